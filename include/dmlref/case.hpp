@@ -1,0 +1,96 @@
+// The JSON case format, version 1 (docs/case-format.md): an operator, its desc, the input
+// buffers, and optionally the expected outputs with their tolerance, policies and provenance.
+#pragma once
+
+#include "dmlref/diagnostics.hpp"
+#include "dmlref/json_document.hpp"
+#include "dmlref/operators.hpp"
+
+#include <cstddef>
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace dmlref {
+
+inline constexpr int kCaseFormatVersion = 1;
+std::string_view dmlref_version();
+
+// An element of an expected output that any value matches, and why (GOLDEN.md section 7).
+struct DontCare {
+    uint64_t Index;      // flat logical (row-major) index
+    std::string Reason;  // the decision that makes it undefined
+};
+
+// How far a backend's value may be from the golden one (GOLDEN.md section 5).
+struct Tolerance {
+    std::string Kind = "Bits";  // "Bits": bit for bit; "Ulp": within Ulp units in the last place
+    uint64_t Ulp = 0;
+    std::string Why;            // the reason, for people
+    bool operator==(const Tolerance&) const = default;
+};
+
+struct ExpectedOutput {
+    std::vector<std::byte> values;  // logical elements, packed row-major, in the tensor's DataType
+    Tolerance tolerance;
+    std::vector<DontCare> dont_care;
+};
+
+struct Case {
+    std::filesystem::path file;  // where it was read from ("" when built in memory)
+    std::string name;
+    std::string description;
+    Operator op{OperatorType::ACTIVATION_RELU, DML_ACTIVATION_RELU_OPERATOR_DESC{}};
+    // Input buffers by tensor field, TotalTensorSizeInBytes (or DMLCalcBufferTensorSize) long.
+    std::map<std::string, std::vector<std::byte>> inputs;
+    // How each input was given, canonicalised, to write back (generators stay generators).
+    std::map<std::string, json> input_specs;
+    // Output field -> input field whose buffer it is bound to (in-place execution).
+    std::map<std::string, std::string> in_place;
+    std::map<std::string, ExpectedOutput> expected;
+    std::vector<uint64_t> seeds;  // of the Random inputs, for provenance
+};
+
+struct LoadOptions {
+    uint64_t max_bytes = uint64_t(4) << 30;  // per buffer and per .npy file
+};
+
+// Reads and checks a case. Errors and warnings go to `diags` with JSON pointers; the case is
+// usable only when !diags.has_errors(). Unreadable JSON throws CaseError.
+Case load_case(const std::filesystem::path& file, Diagnostics& diags, const LoadOptions& options = {});
+Case parse_case(const JsonDocument& doc, const std::filesystem::path& file, Diagnostics& diags,
+                const LoadOptions& options = {});
+
+// The evaluated outputs of a case: logical elements, packed row-major, by output field.
+struct Outputs {
+    std::map<std::string, std::vector<std::byte>> values;
+};
+
+// Binds buffers (outputs zero-filled, in-place outputs on a copy of their input) and evaluates.
+Outputs run_case(const Case& c);
+
+// Logical elements of a tensor in row-major order, packed, from its buffer.
+std::vector<std::byte> gather_logical(const TensorDesc& d, std::span<const std::byte> buffer);
+
+// One output element that differs from its expected value.
+struct Mismatch {
+    std::string output;
+    uint64_t index;  // flat logical index
+    uint64_t expected_bits, actual_bits;
+};
+// Bit-for-bit comparison of outputs against the case's expected values (don't-care skipped).
+std::vector<Mismatch> compare_expected(const Case& c, const Outputs& outputs);
+
+// The golden case: the case with `outputs` as its expected values, the tolerance and the
+// operator's policies, and provenance. `out_file` is where it will be written (.npy paths
+// are made relative to it). The text is deterministic: the same case gives the same bytes.
+std::string write_golden(const Case& c, const Outputs& outputs, const std::filesystem::path& out_file);
+// The case as read, in canonical form (expected values as given).
+std::string write_case(const Case& c, const std::filesystem::path& out_file);
+
+// The tolerance dmlref states for an output of this operator (GOLDEN.md section 5).
+Tolerance tolerance_for(const Operator& op, std::string_view output);
+
+}  // namespace dmlref

@@ -1,0 +1,34 @@
+// NumPy .npy files (format 1.0 and 2.0, little-endian, C order) for the eleven element types:
+// '<f2' '<f4' '<f8' '|i1' '<i2' '<i4' '<i8' '|u1' '<u2' '<u4' '<u8' ('<i1'/'|u1' spellings too).
+#pragma once
+
+#include "dmlref/types.hpp"
+
+#include <cstddef>
+#include <filesystem>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace dmlref {
+
+struct NpyArray {
+    DataType data_type = DataType::UNKNOWN;
+    std::vector<uint64_t> shape;
+    std::vector<std::byte> data;  // little-endian elements, C order
+};
+
+// Thrown with a sentence that says what is wrong (the header, the dtype, the order, the size).
+class NpyError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+// Reads a .npy file; `max_bytes` bounds the data it will allocate (checked against the file size
+// and the header before any allocation).
+NpyArray read_npy(const std::filesystem::path& file, uint64_t max_bytes);
+NpyArray parse_npy(const std::string& bytes, uint64_t max_bytes);
+void write_npy(const std::filesystem::path& file, const NpyArray& a);
+std::string npy_dtype(DataType t);  // "<f4"
+
+}  // namespace dmlref

@@ -1,0 +1,237 @@
+// Operator descs with DirectML's struct and field names (DirectML.h), so that a desc reads the
+// same here, in DirectML and in a case file. Each desc lists its fields once, in `fields`, for
+// every generic pass (JSON reading and writing, tensor validation, binding); the operator's own
+// rules and its loop live in reference/<family>.cpp.
+#pragma once
+
+#include "dmlref/diagnostics.hpp"
+#include "dmlref/tensor.hpp"
+#include "dmlref/types.hpp"
+
+#include <array>
+#include <cstring>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <variant>
+#include <vector>
+
+namespace dmlref {
+
+// DML_SCALAR_UNION: 8 bytes; the companion *DataType field says which member is meant.
+// FLOAT16 has no member: dmlref reads the binary16 bits from UInt16 (bytes 0..1), the policy
+// "Float16ScalarUnion: UInt16Bits" (GOLDEN.md section 7).
+struct DML_SCALAR_UNION {
+    std::array<uint8_t, 8> Bytes{};
+
+    template <class T> T as() const {  // the member for T (half: the UInt16 member's bits)
+        T v;
+        std::memcpy(static_cast<void*>(&v), Bytes.data(), sizeof v);
+        return v;
+    }
+    template <class T> static DML_SCALAR_UNION of(T v) {
+        DML_SCALAR_UNION u;
+        std::memcpy(u.Bytes.data(), static_cast<const void*>(&v), sizeof v);
+        return u;
+    }
+    bool operator==(const DML_SCALAR_UNION&) const = default;
+};
+
+// DML_SCALE_BIAS: f(x) = x * Scale + Bias, applied to the input before the operator.
+struct DML_SCALE_BIAS {
+    float Scale = 1.0f;
+    float Bias = 0.0f;
+    bool operator==(const DML_SCALE_BIAS&) const = default;
+};
+
+// DML_OPERATOR_TYPE values (spec/dml-semantics.md section 1.4).
+enum class OperatorType : uint32_t {
+    ELEMENT_WISE_CLIP = 8,
+    ACTIVATION_RELU = 44,
+    ACTIVATION_RELU_GRAD = 129,
+    ELEMENT_WISE_CLIP_GRAD = 142,
+    ELEMENT_WISE_CLIP1 = 153,
+    ELEMENT_WISE_CLIP_GRAD1 = 154,
+};
+
+// ---- The descs --------------------------------------------------------------------------
+// `fields(self, visitor)` names every field in the struct's order. A visitor provides:
+//   tensor(name, TensorDesc&, TensorRole)          optional_tensor(name, std::optional<TensorDesc>&, role)
+//   data_type(name, DataType&)                     scalar(name, DML_SCALAR_UNION&, DataType of the union)
+//   float32(name, float&)                          scale_bias(name, std::optional<DML_SCALE_BIAS>&)
+
+struct DML_ACTIVATION_RELU_OPERATOR_DESC {
+    TensorDesc InputTensor;
+    TensorDesc OutputTensor;
+    template <class S, class V> static void fields(S& s, V& v) {
+        v.tensor("InputTensor", s.InputTensor, TensorRole::Input);
+        v.tensor("OutputTensor", s.OutputTensor, TensorRole::Output);
+    }
+};
+
+struct DML_ACTIVATION_RELU_GRAD_OPERATOR_DESC {
+    TensorDesc InputTensor;
+    TensorDesc InputGradientTensor;
+    TensorDesc OutputGradientTensor;
+    template <class S, class V> static void fields(S& s, V& v) {
+        v.tensor("InputTensor", s.InputTensor, TensorRole::Input);
+        v.tensor("InputGradientTensor", s.InputGradientTensor, TensorRole::Input);
+        v.tensor("OutputGradientTensor", s.OutputGradientTensor, TensorRole::Output);
+    }
+};
+
+struct DML_ELEMENT_WISE_CLIP_OPERATOR_DESC {
+    TensorDesc InputTensor;
+    TensorDesc OutputTensor;
+    std::optional<DML_SCALE_BIAS> ScaleBias;
+    float Min = 0.0f;
+    float Max = 0.0f;
+    template <class S, class V> static void fields(S& s, V& v) {
+        v.tensor("InputTensor", s.InputTensor, TensorRole::Input);
+        v.tensor("OutputTensor", s.OutputTensor, TensorRole::Output);
+        v.scale_bias("ScaleBias", s.ScaleBias);
+        v.float32("Min", s.Min);
+        v.float32("Max", s.Max);
+    }
+};
+
+struct DML_ELEMENT_WISE_CLIP1_OPERATOR_DESC {
+    TensorDesc InputTensor;
+    TensorDesc OutputTensor;
+    std::optional<DML_SCALE_BIAS> ScaleBias;
+    DataType MinMaxDataType = DataType::UNKNOWN;
+    DML_SCALAR_UNION Min;
+    DML_SCALAR_UNION Max;
+    template <class S, class V> static void fields(S& s, V& v) {
+        v.tensor("InputTensor", s.InputTensor, TensorRole::Input);
+        v.tensor("OutputTensor", s.OutputTensor, TensorRole::Output);
+        v.scale_bias("ScaleBias", s.ScaleBias);
+        v.data_type("MinMaxDataType", s.MinMaxDataType);
+        v.scalar("Min", s.Min, s.MinMaxDataType);
+        v.scalar("Max", s.Max, s.MinMaxDataType);
+    }
+};
+
+struct DML_ELEMENT_WISE_CLIP_GRAD_OPERATOR_DESC {
+    TensorDesc InputTensor;
+    TensorDesc InputGradientTensor;
+    TensorDesc OutputGradientTensor;
+    float Min = 0.0f;
+    float Max = 0.0f;
+    template <class S, class V> static void fields(S& s, V& v) {
+        v.tensor("InputTensor", s.InputTensor, TensorRole::Input);
+        v.tensor("InputGradientTensor", s.InputGradientTensor, TensorRole::Input);
+        v.tensor("OutputGradientTensor", s.OutputGradientTensor, TensorRole::Output);
+        v.float32("Min", s.Min);
+        v.float32("Max", s.Max);
+    }
+};
+
+struct DML_ELEMENT_WISE_CLIP_GRAD1_OPERATOR_DESC {
+    TensorDesc InputTensor;
+    TensorDesc InputGradientTensor;
+    TensorDesc OutputGradientTensor;
+    DataType MinMaxDataType = DataType::UNKNOWN;
+    DML_SCALAR_UNION Min;
+    DML_SCALAR_UNION Max;
+    template <class S, class V> static void fields(S& s, V& v) {
+        v.tensor("InputTensor", s.InputTensor, TensorRole::Input);
+        v.tensor("InputGradientTensor", s.InputGradientTensor, TensorRole::Input);
+        v.tensor("OutputGradientTensor", s.OutputGradientTensor, TensorRole::Output);
+        v.data_type("MinMaxDataType", s.MinMaxDataType);
+        v.scalar("Min", s.Min, s.MinMaxDataType);
+        v.scalar("Max", s.Max, s.MinMaxDataType);
+    }
+};
+
+using OperatorDesc = std::variant<
+    DML_ELEMENT_WISE_CLIP_OPERATOR_DESC,
+    DML_ACTIVATION_RELU_OPERATOR_DESC,
+    DML_ACTIVATION_RELU_GRAD_OPERATOR_DESC,
+    DML_ELEMENT_WISE_CLIP_GRAD_OPERATOR_DESC,
+    DML_ELEMENT_WISE_CLIP1_OPERATOR_DESC,
+    DML_ELEMENT_WISE_CLIP_GRAD1_OPERATOR_DESC>;
+
+// DML_OPERATOR_DESC: the type and its desc.
+struct Operator {
+    OperatorType Type;
+    OperatorDesc Desc;
+};
+
+// ---- Buffers bound to tensor fields ----------------------------------------------------
+// The bytes behind each tensor field, by the field's name. An output may be bound to the
+// same bytes as an input where the operator allows in-place execution.
+class Bindings {
+public:
+    void bind(std::string field, std::span<std::byte> bytes) { buffers_.emplace_back(std::move(field), bytes); }
+    // Throws std::out_of_range naming the field when it is not bound.
+    std::span<std::byte> at(std::string_view field) const;
+    bool has(std::string_view field) const;
+
+private:
+    std::vector<std::pair<std::string, std::span<std::byte>>> buffers_;
+};
+
+// ---- Facts about each operator ---------------------------------------------------------
+// A row of a "Tensor support" table: from FeatureLevel on, the named tensors (all, when
+// Tensors is empty) support DimensionCount in [MinDims, MaxDims] and the listed DataTypes.
+struct SupportRow {
+    uint32_t FeatureLevel;  // DML_FEATURE_LEVEL value, e.g. 0x5100
+    std::vector<std::string_view> Tensors;
+    uint32_t MinDims;
+    uint32_t MaxDims;
+    std::vector<DataType> DataTypes;
+};
+
+// A decision the spec leaves open (GOLDEN.md section 7), as recorded in golden files.
+struct Policy {
+    std::string_view Name;
+    std::string_view Value;
+};
+
+struct OperatorInfo {
+    OperatorType Type;
+    std::string_view Name;          // "ACTIVATION_RELU_GRAD"; the full name adds "DML_OPERATOR_"
+    uint32_t IntroducedIn;          // feature level
+    std::vector<std::pair<std::string_view, std::string_view>> InPlace;  // (output, input) that may alias
+    std::vector<SupportRow> Support;  // ascending FeatureLevel
+    std::vector<Policy> Policies;
+};
+
+const std::vector<OperatorInfo>& all_operators();
+const OperatorInfo& info(OperatorType t);
+// "DML_OPERATOR_ACTIVATION_RELU_GRAD" or "ACTIVATION_RELU_GRAD".
+std::optional<OperatorType> parse_operator_type(std::string_view s);
+std::string full_name(OperatorType t);
+// An operator with a default-constructed desc of the right kind.
+Operator make_operator(OperatorType t);
+
+// The tensor fields of a desc in struct order (optional tensors that are absent are skipped).
+struct TensorField {
+    std::string_view name;
+    TensorRole role;
+    const TensorDesc* desc;
+};
+std::vector<TensorField> tensor_fields(const Operator& op);
+
+// Every rule: each tensor desc, then the operator's own rules. Paths start at /desc.
+struct ValidateOptions {
+    uint64_t max_bytes = uint64_t(4) << 30;  // per buffer; keeps bad input from exhausting memory
+};
+Diagnostics validate(const Operator& op, const ValidateOptions& options = {});
+
+// Fills the output buffers. The operator must have validated without errors; buffers must be
+// at least buffer_size(desc) bytes (std::invalid_argument otherwise).
+void evaluate(const Operator& op, const Bindings& bindings);
+
+// Where the operator's tensors fall in DirectML's support tables: the lowest feature level
+// whose rows admit every tensor, or nullopt with the reasons in `why`.
+std::optional<uint32_t> lowest_supporting_feature_level(const Operator& op, std::vector<std::string>* why);
+// Whether the tensors are inside the tables at one feature level; reasons in `why`.
+bool supported_at(const Operator& op, uint32_t feature_level, std::vector<std::string>* why);
+std::string feature_level_name(uint32_t level);  // 0x5100 -> "5.1"
+std::optional<uint32_t> parse_feature_level(std::string_view s);  // "5.1", "5_1", "DML_FEATURE_LEVEL_5_1"
+
+}  // namespace dmlref

@@ -1,0 +1,22 @@
+// Writing case files: nlohmann's ordered_json as the tree (fields stay in the order dmlref puts
+// them), with numbers kept as their exact text. A number whose text dmlref chose (the shortest
+// decimal that reads back to the same bits) is stored as a string starting with '\x1f' and
+// written without quotes. Arrays of scalars are written on as few lines as fit in 100 columns,
+// so a tensor reads as rows, not one value per line. Internal to dmlref.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+
+namespace dmlref {
+
+using ordered_json = nlohmann::ordered_json;
+
+// A JSON value that writes `text` verbatim (a number token, or an already quoted string).
+inline std::string json_raw(const std::string& text) { return "\x1f" + text; }
+
+// Deterministic text: two-space indent, trailing newline.
+std::string dump_json(const ordered_json& j);
+
+}  // namespace dmlref

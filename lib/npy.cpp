@@ -1,0 +1,157 @@
+#include "dmlref/npy.hpp"
+
+#include <fstream>
+#include <sstream>
+
+namespace dmlref {
+
+std::string npy_dtype(DataType t) {
+    switch (t) {
+        case DataType::FLOAT16: return "<f2";
+        case DataType::FLOAT32: return "<f4";
+        case DataType::FLOAT64: return "<f8";
+        case DataType::INT8: return "|i1";
+        case DataType::INT16: return "<i2";
+        case DataType::INT32: return "<i4";
+        case DataType::INT64: return "<i8";
+        case DataType::UINT8: return "|u1";
+        case DataType::UINT16: return "<u2";
+        case DataType::UINT32: return "<u4";
+        case DataType::UINT64: return "<u8";
+        case DataType::UNKNOWN: break;
+    }
+    return "";
+}
+
+namespace {
+
+DataType dtype_from(const std::string& d) {
+    for (DataType t : kAllDataTypes) {
+        const std::string n = npy_dtype(t);
+        if (d == n) return t;
+        // One-byte types: '<i1', '>i1', '=i1' are the same bytes as '|i1'.
+        if (element_size(t) == 1 && d.size() == 3 && (d[0] == '<' || d[0] == '=' || d[0] == '>') && d.substr(1) == n.substr(1))
+            return t;
+    }
+    return DataType::UNKNOWN;
+}
+
+// The value after 'key': in the header dict, as raw text up to the matching delimiter.
+std::string header_value(const std::string& h, const std::string& key) {
+    const std::string k1 = "'" + key + "'";
+    size_t p = h.find(k1);
+    if (p == std::string::npos) throw NpyError("the header has no '" + key + "' entry");
+    p = h.find(':', p + k1.size());
+    if (p == std::string::npos) throw NpyError("the header's '" + key + "' entry has no value");
+    ++p;
+    while (p < h.size() && h[p] == ' ') ++p;
+    if (p >= h.size()) throw NpyError("the header's '" + key + "' entry has no value");
+    if (h[p] == '\'') {
+        const size_t e = h.find('\'', p + 1);
+        if (e == std::string::npos) throw NpyError("the header's '" + key + "' string is not closed");
+        return h.substr(p + 1, e - p - 1);
+    }
+    if (h[p] == '(') {
+        const size_t e = h.find(')', p);
+        if (e == std::string::npos) throw NpyError("the header's '" + key + "' tuple is not closed");
+        return h.substr(p, e - p + 1);
+    }
+    size_t e = p;
+    while (e < h.size() && h[e] != ',' && h[e] != '}') ++e;
+    std::string v = h.substr(p, e - p);
+    while (!v.empty() && v.back() == ' ') v.pop_back();
+    return v;
+}
+
+}  // namespace
+
+NpyArray parse_npy(const std::string& f, uint64_t max_bytes) {
+    if (f.size() < 10 || f.compare(0, 6, "\x93NUMPY") != 0) throw NpyError("not a .npy file (no \\x93NUMPY magic)");
+    const int major = static_cast<unsigned char>(f[6]);
+    size_t header_len, header_start;
+    if (major == 1) {
+        header_len = size_t(uint8_t(f[8])) | size_t(uint8_t(f[9])) << 8;
+        header_start = 10;
+    } else if (major == 2 || major == 3) {
+        if (f.size() < 12) throw NpyError("the file ends inside the header length");
+        header_len = size_t(uint8_t(f[8])) | size_t(uint8_t(f[9])) << 8 | size_t(uint8_t(f[10])) << 16 | size_t(uint8_t(f[11])) << 24;
+        header_start = 12;
+    } else {
+        throw NpyError("format version " + std::to_string(major) + " is not supported (1.0 and 2.0 are)");
+    }
+    if (header_start + header_len > f.size()) throw NpyError("the file ends inside the header");
+    const std::string h = f.substr(header_start, header_len);
+    if (h.empty() || h[0] != '{') throw NpyError("the header is not a Python dict literal");
+    NpyArray a;
+    const std::string descr = header_value(h, "descr");
+    a.data_type = dtype_from(descr);
+    if (a.data_type == DataType::UNKNOWN) {
+        if (!descr.empty() && descr[0] == '>') throw NpyError("dtype '" + descr + "' is big-endian; dmlref reads little-endian data only");
+        throw NpyError("dtype '" + descr + "' is not one of the eleven element types (<f2 <f4 <f8 |i1 <i2 <i4 <i8 |u1 <u2 <u4 <u8)");
+    }
+    const std::string order = header_value(h, "fortran_order");
+    if (order == "True") throw NpyError("the array is in Fortran order; dmlref reads C order only");
+    if (order != "False") throw NpyError("fortran_order is '" + order + "', not True or False");
+    const std::string shape = header_value(h, "shape");
+    if (shape.size() < 2 || shape.front() != '(' || shape.back() != ')') throw NpyError("shape '" + shape + "' is not a tuple");
+    uint64_t count = 1;
+    std::string item;
+    std::istringstream ss(shape.substr(1, shape.size() - 2));
+    while (std::getline(ss, item, ',')) {
+        size_t b = item.find_first_not_of(' '), e = item.find_last_not_of(' ');
+        if (b == std::string::npos) continue;  // the trailing comma of a 1-tuple
+        item = item.substr(b, e - b + 1);
+        if (item.empty() || item.size() > 12 || item.find_first_not_of("0123456789") != std::string::npos)
+            throw NpyError("shape '" + shape + "' has a dimension that is not a non-negative integer");
+        const uint64_t n = std::stoull(item);
+        a.shape.push_back(n);
+        count *= n;
+        if (count > max_bytes) throw NpyError("shape '" + shape + "' holds more elements than dmlref's byte limit allows");
+    }
+    const uint64_t bytes = count * element_size(a.data_type);
+    if (bytes > max_bytes) throw NpyError("the array needs " + std::to_string(bytes) + " bytes, over the limit of " + std::to_string(max_bytes));
+    const size_t data_start = header_start + header_len;
+    if (f.size() - data_start < bytes)
+        throw NpyError("the file is truncated: shape " + shape + " of " + descr + " needs " + std::to_string(bytes) +
+                       " data bytes, the file has " + std::to_string(f.size() - data_start));
+    if (f.size() - data_start > bytes)
+        throw NpyError("the file has " + std::to_string(f.size() - data_start - bytes) + " bytes after the data that shape " + shape + " describes");
+    a.data.resize(bytes);
+    std::memcpy(a.data.data(), f.data() + data_start, bytes);
+    return a;
+}
+
+NpyArray read_npy(const std::filesystem::path& file, uint64_t max_bytes) {
+    std::error_code ec;
+    const auto size = std::filesystem::file_size(file, ec);
+    if (ec) throw NpyError("cannot read " + file.string() + ": " + ec.message());
+    if (size > max_bytes + (uint64_t(1) << 20)) throw NpyError(file.string() + " is larger than the limit of " + std::to_string(max_bytes) + " bytes");
+    std::ifstream in(file, std::ios::binary);
+    if (!in) throw NpyError("cannot open " + file.string());
+    std::ostringstream ss;
+    ss << in.rdbuf();
+    return parse_npy(ss.str(), max_bytes);
+}
+
+void write_npy(const std::filesystem::path& file, const NpyArray& a) {
+    std::string shape = "(";
+    for (size_t i = 0; i < a.shape.size(); ++i) shape += std::to_string(a.shape[i]) + (a.shape.size() == 1 ? "," : (i + 1 < a.shape.size() ? ", " : ""));
+    shape += ")";
+    std::string h = "{'descr': '" + npy_dtype(a.data_type) + "', 'fortran_order': False, 'shape': " + shape + ", }";
+    // Pad with spaces so that the data starts on a 64-byte boundary; the header ends in '\n'.
+    const size_t total = 10 + h.size() + 1;
+    h.append((64 - total % 64) % 64, ' ');
+    h += '\n';
+    std::ofstream out(file, std::ios::binary);
+    if (!out) throw NpyError("cannot write " + file.string());
+    const char magic[] = {'\x93', 'N', 'U', 'M', 'P', 'Y', 1, 0};
+    out.write(magic, 8);
+    const uint16_t len = uint16_t(h.size());
+    out.put(char(len & 0xff));
+    out.put(char(len >> 8));
+    out.write(h.data(), std::streamsize(h.size()));
+    out.write(reinterpret_cast<const char*>(a.data.data()), std::streamsize(a.data.size()));
+    if (!out) throw NpyError("cannot write " + file.string());
+}
+
+}  // namespace dmlref

@@ -1,0 +1,207 @@
+// The operator registry: names, DirectML's tensor-support tables (data, per operator), the
+// policies each operator's goldens record, and the generic passes over a desc's fields.
+#include "dmlref/operators.hpp"
+
+#include "../reference/common.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <stdexcept>
+
+namespace dmlref {
+
+namespace {
+
+using DT = DataType;
+const std::vector<DT> kF32F16 = {DT::FLOAT32, DT::FLOAT16};
+const std::vector<DT> kClipTypes21 = {DT::FLOAT32, DT::FLOAT16, DT::INT32, DT::INT16, DT::INT8, DT::UINT32, DT::UINT16, DT::UINT8};
+const std::vector<DT> kTenTypes = {DT::FLOAT32, DT::FLOAT16, DT::INT64, DT::INT32, DT::INT16, DT::INT8,
+                                   DT::UINT64, DT::UINT32, DT::UINT16, DT::UINT8};
+const std::vector<DT> kReluTypes51 = {DT::FLOAT32, DT::FLOAT16, DT::INT32, DT::INT16, DT::INT8};
+
+// Policies (GOLDEN.md section 7 and docs/golden.md). Names are what golden files record.
+const Policy kSelectedZero{"SelectedZero", "PositiveZero"};
+const Policy kSubnormals{"Subnormals", "Preserve"};
+const Policy kForwardNaN{"ForwardNaN", "D3DMinMaxIgnoresNaN"};
+const Policy kGradNaN{"GradNaN", "FormulaLiteral"};
+const Policy kSignedZeroMinMax{"SignedZeroMinMax", "NegativeZeroBelowPositiveZero"};
+const Policy kMinGreaterThanMax{"MinGreaterThanMax", "FormulaLiteral"};
+const Policy kFloat16ScalarUnion{"Float16ScalarUnion", "UInt16Bits"};
+const Policy kClipFloatBound{"ClipFloatBoundCompare", "ExactValues"};
+const Policy kClipBoundStore{"ClipBoundStore", "RoundNearestEvenSaturate"};
+const Policy kScaleBias{"ScaleBiasArithmetic", "Float32UnfusedFloat64ForFloat64"};
+
+// Tables from the operators' pages (spec/dml-semantics.md section 4).
+std::vector<OperatorInfo> make_registry() {
+    std::vector<OperatorInfo> r;
+    r.push_back({OperatorType::ELEMENT_WISE_CLIP, "ELEMENT_WISE_CLIP", 0x1000,
+                 {{"OutputTensor", "InputTensor"}},
+                 {{0x1000, {}, 4, 4, kF32F16}, {0x2100, {}, 4, 4, kClipTypes21}, {0x3000, {}, 1, 8, kClipTypes21},
+                  {0x5000, {}, 1, 8, kTenTypes}},
+                 {kForwardNaN, kSignedZeroMinMax, kMinGreaterThanMax, kClipFloatBound, kClipBoundStore, kScaleBias, kSubnormals}});
+    r.push_back({OperatorType::ACTIVATION_RELU, "ACTIVATION_RELU", 0x1000,
+                 {{"OutputTensor", "InputTensor"}},
+                 {{0x1000, {}, 4, 4, kF32F16}, {0x2000, {}, 4, 5, kF32F16}, {0x3000, {}, 1, 8, kF32F16},
+                  {0x5100, {}, 1, 8, kReluTypes51}},
+                 {kForwardNaN, kSelectedZero, kSubnormals}});
+    r.push_back({OperatorType::ACTIVATION_RELU_GRAD, "ACTIVATION_RELU_GRAD", 0x3000,
+                 {},
+                 {{0x3000, {}, 1, 8, kF32F16}, {0x5100, {}, 1, 8, kReluTypes51}},
+                 {kGradNaN, kSelectedZero, kSubnormals}});
+    r.push_back({OperatorType::ELEMENT_WISE_CLIP_GRAD, "ELEMENT_WISE_CLIP_GRAD", 0x3100,
+                 {{"OutputGradientTensor", "InputTensor"}},
+                 {{0x3100, {}, 1, 8, kClipTypes21}, {0x5000, {}, 1, 8, kTenTypes}},
+                 {kGradNaN, kSelectedZero, kMinGreaterThanMax, kClipFloatBound, kSubnormals}});
+    r.push_back({OperatorType::ELEMENT_WISE_CLIP1, "ELEMENT_WISE_CLIP1", 0x5000,
+                 {{"OutputTensor", "InputTensor"}},
+                 {{0x5000, {}, 1, 8, kTenTypes}},
+                 {kForwardNaN, kSignedZeroMinMax, kMinGreaterThanMax, kFloat16ScalarUnion, kScaleBias, kSubnormals}});
+    r.push_back({OperatorType::ELEMENT_WISE_CLIP_GRAD1, "ELEMENT_WISE_CLIP_GRAD1", 0x5000,
+                 {{"OutputGradientTensor", "InputTensor"}},
+                 {{0x5000, {}, 1, 8, kTenTypes}},
+                 {kGradNaN, kSelectedZero, kMinGreaterThanMax, kFloat16ScalarUnion, kSubnormals}});
+    return r;
+}
+
+// Collects the tensor fields of a desc.
+struct TensorLister {
+    std::vector<TensorField> out;
+    void tensor(std::string_view n, const TensorDesc& d, TensorRole role) { out.push_back({n, role, &d}); }
+    void optional_tensor(std::string_view n, const std::optional<TensorDesc>& d, TensorRole role) {
+        if (d) out.push_back({n, role, &*d});
+    }
+    void data_type(std::string_view, const DataType&) {}
+    void scalar(std::string_view, const DML_SCALAR_UNION&, DataType) {}
+    void float32(std::string_view, const float&) {}
+    void scale_bias(std::string_view, const std::optional<DML_SCALE_BIAS>&) {}
+};
+
+}  // namespace
+
+const std::vector<OperatorInfo>& all_operators() {
+    static const std::vector<OperatorInfo> registry = make_registry();
+    return registry;
+}
+
+const OperatorInfo& info(OperatorType t) {
+    for (const auto& i : all_operators())
+        if (i.Type == t) return i;
+    throw std::invalid_argument("unknown operator type " + std::to_string(uint32_t(t)));
+}
+
+std::optional<OperatorType> parse_operator_type(std::string_view s) {
+    constexpr std::string_view prefix = "DML_OPERATOR_";
+    if (s.substr(0, prefix.size()) == prefix) s.remove_prefix(prefix.size());
+    for (const auto& i : all_operators())
+        if (i.Name == s) return i.Type;
+    return std::nullopt;
+}
+
+std::string full_name(OperatorType t) { return "DML_OPERATOR_" + std::string(info(t).Name); }
+
+Operator make_operator(OperatorType t) {
+    switch (t) {
+        case OperatorType::ELEMENT_WISE_CLIP: return {t, DML_ELEMENT_WISE_CLIP_OPERATOR_DESC{}};
+        case OperatorType::ACTIVATION_RELU: return {t, DML_ACTIVATION_RELU_OPERATOR_DESC{}};
+        case OperatorType::ACTIVATION_RELU_GRAD: return {t, DML_ACTIVATION_RELU_GRAD_OPERATOR_DESC{}};
+        case OperatorType::ELEMENT_WISE_CLIP_GRAD: return {t, DML_ELEMENT_WISE_CLIP_GRAD_OPERATOR_DESC{}};
+        case OperatorType::ELEMENT_WISE_CLIP1: return {t, DML_ELEMENT_WISE_CLIP1_OPERATOR_DESC{}};
+        case OperatorType::ELEMENT_WISE_CLIP_GRAD1: return {t, DML_ELEMENT_WISE_CLIP_GRAD1_OPERATOR_DESC{}};
+    }
+    throw std::invalid_argument("unknown operator type " + std::to_string(uint32_t(t)));
+}
+
+std::vector<TensorField> tensor_fields(const Operator& op) {
+    return std::visit([](const auto& d) {
+        TensorLister l;
+        std::decay_t<decltype(d)>::fields(d, l);
+        return std::move(l.out);
+    }, op.Desc);
+}
+
+Diagnostics validate(const Operator& op, const ValidateOptions& options) {
+    Diagnostics diags;
+    for (const auto& f : tensor_fields(op))
+        validate_tensor_desc(*f.desc, f.role, reference::desc_path(f.name), options.max_bytes, diags);
+    std::visit([&](const auto& d) { reference::validate(d, diags); }, op.Desc);
+    return diags;
+}
+
+void evaluate(const Operator& op, const Bindings& bindings) {
+    for (const auto& f : tensor_fields(op)) {
+        const auto bytes = bindings.at(f.name);
+        if (bytes.size() < buffer_size(*f.desc))
+            throw std::invalid_argument(std::string(f.name) + " is bound to " + std::to_string(bytes.size()) +
+                                        " bytes; its desc needs " + std::to_string(buffer_size(*f.desc)));
+    }
+    std::visit([&](const auto& d) { reference::evaluate(d, bindings); }, op.Desc);
+}
+
+std::span<std::byte> Bindings::at(std::string_view field) const {
+    for (const auto& [n, bytes] : buffers_)
+        if (n == field) return bytes;
+    throw std::out_of_range("no buffer is bound to " + std::string(field));
+}
+
+bool Bindings::has(std::string_view field) const {
+    for (const auto& [n, bytes] : buffers_)
+        if (n == field) return true;
+    return false;
+}
+
+// ---- Support tables ------------------------------------------------------------------------
+
+std::string feature_level_name(uint32_t level) {
+    return std::to_string(level >> 12) + "." + std::to_string((level >> 8) & 0xf);
+}
+
+std::optional<uint32_t> parse_feature_level(std::string_view s) {
+    constexpr std::string_view prefix = "DML_FEATURE_LEVEL_";
+    if (s.substr(0, prefix.size()) == prefix) s.remove_prefix(prefix.size());
+    const auto sep = s.find_first_of("._");
+    if (sep == std::string_view::npos || sep == 0 || sep + 1 >= s.size()) return std::nullopt;
+    uint32_t major = 0, minor = 0;
+    auto a = std::from_chars(s.data(), s.data() + sep, major);
+    auto b = std::from_chars(s.data() + sep + 1, s.data() + s.size(), minor);
+    if (a.ec != std::errc{} || a.ptr != s.data() + sep || b.ec != std::errc{} || b.ptr != s.data() + s.size())
+        return std::nullopt;
+    if (major < 1 || major > 15 || minor > 15) return std::nullopt;
+    return (major << 12) | (minor << 8);
+}
+
+bool supported_at(const Operator& op, uint32_t level, std::vector<std::string>* why) {
+    const OperatorInfo& oi = info(op.Type);
+    bool ok = true;
+    auto say = [&](std::string s) { ok = false; if (why) why->push_back(std::move(s)); };
+    if (level < oi.IntroducedIn) {
+        say("DML_OPERATOR_" + std::string(oi.Name) + " was introduced in DML_FEATURE_LEVEL_" +
+            feature_level_name(oi.IntroducedIn));
+        return false;
+    }
+    for (const auto& f : tensor_fields(op)) {
+        const SupportRow* row = nullptr;
+        for (const auto& r : oi.Support) {
+            const bool covers = r.Tensors.empty() || std::find(r.Tensors.begin(), r.Tensors.end(), f.name) != r.Tensors.end();
+            if (covers && r.FeatureLevel <= level) row = &r;
+        }
+        if (!row) { say(std::string(f.name) + ": no support row at this feature level"); continue; }
+        const uint32_t dims = f.desc->DimensionCount();
+        if (dims < row->MinDims || dims > row->MaxDims)
+            say(std::string(f.name) + ": DimensionCount " + std::to_string(dims) + " is outside " +
+                std::to_string(row->MinDims) + " to " + std::to_string(row->MaxDims));
+        if (std::find(row->DataTypes.begin(), row->DataTypes.end(), f.desc->DataType) == row->DataTypes.end())
+            say(std::string(f.name) + ": DataType " + std::string(name(f.desc->DataType)) + " is not in the table");
+    }
+    return ok;
+}
+
+std::optional<uint32_t> lowest_supporting_feature_level(const Operator& op, std::vector<std::string>* why) {
+    const OperatorInfo& oi = info(op.Type);
+    for (const auto& r : oi.Support)
+        if (supported_at(op, r.FeatureLevel, nullptr)) return r.FeatureLevel;
+    // Explain against the newest row: that is the one a user would move to.
+    if (why && !oi.Support.empty()) supported_at(op, oi.Support.back().FeatureLevel, why);
+    return std::nullopt;
+}
+
+}  // namespace dmlref

@@ -1,0 +1,53 @@
+// DML_OPERATOR_ACTIVATION_RELU and DML_OPERATOR_ACTIVATION_RELU_GRAD.
+//
+// Spec: ../shared/seeds/001 (RELU_GRAD page); spec/dml-semantics.md section 3.2 (RELU).
+//
+//   RELU       f(x) = max(0, x)
+//   RELU_GRAD  OutputGradientTensor = (X > 0 ? dY : 0)
+//
+// Decisions (GOLDEN.md section 7, recorded as policies in golden files):
+//   - max(0, x) is D3D's max: a NaN operand is ignored, so RELU(NaN) = +0; and RELU(-0) = +0.
+//     Both fall out of "x > 0 ? x : +0", since NaN > 0 and -0 > 0 are false.
+//   - RELU_GRAD takes the formula literally: X = NaN, -0 or +0 gives +0; dY passes bit for bit.
+#include "common.hpp"
+
+namespace dmlref::reference {
+
+// ---- ACTIVATION_RELU ----------------------------------------------------------------------
+
+void validate(const DML_ACTIVATION_RELU_OPERATOR_DESC& d, Diagnostics& diags) {
+    // "InputTensor and OutputTensor must have the same DataType, DimensionCount, and Sizes."
+    require_same_data_type(diags, {{"InputTensor", d.InputTensor}, {"OutputTensor", d.OutputTensor}}, "relu.same-data-type");
+    require_same_sizes(diags, {{"InputTensor", d.InputTensor}, {"OutputTensor", d.OutputTensor}}, "relu.same-sizes");
+}
+
+void evaluate(const DML_ACTIVATION_RELU_OPERATOR_DESC& d, const Bindings& b) {
+    const TensorView X(d.InputTensor, b.at("InputTensor"));
+    const TensorView Y(d.OutputTensor, b.at("OutputTensor"));
+    dispatch(d.InputTensor.DataType, [&]<class T>() {
+        map_elements<T, T>(Y, [](T x) { return x > T(0) ? x : T(0); }, X);
+    });
+}
+
+// ---- ACTIVATION_RELU_GRAD -----------------------------------------------------------------
+
+void validate(const DML_ACTIVATION_RELU_GRAD_OPERATOR_DESC& d, Diagnostics& diags) {
+    // "InputGradientTensor, InputTensor, and OutputGradientTensor must have the same DataType,
+    // DimensionCount, and Sizes."
+    const std::initializer_list<Named> all = {{"InputTensor", d.InputTensor},
+                                              {"InputGradientTensor", d.InputGradientTensor},
+                                              {"OutputGradientTensor", d.OutputGradientTensor}};
+    require_same_data_type(diags, all, "relu-grad.same-data-type");
+    require_same_sizes(diags, all, "relu-grad.same-sizes");
+}
+
+void evaluate(const DML_ACTIVATION_RELU_GRAD_OPERATOR_DESC& d, const Bindings& b) {
+    const TensorView X(d.InputTensor, b.at("InputTensor"));
+    const TensorView dY(d.InputGradientTensor, b.at("InputGradientTensor"));
+    const TensorView dX(d.OutputGradientTensor, b.at("OutputGradientTensor"));
+    dispatch(d.InputTensor.DataType, [&]<class T>() {
+        map_elements<T, T, T>(dX, [](T x, T dy) { return x > T(0) ? dy : T(0); }, X, dY);
+    });
+}
+
+}  // namespace dmlref::reference

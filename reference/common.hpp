@@ -1,0 +1,42 @@
+// What every operator file shares: the declarations the registry calls, and the checks that
+// several operators state in the same words ("must have the same DataType, DimensionCount and
+// Sizes"). Internal to dmlref.
+#pragma once
+
+#include "dmlref/numeric.hpp"
+#include "dmlref/operators.hpp"
+
+#include <initializer_list>
+#include <string>
+
+namespace dmlref::reference {
+
+struct Named {
+    std::string_view name;
+    const TensorDesc& desc;
+};
+
+// "A, B and C must have the same DataType": reports each tensor that differs from the first.
+void require_same_data_type(Diagnostics& diags, std::initializer_list<Named> tensors, std::string_view rule);
+// Same for DimensionCount and Sizes.
+void require_same_sizes(Diagnostics& diags, std::initializer_list<Named> tensors, std::string_view rule);
+// Sentence listing the names: "InputTensor, InputGradientTensor and OutputGradientTensor".
+std::string join_names(std::initializer_list<Named> tensors);
+std::string desc_path(std::string_view field);  // "/desc/<field>"
+
+// Per family: validate (every rule, into diags) and evaluate (the loop).
+void validate(const DML_ACTIVATION_RELU_OPERATOR_DESC& d, Diagnostics& diags);
+void evaluate(const DML_ACTIVATION_RELU_OPERATOR_DESC& d, const Bindings& b);
+void validate(const DML_ACTIVATION_RELU_GRAD_OPERATOR_DESC& d, Diagnostics& diags);
+void evaluate(const DML_ACTIVATION_RELU_GRAD_OPERATOR_DESC& d, const Bindings& b);
+
+void validate(const DML_ELEMENT_WISE_CLIP_OPERATOR_DESC& d, Diagnostics& diags);
+void evaluate(const DML_ELEMENT_WISE_CLIP_OPERATOR_DESC& d, const Bindings& b);
+void validate(const DML_ELEMENT_WISE_CLIP1_OPERATOR_DESC& d, Diagnostics& diags);
+void evaluate(const DML_ELEMENT_WISE_CLIP1_OPERATOR_DESC& d, const Bindings& b);
+void validate(const DML_ELEMENT_WISE_CLIP_GRAD_OPERATOR_DESC& d, Diagnostics& diags);
+void evaluate(const DML_ELEMENT_WISE_CLIP_GRAD_OPERATOR_DESC& d, const Bindings& b);
+void validate(const DML_ELEMENT_WISE_CLIP_GRAD1_OPERATOR_DESC& d, Diagnostics& diags);
+void evaluate(const DML_ELEMENT_WISE_CLIP_GRAD1_OPERATOR_DESC& d, const Bindings& b);
+
+}  // namespace dmlref::reference

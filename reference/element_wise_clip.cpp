@@ -1,0 +1,144 @@
+// DML_OPERATOR_ELEMENT_WISE_CLIP, _CLIP1, _CLIP_GRAD and _CLIP_GRAD1.
+//
+// Spec: ../shared/seeds/000 (CLIP_GRAD1 page); spec/dml-semantics.md section 3.1.
+//
+//   CLIP        f(x) = min(Max, max(Min, g(x)))      Min, Max: FLOAT
+//   CLIP1       f(x) = max(Min, min(g(x), Max))      Min, Max: DML_SCALAR_UNION in MinMaxDataType
+//   CLIP_GRAD   dX = (x <= Min) ? 0 : (x >= Max) ? 0 : dY       Min, Max: FLOAT
+//   CLIP_GRAD1  the same, Min and Max in MinMaxDataType
+//   g(x) = x * Scale + Bias when ScaleBias is given, else x.
+//
+// Decisions (GOLDEN.md section 7; docs/golden.md for the ones marked *):
+//   - min and max are D3D's: a NaN operand is ignored and -0 orders below +0. So CLIP1(NaN) =
+//     max(Min, Max) and CLIP(NaN) = min(Max, Min).
+//   - Min > Max: each formula literally (CLIP gives Max, CLIP1 gives Min, the grads give 0).
+//   - FLOAT Min/Max against FLOAT16 or integer data compare exact values; when a FLOAT bound is
+//     the result for integer data it is stored rounded to nearest-even and saturated (*).
+//   - ScaleBias: only for float data (integer data with ScaleBias is an error); x * Scale, then
+//     + Bias, each rounded to float32 (float64 for FLOAT64 data), no fused multiply-add (*).
+//   - The grads' "0" is +0; NaN x passes dY (neither x <= Min nor x >= Max holds).
+#include "common.hpp"
+
+namespace dmlref::reference {
+
+namespace {
+
+// Validation shared by the four: tensors alike, ScaleBias only on floats, MinMaxDataType.
+void validate_tensors(Diagnostics& diags, std::initializer_list<Named> tensors, std::string_view op) {
+    require_same_data_type(diags, tensors, std::string(op) + ".same-data-type");
+    require_same_sizes(diags, tensors, std::string(op) + ".same-sizes");
+}
+
+void validate_scale_bias(Diagnostics& diags, const std::optional<DML_SCALE_BIAS>& sb, DataType t, std::string_view op) {
+    if (sb && is_valid(t) && !is_float(t))
+        diags.error("/desc/ScaleBias", std::string(op) + ".scale-bias-integer",
+                    "ScaleBias is given for " + std::string(name(t)) +
+                    " data; the spec does not define x * Scale + Bias for integer tensors (docs/golden.md)");
+}
+
+void validate_min_max_type(Diagnostics& diags, DataType minmax, const TensorDesc& out, std::string_view out_name,
+                           const DML_SCALAR_UNION& Min, const DML_SCALAR_UNION& Max, std::string_view op) {
+    if (!is_valid(minmax)) {
+        diags.error("/desc/MinMaxDataType", std::string(op) + ".min-max-data-type",
+                    "MinMaxDataType must be one of the DML_TENSOR_DATA_TYPE values FLOAT32..INT64");
+        return;
+    }
+    if (minmax != out.DataType)
+        diags.error("/desc/MinMaxDataType", std::string(op) + ".min-max-data-type",
+                    "MinMaxDataType is " + std::string(name(minmax)) + " but " + std::string(out_name) + ".DataType is " +
+                    std::string(name(out.DataType)) + "; MinMaxDataType must match the output's DataType");
+    // Bytes past the member are not read; non-zero ones suggest another encoding (a FLOAT16
+    // bound written as Float32, say), which dmlref would silently misread without this.
+    for (const auto& [field, u] : {std::pair{"Min", &Min}, std::pair{"Max", &Max}})
+        for (size_t i = element_size(minmax); i < 8; ++i)
+            if (u->Bytes[i] != 0) {
+                diags.warning(std::string("/desc/") + field, std::string(op) + ".scalar-union-upper-bytes",
+                              std::string(field) + " has non-zero bytes beyond its " + std::string(name(minmax)) +
+                              " member; they are ignored (FLOAT16 is read from the UInt16 member)");
+                break;
+            }
+}
+
+// g(x) = x * Scale + Bias for float data, in float32 (float64 for FLOAT64), unfused.
+template <class T> Number scaled(T x, const std::optional<DML_SCALE_BIAS>& sb) {
+    if constexpr (is_floating_v<T>) {
+        if (!sb) return Number::of(x);
+        using W = std::conditional_t<std::is_same_v<T, double>, double, float>;
+        const W product = static_cast<W>(widen(x)) * static_cast<W>(sb->Scale);
+        return Number::of(static_cast<W>(product + static_cast<W>(sb->Bias)));
+    } else {
+        return Number::of(x);  // validation rejects ScaleBias on integer data
+    }
+}
+
+}  // namespace
+
+// ---- ELEMENT_WISE_CLIP --------------------------------------------------------------------
+
+void validate(const DML_ELEMENT_WISE_CLIP_OPERATOR_DESC& d, Diagnostics& diags) {
+    validate_tensors(diags, {{"InputTensor", d.InputTensor}, {"OutputTensor", d.OutputTensor}}, "clip");
+    validate_scale_bias(diags, d.ScaleBias, d.InputTensor.DataType, "clip");
+}
+
+void evaluate(const DML_ELEMENT_WISE_CLIP_OPERATOR_DESC& d, const Bindings& b) {
+    const TensorView X(d.InputTensor, b.at("InputTensor"));
+    const TensorView Y(d.OutputTensor, b.at("OutputTensor"));
+    const Number Min = Number::of(d.Min), Max = Number::of(d.Max);
+    dispatch(d.InputTensor.DataType, [&]<class T>() {
+        map_elements<T, T>(Y, [&](T x) { return store<T>(min_number(Max, max_number(Min, scaled(x, d.ScaleBias)))); }, X);
+    });
+}
+
+// ---- ELEMENT_WISE_CLIP1 -------------------------------------------------------------------
+
+void validate(const DML_ELEMENT_WISE_CLIP1_OPERATOR_DESC& d, Diagnostics& diags) {
+    validate_tensors(diags, {{"InputTensor", d.InputTensor}, {"OutputTensor", d.OutputTensor}}, "clip1");
+    validate_scale_bias(diags, d.ScaleBias, d.InputTensor.DataType, "clip1");
+    validate_min_max_type(diags, d.MinMaxDataType, d.OutputTensor, "OutputTensor", d.Min, d.Max, "clip1");
+}
+
+void evaluate(const DML_ELEMENT_WISE_CLIP1_OPERATOR_DESC& d, const Bindings& b) {
+    const TensorView X(d.InputTensor, b.at("InputTensor"));
+    const TensorView Y(d.OutputTensor, b.at("OutputTensor"));
+    dispatch(d.InputTensor.DataType, [&]<class T>() {
+        const Number Min = Number::of(d.Min.as<T>()), Max = Number::of(d.Max.as<T>());
+        map_elements<T, T>(Y, [&](T x) { return store<T>(max_number(Min, min_number(scaled(x, d.ScaleBias), Max))); }, X);
+    });
+}
+
+// ---- ELEMENT_WISE_CLIP_GRAD and CLIP_GRAD1 ------------------------------------------------
+
+namespace {
+// dX = (x <= Min) ? 0 : (x >= Max) ? 0 : dY, comparing exact values; B is the bounds' type.
+template <class T, class B>
+void clip_grad(const TensorView& X, const TensorView& dY, const TensorView& dX, B Min, B Max) {
+    map_elements<T, T, T>(dX, [=](T x, T dy) { return (exact_le(x, Min) || exact_ge(x, Max)) ? T(0) : dy; }, X, dY);
+}
+}  // namespace
+
+void validate(const DML_ELEMENT_WISE_CLIP_GRAD_OPERATOR_DESC& d, Diagnostics& diags) {
+    validate_tensors(diags, {{"InputTensor", d.InputTensor}, {"InputGradientTensor", d.InputGradientTensor},
+                             {"OutputGradientTensor", d.OutputGradientTensor}}, "clip-grad");
+}
+
+void evaluate(const DML_ELEMENT_WISE_CLIP_GRAD_OPERATOR_DESC& d, const Bindings& b) {
+    const TensorView X(d.InputTensor, b.at("InputTensor"));
+    const TensorView dY(d.InputGradientTensor, b.at("InputGradientTensor"));
+    const TensorView dX(d.OutputGradientTensor, b.at("OutputGradientTensor"));
+    dispatch(d.InputTensor.DataType, [&]<class T>() { clip_grad<T, float>(X, dY, dX, d.Min, d.Max); });
+}
+
+void validate(const DML_ELEMENT_WISE_CLIP_GRAD1_OPERATOR_DESC& d, Diagnostics& diags) {
+    validate_tensors(diags, {{"InputTensor", d.InputTensor}, {"InputGradientTensor", d.InputGradientTensor},
+                             {"OutputGradientTensor", d.OutputGradientTensor}}, "clip-grad1");
+    validate_min_max_type(diags, d.MinMaxDataType, d.OutputGradientTensor, "OutputGradientTensor", d.Min, d.Max, "clip-grad1");
+}
+
+void evaluate(const DML_ELEMENT_WISE_CLIP_GRAD1_OPERATOR_DESC& d, const Bindings& b) {
+    const TensorView X(d.InputTensor, b.at("InputTensor"));
+    const TensorView dY(d.InputGradientTensor, b.at("InputGradientTensor"));
+    const TensorView dX(d.OutputGradientTensor, b.at("OutputGradientTensor"));
+    dispatch(d.InputTensor.DataType, [&]<class T>() { clip_grad<T, T>(X, dY, dX, d.Min.as<T>(), d.Max.as<T>()); });
+}
+
+}  // namespace dmlref::reference
