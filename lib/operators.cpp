@@ -152,7 +152,7 @@ bool Bindings::has(std::string_view field) const {
 // ---- Support tables ------------------------------------------------------------------------
 
 std::string feature_level_name(uint32_t level) {
-    return std::to_string(level >> 12) + "." + std::to_string((level >> 8) & 0xf);
+    return "DML_FEATURE_LEVEL_" + std::to_string(level >> 12) + "_" + std::to_string((level >> 8) & 0xf);
 }
 
 std::optional<uint32_t> parse_feature_level(std::string_view s) {
@@ -174,8 +174,7 @@ bool supported_at(const Operator& op, uint32_t level, std::vector<std::string>* 
     bool ok = true;
     auto say = [&](std::string s) { ok = false; if (why) why->push_back(std::move(s)); };
     if (level < oi.IntroducedIn) {
-        say("DML_OPERATOR_" + std::string(oi.Name) + " was introduced in DML_FEATURE_LEVEL_" +
-            feature_level_name(oi.IntroducedIn));
+        say("DML_OPERATOR_" + std::string(oi.Name) + " was introduced in " + feature_level_name(oi.IntroducedIn));
         return false;
     }
     for (const auto& f : tensor_fields(op)) {

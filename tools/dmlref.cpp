@@ -20,12 +20,6 @@ using namespace dmlref;
 
 namespace {
 
-std::string level_name(uint32_t level) {
-    std::string s = feature_level_name(level);
-    std::replace(s.begin(), s.end(), '.', '_');
-    return "DML_FEATURE_LEVEL_" + s;
-}
-
 struct Input {
     fs::path file;
     fs::path relative;  // where its golden goes under -o
@@ -214,12 +208,12 @@ int cmd_validate(const ValidateCmdOptions& o) {
         std::string support;
         if (level) {
             const bool ok = supported_at(c.op, *level, &why);
-            support = ok ? "inside DirectML's support tables at DML_FEATURE_LEVEL_" + feature_level_name(*level)
-                         : "outside DirectML's support tables at DML_FEATURE_LEVEL_" + feature_level_name(*level);
+            support = ok ? "inside DirectML's support tables at " + feature_level_name(*level)
+                         : "outside DirectML's support tables at " + feature_level_name(*level);
             outside += !ok;
         } else {
             const auto lowest = lowest_supporting_feature_level(c.op, &why);
-            support = lowest ? "inside DirectML's support tables from DML_FEATURE_LEVEL_" + feature_level_name(*lowest)
+            support = lowest ? "inside DirectML's support tables from " + feature_level_name(*lowest)
                              : "outside DirectML's support tables at every feature level";
             outside += !lowest;
         }

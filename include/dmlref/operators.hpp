@@ -231,7 +231,7 @@ void evaluate(const Operator& op, const Bindings& bindings);
 std::optional<uint32_t> lowest_supporting_feature_level(const Operator& op, std::vector<std::string>* why);
 // Whether the tensors are inside the tables at one feature level; reasons in `why`.
 bool supported_at(const Operator& op, uint32_t feature_level, std::vector<std::string>* why);
-std::string feature_level_name(uint32_t level);  // 0x5100 -> "5.1"
+std::string feature_level_name(uint32_t level);  // 0x5100 -> "DML_FEATURE_LEVEL_5_1"
 std::optional<uint32_t> parse_feature_level(std::string_view s);  // "5.1", "5_1", "DML_FEATURE_LEVEL_5_1"
 
 }  // namespace dmlref
