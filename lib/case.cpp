@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <climits>
 #include <set>
 
 namespace dmlref {
@@ -222,6 +223,67 @@ struct DescReader {
             else ok = false;
         }
         sb = v;
+    }
+    void uint(std::string_view n, uint32_t& v) {
+        if (const json* j = field(n, true)) {
+            if (auto x = r.unsigned_value(*j, path(n), 0xffffffffull, n)) v = uint32_t(*x); else ok = false;
+        }
+    }
+    void uint_array(std::string_view n, std::vector<uint32_t>& v) {
+        if (const json* j = field(n, true)) {
+            if (auto x = r.uint_array(*j, path(n), n)) v = *x; else ok = false;
+        }
+    }
+    void int_array(std::string_view n, std::vector<int32_t>& v) {
+        const json* j = field(n, true);
+        if (!j) return;
+        if (!j->is_array() || j->size() > 64) {
+            r.diags.error(path(n), "case.type", std::string(n) + " must be an array of at most 8 integers");
+            ok = false;
+            return;
+        }
+        v.clear();
+        for (size_t i = 0; i < j->size(); ++i) {
+            const json& e = (*j)[i];
+            const bool fits = (e.is_number_integer() && e.get<int64_t>() >= INT32_MIN && e.get<int64_t>() <= INT32_MAX) ||
+                              (e.is_number_unsigned() && e.get<uint64_t>() <= uint64_t(INT32_MAX));
+            if (!fits) {
+                r.diags.error(pointer_append(path(n), i), "case.int", std::string(n) + "[" + std::to_string(i) +
+                              "] must be an integer from -2147483648 to 2147483647, got " + e.dump());
+                ok = false;
+                continue;
+            }
+            v.push_back(int32_t(e.get<int64_t>()));
+        }
+    }
+    void float_array(std::string_view n, std::vector<float>& v) {
+        const json* j = field(n, true);
+        if (!j) return;
+        if (!j->is_array() || j->size() > 64) {
+            r.diags.error(path(n), "case.type", std::string(n) + " must be an array of at most 8 numbers");
+            ok = false;
+            return;
+        }
+        v.clear();
+        for (size_t i = 0; i < j->size(); ++i) {
+            if (auto b = r.value(DataType::FLOAT32, (*j)[i], pointer_append(path(n), i), true)) v.push_back(from_bits<float>(uint32_t(*b)));
+            else ok = false;
+        }
+    }
+    void enumeration(std::string_view n, uint32_t& v, const EnumNames& e) {
+        const json* j = field(n, true);
+        if (!j) return;
+        if (j->is_string()) {
+            std::string s = j->get<std::string>();
+            if (s.rfind(e.Prefix, 0) == 0) s = s.substr(e.Prefix.size());
+            for (size_t i = 0; i < e.Names.size(); ++i)
+                if (e.Names[i] == s) { v = uint32_t(i); return; }
+        }
+        std::string names;
+        for (size_t i = 0; i < e.Names.size(); ++i) names += (i ? ", " : "") + std::string(e.Names[i]);
+        r.diags.error(path(n), "case.enum", j->dump() + " is not a value of " + std::string(n) + "; write one of " + names +
+                      " (or with the prefix " + std::string(e.Prefix) + ")");
+        ok = false;
     }
     // DML_SCALAR_UNION: a value in the union's data type, or an object naming one member.
     void scalar(std::string_view n, DML_SCALAR_UNION& u, DataType t) {
@@ -778,6 +840,17 @@ struct DescWriter {
             return;
         }
         out[std::string(n)] = json_raw(format_value(t, u.as<uint64_t>()));
+    }
+    void uint(std::string_view n, const uint32_t& v) { out[std::string(n)] = v; }
+    void uint_array(std::string_view n, const std::vector<uint32_t>& v) { out[std::string(n)] = v; }
+    void int_array(std::string_view n, const std::vector<int32_t>& v) { out[std::string(n)] = v; }
+    void float_array(std::string_view n, const std::vector<float>& v) {
+        ordered_json a = ordered_json::array();
+        for (float f : v) a.push_back(json_raw(format_value(DataType::FLOAT32, to_bits(f))));
+        out[std::string(n)] = a;
+    }
+    void enumeration(std::string_view n, const uint32_t& v, const EnumNames& e) {
+        out[std::string(n)] = v < e.Names.size() ? ordered_json(std::string(e.Names[v])) : ordered_json(v);
     }
 };
 

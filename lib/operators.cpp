@@ -74,6 +74,11 @@ struct TensorLister {
     void scalar(std::string_view, const DML_SCALAR_UNION&, DataType) {}
     void float32(std::string_view, const float&) {}
     void scale_bias(std::string_view, const std::optional<DML_SCALE_BIAS>&) {}
+    void uint(std::string_view, const uint32_t&) {}
+    void uint_array(std::string_view, const std::vector<uint32_t>&) {}
+    void int_array(std::string_view, const std::vector<int32_t>&) {}
+    void float_array(std::string_view, const std::vector<float>&) {}
+    void enumeration(std::string_view, const uint32_t&, const EnumNames&) {}
 };
 
 }  // namespace

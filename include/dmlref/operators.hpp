@@ -61,6 +61,19 @@ enum class OperatorType : uint32_t {
 //   tensor(name, TensorDesc&, TensorRole)          optional_tensor(name, std::optional<TensorDesc>&, role)
 //   data_type(name, DataType&)                     scalar(name, DML_SCALAR_UNION&, DataType of the union)
 //   float32(name, float&)                          scale_bias(name, std::optional<DML_SCALE_BIAS>&)
+//   uint(name, uint32_t&)                          (DimensionCount, ScaleCount)
+//   uint_array(name, std::vector<uint32_t>&)       int_array(name, std::vector<int32_t>&)
+//   float_array(name, std::vector<float>&)
+//   enumeration(name, uint32_t&, const EnumNames&) (the value is the index into the names)
+// Arrays are read as given (any length); each operator's validate checks the length against
+// DimensionCount, so that the error names the operator's rule.
+
+// An enum's names in value order, and the prefix of its full spelling, so that JSON may say
+// "LINEAR" or "DML_INTERPOLATION_MODE_LINEAR".
+struct EnumNames {
+    std::string_view Prefix;                  // "DML_INTERPOLATION_MODE_"
+    std::vector<std::string_view> Names;      // index = value
+};
 
 struct DML_ACTIVATION_RELU_OPERATOR_DESC {
     TensorDesc InputTensor;

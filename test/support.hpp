@@ -1,0 +1,102 @@
+// Helpers for the doctest suite: build descs and buffers in memory, run an operator, read
+// values back, compare bits. Expected values in tests come from the spec pages, hand
+// derivation or an independent computation written in the test, never from dmlref itself.
+#pragma once
+
+#include "dmlref/case.hpp"
+#include "dmlref/numeric.hpp"
+#include "dmlref/values.hpp"
+
+#include <doctest/doctest.h>
+
+#include <cstring>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace dmlref::test {
+
+// All eleven storage types, for TEST_CASE_TEMPLATE.
+#define DMLREF_ALL_TYPES float, dmlref::half, double, uint8_t, uint16_t, uint32_t, uint64_t, int8_t, int16_t, int32_t, int64_t
+
+inline TensorDesc desc(DataType t, std::vector<uint32_t> sizes, std::vector<uint32_t> strides = {}) {
+    TensorDesc d;
+    d.DataType = t;
+    d.Sizes = std::move(sizes);
+    d.Strides = std::move(strides);
+    return d;
+}
+
+// A buffer for `d` (buffer_size bytes) holding `values` at the first elements, in memory order.
+template <class T> std::vector<std::byte> buffer(const TensorDesc& d, const std::vector<T>& values) {
+    std::vector<std::byte> b(buffer_size(d));
+    REQUIRE(values.size() * sizeof(T) <= b.size());
+    std::memcpy(b.data(), static_cast<const void*>(values.data()), values.size() * sizeof(T));
+    return b;
+}
+// A buffer for `d` with `values` at the logical elements (row-major), every other byte `fill`.
+template <class T> std::vector<std::byte> logical_buffer(const TensorDesc& d, const std::vector<T>& values, std::byte fill = std::byte{0}) {
+    std::vector<std::byte> b(buffer_size(d), fill);
+    const auto strides = effective_strides(d);
+    const auto packed = packed_strides(d.Sizes);
+    REQUIRE(values.size() == element_count(d));
+    for_each_run<2>(d.Sizes, {strides.data(), packed.data()}, {0, 0},
+        [&](const std::array<int64_t, 2>& off, int64_t n, const std::array<int64_t, 2>& step) {
+            for (int64_t i = 0; i < n; ++i)
+                std::memcpy(b.data() + (off[0] + i * step[0]) * sizeof(T), static_cast<const void*>(&values[size_t(off[1] + i * step[1])]), sizeof(T));
+        });
+    return b;
+}
+
+template <class T> std::vector<T> as_values(const std::vector<std::byte>& bytes) {
+    std::vector<T> v(bytes.size() / sizeof(T));
+    std::memcpy(static_cast<void*>(v.data()), bytes.data(), v.size() * sizeof(T));
+    return v;
+}
+
+// Runs `op` on input buffers by field name; returns each output's logical elements, packed.
+inline std::map<std::string, std::vector<std::byte>> run(const Operator& op, std::map<std::string, std::vector<std::byte>> inputs) {
+    Diagnostics d = validate(op);
+    for (const auto& item : d.items()) INFO(format(item, "<test>"));
+    REQUIRE_FALSE(d.has_errors());
+    Case c;
+    c.op = op;
+    c.inputs = std::move(inputs);
+    return run_case(c).values;
+}
+
+// Compares bit patterns (so NaN payloads and -0 count), reporting the first differing index.
+template <class T> void check_bits(const std::vector<T>& actual, const std::vector<T>& expected) {
+    REQUIRE(actual.size() == expected.size());
+    for (size_t i = 0; i < actual.size(); ++i) {
+        INFO("element " << i << ": actual " << hex_bits(data_type_of<T>(), to_bits(actual[i])) << ", expected "
+                        << hex_bits(data_type_of<T>(), to_bits(expected[i])));
+        CHECK(to_bits(actual[i]) == to_bits(expected[i]));
+    }
+}
+
+// Parses a case from JSON text (as if read from `file`), returning its diagnostics.
+inline Diagnostics diagnose(const std::string& text, const std::string& file = "test.json") {
+    Diagnostics d;
+    try {
+        JsonDocument doc = parse_json_text(text);
+        parse_case(doc, file, d);
+    } catch (const CaseError& e) {
+        d = e.diagnostics();
+    }
+    return d;
+}
+
+// The formatted first error (file, path, message, rule), or "" when there is none.
+inline std::string first_error(const Diagnostics& d, const std::string& file = "test.json") {
+    for (const auto& item : d.items())
+        if (item.severity == Severity::Error) return format(item, file);
+    return "";
+}
+
+template <class T> T value_of(double v) {
+    if constexpr (is_half_v<T>) return half_from_double(v);
+    else return static_cast<T>(v);
+}
+
+}  // namespace dmlref::test
