@@ -379,7 +379,7 @@ void read_input(Reader& r, Case& c, const TensorField& f, const json& spec, cons
             auto b = r.value(t, spec[i], pointer_append(path, i), true);
             if (!b) { ok = false; continue; }
             store_bits(t, buffer.data() + i * width, *b);
-            values.push_back(json_raw(format_value(t, *b)));
+            values.push_back(json_raw(format_exact_value(t, *b)));
         }
         if (!ok) return;
         canonical = values;
@@ -387,7 +387,7 @@ void read_input(Reader& r, Case& c, const TensorField& f, const json& spec, cons
         auto b = r.value(t, spec["Fill"], pointer_append(path, "Fill"), true);
         if (!b) return;
         for (uint64_t i = 0; i < capacity; ++i) store_bits(t, buffer.data() + i * width, *b);
-        canonical = {{"Fill", json_raw(format_value(t, *b))}};
+        canonical = {{"Fill", json_raw(format_exact_value(t, *b))}};
     } else if (spec.is_object() && spec.size() == 1 && spec.contains("Iota")) {
         const std::string p = pointer_append(path, "Iota");
         const json& io = spec["Iota"];
@@ -422,7 +422,7 @@ void read_input(Reader& r, Case& c, const TensorField& f, const json& spec, cons
             }
         });
         if (!ok) return;
-        canonical = {{"Iota", {{"Start", json_raw(format_value(t, *start))}, {"Step", json_raw(format_value(t, *step))}}}};
+        canonical = {{"Iota", {{"Start", json_raw(format_exact_value(t, *start))}, {"Step", json_raw(format_exact_value(t, *step))}}}};
     } else if (spec.is_object() && spec.size() == 1 && spec.contains("Random")) {
         const std::string p = pointer_append(path, "Random");
         const json& rs = spec["Random"];
@@ -824,11 +824,11 @@ struct DescWriter {
         if (d) out[std::string(n)] = tensor_desc_json(*d);
     }
     void data_type(std::string_view n, const DataType& t) { out[std::string(n)] = std::string(name(t)); }
-    void float32(std::string_view n, const float& f) { out[std::string(n)] = json_raw(format_value(DataType::FLOAT32, to_bits(f))); }
+    void float32(std::string_view n, const float& f) { out[std::string(n)] = json_raw(format_exact_value(DataType::FLOAT32, to_bits(f))); }
     void scale_bias(std::string_view n, const std::optional<DML_SCALE_BIAS>& sb) {
         if (!sb) return;
-        out[std::string(n)] = {{"Scale", json_raw(format_value(DataType::FLOAT32, to_bits(sb->Scale)))},
-                               {"Bias", json_raw(format_value(DataType::FLOAT32, to_bits(sb->Bias)))}};
+        out[std::string(n)] = {{"Scale", json_raw(format_exact_value(DataType::FLOAT32, to_bits(sb->Scale)))},
+                               {"Bias", json_raw(format_exact_value(DataType::FLOAT32, to_bits(sb->Bias)))}};
     }
     void scalar(std::string_view n, const DML_SCALAR_UNION& u, DataType t) {
         // The value in its data type; bytes beyond the member, if any, as the Bytes member.
@@ -839,14 +839,14 @@ struct DescWriter {
             out[std::string(n)] = {{"Bytes", bytes}};
             return;
         }
-        out[std::string(n)] = json_raw(format_value(t, u.as<uint64_t>()));
+        out[std::string(n)] = json_raw(format_exact_value(t, u.as<uint64_t>()));
     }
     void uint(std::string_view n, const uint32_t& v) { out[std::string(n)] = v; }
     void uint_array(std::string_view n, const std::vector<uint32_t>& v) { out[std::string(n)] = v; }
     void int_array(std::string_view n, const std::vector<int32_t>& v) { out[std::string(n)] = v; }
     void float_array(std::string_view n, const std::vector<float>& v) {
         ordered_json a = ordered_json::array();
-        for (float f : v) a.push_back(json_raw(format_value(DataType::FLOAT32, to_bits(f))));
+        for (float f : v) a.push_back(json_raw(format_exact_value(DataType::FLOAT32, to_bits(f))));
         out[std::string(n)] = a;
     }
     void enumeration(std::string_view n, const uint32_t& v, const EnumNames& e) {

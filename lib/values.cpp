@@ -255,6 +255,24 @@ std::string format_value(DataType t, uint64_t bits) {
     return s;
 }
 
+std::string format_exact_value(DataType t, uint64_t bits) {
+    const std::string s = format_value(t, bits);
+    if (!is_float(t) || s.front() == '"') return s;
+    if (!parse_decimal(t, s).inexact) return s;
+    const double d = dispatch(t, [&]<class T>() {
+        if constexpr (is_floating_v<T>) return widen(from_bits<T>(bits_t<T>(bits)));
+        else return 0.0;
+    });
+    char buf[96];
+    for (int digits = 2; digits <= 40; ++digits) {
+        auto r = std::to_chars(buf, buf + sizeof buf, d, std::chars_format::general, digits);
+        const std::string e(buf, r.ptr);
+        const ParsedValue p = parse_decimal(t, e);
+        if (p.ok && !p.inexact && p.bits == bits) return e;
+    }
+    return "\"" + hex_bits(t, bits) + "\"";
+}
+
 uint64_t load_bits(DataType t, const std::byte* p) {
     uint64_t b = 0;
     std::memcpy(&b, p, element_size(t));  // little-endian hosts (checked in meson.build)

@@ -42,6 +42,10 @@ ParsedValue parse_decimal(DataType t, std::string_view text);
 // The element's JSON text: a number token (e.g. 1.5, -0.0, 3, 1e+20) or a quoted string
 // ("nan", "0x7fc00001", "18446744073709551615").
 std::string format_value(DataType t, uint64_t bits);
+// For values that specify an input (tensor data, desc scalars): the shortest decimal that is
+// exactly the value, with at most 40 significant digits, else the raw bits ("0x00000001"), so
+// that reading it back never rounds (and never warns).
+std::string format_exact_value(DataType t, uint64_t bits);
 // The same, never as a string: the shortest decimal for finite floats (for messages and tables);
 // NaN and infinities as nan, -inf, and NaNs with other payloads as nan(0x7fc00001).
 std::string display_value(DataType t, uint64_t bits);
