@@ -23,28 +23,25 @@ namespace dmlref::reference {
 
 namespace {
 
-// Validation shared by the four: tensors alike, ScaleBias only on floats, MinMaxDataType.
-void validate_tensors(Diagnostics& diags, std::initializer_list<Named> tensors, std::string_view op) {
-    require_same_data_type(diags, tensors, std::string(op) + ".same-data-type");
-    require_same_sizes(diags, tensors, std::string(op) + ".same-sizes");
-}
-
-void validate_scale_bias(Diagnostics& diags, const std::optional<DML_SCALE_BIAS>& sb, DataType t, std::string_view op) {
+// Validation shared by the four: ScaleBias only on floats, MinMaxDataType. Rule ids are
+// passed whole so that docs/rules.md can be checked against the code.
+void validate_scale_bias(Diagnostics& diags, const std::optional<DML_SCALE_BIAS>& sb, DataType t, std::string_view rule) {
     if (sb && is_valid(t) && !is_float(t))
-        diags.error("/desc/ScaleBias", std::string(op) + ".scale-bias-integer",
+        diags.error("/desc/ScaleBias", std::string(rule),
                     "ScaleBias is given for " + std::string(name(t)) +
                     " data; the spec does not define x * Scale + Bias for integer tensors (docs/golden.md)");
 }
 
 void validate_min_max_type(Diagnostics& diags, DataType minmax, const TensorDesc& out, std::string_view out_name,
-                           const DML_SCALAR_UNION& Min, const DML_SCALAR_UNION& Max, std::string_view op) {
+                           const DML_SCALAR_UNION& Min, const DML_SCALAR_UNION& Max, std::string_view rule,
+                           std::string_view upper_bytes_rule) {
     if (!is_valid(minmax)) {
-        diags.error("/desc/MinMaxDataType", std::string(op) + ".min-max-data-type",
+        diags.error("/desc/MinMaxDataType", std::string(rule),
                     "MinMaxDataType must be one of the DML_TENSOR_DATA_TYPE values FLOAT32..INT64");
         return;
     }
     if (minmax != out.DataType)
-        diags.error("/desc/MinMaxDataType", std::string(op) + ".min-max-data-type",
+        diags.error("/desc/MinMaxDataType", std::string(rule),
                     "MinMaxDataType is " + std::string(name(minmax)) + " but " + std::string(out_name) + ".DataType is " +
                     std::string(name(out.DataType)) + "; MinMaxDataType must match the output's DataType");
     // Bytes past the member are not read; non-zero ones suggest another encoding (a FLOAT16
@@ -52,7 +49,7 @@ void validate_min_max_type(Diagnostics& diags, DataType minmax, const TensorDesc
     for (const auto& [field, u] : {std::pair{"Min", &Min}, std::pair{"Max", &Max}})
         for (size_t i = element_size(minmax); i < 8; ++i)
             if (u->Bytes[i] != 0) {
-                diags.warning(std::string("/desc/") + field, std::string(op) + ".scalar-union-upper-bytes",
+                diags.warning(std::string("/desc/") + field, std::string(upper_bytes_rule),
                               std::string(field) + " has non-zero bytes beyond its " + std::string(name(minmax)) +
                               " member; they are ignored (FLOAT16 is read from the UInt16 member)");
                 break;
@@ -76,8 +73,9 @@ template <class T> Number scaled(T x, const std::optional<DML_SCALE_BIAS>& sb) {
 // ---- ELEMENT_WISE_CLIP --------------------------------------------------------------------
 
 void validate(const DML_ELEMENT_WISE_CLIP_OPERATOR_DESC& d, Diagnostics& diags) {
-    validate_tensors(diags, {{"InputTensor", d.InputTensor}, {"OutputTensor", d.OutputTensor}}, "clip");
-    validate_scale_bias(diags, d.ScaleBias, d.InputTensor.DataType, "clip");
+    require_same_data_type(diags, {{"InputTensor", d.InputTensor}, {"OutputTensor", d.OutputTensor}}, "clip.same-data-type");
+    require_same_sizes(diags, {{"InputTensor", d.InputTensor}, {"OutputTensor", d.OutputTensor}}, "clip.same-sizes");
+    validate_scale_bias(diags, d.ScaleBias, d.InputTensor.DataType, "clip.scale-bias-integer");
 }
 
 void evaluate(const DML_ELEMENT_WISE_CLIP_OPERATOR_DESC& d, const Bindings& b) {
@@ -92,9 +90,11 @@ void evaluate(const DML_ELEMENT_WISE_CLIP_OPERATOR_DESC& d, const Bindings& b) {
 // ---- ELEMENT_WISE_CLIP1 -------------------------------------------------------------------
 
 void validate(const DML_ELEMENT_WISE_CLIP1_OPERATOR_DESC& d, Diagnostics& diags) {
-    validate_tensors(diags, {{"InputTensor", d.InputTensor}, {"OutputTensor", d.OutputTensor}}, "clip1");
-    validate_scale_bias(diags, d.ScaleBias, d.InputTensor.DataType, "clip1");
-    validate_min_max_type(diags, d.MinMaxDataType, d.OutputTensor, "OutputTensor", d.Min, d.Max, "clip1");
+    require_same_data_type(diags, {{"InputTensor", d.InputTensor}, {"OutputTensor", d.OutputTensor}}, "clip1.same-data-type");
+    require_same_sizes(diags, {{"InputTensor", d.InputTensor}, {"OutputTensor", d.OutputTensor}}, "clip1.same-sizes");
+    validate_scale_bias(diags, d.ScaleBias, d.InputTensor.DataType, "clip1.scale-bias-integer");
+    validate_min_max_type(diags, d.MinMaxDataType, d.OutputTensor, "OutputTensor", d.Min, d.Max,
+                          "clip1.min-max-data-type", "clip1.scalar-union-upper-bytes");
 }
 
 void evaluate(const DML_ELEMENT_WISE_CLIP1_OPERATOR_DESC& d, const Bindings& b) {
@@ -117,8 +117,10 @@ void clip_grad(const TensorView& X, const TensorView& dY, const TensorView& dX, 
 }  // namespace
 
 void validate(const DML_ELEMENT_WISE_CLIP_GRAD_OPERATOR_DESC& d, Diagnostics& diags) {
-    validate_tensors(diags, {{"InputTensor", d.InputTensor}, {"InputGradientTensor", d.InputGradientTensor},
-                             {"OutputGradientTensor", d.OutputGradientTensor}}, "clip-grad");
+    const std::initializer_list<Named> all = {{"InputTensor", d.InputTensor}, {"InputGradientTensor", d.InputGradientTensor},
+                                              {"OutputGradientTensor", d.OutputGradientTensor}};
+    require_same_data_type(diags, all, "clip-grad.same-data-type");
+    require_same_sizes(diags, all, "clip-grad.same-sizes");
 }
 
 void evaluate(const DML_ELEMENT_WISE_CLIP_GRAD_OPERATOR_DESC& d, const Bindings& b) {
@@ -129,9 +131,12 @@ void evaluate(const DML_ELEMENT_WISE_CLIP_GRAD_OPERATOR_DESC& d, const Bindings&
 }
 
 void validate(const DML_ELEMENT_WISE_CLIP_GRAD1_OPERATOR_DESC& d, Diagnostics& diags) {
-    validate_tensors(diags, {{"InputTensor", d.InputTensor}, {"InputGradientTensor", d.InputGradientTensor},
-                             {"OutputGradientTensor", d.OutputGradientTensor}}, "clip-grad1");
-    validate_min_max_type(diags, d.MinMaxDataType, d.OutputGradientTensor, "OutputGradientTensor", d.Min, d.Max, "clip-grad1");
+    const std::initializer_list<Named> all = {{"InputTensor", d.InputTensor}, {"InputGradientTensor", d.InputGradientTensor},
+                                              {"OutputGradientTensor", d.OutputGradientTensor}};
+    require_same_data_type(diags, all, "clip-grad1.same-data-type");
+    require_same_sizes(diags, all, "clip-grad1.same-sizes");
+    validate_min_max_type(diags, d.MinMaxDataType, d.OutputGradientTensor, "OutputGradientTensor", d.Min, d.Max,
+                          "clip-grad1.min-max-data-type", "clip-grad1.scalar-union-upper-bytes");
 }
 
 void evaluate(const DML_ELEMENT_WISE_CLIP_GRAD1_OPERATOR_DESC& d, const Bindings& b) {
