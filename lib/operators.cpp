@@ -18,6 +18,10 @@ const std::vector<DT> kClipTypes21 = {DT::FLOAT32, DT::FLOAT16, DT::INT32, DT::I
 const std::vector<DT> kTenTypes = {DT::FLOAT32, DT::FLOAT16, DT::INT64, DT::INT32, DT::INT16, DT::INT8,
                                    DT::UINT64, DT::UINT32, DT::UINT16, DT::UINT8};
 const std::vector<DT> kReluTypes51 = {DT::FLOAT32, DT::FLOAT16, DT::INT32, DT::INT16, DT::INT8};
+const std::vector<DT> kSliceTypes10 = {DT::FLOAT32, DT::FLOAT16, DT::INT32, DT::INT16, DT::UINT32, DT::UINT16};
+const std::vector<DT> kEightTypes = kClipTypes21;  // F32 F16 I32 I16 I8 U32 U16 U8
+const std::vector<DT> kElevenTypes = {DT::FLOAT64, DT::FLOAT32, DT::FLOAT16, DT::INT64, DT::INT32, DT::INT16, DT::INT8,
+                                      DT::UINT64, DT::UINT32, DT::UINT16, DT::UINT8};
 
 // Policies (GOLDEN.md section 7 and docs/golden.md). Names are what golden files record.
 const Policy kSelectedZero{"SelectedZero", "PositiveZero"};
@@ -30,6 +34,7 @@ const Policy kFloat16ScalarUnion{"Float16ScalarUnion", "UInt16Bits"};
 const Policy kClipFloatBound{"ClipFloatBoundCompare", "ExactValues"};
 const Policy kClipBoundStore{"ClipBoundStore", "RoundNearestEvenSaturate"};
 const Policy kScaleBias{"ScaleBiasArithmetic", "Float32UnfusedFloat64ForFloat64"};
+const Policy kSliceZeroStride{"SliceZeroStride", "Error"};
 
 // Tables from the operators' pages (spec/dml-semantics.md section 4).
 std::vector<OperatorInfo> make_registry() {
@@ -60,6 +65,19 @@ std::vector<OperatorInfo> make_registry() {
                  {{"OutputGradientTensor", "InputTensor"}},
                  {{0x5000, {}, 1, 8, kTenTypes}},
                  {kGradNaN, kSelectedZero, kMinGreaterThanMax, kFloat16ScalarUnion, kSubnormals}});
+    r.push_back({OperatorType::SLICE, "SLICE", 0x1000,
+                 {},
+                 {{0x1000, {}, 4, 5, kSliceTypes10}, {0x2100, {}, 4, 5, kEightTypes}, {0x3000, {}, 1, 8, kEightTypes},
+                  {0x4100, {}, 1, 8, kElevenTypes}},
+                 {kSubnormals, kSliceZeroStride}});
+    r.push_back({OperatorType::SLICE1, "SLICE1", 0x2100,
+                 {},
+                 {{0x2100, {}, 4, 5, kEightTypes}, {0x3000, {}, 1, 8, kEightTypes}, {0x4100, {}, 1, 8, kElevenTypes}},
+                 {kSubnormals, kSliceZeroStride}});
+    r.push_back({OperatorType::SLICE_GRAD, "SLICE_GRAD", 0x3000,
+                 {},
+                 {{0x3000, {}, 4, 5, kEightTypes}, {0x3100, {}, 1, 8, kEightTypes}, {0x4100, {}, 1, 8, kElevenTypes}},
+                 {kSelectedZero, kSubnormals, kSliceZeroStride}});
     return r;
 }
 
@@ -112,6 +130,9 @@ Operator make_operator(OperatorType t) {
         case OperatorType::ELEMENT_WISE_CLIP_GRAD: return {t, DML_ELEMENT_WISE_CLIP_GRAD_OPERATOR_DESC{}};
         case OperatorType::ELEMENT_WISE_CLIP1: return {t, DML_ELEMENT_WISE_CLIP1_OPERATOR_DESC{}};
         case OperatorType::ELEMENT_WISE_CLIP_GRAD1: return {t, DML_ELEMENT_WISE_CLIP_GRAD1_OPERATOR_DESC{}};
+        case OperatorType::SLICE: return {t, DML_SLICE_OPERATOR_DESC{}};
+        case OperatorType::SLICE1: return {t, DML_SLICE1_OPERATOR_DESC{}};
+        case OperatorType::SLICE_GRAD: return {t, DML_SLICE_GRAD_OPERATOR_DESC{}};
     }
     throw std::invalid_argument("unknown operator type " + std::to_string(uint32_t(t)));
 }

@@ -39,4 +39,11 @@ void evaluate(const DML_ELEMENT_WISE_CLIP_GRAD_OPERATOR_DESC& d, const Bindings&
 void validate(const DML_ELEMENT_WISE_CLIP_GRAD1_OPERATOR_DESC& d, Diagnostics& diags);
 void evaluate(const DML_ELEMENT_WISE_CLIP_GRAD1_OPERATOR_DESC& d, const Bindings& b);
 
+void validate(const DML_SLICE_OPERATOR_DESC& d, Diagnostics& diags);
+void evaluate(const DML_SLICE_OPERATOR_DESC& d, const Bindings& b);
+void validate(const DML_SLICE1_OPERATOR_DESC& d, Diagnostics& diags);
+void evaluate(const DML_SLICE1_OPERATOR_DESC& d, const Bindings& b);
+void validate(const DML_SLICE_GRAD_OPERATOR_DESC& d, Diagnostics& diags);
+void evaluate(const DML_SLICE_GRAD_OPERATOR_DESC& d, const Bindings& b);
+
 }  // namespace dmlref::reference

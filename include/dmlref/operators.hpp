@@ -50,7 +50,10 @@ struct DML_SCALE_BIAS {
 enum class OperatorType : uint32_t {
     ELEMENT_WISE_CLIP = 8,
     ACTIVATION_RELU = 44,
+    SLICE = 60,
+    SLICE1 = 111,
     ACTIVATION_RELU_GRAD = 129,
+    SLICE_GRAD = 135,
     ELEMENT_WISE_CLIP_GRAD = 142,
     ELEMENT_WISE_CLIP1 = 153,
     ELEMENT_WISE_CLIP_GRAD1 = 154,
@@ -159,13 +162,68 @@ struct DML_ELEMENT_WISE_CLIP_GRAD1_OPERATOR_DESC {
     }
 };
 
+struct DML_SLICE_OPERATOR_DESC {
+    TensorDesc InputTensor;
+    TensorDesc OutputTensor;
+    uint32_t DimensionCount = 0;
+    std::vector<uint32_t> Offsets;
+    std::vector<uint32_t> Sizes;
+    std::vector<uint32_t> Strides;
+    template <class S, class V> static void fields(S& s, V& v) {
+        v.tensor("InputTensor", s.InputTensor, TensorRole::Input);
+        v.tensor("OutputTensor", s.OutputTensor, TensorRole::Output);
+        v.uint("DimensionCount", s.DimensionCount);
+        v.uint_array("Offsets", s.Offsets);
+        v.uint_array("Sizes", s.Sizes);
+        v.uint_array("Strides", s.Strides);
+    }
+};
+
+// InputWindowStrides is `const INT*` in DirectML.h (the doc page's "UINT" is a doc error).
+struct DML_SLICE1_OPERATOR_DESC {
+    TensorDesc InputTensor;
+    TensorDesc OutputTensor;
+    uint32_t DimensionCount = 0;
+    std::vector<uint32_t> InputWindowOffsets;
+    std::vector<uint32_t> InputWindowSizes;
+    std::vector<int32_t> InputWindowStrides;
+    template <class S, class V> static void fields(S& s, V& v) {
+        v.tensor("InputTensor", s.InputTensor, TensorRole::Input);
+        v.tensor("OutputTensor", s.OutputTensor, TensorRole::Output);
+        v.uint("DimensionCount", s.DimensionCount);
+        v.uint_array("InputWindowOffsets", s.InputWindowOffsets);
+        v.uint_array("InputWindowSizes", s.InputWindowSizes);
+        v.int_array("InputWindowStrides", s.InputWindowStrides);
+    }
+};
+
+struct DML_SLICE_GRAD_OPERATOR_DESC {
+    TensorDesc InputGradientTensor;
+    TensorDesc OutputGradientTensor;
+    uint32_t DimensionCount = 0;
+    std::vector<uint32_t> InputWindowOffsets;
+    std::vector<uint32_t> InputWindowSizes;
+    std::vector<int32_t> InputWindowStrides;
+    template <class S, class V> static void fields(S& s, V& v) {
+        v.tensor("InputGradientTensor", s.InputGradientTensor, TensorRole::Input);
+        v.tensor("OutputGradientTensor", s.OutputGradientTensor, TensorRole::Output);
+        v.uint("DimensionCount", s.DimensionCount);
+        v.uint_array("InputWindowOffsets", s.InputWindowOffsets);
+        v.uint_array("InputWindowSizes", s.InputWindowSizes);
+        v.int_array("InputWindowStrides", s.InputWindowStrides);
+    }
+};
+
 using OperatorDesc = std::variant<
     DML_ELEMENT_WISE_CLIP_OPERATOR_DESC,
     DML_ACTIVATION_RELU_OPERATOR_DESC,
     DML_ACTIVATION_RELU_GRAD_OPERATOR_DESC,
     DML_ELEMENT_WISE_CLIP_GRAD_OPERATOR_DESC,
     DML_ELEMENT_WISE_CLIP1_OPERATOR_DESC,
-    DML_ELEMENT_WISE_CLIP_GRAD1_OPERATOR_DESC>;
+    DML_ELEMENT_WISE_CLIP_GRAD1_OPERATOR_DESC,
+    DML_SLICE_OPERATOR_DESC,
+    DML_SLICE1_OPERATOR_DESC,
+    DML_SLICE_GRAD_OPERATOR_DESC>;
 
 // DML_OPERATOR_DESC: the type and its desc.
 struct Operator {
