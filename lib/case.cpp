@@ -777,6 +777,7 @@ std::vector<Mismatch> compare_expected(const Case& c, const Outputs& outputs) {
         const auto& actual = outputs.values.at(std::string(f.name));
         std::set<uint64_t> skip;
         for (const auto& d : e->second.dont_care) skip.insert(d.Index);
+        for (const auto& d : dont_care(c.op, f.name)) skip.insert(d.Index);
         for (uint64_t i = 0; i < element_count(*f.desc); ++i) {
             if (skip.count(i)) continue;
             const uint64_t a = load_bits(t, actual.data() + i * w), x = load_bits(t, e->second.values.data() + i * w);
@@ -924,7 +925,10 @@ std::string write_golden(const Case& c, const Outputs& outputs, const fs::path& 
     for (const auto& f : tensor_fields(c.op)) {
         if (f.role != TensorRole::Output) continue;
         auto given = c.expected.find(std::string(f.name));
-        const std::vector<DontCare> dc = given != c.expected.end() ? given->second.dont_care : std::vector<DontCare>{};
+        std::vector<DontCare> dc = given != c.expected.end() ? given->second.dont_care : std::vector<DontCare>{};
+        for (auto& d : dont_care(c.op, f.name))  // the operator's own, unless the case names them already
+            if (std::none_of(dc.begin(), dc.end(), [&](const DontCare& x) { return x.Index == d.Index; })) dc.push_back(std::move(d));
+        std::sort(dc.begin(), dc.end(), [](const DontCare& a, const DontCare& b) { return a.Index < b.Index; });
         ex[std::string(f.name)] = expected_json(f.desc->DataType, outputs.values.at(std::string(f.name)), tolerance_for(c.op, f.name), dc);
     }
     j["expected"] = ex;

@@ -90,6 +90,11 @@ std::string write_golden(const Case& c, const Outputs& outputs, const std::files
 // The case as read, in canonical form (expected values as given).
 std::string write_case(const Case& c, const std::filesystem::path& out_file);
 
+// The elements of an output that are undefined for this desc, whatever the inputs (max pooling
+// windows that hold only padding); {} for most operators. write_golden records them and
+// compare_expected skips them.
+std::vector<DontCare> dont_care(const Operator& op, std::string_view output);
+
 // The tolerance dmlref states for an output of this operator (GOLDEN.md section 5).
 Tolerance tolerance_for(const Operator& op, std::string_view output);
 

@@ -50,7 +50,11 @@ struct DML_SCALE_BIAS {
 enum class OperatorType : uint32_t {
     ELEMENT_WISE_CLIP = 8,
     ACTIVATION_RELU = 44,
+    MAX_POOLING = 58,
+    MAX_POOLING1 = 91,
+    MAX_POOLING2 = 110,
     ACTIVATION_RELU_GRAD = 129,
+    MAX_POOLING_GRAD = 131,
     ELEMENT_WISE_CLIP_GRAD = 142,
     ELEMENT_WISE_CLIP1 = 153,
     ELEMENT_WISE_CLIP_GRAD1 = 154,
@@ -159,13 +163,105 @@ struct DML_ELEMENT_WISE_CLIP_GRAD1_OPERATOR_DESC {
     }
 };
 
+// Max pooling: the arrays have DimensionCount entries, one per spatial dimension (the
+// tensors' dimensions after batch and channel), in the tensors' order.
+struct DML_MAX_POOLING_OPERATOR_DESC {
+    TensorDesc InputTensor;
+    TensorDesc OutputTensor;
+    uint32_t DimensionCount = 0;
+    std::vector<uint32_t> Strides;
+    std::vector<uint32_t> WindowSize;
+    std::vector<uint32_t> StartPadding;
+    std::vector<uint32_t> EndPadding;
+    template <class S, class V> static void fields(S& s, V& v) {
+        v.tensor("InputTensor", s.InputTensor, TensorRole::Input);
+        v.tensor("OutputTensor", s.OutputTensor, TensorRole::Output);
+        v.uint("DimensionCount", s.DimensionCount);
+        v.uint_array("Strides", s.Strides);
+        v.uint_array("WindowSize", s.WindowSize);
+        v.uint_array("StartPadding", s.StartPadding);
+        v.uint_array("EndPadding", s.EndPadding);
+    }
+};
+
+struct DML_MAX_POOLING1_OPERATOR_DESC {
+    TensorDesc InputTensor;
+    TensorDesc OutputTensor;
+    std::optional<TensorDesc> OutputIndicesTensor;
+    uint32_t DimensionCount = 0;
+    std::vector<uint32_t> Strides;
+    std::vector<uint32_t> WindowSize;
+    std::vector<uint32_t> StartPadding;
+    std::vector<uint32_t> EndPadding;
+    template <class S, class V> static void fields(S& s, V& v) {
+        v.tensor("InputTensor", s.InputTensor, TensorRole::Input);
+        v.tensor("OutputTensor", s.OutputTensor, TensorRole::Output);
+        v.optional_tensor("OutputIndicesTensor", s.OutputIndicesTensor, TensorRole::Output);
+        v.uint("DimensionCount", s.DimensionCount);
+        v.uint_array("Strides", s.Strides);
+        v.uint_array("WindowSize", s.WindowSize);
+        v.uint_array("StartPadding", s.StartPadding);
+        v.uint_array("EndPadding", s.EndPadding);
+    }
+};
+
+struct DML_MAX_POOLING2_OPERATOR_DESC {
+    TensorDesc InputTensor;
+    TensorDesc OutputTensor;
+    std::optional<TensorDesc> OutputIndicesTensor;
+    uint32_t DimensionCount = 0;
+    std::vector<uint32_t> Strides;
+    std::vector<uint32_t> WindowSize;
+    std::vector<uint32_t> StartPadding;
+    std::vector<uint32_t> EndPadding;
+    std::vector<uint32_t> Dilations;
+    template <class S, class V> static void fields(S& s, V& v) {
+        v.tensor("InputTensor", s.InputTensor, TensorRole::Input);
+        v.tensor("OutputTensor", s.OutputTensor, TensorRole::Output);
+        v.optional_tensor("OutputIndicesTensor", s.OutputIndicesTensor, TensorRole::Output);
+        v.uint("DimensionCount", s.DimensionCount);
+        v.uint_array("Strides", s.Strides);
+        v.uint_array("WindowSize", s.WindowSize);
+        v.uint_array("StartPadding", s.StartPadding);
+        v.uint_array("EndPadding", s.EndPadding);
+        v.uint_array("Dilations", s.Dilations);
+    }
+};
+
+struct DML_MAX_POOLING_GRAD_OPERATOR_DESC {
+    TensorDesc InputTensor;
+    TensorDesc InputGradientTensor;
+    TensorDesc OutputGradientTensor;
+    uint32_t DimensionCount = 0;
+    std::vector<uint32_t> Strides;
+    std::vector<uint32_t> WindowSize;
+    std::vector<uint32_t> StartPadding;
+    std::vector<uint32_t> EndPadding;
+    std::vector<uint32_t> Dilations;
+    template <class S, class V> static void fields(S& s, V& v) {
+        v.tensor("InputTensor", s.InputTensor, TensorRole::Input);
+        v.tensor("InputGradientTensor", s.InputGradientTensor, TensorRole::Input);
+        v.tensor("OutputGradientTensor", s.OutputGradientTensor, TensorRole::Output);
+        v.uint("DimensionCount", s.DimensionCount);
+        v.uint_array("Strides", s.Strides);
+        v.uint_array("WindowSize", s.WindowSize);
+        v.uint_array("StartPadding", s.StartPadding);
+        v.uint_array("EndPadding", s.EndPadding);
+        v.uint_array("Dilations", s.Dilations);
+    }
+};
+
 using OperatorDesc = std::variant<
     DML_ELEMENT_WISE_CLIP_OPERATOR_DESC,
     DML_ACTIVATION_RELU_OPERATOR_DESC,
     DML_ACTIVATION_RELU_GRAD_OPERATOR_DESC,
     DML_ELEMENT_WISE_CLIP_GRAD_OPERATOR_DESC,
     DML_ELEMENT_WISE_CLIP1_OPERATOR_DESC,
-    DML_ELEMENT_WISE_CLIP_GRAD1_OPERATOR_DESC>;
+    DML_ELEMENT_WISE_CLIP_GRAD1_OPERATOR_DESC,
+    DML_MAX_POOLING_OPERATOR_DESC,
+    DML_MAX_POOLING1_OPERATOR_DESC,
+    DML_MAX_POOLING2_OPERATOR_DESC,
+    DML_MAX_POOLING_GRAD_OPERATOR_DESC>;
 
 // DML_OPERATOR_DESC: the type and its desc.
 struct Operator {
@@ -238,6 +334,13 @@ Diagnostics validate(const Operator& op, const ValidateOptions& options = {});
 // Fills the output buffers. The operator must have validated without errors; buffers must be
 // at least buffer_size(desc) bytes (std::invalid_argument otherwise).
 void evaluate(const Operator& op, const Bindings& bindings);
+
+// MAX_POOLING_GRAD: for each OutputGradientTensor element (logical row-major order), the number
+// of InputGradientTensor elements summed into it (the windows whose argmax it is). The desc
+// must have validated; `InputTensor` is the input's buffer. A tolerance model uses the counts
+// (GOLDEN.md section 5).
+std::vector<uint32_t> max_pooling_grad_term_counts(const DML_MAX_POOLING_GRAD_OPERATOR_DESC& desc,
+                                                   std::span<const std::byte> InputTensor);
 
 // Where the operator's tensors fall in DirectML's support tables: the lowest feature level
 // whose rows admit every tensor, or nullopt with the reasons in `why`.
