@@ -80,7 +80,7 @@ std::vector<OperatorInfo> make_registry() {
     r.push_back({OperatorType::MAX_POOLING, "MAX_POOLING", 0x1000,
                  {},
                  {{0x1000, {}, 4, 5, kF32F16}, {0x3000, {}, 4, 5, kF32F16I8U8}, {0x5000, {}, 4, 5, kTenTypes}},
-                 {kArgmaxNaN, kPadding, kEmptyWindow, kOutputSizes, kSubnormals}});
+                 {kArgmaxTies, kArgmaxNaN, kPadding, kEmptyWindow, kOutputSizes, kSubnormals}});
     r.push_back({OperatorType::MAX_POOLING1, "MAX_POOLING1", 0x2000,
                  {},
                  {{0x2000, values, 4, 5, kF32F16}, {0x2000, indices, 4, 5, kU32},

@@ -378,14 +378,17 @@ private:
         if (top == 0) return 0.0;  // +0, also for terms that cancel
         const int h = int(top - 1) * 64 + 63 - std::countl_zero(m[top - 1]);  // highest set bit
         auto bit = [&](int i) { return (m[size_t(i) / 64] >> (i % 64)) & 1; };
-        // Up to 53 significant bits: exact (every such multiple of 2^-1074 below 2^1024 is a double).
-        uint64_t significand = 0;
+        // The significand is bits [low, h], at most 53 of them. With low == 0 nothing is dropped:
+        // every multiple of 2^-1074 below 2^53 units is a double.
         const int low = std::max(0, h - 52);
-        for (int i = h; i >= low; --i) significand = (significand << 1) | bit(i);
+        const size_t word = size_t(low) / 64, shift = size_t(low) % 64;
+        uint64_t significand = m[word] >> shift;
+        if (shift && word + 1 < kWords) significand |= m[word + 1] << (64 - shift);  // bits above h are 0
         if (low > 0) {  // round the dropped bits [0, low) to nearest, ties to even
             const bool half = bit(low - 1);
-            bool sticky = false;
-            for (int i = 0; i < low - 1 && !sticky; ++i) sticky = bit(i);
+            const size_t below = size_t(low) - 1;  // the sticky bits are [0, below)
+            bool sticky = (m[below / 64] & ((uint64_t(1) << (below % 64)) - 1)) != 0;
+            for (size_t i = 0; i < below / 64 && !sticky; ++i) sticky = m[i] != 0;
             if (half && (sticky || (significand & 1))) ++significand;  // 2^53 is still exact
         }
         const double magnitude = std::ldexp(double(significand), low - 1074);  // overflows to inf

@@ -380,6 +380,17 @@ TEST_CASE("max pooling grad: float sums are exact, then rounded once") {
         const auto dx = backward(g, std::vector<double>{9, 0, 0}, std::vector<double>{1, std::ldexp(1.0, -53), std::ldexp(1.0, -106)});
         check_bits(dx, std::vector<double>{1 + std::ldexp(1.0, -52), 0, 0});
     }
+    SUBCASE("FLOAT64: ties to even and sticky bits far below") {
+        const Geometry g2 = all_to_first(2), g3 = all_to_first(3);
+        const double u = std::ldexp(1.0, -52), t = std::numeric_limits<double>::denorm_min();
+        // 1 + u/2 is a tie: even 1. 1 + u + u/2 is a tie: even 1 + 2u. A subnormal 1000 words
+        // below breaks the tie upwards, also for negative sums.
+        check_bits(backward(g2, std::vector<double>{9, 0}, std::vector<double>{1, u / 2}), std::vector<double>{1, 0});
+        check_bits(backward(g3, std::vector<double>{9, 0, 0}, std::vector<double>{1, u, u / 2}), std::vector<double>{1 + 2 * u, 0, 0});
+        check_bits(backward(g3, std::vector<double>{9, 0, 0}, std::vector<double>{1, u / 2, t}), std::vector<double>{1 + u, 0, 0});
+        check_bits(backward(g3, std::vector<double>{9, 0, 0}, std::vector<double>{-1, -u / 2, -t}), std::vector<double>{-1 - u, 0, 0});
+        check_bits(backward(g3, std::vector<double>{9, 0, 0}, std::vector<double>{-1, -u / 2, t}), std::vector<double>{-1, 0, 0});
+    }
     SUBCASE("FLOAT64: DBL_MAX + DBL_MAX - DBL_MAX does not overflow on the way") {
         const double m = std::numeric_limits<double>::max();
         const Geometry g = all_to_first(3);
