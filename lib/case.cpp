@@ -549,11 +549,15 @@ void read_expected(Reader& r, Case& c, const TensorField& f, const json& spec, c
         const std::string tp = pointer_append(path, "Tolerance");
         const json& tj = spec["Tolerance"];
         if (r.is_object(tj, tp, "Tolerance")) {
-            r.only_keys(tj, tp, {"Kind", "Ulp", "Why"}, "Tolerance");
+            r.only_keys(tj, tp, {"Kind", "Ulp", "MaxTerms", "Why"}, "Tolerance");
             e.tolerance.Kind = tj.value("Kind", std::string("Bits"));
-            if (e.tolerance.Kind != "Bits" && e.tolerance.Kind != "Ulp") {
-                r.diags.error(pointer_append(tp, "Kind"), "expected.tolerance", "Tolerance.Kind must be \"Bits\" or \"Ulp\"");
+            if (e.tolerance.Kind != "Bits" && e.tolerance.Kind != "Ulp" && e.tolerance.Kind != "Summed") {
+                r.diags.error(pointer_append(tp, "Kind"), "expected.tolerance", "Tolerance.Kind must be \"Bits\", \"Ulp\" or \"Summed\"");
                 ok = false;
+            }
+            if (tj.contains("MaxTerms")) {
+                if (auto m = r.unsigned_value(tj["MaxTerms"], pointer_append(tp, "MaxTerms"), uint64_t(1) << 32, "MaxTerms")) e.tolerance.MaxTerms = *m;
+                else ok = false;
             }
             if (tj.contains("Ulp")) {
                 if (auto u = r.unsigned_value(tj["Ulp"], pointer_append(tp, "Ulp"), uint64_t(1) << 53, "Ulp")) e.tolerance.Ulp = *u;
@@ -777,6 +781,7 @@ std::vector<Mismatch> compare_expected(const Case& c, const Outputs& outputs) {
         const auto& actual = outputs.values.at(std::string(f.name));
         std::set<uint64_t> skip;
         for (const auto& d : e->second.dont_care) skip.insert(d.Index);
+        for (const auto& d : dont_care(c.op, f.name)) skip.insert(d.Index);
         for (uint64_t i = 0; i < element_count(*f.desc); ++i) {
             if (skip.count(i)) continue;
             const uint64_t a = load_bits(t, actual.data() + i * w), x = load_bits(t, e->second.values.data() + i * w);
@@ -786,7 +791,8 @@ std::vector<Mismatch> compare_expected(const Case& c, const Outputs& outputs) {
     return m;
 }
 
-Tolerance tolerance_for(const Operator& op, std::string_view) {
+Tolerance tolerance_for(const Case& c, std::string_view output) {
+    const Operator& op = c.op;
     Tolerance t;
     t.Kind = "Bits";
     t.Why = "values are moved or selected, never computed: bit for bit (GOLDEN.md section 2)";
@@ -797,6 +803,22 @@ Tolerance tolerance_for(const Operator& op, std::string_view) {
         t.Kind = "Ulp";
         t.Ulp = 1;
         t.Why = "x * Scale + Bias is rounded twice in float32; a fused multiply-add rounds once and may land 1 ULP away";
+    }
+    // MAX_POOLING_GRAD adds the gradients of overlapping windows: float elements with two or more
+    // terms are sums (integer sums wrap exactly and stay bit for bit).
+    if (auto* d = std::get_if<DML_MAX_POOLING_GRAD_OPERATOR_DESC>(&op.Desc); d && output == "OutputGradientTensor" &&
+                                                                             is_float(d->OutputGradientTensor.DataType)) {
+        uint32_t most = 0;
+        for (uint32_t n : max_pooling_grad_term_counts(*d, c.inputs.at("InputTensor"))) most = std::max(most, n);
+        if (most >= 2) {
+            t.Kind = "Summed";
+            t.MaxTerms = most;
+            t.Why = "elements are exact sums of up to " + std::to_string(most) +
+                    " gradient terms, rounded once (GOLDEN.md section 4); a backend summing in its own order and "
+                    "precision may differ by a bound that grows with the element's number of terms";
+        } else {
+            t.Why = "every element receives at most one gradient term, copied (or +0): bit for bit";
+        }
     }
     return t;
 }
@@ -892,6 +914,7 @@ ordered_json expected_json(DataType t, const std::vector<std::byte>& values, con
     ordered_json tj;
     tj["Kind"] = tol.Kind;
     if (tol.Kind == "Ulp") tj["Ulp"] = tol.Ulp;
+    if (tol.Kind == "Summed") tj["MaxTerms"] = tol.MaxTerms;
     if (!tol.Why.empty()) tj["Why"] = tol.Why;
     e["Tolerance"] = tj;
     if (!dc.empty()) {
@@ -924,8 +947,11 @@ std::string write_golden(const Case& c, const Outputs& outputs, const fs::path& 
     for (const auto& f : tensor_fields(c.op)) {
         if (f.role != TensorRole::Output) continue;
         auto given = c.expected.find(std::string(f.name));
-        const std::vector<DontCare> dc = given != c.expected.end() ? given->second.dont_care : std::vector<DontCare>{};
-        ex[std::string(f.name)] = expected_json(f.desc->DataType, outputs.values.at(std::string(f.name)), tolerance_for(c.op, f.name), dc);
+        std::vector<DontCare> dc = given != c.expected.end() ? given->second.dont_care : std::vector<DontCare>{};
+        for (auto& d : dont_care(c.op, f.name))  // the operator's own, unless the case names them already
+            if (std::none_of(dc.begin(), dc.end(), [&](const DontCare& x) { return x.Index == d.Index; })) dc.push_back(std::move(d));
+        std::sort(dc.begin(), dc.end(), [](const DontCare& a, const DontCare& b) { return a.Index < b.Index; });
+        ex[std::string(f.name)] = expected_json(f.desc->DataType, outputs.values.at(std::string(f.name)), tolerance_for(c, f.name), dc);
     }
     j["expected"] = ex;
     ordered_json pol = ordered_json::object();

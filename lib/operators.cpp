@@ -2,6 +2,8 @@
 // policies each operator's goldens record, and the generic passes over a desc's fields.
 #include "dmlref/operators.hpp"
 
+#include "dmlref/case.hpp"
+
 #include "../reference/common.hpp"
 
 #include <algorithm>
@@ -22,6 +24,9 @@ const std::vector<DT> kSliceTypes10 = {DT::FLOAT32, DT::FLOAT16, DT::INT32, DT::
 const std::vector<DT> kEightTypes = kClipTypes21;  // F32 F16 I32 I16 I8 U32 U16 U8
 const std::vector<DT> kElevenTypes = {DT::FLOAT64, DT::FLOAT32, DT::FLOAT16, DT::INT64, DT::INT32, DT::INT16, DT::INT8,
                                       DT::UINT64, DT::UINT32, DT::UINT16, DT::UINT8};
+const std::vector<DT> kF32F16I8U8 = {DT::FLOAT32, DT::FLOAT16, DT::INT8, DT::UINT8};
+const std::vector<DT> kU32 = {DT::UINT32};
+const std::vector<DT> kU32U64 = {DT::UINT32, DT::UINT64};
 
 // Policies (GOLDEN.md section 7 and docs/golden.md). Names are what golden files record.
 const Policy kSelectedZero{"SelectedZero", "PositiveZero"};
@@ -35,6 +40,15 @@ const Policy kClipFloatBound{"ClipFloatBoundCompare", "ExactValues"};
 const Policy kClipBoundStore{"ClipBoundStore", "RoundNearestEvenSaturate"};
 const Policy kScaleBias{"ScaleBiasArithmetic", "Float32UnfusedFloat64ForFloat64"};
 const Policy kSliceZeroStride{"SliceZeroStride", "Error"};
+const Policy kArgmaxTies{"ArgmaxTies", "LowestLogicalIndex"};
+const Policy kArgmaxNaN{"ArgmaxNaN", "NaNLosesToAnyNumber"};
+const Policy kPadding{"Padding", "NeverACandidate"};
+const Policy kEmptyWindow{"EmptyWindow", "DontCare"};
+const Policy kPoolingIndices{"Indices", "FlatLogicalIndex"};
+const Policy kOutputSizes{"OutputSizes", "FloorOrCeil"};
+const Policy kFloatSum{"FloatSum", "ExactThenRoundOnce"};
+const Policy kIntegerSum{"IntegerSum", "WrapToWidth"};
+const Policy kNonFiniteSum{"NonFiniteSum", "CanonicalNaN"};
 
 // Tables from the operators' pages (spec/dml-semantics.md section 4).
 std::vector<OperatorInfo> make_registry() {
@@ -78,6 +92,28 @@ std::vector<OperatorInfo> make_registry() {
                  {},
                  {{0x3000, {}, 4, 5, kEightTypes}, {0x3100, {}, 1, 8, kEightTypes}, {0x4100, {}, 1, 8, kElevenTypes}},
                  {kSelectedZero, kSubnormals, kSliceZeroStride}});
+    // Max pooling: values rows name InputTensor and OutputTensor, index rows OutputIndicesTensor.
+    const std::vector<std::string_view> values = {"InputTensor", "OutputTensor"};
+    const std::vector<std::string_view> indices = {"OutputIndicesTensor"};
+    r.push_back({OperatorType::MAX_POOLING, "MAX_POOLING", 0x1000,
+                 {},
+                 {{0x1000, {}, 4, 5, kF32F16}, {0x3000, {}, 4, 5, kF32F16I8U8}, {0x5000, {}, 4, 5, kTenTypes}},
+                 {kArgmaxTies, kArgmaxNaN, kPadding, kEmptyWindow, kOutputSizes, kSubnormals}});
+    r.push_back({OperatorType::MAX_POOLING1, "MAX_POOLING1", 0x2000,
+                 {},
+                 {{0x2000, values, 4, 5, kF32F16}, {0x2000, indices, 4, 5, kU32},
+                  {0x3000, values, 4, 5, kF32F16I8U8}, {0x5000, values, 4, 5, kTenTypes}, {0x5000, indices, 4, 5, kU32U64}},
+                 {kArgmaxTies, kArgmaxNaN, kPadding, kEmptyWindow, kPoolingIndices, kOutputSizes, kSubnormals}});
+    r.push_back({OperatorType::MAX_POOLING2, "MAX_POOLING2", 0x2100,
+                 {},
+                 {{0x2100, values, 4, 5, kF32F16}, {0x2100, indices, 4, 5, kU32},
+                  {0x3000, values, 4, 5, kF32F16I8U8}, {0x5000, values, 4, 5, kTenTypes}, {0x5000, indices, 4, 5, kU32U64}},
+                 {kArgmaxTies, kArgmaxNaN, kPadding, kEmptyWindow, kPoolingIndices, kOutputSizes, kSubnormals}});
+    r.push_back({OperatorType::MAX_POOLING_GRAD, "MAX_POOLING_GRAD", 0x3000,
+                 {},
+                 {{0x3000, {}, 4, 4, kF32F16}, {0x4000, {}, 4, 5, kF32F16}},
+                 {kArgmaxTies, kArgmaxNaN, kPadding, kEmptyWindow, kOutputSizes, kFloatSum, kIntegerSum, kNonFiniteSum,
+                  kSelectedZero, kSubnormals}});
     return r;
 }
 
@@ -133,6 +169,10 @@ Operator make_operator(OperatorType t) {
         case OperatorType::SLICE: return {t, DML_SLICE_OPERATOR_DESC{}};
         case OperatorType::SLICE1: return {t, DML_SLICE1_OPERATOR_DESC{}};
         case OperatorType::SLICE_GRAD: return {t, DML_SLICE_GRAD_OPERATOR_DESC{}};
+        case OperatorType::MAX_POOLING: return {t, DML_MAX_POOLING_OPERATOR_DESC{}};
+        case OperatorType::MAX_POOLING1: return {t, DML_MAX_POOLING1_OPERATOR_DESC{}};
+        case OperatorType::MAX_POOLING2: return {t, DML_MAX_POOLING2_OPERATOR_DESC{}};
+        case OperatorType::MAX_POOLING_GRAD: return {t, DML_MAX_POOLING_GRAD_OPERATOR_DESC{}};
     }
     throw std::invalid_argument("unknown operator type " + std::to_string(uint32_t(t)));
 }
@@ -161,6 +201,10 @@ void evaluate(const Operator& op, const Bindings& bindings) {
                                         " bytes; its desc needs " + std::to_string(buffer_size(*f.desc)));
     }
     std::visit([&](const auto& d) { reference::evaluate(d, bindings); }, op.Desc);
+}
+
+std::vector<DontCare> dont_care(const Operator& op, std::string_view output) {
+    return std::visit([&](const auto& d) { return reference::dont_care(d, output); }, op.Desc);
 }
 
 std::span<std::byte> Bindings::at(std::string_view field) const {

@@ -3,6 +3,7 @@
 // Sizes"). Internal to dmlref.
 #pragma once
 
+#include "dmlref/case.hpp"
 #include "dmlref/numeric.hpp"
 #include "dmlref/operators.hpp"
 
@@ -45,5 +46,19 @@ void validate(const DML_SLICE1_OPERATOR_DESC& d, Diagnostics& diags);
 void evaluate(const DML_SLICE1_OPERATOR_DESC& d, const Bindings& b);
 void validate(const DML_SLICE_GRAD_OPERATOR_DESC& d, Diagnostics& diags);
 void evaluate(const DML_SLICE_GRAD_OPERATOR_DESC& d, const Bindings& b);
+void validate(const DML_MAX_POOLING_OPERATOR_DESC& d, Diagnostics& diags);
+void evaluate(const DML_MAX_POOLING_OPERATOR_DESC& d, const Bindings& b);
+void validate(const DML_MAX_POOLING1_OPERATOR_DESC& d, Diagnostics& diags);
+void evaluate(const DML_MAX_POOLING1_OPERATOR_DESC& d, const Bindings& b);
+void validate(const DML_MAX_POOLING2_OPERATOR_DESC& d, Diagnostics& diags);
+void evaluate(const DML_MAX_POOLING2_OPERATOR_DESC& d, const Bindings& b);
+void validate(const DML_MAX_POOLING_GRAD_OPERATOR_DESC& d, Diagnostics& diags);
+void evaluate(const DML_MAX_POOLING_GRAD_OPERATOR_DESC& d, const Bindings& b);
+
+// Output elements that are undefined whatever the inputs (GOLDEN.md section 7); none for most.
+template <class D> std::vector<DontCare> dont_care(const D&, std::string_view) { return {}; }
+std::vector<DontCare> dont_care(const DML_MAX_POOLING_OPERATOR_DESC& d, std::string_view output);
+std::vector<DontCare> dont_care(const DML_MAX_POOLING1_OPERATOR_DESC& d, std::string_view output);
+std::vector<DontCare> dont_care(const DML_MAX_POOLING2_OPERATOR_DESC& d, std::string_view output);
 
 }  // namespace dmlref::reference

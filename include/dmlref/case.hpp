@@ -26,8 +26,12 @@ struct DontCare {
 
 // How far a backend's value may be from the golden one (GOLDEN.md section 5).
 struct Tolerance {
-    std::string Kind = "Bits";  // "Bits": bit for bit; "Ulp": within Ulp units in the last place
+    // "Bits": bit for bit. "Ulp": within Ulp units in the last place. "Summed": an exact sum of
+    // up to MaxTerms terms rounded once; a backend summing in its own order and precision may
+    // differ by a bound that grows with the element's number of terms (GOLDEN.md section 5).
+    std::string Kind = "Bits";
     uint64_t Ulp = 0;
+    uint64_t MaxTerms = 0;
     std::string Why;            // the reason, for people
     bool operator==(const Tolerance&) const = default;
 };
@@ -90,7 +94,12 @@ std::string write_golden(const Case& c, const Outputs& outputs, const std::files
 // The case as read, in canonical form (expected values as given).
 std::string write_case(const Case& c, const std::filesystem::path& out_file);
 
-// The tolerance dmlref states for an output of this operator (GOLDEN.md section 5).
-Tolerance tolerance_for(const Operator& op, std::string_view output);
+// The elements of an output that are undefined for this desc, whatever the inputs (max pooling
+// windows that hold only padding); {} for most operators. write_golden records them and
+// compare_expected skips them.
+std::vector<DontCare> dont_care(const Operator& op, std::string_view output);
+
+// The tolerance dmlref states for an output of this case (GOLDEN.md section 5).
+Tolerance tolerance_for(const Case& c, std::string_view output);
 
 }  // namespace dmlref

@@ -50,9 +50,13 @@ struct DML_SCALE_BIAS {
 enum class OperatorType : uint32_t {
     ELEMENT_WISE_CLIP = 8,
     ACTIVATION_RELU = 44,
+    MAX_POOLING = 58,
     SLICE = 60,
+    MAX_POOLING1 = 91,
+    MAX_POOLING2 = 110,
     SLICE1 = 111,
     ACTIVATION_RELU_GRAD = 129,
+    MAX_POOLING_GRAD = 131,
     SLICE_GRAD = 135,
     ELEMENT_WISE_CLIP_GRAD = 142,
     ELEMENT_WISE_CLIP1 = 153,
@@ -214,6 +218,94 @@ struct DML_SLICE_GRAD_OPERATOR_DESC {
     }
 };
 
+// Max pooling: the arrays have DimensionCount entries, one per spatial dimension (the
+// tensors' dimensions after batch and channel), in the tensors' order.
+struct DML_MAX_POOLING_OPERATOR_DESC {
+    TensorDesc InputTensor;
+    TensorDesc OutputTensor;
+    uint32_t DimensionCount = 0;
+    std::vector<uint32_t> Strides;
+    std::vector<uint32_t> WindowSize;
+    std::vector<uint32_t> StartPadding;
+    std::vector<uint32_t> EndPadding;
+    template <class S, class V> static void fields(S& s, V& v) {
+        v.tensor("InputTensor", s.InputTensor, TensorRole::Input);
+        v.tensor("OutputTensor", s.OutputTensor, TensorRole::Output);
+        v.uint("DimensionCount", s.DimensionCount);
+        v.uint_array("Strides", s.Strides);
+        v.uint_array("WindowSize", s.WindowSize);
+        v.uint_array("StartPadding", s.StartPadding);
+        v.uint_array("EndPadding", s.EndPadding);
+    }
+};
+
+struct DML_MAX_POOLING1_OPERATOR_DESC {
+    TensorDesc InputTensor;
+    TensorDesc OutputTensor;
+    std::optional<TensorDesc> OutputIndicesTensor;
+    uint32_t DimensionCount = 0;
+    std::vector<uint32_t> Strides;
+    std::vector<uint32_t> WindowSize;
+    std::vector<uint32_t> StartPadding;
+    std::vector<uint32_t> EndPadding;
+    template <class S, class V> static void fields(S& s, V& v) {
+        v.tensor("InputTensor", s.InputTensor, TensorRole::Input);
+        v.tensor("OutputTensor", s.OutputTensor, TensorRole::Output);
+        v.optional_tensor("OutputIndicesTensor", s.OutputIndicesTensor, TensorRole::Output);
+        v.uint("DimensionCount", s.DimensionCount);
+        v.uint_array("Strides", s.Strides);
+        v.uint_array("WindowSize", s.WindowSize);
+        v.uint_array("StartPadding", s.StartPadding);
+        v.uint_array("EndPadding", s.EndPadding);
+    }
+};
+
+struct DML_MAX_POOLING2_OPERATOR_DESC {
+    TensorDesc InputTensor;
+    TensorDesc OutputTensor;
+    std::optional<TensorDesc> OutputIndicesTensor;
+    uint32_t DimensionCount = 0;
+    std::vector<uint32_t> Strides;
+    std::vector<uint32_t> WindowSize;
+    std::vector<uint32_t> StartPadding;
+    std::vector<uint32_t> EndPadding;
+    std::vector<uint32_t> Dilations;
+    template <class S, class V> static void fields(S& s, V& v) {
+        v.tensor("InputTensor", s.InputTensor, TensorRole::Input);
+        v.tensor("OutputTensor", s.OutputTensor, TensorRole::Output);
+        v.optional_tensor("OutputIndicesTensor", s.OutputIndicesTensor, TensorRole::Output);
+        v.uint("DimensionCount", s.DimensionCount);
+        v.uint_array("Strides", s.Strides);
+        v.uint_array("WindowSize", s.WindowSize);
+        v.uint_array("StartPadding", s.StartPadding);
+        v.uint_array("EndPadding", s.EndPadding);
+        v.uint_array("Dilations", s.Dilations);
+    }
+};
+
+struct DML_MAX_POOLING_GRAD_OPERATOR_DESC {
+    TensorDesc InputTensor;
+    TensorDesc InputGradientTensor;
+    TensorDesc OutputGradientTensor;
+    uint32_t DimensionCount = 0;
+    std::vector<uint32_t> Strides;
+    std::vector<uint32_t> WindowSize;
+    std::vector<uint32_t> StartPadding;
+    std::vector<uint32_t> EndPadding;
+    std::vector<uint32_t> Dilations;
+    template <class S, class V> static void fields(S& s, V& v) {
+        v.tensor("InputTensor", s.InputTensor, TensorRole::Input);
+        v.tensor("InputGradientTensor", s.InputGradientTensor, TensorRole::Input);
+        v.tensor("OutputGradientTensor", s.OutputGradientTensor, TensorRole::Output);
+        v.uint("DimensionCount", s.DimensionCount);
+        v.uint_array("Strides", s.Strides);
+        v.uint_array("WindowSize", s.WindowSize);
+        v.uint_array("StartPadding", s.StartPadding);
+        v.uint_array("EndPadding", s.EndPadding);
+        v.uint_array("Dilations", s.Dilations);
+    }
+};
+
 using OperatorDesc = std::variant<
     DML_ELEMENT_WISE_CLIP_OPERATOR_DESC,
     DML_ACTIVATION_RELU_OPERATOR_DESC,
@@ -223,7 +315,11 @@ using OperatorDesc = std::variant<
     DML_ELEMENT_WISE_CLIP_GRAD1_OPERATOR_DESC,
     DML_SLICE_OPERATOR_DESC,
     DML_SLICE1_OPERATOR_DESC,
-    DML_SLICE_GRAD_OPERATOR_DESC>;
+    DML_SLICE_GRAD_OPERATOR_DESC,
+    DML_MAX_POOLING_OPERATOR_DESC,
+    DML_MAX_POOLING1_OPERATOR_DESC,
+    DML_MAX_POOLING2_OPERATOR_DESC,
+    DML_MAX_POOLING_GRAD_OPERATOR_DESC>;
 
 // DML_OPERATOR_DESC: the type and its desc.
 struct Operator {
@@ -304,5 +400,12 @@ std::optional<uint32_t> lowest_supporting_feature_level(const Operator& op, std:
 bool supported_at(const Operator& op, uint32_t feature_level, std::vector<std::string>* why);
 std::string feature_level_name(uint32_t level);  // 0x5100 -> "DML_FEATURE_LEVEL_5_1"
 std::optional<uint32_t> parse_feature_level(std::string_view s);  // "5.1", "5_1", "DML_FEATURE_LEVEL_5_1"
+
+// MAX_POOLING_GRAD: for each OutputGradientTensor element (logical row-major order), the number
+// of InputGradientTensor elements summed into it (the windows whose argmax it is). The desc
+// must have validated; `InputTensor` is the input's buffer. A tolerance model uses the counts
+// (GOLDEN.md section 5).
+std::vector<uint32_t> max_pooling_grad_term_counts(const DML_MAX_POOLING_GRAD_OPERATOR_DESC& desc,
+                                                   std::span<const std::byte> InputTensor);
 
 }  // namespace dmlref

@@ -1,0 +1,549 @@
+// DML_OPERATOR_MAX_POOLING, _MAX_POOLING1, _MAX_POOLING2 and _MAX_POOLING_GRAD.
+//
+// Spec: ../shared/seeds/004 (MAX_POOLING_GRAD page); spec/dml-semantics.md section 3.5.
+//
+//   Tensors are {N, C, spatial...}; the arrays have one entry per spatial dimension.
+//   Window element k of output o reads input position  o * Strides - StartPadding + k * Dilations
+//   (per spatial dimension; Dilations = 1 for MAX_POOLING and MAX_POOLING1).
+//   dilated window = 1 + (WindowSize - 1) * Dilations
+//   Out = (In + StartPadding + EndPadding - dilated window) / Strides + 1     (floor)
+//   MAX_POOLING*   Out[n,c,o] = max over the window; OutputIndicesTensor = where it was
+//   MAX_POOLING_GRAD  dX = 0; for every element o of dY: dX[argmax of o's window] += dY[o]
+//
+// Decisions (GOLDEN.md sections 3, 4 and 7, recorded as policies in golden files):
+//   - The argmax scans the window's real elements (padding is never a candidate) in increasing
+//     logical index: a later element wins only when it is greater, so ties (-0 and +0 included)
+//     keep the lowest index; a NaN loses to any number and wins only when every candidate is
+//     NaN (then the first). The forward value is a copy of the chosen element's bits.
+//   - Indices are the flat logical index over the packed input shape ((n*C + c)*H + h)*W + w,
+//     whatever the input's Strides.
+//   - A window with no real element (all padding) is undefined: dmlref writes +0 (index 0) and
+//     lists the element as "don't care"; in the grad it sends no gradient.
+//   - Output sizes: the floor size above, or the ceil-mode size (one more when the division
+//     leaves a remainder), as ONNX ceil_mode passes it; anything else is an error.
+//   - Grad sums: float terms are summed exactly and rounded once to float64, then once to the
+//     output type; NaN, or +inf with -inf, gives the canonical NaN. Integer sums wrap to the
+//     output width. Every sum starts from +0.
+//   - Every rank from 3 to 8 is evaluated (DirectML's tables say 4 to 5).
+#include "common.hpp"
+
+#include <algorithm>
+#include <bit>
+#include <cstring>
+#include <stdexcept>
+
+namespace dmlref::reference {
+
+namespace {
+
+constexpr size_t kMaxSpatial = kMaxDimensionCount - 2;
+using Coord = std::array<int64_t, kMaxSpatial>;
+constexpr uint64_t kNoElement = ~uint64_t(0);
+
+// ---- Validation ----------------------------------------------------------------------------
+
+// The fields the four descs share; Dilations is null for MAX_POOLING and MAX_POOLING1.
+struct PoolingFields {
+    std::string_view op;                // rule prefix: "max-pooling2"
+    const TensorDesc& input;            // InputTensor
+    std::string_view output_name;       // "OutputTensor" or "InputGradientTensor"
+    const TensorDesc& output;           // the tensor with the pooled sizes
+    uint32_t DimensionCount;
+    const std::vector<uint32_t>& Strides;
+    const std::vector<uint32_t>& WindowSize;
+    const std::vector<uint32_t>& StartPadding;
+    const std::vector<uint32_t>& EndPadding;
+    const std::vector<uint32_t>* Dilations;
+};
+
+std::string rule(std::string_view op, std::string_view id) { return std::string(op) + "." + std::string(id); }
+
+void validate_pooling(Diagnostics& diags, const PoolingFields& f) {
+    const uint32_t rank = f.input.DimensionCount();
+    if (rank < 3 || rank > kMaxDimensionCount) {
+        diags.error("/desc/InputTensor/Sizes", rule(f.op, "rank"),
+                    "InputTensor has " + std::to_string(rank) + " dimensions; max pooling needs 3 to 8 (batch, "
+                    "channel and 1 to 6 spatial dimensions)");
+        return;
+    }
+    // "DimensionCount must equal the spatial dimension count (InputTensor's DimensionCount - 2)."
+    bool shape_ok = true;
+    if (f.DimensionCount != rank - 2) {
+        diags.error("/desc/DimensionCount", rule(f.op, "dimension-count"),
+                    "DimensionCount is " + std::to_string(f.DimensionCount) + " but InputTensor has " +
+                    std::to_string(rank) + " dimensions; DimensionCount must be InputTensor's DimensionCount - 2 = " +
+                    std::to_string(rank - 2));
+        shape_ok = false;
+    }
+    // The arrays have DimensionCount entries, and strides, windows and dilations are >= 1.
+    struct Array { std::string_view name; const std::vector<uint32_t>* v; std::string_view nonzero; };
+    const Array arrays[] = {{"Strides", &f.Strides, "stride-nonzero"}, {"WindowSize", &f.WindowSize, "window-nonzero"},
+                            {"StartPadding", &f.StartPadding, ""}, {"EndPadding", &f.EndPadding, ""},
+                            {"Dilations", f.Dilations, "dilation-nonzero"}};
+    for (const auto& a : arrays) {
+        if (!a.v) continue;
+        if (a.v->size() != f.DimensionCount) {
+            diags.error(desc_path(a.name), rule(f.op, "array-length"),
+                        std::string(a.name) + " has " + std::to_string(a.v->size()) + " entries; it must have DimensionCount = " +
+                        std::to_string(f.DimensionCount));
+            shape_ok = false;
+            continue;
+        }
+        if (a.nonzero.empty()) continue;
+        for (size_t i = 0; i < a.v->size(); ++i)
+            if ((*a.v)[i] == 0)
+                diags.error(pointer_append(desc_path(a.name), i), rule(f.op, a.nonzero),
+                            std::string(a.name) + "[" + std::to_string(i) + "] is 0; it must be at least 1");
+    }
+    // The pooled tensor: InputTensor's DimensionCount, batch and channel; spatial sizes as computed.
+    const std::string out_path = pointer_append(desc_path(f.output_name), "Sizes");
+    if (f.output.DimensionCount() != rank) {
+        diags.error(out_path, rule(f.op, "same-dimension-count"),
+                    std::string(f.output_name) + " has " + std::to_string(f.output.DimensionCount()) +
+                    " dimensions but InputTensor has " + std::to_string(rank) + "; they must have the same DimensionCount");
+        return;
+    }
+    for (size_t i = 0; i < 2; ++i)
+        if (f.output.Sizes[i] != f.input.Sizes[i])
+            diags.error(pointer_append(out_path, i), rule(f.op, "batch-channel"),
+                        std::string(f.output_name) + ".Sizes[" + std::to_string(i) + "] is " + std::to_string(f.output.Sizes[i]) +
+                        " but InputTensor.Sizes[" + std::to_string(i) + "] is " + std::to_string(f.input.Sizes[i]) +
+                        "; the batch and channel sizes must be the same");
+    if (!shape_ok) return;
+    for (size_t i = 0; i < f.DimensionCount; ++i) {
+        const uint64_t dilation = f.Dilations ? (*f.Dilations)[i] : 1;
+        if (f.Strides[i] == 0 || f.WindowSize[i] == 0 || dilation == 0) continue;  // reported above
+        const uint64_t padded = uint64_t(f.input.Sizes[i + 2]) + f.StartPadding[i] + f.EndPadding[i];
+        const uint64_t window = 1 + uint64_t(f.WindowSize[i] - 1) * dilation;
+        if (window > padded) {
+            diags.error(pointer_append("/desc/WindowSize", i), rule(f.op, "window-fits"),
+                        "the window along spatial dimension " + std::to_string(i) + " spans " + std::to_string(window) +
+                        " elements (1 + (WindowSize - 1) * Dilations) but the padded input has only " + std::to_string(padded) +
+                        " (InputTensor.Sizes[" + std::to_string(i + 2) + "] + StartPadding + EndPadding)");
+            continue;
+        }
+        const uint64_t floor_size = (padded - window) / f.Strides[i] + 1;
+        const uint64_t ceil_size = floor_size + ((padded - window) % f.Strides[i] != 0);
+        const uint64_t given = f.output.Sizes[i + 2];
+        if (given == floor_size || given == ceil_size) continue;
+        const std::string allowed = floor_size == ceil_size
+            ? std::to_string(floor_size)
+            : std::to_string(floor_size) + " (floor) or " + std::to_string(ceil_size) + " (ceil mode)";
+        diags.error(pointer_append(out_path, i + 2), rule(f.op, "output-size"),
+                    std::string(f.output_name) + ".Sizes[" + std::to_string(i + 2) + "] is " + std::to_string(given) +
+                    "; (InputSize + StartPadding + EndPadding - (1 + (WindowSize - 1) * Dilations)) / Strides + 1 allows " +
+                    allowed);
+    }
+}
+
+void validate_indices(Diagnostics& diags, std::string_view op, const std::optional<TensorDesc>& indices, const TensorDesc& output) {
+    if (!indices) return;
+    if (indices->DataType != DataType::UINT32 && indices->DataType != DataType::UINT64)
+        diags.error("/desc/OutputIndicesTensor/DataType", rule(op, "indices-data-type"),
+                    "OutputIndicesTensor.DataType is " + std::string(name(indices->DataType)) + "; it must be UINT32 or UINT64");
+    require_same_sizes(diags, {{"OutputTensor", output}, {"OutputIndicesTensor", *indices}}, rule(op, "indices-sizes"));
+}
+
+// ---- The window ----------------------------------------------------------------------------
+
+// The geometry of one validated desc, per spatial dimension.
+struct Window {
+    size_t spatial = 0;
+    Coord in{}, out{}, stride{}, size{}, start{}, dilation{};
+    Coord in_packed{};  // packed strides of the input's spatial dimensions (for logical indices)
+    int64_t in_plane = 1, out_plane = 1;  // elements per (n, c) of the input and the pooled tensor
+};
+
+Window window_of(const TensorDesc& input, const TensorDesc& output, const std::vector<uint32_t>& Strides,
+                 const std::vector<uint32_t>& WindowSize, const std::vector<uint32_t>& StartPadding,
+                 const std::vector<uint32_t>* Dilations) {
+    Window w;
+    w.spatial = input.DimensionCount() - 2;
+    for (size_t i = w.spatial; i-- > 0;) {
+        w.in[i] = input.Sizes[i + 2];
+        w.out[i] = output.Sizes[i + 2];
+        w.stride[i] = Strides[i];
+        w.size[i] = WindowSize[i];
+        w.start[i] = StartPadding[i];
+        w.dilation[i] = Dilations ? (*Dilations)[i] : 1;
+        w.in_packed[i] = w.in_plane;
+        w.in_plane *= w.in[i];
+        w.out_plane *= w.out[i];
+    }
+    return w;
+}
+
+// The window positions k along dimension i that read a real element for output position o:
+// k in [lo, hi). Input position o * stride - start + k * dilation must lie in [0, in).
+struct KRange { int64_t lo, hi; };
+KRange real_positions(const Window& w, size_t i, int64_t o) {
+    const int64_t first = o * w.stride[i] - w.start[i];
+    const int64_t lo = first >= 0 ? 0 : (-first + w.dilation[i] - 1) / w.dilation[i];
+    const int64_t hi = first >= w.in[i] ? 0 : std::min(w.size[i], (w.in[i] - 1 - first) / w.dilation[i] + 1);
+    return {lo, std::max(lo, hi)};
+}
+
+bool window_is_empty(const Window& w, const Coord& o) {
+    for (size_t i = 0; i < w.spatial; ++i) {
+        const KRange r = real_positions(w, i, o[i]);
+        if (r.lo == r.hi) return true;
+    }
+    return false;
+}
+
+// Steps a row-major coordinate within [lo, hi) per dimension; false after the last one.
+bool next(Coord& c, const Coord& lo, const Coord& hi, size_t n) {
+    for (size_t i = n; i-- > 0;) {
+        if (++c[i] < hi[i]) return true;
+        c[i] = lo[i];
+    }
+    return false;
+}
+
+// A candidate replaces the best so far only when it is greater, or when the best is NaN and
+// the candidate is not: ties keep the lower index, NaN loses to any number.
+template <class T> bool beats(T x, T best) {
+    if (is_nan(best)) return !is_nan(x);
+    if constexpr (is_half_v<T>) return widen(x) > widen(best);
+    else return x > best;
+}
+
+// The argmax of output position o's window in one (n, c) plane of X, scanning real elements in
+// increasing logical index. `plane` is the element offset of the plane in X's buffer; `xs` are
+// X's strides of the spatial dimensions. Returns the spatial logical index of the winner
+// (add plane_index * in_plane for the flat index) and its element offset, or kNoElement.
+struct Argmax { uint64_t index; int64_t offset; };
+template <class T>
+Argmax window_argmax(const Window& w, const T* x, int64_t plane, const int64_t* xs, const Coord& o) {
+    Coord lo{}, hi{}, k{};
+    for (size_t i = 0; i < w.spatial; ++i) {
+        const KRange r = real_positions(w, i, o[i]);
+        if (r.lo == r.hi) return {kNoElement, 0};
+        lo[i] = k[i] = r.lo;
+        hi[i] = r.hi;
+    }
+    Argmax best{kNoElement, 0};
+    do {
+        int64_t offset = plane, index = 0;
+        for (size_t i = 0; i < w.spatial; ++i) {
+            const int64_t p = o[i] * w.stride[i] - w.start[i] + k[i] * w.dilation[i];
+            offset += p * xs[i];
+            index += p * w.in_packed[i];
+        }
+        if (best.index == kNoElement || beats(x[offset], x[best.offset])) best = {uint64_t(index), offset};
+    } while (next(k, lo, hi, w.spatial));
+    return best;
+}
+
+// Calls f(plane_index, plane offset in X, o, element offset in P) for every element of the
+// pooled tensor P (sizes and element strides) in logical row-major order.
+template <class F>
+void for_each_output(const Window& w, const TensorView& X, const std::vector<uint32_t>& sizes,
+                     const std::vector<int64_t>& strides, F&& f) {
+    for (int64_t n = 0; n < sizes[0]; ++n)
+        for (int64_t c = 0; c < sizes[1]; ++c) {
+            const int64_t plane_index = n * sizes[1] + c;
+            const int64_t x_plane = n * X.strides[0] + c * X.strides[1];
+            const int64_t p_plane = n * strides[0] + c * strides[1];
+            Coord o{}, zero{};
+            do {
+                int64_t p_offset = p_plane;
+                for (size_t i = 0; i < w.spatial; ++i) p_offset += o[i] * strides[i + 2];
+                f(plane_index, x_plane, o, p_offset);
+            } while (next(o, zero, w.out, w.spatial));
+        }
+}
+
+// ---- Forward -------------------------------------------------------------------------------
+
+void max_pool(const TensorDesc& input, const TensorDesc& output, const std::optional<TensorDesc>& indices,
+              const std::vector<uint32_t>& Strides, const std::vector<uint32_t>& WindowSize,
+              const std::vector<uint32_t>& StartPadding, const std::vector<uint32_t>* Dilations, const Bindings& b) {
+    const Window w = window_of(input, output, Strides, WindowSize, StartPadding, Dilations);
+    const TensorView X(input, b.at("InputTensor"));
+    const TensorView Y(output, b.at("OutputTensor"));
+    const std::optional<TensorView> I = indices ? std::optional<TensorView>(std::in_place, *indices, b.at("OutputIndicesTensor"))
+                                                : std::nullopt;
+    const bool wide_indices = indices && indices->DataType == DataType::UINT64;
+    dispatch(input.DataType, [&]<class T>() {
+        const T* x = X.data<T>();
+        T* y = Y.data<T>();
+        for_each_output(w, X, Y.sizes(), Y.strides, [&](int64_t plane_index, int64_t x_plane, const Coord& o, int64_t y_offset) {
+            const Argmax a = window_argmax(w, x, x_plane, X.strides.data() + 2, o);
+            const bool empty = a.index == kNoElement;  // don't care: +0 and index 0
+            y[y_offset] = empty ? T(0) : x[a.offset];
+            if (!I) return;
+            const uint64_t index = empty ? 0 : uint64_t(plane_index) * uint64_t(w.in_plane) + a.index;
+            int64_t i_offset = plane_index / Y.sizes()[1] * I->strides[0] + plane_index % Y.sizes()[1] * I->strides[1];
+            for (size_t i = 0; i < w.spatial; ++i) i_offset += o[i] * I->strides[i + 2];
+            if (wide_indices) I->data<uint64_t>()[i_offset] = index;
+            else I->data<uint32_t>()[i_offset] = uint32_t(index);  // < 2^32: element counts are
+        });
+    });
+}
+
+std::vector<DontCare> empty_windows(const TensorDesc& input, const TensorDesc& output, const std::vector<uint32_t>& Strides,
+                                    const std::vector<uint32_t>& WindowSize, const std::vector<uint32_t>& StartPadding,
+                                    const std::vector<uint32_t>* Dilations) {
+    std::vector<DontCare> r;
+    const Window w = window_of(input, output, Strides, WindowSize, StartPadding, Dilations);
+    const uint64_t planes = uint64_t(output.Sizes[0]) * output.Sizes[1];
+    for (uint64_t plane = 0; plane < planes; ++plane) {
+        Coord o{}, zero{};
+        uint64_t index = plane * uint64_t(w.out_plane);
+        do {
+            if (window_is_empty(w, o))
+                r.push_back({index, "EmptyWindow: the window holds only padding, no element of InputTensor (GOLDEN.md section 7)"});
+            ++index;
+        } while (next(o, zero, w.out, w.spatial));
+    }
+    return r;
+}
+
+// Only for a desc that validates; a bad one has no meaningful windows.
+template <class D> bool valid(const D& d) {
+    Diagnostics diags;
+    validate(d, diags);
+    return !diags.has_errors();
+}
+
+// ---- Grad: exact sums ----------------------------------------------------------------------
+
+// The exact sum of float64 terms: a two's-complement fixed-point integer in units of 2^-1074
+// (the smallest subnormal). A finite double is below 2^1024 = 2^2098 units; 2^32 terms add 32
+// bits; 34 words (2176 bits) hold any sum of up to 2^32 terms with room for the sign.
+// Infinities and NaN are tracked apart (GOLDEN.md section 4).
+class ExactSum {
+public:
+    void add(double d) {
+        if (std::isnan(d)) { nan_ = true; return; }
+        if (std::isinf(d)) { (d > 0 ? pos_inf_ : neg_inf_) = true; return; }
+        const uint64_t bits = to_bits(d);
+        const uint64_t exponent = (bits >> 52) & 0x7ff;
+        uint64_t mantissa = bits & ((uint64_t(1) << 52) - 1);
+        if (mantissa == 0 && exponent == 0) return;  // ±0 adds nothing; the sum starts from +0
+        // d = mantissa * 2^(shift - 1074): subnormals have shift 0, normals the hidden bit.
+        size_t shift = 0;
+        if (exponent != 0) { mantissa |= uint64_t(1) << 52; shift = exponent - 1; }
+        const size_t word = shift / 64, bit = shift % 64;
+        const uint64_t lo = mantissa << bit, hi = bit ? mantissa >> (64 - bit) : 0;
+        if (d > 0) add_at(word, lo, hi); else sub_at(word, lo, hi);
+    }
+
+    // Rounded once to float64 (nearest, ties to even, overflow to infinity), then once to T.
+    template <class T> T result() const {
+        if (nan_ || (pos_inf_ && neg_inf_)) return canonical_nan<T>();
+        if (pos_inf_) return T(std::numeric_limits<float>::infinity());
+        if (neg_inf_) return T(-std::numeric_limits<float>::infinity());
+        return round_to_float<T>(to_double());
+    }
+
+private:
+    static constexpr size_t kWords = 34;
+    std::array<uint64_t, kWords> w_{};
+    bool nan_ = false, pos_inf_ = false, neg_inf_ = false;
+
+    void add_at(size_t i, uint64_t lo, uint64_t hi) {
+        uint64_t carry = 0;
+        for (uint64_t v : {lo, hi}) {
+            const uint64_t s = w_[i] + v;
+            const uint64_t c1 = s < v;
+            w_[i] = s + carry;
+            carry = c1 + (w_[i] < carry);
+            ++i;
+        }
+        for (; carry && i < kWords; ++i) carry = ++w_[i] == 0;
+    }
+    void sub_at(size_t i, uint64_t lo, uint64_t hi) {
+        uint64_t borrow = 0;
+        for (uint64_t v : {lo, hi}) {
+            const uint64_t d = w_[i] - v;
+            const uint64_t b1 = w_[i] < v;
+            w_[i] = d - borrow;
+            borrow = b1 + (d < borrow);
+            ++i;
+        }
+        for (; borrow && i < kWords; ++i) borrow = w_[i]-- == 0;
+    }
+
+    double to_double() const {
+        std::array<uint64_t, kWords> m = w_;
+        const bool negative = m[kWords - 1] >> 63;
+        if (negative) {  // magnitude = -m (two's complement)
+            uint64_t carry = 1;
+            for (auto& x : m) { x = ~x + carry; carry = carry && x == 0; }
+        }
+        size_t top = kWords;
+        while (top > 0 && m[top - 1] == 0) --top;
+        if (top == 0) return 0.0;  // +0, also for terms that cancel
+        const int h = int(top - 1) * 64 + 63 - std::countl_zero(m[top - 1]);  // highest set bit
+        auto bit = [&](int i) { return (m[size_t(i) / 64] >> (i % 64)) & 1; };
+        // The significand is bits [low, h], at most 53 of them. With low == 0 nothing is dropped:
+        // every multiple of 2^-1074 below 2^53 units is a double.
+        const int low = std::max(0, h - 52);
+        const size_t word = size_t(low) / 64, shift = size_t(low) % 64;
+        uint64_t significand = m[word] >> shift;
+        if (shift && word + 1 < kWords) significand |= m[word + 1] << (64 - shift);  // bits above h are 0
+        if (low > 0) {  // round the dropped bits [0, low) to nearest, ties to even
+            const bool half = bit(low - 1);
+            const size_t below = size_t(low) - 1;  // the sticky bits are [0, below)
+            bool sticky = (m[below / 64] & ((uint64_t(1) << (below % 64)) - 1)) != 0;
+            for (size_t i = 0; i < below / 64 && !sticky; ++i) sticky = m[i] != 0;
+            if (half && (sticky || (significand & 1))) ++significand;  // 2^53 is still exact
+        }
+        const double magnitude = std::ldexp(double(significand), low - 1074);  // overflows to inf
+        return negative ? -magnitude : magnitude;
+    }
+};
+
+// For each element of dY (logical row-major order), the flat logical index in X of its window's
+// argmax, or kNoElement for a window of padding only.
+template <class T>
+std::vector<uint64_t> grad_targets(const Window& w, const TensorView& X, const std::vector<uint32_t>& dy_sizes) {
+    std::vector<uint64_t> targets;
+    targets.reserve(w.out_plane * dy_sizes[0] * dy_sizes[1]);
+    const T* x = X.data<T>();
+    for_each_output(w, X, dy_sizes, packed_strides(dy_sizes), [&](int64_t plane_index, int64_t x_plane, const Coord& o, int64_t) {
+        const Argmax a = window_argmax(w, x, x_plane, X.strides.data() + 2, o);
+        targets.push_back(a.index == kNoElement ? kNoElement : uint64_t(plane_index) * uint64_t(w.in_plane) + a.index);
+    });
+    return targets;
+}
+
+// The terms of each dX element, grouped: terms of element e are order[first[e] .. first[e + 1]),
+// as dY logical indices in increasing order.
+struct Groups { std::vector<uint64_t> first, order; };
+Groups group_terms(const std::vector<uint64_t>& targets, uint64_t dx_count) {
+    Groups g;
+    g.first.assign(dx_count + 1, 0);
+    for (uint64_t t : targets) if (t != kNoElement) ++g.first[t + 1];
+    for (uint64_t e = 0; e < dx_count; ++e) g.first[e + 1] += g.first[e];
+    g.order.resize(g.first[dx_count]);
+    std::vector<uint64_t> fill(g.first.begin(), g.first.end() - 1);
+    for (uint64_t j = 0; j < targets.size(); ++j) if (targets[j] != kNoElement) g.order[fill[targets[j]]++] = j;
+    return g;
+}
+
+PoolingFields grad_fields(const DML_MAX_POOLING_GRAD_OPERATOR_DESC& d) {
+    return {"max-pooling-grad", d.InputTensor, "InputGradientTensor", d.InputGradientTensor, d.DimensionCount,
+            d.Strides, d.WindowSize, d.StartPadding, d.EndPadding, &d.Dilations};
+}
+
+}  // namespace
+
+// ---- MAX_POOLING, MAX_POOLING1, MAX_POOLING2 ---------------------------------------------------
+
+void validate(const DML_MAX_POOLING_OPERATOR_DESC& d, Diagnostics& diags) {
+    require_same_data_type(diags, {{"InputTensor", d.InputTensor}, {"OutputTensor", d.OutputTensor}}, "max-pooling.same-data-type");
+    validate_pooling(diags, {"max-pooling", d.InputTensor, "OutputTensor", d.OutputTensor, d.DimensionCount, d.Strides,
+                             d.WindowSize, d.StartPadding, d.EndPadding, nullptr});
+}
+
+void evaluate(const DML_MAX_POOLING_OPERATOR_DESC& d, const Bindings& b) {
+    max_pool(d.InputTensor, d.OutputTensor, std::nullopt, d.Strides, d.WindowSize, d.StartPadding, nullptr, b);
+}
+
+std::vector<DontCare> dont_care(const DML_MAX_POOLING_OPERATOR_DESC& d, std::string_view output) {
+    if (output != "OutputTensor" || !valid(d)) return {};
+    return empty_windows(d.InputTensor, d.OutputTensor, d.Strides, d.WindowSize, d.StartPadding, nullptr);
+}
+
+void validate(const DML_MAX_POOLING1_OPERATOR_DESC& d, Diagnostics& diags) {
+    require_same_data_type(diags, {{"InputTensor", d.InputTensor}, {"OutputTensor", d.OutputTensor}}, "max-pooling1.same-data-type");
+    validate_pooling(diags, {"max-pooling1", d.InputTensor, "OutputTensor", d.OutputTensor, d.DimensionCount, d.Strides,
+                             d.WindowSize, d.StartPadding, d.EndPadding, nullptr});
+    validate_indices(diags, "max-pooling1", d.OutputIndicesTensor, d.OutputTensor);
+}
+
+void evaluate(const DML_MAX_POOLING1_OPERATOR_DESC& d, const Bindings& b) {
+    max_pool(d.InputTensor, d.OutputTensor, d.OutputIndicesTensor, d.Strides, d.WindowSize, d.StartPadding, nullptr, b);
+}
+
+std::vector<DontCare> dont_care(const DML_MAX_POOLING1_OPERATOR_DESC& d, std::string_view output) {
+    if ((output != "OutputTensor" && output != "OutputIndicesTensor") || !valid(d)) return {};
+    return empty_windows(d.InputTensor, d.OutputTensor, d.Strides, d.WindowSize, d.StartPadding, nullptr);
+}
+
+void validate(const DML_MAX_POOLING2_OPERATOR_DESC& d, Diagnostics& diags) {
+    require_same_data_type(diags, {{"InputTensor", d.InputTensor}, {"OutputTensor", d.OutputTensor}}, "max-pooling2.same-data-type");
+    validate_pooling(diags, {"max-pooling2", d.InputTensor, "OutputTensor", d.OutputTensor, d.DimensionCount, d.Strides,
+                             d.WindowSize, d.StartPadding, d.EndPadding, &d.Dilations});
+    validate_indices(diags, "max-pooling2", d.OutputIndicesTensor, d.OutputTensor);
+}
+
+void evaluate(const DML_MAX_POOLING2_OPERATOR_DESC& d, const Bindings& b) {
+    max_pool(d.InputTensor, d.OutputTensor, d.OutputIndicesTensor, d.Strides, d.WindowSize, d.StartPadding, &d.Dilations, b);
+}
+
+std::vector<DontCare> dont_care(const DML_MAX_POOLING2_OPERATOR_DESC& d, std::string_view output) {
+    if ((output != "OutputTensor" && output != "OutputIndicesTensor") || !valid(d)) return {};
+    return empty_windows(d.InputTensor, d.OutputTensor, d.Strides, d.WindowSize, d.StartPadding, &d.Dilations);
+}
+
+// ---- MAX_POOLING_GRAD ----------------------------------------------------------------------
+
+void validate(const DML_MAX_POOLING_GRAD_OPERATOR_DESC& d, Diagnostics& diags) {
+    // "InputGradientTensor, InputTensor, and OutputGradientTensor must have the same DataType and
+    // DimensionCount. InputTensor and OutputGradientTensor must have the same Sizes."
+    require_same_data_type(diags, {{"InputTensor", d.InputTensor}, {"InputGradientTensor", d.InputGradientTensor},
+                                   {"OutputGradientTensor", d.OutputGradientTensor}}, "max-pooling-grad.same-data-type");
+    require_same_sizes(diags, {{"InputTensor", d.InputTensor}, {"OutputGradientTensor", d.OutputGradientTensor}},
+                       "max-pooling-grad.same-sizes");
+    validate_pooling(diags, grad_fields(d));
+}
+
+void evaluate(const DML_MAX_POOLING_GRAD_OPERATOR_DESC& d, const Bindings& b) {
+    const Window w = window_of(d.InputTensor, d.InputGradientTensor, d.Strides, d.WindowSize, d.StartPadding, &d.Dilations);
+    const TensorView X(d.InputTensor, b.at("InputTensor"));
+    const std::span<const std::byte> dY_buffer = b.at("InputGradientTensor");
+    const TensorView dX(d.OutputGradientTensor, b.at("OutputGradientTensor"));
+    dispatch(d.InputTensor.DataType, [&]<class T>() {
+        const Groups g = group_terms(grad_targets<T>(w, X, d.InputGradientTensor.Sizes), element_count(d.OutputGradientTensor));
+        // dY's elements in logical order.
+        const std::vector<std::byte> dy_bytes = gather_logical(d.InputGradientTensor, dY_buffer);
+        std::vector<T> dy(dy_bytes.size() / sizeof(T));
+        std::memcpy(static_cast<void*>(dy.data()), dy_bytes.data(), dy_bytes.size());
+        // dX in logical order, with its element offsets.
+        const auto dx_packed = packed_strides(d.OutputGradientTensor.Sizes);
+        const std::array<const int64_t*, 2> strides = {dX.strides.data(), dx_packed.data()};
+        for_each_run<2>(dX.sizes(), strides, {0, 0},
+            [&](const std::array<int64_t, 2>& off, int64_t count, const std::array<int64_t, 2>& step) {
+                for (int64_t i = 0; i < count; ++i) {
+                    const uint64_t e = uint64_t(off[1] + i * step[1]);
+                    T sum;
+                    if constexpr (std::is_integral_v<T>) {
+                        uint64_t s = 0;  // wraps; two's complement for signed types
+                        for (uint64_t t = g.first[e]; t < g.first[e + 1]; ++t) s += uint64_t(dy[g.order[t]]);
+                        sum = static_cast<T>(s);
+                    } else {
+                        ExactSum s;
+                        for (uint64_t t = g.first[e]; t < g.first[e + 1]; ++t) s.add(widen(dy[g.order[t]]));
+                        sum = s.template result<T>();
+                    }
+                    dX.data<T>()[off[0] + i * step[0]] = sum;
+                }
+            });
+    });
+}
+
+}  // namespace dmlref::reference
+
+namespace dmlref {
+
+std::vector<uint32_t> max_pooling_grad_term_counts(const DML_MAX_POOLING_GRAD_OPERATOR_DESC& d,
+                                                   std::span<const std::byte> InputTensor) {
+    using namespace reference;
+    Diagnostics diags;
+    validate(d, diags);
+    if (diags.has_errors()) throw std::invalid_argument("max_pooling_grad_term_counts: the desc does not validate");
+    if (InputTensor.size() < buffer_size(d.InputTensor)) throw std::invalid_argument("InputTensor's buffer is too small");
+    const Window w = window_of(d.InputTensor, d.InputGradientTensor, d.Strides, d.WindowSize, d.StartPadding, &d.Dilations);
+    const TensorView X(d.InputTensor, InputTensor);
+    std::vector<uint32_t> counts(element_count(d.OutputGradientTensor), 0);
+    dispatch(d.InputTensor.DataType, [&]<class T>() {
+        for (uint64_t t : grad_targets<T>(w, X, d.InputGradientTensor.Sizes)) if (t != kNoElement) ++counts[t];
+    });
+    return counts;
+}
+
+}  // namespace dmlref
