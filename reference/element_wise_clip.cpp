@@ -112,7 +112,7 @@ namespace {
 // dX = (x <= Min) ? 0 : (x >= Max) ? 0 : dY, comparing exact values; B is the bounds' type.
 template <class T, class B>
 void clip_grad(const TensorView& X, const TensorView& dY, const TensorView& dX, B Min, B Max) {
-    map_elements<T, T, T>(dX, [=](T x, T dy) { return (exact_le(x, Min) || exact_ge(x, Max)) ? T(0) : dy; }, X, dY);
+    map_elements<T, T, T>(dX, [=](T x, T dy) { return select(exact_le(x, Min) | exact_ge(x, Max), T(0), dy); }, X, dY);
 }
 }  // namespace
 

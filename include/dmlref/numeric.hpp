@@ -14,6 +14,14 @@
 
 namespace dmlref {
 
+// c ? a : b on bit patterns, without a branch: element-wise kernels select with it so that
+// their contiguous inner loops vectorise, and the selected value's bits pass unchanged.
+template <class T> inline T select(bool c, T a, T b) {
+    using B = bits_t<T>;
+    const B mask = B(B(0) - B(c));
+    return from_bits<T>(B((to_bits(a) & mask) | (to_bits(b) & B(~mask))));
+}
+
 template <class T> inline bool is_nan(T v) {
     if constexpr (is_half_v<T>) return (to_bits(v) & 0x7fffu) > 0x7c00u;
     else if constexpr (std::is_floating_point_v<T>) return std::isnan(v);
