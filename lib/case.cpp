@@ -1,6 +1,7 @@
 // Reading and writing case files (docs/case-format.md). Every error names the JSON pointer and
 // a rule id; nothing is silently clamped or guessed.
 #include "dmlref/case.hpp"
+#include "dmlref/tolerance.hpp"
 
 #include "dmlref/generate.hpp"
 #include "dmlref/npy.hpp"
@@ -791,37 +792,8 @@ std::vector<Mismatch> compare_expected(const Case& c, const Outputs& outputs) {
     return m;
 }
 
-Tolerance tolerance_for(const Case& c, std::string_view output) {
-    const Operator& op = c.op;
-    Tolerance t;
-    t.Kind = "Bits";
-    t.Why = "values are moved or selected, never computed: bit for bit (GOLDEN.md section 2)";
-    const std::optional<DML_SCALE_BIAS>* sb = nullptr;
-    if (auto* d = std::get_if<DML_ELEMENT_WISE_CLIP_OPERATOR_DESC>(&op.Desc)) sb = &d->ScaleBias;
-    if (auto* d = std::get_if<DML_ELEMENT_WISE_CLIP1_OPERATOR_DESC>(&op.Desc)) sb = &d->ScaleBias;
-    if (sb && *sb) {
-        t.Kind = "Ulp";
-        t.Ulp = 1;
-        t.Why = "x * Scale + Bias is rounded twice in float32; a fused multiply-add rounds once and may land 1 ULP away";
-    }
-    // MAX_POOLING_GRAD adds the gradients of overlapping windows: float elements with two or more
-    // terms are sums (integer sums wrap exactly and stay bit for bit).
-    if (auto* d = std::get_if<DML_MAX_POOLING_GRAD_OPERATOR_DESC>(&op.Desc); d && output == "OutputGradientTensor" &&
-                                                                             is_float(d->OutputGradientTensor.DataType)) {
-        uint32_t most = 0;
-        for (uint32_t n : max_pooling_grad_term_counts(*d, c.inputs.at("InputTensor"))) most = std::max(most, n);
-        if (most >= 2) {
-            t.Kind = "Summed";
-            t.MaxTerms = most;
-            t.Why = "elements are exact sums of up to " + std::to_string(most) +
-                    " gradient terms, rounded once (GOLDEN.md section 4); a backend summing in its own order and "
-                    "precision may differ by a bound that grows with the element's number of terms";
-        } else {
-            t.Why = "every element receives at most one gradient term, copied (or +0): bit for bit";
-        }
-    }
-    return t;
-}
+// The tolerance model's table lives in lib/tolerance.cpp (docs/tolerance.md).
+Tolerance tolerance_for(const Case& c, std::string_view output) { return stated_tolerance(c, output); }
 
 // ---- Writing -----------------------------------------------------------------------------
 

@@ -2,9 +2,11 @@
 //
 // Exit codes (docs/cli.md):
 //   0  every case ran (and matched its expected values, where it had some) / validated
-//   1  a case's computed outputs differ from the expected values it holds
-//   2  a case is invalid or unreadable, or the command line is wrong
+//   1  a case's computed outputs differ from the expected values it holds (run), or a backend's
+//      outputs are over tolerance (diff)
+//   2  a case or an actual file is invalid or unreadable, or the command line is wrong
 #include "dmlref/case.hpp"
+#include "dmlref/diff.hpp"
 #include "dmlref/values.hpp"
 
 #include <CLI/CLI.hpp>
@@ -247,6 +249,22 @@ int main(int argc, char** argv) {
     validate->add_option("--feature-level", vo.feature_level, "check the support tables at this DML_FEATURE_LEVEL (e.g. 5.1); default: report the lowest that admits the case");
     validate->add_option("--max-bytes", vo.max_bytes, "largest buffer a case may allocate, in bytes (default 4 GiB)");
 
+    DiffCommand dc;
+    std::string golden, actual, json_file, image;
+    std::vector<std::string> output_files;
+    auto* diff = app.add_subcommand("diff", "Compare a backend's outputs with golden case files under the tolerance model (docs/diff.md).");
+    diff->add_option("GOLDEN", golden, "a golden case file, or a directory of them")->required();
+    diff->add_option("ACTUAL", actual, "the actual outputs: a .npy file, a raw buffer, a case file, or a directory");
+    diff->add_option("--output", output_files, "NAME=FILE: the actual values of output NAME (a single golden); repeatable");
+    diff->add_option("--worst", dc.options.worst, "list the K worst elements per output (default 10)");
+    diff->add_option("--json", json_file, "also write the JSON report to FILE");
+    diff->add_option("--format", dc.format, "text (default) or json, on standard output")->check(CLI::IsMember({"text", "json"}));
+    diff->add_option("--image", image, "picture of where each mismatching output differs (FILE.ppm or FILE.png)");
+    diff->add_flag("--zeros-equal", dc.options.switches.zeros_equal, "treat +0 and -0 as equal");
+    diff->add_flag("--any-nan", dc.options.switches.any_nan, "any NaN equals any NaN");
+    diff->add_flag("--accept-flushed-subnormals", dc.options.switches.flushed_subnormals, "accept a zero where the golden is subnormal");
+    diff->add_option("--max-bytes", dc.options.max_bytes, "largest file to read, in bytes (default 4 GiB)");
+
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
@@ -256,6 +274,21 @@ int main(int argc, char** argv) {
     try {
         if (*run) return cmd_run(ro);
         if (*validate) return cmd_validate(vo);
+        if (*diff) {
+            dc.golden = golden;
+            dc.actual = actual;
+            dc.json_file = json_file;
+            dc.image = image;
+            for (const auto& o : output_files) {
+                const size_t eq = o.find('=');
+                if (eq == std::string::npos || eq == 0 || eq + 1 == o.size()) {
+                    std::cerr << "dmlref diff: error: --output " << o << " is not NAME=FILE\n";
+                    return 2;
+                }
+                dc.options.files[o.substr(0, eq)] = o.substr(eq + 1);
+            }
+            return run_diff(dc, std::cout, std::cerr);
+        }
     } catch (const std::exception& e) {
         std::cerr << "dmlref: error: " << e.what() << "\n";
         return 2;

@@ -1,0 +1,97 @@
+// The tolerance model (GOLDEN.md section 5, docs/tolerance.md): how far a backend's output may
+// be from the golden one, per operator, per output, per type, in one table (lib/tolerance.cpp),
+// and the comparison of one element under it.
+#pragma once
+
+#include "dmlref/case.hpp"
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace dmlref {
+
+// What the table says for one (operator, output, type class).
+enum class ToleranceRule {
+    Bits,                  // moved or selected values: bit for bit
+    Ulp1WithScaleBias,     // Bits, or 1 ULP when the desc has a ScaleBias (x * Scale + Bias)
+    Summed,                // exact sums rounded once: a bound per element from its number of terms
+};
+enum class TypeClass { Any, Float, Integer };
+// Elements on a decision boundary, where a backend that reads the spec differently would
+// pick differently (GOLDEN.md section 5). Reported separately by the diff.
+enum class BoundaryRule {
+    None,
+    ReluGradAtZero,        // InputTensor element is +0 or -0 (x > 0 against x >= 0)
+    ClipGradAtMinOrMax,    // InputTensor element equals Min or Max (x <= Min against x < Min)
+};
+
+struct ToleranceRow {
+    OperatorType op;
+    std::string_view output;
+    TypeClass types;
+    ToleranceRule rule;
+    BoundaryRule boundary;
+};
+
+// The table: every output field of every operator dmlref evaluates has a row for each type.
+const std::vector<ToleranceRow>& tolerance_table();
+// The row for this output of this case (Bits with no boundary rule when none matches).
+ToleranceRow tolerance_row(const Case& c, std::string_view output);
+
+// The tolerance dmlref states for an output of this case, as golden files record it.
+Tolerance stated_tolerance(const Case& c, std::string_view output);
+
+// For a Summed output: the number of terms of each logical element (row-major), or {} when the
+// operator does not say per element (then every element has Tolerance.MaxTerms).
+std::vector<uint32_t> term_counts(const Case& c, std::string_view output);
+
+// Elements of this output that sit on a decision boundary, with the reason (the BoundaryRule's
+// name), plus "Subnormal" for every golden element that a backend flushing subnormals to zero
+// would change. `golden` holds the logical elements, packed row-major.
+struct BoundaryElement {
+    uint64_t Index;
+    std::string Reason;
+};
+std::vector<BoundaryElement> boundary_elements(const Case& c, std::string_view output,
+                                               const std::vector<std::byte>& golden);
+
+// Switches of the comparison, all off by default.
+struct DiffSwitches {
+    bool zeros_equal = false;          // +0 and -0 compare equal
+    bool any_nan = false;              // any NaN equals any NaN (Bits and Ulp outputs too)
+    bool flushed_subnormals = false;   // a zero of the same sign matches a subnormal golden
+    bool operator==(const DiffSwitches&) const = default;
+};
+
+// How one element compares.
+enum class Verdict : uint8_t { Identical, Within, Over, Skipped };
+
+struct ElementTolerance {
+    std::string_view kind = "Bits";  // "Bits", "Ulp", "Summed"
+    uint64_t ulp = 0;                // Kind Ulp: the stated ULPs
+    uint64_t terms = 0;              // Kind Summed: this element's number of terms
+};
+
+struct Judgement {
+    Verdict verdict = Verdict::Identical;
+    bool comparable = true;   // false when a NaN or an infinity is involved (no ULP distance)
+    uint64_t distance = 0;    // ULPs between the ordered encodings (integers: the difference)
+    bool nonfinite = false;   // a mismatch where the golden or the actual is NaN or infinite
+    bool flushed = false;     // accepted only because of DiffSwitches::flushed_subnormals
+};
+
+// The ULP distance of two same-type values: the difference of their ordered integer encodings,
+// in which -0 sits one below +0 (distance 1) unless zeros_equal. Integers: |a - b|. Not
+// meaningful for NaN or infinities (Judgement::comparable).
+uint64_t ulp_distance(DataType t, uint64_t a_bits, uint64_t b_bits, bool zeros_equal);
+
+// The Summed bound: |actual - golden| <= (terms - 1/2) * ulp(golden), decided exactly. `terms`
+// must be >= 2 and both values finite floats of type t.
+bool within_summed_bound(DataType t, uint64_t golden_bits, uint64_t actual_bits, uint64_t terms);
+
+Judgement judge(DataType t, uint64_t golden_bits, uint64_t actual_bits, const ElementTolerance& tol,
+                const DiffSwitches& sw);
+
+}  // namespace dmlref

@@ -1,0 +1,305 @@
+// The tolerance model: the table, and the comparison of one element (docs/tolerance.md).
+#include "dmlref/tolerance.hpp"
+
+#include "dmlref/numeric.hpp"
+#include "dmlref/values.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace dmlref {
+
+namespace {
+
+using OT = OperatorType;
+using TR = ToleranceRule;
+using BR = BoundaryRule;
+
+const std::string kBitsWhy = "values are moved or selected, never computed: bit for bit (GOLDEN.md section 2)";
+const std::string kScaleBiasWhy = "x * Scale + Bias is rounded twice in float32; a fused multiply-add rounds once and may land 1 ULP away";
+const std::string kOneTermWhy = "every element receives at most one gradient term, copied (or +0): bit for bit";
+
+}  // namespace
+
+// THE TABLE. One row per (operator, output field, type class); the first row that matches wins.
+const std::vector<ToleranceRow>& tolerance_table() {
+    static const std::vector<ToleranceRow> rows = {
+        // operator                    output                   types              rule                    boundary
+        {OT::ACTIVATION_RELU,          "OutputTensor",          TypeClass::Any,     TR::Bits,              BR::None},
+        {OT::ACTIVATION_RELU_GRAD,     "OutputGradientTensor",  TypeClass::Any,     TR::Bits,              BR::ReluGradAtZero},
+        {OT::ELEMENT_WISE_CLIP,        "OutputTensor",          TypeClass::Float,   TR::Ulp1WithScaleBias, BR::None},
+        {OT::ELEMENT_WISE_CLIP,        "OutputTensor",          TypeClass::Integer, TR::Bits,              BR::None},
+        {OT::ELEMENT_WISE_CLIP1,       "OutputTensor",          TypeClass::Float,   TR::Ulp1WithScaleBias, BR::None},
+        {OT::ELEMENT_WISE_CLIP1,       "OutputTensor",          TypeClass::Integer, TR::Bits,              BR::None},
+        {OT::ELEMENT_WISE_CLIP_GRAD,   "OutputGradientTensor",  TypeClass::Any,     TR::Bits,              BR::ClipGradAtMinOrMax},
+        {OT::ELEMENT_WISE_CLIP_GRAD1,  "OutputGradientTensor",  TypeClass::Any,     TR::Bits,              BR::ClipGradAtMinOrMax},
+        {OT::SLICE,                    "OutputTensor",          TypeClass::Any,     TR::Bits,              BR::None},
+        {OT::SLICE1,                   "OutputTensor",          TypeClass::Any,     TR::Bits,              BR::None},
+        {OT::SLICE_GRAD,               "OutputGradientTensor",  TypeClass::Any,     TR::Bits,              BR::None},
+        {OT::MAX_POOLING,              "OutputTensor",          TypeClass::Any,     TR::Bits,              BR::None},
+        {OT::MAX_POOLING1,             "OutputTensor",          TypeClass::Any,     TR::Bits,              BR::None},
+        {OT::MAX_POOLING1,             "OutputIndicesTensor",   TypeClass::Any,     TR::Bits,              BR::None},
+        {OT::MAX_POOLING2,             "OutputTensor",          TypeClass::Any,     TR::Bits,              BR::None},
+        {OT::MAX_POOLING2,             "OutputIndicesTensor",   TypeClass::Any,     TR::Bits,              BR::None},
+        // Overlapping windows add their gradients: float sums are exact, rounded once; integer
+        // sums wrap exactly (GOLDEN.md section 4).
+        {OT::MAX_POOLING_GRAD,         "OutputGradientTensor",  TypeClass::Float,   TR::Summed,            BR::None},
+        {OT::MAX_POOLING_GRAD,         "OutputGradientTensor",  TypeClass::Integer, TR::Bits,              BR::None},
+    };
+    return rows;
+}
+
+namespace {
+
+const TensorDesc* output_desc(const Case& c, std::string_view output) {
+    for (const auto& f : tensor_fields(c.op))
+        if (f.role == TensorRole::Output && f.name == output) return f.desc;
+    return nullptr;
+}
+
+bool type_matches(TypeClass k, DataType t) {
+    return k == TypeClass::Any || (k == TypeClass::Float) == is_float(t);
+}
+
+}  // namespace
+
+ToleranceRow tolerance_row(const Case& c, std::string_view output) {
+    const TensorDesc* d = output_desc(c, output);
+    if (d)
+        for (const auto& row : tolerance_table())
+            if (row.op == c.op.Type && row.output == output && type_matches(row.types, d->DataType)) return row;
+    return {c.op.Type, output, TypeClass::Any, TR::Bits, BR::None};
+}
+
+std::vector<uint32_t> term_counts(const Case& c, std::string_view output) {
+    if (tolerance_row(c, output).rule != TR::Summed) return {};
+    if (auto* d = std::get_if<DML_MAX_POOLING_GRAD_OPERATOR_DESC>(&c.op.Desc); d && c.inputs.count("InputTensor"))
+        return max_pooling_grad_term_counts(*d, c.inputs.at("InputTensor"));
+    return {};
+}
+
+Tolerance stated_tolerance(const Case& c, std::string_view output) {
+    Tolerance t;
+    t.Kind = "Bits";
+    t.Why = kBitsWhy;
+    switch (tolerance_row(c, output).rule) {
+        case TR::Bits:
+            break;
+        case TR::Ulp1WithScaleBias: {
+            bool scale_bias = false;
+            if (auto* d = std::get_if<DML_ELEMENT_WISE_CLIP_OPERATOR_DESC>(&c.op.Desc)) scale_bias = d->ScaleBias.has_value();
+            if (auto* d = std::get_if<DML_ELEMENT_WISE_CLIP1_OPERATOR_DESC>(&c.op.Desc)) scale_bias = d->ScaleBias.has_value();
+            if (scale_bias) {
+                t.Kind = "Ulp";
+                t.Ulp = 1;
+                t.Why = kScaleBiasWhy;
+            }
+            break;
+        }
+        case TR::Summed: {
+            uint32_t most = 0;
+            for (uint32_t n : term_counts(c, output)) most = std::max(most, n);
+            if (most >= 2) {
+                t.Kind = "Summed";
+                t.MaxTerms = most;
+                t.Why = "elements are exact sums of up to " + std::to_string(most) +
+                        " gradient terms, rounded once (GOLDEN.md section 4); a backend summing in its own order and "
+                        "precision may differ by a bound that grows with the element's number of terms";
+            } else {
+                t.Why = kOneTermWhy;
+            }
+            break;
+        }
+    }
+    return t;
+}
+
+// ---- Decision boundaries -------------------------------------------------------------------
+
+namespace {
+
+struct FloatLayout {
+    uint64_t sign, exponent, mantissa;
+};
+FloatLayout layout(DataType t) {
+    switch (t) {
+        case DataType::FLOAT16: return {0x8000, 0x7c00, 0x03ff};
+        case DataType::FLOAT32: return {0x80000000, 0x7f800000, 0x007fffff};
+        default: return {uint64_t(1) << 63, 0x7ff0000000000000, 0x000fffffffffffff};
+    }
+}
+bool is_nan_bits(DataType t, uint64_t b) {
+    const auto l = layout(t);
+    return (b & l.exponent) == l.exponent && (b & l.mantissa) != 0;
+}
+bool is_inf_bits(DataType t, uint64_t b) {
+    const auto l = layout(t);
+    return (b & ~l.sign) == l.exponent;
+}
+bool is_zero_bits(DataType t, uint64_t b) { return (b & ~layout(t).sign) == 0; }
+bool is_subnormal_bits(DataType t, uint64_t b) {
+    const auto l = layout(t);
+    return (b & l.exponent) == 0 && (b & l.mantissa) != 0;
+}
+
+double to_double(DataType t, uint64_t b) {
+    switch (t) {
+        case DataType::FLOAT16: return half_to_double(from_bits<half>(uint16_t(b)));
+        case DataType::FLOAT32: return double(from_bits<float>(uint32_t(b)));
+        default: return from_bits<double>(b);
+    }
+}
+
+// Signed integer value of an integer element, exactly.
+int128_t integer_value(DataType t, uint64_t b) {
+    switch (t) {
+        case DataType::INT8: return int8_t(uint8_t(b));
+        case DataType::INT16: return int16_t(uint16_t(b));
+        case DataType::INT32: return int32_t(uint32_t(b));
+        case DataType::INT64: return int64_t(b);
+        default: return int128_t(b);  // unsigned types: the bits are the value
+    }
+}
+
+template <class T> std::vector<T> logical_values(const Case& c, const char* field) {
+    const TensorDesc* d = nullptr;
+    for (const auto& f : tensor_fields(c.op))
+        if (f.name == field) d = f.desc;
+    std::vector<T> v;
+    if (!d || !c.inputs.count(field) || d->DataType != data_type_of<T>()) return v;
+    const auto bytes = gather_logical(*d, c.inputs.at(field));
+    v.resize(bytes.size() / sizeof(T));
+    std::memcpy(static_cast<void*>(v.data()), bytes.data(), v.size() * sizeof(T));
+    return v;
+}
+
+}  // namespace
+
+std::vector<BoundaryElement> boundary_elements(const Case& c, std::string_view output, const std::vector<std::byte>& golden) {
+    std::vector<BoundaryElement> out;
+    const TensorDesc* d = output_desc(c, output);
+    if (!d) return out;
+    const ToleranceRow row = tolerance_row(c, output);
+    const DataType input_type = [&] {
+        for (const auto& f : tensor_fields(c.op))
+            if (f.name == "InputTensor") return f.desc->DataType;
+        return DataType::UNKNOWN;
+    }();
+    if (row.boundary == BR::ReluGradAtZero && is_valid(input_type)) {
+        dispatch(input_type, [&]<class T>() {
+            const auto x = logical_values<T>(c, "InputTensor");
+            for (size_t i = 0; i < x.size(); ++i)
+                if (exact_compare(x[i], 0) == std::partial_ordering::equivalent) out.push_back({i, "ReluGradAtZero"});
+        });
+    }
+    if (row.boundary == BR::ClipGradAtMinOrMax && is_valid(input_type)) {
+        dispatch(input_type, [&]<class T>() {
+            const auto x = logical_values<T>(c, "InputTensor");
+            auto on_bound = [](T v, auto bound) {
+                return exact_compare(v, bound) == std::partial_ordering::equivalent;
+            };
+            for (size_t i = 0; i < x.size(); ++i) {
+                bool hit = false;
+                if (auto* g = std::get_if<DML_ELEMENT_WISE_CLIP_GRAD_OPERATOR_DESC>(&c.op.Desc))
+                    hit = on_bound(x[i], g->Min) || on_bound(x[i], g->Max);
+                if (auto* g = std::get_if<DML_ELEMENT_WISE_CLIP_GRAD1_OPERATOR_DESC>(&c.op.Desc))
+                    hit = on_bound(x[i], g->Min.as<T>()) || on_bound(x[i], g->Max.as<T>());
+                if (hit) out.push_back({i, "ClipGradAtMinOrMax"});
+            }
+        });
+    }
+    // GOLDEN.md section 7: subnormals are never flushed; the elements a flushing backend would
+    // change are flagged.
+    const DataType t = d->DataType;
+    if (is_float(t)) {
+        const size_t w = element_size(t);
+        for (uint64_t i = 0; i < golden.size() / w; ++i)
+            if (is_subnormal_bits(t, load_bits(t, golden.data() + i * w))) out.push_back({i, "Subnormal"});
+    }
+    std::stable_sort(out.begin(), out.end(), [](const BoundaryElement& a, const BoundaryElement& b) { return a.Index < b.Index; });
+    return out;
+}
+
+// ---- Comparing one element -----------------------------------------------------------------
+
+uint64_t ulp_distance(DataType t, uint64_t a, uint64_t b, bool zeros_equal) {
+    if (!is_float(t)) {
+        const int128_t x = integer_value(t, a), y = integer_value(t, b);
+        const uint128_t d = x > y ? uint128_t(x - y) : uint128_t(y - x);
+        return d > std::numeric_limits<uint64_t>::max() ? std::numeric_limits<uint64_t>::max() : uint64_t(d);
+    }
+    const auto l = layout(t);
+    // Ordered encoding: +x -> magnitude bits; -x -> -(magnitude bits) - 1, so -0 sits just
+    // below +0 (or on it, under zeros_equal).
+    auto ordered = [&](uint64_t bits) -> int128_t {
+        const int128_t mag = int128_t(bits & ~l.sign);
+        if (!(bits & l.sign)) return mag;
+        return zeros_equal ? -mag : -mag - 1;
+    };
+    const int128_t x = ordered(a), y = ordered(b);
+    return uint64_t(x > y ? x - y : y - x);
+}
+
+bool within_summed_bound(DataType t, uint64_t golden_bits, uint64_t actual_bits, uint64_t terms) {
+    const auto l = layout(t);
+    const double g = to_double(t, golden_bits), a = to_double(t, actual_bits);
+    // ulp(golden): the spacing of the golden's binade, i.e. from |golden| to the next float away
+    // from zero (the smallest subnormal for zero and subnormals). For the largest finite value,
+    // the spacing below it (the same binade).
+    const uint64_t mag = golden_bits & ~l.sign;
+    const uint64_t max_finite = l.exponent - 1;
+    const double ulp = mag < max_finite ? to_double(t, mag + 1) - to_double(t, mag)
+                                        : to_double(t, mag) - to_double(t, mag - 1);
+    // The bound (terms - 1/2) * ulp is exact in double: terms < 2^52 and ulp a power of two.
+    const double bound = (double(terms) - 0.5) * ulp;
+    // |a - g| <= bound, decided exactly: s + e == a - g exactly (TwoSum), and s is a - g
+    // rounded, so s == bound leaves the decision to the sign of e.
+    const double s = a - g;
+    if (!std::isfinite(s)) return false;
+    const double bb = s - a;
+    const double e = (a - (s - bb)) + (-g - bb);
+    if (s > 0) return s < bound || (s == bound && e <= 0);
+    if (s < 0) return -s < bound || (-s == bound && e >= 0);
+    return std::fabs(e) <= bound;
+}
+
+Judgement judge(DataType t, uint64_t g, uint64_t a, const ElementTolerance& tol, const DiffSwitches& sw) {
+    Judgement j;
+    if (g == a) return j;  // Identical
+    j.verdict = Verdict::Over;
+    if (!is_float(t)) {
+        j.distance = ulp_distance(t, a, g, false);
+        if (tol.kind == "Ulp" && j.distance <= tol.ulp) j.verdict = Verdict::Within;
+        return j;
+    }
+    const bool g_nan = is_nan_bits(t, g), a_nan = is_nan_bits(t, a);
+    if (g_nan || a_nan || is_inf_bits(t, g) || is_inf_bits(t, a)) {
+        j.comparable = false;
+        // A NaN golden of a sum matches any NaN (GOLDEN.md section 4); elsewhere only under the switch.
+        if (g_nan && a_nan && (sw.any_nan || tol.kind == "Summed")) j.verdict = Verdict::Within;
+        else j.nonfinite = true;
+        return j;
+    }
+    j.distance = ulp_distance(t, a, g, sw.zeros_equal);
+    // Zeros of the other sign: never a rounding difference (a sum that starts from +0 gives +0
+    // for any order), so only the switch accepts them.
+    if (is_zero_bits(t, g) && is_zero_bits(t, a)) {
+        if (sw.zeros_equal) j.verdict = Verdict::Within;
+        return j;
+    }
+    if (sw.flushed_subnormals && is_subnormal_bits(t, g) && is_zero_bits(t, a) &&
+        ((a & layout(t).sign) == (g & layout(t).sign) || sw.zeros_equal)) {
+        j.verdict = Verdict::Within;
+        j.flushed = true;
+        return j;
+    }
+    if (tol.kind == "Ulp") {
+        if (j.distance <= tol.ulp) j.verdict = Verdict::Within;
+    } else if (tol.kind == "Summed") {
+        if (tol.terms >= 2 && within_summed_bound(t, g, a, tol.terms)) j.verdict = Verdict::Within;
+    }
+    return j;
+}
+
+}  // namespace dmlref
