@@ -600,3 +600,38 @@ TEST_CASE("resample: support tables") {
     const Geometry g5 = half_pixel({1, 1, 1, 2, 2}, {1, 1, 1, 4, 4}, {1, 1, 1, 2, 2});
     CHECK(lowest_supporting_feature_level(resample2(DataType::FLOAT32, g5, NN, UP), nullptr) == std::nullopt);
 }
+
+TEST_CASE("resample: Boundary and Tolerance.Terms are written in goldens and read back") {
+    const Geometry third = half_pixel({3}, {1}, {float(1.0 / 3.0)});
+    Case c;
+    c.name = "boundary";
+    c.op = grad1(DataType::FLOAT32, third, NN, DOWN);
+    c.inputs["InputGradientTensor"] = buffer(desc(DataType::FLOAT32, {1}), std::vector<float>{5});
+    c.input_specs["InputGradientTensor"] = json::array({5});
+    const std::string golden = write_golden(c, run_case(c), "mem.json");
+    Diagnostics d;
+    const Case back = parse_case(parse_json_text(golden), "mem.json", d);
+    for (const auto& item : d.items()) INFO(format(item, "mem.json"));
+    REQUIRE_FALSE(d.has_errors());
+    const ExpectedOutput& e = back.expected.at("OutputGradientTensor");
+    CHECK(e.boundary.Indices == std::vector<uint64_t>{0, 1});
+    CHECK(e.tolerance.Kind == "Bits");  // one term of weight 1 per element
+    check_bits(as_values<float>(e.values), {5, 0, 0});  // dY[0] goes to dX[0] (float64 floor)
+    CHECK(write_golden(back, run_case(back), "mem.json") == golden);
+
+    // Summed with per-element Terms (the page's grad), read back and written again unchanged.
+    c.op = grad1(DataType::FLOAT32, half_pixel({2, 2}, {1, 3}, {0.5f, 1.5f}), NN, DOWN);
+    c.inputs["InputGradientTensor"] = buffer(desc(DataType::FLOAT32, {1, 3}), std::vector<float>{4, 5, 6});
+    c.input_specs["InputGradientTensor"] = json::array({4, 5, 6});
+    const std::string summed = write_golden(c, run_case(c), "mem.json");
+    Diagnostics d2;
+    const Case back2 = parse_case(parse_json_text(summed), "mem.json", d2);
+    REQUIRE_FALSE(d2.has_errors());
+    CHECK(back2.expected.at("OutputGradientTensor").tolerance.Terms == std::vector<uint32_t>{2, 1, 0, 0});
+    CHECK(write_golden(back2, run_case(back2), "mem.json") == summed);
+
+    // Malformed annotations are errors.
+    std::string bad = summed;
+    bad.replace(bad.find("\"Terms\": [2, 1, 0, 0]"), 21, "\"Terms\": [2, 1]");
+    CHECK(first_error(diagnose(bad)).find("[expected.tolerance]") != std::string::npos);
+}
