@@ -524,7 +524,7 @@ void read_input(Reader& r, Case& c, const TensorField& f, const json& spec, cons
 
 void read_expected(Reader& r, Case& c, const TensorField& f, const json& spec, const std::string& path) {
     if (!r.is_object(spec, path, "an expected output")) return;
-    r.only_keys(spec, path, {"Values", "Tolerance", "DontCare"}, "an expected output");
+    r.only_keys(spec, path, {"Values", "Tolerance", "DontCare", "Boundary"}, "an expected output");
     const TensorDesc& d = *f.desc;
     const DataType t = d.DataType;
     const uint64_t n = element_count(d);
@@ -550,7 +550,7 @@ void read_expected(Reader& r, Case& c, const TensorField& f, const json& spec, c
         const std::string tp = pointer_append(path, "Tolerance");
         const json& tj = spec["Tolerance"];
         if (r.is_object(tj, tp, "Tolerance")) {
-            r.only_keys(tj, tp, {"Kind", "Ulp", "MaxTerms", "Why"}, "Tolerance");
+            r.only_keys(tj, tp, {"Kind", "Ulp", "MaxTerms", "Terms", "Why"}, "Tolerance");
             e.tolerance.Kind = tj.value("Kind", std::string("Bits"));
             if (e.tolerance.Kind != "Bits" && e.tolerance.Kind != "Ulp" && e.tolerance.Kind != "Summed") {
                 r.diags.error(pointer_append(tp, "Kind"), "expected.tolerance", "Tolerance.Kind must be \"Bits\", \"Ulp\" or \"Summed\"");
@@ -563,6 +563,17 @@ void read_expected(Reader& r, Case& c, const TensorField& f, const json& spec, c
             if (tj.contains("Ulp")) {
                 if (auto u = r.unsigned_value(tj["Ulp"], pointer_append(tp, "Ulp"), uint64_t(1) << 53, "Ulp")) e.tolerance.Ulp = *u;
                 else ok = false;
+            }
+            if (tj.contains("Terms")) {
+                const std::string mp = pointer_append(tp, "Terms");
+                if (!tj["Terms"].is_array() || tj["Terms"].size() != n) {
+                    r.diags.error(mp, "expected.tolerance", "Tolerance.Terms must list one term count per logical element (" +
+                                  std::to_string(n) + ")");
+                    ok = false;
+                } else for (size_t i = 0; i < n; ++i) {
+                    if (auto m = r.unsigned_value(tj["Terms"][i], pointer_append(mp, i), uint64_t(1) << 32, "Terms")) e.tolerance.Terms.push_back(uint32_t(*m));
+                    else ok = false;
+                }
             }
             if (tj.contains("Why") && tj["Why"].is_string()) e.tolerance.Why = tj["Why"].get<std::string>();
         } else ok = false;
@@ -580,6 +591,22 @@ void read_expected(Reader& r, Case& c, const TensorField& f, const json& spec, c
             }
             auto idx = r.unsigned_value(dj[i]["Index"], pointer_append(ip, "Index"), n - 1, "Index");
             if (idx) e.dont_care.push_back({*idx, dj[i]["Reason"].get<std::string>()}); else ok = false;
+        }
+    }
+    if (spec.contains("Boundary")) {
+        const std::string bp = pointer_append(path, "Boundary");
+        const json& bj = spec["Boundary"];
+        if (!bj.is_object() || !bj.contains("Indices") || !bj["Indices"].is_array() || !bj.contains("Reason") ||
+            !bj["Reason"].is_string()) {
+            r.diags.error(bp, "expected.boundary", "Boundary is {\"Indices\": [i, ...], \"Reason\": \"...\"}");
+            ok = false;
+        } else {
+            r.only_keys(bj, bp, {"Indices", "Reason"}, "Boundary");
+            e.boundary.Reason = bj["Reason"].get<std::string>();
+            for (size_t i = 0; i < bj["Indices"].size(); ++i) {
+                auto idx = r.unsigned_value(bj["Indices"][i], pointer_append(pointer_append(bp, "Indices"), i), n - 1, "Index");
+                if (idx) e.boundary.Indices.push_back(*idx); else ok = false;
+            }
         }
     }
     if (ok) c.expected[std::string(f.name)] = std::move(e);
@@ -877,7 +904,8 @@ ordered_json case_json(const Case& c, const fs::path& out_file) {
     return j;
 }
 
-ordered_json expected_json(DataType t, const std::vector<std::byte>& values, const Tolerance& tol, const std::vector<DontCare>& dc) {
+ordered_json expected_json(DataType t, const std::vector<std::byte>& values, const Tolerance& tol, const std::vector<DontCare>& dc,
+                           const Boundary& boundary) {
     ordered_json e;
     ordered_json v = ordered_json::array();
     const size_t w = element_size(t);
@@ -887,6 +915,7 @@ ordered_json expected_json(DataType t, const std::vector<std::byte>& values, con
     tj["Kind"] = tol.Kind;
     if (tol.Kind == "Ulp") tj["Ulp"] = tol.Ulp;
     if (tol.Kind == "Summed") tj["MaxTerms"] = tol.MaxTerms;
+    if (!tol.Terms.empty()) tj["Terms"] = tol.Terms;
     if (!tol.Why.empty()) tj["Why"] = tol.Why;
     e["Tolerance"] = tj;
     if (!dc.empty()) {
@@ -894,6 +923,7 @@ ordered_json expected_json(DataType t, const std::vector<std::byte>& values, con
         for (const auto& x : dc) d.push_back({{"Index", x.Index}, {"Reason", x.Reason}});
         e["DontCare"] = d;
     }
+    if (!boundary.Indices.empty()) e["Boundary"] = {{"Indices", boundary.Indices}, {"Reason", boundary.Reason}};
     return e;
 }
 
@@ -906,7 +936,8 @@ std::string write_case(const Case& c, const fs::path& out_file) {
         for (const auto& f : tensor_fields(c.op)) {
             auto it = c.expected.find(std::string(f.name));
             if (it != c.expected.end())
-                ex[std::string(f.name)] = expected_json(f.desc->DataType, it->second.values, it->second.tolerance, it->second.dont_care);
+                ex[std::string(f.name)] = expected_json(f.desc->DataType, it->second.values, it->second.tolerance, it->second.dont_care,
+                                                       it->second.boundary);
         }
         j["expected"] = ex;
     }
@@ -923,7 +954,8 @@ std::string write_golden(const Case& c, const Outputs& outputs, const fs::path& 
         for (auto& d : dont_care(c.op, f.name))  // the operator's own, unless the case names them already
             if (std::none_of(dc.begin(), dc.end(), [&](const DontCare& x) { return x.Index == d.Index; })) dc.push_back(std::move(d));
         std::sort(dc.begin(), dc.end(), [](const DontCare& a, const DontCare& b) { return a.Index < b.Index; });
-        ex[std::string(f.name)] = expected_json(f.desc->DataType, outputs.values.at(std::string(f.name)), tolerance_for(c, f.name), dc);
+        ex[std::string(f.name)] = expected_json(f.desc->DataType, outputs.values.at(std::string(f.name)), tolerance_for(c, f.name), dc,
+                                                   boundary(c.op, f.name));
     }
     j["expected"] = ex;
     ordered_json pol = ordered_json::object();

@@ -49,6 +49,16 @@ const Policy kOutputSizes{"OutputSizes", "FloorOrCeil"};
 const Policy kFloatSum{"FloatSum", "ExactThenRoundOnce"};
 const Policy kIntegerSum{"IntegerSum", "WrapToWidth"};
 const Policy kNonFiniteSum{"NonFiniteSum", "CanonicalNaN"};
+const Policy kResampleCoordinate{"ResampleCoordinate", "Float64Division"};
+const Policy kNearestRounding{"NearestNeighborRounding", "DecreasingFloorIncreasingCeil"};
+const Policy kOldNearest{"OldNearestNeighbor", "DecreasingWithOutputPixelOffsetsMinusHalf"};
+const Policy kNearestForward{"NearestNeighborValue", "CopyBits"};
+const Policy kLinear{"LinearInterpolation", "ClampCoordinateProductOfWeights"};
+const Policy kResampleSum{"ResampleSum", "ExactThenRoundOnce"};
+const Policy kResampleInteger{"IntegerResult", "RoundHalfEvenSaturate"};
+const Policy kZeroWeightTaps{"ZeroWeightTaps", "NoTerm"};
+const Policy kResampleGradParameters{"ResampleGradParameters", "ForwardScalesAndOffsets"};
+const Policy kScalesAndOffsets{"ScalesAndOffsets", "FinitePositiveScalesFiniteOffsets"};
 
 // Tables from the operators' pages (spec/dml-semantics.md section 4).
 std::vector<OperatorInfo> make_registry() {
@@ -114,6 +124,36 @@ std::vector<OperatorInfo> make_registry() {
                  {{0x3000, {}, 4, 4, kF32F16}, {0x4000, {}, 4, 5, kF32F16}},
                  {kArgmaxTies, kArgmaxNaN, kPadding, kEmptyWindow, kOutputSizes, kFloatSum, kIntegerSum, kNonFiniteSum,
                   kSelectedZero, kSubnormals}});
+    // Resampling (spec/dml-semantics.md section 4); dmlref evaluates 1 to 8 dimensions.
+    const std::vector<Policy> forward = {kResampleCoordinate, kNearestRounding, kNearestForward, kLinear, kResampleSum,
+                                         kResampleInteger, kNonFiniteSum, kZeroWeightTaps, kScalesAndOffsets, kSubnormals};
+    std::vector<Policy> forward_old = forward;
+    forward_old[1] = kOldNearest;
+    const std::vector<Policy> grad = {kResampleCoordinate, kNearestRounding, kLinear, kResampleGradParameters, kResampleSum,
+                                      kResampleInteger, kNonFiniteSum, kZeroWeightTaps, kScalesAndOffsets, kSelectedZero,
+                                      kSubnormals};
+    std::vector<Policy> grad_old = grad;
+    grad_old[1] = kOldNearest;
+    r.push_back({OperatorType::RESAMPLE, "RESAMPLE", 0x2000,
+                 {},
+                 {{0x2000, {}, 4, 4, kF32F16}, {0x5100, {}, 1, 4, kF32F16}, {0x6200, {}, 1, 4, kF32F16I8U8}},
+                 forward_old});
+    r.push_back({OperatorType::RESAMPLE1, "RESAMPLE1", 0x2100,
+                 {},
+                 {{0x2100, {}, 4, 4, kF32F16}, {0x5100, {}, 1, 4, kF32F16}, {0x6200, {}, 1, 4, kF32F16I8U8}},
+                 forward_old});
+    r.push_back({OperatorType::RESAMPLE2, "RESAMPLE2", 0x5100,
+                 {},
+                 {{0x5100, {}, 1, 4, kF32F16}, {0x6200, {}, 1, 4, kF32F16I8U8}},
+                 forward});
+    r.push_back({OperatorType::RESAMPLE_GRAD, "RESAMPLE_GRAD", 0x3000,
+                 {},
+                 {{0x3000, {}, 4, 4, kF32F16}, {0x5100, {}, 1, 4, kF32F16}},
+                 grad_old});
+    r.push_back({OperatorType::RESAMPLE_GRAD1, "RESAMPLE_GRAD1", 0x5100,
+                 {},
+                 {{0x5100, {}, 1, 4, kF32F16}},
+                 grad});
     return r;
 }
 
@@ -173,6 +213,11 @@ Operator make_operator(OperatorType t) {
         case OperatorType::MAX_POOLING1: return {t, DML_MAX_POOLING1_OPERATOR_DESC{}};
         case OperatorType::MAX_POOLING2: return {t, DML_MAX_POOLING2_OPERATOR_DESC{}};
         case OperatorType::MAX_POOLING_GRAD: return {t, DML_MAX_POOLING_GRAD_OPERATOR_DESC{}};
+        case OperatorType::RESAMPLE: return {t, DML_RESAMPLE_OPERATOR_DESC{}};
+        case OperatorType::RESAMPLE1: return {t, DML_RESAMPLE1_OPERATOR_DESC{}};
+        case OperatorType::RESAMPLE2: return {t, DML_RESAMPLE2_OPERATOR_DESC{}};
+        case OperatorType::RESAMPLE_GRAD: return {t, DML_RESAMPLE_GRAD_OPERATOR_DESC{}};
+        case OperatorType::RESAMPLE_GRAD1: return {t, DML_RESAMPLE_GRAD1_OPERATOR_DESC{}};
     }
     throw std::invalid_argument("unknown operator type " + std::to_string(uint32_t(t)));
 }
@@ -205,6 +250,14 @@ void evaluate(const Operator& op, const Bindings& bindings) {
 
 std::vector<DontCare> dont_care(const Operator& op, std::string_view output) {
     return std::visit([&](const auto& d) { return reference::dont_care(d, output); }, op.Desc);
+}
+
+Boundary boundary(const Operator& op, std::string_view output) {
+    return std::visit([&](const auto& d) { return reference::boundary(d, output); }, op.Desc);
+}
+
+std::optional<Tolerance> operator_tolerance(const Operator& op, std::string_view output) {
+    return std::visit([&](const auto& d) { return reference::tolerance(d, output); }, op.Desc);
 }
 
 std::span<std::byte> Bindings::at(std::string_view field) const {

@@ -46,6 +46,14 @@ const std::vector<ToleranceRow>& tolerance_table() {
         // sums wrap exactly (GOLDEN.md section 4).
         {OT::MAX_POOLING_GRAD,         "OutputGradientTensor",  TypeClass::Float,   TR::Summed,            BR::None},
         {OT::MAX_POOLING_GRAD,         "OutputGradientTensor",  TypeClass::Integer, TR::Bits,              BR::None},
+        // Nearest neighbour copies (Bits) unless grad taps add up; LINEAR weights make every
+        // element a sum. reference/resample.cpp states which, with each element's term count,
+        // and lists the coordinates float32 arithmetic would move (GOLDEN.md sections 4, 5).
+        {OT::RESAMPLE,                 "OutputTensor",          TypeClass::Any,     TR::OperatorStated,    BR::OperatorStated},
+        {OT::RESAMPLE1,                "OutputTensor",          TypeClass::Any,     TR::OperatorStated,    BR::OperatorStated},
+        {OT::RESAMPLE2,                "OutputTensor",          TypeClass::Any,     TR::OperatorStated,    BR::OperatorStated},
+        {OT::RESAMPLE_GRAD,            "OutputGradientTensor",  TypeClass::Any,     TR::OperatorStated,    BR::OperatorStated},
+        {OT::RESAMPLE_GRAD1,           "OutputGradientTensor",  TypeClass::Any,     TR::OperatorStated,    BR::OperatorStated},
     };
     return rows;
 }
@@ -73,7 +81,12 @@ ToleranceRow tolerance_row(const Case& c, std::string_view output) {
 }
 
 std::vector<uint32_t> term_counts(const Case& c, std::string_view output) {
-    if (tolerance_row(c, output).rule != TR::Summed) return {};
+    const TR rule = tolerance_row(c, output).rule;
+    if (rule == TR::OperatorStated) {
+        auto stated = operator_tolerance(c.op, output);
+        return stated ? std::vector<uint32_t>(stated->Terms.begin(), stated->Terms.end()) : std::vector<uint32_t>{};
+    }
+    if (rule != TR::Summed) return {};
     if (auto* d = std::get_if<DML_MAX_POOLING_GRAD_OPERATOR_DESC>(&c.op.Desc); d && c.inputs.count("InputTensor"))
         return max_pooling_grad_term_counts(*d, c.inputs.at("InputTensor"));
     return {};
@@ -85,6 +98,9 @@ Tolerance stated_tolerance(const Case& c, std::string_view output) {
     t.Why = kBitsWhy;
     switch (tolerance_row(c, output).rule) {
         case TR::Bits:
+            break;
+        case TR::OperatorStated:
+            if (auto stated = operator_tolerance(c.op, output)) return *stated;
             break;
         case TR::Ulp1WithScaleBias: {
             bool scale_bias = false;
@@ -208,6 +224,10 @@ std::vector<BoundaryElement> boundary_elements(const Case& c, std::string_view o
                 if (hit) out.push_back({i, "ClipGradAtMinOrMax"});
             }
         });
+    }
+    if (row.boundary == BR::OperatorStated) {
+        const Boundary b = boundary(c.op, output);
+        for (uint64_t i : b.Indices) out.push_back({i, b.Reason});
     }
     // GOLDEN.md section 7: subnormals are never flushed; the elements a flushing backend would
     // change are flagged.

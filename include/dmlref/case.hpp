@@ -32,14 +32,28 @@ struct Tolerance {
     std::string Kind = "Bits";
     uint64_t Ulp = 0;
     uint64_t MaxTerms = 0;
+    // "Summed" only, optional: each element's number of terms (logical row-major order), for a
+    // per-element bound. Written when the operator states it (the resample family).
+    std::vector<uint32_t> Terms;
     std::string Why;            // the reason, for people
     bool operator==(const Tolerance&) const = default;
+};
+
+// Elements on a decision boundary (GOLDEN.md section 5): their golden value follows dmlref's
+// decision, and a correct backend may pick differently there (a nearest-neighbour coordinate
+// whose index changes when it is computed in float32 instead of float64). They are compared
+// like any other element; a diff reports them apart.
+struct Boundary {
+    std::vector<uint64_t> Indices;  // flat logical (row-major) indices, increasing
+    std::string Reason;
+    bool operator==(const Boundary&) const = default;
 };
 
 struct ExpectedOutput {
     std::vector<std::byte> values;  // logical elements, packed row-major, in the tensor's DataType
     Tolerance tolerance;
     std::vector<DontCare> dont_care;
+    Boundary boundary;
 };
 
 struct Case {
@@ -98,6 +112,14 @@ std::string write_case(const Case& c, const std::filesystem::path& out_file);
 // windows that hold only padding); {} for most operators. write_golden records them and
 // compare_expected skips them.
 std::vector<DontCare> dont_care(const Operator& op, std::string_view output);
+
+// The elements of an output that sit on a decision boundary for this desc (GOLDEN.md section 5);
+// none for most operators. write_golden records them.
+Boundary boundary(const Operator& op, std::string_view output);
+
+// The tolerance an operator states for an output from its desc alone (the resample family:
+// "Summed" with per-element term counts), or nullopt.
+std::optional<Tolerance> operator_tolerance(const Operator& op, std::string_view output);
 
 // The tolerance dmlref states for an output of this case (GOLDEN.md section 5).
 Tolerance tolerance_for(const Case& c, std::string_view output);

@@ -17,6 +17,8 @@ enum class ToleranceRule {
     Bits,                  // moved or selected values: bit for bit
     Ulp1WithScaleBias,     // Bits, or 1 ULP when the desc has a ScaleBias (x * Scale + Bias)
     Summed,                // exact sums rounded once: a bound per element from its number of terms
+    OperatorStated,        // the operator's reference states it (Bits, or Summed with per-element
+                           // Terms: the resample family, reference/resample.cpp)
 };
 enum class TypeClass { Any, Float, Integer };
 // Elements on a decision boundary, where a backend that reads the spec differently would
@@ -25,6 +27,8 @@ enum class BoundaryRule {
     None,
     ReluGradAtZero,        // InputTensor element is +0 or -0 (x > 0 against x >= 0)
     ClipGradAtMinOrMax,    // InputTensor element equals Min or Max (x <= Min against x < Min)
+    OperatorStated,        // the operator lists them (Boundary in the golden: the resample
+                           // family's nearest-neighbour coordinates that float32 would move)
 };
 
 struct ToleranceRow {

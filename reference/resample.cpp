@@ -1,0 +1,443 @@
+// DML_OPERATOR_RESAMPLE, _RESAMPLE1, _RESAMPLE2, _RESAMPLE_GRAD and _RESAMPLE_GRAD1.
+//
+// Spec: ../shared/seeds/003 (RESAMPLE_GRAD1 page and its example); spec/dml-semantics.md
+// section 3.4 (the family), 4 (support), 5 (rules), 9 (open questions); GOLDEN.md sections 4, 5, 7.
+//
+//   Per dimension i (every dimension is resampled by its own Scale):
+//     OutputX = (InputX + InputPixelOffset) * Scale + OutputPixelOffset
+//     =>   x  = (o - OutputPixelOffset) / Scale - InputPixelOffset      (the input coordinate of output o)
+//   NEAREST_NEIGHBOR  one tap, weight 1: DECREASING = floor(x), INCREASING = ceil(x), clamped to [0, In - 1]
+//   LINEAR            xc = clamp(x, 0, In - 1); x0 = floor(xc); x1 = min(x0 + 1, In - 1)
+//                     w1 = xc - x0; w0 = 1 - w1          (taps (x0, w0) and (x1, w1))
+//   An output element reads one tap per dimension, every combination; its weight is the product
+//   of the per-dimension weights, multiplied in dimension order 0..N-1.
+//   RESAMPLE   = RESAMPLE1 with InputPixelOffsets 0.5 and OutputPixelOffsets -0.5.
+//   RESAMPLE1, RESAMPLE (and RESAMPLE_GRAD) in NEAREST_NEIGHBOR = RESAMPLE2 with DECREASING "and
+//              OutputPixelOffsets adjusted an additional -0.5" (the RESAMPLE_GRAD1 page's remark).
+//   RESAMPLE_GRAD, RESAMPLE_GRAD1: the adjoints of RESAMPLE1 and RESAMPLE2 with the same
+//              parameters: dX = 0; for every element o of dY, for every tap t of o:
+//              dX[t.index] += t.weight * dY[o]. dY has the forward output's sizes, dX the input's.
+//
+// Decisions (GOLDEN.md section 7, recorded as policies in golden files):
+//   - x is evaluated in float64 from the float32 Scale and offsets, with a true division
+//     (ResampleCoordinate = Float64Division); the old rule's -0.5 is applied in float64.
+//   - Forward NEAREST_NEIGHBOR copies the chosen element's bits (NaN payloads, -0, subnormals).
+//   - Forward LINEAR and both grads are sums: each term is weight * value in float64 (integer
+//     values converted to float64 first), the terms of one element are summed exactly and
+//     rounded once to float64, then once to the output type: floats to nearest even; integers
+//     half to even, saturated. Every sum starts from +0; a tap of weight exactly 0 is no term;
+//     a NaN term, or +inf with -inf, gives the canonical NaN (GOLDEN.md section 4).
+//   - Scales must be finite and > 0, offsets finite; anything else is an error.
+//   - Every rank from 1 to 8 and every type is evaluated (DirectML's tables say 1 to 4).
+//
+// Adjoint by construction: one per-dimension tap table (forward_axis) serves all five
+// operators; a grad inverts it per dimension (for each input index, the outputs that read it,
+// with the same float64 weights) and gathers, so that every term of the grad is a term of the
+// forward operator with the roles of value and weight exchanged.
+#include "common.hpp"
+#include "exact_sum.hpp"
+
+#include "dmlref/values.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <optional>
+
+namespace dmlref::reference {
+
+namespace {
+
+using Coord = std::array<uint32_t, kMaxDimensionCount>;
+
+// What the five descs reduce to. For a grad, `input` and `output` are the forward operator's
+// (OutputGradientTensor and InputGradientTensor).
+struct Params {
+    std::string_view op;                          // rule prefix: "resample2"
+    std::string_view count_field;                 // "DimensionCount" or "ScaleCount"
+    uint32_t count;
+    uint32_t InterpolationMode;
+    std::optional<uint32_t> RoundingDirection;    // nullopt: the old nearest-neighbour rule
+    const std::vector<float>& Scales;
+    const std::vector<float>* InputPixelOffsets;  // null for RESAMPLE: 0.5 each
+    const std::vector<float>* OutputPixelOffsets; // null for RESAMPLE: -0.5 each
+    Named input;
+    Named output;
+};
+
+Params params(const DML_RESAMPLE_OPERATOR_DESC& d) {
+    return {"resample", "ScaleCount", d.ScaleCount, d.InterpolationMode, std::nullopt, d.Scales, nullptr, nullptr,
+            {"InputTensor", d.InputTensor}, {"OutputTensor", d.OutputTensor}};
+}
+Params params(const DML_RESAMPLE1_OPERATOR_DESC& d) {
+    return {"resample1", "DimensionCount", d.DimensionCount, d.InterpolationMode, std::nullopt, d.Scales,
+            &d.InputPixelOffsets, &d.OutputPixelOffsets, {"InputTensor", d.InputTensor}, {"OutputTensor", d.OutputTensor}};
+}
+Params params(const DML_RESAMPLE2_OPERATOR_DESC& d) {
+    return {"resample2", "DimensionCount", d.DimensionCount, d.InterpolationMode, d.RoundingDirection, d.Scales,
+            &d.InputPixelOffsets, &d.OutputPixelOffsets, {"InputTensor", d.InputTensor}, {"OutputTensor", d.OutputTensor}};
+}
+Params params(const DML_RESAMPLE_GRAD_OPERATOR_DESC& d) {
+    return {"resample-grad", "DimensionCount", d.DimensionCount, d.InterpolationMode, std::nullopt, d.Scales,
+            &d.InputPixelOffsets, &d.OutputPixelOffsets, {"OutputGradientTensor", d.OutputGradientTensor},
+            {"InputGradientTensor", d.InputGradientTensor}};
+}
+Params params(const DML_RESAMPLE_GRAD1_OPERATOR_DESC& d) {
+    return {"resample-grad1", "DimensionCount", d.DimensionCount, d.InterpolationMode, d.RoundingDirection, d.Scales,
+            &d.InputPixelOffsets, &d.OutputPixelOffsets, {"OutputGradientTensor", d.OutputGradientTensor},
+            {"InputGradientTensor", d.InputGradientTensor}};
+}
+
+std::string rule(const Params& p, std::string_view id) { return std::string(p.op) + "." + std::string(id); }
+
+// ---- Validation ----------------------------------------------------------------------------
+
+void validate_resample(const Params& p, Diagnostics& diags) {
+    require_same_data_type(diags, {p.input, p.output}, rule(p, "same-data-type"));
+    for (const Named& t : {p.input, p.output})
+        if (t.desc.DimensionCount() != p.count)
+            diags.error(desc_path(p.count_field), rule(p, "dimension-count"),
+                        std::string(p.count_field) + " is " + std::to_string(p.count) + " but " + std::string(t.name) +
+                        " has " + std::to_string(t.desc.DimensionCount()) + " dimensions; " + std::string(p.count_field) +
+                        " must equal the DimensionCount of " + join_names({p.input, p.output}));
+    if (p.InterpolationMode > DML_INTERPOLATION_MODE_LINEAR)
+        diags.error(desc_path("InterpolationMode"), rule(p, "interpolation-mode"),
+                    "InterpolationMode is " + std::to_string(p.InterpolationMode) +
+                    "; it must be NEAREST_NEIGHBOR (0) or LINEAR (1)");
+    if (p.RoundingDirection && *p.RoundingDirection > DML_AXIS_DIRECTION_DECREASING)
+        diags.error(desc_path("RoundingDirection"), rule(p, "rounding-direction"),
+                    "RoundingDirection is " + std::to_string(*p.RoundingDirection) +
+                    "; it must be INCREASING (0) or DECREASING (1)");
+
+    struct Array { std::string_view name; const std::vector<float>* v; };
+    const Array arrays[] = {{"Scales", &p.Scales}, {"InputPixelOffsets", p.InputPixelOffsets},
+                            {"OutputPixelOffsets", p.OutputPixelOffsets}};
+    for (const auto& a : arrays) {
+        if (!a.v) continue;
+        if (a.v->size() != p.count)
+            diags.error(desc_path(a.name), rule(p, "array-length"),
+                        std::string(a.name) + " has " + std::to_string(a.v->size()) + " entries; it must have " +
+                        std::string(p.count_field) + " (" + std::to_string(p.count) + ") entries");
+        for (size_t i = 0; i < a.v->size(); ++i) {
+            const float v = (*a.v)[i];
+            const std::string at = std::string(a.name) + "[" + std::to_string(i) + "] is " +
+                                   format_exact_value(DataType::FLOAT32, to_bits(v));
+            if (a.name == "Scales" && !(std::isfinite(v) && v > 0))
+                diags.error(pointer_append(desc_path(a.name), i), rule(p, "scale-positive"),
+                            at + "; a scale must be finite and greater than 0");
+            else if (a.name != "Scales" && !std::isfinite(v))
+                diags.error(pointer_append(desc_path(a.name), i), rule(p, "offset-finite"), at + "; an offset must be finite");
+        }
+    }
+}
+
+// The annotations need a desc whose own rules and tensor ranks and sizes hold.
+template <class D> bool valid(const D& d) {
+    Diagnostics diags;
+    validate(d, diags);
+    const Params p = params(d);
+    bool shapes = p.count <= kMaxDimensionCount;
+    for (const Named& t : {p.input, p.output})
+        for (uint32_t s : t.desc.Sizes) shapes = shapes && s >= 1;
+    return !diags.has_errors() && shapes;
+}
+
+// ---- Taps ----------------------------------------------------------------------------------
+
+struct Tap {
+    uint32_t index;  // along the dimension: the input index (forward) or output index (inverse)
+    double weight;   // never 0
+};
+
+// The taps of every position along one dimension: position p's taps are
+// taps[first[p] .. first[p + 1]). For nearest neighbour, index32[p] is the index the
+// coordinate gives when it is computed in float32 (for boundary flags).
+struct Axis {
+    std::vector<Tap> taps;
+    std::vector<uint32_t> first{0};
+    std::vector<uint32_t> index32;
+};
+
+// floor or ceil, then clamp to [0, size - 1].
+uint32_t nearest_index(double x, bool ceil, uint32_t size) {
+    const double r = ceil ? std::ceil(x) : std::floor(x);
+    if (!(r > 0)) return 0;
+    if (r >= double(size - 1)) return size - 1;
+    return uint32_t(r);
+}
+
+// The forward taps of dimension i: for each output position, the input elements it reads.
+Axis forward_axis(const Params& p, size_t i) {
+    const uint32_t in = p.input.desc.Sizes[i], out = p.output.desc.Sizes[i];
+    const float Scale = p.Scales[i];
+    const float InputPixelOffset = p.InputPixelOffsets ? (*p.InputPixelOffsets)[i] : 0.5f;
+    float OutputPixelOffset = p.OutputPixelOffsets ? (*p.OutputPixelOffsets)[i] : -0.5f;
+    const bool nearest = p.InterpolationMode == DML_INTERPOLATION_MODE_NEAREST_NEIGHBOR;
+    // The old nearest-neighbour rule: DECREASING with OutputPixelOffset lowered by 0.5.
+    const bool old_rule = nearest && !p.RoundingDirection;
+    const bool ceil = p.RoundingDirection == DML_AXIS_DIRECTION_INCREASING;
+    const double opo = double(OutputPixelOffset) - (old_rule ? 0.5 : 0.0);
+    const float opo32 = OutputPixelOffset - (old_rule ? 0.5f : 0.0f);
+    Axis a;
+    a.taps.reserve(size_t(out) * 2);
+    a.first.reserve(size_t(out) + 1);
+    for (uint32_t o = 0; o < out; ++o) {
+        const double x = (double(o) - opo) / double(Scale) - double(InputPixelOffset);
+        if (nearest) {
+            a.taps.push_back({nearest_index(x, ceil, in), 1.0});
+            const float x32 = (float(o) - opo32) / Scale - InputPixelOffset;
+            a.index32.push_back(nearest_index(double(x32), ceil, in));
+        } else {
+            const double xc = std::clamp(x, 0.0, double(in - 1));
+            const double x0 = std::floor(xc);
+            const uint32_t i0 = uint32_t(x0), i1 = std::min(i0 + 1, in - 1);
+            const double w1 = xc - x0, w0 = 1 - w1;
+            if (w0 != 0) a.taps.push_back({i0, w0});
+            if (w1 != 0) a.taps.push_back({i1, w1});  // 0 when i1 == i0
+        }
+        a.first.push_back(uint32_t(a.taps.size()));
+    }
+    return a;
+}
+
+std::vector<Axis> forward_axes(const Params& p) {
+    std::vector<Axis> axes;
+    for (size_t i = 0; i < p.count; ++i) axes.push_back(forward_axis(p, i));
+    return axes;
+}
+
+// The same taps seen from the input: for each input index, the output positions that read it
+// (increasing) with the same weights.
+Axis inverse(const Axis& f, uint32_t in_size) {
+    Axis r;
+    r.first.assign(size_t(in_size) + 1, 0);
+    for (const Tap& t : f.taps) ++r.first[t.index + 1];
+    for (uint32_t i = 0; i < in_size; ++i) r.first[i + 1] += r.first[i];
+    r.taps.resize(f.taps.size());
+    std::vector<uint32_t> fill(r.first.begin(), r.first.end() - 1);
+    for (uint32_t o = 0; o + 1 < f.first.size(); ++o)
+        for (uint32_t k = f.first[o]; k < f.first[o + 1]; ++k) r.taps[fill[f.taps[k].index]++] = {o, f.taps[k].weight};
+    return r;
+}
+
+std::vector<Axis> inverse_axes(const Params& p) {
+    std::vector<Axis> axes;
+    for (size_t i = 0; i < p.count; ++i) axes.push_back(inverse(forward_axis(p, i), p.input.desc.Sizes[i]));
+    return axes;
+}
+
+// Steps a row-major coordinate within `sizes`; false after the last one.
+bool next(Coord& c, const std::vector<uint32_t>& sizes) {
+    for (size_t i = sizes.size(); i-- > 0;) {
+        if (++c[i] < sizes[i]) return true;
+        c[i] = 0;
+    }
+    return false;
+}
+
+int64_t offset_of(const Coord& c, const std::vector<int64_t>& strides) {
+    int64_t off = 0;
+    for (size_t i = 0; i < strides.size(); ++i) off += int64_t(c[i]) * strides[i];
+    return off;
+}
+
+// Calls f(element offset, weight) for every combination of one tap per dimension of position
+// c, the weight multiplied in dimension order 0..N-1. `strides` are the element strides of the
+// tensor the taps index.
+template <class F> void for_each_tap(const std::vector<Axis>& axes, const Coord& c, const std::vector<int64_t>& strides, F&& f) {
+    const size_t n = axes.size();
+    Coord k{};
+    for (size_t i = 0; i < n; ++i) {
+        k[i] = axes[i].first[c[i]];
+        if (k[i] == axes[i].first[c[i] + 1]) return;  // nothing reads (or is read by) this position
+    }
+    for (;;) {
+        double weight = 1.0;
+        int64_t offset = 0;
+        for (size_t i = 0; i < n; ++i) {
+            const Tap& t = axes[i].taps[k[i]];
+            weight *= t.weight;
+            offset += int64_t(t.index) * strides[i];
+        }
+        f(offset, weight);
+        size_t i = n;
+        for (;;) {
+            if (i == 0) return;
+            --i;
+            if (++k[i] < axes[i].first[c[i] + 1]) break;
+            k[i] = axes[i].first[c[i]];
+        }
+    }
+}
+
+// ---- The loops -----------------------------------------------------------------------------
+
+void resample(const Params& p, const Bindings& b) {
+    const std::vector<Axis> axes = forward_axes(p);
+    const TensorView X(p.input.desc, b.at(p.input.name));
+    const TensorView Y(p.output.desc, b.at(p.output.name));
+    const bool nearest = p.InterpolationMode == DML_INTERPOLATION_MODE_NEAREST_NEIGHBOR;
+    dispatch(p.input.desc.DataType, [&]<class T>() {
+        const T* x = X.data<T>();
+        T* y = Y.data<T>();
+        Coord c{};
+        do {
+            T& out = y[offset_of(c, Y.strides)];
+            if (nearest) {
+                for_each_tap(axes, c, X.strides, [&](int64_t offset, double) { out = x[offset]; });  // one tap: a copy
+            } else {
+                ExactSum sum;
+                for_each_tap(axes, c, X.strides, [&](int64_t offset, double w) { if (w != 0) sum.add(w * widen(x[offset])); });
+                out = sum.template result<T>();
+            }
+        } while (next(c, Y.sizes()));
+    });
+}
+
+// dX[e] = sum over the dY elements o that read e, of weight(o, e) * dY[o].
+void resample_grad(const Params& p, const Bindings& b) {
+    const std::vector<Axis> axes = inverse_axes(p);
+    const TensorView dY(p.output.desc, b.at(p.output.name));
+    const TensorView dX(p.input.desc, b.at(p.input.name));
+    dispatch(p.input.desc.DataType, [&]<class T>() {
+        const T* dy = dY.data<T>();
+        T* dx = dX.data<T>();
+        Coord c{};
+        do {
+            ExactSum sum;
+            for_each_tap(axes, c, dY.strides, [&](int64_t offset, double w) { if (w != 0) sum.add(w * widen(dy[offset])); });
+            dx[offset_of(c, dX.strides)] = sum.template result<T>();
+        } while (next(c, dX.sizes()));
+    });
+}
+
+// ---- Annotations ---------------------------------------------------------------------------
+
+constexpr std::string_view kBoundaryReason =
+    "NearestNeighborRounding: the float64 coordinate and the same formula evaluated in float32 pick different input "
+    "elements for this element (GOLDEN.md sections 5 and 7)";
+
+// Nearest neighbour: forward output elements (grad == false) with a dimension whose float32
+// index differs from the float64 one; for a grad, the dX elements such a dY element sends its
+// gradient to under either index.
+Boundary nearest_boundary(const Params& p, bool grad) {
+    Boundary r;
+    if (p.InterpolationMode != DML_INTERPOLATION_MODE_NEAREST_NEIGHBOR) return r;
+    const std::vector<Axis> axes = forward_axes(p);
+    bool any = false;
+    for (const Axis& a : axes)
+        for (size_t o = 0; o < a.index32.size(); ++o) any = any || a.index32[o] != a.taps[o].index;
+    if (!any) return r;
+    const std::vector<uint32_t>& out_sizes = p.output.desc.Sizes;
+    const auto in_packed = packed_strides(p.input.desc.Sizes);
+    std::vector<bool> flagged(grad ? element_count(p.input.desc) : 0);
+    Coord c{};
+    uint64_t index = 0;
+    do {
+        bool differs = false;
+        int64_t at64 = 0, at32 = 0;
+        for (size_t i = 0; i < axes.size(); ++i) {
+            const uint32_t i64 = axes[i].taps[c[i]].index, i32 = axes[i].index32[c[i]];
+            differs = differs || i64 != i32;
+            at64 += int64_t(i64) * in_packed[i];
+            at32 += int64_t(i32) * in_packed[i];
+        }
+        if (differs && !grad) r.Indices.push_back(index);
+        if (differs && grad) flagged[size_t(at64)] = flagged[size_t(at32)] = true;
+        ++index;
+    } while (next(c, out_sizes));
+    for (size_t e = 0; e < flagged.size(); ++e)
+        if (flagged[e]) r.Indices.push_back(e);
+    r.Reason = std::string(kBoundaryReason);
+    return r;
+}
+
+// The number of terms (non-zero weights) of every element of the forward output (grad ==
+// false) or of dX, in logical order.
+std::vector<uint32_t> term_counts(const Params& p, bool grad) {
+    const std::vector<Axis> axes = grad ? inverse_axes(p) : forward_axes(p);
+    const TensorDesc& out = grad ? p.input.desc : p.output.desc;
+    const auto strides = packed_strides(grad ? p.output.desc.Sizes : p.input.desc.Sizes);
+    std::vector<uint32_t> counts;
+    counts.reserve(element_count(out));
+    Coord c{};
+    do {
+        uint32_t n = 0;
+        for_each_tap(axes, c, strides, [&](int64_t, double w) { n += w != 0; });
+        counts.push_back(n);
+    } while (next(c, out.Sizes));
+    return counts;
+}
+
+std::optional<Tolerance> resample_tolerance(const Params& p, bool grad, std::string_view output) {
+    if (output != (grad ? p.input.name : p.output.name)) return std::nullopt;
+    Tolerance t;
+    const bool nearest = p.InterpolationMode == DML_INTERPOLATION_MODE_NEAREST_NEIGHBOR;
+    if (nearest && !grad) {
+        t.Why = "nearest neighbour copies the chosen input element, bit for bit (GOLDEN.md section 2)";
+        return t;
+    }
+    std::vector<uint32_t> counts = term_counts(p, grad);
+    const uint32_t most = counts.empty() ? 0 : *std::max_element(counts.begin(), counts.end());
+    if (nearest && most < 2) {
+        t.Why = "every element receives at most one gradient term of weight 1 (or is +0): bit for bit";
+        return t;
+    }
+    t.Kind = "Summed";
+    t.MaxTerms = most;
+    t.Terms = std::move(counts);
+    t.Why = "elements are exact sums of up to " + std::to_string(most) +
+            (nearest ? " gradient terms" : " weighted terms (weights from the float64 coordinate)") +
+            ", rounded once (GOLDEN.md section 4); Terms gives each element's count. A backend summing in its own order "
+            "and precision may differ by a bound that grows with the element's number of terms";
+    return t;
+}
+
+}  // namespace
+
+// ---- The operators -------------------------------------------------------------------------
+
+void validate(const DML_RESAMPLE_OPERATOR_DESC& d, Diagnostics& diags) { validate_resample(params(d), diags); }
+void validate(const DML_RESAMPLE1_OPERATOR_DESC& d, Diagnostics& diags) { validate_resample(params(d), diags); }
+void validate(const DML_RESAMPLE2_OPERATOR_DESC& d, Diagnostics& diags) { validate_resample(params(d), diags); }
+void validate(const DML_RESAMPLE_GRAD_OPERATOR_DESC& d, Diagnostics& diags) { validate_resample(params(d), diags); }
+void validate(const DML_RESAMPLE_GRAD1_OPERATOR_DESC& d, Diagnostics& diags) { validate_resample(params(d), diags); }
+
+void evaluate(const DML_RESAMPLE_OPERATOR_DESC& d, const Bindings& b) { resample(params(d), b); }
+void evaluate(const DML_RESAMPLE1_OPERATOR_DESC& d, const Bindings& b) { resample(params(d), b); }
+void evaluate(const DML_RESAMPLE2_OPERATOR_DESC& d, const Bindings& b) { resample(params(d), b); }
+void evaluate(const DML_RESAMPLE_GRAD_OPERATOR_DESC& d, const Bindings& b) { resample_grad(params(d), b); }
+void evaluate(const DML_RESAMPLE_GRAD1_OPERATOR_DESC& d, const Bindings& b) { resample_grad(params(d), b); }
+
+Boundary boundary(const DML_RESAMPLE_OPERATOR_DESC& d, std::string_view output) {
+    return output == "OutputTensor" && valid(d) ? nearest_boundary(params(d), false) : Boundary{};
+}
+Boundary boundary(const DML_RESAMPLE1_OPERATOR_DESC& d, std::string_view output) {
+    return output == "OutputTensor" && valid(d) ? nearest_boundary(params(d), false) : Boundary{};
+}
+Boundary boundary(const DML_RESAMPLE2_OPERATOR_DESC& d, std::string_view output) {
+    return output == "OutputTensor" && valid(d) ? nearest_boundary(params(d), false) : Boundary{};
+}
+Boundary boundary(const DML_RESAMPLE_GRAD_OPERATOR_DESC& d, std::string_view output) {
+    return output == "OutputGradientTensor" && valid(d) ? nearest_boundary(params(d), true) : Boundary{};
+}
+Boundary boundary(const DML_RESAMPLE_GRAD1_OPERATOR_DESC& d, std::string_view output) {
+    return output == "OutputGradientTensor" && valid(d) ? nearest_boundary(params(d), true) : Boundary{};
+}
+
+std::optional<Tolerance> tolerance(const DML_RESAMPLE_OPERATOR_DESC& d, std::string_view output) {
+    return valid(d) ? resample_tolerance(params(d), false, output) : std::nullopt;
+}
+std::optional<Tolerance> tolerance(const DML_RESAMPLE1_OPERATOR_DESC& d, std::string_view output) {
+    return valid(d) ? resample_tolerance(params(d), false, output) : std::nullopt;
+}
+std::optional<Tolerance> tolerance(const DML_RESAMPLE2_OPERATOR_DESC& d, std::string_view output) {
+    return valid(d) ? resample_tolerance(params(d), false, output) : std::nullopt;
+}
+std::optional<Tolerance> tolerance(const DML_RESAMPLE_GRAD_OPERATOR_DESC& d, std::string_view output) {
+    return valid(d) ? resample_tolerance(params(d), true, output) : std::nullopt;
+}
+std::optional<Tolerance> tolerance(const DML_RESAMPLE_GRAD1_OPERATOR_DESC& d, std::string_view output) {
+    return valid(d) ? resample_tolerance(params(d), true, output) : std::nullopt;
+}
+
+}  // namespace dmlref::reference
