@@ -94,6 +94,16 @@ inline std::string first_error(const Diagnostics& d, const std::string& file = "
     return "";
 }
 
+// Whether validating `op` reports an error with this rule id at this JSON path.
+inline bool has_error(const Operator& op, const std::string& rule, const std::string& path) {
+    const Diagnostics d = validate(op);
+    for (const auto& item : d.items()) {
+        INFO(format(item, "<test>"));
+        if (item.severity == Severity::Error && item.rule == rule && item.path == path) return true;
+    }
+    return false;
+}
+
 template <class T> T value_of(double v) {
     if constexpr (is_half_v<T>) return half_from_double(v);
     else return static_cast<T>(v);

@@ -144,15 +144,6 @@ template <class T> std::vector<T> small_values(size_t n, uint32_t seed) {
     return v;
 }
 
-bool has_error(const Operator& op, const std::string& rule, const std::string& path) {
-    const Diagnostics d = validate(op);
-    for (const auto& item : d.items()) {
-        INFO(format(item, "<test>"));
-        if (item.severity == Severity::Error && item.rule == rule && item.path == path) return true;
-    }
-    return false;
-}
-
 }  // namespace
 
 // ---- The page's example ----------------------------------------------------------------------

@@ -185,15 +185,6 @@ template <class T> std::vector<T> naive_grad(const Geometry& g, uint32_t mode, u
     return dx;
 }
 
-bool has_error(const Operator& op, const std::string& rule, const std::string& path) {
-    const Diagnostics d = validate(op);
-    for (const auto& item : d.items()) {
-        INFO(format(item, "<test>"));
-        if (item.severity == Severity::Error && item.rule == rule && item.path == path) return true;
-    }
-    return false;
-}
-
 }  // namespace
 
 // ---- The pages' examples ------------------------------------------------------------------

@@ -76,6 +76,18 @@ std::string shape_text(const Case& c) {
     return "";
 }
 
+// Reads a case; an unreadable file leaves its diagnostics in `diags` and an empty case.
+Case load(const fs::path& file, uint64_t max_bytes, Diagnostics& diags) {
+    try {
+        LoadOptions lo;
+        lo.max_bytes = max_bytes;
+        return load_case(file, diags, lo);
+    } catch (const CaseError& e) {
+        diags = e.diagnostics();
+        return {};
+    }
+}
+
 void print_diagnostics(const Diagnostics& d, const std::string& file, std::ostream& os) {
     for (const auto& item : d.items()) os << format(item, file) << "\n";
 }
@@ -105,14 +117,7 @@ int cmd_run(const RunOptions& o) {
         std::string counter = std::to_string(k + 1);
         counter = "[" + std::string(width - counter.size(), ' ') + counter + "/" + std::to_string(inputs.size()) + "]";
         Diagnostics diags;
-        Case c;
-        try {
-            LoadOptions lo;
-            lo.max_bytes = o.max_bytes;
-            c = load_case(in.file, diags, lo);
-        } catch (const CaseError& e) {
-            diags = e.diagnostics();
-        }
+        Case c = load(in.file, o.max_bytes, diags);
         if (diags.has_errors()) {
             ++errors;
             std::cout << counter << " ERROR " << in.file.string() << "\n";
@@ -191,14 +196,7 @@ int cmd_validate(const ValidateCmdOptions& o) {
     size_t invalid = problems.size(), outside = 0;
     for (const auto& in : inputs) {
         Diagnostics diags;
-        Case c;
-        try {
-            LoadOptions lo;
-            lo.max_bytes = o.max_bytes;
-            c = load_case(in.file, diags, lo);
-        } catch (const CaseError& e) {
-            diags = e.diagnostics();
-        }
+        Case c = load(in.file, o.max_bytes, diags);
         print_diagnostics(diags, in.file.string(), std::cerr);
         if (diags.has_errors()) {
             ++invalid;
