@@ -114,11 +114,13 @@ Tolerance stated_tolerance(const Case& c, std::string_view output) {
             break;
         }
         case TR::Summed: {
+            const std::vector<uint32_t> terms = term_counts(c, output);
             uint32_t most = 0;
-            for (uint32_t n : term_counts(c, output)) most = std::max(most, n);
+            for (uint32_t n : terms) most = std::max(most, n);
             if (most >= 2) {
                 t.Kind = "Summed";
                 t.MaxTerms = most;
+                t.Terms = terms;  // each element's own count, as the golden records it
                 t.Why = "elements are exact sums of up to " + std::to_string(most) +
                         " gradient terms, rounded once (GOLDEN.md section 4); a backend summing in its own order and "
                         "precision may differ by a bound that grows with the element's number of terms";
