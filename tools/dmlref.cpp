@@ -6,6 +6,7 @@
 //      outputs are over tolerance (diff)
 //   2  a case or an actual file is invalid or unreadable, or the command line is wrong
 #include "dmlref/case.hpp"
+#include "dmlref/npy.hpp"
 #include "dmlref/diff.hpp"
 #include "dmlref/values.hpp"
 
@@ -92,9 +93,38 @@ void print_diagnostics(const Diagnostics& d, const std::string& file, std::ostre
     for (const auto& item : d.items()) os << format(item, file) << "\n";
 }
 
+// For harnesses: DIR/<Field>.npy for every tensor of the case. Inputs are their whole buffer
+// in memory order (1-D, TotalTensorSizeInBytes / element size elements, as bound); outputs are
+// the computed logical elements in the output's Sizes. Returns the number of files not written.
+size_t write_npy_files(const Case& c, const Outputs& outputs, const fs::path& dir) {
+    std::error_code ec;
+    fs::create_directories(dir, ec);
+    size_t failures = 0;
+    for (const auto& f : tensor_fields(c.op)) {
+        NpyArray a;
+        a.data_type = f.desc->DataType;
+        if (f.role == TensorRole::Input) {
+            a.data = c.inputs.at(std::string(f.name));
+            a.shape = {a.data.size() / element_size(a.data_type)};
+        } else {
+            a.data = outputs.values.at(std::string(f.name));
+            a.shape.assign(f.desc->Sizes.begin(), f.desc->Sizes.end());
+        }
+        const fs::path file = dir / (std::string(f.name) + ".npy");
+        try {
+            write_npy(file, a);
+        } catch (const NpyError& e) {
+            std::cerr << file.string() << ": /: error: " << e.what() << " [file.write]\n";
+            ++failures;
+        }
+    }
+    return failures;
+}
+
 struct RunOptions {
     std::vector<std::string> paths;
     std::string out_dir;
+    std::string npy_dir;
     uint64_t max_bytes = uint64_t(4) << 30;
     bool overwrite_expected = false;
     bool quiet = false;
@@ -166,6 +196,7 @@ int cmd_run(const RunOptions& o) {
                 std::cerr << target.string() << ": /: error: cannot write the golden file [file.write]\n";
             }
         }
+        if (!o.npy_dir.empty()) errors += write_npy_files(c, outputs, fs::path(o.npy_dir) / fs::path(in.relative).replace_extension(""));
     }
     std::cout << inputs.size() << " cases: " << passed << " passed, " << failed << " failed, " << fresh
               << " new (no expected values), " << errors << " errors";
@@ -238,6 +269,7 @@ int main(int argc, char** argv) {
     run->add_option("CASE", ro.paths, "case files or directories (searched for *.json)");
     run->add_option("-o,--output", ro.out_dir, "directory for the golden case files (mirrors the layout under a directory argument)");
     run->add_option("--max-bytes", ro.max_bytes, "largest buffer a case may allocate, in bytes (default 4 GiB)");
+    run->add_option("--npy", ro.npy_dir, "also write DIR/<case>/<Field>.npy: input buffers (1-D, memory order) and computed outputs (their Sizes), for harnesses");
     run->add_flag("--overwrite-expected", ro.overwrite_expected, "write goldens even for cases whose expected values differ");
     run->add_flag("-q,--quiet", ro.quiet, "do not print warnings");
 
