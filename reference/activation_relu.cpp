@@ -8,7 +8,8 @@
 // Decisions (GOLDEN.md section 7, recorded as policies in golden files):
 //   - max(0, x) is D3D's max: a NaN operand is ignored, so RELU(NaN) = +0; and RELU(-0) = +0.
 //     Both fall out of "x > 0 ? x : +0", since NaN > 0 and -0 > 0 are false.
-//   - select(c, a, b) is c ? a : b on bits, without a branch (include/dmlref/numeric.hpp).
+//   - select(c, a, b) is c ? a : b on bits, and exact_gt(x, y) is x > y on exact values, both
+//     without a branch (include/dmlref/numeric.hpp).
 //   - RELU_GRAD takes the formula literally: X = NaN, -0 or +0 gives +0; dY passes bit for bit.
 #include "common.hpp"
 
@@ -26,7 +27,7 @@ void evaluate(const DML_ACTIVATION_RELU_OPERATOR_DESC& d, const Bindings& b) {
     const TensorView X(d.InputTensor, b.at("InputTensor"));
     const TensorView Y(d.OutputTensor, b.at("OutputTensor"));
     dispatch(d.InputTensor.DataType, [&]<class T>() {
-        map_elements<T, T>(Y, [](T x) { return select(x > T(0), x, T(0)); }, X);
+        map_elements<T, T>(Y, [](T x) { return select(exact_gt(x, T(0)), x, T(0)); }, X);
     });
 }
 
@@ -47,7 +48,7 @@ void evaluate(const DML_ACTIVATION_RELU_GRAD_OPERATOR_DESC& d, const Bindings& b
     const TensorView dY(d.InputGradientTensor, b.at("InputGradientTensor"));
     const TensorView dX(d.OutputGradientTensor, b.at("OutputGradientTensor"));
     dispatch(d.InputTensor.DataType, [&]<class T>() {
-        map_elements<T, T, T>(dX, [](T x, T dy) { return select(x > T(0), dy, T(0)); }, X, dY);
+        map_elements<T, T, T>(dX, [](T x, T dy) { return select(exact_gt(x, T(0)), dy, T(0)); }, X, dY);
     });
 }
 

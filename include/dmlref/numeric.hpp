@@ -127,13 +127,29 @@ template <class A, class B> inline std::partial_ordering exact_compare(A a, B b)
     else if constexpr (is_floating_v<A> && is_floating_v<B>) return widen(a) <=> widen(b);
     else return compare(Number::of(a), Number::of(b));
 }
+// FLOAT16 against FLOAT16 without converting: a half's bits map to an integer key that orders
+// like its value (sign-magnitude to two's complement; -0 and +0 both map to 0), and a NaN is
+// unordered. Exact, and branch-free so that element-wise loops vectorise.
+inline int32_t half_order_key(half h) {
+    const int32_t b = to_bits(h);
+    const int32_t magnitude = b & 0x7fff;
+    const int32_t negative = -(b >> 15);  // 0 or -1
+    return (magnitude ^ negative) - negative;
+}
+inline bool half_ordered(half a, half b) { return ((to_bits(a) & 0x7fff) <= 0x7c00) & ((to_bits(b) & 0x7fff) <= 0x7c00); }
+
+// a <= b, a >= b, a > b, a < b on exact values (false when either is NaN).
 template <class A, class B> inline bool exact_le(A a, B b) {
-    if constexpr (std::is_same_v<A, B>) return a <= b;  // branch-free for the vectoriser
+    if constexpr (is_half_v<A> && is_half_v<B>) return half_ordered(a, b) & (half_order_key(a) <= half_order_key(b));
+    else if constexpr (std::is_same_v<A, B>) return a <= b;  // branch-free for the vectoriser
     else { auto c = exact_compare(a, b); return c == std::partial_ordering::less || c == std::partial_ordering::equivalent; }
 }
-template <class A, class B> inline bool exact_ge(A a, B b) {
-    if constexpr (std::is_same_v<A, B>) return a >= b;
-    else { auto c = exact_compare(a, b); return c == std::partial_ordering::greater || c == std::partial_ordering::equivalent; }
+template <class A, class B> inline bool exact_ge(A a, B b) { return exact_le(b, a); }
+template <class A, class B> inline bool exact_lt(A a, B b) {
+    if constexpr (is_half_v<A> && is_half_v<B>) return half_ordered(a, b) & (half_order_key(a) < half_order_key(b));
+    else if constexpr (std::is_same_v<A, B>) return a < b;
+    else return exact_compare(a, b) == std::partial_ordering::less;
 }
+template <class A, class B> inline bool exact_gt(A a, B b) { return exact_lt(b, a); }
 
 }  // namespace dmlref
