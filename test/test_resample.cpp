@@ -429,6 +429,35 @@ TEST_CASE("resample: strided tensors") {
                {1, 1.25f, 1.75f, 2, 1.5f, 1.75f, 2.25f, 2.5f, 2.5f, 2.75f, 3.25f, 3.5f, 3, 3.25f, 3.75f, 4});
 }
 
+TEST_CASE("resample grad: strided dY and a sentinel-filled strided dX") {
+    // The forward 3x2 -> 6x4 (scales 2, 2), linear and nearest. dY (6x4) is read through a
+    // transposing stride; dX (3x2) is written with rows padded to 3 elements into a buffer of
+    // 0xAB bytes. Expected: the naive adjoint of the test, on the logical dY.
+    const Geometry g = half_pixel({3, 2}, {6, 4}, {2.0f, 2.0f});
+    std::vector<float> dy_logical(24);
+    for (size_t i = 0; i < dy_logical.size(); ++i) dy_logical[i] = float(int(i % 7) - 3) * 0.25f;
+    for (uint32_t mode : {NN, LINEAR}) {
+        Operator op = grad1(DataType::FLOAT32, g, mode, DOWN);
+        auto& d = std::get<DML_RESAMPLE_GRAD1_OPERATOR_DESC>(op.Desc);
+        d.InputGradientTensor.Strides = {1, 6};   // column-major dY
+        d.OutputGradientTensor.Strides = {3, 1};  // dX rows padded to 3
+        REQUIRE_FALSE(validate(op).has_errors());
+        auto dy = logical_buffer(d.InputGradientTensor, dy_logical);
+        std::vector<std::byte> dx(buffer_size(d.OutputGradientTensor), std::byte{0xAB});
+        Bindings b;
+        b.bind("InputGradientTensor", dy);
+        b.bind("OutputGradientTensor", dx);
+        evaluate(op, b);
+        const auto expected = naive_grad<float>(g, mode, DOWN, dy_logical);
+        check_bits(as_values<float>(gather_logical(d.OutputGradientTensor, dx)), expected);
+        // Rows 0 and 1 have a pad element at 2 and 5; the buffer ends with row 2's last element.
+        const auto raw = as_values<uint32_t>(dx);
+        REQUIRE(raw.size() == 8);
+        CHECK(raw[2] == 0xABABABABu);
+        CHECK(raw[5] == 0xABABABABu);
+    }
+}
+
 // ---- Every type and rank ----------------------------------------------------------------------
 
 TEST_CASE_TEMPLATE("resample: ranks 1 to 8 against the naive computation", T, DMLREF_ALL_TYPES) {
