@@ -37,15 +37,15 @@ const std::vector<ToleranceRow>& tolerance_table() {
         {OT::SLICE,                    "OutputTensor",          TypeClass::Any,     TR::Bits,              BR::None},
         {OT::SLICE1,                   "OutputTensor",          TypeClass::Any,     TR::Bits,              BR::None},
         {OT::SLICE_GRAD,               "OutputGradientTensor",  TypeClass::Any,     TR::Bits,              BR::None},
-        {OT::MAX_POOLING,              "OutputTensor",          TypeClass::Any,     TR::Bits,              BR::None},
-        {OT::MAX_POOLING1,             "OutputTensor",          TypeClass::Any,     TR::Bits,              BR::None},
-        {OT::MAX_POOLING1,             "OutputIndicesTensor",   TypeClass::Any,     TR::Bits,              BR::None},
-        {OT::MAX_POOLING2,             "OutputTensor",          TypeClass::Any,     TR::Bits,              BR::None},
-        {OT::MAX_POOLING2,             "OutputIndicesTensor",   TypeClass::Any,     TR::Bits,              BR::None},
+        {OT::MAX_POOLING,              "OutputTensor",          TypeClass::Any,     TR::Bits,              BR::ArgmaxTie},
+        {OT::MAX_POOLING1,             "OutputTensor",          TypeClass::Any,     TR::Bits,              BR::ArgmaxTie},
+        {OT::MAX_POOLING1,             "OutputIndicesTensor",   TypeClass::Any,     TR::Bits,              BR::ArgmaxTie},
+        {OT::MAX_POOLING2,             "OutputTensor",          TypeClass::Any,     TR::Bits,              BR::ArgmaxTie},
+        {OT::MAX_POOLING2,             "OutputIndicesTensor",   TypeClass::Any,     TR::Bits,              BR::ArgmaxTie},
         // Overlapping windows add their gradients: float sums are exact, rounded once; integer
         // sums wrap exactly (GOLDEN.md section 4).
-        {OT::MAX_POOLING_GRAD,         "OutputGradientTensor",  TypeClass::Float,   TR::Summed,            BR::None},
-        {OT::MAX_POOLING_GRAD,         "OutputGradientTensor",  TypeClass::Integer, TR::Bits,              BR::None},
+        {OT::MAX_POOLING_GRAD,         "OutputGradientTensor",  TypeClass::Float,   TR::Summed,            BR::ArgmaxTie},
+        {OT::MAX_POOLING_GRAD,         "OutputGradientTensor",  TypeClass::Integer, TR::Bits,              BR::ArgmaxTie},
         // Nearest neighbour copies (Bits) unless grad taps add up; LINEAR weights make every
         // element a sum. reference/resample.cpp states which, with each element's term count,
         // and lists the coordinates float32 arithmetic would move (GOLDEN.md sections 4, 5).
@@ -227,6 +227,8 @@ std::vector<BoundaryElement> boundary_elements(const Case& c, std::string_view o
             }
         });
     }
+    if (row.boundary == BR::ArgmaxTie && c.inputs.count("InputTensor"))
+        for (uint64_t i : max_pooling_argmax_ties(c.op, c.inputs.at("InputTensor"))) out.push_back({i, "ArgmaxTie"});
     if (row.boundary == BR::OperatorStated) {
         const Boundary b = boundary(c.op, output);
         for (uint64_t i : b.Indices) out.push_back({i, b.Reason});

@@ -209,21 +209,18 @@ template <class T> bool beats(T x, T best) {
     else return x > best;
 }
 
-// The argmax of output position o's window in one (n, c) plane of X, scanning real elements in
-// increasing logical index. `plane` is the element offset of the plane in X's buffer; `xs` are
-// X's strides of the spatial dimensions. Returns the spatial logical index of the winner
-// (add plane_index * in_plane for the flat index) and its element offset, or kNoElement.
-struct Argmax { uint64_t index; int64_t offset; };
-template <class T>
-Argmax window_argmax(const Window& w, const T* x, int64_t plane, const int64_t* xs, const Coord& o) {
+// Calls f(spatial logical index, element offset) for the real elements of output position o's
+// window in one (n, c) plane of X, in increasing logical index. `plane` is the element offset
+// of the plane in X's buffer; `xs` are X's strides of the spatial dimensions.
+template <class F>
+void for_each_window_element(const Window& w, int64_t plane, const int64_t* xs, const Coord& o, F&& f) {
     Coord lo{}, hi{}, k{};
     for (size_t i = 0; i < w.spatial; ++i) {
         const KRange r = real_positions(w, i, o[i]);
-        if (r.lo == r.hi) return {kNoElement, 0};
+        if (r.lo == r.hi) return;
         lo[i] = k[i] = r.lo;
         hi[i] = r.hi;
     }
-    Argmax best{kNoElement, 0};
     do {
         int64_t offset = plane, index = 0;
         for (size_t i = 0; i < w.spatial; ++i) {
@@ -231,9 +228,35 @@ Argmax window_argmax(const Window& w, const T* x, int64_t plane, const int64_t* 
             offset += p * xs[i];
             index += p * w.in_packed[i];
         }
-        if (best.index == kNoElement || beats(x[offset], x[best.offset])) best = {uint64_t(index), offset};
+        f(uint64_t(index), offset);
     } while (next(k, lo, hi, w.spatial));
+}
+
+// The argmax of output position o's window: the spatial logical index of the winner (add
+// plane_index * in_plane for the flat index) and its element offset, or kNoElement.
+struct Argmax { uint64_t index; int64_t offset; };
+template <class T>
+Argmax window_argmax(const Window& w, const T* x, int64_t plane, const int64_t* xs, const Coord& o) {
+    Argmax best{kNoElement, 0};
+    for_each_window_element(w, plane, xs, o, [&](uint64_t index, int64_t offset) {
+        if (best.index == kNoElement || beats(x[offset], x[best.offset])) best = {index, offset};
+    });
     return best;
+}
+
+// The argmax's ties (GOLDEN.md section 5): the spatial logical indices of the window's real
+// elements equal to its maximum (-0 and +0 are equal), when there are two or more; a NaN
+// maximum has none.
+template <class T>
+std::vector<uint64_t> window_ties(const Window& w, const T* x, int64_t plane, const int64_t* xs, const Coord& o) {
+    const Argmax best = window_argmax(w, x, plane, xs, o);
+    std::vector<uint64_t> tied;
+    if (best.index == kNoElement || is_nan(x[best.offset])) return tied;
+    for_each_window_element(w, plane, xs, o, [&](uint64_t index, int64_t offset) {
+        if (exact_compare(x[offset], x[best.offset]) == std::partial_ordering::equivalent) tied.push_back(index);
+    });
+    if (tied.size() < 2) tied.clear();
+    return tied;
 }
 
 // Calls f(plane_index, plane offset in X, o, element offset in P) for every element of the
@@ -458,6 +481,47 @@ std::vector<uint32_t> max_pooling_grad_term_counts(const DML_MAX_POOLING_GRAD_OP
         for (uint64_t t : grad_targets<T>(w, X, d.InputGradientTensor.Sizes)) if (t != kNoElement) ++counts[t];
     });
     return counts;
+}
+
+std::vector<uint64_t> max_pooling_argmax_ties(const Operator& op, std::span<const std::byte> InputTensor) {
+    using namespace reference;
+    if (validate(op).has_errors())
+        throw std::invalid_argument("max_pooling_argmax_ties: the desc does not validate");
+    // The pooled tensor's sizes (the forward output, or dY for the grad) and the window.
+    const TensorDesc* input = nullptr;
+    const TensorDesc* pooled = nullptr;
+    const TensorDesc* dx = nullptr;
+    const std::vector<uint32_t>* Strides = nullptr, * WindowSize = nullptr, * StartPadding = nullptr, * Dilations = nullptr;
+    std::visit([&](const auto& d) {
+        using D = std::decay_t<decltype(d)>;
+        if constexpr (std::is_same_v<D, DML_MAX_POOLING_GRAD_OPERATOR_DESC>) {
+            input = &d.InputTensor; pooled = &d.InputGradientTensor; dx = &d.OutputGradientTensor;
+            Strides = &d.Strides; WindowSize = &d.WindowSize; StartPadding = &d.StartPadding; Dilations = &d.Dilations;
+        } else if constexpr (std::is_same_v<D, DML_MAX_POOLING_OPERATOR_DESC> || std::is_same_v<D, DML_MAX_POOLING1_OPERATOR_DESC>) {
+            input = &d.InputTensor; pooled = &d.OutputTensor;
+            Strides = &d.Strides; WindowSize = &d.WindowSize; StartPadding = &d.StartPadding;
+        } else if constexpr (std::is_same_v<D, DML_MAX_POOLING2_OPERATOR_DESC>) {
+            input = &d.InputTensor; pooled = &d.OutputTensor;
+            Strides = &d.Strides; WindowSize = &d.WindowSize; StartPadding = &d.StartPadding; Dilations = &d.Dilations;
+        }
+    }, op.Desc);
+    if (!input) throw std::invalid_argument("max_pooling_argmax_ties: not a max pooling operator");
+    if (InputTensor.size() < buffer_size(*input)) throw std::invalid_argument("InputTensor's buffer is too small");
+    const Window w = window_of(*input, *pooled, *Strides, *WindowSize, *StartPadding, Dilations);
+    const TensorView X(*input, InputTensor);
+    std::vector<uint64_t> flagged;
+    dispatch(input->DataType, [&]<class T>() {
+        uint64_t pooled_index = 0;
+        std::vector<bool> tied_dx(dx ? element_count(*dx) : 0, false);
+        for_each_output(w, X, pooled->Sizes, packed_strides(pooled->Sizes), [&](int64_t plane_index, int64_t x_plane, const Coord& o, int64_t) {
+            const auto tied = window_ties(w, X.data<T>(), x_plane, X.strides.data() + 2, o);
+            if (!tied.empty() && !dx) flagged.push_back(pooled_index);
+            for (uint64_t t : tied) if (dx) tied_dx[uint64_t(plane_index) * uint64_t(w.in_plane) + t] = true;
+            ++pooled_index;
+        });
+        for (uint64_t e = 0; e < tied_dx.size(); ++e) if (tied_dx[e]) flagged.push_back(e);
+    });
+    return flagged;
 }
 
 }  // namespace dmlref

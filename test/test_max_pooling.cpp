@@ -662,3 +662,35 @@ TEST_CASE("max pooling: support tables") {
     CHECK(lowest_supporting_feature_level(pool_grad(DataType::FLOAT16, plain({1, 1, 2, 2, 2}, {1, 1, 1})), nullptr) == 0x4000u);
     CHECK(lowest_supporting_feature_level(pool_grad(DataType::INT32, g), nullptr) == std::nullopt);
 }
+
+// Argmax ties are decision boundaries (GOLDEN.md section 5). X (1x2x2x3):
+//   channel 0 [[3,3,1],[3,3,3]]: window 0 = {0,1,3,4} all 3: tied; window 1 = {1,2,4,5} = 3,1,3,3: tied at 1,4,5.
+//   channel 1 [[-0,+0,-0],[+0,+0,+0]]: -0 == +0, so both windows tie on all four elements.
+// Forward: all four outputs sit on a tie. Grad: every dX element tied in some window, that is
+// all but element 2 (the 1).
+TEST_CASE("max pooling: argmax ties are reported as boundary elements") {
+    const TensorDesc x = desc(DataType::FLOAT32, {1, 2, 2, 3});
+    const TensorDesc y = desc(DataType::FLOAT32, {1, 2, 1, 2});
+    const auto xb = buffer<float>(x, {3, 3, 1, 3, 3, 3, -0.0f, 0, -0.0f, 0, 0, 0});
+    DML_MAX_POOLING2_OPERATOR_DESC f;
+    f.InputTensor = x;
+    f.OutputTensor = y;
+    f.DimensionCount = 2;
+    f.Strides = {1, 1};
+    f.WindowSize = {2, 2};
+    f.StartPadding = f.EndPadding = {0, 0};
+    f.Dilations = {1, 1};
+    CHECK(max_pooling_argmax_ties({OperatorType::MAX_POOLING2, f}, xb) == std::vector<uint64_t>{0, 1, 2, 3});
+    DML_MAX_POOLING_GRAD_OPERATOR_DESC g;
+    g.InputTensor = g.OutputGradientTensor = x;
+    g.InputGradientTensor = y;
+    g.DimensionCount = 2;
+    g.Strides = {1, 1};
+    g.WindowSize = {2, 2};
+    g.StartPadding = g.EndPadding = {0, 0};
+    g.Dilations = {1, 1};
+    CHECK(max_pooling_argmax_ties({OperatorType::MAX_POOLING_GRAD, g}, xb) == std::vector<uint64_t>{0, 1, 3, 4, 5, 6, 7, 8, 9, 10, 11});
+    // Distinct values: no ties anywhere.
+    const auto distinct = buffer<float>(x, {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12});
+    CHECK(max_pooling_argmax_ties({OperatorType::MAX_POOLING_GRAD, g}, distinct).empty());
+}

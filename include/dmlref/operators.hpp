@@ -527,4 +527,10 @@ std::optional<uint32_t> parse_feature_level(std::string_view s);  // "5.1", "5_1
 std::vector<uint32_t> max_pooling_grad_term_counts(const DML_MAX_POOLING_GRAD_OPERATOR_DESC& desc,
                                                    std::span<const std::byte> InputTensor);
 
+// Max pooling elements on an argmax tie (GOLDEN.md section 5), logical indices in increasing
+// order: for MAX_POOLING, 1 and 2, the outputs whose window holds two or more real elements equal
+// to its maximum (-0 and +0 included); for MAX_POOLING_GRAD, the OutputGradientTensor elements
+// tied for the maximum of some window. A backend that broke ties differently would differ there.
+std::vector<uint64_t> max_pooling_argmax_ties(const Operator& op, std::span<const std::byte> InputTensor);
+
 }  // namespace dmlref

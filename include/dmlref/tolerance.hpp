@@ -27,6 +27,7 @@ enum class BoundaryRule {
     None,
     ReluGradAtZero,        // InputTensor element is +0 or -0 (x > 0 against x >= 0)
     ClipGradAtMinOrMax,    // InputTensor element equals Min or Max (x <= Min against x < Min)
+    ArgmaxTie,             // max pooling: a window with two or more elements equal to its maximum
     OperatorStated,        // the operator lists them (Boundary in the golden: the resample
                            // family's nearest-neighbour coordinates that float32 would move)
 };
