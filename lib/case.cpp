@@ -878,8 +878,8 @@ struct DescWriter {
 ordered_json case_json(const Case& c, const fs::path& out_file) {
     ordered_json j;
     j["format"] = kCaseFormatVersion;
-    j["name"] = c.name;
-    if (!c.description.empty()) j["description"] = c.description;
+    j["name"] = json_text(c.name);
+    if (!c.description.empty()) j["description"] = json_text(c.description);
     j["operator"] = full_name(c.op.Type);
     j["desc"] = std::visit([](const auto& d) {
         DescWriter w;
@@ -916,14 +916,14 @@ ordered_json expected_json(DataType t, const std::vector<std::byte>& values, con
     if (tol.Kind == "Ulp") tj["Ulp"] = tol.Ulp;
     if (tol.Kind == "Summed") tj["MaxTerms"] = tol.MaxTerms;
     if (!tol.Terms.empty()) tj["Terms"] = tol.Terms;
-    if (!tol.Why.empty()) tj["Why"] = tol.Why;
+    if (!tol.Why.empty()) tj["Why"] = json_text(tol.Why);
     e["Tolerance"] = tj;
     if (!dc.empty()) {
         ordered_json d = ordered_json::array();
-        for (const auto& x : dc) d.push_back({{"Index", x.Index}, {"Reason", x.Reason}});
+        for (const auto& x : dc) d.push_back({{"Index", x.Index}, {"Reason", json_text(x.Reason)}});
         e["DontCare"] = d;
     }
-    if (!boundary.Indices.empty()) e["Boundary"] = {{"Indices", boundary.Indices}, {"Reason", boundary.Reason}};
+    if (!boundary.Indices.empty()) e["Boundary"] = {{"Indices", boundary.Indices}, {"Reason", json_text(boundary.Reason)}};
     return e;
 }
 

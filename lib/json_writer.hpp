@@ -16,6 +16,10 @@ using ordered_json = nlohmann::ordered_json;
 // A JSON value that writes `text` verbatim (a number token, or an already quoted string).
 inline std::string json_raw(const std::string& text) { return "\x1f" + text; }
 
+// A string from a case (a name, a reason), written as its own escaped JSON token, so that no
+// text a user wrote can be taken for the raw marker.
+inline std::string json_text(const std::string& s) { return json_raw(nlohmann::json(s).dump()); }
+
 // Deterministic text: two-space indent, trailing newline.
 std::string dump_json(const ordered_json& j);
 

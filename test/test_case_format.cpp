@@ -185,3 +185,20 @@ TEST_CASE("expected values that differ are reported element by element") {
     CHECK(m[0].expected_bits == 0x80000000u);
     CHECK(m[0].actual_bits == 0u);
 }
+
+TEST_CASE("names and reasons with control characters are written escaped and read back") {
+    // U+001F starts dmlref's internal marker for raw number tokens; a user's text must never be
+    // taken for it, nor break the JSON.
+    const std::string text = R"({"format": 1, "name": "\u001f1 \" \\ \n", "description": "\u001fraw",
+        "operator": "ACTIVATION_RELU",
+        "desc": {"InputTensor": {"DataType": "INT8", "Sizes": [2]}, "OutputTensor": {"DataType": "INT8", "Sizes": [2]}},
+        "inputs": {"InputTensor": [1, -1]},
+        "expected": {"OutputTensor": {"Values": [1, 0], "DontCare": [{"Index": 1, "Reason": "\u001f\u0000x"}]}}})";
+    const Case c = load_text(text);
+    CHECK(c.name == "\x1f" "1 \" \\ \n");
+    const std::string golden = write_golden(c, run_case(c), "mem.json");
+    const Case d = load_text(golden);
+    CHECK(d.name == c.name);
+    CHECK(d.description == "\x1fraw");
+    CHECK(d.expected.at("OutputTensor").dont_care.at(0).Reason == std::string("\x1f\0x", 3));
+}
