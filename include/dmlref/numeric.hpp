@@ -119,9 +119,10 @@ template <class T> inline T store(const Number& n) {
 
 namespace dmlref {
 
-// Exact comparison of two element values of any types: the same type compares natively
-// (FLOAT16 through its exact float value), two floating types through double, anything with
-// an integer through Number. NaN is unordered; -0 == +0.
+// Exact comparison of two element values of any types: the same type compares natively (not
+// FLOAT16), floating types (FLOAT16 included) through their exact double values, anything with
+// an integer through Number. NaN is unordered; -0 == +0. The boolean forms below (exact_le ...)
+// compare two FLOAT16 by an ordered integer key instead, for the vectoriser.
 template <class A, class B> inline std::partial_ordering exact_compare(A a, B b) {
     if constexpr (std::is_same_v<A, B> && !is_half_v<A>) return a <=> b;
     else if constexpr (is_floating_v<A> && is_floating_v<B>) return widen(a) <=> widen(b);
