@@ -819,9 +819,6 @@ std::vector<Mismatch> compare_expected(const Case& c, const Outputs& outputs) {
     return m;
 }
 
-// The tolerance model's table lives in lib/tolerance.cpp (docs/tolerance.md).
-Tolerance tolerance_for(const Case& c, std::string_view output) { return stated_tolerance(c, output); }
-
 // ---- Writing -----------------------------------------------------------------------------
 
 namespace {
@@ -929,21 +926,6 @@ ordered_json expected_json(DataType t, const std::vector<std::byte>& values, con
 
 }  // namespace
 
-std::string write_case(const Case& c, const fs::path& out_file) {
-    ordered_json j = case_json(c, out_file);
-    if (!c.expected.empty()) {
-        ordered_json ex = ordered_json::object();
-        for (const auto& f : tensor_fields(c.op)) {
-            auto it = c.expected.find(std::string(f.name));
-            if (it != c.expected.end())
-                ex[std::string(f.name)] = expected_json(f.desc->DataType, it->second.values, it->second.tolerance, it->second.dont_care,
-                                                       it->second.boundary);
-        }
-        j["expected"] = ex;
-    }
-    return dump_json(j);
-}
-
 std::string write_golden(const Case& c, const Outputs& outputs, const fs::path& out_file) {
     ordered_json j = case_json(c, out_file);
     ordered_json ex = ordered_json::object();
@@ -954,7 +936,7 @@ std::string write_golden(const Case& c, const Outputs& outputs, const fs::path& 
         for (auto& d : dont_care(c.op, f.name))  // the operator's own, unless the case names them already
             if (std::none_of(dc.begin(), dc.end(), [&](const DontCare& x) { return x.Index == d.Index; })) dc.push_back(std::move(d));
         std::sort(dc.begin(), dc.end(), [](const DontCare& a, const DontCare& b) { return a.Index < b.Index; });
-        ex[std::string(f.name)] = expected_json(f.desc->DataType, outputs.values.at(std::string(f.name)), tolerance_for(c, f.name), dc,
+        ex[std::string(f.name)] = expected_json(f.desc->DataType, outputs.values.at(std::string(f.name)), stated_tolerance(c, f.name), dc,
                                                    boundary(c.op, f.name));
     }
     j["expected"] = ex;

@@ -266,12 +266,6 @@ std::span<std::byte> Bindings::at(std::string_view field) const {
     throw std::out_of_range("no buffer is bound to " + std::string(field));
 }
 
-bool Bindings::has(std::string_view field) const {
-    for (const auto& [n, bytes] : buffers_)
-        if (n == field) return true;
-    return false;
-}
-
 // ---- Support tables ------------------------------------------------------------------------
 
 std::string feature_level_name(uint32_t level) {

@@ -105,8 +105,6 @@ std::vector<Mismatch> compare_expected(const Case& c, const Outputs& outputs);
 // operator's policies, and provenance. `out_file` is where it will be written (.npy paths
 // are made relative to it). The text is deterministic: the same case gives the same bytes.
 std::string write_golden(const Case& c, const Outputs& outputs, const std::filesystem::path& out_file);
-// The case as read, in canonical form (expected values as given).
-std::string write_case(const Case& c, const std::filesystem::path& out_file);
 
 // The elements of an output that are undefined for this desc, whatever the inputs (max pooling
 // windows that hold only padding); {} for most operators. write_golden records them and
@@ -121,7 +119,7 @@ Boundary boundary(const Operator& op, std::string_view output);
 // "Summed" with per-element term counts), or nullopt.
 std::optional<Tolerance> operator_tolerance(const Operator& op, std::string_view output);
 
-// The tolerance dmlref states for an output of this case (GOLDEN.md section 5).
-Tolerance tolerance_for(const Case& c, std::string_view output);
+// The tolerance dmlref states for an output of a case is stated_tolerance (dmlref/tolerance.hpp),
+// read from the one table in lib/tolerance.cpp.
 
 }  // namespace dmlref

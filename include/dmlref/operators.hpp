@@ -454,7 +454,6 @@ public:
     void bind(std::string field, std::span<std::byte> bytes) { buffers_.emplace_back(std::move(field), bytes); }
     // Throws std::out_of_range naming the field when it is not bound.
     std::span<std::byte> at(std::string_view field) const;
-    bool has(std::string_view field) const;
 
 private:
     std::vector<std::pair<std::string, std::span<std::byte>>> buffers_;
