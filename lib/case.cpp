@@ -330,20 +330,20 @@ struct DescReader {
             ok = false;
             return;
         }
-        const ParsedValue v = parse_value(t, r.doc.token(*j, p));
-        if (!v.ok) { r.diags.error(p, "value.parse", v.error + " (as " + std::string(name(t)) + ")"); ok = false; return; }
-        if (v.inexact && t == DataType::FLOAT16) {
-            // GOLDEN.md section 7: a FLOAT16 bound must be exact, or given as bits.
-            r.diags.error(p, "scalar-union.float16-exact", r.doc.token(*j, p).text +
-                          " is not exactly representable in FLOAT16; write an exact value or the bits, e.g. {\"UInt16\": " +
-                          std::to_string(v.bits) + "} for " + display_value(t, v.bits));
-            ok = false;
-            return;
+        // GOLDEN.md section 7: a FLOAT16 bound must be exact, or given as bits.
+        if (t == DataType::FLOAT16) {
+            const ParsedValue v = parse_value(t, r.doc.token(*j, p));
+            if (v.ok && v.inexact) {
+                r.diags.error(p, "scalar-union.float16-exact", r.doc.token(*j, p).text +
+                              " is not exactly representable in FLOAT16; write an exact value or the bits, e.g. {\"UInt16\": " +
+                              std::to_string(v.bits) + "} for " + display_value(t, v.bits));
+                ok = false;
+                return;
+            }
         }
-        if (v.inexact)
-            r.diags.warning(p, "value.inexact", r.doc.token(*j, p).text + " is not exactly representable in " +
-                            std::string(name(t)) + "; rounded to nearest-even, " + display_value(t, v.bits));
-        u = DML_SCALAR_UNION::of(v.bits);  // little-endian: the member of type t holds these bits
+        // The other types: any value, rounded with a warning where inexact.
+        if (auto bits = r.value(t, *j, p, true)) u = DML_SCALAR_UNION::of(*bits);  // little-endian: the member of type t
+        else ok = false;
     }
 };
 
