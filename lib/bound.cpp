@@ -151,11 +151,28 @@ void TermSink::add(uint64_t e, double value, double weight, double delta, bool p
     x.abs_sum = add_up(x.abs_sum, t);
     x.max_term = std::max(x.max_term, t);
     if (delta > 0) x.formation = add_up(x.formation, mul_up(delta, v));
+    if (ambiguous && delta > 0) x.ambiguous_formation = add_up(x.ambiguous_formation, mul_up(delta, v));
     if (product) {
         ++x.products;
         x.product_sum = add_up(x.product_sum, mul_up(add_up(std::fabs(weight), delta), v));
     }
     x.ambiguous = x.ambiguous || ambiguous;
+}
+
+void TermSink::link(uint64_t a, uint64_t b) {
+    if (parent_.empty()) {
+        parent_.resize(elements_.size());
+        for (uint64_t i = 0; i < parent_.size(); ++i) parent_[i] = i;
+    }
+    a = group(a);
+    b = group(b);
+    if (a != b) parent_[std::max(a, b)] = std::min(a, b);
+}
+
+uint64_t TermSink::group(uint64_t e) {
+    if (parent_.empty()) return e;
+    while (parent_[e] != e) e = parent_[e] = parent_[parent_[e]];
+    return e;
 }
 
 double unit_roundoff(DataType t) {
@@ -206,6 +223,14 @@ double element_bound(const ElementTerms& e, DataType t, uint64_t golden_bits, co
     double bound = 0;
     for (DataType a : accumulators) bound = std::max(bound, bound_for(e, t, a, golden_bits, p.flush_subnormals));
     return bound;
+}
+
+double conserved_bound(const ElementTerms& e, DataType t, uint64_t golden_bits, const ArithmeticProfile& p) {
+    ElementTerms m = e;
+    m.formation = std::max(0.0, e.formation - e.ambiguous_formation);
+    m.abs_sum = add_up(e.abs_sum, e.ambiguous_formation);
+    m.ambiguous_formation = 0;
+    return element_bound(m, t, golden_bits, p);
 }
 
 bool within_bound(DataType t, uint64_t golden_bits, uint64_t actual_bits, double bound) {

@@ -3,6 +3,7 @@
 #include "dmlref/diff.hpp"
 
 #include "dmlref/npy.hpp"
+#include "dmlref/numeric.hpp"
 #include "dmlref/values.hpp"
 
 #include <nlohmann/json.hpp>
@@ -97,6 +98,14 @@ bool worse(const WorstElement& a, const WorstElement& b) {
     return a.index < b.index;
 }
 
+double to_number(DataType t, uint64_t bits) {
+    switch (t) {
+        case DataType::FLOAT16: return half_to_double(from_bits<half>(uint16_t(bits)));
+        case DataType::FLOAT32: return double(from_bits<float>(uint32_t(bits)));
+        default: return from_bits<double>(bits);
+    }
+}
+
 bool negative(DataType t, uint64_t bits) { return (bits >> (8 * element_size(t) - 1)) & 1; }
 
 }  // namespace
@@ -125,8 +134,34 @@ OutputCensus census(const Case& golden, std::string_view output, const std::vect
     // Outputs whose terms the operator enumerates are judged per element by their bound; other
     // Summed goldens fall back to their term counts.
     const bool sum = is_summed_output(golden, output);
-    const std::optional<std::vector<ElementTerms>> element_terms = summed_terms(golden, output, r.profile);
+    std::optional<TermSink> element_terms = summed_terms(golden, output, r.profile);
     r.bounded = element_terms.has_value();
+    // Admissible readings move a term between linked elements: each group's total must keep it
+    // (conservation), within the sum of the members' bounds without the readings' allowance.
+    std::set<uint64_t> lost;
+    if (r.bounded && element_terms->linked()) {
+        std::map<uint64_t, std::pair<double, double>> groups;  // representative -> (sum of errors, allowance)
+        std::map<uint64_t, std::vector<uint64_t>> members;
+        for (uint64_t i = 0; i < r.elements; ++i) {
+            const uint64_t root = element_terms->group(i);
+            if (root == i && !element_terms->elements()[i].ambiguous) continue;
+            const uint64_t g = load_bits(t, e.values.data() + i * w), a = load_bits(t, actual.data() + i * w);
+            const ElementTerms& et = element_terms->elements()[i];
+            auto& [err, allowance] = groups[root];
+            members[root].push_back(i);
+            if (!std::isfinite(to_number(t, g)) || !std::isfinite(to_number(t, a)) || et.nan || et.infinite) {
+                allowance = std::numeric_limits<double>::infinity();
+                continue;
+            }
+            err += signed_error(t, g, a);
+            allowance += conserved_bound(et, t, g, r.profile);
+        }
+        for (const auto& [root, ea] : groups)
+            if (members[root].size() >= 2 && !(std::fabs(ea.first) <= ea.second * (1 + 1e-12))) {
+                ++r.lost_readings;
+                lost.insert(members[root].begin(), members[root].end());
+            }
+    }
     const std::vector<uint32_t> terms =
         !r.bounded && r.tolerance.Kind == "Summed" ? term_counts(golden, output) : std::vector<uint32_t>{};
 
@@ -146,9 +181,10 @@ OutputCensus census(const Case& golden, std::string_view output, const std::vect
         const uint64_t g = load_bits(t, e.values.data() + i * w), a = load_bits(t, actual.data() + i * w);
         // Per element: its own number of terms, never more than the golden states.
         if (!terms.empty()) tol.terms = std::min<uint64_t>(terms[i], r.tolerance.MaxTerms);
-        const ElementTerms* et = r.bounded ? &(*element_terms)[i] : nullptr;
+        const ElementTerms* et = r.bounded ? &element_terms->elements()[i] : nullptr;
         if (et) tol.bound = element_bound(*et, t, g, r.profile);
-        const Judgement j = judge(t, g, a, tol, options.switches);
+        Judgement j = judge(t, g, a, tol, options.switches);
+        if (lost.count(i) && j.verdict != Verdict::Over) j.verdict = Verdict::Over;  // its group lost a term
         r.verdicts[i] = j.verdict;
         switch (j.verdict) {
             case Verdict::Identical: ++r.identical; break;
@@ -185,6 +221,7 @@ OutputCensus census(const Case& golden, std::string_view output, const std::vect
                 }
             }
         }
+        if (lost.count(i)) we.boundary = "AdmissibleReadingLost";
         if (auto f = flags.find(i); f != flags.end()) {
             for (const auto& reason : f->second) {
                 auto& bc = r.boundary[reason];

@@ -93,7 +93,7 @@ void output_details(const OutputCensus& o, std::ostream& s) {
     if (o.bounded) {
         s << "    profile: " << profile_text(o.profile) << "\n";
         s << "    summed elements: " << o.summed_elements << " with a non-zero bound; worst error/bound " << sci(o.worst_ratio)
-          << "; admissible readings: " << o.admissible << " elements\n";
+          << "; admissible readings: " << o.admissible << " elements, " << o.lost_readings << " groups lost a term\n";
         s << "    detection limit: one term's error larger than " << sci(o.detection_limit) << ", or than "
           << sci(o.detection_limit_relative) << " of its element's sum |t|, never passes\n";
         const auto& c = o.systematic;
@@ -251,6 +251,7 @@ std::string report_json(const DiffReport& r) {
             if (o.bounded) {
                 j["summed_elements"] = o.summed_elements;
                 j["admissible_readings"] = o.admissible;
+                j["lost_readings"] = o.lost_readings;
                 j["worst_ratio"] = o.worst_ratio;
                 j["detection_limit"] = o.detection_limit;
                 j["detection_limit_relative"] = o.detection_limit_relative;

@@ -148,7 +148,7 @@ bool is_summed_output(const Case& c, std::string_view output) {
     }, c.op.Desc);
 }
 
-std::optional<std::vector<ElementTerms>> summed_terms(const Case& c, std::string_view output, const ArithmeticProfile& p) {
+std::optional<TermSink> summed_terms(const Case& c, std::string_view output, const ArithmeticProfile& p) {
     const TensorDesc* d = output_desc(c, output);
     if (!d || !is_float(d->DataType) || validate(c.op).has_errors()) return std::nullopt;
     TermSink sink(element_count(*d));
@@ -181,7 +181,7 @@ std::optional<std::vector<ElementTerms>> summed_terms(const Case& c, std::string
     } catch (const std::invalid_argument&) {
         return std::nullopt;
     }
-    return std::move(sink.elements());
+    return sink;
 }
 
 // ---- Decision boundaries -------------------------------------------------------------------

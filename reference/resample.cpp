@@ -572,9 +572,14 @@ void resample_terms(const Operator& op, std::span<const std::byte> values, Coord
                 if constexpr (std::is_floating_point_v<T> || is_half_v<T>) {
                     const std::vector<std::byte> bytes = gather_logical(vd, values);
                     const T* v = reinterpret_cast<const T*>(bytes.data());
+                    // A grad's ambiguous term lands in one of its candidate elements: link them
+                    // (consecutive calls for one dY element o), so that their total is checked.
+                    uint64_t last_o = ~uint64_t(0), last_in = 0;
                     for_each_profile_term(p, coordinates, [&](uint64_t o, uint64_t in, double w, double delta, bool ambiguous, bool split) {
                         if (grad) sink.add(in, widen(v[o]), w, delta, linear || split, ambiguous);
                         else sink.add(o, widen(v[in]), w, delta, linear || split, ambiguous);
+                        if (grad && ambiguous && o == last_o) sink.link(last_in, in);
+                        if (ambiguous) { last_o = o; last_in = in; }
                     });
                 } else {
                     throw std::invalid_argument("resample_terms: float types only");

@@ -54,6 +54,7 @@ struct ElementTerms {
     bool nan = false;         // a NaN term, or infinite terms of both signs: the golden sum is NaN
     bool infinite = false;    // an infinite term
     bool ambiguous = false;   // some term may land in another element (an admissible reading)
+    double ambiguous_formation = 0;  // the part of `formation` from such terms (delta 1: the whole term)
     // The golden may be a rounding of its exact sum: two or more terms, or a weighted term.
     bool inexact() const { return n >= 2 || products > 0; }
 };
@@ -66,17 +67,27 @@ public:
     // ghost term that only an admissible reading adds), the most a backend's weight may differ
     // from it, and whether a backend rounds weight * value (false for copies).
     void add(uint64_t e, double value, double weight, double delta, bool product, bool ambiguous = false);
+    // Elements a and b share a term that lands in one of them (an admissible reading): their
+    // sum keeps it whatever the reading, so the diff checks the group's total (conservation).
+    void link(uint64_t a, uint64_t b);
+    uint64_t group(uint64_t e);  // the group's representative (e itself when unlinked)
+    bool linked() const { return !parent_.empty(); }
     const std::vector<ElementTerms>& elements() const { return elements_; }
     std::vector<ElementTerms>& elements() { return elements_; }
 
 private:
     std::vector<ElementTerms> elements_;
+    std::vector<uint64_t> parent_;  // union-find over elements, empty until the first link
 };
 
 // The most |backend - golden| may be for an element of float type t whose golden has bits
 // golden_bits, under the profile (docs/tolerance.md gives the derivation). 0 for an exact
 // copy; +infinity when the bound says nothing (gamma_(n-1) undefined, infinite terms).
 double element_bound(const ElementTerms& e, DataType t, uint64_t golden_bits, const ArithmeticProfile& p);
+
+// The bound of a group of linked elements' total: each element's bound with its admissible
+// readings' terms counted as moved mass (in the sum of |t|) rather than as allowance.
+double conserved_bound(const ElementTerms& e, DataType t, uint64_t golden_bits, const ArithmeticProfile& p);
 
 // |actual - golden| <= bound, decided exactly (both finite floats of type t).
 bool within_bound(DataType t, uint64_t golden_bits, uint64_t actual_bits, double bound);

@@ -80,6 +80,7 @@ struct OutputCensus {
     ArithmeticProfile profile;
     uint64_t summed_elements = 0;        // elements with a non-zero bound
     uint64_t admissible = 0;             // elements on an admissible reading (a term may land elsewhere)
+    uint64_t lost_readings = 0;          // groups of linked elements whose total lost a term (members over)
     double worst_ratio = 0;              // the largest error / bound over finite elements with a non-zero bound
     double detection_limit = 0;          // the largest 2 * bound: a term larger than this is never hidden
     double detection_limit_relative = 0; // the largest 2 * bound / sum |t|: the same, relative to the element's sum |t|

@@ -97,8 +97,9 @@ bool is_summed_output(const Case& c, std::string_view output);
 
 // The terms of every element (logical row-major) of an output whose operator enumerates them
 // (dmlref/terms.hpp), under the profile's arithmetic; nullopt for other outputs (integer types,
-// element-wise operators) or when the case's inputs cannot be read.
-std::optional<std::vector<ElementTerms>> summed_terms(const Case& c, std::string_view output, const ArithmeticProfile& p);
+// element-wise operators) or when the case's inputs cannot be read. The sink also holds the
+// groups of elements that share an admissible reading's term.
+std::optional<TermSink> summed_terms(const Case& c, std::string_view output, const ArithmeticProfile& p);
 
 // The ULP distance of two same-type values: the difference of their ordered integer encodings,
 // in which -0 sits one below +0 (distance 1) unless zeros_equal. Integers: |a - b|. Not
