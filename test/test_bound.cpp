@@ -7,6 +7,7 @@
 #include "dmlref/tolerance.hpp"
 
 #include <cmath>
+#include <sstream>
 
 using namespace dmlref;
 using namespace dmlref::test;
@@ -221,4 +222,53 @@ TEST_CASE("systematic error: a biased accumulator fails the whole-tensor check, 
     // The detection limit: no dropped term above 2 * the largest bound can hide.
     CHECK(u.detection_limit > 0);
     CHECK(u.detection_limit < 1e-5);
+}
+
+TEST_CASE("text report: columns never run together (10-digit ULP distances, float64 NaN payloads)") {
+    // FLOAT32 1 against -1: ULP distance 2 * 0x3f800000 + 1 = 2130706433 (10 digits); FLOAT64
+    // NaN with a payload against 1.
+    const Case c32 = parse_text(R"({"format": 1, "name": "t", "operator": "ACTIVATION_RELU",
+        "desc": {"InputTensor": {"DataType": "FLOAT32", "Sizes": [1]}, "OutputTensor": {"DataType": "FLOAT32", "Sizes": [1]}},
+        "inputs": {"InputTensor": {"Fill": 0}},
+        "expected": {"OutputTensor": {"Values": [1], "Tolerance": {"Kind": "Bits", "Why": "test"}}}})");
+    const Case c64 = parse_text(R"({"format": 1, "name": "t", "operator": "ACTIVATION_RELU",
+        "desc": {"InputTensor": {"DataType": "FLOAT64", "Sizes": [1]}, "OutputTensor": {"DataType": "FLOAT64", "Sizes": [1]}},
+        "inputs": {"InputTensor": {"Fill": 0}},
+        "expected": {"OutputTensor": {"Values": ["0x7ff8000000000123"], "Tolerance": {"Kind": "Bits", "Why": "test"}}}})");
+    DiffReport r;
+    CaseDiff a, b;
+    a.name = "a";
+    a.outputs.push_back(census(c32, "OutputTensor", bytes_of(std::vector<float>{-1.0f}), {}));
+    b.name = "b";
+    b.outputs.push_back(census(c64, "OutputTensor", bytes_of(std::vector<double>{from_bits<double>(0xfff8000000000456ull)}), {}));
+    r.cases = {a, b};
+    const std::string text = report_text(r);
+    CHECK(text.find("2130706433") != std::string::npos);
+    // Each worst-element row splits into as many cells (separated by two or more spaces) as its header.
+    std::istringstream in(text);
+    std::string line;
+    size_t header_cells = 0, rows = 0;
+    auto cells = [](const std::string& l) {
+        size_t n = 0;
+        bool in_cell = false;
+        for (size_t i = 0; i < l.size(); ++i) {
+            const bool gap = l[i] == ' ' && (i + 1 < l.size() && l[i + 1] == ' ');
+            if (!gap && l[i] != ' ' && !in_cell) { ++n; in_cell = true; }
+            if (gap) in_cell = false;
+        }
+        return n;
+    };
+    while (std::getline(in, line)) {
+        if (line.find("index") != std::string::npos && line.find("verdict") != std::string::npos) {
+            header_cells = cells(line);
+            continue;
+        }
+        if (header_cells && line.rfind("    [", 0) == 0) {
+            INFO(line);
+            CHECK(cells(line) == header_cells);
+            ++rows;
+        }
+    }
+    CHECK(header_cells == 5);
+    CHECK(rows == 2);
 }
