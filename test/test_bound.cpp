@@ -179,22 +179,28 @@ TEST_CASE("nearest neighbour: a term on an admissible reading may land in either
 }
 
 TEST_CASE("LINEAR resample grad: float32 coordinates pass by default, fail under --coordinates float64") {
-    // dY [3] -> dX [2], scale 1.5, half pixel: x = (o + 0.5) / 1.5 - 0.5 = -1/6, 0.5, 7/6.
-    // A backend with weights from float32 x differs from the float64 golden by a few ULPs.
+    // dY [300] of ones -> dX [200], scale 1.5, half pixel: x = (o + 0.5) / 1.5 - 0.5. Near
+    // o = 225, x = 149.83: float32 formulas move x by up to about one float32 ULP of 150 (2^-16),
+    // so each weight by about 1.5e-5, and dX[150] (about 1.5, from 2 or 3 taps) may move by
+    // several times 1e-5 under the default profile. Under float64 coordinates only rounding is
+    // left: gamma_2(2^-24) * 1.5 + ULP(1.5) / 2, under 3e-7.
     const Case c = with_golden(parse_text(R"({"format": 1, "name": "t", "operator": "RESAMPLE_GRAD1",
-        "desc": {"InputGradientTensor": {"DataType": "FLOAT32", "Sizes": [3]},
-                 "OutputGradientTensor": {"DataType": "FLOAT32", "Sizes": [2]},
+        "desc": {"InputGradientTensor": {"DataType": "FLOAT32", "Sizes": [300]},
+                 "OutputGradientTensor": {"DataType": "FLOAT32", "Sizes": [200]},
                  "InterpolationMode": "LINEAR", "RoundingDirection": "DECREASING", "DimensionCount": 1,
                  "Scales": [1.5], "InputPixelOffsets": [0.5], "OutputPixelOffsets": [-0.5]},
-        "inputs": {"InputGradientTensor": [1, 1, 1]}})"), "OutputGradientTensor");
-    // Golden: dX[0] = 1 + 0.5 = 1.5, dX[1] = 0.5 + 1 = 1.5 (x clamped to 0 and 1 at the edges).
-    check_bits(as_values<float>(c.expected.at("OutputGradientTensor").values), {1.5f, 1.5f});
-    // A float32 backend's middle weights: x = 1.5f * float32(1/1.5) - 0.5 (reciprocal) is not
-    // exactly 0.5; its w0, w1 differ from 0.5 by an ULP or so. Plant that: dX = 1.5 +- 2^-23.
-    const float up = std::nextafter(1.5f, 2.0f), down = std::nextafter(1.5f, 1.0f);
-    CHECK(census(c, "OutputGradientTensor", bytes_of(std::vector<float>{up, down}), {}).passed());
-    // 0.1 off is a wrong weight, over any profile.
-    CHECK_FALSE(census(c, "OutputGradientTensor", bytes_of(std::vector<float>{1.6f, 1.4f}), {}).passed());
+        "inputs": {"InputGradientTensor": {"Fill": 1}}})"), "OutputGradientTensor");
+    auto v = as_values<float>(c.expected.at("OutputGradientTensor").values);
+    CHECK(v[150] > 1.4f);
+    CHECK(v[150] < 1.6f);
+    DiffOptions f64;
+    f64.profile.coordinates = Coordinates::Float64;
+    CHECK(census(c, "OutputGradientTensor", bytes_of(v), f64).passed());  // the golden itself
+    v[150] += std::ldexp(1.0f, -17);  // 7.6e-6: a float32 coordinate's weight error
+    CHECK(census(c, "OutputGradientTensor", bytes_of(v), {}).passed());
+    CHECK_FALSE(census(c, "OutputGradientTensor", bytes_of(v), f64).passed());
+    v[150] += std::ldexp(1.0f, -10);  // 1e-3: a wrong weight under any profile
+    CHECK_FALSE(census(c, "OutputGradientTensor", bytes_of(v), {}).passed());
 }
 
 TEST_CASE("systematic error: a biased accumulator fails the whole-tensor check, an unbiased one passes") {
@@ -271,4 +277,23 @@ TEST_CASE("text report: columns never run together (10-digit ULP distances, floa
     }
     CHECK(header_cells == 5);
     CHECK(rows == 2);
+}
+
+TEST_CASE("the subnormal-flushing profile adds its stated allowance, and only it") {
+    // Two FLOAT32 terms 2^-130 (subnormal) and 2^-126 (exact sum 2^-126 + 2^-130, the golden).
+    // A flushing backend drops the subnormal term: error 2^-130, far over the default bound
+    // (gamma_1(2^-24) * S + ULP(golden) / 2 + ..., about 2^-149), within the flushing allowance
+    // (2n + k) * 2^-126 + 2^-126 = 5 * 2^-126.
+    TermSink sink(1);
+    sink.add(0, std::ldexp(1.0, -130), 1, 0, false);
+    sink.add(0, std::ldexp(1.0, -126), 1, 0, false);
+    const uint32_t golden = f32(std::ldexp(1.0f, -126) + std::ldexp(1.0f, -130)), flushed = f32(std::ldexp(1.0f, -126));
+    const double b = element_bound(sink.elements()[0], DataType::FLOAT32, golden, {});
+    CHECK_FALSE(within_bound(DataType::FLOAT32, golden, flushed, b));
+    ArithmeticProfile p;
+    p.flush_subnormals = true;
+    const double bf = element_bound(sink.elements()[0], DataType::FLOAT32, golden, p);
+    CHECK(bf - b >= 4.999 * std::ldexp(1.0, -126));
+    CHECK(bf - b < 5.001 * std::ldexp(1.0, -126));
+    CHECK(within_bound(DataType::FLOAT32, golden, flushed, bf));
 }
