@@ -150,12 +150,10 @@ struct Tap {
 };
 
 // The taps of every position along one dimension: position p's taps are
-// taps[first[p] .. first[p + 1]). For nearest neighbour, index32[p] is the index the
-// coordinate gives when it is computed in float32 (for boundary flags).
+// taps[first[p] .. first[p + 1]).
 struct Axis {
     std::vector<Tap> taps;
     std::vector<uint32_t> first{0};
-    std::vector<uint32_t> index32;
 };
 
 // floor or ceil, then clamp to [0, size - 1].
@@ -177,7 +175,6 @@ Axis forward_axis(const Params& p, size_t i) {
     const bool old_rule = nearest && !p.RoundingDirection;
     const bool ceil = p.RoundingDirection == DML_AXIS_DIRECTION_INCREASING;
     const double opo = double(OutputPixelOffset) - (old_rule ? 0.5 : 0.0);
-    const float opo32 = OutputPixelOffset - (old_rule ? 0.5f : 0.0f);
     Axis a;
     a.taps.reserve(size_t(out) * 2);
     a.first.reserve(size_t(out) + 1);
@@ -185,8 +182,6 @@ Axis forward_axis(const Params& p, size_t i) {
         const double x = (double(o) - opo) / double(Scale) - double(InputPixelOffset);
         if (nearest) {
             a.taps.push_back({nearest_index(x, ceil, in), 1.0});
-            const float x32 = (float(o) - opo32) / Scale - InputPixelOffset;
-            a.index32.push_back(nearest_index(double(x32), ceil, in));
         } else {
             const double xc = std::clamp(x, 0.0, double(in - 1));
             const double x0 = std::floor(xc);
