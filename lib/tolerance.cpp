@@ -52,7 +52,7 @@ const std::vector<ToleranceRow>& tolerance_table() {
         {OT::MAX_POOLING_GRAD,         "OutputGradientTensor",  TypeClass::Integer, TR::Bits,              BR::ArgmaxTie},
         // Nearest neighbour copies (Bits) unless grad taps add up; LINEAR weights make every
         // element a sum. reference/resample.cpp states which, with each element's term count,
-        // and lists the coordinates float32 arithmetic would move (GOLDEN.md sections 4, 5).
+        // and lists the nearest-neighbour coordinates within the coordinate error of an integer (GOLDEN.md sections 4, 5).
         {OT::RESAMPLE,                 "OutputTensor",          TypeClass::Any,     TR::OperatorStated,    BR::OperatorStated},
         {OT::RESAMPLE1,                "OutputTensor",          TypeClass::Any,     TR::OperatorStated,    BR::OperatorStated},
         {OT::RESAMPLE2,                "OutputTensor",          TypeClass::Any,     TR::OperatorStated,    BR::OperatorStated},
