@@ -69,7 +69,8 @@ Command add_diff_command(CLI::App& app) {
         ->check(CLI::IsMember({"any", "float64", "float32-division", "float32-reciprocal", "float32-reciprocal-fma"}));
     diff->add_flag("--allow-flushed-subnormals", dc.options.profile.flush_subnormals,
                    "the bound of summed elements admits flushing of subnormal operands and partial sums (adds its allowance)");
-    diff->add_option("--false-alarm", dc.options.false_alarm, "false-alarm probability of the systematic-error check (default 1e-6)");
+    diff->add_option("--false-alarm", dc.options.false_alarm, "false-alarm probability of the systematic-error check (default 1e-6)")
+        ->check(CLI::Range(1e-300, 0.5));
     return {diff, [o] { return cmd_diff(*o); }};
 }
 
