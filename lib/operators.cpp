@@ -69,12 +69,26 @@ const Policy kComputedValue{"ComputedValue", "ExactThenRoundOnce"};
 const Policy kIntegerResult{"IntegerResult", "RoundHalfEvenSaturate"};
 const Policy kZeroResult{"ZeroResult", "PositiveZero"};
 
+const Policy kLrnWindow{"LrnWindow", "ClippedOnnxRegion"};
+const Policy kLrnEvenLocalSize{"LrnEvenLocalSize", "OneMoreAfter"};
+const Policy kLrnDivisor{"LrnDivisor", "LocalSizeEvenWhenClipped"};
+const Policy kLrnWithinChannel{"LrnWithinChannel", "EveryDimensionAfterChannelDivisorLocalSize"};
+const Policy kLrnSpecialValues{"LrnSpecialValues", "IeeeOnTheExactFormula"};
+
 void append_computed_operators(std::vector<OperatorInfo>& r) {
     const std::vector<Policy> average = {kIncludePaddingDivisor, kExcludePaddingDivisor, kEmptyWindow, kOutputSizes,
                                          kComputedValue, kIntegerResult, kNonFiniteSum, kZeroResult, kSubnormals};
     r.push_back({OperatorType::AVERAGE_POOLING, "AVERAGE_POOLING", 0x1000, {}, {{0x1000, {}, 4, 5, kF32F16}}, average});
     r.push_back({OperatorType::AVERAGE_POOLING1, "AVERAGE_POOLING1", 0x6200, {}, {{0x6200, {}, 4, 5, kF32F16}}, average});
     r.push_back({OperatorType::AVERAGE_POOLING_GRAD, "AVERAGE_POOLING_GRAD", 0x3000, {}, {{0x3000, {}, 4, 5, kF32F16}}, average});
+    // Local response normalization (section 4): 4-D FLOAT32/FLOAT16 at every level; dmlref
+    // evaluates ranks 2 to 8 and every type.
+    const std::vector<Policy> lrn = {kLrnWindow, kLrnEvenLocalSize, kLrnDivisor, kLrnWithinChannel, kComputedValue,
+                                     kLrnSpecialValues, kIntegerResult, kSubnormals};
+    r.push_back({OperatorType::LOCAL_RESPONSE_NORMALIZATION, "LOCAL_RESPONSE_NORMALIZATION", 0x1000, {},
+                 {{0x1000, {}, 4, 4, kF32F16}}, lrn});
+    r.push_back({OperatorType::LOCAL_RESPONSE_NORMALIZATION_GRAD, "LOCAL_RESPONSE_NORMALIZATION_GRAD", 0x3100, {},
+                 {{0x3100, {}, 4, 4, kF32F16}}, lrn});
 }
 
 // Tables from the operators' pages (spec/dml-semantics.md section 4).
@@ -239,6 +253,8 @@ Operator make_operator(OperatorType t) {
         case OperatorType::AVERAGE_POOLING: return {t, DML_AVERAGE_POOLING_OPERATOR_DESC{}};
         case OperatorType::AVERAGE_POOLING1: return {t, DML_AVERAGE_POOLING1_OPERATOR_DESC{}};
         case OperatorType::AVERAGE_POOLING_GRAD: return {t, DML_AVERAGE_POOLING_GRAD_OPERATOR_DESC{}};
+        case OperatorType::LOCAL_RESPONSE_NORMALIZATION: return {t, DML_LOCAL_RESPONSE_NORMALIZATION_OPERATOR_DESC{}};
+        case OperatorType::LOCAL_RESPONSE_NORMALIZATION_GRAD: return {t, DML_LOCAL_RESPONSE_NORMALIZATION_GRAD_OPERATOR_DESC{}};
     }
     throw std::invalid_argument("unknown operator type " + std::to_string(uint32_t(t)));
 }

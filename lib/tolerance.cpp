@@ -60,6 +60,8 @@ const std::vector<ToleranceRow>& tolerance_table() {
         {OT::AVERAGE_POOLING,          "OutputTensor",          TypeClass::Any,     TR::OperatorStated,    BR::None},
         {OT::AVERAGE_POOLING1,         "OutputTensor",          TypeClass::Any,     TR::OperatorStated,    BR::None},
         {OT::AVERAGE_POOLING_GRAD,     "OutputGradientTensor",  TypeClass::Any,     TR::OperatorStated,    BR::None},
+        {OT::LOCAL_RESPONSE_NORMALIZATION,      "OutputTensor",         TypeClass::Any, TR::OperatorStated, BR::None},
+        {OT::LOCAL_RESPONSE_NORMALIZATION_GRAD, "OutputGradientTensor", TypeClass::Any, TR::OperatorStated, BR::None},
     };
     return rows;
 }

@@ -29,6 +29,7 @@ ZivResult ziv_evaluate(const Evaluation& f, const std::function<bool(const ZivRe
         const bool zero = mpfr_zero_p(y);
         if (bits == kExact) {
             r.lower = r.upper = to_rational(y);
+            r.negative_zero = zero && mpfr_signbit(y);
             mpfr_clear(y);
             r.exact = true;
             return r;

@@ -34,6 +34,7 @@ struct ZivResult {
     bool exact = false;
     bool nan = false;
     int infinity = 0;            // +1 or -1 for an infinite result
+    bool negative_zero = false;  // an exact -0 (MPFR keeps the sign of zero as IEEE does)
     mpfr_prec_t precision = 0;   // the working precision that decided the rounding
     int evaluations = 0;
 };
@@ -49,6 +50,9 @@ template <class T> T round_interval(const ZivResult& r, bool& decided) {
         decided = true;
         if constexpr (std::is_integral_v<T>) return r.infinity > 0 ? std::numeric_limits<T>::max() : std::numeric_limits<T>::min();
         else return round_to_float<T>(r.infinity > 0 ? std::numeric_limits<double>::infinity() : -std::numeric_limits<double>::infinity());
+    }
+    if constexpr (!std::is_integral_v<T>) {
+        if (r.negative_zero) { decided = true; return round_to_float<T>(-0.0); }
     }
     const T lo = round_rational<T>(r.lower);
     const T hi = round_rational<T>(r.upper);

@@ -70,6 +70,8 @@ enum class OperatorType : uint32_t {
     AVERAGE_POOLING = 56,
     AVERAGE_POOLING_GRAD = 130,
     AVERAGE_POOLING1 = 166,
+    LOCAL_RESPONSE_NORMALIZATION = 74,
+    LOCAL_RESPONSE_NORMALIZATION_GRAD = 144,
 };
 
 // ---- The descs --------------------------------------------------------------------------
@@ -494,6 +496,49 @@ struct DML_AVERAGE_POOLING_GRAD_OPERATOR_DESC {
     }
 };
 
+// ---- Local response normalization (spec/dml-training-ops.md section 4) --------------------
+// CrossChannel is a BOOL (0 or 1, as IncludePadding). The grad's InputTensor is the forward
+// operator's input (not its output): B is recomputed.
+struct DML_LOCAL_RESPONSE_NORMALIZATION_OPERATOR_DESC {
+    TensorDesc InputTensor;
+    TensorDesc OutputTensor;
+    uint32_t CrossChannel = 0;
+    uint32_t LocalSize = 0;
+    float Alpha = 0.0f;
+    float Beta = 0.0f;
+    float Bias = 0.0f;
+    template <class S, class V> static void fields(S& s, V& v) {
+        v.tensor("InputTensor", s.InputTensor, TensorRole::Input);
+        v.tensor("OutputTensor", s.OutputTensor, TensorRole::Output);
+        v.uint("CrossChannel", s.CrossChannel);
+        v.uint("LocalSize", s.LocalSize);
+        v.float32("Alpha", s.Alpha);
+        v.float32("Beta", s.Beta);
+        v.float32("Bias", s.Bias);
+    }
+};
+
+struct DML_LOCAL_RESPONSE_NORMALIZATION_GRAD_OPERATOR_DESC {
+    TensorDesc InputTensor;
+    TensorDesc InputGradientTensor;
+    TensorDesc OutputGradientTensor;
+    uint32_t CrossChannel = 0;
+    uint32_t LocalSize = 0;
+    float Alpha = 0.0f;
+    float Beta = 0.0f;
+    float Bias = 0.0f;
+    template <class S, class V> static void fields(S& s, V& v) {
+        v.tensor("InputTensor", s.InputTensor, TensorRole::Input);
+        v.tensor("InputGradientTensor", s.InputGradientTensor, TensorRole::Input);
+        v.tensor("OutputGradientTensor", s.OutputGradientTensor, TensorRole::Output);
+        v.uint("CrossChannel", s.CrossChannel);
+        v.uint("LocalSize", s.LocalSize);
+        v.float32("Alpha", s.Alpha);
+        v.float32("Beta", s.Beta);
+        v.float32("Bias", s.Bias);
+    }
+};
+
 using OperatorDesc = std::variant<
     DML_ELEMENT_WISE_CLIP_OPERATOR_DESC,
     DML_ACTIVATION_RELU_OPERATOR_DESC,
@@ -515,7 +560,9 @@ using OperatorDesc = std::variant<
     DML_RESAMPLE_GRAD1_OPERATOR_DESC,
     DML_AVERAGE_POOLING_OPERATOR_DESC,
     DML_AVERAGE_POOLING1_OPERATOR_DESC,
-    DML_AVERAGE_POOLING_GRAD_OPERATOR_DESC>;
+    DML_AVERAGE_POOLING_GRAD_OPERATOR_DESC,
+    DML_LOCAL_RESPONSE_NORMALIZATION_OPERATOR_DESC,
+    DML_LOCAL_RESPONSE_NORMALIZATION_GRAD_OPERATOR_DESC>;
 
 // DML_OPERATOR_DESC: the type and its desc.
 struct Operator {
