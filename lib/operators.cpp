@@ -74,6 +74,7 @@ const Policy kLrnEvenLocalSize{"LrnEvenLocalSize", "OneMoreAfter"};
 const Policy kLrnDivisor{"LrnDivisor", "LocalSizeEvenWhenClipped"};
 const Policy kLrnWithinChannel{"LrnWithinChannel", "EveryDimensionAfterChannelDivisorLocalSize"};
 const Policy kLrnSpecialValues{"LrnSpecialValues", "IeeeOnTheExactFormula"};
+const Policy kLrnGradTerms{"LrnGradTerms", "GroupedByB"};
 
 void append_computed_operators(std::vector<OperatorInfo>& r) {
     const std::vector<Policy> average = {kIncludePaddingDivisor, kExcludePaddingDivisor, kEmptyWindow, kOutputSizes,
@@ -85,10 +86,12 @@ void append_computed_operators(std::vector<OperatorInfo>& r) {
     // evaluates ranks 2 to 8 and every type.
     const std::vector<Policy> lrn = {kLrnWindow, kLrnEvenLocalSize, kLrnDivisor, kLrnWithinChannel, kComputedValue,
                                      kLrnSpecialValues, kIntegerResult, kSubnormals};
+    std::vector<Policy> lrn_grad = lrn;
+    lrn_grad.push_back(kLrnGradTerms);
     r.push_back({OperatorType::LOCAL_RESPONSE_NORMALIZATION, "LOCAL_RESPONSE_NORMALIZATION", 0x1000, {},
                  {{0x1000, {}, 4, 4, kF32F16}}, lrn});
     r.push_back({OperatorType::LOCAL_RESPONSE_NORMALIZATION_GRAD, "LOCAL_RESPONSE_NORMALIZATION_GRAD", 0x3100, {},
-                 {{0x3100, {}, 4, 4, kF32F16}}, lrn});
+                 {{0x3100, {}, 4, 4, kF32F16}}, lrn_grad});
 }
 
 // Tables from the operators' pages (spec/dml-semantics.md section 4).
