@@ -387,7 +387,7 @@ std::optional<Tolerance> lrn_tolerance(const Params& p, bool grad) {
         uint64_t n = 0, m = 0;
         for_each_in_box(g, coord_of(g, i), g.before, g.after, [&](uint64_t) { ++n; });
         if (grad) for_each_in_box(g, coord_of(g, i), g.after, g.before, [&](uint64_t) { ++m; });
-        const double k = grad ? std::ceil((beta + 1) * double(n + 2)) + double(m) + 8 : std::ceil(beta * double(n + 2)) + 6;
+        const double k = grad ? std::ceil((beta + 1) * double(2 * n + 2)) + double(m) + 8 : std::ceil(beta * double(2 * n + 2)) + 6;
         terms.push_back(uint32_t(std::min(k, 4294967295.0)));
         most = std::max(most, terms.back());
     }
