@@ -9,6 +9,7 @@
 
 #include <climits>
 #include <functional>
+#include <optional>
 
 namespace dmlref::reference {
 
@@ -59,6 +60,12 @@ template <class T> T round_interval(const ZivResult& r, bool& decided) {
     decided = to_bits(lo) == to_bits(hi);
     return lo;
 }
+
+// b^e exactly, when it is rational: b > 0 rational, e a finite double m * 2^-k (odd m), and b's
+// numerator and denominator perfect 2^k-th powers (the exactness test of a power with a dyadic
+// exponent: 16^-0.75 = 1/8, (1/9)^-0.5 = 3). nullopt otherwise, or when the result would pass
+// `max_bits` bits (a huge integer power is left to MPFR).
+std::optional<mpq_class> exact_power(const mpq_class& b, double e, unsigned long max_bits = 1 << 16);
 
 // Evaluates at rising precision (doubling) until round_interval decides T's value.
 ZivResult ziv_evaluate(const Evaluation& f, const std::function<bool(const ZivResult&)>& decided, const ZivOptions& options = {});

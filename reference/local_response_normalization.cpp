@@ -173,6 +173,17 @@ long guard_bits(double beta, double k) { return long(std::ceil(std::log2(std::fa
 
 template <class T> T lrn_value(const Params& p, T x, const Square& s) {
     const double beta = double(p.Beta);
+    // A rational power (the exactness test of a dyadic exponent): the value is rational.
+    bool finite_x = true;
+    if constexpr (!std::is_integral_v<T>) finite_x = std::isfinite(widen(x));
+    if (finite_x && s.special == 0) {
+        const mpq_class B = mpq_class(double(p.Bias)) + mpq_class(double(p.Alpha)) * s.value / mpq_class(p.LocalSize);
+        if (sgn(B) > 0)
+            if (const auto power = exact_power(B, -beta)) {
+                if constexpr (!std::is_integral_v<T>) if (widen(x) == 0) return x;  // a zero keeps its sign
+                return round_rational<T>(mpq_class(exact_value(x) * *power));
+            }
+    }
     return correctly_rounded<T>([&](mpfr_ptr r, mpfr_prec_t w) -> long {
         mpfr_t b, t, xv;
         mpfr_inits2(w, b, t, xv, (mpfr_ptr)nullptr);
@@ -250,6 +261,16 @@ std::optional<Groups> grouped_terms(const Params& p, const std::vector<T>& x, co
 }
 
 template <class T> T grouped_value(const Groups& groups, double beta) {
+    // Every power rational: the sum is rational, rounded once.
+    mpq_class exact = 0;
+    bool rational = true;
+    for (const auto& [B, K] : groups) {
+        if (sgn(K) == 0) continue;
+        const auto power = exact_power(B, -beta - 1.0);
+        if (!power) { rational = false; break; }
+        exact += K * *power;
+    }
+    if (rational) return round_rational<T>(exact);
     return correctly_rounded<T>([&](mpfr_ptr r, mpfr_prec_t w) -> long {
         mpfr_t b, t, k, e, mag, nb1;
         mpfr_inits2(w, b, t, k, (mpfr_ptr)nullptr);

@@ -125,3 +125,17 @@ TEST_CASE("Ziv: NaN and infinities are exact") {
     CHECK(to_bits(correctly_rounded<float>(power(0, -0.75))) == 0x7f800000u);  // 0^-0.75 = +inf
     CHECK(to_bits(correctly_rounded<float>(power(-2, 0.5))) == 0x7fc00000u);   // NaN: canonical
 }
+
+TEST_CASE("exact_power: rational powers with dyadic exponents, and only those") {
+    auto is = [](const std::optional<mpq_class>& v, const mpq_class& want) { return v && *v == want; };
+    CHECK(is(exact_power(mpq_class(16), -0.75), mpq_class(1, 8)));
+    CHECK(is(exact_power(mpq_class(1, 9), -0.5), mpq_class(3)));
+    CHECK(is(exact_power(mpq_class(9, 4), 1.5), mpq_class(27, 8)));
+    CHECK(is(exact_power(mpq_class(5, 3), 0.0), mpq_class(1)));
+    CHECK(is(exact_power(mpq_class(3, 2), -2.0), mpq_class(4, 9)));
+    CHECK(is(exact_power(mpq_class(256), 0.125), mpq_class(2)));
+    CHECK_FALSE(exact_power(mpq_class(2), 0.5));
+    CHECK_FALSE(exact_power(mpq_class(16), 0.1));     // 0.1 as a double is m / 2^55: no 2^55-th root of 16
+    CHECK_FALSE(exact_power(mpq_class(-4), 0.5));     // negative base
+    CHECK_FALSE(exact_power(mpq_class(3), 1e30));     // too large to form
+}
