@@ -161,7 +161,7 @@ template <class D> bool valid(const D& d) {
 struct Window {
     size_t spatial = 0;
     Coord in{}, out{}, stride{}, size{}, start{}, dilation{};
-    uint64_t taps = 1;  // prod(WindowSize)
+    mpz_class taps = 1;  // prod(WindowSize): up to (2^32 - 1)^6, beyond 64 bits
     bool include_padding = false;
 };
 
@@ -175,7 +175,7 @@ Window window_of(const Params& p) {
         w.size[i] = p.WindowSize[i];
         w.start[i] = p.StartPadding[i];
         w.dilation[i] = p.Dilations ? (*p.Dilations)[i] : 1;
-        w.taps *= uint64_t(w.size[i]);
+        w.taps *= static_cast<unsigned long>(w.size[i]);
     }
     w.include_padding = p.IncludePadding != 0;
     return w;
@@ -201,7 +201,9 @@ uint64_t real_count(const Window& w, const Coord& o) {
 }
 
 // D(o): the divisor of o's window; 0 for a window with no real element when IncludePadding is FALSE.
-uint64_t divisor(const Window& w, const Coord& o) { return w.include_padding ? w.taps : real_count(w, o); }
+mpz_class divisor(const Window& w, const Coord& o) {
+    return w.include_padding ? w.taps : mpz_class(static_cast<unsigned long>(real_count(w, o)));
+}
 
 // Steps a row-major coordinate within [lo, hi) per dimension; false after the last one.
 bool next_in(Coord& c, const Coord& lo, const Coord& hi, size_t n) {
@@ -279,10 +281,10 @@ void average_pool(const Params& p, const Bindings& b) {
                 do {
                     Coord pos{};
                     for (size_t i = 0; i < w.spatial; ++i) pos[i] = o[i] * w.stride[i] - w.start[i] + k[i] * w.dilation[i];
-                    sum.add_quotient(x[offset_of(X.strides, n, c, pos, w.spatial)], 1);
+                    sum.add_quotient(x[offset_of(X.strides, n, c, pos, w.spatial)], mpz_class(1));
                 } while (next_in(k, lo, hi, w.spatial));
             }
-            const uint64_t D = divisor(w, o);
+            const mpz_class D = divisor(w, o);
             y[offset_of(Y.strides, n, c, o, w.spatial)] = D == 0 ? T(0) : sum.template result<T>(D);
         });
     });
@@ -301,7 +303,7 @@ void average_pool_grad(const Params& p, const Bindings& b) {
         for_each_position(dX.sizes(), w.in, w.spatial, [&](int64_t n, int64_t c, const Coord& x) {
             ExactRationalSum sum;
             for_each_reader(w, r, x, [&](const Coord& o) {
-                sum.add_quotient(dy[offset_of(dY.strides, n, c, o, w.spatial)], static_cast<unsigned long>(divisor(w, o)));
+                sum.add_quotient(dy[offset_of(dY.strides, n, c, o, w.spatial)], divisor(w, o));
             });
             dx[offset_of(dX.strides, n, c, x, w.spatial)] = sum.template result<T>();
         });
@@ -339,7 +341,7 @@ std::optional<Tolerance> pooling_tolerance(const Params& p, bool grad) {
     auto count = [](uint64_t k, bool divides) { return uint32_t(std::min<uint64_t>(k == 0 ? 0 : divides ? k + 3 : k, UINT32_MAX)); };
     if (!grad) {
         for_each_position(p.pooled.desc.Sizes, w.out, w.spatial, [&](int64_t, int64_t, const Coord& o) {
-            const uint64_t D = divisor(w, o);
+            const mpz_class D = divisor(w, o);
             terms.push_back(count(D == 0 ? 0 : real_count(w, o), D > 1));
         });
     } else {

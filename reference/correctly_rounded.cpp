@@ -52,12 +52,23 @@ ZivResult ziv_evaluate(const Evaluation& f, const std::function<bool(const ZivRe
     for (mpfr_prec_t precision = options.first_precision; precision <= options.max_precision; precision *= 2) {
         mpfr_t y;
         mpfr_init2(y, precision);
+        mpfr_clear_flags();
         const long bits = f(y, precision);
         ++r.evaluations;
         r.precision = precision;
         if (mpfr_nan_p(y)) { mpfr_clear(y); r.nan = true; r.exact = true; return r; }
         if (mpfr_inf_p(y)) { r.infinity = mpfr_sgn(y); mpfr_clear(y); r.exact = true; return r; }
         const bool zero = mpfr_zero_p(y);
+        // Past MPFR's exponent range (|value| beyond 2^(2^30), e.g. B^-Beta with a huge Beta):
+        // a zero that underflowed is far below every type's smallest subnormal, so it rounds to
+        // a zero of its sign; an overflow above became an infinity and was taken above.
+        if (zero && mpfr_underflow_p()) {
+            r.lower = r.upper = 0;
+            r.negative_zero = mpfr_signbit(y);
+            mpfr_clear(y);
+            r.exact = true;
+            return r;
+        }
         if (bits == kExact) {
             r.lower = r.upper = to_rational(y);
             r.negative_zero = zero && mpfr_signbit(y);

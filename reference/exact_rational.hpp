@@ -76,7 +76,7 @@ public:
         enum Kind { Finite, NaN, PositiveInfinity, NegativeInfinity } kind = Finite;
         mpq_class value;
     };
-    template <class T> static Term term(T x, unsigned long divisor) {
+    template <class T> static Term term(T x, const mpz_class& divisor) {
         if constexpr (!std::is_integral_v<T>) {
             if (is_nan(x)) return {Term::NaN, {}};
             const double d = widen(x);
@@ -84,7 +84,7 @@ public:
             if (d == -std::numeric_limits<double>::infinity()) return {Term::NegativeInfinity, {}};
         }
         Term t{Term::Finite, exact_value(x)};
-        if (divisor != 1) t.value /= mpq_class(divisor);
+        if (divisor != 1) t.value /= mpq_class(divisor);  // divisor > 0
         return t;
     }
     void add(const Term& t) {
@@ -95,13 +95,13 @@ public:
             case Term::NegativeInfinity: add_infinity(true); break;
         }
     }
-    template <class T> void add_quotient(T x, unsigned long divisor) { add(term(x, divisor)); }
+    template <class T> void add_quotient(T x, const mpz_class& divisor) { add(term(x, divisor)); }
 
     uint64_t terms() const { return terms_; }
     const mpq_class& value() const { return sum_; }
 
     // The sum divided by `divisor` (> 0), rounded once to T. Integer sums have no non-finite terms.
-    template <class T> T result(unsigned long divisor = 1) const {
+    template <class T> T result(const mpz_class& divisor = mpz_class(1)) const {
         if constexpr (!std::is_integral_v<T>) {
             if (nan_ || (pos_inf_ && neg_inf_)) return canonical_nan<T>();
             if (pos_inf_) return round_to_float<T>(std::numeric_limits<double>::infinity());

@@ -368,3 +368,12 @@ TEST_CASE("average pooling: every validation rule") {
         CHECK(has_error(make(h), op + ".output-size", out + "/Sizes/3"));
     }
 }
+
+TEST_CASE("average pooling: a divisor beyond 64 bits, prod(WindowSize) = (2^32 - 1)^3") {
+    // Windows of 2^32 - 1 along three dimensions, with padding: IncludePadding TRUE divides
+    // 2^96 by (2^32 - 1)^3, correctly rounded 1.000000000698492 (Python's fractions).
+    const uint32_t big = 4294967295u;
+    Geometry g{{1, 1, 2, 1, 1}, {1, 1, 3, 1, 1}, {1, 1, 1}, {big, big, big}, {big, big - 1, big - 1}, {0, 0, 0}, {1, 1, 1}, 1};
+    auto y = run(forward_op(DataType::FLOAT64, g), {{"InputTensor", buffer(desc(DataType::FLOAT64, g.in), std::vector<double>{std::ldexp(1.0, 96), 0})}});
+    check_bits(as_values<double>(y.at("OutputTensor")), {0.0, 1.000000000698492, 1.000000000698492});
+}

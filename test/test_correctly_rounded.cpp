@@ -139,3 +139,9 @@ TEST_CASE("exact_power: rational powers with dyadic exponents, and only those") 
     CHECK_FALSE(exact_power(mpq_class(-4), 0.5));     // negative base
     CHECK_FALSE(exact_power(mpq_class(3), 1e30));     // too large to form
 }
+
+TEST_CASE("Ziv: a power beyond MPFR's exponent range rounds to a zero or an infinity") {
+    CHECK(to_bits(correctly_rounded<float>(power(2, -3e38))) == 0x00000000u);
+    CHECK(to_bits(correctly_rounded<double>(power(2, 3e38))) == 0x7ff0000000000000ull);
+    CHECK(correctly_rounded<int32_t>(power(2, 3e38)) == INT32_MAX);
+}
