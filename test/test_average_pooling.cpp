@@ -252,7 +252,11 @@ TEST_CASE_TEMPLATE("average pooling: forward and grad against the naive exact co
         h.Dilations.assign(h.Dilations.size(), 1);
         h.out = sizes_for(h, false);
         const auto dy = random_values<T>(rng, product(h.out));
-        auto dx = run(grad_op(t, h), {{"InputGradientTensor", buffer(desc(t, h.out), dy)}});
+        // Strided dY (elements two apart) and dX (rows padded by one element).
+        std::vector<uint32_t> dy_strides(h.out.size()), dx_strides(h.in.size());
+        uint32_t sy = 2, sx = 1;
+        for (size_t i = h.out.size(); i-- > 0;) { dy_strides[i] = sy; sy *= h.out[i]; dx_strides[i] = sx; sx *= h.in[i] + (i + 1 == h.in.size()); }
+        auto dx = run(grad_op(t, h, dy_strides, dx_strides), {{"InputGradientTensor", logical_buffer(desc(t, h.out, dy_strides), dy, std::byte{0x77})}});
         check_bits(as_values<T>(dx.at("OutputGradientTensor")), naive_grad(h, dy));
     }
 }

@@ -34,11 +34,11 @@ Operator forward_op(DataType t, const Lrn& l, std::vector<uint32_t> in_strides =
     return {OperatorType::LOCAL_RESPONSE_NORMALIZATION, d};
 }
 
-Operator grad_op(DataType t, const Lrn& l) {
+Operator grad_op(DataType t, const Lrn& l, std::vector<uint32_t> strides = {}) {
     DML_LOCAL_RESPONSE_NORMALIZATION_GRAD_OPERATOR_DESC d;
-    d.InputTensor = desc(t, l.sizes);
-    d.InputGradientTensor = desc(t, l.sizes);
-    d.OutputGradientTensor = desc(t, l.sizes);
+    d.InputTensor = desc(t, l.sizes, strides);
+    d.InputGradientTensor = desc(t, l.sizes, strides);
+    d.OutputGradientTensor = desc(t, l.sizes, strides);
     d.CrossChannel = l.CrossChannel;
     d.LocalSize = l.LocalSize;
     d.Alpha = l.Alpha;
@@ -205,7 +205,12 @@ TEST_CASE_TEMPLATE("lrn: the grad is the central difference of the forward at 30
         const DataType t = data_type_of<T>();
         const auto x = random_values<T>(rng, count(l.sizes));
         const auto dy = random_values<T>(rng, count(l.sizes));
-        auto r = run(grad_op(t, l), {{"InputTensor", buffer(desc(t, l.sizes), x)}, {"InputGradientTensor", buffer(desc(t, l.sizes), dy)}});
+        // Every tensor strided: elements two apart, sentinel bytes between them.
+        std::vector<uint32_t> strides(l.sizes.size());
+        uint32_t st = 2;
+        for (size_t i = l.sizes.size(); i-- > 0;) { strides[i] = st; st *= l.sizes[i]; }
+        auto r = run(grad_op(t, l, strides), {{"InputTensor", logical_buffer(desc(t, l.sizes, strides), x, std::byte{0x44})},
+                                              {"InputGradientTensor", logical_buffer(desc(t, l.sizes, strides), dy, std::byte{0x55})}});
         std::vector<T> expected;
         for (const auto& b : naive_grad(l, bigs(x), bigs(dy))) expected.push_back(round_big<T>(b));
         const auto actual = as_values<T>(r.at("OutputGradientTensor"));
