@@ -1,0 +1,154 @@
+// Reading a case file (docs/case-format.md): the top level of a case, its operator, in-place
+// bindings and policies; every error names the JSON pointer and a rule id, nothing is silently
+// clamped or guessed. The parts are read by lib/case_read_desc.cpp and lib/case_read_values.cpp.
+#include "case_reader.hpp"
+
+namespace dmlref {
+
+using namespace case_reader;
+
+std::string_view dmlref_version() { return DMLREF_VERSION; }
+
+// ---- The case ----------------------------------------------------------------------------
+
+Case parse_case(const JsonDocument& doc, const fs::path& file, Diagnostics& diags, const LoadOptions& options) {
+    Reader r{doc, diags};
+    Case c;
+    c.file = file;
+    const json& root = doc.root;
+    if (!r.is_object(root, "", "a case")) return c;
+    r.only_keys(root, "", {"format", "name", "description", "operator", "desc", "inputs", "inPlace", "expected",
+                           "policies", "provenance"}, "a case");
+    if (!root.contains("format") || !root["format"].is_number_integer() || root["format"].get<int64_t>() != kCaseFormatVersion) {
+        diags.error("/format", "case.format", "a case file starts with \"format\": 1 (this dmlref reads case format version 1)");
+        return c;
+    }
+    c.name = root.contains("name") && root["name"].is_string() ? root["name"].get<std::string>() : file.stem().string();
+    if (root.contains("description") && root["description"].is_string()) c.description = root["description"].get<std::string>();
+
+    // operator and desc
+    if (!root.contains("operator") || !root["operator"].is_string()) {
+        diags.error("/operator", "case.operator", "\"operator\" must name the operator, e.g. \"DML_OPERATOR_ACTIVATION_RELU_GRAD\"");
+        return c;
+    }
+    const auto type = parse_operator_type(root["operator"].get<std::string>());
+    if (!type) {
+        std::vector<std::string_view> names;
+        for (const auto& i : all_operators()) names.push_back(i.Name);
+        diags.error("/operator", "case.operator", "\"" + root["operator"].get<std::string>() +
+                    "\" is not an operator dmlref evaluates (DML_OPERATOR_ followed by one of: " + list_text(names) + ")");
+        return c;
+    }
+    c.op = make_operator(*type);
+    if (!root.contains("desc") || !r.is_object(root["desc"], "/desc", "\"desc\"")) {
+        if (!root.contains("desc")) diags.error("/desc", "case.missing-field", "the case has no \"desc\"");
+        return c;
+    }
+    bool desc_ok = read_desc(r, c.op, root["desc"]);
+    if (!desc_ok || diags.has_errors()) return c;
+
+    ValidateOptions vo;
+    vo.max_bytes = options.max_bytes;
+    diags.append(validate(c.op, vo));
+    if (diags.has_errors()) return c;  // no buffers for a desc that is wrong
+
+    const auto fields = tensor_fields(c.op);
+    auto find_field = [&](std::string_view n) -> const TensorField* {
+        for (const auto& f : fields) if (f.name == n) return &f;
+        return nullptr;
+    };
+
+    // inPlace: {"OutputField": "InputField"}
+    if (root.contains("inPlace")) {
+        const json& ip = root["inPlace"];
+        if (r.is_object(ip, "/inPlace", "\"inPlace\"")) {
+            for (auto it = ip.begin(); it != ip.end(); ++it) {
+                const std::string p = pointer_append("/inPlace", it.key());
+                const TensorField* out = find_field(it.key());
+                const TensorField* in = it->is_string() ? find_field(it->get<std::string>()) : nullptr;
+                const auto& allowed = info(c.op.Type).InPlace;
+                const bool pair_ok = out && in && out->role == TensorRole::Output && in->role == TensorRole::Input &&
+                    std::find(allowed.begin(), allowed.end(), std::pair<std::string_view, std::string_view>{out->name, in->name}) != allowed.end();
+                if (!pair_ok) {
+                    std::string allowed_text;
+                    for (const auto& [o, i] : allowed) allowed_text += (allowed_text.empty() ? "" : ", ") + std::string(o) + " with " + std::string(i);
+                    diags.error(p, "in-place.allowed", "DML_OPERATOR_" + std::string(info(c.op.Type).Name) +
+                                (allowed.empty() ? " does not support in-place execution" : " allows in-place execution only for " + allowed_text));
+                    continue;
+                }
+                TensorDesc a = *out->desc, b = *in->desc;
+                a.Flags = b.Flags = 0;
+                if (a != b || buffer_size(a) != buffer_size(b)) {
+                    diags.error(p, "in-place.same-range", std::string(out->name) + " and " + std::string(in->name) +
+                                " must have identical descs (DataType, Sizes, Strides, TotalTensorSizeInBytes) to share a buffer: "
+                                "bindings may overlap only where the byte ranges are identical");
+                    continue;
+                }
+                c.in_place[std::string(out->name)] = std::string(in->name);
+            }
+        }
+    }
+
+    // inputs
+    const fs::path base_dir = file.has_parent_path() ? file.parent_path() : fs::path(".");
+    const json empty = json::object();
+    const json& inputs = root.contains("inputs") ? root["inputs"] : empty;
+    if (r.is_object(inputs, "/inputs", "\"inputs\"")) {
+        for (auto it = inputs.begin(); it != inputs.end(); ++it) {
+            const TensorField* f = find_field(it.key());
+            if (!f || f->role != TensorRole::Input)
+                diags.error(pointer_append("/inputs", it.key()), "input.unknown",
+                            "\"" + it.key() + "\" is not an input tensor of this desc");
+        }
+        for (const auto& f : fields) {
+            if (f.role != TensorRole::Input) continue;
+            const std::string p = pointer_append("/inputs", f.name);
+            if (!inputs.contains(std::string(f.name))) {
+                diags.error("/inputs", "input.missing", "no data for the input tensor " + std::string(f.name));
+                continue;
+            }
+            read_input(r, c, f, inputs[std::string(f.name)], p, base_dir, options);
+        }
+    }
+
+    // expected
+    if (root.contains("expected")) {
+        const json& ex = root["expected"];
+        if (r.is_object(ex, "/expected", "\"expected\"")) {
+            for (auto it = ex.begin(); it != ex.end(); ++it) {
+                const std::string p = pointer_append("/expected", it.key());
+                const TensorField* f = find_field(it.key());
+                if (!f || f->role != TensorRole::Output) {
+                    diags.error(p, "expected.unknown", "\"" + it.key() + "\" is not an output tensor of this desc");
+                    continue;
+                }
+                read_expected(r, c, *f, *it, p);
+            }
+        }
+    }
+
+    // policies: a case may state the decisions it was made under; each must be dmlref's.
+    if (root.contains("policies") && r.is_object(root["policies"], "/policies", "\"policies\"")) {
+        const auto& known = info(c.op.Type).Policies;
+        for (auto it = root["policies"].begin(); it != root["policies"].end(); ++it) {
+            const std::string p = pointer_append("/policies", it.key());
+            auto k = std::find_if(known.begin(), known.end(), [&](const Policy& q) { return q.Name == it.key(); });
+            if (k == known.end()) {
+                diags.error(p, "policy.unknown", "\"" + it.key() + "\" is not a policy of DML_OPERATOR_" + std::string(info(c.op.Type).Name));
+            } else if (!it->is_string() || it->get<std::string>() != k->Value) {
+                diags.error(p, "policy.unsupported", "dmlref implements " + std::string(k->Name) + " = " + std::string(k->Value) +
+                            " only (docs/golden.md); this case asks for " + it->dump());
+            }
+        }
+    }
+    if (root.contains("provenance") && !root["provenance"].is_object())
+        diags.error("/provenance", "case.type", "\"provenance\" must be a JSON object");
+    return c;
+}
+
+Case load_case(const fs::path& file, Diagnostics& diags, const LoadOptions& options) {
+    const JsonDocument doc = read_json_file(file);
+    return parse_case(doc, file, diags, options);
+}
+
+}  // namespace dmlref

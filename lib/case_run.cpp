@@ -1,0 +1,67 @@
+// Running a case: binding buffers (in-place outputs share their input's), evaluating, gathering
+// the logical outputs, and comparing them with the case's expected values bit for bit.
+#include "dmlref/case.hpp"
+#include "dmlref/numeric.hpp"
+
+#include <cstring>
+#include <set>
+
+namespace dmlref {
+
+// ---- Running -----------------------------------------------------------------------------
+
+std::vector<std::byte> gather_logical(const TensorDesc& d, std::span<const std::byte> buffer) {
+    const size_t w = element_size(d.DataType);
+    std::vector<std::byte> out(element_count(d) * w);
+    const auto strides = effective_strides(d);
+    const auto packed = packed_strides(d.Sizes);
+    for_each_run<2>(d.Sizes, {strides.data(), packed.data()}, {0, 0},
+        [&](const std::array<int64_t, 2>& off, int64_t count, const std::array<int64_t, 2>& step) {
+            for (int64_t i = 0; i < count; ++i)
+                std::memcpy(out.data() + (off[1] + i * step[1]) * w, buffer.data() + (off[0] + i * step[0]) * w, w);
+        });
+    return out;
+}
+
+Outputs run_case(const Case& c) {
+    std::map<std::string, std::vector<std::byte>> buffers = c.inputs;  // a copy: in-place writes into it
+    Bindings b;
+    const auto fields = tensor_fields(c.op);
+    for (const auto& f : fields) {
+        if (f.role != TensorRole::Output) continue;
+        if (c.in_place.count(std::string(f.name))) continue;
+        buffers[std::string(f.name)] = std::vector<std::byte>(buffer_size(*f.desc));
+    }
+    for (const auto& f : fields) {
+        auto it = c.in_place.find(std::string(f.name));
+        const std::string& owner = it != c.in_place.end() ? it->second : std::string(f.name);
+        b.bind(std::string(f.name), buffers.at(owner));
+    }
+    evaluate(c.op, b);
+    Outputs o;
+    for (const auto& f : fields)
+        if (f.role == TensorRole::Output) o.values[std::string(f.name)] = gather_logical(*f.desc, b.at(f.name));
+    return o;
+}
+
+std::vector<Mismatch> compare_expected(const Case& c, const Outputs& outputs) {
+    std::vector<Mismatch> m;
+    for (const auto& f : tensor_fields(c.op)) {
+        auto e = c.expected.find(std::string(f.name));
+        if (e == c.expected.end()) continue;
+        const DataType t = f.desc->DataType;
+        const size_t w = element_size(t);
+        const auto& actual = outputs.values.at(std::string(f.name));
+        std::set<uint64_t> skip;
+        for (const auto& d : e->second.dont_care) skip.insert(d.Index);
+        for (const auto& d : dont_care(c.op, f.name)) skip.insert(d.Index);
+        for (uint64_t i = 0; i < element_count(*f.desc); ++i) {
+            if (skip.count(i)) continue;
+            const uint64_t a = load_bits(t, actual.data() + i * w), x = load_bits(t, e->second.values.data() + i * w);
+            if (a != x) m.push_back({std::string(f.name), i, x, a});
+        }
+    }
+    return m;
+}
+
+}  // namespace dmlref

@@ -1,0 +1,154 @@
+// Writing golden case files (docs/case-format.md): the case as read (generators stay generators),
+// its expected outputs with tolerance, don't-care and boundary elements, policies and provenance.
+// The text is deterministic: the same case gives the same bytes.
+#include "dmlref/case.hpp"
+#include "dmlref/tolerance.hpp"
+
+#include "dmlref/generate.hpp"
+#include "dmlref/npy.hpp"
+#include "dmlref/numeric.hpp"
+#include "dmlref/values.hpp"
+#include "json_writer.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <climits>
+#include <set>
+
+namespace dmlref {
+
+namespace fs = std::filesystem;
+
+// ---- Writing -----------------------------------------------------------------------------
+
+namespace {
+
+ordered_json tensor_desc_json(const TensorDesc& d) {
+    ordered_json j;
+    j["DataType"] = std::string(name(d.DataType));
+    j["Sizes"] = d.Sizes;
+    if (!d.Strides.empty()) j["Strides"] = d.Strides;
+    if (d.Flags == DML_TENSOR_FLAG_OWNED_BY_DML) j["Flags"] = "OWNED_BY_DML";
+    else if (d.Flags) j["Flags"] = d.Flags;
+    if (d.TotalTensorSizeInBytes) j["TotalTensorSizeInBytes"] = d.TotalTensorSizeInBytes;
+    if (d.GuaranteedBaseOffsetAlignment) j["GuaranteedBaseOffsetAlignment"] = d.GuaranteedBaseOffsetAlignment;
+    return j;
+}
+
+struct DescWriter {
+    ordered_json out = ordered_json::object();
+    void tensor(std::string_view n, const TensorDesc& d, TensorRole) { out[std::string(n)] = tensor_desc_json(d); }
+    void optional_tensor(std::string_view n, const std::optional<TensorDesc>& d, TensorRole) {
+        if (d) out[std::string(n)] = tensor_desc_json(*d);
+    }
+    void data_type(std::string_view n, const DataType& t) { out[std::string(n)] = std::string(name(t)); }
+    void float32(std::string_view n, const float& f) { out[std::string(n)] = json_raw(format_exact_value(DataType::FLOAT32, to_bits(f))); }
+    void scale_bias(std::string_view n, const std::optional<DML_SCALE_BIAS>& sb) {
+        if (!sb) return;
+        out[std::string(n)] = {{"Scale", json_raw(format_exact_value(DataType::FLOAT32, to_bits(sb->Scale)))},
+                               {"Bias", json_raw(format_exact_value(DataType::FLOAT32, to_bits(sb->Bias)))}};
+    }
+    void scalar(std::string_view n, const DML_SCALAR_UNION& u, DataType t) {
+        // The value in its data type; bytes beyond the member, if any, as the Bytes member.
+        bool extra = false;
+        for (size_t i = is_valid(t) ? element_size(t) : 0; i < 8; ++i) extra = extra || u.Bytes[i] != 0;
+        if (!is_valid(t) || extra) {
+            std::vector<int> bytes(u.Bytes.begin(), u.Bytes.end());
+            out[std::string(n)] = {{"Bytes", bytes}};
+            return;
+        }
+        out[std::string(n)] = json_raw(format_exact_value(t, u.as<uint64_t>()));
+    }
+    void uint(std::string_view n, const uint32_t& v) { out[std::string(n)] = v; }
+    void uint_array(std::string_view n, const std::vector<uint32_t>& v) { out[std::string(n)] = v; }
+    void int_array(std::string_view n, const std::vector<int32_t>& v) { out[std::string(n)] = v; }
+    void float_array(std::string_view n, const std::vector<float>& v) {
+        ordered_json a = ordered_json::array();
+        for (float f : v) a.push_back(json_raw(format_exact_value(DataType::FLOAT32, to_bits(f))));
+        out[std::string(n)] = a;
+    }
+    void enumeration(std::string_view n, const uint32_t& v, const EnumNames& e) {
+        out[std::string(n)] = v < e.Names.size() ? ordered_json(std::string(e.Names[v])) : ordered_json(v);
+    }
+};
+
+ordered_json case_json(const Case& c, const fs::path& out_file) {
+    ordered_json j;
+    j["format"] = kCaseFormatVersion;
+    j["name"] = json_text(c.name);
+    if (!c.description.empty()) j["description"] = json_text(c.description);
+    j["operator"] = full_name(c.op.Type);
+    j["desc"] = std::visit([](const auto& d) {
+        DescWriter w;
+        std::decay_t<decltype(d)>::fields(d, w);
+        return w.out;
+    }, c.op.Desc);
+    ordered_json inputs = ordered_json::object();
+    const fs::path out_dir = out_file.has_parent_path() ? fs::absolute(out_file.parent_path()) : fs::current_path();
+    for (const auto& f : tensor_fields(c.op)) {
+        if (f.role != TensorRole::Input) continue;
+        json spec = c.input_specs.at(std::string(f.name));
+        if (spec.is_object() && spec.contains("Npy"))
+            spec["Npy"] = fs::path(spec["Npy"].get<std::string>()).lexically_relative(out_dir).generic_string();
+        inputs[std::string(f.name)] = ordered_json::parse(spec.dump());
+    }
+    j["inputs"] = inputs;
+    if (!c.in_place.empty()) {
+        ordered_json ip = ordered_json::object();
+        for (const auto& [o, i] : c.in_place) ip[o] = i;
+        j["inPlace"] = ip;
+    }
+    return j;
+}
+
+ordered_json expected_json(DataType t, const std::vector<std::byte>& values, const Tolerance& tol, const std::vector<DontCare>& dc,
+                           const Boundary& boundary) {
+    ordered_json e;
+    ordered_json v = ordered_json::array();
+    const size_t w = element_size(t);
+    for (size_t i = 0; i < values.size() / w; ++i) v.push_back(json_raw(format_value(t, load_bits(t, values.data() + i * w))));
+    e["Values"] = v;
+    ordered_json tj;
+    tj["Kind"] = tol.Kind;
+    if (tol.Kind == "Ulp") tj["Ulp"] = tol.Ulp;
+    if (tol.Kind == "Summed") tj["MaxTerms"] = tol.MaxTerms;
+    if (!tol.Terms.empty()) tj["Terms"] = tol.Terms;
+    if (!tol.Why.empty()) tj["Why"] = json_text(tol.Why);
+    e["Tolerance"] = tj;
+    if (!dc.empty()) {
+        ordered_json d = ordered_json::array();
+        for (const auto& x : dc) d.push_back({{"Index", x.Index}, {"Reason", json_text(x.Reason)}});
+        e["DontCare"] = d;
+    }
+    if (!boundary.Indices.empty()) e["Boundary"] = {{"Indices", boundary.Indices}, {"Reason", json_text(boundary.Reason)}};
+    return e;
+}
+
+}  // namespace
+
+std::string write_golden(const Case& c, const Outputs& outputs, const fs::path& out_file) {
+    ordered_json j = case_json(c, out_file);
+    ordered_json ex = ordered_json::object();
+    for (const auto& f : tensor_fields(c.op)) {
+        if (f.role != TensorRole::Output) continue;
+        auto given = c.expected.find(std::string(f.name));
+        std::vector<DontCare> dc = given != c.expected.end() ? given->second.dont_care : std::vector<DontCare>{};
+        for (auto& d : dont_care(c.op, f.name))  // the operator's own, unless the case names them already
+            if (std::none_of(dc.begin(), dc.end(), [&](const DontCare& x) { return x.Index == d.Index; })) dc.push_back(std::move(d));
+        std::sort(dc.begin(), dc.end(), [](const DontCare& a, const DontCare& b) { return a.Index < b.Index; });
+        ex[std::string(f.name)] = expected_json(f.desc->DataType, outputs.values.at(std::string(f.name)), stated_tolerance(c, f.name), dc,
+                                                   boundary(c.op, f.name));
+    }
+    j["expected"] = ex;
+    ordered_json pol = ordered_json::object();
+    for (const auto& p : info(c.op.Type).Policies) pol[std::string(p.Name)] = std::string(p.Value);
+    j["policies"] = pol;
+    ordered_json prov;
+    prov["dmlref"] = std::string(dmlref_version());
+    prov["format"] = kCaseFormatVersion;
+    if (!c.seeds.empty()) prov["seeds"] = c.seeds;
+    j["provenance"] = prov;
+    return dump_json(j);
+}
+
+}  // namespace dmlref

@@ -1,0 +1,62 @@
+// dmlref diff: a backend's outputs against golden case files under the tolerance model
+// (docs/diff.md); the comparison itself is lib/diff.cpp.
+#include "cli.hpp"
+
+#include "dmlref/diff.hpp"
+
+#include <iostream>
+#include <memory>
+
+namespace dmlref::cli {
+
+namespace {
+
+struct DiffCmdOptions {
+    DiffCommand dc;
+    std::string golden, actual, json_file, image;
+    std::vector<std::string> output_files;
+};
+
+int cmd_diff(DiffCmdOptions& o) {
+    DiffCommand& dc = o.dc;
+    dc.golden = o.golden;
+    dc.actual = o.actual;
+    dc.json_file = o.json_file;
+    dc.image = o.image;
+    for (const auto& f : o.output_files) {
+        const size_t eq = f.find('=');
+        if (eq == std::string::npos || eq == 0 || eq + 1 == f.size()) {
+            std::cerr << "dmlref diff: error: --output " << f << " is not NAME=FILE\n";
+            return 2;
+        }
+        dc.options.files[f.substr(0, eq)] = f.substr(eq + 1);
+    }
+    return run_diff(dc, std::cout, std::cerr);
+}
+
+}  // namespace
+
+Command add_diff_command(CLI::App& app) {
+    auto o = std::make_shared<DiffCmdOptions>();
+    DiffCommand& dc = o->dc;
+    std::string& golden = o->golden;
+    std::string& actual = o->actual;
+    std::string& json_file = o->json_file;
+    std::string& image = o->image;
+    std::vector<std::string>& output_files = o->output_files;
+    auto* diff = app.add_subcommand("diff", "Compare a backend's outputs with golden case files under the tolerance model (docs/diff.md).");
+    diff->add_option("GOLDEN", golden, "a golden case file, or a directory of them")->required();
+    diff->add_option("ACTUAL", actual, "the actual outputs: a .npy file, a raw buffer, a case file, or a directory");
+    diff->add_option("--output", output_files, "NAME=FILE: the actual values of output NAME (a single golden); repeatable");
+    diff->add_option("--worst", dc.options.worst, "list the K worst elements per output (default 10)");
+    diff->add_option("--json", json_file, "also write the JSON report to FILE");
+    diff->add_option("--format", dc.format, "text (default) or json, on standard output")->check(CLI::IsMember({"text", "json"}));
+    diff->add_option("--image", image, "picture of where each mismatching output differs (FILE.ppm or FILE.png)");
+    diff->add_flag("--zeros-equal", dc.options.switches.zeros_equal, "treat +0 and -0 as equal");
+    diff->add_flag("--any-nan", dc.options.switches.any_nan, "any NaN equals any NaN");
+    diff->add_flag("--accept-flushed-subnormals", dc.options.switches.flushed_subnormals, "accept a zero where the golden is subnormal");
+    diff->add_option("--max-bytes", dc.options.max_bytes, "largest file to read, in bytes (default 4 GiB)");
+    return {diff, [o] { return cmd_diff(*o); }};
+}
+
+}  // namespace dmlref::cli

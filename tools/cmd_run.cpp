@@ -1,0 +1,143 @@
+// dmlref run: evaluate cases, check them against the expected values they hold, and write golden
+// case files (-o) and .npy files for harnesses (--npy). docs/cli.md.
+#include "cli.hpp"
+
+#include "dmlref/npy.hpp"
+#include "dmlref/values.hpp"
+
+#include <fstream>
+#include <iostream>
+#include <memory>
+
+namespace dmlref::cli {
+
+namespace {
+
+// For harnesses: DIR/<Field>.npy for every tensor of the case. Inputs are their whole buffer
+// in memory order (1-D, TotalTensorSizeInBytes / element size elements, as bound); outputs are
+// the computed logical elements in the output's Sizes. Returns the number of files not written.
+size_t write_npy_files(const Case& c, const Outputs& outputs, const fs::path& dir) {
+    std::error_code ec;
+    fs::create_directories(dir, ec);
+    size_t failures = 0;
+    for (const auto& f : tensor_fields(c.op)) {
+        NpyArray a;
+        a.data_type = f.desc->DataType;
+        if (f.role == TensorRole::Input) {
+            a.data = c.inputs.at(std::string(f.name));
+            a.shape = {a.data.size() / element_size(a.data_type)};
+        } else {
+            a.data = outputs.values.at(std::string(f.name));
+            a.shape.assign(f.desc->Sizes.begin(), f.desc->Sizes.end());
+        }
+        const fs::path file = dir / (std::string(f.name) + ".npy");
+        try {
+            write_npy(file, a);
+        } catch (const NpyError& e) {
+            std::cerr << file.string() << ": /: error: " << e.what() << " [file.write]\n";
+            ++failures;
+        }
+    }
+    return failures;
+}
+
+struct RunOptions {
+    std::vector<std::string> paths;
+    std::string out_dir;
+    std::string npy_dir;
+    uint64_t max_bytes = uint64_t(4) << 30;
+    bool overwrite_expected = false;
+    bool quiet = false;
+};
+
+int cmd_run(const RunOptions& o) {
+    std::vector<std::string> args = o.paths;
+    if (args.empty()) {
+        // The bundled corpus: ./cases when run from a checkout, else the one this build came from.
+        args.push_back(fs::is_directory("cases") ? "cases" : DMLREF_SOURCE_CASES);
+    }
+    std::vector<std::string> problems;
+    const auto inputs = collect(args, problems);
+    for (const auto& p : problems) std::cerr << p << "\n";
+    size_t passed = 0, failed = 0, fresh = 0, errors = problems.size();
+    const size_t width = std::to_string(inputs.size()).size();
+    std::cout << "dmlref " << dmlref_version() << ": running " << inputs.size() << " case" << (inputs.size() == 1 ? "" : "s") << "\n";
+    for (size_t k = 0; k < inputs.size(); ++k) {
+        const auto& in = inputs[k];
+        std::string counter = std::to_string(k + 1);
+        counter = "[" + std::string(width - counter.size(), ' ') + counter + "/" + std::to_string(inputs.size()) + "]";
+        Diagnostics diags;
+        Case c = load(in.file, o.max_bytes, diags);
+        if (diags.has_errors()) {
+            ++errors;
+            std::cout << counter << " ERROR " << in.file.string() << "\n";
+            print_diagnostics(diags, in.file.string(), std::cerr);
+            continue;
+        }
+        if (!o.quiet) for (const auto& item : diags.items()) std::cerr << format(item, in.file.string()) << "\n";
+        Outputs outputs;
+        try {
+            outputs = run_case(c);
+        } catch (const std::exception& e) {
+            ++errors;
+            std::cout << counter << " ERROR " << in.file.string() << "\n";
+            std::cerr << in.file.string() << ": /: error: evaluation failed: " << e.what() << " [evaluate]\n";
+            continue;
+        }
+        const auto mismatches = compare_expected(c, outputs);
+        std::string status = c.expected.empty() ? "NEW " : mismatches.empty() ? "PASS" : "FAIL";
+        std::cout << counter << " " << status << "  " << pad(c.name, 44) << " " << pad(std::string(info(c.op.Type).Name), 24)
+                  << " " << shape_text(c) << "\n";
+        if (!mismatches.empty()) {
+            ++failed;
+            std::cout << "      " << mismatches.size() << " element" << (mismatches.size() == 1 ? "" : "s")
+                      << " differ from the case's expected values:\n";
+            std::cout << "      " << pad("output", 22) << pad("index", 14) << pad("expected", 28) << "computed\n";
+            for (size_t i = 0; i < mismatches.size() && i < 8; ++i) {
+                const auto& m = mismatches[i];
+                const TensorDesc* d = nullptr;
+                for (const auto& f : tensor_fields(c.op)) if (f.name == m.output) d = f.desc;
+                const DataType t = d->DataType;
+                std::cout << "      " << pad(m.output, 22) << pad(nd_index(d->Sizes, m.index), 14)
+                          << pad(display_value(t, m.expected_bits) + " " + hex_bits(t, m.expected_bits), 28)
+                          << display_value(t, m.actual_bits) << " " << hex_bits(t, m.actual_bits) << "\n";
+            }
+            if (mismatches.size() > 8) std::cout << "      ... and " << mismatches.size() - 8 << " more\n";
+        } else if (c.expected.empty()) ++fresh;
+        else ++passed;
+        if (!o.out_dir.empty() && (mismatches.empty() || o.overwrite_expected)) {
+            const fs::path target = fs::path(o.out_dir) / in.relative;
+            std::error_code ec;
+            fs::create_directories(target.parent_path(), ec);
+            std::ofstream f(target, std::ios::binary);
+            f << write_golden(c, outputs, target);
+            if (!f) {
+                ++errors;
+                std::cerr << target.string() << ": /: error: cannot write the golden file [file.write]\n";
+            }
+        }
+        if (!o.npy_dir.empty()) errors += write_npy_files(c, outputs, fs::path(o.npy_dir) / fs::path(in.relative).replace_extension(""));
+    }
+    std::cout << inputs.size() << " cases: " << passed << " passed, " << failed << " failed, " << fresh
+              << " new (no expected values), " << errors << " errors";
+    if (!o.out_dir.empty()) std::cout << "; goldens in " << o.out_dir;
+    std::cout << "\n";
+    if (errors) return 2;
+    return failed ? 1 : 0;
+}
+
+}  // namespace
+
+Command add_run_command(CLI::App& app) {
+    auto ro = std::make_shared<RunOptions>();
+    auto* run = app.add_subcommand("run", "Evaluate cases; with -o, write golden case files. With no CASE, runs the bundled cases/.");
+    run->add_option("CASE", ro->paths, "case files or directories (searched for *.json)");
+    run->add_option("-o,--output", ro->out_dir, "directory for the golden case files (mirrors the layout under a directory argument)");
+    run->add_option("--max-bytes", ro->max_bytes, "largest buffer a case may allocate, in bytes (default 4 GiB)");
+    run->add_option("--npy", ro->npy_dir, "also write DIR/<case>/<Field>.npy: input buffers (1-D, memory order) and computed outputs (their Sizes), for harnesses");
+    run->add_flag("--overwrite-expected", ro->overwrite_expected, "write goldens even for cases whose expected values differ");
+    run->add_flag("-q,--quiet", ro->quiet, "do not print warnings");
+    return {run, [ro] { return cmd_run(*ro); }};
+}
+
+}  // namespace dmlref::cli
