@@ -58,6 +58,14 @@ const std::vector<ToleranceRow>& tolerance_table() {
         {OT::RESAMPLE2,                "OutputTensor",          TypeClass::Any,     TR::OperatorStated,    BR::OperatorStated},
         {OT::RESAMPLE_GRAD,            "OutputGradientTensor",  TypeClass::Any,     TR::OperatorStated,    BR::OperatorStated},
         {OT::RESAMPLE_GRAD1,           "OutputGradientTensor",  TypeClass::Any,     TR::OperatorStated,    BR::OperatorStated},
+        // ---- Computed values (GOLDEN.md section 8), provisional: each operator states a Summed
+        // bound with per-element Terms derived in docs/tolerance.md ("Computed values"), until the
+        // per-element magnitude bound replaces it.
+        {OT::AVERAGE_POOLING,          "OutputTensor",          TypeClass::Any,     TR::OperatorStated,    BR::None},
+        {OT::AVERAGE_POOLING1,         "OutputTensor",          TypeClass::Any,     TR::OperatorStated,    BR::None},
+        {OT::AVERAGE_POOLING_GRAD,     "OutputGradientTensor",  TypeClass::Any,     TR::OperatorStated,    BR::None},
+        {OT::LOCAL_RESPONSE_NORMALIZATION,      "OutputTensor",         TypeClass::Any, TR::OperatorStated, BR::None},
+        {OT::LOCAL_RESPONSE_NORMALIZATION_GRAD, "OutputGradientTensor", TypeClass::Any, TR::OperatorStated, BR::None},
     };
     return rows;
 }
