@@ -1,6 +1,7 @@
 // DxDispatch's resources read as DxDispatch reads them (docs/dxdispatch.md cites its JsonParsers.cpp):
 // elements, constant and sequence initializers, files; and how a case file spells them.
 #include "dxdispatch_internal.hpp"
+#include "json_tokens.hpp"
 
 #include "dmlref/json_document.hpp"
 #include "dmlref/numeric.hpp"
@@ -55,21 +56,7 @@ bool iequals(std::string_view a, std::string_view b) {
     return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) { return std::tolower(x) == std::tolower(y); });
 }
 
-// The node as case-file JSON, float tokens kept as written.
-ordered_json with_tokens(const JsonDocument& doc, const json& node, const std::string& ptr) {
-    if (node.is_object()) {
-        ordered_json o = ordered_json::object();
-        for (auto it = node.begin(); it != node.end(); ++it) o[it.key()] = with_tokens(doc, it.value(), pointer_append(ptr, it.key()));
-        return o;
-    }
-    if (node.is_array()) {
-        ordered_json a = ordered_json::array();
-        for (size_t i = 0; i < node.size(); ++i) a.push_back(with_tokens(doc, node[i], pointer_append(ptr, i)));
-        return a;
-    }
-    if (node.is_number_float()) return json_raw(doc.token(node, ptr).text);
-    return ordered_json::parse(node.dump());
-}
+ordered_json with_tokens(const JsonDocument& doc, const json& node, const std::string& ptr) { return with_number_text(doc, node, ptr); }
 
 // One element as DxDispatch reads it (JsonParsers.cpp): floats from a JSON number through a double
 // (then to float, then to half), or "nan" / "inf" / "-inf" in any case; integers from JSON integers

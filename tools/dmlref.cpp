@@ -24,6 +24,7 @@ int main(int argc, char** argv) {
         cli::add_diff_command(app),
         cli::add_import_dxdispatch_command(app),
         cli::add_export_dxdispatch_command(app),
+        cli::add_reduce_command(app),
     };
 
     try {
