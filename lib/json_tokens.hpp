@@ -7,20 +7,21 @@
 
 namespace dmlref {
 
-inline ordered_json with_number_text(const JsonDocument& doc, const json& node, const std::string& ptr = "") {
+// J is ordered_json (for writing) or json (to keep in a Case); strings become escaped raw tokens.
+template <class J = ordered_json> J with_number_text(const JsonDocument& doc, const json& node, const std::string& ptr = "") {
     if (node.is_object()) {
-        ordered_json o = ordered_json::object();
-        for (auto it = node.begin(); it != node.end(); ++it) o[it.key()] = with_number_text(doc, it.value(), pointer_append(ptr, it.key()));
+        J o = J::object();
+        for (auto it = node.begin(); it != node.end(); ++it) o[it.key()] = with_number_text<J>(doc, it.value(), pointer_append(ptr, it.key()));
         return o;
     }
     if (node.is_array()) {
-        ordered_json a = ordered_json::array();
-        for (size_t i = 0; i < node.size(); ++i) a.push_back(with_number_text(doc, node[i], pointer_append(ptr, i)));
+        J a = J::array();
+        for (size_t i = 0; i < node.size(); ++i) a.push_back(with_number_text<J>(doc, node[i], pointer_append(ptr, i)));
         return a;
     }
-    if (node.is_number_float()) return json_raw(doc.token(node, ptr).text);
-    if (node.is_string()) return json_text(node.get<std::string>());
-    return ordered_json::parse(node.dump());
+    if (node.is_number_float()) return J(json_raw(doc.token(node, ptr).text));
+    if (node.is_string()) return J(json_text(node.get<std::string>()));
+    return J::parse(node.dump());
 }
 
 }  // namespace dmlref
