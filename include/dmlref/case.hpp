@@ -41,7 +41,7 @@ struct Tolerance {
 
 // Elements on a decision boundary (GOLDEN.md section 5): their golden value follows dmlref's
 // decision, and a correct backend may pick differently there (a nearest-neighbour coordinate
-// whose index changes when it is computed in float32 instead of float64). They are compared
+// within the coordinate arithmetic's error bound of an integer; docs/tolerance.md). They are compared
 // like any other element; a diff reports them apart.
 struct Boundary {
     std::vector<uint64_t> Indices;  // flat logical (row-major) indices, increasing
