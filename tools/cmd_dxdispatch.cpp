@@ -74,6 +74,15 @@ int cmd_export(const ExportOptions& o) {
         print_diagnostics(e.diagnostics(), o.case_file, std::cerr);
         return 2;
     }
+    for (const fs::path& p : [&] {
+             std::vector<fs::path> all{out};
+             for (const auto& [file, array] : x.files) all.push_back(out.parent_path() / file);
+             return all;
+         }())
+        if (fs::exists(p)) {
+            std::cerr << p.string() << ": /: error: the file exists; dmlref does not overwrite it [file.write]\n";
+            return 2;
+        }
     std::vector<fs::path> written;
     auto undo = [&] { std::error_code ec; for (const auto& p : written) fs::remove(p, ec); };
     for (const auto& [file, array] : x.files) {

@@ -95,7 +95,8 @@ int cmd_reduce(const ReduceCmdOptions& o) {
         std::cerr << out.string() << ": /: error: the file exists; dmlref does not overwrite it [file.write]\n";
         return 2;
     }
-    const fs::path work = o.work.empty() ? fs::temp_directory_path() / ("dmlref-reduce-" + std::to_string(getpid())) : fs::path(o.work);
+    // A directory of its own (removed at the end), inside --work or the temporary directory.
+    const fs::path work = (o.work.empty() ? fs::temp_directory_path() : fs::path(o.work)) / ("dmlref-reduce-" + std::to_string(getpid()));
     CommandBackend backend{o.backend, work, o.max_bytes};
     ReduceOptions ro;
     ro.max_runs = o.max_runs;
@@ -139,7 +140,7 @@ Command add_reduce_command(CLI::App& app) {
     cmd->add_option("--backend", o->backend, "the command: run as `CMD CASE.json OUTDIR`, it writes OUTDIR/<OutputField>.npy")->required();
     cmd->add_option("-o,--output", o->out, "the reduced golden to write (default: GOLDEN's name with .reduced.json, here); never overwritten");
     cmd->add_option("--max-runs", o->max_runs, "backend runs at most (default 1000)");
-    cmd->add_option("--work", o->work, "directory for the candidates (default: a temporary one, removed)");
+    cmd->add_option("--work", o->work, "where to make the candidates' directory (default: the temporary directory); it is removed at the end");
     cmd->add_option("--max-bytes", o->max_bytes, "largest buffer a case may allocate, in bytes (default 4 GiB)");
     cmd->add_flag("-q,--quiet", o->quiet, "no line per step");
     return {cmd, [o] { return cmd_reduce(*o); }};
