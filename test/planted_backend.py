@@ -9,6 +9,7 @@ plants one bug class in every output before writing OUTDIR/<OutputField>.npy:
     negative-zero   every -0.0 becomes +0.0 (as a scatter-add that starts from +0 does)
     nan-to-zero     every NaN becomes +0.0
     inf-to-max      every +inf becomes the largest finite value (a saturating conversion)
+    last-bit        every value above 1 has its lowest bit flipped (a wrong rounding)
 
 No numpy: .npy files are read and written with the standard library.
 """
@@ -36,6 +37,12 @@ def planted(descr, data):
             exp = (v >> mbits) & ((1 << ebits) - 1)
             if exp == (1 << ebits) - 1 and v & ((1 << mbits) - 1):
                 b[i:i + w] = bytes(w)
+        elif bug == "last-bit":
+            v = int.from_bytes(e, "little")
+            one = {2: 0x3c00, 4: 0x3f800000, 8: 0x3ff0000000000000}[w]
+            ebits, mbits = {2: (5, 10), 4: (8, 23), 8: (11, 52)}[w]
+            if one < v < ((1 << ebits) - 1) << mbits:
+                b[i:i + w] = (v ^ 1).to_bytes(w, "little")
         elif bug == "inf-to-max":
             ebits, mbits = {2: (5, 10), 4: (8, 23), 8: (11, 52)}[w]
             inf = ((1 << ebits) - 1) << mbits

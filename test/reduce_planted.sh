@@ -26,6 +26,14 @@ cat > "$out/max_pool_big.json" <<'JSON'
           "DimensionCount": 2, "Strides": [1, 1], "WindowSize": [3, 3], "StartPadding": [0, 0], "EndPadding": [0, 0]},
  "inputs": {"InputTensor": {"Random": {"Seed": 3, "Distribution": "Uniform", "Min": -1, "Max": 1, "SpecialFraction": 0.3}}}}
 JSON
+cat > "$out/resample_big.json" <<'JSON'
+{"format": 1, "name": "resample_big", "operator": "RESAMPLE1",
+ "desc": {"InputTensor": {"DataType": "FLOAT32", "Sizes": [1, 2, 6, 7]},
+          "OutputTensor": {"DataType": "FLOAT32", "Sizes": [1, 2, 12, 14]},
+          "InterpolationMode": "NEAREST_NEIGHBOR", "DimensionCount": 4,
+          "Scales": [1, 1, 2, 2], "InputPixelOffsets": [0.5, 0.5, 0.5, 0.5], "OutputPixelOffsets": [-0.5, -0.5, -0.5, -0.5]},
+ "inputs": {"InputTensor": {"Random": {"Seed": 5, "Distribution": "Uniform", "Min": 0, "Max": 3}}}}
+JSON
 
 # The number of logical elements of every tensor of a case file, and its failure kind line.
 elements() { python3 -c "
@@ -52,6 +60,7 @@ check() {  # case bug expected-class max-elements
 
 check relu_grad_big negative-zero SignedZero 3
 check max_pool_big inf-to-max Infinity 2
+check resample_big last-bit Finite 2
 
 # A correct backend (no bug planted): nothing to reduce, exit 1, nothing written.
 set +e
