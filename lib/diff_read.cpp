@@ -6,6 +6,7 @@
 #include "dmlref/values.hpp"
 
 #include <fstream>
+#include <optional>
 #include <sstream>
 
 namespace fs = std::filesystem;
@@ -42,6 +43,14 @@ std::string read_file_bytes(const fs::path& file, uint64_t max_bytes) {
     return ss.str();
 }
 
+// A 1-D array holding the output's whole buffer (TotalTensorSizeInBytes / element size elements,
+// as DxDispatch's writeFile dumps a resource), read through the output's Strides; nullopt when
+// the array is not that.
+std::optional<std::vector<std::byte>> logical_from_whole_buffer(const NpyArray& a, const TensorDesc& d) {
+    if (a.shape.size() != 1 || a.data.size() != buffer_size(d)) return std::nullopt;
+    return gather_logical(d, a.data);
+}
+
 }  // namespace
 
 std::vector<std::byte> read_actual_npy(const fs::path& file, const TensorDesc& d, uint64_t max_bytes) {
@@ -55,13 +64,15 @@ std::vector<std::byte> read_actual_npy(const fs::path& file, const TensorDesc& d
         throw DiffError(file.string() + ": wrong dtype: the file holds " + npy_dtype(a.data_type) + " (" + std::string(name(a.data_type)) +
                         "), the golden output's DataType is " + std::string(name(d.DataType)) + " (" + npy_dtype(d.DataType) + ")");
     // The elements are in row-major order of the shape; dimensions of size 1 do not change that order.
-    if (without_ones(a.shape) != without_ones(d.Sizes)) {
-        std::string shape = "(";
-        for (size_t i = 0; i < a.shape.size(); ++i) shape += (i ? ", " : "") + std::to_string(a.shape[i]);
-        throw DiffError(file.string() + ": wrong shape: the file's shape is " + shape + (a.shape.size() == 1 ? ",)" : ")") +
-                        ", the golden output's Sizes are " + sizes_text(d.Sizes));
-    }
-    return std::move(a.data);
+    if (without_ones(a.shape) == without_ones(d.Sizes)) return std::move(a.data);
+    if (auto logical = logical_from_whole_buffer(a, d)) return std::move(*logical);
+    std::string shape = "(";
+    for (size_t i = 0; i < a.shape.size(); ++i) shape += (i ? ", " : "") + std::to_string(a.shape[i]);
+    throw DiffError(file.string() + ": wrong shape: the file's shape is " + shape + (a.shape.size() == 1 ? ",)" : ")") +
+                    ", the golden output's Sizes are " + sizes_text(d.Sizes) +
+                    (a.shape.size() == 1 ? " (a 1-D file may also hold the whole buffer: " +
+                                               std::to_string(buffer_size(d) / element_size(d.DataType)) + " elements)"
+                                         : std::string()));
 }
 
 std::vector<std::byte> read_actual_raw(const fs::path& file, const TensorDesc& d, uint64_t max_bytes) {

@@ -25,6 +25,9 @@ struct Command {
 Command add_run_command(CLI::App& app);
 Command add_validate_command(CLI::App& app);
 Command add_diff_command(CLI::App& app);
+Command add_import_dxdispatch_command(CLI::App& app);
+Command add_export_dxdispatch_command(CLI::App& app);
+Command add_reduce_command(CLI::App& app);
 
 struct Input {
     fs::path file;

@@ -69,6 +69,14 @@ struct Case {
     std::map<std::string, std::string> in_place;
     std::map<std::string, ExpectedOutput> expected;
     std::vector<uint64_t> seeds;  // of the Random inputs, for provenance
+    // Desc fields other than tensor descs as the author wrote them ({"UInt16": 15360}, "0x3c00",
+    // short enum names), with the canonical text of the value they were read as. A golden writes
+    // `written` while the field still has that value (docs/case-format.md, "Notation").
+    struct Notation {
+        std::string written;    // JSON text (keys in the author's order)
+        std::string canonical;  // JSON text
+    };
+    std::map<std::string, Notation> desc_notation;
 };
 
 struct LoadOptions {
