@@ -2,6 +2,7 @@
 // case files (-o) and .npy files for harnesses (--npy). docs/cli.md.
 #include "cli.hpp"
 
+#include "dmlref/gen.hpp"
 #include "dmlref/npy.hpp"
 #include "dmlref/values.hpp"
 
@@ -41,6 +42,26 @@ size_t write_npy_files(const Case& c, const Outputs& outputs, const fs::path& di
     return failures;
 }
 
+// An error case ("expectError", docs/case-format.md): PASS when its diagnostics are exactly the
+// error it expects; with -o its file is copied unchanged (it has no outputs).
+bool run_error_case(const Case& c, const Diagnostics& diags, const Input& in, const std::string& out_dir, const std::string& counter) {
+    std::string why;
+    const bool ok = gen::expect_error_met(diags, c.expect_error, c.expect_error_path, why);
+    std::cout << counter << " " << (ok ? "PASS" : "FAIL") << "  " << pad(c.name, 44) << " expects [" << c.expect_error << "]\n";
+    if (!ok) {
+        std::cout << "      " << why << "\n";
+        print_diagnostics(diags, in.file.string(), std::cout);
+    }
+    if (ok && !out_dir.empty()) {
+        const fs::path target = fs::path(out_dir) / in.relative;
+        std::error_code ec;
+        fs::create_directories(target.parent_path(), ec);
+        if (fs::absolute(target) != fs::absolute(in.file)) fs::copy_file(in.file, target, fs::copy_options::overwrite_existing, ec);
+        if (ec) std::cerr << target.string() << ": /: error: cannot write the case file [file.write]\n";
+    }
+    return ok;
+}
+
 struct RunOptions {
     std::vector<std::string> paths;
     std::string out_dir;
@@ -68,6 +89,11 @@ int cmd_run(const RunOptions& o) {
         counter = "[" + std::string(width - counter.size(), ' ') + counter + "/" + std::to_string(inputs.size()) + "]";
         Diagnostics diags;
         Case c = load(in.file, o.max_bytes, diags);
+        if (!c.expect_error.empty()) {  // an error case: passes when reading fails with exactly its rule
+            if (run_error_case(c, diags, in, o.out_dir, counter)) ++passed;
+            else ++failed;
+            continue;
+        }
         if (diags.has_errors()) {
             ++errors;
             std::cout << counter << " ERROR " << in.file.string() << "\n";

@@ -22,6 +22,7 @@ int main(int argc, char** argv) {
         cli::add_run_command(app),
         cli::add_validate_command(app),
         cli::add_diff_command(app),
+        cli::add_gen_command(app),
     };
 
     try {

@@ -69,6 +69,10 @@ struct Case {
     std::map<std::string, std::string> in_place;
     std::map<std::string, ExpectedOutput> expected;
     std::vector<uint64_t> seeds;  // of the Random inputs, for provenance
+    // "expectError": an error case (docs/case-format.md) passes only when reading it fails with
+    // exactly this rule id (at this JSON pointer, when given).
+    std::string expect_error;
+    std::string expect_error_path;
 };
 
 struct LoadOptions {
