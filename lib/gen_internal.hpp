@@ -35,9 +35,6 @@ std::string safe_label(std::string s);
 // "auto" / "auto:ceil" Sizes in a case (docs/gen.md, "Derived fields"). Errors name `where`
 // (the case's name) and the pointer inside the case.
 bool derive(ordered_json& c, const std::string& where, Diagnostics& diags);
-// The output sizes of a pooling window along one dimension: floor or ceil mode; 0 when the
-// dilated window does not fit in the padded input.
-uint64_t pooled_size(uint64_t in, uint64_t start, uint64_t end, uint64_t window, uint64_t stride, uint64_t dilation, bool ceil);
 
 // gen_recipe.cpp: whether an input spec is a recipe ({"Recipe": ...}), and the input it makes
 // (an array of exact values, or a Random generator) for a field of a parsed operator. `note`
