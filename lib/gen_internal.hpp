@@ -28,7 +28,7 @@ struct Variant {
 ordered_json raw_json(const JsonDocument& doc, const json& node, const std::string& pointer);
 // The variants a node gives at a tier (product, zip, concat, byTier, axes, variants).
 std::vector<Variant> expand(const JsonDocument& doc, const json& node, const std::string& pointer, Tier tier, Diagnostics& diags);
-// A label made safe for a file name: [A-Za-z0-9.,+-] kept, anything else '-'.
+// A label made safe for a file name: [A-Za-z0-9._,+-] kept, anything else '-'.
 std::string safe_label(std::string s);
 
 // gen_derive.cpp: resolves {"$repeat": v}, "auto" DataType / DimensionCount / ScaleCount and

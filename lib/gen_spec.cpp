@@ -32,7 +32,7 @@ ordered_json raw_json(const JsonDocument& doc, const json& node, const std::stri
 
 std::string safe_label(std::string s) {
     for (char& ch : s) {
-        const bool ok = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || ch == '.' || ch == ',' ||
+        const bool ok = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || ch == '.' || ch == ',' || ch == '_' ||
                         ch == '+' || ch == '-';
         if (!ok) ch = '-';
     }

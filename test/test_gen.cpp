@@ -2,6 +2,7 @@
 // sizes against hand-computed ones, the recipes' properties, reproducibility, and error cases.
 #include "support.hpp"
 
+#include "dmlref/descriptor.hpp"
 #include "dmlref/gen.hpp"
 #include "dmlref/json_document.hpp"
 
@@ -251,4 +252,45 @@ TEST_CASE("expectError: met only by exactly the rule, at the path when given") {
     CHECK(c.expect_error == "case.operator");
     CHECK(c.expect_error_path == "/operator");
     CHECK(gen::expect_error_met(cd, c.expect_error, c.expect_error_path, why));
+}
+
+TEST_CASE("descriptors: to a case and back without loss") {
+    auto made = [](const std::string& text) {
+        Diagnostics d;
+        auto p = descriptor_to_planned(text, d);
+        for (const auto& item : d.items()) INFO(format(item, text));
+        REQUIRE(p);
+        auto g = gen::make_case(*p, {}, d);
+        REQUIRE(g);
+        return parsed(*g);
+    };
+    // Canonical descriptors (every array written, in the canonical token order) come back as written.
+    for (const std::string text : {
+             "MAX_POOLING_GRAD FLOAT16 2x3x9x9 w3x3 s2x2 p1,1,0,0 d1x1 ceil",
+             "MAX_POOLING2 INT8 1x2x5x6x4 idx=UINT64 w2x2x3 s1x2x1 p0,1,0,0,0,1 d2x1x1",
+             "SLICE1 UINT16 5x6 s-2x3 o1x0 ws4x6",
+             "SLICE_GRAD FLOAT64 7x3 s1x-1 o0x0 ws7x3 out=4x2",
+             "RESAMPLE2 FLOAT32 2x3 linear down sc2x1.5 io0.5x0.5 oo-0.5x-0.5",
+             "ELEMENT_WISE_CLIP1 UINT8 4x4 min=2 max=9 inplace",
+             "ELEMENT_WISE_CLIP FLOAT32 3 sb=0.5,0.25 min=-1 max=1"}) {
+        INFO(text);
+        std::string why;
+        CHECK(case_descriptor(made(text), why) == text);
+    }
+    // The page's example, as the issue writes it: the sizes it derives.
+    const Case c = made("MAX_POOLING_GRAD FLOAT16 2x3x9x9 w3x3 s2x2 p1,1,0,0 d1x1 ceil seed=7");
+    CHECK(field(c, "InputGradientTensor").Sizes == std::vector<uint32_t>{2, 3, 5, 5});  // (9 + 1 - 3) / 2 + 1 = 4, remainder 1: ceil 5
+    // Random inputs with one seed are said by random=S, and come back.
+    std::string why;
+    const std::string r = "ACTIVATION_RELU_GRAD FLOAT32 2x2 random=9";
+    CHECK(case_descriptor(made(r), why) == r);
+    CHECK(why.empty());
+    // What a descriptor cannot say: strided tensors.
+    Case strided = made("ACTIVATION_RELU FLOAT32 2x2");
+    std::get<DML_ACTIVATION_RELU_OPERATOR_DESC>(strided.op.Desc).InputTensor.Strides = {1, 2};
+    CHECK(case_descriptor(strided, why).empty());
+    CHECK(!why.empty());
+    Diagnostics d;
+    CHECK(!descriptor_to_planned("MAX_POOLING FLOAT32 1x1x4x4 q3", d));
+    CHECK(d.items().at(0).rule == "descriptor.syntax");
 }

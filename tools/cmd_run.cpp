@@ -2,6 +2,7 @@
 // case files (-o) and .npy files for harnesses (--npy). docs/cli.md.
 #include "cli.hpp"
 
+#include "dmlref/descriptor.hpp"
 #include "dmlref/gen.hpp"
 #include "dmlref/npy.hpp"
 #include "dmlref/values.hpp"
@@ -9,6 +10,8 @@
 #include <fstream>
 #include <iostream>
 #include <memory>
+
+#include <unistd.h>
 
 namespace dmlref::cli {
 
@@ -62,6 +65,23 @@ bool run_error_case(const Case& c, const Diagnostics& diags, const Input& in, co
     return ok;
 }
 
+// A one-line descriptor given instead of a file (docs/gen.md): made into a case file under `dir`.
+// Returns the file, or "" after printing why not.
+std::string descriptor_case(const std::string& text, const fs::path& dir) {
+    Diagnostics d;
+    std::optional<gen::Generated> g;
+    gen::Options go;
+    go.evaluate = false;
+    if (auto p = descriptor_to_planned(text, d)) g = gen::make_case(*p, go, d);
+    print_diagnostics(d, "descriptor", std::cerr);
+    if (!g) return "";
+    const fs::path file = dir / (fs::path(g->name).filename().string() + ".json");
+    std::error_code ec;
+    fs::create_directories(dir, ec);
+    std::ofstream(file, std::ios::binary) << g->text;
+    return file.string();
+}
+
 struct RunOptions {
     std::vector<std::string> paths;
     std::string out_dir;
@@ -78,6 +98,15 @@ int cmd_run(const RunOptions& o) {
         args.push_back(fs::is_directory("cases") ? "cases" : DMLREF_SOURCE_CASES);
     }
     std::vector<std::string> problems;
+    const fs::path descriptor_dir = fs::temp_directory_path() / ("dmlref-descriptors-" + std::to_string(::getpid()));
+    for (auto& a : args) {
+        std::error_code ec;
+        if (fs::exists(a, ec) || a.find(' ') == std::string::npos) continue;
+        a = descriptor_case(a, descriptor_dir);
+        if (a.empty()) problems.push_back("descriptor: /: error: the descriptor cannot be made into a case [descriptor.syntax]");
+    }
+    std::erase(args, std::string());
+    struct Cleanup { fs::path p; ~Cleanup() { std::error_code ec; fs::remove_all(p, ec); } } cleanup{descriptor_dir};
     const auto inputs = collect(args, problems);
     for (const auto& p : problems) std::cerr << p << "\n";
     size_t passed = 0, failed = 0, fresh = 0, errors = problems.size();
@@ -129,6 +158,10 @@ int cmd_run(const RunOptions& o) {
                           << display_value(t, m.actual_bits) << " " << hex_bits(t, m.actual_bits) << "\n";
             }
             if (mismatches.size() > 8) std::cout << "      ... and " << mismatches.size() - 8 << " more\n";
+            std::string why;  // the one-line reproducer (docs/gen.md, "Descriptors")
+            const std::string descriptor = case_descriptor(c, why);
+            if (!descriptor.empty())
+                std::cout << "      reproducer: dmlref run \"" << descriptor << "\"" << (why.empty() ? "" : "  (inputs: the case file's)") << "\n";
         } else if (c.expected.empty()) ++fresh;
         else ++passed;
         if (!o.out_dir.empty() && (mismatches.empty() || o.overwrite_expected)) {
