@@ -2,6 +2,7 @@
 // sizes against hand-computed ones, the recipes' properties, reproducibility, and error cases.
 #include "support.hpp"
 
+#include "dmlref/coverage.hpp"
 #include "dmlref/descriptor.hpp"
 #include "dmlref/gen.hpp"
 #include "dmlref/json_document.hpp"
@@ -293,4 +294,43 @@ TEST_CASE("descriptors: to a case and back without loss") {
     Diagnostics d;
     CHECK(!descriptor_to_planned("MAX_POOLING FLOAT32 1x1x4x4 q3", d));
     CHECK(d.items().at(0).rule == "descriptor.syntax");
+}
+
+TEST_CASE("coverage: cells, features and holes") {
+    Coverage empty;
+    const Holes none = holes(empty);
+    // 4 max pooling operators x 11 types x ranks 3..8, 14 others x 11 types x ranks 1..8.
+    CHECK(none.scope == 4 * 11 * 6 + 14 * 11 * 8);
+    // DirectML's ACTIVATION_RELU table: FLOAT32 at 1..8 dimensions from feature level 3.0; FLOAT64 never.
+    CHECK(in_directml_tables(OperatorType::ACTIVATION_RELU, DataType::FLOAT32, 2));
+    CHECK_FALSE(in_directml_tables(OperatorType::ACTIVATION_RELU, DataType::FLOAT64, 2));
+    CHECK(scope_ranks(OperatorType::MAX_POOLING2) == std::pair<uint32_t, uint32_t>{3, 8});
+
+    auto one = [](const std::string& text) {
+        Diagnostics d;
+        auto p = descriptor_to_planned(text, d);
+        REQUIRE(p);
+        auto g = gen::make_case(*p, {}, d);
+        REQUIRE(g);
+        return parsed(*g);
+    };
+    Coverage c;
+    c.add(one("ACTIVATION_RELU FLOAT32 2x3"));
+    CHECK(holes(c).scope == none.scope - 1);
+    CHECK(holes(c).directml == none.directml - 1);
+    c.add(one("ACTIVATION_RELU FLOAT64 2x3"));  // outside DirectML's tables: only the scope hole closes
+    CHECK(holes(c).scope == none.scope - 2);
+    CHECK(holes(c).directml == none.directml - 1);
+
+    // 1x1x5x5, window 2, stride 2, StartPadding 2, ceil: (5 + 2 - 2) / 2 + 1 = 3, remainder 1 -> 4; the
+    // first window covers only padding.
+    const auto f = case_features(one("MAX_POOLING2 FLOAT32 1x1x5x5 w2x2 s2x2 p2,2,0,0 ceil"));
+    for (const char* want : {"padding", "stride>1", "ceil-size", "all-padding-window", "indices-uint32"})
+        CHECK(std::find(f.begin(), f.end(), want) != f.end());
+    CHECK(std::find(f.begin(), f.end(), "dilation>1") == f.end());
+    CHECK(std::find(f.begin(), f.end(), "overlapping-windows") == f.end());
+    const auto s = case_features(one("SLICE1 INT8 5x6 s-2x1 ws4x6"));
+    CHECK(std::find(s.begin(), s.end(), "negative-stride") != s.end());
+    CHECK(coverage_html(c).find("</html>") != std::string::npos);
+    CHECK(coverage_json(c).find("\"holes\"") != std::string::npos);
 }

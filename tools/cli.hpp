@@ -26,6 +26,7 @@ Command add_run_command(CLI::App& app);
 Command add_validate_command(CLI::App& app);
 Command add_diff_command(CLI::App& app);
 Command add_gen_command(CLI::App& app);
+Command add_coverage_command(CLI::App& app);
 
 struct Input {
     fs::path file;

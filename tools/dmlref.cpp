@@ -23,6 +23,7 @@ int main(int argc, char** argv) {
         cli::add_validate_command(app),
         cli::add_diff_command(app),
         cli::add_gen_command(app),
+        cli::add_coverage_command(app),
     };
 
     try {
