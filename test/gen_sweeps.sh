@@ -24,6 +24,11 @@ grep '^Holes:' "$out/coverage.txt"
 grep -q '; 0 (operator, feature) pairs without a case' "$out/coverage.txt" || { grep -B1 'holes:' "$out/coverage.txt"; echo "features without a case"; exit 1; }
 grep -q '<table>' "$out/coverage.html" || { echo "no HTML coverage page"; exit 1; }
 
+# run on one thread: the same report.
+"$dmlref" run --quiet -j 1 "$out/a" > "$out/run1.log" 2>&1 || true
+cmp -s "$out/run.log" "$out/run1.log" || { echo "run -j 1 printed a different report"; diff "$out/run.log" "$out/run1.log" | head; exit 1; }
+echo "run -j 1: identical report"
+
 # One thread: the same bytes.
 "$dmlref" gen "${specs[@]}" --tier ci -j 1 -o "$out/b" > /dev/null
 diff -r "$out/a" "$out/b" > /dev/null || { echo "gen -j 1 wrote different bytes"; diff -r "$out/a" "$out/b" | head; exit 1; }

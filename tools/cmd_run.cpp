@@ -9,7 +9,10 @@
 
 #include <fstream>
 #include <iostream>
+#include <atomic>
 #include <memory>
+#include <optional>
+#include <thread>
 
 #include <unistd.h>
 
@@ -82,6 +85,36 @@ std::string descriptor_case(const std::string& text, const fs::path& dir) {
     return file.string();
 }
 
+// Cases are read and evaluated ahead of the report on every core, `jobs` cases at a time; the
+// report is printed in order, so its bytes do not depend on the number of threads.
+struct Prepared {
+    Diagnostics diags;
+    Case c;
+    std::optional<Outputs> outputs;  // when the case read without errors and has no expectError
+    std::string failure;             // what evaluation threw
+};
+
+void prepare(const std::vector<Input>& inputs, size_t first, uint64_t max_bytes, unsigned jobs, std::vector<Prepared>& out) {
+    out.assign(std::min<size_t>(jobs, inputs.size() - first), Prepared{});
+    std::atomic<size_t> next{0};
+    auto work = [&] {
+        for (size_t i; (i = next++) < out.size();) {
+            Prepared& p = out[i];
+            p.c = load(inputs[first + i].file, max_bytes, p.diags);
+            if (p.diags.has_errors() || !p.c.expect_error.empty()) continue;
+            try {
+                p.outputs = run_case(p.c);
+            } catch (const std::exception& e) {
+                p.failure = e.what();
+            }
+        }
+    };
+    std::vector<std::thread> pool;
+    for (size_t t = 1; t < out.size(); ++t) pool.emplace_back(work);
+    work();
+    for (auto& t : pool) t.join();
+}
+
 struct RunOptions {
     std::vector<std::string> paths;
     std::string out_dir;
@@ -89,6 +122,7 @@ struct RunOptions {
     uint64_t max_bytes = uint64_t(4) << 30;
     bool overwrite_expected = false;
     bool quiet = false;
+    unsigned jobs = 0;
 };
 
 int cmd_run(const RunOptions& o) {
@@ -112,12 +146,16 @@ int cmd_run(const RunOptions& o) {
     size_t passed = 0, failed = 0, fresh = 0, errors = problems.size();
     const size_t width = std::to_string(inputs.size()).size();
     std::cout << "dmlref " << dmlref_version() << ": running " << inputs.size() << " case" << (inputs.size() == 1 ? "" : "s") << "\n";
+    const unsigned jobs = o.jobs ? o.jobs : std::max(1u, std::thread::hardware_concurrency());
+    std::vector<Prepared> prepared;
     for (size_t k = 0; k < inputs.size(); ++k) {
         const auto& in = inputs[k];
         std::string counter = std::to_string(k + 1);
         counter = "[" + std::string(width - counter.size(), ' ') + counter + "/" + std::to_string(inputs.size()) + "]";
-        Diagnostics diags;
-        Case c = load(in.file, o.max_bytes, diags);
+        if (k % jobs == 0) prepare(inputs, k, o.max_bytes, jobs, prepared);
+        Prepared& pr = prepared[k % jobs];
+        Diagnostics& diags = pr.diags;
+        Case& c = pr.c;
         if (!c.expect_error.empty()) {  // an error case: passes when reading fails with exactly its rule
             if (run_error_case(c, diags, in, o.out_dir, counter)) ++passed;
             else ++failed;
@@ -130,15 +168,13 @@ int cmd_run(const RunOptions& o) {
             continue;
         }
         if (!o.quiet) for (const auto& item : diags.items()) std::cerr << format(item, in.file.string()) << "\n";
-        Outputs outputs;
-        try {
-            outputs = run_case(c);
-        } catch (const std::exception& e) {
+        if (!pr.outputs) {
             ++errors;
             std::cout << counter << " ERROR " << in.file.string() << "\n";
-            std::cerr << in.file.string() << ": /: error: evaluation failed: " << e.what() << " [evaluate]\n";
+            std::cerr << in.file.string() << ": /: error: evaluation failed: " << pr.failure << " [evaluate]\n";
             continue;
         }
+        Outputs outputs = std::move(*pr.outputs);
         const auto mismatches = compare_expected(c, outputs);
         std::string status = c.expected.empty() ? "NEW " : mismatches.empty() ? "PASS" : "FAIL";
         std::cout << counter << " " << status << "  " << pad(c.name, 44) << " " << pad(std::string(info(c.op.Type).Name), 24)
@@ -196,6 +232,7 @@ Command add_run_command(CLI::App& app) {
     run->add_option("--npy", ro->npy_dir, "also write DIR/<case>/<Field>.npy: input buffers (1-D, memory order) and computed outputs (their Sizes), for harnesses");
     run->add_flag("--overwrite-expected", ro->overwrite_expected, "write goldens even for cases whose expected values differ");
     run->add_flag("-q,--quiet", ro->quiet, "do not print warnings");
+    run->add_option("-j,--jobs", ro->jobs, "threads that read and evaluate cases (default: every core); the report is the same for any number");
     return {run, [ro] { return cmd_run(*ro); }};
 }
 
