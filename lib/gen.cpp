@@ -86,8 +86,8 @@ void plan_sweep(const JsonDocument& doc, const json& sw, const std::string& sp, 
                     p.name += (p.name == name ? "/" : "_") + label;
                 }
             }
-        p.description += std::string(p.description.empty() ? "" : ". ") + "A case of the sweep " + name +
-                         (description.empty() ? "" : " (" + description + ")") + ", made by dmlref gen (docs/gen.md)";
+        p.sweep_note = "A case of the sweep " + name + (description.empty() ? "" : " (" + description + ")") +
+                       ", made by dmlref gen (docs/gen.md)";
         p.seed = case_seed(seed, p.name);
         out.push_back(std::move(p));
     }
@@ -199,7 +199,9 @@ std::optional<Generated> make_case(const Planned& p, const Options& o, Diagnosti
             }
         }
     }
-    const std::string description = recipe_notes.empty() ? p.description : recipe_notes + ". " + p.description;
+    std::string description;
+    for (const std::string* part : {&p.description, static_cast<const std::string*>(&recipe_notes), &p.sweep_note})
+        if (!part->empty()) description += (description.empty() ? "" : ". ") + *part;
     c["description"] = description;
     Generated g;
     g.name = p.name;

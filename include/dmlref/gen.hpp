@@ -41,7 +41,8 @@ struct Generated {
 // and expected values are made.
 struct Planned {
     std::string name;
-    std::string description;
+    std::string description;    // what the case exercises (the variants' notes)
+    std::string sweep_note;     // which sweep made it, written last
     uint64_t seed = 0;          // the case's seed (case_seed of the sweep's seed and the name)
     nlohmann::ordered_json doc; // the case; numbers that are not integers as exact text (internal form)
 };
