@@ -5,6 +5,8 @@
 #include "dmlref/generate.hpp"
 
 #include <algorithm>
+#include <cctype>
+#include <cstring>
 #include <set>
 
 namespace dmlref::gen {
@@ -47,6 +49,22 @@ void plan_sweep(const JsonDocument& doc, const json& sw, const std::string& sp, 
         return;
     }
     const std::string name = sw["name"].get<std::string>();
+    // The name is a path under the output directory: plain segments only.
+    bool safe = true;
+    std::string seg;
+    for (size_t i = 0; i <= name.size(); ++i) {
+        if (i == name.size() || name[i] == '/') {
+            safe = safe && !seg.empty() && seg != "." && seg != "..";
+            seg.clear();
+        } else {
+            safe = safe && (std::isalnum((unsigned char)name[i]) || std::strchr("._,+-", name[i]));
+            seg += name[i];
+        }
+    }
+    if (!safe) {
+        diags.error(pointer_append(sp, "name"), "gen.sweep", "a sweep's name is a relative path of plain segments ([A-Za-z0-9._,+-], no \".\" or \"..\"): \"" + name + "\"");
+        return;
+    }
     const std::string description = sw.contains("description") && sw["description"].is_string() ? sw["description"].get<std::string>() : "";
     uint64_t seed = 0;
     if (sw.contains("seed")) {

@@ -14,6 +14,8 @@ bool is_recipe(const ordered_json& input) { return input.is_object() && input.co
 
 namespace {
 
+constexpr uint64_t kMaxRecipeElements = uint64_t(1) << 24;
+
 // The element's bits for a small integer or dyadic value v (exact in every type it is used with).
 uint64_t bits_of(DataType t, double v) {
     return dispatch(t, [&]<class T>() -> uint64_t {
@@ -172,6 +174,12 @@ bool make_recipe(const Operator& op, const TensorField& field, const ordered_jso
         return true;
     }
     const uint64_t n = element_count(desc);
+    // Recipe values are written into the case file (at most 1 GiB, limit.file-bytes).
+    if (index_of_last_element(desc) >= kMaxRecipeElements) {
+        error = f + " has " + std::to_string(index_of_last_element(desc) + 1) + " buffer elements; recipes write at most " +
+                std::to_string(kMaxRecipeElements) + " values into a case file (use the recipe \"random\", a generator, for larger tensors)";
+        return false;
+    }
     std::vector<uint64_t> logical(n);
     SplitMix64 rng{seed};
     if (name == "dyadic") {

@@ -100,6 +100,12 @@ TEST_CASE("spec problems are errors with rule ids") {
     CHECK(make(R"({"sweep": 2})").has_rule("gen.sweep"));
     CHECK(make(relu_spec(kTypes, "nan-first")).has_rule("gen.recipe"));  // INT8 has no NaN
     CHECK(make(relu_spec(kTypes, "gaussian")).has_rule("gen.recipe"));
+    // A sweep's name is a path under the output directory: no way out of it.
+    std::string escape = relu_spec(kTypes);
+    escape.replace(escape.find("\"name\": \"s\""), 11, "\"name\": \"../x\"");
+    CHECK(make(escape).has_rule("gen.sweep"));
+    // Recipes write their values into the case file: a bounded number of them.
+    CHECK(make(relu_spec(R"({"values": [[8192, 4096]], "pointer": "/desc/InputTensor/Sizes"})")).has_rule("gen.recipe"));
     // A case that does not validate is named with its own rule.
     auto bad = make(relu_spec(R"({"values": [[2, 0]], "pointer": "/desc/InputTensor/Sizes"})"));
     CHECK(bad.has_rule("gen.case"));
