@@ -208,7 +208,8 @@ std::optional<Generated> make_case(const Planned& p, const Options& o, Diagnosti
                     ordered_json& in = c["inputs"][std::string(f.name)];
                     if (!is_recipe(in)) continue;
                     std::string note, error;
-                    if (!make_recipe(parsed.op, f, in, case_seed(p.seed, f.name), in, note, error)) {
+                    const ordered_json recipe = in;  // make_recipe writes over `in`
+                    if (!make_recipe(parsed.op, f, recipe, case_seed(p.seed, f.name), in, note, error)) {
                         diags.error("/inputs/" + std::string(f.name), "gen.recipe", p.name + ": " + error);
                         return std::nullopt;
                     }
