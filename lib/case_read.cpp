@@ -9,6 +9,20 @@ using namespace case_reader;
 
 std::string_view dmlref_version() { return DMLREF_VERSION; }
 
+// "expectError": "rule-id" or {"Rule": "rule-id", "Path": "/json/pointer"}, read first so that a
+// case whose reading fails can still say which failure it expects.
+static void read_expect_error(Reader& r, Case& c, const json& root) {
+    if (!root.contains("expectError")) return;
+    const json& e = root["expectError"];
+    if (e.is_string()) { c.expect_error = e.get<std::string>(); return; }
+    if (r.is_object(e, "/expectError", "\"expectError\"")) {
+        r.only_keys(e, "/expectError", {"Rule", "Path"}, "\"expectError\"");
+        if (e.contains("Rule") && e["Rule"].is_string()) c.expect_error = e["Rule"].get<std::string>();
+        else r.diags.error("/expectError/Rule", "case.missing-field", "\"expectError\" names the rule id it expects in \"Rule\"");
+        if (e.contains("Path") && e["Path"].is_string()) c.expect_error_path = e["Path"].get<std::string>();
+    }
+}
+
 // ---- The case ----------------------------------------------------------------------------
 
 Case parse_case(const JsonDocument& doc, const fs::path& file, Diagnostics& diags, const LoadOptions& options) {
@@ -18,7 +32,8 @@ Case parse_case(const JsonDocument& doc, const fs::path& file, Diagnostics& diag
     const json& root = doc.root;
     if (!r.is_object(root, "", "a case")) return c;
     r.only_keys(root, "", {"format", "name", "description", "operator", "desc", "inputs", "inPlace", "expected",
-                           "policies", "provenance"}, "a case");
+                           "policies", "provenance", "expectError"}, "a case");
+    read_expect_error(r, c, root);
     if (!root.contains("format") || !root["format"].is_number_integer() || root["format"].get<int64_t>() != kCaseFormatVersion) {
         diags.error("/format", "case.format", "a case file starts with \"format\": 1 (this dmlref reads case format version 1)");
         return c;

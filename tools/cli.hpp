@@ -28,6 +28,8 @@ Command add_diff_command(CLI::App& app);
 Command add_import_dxdispatch_command(CLI::App& app);
 Command add_export_dxdispatch_command(CLI::App& app);
 Command add_reduce_command(CLI::App& app);
+Command add_gen_command(CLI::App& app);
+Command add_coverage_command(CLI::App& app);
 
 struct Input {
     fs::path file;

@@ -2,12 +2,19 @@
 // case files (-o) and .npy files for harnesses (--npy inputs, --npy-outputs outputs). docs/cli.md.
 #include "cli.hpp"
 
+#include "dmlref/descriptor.hpp"
+#include "dmlref/gen.hpp"
 #include "dmlref/npy.hpp"
 #include "dmlref/values.hpp"
 
 #include <fstream>
 #include <iostream>
+#include <atomic>
 #include <memory>
+#include <optional>
+#include <thread>
+
+#include <unistd.h>
 
 namespace dmlref::cli {
 
@@ -44,6 +51,73 @@ size_t write_npy_files(const Case& c, const Outputs& outputs, const fs::path& di
     return failures;
 }
 
+// An error case ("expectError", docs/case-format.md): PASS when its diagnostics are exactly the
+// error it expects; with -o its file is copied unchanged (it has no outputs).
+bool run_error_case(const Case& c, const Diagnostics& diags, const Input& in, const std::string& out_dir, const std::string& counter) {
+    std::string why;
+    const bool ok = gen::expect_error_met(diags, c.expect_error, c.expect_error_path, why);
+    std::cout << counter << " " << (ok ? "PASS" : "FAIL") << "  " << pad(c.name, 44) << " expects [" << c.expect_error << "]\n";
+    if (!ok) {
+        std::cout << "      " << why << "\n";
+        print_diagnostics(diags, in.file.string(), std::cout);
+    }
+    if (ok && !out_dir.empty()) {
+        const fs::path target = fs::path(out_dir) / in.relative;
+        std::error_code ec;
+        fs::create_directories(target.parent_path(), ec);
+        if (fs::absolute(target) != fs::absolute(in.file)) fs::copy_file(in.file, target, fs::copy_options::overwrite_existing, ec);
+        if (ec) std::cerr << target.string() << ": /: error: cannot write the case file [file.write]\n";
+    }
+    return ok;
+}
+
+// A one-line descriptor given instead of a file (docs/gen.md): made into a case file under `dir`.
+// Returns the file, or "" after printing why not.
+std::string descriptor_case(const std::string& text, const fs::path& dir) {
+    Diagnostics d;
+    std::optional<gen::Generated> g;
+    gen::Options go;
+    go.evaluate = false;
+    if (auto p = descriptor_to_planned(text, d)) g = gen::make_case(*p, go, d);
+    print_diagnostics(d, "descriptor", std::cerr);
+    if (!g) return "";
+    const fs::path file = dir / (fs::path(g->name).filename().string() + ".json");
+    std::error_code ec;
+    fs::create_directories(dir, ec);
+    std::ofstream(file, std::ios::binary) << g->text;
+    return file.string();
+}
+
+// Cases are read and evaluated ahead of the report on every core, `jobs` cases at a time; the
+// report is printed in order, so its bytes do not depend on the number of threads.
+struct Prepared {
+    Diagnostics diags;
+    Case c;
+    std::optional<Outputs> outputs;  // when the case read without errors and has no expectError
+    std::string failure;             // what evaluation threw
+};
+
+void prepare(const std::vector<Input>& inputs, size_t first, uint64_t max_bytes, unsigned jobs, std::vector<Prepared>& out) {
+    out.assign(std::min<size_t>(jobs, inputs.size() - first), Prepared{});
+    std::atomic<size_t> next{0};
+    auto work = [&] {
+        for (size_t i; (i = next++) < out.size();) {
+            Prepared& p = out[i];
+            p.c = load(inputs[first + i].file, max_bytes, p.diags);
+            if (p.diags.has_errors() || !p.c.expect_error.empty()) continue;
+            try {
+                p.outputs = run_case(p.c);
+            } catch (const std::exception& e) {
+                p.failure = e.what();
+            }
+        }
+    };
+    std::vector<std::thread> pool;
+    for (size_t t = 1; t < out.size(); ++t) pool.emplace_back(work);
+    work();
+    for (auto& t : pool) t.join();
+}
+
 struct RunOptions {
     std::vector<std::string> paths;
     std::string out_dir;
@@ -52,6 +126,7 @@ struct RunOptions {
     uint64_t max_bytes = uint64_t(4) << 30;
     bool overwrite_expected = false;
     bool quiet = false;
+    unsigned jobs = 0;
 };
 
 int cmd_run(const RunOptions& o) {
@@ -74,17 +149,35 @@ int cmd_run(const RunOptions& o) {
         args.push_back(fs::is_directory("cases") ? "cases" : DMLREF_SOURCE_CASES);
     }
     std::vector<std::string> problems;
+    const fs::path descriptor_dir = fs::temp_directory_path() / ("dmlref-descriptors-" + std::to_string(::getpid()));
+    for (auto& a : args) {
+        std::error_code ec;
+        if (fs::exists(a, ec) || a.find(' ') == std::string::npos) continue;
+        a = descriptor_case(a, descriptor_dir);
+        if (a.empty()) problems.push_back("descriptor: /: error: the descriptor cannot be made into a case [descriptor.syntax]");
+    }
+    std::erase(args, std::string());
+    struct Cleanup { fs::path p; ~Cleanup() { std::error_code ec; fs::remove_all(p, ec); } } cleanup{descriptor_dir};
     const auto inputs = collect(args, problems);
     for (const auto& p : problems) std::cerr << p << "\n";
     size_t passed = 0, failed = 0, fresh = 0, errors = problems.size();
     const size_t width = std::to_string(inputs.size()).size();
     std::cout << "dmlref " << dmlref_version() << ": running " << inputs.size() << " case" << (inputs.size() == 1 ? "" : "s") << "\n";
+    const unsigned jobs = o.jobs ? o.jobs : std::max(1u, std::thread::hardware_concurrency());
+    std::vector<Prepared> prepared;
     for (size_t k = 0; k < inputs.size(); ++k) {
         const auto& in = inputs[k];
         std::string counter = std::to_string(k + 1);
         counter = "[" + std::string(width - counter.size(), ' ') + counter + "/" + std::to_string(inputs.size()) + "]";
-        Diagnostics diags;
-        Case c = load(in.file, o.max_bytes, diags);
+        if (k % jobs == 0) prepare(inputs, k, o.max_bytes, jobs, prepared);
+        Prepared& pr = prepared[k % jobs];
+        Diagnostics& diags = pr.diags;
+        Case& c = pr.c;
+        if (!c.expect_error.empty()) {  // an error case: passes when reading fails with exactly its rule
+            if (run_error_case(c, diags, in, o.out_dir, counter)) ++passed;
+            else ++failed;
+            continue;
+        }
         if (diags.has_errors()) {
             ++errors;
             std::cout << counter << " ERROR " << in.file.string() << "\n";
@@ -92,15 +185,13 @@ int cmd_run(const RunOptions& o) {
             continue;
         }
         if (!o.quiet) for (const auto& item : diags.items()) std::cerr << format(item, in.file.string()) << "\n";
-        Outputs outputs;
-        try {
-            outputs = run_case(c);
-        } catch (const std::exception& e) {
+        if (!pr.outputs) {
             ++errors;
             std::cout << counter << " ERROR " << in.file.string() << "\n";
-            std::cerr << in.file.string() << ": /: error: evaluation failed: " << e.what() << " [evaluate]\n";
+            std::cerr << in.file.string() << ": /: error: evaluation failed: " << pr.failure << " [evaluate]\n";
             continue;
         }
+        Outputs outputs = std::move(*pr.outputs);
         const auto mismatches = compare_expected(c, outputs);
         std::string status = c.expected.empty() ? "NEW " : mismatches.empty() ? "PASS" : "FAIL";
         std::cout << counter << " " << status << "  " << pad(c.name, 44) << " " << pad(std::string(info(c.op.Type).Name), 24)
@@ -120,6 +211,10 @@ int cmd_run(const RunOptions& o) {
                           << display_value(t, m.actual_bits) << " " << hex_bits(t, m.actual_bits) << "\n";
             }
             if (mismatches.size() > 8) std::cout << "      ... and " << mismatches.size() - 8 << " more\n";
+            std::string why;  // the one-line reproducer (docs/gen.md, "Descriptors")
+            const std::string descriptor = case_descriptor(c, why);
+            if (!descriptor.empty())
+                std::cout << "      reproducer: dmlref run \"" << descriptor << "\"" << (why.empty() ? "" : "  (inputs: the case file's)") << "\n";
         } else if (c.expected.empty()) ++fresh;
         else ++passed;
         if (!o.out_dir.empty() && (mismatches.empty() || o.overwrite_expected)) {
@@ -158,6 +253,7 @@ Command add_run_command(CLI::App& app) {
                     "also write DIR/<case>/<OutputField>.npy: dmlref's computed outputs (their Sizes); never the --npy directory");
     run->add_flag("--overwrite-expected", ro->overwrite_expected, "write goldens even for cases whose expected values differ");
     run->add_flag("-q,--quiet", ro->quiet, "do not print warnings");
+    run->add_option("-j,--jobs", ro->jobs, "threads that read and evaluate cases (default: every core); the report is the same for any number");
     return {run, [ro] { return cmd_run(*ro); }};
 }
 

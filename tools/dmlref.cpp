@@ -25,6 +25,8 @@ int main(int argc, char** argv) {
         cli::add_import_dxdispatch_command(app),
         cli::add_export_dxdispatch_command(app),
         cli::add_reduce_command(app),
+        cli::add_gen_command(app),
+        cli::add_coverage_command(app),
     };
 
     try {

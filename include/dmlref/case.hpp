@@ -77,6 +77,10 @@ struct Case {
         std::string canonical;  // JSON text
     };
     std::map<std::string, Notation> desc_notation;
+    // "expectError": an error case (docs/case-format.md) passes only when reading it fails with
+    // exactly this rule id (at this JSON pointer, when given).
+    std::string expect_error;
+    std::string expect_error_path;
 };
 
 struct LoadOptions {

@@ -1,0 +1,73 @@
+// Generating golden test vectors at scale (docs/gen.md): sweep specs (a base case plus axes of
+// overrides by JSON pointer, combined by product, zip and concat, with tiers and shards), output
+// sizes derived from the desc ("auto"), and input recipes (exact dyadic data, planted ties, NaN
+// placement, x at Min or Max, each type's special values, Random).
+#pragma once
+
+#include "dmlref/case.hpp"
+#include "dmlref/diagnostics.hpp"
+#include "dmlref/json_document.hpp"
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace dmlref::gen {
+
+// smoke < ci < full: a tier holds every case of the tiers below it (where a spec says so by
+// "byTier"; a node without tiers gives the same cases in every tier).
+enum class Tier { Smoke = 0, Ci = 1, Full = 2 };
+std::optional<Tier> parse_tier(std::string_view s);
+std::string_view tier_name(Tier t);
+
+struct Options {
+    Tier tier = Tier::Ci;
+    uint32_t shard_index = 0;  // --shard I/N keeps the cases whose position k has k % N == I
+    uint32_t shard_count = 1;
+    bool evaluate = true;      // write goldens (expected outputs); false: the inputs only
+};
+
+// One generated case.
+struct Generated {
+    std::string name;         // also its path under the output directory, without ".json"
+    std::string description;
+    std::string text;         // the case file's bytes (a golden when Options::evaluate)
+    std::string expect_error; // the rule an error case expects, or ""
+};
+
+// A case of a sweep, named and with its overrides applied, before its derived fields, recipes
+// and expected values are made.
+struct Planned {
+    std::string name;
+    std::string description;    // what the case exercises (the variants' notes)
+    std::string sweep_note;     // which sweep made it, written last
+    uint64_t seed = 0;          // the case's seed (case_seed of the sweep's seed and the name)
+    nlohmann::ordered_json doc; // the case; numbers that are not integers as exact text (internal form)
+};
+
+// Every case a spec gives at the options' tier, in the spec's order (shards are taken by
+// `shard`). Problems go to `diags` with JSON pointers into the spec; `file` names it.
+std::vector<Planned> plan_spec(const JsonDocument& spec, const Options& options, Diagnostics& diags);
+std::vector<Planned> plan_file(const std::filesystem::path& spec, const Options& options, Diagnostics& diags);
+// The cases of shard I of N: those at positions k with k % N == I.
+std::vector<Planned> shard(std::vector<Planned> cases, const Options& options);
+
+// Makes a planned case: derived fields, recipes, and (Options::evaluate) its expected outputs.
+// A case that does not validate is a problem in `diags`, unless it states "expectError".
+std::optional<Generated> make_case(const Planned& p, const Options& options, Diagnostics& diags);
+
+// Whether a case's diagnostics are exactly the error it expects: at least one error, every
+// error names `rule`, and, when `path` is given, one of them is at `path`. `why` says what was
+// found otherwise.
+bool expect_error_met(const Diagnostics& diags, const std::string& rule, const std::string& path, std::string& why);
+
+// A pooling output size along one dimension (floor, or ceil mode: one more when the division
+// has a remainder); 0 when the dilated window does not fit in the padded input.
+uint64_t pooled_size(uint64_t in, uint64_t start, uint64_t end, uint64_t window, uint64_t stride, uint64_t dilation, bool ceil);
+
+// A seed from a sweep seed and a case name (SplitMix64 over FNV-1a of the name).
+uint64_t case_seed(uint64_t sweep_seed, std::string_view name);
+
+}  // namespace dmlref::gen

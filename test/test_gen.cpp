@@ -1,0 +1,342 @@
+// dmlref gen (docs/gen.md): the combinators, tiers and shards by the names they give, derived
+// sizes against hand-computed ones, the recipes' properties, reproducibility, and error cases.
+#include "support.hpp"
+
+#include "dmlref/coverage.hpp"
+#include "dmlref/descriptor.hpp"
+#include "dmlref/gen.hpp"
+#include "dmlref/json_document.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+
+using namespace dmlref;
+
+namespace {
+
+struct Made {
+    std::vector<std::string> names;
+    std::vector<gen::Generated> cases;
+    Diagnostics diags;
+    bool has_rule(const std::string& r) const {
+        for (const auto& d : diags.items()) if (d.rule == r) return true;
+        return false;
+    }
+};
+
+Made make(const std::string& spec, gen::Options o = {}) {
+    Made m;
+    const auto planned = gen::shard(gen::plan_spec(parse_json_text(spec), o, m.diags), o);
+    for (const auto& p : planned) {
+        m.names.push_back(p.name);
+        if (auto g = gen::make_case(p, o, m.diags)) m.cases.push_back(*g);
+    }
+    return m;
+}
+
+// A sweep of ACTIVATION_RELU over `cases`, with inputs from `recipe`.
+std::string relu_spec(const std::string& cases, const std::string& recipe = "dyadic") {
+    return R"({"sweep": 1, "name": "s", "seed": 5, "base": {"operator": "ACTIVATION_RELU", "desc": {
+        "InputTensor": {"DataType": "FLOAT32", "Sizes": [2, 3]}, "OutputTensor": {"DataType": "auto", "Sizes": "auto"}},
+        "inputs": {"InputTensor": {"Recipe": ")" + recipe + R"("}}}, "cases": )" + cases + "}";
+}
+
+const std::string kTypes = R"({"pointer": "/desc/InputTensor/DataType", "values": ["FLOAT16", "INT8"]})";
+const std::string kRanks = R"({"axis": "r", "pointer": "/desc/InputTensor/Sizes", "values": [[4], [2, 2], [1, 2, 2]]})";
+
+Case parsed(const gen::Generated& g) {
+    Diagnostics d;
+    Case c = parse_case(parse_json_text(g.text), g.name + ".json", d);
+    for (const auto& item : d.items()) INFO(format(item, g.name));
+    REQUIRE(!d.has_errors());
+    return c;
+}
+
+const TensorDesc& field(const Case& c, std::string_view name) {
+    for (const auto& f : tensor_fields(c.op)) if (f.name == name) return *f.desc;
+    FAIL("no field " << name);
+    throw 0;
+}
+
+template <class T> std::vector<T> input(const Case& c, const std::string& f) { return test::as_values<T>(c.inputs.at(f)); }
+
+}  // namespace
+
+TEST_CASE("product, zip, concat and byTier give the cases and names the spec says") {
+    auto p = make(relu_spec(R"({"product": [)" + kTypes + "," + kRanks + "]}"));
+    CHECK(p.names == std::vector<std::string>{"s/float16_r4_dyadic", "s/float16_r2x2_dyadic", "s/float16_r1x2x2_dyadic",
+                                              "s/int8_r4_dyadic", "s/int8_r2x2_dyadic", "s/int8_r1x2x2_dyadic"});
+    CHECK(!p.diags.has_errors());
+
+    auto z = make(relu_spec(R"({"zip": [)" + kTypes + "," + kRanks + "]}"));
+    CHECK(z.has_rule("gen.zip-length"));
+    auto zc = make(relu_spec(R"({"zip": [)" + kTypes + "," + kRanks + R"(], "cycle": true})"));
+    CHECK(zc.names == std::vector<std::string>{"s/float16_r4_dyadic", "s/int8_r2x2_dyadic", "s/float16_r1x2x2_dyadic"});
+
+    auto c = make(relu_spec(R"({"concat": [)" + kTypes + "," + kRanks + "]}"));
+    CHECK(c.names.size() == 5);
+
+    const std::string tiers = R"({"byTier": {"smoke": )" + kTypes + R"(, "ci": {"product": [)" + kTypes + "," + kRanks + "]}}}";
+    gen::Options o;
+    o.tier = gen::Tier::Smoke;
+    CHECK(make(relu_spec(tiers), o).names.size() == 2);
+    o.tier = gen::Tier::Ci;
+    CHECK(make(relu_spec(tiers), o).names.size() == 6);
+    o.tier = gen::Tier::Full;  // no "full": the nearest tier below
+    CHECK(make(relu_spec(tiers), o).names.size() == 6);
+
+    const std::string marked = R"({"concat": [)" + kTypes + R"(, {"tier": "full", "product": [)" + kTypes + "," + kRanks + "]}]}";
+    o.tier = gen::Tier::Ci;
+    CHECK(make(relu_spec(marked), o).names.size() == 2);
+    o.tier = gen::Tier::Full;
+    CHECK(make(relu_spec(marked), o).names.size() == 8);
+}
+
+TEST_CASE("spec problems are errors with rule ids") {
+    CHECK(make(relu_spec(R"({"concat": [)" + kTypes + "," + kTypes + "]}")).has_rule("gen.duplicate-name"));
+    CHECK(make(relu_spec(R"({"product": 3})")).has_rule("gen.node"));
+    CHECK(make(relu_spec(R"({"tier": "nightly", "values": [1], "pointer": "/x"})")).has_rule("gen.tier"));
+    CHECK(make(R"({"sweep": 2})").has_rule("gen.sweep"));
+    CHECK(make(relu_spec(kTypes, "nan-first")).has_rule("gen.recipe"));  // INT8 has no NaN
+    CHECK(make(relu_spec(kTypes, "gaussian")).has_rule("gen.recipe"));
+    // A sweep's name is a path under the output directory: no way out of it.
+    std::string escape = relu_spec(kTypes);
+    escape.replace(escape.find("\"name\": \"s\""), 11, "\"name\": \"../x\"");
+    CHECK(make(escape).has_rule("gen.sweep"));
+    // Recipes write their values into the case file: a bounded number of them.
+    CHECK(make(relu_spec(R"({"values": [[8192, 4096]], "pointer": "/desc/InputTensor/Sizes"})")).has_rule("gen.recipe"));
+    // A case that does not validate is named with its own rule.
+    auto bad = make(relu_spec(R"({"values": [[2, 0]], "pointer": "/desc/InputTensor/Sizes"})"));
+    CHECK(bad.has_rule("gen.case"));
+    CHECK(bad.cases.empty());
+}
+
+TEST_CASE("shards are disjoint and together the whole, in order") {
+    const std::string spec = relu_spec(R"({"product": [)" + kTypes + "," + kRanks + "]}");
+    const auto all = make(spec).names;
+    std::vector<std::string> joined;
+    for (uint32_t i = 0; i < 4; ++i) {
+        gen::Options o;
+        o.shard_index = i;
+        o.shard_count = 4;
+        for (const auto& n : make(spec, o).names) joined.push_back(n);
+    }
+    std::vector<std::string> a = all, b = joined;
+    std::sort(a.begin(), a.end());
+    std::sort(b.begin(), b.end());
+    CHECK(a == b);
+    CHECK(std::set<std::string>(b.begin(), b.end()).size() == b.size());
+}
+
+TEST_CASE("the same spec gives the same bytes; the sweep's seed changes Random data") {
+    const std::string spec = relu_spec(R"({"product": [)" + kTypes + "," + kRanks + "]}", "random");
+    const auto a = make(spec), b = make(spec);
+    REQUIRE(a.cases.size() == 6);
+    for (size_t i = 0; i < a.cases.size(); ++i) CHECK(a.cases[i].text == b.cases[i].text);
+    std::string other = spec;
+    other.replace(other.find("\"seed\": 5"), 9, "\"seed\": 6");
+    CHECK(make(other).cases[0].text != a.cases[0].text);
+    CHECK(gen::case_seed(5, "s/x") == gen::case_seed(5, "s/x"));
+    CHECK(gen::case_seed(5, "s/x") != gen::case_seed(5, "s/y"));
+}
+
+TEST_CASE("derived sizes: pooling floor and ceil, grads, slice windows, resample scales") {
+    // In 9, StartPadding 1, window 3, stride 2: (9 + 1 - 3) / 2 + 1 = 4 (floor); remainder 1 -> ceil 5.
+    // Dimension 3: in 6, no padding, window 2 dilated by 2 (extent 3): (6 - 3) / 2 + 1 = 2, remainder 1 -> ceil 3.
+    const std::string pool = R"({"sweep": 1, "name": "p", "base": {"operator": "MAX_POOLING_GRAD", "desc": {
+        "InputTensor": {"DataType": "FLOAT32", "Sizes": [2, 3, 9, 6]},
+        "InputGradientTensor": {"DataType": "auto", "Sizes": "auto"}, "OutputGradientTensor": {"DataType": "auto", "Sizes": "auto"},
+        "DimensionCount": "auto", "Strides": {"$repeat": 2}, "WindowSize": [3, 2], "StartPadding": [1, 0],
+        "EndPadding": {"$repeat": 0}, "Dilations": [1, 2]},
+        "inputs": {"InputTensor": {"Recipe": "dyadic"}, "InputGradientTensor": {"Recipe": "dyadic"}}},
+        "cases": {"pointer": "/desc/InputGradientTensor/Sizes", "values": ["auto", "auto:ceil"]}})";
+    auto m = make(pool);
+    REQUIRE(m.cases.size() == 2);
+    CHECK(field(parsed(m.cases[0]), "InputGradientTensor").Sizes == std::vector<uint32_t>{2, 3, 4, 2});
+    CHECK(field(parsed(m.cases[1]), "InputGradientTensor").Sizes == std::vector<uint32_t>{2, 3, 5, 3});
+    CHECK(field(parsed(m.cases[0]), "OutputGradientTensor").Sizes == std::vector<uint32_t>{2, 3, 9, 6});
+    CHECK(gen::pooled_size(9, 1, 0, 3, 2, 1, true) == 5);
+    CHECK(gen::pooled_size(2, 0, 0, 3, 1, 1, false) == 0);  // the window does not fit
+
+    // SLICE_GRAD: window 5 with stride -2 copies 1 + 4 / 2 = 3 elements; window 4, stride 3: 1 + 3 / 3 = 2.
+    const std::string slice = R"({"sweep": 1, "name": "g", "base": {"operator": "SLICE_GRAD", "desc": {
+        "InputGradientTensor": {"DataType": "auto", "Sizes": "auto"}, "OutputGradientTensor": {"DataType": "INT16", "Sizes": [7, 4]},
+        "DimensionCount": "auto", "InputWindowOffsets": [1, 0], "InputWindowSizes": [5, 4], "InputWindowStrides": [-2, 3]},
+        "inputs": {"InputGradientTensor": {"Recipe": "dyadic"}}}})";
+    auto s = make(slice);
+    REQUIRE(s.cases.size() == 1);
+    CHECK(field(parsed(s.cases[0]), "InputGradientTensor").Sizes == std::vector<uint32_t>{3, 2});
+    CHECK(field(parsed(s.cases[0]), "InputGradientTensor").DataType == DataType::INT16);
+
+    // RESAMPLE1: floor(3 * 1.5) = 4, floor(5 * 0.5) = 2.
+    const std::string rs = R"({"sweep": 1, "name": "r", "base": {"operator": "RESAMPLE1", "desc": {
+        "InputTensor": {"DataType": "FLOAT16", "Sizes": [3, 5]}, "OutputTensor": {"DataType": "auto", "Sizes": "auto"},
+        "InterpolationMode": "LINEAR", "DimensionCount": "auto", "Scales": [1.5, 0.5],
+        "InputPixelOffsets": {"$repeat": 0.5}, "OutputPixelOffsets": {"$repeat": -0.5}},
+        "inputs": {"InputTensor": {"Recipe": "dyadic"}}}})";
+    auto r = make(rs);
+    REQUIRE(r.cases.size() == 1);
+    CHECK(field(parsed(r.cases[0]), "OutputTensor").Sizes == std::vector<uint32_t>{4, 2});
+
+    // A window that cannot fit has no derived size.
+    std::string bad = pool;
+    bad.replace(bad.find("\"WindowSize\": [3, 2]"), 20, "\"WindowSize\": [30, 2]");
+    CHECK(make(bad).has_rule("gen.auto"));
+}
+
+TEST_CASE("recipes: dyadic values, ties, NaN placed in windows, x at Min and Max, specials") {
+    // dyadic: every float value is k/4 with |k| <= 16, so sums of a few are exact in any order.
+    auto d = make(relu_spec(R"({"values": [[64]], "pointer": "/desc/InputTensor/Sizes"})"));
+    REQUIRE(d.cases.size() == 1);
+    for (float v : input<float>(parsed(d.cases[0]), "InputTensor")) {
+        CHECK(std::fabs(v) <= 4.0f);
+        CHECK(v * 4 == std::floor(v * 4));
+    }
+    // ties: values from {0, 1, -0} only.
+    auto t = make(relu_spec(R"({"values": [[64]], "pointer": "/desc/InputTensor/Sizes"})", "ties"));
+    for (float v : input<float>(parsed(t.cases[0]), "InputTensor")) CHECK((v == 0.0f || v == 1.0f));
+
+    // NaN in a pooling window: 1x1x4x4, window 2, stride 2 (no padding). The windows of the first
+    // and last outputs are {0, 1, 4, 5} and {10, 11, 14, 15}: first 0 and 10, last 5 and 15.
+    auto pool = [](const std::string& recipe, const std::string& pads) {
+        return R"({"sweep": 1, "name": "n", "base": {"operator": "MAX_POOLING", "desc": {
+            "InputTensor": {"DataType": "FLOAT32", "Sizes": [1, 1, 4, 4]}, "OutputTensor": {"DataType": "auto", "Sizes": "auto"},
+            "DimensionCount": 2, "Strides": [2, 2], "WindowSize": [2, 2], "StartPadding": )" + pads + R"(, "EndPadding": [0, 0]},
+            "inputs": {"InputTensor": {"Recipe": ")" + recipe + R"("}}}})";
+    };
+    auto nan_at = [&](const std::string& recipe, const std::string& pads) {
+        std::set<size_t> at;
+        auto m = make(pool(recipe, pads));
+        REQUIRE(m.cases.size() == 1);
+        const auto v = input<float>(parsed(m.cases[0]), "InputTensor");
+        for (size_t i = 0; i < v.size(); ++i) if (std::isnan(v[i])) at.insert(i);
+        return at;
+    };
+    CHECK(nan_at("nan-first", "[0, 0]") == std::set<size_t>{0, 10});
+    CHECK(nan_at("nan-last", "[0, 0]") == std::set<size_t>{5, 15});
+    CHECK(nan_at("nan-middle", "[0, 0]") == std::set<size_t>{4, 14});  // element 2 of 4 in window order
+    // StartPadding 1: the first window holds one real element, (0, 0); the last output (1, 1)
+    // covers rows and columns 1..2: first 5, last 10.
+    CHECK(nan_at("nan-first", "[1, 1]") == std::set<size_t>{0, 5});
+    CHECK(nan_at("nan-last", "[1, 1]") == std::set<size_t>{0, 10});
+
+    // min-max: CLIP1 INT8 with Min 1, Max 6: the bounds appear, and their neighbours.
+    const std::string clip = R"({"sweep": 1, "name": "c", "base": {"operator": "ELEMENT_WISE_CLIP1", "desc": {
+        "InputTensor": {"DataType": "INT8", "Sizes": [64]}, "OutputTensor": {"DataType": "auto", "Sizes": "auto"},
+        "MinMaxDataType": "auto", "Min": 1, "Max": 6}, "inputs": {"InputTensor": {"Recipe": "min-max"}}}})";
+    auto c = make(clip);
+    REQUIRE(c.cases.size() == 1);
+    const auto x = input<int8_t>(parsed(c.cases[0]), "InputTensor");
+    for (int want : {0, 1, 2, 5, 6, 7}) CHECK(std::count(x.begin(), x.end(), int8_t(want)) > 0);
+
+    // specials: FLOAT16's 16 curated values, each once in 16 elements.
+    auto s = make(relu_spec(R"({"product": [{"values": ["FLOAT16"], "pointer": "/desc/InputTensor/DataType"},
+                                            {"values": [[16]], "pointer": "/desc/InputTensor/Sizes"}]})", "specials"));
+    REQUIRE(s.cases.size() == 1);
+    const auto h = input<uint16_t>(parsed(s.cases[0]), "InputTensor");
+    const std::set<uint16_t> got(h.begin(), h.end());
+    CHECK(got.size() == 16);
+    for (uint16_t want : {0x0000, 0x8000, 0x0001, 0x7c00, 0xfc00, 0x7e00, 0x7bff}) CHECK(got.count(want) == 1);
+}
+
+TEST_CASE("expectError: met only by exactly the rule, at the path when given") {
+    Diagnostics d;
+    d.error("/desc/A", "x.one", "m");
+    std::string why;
+    CHECK(gen::expect_error_met(d, "x.one", "", why));
+    CHECK(gen::expect_error_met(d, "x.one", "/desc/A", why));
+    CHECK_FALSE(gen::expect_error_met(d, "x.one", "/desc/B", why));
+    CHECK_FALSE(gen::expect_error_met(d, "x.two", "", why));
+    d.error("/desc/C", "x.two", "m");
+    CHECK_FALSE(gen::expect_error_met(d, "x.one", "", why));  // another rule broken as well
+    CHECK_FALSE(gen::expect_error_met(Diagnostics{}, "x.one", "", why));  // a valid case
+
+    // The case reader keeps the expectation even when the case fails early.
+    Diagnostics cd;
+    Case c = parse_case(parse_json_text(R"({"format": 1, "expectError": {"Rule": "case.operator", "Path": "/operator"},
+        "operator": "NOPE", "desc": {}, "inputs": {}})"), "e.json", cd);
+    CHECK(c.expect_error == "case.operator");
+    CHECK(c.expect_error_path == "/operator");
+    CHECK(gen::expect_error_met(cd, c.expect_error, c.expect_error_path, why));
+}
+
+TEST_CASE("descriptors: to a case and back without loss") {
+    auto made = [](const std::string& text) {
+        Diagnostics d;
+        auto p = descriptor_to_planned(text, d);
+        for (const auto& item : d.items()) INFO(format(item, text));
+        REQUIRE(p);
+        auto g = gen::make_case(*p, {}, d);
+        REQUIRE(g);
+        return parsed(*g);
+    };
+    // Canonical descriptors (every array written, in the canonical token order) come back as written.
+    for (const std::string text : {
+             "MAX_POOLING_GRAD FLOAT16 2x3x9x9 w3x3 s2x2 p1,1,0,0 d1x1 ceil",
+             "MAX_POOLING2 INT8 1x2x5x6x4 idx=UINT64 w2x2x3 s1x2x1 p0,1,0,0,0,1 d2x1x1",
+             "SLICE1 UINT16 5x6 s-2x3 o1x0 ws4x6",
+             "SLICE_GRAD FLOAT64 7x3 s1x-1 o0x0 ws7x3 out=4x2",
+             "RESAMPLE2 FLOAT32 2x3 linear down sc2x1.5 io0.5x0.5 oo-0.5x-0.5",
+             "ELEMENT_WISE_CLIP1 UINT8 4x4 min=2 max=9 inplace",
+             "ELEMENT_WISE_CLIP FLOAT32 3 sb=0.5,0.25 min=-1 max=1"}) {
+        INFO(text);
+        std::string why;
+        CHECK(case_descriptor(made(text), why) == text);
+    }
+    // The page's example, as the issue writes it: the sizes it derives.
+    const Case c = made("MAX_POOLING_GRAD FLOAT16 2x3x9x9 w3x3 s2x2 p1,1,0,0 d1x1 ceil seed=7");
+    CHECK(field(c, "InputGradientTensor").Sizes == std::vector<uint32_t>{2, 3, 5, 5});  // (9 + 1 - 3) / 2 + 1 = 4, remainder 1: ceil 5
+    // Random inputs with one seed are said by random=S, and come back.
+    std::string why;
+    const std::string r = "ACTIVATION_RELU_GRAD FLOAT32 2x2 random=9";
+    CHECK(case_descriptor(made(r), why) == r);
+    CHECK(why.empty());
+    // What a descriptor cannot say: strided tensors.
+    Case strided = made("ACTIVATION_RELU FLOAT32 2x2");
+    std::get<DML_ACTIVATION_RELU_OPERATOR_DESC>(strided.op.Desc).InputTensor.Strides = {1, 2};
+    CHECK(case_descriptor(strided, why).empty());
+    CHECK(!why.empty());
+    Diagnostics d;
+    CHECK(!descriptor_to_planned("MAX_POOLING FLOAT32 1x1x4x4 q3", d));
+    CHECK(d.items().at(0).rule == "descriptor.syntax");
+}
+
+TEST_CASE("coverage: cells, features and holes") {
+    Coverage empty;
+    const Holes none = holes(empty);
+    // 4 max pooling operators x 11 types x ranks 3..8, 14 others x 11 types x ranks 1..8.
+    CHECK(none.scope == 4 * 11 * 6 + 14 * 11 * 8);
+    // DirectML's ACTIVATION_RELU table: FLOAT32 at 1..8 dimensions from feature level 3.0; FLOAT64 never.
+    CHECK(in_directml_tables(OperatorType::ACTIVATION_RELU, DataType::FLOAT32, 2));
+    CHECK_FALSE(in_directml_tables(OperatorType::ACTIVATION_RELU, DataType::FLOAT64, 2));
+    CHECK(scope_ranks(OperatorType::MAX_POOLING2) == std::pair<uint32_t, uint32_t>{3, 8});
+
+    auto one = [](const std::string& text) {
+        Diagnostics d;
+        auto p = descriptor_to_planned(text, d);
+        REQUIRE(p);
+        auto g = gen::make_case(*p, {}, d);
+        REQUIRE(g);
+        return parsed(*g);
+    };
+    Coverage c;
+    c.add(one("ACTIVATION_RELU FLOAT32 2x3"));
+    CHECK(holes(c).scope == none.scope - 1);
+    CHECK(holes(c).directml == none.directml - 1);
+    c.add(one("ACTIVATION_RELU FLOAT64 2x3"));  // outside DirectML's tables: only the scope hole closes
+    CHECK(holes(c).scope == none.scope - 2);
+    CHECK(holes(c).directml == none.directml - 1);
+
+    // 1x1x5x5, window 2, stride 2, StartPadding 2, ceil: (5 + 2 - 2) / 2 + 1 = 3, remainder 1 -> 4; the
+    // first window covers only padding.
+    const auto f = case_features(one("MAX_POOLING2 FLOAT32 1x1x5x5 w2x2 s2x2 p2,2,0,0 ceil"));
+    for (const char* want : {"padding", "stride>1", "ceil-size", "all-padding-window", "indices-uint32"})
+        CHECK(std::find(f.begin(), f.end(), want) != f.end());
+    CHECK(std::find(f.begin(), f.end(), "dilation>1") == f.end());
+    CHECK(std::find(f.begin(), f.end(), "overlapping-windows") == f.end());
+    const auto s = case_features(one("SLICE1 INT8 5x6 s-2x1 ws4x6"));
+    CHECK(std::find(s.begin(), s.end(), "negative-stride") != s.end());
+    CHECK(coverage_html(c).find("</html>") != std::string::npos);
+    CHECK(coverage_json(c).find("\"holes\"") != std::string::npos);
+}

@@ -1,0 +1,164 @@
+// dmlref gen: the cases of sweep specs (or one-line descriptors) written as golden case files,
+// on every core, with the same bytes as one thread. docs/gen.md.
+#include "cli.hpp"
+
+#include "dmlref/descriptor.hpp"
+#include "dmlref/gen.hpp"
+
+#include <atomic>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <sstream>
+#include <thread>
+
+#include <unistd.h>
+
+namespace dmlref::cli {
+
+namespace {
+
+struct GenOptions {
+    std::vector<std::string> specs;
+    std::string out_dir;
+    std::string tier = "ci";
+    std::string shard = "0/1";
+    bool list = false;
+    bool no_expected = false;
+    bool overwrite = false;
+    unsigned jobs = 0;
+};
+
+// Writes `text` to `target` unless the same bytes are there; a different file there is an error
+// without --overwrite. Written through a temporary file, so no broken file is left behind.
+bool write_file(const fs::path& target, const std::string& text, bool overwrite, std::string& error) {
+    std::error_code ec;
+    if (fs::exists(target, ec)) {
+        std::ifstream f(target, std::ios::binary);
+        std::stringstream ss;
+        ss << f.rdbuf();
+        if (ss.str() == text) return true;
+        if (!overwrite) { error = "exists with different contents (--overwrite replaces it)"; return false; }
+    }
+    fs::create_directories(target.parent_path(), ec);
+    const fs::path tmp = target.string() + ".tmp";
+    {
+        std::ofstream f(tmp, std::ios::binary);
+        f << text;
+        if (!f) { error = "cannot be written"; fs::remove(tmp, ec); return false; }
+    }
+    fs::rename(tmp, target, ec);
+    if (ec) { error = "cannot be written: " + ec.message(); fs::remove(tmp, ec); return false; }
+    return true;
+}
+
+int cmd_gen(const GenOptions& o) {
+    gen::Options go;
+    const auto tier = gen::parse_tier(o.tier);
+    if (!tier) { std::cerr << "dmlref gen: error: --tier is smoke, ci or full\n"; return 2; }
+    go.tier = *tier;
+    unsigned si = 0, sn = 0;
+    char slash = 0;
+    std::istringstream ss(o.shard);
+    if (!(ss >> si >> slash >> sn) || slash != '/' || sn == 0 || si >= sn || !ss.eof()) {
+        std::cerr << "dmlref gen: error: --shard is I/N with 0 <= I < N, e.g. 0/4\n";
+        return 2;
+    }
+    go.shard_index = si;
+    go.shard_count = sn;
+    go.evaluate = !o.no_expected;
+    if (!o.list && o.out_dir.empty()) { std::cerr << "dmlref gen: error: give -o DIR (or --list)\n"; return 2; }
+
+    // Plan every spec (a file, or a one-line descriptor), then take the shard.
+    std::vector<gen::Planned> planned;
+    bool bad = false;
+    for (const auto& s : o.specs) {
+        Diagnostics d;
+        std::error_code ec;
+        std::vector<gen::Planned> p;
+        if (!fs::exists(s, ec) && s.find(' ') != std::string::npos) {
+            auto one = descriptor_to_planned(s, d);
+            if (one) p.push_back(std::move(*one));
+            print_diagnostics(d, "descriptor", std::cerr);
+        } else {
+            p = gen::plan_file(s, go, d);
+            print_diagnostics(d, s, std::cerr);
+        }
+        bad = bad || d.has_errors();
+        planned.insert(planned.end(), p.begin(), p.end());
+    }
+    if (bad) return 2;
+    planned = gen::shard(std::move(planned), go);
+    if (o.list) {
+        for (const auto& p : planned) std::cout << p.name << "\n";
+        std::cout << planned.size() << " cases (tier " << o.tier << ", shard " << o.shard << ")\n";
+        return 0;
+    }
+
+    // Make them on every core; results are kept by position, so the bytes and the order of the
+    // messages do not depend on the number of threads.
+    const unsigned jobs = o.jobs ? o.jobs : std::max(1u, std::thread::hardware_concurrency());
+    std::vector<std::optional<gen::Generated>> made(planned.size());
+    std::vector<Diagnostics> diags(planned.size());
+    std::atomic<size_t> next{0}, done{0};
+    const bool tty = isatty(2);
+    auto worker = [&] {
+        for (size_t k; (k = next++) < planned.size();) {
+            made[k] = gen::make_case(planned[k], go, diags[k]);
+            ++done;
+        }
+    };
+    std::vector<std::thread> pool;
+    for (unsigned j = 1; j < std::min<size_t>(jobs, planned.size()); ++j) pool.emplace_back(worker);
+    if (tty && planned.size() > 1) {
+        std::thread progress([&] {
+            while (done < planned.size()) {
+                std::cerr << "\rgen: " << done << "/" << planned.size() << std::flush;
+                std::this_thread::sleep_for(std::chrono::milliseconds(200));
+            }
+        });
+        worker();
+        for (auto& t : pool) t.join();
+        progress.join();
+        std::cerr << "\r\033[K";
+    } else {
+        worker();
+        for (auto& t : pool) t.join();
+    }
+
+    size_t written = 0, errors = 0, error_cases = 0;
+    for (size_t k = 0; k < planned.size(); ++k) {
+        print_diagnostics(diags[k], "gen", std::cerr);
+        if (!made[k]) { ++errors; continue; }
+        std::string error;
+        const fs::path target = fs::path(o.out_dir) / (made[k]->name + ".json");
+        if (!write_file(target, made[k]->text, o.overwrite, error)) {
+            std::cerr << target.string() << ": /: error: " << error << " [file.write]\n";
+            ++errors;
+            continue;
+        }
+        ++written;
+        error_cases += !made[k]->expect_error.empty();
+    }
+    std::cout << "dmlref gen: " << written << " cases (" << error_cases << " error cases) in " << o.out_dir << ", tier " << o.tier
+              << (sn > 1 ? ", shard " + o.shard : std::string()) << (errors ? ", " + std::to_string(errors) + " failed" : std::string()) << "\n";
+    return errors ? 2 : 0;
+}
+
+}  // namespace
+
+Command add_gen_command(CLI::App& app) {
+    auto go = std::make_shared<GenOptions>();
+    auto* g = app.add_subcommand("gen", "Generate cases (goldens) from sweep specs or one-line descriptors (docs/gen.md).");
+    g->add_option("SPEC", go->specs, "sweep spec files (JSON), or descriptors such as \"MAX_POOLING FLOAT32 1x1x5x5 w2x2\"")->required();
+    g->add_option("-o,--output", go->out_dir, "directory for the case files (DIR/<case name>.json)");
+    g->add_option("--tier", go->tier, "smoke, ci (default) or full");
+    g->add_option("--shard", go->shard, "I/N: only the cases at positions k with k % N == I");
+    g->add_flag("--list", go->list, "print the case names, write nothing");
+    g->add_flag("--no-expected", go->no_expected, "write the cases without evaluating them (no expected outputs)");
+    g->add_flag("--overwrite", go->overwrite, "replace existing files whose contents differ");
+    g->add_option("-j,--jobs", go->jobs, "threads (default: every core); the output is the same for any number");
+    return {g, [go] { return cmd_gen(*go); }};
+}
+
+}  // namespace dmlref::cli
