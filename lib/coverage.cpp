@@ -107,6 +107,17 @@ std::vector<std::string> case_features(const Case& c) {
         if constexpr (requires { d.WindowSize; }) {
             bool pad = false, stride = false, overlap = false, ceil = false, dil = false;
             const size_t n = d.WindowSize.size();
+            // The forward operator's input and output: a grad without InputTensor (AVERAGE_POOLING_GRAD)
+            // has them as OutputGradientTensor and InputGradientTensor.
+            const TensorDesc* fwd_in = nullptr;
+            const TensorDesc* fwd_out = nullptr;
+            if constexpr (requires { d.InputTensor; }) {
+                fwd_in = &d.InputTensor;
+                fwd_out = tensor_fields(c.op)[1].desc;  // OutputTensor, or a grad's InputGradientTensor
+            } else {
+                fwd_in = &d.OutputGradientTensor;
+                fwd_out = &d.InputGradientTensor;
+            }
             for (size_t i = 0; i < n; ++i) {
                 pad = pad || d.StartPadding[i] || d.EndPadding[i];
                 stride = stride || d.Strides[i] > 1;
@@ -114,10 +125,9 @@ std::vector<std::string> case_features(const Case& c) {
                 uint32_t dl = 1;
                 if constexpr (requires { d.Dilations; }) dl = d.Dilations[i];
                 dil = dil || dl > 1;
-                const uint64_t padded = uint64_t(d.InputTensor.Sizes[i + 2]) + d.StartPadding[i] + d.EndPadding[i];
+                const uint64_t padded = uint64_t(fwd_in->Sizes[i + 2]) + d.StartPadding[i] + d.EndPadding[i];
                 const uint64_t extent = 1 + uint64_t(d.WindowSize[i] - 1) * dl;
-                const TensorDesc& out = *tensor_fields(c.op)[1].desc;  // OutputTensor, or a grad's InputGradientTensor
-                if (padded >= extent && out.Sizes[i + 2] > (padded - extent) / d.Strides[i] + 1) ceil = true;
+                if (padded >= extent && fwd_out->Sizes[i + 2] > (padded - extent) / d.Strides[i] + 1) ceil = true;
             }
             if (pad) f.push_back("padding");
             if (stride) f.push_back("stride>1");
@@ -127,7 +137,7 @@ std::vector<std::string> case_features(const Case& c) {
             bool empty = false;
             for (const auto& t : tensor_fields(c.op))
                 if (t.role == TensorRole::Output) empty = empty || !dont_care(c.op, t.name).empty();
-            if constexpr (requires { d.InputGradientTensor; }) {
+            if constexpr (requires { d.InputGradientTensor; d.InputTensor; }) {
                 // MAX_POOLING_GRAD: the forward output's empty windows send nothing; the desc says which.
                 Operator fwd = make_operator(OperatorType::MAX_POOLING2);
                 auto& p = std::get<DML_MAX_POOLING2_OPERATOR_DESC>(fwd.Desc);
