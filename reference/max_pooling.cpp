@@ -26,7 +26,9 @@
 //     output width. Every sum starts from +0.
 //   - Every rank from 3 to 8 is evaluated (DirectML's tables say 4 to 5).
 #include "common.hpp"
-#include "exact_sum.hpp"
+#include "fast/max_pooling_2d.hpp"
+#include "fast/switch.hpp"
+#include "fast_sum.hpp"
 
 #include "dmlref/terms.hpp"
 
@@ -280,6 +282,16 @@ void for_each_output(const Window& w, const TensorView& X, const std::vector<uin
         }
 }
 
+// The fast path's view of a window with two spatial dimensions (reference/fast/max_pooling_2d.hpp).
+std::array<fast::PoolAxis, 2> fast_axes(const Window& w) {
+    std::array<fast::PoolAxis, 2> a;
+    for (size_t i = 0; i < 2; ++i) {
+        a[i] = {w.in[i], w.out[i], w.stride[i], w.size[i], w.start[i], w.dilation[i], {}, {}};
+        a[i].ranges();
+    }
+    return a;
+}
+
 // ---- Forward -------------------------------------------------------------------------------
 
 void max_pool(const TensorDesc& input, const TensorDesc& output, const std::optional<TensorDesc>& indices,
@@ -292,6 +304,11 @@ void max_pool(const TensorDesc& input, const TensorDesc& output, const std::opti
                                                 : std::nullopt;
     const bool wide_indices = indices && indices->DataType == DataType::UINT64;
     dispatch(input.DataType, [&]<class T>() {
+        if (fast_paths_enabled() && w.spatial == 2) {  // the same values and indices, plane by plane
+            const auto a = fast_axes(w);
+            fast::max_pool_2d<T>(a[0], a[1], X, Y, I, wide_indices);
+            return;
+        }
         const T* x = X.data<T>();
         T* y = Y.data<T>();
         for_each_output(w, X, Y.sizes(), Y.strides, [&](int64_t plane_index, int64_t x_plane, const Coord& o, int64_t y_offset) {
@@ -437,6 +454,11 @@ void evaluate(const DML_MAX_POOLING_GRAD_OPERATOR_DESC& d, const Bindings& b) {
     const std::span<const std::byte> dY_buffer = b.at("InputGradientTensor");
     const TensorView dX(d.OutputGradientTensor, b.at("OutputGradientTensor"));
     dispatch(d.InputTensor.DataType, [&]<class T>() {
+        if (fast_paths_enabled() && w.spatial == 2) {  // the same sums, plane by plane
+            const auto a = fast_axes(w);
+            fast::max_pool_grad_2d<T>(a[0], a[1], X, TensorView(d.InputGradientTensor, dY_buffer), dX);
+            return;
+        }
         const Groups g = group_terms(grad_targets<T>(w, X, d.InputGradientTensor.Sizes), element_count(d.OutputGradientTensor));
         // dY's elements in logical order.
         const std::vector<std::byte> dy_bytes = gather_logical(d.InputGradientTensor, dY_buffer);
@@ -455,9 +477,9 @@ void evaluate(const DML_MAX_POOLING_GRAD_OPERATOR_DESC& d, const Bindings& b) {
                         for (uint64_t t = g.first[e]; t < g.first[e + 1]; ++t) s += uint64_t(dy[g.order[t]]);
                         sum = static_cast<T>(s);
                     } else {
-                        ExactSum s;
-                        for (uint64_t t = g.first[e]; t < g.first[e + 1]; ++t) s.add(widen(dy[g.order[t]]));
-                        sum = s.template result<T>();
+                        sum = exact_sum_of<T>([&](auto&& add) {
+                            for (uint64_t t = g.first[e]; t < g.first[e + 1]; ++t) add(widen(dy[g.order[t]]));
+                        });
                     }
                     dX.data<T>()[off[0] + i * step[0]] = sum;
                 }
