@@ -35,6 +35,10 @@ struct FastSum {
         c += e;
         b += std::fabs(c);
     }
+    // add for n sums side by side: sum k gets the term (scale * weight[k]) * value[k]. One
+    // vectorised loop (fast_sum.cpp; AVX2 where the CPU has it: the same IEEE operations, unfused).
+    static void add_scaled(double* __restrict s, double* __restrict c, double* __restrict b, const double* __restrict weight,
+                           const double* __restrict value, double scale, size_t n);
 
     // The exact sum rounded once to float64, or nullopt when that is not proved.
     std::optional<double> rounded() const {
@@ -46,7 +50,7 @@ struct FastSum {
         if (t == 0 && bound == 0) return r + 0.0;  // exact: nothing was rounded (+0 when the terms cancel)
         if (r == 0 || !std::isfinite(r)) return std::nullopt;
         const double a = std::fabs(r);
-        const double gap = a - std::nextafter(a, 0.0);  // exact: both are doubles of one binade or gap is a subnormal step
+        const double gap = a - from_bits<double>(to_bits(a) - 1);  // to the next double toward 0; exact
         const double slack = (std::fabs(t) + bound) * (1 + 0x1p-50);
         if (slack < gap * 0.5 && gap * 0.5 != 0) return r;
         return std::nullopt;

@@ -236,7 +236,31 @@ template <class T> void check_pooling(std::mt19937_64& rng, int count) {
     }
 }
 
+// ---- ELEMENT_WISE_CLIP1 ----------------------------------------------------------------------
+
+template <class T> void check_clip1(std::mt19937_64& rng, int count) {
+    for (int k = 0; k < count; ++k) {
+        const uint32_t rank = 1 + uint32_t(rng() % 4);
+        std::vector<uint32_t> sizes(rank);
+        for (uint32_t& s : sizes) s = 1 + uint32_t(rng() % 9);
+        DML_ELEMENT_WISE_CLIP1_OPERATOR_DESC d;
+        d.InputTensor = desc(data_type_of<T>(), sizes, random_strides(rng, sizes));
+        d.OutputTensor = desc(data_type_of<T>(), sizes, random_strides(rng, sizes));
+        d.MinMaxDataType = data_type_of<T>();
+        d.Min = DML_SCALAR_UNION::of(hard_element<T>(rng));  // NaN, -0, +0, ties with x, Min > Max
+        d.Max = DML_SCALAR_UNION::of(hard_element<T>(rng));
+        INFO("iteration " << k);
+        check_op({OperatorType::ELEMENT_WISE_CLIP1, d},
+                 make_buffers<T>(rng, {{"InputTensor", &d.InputTensor}}, {{"OutputTensor", &d.OutputTensor}}));
+    }
+}
+
 }  // namespace
+
+TEST_CASE_TEMPLATE("CLIP1 fast path = plain loop, element for element", T, DMLREF_ALL_TYPES) {
+    std::mt19937_64 rng(1320 + sizeof(T) * 7 + std::is_signed_v<T> + 2 * is_floating_v<T>);
+    check_clip1<T>(rng, 200);
+}
 
 TEST_CASE_TEMPLATE("FastSum gives ExactSum's bits on hard term lists", T, float, half, double, int32_t, uint8_t, int64_t) {
     std::mt19937_64 rng(13);

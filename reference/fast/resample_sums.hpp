@@ -106,18 +106,20 @@ bool resample_rows(const std::vector<Axis>& axes, const TensorView& src, const T
             for (uint32_t w = 0; w < cols; ++w) out[int64_t(w) * dW] = row[slot_offset[w]];
             return;
         }
-        thread_local std::vector<double> acc;  // FastSum's s, c and b of every column, side by side
-        acc.assign(size_t(cols) * 3, 0.0);
+        thread_local std::vector<double> acc;  // FastSum's s, c and b of every column, side by side; the values read
+        acc.assign(size_t(cols) * 4, 0.0);
         double* S = acc.data();
         double* C = S + cols;
         double* B = C + cols;
+        double* V = B + cols;
         for (uint32_t k = h0; k < h1; ++k) {
             const double wh = H.taps[k].weight;
             const T* row = s_base + s_plane + int64_t(H.taps[k].index) * sH;
             for (uint32_t j = 0; j < slots; ++j) {
                 const int64_t* off = slot_offset.data() + size_t(j) * cols;
                 const double* wt = slot_weight.data() + size_t(j) * cols;
-                for (uint32_t w = 0; w < cols; ++w) FastSum::add(S[w], C[w], B[w], (wh * wt[w]) * widen(row[off[w]]));
+                for (uint32_t w = 0; w < cols; ++w) V[w] = widen(row[off[w]]);
+                FastSum::add_scaled(S, C, B, wt, V, wh, cols);
             }
         }
         for (uint32_t w = 0; w < cols; ++w) {
