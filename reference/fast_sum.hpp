@@ -57,6 +57,20 @@ struct FastSum {
     }
 };
 
+// widen(v) inline: FLOAT16 through Eigen's exact half-to-float (every binary16 is a binary32,
+// subnormals included), the others as widen does. For the fast paths' inner loops.
+template <class T> inline double widen_fast(T v) {
+    if constexpr (is_half_v<T>) return double(static_cast<float>(v));
+    else return widen(v);
+}
+
+// The rounded sum when every addition was exact (b == 0: no compensation ever, hence finite
+// terms, no overflow): s itself, +0 for cancelling terms. Covers zero and one term too.
+template <class T> inline T exact_result(double s) {
+    if constexpr (std::is_integral_v<T>) return round_to_integer_saturate<T>(s);
+    else return round_to_float<T>(s + 0.0);
+}
+
 // The one-term sum: ExactSum's result for a single term, without an accumulator.
 template <class T> T single_term(double t) {
     if constexpr (std::is_integral_v<T>) {

@@ -57,10 +57,17 @@ inline Best<T> argmax_2d(const PoolAxis& H, const PoolAxis& W, const T* x, int64
     for (int64_t kh = hl; kh < hh; ++kh) {
         const int64_t ph = H.position(oh, kh);
         const T* row = x + ph * xs_h;
-        for (int64_t kw = wl; kw < wh; ++kw) {
+        int64_t kw = wl;
+        if (best.index < 0) {  // the first real element
+            const int64_t pw = W.position(ow, kw++);
+            best = {ph * W.in + pw, row[pw * xs_w]};
+        }
+        for (; kw < wh; ++kw) {
             const int64_t pw = W.position(ow, kw);
             const T v = row[pw * xs_w];
-            if (best.index < 0 || beats_fast(v, best.value)) best = {ph * W.in + pw, v};
+            const bool wins = beats_fast(v, best.value);
+            best.index = wins ? ph * W.in + pw : best.index;
+            best.value = wins ? v : best.value;
         }
     }
     return best;
@@ -120,7 +127,7 @@ void max_pool_grad_2d(const PoolAxis& H, const PoolAxis& W, const TensorView& X,
                 const T v = dy[oh * dY.strides[2] + ow * dY.strides[3]];
                 ++count[size_t(t)];
                 if constexpr (std::is_integral_v<T>) wrapped[t] += uint64_t(v);
-                else FastSum::add(S[t], Cc[t], B[t], widen(v));
+                else FastSum::add(S[t], Cc[t], B[t], widen_fast(v));
             }
         for (int64_t h = 0, e = 0; h < H.in; ++h)
             for (int64_t w = 0; w < W.in; ++w, ++e) {
@@ -128,6 +135,7 @@ void max_pool_grad_2d(const PoolAxis& H, const PoolAxis& W, const TensorView& X,
                 if constexpr (std::is_integral_v<T>) {
                     out = static_cast<T>(wrapped[e]);
                 } else {
+                    if (B[e] == 0) { out = exact_result<T>(S[e]); continue; }  // every addition exact: the common case
                     const uint32_t k = count[size_t(e)];
                     if (k <= 1) { out = single_term<T>(S[e]); continue; }  // +0 + term, or +0
                     out = finish_sum<T>(FastSum{S[e], Cc[e], B[e]}, [&](auto&& add) {

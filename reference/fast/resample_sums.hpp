@@ -118,11 +118,15 @@ bool resample_rows(const std::vector<Axis>& axes, const TensorView& src, const T
             for (uint32_t j = 0; j < slots; ++j) {
                 const int64_t* off = slot_offset.data() + size_t(j) * cols;
                 const double* wt = slot_weight.data() + size_t(j) * cols;
-                for (uint32_t w = 0; w < cols; ++w) V[w] = widen(row[off[w]]);
+                for (uint32_t w = 0; w < cols; ++w) V[w] = widen_fast(row[off[w]]);
                 FastSum::add_scaled(S, C, B, wt, V, wh, cols);
             }
         }
         for (uint32_t w = 0; w < cols; ++w) {
+            if (B[w] == 0) {  // every addition exact (zero-weight slots add +-0): the common case
+                out[int64_t(w) * dW] = exact_result<T>(S[w]);
+                continue;
+            }
             // The plain loop's terms of this element, for the one-term case and the exact retry.
             auto terms = [&](auto&& add) {
                 for (uint32_t k = h0; k < h1; ++k) {
