@@ -13,4 +13,12 @@ void FastSum::add_scaled(double* __restrict s, double* __restrict c, double* __r
     for (size_t k = 0; k < n; ++k) add(s[k], c[k], b[k], (scale * weight[k]) * value[k]);
 }
 
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+__attribute__((target_clones("avx2", "default")))
+#endif
+void FastSum::add_gathered(double* __restrict s, double* __restrict c, double* __restrict b, const double* __restrict weight,
+                           const double* __restrict row, const int32_t* __restrict index, double scale, size_t n) {
+    for (size_t k = 0; k < n; ++k) add(s[k], c[k], b[k], (scale * weight[k]) * row[index[k]]);
+}
+
 }  // namespace dmlref::reference

@@ -39,6 +39,9 @@ struct FastSum {
     // vectorised loop (fast_sum.cpp; AVX2 where the CPU has it: the same IEEE operations, unfused).
     static void add_scaled(double* __restrict s, double* __restrict c, double* __restrict b, const double* __restrict weight,
                            const double* __restrict value, double scale, size_t n);
+    // The same with value[k] = row[index[k]] (a gather).
+    static void add_gathered(double* __restrict s, double* __restrict c, double* __restrict b, const double* __restrict weight,
+                             const double* __restrict row, const int32_t* __restrict index, double scale, size_t n);
 
     // The exact sum rounded once to float64, or nullopt when that is not proved.
     std::optional<double> rounded() const {
@@ -67,8 +70,16 @@ template <class T> inline double widen_fast(T v) {
 // The rounded sum when every addition was exact (b == 0: no compensation ever, hence finite
 // terms, no overflow): s itself, +0 for cancelling terms. Covers zero and one term too.
 template <class T> inline T exact_result(double s) {
-    if constexpr (std::is_integral_v<T>) return round_to_integer_saturate<T>(s);
-    else return round_to_float<T>(s + 0.0);
+    if constexpr (std::is_integral_v<T>) {
+        return round_to_integer_saturate<T>(s);
+    } else if constexpr (is_half_v<T>) {
+        // A float64 that is a float32 rounds to FLOAT16 the same from either: Eigen's inline
+        // float-to-half (nearest even) then; half_from_double otherwise.
+        const float f = static_cast<float>(s + 0.0);
+        return double(f) == s ? T(f) : round_to_float<T>(s + 0.0);
+    } else {
+        return round_to_float<T>(s + 0.0);
+    }
 }
 
 // The one-term sum: ExactSum's result for a single term, without an accumulator.

@@ -255,7 +255,38 @@ template <class T> void check_clip1(std::mt19937_64& rng, int count) {
     }
 }
 
+// ---- ACTIVATION_RELU and ACTIVATION_RELU_GRAD (FLOAT16) --------------------------------------
+
+void check_relu_half(std::mt19937_64& rng) {
+    // Every FLOAT16 bit pattern as x (NaNs, -0, subnormals, infinities), strided and packed.
+    const uint32_t n = 1u << 16;
+    for (const bool strided : {false, true}) {
+        DML_ACTIVATION_RELU_OPERATOR_DESC r;
+        r.InputTensor = desc(DataType::FLOAT16, {n}, strided ? std::vector<uint32_t>{2} : std::vector<uint32_t>{});
+        r.OutputTensor = desc(DataType::FLOAT16, {n});
+        Buffers in = make_buffers<half>(rng, {{"InputTensor", &r.InputTensor}}, {{"OutputTensor", &r.OutputTensor}});
+        for (uint32_t i = 0; i < n; ++i) {
+            const uint16_t b = uint16_t(i);
+            std::memcpy(in.bytes[0].data() + size_t(i) * (strided ? 4 : 2), &b, 2);
+        }
+        check_op({OperatorType::ACTIVATION_RELU, r}, in);
+        DML_ACTIVATION_RELU_GRAD_OPERATOR_DESC g;
+        g.InputTensor = r.InputTensor;
+        g.InputGradientTensor = desc(DataType::FLOAT16, {n});
+        g.OutputGradientTensor = desc(DataType::FLOAT16, {n}, strided ? std::vector<uint32_t>{3} : std::vector<uint32_t>{});
+        Buffers gin = make_buffers<half>(rng, {{"InputTensor", &g.InputTensor}, {"InputGradientTensor", &g.InputGradientTensor}},
+                                         {{"OutputGradientTensor", &g.OutputGradientTensor}});
+        gin.bytes[0] = in.bytes[0];
+        check_op({OperatorType::ACTIVATION_RELU_GRAD, g}, gin);
+    }
+}
+
 }  // namespace
+
+TEST_CASE("RELU and RELU_GRAD FLOAT16 fast path = plain loop, every bit pattern") {
+    std::mt19937_64 rng(1330);
+    check_relu_half(rng);
+}
 
 TEST_CASE_TEMPLATE("CLIP1 fast path = plain loop, element for element", T, DMLREF_ALL_TYPES) {
     std::mt19937_64 rng(1320 + sizeof(T) * 7 + std::is_signed_v<T> + 2 * is_floating_v<T>);

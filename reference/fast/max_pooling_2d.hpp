@@ -73,6 +73,52 @@ inline Best<T> argmax_2d(const PoolAxis& H, const PoolAxis& W, const T* x, int64
     return best;
 }
 
+// The argmax of every window of output row oh: best[ow] for ow in [0, W.out). Windows whose
+// columns are all real (the interior) are scanned side by side, candidate by candidate in the
+// same increasing logical order, with beats_fast's branch-free update; the others one by one.
+template <class T>
+inline void argmax_row(const PoolAxis& H, const PoolAxis& W, const T* x, int64_t xs_h, int64_t xs_w, int64_t oh, Best<T>* best) {
+    const int64_t hl = H.lo[size_t(oh)], hh = H.hi[size_t(oh)];
+    int64_t a = 0, b = W.out;  // the interior: a full window of real columns
+    while (a < b && (W.lo[size_t(a)] != 0 || W.hi[size_t(a)] != W.size)) ++a;
+    while (b > a && (W.lo[size_t(b - 1)] != 0 || W.hi[size_t(b - 1)] != W.size)) --b;
+    for (int64_t ow = a; ow < b; ++ow)
+        if (W.lo[size_t(ow)] != 0 || W.hi[size_t(ow)] != W.size) { a = b; break; }  // not one run: no interior
+    if (hl == hh || H.in * W.in > int64_t(INT32_MAX)) a = b;
+    for (int64_t ow = 0; ow < W.out; ++ow)
+        if (ow < a || ow >= b) best[ow] = argmax_2d(H, W, x, xs_h, xs_w, oh, ow);
+    if (a == b) return;
+    thread_local std::vector<T> value;
+    thread_local std::vector<int32_t> index;
+    value.resize(size_t(b - a));
+    index.resize(size_t(b - a));
+    T* __restrict bv = value.data();
+    int32_t* __restrict bi = index.data();
+    const int64_t n = b - a, step = W.stride * xs_w;
+    bool first = true;
+    for (int64_t kh = hl; kh < hh; ++kh) {
+        const int64_t ph = H.position(oh, kh);
+        for (int64_t kw = 0; kw < W.size; ++kw) {
+            const int64_t p0 = W.position(a, kw);  // the column of the first interior window
+            const T* __restrict v = x + ph * xs_h + p0 * xs_w;
+            const int32_t i0 = int32_t(ph * W.in + p0);
+            const int32_t si = int32_t(W.stride);
+            if (first) {
+                for (int64_t k = 0; k < n; ++k) { bv[k] = v[k * step]; bi[k] = i0 + int32_t(k) * si; }
+                first = false;
+                continue;
+            }
+            for (int64_t k = 0; k < n; ++k) {
+                const T c = v[k * step];
+                const bool wins = beats_fast(c, bv[k]);
+                bv[k] = wins ? c : bv[k];
+                bi[k] = wins ? i0 + int32_t(k) * si : bi[k];
+            }
+        }
+    }
+    for (int64_t k = 0; k < n; ++k) best[a + k] = {bi[k], bv[k]};
+}
+
 // X, the pooled tensor P and (optionally) the indices, all rank 4 with P's sizes {N, C, OH, OW}.
 template <class T>
 void max_pool_2d(const PoolAxis& H, const PoolAxis& W, const TensorView& X, const TensorView& Y, const std::optional<TensorView>& I,
@@ -83,9 +129,12 @@ void max_pool_2d(const PoolAxis& H, const PoolAxis& W, const TensorView& X, cons
         const int64_t n = plane / Cn, c = plane % Cn;
         const T* x = X.data<T>() + n * X.strides[0] + c * X.strides[1];
         T* y = Y.data<T>() + n * Y.strides[0] + c * Y.strides[1];
-        for (int64_t oh = 0; oh < H.out; ++oh)
+        thread_local std::vector<Best<T>> row;
+        row.resize(size_t(W.out));
+        for (int64_t oh = 0; oh < H.out; ++oh) {
+            argmax_row(H, W, x, X.strides[2], X.strides[3], oh, row.data());
             for (int64_t ow = 0; ow < W.out; ++ow) {
-                const Best<T> b = argmax_2d(H, W, x, X.strides[2], X.strides[3], oh, ow);
+                const Best<T> b = row[size_t(ow)];
                 y[oh * Y.strides[2] + ow * Y.strides[3]] = b.index < 0 ? T(0) : b.value;
                 if (!I) continue;
                 const uint64_t index = b.index < 0 ? 0 : uint64_t(plane) * uint64_t(in_plane) + uint64_t(b.index);
@@ -93,6 +142,7 @@ void max_pool_2d(const PoolAxis& H, const PoolAxis& W, const TensorView& X, cons
                 if (wide_indices) I->data<uint64_t>()[at] = index;
                 else I->data<uint32_t>()[at] = uint32_t(index);
             }
+        }
     });
 }
 
@@ -119,9 +169,12 @@ void max_pool_grad_2d(const PoolAxis& H, const PoolAxis& W, const TensorView& X,
         double* B = Cc + in_plane;
         uint64_t* wrapped = wrap.data();
         auto dy_at = [&](int64_t j) { return dy[(j / W.out) * dY.strides[2] + (j % W.out) * dY.strides[3]]; };
-        for (int64_t oh = 0, j = 0; oh < H.out; ++oh)
+        thread_local std::vector<Best<T>> row;
+        row.resize(size_t(W.out));
+        for (int64_t oh = 0, j = 0; oh < H.out; ++oh) {
+            argmax_row(H, W, x, X.strides[2], X.strides[3], oh, row.data());
             for (int64_t ow = 0; ow < W.out; ++ow, ++j) {
-                const int64_t t = argmax_2d(H, W, x, X.strides[2], X.strides[3], oh, ow).index;
+                const int64_t t = row[size_t(ow)].index;
                 target[size_t(j)] = t;
                 if (t < 0) continue;
                 const T v = dy[oh * dY.strides[2] + ow * dY.strides[3]];
@@ -129,6 +182,7 @@ void max_pool_grad_2d(const PoolAxis& H, const PoolAxis& W, const TensorView& X,
                 if constexpr (std::is_integral_v<T>) wrapped[t] += uint64_t(v);
                 else FastSum::add(S[t], Cc[t], B[t], widen_fast(v));
             }
+        }
         for (int64_t h = 0, e = 0; h < H.in; ++h)
             for (int64_t w = 0; w < W.in; ++w, ++e) {
                 T& out = dx[h * dX.strides[2] + w * dX.strides[3]];

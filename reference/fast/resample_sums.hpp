@@ -81,7 +81,10 @@ bool resample_rows(const std::vector<Axis>& axes, const TensorView& src, const T
     // Column slots: slot j of column w is its j-th tap (src offset along W and weight), or weight 0.
     uint32_t slots = 0;
     for (uint32_t w = 0; w < cols; ++w) slots = std::max(slots, W.first[w + 1] - W.first[w]);
+    const uint32_t src_cols = src.sizes()[n - 1];  // the source row along the last dimension
+    if (src_cols > uint32_t(INT32_MAX)) return false;  // the row gather uses 32-bit indices
     std::vector<int64_t> slot_offset(size_t(slots) * cols, 0);
+    std::vector<int32_t> slot_index(size_t(slots) * cols, 0);  // the same as an index into the widened row
     std::vector<double> slot_weight(size_t(slots) * cols, 0.0);
     for (uint32_t w = 0; w < cols; ++w) {
         const uint32_t t0 = W.first[w], t1 = W.first[w + 1];
@@ -89,6 +92,7 @@ bool resample_rows(const std::vector<Axis>& axes, const TensorView& src, const T
         for (uint32_t j = 0; j < slots; ++j) {
             const uint32_t k = std::min(t0 + j, t1 - 1);
             slot_offset[size_t(j) * cols + w] = int64_t(W.taps[k].index) * hw[1].src_stride;
+            slot_index[size_t(j) * cols + w] = int32_t(W.taps[k].index);
             slot_weight[size_t(j) * cols + w] = t0 + j < t1 ? W.taps[k].weight : 0.0;
         }
     }
@@ -106,8 +110,8 @@ bool resample_rows(const std::vector<Axis>& axes, const TensorView& src, const T
             for (uint32_t w = 0; w < cols; ++w) out[int64_t(w) * dW] = row[slot_offset[w]];
             return;
         }
-        thread_local std::vector<double> acc;  // FastSum's s, c and b of every column, side by side; the values read
-        acc.assign(size_t(cols) * 4, 0.0);
+        thread_local std::vector<double> acc;  // FastSum's s, c and b of every column, side by side; a source row widened
+        acc.assign(size_t(cols) * 3 + src_cols, 0.0);
         double* S = acc.data();
         double* C = S + cols;
         double* B = C + cols;
@@ -115,12 +119,9 @@ bool resample_rows(const std::vector<Axis>& axes, const TensorView& src, const T
         for (uint32_t k = h0; k < h1; ++k) {
             const double wh = H.taps[k].weight;
             const T* row = s_base + s_plane + int64_t(H.taps[k].index) * sH;
-            for (uint32_t j = 0; j < slots; ++j) {
-                const int64_t* off = slot_offset.data() + size_t(j) * cols;
-                const double* wt = slot_weight.data() + size_t(j) * cols;
-                for (uint32_t w = 0; w < cols; ++w) V[w] = widen_fast(row[off[w]]);
-                FastSum::add_scaled(S, C, B, wt, V, wh, cols);
-            }
+            for (uint32_t i = 0; i < src_cols; ++i) V[i] = widen_fast(row[int64_t(i) * hw[1].src_stride]);
+            for (uint32_t j = 0; j < slots; ++j)
+                FastSum::add_gathered(S, C, B, slot_weight.data() + size_t(j) * cols, V, slot_index.data() + size_t(j) * cols, wh, cols);
         }
         for (uint32_t w = 0; w < cols; ++w) {
             if (B[w] == 0) {  // every addition exact (zero-weight slots add +-0): the common case
