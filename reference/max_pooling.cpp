@@ -26,7 +26,7 @@
 //     output width. Every sum starts from +0.
 //   - Every rank from 3 to 8 is evaluated (DirectML's tables say 4 to 5).
 #include "common.hpp"
-#include "fast/max_pooling_2d.hpp"
+#include "fast/max_pooling_windows.hpp"
 #include "fast/switch.hpp"
 #include "fast_sum.hpp"
 
@@ -282,14 +282,17 @@ void for_each_output(const Window& w, const TensorView& X, const std::vector<uin
         }
 }
 
-// The fast path's view of a window with two spatial dimensions (reference/fast/max_pooling_2d.hpp).
-std::array<fast::PoolAxis, 2> fast_axes(const Window& w) {
-    std::array<fast::PoolAxis, 2> a;
-    for (size_t i = 0; i < 2; ++i) {
-        a[i] = {w.in[i], w.out[i], w.stride[i], w.size[i], w.start[i], w.dilation[i], {}, {}};
-        a[i].ranges();
+// The fast path's view of a window with two or three spatial dimensions (fast/max_pooling_windows.hpp).
+fast::Volume fast_volume(const Window& w, const TensorView& X) {
+    fast::Volume v{fast::unit_axis(), {}, {}, 0, X.strides[w.spatial], X.strides[w.spatial + 1]};
+    fast::PoolAxis* axes[3] = {&v.D, &v.H, &v.W};
+    for (size_t i = 0; i < w.spatial; ++i) {
+        fast::PoolAxis& a = *axes[3 - w.spatial + i];
+        a = {w.in[i], w.out[i], w.stride[i], w.size[i], w.start[i], w.dilation[i], {}, {}};
+        a.ranges();
     }
-    return a;
+    if (w.spatial == 3) v.xs_d = X.strides[2];
+    return v;
 }
 
 // ---- Forward -------------------------------------------------------------------------------
@@ -304,9 +307,8 @@ void max_pool(const TensorDesc& input, const TensorDesc& output, const std::opti
                                                 : std::nullopt;
     const bool wide_indices = indices && indices->DataType == DataType::UINT64;
     dispatch(input.DataType, [&]<class T>() {
-        if (fast_paths_enabled() && w.spatial == 2) {  // the same values and indices, plane by plane
-            const auto a = fast_axes(w);
-            fast::max_pool_2d<T>(a[0], a[1], X, Y, I, wide_indices);
+        if (fast_paths_enabled() && (w.spatial == 2 || w.spatial == 3)) {  // the same values and indices, volume by volume
+            fast::max_pool_fast<T>(fast_volume(w, X), X, Y, I, wide_indices);
             return;
         }
         const T* x = X.data<T>();
@@ -454,9 +456,8 @@ void evaluate(const DML_MAX_POOLING_GRAD_OPERATOR_DESC& d, const Bindings& b) {
     const std::span<const std::byte> dY_buffer = b.at("InputGradientTensor");
     const TensorView dX(d.OutputGradientTensor, b.at("OutputGradientTensor"));
     dispatch(d.InputTensor.DataType, [&]<class T>() {
-        if (fast_paths_enabled() && w.spatial == 2) {  // the same sums, plane by plane
-            const auto a = fast_axes(w);
-            fast::max_pool_grad_2d<T>(a[0], a[1], X, TensorView(d.InputGradientTensor, dY_buffer), dX);
+        if (fast_paths_enabled() && (w.spatial == 2 || w.spatial == 3)) {  // the same sums, volume by volume
+            fast::max_pool_grad_fast<T>(fast_volume(w, X), X, TensorView(d.InputGradientTensor, dY_buffer), dX);
             return;
         }
         const Groups g = group_terms(grad_targets<T>(w, X, d.InputGradientTensor.Sizes), element_count(d.OutputGradientTensor));
