@@ -146,6 +146,9 @@ void evaluate(const DML_ELEMENT_WISE_CLIP_GRAD1_OPERATOR_DESC& d, const Bindings
     const TensorView X(d.InputTensor, b.at("InputTensor"));
     const TensorView dY(d.InputGradientTensor, b.at("InputGradientTensor"));
     const TensorView dX(d.OutputGradientTensor, b.at("OutputGradientTensor"));
+    if (fast_paths_enabled() && d.InputTensor.DataType == DataType::FLOAT16 &&
+        fast::clip_grad1_half(X, dY, dX, d.Min.as<half>(), d.Max.as<half>()))
+        return;
     dispatch(d.InputTensor.DataType, [&]<class T>() { clip_grad<T, T>(X, dY, dX, d.Min.as<T>(), d.Max.as<T>()); });
 }
 

@@ -288,9 +288,27 @@ TEST_CASE("RELU and RELU_GRAD FLOAT16 fast path = plain loop, every bit pattern"
     check_relu_half(rng);
 }
 
+TEST_CASE("CLIP_GRAD1 FLOAT16 fast path = plain loop, element for element") {
+    std::mt19937_64 rng(1340);
+    for (int k = 0; k < 300; ++k) {
+        const std::vector<uint32_t> sizes = {1 + uint32_t(rng() % 9), 1 + uint32_t(rng() % 9)};
+        DML_ELEMENT_WISE_CLIP_GRAD1_OPERATOR_DESC d;
+        d.InputTensor = desc(DataType::FLOAT16, sizes, random_strides(rng, sizes));
+        d.InputGradientTensor = desc(DataType::FLOAT16, sizes, random_strides(rng, sizes));
+        d.OutputGradientTensor = desc(DataType::FLOAT16, sizes, random_strides(rng, sizes));
+        d.MinMaxDataType = DataType::FLOAT16;
+        d.Min = DML_SCALAR_UNION::of(hard_element<half>(rng));
+        d.Max = DML_SCALAR_UNION::of(hard_element<half>(rng));
+        INFO("iteration " << k);
+        check_op({OperatorType::ELEMENT_WISE_CLIP_GRAD1, d},
+                 make_buffers<half>(rng, {{"InputTensor", &d.InputTensor}, {"InputGradientTensor", &d.InputGradientTensor}},
+                                    {{"OutputGradientTensor", &d.OutputGradientTensor}}));
+    }
+}
+
 TEST_CASE_TEMPLATE("CLIP1 fast path = plain loop, element for element", T, DMLREF_ALL_TYPES) {
     std::mt19937_64 rng(1320 + sizeof(T) * 7 + std::is_signed_v<T> + 2 * is_floating_v<T>);
-    check_clip1<T>(rng, 200);
+    check_clip1<T>(rng, 400);
 }
 
 TEST_CASE_TEMPLATE("FastSum gives ExactSum's bits on hard term lists", T, float, half, double, int32_t, uint8_t, int64_t) {
