@@ -175,6 +175,15 @@ CONFIGS = {
 }
 TYPES = {"FLOAT32": np.float32, "FLOAT16": np.float16}
 
+# Issue 13's goals on one core: (configuration, type) -> (peer, least ratio).
+GOALS = {("resample_grad1_linear", "FLOAT32"): ("pytorch", 2.0), ("resample_grad1_nearest", "FLOAT32"): ("pytorch", 2.0),
+         ("max_pooling_grad", "FLOAT32"): ("pytorch", 2.0), ("resample2_linear", "FLOAT32"): ("pytorch", 1.0),
+         ("resample2_nearest", "FLOAT32"): ("pytorch", 1.0), ("max_pooling2", "FLOAT32"): ("pytorch", 1.0),
+         ("clip1", "FLOAT32"): ("pytorch", 1.0), ("relu_grad", "FLOAT32"): ("pytorch", 1.0),
+         ("clip_grad1", "FLOAT32"): ("pytorch", 1.0), ("slice_grad", "FLOAT32"): ("numpy", 1.0)}
+for name in ("relu", "relu_grad", "clip1", "clip_grad1"):
+    GOALS[(name, "FLOAT16")] = ("numpy", 10.0)
+
 peers = {}
 if torch is not None:
     peers["pytorch"] = torch_peers()
@@ -206,6 +215,7 @@ with tempfile.TemporaryDirectory() as tmp:
             inputs = [values(s, k + 1, dtype) for k, s in enumerate(shapes)]
             row = f"{name:24} {tname:8} {t_dml * 1e3:10.2f}"
             checks = []
+            ratios = {}
             for peer in ("pytorch", "numpy"):
                 f = peers.get(peer, {}).get(name)
                 if f is None:
@@ -220,6 +230,7 @@ with tempfile.TemporaryDirectory() as tmp:
                     checks.append(f"{peer}: {type(e).__name__}")
                     continue
                 row += f" {t * 1e3:{11 if peer == 'pytorch' else 9}.2f} {t / t_dml:7.2f}"
+                ratios[peer] = t / t_dml
                 mine = ours[: res.size] if res.size <= ours.size else ours
                 if exact:
                     same = res.size == mine.size and np.array_equal(res, mine, equal_nan=True)
@@ -228,4 +239,7 @@ with tempfile.TemporaryDirectory() as tmp:
                     scale = float(np.max(np.abs(mine.astype(np.float64)))) or 1.0
                     diff = float(np.max(np.abs(res.astype(np.float64) - mine.astype(np.float64)))) / scale
                     checks.append(f"{peer} {diff:.1e}")
+            goal = GOALS.get((name, tname)) if threads == 1 else None
+            if goal and goal[0] in ratios:
+                checks.append(f"goal {goal[0]} >= {goal[1]:g}: {'met' if ratios[goal[0]] >= goal[1] else 'NOT met'}")
             print(row + "  " + ", ".join(checks), flush=True)
