@@ -16,6 +16,7 @@
 #pragma once
 
 #include "exact_sum.hpp"
+#include "fast/switch.hpp"
 
 #include <cmath>
 #include <optional>
@@ -106,8 +107,15 @@ template <class T, class Terms> T finish_sum(const FastSum& f, Terms&& terms) {
 
 // ExactSum's result<T>() of the terms that `terms(add)` passes to add, in any order. Zero terms
 // give +0 and one term is rounded directly; otherwise FastSum, and ExactSum (calling `terms`
-// a second time) only when FastSum leaves the rounding undecided.
+// a second time) only when FastSum leaves the rounding undecided. With the fast paths switched
+// off (fast/switch.hpp), ExactSum alone: the plain loops the tests compare against are then
+// exactly the reference.
 template <class T, class Terms> T exact_sum_of(Terms&& terms) {
+    if (!fast_paths_enabled()) {
+        ExactSum e;
+        terms([&](double t) { e.add(t); });
+        return e.template result<T>();
+    }
     FastSum f;
     uint32_t n = 0;
     double first = 0;

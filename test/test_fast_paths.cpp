@@ -3,7 +3,8 @@
 // subnormals, overflow, infinities and NaN), then every fast operator path against the same
 // operator with the fast paths switched off, over random shapes, strides, ranks and all eleven
 // types, and with one thread against several. Expected values come from the plain loops
-// (reference/<family>.cpp) and ExactSum, never from the fast code under test.
+// (reference/<family>.cpp, which sum with ExactSum alone when the fast paths are off) and
+// ExactSum, never from the fast code under test.
 #include "support.hpp"
 
 #include "../reference/fast/switch.hpp"
