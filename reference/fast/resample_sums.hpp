@@ -101,7 +101,7 @@ bool resample_rows(const std::vector<Axis>& axes, const TensorView& src, const T
     T* d_base = dst.data<T>();
     const int64_t sH = hw[0].src_stride, dH = hw[0].dst_stride, dW = hw[1].dst_stride;
     parallel_for(int64_t(planes.size()) * rows, [&](int64_t job) {
-        const auto [s_plane, d_plane] = planes[size_t(job / rows)];
+        const int64_t s_plane = planes[size_t(job / rows)][0], d_plane = planes[size_t(job / rows)][1];
         const uint32_t h = uint32_t(job % rows);
         T* out = d_base + d_plane + int64_t(h) * dH;
         const uint32_t h0 = H.first[h], h1 = H.first[h + 1];
