@@ -190,12 +190,11 @@ void max_pool_grad_fast(const Volume& v, const TensorView& X, const TensorView& 
         const T* x = X.data<T>() + n * X.strides[0] + c * X.strides[1];
         const T* dy = dY.data<T>() + n * dY.strides[0] + c * dY.strides[1];
         T* dx = dX.data<T>() + n * dX.strides[0] + c * dX.strides[1];
-        thread_local std::vector<int64_t> target;  // per dY element of the volume: its argmax, or -1
-        thread_local std::vector<uint32_t> count;  // per dX element: its number of terms
-        thread_local std::vector<double> acc;      // FastSum's s, c, b per dX element (float types)
-        thread_local std::vector<uint64_t> wrap;   // the wrapping sum per dX element (integer types)
-        target.resize(size_t(out_volume));
-        count.assign(size_t(in_volume), 0);
+        // Per volume, freed after it (a large volume's buffers are not kept by the thread).
+        std::vector<int64_t> target(static_cast<size_t>(out_volume));  // per dY element of the volume: its argmax, or -1
+        std::vector<uint32_t> count(static_cast<size_t>(in_volume), 0);  // per dX element: its number of terms
+        std::vector<double> acc;                           // FastSum's s, c, b per dX element (float types)
+        std::vector<uint64_t> wrap;                        // the wrapping sum per dX element (integer types)
         if constexpr (std::is_integral_v<T>) wrap.assign(size_t(in_volume), 0);
         else acc.assign(size_t(in_volume) * 3, 0.0);
         double* S = acc.data();
