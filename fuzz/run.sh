@@ -11,6 +11,6 @@ cp cases/*/*.json "$out/corpus/" 2>/dev/null || true
 clang++ -std=c++20 -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
   -ffp-contract=off -frounding-math -DDMLREF_VERSION='"fuzz"' \
   -Iinclude -Ilib $(pkg-config --cflags eigen3 nlohmann_json) \
-  fuzz/fuzz_case.cpp lib/*.cpp reference/*.cpp $(pkg-config --libs gmpxx mpfr) -o "$out/fuzz_case"
+  fuzz/fuzz_case.cpp lib/*.cpp reference/*.cpp reference/fast/*.cpp $(pkg-config --libs gmpxx mpfr) -o "$out/fuzz_case"
 "$out/fuzz_case" -max_total_time="$seconds" -max_len=8192 -timeout=10 -rss_limit_mb=2048 \
   -artifact_prefix=fuzz/crashes/ -dict=fuzz/case.dict "$out/corpus"

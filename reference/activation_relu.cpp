@@ -12,6 +12,8 @@
 //     without a branch (include/dmlref/numeric.hpp).
 //   - RELU_GRAD takes the formula literally: X = NaN, -0 or +0 gives +0; dY passes bit for bit.
 #include "common.hpp"
+#include "fast/relu.hpp"
+#include "fast/switch.hpp"
 
 namespace dmlref::reference {
 
@@ -26,6 +28,7 @@ void validate(const DML_ACTIVATION_RELU_OPERATOR_DESC& d, Diagnostics& diags) {
 void evaluate(const DML_ACTIVATION_RELU_OPERATOR_DESC& d, const Bindings& b) {
     const TensorView X(d.InputTensor, b.at("InputTensor"));
     const TensorView Y(d.OutputTensor, b.at("OutputTensor"));
+    if (fast_paths_enabled() && d.InputTensor.DataType == DataType::FLOAT16) return fast::relu_half(X, Y);
     dispatch(d.InputTensor.DataType, [&]<class T>() {
         map_elements<T, T>(Y, [](T x) { return select(exact_gt(x, T(0)), x, T(0)); }, X);
     });
@@ -47,6 +50,7 @@ void evaluate(const DML_ACTIVATION_RELU_GRAD_OPERATOR_DESC& d, const Bindings& b
     const TensorView X(d.InputTensor, b.at("InputTensor"));
     const TensorView dY(d.InputGradientTensor, b.at("InputGradientTensor"));
     const TensorView dX(d.OutputGradientTensor, b.at("OutputGradientTensor"));
+    if (fast_paths_enabled() && d.InputTensor.DataType == DataType::FLOAT16) return fast::relu_grad_half(X, dY, dX);
     dispatch(d.InputTensor.DataType, [&]<class T>() {
         map_elements<T, T, T>(dX, [](T x, T dy) { return select(exact_gt(x, T(0)), dy, T(0)); }, X, dY);
     });

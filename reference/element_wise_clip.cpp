@@ -18,6 +18,8 @@
 //     + Bias, each rounded to float32 (float64 for FLOAT64 data), no fused multiply-add (*).
 //   - The grads' "0" is +0; NaN x passes dY (neither x <= Min nor x >= Max holds).
 #include "common.hpp"
+#include "fast/clip.hpp"
+#include "fast/switch.hpp"
 
 namespace dmlref::reference {
 
@@ -101,6 +103,7 @@ void evaluate(const DML_ELEMENT_WISE_CLIP1_OPERATOR_DESC& d, const Bindings& b) 
     const TensorView X(d.InputTensor, b.at("InputTensor"));
     const TensorView Y(d.OutputTensor, b.at("OutputTensor"));
     dispatch(d.InputTensor.DataType, [&]<class T>() {
+        if (fast_paths_enabled() && !d.ScaleBias && fast::clip1_elements<T>(X, Y, d.Min.as<T>(), d.Max.as<T>())) return;
         const Number Min = Number::of(d.Min.as<T>()), Max = Number::of(d.Max.as<T>());
         map_elements<T, T>(Y, [&](T x) { return store<T>(max_number(Min, min_number(scaled(x, d.ScaleBias), Max))); }, X);
     });
@@ -143,6 +146,9 @@ void evaluate(const DML_ELEMENT_WISE_CLIP_GRAD1_OPERATOR_DESC& d, const Bindings
     const TensorView X(d.InputTensor, b.at("InputTensor"));
     const TensorView dY(d.InputGradientTensor, b.at("InputGradientTensor"));
     const TensorView dX(d.OutputGradientTensor, b.at("OutputGradientTensor"));
+    if (fast_paths_enabled() && d.InputTensor.DataType == DataType::FLOAT16 &&
+        fast::clip_grad1_half(X, dY, dX, d.Min.as<half>(), d.Max.as<half>()))
+        return;
     dispatch(d.InputTensor.DataType, [&]<class T>() { clip_grad<T, T>(X, dY, dX, d.Min.as<T>(), d.Max.as<T>()); });
 }
 

@@ -26,7 +26,9 @@
 //     output width. Every sum starts from +0.
 //   - Every rank from 3 to 8 is evaluated (DirectML's tables say 4 to 5).
 #include "common.hpp"
-#include "exact_sum.hpp"
+#include "fast/max_pooling_windows.hpp"
+#include "fast/switch.hpp"
+#include "fast_sum.hpp"
 
 #include "dmlref/terms.hpp"
 
@@ -280,6 +282,19 @@ void for_each_output(const Window& w, const TensorView& X, const std::vector<uin
         }
 }
 
+// The fast path's view of a window with two or three spatial dimensions (fast/max_pooling_windows.hpp).
+fast::Volume fast_volume(const Window& w, const TensorView& X) {
+    fast::Volume v{fast::unit_axis(), {}, {}, 0, X.strides[w.spatial], X.strides[w.spatial + 1]};
+    fast::PoolAxis* axes[3] = {&v.D, &v.H, &v.W};
+    for (size_t i = 0; i < w.spatial; ++i) {
+        fast::PoolAxis& a = *axes[3 - w.spatial + i];
+        a = {w.in[i], w.out[i], w.stride[i], w.size[i], w.start[i], w.dilation[i], {}, {}};
+        a.ranges();
+    }
+    if (w.spatial == 3) v.xs_d = X.strides[2];
+    return v;
+}
+
 // ---- Forward -------------------------------------------------------------------------------
 
 void max_pool(const TensorDesc& input, const TensorDesc& output, const std::optional<TensorDesc>& indices,
@@ -292,6 +307,10 @@ void max_pool(const TensorDesc& input, const TensorDesc& output, const std::opti
                                                 : std::nullopt;
     const bool wide_indices = indices && indices->DataType == DataType::UINT64;
     dispatch(input.DataType, [&]<class T>() {
+        if (fast_paths_enabled() && (w.spatial == 2 || w.spatial == 3)) {  // the same values and indices, volume by volume
+            fast::max_pool_fast<T>(fast_volume(w, X), X, Y, I, wide_indices);
+            return;
+        }
         const T* x = X.data<T>();
         T* y = Y.data<T>();
         for_each_output(w, X, Y.sizes(), Y.strides, [&](int64_t plane_index, int64_t x_plane, const Coord& o, int64_t y_offset) {
@@ -437,6 +456,10 @@ void evaluate(const DML_MAX_POOLING_GRAD_OPERATOR_DESC& d, const Bindings& b) {
     const std::span<const std::byte> dY_buffer = b.at("InputGradientTensor");
     const TensorView dX(d.OutputGradientTensor, b.at("OutputGradientTensor"));
     dispatch(d.InputTensor.DataType, [&]<class T>() {
+        if (fast_paths_enabled() && (w.spatial == 2 || w.spatial == 3)) {  // the same sums, volume by volume
+            fast::max_pool_grad_fast<T>(fast_volume(w, X), X, TensorView(d.InputGradientTensor, dY_buffer), dX);
+            return;
+        }
         const Groups g = group_terms(grad_targets<T>(w, X, d.InputGradientTensor.Sizes), element_count(d.OutputGradientTensor));
         // dY's elements in logical order.
         const std::vector<std::byte> dy_bytes = gather_logical(d.InputGradientTensor, dY_buffer);
@@ -455,9 +478,9 @@ void evaluate(const DML_MAX_POOLING_GRAD_OPERATOR_DESC& d, const Bindings& b) {
                         for (uint64_t t = g.first[e]; t < g.first[e + 1]; ++t) s += uint64_t(dy[g.order[t]]);
                         sum = static_cast<T>(s);
                     } else {
-                        ExactSum s;
-                        for (uint64_t t = g.first[e]; t < g.first[e + 1]; ++t) s.add(widen(dy[g.order[t]]));
-                        sum = s.template result<T>();
+                        sum = exact_sum_of<T>([&](auto&& add) {
+                            for (uint64_t t = g.first[e]; t < g.first[e + 1]; ++t) add(widen(dy[g.order[t]]));
+                        });
                     }
                     dX.data<T>()[off[0] + i * step[0]] = sum;
                 }

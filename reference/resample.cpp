@@ -35,7 +35,10 @@
 // with the same float64 weights) and gathers, so that every term of the grad is a term of the
 // forward operator with the roles of value and weight exchanged.
 #include "common.hpp"
-#include "exact_sum.hpp"
+#include "fast/resample_sums.hpp"
+#include "fast/switch.hpp"
+#include "fast_sum.hpp"
+#include "resample_taps.hpp"
 
 #include "dmlref/terms.hpp"
 #include "dmlref/values.hpp"
@@ -143,18 +146,6 @@ template <class D> bool valid(const D& d) {
 }
 
 // ---- Taps ----------------------------------------------------------------------------------
-
-struct Tap {
-    uint32_t index;  // along the dimension: the input index (forward) or output index (inverse)
-    double weight;   // never 0
-};
-
-// The taps of every position along one dimension: position p's taps are
-// taps[first[p] .. first[p + 1]).
-struct Axis {
-    std::vector<Tap> taps;
-    std::vector<uint32_t> first{0};
-};
 
 // floor or ceil, then clamp to [0, size - 1].
 uint32_t nearest_index(double x, bool ceil, uint32_t size) {
@@ -273,6 +264,7 @@ void resample(const Params& p, const Bindings& b) {
     const TensorView Y(p.output.desc, b.at(p.output.name));
     const bool nearest = p.InterpolationMode == DML_INTERPOLATION_MODE_NEAREST_NEIGHBOR;
     dispatch(p.input.desc.DataType, [&]<class T>() {
+        if (fast_paths_enabled() && fast::resample_rows<T>(axes, X, Y, !nearest)) return;  // the same values, row by row
         const T* x = X.data<T>();
         T* y = Y.data<T>();
         Coord c{};
@@ -281,9 +273,9 @@ void resample(const Params& p, const Bindings& b) {
             if (nearest) {
                 for_each_tap(axes, c, X.strides, [&](int64_t offset, double) { out = x[offset]; });  // one tap: a copy
             } else {
-                ExactSum sum;
-                for_each_tap(axes, c, X.strides, [&](int64_t offset, double w) { if (w != 0) sum.add(w * widen(x[offset])); });
-                out = sum.template result<T>();
+                out = exact_sum_of<T>([&](auto&& add) {
+                    for_each_tap(axes, c, X.strides, [&](int64_t offset, double w) { if (w != 0) add(w * widen(x[offset])); });
+                });
             }
         } while (next(c, Y.sizes()));
     });
@@ -295,13 +287,14 @@ void resample_grad(const Params& p, const Bindings& b) {
     const TensorView dY(p.output.desc, b.at(p.output.name));
     const TensorView dX(p.input.desc, b.at(p.input.name));
     dispatch(p.input.desc.DataType, [&]<class T>() {
+        if (fast_paths_enabled() && fast::resample_rows<T>(axes, dY, dX, true)) return;  // the same values, row by row
         const T* dy = dY.data<T>();
         T* dx = dX.data<T>();
         Coord c{};
         do {
-            ExactSum sum;
-            for_each_tap(axes, c, dY.strides, [&](int64_t offset, double w) { if (w != 0) sum.add(w * widen(dy[offset])); });
-            dx[offset_of(c, dX.strides)] = sum.template result<T>();
+            dx[offset_of(c, dX.strides)] = exact_sum_of<T>([&](auto&& add) {
+                for_each_tap(axes, c, dY.strides, [&](int64_t offset, double w) { if (w != 0) add(w * widen(dy[offset])); });
+            });
         } while (next(c, dX.sizes()));
     });
 }

@@ -1,0 +1,196 @@
+// Times one dmlref operator configuration through the public API (validate once, then evaluate
+// into preallocated buffers; best of N after a warm-up) and optionally dumps its first output,
+// so that bench/compare.py can time PyTorch and numpy on the same inputs in the same run and
+// check their results against dmlref's. Inputs are the formula compare.py also uses:
+//   value(i, seed) = ((i * 2654435761 + seed * 40503) mod 2^32) / 2^32 * 2 - 1, rounded to the type.
+// It asserts nothing about time (tests never do).
+//
+//   bench_ops --list
+//   bench_ops CONFIG [repeats=5] [dump.bin]      prints "CONFIG seconds"
+#include "dmlref/case.hpp"
+#include "dmlref/numeric.hpp"
+#include "dmlref/operators.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+using namespace dmlref;
+
+namespace {
+
+TensorDesc desc(DataType t, std::vector<uint32_t> sizes) {
+    TensorDesc d;
+    d.DataType = t;
+    d.Sizes = std::move(sizes);
+    return d;
+}
+
+template <class T> std::vector<std::byte> inputs(const TensorDesc& d, uint64_t seed) {
+    const uint64_t n = element_count(d);
+    std::vector<std::byte> b(buffer_size(d));
+    T* v = reinterpret_cast<T*>(b.data());
+    for (uint64_t i = 0; i < n; ++i) {
+        const double u = double((i * 2654435761ull + seed * 40503ull) % 4294967296ull) / 4294967296.0 * 2 - 1;
+        if constexpr (is_half_v<T>) v[i] = half_from_double(u);
+        else v[i] = static_cast<T>(u);
+    }
+    return b;
+}
+
+struct Config {
+    Operator op;
+};
+
+constexpr uint32_t kFlat = 1u << 24;  // 16M elements for the element-wise operators
+
+// Every configuration by name: OPERATOR_TYPE (and shape) as compare.py names them.
+std::map<std::string, std::function<Config(DataType)>> configs() {
+    std::map<std::string, std::function<Config(DataType)>> m;
+    m["relu"] = [](DataType t) {
+        DML_ACTIVATION_RELU_OPERATOR_DESC d;
+        d.InputTensor = d.OutputTensor = desc(t, {kFlat});
+        return Config{{OperatorType::ACTIVATION_RELU, d}};
+    };
+    m["relu_grad"] = [](DataType t) {
+        DML_ACTIVATION_RELU_GRAD_OPERATOR_DESC d;
+        d.InputTensor = d.InputGradientTensor = d.OutputGradientTensor = desc(t, {kFlat});
+        return Config{{OperatorType::ACTIVATION_RELU_GRAD, d}};
+    };
+    m["clip1"] = [](DataType t) {
+        DML_ELEMENT_WISE_CLIP1_OPERATOR_DESC d;
+        d.InputTensor = d.OutputTensor = desc(t, {kFlat});
+        d.MinMaxDataType = t;
+        if (t == DataType::FLOAT16) { d.Min = DML_SCALAR_UNION::of(half_from_double(-0.5)); d.Max = DML_SCALAR_UNION::of(half_from_double(0.5)); }
+        else { d.Min = DML_SCALAR_UNION::of(-0.5f); d.Max = DML_SCALAR_UNION::of(0.5f); }
+        return Config{{OperatorType::ELEMENT_WISE_CLIP1, d}};
+    };
+    m["clip_grad1"] = [](DataType t) {
+        DML_ELEMENT_WISE_CLIP_GRAD1_OPERATOR_DESC d;
+        d.InputTensor = d.InputGradientTensor = d.OutputGradientTensor = desc(t, {kFlat});
+        d.MinMaxDataType = t;
+        if (t == DataType::FLOAT16) { d.Min = DML_SCALAR_UNION::of(half_from_double(-0.5)); d.Max = DML_SCALAR_UNION::of(half_from_double(0.5)); }
+        else { d.Min = DML_SCALAR_UNION::of(-0.5f); d.Max = DML_SCALAR_UNION::of(0.5f); }
+        return Config{{OperatorType::ELEMENT_WISE_CLIP_GRAD1, d}};
+    };
+    m["slice_grad"] = [](DataType t) {  // dY 1x64x127x127 into dX 1x64x256x256 at [1:254:2]
+        DML_SLICE_GRAD_OPERATOR_DESC d;
+        d.InputGradientTensor = desc(t, {1, 64, 127, 127});
+        d.OutputGradientTensor = desc(t, {1, 64, 256, 256});
+        d.DimensionCount = 4;
+        d.InputWindowOffsets = {0, 0, 1, 1};
+        d.InputWindowSizes = {1, 64, 253, 253};
+        d.InputWindowStrides = {1, 1, 2, 2};
+        return Config{{OperatorType::SLICE_GRAD, d}};
+    };
+    for (const uint32_t mode : {DML_INTERPOLATION_MODE_LINEAR, DML_INTERPOLATION_MODE_NEAREST_NEIGHBOR}) {
+        const std::string suffix = mode == DML_INTERPOLATION_MODE_LINEAR ? "_linear" : "_nearest";
+        // PyTorch's align_corners=False (half-pixel) for LINEAR, floor(o / 2) for NEAREST.
+        const float ipo = mode == DML_INTERPOLATION_MODE_LINEAR ? 0.5f : 0.0f, opo = -ipo;
+        m["resample2" + suffix] = [=](DataType t) {  // 1x32x256x256 -> 1x32x512x512
+            DML_RESAMPLE2_OPERATOR_DESC d;
+            d.InputTensor = desc(t, {1, 32, 256, 256});
+            d.OutputTensor = desc(t, {1, 32, 512, 512});
+            d.InterpolationMode = mode;
+            d.RoundingDirection = DML_AXIS_DIRECTION_DECREASING;
+            d.DimensionCount = 4;
+            d.Scales = {1, 1, 2, 2};
+            d.InputPixelOffsets = {0, 0, ipo, ipo};
+            d.OutputPixelOffsets = {0, 0, opo, opo};
+            return Config{{OperatorType::RESAMPLE2, d}};
+        };
+        m["resample_grad1" + suffix] = [=](DataType t) {  // dY 1x32x512x512 -> dX 1x32x256x256
+            DML_RESAMPLE_GRAD1_OPERATOR_DESC d;
+            d.InputGradientTensor = desc(t, {1, 32, 512, 512});
+            d.OutputGradientTensor = desc(t, {1, 32, 256, 256});
+            d.InterpolationMode = mode;
+            d.RoundingDirection = DML_AXIS_DIRECTION_DECREASING;
+            d.DimensionCount = 4;
+            d.Scales = {1, 1, 2, 2};
+            d.InputPixelOffsets = {0, 0, ipo, ipo};
+            d.OutputPixelOffsets = {0, 0, opo, opo};
+            return Config{{OperatorType::RESAMPLE_GRAD1, d}};
+        };
+    }
+    m["max_pooling2"] = [](DataType t) {  // 1x64x224x224, 3x3 / 2, padding 1, with UINT64 indices
+        DML_MAX_POOLING2_OPERATOR_DESC d;
+        d.InputTensor = desc(t, {1, 64, 224, 224});
+        d.OutputTensor = desc(t, {1, 64, 112, 112});
+        d.OutputIndicesTensor = desc(DataType::UINT64, {1, 64, 112, 112});
+        d.DimensionCount = 2;
+        d.Strides = {2, 2};
+        d.WindowSize = {3, 3};
+        d.StartPadding = d.EndPadding = {1, 1};
+        d.Dilations = {1, 1};
+        return Config{{OperatorType::MAX_POOLING2, d}};
+    };
+    m["max_pooling_grad"] = [](DataType t) {  // the same window; X 1x64x224x224, dY 1x64x112x112
+        DML_MAX_POOLING_GRAD_OPERATOR_DESC d;
+        d.InputTensor = d.OutputGradientTensor = desc(t, {1, 64, 224, 224});
+        d.InputGradientTensor = desc(t, {1, 64, 112, 112});
+        d.DimensionCount = 2;
+        d.Strides = {2, 2};
+        d.WindowSize = {3, 3};
+        d.StartPadding = d.EndPadding = {1, 1};
+        d.Dilations = {1, 1};
+        return Config{{OperatorType::MAX_POOLING_GRAD, d}};
+    };
+    return m;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    const auto all = configs();
+    if (argc < 2) { std::fprintf(stderr, "usage: bench_ops --list | CONFIG:TYPE [repeats] [dump.bin]\n"); return 2; }
+    if (std::string(argv[1]) == "--list") {
+        for (const auto& [name, _] : all) std::printf("%s\n", name.c_str());
+        return 0;
+    }
+    const std::string arg = argv[1];
+    const size_t colon = arg.find(':');
+    const std::string name = arg.substr(0, colon), type = colon == std::string::npos ? "FLOAT32" : arg.substr(colon + 1);
+    const DataType t = type == "FLOAT16" ? DataType::FLOAT16 : type == "FLOAT64" ? DataType::FLOAT64 : DataType::FLOAT32;
+    const int repeats = argc > 2 ? std::atoi(argv[2]) : 5;
+    const auto it = all.find(name);
+    if (it == all.end()) { std::fprintf(stderr, "unknown configuration %s\n", name.c_str()); return 2; }
+    const Config c = it->second(t);
+    const Diagnostics diags = validate(c.op);
+    if (diags.has_errors()) { for (const auto& i : diags.items()) std::fprintf(stderr, "%s\n", format(i, name).c_str()); return 2; }
+    // Inputs (seeded 1, 2, ... in field order) and outputs, bound by field name.
+    std::vector<std::pair<std::string, std::vector<std::byte>>> buffers;
+    uint64_t seed = 0;
+    for (const TensorField& f : tensor_fields(c.op)) {
+        if (f.role == TensorRole::Input) {
+            ++seed;
+            dispatch(f.desc->DataType, [&]<class T>() { buffers.emplace_back(std::string(f.name), inputs<T>(*f.desc, seed)); });
+        } else {
+            buffers.emplace_back(std::string(f.name), std::vector<std::byte>(buffer_size(*f.desc)));
+        }
+    }
+    Bindings b;
+    for (auto& [field, bytes] : buffers) b.bind(field, bytes);
+    evaluate(c.op, b);  // warm up: page in the buffers
+    double best = 1e30;
+    for (int r = 0; r < repeats; ++r) {
+        const auto t0 = std::chrono::steady_clock::now();
+        evaluate(c.op, b);
+        best = std::min(best, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+    }
+    std::printf("%s %.6f\n", arg.c_str(), best);
+    if (argc > 3) {  // the first output
+        for (const auto& [field, bytes] : buffers)
+            if (field.find("Output") == 0) {
+                std::ofstream(argv[3], std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
+                break;
+            }
+    }
+    return 0;
+}

@@ -1,0 +1,245 @@
+#!/usr/bin/env python3
+"""Every operator of dmlref against PyTorch CPU and numpy, measured in the same run.
+
+For each configuration, runs bench_ops (dmlref through its public API, best of N), then times
+the peers on the same inputs (the formula in bench_ops.cpp), checks each peer's result against
+dmlref's output, and prints ratio = peer time / dmlref time (above 1: dmlref is faster). A peer
+that is not installed, or that does not compute the type, is skipped. Asserts nothing.
+
+    python3 bench/compare.py BUILD/bench/bench_ops [repeats=5] [--threads N]
+
+--threads 1 (the default) pins PyTorch to one thread and runs dmlref with OMP_NUM_THREADS=1;
+run the whole script under `taskset -c 0` for one core. --threads 0: every core for both.
+"""
+import os
+import platform
+import subprocess
+import sys
+import tempfile
+import time
+
+argv = sys.argv[1:]
+threads = 1
+if "--threads" in argv:
+    k = argv.index("--threads")
+    threads = int(argv[k + 1])
+    del argv[k:k + 2]
+binary = argv[0]
+repeats = int(argv[1]) if len(argv) > 1 else 5
+
+try:
+    import numpy as np
+except ImportError:
+    np = None
+try:
+    import torch
+    if threads:
+        torch.set_num_threads(threads)
+except ImportError:
+    torch = None
+if np is None:
+    sys.exit("numpy is needed to generate the inputs")
+
+FLAT = 1 << 24
+
+
+def values(shape, seed, dtype):
+    n = int(np.prod(shape))
+    i = np.arange(n, dtype=np.uint64)
+    u = ((i * np.uint64(2654435761) + np.uint64(seed * 40503)) % np.uint64(1 << 32)).astype(np.float64)
+    return (u / 2.0**32 * 2 - 1).astype(dtype).reshape(shape)
+
+
+def best(f):
+    f()
+    b = 1e30
+    for _ in range(repeats):
+        t0 = time.perf_counter()
+        f()
+        b = min(b, time.perf_counter() - t0)
+    return b
+
+
+def T(a):
+    return torch.from_numpy(np.ascontiguousarray(a))
+
+
+# A peer takes the numpy inputs and returns (run, result): run() is timed, result() read after.
+def torch_peers():
+    F = torch.nn.functional
+    aten = torch.ops.aten
+
+    def relu(x):
+        tx = T(x); out = torch.empty_like(tx)
+        return lambda: torch.clamp_min(tx, 0, out=out), lambda: out.numpy()
+
+    def relu_grad(x, dy):
+        tx, tdy = T(x), T(dy); out = torch.empty_like(tdy)
+        return lambda: aten.threshold_backward(tdy, tx, 0, grad_input=out), lambda: out.numpy()
+
+    def clip1(x):
+        tx = T(x); out = torch.empty_like(tx)
+        return lambda: torch.clamp(tx, -0.5, 0.5, out=out), lambda: out.numpy()
+
+    def clip_grad1(x, dy):
+        tx, tdy = T(x), T(dy); out = torch.empty_like(tdy)
+        return lambda: aten.hardtanh_backward(tdy, tx, -0.5, 0.5, grad_input=out), lambda: out.numpy()
+
+    def slice_grad(dy):
+        tdy = T(dy); holder = {}
+        def direct():
+            out = torch.zeros((1, 64, 256, 256), dtype=tdy.dtype)
+            out[:, :, 1:254:2, 1:254:2] = tdy
+            holder["out"] = out
+        return direct, lambda: holder["out"].numpy()
+
+    def resample2(mode):
+        def peer(x):
+            tx = T(x); holder = {}
+            def run():
+                holder["out"] = F.interpolate(tx, size=(512, 512), mode=mode, **({"align_corners": False} if mode == "bilinear" else {}))
+            return run, lambda: holder["out"].numpy()
+        return peer
+
+    def resample_grad1(mode):
+        def peer(dy):
+            tdy = T(dy); holder = {}
+            def run():
+                if mode == "bilinear":
+                    holder["out"] = aten.upsample_bilinear2d_backward(tdy, [512, 512], [1, 32, 256, 256], False)
+                else:
+                    holder["out"] = aten.upsample_nearest2d_backward(tdy, [512, 512], [1, 32, 256, 256])
+            return run, lambda: holder["out"].numpy()
+        return peer
+
+    def max_pooling2(x):
+        tx = T(x); holder = {}
+        def run():
+            holder["out"] = aten.max_pool2d_with_indices(tx, [3, 3], [2, 2], [1, 1])[0]
+        return run, lambda: holder["out"].numpy()
+
+    def max_pooling_grad(x, dy):
+        tx, tdy = T(x), T(dy); holder = {}
+        def run():  # forward (for the indices) and backward, as MAX_POOLING_GRAD does both
+            _, idx = aten.max_pool2d_with_indices(tx, [3, 3], [2, 2], [1, 1])
+            holder["out"] = aten.max_pool2d_with_indices_backward(tdy, tx, [3, 3], [2, 2], [1, 1], [1, 1], False, idx)
+        return run, lambda: holder["out"].numpy()
+
+    return {"relu": relu, "relu_grad": relu_grad, "clip1": clip1, "clip_grad1": clip_grad1, "slice_grad": slice_grad,
+            "resample2_linear": resample2("bilinear"), "resample2_nearest": resample2("nearest"),
+            "resample_grad1_linear": resample_grad1("bilinear"), "resample_grad1_nearest": resample_grad1("nearest"),
+            "max_pooling2": max_pooling2, "max_pooling_grad": max_pooling_grad}
+
+
+def numpy_peers():
+    def relu(x):
+        out = np.empty_like(x)
+        return lambda: np.maximum(x, 0, out=out), lambda: out
+
+    def relu_grad(x, dy):
+        out = np.empty_like(dy); zero = dy.dtype.type(0)
+        return lambda: np.copyto(out, np.where(x > 0, dy, zero)), lambda: out
+
+    def clip1(x):
+        out = np.empty_like(x)
+        return lambda: np.clip(x, x.dtype.type(-0.5), x.dtype.type(0.5), out=out), lambda: out
+
+    def clip_grad1(x, dy):
+        out = np.empty_like(dy); lo, hi, zero = dy.dtype.type(-0.5), dy.dtype.type(0.5), dy.dtype.type(0)
+        return lambda: np.copyto(out, np.where((x <= lo) | (x >= hi), zero, dy)), lambda: out
+
+    def slice_grad(dy):
+        holder = {}
+        def run():
+            out = np.zeros((1, 64, 256, 256), dtype=dy.dtype)
+            out[:, :, 1:254:2, 1:254:2] = dy
+            holder["out"] = out
+        return run, lambda: holder["out"]
+
+    return {"relu": relu, "relu_grad": relu_grad, "clip1": clip1, "clip_grad1": clip_grad1, "slice_grad": slice_grad}
+
+
+# Input shapes (in bench_ops' field order) and whether the peer must match bit for bit.
+CONFIGS = {
+    "relu": ([(FLAT,)], True),
+    "relu_grad": ([(FLAT,), (FLAT,)], True),
+    "clip1": ([(FLAT,)], True),
+    "clip_grad1": ([(FLAT,), (FLAT,)], True),
+    "slice_grad": ([(1, 64, 127, 127)], True),
+    "resample2_linear": ([(1, 32, 256, 256)], False),
+    "resample2_nearest": ([(1, 32, 256, 256)], True),
+    "resample_grad1_linear": ([(1, 32, 512, 512)], False),
+    "resample_grad1_nearest": ([(1, 32, 512, 512)], False),
+    "max_pooling2": ([(1, 64, 224, 224)], True),
+    "max_pooling_grad": ([(1, 64, 224, 224), (1, 64, 112, 112)], False),
+}
+TYPES = {"FLOAT32": np.float32, "FLOAT16": np.float16}
+
+# Issue 13's goals on one core: (configuration, type) -> (peer, least ratio).
+GOALS = {("resample_grad1_linear", "FLOAT32"): ("pytorch", 2.0), ("resample_grad1_nearest", "FLOAT32"): ("pytorch", 2.0),
+         ("max_pooling_grad", "FLOAT32"): ("pytorch", 2.0), ("resample2_linear", "FLOAT32"): ("pytorch", 1.0),
+         ("resample2_nearest", "FLOAT32"): ("pytorch", 1.0), ("max_pooling2", "FLOAT32"): ("pytorch", 1.0),
+         ("clip1", "FLOAT32"): ("pytorch", 1.0), ("relu_grad", "FLOAT32"): ("pytorch", 1.0),
+         ("clip_grad1", "FLOAT32"): ("pytorch", 1.0), ("slice_grad", "FLOAT32"): ("numpy", 1.0)}
+for name in ("relu", "relu_grad", "clip1", "clip_grad1"):
+    GOALS[(name, "FLOAT16")] = ("numpy", 10.0)
+
+peers = {}
+if torch is not None:
+    peers["pytorch"] = torch_peers()
+peers["numpy"] = numpy_peers()
+
+env = dict(os.environ)
+if threads:
+    env["OMP_NUM_THREADS"] = str(threads)
+cpu = platform.processor() or platform.machine()
+try:
+    with open("/proc/cpuinfo") as f:
+        cpu = next(l.split(":", 1)[1].strip() for l in f if l.startswith("model name"))
+except (OSError, StopIteration):
+    pass
+print(f"dmlref bench_ops vs {', '.join(f'{k} {v}' for k, v in [('torch', torch.__version__ if torch else 'absent'), ('numpy', np.__version__)])}")
+print(f"machine: {cpu}, {os.cpu_count()} logical CPUs, affinity {sorted(os.sched_getaffinity(0))[:4]}..., threads {threads or 'all'}; best of {repeats}")
+print("ratio = peer time / dmlref time (above 1: dmlref faster); check: peer result against dmlref's (exact, or max relative difference)")
+print(f"{'operator':24} {'type':8} {'dmlref ms':>10} {'pytorch ms':>11} {'ratio':>7} {'numpy ms':>9} {'ratio':>7}  check")
+with tempfile.TemporaryDirectory() as tmp:
+    for name, (shapes, exact) in CONFIGS.items():
+        for tname, dtype in TYPES.items():
+            dump = os.path.join(tmp, "out.bin")
+            r = subprocess.run([binary, f"{name}:{tname}", str(repeats), dump], capture_output=True, text=True, env=env)
+            if r.returncode != 0:
+                print(f"{name:24} {tname:8} dmlref failed: {r.stderr.strip()}")
+                continue
+            t_dml = float(r.stdout.split()[1])
+            ours = np.fromfile(dump, dtype=dtype)
+            inputs = [values(s, k + 1, dtype) for k, s in enumerate(shapes)]
+            row = f"{name:24} {tname:8} {t_dml * 1e3:10.2f}"
+            checks = []
+            ratios = {}
+            for peer in ("pytorch", "numpy"):
+                f = peers.get(peer, {}).get(name)
+                if f is None:
+                    row += f" {'-':>{11 if peer == 'pytorch' else 9}} {'-':>7}"
+                    continue
+                try:
+                    run, result = f(*inputs)
+                    t = best(run)
+                    res = np.asarray(result(), dtype=dtype).reshape(-1)
+                except Exception as e:  # a type the peer does not compute
+                    row += f" {'n/a':>{11 if peer == 'pytorch' else 9}} {'':>7}"
+                    checks.append(f"{peer}: {type(e).__name__}")
+                    continue
+                row += f" {t * 1e3:{11 if peer == 'pytorch' else 9}.2f} {t / t_dml:7.2f}"
+                ratios[peer] = t / t_dml
+                mine = ours[: res.size] if res.size <= ours.size else ours
+                if exact:
+                    same = res.size == mine.size and np.array_equal(res, mine, equal_nan=True)
+                    checks.append(f"{peer} {'same' if same else 'DIFFERS'}")
+                else:
+                    scale = float(np.max(np.abs(mine.astype(np.float64)))) or 1.0
+                    diff = float(np.max(np.abs(res.astype(np.float64) - mine.astype(np.float64)))) / scale
+                    checks.append(f"{peer} {diff:.1e}")
+            goal = GOALS.get((name, tname)) if threads == 1 else None
+            if goal and goal[0] in ratios:
+                checks.append(f"goal {goal[0]} >= {goal[1]:g}: {'met' if ratios[goal[0]] >= goal[1] else 'NOT met'}")
+            print(row + "  " + ", ".join(checks), flush=True)

@@ -1,0 +1,77 @@
+// Fast path of ELEMENT_WISE_CLIP1 without ScaleBias and with numeric bounds: D3D's min and max
+// on the element type itself, branch-free, instead of through exact Numbers. Internal to dmlref.
+//
+// The same values as element_wise_clip.cpp's plain loop (test/test_fast_paths.cpp): with Min and
+// Max not NaN the result is always one of x, Min or Max, whose bits store<T> would give back
+// unchanged; a NaN x is ignored by min (giving Max), and -0 orders below +0.
+#pragma once
+
+#include "dmlref/numeric.hpp"
+#include "dmlref/tensor.hpp"
+
+namespace dmlref::reference::fast {
+
+// a < b, a > b on values (FLOAT16 through its ordered key); neither holds for -0 against +0.
+template <class T> inline bool less(T a, T b) {
+    if constexpr (is_half_v<T>) return half_order_key(a) < half_order_key(b);
+    else return a < b;
+}
+template <class T> inline bool negative_zero(T v) {
+    if constexpr (std::is_integral_v<T>) return false;
+    else return to_bits(v) == (bits_t<T>(1) << (sizeof(T) * 8 - 1));
+}
+
+// max(Min, min(x, Max)) with Min and Max not NaN.
+template <class T> inline T clip1(T x, T Min, T Max) {
+    // min_number(x, Max): NaN x gives Max; equal values give Max when it is -0, else x.
+    const bool take_max = is_nan(x) | less(Max, x) | (!less(x, Max) & negative_zero(Max));
+    const T m = select(take_max, Max, x);
+    // max_number(Min, m): equal values give m when Min is -0, else Min.
+    const bool take_m = less(Min, m) | (!less(m, Min) & negative_zero(Min));
+    return select(take_m, m, Min);
+}
+
+// FLOAT16 on the bits alone: a 16-bit key that orders like the value (-0 and +0 both 0), so
+// that the loop is 16-bit integer compares and selects, which vectorise.
+inline int16_t half_key16(uint16_t b) {
+    const int16_t magnitude = int16_t(b & 0x7fff), negative = int16_t(-(b >> 15));  // 0 or -1
+    return int16_t((magnitude ^ negative) - negative);
+}
+inline bool half_bits_nan(uint16_t b) { return (b & 0x7fff) > 0x7c00; }
+
+inline uint16_t clip1_half_bits(uint16_t x, uint16_t Min, uint16_t Max) {
+    const int16_t kx = half_key16(x), kmin = half_key16(Min), kmax = half_key16(Max);
+    const bool take_max = half_bits_nan(x) | (kmax < kx) | ((kx >= kmax) & (Max == 0x8000));
+    const uint16_t m = take_max ? Max : x;
+    const int16_t km = take_max ? kmax : kx;
+    const bool take_m = (kmin < km) | ((km >= kmin) & (Min == 0x8000));
+    return take_m ? m : Min;
+}
+
+// False, having written nothing, where the bounds are NaN.
+template <class T> bool clip1_elements(const TensorView& X, const TensorView& Y, T Min, T Max) {
+    if (is_nan(Min) || is_nan(Max)) return false;
+    if constexpr (is_half_v<T>) {
+        const uint16_t lo = to_bits(Min), hi = to_bits(Max);
+        map_elements<T, T>(Y, [=](T x) { return from_bits<half>(clip1_half_bits(to_bits(x), lo, hi)); }, X);
+    } else {
+        map_elements<T, T>(Y, [=](T x) { return clip1(x, Min, Max); }, X);
+    }
+    return true;
+}
+
+// CLIP_GRAD1 for FLOAT16 with Min and Max not NaN: dX = (x <= Min) | (x >= Max) ? +0 : dY, a NaN
+// x passing dY (element_wise_clip.cpp's clip_grad). False, having written nothing, otherwise.
+inline bool clip_grad1_half(const TensorView& X, const TensorView& dY, const TensorView& dX, half Min, half Max) {
+    if (is_nan(Min) || is_nan(Max)) return false;
+    const int16_t kmin = half_key16(to_bits(Min)), kmax = half_key16(to_bits(Max));
+    map_elements<half, half, half>(dX, [=](half x, half dy) {
+        const uint16_t b = to_bits(x);
+        const int16_t k = half_key16(b);
+        const bool zero = !half_bits_nan(b) & ((k <= kmin) | (k >= kmax));
+        return from_bits<half>(uint16_t(to_bits(dy) & uint16_t(zero ? 0 : 0xffff)));
+    }, X, dY);
+    return true;
+}
+
+}  // namespace dmlref::reference::fast

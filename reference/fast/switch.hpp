@@ -1,0 +1,16 @@
+// Whether evaluate takes the fast paths, and on how many threads: a switch for the tests that
+// compare every fast path with its plain loop, element for element. Internal to dmlref.
+#pragma once
+
+namespace dmlref::reference {
+
+// On by default. Off: every operator runs its plain loop (reference/<family>.cpp).
+bool fast_paths_enabled();
+void set_fast_paths_enabled(bool on);
+
+// Threads for the fast paths: 0 (the default) lets OpenMP choose (all cores, or OMP_NUM_THREADS);
+// 1 runs serially. Every output element is computed by one thread, so the bits never depend on it.
+int fast_path_threads();
+void set_fast_path_threads(int n);
+
+}  // namespace dmlref::reference

@@ -1,0 +1,128 @@
+// FastSum: ExactSum's result at float speed. Terms are added in float64 with an error-free
+// transformation and a running error bound; the correctly rounded sum is proved or the caller
+// falls back to ExactSum (reference/exact_sum.hpp). Internal to dmlref.
+//
+// How it proves the result (GOLDEN.md section 4 asks for the exact sum rounded once to float64):
+//   - every addition s + t is split exactly into s' + e (Knuth's TwoSum, exact for any finite
+//     doubles, subnormals included); the e go to a compensation c, whose own additions round:
+//     each by at most 2^-53 |c'| (an addition with a subnormal result is exact), so the exact
+//     sum lies within bound = 2^-52 * sum |c'| of s + c (2^-52 leaves room for the rounding of
+//     the bound itself, for fewer than 2^50 terms);
+//   - r = fl(s + c), again split exactly: exact sum = r + t + delta with |delta| <= bound;
+//   - r is the exact sum rounded to nearest when |t| + bound is below half of the gap from |r|
+//     to the next double toward 0 (the smaller of its two gaps), strictly: a sum on a rounding
+//     midpoint, near 0, or with an infinity, NaN or overflow anywhere is left undecided.
+// Nothing here reads or sets the rounding mode; -ffp-contract=off keeps every step unfused.
+#pragma once
+
+#include "exact_sum.hpp"
+#include "fast/switch.hpp"
+
+#include <cmath>
+#include <optional>
+
+namespace dmlref::reference {
+
+struct FastSum {
+    double s = 0, c = 0, b = 0;  // s + c approximates the sum; b accumulates |c'| for the bound
+
+    void add(double t) { add(s, c, b, t); }
+    // The same on three doubles held elsewhere (loops that keep many sums side by side).
+    static void add(double& s, double& c, double& b, double t) {
+        const double sum = s + t;
+        const double tt = sum - s;
+        const double e = (s - (sum - tt)) + (t - tt);  // s + t = sum + e exactly
+        s = sum;
+        c += e;
+        b += std::fabs(c);
+    }
+    // add for n sums side by side: sum k gets the term (scale * weight[k]) * value[k]. One
+    // vectorised loop (fast_sum.cpp; AVX2 where the CPU has it: the same IEEE operations, unfused).
+    static void add_scaled(double* __restrict s, double* __restrict c, double* __restrict b, const double* __restrict weight,
+                           const double* __restrict value, double scale, size_t n);
+    // The same with value[k] = row[index[k]] (a gather).
+    static void add_gathered(double* __restrict s, double* __restrict c, double* __restrict b, const double* __restrict weight,
+                             const double* __restrict row, const int32_t* __restrict index, double scale, size_t n);
+
+    // The exact sum rounded once to float64, or nullopt when that is not proved.
+    std::optional<double> rounded() const {
+        if (!std::isfinite(s) || !std::isfinite(c) || !std::isfinite(b)) return std::nullopt;
+        const double r = s + c;
+        const double rr = r - s;
+        const double t = (s - (r - rr)) + (c - rr);  // s + c = r + t exactly
+        const double bound = b * 0x1p-52;
+        if (t == 0 && bound == 0) return r + 0.0;  // exact: nothing was rounded (+0 when the terms cancel)
+        if (r == 0 || !std::isfinite(r)) return std::nullopt;
+        const double a = std::fabs(r);
+        const double gap = a - from_bits<double>(to_bits(a) - 1);  // to the next double toward 0; exact
+        const double slack = (std::fabs(t) + bound) * (1 + 0x1p-50);
+        if (slack < gap * 0.5 && gap * 0.5 != 0) return r;
+        return std::nullopt;
+    }
+};
+
+// widen(v) inline: FLOAT16 through Eigen's exact half-to-float (every binary16 is a binary32,
+// subnormals included), the others as widen does. For the fast paths' inner loops.
+template <class T> inline double widen_fast(T v) {
+    if constexpr (is_half_v<T>) return double(static_cast<float>(v));
+    else return widen(v);
+}
+
+// The rounded sum when every addition was exact (b == 0: no compensation ever, hence finite
+// terms, no overflow): s itself, +0 for cancelling terms. Covers zero and one term too.
+template <class T> inline T exact_result(double s) {
+    if constexpr (std::is_integral_v<T>) {
+        return round_to_integer_saturate<T>(s);
+    } else if constexpr (is_half_v<T>) {
+        // A float64 that is a float32 rounds to FLOAT16 the same from either: Eigen's inline
+        // float-to-half (nearest even) then; half_from_double otherwise.
+        const float f = static_cast<float>(s + 0.0);
+        return double(f) == s ? T(f) : round_to_float<T>(s + 0.0);
+    } else {
+        return round_to_float<T>(s + 0.0);
+    }
+}
+
+// The one-term sum: ExactSum's result for a single term, without an accumulator.
+template <class T> T single_term(double t) {
+    if constexpr (std::is_integral_v<T>) {
+        if (std::isnan(t)) return T(0);
+        return round_to_integer_saturate<T>(t);  // infinities saturate
+    } else {
+        if (std::isnan(t)) return canonical_nan<T>();
+        return round_to_float<T>(t + 0.0);  // -0 + +0 = +0: every sum starts from +0
+    }
+}
+
+// The rounded result of a FastSum over `terms`, ExactSum when undecided.
+template <class T, class Terms> T finish_sum(const FastSum& f, Terms&& terms) {
+    if (const std::optional<double> r = f.rounded()) {
+        if constexpr (std::is_integral_v<T>) return round_to_integer_saturate<T>(*r);
+        else return round_to_float<T>(*r);
+    }
+    ExactSum e;
+    terms([&](double t) { e.add(t); });
+    return e.template result<T>();
+}
+
+// ExactSum's result<T>() of the terms that `terms(add)` passes to add, in any order. Zero terms
+// give +0 and one term is rounded directly; otherwise FastSum, and ExactSum (calling `terms`
+// a second time) only when FastSum leaves the rounding undecided. With the fast paths switched
+// off (fast/switch.hpp), ExactSum alone: the plain loops the tests compare against are then
+// exactly the reference.
+template <class T, class Terms> T exact_sum_of(Terms&& terms) {
+    if (!fast_paths_enabled()) {
+        ExactSum e;
+        terms([&](double t) { e.add(t); });
+        return e.template result<T>();
+    }
+    FastSum f;
+    uint32_t n = 0;
+    double first = 0;
+    terms([&](double t) { if (n++ == 0) first = t; f.add(t); });
+    if (n == 0) return single_term<T>(0.0);
+    if (n == 1) return single_term<T>(first);
+    return finish_sum<T>(f, terms);
+}
+
+}  // namespace dmlref::reference
