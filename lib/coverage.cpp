@@ -46,7 +46,8 @@ template <class D> double bound_value(const D& d, bool max) {
 std::pair<uint32_t, uint32_t> scope_ranks(OperatorType t) {
     const auto f = applicable_features(t);
     const bool pooling = std::find(f.begin(), f.end(), "padding") != f.end();
-    return pooling ? std::pair<uint32_t, uint32_t>{3, 8} : std::pair<uint32_t, uint32_t>{1, 8};
+    const bool lrn = std::find(f.begin(), f.end(), "cross-channel") != f.end();  // batch and channel: ranks 2 to 8
+    return pooling ? std::pair<uint32_t, uint32_t>{3, 8} : lrn ? std::pair<uint32_t, uint32_t>{2, 8} : std::pair<uint32_t, uint32_t>{1, 8};
 }
 
 bool in_directml_tables(OperatorType t, DataType type, uint32_t rank) {
@@ -69,7 +70,9 @@ std::vector<std::string> applicable_features(OperatorType t) {
             f.insert(f.end(), {"padding", "stride>1", "overlapping-windows", "ceil-size", "all-padding-window"});
             if constexpr (requires { d.Dilations; }) f.push_back("dilation>1");
             if constexpr (requires { d.OutputIndicesTensor; }) f.insert(f.end(), {"indices-uint32", "indices-uint64", "no-indices"});
+            if constexpr (requires { d.IncludePadding; }) f.insert(f.end(), {"include-padding", "exclude-padding"});
         }
+        if constexpr (requires { d.LocalSize; }) f.insert(f.end(), {"cross-channel", "within-channel", "even-local-size"});
         if constexpr (requires { d.InputWindowStrides; }) f.insert(f.end(), {"negative-stride", "stride>1", "offset", "short-output"});
         if constexpr (requires { d.Offsets; }) f.insert(f.end(), {"stride>1", "offset"});
         if constexpr (requires { d.InterpolationMode; }) f.insert(f.end(), {"NEAREST_NEIGHBOR", "LINEAR", "upsample", "downsample", "non-integer-scale"});
@@ -148,11 +151,27 @@ std::vector<std::string> case_features(const Case& c) {
                 p.Dilations = d.Dilations;
                 empty = !dont_care(fwd, "OutputTensor").empty();
             }
+            if constexpr (requires { d.InputGradientTensor; d.IncludePadding; }) {
+                // AVERAGE_POOLING_GRAD: the forward operator with IncludePadding FALSE marks the empty windows.
+                Operator fwd = make_operator(OperatorType::AVERAGE_POOLING);
+                auto& p = std::get<DML_AVERAGE_POOLING_OPERATOR_DESC>(fwd.Desc);
+                p.InputTensor = d.OutputGradientTensor;
+                p.OutputTensor = d.InputGradientTensor;
+                p.DimensionCount = d.DimensionCount;
+                p.Strides = d.Strides; p.WindowSize = d.WindowSize; p.StartPadding = d.StartPadding; p.EndPadding = d.EndPadding;
+                p.IncludePadding = 0;
+                empty = !dont_care(fwd, "OutputTensor").empty();
+            }
             if (empty) f.push_back("all-padding-window");
             if constexpr (requires { d.OutputIndicesTensor; }) {
                 if (!d.OutputIndicesTensor) f.push_back("no-indices");
                 else f.push_back(d.OutputIndicesTensor->DataType == DataType::UINT64 ? "indices-uint64" : "indices-uint32");
             }
+            if constexpr (requires { d.IncludePadding; }) f.push_back(d.IncludePadding ? "include-padding" : "exclude-padding");
+        }
+        if constexpr (requires { d.LocalSize; }) {
+            f.push_back(d.CrossChannel ? "cross-channel" : "within-channel");
+            if (d.LocalSize % 2 == 0) f.push_back("even-local-size");
         }
         if constexpr (requires { d.InputWindowStrides; }) {
             bool neg = false, stride = false, off = false, shrt = false;

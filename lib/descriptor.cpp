@@ -32,6 +32,22 @@ const std::vector<std::pair<std::string_view, const char*>> kDefaults = {
     {"Offsets", "0"}, {"InputWindowOffsets", "0"}, {"InputPixelOffsets", "0.5"}, {"OutputPixelOffsets", "-0.5"},
 };
 
+// Tokens of the scalar fields (key=value): unsigned integers and FLOAT32 values.
+const std::vector<std::pair<std::string_view, std::string_view>> kUintTokens = {
+    {"incpad", "IncludePadding"}, {"cc", "CrossChannel"}, {"ls", "LocalSize"},
+};
+const std::vector<std::pair<std::string_view, std::string_view>> kFloatTokens = {
+    {"min", "Min"}, {"max", "Max"}, {"alpha", "Alpha"}, {"beta", "Beta"}, {"bias", "Bias"},
+};
+std::string_view token_of(const std::vector<std::pair<std::string_view, std::string_view>>& table, std::string_view field) {
+    for (const auto& [t, f] : table) if (f == field) return t;
+    return "";
+}
+std::string_view field_of(const std::vector<std::pair<std::string_view, std::string_view>>& table, std::string_view token) {
+    for (const auto& [t, f] : table) if (t == token) return f;
+    return "";
+}
+
 struct Fields {
     std::vector<std::pair<std::string, std::string>> items;  // (name, kind)
     void add(std::string_view n, const char* k) { items.emplace_back(std::string(n), k); }
@@ -141,9 +157,12 @@ std::optional<gen::Planned> descriptor_to_planned(const std::string& text, Diagn
                 (key == "seed" ? seed : random_seed) = std::stoull(val);
             } else if (key == "recipe") recipe = val;
             else if (key == "idx") indices = val;
-            else if (key == "min" || key == "max") {
+            else if (!field_of(kFloatTokens, key).empty()) {
                 if (!number(val, v)) return fail(key + "= takes a number");
-                given[key == "min" ? "Min" : "Max"] = v;
+                given[std::string(field_of(kFloatTokens, key))] = v;
+            } else if (!field_of(kUintTokens, key).empty()) {
+                if (!number(val, v) || !v.is_number_integer() || v.get<int64_t>() < 0) return fail(key + "= takes an unsigned integer");
+                given[std::string(field_of(kUintTokens, key))] = v;
             } else if (key == "sb") {
                 const auto parts = split(val, ',');
                 ordered_json s, b;
@@ -197,9 +216,11 @@ std::optional<gen::Planned> descriptor_to_planned(const std::string& text, Diagn
                 if (random_seed) r = ordered_json{{"Recipe", {{"Name", "random"}, {"Seed", *random_seed}}}};
                 inputs[name] = r;
             }
-        } else if (kind == "count") desc[name] = "auto";
-        else if (kind == "data_type") desc[name] = "auto";
+        } else if (kind == "data_type") desc[name] = "auto";
         else if (given.count(name)) desc[name] = given[name];
+        else if (kind == "count" && (name == "DimensionCount" || name == "ScaleCount")) desc[name] = "auto";
+        else if (kind == "count" && name == "IncludePadding") desc[name] = 0;
+        else if (kind == "count") return fail("give " + std::string(token_of(kUintTokens, name)) + "= (" + name + ")");
         else if (kind == "enum") desc[name] = name == "InterpolationMode" ? "NEAREST_NEIGHBOR" : "INCREASING";
         else if (kind == "array") {
             const char* d = nullptr;
@@ -208,7 +229,7 @@ std::optional<gen::Planned> descriptor_to_planned(const std::string& text, Diagn
             ordered_json v;
             number(d, v);
             desc[name] = ordered_json{{"$repeat", v}};
-        } else if (kind == "bound") return fail("give min= and max=");
+        } else if (kind == "bound") return fail("give " + std::string(token_of(kFloatTokens, name)) + "= (" + name + ")");
         // scale_bias: absent unless given
     }
     gen::Planned p;
@@ -256,11 +277,14 @@ struct TokenWriter {
         else if (d->DataType != DataType::UINT32) tokens.push_back("idx=" + std::string(name(d->DataType)));
     }
     void data_type(std::string_view, const DataType&) {}
-    void uint(std::string_view, const uint32_t&) {}
+    void uint(std::string_view n, const uint32_t& v) {
+        const auto t = token_of(kUintTokens, n);
+        if (!t.empty()) tokens.push_back(std::string(t) + "=" + std::to_string(v));
+    }
     void bound(std::string_view n, DataType t, uint64_t bits) {
         const std::string v = format_exact_value(t, bits);
         if (!v.empty() && v[0] == '"') no(std::string(n) + " is not a plain number");
-        tokens.push_back((n == "Min" ? "min=" : "max=") + v);
+        tokens.push_back(std::string(token_of(kFloatTokens, n)) + "=" + v);
     }
     void scalar(std::string_view n, const DML_SCALAR_UNION& u, DataType t) {
         if (!is_valid(t)) { no("MinMaxDataType is not valid"); return; }

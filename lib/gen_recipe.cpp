@@ -109,7 +109,8 @@ std::vector<uint64_t> window_positions(const Operator& op, const TensorDesc& in,
             const TensorDesc* out = nullptr;
             for (const auto& f : tensor_fields(op))
                 if (f.name == "OutputTensor" || f.name == "InputGradientTensor") out = f.desc;
-            if (!out || in.Sizes.size() != n + 2) return {};
+            // The windows are the forward input's: not AVERAGE_POOLING_GRAD's dY (the pooled tensor itself).
+            if (!out || out == &in || in.Sizes.size() != n + 2) return {};
             const auto packed = packed_strides(in.Sizes);
             std::vector<uint64_t> hits;
             for (int last = 0; last < 2; ++last) {

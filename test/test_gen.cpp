@@ -279,7 +279,10 @@ TEST_CASE("descriptors: to a case and back without loss") {
              "SLICE_GRAD FLOAT64 7x3 s1x-1 o0x0 ws7x3 out=4x2",
              "RESAMPLE2 FLOAT32 2x3 linear down sc2x1.5 io0.5x0.5 oo-0.5x-0.5",
              "ELEMENT_WISE_CLIP1 UINT8 4x4 min=2 max=9 inplace",
-             "ELEMENT_WISE_CLIP FLOAT32 3 sb=0.5,0.25 min=-1 max=1"}) {
+             "ELEMENT_WISE_CLIP FLOAT32 3 sb=0.5,0.25 min=-1 max=1",
+             "AVERAGE_POOLING1 FLOAT16 1x2x5x5 incpad=1 w2x2 s2x2 p0,0,0,0 d2x1 ceil",
+             "AVERAGE_POOLING_GRAD INT32 1x2x5x5 incpad=0 w2x2 s1x1 p0,0,0,0",
+             "LOCAL_RESPONSE_NORMALIZATION_GRAD FLOAT32 1x4x3x3 cc=0 ls=2 alpha=3 beta=0.75 bias=1"}) {
         INFO(text);
         std::string why;
         CHECK(case_descriptor(made(text), why) == text);
@@ -300,13 +303,33 @@ TEST_CASE("descriptors: to a case and back without loss") {
     Diagnostics d;
     CHECK(!descriptor_to_planned("MAX_POOLING FLOAT32 1x1x4x4 q3", d));
     CHECK(d.items().at(0).rule == "descriptor.syntax");
+    // The new scalar tokens: the values land in the desc; LRN's parameters have no default.
+    const Case lrn = made("LOCAL_RESPONSE_NORMALIZATION FLOAT32 1x3x2x2 cc=1 ls=4 alpha=1 beta=0.75 bias=16");
+    const auto& ld = std::get<DML_LOCAL_RESPONSE_NORMALIZATION_OPERATOR_DESC>(lrn.op.Desc);
+    CHECK(ld.CrossChannel == 1);
+    CHECK(ld.LocalSize == 4);
+    CHECK(ld.Beta == 0.75f);
+    CHECK(ld.Bias == 16.0f);
+    Diagnostics d2;
+    CHECK(!descriptor_to_planned("LOCAL_RESPONSE_NORMALIZATION FLOAT32 1x3x2x2 cc=1 alpha=1 beta=0.75 bias=1", d2));
+    CHECK(d2.items().at(0).rule == "descriptor.syntax");
+    const Case avg = made("AVERAGE_POOLING FLOAT32 1x1x4x4 w2x2");
+    CHECK(std::get<DML_AVERAGE_POOLING_OPERATOR_DESC>(avg.op.Desc).IncludePadding == 0);  // docs/gen.md: the default
 }
 
 TEST_CASE("coverage: cells, features and holes") {
     Coverage empty;
     const Holes none = holes(empty);
-    // 4 max pooling operators x 11 types x ranks 3..8, 14 others x 11 types x ranks 1..8.
-    CHECK(none.scope == 4 * 11 * 6 + 14 * 11 * 8);
+    // From the spec pages (spec/dml-semantics.md, spec/dml-training-ops.md sections 3 and 4), not the registry:
+    //   pooling, ranks 3..8 (batch, channel, 1 to 6 spatial): MAX_POOLING, MAX_POOLING1, MAX_POOLING2,
+    //     MAX_POOLING_GRAD, AVERAGE_POOLING, AVERAGE_POOLING1, AVERAGE_POOLING_GRAD = 7 operators x 6 ranks;
+    //   local response normalization, ranks 2..8 (batch, channel and up to 6 more): LRN, LRN_GRAD = 2 x 7;
+    //   the 14 element-wise and data-movement operators (CLIP, CLIP1, CLIP_GRAD, CLIP_GRAD1, RELU, RELU_GRAD,
+    //     SLICE, SLICE1, SLICE_GRAD, RESAMPLE, RESAMPLE1, RESAMPLE2, RESAMPLE_GRAD, RESAMPLE_GRAD1), ranks 1..8 = 14 x 8;
+    //   each over the 11 types.
+    CHECK(none.scope == 7 * 11 * 6 + 2 * 11 * 7 + 14 * 11 * 8);
+    CHECK(scope_ranks(OperatorType::AVERAGE_POOLING_GRAD) == std::pair<uint32_t, uint32_t>{3, 8});
+    CHECK(scope_ranks(OperatorType::LOCAL_RESPONSE_NORMALIZATION) == std::pair<uint32_t, uint32_t>{2, 8});
     // DirectML's ACTIVATION_RELU table: FLOAT32 at 1..8 dimensions from feature level 3.0; FLOAT64 never.
     CHECK(in_directml_tables(OperatorType::ACTIVATION_RELU, DataType::FLOAT32, 2));
     CHECK_FALSE(in_directml_tables(OperatorType::ACTIVATION_RELU, DataType::FLOAT64, 2));
