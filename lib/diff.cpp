@@ -2,6 +2,8 @@
 // model, the text and JSON reports, and the picture (docs/diff.md).
 #include "dmlref/diff.hpp"
 
+#include "dmlref/atomic_file.hpp"
+
 #include "dmlref/npy.hpp"
 #include "dmlref/values.hpp"
 
@@ -249,6 +251,9 @@ Case load_or_throw(const fs::path& file, uint64_t max_bytes, const char* what) {
         c = load_case(file, diags, lo);
     } catch (const CaseError& e) {
         diags = e.diagnostics();
+    } catch (const std::exception&) {  // one bad case never stops a batch (docs/rules.md, internal.error)
+        diags = {};
+        diags.error("", "internal.error", "dmlref could not read this case because of an internal error; please report it with the file");
     }
     if (diags.has_errors()) {
         std::string msg;
@@ -381,6 +386,7 @@ DiffReport diff(const fs::path& golden, const fs::path& actual, const DiffOption
     std::vector<fs::path> files;
     for (auto it = fs::recursive_directory_iterator(golden, ec); !ec && it != fs::recursive_directory_iterator(); it.increment(ec))
         if (it->is_regular_file() && it->path().extension() == ".json") files.push_back(it->path().lexically_relative(golden));
+    if (ec) (void)fail(golden.string() + ": cannot read every entry of the directory: " + ec.message() + " [file.read]");
     std::sort(files.begin(), files.end());
     if (files.empty()) return fail(golden.string() + ": no .json golden files in this directory");
     for (const auto& rel : files) {
@@ -588,7 +594,8 @@ std::string report_json(const DiffReport& r) {
     }
     root["summary"] = {{"cases", r.cases.size()}, {"passed", pass}, {"failed", fail}, {"errors", error}, {"exit_code", r.exit_code()}};
     root["cases"] = cases;
-    return root.dump(2) + "\n";
+    // A name that is not UTF-8 (a file name) is written with U+FFFD in its place, never an exception.
+    return root.dump(2, ' ', false, oj::error_handler_t::replace) + "\n";
 }
 
 // ---- The picture -------------------------------------------------------------------------------
@@ -700,9 +707,11 @@ void write_mismatch_image(const OutputCensus& c, const fs::path& file) {
     } else {
         throw DiffError(file.string() + ": a picture is written as .ppm or .png");
     }
-    std::ofstream out(file, std::ios::binary);
-    out.write(bytes.data(), std::streamsize(bytes.size()));
-    if (!out) throw DiffError(file.string() + ": cannot write the picture");
+    try {
+        write_file_atomic(file, bytes);
+    } catch (const WriteError& e) {
+        throw DiffError(file.string() + ": cannot write the picture: " + e.what() + " [" + e.rule() + "]");
+    }
 }
 
 // ---- The command -------------------------------------------------------------------------------
@@ -732,10 +741,10 @@ int run_diff(const DiffCommand& cmd, std::ostream& out, std::ostream& err) {
     else out << report_text(report);
     int code = report.exit_code();
     if (!cmd.json_file.empty()) {
-        std::ofstream f(cmd.json_file, std::ios::binary);
-        f << report_json(report);
-        if (!f) {
-            err << cmd.json_file.string() << ": cannot write the JSON report\n";
+        try {
+            write_file_atomic(cmd.json_file, report_json(report));
+        } catch (const WriteError& e) {
+            err << cmd.json_file.string() << ": cannot write the JSON report: " << e.what() << " [" << e.rule() << "]\n";
             code = 2;
         }
     }

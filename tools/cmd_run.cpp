@@ -2,12 +2,14 @@
 // case files (-o) and .npy files for harnesses (--npy). docs/cli.md.
 #include "cli.hpp"
 
+#include "dmlref/atomic_file.hpp"
 #include "dmlref/npy.hpp"
 #include "dmlref/values.hpp"
 
-#include <fstream>
 #include <iostream>
 #include <memory>
+
+#include <unistd.h>
 
 namespace dmlref::cli {
 
@@ -34,7 +36,7 @@ size_t write_npy_files(const Case& c, const Outputs& outputs, const fs::path& di
         try {
             write_npy(file, a);
         } catch (const NpyError& e) {
-            std::cerr << file.string() << ": /: error: " << e.what() << " [file.write]\n";
+            std::cerr << shown(file) << ": /: error: " << printable(e.what()) << " [file.write]\n";
             ++failures;
         }
     }
@@ -45,7 +47,7 @@ struct RunOptions {
     std::vector<std::string> paths;
     std::string out_dir;
     std::string npy_dir;
-    uint64_t max_bytes = uint64_t(4) << 30;
+    LoadOptions load;
     bool overwrite_expected = false;
     bool quiet = false;
 };
@@ -57,8 +59,10 @@ int cmd_run(const RunOptions& o) {
         args.push_back(fs::is_directory("cases") ? "cases" : DMLREF_SOURCE_CASES);
     }
     std::vector<std::string> problems;
-    const auto inputs = collect(args, problems);
+    auto inputs = collect(args, problems);
+    if (!o.out_dir.empty() || !o.npy_dir.empty()) drop_colliding_outputs(inputs, problems);
     for (const auto& p : problems) std::cerr << p << "\n";
+    const bool terminal = ::isatty(STDERR_FILENO);
     size_t passed = 0, failed = 0, fresh = 0, errors = problems.size();
     const size_t width = std::to_string(inputs.size()).size();
     std::cout << "dmlref " << dmlref_version() << ": running " << inputs.size() << " case" << (inputs.size() == 1 ? "" : "s") << "\n";
@@ -67,26 +71,32 @@ int cmd_run(const RunOptions& o) {
         std::string counter = std::to_string(k + 1);
         counter = "[" + std::string(width - counter.size(), ' ') + counter + "/" + std::to_string(inputs.size()) + "]";
         Diagnostics diags;
-        Case c = load(in.file, o.max_bytes, diags);
+        Case c = load(in.file, o.load, diags);
         if (diags.has_errors()) {
             ++errors;
-            std::cout << counter << " ERROR " << in.file.string() << "\n";
+            std::cout << counter << " ERROR " << shown(in.file) << "\n";
             print_diagnostics(diags, in.file.string(), std::cerr);
             continue;
         }
-        if (!o.quiet) for (const auto& item : diags.items()) std::cerr << format(item, in.file.string()) << "\n";
+        if (!o.quiet) print_diagnostics(diags, in.file.string(), std::cerr);
         Outputs outputs;
+        // Long work shows itself on a terminal (the line is cleared when the case is done).
+        const uint64_t work = work_estimate(c.op);
+        const bool show = terminal && !o.quiet && work > (uint64_t(1) << 26);
+        if (show) std::cerr << counter << " running " << printable(c.name) << ": about " << work << " element reads and writes..." << std::flush;
         try {
             outputs = run_case(c);
         } catch (const std::exception& e) {
+            if (show) std::cerr << "\r\x1b[K";
             ++errors;
-            std::cout << counter << " ERROR " << in.file.string() << "\n";
-            std::cerr << in.file.string() << ": /: error: evaluation failed: " << e.what() << " [evaluate]\n";
+            std::cout << counter << " ERROR " << shown(in.file) << "\n";
+            std::cerr << shown(in.file) << ": /: error: evaluation failed: " << printable(e.what()) << " [evaluate]\n";
             continue;
         }
+        if (show) std::cerr << "\r\x1b[K" << std::flush;
         const auto mismatches = compare_expected(c, outputs);
         std::string status = c.expected.empty() ? "NEW " : mismatches.empty() ? "PASS" : "FAIL";
-        std::cout << counter << " " << status << "  " << pad(c.name, 44) << " " << pad(std::string(info(c.op.Type).Name), 24)
+        std::cout << counter << " " << status << "  " << pad(printable(c.name), 44) << " " << pad(std::string(info(c.op.Type).Name), 24)
                   << " " << shape_text(c) << "\n";
         if (!mismatches.empty()) {
             ++failed;
@@ -109,11 +119,14 @@ int cmd_run(const RunOptions& o) {
             const fs::path target = fs::path(o.out_dir) / in.relative;
             std::error_code ec;
             fs::create_directories(target.parent_path(), ec);
-            std::ofstream f(target, std::ios::binary);
-            f << write_golden(c, outputs, target);
-            if (!f) {
+            try {
+                write_file_atomic(target, write_golden(c, outputs, target));
+            } catch (const WriteError& e) {
                 ++errors;
-                std::cerr << target.string() << ": /: error: cannot write the golden file [file.write]\n";
+                std::cerr << shown(target) << ": /: error: cannot write the golden file: " << printable(e.what()) << " [" << e.rule() << "]\n";
+            } catch (const std::exception&) {
+                ++errors;
+                std::cerr << shown(target) << ": /: error: cannot write the golden file: an internal error; please report it [internal.error]\n";
             }
         }
         if (!o.npy_dir.empty()) errors += write_npy_files(c, outputs, fs::path(o.npy_dir) / fs::path(in.relative).replace_extension(""));
@@ -133,7 +146,7 @@ Command add_run_command(CLI::App& app) {
     auto* run = app.add_subcommand("run", "Evaluate cases; with -o, write golden case files. With no CASE, runs the bundled cases/.");
     run->add_option("CASE", ro->paths, "case files or directories (searched for *.json)");
     run->add_option("-o,--output", ro->out_dir, "directory for the golden case files (mirrors the layout under a directory argument)");
-    run->add_option("--max-bytes", ro->max_bytes, "largest buffer a case may allocate, in bytes (default 4 GiB)");
+    add_load_options(*run, ro->load);
     run->add_option("--npy", ro->npy_dir, "also write DIR/<case>/<Field>.npy: input buffers (1-D, memory order) and computed outputs (their Sizes), for harnesses");
     run->add_flag("--overwrite-expected", ro->overwrite_expected, "write goldens even for cases whose expected values differ");
     run->add_flag("-q,--quiet", ro->quiet, "do not print warnings");
