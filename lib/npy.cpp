@@ -123,7 +123,7 @@ NpyArray parse_npy(const std::string& f, uint64_t max_bytes) {
     if (f.size() - data_start > bytes)
         throw NpyError("the file has " + std::to_string(f.size() - data_start - bytes) + " bytes after the data that shape " + shape + " describes");
     a.data.resize(bytes);
-    std::memcpy(a.data.data(), f.data() + data_start, bytes);
+    if (bytes) std::memcpy(a.data.data(), f.data() + data_start, bytes);  // never memcpy from or to null (a 0-sized array)
     return a;
 }
 

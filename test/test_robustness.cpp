@@ -118,3 +118,12 @@ TEST_CASE("the atomic writer replaces files whole and never writes through a lin
     CHECK(files == 0);
     fs::remove_all(dir);
 }
+
+TEST_CASE(".npy with a 0 in its shape reads as an empty array (found by fuzz_npy: memcpy from null)") {
+    std::string h = "{'descr': '|i1', 'fortran_order': False, 'shape': (1, 0, 2), }";
+    h += std::string((64 - (10 + h.size() + 1) % 64) % 64, ' ') + "\n";
+    const std::string f = std::string("\x93NUMPY\x01\x00", 8) + char(h.size() & 0xff) + char(h.size() >> 8) + h;
+    const NpyArray a = parse_npy(f, 1 << 20);
+    CHECK(a.data.empty());
+    CHECK(a.shape == std::vector<uint64_t>{1, 0, 2});
+}
