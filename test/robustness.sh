@@ -125,6 +125,14 @@ printf 'x' > "batch/n_$(printf '\xff')name.json"
 expect "a batch reports its broken cases" 2 "m_dangling.json: /: error: .*file.read" -- "$dmlref" run -q batch -o batch_out
 grep -q "file.name" err.txt && ok "a non-UTF-8 file name is an error" || bad "a non-UTF-8 file name is an error" "$(head -c 300 err.txt)"
 [ -s batch_out/z_good.json ] && ok "the good case after the broken ones still ran" || bad "the good case after the broken ones still ran" "no golden"
+# A .npy header holding bytes that are not UTF-8: an error in the report, and the report written whole.
+python3 - <<'PY'
+h = "{'descr': '<f\xff4', 'fortran_order': False, 'shape': (4,), }"
+h += ' ' * ((64 - (10 + len(h) + 1) % 64) % 64) + '\n'
+open('bad_header.npy', 'wb').write(b'\x93NUMPY\x01\x00' + len(h).to_bytes(2, 'little') + h.encode('latin-1') + b'\x00' * 16)
+PY
+expect "a .npy header that is not UTF-8 is an error" 2 "" -- "$dmlref" diff g1/good.json --output OutputTensor=bad_header.npy --json report.json
+python3 -c "import json; json.load(open('report.json'))" 2>/dev/null && ok "the JSON report is still written, whole" || bad "the JSON report is still written, whole" "report.json missing or broken"
 if [ "$(id -u)" -ne 0 ]; then
   mkdir -p locked/inner && cp cases/good.json locked/inner/x.json && chmod 000 locked/inner
   expect "an unreadable folder is an error" 2 "cannot read the folder" -- "$dmlref" validate locked

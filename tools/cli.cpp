@@ -94,7 +94,7 @@ void drop_colliding_outputs(std::vector<Input>& inputs, std::vector<std::string>
 void add_load_options(CLI::App& app, LoadOptions& lo) {
     app.add_option("--max-bytes", lo.max_bytes, "largest buffer a case may allocate, in bytes (default 4 GiB)")
         ->check(CLI::NonNegativeNumber);
-    app.add_option("--max-work", lo.max_work, "most work a case may take, in element reads and writes (default 2^34)")
+    app.add_option("--max-work", lo.max_work, "most work a case may take, in element reads and writes (default 2^32)")
         ->check(CLI::NonNegativeNumber);
     app.add_flag("--allow-paths", lo.allow_paths, "let cases read .npy files outside their own folder (absolute paths, .., links)");
 }

@@ -71,7 +71,7 @@ struct Case {
     std::vector<uint64_t> seeds;  // of the Random inputs, for provenance
 };
 
-inline constexpr uint64_t kDefaultMaxWork = uint64_t(1) << 34;  // about 1.7e10: minutes at most
+inline constexpr uint64_t kDefaultMaxWork = uint64_t(1) << 32;  // about 4.3e9, the most elements a tensor may have
 
 struct LoadOptions {
     uint64_t max_bytes = uint64_t(4) << 30;  // per buffer and per .npy file
