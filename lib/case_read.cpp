@@ -51,6 +51,7 @@ Case parse_case(const JsonDocument& doc, const fs::path& file, Diagnostics& diag
         if (!root.contains("desc")) diags.error("/desc", "case.missing-field", "the case has no \"desc\"");
         return c;
     }
+    const size_t desc_diags = diags.items().size();
     bool desc_ok = read_desc(r, c.op, root["desc"]);
     if (!desc_ok || diags.has_errors()) return c;
 
@@ -58,6 +59,7 @@ Case parse_case(const JsonDocument& doc, const fs::path& file, Diagnostics& diag
     vo.max_bytes = options.max_bytes;
     diags.append(validate(c.op, vo));
     if (diags.has_errors()) return c;  // no buffers for a desc that is wrong
+    record_desc_notation(r, c, root["desc"], desc_diags);
     if (const uint64_t work = work_estimate(c.op); work > options.max_work) {
         diags.error("/desc", "limit.work", "running this case takes about " + std::to_string(work) +
                     " element reads and writes, over the limit of " + std::to_string(options.max_work) +

@@ -1,6 +1,8 @@
 // Reading a case's desc (docs/case-format.md): tensor descs and every field of the operator's
 // desc struct, by DirectML's names.
 #include "case_reader.hpp"
+#include "case_notation.hpp"
+#include "json_tokens.hpp"
 
 namespace dmlref::case_reader {
 
@@ -273,6 +275,25 @@ bool read_desc(Reader& r, Operator& op, const json& node) {
         r.only_keys(node, "/desc", dr.seen, struct_name);
         return dr.ok;
     }, op.Desc);
+}
+
+void record_desc_notation(Reader& r, Case& c, const json& node, size_t diags_before) {
+    std::set<std::string> tensors;
+    for (const auto& f : tensor_fields(c.op)) tensors.insert(std::string(f.name));
+    const ordered_json canonical = canonical_desc_json(c.op);
+    for (auto it = node.begin(); it != node.end(); ++it) {
+        const std::string p = pointer_append("/desc", it.key());
+        if (tensors.count(it.key()) || it->is_null() || !canonical.contains(it.key()) || inexact_under(r.diags, p, diags_before)) continue;
+        ordered_json written = with_number_text(r.doc, *it, p);
+        const ordered_json& canon = canonical[it.key()];
+        if (written.is_object() && canon.is_object()) {  // the reader's objects are unordered: dmlref's key order
+            ordered_json ordered = ordered_json::object();
+            for (const auto& [k, v] : canon.items()) if (written.contains(k)) ordered[k] = written[k];
+            for (const auto& [k, v] : written.items()) if (!ordered.contains(k)) ordered[k] = v;
+            written = std::move(ordered);
+        }
+        c.desc_notation[it.key()] = {written.dump(), canon.dump()};
+    }
 }
 
 }  // namespace dmlref::case_reader

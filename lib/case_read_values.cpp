@@ -1,6 +1,8 @@
 // Reading a case's input buffers (arrays, Fill, Iota, Random, Npy) and its expected outputs
 // (values, tolerance, don't-care and boundary elements), docs/case-format.md.
 #include "case_reader.hpp"
+#include "case_notation.hpp"
+#include "json_tokens.hpp"
 
 namespace dmlref::case_reader {
 
@@ -15,6 +17,7 @@ void read_input(Reader& r, Case& c, const TensorField& f, const json& spec, cons
     const uint64_t needed = index_of_last_element(d) + 1;
     std::vector<std::byte> buffer(buffer_size(d));
     json canonical;
+    const size_t diags_before = r.diags.items().size();
 
     auto count_ok = [&](uint64_t n, const std::string& p) {
         if (n < needed || n > capacity) {
@@ -196,6 +199,10 @@ void read_input(Reader& r, Case& c, const TensorField& f, const json& spec, cons
                       "{\"Iota\": {\"Start\": a, \"Step\": d}}, {\"Random\": {\"Seed\": n, ...}}, {\"Npy\": \"file.npy\"}");
         return;
     }
+    // Values and Fill/Iota keep the author's notation (raw bits stay bits), unless a decimal had to
+    // be rounded: then the exact values are written, so a golden never warns. Generators stay canonical.
+    if ((spec.is_array() || spec.contains("Fill") || spec.contains("Iota")) && !inexact_under(r.diags, path, diags_before))
+        canonical = with_number_text<json>(r.doc, spec, path);
     c.inputs[std::string(f.name)] = std::move(buffer);
     c.input_specs[std::string(f.name)] = std::move(canonical);
 }

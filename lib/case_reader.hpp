@@ -92,6 +92,9 @@ struct Reader {
 
 // /desc: the operator's desc struct, field by field (lib/case_read_desc.cpp). False on an error.
 bool read_desc(Reader& r, Operator& op, const json& node);
+// Keeps the author's notation of the desc's non-tensor fields in c.desc_notation (no field whose
+// decimal was rounded, judged by the value.inexact warnings from `diags_before` on).
+void record_desc_notation(Reader& r, Case& c, const json& node, size_t diags_before);
 // One entry of /inputs (lib/case_read_values.cpp).
 void read_input(Reader& r, Case& c, const TensorField& f, const json& spec, const std::string& path,
                 const fs::path& base_dir, const LoadOptions& options);

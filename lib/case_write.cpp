@@ -8,6 +8,7 @@
 #include "dmlref/npy.hpp"
 #include "dmlref/numeric.hpp"
 #include "dmlref/values.hpp"
+#include "case_notation.hpp"
 #include "json_writer.hpp"
 
 #include <algorithm>
@@ -72,17 +73,35 @@ struct DescWriter {
     }
 };
 
+}  // namespace
+
+ordered_json canonical_desc_json(const Operator& op) {
+    return std::visit([](const auto& d) {
+        DescWriter w;
+        std::decay_t<decltype(d)>::fields(d, w);
+        return w.out;
+    }, op.Desc);
+}
+
+bool inexact_under(const Diagnostics& diags, const std::string& path, size_t from) {
+    const auto& items = diags.items();
+    for (size_t i = from; i < items.size(); ++i)
+        if (items[i].rule == "value.inexact" && (items[i].path == path || items[i].path.rfind(path + "/", 0) == 0)) return true;
+    return false;
+}
+
+namespace {
+
 ordered_json case_json(const Case& c, const fs::path& out_file) {
     ordered_json j;
     j["format"] = kCaseFormatVersion;
     j["name"] = json_text(c.name);
     if (!c.description.empty()) j["description"] = json_text(c.description);
     j["operator"] = full_name(c.op.Type);
-    j["desc"] = std::visit([](const auto& d) {
-        DescWriter w;
-        std::decay_t<decltype(d)>::fields(d, w);
-        return w.out;
-    }, c.op.Desc);
+    j["desc"] = canonical_desc_json(c.op);
+    // The author's notation, for fields that still hold the value it was read as.
+    for (const auto& [field, n] : c.desc_notation)
+        if (j["desc"].contains(field) && j["desc"][field].dump() == n.canonical) j["desc"][field] = ordered_json::parse(n.written);
     ordered_json inputs = ordered_json::object();
     const fs::path out_dir = out_file.has_parent_path() ? fs::absolute(out_file.parent_path()) : fs::current_path();
     for (const auto& f : tensor_fields(c.op)) {

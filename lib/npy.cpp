@@ -5,6 +5,7 @@
 #include "dmlref/checked.hpp"
 #include "dmlref/printable.hpp"
 
+#include <cstring>
 #include <fstream>
 #include <sstream>
 
@@ -68,6 +69,27 @@ std::string header_value(const std::string& h, const std::string& key) {
     return v;
 }
 
+// A Fortran-order (column-major) array's elements rearranged into C (row-major) order: the
+// element at index (i0, ..., ik-1) sits at sum(i_j * prod(shape[0..j-1])) in the file.
+std::vector<std::byte> c_order_from_fortran(const std::vector<uint64_t>& shape, size_t width, const std::vector<std::byte>& f) {
+    if (shape.size() < 2 || f.empty()) return f;
+    std::vector<uint64_t> fortran_stride(shape.size());
+    uint64_t s = 1;
+    for (size_t j = 0; j < shape.size(); ++j) { fortran_stride[j] = s; s *= shape[j]; }
+    std::vector<std::byte> c(f.size());
+    std::vector<uint64_t> index(shape.size(), 0);
+    for (uint64_t n = 0; n < f.size() / width; ++n) {  // n: the C-order position of `index`
+        uint64_t off = 0;
+        for (size_t j = 0; j < shape.size(); ++j) off += index[j] * fortran_stride[j];
+        std::memcpy(c.data() + n * width, f.data() + off * width, width);
+        for (size_t j = shape.size(); j-- > 0;) {  // the next index in row-major order
+            if (++index[j] < shape[j]) break;
+            index[j] = 0;
+        }
+    }
+    return c;
+}
+
 }  // namespace
 
 NpyArray parse_npy(const std::string& f, uint64_t max_bytes) {
@@ -96,8 +118,7 @@ NpyArray parse_npy(const std::string& f, uint64_t max_bytes) {
         throw NpyError("dtype '" + descr + "' is not one of the eleven element types (<f2 <f4 <f8 |i1 <i2 <i4 <i8 |u1 <u2 <u4 <u8)");
     }
     const std::string order = header_value(h, "fortran_order");
-    if (order == "True") throw NpyError("the array is in Fortran order; dmlref reads C order only");
-    if (order != "False") throw NpyError("fortran_order is '" + order + "', not True or False");
+    if (order != "True" && order != "False") throw NpyError("fortran_order is '" + order + "', not True or False");
     const std::string shape = header_value(h, "shape");
     if (shape.size() < 2 || shape.front() != '(' || shape.back() != ')') throw NpyError("shape '" + shape + "' is not a tuple");
     uint64_t count = 1;
@@ -124,6 +145,7 @@ NpyArray parse_npy(const std::string& f, uint64_t max_bytes) {
         throw NpyError("the file has " + std::to_string(f.size() - data_start - bytes) + " bytes after the data that shape " + shape + " describes");
     a.data.resize(bytes);
     if (bytes) std::memcpy(a.data.data(), f.data() + data_start, bytes);  // never memcpy from or to null (a 0-sized array)
+    if (order == "True") a.data = c_order_from_fortran(a.shape, element_size(a.data_type), a.data);
     return a;
 }
 

@@ -60,6 +60,40 @@ const Policy kZeroWeightTaps{"ZeroWeightTaps", "NoTerm"};
 const Policy kResampleGradParameters{"ResampleGradParameters", "ForwardScalesAndOffsets"};
 const Policy kScalesAndOffsets{"ScalesAndOffsets", "FinitePositiveScalesFiniteOffsets"};
 
+// ---- Operators whose values are computed (GOLDEN.md section 8; spec/dml-training-ops.md) ----
+// Average pooling (section 3): tables from the pages (section 8 of the digest); dmlref
+// evaluates ranks 3 to 8 and every type.
+const Policy kIncludePaddingDivisor{"IncludePaddingDivisor", "WindowSizeProduct"};
+const Policy kExcludePaddingDivisor{"ExcludePaddingDivisor", "RealElementCount"};
+const Policy kComputedValue{"ComputedValue", "ExactThenRoundOnce"};
+const Policy kIntegerResult{"IntegerResult", "RoundHalfEvenSaturate"};
+const Policy kZeroResult{"ZeroResult", "PositiveZero"};
+
+const Policy kLrnWindow{"LrnWindow", "ClippedOnnxRegion"};
+const Policy kLrnEvenLocalSize{"LrnEvenLocalSize", "OneMoreAfter"};
+const Policy kLrnDivisor{"LrnDivisor", "LocalSizeEvenWhenClipped"};
+const Policy kLrnWithinChannel{"LrnWithinChannel", "EveryDimensionAfterChannelDivisorLocalSize"};
+const Policy kLrnSpecialValues{"LrnSpecialValues", "IeeeOnTheExactFormula"};
+const Policy kLrnGradTerms{"LrnGradTerms", "GroupedByB"};
+
+void append_computed_operators(std::vector<OperatorInfo>& r) {
+    const std::vector<Policy> average = {kIncludePaddingDivisor, kExcludePaddingDivisor, kEmptyWindow, kOutputSizes,
+                                         kComputedValue, kIntegerResult, kNonFiniteSum, kZeroResult, kSubnormals};
+    r.push_back({OperatorType::AVERAGE_POOLING, "AVERAGE_POOLING", 0x1000, {}, {{0x1000, {}, 4, 5, kF32F16}}, average});
+    r.push_back({OperatorType::AVERAGE_POOLING1, "AVERAGE_POOLING1", 0x6200, {}, {{0x6200, {}, 4, 5, kF32F16}}, average});
+    r.push_back({OperatorType::AVERAGE_POOLING_GRAD, "AVERAGE_POOLING_GRAD", 0x3000, {}, {{0x3000, {}, 4, 5, kF32F16}}, average});
+    // Local response normalization (section 4): 4-D FLOAT32/FLOAT16 at every level; dmlref
+    // evaluates ranks 2 to 8 and every type.
+    const std::vector<Policy> lrn = {kLrnWindow, kLrnEvenLocalSize, kLrnDivisor, kLrnWithinChannel, kComputedValue,
+                                     kLrnSpecialValues, kIntegerResult, kSubnormals};
+    std::vector<Policy> lrn_grad = lrn;
+    lrn_grad.push_back(kLrnGradTerms);
+    r.push_back({OperatorType::LOCAL_RESPONSE_NORMALIZATION, "LOCAL_RESPONSE_NORMALIZATION", 0x1000, {},
+                 {{0x1000, {}, 4, 4, kF32F16}}, lrn});
+    r.push_back({OperatorType::LOCAL_RESPONSE_NORMALIZATION_GRAD, "LOCAL_RESPONSE_NORMALIZATION_GRAD", 0x3100, {},
+                 {{0x3100, {}, 4, 4, kF32F16}}, lrn_grad});
+}
+
 // Tables from the operators' pages (spec/dml-semantics.md section 4).
 std::vector<OperatorInfo> make_registry() {
     std::vector<OperatorInfo> r;
@@ -154,6 +188,7 @@ std::vector<OperatorInfo> make_registry() {
                  {},
                  {{0x5100, {}, 1, 4, kF32F16}},
                  grad});
+    append_computed_operators(r);
     return r;
 }
 
@@ -218,6 +253,11 @@ Operator make_operator(OperatorType t) {
         case OperatorType::RESAMPLE2: return {t, DML_RESAMPLE2_OPERATOR_DESC{}};
         case OperatorType::RESAMPLE_GRAD: return {t, DML_RESAMPLE_GRAD_OPERATOR_DESC{}};
         case OperatorType::RESAMPLE_GRAD1: return {t, DML_RESAMPLE_GRAD1_OPERATOR_DESC{}};
+        case OperatorType::AVERAGE_POOLING: return {t, DML_AVERAGE_POOLING_OPERATOR_DESC{}};
+        case OperatorType::AVERAGE_POOLING1: return {t, DML_AVERAGE_POOLING1_OPERATOR_DESC{}};
+        case OperatorType::AVERAGE_POOLING_GRAD: return {t, DML_AVERAGE_POOLING_GRAD_OPERATOR_DESC{}};
+        case OperatorType::LOCAL_RESPONSE_NORMALIZATION: return {t, DML_LOCAL_RESPONSE_NORMALIZATION_OPERATOR_DESC{}};
+        case OperatorType::LOCAL_RESPONSE_NORMALIZATION_GRAD: return {t, DML_LOCAL_RESPONSE_NORMALIZATION_GRAD_OPERATOR_DESC{}};
     }
     throw std::invalid_argument("unknown operator type " + std::to_string(uint32_t(t)));
 }

@@ -88,4 +88,25 @@ std::optional<Tolerance> tolerance(const DML_RESAMPLE_GRAD_OPERATOR_DESC& d, std
 Boundary boundary(const DML_RESAMPLE_GRAD1_OPERATOR_DESC& d, std::string_view output);
 std::optional<Tolerance> tolerance(const DML_RESAMPLE_GRAD1_OPERATOR_DESC& d, std::string_view output);
 
+// ---- Average pooling (reference/average_pooling.cpp) ----------------------------------------
+void validate(const DML_AVERAGE_POOLING_OPERATOR_DESC& d, Diagnostics& diags);
+void evaluate(const DML_AVERAGE_POOLING_OPERATOR_DESC& d, const Bindings& b);
+std::vector<DontCare> dont_care(const DML_AVERAGE_POOLING_OPERATOR_DESC& d, std::string_view output);
+std::optional<Tolerance> tolerance(const DML_AVERAGE_POOLING_OPERATOR_DESC& d, std::string_view output);
+void validate(const DML_AVERAGE_POOLING1_OPERATOR_DESC& d, Diagnostics& diags);
+void evaluate(const DML_AVERAGE_POOLING1_OPERATOR_DESC& d, const Bindings& b);
+std::vector<DontCare> dont_care(const DML_AVERAGE_POOLING1_OPERATOR_DESC& d, std::string_view output);
+std::optional<Tolerance> tolerance(const DML_AVERAGE_POOLING1_OPERATOR_DESC& d, std::string_view output);
+void validate(const DML_AVERAGE_POOLING_GRAD_OPERATOR_DESC& d, Diagnostics& diags);
+void evaluate(const DML_AVERAGE_POOLING_GRAD_OPERATOR_DESC& d, const Bindings& b);
+std::optional<Tolerance> tolerance(const DML_AVERAGE_POOLING_GRAD_OPERATOR_DESC& d, std::string_view output);
+
+// ---- Local response normalization (reference/local_response_normalization.cpp) ----------------
+void validate(const DML_LOCAL_RESPONSE_NORMALIZATION_OPERATOR_DESC& d, Diagnostics& diags);
+void evaluate(const DML_LOCAL_RESPONSE_NORMALIZATION_OPERATOR_DESC& d, const Bindings& b);
+std::optional<Tolerance> tolerance(const DML_LOCAL_RESPONSE_NORMALIZATION_OPERATOR_DESC& d, std::string_view output);
+void validate(const DML_LOCAL_RESPONSE_NORMALIZATION_GRAD_OPERATOR_DESC& d, Diagnostics& diags);
+void evaluate(const DML_LOCAL_RESPONSE_NORMALIZATION_GRAD_OPERATOR_DESC& d, const Bindings& b);
+std::optional<Tolerance> tolerance(const DML_LOCAL_RESPONSE_NORMALIZATION_GRAD_OPERATOR_DESC& d, std::string_view output);
+
 }  // namespace dmlref::reference

@@ -28,6 +28,8 @@
 #include "common.hpp"
 #include "exact_sum.hpp"
 
+#include "dmlref/terms.hpp"
+
 #include <algorithm>
 #include <bit>
 #include <cstring>
@@ -481,6 +483,29 @@ std::vector<uint32_t> max_pooling_grad_term_counts(const DML_MAX_POOLING_GRAD_OP
         for (uint64_t t : grad_targets<T>(w, X, d.InputGradientTensor.Sizes)) if (t != kNoElement) ++counts[t];
     });
     return counts;
+}
+
+void max_pooling_grad_terms(const DML_MAX_POOLING_GRAD_OPERATOR_DESC& d, std::span<const std::byte> InputTensor,
+                            std::span<const std::byte> InputGradientTensor, TermSink& sink) {
+    using namespace reference;
+    Diagnostics diags;
+    validate(d, diags);
+    if (diags.has_errors()) throw std::invalid_argument("max_pooling_grad_terms: the desc does not validate");
+    if (InputTensor.size() < buffer_size(d.InputTensor) || InputGradientTensor.size() < buffer_size(d.InputGradientTensor))
+        throw std::invalid_argument("max_pooling_grad_terms: a buffer is too small");
+    const Window w = window_of(d.InputTensor, d.InputGradientTensor, d.Strides, d.WindowSize, d.StartPadding, &d.Dilations);
+    const TensorView X(d.InputTensor, InputTensor);
+    dispatch(d.InputTensor.DataType, [&]<class T>() {
+        if constexpr (std::is_floating_point_v<T> || is_half_v<T>) {
+            const std::vector<uint64_t> targets = grad_targets<T>(w, X, d.InputGradientTensor.Sizes);
+            const std::vector<std::byte> bytes = gather_logical(d.InputGradientTensor, InputGradientTensor);
+            const T* dy = reinterpret_cast<const T*>(bytes.data());
+            for (size_t i = 0; i < targets.size(); ++i)
+                if (targets[i] != kNoElement) sink.add(targets[i], widen(dy[i]), 1.0, 0.0, false);  // a copy of dY
+        } else {
+            throw std::invalid_argument("max_pooling_grad_terms: float types only (integer sums wrap exactly)");
+        }
+    });
 }
 
 std::vector<uint64_t> max_pooling_argmax_ties(const Operator& op, std::span<const std::byte> InputTensor) {

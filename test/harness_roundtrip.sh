@@ -1,12 +1,50 @@
 #!/usr/bin/env bash
-# A harness's round trip: `dmlref run --npy` writes every case's tensors as .npy, and
-# `dmlref diff` of the goldens against those outputs must pass for every case.
+# A harness's round trip: `dmlref run --npy IN --npy-outputs OUT` writes every case's input
+# buffers to IN and dmlref's own outputs to OUT, never to the same place. `dmlref diff` of the
+# goldens against OUT passes for every case; against IN (a harness that computed nothing) and
+# against OUT with one case's outputs missing (a harness that skipped it) it must not pass.
 # Usage: harness_roundtrip.sh DMLREF CASES
 set -euo pipefail
 dmlref=$1
 cases=$2
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-"$dmlref" run --quiet "$cases" --npy "$out/npy" > "$out/run.log" || { cat "$out/run.log"; exit 1; }
-"$dmlref" diff "$cases" "$out/npy" > "$out/diff.log" || { cat "$out/diff.log"; echo "diff of the goldens against their own .npy dump failed"; exit 1; }
+fail() { echo "FAIL: $*"; exit 1; }
+
+"$dmlref" run --quiet "$cases" --npy "$out/in" --npy-outputs "$out/dmlref" > "$out/run.log" || { cat "$out/run.log"; fail "dmlref run"; }
+
+# The inputs directory holds inputs only: no output field's file is there.
+inputs=$(find "$out/in" -name '*.npy' | wc -l)
+[ "$inputs" -gt 0 ] || fail "no input .npy files written"
+for f in OutputTensor OutputGradientTensor OutputIndicesTensor; do
+  [ -z "$(find "$out/in" -name "$f.npy" -print -quit)" ] || fail "an output ($f.npy) was written beside the inputs"
+done
+
+# dmlref's own outputs, read back, pass.
+"$dmlref" diff "$cases" "$out/dmlref" > "$out/diff.log" || { cat "$out/diff.log"; fail "diff of the goldens against dmlref's own outputs"; }
 tail -1 "$out/diff.log"
+
+# A harness that wrote nothing: diff against the inputs directory is an error (exit 2), not a pass.
+set +e
+"$dmlref" diff "$cases" "$out/in" > "$out/diff-in.log" 2>&1
+rc=$?
+set -e
+[ $rc = 2 ] || { tail -5 "$out/diff-in.log"; fail "diff against the inputs directory exited $rc, expected 2"; }
+
+# A harness that skipped one case: that case is an error, so the run does not pass.
+victim=$(find "$out/dmlref" -name '*.npy' | sort | sed -n 1p)
+rm -f "$victim"
+set +e
+"$dmlref" diff "$cases" "$out/dmlref" > "$out/diff-skip.log" 2>&1
+rc=$?
+set -e
+[ $rc = 2 ] || { tail -5 "$out/diff-skip.log"; fail "diff with a skipped case ($victim removed) exited $rc, expected 2"; }
+
+# The two switches may not name one directory.
+set +e
+"$dmlref" run --quiet "$cases" --npy "$out/same" --npy-outputs "$out/same/" > "$out/same.log" 2>&1
+rc=$?
+set -e
+[ $rc = 2 ] || fail "--npy and --npy-outputs naming one directory exited $rc, expected 2"
+[ ! -e "$out/same" ] || fail "a refused run wrote files"
+echo "inputs and outputs kept apart; skipped and empty harness outputs are errors"

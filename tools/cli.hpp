@@ -26,6 +26,9 @@ struct Command {
 Command add_run_command(CLI::App& app);
 Command add_validate_command(CLI::App& app);
 Command add_diff_command(CLI::App& app);
+Command add_import_dxdispatch_command(CLI::App& app);
+Command add_export_dxdispatch_command(CLI::App& app);
+Command add_reduce_command(CLI::App& app);
 
 struct Input {
     fs::path file;
@@ -51,6 +54,11 @@ std::string shape_text(const Case& c);
 // Reads a case; an unreadable file leaves its diagnostics in `diags` and an empty case.
 // Any other failure (an internal error) also becomes a diagnostic: one bad case never stops a batch.
 Case load(const fs::path& file, const LoadOptions& lo, Diagnostics& diags);
+inline Case load(const fs::path& file, uint64_t max_bytes, Diagnostics& diags) {
+    LoadOptions lo;
+    lo.max_bytes = max_bytes;
+    return load(file, lo, diags);
+}
 // Text from a case or a file name, escaped for a log line (dmlref/printable.hpp).
 std::string shown(const fs::path& p);
 void print_diagnostics(const Diagnostics& d, const std::string& file, std::ostream& os);

@@ -15,6 +15,7 @@ struct DiffCmdOptions {
     DiffCommand dc;
     std::string golden, actual, json_file, image;
     std::vector<std::string> output_files;
+    std::string accumulate = "any", coordinates = "any";
 };
 
 int cmd_diff(DiffCmdOptions& o) {
@@ -23,6 +24,9 @@ int cmd_diff(DiffCmdOptions& o) {
     dc.actual = o.actual;
     dc.json_file = o.json_file;
     dc.image = o.image;
+    // CLI11's IsMember checks have admitted only these names.
+    dc.options.profile.accumulate = parse_accumulate(o.accumulate).value_or(Accumulate::Any);
+    dc.options.profile.coordinates = parse_coordinates(o.coordinates).value_or(Coordinates::Any);
     for (const auto& f : o.output_files) {
         const size_t eq = f.find('=');
         if (eq == std::string::npos || eq == 0 || eq + 1 == f.size()) {
@@ -56,6 +60,17 @@ Command add_diff_command(CLI::App& app) {
     diff->add_flag("--any-nan", dc.options.switches.any_nan, "any NaN equals any NaN");
     diff->add_flag("--accept-flushed-subnormals", dc.options.switches.flushed_subnormals, "accept a zero where the golden is subnormal");
     diff->add_option("--max-bytes", dc.options.max_bytes, "largest file to read, in bytes (default 4 GiB)")->check(CLI::NonNegativeNumber);
+    // The arithmetic profile a conforming backend may use (docs/tolerance.md).
+    diff->add_option("--accumulate", o->accumulate,
+                     "precision of a backend's sums: any (default: the output type or wider), output, float32, float64")
+        ->check(CLI::IsMember({"any", "output", "float32", "float64"}));
+    diff->add_option("--coordinates", o->coordinates,
+                     "resample coordinate arithmetic: any (default), float64, float32-division, float32-reciprocal, float32-reciprocal-fma")
+        ->check(CLI::IsMember({"any", "float64", "float32-division", "float32-reciprocal", "float32-reciprocal-fma"}));
+    diff->add_flag("--allow-flushed-subnormals", dc.options.profile.flush_subnormals,
+                   "the bound of summed elements admits flushing of subnormal operands and partial sums (adds its allowance)");
+    diff->add_option("--false-alarm", dc.options.false_alarm, "false-alarm probability of the systematic-error check (default 1e-6)")
+        ->check(CLI::Range(1e-300, 0.5));
     return {diff, [o] { return cmd_diff(*o); }};
 }
 

@@ -1,5 +1,5 @@
 // dmlref run: evaluate cases, check them against the expected values they hold, and write golden
-// case files (-o) and .npy files for harnesses (--npy). docs/cli.md.
+// case files (-o) and .npy files for harnesses (--npy inputs, --npy-outputs outputs). docs/cli.md.
 #include "cli.hpp"
 
 #include "dmlref/atomic_file.hpp"
@@ -15,14 +15,17 @@ namespace dmlref::cli {
 
 namespace {
 
-// For harnesses: DIR/<Field>.npy for every tensor of the case. Inputs are their whole buffer
-// in memory order (1-D, TotalTensorSizeInBytes / element size elements, as bound); outputs are
-// the computed logical elements in the output's Sizes. Returns the number of files not written.
-size_t write_npy_files(const Case& c, const Outputs& outputs, const fs::path& dir) {
+// For harnesses: DIR/<Field>.npy for the tensors of one role. Inputs are their whole buffer in
+// memory order (1-D, TotalTensorSizeInBytes / element size elements, as bound); outputs are the
+// computed logical elements in the output's Sizes. Inputs and outputs go to separate directories
+// (--npy, --npy-outputs), so a harness that skips a case finds no outputs there to pass with.
+// Returns the number of files not written.
+size_t write_npy_files(const Case& c, const Outputs& outputs, const fs::path& dir, TensorRole role) {
     std::error_code ec;
     fs::create_directories(dir, ec);
     size_t failures = 0;
     for (const auto& f : tensor_fields(c.op)) {
+        if (f.role != role) continue;
         NpyArray a;
         a.data_type = f.desc->DataType;
         if (f.role == TensorRole::Input) {
@@ -46,13 +49,27 @@ size_t write_npy_files(const Case& c, const Outputs& outputs, const fs::path& di
 struct RunOptions {
     std::vector<std::string> paths;
     std::string out_dir;
-    std::string npy_dir;
+    std::string npy_dir;          // input buffers
+    std::string npy_outputs_dir;  // computed outputs
     LoadOptions load;
     bool overwrite_expected = false;
     bool quiet = false;
 };
 
 int cmd_run(const RunOptions& o) {
+    auto same_dir = [](const std::string& a, const std::string& b) {
+        auto norm = [](const std::string& p) {
+            std::string s = fs::weakly_canonical(fs::absolute(p)).string();
+            while (s.size() > 1 && s.back() == '/') s.pop_back();
+            return s;
+        };
+        return norm(a) == norm(b);
+    };
+    if (!o.npy_dir.empty() && !o.npy_outputs_dir.empty() && same_dir(o.npy_dir, o.npy_outputs_dir)) {
+        std::cerr << "dmlref run: error: --npy and --npy-outputs name the same directory; dmlref's outputs beside the inputs "
+                     "would let a harness that skips a case diff dmlref against itself and pass (docs/cli.md)\n";
+        return 2;
+    }
     std::vector<std::string> args = o.paths;
     if (args.empty()) {
         // The bundled corpus: ./cases when run from a checkout, else the one this build came from.
@@ -60,7 +77,7 @@ int cmd_run(const RunOptions& o) {
     }
     std::vector<std::string> problems;
     auto inputs = collect(args, problems);
-    if (!o.out_dir.empty() || !o.npy_dir.empty()) drop_colliding_outputs(inputs, problems);
+    if (!o.out_dir.empty() || !o.npy_dir.empty() || !o.npy_outputs_dir.empty()) drop_colliding_outputs(inputs, problems);
     for (const auto& p : problems) std::cerr << p << "\n";
     const bool terminal = ::isatty(STDERR_FILENO);
     size_t passed = 0, failed = 0, fresh = 0, errors = problems.size();
@@ -129,7 +146,9 @@ int cmd_run(const RunOptions& o) {
                 std::cerr << shown(target) << ": /: error: cannot write the golden file: an internal error; please report it [internal.error]\n";
             }
         }
-        if (!o.npy_dir.empty()) errors += write_npy_files(c, outputs, fs::path(o.npy_dir) / fs::path(in.relative).replace_extension(""));
+        const fs::path case_dir = fs::path(in.relative).replace_extension("");
+        if (!o.npy_dir.empty()) errors += write_npy_files(c, outputs, fs::path(o.npy_dir) / case_dir, TensorRole::Input);
+        if (!o.npy_outputs_dir.empty()) errors += write_npy_files(c, outputs, fs::path(o.npy_outputs_dir) / case_dir, TensorRole::Output);
     }
     std::cout << inputs.size() << " cases: " << passed << " passed, " << failed << " failed, " << fresh
               << " new (no expected values), " << errors << " errors";
@@ -147,7 +166,9 @@ Command add_run_command(CLI::App& app) {
     run->add_option("CASE", ro->paths, "case files or directories (searched for *.json)");
     run->add_option("-o,--output", ro->out_dir, "directory for the golden case files (mirrors the layout under a directory argument)");
     add_load_options(*run, ro->load);
-    run->add_option("--npy", ro->npy_dir, "also write DIR/<case>/<Field>.npy: input buffers (1-D, memory order) and computed outputs (their Sizes), for harnesses");
+    run->add_option("--npy", ro->npy_dir, "also write DIR/<case>/<InputField>.npy: each input's buffer (1-D, memory order), for harnesses");
+    run->add_option("--npy-outputs", ro->npy_outputs_dir,
+                    "also write DIR/<case>/<OutputField>.npy: dmlref's computed outputs (their Sizes); never the --npy directory");
     run->add_flag("--overwrite-expected", ro->overwrite_expected, "write goldens even for cases whose expected values differ");
     run->add_flag("-q,--quiet", ro->quiet, "do not print warnings");
     return {run, [ro] { return cmd_run(*ro); }};

@@ -41,7 +41,7 @@ struct Tolerance {
 
 // Elements on a decision boundary (GOLDEN.md section 5): their golden value follows dmlref's
 // decision, and a correct backend may pick differently there (a nearest-neighbour coordinate
-// whose index changes when it is computed in float32 instead of float64). They are compared
+// within the coordinate arithmetic's error bound of an integer; docs/tolerance.md). They are compared
 // like any other element; a diff reports them apart.
 struct Boundary {
     std::vector<uint64_t> Indices;  // flat logical (row-major) indices, increasing
@@ -69,6 +69,14 @@ struct Case {
     std::map<std::string, std::string> in_place;
     std::map<std::string, ExpectedOutput> expected;
     std::vector<uint64_t> seeds;  // of the Random inputs, for provenance
+    // Desc fields other than tensor descs as the author wrote them ({"UInt16": 15360}, "0x3c00",
+    // short enum names), with the canonical text of the value they were read as. A golden writes
+    // `written` while the field still has that value (docs/case-format.md, "Notation").
+    struct Notation {
+        std::string written;    // JSON text (keys in the author's order)
+        std::string canonical;  // JSON text
+    };
+    std::map<std::string, Notation> desc_notation;
 };
 
 inline constexpr uint64_t kDefaultMaxWork = uint64_t(1) << 32;  // about 4.3e9, the most elements a tensor may have

@@ -7,6 +7,7 @@
 // the outputs. How names map to outputs is in docs/diff.md.
 #pragma once
 
+#include "dmlref/bound.hpp"
 #include "dmlref/case.hpp"
 #include "dmlref/tolerance.hpp"
 
@@ -29,6 +30,8 @@ public:
 
 struct DiffOptions {
     DiffSwitches switches;
+    ArithmeticProfile profile;                           // how a conforming backend may compute (dmlref/bound.hpp)
+    double false_alarm = 1e-6;                           // of the systematic-error check
     size_t worst = 10;                                   // elements listed per output
     uint64_t max_bytes = uint64_t(4) << 30;              // per file read
     std::map<std::string, std::filesystem::path> files;  // --output NAME=FILE (single golden only)
@@ -46,6 +49,12 @@ struct WorstElement {
     uint64_t golden_bits = 0, actual_bits = 0;
     Judgement judgement;
     std::string boundary;                // the boundary reason, if the element is flagged
+    // Summed elements with a bound from their terms (bound >= 0):
+    uint32_t terms = 0;                  // n
+    double abs_sum = 0;                  // the sum of |t|
+    double bound = -1;                   // the most |actual - golden| may be
+    double error = 0;                    // |actual - golden| (rounded to nearest)
+    double ratio = 0;                    // error / bound (infinite for an error over a zero bound)
 };
 
 struct BoundaryCount {
@@ -66,9 +75,19 @@ struct OutputCensus {
     std::map<std::string, uint64_t> skipped;        // don't-care elements by reason
     std::map<std::string, BoundaryCount> boundary;  // flagged elements by reason
     std::vector<uint64_t> histogram = std::vector<uint64_t>(kHistogramBins);
-    std::vector<WorstElement> worst;     // worst first: over before within, then by distance
+    // Summed outputs whose terms dmlref enumerates (dmlref/bound.hpp):
+    bool bounded = false;                // each element judged by its bound from its own terms
+    ArithmeticProfile profile;
+    uint64_t summed_elements = 0;        // elements with a non-zero bound
+    uint64_t admissible = 0;             // elements on an admissible reading (a term may land elsewhere)
+    uint64_t lost_readings = 0;          // groups of linked elements whose total lost a term (members over)
+    double worst_ratio = 0;              // the largest error / bound over finite elements with a non-zero bound
+    double detection_limit = 0;          // the largest 2 * bound: a term larger than this is never hidden
+    double detection_limit_relative = 0; // the largest 2 * bound / sum |t|: the same, relative to the element's sum |t|
+    SystematicCheck systematic;          // the whole-tensor check for systematic error
+    std::vector<WorstElement> worst;     // worst first: over before within, then by error / bound, then by distance
     std::vector<Verdict> verdicts;       // per logical element, for the picture
-    bool passed() const { return over == 0; }
+    bool passed() const { return over == 0 && systematic.passed(); }
 };
 
 struct CaseDiff {
@@ -83,6 +102,7 @@ struct CaseDiff {
 
 struct DiffReport {
     DiffSwitches switches;
+    ArithmeticProfile profile;
     std::vector<CaseDiff> cases;
     bool directory_mode = false;
     int exit_code() const;  // 0 every case passes, 1 some output mismatches, 2 some error

@@ -1,4 +1,4 @@
-// NumPy .npy files (format 1.0 and 2.0, little-endian, C order) for the eleven element types:
+// NumPy .npy files (format 1.0 and 2.0, little-endian; Fortran-order arrays are read into C order) for the eleven element types:
 // '<f2' '<f4' '<f8' '|i1' '<i2' '<i4' '<i8' '|u1' '<u2' '<u4' '<u8' ('<i1'/'|u1' spellings too).
 #pragma once
 
@@ -15,7 +15,7 @@ namespace dmlref {
 struct NpyArray {
     DataType data_type = DataType::UNKNOWN;
     std::vector<uint64_t> shape;
-    std::vector<std::byte> data;  // little-endian elements, C order
+    std::vector<std::byte> data;  // little-endian elements, C (row-major) order, whatever the file's order
 };
 
 // Thrown with a sentence that says what is wrong (the header, the dtype, the order, the size).

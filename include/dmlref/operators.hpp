@@ -66,6 +66,12 @@ enum class OperatorType : uint32_t {
     ELEMENT_WISE_CLIP_GRAD1 = 154,
     RESAMPLE2 = 161,
     RESAMPLE_GRAD1 = 162,
+    // Computed values (spec/dml-training-ops.md section 1.1).
+    AVERAGE_POOLING = 56,
+    AVERAGE_POOLING_GRAD = 130,
+    AVERAGE_POOLING1 = 166,
+    LOCAL_RESPONSE_NORMALIZATION = 74,
+    LOCAL_RESPONSE_NORMALIZATION_GRAD = 144,
 };
 
 // ---- The descs --------------------------------------------------------------------------
@@ -420,6 +426,119 @@ struct DML_RESAMPLE_GRAD1_OPERATOR_DESC {
     }
 };
 
+// ---- Average pooling (spec/dml-training-ops.md section 3) ---------------------------------
+// BOOL fields (IncludePadding) are DirectML's BOOL, an integer: 0 (FALSE) or 1 (TRUE); the
+// operator's validate rejects anything else. The arrays have one entry per spatial dimension.
+struct DML_AVERAGE_POOLING_OPERATOR_DESC {
+    TensorDesc InputTensor;
+    TensorDesc OutputTensor;
+    uint32_t DimensionCount = 0;
+    std::vector<uint32_t> Strides;
+    std::vector<uint32_t> WindowSize;
+    std::vector<uint32_t> StartPadding;
+    std::vector<uint32_t> EndPadding;
+    uint32_t IncludePadding = 0;
+    template <class S, class V> static void fields(S& s, V& v) {
+        v.tensor("InputTensor", s.InputTensor, TensorRole::Input);
+        v.tensor("OutputTensor", s.OutputTensor, TensorRole::Output);
+        v.uint("DimensionCount", s.DimensionCount);
+        v.uint_array("Strides", s.Strides);
+        v.uint_array("WindowSize", s.WindowSize);
+        v.uint_array("StartPadding", s.StartPadding);
+        v.uint_array("EndPadding", s.EndPadding);
+        v.uint("IncludePadding", s.IncludePadding);
+    }
+};
+
+struct DML_AVERAGE_POOLING1_OPERATOR_DESC {
+    TensorDesc InputTensor;
+    TensorDesc OutputTensor;
+    uint32_t DimensionCount = 0;
+    std::vector<uint32_t> Strides;
+    std::vector<uint32_t> WindowSize;
+    std::vector<uint32_t> StartPadding;
+    std::vector<uint32_t> EndPadding;
+    std::vector<uint32_t> Dilations;
+    uint32_t IncludePadding = 0;
+    template <class S, class V> static void fields(S& s, V& v) {
+        v.tensor("InputTensor", s.InputTensor, TensorRole::Input);
+        v.tensor("OutputTensor", s.OutputTensor, TensorRole::Output);
+        v.uint("DimensionCount", s.DimensionCount);
+        v.uint_array("Strides", s.Strides);
+        v.uint_array("WindowSize", s.WindowSize);
+        v.uint_array("StartPadding", s.StartPadding);
+        v.uint_array("EndPadding", s.EndPadding);
+        v.uint_array("Dilations", s.Dilations);
+        v.uint("IncludePadding", s.IncludePadding);
+    }
+};
+
+// InputGradientTensor has the forward output's sizes, OutputGradientTensor the forward input's.
+// No Dilations (there is no AVERAGE_POOLING1 grad).
+struct DML_AVERAGE_POOLING_GRAD_OPERATOR_DESC {
+    TensorDesc InputGradientTensor;
+    TensorDesc OutputGradientTensor;
+    uint32_t DimensionCount = 0;
+    std::vector<uint32_t> Strides;
+    std::vector<uint32_t> WindowSize;
+    std::vector<uint32_t> StartPadding;
+    std::vector<uint32_t> EndPadding;
+    uint32_t IncludePadding = 0;
+    template <class S, class V> static void fields(S& s, V& v) {
+        v.tensor("InputGradientTensor", s.InputGradientTensor, TensorRole::Input);
+        v.tensor("OutputGradientTensor", s.OutputGradientTensor, TensorRole::Output);
+        v.uint("DimensionCount", s.DimensionCount);
+        v.uint_array("Strides", s.Strides);
+        v.uint_array("WindowSize", s.WindowSize);
+        v.uint_array("StartPadding", s.StartPadding);
+        v.uint_array("EndPadding", s.EndPadding);
+        v.uint("IncludePadding", s.IncludePadding);
+    }
+};
+
+// ---- Local response normalization (spec/dml-training-ops.md section 4) --------------------
+// CrossChannel is a BOOL (0 or 1, as IncludePadding). The grad's InputTensor is the forward
+// operator's input (not its output): B is recomputed.
+struct DML_LOCAL_RESPONSE_NORMALIZATION_OPERATOR_DESC {
+    TensorDesc InputTensor;
+    TensorDesc OutputTensor;
+    uint32_t CrossChannel = 0;
+    uint32_t LocalSize = 0;
+    float Alpha = 0.0f;
+    float Beta = 0.0f;
+    float Bias = 0.0f;
+    template <class S, class V> static void fields(S& s, V& v) {
+        v.tensor("InputTensor", s.InputTensor, TensorRole::Input);
+        v.tensor("OutputTensor", s.OutputTensor, TensorRole::Output);
+        v.uint("CrossChannel", s.CrossChannel);
+        v.uint("LocalSize", s.LocalSize);
+        v.float32("Alpha", s.Alpha);
+        v.float32("Beta", s.Beta);
+        v.float32("Bias", s.Bias);
+    }
+};
+
+struct DML_LOCAL_RESPONSE_NORMALIZATION_GRAD_OPERATOR_DESC {
+    TensorDesc InputTensor;
+    TensorDesc InputGradientTensor;
+    TensorDesc OutputGradientTensor;
+    uint32_t CrossChannel = 0;
+    uint32_t LocalSize = 0;
+    float Alpha = 0.0f;
+    float Beta = 0.0f;
+    float Bias = 0.0f;
+    template <class S, class V> static void fields(S& s, V& v) {
+        v.tensor("InputTensor", s.InputTensor, TensorRole::Input);
+        v.tensor("InputGradientTensor", s.InputGradientTensor, TensorRole::Input);
+        v.tensor("OutputGradientTensor", s.OutputGradientTensor, TensorRole::Output);
+        v.uint("CrossChannel", s.CrossChannel);
+        v.uint("LocalSize", s.LocalSize);
+        v.float32("Alpha", s.Alpha);
+        v.float32("Beta", s.Beta);
+        v.float32("Bias", s.Bias);
+    }
+};
+
 using OperatorDesc = std::variant<
     DML_ELEMENT_WISE_CLIP_OPERATOR_DESC,
     DML_ACTIVATION_RELU_OPERATOR_DESC,
@@ -438,7 +557,12 @@ using OperatorDesc = std::variant<
     DML_RESAMPLE1_OPERATOR_DESC,
     DML_RESAMPLE2_OPERATOR_DESC,
     DML_RESAMPLE_GRAD_OPERATOR_DESC,
-    DML_RESAMPLE_GRAD1_OPERATOR_DESC>;
+    DML_RESAMPLE_GRAD1_OPERATOR_DESC,
+    DML_AVERAGE_POOLING_OPERATOR_DESC,
+    DML_AVERAGE_POOLING1_OPERATOR_DESC,
+    DML_AVERAGE_POOLING_GRAD_OPERATOR_DESC,
+    DML_LOCAL_RESPONSE_NORMALIZATION_OPERATOR_DESC,
+    DML_LOCAL_RESPONSE_NORMALIZATION_GRAD_OPERATOR_DESC>;
 
 // DML_OPERATOR_DESC: the type and its desc.
 struct Operator {

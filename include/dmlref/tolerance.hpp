@@ -3,6 +3,7 @@
 // and the comparison of one element under it.
 #pragma once
 
+#include "dmlref/bound.hpp"
 #include "dmlref/case.hpp"
 
 #include <cstdint>
@@ -76,7 +77,9 @@ enum class Verdict : uint8_t { Identical, Within, Over, Skipped };
 struct ElementTolerance {
     std::string_view kind = "Bits";  // "Bits", "Ulp", "Summed"
     uint64_t ulp = 0;                // Kind Ulp: the stated ULPs
-    uint64_t terms = 0;              // Kind Summed: this element's number of terms
+    uint64_t terms = 0;              // Kind Summed without a bound: this element's number of terms
+    double bound = -1;               // >= 0: the element's bound from its own terms (dmlref/bound.hpp)
+    bool sum = false;                // the element is a sum: a NaN golden matches any NaN
 };
 
 struct Judgement {
@@ -87,12 +90,24 @@ struct Judgement {
     bool flushed = false;     // accepted only because of DiffSwitches::flushed_subnormals
 };
 
+// Whether an output's elements are sums (GOLDEN.md section 4): a NaN golden there matches any
+// NaN, whatever the element's number of terms. MAX_POOLING_GRAD and the resample grads (float
+// types), forward LINEAR resampling.
+bool is_summed_output(const Case& c, std::string_view output);
+
+// The terms of every element (logical row-major) of an output whose operator enumerates them
+// (dmlref/terms.hpp), under the profile's arithmetic; nullopt for other outputs (integer types,
+// element-wise operators) or when the case's inputs cannot be read. The sink also holds the
+// groups of elements that share an admissible reading's term.
+std::optional<TermSink> summed_terms(const Case& c, std::string_view output, const ArithmeticProfile& p);
+
 // The ULP distance of two same-type values: the difference of their ordered integer encodings,
 // in which -0 sits one below +0 (distance 1) unless zeros_equal. Integers: |a - b|. Not
 // meaningful for NaN or infinities (Judgement::comparable).
 uint64_t ulp_distance(DataType t, uint64_t a_bits, uint64_t b_bits, bool zeros_equal);
 
-// The Summed bound: |actual - golden| <= (terms - 1/2) * ulp(golden), decided exactly. `terms`
+// The fallback Summed bound, for a golden whose terms dmlref cannot enumerate (an operator
+// without a term enumeration): |actual - golden| <= (terms - 1/2) * ulp(golden), decided exactly. `terms`
 // must be >= 2 and both values finite floats of type t.
 bool within_summed_bound(DataType t, uint64_t golden_bits, uint64_t actual_bits, uint64_t terms);
 

@@ -3,14 +3,24 @@
 operators that have a direct PyTorch analogue.
 
     dmlref run cases --npy NPY            # inputs as .npy (on any machine)
-    python3 tools/crosscheck/torch_cuda.py cases NPY OUT
+    python3 tools/crosscheck/torch_cuda.py cases NPY OUT [--planted] [--bundle]
     dmlref diff OUT/goldens OUT/actual    # judged by the tolerance model
+
+--planted also writes OUT/planted/<bug>/<case>/OutputGradientTensor.npy: the same kernels with
+one bug planted each (docs/crosscheck-gpu.md), which `dmlref diff` must reject. --bundle packs
+OUT/actual and OUT/planted into OUT/bundle-N.zip files of at most 15 MiB (for machines that
+return few files); tools/crosscheck/unbundle.py unpacks them.
 
 For every golden in CASES whose operator and desc map onto PyTorch (packed tensors):
   ACTIVATION_RELU_GRAD  aten.threshold_backward(dY, X, 0)          (x <= 0 ? 0 : dY)
   MAX_POOLING_GRAD      max_pool2d / max_pool3d backward (symmetric padding, any dilation,
                         ceil mode when the golden's output size needs it; float types)
   SLICE_GRAD            autograd of indexing X with each dimension's window indices
+  RESAMPLE_GRAD1        interpolate backward: LINEAR with half-pixel offsets as bilinear,
+                        align_corners=False; NEAREST_NEIGHBOR DECREASING with offsets 0 as
+                        'nearest', with OutputPixelOffset -0.5 as 'nearest-exact'; INCREASING
+                        with half-pixel offsets by autograd of indexing with float32
+                        ceil((o + 0.5) * float32(1 / scale) - 0.5) (no PyTorch mode reads so)
 it writes OUT/actual/<case>/OutputGradientTensor.npy and copies the golden to
 OUT/goldens/<case>.json, so that `dmlref diff` can judge PyTorch's results. Cases it cannot map
 are listed as skipped with the reason. PyTorch is a GPU backend of other frameworks, not of
@@ -85,11 +95,152 @@ def slice_grad(d, npy, dev):
     return x.grad
 
 
-OPERATORS = {"ACTIVATION_RELU_GRAD": relu_grad, "MAX_POOLING_GRAD": max_pooling_grad, "SLICE_GRAD": slice_grad}
+def resample_grad(d, npy, dev):
+    dyd, dxd = d["InputGradientTensor"], d["OutputGradientTensor"]
+    dt = DTYPES.get(dxd["DataType"])
+    if dt is None or not dt.is_floating_point or len(dxd["Sizes"]) != 4:
+        raise NotImplementedError("4-D float tensors only")
+    if d["Scales"][:2] != [1, 1] or len(set(d["Scales"][2:])) != 1:
+        raise NotImplementedError("one scale for both spatial dimensions, 1 for N and C")
+    scale = d["Scales"][2]
+    ipo, opo = d["InputPixelOffsets"][2:], d["OutputPixelOffsets"][2:]
+    dy = tensor(npy, "InputGradientTensor", dyd, dev)
+    x = torch.zeros(dxd["Sizes"], dtype=dt, device=dev, requires_grad=True)
+    mode, rounding = d["InterpolationMode"], d.get("RoundingDirection", "DECREASING")
+    F = torch.nn.functional
+    if mode == "LINEAR" and ipo == [0.5, 0.5] and opo == [-0.5, -0.5]:
+        y = F.interpolate(x, scale_factor=scale, mode="bilinear", align_corners=False)
+    elif mode == "NEAREST_NEIGHBOR" and rounding == "DECREASING" and ipo == [0, 0] and opo == [0, 0]:
+        y = F.interpolate(x, scale_factor=scale, mode="nearest")
+    elif mode == "NEAREST_NEIGHBOR" and rounding == "DECREASING" and ipo == [0, 0] and opo == [-0.5, -0.5]:
+        y = F.interpolate(x, scale_factor=scale, mode="nearest-exact")
+    elif mode == "NEAREST_NEIGHBOR" and rounding == "INCREASING" and ipo == [0.5, 0.5] and opo == [-0.5, -0.5]:
+        r = torch.tensor(1.0 / scale, dtype=torch.float32, device=dev)
+        idx = []
+        for i in (2, 3):
+            o = torch.arange(dyd["Sizes"][i], dtype=torch.float32, device=dev)
+            idx.append(torch.clamp(torch.ceil((o + 0.5) * r - 0.5), 0, dxd["Sizes"][i] - 1).long())
+        y = x[:, :, idx[0][:, None], idx[1][None, :]]
+    else:
+        raise NotImplementedError("no PyTorch mode reads these offsets")
+    if list(y.shape) != dyd["Sizes"]:
+        raise NotImplementedError(f"PyTorch's output size {list(y.shape)} differs from dY's {dyd['Sizes']}")
+    y.backward(dy)
+    return x.grad
+
+
+OPERATORS = {"ACTIVATION_RELU_GRAD": relu_grad, "MAX_POOLING_GRAD": max_pooling_grad, "SLICE_GRAD": slice_grad,
+             "RESAMPLE_GRAD1": resample_grad}
+
+
+# ---- Planted bugs: each takes (desc, npy dir, device, correct grad) and returns a wrong grad. ----
+
+def plant_dropped_term(d, npy, dev, grad):
+    """One lost atomic update: the largest dY term of the busiest element is not added."""
+    op = OPERATORS[d["_op"]]
+    dy = tensor(npy, "InputGradientTensor", d["InputGradientTensor"], dev)
+    k = int(torch.argmax(dy.abs().flatten().float()))
+    saved = dy.flatten()[k].item()
+    path = os.path.join(npy, "InputGradientTensor.npy")
+    flat = np.load(path)
+    flat2 = flat.copy()
+    flat2[k] = 0
+    tmp = os.path.join(npy, "_planted")
+    os.makedirs(tmp, exist_ok=True)
+    for f in os.listdir(npy):
+        if f.endswith(".npy"):
+            shutil.copy(os.path.join(npy, f), os.path.join(tmp, f))
+    np.save(os.path.join(tmp, "InputGradientTensor.npy"), flat2)
+    g = op(d, tmp, dev)
+    shutil.rmtree(tmp)
+    print(f"  dropped dY[{k}] = {saved}")
+    return g
+
+
+def plant_wrong_tap(d, npy, dev, grad):
+    """One dY element's gradient sent to the next element along W instead of its own."""
+    g = grad.clone()
+    flat = g.flatten()
+    nz = torch.nonzero(flat[:-1]).flatten()
+    k = int(nz[len(nz) // 2])
+    flat[k + 1] += flat[k]
+    flat[k] = 0
+    return flat.reshape(g.shape)
+
+
+def plant_shifted_window(d, npy, dev, grad):
+    """Every window one element to the right: pool X shifted left by one, shift dX back."""
+    xd = d["InputTensor"]
+    x = tensor(npy, "InputTensor", xd, dev)
+    shifted = os.path.join(npy, "_planted")
+    os.makedirs(shifted, exist_ok=True)
+    for f in os.listdir(npy):
+        if f.endswith(".npy"):
+            shutil.copy(os.path.join(npy, f), os.path.join(shifted, f))
+    n = int(np.prod(xd["Sizes"]))
+    flat = np.load(os.path.join(npy, "InputTensor.npy")).copy()
+    flat[:n] = np.roll(x.cpu().numpy(), -1, axis=-1).reshape(-1)
+    np.save(os.path.join(shifted, "InputTensor.npy"), flat)
+    g = max_pooling_grad(d, shifted, dev)
+    shutil.rmtree(shifted)
+    return torch.roll(g, 1, dims=-1)
+
+
+def plant_flipped_tie(d, npy, dev, grad):
+    """Ties go to the highest index: pool X flipped along W, flip dX back."""
+    xd = d["InputTensor"]
+    x = tensor(npy, "InputTensor", xd, dev).flip(-1).contiguous().requires_grad_(True)
+    dy = tensor(npy, "InputGradientTensor", d["InputGradientTensor"], dev).flip(-1).contiguous()
+    pool = torch.nn.functional.max_pool2d
+    y = pool(x, kernel_size=d["WindowSize"], stride=d["Strides"], padding=d["StartPadding"], dilation=d.get("Dilations"))
+    y.backward(dy)
+    return x.grad.flip(-1)
+
+
+def plant_flipped_sign(d, npy, dev, grad):
+    """One element of dX negated."""
+    g = grad.clone()
+    flat = g.flatten()
+    k = int(torch.argmax(flat.abs().float()))
+    flat[k] = -flat[k]
+    return flat.reshape(g.shape)
+
+
+PLANTED = {
+    "dropped_term": (plant_dropped_term, ["pool2d_f32_w3s1p1_signed", "resample_linear_f32_x2_signed", "resample_linear_f16_x3_positive"]),
+    "wrong_tap": (plant_wrong_tap, ["resample_nearest_f32_x2", "resample_linear_f32_x0p5_signed"]),
+    "shifted_window": (plant_shifted_window, ["pool2d_f32_w3s2p1_ties"]),
+    "flipped_tie": (plant_flipped_tie, ["pool2d_f32_w3s2p1_ties"]),
+    "flipped_sign": (plant_flipped_sign, ["pool2d_f16_w3s1p1_signed", "resample_linear_f32_x1p5_signed"]),
+}
+
+
+def bundle(out):
+    """Packs OUT/actual and OUT/planted into zip files of at most 15 MiB each."""
+    import zipfile
+    files = []
+    for top in ("actual", "planted"):
+        for root, _, names in os.walk(os.path.join(out, top)):
+            files += [os.path.join(root, n) for n in sorted(names)]
+    part, size, z = 0, 0, None
+    for f in files:
+        n = os.path.getsize(f)
+        if z is None or size + n > 15 * 2**20:
+            if z:
+                z.close()
+            part += 1
+            z = zipfile.ZipFile(os.path.join(out, f"bundle-{part}.zip"), "w", zipfile.ZIP_DEFLATED)
+            size = 0
+        z.write(f, os.path.relpath(f, out))
+        size += n
+    if z:
+        z.close()
+    print(f"bundled {len(files)} files into {part} zip files")
 
 
 def main():
     cases, npy_root, out = sys.argv[1:4]
+    planted = "--planted" in sys.argv
     dev = "cuda" if torch.cuda.is_available() else "cpu"
     print(f"torch {torch.__version__} on {torch.cuda.get_device_name(0) if dev == 'cuda' else 'cpu'}")
     for root, _, files in os.walk(cases):
@@ -102,10 +253,11 @@ def main():
             op = c["operator"].removeprefix("DML_OPERATOR_")
             if op not in OPERATORS:
                 continue
+            npy = os.path.join(npy_root, rel)
             try:
                 if not packed(c["desc"]):
                     raise NotImplementedError("strided tensors")
-                grad = OPERATORS[op](c["desc"], os.path.join(npy_root, rel), dev)
+                grad = OPERATORS[op](c["desc"], npy, dev)
             except (NotImplementedError, RuntimeError) as e:
                 print(f"skipped {rel}: {e}")
                 continue
@@ -115,6 +267,18 @@ def main():
             os.makedirs(os.path.dirname(os.path.join(out, "goldens", rel)), exist_ok=True)
             shutil.copy(path, os.path.join(out, "goldens", rel + ".json"))
             print(f"ran {rel}")
+            if not planted:
+                continue
+            for bug, (fn, targets) in PLANTED.items():
+                if os.path.basename(rel) not in targets:
+                    continue
+                d = dict(c["desc"], _op=op)
+                g = fn(d, npy, dev, grad.detach())
+                os.makedirs(os.path.join(out, "planted", bug, rel), exist_ok=True)
+                np.save(os.path.join(out, "planted", bug, rel, "OutputGradientTensor.npy"), g.detach().cpu().numpy())
+                print(f"  planted {bug} in {rel}")
+    if "--bundle" in sys.argv:
+        bundle(out)
 
 
 main()

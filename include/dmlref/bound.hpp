@@ -1,0 +1,125 @@
+// The error bound of a summed element from its own terms (docs/tolerance.md, "The bound of a
+// sum"): arithmetic profiles, the per-element term summary an operator's term enumeration
+// fills, the bound (never under-estimated), and the whole-tensor check for systematic error.
+#pragma once
+
+#include "dmlref/types.hpp"
+
+#include <cmath>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace dmlref {
+
+// How a conforming backend may do its arithmetic. Defaults admit every listed choice.
+enum class Accumulate : uint8_t {
+    Any,      // the output type or any wider float type (default)
+    Output,   // the output type: products and sums rounded to it
+    Float32,  // products and sums in float32 (FLOAT16 outputs then rounded once at the end)
+    Float64,  // products and sums in float64
+};
+enum class Coordinates : uint8_t {
+    Any,                   // every formula below (default)
+    Float64,               // x = (o - OutputPixelOffset) / Scale - InputPixelOffset in float64
+    Float32Division,       // the same formula in float32, a true division
+    Float32Reciprocal,     // (o - OutputPixelOffset) * float32(1 / Scale) - InputPixelOffset in float32
+    Float32ReciprocalFma,  // the same with the multiply and subtract fused
+};
+
+struct ArithmeticProfile {
+    Accumulate accumulate = Accumulate::Any;
+    Coordinates coordinates = Coordinates::Any;
+    bool flush_subnormals = false;  // a backend may flush subnormal results and operands to zero
+    bool operator==(const ArithmeticProfile&) const = default;
+};
+
+std::string_view name(Accumulate a);   // "any", "output", "float32", "float64"
+std::string_view name(Coordinates c);  // "any", "float64", "float32-division", "float32-reciprocal", "float32-reciprocal-fma"
+std::optional<Accumulate> parse_accumulate(std::string_view s);
+std::optional<Coordinates> parse_coordinates(std::string_view s);
+// "accumulate=any coordinates=any subnormals=kept", as every report prints it.
+std::string profile_text(const ArithmeticProfile& p);
+
+// What the bound needs of one summed element. Sums of magnitudes are rounded up.
+struct ElementTerms {
+    uint32_t n = 0;           // terms a backend may add, ghost terms of admissible readings included
+    uint32_t products = 0;    // of them, terms a backend forms as a rounded product weight * value
+    double abs_sum = 0;       // S: the sum of |t| over the golden's terms t = weight * value
+    double product_sum = 0;   // the sum of (|weight| + delta) * |value| over product terms
+    double formation = 0;     // E: the sum of delta * |value|: how far a backend's weights move its terms
+    double max_term = 0;      // the largest |t|
+    bool nan = false;         // a NaN term, or infinite terms of both signs: the golden sum is NaN
+    bool infinite = false;    // an infinite term
+    bool ambiguous = false;   // some term may land in another element (an admissible reading)
+    double ambiguous_formation = 0;  // the part of `formation` from such terms (delta 1: the whole term)
+    // The golden may be a rounding of its exact sum: two or more terms, or a weighted term.
+    bool inexact() const { return n >= 2 || products > 0; }
+};
+
+// Collects the terms of every element of one output. Operators call add() once per term.
+class TermSink {
+public:
+    explicit TermSink(uint64_t elements) : elements_(elements) {}
+    // One term of element e: value (exactly widened), the golden's weight (1 for a copy, 0 for a
+    // ghost term that only an admissible reading adds), the most a backend's weight may differ
+    // from it, and whether a backend rounds weight * value (false for copies).
+    void add(uint64_t e, double value, double weight, double delta, bool product, bool ambiguous = false);
+    // Elements a and b share a term that lands in one of them (an admissible reading): their
+    // sum keeps it whatever the reading, so the diff checks the group's total (conservation).
+    void link(uint64_t a, uint64_t b);
+    uint64_t group(uint64_t e);  // the group's representative (e itself when unlinked)
+    bool linked() const { return !parent_.empty(); }
+    const std::vector<ElementTerms>& elements() const { return elements_; }
+    std::vector<ElementTerms>& elements() { return elements_; }
+
+private:
+    std::vector<ElementTerms> elements_;
+    std::vector<uint64_t> parent_;  // union-find over elements, empty until the first link
+};
+
+// The most |backend - golden| may be for an element of float type t whose golden has bits
+// golden_bits, under the profile (docs/tolerance.md gives the derivation). 0 for an exact
+// copy; +infinity when the bound says nothing (gamma_(n-1) undefined, infinite terms).
+double element_bound(const ElementTerms& e, DataType t, uint64_t golden_bits, const ArithmeticProfile& p);
+
+// The bound of a group of linked elements' total: each element's bound with its admissible
+// readings' terms counted as moved mass (in the sum of |t|) rather than as allowance.
+double conserved_bound(const ElementTerms& e, DataType t, uint64_t golden_bits, const ArithmeticProfile& p);
+
+// |actual - golden| <= bound, decided exactly (both finite floats of type t).
+bool within_bound(DataType t, uint64_t golden_bits, uint64_t actual_bits, double bound);
+// |actual - golden| rounded to nearest, for reports (both finite).
+double abs_error(DataType t, uint64_t golden_bits, uint64_t actual_bits);
+// actual - golden rounded to nearest (both finite).
+double signed_error(DataType t, uint64_t golden_bits, uint64_t actual_bits);
+
+// unit roundoff and smallest subnormal and normal of a float type.
+double unit_roundoff(DataType t);
+double smallest_subnormal(DataType t);
+double smallest_normal(DataType t);
+// gamma_k = k u / (1 - k u), rounded up; +infinity when k u >= 1.
+double gamma_up(uint64_t k, double u);
+
+// The whole-tensor check for systematic error (docs/tolerance.md, "Systematic error"). Over
+// the summed elements with a finite, non-zero bound that are finite on both sides and not on
+// an admissible reading, r = soft(actual - golden, E) / (bound - E), where soft shrinks the
+// error toward 0 by the formation allowance E (weight error, not rounding). Under the
+// hypothesis that rounding errors are independent with mean 0, |sum r| exceeds
+// sqrt(2 N ln(2 / p)) with probability at most p (Hoeffding); the same for sum r * sign(golden).
+struct SystematicCheck {
+    uint64_t elements = 0;       // N
+    double sum = 0;              // sum of r
+    double sum_toward = 0;       // sum of r * sign(golden): positive when errors point away from 0
+    double threshold = 0;        // sqrt(2 N ln(2 / p))
+    double false_alarm = 0;      // p
+    void add(double r, bool golden_negative);
+    void finish(double p = 1e-6);
+    bool passed() const { return std::abs(sum) <= threshold && std::abs(sum_toward) <= threshold; }
+    double mean() const { return elements ? sum / double(elements) : 0; }
+    double mean_toward() const { return elements ? sum_toward / double(elements) : 0; }
+};
+
+}  // namespace dmlref

@@ -1,0 +1,400 @@
+// DML_OPERATOR_AVERAGE_POOLING, _AVERAGE_POOLING1 and _AVERAGE_POOLING_GRAD.
+//
+// Spec: spec/dml-training-ops.md section 3 (structs, output size, forward, divisor evidence,
+// gradient, constraints), 9 (rules), 12 items 1 to 7 (open questions); GOLDEN.md section 8.
+//
+//   Tensors are {N, C, spatial...}; the arrays have one entry per spatial dimension.
+//   Window element k of output o reads input position  p = o * Strides - StartPadding + k * Dilations
+//   (per spatial dimension; Dilations = 1 for AVERAGE_POOLING and the grad).
+//   dilated window = 1 + (WindowSize - 1) * Dilations
+//   Out = (In + StartPadding + EndPadding - dilated window) / Strides + 1     (floor), or one more (ceil)
+//   D(o) = IncludePadding ? prod(WindowSize) : the number of real (non-padding) elements of o's window
+//   AVERAGE_POOLING*      Y[n,c,o] = (sum of the real elements of o's window) / D(o)
+//   AVERAGE_POOLING_GRAD  dX[n,c,p] = sum over the windows o that hold p of dY[n,c,o] / D(o)
+//                         (the adjoint of the forward map; padding taps receive nothing)
+//
+// Decisions (docs/golden.md, "Average pooling"; recorded as policies in golden files):
+//   - The value is exact: the sum of the exact terms (rationals), divided exactly, rounded once
+//     to the output type (floats nearest-even, subnormals kept, overflow to infinity; integers
+//     half to even, saturated). No floating-point arithmetic on the way (exact_rational.hpp).
+//   - IncludePadding = TRUE divides by prod(WindowSize) always: padding, a window overhanging
+//     the padded input (ceil sizes) and dilation holes all count as taps.
+//   - IncludePadding = FALSE divides by the number of real elements; a window with none is
+//     undefined (0 / 0): golden +0, listed "don't care"; it sends no gradient (it has no taps).
+//   - Output sizes: floor or ceil of the dilated formula; anything else is an error.
+//   - A NaN term, or +inf with -inf, gives the canonical NaN; an exact zero is +0.
+//   - Every rank from 3 to 8 and every type is evaluated (DirectML's tables: 4 and 5, floats).
+#include "common.hpp"
+#include "exact_rational.hpp"
+
+#include <algorithm>
+
+namespace dmlref::reference {
+
+namespace {
+
+constexpr size_t kMaxSpatial = kMaxDimensionCount - 2;
+using Coord = std::array<int64_t, kMaxSpatial>;
+
+// What the three descs reduce to. For the grad, `input` is OutputGradientTensor (the forward
+// input's sizes) and `pooled` is InputGradientTensor (the forward output's sizes).
+struct Params {
+    std::string_view op;  // rule prefix
+    Named input;
+    Named pooled;
+    uint32_t DimensionCount;
+    const std::vector<uint32_t>& Strides;
+    const std::vector<uint32_t>& WindowSize;
+    const std::vector<uint32_t>& StartPadding;
+    const std::vector<uint32_t>& EndPadding;
+    const std::vector<uint32_t>* Dilations;  // null: all 1
+    uint32_t IncludePadding;
+};
+
+Params params(const DML_AVERAGE_POOLING_OPERATOR_DESC& d) {
+    return {"average-pooling", {"InputTensor", d.InputTensor}, {"OutputTensor", d.OutputTensor}, d.DimensionCount,
+            d.Strides, d.WindowSize, d.StartPadding, d.EndPadding, nullptr, d.IncludePadding};
+}
+Params params(const DML_AVERAGE_POOLING1_OPERATOR_DESC& d) {
+    return {"average-pooling1", {"InputTensor", d.InputTensor}, {"OutputTensor", d.OutputTensor}, d.DimensionCount,
+            d.Strides, d.WindowSize, d.StartPadding, d.EndPadding, &d.Dilations, d.IncludePadding};
+}
+Params params(const DML_AVERAGE_POOLING_GRAD_OPERATOR_DESC& d) {
+    return {"average-pooling-grad", {"OutputGradientTensor", d.OutputGradientTensor},
+            {"InputGradientTensor", d.InputGradientTensor}, d.DimensionCount, d.Strides, d.WindowSize, d.StartPadding,
+            d.EndPadding, nullptr, d.IncludePadding};
+}
+
+std::string rule(std::string_view op, std::string_view id) { return std::string(op) + "." + std::string(id); }
+
+// ---- Validation ----------------------------------------------------------------------------
+
+void validate_average_pooling(const Params& p, Diagnostics& diags) {
+    require_same_data_type(diags, {p.input, p.pooled}, rule(p.op, "same-data-type"));
+    if (p.IncludePadding > 1)
+        diags.error("/desc/IncludePadding", rule(p.op, "include-padding"),
+                    "IncludePadding is " + std::to_string(p.IncludePadding) + "; a BOOL must be 0 (FALSE) or 1 (TRUE)");
+    const TensorDesc& in = p.input.desc;
+    const std::string in_path = pointer_append(desc_path(p.input.name), "Sizes");
+    const uint32_t rank = in.DimensionCount();
+    if (rank < 3 || rank > kMaxDimensionCount) {
+        diags.error(in_path, rule(p.op, "rank"),
+                    std::string(p.input.name) + " has " + std::to_string(rank) + " dimensions; average pooling needs 3 to 8 "
+                    "(batch, channel and 1 to 6 spatial dimensions)");
+        return;
+    }
+    bool shape_ok = true;
+    if (p.DimensionCount != rank - 2) {
+        diags.error("/desc/DimensionCount", rule(p.op, "dimension-count"),
+                    "DimensionCount is " + std::to_string(p.DimensionCount) + " but " + std::string(p.input.name) + " has " +
+                    std::to_string(rank) + " dimensions; DimensionCount must be its DimensionCount - 2 = " + std::to_string(rank - 2));
+        shape_ok = false;
+    }
+    struct Array { std::string_view name; const std::vector<uint32_t>* v; std::string_view nonzero; };
+    const Array arrays[] = {{"Strides", &p.Strides, "stride-nonzero"}, {"WindowSize", &p.WindowSize, "window-nonzero"},
+                            {"StartPadding", &p.StartPadding, ""}, {"EndPadding", &p.EndPadding, ""},
+                            {"Dilations", p.Dilations, "dilation-nonzero"}};
+    for (const auto& a : arrays) {
+        if (!a.v) continue;
+        if (a.v->size() != p.DimensionCount) {
+            diags.error(desc_path(a.name), rule(p.op, "array-length"),
+                        std::string(a.name) + " has " + std::to_string(a.v->size()) + " entries; it must have DimensionCount = " +
+                        std::to_string(p.DimensionCount));
+            shape_ok = false;
+            continue;
+        }
+        if (a.nonzero.empty()) continue;
+        for (size_t i = 0; i < a.v->size(); ++i)
+            if ((*a.v)[i] == 0)
+                diags.error(pointer_append(desc_path(a.name), i), rule(p.op, a.nonzero),
+                            std::string(a.name) + "[" + std::to_string(i) + "] is 0; it must be at least 1");
+    }
+    const TensorDesc& out = p.pooled.desc;
+    const std::string out_path = pointer_append(desc_path(p.pooled.name), "Sizes");
+    if (out.DimensionCount() != rank) {
+        diags.error(out_path, rule(p.op, "same-dimension-count"),
+                    std::string(p.pooled.name) + " has " + std::to_string(out.DimensionCount()) + " dimensions but " +
+                    std::string(p.input.name) + " has " + std::to_string(rank) + "; they must have the same DimensionCount");
+        return;
+    }
+    for (size_t i = 0; i < 2; ++i)
+        if (out.Sizes[i] != in.Sizes[i])
+            diags.error(pointer_append(out_path, i), rule(p.op, "batch-channel"),
+                        std::string(p.pooled.name) + ".Sizes[" + std::to_string(i) + "] is " + std::to_string(out.Sizes[i]) +
+                        " but " + std::string(p.input.name) + ".Sizes[" + std::to_string(i) + "] is " +
+                        std::to_string(in.Sizes[i]) + "; the batch and channel sizes must be the same");
+    if (!shape_ok) return;
+    for (size_t i = 0; i < p.DimensionCount; ++i) {
+        const uint64_t dilation = p.Dilations ? (*p.Dilations)[i] : 1;
+        if (p.Strides[i] == 0 || p.WindowSize[i] == 0 || dilation == 0) continue;  // reported above
+        const uint64_t padded = uint64_t(in.Sizes[i + 2]) + p.StartPadding[i] + p.EndPadding[i];
+        const uint64_t window = 1 + uint64_t(p.WindowSize[i] - 1) * dilation;
+        if (window > padded) {
+            diags.error(pointer_append("/desc/WindowSize", i), rule(p.op, "window-fits"),
+                        "the window along spatial dimension " + std::to_string(i) + " spans " + std::to_string(window) +
+                        " elements (1 + (WindowSize - 1) * Dilations) but the padded input has only " + std::to_string(padded) +
+                        " (" + std::string(p.input.name) + ".Sizes[" + std::to_string(i + 2) + "] + StartPadding + EndPadding)");
+            continue;
+        }
+        const uint64_t floor_size = (padded - window) / p.Strides[i] + 1;
+        const uint64_t ceil_size = floor_size + ((padded - window) % p.Strides[i] != 0);
+        const uint64_t given = out.Sizes[i + 2];
+        if (given == floor_size || given == ceil_size) continue;
+        const std::string allowed = floor_size == ceil_size
+            ? std::to_string(floor_size)
+            : std::to_string(floor_size) + " (floor) or " + std::to_string(ceil_size) + " (ceil mode)";
+        diags.error(pointer_append(out_path, i + 2), rule(p.op, "output-size"),
+                    std::string(p.pooled.name) + ".Sizes[" + std::to_string(i + 2) + "] is " + std::to_string(given) +
+                    "; (InputSize + StartPadding + EndPadding - (1 + (WindowSize - 1) * Dilations)) / Strides + 1 allows " +
+                    allowed + " (docs/golden.md, OutputSizes)");
+    }
+}
+
+template <class D> bool valid(const D& d) {
+    Diagnostics diags;
+    validate(d, diags);
+    return !diags.has_errors();
+}
+
+// ---- The window ----------------------------------------------------------------------------
+
+struct Window {
+    size_t spatial = 0;
+    Coord in{}, out{}, stride{}, size{}, start{}, dilation{};
+    mpz_class taps = 1;  // prod(WindowSize): up to (2^32 - 1)^6, beyond 64 bits
+    bool include_padding = false;
+};
+
+Window window_of(const Params& p) {
+    Window w;
+    w.spatial = p.input.desc.DimensionCount() - 2;
+    for (size_t i = 0; i < w.spatial; ++i) {
+        w.in[i] = p.input.desc.Sizes[i + 2];
+        w.out[i] = p.pooled.desc.Sizes[i + 2];
+        w.stride[i] = p.Strides[i];
+        w.size[i] = p.WindowSize[i];
+        w.start[i] = p.StartPadding[i];
+        w.dilation[i] = p.Dilations ? (*p.Dilations)[i] : 1;
+        w.taps *= static_cast<unsigned long>(w.size[i]);
+    }
+    w.include_padding = p.IncludePadding != 0;
+    return w;
+}
+
+// Window positions k in [lo, hi) along dimension i that read a real element for output o.
+struct KRange { int64_t lo, hi; };
+KRange real_positions(const Window& w, size_t i, int64_t o) {
+    const int64_t first = o * w.stride[i] - w.start[i];
+    const int64_t lo = first >= 0 ? 0 : (-first + w.dilation[i] - 1) / w.dilation[i];
+    const int64_t hi = first >= w.in[i] ? 0 : std::min(w.size[i], (w.in[i] - 1 - first) / w.dilation[i] + 1);
+    return {lo, std::max(lo, hi)};
+}
+
+// The number of real elements of o's window (a box: the product of the per-dimension counts).
+uint64_t real_count(const Window& w, const Coord& o) {
+    uint64_t n = 1;
+    for (size_t i = 0; i < w.spatial; ++i) {
+        const KRange r = real_positions(w, i, o[i]);
+        n *= uint64_t(r.hi - r.lo);
+    }
+    return n;
+}
+
+// D(o): the divisor of o's window; 0 for a window with no real element when IncludePadding is FALSE.
+mpz_class divisor(const Window& w, const Coord& o) {
+    return w.include_padding ? w.taps : mpz_class(static_cast<unsigned long>(real_count(w, o)));
+}
+
+// Steps a row-major coordinate within [lo, hi) per dimension; false after the last one.
+bool next_in(Coord& c, const Coord& lo, const Coord& hi, size_t n) {
+    for (size_t i = n; i-- > 0;) {
+        if (++c[i] < hi[i]) return true;
+        c[i] = lo[i];
+    }
+    return false;
+}
+bool next(Coord& c, const Coord& hi, size_t n) { return next_in(c, Coord{}, hi, n); }
+
+int64_t offset_of(const std::vector<int64_t>& strides, int64_t n, int64_t c, const Coord& s, size_t spatial) {
+    int64_t off = n * strides[0] + c * strides[1];
+    for (size_t i = 0; i < spatial; ++i) off += s[i] * strides[i + 2];
+    return off;
+}
+
+// Calls f(n, c, o) for every element of a tensor with spatial sizes `hi`, in logical order.
+template <class F> void for_each_position(const std::vector<uint32_t>& sizes, const Coord& hi, size_t spatial, F&& f) {
+    for (int64_t n = 0; n < sizes[0]; ++n)
+        for (int64_t c = 0; c < sizes[1]; ++c) {
+            Coord o{};
+            do f(n, c, o); while (next(o, hi, spatial));
+        }
+}
+
+// For each spatial dimension and input position, the output positions whose window reads it.
+std::array<std::vector<std::vector<int64_t>>, kMaxSpatial> readers(const Window& w) {
+    std::array<std::vector<std::vector<int64_t>>, kMaxSpatial> r;
+    for (size_t i = 0; i < w.spatial; ++i) {
+        r[i].resize(size_t(w.in[i]));
+        for (int64_t o = 0; o < w.out[i]; ++o) {
+            const KRange k = real_positions(w, i, o);
+            for (int64_t j = k.lo; j < k.hi; ++j) r[i][size_t(o * w.stride[i] - w.start[i] + j * w.dilation[i])].push_back(o);
+        }
+    }
+    return r;
+}
+
+// Calls f(o) for every output position whose window reads input position x (all spatial dims).
+template <class F>
+void for_each_reader(const Window& w, const std::array<std::vector<std::vector<int64_t>>, kMaxSpatial>& r, const Coord& x, F&& f) {
+    Coord pick{}, count{};
+    for (size_t i = 0; i < w.spatial; ++i) {
+        count[i] = int64_t(r[i][size_t(x[i])].size());
+        if (count[i] == 0) return;
+    }
+    do {
+        Coord o{};
+        for (size_t i = 0; i < w.spatial; ++i) o[i] = r[i][size_t(x[i])][size_t(pick[i])];
+        f(o);
+    } while (next(pick, count, w.spatial));
+}
+
+// ---- Forward -------------------------------------------------------------------------------
+
+void average_pool(const Params& p, const Bindings& b) {
+    const Window w = window_of(p);
+    const TensorView X(p.input.desc, b.at(p.input.name));
+    const TensorView Y(p.pooled.desc, b.at(p.pooled.name));
+    dispatch(p.input.desc.DataType, [&]<class T>() {
+        const T* x = X.data<T>();
+        T* y = Y.data<T>();
+        for_each_position(Y.sizes(), w.out, w.spatial, [&](int64_t n, int64_t c, const Coord& o) {
+            ExactRationalSum sum;
+            Coord lo{}, hi{}, k{};
+            bool empty = false;
+            for (size_t i = 0; i < w.spatial; ++i) {
+                const KRange r = real_positions(w, i, o[i]);
+                lo[i] = k[i] = r.lo;
+                hi[i] = r.hi;
+                empty = empty || r.lo == r.hi;
+            }
+            if (!empty) {
+                do {
+                    Coord pos{};
+                    for (size_t i = 0; i < w.spatial; ++i) pos[i] = o[i] * w.stride[i] - w.start[i] + k[i] * w.dilation[i];
+                    sum.add_quotient(x[offset_of(X.strides, n, c, pos, w.spatial)], mpz_class(1));
+                } while (next_in(k, lo, hi, w.spatial));
+            }
+            const mpz_class D = divisor(w, o);
+            y[offset_of(Y.strides, n, c, o, w.spatial)] = D == 0 ? T(0) : sum.template result<T>(D);
+        });
+    });
+}
+
+// ---- Grad ----------------------------------------------------------------------------------
+
+void average_pool_grad(const Params& p, const Bindings& b) {
+    const Window w = window_of(p);
+    const TensorView dY(p.pooled.desc, b.at(p.pooled.name));
+    const TensorView dX(p.input.desc, b.at(p.input.name));
+    const auto r = readers(w);
+    dispatch(p.input.desc.DataType, [&]<class T>() {
+        const T* dy = dY.data<T>();
+        T* dx = dX.data<T>();
+        for_each_position(dX.sizes(), w.in, w.spatial, [&](int64_t n, int64_t c, const Coord& x) {
+            ExactRationalSum sum;
+            for_each_reader(w, r, x, [&](const Coord& o) {
+                sum.add_quotient(dy[offset_of(dY.strides, n, c, o, w.spatial)], divisor(w, o));
+            });
+            dx[offset_of(dX.strides, n, c, x, w.spatial)] = sum.template result<T>();
+        });
+    });
+}
+
+// ---- Don't care and tolerance --------------------------------------------------------------
+
+std::vector<DontCare> empty_windows(const Params& p) {
+    std::vector<DontCare> r;
+    if (p.IncludePadding) return r;
+    const Window w = window_of(p);
+    uint64_t index = 0;
+    for_each_position(p.pooled.desc.Sizes, w.out, w.spatial, [&](int64_t, int64_t, const Coord& o) {
+        if (real_count(w, o) == 0)
+            r.push_back({index, "EmptyWindow: IncludePadding is FALSE and the window holds no element of " +
+                                    std::string(p.input.name) + ", so the average is 0 / 0 (docs/golden.md)"});
+        ++index;
+    });
+    return r;
+}
+
+// Per element, the number of terms a backend adds (k) plus 3 when it divides (docs/tolerance.md,
+// "Average pooling"): the bound (k - 1/2) ULP then covers k - 1 additions and a division done as
+// a reciprocal and a product (D3D: 1 ULP and 1/2 ULP), each worth at most 1 ULP of the result.
+std::optional<Tolerance> pooling_tolerance(const Params& p, bool grad) {
+    Tolerance t;
+    if (!is_float(p.input.desc.DataType)) {
+        t.Why = "integer averages are outside DirectML's tables; the golden is the exact value rounded half to even "
+                "(docs/golden.md, IntegerResult): bit for bit";
+        return t;
+    }
+    const Window w = window_of(p);
+    std::vector<uint32_t> terms;
+    auto count = [](uint64_t k, bool divides) { return uint32_t(std::min<uint64_t>(k == 0 ? 0 : divides ? k + 3 : k, UINT32_MAX)); };
+    if (!grad) {
+        for_each_position(p.pooled.desc.Sizes, w.out, w.spatial, [&](int64_t, int64_t, const Coord& o) {
+            const mpz_class D = divisor(w, o);
+            terms.push_back(count(D == 0 ? 0 : real_count(w, o), D > 1));
+        });
+    } else {
+        const auto r = readers(w);
+        for_each_position(p.input.desc.Sizes, w.in, w.spatial, [&](int64_t, int64_t, const Coord& x) {
+            uint64_t k = 0;
+            bool divides = false;
+            for_each_reader(w, r, x, [&](const Coord& o) { ++k; divides = divides || divisor(w, o) > 1; });
+            terms.push_back(count(k, divides));
+        });
+    }
+    const uint32_t most = terms.empty() ? 0 : *std::max_element(terms.begin(), terms.end());
+    if (most < 2) {
+        t.Why = "every element is a copy of one term (or +0): bit for bit";
+        return t;
+    }
+    t.Kind = "Summed";
+    t.MaxTerms = most;
+    t.Terms = std::move(terms);
+    t.Why = std::string(grad ? "each element is an exact sum of dY / D over the windows that hold it"
+                             : "each element is an exact sum of its window's real elements divided by D") +
+            ", rounded once (GOLDEN.md section 8). Terms gives, per element, the number of terms plus 3 where a "
+            "division is involved (docs/tolerance.md, Average pooling; provisional)";
+    return t;
+}
+
+}  // namespace
+
+// ---- The operators -------------------------------------------------------------------------
+
+void validate(const DML_AVERAGE_POOLING_OPERATOR_DESC& d, Diagnostics& diags) { validate_average_pooling(params(d), diags); }
+void validate(const DML_AVERAGE_POOLING1_OPERATOR_DESC& d, Diagnostics& diags) { validate_average_pooling(params(d), diags); }
+void validate(const DML_AVERAGE_POOLING_GRAD_OPERATOR_DESC& d, Diagnostics& diags) { validate_average_pooling(params(d), diags); }
+
+void evaluate(const DML_AVERAGE_POOLING_OPERATOR_DESC& d, const Bindings& b) { average_pool(params(d), b); }
+void evaluate(const DML_AVERAGE_POOLING1_OPERATOR_DESC& d, const Bindings& b) { average_pool(params(d), b); }
+void evaluate(const DML_AVERAGE_POOLING_GRAD_OPERATOR_DESC& d, const Bindings& b) { average_pool_grad(params(d), b); }
+
+std::vector<DontCare> dont_care(const DML_AVERAGE_POOLING_OPERATOR_DESC& d, std::string_view output) {
+    return output == "OutputTensor" && valid(d) ? empty_windows(params(d)) : std::vector<DontCare>{};
+}
+std::vector<DontCare> dont_care(const DML_AVERAGE_POOLING1_OPERATOR_DESC& d, std::string_view output) {
+    return output == "OutputTensor" && valid(d) ? empty_windows(params(d)) : std::vector<DontCare>{};
+}
+
+std::optional<Tolerance> tolerance(const DML_AVERAGE_POOLING_OPERATOR_DESC& d, std::string_view output) {
+    return output == "OutputTensor" && valid(d) ? pooling_tolerance(params(d), false) : std::nullopt;
+}
+std::optional<Tolerance> tolerance(const DML_AVERAGE_POOLING1_OPERATOR_DESC& d, std::string_view output) {
+    return output == "OutputTensor" && valid(d) ? pooling_tolerance(params(d), false) : std::nullopt;
+}
+std::optional<Tolerance> tolerance(const DML_AVERAGE_POOLING_GRAD_OPERATOR_DESC& d, std::string_view output) {
+    return output == "OutputGradientTensor" && valid(d) ? pooling_tolerance(params(d), true) : std::nullopt;
+}
+
+}  // namespace dmlref::reference

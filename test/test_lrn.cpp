@@ -1,0 +1,272 @@
+// LOCAL_RESPONSE_NORMALIZATION and _GRAD. Expected values come from a naive evaluation in this
+// file (each element's region found by testing every element against the ONNX bounds, the
+// formula in MPFR at 300 bits, rounded by MPFR) and, for the grad, from the central difference
+// of sum(dY * Y(X)) computed with that forward at 300 bits: an independent derivative.
+#include "support.hpp"
+
+#include <gmpxx.h>
+#include <mpfr.h>
+
+#include <random>
+
+using namespace dmlref;
+using namespace dmlref::test;
+
+namespace {
+
+constexpr mpfr_prec_t kPrecision = 300;
+
+struct Lrn {
+    std::vector<uint32_t> sizes;
+    uint32_t CrossChannel = 1, LocalSize = 3;
+    float Alpha = 1e-4f, Beta = 0.75f, Bias = 1.0f;
+};
+
+Operator forward_op(DataType t, const Lrn& l, std::vector<uint32_t> in_strides = {}, std::vector<uint32_t> out_strides = {}) {
+    DML_LOCAL_RESPONSE_NORMALIZATION_OPERATOR_DESC d;
+    d.InputTensor = desc(t, l.sizes, std::move(in_strides));
+    d.OutputTensor = desc(t, l.sizes, std::move(out_strides));
+    d.CrossChannel = l.CrossChannel;
+    d.LocalSize = l.LocalSize;
+    d.Alpha = l.Alpha;
+    d.Beta = l.Beta;
+    d.Bias = l.Bias;
+    return {OperatorType::LOCAL_RESPONSE_NORMALIZATION, d};
+}
+
+Operator grad_op(DataType t, const Lrn& l, std::vector<uint32_t> strides = {}) {
+    DML_LOCAL_RESPONSE_NORMALIZATION_GRAD_OPERATOR_DESC d;
+    d.InputTensor = desc(t, l.sizes, strides);
+    d.InputGradientTensor = desc(t, l.sizes, strides);
+    d.OutputGradientTensor = desc(t, l.sizes, strides);
+    d.CrossChannel = l.CrossChannel;
+    d.LocalSize = l.LocalSize;
+    d.Alpha = l.Alpha;
+    d.Beta = l.Beta;
+    d.Bias = l.Bias;
+    return {OperatorType::LOCAL_RESPONSE_NORMALIZATION_GRAD, d};
+}
+
+uint64_t count(const std::vector<uint32_t>& s) { uint64_t n = 1; for (auto v : s) n *= v; return n; }
+std::vector<int64_t> coords(uint64_t i, const std::vector<uint32_t>& s) {
+    std::vector<int64_t> c(s.size());
+    for (size_t d = s.size(); d-- > 0;) { c[d] = int64_t(i % s[d]); i /= s[d]; }
+    return c;
+}
+
+// Whether element k lies in element i's region (ONNX: floor((L-1)/2) before, ceil((L-1)/2) after).
+bool in_region(const Lrn& l, uint64_t i, uint64_t k) {
+    const auto ci = coords(i, l.sizes), ck = coords(k, l.sizes);
+    const int64_t before = (int64_t(l.LocalSize) - 1) / 2, after = int64_t(l.LocalSize) - 1 - before;
+    for (size_t d = 0; d < l.sizes.size(); ++d) {
+        const bool windowed = l.CrossChannel ? d == 1 : d >= 2;
+        if (!windowed) { if (ci[d] != ck[d]) return false; continue; }
+        if (ck[d] < ci[d] - before || ck[d] > ci[d] + after) return false;
+    }
+    return true;
+}
+
+struct Big {
+    mpfr_t v;
+    Big() { mpfr_init2(v, kPrecision); mpfr_set_zero(v, 1); }
+    Big(const Big& o) { mpfr_init2(v, kPrecision); mpfr_set(v, o.v, MPFR_RNDN); }
+    Big& operator=(const Big& o) { mpfr_set(v, o.v, MPFR_RNDN); return *this; }
+    ~Big() { mpfr_clear(v); }
+};
+
+// Y of every element at 300 bits, from exact-ish inputs (doubles, exact in 300 bits).
+std::vector<Big> naive_forward(const Lrn& l, const std::vector<Big>& x) {
+    std::vector<Big> y(x.size());
+    Big s, t, b, e;
+    mpfr_set_d(e.v, -double(l.Beta), MPFR_RNDN);
+    for (uint64_t i = 0; i < x.size(); ++i) {
+        mpfr_set_zero(s.v, 1);
+        for (uint64_t k = 0; k < x.size(); ++k)
+            if (in_region(l, i, k)) { mpfr_sqr(t.v, x[k].v, MPFR_RNDN); mpfr_add(s.v, s.v, t.v, MPFR_RNDN); }
+        mpfr_mul_d(b.v, s.v, double(l.Alpha), MPFR_RNDN);
+        mpfr_div_ui(b.v, b.v, l.LocalSize, MPFR_RNDN);
+        mpfr_add_d(b.v, b.v, double(l.Bias), MPFR_RNDN);
+        mpfr_pow(t.v, b.v, e.v, MPFR_RNDN);
+        mpfr_mul(y[i].v, x[i].v, t.v, MPFR_RNDN);
+    }
+    return y;
+}
+
+// dX_j = d/dX_j sum(dY * Y(X)) by the central difference with step 2^-100.
+std::vector<Big> naive_grad(const Lrn& l, const std::vector<Big>& x, const std::vector<Big>& dy) {
+    std::vector<Big> g(x.size());
+    auto f = [&](const std::vector<Big>& xs) {
+        Big sum, t;
+        const auto y = naive_forward(l, xs);
+        for (size_t i = 0; i < y.size(); ++i) { mpfr_mul(t.v, y[i].v, dy[i].v, MPFR_RNDN); mpfr_add(sum.v, sum.v, t.v, MPFR_RNDN); }
+        return sum;
+    };
+    for (size_t j = 0; j < x.size(); ++j) {
+        auto plus = x, minus = x;
+        mpfr_add_d(plus[j].v, plus[j].v, std::ldexp(1.0, -100), MPFR_RNDN);
+        mpfr_sub_d(minus[j].v, minus[j].v, std::ldexp(1.0, -100), MPFR_RNDN);
+        const Big fp = f(plus), fm = f(minus);
+        mpfr_sub(g[j].v, fp.v, fm.v, MPFR_RNDN);
+        mpfr_mul_2si(g[j].v, g[j].v, 99, MPFR_RNDN);  // / (2 * 2^-100)
+    }
+    return g;
+}
+
+template <class T> T round_big(const Big& b) {
+    if constexpr (std::is_integral_v<T>) {
+        if (mpfr_nan_p(b.v)) return T(0);
+        Big r;
+        mpfr_rint(r.v, b.v, MPFR_RNDN);  // ties to even
+        if (mpfr_cmp_d(r.v, double(std::numeric_limits<T>::min())) <= 0) return std::numeric_limits<T>::min();
+        if (mpfr_cmp_d(r.v, std::ldexp(1.0, int(sizeof(T) * 8 - std::is_signed_v<T>))) >= 0) return std::numeric_limits<T>::max();
+        return std::is_signed_v<T> ? T(mpfr_get_si(r.v, MPFR_RNDN)) : T(mpfr_get_ui(r.v, MPFR_RNDN));
+    } else {
+        int p, emin, emax;
+        if constexpr (is_half_v<T>) { p = 11; emin = -23; emax = 16; }
+        else if constexpr (std::is_same_v<T, float>) { p = 24; emin = -148; emax = 128; }
+        else { p = 53; emin = -1073; emax = 1024; }
+        const auto old_min = mpfr_get_emin(), old_max = mpfr_get_emax();
+        mpfr_set_emin(emin);
+        mpfr_set_emax(emax);
+        mpfr_t x;
+        mpfr_init2(x, p);
+        int t = mpfr_set(x, b.v, MPFR_RNDN);
+        t = mpfr_check_range(x, t, MPFR_RNDN);
+        mpfr_subnormalize(x, t, MPFR_RNDN);
+        const double d = mpfr_get_d(x, MPFR_RNDN);
+        mpfr_clear(x);
+        mpfr_set_emin(old_min);
+        mpfr_set_emax(old_max);
+        if (std::isnan(d)) return canonical_nan<T>();
+        return value_of<T>(d);
+    }
+}
+
+template <class T> std::vector<Big> bigs(const std::vector<T>& v) {
+    std::vector<Big> r(v.size());
+    for (size_t i = 0; i < v.size(); ++i) {
+        if constexpr (std::is_integral_v<T>) mpfr_set_si(r[i].v, long(v[i]), MPFR_RNDN);
+        else mpfr_set_d(r[i].v, widen(v[i]), MPFR_RNDN);
+    }
+    return r;
+}
+
+Lrn random_lrn(std::mt19937_64& rng, size_t max_rank) {
+    auto pick = [&](uint32_t lo, uint32_t hi) { return uint32_t(std::uniform_int_distribution<uint32_t>(lo, hi)(rng)); };
+    Lrn l;
+    const size_t rank = pick(2, uint32_t(max_rank));
+    for (size_t d = 0; d < rank; ++d) l.sizes.push_back(d == 1 ? pick(1, 5) : pick(1, rank > 4 ? 2 : 3));
+    l.CrossChannel = pick(0, 1);
+    l.LocalSize = pick(1, 4);
+    const float alphas[] = {1e-4f, 0.5f, 1.0f, 3.0f};
+    const float betas[] = {0.75f, 0.5f, 1.0f, 1.3f, -0.25f, 0.0f};
+    const float biases[] = {1.0f, 2.0f, 0.5f, 0.01f};
+    l.Alpha = alphas[pick(0, 3)];
+    l.Beta = betas[pick(0, 5)];
+    l.Bias = biases[pick(0, 3)];
+    return l;
+}
+
+template <class T> std::vector<T> random_values(std::mt19937_64& rng, uint64_t n) {
+    std::vector<T> v;
+    for (uint64_t i = 0; i < n; ++i) {
+        const int m = std::uniform_int_distribution<int>(std::is_signed_v<T> || !std::is_integral_v<T> ? -40 : 0, 40)(rng);
+        if constexpr (std::is_integral_v<T>) v.push_back(T(m));
+        else v.push_back(value_of<T>(std::ldexp(double(m), -3)));
+    }
+    return v;
+}
+
+}  // namespace
+
+TEST_CASE_TEMPLATE("lrn: forward against the naive evaluation at 300 bits, every type, strided", T, DMLREF_ALL_TYPES) {
+    std::mt19937_64 rng(74 + sizeof(T) * 7 + std::is_signed_v<T>);
+    for (int trial = 0; trial < 25; ++trial) {
+        const Lrn l = random_lrn(rng, trial < 20 ? 4 : 8);
+        CAPTURE(trial);
+        const DataType t = data_type_of<T>();
+        const auto x = random_values<T>(rng, count(l.sizes));
+        std::vector<uint32_t> in_strides(l.sizes.size()), out_strides(l.sizes.size());
+        uint32_t s = 3, so = 2;
+        for (size_t i = l.sizes.size(); i-- > 0;) { in_strides[i] = s; s *= l.sizes[i]; out_strides[i] = so; so *= l.sizes[i]; }
+        auto y = run(forward_op(t, l, in_strides, out_strides), {{"InputTensor", logical_buffer(desc(t, l.sizes, in_strides), x, std::byte{0x33})}});
+        std::vector<T> expected;
+        for (const auto& b : naive_forward(l, bigs(x))) expected.push_back(round_big<T>(b));
+        check_bits(as_values<T>(y.at("OutputTensor")), expected);
+    }
+}
+
+TEST_CASE_TEMPLATE("lrn: the grad is the central difference of the forward at 300 bits", T, double, float) {
+    std::mt19937_64 rng(144 + sizeof(T));
+    for (int trial = 0; trial < 12; ++trial) {
+        const Lrn l = random_lrn(rng, 4);
+        if (count(l.sizes) > 18) continue;  // the difference is O(n^3) at 300 bits
+        CAPTURE(trial);
+        const DataType t = data_type_of<T>();
+        const auto x = random_values<T>(rng, count(l.sizes));
+        const auto dy = random_values<T>(rng, count(l.sizes));
+        // Every tensor strided: elements two apart, sentinel bytes between them.
+        std::vector<uint32_t> strides(l.sizes.size());
+        uint32_t st = 2;
+        for (size_t i = l.sizes.size(); i-- > 0;) { strides[i] = st; st *= l.sizes[i]; }
+        auto r = run(grad_op(t, l, strides), {{"InputTensor", logical_buffer(desc(t, l.sizes, strides), x, std::byte{0x44})},
+                                              {"InputGradientTensor", logical_buffer(desc(t, l.sizes, strides), dy, std::byte{0x55})}});
+        std::vector<T> expected;
+        for (const auto& b : naive_grad(l, bigs(x), bigs(dy))) expected.push_back(round_big<T>(b));
+        const auto actual = as_values<T>(r.at("OutputGradientTensor"));
+        REQUIRE(actual.size() == expected.size());
+        for (size_t i = 0; i < actual.size(); ++i) {
+            CAPTURE(i);
+            // An exact zero: the central difference leaves a residue of order 2^-200 instead.
+            if (actual[i] == T(0) && std::fabs(double(expected[i])) < 1e-40) continue;
+            CHECK(to_bits(actual[i]) == to_bits(expected[i]));
+        }
+    }
+}
+
+TEST_CASE("lrn: exact results, hand derived") {
+    // B = 4 + 3 * 2^2 = 16, 16^-0.75 = 1/8: Y = 2/8.
+    Lrn l{{1, 1}, 1, 1, 3.0f, 0.75f, 4.0f};
+    auto y = run(forward_op(DataType::FLOAT32, l), {{"InputTensor", buffer(desc(DataType::FLOAT32, l.sizes), std::vector<float>{2})}});
+    CHECK(as_values<float>(y.at("OutputTensor"))[0] == 0.25f);
+    // Beta 0: Y = X exactly, -0 keeps its sign.
+    Lrn z{{1, 3}, 1, 2, 1.0f, 0.0f, 1.0f};
+    auto y0 = run(forward_op(DataType::FLOAT32, z), {{"InputTensor", buffer(desc(DataType::FLOAT32, z.sizes), std::vector<float>{-0.0f, 3, 0.1f})}});
+    check_bits(as_values<float>(y0.at("OutputTensor")), {-0.0f, 3, 0.1f});
+    // Grad, L = 1, Alpha 1, Beta 0.75, Bias 0.5, X = 1: dX = dY 1.5^-1.75 (1.5 - 1.5) = +0 exactly.
+    Lrn g{{1, 1}, 1, 1, 1.0f, 0.75f, 0.5f};
+    auto dx = run(grad_op(DataType::FLOAT32, g), {{"InputTensor", buffer(desc(DataType::FLOAT32, g.sizes), std::vector<float>{1})},
+                                                  {"InputGradientTensor", buffer(desc(DataType::FLOAT32, g.sizes), std::vector<float>{2})}});
+    check_bits(as_values<float>(dx.at("OutputGradientTensor")), {0.0f});
+}
+
+TEST_CASE("lrn: every validation rule") {
+    const Lrn ok{{1, 3, 2, 2}};
+    for (const std::string op : {"lrn", "lrn-grad"}) {
+        CAPTURE(op);
+        auto make = [&](const Lrn& l) { return op == "lrn" ? forward_op(DataType::FLOAT32, l) : grad_op(DataType::FLOAT32, l); };
+        CHECK_FALSE(validate(make(ok)).has_errors());
+        Operator o = make(ok);
+        std::visit([](auto& d) {
+            if constexpr (requires { d.InputGradientTensor; }) d.InputGradientTensor.DataType = DataType::FLOAT16;
+            else if constexpr (requires { d.CrossChannel; }) d.OutputTensor.DataType = DataType::FLOAT16;
+        }, o.Desc);
+        CHECK(has_error(o, op + ".same-data-type", op == "lrn" ? "/desc/OutputTensor/DataType" : "/desc/InputGradientTensor/DataType"));
+        o = make(ok);
+        std::visit([](auto& d) {
+            if constexpr (requires { d.InputGradientTensor; }) d.OutputGradientTensor.Sizes = {1, 3, 2, 1};
+            else if constexpr (requires { d.CrossChannel; }) d.OutputTensor.Sizes = {1, 3, 2, 1};
+        }, o.Desc);
+        CHECK(has_error(o, op + ".same-sizes", op == "lrn" ? "/desc/OutputTensor/Sizes" : "/desc/OutputGradientTensor/Sizes"));
+        Lrn l = ok; l.sizes = {6};
+        CHECK(has_error(make(l), op + ".rank", "/desc/InputTensor/Sizes"));
+        l = ok; l.CrossChannel = 2;
+        CHECK(has_error(make(l), op + ".cross-channel", "/desc/CrossChannel"));
+        l = ok; l.LocalSize = 0;
+        CHECK(has_error(make(l), op + ".local-size", "/desc/LocalSize"));
+        l = ok; l.Beta = std::numeric_limits<float>::infinity();
+        CHECK(has_error(make(l), op + ".parameter-finite", "/desc/Beta"));
+        l = ok; l.Alpha = std::numeric_limits<float>::quiet_NaN();
+        CHECK(has_error(make(l), op + ".parameter-finite", "/desc/Alpha"));
+    }
+}
