@@ -4,7 +4,7 @@
 //   - buffers stay under the byte limit given to the loader (a bad size is an error, not an
 //     allocation);
 //   - a valid case written as a golden reads back to the same input bits and expected values.
-// Build and run: fuzz/run.sh [seconds]. The bundled cases/ are the seed corpus.
+// Build and run: fuzz/run.sh [SECONDS] (docs/fuzzing.md). The bundled cases/ are the seed corpus.
 #include "dmlref/case.hpp"
 
 #include <cstdint>
@@ -18,6 +18,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     const std::string text(reinterpret_cast<const char*>(data), size);
     LoadOptions options;
     options.max_bytes = 1 << 20;  // 1 MiB per buffer keeps every run small
+    options.max_work = 1 << 24;   // and so does a bound on the work (limit.work)
     Diagnostics diags;
     Case c;
     try {

@@ -1,16 +1,39 @@
 #!/usr/bin/env bash
-# Builds fuzz/fuzz_case.cpp with clang's libFuzzer, ASan and UBSan, and fuzzes the case reader
-# for SECONDS (default 60) from the bundled cases/. Crashes land in fuzz/crashes/.
-# Needs clang and libclang-rt (Debian: clang, libclang-rt-14-dev or clang-14's own runtime).
+# Builds the libFuzzer targets with clang, ASan and UBSan (in $BUILD, default build-fuzz) and runs
+# each for SECONDS (default 60) on its seed corpus: the bundled cases/ for fuzz_case, and the
+# .npy files `dmlref run cases --npy` writes for fuzz_npy and fuzz_diff. Further arguments go to
+# libFuzzer (e.g. -runs=10000000). A finding lands in $BUILD/fuzz-findings/ and the script exits
+# non-zero. docs/fuzzing.md.
+# Usage: fuzz/run.sh [SECONDS] [LIBFUZZER-ARGS...]   (TARGETS="fuzz_npy" to run only some)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-60}
-out=build-fuzz
-mkdir -p "$out" fuzz/crashes "$out/corpus"
-cp cases/*/*.json "$out/corpus/" 2>/dev/null || true
-clang++ -std=c++20 -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-  -ffp-contract=off -frounding-math -DDMLREF_VERSION='"fuzz"' \
-  -Iinclude -Ilib $(pkg-config --cflags eigen3 nlohmann_json) \
-  fuzz/fuzz_case.cpp lib/*.cpp reference/*.cpp reference/fast/*.cpp $(pkg-config --libs gmpxx mpfr) -o "$out/fuzz_case"
-"$out/fuzz_case" -max_total_time="$seconds" -max_len=8192 -timeout=10 -rss_limit_mb=2048 \
-  -artifact_prefix=fuzz/crashes/ -dict=fuzz/case.dict "$out/corpus"
+shift || true
+build=${BUILD:-build-fuzz}
+targets=${TARGETS:-fuzz_case fuzz_npy fuzz_diff}
+if [ ! -f "$build/build.ninja" ]; then
+  CXX=${CXX_FUZZ:-clang++} meson setup "$build" --wrap-mode=nodownload -Dbuildtype=debugoptimized \
+    -Db_sanitize=address,undefined -Db_lundef=false -Dbench=false -Dfuzz=true \
+    -Dcpp_args="-fsanitize=fuzzer-no-link -fno-sanitize-recover=undefined" >/dev/null
+fi
+for t in $targets; do meson compile -C "$build" "fuzz/$t" >/dev/null; done
+meson compile -C "$build" tools/dmlref >/dev/null
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1} UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}
+corpus=$(mktemp -d)
+trap 'rm -rf "$corpus"' EXIT
+mkdir -p "$corpus/case" "$corpus/npy" "$build/fuzz-findings"
+find cases -name '*.json' -exec cp {} "$corpus/case/" \;
+"$build/tools/dmlref" run -q cases --npy "$corpus/dump" >/dev/null
+find "$corpus/dump" -name '*.npy' | head -200 | while read -r f; do cp "$f" "$corpus/npy/$(echo "$f" | md5sum | cut -c1-16).npy"; done
+for t in $targets; do
+  case $t in fuzz_case) seeds=$corpus/case; extra=(-dict=fuzz/case.dict) ;; *) seeds=$corpus/npy; extra=() ;; esac
+  echo "fuzzing $t for ${seconds}s"
+  log="$build/fuzz-findings/$t.log"
+  set +e
+  "$build/fuzz/$t" -max_total_time="$seconds" -max_len=8192 -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+    -artifact_prefix="$build/fuzz-findings/$t-" "${extra[@]}" "$@" "$seeds" >"$log" 2>&1
+  rc=$?
+  set -e
+  grep -E '^(stat::number_of_executed_runs|Done)' "$log" || true
+  if [ "$rc" -ne 0 ]; then tail -60 "$log"; echo "$t: a finding (exit $rc), see $build/fuzz-findings/"; exit 1; fi
+done

@@ -38,8 +38,15 @@ Case parse_case(const JsonDocument& doc, const fs::path& file, Diagnostics& diag
         diags.error("/format", "case.format", "a case file starts with \"format\": 1 (this dmlref reads case format version 1)");
         return c;
     }
-    c.name = root.contains("name") && root["name"].is_string() ? root["name"].get<std::string>() : file.stem().string();
-    if (root.contains("description") && root["description"].is_string()) c.description = root["description"].get<std::string>();
+    c.name = file.stem().string();
+    if (root.contains("name")) {
+        if (root["name"].is_string()) c.name = root["name"].get<std::string>();
+        else diags.error("/name", "case.type", "\"name\" must be a string");
+    }
+    if (root.contains("description")) {
+        if (root["description"].is_string()) c.description = root["description"].get<std::string>();
+        else diags.error("/description", "case.type", "\"description\" must be a string");
+    }
 
     // operator and desc
     if (!root.contains("operator") || !root["operator"].is_string()) {
@@ -68,6 +75,12 @@ Case parse_case(const JsonDocument& doc, const fs::path& file, Diagnostics& diag
     diags.append(validate(c.op, vo));
     if (diags.has_errors()) return c;  // no buffers for a desc that is wrong
     record_desc_notation(r, c, root["desc"], desc_diags);
+    if (const uint64_t work = work_estimate(c.op); work > options.max_work) {
+        diags.error("/desc", "limit.work", "running this case takes about " + std::to_string(work) +
+                    " element reads and writes, over the limit of " + std::to_string(options.max_work) +
+                    " (raise it with --max-work)");
+        return c;
+    }
 
     const auto fields = tensor_fields(c.op);
     auto find_field = [&](std::string_view n) -> const TensorField* {
@@ -158,8 +171,18 @@ Case parse_case(const JsonDocument& doc, const fs::path& file, Diagnostics& diag
             }
         }
     }
-    if (root.contains("provenance") && !root["provenance"].is_object())
-        diags.error("/provenance", "case.type", "\"provenance\" must be a JSON object");
+    if (root.contains("provenance") && r.is_object(root["provenance"], "/provenance", "\"provenance\"")) {
+        const json& pv = root["provenance"];
+        r.only_keys(pv, "/provenance", {"dmlref", "format", "seeds"}, "provenance");
+        if (pv.contains("dmlref") && !pv["dmlref"].is_string())
+            diags.error("/provenance/dmlref", "case.type", "the dmlref version in provenance must be a string (the version that wrote the golden)");
+        if (pv.contains("format")) r.unsigned_value(pv["format"], "/provenance/format", 0xffffffffull, "the case format in provenance");
+        if (pv.contains("seeds")) {
+            if (!pv["seeds"].is_array()) diags.error("/provenance/seeds", "case.type", "the seeds in provenance must be an array of integers");
+            else for (size_t i = 0; i < pv["seeds"].size(); ++i)
+                r.unsigned_value(pv["seeds"][i], pointer_append("/provenance/seeds", i), std::numeric_limits<uint64_t>::max(), "a seed");
+        }
+    }
     return c;
 }
 

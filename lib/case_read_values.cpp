@@ -94,8 +94,10 @@ void read_input(Reader& r, Case& c, const TensorField& f, const json& spec, cons
         if (!rs.contains("Seed")) { r.diags.error(p, "case.missing-field", "Random needs a Seed (an unsigned 64-bit integer)"); return; }
         if (auto s = r.unsigned_value(rs["Seed"], pointer_append(p, "Seed"), std::numeric_limits<uint64_t>::max(), "Seed")) g.Seed = *s;
         else return;
-        g.Distribution = rs.value("Distribution", is_float(t) ? "Uniform" : "Integers");
-        if (g.Distribution != "Uniform" && g.Distribution != "Integers") {
+        g.Distribution = is_float(t) ? "Uniform" : "Integers";
+        if (rs.contains("Distribution") && rs["Distribution"].is_string()) g.Distribution = rs["Distribution"].get<std::string>();
+        if ((rs.contains("Distribution") && !rs["Distribution"].is_string()) ||
+            (g.Distribution != "Uniform" && g.Distribution != "Integers")) {
             r.diags.error(pointer_append(p, "Distribution"), "input.random-distribution", "Distribution must be \"Uniform\" or \"Integers\"");
             return;
         }
@@ -156,7 +158,28 @@ void read_input(Reader& r, Case& c, const TensorField& f, const json& spec, cons
     } else if (spec.is_object() && spec.size() == 1 && spec.contains("Npy")) {
         const std::string p = pointer_append(path, "Npy");
         if (!spec["Npy"].is_string()) { r.diags.error(p, "case.type", "Npy must be a file name (relative to the case file)"); return; }
-        const fs::path file = base_dir / spec["Npy"].get<std::string>();
+        const std::string npy_name = spec["Npy"].get<std::string>();
+        if (npy_name.empty() || npy_name.find('\0') != std::string::npos) {
+            r.diags.error(p, "input.npy-path", "the Npy file name is empty or holds a NUL byte");
+            return;
+        }
+        const fs::path file = base_dir / npy_name;
+        if (!options.allow_paths) {
+            // A case reads only inside its own folder tree: no absolute path, no .. climbing out,
+            // no symbolic link leading out (docs/rules.md, input.npy-path).
+            std::error_code ec1, ec2;
+            const fs::path root = fs::weakly_canonical(fs::absolute(base_dir), ec1);
+            const fs::path real = fs::weakly_canonical(fs::absolute(file), ec2);
+            const fs::path rel = real.lexically_relative(root);
+            const bool inside = !fs::path(npy_name).is_absolute() && !ec1 && !ec2 && !rel.empty() &&
+                                *rel.begin() != ".." && rel != ".";
+            if (!inside) {
+                r.diags.error(p, "input.npy-path", "\"" + npy_name + "\" leads outside the case's folder " + base_dir.string() +
+                              " (an absolute path, .. or a symbolic link); a case reads files only inside its own folder "
+                              "unless the command is given --allow-paths");
+                return;
+            }
+        }
         try {
             const NpyArray a = read_npy(file, options.max_bytes);
             if (a.data_type != t) {
@@ -215,8 +238,9 @@ void read_expected(Reader& r, Case& c, const TensorField& f, const json& spec, c
         const json& tj = spec["Tolerance"];
         if (r.is_object(tj, tp, "Tolerance")) {
             r.only_keys(tj, tp, {"Kind", "Ulp", "MaxTerms", "Terms", "Why"}, "Tolerance");
-            e.tolerance.Kind = tj.value("Kind", std::string("Bits"));
-            if (e.tolerance.Kind != "Bits" && e.tolerance.Kind != "Ulp" && e.tolerance.Kind != "Summed") {
+            if (tj.contains("Kind") && tj["Kind"].is_string()) e.tolerance.Kind = tj["Kind"].get<std::string>();
+            if ((tj.contains("Kind") && !tj["Kind"].is_string()) ||
+                (e.tolerance.Kind != "Bits" && e.tolerance.Kind != "Ulp" && e.tolerance.Kind != "Summed")) {
                 r.diags.error(pointer_append(tp, "Kind"), "expected.tolerance", "Tolerance.Kind must be \"Bits\", \"Ulp\" or \"Summed\"");
                 ok = false;
             }
@@ -239,7 +263,10 @@ void read_expected(Reader& r, Case& c, const TensorField& f, const json& spec, c
                     else ok = false;
                 }
             }
-            if (tj.contains("Why") && tj["Why"].is_string()) e.tolerance.Why = tj["Why"].get<std::string>();
+            if (tj.contains("Why")) {
+                if (tj["Why"].is_string()) e.tolerance.Why = tj["Why"].get<std::string>();
+                else { r.diags.error(pointer_append(tp, "Why"), "case.type", "Tolerance.Why must be a string (the reason, for people)"); ok = false; }
+            }
         } else ok = false;
     }
     if (spec.contains("DontCare")) {
@@ -253,6 +280,7 @@ void read_expected(Reader& r, Case& c, const TensorField& f, const json& spec, c
                 ok = false;
                 continue;
             }
+            r.only_keys(dj[i], ip, {"Index", "Reason"}, "a DontCare entry");
             auto idx = r.unsigned_value(dj[i]["Index"], pointer_append(ip, "Index"), n - 1, "Index");
             if (idx) e.dont_care.push_back({*idx, dj[i]["Reason"].get<std::string>()}); else ok = false;
         }

@@ -1,12 +1,34 @@
 // Running a case: binding buffers (in-place outputs share their input's), evaluating, gathering
 // the logical outputs, and comparing them with the case's expected values bit for bit.
 #include "dmlref/case.hpp"
+#include "dmlref/checked.hpp"
 #include "dmlref/numeric.hpp"
 
+#include <algorithm>
 #include <cstring>
 #include <set>
 
 namespace dmlref {
+
+uint64_t work_estimate(const Operator& op) {
+    uint64_t elements = 0;
+    for (const auto& f : tensor_fields(op)) {
+        // Inputs by their whole buffer (a generator fills all of it), outputs by their elements.
+        const uint64_t n = f.role == TensorRole::Input ? buffer_size(*f.desc) / element_size(f.desc->DataType)
+                                                       : element_count(*f.desc);
+        elements = saturating_add(elements, n);
+    }
+    uint64_t factor = 1;
+    std::visit([&](const auto& d) {
+        // A windowed operator reads its whole window for an element; an interpolating one up to
+        // 2^dimensions neighbours.
+        if constexpr (requires { d.WindowSize; })
+            for (uint32_t w : d.WindowSize) factor = saturating_mul(factor, w);
+        if constexpr (requires { d.Scales; })
+            factor = saturating_mul(factor, uint64_t(1) << std::min<size_t>(d.Scales.size(), 8));
+    }, op.Desc);
+    return saturating_mul(elements, factor);
+}
 
 // ---- Running -----------------------------------------------------------------------------
 

@@ -264,6 +264,9 @@ Case load_or_throw(const fs::path& file, uint64_t max_bytes, const char* what) {
         c = load_case(file, diags, lo);
     } catch (const CaseError& e) {
         diags = e.diagnostics();
+    } catch (const std::exception&) {  // one bad case never stops a batch (docs/rules.md, internal.error)
+        diags = {};
+        diags.error("", "internal.error", "dmlref could not read this case because of an internal error; please report it with the file");
     }
     if (diags.has_errors()) {
         std::string msg;
@@ -398,6 +401,7 @@ DiffReport diff(const fs::path& golden, const fs::path& actual, const DiffOption
     std::vector<fs::path> files;
     for (auto it = fs::recursive_directory_iterator(golden, ec); !ec && it != fs::recursive_directory_iterator(); it.increment(ec))
         if (it->is_regular_file() && it->path().extension() == ".json") files.push_back(it->path().lexically_relative(golden));
+    if (ec) (void)fail(golden.string() + ": cannot read every entry of the directory: " + ec.message() + " [file.read]");
     std::sort(files.begin(), files.end());
     if (files.empty()) return fail(golden.string() + ": no .json golden files in this directory");
     for (const auto& rel : files) {

@@ -2,6 +2,8 @@
 // the command (docs/diff.md).
 #include "dmlref/diff.hpp"
 
+#include "dmlref/atomic_file.hpp"
+
 #include "dmlref/npy.hpp"
 #include "dmlref/values.hpp"
 
@@ -291,7 +293,8 @@ std::string report_json(const DiffReport& r) {
     }
     root["summary"] = {{"cases", r.cases.size()}, {"passed", pass}, {"failed", fail}, {"errors", error}, {"exit_code", r.exit_code()}};
     root["cases"] = cases;
-    return root.dump(2) + "\n";
+    // A name that is not UTF-8 (a file name) is written with U+FFFD in its place, never an exception.
+    return root.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
 }
 
 // ---- The picture -------------------------------------------------------------------------------
@@ -403,9 +406,11 @@ void write_mismatch_image(const OutputCensus& c, const fs::path& file) {
     } else {
         throw DiffError(file.string() + ": a picture is written as .ppm or .png");
     }
-    std::ofstream out(file, std::ios::binary);
-    out.write(bytes.data(), std::streamsize(bytes.size()));
-    if (!out) throw DiffError(file.string() + ": cannot write the picture");
+    try {
+        write_file_atomic(file, bytes);
+    } catch (const WriteError& e) {
+        throw DiffError(file.string() + ": cannot write the picture: " + e.what() + " [" + e.rule() + "]");
+    }
 }
 
 // ---- The command -------------------------------------------------------------------------------
@@ -435,10 +440,10 @@ int run_diff(const DiffCommand& cmd, std::ostream& out, std::ostream& err) {
     else out << report_text(report);
     int code = report.exit_code();
     if (!cmd.json_file.empty()) {
-        std::ofstream f(cmd.json_file, std::ios::binary);
-        f << report_json(report);
-        if (!f) {
-            err << cmd.json_file.string() << ": cannot write the JSON report\n";
+        try {
+            write_file_atomic(cmd.json_file, report_json(report));
+        } catch (const WriteError& e) {
+            err << cmd.json_file.string() << ": cannot write the JSON report: " << e.what() << " [" << e.rule() << "]\n";
             code = 2;
         }
     }

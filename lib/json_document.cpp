@@ -1,3 +1,5 @@
+// Reading JSON text strictly: syntax, nesting depth, duplicate keys and -0 integer tokens are
+// errors with a line and column or a JSON pointer; number texts are kept for exact rounding.
 #include "dmlref/json_document.hpp"
 
 #include <fstream>
@@ -24,16 +26,27 @@ public:
     bool string(string_t& v) override { return put(json(v)); }
     bool binary(binary_t&) override { return false; }
     bool start_object(std::size_t) override {
+        if (too_deep()) return false;
         json* j = place(json::object());
         stack_.push_back({j, "", 0});
         return true;
     }
     bool key(string_t& k) override {
+        if (stack_.back().node->contains(k)) {
+            // JSON readers disagree on which duplicate wins (the first, the last, an error).
+            error_rule = "json.duplicate-key";
+            stack_.back().key = k;
+            error_path = pointer();
+            error_message = "the key \"" + k + "\" appears twice in this object; JSON readers disagree on which one counts, "
+                            "so a case states each key once";
+            return false;
+        }
         stack_.back().key = k;
         return true;
     }
     bool end_object() override { stack_.pop_back(); advance(); return true; }
     bool start_array(std::size_t) override {
+        if (too_deep()) return false;
         json* j = place(json::array());
         stack_.push_back({j, "", 0});
         return true;
@@ -47,8 +60,18 @@ public:
 
     std::size_t error_position = 0;
     std::string error_message;
+    std::string error_rule, error_path;  // set by a check of ours (depth, duplicate key)
 
 private:
+    bool too_deep() {
+        if (stack_.size() < kMaxJsonDepth) return false;
+        error_rule = "json.depth";
+        error_path = pointer();
+        error_message = "arrays and objects are nested more than " + std::to_string(kMaxJsonDepth) +
+                        " deep here; a case needs a handful of levels";
+        return true;
+    }
+
     struct Frame { json* node; std::string key; size_t index; };
 
     std::string pointer() const {
@@ -104,9 +127,9 @@ size_t find_negative_zero_integer(const std::string& text) {
     return std::string::npos;
 }
 
-[[noreturn]] void fail(std::string rule, std::string message) {
+[[noreturn]] void fail(std::string rule, std::string message, std::string path = "") {
     Diagnostics d;
-    d.error("", std::move(rule), std::move(message));
+    d.error(std::move(path), std::move(rule), std::move(message));
     throw CaseError(std::move(d));
 }
 
@@ -120,6 +143,7 @@ JsonDocument parse_json_text(const std::string& text) {
     JsonDocument doc;
     Builder b(doc);
     const bool ok = json::sax_parse(text, &b, json::input_format_t::json, /*strict=*/true);
+    if (!ok && !b.error_rule.empty()) fail(b.error_rule, b.error_message, b.error_path);
     if (!ok) {
         std::string m = b.error_message;
         // nlohmann's message already says what it expected; add where, as line and column.

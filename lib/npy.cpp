@@ -1,4 +1,9 @@
+// NumPy .npy files: reading (every header field checked before any allocation) and writing.
 #include "dmlref/npy.hpp"
+
+#include "dmlref/atomic_file.hpp"
+#include "dmlref/checked.hpp"
+#include "dmlref/printable.hpp"
 
 #include <cstring>
 #include <fstream>
@@ -102,7 +107,8 @@ NpyArray parse_npy(const std::string& f, uint64_t max_bytes) {
         throw NpyError("format version " + std::to_string(major) + " is not supported (1.0 and 2.0 are)");
     }
     if (header_start + header_len > f.size()) throw NpyError("the file ends inside the header");
-    const std::string h = f.substr(header_start, header_len);
+    // Header text goes into messages escaped: it may hold control characters or bytes that are not UTF-8.
+    const std::string h = printable(f.substr(header_start, header_len));
     if (h.empty() || h[0] != '{') throw NpyError("the header is not a Python dict literal");
     NpyArray a;
     const std::string descr = header_value(h, "descr");
@@ -126,10 +132,10 @@ NpyArray parse_npy(const std::string& f, uint64_t max_bytes) {
             throw NpyError("shape '" + shape + "' has a dimension that is not a non-negative integer");
         const uint64_t n = std::stoull(item);
         a.shape.push_back(n);
-        count *= n;
+        count = saturating_mul(count, n);
         if (count > max_bytes) throw NpyError("shape '" + shape + "' holds more elements than dmlref's byte limit allows");
     }
-    const uint64_t bytes = count * element_size(a.data_type);
+    const uint64_t bytes = saturating_mul(count, element_size(a.data_type));
     if (bytes > max_bytes) throw NpyError("the array needs " + std::to_string(bytes) + " bytes, over the limit of " + std::to_string(max_bytes));
     const size_t data_start = header_start + header_len;
     if (f.size() - data_start < bytes)
@@ -138,7 +144,7 @@ NpyArray parse_npy(const std::string& f, uint64_t max_bytes) {
     if (f.size() - data_start > bytes)
         throw NpyError("the file has " + std::to_string(f.size() - data_start - bytes) + " bytes after the data that shape " + shape + " describes");
     a.data.resize(bytes);
-    std::memcpy(a.data.data(), f.data() + data_start, bytes);
+    if (bytes) std::memcpy(a.data.data(), f.data() + data_start, bytes);  // never memcpy from or to null (a 0-sized array)
     if (order == "True") a.data = c_order_from_fortran(a.shape, element_size(a.data_type), a.data);
     return a;
 }
@@ -155,7 +161,7 @@ NpyArray read_npy(const std::filesystem::path& file, uint64_t max_bytes) {
     return parse_npy(ss.str(), max_bytes);
 }
 
-void write_npy(const std::filesystem::path& file, const NpyArray& a) {
+std::string npy_bytes(const NpyArray& a) {
     std::string shape = "(";
     for (size_t i = 0; i < a.shape.size(); ++i) shape += std::to_string(a.shape[i]) + (a.shape.size() == 1 ? "," : (i + 1 < a.shape.size() ? ", " : ""));
     shape += ")";
@@ -164,16 +170,21 @@ void write_npy(const std::filesystem::path& file, const NpyArray& a) {
     const size_t total = 10 + h.size() + 1;
     h.append((64 - total % 64) % 64, ' ');
     h += '\n';
-    std::ofstream out(file, std::ios::binary);
-    if (!out) throw NpyError("cannot write " + file.string());
-    const char magic[] = {'\x93', 'N', 'U', 'M', 'P', 'Y', 1, 0};
-    out.write(magic, 8);
+    std::string out = std::string("\x93NUMPY\x01\x00", 8);
     const uint16_t len = uint16_t(h.size());
-    out.put(char(len & 0xff));
-    out.put(char(len >> 8));
-    out.write(h.data(), std::streamsize(h.size()));
-    out.write(reinterpret_cast<const char*>(a.data.data()), std::streamsize(a.data.size()));
-    if (!out) throw NpyError("cannot write " + file.string());
+    out += char(len & 0xff);
+    out += char(len >> 8);
+    out += h;
+    out.append(reinterpret_cast<const char*>(a.data.data()), a.data.size());
+    return out;
+}
+
+void write_npy(const std::filesystem::path& file, const NpyArray& a) {
+    try {
+        write_file_atomic(file, npy_bytes(a));
+    } catch (const WriteError& e) {
+        throw NpyError("cannot write " + file.string() + ": " + e.what());
+    }
 }
 
 }  // namespace dmlref

@@ -1,4 +1,9 @@
+// Tensor descs: validation, DMLCalcBufferTensorSize and the addressing of logical elements. Every
+// size is computed with saturating arithmetic (dmlref/checked.hpp): a desc whose size does not
+// fit in 64 bits gets a size over every limit, never a small wrapped-around one.
 #include "dmlref/tensor.hpp"
+
+#include "dmlref/checked.hpp"
 
 #include <algorithm>
 #include <numeric>
@@ -7,10 +12,7 @@ namespace dmlref {
 
 uint64_t element_count(const TensorDesc& d) {
     uint64_t n = 1;
-    for (uint32_t s : d.Sizes) {
-        n *= s;
-        if (n > (uint64_t(1) << 40)) return n;  // already far past 2^32 - 1; avoid overflow
-    }
+    for (uint32_t s : d.Sizes) n = saturating_mul(n, s);
     return n;
 }
 
@@ -33,13 +35,13 @@ uint64_t index_of_last_element(const TensorDesc& d) {
     const auto strides = effective_strides(d);
     uint64_t last = 0;
     for (size_t i = 0; i < d.Sizes.size() && i < strides.size(); ++i)
-        if (d.Sizes[i] > 0) last += uint64_t(d.Sizes[i] - 1) * uint64_t(strides[i]);
+        if (d.Sizes[i] > 0) last = saturating_add(last, saturating_mul(d.Sizes[i] - 1, uint64_t(strides[i])));
     return last;
 }
 
 uint64_t calc_buffer_tensor_size(const TensorDesc& d) {
-    const uint64_t bytes = (index_of_last_element(d) + 1) * element_size(d.DataType);
-    return (bytes + 3) & ~uint64_t(3);
+    const uint64_t bytes = saturating_mul(saturating_add(index_of_last_element(d), 1), element_size(d.DataType));
+    return bytes > kSaturated - 3 ? kSaturated : (bytes + 3) & ~uint64_t(3);
 }
 
 uint64_t buffer_size(const TensorDesc& d) {
@@ -59,7 +61,7 @@ bool has_overlapping_elements(const TensorDesc& d) {
     for (auto [stride, size] : dims) {
         if (stride == 0) return true;
         if (stride <= extent) { nested = false; break; }
-        extent += stride * (size - 1);
+        extent = saturating_add(extent, saturating_mul(stride, size - 1));
     }
     if (nested) return false;
     // Interleaved strides (such as {2, 3} over sizes {3, 2}) may still be disjoint: mark every
@@ -116,11 +118,19 @@ void validate_tensor_desc(const TensorDesc& d, TensorRole role, const std::strin
         return;
     }
     const uint64_t minimum = calc_buffer_tensor_size(d);
-    if (d.TotalTensorSizeInBytes != 0 && d.TotalTensorSizeInBytes < minimum)
+    if (minimum == kSaturated) {
+        diags.error(pointer_append(path, "Strides"), "tensor.size-overflow",
+                    "the buffer's size, DMLCalcBufferTensorSize = (dot(Sizes - 1, Strides) + 1) * element size, does not fit "
+                    "in 64 bits; no buffer can hold this tensor");
+        return;
+    }
+    if (d.TotalTensorSizeInBytes != 0 && d.TotalTensorSizeInBytes < minimum) {
         diags.error(pointer_append(path, "TotalTensorSizeInBytes"), "tensor.total-size",
                     "TotalTensorSizeInBytes is " + std::to_string(d.TotalTensorSizeInBytes) +
                     " but DMLCalcBufferTensorSize gives " + std::to_string(minimum) +
                     "; it must be at least the minimum implied size");
+        return;  // the overlap check below sizes its work by the minimum size
+    }
     if (buffer_size(d) > max_bytes) {
         diags.error(pointer_append(path, "TotalTensorSizeInBytes"), "limit.buffer-bytes",
                     "the buffer needs " + std::to_string(buffer_size(d)) + " bytes, over dmlref's limit of " +

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "dmlref/case.hpp"
+#include "dmlref/printable.hpp"
 
 #include <CLI/CLI.hpp>
 
@@ -37,15 +38,31 @@ struct Input {
 };
 
 
-// Case files named on the command line; directories are searched for *.json, sorted.
+// Case files named on the command line; directories are searched for *.json, sorted. Every
+// entry that cannot be read (an unreadable folder, a dangling link, a name that is not UTF-8) is
+// a problem line ("PATH: /: error: ... [rule]"), never skipped silently.
 std::vector<Input> collect(const std::vector<std::string>& args, std::vector<std::string>& problems);
+// Two inputs whose outputs would land on the same path under -o: a problem line for each later
+// one (output.collision), which is then dropped from `inputs`.
+void drop_colliding_outputs(std::vector<Input>& inputs, std::vector<std::string>& problems);
+// Options every command that reads cases shares: --max-bytes, --max-work, --allow-paths. The
+// numeric ones refuse negative and non-numeric values (CLI11 would wrap -1 to 2^64 - 1).
+void add_load_options(CLI::App& app, LoadOptions& lo);
 std::string sizes_text(const std::vector<uint32_t>& s);             // "[2,3]"
 std::string nd_index(const std::vector<uint32_t>& sizes, uint64_t flat);  // "[0,2]"
 std::string pad(std::string s, size_t n);                            // padded with spaces to n
 // The first output's type and sizes, for the summary line.
 std::string shape_text(const Case& c);
 // Reads a case; an unreadable file leaves its diagnostics in `diags` and an empty case.
-Case load(const fs::path& file, uint64_t max_bytes, Diagnostics& diags);
+// Any other failure (an internal error) also becomes a diagnostic: one bad case never stops a batch.
+Case load(const fs::path& file, const LoadOptions& lo, Diagnostics& diags);
+inline Case load(const fs::path& file, uint64_t max_bytes, Diagnostics& diags) {
+    LoadOptions lo;
+    lo.max_bytes = max_bytes;
+    return load(file, lo, diags);
+}
+// Text from a case or a file name, escaped for a log line (dmlref/printable.hpp).
+std::string shown(const fs::path& p);
 void print_diagnostics(const Diagnostics& d, const std::string& file, std::ostream& os);
 
 }  // namespace dmlref::cli

@@ -52,14 +52,14 @@ Command add_diff_command(CLI::App& app) {
     diff->add_option("GOLDEN", golden, "a golden case file, or a directory of them")->required();
     diff->add_option("ACTUAL", actual, "the actual outputs: a .npy file, a raw buffer, a case file, or a directory");
     diff->add_option("--output", output_files, "NAME=FILE: the actual values of output NAME (a single golden); repeatable");
-    diff->add_option("--worst", dc.options.worst, "list the K worst elements per output (default 10)");
+    diff->add_option("--worst", dc.options.worst, "list the K worst elements per output (default 10)")->check(CLI::NonNegativeNumber);
     diff->add_option("--json", json_file, "also write the JSON report to FILE");
     diff->add_option("--format", dc.format, "text (default) or json, on standard output")->check(CLI::IsMember({"text", "json"}));
     diff->add_option("--image", image, "picture of where each mismatching output differs (FILE.ppm or FILE.png)");
     diff->add_flag("--zeros-equal", dc.options.switches.zeros_equal, "treat +0 and -0 as equal");
     diff->add_flag("--any-nan", dc.options.switches.any_nan, "any NaN equals any NaN");
     diff->add_flag("--accept-flushed-subnormals", dc.options.switches.flushed_subnormals, "accept a zero where the golden is subnormal");
-    diff->add_option("--max-bytes", dc.options.max_bytes, "largest file to read, in bytes (default 4 GiB)");
+    diff->add_option("--max-bytes", dc.options.max_bytes, "largest file to read, in bytes (default 4 GiB)")->check(CLI::NonNegativeNumber);
     // The arithmetic profile a conforming backend may use (docs/tolerance.md).
     diff->add_option("--accumulate", o->accumulate,
                      "precision of a backend's sums: any (default: the output type or wider), output, float32, float64")

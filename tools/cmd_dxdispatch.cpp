@@ -2,6 +2,8 @@
 // DxDispatch runs with writeFile commands for the outputs (docs/dxdispatch.md; lib/dxdispatch_*.cpp).
 #include "cli.hpp"
 
+#include "dmlref/atomic_file.hpp"
+
 #include "dmlref/dxdispatch.hpp"
 
 #include <fstream>
@@ -21,12 +23,10 @@ struct ImportOptions {
 bool write_file(const fs::path& file, const std::string& text) {
     std::error_code ec;
     if (file.has_parent_path()) fs::create_directories(file.parent_path(), ec);
-    std::ofstream f(file, std::ios::binary);
-    f << text;
-    f.close();
-    if (!f) {
-        fs::remove(file, ec);
-        std::cerr << file.string() << ": /: error: cannot write the file [file.write]\n";
+    try {
+        write_file_atomic(file, text);  // whole or not at all (dmlref/atomic_file.hpp)
+    } catch (const WriteError& e) {
+        std::cerr << shown(file) << ": /: error: cannot write the file: " << printable(e.what()) << " [" << e.rule() << "]\n";
         return false;
     }
     return true;
@@ -111,7 +111,7 @@ Command add_import_dxdispatch_command(CLI::App& app) {
     cmd->add_option("-o,--output", o->out, "the case file to write (default: standard output); never overwritten");
     cmd->add_option("--dispatchable", o->dx.dispatchable, "the dispatchable to read when the model has several dmlref evaluates");
     cmd->add_option("--name", o->dx.name, "the case's name (default: the model's file name)");
-    cmd->add_option("--max-bytes", o->dx.max_bytes, "largest resource or file to read, in bytes (default 4 GiB)");
+    cmd->add_option("--max-bytes", o->dx.max_bytes, "largest resource or file to read, in bytes (default 4 GiB)")->check(CLI::NonNegativeNumber);
     return {cmd, [o] { return cmd_import(*o); }};
 }
 
@@ -121,7 +121,7 @@ Command add_export_dxdispatch_command(CLI::App& app) {
     cmd->add_option("CASE", o->case_file, "the case or golden file")->required();
     cmd->add_option("-o,--output", o->out, "the model file to write (default: CASE's name with .dxdispatch.json, here)");
     cmd->add_option("--outputs-dir", o->output_dir, "the directory the writeFile commands write <OutputField>.npy to (default: the model's name)");
-    cmd->add_option("--max-bytes", o->max_bytes, "largest buffer the case may allocate, in bytes (default 4 GiB)");
+    cmd->add_option("--max-bytes", o->max_bytes, "largest buffer the case may allocate, in bytes (default 4 GiB)")->check(CLI::NonNegativeNumber);
     return {cmd, [o] { return cmd_export(*o); }};
 }
 

@@ -2,6 +2,8 @@
 // (docs/reduce.md; the search itself is lib/reduce.cpp). This file runs the command.
 #include "cli.hpp"
 
+#include "dmlref/atomic_file.hpp"
+
 #include "dmlref/npy.hpp"
 #include "dmlref/reduce.hpp"
 
@@ -117,12 +119,10 @@ int cmd_reduce(const ReduceCmdOptions& o) {
     reduced.name = c.name + "/reduced";
     reduced.description = "Reduced by dmlref reduce from " + fs::path(o.golden).filename().string() + ": the backend's " + r.kind.output +
                           " still differs (" + r.kind.klass + ") after " + std::to_string(r.accepted) + " steps (docs/reduce.md).";
-    std::ofstream f(out, std::ios::binary);
-    f << write_golden(reduced, run_case(reduced), out);
-    f.close();
-    if (!f) {
-        fs::remove(out, ec);
-        std::cerr << out.string() << ": /: error: cannot write the reduced case [file.write]\n";
+    try {
+        write_file_atomic(out, write_golden(reduced, run_case(reduced), out));  // whole or not at all
+    } catch (const WriteError& e) {
+        std::cerr << shown(out) << ": /: error: cannot write the reduced case: " << printable(e.what()) << " [" << e.rule() << "]\n";
         return 2;
     }
     std::cout << "kept failure: " << r.kind.output << " " << r.kind.klass << "; " << r.elements_before << " -> " << r.elements_after
@@ -141,7 +141,7 @@ Command add_reduce_command(CLI::App& app) {
     cmd->add_option("-o,--output", o->out, "the reduced golden to write (default: GOLDEN's name with .reduced.json, here); never overwritten");
     cmd->add_option("--max-runs", o->max_runs, "backend runs at most (default 1000)");
     cmd->add_option("--work", o->work, "where to make the candidates' directory (default: the temporary directory); it is removed at the end");
-    cmd->add_option("--max-bytes", o->max_bytes, "largest buffer a case may allocate, in bytes (default 4 GiB)");
+    cmd->add_option("--max-bytes", o->max_bytes, "largest buffer a case may allocate, in bytes (default 4 GiB)")->check(CLI::NonNegativeNumber);
     cmd->add_flag("-q,--quiet", o->quiet, "no line per step");
     return {cmd, [o] { return cmd_reduce(*o); }};
 }

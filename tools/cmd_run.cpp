@@ -2,6 +2,7 @@
 // case files (-o) and .npy files for harnesses (--npy inputs, --npy-outputs outputs). docs/cli.md.
 #include "cli.hpp"
 
+#include "dmlref/atomic_file.hpp"
 #include "dmlref/descriptor.hpp"
 #include "dmlref/gen.hpp"
 #include "dmlref/npy.hpp"
@@ -11,6 +12,7 @@
 #include <iostream>
 #include <atomic>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <thread>
 
@@ -44,7 +46,7 @@ size_t write_npy_files(const Case& c, const Outputs& outputs, const fs::path& di
         try {
             write_npy(file, a);
         } catch (const NpyError& e) {
-            std::cerr << file.string() << ": /: error: " << e.what() << " [file.write]\n";
+            std::cerr << shown(file) << ": /: error: " << printable(e.what()) << " [file.write]\n";
             ++failures;
         }
     }
@@ -56,7 +58,7 @@ size_t write_npy_files(const Case& c, const Outputs& outputs, const fs::path& di
 bool run_error_case(const Case& c, const Diagnostics& diags, const Input& in, const std::string& out_dir, const std::string& counter) {
     std::string why;
     const bool ok = gen::expect_error_met(diags, c.expect_error, c.expect_error_path, why);
-    std::cout << counter << " " << (ok ? "PASS" : "FAIL") << "  " << pad(c.name, 44) << " expects [" << c.expect_error << "]\n";
+    std::cout << counter << " " << (ok ? "PASS" : "FAIL") << "  " << pad(printable(c.name), 44) << " expects [" << c.expect_error << "]\n";
     if (!ok) {
         std::cout << "      " << why << "\n";
         print_diagnostics(diags, in.file.string(), std::cout);
@@ -65,8 +67,17 @@ bool run_error_case(const Case& c, const Diagnostics& diags, const Input& in, co
         const fs::path target = fs::path(out_dir) / in.relative;
         std::error_code ec;
         fs::create_directories(target.parent_path(), ec);
-        if (fs::absolute(target) != fs::absolute(in.file)) fs::copy_file(in.file, target, fs::copy_options::overwrite_existing, ec);
-        if (ec) std::cerr << target.string() << ": /: error: cannot write the case file [file.write]\n";
+        if (fs::absolute(target) != fs::absolute(in.file)) {
+            try {
+                std::ifstream f(in.file, std::ios::binary);
+                const std::string text((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+                if (!f && !f.eof()) throw WriteError("file.read", "cannot read " + in.file.string());
+                write_file_atomic(target, text);
+            } catch (const WriteError& e) {
+                std::cerr << shown(target) << ": /: error: cannot write the case file: " << printable(e.what()) << " [" << e.rule() << "]\n";
+                return false;
+            }
+        }
     }
     return ok;
 }
@@ -97,14 +108,23 @@ struct Prepared {
     std::string failure;             // what evaluation threw
 };
 
-void prepare(const std::vector<Input>& inputs, size_t first, uint64_t max_bytes, unsigned jobs, std::vector<Prepared>& out) {
+// With `progress`, a case of long work shows itself on the terminal while it runs (the line is
+// overwritten by the next and cleared by the caller).
+void prepare(const std::vector<Input>& inputs, size_t first, const LoadOptions& lo, unsigned jobs, bool progress,
+             std::vector<Prepared>& out) {
     out.assign(std::min<size_t>(jobs, inputs.size() - first), Prepared{});
     std::atomic<size_t> next{0};
+    std::mutex terminal;
     auto work = [&] {
         for (size_t i; (i = next++) < out.size();) {
             Prepared& p = out[i];
-            p.c = load(inputs[first + i].file, max_bytes, p.diags);
+            p.c = load(inputs[first + i].file, lo, p.diags);
             if (p.diags.has_errors() || !p.c.expect_error.empty()) continue;
+            if (const uint64_t w = work_estimate(p.c.op); progress && w > (uint64_t(1) << 26)) {
+                std::lock_guard lock(terminal);
+                std::cerr << "\r\x1b[K[" << first + i + 1 << "/" << inputs.size() << "] running " << printable(p.c.name)
+                          << ": about " << w << " element reads and writes..." << std::flush;
+            }
             try {
                 p.outputs = run_case(p.c);
             } catch (const std::exception& e) {
@@ -123,7 +143,7 @@ struct RunOptions {
     std::string out_dir;
     std::string npy_dir;          // input buffers
     std::string npy_outputs_dir;  // computed outputs
-    uint64_t max_bytes = uint64_t(4) << 30;
+    LoadOptions load;
     bool overwrite_expected = false;
     bool quiet = false;
     unsigned jobs = 0;
@@ -158,8 +178,10 @@ int cmd_run(const RunOptions& o) {
     }
     std::erase(args, std::string());
     struct Cleanup { fs::path p; ~Cleanup() { std::error_code ec; fs::remove_all(p, ec); } } cleanup{descriptor_dir};
-    const auto inputs = collect(args, problems);
+    auto inputs = collect(args, problems);
+    if (!o.out_dir.empty() || !o.npy_dir.empty() || !o.npy_outputs_dir.empty()) drop_colliding_outputs(inputs, problems);
     for (const auto& p : problems) std::cerr << p << "\n";
+    const bool progress = ::isatty(STDERR_FILENO) && !o.quiet;
     size_t passed = 0, failed = 0, fresh = 0, errors = problems.size();
     const size_t width = std::to_string(inputs.size()).size();
     std::cout << "dmlref " << dmlref_version() << ": running " << inputs.size() << " case" << (inputs.size() == 1 ? "" : "s") << "\n";
@@ -169,7 +191,10 @@ int cmd_run(const RunOptions& o) {
         const auto& in = inputs[k];
         std::string counter = std::to_string(k + 1);
         counter = "[" + std::string(width - counter.size(), ' ') + counter + "/" + std::to_string(inputs.size()) + "]";
-        if (k % jobs == 0) prepare(inputs, k, o.max_bytes, jobs, prepared);
+        if (k % jobs == 0) {
+            prepare(inputs, k, o.load, jobs, progress, prepared);
+            if (progress) std::cerr << "\r\x1b[K" << std::flush;
+        }
         Prepared& pr = prepared[k % jobs];
         Diagnostics& diags = pr.diags;
         Case& c = pr.c;
@@ -180,21 +205,21 @@ int cmd_run(const RunOptions& o) {
         }
         if (diags.has_errors()) {
             ++errors;
-            std::cout << counter << " ERROR " << in.file.string() << "\n";
+            std::cout << counter << " ERROR " << shown(in.file) << "\n";
             print_diagnostics(diags, in.file.string(), std::cerr);
             continue;
         }
-        if (!o.quiet) for (const auto& item : diags.items()) std::cerr << format(item, in.file.string()) << "\n";
+        if (!o.quiet) print_diagnostics(diags, in.file.string(), std::cerr);
         if (!pr.outputs) {
             ++errors;
-            std::cout << counter << " ERROR " << in.file.string() << "\n";
-            std::cerr << in.file.string() << ": /: error: evaluation failed: " << pr.failure << " [evaluate]\n";
+            std::cout << counter << " ERROR " << shown(in.file) << "\n";
+            std::cerr << shown(in.file) << ": /: error: evaluation failed: " << printable(pr.failure) << " [evaluate]\n";
             continue;
         }
         Outputs outputs = std::move(*pr.outputs);
         const auto mismatches = compare_expected(c, outputs);
         std::string status = c.expected.empty() ? "NEW " : mismatches.empty() ? "PASS" : "FAIL";
-        std::cout << counter << " " << status << "  " << pad(c.name, 44) << " " << pad(std::string(info(c.op.Type).Name), 24)
+        std::cout << counter << " " << status << "  " << pad(printable(c.name), 44) << " " << pad(std::string(info(c.op.Type).Name), 24)
                   << " " << shape_text(c) << "\n";
         if (!mismatches.empty()) {
             ++failed;
@@ -221,11 +246,14 @@ int cmd_run(const RunOptions& o) {
             const fs::path target = fs::path(o.out_dir) / in.relative;
             std::error_code ec;
             fs::create_directories(target.parent_path(), ec);
-            std::ofstream f(target, std::ios::binary);
-            f << write_golden(c, outputs, target);
-            if (!f) {
+            try {
+                write_file_atomic(target, write_golden(c, outputs, target));
+            } catch (const WriteError& e) {
                 ++errors;
-                std::cerr << target.string() << ": /: error: cannot write the golden file [file.write]\n";
+                std::cerr << shown(target) << ": /: error: cannot write the golden file: " << printable(e.what()) << " [" << e.rule() << "]\n";
+            } catch (const std::exception&) {
+                ++errors;
+                std::cerr << shown(target) << ": /: error: cannot write the golden file: an internal error; please report it [internal.error]\n";
             }
         }
         const fs::path case_dir = fs::path(in.relative).replace_extension("");
@@ -247,7 +275,7 @@ Command add_run_command(CLI::App& app) {
     auto* run = app.add_subcommand("run", "Evaluate cases; with -o, write golden case files. With no CASE, runs the bundled cases/.");
     run->add_option("CASE", ro->paths, "case files or directories (searched for *.json)");
     run->add_option("-o,--output", ro->out_dir, "directory for the golden case files (mirrors the layout under a directory argument)");
-    run->add_option("--max-bytes", ro->max_bytes, "largest buffer a case may allocate, in bytes (default 4 GiB)");
+    add_load_options(*run, ro->load);
     run->add_option("--npy", ro->npy_dir, "also write DIR/<case>/<InputField>.npy: each input's buffer (1-D, memory order), for harnesses");
     run->add_option("--npy-outputs", ro->npy_outputs_dir,
                     "also write DIR/<case>/<OutputField>.npy: dmlref's computed outputs (their Sizes); never the --npy directory");

@@ -12,7 +12,7 @@ namespace {
 struct ValidateCmdOptions {
     std::vector<std::string> paths;
     std::string feature_level;
-    uint64_t max_bytes = uint64_t(4) << 30;
+    LoadOptions load;
 };
 
 int cmd_validate(const ValidateCmdOptions& o) {
@@ -30,11 +30,11 @@ int cmd_validate(const ValidateCmdOptions& o) {
     size_t invalid = problems.size(), outside = 0;
     for (const auto& in : inputs) {
         Diagnostics diags;
-        Case c = load(in.file, o.max_bytes, diags);
+        Case c = load(in.file, o.load, diags);
         print_diagnostics(diags, in.file.string(), std::cerr);
         if (diags.has_errors()) {
             ++invalid;
-            std::cout << in.file.string() << ": invalid (" << diags.error_count() << " error" << (diags.error_count() == 1 ? "" : "s") << ")\n";
+            std::cout << shown(in.file) << ": invalid (" << diags.error_count() << " error" << (diags.error_count() == 1 ? "" : "s") << ")\n";
             continue;
         }
         // DirectML's tensor-support tables: reported, never an error (GOLDEN.md section 1).
@@ -51,7 +51,7 @@ int cmd_validate(const ValidateCmdOptions& o) {
                              : "outside DirectML's support tables at every feature level";
             outside += !lowest;
         }
-        std::cout << in.file.string() << ": valid; " << support << "\n";
+        std::cout << shown(in.file) << ": valid; " << support << "\n";
         for (const auto& w : why) std::cout << "    " << w << "\n";
     }
     std::cout << inputs.size() << " cases: " << inputs.size() + problems.size() - invalid << " valid, " << invalid
@@ -66,7 +66,7 @@ Command add_validate_command(CLI::App& app) {
     auto* validate = app.add_subcommand("validate", "Check cases against the spec's rules, and report where they fall in DirectML's support tables.");
     validate->add_option("CASE", vo->paths, "case files or directories")->required();
     validate->add_option("--feature-level", vo->feature_level, "check the support tables at this DML_FEATURE_LEVEL (e.g. 5.1); default: report the lowest that admits the case");
-    validate->add_option("--max-bytes", vo->max_bytes, "largest buffer a case may allocate, in bytes (default 4 GiB)");
+    add_load_options(*validate, vo->load);
     return {validate, [vo] { return cmd_validate(*vo); }};
 }
 

@@ -83,8 +83,16 @@ struct Case {
     std::string expect_error_path;
 };
 
+inline constexpr uint64_t kDefaultMaxWork = uint64_t(1) << 32;  // about 4.3e9, the most elements a tensor may have
+
 struct LoadOptions {
     uint64_t max_bytes = uint64_t(4) << 30;  // per buffer and per .npy file
+    // Npy files may be anywhere (an absolute path, .., a link out of the folder); by default a
+    // case reads only inside its own folder tree (input.npy-path).
+    bool allow_paths = false;
+    // Most work a case may take, as work_estimate counts it (limit.work); checked before any
+    // input is generated or read.
+    uint64_t max_work = kDefaultMaxWork;
 };
 
 // Reads and checks a case. Errors and warnings go to `diags` with JSON pointers; the case is
@@ -97,6 +105,11 @@ Case parse_case(const JsonDocument& doc, const std::filesystem::path& file, Diag
 struct Outputs {
     std::map<std::string, std::vector<std::byte>> values;
 };
+
+// An upper bound on the work of running a case, in element reads and writes: every tensor's
+// elements (generated inputs by their whole buffer), an output element of a windowed operator
+// counted once per window element. Saturates at 2^64 - 1. Checked against --max-work.
+uint64_t work_estimate(const Operator& op);
 
 // Binds buffers (outputs zero-filled, in-place outputs on a copy of their input) and evaluates.
 Outputs run_case(const Case& c);

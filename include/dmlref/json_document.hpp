@@ -17,6 +17,10 @@ namespace dmlref {
 
 using json = nlohmann::json;
 
+// Deepest nesting of arrays and objects read (a case needs about 6 levels); deeper is an error,
+// json.depth, before anything deep is built.
+inline constexpr size_t kMaxJsonDepth = 64;
+
 struct JsonDocument {
     json root;
     std::unordered_map<std::string, std::string> number_text;  // pointer -> token text
@@ -26,7 +30,7 @@ struct JsonDocument {
 };
 
 // Throws CaseError (path "", rule "json.syntax" / "json.negative-zero-integer" / "file.read")
-// with the line and column.
+// with the line and column; "json.depth" and "json.duplicate-key" with the JSON pointer.
 JsonDocument read_json_file(const std::filesystem::path& file, uint64_t max_file_bytes = uint64_t(1) << 30);
 JsonDocument parse_json_text(const std::string& text);
 

@@ -28,7 +28,9 @@ public:
 // and the header before any allocation).
 NpyArray read_npy(const std::filesystem::path& file, uint64_t max_bytes);
 NpyArray parse_npy(const std::string& bytes, uint64_t max_bytes);
+// Written atomically (dmlref/atomic_file.hpp); throws NpyError when it cannot be written.
 void write_npy(const std::filesystem::path& file, const NpyArray& a);
+std::string npy_bytes(const NpyArray& a);  // the file's bytes
 std::string npy_dtype(DataType t);  // "<f4"
 
 }  // namespace dmlref

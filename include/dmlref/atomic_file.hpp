@@ -1,0 +1,27 @@
+// Writing a file all at once: to a temporary file in the same folder, flushed to disk, then
+// renamed into place, so that the file is always the old one or the new one, never a broken one.
+#pragma once
+
+#include <filesystem>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+namespace dmlref {
+
+// Thrown with a sentence (what()) and the rule id of docs/rules.md: "file.write" (the disk is
+// full, the folder is not writable...) or "file.not-regular" (the path is a symbolic link, a
+// device or a folder: dmlref never writes through a link and never replaces anything but a file).
+class WriteError : public std::runtime_error {
+public:
+    WriteError(std::string rule, const std::string& message) : std::runtime_error(message), rule_(std::move(rule)) {}
+    const std::string& rule() const { return rule_; }
+private:
+    std::string rule_;
+};
+
+// Writes `bytes` to `file` atomically (see above). On any error the temporary file is removed,
+// `file` is left as it was, and WriteError is thrown.
+void write_file_atomic(const std::filesystem::path& file, std::string_view bytes);
+
+}  // namespace dmlref

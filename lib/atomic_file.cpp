@@ -1,0 +1,66 @@
+// Atomic file writing (dmlref/atomic_file.hpp): temporary file, write, fsync, rename.
+#include "dmlref/atomic_file.hpp"
+
+#include <cerrno>
+#include <cstring>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace dmlref {
+
+namespace {
+
+[[noreturn]] void fail(const std::string& rule, const std::string& message) { throw WriteError(rule, message); }
+
+std::string errno_text(int e) { return std::strerror(e); }
+
+}  // namespace
+
+void write_file_atomic(const std::filesystem::path& file, std::string_view bytes) {
+    const std::string target = file.string();
+    if (target.find('\0') != std::string::npos) fail("file.write", "the file name holds a NUL byte");
+    struct stat st {};
+    if (::lstat(target.c_str(), &st) == 0) {
+        if (S_ISLNK(st.st_mode))
+            fail("file.not-regular", "is a symbolic link; dmlref does not write through links (remove it first)");
+        if (!S_ISREG(st.st_mode))
+            fail("file.not-regular", "exists and is not a regular file (a folder or a device); dmlref replaces only files");
+    }
+    const std::filesystem::path dir = file.has_parent_path() ? file.parent_path() : std::filesystem::path(".");
+    std::string temp = (dir / ("." + file.filename().string() + ".tmp-XXXXXX")).string();
+    const int fd = ::mkstemp(temp.data());
+    if (fd < 0) fail("file.write", "cannot create a temporary file in " + dir.string() + ": " + errno_text(errno));
+    auto abandon = [&](const std::string& what, int e) {
+        ::close(fd);
+        ::unlink(temp.c_str());
+        fail("file.write", what + ": " + errno_text(e) + " (the file was left as it was)");
+    };
+    // mkstemp makes the file 0600; give it the permissions a plain open would (0666 less umask).
+    const mode_t mask = ::umask(0);
+    ::umask(mask);
+    if (::fchmod(fd, 0666 & ~mask) != 0) abandon("cannot set the permissions", errno);
+    size_t done = 0;
+    while (done < bytes.size()) {
+        const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
+        if (n < 0) {
+            if (errno == EINTR) continue;
+            abandon("cannot write", errno);
+        }
+        done += size_t(n);
+    }
+    if (::fsync(fd) != 0) abandon("cannot flush to disk", errno);
+    if (::close(fd) != 0) {
+        const int e = errno;
+        ::unlink(temp.c_str());
+        fail("file.write", "cannot close the file: " + errno_text(e) + " (the file was left as it was)");
+    }
+    if (::rename(temp.c_str(), target.c_str()) != 0) {
+        const int e = errno;
+        ::unlink(temp.c_str());
+        fail("file.write", "cannot rename the temporary file into place: " + errno_text(e) + " (the file was left as it was)");
+    }
+}
+
+}  // namespace dmlref
