@@ -404,9 +404,11 @@ DiffReport diff(const fs::path& golden, const fs::path& actual, const DiffOption
     if (ec) (void)fail(golden.string() + ": cannot read every entry of the directory: " + ec.message() + " [file.read]");
     std::sort(files.begin(), files.end());
     if (files.empty()) return fail(golden.string() + ": no .json golden files in this directory");
-    for (const auto& rel : files) {
+    for (size_t k = 0; k < files.size(); ++k) {
+        const fs::path& rel = files[k];
         fs::path stem = rel;
         stem.replace_extension();
+        if (options.progress) options.progress(k, files.size(), stem.generic_string());
         const fs::path as_case = actual / (stem.string() + ".json"), as_dir = actual / stem;
         if (fs::is_regular_file(as_case, ec)) {
             report.cases.push_back(diff_case(golden / rel, as_case, options));
@@ -421,6 +423,7 @@ DiffReport diff(const fs::path& golden, const fs::path& actual, const DiffOption
             report.cases.push_back(std::move(c));
         }
     }
+    if (options.progress) options.progress(files.size(), files.size(), "");
     return report;
 }
 

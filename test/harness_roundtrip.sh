@@ -23,6 +23,14 @@ done
 # dmlref's own outputs, read back, pass.
 "$dmlref" diff "$cases" "$out/dmlref" > "$out/diff.log" || { cat "$out/diff.log"; fail "diff of the goldens against dmlref's own outputs"; }
 tail -1 "$out/diff.log"
+# Progress lines are for terminals: with stderr a file, no carriage return or escape reaches it;
+# under a pseudo-terminal (script(1), where present) the directory diff shows one per case.
+"$dmlref" diff "$cases" "$out/dmlref" > /dev/null 2> "$out/diff.err" || fail "diff with stderr to a file"
+if grep -q $'\r\|\x1b' "$out/diff.err"; then fail "a progress line reached a file"; fi
+if command -v script > /dev/null; then
+  script -qc "'$dmlref' diff '$cases' '$out/dmlref' > /dev/null" /dev/null > "$out/diff.tty" 2>&1 || true
+  grep -q '\[1/' "$out/diff.tty" || fail "no progress line on a terminal"
+fi
 
 # A harness that wrote nothing: diff against the inputs directory is an error (exit 2), not a pass.
 set +e

@@ -7,6 +7,8 @@
 #include <iostream>
 #include <memory>
 
+#include <unistd.h>
+
 namespace dmlref::cli {
 
 namespace {
@@ -35,6 +37,12 @@ int cmd_diff(DiffCmdOptions& o) {
         }
         dc.options.files[f.substr(0, eq)] = f.substr(eq + 1);
     }
+    // Many cases show their progress on a terminal (a line overwritten per case, then cleared).
+    if (::isatty(STDERR_FILENO))
+        dc.options.progress = [](size_t k, size_t n, const std::string& name) {
+            if (k < n) std::cerr << "\r\x1b[K[" << k + 1 << "/" << n << "] " << printable(name) << std::flush;
+            else std::cerr << "\r\x1b[K" << std::flush;
+        };
     return run_diff(dc, std::cout, std::cerr);
 }
 

@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <iosfwd>
+#include <functional>
 #include <map>
 #include <optional>
 #include <stdexcept>
@@ -35,6 +36,9 @@ struct DiffOptions {
     size_t worst = 10;                                   // elements listed per output
     uint64_t max_bytes = uint64_t(4) << 30;              // per file read
     std::map<std::string, std::filesystem::path> files;  // --output NAME=FILE (single golden only)
+    // Directory mode: called before each case (its index from 0, the number of cases, its name),
+    // and once more with index == count when all are done. The CLI shows a progress line with it.
+    std::function<void(size_t index, size_t count, const std::string& name)> progress;
 };
 
 // Histogram of ULP distances: 0, 1, 2, 3-4, 5-8, ..., (2^(k-1), 2^k], > 2^k, non-comparable.
