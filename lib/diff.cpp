@@ -58,14 +58,6 @@ int DiffReport::exit_code() const {
     return cases.empty() ? 2 : code;
 }
 
-namespace {
-std::string sizes_text(const std::vector<uint32_t>& s) {
-    std::string t = "[";
-    for (size_t i = 0; i < s.size(); ++i) t += (i ? "," : "") + std::to_string(s[i]);
-    return t + "]";
-}
-}  // namespace
-
 // ---- The census of one output ----------------------------------------------------------------
 
 namespace {

@@ -17,11 +17,6 @@ namespace dmlref {
 
 namespace {
 
-std::string sizes_text(const std::vector<uint32_t>& s) {
-    std::string t = "[";
-    for (size_t i = 0; i < s.size(); ++i) t += (i ? "," : "") + std::to_string(s[i]);
-    return t + "]";
-}
 
 template <class V> std::vector<uint64_t> without_ones(const V& s) {
     std::vector<uint64_t> out;

@@ -21,14 +21,6 @@ namespace fs = std::filesystem;
 
 namespace dmlref {
 
-namespace {
-std::string sizes_text(const std::vector<uint32_t>& s) {
-    std::string t = "[";
-    for (size_t i = 0; i < s.size(); ++i) t += (i ? "," : "") + std::to_string(s[i]);
-    return t + "]";
-}
-}  // namespace
-
 // ---- Reports -----------------------------------------------------------------------------------
 
 namespace {

@@ -148,4 +148,10 @@ TensorView::TensorView(const TensorDesc& d, std::span<std::byte> bytes)
 TensorView::TensorView(const TensorDesc& d, std::span<const std::byte> bytes)
     : desc(d), base(const_cast<std::byte*>(bytes.data())), strides(effective_strides(d)) {}
 
+std::string sizes_text(const std::vector<uint32_t>& sizes) {
+    std::string s = "[";
+    for (size_t i = 0; i < sizes.size(); ++i) s += (i ? "," : "") + std::to_string(sizes[i]);
+    return s + "]";
+}
+
 }  // namespace dmlref

@@ -15,11 +15,6 @@ std::string join_names(std::initializer_list<Named> tensors) {
     return s;
 }
 
-static std::string sizes_text(const std::vector<uint32_t>& sizes) {
-    std::string s = "[";
-    for (size_t i = 0; i < sizes.size(); ++i) s += (i ? "," : "") + std::to_string(sizes[i]);
-    return s + "]";
-}
 
 void require_same_data_type(Diagnostics& diags, std::initializer_list<Named> tensors, std::string_view rule) {
     const Named& first = *tensors.begin();

@@ -99,11 +99,6 @@ void add_load_options(CLI::App& app, LoadOptions& lo) {
     app.add_flag("--allow-paths", lo.allow_paths, "let cases read .npy files outside their own folder (absolute paths, .., links)");
 }
 
-std::string sizes_text(const std::vector<uint32_t>& s) {
-    std::string t = "[";
-    for (size_t i = 0; i < s.size(); ++i) t += (i ? "," : "") + std::to_string(s[i]);
-    return t + "]";
-}
 
 std::string nd_index(const std::vector<uint32_t>& sizes, uint64_t flat) {
     std::vector<uint64_t> c(sizes.size());

@@ -48,7 +48,6 @@ void drop_colliding_outputs(std::vector<Input>& inputs, std::vector<std::string>
 // Options every command that reads cases shares: --max-bytes, --max-work, --allow-paths. The
 // numeric ones refuse negative and non-numeric values (CLI11 would wrap -1 to 2^64 - 1).
 void add_load_options(CLI::App& app, LoadOptions& lo);
-std::string sizes_text(const std::vector<uint32_t>& s);             // "[2,3]"
 std::string nd_index(const std::vector<uint32_t>& sizes, uint64_t flat);  // "[0,2]"
 std::string pad(std::string s, size_t n);                            // padded with spaces to n
 // The first output's type and sizes, for the summary line.

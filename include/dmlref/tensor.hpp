@@ -158,4 +158,7 @@ void map_elements(const TensorView& out, F&& f, view_for<TIn>... in) {
     map_elements_impl<TOut, TIn...>(std::index_sequence_for<TIn...>{}, out, f, in...);
 }
 
+// Sizes as text for messages and reports: "[2,3,4]".
+std::string sizes_text(const std::vector<uint32_t>& sizes);
+
 }  // namespace dmlref
