@@ -83,32 +83,8 @@ void validate_average_pooling(const Params& p, Diagnostics& diags) {
                     "(batch, channel and 1 to 6 spatial dimensions)");
         return;
     }
-    bool shape_ok = true;
-    if (p.DimensionCount != rank - 2) {
-        diags.error("/desc/DimensionCount", rule(p.op, "dimension-count"),
-                    "DimensionCount is " + std::to_string(p.DimensionCount) + " but " + std::string(p.input.name) + " has " +
-                    std::to_string(rank) + " dimensions; DimensionCount must be its DimensionCount - 2 = " + std::to_string(rank - 2));
-        shape_ok = false;
-    }
-    struct Array { std::string_view name; const std::vector<uint32_t>* v; std::string_view nonzero; };
-    const Array arrays[] = {{"Strides", &p.Strides, "stride-nonzero"}, {"WindowSize", &p.WindowSize, "window-nonzero"},
-                            {"StartPadding", &p.StartPadding, ""}, {"EndPadding", &p.EndPadding, ""},
-                            {"Dilations", p.Dilations, "dilation-nonzero"}};
-    for (const auto& a : arrays) {
-        if (!a.v) continue;
-        if (a.v->size() != p.DimensionCount) {
-            diags.error(desc_path(a.name), rule(p.op, "array-length"),
-                        std::string(a.name) + " has " + std::to_string(a.v->size()) + " entries; it must have DimensionCount = " +
-                        std::to_string(p.DimensionCount));
-            shape_ok = false;
-            continue;
-        }
-        if (a.nonzero.empty()) continue;
-        for (size_t i = 0; i < a.v->size(); ++i)
-            if ((*a.v)[i] == 0)
-                diags.error(pointer_append(desc_path(a.name), i), rule(p.op, a.nonzero),
-                            std::string(a.name) + "[" + std::to_string(i) + "] is 0; it must be at least 1");
-    }
+    const bool shape_ok = validate_pooling_arrays(diags, {p.op, p.input.name, rank, p.DimensionCount, p.Strides, p.WindowSize,
+                                                          p.StartPadding, p.EndPadding, p.Dilations});
     const TensorDesc& out = p.pooled.desc;
     const std::string out_path = pointer_append(desc_path(p.pooled.name), "Sizes");
     if (out.DimensionCount() != rank) {

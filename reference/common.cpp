@@ -38,4 +38,36 @@ void require_same_sizes(Diagnostics& diags, std::initializer_list<Named> tensors
     }
 }
 
+bool validate_pooling_arrays(Diagnostics& diags, const PoolingArrays& a) {
+    auto rule = [&](std::string_view id) { return std::string(a.op) + "." + std::string(id); };
+    bool ok = true;
+    if (a.DimensionCount != a.rank - 2) {
+        diags.error("/desc/DimensionCount", rule("dimension-count"),
+                    "DimensionCount is " + std::to_string(a.DimensionCount) + " but " + std::string(a.input) + " has " +
+                    std::to_string(a.rank) + " dimensions; DimensionCount must be " + std::string(a.input) +
+                    "'s DimensionCount - 2 = " + std::to_string(a.rank - 2));
+        ok = false;
+    }
+    struct Array { std::string_view name; const std::vector<uint32_t>* v; std::string_view nonzero; };
+    const Array arrays[] = {{"Strides", &a.Strides, "stride-nonzero"}, {"WindowSize", &a.WindowSize, "window-nonzero"},
+                            {"StartPadding", &a.StartPadding, ""}, {"EndPadding", &a.EndPadding, ""},
+                            {"Dilations", a.Dilations, "dilation-nonzero"}};
+    for (const auto& x : arrays) {
+        if (!x.v) continue;
+        if (x.v->size() != a.DimensionCount) {
+            diags.error(desc_path(x.name), rule("array-length"),
+                        std::string(x.name) + " has " + std::to_string(x.v->size()) + " entries; it must have DimensionCount = " +
+                        std::to_string(a.DimensionCount));
+            ok = false;
+            continue;
+        }
+        if (x.nonzero.empty()) continue;
+        for (size_t i = 0; i < x.v->size(); ++i)
+            if ((*x.v)[i] == 0)
+                diags.error(pointer_append(desc_path(x.name), i), rule(x.nonzero),
+                            std::string(x.name) + "[" + std::to_string(i) + "] is 0; it must be at least 1");
+    }
+    return ok;
+}
+
 }  // namespace dmlref::reference

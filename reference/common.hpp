@@ -25,6 +25,24 @@ void require_same_sizes(Diagnostics& diags, std::initializer_list<Named> tensors
 std::string join_names(std::initializer_list<Named> tensors);
 std::string desc_path(std::string_view field);  // "/desc/<field>"
 
+// The arrays of a pooling desc (max and average pooling, forward and grad): DimensionCount is the
+// input's dimension count - 2, every array has DimensionCount entries, and strides, windows and
+// dilations are at least 1. Rule ids <op>.dimension-count, .array-length, .stride-nonzero,
+// .window-nonzero, .dilation-nonzero. False when a count or a length is wrong (the later checks
+// would index past an array).
+struct PoolingArrays {
+    std::string_view op;      // the rule ids' prefix, e.g. "max-pooling2"
+    std::string_view input;   // the forward input's field name
+    uint32_t rank;            // its dimension count
+    uint32_t DimensionCount;
+    const std::vector<uint32_t>& Strides;
+    const std::vector<uint32_t>& WindowSize;
+    const std::vector<uint32_t>& StartPadding;
+    const std::vector<uint32_t>& EndPadding;
+    const std::vector<uint32_t>* Dilations;  // null where the desc has none
+};
+bool validate_pooling_arrays(Diagnostics& diags, const PoolingArrays& a);
+
 // Per family: validate (every rule, into diags) and evaluate (the loop).
 void validate(const DML_ACTIVATION_RELU_OPERATOR_DESC& d, Diagnostics& diags);
 void evaluate(const DML_ACTIVATION_RELU_OPERATOR_DESC& d, const Bindings& b);

@@ -71,35 +71,10 @@ void validate_pooling(Diagnostics& diags, const PoolingFields& f) {
                     "channel and 1 to 6 spatial dimensions)");
         return;
     }
-    // "DimensionCount must equal the spatial dimension count (InputTensor's DimensionCount - 2)."
-    bool shape_ok = true;
-    if (f.DimensionCount != rank - 2) {
-        diags.error("/desc/DimensionCount", rule(f.op, "dimension-count"),
-                    "DimensionCount is " + std::to_string(f.DimensionCount) + " but InputTensor has " +
-                    std::to_string(rank) + " dimensions; DimensionCount must be InputTensor's DimensionCount - 2 = " +
-                    std::to_string(rank - 2));
-        shape_ok = false;
-    }
-    // The arrays have DimensionCount entries, and strides, windows and dilations are >= 1.
-    struct Array { std::string_view name; const std::vector<uint32_t>* v; std::string_view nonzero; };
-    const Array arrays[] = {{"Strides", &f.Strides, "stride-nonzero"}, {"WindowSize", &f.WindowSize, "window-nonzero"},
-                            {"StartPadding", &f.StartPadding, ""}, {"EndPadding", &f.EndPadding, ""},
-                            {"Dilations", f.Dilations, "dilation-nonzero"}};
-    for (const auto& a : arrays) {
-        if (!a.v) continue;
-        if (a.v->size() != f.DimensionCount) {
-            diags.error(desc_path(a.name), rule(f.op, "array-length"),
-                        std::string(a.name) + " has " + std::to_string(a.v->size()) + " entries; it must have DimensionCount = " +
-                        std::to_string(f.DimensionCount));
-            shape_ok = false;
-            continue;
-        }
-        if (a.nonzero.empty()) continue;
-        for (size_t i = 0; i < a.v->size(); ++i)
-            if ((*a.v)[i] == 0)
-                diags.error(pointer_append(desc_path(a.name), i), rule(f.op, a.nonzero),
-                            std::string(a.name) + "[" + std::to_string(i) + "] is 0; it must be at least 1");
-    }
+    // "DimensionCount must equal the spatial dimension count (InputTensor's DimensionCount - 2)";
+    // the arrays have DimensionCount entries, and strides, windows and dilations are >= 1.
+    const bool shape_ok = validate_pooling_arrays(diags, {f.op, "InputTensor", rank, f.DimensionCount, f.Strides, f.WindowSize,
+                                                          f.StartPadding, f.EndPadding, f.Dilations});
     // The pooled tensor: InputTensor's DimensionCount, batch and channel; spatial sizes as computed.
     const std::string out_path = pointer_append(desc_path(f.output_name), "Sizes");
     if (f.output.DimensionCount() != rank) {
