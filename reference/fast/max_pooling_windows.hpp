@@ -197,9 +197,10 @@ void max_pool_grad_fast(const Volume& v, const TensorView& X, const TensorView& 
         std::vector<uint64_t> wrap;                        // the wrapping sum per dX element (integer types)
         if constexpr (std::is_integral_v<T>) wrap.assign(size_t(in_volume), 0);
         else acc.assign(size_t(in_volume) * 3, 0.0);
-        double* S = acc.data();
-        double* Cc = S + in_volume;
-        double* B = Cc + in_volume;
+        // No pointer arithmetic on the empty vector's null data() (integer types have no acc).
+        double* S = acc.empty() ? nullptr : acc.data();
+        double* Cc = acc.empty() ? nullptr : S + in_volume;
+        double* B = acc.empty() ? nullptr : Cc + in_volume;
         uint64_t* wrapped = wrap.data();
         auto dy_offset = [&](int64_t od, int64_t oh, int64_t ow) { return od * ys[0] + oh * ys[1] + ow * ys[2]; };
         thread_local std::vector<Best<T>> row;
