@@ -109,4 +109,17 @@ template <class T> T value_of(double v) {
     else return static_cast<T>(v);
 }
 
+// Row-major index arithmetic for the naive references in the tests.
+inline uint64_t product(const std::vector<uint32_t>& s) { uint64_t p = 1; for (auto v : s) p *= v; return p; }
+inline std::vector<uint32_t> unflatten(uint64_t i, const std::vector<uint32_t>& sizes) {
+    std::vector<uint32_t> c(sizes.size());
+    for (size_t d = sizes.size(); d-- > 0;) { c[d] = uint32_t(i % sizes[d]); i /= sizes[d]; }
+    return c;
+}
+inline uint64_t flatten(const std::vector<uint32_t>& c, const std::vector<uint32_t>& sizes) {
+    uint64_t i = 0;
+    for (size_t d = 0; d < sizes.size(); ++d) i = i * sizes[d] + c[d];
+    return i;
+}
+
 }  // namespace dmlref::test

@@ -62,17 +62,6 @@ Operator grad_op(DataType t, const Geometry& g, std::vector<uint32_t> dy_strides
     return {OperatorType::AVERAGE_POOLING_GRAD, d};
 }
 
-uint64_t product(const std::vector<uint32_t>& s) { uint64_t p = 1; for (auto v : s) p *= v; return p; }
-std::vector<uint32_t> unflatten(uint64_t i, const std::vector<uint32_t>& sizes) {
-    std::vector<uint32_t> c(sizes.size());
-    for (size_t d = sizes.size(); d-- > 0;) { c[d] = uint32_t(i % sizes[d]); i /= sizes[d]; }
-    return c;
-}
-uint64_t flatten(const std::vector<uint32_t>& c, const std::vector<uint32_t>& sizes) {
-    uint64_t i = 0;
-    for (size_t d = 0; d < sizes.size(); ++d) i = i * sizes[d] + c[d];
-    return i;
-}
 
 // The naive reading of the page: for output o, every tap k of the window; a tap is real when
 // its position is inside the input. Returns (real logical input indices, divisor).

@@ -90,17 +90,6 @@ template <class T> std::vector<T> backward(const Geometry& g, const std::vector<
 
 // ---- The independent naive computation -------------------------------------------------------
 
-std::vector<uint32_t> unflatten(uint64_t i, const std::vector<uint32_t>& sizes) {
-    std::vector<uint32_t> c(sizes.size());
-    for (size_t d = sizes.size(); d-- > 0;) { c[d] = uint32_t(i % sizes[d]); i /= sizes[d]; }
-    return c;
-}
-uint64_t flatten(const std::vector<uint32_t>& c, const std::vector<uint32_t>& sizes) {
-    uint64_t i = 0;
-    for (size_t d = 0; d < sizes.size(); ++d) i = i * sizes[d] + c[d];
-    return i;
-}
-uint64_t product(const std::vector<uint32_t>& s) { uint64_t p = 1; for (auto v : s) p *= v; return p; }
 
 // The logical input indices of output element `o`'s window that are real (not padding).
 std::vector<uint64_t> real_window(const Geometry& g, const std::vector<uint32_t>& out, uint64_t o) {

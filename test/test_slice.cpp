@@ -58,11 +58,6 @@ template <class T> std::vector<std::byte> bytes_of(const std::vector<T>& v) {
 
 // ---- The naive reference -------------------------------------------------------------------
 
-uint64_t product(const std::vector<uint32_t>& s) {
-    uint64_t n = 1;
-    for (uint32_t x : s) n *= x;
-    return n;
-}
 
 // Row-major coordinate of flat index `flat` in `sizes`.
 std::vector<int64_t> coordinate(const std::vector<uint32_t>& sizes, uint64_t flat) {
