@@ -17,10 +17,10 @@ using OT = OperatorType;
 using TR = ToleranceRule;
 using BR = BoundaryRule;
 
-const std::string kBitsWhy = "values are moved or selected, never computed: bit for bit (GOLDEN.md section 2)";
+const std::string kBitsWhy = "values are moved or selected, never computed: bit for bit (docs/golden.md, moved and selected values)";
 const std::string kScaleBiasWhy = "x * Scale + Bias is rounded twice in float32; a fused multiply-add rounds once and may land 1 ULP away";
 const std::string kSummedWhy =
-    "elements are exact sums of their gradient terms, rounded once (GOLDEN.md section 4): a NaN sum matches any NaN, an "
+    "elements are exact sums of their gradient terms, rounded once (docs/golden.md): a NaN sum matches any NaN, an "
     "element with no term is +0, one term of weight 1 is that term's value (a -0 term gives +0: sums start from +0); "
     "dmlref diff bounds each element from its own terms, summed in any order in the profile's precision (docs/tolerance.md)";
 

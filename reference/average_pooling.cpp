@@ -339,7 +339,7 @@ std::optional<Tolerance> pooling_tolerance(const Params& p, bool grad) {
     t.Terms = std::move(terms);
     t.Why = std::string(grad ? "each element is an exact sum of dY / D over the windows that hold it"
                              : "each element is an exact sum of its window's real elements divided by D") +
-            ", rounded once (GOLDEN.md section 8). Terms gives, per element, the number of terms plus 3 where a "
+            ", rounded once (docs/golden.md, Computed values). Terms gives, per element, the number of terms plus 3 where a "
             "division is involved (docs/tolerance.md, Average pooling; provisional)";
     return t;
 }

@@ -415,7 +415,7 @@ std::optional<Tolerance> lrn_tolerance(const Params& p, bool grad) {
     t.Kind = "Summed";
     t.MaxTerms = most;
     t.Terms = std::move(terms);
-    t.Why = "the exact formula rounded once (GOLDEN.md section 8); Terms is k of the (k - 1/2) ULP bound for a backend "
+    t.Why = "the exact formula rounded once (docs/golden.md, Computed values); Terms is k of the (k - 1/2) ULP bound for a backend "
             "computing S, B, the power and the products in the output precision, with pow assumed within 2 ULP "
             "(docs/tolerance.md, Local response normalization; provisional, uncalibrated: D3D states no pow accuracy)";
     return t;

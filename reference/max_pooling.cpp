@@ -313,7 +313,7 @@ std::vector<DontCare> empty_windows(const TensorDesc& input, const TensorDesc& o
         uint64_t index = plane * uint64_t(w.out_plane);
         do {
             if (window_is_empty(w, o))
-                r.push_back({index, "EmptyWindow: the window holds only padding, no element of InputTensor (GOLDEN.md section 7)"});
+                r.push_back({index, "EmptyWindow: the window holds only padding, no element of InputTensor (docs/golden.md)"});
             ++index;
         } while (next(o, zero, w.out, w.spatial));
     }

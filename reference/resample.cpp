@@ -434,8 +434,7 @@ template <class F> void for_each_profile_term(const Params& p, Coordinates coord
 
 constexpr std::string_view kBoundaryReason =
     "NearestNeighborRounding: the coordinate is within the coordinate arithmetic's error bound of an integer, so a "
-    "conforming backend may pick either input element (an admissible reading; docs/tolerance.md, GOLDEN.md sections 5 "
-    "and 7)";
+    "conforming backend may pick either input element (an admissible reading; docs/tolerance.md, docs/golden.md)";
 
 // Nearest neighbour: forward output elements (grad == false) with a dimension whose coordinate
 // an admitted formula (Coordinates::Any) may round to another index; for a grad, the dX
@@ -475,7 +474,7 @@ std::optional<Tolerance> resample_tolerance(const Params& p, bool grad, std::str
     Tolerance t;
     const bool nearest = p.InterpolationMode == DML_INTERPOLATION_MODE_NEAREST_NEIGHBOR;
     if (nearest && !grad) {
-        t.Why = "nearest neighbour copies the chosen input element, bit for bit (GOLDEN.md section 2)";
+        t.Why = "nearest neighbour copies the chosen input element, bit for bit (docs/golden.md, moved and selected values)";
         return t;
     }
     std::vector<uint32_t> counts = term_counts(p, grad);
@@ -485,7 +484,7 @@ std::optional<Tolerance> resample_tolerance(const Params& p, bool grad, std::str
     t.Terms = std::move(counts);
     t.Why = "elements are exact sums of up to " + std::to_string(most) +
             (nearest ? " gradient terms" : " weighted terms (weights from the float64 coordinate)") +
-            ", rounded once (GOLDEN.md section 4); Terms gives each element's count. dmlref diff bounds each element from "
+            ", rounded once (docs/golden.md); Terms gives each element's count. dmlref diff bounds each element from "
             "its own terms, summed in any order in the profile's precision, with the weights and taps of every admitted "
             "coordinate arithmetic (docs/tolerance.md)";
     return t;
