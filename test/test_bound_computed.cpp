@@ -407,13 +407,15 @@ Case lrn_case(DataType t, const LrnSetup& s, const std::vector<double>& x, const
 
 }  // namespace
 
-TEST_CASE("LRN: naive evaluations (three associations of B, x * B^-Beta or x / B^Beta, the grad both ways) are accepted") {
+TEST_CASE("LRN: naive evaluations (three associations of B, x * B^-Beta or x / B^Beta, the grad both ways, a cancelling B) are accepted") {
     for (DataType t : {DataType::FLOAT16, DataType::FLOAT32, DataType::FLOAT64})
         for (uint32_t L : {3u, 4u})
-            for (float beta : {0.75f, 1.5f}) {
+            for (float beta : {0.75f, 1.5f})
+            for (float alpha : {1.0f, -0.2f}) {  // -0.2: B = 1 - 0.2 S / L in [0.2, 1], a cancellation
                 LrnSetup s;
                 s.L = L;
                 s.Beta = beta;
+                s.Alpha = alpha;
                 const size_t n = size_t(s.C) * s.H * s.W;
                 const auto x = random_values(n, -2, 2, 21 + L, t);
                 const auto dy = random_values(n, -1, 1, 23 + L, t);
