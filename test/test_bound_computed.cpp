@@ -33,10 +33,14 @@ double rnd(Work w, double v) {
 // within a fraction of an ULP more (a double rounding), inside the stated accuracies.
 struct Naive {
     Work w;
+    bool exp2_log2 = false;  // pow as exp2(p * log2(b)), each step rounded (a shader's pow)
     double add(double a, double b) const { return rnd(w, a + b); }
     double mul(double a, double b) const { return rnd(w, a * b); }
     double div(double a, double b) const { return rnd(w, a / b); }
-    double pow(double a, double b) const { return w == Work::Float ? double(std::pow(float(a), float(b))) : rnd(w, std::pow(a, b)); }
+    double pow(double a, double b) const {
+        if (exp2_log2) return rnd(w, std::exp2(mul(b, rnd(w, std::log2(a)))));
+        return w == Work::Float ? double(std::pow(float(a), float(b))) : rnd(w, std::pow(a, b));
+    }
     double rcp(double a) const { return rnd(w, 1 / a); }
 };
 
@@ -340,7 +344,8 @@ std::vector<uint64_t> region(const LrnSetup& s, uint64_t i, bool mirrored) {
     return r;
 }
 
-// B of element i: variant 0 Bias + (Alpha / L) S, 1 (S / L) Alpha + Bias (PyTorch), 2 Alpha S / L + Bias.
+// B of element i: variant 0 Bias + (Alpha / L) S, 1 (S / L) Alpha + Bias (PyTorch), 2 Alpha S / L + Bias
+// (variant 2 also takes pow as exp2(p * log2 b)).
 double naive_b(const Naive& n, const LrnSetup& s, const std::vector<double>& x, uint64_t i, int variant, int order, bool mirrored) {
     std::vector<double> sq;
     for (uint64_t j : region(s, i, mirrored)) sq.push_back(n.mul(x[j], x[j]));
@@ -350,7 +355,7 @@ double naive_b(const Naive& n, const LrnSetup& s, const std::vector<double>& x, 
 }
 
 std::vector<double> naive_lrn(const LrnSetup& s, const std::vector<double>& x, Work w, int variant, int order, Work out, bool mirrored = false) {
-    const Naive n{w};
+    const Naive n{w, variant == 2};
     std::vector<double> y;
     for (uint64_t i = 0; i < x.size(); ++i) {
         const double B = naive_b(n, s, x, i, variant, order, mirrored);
@@ -362,7 +367,7 @@ std::vector<double> naive_lrn(const LrnSetup& s, const std::vector<double>& x, W
 // The grad as written (variant 0, 2) or through the chain rule as autograd runs it (variant 1).
 std::vector<double> naive_lrn_grad(const LrnSetup& s, const std::vector<double>& x, const std::vector<double>& dy, Work w, int variant,
                                    int order, Work out) {
-    const Naive n{w};
+    const Naive n{w, variant == 2};
     const double beta = s.Beta, alpha = rnd(w, s.Alpha), L = s.L;
     std::vector<double> B(x.size());
     for (uint64_t i = 0; i < x.size(); ++i) B[i] = naive_b(n, s, x, i, variant, order, false);
