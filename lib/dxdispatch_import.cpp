@@ -60,6 +60,7 @@ struct FieldNames {
     void int_array(std::string_view n, const std::vector<int32_t>&) { add(n); }
     void float_array(std::string_view n, const std::vector<float>&) { add(n); }
     void enumeration(std::string_view n, const uint32_t&, const EnumNames&) { add(n); }
+    void fused_activation(std::string_view n, const std::optional<DML_FUSED_ACTIVATION>&) { add(n); }
 };
 
 std::string read_text(const fs::path& file, uint64_t max_bytes) {
