@@ -287,13 +287,11 @@ template <class D> void bn_grad(const D& d, const Bindings& b, bool training) {
         const auto k_of = stat_index(d.InputTensor.Sizes, d.MeanTensor.Sizes);
         const size_t n = mean.size();
         const mpq_class M(mpz_class(count_of(d.InputTensor) / n));  // |R|: the statistics divide the input
-        std::vector<Ext> sum_dy(n), sum_c(n);
-        std::vector<Ext> centered(x.size());
+        std::vector<Ext> sum_dy(n), sum_c(n);  // sum dY and sum dY (X - Mean) per statistic
         for (uint64_t i = 0; i < x.size(); ++i) {
             const uint64_t k = k_of[i];
-            centered[i] = sub(ext(x[i]), ext(mean[k]));
             sum_dy[k] = add(sum_dy[k], ext(dy[i]));
-            sum_c[k] = add(sum_c[k], mul(ext(dy[i]), centered[i]));
+            sum_c[k] = add(sum_c[k], mul(ext(dy[i]), sub(ext(x[i]), ext(mean[k]))));
         }
         std::vector<Root> roots;
         for (const T& v : var) roots.push_back(root_of(add(ext(v), ext_float(d.Epsilon))));
@@ -302,7 +300,8 @@ template <class D> void bn_grad(const D& d, const Bindings& b, bool training) {
             const Ext s = ext(scale[k]);
             if (!training) return scaled_root<T>(mul(ext(dy[i]), s), roots[k], Ext{});
             const Ext m = Ext{Ext::Finite, M};
-            const Ext inner = sub(sub(ext(dy[i]), div(sum_dy[k], m)), div(mul(centered[i], div(sum_c[k], m)), roots[k].D));
+            const Ext centered = sub(ext(x[i]), ext(mean[k]));
+            const Ext inner = sub(sub(ext(dy[i]), div(sum_dy[k], m)), div(mul(centered, div(sum_c[k], m)), roots[k].D));
             return scaled_root<T>(mul(s, inner), roots[k], Ext{});
         });
         write_logical<T>(d.OutputScaleGradientTensor, b.at("OutputScaleGradientTensor"),
