@@ -171,3 +171,8 @@ write("training_grad_supplied_mean",
       "BnTrainingGradMean (docs/golden.md): MeanTensor 2 is not the batch mean 5/2. dmlref uses the supplied Mean everywhere: dX = [0.98386991..., -0.44721359..., -0.08944272..., 0.26832816...]; the page's literal mean(Input) in the centring terms would give the batch-statistics result [0.5366563..., -0.7155417..., ...] of training_grad_page_example. OutputScaleGradient = (1 - 2) / sqrt(5/4) = -0.8944271...",
       "BATCH_NORMALIZATION_TRAINING_GRAD", g_desc(T,[1,1,2,2],[1,1,1,1],0), ins2,
       {"OutputGradientTensor": g, "OutputScaleGradientTensor": sg, "OutputBiasGradientTensor": [1]})
+write("int8_saturates",
+      "IntegerResult (docs/golden.md): INT8, (100 - 0) / sqrt(0.25) = 200 and -200 leave the type's range and saturate to 127 and -128; (3 - 0) / sqrt(0.25) + 1 = 7 stays (Variance 0.25 is not an INT8: Epsilon 0.25 with Variance 0 gives it).",
+      "BATCH_NORMALIZATION", bn_desc("INT8",[1,3],[1,1],[1,1],[1,1],[1,3],0.25),
+      {"InputTensor": [100, -100, 3], "MeanTensor": [0], "VarianceTensor": [0], "ScaleTensor": [1], "BiasTensor": [0, 0, 1]},
+      {"OutputTensor": [127, -128, 7]})
