@@ -98,7 +98,7 @@ struct DescWriter {
         out[std::string(n)] = std::string(e.Prefix) + std::string(e.Names.at(v));
     }
     // A nested DML_OPERATOR_DESC as {"Type": full name, "Desc": {FLOAT fields}} (the long form
-    // dmlref reads; DxDispatch's generated parser was not run here).
+    // dmlref reads; DxDispatch's generated ParseDmlOperatorDesc reads "Type" and "Desc" so).
     void fused_activation(std::string_view n, const std::optional<DML_FUSED_ACTIVATION>& fa) {
         if (!fa) return;
         const auto& t = fused_activation_types().at(fa->Type);

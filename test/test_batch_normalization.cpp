@@ -219,7 +219,8 @@ TEST_CASE("batch normalization: FusedActivation in the case format") {
     const std::string tail = R"(}, "inputs": {"InputTensor": [3, -3], "MeanTensor": [1, 1], "VarianceTensor": [4, 4], "ScaleTensor": [1, 1], "BiasTensor": [0, 0]}})";
     auto load = [&](const std::string& fa, Diagnostics& d) { return parse_case(parse_json_text(head + fa + tail), "t.json", d); };
     for (const std::string fa : {"null", R"({"Type": "ACTIVATION_RELU"})", R"({"Type": "DML_OPERATOR_ACTIVATION_LEAKY_RELU", "Alpha": 0.5})",
-                                 R"({"Type": "ACTIVATION_LINEAR", "Desc": {"Alpha": 2, "Beta": 1, "InputTensor": null}})"}) {
+                                 R"({"Type": "ACTIVATION_LINEAR", "Desc": {"Alpha": 2, "Beta": 1, "InputTensor": null}})",
+                                 R"({"type": "DML_OPERATOR_ACTIVATION_LINEAR", "desc": {"Alpha": 2, "Beta": 1}})"}) {
         CAPTURE(fa);
         Diagnostics d;
         const Case c = load(fa, d);
