@@ -66,6 +66,17 @@ const std::vector<ToleranceRow>& tolerance_table() {
         {OT::AVERAGE_POOLING_GRAD,     "OutputGradientTensor",  TypeClass::Any,     TR::OperatorStated,    BR::None},
         {OT::LOCAL_RESPONSE_NORMALIZATION,      "OutputTensor",         TypeClass::Any, TR::OperatorStated, BR::None},
         {OT::LOCAL_RESPONSE_NORMALIZATION_GRAD, "OutputGradientTensor", TypeClass::Any, TR::OperatorStated, BR::None},
+        // Batch normalization (provisional; docs/tolerance.md "Batch normalization").
+        {OT::BATCH_NORMALIZATION,               "OutputTensor",              TypeClass::Any, TR::OperatorStated, BR::None},
+        {OT::BATCH_NORMALIZATION_GRAD,          "OutputGradientTensor",      TypeClass::Any, TR::OperatorStated, BR::None},
+        {OT::BATCH_NORMALIZATION_GRAD,          "OutputScaleGradientTensor", TypeClass::Any, TR::OperatorStated, BR::None},
+        {OT::BATCH_NORMALIZATION_GRAD,          "OutputBiasGradientTensor",  TypeClass::Any, TR::OperatorStated, BR::None},
+        {OT::BATCH_NORMALIZATION_TRAINING,      "OutputTensor",              TypeClass::Any, TR::OperatorStated, BR::None},
+        {OT::BATCH_NORMALIZATION_TRAINING,      "OutputMeanTensor",          TypeClass::Any, TR::OperatorStated, BR::None},
+        {OT::BATCH_NORMALIZATION_TRAINING,      "OutputVarianceTensor",      TypeClass::Any, TR::OperatorStated, BR::None},
+        {OT::BATCH_NORMALIZATION_TRAINING_GRAD, "OutputGradientTensor",      TypeClass::Any, TR::OperatorStated, BR::None},
+        {OT::BATCH_NORMALIZATION_TRAINING_GRAD, "OutputScaleGradientTensor", TypeClass::Any, TR::OperatorStated, BR::None},
+        {OT::BATCH_NORMALIZATION_TRAINING_GRAD, "OutputBiasGradientTensor",  TypeClass::Any, TR::OperatorStated, BR::None},
     };
     return rows;
 }

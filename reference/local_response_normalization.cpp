@@ -147,23 +147,6 @@ template <class T> T lrn_value(const Params& p, T x, const Square& s) {
     });
 }
 
-template <class T> std::vector<T> logical_values(const TensorDesc& d, std::span<const std::byte> buffer) {
-    const std::vector<std::byte> bytes = gather_logical(d, buffer);
-    std::vector<T> v(bytes.size() / sizeof(T));
-    std::memcpy(static_cast<void*>(v.data()), bytes.data(), bytes.size());
-    return v;
-}
-
-// Writes out[i] for every logical index i of `d` at its strided offset.
-template <class T, class F> void write_logical(const TensorDesc& d, std::span<std::byte> buffer, F&& value) {
-    const TensorView V(d, buffer);
-    const auto packed = packed_strides(d.Sizes);
-    const std::array<const int64_t*, 2> strides = {V.strides.data(), packed.data()};
-    for_each_run<2>(d.Sizes, strides, {0, 0}, [&](const std::array<int64_t, 2>& off, int64_t n, const std::array<int64_t, 2>& step) {
-        for (int64_t i = 0; i < n; ++i) V.data<T>()[off[0] + i * step[0]] = value(uint64_t(off[1] + i * step[1]));
-    });
-}
-
 void lrn(const DML_LOCAL_RESPONSE_NORMALIZATION_OPERATOR_DESC& d, const Bindings& b) {
     const Params p = params(d);
     const Geometry g = geometry_of(p);
