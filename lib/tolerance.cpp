@@ -5,6 +5,8 @@
 #include "dmlref/terms.hpp"
 #include "dmlref/values.hpp"
 
+#include "../reference/common.hpp"  // reference::roi_align_tolerance
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -66,6 +68,11 @@ const std::vector<ToleranceRow>& tolerance_table() {
         {OT::AVERAGE_POOLING_GRAD,     "OutputGradientTensor",  TypeClass::Any,     TR::OperatorStated,    BR::None},
         {OT::LOCAL_RESPONSE_NORMALIZATION,      "OutputTensor",         TypeClass::Any, TR::OperatorStated, BR::None},
         {OT::LOCAL_RESPONSE_NORMALIZATION_GRAD, "OutputGradientTensor", TypeClass::Any, TR::OperatorStated, BR::None},
+        // ROI align: stated from the whole case (the regions are input values; docs/tolerance.md, "ROI align").
+        {OT::ROI_ALIGN,                "OutputTensor",            TypeClass::Any,   TR::OperatorStated,    BR::None},
+        {OT::ROI_ALIGN1,               "OutputTensor",            TypeClass::Any,   TR::OperatorStated,    BR::None},
+        {OT::ROI_ALIGN_GRAD,           "OutputGradientTensor",    TypeClass::Any,   TR::OperatorStated,    BR::None},
+        {OT::ROI_ALIGN_GRAD,           "OutputROIGradientTensor", TypeClass::Any,   TR::OperatorStated,    BR::None},
     };
     return rows;
 }
@@ -95,7 +102,8 @@ ToleranceRow tolerance_row(const Case& c, std::string_view output) {
 std::vector<uint32_t> term_counts(const Case& c, std::string_view output) {
     const TR rule = tolerance_row(c, output).rule;
     if (rule == TR::OperatorStated) {
-        auto stated = operator_tolerance(c.op, output);
+        auto stated = reference::roi_align_tolerance(c, output);  // ROI align: from the case; nullopt for the others
+        if (!stated) stated = operator_tolerance(c.op, output);
         return stated ? std::vector<uint32_t>(stated->Terms.begin(), stated->Terms.end()) : std::vector<uint32_t>{};
     }
     if (rule != TR::Summed) return {};
@@ -112,6 +120,7 @@ Tolerance stated_tolerance(const Case& c, std::string_view output) {
         case TR::Bits:
             break;
         case TR::OperatorStated:
+            if (auto stated = reference::roi_align_tolerance(c, output)) return *stated;  // ROI align: from the case
             if (auto stated = operator_tolerance(c.op, output)) return *stated;
             break;
         case TR::Ulp1WithScaleBias: {
