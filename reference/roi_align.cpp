@@ -128,63 +128,72 @@ uint64_t sample_count(const mpq_class& size, uint64_t out, uint32_t lo, uint32_t
     return need.get_ui();
 }
 
-// One axis of one region: where each of its Out * S samples falls, and its taps.
-std::vector<AxisSample> axis_samples(const Params& p, const mpq_class& lo, const mpq_class& hi, uint64_t out,
-                                     uint64_t samples, int64_t size) {
-    std::vector<AxisSample> r(size_t(out * samples));
-    const mpq_class width = hi - lo, ipo(p.ipo), opo(p.opo);
-    const uint64_t n = out * samples;
-    for (uint64_t s = 0; s < n; ++s) {
-        AxisSample& a = r[size_t(s)];
-        if (p.corners && n == 1) a.t = mpq_class(1, 2);
-        else a.t = (mpq_class(static_cast<unsigned long>(s)) - opo) / mpq_class(static_cast<unsigned long>(p.corners ? n - 1 : n));
-        a.coordinate = lo + a.t * width - ipo;
-        const mpq_class& x = a.coordinate;
-        if (x < -1 || x > size) { a.oob = true; continue; }
-        mpq_class xc = x;
-        if (xc < 0) { xc = 0; a.clamped = true; }
-        if (xc > size - 1) { xc = size - 1; a.clamped = true; }
-        if (p.mode == DML_INTERPOLATION_MODE_NEAREST_NEIGHBOR) {
-            mpq_class h = xc - mpq_class(1, 2);  // nearest, ties to the lower index: ceil(x - 1/2)
-            mpz_class i;
-            mpz_cdiv_q(i.get_mpz_t(), h.get_num_mpz_t(), h.get_den_mpz_t());
-            a.index[0] = a.index[1] = std::max<int64_t>(0, i.get_si());
-            a.weight[0] = 1;
-            a.weight[1] = 0;
-            continue;
-        }
-        mpz_class f;
-        mpz_fdiv_q(f.get_mpz_t(), xc.get_num_mpz_t(), xc.get_den_mpz_t());
-        const int64_t i0 = f.get_si();
-        if (i0 >= size - 1) {  // the last element: one tap, no slope
-            a.index[0] = a.index[1] = size - 1;
-            a.weight[0] = 1;
-            a.weight[1] = 0;
-            continue;
-        }
-        const mpq_class l = xc - i0;
-        a.index[0] = i0;
-        a.index[1] = i0 + 1;
-        a.weight[0] = 1 - l;
-        a.weight[1] = l;
-        a.slope = !a.clamped;
+// Sample i of output o along one axis: where it falls, and its taps.
+AxisSample axis_sample(const Params& p, const Axis& a, uint64_t o, uint64_t i) {
+    AxisSample r;
+    const uint64_t n = a.out * a.samples, s = o * a.samples + i;
+    if (p.corners && n == 1) r.t = mpq_class(1, 2);
+    else r.t = (mpq_class(static_cast<unsigned long>(s)) - mpq_class(p.opo)) / mpq_class(static_cast<unsigned long>(p.corners ? n - 1 : n));
+    r.coordinate = a.lo + r.t * (a.hi - a.lo) - mpq_class(p.ipo);
+    const mpq_class& x = r.coordinate;
+    const int64_t size = a.size;
+    if (x < -1 || x > size) { r.oob = true; return r; }
+    mpq_class xc = x;
+    if (xc < 0) { xc = 0; r.clamped = true; }
+    if (xc > size - 1) { xc = size - 1; r.clamped = true; }
+    if (p.mode == DML_INTERPOLATION_MODE_NEAREST_NEIGHBOR) {
+        const mpq_class h = xc - mpq_class(1, 2);  // nearest, ties to the lower index: ceil(x - 1/2)
+        mpz_class k;
+        mpz_cdiv_q(k.get_mpz_t(), h.get_num_mpz_t(), h.get_den_mpz_t());
+        r.index[0] = r.index[1] = std::max<int64_t>(0, k.get_si());
+        r.weight[0] = 1;
+        r.weight[1] = 0;
+        return r;
     }
+    mpz_class f;
+    mpz_fdiv_q(f.get_mpz_t(), xc.get_num_mpz_t(), xc.get_den_mpz_t());
+    const int64_t i0 = f.get_si();
+    if (i0 >= size - 1) {  // the last element: one tap, no slope
+        r.index[0] = r.index[1] = size - 1;
+        r.weight[0] = 1;
+        r.weight[1] = 0;
+        return r;
+    }
+    const mpq_class l = xc - i0;
+    r.index[0] = i0;
+    r.index[1] = i0 + 1;
+    r.weight[0] = 1 - l;
+    r.weight[1] = l;
+    r.slope = !r.clamped;
     return r;
 }
 
+const AxisSample& cached_sample(const Params& p, const Axis& a, uint64_t o, uint64_t i) {
+    if (a.cached_o != o || a.cached_i != i) {
+        a.cache = axis_sample(p, a, o, i);
+        a.cached_o = o;
+        a.cached_i = i;
+    }
+    return a.cache;
+}
+const AxisSample& Region::x(uint64_t o, uint64_t i) const { return cached_sample(*p, ax, o, i); }
+const AxisSample& Region::y(uint64_t o, uint64_t i) const { return cached_sample(*p, ay, o, i); }
+
 Region region(const Params& p, std::span<const std::byte> roi, std::span<const std::byte> indices, uint64_t r) {
     Region g;
+    g.p = &p;
     g.batch = batch_index(p, indices, r);
     const TensorDesc& img = image_desc(p);
-    const uint64_t out_h = p.pooled.Sizes[2], out_w = p.pooled.Sizes[3];
-    const mpq_class x1 = mpq_class(roi_value(p, roi, r, 0)) * mpq_class(double(p.scale_x));
-    const mpq_class y1 = mpq_class(roi_value(p, roi, r, 1)) * mpq_class(double(p.scale_y));
-    const mpq_class x2 = mpq_class(roi_value(p, roi, r, 2)) * mpq_class(double(p.scale_x));
-    const mpq_class y2 = mpq_class(roi_value(p, roi, r, 3)) * mpq_class(double(p.scale_y));
-    g.sx = sample_count(x2 - x1, out_w, p.min_samples, p.max_samples);
-    g.sy = sample_count(y2 - y1, out_h, p.min_samples, p.max_samples);
-    g.xs = axis_samples(p, x1, x2, out_w, g.sx, img.Sizes[3]);
-    g.ys = axis_samples(p, y1, y2, out_h, g.sy, img.Sizes[2]);
+    g.ax.lo = mpq_class(roi_value(p, roi, r, 0)) * mpq_class(double(p.scale_x));
+    g.ay.lo = mpq_class(roi_value(p, roi, r, 1)) * mpq_class(double(p.scale_y));
+    g.ax.hi = mpq_class(roi_value(p, roi, r, 2)) * mpq_class(double(p.scale_x));
+    g.ay.hi = mpq_class(roi_value(p, roi, r, 3)) * mpq_class(double(p.scale_y));
+    g.ax.out = p.pooled.Sizes[3];
+    g.ay.out = p.pooled.Sizes[2];
+    g.ax.size = img.Sizes[3];
+    g.ay.size = img.Sizes[2];
+    g.sx = g.ax.samples = sample_count(g.ax.hi - g.ax.lo, g.ax.out, p.min_samples, p.max_samples);
+    g.sy = g.ay.samples = sample_count(g.ay.hi - g.ay.lo, g.ay.out, p.min_samples, p.max_samples);
     return g;
 }
 
@@ -223,8 +232,8 @@ template <class T> std::pair<uint64_t, uint64_t> max_sample(const Params& p, con
     std::pair<uint64_t, uint64_t> at{UINT64_MAX, UINT64_MAX};
     for (uint64_t iy = 0; iy < g.sy; ++iy)
         for (uint64_t ix = 0; ix < g.sx; ++ix) {
-            const AxisSample& ay = g.ys[size_t(oy * g.sy + iy)];
-            const AxisSample& ax = g.xs[size_t(ox * g.sx + ix)];
+            const AxisSample& ay = g.y(oy, iy);
+            const AxisSample& ax = g.x(ox, ix);
             if (in_bounds_only && (ay.oob || ax.oob)) continue;
             const Value v = sample_value<T>(p, ay, ax, x, strides, plane);
             if (!have || greater(v, best)) { best = v; at = {iy, ix}; have = true; }
@@ -272,7 +281,7 @@ void forward(const Params& p, const Bindings& b) {
                         } else {
                             for (uint64_t iy = 0; iy < g.sy; ++iy)
                                 for (uint64_t ix = 0; ix < g.sx; ++ix)
-                                    accumulate(v, sample_value<T>(p, g.ys[size_t(oy * g.sy + iy)], g.xs[size_t(ox * g.sx + ix)],
+                                    accumulate(v, sample_value<T>(p, g.y(oy, iy), g.x(ox, ix),
                                                                   x, X.strides, plane));
                             v = scaled(v, per_sample);
                         }
@@ -316,8 +325,8 @@ void backward(const Params& p, const Bindings& b) {
                         if (p.reduction == DML_REDUCE_FUNCTION_MAX) chosen = max_sample<T>(p, g, oy, ox, x, X->strides, plane, true, nullptr);
                         for (uint64_t iy = 0; iy < g.sy; ++iy)
                             for (uint64_t ix = 0; ix < g.sx; ++ix) {
-                                const AxisSample& ay = g.ys[size_t(oy * g.sy + iy)];
-                                const AxisSample& ax = g.xs[size_t(ox * g.sx + ix)];
+                                const AxisSample& ay = g.y(oy, iy);
+                                const AxisSample& ax = g.x(ox, ix);
                                 if (ay.oob || ax.oob) continue;  // out-of-bounds samples send nothing
                                 mpq_class share = per_sample;
                                 if (p.reduction == DML_REDUCE_FUNCTION_MAX) {

@@ -58,10 +58,24 @@ struct AxisSample {
     int64_t index[2] = {0, 0};
     mpq_class weight[2];
 };
+// One axis of a region. Its Out * S samples are computed when asked for, the last one kept
+// (memory O(1): a region may ask for up to 2^32 - 1 samples per output).
+struct Axis {
+    mpq_class lo, hi;       // the scaled region
+    uint64_t out = 1;       // the output size along the axis
+    uint64_t samples = 1;   // S
+    int64_t size = 1;       // the image size along the axis
+    mutable uint64_t cached_o = UINT64_MAX, cached_i = UINT64_MAX;
+    mutable AxisSample cache;
+};
 struct Region {
+    const Params* p = nullptr;
     uint64_t batch = 0;
-    uint64_t sx = 1, sy = 1;            // samples per output along x and y
-    std::vector<AxisSample> xs, ys;     // OutW * sx and OutH * sy samples
+    uint64_t sx = 1, sy = 1;  // samples per output along x and y
+    Axis ax, ay;
+    // Sample i of output o along x or y. A reference stays valid until the next call for the same axis.
+    const AxisSample& x(uint64_t o, uint64_t i) const;
+    const AxisSample& y(uint64_t o, uint64_t i) const;
 };
 Region region(const Params& p, std::span<const std::byte> roi, std::span<const std::byte> indices, uint64_t r);
 double roi_value(const Params& p, std::span<const std::byte> roi, uint64_t r, int k);  // exact

@@ -49,8 +49,8 @@ std::vector<uint32_t> terms(const Params& p, const Case& c, std::string_view out
                     bool weighted = false;
                     for (uint64_t iy = 0; iy < g.sy; ++iy)
                         for (uint64_t ix = 0; ix < g.sx; ++ix) {
-                            const AxisSample& ay = g.ys[size_t(oy * g.sy + iy)];
-                            const AxisSample& ax = g.xs[size_t(ox * g.sx + ix)];
+                            const AxisSample& ay = g.y(oy, iy);
+                            const AxisSample& ax = g.x(ox, ix);
                             const auto [t, w] = sample_terms(ay, ax);
                             n += t;
                             most = std::max(most, t);

@@ -631,7 +631,11 @@ TEST_CASE("roi align: every validation rule") {
         CAPTURE(op);
         const bool grad = op == "roi-align-grad";
         auto make = [&](const Setup& s) { return op == "roi-align" ? roi_align(s) : op == "roi-align1" ? roi_align1(s) : roi_align_grad(s); };
-        auto edit = [&](const Setup& s, auto f) { Operator o = make(s); std::visit([&](auto& d) { f(d); }, o.Desc); return o; };
+        auto edit = [&](const Setup& s, auto f) {
+            Operator o = make(s);
+            std::visit([&](auto& d) { if constexpr (requires { d.ROITensor; }) f(d); }, o.Desc);
+            return o;
+        };
         const std::string pooled = grad ? "/desc/InputGradientTensor" : "/desc/OutputTensor";
         CHECK_FALSE(validate(make(g)).has_errors());
         Setup s = g; s.type = DataType::INT32;
@@ -655,15 +659,15 @@ TEST_CASE("roi align: every validation rule") {
         s = g; s.C = 2;
         Operator channels = make(s);
         std::visit([&](auto& d) {
-            if constexpr (requires { d.OutputTensor; }) d.OutputTensor.Sizes[1] = 1;
-            else d.InputGradientTensor.Sizes[1] = 1;
+            if constexpr (requires { d.ROITensor; d.OutputTensor; }) d.OutputTensor.Sizes[1] = 1;
+            else if constexpr (requires { d.ROITensor; }) d.InputGradientTensor.Sizes[1] = 1;
         }, channels.Desc);
         CHECK(has_error(channels, op + ".output-sizes", pooled + "/Sizes/1"));
         s = g; s.rois.push_back({0, 0, 1, 1}); s.batch.push_back(0);
         Operator count = make(s);
         std::visit([&](auto& d) {
-            if constexpr (requires { d.OutputTensor; }) d.OutputTensor.Sizes[0] = 1;
-            else d.InputGradientTensor.Sizes[0] = 1;
+            if constexpr (requires { d.ROITensor; d.OutputTensor; }) d.OutputTensor.Sizes[0] = 1;
+            else if constexpr (requires { d.ROITensor; }) d.InputGradientTensor.Sizes[0] = 1;
         }, count.Desc);
         CHECK(has_error(count, op + ".output-sizes", pooled + "/Sizes/0"));
         if (op == "roi-align1" || grad)
