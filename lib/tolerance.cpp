@@ -301,6 +301,7 @@ std::vector<BoundaryElement> boundary_elements(const Case& c, std::string_view o
         const Boundary b = boundary(c.op, output);
         for (uint64_t i : b.Indices) out.push_back({i, b.Reason});
     }
+    for (auto& [i, why] : reference::roi_align_boundary(c, output)) out.push_back({i, std::move(why)});  // ROI align: from the case
     // GOLDEN.md section 7: subnormals are never flushed; the elements a flushing backend would
     // change are flagged.
     const DataType t = d->DataType;

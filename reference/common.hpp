@@ -143,5 +143,8 @@ void validate_values(const DML_ROI_ALIGN_GRAD_OPERATOR_DESC& d, const InputBuffe
 // ROI align's provisional tolerance: per-element Terms depend on the regions (input values), so
 // it is stated from the whole case (lib/tolerance.cpp calls it before the desc-only path).
 std::optional<Tolerance> roi_align_tolerance(const Case& c, std::string_view output);
+// The output elements on a decision of the exact formula (nearest ties, out-of-bounds limits,
+// ROI-gradient kinks), with the reason: diff reports them apart (docs/tolerance.md, ROI align).
+std::vector<std::pair<uint64_t, std::string>> roi_align_boundary(const Case& c, std::string_view output);
 
 }  // namespace dmlref::reference

@@ -1,9 +1,12 @@
 // ROI align's provisional tolerance: a Summed bound with per-element Terms k for the (k - 1/2) ULP
-// test (docs/tolerance.md, "ROI align"), counted from the case's own regions. Kept apart so that
-// the per-element magnitude bound (lib/bound.cpp) can replace it in one place.
+// test (docs/tolerance.md, "ROI align"), counted from the case's own regions, and the elements on
+// a decision boundary. Kept apart so that the per-element magnitude bound (lib/bound.cpp) can
+// replace it in one place.
 #include "roi_align_internal.hpp"
 
 #include <algorithm>
+#include <map>
+#include <string>
 
 namespace dmlref::reference {
 
@@ -81,8 +84,76 @@ std::vector<uint32_t> terms(const Params& p, const Case& c, std::string_view out
     return k;
 }
 
+// Why a sample sits on a decision of the exact formula, or "" (docs/tolerance.md, ROI align):
+// a nearest-neighbour coordinate exactly halfway between two elements, a coordinate exactly on
+// the out-of-bounds limit (-1 or the size), and, for the ROI gradient, a linear sample exactly on
+// a cell edge or the clamp limit (where the derivative has a kink and dmlref takes the right one).
+std::string decision(const Params& p, const AxisSample& a, uint64_t size, bool kinks) {
+    const mpq_class& x = a.coordinate;
+    const bool integer = x.get_den() == 1;
+    // -1 and the size are the only integers that are in bounds and clamped.
+    if (integer && !a.oob && (x == -1 || (a.clamped && x > 0))) return "RoiAlignOutOfBoundsLimit";
+    if (a.oob) return "";
+    if (p.mode == DML_INTERPOLATION_MODE_NEAREST_NEIGHBOR)
+        return !a.clamped && mpq_class(x - mpq_class(1, 2)).get_den() == 1 ? "RoiAlignNearestTie" : "";
+    return kinks && integer && size > 1 ? "RoiAlignCellEdge" : "";  // one element: constant, no edge
+}
+
+std::vector<std::pair<uint64_t, std::string>> boundary(const Params& p, const Case& c, std::string_view output) {
+    const auto roi = std::span<const std::byte>(c.inputs.at("ROITensor"));
+    const auto indices = std::span<const std::byte>(c.inputs.at("BatchIndicesTensor"));
+    const TensorDesc& img = image_desc(p);
+    const uint64_t channels = img.Sizes[1], height = img.Sizes[2], width = img.Sizes[3];
+    const uint64_t out_h = p.pooled.Sizes[2], out_w = p.pooled.Sizes[3];
+    const bool droi = output == "OutputROIGradientTensor";
+    std::map<uint64_t, std::string> flagged;
+    for (uint64_t r = 0; r < region_count(p); ++r) {
+        const Region g = region(p, roi, indices, r);
+        for (uint64_t oy = 0; oy < out_h; ++oy)
+            for (uint64_t ox = 0; ox < out_w; ++ox)
+                for (uint64_t iy = 0; iy < g.sy; ++iy)
+                    for (uint64_t ix = 0; ix < g.sx; ++ix) {
+                        const AxisSample& ay = g.y(oy, iy);
+                        const AxisSample& ax = g.x(ox, ix);
+                        std::string why = decision(p, ax, width, droi);
+                        if (why.empty()) why = decision(p, ay, height, droi);
+                        if (why.empty()) continue;
+                        for (uint64_t ch = 0; ch < channels; ++ch) {
+                            if (output == "OutputTensor") {
+                                flagged.emplace(((r * channels + ch) * out_h + oy) * out_w + ox, why);
+                            } else if (output == "OutputGradientTensor") {
+                                // The taps it reads and the neighbours it might read instead.
+                                for (int64_t dy = -1; dy <= 2; ++dy)
+                                    for (int64_t dx = -1; dx <= 2; ++dx) {
+                                        const int64_t yy = ay.index[0] + dy, xx = ax.index[0] + dx;
+                                        if (yy < 0 || xx < 0 || yy >= int64_t(height) || xx >= int64_t(width)) continue;
+                                        flagged.emplace(((g.batch * channels + ch) * height + uint64_t(yy)) * width + uint64_t(xx), why);
+                                    }
+                            }
+                        }
+                        if (droi)
+                            for (uint64_t k = 0; k < 4; ++k) flagged.emplace(r * 4 + k, why);
+                    }
+    }
+    return {flagged.begin(), flagged.end()};
+}
+
 }  // namespace
 }  // namespace roi
+
+std::vector<std::pair<uint64_t, std::string>> roi_align_boundary(const Case& c, std::string_view output) {
+    std::optional<roi::Params> p;
+    std::visit([&](const auto& d) {
+        using D = std::decay_t<decltype(d)>;
+        if constexpr (std::is_same_v<D, DML_ROI_ALIGN_OPERATOR_DESC> || std::is_same_v<D, DML_ROI_ALIGN1_OPERATOR_DESC> ||
+                      std::is_same_v<D, DML_ROI_ALIGN_GRAD_OPERATOR_DESC>)
+            p.emplace(roi::params(d));
+    }, c.op.Desc);
+    if (!p || validate(c.op).has_errors() || !c.inputs.count("ROITensor") || !c.inputs.count("BatchIndicesTensor") ||
+        validate_input_values(c.op, c.inputs, UINT64_MAX).has_errors())
+        return {};
+    return roi::boundary(*p, c, output);
+}
 
 std::optional<Tolerance> roi_align_tolerance(const Case& c, std::string_view output) {
     std::optional<roi::Params> p;

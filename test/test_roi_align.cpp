@@ -422,3 +422,36 @@ TEST_CASE("roi align: rules on input values, through the case reader") {
     const std::string big = first_error(diagnose(text("[0, 0, 1e9, 1e9]", "[0]", 4000000000u)));
     CHECK(big.find("[roi-align1.sample-work]") != std::string::npos);
 }
+
+TEST_CASE("roi align: decision boundaries of the exact formula are flagged, hand derived") {
+    // A 1x3 image, one sample per region at x = x1 (empty regions, InputPixelOffset 0). Nearest:
+    // x = 0.5 is a tie (flagged), 0.25 is not. Linear: x = -1 and x = 3 (= W) sit on the
+    // out-of-bounds limits; x = 1 is a cell edge, a kink of the ROI gradient only.
+    Setup s;
+    s.H = 1; s.W = 3; s.ipo = 0; s.opo = -0.5f;
+    s.batch = {0, 0, 0, 0};
+    s.mode = DML_INTERPOLATION_MODE_NEAREST_NEIGHBOR;
+    s.rois = {{0.5, 0, 0.5, 0}, {0.25, 0, 0.25, 0}, {1.5, 0, 1.5, 0}, {2, 0, 2, 0}};
+    auto flagged = [](const Case& c, const std::string& output) {
+        std::vector<std::pair<uint64_t, std::string>> r;
+        for (const auto& b : boundary_elements(c, output, {}))
+            if (b.Reason.rfind("RoiAlign", 0) == 0) r.emplace_back(b.Index, b.Reason);
+        return r;
+    };
+    Case c;
+    c.op = roi_align1(s);
+    c.inputs = inputs<float>(s, {10, 20, 30});
+    using Flags = std::vector<std::pair<uint64_t, std::string>>;
+    CHECK(flagged(c, "OutputTensor") == Flags{{0, "RoiAlignNearestTie"}, {2, "RoiAlignNearestTie"}});
+    s.mode = DML_INTERPOLATION_MODE_LINEAR;
+    s.rois = {{-1, 0, -1, 0}, {3, 0, 3, 0}, {1, 0, 1, 0}, {0.5, 0, 0.5, 0}};
+    c.op = roi_align1(s);
+    c.inputs = inputs<float>(s, {10, 20, 30});
+    CHECK(flagged(c, "OutputTensor") == Flags{{0, "RoiAlignOutOfBoundsLimit"}, {1, "RoiAlignOutOfBoundsLimit"}});
+    c.op = roi_align_grad(s, true, true);
+    const std::vector<double> dy = {1, 1, 1, 1};
+    c.inputs = inputs<float>(s, {10, 20, 30}, &dy);
+    const auto roi_flags = flagged(c, "OutputROIGradientTensor");
+    CHECK(roi_flags.size() == 12);  // regions 0, 1 and 2 (x = 1: a cell edge), 4 coordinates each
+    CHECK(roi_flags[8] == std::pair<uint64_t, std::string>{8, "RoiAlignCellEdge"});
+}
