@@ -139,6 +139,8 @@ Case parse_case(const JsonDocument& doc, const fs::path& file, Diagnostics& diag
             }
             read_input(r, c, f, inputs[std::string(f.name)], p, base_dir, options);
         }
+        // Rules on the values themselves (ROI align's batch indices and regions).
+        if (!diags.has_errors()) diags.append(validate_input_values(c.op, c.inputs, options.max_work));
     }
 
     // expected

@@ -47,7 +47,14 @@ std::pair<uint32_t, uint32_t> scope_ranks(OperatorType t) {
     const auto f = applicable_features(t);
     const bool pooling = std::find(f.begin(), f.end(), "padding") != f.end();
     const bool lrn = std::find(f.begin(), f.end(), "cross-channel") != f.end();  // batch and channel: ranks 2 to 8
+    const bool roi = std::find(f.begin(), f.end(), "several-samples") != f.end();  // ROI align: 4-D only
+    if (roi) return {4, 4};
     return pooling ? std::pair<uint32_t, uint32_t>{3, 8} : lrn ? std::pair<uint32_t, uint32_t>{2, 8} : std::pair<uint32_t, uint32_t>{1, 8};
+}
+
+bool scope_type(OperatorType t, DataType type) {
+    const bool roi = t == OperatorType::ROI_ALIGN || t == OperatorType::ROI_ALIGN1 || t == OperatorType::ROI_ALIGN_GRAD;
+    return !roi || type == DataType::FLOAT32 || type == DataType::FLOAT16;
 }
 
 bool in_directml_tables(OperatorType t, DataType type, uint32_t rank) {
@@ -75,7 +82,10 @@ std::vector<std::string> applicable_features(OperatorType t) {
         if constexpr (requires { d.LocalSize; }) f.insert(f.end(), {"cross-channel", "within-channel", "even-local-size"});
         if constexpr (requires { d.InputWindowStrides; }) f.insert(f.end(), {"negative-stride", "stride>1", "offset", "short-output"});
         if constexpr (requires { d.Offsets; }) f.insert(f.end(), {"stride>1", "offset"});
-        if constexpr (requires { d.InterpolationMode; }) f.insert(f.end(), {"NEAREST_NEIGHBOR", "LINEAR", "upsample", "downsample", "non-integer-scale"});
+        if constexpr (requires { d.InterpolationMode; d.Scales; }) f.insert(f.end(), {"NEAREST_NEIGHBOR", "LINEAR", "upsample", "downsample", "non-integer-scale"});
+        if constexpr (requires { d.ROITensor; })  // ROI align
+            f.insert(f.end(), {"NEAREST_NEIGHBOR", "LINEAR", "AVERAGE", "MAX", "several-samples"});
+        if constexpr (requires { d.ROITensor; d.AlignRegionsToCorners; }) f.push_back("align-corners");
         if constexpr (requires { d.RoundingDirection; }) f.insert(f.end(), {"INCREASING", "DECREASING"});
         if constexpr (requires { d.ScaleBias; }) f.push_back("scale-bias");
         if constexpr (requires { d.Min; d.Max; }) f.push_back("min>max");
@@ -213,7 +223,13 @@ std::vector<std::string> case_features(const Case& c) {
             if (stride) f.push_back("stride>1");
             if (off) f.push_back("offset");
         }
-        if constexpr (requires { d.InterpolationMode; }) {
+        if constexpr (requires { d.ROITensor; }) {  // ROI align
+            f.push_back(d.InterpolationMode == DML_INTERPOLATION_MODE_LINEAR ? "LINEAR" : "NEAREST_NEIGHBOR");
+            f.push_back(d.ReductionFunction == DML_REDUCE_FUNCTION_MAX ? "MAX" : "AVERAGE");
+            if (d.MaximumSamplesPerOutput > 1) f.push_back("several-samples");
+            if constexpr (requires { d.AlignRegionsToCorners; }) if (d.AlignRegionsToCorners) f.push_back("align-corners");
+        }
+        if constexpr (requires { d.InterpolationMode; d.Scales; }) {
             f.push_back(d.InterpolationMode == DML_INTERPOLATION_MODE_LINEAR ? "LINEAR" : "NEAREST_NEIGHBOR");
             bool up = false, down = false, frac = false;
             for (float s : d.Scales) { up = up || s > 1; down = down || s < 1; frac = frac || s != std::floor(s); }
@@ -249,7 +265,7 @@ Holes holes(const Coverage& c) {
         const auto [lo, hi] = scope_ranks(i.Type);
         auto it = c.cells.find(i.Type);
         for (DataType t : kAllDataTypes)
-            for (uint32_t r = lo; r <= hi; ++r) {
+            for (uint32_t r = lo; r <= hi && scope_type(i.Type, t); ++r) {
                 uint64_t n = 0;
                 if (it != c.cells.end() && it->second.count(t) && it->second.at(t).count(r)) n = it->second.at(t).at(r);
                 if (n) continue;

@@ -31,7 +31,7 @@ std::string mark(const Coverage& c, OperatorType op, DataType t, uint32_t r) {
     const auto [lo, hi] = scope_ranks(op);
     const uint64_t n = count(c, op, t, r);
     if (n) return n > 999 ? "999+" : std::to_string(n);
-    if (r < lo || r > hi) return "-";
+    if (r < lo || r > hi || !scope_type(op, t)) return "-";
     return in_directml_tables(op, t, r) ? "!" : ".";
 }
 
@@ -97,7 +97,7 @@ std::string coverage_json(const Coverage& c) {
             for (uint32_t r = 1; r <= 8; ++r) {
                 const uint64_t n = count(c, i.Type, t, r);
                 if (n) row[std::to_string(r)] = n;
-                else if (r >= lo && r <= hi) {
+                else if (r >= lo && r <= hi && scope_type(i.Type, t)) {
                     scope.push_back({std::string(name(t)), r});
                     if (in_directml_tables(i.Type, t, r)) dml.push_back({std::string(name(t)), r});
                 }

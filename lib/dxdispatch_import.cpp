@@ -48,9 +48,10 @@ std::optional<Binding> read_binding(const json& b, const std::string& ptr, Diagn
 // The desc's field names in the struct's order, to write the case's desc in that order.
 struct FieldNames {
     std::vector<std::string> names;
+    std::vector<std::string> inputs;  // input tensor fields, optional ones included (ROI_ALIGN_GRAD's InputTensor)
     void add(std::string_view n) { names.emplace_back(n); }
-    void tensor(std::string_view n, const TensorDesc&, TensorRole) { add(n); }
-    void optional_tensor(std::string_view n, const std::optional<TensorDesc>&, TensorRole) { add(n); }
+    void tensor(std::string_view n, const TensorDesc&, TensorRole r) { add(n); if (r == TensorRole::Input) inputs.emplace_back(n); }
+    void optional_tensor(std::string_view n, const std::optional<TensorDesc>&, TensorRole r) { add(n); if (r == TensorRole::Input) inputs.emplace_back(n); }
     void data_type(std::string_view n, const DataType&) { add(n); }
     void float32(std::string_view n, const float&) { add(n); }
     void scale_bias(std::string_view n, const std::optional<DML_SCALE_BIAS>&) { add(n); }

@@ -126,6 +126,43 @@ void append_computed_operators(std::vector<OperatorInfo>& r) {
     append_batch_normalization(r);
 }
 
+// ROI align (spec/dml-training-ops.md sections 6.6 and 8): 4-D FLOAT32/FLOAT16 values, ROITensor
+// 2 to 4-D, BatchIndicesTensor 1 to 4-D UINT32 (and UINT64 from 5.0 for the forward operators).
+// dmlref evaluates exactly what the tables allow (4-D, FLOAT32/FLOAT16; docs/golden.md, ROI align).
+const Policy kRoiSampleCount{"RoiAlignSampleCount", "CeilOfExactAbsoluteSizeClamped"};
+const Policy kRoiSampleLoop{"RoiAlignSampleLoop", "HalfOpen"};
+const Policy kRoiCorners{"RoiAlignCorners", "StepOverCountMinusOneMidpointForOne"};
+const Policy kRoiOutOfBounds{"RoiAlignOutOfBounds", "OutsideMinusOneToSizePerSampleElseClamp"};
+const Policy kRoiNearest{"RoiAlignNearest", "TiesToLowerIndex"};
+const Policy kRoiMax{"RoiAlignMax", "WholeSampleFirstGreatestNaNLoses"};
+const Policy kRoiAverage{"RoiAlignAverageOutOfBounds", "CountsWithOutOfBoundsValue"};
+const Policy kRoiGradOutOfBounds{"RoiAlignGradOutOfBounds", "NoGradientNotAMaxCandidate"};
+const Policy kRoiRoiGradient{"RoiAlignRoiGradient", "ExactDerivativeConstantSampleCounts"};
+const Policy kRoiBatchIndex{"RoiAlignBatchIndex", "Error"};
+
+void append_roi_align_operators(std::vector<OperatorInfo>& r) {
+    const std::vector<std::string_view> values = {"InputTensor", "OutputTensor"};
+    const std::vector<std::string_view> rois = {"ROITensor"};
+    const std::vector<std::string_view> indices = {"BatchIndicesTensor"};
+    const std::vector<std::string_view> grad_values = {"InputTensor", "InputGradientTensor", "OutputGradientTensor"};
+    const std::vector<std::string_view> grad_rois = {"ROITensor", "OutputROIGradientTensor"};
+    const std::vector<SupportRow> forward30 = {{0x3000, values, 4, 4, kF32F16}, {0x3000, rois, 2, 4, kF32F16},
+                                               {0x3000, indices, 1, 4, kU32}, {0x5000, indices, 1, 4, kU32U64}};
+    std::vector<SupportRow> forward40 = forward30;
+    for (auto& row : forward40) if (row.FeatureLevel == 0x3000) row.FeatureLevel = 0x4000;
+    const std::vector<Policy> forward = {kRoiSampleCount, kRoiSampleLoop, kRoiCorners, kRoiOutOfBounds, kRoiNearest, kRoiMax,
+                                         kRoiAverage, kRoiBatchIndex, kZeroWeightTaps, kComputedValue, kNonFiniteSum,
+                                         kZeroResult, kSubnormals};
+    std::vector<Policy> grad = forward;
+    grad.push_back(kRoiGradOutOfBounds);
+    grad.push_back(kRoiRoiGradient);
+    r.push_back({OperatorType::ROI_ALIGN, "ROI_ALIGN", 0x3000, {}, forward30, forward});
+    r.push_back({OperatorType::ROI_ALIGN1, "ROI_ALIGN1", 0x4000, {}, forward40, forward});
+    r.push_back({OperatorType::ROI_ALIGN_GRAD, "ROI_ALIGN_GRAD", 0x4100, {},
+                 {{0x4100, grad_values, 4, 4, kF32F16}, {0x4100, grad_rois, 2, 4, kF32F16}, {0x4100, indices, 1, 4, kU32}},
+                 grad});
+}
+
 // Tables from the operators' pages (spec/dml-semantics.md section 4).
 std::vector<OperatorInfo> make_registry() {
     std::vector<OperatorInfo> r;
@@ -221,6 +258,7 @@ std::vector<OperatorInfo> make_registry() {
                  {{0x5100, {}, 1, 4, kF32F16}},
                  grad});
     append_computed_operators(r);
+    append_roi_align_operators(r);
     return r;
 }
 
@@ -295,6 +333,9 @@ Operator make_operator(OperatorType t) {
         case OperatorType::BATCH_NORMALIZATION_GRAD: return {t, DML_BATCH_NORMALIZATION_GRAD_OPERATOR_DESC{}};
         case OperatorType::BATCH_NORMALIZATION_TRAINING: return {t, DML_BATCH_NORMALIZATION_TRAINING_OPERATOR_DESC{}};
         case OperatorType::BATCH_NORMALIZATION_TRAINING_GRAD: return {t, DML_BATCH_NORMALIZATION_TRAINING_GRAD_OPERATOR_DESC{}};
+        case OperatorType::ROI_ALIGN: return {t, DML_ROI_ALIGN_OPERATOR_DESC{}};
+        case OperatorType::ROI_ALIGN1: return {t, DML_ROI_ALIGN1_OPERATOR_DESC{}};
+        case OperatorType::ROI_ALIGN_GRAD: return {t, DML_ROI_ALIGN_GRAD_OPERATOR_DESC{}};
     }
     throw std::invalid_argument("unknown operator type " + std::to_string(uint32_t(t)));
 }
@@ -312,6 +353,12 @@ Diagnostics validate(const Operator& op, const ValidateOptions& options) {
     for (const auto& f : tensor_fields(op))
         validate_tensor_desc(*f.desc, f.role, reference::desc_path(f.name), options.max_bytes, diags);
     std::visit([&](const auto& d) { reference::validate(d, diags); }, op.Desc);
+    return diags;
+}
+
+Diagnostics validate_input_values(const Operator& op, const InputBuffers& inputs, uint64_t max_work) {
+    Diagnostics diags;
+    std::visit([&](const auto& d) { reference::validate_values(d, inputs, max_work, diags); }, op.Desc);
     return diags;
 }
 

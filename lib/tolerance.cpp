@@ -5,6 +5,8 @@
 #include "dmlref/terms.hpp"
 #include "dmlref/values.hpp"
 
+#include "../reference/common.hpp"  // reference::roi_align_tolerance
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -77,6 +79,11 @@ const std::vector<ToleranceRow>& tolerance_table() {
         {OT::BATCH_NORMALIZATION_TRAINING_GRAD, "OutputGradientTensor",      TypeClass::Any, TR::OperatorStated, BR::None},
         {OT::BATCH_NORMALIZATION_TRAINING_GRAD, "OutputScaleGradientTensor", TypeClass::Any, TR::OperatorStated, BR::None},
         {OT::BATCH_NORMALIZATION_TRAINING_GRAD, "OutputBiasGradientTensor",  TypeClass::Any, TR::OperatorStated, BR::None},
+        // ROI align: stated from the whole case (the regions are input values; docs/tolerance.md, "ROI align").
+        {OT::ROI_ALIGN,                "OutputTensor",            TypeClass::Any,   TR::OperatorStated,    BR::None},
+        {OT::ROI_ALIGN1,               "OutputTensor",            TypeClass::Any,   TR::OperatorStated,    BR::None},
+        {OT::ROI_ALIGN_GRAD,           "OutputGradientTensor",    TypeClass::Any,   TR::OperatorStated,    BR::None},
+        {OT::ROI_ALIGN_GRAD,           "OutputROIGradientTensor", TypeClass::Any,   TR::OperatorStated,    BR::None},
     };
     return rows;
 }
@@ -106,7 +113,8 @@ ToleranceRow tolerance_row(const Case& c, std::string_view output) {
 std::vector<uint32_t> term_counts(const Case& c, std::string_view output) {
     const TR rule = tolerance_row(c, output).rule;
     if (rule == TR::OperatorStated) {
-        auto stated = operator_tolerance(c.op, output);
+        auto stated = reference::roi_align_tolerance(c, output);  // ROI align: from the case; nullopt for the others
+        if (!stated) stated = operator_tolerance(c.op, output);
         return stated ? std::vector<uint32_t>(stated->Terms.begin(), stated->Terms.end()) : std::vector<uint32_t>{};
     }
     if (rule != TR::Summed) return {};
@@ -123,6 +131,7 @@ Tolerance stated_tolerance(const Case& c, std::string_view output) {
         case TR::Bits:
             break;
         case TR::OperatorStated:
+            if (auto stated = reference::roi_align_tolerance(c, output)) return *stated;  // ROI align: from the case
             if (auto stated = operator_tolerance(c.op, output)) return *stated;
             break;
         case TR::Ulp1WithScaleBias: {
@@ -339,6 +348,7 @@ std::vector<BoundaryElement> boundary_elements(const Case& c, std::string_view o
         const Boundary b = boundary(c.op, output);
         for (uint64_t i : b.Indices) out.push_back({i, b.Reason});
     }
+    for (auto& [i, why] : reference::roi_align_boundary(c, output)) out.push_back({i, std::move(why)});  // ROI align: from the case
     // GOLDEN.md section 7: subnormals are never flushed; the elements a flushing backend would
     // change are flagged.
     const DataType t = d->DataType;

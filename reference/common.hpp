@@ -147,6 +147,26 @@ void validate(const DML_LOCAL_RESPONSE_NORMALIZATION_GRAD_OPERATOR_DESC& d, Diag
 void evaluate(const DML_LOCAL_RESPONSE_NORMALIZATION_GRAD_OPERATOR_DESC& d, const Bindings& b);
 std::optional<Tolerance> tolerance(const DML_LOCAL_RESPONSE_NORMALIZATION_GRAD_OPERATOR_DESC& d, std::string_view output);
 
+// ---- Rules on input values (validate_input_values); none for most --------------------------
+template <class D> void validate_values(const D&, const InputBuffers&, uint64_t, Diagnostics&) {}
+
+// ---- ROI align (reference/roi_align.cpp, roi_align_validate.cpp, roi_align_tolerance.cpp) ------
+void validate(const DML_ROI_ALIGN_OPERATOR_DESC& d, Diagnostics& diags);
+void evaluate(const DML_ROI_ALIGN_OPERATOR_DESC& d, const Bindings& b);
+void validate_values(const DML_ROI_ALIGN_OPERATOR_DESC& d, const InputBuffers& in, uint64_t max_work, Diagnostics& diags);
+void validate(const DML_ROI_ALIGN1_OPERATOR_DESC& d, Diagnostics& diags);
+void evaluate(const DML_ROI_ALIGN1_OPERATOR_DESC& d, const Bindings& b);
+void validate_values(const DML_ROI_ALIGN1_OPERATOR_DESC& d, const InputBuffers& in, uint64_t max_work, Diagnostics& diags);
+void validate(const DML_ROI_ALIGN_GRAD_OPERATOR_DESC& d, Diagnostics& diags);
+void evaluate(const DML_ROI_ALIGN_GRAD_OPERATOR_DESC& d, const Bindings& b);
+void validate_values(const DML_ROI_ALIGN_GRAD_OPERATOR_DESC& d, const InputBuffers& in, uint64_t max_work, Diagnostics& diags);
+// ROI align's provisional tolerance: per-element Terms depend on the regions (input values), so
+// it is stated from the whole case (lib/tolerance.cpp calls it before the desc-only path).
+std::optional<Tolerance> roi_align_tolerance(const Case& c, std::string_view output);
+// The output elements on a decision of the exact formula (nearest ties, out-of-bounds limits,
+// ROI-gradient kinks), with the reason: diff reports them apart (docs/tolerance.md, ROI align).
+std::vector<std::pair<uint64_t, std::string>> roi_align_boundary(const Case& c, std::string_view output);
+
 }  // namespace dmlref::reference
 
 namespace dmlref::reference {

@@ -329,7 +329,12 @@ TEST_CASE("coverage: cells, features and holes") {
     //   batch normalization, ranks 1..8 (spec/dml-training-ops.md section 5): BN, BN_GRAD, BN_TRAINING,
     //     BN_TRAINING_GRAD = 4 x 8;
     //   each over the 11 types.
-    CHECK(none.scope == 7 * 11 * 6 + 2 * 11 * 7 + 14 * 11 * 8 + 4 * 11 * 8);
+    //   ROI align (section 6): ROI_ALIGN, ROI_ALIGN1, ROI_ALIGN_GRAD, 4-D only, FLOAT32 and FLOAT16 only = 3 x 2 x 1.
+    const uint64_t roi_align_cells = 3 * 2 * 1;
+    CHECK(none.scope == 7 * 11 * 6 + 2 * 11 * 7 + 14 * 11 * 8 + 4 * 11 * 8 + roi_align_cells);
+    CHECK(scope_ranks(OperatorType::ROI_ALIGN_GRAD) == std::pair<uint32_t, uint32_t>{4, 4});
+    CHECK(scope_type(OperatorType::ROI_ALIGN1, DataType::FLOAT16));
+    CHECK_FALSE(scope_type(OperatorType::ROI_ALIGN1, DataType::FLOAT64));
     CHECK(scope_ranks(OperatorType::AVERAGE_POOLING_GRAD) == std::pair<uint32_t, uint32_t>{3, 8});
     CHECK(scope_ranks(OperatorType::LOCAL_RESPONSE_NORMALIZATION) == std::pair<uint32_t, uint32_t>{2, 8});
     // DirectML's ACTIVATION_RELU table: FLOAT32 at 1..8 dimensions from feature level 3.0; FLOAT64 never.

@@ -254,7 +254,7 @@ TEST_CASE("lrn: every validation rule") {
         CHECK(has_error(o, op + ".same-data-type", op == "lrn" ? "/desc/OutputTensor/DataType" : "/desc/InputGradientTensor/DataType"));
         o = make(ok);
         std::visit([](auto& d) {
-            if constexpr (requires { d.InputGradientTensor; }) d.OutputGradientTensor.Sizes = {1, 3, 2, 1};
+            if constexpr (requires { d.InputGradientTensor; d.CrossChannel; }) d.OutputGradientTensor.Sizes = {1, 3, 2, 1};
             else if constexpr (requires { d.CrossChannel; }) d.OutputTensor.Sizes = {1, 3, 2, 1};
         }, o.Desc);
         CHECK(has_error(o, op + ".same-sizes", op == "lrn" ? "/desc/OutputTensor/Sizes" : "/desc/OutputGradientTensor/Sizes"));

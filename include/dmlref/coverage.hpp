@@ -31,6 +31,8 @@ std::vector<std::string> applicable_features(OperatorType t);
 
 // dmlref's scope for an operator: its ranks (1..8, or 3..8 for max pooling).
 std::pair<uint32_t, uint32_t> scope_ranks(OperatorType t);
+// Whether a type is in dmlref's scope for the operator (all eleven, but ROI align: FLOAT32, FLOAT16).
+bool scope_type(OperatorType t, DataType type);
 // Whether DirectML's support tables admit (type, rank) for the operator's value tensors at some level.
 bool in_directml_tables(OperatorType t, DataType type, uint32_t rank);
 

@@ -13,12 +13,14 @@
 #include "dmlref/descs/average_pooling.hpp"
 #include "dmlref/descs/local_response_normalization.hpp"
 #include "dmlref/descs/batch_normalization.hpp"
+#include "dmlref/descs/roi_align.hpp"
 #include "dmlref/diagnostics.hpp"
 #include "dmlref/tensor.hpp"
 #include "dmlref/types.hpp"
 
 #include <array>
 #include <cstring>
+#include <map>
 #include <optional>
 #include <span>
 #include <string>
@@ -60,6 +62,10 @@ enum class OperatorType : uint32_t {
     BATCH_NORMALIZATION_GRAD = 146,
     BATCH_NORMALIZATION_TRAINING = 151,
     BATCH_NORMALIZATION_TRAINING_GRAD = 152,
+    // ROI align (spec/dml-training-ops.md section 1.1).
+    ROI_ALIGN = 139,
+    ROI_ALIGN1 = 149,
+    ROI_ALIGN_GRAD = 150,
 };
 
 using OperatorDesc = std::variant<
@@ -89,7 +95,10 @@ using OperatorDesc = std::variant<
     DML_BATCH_NORMALIZATION_OPERATOR_DESC,
     DML_BATCH_NORMALIZATION_GRAD_OPERATOR_DESC,
     DML_BATCH_NORMALIZATION_TRAINING_OPERATOR_DESC,
-    DML_BATCH_NORMALIZATION_TRAINING_GRAD_OPERATOR_DESC>;
+    DML_BATCH_NORMALIZATION_TRAINING_GRAD_OPERATOR_DESC,
+    DML_ROI_ALIGN_OPERATOR_DESC,
+    DML_ROI_ALIGN1_OPERATOR_DESC,
+    DML_ROI_ALIGN_GRAD_OPERATOR_DESC>;
 
 // DML_OPERATOR_DESC: the type and its desc.
 struct Operator {
@@ -157,6 +166,12 @@ struct ValidateOptions {
     uint64_t max_bytes = uint64_t(4) << 30;  // per buffer; keeps bad input from exhausting memory
 };
 Diagnostics validate(const Operator& op, const ValidateOptions& options = {});
+
+// Rules on input values, for the operators that have them (ROI align: batch indices in range,
+// finite regions, the samples they ask for within `max_work`). Run once the desc has validated
+// and the inputs are read; paths start at /inputs.
+using InputBuffers = std::map<std::string, std::vector<std::byte>>;
+Diagnostics validate_input_values(const Operator& op, const InputBuffers& inputs, uint64_t max_work);
 
 // Fills the output buffers. The operator must have validated without errors; buffers must be
 // at least buffer_size(desc) bytes (std::invalid_argument otherwise).
