@@ -45,6 +45,9 @@ template <class T> T hard_element(std::mt19937_64& rng) {
 }
 
 template <class T> bool same_bits(T a, T b) { return to_bits(a) == to_bits(b); }
+// The same bits, or both NaN: a NaN's payload may depend on the order a vectorised loop adds in
+// (a NaN anywhere leaves a sum undecided, so its payload never reaches a result).
+bool same_double(double a, double b) { return same_bits(a, b) || (std::isnan(a) && std::isnan(b)); }
 
 template <class T> void check_sums(std::mt19937_64& rng, int lists) {
     for (int l = 0; l < lists; ++l) {
@@ -178,6 +181,66 @@ template <class T> void check_resample(std::mt19937_64& rng, int count) {
                      make_buffers<T>(rng, {{"InputGradientTensor", &d.InputGradientTensor}}, {{"OutputGradientTensor", &d.OutputGradientTensor}}));
         }
     }
+}
+
+// Rows wide enough for the row loop's patterned reads (slot indices affine with step 1 or 2, or
+// halved: a row upsampled by 2) and for more than one chunk of 256 columns, odd widths included:
+// scales 2 and 1/2 (and others) with half-pixel and zero offsets along the last dimension.
+template <class T> void check_resample_wide(std::mt19937_64& rng, int count) {
+    static const float scales[] = {2.0f, 0.5f, 2.0f, 0.5f, 1.0f, 3.0f, 0.25f};
+    static const float offsets[] = {0.5f, 0.0f, 0.25f};
+    for (int k = 0; k < count; ++k) {
+        const uint32_t rank = 2 + uint32_t(rng() % 3);
+        std::vector<uint32_t> in(rank), out(rank);
+        std::vector<float> Scales(rank, 1.0f), ipo(rank, 0.0f), opo(rank, 0.0f);
+        for (uint32_t i = 0; i < rank; ++i) {
+            const bool last = i + 1 == rank, inner = i + 2 >= rank;
+            in[i] = last ? 8 + uint32_t(rng() % 600) : 1 + uint32_t(rng() % (inner ? 4 : 2));
+            if (inner) {
+                Scales[i] = scales[rng() % std::size(scales)];
+                const float o = offsets[rng() % std::size(offsets)];
+                ipo[i] = o;
+                opo[i] = -o;
+            }
+            out[i] = uint32_t(std::max<int64_t>(1, std::lround(in[i] * Scales[i]) + (last ? int64_t(rng() % 3) - 1 : 0)));
+        }
+        const uint32_t mode = rng() % 3 ? DML_INTERPOLATION_MODE_LINEAR : DML_INTERPOLATION_MODE_NEAREST_NEIGHBOR;
+        const DataType t = data_type_of<T>();
+        INFO("rank " << rank << ", in " << in.back() << ", out " << out.back() << ", scale " << Scales.back() << ", mode " << mode
+                     << ", iteration " << k);
+        if (rng() % 3 == 0) {
+            DML_RESAMPLE2_OPERATOR_DESC d;
+            d.InputTensor = desc(t, in, random_strides(rng, in));
+            d.OutputTensor = desc(t, out, random_strides(rng, out));
+            d.InterpolationMode = mode;
+            d.RoundingDirection = uint32_t(rng() % 2);
+            d.DimensionCount = rank;
+            d.Scales = Scales;
+            d.InputPixelOffsets = ipo;
+            d.OutputPixelOffsets = opo;
+            check_op({OperatorType::RESAMPLE2, d}, make_buffers<T>(rng, {{"InputTensor", &d.InputTensor}}, {{"OutputTensor", &d.OutputTensor}}));
+        } else {
+            DML_RESAMPLE_GRAD1_OPERATOR_DESC d;
+            d.InputGradientTensor = desc(t, out, random_strides(rng, out));
+            d.OutputGradientTensor = desc(t, in, random_strides(rng, in));
+            d.InterpolationMode = mode;
+            d.RoundingDirection = uint32_t(rng() % 2);
+            d.DimensionCount = rank;
+            d.Scales = Scales;
+            d.InputPixelOffsets = ipo;
+            d.OutputPixelOffsets = opo;
+            check_op({OperatorType::RESAMPLE_GRAD1, d},
+                     make_buffers<T>(rng, {{"InputGradientTensor", &d.InputGradientTensor}}, {{"OutputGradientTensor", &d.OutputGradientTensor}}));
+        }
+    }
+}
+
+// Sums whose terms are small floats: exact in float64, often on a FLOAT32 or FLOAT16 rounding
+// midpoint (the case narrow_rounded must decide from FastSum's b == 0), with hard values mixed in.
+double midpoint_value(std::mt19937_64& rng) {
+    if (rng() % 5 == 0) return hard_value(rng);
+    const int bits = rng() % 2 ? 24 : 11;  // FLOAT32 or FLOAT16 significands
+    return std::ldexp(double(int64_t(rng() % (uint64_t(1) << bits)) - (int64_t(1) << (bits - 1))), int(rng() % 6) - bits);
 }
 
 // ---- MAX_POOLING2 and MAX_POOLING_GRAD ------------------------------------------------------
@@ -336,6 +399,103 @@ TEST_CASE("FastSum proves only what holds: a rounding midpoint is left to ExactS
     for (double t : rounding) undecided.add(t);
     CHECK_FALSE(undecided.rounded().has_value());
     CHECK(to_bits(reference::exact_sum_of<double>([&](auto&& add) { for (double t : rounding) add(t); })) == 0u);
+}
+
+TEST_CASE_TEMPLATE("narrow_rounded proves only ExactSum's FLOAT32 and FLOAT16 bits", T, float, half) {
+    std::mt19937_64 rng(1350 + sizeof(T));
+    int proved = 0;
+    for (int l = 0; l < 40000; ++l) {
+        std::vector<double> terms(rng() % 9);
+        for (double& t : terms) t = l % 2 ? midpoint_value(rng) : hard_value(rng);
+        ExactSum e;
+        reference::FastSum f;
+        for (double t : terms) { e.add(t); f.add(t); }
+        T out{};
+        INFO("terms " << terms.size() << ", list " << l);
+        if (!reference::narrow_rounded<T>(f.s, f.c, f.b, out)) continue;
+        ++proved;
+        REQUIRE(same_bits(out, e.template result<T>()));
+    }
+    CHECK(proved > 30000);  // the proof settles nearly every list, NaN and infinities aside
+}
+
+TEST_CASE("narrow_rounded: an exact sum on a midpoint is decided, a double rounding onto one is not") {
+    float out = 0;
+    reference::FastSum tie;  // 1 + 2^-24: exactly halfway between two FLOAT32 values; ties to even
+    for (double t : {1.0, 0x1p-24}) tie.add(t);
+    REQUIRE(reference::narrow_rounded<float>(tie.s, tie.c, tie.b, out));
+    CHECK(out == 1.0f);
+    // 1 + 2^-24 + 2^-80 rounds to 1 + 2^-24 in float64 (ExactSum's first rounding), then ties to
+    // even: 1.0f, although the exact sum lies above the midpoint. The proof must not decide it.
+    const double above[] = {1.0, 0x1p-24, 0x1p-80};
+    reference::FastSum f;
+    for (double t : above) f.add(t);
+    CHECK_FALSE(reference::narrow_rounded<float>(f.s, f.c, f.b, out));
+    CHECK(reference::exact_sum_of<float>([&](auto&& add) { for (double t : above) add(t); }) == 1.0f);
+}
+
+TEST_CASE("FastSum's side-by-side loops = FastSum::add term by term") {
+    std::mt19937_64 rng(1360);
+    for (int l = 0; l < 200; ++l) {
+        const size_t n = 1 + rng() % 300, q = rng() % 20, stride = n + rng() % 4;
+        std::vector<double> table(q * stride + 1), weight(2 * n), value(2 * n + 2), s(n), c(n), b(n);
+        std::vector<float> fvalue(2 * n + 2);
+        std::vector<int32_t> index(2 * n);
+        for (double& t : table) t = l % 2 ? midpoint_value(rng) : hard_value(rng);
+        for (double& w : weight) w = rng() % 5 ? std::ldexp(double(1 + rng() % 7), -int(rng() % 4)) : 0.0;
+        for (size_t k = 0; k < value.size(); ++k) { fvalue[k] = float(hard_value(rng)); value[k] = fvalue[k]; }
+        for (int32_t& i : index) i = int32_t(rng() % value.size());
+        const double scale = std::ldexp(double(1 + rng() % 5), -int(rng() % 3));
+        INFO("list " << l << ", n " << n << ", q " << q);
+        // add_tables against FastSum::add, sum by sum.
+        reference::FastSum::add_tables(s.data(), c.data(), b.data(), table.data(), q, stride, n);
+        for (size_t k = 0; k < n; ++k) {
+            reference::FastSum f;
+            for (size_t j = 0; j < q; ++j) f.add(table[j * stride + k]);
+            REQUIRE(same_double(f.s, s[k]));
+            REQUIRE(same_double(f.c, c[k]));
+            REQUIRE(same_double(f.b, b[k]));
+        }
+        // narrow_floats against narrow_rounded, element by element (out only where proved).
+        std::vector<float> out(n);
+        const bool all = reference::FastSum::narrow_floats(s.data(), c.data(), b.data(), out.data(), 1, n);
+        bool every = true;
+        for (size_t k = 0; k < n; ++k) {
+            float expected = 0;
+            const bool proved = reference::narrow_rounded<float>(s[k], c[k], b[k], expected);
+            every = every && proved;
+            if (proved) REQUIRE(same_bits(out[k], expected));
+        }
+        CHECK(all == every);
+        // The term tables: (scale * weight) * value, gathered, strided by 1 and 2, and halved.
+        std::vector<double> got(2 * n), got_f(2 * n);
+        auto term = [&](size_t k, size_t at) { return (scale * weight[k]) * value[at]; };
+        reference::FastSum::terms_gathered(got.data(), weight.data(), value.data(), index.data(), scale, n);
+        reference::FastSum::terms_gathered(got_f.data(), weight.data(), fvalue.data(), index.data(), scale, n);
+        for (size_t k = 0; k < n; ++k) {
+            REQUIRE(same_bits(got[k], term(k, size_t(index[k]))));
+            REQUIRE(same_bits(got_f[k], term(k, size_t(index[k]))));
+        }
+        for (const int step : {1, 2}) {
+            reference::FastSum::terms_strided(got.data(), weight.data(), value.data(), step, scale, n);
+            reference::FastSum::terms_strided(got_f.data(), weight.data(), fvalue.data(), step, scale, n);
+            for (size_t k = 0; k < n; ++k) {
+                REQUIRE(same_bits(got[k], term(k, k * size_t(step))));
+                REQUIRE(same_bits(got_f[k], term(k, k * size_t(step))));
+            }
+        }
+        reference::FastSum::terms_halved(got.data(), weight.data(), value.data(), scale, n);
+        reference::FastSum::terms_halved(got_f.data(), weight.data(), fvalue.data(), scale, n);
+        for (size_t k = 0; k < 2 * n; ++k) {
+            REQUIRE(same_bits(got[k], term(k, k / 2)));
+            REQUIRE(same_bits(got_f[k], term(k, k / 2)));
+        }
+    }
+}
+
+TEST_CASE_TEMPLATE("Resample fast path = plain loop on wide rows (patterned reads, chunks)", T, DMLREF_ALL_TYPES) {
+    std::mt19937_64 rng(1370 + sizeof(T) * 7 + std::is_signed_v<T> + 2 * is_floating_v<T>);
+    check_resample_wide<T>(rng, 40);
 }
 
 TEST_CASE_TEMPLATE("Resample fast path = plain loop, element for element", T, DMLREF_ALL_TYPES) {
