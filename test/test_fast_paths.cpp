@@ -187,7 +187,7 @@ template <class T> void check_resample(std::mt19937_64& rng, int count) {
 // halved: a row upsampled by 2) and for more than one chunk of 256 columns, odd widths included:
 // scales 2 and 1/2 (and others) with half-pixel and zero offsets along the last dimension.
 template <class T> void check_resample_wide(std::mt19937_64& rng, int count) {
-    static const float scales[] = {2.0f, 0.5f, 2.0f, 0.5f, 1.0f, 3.0f, 0.25f};
+    static const float scales[] = {2.0f, 0.5f, 2.0f, 0.5f, 1.0f, 3.0f, 0.25f, 16.0f};  // 16: a thousand terms per grad element
     static const float offsets[] = {0.5f, 0.0f, 0.25f};
     for (int k = 0; k < count; ++k) {
         const uint32_t rank = 2 + uint32_t(rng() % 3);
@@ -195,9 +195,10 @@ template <class T> void check_resample_wide(std::mt19937_64& rng, int count) {
         std::vector<float> Scales(rank, 1.0f), ipo(rank, 0.0f), opo(rank, 0.0f);
         for (uint32_t i = 0; i < rank; ++i) {
             const bool last = i + 1 == rank, inner = i + 2 >= rank;
-            in[i] = last ? 8 + uint32_t(rng() % 600) : 1 + uint32_t(rng() % (inner ? 4 : 2));
+            if (inner) Scales[i] = k % 5 == 0 ? 16.0f : scales[rng() % std::size(scales)];  // every fifth: narrow chunks
+            const uint32_t widest = Scales[i] > 4 ? 40 : 600;
+            in[i] = last ? 8 + uint32_t(rng() % widest) : 1 + uint32_t(rng() % (inner ? 4 : 2));
             if (inner) {
-                Scales[i] = scales[rng() % std::size(scales)];
                 const float o = offsets[rng() % std::size(offsets)];
                 ipo[i] = o;
                 opo[i] = -o;

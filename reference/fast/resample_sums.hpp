@@ -78,35 +78,33 @@ inline std::vector<SlotRun> slot_runs(const std::vector<int32_t>& index, uint32_
     return runs;
 }
 
-// One output row of a resample sum: the row taps' source rows widened once, then for each chunk
-// of columns a table of every term (row tap x column slot; plain loads where the slot's index is
-// affine, a gather elsewhere), added column by column (FastSum::add_tables). Each column's result
+// One output row of a resample sum: for each chunk of columns, a table of every term (row tap x
+// column slot; plain loads where the slot's index is affine or halved, a gather elsewhere), added
+// column by column (FastSum::add_tables). A source row is read in place (FLOAT32 along a
+// contiguous last dimension) or the part the chunk reads is widened first. Each column's result
 // is then proved (narrow_rounded for FLOAT32 and FLOAT16, FastSum::rounded otherwise) or, where
 // not, summed exactly over the plain loop's terms. Zero- and one-term columns take exact_sum_of.
+// Memory per thread: three doubles per column, one widened row, and a table of at most
+// max(2^16, q) doubles for q terms per element (the chunk narrows as q grows).
 template <class T>
 void sum_row(const Axis& H, const Axis& W, const std::vector<SlotRun>& runs, const std::vector<int32_t>& slot_index,
              const std::vector<double>& slot_weight, const T* src, int64_t sH, int64_t sW, uint32_t src_cols, uint32_t h,
              T* out, int64_t dW) {
-    constexpr uint32_t kChunk = 256;
     const uint32_t cols = uint32_t(W.first.size() - 1), slots = uint32_t(runs.size());
     const uint32_t h0 = H.first[h], h1 = H.first[h + 1], rows = h1 - h0;
     const size_t q = size_t(rows) * slots;
-    thread_local std::vector<double> acc;  // s, c, b of every column; the widened source rows; the term table
-    const size_t need = size_t(cols) * 3 + size_t(rows) * src_cols + q * kChunk;
+    const uint32_t kChunk = uint32_t(std::clamp<size_t>((size_t(1) << 16) / std::max<size_t>(q, 1), 1, 256));
+    thread_local std::vector<double> acc;  // s, c, b of every column; a widened source row; the term table
+    const size_t need = size_t(cols) * 3 + src_cols + q * kChunk;
     if (acc.size() < need) acc.resize(need);
     double* S = acc.data();
     double* C = S + cols;
     double* B = C + cols;
     double* V = B + cols;
-    double* table = V + size_t(rows) * src_cols;
+    double* table = V + src_cols;
     // FLOAT32 rows along a contiguous last dimension are read in place; others are widened first.
     constexpr bool in_place = std::is_same_v<T, float>;
-    if (!in_place || sW != 1)
-        for (uint32_t k = 0; k < rows; ++k) {
-            const T* row = src + int64_t(H.taps[h0 + k].index) * sH;
-            double* v = V + size_t(k) * src_cols;
-            for (uint32_t i = 0; i < src_cols; ++i) v[i] = widen_fast(row[int64_t(i) * sW]);
-        }
+    const bool widened = !in_place || sW != 1;
     auto add_terms = [&](double* t, const double* wt, const int32_t* ix, double wh, uint32_t k, const SlotRun& run, uint32_t a,
                          uint32_t e, uint32_t c0, uint32_t c1) {
         auto go = [&](const auto* v) {  // [c0, c1) split into gathered, patterned, gathered parts
@@ -123,13 +121,24 @@ void sum_row(const Axis& H, const Axis& W, const std::vector<SlotRun>& runs, con
         };
         if constexpr (in_place)
             if (sW == 1) return go(src + int64_t(H.taps[h0 + k].index) * sH);
-        go(static_cast<const double*>(V + size_t(k) * src_cols));
+        go(static_cast<const double*>(V));
     };
     for (uint32_t c0 = 0; c0 < cols; c0 += kChunk) {
         const uint32_t n = std::min(kChunk, cols - c0);
         if (q == 0) { std::fill(S + c0, S + c0 + n, 0.0); std::fill(C + c0, C + c0 + n, 0.0); std::fill(B + c0, B + c0 + n, 0.0); continue; }
+        int32_t lo = INT32_MAX, hi = -1;  // the source columns this chunk reads
+        if (widened)
+            for (uint32_t j = 0; j < slots; ++j)
+                for (uint32_t w = c0; w < c0 + n; ++w) {
+                    lo = std::min(lo, slot_index[size_t(j) * cols + w]);
+                    hi = std::max(hi, slot_index[size_t(j) * cols + w]);
+                }
         for (uint32_t k = 0; k < rows; ++k) {
             const double wh = H.taps[h0 + k].weight;
+            if (widened) {
+                const T* row = src + int64_t(H.taps[h0 + k].index) * sH;
+                for (int32_t i = lo; i <= hi; ++i) V[i] = widen_fast(row[int64_t(i) * sW]);
+            }
             for (uint32_t j = 0; j < slots; ++j) {
                 const uint32_t a = std::clamp(runs[j].begin, c0, c0 + n), e = std::clamp(runs[j].end, a, c0 + n);
                 add_terms(table + (size_t(k) * slots + j) * kChunk, slot_weight.data() + size_t(j) * cols,
