@@ -142,6 +142,29 @@ std::map<std::string, std::function<Config(DataType)>> configs() {
         d.Dilations = {1, 1};
         return Config{{OperatorType::MAX_POOLING_GRAD, d}};
     };
+    // The computed operators (exact rationals, MPFR) have no fast path yet: small shapes, so that
+    // a row takes about a second.
+    m["average_pooling"] = [](DataType t) {  // 1x16x64x64, 3x3 / 2, padding 1, padding not counted
+        DML_AVERAGE_POOLING_OPERATOR_DESC d;
+        d.InputTensor = desc(t, {1, 16, 64, 64});
+        d.OutputTensor = desc(t, {1, 16, 32, 32});
+        d.DimensionCount = 2;
+        d.Strides = {2, 2};
+        d.WindowSize = {3, 3};
+        d.StartPadding = d.EndPadding = {1, 1};
+        d.IncludePadding = 0;
+        return Config{{OperatorType::AVERAGE_POOLING, d}};
+    };
+    m["lrn"] = [](DataType t) {  // 1x16x16x16 across channels, LocalSize 5, AlexNet's Alpha 1e-4, Beta 0.75, Bias 1
+        DML_LOCAL_RESPONSE_NORMALIZATION_OPERATOR_DESC d;
+        d.InputTensor = d.OutputTensor = desc(t, {1, 16, 16, 16});
+        d.CrossChannel = 1;
+        d.LocalSize = 5;
+        d.Alpha = 1e-4f;
+        d.Beta = 0.75f;
+        d.Bias = 1.0f;
+        return Config{{OperatorType::LOCAL_RESPONSE_NORMALIZATION, d}};
+    };
     return m;
 }
 

@@ -44,6 +44,33 @@ struct FastSum {
     static void add_gathered(double* __restrict s, double* __restrict c, double* __restrict b, const double* __restrict weight,
                              const double* __restrict row, const int32_t* __restrict index, double scale, size_t n);
 
+    // Term tables for sums kept side by side: out[k] = (scale * weight[k]) * row[index[k]] (a
+    // gather), or the same with row[index[k]] = value[k * step], step 1 or 2 (plain loads).
+    static void terms_gathered(double* __restrict out, const double* __restrict weight, const double* __restrict row,
+                               const int32_t* __restrict index, double scale, size_t n);
+    static void terms_strided(double* __restrict out, const double* __restrict weight, const double* __restrict value, int step,
+                              double scale, size_t n);
+    // The same reading a FLOAT32 row (widened exactly on the way).
+    static void terms_gathered(double* __restrict out, const double* __restrict weight, const float* __restrict row,
+                               const int32_t* __restrict index, double scale, size_t n);
+    static void terms_strided(double* __restrict out, const double* __restrict weight, const float* __restrict value, int step,
+                              double scale, size_t n);
+    // The same with row[index[2i]] = row[index[2i + 1]] = value[i] (a row upsampled by 2), i < pairs.
+    static void terms_halved(double* __restrict out, const double* __restrict weight, const double* __restrict value, double scale,
+                             size_t pairs);
+    static void terms_halved(double* __restrict out, const double* __restrict weight, const float* __restrict value, double scale,
+                             size_t pairs);
+    // Sum k (k < n) of q terms table[j * stride + k], j < q, added in that order from +0 into
+    // registers: s[k], c[k], b[k] are the FastSum of those terms (any q; one vectorised loop
+    // for q up to 16).
+    static void add_tables(double* __restrict s, double* __restrict c, double* __restrict b, const double* __restrict table,
+                           size_t q, size_t stride, size_t n);
+    // out[k * out_step] = narrow_rounded<float>(s[k], c[k], b[k]) for every k, branch-free (one
+    // vectorised loop). True when every one was proved; otherwise the caller finds the others
+    // with narrow_rounded (their out holds garbage until then).
+    static bool narrow_floats(const double* __restrict s, const double* __restrict c, const double* __restrict b, float* out,
+                              int64_t out_step, size_t n);
+
     // The exact sum rounded once to float64, or nullopt when that is not proved.
     std::optional<double> rounded() const {
         if (!std::isfinite(s) || !std::isfinite(c) || !std::isfinite(b)) return std::nullopt;
@@ -81,6 +108,35 @@ template <class T> inline T exact_result(double s) {
     } else {
         return round_to_float<T>(s + 0.0);
     }
+}
+
+// ---- Narrow results: FLOAT32 and FLOAT16 ---------------------------------------------------
+// A sum whose result is T = FLOAT32 or FLOAT16 needs less than rounded()'s proof: T has 29 (or
+// 42) bits fewer than float64, so FastSum's s, c and b almost always settle T's rounding of the
+// exact sum even where its float64 rounding is undecided. Why:
+//   - b == 0: every addition was exact (FastSum above), the sum is s itself (+0 for cancelling
+//     terms): T's rounding of s; a sum on one of T's rounding midpoints is decided here;
+//   - otherwise the exact sum lies within 2^-52 b of s + c; r = fl(s + c) rounds by 2^-53 |r|
+//     more, ExactSum's rounding to float64 by 2^-53 |exact sum| more; w = 2^-51 b + 2^-50 |r| +
+//     2^-1070 covers these, the roundings of r - w, r + w and of w itself, and underflow; so the
+//     float64 rounding of the exact sum lies in [r - w, r + w];
+//   - rounding to T is monotone: when r - w and r + w round to the same T (same bits: -0 and +0
+//     differ), so does every value between them, that one included.
+// A NaN or infinity anywhere, or an overflow, makes b non-finite: undecided, and the caller sums
+// exactly, as when the interval holds a rounding boundary.
+template <class T> inline constexpr bool is_narrow_v = std::is_same_v<T, float> || is_half_v<T>;
+
+// T's rounding of the exact sum from FastSum's s, c and b; false when not proved.
+template <class T> inline bool narrow_rounded(double s, double c, double b, T& out) {
+    static_assert(is_narrow_v<T>);
+    if (b == 0) { out = exact_result<T>(s); return true; }
+    if (!std::isfinite(b)) return false;
+    const double r = s + c;
+    const double w = b * 0x1p-51 + std::fabs(r) * 0x1p-50 + 0x1p-1070;
+    const T lo = round_to_float<T>(r - w), hi = round_to_float<T>(r + w);
+    if (to_bits(lo) != to_bits(hi)) return false;
+    out = lo;
+    return true;
 }
 
 // The one-term sum: ExactSum's result for a single term, without an accumulator.

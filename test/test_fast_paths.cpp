@@ -1,10 +1,10 @@
-// The fast paths (reference/fast/, reference/fast_sum.hpp) against the plain loops, element for
-// element: FastSum against ExactSum on hard term lists (rounding midpoints, cancellation,
-// subnormals, overflow, infinities and NaN), then every fast operator path against the same
+// The fast paths (reference/fast/) against the plain loops, element for element (FastSum's own
+// tests are in test_fast_sums.cpp): every fast operator path against the same
 // operator with the fast paths switched off, over random shapes, strides, ranks and all eleven
 // types, and with one thread against several. Expected values come from the plain loops
 // (reference/<family>.cpp, which sum with ExactSum alone when the fast paths are off) and
 // ExactSum, never from the fast code under test.
+#include "fast_values.hpp"
 #include "support.hpp"
 
 #include "../reference/fast/switch.hpp"
@@ -20,20 +20,6 @@ using dmlref::reference::ExactSum;
 
 namespace {
 
-// Doubles that make sums hard: ties at the float64 (and float32, float16) rounding midpoints,
-// cancellation, subnormals, the largest finite values, infinities and NaN.
-double hard_value(std::mt19937_64& rng) {
-    static const double pool[] = {
-        0.0, -0.0, 1.0, -1.0, 0x1p-53, -0x1p-53, 0x1p-54, 3 * 0x1p-54, 0x1p-106, 1 + 0x1p-52, -(1 + 0x1p-52),
-        0x1p-1074, -0x1p-1074, 0x1p-1022, 0x1p-149, 0x1p-24, 0x1p-11, 0x1p-25, 0x1p-12, 3.0, 0.1, -0.1, 0x1p60, -0x1p60,
-        std::numeric_limits<double>::max(), -std::numeric_limits<double>::max(), 3.4028234663852886e38, 65504.0,
-        std::numeric_limits<double>::infinity(), -std::numeric_limits<double>::infinity(),
-        std::numeric_limits<double>::quiet_NaN()};
-    const size_t k = rng() % (std::size(pool) + 4);
-    if (k < std::size(pool)) return pool[k];
-    return std::ldexp(double(int64_t(rng() % 2001) - 1000), int(rng() % 12) - 6);  // plain values
-}
-
 template <class T> T hard_element(std::mt19937_64& rng) {
     if constexpr (std::is_integral_v<T>) {
         if (rng() % 3 == 0) return T(int64_t(rng() % 7) - 3);  // small values: ties between windows' elements
@@ -41,21 +27,6 @@ template <class T> T hard_element(std::mt19937_64& rng) {
     } else {
         if (rng() % 4 == 0) return value_of<T>(double(int64_t(rng() % 5) - 2));  // ties
         return value_of<T>(hard_value(rng));
-    }
-}
-
-template <class T> bool same_bits(T a, T b) { return to_bits(a) == to_bits(b); }
-
-template <class T> void check_sums(std::mt19937_64& rng, int lists) {
-    for (int l = 0; l < lists; ++l) {
-        std::vector<double> terms(rng() % 7);
-        for (double& t : terms) t = hard_value(rng);
-        ExactSum e;
-        for (double t : terms) e.add(t);
-        const T expected = e.template result<T>();
-        const T fast = reference::exact_sum_of<T>([&](auto&& add) { for (double t : terms) add(t); });
-        INFO("terms " << terms.size() << ", list " << l);
-        REQUIRE(same_bits(fast, expected));
     }
 }
 
@@ -170,6 +141,59 @@ template <class T> void check_resample(std::mt19937_64& rng, int count) {
             d.OutputGradientTensor = desc(t, in, random_strides(rng, in));
             d.InterpolationMode = mode;
             d.RoundingDirection = rounding;
+            d.DimensionCount = rank;
+            d.Scales = Scales;
+            d.InputPixelOffsets = ipo;
+            d.OutputPixelOffsets = opo;
+            check_op({OperatorType::RESAMPLE_GRAD1, d},
+                     make_buffers<T>(rng, {{"InputGradientTensor", &d.InputGradientTensor}}, {{"OutputGradientTensor", &d.OutputGradientTensor}}));
+        }
+    }
+}
+
+// Rows wide enough for the row loop's patterned reads (slot indices affine with step 1 or 2, or
+// halved: a row upsampled by 2) and for more than one chunk of 256 columns, odd widths included:
+// scales 2 and 1/2 (and others) with half-pixel and zero offsets along the last dimension.
+template <class T> void check_resample_wide(std::mt19937_64& rng, int count) {
+    static const float scales[] = {2.0f, 0.5f, 2.0f, 0.5f, 1.0f, 3.0f, 0.25f, 16.0f};  // 16: a thousand terms per grad element
+    static const float offsets[] = {0.5f, 0.0f, 0.25f};
+    for (int k = 0; k < count; ++k) {
+        const uint32_t rank = 2 + uint32_t(rng() % 3);
+        std::vector<uint32_t> in(rank), out(rank);
+        std::vector<float> Scales(rank, 1.0f), ipo(rank, 0.0f), opo(rank, 0.0f);
+        for (uint32_t i = 0; i < rank; ++i) {
+            const bool last = i + 1 == rank, inner = i + 2 >= rank;
+            if (inner) Scales[i] = k % 5 == 0 ? 16.0f : scales[rng() % std::size(scales)];  // every fifth: narrow chunks
+            const uint32_t widest = Scales[i] > 4 ? 40 : 600;
+            in[i] = last ? 8 + uint32_t(rng() % widest) : 1 + uint32_t(rng() % (inner ? 4 : 2));
+            if (inner) {
+                const float o = offsets[rng() % std::size(offsets)];
+                ipo[i] = o;
+                opo[i] = -o;
+            }
+            out[i] = uint32_t(std::max<int64_t>(1, std::lround(in[i] * Scales[i]) + (last ? int64_t(rng() % 3) - 1 : 0)));
+        }
+        const uint32_t mode = rng() % 3 ? DML_INTERPOLATION_MODE_LINEAR : DML_INTERPOLATION_MODE_NEAREST_NEIGHBOR;
+        const DataType t = data_type_of<T>();
+        INFO("rank " << rank << ", in " << in.back() << ", out " << out.back() << ", scale " << Scales.back() << ", mode " << mode
+                     << ", iteration " << k);
+        if (rng() % 3 == 0) {
+            DML_RESAMPLE2_OPERATOR_DESC d;
+            d.InputTensor = desc(t, in, random_strides(rng, in));
+            d.OutputTensor = desc(t, out, random_strides(rng, out));
+            d.InterpolationMode = mode;
+            d.RoundingDirection = uint32_t(rng() % 2);
+            d.DimensionCount = rank;
+            d.Scales = Scales;
+            d.InputPixelOffsets = ipo;
+            d.OutputPixelOffsets = opo;
+            check_op({OperatorType::RESAMPLE2, d}, make_buffers<T>(rng, {{"InputTensor", &d.InputTensor}}, {{"OutputTensor", &d.OutputTensor}}));
+        } else {
+            DML_RESAMPLE_GRAD1_OPERATOR_DESC d;
+            d.InputGradientTensor = desc(t, out, random_strides(rng, out));
+            d.OutputGradientTensor = desc(t, in, random_strides(rng, in));
+            d.InterpolationMode = mode;
+            d.RoundingDirection = uint32_t(rng() % 2);
             d.DimensionCount = rank;
             d.Scales = Scales;
             d.InputPixelOffsets = ipo;
@@ -312,30 +336,9 @@ TEST_CASE_TEMPLATE("CLIP1 fast path = plain loop, element for element", T, DMLRE
     check_clip1<T>(rng, 400);
 }
 
-TEST_CASE_TEMPLATE("FastSum gives ExactSum's bits on hard term lists", T, float, half, double, int32_t, uint8_t, int64_t) {
-    std::mt19937_64 rng(13);
-    check_sums<T>(rng, 20000);
-}
-
-TEST_CASE("FastSum proves only what holds: a rounding midpoint is left to ExactSum") {
-    reference::FastSum tie;  // 1 + 2^-53 lies halfway between 1 and 1 + 2^-52
-    tie.add(1.0);
-    tie.add(0x1p-53);
-    CHECK_FALSE(tie.rounded().has_value());
-    reference::FastSum above;  // 1 + 2^-53 + 2^-80 rounds up, and FastSum proves it
-    for (double t : {1.0, 0x1p-53, 0x1p-80}) above.add(t);
-    REQUIRE(above.rounded().has_value());
-    CHECK(*above.rounded() == 1 + 0x1p-52);
-    reference::FastSum cancel;  // the terms cancel, every addition exact: +0
-    for (double t : {2.5, -1.25, -1.25}) cancel.add(t);
-    REQUIRE(cancel.rounded().has_value());
-    CHECK(to_bits(*cancel.rounded()) == 0u);
-    // These cancel too, but 2^60 - 3 rounds on the way: FastSum's bound cannot prove +0, ExactSum does.
-    const double rounding[] = {0x1p60, -3.0, -0x1p60, 3.0};
-    reference::FastSum undecided;
-    for (double t : rounding) undecided.add(t);
-    CHECK_FALSE(undecided.rounded().has_value());
-    CHECK(to_bits(reference::exact_sum_of<double>([&](auto&& add) { for (double t : rounding) add(t); })) == 0u);
+TEST_CASE_TEMPLATE("Resample fast path = plain loop on wide rows (patterned reads, chunks)", T, DMLREF_ALL_TYPES) {
+    std::mt19937_64 rng(1370 + sizeof(T) * 7 + std::is_signed_v<T> + 2 * is_floating_v<T>);
+    check_resample_wide<T>(rng, 40);
 }
 
 TEST_CASE_TEMPLATE("Resample fast path = plain loop, element for element", T, DMLREF_ALL_TYPES) {

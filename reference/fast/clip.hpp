@@ -68,7 +68,7 @@ inline bool clip_grad1_half(const TensorView& X, const TensorView& dY, const Ten
     map_elements<half, half, half>(dX, [=](half x, half dy) {
         const uint16_t b = to_bits(x);
         const int16_t k = half_key16(b);
-        const bool zero = !half_bits_nan(b) & ((k <= kmin) | (k >= kmax));
+        const bool zero = (!half_bits_nan(b)) & ((k <= kmin) | (k >= kmax));
         return from_bits<half>(uint16_t(to_bits(dy) & uint16_t(zero ? 0 : 0xffff)));
     }, X, dY);
     return true;

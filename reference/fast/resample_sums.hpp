@@ -41,6 +41,137 @@ struct RowAxis {
     uint32_t positions() const { return uint32_t(axis->first.size() - 1); }
 };
 
+// Where slot j's source index follows a pattern over the columns [begin, end), it is read with
+// plain loads instead of a gather: index = first + step * (w - begin) with step 1 or 2 (a row
+// resampled by 1, or the inverse taps of a row upsampled by 2), or step kHalved: index = first +
+// (w - begin) / 2 with begin even from the pattern's start (a row upsampled by 2). Columns
+// outside [begin, end) are gathered.
+constexpr int kHalved = -2;
+struct SlotRun {
+    uint32_t begin = 0, end = 0;
+    int32_t first = 0;
+    int step = 1;
+};
+inline std::vector<SlotRun> slot_runs(const std::vector<int32_t>& index, uint32_t slots, uint32_t cols) {
+    std::vector<SlotRun> runs(slots);
+    if (cols < 8) return runs;  // too short to matter: all gathered
+    for (uint32_t j = 0; j < slots; ++j) {
+        const int32_t* x = index.data() + size_t(j) * cols;
+        const uint32_t c = cols / 2;
+        SlotRun best;
+        const int64_t step = int64_t(x[c + 1]) - x[c];
+        if (step == 1 || step == 2) {
+            uint32_t b = c, e = c + 1;
+            while (b > 0 && int64_t(x[b - 1]) == int64_t(x[b]) - step) --b;
+            while (e < cols && int64_t(x[e]) == int64_t(x[e - 1]) + step) ++e;
+            best = {b, e, x[b], int(step)};
+        }
+        const uint32_t h = x[c] == x[c + 1] ? c : c + 1;  // a pair (h, h + 1) sharing an index?
+        if (h + 2 < cols && x[h] == x[h + 1]) {
+            uint32_t b = h, e = h + 2;
+            while (b >= 2 && int64_t(x[b - 2]) == int64_t(x[b]) - 1 && x[b - 1] == x[b - 2]) b -= 2;
+            while (e + 1 < cols && int64_t(x[e]) == int64_t(x[e - 1]) + 1 && x[e + 1] == x[e]) e += 2;
+            if (e - b > best.end - best.begin) best = {b, e, x[b], kHalved};
+        }
+        runs[j] = best;
+    }
+    return runs;
+}
+
+// One output row of a resample sum: for each chunk of columns, a table of every term (row tap x
+// column slot; plain loads where the slot's index is affine or halved, a gather elsewhere), added
+// column by column (FastSum::add_tables). A source row is read in place (FLOAT32 along a
+// contiguous last dimension) or the part the chunk reads is widened first. Each column's result
+// is then proved (narrow_rounded for FLOAT32 and FLOAT16, FastSum::rounded otherwise) or, where
+// not, summed exactly over the plain loop's terms. Zero- and one-term columns take exact_sum_of.
+// Memory per thread: three doubles per column, one widened row, and a table of at most
+// max(2^16, q) doubles for q terms per element (the chunk narrows as q grows).
+template <class T>
+void sum_row(const Axis& H, const Axis& W, const std::vector<SlotRun>& runs, const std::vector<int32_t>& slot_index,
+             const std::vector<double>& slot_weight, const T* src, int64_t sH, int64_t sW, uint32_t src_cols, uint32_t h,
+             T* out, int64_t dW) {
+    const uint32_t cols = uint32_t(W.first.size() - 1), slots = uint32_t(runs.size());
+    const uint32_t h0 = H.first[h], h1 = H.first[h + 1], rows = h1 - h0;
+    const size_t q = size_t(rows) * slots;
+    const uint32_t kChunk = uint32_t(std::clamp<size_t>((size_t(1) << 16) / std::max<size_t>(q, 1), 1, 256));
+    thread_local std::vector<double> acc;  // s, c, b of every column; a widened source row; the term table
+    const size_t need = size_t(cols) * 3 + src_cols + q * kChunk;
+    if (acc.size() < need) acc.resize(need);
+    double* S = acc.data();
+    double* C = S + cols;
+    double* B = C + cols;
+    double* V = B + cols;
+    double* table = V + src_cols;
+    // FLOAT32 rows along a contiguous last dimension are read in place; others are widened first.
+    constexpr bool in_place = std::is_same_v<T, float>;
+    const bool widened = !in_place || sW != 1;
+    auto add_terms = [&](double* t, const double* wt, const int32_t* ix, double wh, uint32_t k, const SlotRun& run, uint32_t a,
+                         uint32_t e, uint32_t c0, uint32_t c1) {
+        auto go = [&](const auto* v) {  // [c0, c1) split into gathered, patterned, gathered parts
+            if (run.step == kHalved) {  // whole pairs only
+                if ((a - run.begin) & 1) a = std::min(a + 1, e);
+                e -= (e - a) & 1;
+            }
+            FastSum::terms_gathered(t, wt + c0, v, ix + c0, wh, a - c0);
+            if (e > a && run.step == kHalved)
+                FastSum::terms_halved(t + (a - c0), wt + a, v + run.first + (a - run.begin) / 2, wh, (e - a) / 2);
+            else if (e > a)
+                FastSum::terms_strided(t + (a - c0), wt + a, v + run.first + int64_t(a - run.begin) * run.step, run.step, wh, e - a);
+            FastSum::terms_gathered(t + (e - c0), wt + e, v, ix + e, wh, c1 - e);
+        };
+        if constexpr (in_place)
+            if (sW == 1) return go(src + int64_t(H.taps[h0 + k].index) * sH);
+        go(static_cast<const double*>(V));
+    };
+    for (uint32_t c0 = 0; c0 < cols; c0 += kChunk) {
+        const uint32_t n = std::min(kChunk, cols - c0);
+        if (q == 0) { std::fill(S + c0, S + c0 + n, 0.0); std::fill(C + c0, C + c0 + n, 0.0); std::fill(B + c0, B + c0 + n, 0.0); continue; }
+        int32_t lo = INT32_MAX, hi = -1;  // the source columns this chunk reads
+        if (widened)
+            for (uint32_t j = 0; j < slots; ++j)
+                for (uint32_t w = c0; w < c0 + n; ++w) {
+                    lo = std::min(lo, slot_index[size_t(j) * cols + w]);
+                    hi = std::max(hi, slot_index[size_t(j) * cols + w]);
+                }
+        for (uint32_t k = 0; k < rows; ++k) {
+            const double wh = H.taps[h0 + k].weight;
+            if (widened) {
+                const T* row = src + int64_t(H.taps[h0 + k].index) * sH;
+                for (int32_t i = lo; i <= hi; ++i) V[i] = widen_fast(row[int64_t(i) * sW]);
+            }
+            for (uint32_t j = 0; j < slots; ++j) {
+                const uint32_t a = std::clamp(runs[j].begin, c0, c0 + n), e = std::clamp(runs[j].end, a, c0 + n);
+                add_terms(table + (size_t(k) * slots + j) * kChunk, slot_weight.data() + size_t(j) * cols,
+                          slot_index.data() + size_t(j) * cols, wh, k, runs[j], a, e, c0, c0 + n);
+            }
+        }
+        FastSum::add_tables(S + c0, C + c0, B + c0, table, q, kChunk, n);
+    }
+    if constexpr (std::is_same_v<T, float>)
+        if (FastSum::narrow_floats(S, C, B, out, dW, cols)) return;
+    for (uint32_t w = 0; w < cols; ++w) {
+        T& y = out[int64_t(w) * dW];
+        if constexpr (is_narrow_v<T>) {
+            if (narrow_rounded<T>(S[w], C[w], B[w], y)) continue;
+        } else {
+            if (B[w] == 0) { y = exact_result<T>(S[w]); continue; }  // every addition exact: the common case
+        }
+        // The plain loop's terms of this element, for the one-term case and the exact retry.
+        auto terms = [&](auto&& add) {
+            for (uint32_t k = h0; k < h1; ++k) {
+                const T* row = src + int64_t(H.taps[k].index) * sH;
+                for (uint32_t j = W.first[w]; j < W.first[w + 1]; ++j) {
+                    const double weight = H.taps[k].weight * W.taps[j].weight;
+                    if (weight != 0) add(weight * widen(row[int64_t(W.taps[j].index) * sW]));
+                }
+            }
+        };
+        const uint64_t count = uint64_t(h1 - h0) * (W.first[w + 1] - W.first[w]);
+        if (count <= 1 || is_narrow_v<T>) y = exact_sum_of<T>(terms);
+        else y = finish_sum<T>(FastSum{S[w], C[w], B[w]}, terms);
+    }
+}
+
 // Writes dst[c] = the sum over c's taps of weight * src[tap] (sums == true), or copies the one
 // tap's value (sums == false, nearest neighbour forward). `axes` index src from dst's positions.
 // Returns false, having written nothing, where the shape is not this path's.
@@ -97,6 +228,7 @@ bool resample_rows(const std::vector<Axis>& axes, const TensorView& src, const T
         }
     }
 
+    const std::vector<SlotRun> runs = slot_runs(slot_index, slots, cols);
     const T* s_base = src.data<T>();
     T* d_base = dst.data<T>();
     const int64_t sH = hw[0].src_stride, dH = hw[0].dst_stride, dW = hw[1].dst_stride;
@@ -104,45 +236,12 @@ bool resample_rows(const std::vector<Axis>& axes, const TensorView& src, const T
         const int64_t s_plane = planes[size_t(job / rows)][0], d_plane = planes[size_t(job / rows)][1];
         const uint32_t h = uint32_t(job % rows);
         T* out = d_base + d_plane + int64_t(h) * dH;
-        const uint32_t h0 = H.first[h], h1 = H.first[h + 1];
         if (!sums) {  // nearest neighbour: one tap per dimension, a copy
-            const T* row = s_base + s_plane + int64_t(H.taps[h0].index) * sH;
+            const T* row = s_base + s_plane + int64_t(H.taps[H.first[h]].index) * sH;
             for (uint32_t w = 0; w < cols; ++w) out[int64_t(w) * dW] = row[slot_offset[w]];
             return;
         }
-        thread_local std::vector<double> acc;  // FastSum's s, c and b of every column, side by side; a source row widened
-        acc.assign(size_t(cols) * 3 + src_cols, 0.0);
-        double* S = acc.data();
-        double* C = S + cols;
-        double* B = C + cols;
-        double* V = B + cols;
-        for (uint32_t k = h0; k < h1; ++k) {
-            const double wh = H.taps[k].weight;
-            const T* row = s_base + s_plane + int64_t(H.taps[k].index) * sH;
-            for (uint32_t i = 0; i < src_cols; ++i) V[i] = widen_fast(row[int64_t(i) * hw[1].src_stride]);
-            for (uint32_t j = 0; j < slots; ++j)
-                FastSum::add_gathered(S, C, B, slot_weight.data() + size_t(j) * cols, V, slot_index.data() + size_t(j) * cols, wh, cols);
-        }
-        for (uint32_t w = 0; w < cols; ++w) {
-            if (B[w] == 0) {  // every addition exact (zero-weight slots add +-0): the common case
-                out[int64_t(w) * dW] = exact_result<T>(S[w]);
-                continue;
-            }
-            // The plain loop's terms of this element, for the one-term case and the exact retry.
-            auto terms = [&](auto&& add) {
-                for (uint32_t k = h0; k < h1; ++k) {
-                    const T* row = s_base + s_plane + int64_t(H.taps[k].index) * sH;
-                    for (uint32_t j = W.first[w]; j < W.first[w + 1]; ++j) {
-                        const double weight = H.taps[k].weight * W.taps[j].weight;
-                        if (weight != 0) add(weight * widen(row[int64_t(W.taps[j].index) * hw[1].src_stride]));
-                    }
-                }
-            };
-            const uint64_t count = uint64_t(h1 - h0) * (W.first[w + 1] - W.first[w]);
-            T& y = out[int64_t(w) * dW];
-            if (count <= 1) y = exact_sum_of<T>(terms);  // no accumulator for zero or one term
-            else y = finish_sum<T>(FastSum{S[w], C[w], B[w]}, terms);
-        }
+        sum_row<T>(H, W, runs, slot_index, slot_weight, s_base + s_plane, sH, hw[1].src_stride, src_cols, h, out, dW);
     });
     return true;
 }
