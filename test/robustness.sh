@@ -92,6 +92,19 @@ mkdir -p linked && echo "victim" > victim.txt && ln -s "$work/victim.txt" linked
 expect "a symbolic link in OUT is refused" 2 "file.not-regular" -- "$dmlref" run -q cases/good.json -o linked
 [ "$(cat victim.txt)" = victim ] && ok "the link's target is untouched" || bad "the link's target is untouched" "it was overwritten"
 
+# The same for coverage's reports (--json, --html), and gen's case files: gen's temporary file was
+# a fixed name beside the target (NAME.json.tmp), so a link planted there was written through.
+mkdir -p covlink && echo "victim" > covvictim.txt && ln -s "$work/covvictim.txt" covlink/cov.json
+expect "coverage --json refuses a symbolic link" 2 "file.not-regular" -- "$dmlref" coverage cases --json covlink/cov.json
+[ "$(cat covvictim.txt)" = victim ] && ok "coverage: the link's target is untouched" || bad "coverage: the link's target is untouched" "it was overwritten"
+gname=$("$dmlref" gen "ACTIVATION_RELU FLOAT32 4" --list 2>/dev/null | head -1)
+mkdir -p "gdir/$(dirname "$gname")" && echo "victim" > genvictim.txt && ln -s "$work/genvictim.txt" "gdir/$gname.json.tmp"
+"$dmlref" gen "ACTIVATION_RELU FLOAT32 4" -o gdir >/dev/null 2>&1
+if [ -z "$gname" ]; then bad "gen writes no file through a planted link" "gen --list named no case"
+elif [ "$(cat genvictim.txt)" != victim ]; then bad "gen writes no file through a planted link" "the link's target was overwritten"
+elif ! grep -q '"operator"' "gdir/$gname.json" 2>/dev/null; then bad "gen writes no file through a planted link" "gdir/$gname.json was not written"
+else ok "gen writes its case whole, through no planted link"; fi
+
 # Two cases with the same output path.
 mkdir -p a b && cp cases/good.json a/x.json && cp cases/good.json b/x.json
 expect "two cases mapping to one golden are refused" 2 "output.collision" -- "$dmlref" run -q a/x.json b/x.json -o coll
@@ -146,6 +159,8 @@ expect "negative --max-bytes" 2 "" -- "$dmlref" run -q cases/good.json --max-byt
 expect "negative --max-work" 2 "" -- "$dmlref" validate cases/good.json --max-work -5
 expect "negative --worst" 2 "" -- "$dmlref" diff g1/good.json g1/good.json --worst -1
 expect "negative diff --max-bytes" 2 "" -- "$dmlref" diff g1/good.json g1/good.json --max-bytes -1
+expect "negative coverage --max-bytes" 2 "" -- "$dmlref" coverage cases/good.json --max-bytes -1
+expect "negative reduce --max-runs" 2 "" -- "$dmlref" reduce g1/good.json --backend true --max-runs -1
 
 # ---- 4. Paths confined to the case's folder --------------------------------------------------
 mkdir -p inner/sub
@@ -232,6 +247,11 @@ relu 'x\n[1/1] PASS  forged\u001b[2K' '[1, 2, 3, 4]' > forged.json
 if grep -q $'\x1b' out.txt err.txt; then bad "names are escaped" "an escape character reached the log"
 elif [ "$(grep -c '^\[1/1\]' out.txt)" -ne 1 ]; then bad "names are escaped" "a forged line: $(cat out.txt)"
 else ok "names are escaped (no forged line, no terminal escape)"; fi
+"$dmlref" run -q forged.json -o forged_out >/dev/null 2>&1
+"$dmlref" diff forged_out/forged.json forged_out/forged.json >out.txt 2>err.txt
+if grep -q $'\x1b' out.txt err.txt; then bad "diff prints names escaped" "an escape character reached the report"
+elif grep -q '^\[1/1\] PASS' out.txt; then bad "diff prints names escaped" "a forged line: $(head -c 300 out.txt)"
+else ok "diff prints names escaped (no forged line, no terminal escape)"; fi
 
 echo "$failures failed"
 [ "$failures" -eq 0 ]
