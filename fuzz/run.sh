@@ -4,13 +4,16 @@
 # .npy files `dmlref run cases --npy` writes for fuzz_npy and fuzz_diff. Further arguments go to
 # libFuzzer (e.g. -runs=10000000). A finding lands in $BUILD/fuzz-findings/ and the script exits
 # non-zero. docs/fuzzing.md.
-# Usage: fuzz/run.sh [SECONDS] [LIBFUZZER-ARGS...]   (TARGETS="fuzz_npy" to run only some)
+# With JOBS=N, each target runs as N libFuzzer jobs at once (-jobs=N -workers=N; -runs and
+# -max_total_time then hold per job), and the script prints the inputs all jobs ran together.
+# Usage: fuzz/run.sh [SECONDS] [LIBFUZZER-ARGS...]   (TARGETS="fuzz_npy" to run only some; JOBS=16)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-60}
 shift || true
 build=${BUILD:-build-fuzz}
 targets=${TARGETS:-fuzz_case fuzz_npy fuzz_diff}
+jobs=${JOBS:-1}
 if [ ! -f "$build/build.ninja" ]; then
   CXX=${CXX_FUZZ:-clang++} meson setup "$build" --wrap-mode=nodownload -Dbuildtype=debugoptimized \
     -Db_sanitize=address,undefined -Db_lundef=false -Dbench=false -Dfuzz=true \
@@ -26,14 +29,28 @@ find cases -name '*.json' -exec cp {} "$corpus/case/" \;
 "$build/tools/dmlref" run -q cases --npy "$corpus/dump" >/dev/null
 find "$corpus/dump" -name '*.npy' | head -200 | while read -r f; do cp "$f" "$corpus/npy/$(echo "$f" | md5sum | cut -c1-16).npy"; done
 for t in $targets; do
-  case $t in fuzz_case) seeds=$corpus/case; extra=(-dict=fuzz/case.dict) ;; *) seeds=$corpus/npy; extra=() ;; esac
-  echo "fuzzing $t for ${seconds}s"
+  case $t in fuzz_case) seeds=$corpus/case; extra=(-dict="$PWD/fuzz/case.dict") ;; *) seeds=$corpus/npy; extra=() ;; esac
+  echo "fuzzing $t for ${seconds}s${JOBS:+ in $jobs jobs}"
   log="$build/fuzz-findings/$t.log"
+  findings=$(realpath "$build/fuzz-findings")
   set +e
-  "$build/fuzz/$t" -max_total_time="$seconds" -max_len=8192 -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
-    -artifact_prefix="$build/fuzz-findings/$t-" "${extra[@]}" "$@" "$seeds" >"$log" 2>&1
-  rc=$?
+  if [ "$jobs" -gt 1 ]; then
+    # libFuzzer writes each job's log to fuzz-J.log in the working folder.
+    dir="$findings/$t-jobs"
+    rm -rf "$dir" && mkdir -p "$dir"
+    bin=$(realpath "$build/fuzz/$t")
+    (cd "$dir" && "$bin" -max_total_time="$seconds" -max_len=8192 -timeout=10 -rss_limit_mb=2048 \
+      -print_final_stats=1 -artifact_prefix="$findings/$t-" -jobs="$jobs" -workers="$jobs" "${extra[@]}" "$@" "$seeds") >"$log" 2>&1
+    rc=$?
+    cat "$dir"/fuzz-*.log >>"$log"
+    echo "$t: $(awk '/^stat::number_of_executed_units/ {s += $2} END {print s + 0}' "$dir"/fuzz-*.log) inputs in $jobs jobs"
+    grep -qE '^==[0-9]+==ERROR|runtime error|deadly signal' "$dir"/fuzz-*.log && rc=1
+  else
+    "$build/fuzz/$t" -max_total_time="$seconds" -max_len=8192 -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+      -artifact_prefix="$findings/$t-" "${extra[@]}" "$@" "$seeds" >"$log" 2>&1
+    rc=$?
+  fi
   set -e
-  grep -E '^(stat::number_of_executed_runs|Done)' "$log" || true
+  grep -E '^(stat::number_of_executed_units|Done)' "$log" | tail -2 || true
   if [ "$rc" -ne 0 ]; then tail -60 "$log"; echo "$t: a finding (exit $rc), see $build/fuzz-findings/"; exit 1; fi
 done

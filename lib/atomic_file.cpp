@@ -2,6 +2,8 @@
 #include "dmlref/atomic_file.hpp"
 
 #include <cerrno>
+#include <csignal>
+#include <cstdlib>
 #include <cstring>
 
 #include <fcntl.h>
@@ -15,6 +17,12 @@ namespace {
 [[noreturn]] void fail(const std::string& rule, const std::string& message) { throw WriteError(rule, message); }
 
 std::string errno_text(int e) { return std::strerror(e); }
+
+// The test hook of dmlref/atomic_file.hpp: stop here when DMLREF_TEST_STOP_WRITE names this point.
+void test_stop(const char* point) {
+    const char* want = std::getenv("DMLREF_TEST_STOP_WRITE");
+    if (want && std::strcmp(want, point) == 0) ::raise(SIGSTOP);
+}
 
 }  // namespace
 
@@ -42,8 +50,11 @@ void write_file_atomic(const std::filesystem::path& file, std::string_view bytes
     ::umask(mask);
     if (::fchmod(fd, 0666 & ~mask) != 0) abandon("cannot set the permissions", errno);
     size_t done = 0;
+    bool halfway = false;
     while (done < bytes.size()) {
-        const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
+        if (!halfway && done >= bytes.size() / 2) { halfway = true; test_stop("partial"); }
+        const size_t chunk = halfway ? bytes.size() - done : bytes.size() / 2 - done;
+        const ssize_t n = ::write(fd, bytes.data() + done, chunk);
         if (n < 0) {
             if (errno == EINTR) continue;
             abandon("cannot write", errno);
@@ -51,6 +62,7 @@ void write_file_atomic(const std::filesystem::path& file, std::string_view bytes
         done += size_t(n);
     }
     if (::fsync(fd) != 0) abandon("cannot flush to disk", errno);
+    test_stop("before-rename");
     if (::close(fd) != 0) {
         const int e = errno;
         ::unlink(temp.c_str());

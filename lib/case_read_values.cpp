@@ -3,6 +3,7 @@
 #include "case_reader.hpp"
 #include "case_notation.hpp"
 #include "json_tokens.hpp"
+#include "path_inside.hpp"
 
 namespace dmlref::case_reader {
 
@@ -167,13 +168,7 @@ void read_input(Reader& r, Case& c, const TensorField& f, const json& spec, cons
         if (!options.allow_paths) {
             // A case reads only inside its own folder tree: no absolute path, no .. climbing out,
             // no symbolic link leading out (docs/rules.md, input.npy-path).
-            std::error_code ec1, ec2;
-            const fs::path root = fs::weakly_canonical(fs::absolute(base_dir), ec1);
-            const fs::path real = fs::weakly_canonical(fs::absolute(file), ec2);
-            const fs::path rel = real.lexically_relative(root);
-            const bool inside = !fs::path(npy_name).is_absolute() && !ec1 && !ec2 && !rel.empty() &&
-                                *rel.begin() != ".." && rel != ".";
-            if (!inside) {
+            if (!path_inside(base_dir, npy_name)) {
                 r.diags.error(p, "input.npy-path", "\"" + npy_name + "\" leads outside the case's folder " + base_dir.string() +
                               " (an absolute path, .. or a symbolic link); a case reads files only inside its own folder "
                               "unless the command is given --allow-paths");

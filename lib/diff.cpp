@@ -3,6 +3,7 @@
 #include "dmlref/diff.hpp"
 
 #include "dmlref/npy.hpp"
+#include "dmlref/printable.hpp"
 #include "dmlref/numeric.hpp"
 #include "dmlref/values.hpp"
 
@@ -391,9 +392,42 @@ DiffReport diff(const fs::path& golden, const fs::path& actual, const DiffOption
     if (actual.empty() || !fs::is_directory(actual, ec))
         return fail(actual.string() + ": with a directory of goldens, ACTUAL must be a directory (ACTUAL/<case>.json or ACTUAL/<case>/<Output>.npy|.bin)");
     std::vector<fs::path> files;
-    for (auto it = fs::recursive_directory_iterator(golden, ec); !ec && it != fs::recursive_directory_iterator(); it.increment(ec))
-        if (it->is_regular_file() && it->path().extension() == ".json") files.push_back(it->path().lexically_relative(golden));
-    if (ec) (void)fail(golden.string() + ": cannot read every entry of the directory: " + ec.message() + " [file.read]");
+    // Every folder of the tree (links to folders are not followed); an entry that cannot be read
+    // is reported and the walk goes on with the rest (issue 12; as `run DIR` does).
+    auto unreadable = [&](const fs::path& p, const std::string& message) {  // an error of its own, named by the entry
+        CaseDiff c;
+        c.golden = p;
+        c.name = printable(p.lexically_relative(golden).generic_string());
+        c.errors.push_back(message);
+        report.cases.push_back(std::move(c));
+    };
+    std::vector<fs::path> folders{golden};
+    while (!folders.empty()) {
+        const fs::path dir = folders.back();
+        folders.pop_back();
+        std::error_code dec;
+        fs::directory_iterator it(dir, dec), end;
+        for (; !dec && it != end; it.increment(dec)) {
+            const fs::path& p = it->path();
+            if (!is_utf8(p.filename().string())) {
+                unreadable(p, printable(p.string()) + ": the name is not UTF-8; dmlref reads UTF-8 names only (rename it) [file.name]");
+                continue;
+            }
+            std::error_code lec, sec;
+            const auto link = it->symlink_status(lec);
+            const auto st = it->status(sec);
+            if (fs::is_symlink(link) && !fs::exists(st)) {
+                unreadable(p, p.string() + ": a symbolic link to nothing (dangling); remove it or fix its target [file.read]");
+            } else if (lec || (sec && !fs::is_symlink(link))) {
+                unreadable(p, p.string() + ": cannot read: " + (lec ? lec : sec).message() + " [file.read]");
+            } else if (fs::is_directory(link)) {
+                folders.push_back(p);
+            } else if (fs::is_regular_file(st) && p.extension() == ".json") {
+                files.push_back(p.lexically_relative(golden));
+            }
+        }
+        if (dec) unreadable(dir, dir.string() + ": cannot read the folder: " + dec.message() + " [file.read]");
+    }
     std::sort(files.begin(), files.end());
     if (files.empty()) return fail(golden.string() + ": no .json golden files in this directory");
     for (size_t k = 0; k < files.size(); ++k) {

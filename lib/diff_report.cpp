@@ -5,6 +5,7 @@
 #include "dmlref/atomic_file.hpp"
 
 #include "dmlref/npy.hpp"
+#include "dmlref/printable.hpp"
 #include "dmlref/values.hpp"
 
 #include <nlohmann/json.hpp>
@@ -162,10 +163,10 @@ std::string report_text(const DiffReport& r) {
                 bounded = bounded || o.bounded;
             }
             if (c.status() == CaseDiff::Status::Error) {
-                rows.push_back({status_name(c.status()), c.name, "see below"});
+                rows.push_back({status_name(c.status()), printable(c.name), "see below"});
                 continue;
             }
-            rows.push_back({status_name(c.status()), c.name, std::to_string(n), std::to_string(id), std::to_string(wi), std::to_string(ov),
+            rows.push_back({status_name(c.status()), printable(c.name), std::to_string(n), std::to_string(id), std::to_string(wi), std::to_string(ov),
                             std::to_string(sk), noncomparable ? "n/a" : std::to_string(worst), bounded ? sci(ratio) : "-"});
         }
         std::vector<size_t> width(rows[0].size(), 0);
@@ -183,8 +184,8 @@ std::string report_text(const DiffReport& r) {
         fail += st == CaseDiff::Status::Fail;
         error += st == CaseDiff::Status::Error;
         if (r.directory_mode && st == CaseDiff::Status::Pass) continue;
-        s << status_name(st) << " " << c.name << (c.op.empty() ? "" : " " + c.op) << " (" << c.golden.string() << ")\n";
-        for (const auto& e : c.errors) s << "  error: " << e << "\n";
+        s << status_name(st) << " " << printable(c.name) << (c.op.empty() ? "" : " " + c.op) << " (" << printable(c.golden.string()) << ")\n";
+        for (const auto& e : c.errors) s << "  error: " << printable(e) << "\n";
         for (const auto& o : c.outputs) output_details(o, s);
     }
     s << r.cases.size() << " case" << (r.cases.size() == 1 ? "" : "s") << ": " << pass << " passed, " << fail << " failed, " << error
@@ -427,7 +428,7 @@ int run_diff(const DiffCommand& cmd, std::ostream& out, std::ostream& err) {
     }
     const DiffReport report = diff(cmd.golden, cmd.actual, cmd.options);
     for (const auto& c : report.cases)
-        for (const auto& e : c.errors) err << e << " [diff]\n";
+        for (const auto& e : c.errors) err << printable(e) << " [diff]\n";
     if (cmd.format == "json") out << report_json(report);
     else out << report_text(report);
     int code = report.exit_code();

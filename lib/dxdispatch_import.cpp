@@ -224,7 +224,7 @@ std::string import_dxdispatch(const fs::path& model, Diagnostics& diags, const D
         bound[field] = b->resource;
         if (!resources.count(b->resource)) {
             auto r = read_resource(doc, root["resources"][b->resource], pointer_append("/resources", b->resource), model.parent_path(),
-                                   options.max_bytes, diags, respelled);
+                                   options.max_bytes, options.allow_paths, diags, respelled);
             if (!r) return {nullptr, 0};
             resources[b->resource] = std::move(*r);
         }

@@ -31,9 +31,10 @@ struct Resource {
 };
 
 // Reads resource `r` (at JSON pointer `ptr`); errors go to `diags`. `respelled` counts decimals
-// that DxDispatch (through a double) and dmlref (once) round to different bits.
+// that DxDispatch (through a double) and dmlref (once) round to different bits. A sourcePath is
+// read only inside `model_dir`'s tree unless `allow_paths` (dxdispatch.source-path).
 std::optional<Resource> read_resource(const JsonDocument& doc, const json& r, const std::string& ptr, const std::filesystem::path& model_dir,
-                                      uint64_t max_bytes, Diagnostics& diags, size_t& respelled);
+                                      uint64_t max_bytes, bool allow_paths, Diagnostics& diags, size_t& respelled);
 
 // The case file's spelling of the input buffer `d` bound at byte `offset` of `res`.
 ordered_json input_spelling(const Resource& res, uint64_t offset, const TensorDesc& d);

@@ -2,9 +2,11 @@
 // elements, constant and sequence initializers, files; and how a case file spells them.
 #include "dxdispatch_internal.hpp"
 #include "json_tokens.hpp"
+#include "path_inside.hpp"
 
 #include "dmlref/json_document.hpp"
 #include "dmlref/numeric.hpp"
+#include "dmlref/printable.hpp"
 #include "dmlref/values.hpp"
 #include "json_writer.hpp"
 
@@ -120,7 +122,7 @@ uint64_t add_bits(DataType t, uint64_t a, uint64_t b) {  // value += valueDelta,
 }
 
 std::optional<Resource> read_resource(const JsonDocument& doc, const json& r, const std::string& ptr, const fs::path& model_dir,
-                                      uint64_t max_bytes, Diagnostics& diags, size_t& respelled) {
+                                      uint64_t max_bytes, bool allow_paths, Diagnostics& diags, size_t& respelled) {
     if (!r.is_object()) { diags.error(ptr, "dxdispatch.resource", "a resource must be an object"); return std::nullopt; }
     Resource res;
     if (r.contains("type") && !(r["type"].is_string() && iequals(r["type"].get<std::string>(), "buffer"))) {
@@ -201,8 +203,21 @@ std::optional<Resource> read_resource(const JsonDocument& doc, const json& r, co
         }
     } else if (iv.is_object() && iv.contains("sourcePath") && iv["sourcePath"].is_string()) {
         res.kind = Resource::Kind::File;
-        fs::path file = model_dir / iv["sourcePath"].get<std::string>();
-        if (!fs::exists(file)) file = iv["sourcePath"].get<std::string>();  // DxDispatch: beside the model, else the current directory
+        const std::string source = iv["sourcePath"].get<std::string>();
+        fs::path file = model_dir / source;
+        if (!allow_paths) {
+            // A model read from someone else reads only inside its own folder tree, as a case's
+            // Npy files do (docs/rules.md, dxdispatch.source-path).
+            if (!path_inside(model_dir, source)) {
+                diags.error(pointer_append(vptr, "sourcePath"), "dxdispatch.source-path",
+                            "\"" + printable(source) + "\" leads outside the model's folder " + model_dir.string() +
+                            " (an absolute path, .., a symbolic link or a NUL byte); a model reads files only inside its own "
+                            "folder unless import-dxdispatch is given --allow-paths");
+                return std::nullopt;
+            }
+        } else if (!fs::exists(file)) {
+            file = source;  // DxDispatch: beside the model, else the current directory
+        }
         std::string ext = file.extension().string();
         std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return char(std::tolower(c)); });
         try {

@@ -29,19 +29,50 @@ mkdir cases
 relu good '[1, -2, 3, -4]' > cases/good.json
 
 # ---- 1. Atomic outputs -----------------------------------------------------------------------
-n=1000000
+n=20000  # a golden of about 300 KB: past the 64 KiB file-size limit of the full-disk check
 printf '{"format": 1, "name": "big", "operator": "DML_OPERATOR_ACTIVATION_RELU", "desc": {"InputTensor": {"DataType": "FLOAT32", "Sizes": [%d]}, "OutputTensor": {"DataType": "FLOAT32", "Sizes": [%d]}}, "inputs": {"InputTensor": {"Random": {"Seed": 1}}}}\n' $n $n > big.json
 "$dmlref" run -q big.json -o gold >/dev/null 2>&1 && cp gold/big.json reference.json
-broken=0
-for delay in 0.05 0.15 0.25 0.35 0.45 0.55 0.65 0.75 0.85 1.0; do
-  "$dmlref" run -q big.json -o gold >/dev/null 2>&1 &
+# kill -9 at known points of the write, with no delay to guess: the test hook
+# DMLREF_TEST_STOP_WRITE (include/dmlref/atomic_file.hpp) makes dmlref stop itself (SIGSTOP) with
+# half of the temporary file written ("partial"), or with it whole and flushed but not yet renamed
+# ("before-rename"). The new golden (another seed, the same output path) differs from the old one,
+# so "the old golden, exactly" is what must be left.
+mkdir -p next && sed 's/"Seed": 1/"Seed": 2/' big.json > next/big.json
+"$dmlref" run -q next/big.json -o new >/dev/null 2>&1
+# stopped PID: waits until PID has stopped itself (0) or ended without stopping (1).
+stopped() {
+  local s
+  while s=$(awk '{print $3}' "/proc/$1/stat" 2>/dev/null); do
+    case $s in T|t) return 0 ;; Z|X) return 1 ;; esac
+    sleep 0.02
+  done
+  return 1
+}
+for point in partial before-rename; do
+  DMLREF_TEST_STOP_WRITE=$point "$dmlref" run -q next/big.json -o gold >/dev/null 2>&1 &
   pid=$!
-  sleep "$delay"
-  kill -9 "$pid" 2>/dev/null
+  if ! stopped "$pid"; then
+    wait "$pid" 2>/dev/null
+    bad "kill -9 at $point" "dmlref never stopped at the test hook"
+    cp reference.json gold/big.json
+    continue
+  fi
+  temp=$(ls -A gold | grep '^\.big\.json\.tmp-' | head -1)
+  size=$(stat -c %s "gold/$temp" 2>/dev/null || echo 0)
+  kill -9 "$pid"
   wait "$pid" 2>/dev/null
-  cmp -s gold/big.json reference.json || broken=$((broken + 1))
+  if ! cmp -s gold/big.json reference.json; then bad "kill -9 at $point" "the golden is not the old one"
+  elif [ -z "$temp" ]; then bad "kill -9 at $point" "no temporary file at the stop"
+  elif [ "$point" = partial ] && ! { [ "$size" -gt 0 ] && [ "$size" -lt "$(stat -c %s new/big.json)" ]; }; then
+    bad "kill -9 at $point" "the temporary file is not part-written ($size bytes)"
+  elif [ "$point" = before-rename ] && ! cmp -s "gold/$temp" new/big.json; then
+    bad "kill -9 at $point" "the temporary file is not the whole new golden"
+  else ok "kill -9 at $point (temporary file $size bytes) leaves the old golden exactly"; fi
+  rm -f "gold/$temp"  # a kill -9 leaves its hidden temporary file; never a broken golden
 done
-[ "$broken" -eq 0 ] && ok "kill -9 during run -o leaves the old golden" || bad "kill -9 during run -o" "$broken of 10 kills left a broken golden"
+"$dmlref" run -q next/big.json -o gold >/dev/null 2>&1
+cmp -s gold/big.json new/big.json && [ "$(ls -A gold)" = big.json ] && ok "an uninterrupted run -o replaces the golden with the new one, no temporary file left" \
+  || bad "an uninterrupted run -o replaces the golden" "$(ls -A gold | tr '\n' ' ')"
 
 # A full disk: writes fail (EFBIG under a file-size limit, as ENOSPC would); exit 2, old file kept.
 # (A kill -9 above may leave a stray hidden temporary file in gold/, never a broken golden; this
@@ -61,6 +92,19 @@ mkdir -p linked && echo "victim" > victim.txt && ln -s "$work/victim.txt" linked
 expect "a symbolic link in OUT is refused" 2 "file.not-regular" -- "$dmlref" run -q cases/good.json -o linked
 [ "$(cat victim.txt)" = victim ] && ok "the link's target is untouched" || bad "the link's target is untouched" "it was overwritten"
 
+# The same for coverage's reports (--json, --html), and gen's case files: gen's temporary file was
+# a fixed name beside the target (NAME.json.tmp), so a link planted there was written through.
+mkdir -p covlink && echo "victim" > covvictim.txt && ln -s "$work/covvictim.txt" covlink/cov.json
+expect "coverage --json refuses a symbolic link" 2 "file.not-regular" -- "$dmlref" coverage cases --json covlink/cov.json
+[ "$(cat covvictim.txt)" = victim ] && ok "coverage: the link's target is untouched" || bad "coverage: the link's target is untouched" "it was overwritten"
+gname=$("$dmlref" gen "ACTIVATION_RELU FLOAT32 4" --list 2>/dev/null | head -1)
+mkdir -p "gdir/$(dirname "$gname")" && echo "victim" > genvictim.txt && ln -s "$work/genvictim.txt" "gdir/$gname.json.tmp"
+"$dmlref" gen "ACTIVATION_RELU FLOAT32 4" -o gdir >/dev/null 2>&1
+if [ -z "$gname" ]; then bad "gen writes no file through a planted link" "gen --list named no case"
+elif [ "$(cat genvictim.txt)" != victim ]; then bad "gen writes no file through a planted link" "the link's target was overwritten"
+elif ! grep -q '"operator"' "gdir/$gname.json" 2>/dev/null; then bad "gen writes no file through a planted link" "gdir/$gname.json was not written"
+else ok "gen writes its case whole, through no planted link"; fi
+
 # Two cases with the same output path.
 mkdir -p a b && cp cases/good.json a/x.json && cp cases/good.json b/x.json
 expect "two cases mapping to one golden are refused" 2 "output.collision" -- "$dmlref" run -q a/x.json b/x.json -o coll
@@ -76,6 +120,23 @@ expect "10^12 reads: limit.work names --max-work" 2 "raise it with --max-work" -
 relu work '{"Fill": 1}' > work.json
 expect "--max-work 7 refuses 8 element reads and writes" 2 "limit.work" -- "$dmlref" run -q work.json --max-work 7
 expect "--max-work 8 allows them" 0 "" -- "$dmlref" run -q work.json --max-work 8
+# All-padding pooling windows: each is an entry of the operator's own DontCare list, which counts
+# 128 element reads and writes (docs/rules.md, limit.work). A 1x1 input padded by 65000 after it
+# along both axes, window 1: 65001^2 = 4,225,130,001 outputs, all but one all padding. As outputs
+# alone that is under the default 2^32; as a DontCare list it would take some 500 GB.
+pool_pad() {  # pool_pad DATATYPE END-PADDING
+  local o=$(($2 + 1))
+  printf '{"format": 1, "operator": "DML_OPERATOR_MAX_POOLING", "desc": {"InputTensor": {"DataType": "%s", "Sizes": [1, 1, 1, 1]}, "OutputTensor": {"DataType": "%s", "Sizes": [1, 1, %d, %d]}, "DimensionCount": 2, "Strides": [1, 1], "WindowSize": [1, 1], "StartPadding": [0, 0], "EndPadding": [%d, %d]}, "inputs": {"InputTensor": {"Fill": 1}}}\n' "$1" "$1" $o $o "$2" "$2"
+}
+pool_pad INT8 65000 > padded_huge.json
+expect "a huge all-padding DontCare list is refused (validate)" 2 "limit.work" -- timeout 60 "$dmlref" validate padded_huge.json
+expect "a huge all-padding DontCare list is refused before any allocation (run)" 2 "limit.work" -- timeout 60 "$dmlref" run -q padded_huge.json
+# Hand count for EndPadding 3: 1 input element + 16 outputs x window 1 + 15 empty windows x 128 = 1937.
+pool_pad FLOAT32 3 > padded_small.json
+expect "15 all-padding windows: --max-work 1936 refuses" 2 "limit.work" -- "$dmlref" run -q padded_small.json --max-work 1936
+expect "15 all-padding windows: --max-work 1937 allows" 0 "" -- "$dmlref" run -q padded_small.json --max-work 1937 -o padded_out
+[ "$(grep -c '"Reason": "EmptyWindow' padded_out/padded_small.json)" -eq 15 ] && ok "the golden lists the 15 empty windows" \
+  || bad "the golden lists the 15 empty windows" "$(grep -c '"Reason": "EmptyWindow' padded_out/padded_small.json) listed"
 
 # ---- 3. Strict JSON and option values --------------------------------------------------------
 printf '{"format": 1, "name": "a", "name": "b", "operator": "DML_OPERATOR_ACTIVATION_RELU"}\n' > dup.json
@@ -98,6 +159,8 @@ expect "negative --max-bytes" 2 "" -- "$dmlref" run -q cases/good.json --max-byt
 expect "negative --max-work" 2 "" -- "$dmlref" validate cases/good.json --max-work -5
 expect "negative --worst" 2 "" -- "$dmlref" diff g1/good.json g1/good.json --worst -1
 expect "negative diff --max-bytes" 2 "" -- "$dmlref" diff g1/good.json g1/good.json --max-bytes -1
+expect "negative coverage --max-bytes" 2 "" -- "$dmlref" coverage cases/good.json --max-bytes -1
+expect "negative reduce --max-runs" 2 "" -- "$dmlref" reduce g1/good.json --backend true --max-runs -1
 
 # ---- 4. Paths confined to the case's folder --------------------------------------------------
 mkdir -p inner/sub
@@ -120,6 +183,24 @@ expect "Npy through a link out of the folder" 2 "input.npy-path" -- "$dmlref" va
 expect "Npy name with a NUL byte" 2 "input.npy-path" -- "$dmlref" validate inner/nul.json
 expect "Npy inside the folder is read" 0 "" -- "$dmlref" validate inner/in.json
 expect "--allow-paths lets .. through" 0 "" -- "$dmlref" validate --allow-paths inner/up.json
+# The same for a DxDispatch model's sourcePath (dxdispatch.source-path).
+dx() {  # dx SOURCE-PATH-JSON-STRING
+  printf '{"resources": {"input": {"initialValuesDataType": "FLOAT32", "initialValues": {"sourcePath": %s}}, "output": {"initialValuesDataType": "FLOAT32", "initialValues": {"valueCount": 4, "value": 0}}}, "dispatchables": {"relu": {"type": "DML_OPERATOR_ACTIVATION_RELU", "desc": {"InputTensor": {"DataType": "FLOAT32", "Sizes": [4]}, "OutputTensor": {"DataType": "FLOAT32", "Sizes": [4]}}}}, "commands": [{"type": "dispatch", "dispatchable": "relu", "bindings": {"InputTensor": "input", "OutputTensor": "output"}}]}\n' "$1"
+}
+dx '"../secret.npy"' > inner/dx_up.json
+dx '"'"$work"'/secret.npy"' > inner/dx_abs.json
+dx '"link.npy"' > inner/dx_link.json
+dx '"sub/ok.npy\u0000.txt"' > inner/dx_nul.json
+dx '"secret.npy"' > inner/dx_cwd.json
+dx '"sub/ok.npy"' > inner/dx_in.json
+expect "sourcePath with .. out of the model's folder" 2 "/resources/input/initialValues/sourcePath: error: .*dxdispatch.source-path" -- "$dmlref" import-dxdispatch inner/dx_up.json
+expect "absolute sourcePath" 2 "dxdispatch.source-path" -- "$dmlref" import-dxdispatch inner/dx_abs.json
+expect "sourcePath through a link out of the folder" 2 "dxdispatch.source-path" -- "$dmlref" import-dxdispatch inner/dx_link.json
+expect "sourcePath with a NUL byte" 2 "dxdispatch.source-path" -- "$dmlref" import-dxdispatch inner/dx_nul.json
+expect "sourcePath missing beside the model is not read from the current folder" 2 "" -- "$dmlref" import-dxdispatch inner/dx_cwd.json
+expect "sourcePath inside the folder is read" 0 "" -- "$dmlref" import-dxdispatch inner/dx_in.json
+expect "--allow-paths lets a sourcePath .. through" 0 "" -- "$dmlref" import-dxdispatch --allow-paths inner/dx_up.json
+expect "--allow-paths reads a sourcePath from the current folder, as DxDispatch does" 0 "" -- "$dmlref" import-dxdispatch --allow-paths inner/dx_cwd.json
 
 # ---- 5. Batches go on ------------------------------------------------------------------------
 mkdir -p batch && cp dist.json batch/a_bad.json && cp cases/good.json batch/z_good.json
@@ -136,11 +217,29 @@ open('bad_header.npy', 'wb').write(b'\x93NUMPY\x01\x00' + len(h).to_bytes(2, 'li
 PY
 expect "a .npy header that is not UTF-8 is an error" 2 "" -- "$dmlref" diff g1/good.json --output OutputTensor=bad_header.npy --json report.json
 python3 -c "import json; json.load(open('report.json'))" 2>/dev/null && ok "the JSON report is still written, whole" || bad "the JSON report is still written, whole" "report.json missing or broken"
-if [ "$(id -u)" -ne 0 ]; then
-  mkdir -p locked/inner && cp cases/good.json locked/inner/x.json && chmod 000 locked/inner
-  expect "an unreadable folder is an error" 2 "cannot read the folder" -- "$dmlref" validate locked
-  chmod 755 locked/inner
+# Unreadable folders (mode 000). Root reads them anyway, so run as root (as CI is) these checks
+# run dmlref as an unprivileged user (uid and gid 65534, nobody) through setpriv.
+as_user() { if [ "$(id -u)" -eq 0 ]; then setpriv --reuid=65534 --regid=65534 --clear-groups -- "$@"; else "$@"; fi; }
+chmod 755 "$work"
+user_dmlref=$dmlref
+if ! as_user "$dmlref" --version >/dev/null 2>&1; then  # the build folder may be closed to nobody: a copy
+  mkdir -p bin && cp "$dmlref" bin/ && ldd "$dmlref" | awk '/libdmlref/ {print $3}' | xargs -r -I{} cp {} bin/
+  chmod -R a+rX bin
+  user_dmlref=$work/bin/dmlref
 fi
+as_user env LD_LIBRARY_PATH="$work/bin" "$user_dmlref" --version >/dev/null 2>&1 || bad "dmlref runs as an unprivileged user" "it does not"
+mkdir -p locked/inner locked/zz && cp cases/good.json locked/inner/x.json && cp cases/good.json locked/zz/y.json
+chmod -R a+rX locked && chmod 000 locked/inner
+expect "an unreadable folder is an error (validate DIR)" 2 "inner: /: error: cannot read the folder" -- as_user env LD_LIBRARY_PATH="$work/bin" "$user_dmlref" validate locked
+mkdir -p dgold/a_locked dgold/b_locked dgold/c_ok act/c_ok
+"$dmlref" run -q cases/good.json -o dgold/c_ok >/dev/null 2>&1
+cp dgold/c_ok/good.json dgold/a_locked/ && cp dgold/c_ok/good.json dgold/b_locked/ && cp dgold/c_ok/good.json act/c_ok/
+chmod -R a+rX dgold act && chmod 000 dgold/a_locked dgold/b_locked
+expect "diff DIR: an unreadable folder is an error" 2 "a_locked: cannot read the folder" -- as_user env LD_LIBRARY_PATH="$work/bin" "$user_dmlref" diff dgold act
+grep -q "b_locked: cannot read the folder" err.txt && ok "diff DIR reports every unreadable folder (the walk goes on)" \
+  || bad "diff DIR reports every unreadable folder" "$(head -c 400 err.txt)"
+grep -Eq "^PASS +good " out.txt && ok "diff DIR still judges the readable case" || bad "diff DIR still judges the readable case" "$(head -c 400 out.txt)"
+chmod 755 locked/inner dgold/a_locked dgold/b_locked
 
 # ---- 6. Names are printed escaped ------------------------------------------------------------
 relu 'x\n[1/1] PASS  forged\u001b[2K' '[1, 2, 3, 4]' > forged.json
@@ -148,6 +247,11 @@ relu 'x\n[1/1] PASS  forged\u001b[2K' '[1, 2, 3, 4]' > forged.json
 if grep -q $'\x1b' out.txt err.txt; then bad "names are escaped" "an escape character reached the log"
 elif [ "$(grep -c '^\[1/1\]' out.txt)" -ne 1 ]; then bad "names are escaped" "a forged line: $(cat out.txt)"
 else ok "names are escaped (no forged line, no terminal escape)"; fi
+"$dmlref" run -q forged.json -o forged_out >/dev/null 2>&1
+"$dmlref" diff forged_out/forged.json forged_out/forged.json >out.txt 2>err.txt
+if grep -q $'\x1b' out.txt err.txt; then bad "diff prints names escaped" "an escape character reached the report"
+elif grep -q '^\[1/1\] PASS' out.txt; then bad "diff prints names escaped" "a forged line: $(head -c 300 out.txt)"
+else ok "diff prints names escaped (no forged line, no terminal escape)"; fi
 
 echo "$failures failed"
 [ "$failures" -eq 0 ]

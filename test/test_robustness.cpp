@@ -127,3 +127,43 @@ TEST_CASE(".npy with a 0 in its shape reads as an empty array (found by fuzz_npy
     CHECK(a.data.empty());
     CHECK(a.shape == std::vector<uint64_t>{1, 0, 2});
 }
+
+TEST_CASE("limit.work counts the all-padding DontCare entries the pooling operators list, without listing them") {
+    // For every small pooling geometry: work_estimate is (input + output elements) x window, plus
+    // 128 per entry of the operator's own DontCare lists (docs/rules.md, limit.work). The entries
+    // are counted here by the operators' own enumeration (dont_care), window by window.
+    size_t with_empty = 0, checked = 0;
+    for (uint32_t in = 1; in <= 4; ++in)
+    for (uint32_t window = 1; window <= 3; ++window)
+    for (uint32_t stride = 1; stride <= 3; ++stride)
+    for (uint32_t dilation = 1; dilation <= 3; ++dilation)
+    for (uint32_t start = 0; start <= 5; ++start)
+    for (uint32_t end = 0; end <= 5; ++end) {
+        const uint64_t span = 1 + uint64_t(window - 1) * dilation, padded = uint64_t(in) + start + end;
+        if (span > padded) continue;
+        const uint32_t out = uint32_t((padded - span) / stride + 1);
+        // 2-D: the geometry along the last axis, a fixed one (in 3, window 2, start 1) along the first.
+        const TensorDesc X = desc(DataType::FLOAT32, {2, 1, 3, in}), Y = desc(DataType::FLOAT32, {2, 1, 4, out});
+        DML_MAX_POOLING2_OPERATOR_DESC m{X, Y, desc(DataType::UINT32, {2, 1, 4, out}), 2, {1, stride}, {2, window},
+                                         {1, start}, {1, end}, {1, dilation}};
+        const Operator mp{OperatorType::MAX_POOLING2, m};
+        if (validate(mp).has_errors()) continue;
+        const uint64_t base = (product(X.Sizes) + 2 * product(Y.Sizes)) * 2 * window;
+        const uint64_t listed = dont_care(mp, "OutputTensor").size() + dont_care(mp, "OutputIndicesTensor").size();
+        CHECK(work_estimate(mp) == base + 128 * listed);
+        m.OutputIndicesTensor.reset();
+        const Operator mp_plain{OperatorType::MAX_POOLING2, m};
+        CHECK(work_estimate(mp_plain) == (product(X.Sizes) + product(Y.Sizes)) * 2 * window +
+                                         128 * dont_care(mp_plain, "OutputTensor").size());
+        for (uint32_t include : {0u, 1u}) {
+            const DML_AVERAGE_POOLING1_OPERATOR_DESC a{X, Y, 2, {1, stride}, {2, window}, {1, start}, {1, end}, {1, dilation}, include};
+            const Operator ap{OperatorType::AVERAGE_POOLING1, a};
+            REQUIRE_FALSE(validate(ap).has_errors());
+            CHECK(work_estimate(ap) == (product(X.Sizes) + product(Y.Sizes)) * 2 * window + 128 * dont_care(ap, "OutputTensor").size());
+        }
+        with_empty += listed > 0;
+        ++checked;
+    }
+    CHECK(checked > 500);
+    CHECK(with_empty > 100);  // the geometries do hold all-padding windows
+}

@@ -2,6 +2,7 @@
 // the holes against DirectML's support tables and dmlref's scope. docs/coverage.md.
 #include "cli.hpp"
 
+#include "dmlref/atomic_file.hpp"
 #include "dmlref/coverage.hpp"
 
 #include <fstream>
@@ -21,11 +22,13 @@ struct CoverageOptions {
 };
 
 bool write_text(const std::string& file, const std::string& text) {
-    std::ofstream f(file, std::ios::binary);
-    f << text;
-    if (f) return true;
-    std::cerr << file << ": /: error: cannot write the report [file.write]\n";
-    return false;
+    try {
+        write_file_atomic(file, text);  // whole or not at all, never through a link (dmlref/atomic_file.hpp)
+        return true;
+    } catch (const WriteError& e) {
+        std::cerr << shown(file) << ": /: error: cannot write the report: " << printable(e.what()) << " [" << e.rule() << "]\n";
+        return false;
+    }
 }
 
 int cmd_coverage(const CoverageOptions& o) {
@@ -70,7 +73,7 @@ Command add_coverage_command(CLI::App& app) {
     c->add_option("--json", co->json_file, "also write the JSON report to FILE");
     c->add_option("--html", co->html_file, "also write a self-contained HTML page to FILE");
     c->add_flag("--fail-on-holes", co->fail_on_holes, "exit 1 when some (operator, type, rank) in dmlref's scope has no case");
-    c->add_option("--max-bytes", co->max_bytes, "largest buffer a case may allocate, in bytes (default 4 GiB)");
+    c->add_option("--max-bytes", co->max_bytes, "largest buffer a case may allocate, in bytes (default 4 GiB)")->check(CLI::NonNegativeNumber);
     return {c, [co] { return cmd_coverage(*co); }};
 }
 

@@ -112,6 +112,7 @@ Command add_import_dxdispatch_command(CLI::App& app) {
     cmd->add_option("--dispatchable", o->dx.dispatchable, "the dispatchable to read when the model has several dmlref evaluates");
     cmd->add_option("--name", o->dx.name, "the case's name (default: the model's file name)");
     cmd->add_option("--max-bytes", o->dx.max_bytes, "largest resource or file to read, in bytes (default 4 GiB)")->check(CLI::NonNegativeNumber);
+    cmd->add_flag("--allow-paths", o->dx.allow_paths, "let sourcePath read files outside the model's folder (absolute paths, .., links, the current directory)");
     return {cmd, [o] { return cmd_import(*o); }};
 }
 

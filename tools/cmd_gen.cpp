@@ -2,6 +2,7 @@
 // on every core, with the same bytes as one thread. docs/gen.md.
 #include "cli.hpp"
 
+#include "dmlref/atomic_file.hpp"
 #include "dmlref/descriptor.hpp"
 #include "dmlref/gen.hpp"
 
@@ -41,14 +42,12 @@ bool write_file(const fs::path& target, const std::string& text, bool overwrite,
         if (!overwrite) { error = "exists with different contents (--overwrite replaces it)"; return false; }
     }
     fs::create_directories(target.parent_path(), ec);
-    const fs::path tmp = target.string() + ".tmp";
-    {
-        std::ofstream f(tmp, std::ios::binary);
-        f << text;
-        if (!f) { error = "cannot be written"; fs::remove(tmp, ec); return false; }
+    try {
+        write_file_atomic(target, text);  // a temporary file of its own, flushed, renamed (dmlref/atomic_file.hpp)
+    } catch (const WriteError& e) {
+        error = "cannot be written: " + std::string(e.what());
+        return false;
     }
-    fs::rename(tmp, target, ec);
-    if (ec) { error = "cannot be written: " + ec.message(); fs::remove(tmp, ec); return false; }
     return true;
 }
 

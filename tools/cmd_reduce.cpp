@@ -139,7 +139,7 @@ Command add_reduce_command(CLI::App& app) {
     cmd->add_option("GOLDEN", o->golden, "the failing case (a golden or a plain case)")->required();
     cmd->add_option("--backend", o->backend, "the command: run as `CMD CASE.json OUTDIR`, it writes OUTDIR/<OutputField>.npy")->required();
     cmd->add_option("-o,--output", o->out, "the reduced golden to write (default: GOLDEN's name with .reduced.json, here); never overwritten");
-    cmd->add_option("--max-runs", o->max_runs, "backend runs at most (default 1000)");
+    cmd->add_option("--max-runs", o->max_runs, "backend runs at most (default 1000)")->check(CLI::NonNegativeNumber);
     cmd->add_option("--work", o->work, "where to make the candidates' directory (default: the temporary directory); it is removed at the end");
     cmd->add_option("--max-bytes", o->max_bytes, "largest buffer a case may allocate, in bytes (default 4 GiB)")->check(CLI::NonNegativeNumber);
     cmd->add_flag("-q,--quiet", o->quiet, "no line per step");

@@ -95,7 +95,12 @@ std::string descriptor_case(const std::string& text, const fs::path& dir) {
     const fs::path file = dir / (fs::path(g->name).filename().string() + ".json");
     std::error_code ec;
     fs::create_directories(dir, ec);
-    std::ofstream(file, std::ios::binary) << g->text;
+    try {
+        write_file_atomic(file, g->text);  // whole or not at all, never through a link
+    } catch (const WriteError& e) {
+        std::cerr << shown(file) << ": /: error: cannot write the case: " << printable(e.what()) << " [" << e.rule() << "]\n";
+        return "";
+    }
     return file.string();
 }
 

@@ -22,6 +22,12 @@ private:
 
 // Writes `bytes` to `file` atomically (see above). On any error the temporary file is removed,
 // `file` is left as it was, and WriteError is thrown.
+//
+// Test hook (test/robustness.sh, the kill -9 checks): when the environment variable
+// DMLREF_TEST_STOP_WRITE is "partial", the process stops itself (SIGSTOP) after writing the first
+// half of the temporary file; when it is "before-rename", after the temporary file is written
+// whole and flushed, just before the rename. The test then kills it with SIGKILL at that known
+// point. Unset (as always outside the tests), it changes nothing.
 void write_file_atomic(const std::filesystem::path& file, std::string_view bytes);
 
 }  // namespace dmlref

@@ -17,6 +17,7 @@ struct DxImportOptions {
     std::string dispatchable;               // which dispatchable; "" = the model's only one dmlref knows
     std::string name;                       // the case's name; "" = the model's file name without .json
     uint64_t max_bytes = uint64_t(4) << 30; // per resource and per file read
+    bool allow_paths = false;               // sourcePath may leave the model's folder (dxdispatch.source-path)
 };
 
 // Reads the model and returns the case file's text (no expected values: `dmlref run` adds them).
