@@ -155,10 +155,14 @@ std::vector<double> values(const Case& c, const TensorDesc& d, const char* field
 double forward_error(const W& w, V x, V mean, V r, V scale, V bias, std::optional<V> fused) {
     const V q = w.prod({scale, w.sub(x, mean), r});
     const V y1 = fused ? w.sum({q, bias, *fused}) : w.add(q, bias);
-    const V a = w.prod({scale, r});
-    const V shift = fused ? w.sum({bias, *fused, w.neg(w.prod({mean, a}))}) : w.sub(bias, w.prod({mean, a}));
-    const V y2 = w.add(w.prod({x, a}), shift);
-    return std::max(y1.e, y2.e);
+    // The folded form uses one computed a~ in both products: its error enters as (X - Mean) (a~ - a),
+    // not through |X| and |Mean| separately; the roundings are taken with a exact, plus the part of
+    // them that |a~ - a| adds.
+    const V a = w.prod({scale, r}), a0{a.v, 0};
+    const V shift = fused ? w.sum({bias, *fused, w.neg(w.prod({mean, a0}))}) : w.sub(bias, w.prod({mean, a0}));
+    const V y2 = w.add(w.prod({x, a0}), shift);
+    const double shared = (std::fabs(x.v - mean.v) + mean.e) * a.e + 3 * w.u * (std::fabs(x.v) + std::fabs(mean.v) + mean.e) * a.e;
+    return std::max(y1.e, y2.e + shared);
 }
 
 struct Statistics {

@@ -275,6 +275,7 @@ TEST_CASE("batch normalization: the checks catch planted errors") {
     CHECK(judge(DataType::FLOAT32, to_bits(y[0]), to_bits(planted), e, sw).verdict == Verdict::Within);
     // The first float beyond the bound is over it.
     float far = y[0];
+    REQUIRE(e.bound < 1e-5);
     while (double(far) - double(y[0]) <= e.bound) far = std::nextafter(far, 2.0f);
     CHECK(judge(DataType::FLOAT32, to_bits(y[0]), to_bits(far), e, sw).verdict == Verdict::Over);
     CHECK(judge(DataType::FLOAT32, to_bits(y[0]), to_bits(std::nextafter(far, 0.0f)), e, sw).verdict == Verdict::Within);

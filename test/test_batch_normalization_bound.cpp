@@ -114,7 +114,9 @@ TEST_CASE("batch normalization bound: float32 evaluations in several orders are 
             }
             // The first float beyond the bound on either side is rejected; the last one inside accepted.
             for (int dir : {1, -1}) {
-                float v = golden[i];
+                REQUIRE(std::isfinite(bound));
+                float v = float(double(golden[i]) + dir * bound);  // near the edge, then out by whole floats
+                while (std::fabs(double(v) - golden[i]) > bound) v = nudge(v, -dir);
                 while (std::fabs(double(v) - golden[i]) <= bound) v = nudge(v, dir);
                 CHECK(verdict(golden[i], v, bound) == Verdict::Over);
                 CHECK(accepted(golden[i], nudge(v, -dir), bound));
