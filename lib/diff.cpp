@@ -128,11 +128,13 @@ OutputCensus census(const Case& golden, std::string_view output, const std::vect
     // Summed goldens fall back to their term counts.
     const bool sum = is_summed_output(golden, output);
     std::optional<TermSink> element_terms = summed_terms(golden, output, r.profile);
-    r.bounded = element_terms.has_value();
+    // Computed operators with a per-element magnitude bound (batch normalization).
+    const std::optional<std::vector<double>> computed = element_terms ? std::nullopt : batch_normalization_bounds(golden, output, r.profile);
+    r.bounded = element_terms.has_value() || computed.has_value();
     // Admissible readings move a term between linked elements: each group's total must keep it
     // (conservation), within the sum of the members' bounds without the readings' allowance.
     std::set<uint64_t> lost;
-    if (r.bounded && element_terms->linked()) {
+    if (element_terms && element_terms->linked()) {
         std::map<uint64_t, std::pair<double, double>> groups;  // representative -> (sum of errors, allowance)
         std::map<uint64_t, std::vector<uint64_t>> members;
         for (uint64_t i = 0; i < r.elements; ++i) {
@@ -174,8 +176,9 @@ OutputCensus census(const Case& golden, std::string_view output, const std::vect
         const uint64_t g = load_bits(t, e.values.data() + i * w), a = load_bits(t, actual.data() + i * w);
         // Per element: its own number of terms, never more than the golden states.
         if (!terms.empty()) tol.terms = std::min<uint64_t>(terms[i], r.tolerance.MaxTerms);
-        const ElementTerms* et = r.bounded ? &element_terms->elements()[i] : nullptr;
+        const ElementTerms* et = element_terms ? &element_terms->elements()[i] : nullptr;
         if (et) tol.bound = element_bound(*et, t, g, r.profile);
+        if (computed) tol.bound = (*computed)[i];
         Judgement j = judge(t, g, a, tol, options.switches);
         if (lost.count(i) && j.verdict != Verdict::Over) j.verdict = Verdict::Over;  // its group lost a term
         r.verdicts[i] = j.verdict;
@@ -211,6 +214,18 @@ OutputCensus census(const Case& golden, std::string_view output, const std::vect
                         const double rounding = tol.bound - et->formation;
                         if (rounding > 0) r.systematic.add(std::clamp(soft / rounding, -1.0, 1.0), negative(t, g));
                     }
+                }
+            }
+        }
+        if (computed) {
+            we.bound = tol.bound;
+            if ((j.comparable || j.verdict == Verdict::Identical) && std::isfinite(tol.bound)) {
+                we.error = abs_error(t, g, a);
+                we.ratio = tol.bound > 0 ? we.error / tol.bound : (we.error > 0 ? std::numeric_limits<double>::infinity() : 0.0);
+                if (tol.bound > 0) {
+                    ++r.summed_elements;
+                    r.worst_ratio = std::max(r.worst_ratio, we.ratio);
+                    r.detection_limit = std::max(r.detection_limit, 2 * tol.bound);
                 }
             }
         }

@@ -42,6 +42,8 @@ std::string status_name(CaseDiff::Status s) {
 
 std::string tolerance_text(const Tolerance& t, bool bounded) {
     if (t.Kind == "Ulp") return "Ulp: within " + std::to_string(t.Ulp) + " ULP";
+    if (t.Kind == "Summed" && bounded && t.MaxTerms == 0)  // a computed operator (batch normalization)
+        return "Summed: each element within its bound from the magnitudes of its formula's parts (docs/tolerance.md)";
     if (t.Kind == "Summed" && bounded)
         return "Summed: exact sums of up to " + std::to_string(t.MaxTerms) +
                " terms; each element within its bound from its own terms (docs/tolerance.md)";

@@ -344,9 +344,11 @@ void bn_training(const DML_BATCH_NORMALIZATION_TRAINING_OPERATOR_DESC& d, const 
     });
 }
 
-// ---- Tolerance (provisional, docs/tolerance.md "Batch normalization") -------------------------
+// ---- Tolerance (docs/tolerance.md "Batch normalization") ---------------------------------------
 
-std::optional<Tolerance> stated(DataType t, uint64_t k, std::string why) {
+// What goldens record; `dmlref diff` bounds each element from the magnitudes of its formula's
+// parts (reference/batch_normalization_bound.cpp).
+std::optional<Tolerance> stated(DataType t, std::string what) {
     Tolerance tol;
     if (!is_float(t)) {
         tol.Why = "integer data is outside DirectML's tables; the golden is the exact value rounded half to even "
@@ -354,16 +356,11 @@ std::optional<Tolerance> stated(DataType t, uint64_t k, std::string why) {
         return tol;
     }
     tol.Kind = "Summed";
-    tol.MaxTerms = k;
-    tol.Why = "the exact formula rounded once (docs/golden.md, Computed values); MaxTerms is k of the (k - 1/2) ULP bound for " +
-              why + " in the output precision, with sqrt within 1 ULP and no cancellation (docs/tolerance.md, Batch "
-              "normalization; provisional, uncalibrated)";
+    tol.MaxTerms = 0;
+    tol.Why = "the exact formula rounded once (docs/golden.md, Computed values); dmlref diff bounds each element by the "
+              "magnitudes of its formula's parts (" + what + "), for a backend computing in the profile's precision, "
+              "with rsqrt within 4 ULP (docs/tolerance.md, Batch normalization)";
     return tol;
-}
-
-uint64_t activation_terms(const std::optional<DML_FUSED_ACTIVATION>& a) {
-    if (!a) return 0;
-    return a->name() == "ACTIVATION_LEAKY_RELU" ? 1 : a->name() == "ACTIVATION_LINEAR" ? 2 : 0;
 }
 
 }  // namespace
@@ -425,21 +422,18 @@ void evaluate(const DML_BATCH_NORMALIZATION_GRAD_OPERATOR_DESC& d, const Binding
 void evaluate(const DML_BATCH_NORMALIZATION_TRAINING_OPERATOR_DESC& d, const Bindings& b) { bn_training(d, b); }
 void evaluate(const DML_BATCH_NORMALIZATION_TRAINING_GRAD_OPERATOR_DESC& d, const Bindings& b) { bn_grad(d, b, true); }
 
-// k per output (docs/tolerance.md, "Batch normalization"); n = |R|, the elements of one statistic.
+// Per output (docs/tolerance.md, "Batch normalization").
 std::optional<Tolerance> tolerance(const DML_BATCH_NORMALIZATION_OPERATOR_DESC& d, std::string_view output) {
     if (output != "OutputTensor" || !valid(d)) return std::nullopt;
-    return stated(d.InputTensor.DataType, 9 + activation_terms(d.FusedActivation),
-                  "a backend computing X - Mean, the product, Variance + Epsilon, the square root, the quotient and + Bias");
+    return stated(d.InputTensor.DataType, "X - Mean, Scale, the root, + Bias, the activation");
 }
 
 template <class D> static std::optional<Tolerance> bn_grad_tolerance(const D& d, std::string_view output, bool training) {
-    const uint64_t n = element_count(d.InputTensor) / std::max<uint64_t>(1, element_count(d.MeanTensor));
-    if (output == "OutputBiasGradientTensor") return stated(d.InputTensor.DataType, n, "a backend summing the n gradient values");
-    if (output == "OutputScaleGradientTensor")
-        return stated(d.InputTensor.DataType, n + 6, "a backend summing the n products dY (X - Mean), then scaling by the square root's reciprocal");
+    if (output == "OutputBiasGradientTensor") return stated(d.InputTensor.DataType, "the sum of |dY|");
+    if (output == "OutputScaleGradientTensor") return stated(d.InputTensor.DataType, "the sum of |dY (X - Mean)|, the root");
     if (output != "OutputGradientTensor") return std::nullopt;
-    if (!training) return stated(d.InputTensor.DataType, 8, "a backend computing dY Scale / sqrt(Variance + Epsilon)");
-    return stated(d.InputTensor.DataType, 2 * n + 12, "a backend computing the two means over n elements, the centred terms and the product");
+    if (!training) return stated(d.InputTensor.DataType, "dY, Scale, the root");
+    return stated(d.InputTensor.DataType, "dY, the means of dY and dY (X - Mean), the root, Scale");
 }
 
 std::optional<Tolerance> tolerance(const DML_BATCH_NORMALIZATION_GRAD_OPERATOR_DESC& d, std::string_view output) {
@@ -451,13 +445,11 @@ std::optional<Tolerance> tolerance(const DML_BATCH_NORMALIZATION_TRAINING_GRAD_O
 
 std::optional<Tolerance> tolerance(const DML_BATCH_NORMALIZATION_TRAINING_OPERATOR_DESC& d, std::string_view output) {
     if (!valid(d)) return std::nullopt;
-    const uint64_t n = element_count(d.InputTensor) / std::max<uint64_t>(1, element_count(d.ScaleTensor));
     const DataType t = d.InputTensor.DataType;
-    if (output == "OutputMeanTensor") return stated(t, n + 3, "a backend summing n values and dividing by n");
-    if (output == "OutputVarianceTensor") return stated(t, n + 6, "a backend summing n squared deviations (two passes) and dividing by n");
+    if (output == "OutputMeanTensor") return stated(t, "the sum of |X| over the batch, / n");
+    if (output == "OutputVarianceTensor") return stated(t, "the sum of (|X - mean| + its error)^2, / n");
     if (output != "OutputTensor") return std::nullopt;
-    return stated(t, 2 * n + 12 + activation_terms(d.FusedActivation) + (d.FusedAddTensor ? 1 : 0),
-                  "a backend computing the batch mean and variance, then the normalized value");
+    return stated(t, "the batch statistics, X - mean, Scale, the root, + Bias + FusedAdd, the activation");
 }
 
 }  // namespace dmlref::reference

@@ -265,13 +265,18 @@ TEST_CASE("batch normalization: the checks catch planted errors") {
     CHECK(to_bits(planted) != to_bits(want0));
     const Tolerance t = stated_tolerance(c, "OutputTensor");
     REQUIRE(t.Kind == "Summed");
-    CHECK(t.MaxTerms == 9);
+    CHECK(t.MaxTerms == 0);  // no term count: the diff's magnitude bound (docs/tolerance.md)
+    const auto bounds = batch_normalization_bounds(c, "OutputTensor", ArithmeticProfile{});
+    REQUIRE(bounds.has_value());
     ElementTolerance e;
     e.kind = "Summed";
-    e.terms = t.MaxTerms;
+    e.bound = (*bounds)[0];
     const DiffSwitches sw;
     CHECK(judge(DataType::FLOAT32, to_bits(y[0]), to_bits(planted), e, sw).verdict == Verdict::Within);
+    // The first float beyond the bound is over it.
     float far = y[0];
-    for (int i = 0; i < 9; ++i) far = std::nextafter(far, 2.0f);  // 9 ULP > (9 - 1/2) ULP
+    REQUIRE(e.bound < 1e-5);
+    while (double(far) - double(y[0]) <= e.bound) far = std::nextafter(far, 2.0f);
     CHECK(judge(DataType::FLOAT32, to_bits(y[0]), to_bits(far), e, sw).verdict == Verdict::Over);
+    CHECK(judge(DataType::FLOAT32, to_bits(y[0]), to_bits(std::nextafter(far, 0.0f)), e, sw).verdict == Verdict::Within);
 }

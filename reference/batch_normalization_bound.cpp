@@ -1,0 +1,343 @@
+// Batch normalization's per-element error bound: a running error analysis over the formula's parts' magnitudes (docs/tolerance.md, "Batch normalization").
+//
+// Each intermediate of a backend's evaluation is a V: its exact value v (evaluated in double;
+// far more accurate than the bound) and e, a bound on |computed - v| for a backend computing in
+// the working precision w (unit roundoff u, each add/sub/mul within half an ULP, D3D11's rule).
+// One function per operator output returns the bound of every logical element (row-major);
+// the bound is the largest over the profile's working precisions and over the evaluation
+// forms listed in docs/tolerance.md, plus the golden's own rounding and the final rounding to
+// the output type. Assumptions (docs/tolerance.md): rsqrt (or sqrt then a reciprocal or a
+// division) within kRootError unit roundoffs of w; Welford-style statistics within twice the
+// two-pass bound.
+#include "common.hpp"
+
+#include "dmlref/tolerance.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace dmlref {
+
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+constexpr double kRootError = 8;    // |r~ - D~^(-1/2)| <= 8 u r: rsqrt within 4 ULP of w (assumption)
+constexpr double kOnlineFactor = 2; // Welford / Chan statistics: within twice the two-pass bound (assumption)
+
+struct V {
+    double v = 0;  // the exact value
+    double e = 0;  // |computed - v| <= e
+};
+
+// The arithmetic of one working precision.
+struct W {
+    double u;    // unit roundoff
+    double eta;  // absolute error of one rounding below the normal range
+    V in(double x) const { return {x, 0}; }
+    // A rounding of a value whose unrounded computed result lies within e of v.
+    double rnd(double v, double e) const { return e + u * (std::fabs(v) + e) + eta; }
+    V add(V a, V b) const { return {a.v + b.v, rnd(a.v + b.v, a.e + b.e)}; }
+    V neg(V a) const { return {-a.v, a.e}; }
+    V sub(V a, V b) const { return add(a, neg(b)); }
+    // A product of k factors in any order: |computed - v| <= prod(|v_i| + e_i)(1 + u)^(k-1) - prod |v_i|,
+    // plus each rounding's underflow carried through the remaining factors.
+    V prod(std::initializer_list<V> f) const {
+        double v = 1, mag = 1, exact = 1, big = 1;
+        for (const V& x : f) {
+            v *= x.v;
+            mag *= std::fabs(x.v) + x.e;
+            exact *= std::fabs(x.v);
+            big *= std::max(1.0, std::fabs(x.v) + x.e);
+        }
+        const double k = double(f.size()) - 1;
+        return {v, mag * std::pow(1 + u, k) - exact + k * eta * big};
+    }
+    // A sum of n terms in any order: sum e_i + gamma_(n-1) sum (|v_i| + e_i).
+    V sum(const std::vector<V>& t) const {
+        double v = 0, e = 0, s = 0;
+        for (const V& x : t) {
+            v += x.v;
+            e += x.e;
+            s += std::fabs(x.v) + x.e;
+        }
+        const double n = double(t.size());
+        if (n < 2) return {v, e};
+        return {v, e + gamma_up(uint64_t(n - 1), u) * s + (n - 1) * eta};
+    }
+    // x / n as x * (1/n), 1/n rounded to w.
+    V mean(V sum, uint64_t n) const { return prod({sum, V{1.0 / double(n), u / double(n)}}); }
+    // D^(-1/2) of a computed D~ within D.e of D.v: the root's own error, then the spread of D~.
+    V rsqrt(V D) const {
+        if (!(D.v - D.e > 0)) return {D.v > 0 ? 1 / std::sqrt(D.v) : 0, kInf};
+        const double r = 1 / std::sqrt(D.v), lo = 1 / std::sqrt(D.v + D.e), hi = 1 / std::sqrt(D.v - D.e);
+        const double rho = kRootError * u;
+        return {r, std::max(hi * (1 + rho) - r, r - lo * (1 - rho)) + eta};
+    }
+};
+
+W working(DataType w, bool flush) {
+    return {unit_roundoff(w), flush ? smallest_normal(w) : smallest_subnormal(w) / 2};
+}
+
+// The working precisions the profile admits for an output of type t.
+std::vector<DataType> precisions(DataType t, Accumulate a) {
+    switch (a) {
+        case Accumulate::Output: return {t};
+        case Accumulate::Float32: return {t == DataType::FLOAT16 ? DataType::FLOAT32 : t};
+        case Accumulate::Float64: return {DataType::FLOAT64};
+        default: break;
+    }
+    std::vector<DataType> out = {t};
+    if (t == DataType::FLOAT16) out.push_back(DataType::FLOAT32);
+    if (t != DataType::FLOAT64) out.push_back(DataType::FLOAT64);
+    return out;
+}
+
+// A desc value (float32) converted to w: exact unless w is narrower than float32.
+V constant(const W& w, DataType wt, float c) { return {double(c), wt == DataType::FLOAT16 ? w.u * std::fabs(c) + w.eta : 0}; }
+
+// The whole bound of one element: the backend's error in w, its rounding to t when w is wider,
+// the golden's rounding of the exact value y (docs/golden.md, Computed values).
+double finish(double e_w, double y, DataType t, DataType w, bool flush) {
+    if (!std::isfinite(e_w) || !std::isfinite(y)) return kInf;
+    const W out = working(t, flush);
+    double b = e_w;
+    if (w != t) b += out.u * (std::fabs(y) + e_w) + out.eta;
+    b += out.u * std::fabs(y) + out.eta;
+    return b * (1 + 1e-9);  // the double evaluation of the bound itself
+}
+
+// The fused activation applied to a pre-activation value z known within E (golden and backend
+// both rounded): RELU and IDENTITY do not grow it; LEAKY_RELU and LINEAR scale it by |Alpha| and
+// add their own roundings, the golden's and the backend's.
+double activated(const std::optional<DML_FUSED_ACTIVATION>& a, double E, double z, const W& w, DataType t, bool flush) {
+    if (!a || !std::isfinite(E)) return E;
+    const auto n = a->name();
+    if (n != "ACTIVATION_LEAKY_RELU" && n != "ACTIVATION_LINEAR") return E;
+    const double alpha = std::fabs(double(a->Parameters[0])), beta = n == "ACTIVATION_LINEAR" ? std::fabs(double(a->Parameters[1])) : 0;
+    const W out = working(t, flush);
+    const double mag = alpha * (std::fabs(z) + E) + beta;
+    return std::max(1.0, alpha) * E + (2 * out.u + gamma_up(2, w.u)) * mag + 2 * out.eta + 2 * w.eta;
+}
+
+// For every logical element of `in`, the logical index of the element of `stat` it broadcasts to.
+std::vector<uint64_t> stat_index(const std::vector<uint32_t>& in, const std::vector<uint32_t>& stat) {
+    const auto packed = packed_strides(stat);
+    uint64_t n = 1;
+    for (auto s : in) n *= s;
+    std::vector<uint64_t> idx(n);
+    for (uint64_t i = 0; i < n; ++i) {
+        uint64_t rest = i, k = 0;
+        for (size_t d = in.size(); d-- > 0;) {
+            const uint64_t c = rest % in[d];
+            rest /= in[d];
+            if (stat[d] != 1) k += c * uint64_t(packed[d]);
+        }
+        idx[i] = k;
+    }
+    return idx;
+}
+
+std::vector<double> values(const Case& c, const TensorDesc& d, const char* field) {
+    std::vector<double> out;
+    auto it = c.inputs.find(field);
+    if (it == c.inputs.end()) throw std::invalid_argument(field);
+    dispatch(d.DataType, [&]<class T>() {
+        if constexpr (!std::is_integral_v<T>)
+            for (T x : reference::logical_values<T>(d, it->second)) out.push_back(widen(x));
+    });
+    return out;
+}
+
+// y = Scale (X - Mean) r + Bias (+ FusedAdd) in w, the larger error of two forms: subtract first
+// ((X - Mean) Scale r + Bias, products in any order), or folded (a = Scale r, X a + (Bias - Mean a)).
+double forward_error(const W& w, V x, V mean, V r, V scale, V bias, std::optional<V> fused) {
+    const V q = w.prod({scale, w.sub(x, mean), r});
+    const V y1 = fused ? w.sum({q, bias, *fused}) : w.add(q, bias);
+    // The folded form uses one computed a~ in both products: its error enters as (X - Mean) (a~ - a),
+    // not through |X| and |Mean| separately; the roundings are taken with a exact, plus the part of
+    // them that |a~ - a| adds.
+    const V a = w.prod({scale, r}), a0{a.v, 0};
+    const V shift = fused ? w.sum({bias, *fused, w.neg(w.prod({mean, a0}))}) : w.sub(bias, w.prod({mean, a0}));
+    const V y2 = w.add(w.prod({x, a0}), shift);
+    const double shared = (std::fabs(x.v - mean.v) + mean.e) * a.e + 3 * w.u * (std::fabs(x.v) + std::fabs(mean.v) + mean.e) * a.e;
+    return std::max(y1.e, y2.e + shared);
+}
+
+struct Statistics {
+    std::vector<V> mean, var;
+};
+
+// Two-pass batch statistics over the reduced sets, in w (times kOnlineFactor for online forms).
+Statistics batch_statistics(const W& w, const std::vector<double>& x, const std::vector<uint64_t>& k_of, size_t n_stat) {
+    std::vector<std::vector<V>> terms(n_stat);
+    for (size_t i = 0; i < x.size(); ++i) terms[k_of[i]].push_back(w.in(x[i]));
+    Statistics s;
+    for (auto& t : terms) {
+        const uint64_t n = t.size();
+        V m = w.mean(w.sum(t), n);
+        long double exact = 0;
+        for (const V& v : t) exact += v.v;
+        m.v = double(exact / n);
+        std::vector<V> sq;
+        long double var = 0;
+        for (const V& v : t) {
+            const V d = w.sub(v, m);
+            sq.push_back(w.prod({d, d}));
+            var += (long double)(v.v - m.v) * (v.v - m.v);
+        }
+        V vr = w.mean(w.sum(sq), n);
+        vr.v = double(var / n);
+        m.e *= kOnlineFactor;
+        vr.e *= kOnlineFactor;
+        s.mean.push_back(m);
+        s.var.push_back(vr);
+    }
+    return s;
+}
+
+template <class F> std::vector<double> over_profile(DataType t, const ArithmeticProfile& p, F&& per_precision) {
+    std::vector<double> best;
+    for (DataType wt : precisions(t, p.accumulate)) {
+        const std::vector<double> b = per_precision(wt, working(wt, p.flush_subnormals));
+        if (best.empty()) best = b;
+        else
+            for (size_t i = 0; i < b.size(); ++i) best[i] = std::max(best[i], b[i]);
+    }
+    for (double& b : best)
+        if (std::isnan(b)) b = kInf;
+    return best;
+}
+
+std::vector<double> bn_forward(const Case& c, const DML_BATCH_NORMALIZATION_OPERATOR_DESC& d, const ArithmeticProfile& p) {
+    const auto x = values(c, d.InputTensor, "InputTensor"), mean = values(c, d.MeanTensor, "MeanTensor"),
+               var = values(c, d.VarianceTensor, "VarianceTensor"), scale = values(c, d.ScaleTensor, "ScaleTensor"),
+               bias = values(c, d.BiasTensor, "BiasTensor");
+    const auto& in = d.InputTensor.Sizes;
+    const auto im = stat_index(in, d.MeanTensor.Sizes), iv = stat_index(in, d.VarianceTensor.Sizes),
+               is = stat_index(in, d.ScaleTensor.Sizes), ib = stat_index(in, d.BiasTensor.Sizes);
+    const DataType t = d.InputTensor.DataType;
+    return over_profile(t, p, [&](DataType wt, const W& w) {
+        std::vector<double> b(x.size());
+        for (size_t i = 0; i < x.size(); ++i) {
+            const V r = w.rsqrt(w.add(w.in(var[iv[i]]), constant(w, wt, d.Epsilon)));
+            const double y = scale[is[i]] * (x[i] - mean[im[i]]) * r.v + bias[ib[i]];
+            const double e = forward_error(w, w.in(x[i]), w.in(mean[im[i]]), r, w.in(scale[is[i]]), w.in(bias[ib[i]]), std::nullopt);
+            b[i] = activated(d.FusedActivation, finish(e, y, t, wt, p.flush_subnormals), y, w, t, p.flush_subnormals);
+        }
+        return b;
+    });
+}
+
+std::vector<double> bn_training(const Case& c, const DML_BATCH_NORMALIZATION_TRAINING_OPERATOR_DESC& d, std::string_view output,
+                                const ArithmeticProfile& p) {
+    const auto x = values(c, d.InputTensor, "InputTensor"), scale = values(c, d.ScaleTensor, "ScaleTensor"),
+               bias = values(c, d.BiasTensor, "BiasTensor");
+    const auto fused = d.FusedAddTensor ? values(c, *d.FusedAddTensor, "FusedAddTensor") : std::vector<double>{};
+    const auto k_of = stat_index(d.InputTensor.Sizes, d.ScaleTensor.Sizes);
+    const DataType t = d.InputTensor.DataType;
+    return over_profile(t, p, [&](DataType wt, const W& w) {
+        const Statistics s = batch_statistics(w, x, k_of, scale.size());
+        std::vector<double> b;
+        if (output == "OutputMeanTensor")
+            for (const V& m : s.mean) b.push_back(finish(m.e, m.v, t, wt, p.flush_subnormals));
+        else if (output == "OutputVarianceTensor")
+            for (const V& v : s.var) b.push_back(finish(v.e, v.v, t, wt, p.flush_subnormals));
+        else
+            for (size_t i = 0; i < x.size(); ++i) {
+                const uint64_t k = k_of[i];
+                const V r = w.rsqrt(w.add(s.var[k], constant(w, wt, d.Epsilon)));
+                const std::optional<V> f = fused.empty() ? std::nullopt : std::optional<V>(w.in(fused[i]));
+                const double y = scale[k] * (x[i] - s.mean[k].v) * r.v + bias[k] + (f ? f->v : 0);
+                const double e = forward_error(w, w.in(x[i]), s.mean[k], r, w.in(scale[k]), w.in(bias[k]), f);
+                b.push_back(activated(d.FusedActivation, finish(e, y, t, wt, p.flush_subnormals), y, w, t, p.flush_subnormals));
+            }
+        return b;
+    });
+}
+
+template <class D> std::vector<double> bn_grad(const Case& c, const D& d, std::string_view output, bool training, const ArithmeticProfile& p) {
+    const auto x = values(c, d.InputTensor, "InputTensor"), dy = values(c, d.InputGradientTensor, "InputGradientTensor"),
+               mean = values(c, d.MeanTensor, "MeanTensor"), var = values(c, d.VarianceTensor, "VarianceTensor"),
+               scale = values(c, d.ScaleTensor, "ScaleTensor");
+    const auto k_of = stat_index(d.InputTensor.Sizes, d.MeanTensor.Sizes);
+    const size_t n_stat = mean.size();
+    const DataType t = d.InputTensor.DataType;
+    return over_profile(t, p, [&](DataType wt, const W& w) {
+        std::vector<V> r(n_stat);
+        for (size_t k = 0; k < n_stat; ++k) r[k] = w.rsqrt(w.add(w.in(var[k]), constant(w, wt, d.Epsilon)));
+        // Per statistic: sum dY, and sum dY (X - Mean) in both forms (dY (X - Mean), then r once;
+        // or dY ((X - Mean) r) per element).
+        std::vector<std::vector<V>> dys(n_stat), cs(n_stat), cns(n_stat);
+        for (size_t i = 0; i < x.size(); ++i) {
+            const uint64_t k = k_of[i];
+            const V dx = w.sub(w.in(x[i]), w.in(mean[k]));
+            dys[k].push_back(w.in(dy[i]));
+            cs[k].push_back(w.prod({w.in(dy[i]), dx}));
+            cns[k].push_back(w.prod({w.in(dy[i]), dx, r[k]}));
+        }
+        std::vector<V> sdy(n_stat), sc(n_stat);
+        std::vector<double> dscale_e(n_stat);
+        for (size_t k = 0; k < n_stat; ++k) {
+            sdy[k] = w.sum(dys[k]);
+            sc[k] = w.sum(cs[k]);
+            dscale_e[k] = std::max(w.prod({sc[k], r[k]}).e, w.sum(cns[k]).e);
+        }
+        std::vector<double> b;
+        if (output == "OutputBiasGradientTensor")
+            for (size_t k = 0; k < n_stat; ++k) b.push_back(finish(sdy[k].e, sdy[k].v, t, wt, p.flush_subnormals));
+        else if (output == "OutputScaleGradientTensor")
+            for (size_t k = 0; k < n_stat; ++k) b.push_back(finish(dscale_e[k], sc[k].v * r[k].v, t, wt, p.flush_subnormals));
+        else
+            for (size_t i = 0; i < x.size(); ++i) {
+                const uint64_t k = k_of[i];
+                const V s = w.in(scale[k]);
+                if (!training) {
+                    const V g = w.prod({w.in(dy[i]), s, r[k]});
+                    b.push_back(finish(g.e, g.v, t, wt, p.flush_subnormals));
+                    continue;
+                }
+                // Scale r (dY - sum dY / n - (X - Mean) (sum dY (X - Mean) / n) r^2), 1/D as r^2
+                // (a division 1/D~ is within it); products in any order, the three terms in any order.
+                const uint64_t n = dys[k].size();
+                const V mdy = w.mean(sdy[k], n), mc = w.mean(sc[k], n);
+                const V proj = w.prod({w.sub(w.in(x[i]), w.in(mean[k])), mc, r[k], r[k]});
+                const V inner = w.sum({w.in(dy[i]), w.neg(mdy), w.neg(proj)});
+                const V g = w.prod({s, r[k], inner});
+                b.push_back(finish(g.e, g.v, t, wt, p.flush_subnormals));
+            }
+        return b;
+    });
+}
+
+}  // namespace
+
+std::optional<std::vector<double>> batch_normalization_bounds(const Case& c, std::string_view output, const ArithmeticProfile& p) {
+    if (validate(c.op).has_errors()) return std::nullopt;
+    try {
+        return std::visit([&](const auto& d) -> std::optional<std::vector<double>> {
+            using D = std::decay_t<decltype(d)>;
+            if constexpr (std::is_same_v<D, DML_BATCH_NORMALIZATION_OPERATOR_DESC>) {
+                if (output != "OutputTensor" || !is_float(d.InputTensor.DataType)) return std::nullopt;
+                return bn_forward(c, d, p);
+            } else if constexpr (std::is_same_v<D, DML_BATCH_NORMALIZATION_TRAINING_OPERATOR_DESC>) {
+                if (!is_float(d.InputTensor.DataType)) return std::nullopt;
+                if (output != "OutputTensor" && output != "OutputMeanTensor" && output != "OutputVarianceTensor") return std::nullopt;
+                return bn_training(c, d, output, p);
+            } else if constexpr (std::is_same_v<D, DML_BATCH_NORMALIZATION_GRAD_OPERATOR_DESC> ||
+                                 std::is_same_v<D, DML_BATCH_NORMALIZATION_TRAINING_GRAD_OPERATOR_DESC>) {
+                if (!is_float(d.InputTensor.DataType)) return std::nullopt;
+                if (output != "OutputGradientTensor" && output != "OutputScaleGradientTensor" && output != "OutputBiasGradientTensor")
+                    return std::nullopt;
+                return bn_grad(c, d, output, std::is_same_v<D, DML_BATCH_NORMALIZATION_TRAINING_GRAD_OPERATOR_DESC>, p);
+            } else {
+                return std::nullopt;
+            }
+        }, c.op.Desc);
+    } catch (const std::invalid_argument&) {
+        return std::nullopt;
+    }
+}
+
+}  // namespace dmlref

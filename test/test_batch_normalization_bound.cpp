@@ -1,0 +1,283 @@
+// Batch normalization's magnitude bound (reference/batch_normalization_bound.cpp, docs/tolerance.md
+// "Batch normalization"): independent float32 evaluations of the formulas (naive loops here, in
+// several orders, rsqrt against 1/sqrt, folded scale and shift, fma) are accepted against the
+// goldens over random cases with Bias cancelling the normalized value, and planted errors (one
+// float beyond the bound, a wrong-sign Bias, FLOAT16-rounded statistics under the float32
+// profile) are rejected.
+#include "bn_naive.hpp"
+
+#include "dmlref/tolerance.hpp"
+
+#include <cmath>
+
+using namespace dmlref;
+using namespace dmlref::test;
+using namespace dmlref::test::bn;
+
+namespace {
+
+// How a float32 backend's value of an element compares with the golden under the bound.
+template <class T> Verdict verdict(T golden, T actual, double bound) {
+    ElementTolerance e;
+    e.kind = "Summed";
+    e.bound = bound;
+    return judge(data_type_of<T>(), to_bits(golden), to_bits(actual), e, DiffSwitches{}).verdict;
+}
+template <class T> bool accepted(T golden, T actual, double bound) { return verdict(golden, actual, bound) != Verdict::Over; }
+
+float nudge(float v, int ulps) {
+    for (int i = 0; i < std::abs(ulps); ++i) v = std::nextafter(v, ulps > 0 ? INFINITY : -INFINITY);
+    return v;
+}
+
+// An rsqrt within 2 ULP of float32 (the float32 root of the float64 value, moved 0 to 2 ULP).
+float rsqrt_2ulp(float d, std::mt19937_64& rng) {
+    return nudge(float(1 / std::sqrt(double(d))), std::uniform_int_distribution<int>(-2, 2)(rng));
+}
+
+struct Data {
+    uint32_t N, C;
+    std::vector<float> x, mean, var, scale, bias;
+};
+
+// Per-channel statistics; Bias chosen to cancel the normalized value of one element per channel
+// (and nearly cancel others): the golden there is tiny against |q| and |Bias|.
+Data bn_data(std::mt19937_64& rng, float offset) {
+    Data d;
+    d.N = std::uniform_int_distribution<uint32_t>(2, 24)(rng);
+    d.C = std::uniform_int_distribution<uint32_t>(1, 4)(rng);
+    std::uniform_real_distribution<float> U(-1, 1);
+    for (uint32_t i = 0; i < d.N * d.C; ++i) d.x.push_back(offset + 4 * U(rng));
+    for (uint32_t c = 0; c < d.C; ++c) {
+        d.mean.push_back(offset + U(rng));
+        d.var.push_back(std::ldexp(1 + U(rng) * 0.9f, std::uniform_int_distribution<int>(-6, 4)(rng)));
+        d.scale.push_back(3 * U(rng));
+        const uint32_t j = std::uniform_int_distribution<uint32_t>(0, d.N - 1)(rng) * d.C + c;
+        d.bias.push_back(float(-double(d.scale[c]) * (double(d.x[j]) - d.mean[c]) / std::sqrt(double(d.var[c]) + 1e-5)));
+    }
+    return d;
+}
+
+Case forward_case(const Data& d, float eps) {
+    const Shape s{{d.N, d.C}, {1, d.C}, {1, d.C}, {1, d.C}, {1, d.C}};
+    Case c;
+    c.op = bn_op(DataType::FLOAT32, s, eps, std::nullopt, false);
+    const auto& D = std::get<DML_BATCH_NORMALIZATION_OPERATOR_DESC>(c.op.Desc);
+    c.inputs = {{"InputTensor", buffer(D.InputTensor, d.x)}, {"MeanTensor", buffer(D.MeanTensor, d.mean)},
+                {"VarianceTensor", buffer(D.VarianceTensor, d.var)}, {"ScaleTensor", buffer(D.ScaleTensor, d.scale)},
+                {"BiasTensor", buffer(D.BiasTensor, d.bias)}};
+    return c;
+}
+
+}  // namespace
+
+TEST_CASE("batch normalization bound: float32 evaluations in several orders are accepted, planted errors rejected") {
+    std::mt19937_64 rng(2026);
+    const float eps = 1e-5f;
+    uint64_t elements = 0, cancelling = 0, wrong_sign_checked = 0;
+    for (int trial = 0; trial < 60; ++trial) {
+        CAPTURE(trial);
+        const Data d = bn_data(rng, trial % 3 == 0 ? 8.0f : 0.0f);
+        const Case c = forward_case(d, eps);
+        const auto golden = as_values<float>(run_case(c).values.at("OutputTensor"));
+        const auto bounds = batch_normalization_bounds(c, "OutputTensor", ArithmeticProfile{});
+        REQUIRE(bounds.has_value());
+        for (uint32_t i = 0; i < d.N * d.C; ++i) {
+            const uint32_t k = i % d.C;
+            const float x = d.x[i], m = d.mean[k], s = d.scale[k], b = d.bias[k];
+            const float D = d.var[k] + eps;
+            const float r1 = 1.0f / std::sqrt(D), r2 = rsqrt_2ulp(D, rng);
+            const float a = s * r2;
+            const float forms[] = {
+                (x - m) * s / std::sqrt(D) + b,           // divide by the root
+                ((x - m) * s) * r1 + b,                   // reciprocal of the root
+                (x - m) * (s * r2) + b,                   // rsqrt, scale first
+                s * ((x - m) * r2) + b,                   // rsqrt, normalize first
+                x * a + (b - m * a),                      // folded scale and shift
+                std::fma(x, a, std::fma(-m, a, b)),       // folded with fma
+                std::fma((x - m) * r2, s, b),             // fma for + Bias
+            };
+            const double bound = (*bounds)[i];
+            for (size_t f = 0; f < std::size(forms); ++f) {
+                CAPTURE(i);
+                CAPTURE(f);
+                CHECK(accepted(golden[i], forms[f], bound));
+            }
+            ++elements;
+            const double q = double(s) * (double(x) - m) / std::sqrt(double(D));
+            if (std::fabs(double(golden[i])) < 1e-3 * std::fabs(q)) ++cancelling;
+            // A wrong-sign Bias: rejected wherever it moves the result by more than the bound.
+            const float wrong = (x - m) * s / std::sqrt(D) - b;
+            if (std::fabs(2.0 * b) > 2 * bound) {
+                CHECK_FALSE(accepted(golden[i], wrong, bound));
+                ++wrong_sign_checked;
+            }
+            // The first float beyond the bound on either side is rejected; the last one inside accepted.
+            for (int dir : {1, -1}) {
+                REQUIRE(std::isfinite(bound));
+                float v = float(double(golden[i]) + dir * bound);  // near the edge, then out by whole floats
+                while (std::fabs(double(v) - golden[i]) > bound) v = nudge(v, -dir);
+                while (std::fabs(double(v) - golden[i]) <= bound) v = nudge(v, dir);
+                CHECK(verdict(golden[i], v, bound) == Verdict::Over);
+                CHECK(accepted(golden[i], nudge(v, -dir), bound));
+            }
+        }
+    }
+    CHECK(cancelling >= 60);  // Bias cancelled q to 1e-3 of |q| or better in at least one element per case
+    CHECK(wrong_sign_checked > elements / 2);
+}
+
+TEST_CASE("batch normalization bound: _TRAINING in float32 (two-pass and Welford) accepted; FLOAT16-rounded statistics rejected under float32") {
+    std::mt19937_64 rng(7);
+    std::uniform_real_distribution<float> U(-1, 1);
+    for (int trial = 0; trial < 20; ++trial) {
+        CAPTURE(trial);
+        const uint32_t N = std::uniform_int_distribution<uint32_t>(4, 64)(rng), C = 2;
+        const float offset = trial % 2 ? 100.0f : 0.0f, eps = 1e-5f;
+        std::vector<float> x, scale, bias;
+        for (uint32_t i = 0; i < N * C; ++i) x.push_back(offset + 2 * U(rng));
+        for (uint32_t c = 0; c < C; ++c) {
+            scale.push_back(2 * U(rng));
+            bias.push_back(U(rng));
+        }
+        // Float32: the naive two-pass loop and Welford's updates.
+        {
+            Case c;
+            c.op = training_op(DataType::FLOAT32, {N, C}, {1, C}, eps, false);
+            const auto& D = std::get<DML_BATCH_NORMALIZATION_TRAINING_OPERATOR_DESC>(c.op.Desc);
+            c.inputs = {{"InputTensor", logical_buffer(D.InputTensor, x)}, {"ScaleTensor", buffer(D.ScaleTensor, scale)},
+                        {"BiasTensor", buffer(D.BiasTensor, bias)}};
+            const auto out = run_case(c).values;
+            const auto y = as_values<float>(out.at("OutputTensor")), gm = as_values<float>(out.at("OutputMeanTensor")),
+                       gv = as_values<float>(out.at("OutputVarianceTensor"));
+            const auto by = *batch_normalization_bounds(c, "OutputTensor", {}), bm = *batch_normalization_bounds(c, "OutputMeanTensor", {}),
+                       bv = *batch_normalization_bounds(c, "OutputVarianceTensor", {});
+            for (uint32_t k = 0; k < C; ++k) {
+                float sum = 0, m = 0, M2 = 0;
+                for (uint32_t j = N; j-- > 0;) sum += x[j * C + k];  // backwards
+                const float mean = sum / float(N);
+                float ss = 0;
+                for (uint32_t j = 0; j < N; ++j) ss += (x[j * C + k] - mean) * (x[j * C + k] - mean);
+                const float var = ss / float(N);
+                for (uint32_t j = 0; j < N; ++j) {  // Welford
+                    const float v = x[j * C + k], delta = v - m;
+                    m += delta / float(j + 1);
+                    M2 += delta * (v - m);
+                }
+                CHECK(accepted(gm[k], mean, bm[k]));
+                CHECK(accepted(gv[k], var, bv[k]));
+                CHECK(accepted(gm[k], m, bm[k]));
+                CHECK(accepted(gv[k], M2 / float(N), bv[k]));
+                for (uint32_t j = 0; j < N; ++j) {
+                    const uint32_t i = j * C + k;
+                    CHECK(accepted(y[i], (x[i] - mean) * scale[k] / std::sqrt(var + eps) + bias[k], by[i]));
+                    CHECK(accepted(y[i], (x[i] - m) * (scale[k] * rsqrt_2ulp(M2 / float(N) + eps, rng)) + bias[k], by[i]));
+                }
+            }
+        }
+        // FLOAT16 data computed in float32 (the float32 profile): exact statistics accepted; the
+        // statistics rounded to FLOAT16 first (the OutputMean/OutputVariance reading) rejected
+        // where the offset makes that rounding matter.
+        {
+            std::vector<half> xh;
+            for (float v : x) xh.push_back(round_to_float<half>(v));
+            std::vector<half> sh, bh;
+            for (uint32_t k = 0; k < C; ++k) {
+                sh.push_back(round_to_float<half>(scale[k]));
+                bh.push_back(round_to_float<half>(bias[k]));
+            }
+            Case c;
+            c.op = training_op(DataType::FLOAT16, {N, C}, {1, C}, eps, false);
+            const auto& D = std::get<DML_BATCH_NORMALIZATION_TRAINING_OPERATOR_DESC>(c.op.Desc);
+            c.inputs = {{"InputTensor", logical_buffer(D.InputTensor, xh)}, {"ScaleTensor", buffer(D.ScaleTensor, sh)},
+                        {"BiasTensor", buffer(D.BiasTensor, bh)}};
+            const auto y = as_values<half>(run_case(c).values.at("OutputTensor"));
+            ArithmeticProfile p;
+            p.accumulate = Accumulate::Float32;
+            const auto by = *batch_normalization_bounds(c, "OutputTensor", p);
+            uint64_t rejected = 0;
+            for (uint32_t k = 0; k < C; ++k) {
+                float sum = 0;
+                for (uint32_t j = 0; j < N; ++j) sum += float(half_to_double(xh[j * C + k]));
+                const float mean = sum / float(N);
+                float ss = 0;
+                for (uint32_t j = 0; j < N; ++j) {
+                    const float dv = float(half_to_double(xh[j * C + k])) - mean;
+                    ss += dv * dv;
+                }
+                const float var = ss / float(N);
+                const float mean16 = float(half_to_double(round_to_float<half>(mean)));
+                const float var16 = float(half_to_double(round_to_float<half>(var)));
+                for (uint32_t j = 0; j < N; ++j) {
+                    const uint32_t i = j * C + k;
+                    const float xv = float(half_to_double(xh[i])), s = float(half_to_double(sh[k])), b = float(half_to_double(bh[k]));
+                    const half exact_stats = round_to_float<half>((xv - mean) * s / std::sqrt(var + eps) + b);
+                    const half rounded_stats = round_to_float<half>((xv - mean16) * s / std::sqrt(var16 + eps) + b);
+                    CHECK(accepted(y[i], exact_stats, by[i]));
+                    rejected += !accepted(y[i], rounded_stats, by[i]);
+                }
+            }
+            if (offset > 0) CHECK(rejected > 0);
+        }
+    }
+}
+
+TEST_CASE("batch normalization bound: _GRAD and _TRAINING_GRAD in float32 loops accepted, a planted error rejected") {
+    std::mt19937_64 rng(11);
+    std::uniform_real_distribution<float> U(-1, 1);
+    for (int trial = 0; trial < 20; ++trial) {
+        CAPTURE(trial);
+        const bool training = trial % 2;
+        const uint32_t N = std::uniform_int_distribution<uint32_t>(2, 48)(rng), C = 3;
+        const float eps = 1e-3f;
+        std::vector<float> x, dy, mean, var, scale;
+        for (uint32_t i = 0; i < N * C; ++i) {
+            x.push_back(2 * U(rng));
+            dy.push_back(U(rng));
+        }
+        for (uint32_t k = 0; k < C; ++k) {
+            mean.push_back(0.5f * U(rng));
+            var.push_back(0.5f + U(rng) * 0.4f);
+            scale.push_back(2 * U(rng));
+        }
+        Case c;
+        c.op = training ? grad_op<DML_BATCH_NORMALIZATION_TRAINING_GRAD_OPERATOR_DESC>(OperatorType::BATCH_NORMALIZATION_TRAINING_GRAD,
+                                                                                       DataType::FLOAT32, {N, C}, {1, C}, eps)
+                        : grad_op<DML_BATCH_NORMALIZATION_GRAD_OPERATOR_DESC>(OperatorType::BATCH_NORMALIZATION_GRAD, DataType::FLOAT32,
+                                                                              {N, C}, {1, C}, eps);
+        const TensorDesc in = desc(DataType::FLOAT32, {N, C}, packed_plus({N, C}, 2)), st = desc(DataType::FLOAT32, {1, C});
+        c.inputs = {{"InputTensor", logical_buffer(in, x)}, {"InputGradientTensor", buffer(desc(DataType::FLOAT32, {N, C}), dy)},
+                    {"MeanTensor", buffer(st, mean)}, {"VarianceTensor", buffer(st, var)}, {"ScaleTensor", buffer(st, scale)}};
+        const auto out = run_case(c).values;
+        const auto gx = as_values<float>(out.at("OutputGradientTensor")), gs = as_values<float>(out.at("OutputScaleGradientTensor")),
+                   gb = as_values<float>(out.at("OutputBiasGradientTensor"));
+        const auto bx = *batch_normalization_bounds(c, "OutputGradientTensor", {}),
+                   bs = *batch_normalization_bounds(c, "OutputScaleGradientTensor", {}),
+                   bb = *batch_normalization_bounds(c, "OutputBiasGradientTensor", {});
+        for (uint32_t k = 0; k < C; ++k) {
+            const float r = rsqrt_2ulp(var[k] + eps, rng);
+            float sdy = 0, sc = 0, scn = 0;
+            for (uint32_t j = 0; j < N; ++j) {
+                const uint32_t i = j * C + k;
+                sdy += dy[i];
+                sc += dy[i] * (x[i] - mean[k]);
+                scn += dy[i] * ((x[i] - mean[k]) * r);
+            }
+            CHECK(accepted(gb[k], sdy, bb[k]));
+            CHECK(accepted(gs[k], sc * r, bs[k]));
+            CHECK(accepted(gs[k], scn, bs[k]));
+            CHECK_FALSE(accepted(gb[k], sdy + 2 * float(bb[k]) + 1e-3f, bb[k]));  // planted
+            for (uint32_t j = 0; j < N; ++j) {
+                const uint32_t i = j * C + k;
+                float g;
+                if (!training) g = dy[i] * scale[k] * r;
+                else g = (dy[i] - sdy / float(N) - (x[i] - mean[k]) * (sc / float(N)) * (r * r)) * (scale[k] * r);
+                CHECK(accepted(gx[i], g, bx[i]));
+                if (training) {  // PyTorch's order: the projection's scale first
+                    const float proj = sc * (r * r) / float(N);
+                    CHECK(accepted(gx[i], scale[k] * r * (dy[i] - (x[i] - mean[k]) * proj - sdy / float(N)), bx[i]));
+                }
+            }
+        }
+    }
+}
