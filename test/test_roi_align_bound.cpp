@@ -203,8 +203,10 @@ TEST_CASE("roi align bound: planted errors fail, the bound's edge is exact") {
     std::vector<double> a(g.begin(), g.end()), inside_all(g.begin(), g.end());
     size_t beyond = 0;
     for (size_t i = 0; i < g.size(); ++i) {
-        float inside = g[i];
-        while (std::fabs(double(std::nextafter(inside, 8.0f)) - double(g[i])) <= b[i]) inside = std::nextafter(inside, 8.0f);
+        // The largest float within b[i] above g[i] (differences of floats are exact in double).
+        float inside = float(double(g[i]) + b[i]);
+        while (double(inside) - double(g[i]) > b[i]) inside = std::nextafter(inside, -8.0f);
+        while (double(std::nextafter(inside, 8.0f)) - double(g[i]) <= b[i]) inside = std::nextafter(inside, 8.0f);
         inside_all[i] = inside;
         if (i % 3 == 0) {
             a[i] = std::nextafter(inside, 8.0f);
