@@ -80,7 +80,9 @@ const std::vector<ToleranceRow>& tolerance_table() {
         {OT::BATCH_NORMALIZATION_TRAINING_GRAD, "OutputGradientTensor",      TypeClass::Any, TR::OperatorStated, BR::None},
         {OT::BATCH_NORMALIZATION_TRAINING_GRAD, "OutputScaleGradientTensor", TypeClass::Any, TR::OperatorStated, BR::None},
         {OT::BATCH_NORMALIZATION_TRAINING_GRAD, "OutputBiasGradientTensor",  TypeClass::Any, TR::OperatorStated, BR::None},
-        // ROI align: stated from the whole case (the regions are input values; docs/tolerance.md, "ROI align").
+        // ROI align: stated from the whole case (the regions are input values; docs/tolerance.md, "ROI align");
+        // the forward's float elements are bounded by roi_align_bounds (computed_outputs() below), the grad's
+        // by its provisional Terms.
         {OT::ROI_ALIGN,                "OutputTensor",            TypeClass::Any,   TR::OperatorStated,    BR::None},
         {OT::ROI_ALIGN1,               "OutputTensor",            TypeClass::Any,   TR::OperatorStated,    BR::None},
         {OT::ROI_ALIGN_GRAD,           "OutputGradientTensor",    TypeClass::Any,   TR::OperatorStated,    BR::None},
@@ -181,6 +183,8 @@ const std::vector<ComputedOutput>& computed_outputs() {
         {OT::AVERAGE_POOLING_GRAD,              "OutputGradientTensor", average_pooling_bounds},
         {OT::LOCAL_RESPONSE_NORMALIZATION,      "OutputTensor",         lrn_bounds},
         {OT::LOCAL_RESPONSE_NORMALIZATION_GRAD, "OutputGradientTensor", lrn_bounds},
+        {OT::ROI_ALIGN,                         "OutputTensor",         roi_align_bounds},
+        {OT::ROI_ALIGN1,                        "OutputTensor",         roi_align_bounds},
     };
     return rows;
 }

@@ -1,7 +1,6 @@
-// ROI align's provisional tolerance: a Summed bound with per-element Terms k for the (k - 1/2) ULP
-// test (docs/tolerance.md, "ROI align"), counted from the case's own regions, and the elements on
-// a decision boundary. Kept apart so that the per-element magnitude bound (lib/bound.cpp) can
-// replace it in one place.
+// ROI align's stated tolerance, counted from the case's own regions (docs/tolerance.md, "ROI align"):
+// the forward's Terms (its bound is computed per element by reference/roi_align_bound.cpp), the
+// grad's provisional Terms k for the (k - 1/2) ULP test, and the elements on a decision boundary.
 #include "roi_align_internal.hpp"
 
 #include <algorithm>
@@ -31,20 +30,20 @@ std::pair<uint64_t, bool> sample_terms(const AxisSample& ay, const AxisSample& a
     return {n, weighted};
 }
 
-std::vector<uint32_t> terms(const Params& p, const Case& c, std::string_view output) {
+// `copies` is set to false where an element is more than a copy of one value (a sum, a weight, a division).
+std::vector<uint32_t> terms(const Params& p, const Case& c, std::string_view output, bool& copies) {
     const auto roi = std::span<const std::byte>(c.inputs.at("ROITensor"));
     const auto indices = std::span<const std::byte>(c.inputs.at("BatchIndicesTensor"));
     const TensorDesc& img = image_desc(p);
     const uint64_t channels = img.Sizes[1], height = img.Sizes[2], width = img.Sizes[3];
     const uint64_t out_h = p.pooled.Sizes[2], out_w = p.pooled.Sizes[3];
-    const bool max = p.reduction == DML_REDUCE_FUNCTION_MAX;
     std::vector<uint32_t> k;
     std::vector<uint64_t> dx_terms(output == "OutputGradientTensor" ? size_t(img.Sizes[0] * channels * height * width) : 0);
     std::vector<uint64_t> roi_terms(output == "OutputROIGradientTensor" ? size_t(region_count(p) * 4) : 0);
     bool dx_weighted = false;
     for (uint64_t r = 0; r < region_count(p); ++r) {
         const Region g = region(p, roi, indices, r);
-        const bool divides = !max && g.sx * g.sy > 1;
+        const bool divides = p.reduction != DML_REDUCE_FUNCTION_MAX && g.sx * g.sy > 1;  // the grad's dY / (Sx * Sy)
         for (uint64_t ch = 0; ch < channels; ++ch)
             for (uint64_t oy = 0; oy < out_h; ++oy)
                 for (uint64_t ox = 0; ox < out_w; ++ox) {
@@ -71,10 +70,11 @@ std::vector<uint32_t> terms(const Params& p, const Case& c, std::string_view out
                         }
                     dx_weighted = dx_weighted || weighted || divides;
                     if (p.grad) continue;
-                    // AVERAGE: n terms, each up to two weight products, then the division by Sx * Sy.
-                    // MAX: the greatest sample, one sample's terms and products.
-                    const uint64_t terms_here = max ? most : n;
-                    k.push_back(clamp32(terms_here + (weighted ? 2 : 0) + (divides ? 3 : 0)));
+                    // The forward's bound is computed per element (roi_align_bounds, reference/roi_align_bound.cpp):
+                    // Terms only records the tap terms of its samples.
+                    k.push_back(clamp32(n));
+                    const uint64_t read = p.reduction == DML_REDUCE_FUNCTION_MAX ? most : n;  // MAX of copies is a copy
+                    copies = copies && read <= 1 && !weighted && !divides;
                 }
     }
     if (output == "OutputGradientTensor")
@@ -169,9 +169,10 @@ std::optional<Tolerance> roi_align_tolerance(const Case& c, std::string_view out
     if (validate(c.op).has_errors() || !c.inputs.count("ROITensor") || !c.inputs.count("BatchIndicesTensor") ||
         validate_input_values(c.op, c.inputs, UINT64_MAX).has_errors())
         return t;
-    std::vector<uint32_t> terms = roi::terms(*p, c, output);
+    bool copies = true;
+    std::vector<uint32_t> terms = roi::terms(*p, c, output, copies);
     const uint32_t most = terms.empty() ? 0 : *std::max_element(terms.begin(), terms.end());
-    if (most < 2) {
+    if (p->grad ? most < 2 : copies) {
         t.Why = "every element is a copy of one input value or OutOfBoundsInputValue (or +0): bit for bit";
         return t;
     }
@@ -182,8 +183,12 @@ std::optional<Tolerance> roi_align_tolerance(const Case& c, std::string_view out
         ? "each element is an exact sum of dY times the bilinear slopes times the coordinates' derivatives, rounded once "
           "(docs/golden.md, ROI align). Terms gives, per element, k for the (k - 1/2) ULP test (docs/tolerance.md, ROI align; "
           "provisional, uncalibrated)"
-        : "each element is an exact sum of bilinear taps (times 1 / (Sx * Sy) for AVERAGE), rounded once (docs/golden.md, "
-          "ROI align). Terms gives, per element, k for the (k - 1/2) ULP test (docs/tolerance.md, ROI align; provisional)";
+        : output == "OutputGradientTensor"
+        ? "each element is an exact sum of bilinear taps (times 1 / (Sx * Sy) for AVERAGE), rounded once (docs/golden.md, "
+          "ROI align). Terms gives, per element, k for the (k - 1/2) ULP test (docs/tolerance.md, ROI align; provisional)"
+        : "each element is an exact sum of bilinear taps (times 1 / (Sx * Sy) for AVERAGE) or the greatest sample (MAX), "
+          "rounded once (docs/golden.md, ROI align). Terms gives each element's tap terms; dmlref diff bounds each element "
+          "from its samples' magnitudes, float32 coordinates, the additions and the division (docs/tolerance.md, ROI align)";
     return t;
 }
 

@@ -40,5 +40,7 @@ std::vector<double> logical_doubles(const TensorDesc& d, std::span<const std::by
 void average_pooling_bounds(const Operator& op, const InputBuffer& input, const ArithmeticProfile& p, TermSink& sink);
 // LOCAL_RESPONSE_NORMALIZATION (OutputTensor) and _GRAD (OutputGradientTensor).
 void lrn_bounds(const Operator& op, const InputBuffer& input, const ArithmeticProfile& p, TermSink& sink);
+// ROI_ALIGN and ROI_ALIGN1 (OutputTensor); reference/roi_align_bound.cpp.
+void roi_align_bounds(const Operator& op, const InputBuffer& input, const ArithmeticProfile& p, TermSink& sink);
 
 }  // namespace dmlref
