@@ -178,35 +178,6 @@ int64_t offset_of(const Coord& c, const std::vector<int64_t>& strides) {
     return off;
 }
 
-// Calls f(element offset, weight) for every combination of one tap per dimension of position
-// c, the weight multiplied in dimension order 0..N-1. `strides` are the element strides of the
-// tensor the taps index.
-template <class F> void for_each_tap(const std::vector<Axis>& axes, const Coord& c, const std::vector<int64_t>& strides, F&& f) {
-    const size_t n = axes.size();
-    Coord k{};
-    for (size_t i = 0; i < n; ++i) {
-        k[i] = axes[i].first[c[i]];
-        if (k[i] == axes[i].first[c[i] + 1]) return;  // nothing reads (or is read by) this position
-    }
-    for (;;) {
-        double weight = 1.0;
-        int64_t offset = 0;
-        for (size_t i = 0; i < n; ++i) {
-            const Tap& t = axes[i].taps[k[i]];
-            weight *= t.weight;
-            offset += int64_t(t.index) * strides[i];
-        }
-        f(offset, weight);
-        size_t i = n;
-        for (;;) {
-            if (i == 0) return;
-            --i;
-            if (++k[i] < axes[i].first[c[i] + 1]) break;
-            k[i] = axes[i].first[c[i]];
-        }
-    }
-}
-
 // ---- The loops -----------------------------------------------------------------------------
 
 void resample(const Params& p, const Bindings& b) {

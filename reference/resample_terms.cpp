@@ -3,6 +3,7 @@
 
 #include "resample_internal.hpp"
 
+#include "dmlref/explain.hpp"
 #include "dmlref/terms.hpp"
 #include "dmlref/values.hpp"
 
@@ -233,5 +234,72 @@ void resample_terms(const Operator& op, std::span<const std::byte> values, Coord
     }, op.Desc);
 }
 
-}  // namespace dmlref
+// ---- explain (dmlref/explain.hpp, docs/explain.md) -------------------------------------------
 
+bool reference::explain_resample(const Case& c, std::string_view output, uint64_t flat, FamilyExplanation& out) {
+    using namespace resampling;
+    return std::visit([&](const auto& d) {
+        using D = std::decay_t<decltype(d)>;
+        constexpr bool grad = std::is_same_v<D, DML_RESAMPLE_GRAD_OPERATOR_DESC> || std::is_same_v<D, DML_RESAMPLE_GRAD1_OPERATOR_DESC>;
+        if constexpr (std::is_same_v<D, DML_RESAMPLE_OPERATOR_DESC> || std::is_same_v<D, DML_RESAMPLE1_OPERATOR_DESC> ||
+                      std::is_same_v<D, DML_RESAMPLE2_OPERATOR_DESC> || grad) {
+            if (!valid(d)) return false;
+            const Params p = params(d);
+            const bool nearest = p.InterpolationMode == DML_INTERPOLATION_MODE_NEAREST_NEIGHBOR;
+            const bool old_rule = nearest && !p.RoundingDirection;
+            // The explained element's tensor (the output, or the grad's dX = the forward input)
+            // and the tensor its taps read (the forward input, or the grad's dY).
+            const TensorDesc& mine = grad ? p.input.desc : p.output.desc;
+            const Named& read = grad ? p.output : p.input;
+            if (output != (grad ? p.input.name : p.output.name)) return false;
+            const std::vector<uint64_t> at = nd_coordinate(mine.Sizes, flat);
+            Coord cc{};
+            for (size_t i = 0; i < at.size(); ++i) cc[i] = uint32_t(at[i]);
+            // The coordinate of forward output position o along dimension i (ResampleCoordinate).
+            auto coordinate = [&](size_t i, uint32_t o) {
+                const float ipo = p.InputPixelOffsets ? (*p.InputPixelOffsets)[i] : 0.5f;
+                const float opo = (p.OutputPixelOffsets ? (*p.OutputPixelOffsets)[i] : -0.5f) - (old_rule ? 0.5f : 0.0f);
+                return formula_coordinates(Coordinates::Float64, o, p.Scales[i], ipo, opo)[0];
+            };
+            const std::vector<Axis> axes = grad ? inverse_axes(p) : forward_axes(p);
+            for (size_t i = 0; i < p.count; ++i) {
+                std::string text;
+                const Axis& a = axes[i];
+                if (!grad) {
+                    text = "x = " + format_exact_value(DataType::FLOAT64, to_bits(coordinate(i, cc[i]))) + " ->";
+                    for (uint32_t k = a.first[cc[i]]; k < a.first[cc[i] + 1]; ++k)
+                        text += " input " + std::to_string(a.taps[k].index) + " (weight " +
+                                format_exact_value(DataType::FLOAT64, to_bits(a.taps[k].weight)) + ")";
+                } else {
+                    text = "read by";
+                    for (uint32_t k = a.first[cc[i]]; k < a.first[cc[i] + 1]; ++k)
+                        text += " output " + std::to_string(a.taps[k].index) + " (x = " +
+                                format_exact_value(DataType::FLOAT64, to_bits(coordinate(i, a.taps[k].index))) + ", weight " +
+                                format_exact_value(DataType::FLOAT64, to_bits(a.taps[k].weight)) + ")";
+                    if (a.first[cc[i]] == a.first[cc[i] + 1]) text += " no output position";
+                }
+                out.facts.emplace_back("dimension " + std::to_string(i), text + " [Scale " +
+                                       format_exact_value(DataType::FLOAT32, to_bits(p.Scales[i])) + "]");
+            }
+            const auto strides = packed_strides(read.desc.Sizes);
+            for_each_tap(axes, cc, strides, [&](int64_t offset, double weight) {
+                const std::vector<uint64_t> idx = nd_coordinate(read.desc.Sizes, uint64_t(offset));
+                ExplainedInput in = input_element(c, std::string(read.name), idx, grad ? "dY" : "tap");
+                if (grad || !nearest) out.terms.push_back({std::string(read.name), idx, element_value(in.type, in.bits), weight, ""});
+                out.inputs.push_back(std::move(in));
+            });
+            out.policies.insert(out.policies.end(), {"ResampleCoordinate", "ScalesAndOffsets"});
+            if (nearest) out.policies.push_back(old_rule ? "OldNearestNeighbor" : "NearestNeighborRounding");
+            if (nearest && !grad) out.policies.push_back("NearestNeighborValue");
+            if (!nearest) out.policies.insert(out.policies.end(), {"LinearInterpolation", "ZeroWeightTaps"});
+            if (grad || !nearest) out.policies.push_back(is_float(mine.DataType) ? "NonFiniteSum" : "IntegerResult");
+            if (grad || !nearest) out.policies.push_back("ResampleSum");
+            if (grad) out.policies.push_back("ResampleGradParameters");
+            return true;
+        } else {
+            return false;
+        }
+    }, c.op.Desc);
+}
+
+}  // namespace dmlref
