@@ -21,13 +21,14 @@ namespace dmlref {
 namespace {
 
 // The family hooks, one per operator family (each returns false for another family's operator).
-// Average pooling and LRN have none yet: their elements get the generic explanation.
 constexpr ExplainHook kHooks[] = {
     reference::explain_max_pooling,
     reference::explain_resample,
     reference::explain_slice,
     reference::explain_clip,
     reference::explain_relu,
+    reference::explain_average_pooling,
+    reference::explain_lrn,
 };
 
 [[noreturn]] void fail(const std::string& file, const std::string& pointer, const std::string& sentence, const std::string& rule) {
@@ -199,6 +200,8 @@ Explanation explain_element(const Case& golden, std::string output, uint64_t fla
         const std::vector<uint32_t> counts = term_counts(golden, output);
         if (!counts.empty()) et.terms = std::min<uint64_t>(counts[flat], tol.MaxTerms);
         e.term_count = uint32_t(et.terms);
+        e.tolerance_note = counts.empty() ? "at most " + std::to_string(et.terms) + " terms (the golden's MaxTerms; no bound from the terms)"
+                                          : "Terms = " + std::to_string(et.terms) + " (the golden's count for its tolerance; no bound from the terms)";
     }
     if (actual_bits) {
         e.actual_source = actual_source;
@@ -256,7 +259,7 @@ std::string explanation_text(const Explanation& e) {
     std::string tol = e.tolerance_kind;
     if (e.bound >= 0) tol += ": bound " + short_number(e.bound) + " from " + std::to_string(e.term_count) +
                              " terms, sum |t| = " + short_number(e.abs_sum) + " (lib/bound.cpp, docs/tolerance.md)";
-    else if (e.tolerance_kind == "Summed") tol += ": " + std::to_string(e.term_count) + " terms";
+    else if (!e.tolerance_note.empty()) tol += ": " + e.tolerance_note;
     row("tolerance", tol);
     if (!e.actual_source.empty()) row("verdict", verdict_name(e.judgement.verdict));
     row("boundary", e.boundary.empty() ? "no" : [&] {

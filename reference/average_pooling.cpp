@@ -27,6 +27,8 @@
 #include "common.hpp"
 #include "exact_rational.hpp"
 
+#include "dmlref/explain.hpp"
+
 #include <algorithm>
 
 namespace dmlref::reference {
@@ -371,6 +373,96 @@ std::optional<Tolerance> tolerance(const DML_AVERAGE_POOLING1_OPERATOR_DESC& d, 
 }
 std::optional<Tolerance> tolerance(const DML_AVERAGE_POOLING_GRAD_OPERATOR_DESC& d, std::string_view output) {
     return output == "OutputGradientTensor" && valid(d) ? pooling_tolerance(params(d), true) : std::nullopt;
+}
+
+// ---- explain (dmlref/explain.hpp, docs/explain.md) -------------------------------------------
+
+// The forward: the element's window, its real elements and its divisor D(o). The grad: the
+// windows that read the element, each dY[o] a term divided by its own D(o).
+bool explain_average_pooling(const Case& c, std::string_view output, uint64_t flat, FamilyExplanation& out) {
+    (void)output;
+    return std::visit([&](const auto& d) {
+        using D = std::decay_t<decltype(d)>;
+        constexpr bool grad = std::is_same_v<D, DML_AVERAGE_POOLING_GRAD_OPERATOR_DESC>;
+        if constexpr (std::is_same_v<D, DML_AVERAGE_POOLING_OPERATOR_DESC> || std::is_same_v<D, DML_AVERAGE_POOLING1_OPERATOR_DESC> || grad) {
+            if (!valid(d)) return false;
+            const Params p = params(d);
+            const Window w = window_of(p);
+            out.policies.push_back(w.include_padding ? "IncludePaddingDivisor" : "ExcludePaddingDivisor");
+            auto position = [&](const std::vector<uint32_t>& sizes, uint64_t e, int64_t& n, int64_t& ch, Coord& s) {
+                const std::vector<uint64_t> at = nd_coordinate(sizes, e);
+                n = int64_t(at[0]);
+                ch = int64_t(at[1]);
+                for (size_t i = 0; i < w.spatial; ++i) s[i] = int64_t(at[i + 2]);
+            };
+            auto index = [&](int64_t n, int64_t ch, const Coord& s) {
+                std::vector<uint64_t> at = {uint64_t(n), uint64_t(ch)};
+                for (size_t i = 0; i < w.spatial; ++i) at.push_back(uint64_t(s[i]));
+                return at;
+            };
+            // o's window as text, with its real count and divisor.
+            auto window_text = [&](const Coord& o, int64_t n, int64_t ch) {
+                std::string text = std::string(p.input.name) + "[" + std::to_string(n) + "," + std::to_string(ch);
+                for (size_t i = 0; i < w.spatial; ++i) {
+                    const int64_t first = o[i] * w.stride[i] - w.start[i], last = first + (w.size[i] - 1) * w.dilation[i];
+                    text += "," + std::to_string(first) + ".." + std::to_string(last) +
+                            (w.dilation[i] > 1 ? " step " + std::to_string(w.dilation[i]) : "");
+                }
+                return text + "]  (" + std::to_string(real_count(w, o)) + " real elements of " + w.taps.get_str() +
+                       " taps), D = " + divisor(w, o).get_str();
+            };
+            int64_t n = 0, ch = 0;
+            Coord at{};
+            if (!grad) {
+                position(p.pooled.desc.Sizes, flat, n, ch, at);
+                out.facts.emplace_back("window", window_text(at, n, ch));
+                const mpz_class D = divisor(w, at);
+                out.facts.emplace_back("divisor", D == 0 ? "0: no real element, the value is undefined (+0, don't care)"
+                                                         : D.get_str() + (w.include_padding ? " = prod(WindowSize) (IncludePadding TRUE)"
+                                                                                            : " = the real elements (IncludePadding FALSE)"));
+                out.facts.emplace_back("value", "(the sum of the terms) / D, exact, rounded once");
+                if (D == 0) out.policies.push_back("EmptyWindow");
+                Coord lo{}, hi{}, k{};
+                for (size_t i = 0; i < w.spatial; ++i) {
+                    const KRange r = real_positions(w, i, at[i]);
+                    lo[i] = k[i] = r.lo;
+                    hi[i] = r.hi;
+                    if (r.lo == r.hi) return true;
+                }
+                do {
+                    Coord pos{};
+                    for (size_t i = 0; i < w.spatial; ++i) pos[i] = at[i] * w.stride[i] - w.start[i] + k[i] * w.dilation[i];
+                    ExplainedInput in = input_element(c, std::string(p.input.name), index(n, ch, pos), "window");
+                    out.terms.push_back({in.tensor, in.index, element_value(in.type, in.bits), 1.0, ""});
+                    out.inputs.push_back(std::move(in));
+                } while (next_in(k, lo, hi, w.spatial));
+            } else {
+                position(p.input.desc.Sizes, flat, n, ch, at);
+                const auto r = readers(w);
+                uint64_t windows = 0;
+                for_each_reader(w, r, at, [&](const Coord& o) {
+                    ++windows;
+                    const mpz_class D = divisor(w, o);
+                    ExplainedInput in = input_element(c, std::string(p.pooled.name), index(n, ch, o), "dY");
+                    out.terms.push_back({in.tensor, in.index, element_value(in.type, in.bits), 1.0 / D.get_d(),
+                                         "dY / D, D = " + D.get_str() + " (exact)"});
+                    out.inputs.push_back(std::move(in));
+                    if (windows <= 4) {
+                        std::string key = "window of dY[";
+                        for (uint64_t v : index(n, ch, o)) key += std::to_string(v) + ",";
+                        key.back() = ']';
+                        out.facts.emplace_back(key, window_text(o, n, ch));
+                    }
+                });
+                out.facts.insert(out.facts.begin(), {"read by", std::to_string(windows) + " windows (each sends dY / D here)"});
+            }
+            out.policies.push_back("ComputedValue");
+            out.policies.push_back(is_float(p.input.desc.DataType) ? "NonFiniteSum" : "IntegerResult");
+            return true;
+        } else {
+            return false;
+        }
+    }, c.op.Desc);
 }
 
 }  // namespace dmlref::reference

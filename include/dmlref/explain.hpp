@@ -61,6 +61,7 @@ struct Explanation {
     std::vector<std::string> boundary;  // its Boundary flags, as the diff reports them
     std::string tolerance_kind;       // Bits, Ulp, Summed
     uint32_t term_count = 0;          // Summed with a bound: n
+    std::string tolerance_note;       // Summed without a bound: its number of terms, said in words
     double abs_sum = 0;               // the sum of |t|
     double bound = -1;                // >= 0: the element's bound from its terms (lib/bound.cpp)
     // With an actual value:
@@ -101,6 +102,8 @@ bool explain_resample(const Case& c, std::string_view output, uint64_t flat, Fam
 bool explain_slice(const Case& c, std::string_view output, uint64_t flat, FamilyExplanation& out);
 bool explain_clip(const Case& c, std::string_view output, uint64_t flat, FamilyExplanation& out);
 bool explain_relu(const Case& c, std::string_view output, uint64_t flat, FamilyExplanation& out);
+bool explain_average_pooling(const Case& c, std::string_view output, uint64_t flat, FamilyExplanation& out);
+bool explain_lrn(const Case& c, std::string_view output, uint64_t flat, FamilyExplanation& out);
 }  // namespace reference
 
 // Helpers for the hooks: the N-d index of a flat logical index, and an input element's bits.
