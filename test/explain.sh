@@ -61,6 +61,19 @@ assert e["index"] == [0, 0, 1, 0] and e["ulp"] == 1 << 20, e
 assert [i["index"] for i in e["inputs"] if i["role"] == "argmax"] == [[0, 0, 1, 1]], e["inputs"]
 EOF
 
+# The same actual as its whole 1-D buffer (as DxDispatch's writeFile dumps it): the same element.
+python3 - "$out/actual/pool/OutputTensor.npy" "$out/flat.npy" <<'EOF'
+import sys
+b = open(sys.argv[1], 'rb').read()
+n = int.from_bytes(b[8:10], 'little')
+data = b[10 + n:]
+h = "{'descr': '<f4', 'fortran_order': False, 'shape': (%d,), }" % (len(data) // 4)
+h += ' ' * (63 - (10 + len(h)) % 64) + '\n'
+open(sys.argv[2], 'wb').write(b'\x93NUMPY\x01\x00' + len(h).to_bytes(2, 'little') + h.encode() + data)
+EOF
+"$dmlref" explain "$out/golden/pool.json" 0,0,1,0 "$out/flat.npy" > "$out/flat.txt" || fail "explain with a 1-D actual"
+has "$out/flat.txt" "actual        15  (0x41700000" "explain with a 1-D actual"
+
 # The linear resample: its two taps and its bound from lib/bound.cpp.
 "$dmlref" explain "$out/golden/linear.json" 2 "$out/actual/linear/OutputTensor.npy" > "$out/linear.txt" || fail "explain linear"
 has "$out/linear.txt" "element [2] (flat 2" "explain linear"
