@@ -196,6 +196,7 @@ Explanation explain_element(const Case& golden, std::string output, uint64_t fla
         e.term_count = t.n;
         e.abs_sum = t.abs_sum;
         e.bound = et.bound = element_bound(t, e.type, e.golden_bits, profile);
+        e.profile = profile_text(profile);
     } else if (tol.Kind == "Summed") {
         const std::vector<uint32_t> counts = term_counts(golden, output);
         if (!counts.empty()) et.terms = std::min<uint64_t>(counts[flat], tol.MaxTerms);
@@ -258,7 +259,7 @@ std::string explanation_text(const Explanation& e) {
     }
     std::string tol = e.tolerance_kind;
     if (e.bound >= 0) tol += ": bound " + short_number(e.bound) + " from " + std::to_string(e.term_count) +
-                             " terms, sum |t| = " + short_number(e.abs_sum) + " (lib/bound.cpp, docs/tolerance.md)";
+                             " terms, sum |t| = " + short_number(e.abs_sum) + ", " + e.profile + " (lib/bound.cpp, docs/tolerance.md)";
     else if (!e.tolerance_note.empty()) tol += ": " + e.tolerance_note;
     row("tolerance", tol);
     if (!e.actual_source.empty()) row("verdict", verdict_name(e.judgement.verdict));
@@ -320,6 +321,7 @@ std::string explanation_json(const std::vector<Explanation>& list) {
             j["bound"] = std::isfinite(e.bound) ? oj(e.bound) : oj("inf");
             j["term_count"] = e.term_count;
             j["abs_sum"] = e.abs_sum;
+            j["profile"] = e.profile;
         }
         j["boundary"] = e.boundary;
         if (!e.dont_care.empty()) j["dont_care"] = e.dont_care;

@@ -16,6 +16,8 @@ struct ExplainCmdOptions {
     std::string golden, index, actual, output;
     bool json = false;
     uint64_t max_bytes = uint64_t(4) << 30;
+    std::string accumulate = "any", coordinates = "any";  // the arithmetic profile, as diff takes it
+    bool flushed = false;
 };
 
 int cmd_explain(const ExplainCmdOptions& o) {
@@ -53,6 +55,10 @@ int cmd_explain(const ExplainCmdOptions& o) {
             }
         }
         DiffOptions options;
+        // CLI11's IsMember checks have admitted only these names.
+        options.profile.accumulate = parse_accumulate(o.accumulate).value_or(Accumulate::Any);
+        options.profile.coordinates = parse_coordinates(o.coordinates).value_or(Coordinates::Any);
+        options.profile.flush_subnormals = o.flushed;
         std::optional<uint64_t> bits;
         if (!o.actual.empty()) bits = load_bits(desc->DataType, actual.data() + flat * element_size(desc->DataType));
         const Explanation e = explain_element(c, output, flat, bits, o.actual, options);
@@ -76,6 +82,11 @@ Command add_explain_command(CLI::App& app) {
     cmd->add_option("--output", o->output, "the output field (default: the operator's first output)");
     cmd->add_flag("--json", o->json, "JSON on standard output instead of the table");
     cmd->add_option("--max-bytes", o->max_bytes, "largest file to read, in bytes (default 4 GiB)")->check(CLI::NonNegativeNumber);
+    cmd->add_option("--accumulate", o->accumulate, "precision of a backend's sums, for the bound (as diff: any, output, float32, float64)")
+        ->check(CLI::IsMember({"any", "output", "float32", "float64"}));
+    cmd->add_option("--coordinates", o->coordinates, "resample coordinate arithmetic, for the bound (as diff)")
+        ->check(CLI::IsMember({"any", "float64", "float32-division", "float32-reciprocal", "float32-reciprocal-fma"}));
+    cmd->add_flag("--allow-flushed-subnormals", o->flushed, "the bound admits flushing of subnormals (as diff)");
     return {cmd, [o] { return cmd_explain(*o); }};
 }
 

@@ -64,6 +64,7 @@ struct Explanation {
     std::string tolerance_note;       // Summed without a bound: its number of terms, said in words
     double abs_sum = 0;               // the sum of |t|
     double bound = -1;                // >= 0: the element's bound from its terms (lib/bound.cpp)
+    std::string profile;              // the arithmetic profile of the bound ("accumulate=any ...")
     // With an actual value:
     std::string actual_source;        // empty without one
     uint64_t actual_bits = 0;
