@@ -159,6 +159,20 @@ void TermSink::add(uint64_t e, double value, double weight, double delta, bool p
     x.ambiguous = x.ambiguous || ambiguous;
 }
 
+void TermSink::set_computed(uint64_t e, double error, double scale, uint32_t terms, bool nan, bool infinite) {
+    ElementTerms& x = elements_[e];
+    x = ElementTerms{};
+    x.computed = true;
+    x.n = terms;
+    x.nan = nan;
+    x.infinite = infinite && !nan;
+    x.computed_error = std::isnan(error) ? kInf : error;
+    x.abs_sum = scale;
+    // The whole allowance counts as formation: the systematic check (which assumes unbiased
+    // rounding) does not apply to computed elements, whose stated accuracies may be biased.
+    x.formation = x.computed_error;
+}
+
 void TermSink::link(uint64_t a, uint64_t b) {
     if (parent_.empty()) {
         parent_.resize(elements_.size());
@@ -209,6 +223,10 @@ double gamma_up(uint64_t k, double u) {
 
 double element_bound(const ElementTerms& e, DataType t, uint64_t golden_bits, const ArithmeticProfile& p) {
     if (e.infinite || e.nan) return kInf;  // judged as non-finite values, not by the bound
+    // A computed element: the backend's distance from the exact value, plus the golden's own
+    // (correct) rounding, at most half the spacing of the golden's binade. E = 0: the backend's
+    // value is the exact one, a float of type t, so the golden is that float: bit for bit.
+    if (e.computed) return e.computed_error == 0 ? 0.0 : add_up(e.computed_error, ulp_of(t, golden_bits) / 2);
     if (!e.inexact() && e.formation == 0) return 0;  // an exact copy, or +0
     std::vector<DataType> accumulators;
     switch (p.accumulate) {

@@ -203,6 +203,67 @@ struct DescReader {
                       " (or with the prefix " + std::string(e.Prefix) + ")");
         ok = false;
     }
+    // A fused activation (a nested DML_OPERATOR_DESC): null or absent for none; otherwise
+    // {"Type": "ACTIVATION_LEAKY_RELU", "Alpha": 0.01} or the long form {"Type": ..., "Desc":
+    // {"Alpha": 0.01}} ("type" and "desc" too, as DxDispatch's parser reads them). The
+    // activation's InputTensor and OutputTensor may appear only as null.
+    // Which types dmlref evaluates is the operator's rule; a type DirectML does not allow to be
+    // fused is an error here (fused-activation.type).
+    void fused_activation(std::string_view n, std::optional<DML_FUSED_ACTIVATION>& fa) {
+        const json* j = field(n, false);
+        if (!j) return;
+        std::string p = path(n);
+        if (!r.is_object(*j, p, "a fused activation (DML_OPERATOR_DESC)")) { ok = false; return; }
+        const auto& types = fused_activation_types();
+        DML_FUSED_ACTIVATION v;
+        const std::string type_key = j->contains("Type") || !j->contains("type") ? "Type" : "type";
+        const std::string desc_key = j->contains("Desc") || !j->contains("desc") ? "Desc" : "desc";
+        const json* type = j->contains(type_key) ? &(*j)[type_key] : nullptr;
+        std::string name = type && type->is_string() ? type->get<std::string>() : "";
+        if (name.rfind("DML_OPERATOR_", 0) == 0) name = name.substr(13);
+        bool known = false;
+        for (size_t i = 0; i < types.size(); ++i)
+            if (types[i].Name == name) { v.Type = uint32_t(i); known = true; }
+        if (!known) {
+            std::string list;
+            for (size_t i = 0; i < types.size(); ++i) list += (i ? ", " : "") + std::string(types[i].Name);
+            r.diags.error(type ? pointer_append(p, type_key) : p, "fused-activation.type",
+                          (type ? type->dump() + " is not an activation DirectML allows to be fused" : std::string("the fused activation has no Type")) +
+                          "; write one of " + list + " (docs/golden.md, Batch normalization)");
+            ok = false;
+            return;
+        }
+        const json* body = j;
+        if (j->contains(desc_key)) {
+            r.only_keys(*j, p, {type_key, desc_key}, "DML_OPERATOR_DESC");
+            p = pointer_append(p, desc_key);
+            body = &(*j)[desc_key];
+            if (!r.is_object(*body, p, "the activation's desc")) { ok = false; return; }
+        }
+        std::vector<std::string_view> allowed = {"InputTensor", "OutputTensor"};
+        if (body == j) allowed.push_back(type_key);
+        const std::string struct_name = "DML_" + std::string(types[v.Type].Name) + "_OPERATOR_DESC";
+        for (size_t k = 0; k < 2; ++k) {
+            const std::string_view pn = types[v.Type].Parameters[k];
+            if (pn.empty()) continue;
+            allowed.push_back(pn);
+            if (!body->contains(std::string(pn))) {
+                r.diags.error(p, "case.missing-field", struct_name + " needs the field " + std::string(pn));
+                ok = false;
+                continue;
+            }
+            if (auto b = r.value(DataType::FLOAT32, (*body)[std::string(pn)], pointer_append(p, pn), true)) v.Parameters[k] = from_bits<float>(uint32_t(*b));
+            else ok = false;
+        }
+        r.only_keys(*body, p, allowed, struct_name);
+        for (const char* t : {"InputTensor", "OutputTensor"})
+            if (body->contains(t) && !(*body)[t].is_null()) {
+                r.diags.error(pointer_append(p, t), "fused-activation.tensor",
+                              std::string("a fused activation's ") + t + " must be null (DirectML: the fused operator's tensors are used)");
+                ok = false;
+            }
+        fa = v;
+    }
     // DML_SCALAR_UNION: a value in the union's data type, or an object naming one member.
     void scalar(std::string_view n, DML_SCALAR_UNION& u, DataType t) {
         const json* j = field(n, true);

@@ -71,6 +71,16 @@ struct DescWriter {
     void enumeration(std::string_view n, const uint32_t& v, const EnumNames& e) {
         out[std::string(n)] = v < e.Names.size() ? ordered_json(std::string(e.Names[v])) : ordered_json(v);
     }
+    // A fused activation, flat: {"Type": "ACTIVATION_LEAKY_RELU", "Alpha": 0.01}; absent when none.
+    void fused_activation(std::string_view n, const std::optional<DML_FUSED_ACTIVATION>& fa) {
+        if (!fa) return;
+        const auto& t = fused_activation_types().at(fa->Type);
+        ordered_json j = ordered_json::object();
+        j["Type"] = std::string(t.Name);
+        for (size_t k = 0; k < 2; ++k)
+            if (!t.Parameters[k].empty()) j[std::string(t.Parameters[k])] = json_raw(format_exact_value(DataType::FLOAT32, to_bits(fa->Parameters[k])));
+        out[std::string(n)] = j;
+    }
 };
 
 }  // namespace

@@ -79,6 +79,12 @@ std::vector<std::string> applicable_features(OperatorType t) {
         if constexpr (requires { d.RoundingDirection; }) f.insert(f.end(), {"INCREASING", "DECREASING"});
         if constexpr (requires { d.ScaleBias; }) f.push_back("scale-bias");
         if constexpr (requires { d.Min; d.Max; }) f.push_back("min>max");
+        if constexpr (requires { d.Epsilon; }) {  // batch normalization
+            f.push_back("reduced-statistics");
+            if constexpr (requires { d.FusedActivation; }) f.push_back("fused-activation");
+            if constexpr (requires { d.FusedAddTensor; }) f.push_back("fused-add");
+            if constexpr (requires { d.BiasTensor; d.MeanTensor; }) f.push_back("independent-broadcast");
+        }
     }, op.Desc);
     f.push_back("error-case");
     return f;
@@ -168,6 +174,18 @@ std::vector<std::string> case_features(const Case& c) {
                 else f.push_back(d.OutputIndicesTensor->DataType == DataType::UINT64 ? "indices-uint64" : "indices-uint32");
             }
             if constexpr (requires { d.IncludePadding; }) f.push_back(d.IncludePadding ? "include-padding" : "exclude-padding");
+        }
+        if constexpr (requires { d.Epsilon; }) {  // batch normalization
+            const TensorDesc* stat = nullptr;  // a statistic over (or broadcast to) several elements
+            if constexpr (requires { d.MeanTensor; }) stat = &d.MeanTensor;
+            else stat = &d.ScaleTensor;
+            if (element_count(*stat) < element_count(d.InputTensor)) f.push_back("reduced-statistics");
+            if constexpr (requires { d.FusedActivation; }) if (d.FusedActivation) f.push_back("fused-activation");
+            if constexpr (requires { d.FusedAddTensor; }) if (d.FusedAddTensor) f.push_back("fused-add");
+            if constexpr (requires { d.BiasTensor; d.MeanTensor; })
+                if (d.MeanTensor.Sizes != d.VarianceTensor.Sizes || d.MeanTensor.Sizes != d.ScaleTensor.Sizes ||
+                    d.MeanTensor.Sizes != d.BiasTensor.Sizes)
+                    f.push_back("independent-broadcast");
         }
         if constexpr (requires { d.LocalSize; }) {
             f.push_back(d.CrossChannel ? "cross-channel" : "within-channel");

@@ -62,6 +62,7 @@ struct Fields {
     void int_array(std::string_view n, std::vector<int32_t>&) { add(n, "array"); }
     void float_array(std::string_view n, std::vector<float>&) { add(n, "array"); }
     void enumeration(std::string_view n, uint32_t&, const EnumNames&) { add(n, "enum"); }
+    void fused_activation(std::string_view n, std::optional<DML_FUSED_ACTIVATION>&) { add(n, "fused_activation"); }
     bool has(std::string_view n) const {
         for (const auto& [name, k] : items) if (name == n) return true;
         return false;
@@ -320,6 +321,9 @@ struct TokenWriter {
     void enumeration(std::string_view n, const uint32_t& v, const EnumNames&) {
         if (n == "InterpolationMode") tokens.push_back(v == DML_INTERPOLATION_MODE_LINEAR ? "linear" : "nearest");
         else if (n == "RoundingDirection") tokens.push_back(v == DML_AXIS_DIRECTION_DECREASING ? "down" : "up");
+    }
+    void fused_activation(std::string_view n, const std::optional<DML_FUSED_ACTIVATION>& fa) {
+        if (fa) no(std::string(n) + " has no descriptor token");
     }
 };
 

@@ -97,6 +97,16 @@ struct DescWriter {
     void enumeration(std::string_view n, const uint32_t& v, const EnumNames& e) {
         out[std::string(n)] = std::string(e.Prefix) + std::string(e.Names.at(v));
     }
+    // A nested DML_OPERATOR_DESC as {"Type": full name, "Desc": {FLOAT fields}} (the long form
+    // dmlref reads; DxDispatch's generated ParseDmlOperatorDesc reads "Type" and "Desc" so).
+    void fused_activation(std::string_view n, const std::optional<DML_FUSED_ACTIVATION>& fa) {
+        if (!fa) return;
+        const auto& t = fused_activation_types().at(fa->Type);
+        ordered_json d = ordered_json::object();
+        for (size_t k = 0; k < 2; ++k)
+            if (!t.Parameters[k].empty()) d[std::string(t.Parameters[k])] = float_json(n, fa->Parameters[k]);
+        out[std::string(n)] = {{"Type", "DML_OPERATOR_" + std::string(t.Name)}, {"Desc", d}};
+    }
 };
 
 }  // namespace

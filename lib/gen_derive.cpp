@@ -35,6 +35,7 @@ struct FieldNames {
     void int_array(std::string_view n, std::vector<int32_t>&) { add(n, "array"); }
     void float_array(std::string_view n, std::vector<float>&) { add(n, "array"); }
     void enumeration(std::string_view n, uint32_t&, const EnumNames&) { add(n, "enum"); }
+    void fused_activation(std::string_view n, std::optional<DML_FUSED_ACTIVATION>&) { add(n, "fused_activation"); }
 };
 
 FieldNames field_names(OperatorType t) {

@@ -76,6 +76,37 @@ const Policy kLrnWithinChannel{"LrnWithinChannel", "EveryDimensionAfterChannelDi
 const Policy kLrnSpecialValues{"LrnSpecialValues", "IeeeOnTheExactFormula"};
 const Policy kLrnGradTerms{"LrnGradTerms", "GroupedByB"};
 
+// Batch normalization (section 5): 4-D FLOAT32/FLOAT16 at 1.0, 1 to 8 dimensions from 3.1 (the
+// operators added later start there); dmlref evaluates ranks 1 to 8 and every type.
+const Policy kBnFusedActivation{"BnFusedActivation", "RoundThenActivateAsSeparateOperator"};
+const Policy kBnFusedAdd{"BnFusedAdd", "ExactSumBeforeActivation"};
+const Policy kBnTrainingStatistics{"BnTrainingStatistics", "ExactBatchMeanAndVarianceForOutput"};
+const Policy kBnVariance{"BnVariance", "PopulationTwoPassNoEpsilon"};
+const Policy kBnTrainingGradMean{"BnTrainingGradMean", "SuppliedMeanTensorEverywhere"};
+const Policy kBnBroadcast{"BnBroadcast", "EachTensorIndependently"};
+const Policy kBnSpecialValues{"BnSpecialValues", "IeeeOnTheExactFormula"};
+const Policy kBnSpatial{"BnSpatial", "NoEffectOnValues"};
+
+void append_batch_normalization(std::vector<OperatorInfo>& r) {
+    const std::vector<Policy> common = {kComputedValue, kBnSpecialValues, kIntegerResult, kZeroResult, kSubnormals};
+    std::vector<Policy> bn = {kBnBroadcast, kBnSpatial, kBnFusedActivation};
+    bn.insert(bn.end(), common.begin(), common.end());
+    std::vector<Policy> training = {kBnVariance, kBnTrainingStatistics, kBnFusedAdd, kBnFusedActivation};
+    training.insert(training.end(), common.begin(), common.end());
+    std::vector<Policy> grad = {kNonFiniteSum};
+    grad.insert(grad.end(), common.begin(), common.end());
+    std::vector<Policy> training_grad = {kBnTrainingGradMean, kNonFiniteSum};
+    training_grad.insert(training_grad.end(), common.begin(), common.end());
+    r.push_back({OperatorType::BATCH_NORMALIZATION, "BATCH_NORMALIZATION", 0x1000, {},
+                 {{0x1000, {}, 4, 4, kF32F16}, {0x3100, {}, 1, 8, kF32F16}}, bn});
+    r.push_back({OperatorType::BATCH_NORMALIZATION_GRAD, "BATCH_NORMALIZATION_GRAD", 0x3100, {},
+                 {{0x3100, {}, 1, 8, kF32F16}}, grad});
+    r.push_back({OperatorType::BATCH_NORMALIZATION_TRAINING, "BATCH_NORMALIZATION_TRAINING", 0x4100, {},
+                 {{0x4100, {}, 1, 8, kF32F16}}, training});
+    r.push_back({OperatorType::BATCH_NORMALIZATION_TRAINING_GRAD, "BATCH_NORMALIZATION_TRAINING_GRAD", 0x4100, {},
+                 {{0x4100, {}, 1, 8, kF32F16}}, training_grad});
+}
+
 void append_computed_operators(std::vector<OperatorInfo>& r) {
     const std::vector<Policy> average = {kIncludePaddingDivisor, kExcludePaddingDivisor, kEmptyWindow, kOutputSizes,
                                          kComputedValue, kIntegerResult, kNonFiniteSum, kZeroResult, kSubnormals};
@@ -92,6 +123,7 @@ void append_computed_operators(std::vector<OperatorInfo>& r) {
                  {{0x1000, {}, 4, 4, kF32F16}}, lrn});
     r.push_back({OperatorType::LOCAL_RESPONSE_NORMALIZATION_GRAD, "LOCAL_RESPONSE_NORMALIZATION_GRAD", 0x3100, {},
                  {{0x3100, {}, 4, 4, kF32F16}}, lrn_grad});
+    append_batch_normalization(r);
 }
 
 // Tables from the operators' pages (spec/dml-semantics.md section 4).
@@ -208,6 +240,7 @@ struct TensorLister {
     void int_array(std::string_view, const std::vector<int32_t>&) {}
     void float_array(std::string_view, const std::vector<float>&) {}
     void enumeration(std::string_view, const uint32_t&, const EnumNames&) {}
+    void fused_activation(std::string_view, const std::optional<DML_FUSED_ACTIVATION>&) {}
 };
 
 }  // namespace
@@ -258,6 +291,10 @@ Operator make_operator(OperatorType t) {
         case OperatorType::AVERAGE_POOLING_GRAD: return {t, DML_AVERAGE_POOLING_GRAD_OPERATOR_DESC{}};
         case OperatorType::LOCAL_RESPONSE_NORMALIZATION: return {t, DML_LOCAL_RESPONSE_NORMALIZATION_OPERATOR_DESC{}};
         case OperatorType::LOCAL_RESPONSE_NORMALIZATION_GRAD: return {t, DML_LOCAL_RESPONSE_NORMALIZATION_GRAD_OPERATOR_DESC{}};
+        case OperatorType::BATCH_NORMALIZATION: return {t, DML_BATCH_NORMALIZATION_OPERATOR_DESC{}};
+        case OperatorType::BATCH_NORMALIZATION_GRAD: return {t, DML_BATCH_NORMALIZATION_GRAD_OPERATOR_DESC{}};
+        case OperatorType::BATCH_NORMALIZATION_TRAINING: return {t, DML_BATCH_NORMALIZATION_TRAINING_OPERATOR_DESC{}};
+        case OperatorType::BATCH_NORMALIZATION_TRAINING_GRAD: return {t, DML_BATCH_NORMALIZATION_TRAINING_GRAD_OPERATOR_DESC{}};
     }
     throw std::invalid_argument("unknown operator type " + std::to_string(uint32_t(t)));
 }

@@ -58,14 +58,25 @@ const std::vector<ToleranceRow>& tolerance_table() {
         {OT::RESAMPLE2,                "OutputTensor",          TypeClass::Any,     TR::OperatorStated,    BR::OperatorStated},
         {OT::RESAMPLE_GRAD,            "OutputGradientTensor",  TypeClass::Any,     TR::OperatorStated,    BR::OperatorStated},
         {OT::RESAMPLE_GRAD1,           "OutputGradientTensor",  TypeClass::Any,     TR::OperatorStated,    BR::OperatorStated},
-        // ---- Computed values (GOLDEN.md section 8), provisional: each operator states a Summed
-        // bound with per-element Terms derived in docs/tolerance.md ("Computed values"), until the
-        // per-element magnitude bound replaces it.
+        // ---- Computed values (GOLDEN.md section 8): each operator states Summed with per-element
+        // Terms (Bits for integers); dmlref diff bounds each float element by the operator's forward
+        // error analysis (computed_outputs() below; docs/tolerance.md, "Computed values").
         {OT::AVERAGE_POOLING,          "OutputTensor",          TypeClass::Any,     TR::OperatorStated,    BR::None},
         {OT::AVERAGE_POOLING1,         "OutputTensor",          TypeClass::Any,     TR::OperatorStated,    BR::None},
         {OT::AVERAGE_POOLING_GRAD,     "OutputGradientTensor",  TypeClass::Any,     TR::OperatorStated,    BR::None},
         {OT::LOCAL_RESPONSE_NORMALIZATION,      "OutputTensor",         TypeClass::Any, TR::OperatorStated, BR::None},
         {OT::LOCAL_RESPONSE_NORMALIZATION_GRAD, "OutputGradientTensor", TypeClass::Any, TR::OperatorStated, BR::None},
+        // Batch normalization (provisional; docs/tolerance.md "Batch normalization").
+        {OT::BATCH_NORMALIZATION,               "OutputTensor",              TypeClass::Any, TR::OperatorStated, BR::None},
+        {OT::BATCH_NORMALIZATION_GRAD,          "OutputGradientTensor",      TypeClass::Any, TR::OperatorStated, BR::None},
+        {OT::BATCH_NORMALIZATION_GRAD,          "OutputScaleGradientTensor", TypeClass::Any, TR::OperatorStated, BR::None},
+        {OT::BATCH_NORMALIZATION_GRAD,          "OutputBiasGradientTensor",  TypeClass::Any, TR::OperatorStated, BR::None},
+        {OT::BATCH_NORMALIZATION_TRAINING,      "OutputTensor",              TypeClass::Any, TR::OperatorStated, BR::None},
+        {OT::BATCH_NORMALIZATION_TRAINING,      "OutputMeanTensor",          TypeClass::Any, TR::OperatorStated, BR::None},
+        {OT::BATCH_NORMALIZATION_TRAINING,      "OutputVarianceTensor",      TypeClass::Any, TR::OperatorStated, BR::None},
+        {OT::BATCH_NORMALIZATION_TRAINING_GRAD, "OutputGradientTensor",      TypeClass::Any, TR::OperatorStated, BR::None},
+        {OT::BATCH_NORMALIZATION_TRAINING_GRAD, "OutputScaleGradientTensor", TypeClass::Any, TR::OperatorStated, BR::None},
+        {OT::BATCH_NORMALIZATION_TRAINING_GRAD, "OutputBiasGradientTensor",  TypeClass::Any, TR::OperatorStated, BR::None},
     };
     return rows;
 }
@@ -141,9 +152,41 @@ Tolerance stated_tolerance(const Case& c, std::string_view output) {
 
 // ---- Summed outputs and their terms ---------------------------------------------------------
 
+// ---- Computed outputs: one bound function per operator family (dmlref/terms.hpp) ------------
+
+namespace {
+
+using ComputedBounds = void (*)(const Operator&, const InputBuffer&, const ArithmeticProfile&, TermSink&);
+struct ComputedOutput {
+    OperatorType op;
+    std::string_view output;
+    ComputedBounds bounds;
+};
+
+// A computed operator plugs in here: its output and its bound function (docs/tolerance.md).
+const std::vector<ComputedOutput>& computed_outputs() {
+    static const std::vector<ComputedOutput> rows = {
+        {OT::AVERAGE_POOLING,                   "OutputTensor",         average_pooling_bounds},
+        {OT::AVERAGE_POOLING1,                  "OutputTensor",         average_pooling_bounds},
+        {OT::AVERAGE_POOLING_GRAD,              "OutputGradientTensor", average_pooling_bounds},
+        {OT::LOCAL_RESPONSE_NORMALIZATION,      "OutputTensor",         lrn_bounds},
+        {OT::LOCAL_RESPONSE_NORMALIZATION_GRAD, "OutputGradientTensor", lrn_bounds},
+    };
+    return rows;
+}
+
+const ComputedOutput* computed_output(const Case& c, std::string_view output) {
+    for (const auto& row : computed_outputs())
+        if (row.op == c.op.Type && row.output == output) return &row;
+    return nullptr;
+}
+
+}  // namespace
+
 bool is_summed_output(const Case& c, std::string_view output) {
     const TensorDesc* d = output_desc(c, output);
     if (!d || !is_float(d->DataType)) return false;
+    if (computed_output(c, output)) return true;  // a NaN golden of a computed value matches any NaN
     return std::visit([&](const auto& desc) {
         using D = std::decay_t<decltype(desc)>;
         if constexpr (std::is_same_v<D, DML_MAX_POOLING_GRAD_OPERATOR_DESC>) return output == "OutputGradientTensor";
@@ -166,6 +209,10 @@ std::optional<TermSink> summed_terms(const Case& c, std::string_view output, con
         return it->second;
     };
     try {
+        if (const ComputedOutput* computed = computed_output(c, output)) {
+            computed->bounds(c.op, input, p, sink);
+            return sink;
+        }
         bool done = std::visit([&](const auto& desc) {
             using D = std::decay_t<decltype(desc)>;
             if constexpr (std::is_same_v<D, DML_MAX_POOLING_GRAD_OPERATOR_DESC>) {

@@ -27,9 +27,10 @@
 #include "common.hpp"
 #include "exact_rational.hpp"
 
-#include "dmlref/explain.hpp"
+#include "dmlref/terms.hpp"
 
 #include <algorithm>
+#include <limits>
 
 namespace dmlref::reference {
 
@@ -304,9 +305,8 @@ std::vector<DontCare> empty_windows(const Params& p) {
     return r;
 }
 
-// Per element, the number of terms a backend adds (k) plus 3 when it divides (docs/tolerance.md,
-// "Average pooling"): the bound (k - 1/2) ULP then covers k - 1 additions and a division done as
-// a reciprocal and a product (D3D: 1 ULP and 1/2 ULP), each worth at most 1 ULP of the result.
+// Per element, the number of terms; the bound itself comes from average_pooling_bounds below
+// (docs/tolerance.md, "Average pooling"), which dmlref diff derives from the golden's inputs.
 std::optional<Tolerance> pooling_tolerance(const Params& p, bool grad) {
     Tolerance t;
     if (!is_float(p.input.desc.DataType)) {
@@ -316,23 +316,24 @@ std::optional<Tolerance> pooling_tolerance(const Params& p, bool grad) {
     }
     const Window w = window_of(p);
     std::vector<uint32_t> terms;
-    auto count = [](uint64_t k, bool divides) { return uint32_t(std::min<uint64_t>(k == 0 ? 0 : divides ? k + 3 : k, UINT32_MAX)); };
+    bool divides = false;
+    auto count = [](uint64_t k) { return uint32_t(std::min<uint64_t>(k, UINT32_MAX)); };
     if (!grad) {
         for_each_position(p.pooled.desc.Sizes, w.out, w.spatial, [&](int64_t, int64_t, const Coord& o) {
             const mpz_class D = divisor(w, o);
-            terms.push_back(count(D == 0 ? 0 : real_count(w, o), D > 1));
+            terms.push_back(count(D == 0 ? 0 : real_count(w, o)));
+            divides = divides || D > 1;
         });
     } else {
         const auto r = readers(w);
         for_each_position(p.input.desc.Sizes, w.in, w.spatial, [&](int64_t, int64_t, const Coord& x) {
             uint64_t k = 0;
-            bool divides = false;
             for_each_reader(w, r, x, [&](const Coord& o) { ++k; divides = divides || divisor(w, o) > 1; });
-            terms.push_back(count(k, divides));
+            terms.push_back(count(k));
         });
     }
     const uint32_t most = terms.empty() ? 0 : *std::max_element(terms.begin(), terms.end());
-    if (most < 2) {
+    if (most < 2 && !divides) {
         t.Why = "every element is a copy of one term (or +0): bit for bit";
         return t;
     }
@@ -341,9 +342,106 @@ std::optional<Tolerance> pooling_tolerance(const Params& p, bool grad) {
     t.Terms = std::move(terms);
     t.Why = std::string(grad ? "each element is an exact sum of dY / D over the windows that hold it"
                              : "each element is an exact sum of its window's real elements divided by D") +
-            ", rounded once (docs/golden.md, Computed values). Terms gives, per element, the number of terms plus 3 where a "
-            "division is involved (docs/tolerance.md, Average pooling; provisional)";
+            ", rounded once (docs/golden.md, Computed values). Terms gives each element's number of terms; dmlref diff "
+            "bounds each element from its terms' magnitudes, the additions and the division (docs/tolerance.md, Average pooling)";
     return t;
+}
+
+// One element: sum of value_i / D_i over its terms (the forward has one D). A backend adds the
+// n terms in any order after dividing the sum (forward) or each term (grad) by D, or multiplies
+// by a reciprocal of D; D = 1 is no division. Non-finite terms: judged as non-finite values.
+void bound_element(uint64_t e, const std::vector<std::pair<double, double>>& terms, bool divide_sum, DataType t,
+                   const ArithmeticProfile& prof, TermSink& sink) {
+    double scale = 0;
+    bool nan = false, inf_pos = false, inf_neg = false;
+    for (const auto& [v, D] : terms) {
+        nan = nan || std::isnan(v);
+        inf_pos = inf_pos || v == std::numeric_limits<double>::infinity();
+        inf_neg = inf_neg || v == -std::numeric_limits<double>::infinity();
+        if (std::isfinite(v)) scale += std::fabs(v) / D;
+    }
+    if (nan || inf_pos || inf_neg) {
+        sink.set_computed(e, std::numeric_limits<double>::infinity(), scale, uint32_t(terms.size()), nan || (inf_pos && inf_neg), true);
+        return;
+    }
+    if (terms.empty()) {
+        sink.set_computed(e, 0, 0, 0);  // +0 (or an empty window: don't care)
+        return;
+    }
+    const double error = computed_error(prof, t, [&](const Arithmetic& ar) {
+        std::vector<Quantity> quotients, products, values;
+        for (const auto& [v, D] : terms) {
+            const Quantity x = ar.input(v);
+            values.push_back(x);
+            if (D == 1) {
+                quotients.push_back(x);
+                products.push_back(x);
+            } else {
+                quotients.push_back(ar.div(x, ar.constant(D)));
+                products.push_back(ar.mul(x, ar.reciprocal(ar.constant(D))));
+            }
+        }
+        const double D = terms.front().second;
+        Quantity q = worst(ar.sum(quotients), ar.sum(products));
+        if (divide_sum && D != 1) {
+            const Quantity s = ar.sum(values);
+            q = worst(q, worst(ar.div(s, ar.constant(D)), ar.mul(s, ar.reciprocal(ar.constant(D)))));
+        }
+        return q;
+    });
+    sink.set_computed(e, error, scale, uint32_t(terms.size()));
+}
+
+void pooling_bounds(const Params& p, bool grad, std::span<const std::byte> values, const ArithmeticProfile& prof, TermSink& sink) {
+    const Window w = window_of(p);
+    const DataType t = p.input.desc.DataType;
+    if (!grad) {
+        const std::vector<double> x = logical_doubles(p.input.desc, values);
+        const auto packed = packed_strides(p.input.desc.Sizes);
+        uint64_t e = 0;
+        for_each_position(p.pooled.desc.Sizes, w.out, w.spatial, [&](int64_t n, int64_t c, const Coord& o) {
+            std::vector<std::pair<double, double>> terms;
+            const mpz_class Dz = divisor(w, o);
+            if (Dz > 0 && Dz.get_d() <= 0x1p53) {
+                const double D = Dz.get_d();
+                Coord lo{}, hi{}, k{};
+                bool empty = false;
+                for (size_t i = 0; i < w.spatial; ++i) {
+                    const KRange r = real_positions(w, i, o[i]);
+                    lo[i] = k[i] = r.lo;
+                    hi[i] = r.hi;
+                    empty = empty || r.lo == r.hi;
+                }
+                if (!empty) {
+                    do {
+                        Coord pos{};
+                        for (size_t i = 0; i < w.spatial; ++i) pos[i] = o[i] * w.stride[i] - w.start[i] + k[i] * w.dilation[i];
+                        terms.emplace_back(x[size_t(offset_of(packed, n, c, pos, w.spatial))], D);
+                    } while (next_in(k, lo, hi, w.spatial));
+                }
+            }
+            if (Dz.get_d() > 0x1p53) sink.set_computed(e, std::numeric_limits<double>::infinity(), 0, 0);
+            else bound_element(e, terms, true, t, prof, sink);
+            ++e;
+        });
+    } else {
+        const std::vector<double> dy = logical_doubles(p.pooled.desc, values);
+        const auto packed = packed_strides(p.pooled.desc.Sizes);
+        const auto r = readers(w);
+        uint64_t e = 0;
+        for_each_position(p.input.desc.Sizes, w.in, w.spatial, [&](int64_t n, int64_t c, const Coord& x) {
+            std::vector<std::pair<double, double>> terms;
+            bool huge = false;
+            for_each_reader(w, r, x, [&](const Coord& o) {
+                const mpz_class D = divisor(w, o);
+                huge = huge || D.get_d() > 0x1p53;
+                terms.emplace_back(dy[size_t(offset_of(packed, n, c, o, w.spatial))], D.get_d());
+            });
+            if (huge) sink.set_computed(e, std::numeric_limits<double>::infinity(), 0, 0);
+            else bound_element(e, terms, false, t, prof, sink);
+            ++e;
+        });
+    }
 }
 
 }  // namespace
@@ -375,94 +473,16 @@ std::optional<Tolerance> tolerance(const DML_AVERAGE_POOLING_GRAD_OPERATOR_DESC&
     return output == "OutputGradientTensor" && valid(d) ? pooling_tolerance(params(d), true) : std::nullopt;
 }
 
-// ---- explain (dmlref/explain.hpp, docs/explain.md) -------------------------------------------
+}  // namespace dmlref::reference
 
-// The forward: the element's window, its real elements and its divisor D(o). The grad: the
-// windows that read the element, each dY[o] a term divided by its own D(o).
-bool explain_average_pooling(const Case& c, std::string_view output, uint64_t flat, FamilyExplanation& out) {
-    (void)output;
-    return std::visit([&](const auto& d) {
-        using D = std::decay_t<decltype(d)>;
-        constexpr bool grad = std::is_same_v<D, DML_AVERAGE_POOLING_GRAD_OPERATOR_DESC>;
-        if constexpr (std::is_same_v<D, DML_AVERAGE_POOLING_OPERATOR_DESC> || std::is_same_v<D, DML_AVERAGE_POOLING1_OPERATOR_DESC> || grad) {
-            if (!valid(d)) return false;
-            const Params p = params(d);
-            const Window w = window_of(p);
-            out.policies.push_back(w.include_padding ? "IncludePaddingDivisor" : "ExcludePaddingDivisor");
-            auto position = [&](const std::vector<uint32_t>& sizes, uint64_t e, int64_t& n, int64_t& ch, Coord& s) {
-                const std::vector<uint64_t> at = nd_coordinate(sizes, e);
-                n = int64_t(at[0]);
-                ch = int64_t(at[1]);
-                for (size_t i = 0; i < w.spatial; ++i) s[i] = int64_t(at[i + 2]);
-            };
-            auto index = [&](int64_t n, int64_t ch, const Coord& s) {
-                std::vector<uint64_t> at = {uint64_t(n), uint64_t(ch)};
-                for (size_t i = 0; i < w.spatial; ++i) at.push_back(uint64_t(s[i]));
-                return at;
-            };
-            // o's window as text, with its real count and divisor.
-            auto window_text = [&](const Coord& o, int64_t n, int64_t ch) {
-                std::string text = std::string(p.input.name) + "[" + std::to_string(n) + "," + std::to_string(ch);
-                for (size_t i = 0; i < w.spatial; ++i) {
-                    const int64_t first = o[i] * w.stride[i] - w.start[i], last = first + (w.size[i] - 1) * w.dilation[i];
-                    text += "," + std::to_string(first) + ".." + std::to_string(last) +
-                            (w.dilation[i] > 1 ? " step " + std::to_string(w.dilation[i]) : "");
-                }
-                return text + "]  (" + std::to_string(real_count(w, o)) + " real elements of " + w.taps.get_str() +
-                       " taps), D = " + divisor(w, o).get_str();
-            };
-            int64_t n = 0, ch = 0;
-            Coord at{};
-            if (!grad) {
-                position(p.pooled.desc.Sizes, flat, n, ch, at);
-                out.facts.emplace_back("window", window_text(at, n, ch));
-                const mpz_class D = divisor(w, at);
-                out.facts.emplace_back("divisor", D == 0 ? "0: no real element, the value is undefined (+0, don't care)"
-                                                         : D.get_str() + (w.include_padding ? " = prod(WindowSize) (IncludePadding TRUE)"
-                                                                                            : " = the real elements (IncludePadding FALSE)"));
-                out.facts.emplace_back("value", "(the sum of the terms) / D, exact, rounded once");
-                if (D == 0) out.policies.push_back("EmptyWindow");
-                Coord lo{}, hi{}, k{};
-                for (size_t i = 0; i < w.spatial; ++i) {
-                    const KRange r = real_positions(w, i, at[i]);
-                    lo[i] = k[i] = r.lo;
-                    hi[i] = r.hi;
-                    if (r.lo == r.hi) return true;
-                }
-                do {
-                    Coord pos{};
-                    for (size_t i = 0; i < w.spatial; ++i) pos[i] = at[i] * w.stride[i] - w.start[i] + k[i] * w.dilation[i];
-                    ExplainedInput in = input_element(c, std::string(p.input.name), index(n, ch, pos), "window");
-                    out.terms.push_back({in.tensor, in.index, element_value(in.type, in.bits), 1.0, ""});
-                    out.inputs.push_back(std::move(in));
-                } while (next_in(k, lo, hi, w.spatial));
-            } else {
-                position(p.input.desc.Sizes, flat, n, ch, at);
-                const auto r = readers(w);
-                uint64_t windows = 0;
-                for_each_reader(w, r, at, [&](const Coord& o) {
-                    ++windows;
-                    const mpz_class D = divisor(w, o);
-                    ExplainedInput in = input_element(c, std::string(p.pooled.name), index(n, ch, o), "dY");
-                    out.terms.push_back({in.tensor, in.index, element_value(in.type, in.bits), 1.0 / D.get_d(),
-                                         "dY / D, D = " + D.get_str() + " (exact)"});
-                    out.inputs.push_back(std::move(in));
-                    if (windows <= 4) {
-                        std::string key = "window of dY[";
-                        for (uint64_t v : index(n, ch, o)) key += std::to_string(v) + ",";
-                        key.back() = ']';
-                        out.facts.emplace_back(key, window_text(o, n, ch));
-                    }
-                });
-                out.facts.insert(out.facts.begin(), {"read by", std::to_string(windows) + " windows (each sends dY / D here)"});
-            }
-            out.policies.push_back("ComputedValue");
-            out.policies.push_back(is_float(p.input.desc.DataType) ? "NonFiniteSum" : "IntegerResult");
-            return true;
-        } else {
-            return false;
-        }
-    }, c.op.Desc);
+namespace dmlref {
+
+void average_pooling_bounds(const Operator& op, const InputBuffer& input, const ArithmeticProfile& p, TermSink& sink) {
+    using namespace reference;
+    if (auto* d = std::get_if<DML_AVERAGE_POOLING_OPERATOR_DESC>(&op.Desc)) pooling_bounds(params(*d), false, input("InputTensor"), p, sink);
+    else if (auto* d = std::get_if<DML_AVERAGE_POOLING1_OPERATOR_DESC>(&op.Desc)) pooling_bounds(params(*d), false, input("InputTensor"), p, sink);
+    else if (auto* d = std::get_if<DML_AVERAGE_POOLING_GRAD_OPERATOR_DESC>(&op.Desc)) pooling_bounds(params(*d), true, input("InputGradientTensor"), p, sink);
+    else throw std::invalid_argument("not an average pooling operator");
 }
 
-}  // namespace dmlref::reference
+}  // namespace dmlref

@@ -7,6 +7,8 @@
 #include "dmlref/numeric.hpp"
 #include "dmlref/operators.hpp"
 
+#include <array>
+#include <cstring>
 #include <initializer_list>
 #include <string>
 
@@ -42,6 +44,24 @@ struct PoolingArrays {
     const std::vector<uint32_t>* Dilations;  // null where the desc has none
 };
 bool validate_pooling_arrays(Diagnostics& diags, const PoolingArrays& a);
+
+// A tensor's logical elements (row-major), read through its strides.
+template <class T> std::vector<T> logical_values(const TensorDesc& d, std::span<const std::byte> buffer) {
+    const std::vector<std::byte> bytes = gather_logical(d, buffer);
+    std::vector<T> v(bytes.size() / sizeof(T));
+    std::memcpy(static_cast<void*>(v.data()), bytes.data(), bytes.size());
+    return v;
+}
+
+// Writes value(i) for every logical index i of `d` at its strided offset.
+template <class T, class F> void write_logical(const TensorDesc& d, std::span<std::byte> buffer, F&& value) {
+    const TensorView V(d, buffer);
+    const auto packed = packed_strides(d.Sizes);
+    const std::array<const int64_t*, 2> strides = {V.strides.data(), packed.data()};
+    for_each_run<2>(d.Sizes, strides, {0, 0}, [&](const std::array<int64_t, 2>& off, int64_t n, const std::array<int64_t, 2>& step) {
+        for (int64_t i = 0; i < n; ++i) V.data<T>()[off[0] + i * step[0]] = value(uint64_t(off[1] + i * step[1]));
+    });
+}
 
 // Per family: validate (every rule, into diags) and evaluate (the loop).
 void validate(const DML_ACTIVATION_RELU_OPERATOR_DESC& d, Diagnostics& diags);
@@ -127,4 +147,20 @@ void validate(const DML_LOCAL_RESPONSE_NORMALIZATION_GRAD_OPERATOR_DESC& d, Diag
 void evaluate(const DML_LOCAL_RESPONSE_NORMALIZATION_GRAD_OPERATOR_DESC& d, const Bindings& b);
 std::optional<Tolerance> tolerance(const DML_LOCAL_RESPONSE_NORMALIZATION_GRAD_OPERATOR_DESC& d, std::string_view output);
 
+}  // namespace dmlref::reference
+
+namespace dmlref::reference {
+// ---- Batch normalization (reference/batch_normalization.cpp) ---------------------------------
+void validate(const DML_BATCH_NORMALIZATION_OPERATOR_DESC& d, Diagnostics& diags);
+void evaluate(const DML_BATCH_NORMALIZATION_OPERATOR_DESC& d, const Bindings& b);
+std::optional<Tolerance> tolerance(const DML_BATCH_NORMALIZATION_OPERATOR_DESC& d, std::string_view output);
+void validate(const DML_BATCH_NORMALIZATION_GRAD_OPERATOR_DESC& d, Diagnostics& diags);
+void evaluate(const DML_BATCH_NORMALIZATION_GRAD_OPERATOR_DESC& d, const Bindings& b);
+std::optional<Tolerance> tolerance(const DML_BATCH_NORMALIZATION_GRAD_OPERATOR_DESC& d, std::string_view output);
+void validate(const DML_BATCH_NORMALIZATION_TRAINING_OPERATOR_DESC& d, Diagnostics& diags);
+void evaluate(const DML_BATCH_NORMALIZATION_TRAINING_OPERATOR_DESC& d, const Bindings& b);
+std::optional<Tolerance> tolerance(const DML_BATCH_NORMALIZATION_TRAINING_OPERATOR_DESC& d, std::string_view output);
+void validate(const DML_BATCH_NORMALIZATION_TRAINING_GRAD_OPERATOR_DESC& d, Diagnostics& diags);
+void evaluate(const DML_BATCH_NORMALIZATION_TRAINING_GRAD_OPERATOR_DESC& d, const Bindings& b);
+std::optional<Tolerance> tolerance(const DML_BATCH_NORMALIZATION_TRAINING_GRAD_OPERATOR_DESC& d, std::string_view output);
 }  // namespace dmlref::reference

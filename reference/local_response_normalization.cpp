@@ -27,6 +27,7 @@
 #include "common.hpp"
 #include "correctly_rounded.hpp"
 #include "dmlref/explain.hpp"
+#include "lrn_region.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -36,19 +37,7 @@ namespace dmlref::reference {
 
 namespace {
 
-struct Params {
-    std::string_view op;  // rule prefix
-    const TensorDesc& X;
-    uint32_t CrossChannel, LocalSize;
-    float Alpha, Beta, Bias;
-};
-
-Params params(const DML_LOCAL_RESPONSE_NORMALIZATION_OPERATOR_DESC& d) {
-    return {"lrn", d.InputTensor, d.CrossChannel, d.LocalSize, d.Alpha, d.Beta, d.Bias};
-}
-Params params(const DML_LOCAL_RESPONSE_NORMALIZATION_GRAD_OPERATOR_DESC& d) {
-    return {"lrn-grad", d.InputTensor, d.CrossChannel, d.LocalSize, d.Alpha, d.Beta, d.Bias};
-}
+using namespace lrn_region;
 
 std::string rule(std::string_view op, std::string_view id) { return std::string(op) + "." + std::string(id); }
 
@@ -73,52 +62,6 @@ template <class D> bool valid(const D& d) {
     Diagnostics diags;
     validate(d, diags);
     return !diags.has_errors();
-}
-
-// ---- Regions -------------------------------------------------------------------------------
-
-using Coord = std::array<int64_t, kMaxDimensionCount>;
-
-struct Geometry {
-    std::vector<uint32_t> sizes;
-    std::vector<int64_t> packed;
-    uint32_t first_windowed, last_windowed;  // dimensions [first, last) carry the window
-    int64_t before, after;                   // floor((L - 1) / 2), ceil((L - 1) / 2)
-};
-
-Geometry geometry_of(const Params& p) {
-    Geometry g{p.X.Sizes, packed_strides(p.X.Sizes), 1, 2, (int64_t(p.LocalSize) - 1) / 2, int64_t(p.LocalSize) / 2};
-    if (!p.CrossChannel) { g.first_windowed = 2; g.last_windowed = uint32_t(p.X.Sizes.size()); }
-    return g;
-}
-
-Coord coord_of(const Geometry& g, uint64_t i) {
-    Coord c{};
-    for (size_t d = g.sizes.size(); d-- > 0;) { c[d] = int64_t(i % g.sizes[d]); i /= g.sizes[d]; }
-    return c;
-}
-
-// Calls f(logical index) for every element of the box [c - down, c + up] (clipped) over the
-// windowed dimensions.
-template <class F> void for_each_in_box(const Geometry& g, const Coord& c, int64_t down, int64_t up, F&& f) {
-    Coord lo = c, hi = c, k{};
-    for (uint32_t d = g.first_windowed; d < g.last_windowed; ++d) {
-        lo[d] = std::max<int64_t>(0, c[d] - down);
-        hi[d] = std::min<int64_t>(g.sizes[d] - 1, c[d] + up);
-    }
-    k = lo;
-    for (;;) {
-        int64_t index = 0;
-        for (size_t d = 0; d < g.sizes.size(); ++d) index += k[d] * g.packed[d];
-        f(uint64_t(index));
-        bool stepped = false;
-        for (uint32_t d = g.last_windowed; d > g.first_windowed && !stepped;) {
-            --d;
-            if (++k[d] <= hi[d]) stepped = true;
-            else k[d] = lo[d];
-        }
-        if (!stepped) return;
-    }
 }
 
 // S of every element, exactly, or NaN / +inf when a value of the region is not finite.
@@ -202,23 +145,6 @@ template <class T> T lrn_value(const Params& p, T x, const Square& s) {
         if (exact) return kExact;
         // Relative error: B's rounding amplified by |Beta|, the power's and the product's.
         return long(w) - guard_bits(beta, 3);
-    });
-}
-
-template <class T> std::vector<T> logical_values(const TensorDesc& d, std::span<const std::byte> buffer) {
-    const std::vector<std::byte> bytes = gather_logical(d, buffer);
-    std::vector<T> v(bytes.size() / sizeof(T));
-    std::memcpy(static_cast<void*>(v.data()), bytes.data(), bytes.size());
-    return v;
-}
-
-// Writes out[i] for every logical index i of `d` at its strided offset.
-template <class T, class F> void write_logical(const TensorDesc& d, std::span<std::byte> buffer, F&& value) {
-    const TensorView V(d, buffer);
-    const auto packed = packed_strides(d.Sizes);
-    const std::array<const int64_t*, 2> strides = {V.strides.data(), packed.data()};
-    for_each_run<2>(d.Sizes, strides, {0, 0}, [&](const std::array<int64_t, 2>& off, int64_t n, const std::array<int64_t, 2>& step) {
-        for (int64_t i = 0; i < n; ++i) V.data<T>()[off[0] + i * step[0]] = value(uint64_t(off[1] + i * step[1]));
     });
 }
 
@@ -392,8 +318,10 @@ void lrn_grad(const DML_LOCAL_RESPONSE_NORMALIZATION_GRAD_OPERATOR_DESC& d, cons
     });
 }
 
-// ---- Tolerance (provisional, docs/tolerance.md "Local response normalization") -------------
+// ---- Tolerance (docs/tolerance.md, "Local response normalization") -------------------------
 
+// Per element, the number of terms (the region's size; the grad: 1 + the elements whose region
+// holds it); the bound itself comes from lrn_bounds (local_response_normalization_bound.cpp).
 std::optional<Tolerance> lrn_tolerance(const Params& p, bool grad) {
     Tolerance t;
     if (!is_float(p.X.DataType)) {
@@ -402,23 +330,18 @@ std::optional<Tolerance> lrn_tolerance(const Params& p, bool grad) {
         return t;
     }
     const Geometry g = geometry_of(p);
-    const double beta = std::fabs(double(p.Beta));
     std::vector<uint32_t> terms;
-    uint32_t most = 0;
     for (uint64_t i = 0; i < element_count(p.X); ++i) {
-        uint64_t n = 0, m = 0;
-        for_each_in_box(g, coord_of(g, i), g.before, g.after, [&](uint64_t) { ++n; });
-        if (grad) for_each_in_box(g, coord_of(g, i), g.after, g.before, [&](uint64_t) { ++m; });
-        const double k = grad ? std::ceil((beta + 1) * double(2 * n + 2)) + double(m) + 8 : std::ceil(beta * double(2 * n + 2)) + 6;
-        terms.push_back(uint32_t(std::min(k, 4294967295.0)));
-        most = std::max(most, terms.back());
+        uint64_t n = grad ? 1 : 0;
+        for_each_in_box(g, coord_of(g, i), grad ? g.after : g.before, grad ? g.before : g.after, [&](uint64_t) { ++n; });
+        terms.push_back(uint32_t(std::min<uint64_t>(n, UINT32_MAX)));
     }
     t.Kind = "Summed";
-    t.MaxTerms = most;
+    t.MaxTerms = terms.empty() ? 0 : *std::max_element(terms.begin(), terms.end());
     t.Terms = std::move(terms);
-    t.Why = "the exact formula rounded once (docs/golden.md, Computed values); Terms is k of the (k - 1/2) ULP bound for a backend "
-            "computing S, B, the power and the products in the output precision, with pow assumed within 2 ULP "
-            "(docs/tolerance.md, Local response normalization; provisional, uncalibrated: D3D states no pow accuracy)";
+    t.Why = "the exact formula rounded once (docs/golden.md, Computed values). Terms gives each element's number of terms; "
+            "dmlref diff bounds each element by a forward error analysis of the squares, the sum, B, the power (stated "
+            "accuracy, calibrated on a GPU) and the products (docs/tolerance.md, Local response normalization)";
     return t;
 }
 

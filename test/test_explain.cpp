@@ -143,35 +143,6 @@ TEST_CASE("explain: a clip at Min, and the clip gradient at Min") {
     CHECK(fact(explain_element(g, "", 1, std::nullopt, "", {}), "decided by") == "Min < x < Max: dY passes");
 }
 
-TEST_CASE("explain: an average pooling window and its divisor") {
-    // X 3x3 = 1..9, window 2x2, stride 1, padding 1 on every side: Y is 4x4. Y[0,0,1,1] reads
-    // rows 0..1, columns 0..1: 1 2 / 4 5, all real, D = 4 either way; Y[0,0,0,0] reads rows
-    // -1..0, columns -1..0: one real element (X[0,0,0,0] = 1), D = 1 (IncludePadding FALSE) or 4 (TRUE).
-    auto pool = [](int include) {
-        return golden(R"({"format": 1, "name": "t", "operator": "AVERAGE_POOLING",
-            "desc": {"InputTensor": {"DataType": "FLOAT32", "Sizes": [1, 1, 3, 3]},
-                     "OutputTensor": {"DataType": "FLOAT32", "Sizes": [1, 1, 4, 4]},
-                     "DimensionCount": 2, "Strides": [1, 1], "WindowSize": [2, 2], "StartPadding": [1, 1],
-                     "EndPadding": [1, 1], "IncludePadding": )" + std::to_string(include) + R"(},
-            "inputs": {"InputTensor": [1, 2, 3, 4, 5, 6, 7, 8, 9]}})");
-    };
-    const Case exclude = pool(0), include = pool(1);
-    const Explanation inner = explain_element(exclude, "", 5, std::nullopt, "", {});
-    CHECK(fact(inner, "window") == "InputTensor[0,0,0..1,0..1]  (4 real elements of 4 taps), D = 4");
-    REQUIRE(inner.family.terms.size() == 4);
-    CHECK(inner.family.terms[3].index == std::vector<uint64_t>{0, 0, 1, 1});
-    CHECK(inner.family.terms[3].value == 5.0);
-    CHECK(inner.golden_bits == to_bits(3.0f));  // (1 + 2 + 4 + 5) / 4
-    const Explanation corner = explain_element(exclude, "", 0, std::nullopt, "", {});
-    CHECK(fact(corner, "divisor") == "1 = the real elements (IncludePadding FALSE)");
-    CHECK(corner.family.inputs.size() == 1);
-    CHECK(has_policy(corner, "ExcludePaddingDivisor"));
-    const Explanation padded = explain_element(include, "", 0, std::nullopt, "", {});
-    CHECK(fact(padded, "divisor") == "4 = prod(WindowSize) (IncludePadding TRUE)");
-    CHECK(padded.golden_bits == to_bits(0.25f));  // 1 / 4
-    CHECK(has_policy(padded, "IncludePaddingDivisor"));
-}
-
 TEST_CASE("explain: the LRN region, clipped at the edge") {
     // CrossChannel, LocalSize 3: element c's region is channels [c - 1, c + 1] clipped to 0..4.
     const Case c = golden(R"({"format": 1, "name": "t", "operator": "LOCAL_RESPONSE_NORMALIZATION",

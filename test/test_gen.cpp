@@ -326,8 +326,10 @@ TEST_CASE("coverage: cells, features and holes") {
     //   local response normalization, ranks 2..8 (batch, channel and up to 6 more): LRN, LRN_GRAD = 2 x 7;
     //   the 14 element-wise and data-movement operators (CLIP, CLIP1, CLIP_GRAD, CLIP_GRAD1, RELU, RELU_GRAD,
     //     SLICE, SLICE1, SLICE_GRAD, RESAMPLE, RESAMPLE1, RESAMPLE2, RESAMPLE_GRAD, RESAMPLE_GRAD1), ranks 1..8 = 14 x 8;
+    //   batch normalization, ranks 1..8 (spec/dml-training-ops.md section 5): BN, BN_GRAD, BN_TRAINING,
+    //     BN_TRAINING_GRAD = 4 x 8;
     //   each over the 11 types.
-    CHECK(none.scope == 7 * 11 * 6 + 2 * 11 * 7 + 14 * 11 * 8);
+    CHECK(none.scope == 7 * 11 * 6 + 2 * 11 * 7 + 14 * 11 * 8 + 4 * 11 * 8);
     CHECK(scope_ranks(OperatorType::AVERAGE_POOLING_GRAD) == std::pair<uint32_t, uint32_t>{3, 8});
     CHECK(scope_ranks(OperatorType::LOCAL_RESPONSE_NORMALIZATION) == std::pair<uint32_t, uint32_t>{2, 8});
     // DirectML's ACTIVATION_RELU table: FLOAT32 at 1..8 dimensions from feature level 3.0; FLOAT64 never.

@@ -1,12 +1,14 @@
-// The error bound of a summed element from its own terms (docs/tolerance.md, "The bound of a
-// sum"): arithmetic profiles, the per-element term summary an operator's term enumeration
-// fills, the bound (never under-estimated), and the whole-tensor check for systematic error.
+// The error bound of a summed or computed element from its own terms (docs/tolerance.md, "The
+// bound of a sum", "Computed values"): arithmetic profiles, the per-element term summary an
+// operator's term enumeration fills, the forward error arithmetic a computed operator's bound
+// function uses, the bound (never under-estimated), and the whole-tensor systematic check.
 #pragma once
 
 #include "dmlref/types.hpp"
 
 #include <cmath>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -55,6 +57,11 @@ struct ElementTerms {
     bool infinite = false;    // an infinite term
     bool ambiguous = false;   // some term may land in another element (an admissible reading)
     double ambiguous_formation = 0;  // the part of `formation` from such terms (delta 1: the whole term)
+    // A computed element (docs/tolerance.md, "Computed values"): `computed_error` bounds
+    // |backend - exact value| from the operator's forward error analysis (Arithmetic below);
+    // the bound adds the golden's own rounding. abs_sum then holds the element's scale.
+    bool computed = false;
+    double computed_error = 0;
     // The golden may be a rounding of its exact sum: two or more terms, or a weighted term.
     bool inexact() const { return n >= 2 || products > 0; }
 };
@@ -70,6 +77,10 @@ public:
     // Elements a and b share a term that lands in one of them (an admissible reading): their
     // sum keeps it whatever the reading, so the diff checks the group's total (conservation).
     void link(uint64_t a, uint64_t b);
+    // A computed element: `error` bounds |backend - exact| (computed_error, below); `scale` is
+    // the size of what the element is made of (for the report's relative detection limit),
+    // `terms` its number of terms; nan / infinite as for a sum (judged as non-finite values).
+    void set_computed(uint64_t e, double error, double scale, uint32_t terms, bool nan = false, bool infinite = false);
     uint64_t group(uint64_t e);  // the group's representative (e itself when unlinked)
     bool linked() const { return !parent_.empty(); }
     const std::vector<ElementTerms>& elements() const { return elements_; }
@@ -84,6 +95,74 @@ private:
 // golden_bits, under the profile (docs/tolerance.md gives the derivation). 0 for an exact
 // copy; +infinity when the bound says nothing (gamma_(n-1) undefined, infinite terms).
 double element_bound(const ElementTerms& e, DataType t, uint64_t golden_bits, const ArithmeticProfile& p);
+
+// ---- Computed values (docs/tolerance.md, "Computed values") ---------------------------------
+//
+// A computed operator (average pooling, LRN; batch normalization and ROI align later) plugs in
+// with ONE function `void xxx_bounds(const Operator&, const InputBuffer&, const ArithmeticProfile&,
+// TermSink&)` beside its evaluate loop (declared in dmlref/terms.hpp) and one row in
+// lib/tolerance.cpp's `computed_outputs()`. For every element it writes its formula once as a
+// lambda over an Arithmetic (the backend's working type), covering each association or formula
+// variant a conforming backend may use (the worst of them), and calls
+//   sink.set_computed(e, computed_error(profile, output_type, formula), scale, terms).
+
+// Accuracies assumed of a backend's operations beyond + - * (rounded to nearest, 1/2 ULP), in
+// ULPs of the operation's working type. docs/tolerance.md states where each number comes from.
+struct StatedAccuracy {
+    double division = 2.5;    // x / y: D3D11.3's div; covers rcp (1 ULP) times x (1/2 ULP) and IEEE division
+    double reciprocal = 1;    // 1 / y: D3D11.3's rcp
+    double pow = 2;           // pow(b, p): the largest error measured of torch.pow float32 on an H100, 0.88 ULP
+                              // over 2.8M arguments (docs/crosscheck-gpu.md, "pow"), doubled and rounded up
+    double log2 = 3;          // a pow evaluated as exp2(p * log2 b): log2 within 3 ULP (D3D11.3), or
+    double log2_near_one = 8; // an absolute error of 8 u (2^-21 in float32) near b = 1
+};
+inline constexpr StatedAccuracy kStatedAccuracy{};
+
+// One quantity of a backend's evaluation of a formula: the exact (real) value lies in [lo, hi]
+// (outward rounded) and the backend's value differs from it by at most err (rounded up;
+// +infinity when nothing can be said: a divisor or base that may reach 0, an overflow).
+struct Quantity {
+    double lo = 0, hi = 0, err = 0;
+    double mag() const { return std::max(std::fabs(lo), std::fabs(hi)); }      // max |exact|
+    double mig() const { return lo > 0 ? lo : hi < 0 ? -hi : 0.0; }             // min |exact|
+};
+
+// The arithmetic of one working type `a`: every operation takes the operands' ranges and
+// errors, and returns the exact result's range and the backend's error: the operands' errors
+// propagated plus the operation's own (round to nearest in `a`, or the stated accuracy;
+// subnormals kept, or with `flush` any subnormal operand or result may become zero).
+class Arithmetic {
+public:
+    Arithmetic(DataType a, bool flush);
+    DataType type() const { return a_; }
+    Quantity input(double v) const;     // an element of the input (a float type no wider than a: exact)
+    Quantity constant(double v) const;  // a desc constant or count, converted to a by rounding
+    Quantity add(const Quantity& x, const Quantity& y) const;
+    Quantity neg(const Quantity& x) const;
+    Quantity sum(const std::vector<Quantity>& terms) const;  // in any order and any tree
+    Quantity mul(const Quantity& x, const Quantity& y) const;
+    Quantity div(const Quantity& x, const Quantity& y) const;  // within StatedAccuracy::division
+    Quantity reciprocal(const Quantity& y) const;              // within StatedAccuracy::reciprocal
+    Quantity pow(const Quantity& b, double p) const;           // b > 0; within the stated pow accuracy
+    // The most the backend's result, stored in the output type t (rounded once more when `a`
+    // is wider), may be from the exact value.
+    double result_error(const Quantity& q, DataType t) const;
+
+private:
+    Quantity checked(Quantity q) const;  // no bound once a value may overflow `a`
+    double round_err(double magnitude, double ulps) const;
+    DataType a_;
+    bool flush_;
+    double u_, eta_, lambda_, max_;
+};
+
+// Of two evaluations of one exact value, the one with the larger error.
+inline const Quantity& worst(const Quantity& x, const Quantity& y) { return y.err > x.err ? y : x; }
+
+// The largest Arithmetic::result_error over the working types the profile admits for output type
+// t (Accumulate::Any: t, FLOAT32 and FLOAT64, each at least as wide as t; Output: t; Float32,
+// Float64) with its subnormal handling. `formula` evaluates the element in one Arithmetic.
+double computed_error(const ArithmeticProfile& p, DataType t, const std::function<Quantity(const Arithmetic&)>& formula);
 
 // The bound of a group of linked elements' total: each element's bound with its admissible
 // readings' terms counted as moved mass (in the sum of |t|) rather than as allowance.

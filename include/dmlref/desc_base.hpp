@@ -49,6 +49,7 @@ struct DML_SCALE_BIAS {
 //   uint_array(name, std::vector<uint32_t>&)       int_array(name, std::vector<int32_t>&)
 //   float_array(name, std::vector<float>&)
 //   enumeration(name, uint32_t&, const EnumNames&) (the value is the index into the names)
+//   fused_activation(name, std::optional<DML_FUSED_ACTIVATION>&)  (descs/batch_normalization.hpp)
 // Arrays are read as given (any length); each operator's validate checks the length against
 // DimensionCount, so that the error names the operator's rule.
 

@@ -103,7 +103,6 @@ bool explain_resample(const Case& c, std::string_view output, uint64_t flat, Fam
 bool explain_slice(const Case& c, std::string_view output, uint64_t flat, FamilyExplanation& out);
 bool explain_clip(const Case& c, std::string_view output, uint64_t flat, FamilyExplanation& out);
 bool explain_relu(const Case& c, std::string_view output, uint64_t flat, FamilyExplanation& out);
-bool explain_average_pooling(const Case& c, std::string_view output, uint64_t flat, FamilyExplanation& out);
 bool explain_lrn(const Case& c, std::string_view output, uint64_t flat, FamilyExplanation& out);
 }  // namespace reference
 

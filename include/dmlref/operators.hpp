@@ -12,6 +12,7 @@
 #include "dmlref/descs/resample.hpp"
 #include "dmlref/descs/average_pooling.hpp"
 #include "dmlref/descs/local_response_normalization.hpp"
+#include "dmlref/descs/batch_normalization.hpp"
 #include "dmlref/diagnostics.hpp"
 #include "dmlref/tensor.hpp"
 #include "dmlref/types.hpp"
@@ -55,6 +56,10 @@ enum class OperatorType : uint32_t {
     AVERAGE_POOLING1 = 166,
     LOCAL_RESPONSE_NORMALIZATION = 74,
     LOCAL_RESPONSE_NORMALIZATION_GRAD = 144,
+    BATCH_NORMALIZATION = 72,
+    BATCH_NORMALIZATION_GRAD = 146,
+    BATCH_NORMALIZATION_TRAINING = 151,
+    BATCH_NORMALIZATION_TRAINING_GRAD = 152,
 };
 
 using OperatorDesc = std::variant<
@@ -80,7 +85,11 @@ using OperatorDesc = std::variant<
     DML_AVERAGE_POOLING1_OPERATOR_DESC,
     DML_AVERAGE_POOLING_GRAD_OPERATOR_DESC,
     DML_LOCAL_RESPONSE_NORMALIZATION_OPERATOR_DESC,
-    DML_LOCAL_RESPONSE_NORMALIZATION_GRAD_OPERATOR_DESC>;
+    DML_LOCAL_RESPONSE_NORMALIZATION_GRAD_OPERATOR_DESC,
+    DML_BATCH_NORMALIZATION_OPERATOR_DESC,
+    DML_BATCH_NORMALIZATION_GRAD_OPERATOR_DESC,
+    DML_BATCH_NORMALIZATION_TRAINING_OPERATOR_DESC,
+    DML_BATCH_NORMALIZATION_TRAINING_GRAD_OPERATOR_DESC>;
 
 // DML_OPERATOR_DESC: the type and its desc.
 struct Operator {

@@ -7,7 +7,9 @@
 #include "dmlref/operators.hpp"
 
 #include <cstddef>
+#include <functional>
 #include <span>
+#include <vector>
 
 namespace dmlref {
 
@@ -22,5 +24,21 @@ void max_pooling_grad_terms(const DML_MAX_POOLING_GRAD_OPERATOR_DESC& d, std::sp
 // `values` is the buffer of InputTensor (forward) or InputGradientTensor (the grad's dY). The op must
 // be a resample operator that validates.
 void resample_terms(const Operator& op, std::span<const std::byte> values, Coordinates coordinates, TermSink& sink);
+
+// ---- Computed operators (docs/tolerance.md, "Computed values") -----------------------------
+// Each fills every element of its output with TermSink::set_computed: the bound of
+// |backend - exact| from the operator's forward error analysis under the profile
+// (dmlref/bound.hpp: Arithmetic, computed_error). `input(field)` is a bound input buffer (it
+// throws std::invalid_argument when the case lacks it). The op must validate; float outputs only.
+using InputBuffer = std::function<std::span<const std::byte>(const char* field)>;
+
+// The values of a tensor in logical (row-major) order, widened exactly to double (integers
+// beyond 2^53 rounded): what a bound function reads its inputs with.
+std::vector<double> logical_doubles(const TensorDesc& d, std::span<const std::byte> buffer);
+
+// AVERAGE_POOLING, AVERAGE_POOLING1 (OutputTensor) and AVERAGE_POOLING_GRAD (OutputGradientTensor).
+void average_pooling_bounds(const Operator& op, const InputBuffer& input, const ArithmeticProfile& p, TermSink& sink);
+// LOCAL_RESPONSE_NORMALIZATION (OutputTensor) and _GRAD (OutputGradientTensor).
+void lrn_bounds(const Operator& op, const InputBuffer& input, const ArithmeticProfile& p, TermSink& sink);
 
 }  // namespace dmlref

@@ -16,12 +16,15 @@ For every golden in CASES whose operator and desc map onto PyTorch (packed tenso
   MAX_POOLING_GRAD      max_pool2d / max_pool3d backward (symmetric padding, any dilation,
                         ceil mode when the golden's output size needs it; float types)
   SLICE_GRAD            autograd of indexing X with each dimension's window indices
+  AVERAGE_POOLING(1)    avg_pool2d / avg_pool3d (count_include_pad = IncludePadding, ceil mode when
+                        the golden's output size needs it; no dilation); _GRAD by autograd
+  LOCAL_RESPONSE_NORMALIZATION  local_response_norm (CrossChannel TRUE); _GRAD by autograd
   RESAMPLE_GRAD1        interpolate backward: LINEAR with half-pixel offsets as bilinear,
                         align_corners=False; NEAREST_NEIGHBOR DECREASING with offsets 0 as
                         'nearest', with OutputPixelOffset -0.5 as 'nearest-exact'; INCREASING
                         with half-pixel offsets by autograd of indexing with float32
                         ceil((o + 0.5) * float32(1 / scale) - 0.5) (no PyTorch mode reads so)
-it writes OUT/actual/<case>/OutputGradientTensor.npy and copies the golden to
+it writes OUT/actual/<case>/<output field>.npy and copies the golden to
 OUT/goldens/<case>.json, so that `dmlref diff` can judge PyTorch's results. Cases it cannot map
 are listed as skipped with the reason. PyTorch is a GPU backend of other frameworks, not of
 DirectML: where it differs from the goldens it shows where backends read these operators
@@ -129,8 +132,74 @@ def resample_grad(d, npy, dev):
     return x.grad
 
 
+def avg_pool_args(d, xd, pooled):
+    """avg_pool2d/3d and its arguments for an average pooling desc (x = the forward input)."""
+    if xd["DataType"] not in ("FLOAT16", "FLOAT32", "FLOAT64"):
+        raise NotImplementedError("PyTorch's CUDA average pooling takes float types only")
+    rank = len(xd["Sizes"])
+    if rank not in (4, 5):
+        raise NotImplementedError(f"PyTorch pools 4-D and 5-D tensors, not {rank}-D")
+    if d["StartPadding"] != d["EndPadding"]:
+        raise NotImplementedError("PyTorch pads symmetrically")
+    if any(v != 1 for v in d.get("Dilations", [])):
+        raise NotImplementedError("PyTorch's average pooling has no dilation")
+    pool = torch.nn.functional.avg_pool2d if rank == 4 else torch.nn.functional.avg_pool3d
+    args = dict(kernel_size=d["WindowSize"], stride=d["Strides"], padding=d["StartPadding"],
+                count_include_pad=bool(d.get("IncludePadding", 0)))
+
+    def run(x):
+        for ceil in (False, True):
+            y = pool(x, ceil_mode=ceil, **args)
+            if list(y.shape) == pooled["Sizes"]:
+                return y
+        raise NotImplementedError("PyTorch's output size differs from the golden's")
+    return run
+
+
+def avg_pool(d, npy, dev):
+    x = tensor(npy, "InputTensor", d["InputTensor"], dev)
+    return avg_pool_args(d, d["InputTensor"], d["OutputTensor"])(x)
+
+
+def avg_pool_grad(d, npy, dev):
+    dxd = d["OutputGradientTensor"]
+    x = torch.zeros(dxd["Sizes"], dtype=DTYPES[dxd["DataType"]], device=dev, requires_grad=True) \
+        if dxd["DataType"] in ("FLOAT16", "FLOAT32", "FLOAT64") else None
+    run = avg_pool_args(d, dxd, d["InputGradientTensor"])
+    y = run(x)
+    y.backward(tensor(npy, "InputGradientTensor", d["InputGradientTensor"], dev))
+    return x.grad
+
+
+def lrn_forward(d, x):
+    if d["CrossChannel"] != 1:
+        raise NotImplementedError("PyTorch's local_response_norm works across channels only")
+    if x.dim() < 3:
+        raise NotImplementedError("PyTorch's local_response_norm needs 3 or more dimensions")
+    if not x.dtype.is_floating_point:
+        raise NotImplementedError("float types only")
+    return torch.nn.functional.local_response_norm(x, size=d["LocalSize"], alpha=d["Alpha"], beta=d["Beta"], k=d["Bias"])
+
+
+def lrn(d, npy, dev):
+    return lrn_forward(d, tensor(npy, "InputTensor", d["InputTensor"], dev))
+
+
+def lrn_grad(d, npy, dev):
+    x = tensor(npy, "InputTensor", d["InputTensor"], dev)
+    if not x.dtype.is_floating_point:
+        raise NotImplementedError("float types only")
+    x.requires_grad_(True)
+    lrn_forward(d, x).backward(tensor(npy, "InputGradientTensor", d["InputGradientTensor"], dev))
+    return x.grad
+
+
 OPERATORS = {"ACTIVATION_RELU_GRAD": relu_grad, "MAX_POOLING_GRAD": max_pooling_grad, "SLICE_GRAD": slice_grad,
-             "RESAMPLE_GRAD1": resample_grad}
+             "RESAMPLE_GRAD1": resample_grad, "AVERAGE_POOLING": avg_pool, "AVERAGE_POOLING1": avg_pool,
+             "AVERAGE_POOLING_GRAD": avg_pool_grad, "LOCAL_RESPONSE_NORMALIZATION": lrn,
+             "LOCAL_RESPONSE_NORMALIZATION_GRAD": lrn_grad}
+# The output field each operator writes (the rest write OutputGradientTensor).
+OUTPUT = {"AVERAGE_POOLING": "OutputTensor", "AVERAGE_POOLING1": "OutputTensor", "LOCAL_RESPONSE_NORMALIZATION": "OutputTensor"}
 
 
 # ---- Planted bugs: each takes (desc, npy dir, device, correct grad) and returns a wrong grad. ----
@@ -206,7 +275,15 @@ def plant_flipped_sign(d, npy, dev, grad):
     return flat.reshape(g.shape)
 
 
+def plant_other_divisor(d, npy, dev, grad):
+    """Average pooling with the other IncludePadding reading (count_include_pad flipped)."""
+    flipped = dict(d, IncludePadding=1 - d.get("IncludePadding", 0))
+    return OPERATORS[d["_op"]](flipped, npy, dev)
+
+
 PLANTED = {
+    "other_divisor": (plant_other_divisor, ["avgpool2d_f32_w3s1p1_excpad", "avgpool2d_grad_f32_w5s2p2_excpad", "avgpool3d_f16_w3s1p1_excpad"]),
+    "flipped_sign_computed": (plant_flipped_sign, ["avgpool2d_f32_w5s2p2_incpad", "lrn_f32_strong", "lrn_grad_f32_alexnet", "lrn_f16_alexnet"]),
     "dropped_term": (plant_dropped_term, ["pool2d_f32_w3s1p1_signed", "resample_linear_f32_x2_signed", "resample_linear_f16_x3_positive"]),
     "wrong_tap": (plant_wrong_tap, ["resample_nearest_f32_x2", "resample_linear_f32_x0p5_signed"]),
     "shifted_window": (plant_shifted_window, ["pool2d_f32_w3s2p1_ties"]),
@@ -262,8 +339,9 @@ def main():
                 print(f"skipped {rel}: {e}")
                 continue
             torch.cuda.synchronize() if dev == "cuda" else None
+            field = OUTPUT.get(op, "OutputGradientTensor")
             os.makedirs(os.path.join(out, "actual", rel), exist_ok=True)
-            np.save(os.path.join(out, "actual", rel, "OutputGradientTensor.npy"), grad.detach().cpu().numpy())
+            np.save(os.path.join(out, "actual", rel, field + ".npy"), grad.detach().cpu().numpy())
             os.makedirs(os.path.dirname(os.path.join(out, "goldens", rel)), exist_ok=True)
             shutil.copy(path, os.path.join(out, "goldens", rel + ".json"))
             print(f"ran {rel}")
@@ -275,7 +353,7 @@ def main():
                 d = dict(c["desc"], _op=op)
                 g = fn(d, npy, dev, grad.detach())
                 os.makedirs(os.path.join(out, "planted", bug, rel), exist_ok=True)
-                np.save(os.path.join(out, "planted", bug, rel, "OutputGradientTensor.npy"), g.detach().cpu().numpy())
+                np.save(os.path.join(out, "planted", bug, rel, field + ".npy"), g.detach().cpu().numpy())
                 print(f"  planted {bug} in {rel}")
     if "--bundle" in sys.argv:
         bundle(out)

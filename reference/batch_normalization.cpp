@@ -1,0 +1,463 @@
+// DML_OPERATOR_BATCH_NORMALIZATION, _GRAD, _TRAINING and _TRAINING_GRAD.
+//
+// Spec: spec/dml-training-ops.md section 5 (structs, page formulas, broadcasting), 8 (support),
+// 9 (rules), 12 items 14 to 23 (open questions); GOLDEN.md section 8.
+//
+//   D = Variance + Epsilon, r = D^(-1/2); sums and means run over the reduced set R of a
+//   statistics element k (the Input elements that broadcast to it), M = |R|.
+//   BATCH_NORMALIZATION      Y = Act(Scale (X - Mean) r + Bias)      (Mean, Variance, Scale and
+//                            Bias each broadcast on their own)
+//   BATCH_NORMALIZATION_TRAINING
+//                            mean_k = sum X / M, var_k = sum (X - mean_k)^2 / M (no Epsilon)
+//                            Y = Act(Scale (X - mean) (var + Epsilon)^(-1/2) + Bias + FusedAdd)
+//                            OutputMean = mean, OutputVariance = var
+//   BATCH_NORMALIZATION_GRAD (Mean and Variance constants)
+//                            dX = dY Scale r, dScale = r sum dY (X - Mean), dBias = sum dY
+//   BATCH_NORMALIZATION_TRAINING_GRAD (batch statistics)
+//                            dX = Scale r (dY - mean(dY) - (X - Mean) mean(dY (X - Mean)) / D)
+//                            dScale and dBias as BATCH_NORMALIZATION_GRAD
+//
+// Decisions (docs/golden.md, "Batch normalization"):
+//   - Every output is the exact real value of its formula rounded once: everything but r is an
+//     exact rational (GMP); a value K r + c (K, c rational) is exact when D is a perfect square
+//     (exact_power) and otherwise goes through Ziv's loop in MPFR (correctly_rounded.hpp). Then
+//     the fused activation is applied to that rounded value and rounded again, as the separate
+//     operator would (BnFusedActivation); Output of _TRAINING uses the exact mean and variance.
+//   - Non-finite values and D <= 0 follow IEEE's rules on the exact formula (sqrt of a negative
+//     is NaN, K / 0 is +-inf, 0 / 0 NaN); a NaN result is the canonical NaN; an exact zero is +0.
+//   - _TRAINING_GRAD uses the supplied MeanTensor everywhere (also where the page writes
+//     mean(Input)).
+//   - Every rank from 1 to 8 and every type (DirectML's tables: FLOAT32/FLOAT16).
+#include "common.hpp"
+#include "correctly_rounded.hpp"
+
+#include <cmath>
+
+namespace dmlref::reference {
+
+namespace {
+
+// ---- Exact values with IEEE's special values -------------------------------------------------
+
+struct Ext {
+    enum Kind { Finite, NaN, PosInf, NegInf } kind = Finite;
+    mpq_class q{0};
+    bool finite() const { return kind == Finite; }
+    int sign() const { return kind == PosInf ? 1 : kind == NegInf ? -1 : kind == NaN ? 0 : sgn(q); }
+};
+const Ext kNaN{Ext::NaN, 0};
+Ext inf_of(int sign) { return {sign > 0 ? Ext::PosInf : Ext::NegInf, 0}; }
+
+template <class T> Ext ext(T v) {
+    if constexpr (!std::is_integral_v<T>) {
+        if (is_nan(v)) return kNaN;
+        const double d = widen(v);
+        if (std::isinf(d)) return inf_of(d > 0 ? 1 : -1);
+    }
+    return {Ext::Finite, exact_value(v)};
+}
+Ext ext_float(float f) { return {Ext::Finite, mpq_class(double(f))}; }  // a finite desc value
+
+Ext add(const Ext& a, const Ext& b) {
+    if (a.kind == Ext::NaN || b.kind == Ext::NaN) return kNaN;
+    if (!a.finite() && !b.finite()) return a.kind == b.kind ? a : kNaN;
+    if (!a.finite()) return a;
+    if (!b.finite()) return b;
+    return {Ext::Finite, a.q + b.q};
+}
+Ext neg(const Ext& a) {
+    if (a.kind == Ext::PosInf) return inf_of(-1);
+    if (a.kind == Ext::NegInf) return inf_of(1);
+    return a.kind == Ext::NaN ? kNaN : Ext{Ext::Finite, -a.q};
+}
+Ext sub(const Ext& a, const Ext& b) { return add(a, neg(b)); }
+Ext mul(const Ext& a, const Ext& b) {
+    if (a.kind == Ext::NaN || b.kind == Ext::NaN) return kNaN;
+    if (a.finite() && b.finite()) return {Ext::Finite, a.q * b.q};
+    const int s = a.sign() * b.sign();
+    return s == 0 ? kNaN : inf_of(s);  // inf * 0 is NaN
+}
+Ext div(const Ext& a, const Ext& b) {
+    if (a.kind == Ext::NaN || b.kind == Ext::NaN || (!a.finite() && !b.finite())) return kNaN;
+    if (!b.finite()) return {};  // finite / inf = 0
+    if (sgn(b.q) == 0) return a.sign() == 0 ? kNaN : inf_of(a.sign());
+    if (!a.finite()) return inf_of(a.sign() * sgn(b.q));
+    return {Ext::Finite, a.q / b.q};
+}
+
+// An exact value rounded once to T: NaN is the canonical NaN (0 for integers), an infinity
+// saturates integers, an exact zero is +0.
+template <class T> T round_ext(const Ext& v) {
+    if (v.kind == Ext::NaN) {
+        if constexpr (std::is_integral_v<T>) return T(0);
+        else return canonical_nan<T>();
+    }
+    if (!v.finite()) {
+        if constexpr (std::is_integral_v<T>) return v.sign() > 0 ? std::numeric_limits<T>::max() : std::numeric_limits<T>::min();
+        else return round_to_float<T>(v.sign() > 0 ? std::numeric_limits<double>::infinity() : -std::numeric_limits<double>::infinity());
+    }
+    return round_rational<T>(v.q);
+}
+
+// ---- K r + c, rounded once ---------------------------------------------------------------------
+
+// D = Variance + Epsilon and, when D > 0 is a perfect square, r = D^(-1/2) exactly.
+struct Root {
+    Ext D;
+    std::optional<mpq_class> r;
+};
+Root root_of(const Ext& D) {
+    Root R{D, std::nullopt};
+    if (D.finite() && sgn(D.q) > 0) R.r = exact_power(D.q, -0.5);
+    return R;
+}
+
+// RN(K * D^(-1/2) + c): special values by IEEE's rules on K / sqrt(D) + c, rational values
+// exactly, the rest through Ziv's loop (K r is irrational there and c rational, so K r + c is
+// not zero and the loop ends).
+template <class T> T scaled_root(const Ext& K, const Root& R, const Ext& c) {
+    const Ext& D = R.D;
+    Ext q;
+    if (K.kind == Ext::NaN || D.kind == Ext::NaN || D.sign() < 0) q = kNaN;          // sqrt of a negative
+    else if (D.kind == Ext::PosInf) q = K.finite() ? Ext{} : kNaN;                  // K / inf
+    else if (D.sign() == 0) q = K.sign() == 0 ? kNaN : inf_of(K.sign());            // K / 0
+    else if (!K.finite() || K.sign() == 0) q = K;                                    // inf / sqrt(D), 0 / sqrt(D)
+    else if (R.r) q = {Ext::Finite, K.q * *R.r};                                     // a perfect square
+    else {
+        if (!c.finite()) return round_ext<T>(c);
+        return correctly_rounded<T>([&](mpfr_ptr y, mpfr_prec_t w) -> long {
+            mpfr_t s, k, b, e1, e2;
+            mpfr_inits2(w, s, k, b, (mpfr_ptr)nullptr);
+            mpfr_inits2(32, e1, e2, (mpfr_ptr)nullptr);
+            mpfr_set_q(s, D.q.get_mpq_t(), MPFR_RNDN);
+            mpfr_sqrt(s, s, MPFR_RNDN);
+            mpfr_set_q(k, K.q.get_mpq_t(), MPFR_RNDN);
+            mpfr_div(k, k, s, MPFR_RNDN);  // K r within 4 roundings of 2^-w (D, sqrt, K, div)
+            mpfr_set_q(b, c.q.get_mpq_t(), MPFR_RNDN);
+            mpfr_add(y, k, b, MPFR_RNDN);
+            long bits = 0;  // an inexact zero: more precision
+            if (!mpfr_zero_p(y)) {
+                // |error| <= 2^-w (4 |K r| (1 + 2^-w)^4 + |c| + |y|) <= 2^(3-w) (|K r~| + |c~| + |y|).
+                mpfr_abs(e1, k, MPFR_RNDU);
+                mpfr_abs(e2, b, MPFR_RNDU);
+                mpfr_add(e1, e1, e2, MPFR_RNDU);
+                mpfr_abs(e2, y, MPFR_RNDU);
+                mpfr_add(e1, e1, e2, MPFR_RNDU);
+                mpfr_mul_2si(e1, e1, 3 - long(w), MPFR_RNDU);
+                bits = long(mpfr_get_exp(y)) - long(mpfr_get_exp(e1));
+            }
+            mpfr_clears(s, k, b, e1, e2, (mpfr_ptr)nullptr);
+            return bits;
+        });
+    }
+    return round_ext<T>(add(q, c));
+}
+
+// ---- The fused activation (applied to the rounded value, as the separate operator) -----------
+
+bool activation_supported(const DML_FUSED_ACTIVATION& a) {
+    const auto n = a.name();
+    return n == "ACTIVATION_IDENTITY" || n == "ACTIVATION_RELU" || n == "ACTIVATION_LEAKY_RELU" || n == "ACTIVATION_LINEAR";
+}
+
+template <class T> T activate(const std::optional<DML_FUSED_ACTIVATION>& a, T y) {
+    if (!a || a->name() == "ACTIVATION_IDENTITY") return y;
+    const Ext x = ext(y);
+    if (a->name() == "ACTIVATION_RELU") {  // max(0, y): NaN and -0 give +0 (docs/golden.md, ForwardNaN)
+        if (x.sign() > 0) return y;
+        return round_ext<T>(Ext{});
+    }
+    if (a->name() == "ACTIVATION_LEAKY_RELU") {  // y >= 0 ? y : Alpha y
+        if (x.kind != Ext::NaN && x.sign() >= 0) return y;
+        return round_ext<T>(mul(ext_float(a->Parameters[0]), x));
+    }
+    // ACTIVATION_LINEAR: Alpha y + Beta, rounded once.
+    return round_ext<T>(add(mul(ext_float(a->Parameters[0]), x), ext_float(a->Parameters[1])));
+}
+
+// ---- Shapes ------------------------------------------------------------------------------------
+
+// For every logical element of `in`, the logical index of the element of `stat` it broadcasts to
+// (stat's dimensions are 1 or in's).
+std::vector<uint64_t> stat_index(const std::vector<uint32_t>& in, const std::vector<uint32_t>& stat) {
+    const auto packed = packed_strides(stat);
+    uint64_t n = 1;
+    for (auto s : in) n *= s;
+    std::vector<uint64_t> idx(n);
+    for (uint64_t i = 0; i < n; ++i) {
+        uint64_t rest = i, k = 0;
+        for (size_t d = in.size(); d-- > 0;) {
+            const uint64_t c = rest % in[d];
+            rest /= in[d];
+            if (stat[d] != 1) k += c * uint64_t(packed[d]);
+        }
+        idx[i] = k;
+    }
+    return idx;
+}
+
+uint64_t count_of(const TensorDesc& d) { return element_count(d); }
+
+// ---- Validation --------------------------------------------------------------------------------
+
+std::string rule(std::string_view op, std::string_view id) { return std::string(op) + "." + std::string(id); }
+
+// Every tensor has the first one's dimension count; false otherwise.
+bool same_dimension_count(Diagnostics& diags, std::initializer_list<Named> tensors, std::string_view op) {
+    bool ok = true;
+    const Named& first = *tensors.begin();
+    for (const Named& t : tensors)
+        if (t.desc.DimensionCount() != first.desc.DimensionCount()) {
+            diags.error(desc_path(t.name) + "/Sizes", rule(op, "same-dimension-count"),
+                        std::string(t.name) + " has " + std::to_string(t.desc.DimensionCount()) + " dimensions; " +
+                        join_names(tensors) + " must have the same DimensionCount (" + std::string(first.name) + ": " +
+                        std::to_string(first.desc.DimensionCount()) + ")");
+            ok = false;
+        }
+    return ok;
+}
+
+// Each dimension of a statistics tensor is 1 (broadcast) or the input's.
+void broadcasts(Diagnostics& diags, const Named& stat, const TensorDesc& input, std::string_view op) {
+    for (size_t d = 0; d < stat.desc.Sizes.size(); ++d)
+        if (stat.desc.Sizes[d] != 1 && stat.desc.Sizes[d] != input.Sizes[d]) {
+            diags.error(desc_path(stat.name) + "/Sizes/" + std::to_string(d), rule(op, "broadcast"),
+                        std::string(stat.name) + ".Sizes[" + std::to_string(d) + "] is " + std::to_string(stat.desc.Sizes[d]) +
+                        "; it must be 1 (broadcast) or InputTensor's size " + std::to_string(input.Sizes[d]));
+            return;
+        }
+}
+
+void epsilon_finite(Diagnostics& diags, float e, std::string_view op) {
+    if (!std::isfinite(e))
+        diags.error(desc_path("Epsilon"), rule(op, "epsilon-finite"), "Epsilon is not finite; it must be finite (docs/golden.md)");
+}
+
+void validate_activation(Diagnostics& diags, const std::optional<DML_FUSED_ACTIVATION>& a, std::string_view op) {
+    if (!a) return;
+    if (!activation_supported(*a)) {
+        diags.error(desc_path("FusedActivation") + "/Type", rule(op, "fused-activation-unsupported"),
+                    "DirectML allows " + std::string(a->name()) + " to be fused, but dmlref does not evaluate it yet; "
+                    "it evaluates ACTIVATION_IDENTITY, ACTIVATION_RELU, ACTIVATION_LEAKY_RELU and ACTIVATION_LINEAR (docs/golden.md)");
+        return;
+    }
+    const auto& params = fused_activation_types().at(a->Type).Parameters;
+    for (size_t k = 0; k < 2; ++k)
+        if (!params[k].empty() && !std::isfinite(a->Parameters[k]))
+            diags.error(desc_path("FusedActivation") + "/" + std::string(params[k]), rule(op, "fused-activation-parameter"),
+                        std::string(params[k]) + " of the fused activation is not finite; it must be finite (docs/golden.md)");
+}
+
+template <class D> bool valid(const D& d) {
+    Diagnostics diags;
+    validate(d, diags);
+    return !diags.has_errors();
+}
+
+// ---- BATCH_NORMALIZATION ---------------------------------------------------------------------
+
+void bn(const DML_BATCH_NORMALIZATION_OPERATOR_DESC& d, const Bindings& b) {
+    dispatch(d.InputTensor.DataType, [&]<class T>() {
+        const auto x = logical_values<T>(d.InputTensor, b.at("InputTensor"));
+        const auto mean = logical_values<T>(d.MeanTensor, b.at("MeanTensor"));
+        const auto var = logical_values<T>(d.VarianceTensor, b.at("VarianceTensor"));
+        const auto scale = logical_values<T>(d.ScaleTensor, b.at("ScaleTensor"));
+        const auto bias = logical_values<T>(d.BiasTensor, b.at("BiasTensor"));
+        const auto& in = d.InputTensor.Sizes;
+        const auto im = stat_index(in, d.MeanTensor.Sizes), iv = stat_index(in, d.VarianceTensor.Sizes),
+                   is = stat_index(in, d.ScaleTensor.Sizes), ib = stat_index(in, d.BiasTensor.Sizes);
+        std::vector<Root> roots;
+        for (const T& v : var) roots.push_back(root_of(add(ext(v), ext_float(d.Epsilon))));
+        write_logical<T>(d.OutputTensor, b.at("OutputTensor"), [&](uint64_t i) {
+            const Ext K = mul(ext(scale[is[i]]), sub(ext(x[i]), ext(mean[im[i]])));
+            return activate<T>(d.FusedActivation, scaled_root<T>(K, roots[iv[i]], ext(bias[ib[i]])));
+        });
+    });
+}
+
+// ---- BATCH_NORMALIZATION_GRAD and _TRAINING_GRAD -----------------------------------------------
+
+template <class D> void bn_grad(const D& d, const Bindings& b, bool training) {
+    dispatch(d.InputTensor.DataType, [&]<class T>() {
+        const auto x = logical_values<T>(d.InputTensor, b.at("InputTensor"));
+        const auto dy = logical_values<T>(d.InputGradientTensor, b.at("InputGradientTensor"));
+        const auto mean = logical_values<T>(d.MeanTensor, b.at("MeanTensor"));
+        const auto var = logical_values<T>(d.VarianceTensor, b.at("VarianceTensor"));
+        const auto scale = logical_values<T>(d.ScaleTensor, b.at("ScaleTensor"));
+        const auto k_of = stat_index(d.InputTensor.Sizes, d.MeanTensor.Sizes);
+        const size_t n = mean.size();
+        const mpq_class M(mpz_class(count_of(d.InputTensor) / n));  // |R|: the statistics divide the input
+        std::vector<Ext> sum_dy(n), sum_c(n);  // sum dY and sum dY (X - Mean) per statistic
+        for (uint64_t i = 0; i < x.size(); ++i) {
+            const uint64_t k = k_of[i];
+            sum_dy[k] = add(sum_dy[k], ext(dy[i]));
+            sum_c[k] = add(sum_c[k], mul(ext(dy[i]), sub(ext(x[i]), ext(mean[k]))));
+        }
+        std::vector<Root> roots;
+        for (const T& v : var) roots.push_back(root_of(add(ext(v), ext_float(d.Epsilon))));
+        write_logical<T>(d.OutputGradientTensor, b.at("OutputGradientTensor"), [&](uint64_t i) {
+            const uint64_t k = k_of[i];
+            const Ext s = ext(scale[k]);
+            if (!training) return scaled_root<T>(mul(ext(dy[i]), s), roots[k], Ext{});
+            const Ext m = Ext{Ext::Finite, M};
+            const Ext centered = sub(ext(x[i]), ext(mean[k]));
+            const Ext inner = sub(sub(ext(dy[i]), div(sum_dy[k], m)), div(mul(centered, div(sum_c[k], m)), roots[k].D));
+            return scaled_root<T>(mul(s, inner), roots[k], Ext{});
+        });
+        write_logical<T>(d.OutputScaleGradientTensor, b.at("OutputScaleGradientTensor"),
+                         [&](uint64_t k) { return scaled_root<T>(sum_c[k], roots[k], Ext{}); });
+        write_logical<T>(d.OutputBiasGradientTensor, b.at("OutputBiasGradientTensor"),
+                         [&](uint64_t k) { return round_ext<T>(sum_dy[k]); });
+    });
+}
+
+// ---- BATCH_NORMALIZATION_TRAINING --------------------------------------------------------------
+
+void bn_training(const DML_BATCH_NORMALIZATION_TRAINING_OPERATOR_DESC& d, const Bindings& b) {
+    dispatch(d.InputTensor.DataType, [&]<class T>() {
+        const auto x = logical_values<T>(d.InputTensor, b.at("InputTensor"));
+        const auto scale = logical_values<T>(d.ScaleTensor, b.at("ScaleTensor"));
+        const auto bias = logical_values<T>(d.BiasTensor, b.at("BiasTensor"));
+        std::vector<T> fused_add;
+        if (d.FusedAddTensor) fused_add = logical_values<T>(*d.FusedAddTensor, b.at("FusedAddTensor"));
+        const auto k_of = stat_index(d.InputTensor.Sizes, d.ScaleTensor.Sizes);
+        const size_t n = scale.size();
+        const Ext M{Ext::Finite, mpq_class(mpz_class(count_of(d.InputTensor) / n))};
+        std::vector<Ext> mean(n), var(n);
+        for (uint64_t i = 0; i < x.size(); ++i) mean[k_of[i]] = add(mean[k_of[i]], ext(x[i]));
+        for (auto& m : mean) m = div(m, M);
+        for (uint64_t i = 0; i < x.size(); ++i) {  // two passes: the exact population variance
+            const Ext c = sub(ext(x[i]), mean[k_of[i]]);
+            var[k_of[i]] = add(var[k_of[i]], mul(c, c));
+        }
+        for (auto& v : var) v = div(v, M);
+        std::vector<Root> roots;
+        for (const auto& v : var) roots.push_back(root_of(add(v, ext_float(d.Epsilon))));
+        write_logical<T>(d.OutputTensor, b.at("OutputTensor"), [&](uint64_t i) {
+            const uint64_t k = k_of[i];
+            const Ext K = mul(ext(scale[k]), sub(ext(x[i]), mean[k]));
+            const Ext c = fused_add.empty() ? ext(bias[k]) : add(ext(bias[k]), ext(fused_add[i]));
+            return activate<T>(d.FusedActivation, scaled_root<T>(K, roots[k], c));
+        });
+        write_logical<T>(d.OutputMeanTensor, b.at("OutputMeanTensor"), [&](uint64_t k) { return round_ext<T>(mean[k]); });
+        write_logical<T>(d.OutputVarianceTensor, b.at("OutputVarianceTensor"), [&](uint64_t k) { return round_ext<T>(var[k]); });
+    });
+}
+
+// ---- Tolerance (provisional, docs/tolerance.md "Batch normalization") -------------------------
+
+std::optional<Tolerance> stated(DataType t, uint64_t k, std::string why) {
+    Tolerance tol;
+    if (!is_float(t)) {
+        tol.Why = "integer data is outside DirectML's tables; the golden is the exact value rounded half to even "
+                  "(docs/golden.md, IntegerResult): bit for bit";
+        return tol;
+    }
+    tol.Kind = "Summed";
+    tol.MaxTerms = k;
+    tol.Why = "the exact formula rounded once (docs/golden.md, Computed values); MaxTerms is k of the (k - 1/2) ULP bound for " +
+              why + " in the output precision, with sqrt within 1 ULP and no cancellation (docs/tolerance.md, Batch "
+              "normalization; provisional, uncalibrated)";
+    return tol;
+}
+
+uint64_t activation_terms(const std::optional<DML_FUSED_ACTIVATION>& a) {
+    if (!a) return 0;
+    return a->name() == "ACTIVATION_LEAKY_RELU" ? 1 : a->name() == "ACTIVATION_LINEAR" ? 2 : 0;
+}
+
+}  // namespace
+
+void validate(const DML_BATCH_NORMALIZATION_OPERATOR_DESC& d, Diagnostics& diags) {
+    const std::initializer_list<Named> all = {{"InputTensor", d.InputTensor}, {"MeanTensor", d.MeanTensor},
+                                              {"VarianceTensor", d.VarianceTensor}, {"ScaleTensor", d.ScaleTensor},
+                                              {"BiasTensor", d.BiasTensor}, {"OutputTensor", d.OutputTensor}};
+    require_same_data_type(diags, all, "bn.same-data-type");
+    require_same_sizes(diags, {{"InputTensor", d.InputTensor}, {"OutputTensor", d.OutputTensor}}, "bn.same-sizes");
+    if (same_dimension_count(diags, all, "bn"))
+        for (const Named& s : {Named{"MeanTensor", d.MeanTensor}, Named{"VarianceTensor", d.VarianceTensor},
+                               Named{"ScaleTensor", d.ScaleTensor}, Named{"BiasTensor", d.BiasTensor}})
+            broadcasts(diags, s, d.InputTensor, "bn");
+    if (d.Spatial > 1)
+        diags.error(desc_path("Spatial"), "bn.spatial", "Spatial is " + std::to_string(d.Spatial) + "; a BOOL must be 0 (FALSE) or 1 (TRUE)");
+    epsilon_finite(diags, d.Epsilon, "bn");
+    validate_activation(diags, d.FusedActivation, "bn");
+}
+
+template <class D> static void validate_bn_grad(const D& d, Diagnostics& diags, std::string_view op) {
+    const std::initializer_list<Named> all = {
+        {"InputTensor", d.InputTensor}, {"InputGradientTensor", d.InputGradientTensor}, {"MeanTensor", d.MeanTensor},
+        {"VarianceTensor", d.VarianceTensor}, {"ScaleTensor", d.ScaleTensor}, {"OutputGradientTensor", d.OutputGradientTensor},
+        {"OutputScaleGradientTensor", d.OutputScaleGradientTensor}, {"OutputBiasGradientTensor", d.OutputBiasGradientTensor}};
+    require_same_data_type(diags, all, rule(op, "same-data-type"));
+    require_same_sizes(diags, {{"InputTensor", d.InputTensor}, {"InputGradientTensor", d.InputGradientTensor},
+                               {"OutputGradientTensor", d.OutputGradientTensor}}, rule(op, "same-sizes"));
+    require_same_sizes(diags, {{"MeanTensor", d.MeanTensor}, {"VarianceTensor", d.VarianceTensor}, {"ScaleTensor", d.ScaleTensor},
+                               {"OutputScaleGradientTensor", d.OutputScaleGradientTensor},
+                               {"OutputBiasGradientTensor", d.OutputBiasGradientTensor}}, rule(op, "statistics-same-sizes"));
+    if (same_dimension_count(diags, all, op)) broadcasts(diags, {"MeanTensor", d.MeanTensor}, d.InputTensor, op);
+    epsilon_finite(diags, d.Epsilon, op);
+}
+
+void validate(const DML_BATCH_NORMALIZATION_GRAD_OPERATOR_DESC& d, Diagnostics& diags) { validate_bn_grad(d, diags, "bn-grad"); }
+void validate(const DML_BATCH_NORMALIZATION_TRAINING_GRAD_OPERATOR_DESC& d, Diagnostics& diags) {
+    validate_bn_grad(d, diags, "bn-training-grad");
+}
+
+void validate(const DML_BATCH_NORMALIZATION_TRAINING_OPERATOR_DESC& d, Diagnostics& diags) {
+    const TensorDesc& fa = d.FusedAddTensor ? *d.FusedAddTensor : d.InputTensor;
+    const std::initializer_list<Named> all = {{"InputTensor", d.InputTensor}, {"ScaleTensor", d.ScaleTensor},
+                                              {"BiasTensor", d.BiasTensor}, {"FusedAddTensor", fa},
+                                              {"OutputTensor", d.OutputTensor}, {"OutputMeanTensor", d.OutputMeanTensor},
+                                              {"OutputVarianceTensor", d.OutputVarianceTensor}};
+    require_same_data_type(diags, all, "bn-training.same-data-type");
+    require_same_sizes(diags, {{"InputTensor", d.InputTensor}, {"FusedAddTensor", fa}, {"OutputTensor", d.OutputTensor}},
+                       "bn-training.same-sizes");
+    require_same_sizes(diags, {{"ScaleTensor", d.ScaleTensor}, {"BiasTensor", d.BiasTensor}, {"OutputMeanTensor", d.OutputMeanTensor},
+                               {"OutputVarianceTensor", d.OutputVarianceTensor}}, "bn-training.statistics-same-sizes");
+    if (same_dimension_count(diags, all, "bn-training")) broadcasts(diags, {"ScaleTensor", d.ScaleTensor}, d.InputTensor, "bn-training");
+    epsilon_finite(diags, d.Epsilon, "bn-training");
+    validate_activation(diags, d.FusedActivation, "bn-training");
+}
+
+void evaluate(const DML_BATCH_NORMALIZATION_OPERATOR_DESC& d, const Bindings& b) { bn(d, b); }
+void evaluate(const DML_BATCH_NORMALIZATION_GRAD_OPERATOR_DESC& d, const Bindings& b) { bn_grad(d, b, false); }
+void evaluate(const DML_BATCH_NORMALIZATION_TRAINING_OPERATOR_DESC& d, const Bindings& b) { bn_training(d, b); }
+void evaluate(const DML_BATCH_NORMALIZATION_TRAINING_GRAD_OPERATOR_DESC& d, const Bindings& b) { bn_grad(d, b, true); }
+
+// k per output (docs/tolerance.md, "Batch normalization"); n = |R|, the elements of one statistic.
+std::optional<Tolerance> tolerance(const DML_BATCH_NORMALIZATION_OPERATOR_DESC& d, std::string_view output) {
+    if (output != "OutputTensor" || !valid(d)) return std::nullopt;
+    return stated(d.InputTensor.DataType, 9 + activation_terms(d.FusedActivation),
+                  "a backend computing X - Mean, the product, Variance + Epsilon, the square root, the quotient and + Bias");
+}
+
+template <class D> static std::optional<Tolerance> bn_grad_tolerance(const D& d, std::string_view output, bool training) {
+    const uint64_t n = element_count(d.InputTensor) / std::max<uint64_t>(1, element_count(d.MeanTensor));
+    if (output == "OutputBiasGradientTensor") return stated(d.InputTensor.DataType, n, "a backend summing the n gradient values");
+    if (output == "OutputScaleGradientTensor")
+        return stated(d.InputTensor.DataType, n + 6, "a backend summing the n products dY (X - Mean), then scaling by the square root's reciprocal");
+    if (output != "OutputGradientTensor") return std::nullopt;
+    if (!training) return stated(d.InputTensor.DataType, 8, "a backend computing dY Scale / sqrt(Variance + Epsilon)");
+    return stated(d.InputTensor.DataType, 2 * n + 12, "a backend computing the two means over n elements, the centred terms and the product");
+}
+
+std::optional<Tolerance> tolerance(const DML_BATCH_NORMALIZATION_GRAD_OPERATOR_DESC& d, std::string_view output) {
+    return valid(d) ? bn_grad_tolerance(d, output, false) : std::nullopt;
+}
+std::optional<Tolerance> tolerance(const DML_BATCH_NORMALIZATION_TRAINING_GRAD_OPERATOR_DESC& d, std::string_view output) {
+    return valid(d) ? bn_grad_tolerance(d, output, true) : std::nullopt;
+}
+
+std::optional<Tolerance> tolerance(const DML_BATCH_NORMALIZATION_TRAINING_OPERATOR_DESC& d, std::string_view output) {
+    if (!valid(d)) return std::nullopt;
+    const uint64_t n = element_count(d.InputTensor) / std::max<uint64_t>(1, element_count(d.ScaleTensor));
+    const DataType t = d.InputTensor.DataType;
+    if (output == "OutputMeanTensor") return stated(t, n + 3, "a backend summing n values and dividing by n");
+    if (output == "OutputVarianceTensor") return stated(t, n + 6, "a backend summing n squared deviations (two passes) and dividing by n");
+    if (output != "OutputTensor") return std::nullopt;
+    return stated(t, 2 * n + 12 + activation_terms(d.FusedActivation) + (d.FusedAddTensor ? 1 : 0),
+                  "a backend computing the batch mean and variance, then the normalized value");
+}
+
+}  // namespace dmlref::reference

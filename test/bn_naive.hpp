@@ -1,0 +1,235 @@
+// The independent evaluation the batch normalization tests compare against: the page's formula
+// in MPFR at 300 bits, rounded by MPFR; the batch statistics, the loss sum(dY * Y) and its
+// central difference; random shapes with broadcast statistics; desc builders. Written from the
+// spec (spec/dml-training-ops.md section 5), sharing nothing with reference/batch_normalization.cpp.
+#pragma once
+
+#include "support.hpp"
+
+#include <gmpxx.h>
+#include <mpfr.h>
+
+#include <optional>
+#include <random>
+
+namespace dmlref::test::bn {
+
+
+constexpr mpfr_prec_t kPrecision = 300;
+
+struct Big {
+    mpfr_t v;
+    Big() { mpfr_init2(v, kPrecision); mpfr_set_zero(v, 1); }
+    explicit Big(double d) : Big() { mpfr_set_d(v, d, MPFR_RNDN); }
+    Big(const Big& o) { mpfr_init2(v, kPrecision); mpfr_set(v, o.v, MPFR_RNDN); }
+    Big& operator=(const Big& o) { mpfr_set(v, o.v, MPFR_RNDN); return *this; }
+    ~Big() { mpfr_clear(v); }
+};
+inline Big operator+(const Big& a, const Big& b) { Big r; mpfr_add(r.v, a.v, b.v, MPFR_RNDN); return r; }
+inline Big operator-(const Big& a, const Big& b) { Big r; mpfr_sub(r.v, a.v, b.v, MPFR_RNDN); return r; }
+inline Big operator*(const Big& a, const Big& b) { Big r; mpfr_mul(r.v, a.v, b.v, MPFR_RNDN); return r; }
+inline Big operator/(const Big& a, const Big& b) { Big r; mpfr_div(r.v, a.v, b.v, MPFR_RNDN); return r; }
+inline Big sqrt_of(const Big& a) { Big r; mpfr_sqrt(r.v, a.v, MPFR_RNDN); return r; }
+
+template <class T> T round_big(const Big& b) {
+    if constexpr (std::is_integral_v<T>) {
+        if (mpfr_nan_p(b.v)) return T(0);
+        Big r;
+        mpfr_rint(r.v, b.v, MPFR_RNDN);  // ties to even
+        if (mpfr_cmp_d(r.v, double(std::numeric_limits<T>::min())) <= 0) return std::numeric_limits<T>::min();
+        if (mpfr_cmp_d(r.v, std::ldexp(1.0, int(sizeof(T) * 8 - std::is_signed_v<T>))) >= 0) return std::numeric_limits<T>::max();
+        return std::is_signed_v<T> ? T(mpfr_get_si(r.v, MPFR_RNDN)) : T(mpfr_get_ui(r.v, MPFR_RNDN));
+    } else {
+        int p, emin, emax;
+        if constexpr (is_half_v<T>) { p = 11; emin = -23; emax = 16; }
+        else if constexpr (std::is_same_v<T, float>) { p = 24; emin = -148; emax = 128; }
+        else { p = 53; emin = -1073; emax = 1024; }
+        const auto old_min = mpfr_get_emin(), old_max = mpfr_get_emax();
+        mpfr_set_emin(emin);
+        mpfr_set_emax(emax);
+        mpfr_t x;
+        mpfr_init2(x, p);
+        int t = mpfr_set(x, b.v, MPFR_RNDN);
+        t = mpfr_check_range(x, t, MPFR_RNDN);
+        mpfr_subnormalize(x, t, MPFR_RNDN);
+        const double d = mpfr_get_d(x, MPFR_RNDN);
+        mpfr_clear(x);
+        mpfr_set_emin(old_min);
+        mpfr_set_emax(old_max);
+        if (std::isnan(d)) return canonical_nan<T>();
+        if (d == 0) return value_of<T>(0.0);  // an exact zero is +0 (docs/golden.md, ZeroResult)
+        return value_of<T>(d);
+    }
+}
+
+template <class T> Big big(T v) {
+    Big r;
+    if constexpr (std::is_integral_v<T>) {
+        if constexpr (std::is_signed_v<T>) mpfr_set_si(r.v, long(v), MPFR_RNDN);
+        else mpfr_set_ui(r.v, static_cast<unsigned long>(v), MPFR_RNDN);
+    } else {
+        mpfr_set_d(r.v, widen(v), MPFR_RNDN);
+    }
+    return r;
+}
+
+// Index of the statistics element that input element i broadcasts to: dimensions of size 1 are
+// dropped (the definition, written independently of the reference's stride arithmetic).
+inline uint64_t broadcast_index(uint64_t i, const std::vector<uint32_t>& in, const std::vector<uint32_t>& st) {
+    auto c = unflatten(i, in);
+    for (size_t d = 0; d < c.size(); ++d) if (st[d] == 1) c[d] = 0;
+    return flatten(c, st);
+}
+
+inline std::vector<uint32_t> packed_plus(const std::vector<uint32_t>& sizes, uint32_t gap) {
+    std::vector<uint32_t> s(sizes.size());
+    uint32_t st = gap;
+    for (size_t i = sizes.size(); i-- > 0;) { s[i] = st; st *= sizes[i]; }
+    return s;
+}
+
+template <class T> std::vector<T> random_values(std::mt19937_64& rng, uint64_t n, bool nonnegative = false) {
+    std::vector<T> v;
+    for (uint64_t i = 0; i < n; ++i) {
+        const bool pos = nonnegative || (std::is_integral_v<T> && !std::is_signed_v<T>);
+        const int m = std::uniform_int_distribution<int>(pos ? 0 : -40, 40)(rng);
+        if constexpr (std::is_integral_v<T>) v.push_back(T(m));
+        else v.push_back(value_of<T>(std::ldexp(double(m), -3)));
+    }
+    return v;
+}
+
+inline std::vector<uint32_t> random_stat_sizes(std::mt19937_64& rng, const std::vector<uint32_t>& in) {
+    std::vector<uint32_t> s;
+    for (auto v : in) s.push_back(std::uniform_int_distribution<int>(0, 1)(rng) ? v : 1);
+    return s;
+}
+
+inline std::optional<DML_FUSED_ACTIVATION> activation(std::string_view name, float a = 0, float b = 0) {
+    const auto& t = fused_activation_types();
+    for (uint32_t i = 0; i < t.size(); ++i)
+        if (t[i].Name == name) return DML_FUSED_ACTIVATION{i, {a, b}};
+    return std::nullopt;
+}
+
+// The activation applied to an already rounded value, rounded again (the separate operator).
+template <class T> T naive_activate(const std::optional<DML_FUSED_ACTIVATION>& a, T y) {
+    if (!a || a->name() == "ACTIVATION_IDENTITY") return y;
+    const Big x = big(y);
+    if (a->name() == "ACTIVATION_RELU") return mpfr_cmp_si(x.v, 0) > 0 ? y : value_of<T>(0.0);
+    if (a->name() == "ACTIVATION_LEAKY_RELU") {
+        if (!mpfr_nan_p(x.v) && mpfr_cmp_si(x.v, 0) >= 0) return y;
+        return round_big<T>(Big(double(a->Parameters[0])) * x);
+    }
+    return round_big<T>(Big(double(a->Parameters[0])) * x + Big(double(a->Parameters[1])));  // LINEAR
+}
+
+struct Shape {
+    std::vector<uint32_t> in, mean, var, scale, bias;
+};
+
+inline Shape random_shape(std::mt19937_64& rng, int max_rank) {
+    Shape s;
+    const int rank = std::uniform_int_distribution<int>(1, max_rank)(rng);
+    for (int d = 0; d < rank; ++d) s.in.push_back(uint32_t(std::uniform_int_distribution<int>(1, max_rank > 4 ? 2 : 3)(rng)));
+    s.mean = random_stat_sizes(rng, s.in);
+    s.var = random_stat_sizes(rng, s.in);
+    s.scale = random_stat_sizes(rng, s.in);
+    s.bias = random_stat_sizes(rng, s.in);
+    return s;
+}
+
+inline Operator bn_op(DataType t, const Shape& s, float eps, std::optional<DML_FUSED_ACTIVATION> act, bool strided) {
+    DML_BATCH_NORMALIZATION_OPERATOR_DESC d;
+    d.InputTensor = desc(t, s.in, strided ? packed_plus(s.in, 3) : std::vector<uint32_t>{});
+    d.MeanTensor = desc(t, s.mean);
+    d.VarianceTensor = desc(t, s.var);
+    d.ScaleTensor = desc(t, s.scale);
+    d.BiasTensor = desc(t, s.bias);
+    d.OutputTensor = desc(t, s.in, strided ? packed_plus(s.in, 2) : std::vector<uint32_t>{});
+    d.Epsilon = eps;
+    d.FusedActivation = act;
+    return {OperatorType::BATCH_NORMALIZATION, d};
+}
+
+template <class D> Operator grad_op(OperatorType type, DataType t, const std::vector<uint32_t>& in, const std::vector<uint32_t>& st, float eps) {
+    D d;
+    d.InputTensor = desc(t, in, packed_plus(in, 2));
+    d.InputGradientTensor = desc(t, in);
+    d.MeanTensor = d.VarianceTensor = d.ScaleTensor = d.OutputScaleGradientTensor = d.OutputBiasGradientTensor = desc(t, st);
+    d.OutputGradientTensor = desc(t, in, packed_plus(in, 3));
+    d.Epsilon = eps;
+    return {type, d};
+}
+
+inline Operator training_op(DataType t, const std::vector<uint32_t>& in, const std::vector<uint32_t>& st, float eps, bool fused_add,
+                     std::optional<DML_FUSED_ACTIVATION> act = std::nullopt) {
+    DML_BATCH_NORMALIZATION_TRAINING_OPERATOR_DESC d;
+    d.InputTensor = desc(t, in, packed_plus(in, 2));
+    d.ScaleTensor = d.BiasTensor = d.OutputMeanTensor = d.OutputVarianceTensor = desc(t, st);
+    if (fused_add) d.FusedAddTensor = desc(t, in);
+    d.OutputTensor = desc(t, in, packed_plus(in, 3));
+    d.Epsilon = eps;
+    d.FusedActivation = act;
+    return {OperatorType::BATCH_NORMALIZATION_TRAINING, d};
+}
+
+inline const float kEpsilons[] = {0.0f, 1e-5f, 0.25f, 1.0f};
+
+// The batch statistics at 300 bits, per statistics element.
+struct Stats {
+    std::vector<Big> mean, var;
+};
+inline Stats batch_stats(const std::vector<Big>& x, const std::vector<uint32_t>& in, const std::vector<uint32_t>& st) {
+    const uint64_t n = product(st), m = product(in) / n;
+    Stats s{std::vector<Big>(n), std::vector<Big>(n)};
+    for (uint64_t i = 0; i < x.size(); ++i) { auto& a = s.mean[broadcast_index(i, in, st)]; a = a + x[i]; }
+    for (auto& a : s.mean) a = a / Big(double(m));
+    for (uint64_t i = 0; i < x.size(); ++i) {
+        const uint64_t k = broadcast_index(i, in, st);
+        const Big c = x[i] - s.mean[k];
+        s.var[k] = s.var[k] + c * c;
+    }
+    for (auto& a : s.var) a = a / Big(double(m));
+    return s;
+}
+
+// L = sum dY * (Scale (X - mean) / sqrt(var + eps) + Bias) with the statistics either given
+// (BATCH_NORMALIZATION_GRAD) or the batch's own (TRAINING).
+inline Big loss(const std::vector<Big>& x, const std::vector<Big>& dy, const std::vector<Big>& scale, const std::vector<Big>& bias,
+         const std::vector<uint32_t>& in, const std::vector<uint32_t>& st, const Stats* given, double eps) {
+    const Stats s = given ? *given : batch_stats(x, in, st);
+    Big sum;
+    for (uint64_t i = 0; i < x.size(); ++i) {
+        const uint64_t k = broadcast_index(i, in, st);
+        const Big y = scale[k] * (x[i] - s.mean[k]) / sqrt_of(s.var[k] + Big(eps)) + bias[k];
+        sum = sum + dy[i] * y;
+    }
+    return sum;
+}
+
+// d loss / d v[j] by the central difference with step 2^-100.
+template <class F> Big derivative(std::vector<Big> v, size_t j, F&& f) {
+    const Big h(std::ldexp(1.0, -100));
+    const Big keep = v[j];
+    v[j] = keep + h;
+    const Big fp = f(v);
+    v[j] = keep - h;
+    const Big fm = f(v);
+    Big r = fp - fm;
+    mpfr_mul_2si(r.v, r.v, 99, MPFR_RNDN);
+    return r;
+}
+
+template <class T> void check_close_to_derivative(const std::vector<T>& actual, const std::vector<T>& expected) {
+    REQUIRE(actual.size() == expected.size());
+    for (size_t i = 0; i < actual.size(); ++i) {
+        CAPTURE(i);
+        // An exact zero: the central difference leaves a residue of order 2^-200 instead.
+        if (actual[i] == T(0) && std::fabs(double(expected[i])) < 1e-40) continue;
+        CHECK(to_bits(actual[i]) == to_bits(expected[i]));
+    }
+}
+
+
+}  // namespace dmlref::test::bn

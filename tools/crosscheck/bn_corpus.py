@@ -1,0 +1,60 @@
+#!/usr/bin/env python3
+"""The batch normalization corpus of the GPU cross-check (docs/crosscheck-gpu.md, "Batch
+normalization"): BATCH_NORMALIZATION (plain and with a fused RELU), _TRAINING, _GRAD and
+_TRAINING_GRAD, FLOAT32 and FLOAT16, N x C x H x W = 8 x 16 x 16 x 16 with per-channel statistics
+(2048 elements each), seeded Random inputs.
+
+    python3 tools/crosscheck/bn_corpus.py CORPUS
+"""
+import json
+import os
+import sys
+
+SIZES, STAT = [8, 16, 16, 16], [1, 16, 1, 1]
+EPS = 0.0009765625  # 2^-10, exact in FLOAT32
+
+
+def rnd(seed, lo=-2, hi=2):
+    return {"Random": {"Seed": seed, "Distribution": "Uniform", "Min": lo, "Max": hi, "SpecialFraction": 0}}
+
+
+def t(dt, sizes):
+    return {"DataType": dt, "Sizes": sizes}
+
+
+def cases():
+    for dt in ("FLOAT32", "FLOAT16"):
+        s = dt.lower().replace("float", "f")
+        for relu in (False, True):
+            desc = {"InputTensor": t(dt, SIZES), "MeanTensor": t(dt, STAT), "VarianceTensor": t(dt, STAT),
+                    "ScaleTensor": t(dt, STAT), "BiasTensor": t(dt, STAT), "OutputTensor": t(dt, SIZES),
+                    "Spatial": 1, "Epsilon": EPS}
+            if relu:
+                desc["FusedActivation"] = {"Type": "ACTIVATION_RELU"}
+            yield ("bn_relu_" if relu else "bn_") + s, "BATCH_NORMALIZATION", desc, {
+                "InputTensor": rnd(1), "MeanTensor": rnd(2, -0.5, 0.5), "VarianceTensor": rnd(3, 0.25, 2),
+                "ScaleTensor": rnd(4), "BiasTensor": rnd(5, -1, 1)}
+        yield "train_" + s, "BATCH_NORMALIZATION_TRAINING", {
+            "InputTensor": t(dt, SIZES), "ScaleTensor": t(dt, STAT), "BiasTensor": t(dt, STAT), "OutputTensor": t(dt, SIZES),
+            "OutputMeanTensor": t(dt, STAT), "OutputVarianceTensor": t(dt, STAT), "Epsilon": EPS}, {
+            "InputTensor": rnd(6, -1, 3), "ScaleTensor": rnd(7), "BiasTensor": rnd(8, -1, 1)}
+        for op, name in (("BATCH_NORMALIZATION_GRAD", "grad_"), ("BATCH_NORMALIZATION_TRAINING_GRAD", "tgrad_")):
+            yield name + s, op, {
+                "InputTensor": t(dt, SIZES), "InputGradientTensor": t(dt, SIZES), "MeanTensor": t(dt, STAT),
+                "VarianceTensor": t(dt, STAT), "ScaleTensor": t(dt, STAT), "OutputGradientTensor": t(dt, SIZES),
+                "OutputScaleGradientTensor": t(dt, STAT), "OutputBiasGradientTensor": t(dt, STAT), "Epsilon": EPS}, {
+                "InputTensor": rnd(9), "InputGradientTensor": rnd(10), "MeanTensor": rnd(11, -0.25, 0.25),
+                "VarianceTensor": rnd(12, 0.5, 1.5), "ScaleTensor": rnd(13)}
+
+
+def main(out):
+    os.makedirs(out, exist_ok=True)
+    for name, op, desc, inputs in cases():
+        case = {"format": 1, "name": name, "description": "GPU cross-check corpus (docs/crosscheck-gpu.md, Batch normalization)",
+                "operator": op, "desc": desc, "inputs": inputs}
+        with open(os.path.join(out, name + ".json"), "w") as f:
+            json.dump(case, f, indent=1)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1])
