@@ -12,8 +12,11 @@
 //     without a branch (include/dmlref/numeric.hpp).
 //   - RELU_GRAD takes the formula literally: X = NaN, -0 or +0 gives +0; dY passes bit for bit.
 #include "common.hpp"
+#include "dmlref/explain.hpp"
 #include "fast/relu.hpp"
 #include "fast/switch.hpp"
+
+#include <cstring>
 
 namespace dmlref::reference {
 
@@ -54,6 +57,39 @@ void evaluate(const DML_ACTIVATION_RELU_GRAD_OPERATOR_DESC& d, const Bindings& b
     dispatch(d.InputTensor.DataType, [&]<class T>() {
         map_elements<T, T, T>(dX, [](T x, T dy) { return select(exact_gt(x, T(0)), dy, T(0)); }, X, dY);
     });
+}
+
+// ---- explain (dmlref/explain.hpp, docs/explain.md) -------------------------------------------
+
+namespace {
+// An input element of the explained position and its value as T (little-endian bits).
+template <class T> T explained_value(const ExplainedInput& in) {
+    T v;
+    std::memcpy(static_cast<void*>(&v), &in.bits, sizeof(T));
+    return v;
+}
+}  // namespace
+
+// The comparison x > 0 (exact_gt, as the loops use it) and what it selected.
+bool explain_relu(const Case& c, std::string_view output, uint64_t flat, FamilyExplanation& out) {
+    (void)output;
+    const bool grad = std::holds_alternative<DML_ACTIVATION_RELU_GRAD_OPERATOR_DESC>(c.op.Desc);
+    if (!grad && !std::holds_alternative<DML_ACTIVATION_RELU_OPERATOR_DESC>(c.op.Desc)) return false;
+    const TensorDesc& in = *tensor_fields(c.op).front().desc;  // InputTensor first in both
+    const std::vector<uint64_t> at = nd_coordinate(in.Sizes, flat);
+    const ExplainedInput xin = input_element(c, "InputTensor", at, "x");
+    out.inputs.push_back(xin);
+    if (grad) out.inputs.push_back(input_element(c, "InputGradientTensor", at, "dY"));
+    dispatch(in.DataType, [&]<class T>() {
+        const T x = explained_value<T>(xin);
+        const bool gt = exact_gt(x, T(0));
+        const bool nan = Number::of(x).is_nan();
+        out.facts.emplace_back("decided by", std::string(gt ? "x > 0 holds: " : "x > 0 does not hold") +
+                               (nan ? " (x is NaN)" : "") + (gt ? (grad ? "dY passes" : "x passes") : ": the result is +0"));
+        if (nan) out.policies.push_back(grad ? "GradNaN" : "ForwardNaN");
+        if (!gt) out.policies.push_back("SelectedZero");
+    });
+    return true;
 }
 
 }  // namespace dmlref::reference

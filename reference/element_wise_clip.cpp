@@ -18,8 +18,11 @@
 //     + Bias, each rounded to float32 (float64 for FLOAT64 data), no fused multiply-add (*).
 //   - The grads' "0" is +0; NaN x passes dY (neither x <= Min nor x >= Max holds).
 #include "common.hpp"
+#include "dmlref/explain.hpp"
 #include "fast/clip.hpp"
 #include "fast/switch.hpp"
+
+#include <cstring>
 
 namespace dmlref::reference {
 
@@ -150,6 +153,83 @@ void evaluate(const DML_ELEMENT_WISE_CLIP_GRAD1_OPERATOR_DESC& d, const Bindings
         fast::clip_grad1_half(X, dY, dX, d.Min.as<half>(), d.Max.as<half>()))
         return;
     dispatch(d.InputTensor.DataType, [&]<class T>() { clip_grad<T, T>(X, dY, dX, d.Min.as<T>(), d.Max.as<T>()); });
+}
+
+// ---- explain (dmlref/explain.hpp, docs/explain.md) -------------------------------------------
+
+namespace {
+// An input element of the explained position and its value as T (little-endian bits).
+template <class T> T explained_value(const ExplainedInput& in) {
+    T v;
+    std::memcpy(static_cast<void*>(&v), &in.bits, sizeof(T));
+    return v;
+}
+}  // namespace
+
+// Which comparison of the formula decided the element: the same Number comparisons and D3D
+// min/max (include/dmlref/numeric.hpp) the evaluate loops use.
+bool explain_clip(const Case& c, std::string_view output, uint64_t flat, FamilyExplanation& out) {
+    (void)output;
+    const Operator& op = c.op;
+    const bool clip = std::holds_alternative<DML_ELEMENT_WISE_CLIP_OPERATOR_DESC>(op.Desc);
+    const bool clip1 = std::holds_alternative<DML_ELEMENT_WISE_CLIP1_OPERATOR_DESC>(op.Desc);
+    const bool grad = std::holds_alternative<DML_ELEMENT_WISE_CLIP_GRAD_OPERATOR_DESC>(op.Desc);
+    const bool grad1 = std::holds_alternative<DML_ELEMENT_WISE_CLIP_GRAD1_OPERATOR_DESC>(op.Desc);
+    if (!clip && !clip1 && !grad && !grad1) return false;
+    const TensorDesc& in = *tensor_fields(op).front().desc;  // InputTensor comes first in every clip desc
+    const std::vector<uint64_t> at = nd_coordinate(in.Sizes, flat);
+    const ExplainedInput xin = input_element(c, "InputTensor", at, "x");
+    out.inputs.push_back(xin);
+    if (grad || grad1) out.inputs.push_back(input_element(c, "InputGradientTensor", at, "dY"));
+    dispatch(in.DataType, [&]<class T>() {
+        const T x = explained_value<T>(xin);
+        Number Min, Max, g = Number::of(x);
+        std::optional<DML_SCALE_BIAS> sb;
+        if (auto* d = std::get_if<DML_ELEMENT_WISE_CLIP_OPERATOR_DESC>(&op.Desc)) { Min = Number::of(d->Min); Max = Number::of(d->Max); sb = d->ScaleBias; }
+        if (auto* d = std::get_if<DML_ELEMENT_WISE_CLIP1_OPERATOR_DESC>(&op.Desc)) { Min = Number::of(d->Min.as<T>()); Max = Number::of(d->Max.as<T>()); sb = d->ScaleBias; }
+        if (auto* d = std::get_if<DML_ELEMENT_WISE_CLIP_GRAD_OPERATOR_DESC>(&op.Desc)) { Min = Number::of(d->Min); Max = Number::of(d->Max); }
+        if (auto* d = std::get_if<DML_ELEMENT_WISE_CLIP_GRAD1_OPERATOR_DESC>(&op.Desc)) { Min = Number::of(d->Min.as<T>()); Max = Number::of(d->Max.as<T>()); }
+        auto text = [](const Number& n) {
+            if (!n.is_integer) return format_exact_value(DataType::FLOAT64, to_bits(n.f));
+            return n.i < 0 ? std::to_string(int64_t(n.i)) : std::to_string(uint64_t(n.i));  // integer types fit in 64 bits
+        };
+        out.facts.emplace_back("Min", text(Min));
+        out.facts.emplace_back("Max", text(Max));
+        if (sb) {
+            g = scaled(x, sb);
+            out.facts.emplace_back("g(x)", "x * Scale + Bias = " + text(g) + " (ScaleBias)");
+            out.policies.push_back("ScaleBiasArithmetic");
+        }
+        const std::string gx = sb ? "g(x)" : "x";
+        std::string decided;
+        if (clip || clip1) {
+            if (g.is_nan()) {
+                decided = gx + " is NaN: D3D min and max ignore it, so the result is " +
+                          std::string(clip ? "min(Max, Min)" : "max(Min, Max)");
+                out.policies.push_back("ForwardNaN");
+            } else if (g < Min) {
+                decided = gx + " < Min: the result is Min" + std::string(Min > Max ? (clip ? ", then min(Max, Min) = Max" : "") : "");
+            } else if (g > Max) {
+                decided = gx + " > Max: the result is Max" + std::string(Min > Max ? (clip1 ? ", then max(Min, Max) = Min" : "") : "");
+            } else {
+                decided = "Min <= " + gx + " <= Max: " + gx + " passes";
+            }
+            if (Min > Max) out.policies.push_back("MinGreaterThanMax");
+            if (!g.is_nan() && (compare(g, Min) == std::partial_ordering::equivalent || compare(g, Max) == std::partial_ordering::equivalent))
+                out.policies.push_back("SignedZeroMinMax");
+            if (!is_floating_v<T> && clip) out.policies.push_back("ClipBoundStore");
+        } else {
+            if (Number::of(x).is_nan()) decided = "x is NaN: neither x <= Min nor x >= Max holds, so dY passes";
+            else if (Number::of(x) <= Min) decided = "x <= Min: the result is +0";
+            else if (Number::of(x) >= Max) decided = "x >= Max: the result is +0";
+            else decided = "Min < x < Max: dY passes";
+            out.policies.push_back(Number::of(x).is_nan() ? "GradNaN" : "SelectedZero");
+            if (Min > Max) out.policies.push_back("MinGreaterThanMax");
+        }
+        out.facts.emplace_back("decided by", decided);
+        if (clip || grad) out.policies.push_back("ClipFloatBoundCompare");
+    });
+    return true;
 }
 
 }  // namespace dmlref::reference

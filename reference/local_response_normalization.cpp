@@ -26,6 +26,7 @@
 //   - Every rank from 2 to 8 and every type is evaluated (DirectML's tables: 4-D floats).
 #include "common.hpp"
 #include "correctly_rounded.hpp"
+#include "dmlref/explain.hpp"
 #include "lrn_region.hpp"
 
 #include <algorithm>
@@ -368,6 +369,53 @@ std::optional<Tolerance> tolerance(const DML_LOCAL_RESPONSE_NORMALIZATION_OPERAT
 }
 std::optional<Tolerance> tolerance(const DML_LOCAL_RESPONSE_NORMALIZATION_GRAD_OPERATOR_DESC& d, std::string_view output) {
     return output == "OutputGradientTensor" && valid(d) ? lrn_tolerance(params(d), true) : std::nullopt;
+}
+
+// ---- explain (dmlref/explain.hpp, docs/explain.md) -------------------------------------------
+
+// The element's clipped region (the X it squares), and for the grad the mirrored window of the
+// elements c whose region holds it.
+bool explain_lrn(const Case& c, std::string_view output, uint64_t flat, FamilyExplanation& out) {
+    (void)output;
+    return std::visit([&](const auto& d) {
+        using D = std::decay_t<decltype(d)>;
+        constexpr bool grad = std::is_same_v<D, DML_LOCAL_RESPONSE_NORMALIZATION_GRAD_OPERATOR_DESC>;
+        if constexpr (std::is_same_v<D, DML_LOCAL_RESPONSE_NORMALIZATION_OPERATOR_DESC> || grad) {
+            if (!valid(d)) return false;
+            const Params p = params(d);
+            const Geometry g = geometry_of(p);
+            const Coord at = coord_of(g, flat);
+            auto box = [&](int64_t down, int64_t up) {
+                std::string text = "InputTensor[";
+                for (size_t k = 0; k < g.sizes.size(); ++k) {
+                    text += k ? "," : "";
+                    if (k < g.first_windowed || k >= g.last_windowed) { text += std::to_string(at[k]); continue; }
+                    text += std::to_string(std::max<int64_t>(0, at[k] - down)) + ".." +
+                            std::to_string(std::min<int64_t>(g.sizes[k] - 1, at[k] + up));
+                }
+                return text + "]";
+            };
+            out.facts.emplace_back("region", box(g.before, g.after) + " (clipped; LocalSize " + std::to_string(p.LocalSize) +
+                                   (p.CrossChannel ? ", across channels)" : ", within the channel)"));
+            out.facts.emplace_back("formula", grad ? "dY_j * B_j^(-Beta) - (2 Alpha Beta / L) X_j sum dY_c X_c B_c^(-Beta - 1)"
+                                                   : "X * B^(-Beta), B = Bias + (Alpha / L) * sum of X^2 over the region");
+            for_each_in_box(g, at, g.before, g.after, [&](uint64_t i) {
+                out.inputs.push_back(input_element(c, "InputTensor", nd_coordinate(g.sizes, i), i == flat ? "x" : "region"));
+            });
+            if (grad) {
+                out.facts.emplace_back("regions holding it", box(g.after, g.before) + " (the mirrored window)");
+                for_each_in_box(g, at, g.after, g.before, [&](uint64_t i) {
+                    out.inputs.push_back(input_element(c, "InputGradientTensor", nd_coordinate(g.sizes, i), "dY"));
+                });
+            }
+            out.policies.insert(out.policies.end(), {"LrnWindow", "LrnEvenLocalSize", "LrnDivisor", "LrnSpecialValues"});
+            if (!p.CrossChannel) out.policies.push_back("LrnWithinChannel");
+            if (grad) out.policies.push_back("LrnGradTerms");
+            return true;
+        } else {
+            return false;
+        }
+    }, c.op.Desc);
 }
 
 }  // namespace dmlref::reference

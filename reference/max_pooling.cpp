@@ -25,12 +25,14 @@
 //     output type; NaN, or +inf with -inf, gives the canonical NaN. Integer sums wrap to the
 //     output width. Every sum starts from +0.
 //   - Every rank from 3 to 8 is evaluated (DirectML's tables say 4 to 5).
+//
+// The window and its argmax are in max_pooling_internal.hpp; the grad's terms for the bound
+// (dmlref/terms.hpp) and the argmax ties in max_pooling_terms.cpp.
 #include "common.hpp"
 #include "fast/max_pooling_windows.hpp"
 #include "fast/switch.hpp"
 #include "fast_sum.hpp"
-
-#include "dmlref/terms.hpp"
+#include "max_pooling_internal.hpp"
 
 #include <algorithm>
 #include <bit>
@@ -39,11 +41,9 @@
 
 namespace dmlref::reference {
 
-namespace {
+using namespace maxpool;  // the window and its argmax: max_pooling_internal.hpp
 
-constexpr size_t kMaxSpatial = kMaxDimensionCount - 2;
-using Coord = std::array<int64_t, kMaxSpatial>;
-constexpr uint64_t kNoElement = ~uint64_t(0);
+namespace {
 
 // ---- Validation ----------------------------------------------------------------------------
 
@@ -124,139 +124,6 @@ void validate_indices(Diagnostics& diags, std::string_view op, const std::option
     require_same_sizes(diags, {{"OutputTensor", output}, {"OutputIndicesTensor", *indices}}, rule(op, "indices-sizes"));
 }
 
-// ---- The window ----------------------------------------------------------------------------
-
-// The geometry of one validated desc, per spatial dimension.
-struct Window {
-    size_t spatial = 0;
-    Coord in{}, out{}, stride{}, size{}, start{}, dilation{};
-    Coord in_packed{};  // packed strides of the input's spatial dimensions (for logical indices)
-    int64_t in_plane = 1, out_plane = 1;  // elements per (n, c) of the input and the pooled tensor
-};
-
-Window window_of(const TensorDesc& input, const TensorDesc& output, const std::vector<uint32_t>& Strides,
-                 const std::vector<uint32_t>& WindowSize, const std::vector<uint32_t>& StartPadding,
-                 const std::vector<uint32_t>* Dilations) {
-    Window w;
-    w.spatial = input.DimensionCount() - 2;
-    for (size_t i = w.spatial; i-- > 0;) {
-        w.in[i] = input.Sizes[i + 2];
-        w.out[i] = output.Sizes[i + 2];
-        w.stride[i] = Strides[i];
-        w.size[i] = WindowSize[i];
-        w.start[i] = StartPadding[i];
-        w.dilation[i] = Dilations ? (*Dilations)[i] : 1;
-        w.in_packed[i] = w.in_plane;
-        w.in_plane *= w.in[i];
-        w.out_plane *= w.out[i];
-    }
-    return w;
-}
-
-// The window positions k along dimension i that read a real element for output position o:
-// k in [lo, hi). Input position o * stride - start + k * dilation must lie in [0, in).
-struct KRange { int64_t lo, hi; };
-KRange real_positions(const Window& w, size_t i, int64_t o) {
-    const int64_t first = o * w.stride[i] - w.start[i];
-    const int64_t lo = first >= 0 ? 0 : (-first + w.dilation[i] - 1) / w.dilation[i];
-    const int64_t hi = first >= w.in[i] ? 0 : std::min(w.size[i], (w.in[i] - 1 - first) / w.dilation[i] + 1);
-    return {lo, std::max(lo, hi)};
-}
-
-bool window_is_empty(const Window& w, const Coord& o) {
-    for (size_t i = 0; i < w.spatial; ++i) {
-        const KRange r = real_positions(w, i, o[i]);
-        if (r.lo == r.hi) return true;
-    }
-    return false;
-}
-
-// Steps a row-major coordinate within [lo, hi) per dimension; false after the last one.
-bool next(Coord& c, const Coord& lo, const Coord& hi, size_t n) {
-    for (size_t i = n; i-- > 0;) {
-        if (++c[i] < hi[i]) return true;
-        c[i] = lo[i];
-    }
-    return false;
-}
-
-// A candidate replaces the best so far only when it is greater, or when the best is NaN and
-// the candidate is not: ties keep the lower index, NaN loses to any number.
-template <class T> bool beats(T x, T best) {
-    if (is_nan(best)) return !is_nan(x);
-    if constexpr (is_half_v<T>) return widen(x) > widen(best);
-    else return x > best;
-}
-
-// Calls f(spatial logical index, element offset) for the real elements of output position o's
-// window in one (n, c) plane of X, in increasing logical index. `plane` is the element offset
-// of the plane in X's buffer; `xs` are X's strides of the spatial dimensions.
-template <class F>
-void for_each_window_element(const Window& w, int64_t plane, const int64_t* xs, const Coord& o, F&& f) {
-    Coord lo{}, hi{}, k{};
-    for (size_t i = 0; i < w.spatial; ++i) {
-        const KRange r = real_positions(w, i, o[i]);
-        if (r.lo == r.hi) return;
-        lo[i] = k[i] = r.lo;
-        hi[i] = r.hi;
-    }
-    do {
-        int64_t offset = plane, index = 0;
-        for (size_t i = 0; i < w.spatial; ++i) {
-            const int64_t p = o[i] * w.stride[i] - w.start[i] + k[i] * w.dilation[i];
-            offset += p * xs[i];
-            index += p * w.in_packed[i];
-        }
-        f(uint64_t(index), offset);
-    } while (next(k, lo, hi, w.spatial));
-}
-
-// The argmax of output position o's window: the spatial logical index of the winner (add
-// plane_index * in_plane for the flat index) and its element offset, or kNoElement.
-struct Argmax { uint64_t index; int64_t offset; };
-template <class T>
-Argmax window_argmax(const Window& w, const T* x, int64_t plane, const int64_t* xs, const Coord& o) {
-    Argmax best{kNoElement, 0};
-    for_each_window_element(w, plane, xs, o, [&](uint64_t index, int64_t offset) {
-        if (best.index == kNoElement || beats(x[offset], x[best.offset])) best = {index, offset};
-    });
-    return best;
-}
-
-// The argmax's ties (GOLDEN.md section 5): the spatial logical indices of the window's real
-// elements equal to its maximum (-0 and +0 are equal), when there are two or more; a NaN
-// maximum has none.
-template <class T>
-std::vector<uint64_t> window_ties(const Window& w, const T* x, int64_t plane, const int64_t* xs, const Coord& o) {
-    const Argmax best = window_argmax(w, x, plane, xs, o);
-    std::vector<uint64_t> tied;
-    if (best.index == kNoElement || is_nan(x[best.offset])) return tied;
-    for_each_window_element(w, plane, xs, o, [&](uint64_t index, int64_t offset) {
-        if (exact_compare(x[offset], x[best.offset]) == std::partial_ordering::equivalent) tied.push_back(index);
-    });
-    if (tied.size() < 2) tied.clear();
-    return tied;
-}
-
-// Calls f(plane_index, plane offset in X, o, element offset in P) for every element of the
-// pooled tensor P (sizes and element strides) in logical row-major order.
-template <class F>
-void for_each_output(const Window& w, const TensorView& X, const std::vector<uint32_t>& sizes,
-                     const std::vector<int64_t>& strides, F&& f) {
-    for (int64_t n = 0; n < sizes[0]; ++n)
-        for (int64_t c = 0; c < sizes[1]; ++c) {
-            const int64_t plane_index = n * sizes[1] + c;
-            const int64_t x_plane = n * X.strides[0] + c * X.strides[1];
-            const int64_t p_plane = n * strides[0] + c * strides[1];
-            Coord o{}, zero{};
-            do {
-                int64_t p_offset = p_plane;
-                for (size_t i = 0; i < w.spatial; ++i) p_offset += o[i] * strides[i + 2];
-                f(plane_index, x_plane, o, p_offset);
-            } while (next(o, zero, w.out, w.spatial));
-        }
-}
-
 // The fast path's view of a window with two or three spatial dimensions (fast/max_pooling_windows.hpp).
 fast::Volume fast_volume(const Window& w, const TensorView& X) {
     fast::Volume v{fast::unit_axis(), {}, {}, 0, X.strides[w.spatial], X.strides[w.spatial + 1]};
@@ -328,20 +195,6 @@ template <class D> bool valid(const D& d) {
 }
 
 // ---- Grad ----------------------------------------------------------------------------------
-
-// For each element of dY (logical row-major order), the flat logical index in X of its window's
-// argmax, or kNoElement for a window of padding only.
-template <class T>
-std::vector<uint64_t> grad_targets(const Window& w, const TensorView& X, const std::vector<uint32_t>& dy_sizes) {
-    std::vector<uint64_t> targets;
-    targets.reserve(w.out_plane * dy_sizes[0] * dy_sizes[1]);
-    const T* x = X.data<T>();
-    for_each_output(w, X, dy_sizes, packed_strides(dy_sizes), [&](int64_t plane_index, int64_t x_plane, const Coord& o, int64_t) {
-        const Argmax a = window_argmax(w, x, x_plane, X.strides.data() + 2, o);
-        targets.push_back(a.index == kNoElement ? kNoElement : uint64_t(plane_index) * uint64_t(w.in_plane) + a.index);
-    });
-    return targets;
-}
 
 // The terms of each dX element, grouped: terms of element e are order[first[e] .. first[e + 1]),
 // as dY logical indices in increasing order.
@@ -464,87 +317,3 @@ void evaluate(const DML_MAX_POOLING_GRAD_OPERATOR_DESC& d, const Bindings& b) {
 }
 
 }  // namespace dmlref::reference
-
-namespace dmlref {
-
-std::vector<uint32_t> max_pooling_grad_term_counts(const DML_MAX_POOLING_GRAD_OPERATOR_DESC& d,
-                                                   std::span<const std::byte> InputTensor) {
-    using namespace reference;
-    Diagnostics diags;
-    validate(d, diags);
-    if (diags.has_errors()) throw std::invalid_argument("max_pooling_grad_term_counts: the desc does not validate");
-    if (InputTensor.size() < buffer_size(d.InputTensor)) throw std::invalid_argument("InputTensor's buffer is too small");
-    const Window w = window_of(d.InputTensor, d.InputGradientTensor, d.Strides, d.WindowSize, d.StartPadding, &d.Dilations);
-    const TensorView X(d.InputTensor, InputTensor);
-    std::vector<uint32_t> counts(element_count(d.OutputGradientTensor), 0);
-    dispatch(d.InputTensor.DataType, [&]<class T>() {
-        for (uint64_t t : grad_targets<T>(w, X, d.InputGradientTensor.Sizes)) if (t != kNoElement) ++counts[t];
-    });
-    return counts;
-}
-
-void max_pooling_grad_terms(const DML_MAX_POOLING_GRAD_OPERATOR_DESC& d, std::span<const std::byte> InputTensor,
-                            std::span<const std::byte> InputGradientTensor, TermSink& sink) {
-    using namespace reference;
-    Diagnostics diags;
-    validate(d, diags);
-    if (diags.has_errors()) throw std::invalid_argument("max_pooling_grad_terms: the desc does not validate");
-    if (InputTensor.size() < buffer_size(d.InputTensor) || InputGradientTensor.size() < buffer_size(d.InputGradientTensor))
-        throw std::invalid_argument("max_pooling_grad_terms: a buffer is too small");
-    const Window w = window_of(d.InputTensor, d.InputGradientTensor, d.Strides, d.WindowSize, d.StartPadding, &d.Dilations);
-    const TensorView X(d.InputTensor, InputTensor);
-    dispatch(d.InputTensor.DataType, [&]<class T>() {
-        if constexpr (std::is_floating_point_v<T> || is_half_v<T>) {
-            const std::vector<uint64_t> targets = grad_targets<T>(w, X, d.InputGradientTensor.Sizes);
-            const std::vector<std::byte> bytes = gather_logical(d.InputGradientTensor, InputGradientTensor);
-            const T* dy = reinterpret_cast<const T*>(bytes.data());
-            for (size_t i = 0; i < targets.size(); ++i)
-                if (targets[i] != kNoElement) sink.add(targets[i], widen(dy[i]), 1.0, 0.0, false);  // a copy of dY
-        } else {
-            throw std::invalid_argument("max_pooling_grad_terms: float types only (integer sums wrap exactly)");
-        }
-    });
-}
-
-std::vector<uint64_t> max_pooling_argmax_ties(const Operator& op, std::span<const std::byte> InputTensor) {
-    using namespace reference;
-    if (validate(op).has_errors())
-        throw std::invalid_argument("max_pooling_argmax_ties: the desc does not validate");
-    // The pooled tensor's sizes (the forward output, or dY for the grad) and the window.
-    const TensorDesc* input = nullptr;
-    const TensorDesc* pooled = nullptr;
-    const TensorDesc* dx = nullptr;
-    const std::vector<uint32_t>* Strides = nullptr, * WindowSize = nullptr, * StartPadding = nullptr, * Dilations = nullptr;
-    std::visit([&](const auto& d) {
-        using D = std::decay_t<decltype(d)>;
-        if constexpr (std::is_same_v<D, DML_MAX_POOLING_GRAD_OPERATOR_DESC>) {
-            input = &d.InputTensor; pooled = &d.InputGradientTensor; dx = &d.OutputGradientTensor;
-            Strides = &d.Strides; WindowSize = &d.WindowSize; StartPadding = &d.StartPadding; Dilations = &d.Dilations;
-        } else if constexpr (std::is_same_v<D, DML_MAX_POOLING_OPERATOR_DESC> || std::is_same_v<D, DML_MAX_POOLING1_OPERATOR_DESC>) {
-            input = &d.InputTensor; pooled = &d.OutputTensor;
-            Strides = &d.Strides; WindowSize = &d.WindowSize; StartPadding = &d.StartPadding;
-        } else if constexpr (std::is_same_v<D, DML_MAX_POOLING2_OPERATOR_DESC>) {
-            input = &d.InputTensor; pooled = &d.OutputTensor;
-            Strides = &d.Strides; WindowSize = &d.WindowSize; StartPadding = &d.StartPadding; Dilations = &d.Dilations;
-        }
-    }, op.Desc);
-    if (!input) throw std::invalid_argument("max_pooling_argmax_ties: not a max pooling operator");
-    if (InputTensor.size() < buffer_size(*input)) throw std::invalid_argument("InputTensor's buffer is too small");
-    const Window w = window_of(*input, *pooled, *Strides, *WindowSize, *StartPadding, Dilations);
-    const TensorView X(*input, InputTensor);
-    std::vector<uint64_t> flagged;
-    dispatch(input->DataType, [&]<class T>() {
-        uint64_t pooled_index = 0;
-        std::vector<bool> tied_dx(dx ? element_count(*dx) : 0, false);
-        for_each_output(w, X, pooled->Sizes, packed_strides(pooled->Sizes), [&](int64_t plane_index, int64_t x_plane, const Coord& o, int64_t) {
-            const auto tied = window_ties(w, X.data<T>(), x_plane, X.strides.data() + 2, o);
-            if (!tied.empty() && !dx) flagged.push_back(pooled_index);
-            for (uint64_t t : tied) if (dx) tied_dx[uint64_t(plane_index) * uint64_t(w.in_plane) + t] = true;
-            ++pooled_index;
-        });
-        for (uint64_t e = 0; e < tied_dx.size(); ++e) if (tied_dx[e]) flagged.push_back(e);
-    });
-    return flagged;
-}
-
-}  // namespace dmlref

@@ -32,6 +32,7 @@
 // start folded into the input's base offset and the window stride folded into the input's
 // element strides (windowStride * inputStride), so the inner loop is a plain strided copy.
 #include "common.hpp"
+#include "dmlref/explain.hpp"
 
 #include <cstdlib>
 
@@ -138,6 +139,11 @@ template <class F> void by_width(DataType t, F&& f) {
     std::abort();  // validated before evaluation
 }
 
+// CopyStart of one dimension: the window's first element read (its last with a negative stride).
+int64_t copy_start_of(uint32_t offset, uint32_t size, int32_t stride) {
+    return int64_t(offset) + (stride < 0 ? int64_t(size) - 1 : 0);
+}
+
 // The window in the forward input's memory: the element offset of Out[0, ..., 0] (CopyStart)
 // and, per dimension, the step between neighbouring outputs (InputWindowStrides * input stride).
 struct Window {
@@ -149,7 +155,7 @@ Window window_of(const std::vector<uint32_t>& offsets, const std::vector<uint32_
                  const std::vector<int32_t>& strides, const std::vector<int64_t>& input_strides) {
     Window w;
     for (size_t i = 0; i < strides.size(); ++i) {
-        const int64_t copy_start = int64_t(offsets[i]) + (strides[i] < 0 ? int64_t(sizes[i]) - 1 : 0);
+        const int64_t copy_start = copy_start_of(offsets[i], sizes[i], strides[i]);
         w.base += copy_start * input_strides[i];
         w.strides.push_back(int64_t(strides[i]) * input_strides[i]);
     }
@@ -236,6 +242,63 @@ void evaluate(const DML_SLICE_GRAD_OPERATOR_DESC& d, const Bindings& b) {
         // Non-zero strides send distinct dY coordinates to distinct dX elements: nothing is summed.
         copy_elements<U>(dY.sizes(), dX.base, w.strides.data(), w.base, dY.base, dY.strides.data(), 0);
     });
+}
+
+// ---- explain (dmlref/explain.hpp, docs/explain.md) -------------------------------------------
+
+// The source of an output element (SLICE, SLICE1) or the dY element a dX element copies (SLICE_GRAD):
+// per dimension i, source = CopyStart + stride * c (SLICE: Offsets + Strides * c).
+bool explain_slice(const Case& c, std::string_view output, uint64_t flat, FamilyExplanation& out) {
+    const std::vector<uint32_t>* offsets = nullptr, * sizes = nullptr;
+    std::vector<int32_t> strides;
+    const TensorDesc* mine = nullptr;
+    bool grad = false;
+    if (auto* d = std::get_if<DML_SLICE_OPERATOR_DESC>(&c.op.Desc)) {
+        offsets = &d->Offsets; sizes = &d->Sizes; mine = &d->OutputTensor;
+        for (uint32_t s : d->Strides) strides.push_back(int32_t(s));  // >= 1 and, validated, in bounds
+    } else if (auto* d1 = std::get_if<DML_SLICE1_OPERATOR_DESC>(&c.op.Desc)) {
+        offsets = &d1->InputWindowOffsets; sizes = &d1->InputWindowSizes; strides = d1->InputWindowStrides; mine = &d1->OutputTensor;
+    } else if (auto* g = std::get_if<DML_SLICE_GRAD_OPERATOR_DESC>(&c.op.Desc)) {
+        offsets = &g->InputWindowOffsets; sizes = &g->InputWindowSizes; strides = g->InputWindowStrides; mine = &g->OutputGradientTensor;
+        grad = true;
+    } else {
+        return false;
+    }
+    (void)output;
+    const bool slice = std::holds_alternative<DML_SLICE_OPERATOR_DESC>(c.op.Desc);
+    const std::vector<uint64_t> at = nd_coordinate(mine->Sizes, flat);
+    std::vector<uint64_t> source;
+    std::string text;
+    bool inside = true;
+    const TensorDesc* dy = grad ? &std::get<DML_SLICE_GRAD_OPERATOR_DESC>(c.op.Desc).InputGradientTensor : nullptr;
+    for (size_t i = 0; i < at.size(); ++i) {
+        const int64_t start = slice ? int64_t((*offsets)[i]) : copy_start_of((*offsets)[i], (*sizes)[i], strides[i]);
+        if (!grad) {
+            source.push_back(uint64_t(start + strides[i] * int64_t(at[i])));
+            text += (i ? ", " : "") + std::to_string(start) + (strides[i] < 0 ? " - " : " + ") +
+                    std::to_string(std::abs(strides[i])) + " * " + std::to_string(at[i]) + " = " + std::to_string(source.back());
+        } else {
+            // dX[at] = dY[k] where at = CopyStart + stride * k, 0 <= k < dY's size.
+            const int64_t diff = int64_t(at[i]) - start;
+            const bool hit = diff % strides[i] == 0 && diff / strides[i] >= 0 && diff / strides[i] < int64_t(dy->Sizes[i]);
+            inside = inside && hit;
+            source.push_back(hit ? uint64_t(diff / strides[i]) : 0);
+            text += (i ? ", " : "") + std::string("(") + std::to_string(at[i]) + " - " + std::to_string(start) + ") / " +
+                    std::to_string(strides[i]) + (hit ? " = " + std::to_string(source.back()) : ": not a window position");
+        }
+    }
+    if (!grad) {
+        out.facts.emplace_back("source index", "InputTensor[" + text + "]" + (slice ? " (Offsets + Strides * c)" : " (CopyStart + InputWindowStrides * c)"));
+        out.inputs.push_back(input_element(c, "InputTensor", source, "source"));
+    } else if (inside) {
+        out.facts.emplace_back("copies", "InputGradientTensor[" + text + "] (c = (index - CopyStart) / InputWindowStrides)");
+        out.inputs.push_back(input_element(c, "InputGradientTensor", source, "dY"));
+    } else {
+        out.facts.emplace_back("copies", "nothing: outside the window (" + text + "), so +0");
+        out.policies.push_back("SelectedZero");
+    }
+    out.policies.push_back("Subnormals");
+    return true;
 }
 
 }  // namespace dmlref::reference

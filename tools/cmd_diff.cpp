@@ -3,7 +3,9 @@
 #include "cli.hpp"
 
 #include "dmlref/diff.hpp"
+#include "dmlref/explain.hpp"
 
+#include <algorithm>
 #include <iostream>
 #include <memory>
 
@@ -18,6 +20,7 @@ struct DiffCmdOptions {
     std::string golden, actual, json_file, image;
     std::vector<std::string> output_files;
     std::string accumulate = "any", coordinates = "any";
+    size_t explain = 0;  // --explain K (docs/explain.md)
 };
 
 int cmd_diff(DiffCmdOptions& o) {
@@ -43,7 +46,9 @@ int cmd_diff(DiffCmdOptions& o) {
             if (k < n) std::cerr << "\r\x1b[K[" << k + 1 << "/" << n << "] " << printable(name) << std::flush;
             else std::cerr << "\r\x1b[K" << std::flush;
         };
-    return run_diff(dc, std::cout, std::cerr);
+    const int code = run_diff(dc, std::cout, std::cerr);
+    if (o.explain == 0 || code == 2) return code;
+    return std::max(code, explain_worst(dc, o.explain, dc.format == "json", std::cout, std::cerr));
 }
 
 }  // namespace
@@ -79,6 +84,7 @@ Command add_diff_command(CLI::App& app) {
                    "the bound of summed elements admits flushing of subnormal operands and partial sums (adds its allowance)");
     diff->add_option("--false-alarm", dc.options.false_alarm, "false-alarm probability of the systematic-error check (default 1e-6)")
         ->check(CLI::Range(1e-300, 0.5));
+    diff->add_option("--explain", o->explain, "explain the K worst elements of each output (docs/explain.md)")->check(CLI::NonNegativeNumber);
     return {diff, [o] { return cmd_diff(*o); }};
 }
 
