@@ -25,11 +25,14 @@
 //     output type; NaN, or +inf with -inf, gives the canonical NaN. Integer sums wrap to the
 //     output width. Every sum starts from +0.
 //   - Every rank from 3 to 8 is evaluated (DirectML's tables say 4 to 5).
+// Alternative readings (docs/golden.md; `run --policy`), each a branch where it decides, off by
+// default: ArgmaxNaN=NaNWins in beats(); Subnormals=FlushAtomicSums in the grad's sums.
 #include "common.hpp"
 #include "fast/max_pooling_windows.hpp"
 #include "fast/switch.hpp"
 #include "fast_sum.hpp"
 
+#include "dmlref/readings.hpp"
 #include "dmlref/terms.hpp"
 
 #include <algorithm>
@@ -183,7 +186,10 @@ bool next(Coord& c, const Coord& lo, const Coord& hi, size_t n) {
 // A candidate replaces the best so far only when it is greater, or when the best is NaN and
 // the candidate is not: ties keep the lower index, NaN loses to any number.
 template <class T> bool beats(T x, T best) {
-    if (is_nan(best)) return !is_nan(x);
+    if (in_force(Reading::ArgmaxNaNWins)) {  // ArgmaxNaN=NaNWins: `x > best || isnan(x)`, the last NaN wins
+        if (is_nan(x)) return true;
+        if (is_nan(best)) return false;
+    } else if (is_nan(best)) return !is_nan(x);
     if constexpr (is_half_v<T>) return widen(x) > widen(best);
     else return x > best;
 }
@@ -436,6 +442,7 @@ void evaluate(const DML_MAX_POOLING_GRAD_OPERATOR_DESC& d, const Bindings& b) {
             return;
         }
         const Groups g = group_terms(grad_targets<T>(w, X, d.InputGradientTensor.Sizes), element_count(d.OutputGradientTensor));
+        const bool flush = in_force(Reading::SubnormalsFlushAtomicSums);
         // dY's elements in logical order.
         const std::vector<std::byte> dy_bytes = gather_logical(d.InputGradientTensor, dY_buffer);
         std::vector<T> dy(dy_bytes.size() / sizeof(T));
@@ -452,10 +459,14 @@ void evaluate(const DML_MAX_POOLING_GRAD_OPERATOR_DESC& d, const Bindings& b) {
                         uint64_t s = 0;  // wraps; two's complement for signed types
                         for (uint64_t t = g.first[e]; t < g.first[e + 1]; ++t) s += uint64_t(dy[g.order[t]]);
                         sum = static_cast<T>(s);
-                    } else {
+                    } else if (!flush) {
                         sum = exact_sum_of<T>([&](auto&& add) {
                             for (uint64_t t = g.first[e]; t < g.first[e + 1]; ++t) add(widen(dy[g.order[t]]));
                         });
+                    } else {  // Subnormals=FlushAtomicSums: subnormal terms and result flushed
+                        sum = flushed(exact_sum_of<T>([&](auto&& add) {
+                            for (uint64_t t = g.first[e]; t < g.first[e + 1]; ++t) add(widen(flushed(dy[g.order[t]])));
+                        }));
                     }
                     dX.data<T>()[off[0] + i * step[0]] = sum;
                 }

@@ -27,6 +27,7 @@ int main(int argc, char** argv) {
         cli::add_reduce_command(app),
         cli::add_gen_command(app),
         cli::add_coverage_command(app),
+        cli::add_clarifications_command(app),
     };
 
     try {
