@@ -83,7 +83,8 @@ void output_details(const OutputCensus& o, std::ostream& s) {
         s << "    boundary elements: " << b.elements << " " << reason << ", " << b.over << " of them over tolerance\n";
     for (const auto& [reading, n] : o.readings)  // docs/diff.md, "Readings"; changes no verdict
         s << "    readings: " << n << " element" << (n == 1 ? "" : "s")
-          << (reading.empty() ? " over tolerance follow no known reading" : (n == 1 ? " follows " : " follow ") + reading) << "\n";
+          << (reading.empty() ? " over tolerance" : "") << (n == 1 ? " follows " : " follow ")
+          << (reading.empty() ? "no known reading" : reading) << "\n";
     s << "    ULP distances:";
     for (size_t b = 0; b < o.histogram.size(); ++b)
         if (o.histogram[b]) s << "  " << histogram_label(b) << ": " << o.histogram[b];

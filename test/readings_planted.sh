@@ -126,6 +126,23 @@ out(sys.argv[1], sys.argv[2], "OutputGradientTensor", [0x7fc00000 if math.isnan(
 EOF
 plant cases/relu/relu_grad_masked_negative_and_nan_gradients.json SelectedZero=MaskProduct "$tmp/mask.py"
 
+# A backend wrong in a way no reading explains: the diagnosis says so, and names no reading.
+cat > "$tmp/wrong.py" <<'EOF'
+import sys; sys.path.insert(0, sys.argv[0].rsplit("/", 1)[0]); from common import *
+g = json.load(open(sys.argv[1]))
+vals = g["expected"]["OutputGradientTensor"]["Values"]
+out(sys.argv[1], sys.argv[2], "OutputGradientTensor", [f32(v) for v in vals[:-1]] + [f32(6.0)])  # 5 -> 6
+EOF
+d=$tmp/wrong
+mkdir -p "$d"
+f=cases/relu/relu_grad_masked_negative_and_nan_gradients.json
+"$dmlref" run "$root/$f" -o "$d/golden" -q > /dev/null 2>&1
+python3 "$tmp/wrong.py" "$d/golden/$(basename $f)" "$d/actual.json"
+"$dmlref" diff "$d/golden/$(basename $f)" "$d/actual.json" > "$d/diff.txt" 2>&1
+[ $? -eq 1 ] || bad "the wrong backend should fail"
+grep -q "^    readings: 1 element over tolerance follows no known reading\$" "$d/diff.txt" || { bad "the unexplained element is not reported"; cat "$d/diff.txt"; }
+grep -Eq "^    readings: .* follows? [A-Za-z]+=" "$d/diff.txt" && bad "a reading is named for a backend that follows none"
+
 # --policy's own errors: exit 2, a rule id, nothing run.
 c=$root/cases/relu/relu_nan_gives_positive_zero.json
 for spec in "NoSuchPolicy=X|policy.unknown-name" "ArgmaxNaN=Maybe|policy.unknown-value" "ArgmaxNaN|policy.syntax" "=NaNWins|policy.syntax"; do
