@@ -56,6 +56,10 @@ std::vector<Alternative> make_alternatives() {
         {Reading::ForwardNaNPropagates, "ForwardNaN", "NaNPropagates",
          "min and max propagate a NaN operand: RELU(NaN) and CLIP(NaN) are that NaN (its bits)",
          "PyTorch relu and clamp, JAX jnp.maximum/jnp.clip, IEEE 754-2019 minimum/maximum", kForwardMinMax},
+        {Reading::OldNearestFloorXPlusHalf, "OldNearestNeighbor", "FloorXPlusHalf",
+         "the old nearest-neighbour rule as floor(x + 0.5), x computed with the desc's OutputPixelOffset (no extra -0.5)",
+         "TF-DML's legacy nearest resize, ONNX Runtime's old comment, WPT's tie observation",
+         {OT::RESAMPLE, OT::RESAMPLE1, OT::RESAMPLE_GRAD}},
     };
 }
 

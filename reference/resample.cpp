@@ -32,7 +32,8 @@
 //
 // Alternative readings (docs/golden.md; `run --policy`), off by default: ZeroWeightTaps=
 // MultiplyAll keeps LINEAR's taps of weight 0 (forward_axis and the loops' `w != 0`);
-// Subnormals=FlushAtomicSums flushes the grads' subnormal terms and results (resample_grad).
+// Subnormals=FlushAtomicSums flushes the grads' subnormal terms and results (resample_grad);
+// OldNearestNeighbor=FloorXPlusHalf takes floor(x + 0.5) for the old rule (forward_axis).
 //
 // Adjoint by construction: one per-dimension tap table (forward_axis) serves all five
 // operators; a grad inverts it per dimension (for each input index, the outputs that read it,
@@ -169,15 +170,16 @@ Axis forward_axis(const Params& p, size_t i) {
     const bool nearest = p.InterpolationMode == DML_INTERPOLATION_MODE_NEAREST_NEIGHBOR;
     // The old nearest-neighbour rule: DECREASING with OutputPixelOffset lowered by 0.5.
     const bool old_rule = nearest && !p.RoundingDirection;
+    const bool x_plus_half = old_rule && in_force(Reading::OldNearestFloorXPlusHalf);  // OldNearestNeighbor=FloorXPlusHalf
     const bool ceil = p.RoundingDirection == DML_AXIS_DIRECTION_INCREASING;
-    const double opo = double(OutputPixelOffset) - (old_rule ? 0.5 : 0.0);
+    const double opo = double(OutputPixelOffset) - (old_rule && !x_plus_half ? 0.5 : 0.0);
     Axis a;
     a.taps.reserve(size_t(out) * 2);
     a.first.reserve(size_t(out) + 1);
     for (uint32_t o = 0; o < out; ++o) {
         const double x = (double(o) - opo) / double(Scale) - double(InputPixelOffset);
         if (nearest) {
-            a.taps.push_back({nearest_index(x, ceil, in), 1.0});
+            a.taps.push_back({nearest_index(x_plus_half ? x + 0.5 : x, ceil, in), 1.0});
         } else {
             const double xc = std::clamp(x, 0.0, double(in - 1));
             const double x0 = std::floor(xc);

@@ -14,7 +14,7 @@ if ! cmp -s "$tmp/page.md" "$root/docs/clarifications.md"; then
   diff "$root/docs/clarifications.md" "$tmp/page.md" | head -20
   fail=1
 fi
-for policy in ArgmaxNaN GradNaN ClipGradBounds SelectedZero ZeroWeightTaps Subnormals ForwardNaN; do
+for policy in ArgmaxNaN GradNaN ClipGradBounds SelectedZero ZeroWeightTaps Subnormals ForwardNaN OldNearestNeighbor; do
   grep -q "^## $policy\$" "$tmp/page.md" || { echo "FAIL: no section for $policy"; fail=1; }
 done
 # A section lists its cases as tables of differing elements.

@@ -25,6 +25,7 @@ pairs=(
   "cases/resample/zero_weight_taps_add_nothing.json|ZeroWeightTaps=MultiplyAll"
   "cases/max_pooling/grad_subnormal_terms_kept.json|Subnormals=FlushAtomicSums"
   "cases/relu/relu_nan_gives_positive_zero.json|ForwardNaN=NaNPropagates"
+  "cases/resample/old_nn_evidence_floor_x_plus_half.json|OldNearestNeighbor=FloorXPlusHalf"
 )
 
 k=0

@@ -134,6 +134,17 @@ TEST_CASE("ZeroWeightTaps=MultiplyAll on RESAMPLE2 and RESAMPLE_GRAD1 LINEAR: 0 
     CHECK(f32_out(grad, "OutputGradientTensor", "ZeroWeightTaps=MultiplyAll") == std::vector<uint32_t>{0x7f800000, kNaN, bits(2)});
 }
 
+TEST_CASE("OldNearestNeighbor=FloorXPlusHalf on RESAMPLE1: TensorFlow's 4 -> 8 gives 0,0,1,1,2,2,3,3") {
+    // Scale 2, InputPixelOffset 0.5, OutputPixelOffset 0: the page's remark gives floor(o/2 - 0.25)
+    // = 0,0,0,1,1,2,2,3; floor(x + 0.5) with x = o/2 - 0.5 gives floor(o/2) = 0,0,1,1,2,2,3,3.
+    const Case c = from_text(R"({"format": 1, "operator": "RESAMPLE1", "desc": {
+        "InputTensor": {"DataType": "INT32", "Sizes": [4]}, "OutputTensor": {"DataType": "INT32", "Sizes": [8]},
+        "InterpolationMode": "NEAREST_NEIGHBOR", "DimensionCount": 1, "Scales": [2], "InputPixelOffsets": [0.5],
+        "OutputPixelOffsets": [0]}, "inputs": {"InputTensor": [0, 1, 2, 3]}})");
+    CHECK(f32_out(c, "OutputTensor", "") == std::vector<uint32_t>{0, 0, 0, 1, 1, 2, 2, 3});
+    CHECK(f32_out(c, "OutputTensor", "OldNearestNeighbor=FloorXPlusHalf") == std::vector<uint32_t>{0, 0, 1, 1, 2, 2, 3, 3});
+}
+
 TEST_CASE("Subnormals=FlushAtomicSums on MAX_POOLING_GRAD: subnormal terms and sums flushed, normal ones kept") {
     // Windows 1x2 stride 1 over [1, 3, 2, 0]: argmaxes 1, 1, 2. dY = [1e-40, 2e-40, 3]
     // (subnormal, subnormal, normal): dX = [0, 1e-40 + 2e-40, 3, 0] by default; flushed, dX[1] = +0.

@@ -29,6 +29,7 @@ enum class Reading : uint8_t {
     ZeroWeightTapsMultiplyAll, // ZeroWeightTaps=MultiplyAll
     SubnormalsFlushAtomicSums, // Subnormals=FlushAtomicSums
     ForwardNaNPropagates,      // ForwardNaN=NaNPropagates
+    OldNearestFloorXPlusHalf,  // OldNearestNeighbor=FloorXPlusHalf
     Count
 };
 
