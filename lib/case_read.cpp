@@ -3,6 +3,10 @@
 // clamped or guessed. The parts are read by lib/case_read_desc.cpp and lib/case_read_values.cpp.
 #include "case_reader.hpp"
 
+#include "dmlref/readings.hpp"
+
+#include <algorithm>
+
 namespace dmlref {
 
 using namespace case_reader;
@@ -23,6 +27,38 @@ static void read_expect_error(Reader& r, Case& c, const json& root) {
     }
 }
 
+// "readings" (docs/case-format.md, "Readings"): the alternatives whose values the case shows.
+// An array of policy names (every alternative of that policy for this operator) or of
+// "Policy=Value" names; or, as dmlref writes it, an object keyed by "Policy=Value" whose values
+// dmlref recomputes (they are never read as input).
+static void read_readings(Reader& r, Case& c, const json& root) {
+    if (!root.contains("readings")) return;
+    const json& rd = root["readings"];
+    std::vector<std::pair<std::string, std::string>> names;  // (name, JSON pointer)
+    if (rd.is_array()) {
+        for (size_t i = 0; i < rd.size(); ++i) {
+            const std::string p = pointer_append("/readings", i);
+            if (!rd[i].is_string()) r.diags.error(p, "readings.type", "a reading is named by a string: \"ArgmaxNaN\" or \"ArgmaxNaN=NaNWins\"");
+            else names.emplace_back(rd[i].get<std::string>(), p);
+        }
+    } else if (rd.is_object()) {
+        for (auto it = rd.begin(); it != rd.end(); ++it) names.emplace_back(it.key(), pointer_append("/readings", it.key()));
+    } else {
+        r.diags.error("/readings", "readings.type", "\"readings\" is an array of policy or Policy=Value names (docs/case-format.md)");
+        return;
+    }
+    for (const auto& [name, p] : names) {
+        std::vector<std::string> found;
+        for (const Alternative* a : alternatives_for(c.op.Type))
+            if (name == a->Policy || name == a->name()) found.push_back(a->name());
+        if (found.empty())
+            r.diags.error(p, "readings.unknown", "\"" + name + "\" is not a policy with an alternative reading dmlref evaluates for DML_OPERATOR_" +
+                          std::string(info(c.op.Type).Name) + " (docs/golden.md, Alternative readings)");
+        for (auto& f : found)
+            if (std::find(c.readings.begin(), c.readings.end(), f) == c.readings.end()) c.readings.push_back(std::move(f));
+    }
+}
+
 // ---- The case ----------------------------------------------------------------------------
 
 Case parse_case(const JsonDocument& doc, const fs::path& file, Diagnostics& diags, const LoadOptions& options) {
@@ -32,7 +68,7 @@ Case parse_case(const JsonDocument& doc, const fs::path& file, Diagnostics& diag
     const json& root = doc.root;
     if (!r.is_object(root, "", "a case")) return c;
     r.only_keys(root, "", {"format", "name", "description", "operator", "desc", "inputs", "inPlace", "expected",
-                           "policies", "provenance", "expectError"}, "a case");
+                           "policies", "readings", "provenance", "expectError"}, "a case");
     read_expect_error(r, c, root);
     if (!root.contains("format") || !root["format"].is_number_integer() || root["format"].get<int64_t>() != kCaseFormatVersion) {
         diags.error("/format", "case.format", "a case file starts with \"format\": 1 (this dmlref reads case format version 1)");
@@ -167,12 +203,15 @@ Case parse_case(const JsonDocument& doc, const fs::path& file, Diagnostics& diag
             auto k = std::find_if(known.begin(), known.end(), [&](const Policy& q) { return q.Name == it.key(); });
             if (k == known.end()) {
                 diags.error(p, "policy.unknown", "\"" + it.key() + "\" is not a policy of DML_OPERATOR_" + std::string(info(c.op.Type).Name));
+            } else if (it->is_string() && it->get<std::string>() != k->Value && alternative_of(c.op.Type, it.key(), it->get<std::string>())) {
+                c.policies[it.key()] = it->get<std::string>();  // an alternative reading (docs/golden.md)
             } else if (!it->is_string() || it->get<std::string>() != k->Value) {
                 diags.error(p, "policy.unsupported", "dmlref implements " + std::string(k->Name) + " = " + std::string(k->Value) +
-                            " only (docs/golden.md); this case asks for " + it->dump());
+                            " only, or an alternative reading of it that docs/golden.md lists for this operator; this case asks for " + it->dump());
             }
         }
     }
+    read_readings(r, c, root);
     if (root.contains("provenance") && r.is_object(root["provenance"], "/provenance", "\"provenance\"")) {
         const json& pv = root["provenance"];
         r.only_keys(pv, "/provenance", {"dmlref", "format", "seeds"}, "provenance");

@@ -7,6 +7,7 @@
 #include "dmlref/generate.hpp"
 #include "dmlref/npy.hpp"
 #include "dmlref/numeric.hpp"
+#include "dmlref/readings.hpp"
 #include "dmlref/values.hpp"
 #include "case_notation.hpp"
 #include "json_writer.hpp"
@@ -169,8 +170,30 @@ std::string write_golden(const Case& c, const Outputs& outputs, const fs::path& 
                                                    boundary(c.op, f.name));
     }
     j["expected"] = ex;
+    // The values under each alternative the case asks to show (docs/case-format.md, "Readings").
+    if (!c.readings.empty()) {
+        ordered_json rd = ordered_json::object();
+        for (const auto& name : c.readings) {
+            const size_t eq = name.find('=');
+            Case alt = c;
+            alt.policies[name.substr(0, eq)] = name.substr(eq + 1);
+            const Outputs o = run_case(alt);
+            ordered_json per = ordered_json::object();
+            for (const auto& f : tensor_fields(c.op)) {
+                if (f.role != TensorRole::Output) continue;
+                const DataType t = f.desc->DataType;
+                const auto& v = o.values.at(std::string(f.name));
+                ordered_json vals = ordered_json::array();
+                for (size_t i = 0; i < v.size() / element_size(t); ++i)
+                    vals.push_back(json_raw(format_value(t, load_bits(t, v.data() + i * element_size(t)))));
+                per[std::string(f.name)] = {{"Values", vals}};
+            }
+            rd[name] = per;
+        }
+        j["readings"] = rd;
+    }
     ordered_json pol = ordered_json::object();
-    for (const auto& p : info(c.op.Type).Policies) pol[std::string(p.Name)] = std::string(p.Value);
+    for (const auto& [name, value] : policies_in_force(c.op.Type, c.policies)) pol[name] = value;  // alternatives in force too
     j["policies"] = pol;
     ordered_json prov;
     prov["dmlref"] = std::string(dmlref_version());

@@ -5,6 +5,7 @@
 #include "dmlref/npy.hpp"
 #include "dmlref/printable.hpp"
 #include "dmlref/numeric.hpp"
+#include "dmlref/readings.hpp"
 #include "dmlref/values.hpp"
 
 #include <nlohmann/json.hpp>
@@ -322,6 +323,7 @@ CaseDiff diff_case(const fs::path& golden_file, const fs::path& actual, const Di
     const bool actual_dir = !actual.empty() && fs::is_directory(actual, ec);
     const bool actual_case = !actual.empty() && !actual_dir && actual.extension() == ".json";
     std::optional<Case> actual_outputs;  // ACTUAL as a case file, loaded once
+    ReadingsDiagnosis readings(golden);  // docs/diff.md, "Readings"
     size_t unnamed = 0;
     for (const auto& o : outputs) unnamed += !options.files.count(o);
 
@@ -368,6 +370,7 @@ CaseDiff diff_case(const fs::path& golden_file, const fs::path& actual, const Di
             }
             OutputCensus c = census(golden, o, values, options);
             c.source = file.string();
+            c.readings = readings.diagnose(o, values, c, options);  // which alternative readings the misses follow
             r.outputs.push_back(std::move(c));
         } catch (const DiffError& e) {
             r.errors.push_back(e.what());

@@ -1,6 +1,7 @@
 // `dmlref diff`: the text and JSON reports, the picture of where an output mismatches, and
 // the command (docs/diff.md).
 #include "dmlref/diff.hpp"
+#include "dmlref/baseline.hpp"
 
 #include "dmlref/atomic_file.hpp"
 
@@ -83,6 +84,10 @@ void output_details(const OutputCensus& o, std::ostream& s) {
     for (const auto& [reason, count] : o.skipped) s << "    skipped (don't care): " << count << " " << reason << "\n";
     for (const auto& [reason, b] : o.boundary)
         s << "    boundary elements: " << b.elements << " " << reason << ", " << b.over << " of them over tolerance\n";
+    for (const auto& [reading, n] : o.readings)  // docs/diff.md, "Readings"; changes no verdict
+        s << "    readings: " << n << " element" << (n == 1 ? "" : "s")
+          << (reading.empty() ? " over tolerance" : "") << (n == 1 ? " follows " : " follow ")
+          << (reading.empty() ? "no known reading" : reading) << "\n";
     s << "    ULP distances:";
     for (size_t b = 0; b < o.histogram.size(); ++b)
         if (o.histogram[b]) s << "  " << histogram_label(b) << ": " << o.histogram[b];
@@ -241,6 +246,8 @@ std::string report_json(const DiffReport& r) {
             j["flushed_subnormals"] = o.flushed_subnormals;
             j["boundary"] = oj::object();
             for (const auto& [reason, b] : o.boundary) j["boundary"][reason] = {{"elements", b.elements}, {"over", b.over}};
+            j["readings"] = oj::object();  // over-tolerance elements by the alternative reading they follow ("": none)
+            for (const auto& [reading, n] : o.readings) j["readings"][reading.empty() ? "none" : reading] = n;
             oj hist = oj::array();
             for (size_t b = 0; b < o.histogram.size(); ++b) hist.push_back({{"bin", histogram_label(b)}, {"count", o.histogram[b]}});
             j["histogram"] = hist;
@@ -428,15 +435,41 @@ int run_diff(const DiffCommand& cmd, std::ostream& out, std::ostream& err) {
         err << "dmlref diff: error: give ACTUAL (a file, a case file or a directory) or --output NAME=FILE\n";
         return 2;
     }
+    std::vector<BaselineEntry> baseline;  // --baseline, read before anything is compared (docs/diff.md, Baselines)
+    if (!cmd.baseline.empty()) {
+        try {
+            baseline = read_baseline(cmd.baseline);
+        } catch (const BaselineError& e) {
+            err << e.what() << "\n";
+            return 2;
+        }
+    }
     const DiffReport report = diff(cmd.golden, cmd.actual, cmd.options);
     for (const auto& c : report.cases)
         for (const auto& e : c.errors) err << printable(e) << " [diff]\n";
-    if (cmd.format == "json") out << report_json(report);
-    else out << report_text(report);
-    int code = report.exit_code();
+    std::optional<BaselineComparison> against;
+    if (!cmd.baseline.empty()) against = compare_baseline(report, baseline);
+    // The JSON report, with the baseline comparison under "baseline" when one was given.
+    auto json_text = [&] {
+        std::string j = report_json(report);
+        if (!against) return j;
+        const size_t end = j.rfind('}');
+        return j.substr(0, end) + ",\n  \"baseline\": " + baseline_comparison_json(*against, cmd.baseline) + "\n}\n";
+    };
+    if (cmd.format == "json") out << json_text();
+    else out << report_text(report) << (against ? baseline_text(*against, cmd.baseline) : std::string());
+    int code = against ? against->exit_code(report) : report.exit_code();
+    if (!cmd.write_baseline.empty()) {
+        try {
+            write_file_atomic(cmd.write_baseline, baseline_json(report));
+        } catch (const WriteError& e) {
+            err << cmd.write_baseline.string() << ": cannot write the baseline: " << e.what() << " [" << e.rule() << "]\n";
+            code = 2;
+        }
+    }
     if (!cmd.json_file.empty()) {
         try {
-            write_file_atomic(cmd.json_file, report_json(report));
+            write_file_atomic(cmd.json_file, json_text());
         } catch (const WriteError& e) {
             err << cmd.json_file.string() << ": cannot write the JSON report: " << e.what() << " [" << e.rule() << "]\n";
             code = 2;

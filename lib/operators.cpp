@@ -38,6 +38,7 @@ const Policy kMinGreaterThanMax{"MinGreaterThanMax", "FormulaLiteral"};
 const Policy kFloat16ScalarUnion{"Float16ScalarUnion", "UInt16Bits"};
 const Policy kClipFloatBound{"ClipFloatBoundCompare", "ExactValues"};
 const Policy kClipBoundStore{"ClipBoundStore", "RoundNearestEvenSaturate"};
+const Policy kClipGradBounds{"ClipGradBounds", "ZeroAtBounds"};
 const Policy kScaleBias{"ScaleBiasArithmetic", "Float32UnfusedFloat64ForFloat64"};
 const Policy kSliceZeroStride{"SliceZeroStride", "Error"};
 const Policy kArgmaxTies{"ArgmaxTies", "LowestLogicalIndex"};
@@ -183,7 +184,7 @@ std::vector<OperatorInfo> make_registry() {
     r.push_back({OperatorType::ELEMENT_WISE_CLIP_GRAD, "ELEMENT_WISE_CLIP_GRAD", 0x3100,
                  {{"OutputGradientTensor", "InputTensor"}},
                  {{0x3100, {}, 1, 8, kClipTypes21}, {0x5000, {}, 1, 8, kTenTypes}},
-                 {kGradNaN, kSelectedZero, kMinGreaterThanMax, kClipFloatBound, kSubnormals}});
+                 {kGradNaN, kSelectedZero, kMinGreaterThanMax, kClipFloatBound, kClipGradBounds, kSubnormals}});
     r.push_back({OperatorType::ELEMENT_WISE_CLIP1, "ELEMENT_WISE_CLIP1", 0x5000,
                  {{"OutputTensor", "InputTensor"}},
                  {{0x5000, {}, 1, 8, kTenTypes}},
@@ -191,7 +192,7 @@ std::vector<OperatorInfo> make_registry() {
     r.push_back({OperatorType::ELEMENT_WISE_CLIP_GRAD1, "ELEMENT_WISE_CLIP_GRAD1", 0x5000,
                  {{"OutputGradientTensor", "InputTensor"}},
                  {{0x5000, {}, 1, 8, kTenTypes}},
-                 {kGradNaN, kSelectedZero, kMinGreaterThanMax, kFloat16ScalarUnion, kSubnormals}});
+                 {kGradNaN, kSelectedZero, kMinGreaterThanMax, kFloat16ScalarUnion, kClipGradBounds, kSubnormals}});
     r.push_back({OperatorType::SLICE, "SLICE", 0x1000,
                  {},
                  {{0x1000, {}, 4, 5, kSliceTypes10}, {0x2100, {}, 4, 5, kEightTypes}, {0x3000, {}, 1, 8, kEightTypes},

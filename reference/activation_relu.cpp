@@ -11,12 +11,16 @@
 //   - select(c, a, b) is c ? a : b on bits, and exact_gt(x, y) is x > y on exact values, both
 //     without a branch (include/dmlref/numeric.hpp).
 //   - RELU_GRAD takes the formula literally: X = NaN, -0 or +0 gives +0; dY passes bit for bit.
+// Alternative readings (docs/golden.md, "Alternative readings"; `run --policy`): ForwardNaN=
+// NaNPropagates (RELU(NaN) = NaN), GradNaN=PassesGradient (x <= 0 ? 0 : dY), SelectedZero=
+// MaskProduct (dY * mask): one branch each below, off by default.
 #include "common.hpp"
 #include "dmlref/explain.hpp"
 #include "fast/relu.hpp"
 #include "fast/switch.hpp"
 
 #include <cstring>
+#include "dmlref/readings.hpp"
 
 namespace dmlref::reference {
 
@@ -32,6 +36,12 @@ void evaluate(const DML_ACTIVATION_RELU_OPERATOR_DESC& d, const Bindings& b) {
     const TensorView X(d.InputTensor, b.at("InputTensor"));
     const TensorView Y(d.OutputTensor, b.at("OutputTensor"));
     if (fast_paths_enabled() && d.InputTensor.DataType == DataType::FLOAT16) return fast::relu_half(X, Y);
+    if (in_force(Reading::ForwardNaNPropagates)) {  // ForwardNaN=NaNPropagates: a NaN passes as it is
+        dispatch(d.InputTensor.DataType, [&]<class T>() {
+            map_elements<T, T>(Y, [](T x) { return select(exact_gt(x, T(0)) | is_nan(x), x, T(0)); }, X);
+        });
+        return;
+    }
     dispatch(d.InputTensor.DataType, [&]<class T>() {
         map_elements<T, T>(Y, [](T x) { return select(exact_gt(x, T(0)), x, T(0)); }, X);
     });
@@ -54,6 +64,17 @@ void evaluate(const DML_ACTIVATION_RELU_GRAD_OPERATOR_DESC& d, const Bindings& b
     const TensorView dY(d.InputGradientTensor, b.at("InputGradientTensor"));
     const TensorView dX(d.OutputGradientTensor, b.at("OutputGradientTensor"));
     if (fast_paths_enabled() && d.InputTensor.DataType == DataType::FLOAT16) return fast::relu_grad_half(X, dY, dX);
+    if (any_reading_in_force()) {  // the alternative readings, each where it decides (docs/golden.md)
+        const bool nan_passes = in_force(Reading::GradNaNPassesGradient);      // GradNaN=PassesGradient: x <= 0 ? 0 : dY
+        const bool mask_product = in_force(Reading::SelectedZeroMaskProduct);  // SelectedZero=MaskProduct: dY * mask
+        dispatch(d.InputTensor.DataType, [&]<class T>() {
+            map_elements<T, T, T>(dX, [=](T x, T dy) {
+                const bool passes = nan_passes ? !exact_le(x, T(0)) : exact_gt(x, T(0));
+                return select(passes, dy, mask_product ? mask_product_zero(dy) : T(0));
+            }, X, dY);
+        });
+        return;
+    }
     dispatch(d.InputTensor.DataType, [&]<class T>() {
         map_elements<T, T, T>(dX, [](T x, T dy) { return select(exact_gt(x, T(0)), dy, T(0)); }, X, dY);
     });

@@ -17,12 +17,16 @@
 //   - ScaleBias: only for float data (integer data with ScaleBias is an error); x * Scale, then
 //     + Bias, each rounded to float32 (float64 for FLOAT64 data), no fused multiply-add (*).
 //   - The grads' "0" is +0; NaN x passes dY (neither x <= Min nor x >= Max holds).
+// Alternative readings (docs/golden.md, "Alternative readings"; `run --policy`), each a branch
+// below, off by default: ForwardNaN=NaNPropagates (CLIP(NaN) = NaN); in the grads GradNaN=
+// ZeroGradient, ClipGradBounds=GradientAtBounds or HalfAtBounds, SelectedZero=MaskProduct.
 #include "common.hpp"
 #include "dmlref/explain.hpp"
 #include "fast/clip.hpp"
 #include "fast/switch.hpp"
 
 #include <cstring>
+#include "dmlref/readings.hpp"
 
 namespace dmlref::reference {
 
@@ -87,8 +91,13 @@ void evaluate(const DML_ELEMENT_WISE_CLIP_OPERATOR_DESC& d, const Bindings& b) {
     const TensorView X(d.InputTensor, b.at("InputTensor"));
     const TensorView Y(d.OutputTensor, b.at("OutputTensor"));
     const Number Min = Number::of(d.Min), Max = Number::of(d.Max);
+    const bool nan_propagates = in_force(Reading::ForwardNaNPropagates);  // ForwardNaN=NaNPropagates
     dispatch(d.InputTensor.DataType, [&]<class T>() {
-        map_elements<T, T>(Y, [&](T x) { return store<T>(min_number(Max, max_number(Min, scaled(x, d.ScaleBias)))); }, X);
+        map_elements<T, T>(Y, [&](T x) {
+            const Number g = scaled(x, d.ScaleBias);
+            if (nan_propagates && g.is_nan()) return is_nan(x) ? x : store<T>(g);
+            return store<T>(min_number(Max, max_number(Min, g)));
+        }, X);
     });
 }
 
@@ -108,7 +117,12 @@ void evaluate(const DML_ELEMENT_WISE_CLIP1_OPERATOR_DESC& d, const Bindings& b) 
     dispatch(d.InputTensor.DataType, [&]<class T>() {
         if (fast_paths_enabled() && !d.ScaleBias && fast::clip1_elements<T>(X, Y, d.Min.as<T>(), d.Max.as<T>())) return;
         const Number Min = Number::of(d.Min.as<T>()), Max = Number::of(d.Max.as<T>());
-        map_elements<T, T>(Y, [&](T x) { return store<T>(max_number(Min, min_number(scaled(x, d.ScaleBias), Max))); }, X);
+        const bool nan_propagates = in_force(Reading::ForwardNaNPropagates);  // ForwardNaN=NaNPropagates
+        map_elements<T, T>(Y, [&](T x) {
+            const Number g = scaled(x, d.ScaleBias);
+            if (nan_propagates && g.is_nan()) return is_nan(x) ? x : store<T>(g);
+            return store<T>(max_number(Min, min_number(g, Max)));
+        }, X);
     });
 }
 
@@ -118,7 +132,29 @@ namespace {
 // dX = (x <= Min) ? 0 : (x >= Max) ? 0 : dY, comparing exact values; B is the bounds' type.
 template <class T, class B>
 void clip_grad(const TensorView& X, const TensorView& dY, const TensorView& dX, B Min, B Max) {
-    map_elements<T, T, T>(dX, [=](T x, T dy) { return select(exact_le(x, Min) | exact_ge(x, Max), T(0), dy); }, X, dY);
+    if (!any_reading_in_force()) {
+        map_elements<T, T, T>(dX, [=](T x, T dy) { return select(exact_le(x, Min) | exact_ge(x, Max), T(0), dy); }, X, dY);
+        return;
+    }
+    // The alternative readings (docs/golden.md), each where it decides.
+    const bool at_bounds = in_force(Reading::ClipGradGradientAtBounds);  // ClipGradBounds=GradientAtBounds
+    const bool half = in_force(Reading::ClipGradHalfAtBounds);           // ClipGradBounds=HalfAtBounds
+    const bool nan_zero = in_force(Reading::GradNaNZeroGradient);        // GradNaN=ZeroGradient
+    const bool mask_product = in_force(Reading::SelectedZeroMaskProduct);// SelectedZero=MaskProduct
+    map_elements<T, T, T>(dX, [=](T x, T dy) {
+        const T zero = mask_product ? mask_product_zero(dy) : T(0);
+        if (nan_zero && is_nan(x)) return zero;
+        if (at_bounds) return (exact_lt(x, Min) | exact_gt(x, Max)) ? zero : dy;
+        if (half && (exact_compare(x, Min) == std::partial_ordering::equivalent ||
+                     exact_compare(x, Max) == std::partial_ordering::equivalent)) {
+            // d/dx min(max(x, Min), Max): 1/2 for each bound x ties, 0 once x is past the other.
+            if (exact_lt(x, Min) | exact_gt(x, Max)) return zero;
+            const int k = (exact_compare(x, Min) == std::partial_ordering::equivalent) +
+                          (exact_compare(x, Max) == std::partial_ordering::equivalent);
+            return scaled_down(dy, k);
+        }
+        return (exact_le(x, Min) | exact_ge(x, Max)) ? zero : dy;
+    }, X, dY);
 }
 }  // namespace
 

@@ -28,11 +28,14 @@
 //
 // The window and its argmax are in max_pooling_internal.hpp; the grad's terms for the bound
 // (dmlref/terms.hpp) and the argmax ties in max_pooling_terms.cpp.
+// Alternative readings (docs/golden.md; `run --policy`), each a branch where it decides, off by
+// default: ArgmaxNaN=NaNWins in beats(); Subnormals=FlushAtomicSums in the grad's sums.
 #include "common.hpp"
 #include "fast/max_pooling_windows.hpp"
 #include "fast/switch.hpp"
 #include "fast_sum.hpp"
 #include "max_pooling_internal.hpp"
+#include "dmlref/readings.hpp"
 
 #include <algorithm>
 #include <bit>
@@ -289,6 +292,7 @@ void evaluate(const DML_MAX_POOLING_GRAD_OPERATOR_DESC& d, const Bindings& b) {
             return;
         }
         const Groups g = group_terms(grad_targets<T>(w, X, d.InputGradientTensor.Sizes), element_count(d.OutputGradientTensor));
+        const bool flush = in_force(Reading::SubnormalsFlushAtomicSums);
         // dY's elements in logical order.
         const std::vector<std::byte> dy_bytes = gather_logical(d.InputGradientTensor, dY_buffer);
         std::vector<T> dy(dy_bytes.size() / sizeof(T));
@@ -305,10 +309,14 @@ void evaluate(const DML_MAX_POOLING_GRAD_OPERATOR_DESC& d, const Bindings& b) {
                         uint64_t s = 0;  // wraps; two's complement for signed types
                         for (uint64_t t = g.first[e]; t < g.first[e + 1]; ++t) s += uint64_t(dy[g.order[t]]);
                         sum = static_cast<T>(s);
-                    } else {
+                    } else if (!flush) {
                         sum = exact_sum_of<T>([&](auto&& add) {
                             for (uint64_t t = g.first[e]; t < g.first[e + 1]; ++t) add(widen(dy[g.order[t]]));
                         });
+                    } else {  // Subnormals=FlushAtomicSums: subnormal terms and result flushed
+                        sum = flushed(exact_sum_of<T>([&](auto&& add) {
+                            for (uint64_t t = g.first[e]; t < g.first[e + 1]; ++t) add(widen(flushed(dy[g.order[t]])));
+                        }));
                     }
                     dX.data<T>()[off[0] + i * step[0]] = sum;
                 }

@@ -30,6 +30,11 @@
 //   - Scales must be finite and > 0, offsets finite; anything else is an error.
 //   - Every rank from 1 to 8 and every type is evaluated (DirectML's tables say 1 to 4).
 //
+// Alternative readings (docs/golden.md; `run --policy`), off by default: ZeroWeightTaps=
+// MultiplyAll keeps LINEAR's taps of weight 0 (forward_axis and the loops' `w != 0`);
+// Subnormals=FlushAtomicSums flushes the grads' subnormal terms and results (resample_grad);
+// OldNearestNeighbor=FloorXPlusHalf takes floor(x + 0.5) for the old rule (forward_axis).
+//
 // Adjoint by construction: one per-dimension tap table (forward_axis) serves all five
 // operators; a grad inverts it per dimension (for each input index, the outputs that read it,
 // with the same float64 weights) and gathers, so that every term of the grad is a term of the
@@ -43,6 +48,7 @@
 #include "fast_sum.hpp"
 #include "resample_internal.hpp"
 
+#include "dmlref/readings.hpp"
 #include "dmlref/values.hpp"
 
 #include <algorithm>
@@ -115,22 +121,24 @@ Axis forward_axis(const Params& p, size_t i) {
     const bool nearest = p.InterpolationMode == DML_INTERPOLATION_MODE_NEAREST_NEIGHBOR;
     // The old nearest-neighbour rule: DECREASING with OutputPixelOffset lowered by 0.5.
     const bool old_rule = nearest && !p.RoundingDirection;
+    const bool x_plus_half = old_rule && in_force(Reading::OldNearestFloorXPlusHalf);  // OldNearestNeighbor=FloorXPlusHalf
     const bool ceil = p.RoundingDirection == DML_AXIS_DIRECTION_INCREASING;
-    const double opo = double(OutputPixelOffset) - (old_rule ? 0.5 : 0.0);
+    const double opo = double(OutputPixelOffset) - (old_rule && !x_plus_half ? 0.5 : 0.0);
     Axis a;
     a.taps.reserve(size_t(out) * 2);
     a.first.reserve(size_t(out) + 1);
     for (uint32_t o = 0; o < out; ++o) {
         const double x = (double(o) - opo) / double(Scale) - double(InputPixelOffset);
         if (nearest) {
-            a.taps.push_back({nearest_index(x, ceil, in), 1.0});
+            a.taps.push_back({nearest_index(x_plus_half ? x + 0.5 : x, ceil, in), 1.0});
         } else {
             const double xc = std::clamp(x, 0.0, double(in - 1));
             const double x0 = std::floor(xc);
             const uint32_t i0 = uint32_t(x0), i1 = std::min(i0 + 1, in - 1);
             const double w1 = xc - x0, w0 = 1 - w1;
-            if (w0 != 0) a.taps.push_back({i0, w0});
-            if (w1 != 0) a.taps.push_back({i1, w1});  // 0 when i1 == i0
+            const bool all = in_force(Reading::ZeroWeightTapsMultiplyAll);  // ZeroWeightTaps=MultiplyAll: weight 0 too
+            if (w0 != 0 || all) a.taps.push_back({i0, w0});
+            if (w1 != 0 || all) a.taps.push_back({i1, w1});  // 0 when i1 == i0
         }
         a.first.push_back(uint32_t(a.taps.size()));
     }
@@ -185,6 +193,7 @@ void resample(const Params& p, const Bindings& b) {
     const TensorView X(p.input.desc, b.at(p.input.name));
     const TensorView Y(p.output.desc, b.at(p.output.name));
     const bool nearest = p.InterpolationMode == DML_INTERPOLATION_MODE_NEAREST_NEIGHBOR;
+    const bool all = in_force(Reading::ZeroWeightTapsMultiplyAll);  // ZeroWeightTaps=MultiplyAll: 0 x inf = NaN
     dispatch(p.input.desc.DataType, [&]<class T>() {
         if (fast_paths_enabled() && fast::resample_rows<T>(axes, X, Y, !nearest)) return;  // the same values, row by row
         const T* x = X.data<T>();
@@ -196,7 +205,7 @@ void resample(const Params& p, const Bindings& b) {
                 for_each_tap(axes, c, X.strides, [&](int64_t offset, double) { out = x[offset]; });  // one tap: a copy
             } else {
                 out = exact_sum_of<T>([&](auto&& add) {
-                    for_each_tap(axes, c, X.strides, [&](int64_t offset, double w) { if (w != 0) add(w * widen(x[offset])); });
+                    for_each_tap(axes, c, X.strides, [&](int64_t offset, double w) { if (w != 0 || all) add(w * widen(x[offset])); });
                 });
             }
         } while (next(c, Y.sizes()));
@@ -208,15 +217,20 @@ void resample_grad(const Params& p, const Bindings& b) {
     const std::vector<Axis> axes = inverse_axes(p);
     const TensorView dY(p.output.desc, b.at(p.output.name));
     const TensorView dX(p.input.desc, b.at(p.input.name));
+    const bool all = in_force(Reading::ZeroWeightTapsMultiplyAll);    // ZeroWeightTaps=MultiplyAll: 0 x inf = NaN
+    const bool flush = in_force(Reading::SubnormalsFlushAtomicSums);  // Subnormals=FlushAtomicSums
     dispatch(p.input.desc.DataType, [&]<class T>() {
         if (fast_paths_enabled() && fast::resample_rows<T>(axes, dY, dX, true)) return;  // the same values, row by row
         const T* dy = dY.data<T>();
         T* dx = dX.data<T>();
         Coord c{};
         do {
-            dx[offset_of(c, dX.strides)] = exact_sum_of<T>([&](auto&& add) {
-                for_each_tap(axes, c, dY.strides, [&](int64_t offset, double w) { if (w != 0) add(w * widen(dy[offset])); });
+            const T sum = exact_sum_of<T>([&](auto&& add) {
+                for_each_tap(axes, c, dY.strides, [&](int64_t offset, double w) {
+                    if (w != 0 || all) add(w * widen(flush ? flushed(dy[offset]) : dy[offset]));
+                });
             });
+            dx[offset_of(c, dX.strides)] = flush ? flushed(sum) : sum;
         } while (next(c, dX.sizes()));
     });
 }

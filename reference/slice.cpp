@@ -27,12 +27,16 @@
 //   - SLICE_GRAD's "0" is +0 (all-zero bytes in every type), written to the logical elements
 //     of dX only; a strided dX's gap bytes are left as they were.
 //   - With a negative stride the first output element is the last element of the window.
+// Alternative reading (docs/golden.md; `run --policy`): SelectedZero=ScatterAdd, dX = +0 + dY
+// (-0 becomes +0, a signalling NaN is quieted), a branch at the end of SLICE_GRAD.
 //
 // The loops: each copy is one for_each_run over the output's logical shape, with the window's
 // start folded into the input's base offset and the window stride folded into the input's
 // element strides (windowStride * inputStride), so the inner loop is a plain strided copy.
 #include "common.hpp"
 #include "dmlref/explain.hpp"
+
+#include "dmlref/readings.hpp"
 
 #include <cstdlib>
 
@@ -242,6 +246,10 @@ void evaluate(const DML_SLICE_GRAD_OPERATOR_DESC& d, const Bindings& b) {
         // Non-zero strides send distinct dY coordinates to distinct dX elements: nothing is summed.
         copy_elements<U>(dY.sizes(), dX.base, w.strides.data(), w.base, dY.base, dY.strides.data(), 0);
     });
+    if (in_force(Reading::SelectedZeroScatterAdd) && is_float(d.InputGradientTensor.DataType))  // SelectedZero=ScatterAdd
+        dispatch(d.InputGradientTensor.DataType, [&]<class T>() {
+            map_elements<T, T>(dX, [](T v) { return is_nan(v) ? quieted(v) : widen(v) == 0 ? T(0) : v; }, dX);  // +0 + v
+        });
 }
 
 // ---- explain (dmlref/explain.hpp, docs/explain.md) -------------------------------------------

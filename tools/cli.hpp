@@ -32,6 +32,7 @@ Command add_reduce_command(CLI::App& app);
 Command add_gen_command(CLI::App& app);
 Command add_coverage_command(CLI::App& app);
 Command add_explain_command(CLI::App& app);
+Command add_clarifications_command(CLI::App& app);
 
 struct Input {
     fs::path file;

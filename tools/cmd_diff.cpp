@@ -17,7 +17,7 @@ namespace {
 
 struct DiffCmdOptions {
     DiffCommand dc;
-    std::string golden, actual, json_file, image;
+    std::string golden, actual, json_file, image, baseline, write_baseline;
     std::vector<std::string> output_files;
     std::string accumulate = "any", coordinates = "any";
     size_t explain = 0;  // --explain K (docs/explain.md)
@@ -29,6 +29,8 @@ int cmd_diff(DiffCmdOptions& o) {
     dc.actual = o.actual;
     dc.json_file = o.json_file;
     dc.image = o.image;
+    dc.baseline = o.baseline;              // docs/diff.md, Baselines
+    dc.write_baseline = o.write_baseline;
     // CLI11's IsMember checks have admitted only these names.
     dc.options.profile.accumulate = parse_accumulate(o.accumulate).value_or(Accumulate::Any);
     dc.options.profile.coordinates = parse_coordinates(o.coordinates).value_or(Coordinates::Any);
@@ -85,6 +87,9 @@ Command add_diff_command(CLI::App& app) {
     diff->add_option("--false-alarm", dc.options.false_alarm, "false-alarm probability of the systematic-error check (default 1e-6)")
         ->check(CLI::Range(1e-300, 0.5));
     diff->add_option("--explain", o->explain, "explain the K worst elements of each output (docs/explain.md)")->check(CLI::NonNegativeNumber);
+    // Known deviations (docs/diff.md, Baselines).
+    diff->add_option("--baseline", o->baseline, "known failures (a file --write-baseline wrote): report new, known and fixed; exit 1 only on new");
+    diff->add_option("--write-baseline", o->write_baseline, "write this run's failures, per case, output and reading, as a baseline FILE");
     return {diff, [o] { return cmd_diff(*o); }};
 }
 

@@ -6,6 +6,7 @@
 #include "dmlref/descriptor.hpp"
 #include "dmlref/gen.hpp"
 #include "dmlref/npy.hpp"
+#include "dmlref/readings.hpp"
 #include "dmlref/values.hpp"
 
 #include <fstream>
@@ -116,7 +117,7 @@ struct Prepared {
 // With `progress`, a case of long work shows itself on the terminal while it runs (the line is
 // overwritten by the next and cleared by the caller).
 void prepare(const std::vector<Input>& inputs, size_t first, const LoadOptions& lo, unsigned jobs, bool progress,
-             std::vector<Prepared>& out) {
+             const std::map<std::string, std::string>& policies, std::vector<Prepared>& out) {
     out.assign(std::min<size_t>(jobs, inputs.size() - first), Prepared{});
     std::atomic<size_t> next{0};
     std::mutex terminal;
@@ -125,6 +126,7 @@ void prepare(const std::vector<Input>& inputs, size_t first, const LoadOptions& 
             Prepared& p = out[i];
             p.c = load(inputs[first + i].file, lo, p.diags);
             if (p.diags.has_errors() || !p.c.expect_error.empty()) continue;
+            for (const auto& [name, value] : policies) p.c.policies[name] = value;  // --policy (docs/cli.md)
             if (const uint64_t w = work_estimate(p.c.op); progress && w > (uint64_t(1) << 26)) {
                 std::lock_guard lock(terminal);
                 std::cerr << "\r\x1b[K[" << first + i + 1 << "/" << inputs.size() << "] running " << printable(p.c.name)
@@ -152,6 +154,7 @@ struct RunOptions {
     bool overwrite_expected = false;
     bool quiet = false;
     unsigned jobs = 0;
+    std::vector<std::string> policy;  // --policy NAME=VALUE, repeatable
 };
 
 int cmd_run(const RunOptions& o) {
@@ -167,6 +170,13 @@ int cmd_run(const RunOptions& o) {
         std::cerr << "dmlref run: error: --npy and --npy-outputs name the same directory; dmlref's outputs beside the inputs "
                      "would let a harness that skips a case diff dmlref against itself and pass (docs/cli.md)\n";
         return 2;
+    }
+    std::map<std::string, std::string> policies;  // --policy: alternative readings (docs/golden.md)
+    for (const auto& text : o.policy) {
+        Diagnostics d;
+        if (auto p = parse_policy_option(text, d)) policies[p->first] = p->second;
+        for (const auto& item : d.items()) std::cerr << format(item, "--policy") << "\n";
+        if (d.has_errors()) return 2;
     }
     std::vector<std::string> args = o.paths;
     if (args.empty()) {
@@ -197,7 +207,7 @@ int cmd_run(const RunOptions& o) {
         std::string counter = std::to_string(k + 1);
         counter = "[" + std::string(width - counter.size(), ' ') + counter + "/" + std::to_string(inputs.size()) + "]";
         if (k % jobs == 0) {
-            prepare(inputs, k, o.load, jobs, progress, prepared);
+            prepare(inputs, k, o.load, jobs, progress, policies, prepared);
             if (progress) std::cerr << "\r\x1b[K" << std::flush;
         }
         Prepared& pr = prepared[k % jobs];
@@ -286,6 +296,8 @@ Command add_run_command(CLI::App& app) {
                     "also write DIR/<case>/<OutputField>.npy: dmlref's computed outputs (their Sizes); never the --npy directory");
     run->add_flag("--overwrite-expected", ro->overwrite_expected, "write goldens even for cases whose expected values differ");
     run->add_flag("-q,--quiet", ro->quiet, "do not print warnings");
+    run->add_option("--policy", ro->policy,
+                    "NAME=VALUE: evaluate under an alternative reading of a policy (docs/golden.md); repeatable");
     run->add_option("-j,--jobs", ro->jobs, "threads that read and evaluate cases (default: every core); the report is the same for any number");
     return {run, [ro] { return cmd_run(*ro); }};
 }

@@ -28,6 +28,7 @@ int main(int argc, char** argv) {
         cli::add_gen_command(app),
         cli::add_coverage_command(app),
         cli::add_explain_command(app),
+        cli::add_clarifications_command(app),
     };
 
     try {

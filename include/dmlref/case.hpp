@@ -69,6 +69,12 @@ struct Case {
     std::map<std::string, std::string> in_place;
     std::map<std::string, ExpectedOutput> expected;
     std::vector<uint64_t> seeds;  // of the Random inputs, for provenance
+    // Alternative readings the case is evaluated under (policy -> value; docs/golden.md,
+    // "Alternative readings"): from its "policies" where they name one, or `run --policy`.
+    std::map<std::string, std::string> policies;
+    // "readings": the alternatives ("Policy=Value") whose values the golden shows beside
+    // dmlref's, for a spec owner (docs/case-format.md, "Readings"); run computes them.
+    std::vector<std::string> readings;
     // Desc fields other than tensor descs as the author wrote them ({"UInt16": 15360}, "0x3c00",
     // short enum names), with the canonical text of the value they were read as. A golden writes
     // `written` while the field still has that value (docs/case-format.md, "Notation").

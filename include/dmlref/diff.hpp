@@ -91,6 +91,9 @@ struct OutputCensus {
     SystematicCheck systematic;          // the whole-tensor check for systematic error
     std::vector<WorstElement> worst;     // worst first: over before within, then by error / bound, then by distance
     std::vector<Verdict> verdicts;       // per logical element, for the picture
+    // Over-tolerance elements that follow each alternative reading ("ArgmaxNaN=NaNWins", docs/golden.md),
+    // then "" for those that follow none; empty when nothing is over (dmlref/readings.hpp).
+    std::vector<std::pair<std::string, uint64_t>> readings;
     bool passed() const { return over == 0 && systematic.passed(); }
 };
 
@@ -140,6 +143,8 @@ struct DiffCommand {
     std::string format = "text";    // "text" or "json" (to standard output)
     std::filesystem::path json_file;  // also write the JSON report here
     std::filesystem::path image;    // picture of each mismatching output (single golden only)
+    std::filesystem::path baseline;        // --baseline: known deviations; fail only on new ones (dmlref/baseline.hpp)
+    std::filesystem::path write_baseline;  // --write-baseline: this run's failures as a baseline
 };
 int run_diff(const DiffCommand& cmd, std::ostream& out, std::ostream& err);
 

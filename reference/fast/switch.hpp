@@ -4,7 +4,8 @@
 
 namespace dmlref::reference {
 
-// On by default. Off: every operator runs its plain loop (reference/<family>.cpp).
+// On by default. Off: every operator runs its plain loop (reference/<family>.cpp); also off on a
+// thread while an alternative reading is in force (dmlref/readings.hpp).
 bool fast_paths_enabled();
 void set_fast_paths_enabled(bool on);
 

@@ -1,0 +1,162 @@
+#!/usr/bin/env bash
+# `dmlref diff` names the alternative reading a planted backend follows (docs/diff.md, "Readings"):
+# for each reading of docs/golden.md, a backend's outputs computed that way (by `run --policy`,
+# and for three of them by an independent Python script that knows nothing of dmlref's code)
+# are diffed against dmlref's golden; the report must name that reading, and dmlref's own
+# outputs must name none. Also: --policy's errors (exit 2 with the rule id).
+# Usage: readings_planted.sh DMLREF SOURCE_ROOT
+set -u
+dmlref=$1
+root=$2
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fail=0
+bad() { echo "FAIL: $*"; fail=1; }
+
+# case file | reading
+pairs=(
+  "cases/max_pooling/nan_loses.json|ArgmaxNaN=NaNWins"
+  "cases/relu/relu_grad_nan_x_gives_zero.json|GradNaN=PassesGradient"
+  "cases/clip/clip_grad1_nan_x_passes_dy.json|GradNaN=ZeroGradient"
+  "cases/clip/clip_grad1_x_at_min_or_max_gives_zero.json|ClipGradBounds=GradientAtBounds"
+  "cases/clip/clip_grad1_x_at_min_or_max_gives_zero.json|ClipGradBounds=HalfAtBounds"
+  "cases/relu/relu_grad_masked_negative_and_nan_gradients.json|SelectedZero=MaskProduct"
+  "cases/slice/slice_grad_bits_preserved_zero_is_positive.json|SelectedZero=ScatterAdd"
+  "cases/resample/zero_weight_taps_add_nothing.json|ZeroWeightTaps=MultiplyAll"
+  "cases/max_pooling/grad_subnormal_terms_kept.json|Subnormals=FlushAtomicSums"
+  "cases/relu/relu_nan_gives_positive_zero.json|ForwardNaN=NaNPropagates"
+  "cases/resample/old_nn_evidence_floor_x_plus_half.json|OldNearestNeighbor=FloorXPlusHalf"
+)
+
+k=0
+for pair in "${pairs[@]}"; do
+  file=${pair%%|*}
+  reading=${pair#*|}
+  k=$((k + 1))
+  d=$tmp/$k
+  mkdir -p "$d"
+  # The golden (dmlref's default reading) and the planted backend's outputs (the alternative).
+  "$dmlref" run "$root/$file" -o "$d/golden" -q > "$d/run.log" 2>&1 || { bad "$file: run -o"; cat "$d/run.log"; continue; }
+  name=$(basename "$file" .json)
+  "$dmlref" run "$root/$file" --policy "$reading" --npy-outputs "$d/planted" -q > "$d/planted.log" 2>&1
+  rc=$?
+  [ $rc -eq 1 ] || bad "$file: run --policy $reading should report FAIL where the reading differs (exit 1), got $rc"
+  "$dmlref" diff "$d/golden/$name.json" "$d/planted/$name" --json "$d/report.json" > "$d/diff.txt" 2>&1
+  rc=$?
+  [ $rc -eq 1 ] || bad "$file: diff of the planted $reading backend should fail (exit 1), got $rc"
+  grep -Eq "^    readings: [0-9]+ elements? follows? $reading\$" "$d/diff.txt" || { bad "$file: the text report does not name $reading"; cat "$d/diff.txt"; }
+  python3 - "$d/report.json" "$reading" <<'EOF' || bad "$file: the JSON report does not count $reading"
+import json, sys
+r = json.load(open(sys.argv[1]))
+counts = [o["readings"].get(sys.argv[2], 0) for c in r["cases"] for o in c["outputs"]]
+sys.exit(0 if any(n > 0 for n in counts) else 1)
+EOF
+  # dmlref's own outputs: nothing over, no reading named.
+  "$dmlref" run "$root/$file" --npy-outputs "$d/own" -q > /dev/null 2>&1
+  "$dmlref" diff "$d/golden/$name.json" "$d/own/$name" > "$d/own.txt" 2>&1 || bad "$file: dmlref's own outputs should pass"
+  grep -q "^    readings: " "$d/own.txt" && bad "$file: a reading is named for dmlref's own outputs"
+done
+
+# Independent plants: a script computes the alternative from the case's inputs (Python floats,
+# IEEE bits by struct), writes the outputs as a case file, and diff must name the reading.
+plant() {  # case-file reading python-expression-file
+  local file=$1 reading=$2 script=$3 name
+  name=$(basename "$file" .json)
+  local d=$tmp/independent-$name
+  mkdir -p "$d"
+  "$dmlref" run "$root/$file" -o "$d/golden" -q > /dev/null 2>&1 || { bad "$file: run -o"; return; }
+  python3 "$script" "$d/golden/$name.json" "$d/actual.json" || { bad "$file: the planting script failed"; return; }
+  "$dmlref" diff "$d/golden/$name.json" "$d/actual.json" > "$d/diff.txt" 2>&1
+  [ $? -eq 1 ] || bad "$file: the independently planted $reading backend should fail"
+  grep -Eq "follows? $reading\$" "$d/diff.txt" || { bad "$file: diff does not name $reading (independent plant)"; cat "$d/diff.txt"; }
+}
+
+cat > "$tmp/common.py" <<'EOF'
+import json, struct, sys
+def f32(v):  # a case's FLOAT32 value (number, "nan", "-inf", "0x...") -> its bits
+    if isinstance(v, str):
+        if v.startswith("0x"): return int(v, 16)
+        return {"nan": 0x7fc00000, "-nan": 0xffc00000, "inf": 0x7f800000, "-inf": 0xff800000}[v]
+    return struct.unpack("<I", struct.pack("<f", v))[0]
+def is_nan(b): return (b & 0x7fffffff) > 0x7f800000
+def out(golden, path, field, bits):
+    g = json.load(open(golden))
+    g["expected"][field]["Values"] = ["0x%08x" % b for b in bits]
+    json.dump(g, open(path, "w"))
+EOF
+
+# ReluGrad as PyTorch's threshold_backward: x <= 0 ? 0 : dY (a NaN x passes dY).
+cat > "$tmp/relu_grad.py" <<'EOF'
+import sys; sys.path.insert(0, sys.argv[0].rsplit("/", 1)[0]); from common import *
+g = json.load(open(sys.argv[1]))
+x = [f32(v) for v in g["inputs"]["InputTensor"]]
+dy = [f32(v) for v in g["inputs"]["InputGradientTensor"]]
+def le0(b): return not is_nan(b) and struct.unpack("<f", struct.pack("<I", b))[0] <= 0
+out(sys.argv[1], sys.argv[2], "OutputGradientTensor", [0 if le0(a) else d for a, d in zip(x, dy)])
+EOF
+plant cases/relu/relu_grad_nan_x_gives_zero.json GradNaN=PassesGradient "$tmp/relu_grad.py"
+
+# Max pooling as PyTorch's kernel: `if (val > maxval || isnan(val))` over each 1x3 window.
+cat > "$tmp/max_pool.py" <<'EOF'
+import sys; sys.path.insert(0, sys.argv[0].rsplit("/", 1)[0]); from common import *
+g = json.load(open(sys.argv[1]))
+x = [f32(v) for v in g["inputs"]["InputTensor"]]
+val = lambda b: struct.unpack("<f", struct.pack("<I", b))[0]
+ys, idx = [], []
+for c in range(4):  # Sizes [1, 4, 1, 3], window [1, 3]: one window per channel
+    best = None
+    for k in range(3):
+        i = c * 3 + k
+        if best is None or val(x[i]) > val(x[best]) or is_nan(x[i]): best = i
+    ys.append(x[best]); idx.append(best)
+g["expected"]["OutputTensor"]["Values"] = ["0x%08x" % b for b in ys]
+g["expected"]["OutputIndicesTensor"]["Values"] = idx
+json.dump(g, open(sys.argv[2], "w"))
+EOF
+plant cases/max_pooling/nan_loses.json ArgmaxNaN=NaNWins "$tmp/max_pool.py"
+
+# JAX's relu grad: dY * (x > 0), IEEE products of Python floats (0 * -3 = -0, 0 * nan = nan).
+cat > "$tmp/mask.py" <<'EOF'
+import sys, math; sys.path.insert(0, sys.argv[0].rsplit("/", 1)[0]); from common import *
+g = json.load(open(sys.argv[1]))
+val = lambda b: struct.unpack("<f", struct.pack("<I", b))[0]
+x = [val(f32(v)) for v in g["inputs"]["InputTensor"]]
+dy = [val(f32(v)) for v in g["inputs"]["InputGradientTensor"]]
+r = [d * (1.0 if a > 0 else 0.0) for a, d in zip(x, dy)]
+out(sys.argv[1], sys.argv[2], "OutputGradientTensor", [0x7fc00000 if math.isnan(v) else struct.unpack("<I", struct.pack("<f", v))[0] for v in r])
+EOF
+plant cases/relu/relu_grad_masked_negative_and_nan_gradients.json SelectedZero=MaskProduct "$tmp/mask.py"
+
+# A backend wrong in a way no reading explains: the diagnosis says so, and names no reading.
+cat > "$tmp/wrong.py" <<'EOF'
+import sys; sys.path.insert(0, sys.argv[0].rsplit("/", 1)[0]); from common import *
+g = json.load(open(sys.argv[1]))
+vals = g["expected"]["OutputGradientTensor"]["Values"]
+out(sys.argv[1], sys.argv[2], "OutputGradientTensor", [f32(v) for v in vals[:-1]] + [f32(6.0)])  # 5 -> 6
+EOF
+d=$tmp/wrong
+mkdir -p "$d"
+f=cases/relu/relu_grad_masked_negative_and_nan_gradients.json
+"$dmlref" run "$root/$f" -o "$d/golden" -q > /dev/null 2>&1
+python3 "$tmp/wrong.py" "$d/golden/$(basename $f)" "$d/actual.json"
+"$dmlref" diff "$d/golden/$(basename $f)" "$d/actual.json" > "$d/diff.txt" 2>&1
+[ $? -eq 1 ] || bad "the wrong backend should fail"
+grep -q "^    readings: 1 element over tolerance follows no known reading\$" "$d/diff.txt" || { bad "the unexplained element is not reported"; cat "$d/diff.txt"; }
+grep -Eq "^    readings: .* follows? [A-Za-z]+=" "$d/diff.txt" && bad "a reading is named for a backend that follows none"
+
+# --policy's own errors: exit 2, a rule id, nothing run.
+c=$root/cases/relu/relu_nan_gives_positive_zero.json
+for spec in "NoSuchPolicy=X|policy.unknown-name" "ArgmaxNaN=Maybe|policy.unknown-value" "ArgmaxNaN|policy.syntax" "=NaNWins|policy.syntax"; do
+  arg=${spec%%|*}
+  rule=${spec#*|}
+  "$dmlref" run "$c" --policy "$arg" > "$tmp/out.txt" 2> "$tmp/err.txt"
+  rc=$?
+  [ $rc -eq 2 ] || bad "--policy $arg: exit $rc, want 2"
+  grep -q "\[$rule\]" "$tmp/err.txt" || { bad "--policy $arg: no [$rule] in the message"; cat "$tmp/err.txt"; }
+  grep -q "running" "$tmp/out.txt" && bad "--policy $arg: cases were run"
+done
+# A default value is accepted and changes nothing.
+"$dmlref" run "$c" --policy ArgmaxNaN=NaNLosesToAnyNumber -q > /dev/null 2>&1 || bad "--policy with a default value should pass"
+
+[ $fail -eq 0 ] && echo "readings-planted: every reading named"
+exit $fail
