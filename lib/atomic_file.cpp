@@ -18,7 +18,9 @@ std::string errno_text(int e) { return std::strerror(e); }
 
 }  // namespace
 
-void write_file_atomic(const std::filesystem::path& file, std::string_view bytes) {
+void write_file_atomic(const std::filesystem::path& file, std::string_view bytes) { write_file_atomic(file, {bytes}); }
+
+void write_file_atomic(const std::filesystem::path& file, std::initializer_list<std::string_view> parts) {
     const std::string target = file.string();
     if (target.find('\0') != std::string::npos) fail("file.write", "the file name holds a NUL byte");
     struct stat st {};
@@ -41,14 +43,16 @@ void write_file_atomic(const std::filesystem::path& file, std::string_view bytes
     const mode_t mask = ::umask(0);
     ::umask(mask);
     if (::fchmod(fd, 0666 & ~mask) != 0) abandon("cannot set the permissions", errno);
-    size_t done = 0;
-    while (done < bytes.size()) {
-        const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
-        if (n < 0) {
-            if (errno == EINTR) continue;
-            abandon("cannot write", errno);
+    for (const std::string_view bytes : parts) {
+        size_t done = 0;
+        while (done < bytes.size()) {
+            const ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
+            if (n < 0) {
+                if (errno == EINTR) continue;
+                abandon("cannot write", errno);
+            }
+            done += size_t(n);
         }
-        done += size_t(n);
     }
     if (::fsync(fd) != 0) abandon("cannot flush to disk", errno);
     if (::close(fd) != 0) {

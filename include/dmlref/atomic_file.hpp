@@ -3,6 +3,7 @@
 #pragma once
 
 #include <filesystem>
+#include <initializer_list>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -23,5 +24,7 @@ private:
 // Writes `bytes` to `file` atomically (see above). On any error the temporary file is removed,
 // `file` is left as it was, and WriteError is thrown.
 void write_file_atomic(const std::filesystem::path& file, std::string_view bytes);
+// The same with the bytes given in parts (a header and a large buffer, without joining them).
+void write_file_atomic(const std::filesystem::path& file, std::initializer_list<std::string_view> parts);
 
 }  // namespace dmlref
