@@ -44,7 +44,7 @@ def rows_for(dmlref, n, work, supports_threshold):
     thr = ["--npy-threshold", str(big)] if supports_threshold else []
     return [
         ("run (evaluate, no golden)", [dmlref, "run", "-q", "-j", "1", "case.json"], None),
-        ("run -o (golden, .npy beside)" if supports_threshold else "run -o (golden, inline JSON)",
+        ("run -o (golden; .npy beside where supported)",
          [dmlref, "run", "-q", "-j", "1", "case.json", "-o", "gold"], None),
         ("validate golden", [dmlref, "validate", "gold/case.json"], None),
         ("run golden (read back, compare)", [dmlref, "run", "-q", "-j", "1", "gold/case.json"], None),
@@ -100,6 +100,8 @@ def main():
         (w, cpu) = x
         return f"{w:.2f} [{cpu:.2f}]" + (f" ({mb:.0f} MB, {mb / cpu:.0f} MB/s of CPU)" if mb else "")
     for name, by in results.items():
+        if "dmlref" not in by:
+            continue
         w, r, rc, mb = by["dmlref"]
         if a.peer and "peer" in by:
             pw, pr, prc, pmb = by["peer"]
