@@ -67,30 +67,4 @@ const PackedArray* JsonDocument::packed(const json& node) const {
     return k < packed_arrays.size() ? &packed_arrays[k] : nullptr;
 }
 
-json JsonDocument::unpacked(const json& node) const {
-    const PackedArray* a = packed(node);
-    if (!a) {
-        if (!node.is_structured()) return node;
-        json out = node.is_array() ? json::array() : json::object();
-        if (node.is_array()) for (const auto& v : node) out.push_back(unpacked(v));
-        else for (auto it = node.begin(); it != node.end(); ++it) out[it.key()] = unpacked(it.value());
-        return out;
-    }
-    json out = json::array();
-    for (size_t i = 0; i < a->size(); ++i) {
-        const ValueToken t = token(*a, i);
-        switch (t.kind) {
-            case ValueToken::Kind::Unsigned: out.push_back(t.unsigned_); break;
-            case ValueToken::Kind::Integer: out.push_back(t.integer); break;
-            case ValueToken::Kind::String: out.push_back(t.text); break;
-            default: {
-                double d = 0;
-                std::from_chars(t.text.data(), t.text.data() + t.text.size(), d);
-                out.push_back(d);
-            }
-        }
-    }
-    return out;
-}
-
 }  // namespace dmlref

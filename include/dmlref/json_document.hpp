@@ -50,9 +50,6 @@ struct JsonDocument {
     static ValueToken token(const PackedArray& a, size_t i);
     // The packed array `node` stands for, or nullptr when it is an ordinary node.
     const PackedArray* packed(const json& node) const;
-    // The node with its packed arrays made ordinary arrays again (numbers kept as their text
-    // in number_text under `pointer`); for readers that want a plain tree.
-    json unpacked(const json& node) const;
 };
 
 struct JsonReadOptions {
