@@ -1,6 +1,7 @@
 // Atomic file writing (dmlref/atomic_file.hpp): temporary file, write, fsync, rename.
 #include "dmlref/atomic_file.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <csignal>
 #include <cstdlib>
@@ -26,7 +27,9 @@ void test_stop(const char* point) {
 
 }  // namespace
 
-void write_file_atomic(const std::filesystem::path& file, std::string_view bytes) {
+void write_file_atomic(const std::filesystem::path& file, std::string_view bytes) { write_file_atomic(file, {bytes}); }
+
+void write_file_atomic(const std::filesystem::path& file, std::initializer_list<std::string_view> parts) {
     const std::string target = file.string();
     if (target.find('\0') != std::string::npos) fail("file.write", "the file name holds a NUL byte");
     struct stat st {};
@@ -49,18 +52,28 @@ void write_file_atomic(const std::filesystem::path& file, std::string_view bytes
     const mode_t mask = ::umask(0);
     ::umask(mask);
     if (::fchmod(fd, 0666 & ~mask) != 0) abandon("cannot set the permissions", errno);
-    size_t done = 0;
+    // The test hook "partial" stops the writer once half of all the bytes are written.
+    size_t total = 0;
+    for (const std::string_view bytes : parts) total += bytes.size();
+    size_t written = 0;
     bool halfway = false;
-    while (done < bytes.size()) {
-        if (!halfway && done >= bytes.size() / 2) { halfway = true; test_stop("partial"); }
-        const size_t chunk = halfway ? bytes.size() - done : bytes.size() / 2 - done;
-        const ssize_t n = ::write(fd, bytes.data() + done, chunk);
-        if (n < 0) {
-            if (errno == EINTR) continue;
-            abandon("cannot write", errno);
+    for (const std::string_view bytes : parts) {
+        size_t done = 0;
+        while (done < bytes.size()) {
+            if (!halfway && written >= total / 2) { halfway = true; test_stop("partial"); }
+            size_t chunk = bytes.size() - done;
+            if (!halfway) chunk = std::min(chunk, total / 2 - written);
+            if (chunk == 0) continue;  // halfway is set on the next turn
+            const ssize_t n = ::write(fd, bytes.data() + done, chunk);
+            if (n < 0) {
+                if (errno == EINTR) continue;
+                abandon("cannot write", errno);
+            }
+            done += size_t(n);
+            written += size_t(n);
         }
-        done += size_t(n);
     }
+    if (!halfway) test_stop("partial");  // an empty file
     if (::fsync(fd) != 0) abandon("cannot flush to disk", errno);
     test_stop("before-rename");
     if (::close(fd) != 0) {

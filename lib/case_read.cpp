@@ -3,9 +3,13 @@
 // clamped or guessed. The parts are read by lib/case_read_desc.cpp and lib/case_read_values.cpp.
 #include "case_reader.hpp"
 
+#include "dmlref/printable.hpp"
 #include "dmlref/readings.hpp"
 
 #include <algorithm>
+#include <cstdio>
+
+#include <unistd.h>
 
 namespace dmlref {
 
@@ -190,7 +194,7 @@ Case parse_case(const JsonDocument& doc, const fs::path& file, Diagnostics& diag
                     diags.error(p, "expected.unknown", "\"" + it.key() + "\" is not an output tensor of this desc");
                     continue;
                 }
-                read_expected(r, c, *f, *it, p);
+                read_expected(r, c, *f, *it, p, base_dir, options);
             }
         }
     }
@@ -228,7 +232,23 @@ Case parse_case(const JsonDocument& doc, const fs::path& file, Diagnostics& diag
 }
 
 Case load_case(const fs::path& file, Diagnostics& diags, const LoadOptions& options) {
-    const JsonDocument doc = read_json_file(file);
+    // Tensor data is read packed (lib/json_parse.cpp); a large file shows its progress on a terminal.
+    JsonReadOptions jo;
+    jo.pack_tensors = true;
+    std::error_code ec;
+    struct Line {
+        bool shown = false;
+        ~Line() { if (shown) std::fprintf(stderr, "\r\x1b[K"); }
+    } line;
+    if (options.progress && fs::file_size(file, ec) > (uint64_t(16) << 20) && !ec && ::isatty(STDERR_FILENO)) {
+        const std::string name = printable(file.string());
+        jo.progress = [&line, name](size_t done, size_t total) {
+            line.shown = true;
+            std::fprintf(stderr, "\r\x1b[Kreading %s: %d%%", name.c_str(), int(100.0 * double(done) / double(total)));
+            std::fflush(stderr);
+        };
+    }
+    const JsonDocument doc = read_json_file(file, uint64_t(1) << 30, jo);
     return parse_case(doc, file, diags, options);
 }
 

@@ -5,6 +5,8 @@
 #include "json_tokens.hpp"
 #include "path_inside.hpp"
 
+#include <charconv>
+
 namespace dmlref::case_reader {
 
 // ---- Inputs ------------------------------------------------------------------------------
@@ -33,18 +35,30 @@ void read_input(Reader& r, Case& c, const TensorField& f, const json& spec, cons
         return true;
     };
 
-    if (spec.is_array()) {
-        if (!count_ok(spec.size(), path)) return;
-        json values = json::array();
-        bool ok = true;
-        for (size_t i = 0; i < spec.size(); ++i) {
-            auto b = r.value(t, spec[i], pointer_append(path, i), true);
-            if (!b) { ok = false; continue; }
-            store_bits(t, buffer.data() + i * width, *b);
-            values.push_back(json_raw(format_exact_value(t, *b)));
+    if (r.is_array(spec)) {
+        const size_t n = r.array_size(spec);
+        if (!count_ok(n, path)) return;
+        if (!r.values(t, spec, path, true, buffer.data())) return;
+        // The author's notation, unless a decimal had to be rounded: then the exact values, so
+        // that a golden never warns.
+        std::string tokens;
+        const bool rounded = inexact_under(r.diags, path, diags_before);
+        const PackedArray* a = r.doc.packed(spec);
+        for (size_t i = 0; i < n; ++i) {
+            if (i) tokens += '\0';
+            if (rounded) tokens += format_exact_value(t, load_bits(t, buffer.data() + i * width));
+            else if (a) tokens += a->kinds[i] == PackedArray::String ? json(a->text_at(i)).dump() : std::string(a->text_at(i));
+            else {
+                const ValueToken tk = r.doc.token(spec[i], pointer_append(path, i));
+                switch (tk.kind) {
+                    case ValueToken::Kind::Unsigned: tokens += std::to_string(tk.unsigned_); break;
+                    case ValueToken::Kind::Integer: tokens += std::to_string(tk.integer); break;
+                    case ValueToken::Kind::String: tokens += json(tk.text).dump(); break;
+                    default: tokens += tk.text;
+                }
+            }
         }
-        if (!ok) return;
-        canonical = values;
+        canonical = json_tokens<json>(std::move(tokens));
     } else if (spec.is_object() && spec.size() == 1 && spec.contains("Fill")) {
         auto b = r.value(t, spec["Fill"], pointer_append(path, "Fill"), true);
         if (!b) return;
@@ -160,30 +174,18 @@ void read_input(Reader& r, Case& c, const TensorField& f, const json& spec, cons
         const std::string p = pointer_append(path, "Npy");
         if (!spec["Npy"].is_string()) { r.diags.error(p, "case.type", "Npy must be a file name (relative to the case file)"); return; }
         const std::string npy_name = spec["Npy"].get<std::string>();
-        if (npy_name.empty() || npy_name.find('\0') != std::string::npos) {
-            r.diags.error(p, "input.npy-path", "the Npy file name is empty or holds a NUL byte");
-            return;
-        }
+        if (!npy_path_ok(r, npy_name, p, base_dir, options, "input.npy-path")) return;
         const fs::path file = base_dir / npy_name;
-        if (!options.allow_paths) {
-            // A case reads only inside its own folder tree: no absolute path, no .. climbing out,
-            // no symbolic link leading out (docs/rules.md, input.npy-path).
-            if (!path_inside(base_dir, npy_name)) {
-                r.diags.error(p, "input.npy-path", "\"" + npy_name + "\" leads outside the case's folder " + base_dir.string() +
-                              " (an absolute path, .. or a symbolic link); a case reads files only inside its own folder "
-                              "unless the command is given --allow-paths");
-                return;
-            }
-        }
         try {
-            const NpyArray a = read_npy(file, options.max_bytes);
+            NpyArray a = read_npy(file, options.max_bytes);
             if (a.data_type != t) {
                 r.diags.error(p, "input.npy-dtype", file.string() + " holds " + npy_dtype(a.data_type) + " (" + std::string(name(a.data_type)) +
                               ") but " + std::string(f.name) + ".DataType is " + std::string(name(t)));
                 return;
             }
             if (!count_ok(a.data.size() / width, p)) return;
-            std::copy(a.data.begin(), a.data.end(), buffer.begin());
+            if (a.data.size() == buffer.size()) buffer = std::move(a.data);  // no copy
+            else std::copy(a.data.begin(), a.data.end(), buffer.begin());
         } catch (const NpyError& e) {
             r.diags.error(p, "input.npy", file.string() + ": " + e.what());
             return;
@@ -196,37 +198,144 @@ void read_input(Reader& r, Case& c, const TensorField& f, const json& spec, cons
     }
     // Values and Fill/Iota keep the author's notation (raw bits stay bits), unless a decimal had to
     // be rounded: then the exact values are written, so a golden never warns. Generators stay canonical.
-    if ((spec.is_array() || spec.contains("Fill") || spec.contains("Iota")) && !inexact_under(r.diags, path, diags_before))
+    if ((spec.contains("Fill") || spec.contains("Iota")) && !inexact_under(r.diags, path, diags_before))
         canonical = with_number_text<json>(r.doc, spec, path);
     c.inputs[std::string(f.name)] = std::move(buffer);
     c.input_specs[std::string(f.name)] = std::move(canonical);
 }
 
+bool npy_path_ok(Reader& r, const std::string& npy_name, const std::string& p, const fs::path& base_dir, const LoadOptions& options,
+                 const char* rule) {
+    if (npy_name.empty() || npy_name.find('\0') != std::string::npos) {
+        r.diags.error(p, rule, "the Npy file name is empty or holds a NUL byte");
+        return false;
+    }
+    if (options.allow_paths) return true;
+    // A case reads only inside its own folder tree: no absolute path, no .. climbing out,
+    // no symbolic link leading out (docs/rules.md, input.npy-path).
+    const bool inside = path_inside(base_dir, npy_name);
+    if (!inside)
+        r.diags.error(p, rule, "\"" + npy_name + "\" leads outside the case's folder " + base_dir.string() +
+                      " (an absolute path, .. or a symbolic link); a case reads files only inside its own folder "
+                      "unless the command is given --allow-paths");
+    return inside;
+}
+
+// ---- Arrays of tensor data ----------------------------------------------------------------
+
+bool Reader::values(DataType t, const json& node, const std::string& path, bool warn_inexact, std::byte* out) {
+    const size_t width = element_size(t);
+    const PackedArray* a = doc.packed(node);
+    bool ok = true;
+    if (!a) {
+        for (size_t i = 0; i < node.size(); ++i) {
+            auto b = value(t, node[i], pointer_append(path, i), warn_inexact);
+            if (b) store_bits(t, out + i * width, *b); else ok = false;
+        }
+        return ok;
+    }
+    for (size_t i = 0; i < a->size(); ++i) {
+        uint64_t bits;
+        if (quick_value(t, a->kinds[i], a->text_at(i), warn_inexact, bits)) { store_bits(t, out + i * width, bits); continue; }
+        // The plain reading: rounded decimals (with their warning), "nan", raw bits, errors.
+        const std::string p = pointer_append(path, i);
+        const ValueToken tk = JsonDocument::token(*a, i);
+        const ParsedValue v = parse_value(t, tk);
+        if (!v.ok) {
+            diags.error(p, "value.parse", v.error + " (as " + std::string(name(t)) + ")");
+            ok = false;
+            continue;
+        }
+        if (v.inexact && warn_inexact)
+            diags.warning(p, "value.inexact", tk.text + " is not exactly representable in " + std::string(name(t)) +
+                          "; rounded to nearest-even, " + display_value(t, v.bits) + " (" + hex_bits(t, v.bits) + ")");
+        store_bits(t, out + i * width, v.bits);
+    }
+    return ok;
+}
+
+std::optional<uint64_t> Reader::unsigned_at(const json& node, size_t i, const std::string& path, uint64_t max, std::string_view what) {
+    const PackedArray* a = doc.packed(node);
+    if (!a) return unsigned_value(node[i], pointer_append(path, i), max, what);
+    uint64_t v = 0;
+    const std::string_view s = a->text_at(i);
+    if (a->kinds[i] == PackedArray::Unsigned) {
+        std::from_chars(s.data(), s.data() + s.size(), v);
+        if (v <= max) return v;
+    }
+    const std::string shown = a->kinds[i] == PackedArray::String ? json(s).dump() : std::string(s);
+    diags.error(pointer_append(path, i), "case.uint", std::string(what) + " must be an integer from 0 to " + std::to_string(max) + ", got " + shown);
+    return std::nullopt;
+}
+
 // ---- Expected outputs --------------------------------------------------------------------
 
-void read_expected(Reader& r, Case& c, const TensorField& f, const json& spec, const std::string& path) {
+// An expected output in a .npy file beside the golden, checked against its SHA-256.
+static bool read_expected_npy(Reader& r, const TensorField& f, const json& spec, const std::string& path, const fs::path& base_dir,
+                              const LoadOptions& options, std::vector<std::byte>& values) {
+    const TensorDesc& d = *f.desc;
+    const std::string p = pointer_append(path, "Npy");
+    if (!spec["Npy"].is_string()) { r.diags.error(p, "case.type", "Npy must be a file name (relative to the golden)"); return false; }
+    const std::string name = spec["Npy"].get<std::string>();
+    const std::string sp = pointer_append(path, "Sha256");
+    const json* sum = spec.contains("Sha256") ? &spec["Sha256"] : nullptr;
+    if (!sum || !sum->is_string() || sum->get<std::string>().size() != 64 ||
+        sum->get<std::string>().find_first_not_of("0123456789abcdef") != std::string::npos) {
+        r.diags.error(sp, "expected.npy-checksum", "an output in a .npy file needs \"Sha256\": the SHA-256 of the file's bytes, "
+                      "64 lowercase hexadecimal digits");
+        return false;
+    }
+    if (!npy_path_ok(r, name, p, base_dir, options, "expected.npy-path")) return false;
+    const fs::path file = base_dir / name;
+    try {
+        std::string hash;
+        NpyArray a = read_npy(file, options.max_bytes, &hash);
+        if (hash != sum->get<std::string>()) {
+            r.diags.error(sp, "expected.npy-checksum", file.string() + " has SHA-256 " + hash + ", not the " + sum->get<std::string>() +
+                          " this golden states: the file changed after the golden was written (regenerate the golden, or restore the file)");
+            return false;
+        }
+        if (a.data_type != d.DataType || a.shape != std::vector<uint64_t>(d.Sizes.begin(), d.Sizes.end())) {
+            std::string shape;
+            for (uint64_t x : a.shape) shape += (shape.empty() ? "" : ", ") + std::to_string(x);
+            r.diags.error(p, "expected.npy", file.string() + " holds " + npy_dtype(a.data_type) + " of shape (" + shape + ")" +
+                          "; " + std::string(f.name) + " is " + npy_dtype(d.DataType) + " of Sizes " + sizes_text(d.Sizes));
+            return false;
+        }
+        values = std::move(a.data);
+        return true;
+    } catch (const NpyError& e) {
+        r.diags.error(p, "expected.npy", file.string() + ": " + e.what());
+        return false;
+    }
+}
+
+void read_expected(Reader& r, Case& c, const TensorField& f, const json& spec, const std::string& path,
+                   const fs::path& base_dir, const LoadOptions& options) {
     if (!r.is_object(spec, path, "an expected output")) return;
-    r.only_keys(spec, path, {"Values", "Tolerance", "DontCare", "Boundary"}, "an expected output");
+    r.only_keys(spec, path, {"Values", "Npy", "Sha256", "Tolerance", "DontCare", "Boundary"}, "an expected output");
     const TensorDesc& d = *f.desc;
     const DataType t = d.DataType;
     const uint64_t n = element_count(d);
     ExpectedOutput e;
-    if (!spec.contains("Values") || !spec["Values"].is_array()) {
-        r.diags.error(path, "expected.values", "an expected output needs \"Values\": its logical elements in row-major order");
-        return;
-    }
-    const json& values = spec["Values"];
-    const std::string vp = pointer_append(path, "Values");
-    if (values.size() != n) {
-        r.diags.error(vp, "expected.count", std::to_string(values.size()) + " values given; " + std::string(f.name) + " has " +
-                      std::to_string(n) + " logical elements (listed in row-major order of Sizes)");
-        return;
-    }
-    e.values.resize(n * element_size(t));
     bool ok = true;
-    for (size_t i = 0; i < n; ++i) {
-        auto b = r.value(t, values[i], pointer_append(vp, i), false);
-        if (b) store_bits(t, e.values.data() + i * element_size(t), *b); else ok = false;
+    if (spec.contains("Npy") && !spec.contains("Values")) {
+        if (!read_expected_npy(r, f, spec, path, base_dir, options, e.values)) return;
+    } else {
+        if (!spec.contains("Values") || !r.is_array(spec["Values"]) || spec.contains("Npy")) {
+            r.diags.error(path, "expected.values", "an expected output needs \"Values\": its logical elements in row-major order "
+                          "(or, for a large output, \"Npy\" and \"Sha256\": a .npy file beside the golden)");
+            return;
+        }
+        const json& values = spec["Values"];
+        const std::string vp = pointer_append(path, "Values");
+        if (r.array_size(values) != n) {
+            r.diags.error(vp, "expected.count", std::to_string(r.array_size(values)) + " values given; " + std::string(f.name) + " has " +
+                          std::to_string(n) + " logical elements (listed in row-major order of Sizes)");
+            return;
+        }
+        e.values.resize(n * element_size(t));
+        ok = r.values(t, values, vp, false, e.values.data());
     }
     if (spec.contains("Tolerance")) {
         const std::string tp = pointer_append(path, "Tolerance");
@@ -249,12 +358,12 @@ void read_expected(Reader& r, Case& c, const TensorField& f, const json& spec, c
             }
             if (tj.contains("Terms")) {
                 const std::string mp = pointer_append(tp, "Terms");
-                if (!tj["Terms"].is_array() || tj["Terms"].size() != n) {
+                if (!r.is_array(tj["Terms"]) || r.array_size(tj["Terms"]) != n) {
                     r.diags.error(mp, "expected.tolerance", "Tolerance.Terms must list one term count per logical element (" +
                                   std::to_string(n) + ")");
                     ok = false;
                 } else for (size_t i = 0; i < n; ++i) {
-                    if (auto m = r.unsigned_value(tj["Terms"][i], pointer_append(mp, i), uint64_t(1) << 32, "Terms")) e.tolerance.Terms.push_back(uint32_t(*m));
+                    if (auto m = r.unsigned_at(tj["Terms"], i, mp, uint64_t(1) << 32, "Terms")) e.tolerance.Terms.push_back(uint32_t(*m));
                     else ok = false;
                 }
             }
@@ -283,15 +392,15 @@ void read_expected(Reader& r, Case& c, const TensorField& f, const json& spec, c
     if (spec.contains("Boundary")) {
         const std::string bp = pointer_append(path, "Boundary");
         const json& bj = spec["Boundary"];
-        if (!bj.is_object() || !bj.contains("Indices") || !bj["Indices"].is_array() || !bj.contains("Reason") ||
+        if (!bj.is_object() || !bj.contains("Indices") || !r.is_array(bj["Indices"]) || !bj.contains("Reason") ||
             !bj["Reason"].is_string()) {
             r.diags.error(bp, "expected.boundary", "Boundary is {\"Indices\": [i, ...], \"Reason\": \"...\"}");
             ok = false;
         } else {
             r.only_keys(bj, bp, {"Indices", "Reason"}, "Boundary");
             e.boundary.Reason = bj["Reason"].get<std::string>();
-            for (size_t i = 0; i < bj["Indices"].size(); ++i) {
-                auto idx = r.unsigned_value(bj["Indices"][i], pointer_append(pointer_append(bp, "Indices"), i), n - 1, "Index");
+            for (size_t i = 0; i < r.array_size(bj["Indices"]); ++i) {
+                auto idx = r.unsigned_at(bj["Indices"], i, pointer_append(bp, "Indices"), n - 1, "Index");
                 if (idx) e.boundary.Indices.push_back(*idx); else ok = false;
             }
         }

@@ -10,6 +10,7 @@
 #include "dmlref/numeric.hpp"
 #include "dmlref/values.hpp"
 #include "json_writer.hpp"
+#include "json_values.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -88,6 +89,18 @@ struct Reader {
                           std::string(name(t)) + "; rounded to nearest-even, " + display_value(t, p.bits) + " (" + hex_bits(t, p.bits) + ")");
         return p.bits;
     }
+
+    // Arrays of tensor data may be packed (JsonDocument::packed) or ordinary arrays.
+    bool is_array(const json& node) const { return node.is_array() || doc.packed(node); }
+    size_t array_size(const json& node) const {
+        const PackedArray* a = doc.packed(node);
+        return a ? a->size() : node.size();
+    }
+    // Every element of the array at node/path as a value of type t, stored at out + i * width;
+    // false after reporting the elements that are not values of t.
+    bool values(DataType t, const json& node, const std::string& path, bool warn_inexact, std::byte* out);
+    // Element i of the array as an unsigned integer up to `max` (Terms, Indices).
+    std::optional<uint64_t> unsigned_at(const json& node, size_t i, const std::string& path, uint64_t max, std::string_view what);
 };
 
 // /desc: the operator's desc struct, field by field (lib/case_read_desc.cpp). False on an error.
@@ -99,6 +112,11 @@ void record_desc_notation(Reader& r, Case& c, const json& node, size_t diags_bef
 void read_input(Reader& r, Case& c, const TensorField& f, const json& spec, const std::string& path,
                 const fs::path& base_dir, const LoadOptions& options);
 // One entry of /expected (lib/case_read_values.cpp).
-void read_expected(Reader& r, Case& c, const TensorField& f, const json& spec, const std::string& path);
+void read_expected(Reader& r, Case& c, const TensorField& f, const json& spec, const std::string& path,
+                   const fs::path& base_dir, const LoadOptions& options);
+// Whether the .npy file `name` (at `path`, read from `base_dir`) stays inside the case's folder
+// tree (or paths are allowed); reports `rule` when not.
+bool npy_path_ok(Reader& r, const std::string& name, const std::string& path, const fs::path& base_dir, const LoadOptions& options,
+                 const char* rule);
 
 }  // namespace dmlref::case_reader

@@ -96,26 +96,44 @@ std::vector<std::byte> gather_logical(const TensorDesc& d, std::span<const std::
 }
 
 Outputs run_case(const Case& c) {
-    std::map<std::string, std::vector<std::byte>> buffers = c.inputs;  // a copy: in-place writes into it
+    // Inputs are bound where they are (evaluation only reads them); an input that an output
+    // shares in place is copied, so that the case keeps its own.
+    std::map<std::string, std::vector<std::byte>> buffers;
     Bindings b;
     const auto fields = tensor_fields(c.op);
     for (const auto& f : fields) {
         if (f.role != TensorRole::Output) continue;
-        if (c.in_place.count(std::string(f.name))) continue;
-        buffers[std::string(f.name)] = std::vector<std::byte>(buffer_size(*f.desc));
+        auto it = c.in_place.find(std::string(f.name));
+        if (it != c.in_place.end()) buffers[it->second] = c.inputs.at(it->second);
+        else buffers[std::string(f.name)] = std::vector<std::byte>(buffer_size(*f.desc));
     }
     for (const auto& f : fields) {
         auto it = c.in_place.find(std::string(f.name));
         const std::string& owner = it != c.in_place.end() ? it->second : std::string(f.name);
-        b.bind(std::string(f.name), buffers.at(owner));
+        if (auto own = buffers.find(owner); own != buffers.end()) b.bind(std::string(f.name), own->second);
+        else {
+            const auto& input = c.inputs.at(owner);
+            b.bind(std::string(f.name), std::span<std::byte>(const_cast<std::byte*>(input.data()), input.size()));
+        }
     }
     {
         const ScopedReadings readings(c.policies);  // the alternative readings the case asks for (docs/golden.md)
         evaluate(c.op, b);
     }
     Outputs o;
-    for (const auto& f : fields)
-        if (f.role == TensorRole::Output) o.values[std::string(f.name)] = gather_logical(*f.desc, b.at(f.name));
+    for (const auto& f : fields) {
+        if (f.role != TensorRole::Output) continue;
+        const TensorDesc& d = *f.desc;
+        auto own = buffers.find(std::string(f.name));
+        // A packed output's buffer starts with its logical elements in order: kept, not gathered again.
+        if (own != buffers.end() && effective_strides(d) == packed_strides(d.Sizes)) {
+            std::vector<std::byte> v = std::move(own->second);
+            v.resize(element_count(d) * element_size(d.DataType));
+            o.values[std::string(f.name)] = std::move(v);
+        } else {
+            o.values[std::string(f.name)] = gather_logical(d, b.at(f.name));
+        }
+    }
     return o;
 }
 

@@ -11,6 +11,10 @@
 #include "dmlref/values.hpp"
 #include "case_notation.hpp"
 #include "json_writer.hpp"
+#include "json_values.hpp"
+#include "dmlref/atomic_file.hpp"
+
+#include <charconv>
 
 #include <algorithm>
 #include <cmath>
@@ -120,7 +124,10 @@ ordered_json case_json(const Case& c, const fs::path& out_file) {
         json spec = c.input_specs.at(std::string(f.name));
         if (spec.is_object() && spec.contains("Npy"))
             spec["Npy"] = fs::path(spec["Npy"].get<std::string>()).lexically_relative(out_dir).generic_string();
-        inputs[std::string(f.name)] = ordered_json::parse(spec.dump());
+        if (spec.is_binary())  // values as tokens (lib/json_writer.hpp)
+            inputs[std::string(f.name)] = ordered_json::binary(spec.get_binary(), spec.get_binary().subtype());
+        else
+            inputs[std::string(f.name)] = ordered_json::parse(spec.dump());
     }
     j["inputs"] = inputs;
     if (!c.in_place.empty()) {
@@ -131,18 +138,40 @@ ordered_json case_json(const Case& c, const fs::path& out_file) {
     return j;
 }
 
+// Integers as one token list (not one node each).
+template <class V> ordered_json integer_tokens(const V& v) {
+    std::string s;
+    char buf[24];
+    for (size_t i = 0; i < v.size(); ++i) {
+        if (i) s += '\0';
+        s.append(buf, std::to_chars(buf, buf + sizeof buf, v[i]).ptr);
+    }
+    return json_tokens(std::move(s));
+}
+
+// `npy`: the output is in that .npy file beside the golden, with that SHA-256 ("" and "": in Values).
 ordered_json expected_json(DataType t, const std::vector<std::byte>& values, const Tolerance& tol, const std::vector<DontCare>& dc,
-                           const Boundary& boundary) {
+                           const Boundary& boundary, const std::string& npy, const std::string& sha256) {
     ordered_json e;
-    ordered_json v = ordered_json::array();
     const size_t w = element_size(t);
-    for (size_t i = 0; i < values.size() / w; ++i) v.push_back(json_raw(format_value(t, load_bits(t, values.data() + i * w))));
-    e["Values"] = v;
+    if (npy.empty()) {
+        const ValueFormatter format(t, values.size() / w);
+        std::string v;
+        v.reserve(values.size() / w * 12);
+        for (size_t i = 0; i < values.size() / w; ++i) {
+            if (i) v += '\0';
+            format.append(v, load_bits(t, values.data() + i * w));
+        }
+        e["Values"] = json_tokens(std::move(v));
+    } else {
+        e["Npy"] = json_text(npy);
+        e["Sha256"] = sha256;
+    }
     ordered_json tj;
     tj["Kind"] = tol.Kind;
     if (tol.Kind == "Ulp") tj["Ulp"] = tol.Ulp;
     if (tol.Kind == "Summed") tj["MaxTerms"] = tol.MaxTerms;
-    if (!tol.Terms.empty()) tj["Terms"] = tol.Terms;
+    if (!tol.Terms.empty()) tj["Terms"] = integer_tokens(tol.Terms);
     if (!tol.Why.empty()) tj["Why"] = json_text(tol.Why);
     e["Tolerance"] = tj;
     if (!dc.empty()) {
@@ -150,13 +179,17 @@ ordered_json expected_json(DataType t, const std::vector<std::byte>& values, con
         for (const auto& x : dc) d.push_back({{"Index", x.Index}, {"Reason", json_text(x.Reason)}});
         e["DontCare"] = d;
     }
-    if (!boundary.Indices.empty()) e["Boundary"] = {{"Indices", boundary.Indices}, {"Reason", json_text(boundary.Reason)}};
+    if (!boundary.Indices.empty()) e["Boundary"] = {{"Indices", integer_tokens(boundary.Indices)}, {"Reason", json_text(boundary.Reason)}};
     return e;
 }
 
 }  // namespace
 
-std::string write_golden(const Case& c, const Outputs& outputs, const fs::path& out_file) {
+namespace {
+
+// The golden's text; with `npy_threshold`, outputs of more elements are written (atomically) as
+// .npy files beside `out_file` first.
+std::string golden_text(const Case& c, const Outputs& outputs, const fs::path& out_file, uint64_t npy_threshold) {
     ordered_json j = case_json(c, out_file);
     ordered_json ex = ordered_json::object();
     for (const auto& f : tensor_fields(c.op)) {
@@ -166,8 +199,14 @@ std::string write_golden(const Case& c, const Outputs& outputs, const fs::path& 
         for (auto& d : dont_care(c.op, f.name))  // the operator's own, unless the case names them already
             if (std::none_of(dc.begin(), dc.end(), [&](const DontCare& x) { return x.Index == d.Index; })) dc.push_back(std::move(d));
         std::sort(dc.begin(), dc.end(), [](const DontCare& a, const DontCare& b) { return a.Index < b.Index; });
-        ex[std::string(f.name)] = expected_json(f.desc->DataType, outputs.values.at(std::string(f.name)), stated_tolerance(c, f.name), dc,
-                                                   boundary(c.op, f.name));
+        const auto& values = outputs.values.at(std::string(f.name));
+        std::string npy, sha256;
+        if (element_count(*f.desc) > npy_threshold) {
+            npy = out_file.stem().string() + "." + std::string(f.name) + ".npy";
+            const fs::path file = out_file.has_parent_path() ? out_file.parent_path() / npy : fs::path(npy);
+            write_npy(file, f.desc->DataType, std::vector<uint64_t>(f.desc->Sizes.begin(), f.desc->Sizes.end()), values, &sha256);
+        }
+        ex[std::string(f.name)] = expected_json(f.desc->DataType, values, stated_tolerance(c, f.name), dc, boundary(c.op, f.name), npy, sha256);
     }
     j["expected"] = ex;
     // The values under each alternative the case asks to show (docs/case-format.md, "Readings").
@@ -201,6 +240,16 @@ std::string write_golden(const Case& c, const Outputs& outputs, const fs::path& 
     if (!c.seeds.empty()) prov["seeds"] = c.seeds;
     j["provenance"] = prov;
     return dump_json(j);
+}
+
+}  // namespace
+
+std::string write_golden(const Case& c, const Outputs& outputs, const fs::path& out_file) {
+    return golden_text(c, outputs, out_file, std::numeric_limits<uint64_t>::max());
+}
+
+void write_golden_files(const Case& c, const Outputs& outputs, const fs::path& out_file, uint64_t npy_threshold) {
+    write_file_atomic(out_file, golden_text(c, outputs, out_file, npy_threshold));
 }
 
 }  // namespace dmlref

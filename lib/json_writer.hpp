@@ -20,6 +20,13 @@ inline std::string json_raw(const std::string& text) { return "\x1f" + text; }
 // text a user wrote can be taken for the raw marker.
 inline std::string json_text(const std::string& s) { return json_raw(nlohmann::json(s).dump()); }
 
+// An array of scalars given as their JSON texts joined by '\0' (tensor data: one node, not one
+// per value); written exactly as the array of those raw tokens would be.
+inline constexpr uint64_t kJsonTokenList = 0x746f6b656e73;  // "tokens"
+template <class J = ordered_json> J json_tokens(std::string joined) {
+    return J::binary(typename J::binary_t::container_type(joined.begin(), joined.end()), kJsonTokenList);
+}
+
 // Deterministic text: two-space indent, trailing newline.
 std::string dump_json(const ordered_json& j);
 

@@ -34,18 +34,13 @@ size_t write_npy_files(const Case& c, const Outputs& outputs, const fs::path& di
     size_t failures = 0;
     for (const auto& f : tensor_fields(c.op)) {
         if (f.role != role) continue;
-        NpyArray a;
-        a.data_type = f.desc->DataType;
-        if (f.role == TensorRole::Input) {
-            a.data = c.inputs.at(std::string(f.name));
-            a.shape = {a.data.size() / element_size(a.data_type)};
-        } else {
-            a.data = outputs.values.at(std::string(f.name));
-            a.shape.assign(f.desc->Sizes.begin(), f.desc->Sizes.end());
-        }
+        const DataType t = f.desc->DataType;
+        const auto& data = f.role == TensorRole::Input ? c.inputs.at(std::string(f.name)) : outputs.values.at(std::string(f.name));
+        const std::vector<uint64_t> shape = f.role == TensorRole::Input ? std::vector<uint64_t>{data.size() / element_size(t)}
+                                                                         : std::vector<uint64_t>(f.desc->Sizes.begin(), f.desc->Sizes.end());
         const fs::path file = dir / (std::string(f.name) + ".npy");
         try {
-            write_npy(file, a);
+            write_npy(file, t, shape, data);  // from the buffer, no copy
         } catch (const NpyError& e) {
             std::cerr << shown(file) << ": /: error: " << printable(e.what()) << " [file.write]\n";
             ++failures;
@@ -151,6 +146,7 @@ struct RunOptions {
     std::string npy_dir;          // input buffers
     std::string npy_outputs_dir;  // computed outputs
     LoadOptions load;
+    uint64_t npy_threshold = kDefaultNpyThreshold;
     bool overwrite_expected = false;
     bool quiet = false;
     unsigned jobs = 0;
@@ -197,6 +193,8 @@ int cmd_run(const RunOptions& o) {
     if (!o.out_dir.empty() || !o.npy_dir.empty() || !o.npy_outputs_dir.empty()) drop_colliding_outputs(inputs, problems);
     for (const auto& p : problems) std::cerr << p << "\n";
     const bool progress = ::isatty(STDERR_FILENO) && !o.quiet;
+    LoadOptions lo = o.load;
+    lo.progress = !o.quiet;
     size_t passed = 0, failed = 0, fresh = 0, errors = problems.size();
     const size_t width = std::to_string(inputs.size()).size();
     std::cout << "dmlref " << dmlref_version() << ": running " << inputs.size() << " case" << (inputs.size() == 1 ? "" : "s") << "\n";
@@ -207,7 +205,7 @@ int cmd_run(const RunOptions& o) {
         std::string counter = std::to_string(k + 1);
         counter = "[" + std::string(width - counter.size(), ' ') + counter + "/" + std::to_string(inputs.size()) + "]";
         if (k % jobs == 0) {
-            prepare(inputs, k, o.load, jobs, progress, policies, prepared);
+            prepare(inputs, k, lo, jobs, progress, policies, prepared);
             if (progress) std::cerr << "\r\x1b[K" << std::flush;
         }
         Prepared& pr = prepared[k % jobs];
@@ -262,10 +260,14 @@ int cmd_run(const RunOptions& o) {
             std::error_code ec;
             fs::create_directories(target.parent_path(), ec);
             try {
-                write_file_atomic(target, write_golden(c, outputs, target));
+                write_golden_files(c, outputs, target, o.npy_threshold);
             } catch (const WriteError& e) {
                 ++errors;
                 std::cerr << shown(target) << ": /: error: cannot write the golden file: " << printable(e.what()) << " [" << e.rule() << "]\n";
+            } catch (const NpyError& e) {
+                ++errors;
+                std::cerr << shown(target) << ": /: error: cannot write an output's .npy file beside the golden: " << printable(e.what())
+                          << " [file.write]\n";
             } catch (const std::exception&) {
                 ++errors;
                 std::cerr << shown(target) << ": /: error: cannot write the golden file: an internal error; please report it [internal.error]\n";
@@ -294,6 +296,9 @@ Command add_run_command(CLI::App& app) {
     run->add_option("--npy", ro->npy_dir, "also write DIR/<case>/<InputField>.npy: each input's buffer (1-D, memory order), for harnesses");
     run->add_option("--npy-outputs", ro->npy_outputs_dir,
                     "also write DIR/<case>/<OutputField>.npy: dmlref's computed outputs (their Sizes); never the --npy directory");
+    run->add_option("--npy-threshold", ro->npy_threshold,
+                    "with -o, outputs of more than N elements go to <golden>.<Output>.npy beside the golden, with a SHA-256 in it "
+                    "(default 1048576; docs/case-format.md)")->check(CLI::NonNegativeNumber);
     run->add_flag("--overwrite-expected", ro->overwrite_expected, "write goldens even for cases whose expected values differ");
     run->add_flag("-q,--quiet", ro->quiet, "do not print warnings");
     run->add_option("--policy", ro->policy,

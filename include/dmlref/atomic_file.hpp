@@ -3,6 +3,7 @@
 #pragma once
 
 #include <filesystem>
+#include <initializer_list>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -29,5 +30,7 @@ private:
 // whole and flushed, just before the rename. The test then kills it with SIGKILL at that known
 // point. Unset (as always outside the tests), it changes nothing.
 void write_file_atomic(const std::filesystem::path& file, std::string_view bytes);
+// The same with the bytes given in parts (a header and a large buffer, without joining them).
+void write_file_atomic(const std::filesystem::path& file, std::initializer_list<std::string_view> parts);
 
 }  // namespace dmlref

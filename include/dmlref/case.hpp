@@ -99,6 +99,9 @@ struct LoadOptions {
     // Most work a case may take, as work_estimate counts it (limit.work); checked before any
     // input is generated or read.
     uint64_t max_work = kDefaultMaxWork;
+    // Reading a case file of more than 16 MiB shows "reading FILE: NN%" on standard error while
+    // it parses, when standard error is a terminal.
+    bool progress = true;
 };
 
 // Reads and checks a case. Errors and warnings go to `diags` with JSON pointers; the case is
@@ -136,6 +139,16 @@ std::vector<Mismatch> compare_expected(const Case& c, const Outputs& outputs);
 // operator's policies, and provenance. `out_file` is where it will be written (.npy paths
 // are made relative to it). The text is deterministic: the same case gives the same bytes.
 std::string write_golden(const Case& c, const Outputs& outputs, const std::filesystem::path& out_file);
+
+// Outputs with more elements than this are stored as .npy files beside the golden (run -o,
+// --npy-threshold; docs/case-format.md, "Large outputs").
+inline constexpr uint64_t kDefaultNpyThreshold = uint64_t(1) << 20;
+
+// Writes the golden to `out_file`, each output with more than `npy_threshold` elements as
+// <golden stem>.<OutputField>.npy beside it with its SHA-256 in the golden; the .npy files first,
+// then the golden, each atomically (dmlref/atomic_file.hpp). Throws WriteError or NpyError.
+void write_golden_files(const Case& c, const Outputs& outputs, const std::filesystem::path& out_file,
+                        uint64_t npy_threshold = kDefaultNpyThreshold);
 
 // The elements of an output that are undefined for this desc, whatever the inputs (max pooling
 // windows that hold only padding); {} for most operators. write_golden records them and

@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <filesystem>
+#include <span>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -26,10 +27,16 @@ public:
 
 // Reads a .npy file; `max_bytes` bounds the data it will allocate (checked against the file size
 // and the header before any allocation).
-NpyArray read_npy(const std::filesystem::path& file, uint64_t max_bytes);
+// The header and the data are read once each, the data straight into its buffer. With `sha256`,
+// the SHA-256 of the file's bytes is stored there (hex).
+NpyArray read_npy(const std::filesystem::path& file, uint64_t max_bytes, std::string* sha256 = nullptr);
 NpyArray parse_npy(const std::string& bytes, uint64_t max_bytes);
 // Written atomically (dmlref/atomic_file.hpp); throws NpyError when it cannot be written.
 void write_npy(const std::filesystem::path& file, const NpyArray& a);
+// The same from a buffer (no copy); with `sha256`, the SHA-256 of the file's bytes is stored there.
+void write_npy(const std::filesystem::path& file, DataType t, const std::vector<uint64_t>& shape, std::span<const std::byte> data,
+               std::string* sha256 = nullptr);
+std::string npy_header(DataType t, const std::vector<uint64_t>& shape);  // the bytes before the data
 std::string npy_bytes(const NpyArray& a);  // the file's bytes
 std::string npy_dtype(DataType t);  // "<f4"
 
