@@ -216,14 +216,16 @@ bool is_summed_output(const Case& c, std::string_view output) {
 std::optional<TermSink> summed_terms(const Case& c, std::string_view output, const ArithmeticProfile& p) {
     const TensorDesc* d = output_desc(c, output);
     if (!d || !is_float(d->DataType) || validate(c.op).has_errors()) return std::nullopt;
-    // Only the operators below enumerate terms: no per-element sink for the others (diff's memory).
+    // Only the operators below enumerate terms, and the computed outputs (computed_outputs()) bound
+    // theirs: no per-element sink for the others (diff's memory).
     const bool enumerates = std::visit([](const auto& desc) {
         using D = std::decay_t<decltype(desc)>;
         return std::is_same_v<D, DML_MAX_POOLING_GRAD_OPERATOR_DESC> || std::is_same_v<D, DML_RESAMPLE_GRAD_OPERATOR_DESC> ||
                std::is_same_v<D, DML_RESAMPLE_GRAD1_OPERATOR_DESC> || std::is_same_v<D, DML_RESAMPLE_OPERATOR_DESC> ||
                std::is_same_v<D, DML_RESAMPLE1_OPERATOR_DESC> || std::is_same_v<D, DML_RESAMPLE2_OPERATOR_DESC>;
     }, c.op.Desc);
-    if (!enumerates) return std::nullopt;
+    const ComputedOutput* computed = computed_output(c, output);
+    if (!enumerates && !computed) return std::nullopt;
     TermSink sink(element_count(*d));
     auto input = [&](const char* field) -> std::span<const std::byte> {
         auto it = c.inputs.find(field);
@@ -231,7 +233,7 @@ std::optional<TermSink> summed_terms(const Case& c, std::string_view output, con
         return it->second;
     };
     try {
-        if (const ComputedOutput* computed = computed_output(c, output)) {
+        if (computed) {
             computed->bounds(c.op, input, p, sink);
             return sink;
         }
