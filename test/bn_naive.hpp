@@ -4,6 +4,7 @@
 // spec (spec/dml-training-ops.md section 5), sharing nothing with reference/batch_normalization.cpp.
 #pragma once
 
+#include "mpfr_round.hpp"
 #include "support.hpp"
 
 #include <gmpxx.h>
@@ -32,33 +33,11 @@ inline Big operator/(const Big& a, const Big& b) { Big r; mpfr_div(r.v, a.v, b.v
 inline Big sqrt_of(const Big& a) { Big r; mpfr_sqrt(r.v, a.v, MPFR_RNDN); return r; }
 
 template <class T> T round_big(const Big& b) {
-    if constexpr (std::is_integral_v<T>) {
-        if (mpfr_nan_p(b.v)) return T(0);
-        Big r;
-        mpfr_rint(r.v, b.v, MPFR_RNDN);  // ties to even
-        if (mpfr_cmp_d(r.v, double(std::numeric_limits<T>::min())) <= 0) return std::numeric_limits<T>::min();
-        if (mpfr_cmp_d(r.v, std::ldexp(1.0, int(sizeof(T) * 8 - std::is_signed_v<T>))) >= 0) return std::numeric_limits<T>::max();
-        return std::is_signed_v<T> ? T(mpfr_get_si(r.v, MPFR_RNDN)) : T(mpfr_get_ui(r.v, MPFR_RNDN));
-    } else {
-        int p, emin, emax;
-        if constexpr (is_half_v<T>) { p = 11; emin = -23; emax = 16; }
-        else if constexpr (std::is_same_v<T, float>) { p = 24; emin = -148; emax = 128; }
-        else { p = 53; emin = -1073; emax = 1024; }
-        const auto old_min = mpfr_get_emin(), old_max = mpfr_get_emax();
-        mpfr_set_emin(emin);
-        mpfr_set_emax(emax);
-        mpfr_t x;
-        mpfr_init2(x, p);
-        int t = mpfr_set(x, b.v, MPFR_RNDN);
-        t = mpfr_check_range(x, t, MPFR_RNDN);
-        mpfr_subnormalize(x, t, MPFR_RNDN);
-        const double d = mpfr_get_d(x, MPFR_RNDN);
-        mpfr_clear(x);
-        mpfr_set_emin(old_min);
-        mpfr_set_emax(old_max);
+    if constexpr (std::is_integral_v<T>) return mpfr_rounded_integer<T>(b.v);
+    else {
+        const double d = mpfr_rounded<T>(b.v);
         if (std::isnan(d)) return canonical_nan<T>();
-        if (d == 0) return value_of<T>(0.0);  // an exact zero is +0 (docs/golden.md, ZeroResult)
-        return value_of<T>(d);
+        return value_of<T>(d == 0 ? 0.0 : d);  // an exact zero is +0 (docs/golden.md, ZeroResult)
     }
 }
 

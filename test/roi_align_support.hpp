@@ -3,6 +3,7 @@
 // reference/roi_align.cpp. Included by test/test_roi_align.cpp only.
 #pragma once
 
+#include "mpfr_round.hpp"
 #include "support.hpp"
 
 #include <gmpxx.h>
@@ -123,21 +124,7 @@ template <class T> std::map<std::string, std::vector<std::byte>> grads(const Set
 
 // MPFR's rounding of an exact rational to T (nearest-even, the format's range and subnormals).
 template <class T> T rounded_by_mpfr(const mpq_class& q) {
-    int p, emin, emax;
-    if constexpr (is_half_v<T>) { p = 11; emin = -23; emax = 16; }
-    else { p = 24; emin = -148; emax = 128; }
-    const auto old_min = mpfr_get_emin(), old_max = mpfr_get_emax();
-    mpfr_set_emin(emin);
-    mpfr_set_emax(emax);
-    mpfr_t x;
-    mpfr_init2(x, p);
-    int t = mpfr_set_q(x, q.get_mpq_t(), MPFR_RNDN);
-    t = mpfr_check_range(x, t, MPFR_RNDN);
-    mpfr_subnormalize(x, t, MPFR_RNDN);
-    const double d = mpfr_get_d(x, MPFR_RNDN);
-    mpfr_clear(x);
-    mpfr_set_emin(old_min);
-    mpfr_set_emax(old_max);
+    const double d = mpfr_rounded<T>(q);
     return value_of<T>(d == 0 ? 0.0 : d);
 }
 

@@ -2,6 +2,7 @@
 // AVERAGE_POOLING_GRAD page's example, hand derivation (written beside them), the adjoint
 // identity <F(x), g> = <x, G(g)> on values whose averages are exact, and a naive computation in
 // this file: exact rationals (GMP) per window, rounded by MPFR (not dmlref's rounding code).
+#include "mpfr_round.hpp"
 #include "support.hpp"
 
 #include "dmlref/tolerance.hpp"
@@ -102,22 +103,7 @@ template <class T> T rounded_by_mpfr(const mpq_class& q) {
         if constexpr (std::is_signed_v<T>) return static_cast<T>(std::stoll(f.get_str()));
         else return static_cast<T>(std::stoull(f.get_str()));
     } else {
-        int p, emin, emax;
-        if constexpr (is_half_v<T>) { p = 11; emin = -23; emax = 16; }
-        else if constexpr (std::is_same_v<T, float>) { p = 24; emin = -148; emax = 128; }
-        else { p = 53; emin = -1073; emax = 1024; }
-        const auto old_min = mpfr_get_emin(), old_max = mpfr_get_emax();
-        mpfr_set_emin(emin);
-        mpfr_set_emax(emax);
-        mpfr_t x;
-        mpfr_init2(x, p);
-        int t = mpfr_set_q(x, q.get_mpq_t(), MPFR_RNDN);
-        t = mpfr_check_range(x, t, MPFR_RNDN);
-        mpfr_subnormalize(x, t, MPFR_RNDN);
-        const double d = mpfr_get_d(x, MPFR_RNDN);
-        mpfr_clear(x);
-        mpfr_set_emin(old_min);
-        mpfr_set_emax(old_max);
+        const double d = mpfr_rounded<T>(q);
         return value_of<T>(d == 0 ? 0.0 : d);  // an exact zero is +0
     }
 }
