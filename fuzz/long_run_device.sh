@@ -1,9 +1,13 @@
 #!/usr/bin/env bash
 # The rest of the long fuzz run (docs/fuzzing.md): fuzz_case and fuzz_diff, ten million inputs
 # each, spread over every core of a many-core host (one call). Counts come from libFuzzer's logs.
+# FUZZ_DIR holds what the host needs (it has no compiler): fuzz/fuzz_{case,diff} as fuzz/run.sh
+# builds them, lib/ with their shared libraries, corpus/{case,npy} (fuzz/corpus) and case.dict.
+# Options: TOTAL (inputs per target, 10000000), CASE_SECS (fuzz_case's cap, 300), SKIP_DIFF=1.
+# Results go to $OUT (summary.txt, logs.tgz).
 set -u
 t0=$(date +%s)
-D=$PWD/.dev/robust/fz
+D=${FUZZ_DIR:-$PWD/.dev/robust/fz}
 export LD_LIBRARY_PATH=$D/lib
 export ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 W=/tmp/fz; rm -rf $W; mkdir -p $W/findings
@@ -27,6 +31,7 @@ jobs fuzz_case ${CASE_SECS:-300}
 [ -n "${SKIP_DIFF:-}" ] || jobs fuzz_diff $(( 520 - ($(date +%s) - t0) ))
 for t in fuzz_case fuzz_diff; do
   total=0; finds=0
+  [ -d $W/run_$t ] || continue
   for f in $W/run_$t/fuzz-*.log; do
     n=$(grep -E '^stat::number_of_executed_units' "$f" | tail -1 | awk '{print $2}')
     total=$(( total + ${n:-0} ))
