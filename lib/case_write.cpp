@@ -12,6 +12,7 @@
 #include "case_notation.hpp"
 #include "json_writer.hpp"
 #include "json_values.hpp"
+#include "sha256.hpp"
 #include "dmlref/atomic_file.hpp"
 
 #include <charconv>
@@ -202,9 +203,16 @@ std::string golden_text(const Case& c, const Outputs& outputs, const fs::path& o
         const auto& values = outputs.values.at(std::string(f.name));
         std::string npy, sha256;
         if (element_count(*f.desc) > npy_threshold) {
-            npy = out_file.stem().string() + "." + std::string(f.name) + ".npy";
+            // The file's name holds the start of its SHA-256, so a new golden never replaces a .npy
+            // an older golden names: a kill before the golden's rename leaves the old golden whole.
+            const std::vector<uint64_t> shape(f.desc->Sizes.begin(), f.desc->Sizes.end());
+            Sha256 hash;
+            hash.update(npy_header(f.desc->DataType, shape));
+            hash.update(std::string_view(reinterpret_cast<const char*>(values.data()), values.size()));
+            sha256 = hash.hex();
+            npy = out_file.stem().string() + "." + std::string(f.name) + "." + sha256.substr(0, 16) + ".npy";
             const fs::path file = out_file.has_parent_path() ? out_file.parent_path() / npy : fs::path(npy);
-            write_npy(file, f.desc->DataType, std::vector<uint64_t>(f.desc->Sizes.begin(), f.desc->Sizes.end()), values, &sha256);
+            write_npy(file, f.desc->DataType, shape, values);
         }
         ex[std::string(f.name)] = expected_json(f.desc->DataType, values, stated_tolerance(c, f.name), dc, boundary(c.op, f.name), npy, sha256);
     }
@@ -249,7 +257,24 @@ std::string write_golden(const Case& c, const Outputs& outputs, const fs::path& 
 }
 
 void write_golden_files(const Case& c, const Outputs& outputs, const fs::path& out_file, uint64_t npy_threshold) {
-    write_file_atomic(out_file, golden_text(c, outputs, out_file, npy_threshold));
+    const std::string text = golden_text(c, outputs, out_file, npy_threshold);
+    write_file_atomic(out_file, text);
+    // Once the new golden is in place, the .npy files an earlier golden of this name wrote
+    // (<stem>.<Output>.<16 hex digits>.npy) and the new one does not name are removed.
+    const fs::path dir = out_file.has_parent_path() ? out_file.parent_path() : fs::path(".");
+    const std::string stem = out_file.stem().string() + ".";
+    std::error_code ec;
+    for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+        const std::string name = it->path().filename().string();
+        if (name.size() < stem.size() + 22 || name.compare(0, stem.size(), stem) != 0 || !name.ends_with(".npy")) continue;
+        const std::string rest = name.substr(stem.size(), name.size() - stem.size() - 4);  // <Output>.<hex>
+        const size_t dot = rest.rfind('.');
+        if (dot == std::string::npos || rest.size() - dot - 1 != 16 || rest.find('.') != dot) continue;
+        if (!std::all_of(rest.begin() + long(dot) + 1, rest.end(), [](char ch) { return (ch >= '0' && ch <= '9') || (ch >= 'a' && ch <= 'f'); })) continue;
+        if (text.find("\"" + name + "\"") != std::string::npos) continue;
+        std::error_code rm;
+        if (it->is_regular_file(rm)) fs::remove(it->path(), rm);
+    }
 }
 
 }  // namespace dmlref

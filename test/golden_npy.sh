@@ -22,31 +22,44 @@ expect() {  # expect NAME RC PATTERN -- COMMAND...
 printf '{"format": 1, "name": "c", "operator": "DML_OPERATOR_ACTIVATION_RELU", "desc": {"InputTensor": {"DataType": "FLOAT16", "Sizes": [2, 50]}, "OutputTensor": {"DataType": "FLOAT16", "Sizes": [2, 50]}}, "inputs": {"InputTensor": {"Random": {"Seed": 9, "SpecialFraction": 0.2}}}}\n' > c.json
 
 expect "run -o above the threshold" 0 "" -- "$dmlref" run -q c.json -o out --npy-threshold 99
-[ -f out/c.OutputTensor.npy ] && ok "the output is a .npy beside the golden" || bad "the output is a .npy beside the golden" "$(ls out)"
-grep -q '"Sha256": "'"$(sha256sum out/c.OutputTensor.npy | cut -c1-64)"'"' out/c.json && ok "the golden states sha256sum's digest" \
+npyf=$(ls out/c.OutputTensor.????????????????.npy 2>/dev/null)
+[ -f "$npyf" ] && ok "the output is a .npy beside the golden, named by its digest" || bad "the output is a .npy beside the golden, named by its digest" "$(ls out)"
+grep -q '"Sha256": "'"$(sha256sum "$npyf" | cut -c1-64)"'"' out/c.json && ok "the golden states sha256sum's digest" \
   || bad "the golden states sha256sum's digest" "$(grep Sha256 out/c.json)"
 expect "run -o at the threshold keeps Values inline" 0 "" -- "$dmlref" run -q c.json -o inline --npy-threshold 100
-grep -q '"Values"' inline/c.json && [ ! -e inline/c.OutputTensor.npy ] && ok "inline at the threshold" || bad "inline at the threshold" "$(ls inline)"
+grep -q '"Values"' inline/c.json && ! ls inline/*.npy >/dev/null 2>&1 && ok "inline at the threshold" || bad "inline at the threshold" "$(ls inline)"
 expect "validate reads the .npy" 0 "" -- "$dmlref" validate out/c.json
 expect "run passes against the .npy" 0 "1 passed" -- "$dmlref" run out/c.json
 expect "run --npy-outputs" 0 "" -- "$dmlref" run -q c.json --npy-outputs act
 expect "diff against the golden with a .npy" 0 "" -- "$dmlref" diff out/c.json act/c
 expect "diff the two golden forms" 0 "" -- "$dmlref" diff inline/c.json out/c.json
-cp out/c.json c1.json && cp out/c.OutputTensor.npy c1.npy
+cp out/c.json c1.json && cp "$npyf" c1.npy
 expect "regenerate" 0 "" -- "$dmlref" run -q out/c.json -o out --npy-threshold 99
-cmp -s out/c.json c1.json && cmp -s out/c.OutputTensor.npy c1.npy && ok "regenerating is a no-op" || bad "regenerating is a no-op" "changed"
+cmp -s out/c.json c1.json && cmp -s "$npyf" c1.npy && ok "regenerating is a no-op" || bad "regenerating is a no-op" "changed"
+# Regenerated with other values: the new golden names a new .npy (its digest differs), so the old
+# golden's .npy is never replaced before the new golden is in place (a kill in between leaves the
+# old golden whole); once it is, the old .npy is removed.
+mkdir -p other && sed 's/"Seed": 9/"Seed": 10/' c.json > other/c.json
+mkdir -p regen && cp out/c.json regen/c.json && cp "$npyf" regen/
+expect "regenerate over the old golden" 0 "" -- "$dmlref" run -q other/c.json -o regen --npy-threshold 99
+newf=$(ls regen/c.OutputTensor.????????????????.npy)
+[ "$(echo "$newf" | wc -l)" -eq 1 ] && [ "$(basename "$newf")" != "$(basename "$npyf")" ] && ok "the old .npy is removed, the new one kept" \
+  || bad "the old .npy is removed, the new one kept" "$(ls regen)"
+expect "the regenerated golden passes" 0 "1 passed" -- "$dmlref" run regen/c.json
 expect "a negative --npy-threshold is a usage error" 2 "" -- "$dmlref" run -q c.json -o neg --npy-threshold -1
 
 python3 - <<'PY'
-b = bytearray(open("out/c.OutputTensor.npy", "rb").read())
+import glob
+f = glob.glob("out/c.OutputTensor.*.npy")[0]
+b = bytearray(open(f, "rb").read())
 b[-1] ^= 1
-open("out/c.OutputTensor.npy", "wb").write(b)
+open(f, "wb").write(b)
 PY
 expect "validate: a changed .npy" 2 "expected.npy-checksum" -- "$dmlref" validate out/c.json
 expect "run: a changed .npy" 2 "expected.npy-checksum" -- "$dmlref" run out/c.json
 expect "diff: a changed .npy" 2 "expected.npy-checksum" -- "$dmlref" diff out/c.json act/c
-head -c 100 c1.npy > out/c.OutputTensor.npy
+head -c 100 c1.npy > "$npyf"
 expect "a truncated .npy" 2 "expected.npy" -- "$dmlref" validate out/c.json
-rm out/c.OutputTensor.npy
+rm "$npyf"
 expect "a missing .npy" 2 "expected.npy" -- "$dmlref" validate out/c.json
 [ "$failures" -eq 0 ] || { echo "$failures failed"; exit 1; }

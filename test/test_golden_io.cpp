@@ -235,6 +235,16 @@ TEST_CASE("quick value writing gives format_value's text for every type") {
     }
 }
 
+// The one .npy beside a golden whose name starts with `prefix` ("<stem>.<Output>."), or "".
+fs::path beside(const fs::path& dir, const std::string& prefix) {
+    fs::path found;
+    for (const auto& e : fs::directory_iterator(dir)) {
+        const std::string n = e.path().filename().string();
+        if (n.size() == prefix.size() + 20 && n.starts_with(prefix) && n.ends_with(".npy")) found = e.path();
+    }
+    return found;
+}
+
 TEST_CASE("a golden with its large output in a .npy file beside it reads back bit for bit") {
     Dir dir("beside");
     const uint64_t n = 1000;
@@ -246,10 +256,13 @@ TEST_CASE("a golden with its large output in a .npy file beside it reads back bi
     write_golden_files(c, out, dir / "g" / "c.json", n - 1);  // n > threshold: beside
     const std::string text = read_text(dir / "g" / "c.json");
     CHECK(text.find("\"Values\"") == std::string::npos);
-    CHECK(text.find("\"Npy\": \"c.OutputTensor.npy\"") != std::string::npos);
-    const std::string npy = read_text(dir / "g" / "c.OutputTensor.npy");
+    const fs::path npy_file = beside(dir / "g", "c.OutputTensor.");
+    REQUIRE(!npy_file.empty());
+    CHECK(text.find("\"Npy\": \"" + npy_file.filename().string() + "\"") != std::string::npos);
+    const std::string npy = read_text(npy_file);
     g_sha256_plain_only = true;
     CHECK(text.find("\"Sha256\": \"" + sha256_hex(npy) + "\"") != std::string::npos);
+    CHECK(npy_file.filename().string() == "c.OutputTensor." + sha256_hex(npy).substr(0, 16) + ".npy");  // named by its digest
     g_sha256_plain_only = false;
     // The .npy holds the outputs' bytes after its header, and reads back as the expected values.
     REQUIRE(npy.size() >= n * 4);
@@ -261,13 +274,13 @@ TEST_CASE("a golden with its large output in a .npy file beside it reads back bi
     // Written again from what was read: the same bytes (the regeneration is a no-op).
     write_golden_files(back, run_case(back), dir / "g" / "c.json", n - 1);
     CHECK(read_text(dir / "g" / "c.json") == text);
-    CHECK(read_text(dir / "g" / "c.OutputTensor.npy") == npy);
+    CHECK(read_text(npy_file) == npy);
     // At the threshold the values stay in the JSON, and are the same values.
     write_golden_files(c, out, dir / "g" / "inline.json", n);
     Case in;
     REQUIRE(!load(dir / "g" / "inline.json", &in).has_errors());
     CHECK(read_text(dir / "g" / "inline.json").find("\"Values\"") != std::string::npos);
-    CHECK(!fs::exists(dir / "g" / "inline.OutputTensor.npy"));
+    CHECK(beside(dir / "g", "inline.OutputTensor.").empty());
     CHECK(in.expected.at("OutputTensor").values == out.values.at("OutputTensor"));
     CHECK(read_text(dir / "g" / "inline.json") == write_golden(c, out, dir / "g" / "inline.json"));
 }
@@ -279,38 +292,41 @@ TEST_CASE("a .npy beside a golden that changed, is missing, truncated or outside
     REQUIRE(!load(dir / "c.json", &c).has_errors());
     const Outputs out = run_case(c);
     write_golden_files(c, out, dir / "g.json", 10);
-    const std::string npy = read_text(dir / "g.OutputTensor.npy");
+    const fs::path gnpy = beside(dir.path, "g.OutputTensor.");
+    REQUIRE(!gnpy.empty());
+    const std::string npy = read_text(gnpy);
     const std::string text = read_text(dir / "g.json");
     REQUIRE(!load(dir / "g.json").has_errors());
 
     std::string flipped = npy;
     flipped[flipped.size() - 3] ^= 1;
-    write_text(dir / "g.OutputTensor.npy", flipped);
+    write_text(gnpy, flipped);
     CHECK(has_rule(load(dir / "g.json"), "expected.npy-checksum", "/expected/OutputTensor/Sha256"));
 
-    write_text(dir / "g.OutputTensor.npy", npy.substr(0, npy.size() - 4));
+    write_text(gnpy, npy.substr(0, npy.size() - 4));
     CHECK(has_rule(load(dir / "g.json"), "expected.npy", "/expected/OutputTensor/Npy"));
 
-    fs::remove(dir / "g.OutputTensor.npy");
+    fs::remove(gnpy);
     CHECK(has_rule(load(dir / "g.json"), "expected.npy", "/expected/OutputTensor/Npy"));
 
-    write_text(dir / "g.OutputTensor.npy", npy);
+    write_text(gnpy, npy);
     std::string bad_sum = text;
     bad_sum.replace(bad_sum.find("\"Sha256\": \"") + 11, 3, "XYZ");
     write_text(dir / "h.json", bad_sum);
     CHECK(has_rule(load(dir / "h.json"), "expected.npy-checksum", "/expected/OutputTensor/Sha256"));
 
     std::string outside = text;
-    outside.replace(outside.find("g.OutputTensor.npy"), 18, "../g.OutputTensor.npy");
+    const std::string gname = gnpy.filename().string();
+    outside.replace(outside.find(gname), gname.size(), "../" + gname);
     fs::create_directories(dir / "sub");
     write_text(dir / "sub" / "g.json", outside);
     CHECK(has_rule(load(dir / "sub" / "g.json"), "expected.npy-path", "/expected/OutputTensor/Npy"));
 
     // The right bytes under another dtype's header: the checksum holds, the dtype does not.
     NpyArray other{DataType::INT32, {64}, std::vector<std::byte>(out.values.at("OutputTensor"))};
-    write_npy(dir / "g.OutputTensor.npy", other);
+    write_npy(gnpy, other);
     std::string resummed = text;
-    resummed.replace(resummed.find("\"Sha256\": \"") + 11, 64, sha256_hex(read_text(dir / "g.OutputTensor.npy")));
+    resummed.replace(resummed.find("\"Sha256\": \"") + 11, 64, sha256_hex(read_text(gnpy)));
     write_text(dir / "i.json", resummed);
     CHECK(has_rule(load(dir / "i.json"), "expected.npy", "/expected/OutputTensor/Npy"));
 }
