@@ -5,6 +5,7 @@
 #include <cstring>
 
 #if defined(__x86_64__) && defined(__GNUC__)
+#include <cpuid.h>
 #include <immintrin.h>
 #define DMLREF_SHA_NI 1
 #endif
@@ -82,8 +83,15 @@ __attribute__((target("sha,sse4.1"))) void blocks_sha_ni(uint32_t* h, const uint
     _mm_storeu_si128(reinterpret_cast<__m128i*>(h + 4), state1);
 }
 
+// CPUID: the SHA extensions (leaf 7, EBX bit 29) and SSE4.1 (leaf 1, ECX bit 19), read directly
+// (clang 14's __builtin_cpu_supports has no "sha").
 bool have_sha_ni() {
-    static const bool yes = __builtin_cpu_supports("sha") && __builtin_cpu_supports("avx");  // AVX implies SSE4.1
+    static const bool yes = [] {
+        unsigned a, b, c, d;
+        if (!__get_cpuid(1, &a, &b, &c, &d) || !(c & (1u << 19))) return false;
+        if (!__get_cpuid_count(7, 0, &a, &b, &c, &d)) return false;
+        return (b & (1u << 29)) != 0;
+    }();
     return yes;
 }
 #endif
