@@ -308,7 +308,7 @@ struct DescReader {
             ok = false;
             return;
         }
-        // GOLDEN.md section 7: a FLOAT16 bound must be exact, or given as bits.
+        // docs/golden.md, Decisions: a FLOAT16 bound must be exact, or given as bits.
         if (t == DataType::FLOAT16) {
             const ParsedValue v = parse_value(t, r.doc.token(*j, p));
             if (v.ok && v.inexact) {

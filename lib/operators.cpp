@@ -28,7 +28,7 @@ const std::vector<DT> kF32F16I8U8 = {DT::FLOAT32, DT::FLOAT16, DT::INT8, DT::UIN
 const std::vector<DT> kU32 = {DT::UINT32};
 const std::vector<DT> kU32U64 = {DT::UINT32, DT::UINT64};
 
-// Policies (GOLDEN.md section 7 and docs/golden.md). Names are what golden files record.
+// Policies (docs/golden.md, Decisions and docs/golden.md). Names are what golden files record.
 const Policy kSelectedZero{"SelectedZero", "PositiveZero"};
 const Policy kSubnormals{"Subnormals", "Preserve"};
 const Policy kForwardNaN{"ForwardNaN", "D3DMinMaxIgnoresNaN"};
@@ -61,7 +61,7 @@ const Policy kZeroWeightTaps{"ZeroWeightTaps", "NoTerm"};
 const Policy kResampleGradParameters{"ResampleGradParameters", "ForwardScalesAndOffsets"};
 const Policy kScalesAndOffsets{"ScalesAndOffsets", "FinitePositiveScalesFiniteOffsets"};
 
-// ---- Operators whose values are computed (GOLDEN.md section 8; spec/dml-training-ops.md) ----
+// ---- Operators whose values are computed (docs/golden.md, Computed values; spec/dml-training-ops.md) ----
 // Average pooling (section 3): tables from the pages (section 8 of the digest); dmlref
 // evaluates ranks 3 to 8 and every type.
 const Policy kIncludePaddingDivisor{"IncludePaddingDivisor", "WindowSizeProduct"};

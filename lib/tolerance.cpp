@@ -49,18 +49,18 @@ const std::vector<ToleranceRow>& tolerance_table() {
         {OT::MAX_POOLING2,             "OutputTensor",          TypeClass::Any,     TR::Bits,              BR::ArgmaxTie},
         {OT::MAX_POOLING2,             "OutputIndicesTensor",   TypeClass::Any,     TR::Bits,              BR::ArgmaxTie},
         // Overlapping windows add their gradients: float sums are exact, rounded once; integer
-        // sums wrap exactly (GOLDEN.md section 4).
+        // sums wrap exactly (docs/golden.md, Decisions).
         {OT::MAX_POOLING_GRAD,         "OutputGradientTensor",  TypeClass::Float,   TR::Summed,            BR::ArgmaxTie},
         {OT::MAX_POOLING_GRAD,         "OutputGradientTensor",  TypeClass::Integer, TR::Bits,              BR::ArgmaxTie},
         // Nearest neighbour copies (Bits) unless grad taps add up; LINEAR weights make every
         // element a sum. reference/resample.cpp states which, with each element's term count,
-        // and lists the nearest-neighbour coordinates within the coordinate error of an integer (GOLDEN.md sections 4, 5).
+        // and lists the nearest-neighbour coordinates within the coordinate error of an integer (docs/golden.md and docs/tolerance.md).
         {OT::RESAMPLE,                 "OutputTensor",          TypeClass::Any,     TR::OperatorStated,    BR::OperatorStated},
         {OT::RESAMPLE1,                "OutputTensor",          TypeClass::Any,     TR::OperatorStated,    BR::OperatorStated},
         {OT::RESAMPLE2,                "OutputTensor",          TypeClass::Any,     TR::OperatorStated,    BR::OperatorStated},
         {OT::RESAMPLE_GRAD,            "OutputGradientTensor",  TypeClass::Any,     TR::OperatorStated,    BR::OperatorStated},
         {OT::RESAMPLE_GRAD1,           "OutputGradientTensor",  TypeClass::Any,     TR::OperatorStated,    BR::OperatorStated},
-        // ---- Computed values (GOLDEN.md section 8): each operator states Summed with per-element
+        // ---- Computed values (docs/golden.md, Computed values): each operator states Summed with per-element
         // Terms (Bits for integers); dmlref diff bounds each float element by the operator's forward
         // error analysis (computed_outputs() below; docs/tolerance.md, "Computed values").
         {OT::AVERAGE_POOLING,          "OutputTensor",          TypeClass::Any,     TR::OperatorStated,    BR::None},
@@ -364,7 +364,7 @@ std::vector<BoundaryElement> boundary_elements(const Case& c, std::string_view o
         for (uint64_t i : b.Indices) out.push_back({i, b.Reason});
     }
     for (auto& [i, why] : reference::roi_align_boundary(c, output)) out.push_back({i, std::move(why)});  // ROI align: from the case
-    // GOLDEN.md section 7: subnormals are never flushed; the elements a flushing backend would
+    // docs/golden.md, Decisions: subnormals are never flushed; the elements a flushing backend would
     // change are flagged.
     const DataType t = d->DataType;
     if (is_float(t)) {
@@ -431,7 +431,7 @@ Judgement judge(DataType t, uint64_t g, uint64_t a, const ElementTolerance& tol,
     const bool g_nan = is_nan_bits(t, g), a_nan = is_nan_bits(t, a);
     if (g_nan || a_nan || is_inf_bits(t, g) || is_inf_bits(t, a)) {
         j.comparable = false;
-        // A NaN golden of a sum matches any NaN (GOLDEN.md section 4); elsewhere only under the switch.
+        // A NaN golden of a sum matches any NaN (docs/golden.md, Decisions); elsewhere only under the switch.
         if (g_nan && a_nan && (sw.any_nan || tol.sum || tol.kind == "Summed")) j.verdict = Verdict::Within;
         else j.nonfinite = true;
         return j;

@@ -5,7 +5,7 @@
 //   RELU       f(x) = max(0, x)
 //   RELU_GRAD  OutputGradientTensor = (X > 0 ? dY : 0)
 //
-// Decisions (GOLDEN.md section 7, recorded as policies in golden files):
+// Decisions (docs/golden.md, Decisions, recorded as policies in golden files):
 //   - max(0, x) is D3D's max: a NaN operand is ignored, so RELU(NaN) = +0; and RELU(-0) = +0.
 //     Both fall out of "x > 0 ? x : +0", since NaN > 0 and -0 > 0 are false.
 //   - select(c, a, b) is c ? a : b on bits, and exact_gt(x, y) is x > y on exact values, both

@@ -1,7 +1,7 @@
 // DML_OPERATOR_AVERAGE_POOLING, _AVERAGE_POOLING1 and _AVERAGE_POOLING_GRAD.
 //
 // Spec: spec/dml-training-ops.md section 3 (structs, output size, forward, divisor evidence,
-// gradient, constraints), 9 (rules), 12 items 1 to 7 (open questions); GOLDEN.md section 8.
+// gradient, constraints), 9 (rules), 12 items 1 to 7 (open questions); docs/golden.md, Computed values.
 //
 //   Tensors are {N, C, spatial...}; the arrays have one entry per spatial dimension.
 //   Window element k of output o reads input position  p = o * Strides - StartPadding + k * Dilations

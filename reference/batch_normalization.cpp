@@ -1,7 +1,7 @@
 // DML_OPERATOR_BATCH_NORMALIZATION, _GRAD, _TRAINING and _TRAINING_GRAD.
 //
 // Spec: spec/dml-training-ops.md section 5 (structs, page formulas, broadcasting), 8 (support),
-// 9 (rules), 12 items 14 to 23 (open questions); GOLDEN.md section 8.
+// 9 (rules), 12 items 14 to 23 (open questions); docs/golden.md, Computed values.
 //
 //   D = Variance + Epsilon, r = D^(-1/2); sums and means run over the reduced set R of a
 //   statistics element k (the Input elements that broadcast to it), M = |R|.

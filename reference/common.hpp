@@ -104,13 +104,13 @@ void evaluate(const DML_RESAMPLE_GRAD_OPERATOR_DESC& d, const Bindings& b);
 void validate(const DML_RESAMPLE_GRAD1_OPERATOR_DESC& d, Diagnostics& diags);
 void evaluate(const DML_RESAMPLE_GRAD1_OPERATOR_DESC& d, const Bindings& b);
 
-// Output elements that are undefined whatever the inputs (GOLDEN.md section 7); none for most.
+// Output elements that are undefined whatever the inputs (docs/golden.md, Decisions); none for most.
 template <class D> std::vector<DontCare> dont_care(const D&, std::string_view) { return {}; }
 std::vector<DontCare> dont_care(const DML_MAX_POOLING_OPERATOR_DESC& d, std::string_view output);
 std::vector<DontCare> dont_care(const DML_MAX_POOLING1_OPERATOR_DESC& d, std::string_view output);
 std::vector<DontCare> dont_care(const DML_MAX_POOLING2_OPERATOR_DESC& d, std::string_view output);
 
-// Output elements on a decision boundary (GOLDEN.md section 5); none for most.
+// Output elements on a decision boundary (docs/tolerance.md); none for most.
 template <class D> Boundary boundary(const D&, std::string_view) { return {}; }
 // The tolerance an operator states itself; nullopt leaves it to tolerance_for's defaults.
 template <class D> std::optional<Tolerance> tolerance(const D&, std::string_view) { return std::nullopt; }

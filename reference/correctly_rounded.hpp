@@ -1,4 +1,4 @@
-// Ziv's strategy for values that are not rational (GOLDEN.md section 8): evaluate the formula in
+// Ziv's strategy for values that are not rational (docs/golden.md, Computed values): evaluate the formula in
 // MPFR at rising precision until every real number within the evaluation's error bound rounds
 // to the same element of the output type; exact evaluations are rounded at once. Internal.
 #pragma once

@@ -8,7 +8,7 @@
 //   CLIP_GRAD1  the same, Min and Max in MinMaxDataType
 //   g(x) = x * Scale + Bias when ScaleBias is given, else x.
 //
-// Decisions (GOLDEN.md section 7; docs/golden.md for the ones marked *):
+// Decisions (docs/golden.md, Decisions; docs/golden.md for the ones marked *):
 //   - min and max are D3D's: a NaN operand is ignored and -0 orders below +0. So CLIP1(NaN) =
 //     max(Min, Max) and CLIP(NaN) = min(Max, Min).
 //   - Min > Max: each formula literally (CLIP gives Max, CLIP1 gives Min, the grads give 0).

@@ -1,4 +1,4 @@
-// The one rounding of an exact rational to a binary format or an integer (GOLDEN.md section 8).
+// The one rounding of an exact rational to a binary format or an integer (docs/golden.md, Computed values).
 #include "exact_rational.hpp"
 
 #include <cmath>

@@ -1,5 +1,5 @@
 // Exact rationals (GMP) for the operators whose golden is "the exact real value of the formula,
-// rounded once" (GOLDEN.md section 8): the exact value of an element, an exact sum that tracks
+// rounded once" (docs/golden.md, Computed values): the exact value of an element, an exact sum that tracks
 // IEEE non-finite terms, and the one rounding to an element type. No floating-point arithmetic
 // touches a value on this path. Internal to dmlref.
 #pragma once
@@ -63,7 +63,7 @@ template <class T> T round_rational(const mpq_class& v) {
     }
 }
 
-// An exact sum of rational terms with IEEE's non-finite rules (GOLDEN.md section 4): a NaN
+// An exact sum of rational terms with IEEE's non-finite rules (docs/golden.md, Decisions): a NaN
 // term, or +inf with -inf, makes the canonical NaN; otherwise an infinite term makes that
 // infinity. The sum starts from +0, so an exact zero is +0.
 class ExactRationalSum {

@@ -1,4 +1,4 @@
-// ExactSum: the exact sum of float64 terms, rounded once (GOLDEN.md section 4). Shared by the
+// ExactSum: the exact sum of float64 terms, rounded once (docs/golden.md, Decisions). Shared by the
 // operators whose values are sums (MAX_POOLING_GRAD, the RESAMPLE family). Internal to dmlref.
 #pragma once
 
@@ -18,7 +18,7 @@ namespace dmlref::reference {
 // The exact sum of float64 terms: a two's-complement fixed-point integer in units of 2^-1074
 // (the smallest subnormal). A finite double is below 2^1024 = 2^2098 units; 2^32 terms add 32
 // bits; 34 words (2176 bits) hold any sum of up to 2^32 terms with room for the sign.
-// Infinities and NaN are tracked apart (GOLDEN.md section 4).
+// Infinities and NaN are tracked apart (docs/golden.md, Decisions).
 class ExactSum {
 public:
     void add(double d) {

@@ -2,7 +2,7 @@
 // transformation and a running error bound; the correctly rounded sum is proved or the caller
 // falls back to ExactSum (reference/exact_sum.hpp). Internal to dmlref.
 //
-// How it proves the result (GOLDEN.md section 4 asks for the exact sum rounded once to float64):
+// How it proves the result (docs/golden.md, Decisions asks for the exact sum rounded once to float64):
 //   - every addition s + t is split exactly into s' + e (Knuth's TwoSum, exact for any finite
 //     doubles, subnormals included); the e go to a compensation c, whose own additions round:
 //     each by at most 2^-53 |c'| (an addition with a subnormal result is exact), so the exact

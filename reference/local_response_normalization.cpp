@@ -1,7 +1,7 @@
 // DML_OPERATOR_LOCAL_RESPONSE_NORMALIZATION and _LOCAL_RESPONSE_NORMALIZATION_GRAD.
 //
 // Spec: spec/dml-training-ops.md section 4 (structs, page formula, the 2018 page's region,
-// gradient), 9 (rules), 12 items 8 to 13 (open questions); GOLDEN.md section 8.
+// gradient), 9 (rules), 12 items 8 to 13 (open questions); docs/golden.md, Computed values.
 //
 //   L = LocalSize. Along each windowed dimension (CrossChannel: the channel, dimension 1;
 //   otherwise every dimension after the channel), element c's region is

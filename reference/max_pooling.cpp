@@ -10,7 +10,7 @@
 //   MAX_POOLING*   Out[n,c,o] = max over the window; OutputIndicesTensor = where it was
 //   MAX_POOLING_GRAD  dX = 0; for every element o of dY: dX[argmax of o's window] += dY[o]
 //
-// Decisions (GOLDEN.md sections 3, 4 and 7, recorded as policies in golden files):
+// Decisions (docs/golden.md, recorded as policies in golden files):
 //   - The argmax scans the window's real elements (padding is never a candidate) in increasing
 //     logical index: a later element wins only when it is greater, so ties (-0 and +0 included)
 //     keep the lowest index; a NaN loses to any number and wins only when every candidate is

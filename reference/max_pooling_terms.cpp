@@ -15,7 +15,7 @@ namespace {
 
 using namespace maxpool;
 
-// The argmax's ties (GOLDEN.md section 5): the spatial logical indices of the window's real
+// The argmax's ties (docs/tolerance.md): the spatial logical indices of the window's real
 // elements equal to its maximum (-0 and +0 are equal), when there are two or more; a NaN
 // maximum has none.
 template <class T>

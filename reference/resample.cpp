@@ -1,7 +1,7 @@
 // DML_OPERATOR_RESAMPLE, _RESAMPLE1, _RESAMPLE2, _RESAMPLE_GRAD and _RESAMPLE_GRAD1.
 //
 // Spec: ../shared/seeds/003 (RESAMPLE_GRAD1 page and its example); spec/dml-semantics.md
-// section 3.4 (the family), 4 (support), 5 (rules), 9 (open questions); GOLDEN.md sections 4, 5, 7.
+// section 3.4 (the family), 4 (support), 5 (rules), 9 (open questions); docs/golden.md and docs/tolerance.md.
 //
 //   Per dimension i (every dimension is resampled by its own Scale):
 //     OutputX = (InputX + InputPixelOffset) * Scale + OutputPixelOffset
@@ -18,7 +18,7 @@
 //              parameters: dX = 0; for every element o of dY, for every tap t of o:
 //              dX[t.index] += t.weight * dY[o]. dY has the forward output's sizes, dX the input's.
 //
-// Decisions (GOLDEN.md section 7, recorded as policies in golden files):
+// Decisions (docs/golden.md, Decisions, recorded as policies in golden files):
 //   - x is evaluated in float64 from the float32 Scale and offsets, with a true division
 //     (ResampleCoordinate = Float64Division); the old rule's -0.5 is applied in float64.
 //   - Forward NEAREST_NEIGHBOR copies the chosen element's bits (NaN payloads, -0, subnormals).
@@ -26,7 +26,7 @@
 //     values converted to float64 first), the terms of one element are summed exactly and
 //     rounded once to float64, then once to the output type: floats to nearest even; integers
 //     half to even, saturated. Every sum starts from +0; a tap of weight exactly 0 is no term;
-//     a NaN term, or +inf with -inf, gives the canonical NaN (GOLDEN.md section 4).
+//     a NaN term, or +inf with -inf, gives the canonical NaN (docs/golden.md, Decisions).
 //   - Scales must be finite and > 0, offsets finite; anything else is an error.
 //   - Every rank from 1 to 8 and every type is evaluated (DirectML's tables say 1 to 4).
 //

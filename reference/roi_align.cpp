@@ -2,7 +2,7 @@
 //
 // Spec: spec/dml-training-ops.md sections 6 (structs, tensor roles, forward pseudo-code,
 // out-of-bounds evidence, gradient, support), 9 (rules), 12 items 24 to 35 (open questions);
-// GOLDEN.md section 8. Decisions: docs/golden.md, "ROI align" (recorded as policies).
+// docs/golden.md, Computed values. Decisions: docs/golden.md, "ROI align" (recorded as policies).
 //
 //   Region r = ROITensor[r] = [x1, y1, x2, y2], read from image BatchIndicesTensor[r].
 //   x1s = x1 * SpatialScaleX, x2s = x2 * SpatialScaleX (y likewise), wS = x2s - x1s (may be 0 or < 0)

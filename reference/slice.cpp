@@ -19,7 +19,7 @@
 //   all                 DimensionCount == each tensor's DimensionCount == each array's length;
 //                       both tensors have the same DataType.
 //
-// Decisions (GOLDEN.md sections 2 and 7):
+// Decisions (docs/golden.md):
 //   - Values are moved, never computed: each element's bytes are copied, so NaN payloads, -0,
 //     subnormals and 64-bit extremes pass unchanged.
 //   - A zero stride is an error for SLICE1 ("Strides may not be 0") and SLICE_GRAD ("requires

@@ -1,7 +1,7 @@
 // The clip family. Expected values are the pages' formulas worked by hand for each probe:
 //   CLIP        min(Max, max(Min, x))        CLIP1   max(Min, min(x, Max))
 //   CLIP_GRAD*  (x <= Min || x >= Max) ? 0 : dY
-// with D3D's min/max (a NaN operand is ignored) and the decisions of GOLDEN.md section 7.
+// with D3D's min/max (a NaN operand is ignored) and the decisions of docs/golden.md, Decisions.
 #include "support.hpp"
 
 using namespace dmlref;

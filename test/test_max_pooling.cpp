@@ -652,7 +652,7 @@ TEST_CASE("max pooling: support tables") {
     CHECK(lowest_supporting_feature_level(pool_grad(DataType::INT32, g), nullptr) == std::nullopt);
 }
 
-// Argmax ties are decision boundaries (GOLDEN.md section 5). X (1x2x2x3):
+// Argmax ties are decision boundaries (docs/tolerance.md). X (1x2x2x3):
 //   channel 0 [[3,3,1],[3,3,3]]: window 0 = {0,1,3,4} all 3: tied; window 1 = {1,2,4,5} = 3,1,3,3: tied at 1,4,5.
 //   channel 1 [[-0,+0,-0],[+0,+0,+0]]: -0 == +0, so both windows tie on all four elements.
 // Forward: all four outputs sit on a tie. Grad: every dX element tied in some window, that is

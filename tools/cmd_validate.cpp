@@ -37,7 +37,7 @@ int cmd_validate(const ValidateCmdOptions& o) {
             std::cout << shown(in.file) << ": invalid (" << diags.error_count() << " error" << (diags.error_count() == 1 ? "" : "s") << ")\n";
             continue;
         }
-        // DirectML's tensor-support tables: reported, never an error (GOLDEN.md section 1).
+        // DirectML's tensor-support tables: reported, never an error (docs/golden.md, Element types and storage).
         std::vector<std::string> why;
         std::string support;
         if (level) {

@@ -18,17 +18,17 @@ namespace dmlref {
 inline constexpr int kCaseFormatVersion = 1;
 std::string_view dmlref_version();
 
-// An element of an expected output that any value matches, and why (GOLDEN.md section 7).
+// An element of an expected output that any value matches, and why (docs/golden.md, Decisions).
 struct DontCare {
     uint64_t Index;      // flat logical (row-major) index
     std::string Reason;  // the decision that makes it undefined
 };
 
-// How far a backend's value may be from the golden one (GOLDEN.md section 5).
+// How far a backend's value may be from the golden one (docs/tolerance.md).
 struct Tolerance {
     // "Bits": bit for bit. "Ulp": within Ulp units in the last place. "Summed": an exact sum of
     // up to MaxTerms terms rounded once; a backend summing in its own order and precision may
-    // differ by a bound that grows with the element's number of terms (GOLDEN.md section 5).
+    // differ by a bound that grows with the element's number of terms (docs/tolerance.md).
     std::string Kind = "Bits";
     uint64_t Ulp = 0;
     uint64_t MaxTerms = 0;
@@ -39,7 +39,7 @@ struct Tolerance {
     bool operator==(const Tolerance&) const = default;
 };
 
-// Elements on a decision boundary (GOLDEN.md section 5): their golden value follows dmlref's
+// Elements on a decision boundary (docs/tolerance.md): their golden value follows dmlref's
 // decision, and a correct backend may pick differently there (a nearest-neighbour coordinate
 // within the coordinate arithmetic's error bound of an integer; docs/tolerance.md). They are compared
 // like any other element; a diff reports them apart.
@@ -155,7 +155,7 @@ void write_golden_files(const Case& c, const Outputs& outputs, const std::filesy
 // compare_expected skips them.
 std::vector<DontCare> dont_care(const Operator& op, std::string_view output);
 
-// The elements of an output that sit on a decision boundary for this desc (GOLDEN.md section 5);
+// The elements of an output that sit on a decision boundary for this desc (docs/tolerance.md);
 // none for most operators. write_golden records them.
 Boundary boundary(const Operator& op, std::string_view output);
 

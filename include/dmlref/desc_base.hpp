@@ -16,7 +16,7 @@ namespace dmlref {
 
 // DML_SCALAR_UNION: 8 bytes; the companion *DataType field says which member is meant.
 // FLOAT16 has no member: dmlref reads the binary16 bits from UInt16 (bytes 0..1), the policy
-// "Float16ScalarUnion: UInt16Bits" (GOLDEN.md section 7).
+// "Float16ScalarUnion: UInt16Bits" (docs/golden.md, Decisions).
 struct DML_SCALAR_UNION {
     std::array<uint8_t, 8> Bytes{};
 

@@ -1,5 +1,5 @@
 // Exact arithmetic helpers: NaN tests, exact widening, correctly rounded narrowing, and an
-// exact comparison between values of any two element types (GOLDEN.md section 3).
+// exact comparison between values of any two element types (docs/golden.md, Comparisons).
 //
 // Nothing here goes through a wider-but-inexact path: INT64 and UINT64 are never compared
 // through a double, FLOAT16 is widened bit by bit, and every narrowing rounds once, to
@@ -28,7 +28,7 @@ template <class T> inline bool is_nan(T v) {
     else return false;
 }
 
-// The type's canonical quiet NaN: positive sign, only the quiet bit set (GOLDEN.md section 4).
+// The type's canonical quiet NaN: positive sign, only the quiet bit set (docs/golden.md, Decisions).
 template <class T> inline T canonical_nan() {
     if constexpr (is_half_v<T>) return from_bits<half>(0x7e00u);
     else if constexpr (std::is_same_v<T, float>) return from_bits<float>(0x7fc00000u);
@@ -90,7 +90,7 @@ inline bool operator>(const Number& a, const Number& b) { return compare(a, b) =
 inline bool operator<=(const Number& a, const Number& b) { auto c = compare(a, b); return c == std::partial_ordering::less || c == std::partial_ordering::equivalent; }
 inline bool operator>=(const Number& a, const Number& b) { auto c = compare(a, b); return c == std::partial_ordering::greater || c == std::partial_ordering::equivalent; }
 
-// D3D's min and max instructions (GOLDEN.md section 7): a NaN operand is ignored (the other
+// D3D's min and max instructions (docs/golden.md, Decisions): a NaN operand is ignored (the other
 // operand is returned; with both NaN the result is the second, a NaN), and -0 orders below +0 (IEEE 754-2019
 // minimumNumber / maximumNumber, which D3D recommends).
 Number min_number(const Number& a, const Number& b);

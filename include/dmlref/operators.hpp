@@ -130,7 +130,7 @@ struct SupportRow {
     std::vector<DataType> DataTypes;
 };
 
-// A decision the spec leaves open (GOLDEN.md section 7), as recorded in golden files.
+// A decision the spec leaves open (docs/golden.md, Decisions), as recorded in golden files.
 struct Policy {
     std::string_view Name;
     std::string_view Value;
@@ -188,11 +188,11 @@ std::optional<uint32_t> parse_feature_level(std::string_view s);  // "5.1", "5_1
 // MAX_POOLING_GRAD: for each OutputGradientTensor element (logical row-major order), the number
 // of InputGradientTensor elements summed into it (the windows whose argmax it is). The desc
 // must have validated; `InputTensor` is the input's buffer. A tolerance model uses the counts
-// (GOLDEN.md section 5).
+// (docs/tolerance.md).
 std::vector<uint32_t> max_pooling_grad_term_counts(const DML_MAX_POOLING_GRAD_OPERATOR_DESC& desc,
                                                    std::span<const std::byte> InputTensor);
 
-// Max pooling elements on an argmax tie (GOLDEN.md section 5), logical indices in increasing
+// Max pooling elements on an argmax tie (docs/tolerance.md), logical indices in increasing
 // order: for MAX_POOLING, 1 and 2, the outputs whose window holds two or more real elements equal
 // to its maximum (-0 and +0 included); for MAX_POOLING_GRAD, the OutputGradientTensor elements
 // tied for the maximum of some window. A backend that broke ties differently would differ there.

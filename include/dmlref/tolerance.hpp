@@ -1,4 +1,4 @@
-// The tolerance model (GOLDEN.md section 5, docs/tolerance.md): how far a backend's output may
+// The tolerance model (docs/tolerance.md, docs/tolerance.md): how far a backend's output may
 // be from the golden one, per operator, per output, per type, in one table (lib/tolerance.cpp),
 // and the comparison of one element under it.
 #pragma once
@@ -23,7 +23,7 @@ enum class ToleranceRule {
 };
 enum class TypeClass { Any, Float, Integer };
 // Elements on a decision boundary, where a backend that reads the spec differently would
-// pick differently (GOLDEN.md section 5). Reported separately by the diff.
+// pick differently (docs/tolerance.md). Reported separately by the diff.
 enum class BoundaryRule {
     None,
     ReluGradAtZero,        // InputTensor element is +0 or -0 (x > 0 against x >= 0)
@@ -90,7 +90,7 @@ struct Judgement {
     bool flushed = false;     // accepted only because of DiffSwitches::flushed_subnormals
 };
 
-// Whether an output's elements are sums (GOLDEN.md section 4): a NaN golden there matches any
+// Whether an output's elements are sums (docs/golden.md, Decisions): a NaN golden there matches any
 // NaN, whatever the element's number of terms. MAX_POOLING_GRAD and the resample grads (float
 // types), forward LINEAR resampling.
 bool is_summed_output(const Case& c, std::string_view output);
