@@ -170,8 +170,10 @@ TEST_CASE("batch normalization: every validation rule") {
                     "/desc/FusedActivation/Type"));
     CHECK(has_error(bn([](BN& d) { d.FusedActivation = activation("ACTIVATION_LEAKY_RELU", std::numeric_limits<float>::quiet_NaN()); }),
                     "bn.fused-activation-parameter", "/desc/FusedActivation/Alpha"));
-    for (auto [type, op] : {std::pair{OperatorType::BATCH_NORMALIZATION_GRAD, std::string("bn-grad")},
-                            std::pair{OperatorType::BATCH_NORMALIZATION_TRAINING_GRAD, std::string("bn-training-grad")}}) {
+    for (const auto& entry : {std::pair{OperatorType::BATCH_NORMALIZATION_GRAD, std::string("bn-grad")},
+                              std::pair{OperatorType::BATCH_NORMALIZATION_TRAINING_GRAD, std::string("bn-training-grad")}}) {
+        const OperatorType type = entry.first;  // not a structured binding: clang 14 cannot capture one
+        const std::string& op = entry.second;
         CAPTURE(op);
         auto g = [&](auto edit) {
             Operator o = type == OperatorType::BATCH_NORMALIZATION_GRAD
