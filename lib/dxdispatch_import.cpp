@@ -175,23 +175,7 @@ std::string import_dxdispatch(const fs::path& model, Diagnostics& diags, const D
     c["operator"] = full_name(type);
     c["desc"] = case_desc;
     ordered_json placeholder = ordered_json::object();
-    struct InputNames {  // every input field, optional ones too (absent from a default desc)
-        std::vector<std::string> names;
-        void tensor(std::string_view n, const TensorDesc&, TensorRole r) { if (r == TensorRole::Input) names.emplace_back(n); }
-        void optional_tensor(std::string_view n, const std::optional<TensorDesc>&, TensorRole r) { if (r == TensorRole::Input) names.emplace_back(n); }
-        void data_type(std::string_view, const DataType&) {}
-        void float32(std::string_view, const float&) {}
-        void scale_bias(std::string_view, const std::optional<DML_SCALE_BIAS>&) {}
-        void scalar(std::string_view, const DML_SCALAR_UNION&, DataType) {}
-        void uint(std::string_view, const uint32_t&) {}
-        void uint_array(std::string_view, const std::vector<uint32_t>&) {}
-        void int_array(std::string_view, const std::vector<int32_t>&) {}
-        void float_array(std::string_view, const std::vector<float>&) {}
-        void enumeration(std::string_view, const uint32_t&, const EnumNames&) {}
-        void fused_activation(std::string_view, const std::optional<DML_FUSED_ACTIVATION>&) {}
-    } input_names;
-    std::visit([&](const auto& d) { std::decay_t<decltype(d)>::fields(d, input_names); }, make_operator(type).Desc);
-    for (const auto& n : input_names.names)
+    for (const auto& n : order.inputs)  // every input field, optional ones too (absent from a default desc)
         if (desc->contains(n) && !(*desc)[n].is_null()) placeholder[n] = {{"Fill", 0}};
     c["inputs"] = placeholder;
     auto remap = [&](const Diagnostics& d) {  // the case's /desc paths are the model's desc paths
