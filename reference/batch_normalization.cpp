@@ -28,6 +28,7 @@
 //   - _TRAINING_GRAD uses the supplied MeanTensor everywhere (also where the page writes
 //     mean(Input)).
 //   - Every rank from 1 to 8 and every type (DirectML's tables: FLOAT32/FLOAT16).
+#include "batch_normalization_internal.hpp"
 #include "common.hpp"
 #include "correctly_rounded.hpp"
 
@@ -177,24 +178,6 @@ template <class T> T activate(const std::optional<DML_FUSED_ACTIVATION>& a, T y)
 
 // ---- Shapes ------------------------------------------------------------------------------------
 
-// For every logical element of `in`, the logical index of the element of `stat` it broadcasts to
-// (stat's dimensions are 1 or in's).
-std::vector<uint64_t> stat_index(const std::vector<uint32_t>& in, const std::vector<uint32_t>& stat) {
-    const auto packed = packed_strides(stat);
-    uint64_t n = 1;
-    for (auto s : in) n *= s;
-    std::vector<uint64_t> idx(n);
-    for (uint64_t i = 0; i < n; ++i) {
-        uint64_t rest = i, k = 0;
-        for (size_t d = in.size(); d-- > 0;) {
-            const uint64_t c = rest % in[d];
-            rest /= in[d];
-            if (stat[d] != 1) k += c * uint64_t(packed[d]);
-        }
-        idx[i] = k;
-    }
-    return idx;
-}
 
 uint64_t count_of(const TensorDesc& d) { return element_count(d); }
 
@@ -364,6 +347,25 @@ std::optional<Tolerance> stated(DataType t, std::string what) {
 }
 
 }  // namespace
+
+// For every logical element of `in`, the logical index of the element of `stat` it broadcasts to
+// (stat's dimensions are 1 or in's).
+std::vector<uint64_t> stat_index(const std::vector<uint32_t>& in, const std::vector<uint32_t>& stat) {
+    const auto packed = packed_strides(stat);
+    uint64_t n = 1;
+    for (auto s : in) n *= s;
+    std::vector<uint64_t> idx(n);
+    for (uint64_t i = 0; i < n; ++i) {
+        uint64_t rest = i, k = 0;
+        for (size_t d = in.size(); d-- > 0;) {
+            const uint64_t c = rest % in[d];
+            rest /= in[d];
+            if (stat[d] != 1) k += c * uint64_t(packed[d]);
+        }
+        idx[i] = k;
+    }
+    return idx;
+}
 
 void validate(const DML_BATCH_NORMALIZATION_OPERATOR_DESC& d, Diagnostics& diags) {
     const std::initializer_list<Named> all = {{"InputTensor", d.InputTensor}, {"MeanTensor", d.MeanTensor},

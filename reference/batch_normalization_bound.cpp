@@ -9,6 +9,7 @@
 // the output type. Assumptions (docs/tolerance.md): rsqrt (or sqrt then a reciprocal or a
 // division) within kRootError unit roundoffs of w; Welford-style statistics within twice the
 // two-pass bound.
+#include "batch_normalization_internal.hpp"
 #include "common.hpp"
 
 #include "dmlref/tolerance.hpp"
@@ -121,24 +122,6 @@ double activated(const std::optional<DML_FUSED_ACTIVATION>& a, double E, double 
     return std::max(1.0, alpha) * E + (2 * out.u + gamma_up(2, w.u)) * mag + 2 * out.eta + 2 * w.eta;
 }
 
-// For every logical element of `in`, the logical index of the element of `stat` it broadcasts to.
-std::vector<uint64_t> stat_index(const std::vector<uint32_t>& in, const std::vector<uint32_t>& stat) {
-    const auto packed = packed_strides(stat);
-    uint64_t n = 1;
-    for (auto s : in) n *= s;
-    std::vector<uint64_t> idx(n);
-    for (uint64_t i = 0; i < n; ++i) {
-        uint64_t rest = i, k = 0;
-        for (size_t d = in.size(); d-- > 0;) {
-            const uint64_t c = rest % in[d];
-            rest /= in[d];
-            if (stat[d] != 1) k += c * uint64_t(packed[d]);
-        }
-        idx[i] = k;
-    }
-    return idx;
-}
-
 std::vector<double> values(const Case& c, const TensorDesc& d, const char* field) {
     std::vector<double> out;
     auto it = c.inputs.find(field);
@@ -215,8 +198,8 @@ std::vector<double> bn_forward(const Case& c, const DML_BATCH_NORMALIZATION_OPER
                var = values(c, d.VarianceTensor, "VarianceTensor"), scale = values(c, d.ScaleTensor, "ScaleTensor"),
                bias = values(c, d.BiasTensor, "BiasTensor");
     const auto& in = d.InputTensor.Sizes;
-    const auto im = stat_index(in, d.MeanTensor.Sizes), iv = stat_index(in, d.VarianceTensor.Sizes),
-               is = stat_index(in, d.ScaleTensor.Sizes), ib = stat_index(in, d.BiasTensor.Sizes);
+    const auto im = reference::stat_index(in, d.MeanTensor.Sizes), iv = reference::stat_index(in, d.VarianceTensor.Sizes),
+               is = reference::stat_index(in, d.ScaleTensor.Sizes), ib = reference::stat_index(in, d.BiasTensor.Sizes);
     const DataType t = d.InputTensor.DataType;
     return over_profile(t, p, [&](DataType wt, const W& w) {
         std::vector<double> b(x.size());
@@ -235,7 +218,7 @@ std::vector<double> bn_training(const Case& c, const DML_BATCH_NORMALIZATION_TRA
     const auto x = values(c, d.InputTensor, "InputTensor"), scale = values(c, d.ScaleTensor, "ScaleTensor"),
                bias = values(c, d.BiasTensor, "BiasTensor");
     const auto fused = d.FusedAddTensor ? values(c, *d.FusedAddTensor, "FusedAddTensor") : std::vector<double>{};
-    const auto k_of = stat_index(d.InputTensor.Sizes, d.ScaleTensor.Sizes);
+    const auto k_of = reference::stat_index(d.InputTensor.Sizes, d.ScaleTensor.Sizes);
     const DataType t = d.InputTensor.DataType;
     return over_profile(t, p, [&](DataType wt, const W& w) {
         const Statistics s = batch_statistics(w, x, k_of, scale.size());
@@ -261,7 +244,7 @@ template <class D> std::vector<double> bn_grad(const Case& c, const D& d, std::s
     const auto x = values(c, d.InputTensor, "InputTensor"), dy = values(c, d.InputGradientTensor, "InputGradientTensor"),
                mean = values(c, d.MeanTensor, "MeanTensor"), var = values(c, d.VarianceTensor, "VarianceTensor"),
                scale = values(c, d.ScaleTensor, "ScaleTensor");
-    const auto k_of = stat_index(d.InputTensor.Sizes, d.MeanTensor.Sizes);
+    const auto k_of = reference::stat_index(d.InputTensor.Sizes, d.MeanTensor.Sizes);
     const size_t n_stat = mean.size();
     const DataType t = d.InputTensor.DataType;
     return over_profile(t, p, [&](DataType wt, const W& w) {
