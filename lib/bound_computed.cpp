@@ -105,21 +105,28 @@ Quantity Arithmetic::add(const Quantity& x, const Quantity& y) const {
 
 Quantity Arithmetic::neg(const Quantity& x) const { return {-x.hi, -x.lo, x.err}; }
 
+void SumAccumulator::add(const Quantity& t) {
+    lo = down(lo + t.lo);
+    hi = up(hi + t.hi);
+    err = add_up(err, t.err);
+    magnitudes = add_up(magnitudes, add_up(t.mag(), t.err));
+    ++n;
+}
+
 Quantity Arithmetic::sum(const std::vector<Quantity>& terms) const {
-    if (terms.empty()) return {0, 0, 0};
     if (terms.size() == 1) return terms[0];
+    SumAccumulator acc;
+    for (const Quantity& t : terms) acc.add(t);
+    return sum(acc);
+}
+
+Quantity Arithmetic::sum(const SumAccumulator& terms) const {
+    if (terms.n == 0) return {0, 0, 0};
     // Higham 4.2: any order and tree of n computed terms t'_i errs by at most gamma_(n-1) sum |t'_i|.
-    Quantity q{0, 0, 0};
-    double magnitudes = 0;
-    for (const Quantity& t : terms) {
-        q.lo = down(q.lo + t.lo);
-        q.hi = up(q.hi + t.hi);
-        q.err = add_up(q.err, t.err);
-        magnitudes = add_up(magnitudes, add_up(t.mag(), t.err));
-    }
-    if (!(magnitudes <= max_)) return no_bound(q);  // a partial sum may overflow
-    q.err = add_up(q.err, mul_up(gamma_up(terms.size() - 1, u_), magnitudes));
-    if (flush_) q.err = add_up(q.err, mul_up(double(terms.size() - 1), lambda_));
+    Quantity q{terms.lo, terms.hi, terms.err};
+    if (!(terms.magnitudes <= max_)) return no_bound(q);  // a partial sum may overflow
+    q.err = add_up(q.err, mul_up(gamma_up(terms.n - 1, u_), terms.magnitudes));
+    if (flush_) q.err = add_up(q.err, mul_up(double(terms.n - 1), lambda_));
     return checked(q);
 }
 

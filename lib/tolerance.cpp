@@ -81,8 +81,7 @@ const std::vector<ToleranceRow>& tolerance_table() {
         {OT::BATCH_NORMALIZATION_TRAINING_GRAD, "OutputScaleGradientTensor", TypeClass::Any, TR::OperatorStated, BR::None},
         {OT::BATCH_NORMALIZATION_TRAINING_GRAD, "OutputBiasGradientTensor",  TypeClass::Any, TR::OperatorStated, BR::None},
         // ROI align: stated from the whole case (the regions are input values; docs/tolerance.md, "ROI align");
-        // the forward's float elements are bounded by roi_align_bounds (computed_outputs() below), the grad's
-        // by its provisional Terms.
+        // every float element is bounded by the family's bound functions (computed_outputs() below).
         {OT::ROI_ALIGN,                "OutputTensor",            TypeClass::Any,   TR::OperatorStated,    BR::None},
         {OT::ROI_ALIGN1,               "OutputTensor",            TypeClass::Any,   TR::OperatorStated,    BR::None},
         {OT::ROI_ALIGN_GRAD,           "OutputGradientTensor",    TypeClass::Any,   TR::OperatorStated,    BR::None},
@@ -185,6 +184,8 @@ const std::vector<ComputedOutput>& computed_outputs() {
         {OT::LOCAL_RESPONSE_NORMALIZATION_GRAD, "OutputGradientTensor", lrn_bounds},
         {OT::ROI_ALIGN,                         "OutputTensor",         roi_align_bounds},
         {OT::ROI_ALIGN1,                        "OutputTensor",         roi_align_bounds},
+        {OT::ROI_ALIGN_GRAD,                    "OutputGradientTensor",    roi_align_gradient_bounds},
+        {OT::ROI_ALIGN_GRAD,                    "OutputROIGradientTensor", roi_align_roi_gradient_bounds},
     };
     return rows;
 }

@@ -1,6 +1,6 @@
 // The per-element bound of ROI_ALIGN and ROI_ALIGN1's OutputTensor (docs/tolerance.md, "ROI
 // align"): a forward error analysis of each sample a backend reads, its coordinates computed in
-// float32, then the AVERAGE or MAX over the samples. ROI_ALIGN_GRAD stays on its stated rows.
+// float32, then the AVERAGE or MAX over the samples.
 //
 //   coordinate   x = x1 * SpatialScale + t * (x2 - x1) * SpatialScale - InputPixelOffset, in
 //                float32 (four association variants); delta = its error (Arithmetic, FLOAT32)
@@ -14,7 +14,8 @@
 //                Sx * Sy, or times its reciprocal, or each sample divided first
 //   MAX          the greatest of the backend's samples: within the largest error of a sample that
 //                may be the greatest (a near tie may select another sample)
-#include "roi_align_internal.hpp"
+// The grad's bound is reference/roi_align_grad_bound.cpp.
+#include "roi_align_bound.hpp"
 
 #include "dmlref/terms.hpp"
 
@@ -25,20 +26,25 @@
 namespace dmlref::reference::roi {
 
 namespace {
-
 constexpr double kInf = std::numeric_limits<double>::infinity();
+double up(double v) { return std::nextafter(v, kInf); }
+}  // namespace
 
-// The error of a backend's float32 sample coordinate (docs/tolerance.md, "ROI align"): the worst
-// of the formula's association variants, the region's coordinates exact float32 inputs.
+Quantity sample_t(const Params& p, uint64_t out, uint64_t samples, uint64_t o, uint64_t i) {
+    const Arithmetic ar(DataType::FLOAT32, false);
+    const uint64_t n = out * samples, s = o * samples + i;
+    return p.corners && n == 1 ? ar.constant(0.5)
+                               : ar.div(ar.add(ar.constant(double(s)), ar.neg(ar.constant(double(p.opo)))),
+                                        ar.constant(double(p.corners ? n - 1 : n)));
+}
+
 double coordinate_error(const Params& p, double raw_lo, double raw_hi, float scale, uint64_t out, uint64_t samples, uint64_t o,
                         uint64_t i) {
     const Arithmetic ar(DataType::FLOAT32, false);
     const Quantity sc = ar.constant(double(scale)), ipo = ar.constant(double(p.ipo)), opo = ar.constant(double(p.opo));
     const Quantity x1s = ar.mul(ar.constant(raw_lo), sc), x2s = ar.mul(ar.constant(raw_hi), sc);
     const Quantity w = worst(ar.add(x2s, ar.neg(x1s)), ar.mul(ar.add(ar.constant(raw_hi), ar.neg(ar.constant(raw_lo))), sc));
-    const uint64_t n = out * samples, s = o * samples + i;
-    const Quantity t = p.corners && n == 1 ? ar.constant(0.5)
-                                            : ar.div(ar.add(ar.constant(double(s)), ar.neg(opo)), ar.constant(double(p.corners ? n - 1 : n)));
+    const Quantity t = sample_t(p, out, samples, o, i);
     Quantity q = ar.add(ar.add(x1s, ar.mul(t, w)), ar.neg(ipo));                                                  // (x1s + t wS) - ipo
     q = worst(q, ar.add(ar.add(x1s, ar.neg(ipo)), ar.mul(t, w)));                                                // (x1s - ipo) + t wS
     q = worst(q, ar.add(ar.add(ar.mul(ar.add(ar.constant(1), ar.neg(t)), x1s), ar.mul(t, x2s)), ar.neg(ipo)));  // (1 - t) x1s + t x2s
@@ -50,16 +56,6 @@ double coordinate_error(const Params& p, double raw_lo, double raw_hi, float sca
     return q.err;
 }
 
-// One sample position along one axis, and what a coordinate within delta of it may read.
-struct AxisRead {
-    bool oob = false;              // the exact coordinate is out of bounds
-    bool may_in = true, may_out = false;
-    int64_t index[2] = {0, 0};     // the exact taps
-    double weight[2] = {1, 0};     // the exact weights (rounded to double)
-    int64_t k0 = 0, k1 = 0;        // the elements a moved coordinate may read (in bounds)
-    double delta = 0;              // the coordinate error (0: exact, the exact reading)
-};
-
 AxisRead axis_read(const Params& p, const AxisSample& a, int64_t size, double delta) {
     AxisRead r;
     r.oob = a.oob;
@@ -68,11 +64,13 @@ AxisRead axis_read(const Params& p, const AxisSample& a, int64_t size, double de
     r.index[1] = a.index[1];
     r.weight[0] = a.weight[0].get_d();
     r.weight[1] = a.weight[1].get_d();
+    r.coordinate = a.coordinate.get_d();
     if (delta == 0) {
         r.may_in = !a.oob;
         r.may_out = a.oob;
         r.k0 = a.index[0];
         r.k1 = sgn(a.weight[1]) != 0 ? a.index[1] : a.index[0];
+        r.may_clamp = a.clamped;
         return r;
     }
     const double x = a.coordinate.get_d();
@@ -80,6 +78,7 @@ AxisRead axis_read(const Params& p, const AxisSample& a, int64_t size, double de
     const double lo = x - d, hi = x + d;
     r.may_out = lo < -1 || hi > double(size);
     r.may_in = hi >= -1 && lo <= double(size);
+    r.may_clamp = lo < 0 || hi > double(size - 1);
     const double clo = std::clamp(lo, 0.0, double(size - 1)), chi = std::clamp(hi, 0.0, double(size - 1));
     if (p.mode == DML_INTERPOLATION_MODE_NEAREST_NEIGHBOR) {
         auto nearest = [&](double z) { return std::clamp<int64_t>(int64_t(std::ceil(z - 0.5)), 0, size - 1); };
@@ -91,17 +90,6 @@ AxisRead axis_read(const Params& p, const AxisSample& a, int64_t size, double de
     }
     return r;
 }
-
-// What one sample of one plane contributes: the exact value's range, the box of elements a
-// backend may read, and the displacement a moved coordinate may cause.
-struct SampleFacts {
-    double lo = 0, hi = 0;        // the exact sample value (or OutOfBoundsInputValue)
-    bool oob = false, mixed = false;  // exact out of bounds; may read the other way
-    double vmin = 0, vmax = 0;    // the box's values (in-bounds reading)
-    double displacement = 0;      // |v(x', y') - v(x, y)| within the box
-    bool nonfinite = false;
-    uint32_t terms = 1;
-};
 
 SampleFacts sample_facts(const Params& p, const AxisRead& ay, const AxisRead& ax, const std::vector<double>& x, uint64_t plane,
                          uint64_t width) {
@@ -151,9 +139,6 @@ SampleFacts sample_facts(const Params& p, const AxisRead& ay, const AxisRead& ax
     return f;
 }
 
-double up(double v) { return std::nextafter(v, kInf); }
-
-// A backend's sample in working type A: its exact value's range and its error.
 Quantity sample_quantity(const Params& p, const Arithmetic& ar, const SampleFacts& f, std::vector<Quantity>* products) {
     const Quantity oob = ar.constant(double(p.oob_value));
     Quantity q{f.lo, f.hi, 0};
@@ -192,6 +177,8 @@ Quantity sample_quantity(const Params& p, const Arithmetic& ar, const SampleFact
     if (products) products->push_back(q);
     return q;
 }
+
+namespace {
 
 void forward_bounds(const Params& p, const std::vector<double>& x, std::span<const std::byte> roi,
                     std::span<const std::byte> indices, const ArithmeticProfile& prof, TermSink& sink) {

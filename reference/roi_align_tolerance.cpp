@@ -1,6 +1,6 @@
 // ROI align's stated tolerance, counted from the case's own regions (docs/tolerance.md, "ROI align"):
-// the forward's Terms (its bound is computed per element by reference/roi_align_bound.cpp), the
-// grad's provisional Terms k for the (k - 1/2) ULP test, and the elements on a decision boundary.
+// each output's Terms (the bounds are computed per element by reference/roi_align_bound.cpp and
+// reference/roi_align_grad_bound.cpp), and the elements on a decision boundary.
 #include "roi_align_internal.hpp"
 
 #include <algorithm>
@@ -77,10 +77,18 @@ std::vector<uint32_t> terms(const Params& p, const Case& c, std::string_view out
                     copies = copies && read <= 1 && !weighted && !divides;
                 }
     }
-    if (output == "OutputGradientTensor")
-        for (uint64_t m : dx_terms) k.push_back(clamp32(m == 0 ? 0 : m + (dx_weighted ? 5 : 0)));
-    if (output == "OutputROIGradientTensor")
-        for (uint64_t m : roi_terms) k.push_back(clamp32(m == 0 ? 0 : m + 10));
+    if (output == "OutputGradientTensor") {
+        for (uint64_t m : dx_terms) {
+            k.push_back(clamp32(m));
+            copies = copies && m <= 1 && !dx_weighted;
+        }
+    }
+    if (output == "OutputROIGradientTensor") {
+        for (uint64_t m : roi_terms) {
+            k.push_back(clamp32(m));
+            copies = copies && m == 0;  // each term is dY times a slope times a coordinate's derivative
+        }
+    }
     return k;
 }
 
@@ -172,8 +180,9 @@ std::optional<Tolerance> roi_align_tolerance(const Case& c, std::string_view out
     bool copies = true;
     std::vector<uint32_t> terms = roi::terms(*p, c, output, copies);
     const uint32_t most = terms.empty() ? 0 : *std::max_element(terms.begin(), terms.end());
-    if (p->grad ? most < 2 : copies) {
-        t.Why = "every element is a copy of one input value or OutOfBoundsInputValue (or +0): bit for bit";
+    if (copies) {
+        t.Why = p->grad ? "every element is +0 or a copy of one dY value: bit for bit"
+                        : "every element is a copy of one input value or OutOfBoundsInputValue (or +0): bit for bit";
         return t;
     }
     t.Kind = "Summed";
@@ -181,11 +190,12 @@ std::optional<Tolerance> roi_align_tolerance(const Case& c, std::string_view out
     t.Terms = std::move(terms);
     t.Why = output == "OutputROIGradientTensor"
         ? "each element is an exact sum of dY times the bilinear slopes times the coordinates' derivatives, rounded once "
-          "(docs/golden.md, ROI align). Terms gives, per element, k for the (k - 1/2) ULP test (docs/tolerance.md, ROI align; "
-          "provisional, uncalibrated)"
+          "(docs/golden.md, ROI align). Terms gives each element's terms; dmlref diff bounds each element from every "
+          "monomial a backend may add, float32 coordinates, near cell edges and near ties included (docs/tolerance.md, ROI align)"
         : output == "OutputGradientTensor"
-        ? "each element is an exact sum of bilinear taps (times 1 / (Sx * Sy) for AVERAGE), rounded once (docs/golden.md, "
-          "ROI align). Terms gives, per element, k for the (k - 1/2) ULP test (docs/tolerance.md, ROI align; provisional)"
+        ? "each element is an exact sum of bilinear taps of dY (times 1 / (Sx * Sy) for AVERAGE), rounded once (docs/golden.md, "
+          "ROI align). Terms gives each element's terms; dmlref diff bounds each element from every term a backend may add, "
+          "float32 coordinates, moved taps and near ties included (docs/tolerance.md, ROI align)"
         : "each element is an exact sum of bilinear taps (times 1 / (Sx * Sy) for AVERAGE) or the greatest sample (MAX), "
           "rounded once (docs/golden.md, ROI align). Terms gives each element's tap terms; dmlref diff bounds each element "
           "from its samples' magnitudes, float32 coordinates, the additions and the division (docs/tolerance.md, ROI align)";

@@ -127,6 +127,14 @@ struct Quantity {
     double mig() const { return lo > 0 ? lo : hi < 0 ? -hi : 0.0; }             // min |exact|
 };
 
+// A sum of Quantities fed one at a time (an element whose terms arrive scattered, as a grad's);
+// Arithmetic::sum(acc) bounds it as Arithmetic::sum bounds the same terms in a vector.
+struct SumAccumulator {
+    double lo = 0, hi = 0, err = 0, magnitudes = 0;  // sums of the terms' lo, hi, err and mag() + err, outward
+    uint64_t n = 0;
+    void add(const Quantity& t);
+};
+
 // The arithmetic of one working type `a`: every operation takes the operands' ranges and
 // errors, and returns the exact result's range and the backend's error: the operands' errors
 // propagated plus the operation's own (round to nearest in `a`, or the stated accuracy;
@@ -140,6 +148,7 @@ public:
     Quantity add(const Quantity& x, const Quantity& y) const;
     Quantity neg(const Quantity& x) const;
     Quantity sum(const std::vector<Quantity>& terms) const;  // in any order and any tree
+    Quantity sum(const SumAccumulator& terms) const;         // the same, terms fed one by one
     Quantity mul(const Quantity& x, const Quantity& y) const;
     Quantity div(const Quantity& x, const Quantity& y) const;  // within StatedAccuracy::division
     Quantity reciprocal(const Quantity& y) const;              // within StatedAccuracy::reciprocal

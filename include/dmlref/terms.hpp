@@ -42,5 +42,8 @@ void average_pooling_bounds(const Operator& op, const InputBuffer& input, const 
 void lrn_bounds(const Operator& op, const InputBuffer& input, const ArithmeticProfile& p, TermSink& sink);
 // ROI_ALIGN and ROI_ALIGN1 (OutputTensor); reference/roi_align_bound.cpp.
 void roi_align_bounds(const Operator& op, const InputBuffer& input, const ArithmeticProfile& p, TermSink& sink);
+// ROI_ALIGN_GRAD's OutputGradientTensor and OutputROIGradientTensor; reference/roi_align_grad_bound.cpp.
+void roi_align_gradient_bounds(const Operator& op, const InputBuffer& input, const ArithmeticProfile& p, TermSink& sink);
+void roi_align_roi_gradient_bounds(const Operator& op, const InputBuffer& input, const ArithmeticProfile& p, TermSink& sink);
 
 }  // namespace dmlref

@@ -7,6 +7,8 @@
 #   "torchvision": torchvision.ops.roi_align (aligned=True, fixed sampling_ratio) where the case
 #            is one it can express (AVERAGE, LINEAR, offsets 0.5 / -0.5, no corner alignment),
 #            when torchvision is installed;
+#   "planted_offset", "planted_samples": the torch backend with a planted bug (InputPixelOffset
+#            read 1/2 lower; one sample more per axis), grad cases only: each must fail;
 # and writes OUT/<backend>.zip holding actual/<case>/<Output>.npy, plus OUT/versions.txt.
 import io, json, os, sys, zipfile
 import numpy as np
@@ -62,8 +64,12 @@ def formula(d, x, rois, batch, out_hw):
         outs.append(v)
     return torch.stack(outs)
 
-def run_torch(c, dev):
-    d, inp = c["desc"], c["inputs"]
+def run_torch(c, dev, plant=None):
+    d, inp = dict(c["desc"]), c["inputs"]
+    if plant == "offset":  # a half-pixel-offset reading
+        d["InputPixelOffset"] = d["InputPixelOffset"] - 0.5
+    elif plant == "samples":  # one sample more per output along each axis
+        d["MinimumSamplesPerOutput"] = d["MinimumSamplesPerOutput"] + 1
     grad = c["operator"].endswith("ROI_ALIGN_GRAD")
     dt = dtype_of(d["InputTensor"]["DataType"])
     x = torch.tensor(inp["InputTensor"], dtype=dt, device=dev).reshape(d["InputTensor"]["Sizes"]).requires_grad_(grad)
@@ -105,7 +111,10 @@ def main():
     os.makedirs(out, exist_ok=True)
     dev = "cuda"
     versions = [f"torch {torch.__version__}", f"device {torch.cuda.get_device_name(0)}"]
-    backends = {"torch": run_torch}
+    backends = {"torch": run_torch,
+                # Planted bugs (grad cases only): each must fail dmlref diff.
+                "planted_offset": lambda c, dev: run_torch(c, dev, "offset") if c["operator"] == "ROI_ALIGN_GRAD" else None,
+                "planted_samples": lambda c, dev: run_torch(c, dev, "samples") if c["operator"] == "ROI_ALIGN_GRAD" else None}
     try:
         import torchvision
         versions.append(f"torchvision {torchvision.__version__}")
