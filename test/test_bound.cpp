@@ -7,6 +7,7 @@
 #include "dmlref/tolerance.hpp"
 
 #include <cmath>
+#include <limits>
 #include <sstream>
 
 using namespace dmlref;
@@ -296,4 +297,23 @@ TEST_CASE("the subnormal-flushing profile adds its stated allowance, and only it
     CHECK(bf - b >= 4.999 * std::ldexp(1.0, -126));
     CHECK(bf - b < 5.001 * std::ldexp(1.0, -126));
     CHECK(within_bound(DataType::FLOAT32, golden, flushed, bf));
+}
+
+TEST_CASE("zeros of the other sign: within where the element's bound is above 0, over where it is 0 or Bits") {
+    // FLOAT16 average pooling grad on the GPU: exact -2^-26, golden -0, PyTorch +0 (docs/tolerance.md, "Zeros").
+    const uint64_t minus_zero = 0x8000, plus_zero = 0x0000;
+    ElementTolerance e;
+    e.kind = "Summed";
+    e.bound = 1.8e-7;
+    CHECK(judge(DataType::FLOAT16, minus_zero, plus_zero, e, DiffSwitches{}).verdict == Verdict::Within);
+    CHECK(judge(DataType::FLOAT16, plus_zero, minus_zero, e, DiffSwitches{}).verdict == Verdict::Within);
+    e.bound = std::numeric_limits<double>::infinity();  // an unbounded element
+    CHECK(judge(DataType::FLOAT16, minus_zero, plus_zero, e, DiffSwitches{}).verdict == Verdict::Within);
+    e.bound = 0;  // an exact copy: the sign is the value's
+    CHECK(judge(DataType::FLOAT16, minus_zero, plus_zero, e, DiffSwitches{}).verdict == Verdict::Over);
+    ElementTolerance bits;  // Bits, no bound
+    CHECK(judge(DataType::FLOAT32, 0x80000000, 0, bits, DiffSwitches{}).verdict == Verdict::Over);
+    DiffSwitches zeros;
+    zeros.zeros_equal = true;
+    CHECK(judge(DataType::FLOAT32, 0x80000000, 0, bits, zeros).verdict == Verdict::Within);
 }
