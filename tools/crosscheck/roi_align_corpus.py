@@ -61,7 +61,7 @@ def corpus():
     for dt, t in (("FLOAT32", "f32"), ("FLOAT16", "f16")):
         yield case(f"fwd_{t}_avg_linear_inexact", "ROI_ALIGN1", dt, outside=True, grid=10, scale=0.7)
         yield case(f"grad_{t}_avg_linear_inexact", "ROI_ALIGN_GRAD", dt, outside=True, grid=10, scale=0.7)
-        yield case(f"grad_{t}_max_linear_inexact", "ROI_ALIGN_GRAD", dt, outside=True, grid=10, scale=0.7)
+        yield case(f"grad_{t}_max_linear_inexact", "ROI_ALIGN_GRAD", dt, red="MAX", outside=True, grid=10, scale=0.7)
 
 if __name__ == "__main__":
     out = sys.argv[1]

@@ -7,6 +7,8 @@
 #   "torchvision": torchvision.ops.roi_align (aligned=True, fixed sampling_ratio) where the case
 #            is one it can express (AVERAGE, LINEAR, offsets 0.5 / -0.5, no corner alignment),
 #            when torchvision is installed;
+#   "torch_max_in_bounds": the torch backend whose MAX (grad cases) skips out-of-bounds samples, as
+#            DirectML's grad does in dmlref's reading (the "torch" backend gives them the value 0);
 #   "planted_offset", "planted_samples": the torch backend with a planted bug (InputPixelOffset
 #            read 1/2 lower; one sample more per axis), grad cases only: each must fail;
 # and writes OUT/<backend>.zip holding actual/<case>/<Output>.npy, plus OUT/versions.txt.
@@ -21,7 +23,7 @@ def load(path):
 def dtype_of(name):
     return {"FLOAT32": torch.float32, "FLOAT16": torch.float16}[name]
 
-def formula(d, x, rois, batch, out_hw):
+def formula(d, x, rois, batch, out_hw, max_in_bounds=False):
     """The page's ROI_ALIGN1 in torch ops; x (B,C,H,W) in the data type, rois (R,4) float32."""
     B, C, H, W = x.shape
     oh, ow = out_hw
@@ -55,7 +57,9 @@ def formula(d, x, rois, batch, out_hw):
         g = lambda yi, xi: img[:, yi][:, :, xi]
         v = (1 - ly) * (1 - lx) * g(y0, x0) + (1 - ly) * lx * g(y0, x1) + ly * (1 - lx) * g(y1, x0) + ly * lx * g(y1, x1)
         mask = (oy[:, None] | ox[None, :])
-        v = torch.where(mask[None], torch.full_like(v, oob_value), v)
+        # max_in_bounds: MAX chooses among the in-bounds samples only (dmlref's RoiAlignMax for the grad).
+        fill = float("-inf") if max_in_bounds and d["ReductionFunction"] == "MAX" else oob_value
+        v = torch.where(mask[None], torch.full_like(v, fill), v)
         v = v.reshape(C, oh, S, ow, S).permute(0, 1, 3, 2, 4).reshape(C, oh, ow, S * S)
         if d["ReductionFunction"] == "MAX":
             v = v.max(dim=-1).values
@@ -64,7 +68,7 @@ def formula(d, x, rois, batch, out_hw):
         outs.append(v)
     return torch.stack(outs)
 
-def run_torch(c, dev, plant=None):
+def run_torch(c, dev, plant=None, max_in_bounds=False):
     d, inp = dict(c["desc"]), c["inputs"]
     if plant == "offset":  # a half-pixel-offset reading
         d["InputPixelOffset"] = d["InputPixelOffset"] - 0.5
@@ -76,7 +80,7 @@ def run_torch(c, dev, plant=None):
     rois = torch.tensor(inp["ROITensor"], dtype=torch.float32, device=dev).reshape(-1, 4).requires_grad_(grad)
     batch = inp["BatchIndicesTensor"]
     pooled = d["InputGradientTensor" if grad else "OutputTensor"]["Sizes"]
-    y = formula(d, x, rois, batch, (pooled[2], pooled[3]))
+    y = formula(d, x, rois, batch, (pooled[2], pooled[3]), max_in_bounds)
     if not grad:
         return {"OutputTensor": y.detach()}
     dy = torch.tensor(inp["InputGradientTensor"], dtype=dt, device=dev).reshape(pooled)
@@ -112,6 +116,9 @@ def main():
     dev = "cuda"
     versions = [f"torch {torch.__version__}", f"device {torch.cuda.get_device_name(0)}"]
     backends = {"torch": run_torch,
+                # The grad's MAX among in-bounds samples only (dmlref's reading); MAX grad cases only.
+                "torch_max_in_bounds": lambda c, dev: run_torch(c, dev, max_in_bounds=True)
+                if c["operator"] == "ROI_ALIGN_GRAD" and c["desc"]["ReductionFunction"] == "MAX" else None,
                 # Planted bugs (grad cases only): each must fail dmlref diff.
                 "planted_offset": lambda c, dev: run_torch(c, dev, "offset") if c["operator"] == "ROI_ALIGN_GRAD" else None,
                 "planted_samples": lambda c, dev: run_torch(c, dev, "samples") if c["operator"] == "ROI_ALIGN_GRAD" else None}
