@@ -10,6 +10,8 @@
 #include <doctest/doctest.h>
 
 #include <cstring>
+#include <filesystem>
+#include <fstream>
 #include <map>
 #include <string>
 #include <vector>
@@ -120,6 +122,29 @@ inline uint64_t flatten(const std::vector<uint32_t>& c, const std::vector<uint32
     uint64_t i = 0;
     for (size_t d = 0; d < sizes.size(); ++d) i = i * sizes[d] + c[d];
     return i;
+}
+
+// A scratch folder, temp/dmlref-NAME, emptied when made and removed with the object.
+struct Dir {
+    std::filesystem::path path;
+    explicit Dir(const std::string& name) : path(std::filesystem::temp_directory_path() / ("dmlref-" + name)) {
+        std::filesystem::remove_all(path);
+        std::filesystem::create_directories(path);
+    }
+    ~Dir() { std::error_code ec; std::filesystem::remove_all(path, ec); }
+    Dir(const Dir&) = delete;
+    Dir& operator=(const Dir&) = delete;
+    std::filesystem::path operator/(const std::string& s) const { return path / s; }
+};
+
+// Writes a file, making its folder first.
+inline void write_text(const std::filesystem::path& file, const std::string& text) {
+    std::filesystem::create_directories(file.parent_path());
+    std::ofstream(file, std::ios::binary) << text;
+}
+inline void write_bytes(const std::filesystem::path& file, const std::vector<std::byte>& b) {
+    std::filesystem::create_directories(file.parent_path());
+    std::ofstream(file, std::ios::binary).write(reinterpret_cast<const char*>(b.data()), std::streamsize(b.size()));
 }
 
 }  // namespace dmlref::test

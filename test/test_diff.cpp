@@ -17,25 +17,6 @@ using namespace dmlref::test;
 
 namespace {
 
-struct TempDir {
-    fs::path path;
-    explicit TempDir(const std::string& name) : path(fs::temp_directory_path() / ("dmlref-diff-test-" + name)) {
-        fs::remove_all(path);
-        fs::create_directories(path);
-    }
-    ~TempDir() { std::error_code ec; fs::remove_all(path, ec); }
-    fs::path operator/(const std::string& s) const { return path / s; }
-};
-
-void write_text(const fs::path& file, const std::string& text) {
-    fs::create_directories(file.parent_path());
-    std::ofstream(file, std::ios::binary) << text;
-}
-void write_bytes(const fs::path& file, const std::vector<std::byte>& b) {
-    fs::create_directories(file.parent_path());
-    std::ofstream(file, std::ios::binary).write(reinterpret_cast<const char*>(b.data()), std::streamsize(b.size()));
-}
-
 // A RELU golden: OutputTensor of `type` and `sizes` with `values` (JSON text of the list), the
 // tolerance and DontCare given as JSON text, and optional output Strides.
 std::string relu_golden(const std::string& type, const std::string& sizes, const std::string& values,
@@ -330,7 +311,7 @@ TEST_CASE("the tolerance table has a row for every output of every operator, and
 }
 
 TEST_CASE("actual files: .npy, raw buffers with strides, case files; wrong shape, dtype, truncation") {
-    TempDir dir("files");
+    Dir dir("diff-test-files");
     const std::string text = relu_golden("FLOAT32", "[2, 3]", "[1, 2, 3, 4, 5, 6]", R"({"Kind": "Bits", "Why": "test"})", "", "[4, 1]");
     write_text(dir / "golden.json", text);
     const Case c = parse(text);
@@ -429,7 +410,7 @@ TEST_CASE("npy: format 2.0 read; malformed headers are errors") {
 }
 
 TEST_CASE("directory mode matches cases by relative path and summarises them") {
-    TempDir dir("dirs");
+    Dir dir("diff-test-dirs");
     const std::string values = "[1, 2, 3, 4, 5, 6]";
     write_text(dir / "golden/relu/a.json", relu_golden("FLOAT32", "[2, 3]", values));
     write_text(dir / "golden/relu/b.json", relu_golden("FLOAT32", "[2, 3]", values));
@@ -468,7 +449,7 @@ TEST_CASE("directory mode matches cases by relative path and summarises them") {
 }
 
 TEST_CASE("run_diff: exit codes 0, 1, 2, the JSON report and the picture") {
-    TempDir dir("exit");
+    Dir dir("diff-test-exit");
     write_text(dir / "golden.json", relu_golden("UINT8", "[2, 2]", "[1, 2, 3, 4]"));
     write_bytes(dir / "same.bin", {std::byte{1}, std::byte{2}, std::byte{3}, std::byte{4}});
     write_bytes(dir / "off.bin", {std::byte{1}, std::byte{2}, std::byte{3}, std::byte{5}});
