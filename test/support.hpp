@@ -110,6 +110,11 @@ template <class T> T value_of(double v) {
     if constexpr (is_half_v<T>) return half_from_double(v);
     else return static_cast<T>(v);
 }
+template <class T> std::vector<T> values_of(std::initializer_list<double> v) {
+    std::vector<T> r;
+    for (double x : v) r.push_back(value_of<T>(x));
+    return r;
+}
 
 // Row-major index arithmetic for the naive references in the tests.
 inline uint64_t product(const std::vector<uint32_t>& s) { uint64_t p = 1; for (auto v : s) p *= v; return p; }
