@@ -89,6 +89,29 @@ inline Diagnostics diagnose(const std::string& text, const std::string& file = "
     return d;
 }
 
+// Parses a case from JSON text (as if read from `file`), requiring that it has no error.
+inline Case parse_valid(const std::string& text, const std::string& file = "golden.json") {
+    Diagnostics d;
+    Case c = parse_case(parse_json_text(text), file, d);
+    for (const auto& item : d.items()) INFO(format(item, file));
+    REQUIRE_FALSE(d.has_errors());
+    return c;
+}
+
+// A RELU golden: OutputTensor of `type` and `sizes` with `values` (JSON text of the list), the
+// tolerance and DontCare given as JSON text, and optional output Strides.
+inline std::string relu_golden(const std::string& type, const std::string& sizes, const std::string& values,
+                               const std::string& tolerance = R"({"Kind": "Bits", "Why": "test"})", const std::string& dont_care = "",
+                               const std::string& output_strides = "") {
+    return R"({"format": 1, "name": "t", "operator": "ACTIVATION_RELU",
+        "desc": {"InputTensor": {"DataType": ")" + type + R"(", "Sizes": )" + sizes + R"(},
+                 "OutputTensor": {"DataType": ")" + type + R"(", "Sizes": )" + sizes +
+           (output_strides.empty() ? "" : ", \"Strides\": " + output_strides) + R"(}},
+        "inputs": {"InputTensor": {"Fill": 0}},
+        "expected": {"OutputTensor": {"Values": )" + values + R"(, "Tolerance": )" + tolerance +
+           (dont_care.empty() ? "" : ", \"DontCare\": " + dont_care) + "}}}";
+}
+
 // The formatted first error (file, path, message, rule), or "" when there is none.
 inline std::string first_error(const Diagnostics& d, const std::string& file = "test.json") {
     for (const auto& item : d.items())
