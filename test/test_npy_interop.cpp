@@ -15,14 +15,9 @@ using namespace dmlref::test;
 
 namespace {
 
-// A RELU golden whose OutputTensor has these sizes, strides and expected values.
+// A RELU golden whose OutputTensor has these sizes, strides and expected values (support.hpp).
 std::string golden(const std::string& type, const std::string& sizes, const std::string& strides, const std::string& values) {
-    return R"({"format": 1, "name": "t", "operator": "ACTIVATION_RELU",
-        "desc": {"InputTensor": {"DataType": ")" + type + R"(", "Sizes": )" + sizes + R"(},
-                 "OutputTensor": {"DataType": ")" + type + R"(", "Sizes": )" + sizes +
-           (strides.empty() ? "" : ", \"Strides\": " + strides) + R"(}},
-        "inputs": {"InputTensor": {"Fill": 0}},
-        "expected": {"OutputTensor": {"Values": )" + values + R"(, "Tolerance": {"Kind": "Bits", "Why": "test"}}}})";
+    return relu_golden(type, sizes, values, R"({"Kind": "Bits", "Why": "test"})", "", strides);
 }
 
 template <class T> NpyArray npy(DataType t, std::vector<uint64_t> shape, const std::vector<T>& v) {
