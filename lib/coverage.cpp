@@ -41,6 +41,21 @@ template <class D> double bound_value(const D& d, bool max) {
     }
 }
 
+// Whether a pooling grad's forward operator (`Fwd`, of `type`: the grad's geometry, `input` as its
+// InputTensor, the grad's InputGradientTensor as its OutputTensor and IncludePadding FALSE where
+// it has one) has windows entirely in padding: those outputs are don't care, and send nothing.
+template <class Fwd, class Grad> bool has_empty_windows(OperatorType type, const Grad& d, const TensorDesc& input) {
+    Operator fwd = make_operator(type);
+    auto& p = std::get<Fwd>(fwd.Desc);
+    p.InputTensor = input;
+    p.OutputTensor = d.InputGradientTensor;
+    p.DimensionCount = d.DimensionCount;
+    p.Strides = d.Strides; p.WindowSize = d.WindowSize; p.StartPadding = d.StartPadding; p.EndPadding = d.EndPadding;
+    if constexpr (requires { p.Dilations; }) p.Dilations = d.Dilations;
+    if constexpr (requires { p.IncludePadding; }) p.IncludePadding = 0;
+    return !dont_care(fwd, "OutputTensor").empty();
+}
+
 }  // namespace
 
 std::pair<uint32_t, uint32_t> scope_ranks(OperatorType t) {
@@ -158,25 +173,11 @@ std::vector<std::string> case_features(const Case& c) {
                 if (t.role == TensorRole::Output) empty = empty || !dont_care(c.op, t.name).empty();
             if constexpr (requires { d.InputGradientTensor; d.InputTensor; }) {
                 // MAX_POOLING_GRAD: the forward output's empty windows send nothing; the desc says which.
-                Operator fwd = make_operator(OperatorType::MAX_POOLING2);
-                auto& p = std::get<DML_MAX_POOLING2_OPERATOR_DESC>(fwd.Desc);
-                p.InputTensor = d.InputTensor;
-                p.OutputTensor = d.InputGradientTensor;
-                p.DimensionCount = d.DimensionCount;
-                p.Strides = d.Strides; p.WindowSize = d.WindowSize; p.StartPadding = d.StartPadding; p.EndPadding = d.EndPadding;
-                p.Dilations = d.Dilations;
-                empty = !dont_care(fwd, "OutputTensor").empty();
+                empty = has_empty_windows<DML_MAX_POOLING2_OPERATOR_DESC>(OperatorType::MAX_POOLING2, d, d.InputTensor);
             }
             if constexpr (requires { d.InputGradientTensor; d.IncludePadding; }) {
                 // AVERAGE_POOLING_GRAD: the forward operator with IncludePadding FALSE marks the empty windows.
-                Operator fwd = make_operator(OperatorType::AVERAGE_POOLING);
-                auto& p = std::get<DML_AVERAGE_POOLING_OPERATOR_DESC>(fwd.Desc);
-                p.InputTensor = d.OutputGradientTensor;
-                p.OutputTensor = d.InputGradientTensor;
-                p.DimensionCount = d.DimensionCount;
-                p.Strides = d.Strides; p.WindowSize = d.WindowSize; p.StartPadding = d.StartPadding; p.EndPadding = d.EndPadding;
-                p.IncludePadding = 0;
-                empty = !dont_care(fwd, "OutputTensor").empty();
+                empty = has_empty_windows<DML_AVERAGE_POOLING_OPERATOR_DESC>(OperatorType::AVERAGE_POOLING, d, d.OutputGradientTensor);
             }
             if (empty) f.push_back("all-padding-window");
             if constexpr (requires { d.OutputIndicesTensor; }) {

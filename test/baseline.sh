@@ -6,13 +6,7 @@
 set -u
 dmlref=$1
 root=$2
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-bad() { echo "FAIL: $*"; fail=1; }
-expect() {  # expected-exit-code actual-exit-code what
-  [ "$1" -eq "$2" ] || bad "$3: exit $2, want $1"
-}
+. "$(dirname "$0")/lib.sh"
 
 mkdir -p "$tmp/src"
 cp "$root/cases/max_pooling/nan_loses.json" "$root/cases/relu/relu_grad_nan_x_gives_zero.json" \
@@ -30,7 +24,7 @@ plant "$tmp/a3" --policy ArgmaxNaN=NaNWins --policy GradNaN=PassesGradient --pol
 
 # Without a baseline the planted backend fails; --write-baseline records its failures.
 "$dmlref" diff "$tmp/gold" "$tmp/a1" --write-baseline "$tmp/b.json" > "$tmp/d1.txt" 2>&1
-expect 1 $? "diff a1 --write-baseline"
+exited 1 $? "diff a1 --write-baseline"
 python3 - "$tmp/b.json" <<'EOF' || bad "the written baseline does not hold the two readings' failures"
 import json, sys
 b = json.load(open(sys.argv[1]))
@@ -47,18 +41,18 @@ ls "$tmp"/.b.json* > /dev/null 2>&1 && bad "a temporary file was left beside the
 
 # The same backend against its baseline: everything known, exit 0.
 "$dmlref" diff "$tmp/gold" "$tmp/a1" --baseline "$tmp/b.json" > "$tmp/d2.txt" 2>&1
-expect 0 $? "diff a1 --baseline"
+exited 0 $? "diff a1 --baseline"
 grep -q "^baseline .*: 0 new, [1-9][0-9]* known, 0 fixed" "$tmp/d2.txt" || { bad "a1: not all known"; cat "$tmp/d2.txt"; }
 
 # The relu difference fixed: reported fixed, exit 0.
 "$dmlref" diff "$tmp/gold" "$tmp/a2" --baseline "$tmp/b.json" > "$tmp/d3.txt" 2>&1
-expect 0 $? "diff a2 --baseline"
+exited 0 $? "diff a2 --baseline"
 grep -q "^  fixed  relu_grad/nan_x_gives_zero OutputGradientTensor: .* follows\? GradNaN=PassesGradient" "$tmp/d3.txt" \
   || { bad "a2: the relu failure is not reported fixed"; cat "$tmp/d3.txt"; }
 
 # A new reading: reported new, exit 1, also in the JSON report.
 "$dmlref" diff "$tmp/gold" "$tmp/a3" --baseline "$tmp/b.json" --json "$tmp/r3.json" > "$tmp/d4.txt" 2>&1
-expect 1 $? "diff a3 --baseline"
+exited 1 $? "diff a3 --baseline"
 grep -q "^  new    clip_grad1/x_at_min_or_max_gives_zero OutputGradientTensor: 2 elements follow ClipGradBounds=GradientAtBounds" "$tmp/d4.txt" \
   || { bad "a3: the new reading is not reported"; cat "$tmp/d4.txt"; }
 python3 - "$tmp/r3.json" <<'EOF' || bad "the JSON report's baseline section"
@@ -79,11 +73,11 @@ for f in b["failures"]:
 json.dump(b, open(sys.argv[2], "w"))
 EOF
 "$dmlref" diff "$tmp/gold" "$tmp/a1" --baseline "$tmp/b-small.json" > "$tmp/d5.txt" 2>&1
-expect 1 $? "diff a1 --baseline with one element fewer known"
+exited 1 $? "diff a1 --baseline with one element fewer known"
 grep -q "^  new    max_pooling/nan_loses OutputTensor: .*(the baseline has " "$tmp/d5.txt" || { bad "growth not reported new"; cat "$tmp/d5.txt"; }
 plant "$tmp/own"
 "$dmlref" diff "$tmp/gold" "$tmp/own" --baseline "$tmp/b.json" > "$tmp/d6.txt" 2>&1
-expect 0 $? "diff own --baseline"
+exited 0 $? "diff own --baseline"
 grep -q "^baseline .*: 0 new, 0 known, [1-9][0-9]* fixed" "$tmp/d6.txt" || { bad "own outputs: not all fixed"; cat "$tmp/d6.txt"; }
 
 # Bad baselines: exit 2 with the rule id, before anything is compared.
@@ -92,17 +86,16 @@ echo 'not json' > "$tmp/bad2.json"
 echo '{"failures": []}' > "$tmp/bad3.json"
 for f in bad1 bad2 bad3; do
   "$dmlref" diff "$tmp/gold" "$tmp/a1" --baseline "$tmp/$f.json" > "$tmp/out.txt" 2> "$tmp/err.txt"
-  expect 2 $? "--baseline $f"
+  exited 2 $? "--baseline $f"
   grep -q "\[baseline.format\]" "$tmp/err.txt" || { bad "$f: no [baseline.format]"; cat "$tmp/err.txt"; }
 done
 "$dmlref" diff "$tmp/gold" "$tmp/a1" --baseline "$tmp/missing.json" > /dev/null 2> "$tmp/err.txt"
-expect 2 $? "--baseline missing"
+exited 2 $? "--baseline missing"
 grep -q "\[baseline.read\]" "$tmp/err.txt" || bad "missing baseline: no [baseline.read]"
 # --write-baseline never writes through a link (lib/atomic_file).
 ln -s "$tmp/b.json" "$tmp/link.json"
 "$dmlref" diff "$tmp/gold" "$tmp/a2" --write-baseline "$tmp/link.json" > /dev/null 2> "$tmp/err.txt"
-expect 2 $? "--write-baseline through a link"
+exited 2 $? "--write-baseline through a link"
 grep -q "GradNaN=PassesGradient" "$tmp/b.json" || bad "the baseline behind the link was changed"
 
-[ $fail -eq 0 ] && echo "baseline: new, known and fixed failures reported"
-exit $fail
+finish "baseline: new, known and fixed failures reported"

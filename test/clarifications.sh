@@ -5,19 +5,15 @@
 set -u
 dmlref=$1
 root=$2
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-"$dmlref" clarifications "$root/cases" -o "$tmp/page.md" || { echo "FAIL: dmlref clarifications exited $?"; exit 1; }
+. "$(dirname "$0")/lib.sh"
+"$dmlref" clarifications "$root/cases" -o "$tmp/page.md" || fail "dmlref clarifications exited $?"
 if ! cmp -s "$tmp/page.md" "$root/docs/clarifications.md"; then
-  echo "FAIL: docs/clarifications.md is not up to date; run: build/tools/dmlref clarifications cases -o docs/clarifications.md"
+  bad "docs/clarifications.md is not up to date; run: build/tools/dmlref clarifications cases -o docs/clarifications.md"
   diff "$root/docs/clarifications.md" "$tmp/page.md" | head -20
-  fail=1
 fi
 for policy in ArgmaxNaN GradNaN ClipGradBounds SelectedZero ZeroWeightTaps Subnormals ForwardNaN OldNearestNeighbor; do
-  grep -q "^## $policy\$" "$tmp/page.md" || { echo "FAIL: no section for $policy"; fail=1; }
+  grep -q "^## $policy\$" "$tmp/page.md" || bad "no section for $policy"
 done
 # A section lists its cases as tables of differing elements.
-grep -q '^| OutputTensor | \[0,0,0,0\] | ' "$tmp/page.md" || { echo "FAIL: no element rows"; fail=1; }
-[ $fail -eq 0 ] && echo "clarifications: the page is up to date"
-exit $fail
+grep -q '^| OutputTensor | \[0,0,0,0\] | ' "$tmp/page.md" || bad "no element rows"
+finish "clarifications: the page is up to date"

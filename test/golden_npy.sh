@@ -5,20 +5,9 @@
 # Usage: golden_npy.sh DMLREF
 set -uo pipefail
 dmlref=$(realpath "$1")
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-cd "$work" || exit 1
-failures=0
-ok() { echo "ok - $1"; }
-bad() { echo "not ok - $1: $2"; failures=$((failures + 1)); }
-expect() {  # expect NAME RC PATTERN -- COMMAND...
-  local name=$1 want=$2 pattern=$3; shift 4
-  "$@" >out.txt 2>err.txt
-  local rc=$?
-  if [ "$rc" -ne "$want" ]; then bad "$name" "exit $rc, wanted $want; $(head -c 400 err.txt) $(head -c 400 out.txt)"; return; fi
-  if [ -n "$pattern" ] && ! grep -q -- "$pattern" err.txt out.txt; then bad "$name" "no '$pattern' in: $(head -c 400 err.txt)"; return; fi
-  ok "$name"
-}
+. "$(dirname "$0")/lib.sh"
+expect_stdout=1  # "1 passed" is on stdout
+cd "$tmp" || exit 1
 printf '{"format": 1, "name": "c", "operator": "DML_OPERATOR_ACTIVATION_RELU", "desc": {"InputTensor": {"DataType": "FLOAT16", "Sizes": [2, 50]}, "OutputTensor": {"DataType": "FLOAT16", "Sizes": [2, 50]}}, "inputs": {"InputTensor": {"Random": {"Seed": 9, "SpecialFraction": 0.2}}}}\n' > c.json
 
 expect "run -o above the threshold" 0 "" -- "$dmlref" run -q c.json -o out --npy-threshold 99
@@ -62,4 +51,4 @@ head -c 100 c1.npy > "$npyf"
 expect "a truncated .npy" 2 "expected.npy" -- "$dmlref" validate out/c.json
 rm "$npyf"
 expect "a missing .npy" 2 "expected.npy" -- "$dmlref" validate out/c.json
-[ "$failures" -eq 0 ] || { echo "$failures failed"; exit 1; }
+finish

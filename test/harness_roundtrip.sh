@@ -7,52 +7,50 @@
 set -euo pipefail
 dmlref=$1
 cases=$2
-out=$(mktemp -d)
-trap 'rm -rf "$out"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
+. "$(dirname "$0")/lib.sh"
 
-"$dmlref" run --quiet "$cases" --npy "$out/in" --npy-outputs "$out/dmlref" > "$out/run.log" || { cat "$out/run.log"; fail "dmlref run"; }
+"$dmlref" run --quiet "$cases" --npy "$tmp/in" --npy-outputs "$tmp/dmlref" > "$tmp/run.log" || { cat "$tmp/run.log"; fail "dmlref run"; }
 
 # The inputs directory holds inputs only: no output field's file is there.
-inputs=$(find "$out/in" -name '*.npy' | wc -l)
+inputs=$(find "$tmp/in" -name '*.npy' | wc -l)
 [ "$inputs" -gt 0 ] || fail "no input .npy files written"
 for f in OutputTensor OutputGradientTensor OutputIndicesTensor; do
-  [ -z "$(find "$out/in" -name "$f.npy" -print -quit)" ] || fail "an output ($f.npy) was written beside the inputs"
+  [ -z "$(find "$tmp/in" -name "$f.npy" -print -quit)" ] || fail "an output ($f.npy) was written beside the inputs"
 done
 
 # dmlref's own outputs, read back, pass.
-"$dmlref" diff "$cases" "$out/dmlref" > "$out/diff.log" || { cat "$out/diff.log"; fail "diff of the goldens against dmlref's own outputs"; }
-tail -1 "$out/diff.log"
+"$dmlref" diff "$cases" "$tmp/dmlref" > "$tmp/diff.log" || { cat "$tmp/diff.log"; fail "diff of the goldens against dmlref's own outputs"; }
+tail -1 "$tmp/diff.log"
 # Progress lines are for terminals: with stderr a file, no carriage return or escape reaches it;
 # under a pseudo-terminal (script(1), where present) the directory diff shows one per case.
-"$dmlref" diff "$cases" "$out/dmlref" > /dev/null 2> "$out/diff.err" || fail "diff with stderr to a file"
-if grep -q $'\r\|\x1b' "$out/diff.err"; then fail "a progress line reached a file"; fi
+"$dmlref" diff "$cases" "$tmp/dmlref" > /dev/null 2> "$tmp/diff.err" || fail "diff with stderr to a file"
+if grep -q $'\r\|\x1b' "$tmp/diff.err"; then fail "a progress line reached a file"; fi
 if command -v script > /dev/null; then
-  script -qc "'$dmlref' diff '$cases' '$out/dmlref' > /dev/null" /dev/null > "$out/diff.tty" 2>&1 || true
-  grep -q '\[1/' "$out/diff.tty" || fail "no progress line on a terminal"
+  script -qc "'$dmlref' diff '$cases' '$tmp/dmlref' > /dev/null" /dev/null > "$tmp/diff.tty" 2>&1 || true
+  grep -q '\[1/' "$tmp/diff.tty" || fail "no progress line on a terminal"
 fi
 
 # A harness that wrote nothing: diff against the inputs directory is an error (exit 2), not a pass.
 set +e
-"$dmlref" diff "$cases" "$out/in" > "$out/diff-in.log" 2>&1
+"$dmlref" diff "$cases" "$tmp/in" > "$tmp/diff-in.log" 2>&1
 rc=$?
 set -e
-[ $rc = 2 ] || { tail -5 "$out/diff-in.log"; fail "diff against the inputs directory exited $rc, expected 2"; }
+[ $rc = 2 ] || { tail -5 "$tmp/diff-in.log"; fail "diff against the inputs directory exited $rc, expected 2"; }
 
 # A harness that skipped one case: that case is an error, so the run does not pass.
-victim=$(find "$out/dmlref" -name '*.npy' | sort | sed -n 1p)
+victim=$(find "$tmp/dmlref" -name '*.npy' | sort | sed -n 1p)
 rm -f "$victim"
 set +e
-"$dmlref" diff "$cases" "$out/dmlref" > "$out/diff-skip.log" 2>&1
+"$dmlref" diff "$cases" "$tmp/dmlref" > "$tmp/diff-skip.log" 2>&1
 rc=$?
 set -e
-[ $rc = 2 ] || { tail -5 "$out/diff-skip.log"; fail "diff with a skipped case ($victim removed) exited $rc, expected 2"; }
+[ $rc = 2 ] || { tail -5 "$tmp/diff-skip.log"; fail "diff with a skipped case ($victim removed) exited $rc, expected 2"; }
 
 # The two switches may not name one directory.
 set +e
-"$dmlref" run --quiet "$cases" --npy "$out/same" --npy-outputs "$out/same/" > "$out/same.log" 2>&1
+"$dmlref" run --quiet "$cases" --npy "$tmp/same" --npy-outputs "$tmp/same/" > "$tmp/same.log" 2>&1
 rc=$?
 set -e
 [ $rc = 2 ] || fail "--npy and --npy-outputs naming one directory exited $rc, expected 2"
-[ ! -e "$out/same" ] || fail "a refused run wrote files"
+[ ! -e "$tmp/same" ] || fail "a refused run wrote files"
 echo "inputs and outputs kept apart; skipped and empty harness outputs are errors"

@@ -8,10 +8,7 @@
 set -u
 dmlref=$1
 root=$2
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fail=0
-bad() { echo "FAIL: $*"; fail=1; }
+. "$(dirname "$0")/lib.sh"
 
 # case file | reading
 pairs=(
@@ -158,5 +155,4 @@ done
 # A default value is accepted and changes nothing.
 "$dmlref" run "$c" --policy ArgmaxNaN=NaNLosesToAnyNumber -q > /dev/null 2>&1 || bad "--policy with a default value should pass"
 
-[ $fail -eq 0 ] && echo "readings-planted: every reading named"
-exit $fail
+finish "readings-planted: every reading named"

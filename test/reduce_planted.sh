@@ -6,12 +6,10 @@
 set -euo pipefail
 dmlref=$1
 root=$2
-out=$(mktemp -d)
-trap 'rm -rf "$out"' EXIT
-fail() { echo "FAIL: $*"; exit 1; }
+. "$(dirname "$0")/lib.sh"
 backend() { echo "python3 $root/test/planted_backend.py $dmlref $1"; }
 
-cat > "$out/relu_grad_big.json" <<'JSON'
+cat > "$tmp/relu_grad_big.json" <<'JSON'
 {"format": 1, "name": "relu_grad_big", "operator": "ACTIVATION_RELU_GRAD",
  "desc": {"InputTensor": {"DataType": "FLOAT32", "Sizes": [4, 6, 8]},
           "InputGradientTensor": {"DataType": "FLOAT32", "Sizes": [4, 6, 8]},
@@ -19,14 +17,14 @@ cat > "$out/relu_grad_big.json" <<'JSON'
  "inputs": {"InputTensor": {"Random": {"Seed": 7, "Distribution": "Uniform", "Min": -1, "Max": 1}},
             "InputGradientTensor": {"Fill": -0.0}}}
 JSON
-cat > "$out/max_pool_big.json" <<'JSON'
+cat > "$tmp/max_pool_big.json" <<'JSON'
 {"format": 1, "name": "max_pool_big", "operator": "MAX_POOLING",
  "desc": {"InputTensor": {"DataType": "FLOAT32", "Sizes": [1, 2, 10, 12]},
           "OutputTensor": {"DataType": "FLOAT32", "Sizes": [1, 2, 8, 10]},
           "DimensionCount": 2, "Strides": [1, 1], "WindowSize": [3, 3], "StartPadding": [0, 0], "EndPadding": [0, 0]},
  "inputs": {"InputTensor": {"Random": {"Seed": 3, "Distribution": "Uniform", "Min": -1, "Max": 1, "SpecialFraction": 0.3}}}}
 JSON
-cat > "$out/resample_big.json" <<'JSON'
+cat > "$tmp/resample_big.json" <<'JSON'
 {"format": 1, "name": "resample_big", "operator": "RESAMPLE1",
  "desc": {"InputTensor": {"DataType": "FLOAT32", "Sizes": [1, 2, 6, 7]},
           "OutputTensor": {"DataType": "FLOAT32", "Sizes": [1, 2, 12, 14]},
@@ -43,18 +41,18 @@ print(sum(math.prod(v['Sizes']) for v in d.values() if isinstance(v, dict) and '
 
 check() {  # case bug expected-class max-elements
   local case=$1 bug=$2 class=$3 most=$4
-  "$dmlref" reduce "$out/$case.json" --backend "$(backend "$bug")" -o "$out/$case.reduced.json" > "$out/$case.log" 2>&1 \
-    || { cat "$out/$case.log"; fail "reduce $case"; }
-  grep -q "kept failure: .* $class;" "$out/$case.log" || { cat "$out/$case.log"; fail "$case: not the $class failure"; }
+  "$dmlref" reduce "$tmp/$case.json" --backend "$(backend "$bug")" -o "$tmp/$case.reduced.json" > "$tmp/$case.log" 2>&1 \
+    || { cat "$tmp/$case.log"; fail "reduce $case"; }
+  grep -q "kept failure: .* $class;" "$tmp/$case.log" || { cat "$tmp/$case.log"; fail "$case: not the $class failure"; }
   local before after
-  before=$(elements "$out/$case.json"); after=$(elements "$out/$case.reduced.json")
-  [ "$after" -le "$most" ] || { cat "$out/$case.log"; fail "$case: $before -> $after elements, expected at most $most"; }
+  before=$(elements "$tmp/$case.json"); after=$(elements "$tmp/$case.reduced.json")
+  [ "$after" -le "$most" ] || { cat "$tmp/$case.log"; fail "$case: $before -> $after elements, expected at most $most"; }
   # The reproducer is a valid golden, and the planted backend still fails on it.
-  "$dmlref" run --quiet "$out/$case.reduced.json" > /dev/null || fail "$case: the reduced golden does not run clean"
-  mkdir -p "$out/$case.actual"
-  $(backend "$bug") "$out/$case.reduced.json" "$out/$case.actual"
-  set +e; "$dmlref" diff "$out/$case.reduced.json" "$out/$case.actual" > "$out/$case.diff" 2>&1; rc=$?; set -e
-  [ $rc = 1 ] || { cat "$out/$case.diff"; fail "$case: the planted backend passes the reduced case (diff exit $rc)"; }
+  "$dmlref" run --quiet "$tmp/$case.reduced.json" > /dev/null || fail "$case: the reduced golden does not run clean"
+  mkdir -p "$tmp/$case.actual"
+  $(backend "$bug") "$tmp/$case.reduced.json" "$tmp/$case.actual"
+  set +e; "$dmlref" diff "$tmp/$case.reduced.json" "$tmp/$case.actual" > "$tmp/$case.diff" 2>&1; rc=$?; set -e
+  [ $rc = 1 ] || { cat "$tmp/$case.diff"; fail "$case: the planted backend passes the reduced case (diff exit $rc)"; }
   echo "$case ($bug): $before -> $after elements"
 }
 
@@ -64,9 +62,9 @@ check resample_big last-bit Finite 2
 
 # A correct backend (no bug planted): nothing to reduce, exit 1, nothing written.
 set +e
-"$dmlref" reduce "$out/relu_grad_big.json" --backend "$(backend none)" -o "$out/none.json" > "$out/none.log" 2>&1
+"$dmlref" reduce "$tmp/relu_grad_big.json" --backend "$(backend none)" -o "$tmp/none.json" > "$tmp/none.log" 2>&1
 rc=$?
 set -e
-[ $rc = 1 ] || { cat "$out/none.log"; fail "reduce with a correct backend exited $rc, expected 1"; }
-[ ! -e "$out/none.json" ] || fail "reduce with a correct backend wrote a file"
+[ $rc = 1 ] || { cat "$tmp/none.log"; fail "reduce with a correct backend exited $rc, expected 1"; }
+[ ! -e "$tmp/none.json" ] || fail "reduce with a correct backend wrote a file"
 echo "a correct backend: nothing to reduce"

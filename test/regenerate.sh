@@ -5,20 +5,19 @@
 set -euo pipefail
 dmlref=$1
 cases=$2
-out=$(mktemp -d)
-trap 'rm -rf "$out"' EXIT
-"$dmlref" run --quiet "$cases" -o "$out" > "$out.log" || { cat "$out.log"; echo "dmlref run failed"; exit 1; }
+. "$(dirname "$0")/lib.sh"
+"$dmlref" run --quiet "$cases" -o "$tmp" > "$tmp.log" || { cat "$tmp.log"; fail "dmlref run failed"; }
 status=0
 checked=0
 while IFS= read -r -d '' f; do
   rel=${f#"$cases"/}
   checked=$((checked + 1))
-  if ! cmp -s "$f" "$out/$rel"; then
+  if ! cmp -s "$f" "$tmp/$rel"; then
     echo "golden differs after regeneration: $rel"
-    diff -u "$f" "$out/$rel" | head -40 || true
+    diff -u "$f" "$tmp/$rel" | head -40 || true
     status=1
   fi
 done < <(find "$cases" -name '*.json' -print0)
-rm -f "$out.log"
+rm -f "$tmp.log"
 echo "$checked goldens regenerated; $([ $status = 0 ] && echo 'all identical' || echo 'some differ')"
 exit $status

@@ -6,21 +6,8 @@
 # Usage: robustness.sh DMLREF
 set -uo pipefail
 dmlref=$(realpath "$1")
-work=$(mktemp -d)
-trap 'chmod -R u+rwx "$work" 2>/dev/null; rm -rf "$work"' EXIT
-cd "$work" || exit 1
-failures=0
-ok() { echo "ok - $1"; }
-bad() { echo "not ok - $1: $2"; failures=$((failures + 1)); }
-# expect NAME RC PATTERN -- COMMAND...: the command exits RC and its stderr matches PATTERN.
-expect() {
-  local name=$1 want=$2 pattern=$3; shift 4
-  "$@" >out.txt 2>err.txt
-  local rc=$?
-  if [ "$rc" -ne "$want" ]; then bad "$name" "exit $rc, wanted $want; stderr: $(head -c 400 err.txt)"; return; fi
-  if [ -n "$pattern" ] && ! grep -q -- "$pattern" err.txt; then bad "$name" "stderr lacks '$pattern': $(head -c 400 err.txt)"; return; fi
-  ok "$name"
-}
+. "$(dirname "$0")/lib.sh"
+cd "$tmp" || exit 1
 
 relu() {  # relu NAME INPUT-SPEC [EXTRA-TOP-LEVEL-JSON]
   printf '{"format": 1, "name": "%s", "operator": "DML_OPERATOR_ACTIVATION_RELU", "desc": {"InputTensor": {"DataType": "FLOAT32", "Sizes": [4]}, "OutputTensor": {"DataType": "FLOAT32", "Sizes": [4]}}, "inputs": {"InputTensor": %s}%s}\n' "$1" "$2" "${3:-}"
@@ -88,17 +75,17 @@ else ok "a failed write (full disk) exits 2 and keeps the old golden"; fi
 expect "diff --json to a device (/dev/full) is refused" 2 "file.not-regular" -- "$dmlref" diff g1/good.json g1/good.json --json /dev/full
 
 # A symbolic link in OUT is not written through.
-mkdir -p linked && echo "victim" > victim.txt && ln -s "$work/victim.txt" linked/good.json
+mkdir -p linked && echo "victim" > victim.txt && ln -s "$tmp/victim.txt" linked/good.json
 expect "a symbolic link in OUT is refused" 2 "file.not-regular" -- "$dmlref" run -q cases/good.json -o linked
 [ "$(cat victim.txt)" = victim ] && ok "the link's target is untouched" || bad "the link's target is untouched" "it was overwritten"
 
 # The same for coverage's reports (--json, --html), and gen's case files: gen's temporary file was
 # a fixed name beside the target (NAME.json.tmp), so a link planted there was written through.
-mkdir -p covlink && echo "victim" > covvictim.txt && ln -s "$work/covvictim.txt" covlink/cov.json
+mkdir -p covlink && echo "victim" > covvictim.txt && ln -s "$tmp/covvictim.txt" covlink/cov.json
 expect "coverage --json refuses a symbolic link" 2 "file.not-regular" -- "$dmlref" coverage cases --json covlink/cov.json
 [ "$(cat covvictim.txt)" = victim ] && ok "coverage: the link's target is untouched" || bad "coverage: the link's target is untouched" "it was overwritten"
 gname=$("$dmlref" gen "ACTIVATION_RELU FLOAT32 4" --list 2>/dev/null | head -1)
-mkdir -p "gdir/$(dirname "$gname")" && echo "victim" > genvictim.txt && ln -s "$work/genvictim.txt" "gdir/$gname.json.tmp"
+mkdir -p "gdir/$(dirname "$gname")" && echo "victim" > genvictim.txt && ln -s "$tmp/genvictim.txt" "gdir/$gname.json.tmp"
 "$dmlref" gen "ACTIVATION_RELU FLOAT32 4" -o gdir >/dev/null 2>&1
 if [ -z "$gname" ]; then bad "gen writes no file through a planted link" "gen --list named no case"
 elif [ "$(cat genvictim.txt)" != victim ]; then bad "gen writes no file through a planted link" "the link's target was overwritten"
@@ -171,9 +158,9 @@ data = b'\x93NUMPY\x01\x00' + len(h).to_bytes(2, 'little') + h.encode() + b'\x00
 open('secret.npy', 'wb').write(data)
 open('inner/sub/ok.npy', 'wb').write(data)
 EOF
-ln -s "$work/secret.npy" inner/link.npy
+ln -s "$tmp/secret.npy" inner/link.npy
 relu u '{"Npy": "../secret.npy"}' > inner/up.json
-relu s '{"Npy": "'"$work"'/secret.npy"}' > inner/abs.json
+relu s '{"Npy": "'"$tmp"'/secret.npy"}' > inner/abs.json
 relu l '{"Npy": "link.npy"}' > inner/link.json
 relu z '{"Npy": "sub/ok.npy\u0000.txt"}' > inner/nul.json
 relu i '{"Npy": "sub/ok.npy"}' > inner/in.json
@@ -188,7 +175,7 @@ dx() {  # dx SOURCE-PATH-JSON-STRING
   printf '{"resources": {"input": {"initialValuesDataType": "FLOAT32", "initialValues": {"sourcePath": %s}}, "output": {"initialValuesDataType": "FLOAT32", "initialValues": {"valueCount": 4, "value": 0}}}, "dispatchables": {"relu": {"type": "DML_OPERATOR_ACTIVATION_RELU", "desc": {"InputTensor": {"DataType": "FLOAT32", "Sizes": [4]}, "OutputTensor": {"DataType": "FLOAT32", "Sizes": [4]}}}}, "commands": [{"type": "dispatch", "dispatchable": "relu", "bindings": {"InputTensor": "input", "OutputTensor": "output"}}]}\n' "$1"
 }
 dx '"../secret.npy"' > inner/dx_up.json
-dx '"'"$work"'/secret.npy"' > inner/dx_abs.json
+dx '"'"$tmp"'/secret.npy"' > inner/dx_abs.json
 dx '"link.npy"' > inner/dx_link.json
 dx '"sub/ok.npy\u0000.txt"' > inner/dx_nul.json
 dx '"secret.npy"' > inner/dx_cwd.json
@@ -204,7 +191,7 @@ expect "--allow-paths reads a sourcePath from the current folder, as DxDispatch 
 
 # ---- 5. Batches go on ------------------------------------------------------------------------
 mkdir -p batch && cp dist.json batch/a_bad.json && cp cases/good.json batch/z_good.json
-ln -s "$work/nowhere.json" batch/m_dangling.json
+ln -s "$tmp/nowhere.json" batch/m_dangling.json
 printf 'x' > "batch/n_$(printf '\xff')name.json"
 expect "a batch reports its broken cases" 2 "m_dangling.json: /: error: .*file.read" -- "$dmlref" run -q batch -o batch_out
 grep -q "file.name" err.txt && ok "a non-UTF-8 file name is an error" || bad "a non-UTF-8 file name is an error" "$(head -c 300 err.txt)"
@@ -220,22 +207,22 @@ python3 -c "import json; json.load(open('report.json'))" 2>/dev/null && ok "the 
 # Unreadable folders (mode 000). Root reads them anyway, so run as root (as CI is) these checks
 # run dmlref as an unprivileged user (uid and gid 65534, nobody) through setpriv.
 as_user() { if [ "$(id -u)" -eq 0 ]; then setpriv --reuid=65534 --regid=65534 --clear-groups -- "$@"; else "$@"; fi; }
-chmod 755 "$work"
+chmod 755 "$tmp"
 user_dmlref=$dmlref
 if ! as_user "$dmlref" --version >/dev/null 2>&1; then  # the build folder may be closed to nobody: a copy
   mkdir -p bin && cp "$dmlref" bin/ && ldd "$dmlref" | awk '/libdmlref/ {print $3}' | xargs -r -I{} cp {} bin/
   chmod -R a+rX bin
-  user_dmlref=$work/bin/dmlref
+  user_dmlref=$tmp/bin/dmlref
 fi
-as_user env LD_LIBRARY_PATH="$work/bin" "$user_dmlref" --version >/dev/null 2>&1 || bad "dmlref runs as an unprivileged user" "it does not"
+as_user env LD_LIBRARY_PATH="$tmp/bin" "$user_dmlref" --version >/dev/null 2>&1 || bad "dmlref runs as an unprivileged user" "it does not"
 mkdir -p locked/inner locked/zz && cp cases/good.json locked/inner/x.json && cp cases/good.json locked/zz/y.json
 chmod -R a+rX locked && chmod 000 locked/inner
-expect "an unreadable folder is an error (validate DIR)" 2 "inner: /: error: cannot read the folder" -- as_user env LD_LIBRARY_PATH="$work/bin" "$user_dmlref" validate locked
+expect "an unreadable folder is an error (validate DIR)" 2 "inner: /: error: cannot read the folder" -- as_user env LD_LIBRARY_PATH="$tmp/bin" "$user_dmlref" validate locked
 mkdir -p dgold/a_locked dgold/b_locked dgold/c_ok act/c_ok
 "$dmlref" run -q cases/good.json -o dgold/c_ok >/dev/null 2>&1
 cp dgold/c_ok/good.json dgold/a_locked/ && cp dgold/c_ok/good.json dgold/b_locked/ && cp dgold/c_ok/good.json act/c_ok/
 chmod -R a+rX dgold act && chmod 000 dgold/a_locked dgold/b_locked
-expect "diff DIR: an unreadable folder is an error" 2 "a_locked: cannot read the folder" -- as_user env LD_LIBRARY_PATH="$work/bin" "$user_dmlref" diff dgold act
+expect "diff DIR: an unreadable folder is an error" 2 "a_locked: cannot read the folder" -- as_user env LD_LIBRARY_PATH="$tmp/bin" "$user_dmlref" diff dgold act
 grep -q "b_locked: cannot read the folder" err.txt && ok "diff DIR reports every unreadable folder (the walk goes on)" \
   || bad "diff DIR reports every unreadable folder" "$(head -c 400 err.txt)"
 grep -Eq "^PASS +good " out.txt && ok "diff DIR still judges the readable case" || bad "diff DIR still judges the readable case" "$(head -c 400 out.txt)"
@@ -253,5 +240,4 @@ if grep -q $'\x1b' out.txt err.txt; then bad "diff prints names escaped" "an esc
 elif grep -q '^\[1/1\] PASS' out.txt; then bad "diff prints names escaped" "a forged line: $(head -c 300 out.txt)"
 else ok "diff prints names escaped (no forged line, no terminal escape)"; fi
 
-echo "$failures failed"
-[ "$failures" -eq 0 ]
+finish "0 failed"

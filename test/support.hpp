@@ -10,6 +10,8 @@
 #include <doctest/doctest.h>
 
 #include <cstring>
+#include <filesystem>
+#include <fstream>
 #include <map>
 #include <string>
 #include <vector>
@@ -87,6 +89,29 @@ inline Diagnostics diagnose(const std::string& text, const std::string& file = "
     return d;
 }
 
+// Parses a case from JSON text (as if read from `file`), requiring that it has no error.
+inline Case parse_valid(const std::string& text, const std::string& file = "golden.json") {
+    Diagnostics d;
+    Case c = parse_case(parse_json_text(text), file, d);
+    for (const auto& item : d.items()) INFO(format(item, file));
+    REQUIRE_FALSE(d.has_errors());
+    return c;
+}
+
+// A RELU golden: OutputTensor of `type` and `sizes` with `values` (JSON text of the list), the
+// tolerance and DontCare given as JSON text, and optional output Strides.
+inline std::string relu_golden(const std::string& type, const std::string& sizes, const std::string& values,
+                               const std::string& tolerance = R"({"Kind": "Bits", "Why": "test"})", const std::string& dont_care = "",
+                               const std::string& output_strides = "") {
+    return R"({"format": 1, "name": "t", "operator": "ACTIVATION_RELU",
+        "desc": {"InputTensor": {"DataType": ")" + type + R"(", "Sizes": )" + sizes + R"(},
+                 "OutputTensor": {"DataType": ")" + type + R"(", "Sizes": )" + sizes +
+           (output_strides.empty() ? "" : ", \"Strides\": " + output_strides) + R"(}},
+        "inputs": {"InputTensor": {"Fill": 0}},
+        "expected": {"OutputTensor": {"Values": )" + values + R"(, "Tolerance": )" + tolerance +
+           (dont_care.empty() ? "" : ", \"DontCare\": " + dont_care) + "}}}";
+}
+
 // The formatted first error (file, path, message, rule), or "" when there is none.
 inline std::string first_error(const Diagnostics& d, const std::string& file = "test.json") {
     for (const auto& item : d.items())
@@ -108,6 +133,11 @@ template <class T> T value_of(double v) {
     if constexpr (is_half_v<T>) return half_from_double(v);
     else return static_cast<T>(v);
 }
+template <class T> std::vector<T> values_of(std::initializer_list<double> v) {
+    std::vector<T> r;
+    for (double x : v) r.push_back(value_of<T>(x));
+    return r;
+}
 
 // Row-major index arithmetic for the naive references in the tests.
 inline uint64_t product(const std::vector<uint32_t>& s) { uint64_t p = 1; for (auto v : s) p *= v; return p; }
@@ -120,6 +150,29 @@ inline uint64_t flatten(const std::vector<uint32_t>& c, const std::vector<uint32
     uint64_t i = 0;
     for (size_t d = 0; d < sizes.size(); ++d) i = i * sizes[d] + c[d];
     return i;
+}
+
+// A scratch folder, temp/dmlref-NAME, emptied when made and removed with the object.
+struct Dir {
+    std::filesystem::path path;
+    explicit Dir(const std::string& name) : path(std::filesystem::temp_directory_path() / ("dmlref-" + name)) {
+        std::filesystem::remove_all(path);
+        std::filesystem::create_directories(path);
+    }
+    ~Dir() { std::error_code ec; std::filesystem::remove_all(path, ec); }
+    Dir(const Dir&) = delete;
+    Dir& operator=(const Dir&) = delete;
+    std::filesystem::path operator/(const std::string& s) const { return path / s; }
+};
+
+// Writes a file, making its folder first.
+inline void write_text(const std::filesystem::path& file, const std::string& text) {
+    std::filesystem::create_directories(file.parent_path());
+    std::ofstream(file, std::ios::binary) << text;
+}
+inline void write_bytes(const std::filesystem::path& file, const std::vector<std::byte>& b) {
+    std::filesystem::create_directories(file.parent_path());
+    std::ofstream(file, std::ios::binary).write(reinterpret_cast<const char*>(b.data()), std::streamsize(b.size()));
 }
 
 }  // namespace dmlref::test

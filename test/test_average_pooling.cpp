@@ -3,7 +3,7 @@
 // identity <F(x), g> = <x, G(g)> on values whose averages are exact, and a naive computation in
 // this file: exact rationals (GMP) per window, rounded by MPFR (not dmlref's rounding code).
 #include "mpfr_round.hpp"
-#include "support.hpp"
+#include "pooling_support.hpp"
 
 #include "dmlref/tolerance.hpp"
 
@@ -27,13 +27,7 @@ Operator forward_op(DataType t, const Geometry& g, std::vector<uint32_t> in_stri
     DML_AVERAGE_POOLING1_OPERATOR_DESC d;
     d.InputTensor = desc(t, g.in, std::move(in_strides));
     d.OutputTensor = desc(t, g.out, std::move(out_strides));
-    d.DimensionCount = uint32_t(g.in.size() - 2);
-    d.Strides = g.Strides;
-    d.WindowSize = g.WindowSize;
-    d.StartPadding = g.StartPadding;
-    d.EndPadding = g.EndPadding;
-    d.Dilations = g.Dilations;
-    d.IncludePadding = g.IncludePadding;
+    set_window(d, g);  // pooling_support.hpp
     return {OperatorType::AVERAGE_POOLING1, d};
 }
 
@@ -41,12 +35,7 @@ Operator forward_v0(DataType t, const Geometry& g) {
     DML_AVERAGE_POOLING_OPERATOR_DESC d;
     d.InputTensor = desc(t, g.in);
     d.OutputTensor = desc(t, g.out);
-    d.DimensionCount = uint32_t(g.in.size() - 2);
-    d.Strides = g.Strides;
-    d.WindowSize = g.WindowSize;
-    d.StartPadding = g.StartPadding;
-    d.EndPadding = g.EndPadding;
-    d.IncludePadding = g.IncludePadding;
+    set_window(d, g);
     return {OperatorType::AVERAGE_POOLING, d};
 }
 
@@ -54,12 +43,7 @@ Operator grad_op(DataType t, const Geometry& g, std::vector<uint32_t> dy_strides
     DML_AVERAGE_POOLING_GRAD_OPERATOR_DESC d;
     d.InputGradientTensor = desc(t, g.out, std::move(dy_strides));
     d.OutputGradientTensor = desc(t, g.in, std::move(dx_strides));
-    d.DimensionCount = uint32_t(g.in.size() - 2);
-    d.Strides = g.Strides;
-    d.WindowSize = g.WindowSize;
-    d.StartPadding = g.StartPadding;
-    d.EndPadding = g.EndPadding;
-    d.IncludePadding = g.IncludePadding;
+    set_window(d, g);
     return {OperatorType::AVERAGE_POOLING_GRAD, d};
 }
 
@@ -67,19 +51,7 @@ Operator grad_op(DataType t, const Geometry& g, std::vector<uint32_t> dy_strides
 // The naive reading of the page: for output o, every tap k of the window; a tap is real when
 // its position is inside the input. Returns (real logical input indices, divisor).
 std::pair<std::vector<uint64_t>, uint64_t> window(const Geometry& g, uint64_t o) {
-    const auto oc = unflatten(o, g.out);
-    std::vector<uint64_t> real;
-    for (uint64_t k = 0; k < product(g.WindowSize); ++k) {
-        const auto kc = unflatten(k, g.WindowSize);
-        std::vector<uint32_t> p = {oc[0], oc[1]};
-        bool inside = true;
-        for (size_t i = 0; i < g.WindowSize.size(); ++i) {
-            const int64_t pos = int64_t(oc[i + 2]) * g.Strides[i] - int64_t(g.StartPadding[i]) + int64_t(kc[i]) * g.Dilations[i];
-            inside = inside && pos >= 0 && pos < int64_t(g.in[i + 2]);
-            p.push_back(uint32_t(std::max<int64_t>(pos, 0)));
-        }
-        if (inside) real.push_back(flatten(p, g.in));
-    }
+    const std::vector<uint64_t> real = window_taps(g, g.out, o);  // pooling_support.hpp
     const uint64_t D = g.IncludePadding ? product(g.WindowSize) : real.size();
     return {real, D};
 }

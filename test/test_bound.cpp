@@ -15,13 +15,7 @@ using namespace dmlref::test;
 
 namespace {
 
-Case parse_text(const std::string& text) {
-    Diagnostics d;
-    Case c = parse_case(parse_json_text(text), "mem.json", d);
-    for (const auto& item : d.items()) INFO(format(item, "mem.json"));
-    REQUIRE_FALSE(d.has_errors());
-    return c;
-}
+Case parse_text(const std::string& text) { return parse_valid(text, "mem.json"); }
 
 // The case with its golden (dmlref's evaluation) as the expected output, as `dmlref run -o` writes it.
 Case with_golden(Case c, const std::string& output) {

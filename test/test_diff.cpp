@@ -1,62 +1,20 @@
-// `dmlref diff` and the tolerance model, tested with planted failures: every expected count and
-// location below comes from where the test planted the difference, never from the diff's output.
+// `dmlref diff`'s judgement and the tolerance model (census, Ulp and Summed bounds, switches,
+// don't-care and boundary elements, the tolerance table), tested with planted failures: every
+// expected count and location below comes from where the test planted the difference, never from
+// the diff's output. Files, directories and reports: test_diff_files.cpp.
 #include "support.hpp"
 
 #include "dmlref/diff.hpp"
-#include "dmlref/npy.hpp"
 #include "dmlref/tolerance.hpp"
 
 #include <filesystem>
-#include <fstream>
 #include <functional>
-#include <sstream>
 
 namespace fs = std::filesystem;
 using namespace dmlref;
 using namespace dmlref::test;
 
 namespace {
-
-struct TempDir {
-    fs::path path;
-    explicit TempDir(const std::string& name) : path(fs::temp_directory_path() / ("dmlref-diff-test-" + name)) {
-        fs::remove_all(path);
-        fs::create_directories(path);
-    }
-    ~TempDir() { std::error_code ec; fs::remove_all(path, ec); }
-    fs::path operator/(const std::string& s) const { return path / s; }
-};
-
-void write_text(const fs::path& file, const std::string& text) {
-    fs::create_directories(file.parent_path());
-    std::ofstream(file, std::ios::binary) << text;
-}
-void write_bytes(const fs::path& file, const std::vector<std::byte>& b) {
-    fs::create_directories(file.parent_path());
-    std::ofstream(file, std::ios::binary).write(reinterpret_cast<const char*>(b.data()), std::streamsize(b.size()));
-}
-
-// A RELU golden: OutputTensor of `type` and `sizes` with `values` (JSON text of the list), the
-// tolerance and DontCare given as JSON text, and optional output Strides.
-std::string relu_golden(const std::string& type, const std::string& sizes, const std::string& values,
-                        const std::string& tolerance = R"({"Kind": "Bits", "Why": "test"})", const std::string& dont_care = "",
-                        const std::string& output_strides = "") {
-    return R"({"format": 1, "name": "t", "operator": "ACTIVATION_RELU",
-        "desc": {"InputTensor": {"DataType": ")" + type + R"(", "Sizes": )" + sizes + R"(},
-                 "OutputTensor": {"DataType": ")" + type + R"(", "Sizes": )" + sizes +
-           (output_strides.empty() ? "" : ", \"Strides\": " + output_strides) + R"(}},
-        "inputs": {"InputTensor": {"Fill": 0}},
-        "expected": {"OutputTensor": {"Values": )" + values + R"(, "Tolerance": )" + tolerance +
-           (dont_care.empty() ? "" : ", \"DontCare\": " + dont_care) + "}}}";
-}
-
-Case parse(const std::string& text) {
-    Diagnostics d;
-    Case c = parse_case(parse_json_text(text), "golden.json", d);
-    for (const auto& item : d.items()) INFO(format(item, "golden.json"));
-    REQUIRE_FALSE(d.has_errors());
-    return c;
-}
 
 // The golden's values with element `index` replaced by `bits`.
 std::vector<std::byte> planted(const Case& c, const std::string& output, uint64_t index, uint64_t bits) {
@@ -105,7 +63,7 @@ using CensusFn = std::function<OutputCensus(const Case&, const std::string&, con
 std::vector<std::string> missed(const CensusFn& fn) {
     std::vector<std::string> out;
     for (const auto& p : planted_failures()) {
-        const Case c = parse(p.golden);
+        const Case c = parse_valid(p.golden);
         const OutputCensus r = fn(c, "OutputTensor", planted(c, "OutputTensor", p.index, p.actual_bits));
         const bool caught = r.over == 1 && !r.passed() && !r.worst.empty() && r.worst[0].index == p.index &&
                             r.worst[0].coordinate == p.coordinate && r.worst[0].judgement.verdict == Verdict::Over &&
@@ -148,7 +106,7 @@ TEST_CASE("a permissive comparator would fail the planted-failure check") {
 }
 
 TEST_CASE("the census counts each kind of element") {
-    const Case c = parse(relu_golden("FLOAT32", "[2, 3]", kFloat32Values));
+    const Case c = parse_valid(relu_golden("FLOAT32", "[2, 3]", kFloat32Values));
     auto actual = planted(c, "OutputTensor", 0, 0x80000000);        // -0: over, 1 ULP, comparable
     store_bits(DataType::FLOAT32, actual.data() + 2 * 4, 0xffc00001);  // NaN sign: over, non-finite
     const OutputCensus r = census(c, "OutputTensor", actual, DiffOptions{});
@@ -168,7 +126,7 @@ TEST_CASE("the census counts each kind of element") {
 }
 
 TEST_CASE("Ulp tolerance: at the bound passes, one past fails") {
-    const Case c = parse(relu_golden("FLOAT32", "[4]", "[1, 2, 3, 4]", R"({"Kind": "Ulp", "Ulp": 2, "Why": "test"})"));
+    const Case c = parse_valid(relu_golden("FLOAT32", "[4]", "[1, 2, 3, 4]", R"({"Kind": "Ulp", "Ulp": 2, "Why": "test"})"));
     CHECK(census(c, "OutputTensor", planted(c, "OutputTensor", 2, 0x40400002), {}).passed());
     CHECK(census(c, "OutputTensor", planted(c, "OutputTensor", 2, 0x40400000 - 2), {}).passed());
     CHECK_FALSE(census(c, "OutputTensor", planted(c, "OutputTensor", 2, 0x40400000 - 3), {}).passed());
@@ -182,7 +140,7 @@ TEST_CASE("Ulp tolerance: at the bound passes, one past fails") {
 
 TEST_CASE("Summed tolerance: (terms - 1/2) ULP of the golden, both sides of the bound") {
     SUBCASE("FLOAT32, 3 terms: 2.5 ULP of 1.0") {
-        const Case c = parse(relu_golden("FLOAT32", "[2]", "[5, 1]", R"({"Kind": "Summed", "MaxTerms": 3, "Why": "test"})"));
+        const Case c = parse_valid(relu_golden("FLOAT32", "[2]", "[5, 1]", R"({"Kind": "Summed", "MaxTerms": 3, "Why": "test"})"));
         auto ok = [&](uint32_t bits) { return census(c, "OutputTensor", planted(c, "OutputTensor", 1, bits), {}).passed(); };
         CHECK(ok(0x3f800000 + 2));      // 2 ULP above: inside
         CHECK_FALSE(ok(0x3f800000 + 3));  // 3 ULP above: 0.5 ULP outside
@@ -190,7 +148,7 @@ TEST_CASE("Summed tolerance: (terms - 1/2) ULP of the golden, both sides of the 
         CHECK_FALSE(ok(0x3f800000 - 6));  // one step more
     }
     SUBCASE("FLOAT16, 2 terms: 1.5 ULP of 1.0") {
-        const Case c = parse(relu_golden("FLOAT16", "[3]", "[0, 0, 1]", R"({"Kind": "Summed", "MaxTerms": 2, "Why": "test"})"));
+        const Case c = parse_valid(relu_golden("FLOAT16", "[3]", "[0, 0, 1]", R"({"Kind": "Summed", "MaxTerms": 2, "Why": "test"})"));
         auto ok = [&](uint16_t bits) { return census(c, "OutputTensor", planted(c, "OutputTensor", 2, bits), {}).passed(); };
         CHECK(ok(0x3c01));
         CHECK_FALSE(ok(0x3c02));
@@ -216,7 +174,7 @@ TEST_CASE("Summed tolerance: (terms - 1/2) ULP of the golden, both sides of the 
         CHECK_FALSE(within_summed_bound(DataType::FLOAT32, 0, 0x00000002, 2));
     }
     SUBCASE("NaN golden of a sum matches any NaN; infinities must match") {
-        const Case c = parse(relu_golden("FLOAT32", "[2]", R"(["nan", "inf"])", R"({"Kind": "Summed", "MaxTerms": 2, "Why": "test"})"));
+        const Case c = parse_valid(relu_golden("FLOAT32", "[2]", R"(["nan", "inf"])", R"({"Kind": "Summed", "MaxTerms": 2, "Why": "test"})"));
         CHECK(census(c, "OutputTensor", planted(c, "OutputTensor", 0, 0xffc12345), {}).passed());
         const OutputCensus r = census(c, "OutputTensor", planted(c, "OutputTensor", 1, 0x7f7fffff), {});
         CHECK(r.over == 1);
@@ -241,7 +199,7 @@ TEST_CASE("Summed per element: MAX_POOLING_GRAD's own term counts") {
 }
 
 TEST_CASE("switches: +0/-0, any NaN, flushed subnormals; all off by default") {
-    const Case c = parse(relu_golden("FLOAT32", "[2, 3]", kFloat32Values));
+    const Case c = parse_valid(relu_golden("FLOAT32", "[2, 3]", kFloat32Values));
     DiffOptions o;
     CHECK_FALSE(census(c, "OutputTensor", planted(c, "OutputTensor", 0, 0x80000000), o).passed());
     CHECK_FALSE(census(c, "OutputTensor", planted(c, "OutputTensor", 2, 0x7fc00000), o).passed());
@@ -265,7 +223,7 @@ TEST_CASE("switches: +0/-0, any NaN, flushed subnormals; all off by default") {
 }
 
 TEST_CASE("don't-care elements are skipped and counted by reason") {
-    const Case c = parse(relu_golden("INT32", "[5]", "[1, 2, 3, 4, 5]", R"({"Kind": "Bits", "Why": "test"})",
+    const Case c = parse_valid(relu_golden("INT32", "[5]", "[1, 2, 3, 4, 5]", R"({"Kind": "Bits", "Why": "test"})",
                                      R"([{"Index": 1, "Reason": "EmptyWindow"}, {"Index": 3, "Reason": "EmptyWindow"}, {"Index": 4, "Reason": "Other"}])"));
     auto actual = planted(c, "OutputTensor", 1, 99);
     store_bits(DataType::INT32, actual.data() + 3 * 4, 77);
@@ -282,7 +240,7 @@ TEST_CASE("don't-care elements are skipped and counted by reason") {
 }
 
 TEST_CASE("boundary elements are flagged: ReluGrad at zero, ClipGrad at Min or Max") {
-    const Case relu = parse(R"({"format": 1, "operator": "ACTIVATION_RELU_GRAD",
+    const Case relu = parse_valid(R"({"format": 1, "operator": "ACTIVATION_RELU_GRAD",
         "desc": {"InputTensor": {"DataType": "FLOAT32", "Sizes": [4]}, "InputGradientTensor": {"DataType": "FLOAT32", "Sizes": [4]},
                  "OutputGradientTensor": {"DataType": "FLOAT32", "Sizes": [4]}},
         "inputs": {"InputTensor": [1, 0, -0.0, -1], "InputGradientTensor": [5, 6, 7, 8]},
@@ -295,7 +253,7 @@ TEST_CASE("boundary elements are flagged: ReluGrad at zero, ClipGrad at Min or M
     CHECK(r.boundary.at("ReluGradAtZero").over == 1);
     CHECK(r.worst.at(0).boundary == "ReluGradAtZero");
 
-    const Case clip = parse(R"({"format": 1, "operator": "ELEMENT_WISE_CLIP_GRAD1",
+    const Case clip = parse_valid(R"({"format": 1, "operator": "ELEMENT_WISE_CLIP_GRAD1",
         "desc": {"InputTensor": {"DataType": "INT8", "Sizes": [5]}, "InputGradientTensor": {"DataType": "INT8", "Sizes": [5]},
                  "OutputGradientTensor": {"DataType": "INT8", "Sizes": [5]}, "MinMaxDataType": "INT8", "Min": -2, "Max": 3},
         "inputs": {"InputTensor": [-3, -2, 0, 3, 4], "InputGradientTensor": [1, 1, 1, 1, 1]},
@@ -321,214 +279,10 @@ TEST_CASE("the tolerance table has a row for every output of every operator, and
             }
         }
     }
-    const Case clip = parse(R"({"format": 1, "operator": "ELEMENT_WISE_CLIP",
+    const Case clip = parse_valid(R"({"format": 1, "operator": "ELEMENT_WISE_CLIP",
         "desc": {"InputTensor": {"DataType": "FLOAT32", "Sizes": [1]}, "OutputTensor": {"DataType": "FLOAT32", "Sizes": [1]},
                  "Min": 0, "Max": 1, "ScaleBias": {"Scale": 2, "Bias": 1}},
         "inputs": {"InputTensor": [0.5]}})");
     CHECK(stated_tolerance(clip, "OutputTensor").Kind == "Ulp");
     CHECK(stated_tolerance(clip, "OutputTensor").Ulp == 1);
-}
-
-TEST_CASE("actual files: .npy, raw buffers with strides, case files; wrong shape, dtype, truncation") {
-    TempDir dir("files");
-    const std::string text = relu_golden("FLOAT32", "[2, 3]", "[1, 2, 3, 4, 5, 6]", R"({"Kind": "Bits", "Why": "test"})", "", "[4, 1]");
-    write_text(dir / "golden.json", text);
-    const Case c = parse(text);
-    const TensorDesc& d = std::get<DML_ACTIVATION_RELU_OPERATOR_DESC>(c.op.Desc).OutputTensor;
-    REQUIRE(buffer_size(d) == 28);  // (1*4 + 2*1 + 1) * 4 bytes
-
-    SUBCASE("a raw buffer with strides: the gap bytes are ignored") {
-        auto buffer = logical_buffer<float>(d, {1, 2, 3, 4, 5, 6}, std::byte{0xff});
-        write_bytes(dir / "out.bin", buffer);
-        CaseDiff r = diff_case(dir / "golden.json", dir / "out.bin", {});
-        REQUIRE(r.errors.empty());
-        CHECK(r.status() == CaseDiff::Status::Pass);
-        CHECK(r.outputs.at(0).identical == 6);
-        // Logical element [1,1] lives at buffer element 1*4 + 1 = 5.
-        std::vector<float> v = as_values<float>(buffer);
-        v[5] = 50;
-        std::memcpy(buffer.data(), v.data(), buffer.size());
-        write_bytes(dir / "out.bin", buffer);
-        r = diff_case(dir / "golden.json", dir / "out.bin", {});
-        CHECK(r.status() == CaseDiff::Status::Fail);
-        CHECK(r.outputs.at(0).worst.at(0).coordinate == std::vector<uint64_t>{1, 1});
-    }
-    SUBCASE("a truncated raw buffer") {
-        auto buffer = logical_buffer<float>(d, {1, 2, 3, 4, 5, 6});
-        buffer.resize(27);  // the last logical element, [1,2], is buffer element 1*4 + 2 = 6: it ends at byte 28
-        write_bytes(dir / "short.bin", buffer);
-        const CaseDiff r = diff_case(dir / "golden.json", dir / "short.bin", {});
-        REQUIRE(r.errors.size() == 1);
-        CHECK(r.errors[0].find((dir / "short.bin").string() + ": truncated raw buffer") == 0);
-        CHECK(r.errors[0].find("needs at least 28 bytes") != std::string::npos);
-        CHECK(r.status() == CaseDiff::Status::Error);
-        // Up to the last logical element is enough: 3 UINT8 need 3 bytes, though
-        // TotalTensorSizeInBytes rounds up to 4.
-        write_text(dir / "u8.json", relu_golden("UINT8", "[3]", "[7, 8, 9]"));
-        write_bytes(dir / "u8.bin", {std::byte{7}, std::byte{8}, std::byte{9}});
-        CHECK(diff_case(dir / "u8.json", dir / "u8.bin", {}).status() == CaseDiff::Status::Pass);
-        buffer = logical_buffer<float>(d, {1, 2, 3, 4, 5, 6});
-        buffer.resize(32);
-        write_bytes(dir / "long.bin", buffer);
-        CHECK(diff_case(dir / "golden.json", dir / "long.bin", {}).errors.at(0).find("more than the 28") != std::string::npos);
-    }
-    SUBCASE(".npy: the right one passes; wrong shape and wrong dtype are errors naming the file") {
-        NpyArray a{DataType::FLOAT32, {2, 3}, {}};
-        a.data.resize(24);
-        const std::vector<float> v{1, 2, 3, 4, 5, 6};
-        std::memcpy(a.data.data(), v.data(), 24);
-        write_npy(dir / "ok.npy", a);
-        CHECK(diff_case(dir / "golden.json", dir / "ok.npy", {}).status() == CaseDiff::Status::Pass);
-        a.shape = {1, 2, 1, 3};  // dimensions of size 1 do not change the order
-        write_npy(dir / "ok4.npy", a);
-        CHECK(diff_case(dir / "golden.json", dir / "ok4.npy", {}).status() == CaseDiff::Status::Pass);
-        a.shape = {3, 2};
-        write_npy(dir / "shape.npy", a);
-        CaseDiff r = diff_case(dir / "golden.json", dir / "shape.npy", {});
-        REQUIRE(r.errors.size() == 1);
-        CHECK(r.errors[0] == (dir / "shape.npy").string() + ": wrong shape: the file's shape is (3, 2), the golden output's Sizes are [2,3]");
-        NpyArray b{DataType::FLOAT64, {2, 3}, std::vector<std::byte>(48)};
-        write_npy(dir / "dtype.npy", b);
-        r = diff_case(dir / "golden.json", dir / "dtype.npy", {});
-        REQUIRE(r.errors.size() == 1);
-        CHECK(r.errors[0] == (dir / "dtype.npy").string() +
-                                 ": wrong dtype: the file holds <f8 (FLOAT64), the golden output's DataType is FLOAT32 (<f4)");
-    }
-    SUBCASE("a case file holding the outputs") {
-        write_text(dir / "actual.json", relu_golden("FLOAT32", "[2, 3]", "[1, 2, 3, 4, 5, 7]"));
-        CaseDiff r = diff_case(dir / "golden.json", dir / "actual.json", {});
-        REQUIRE(r.errors.empty());
-        CHECK(r.outputs.at(0).over == 1);
-        CHECK(r.outputs.at(0).worst.at(0).index == 5);
-        write_text(dir / "other.json", relu_golden("FLOAT16", "[2, 3]", "[1, 2, 3, 4, 5, 6]"));
-        r = diff_case(dir / "golden.json", dir / "other.json", {});
-        CHECK(r.errors.at(0).find("wrong dtype") != std::string::npos);
-        write_text(dir / "other.json", relu_golden("FLOAT32", "[3, 2]", "[1, 2, 3, 4, 5, 6]"));
-        r = diff_case(dir / "golden.json", dir / "other.json", {});
-        CHECK(r.errors.at(0).find("wrong shape") != std::string::npos);
-    }
-}
-
-TEST_CASE("npy: format 2.0 read; malformed headers are errors") {
-    std::string h = "{'descr': '<i2', 'fortran_order': False, 'shape': (2,), }";
-    while ((12 + h.size() + 1) % 64) h += ' ';
-    h += '\n';
-    std::string f = std::string("\x93NUMPY\x02\x00", 8);
-    for (int i = 0; i < 4; ++i) f += char((h.size() >> (8 * i)) & 0xff);
-    f += h + std::string("\x01\x00\xff\xff", 4);
-    const NpyArray a = parse_npy(f, 1 << 20);
-    CHECK(a.data_type == DataType::INT16);
-    CHECK(a.shape == std::vector<uint64_t>{2});
-    CHECK(load_bits(DataType::INT16, a.data.data() + 2) == 0xffff);
-    auto error = [](const std::string& bytes) {
-        try { parse_npy(bytes, 1 << 20); } catch (const NpyError& e) { return std::string(e.what()); }
-        return std::string("no error");
-    };
-    CHECK(error(std::string("\x93NUMPY\x01\x00\x40\x00{'descr'", 17)) == "the file ends inside the header");
-    CHECK(error(std::string("\x93NUMPY\x01\x00\x08\x00{'x': 1}", 18)) == "the header has no 'descr' entry");
-}
-
-TEST_CASE("directory mode matches cases by relative path and summarises them") {
-    TempDir dir("dirs");
-    const std::string values = "[1, 2, 3, 4, 5, 6]";
-    write_text(dir / "golden/relu/a.json", relu_golden("FLOAT32", "[2, 3]", values));
-    write_text(dir / "golden/relu/b.json", relu_golden("FLOAT32", "[2, 3]", values));
-    write_text(dir / "golden/c.json", relu_golden("FLOAT32", "[2, 3]", values));
-    write_text(dir / "golden/d.json", relu_golden("FLOAT32", "[2, 3]", values));
-    NpyArray a{DataType::FLOAT32, {2, 3}, std::vector<std::byte>(24)};
-    const std::vector<float> v{1, 2, 3, 4, 5, 6};
-    std::memcpy(a.data.data(), v.data(), 24);
-    fs::create_directories(dir / "actual/relu/a");
-    write_npy(dir / "actual/relu/a/OutputTensor.npy", a);                                   // pass
-    write_text(dir / "actual/relu/b.json", relu_golden("FLOAT32", "[2, 3]", "[1, 2, 3, 4, 5, 6.5]"));  // fail
-    fs::create_directories(dir / "actual/d");                                              // d: an empty directory
-    // c has no actual outputs at all.
-    const DiffReport r = diff(dir / "golden", dir / "actual", {});
-    REQUIRE(r.cases.size() == 4);
-    CHECK(r.directory_mode);
-    CHECK(r.cases[0].golden == dir / "golden/c.json");
-    CHECK(r.cases[0].status() == CaseDiff::Status::Error);
-    CHECK(r.cases[0].errors.at(0).find("no actual outputs") != std::string::npos);
-    CHECK(r.cases[1].status() == CaseDiff::Status::Error);
-    CHECK(r.cases[1].errors.at(0).find("holds neither OutputTensor.npy nor OutputTensor.bin") != std::string::npos);
-    CHECK(r.cases[2].status() == CaseDiff::Status::Pass);
-    CHECK(r.cases[3].status() == CaseDiff::Status::Fail);
-    CHECK(r.cases[3].outputs.at(0).worst.at(0).index == 5);
-    CHECK(r.exit_code() == 2);
-    const std::string text = report_text(r);
-    CHECK(text.find("4 cases: 1 passed, 1 failed, 2 errors") != std::string::npos);
-    const auto j = nlohmann::json::parse(report_json(r));
-    CHECK(j["summary"]["exit_code"] == 2);
-    CHECK(j["cases"][3]["status"] == "fail");
-    CHECK(j["cases"][3]["outputs"][0]["over"] == 1);
-    CHECK(j["cases"][3]["outputs"][0]["worst"][0]["coordinate"] == nlohmann::json::array({1, 2}));
-    CHECK(j["cases"][3]["outputs"][0]["worst"][0]["golden_bits"] == "0x40c00000");
-    CHECK(j["cases"][3]["outputs"][0]["worst"][0]["actual"] == "6.5");
-    CHECK(j["cases"][3]["outputs"][0]["worst"][0]["ulp_distance"] == 0x40d00000 - 0x40c00000);
-}
-
-TEST_CASE("run_diff: exit codes 0, 1, 2, the JSON report and the picture") {
-    TempDir dir("exit");
-    write_text(dir / "golden.json", relu_golden("UINT8", "[2, 2]", "[1, 2, 3, 4]"));
-    write_bytes(dir / "same.bin", {std::byte{1}, std::byte{2}, std::byte{3}, std::byte{4}});
-    write_bytes(dir / "off.bin", {std::byte{1}, std::byte{2}, std::byte{3}, std::byte{5}});
-    write_bytes(dir / "short.bin", {std::byte{1}, std::byte{2}, std::byte{3}});
-    auto run_with = [&](DiffCommand cmd, const std::string& actual, std::string* err_text) {
-        cmd.golden = dir / "golden.json";
-        cmd.actual = actual.empty() ? fs::path() : dir / actual;
-        std::ostringstream out, err;
-        const int code = run_diff(cmd, out, err);
-        if (err_text) *err_text = err.str();
-        return code;
-    };
-    auto run = [&](const std::string& actual, std::string* err_text = nullptr) { return run_with(DiffCommand{}, actual, err_text); };
-    CHECK(run("same.bin") == 0);
-    CHECK(run("off.bin") == 1);
-    std::string err;
-    CHECK(run("short.bin", &err) == 2);
-    CHECK(err.find((dir / "short.bin").string() + ": truncated raw buffer") != std::string::npos);
-    CHECK(run("missing.bin", &err) == 2);
-    CHECK(err.find((dir / "missing.bin").string() + ": no such file") != std::string::npos);
-    CHECK(run("") == 2);
-    DiffCommand named;
-    named.options.files["OutputTensor"] = dir / "same.bin";
-    CHECK(run_with(named, "", nullptr) == 0);
-    named.options.files["NoSuchOutput"] = dir / "same.bin";
-    CHECK(run_with(named, "", nullptr) == 2);
-    write_text(dir / "bad.json", "{\"format\": 1");
-    {
-        DiffCommand cmd;
-        cmd.golden = dir / "bad.json";
-        cmd.actual = dir / "same.bin";
-        std::ostringstream out, e;
-        CHECK(run_diff(cmd, out, e) == 2);
-        CHECK(e.str().find((dir / "bad.json").string()) != std::string::npos);
-    }
-    DiffCommand pic;
-    pic.image = dir / "where.ppm";
-    pic.json_file = dir / "report.json";
-    CHECK(run_with(pic, "off.bin", nullptr) == 1);
-    std::ifstream in(dir / "where.ppm", std::ios::binary);
-    std::string header;
-    std::getline(in, header);
-    CHECK(header == "P6");
-    std::string size_line;
-    std::getline(in, size_line);
-    CHECK(size_line == "64 64");  // 2 x 2 elements, scaled up 32 times (the most)
-    std::string max_line;
-    std::getline(in, max_line);
-    std::vector<unsigned char> px(size_t(64 * 64 * 3));
-    in.read(reinterpret_cast<char*>(px.data()), std::streamsize(px.size()));
-    auto at = [&](size_t x, size_t y) { return std::array<int, 3>{px[(y * 64 + x) * 3], px[(y * 64 + x) * 3 + 1], px[(y * 64 + x) * 3 + 2]}; };
-    CHECK(at(0, 0) == std::array<int, 3>{96, 96, 96});     // [0,0] identical: grey
-    CHECK(at(63, 63) == std::array<int, 3>{230, 0, 0});  // [1,1] over: red
-    const auto j = nlohmann::json::parse(std::ifstream(dir / "report.json"));
-    CHECK(j["summary"]["exit_code"] == 1);
-    CHECK(j["cases"][0]["outputs"][0]["worst"][0]["index"] == 3);
-    pic.image = dir / "where.png";
-    CHECK(run_with(pic, "off.bin", nullptr) == 1);
-    std::ifstream png(dir / "where.png", std::ios::binary);
-    std::string sig(8, '\0');
-    png.read(sig.data(), 8);
-    CHECK(sig == "\x89PNG\r\n\x1a\n");
 }

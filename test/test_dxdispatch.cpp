@@ -17,16 +17,6 @@ using namespace dmlref::test;
 
 namespace {
 
-struct Dir {
-    fs::path path;
-    explicit Dir(const std::string& name) : path(fs::temp_directory_path() / ("dmlref-dxdispatch-test-" + name)) {
-        fs::remove_all(path);
-        fs::create_directories(path);
-    }
-    ~Dir() { std::error_code ec; fs::remove_all(path, ec); }
-    fs::path operator/(const std::string& s) const { return path / s; }
-};
-
 struct Imported {
     Diagnostics diags;
     std::string text;
@@ -58,7 +48,7 @@ bool has_rule(const Diagnostics& d, const std::string& rule, const std::string& 
 }  // namespace
 
 TEST_CASE("import: DxDispatch's example clip, in place, with comments, a trailing comma and NaN/Inf spellings") {
-    Dir dir("clip");
+    Dir dir("dxdispatch-test-clip");
     const Imported r = import_text(dir, R"({
         "$schema": "./_schema.json",
         // DxDispatch allows comments and trailing commas
@@ -91,7 +81,7 @@ TEST_CASE("import: DxDispatch's example clip, in place, with comments, a trailin
 }
 
 TEST_CASE("import: sequences accumulate in the element type, as DxDispatch's value += valueDelta does") {
-    Dir dir("sequence");
+    Dir dir("dxdispatch-test-sequence");
     auto model = [](const std::string& type, const std::string& init, const std::string& sizes) {
         return R"({"resources": {"x": {"initialValuesDataType": ")" + type + R"(", "initialValues": )" + init + R"(},
                                  "y": {"initialValuesDataType": ")" + type + R"(", "initialValues": {"valueCount": 12, "value": 0}}},
@@ -142,7 +132,7 @@ TEST_CASE("import: sequences accumulate in the element type, as DxDispatch's val
 }
 
 TEST_CASE("import: CLIP1 with a FLOAT16 scalar union, as in DxDispatch's dml_scalar_union_fp16.json") {
-    Dir dir("clip1");
+    Dir dir("dxdispatch-test-clip1");
     const Imported r = import_text(dir, R"({
         "resources": {
             "input": { "initialValuesDataType": "FLOAT16", "initialValues": { "valueCount": 5, "valueStart": 1, "valueDelta": 1 } },
@@ -160,7 +150,7 @@ TEST_CASE("import: CLIP1 with a FLOAT16 scalar union, as in DxDispatch's dml_sca
 }
 
 TEST_CASE("import: what cannot be read is an error naming the model's JSON path and rule") {
-    Dir dir("errors");
+    Dir dir("dxdispatch-test-errors");
     SUBCASE("no DirectML dispatchable dmlref evaluates") {
         const Imported r = import_text(dir, R"({"resources": {}, "dispatchables": {"add": {"type": "hlsl", "sourcePath": "a.hlsl"}}, "commands": []})");
         CHECK(r.text.empty());
@@ -195,7 +185,7 @@ TEST_CASE("import: what cannot be read is an error naming the model's JSON path 
 
 TEST_CASE("export then import gives back every bundled case: desc, input bits, in-place bindings and outputs") {
     const fs::path cases = fs::path(DMLREF_TEST_DATA).parent_path().parent_path() / "cases";
-    Dir dir("roundtrip");
+    Dir dir("dxdispatch-test-roundtrip");
     size_t n = 0;
     for (const auto& e : fs::recursive_directory_iterator(cases)) {
         if (e.path().extension() != ".json") continue;
@@ -249,7 +239,7 @@ TEST_CASE("export: inputs JSON cannot spell go to a .npy file beside the model, 
     REQUIRE(x.files.size() == 1);
     CHECK(x.files[0].first == "m.InputTensor.npy");
     CHECK(nlohmann::json::parse(x.model)["resources"]["InputTensor"]["initialValues"]["sourcePath"] == "m.InputTensor.npy");
-    Dir dir("npy");
+    Dir dir("dxdispatch-test-npy");
     write_npy(dir / x.files[0].first, x.files[0].second);
     std::ofstream(dir / "m.json", std::ios::binary) << x.model;
     Diagnostics di;

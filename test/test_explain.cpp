@@ -16,10 +16,7 @@ namespace {
 
 // A case from JSON text, made a golden by evaluating it (the values explain reads as "golden").
 Case golden(const std::string& text) {
-    Diagnostics d;
-    Case c = parse_case(parse_json_text(text), "golden.json", d);
-    for (const auto& item : d.items()) INFO(format(item, "golden.json"));
-    REQUIRE_FALSE(d.has_errors());
+    Case c = test::parse_valid(text);
     const Outputs out = run_case(c);
     for (const auto& [name, values] : out.values) c.expected[name].values = values;
     return c;

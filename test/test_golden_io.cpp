@@ -21,21 +21,10 @@ namespace dmlref { extern bool g_sha256_plain_only; }
 
 namespace {
 
-struct Dir {
-    fs::path path;
-    explicit Dir(const std::string& name) : path(fs::temp_directory_path() / ("dmlref-golden-io-" + name)) {
-        fs::remove_all(path);
-        fs::create_directories(path);
-    }
-    ~Dir() { std::error_code ec; fs::remove_all(path, ec); }
-    fs::path operator/(const std::string& s) const { return path / s; }
-};
-
 std::string read_text(const fs::path& f) {
     std::ifstream in(f, std::ios::binary);
     return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
 }
-void write_text(const fs::path& f, const std::string& s) { std::ofstream(f, std::ios::binary) << s; }
 
 std::string error_rule(const std::string& text, std::string* path = nullptr) {
     try {
@@ -246,7 +235,7 @@ fs::path beside(const fs::path& dir, const std::string& prefix) {
 }
 
 TEST_CASE("a golden with its large output in a .npy file beside it reads back bit for bit") {
-    Dir dir("beside");
+    Dir dir("golden-io-beside");
     const uint64_t n = 1000;
     write_text(dir / "c.json", relu_case(n, R"({"Random": {"Seed": 3, "SpecialFraction": 0.1}})"));
     Case c;
@@ -286,7 +275,7 @@ TEST_CASE("a golden with its large output in a .npy file beside it reads back bi
 }
 
 TEST_CASE("a .npy beside a golden that changed, is missing, truncated or outside is an error with its rule") {
-    Dir dir("broken");
+    Dir dir("golden-io-broken");
     write_text(dir / "c.json", relu_case(64, R"({"Random": {"Seed": 4}})"));
     Case c;
     REQUIRE(!load(dir / "c.json", &c).has_errors());
@@ -332,7 +321,7 @@ TEST_CASE("a .npy beside a golden that changed, is missing, truncated or outside
 }
 
 TEST_CASE(".npy files are read straight into their buffer, header checks unchanged") {
-    Dir dir("npy");
+    Dir dir("golden-io-npy");
     std::vector<std::byte> data(4096 * 8);
     for (size_t i = 0; i < data.size(); ++i) data[i] = std::byte(i * 7);
     std::string sum;

@@ -10,13 +10,7 @@ using namespace dmlref::test;
 
 namespace {
 
-Case read(const std::string& text) {
-    Diagnostics d;
-    Case c = parse_case(parse_json_text(text), "n.json", d);
-    for (const auto& item : d.items()) INFO(format(item, "n.json"));
-    REQUIRE_FALSE(d.has_errors());
-    return c;
-}
+Case read(const std::string& text) { return parse_valid(text, "n.json"); }
 
 nlohmann::json golden(const Case& c) { return nlohmann::json::parse(write_golden(c, run_case(c), "n.json")); }
 

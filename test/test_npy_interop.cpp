@@ -15,26 +15,9 @@ using namespace dmlref::test;
 
 namespace {
 
-struct Dir {
-    fs::path path;
-    explicit Dir(const std::string& name) : path(fs::temp_directory_path() / ("dmlref-npy-interop-" + name)) {
-        fs::remove_all(path);
-        fs::create_directories(path);
-    }
-    ~Dir() { std::error_code ec; fs::remove_all(path, ec); }
-    fs::path operator/(const std::string& s) const { return path / s; }
-};
-
-void write_text(const fs::path& file, const std::string& text) { std::ofstream(file, std::ios::binary) << text; }
-
-// A RELU golden whose OutputTensor has these sizes, strides and expected values.
+// A RELU golden whose OutputTensor has these sizes, strides and expected values (support.hpp).
 std::string golden(const std::string& type, const std::string& sizes, const std::string& strides, const std::string& values) {
-    return R"({"format": 1, "name": "t", "operator": "ACTIVATION_RELU",
-        "desc": {"InputTensor": {"DataType": ")" + type + R"(", "Sizes": )" + sizes + R"(},
-                 "OutputTensor": {"DataType": ")" + type + R"(", "Sizes": )" + sizes +
-           (strides.empty() ? "" : ", \"Strides\": " + strides) + R"(}},
-        "inputs": {"InputTensor": {"Fill": 0}},
-        "expected": {"OutputTensor": {"Values": )" + values + R"(, "Tolerance": {"Kind": "Bits", "Why": "test"}}}})";
+    return relu_golden(type, sizes, values, R"({"Kind": "Bits", "Why": "test"})", "", strides);
 }
 
 template <class T> NpyArray npy(DataType t, std::vector<uint64_t> shape, const std::vector<T>& v) {
@@ -57,7 +40,7 @@ std::string fortran_npy(const std::string& descr, const std::string& shape, cons
 }  // namespace
 
 TEST_CASE("diff reads a 1-D .npy of the whole output buffer through the output's strides") {
-    Dir dir("buffer");
+    Dir dir("npy-interop-buffer");
     // Sizes [2,3] with transposed strides [1,2]: logical [r,c] lives at buffer element r + 2c;
     // the buffer holds (1*1 + 2*2 + 1) = 6 elements.
     write_text(dir / "golden.json", golden("FLOAT32", "[2, 3]", "[1, 2]", "[1, 2, 3, 4, 5, 6]"));
@@ -95,7 +78,7 @@ TEST_CASE("diff reads a 1-D .npy of the whole output buffer through the output's
 }
 
 TEST_CASE("a padded output's whole buffer, gaps ignored; FLOAT16 buffers rounded up to 4 bytes") {
-    Dir dir("padded");
+    Dir dir("npy-interop-padded");
     // Sizes [2,2], Strides [3,1]: [r,c] at 3r + c; buffer (3 + 1 + 1) = 5 elements, rounded up
     // to 4 bytes: 5 FLOAT32 elements (20 bytes).
     write_text(dir / "golden.json", golden("FLOAT32", "[2, 2]", "[3, 1]", "[1, 2, 3, 4]"));
@@ -139,7 +122,7 @@ TEST_CASE("Fortran-order .npy files are read in their logical (row-major) order"
     CHECK(as_values<int16_t>(b.data) == std::vector<int16_t>{0, 1, 10, 11, 100, 101, 110, 111});
 
     SUBCASE("diff of a golden against a Fortran-order file") {
-        Dir dir("fortran");
+        Dir dir("npy-interop-fortran");
         write_text(dir / "golden.json", golden("INT16", "[2, 3]", "", "[0, 1, 2, 10, 11, 12]"));
         std::ofstream(dir / "f.npy", std::ios::binary) << fortran_npy("<i2", "(2, 3)", le16({0, 10, 1, 11, 2, 12}));
         CHECK(diff_case(dir / "golden.json", dir / "f.npy", {}).status() == CaseDiff::Status::Pass);

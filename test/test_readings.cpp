@@ -13,11 +13,7 @@ using namespace dmlref::test;
 namespace {
 
 Case from_text(const std::string& text) {
-    Diagnostics d;
-    Case c = parse_case(parse_json_text(text), "mem.json", d);
-    for (const auto& item : d.items()) INFO(format(item, "mem.json"));
-    REQUIRE(!d.has_errors());
-    return c;
+    return parse_valid(text, "mem.json");
 }
 
 // Bits of a FLOAT32 output of `c` run under `reading` ("" for the default).

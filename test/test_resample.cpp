@@ -1,191 +1,15 @@
-// RESAMPLE, RESAMPLE1, RESAMPLE2, RESAMPLE_GRAD and RESAMPLE_GRAD1. Expected values come from
-// the RESAMPLE_GRAD1 page's example, the DirectML repo's linear upsampling data, hand
-// derivation (written beside them), or the naive computation in this file, which maps each
-// output coordinate by the formula and scatters weight * value (forward and grad alike) in
-// long double, not through the reference's tap tables or its exact accumulator.
-#include "support.hpp"
+// RESAMPLE, RESAMPLE1 and RESAMPLE2: the pages' examples, coordinates, the older operators,
+// integer rounding, strides, boundary elements, validation and support tables. Expected values
+// come from the RESAMPLE_GRAD1 page's example, the DirectML repo's linear upsampling data, hand
+// derivation (written beside them), or the naive computation of resample_support.hpp.
+#include "resample_support.hpp"
 
 #include <cmath>
-#include <functional>
 #include <limits>
 
 using namespace dmlref;
 using namespace dmlref::test;
-
-namespace {
-
-constexpr uint32_t NN = DML_INTERPOLATION_MODE_NEAREST_NEIGHBOR;
-constexpr uint32_t LINEAR = DML_INTERPOLATION_MODE_LINEAR;
-constexpr uint32_t UP = DML_AXIS_DIRECTION_INCREASING;    // ceil
-constexpr uint32_t DOWN = DML_AXIS_DIRECTION_DECREASING;  // floor
-
-// One resampling: sizes of the forward input and output, and the per-dimension arrays.
-struct Geometry {
-    std::vector<uint32_t> in, out;
-    std::vector<float> Scales, InputPixelOffsets, OutputPixelOffsets;
-};
-
-// Half-pixel offsets (0.5 / -0.5), the default of RESAMPLE.
-Geometry half_pixel(std::vector<uint32_t> in, std::vector<uint32_t> out, std::vector<float> scales) {
-    const size_t n = in.size();
-    return {std::move(in), std::move(out), std::move(scales), std::vector<float>(n, 0.5f), std::vector<float>(n, -0.5f)};
-}
-Geometry corner(std::vector<uint32_t> in, std::vector<uint32_t> out, std::vector<float> scales) {
-    const size_t n = in.size();
-    return {std::move(in), std::move(out), std::move(scales), std::vector<float>(n, 0.0f), std::vector<float>(n, 0.0f)};
-}
-
-Operator resample2(DataType t, const Geometry& g, uint32_t mode, uint32_t dir) {
-    DML_RESAMPLE2_OPERATOR_DESC d;
-    d.InputTensor = desc(t, g.in);
-    d.OutputTensor = desc(t, g.out);
-    d.InterpolationMode = mode;
-    d.RoundingDirection = dir;
-    d.DimensionCount = uint32_t(g.in.size());
-    d.Scales = g.Scales;
-    d.InputPixelOffsets = g.InputPixelOffsets;
-    d.OutputPixelOffsets = g.OutputPixelOffsets;
-    return {OperatorType::RESAMPLE2, d};
-}
-Operator resample1(DataType t, const Geometry& g, uint32_t mode) {
-    DML_RESAMPLE1_OPERATOR_DESC d;
-    d.InputTensor = desc(t, g.in);
-    d.OutputTensor = desc(t, g.out);
-    d.InterpolationMode = mode;
-    d.DimensionCount = uint32_t(g.in.size());
-    d.Scales = g.Scales;
-    d.InputPixelOffsets = g.InputPixelOffsets;
-    d.OutputPixelOffsets = g.OutputPixelOffsets;
-    return {OperatorType::RESAMPLE1, d};
-}
-Operator resample0(DataType t, const Geometry& g, uint32_t mode) {
-    DML_RESAMPLE_OPERATOR_DESC d;
-    d.InputTensor = desc(t, g.in);
-    d.OutputTensor = desc(t, g.out);
-    d.InterpolationMode = mode;
-    d.ScaleCount = uint32_t(g.in.size());
-    d.Scales = g.Scales;
-    return {OperatorType::RESAMPLE, d};
-}
-Operator grad1(DataType t, const Geometry& g, uint32_t mode, uint32_t dir) {
-    DML_RESAMPLE_GRAD1_OPERATOR_DESC d;
-    d.InputGradientTensor = desc(t, g.out);
-    d.OutputGradientTensor = desc(t, g.in);
-    d.InterpolationMode = mode;
-    d.RoundingDirection = dir;
-    d.DimensionCount = uint32_t(g.in.size());
-    d.Scales = g.Scales;
-    d.InputPixelOffsets = g.InputPixelOffsets;
-    d.OutputPixelOffsets = g.OutputPixelOffsets;
-    return {OperatorType::RESAMPLE_GRAD1, d};
-}
-Operator grad0(DataType t, const Geometry& g, uint32_t mode) {
-    DML_RESAMPLE_GRAD_OPERATOR_DESC d;
-    d.InputGradientTensor = desc(t, g.out);
-    d.OutputGradientTensor = desc(t, g.in);
-    d.InterpolationMode = mode;
-    d.DimensionCount = uint32_t(g.in.size());
-    d.Scales = g.Scales;
-    d.InputPixelOffsets = g.InputPixelOffsets;
-    d.OutputPixelOffsets = g.OutputPixelOffsets;
-    return {OperatorType::RESAMPLE_GRAD, d};
-}
-
-template <class T> std::vector<T> values_of(std::initializer_list<double> v) {
-    std::vector<T> r;
-    for (double x : v) r.push_back(value_of<T>(x));
-    return r;
-}
-
-uint64_t count(const std::vector<uint32_t>& sizes) {
-    uint64_t n = 1;
-    for (uint32_t s : sizes) n *= s;
-    return n;
-}
-
-// Runs a forward operator on X (logical = memory order, packed) and returns Y.
-template <class T> std::vector<T> forward(const Operator& op, const std::vector<T>& x) {
-    const TensorDesc& in = *tensor_fields(op)[0].desc;
-    return as_values<T>(run(op, {{"InputTensor", buffer(in, x)}}).at("OutputTensor"));
-}
-// Runs a grad on dY and returns dX.
-template <class T> std::vector<T> backward(const Operator& op, const std::vector<T>& dy) {
-    const TensorDesc& in = *tensor_fields(op)[0].desc;
-    return as_values<T>(run(op, {{"InputGradientTensor", buffer(in, dy)}}).at("OutputGradientTensor"));
-}
-
-// ---- The naive computation ----------------------------------------------------------------
-
-// The taps of output position o along one dimension, from the formula
-// x = (o - OutputPixelOffset) / Scale - InputPixelOffset; `old` lowers OutputPixelOffset by 0.5.
-std::vector<std::pair<uint32_t, long double>> naive_taps(const Geometry& g, size_t i, uint32_t o, uint32_t mode, uint32_t dir,
-                                                         bool old = false) {
-    const double opo = double(g.OutputPixelOffsets[i]) - (old && mode == NN ? 0.5 : 0.0);
-    const double x = (double(o) - opo) / double(g.Scales[i]) - double(g.InputPixelOffsets[i]);
-    const double last = double(g.in[i] - 1);
-    if (mode == NN) {
-        double r = (old || dir == DOWN) ? std::floor(x) : std::ceil(x);
-        r = std::min(std::max(r, 0.0), last);
-        return {{uint32_t(r), 1.0L}};
-    }
-    const double xc = std::min(std::max(x, 0.0), last);
-    const double x0 = std::floor(xc);
-    const long double w1 = xc - x0;
-    std::vector<std::pair<uint32_t, long double>> t = {{uint32_t(x0), 1.0L - w1}};
-    if (w1 != 0) t.push_back({uint32_t(x0) + 1, w1});
-    return t;
-}
-
-// Calls f(input logical index, output logical index, weight) for every term of the forward
-// operator: each output coordinate, each combination of taps (recursively over dimensions).
-void naive_terms(const Geometry& g, uint32_t mode, uint32_t dir, bool old,
-                 const std::function<void(uint64_t, uint64_t, long double)>& f) {
-    const size_t n = g.in.size();
-    std::vector<uint32_t> o(n, 0);
-    for (uint64_t oi = 0; oi < count(g.out); ++oi) {
-        uint64_t rest = oi;
-        for (size_t i = n; i-- > 0;) { o[i] = uint32_t(rest % g.out[i]); rest /= g.out[i]; }
-        std::function<void(size_t, uint64_t, long double)> walk = [&](size_t i, uint64_t in_index, long double w) {
-            if (i == n) { if (w != 0) f(in_index, oi, w); return; }
-            for (auto [k, wk] : naive_taps(g, i, o[i], mode, dir, old)) walk(i + 1, in_index * g.in[i] + k, w * wk);
-        };
-        walk(0, 0, 1.0L);
-    }
-}
-
-template <class T> T naive_round(long double s) {
-    if constexpr (std::is_integral_v<T>) {
-        const long double r = std::nearbyint(s);  // ties to even
-        if (r < (long double)std::numeric_limits<T>::min()) return std::numeric_limits<T>::min();
-        if (r > (long double)std::numeric_limits<T>::max()) return std::numeric_limits<T>::max();
-        return T(r);
-    } else {
-        return value_of<T>(double(s));  // the sums in these tests are exact in double
-    }
-}
-
-template <class T> long double as_long_double(T v) {
-    if constexpr (std::is_integral_v<T>) return (long double)v;
-    else return (long double)widen(v);
-}
-
-template <class T> std::vector<T> naive_forward(const Geometry& g, uint32_t mode, uint32_t dir, const std::vector<T>& x, bool old = false) {
-    std::vector<long double> sum(count(g.out), 0.0L);
-    naive_terms(g, mode, dir, old, [&](uint64_t in, uint64_t out, long double w) { sum[out] += w * as_long_double(x[in]); });
-    std::vector<T> y;
-    for (long double s : sum) y.push_back(naive_round<T>(s));
-    return y;
-}
-
-template <class T> std::vector<T> naive_grad(const Geometry& g, uint32_t mode, uint32_t dir, const std::vector<T>& dy, bool old = false) {
-    std::vector<long double> sum(count(g.in), 0.0L);
-    naive_terms(g, mode, dir, old, [&](uint64_t in, uint64_t out, long double w) { sum[in] += w * as_long_double(dy[out]); });
-    std::vector<T> dx;
-    for (long double s : sum) dx.push_back(naive_round<T>(s));
-    return dx;
-}
-
-}  // namespace
+using namespace dmlref::test::resample;
 
 // ---- The pages' examples ------------------------------------------------------------------
 
@@ -310,7 +134,7 @@ TEST_CASE("resample: old nearest neighbour = RESAMPLE2 DECREASING with OutputPix
     for (const Geometry& g : cases) {
         Geometry lowered = g;
         for (float& o : lowered.OutputPixelOffsets) o -= 0.5f;
-        std::vector<float> x(count(g.in)), dy(count(g.out));
+        std::vector<float> x(product(g.in)), dy(product(g.out));
         for (size_t i = 0; i < x.size(); ++i) x[i] = float(i * 3 % 11);
         for (size_t i = 0; i < dy.size(); ++i) dy[i] = float(i % 5 + 1);
         check_bits(forward(resample1(DataType::FLOAT32, g, NN), x), forward(resample2(DataType::FLOAT32, lowered, NN, DOWN), x));
@@ -319,77 +143,6 @@ TEST_CASE("resample: old nearest neighbour = RESAMPLE2 DECREASING with OutputPix
     }
 }
 
-// ---- Grads ----------------------------------------------------------------------------------
-
-TEST_CASE("resample grad: the adjoint identity sum(Resample2(x) * dy) == sum(x * ResampleGrad1(dy))") {
-    // Dyadic data and power-of-two scales: every weight and every output is exact in float64,
-    // so both sides are exact sums, computed here in long double (exact for these magnitudes).
-    const std::vector<float> scales = {2.0f, 0.5f, 1.0f, 4.0f};
-    for (size_t rank = 1; rank <= 4; ++rank)
-        for (uint32_t mode : {NN, LINEAR})
-            for (uint32_t dir : {UP, DOWN})
-                for (bool half : {true, false}) {
-                    Geometry g;
-                    for (size_t i = 0; i < rank; ++i) {
-                        const uint32_t in = uint32_t(2 + i % 3);
-                        const float s = scales[(i + rank) % scales.size()];
-                        g.in.push_back(in);
-                        g.out.push_back(std::max(1u, uint32_t(float(in) * s)));
-                        g.Scales.push_back(s);
-                        g.InputPixelOffsets.push_back(half ? 0.5f : 0.0f);
-                        g.OutputPixelOffsets.push_back(half ? -0.5f : 0.0f);
-                    }
-                    std::vector<double> x(count(g.in)), dy(count(g.out));
-                    for (size_t i = 0; i < x.size(); ++i) x[i] = double(int(i * 7 % 13) - 6) / 4;
-                    for (size_t i = 0; i < dy.size(); ++i) dy[i] = double(int(i * 5 % 9) - 3) / 8;
-                    const auto y = forward(resample2(DataType::FLOAT64, g, mode, dir), x);
-                    const auto dx = backward(grad1(DataType::FLOAT64, g, mode, dir), dy);
-                    long double lhs = 0, rhs = 0;
-                    for (size_t i = 0; i < y.size(); ++i) lhs += (long double)y[i] * dy[i];
-                    for (size_t i = 0; i < x.size(); ++i) rhs += (long double)x[i] * dx[i];
-                    INFO("rank " << rank << " mode " << mode << " dir " << dir << " half " << half);
-                    CHECK(lhs == rhs);
-                    CHECK(lhs != 0);  // the check means something
-                }
-}
-
-TEST_CASE("resample grad: linear spreads each gradient over its taps") {
-    // The 2x2 -> 4x4 upsampling above, transposed: along one dimension output o reads
-    // (0: a), (1: 0.75a + 0.25b), (2: 0.25a + 0.75b), (3: b), so dX[0] gets dY0 + 0.75 dY1 + 0.25 dY2
-    // and dX[1] gets 0.25 dY1 + 0.75 dY2 + dY3 per dimension. With dY all 1: 2 and 2 per dimension,
-    // 4 per element in 2-D.
-    const Geometry g = half_pixel({2, 2}, {4, 4}, {2.0f, 2.0f});
-    check_bits(backward(grad1(DataType::FLOAT32, g, LINEAR, UP), std::vector<float>(16, 1.0f)), {4, 4, 4, 4});
-    // 1-D with dY = [1, 2, 4, 8]: dX[0] = 1 + 1.5 + 1 = 3.5, dX[1] = 0.5 + 3 + 8 = 11.5.
-    check_bits(backward(grad1(DataType::FLOAT32, half_pixel({2}, {4}, {2.0f}), LINEAR, UP), std::vector<float>{1, 2, 4, 8}),
-               {3.5f, 11.5f});
-}
-
-TEST_CASE("resample: zero-weight taps add nothing (no 0 * inf = NaN)") {
-    // Linear, scale 1, corner offsets, 2 -> 3: x = 0, 1, 2 -> clamped 2 -> 1. Output 0 is exactly
-    // on element 0, so its tap on element 1 has weight 0 and is no term.
-    const Geometry g = corner({2}, {3}, {1.0f});
-    const float inf = std::numeric_limits<float>::infinity();
-    check_bits(forward(resample2(DataType::FLOAT32, g, LINEAR, UP), std::vector<float>{1, inf}), {1, inf, inf});
-    // dY = [inf, 1, 2]: dX[0] = inf, dX[1] = 1 + 2 = 3 (not NaN from 0 * inf).
-    check_bits(backward(grad1(DataType::FLOAT32, g, LINEAR, UP), std::vector<float>{inf, 1, 2}), {inf, 3});
-    // +inf and -inf into one element: the canonical NaN.
-    const auto nan = backward(grad1(DataType::FLOAT32, corner({1}, {2}, {1.0f}), NN, DOWN), std::vector<float>{inf, -inf});
-    CHECK(to_bits(nan[0]) == 0x7fc00000u);
-}
-
-TEST_CASE("resample grad: float sums are exact, then rounded once; sums start from +0") {
-    // FLOAT16, 1 -> 3: dX[0] = 1 + 2^-11 + 2^-11 = 1 + 2^-10 exactly, a half. Adding in half
-    // precision one by one would give 1 (1 + 2^-11 is a tie and rounds to even, twice).
-    const Geometry g = half_pixel({1}, {3}, {3.0f});
-    const auto dx = backward(grad1(DataType::FLOAT16, g, NN, DOWN), values_of<half>({1, 1.0 / 2048, 1.0 / 2048}));
-    CHECK(widen(dx[0]) == 1.0 + 1.0 / 1024);
-    // -0 terms only: +0. An element nothing reads: +0.
-    check_bits(backward(grad1(DataType::FLOAT32, g, NN, DOWN), std::vector<float>{-0.0f, -0.0f, -0.0f}), {0.0f});
-    // FLOAT16 overflow: 60000 + 60000 = 120000 rounds to +inf in half.
-    const auto big = backward(grad1(DataType::FLOAT16, half_pixel({1}, {2}, {2.0f}), NN, DOWN), values_of<half>({60000, 60000}));
-    CHECK(to_bits(big[0]) == 0x7c00u);
-}
 
 TEST_CASE("resample: integer results round half to even and saturate") {
     // Linear 2 -> 1, scale 0.5, half pixel: x = 0.5, the mean. [1, 2] -> 1.5 -> 2; [2, 3] -> 2.5 -> 2;
@@ -429,70 +182,6 @@ TEST_CASE("resample: strided tensors") {
                {1, 1.25f, 1.75f, 2, 1.5f, 1.75f, 2.25f, 2.5f, 2.5f, 2.75f, 3.25f, 3.5f, 3, 3.25f, 3.75f, 4});
 }
 
-TEST_CASE("resample grad: strided dY and a sentinel-filled strided dX") {
-    // The forward 3x2 -> 6x4 (scales 2, 2), linear and nearest. dY (6x4) is read through a
-    // transposing stride; dX (3x2) is written with rows padded to 3 elements into a buffer of
-    // 0xAB bytes. Expected: the naive adjoint of the test, on the logical dY.
-    const Geometry g = half_pixel({3, 2}, {6, 4}, {2.0f, 2.0f});
-    std::vector<float> dy_logical(24);
-    for (size_t i = 0; i < dy_logical.size(); ++i) dy_logical[i] = float(int(i % 7) - 3) * 0.25f;
-    for (uint32_t mode : {NN, LINEAR}) {
-        Operator op = grad1(DataType::FLOAT32, g, mode, DOWN);
-        auto& d = std::get<DML_RESAMPLE_GRAD1_OPERATOR_DESC>(op.Desc);
-        d.InputGradientTensor.Strides = {1, 6};   // column-major dY
-        d.OutputGradientTensor.Strides = {3, 1};  // dX rows padded to 3
-        REQUIRE_FALSE(validate(op).has_errors());
-        auto dy = logical_buffer(d.InputGradientTensor, dy_logical);
-        std::vector<std::byte> dx(buffer_size(d.OutputGradientTensor), std::byte{0xAB});
-        Bindings b;
-        b.bind("InputGradientTensor", dy);
-        b.bind("OutputGradientTensor", dx);
-        evaluate(op, b);
-        const auto expected = naive_grad<float>(g, mode, DOWN, dy_logical);
-        check_bits(as_values<float>(gather_logical(d.OutputGradientTensor, dx)), expected);
-        // Rows 0 and 1 have a pad element at 2 and 5; the buffer ends with row 2's last element.
-        const auto raw = as_values<uint32_t>(dx);
-        REQUIRE(raw.size() == 8);
-        CHECK(raw[2] == 0xABABABABu);
-        CHECK(raw[5] == 0xABABABABu);
-    }
-}
-
-// ---- Every type and rank ----------------------------------------------------------------------
-
-TEST_CASE_TEMPLATE("resample: ranks 1 to 8 against the naive computation", T, DMLREF_ALL_TYPES) {
-    // Dyadic weights (scales powers of two, offsets multiples of 1/4), so that the naive long
-    // double sums are exact; scales need not be Out / In.
-    const std::vector<uint32_t> in = {2, 1, 3, 2, 2, 1, 2, 2}, out = {3, 2, 2, 1, 4, 2, 1, 2};
-    const std::vector<float> scales = {2.0f, 4.0f, 0.5f, 0.25f, 2.0f, 1.0f, 0.5f, 1.0f};
-    const std::vector<float> ipo = {0.5f, 0.0f, 0.25f, 0.5f, 0.0f, 0.5f, -0.25f, 0.5f};
-    const std::vector<float> opo = {-0.5f, 0.0f, 0.5f, -0.5f, 0.25f, -0.5f, 0.0f, -0.5f};
-    const DataType t = data_type_of<T>();
-    const bool is_unsigned = std::is_unsigned_v<T>;
-    for (size_t rank = 1; rank <= 8; ++rank) {
-        Geometry g;
-        for (size_t i = 0; i < rank; ++i) {
-            g.in.push_back(in[i]);
-            g.out.push_back(out[i]);
-            g.Scales.push_back(scales[i]);
-            g.InputPixelOffsets.push_back(ipo[i]);
-            g.OutputPixelOffsets.push_back(opo[i]);
-        }
-        std::vector<T> x, dy;
-        for (uint64_t i = 0; i < count(g.in); ++i) x.push_back(value_of<T>(double(int(i * 37 % 101) - (is_unsigned ? 0 : 50))));
-        for (uint64_t i = 0; i < count(g.out); ++i) dy.push_back(value_of<T>(double(int(i * 13 % 21) - (is_unsigned ? 0 : 10))));
-        for (uint32_t mode : {NN, LINEAR})
-            for (uint32_t dir : {UP, DOWN}) {
-                INFO("rank " << rank << " mode " << mode << " dir " << dir);
-                check_bits(forward(resample2(t, g, mode, dir), x), naive_forward(g, mode, dir, x));
-                check_bits(backward(grad1(t, g, mode, dir), dy), naive_grad(g, mode, dir, dy));
-            }
-        INFO("old operators, rank " << rank);
-        check_bits(forward(resample1(t, g, NN), x), naive_forward(g, NN, DOWN, x, true));
-        check_bits(backward(grad0(t, g, NN), dy), naive_grad(g, NN, DOWN, dy, true));
-        check_bits(backward(grad0(t, g, LINEAR), dy), naive_grad(g, LINEAR, DOWN, dy));
-    }
-}
 
 // ---- Annotations ------------------------------------------------------------------------------
 
