@@ -3,9 +3,10 @@
 operators that have a direct PyTorch analogue.
 
     dmlref run cases --npy NPY            # inputs as .npy (on any machine)
-    python3 tools/crosscheck/torch_cuda.py cases NPY OUT [--planted] [--bundle]
+    python3 tools/crosscheck/torch_cuda.py cases NPY OUT [--planted] [--bundle] [--cpu]
     dmlref diff OUT/goldens OUT/actual    # judged by the tolerance model
 
+--cpu runs PyTorch's CPU kernels instead (a second backend; CUDA is the default where present).
 --planted also writes OUT/planted/<bug>/<case>/OutputGradientTensor.npy: the same kernels with
 one bug planted each (docs/crosscheck-gpu.md), which `dmlref diff` must reject. --bundle packs
 OUT/actual and OUT/planted into OUT/bundle-N.zip files of at most 15 MiB (for machines that
@@ -16,9 +17,12 @@ For every golden in CASES whose operator and desc map onto PyTorch (packed tenso
   MAX_POOLING_GRAD      max_pool2d / max_pool3d backward (symmetric padding, any dilation,
                         ceil mode when the golden's output size needs it; float types)
   SLICE_GRAD            autograd of indexing X with each dimension's window indices
-  AVERAGE_POOLING(1)    avg_pool2d / avg_pool3d (count_include_pad = IncludePadding, ceil mode when
-                        the golden's output size needs it; no dilation); _GRAD by autograd
+  AVERAGE_POOLING(1)    avg_pool1d / 2d / 3d (count_include_pad = IncludePadding, ceil mode when
+                        the golden's output size needs it; no dilation; asymmetric padding only with
+                        IncludePadding, as explicit zeros); _GRAD by autograd
   LOCAL_RESPONSE_NORMALIZATION  local_response_norm (CrossChannel TRUE); _GRAD by autograd
+  (for these two families strided inputs are read through their Strides; the rest take packed
+  tensors only)
   RESAMPLE_GRAD1        interpolate backward: LINEAR with half-pixel offsets as bilinear,
                         align_corners=False; NEAREST_NEIGHBOR DECREASING with offsets 0 as
                         'nearest', with OutputPixelOffset -0.5 as 'nearest-exact'; INCREASING
@@ -44,8 +48,12 @@ DTYPES = {"FLOAT16": torch.float16, "FLOAT32": torch.float32, "FLOAT64": torch.f
 
 
 def tensor(npy_dir, field, desc, device):
-    """The logical tensor of a packed input, from its buffer dump."""
+    """The logical tensor of an input, from its buffer dump (read through Strides when it has them)."""
     flat = np.load(os.path.join(npy_dir, field + ".npy"))
+    if "Strides" in desc:
+        view = np.lib.stride_tricks.as_strided(flat, shape=desc["Sizes"],
+                                               strides=[s * flat.itemsize for s in desc["Strides"]])
+        return torch.from_numpy(view.copy()).to(device)
     n = int(np.prod(desc["Sizes"]))
     return torch.from_numpy(flat[:n].reshape(desc["Sizes"]).copy()).to(device)
 
@@ -137,17 +145,28 @@ def avg_pool_args(d, xd, pooled):
     if xd["DataType"] not in ("FLOAT16", "FLOAT32", "FLOAT64"):
         raise NotImplementedError("PyTorch's CUDA average pooling takes float types only")
     rank = len(xd["Sizes"])
-    if rank not in (4, 5):
-        raise NotImplementedError(f"PyTorch pools 4-D and 5-D tensors, not {rank}-D")
-    if d["StartPadding"] != d["EndPadding"]:
-        raise NotImplementedError("PyTorch pads symmetrically")
+    if rank not in (3, 4, 5):
+        raise NotImplementedError(f"PyTorch pools 3-D, 4-D and 5-D tensors, not {rank}-D")
     if any(v != 1 for v in d.get("Dilations", [])):
         raise NotImplementedError("PyTorch's average pooling has no dilation")
-    pool = torch.nn.functional.avg_pool2d if rank == 4 else torch.nn.functional.avg_pool3d
-    args = dict(kernel_size=d["WindowSize"], stride=d["Strides"], padding=d["StartPadding"],
-                count_include_pad=bool(d.get("IncludePadding", 0)))
+    F = torch.nn.functional
+    pool = {3: F.avg_pool1d, 4: F.avg_pool2d, 5: F.avg_pool3d}[rank]
+    include = bool(d.get("IncludePadding", 0))
+    start, end = list(d["StartPadding"]), list(d["EndPadding"])
+    if start == end:
+        pad = None
+        args = dict(kernel_size=d["WindowSize"], stride=d["Strides"], padding=start, count_include_pad=include)
+    elif include:
+        # Asymmetric padding: zeros padded explicitly (F.pad takes the last dimension first),
+        # then pooled without padding; with IncludePadding the zeros count, as DirectML's do.
+        pad = [p for s, e in zip(reversed(start), reversed(end)) for p in (s, e)]
+        args = dict(kernel_size=d["WindowSize"], stride=d["Strides"], padding=0, count_include_pad=True)
+    else:
+        raise NotImplementedError("PyTorch pads symmetrically (asymmetric padding only with IncludePadding)")
 
     def run(x):
+        if pad is not None:
+            x = F.pad(x, pad)
         for ceil in (False, True):
             y = pool(x, ceil_mode=ceil, **args)
             if list(y.shape) == pooled["Sizes"]:
@@ -198,6 +217,10 @@ OPERATORS = {"ACTIVATION_RELU_GRAD": relu_grad, "MAX_POOLING_GRAD": max_pooling_
              "RESAMPLE_GRAD1": resample_grad, "AVERAGE_POOLING": avg_pool, "AVERAGE_POOLING1": avg_pool,
              "AVERAGE_POOLING_GRAD": avg_pool_grad, "LOCAL_RESPONSE_NORMALIZATION": lrn,
              "LOCAL_RESPONSE_NORMALIZATION_GRAD": lrn_grad}
+# Operators whose strided inputs are read through their Strides (tensor()); the output is written
+# in its logical shape, which `dmlref diff` reads for any output Strides (docs/diff.md).
+STRIDED = {"AVERAGE_POOLING", "AVERAGE_POOLING1", "AVERAGE_POOLING_GRAD", "LOCAL_RESPONSE_NORMALIZATION",
+           "LOCAL_RESPONSE_NORMALIZATION_GRAD"}
 # The output field each operator writes (the rest write OutputGradientTensor).
 OUTPUT = {"AVERAGE_POOLING": "OutputTensor", "AVERAGE_POOLING1": "OutputTensor", "LOCAL_RESPONSE_NORMALIZATION": "OutputTensor"}
 
@@ -318,7 +341,7 @@ def bundle(out):
 def main():
     cases, npy_root, out = sys.argv[1:4]
     planted = "--planted" in sys.argv
-    dev = "cuda" if torch.cuda.is_available() else "cpu"
+    dev = "cuda" if torch.cuda.is_available() and "--cpu" not in sys.argv else "cpu"
     print(f"torch {torch.__version__} on {torch.cuda.get_device_name(0) if dev == 'cuda' else 'cpu'}")
     for root, _, files in os.walk(cases):
         for f in sorted(files):
@@ -332,11 +355,14 @@ def main():
                 continue
             npy = os.path.join(npy_root, rel)
             try:
-                if not packed(c["desc"]):
+                if not packed(c["desc"]) and op not in STRIDED:
                     raise NotImplementedError("strided tensors")
                 grad = OPERATORS[op](c["desc"], npy, dev)
             except (NotImplementedError, RuntimeError) as e:
                 print(f"skipped {rel}: {e}")
+                continue
+            except Exception as e:  # a harness bug must not end the run: reported, the case left out
+                print(f"error {rel}: {type(e).__name__}: {e}")
                 continue
             torch.cuda.synchronize() if dev == "cuda" else None
             field = OUTPUT.get(op, "OutputGradientTensor")
