@@ -99,7 +99,8 @@ void append_batch_normalization(std::vector<OperatorInfo>& r) {
     std::vector<Policy> training_grad = {kBnTrainingGradMean, kNonFiniteSum};
     training_grad.insert(training_grad.end(), common.begin(), common.end());
     r.push_back({OperatorType::BATCH_NORMALIZATION, "BATCH_NORMALIZATION", 0x1000, {},
-                 {{0x1000, {}, 4, 4, kF32F16}, {0x3100, {}, 1, 8, kF32F16}}, bn});
+                 // 0x4000: the same table; MeanTensor to BiasTensor may broadcast any dimension from then on (supported_at).
+                 {{0x1000, {}, 4, 4, kF32F16}, {0x3100, {}, 1, 8, kF32F16}, {0x4000, {}, 1, 8, kF32F16}}, bn});
     r.push_back({OperatorType::BATCH_NORMALIZATION_GRAD, "BATCH_NORMALIZATION_GRAD", 0x3100, {},
                  {{0x3100, {}, 1, 8, kF32F16}}, grad});
     r.push_back({OperatorType::BATCH_NORMALIZATION_TRAINING, "BATCH_NORMALIZATION_TRAINING", 0x4100, {},
@@ -432,6 +433,24 @@ bool supported_at(const Operator& op, uint32_t level, std::vector<std::string>* 
                 std::to_string(row->MinDims) + " to " + std::to_string(row->MaxDims));
         if (std::find(row->DataTypes.begin(), row->DataTypes.end(), f.desc->DataType) == row->DataTypes.end())
             say(std::string(f.name) + ": DataType " + std::string(name(f.desc->DataType)) + " is not in the table");
+    }
+    // BATCH_NORMALIZATION before DML_FEATURE_LEVEL_4_0 (docs/golden.md, Batch normalization):
+    // MeanTensor, VarianceTensor, ScaleTensor and BiasTensor take the Input's channel count and
+    // its other sizes or 1; Spatial FALSE also requires Mean's and Variance's spatial sizes.
+    if (const auto* d = std::get_if<DML_BATCH_NORMALIZATION_OPERATOR_DESC>(&op.Desc); d && level < 0x4000) {
+        const auto& in = d->InputTensor.Sizes;
+        const std::pair<const char*, const TensorDesc*> stats[] = {
+            {"MeanTensor", &d->MeanTensor}, {"VarianceTensor", &d->VarianceTensor}, {"ScaleTensor", &d->ScaleTensor}, {"BiasTensor", &d->BiasTensor}};
+        for (const auto& [field, t] : stats) {
+            if (t->Sizes.size() != in.size()) continue;  // a rule of the operator's validation
+            for (size_t i = 0; i < in.size(); ++i) {
+                const bool spatial = i >= 2 && !d->Spatial && (t == &d->MeanTensor || t == &d->VarianceTensor);
+                if (t->Sizes[i] == in[i] || (t->Sizes[i] == 1 && i != 1 && !spatial)) continue;
+                say(std::string(field) + ": Sizes[" + std::to_string(i) + "] " + std::to_string(t->Sizes[i]) + " must be " +
+                    std::to_string(in[i]) + (i == 1 || spatial ? "" : " or 1") + " before DML_FEATURE_LEVEL_4_0" +
+                    (spatial ? " (Spatial FALSE)" : ""));
+            }
+        }
     }
     return ok;
 }
