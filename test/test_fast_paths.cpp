@@ -7,6 +7,7 @@
 #include "fast_values.hpp"
 #include "support.hpp"
 
+#include "../reference/fast/streamed.hpp"
 #include "../reference/fast/switch.hpp"
 #include "../reference/fast_sum.hpp"
 
@@ -338,6 +339,39 @@ template <class T> void check_clip1(std::mt19937_64& rng, int count) {
     }
 }
 
+// ---- FLOAT32 element-wise paths (fast/streamed.hpp) -----------------------------------------
+
+// CLIP1, CLIP_GRAD1 and RELU_GRAD on FLOAT32 with `n` elements, packed or strided: n from
+// fast::kStreamedElements up takes the streamed stores.
+void check_floats_elementwise(std::mt19937_64& rng, uint32_t n, bool packed) {
+    const std::vector<uint32_t> sizes = {n};
+    const std::vector<uint32_t> strided = !packed && rng() % 3 == 0 ? std::vector<uint32_t>{2} : std::vector<uint32_t>{};
+    const float Min = hard_element<float>(rng), Max = hard_element<float>(rng);
+    INFO("n " << n << ", Min " << Min << ", Max " << Max << ", strided " << !strided.empty());
+    DML_ELEMENT_WISE_CLIP1_OPERATOR_DESC c;
+    c.InputTensor = desc(DataType::FLOAT32, sizes, strided);
+    c.OutputTensor = desc(DataType::FLOAT32, sizes);
+    c.MinMaxDataType = DataType::FLOAT32;
+    c.Min = DML_SCALAR_UNION::of(Min);
+    c.Max = DML_SCALAR_UNION::of(Max);
+    check_op({OperatorType::ELEMENT_WISE_CLIP1, c}, make_buffers<float>(rng, {{"InputTensor", &c.InputTensor}}, {{"OutputTensor", &c.OutputTensor}}));
+    DML_ELEMENT_WISE_CLIP_GRAD1_OPERATOR_DESC g;
+    g.InputTensor = desc(DataType::FLOAT32, sizes, strided);
+    g.InputGradientTensor = g.OutputGradientTensor = desc(DataType::FLOAT32, sizes);
+    g.MinMaxDataType = DataType::FLOAT32;
+    g.Min = c.Min;
+    g.Max = c.Max;
+    check_op({OperatorType::ELEMENT_WISE_CLIP_GRAD1, g},
+             make_buffers<float>(rng, {{"InputTensor", &g.InputTensor}, {"InputGradientTensor", &g.InputGradientTensor}},
+                                 {{"OutputGradientTensor", &g.OutputGradientTensor}}));
+    DML_ACTIVATION_RELU_GRAD_OPERATOR_DESC r;
+    r.InputTensor = desc(DataType::FLOAT32, sizes, strided);
+    r.InputGradientTensor = r.OutputGradientTensor = desc(DataType::FLOAT32, sizes);
+    check_op({OperatorType::ACTIVATION_RELU_GRAD, r},
+             make_buffers<float>(rng, {{"InputTensor", &r.InputTensor}, {"InputGradientTensor", &r.InputGradientTensor}},
+                                 {{"OutputGradientTensor", &r.OutputGradientTensor}}));
+}
+
 // ---- ACTIVATION_RELU and ACTIVATION_RELU_GRAD (FLOAT16) --------------------------------------
 
 void check_relu_half(std::mt19937_64& rng) {
@@ -412,6 +446,13 @@ TEST_CASE_TEMPLATE("Max pooling fast path = plain loop, element for element", T,
 TEST_CASE_TEMPLATE("Max pooling fast path = plain loop on wide rows (interior scan, exact retries)", T, DMLREF_ALL_TYPES) {
     std::mt19937_64 rng(1380 + sizeof(T) * 7 + std::is_signed_v<T> + 2 * is_floating_v<T>);
     check_pooling_wide<T>(rng, 40);
+}
+
+TEST_CASE("CLIP1, CLIP_GRAD1 and RELU_GRAD FLOAT32 fast paths = plain loop, element for element") {
+    std::mt19937_64 rng(1390);
+    for (int k = 0; k < 300; ++k) check_floats_elementwise(rng, 1 + uint32_t(rng() % 40), false);
+    // Streamed stores, with a tail of fewer than four elements.
+    for (int k = 0; k < 2; ++k) check_floats_elementwise(rng, uint32_t(reference::fast::kStreamedElements) + 3, true);
 }
 
 TEST_CASE("The element-for-element check fails on a planted difference") {
