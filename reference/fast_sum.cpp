@@ -1,4 +1,4 @@
-// FastSum's vectorised row update (fast_sum.hpp), cloned for AVX2: each clone performs the
+// FastSum's vectorised row update (fast_sum.hpp), cloned for AVX-512 and AVX2: each clone performs the
 // same IEEE-754 double operations in the same order (no FMA: -ffp-contract=off), so the bits
 // do not depend on which one the CPU runs.
 #include "fast_sum.hpp"
@@ -10,7 +10,7 @@
 namespace dmlref::reference {
 
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
-__attribute__((target_clones("avx2", "default")))
+__attribute__((target_clones("avx512f", "avx2", "default")))
 #endif
 void FastSum::add_scaled(double* __restrict s, double* __restrict c, double* __restrict b, const double* __restrict weight,
                          const double* __restrict value, double scale, size_t n) {
@@ -18,7 +18,7 @@ void FastSum::add_scaled(double* __restrict s, double* __restrict c, double* __r
 }
 
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
-__attribute__((target_clones("avx2", "default")))
+__attribute__((target_clones("avx512f", "avx2", "default")))
 #endif
 void FastSum::add_gathered(double* __restrict s, double* __restrict c, double* __restrict b, const double* __restrict weight,
                            const double* __restrict row, const int32_t* __restrict index, double scale, size_t n) {
@@ -26,7 +26,7 @@ void FastSum::add_gathered(double* __restrict s, double* __restrict c, double* _
 }
 
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
-__attribute__((target_clones("avx2", "default")))
+__attribute__((target_clones("avx512f", "avx2", "default")))
 #endif
 void FastSum::terms_gathered(double* __restrict out, const double* __restrict weight, const double* __restrict row,
                              const int32_t* __restrict index, double scale, size_t n) {
@@ -34,7 +34,7 @@ void FastSum::terms_gathered(double* __restrict out, const double* __restrict we
 }
 
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
-__attribute__((target_clones("avx2", "default")))
+__attribute__((target_clones("avx512f", "avx2", "default")))
 #endif
 void FastSum::terms_strided(double* __restrict out, const double* __restrict weight, const double* __restrict value, int step,
                             double scale, size_t n) {
@@ -43,7 +43,7 @@ void FastSum::terms_strided(double* __restrict out, const double* __restrict wei
 }
 
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
-__attribute__((target_clones("avx2", "default")))
+__attribute__((target_clones("avx512f", "avx2", "default")))
 #endif
 void FastSum::terms_gathered(double* __restrict out, const double* __restrict weight, const float* __restrict row,
                              const int32_t* __restrict index, double scale, size_t n) {
@@ -51,7 +51,7 @@ void FastSum::terms_gathered(double* __restrict out, const double* __restrict we
 }
 
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
-__attribute__((target_clones("avx2", "default")))
+__attribute__((target_clones("avx512f", "avx2", "default")))
 #endif
 void FastSum::terms_strided(double* __restrict out, const double* __restrict weight, const float* __restrict value, int step,
                             double scale, size_t n) {
@@ -96,7 +96,7 @@ inline void halved(double* __restrict out, const double* __restrict weight, cons
 }  // namespace
 
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
-__attribute__((target_clones("avx2", "default"), flatten))
+__attribute__((target_clones("avx512f", "avx2", "default"), flatten))
 #endif
 void FastSum::terms_halved(double* __restrict out, const double* __restrict weight, const double* __restrict value, double scale,
                            size_t pairs) {
@@ -104,7 +104,7 @@ void FastSum::terms_halved(double* __restrict out, const double* __restrict weig
 }
 
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
-__attribute__((target_clones("avx2", "default"), flatten))
+__attribute__((target_clones("avx512f", "avx2", "default"), flatten))
 #endif
 void FastSum::terms_halved(double* __restrict out, const double* __restrict weight, const float* __restrict value, double scale,
                            size_t pairs) {
@@ -131,7 +131,7 @@ inline bool add_fixed_any(size_t q, double* s, double* c, double* b, const doubl
 }  // namespace
 
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
-__attribute__((target_clones("avx2", "default"), flatten))
+__attribute__((target_clones("avx512f", "avx2", "default"), flatten))
 #endif
 void FastSum::add_tables(double* __restrict s, double* __restrict c, double* __restrict b, const double* __restrict table, size_t q,
                          size_t stride, size_t n) {
@@ -142,7 +142,7 @@ void FastSum::add_tables(double* __restrict s, double* __restrict c, double* __r
 }
 
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
-__attribute__((target_clones("avx2", "default")))
+__attribute__((target_clones("avx512f", "avx2", "default")))
 #endif
 bool FastSum::narrow_floats(const double* __restrict s, const double* __restrict c, const double* __restrict b, float* out,
                             int64_t out_step, size_t n) {

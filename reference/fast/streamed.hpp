@@ -20,8 +20,13 @@
 namespace dmlref::reference::fast {
 
 #if defined(__SSE2__)
-// From this many elements (16 MiB of FLOAT32) the output is written around the caches.
+// From this many elements (16 MiB of FLOAT32) the output is written around the caches. A build
+// may move the threshold (-DDMLREF_STREAMED_ELEMENTS=N, for timing); the values never depend on it.
+#if defined(DMLREF_STREAMED_ELEMENTS)
+inline constexpr size_t kStreamedElements = DMLREF_STREAMED_ELEMENTS;
+#else
 inline constexpr size_t kStreamedElements = size_t(1) << 22;
+#endif
 
 template <class F4, class F1> void floats_streamed(float* y, size_t n, F4&& f4, F1&& f1) {
     size_t i = 0;
