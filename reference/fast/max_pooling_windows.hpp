@@ -112,8 +112,17 @@ inline Best<T> argmax_window(const Volume& v, const T* x, int64_t od, int64_t oh
 // The argmax of every window of output row (od, oh): best[ow] for ow in [0, W.out). Windows whose
 // columns are all real (the interior) are scanned side by side, candidate by candidate in the
 // same increasing logical order, with beats_fast's branch-free update; the others one by one.
+// Scratch for argmax_row, W.out elements each, held by the caller (no thread_local per row).
+template <class T> struct RowScratch {
+    std::vector<Best<T>> best;
+    std::vector<T> value;
+    std::vector<int32_t> index;
+    void resize(size_t n) { best.resize(n); value.resize(n); index.resize(n); }
+};
+
 template <class T>
-inline void argmax_row(const Volume& v, const T* x, int64_t od, int64_t oh, Best<T>* best) {
+inline void argmax_row(const Volume& v, const T* x, int64_t od, int64_t oh, RowScratch<T>& scratch) {
+    Best<T>* best = scratch.best.data();
     const PoolAxis &D = v.D, &H = v.H, &W = v.W;
     const int64_t dl = D.lo[size_t(od)], dh = D.hi[size_t(od)], hl = H.lo[size_t(oh)], hh = H.hi[size_t(oh)];
     int64_t a = W.interior_begin, b = W.interior_end;  // the interior: a full window of real columns
@@ -121,12 +130,8 @@ inline void argmax_row(const Volume& v, const T* x, int64_t od, int64_t oh, Best
     for (int64_t ow = 0; ow < W.out; ++ow)
         if (ow < a || ow >= b) best[ow] = argmax_window(v, x, od, oh, ow);
     if (a == b) return;
-    thread_local std::vector<T> value;
-    thread_local std::vector<int32_t> index;
-    value.resize(size_t(b - a));
-    index.resize(size_t(b - a));
-    T* __restrict bv = value.data();
-    int32_t* __restrict bi = index.data();  // the winning candidate's index for window 0; window k's is k * stride more
+    T* __restrict bv = scratch.value.data();
+    int32_t* __restrict bi = scratch.index.data();  // the winning candidate's index for window 0; window k's is k * stride more
     const int64_t n = b - a, step = W.stride * v.xs_w;
     bool first = true;
     for (int64_t kd = dl; kd < dh; ++kd)
@@ -176,13 +181,14 @@ void max_pool_fast(const Volume& v, const TensorView& X, const TensorView& Y, co
         const int64_t n = plane / Cn, c = plane % Cn;
         const T* x = X.data<T>() + n * X.strides[0] + c * X.strides[1];
         T* y = Y.data<T>() + n * Y.strides[0] + c * Y.strides[1];
-        thread_local std::vector<Best<T>> row;
+        thread_local RowScratch<T> scratch;
+        RowScratch<T>& row = scratch;  // bound once
         row.resize(size_t(v.W.out));
         for (int64_t od = 0; od < v.D.out; ++od)
             for (int64_t oh = 0; oh < v.H.out; ++oh) {
-                argmax_row(v, x, od, oh, row.data());
+                argmax_row(v, x, od, oh, row);
                 for (int64_t ow = 0; ow < v.W.out; ++ow) {
-                    const Best<T> b = row[size_t(ow)];
+                    const Best<T> b = row.best[size_t(ow)];
                     y[od * ys[0] + oh * ys[1] + ow * ys[2]] = b.index < 0 ? T(0) : b.value;
                     if (!I) continue;
                     const uint64_t index = b.index < 0 ? 0 : uint64_t(plane) * uint64_t(v.in()) + uint64_t(b.index);
@@ -214,26 +220,28 @@ void max_pool_grad_fast(const Volume& v, const TensorView& X, const TensorView& 
         using Acc = std::conditional_t<std::is_integral_v<T>, uint64_t, double>;  // wrapping sum, or float64 sum
         thread_local std::vector<Acc> acc_buffer;
         thread_local std::vector<int64_t> target_buffer, retry_buffer;
-        thread_local std::vector<Best<T>> row_buffer;
+        thread_local RowScratch<T> row_buffer;
         // Bound once: each use of a thread_local in the loops below would look its address up again.
         std::vector<Acc>& acc = acc_buffer;
         std::vector<int64_t>& target = target_buffer;  // per dY element of the volume: its argmax, or -1
         std::vector<int64_t>& retry = retry_buffer;    // dX elements to sum again exactly (repeats possible)
-        std::vector<Best<T>>& row = row_buffer;
+        RowScratch<T>& row = row_buffer;
         acc.assign(size_t(in_volume), Acc(0));
         target.resize(size_t(out_volume));
         retry.clear();
         row.resize(size_t(v.W.out));
         Acc* A = acc.data();
+        int64_t* to = target.data();
+        const Best<T>* best = row.best.data();
         auto dy_offset = [&](int64_t od, int64_t oh, int64_t ow) { return od * ys[0] + oh * ys[1] + ow * ys[2]; };
         int64_t j = 0;
         for (int64_t od = 0; od < v.D.out; ++od)
             for (int64_t oh = 0; oh < v.H.out; ++oh) {
-                argmax_row(v, x, od, oh, row.data());
+                argmax_row(v, x, od, oh, row);
                 const T* dy_row = dy + od * ys[0] + oh * ys[1];
                 for (int64_t ow = 0; ow < v.W.out; ++ow, ++j) {
-                    const int64_t t = row[size_t(ow)].index;
-                    target[size_t(j)] = t;
+                    const int64_t t = best[ow].index;
+                    to[j] = t;
                     if (t < 0) continue;
                     const T e = dy_row[ow * ys[2]];
                     if constexpr (std::is_integral_v<T>) {
