@@ -294,7 +294,8 @@ void max_pool_grad_fast(const Volume& v, const TensorView& X, const TensorView& 
                 });
             }
         }
-        if (acc.capacity() > (size_t(1) << 22)) acc = {};  // a large volume's buffer is not kept by the thread
+        if (acc.capacity() > (size_t(1) << 22)) acc = {};  // a large volume's buffers are not kept by the thread
+        if (target.capacity() > (size_t(1) << 22)) target = {};
     });
 }
 
