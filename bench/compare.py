@@ -6,10 +6,11 @@ the peers on the same inputs (the formula in bench_ops.cpp), checks each peer's 
 dmlref's output, and prints ratio = peer time / dmlref time (above 1: dmlref is faster). A peer
 that is not installed, or that does not compute the type, is skipped. Asserts nothing.
 
-    python3 bench/compare.py BUILD/bench/bench_ops [repeats=5] [--threads N]
+    python3 bench/compare.py BUILD/bench/bench_ops [repeats=5] [--threads N] [--only a,b] [--types FLOAT32]
 
 --threads 1 (the default) pins PyTorch to one thread and runs dmlref with OMP_NUM_THREADS=1;
 run the whole script under `taskset -c 0` for one core. --threads 0: every core for both.
+--only and --types keep the named configurations and types (default: all).
 """
 import os
 import platform
@@ -24,6 +25,16 @@ if "--threads" in argv:
     k = argv.index("--threads")
     threads = int(argv[k + 1])
     del argv[k:k + 2]
+only = types_kept = None
+for flag in ("--only", "--types"):
+    if flag in argv:
+        k = argv.index(flag)
+        kept = set(argv[k + 1].split(","))
+        if flag == "--only":
+            only = kept
+        else:
+            types_kept = kept
+        del argv[k:k + 2]
 binary = argv[0]
 repeats = int(argv[1]) if len(argv) > 1 else 5
 
@@ -223,7 +234,11 @@ print(f"  against the tolerance: {', '.join(f'{k} {v:g}' for k, v in TOLERANCE.i
 print(f"{'operator':24} {'type':8} {'dmlref ms':>10} {'pytorch ms':>11} {'ratio':>7} {'numpy ms':>9} {'ratio':>7}  check")
 with tempfile.TemporaryDirectory() as tmp:
     for name, (shapes, exact) in CONFIGS.items():
+        if only is not None and name not in only:
+            continue
         for tname, dtype in TYPES.items():
+            if types_kept is not None and tname not in types_kept:
+                continue
             dump = os.path.join(tmp, "out.bin")
             r = subprocess.run([binary, f"{name}:{tname}", str(repeats), dump], capture_output=True, text=True, env=env)
             if r.returncode != 0:

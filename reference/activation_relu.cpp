@@ -64,6 +64,7 @@ void evaluate(const DML_ACTIVATION_RELU_GRAD_OPERATOR_DESC& d, const Bindings& b
     const TensorView dY(d.InputGradientTensor, b.at("InputGradientTensor"));
     const TensorView dX(d.OutputGradientTensor, b.at("OutputGradientTensor"));
     if (fast_paths_enabled() && d.InputTensor.DataType == DataType::FLOAT16) return fast::relu_grad_half(X, dY, dX);
+    if (fast_paths_enabled() && d.InputTensor.DataType == DataType::FLOAT32 && fast::relu_grad_floats(X, dY, dX)) return;
     if (any_reading_in_force()) {  // the alternative readings, each where it decides (docs/golden.md)
         const bool nan_passes = in_force(Reading::GradNaNPassesGradient);      // GradNaN=PassesGradient: x <= 0 ? 0 : dY
         const bool mask_product = in_force(Reading::SelectedZeroMaskProduct);  // SelectedZero=MaskProduct: dY * mask

@@ -188,6 +188,9 @@ void evaluate(const DML_ELEMENT_WISE_CLIP_GRAD1_OPERATOR_DESC& d, const Bindings
     if (fast_paths_enabled() && d.InputTensor.DataType == DataType::FLOAT16 &&
         fast::clip_grad1_half(X, dY, dX, d.Min.as<half>(), d.Max.as<half>()))
         return;
+    if (fast_paths_enabled() && d.InputTensor.DataType == DataType::FLOAT32 &&
+        fast::clip_grad1_floats(X, dY, dX, d.Min.as<float>(), d.Max.as<float>()))
+        return;
     dispatch(d.InputTensor.DataType, [&]<class T>() { clip_grad<T, T>(X, dY, dX, d.Min.as<T>(), d.Max.as<T>()); });
 }
 

@@ -7,6 +7,7 @@
 #include "fast_values.hpp"
 #include "support.hpp"
 
+#include "../reference/fast/streamed.hpp"
 #include "../reference/fast/switch.hpp"
 #include "../reference/fast_sum.hpp"
 
@@ -261,6 +262,64 @@ template <class T> void check_pooling(std::mt19937_64& rng, int count) {
     }
 }
 
+// Wide rows for the interior scan (windows side by side, candidates read with step 1, 2 or
+// more) and volumes whose dX elements take up to nine terms (stride 1, window 3), so that
+// inexact additions, infinities and NaNs reach the exact retry.
+template <class T> void check_pooling_wide(std::mt19937_64& rng, int count) {
+    for (int k = 0; k < count; ++k) {
+        const uint32_t spatial = 2 + uint32_t(rng() % 2);
+        std::vector<uint32_t> in = {1, 1 + uint32_t(rng() % 2)}, out = in;
+        std::vector<uint32_t> Strides, WindowSize, StartPadding, EndPadding, Dilations;
+        for (uint32_t i = 0; i < spatial; ++i) {
+            const bool last = i + 1 == spatial;
+            const uint32_t window = 1 + uint32_t(rng() % 4), dilation = rng() % 4 == 0 ? 2 : 1, stride = 1 + uint32_t(rng() % 3);
+            const uint32_t start = uint32_t(rng() % window), end = uint32_t(rng() % window);
+            const uint32_t span = 1 + (window - 1) * dilation;
+            const uint32_t size = span + (last ? uint32_t(rng() % 200) : uint32_t(rng() % 5));
+            const uint32_t padded = size + start + end;
+            in.push_back(size);
+            out.push_back((padded - span) / stride + 1);
+            Strides.push_back(stride);
+            WindowSize.push_back(window);
+            StartPadding.push_back(start);
+            EndPadding.push_back(end);
+            Dilations.push_back(dilation);
+        }
+        const DataType t = data_type_of<T>();
+        INFO("spatial " << spatial << ", width " << in.back() << ", stride " << Strides.back() << ", window " << WindowSize.back()
+                        << ", iteration " << k);
+        if (rng() % 3 == 0) {
+            DML_MAX_POOLING2_OPERATOR_DESC d;
+            d.InputTensor = desc(t, in, random_strides(rng, in));
+            d.OutputTensor = desc(t, out, random_strides(rng, out));
+            d.OutputIndicesTensor = desc(DataType::UINT64, out);
+            d.DimensionCount = spatial;
+            d.Strides = Strides;
+            d.WindowSize = WindowSize;
+            d.StartPadding = StartPadding;
+            d.EndPadding = EndPadding;
+            d.Dilations = Dilations;
+            check_op({OperatorType::MAX_POOLING2, d},
+                     make_buffers<T>(rng, {{"InputTensor", &d.InputTensor}},
+                                     {{"OutputTensor", &d.OutputTensor}, {"OutputIndicesTensor", &*d.OutputIndicesTensor}}));
+        } else {
+            DML_MAX_POOLING_GRAD_OPERATOR_DESC d;
+            d.InputTensor = desc(t, in, random_strides(rng, in));
+            d.InputGradientTensor = desc(t, out, random_strides(rng, out));
+            d.OutputGradientTensor = desc(t, in, random_strides(rng, in));
+            d.DimensionCount = spatial;
+            d.Strides = Strides;
+            d.WindowSize = WindowSize;
+            d.StartPadding = StartPadding;
+            d.EndPadding = EndPadding;
+            d.Dilations = Dilations;
+            check_op({OperatorType::MAX_POOLING_GRAD, d},
+                     make_buffers<T>(rng, {{"InputTensor", &d.InputTensor}, {"InputGradientTensor", &d.InputGradientTensor}},
+                                     {{"OutputGradientTensor", &d.OutputGradientTensor}}));
+        }
+    }
+}
+
 // ---- ELEMENT_WISE_CLIP1 ----------------------------------------------------------------------
 
 template <class T> void check_clip1(std::mt19937_64& rng, int count) {
@@ -278,6 +337,39 @@ template <class T> void check_clip1(std::mt19937_64& rng, int count) {
         check_op({OperatorType::ELEMENT_WISE_CLIP1, d},
                  make_buffers<T>(rng, {{"InputTensor", &d.InputTensor}}, {{"OutputTensor", &d.OutputTensor}}));
     }
+}
+
+// ---- FLOAT32 element-wise paths (fast/streamed.hpp) -----------------------------------------
+
+// CLIP1, CLIP_GRAD1 and RELU_GRAD on FLOAT32 with `n` elements, packed or strided: n from
+// fast::kStreamedElements up takes the streamed stores.
+void check_floats_elementwise(std::mt19937_64& rng, uint32_t n, bool packed) {
+    const std::vector<uint32_t> sizes = {n};
+    const std::vector<uint32_t> strided = !packed && rng() % 3 == 0 ? std::vector<uint32_t>{2} : std::vector<uint32_t>{};
+    const float Min = hard_element<float>(rng), Max = hard_element<float>(rng);
+    INFO("n " << n << ", Min " << Min << ", Max " << Max << ", strided " << !strided.empty());
+    DML_ELEMENT_WISE_CLIP1_OPERATOR_DESC c;
+    c.InputTensor = desc(DataType::FLOAT32, sizes, strided);
+    c.OutputTensor = desc(DataType::FLOAT32, sizes);
+    c.MinMaxDataType = DataType::FLOAT32;
+    c.Min = DML_SCALAR_UNION::of(Min);
+    c.Max = DML_SCALAR_UNION::of(Max);
+    check_op({OperatorType::ELEMENT_WISE_CLIP1, c}, make_buffers<float>(rng, {{"InputTensor", &c.InputTensor}}, {{"OutputTensor", &c.OutputTensor}}));
+    DML_ELEMENT_WISE_CLIP_GRAD1_OPERATOR_DESC g;
+    g.InputTensor = desc(DataType::FLOAT32, sizes, strided);
+    g.InputGradientTensor = g.OutputGradientTensor = desc(DataType::FLOAT32, sizes);
+    g.MinMaxDataType = DataType::FLOAT32;
+    g.Min = c.Min;
+    g.Max = c.Max;
+    check_op({OperatorType::ELEMENT_WISE_CLIP_GRAD1, g},
+             make_buffers<float>(rng, {{"InputTensor", &g.InputTensor}, {"InputGradientTensor", &g.InputGradientTensor}},
+                                 {{"OutputGradientTensor", &g.OutputGradientTensor}}));
+    DML_ACTIVATION_RELU_GRAD_OPERATOR_DESC r;
+    r.InputTensor = desc(DataType::FLOAT32, sizes, strided);
+    r.InputGradientTensor = r.OutputGradientTensor = desc(DataType::FLOAT32, sizes);
+    check_op({OperatorType::ACTIVATION_RELU_GRAD, r},
+             make_buffers<float>(rng, {{"InputTensor", &r.InputTensor}, {"InputGradientTensor", &r.InputGradientTensor}},
+                                 {{"OutputGradientTensor", &r.OutputGradientTensor}}));
 }
 
 // ---- ACTIVATION_RELU and ACTIVATION_RELU_GRAD (FLOAT16) --------------------------------------
@@ -349,6 +441,18 @@ TEST_CASE_TEMPLATE("Resample fast path = plain loop, element for element", T, DM
 TEST_CASE_TEMPLATE("Max pooling fast path = plain loop, element for element", T, DMLREF_ALL_TYPES) {
     std::mt19937_64 rng(1310 + sizeof(T) * 7 + std::is_signed_v<T> + 2 * is_floating_v<T>);
     check_pooling<T>(rng, 120);
+}
+
+TEST_CASE_TEMPLATE("Max pooling fast path = plain loop on wide rows (interior scan, exact retries)", T, DMLREF_ALL_TYPES) {
+    std::mt19937_64 rng(1380 + sizeof(T) * 7 + std::is_signed_v<T> + 2 * is_floating_v<T>);
+    check_pooling_wide<T>(rng, 40);
+}
+
+TEST_CASE("CLIP1, CLIP_GRAD1 and RELU_GRAD FLOAT32 fast paths = plain loop, element for element") {
+    std::mt19937_64 rng(1390);
+    for (int k = 0; k < 300; ++k) check_floats_elementwise(rng, 1 + uint32_t(rng() % 40), false);
+    // Streamed stores, with a tail of fewer than four elements.
+    for (int k = 0; k < 2; ++k) check_floats_elementwise(rng, uint32_t(reference::fast::kStreamedElements) + 3, true);
 }
 
 TEST_CASE("The element-for-element check fails on a planted difference") {

@@ -6,6 +6,8 @@
 // unchanged; a NaN x is ignored by min (giving Max), and -0 orders below +0.
 #pragma once
 
+#include "streamed.hpp"
+
 #include "dmlref/numeric.hpp"
 #include "dmlref/tensor.hpp"
 
@@ -48,9 +50,30 @@ inline uint16_t clip1_half_bits(uint16_t x, uint16_t Min, uint16_t Max) {
     return take_m ? m : Min;
 }
 
+// FLOAT32 with Min and Max neither NaN nor zero, X and Y contiguous: x < Max ? x : Max, then
+// m > Min ? m : Min, which are SSE's minps and maxps. The same as clip1: a NaN x gives Max; x
+// equal to a non-zero bound has the bound's bits; no operand is a zero bound, so the -0/+0
+// order never decides.
+inline bool clip1_floats(const TensorView& X, const TensorView& Y, float Min, float Max) {
+#if defined(__SSE2__)
+    if (Min == 0 || Max == 0 || !one_contiguous_run(Y, {&X})) return false;
+    const float* x = X.data<float>();
+    const __m128 lo = _mm_set1_ps(Min), hi = _mm_set1_ps(Max);
+    floats_streamed(Y.data<float>(), size_t(element_count(Y.desc)),
+                    [&](size_t i) { return _mm_max_ps(_mm_min_ps(_mm_loadu_ps(x + i), hi), lo); },
+                    [&](size_t i) { const float m = x[i] < Max ? x[i] : Max; return m > Min ? m : Min; });
+    return true;
+#else
+    (void)X, (void)Y, (void)Min, (void)Max;
+    return false;
+#endif
+}
+
 // False, having written nothing, where the bounds are NaN.
 template <class T> bool clip1_elements(const TensorView& X, const TensorView& Y, T Min, T Max) {
     if (is_nan(Min) || is_nan(Max)) return false;
+    if constexpr (std::is_same_v<T, float>)
+        if (clip1_floats(X, Y, Min, Max)) return true;
     if constexpr (is_half_v<T>) {
         const uint16_t lo = to_bits(Min), hi = to_bits(Max);
         map_elements<T, T>(Y, [=](T x) { return from_bits<half>(clip1_half_bits(to_bits(x), lo, hi)); }, X);
@@ -72,6 +95,27 @@ inline bool clip_grad1_half(const TensorView& X, const TensorView& dY, const Ten
         return from_bits<half>(uint16_t(to_bits(dy) & uint16_t(zero ? 0 : 0xffff)));
     }, X, dY);
     return true;
+}
+
+// CLIP_GRAD1 for FLOAT32 with Min and Max not NaN, X, dY and dX contiguous: dX = (x <= Min) |
+// (x >= Max) ? +0 : dY, both compares false for a NaN x (element_wise_clip.cpp's clip_grad);
+// SSE2, large outputs streamed (streamed.hpp). False, having written nothing, otherwise.
+inline bool clip_grad1_floats(const TensorView& X, const TensorView& dY, const TensorView& dX, float Min, float Max) {
+#if defined(__SSE2__)
+    if (is_nan(Min) || is_nan(Max) || !one_contiguous_run(dX, {&X, &dY})) return false;
+    const float *x = X.data<float>(), *dy = dY.data<float>();
+    const __m128 lo = _mm_set1_ps(Min), hi = _mm_set1_ps(Max);
+    floats_streamed(dX.data<float>(), size_t(element_count(dX.desc)),
+                    [&](size_t i) {
+                        const __m128 v = _mm_loadu_ps(x + i);
+                        return _mm_andnot_ps(_mm_or_ps(_mm_cmple_ps(v, lo), _mm_cmpge_ps(v, hi)), _mm_loadu_ps(dy + i));
+                    },
+                    [&](size_t i) { return select((x[i] <= Min) | (x[i] >= Max), 0.0f, dy[i]); });
+    return true;
+#else
+    (void)X, (void)dY, (void)dX, (void)Min, (void)Max;
+    return false;
+#endif
 }
 
 }  // namespace dmlref::reference::fast

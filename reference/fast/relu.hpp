@@ -6,6 +6,8 @@
 // where x > 0, else +0.
 #pragma once
 
+#include "streamed.hpp"
+
 #include "dmlref/numeric.hpp"
 #include "dmlref/tensor.hpp"
 
@@ -19,6 +21,24 @@ inline void relu_half(const TensorView& X, const TensorView& Y) {
 
 inline void relu_grad_half(const TensorView& X, const TensorView& dY, const TensorView& dX) {
     map_elements<half, half, half>(dX, [](half x, half dy) { return from_bits<half>(uint16_t(to_bits(dy) & half_positive_mask(x))); }, X, dY);
+}
+
+// RELU_GRAD for FLOAT32 with X, dY and dX contiguous: dY's bits under the mask x > 0 (false for
+// NaN), else +0; SSE2, large outputs streamed (streamed.hpp). False, having written nothing,
+// otherwise.
+inline bool relu_grad_floats(const TensorView& X, const TensorView& dY, const TensorView& dX) {
+#if defined(__SSE2__)
+    if (!one_contiguous_run(dX, {&X, &dY})) return false;
+    const float *x = X.data<float>(), *dy = dY.data<float>();
+    const __m128 zero = _mm_setzero_ps();
+    floats_streamed(dX.data<float>(), size_t(element_count(dX.desc)),
+                    [&](size_t i) { return _mm_and_ps(_mm_cmpgt_ps(_mm_loadu_ps(x + i), zero), _mm_loadu_ps(dy + i)); },
+                    [&](size_t i) { return select(x[i] > 0.0f, dy[i], 0.0f); });
+    return true;
+#else
+    (void)X, (void)dY, (void)dX;
+    return false;
+#endif
 }
 
 }  // namespace dmlref::reference::fast
