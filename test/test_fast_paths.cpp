@@ -207,11 +207,50 @@ template <class T> void check_resample_wide(std::mt19937_64& rng, int count) {
 
 // ---- MAX_POOLING2 and MAX_POOLING_GRAD ------------------------------------------------------
 
+// One MAX_POOLING2 (forward) or MAX_POOLING_GRAD of the given geometry with random strides,
+// checked element for element against the plain loop.
+struct PoolingGeometry {
+    uint32_t spatial = 0;
+    std::vector<uint32_t> Strides, WindowSize, StartPadding, EndPadding, Dilations;
+};
+template <class T> void check_pooling_op(std::mt19937_64& rng, bool forward, DataType indices, const std::vector<uint32_t>& in,
+                                         const std::vector<uint32_t>& out, const PoolingGeometry& g) {
+    const DataType t = data_type_of<T>();
+    auto geometry = [&](auto& d) {
+        d.DimensionCount = g.spatial;
+        d.Strides = g.Strides;
+        d.WindowSize = g.WindowSize;
+        d.StartPadding = g.StartPadding;
+        d.EndPadding = g.EndPadding;
+        d.Dilations = g.Dilations;
+    };
+    if (forward) {
+        DML_MAX_POOLING2_OPERATOR_DESC d;
+        d.InputTensor = desc(t, in, random_strides(rng, in));
+        d.OutputTensor = desc(t, out, random_strides(rng, out));
+        d.OutputIndicesTensor = desc(indices, out, random_strides(rng, out));
+        geometry(d);
+        check_op({OperatorType::MAX_POOLING2, d},
+                 make_buffers<T>(rng, {{"InputTensor", &d.InputTensor}},
+                                 {{"OutputTensor", &d.OutputTensor}, {"OutputIndicesTensor", &*d.OutputIndicesTensor}}));
+    } else {
+        DML_MAX_POOLING_GRAD_OPERATOR_DESC d;
+        d.InputTensor = desc(t, in, random_strides(rng, in));
+        d.InputGradientTensor = desc(t, out, random_strides(rng, out));
+        d.OutputGradientTensor = desc(t, in, random_strides(rng, in));
+        geometry(d);
+        check_op({OperatorType::MAX_POOLING_GRAD, d},
+                 make_buffers<T>(rng, {{"InputTensor", &d.InputTensor}, {"InputGradientTensor", &d.InputGradientTensor}},
+                                 {{"OutputGradientTensor", &d.OutputGradientTensor}}));
+    }
+}
+
 template <class T> void check_pooling(std::mt19937_64& rng, int count) {
     for (int k = 0; k < count; ++k) {
         const uint32_t spatial = rng() % 4 == 0 ? 1 : 2 + uint32_t(rng() % 2);  // 1: the plain loop; 2 and 3: the fast path
         std::vector<uint32_t> in = {1 + uint32_t(rng() % 2), 1 + uint32_t(rng() % 3)}, out = in;
-        std::vector<uint32_t> Strides, WindowSize, StartPadding, EndPadding, Dilations;
+        PoolingGeometry g;
+        g.spatial = spatial;
         for (uint32_t i = 0; i < spatial; ++i) {
             const uint32_t window = 1 + uint32_t(rng() % 3), dilation = 1 + uint32_t(rng() % 2), stride = 1 + uint32_t(rng() % 3);
             const uint32_t start = uint32_t(rng() % window), end = uint32_t(rng() % window);
@@ -222,43 +261,15 @@ template <class T> void check_pooling(std::mt19937_64& rng, int count) {
             const bool ceil = (padded - span) % stride != 0 && rng() % 2;
             in.push_back(size);
             out.push_back(floor_size + ceil);
-            Strides.push_back(stride);
-            WindowSize.push_back(window);
-            StartPadding.push_back(start);
-            EndPadding.push_back(end);
-            Dilations.push_back(dilation);
+            g.Strides.push_back(stride);
+            g.WindowSize.push_back(window);
+            g.StartPadding.push_back(start);
+            g.EndPadding.push_back(end);
+            g.Dilations.push_back(dilation);
         }
-        const DataType t = data_type_of<T>();
         INFO("spatial " << spatial << ", iteration " << k);
-        if (rng() % 2) {
-            DML_MAX_POOLING2_OPERATOR_DESC d;
-            d.InputTensor = desc(t, in, random_strides(rng, in));
-            d.OutputTensor = desc(t, out, random_strides(rng, out));
-            d.OutputIndicesTensor = desc(rng() % 2 ? DataType::UINT32 : DataType::UINT64, out, random_strides(rng, out));
-            d.DimensionCount = spatial;
-            d.Strides = Strides;
-            d.WindowSize = WindowSize;
-            d.StartPadding = StartPadding;
-            d.EndPadding = EndPadding;
-            d.Dilations = Dilations;
-            check_op({OperatorType::MAX_POOLING2, d},
-                     make_buffers<T>(rng, {{"InputTensor", &d.InputTensor}},
-                                     {{"OutputTensor", &d.OutputTensor}, {"OutputIndicesTensor", &*d.OutputIndicesTensor}}));
-        } else {
-            DML_MAX_POOLING_GRAD_OPERATOR_DESC d;
-            d.InputTensor = desc(t, in, random_strides(rng, in));
-            d.InputGradientTensor = desc(t, out, random_strides(rng, out));
-            d.OutputGradientTensor = desc(t, in, random_strides(rng, in));
-            d.DimensionCount = spatial;
-            d.Strides = Strides;
-            d.WindowSize = WindowSize;
-            d.StartPadding = StartPadding;
-            d.EndPadding = EndPadding;
-            d.Dilations = Dilations;
-            check_op({OperatorType::MAX_POOLING_GRAD, d},
-                     make_buffers<T>(rng, {{"InputTensor", &d.InputTensor}, {"InputGradientTensor", &d.InputGradientTensor}},
-                                     {{"OutputGradientTensor", &d.OutputGradientTensor}}));
-        }
+        const bool forward = rng() % 2;
+        check_pooling_op<T>(rng, forward, rng() % 2 ? DataType::UINT32 : DataType::UINT64, in, out, g);
     }
 }
 
@@ -269,7 +280,8 @@ template <class T> void check_pooling_wide(std::mt19937_64& rng, int count) {
     for (int k = 0; k < count; ++k) {
         const uint32_t spatial = 2 + uint32_t(rng() % 2);
         std::vector<uint32_t> in = {1, 1 + uint32_t(rng() % 2)}, out = in;
-        std::vector<uint32_t> Strides, WindowSize, StartPadding, EndPadding, Dilations;
+        PoolingGeometry g;
+        g.spatial = spatial;
         for (uint32_t i = 0; i < spatial; ++i) {
             const bool last = i + 1 == spatial;
             const uint32_t window = 1 + uint32_t(rng() % 4), dilation = rng() % 4 == 0 ? 2 : 1, stride = 1 + uint32_t(rng() % 3);
@@ -279,44 +291,16 @@ template <class T> void check_pooling_wide(std::mt19937_64& rng, int count) {
             const uint32_t padded = size + start + end;
             in.push_back(size);
             out.push_back((padded - span) / stride + 1);
-            Strides.push_back(stride);
-            WindowSize.push_back(window);
-            StartPadding.push_back(start);
-            EndPadding.push_back(end);
-            Dilations.push_back(dilation);
+            g.Strides.push_back(stride);
+            g.WindowSize.push_back(window);
+            g.StartPadding.push_back(start);
+            g.EndPadding.push_back(end);
+            g.Dilations.push_back(dilation);
         }
-        const DataType t = data_type_of<T>();
-        INFO("spatial " << spatial << ", width " << in.back() << ", stride " << Strides.back() << ", window " << WindowSize.back()
+        INFO("spatial " << spatial << ", width " << in.back() << ", stride " << g.Strides.back() << ", window " << g.WindowSize.back()
                         << ", iteration " << k);
-        if (rng() % 3 == 0) {
-            DML_MAX_POOLING2_OPERATOR_DESC d;
-            d.InputTensor = desc(t, in, random_strides(rng, in));
-            d.OutputTensor = desc(t, out, random_strides(rng, out));
-            d.OutputIndicesTensor = desc(DataType::UINT64, out);
-            d.DimensionCount = spatial;
-            d.Strides = Strides;
-            d.WindowSize = WindowSize;
-            d.StartPadding = StartPadding;
-            d.EndPadding = EndPadding;
-            d.Dilations = Dilations;
-            check_op({OperatorType::MAX_POOLING2, d},
-                     make_buffers<T>(rng, {{"InputTensor", &d.InputTensor}},
-                                     {{"OutputTensor", &d.OutputTensor}, {"OutputIndicesTensor", &*d.OutputIndicesTensor}}));
-        } else {
-            DML_MAX_POOLING_GRAD_OPERATOR_DESC d;
-            d.InputTensor = desc(t, in, random_strides(rng, in));
-            d.InputGradientTensor = desc(t, out, random_strides(rng, out));
-            d.OutputGradientTensor = desc(t, in, random_strides(rng, in));
-            d.DimensionCount = spatial;
-            d.Strides = Strides;
-            d.WindowSize = WindowSize;
-            d.StartPadding = StartPadding;
-            d.EndPadding = EndPadding;
-            d.Dilations = Dilations;
-            check_op({OperatorType::MAX_POOLING_GRAD, d},
-                     make_buffers<T>(rng, {{"InputTensor", &d.InputTensor}, {"InputGradientTensor", &d.InputGradientTensor}},
-                                     {{"OutputGradientTensor", &d.OutputGradientTensor}}));
-        }
+        const bool forward = rng() % 3 == 0;
+        check_pooling_op<T>(rng, forward, DataType::UINT64, in, out, g);
     }
 }
 
