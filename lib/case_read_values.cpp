@@ -271,9 +271,38 @@ std::optional<uint64_t> Reader::unsigned_at(const json& node, size_t i, const st
 // ---- Expected outputs --------------------------------------------------------------------
 
 // An expected output in a .npy file beside the golden, checked against its SHA-256.
-static bool read_expected_npy(Reader& r, const TensorField& f, const json& spec, const std::string& path, const fs::path& base_dir,
-                              const LoadOptions& options, std::vector<std::byte>& values) {
-    const TensorDesc& d = *f.desc;
+// The values of an output's .npy file, checked against its SHA-256, dtype and shape; false after an
+// error at `p` (Npy) or `sp` (Sha256).
+static bool read_npy_values(Diagnostics& diags, std::string_view output, const TensorDesc& d, const fs::path& file,
+                            const std::string& sha256, const std::string& p, const std::string& sp, uint64_t max_bytes,
+                            std::vector<std::byte>& values) {
+    try {
+        std::string hash;
+        NpyArray a = read_npy(file, max_bytes, &hash);
+        if (hash != sha256) {
+            diags.error(sp, "expected.npy-checksum", file.string() + " has SHA-256 " + hash + ", not the " + sha256 +
+                        " this golden states: the file changed after the golden was written (regenerate the golden, or restore the file)");
+            return false;
+        }
+        if (a.data_type != d.DataType || a.shape != std::vector<uint64_t>(d.Sizes.begin(), d.Sizes.end())) {
+            std::string shape;
+            for (uint64_t x : a.shape) shape += (shape.empty() ? "" : ", ") + std::to_string(x);
+            diags.error(p, "expected.npy", file.string() + " holds " + npy_dtype(a.data_type) + " of shape (" + shape + ")" +
+                        "; " + std::string(output) + " is " + npy_dtype(d.DataType) + " of Sizes " + sizes_text(d.Sizes));
+            return false;
+        }
+        values = std::move(a.data);
+        return true;
+    } catch (const NpyError& e) {
+        diags.error(p, "expected.npy", file.string() + ": " + e.what());
+        return false;
+    }
+}
+
+// With LoadOptions::defer_expected_npy the file is named, checked for its name and path, and left
+// for read_deferred_expected (c.deferred_expected); `deferred` is then set.
+static bool read_expected_npy(Reader& r, Case& c, const TensorField& f, const json& spec, const std::string& path, const fs::path& base_dir,
+                              const LoadOptions& options, std::vector<std::byte>& values, bool& deferred) {
     const std::string p = pointer_append(path, "Npy");
     if (!spec["Npy"].is_string()) { r.diags.error(p, "case.type", "Npy must be a file name (relative to the golden)"); return false; }
     const std::string name = spec["Npy"].get<std::string>();
@@ -287,27 +316,12 @@ static bool read_expected_npy(Reader& r, const TensorField& f, const json& spec,
     }
     if (!npy_path_ok(r, name, p, base_dir, options, "expected.npy-path")) return false;
     const fs::path file = base_dir / name;
-    try {
-        std::string hash;
-        NpyArray a = read_npy(file, options.max_bytes, &hash);
-        if (hash != sum->get<std::string>()) {
-            r.diags.error(sp, "expected.npy-checksum", file.string() + " has SHA-256 " + hash + ", not the " + sum->get<std::string>() +
-                          " this golden states: the file changed after the golden was written (regenerate the golden, or restore the file)");
-            return false;
-        }
-        if (a.data_type != d.DataType || a.shape != std::vector<uint64_t>(d.Sizes.begin(), d.Sizes.end())) {
-            std::string shape;
-            for (uint64_t x : a.shape) shape += (shape.empty() ? "" : ", ") + std::to_string(x);
-            r.diags.error(p, "expected.npy", file.string() + " holds " + npy_dtype(a.data_type) + " of shape (" + shape + ")" +
-                          "; " + std::string(f.name) + " is " + npy_dtype(d.DataType) + " of Sizes " + sizes_text(d.Sizes));
-            return false;
-        }
-        values = std::move(a.data);
+    if (options.defer_expected_npy) {
+        c.deferred_expected.push_back({std::string(f.name), file, sum->get<std::string>(), p, sp, options.max_bytes, 0, 0});
+        deferred = true;
         return true;
-    } catch (const NpyError& e) {
-        r.diags.error(p, "expected.npy", file.string() + ": " + e.what());
-        return false;
     }
+    return read_npy_values(r.diags, f.name, *f.desc, file, sum->get<std::string>(), p, sp, options.max_bytes, values);
 }
 
 void read_expected(Reader& r, Case& c, const TensorField& f, const json& spec, const std::string& path,
@@ -319,8 +333,10 @@ void read_expected(Reader& r, Case& c, const TensorField& f, const json& spec, c
     const uint64_t n = element_count(d);
     ExpectedOutput e;
     bool ok = true;
+    const size_t first_diag = r.diags.items().size();
+    bool deferred = false;
     if (spec.contains("Npy") && !spec.contains("Values")) {
-        if (!read_expected_npy(r, f, spec, path, base_dir, options, e.values)) return;
+        if (!read_expected_npy(r, c, f, spec, path, base_dir, options, e.values, deferred)) return;
     } else {
         if (!spec.contains("Values") || !r.is_array(spec["Values"]) || spec.contains("Npy")) {
             r.diags.error(path, "expected.values", "an expected output needs \"Values\": its logical elements in row-major order "
@@ -406,7 +422,34 @@ void read_expected(Reader& r, Case& c, const TensorField& f, const json& spec, c
         }
     }
     if (ok) c.expected[std::string(f.name)] = std::move(e);
+    if (deferred) {  // the diagnostics this output gave, which an error of its file replaces (as if read here)
+        c.deferred_expected.back().first_diag = first_diag;
+        c.deferred_expected.back().end_diag = r.diags.items().size();
+    }
 }
 
 
 }  // namespace dmlref::case_reader
+
+namespace dmlref {
+
+void read_deferred_expected(Case& c, Diagnostics& diags) {
+    // Last first, so that the diagnostic ranges of the earlier ones stay where they were.
+    for (auto it = c.deferred_expected.rbegin(); it != c.deferred_expected.rend(); ++it) {
+        const auto& x = *it;
+        const TensorDesc* d = nullptr;
+        for (const auto& f : tensor_fields(c.op))
+            if (f.name == x.output) d = f.desc;
+        Diagnostics errors;
+        std::vector<std::byte> values;
+        if (d && case_reader::read_npy_values(errors, x.output, *d, x.file, x.sha256, x.npy_path, x.sha256_path, x.max_bytes, values)) {
+            if (auto e = c.expected.find(x.output); e != c.expected.end()) e->second.values = std::move(values);
+        } else {
+            c.expected.erase(x.output);
+            diags.replace(x.first_diag, x.end_diag, errors);
+        }
+    }
+    c.deferred_expected.clear();
+}
+
+}  // namespace dmlref

@@ -154,16 +154,8 @@ template <class V> ordered_json integer_tokens(const V& v) {
 ordered_json expected_json(DataType t, const std::vector<std::byte>& values, const Tolerance& tol, const std::vector<DontCare>& dc,
                            const Boundary& boundary, const std::string& npy, const std::string& sha256) {
     ordered_json e;
-    const size_t w = element_size(t);
     if (npy.empty()) {
-        const ValueFormatter format(t, values.size() / w);
-        std::string v;
-        v.reserve(values.size() / w * 12);
-        for (size_t i = 0; i < values.size() / w; ++i) {
-            if (i) v += '\0';
-            format.append(v, load_bits(t, values.data() + i * w));
-        }
-        e["Values"] = json_tokens(std::move(v));
+        e["Values"] = json_value_view(t, values);  // formatted as the text is written (lib/json_writer.hpp)
     } else {
         e["Npy"] = json_text(npy);
         e["Sha256"] = sha256;

@@ -323,7 +323,12 @@ CaseDiff diff_case(const fs::path& golden_file, const fs::path& actual, const Di
     const bool actual_dir = !actual.empty() && fs::is_directory(actual, ec);
     const bool actual_case = !actual.empty() && !actual_dir && actual.extension() == ".json";
     std::optional<Case> actual_outputs;  // ACTUAL as a case file, loaded once
-    ReadingsDiagnosis readings(golden);  // docs/diff.md, "Readings"
+    // Where no output's judging reads the golden's inputs (moved and selected values), they are
+    // freed before the actual values are read; a reading's run reads them again (issue 13: memory).
+    bool reads_inputs = false;
+    for (const auto& o : outputs) reads_inputs = reads_inputs || judging_reads_inputs(golden, o);
+    if (!reads_inputs) golden.inputs.clear();
+    ReadingsDiagnosis readings(golden, [&] { return load_or_throw(golden_file, options.max_bytes, "the golden case").inputs; });  // docs/diff.md, "Readings"
     size_t unnamed = 0;
     for (const auto& o : outputs) unnamed += !options.files.count(o);
 

@@ -21,23 +21,28 @@ ValueFormatter::ValueFormatter(DataType t, uint64_t count) : t_(t) {
 
 void ValueFormatter::append(std::string& out, uint64_t bits) const {
     char buf[64];
+    std::string spill;
+    out += text(bits, buf, spill);
+}
+
+std::string_view ValueFormatter::text(uint64_t bits, char (&buf)[64], std::string& spill) const {
     char* e = buf;
+    auto spelled = [&]() -> std::string_view { spill = format_value(t_, bits); return spill; };
     switch (t_) {
         case DataType::FLOAT16:
-            if (!half_table_.empty()) { out += half_table_[bits & 0xffff]; return; }
-            out += format_value(t_, bits);
-            return;
+            if (!half_table_.empty()) return half_table_[bits & 0xffff];
+            return spelled();
         case DataType::FLOAT32: {
             const uint32_t b = uint32_t(bits), mag = b & 0x7fffffffu;
-            if (mag == 0) { out += b ? "-0.0" : "0"; return; }
-            if (mag >= 0x7f800000u) { out += format_value(t_, bits); return; }  // inf, nan
+            if (mag == 0) return b ? "-0.0" : "0";
+            if (mag >= 0x7f800000u) return spelled();  // inf, nan
             e = std::to_chars(buf, buf + sizeof buf, from_bits<float>(b)).ptr;
             break;
         }
         case DataType::FLOAT64: {
             const uint64_t mag = bits & 0x7fffffffffffffffull;
-            if (mag == 0) { out += bits ? "-0.0" : "0"; return; }
-            if (mag >= 0x7ff0000000000000ull) { out += format_value(t_, bits); return; }
+            if (mag == 0) return bits ? "-0.0" : "0";
+            if (mag >= 0x7ff0000000000000ull) return spelled();
             e = std::to_chars(buf, buf + sizeof buf, from_bits<double>(bits)).ptr;
             break;
         }
@@ -49,17 +54,17 @@ void ValueFormatter::append(std::string& out, uint64_t bits) const {
         case DataType::UINT32: e = std::to_chars(buf, buf + sizeof buf, uint32_t(bits)).ptr; break;
         case DataType::INT64: {
             const int64_t v = int64_t(bits);
-            if (v > (int64_t(1) << 53) || v < -(int64_t(1) << 53)) { out += format_value(t_, bits); return; }  // quoted
+            if (v > (int64_t(1) << 53) || v < -(int64_t(1) << 53)) return spelled();  // quoted
             e = std::to_chars(buf, buf + sizeof buf, v).ptr;
             break;
         }
         case DataType::UINT64:
-            if (bits > (uint64_t(1) << 53)) { out += format_value(t_, bits); return; }
+            if (bits > (uint64_t(1) << 53)) return spelled();
             e = std::to_chars(buf, buf + sizeof buf, bits).ptr;
             break;
-        default: out += format_value(t_, bits); return;
+        default: return spelled();
     }
-    out.append(buf, e);
+    return std::string_view(buf, size_t(e - buf));
 }
 
 namespace {

@@ -5,8 +5,13 @@
 // so a tensor reads as rows, not one value per line. Internal to dmlref.
 #pragma once
 
+#include "dmlref/types.hpp"
+
 #include <nlohmann/json.hpp>
 
+#include <cstddef>
+#include <cstring>
+#include <span>
 #include <string>
 
 namespace dmlref {
@@ -25,6 +30,19 @@ inline std::string json_text(const std::string& s) { return json_raw(nlohmann::j
 inline constexpr uint64_t kJsonTokenList = 0x746f6b656e73;  // "tokens"
 template <class J = ordered_json> J json_tokens(std::string joined) {
     return J::binary(typename J::binary_t::container_type(joined.begin(), joined.end()), kJsonTokenList);
+}
+
+// Tensor values as their packed element bytes, written as the array of their format_value texts
+// (lib/json_values.hpp) while the text is laid out: no token is built or stored first. The node
+// refers to `values` (type, address, length), which must outlive every dump of it.
+inline constexpr uint64_t kJsonValueView = 0x76616c756573;  // "values"
+inline ordered_json json_value_view(DataType t, std::span<const std::byte> values) {
+    ordered_json::binary_t::container_type b(1 + 2 * sizeof(uint64_t));
+    b[0] = uint8_t(t);
+    const uint64_t address = uint64_t(reinterpret_cast<uintptr_t>(values.data())), size = values.size();
+    std::memcpy(b.data() + 1, &address, sizeof address);
+    std::memcpy(b.data() + 1 + sizeof address, &size, sizeof size);
+    return ordered_json::binary(std::move(b), kJsonValueView);
 }
 
 // Deterministic text: two-space indent, trailing newline.

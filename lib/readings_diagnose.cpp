@@ -18,7 +18,8 @@ bool is_nan_bits(DataType t, uint64_t b) {
 }
 }  // namespace
 
-ReadingsDiagnosis::ReadingsDiagnosis(const Case& golden) : golden_(golden) {}
+ReadingsDiagnosis::ReadingsDiagnosis(const Case& golden, std::function<std::map<std::string, std::vector<std::byte>>()> inputs)
+    : golden_(golden), inputs_(std::move(inputs)) {}
 
 const std::vector<std::byte>* ReadingsDiagnosis::outputs_under(const Alternative& a, std::string_view output) {
     auto it = runs_.find(a.name());
@@ -27,6 +28,7 @@ const std::vector<std::byte>* ReadingsDiagnosis::outputs_under(const Alternative
         Case c = golden_;
         c.policies[std::string(a.Policy)] = std::string(a.Value);
         try {
+            if (c.inputs.empty() && inputs_) c.inputs = inputs_();
             o = run_case(c);
         } catch (const std::exception&) {
             o.reset();  // a reading that cannot be evaluated here explains nothing

@@ -196,7 +196,25 @@ const ComputedOutput* computed_output(const Case& c, std::string_view output) {
     return nullptr;
 }
 
+bool enumerates_terms(const Case& c) {
+    return std::visit([](const auto& desc) {
+        using D = std::decay_t<decltype(desc)>;
+        return std::is_same_v<D, DML_MAX_POOLING_GRAD_OPERATOR_DESC> || std::is_same_v<D, DML_RESAMPLE_GRAD_OPERATOR_DESC> ||
+               std::is_same_v<D, DML_RESAMPLE_GRAD1_OPERATOR_DESC> || std::is_same_v<D, DML_RESAMPLE_OPERATOR_DESC> ||
+               std::is_same_v<D, DML_RESAMPLE1_OPERATOR_DESC> || std::is_same_v<D, DML_RESAMPLE2_OPERATOR_DESC>;
+    }, c.op.Desc);
+}
+
 }  // namespace
+
+bool judging_reads_inputs(const Case& c, std::string_view output) {
+    const ToleranceRow row = tolerance_row(c, output);
+    const std::string_view op = info(c.op.Type).Name;
+    const bool rule_reads = row.rule != TR::Bits && row.rule != TR::Ulp1WithScaleBias;
+    const bool boundary_reads = row.boundary != BR::None && row.boundary != BR::OperatorStated;
+    return rule_reads || boundary_reads || enumerates_terms(c) || computed_output(c, output) ||
+           op.find("BATCH_NORMALIZATION") != std::string_view::npos || op.starts_with("ROI_ALIGN");
+}
 
 bool is_summed_output(const Case& c, std::string_view output) {
     const TensorDesc* d = output_desc(c, output);
@@ -219,12 +237,7 @@ std::optional<TermSink> summed_terms(const Case& c, std::string_view output, con
     if (!d || !is_float(d->DataType) || validate(c.op).has_errors()) return std::nullopt;
     // Only the operators below enumerate terms, and the computed outputs (computed_outputs()) bound
     // theirs: no per-element sink for the others (diff's memory).
-    const bool enumerates = std::visit([](const auto& desc) {
-        using D = std::decay_t<decltype(desc)>;
-        return std::is_same_v<D, DML_MAX_POOLING_GRAD_OPERATOR_DESC> || std::is_same_v<D, DML_RESAMPLE_GRAD_OPERATOR_DESC> ||
-               std::is_same_v<D, DML_RESAMPLE_GRAD1_OPERATOR_DESC> || std::is_same_v<D, DML_RESAMPLE_OPERATOR_DESC> ||
-               std::is_same_v<D, DML_RESAMPLE1_OPERATOR_DESC> || std::is_same_v<D, DML_RESAMPLE2_OPERATOR_DESC>;
-    }, c.op.Desc);
+    const bool enumerates = enumerates_terms(c);
     const ComputedOutput* computed = computed_output(c, output);
     if (!enumerates && !computed) return std::nullopt;
     TermSink sink(element_count(*d));

@@ -111,7 +111,10 @@ struct Prepared {
 
 // With `progress`, a case of long work shows itself on the terminal while it runs (the line is
 // overwritten by the next and cleared by the caller).
-void prepare(const std::vector<Input>& inputs, size_t first, const LoadOptions& lo, unsigned jobs, bool progress,
+// Expected outputs in .npy files are read after evaluating (LoadOptions::defer_expected_npy), and
+// unless `keep_inputs` (-o and --npy use them) the inputs are freed first: inputs, outputs and
+// expected values are never all held at once (issue 13: memory).
+void prepare(const std::vector<Input>& inputs, size_t first, const LoadOptions& lo, unsigned jobs, bool progress, bool keep_inputs,
              const std::map<std::string, std::string>& policies, std::vector<Prepared>& out) {
     out.assign(std::min<size_t>(jobs, inputs.size() - first), Prepared{});
     std::atomic<size_t> next{0};
@@ -120,7 +123,10 @@ void prepare(const std::vector<Input>& inputs, size_t first, const LoadOptions& 
         for (size_t i; (i = next++) < out.size();) {
             Prepared& p = out[i];
             p.c = load(inputs[first + i].file, lo, p.diags);
-            if (p.diags.has_errors() || !p.c.expect_error.empty()) continue;
+            if (p.diags.has_errors() || !p.c.expect_error.empty()) {
+                read_deferred_expected(p.c, p.diags);
+                continue;
+            }
             for (const auto& [name, value] : policies) p.c.policies[name] = value;  // --policy (docs/cli.md)
             if (const uint64_t w = work_estimate(p.c.op); progress && w > (uint64_t(1) << 26)) {
                 std::lock_guard lock(terminal);
@@ -132,6 +138,8 @@ void prepare(const std::vector<Input>& inputs, size_t first, const LoadOptions& 
             } catch (const std::exception& e) {
                 p.failure = e.what();
             }
+            if (!keep_inputs && !p.c.deferred_expected.empty()) p.c.inputs.clear();
+            read_deferred_expected(p.c, p.diags);
         }
     };
     std::vector<std::thread> pool;
@@ -195,6 +203,7 @@ int cmd_run(const RunOptions& o) {
     const bool progress = ::isatty(STDERR_FILENO) && !o.quiet;
     LoadOptions lo = o.load;
     lo.progress = !o.quiet;
+    lo.defer_expected_npy = true;
     size_t passed = 0, failed = 0, fresh = 0, errors = problems.size();
     const size_t width = std::to_string(inputs.size()).size();
     std::cout << "dmlref " << dmlref_version() << ": running " << inputs.size() << " case" << (inputs.size() == 1 ? "" : "s") << "\n";
@@ -205,7 +214,7 @@ int cmd_run(const RunOptions& o) {
         std::string counter = std::to_string(k + 1);
         counter = "[" + std::string(width - counter.size(), ' ') + counter + "/" + std::to_string(inputs.size()) + "]";
         if (k % jobs == 0) {
-            prepare(inputs, k, lo, jobs, progress, policies, prepared);
+            prepare(inputs, k, lo, jobs, progress, !o.out_dir.empty() || !o.npy_dir.empty(), policies, prepared);
             if (progress) std::cerr << "\r\x1b[K" << std::flush;
         }
         Prepared& pr = prepared[k % jobs];

@@ -87,6 +87,17 @@ struct Case {
     // exactly this rule id (at this JSON pointer, when given).
     std::string expect_error;
     std::string expect_error_path;
+    // Expected outputs in .npy files not read yet (LoadOptions::defer_expected_npy): their values
+    // are empty until read_deferred_expected.
+    struct DeferredExpected {
+        std::string output;
+        std::filesystem::path file;
+        std::string sha256;
+        std::string npy_path, sha256_path;  // JSON pointers of Npy and Sha256
+        uint64_t max_bytes = 0;
+        size_t first_diag = 0, end_diag = 0;  // the diagnostics reading the output gave
+    };
+    std::vector<DeferredExpected> deferred_expected;
 };
 
 inline constexpr uint64_t kDefaultMaxWork = uint64_t(1) << 32;  // about 4.3e9, the most elements a tensor may have
@@ -102,6 +113,10 @@ struct LoadOptions {
     // Reading a case file of more than 16 MiB shows "reading FILE: NN%" on standard error while
     // it parses, when standard error is a terminal.
     bool progress = true;
+    // Expected outputs in .npy files are checked for their name, checksum text and path, but read
+    // only by read_deferred_expected: `run` reads them after evaluating the case and freeing its
+    // inputs, so that inputs, outputs and expected values are never all held at once.
+    bool defer_expected_npy = false;
 };
 
 // Reads and checks a case. Errors and warnings go to `diags` with JSON pointers; the case is
@@ -109,6 +124,11 @@ struct LoadOptions {
 Case load_case(const std::filesystem::path& file, Diagnostics& diags, const LoadOptions& options = {});
 Case parse_case(const JsonDocument& doc, const std::filesystem::path& file, Diagnostics& diags,
                 const LoadOptions& options = {});
+
+// Reads the expected outputs a load with defer_expected_npy left (Case::deferred_expected). An
+// error replaces, in `diags`, what reading that output gave, as a load that read the file then
+// reports it, and the output is left without expected values.
+void read_deferred_expected(Case& c, Diagnostics& diags);
 
 // The evaluated outputs of a case: logical elements, packed row-major, by output field.
 struct Outputs {

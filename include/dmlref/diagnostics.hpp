@@ -3,6 +3,7 @@
 // docs/rules.md) and a sentence that quotes the spec's own rule where there is one.
 #pragma once
 
+#include <cstddef>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -28,6 +29,11 @@ public:
         items_.push_back({Severity::Warning, std::move(path), std::move(rule), std::move(message)});
     }
     void append(const Diagnostics& other) { items_.insert(items_.end(), other.items_.begin(), other.items_.end()); }
+    // Items [first, end) replaced by those of `other`.
+    void replace(size_t first, size_t end, const Diagnostics& other) {
+        items_.erase(items_.begin() + std::ptrdiff_t(first), items_.begin() + std::ptrdiff_t(end));
+        items_.insert(items_.begin() + std::ptrdiff_t(first), other.items_.begin(), other.items_.end());
+    }
     bool has_errors() const {
         for (const auto& d : items_) if (d.severity == Severity::Error) return true;
         return false;

@@ -2,6 +2,8 @@
 // alternative, the operators it changes, and the readings in force while a case is evaluated.
 #pragma once
 
+#include <functional>
+
 #include "dmlref/case.hpp"
 #include "dmlref/diagnostics.hpp"
 #include "dmlref/numeric.hpp"
@@ -95,7 +97,9 @@ struct DiffOptions;
 // for every output) and counts the over-tolerance elements whose actual value follows it.
 class ReadingsDiagnosis {
 public:
-    explicit ReadingsDiagnosis(const Case& golden);
+    // `inputs`: where the golden's inputs come from when the case no longer holds them (diff frees
+    // them where judging does not read them; docs/diff.md).
+    explicit ReadingsDiagnosis(const Case& golden, std::function<std::map<std::string, std::vector<std::byte>>()> inputs = {});
     // (reading, elements) for each alternative that some over-tolerance element follows, in the
     // order of docs/golden.md, then ("", elements that follow none) when there are such elements.
     // An element may follow several readings. Changes no verdict.
@@ -105,6 +109,7 @@ public:
 private:
     const std::vector<std::byte>* outputs_under(const Alternative& a, std::string_view output);
     const Case& golden_;
+    std::function<std::map<std::string, std::vector<std::byte>>()> inputs_;
     std::map<std::string, std::optional<Outputs>> runs_;
 };
 

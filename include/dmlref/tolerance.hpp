@@ -63,6 +63,13 @@ struct BoundaryElement {
 std::vector<BoundaryElement> boundary_elements(const Case& c, std::string_view output,
                                                const std::vector<std::byte>& golden);
 
+// Whether judging this output in a diff reads the case's inputs: for its bound (computed and
+// summed outputs, batch normalization), its term counts, or its boundary elements (an input value
+// at zero, at Min or Max, an argmax tie; ROI align's). False for moved and selected values (Bits,
+// or 1 ULP with ScaleBias) whose boundary elements the desc alone gives: `dmlref diff` frees the
+// golden's inputs when no output reads them (alternative readings reload them when asked).
+bool judging_reads_inputs(const Case& c, std::string_view output);
+
 // Switches of the comparison, all off by default.
 struct DiffSwitches {
     bool zeros_equal = false;          // +0 and -0 compare equal
