@@ -7,6 +7,8 @@
 #include "mpfr_round.hpp"
 #include "support.hpp"
 
+#include "dmlref/tolerance.hpp"
+
 #include <gmpxx.h>
 #include <mpfr.h>
 
@@ -210,5 +212,20 @@ template <class T> void check_close_to_derivative(const std::vector<T>& actual, 
     }
 }
 
+// Each element's bound as `dmlref diff` judges it (lib/diff.cpp, census): the operator's computed
+// bound through summed_terms, plus the golden's half ULP (element_bound); nullopt where diff has
+// no per-element bound.
+inline std::optional<std::vector<double>> batch_normalization_bounds(const Case& c, std::string_view output, const ArithmeticProfile& p) {
+    const std::optional<TermSink> sink = summed_terms(c, output, p);
+    if (!sink) return std::nullopt;
+    DataType t = DataType::UNKNOWN;
+    for (const auto& f : tensor_fields(c.op))
+        if (f.name == output) t = f.desc->DataType;
+    const std::vector<std::byte> golden = run_case(c).values.at(std::string(output));
+    std::vector<double> b;
+    for (uint64_t i = 0; i < sink->elements().size(); ++i)
+        b.push_back(element_bound(sink->elements()[i], t, load_bits(t, golden.data() + i * element_size(t)), p));
+    return b;
+}
 
 }  // namespace dmlref::test::bn

@@ -98,7 +98,7 @@ double element_bound(const ElementTerms& e, DataType t, uint64_t golden_bits, co
 
 // ---- Computed values (docs/tolerance.md, "Computed values") ---------------------------------
 //
-// A computed operator (average pooling, LRN; batch normalization and ROI align later) plugs in
+// A computed operator (average pooling, LRN, ROI align, batch normalization) plugs in
 // with ONE function `void xxx_bounds(const Operator&, const InputBuffer&, const ArithmeticProfile&,
 // TermSink&)` beside its evaluate loop (declared in dmlref/terms.hpp) and one row in
 // lib/tolerance.cpp's `computed_outputs()`. For every element it writes its formula once as a

@@ -42,5 +42,17 @@ void average_pooling_bounds(const Operator& op, const InputBuffer& input, const 
 void lrn_bounds(const Operator& op, const InputBuffer& input, const ArithmeticProfile& p, TermSink& sink);
 // ROI_ALIGN and ROI_ALIGN1 (OutputTensor); reference/roi_align_bound.cpp.
 void roi_align_bounds(const Operator& op, const InputBuffer& input, const ArithmeticProfile& p, TermSink& sink);
+// Batch normalization, one function per output (reference/batch_normalization_bound.cpp): the
+// OutputTensor of BATCH_NORMALIZATION and _TRAINING; _TRAINING's OutputMeanTensor and
+// OutputVarianceTensor; OutputGradientTensor, OutputScaleGradientTensor and OutputBiasGradientTensor
+// of _GRAD and _TRAINING_GRAD.
+void batch_normalization_output_bounds(const Operator& op, const InputBuffer& input, const ArithmeticProfile& p, TermSink& sink);
+void batch_normalization_mean_bounds(const Operator& op, const InputBuffer& input, const ArithmeticProfile& p, TermSink& sink);
+void batch_normalization_variance_bounds(const Operator& op, const InputBuffer& input, const ArithmeticProfile& p, TermSink& sink);
+void batch_normalization_gradient_bounds(const Operator& op, const InputBuffer& input, const ArithmeticProfile& p, TermSink& sink);
+void batch_normalization_scale_gradient_bounds(const Operator& op, const InputBuffer& input, const ArithmeticProfile& p,
+                                               TermSink& sink);
+void batch_normalization_bias_gradient_bounds(const Operator& op, const InputBuffer& input, const ArithmeticProfile& p,
+                                              TermSink& sink);
 
 }  // namespace dmlref
