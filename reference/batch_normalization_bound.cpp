@@ -11,6 +11,7 @@
 // two-pass bound.
 #include "batch_normalization_internal.hpp"
 #include "common.hpp"
+#include "fused_activation.hpp"
 
 #include "dmlref/terms.hpp"
 
@@ -117,19 +118,21 @@ double golden_rounding(double y, DataType t, bool flush) {
     return (out.u * std::fabs(y) + out.eta) * (1 + 1e-9);
 }
 
-// The fused activation applied to a pre-activation value whose backend value is within E of the
-// golden's rounded one (docs/tolerance.md): RELU does not grow it; LEAKY_RELU and LINEAR scale it
-// by |Alpha| and add the backend's roundings of Alpha y (+ Beta) (the golden's final rounding is
-// element_bound's).
-double activated(const std::optional<DML_FUSED_ACTIVATION>& a, double e_pre, double y, const W& w, DataType t, bool flush) {
+// The fused activation applied to the pre-activation value y (docs/tolerance.md, "Fused
+// activations"): the backend's value, within e_pre of y (its rounding to t included), and the
+// golden's rounding of y both lie within E = e_pre + |golden's rounding| of y; the activation's
+// slope and own error in w (reference/fused_activation_bound.cpp), then the backend's rounding of
+// the result to t when w is wider. The golden's final rounding is element_bound's.
+double activated(const std::optional<DML_FUSED_ACTIVATION>& a, double e_pre, double y, DataType wt, DataType t, bool flush) {
     if (!a || a->name() == "ACTIVATION_IDENTITY" || !std::isfinite(e_pre)) return e_pre;
-    const double E = e_pre + golden_rounding(y, t, flush);
-    const auto n = a->name();
-    if (n != "ACTIVATION_LEAKY_RELU" && n != "ACTIVATION_LINEAR") return E;
-    const double alpha = std::fabs(double(a->Parameters[0])), beta = n == "ACTIVATION_LINEAR" ? std::fabs(double(a->Parameters[1])) : 0;
-    const W out = working(t, flush);
-    const double mag = alpha * (std::fabs(y) + E) + beta;
-    return std::max(1.0, alpha) * E + (out.u + gamma_up(2, w.u)) * mag + out.eta + 2 * w.eta;
+    const reference::ActivationError r = reference::fused_activation_error(*a, y, e_pre + golden_rounding(y, t, flush), wt, flush);
+    if (!std::isfinite(r.error)) return kInf;
+    double b = r.error;
+    if (wt != t) {
+        const W out = working(t, flush);
+        b += out.u * (r.magnitude + r.error) + out.eta;
+    }
+    return b * (1 + 1e-9);
 }
 
 std::vector<double> values(const InputBuffer& input, const TensorDesc& d, const char* field) {
@@ -210,7 +213,7 @@ std::vector<double> bn_forward(const InputBuffer& c, const DML_BATCH_NORMALIZATI
             const V r = w.rsqrt(w.add(w.in(var[iv[i]]), constant(w, wt, d.Epsilon)));
             const double y = scale[is[i]] * (x[i] - mean[im[i]]) * r.v + bias[ib[i]];
             const double e = forward_error(w, w.in(x[i]), w.in(mean[im[i]]), r, w.in(scale[is[i]]), w.in(bias[ib[i]]), std::nullopt);
-            b[i] = activated(d.FusedActivation, stored(e, y, t, wt, p.flush_subnormals), y, w, t, p.flush_subnormals);
+            b[i] = activated(d.FusedActivation, stored(e, y, t, wt, p.flush_subnormals), y, wt, t, p.flush_subnormals);
         }
         return b;
     });
@@ -237,7 +240,7 @@ std::vector<double> bn_training(const InputBuffer& c, const DML_BATCH_NORMALIZAT
                 const std::optional<V> f = fused.empty() ? std::nullopt : std::optional<V>(w.in(fused[i]));
                 const double y = scale[k] * (x[i] - s.mean[k].v) * r.v + bias[k] + (f ? f->v : 0);
                 const double e = forward_error(w, w.in(x[i]), s.mean[k], r, w.in(scale[k]), w.in(bias[k]), f);
-                b.push_back(activated(d.FusedActivation, stored(e, y, t, wt, p.flush_subnormals), y, w, t, p.flush_subnormals));
+                b.push_back(activated(d.FusedActivation, stored(e, y, t, wt, p.flush_subnormals), y, wt, t, p.flush_subnormals));
             }
         return b;
     });
