@@ -211,3 +211,55 @@ TEST_CASE("fused activations: the bound accepts a float32 backend and rejects pl
     CHECK(planted == 6 * 10 * 16);
     CHECK(wrong > planted / 2);
 }
+
+TEST_CASE("fused activations: FLOAT16 data computed in float32 (the float32 profile) is accepted; 3 halfs beyond the bound are not") {
+    std::mt19937_64 rng(7);
+    std::uniform_real_distribution<float> U(-1, 1);
+    const std::pair<const char*, float> names[] = {{"ACTIVATION_SIGMOID", 0.0f}, {"ACTIVATION_GELU", 0.0f}, {"ACTIVATION_SOFTPLUS", 2.0f},
+                                                   {"ACTIVATION_TANH", 0.0f}};
+    ArithmeticProfile p;
+    p.accumulate = Accumulate::Float32;
+    for (const auto& [name_c, param] : names) {
+        const std::string name = name_c;
+        CAPTURE(name);
+        const uint32_t N = 16;
+        std::vector<half> x, mean, var, scale, bias;
+        for (uint32_t i = 0; i < N; ++i) x.push_back(half_from_double(3 * U(rng)));
+        mean.push_back(half_from_double(U(rng)));
+        var.push_back(half_from_double(0.5 + std::fabs(U(rng))));
+        scale.push_back(half_from_double(2 * U(rng)));
+        bias.push_back(half_from_double(U(rng)));
+        const Shape s{{1, N}, {1, 1}, {1, 1}, {1, 1}, {1, 1}};
+        Case c;
+        c.op = bn_op(DataType::FLOAT16, s, 1e-3f, activation(name, param), false);
+        const auto& D = std::get<DML_BATCH_NORMALIZATION_OPERATOR_DESC>(c.op.Desc);
+        c.inputs = {{"InputTensor", buffer(D.InputTensor, x)}, {"MeanTensor", buffer(D.MeanTensor, mean)},
+                    {"VarianceTensor", buffer(D.VarianceTensor, var)}, {"ScaleTensor", buffer(D.ScaleTensor, scale)},
+                    {"BiasTensor", buffer(D.BiasTensor, bias)}};
+        const auto golden = as_values<half>(run_case(c).values.at("OutputTensor"));
+        const auto bound = *batch_normalization_bounds(c, "OutputTensor", p);
+        ElementTolerance e;
+        e.kind = "Summed";
+        auto accepted = [&](half g, half a, double b) {
+            e.bound = b;
+            return judge(DataType::FLOAT16, to_bits(g), to_bits(a), e, DiffSwitches{}).verdict != Verdict::Over;
+        };
+        auto f = [](half h) { return float(half_to_double(h)); };
+        for (uint32_t i = 0; i < N; ++i) {
+            CAPTURE(i);
+            const float y = (f(x[i]) - f(mean[0])) * f(scale[0]) / std::sqrt(f(var[0]) + 1e-3f) + f(bias[0]);
+            const half b = half_from_double(double(backend_activation(name, y)));
+            CHECK(accepted(golden[i], b, bound[i]));
+            REQUIRE(std::isfinite(bound[i]));
+            // The next half up, by its bits (-0 goes to the smallest subnormal).
+            auto up = [](half h) {
+                const uint16_t u = to_bits(h);
+                return from_bits<half>(uint16_t(u == 0x8000 ? 1 : (u & 0x8000) ? u - 1 : u + 1));
+            };
+            half over = golden[i];
+            while (std::fabs(half_to_double(over) - half_to_double(golden[i])) <= bound[i]) over = up(over);
+            for (int u = 0; u < 3; ++u) over = up(over);
+            CHECK_FALSE(accepted(golden[i], over, bound[i]));
+        }
+    }
+}
