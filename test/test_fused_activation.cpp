@@ -95,7 +95,7 @@ TEST_CASE("fused activations: NaN, infinities and huge or tiny values (BnActivat
     CHECK(s90 < std::numeric_limits<float>::min());
     CHECK(std::fabs(double(s90) - std::exp(-90.0)) <= 0x1p-150);  // within half the subnormal spacing (double's exp is far closer)
     CHECK(bits(act("ACTIVATION_GELU", -20.0f)) == 0x80000000u);
-    // Huge arguments: beyond 2^16 the value is its limit nudged by far less than any spacing.
+    // Huge arguments: beyond 2^10 the value is its limit nudged by far less than any spacing.
     CHECK(act("ACTIVATION_SIGMOID", 1e30f) == 1.0f);
     CHECK(bits(act("ACTIVATION_SIGMOID", -1e30f)) == 0u);
     CHECK(act("ACTIVATION_SOFTPLUS", 1e30f, 1.0f) == 1e30f);
@@ -108,6 +108,23 @@ TEST_CASE("fused activations: NaN, infinities and huge or tiny values (BnActivat
     CHECK(act("ACTIVATION_SIGMOID", 20.0f) == 1.0f);
     // SIGMOID(16): 1 - 1.125e-7 lies between 1 - 2^-23 (1.19e-7) and 1 - 2^-24 (5.96e-8), nearer 1 - 2^-23.
     CHECK(act("ACTIVATION_SIGMOID", 16.0f) == 1.0f - 0x1p-23f);
+}
+
+TEST_CASE("fused activations: next to a rounding tie, Ziv's loop decides (hard cases)") {
+    // 2.5 tanh(z) < 2.5 for every finite z: INT32 rounds it to 2 (below the tie, not by ties to
+    // even); -2.5 tanh(z) gives -2 likewise. z = 900: 2.5 - 5 e^-1800 (2^-2596 below the tie: about
+    // 2600 bits decide it); z = 2000: beyond 2^10, the limit nudged inward.
+    CHECK(act("ACTIVATION_SCALED_TANH", int32_t(1000), 2.5f, 0.9f) == 2);
+    CHECK(act("ACTIVATION_SCALED_TANH", int32_t(-1000), 2.5f, 0.9f) == -2);
+    CHECK(act("ACTIVATION_SCALED_TANH", int32_t(2000), 2.5f, 1.0f) == 2);
+    // ELU with Alpha 1.5 in INT32: -1.5 (1 - e^-800) rounds to -1 where -1.5 itself would tie to -2.
+    CHECK(act("ACTIVATION_ELU", int32_t(-800), 1.5f) == -1);
+    CHECK(act("ACTIVATION_ELU", int32_t(-5000), 1.5f) == -1);
+    // FLOAT16: Alpha = 1 + 2^-11 is the midpoint between 1 and 1 + 2^-10; Alpha tanh(600) lies just
+    // below it and rounds to 1, where Alpha itself would tie to 1 (even) and Alpha (1 + tiny) to 1 + 2^-10.
+    CHECK(to_bits(act("ACTIVATION_SCALED_TANH", half_from_double(600), 1.0f + 0x1p-11f, 1.0f)) == to_bits(half_from_double(1)));
+    // SIGMOID in FLOAT64 at 700: 1 - e^-700 (1e-304) rounds to 1.
+    CHECK(act("ACTIVATION_SIGMOID", 700.0) == 1.0);
 }
 
 TEST_CASE_TEMPLATE("fused activations: every activation against the independent 300-bit formulas", T, float, half, double, int16_t) {
