@@ -129,9 +129,7 @@ OutputCensus census(const Case& golden, std::string_view output, const std::vect
     // Summed goldens fall back to their term counts.
     const bool sum = is_summed_output(golden, output);
     std::optional<TermSink> element_terms = summed_terms(golden, output, r.profile);
-    // Computed operators with a per-element magnitude bound (batch normalization).
-    const std::optional<std::vector<double>> computed = element_terms ? std::nullopt : batch_normalization_bounds(golden, output, r.profile);
-    r.bounded = element_terms.has_value() || computed.has_value();
+    r.bounded = element_terms.has_value();
     // Admissible readings move a term between linked elements: each group's total must keep it
     // (conservation), within the sum of the members' bounds without the readings' allowance.
     std::set<uint64_t> lost;
@@ -179,7 +177,6 @@ OutputCensus census(const Case& golden, std::string_view output, const std::vect
         if (!terms.empty()) tol.terms = std::min<uint64_t>(terms[i], r.tolerance.MaxTerms);
         const ElementTerms* et = element_terms ? &element_terms->elements()[i] : nullptr;
         if (et) tol.bound = element_bound(*et, t, g, r.profile);
-        if (computed) tol.bound = (*computed)[i];
         Judgement j = judge(t, g, a, tol, options.switches);
         if (lost.count(i) && j.verdict != Verdict::Over) j.verdict = Verdict::Over;  // its group lost a term
         r.verdicts[i] = j.verdict;
@@ -215,18 +212,6 @@ OutputCensus census(const Case& golden, std::string_view output, const std::vect
                         const double rounding = tol.bound - et->formation;
                         if (rounding > 0) r.systematic.add(std::clamp(soft / rounding, -1.0, 1.0), negative(t, g));
                     }
-                }
-            }
-        }
-        if (computed) {
-            we.bound = tol.bound;
-            if ((j.comparable || j.verdict == Verdict::Identical) && std::isfinite(tol.bound)) {
-                we.error = abs_error(t, g, a);
-                we.ratio = tol.bound > 0 ? we.error / tol.bound : (we.error > 0 ? std::numeric_limits<double>::infinity() : 0.0);
-                if (tol.bound > 0) {
-                    ++r.summed_elements;
-                    r.worst_ratio = std::max(r.worst_ratio, we.ratio);
-                    r.detection_limit = std::max(r.detection_limit, 2 * tol.bound);
                 }
             }
         }

@@ -80,6 +80,13 @@ const Policy kLrnGradTerms{"LrnGradTerms", "GroupedByB"};
 // Batch normalization (section 5): 4-D FLOAT32/FLOAT16 at 1.0, 1 to 8 dimensions from 3.1 (the
 // operators added later start there); dmlref evaluates ranks 1 to 8 and every type.
 const Policy kBnFusedActivation{"BnFusedActivation", "RoundThenActivateAsSeparateOperator"};
+// The fused activations' open questions (reference/fused_activation.cpp).
+const Policy kBnActivationNaN{"BnActivationNaN", "NaNGivesNaN"};
+const Policy kBnActivationInfinity{"BnActivationInfinity", "LimitOfTheFunction"};
+const Policy kBnActivationExactCases{"BnActivationExactCases", "ExactWhereRational"};
+const Policy kBnActivationTiny{"BnActivationTiny", "RoundTheExactValue"};
+const Policy kBnActivationShrinkOrder{"BnActivationShrinkOrder", "PageOrder"};
+const Policy kBnActivationCeluAlpha{"BnActivationCeluAlpha", "AlphaZeroRefused"};
 const Policy kBnFusedAdd{"BnFusedAdd", "ExactSumBeforeActivation"};
 const Policy kBnTrainingStatistics{"BnTrainingStatistics", "ExactBatchMeanAndVarianceForOutput"};
 const Policy kBnVariance{"BnVariance", "PopulationTwoPassNoEpsilon"};
@@ -90,9 +97,13 @@ const Policy kBnSpatial{"BnSpatial", "NoEffectOnValues"};
 
 void append_batch_normalization(std::vector<OperatorInfo>& r) {
     const std::vector<Policy> common = {kComputedValue, kBnSpecialValues, kIntegerResult, kZeroResult, kSubnormals};
-    std::vector<Policy> bn = {kBnBroadcast, kBnSpatial, kBnFusedActivation};
+    const std::vector<Policy> activation = {kBnFusedActivation, kBnActivationNaN, kBnActivationInfinity, kBnActivationExactCases,
+                                            kBnActivationTiny, kBnActivationShrinkOrder, kBnActivationCeluAlpha};
+    std::vector<Policy> bn = {kBnBroadcast, kBnSpatial};
+    bn.insert(bn.end(), activation.begin(), activation.end());
     bn.insert(bn.end(), common.begin(), common.end());
-    std::vector<Policy> training = {kBnVariance, kBnTrainingStatistics, kBnFusedAdd, kBnFusedActivation};
+    std::vector<Policy> training = {kBnVariance, kBnTrainingStatistics, kBnFusedAdd};
+    training.insert(training.end(), activation.begin(), activation.end());
     training.insert(training.end(), common.begin(), common.end());
     std::vector<Policy> grad = {kNonFiniteSum};
     grad.insert(grad.end(), common.begin(), common.end());

@@ -69,7 +69,8 @@ const std::vector<ToleranceRow>& tolerance_table() {
         {OT::LOCAL_RESPONSE_NORMALIZATION,      "OutputTensor",         TypeClass::Any, TR::OperatorStated, BR::None},
         {OT::LOCAL_RESPONSE_NORMALIZATION_GRAD, "OutputGradientTensor", TypeClass::Any, TR::OperatorStated, BR::None},
         // Batch normalization: goldens state Summed without terms; dmlref diff bounds each element by
-        // its formula's parts' magnitudes (reference/batch_normalization_bound.cpp, docs/tolerance.md).
+        // its formula's parts' magnitudes (computed_outputs() below; reference/batch_normalization_bound.cpp,
+        // docs/tolerance.md).
         {OT::BATCH_NORMALIZATION,               "OutputTensor",              TypeClass::Any, TR::OperatorStated, BR::None},
         {OT::BATCH_NORMALIZATION_GRAD,          "OutputGradientTensor",      TypeClass::Any, TR::OperatorStated, BR::None},
         {OT::BATCH_NORMALIZATION_GRAD,          "OutputScaleGradientTensor", TypeClass::Any, TR::OperatorStated, BR::None},
@@ -186,6 +187,16 @@ const std::vector<ComputedOutput>& computed_outputs() {
         {OT::ROI_ALIGN1,                        "OutputTensor",         roi_align_bounds},
         {OT::ROI_ALIGN_GRAD,                    "OutputGradientTensor",    roi_align_gradient_bounds},
         {OT::ROI_ALIGN_GRAD,                    "OutputROIGradientTensor", roi_align_roi_gradient_bounds},
+        {OT::BATCH_NORMALIZATION,               "OutputTensor",              batch_normalization_output_bounds},
+        {OT::BATCH_NORMALIZATION_TRAINING,      "OutputTensor",              batch_normalization_output_bounds},
+        {OT::BATCH_NORMALIZATION_TRAINING,      "OutputMeanTensor",          batch_normalization_mean_bounds},
+        {OT::BATCH_NORMALIZATION_TRAINING,      "OutputVarianceTensor",      batch_normalization_variance_bounds},
+        {OT::BATCH_NORMALIZATION_GRAD,          "OutputGradientTensor",      batch_normalization_gradient_bounds},
+        {OT::BATCH_NORMALIZATION_GRAD,          "OutputScaleGradientTensor", batch_normalization_scale_gradient_bounds},
+        {OT::BATCH_NORMALIZATION_GRAD,          "OutputBiasGradientTensor",  batch_normalization_bias_gradient_bounds},
+        {OT::BATCH_NORMALIZATION_TRAINING_GRAD, "OutputGradientTensor",      batch_normalization_gradient_bounds},
+        {OT::BATCH_NORMALIZATION_TRAINING_GRAD, "OutputScaleGradientTensor", batch_normalization_scale_gradient_bounds},
+        {OT::BATCH_NORMALIZATION_TRAINING_GRAD, "OutputBiasGradientTensor",  batch_normalization_bias_gradient_bounds},
     };
     return rows;
 }

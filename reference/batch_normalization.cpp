@@ -22,7 +22,8 @@
 //     exact rational (GMP); a value K r + c (K, c rational) is exact when D is a perfect square
 //     (exact_power) and otherwise goes through Ziv's loop in MPFR (correctly_rounded.hpp). Then
 //     the fused activation is applied to that rounded value and rounded again, as the separate
-//     operator would (BnFusedActivation); Output of _TRAINING uses the exact mean and variance.
+//     operator would (BnFusedActivation; reference/fused_activation.cpp); Output of _TRAINING uses
+//     the exact mean and variance.
 //   - Non-finite values and D <= 0 follow IEEE's rules on the exact formula (sqrt of a negative
 //     is NaN, K / 0 is +-inf, 0 / 0 NaN); a NaN result is the canonical NaN; an exact zero is +0.
 //   - _TRAINING_GRAD uses the supplied MeanTensor everywhere (also where the page writes
@@ -31,6 +32,7 @@
 #include "batch_normalization_internal.hpp"
 #include "common.hpp"
 #include "correctly_rounded.hpp"
+#include "fused_activation.hpp"
 
 #include <cmath>
 
@@ -156,25 +158,7 @@ template <class T> T scaled_root(const Ext& K, const Root& R, const Ext& c) {
 
 // ---- The fused activation (applied to the rounded value, as the separate operator) -----------
 
-bool activation_supported(const DML_FUSED_ACTIVATION& a) {
-    const auto n = a.name();
-    return n == "ACTIVATION_IDENTITY" || n == "ACTIVATION_RELU" || n == "ACTIVATION_LEAKY_RELU" || n == "ACTIVATION_LINEAR";
-}
-
-template <class T> T activate(const std::optional<DML_FUSED_ACTIVATION>& a, T y) {
-    if (!a || a->name() == "ACTIVATION_IDENTITY") return y;
-    const Ext x = ext(y);
-    if (a->name() == "ACTIVATION_RELU") {  // max(0, y): NaN and -0 give +0 (docs/golden.md, ForwardNaN)
-        if (x.sign() > 0) return y;
-        return round_ext<T>(Ext{});
-    }
-    if (a->name() == "ACTIVATION_LEAKY_RELU") {  // y >= 0 ? y : Alpha y
-        if (x.kind != Ext::NaN && x.sign() >= 0) return y;
-        return round_ext<T>(mul(ext_float(a->Parameters[0]), x));
-    }
-    // ACTIVATION_LINEAR: Alpha y + Beta, rounded once.
-    return round_ext<T>(add(mul(ext_float(a->Parameters[0]), x), ext_float(a->Parameters[1])));
-}
+template <class T> T activate(const std::optional<DML_FUSED_ACTIVATION>& a, T y) { return a ? fused_activation(*a, y) : y; }
 
 // ---- Shapes ------------------------------------------------------------------------------------
 
@@ -217,18 +201,7 @@ void epsilon_finite(Diagnostics& diags, float e, std::string_view op) {
 }
 
 void validate_activation(Diagnostics& diags, const std::optional<DML_FUSED_ACTIVATION>& a, std::string_view op) {
-    if (!a) return;
-    if (!activation_supported(*a)) {
-        diags.error(desc_path("FusedActivation") + "/Type", rule(op, "fused-activation-unsupported"),
-                    "DirectML allows " + std::string(a->name()) + " to be fused, but dmlref does not evaluate it yet; "
-                    "it evaluates ACTIVATION_IDENTITY, ACTIVATION_RELU, ACTIVATION_LEAKY_RELU and ACTIVATION_LINEAR (docs/golden.md)");
-        return;
-    }
-    const auto& params = fused_activation_types().at(a->Type).Parameters;
-    for (size_t k = 0; k < 2; ++k)
-        if (!params[k].empty() && !std::isfinite(a->Parameters[k]))
-            diags.error(desc_path("FusedActivation") + "/" + std::string(params[k]), rule(op, "fused-activation-parameter"),
-                        std::string(params[k]) + " of the fused activation is not finite; it must be finite (docs/golden.md)");
+    if (a) validate_fused_activation(diags, *a, op);
 }
 
 template <class D> bool valid(const D& d) {

@@ -3,16 +3,17 @@
 // Each intermediate of a backend's evaluation is a V: its exact value v (evaluated in double;
 // far more accurate than the bound) and e, a bound on |computed - v| for a backend computing in
 // the working precision w (unit roundoff u, each add/sub/mul within half an ULP, D3D11's rule).
-// One function per operator output returns the bound of every logical element (row-major);
-// the bound is the largest over the profile's working precisions and over the evaluation
-// forms listed in docs/tolerance.md, plus the golden's own rounding and the final rounding to
-// the output type. Assumptions (docs/tolerance.md): rsqrt (or sqrt then a reciprocal or a
+// One function per operator output (dmlref/terms.hpp) fills the sink with every logical
+// element's (row-major) bound on |backend - exact value|: the largest over the profile's working
+// precisions and over the evaluation forms listed in docs/tolerance.md, plus the final rounding
+// to the output type; element_bound adds the golden's own rounding (docs/tolerance.md, Computed values). Assumptions (docs/tolerance.md): rsqrt (or sqrt then a reciprocal or a
 // division) within kRootError unit roundoffs of w; Welford-style statistics within twice the
 // two-pass bound.
 #include "batch_normalization_internal.hpp"
 #include "common.hpp"
+#include "fused_activation.hpp"
 
-#include "dmlref/tolerance.hpp"
+#include "dmlref/terms.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -98,39 +99,44 @@ std::vector<DataType> precisions(DataType t, Accumulate a) {
 // A desc value (float32) converted to w: exact unless w is narrower than float32.
 V constant(const W& w, DataType wt, float c) { return {double(c), wt == DataType::FLOAT16 ? w.u * std::fabs(c) + w.eta : 0}; }
 
-// The whole bound of one element: the backend's error in w, its rounding to t when w is wider,
-// the golden's rounding of the exact value y (docs/golden.md, Computed values).
-double finish(double e_w, double y, DataType t, DataType w, bool flush) {
+// The backend's error of one element stored in t (docs/tolerance.md, Computed values): its error
+// e_w in w, plus its rounding to t when w is wider. The golden's own rounding of the exact value
+// y is element_bound's (ulp(G)/2), not counted here.
+double stored(double e_w, double y, DataType t, DataType w, bool flush) {
     if (!std::isfinite(e_w) || !std::isfinite(y)) return kInf;
-    const W out = working(t, flush);
     double b = e_w;
-    if (w != t) b += out.u * (std::fabs(y) + e_w) + out.eta;
-    b += out.u * std::fabs(y) + out.eta;
+    if (w != t) {
+        const W out = working(t, flush);
+        b += out.u * (std::fabs(y) + e_w) + out.eta;
+    }
     return b * (1 + 1e-9);  // the double evaluation of the bound itself
 }
 
-// The fused activation applied to a pre-activation value z known within E (golden and backend
-// both rounded): RELU and IDENTITY do not grow it; LEAKY_RELU and LINEAR scale it by |Alpha| and
-// add their own roundings, the golden's and the backend's.
-double activated(const std::optional<DML_FUSED_ACTIVATION>& a, double E, double z, const W& w, DataType t, bool flush) {
-    if (!a || !std::isfinite(E)) return E;
-    const auto n = a->name();
-    if (n != "ACTIVATION_LEAKY_RELU" && n != "ACTIVATION_LINEAR") return E;
-    const double alpha = std::fabs(double(a->Parameters[0])), beta = n == "ACTIVATION_LINEAR" ? std::fabs(double(a->Parameters[1])) : 0;
+// The golden's rounding of the exact pre-activation value y to t (before its fused activation).
+double golden_rounding(double y, DataType t, bool flush) {
     const W out = working(t, flush);
-    const double mag = alpha * (std::fabs(z) + E) + beta;
-    return std::max(1.0, alpha) * E + (2 * out.u + gamma_up(2, w.u)) * mag + 2 * out.eta + 2 * w.eta;
+    return (out.u * std::fabs(y) + out.eta) * (1 + 1e-9);
 }
 
-std::vector<double> values(const Case& c, const TensorDesc& d, const char* field) {
-    std::vector<double> out;
-    auto it = c.inputs.find(field);
-    if (it == c.inputs.end()) throw std::invalid_argument(field);
-    dispatch(d.DataType, [&]<class T>() {
-        if constexpr (!std::is_integral_v<T>)
-            for (T x : reference::logical_values<T>(d, it->second)) out.push_back(widen(x));
-    });
-    return out;
+// The fused activation applied to the pre-activation value y (docs/tolerance.md, "Fused
+// activations"): the backend's value, within e_pre of y (its rounding to t included), and the
+// golden's rounding of y both lie within E = e_pre + |golden's rounding| of y; the activation's
+// slope and own error in w (reference/fused_activation_bound.cpp), then the backend's rounding of
+// the result to t when w is wider. The golden's final rounding is element_bound's.
+double activated(const std::optional<DML_FUSED_ACTIVATION>& a, double e_pre, double y, DataType wt, DataType t, bool flush) {
+    if (!a || a->name() == "ACTIVATION_IDENTITY" || !std::isfinite(e_pre)) return e_pre;
+    const reference::ActivationError r = reference::fused_activation_error(*a, y, e_pre + golden_rounding(y, t, flush), wt, flush);
+    if (!std::isfinite(r.error)) return kInf;
+    double b = r.error;
+    if (wt != t) {
+        const W out = working(t, flush);
+        b += out.u * (r.magnitude + r.error) + out.eta;
+    }
+    return b * (1 + 1e-9);
+}
+
+std::vector<double> values(const InputBuffer& input, const TensorDesc& d, const char* field) {
+    return logical_doubles(d, input(field));  // throws std::invalid_argument when the case lacks it
 }
 
 // y = Scale (X - Mean) r + Bias (+ FusedAdd) in w, the larger error of two forms: subtract first
@@ -193,7 +199,7 @@ template <class F> std::vector<double> over_profile(DataType t, const Arithmetic
     return best;
 }
 
-std::vector<double> bn_forward(const Case& c, const DML_BATCH_NORMALIZATION_OPERATOR_DESC& d, const ArithmeticProfile& p) {
+std::vector<double> bn_forward(const InputBuffer& c, const DML_BATCH_NORMALIZATION_OPERATOR_DESC& d, const ArithmeticProfile& p) {
     const auto x = values(c, d.InputTensor, "InputTensor"), mean = values(c, d.MeanTensor, "MeanTensor"),
                var = values(c, d.VarianceTensor, "VarianceTensor"), scale = values(c, d.ScaleTensor, "ScaleTensor"),
                bias = values(c, d.BiasTensor, "BiasTensor");
@@ -207,13 +213,13 @@ std::vector<double> bn_forward(const Case& c, const DML_BATCH_NORMALIZATION_OPER
             const V r = w.rsqrt(w.add(w.in(var[iv[i]]), constant(w, wt, d.Epsilon)));
             const double y = scale[is[i]] * (x[i] - mean[im[i]]) * r.v + bias[ib[i]];
             const double e = forward_error(w, w.in(x[i]), w.in(mean[im[i]]), r, w.in(scale[is[i]]), w.in(bias[ib[i]]), std::nullopt);
-            b[i] = activated(d.FusedActivation, finish(e, y, t, wt, p.flush_subnormals), y, w, t, p.flush_subnormals);
+            b[i] = activated(d.FusedActivation, stored(e, y, t, wt, p.flush_subnormals), y, wt, t, p.flush_subnormals);
         }
         return b;
     });
 }
 
-std::vector<double> bn_training(const Case& c, const DML_BATCH_NORMALIZATION_TRAINING_OPERATOR_DESC& d, std::string_view output,
+std::vector<double> bn_training(const InputBuffer& c, const DML_BATCH_NORMALIZATION_TRAINING_OPERATOR_DESC& d, std::string_view output,
                                 const ArithmeticProfile& p) {
     const auto x = values(c, d.InputTensor, "InputTensor"), scale = values(c, d.ScaleTensor, "ScaleTensor"),
                bias = values(c, d.BiasTensor, "BiasTensor");
@@ -224,9 +230,9 @@ std::vector<double> bn_training(const Case& c, const DML_BATCH_NORMALIZATION_TRA
         const Statistics s = batch_statistics(w, x, k_of, scale.size());
         std::vector<double> b;
         if (output == "OutputMeanTensor")
-            for (const V& m : s.mean) b.push_back(finish(m.e, m.v, t, wt, p.flush_subnormals));
+            for (const V& m : s.mean) b.push_back(stored(m.e, m.v, t, wt, p.flush_subnormals));
         else if (output == "OutputVarianceTensor")
-            for (const V& v : s.var) b.push_back(finish(v.e, v.v, t, wt, p.flush_subnormals));
+            for (const V& v : s.var) b.push_back(stored(v.e, v.v, t, wt, p.flush_subnormals));
         else
             for (size_t i = 0; i < x.size(); ++i) {
                 const uint64_t k = k_of[i];
@@ -234,13 +240,13 @@ std::vector<double> bn_training(const Case& c, const DML_BATCH_NORMALIZATION_TRA
                 const std::optional<V> f = fused.empty() ? std::nullopt : std::optional<V>(w.in(fused[i]));
                 const double y = scale[k] * (x[i] - s.mean[k].v) * r.v + bias[k] + (f ? f->v : 0);
                 const double e = forward_error(w, w.in(x[i]), s.mean[k], r, w.in(scale[k]), w.in(bias[k]), f);
-                b.push_back(activated(d.FusedActivation, finish(e, y, t, wt, p.flush_subnormals), y, w, t, p.flush_subnormals));
+                b.push_back(activated(d.FusedActivation, stored(e, y, t, wt, p.flush_subnormals), y, wt, t, p.flush_subnormals));
             }
         return b;
     });
 }
 
-template <class D> std::vector<double> bn_grad(const Case& c, const D& d, std::string_view output, bool training, const ArithmeticProfile& p) {
+template <class D> std::vector<double> bn_grad(const InputBuffer& c, const D& d, std::string_view output, bool training, const ArithmeticProfile& p) {
     const auto x = values(c, d.InputTensor, "InputTensor"), dy = values(c, d.InputGradientTensor, "InputGradientTensor"),
                mean = values(c, d.MeanTensor, "MeanTensor"), var = values(c, d.VarianceTensor, "VarianceTensor"),
                scale = values(c, d.ScaleTensor, "ScaleTensor");
@@ -269,16 +275,16 @@ template <class D> std::vector<double> bn_grad(const Case& c, const D& d, std::s
         }
         std::vector<double> b;
         if (output == "OutputBiasGradientTensor")
-            for (size_t k = 0; k < n_stat; ++k) b.push_back(finish(sdy[k].e, sdy[k].v, t, wt, p.flush_subnormals));
+            for (size_t k = 0; k < n_stat; ++k) b.push_back(stored(sdy[k].e, sdy[k].v, t, wt, p.flush_subnormals));
         else if (output == "OutputScaleGradientTensor")
-            for (size_t k = 0; k < n_stat; ++k) b.push_back(finish(dscale_e[k], sc[k].v * r[k].v, t, wt, p.flush_subnormals));
+            for (size_t k = 0; k < n_stat; ++k) b.push_back(stored(dscale_e[k], sc[k].v * r[k].v, t, wt, p.flush_subnormals));
         else
             for (size_t i = 0; i < x.size(); ++i) {
                 const uint64_t k = k_of[i];
                 const V s = w.in(scale[k]);
                 if (!training) {
                     const V g = w.prod({w.in(dy[i]), s, r[k]});
-                    b.push_back(finish(g.e, g.v, t, wt, p.flush_subnormals));
+                    b.push_back(stored(g.e, g.v, t, wt, p.flush_subnormals));
                     continue;
                 }
                 // Scale r (dY - sum dY / n - (X - Mean) (sum dY (X - Mean) / n) r^2), 1/D as r^2
@@ -288,7 +294,7 @@ template <class D> std::vector<double> bn_grad(const Case& c, const D& d, std::s
                 const V proj = w.prod({w.sub(w.in(x[i]), w.in(mean[k])), mc, r[k], r[k]});
                 const V inner = w.sum({w.in(dy[i]), w.neg(mdy), w.neg(proj)});
                 const V g = w.prod({s, r[k], inner});
-                b.push_back(finish(g.e, g.v, t, wt, p.flush_subnormals));
+                b.push_back(stored(g.e, g.v, t, wt, p.flush_subnormals));
             }
         return b;
     });
@@ -296,31 +302,48 @@ template <class D> std::vector<double> bn_grad(const Case& c, const D& d, std::s
 
 }  // namespace
 
-std::optional<std::vector<double>> batch_normalization_bounds(const Case& c, std::string_view output, const ArithmeticProfile& p) {
-    if (validate(c.op).has_errors()) return std::nullopt;
-    try {
-        return std::visit([&](const auto& d) -> std::optional<std::vector<double>> {
-            using D = std::decay_t<decltype(d)>;
-            if constexpr (std::is_same_v<D, DML_BATCH_NORMALIZATION_OPERATOR_DESC>) {
-                if (output != "OutputTensor" || !is_float(d.InputTensor.DataType)) return std::nullopt;
-                return bn_forward(c, d, p);
-            } else if constexpr (std::is_same_v<D, DML_BATCH_NORMALIZATION_TRAINING_OPERATOR_DESC>) {
-                if (!is_float(d.InputTensor.DataType)) return std::nullopt;
-                if (output != "OutputTensor" && output != "OutputMeanTensor" && output != "OutputVarianceTensor") return std::nullopt;
-                return bn_training(c, d, output, p);
-            } else if constexpr (std::is_same_v<D, DML_BATCH_NORMALIZATION_GRAD_OPERATOR_DESC> ||
-                                 std::is_same_v<D, DML_BATCH_NORMALIZATION_TRAINING_GRAD_OPERATOR_DESC>) {
-                if (!is_float(d.InputTensor.DataType)) return std::nullopt;
-                if (output != "OutputGradientTensor" && output != "OutputScaleGradientTensor" && output != "OutputBiasGradientTensor")
-                    return std::nullopt;
-                return bn_grad(c, d, output, std::is_same_v<D, DML_BATCH_NORMALIZATION_TRAINING_GRAD_OPERATOR_DESC>, p);
-            } else {
-                return std::nullopt;
-            }
-        }, c.op.Desc);
-    } catch (const std::invalid_argument&) {
-        return std::nullopt;
-    }
+namespace {
+
+// One output's bounds into the sink: each element's error against the exact value (the golden's
+// half ULP is element_bound's). The case validates (summed_terms checks it); float outputs only.
+void fill(const Operator& op, const InputBuffer& input, std::string_view output, const ArithmeticProfile& p, TermSink& sink) {
+    const std::vector<double> b = std::visit([&](const auto& d) -> std::vector<double> {
+        using D = std::decay_t<decltype(d)>;
+        if constexpr (std::is_same_v<D, DML_BATCH_NORMALIZATION_OPERATOR_DESC>) {
+            return bn_forward(input, d, p);
+        } else if constexpr (std::is_same_v<D, DML_BATCH_NORMALIZATION_TRAINING_OPERATOR_DESC>) {
+            return bn_training(input, d, output, p);
+        } else if constexpr (std::is_same_v<D, DML_BATCH_NORMALIZATION_GRAD_OPERATOR_DESC> ||
+                             std::is_same_v<D, DML_BATCH_NORMALIZATION_TRAINING_GRAD_OPERATOR_DESC>) {
+            return bn_grad(input, d, output, std::is_same_v<D, DML_BATCH_NORMALIZATION_TRAINING_GRAD_OPERATOR_DESC>, p);
+        } else {
+            throw std::invalid_argument("not a batch normalization operator");
+        }
+    }, op.Desc);
+    for (uint64_t i = 0; i < b.size() && i < sink.elements().size(); ++i) sink.set_computed(i, b[i], 0, 0);
+}
+
+}  // namespace
+
+void batch_normalization_output_bounds(const Operator& op, const InputBuffer& input, const ArithmeticProfile& p, TermSink& sink) {
+    fill(op, input, "OutputTensor", p, sink);
+}
+void batch_normalization_mean_bounds(const Operator& op, const InputBuffer& input, const ArithmeticProfile& p, TermSink& sink) {
+    fill(op, input, "OutputMeanTensor", p, sink);
+}
+void batch_normalization_variance_bounds(const Operator& op, const InputBuffer& input, const ArithmeticProfile& p, TermSink& sink) {
+    fill(op, input, "OutputVarianceTensor", p, sink);
+}
+void batch_normalization_gradient_bounds(const Operator& op, const InputBuffer& input, const ArithmeticProfile& p, TermSink& sink) {
+    fill(op, input, "OutputGradientTensor", p, sink);
+}
+void batch_normalization_scale_gradient_bounds(const Operator& op, const InputBuffer& input, const ArithmeticProfile& p,
+                                               TermSink& sink) {
+    fill(op, input, "OutputScaleGradientTensor", p, sink);
+}
+void batch_normalization_bias_gradient_bounds(const Operator& op, const InputBuffer& input, const ArithmeticProfile& p,
+                                              TermSink& sink) {
+    fill(op, input, "OutputBiasGradientTensor", p, sink);
 }
 
 }  // namespace dmlref

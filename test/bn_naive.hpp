@@ -7,9 +7,12 @@
 #include "mpfr_round.hpp"
 #include "support.hpp"
 
+#include "dmlref/tolerance.hpp"
+
 #include <gmpxx.h>
 #include <mpfr.h>
 
+#include <algorithm>
 #include <optional>
 #include <random>
 
@@ -91,16 +94,101 @@ inline std::optional<DML_FUSED_ACTIVATION> activation(std::string_view name, flo
     return std::nullopt;
 }
 
-// The activation applied to an already rounded value, rounded again (the separate operator).
+// A value rounded to T keeping the sign of a zero it rounds to (-0 for a tiny negative value); an
+// exact zero is +0; NaN the canonical NaN (0 for integers).
+template <class T> T round_signed(const Big& b) {
+    if constexpr (std::is_integral_v<T>) return mpfr_rounded_integer<T>(b.v);
+    else {
+        if (mpfr_nan_p(b.v)) return canonical_nan<T>();
+        if (mpfr_zero_p(b.v)) return value_of<T>(0.0);
+        return value_of<T>(mpfr_rounded<T>(b.v));
+    }
+}
+
+// The activations' formulas at 300 bits, written from the DML_ACTIVATION_* pages in a form of their
+// own (sigmoid as e^y / (1 + e^y), tanh through e^(2y), softplus as max(z, 0) + log1p(e^-|z|), the
+// literal max/min of CELU and the Gamma (Alpha e^y - Alpha) of SCALED_ELU); the infinities by the
+// limits listed in docs/golden.md (BnActivationInfinity), NaN as BnActivationNaN. At 300 bits a
+// value within 2^-300 relative of a rounding tie (an integer type's half, Alpha tanh(huge) with
+// Alpha = 1.5) is beyond this evaluation: the tests choose parameters without such ties.
+inline Big exp_of(const Big& a) { Big r; mpfr_exp(r.v, a.v, MPFR_RNDN); return r; }
+inline Big naive_tanh(const Big& z) {  // (e^(2z) - 1) / (e^(2z) + 1), from the side where e^(2z) <= 1
+    const bool neg = mpfr_sgn(z.v) > 0;
+    const Big e = exp_of(Big(neg ? -2.0 : 2.0) * z);
+    const Big t = (e - Big(1.0)) / (e + Big(1.0));
+    return neg ? Big(0.0) - t : t;
+}
+inline Big naive_softplus(const Big& z) {
+    Big a = z;
+    mpfr_abs(a.v, a.v, MPFR_RNDN);
+    Big l;
+    mpfr_log1p(l.v, exp_of(Big(0.0) - a).v, MPFR_RNDN);
+    return (mpfr_sgn(z.v) > 0 ? z : Big(0.0)) + l;
+}
+
 template <class T> T naive_activate(const std::optional<DML_FUSED_ACTIVATION>& a, T y) {
     if (!a || a->name() == "ACTIVATION_IDENTITY") return y;
-    const Big x = big(y);
-    if (a->name() == "ACTIVATION_RELU") return mpfr_cmp_si(x.v, 0) > 0 ? y : value_of<T>(0.0);
-    if (a->name() == "ACTIVATION_LEAKY_RELU") {
+    const std::string_view n = a->name();
+    const double p0 = a->Parameters[0], p1 = a->Parameters[1];
+    const Big x = big(y), A(p0), B(p1), one(1.0), zero(0.0);
+    if (n == "ACTIVATION_RELU") return mpfr_cmp_si(x.v, 0) > 0 ? y : value_of<T>(0.0);
+    if (n == "ACTIVATION_LEAKY_RELU") {
         if (!mpfr_nan_p(x.v) && mpfr_cmp_si(x.v, 0) >= 0) return y;
-        return round_big<T>(Big(double(a->Parameters[0])) * x);
+        return round_signed<T>(A * x);
     }
-    return round_big<T>(Big(double(a->Parameters[0])) * x + Big(double(a->Parameters[1])));  // LINEAR
+    if (n == "ACTIVATION_LINEAR") return round_signed<T>(A * x + B);
+    if constexpr (!std::is_integral_v<T>) {
+        if (mpfr_nan_p(x.v)) return canonical_nan<T>();
+        if (mpfr_inf_p(x.v)) {
+            const int s = mpfr_sgn(x.v);
+            const double inf = std::numeric_limits<double>::infinity();
+            auto sign = [](double v) { return v > 0 ? 1 : v < 0 ? -1 : 0; };
+            double v = 0;
+            if (n == "ACTIVATION_SIGMOID") v = s > 0 ? 1 : 0;
+            else if (n == "ACTIVATION_HARD_SIGMOID") v = p0 == 0 ? std::clamp(p1, 0.0, 1.0) : (s * sign(p0) > 0 ? 1 : 0);
+            else if (n == "ACTIVATION_TANH" || n == "ACTIVATION_SOFTSIGN") v = s;
+            else if (n == "ACTIVATION_SCALED_TANH") v = p0 * s * sign(p1);
+            else if (n == "ACTIVATION_THRESHOLDED_RELU" || n == "ACTIVATION_ELU" || n == "ACTIVATION_SOFTPLUS" || n == "ACTIVATION_GELU")
+                v = s > 0 ? inf : n == "ACTIVATION_ELU" ? -p0 : 0;
+            else if (n == "ACTIVATION_CELU") v = s > 0 ? inf : p0 > 0 ? -p0 : -inf;
+            else if (n == "ACTIVATION_SCALED_ELU") v = s > 0 ? (p1 == 0 ? 0 : sign(p1) * inf) : -p1 * p0;
+            else if (n == "ACTIVATION_PARAMETRIC_SOFTPLUS") v = p0 == 0 || (p1 != 0 && s * sign(p1) < 0) ? 0 : sign(p0) * inf;
+            else if (n == "ACTIVATION_SHRINK") v = s * inf;
+            if (n == "ACTIVATION_PARAMETRIC_SOFTPLUS" && p1 == 0 && p0 != 0) {
+                Big l;
+                mpfr_const_log2(l.v, MPFR_RNDN);
+                return round_signed<T>(A * l);
+            }
+            if (n == "ACTIVATION_SCALED_ELU" && s < 0) return round_signed<T>(zero - Big(p1) * A);
+            return std::isinf(v) ? value_of<T>(v) : round_signed<T>(Big(v));
+        }
+    }
+    Big r;
+    if (n == "ACTIVATION_SIGMOID") { const Big e = exp_of(x); r = mpfr_sgn(x.v) > 0 ? one / (one + exp_of(zero - x)) : e / (one + e); }
+    else if (n == "ACTIVATION_HARD_SIGMOID") {
+        r = A * x + B;
+        if (mpfr_cmp_si(r.v, 1) > 0) r = one;
+        if (mpfr_sgn(r.v) < 0) r = zero;
+    } else if (n == "ACTIVATION_TANH") r = naive_tanh(x);
+    else if (n == "ACTIVATION_SCALED_TANH") r = A * naive_tanh(B * x);
+    else if (n == "ACTIVATION_THRESHOLDED_RELU") r = mpfr_cmp(x.v, A.v) > 0 ? x : zero;
+    else if (n == "ACTIVATION_ELU") r = mpfr_sgn(x.v) >= 0 ? x : A * (exp_of(x) - one);
+    else if (n == "ACTIVATION_CELU") {
+        Big m = A * (exp_of(x / A) - one);
+        if (mpfr_sgn(m.v) > 0) m = zero;
+        r = (mpfr_sgn(x.v) > 0 ? x : zero) + m;
+    } else if (n == "ACTIVATION_SCALED_ELU") r = mpfr_sgn(x.v) > 0 ? B * x : B * (A * exp_of(x) - A);
+    else if (n == "ACTIVATION_SOFTPLUS") r = naive_softplus(A * x) / A;
+    else if (n == "ACTIVATION_PARAMETRIC_SOFTPLUS") r = A * naive_softplus(B * x);
+    else if (n == "ACTIVATION_SOFTSIGN") { Big a = x; mpfr_abs(a.v, a.v, MPFR_RNDN); r = x / (one + a); }
+    else if (n == "ACTIVATION_SHRINK") r = mpfr_cmp(x.v, B.v) > 0 ? x - A : mpfr_cmp(x.v, (zero - B).v) < 0 ? x + A : zero;
+    else if (n == "ACTIVATION_GELU") {  // x P(X <= x): 0.5 x erfc(-x / sqrt(2)) (1 + erf(z) = erfc(-z))
+        Big s2, e;
+        mpfr_sqrt_ui(s2.v, 2, MPFR_RNDN);
+        mpfr_erfc(e.v, (zero - x / s2).v, MPFR_RNDN);
+        r = Big(0.5) * x * e;
+    }
+    return round_signed<T>(r);
 }
 
 struct Shape {
@@ -210,5 +298,20 @@ template <class T> void check_close_to_derivative(const std::vector<T>& actual, 
     }
 }
 
+// Each element's bound as `dmlref diff` judges it (lib/diff.cpp, census): the operator's computed
+// bound through summed_terms, plus the golden's half ULP (element_bound); nullopt where diff has
+// no per-element bound.
+inline std::optional<std::vector<double>> batch_normalization_bounds(const Case& c, std::string_view output, const ArithmeticProfile& p) {
+    const std::optional<TermSink> sink = summed_terms(c, output, p);
+    if (!sink) return std::nullopt;
+    DataType t = DataType::UNKNOWN;
+    for (const auto& f : tensor_fields(c.op))
+        if (f.name == output) t = f.desc->DataType;
+    const std::vector<std::byte> golden = run_case(c).values.at(std::string(output));
+    std::vector<double> b;
+    for (uint64_t i = 0; i < sink->elements().size(); ++i)
+        b.push_back(element_bound(sink->elements()[i], t, load_bits(t, golden.data() + i * element_size(t)), p));
+    return b;
+}
 
 }  // namespace dmlref::test::bn

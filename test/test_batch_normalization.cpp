@@ -15,14 +15,21 @@ TEST_CASE_TEMPLATE("batch normalization: forward against the naive evaluation at
                    DMLREF_ALL_TYPES) {
     std::mt19937_64 rng(72 + sizeof(T) * 5 + std::is_signed_v<T>);
     const DataType t = data_type_of<T>();
-    const std::optional<DML_FUSED_ACTIVATION> acts[] = {std::nullopt, activation("ACTIVATION_RELU"),
-                                                        activation("ACTIVATION_LEAKY_RELU", 0.125f), activation("ACTIVATION_LINEAR", -1.5f, 0.25f),
-                                                        activation("ACTIVATION_IDENTITY")};
-    for (int trial = 0; trial < 30; ++trial) {
+    // Every activation DirectML allows to be fused (BnFusedActivation), at least twice per type.
+    const std::optional<DML_FUSED_ACTIVATION> acts[] = {
+        std::nullopt, activation("ACTIVATION_RELU"), activation("ACTIVATION_LEAKY_RELU", 0.125f), activation("ACTIVATION_LINEAR", -1.5f, 0.25f),
+        activation("ACTIVATION_IDENTITY"), activation("ACTIVATION_SIGMOID"), activation("ACTIVATION_HARD_SIGMOID", 0.25f, 0.5f),
+        activation("ACTIVATION_TANH"), activation("ACTIVATION_SCALED_TANH", 1.25f, -0.75f), activation("ACTIVATION_THRESHOLDED_RELU", 0.5f),
+        activation("ACTIVATION_ELU", 0.75f), activation("ACTIVATION_CELU", -2.0f), activation("ACTIVATION_SCALED_ELU", 1.6732f, 1.0507f),
+        activation("ACTIVATION_SOFTPLUS", 2.0f), activation("ACTIVATION_PARAMETRIC_SOFTPLUS", 0.5f, -1.5f), activation("ACTIVATION_SOFTSIGN"),
+        activation("ACTIVATION_SHRINK", 0.25f, 0.5f), activation("ACTIVATION_GELU")};
+    constexpr int kActs = int(std::size(acts));
+    for (int trial = 0; trial < 2 * kActs; ++trial) {
         CAPTURE(trial);
         const Shape s = random_shape(rng, trial < 24 ? 4 : 8);
         const float eps = kEpsilons[trial % 4];
-        const auto act = acts[trial % 5];
+        const auto act = acts[trial % kActs];
+        CAPTURE(act ? act->name() : std::string_view("none"));
         const auto x = random_values<T>(rng, product(s.in));
         const auto mean = random_values<T>(rng, product(s.mean));
         const auto var = random_values<T>(rng, product(s.var), true);
@@ -166,8 +173,14 @@ TEST_CASE("batch normalization: every validation rule") {
     CHECK(has_error(bn([](BN& d) { d.ScaleTensor.Sizes = {1, 2, 1}; }), "bn.broadcast", "/desc/ScaleTensor/Sizes/1"));
     CHECK(has_error(bn([](BN& d) { d.Spatial = 2; }), "bn.spatial", "/desc/Spatial"));
     CHECK(has_error(bn([](BN& d) { d.Epsilon = std::numeric_limits<float>::infinity(); }), "bn.epsilon-finite", "/desc/Epsilon"));
-    CHECK(has_error(bn([](BN& d) { d.FusedActivation = activation("ACTIVATION_SIGMOID"); }), "bn.fused-activation-unsupported",
-                    "/desc/FusedActivation/Type"));
+    for (const char* every : {"ACTIVATION_SIGMOID", "ACTIVATION_TANH", "ACTIVATION_GELU", "ACTIVATION_SOFTSIGN"})  // all evaluated
+        CHECK_FALSE(validate(bn([&](BN& d) { d.FusedActivation = activation(every); })).has_errors());
+    CHECK(has_error(bn([](BN& d) { d.FusedActivation = activation("ACTIVATION_SOFTPLUS", 0.5f); }), "bn.fused-activation-steepness",
+                    "/desc/FusedActivation/Steepness"));
+    CHECK_FALSE(validate(bn([](BN& d) { d.FusedActivation = activation("ACTIVATION_SOFTPLUS", 1.0f); })).has_errors());
+    CHECK(has_error(bn([](BN& d) { d.FusedActivation = activation("ACTIVATION_CELU", 0.0f); }), "bn.fused-activation-celu-alpha",
+                    "/desc/FusedActivation/Alpha"));
+    CHECK_FALSE(validate(bn([](BN& d) { d.FusedActivation = activation("ACTIVATION_CELU", -2.0f); })).has_errors());
     CHECK(has_error(bn([](BN& d) { d.FusedActivation = activation("ACTIVATION_LEAKY_RELU", std::numeric_limits<float>::quiet_NaN()); }),
                     "bn.fused-activation-parameter", "/desc/FusedActivation/Alpha"));
     for (const auto& entry : {std::pair{OperatorType::BATCH_NORMALIZATION_GRAD, std::string("bn-grad")},
@@ -206,8 +219,10 @@ TEST_CASE("batch normalization: every validation rule") {
     CHECK(has_error(tr([](TR& d) { d.ScaleTensor.Sizes = d.BiasTensor.Sizes = d.OutputMeanTensor.Sizes = d.OutputVarianceTensor.Sizes = {2, 2, 1}; }),
                     "bn-training.broadcast", "/desc/ScaleTensor/Sizes/1"));
     CHECK(has_error(tr([](TR& d) { d.Epsilon = -std::numeric_limits<float>::infinity(); }), "bn-training.epsilon-finite", "/desc/Epsilon"));
-    CHECK(has_error(tr([](TR& d) { d.FusedActivation = activation("ACTIVATION_GELU"); }), "bn-training.fused-activation-unsupported",
-                    "/desc/FusedActivation/Type"));
+    CHECK(has_error(tr([](TR& d) { d.FusedActivation = activation("ACTIVATION_SOFTPLUS", -1.0f); }), "bn-training.fused-activation-steepness",
+                    "/desc/FusedActivation/Steepness"));
+    CHECK(has_error(tr([](TR& d) { d.FusedActivation = activation("ACTIVATION_CELU", -0.0f); }), "bn-training.fused-activation-celu-alpha",
+                    "/desc/FusedActivation/Alpha"));
     CHECK(has_error(tr([](TR& d) { d.FusedActivation = activation("ACTIVATION_LINEAR", 1.0f, std::numeric_limits<float>::infinity()); }),
                     "bn-training.fused-activation-parameter", "/desc/FusedActivation/Beta"));
 }

@@ -176,3 +176,41 @@ write("int8_saturates",
       "BATCH_NORMALIZATION", bn_desc("INT8",[1,3],[1,1],[1,1],[1,1],[1,3],0.25),
       {"InputTensor": [100, -100, 3], "MeanTensor": [0], "VarianceTensor": [0], "ScaleTensor": [1], "BiasTensor": [0, 0, 1]},
       {"OutputTensor": [127, -128, 7]})
+# fused activations (docs/golden.md, BnFusedActivation and the BnActivation* rows): per-element
+# statistics, Epsilon 0; the activation of the rounded BN value by Python's decimal (exp, ln at 100
+# digits) or exact fractions, rounded once more.
+D = Decimal
+def fused(name, text, fa, X, V, outs):
+    n = len(X)
+    write(name, text, "BATCH_NORMALIZATION", bn_desc(T,[1,n],[1,n],[1,n],[1,n],[1,n],0, fa=fa),
+          {"InputTensor": X, "MeanTensor": [0]*n, "VarianceTensor": V, "ScaleTensor": [1]*n, "BiasTensor": [0]*n},
+          {"OutputTensor": outs})
+y3 = rnd(val(F(1), F(3)), T)  # 1/sqrt(3) rounded to FLOAT32: the activations' input
+sig = lambda v: 1 / (1 + (-D(v)).exp())
+fused("fused_sigmoid",
+      "BnFusedActivation, BnActivationExactCases, BnActivationTiny, BnActivationInfinity, BnActivationNaN (docs/golden.md): ACTIVATION_SIGMOID of the rounded BN value: 0 -> 1/2 exactly; -110 -> e^-110 / (1 + e^-110) < 2^-150 -> +0 and -100 -> e^-100 = 2^-144.3 -> the subnormal 27 * 2^-149 (rounded, not flushed); 16 -> 1 - 1.125e-7, nearer 1 - 2^-23 than 1 - 2^-24; 1 / sqrt(0) = +inf -> 1; 0 / 0 = NaN -> NaN; -1 / sqrt(0) = -inf -> 0; 1 / sqrt(3) rounded to 0x3F13CD3A, then sigmoid of that float rounded again (Python's decimal).",
+      {"Type": "ACTIVATION_SIGMOID"}, [0, -110, -100, 16, 1, 0, -1, 1], [1, 1, 1, 1, 0, 0, 0, 3],
+      [0.5, 0.0, rnd(sig(-100), T), 1 - 2**-23, 1, "nan", 0.0, rnd(sig(y3), T)])
+fused("fused_gelu",
+      "BnFusedActivation, BnActivationExactCases, BnActivationTiny, BnActivationInfinity (docs/golden.md): ACTIVATION_GELU, 0.5 y (1 + erf(y / sqrt(2))): 0 -> +0 exactly; -20 -> -20 P(N < -20) = -5.5e-88, a negative value below 2^-150 -> -0; 3000 -> 3000 (within 2^-2000 relative); +inf -> +inf; -inf -> +0 (the limit, where -inf * 0 would be NaN); NaN -> NaN.",
+      {"Type": "ACTIVATION_GELU"}, [0, -20, 3000, 1, -1, 0], [1, 1, 1, 0, 0, 0],
+      [0.0, -0.0, 3000, "inf", 0.0, "nan"])
+ln2 = D(2).ln()
+sp = lambda v: (1 + (2 * D(v)).exp()).ln() / 2
+fused("fused_softplus",
+      "BnFusedActivation, BnActivationTiny (docs/golden.md): ACTIVATION_SOFTPLUS with Steepness 2, ln(1 + exp(2 y)) / 2: 0 -> ln(2) / 2; 1 -> ln(1 + e^2) / 2; -100 -> e^-200 / 2 -> +0; 100000 -> 100000 (2 y beyond 2^16: y + a value below 2^-2000); -inf -> +0; 1 / sqrt(3) rounded, then softplus (Python's decimal).",
+      {"Type": "ACTIVATION_SOFTPLUS", "Steepness": 2}, [0, 1, -100, 100000, -1, 1], [1, 1, 1, 1, 0, 3],
+      [rnd(ln2 / 2, T), rnd(sp(1), T), 0.0, 100000, 0.0, rnd(sp(y3), T)])
+celu = lambda v: -2 * ((D(v) / -2).exp() - 1)
+fused("fused_celu_negative_alpha",
+      "BnActivationCeluAlpha, BnActivationInfinity (docs/golden.md): ACTIVATION_CELU with Alpha -2 (allowed; Alpha 0 is refused): max(0, y) + min(0, -2 (exp(y / -2) - 1)) is y for y >= 0 (3 -> 3, 0 -> +0) and -2 (e^(-y/2) - 1) below 0 (-1 -> -2 (e^0.5 - 1) = -1.2974...); -inf -> -inf (the limit: e^(+inf)); +inf -> +inf.",
+      {"Type": "ACTIVATION_CELU", "Alpha": -2}, [3, 0, -1, -1, 1], [1, 1, 1, 0, 0],
+      [3, 0.0, rnd(celu(-1), T), "-inf", "inf"])
+fused("fused_shrink_negative_threshold",
+      "BnActivationShrinkOrder, BnActivationNaN (docs/golden.md): ACTIVATION_SHRINK with Bias 0.25 and Threshold -1: the page's first line that holds: 0 > -1 gives 0 - 0.25 = -0.25; -2 is not > -1, and -2 < 1 gives -2 + 0.25 = -1.75; 0.5 -> 0.25; NaN -> NaN (not the 'otherwise' 0); -inf -> -inf.",
+      {"Type": "ACTIVATION_SHRINK", "Bias": 0.25, "Threshold": -1}, [0, -2, 0.5, 0, -1], [1, 1, 1, 0, 0],
+      [-0.25, -1.75, 0.25, "nan", "-inf"])
+fused("fused_softsign",
+      "BnFusedActivation, BnActivationInfinity (docs/golden.md): ACTIVATION_SOFTSIGN, y / (1 + |y|), an exact rational rounded once: 1 -> 1/2; -3 -> -3/4; +inf -> 1 and -inf -> -1 (the limits, where inf / (1 + inf) would be NaN); 1 / sqrt(3) rounded to 0x3F13CD3A, then y / (1 + y) rounded again.",
+      {"Type": "ACTIVATION_SOFTSIGN"}, [1, -3, 1, -1, 1], [1, 1, 0, 0, 3],
+      [0.5, -0.75, 1, -1, rnd(F(y3) / (1 + F(y3)), T)])

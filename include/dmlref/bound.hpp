@@ -98,7 +98,7 @@ double element_bound(const ElementTerms& e, DataType t, uint64_t golden_bits, co
 
 // ---- Computed values (docs/tolerance.md, "Computed values") ---------------------------------
 //
-// A computed operator (average pooling, LRN; batch normalization and ROI align later) plugs in
+// A computed operator (average pooling, LRN, ROI align, batch normalization) plugs in
 // with ONE function `void xxx_bounds(const Operator&, const InputBuffer&, const ArithmeticProfile&,
 // TermSink&)` beside its evaluate loop (declared in dmlref/terms.hpp) and one row in
 // lib/tolerance.cpp's `computed_outputs()`. For every element it writes its formula once as a
@@ -115,6 +115,10 @@ struct StatedAccuracy {
                               // over 2.8M arguments (docs/crosscheck-gpu.md, "pow"), doubled and rounded up
     double log2 = 3;          // a pow evaluated as exp2(p * log2 b): log2 within 3 ULP (D3D11.3), or
     double log2_near_one = 8; // an absolute error of 8 u (2^-21 in float32) near b = 1
+    // The fused activations of batch normalization (reference/fused_activation_bound.cpp):
+    double exp2 = 3;          // 2^x: D3D11.3's exp; exp(x) as exp2(x * log2(e)) adds |x| u relative per rounding of the argument
+    double tanh = 4;          // assumption: no D3D figure; CUDA documents 2 ULP for tanhf, doubled
+    double erf = 4;           // assumption: no D3D figure; CUDA documents 2 ULP for erff, doubled
 };
 inline constexpr StatedAccuracy kStatedAccuracy{};
 

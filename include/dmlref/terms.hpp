@@ -45,5 +45,17 @@ void roi_align_bounds(const Operator& op, const InputBuffer& input, const Arithm
 // ROI_ALIGN_GRAD's OutputGradientTensor and OutputROIGradientTensor; reference/roi_align_grad_bound.cpp.
 void roi_align_gradient_bounds(const Operator& op, const InputBuffer& input, const ArithmeticProfile& p, TermSink& sink);
 void roi_align_roi_gradient_bounds(const Operator& op, const InputBuffer& input, const ArithmeticProfile& p, TermSink& sink);
+// Batch normalization, one function per output (reference/batch_normalization_bound.cpp): the
+// OutputTensor of BATCH_NORMALIZATION and _TRAINING; _TRAINING's OutputMeanTensor and
+// OutputVarianceTensor; OutputGradientTensor, OutputScaleGradientTensor and OutputBiasGradientTensor
+// of _GRAD and _TRAINING_GRAD.
+void batch_normalization_output_bounds(const Operator& op, const InputBuffer& input, const ArithmeticProfile& p, TermSink& sink);
+void batch_normalization_mean_bounds(const Operator& op, const InputBuffer& input, const ArithmeticProfile& p, TermSink& sink);
+void batch_normalization_variance_bounds(const Operator& op, const InputBuffer& input, const ArithmeticProfile& p, TermSink& sink);
+void batch_normalization_gradient_bounds(const Operator& op, const InputBuffer& input, const ArithmeticProfile& p, TermSink& sink);
+void batch_normalization_scale_gradient_bounds(const Operator& op, const InputBuffer& input, const ArithmeticProfile& p,
+                                               TermSink& sink);
+void batch_normalization_bias_gradient_bounds(const Operator& op, const InputBuffer& input, const ArithmeticProfile& p,
+                                              TermSink& sink);
 
 }  // namespace dmlref

@@ -108,12 +108,6 @@ bool is_summed_output(const Case& c, std::string_view output);
 // groups of elements that share an admissible reading's term.
 std::optional<TermSink> summed_terms(const Case& c, std::string_view output, const ArithmeticProfile& p);
 
-// Batch normalization's absolute bound of every logical element (row-major) of a float output,
-// from the magnitudes of its formula's parts under the profile (reference/batch_normalization_bound.cpp,
-// docs/tolerance.md "Batch normalization"); nullopt for other operators, integer types, invalid
-// cases or missing inputs. +infinity where the bound says nothing.
-std::optional<std::vector<double>> batch_normalization_bounds(const Case& c, std::string_view output, const ArithmeticProfile& p);
-
 // The ULP distance of two same-type values: the difference of their ordered integer encodings,
 // in which -0 sits one below +0 (distance 1) unless zeros_equal. Integers: |a - b|. Not
 // meaningful for NaN or infinities (Judgement::comparable).
