@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """The batch normalization corpus of the GPU cross-check (docs/crosscheck-gpu.md, "Batch
-normalization"): BATCH_NORMALIZATION (plain and with a fused RELU), _TRAINING, _GRAD and
+normalization"): BATCH_NORMALIZATION (plain, with a fused RELU, and `bnact_*` with each other
+fused activation DirectML allows, with the parameters in ACTIVATIONS), _TRAINING, _GRAD and
 _TRAINING_GRAD, FLOAT32 and FLOAT16, N x C x H x W = 8 x 16 x 16 x 16 with per-channel statistics
 (2048 elements each), seeded Random inputs.
 
@@ -12,6 +13,27 @@ import sys
 
 SIZES, STAT = [8, 16, 16, 16], [1, 16, 1, 1]
 EPS = 0.0009765625  # 2^-10, exact in FLOAT32
+
+
+# Every fused activation but RELU (the bn_relu_* cases), with parameters in each one's usual range.
+ACTIVATIONS = [
+    ("linear", {"Type": "ACTIVATION_LINEAR", "Alpha": 1.5, "Beta": 0.25}),
+    ("sigmoid", {"Type": "ACTIVATION_SIGMOID"}),
+    ("hard_sigmoid", {"Type": "ACTIVATION_HARD_SIGMOID", "Alpha": 0.2, "Beta": 0.5}),
+    ("tanh", {"Type": "ACTIVATION_TANH"}),
+    ("scaled_tanh", {"Type": "ACTIVATION_SCALED_TANH", "Alpha": 1.5, "Beta": 0.75}),
+    ("leaky_relu", {"Type": "ACTIVATION_LEAKY_RELU", "Alpha": 0.125}),
+    ("thresholded_relu", {"Type": "ACTIVATION_THRESHOLDED_RELU", "Alpha": 0.5}),
+    ("elu", {"Type": "ACTIVATION_ELU", "Alpha": 1.0}),
+    ("celu", {"Type": "ACTIVATION_CELU", "Alpha": 1.5}),
+    ("scaled_elu", {"Type": "ACTIVATION_SCALED_ELU", "Alpha": 1.6732632, "Gamma": 1.050701}),
+    ("softplus", {"Type": "ACTIVATION_SOFTPLUS", "Steepness": 2}),
+    ("parametric_softplus", {"Type": "ACTIVATION_PARAMETRIC_SOFTPLUS", "Alpha": 0.5, "Beta": 2}),
+    ("softsign", {"Type": "ACTIVATION_SOFTSIGN"}),
+    ("identity", {"Type": "ACTIVATION_IDENTITY"}),
+    ("shrink", {"Type": "ACTIVATION_SHRINK", "Bias": 0.25, "Threshold": 0.5}),
+    ("gelu", {"Type": "ACTIVATION_GELU"}),
+]
 
 
 def rnd(seed, lo=-2, hi=2):
@@ -32,6 +54,13 @@ def cases():
             if relu:
                 desc["FusedActivation"] = {"Type": "ACTIVATION_RELU"}
             yield ("bn_relu_" if relu else "bn_") + s, "BATCH_NORMALIZATION", desc, {
+                "InputTensor": rnd(1), "MeanTensor": rnd(2, -0.5, 0.5), "VarianceTensor": rnd(3, 0.25, 2),
+                "ScaleTensor": rnd(4), "BiasTensor": rnd(5, -1, 1)}
+        for act, fused in ACTIVATIONS:
+            desc = {"InputTensor": t(dt, SIZES), "MeanTensor": t(dt, STAT), "VarianceTensor": t(dt, STAT),
+                    "ScaleTensor": t(dt, STAT), "BiasTensor": t(dt, STAT), "OutputTensor": t(dt, SIZES),
+                    "Spatial": 1, "Epsilon": EPS, "FusedActivation": fused}
+            yield f"bnact_{act}_{s}", "BATCH_NORMALIZATION", desc, {
                 "InputTensor": rnd(1), "MeanTensor": rnd(2, -0.5, 0.5), "VarianceTensor": rnd(3, 0.25, 2),
                 "ScaleTensor": rnd(4), "BiasTensor": rnd(5, -1, 1)}
         yield "train_" + s, "BATCH_NORMALIZATION_TRAINING", {

@@ -4,7 +4,9 @@
 OUT/actual/<case>/<OutputField>.npy for `dmlref diff` (and zipped to OUT/bn-actual.zip).
 
     BATCH_NORMALIZATION           F.batch_norm(training=False) with the given statistics
-                                  (+ F.relu for a fused RELU: the separate operator)
+                                  then the fused activation as a separate operator in the
+                                  data type (activation() below: torch's function where it is
+                                  the page's, else the page's formula in torch ops)
     BATCH_NORMALIZATION_TRAINING  F.batch_norm(training=True); OutputMean, OutputVariance from
                                   torch.var_mean(correction=0) over N, H, W
     BATCH_NORMALIZATION_GRAD      autograd of the inference batch_norm (statistics constant)
@@ -31,6 +33,32 @@ def load(npy, case, field, desc, dev):
     return torch.from_numpy(flat[:n].reshape(desc[field]["Sizes"]).copy()).to(dev)
 
 
+def activation(fused, y):
+    """DirectML's fused activation applied to the (rounded) batch normalization output y."""
+    k = fused["Type"].replace("ACTIVATION_", "")
+    a, b = fused.get("Alpha", 0.0), fused.get("Beta", 0.0)
+    if k == "IDENTITY": return y
+    if k == "RELU": return F.relu(y)
+    if k == "LINEAR": return y * a + b
+    if k == "SIGMOID": return torch.sigmoid(y)
+    if k == "HARD_SIGMOID": return torch.clamp(y * a + b, 0, 1)
+    if k == "TANH": return torch.tanh(y)
+    if k == "SCALED_TANH": return torch.tanh(y * b) * a
+    if k == "LEAKY_RELU": return F.leaky_relu(y, a)
+    if k == "THRESHOLDED_RELU": return torch.where(y > a, y, torch.zeros_like(y))
+    if k == "ELU": return F.elu(y, a)
+    if k == "CELU": return F.celu(y, a)
+    if k == "SCALED_ELU": return F.elu(y, a) * fused["Gamma"]
+    if k == "SOFTPLUS": return F.softplus(y, beta=fused["Steepness"], threshold=1e30)
+    if k == "PARAMETRIC_SOFTPLUS": return F.softplus(y, beta=b, threshold=1e30) * (a * b)
+    if k == "SOFTSIGN": return F.softsign(y)
+    if k == "SHRINK":
+        bias, th = fused["Bias"], fused["Threshold"]
+        return torch.where(y > th, y - bias, torch.where(y < -th, y + bias, torch.zeros_like(y)))
+    if k == "GELU": return F.gelu(y)
+    raise ValueError("no torch mapping for " + k)
+
+
 def run(op, d, get):
     x = get("InputTensor")
     c = x.shape[1]
@@ -40,7 +68,7 @@ def run(op, d, get):
         y = F.batch_norm(x, flat(get("MeanTensor")), flat(get("VarianceTensor")), flat(get("ScaleTensor")),
                          flat(get("BiasTensor")), training=False, eps=eps)
         if d.get("FusedActivation"):
-            y = F.relu(y)
+            y = activation(d["FusedActivation"], y)
         return {"OutputTensor": y}
     if op == "BATCH_NORMALIZATION_TRAINING":
         y = F.batch_norm(x, None, None, flat(get("ScaleTensor")), flat(get("BiasTensor")), training=True, eps=eps)
