@@ -8,6 +8,7 @@
 # -max_total_time then hold per job), and the script prints the inputs all jobs ran together.
 # Usage: fuzz/run.sh [SECONDS] [LIBFUZZER-ARGS...]   (TARGETS="fuzz_npy" to run only some; JOBS=16)
 set -euo pipefail
+trap 'echo "fuzz/run.sh: line $LINENO: \"$BASH_COMMAND\" failed (exit $?)" >&2' ERR
 cd "$(dirname "$0")/.."
 seconds=${1:-60}
 shift || true
@@ -27,7 +28,9 @@ trap 'rm -rf "$corpus"' EXIT
 mkdir -p "$corpus/case" "$corpus/npy" "$build/fuzz-findings"
 find cases -name '*.json' -exec cp {} "$corpus/case/" \;
 "$build/tools/dmlref" run -q cases --npy "$corpus/dump" >/dev/null
-find "$corpus/dump" -name '*.npy' | head -200 | while read -r f; do cp "$f" "$corpus/npy/$(echo "$f" | md5sum | cut -c1-16).npy"; done
+# The first 200 in name order. awk reads to the end: `head` would exit early and, under pipefail,
+# find's SIGPIPE would end the script with no message (it did in CI once the cases passed 200 .npy).
+find "$corpus/dump" -name '*.npy' | sort | awk 'NR <= 200' | while read -r f; do cp "$f" "$corpus/npy/$(echo "$f" | md5sum | cut -c1-16).npy"; done
 for t in $targets; do
   case $t in fuzz_case) seeds=$corpus/case; extra=(-dict="$PWD/fuzz/case.dict") ;; *) seeds=$corpus/npy; extra=() ;; esac
   echo "fuzzing $t for ${seconds}s${JOBS:+ in $jobs jobs}"
