@@ -137,7 +137,10 @@ inline int32_t half_order_key(half h) {
     const int32_t negative = -(b >> 15);  // 0 or -1
     return (magnitude ^ negative) - negative;
 }
-inline bool half_ordered(half a, half b) { return ((to_bits(a) & 0x7fff) <= 0x7c00) & ((to_bits(b) & 0x7fff) <= 0x7c00); }
+inline bool half_ordered(half a, half b) {
+    // int '&', not '&&': both sides are evaluated, so no branch.
+    return static_cast<int>((to_bits(a) & 0x7fff) <= 0x7c00) & static_cast<int>((to_bits(b) & 0x7fff) <= 0x7c00);
+}
 
 // a <= b, a >= b, a > b, a < b on exact values (false when either is NaN).
 template <class A, class B> inline bool exact_le(A a, B b) {
