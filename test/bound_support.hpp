@@ -74,14 +74,6 @@ inline std::vector<std::byte> stored(DataType t, const std::vector<double>& v) {
     return t == DataType::FLOAT16 ? bytes_of<half>(v) : t == DataType::FLOAT32 ? bytes_of<float>(v) : bytes_of<double>(v);
 }
 
-inline Case with_golden(Case c, const std::string& output) {
-    auto out = run_case(c);
-    ExpectedOutput& e = c.expected[output];
-    e.values = out.values.at(output);
-    e.tolerance = stated_tolerance(c, output);
-    return c;
-}
-
 inline OutputCensus judge_all(const Case& golden, const std::string& output, const std::vector<double>& actual, Accumulate a) {
     DiffOptions o;
     o.profile.accumulate = a;

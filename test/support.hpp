@@ -5,6 +5,7 @@
 
 #include "dmlref/case.hpp"
 #include "dmlref/numeric.hpp"
+#include "dmlref/tolerance.hpp"
 #include "dmlref/values.hpp"
 
 #include <doctest/doctest.h>
@@ -65,6 +66,15 @@ inline std::map<std::string, std::vector<std::byte>> run(const Operator& op, std
     c.op = op;
     c.inputs = std::move(inputs);
     return run_case(c).values;
+}
+
+// The case with its golden (dmlref's evaluation) as the expected output, as `dmlref run -o` writes it.
+inline Case with_golden(Case c, const std::string& output) {
+    auto out = run_case(c);
+    ExpectedOutput& e = c.expected[output];
+    e.values = out.values.at(output);
+    e.tolerance = stated_tolerance(c, output);
+    return c;
 }
 
 // Compares bit patterns (so NaN payloads and -0 count), reporting the first differing index.

@@ -17,15 +17,6 @@ namespace {
 
 Case parse_text(const std::string& text) { return parse_valid(text, "mem.json"); }
 
-// The case with its golden (dmlref's evaluation) as the expected output, as `dmlref run -o` writes it.
-Case with_golden(Case c, const std::string& output) {
-    auto out = run_case(c);
-    ExpectedOutput& e = c.expected[output];
-    e.values = out.values.at(output);
-    e.tolerance = stated_tolerance(c, output);
-    return c;
-}
-
 template <class T> std::vector<std::byte> bytes_of(const std::vector<T>& v) {
     std::vector<std::byte> b(v.size() * sizeof(T));
     std::memcpy(b.data(), static_cast<const void*>(v.data()), b.size());
