@@ -5,13 +5,19 @@
 //   value(i, seed) = ((i * 2654435761 + seed * 40503) mod 2^32) / 2^32 * 2 - 1, rounded to the type.
 // It asserts nothing about time (tests never do).
 //
+// With --floor it times instead the least work any implementation of the configuration must do
+// on this machine: read every input byte once, then write every output byte once (memset), the
+// "memory floor" compare.py divides the peers' times by, to show the best ratio possible.
+//
 //   bench_ops --list
 //   bench_ops CONFIG [repeats=5] [dump.bin]      prints "CONFIG seconds"
+//   bench_ops --floor CONFIG [repeats=5]         prints "CONFIG seconds"
 #include "dmlref/case.hpp"
 #include "dmlref/numeric.hpp"
 #include "dmlref/operators.hpp"
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -168,6 +174,25 @@ std::map<std::string, std::function<Config(DataType)>> configs() {
     return m;
 }
 
+// Reads every byte of b (eight independent sums of 64-bit words, so that the loop is bound by
+// memory, not by one chain of additions) and returns the sum, so that the reads are not removed.
+uint64_t read_all(const std::vector<std::byte>& b) {
+    const size_t words = b.size() / 8;
+    std::array<uint64_t, 8> sum{};
+    const std::byte* p = b.data();
+    size_t i = 0;
+    for (; i + 8 <= words; i += 8)
+        for (size_t k = 0; k < 8; ++k) {
+            uint64_t w;
+            std::memcpy(&w, p + (i + k) * 8, 8);
+            sum[k] += w;
+        }
+    for (size_t k = i * 8; k < b.size(); ++k) sum[0] += uint64_t(p[k]);
+    uint64_t total = 0;
+    for (uint64_t v : sum) total += v;
+    return total;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -177,6 +202,9 @@ int main(int argc, char** argv) {
         for (const auto& [name, _] : all) std::printf("%s\n", name.c_str());
         return 0;
     }
+    const bool floor = std::string(argv[1]) == "--floor";
+    if (floor) { --argc; ++argv; }
+    if (argc < 2) { std::fprintf(stderr, "usage: bench_ops --floor CONFIG:TYPE [repeats]\n"); return 2; }
     const std::string arg = argv[1];
     const size_t colon = arg.find(':');
     const std::string name = arg.substr(0, colon), type = colon == std::string::npos ? "FLOAT32" : arg.substr(colon + 1);
@@ -197,6 +225,26 @@ int main(int argc, char** argv) {
         } else {
             buffers.emplace_back(std::string(f.name), std::vector<std::byte>(buffer_size(*f.desc)));
         }
+    }
+    if (floor) {
+        std::vector<std::vector<std::byte>*> reads, writes;
+        for (const TensorField& f : tensor_fields(c.op))
+            for (auto& [field, bytes] : buffers)
+                if (field == f.name) (f.role == TensorRole::Input ? reads : writes).push_back(&bytes);
+        uint64_t sink = 0;
+        auto pass = [&] {
+            for (auto* r : reads) sink += read_all(*r);
+            for (auto* w : writes) std::memset(w->data(), int(sink & 1), w->size());
+        };
+        pass();
+        double best = 1e30;
+        for (int r = 0; r < repeats; ++r) {
+            const auto t0 = std::chrono::steady_clock::now();
+            pass();
+            best = std::min(best, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+        }
+        std::printf("%s %.6f %llu\n", arg.c_str(), best, static_cast<unsigned long long>(sink & 0xff));
+        return 0;
     }
     Bindings b;
     for (auto& [field, bytes] : buffers) b.bind(field, bytes);

@@ -6,6 +6,11 @@ the peers on the same inputs (the formula in bench_ops.cpp), checks each peer's 
 dmlref's output, and prints ratio = peer time / dmlref time (above 1: dmlref is faster). A peer
 that is not installed, or that does not compute the type, is skipped. Asserts nothing.
 
+The floor column is the memory floor (bench_ops --floor): the time this machine takes to read
+every input byte once and write every output byte once, which no implementation can beat. Where
+a goal is not met, the check says the ratio a dmlref running at that floor would reach: when
+even that is below the goal, the goal cannot be met against this peer on this machine.
+
     python3 bench/compare.py BUILD/bench/bench_ops [repeats=5] [--threads N] [--only a,b] [--types FLOAT32]
 
 --threads 1 (the default) pins PyTorch to one thread and runs dmlref with OMP_NUM_THREADS=1;
@@ -231,7 +236,7 @@ print(f"dmlref bench_ops vs {', '.join(f'{k} {v}' for k, v in [('torch', torch._
 print(f"machine: {cpu}, {os.cpu_count()} logical CPUs, affinity {sorted(os.sched_getaffinity(0))[:4]}..., threads {threads or 'all'}; best of {repeats}")
 print("ratio = peer time / dmlref time (above 1: dmlref faster); check: peer result against dmlref's (exact, or max relative difference")
 print(f"  against the tolerance: {', '.join(f'{k} {v:g}' for k, v in TOLERANCE.items())}; dmlref is correctly rounded, the peers round on the way)")
-print(f"{'operator':24} {'type':8} {'dmlref ms':>10} {'pytorch ms':>11} {'ratio':>7} {'numpy ms':>9} {'ratio':>7}  check")
+print(f"{'operator':24} {'type':8} {'floor ms':>9} {'dmlref ms':>10} {'pytorch ms':>11} {'ratio':>7} {'numpy ms':>9} {'ratio':>7}  check")
 with tempfile.TemporaryDirectory() as tmp:
     for name, (shapes, exact) in CONFIGS.items():
         if only is not None and name not in only:
@@ -245,9 +250,11 @@ with tempfile.TemporaryDirectory() as tmp:
                 print(f"{name:24} {tname:8} dmlref failed: {r.stderr.strip()}")
                 continue
             t_dml = float(r.stdout.split()[1])
+            fl = subprocess.run([binary, "--floor", f"{name}:{tname}", str(repeats)], capture_output=True, text=True, env=env)
+            t_floor = float(fl.stdout.split()[1]) if fl.returncode == 0 else None
             ours = np.fromfile(dump, dtype=dtype)
             inputs = [values(s, k + 1, dtype) for k, s in enumerate(shapes)]
-            row = f"{name:24} {tname:8} {t_dml * 1e3:10.2f}"
+            row = f"{name:24} {tname:8} {t_floor * 1e3 if t_floor else float('nan'):9.2f} {t_dml * 1e3:10.2f}"
             checks = []
             ratios = {}
             for peer in ("pytorch", "numpy"):
@@ -276,5 +283,10 @@ with tempfile.TemporaryDirectory() as tmp:
                     checks.append(f"{peer} {diff:.1e} {'within' if diff <= tol else 'BEYOND'} {tol:g}")
             goal = GOALS.get((name, tname)) if threads == 1 else None
             if goal and goal[0] in ratios:
-                checks.append(f"goal {goal[0]} >= {goal[1]:g}: {'met' if ratios[goal[0]] >= goal[1] else 'NOT met'}")
+                met = ratios[goal[0]] >= goal[1]
+                text = f"goal {goal[0]} >= {goal[1]:g}: {'met' if met else 'NOT met'}"
+                if not met and t_floor:
+                    reach = ratios[goal[0]] * t_dml / t_floor  # the peer's time over the floor
+                    text += f" (at the memory floor: {reach:.2f}{', beyond reach' if reach < goal[1] else ''})"
+                checks.append(text)
             print(row + "  " + ", ".join(checks), flush=True)
