@@ -44,6 +44,7 @@
 // are in resample_terms.cpp.
 #include "common.hpp"
 #include "fast/resample_sums.hpp"
+#include "fast/unit_tap_sums.hpp"
 #include "fast/switch.hpp"
 #include "fast_sum.hpp"
 #include "resample_internal.hpp"
@@ -220,7 +221,8 @@ void resample_grad(const Params& p, const Bindings& b) {
     const bool all = in_force(Reading::ZeroWeightTapsMultiplyAll);    // ZeroWeightTaps=MultiplyAll: 0 x inf = NaN
     const bool flush = in_force(Reading::SubnormalsFlushAtomicSums);  // Subnormals=FlushAtomicSums
     dispatch(p.input.desc.DataType, [&]<class T>() {
-        if (fast_paths_enabled() && fast::resample_rows<T>(axes, dY, dX, true)) return;  // the same values, row by row
+        if (fast_paths_enabled() && (fast::unit_tap_sums<T>(axes, dY, dX) || fast::resample_rows<T>(axes, dY, dX, true)))
+            return;  // the same values, row by row
         const T* dy = dY.data<T>();
         T* dx = dX.data<T>();
         Coord c{};

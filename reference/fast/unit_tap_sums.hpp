@@ -1,0 +1,183 @@
+// Fast path of the RESAMPLE grads where every tap weighs 1 (nearest neighbour, FLOAT32 and
+// FLOAT16): each dX element is the plain sum of a block of dY, added in float64 row by row with
+// every addition checked exact. Internal to dmlref.
+//
+// It computes what resample.cpp's plain loop computes, element for element (test/test_fast_paths.cpp):
+//   - a term is weight * value with both weights 1, so the value itself, widened exactly;
+//   - an element whose additions were all exact holds its exact sum in float64 (+0 for no term
+//     or cancelling terms, the accumulator starting at +0), which exact_result rounds once, as
+//     ExactSum would;
+//   - any other element (an inexact addition, or an infinity or NaN, which make the recorded
+//     error NaN) is summed again by exact_sum_of over the plain loop's terms.
+// Columns of two taps at 2w + base (a row upsampled by 2, the common case) are read in pairs by
+// one vectorised loop (unit_tap_sums.cpp, cloned for AVX-512 and AVX2); other columns one by one.
+#pragma once
+
+#include "../fast_sum.hpp"
+#include "../resample_taps.hpp"
+#include "parallel.hpp"
+
+#include "dmlref/numeric.hpp"
+#include "dmlref/tensor.hpp"
+
+#include <array>
+#include <cmath>
+#include <type_traits>
+#include <vector>
+
+namespace dmlref::reference::fast {
+
+// s += t, with |the addition's rounding error| added to err (NaN for an infinity or NaN term).
+inline void add_checked(double& s, double& err, double t) {
+    const double sum = s + t, tt = sum - s;
+    err += std::fabs((s - (sum - tt)) + (t - tt));  // TwoSum: s + t = sum + error exactly
+    s = sum;
+}
+
+// acc[i] += row[2i] + row[2i + 1] for i < n, every addition checked as add_checked does.
+void add_pairs(double* __restrict acc, double* __restrict err, const float* __restrict row, size_t n);
+
+template <class T> void add_pairs(double* __restrict acc, double* __restrict err, const T* __restrict row, size_t n) {
+    for (size_t i = 0; i < n; ++i) {
+        double p = 0, e = 0;
+        add_checked(p, e, widen_fast(row[2 * i]));
+        add_checked(p, e, widen_fast(row[2 * i + 1]));
+        add_checked(acc[i], err[i], p);
+        err[i] += e;
+    }
+}
+
+// out[i] = the rounding of a[2i] + a[2i + 1] + b[2i] + b[2i + 1] (to float64, then to T) where
+// the additions are exact; returns whether all were (false for an infinity or NaN too), or else
+// the caller sums the row again.
+bool sum_quads(float* __restrict out, const float* __restrict a, const float* __restrict b, size_t n);
+
+template <class T> bool sum_quads(T* __restrict out, const T* __restrict a, const T* __restrict b, size_t n) {
+    uint32_t bad = 0;
+    for (size_t i = 0; i < n; ++i) {
+        double s = 0, e = 0;
+        for (const double t : {widen_fast(a[2 * i]), widen_fast(a[2 * i + 1]), widen_fast(b[2 * i]), widen_fast(b[2 * i + 1])})
+            add_checked(s, e, t);
+        out[i] = exact_result<T>(s);
+        bad |= uint32_t(e != 0);
+    }
+    return bad == 0;
+}
+
+// The element offsets (in src and in dst) of every position of the leading dimensions (all but
+// the last two), in dst's logical order.
+inline std::vector<std::array<int64_t, 2>> leading_planes(const TensorView& src, const TensorView& dst, size_t rank) {
+    std::vector<std::array<int64_t, 2>> planes;
+    const size_t lead = rank >= 2 ? rank - 2 : 0;
+    std::vector<uint32_t> sizes(dst.sizes().begin(), dst.sizes().begin() + lead);
+    const std::array<const int64_t*, 2> strides = {src.strides.data(), dst.strides.data()};
+    for_each_run<2>(sizes, strides, {0, 0}, [&](const std::array<int64_t, 2>& off, int64_t count, const std::array<int64_t, 2>& step) {
+        for (int64_t i = 0; i < count; ++i) planes.push_back({off[0] + i * step[0], off[1] + i * step[1]});
+    });
+    return planes;
+}
+
+// dst[e] = the sum of src over e's taps, where every dimension but the last two is the identity,
+// every tap of the last two weighs 1, each column's taps are consecutive source columns and src's
+// rows are contiguous. Returns false, having written nothing, where the shape is not this path's.
+template <class T>
+bool unit_tap_sums(const std::vector<Axis>& axes, const TensorView& src, const TensorView& dst) {
+    if constexpr (!std::is_same_v<T, float> && !is_half_v<T>) {
+        return false;
+    } else {
+        const size_t n = axes.size();
+        if (n < 2 || src.strides[n - 1] != 1) return false;
+        auto identity = [](const Axis& a) {
+            for (size_t p = 0; p + 1 < a.first.size(); ++p)
+                if (a.first[p + 1] - a.first[p] != 1 || a.taps[a.first[p]].index != p || a.taps[a.first[p]].weight != 1.0) return false;
+            return true;
+        };
+        for (size_t i = 0; i + 2 < n; ++i)
+            if (!identity(axes[i])) return false;
+        const Axis &H = axes[n - 2], &W = axes[n - 1];
+        for (const Axis* a : {&H, &W})
+            for (const Tap& t : a->taps)
+                if (t.weight != 1.0) return false;
+        const uint32_t rows = uint32_t(H.first.size() - 1), cols = uint32_t(W.first.size() - 1);
+        for (uint32_t w = 0; w < cols; ++w)
+            for (uint32_t j = W.first[w]; j + 1 < W.first[w + 1]; ++j)
+                if (W.taps[j + 1].index != W.taps[j].index + 1) return false;
+        // The paired columns [pa, pb): two taps each, the first at 2w + base.
+        auto paired = [&](uint32_t w, int64_t base) {
+            return W.first[w + 1] - W.first[w] == 2 && int64_t(W.taps[W.first[w]].index) == 2 * int64_t(w) + base;
+        };
+        uint32_t pa = 0, pb = 0;
+        for (uint32_t w = 0; w < cols && pa == pb; ++w) {
+            if (!paired(w, int64_t(W.taps[W.first[w]].index) - 2 * int64_t(w))) continue;
+            const int64_t base = int64_t(W.taps[W.first[w]].index) - 2 * int64_t(w);
+            pa = w;
+            pb = w + 1;
+            while (pb < cols && paired(pb, base)) ++pb;
+        }
+        const int64_t pair_base = pa < pb ? int64_t(W.taps[W.first[pa]].index) - 2 * int64_t(pa) : 0;
+
+        const auto planes = leading_planes(src, dst, n);
+        const int64_t sH = src.strides[n - 2], dH = dst.strides[n - 2], dW = dst.strides[n - 1];
+        const T* s_base = src.data<T>();
+        T* d_base = dst.data<T>();
+        parallel_for(int64_t(planes.size()) * rows, [&](int64_t job) {
+            const T* plane = s_base + planes[size_t(job / rows)][0];
+            const uint32_t h = uint32_t(job % rows);
+            T* out = d_base + planes[size_t(job / rows)][1] + int64_t(h) * dH;
+            const uint32_t h0 = H.first[h], h1 = H.first[h + 1];
+            // One element from its taps: float64 additions checked exact, else summed again exactly.
+            auto one = [&](uint32_t w) {
+                double s = 0, e = 0;
+                for (uint32_t k = h0; k < h1; ++k)
+                    for (uint32_t j = W.first[w]; j < W.first[w + 1]; ++j)
+                        add_checked(s, e, widen_fast(plane[int64_t(H.taps[k].index) * sH + W.taps[j].index]));
+                out[int64_t(w) * dW] = e == 0 ? exact_result<T>(s) : exact_sum_of<T>([&](auto&& add) {  // the plain loop's terms
+                    for (uint32_t k = h0; k < h1; ++k)
+                        for (uint32_t j = W.first[w]; j < W.first[w + 1]; ++j)
+                            add(H.taps[k].weight * W.taps[j].weight * widen(plane[int64_t(H.taps[k].index) * sH + W.taps[j].index]));
+                });
+            };
+            if (h1 - h0 == 2 && dW == 1 && pa < pb) {  // two rows of pairs: each element's four terms in registers
+                const T* r0 = plane + int64_t(H.taps[h0].index) * sH + pair_base + 2 * int64_t(pa);
+                const T* r1 = plane + int64_t(H.taps[h0 + 1].index) * sH + pair_base + 2 * int64_t(pa);
+                const bool exact = sum_quads(out + pa, r0, r1, pb - pa);
+                const uint32_t a = pa, b = pb;  // local copies: one() stores through out
+                for (uint32_t w = 0; w < a; ++w) one(w);
+                for (uint32_t w = b; w < cols; ++w) one(w);
+                if (!exact)
+                    for (uint32_t w = a; w < b; ++w) one(w);
+                return;
+            }
+            thread_local std::vector<double> acc_buffer, err_buffer;
+            std::vector<double>& acc_vector = acc_buffer;  // bound once
+            std::vector<double>& err_vector = err_buffer;
+            acc_vector.assign(cols, 0.0);
+            err_vector.assign(cols, 0.0);
+            double* __restrict acc = acc_vector.data();
+            double* __restrict err = err_vector.data();
+            for (uint32_t k = h0; k < h1; ++k) {
+                const T* row = plane + int64_t(H.taps[k].index) * sH;
+                for (uint32_t w = 0; w < cols; ++w) {
+                    if (w == pa && pa < pb) {
+                        add_pairs(acc + pa, err + pa, row + pair_base + 2 * int64_t(pa), pb - pa);
+                        w = pb - 1;
+                        continue;
+                    }
+                    for (uint32_t j = W.first[w]; j < W.first[w + 1]; ++j) add_checked(acc[w], err[w], widen_fast(row[W.taps[j].index]));
+                }
+            }
+            // Every element as if exact (one branch-free loop), then the others again.
+            bool all_exact = true;
+            for (uint32_t w = 0; w < cols; ++w) {
+                out[int64_t(w) * dW] = exact_result<T>(acc[w]);
+                all_exact &= err[w] == 0;
+            }
+            if (!all_exact)
+                for (uint32_t w = 0; w < cols; ++w)
+                    if (err[w] != 0) one(w);
+        });
+        return true;
+    }
+}
+
+}  // namespace dmlref::reference::fast
