@@ -43,7 +43,7 @@
 // The terms a conforming backend may add (dmlref/terms.hpp) and the nearest-neighbour boundary
 // are in resample_terms.cpp.
 #include "common.hpp"
-#include "fast/resample_sums.hpp"
+#include "fast/resample_linear.hpp"
 #include "fast/switch.hpp"
 #include "fast_sum.hpp"
 #include "resample_internal.hpp"
