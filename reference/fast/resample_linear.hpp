@@ -75,7 +75,8 @@ template <class T> bool linear_rows(const RowPlan& p, const TensorView& src, con
     for (uint32_t h = 0; h < p.rows; ++h)
         if (p.H.first[h + 1] - p.H.first[h] > 2) return false;
     constexpr uint32_t kBlock = 16, kCached = 4;
-    const uint32_t rows = p.rows, cols = p.cols, blocks = (rows + kBlock - 1) / kBlock;
+    const uint32_t rows = p.rows, cols = p.cols, blocks = (rows + kBlock - 1) / kBlock, src_cols = p.src_cols;
+    const int64_t sW = p.sW, dW = p.dW;
     const std::vector<double> zeros(cols, 0.0);
     const double* c0 = p.slot_weight.data();
     const double* c1 = p.slots == 2 ? c0 + cols : zeros.data();
@@ -113,7 +114,7 @@ template <class T> bool linear_rows(const RowPlan& p, const TensorView& src, con
                     if constexpr (is_float) expand_slot(e + size_t(j) * cols, row, index, p.runs[j], cols);
                 } else {
                     if (j == 0)
-                        for (uint32_t x = 0; x < p.src_cols; ++x) V[x] = widen_fast(row[int64_t(x) * p.sW]);
+                        for (uint32_t x = 0; x < src_cols; ++x) V[x] = widen_fast(row[int64_t(x) * sW]);
                     expand_slot(e + size_t(j) * cols, static_cast<const double*>(V), index, p.runs[j], cols);
                 }
             }
@@ -136,20 +137,20 @@ template <class T> bool linear_rows(const RowPlan& p, const TensorView& src, con
             const double* e11 = p.slots == 2 ? e1 + cols : e1;
             bool exact;
             if constexpr (is_float) {
-                float* o = p.dW == 1 ? out : F.data();
+                float* o = dW == 1 ? out : F.data();
                 exact = linear_sums(o, e0, e01, e1, e11, c0, c1, r0.weight, r1.weight, cols);
-                if (p.dW != 1)
-                    for (uint32_t w = 0; w < cols; ++w) out[int64_t(w) * p.dW] = o[w];
+                if (dW != 1)
+                    for (uint32_t w = 0; w < cols; ++w) out[int64_t(w) * dW] = o[w];
             } else {
                 exact = linear_sums(D, e0, e01, e1, e11, c0, c1, r0.weight, r1.weight, cols);
                 if (exact)
-                    for (uint32_t w = 0; w < cols; ++w) out[int64_t(w) * p.dW] = exact_result<T>(D[w]);
+                    for (uint32_t w = 0; w < cols; ++w) out[int64_t(w) * dW] = exact_result<T>(D[w]);
             }
             if (exact) continue;
             for (uint32_t w = 0; w < cols; ++w) {  // the same sums again, one by one
                 uint64_t inexact;
                 const double s = linear_sum(r0.weight, r1.weight, c0[w], c1[w], e0[w], e01[w], e1[w], e11[w], inexact);
-                T& y = out[int64_t(w) * p.dW];
+                T& y = out[int64_t(w) * dW];
                 if (!inexact) {
                     y = exact_result<T>(s);
                     continue;

@@ -243,7 +243,10 @@ template <class T> void row_loop(const RowPlan& p, const TensorView& src, const 
         T* out = d_base + d_plane + int64_t(h) * p.dH;
         if (!sums) {  // nearest neighbour: one tap per dimension, a copy
             const T* row = s_base + s_plane + int64_t(p.H.taps[p.H.first[h]].index) * p.sH;
-            for (uint32_t w = 0; w < p.cols; ++w) out[int64_t(w) * p.dW] = row[p.slot_offset[w]];
+            const int64_t* offset = p.slot_offset.data();
+            const uint32_t cols = p.cols;
+            const int64_t dW = p.dW;
+            for (uint32_t w = 0; w < cols; ++w) out[int64_t(w) * dW] = row[offset[w]];
             return;
         }
         sum_row<T>(p.H, p.W, p.runs, p.slot_index, p.slot_weight, s_base + s_plane, p.sH, p.sW, p.src_cols, h, out, p.dW);
