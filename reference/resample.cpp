@@ -45,6 +45,7 @@
 #include "common.hpp"
 #include "fast/resample_sums.hpp"
 #include "fast/unit_tap_sums.hpp"
+#include "fast/resample_linear.hpp"
 #include "fast/switch.hpp"
 #include "fast_sum.hpp"
 #include "resample_internal.hpp"

@@ -4,6 +4,7 @@
 // types, and with one thread against several. Expected values come from the plain loops
 // (reference/<family>.cpp, which sum with ExactSum alone when the fast paths are off) and
 // ExactSum, never from the fast code under test.
+#include "fast_check.hpp"
 #include "fast_values.hpp"
 #include "support.hpp"
 
@@ -20,90 +21,6 @@ using namespace dmlref::test;
 using dmlref::reference::ExactSum;
 
 namespace {
-
-template <class T> T hard_element(std::mt19937_64& rng) {
-    if constexpr (std::is_integral_v<T>) {
-        if (rng() % 3 == 0) return T(int64_t(rng() % 7) - 3);  // small values: ties between windows' elements
-        return static_cast<T>(rng());                          // any bits: wrapping sums
-    } else {
-        if (rng() % 4 == 0) return value_of<T>(double(int64_t(rng() % 5) - 2));  // ties
-        return value_of<T>(hard_value(rng));
-    }
-}
-
-// ---- Running an operator with and without the fast paths --------------------------------------
-
-struct Buffers {
-    std::vector<std::string> names;
-    std::vector<std::vector<std::byte>> bytes;
-};
-
-// Random bytes for every input, and a fixed fill for every output (so that bytes outside the
-// logical elements compare too).
-template <class T> Buffers make_buffers(std::mt19937_64& rng, const std::vector<std::pair<std::string, const TensorDesc*>>& inputs,
-                                        const std::vector<std::pair<std::string, const TensorDesc*>>& outputs) {
-    Buffers b;
-    for (const auto& [name, d] : inputs) {
-        std::vector<T> v(buffer_size(*d) / sizeof(T) + 1);
-        for (T& x : v) x = hard_element<T>(rng);
-        std::vector<std::byte> bytes(buffer_size(*d));
-        std::memcpy(bytes.data(), static_cast<const void*>(v.data()), bytes.size());
-        b.names.push_back(name);
-        b.bytes.push_back(std::move(bytes));
-    }
-    for (const auto& [name, d] : outputs) {
-        b.names.push_back(name);
-        b.bytes.emplace_back(buffer_size(*d), std::byte{0x5a});
-    }
-    return b;
-}
-
-Buffers evaluate_with(const Operator& op, Buffers b, bool fast, int threads) {
-    reference::set_fast_paths_enabled(fast);
-    reference::set_fast_path_threads(threads);
-    Bindings bindings;
-    for (size_t i = 0; i < b.names.size(); ++i) bindings.bind(b.names[i], b.bytes[i]);
-    evaluate(op, bindings);
-    reference::set_fast_paths_enabled(true);
-    reference::set_fast_path_threads(0);
-    return b;
-}
-
-// The index of the first differing buffer, or -1.
-int first_difference(const Buffers& a, const Buffers& b) {
-    for (size_t i = 0; i < a.bytes.size(); ++i)
-        if (a.bytes[i] != b.bytes[i]) return int(i);
-    return -1;
-}
-
-void check_op(const Operator& op, const Buffers& inputs) {
-    const Diagnostics d = validate(op);
-    for (const auto& item : d.items()) INFO(format(item, "<test>"));
-    REQUIRE_FALSE(d.has_errors());
-    const Buffers plain = evaluate_with(op, inputs, false, 1);
-    const Buffers fast1 = evaluate_with(op, inputs, true, 1);
-    const Buffers fast3 = evaluate_with(op, inputs, true, 3);
-    const int diff = first_difference(plain, fast1);
-    size_t at = 0;
-    if (diff >= 0)
-        while (plain.bytes[size_t(diff)][at] == fast1.bytes[size_t(diff)][at]) ++at;
-    INFO("differing buffer: " << (diff < 0 ? "none" : plain.names[size_t(diff)]) << " at byte " << at << ": plain "
-         << (diff < 0 ? 0 : int(plain.bytes[size_t(diff)][at])) << ", fast " << (diff < 0 ? 0 : int(fast1.bytes[size_t(diff)][at])));
-    CHECK(diff == -1);
-    CHECK(first_difference(fast1, fast3) == -1);
-}
-
-// Strides of a tensor padded by up to 2 elements per dimension (or packed).
-std::vector<uint32_t> random_strides(std::mt19937_64& rng, const std::vector<uint32_t>& sizes) {
-    if (rng() % 2) return {};
-    std::vector<uint32_t> strides(sizes.size());
-    uint32_t s = 1;
-    for (size_t i = sizes.size(); i-- > 0;) {
-        strides[i] = s;
-        s *= sizes[i] + uint32_t(rng() % 3);
-    }
-    return strides;
-}
 
 // ---- RESAMPLE2 and RESAMPLE_GRAD1 -----------------------------------------------------------
 
@@ -457,89 +374,4 @@ TEST_CASE("The element-for-element check fails on a planted difference") {
     CHECK(first_difference(plain, fast) == -1);
     fast.bytes[1][17] ^= std::byte{1};  // one bit of one element
     CHECK(first_difference(plain, fast) == 1);
-}
-
-// ---- RESAMPLE_GRAD1 nearest neighbour: unit-tap sums (reference/fast/unit_tap_sums.hpp) ----------
-// Every tap weighs 1, so the path sums plain values: mostly values of T's full precision over a
-// range of 2^40 (so that some float64 sums of FLOAT32 values are inexact, most are exact), with
-// hard values (infinity, NaN, subnormal, the largest finite) everywhere, nowhere or rarely, on
-// rows upsampled by 2 (two taps per column, in pairs), by 3, 1 and 1/2, with zero and
-// half-pixel offsets, both rounding directions, and strided and packed tensors.
-template <class T> void check_unit_tap_sums(std::mt19937_64& rng, int count) {
-    static const float scales[] = {2.0f, 2.0f, 2.0f, 3.0f, 1.0f, 0.5f};
-    static const float offsets[] = {0.0f, 0.5f, 0.25f};
-    for (int k = 0; k < count; ++k) {
-        const uint32_t rank = 2 + uint32_t(rng() % 3);
-        std::vector<uint32_t> in(rank), out(rank);
-        std::vector<float> Scales(rank, 1.0f), ipo(rank, 0.0f), opo(rank, 0.0f);
-        for (uint32_t i = 0; i < rank; ++i) {
-            const bool last = i + 1 == rank, inner = i + 2 >= rank;
-            in[i] = last ? 1 + uint32_t(rng() % 300) : 1 + uint32_t(rng() % (inner ? 6 : 3));
-            if (!inner) { out[i] = in[i]; continue; }
-            Scales[i] = scales[rng() % std::size(scales)];
-            ipo[i] = offsets[rng() % std::size(offsets)];
-            opo[i] = -ipo[i];
-            out[i] = uint32_t(std::max<int64_t>(1, std::lround(in[i] * Scales[i]) + (rng() % 4 == 0 ? int64_t(rng() % 3) - 1 : 0)));
-        }
-        const DataType t = data_type_of<T>();
-        DML_RESAMPLE_GRAD1_OPERATOR_DESC d;
-        d.InputGradientTensor = desc(t, out, random_strides(rng, out));
-        d.OutputGradientTensor = desc(t, in, random_strides(rng, in));
-        d.InterpolationMode = DML_INTERPOLATION_MODE_NEAREST_NEIGHBOR;
-        d.RoundingDirection = uint32_t(rng() % 2);
-        d.DimensionCount = rank;
-        d.Scales = Scales;
-        d.InputPixelOffsets = ipo;
-        d.OutputPixelOffsets = opo;
-        INFO("rank " << rank << ", dY row " << out.back() << ", dX row " << in.back() << ", scale " << Scales.back() << ", iteration " << k);
-        Buffers b = make_buffers<T>(rng, {{"InputGradientTensor", &d.InputGradientTensor}}, {{"OutputGradientTensor", &d.OutputGradientTensor}});
-        if constexpr (is_floating_v<T>) {
-            // make_buffers' hard values everywhere, none, or at one place in 200.
-            const uint64_t hard_one_in = std::array<uint64_t, 3>{1, 0, 200}[rng() % 3];
-            const int bits = is_half_v<T> ? 11 : 24;  // T's significand
-            std::vector<T> v(b.bytes[0].size() / sizeof(T));
-            std::memcpy(static_cast<void*>(v.data()), b.bytes[0].data(), v.size() * sizeof(T));
-            for (T& x : v)
-                if (hard_one_in != 1 && (hard_one_in == 0 || rng() % hard_one_in != 0))
-                    x = value_of<T>(std::ldexp(double(int64_t(rng() % (uint64_t(1) << bits)) - (int64_t(1) << (bits - 1))),
-                                               int(rng() % 40) - 36 - bits));
-            std::memcpy(b.bytes[0].data(), static_cast<const void*>(v.data()), v.size() * sizeof(T));
-        }
-        check_op({OperatorType::RESAMPLE_GRAD1, d}, b);
-    }
-}
-
-TEST_CASE_TEMPLATE("Resample grad nearest fast path (unit-tap sums) = plain loop, element for element", T, DMLREF_ALL_TYPES) {
-    std::mt19937_64 rng(1400 + sizeof(T) * 7 + std::is_signed_v<T> + 2 * is_floating_v<T>);
-    check_unit_tap_sums<T>(rng, 60);
-}
-
-// A sum whose rounding a float64 addition left unchecked would change, derived by hand: dX's
-// first element sums the 2x2 block a0 = 1 + 3*2^-23, a1 = -5*2^-54 (first dY row), b0 = 1, b1 = 0.
-// The exact sum 2 + 3*2^-23 - 5*2^-54 rounds to float64 as 2 + 3*2^-23 - 2^-51 (0.375 of the
-// 2^-51 spacing away, against 0.625 from 2 + 3*2^-23), which lies below the FLOAT32 midpoint
-// 2 + 3*2^-23, so FLOAT32 gives 2 + 2^-22. Rounding a0 + a1 first (to 1 + 3*2^-23 - 2^-52) and then
-// adding 1 lands on that midpoint (a float64 tie, to even), and ties-to-even gives 2 + 2^-21.
-TEST_CASE("Resample grad nearest fast path: an inexact float64 addition is caught (hand-derived value)") {
-    DML_RESAMPLE_GRAD1_OPERATOR_DESC d;
-    d.InputGradientTensor = desc(DataType::FLOAT32, {1, 1, 4, 8});
-    d.OutputGradientTensor = desc(DataType::FLOAT32, {1, 1, 2, 4});
-    d.InterpolationMode = DML_INTERPOLATION_MODE_NEAREST_NEIGHBOR;
-    d.RoundingDirection = DML_AXIS_DIRECTION_DECREASING;  // output 2i and 2i + 1 read input i
-    d.DimensionCount = 4;
-    d.Scales = {1, 1, 2, 2};
-    d.InputPixelOffsets = {0, 0, 0, 0};
-    d.OutputPixelOffsets = {0, 0, 0, 0};
-    std::vector<float> dy(32, 0.25f);
-    dy[0] = float(1 + 3 * 0x1p-23);
-    dy[1] = float(-5 * 0x1p-54);
-    dy[8] = 1.0f;
-    dy[9] = 0.0f;
-    const auto dx = as_values<float>(run({OperatorType::RESAMPLE_GRAD1, d}, {{"InputGradientTensor", buffer(d.InputGradientTensor, dy)}}).at("OutputGradientTensor"));
-    CHECK(dx[0] == float(2 + 0x1p-22));
-    for (size_t i = 1; i < dx.size(); ++i) CHECK(dx[i] == 1.0f);  // four terms of 1/4
-    Buffers b;
-    b.names = {"InputGradientTensor", "OutputGradientTensor"};
-    b.bytes = {buffer(d.InputGradientTensor, dy), std::vector<std::byte>(32, std::byte{0x5a})};
-    check_op({OperatorType::RESAMPLE_GRAD1, d}, b);
 }

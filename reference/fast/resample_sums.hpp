@@ -21,6 +21,7 @@
 
 #include <algorithm>
 #include <array>
+#include <optional>
 #include <vector>
 
 namespace dmlref::reference::fast {
@@ -31,15 +32,6 @@ inline bool is_identity(const Axis& a) {
         if (a.first[p + 1] - a.first[p] != 1 || a.taps[a.first[p]].index != p || a.taps[a.first[p]].weight != 1.0) return false;
     return true;
 }
-
-// One of the two innermost dimensions, seen by the row loop; a missing one (rank 1) is a
-// single position with one tap of weight 1 and stride 0.
-struct RowAxis {
-    const Axis* axis = nullptr;
-    Axis unit;
-    int64_t src_stride = 0, dst_stride = 0;
-    uint32_t positions() const { return uint32_t(axis->first.size() - 1); }
-};
 
 // Where slot j's source index follows a pattern over the columns [begin, end), it is read with
 // plain loads instead of a gather: index = first + step * (w - begin) with step 1 or 2 (a row
@@ -78,12 +70,38 @@ inline std::vector<SlotRun> slot_runs(const std::vector<int32_t>& index, uint32_
     return runs;
 }
 
+// Column w of output row h from its FastSum s, c, b: proved (narrow_rounded for FLOAT32 and
+// FLOAT16, every addition exact otherwise) or summed exactly over the plain loop's terms.
+// Zero- and one-term columns take exact_sum_of.
+template <class T>
+void finish_column(const Axis& H, const Axis& W, const T* src, int64_t sH, int64_t sW, uint32_t h, uint32_t w, double S, double C,
+                   double B, T& y) {
+    if constexpr (is_narrow_v<T>) {
+        if (narrow_rounded<T>(S, C, B, y)) return;
+    } else {
+        if (B == 0) { y = exact_result<T>(S); return; }  // every addition exact: the common case
+    }
+    const uint32_t h0 = H.first[h], h1 = H.first[h + 1];
+    // The plain loop's terms of this element, for the one-term case and the exact retry.
+    auto terms = [&](auto&& add) {
+        for (uint32_t k = h0; k < h1; ++k) {
+            const T* row = src + int64_t(H.taps[k].index) * sH;
+            for (uint32_t j = W.first[w]; j < W.first[w + 1]; ++j) {
+                const double weight = H.taps[k].weight * W.taps[j].weight;
+                if (weight != 0) add(weight * widen(row[int64_t(W.taps[j].index) * sW]));
+            }
+        }
+    };
+    const uint64_t count = uint64_t(h1 - h0) * (W.first[w + 1] - W.first[w]);
+    if (count <= 1 || is_narrow_v<T>) y = exact_sum_of<T>(terms);
+    else y = finish_sum<T>(FastSum{S, C, B}, terms);
+}
+
 // One output row of a resample sum: for each chunk of columns, a table of every term (row tap x
 // column slot; plain loads where the slot's index is affine or halved, a gather elsewhere), added
 // column by column (FastSum::add_tables). A source row is read in place (FLOAT32 along a
 // contiguous last dimension) or the part the chunk reads is widened first. Each column's result
-// is then proved (narrow_rounded for FLOAT32 and FLOAT16, FastSum::rounded otherwise) or, where
-// not, summed exactly over the plain loop's terms. Zero- and one-term columns take exact_sum_of.
+// is then proved or, where not, summed exactly over the plain loop's terms (finish_column).
 // Memory per thread: three doubles per column, one widened row, and a table of at most
 // max(2^16, q) doubles for q terms per element (the chunk narrows as q grows).
 template <class T>
@@ -149,101 +167,96 @@ void sum_row(const Axis& H, const Axis& W, const std::vector<SlotRun>& runs, con
     }
     if constexpr (std::is_same_v<T, float>)
         if (FastSum::narrow_floats(S, C, B, out, dW, cols)) return;
-    for (uint32_t w = 0; w < cols; ++w) {
-        T& y = out[int64_t(w) * dW];
-        if constexpr (is_narrow_v<T>) {
-            if (narrow_rounded<T>(S[w], C[w], B[w], y)) continue;
-        } else {
-            if (B[w] == 0) { y = exact_result<T>(S[w]); continue; }  // every addition exact: the common case
-        }
-        // The plain loop's terms of this element, for the one-term case and the exact retry.
-        auto terms = [&](auto&& add) {
-            for (uint32_t k = h0; k < h1; ++k) {
-                const T* row = src + int64_t(H.taps[k].index) * sH;
-                for (uint32_t j = W.first[w]; j < W.first[w + 1]; ++j) {
-                    const double weight = H.taps[k].weight * W.taps[j].weight;
-                    if (weight != 0) add(weight * widen(row[int64_t(W.taps[j].index) * sW]));
-                }
-            }
-        };
-        const uint64_t count = uint64_t(h1 - h0) * (W.first[w + 1] - W.first[w]);
-        if (count <= 1 || is_narrow_v<T>) y = exact_sum_of<T>(terms);
-        else y = finish_sum<T>(FastSum{S[w], C[w], B[w]}, terms);
-    }
+    for (uint32_t w = 0; w < cols; ++w) finish_column<T>(H, W, src, sH, sW, h, w, S[w], C[w], B[w], out[int64_t(w) * dW]);
 }
 
-// Writes dst[c] = the sum over c's taps of weight * src[tap] (sums == true), or copies the one
-// tap's value (sums == false, nearest neighbour forward). `axes` index src from dst's positions.
-// Returns false, having written nothing, where the shape is not this path's.
-template <class T>
-bool resample_rows(const std::vector<Axis>& axes, const TensorView& src, const TensorView& dst, bool sums) {
+// The element offsets (in src and in dst) of every position of the leading dimensions (all but
+// the last two), in dst's logical order.
+inline std::vector<std::array<int64_t, 2>> leading_planes(const TensorView& src, const TensorView& dst, size_t rank) {
+    std::vector<std::array<int64_t, 2>> planes;
+    const size_t lead = rank >= 2 ? rank - 2 : 0;
+    std::vector<uint32_t> sizes(dst.sizes().begin(), dst.sizes().begin() + lead);
+    const std::array<const int64_t*, 2> strides = {src.strides.data(), dst.strides.data()};
+    for_each_run<2>(sizes, strides, {0, 0}, [&](const std::array<int64_t, 2>& off, int64_t count, const std::array<int64_t, 2>& step) {
+        for (int64_t i = 0; i < count; ++i) planes.push_back({off[0] + i * step[0], off[1] + i * step[1]});
+    });
+    return planes;
+}
+
+// The row loop's view of a resample: the two innermost dimensions' taps (H: rows, W: columns),
+// the leading (identity) coordinates as element offsets of src and dst, and the columns' slots.
+struct RowPlan {
+    Axis H, W;  // a missing dimension (rank 1): one position, one tap of weight 1
+    uint32_t rows = 0, cols = 0, slots = 0, src_cols = 0;
+    int64_t sH = 0, sW = 0, dH = 0, dW = 0;  // element strides along H and W
+    std::vector<std::array<int64_t, 2>> planes;  // src and dst offsets of each leading coordinate
+    // Slot j of column w (index j * cols + w): its j-th tap (src offset along W, index and
+    // weight), or weight 0 (and the last tap's index) where the column has fewer taps.
+    std::vector<int64_t> slot_offset;
+    std::vector<int32_t> slot_index;
+    std::vector<double> slot_weight;
+    std::vector<SlotRun> runs;
+};
+
+// The plan of a resample whose leading dimensions are all identities; nullopt otherwise.
+inline std::optional<RowPlan> row_plan(const std::vector<Axis>& axes, const TensorView& src, const TensorView& dst) {
     const size_t n = axes.size();
     for (size_t i = 0; i + 2 < n; ++i)
-        if (!is_identity(axes[i])) return false;
-    std::array<RowAxis, 2> hw;  // rows (H) and columns (W)
-    for (size_t k = 0; k < 2; ++k) {
-        RowAxis& r = hw[k];
-        if (n + k >= 2) {
-            const size_t i = n + k - 2;
-            r.axis = &axes[i];
-            r.src_stride = src.strides[i];
-            r.dst_stride = dst.strides[i];
-        } else {
-            r.unit.taps = {{0, 1.0}};
-            r.unit.first = {0, 1};
-            r.axis = &r.unit;
-        }
-    }
-    const Axis& H = *hw[0].axis;
-    const Axis& W = *hw[1].axis;
-    const uint32_t rows = hw[0].positions(), cols = hw[1].positions();
-
-    // The leading (identity) coordinates: element offsets in src and dst.
-    std::vector<std::array<int64_t, 2>> planes;
-    const size_t lead = n >= 2 ? n - 2 : 0;
-    {
-        std::vector<uint32_t> sizes(dst.sizes().begin(), dst.sizes().begin() + lead);
-        const std::array<const int64_t*, 2> strides = {src.strides.data(), dst.strides.data()};
-        for_each_run<2>(sizes, strides, {0, 0}, [&](const std::array<int64_t, 2>& off, int64_t count, const std::array<int64_t, 2>& step) {
-            for (int64_t i = 0; i < count; ++i) planes.push_back({off[0] + i * step[0], off[1] + i * step[1]});
-        });
-    }
-
-    // Column slots: slot j of column w is its j-th tap (src offset along W and weight), or weight 0.
-    uint32_t slots = 0;
-    for (uint32_t w = 0; w < cols; ++w) slots = std::max(slots, W.first[w + 1] - W.first[w]);
-    const uint32_t src_cols = src.sizes()[n - 1];  // the source row along the last dimension
-    if (src_cols > uint32_t(INT32_MAX)) return false;  // the row gather uses 32-bit indices
-    std::vector<int64_t> slot_offset(size_t(slots) * cols, 0);
-    std::vector<int32_t> slot_index(size_t(slots) * cols, 0);  // the same as an index into the widened row
-    std::vector<double> slot_weight(size_t(slots) * cols, 0.0);
+        if (!is_identity(axes[i])) return std::nullopt;
+    RowPlan p;
+    Axis unit;
+    unit.taps = {{0, 1.0}};
+    unit.first = {0, 1};
+    p.H = n >= 2 ? axes[n - 2] : unit;
+    p.W = axes[n - 1];
+    if (n >= 2) { p.sH = src.strides[n - 2]; p.dH = dst.strides[n - 2]; }
+    p.sW = src.strides[n - 1];
+    p.dW = dst.strides[n - 1];
+    p.rows = uint32_t(p.H.first.size() - 1);
+    p.cols = uint32_t(p.W.first.size() - 1);
+    p.src_cols = src.sizes()[n - 1];  // the source row along the last dimension
+    if (p.src_cols > uint32_t(INT32_MAX)) return std::nullopt;  // the row gather uses 32-bit indices
+    p.planes = leading_planes(src, dst, n);
+    const Axis& W = p.W;
+    const uint32_t cols = p.cols;
+    for (uint32_t w = 0; w < cols; ++w) p.slots = std::max(p.slots, W.first[w + 1] - W.first[w]);
+    p.slot_offset.assign(size_t(p.slots) * cols, 0);
+    p.slot_index.assign(size_t(p.slots) * cols, 0);
+    p.slot_weight.assign(size_t(p.slots) * cols, 0.0);
     for (uint32_t w = 0; w < cols; ++w) {
         const uint32_t t0 = W.first[w], t1 = W.first[w + 1];
         if (t0 == t1) continue;  // no tap: offset 0 and weight 0 (such an element is not read from the slots)
-        for (uint32_t j = 0; j < slots; ++j) {
+        for (uint32_t j = 0; j < p.slots; ++j) {
             const uint32_t k = std::min(t0 + j, t1 - 1);
-            slot_offset[size_t(j) * cols + w] = int64_t(W.taps[k].index) * hw[1].src_stride;
-            slot_index[size_t(j) * cols + w] = int32_t(W.taps[k].index);
-            slot_weight[size_t(j) * cols + w] = t0 + j < t1 ? W.taps[k].weight : 0.0;
+            p.slot_offset[size_t(j) * cols + w] = int64_t(W.taps[k].index) * p.sW;
+            p.slot_index[size_t(j) * cols + w] = int32_t(W.taps[k].index);
+            p.slot_weight[size_t(j) * cols + w] = t0 + j < t1 ? W.taps[k].weight : 0.0;
         }
     }
+    p.runs = slot_runs(p.slot_index, p.slots, cols);
+    return p;
+}
 
-    const std::vector<SlotRun> runs = slot_runs(slot_index, slots, cols);
+// Writes dst[c] = the sum over c's taps of weight * src[tap] (sums == true), or copies the one
+// tap's value (sums == false, nearest neighbour forward), row by row.
+template <class T> void row_loop(const RowPlan& p, const TensorView& src, const TensorView& dst, bool sums) {
     const T* s_base = src.data<T>();
     T* d_base = dst.data<T>();
-    const int64_t sH = hw[0].src_stride, dH = hw[0].dst_stride, dW = hw[1].dst_stride;
-    parallel_for(int64_t(planes.size()) * rows, [&](int64_t job) {
-        const int64_t s_plane = planes[size_t(job / rows)][0], d_plane = planes[size_t(job / rows)][1];
+    const uint32_t rows = p.rows;
+    parallel_for(int64_t(p.planes.size()) * rows, [&](int64_t job) {
+        const int64_t s_plane = p.planes[size_t(job / rows)][0], d_plane = p.planes[size_t(job / rows)][1];
         const uint32_t h = uint32_t(job % rows);
-        T* out = d_base + d_plane + int64_t(h) * dH;
+        T* out = d_base + d_plane + int64_t(h) * p.dH;
         if (!sums) {  // nearest neighbour: one tap per dimension, a copy
-            const T* row = s_base + s_plane + int64_t(H.taps[H.first[h]].index) * sH;
-            for (uint32_t w = 0; w < cols; ++w) out[int64_t(w) * dW] = row[slot_offset[w]];
+            const T* row = s_base + s_plane + int64_t(p.H.taps[p.H.first[h]].index) * p.sH;
+            const int64_t* offset = p.slot_offset.data();
+            const uint32_t cols = p.cols;
+            const int64_t dW = p.dW;
+            for (uint32_t w = 0; w < cols; ++w) out[int64_t(w) * dW] = row[offset[w]];
             return;
         }
-        sum_row<T>(H, W, runs, slot_index, slot_weight, s_base + s_plane, sH, hw[1].src_stride, src_cols, h, out, dW);
+        sum_row<T>(p.H, p.W, p.runs, p.slot_index, p.slot_weight, s_base + s_plane, p.sH, p.sW, p.src_cols, h, out, p.dW);
     });
-    return true;
 }
 
 }  // namespace dmlref::reference::fast

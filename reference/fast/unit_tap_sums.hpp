@@ -16,6 +16,7 @@
 #include "../fast_sum.hpp"
 #include "../resample_taps.hpp"
 #include "parallel.hpp"
+#include "resample_sums.hpp"
 
 #include "dmlref/numeric.hpp"
 #include "dmlref/tensor.hpp"
@@ -64,19 +65,6 @@ template <class T> bool sum_quads(T* __restrict out, const T* __restrict a, cons
     return bad == 0;
 }
 
-// The element offsets (in src and in dst) of every position of the leading dimensions (all but
-// the last two), in dst's logical order.
-inline std::vector<std::array<int64_t, 2>> leading_planes(const TensorView& src, const TensorView& dst, size_t rank) {
-    std::vector<std::array<int64_t, 2>> planes;
-    const size_t lead = rank >= 2 ? rank - 2 : 0;
-    std::vector<uint32_t> sizes(dst.sizes().begin(), dst.sizes().begin() + lead);
-    const std::array<const int64_t*, 2> strides = {src.strides.data(), dst.strides.data()};
-    for_each_run<2>(sizes, strides, {0, 0}, [&](const std::array<int64_t, 2>& off, int64_t count, const std::array<int64_t, 2>& step) {
-        for (int64_t i = 0; i < count; ++i) planes.push_back({off[0] + i * step[0], off[1] + i * step[1]});
-    });
-    return planes;
-}
-
 // dst[e] = the sum of src over e's taps, where every dimension but the last two is the identity,
 // every tap of the last two weighs 1, each column's taps are consecutive source columns and src's
 // rows are contiguous. Returns false, having written nothing, where the shape is not this path's.
@@ -87,13 +75,8 @@ bool unit_tap_sums(const std::vector<Axis>& axes, const TensorView& src, const T
     } else {
         const size_t n = axes.size();
         if (n < 2 || src.strides[n - 1] != 1) return false;
-        auto identity = [](const Axis& a) {
-            for (size_t p = 0; p + 1 < a.first.size(); ++p)
-                if (a.first[p + 1] - a.first[p] != 1 || a.taps[a.first[p]].index != p || a.taps[a.first[p]].weight != 1.0) return false;
-            return true;
-        };
         for (size_t i = 0; i + 2 < n; ++i)
-            if (!identity(axes[i])) return false;
+            if (!is_identity(axes[i])) return false;
         const Axis &H = axes[n - 2], &W = axes[n - 1];
         for (const Axis* a : {&H, &W})
             for (const Tap& t : a->taps)
