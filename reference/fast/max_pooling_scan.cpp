@@ -1,0 +1,63 @@
+// The interior windows of a FLOAT32 max-pooling row scanned eight at a time in vector registers
+// (argmax_row in max_pooling_windows.hpp): AVX-512 or AVX2 where the CPU has it. Internal to dmlref.
+//
+// Only comparisons and selections: no arithmetic, so no rounding; every instruction set gives
+// the same winners, those of beats_fast's scalar loop (test/test_fast_paths.cpp compares the
+// whole operator with the plain loop).
+#include "max_pooling_windows.hpp"
+
+#include <algorithm>
+#include <cstring>
+
+namespace dmlref::reference::fast {
+
+namespace {
+
+typedef float v8f __attribute__((vector_size(32)));
+typedef int32_t v8i __attribute__((vector_size(32)));
+
+// Eight candidates p[0], p[S], ..., p[7 S]: reads p[0 .. 8 S) (S - 1 past the last). Through
+// a reference, not a return value: no vector in the default ABI's calling convention.
+template <int S> inline void load8(const float* p, v8f& out) {
+    if constexpr (S == 1) {
+        std::memcpy(&out, p, sizeof out);
+    } else {
+        v8f a, b;
+        std::memcpy(&a, p, sizeof a);
+        std::memcpy(&b, p + 8, sizeof b);
+        out = __builtin_shufflevector(a, b, 0, 2, 4, 6, 8, 10, 12, 14);
+    }
+}
+
+template <int S> inline int64_t scan(const float* const* candidates, int32_t m, int64_t n, float* value, int32_t* which) {
+    if (n < 8) return 0;
+    for (int64_t next = 0; next < n; next += 8) {
+        const int64_t k = std::min(next, n - 8);  // the last eight overlap the ones before: the same winners again
+        v8f best, x;
+        load8<S>(candidates[0] + k * S, best);
+        v8i w = {};
+        for (int32_t j = 1; j < m; ++j) {
+            load8<S>(candidates[j] + k * S, x);
+            // beats_fast: x > best, or best is NaN and x is not; = !(x <= best) and x is not NaN.
+            const v8i wins = ~(x <= best) & (x == x);
+            best = (v8f)(((v8i)x & wins) | ((v8i)best & ~wins));
+            w = (wins & j) | (w & ~wins);
+        }
+        std::memcpy(value + k, &best, sizeof best);
+        std::memcpy(which + k, &w, sizeof w);
+    }
+    return n;
+}
+
+}  // namespace
+
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+__attribute__((target_clones("avx512f", "avx2", "default")))
+#endif
+int64_t scan_windows(const float* const* candidates, int32_t m, int64_t n, int64_t step, float* value, int32_t* which) {
+    if (step == 1) return scan<1>(candidates, m, n, value, which);
+    if (step == 2) return scan<2>(candidates, m, n, value, which);
+    return 0;
+}
+
+}  // namespace dmlref::reference::fast
