@@ -76,7 +76,7 @@ void max_pool_grad_fast(const Volume& v, const TensorView& X, const TensorView& 
         retry.clear();
         row.resize(size_t(v.W.out));
         Acc* const acc = ring.data();
-        const Best<T>* best = row.best.data();
+        const int64_t* best = row.index.data();
 
         // dX of positions [next, limit) along A, from their slots, which are cleared.
         int64_t next = 0;
@@ -85,16 +85,16 @@ void max_pool_grad_fast(const Volume& v, const TensorView& X, const TensorView& 
                 Acc* slab = acc + next % R * S;
                 for (int64_t r = 0; r < S / v.W.in; ++r) {
                     T* out = by_rows ? dx + next * xs[1] : dx + next * xs[0] + r * xs[1];
-                    const Acc* a = slab + r * v.W.in;
+                    Acc* a = slab + r * v.W.in;
+                    // Written, and the slot cleared for the slab that reuses it.
                     if constexpr (std::is_integral_v<T>) {
-                        for (int64_t w = 0; w < v.W.in; ++w) out[w * xs[2]] = static_cast<T>(a[w]);
+                        for (int64_t w = 0; w < v.W.in; ++w) { out[w * xs[2]] = static_cast<T>(a[w]); a[w] = 0; }
                     } else if (xs[2] == 1) {
-                        for (int64_t w = 0; w < v.W.in; ++w) out[w] = exact_result<T>(a[w]);
+                        for (int64_t w = 0; w < v.W.in; ++w) { out[w] = exact_result<T>(a[w]); a[w] = 0; }
                     } else {
-                        for (int64_t w = 0; w < v.W.in; ++w) out[w * xs[2]] = exact_result<T>(a[w]);
+                        for (int64_t w = 0; w < v.W.in; ++w) { out[w * xs[2]] = exact_result<T>(a[w]); a[w] = 0; }
                     }
                 }
-                std::fill(slab, slab + S, Acc(0));
             }
             if (retry.empty()) return;
             ready.clear();
@@ -117,8 +117,8 @@ void max_pool_grad_fast(const Volume& v, const TensorView& X, const TensorView& 
             argmax_row(v, x, od, oh, row);
             const T* dy_row = dy + od * ys[0] + oh * ys[1];
             for (int64_t ow = 0; ow < v.W.out; ++ow) {
-                if (best[ow].index < 0) continue;
-                int64_t t = best[ow].index + shift;
+                if (best[ow] < 0) continue;
+                int64_t t = best[ow] + shift;
                 t -= t >= RS ? RS : 0;
                 const T e = dy_row[ow * ys[2]];
                 if constexpr (std::is_integral_v<T>) {
@@ -128,7 +128,7 @@ void max_pool_grad_fast(const Volume& v, const TensorView& X, const TensorView& 
                     const double sum = s + u, tt = sum - s;
                     const double error = (s - (sum - tt)) + (u - tt);  // s + u = sum + error exactly (TwoSum)
                     acc[t] = sum;
-                    if (error != 0) retry.push_back(best[ow].index);  // also for a NaN error (an infinity or NaN term)
+                    if (error != 0) retry.push_back(best[ow]);  // also for a NaN error (an infinity or NaN term)
                 }
             }
         };

@@ -29,22 +29,27 @@ template <int S> inline void load8(const float* p, v8f& out) {
     }
 }
 
-template <int S> inline int64_t scan(const float* const* candidates, int32_t m, int64_t n, float* value, int32_t* which) {
+typedef int64_t v8l __attribute__((vector_size(64)));
+
+template <int S>
+inline int64_t scan(const float* const* candidates, const int32_t* candidate_index, int32_t m, int64_t n, float* value, int64_t* index) {
     if (n < 8) return 0;
     for (int64_t next = 0; next < n; next += 8) {
         const int64_t k = std::min(next, n - 8);  // the last eight overlap the ones before: the same winners again
         v8f best, x;
         load8<S>(candidates[0] + k * S, best);
-        v8i w = {};
+        v8i w = candidate_index[0] - v8i{};
         for (int32_t j = 1; j < m; ++j) {
             load8<S>(candidates[j] + k * S, x);
             // beats_fast: x > best, or best is NaN and x is not; = !(x <= best) and x is not NaN.
             const v8i wins = ~(x <= best) & (x == x);
             best = (v8f)(((v8i)x & wins) | ((v8i)best & ~wins));
-            w = (wins & j) | (w & ~wins);
+            w = (wins & candidate_index[j]) | (w & ~wins);
         }
         std::memcpy(value + k, &best, sizeof best);
-        std::memcpy(which + k, &w, sizeof w);
+        // Window k + i's index: its candidate's for window 0, plus (k + i) * S.
+        const v8l i = __builtin_convertvector(w, v8l) + (k + v8l{0, 1, 2, 3, 4, 5, 6, 7}) * S;
+        std::memcpy(index + k, &i, sizeof i);
     }
     return n;
 }
@@ -54,9 +59,10 @@ template <int S> inline int64_t scan(const float* const* candidates, int32_t m, 
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
 __attribute__((target_clones("avx512f", "avx2", "default")))
 #endif
-int64_t scan_windows(const float* const* candidates, int32_t m, int64_t n, int64_t step, float* value, int32_t* which) {
-    if (step == 1) return scan<1>(candidates, m, n, value, which);
-    if (step == 2) return scan<2>(candidates, m, n, value, which);
+int64_t scan_windows(const float* const* candidates, const int32_t* candidate_index, int32_t m, int64_t n, int64_t step, float* value,
+                     int64_t* index) {
+    if (step == 1) return scan<1>(candidates, candidate_index, m, n, value, index);
+    if (step == 2) return scan<2>(candidates, candidate_index, m, n, value, index);
     return 0;
 }
 

@@ -107,25 +107,28 @@ inline Best<T> argmax_window(const Volume& v, const T* x, int64_t od, int64_t oh
     return best;
 }
 
-// The argmax of every window of output row (od, oh): best[ow] for ow in [0, W.out). Windows whose
-// columns are all real (the interior) are scanned side by side, candidate by candidate in the
-// same increasing logical order, with beats_fast's branch-free update; the others one by one.
-// Scratch for argmax_row, W.out elements each, held by the caller (no thread_local per row).
+// The argmax of every window of output row (od, oh): index[ow] and value[ow] for ow in [0,
+// W.out). Windows whose columns are all real (the interior) are scanned side by side, candidate
+// by candidate in the same increasing logical order, with beats_fast's branch-free update; the
+// others one by one. The scratch, W.out elements each, is held by the caller (no thread_local per row).
 template <class T> struct RowScratch {
-    std::vector<Best<T>> best;
+    std::vector<int64_t> index;  // the result: argmax_window's index and value of each window of the row
     std::vector<T> value;
-    std::vector<int32_t> index;
+    std::vector<T> scan_value;  // the interior scan's
+    std::vector<int32_t> scan_index;
     std::vector<const T*> candidates;  // scan_windows' candidates and their spatial indices
-    std::vector<int64_t> candidate_index;
-    void resize(size_t n) { best.resize(n); value.resize(n); index.resize(n); }
+    std::vector<int32_t> candidate_index;
+    void resize(size_t n) { index.resize(n); value.resize(n); scan_value.resize(n); scan_index.resize(n); }
+    void set(int64_t ow, const Best<T>& b) { index[size_t(ow)] = b.index; value[size_t(ow)] = b.value; }
 };
 
 // FLOAT32 windows side by side in vector registers (max_pooling_scan.cpp): for windows k < n,
 // whose j-th candidate (j < m, in the plain loop's order) is candidates[j][k * step], step 1 or 2,
-// the winner's value[k] and candidate number which[k], with beats_fast's rule. It reads
-// candidates[j][0 .. n * step) and returns n, or 0 (nothing done) for fewer than 8 windows or
-// another step.
-int64_t scan_windows(const float* const* candidates, int32_t m, int64_t n, int64_t step, float* value, int32_t* which);
+// of spatial index candidate_index[j] + k * step, the winner's value[k] and index[k], with
+// beats_fast's rule. It reads candidates[j][0 .. n * step) and returns n, or 0 (nothing done)
+// for fewer than 8 windows or another step.
+int64_t scan_windows(const float* const* candidates, const int32_t* candidate_index, int32_t m, int64_t n, int64_t step, float* value,
+                     int64_t* index);
 
 // argmax_row's interior windows [a, a + n) of output row (od, oh) through scan_windows, for a
 // FLOAT32 X with contiguous rows; the windows it leaves are the caller's. Returns how many it did.
@@ -142,7 +145,7 @@ inline int64_t argmax_row_vector(const Volume& v, const T* x, int64_t od, int64_
         n = room < 0 ? 0 : std::min(n, room / step + 1);
         if (n < 8) return 0;
         std::vector<const float*>& c = scratch.candidates;
-        std::vector<int64_t>& ci = scratch.candidate_index;
+        std::vector<int32_t>& ci = scratch.candidate_index;
         c.clear();
         ci.clear();
         for (int64_t kd = D.lo[size_t(od)]; kd < D.hi[size_t(od)]; ++kd)
@@ -151,33 +154,34 @@ inline int64_t argmax_row_vector(const Volume& v, const T* x, int64_t od, int64_
                 for (int64_t kw = 0; kw < W.size; ++kw) {
                     const int64_t p0 = W.position(a, kw);
                     c.push_back(x + pd * v.xs_d + ph * v.xs_h + p0);
-                    ci.push_back((pd * H.in + ph) * W.in + p0);
+                    ci.push_back(int32_t((pd * H.in + ph) * W.in + p0));  // < v.in() <= INT32_MAX (argmax_row)
                 }
             }
         if (c.size() > size_t(INT32_MAX)) return 0;
-        const int64_t done = scan_windows(c.data(), int32_t(c.size()), n, step, scratch.value.data(), scratch.index.data());
-        for (int64_t k = 0; k < done; ++k)
-            scratch.best[size_t(a + k)] = {ci[size_t(scratch.index[size_t(k)])] + k * step, scratch.value[size_t(k)]};
-        return done;
+        if (oh + 1 < H.out)  // the next output row's rows, on their way to the cache while this one is scanned
+            for (int64_t kh = H.lo[size_t(oh + 1)]; kh < H.hi[size_t(oh + 1)]; ++kh) {
+                const float* r = x + D.position(od, D.lo[size_t(od)]) * v.xs_d + H.position(oh + 1, kh) * v.xs_h;
+                for (int64_t w = 0; w < W.in; w += 16) __builtin_prefetch(r + w);
+            }
+        return scan_windows(c.data(), ci.data(), int32_t(c.size()), n, step, scratch.value.data() + a, scratch.index.data() + a);
     }
 }
 
 template <class T>
 inline void argmax_row(const Volume& v, const T* x, int64_t od, int64_t oh, RowScratch<T>& scratch) {
-    Best<T>* best = scratch.best.data();
     const PoolAxis &D = v.D, &H = v.H, &W = v.W;
     const int64_t dl = D.lo[size_t(od)], dh = D.hi[size_t(od)], hl = H.lo[size_t(oh)], hh = H.hi[size_t(oh)];
     int64_t a = W.interior_begin, b = W.interior_end;  // the interior: a full window of real columns
     if (dl == dh || hl == hh || v.in() > int64_t(INT32_MAX)) a = b;
-    for (int64_t ow = 0; ow < a; ++ow) best[ow] = argmax_window(v, x, od, oh, ow);
-    for (int64_t ow = std::max(a, b); ow < W.out; ++ow) best[ow] = argmax_window(v, x, od, oh, ow);
+    for (int64_t ow = 0; ow < a; ++ow) scratch.set(ow, argmax_window(v, x, od, oh, ow));
+    for (int64_t ow = std::max(a, b); ow < W.out; ++ow) scratch.set(ow, argmax_window(v, x, od, oh, ow));
     if (a == b) return;
     if (const int64_t done = argmax_row_vector(v, x, od, oh, a, b - a, scratch)) {  // FLOAT32: vector registers
-        for (int64_t ow = a + done; ow < b; ++ow) best[ow] = argmax_window(v, x, od, oh, ow);
+        for (int64_t ow = a + done; ow < b; ++ow) scratch.set(ow, argmax_window(v, x, od, oh, ow));
         return;
     }
-    T* __restrict bv = scratch.value.data();
-    int32_t* __restrict bi = scratch.index.data();  // the winning candidate's index for window 0; window k's is k * stride more
+    T* __restrict bv = scratch.scan_value.data();
+    int32_t* __restrict bi = scratch.scan_index.data();  // the winning candidate's index for window 0; window k's is k * stride more
     const int64_t n = b - a, step = W.stride * v.xs_w;
     bool first = true;
     for (int64_t kd = dl; kd < dh; ++kd)
@@ -208,7 +212,10 @@ inline void argmax_row(const Volume& v, const T* x, int64_t od, int64_t oh, RowS
                 first = false;
             }
         }
-    for (int64_t k = 0; k < n; ++k) best[a + k] = {int64_t(bi[k]) + k * W.stride, bv[k]};
+    for (int64_t k = 0; k < n; ++k) {
+        scratch.index[size_t(a + k)] = int64_t(bi[k]) + k * W.stride;
+        scratch.value[size_t(a + k)] = bv[k];
+    }
 }
 
 // The element strides of a rank 4 or 5 tensor along depth (0 for rank 4), rows and columns.
@@ -234,7 +241,7 @@ void max_pool_fast(const Volume& v, const TensorView& X, const TensorView& Y, co
             for (int64_t oh = 0; oh < v.H.out; ++oh) {
                 argmax_row(v, x, od, oh, row);
                 for (int64_t ow = 0; ow < v.W.out; ++ow) {
-                    const Best<T> b = row.best[size_t(ow)];
+                    const Best<T> b{row.index[size_t(ow)], row.value[size_t(ow)]};
                     y[od * ys[0] + oh * ys[1] + ow * ys[2]] = b.index < 0 ? T(0) : b.value;
                     if (!I) continue;
                     const uint64_t index = b.index < 0 ? 0 : uint64_t(plane) * uint64_t(v.in()) + uint64_t(b.index);
