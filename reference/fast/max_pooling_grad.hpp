@@ -36,6 +36,30 @@ template <class T, class F> void windows_choosing(const Volume& v, const T* x, i
     });
 }
 
+// The terms of one output row: dy[ow * dy_step] added at slot index[ow] + shift (less RS from RS
+// on) of acc, for each window with index[ow] >= 0; for a float T, index[ow] listed in retry where
+// the float64 addition was not exact (TwoSum's error non-zero) or met an infinity or NaN (NaN error).
+template <class T>
+inline void add_terms(std::conditional_t<std::is_integral_v<T>, uint64_t, double>* __restrict acc, const int64_t* __restrict index,
+                      const T* __restrict dy, int64_t dy_step, int64_t n, int64_t shift, int64_t RS, std::vector<int64_t>& retry) {
+    for (int64_t ow = 0; ow < n; ++ow) {
+        const int64_t i = index[ow];
+        if (i < 0) continue;
+        int64_t t = i + shift;
+        t -= t >= RS ? RS : 0;
+        const T e = dy[ow * dy_step];
+        if constexpr (std::is_integral_v<T>) {
+            acc[t] += uint64_t(e);  // wraps
+        } else {
+            const double s = acc[t], u = widen_fast(e);
+            const double sum = s + u, tt = sum - s;
+            const double error = (s - (sum - tt)) + (u - tt);  // s + u = sum + error exactly (TwoSum)
+            acc[t] = sum;
+            if (error != 0) retry.push_back(i);  // also for a NaN error (an infinity or NaN term)
+        }
+    }
+}
+
 // MAX_POOLING_GRAD: dX (X's sizes) = for every dY element, its value added at its window's argmax.
 //
 // The accumulator rolls along one axis A: the rows (H) of a volume with one depth position and one
@@ -115,22 +139,7 @@ void max_pool_grad_fast(const Volume& v, const TensorView& X, const TensorView& 
         // offset, less RS where it passes the end.
         auto add_row = [&](int64_t od, int64_t oh, int64_t shift) {
             argmax_row(v, x, od, oh, row);
-            const T* dy_row = dy + od * ys[0] + oh * ys[1];
-            for (int64_t ow = 0; ow < v.W.out; ++ow) {
-                if (best[ow] < 0) continue;
-                int64_t t = best[ow] + shift;
-                t -= t >= RS ? RS : 0;
-                const T e = dy_row[ow * ys[2]];
-                if constexpr (std::is_integral_v<T>) {
-                    acc[t] += uint64_t(e);
-                } else {
-                    const double s = acc[t], u = widen_fast(e);
-                    const double sum = s + u, tt = sum - s;
-                    const double error = (s - (sum - tt)) + (u - tt);  // s + u = sum + error exactly (TwoSum)
-                    acc[t] = sum;
-                    if (error != 0) retry.push_back(best[ow]);  // also for a NaN error (an infinity or NaN term)
-                }
-            }
+            add_terms<T>(acc, best, dy + od * ys[0] + oh * ys[1], ys[2], v.W.out, shift, RS, retry);
         };
 
         for (int64_t o = 0; o < A.out; ++o) {
