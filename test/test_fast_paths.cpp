@@ -105,6 +105,18 @@ std::vector<uint32_t> random_strides(std::mt19937_64& rng, const std::vector<uin
     return strides;
 }
 
+// Strides with elements 2 or 3 apart along the last dimension (rows read and written with a
+// step), each other dimension padded by up to 2.
+std::vector<uint32_t> gapped_strides(std::mt19937_64& rng, const std::vector<uint32_t>& sizes) {
+    std::vector<uint32_t> strides(sizes.size());
+    uint32_t s = 2 + uint32_t(rng() % 2);
+    for (size_t i = sizes.size(); i-- > 0;) {
+        strides[i] = s;
+        s *= sizes[i] + uint32_t(rng() % 3);
+    }
+    return strides;
+}
+
 // ---- RESAMPLE2 and RESAMPLE_GRAD1 -----------------------------------------------------------
 
 template <class T> void check_resample(std::mt19937_64& rng, int count) {
@@ -214,8 +226,11 @@ struct PoolingGeometry {
     std::vector<uint32_t> Strides, WindowSize, StartPadding, EndPadding, Dilations;
 };
 template <class T> void check_pooling_op(std::mt19937_64& rng, bool forward, DataType indices, const std::vector<uint32_t>& in,
-                                         const std::vector<uint32_t>& out, const PoolingGeometry& g) {
+                                         const std::vector<uint32_t>& out, const PoolingGeometry& g, bool gapped = false) {
     const DataType t = data_type_of<T>();
+    auto random_strides = [&](std::mt19937_64& r, const std::vector<uint32_t>& sizes) {
+        return gapped && r() % 3 != 0 ? gapped_strides(r, sizes) : ::random_strides(r, sizes);
+    };
     auto geometry = [&](auto& d) {
         d.DimensionCount = g.spatial;
         d.Strides = g.Strides;
@@ -457,4 +472,65 @@ TEST_CASE("The element-for-element check fails on a planted difference") {
     CHECK(first_difference(plain, fast) == -1);
     fast.bytes[1][17] ^= std::byte{1};  // one bit of one element
     CHECK(first_difference(plain, fast) == 1);
+}
+
+// ---- MAX_POOLING_GRAD's rolling accumulator and the FLOAT32 vector scan ------------------------
+// The geometries where max_pooling_grad.hpp's accumulator rolls along rows or depth (with gaps
+// between windows, windows longer than the axis, a single depth position under several output
+// depths) and where max_pooling_scan.cpp's eight-window blocks and overlapping last block run
+// (FLOAT32 rows of at least 8 interior windows, steps 1 and 2): the benchmark's 3x3 / 2 window
+// with padding 1, wide 2-D and 3-D volumes, rows read and written with a step (gapped strides),
+// and the hard values (ties, infinities, NaN, inexact float64 sums) that send dX elements to the
+// exact retry.
+
+namespace {
+
+struct AxisChoice {
+    uint32_t in, window, stride, start, end, dilation;
+};
+
+template <class T> void check_pooling_axes(std::mt19937_64& rng, const std::vector<uint32_t>& nc, const std::vector<AxisChoice>& axes) {
+    std::vector<uint32_t> in = nc, out = nc;
+    PoolingGeometry g;
+    g.spatial = uint32_t(axes.size());
+    for (const AxisChoice& a : axes) {
+        const uint32_t span = 1 + (a.window - 1) * a.dilation, padded = a.in + a.start + a.end;
+        REQUIRE(padded >= span);
+        in.push_back(a.in);
+        out.push_back((padded - span) / a.stride + 1);
+        g.Strides.push_back(a.stride);
+        g.WindowSize.push_back(a.window);
+        g.StartPadding.push_back(a.start);
+        g.EndPadding.push_back(a.end);
+        g.Dilations.push_back(a.dilation);
+    }
+    for (const bool forward : {false, true})
+        for (const bool gapped : {false, true}) {
+            INFO("forward " << forward << ", gapped " << gapped << ", in " << in.back() << ", window " << axes.back().window << ", stride "
+                            << axes.back().stride);
+            check_pooling_op<T>(rng, forward, DataType::UINT64, in, out, g, gapped);
+        }
+}
+
+template <class T> void check_pooling_rolling(std::mt19937_64& rng) {
+    // The benchmark's window (3x3, stride 2, padding 1) on rows of 15 to 70 columns.
+    for (int k = 0; k < 6; ++k) {
+        const uint32_t h = 5 + uint32_t(rng() % 8), w = 15 + uint32_t(rng() % 56), end = uint32_t(rng() % 2);
+        check_pooling_axes<T>(rng, {1, 2}, {{h, 3, 2, 1, end, 1}, {w, 3, 2, 1, end, 1}});
+    }
+    // 2-D: windows apart (stride above the span: positions no window reads), dilated, longer than the rows' count.
+    check_pooling_axes<T>(rng, {1, 1}, {{9, 2, 3, 0, 0, 1}, {40, 2, 3, 1, 0, 1}});
+    check_pooling_axes<T>(rng, {2, 1}, {{7, 3, 1, 2, 1, 2}, {33, 3, 2, 2, 2, 2}});
+    check_pooling_axes<T>(rng, {1, 1}, {{2, 4, 1, 3, 3, 1}, {24, 3, 1, 1, 1, 1}});
+    // 3-D: the accumulator rolls along depth; one depth position read by two output depths.
+    check_pooling_axes<T>(rng, {1, 2}, {{5, 3, 2, 1, 1, 1}, {4, 3, 1, 1, 1, 1}, {20, 3, 2, 1, 1, 1}});
+    check_pooling_axes<T>(rng, {1, 1}, {{6, 2, 1, 0, 0, 2}, {3, 2, 2, 0, 1, 1}, {27, 2, 1, 0, 0, 1}});
+    check_pooling_axes<T>(rng, {1, 1}, {{1, 2, 1, 1, 1, 1}, {5, 3, 2, 1, 1, 1}, {19, 3, 2, 1, 1, 1}});
+}
+
+}  // namespace
+
+TEST_CASE_TEMPLATE("Max pooling fast path = plain loop: rolling accumulator, vector scan, gapped rows", T, DMLREF_ALL_TYPES) {
+    std::mt19937_64 rng(1400 + sizeof(T) * 7 + std::is_signed_v<T> + 2 * is_floating_v<T>);
+    check_pooling_rolling<T>(rng);
 }
