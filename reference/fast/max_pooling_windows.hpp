@@ -237,18 +237,23 @@ void max_pool_fast(const Volume& v, const TensorView& X, const TensorView& Y, co
         thread_local RowScratch<T> scratch;
         RowScratch<T>& row = scratch;  // bound once
         row.resize(size_t(v.W.out));
+        // The indices' plane, and the strides in locals: the stores below cannot move them.
+        uint64_t* const i64 = I && wide_indices ? I->data<uint64_t>() + n * I->strides[0] + c * I->strides[1] : nullptr;
+        uint32_t* const i32 = I && !wide_indices ? I->data<uint32_t>() + n * I->strides[0] + c * I->strides[1] : nullptr;
+        const int64_t y_step = ys[2], i_step = is[2], W_out = v.W.out;
+        const uint64_t first = uint64_t(plane) * uint64_t(v.in());  // the plane's first element's index
         for (int64_t od = 0; od < v.D.out; ++od)
             for (int64_t oh = 0; oh < v.H.out; ++oh) {
                 argmax_row(v, x, od, oh, row);
-                for (int64_t ow = 0; ow < v.W.out; ++ow) {
-                    const Best<T> b{row.index[size_t(ow)], row.value[size_t(ow)]};
-                    y[od * ys[0] + oh * ys[1] + ow * ys[2]] = b.index < 0 ? T(0) : b.value;
-                    if (!I) continue;
-                    const uint64_t index = b.index < 0 ? 0 : uint64_t(plane) * uint64_t(v.in()) + uint64_t(b.index);
-                    const int64_t at = n * I->strides[0] + c * I->strides[1] + od * is[0] + oh * is[1] + ow * is[2];
-                    if (wide_indices) I->data<uint64_t>()[at] = index;
-                    else I->data<uint32_t>()[at] = uint32_t(index);
-                }
+                const int64_t* __restrict index = row.index.data();
+                const T* __restrict value = row.value.data();
+                T* __restrict y_row = y + od * ys[0] + oh * ys[1];
+                for (int64_t ow = 0; ow < W_out; ++ow) y_row[ow * y_step] = index[ow] < 0 ? T(0) : value[ow];
+                const int64_t at = od * is[0] + oh * is[1];
+                if (i64)  // an empty window's index: 0
+                    for (int64_t ow = 0; ow < W_out; ++ow) i64[at + ow * i_step] = index[ow] < 0 ? 0 : first + uint64_t(index[ow]);
+                if (i32)  // < 2^32: element counts are
+                    for (int64_t ow = 0; ow < W_out; ++ow) i32[at + ow * i_step] = uint32_t(index[ow] < 0 ? 0 : first + uint64_t(index[ow]));
             }
     });
 }
