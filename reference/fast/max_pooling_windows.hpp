@@ -248,12 +248,17 @@ void max_pool_fast(const Volume& v, const TensorView& X, const TensorView& Y, co
                 const int64_t* __restrict index = row.index.data();
                 const T* __restrict value = row.value.data();
                 T* __restrict y_row = y + od * ys[0] + oh * ys[1];
-                for (int64_t ow = 0; ow < W_out; ++ow) y_row[ow * y_step] = index[ow] < 0 ? T(0) : value[ow];
+                // An empty window's value is +0 and its index 0; indices are < 2^32 where UINT32
+                // (element counts are). Contiguous rows get loops of their own, vectorised.
+                auto write = [&](auto* out, int64_t step, auto&& f) {
+                    if (step == 1) for (int64_t ow = 0; ow < W_out; ++ow) out[ow] = f(ow);
+                    else for (int64_t ow = 0; ow < W_out; ++ow) out[ow * step] = f(ow);
+                };
+                write(y_row, y_step, [&](int64_t ow) { return index[ow] < 0 ? T(0) : value[ow]; });
                 const int64_t at = od * is[0] + oh * is[1];
-                if (i64)  // an empty window's index: 0
-                    for (int64_t ow = 0; ow < W_out; ++ow) i64[at + ow * i_step] = index[ow] < 0 ? 0 : first + uint64_t(index[ow]);
-                if (i32)  // < 2^32: element counts are
-                    for (int64_t ow = 0; ow < W_out; ++ow) i32[at + ow * i_step] = uint32_t(index[ow] < 0 ? 0 : first + uint64_t(index[ow]));
+                auto index_of = [&](int64_t ow) { return index[ow] < 0 ? 0 : first + uint64_t(index[ow]); };
+                if (i64) write(i64 + at, i_step, index_of);
+                if (i32) write(i32 + at, i_step, [&](int64_t ow) { return uint32_t(index_of(ow)); });
             }
     });
 }
