@@ -11,6 +11,7 @@
 
 namespace dmlref::reference::fast {
 
+#if defined(__GNUC__)  // GCC and Clang vector extensions
 namespace {
 
 typedef float v8f __attribute__((vector_size(32)));
@@ -25,7 +26,11 @@ template <int S> inline void load8(const float* p, v8f& out) {
         v8f a, b;
         std::memcpy(&a, p, sizeof a);
         std::memcpy(&b, p + 8, sizeof b);
+#if defined(__clang__) || __GNUC__ >= 12
         out = __builtin_shufflevector(a, b, 0, 2, 4, 6, 8, 10, 12, 14);
+#else
+        out = __builtin_shuffle(a, b, v8i{0, 2, 4, 6, 8, 10, 12, 14});
+#endif
     }
 }
 
@@ -55,15 +60,20 @@ inline int64_t scan(const float* const* candidates, const int32_t* candidate_ind
 }
 
 }  // namespace
+#endif
 
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
 __attribute__((target_clones("avx512f", "avx2", "default")))
 #endif
 int64_t scan_windows(const float* const* candidates, const int32_t* candidate_index, int32_t m, int64_t n, int64_t step, float* value,
                      int64_t* index) {
+#if defined(__GNUC__)
     if (step == 1) return scan<1>(candidates, candidate_index, m, n, value, index);
     if (step == 2) return scan<2>(candidates, candidate_index, m, n, value, index);
-    return 0;
+#else
+    (void)candidates, (void)candidate_index, (void)m, (void)n, (void)step, (void)value, (void)index;
+#endif
+    return 0;  // the caller's scalar scan
 }
 
 }  // namespace dmlref::reference::fast
