@@ -3,7 +3,9 @@
 // operator with the fast paths switched off, over random shapes, strides, ranks and all eleven
 // types, and with one thread against several. Expected values come from the plain loops
 // (reference/<family>.cpp, which sum with ExactSum alone when the fast paths are off) and
-// ExactSum, never from the fast code under test.
+// ExactSum, never from the fast code under test. The harness is fast_check.hpp; the pooling
+// paths are tested in test_fast_pooling.cpp.
+#include "fast_check.hpp"
 #include "fast_values.hpp"
 #include "support.hpp"
 
@@ -20,102 +22,6 @@ using namespace dmlref::test;
 using dmlref::reference::ExactSum;
 
 namespace {
-
-template <class T> T hard_element(std::mt19937_64& rng) {
-    if constexpr (std::is_integral_v<T>) {
-        if (rng() % 3 == 0) return T(int64_t(rng() % 7) - 3);  // small values: ties between windows' elements
-        return static_cast<T>(rng());                          // any bits: wrapping sums
-    } else {
-        if (rng() % 4 == 0) return value_of<T>(double(int64_t(rng() % 5) - 2));  // ties
-        return value_of<T>(hard_value(rng));
-    }
-}
-
-// ---- Running an operator with and without the fast paths --------------------------------------
-
-struct Buffers {
-    std::vector<std::string> names;
-    std::vector<std::vector<std::byte>> bytes;
-};
-
-// Random bytes for every input, and a fixed fill for every output (so that bytes outside the
-// logical elements compare too).
-template <class T> Buffers make_buffers(std::mt19937_64& rng, const std::vector<std::pair<std::string, const TensorDesc*>>& inputs,
-                                        const std::vector<std::pair<std::string, const TensorDesc*>>& outputs) {
-    Buffers b;
-    for (const auto& [name, d] : inputs) {
-        std::vector<T> v(buffer_size(*d) / sizeof(T) + 1);
-        for (T& x : v) x = hard_element<T>(rng);
-        std::vector<std::byte> bytes(buffer_size(*d));
-        std::memcpy(bytes.data(), static_cast<const void*>(v.data()), bytes.size());
-        b.names.push_back(name);
-        b.bytes.push_back(std::move(bytes));
-    }
-    for (const auto& [name, d] : outputs) {
-        b.names.push_back(name);
-        b.bytes.emplace_back(buffer_size(*d), std::byte{0x5a});
-    }
-    return b;
-}
-
-Buffers evaluate_with(const Operator& op, Buffers b, bool fast, int threads) {
-    reference::set_fast_paths_enabled(fast);
-    reference::set_fast_path_threads(threads);
-    Bindings bindings;
-    for (size_t i = 0; i < b.names.size(); ++i) bindings.bind(b.names[i], b.bytes[i]);
-    evaluate(op, bindings);
-    reference::set_fast_paths_enabled(true);
-    reference::set_fast_path_threads(0);
-    return b;
-}
-
-// The index of the first differing buffer, or -1.
-int first_difference(const Buffers& a, const Buffers& b) {
-    for (size_t i = 0; i < a.bytes.size(); ++i)
-        if (a.bytes[i] != b.bytes[i]) return int(i);
-    return -1;
-}
-
-void check_op(const Operator& op, const Buffers& inputs) {
-    const Diagnostics d = validate(op);
-    for (const auto& item : d.items()) INFO(format(item, "<test>"));
-    REQUIRE_FALSE(d.has_errors());
-    const Buffers plain = evaluate_with(op, inputs, false, 1);
-    const Buffers fast1 = evaluate_with(op, inputs, true, 1);
-    const Buffers fast3 = evaluate_with(op, inputs, true, 3);
-    const int diff = first_difference(plain, fast1);
-    size_t at = 0;
-    if (diff >= 0)
-        while (plain.bytes[size_t(diff)][at] == fast1.bytes[size_t(diff)][at]) ++at;
-    INFO("differing buffer: " << (diff < 0 ? "none" : plain.names[size_t(diff)]) << " at byte " << at << ": plain "
-         << (diff < 0 ? 0 : int(plain.bytes[size_t(diff)][at])) << ", fast " << (diff < 0 ? 0 : int(fast1.bytes[size_t(diff)][at])));
-    CHECK(diff == -1);
-    CHECK(first_difference(fast1, fast3) == -1);
-}
-
-// Strides of a tensor padded by up to 2 elements per dimension (or packed).
-std::vector<uint32_t> random_strides(std::mt19937_64& rng, const std::vector<uint32_t>& sizes) {
-    if (rng() % 2) return {};
-    std::vector<uint32_t> strides(sizes.size());
-    uint32_t s = 1;
-    for (size_t i = sizes.size(); i-- > 0;) {
-        strides[i] = s;
-        s *= sizes[i] + uint32_t(rng() % 3);
-    }
-    return strides;
-}
-
-// Strides with elements 2 or 3 apart along the last dimension (rows read and written with a
-// step), each other dimension padded by up to 2.
-std::vector<uint32_t> gapped_strides(std::mt19937_64& rng, const std::vector<uint32_t>& sizes) {
-    std::vector<uint32_t> strides(sizes.size());
-    uint32_t s = 2 + uint32_t(rng() % 2);
-    for (size_t i = sizes.size(); i-- > 0;) {
-        strides[i] = s;
-        s *= sizes[i] + uint32_t(rng() % 3);
-    }
-    return strides;
-}
 
 // ---- RESAMPLE2 and RESAMPLE_GRAD1 -----------------------------------------------------------
 
@@ -214,108 +120,6 @@ template <class T> void check_resample_wide(std::mt19937_64& rng, int count) {
             check_op({OperatorType::RESAMPLE_GRAD1, d},
                      make_buffers<T>(rng, {{"InputGradientTensor", &d.InputGradientTensor}}, {{"OutputGradientTensor", &d.OutputGradientTensor}}));
         }
-    }
-}
-
-// ---- MAX_POOLING2 and MAX_POOLING_GRAD ------------------------------------------------------
-
-// One MAX_POOLING2 (forward) or MAX_POOLING_GRAD of the given geometry with random strides,
-// checked element for element against the plain loop.
-struct PoolingGeometry {
-    uint32_t spatial = 0;
-    std::vector<uint32_t> Strides, WindowSize, StartPadding, EndPadding, Dilations;
-};
-template <class T> void check_pooling_op(std::mt19937_64& rng, bool forward, DataType indices, const std::vector<uint32_t>& in,
-                                         const std::vector<uint32_t>& out, const PoolingGeometry& g, bool gapped = false) {
-    const DataType t = data_type_of<T>();
-    auto random_strides = [&](std::mt19937_64& r, const std::vector<uint32_t>& sizes) {
-        return gapped && r() % 3 != 0 ? gapped_strides(r, sizes) : ::random_strides(r, sizes);
-    };
-    auto geometry = [&](auto& d) {
-        d.DimensionCount = g.spatial;
-        d.Strides = g.Strides;
-        d.WindowSize = g.WindowSize;
-        d.StartPadding = g.StartPadding;
-        d.EndPadding = g.EndPadding;
-        d.Dilations = g.Dilations;
-    };
-    if (forward) {
-        DML_MAX_POOLING2_OPERATOR_DESC d;
-        d.InputTensor = desc(t, in, random_strides(rng, in));
-        d.OutputTensor = desc(t, out, random_strides(rng, out));
-        d.OutputIndicesTensor = desc(indices, out, random_strides(rng, out));
-        geometry(d);
-        check_op({OperatorType::MAX_POOLING2, d},
-                 make_buffers<T>(rng, {{"InputTensor", &d.InputTensor}},
-                                 {{"OutputTensor", &d.OutputTensor}, {"OutputIndicesTensor", &*d.OutputIndicesTensor}}));
-    } else {
-        DML_MAX_POOLING_GRAD_OPERATOR_DESC d;
-        d.InputTensor = desc(t, in, random_strides(rng, in));
-        d.InputGradientTensor = desc(t, out, random_strides(rng, out));
-        d.OutputGradientTensor = desc(t, in, random_strides(rng, in));
-        geometry(d);
-        check_op({OperatorType::MAX_POOLING_GRAD, d},
-                 make_buffers<T>(rng, {{"InputTensor", &d.InputTensor}, {"InputGradientTensor", &d.InputGradientTensor}},
-                                 {{"OutputGradientTensor", &d.OutputGradientTensor}}));
-    }
-}
-
-template <class T> void check_pooling(std::mt19937_64& rng, int count) {
-    for (int k = 0; k < count; ++k) {
-        const uint32_t spatial = rng() % 4 == 0 ? 1 : 2 + uint32_t(rng() % 2);  // 1: the plain loop; 2 and 3: the fast path
-        std::vector<uint32_t> in = {1 + uint32_t(rng() % 2), 1 + uint32_t(rng() % 3)}, out = in;
-        PoolingGeometry g;
-        g.spatial = spatial;
-        for (uint32_t i = 0; i < spatial; ++i) {
-            const uint32_t window = 1 + uint32_t(rng() % 3), dilation = 1 + uint32_t(rng() % 2), stride = 1 + uint32_t(rng() % 3);
-            const uint32_t start = uint32_t(rng() % window), end = uint32_t(rng() % window);
-            const uint32_t span = 1 + (window - 1) * dilation;
-            const uint32_t size = std::max(1u, span > start + end ? span - start - end : 1u) + uint32_t(rng() % 6);
-            const uint32_t padded = size + start + end;
-            const uint32_t floor_size = (padded - span) / stride + 1;
-            const bool ceil = (padded - span) % stride != 0 && rng() % 2;
-            in.push_back(size);
-            out.push_back(floor_size + ceil);
-            g.Strides.push_back(stride);
-            g.WindowSize.push_back(window);
-            g.StartPadding.push_back(start);
-            g.EndPadding.push_back(end);
-            g.Dilations.push_back(dilation);
-        }
-        INFO("spatial " << spatial << ", iteration " << k);
-        const bool forward = rng() % 2;
-        check_pooling_op<T>(rng, forward, rng() % 2 ? DataType::UINT32 : DataType::UINT64, in, out, g);
-    }
-}
-
-// Wide rows for the interior scan (windows side by side, candidates read with step 1, 2 or
-// more) and volumes whose dX elements take up to nine terms (stride 1, window 3), so that
-// inexact additions, infinities and NaNs reach the exact retry.
-template <class T> void check_pooling_wide(std::mt19937_64& rng, int count) {
-    for (int k = 0; k < count; ++k) {
-        const uint32_t spatial = 2 + uint32_t(rng() % 2);
-        std::vector<uint32_t> in = {1, 1 + uint32_t(rng() % 2)}, out = in;
-        PoolingGeometry g;
-        g.spatial = spatial;
-        for (uint32_t i = 0; i < spatial; ++i) {
-            const bool last = i + 1 == spatial;
-            const uint32_t window = 1 + uint32_t(rng() % 4), dilation = rng() % 4 == 0 ? 2 : 1, stride = 1 + uint32_t(rng() % 3);
-            const uint32_t start = uint32_t(rng() % window), end = uint32_t(rng() % window);
-            const uint32_t span = 1 + (window - 1) * dilation;
-            const uint32_t size = span + (last ? uint32_t(rng() % 200) : uint32_t(rng() % 5));
-            const uint32_t padded = size + start + end;
-            in.push_back(size);
-            out.push_back((padded - span) / stride + 1);
-            g.Strides.push_back(stride);
-            g.WindowSize.push_back(window);
-            g.StartPadding.push_back(start);
-            g.EndPadding.push_back(end);
-            g.Dilations.push_back(dilation);
-        }
-        INFO("spatial " << spatial << ", width " << in.back() << ", stride " << g.Strides.back() << ", window " << g.WindowSize.back()
-                        << ", iteration " << k);
-        const bool forward = rng() % 3 == 0;
-        check_pooling_op<T>(rng, forward, DataType::UINT64, in, out, g);
     }
 }
 
@@ -437,16 +241,6 @@ TEST_CASE_TEMPLATE("Resample fast path = plain loop, element for element", T, DM
     check_resample<T>(rng, 120);
 }
 
-TEST_CASE_TEMPLATE("Max pooling fast path = plain loop, element for element", T, DMLREF_ALL_TYPES) {
-    std::mt19937_64 rng(1310 + sizeof(T) * 7 + std::is_signed_v<T> + 2 * is_floating_v<T>);
-    check_pooling<T>(rng, 120);
-}
-
-TEST_CASE_TEMPLATE("Max pooling fast path = plain loop on wide rows (interior scan, exact retries)", T, DMLREF_ALL_TYPES) {
-    std::mt19937_64 rng(1380 + sizeof(T) * 7 + std::is_signed_v<T> + 2 * is_floating_v<T>);
-    check_pooling_wide<T>(rng, 40);
-}
-
 TEST_CASE("CLIP1, CLIP_GRAD1 and RELU_GRAD FLOAT32 fast paths = plain loop, element for element") {
     std::mt19937_64 rng(1390);
     for (int k = 0; k < 300; ++k) check_floats_elementwise(rng, 1 + uint32_t(rng() % 40), false);
@@ -472,65 +266,4 @@ TEST_CASE("The element-for-element check fails on a planted difference") {
     CHECK(first_difference(plain, fast) == -1);
     fast.bytes[1][17] ^= std::byte{1};  // one bit of one element
     CHECK(first_difference(plain, fast) == 1);
-}
-
-// ---- MAX_POOLING_GRAD's rolling accumulator and the FLOAT32 vector scan ------------------------
-// The geometries where max_pooling_grad.hpp's accumulator rolls along rows or depth (with gaps
-// between windows, windows longer than the axis, a single depth position under several output
-// depths) and where max_pooling_scan.cpp's eight-window blocks and overlapping last block run
-// (FLOAT32 rows of at least 8 interior windows, steps 1 and 2): the benchmark's 3x3 / 2 window
-// with padding 1, wide 2-D and 3-D volumes, rows read and written with a step (gapped strides),
-// and the hard values (ties, infinities, NaN, inexact float64 sums) that send dX elements to the
-// exact retry.
-
-namespace {
-
-struct AxisChoice {
-    uint32_t in, window, stride, start, end, dilation;
-};
-
-template <class T> void check_pooling_axes(std::mt19937_64& rng, const std::vector<uint32_t>& nc, const std::vector<AxisChoice>& axes) {
-    std::vector<uint32_t> in = nc, out = nc;
-    PoolingGeometry g;
-    g.spatial = uint32_t(axes.size());
-    for (const AxisChoice& a : axes) {
-        const uint32_t span = 1 + (a.window - 1) * a.dilation, padded = a.in + a.start + a.end;
-        REQUIRE(padded >= span);
-        in.push_back(a.in);
-        out.push_back((padded - span) / a.stride + 1);
-        g.Strides.push_back(a.stride);
-        g.WindowSize.push_back(a.window);
-        g.StartPadding.push_back(a.start);
-        g.EndPadding.push_back(a.end);
-        g.Dilations.push_back(a.dilation);
-    }
-    for (const bool forward : {false, true})
-        for (const bool gapped : {false, true}) {
-            INFO("forward " << forward << ", gapped " << gapped << ", in " << in.back() << ", window " << axes.back().window << ", stride "
-                            << axes.back().stride);
-            check_pooling_op<T>(rng, forward, DataType::UINT64, in, out, g, gapped);
-        }
-}
-
-template <class T> void check_pooling_rolling(std::mt19937_64& rng) {
-    // The benchmark's window (3x3, stride 2, padding 1) on rows of 15 to 70 columns.
-    for (int k = 0; k < 6; ++k) {
-        const uint32_t h = 5 + uint32_t(rng() % 8), w = 15 + uint32_t(rng() % 56), end = uint32_t(rng() % 2);
-        check_pooling_axes<T>(rng, {1, 2}, {{h, 3, 2, 1, end, 1}, {w, 3, 2, 1, end, 1}});
-    }
-    // 2-D: windows apart (stride above the span: positions no window reads), dilated, longer than the rows' count.
-    check_pooling_axes<T>(rng, {1, 1}, {{9, 2, 3, 0, 0, 1}, {40, 2, 3, 1, 0, 1}});
-    check_pooling_axes<T>(rng, {2, 1}, {{7, 3, 1, 2, 1, 2}, {33, 3, 2, 2, 2, 2}});
-    check_pooling_axes<T>(rng, {1, 1}, {{2, 4, 1, 3, 3, 1}, {24, 3, 1, 1, 1, 1}});
-    // 3-D: the accumulator rolls along depth; one depth position read by two output depths.
-    check_pooling_axes<T>(rng, {1, 2}, {{5, 3, 2, 1, 1, 1}, {4, 3, 1, 1, 1, 1}, {20, 3, 2, 1, 1, 1}});
-    check_pooling_axes<T>(rng, {1, 1}, {{6, 2, 1, 0, 0, 2}, {3, 2, 2, 0, 1, 1}, {27, 2, 1, 0, 0, 1}});
-    check_pooling_axes<T>(rng, {1, 1}, {{1, 2, 1, 1, 1, 1}, {5, 3, 2, 1, 1, 1}, {19, 3, 2, 1, 1, 1}});
-}
-
-}  // namespace
-
-TEST_CASE_TEMPLATE("Max pooling fast path = plain loop: rolling accumulator, vector scan, gapped rows", T, DMLREF_ALL_TYPES) {
-    std::mt19937_64 rng(1400 + sizeof(T) * 7 + std::is_signed_v<T> + 2 * is_floating_v<T>);
-    check_pooling_rolling<T>(rng);
 }
