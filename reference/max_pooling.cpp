@@ -31,6 +31,7 @@
 // Alternative readings (docs/golden.md; `run --policy`), each a branch where it decides, off by
 // default: ArgmaxNaN=NaNWins in beats(); Subnormals=FlushAtomicSums in the grad's sums.
 #include "common.hpp"
+#include "fast/max_pooling_grad.hpp"
 #include "fast/max_pooling_windows.hpp"
 #include "fast/switch.hpp"
 #include "fast_sum.hpp"

@@ -1,5 +1,7 @@
-// Running an operator with and without the fast paths (reference/fast/switch.hpp) and comparing
-// every output byte: the harness of test_fast_paths.cpp and test_fast_resample_linear.cpp.
+// The fast-path tests' harness (test_fast_paths.cpp, test_fast_pooling.cpp,
+// test_fast_resample_linear.cpp, test_fast_unit_taps.cpp): an operator run with the fast paths on
+// (one thread and three) and off (the plain loops), compared byte for byte over every buffer, on
+// random hard inputs and random strides.
 #pragma once
 
 #include "fast_values.hpp"
@@ -93,6 +95,18 @@ inline std::vector<uint32_t> random_strides(std::mt19937_64& rng, const std::vec
     if (rng() % 2) return {};
     std::vector<uint32_t> strides(sizes.size());
     uint32_t s = 1;
+    for (size_t i = sizes.size(); i-- > 0;) {
+        strides[i] = s;
+        s *= sizes[i] + uint32_t(rng() % 3);
+    }
+    return strides;
+}
+
+// Strides with elements 2 or 3 apart along the last dimension (rows read and written with a
+// step), each other dimension padded by up to 2.
+inline std::vector<uint32_t> gapped_strides(std::mt19937_64& rng, const std::vector<uint32_t>& sizes) {
+    std::vector<uint32_t> strides(sizes.size());
+    uint32_t s = 2 + uint32_t(rng() % 2);
     for (size_t i = sizes.size(); i-- > 0;) {
         strides[i] = s;
         s *= sizes[i] + uint32_t(rng() % 3);

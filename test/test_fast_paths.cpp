@@ -3,7 +3,9 @@
 // operator with the fast paths switched off, over random shapes, strides, ranks and all eleven
 // types, and with one thread against several. Expected values come from the plain loops
 // (reference/<family>.cpp, which sum with ExactSum alone when the fast paths are off) and
-// ExactSum, never from the fast code under test.
+// ExactSum, never from the fast code under test. The harness is fast_check.hpp; the pooling,
+// fused LINEAR resample and unit-tap paths are tested in test_fast_pooling.cpp,
+// test_fast_resample_linear.cpp and test_fast_unit_taps.cpp.
 #include "fast_check.hpp"
 #include "fast_values.hpp"
 #include "support.hpp"
@@ -119,105 +121,6 @@ template <class T> void check_resample_wide(std::mt19937_64& rng, int count) {
             check_op({OperatorType::RESAMPLE_GRAD1, d},
                      make_buffers<T>(rng, {{"InputGradientTensor", &d.InputGradientTensor}}, {{"OutputGradientTensor", &d.OutputGradientTensor}}));
         }
-    }
-}
-
-// ---- MAX_POOLING2 and MAX_POOLING_GRAD ------------------------------------------------------
-
-// One MAX_POOLING2 (forward) or MAX_POOLING_GRAD of the given geometry with random strides,
-// checked element for element against the plain loop.
-struct PoolingGeometry {
-    uint32_t spatial = 0;
-    std::vector<uint32_t> Strides, WindowSize, StartPadding, EndPadding, Dilations;
-};
-template <class T> void check_pooling_op(std::mt19937_64& rng, bool forward, DataType indices, const std::vector<uint32_t>& in,
-                                         const std::vector<uint32_t>& out, const PoolingGeometry& g) {
-    const DataType t = data_type_of<T>();
-    auto geometry = [&](auto& d) {
-        d.DimensionCount = g.spatial;
-        d.Strides = g.Strides;
-        d.WindowSize = g.WindowSize;
-        d.StartPadding = g.StartPadding;
-        d.EndPadding = g.EndPadding;
-        d.Dilations = g.Dilations;
-    };
-    if (forward) {
-        DML_MAX_POOLING2_OPERATOR_DESC d;
-        d.InputTensor = desc(t, in, random_strides(rng, in));
-        d.OutputTensor = desc(t, out, random_strides(rng, out));
-        d.OutputIndicesTensor = desc(indices, out, random_strides(rng, out));
-        geometry(d);
-        check_op({OperatorType::MAX_POOLING2, d},
-                 make_buffers<T>(rng, {{"InputTensor", &d.InputTensor}},
-                                 {{"OutputTensor", &d.OutputTensor}, {"OutputIndicesTensor", &*d.OutputIndicesTensor}}));
-    } else {
-        DML_MAX_POOLING_GRAD_OPERATOR_DESC d;
-        d.InputTensor = desc(t, in, random_strides(rng, in));
-        d.InputGradientTensor = desc(t, out, random_strides(rng, out));
-        d.OutputGradientTensor = desc(t, in, random_strides(rng, in));
-        geometry(d);
-        check_op({OperatorType::MAX_POOLING_GRAD, d},
-                 make_buffers<T>(rng, {{"InputTensor", &d.InputTensor}, {"InputGradientTensor", &d.InputGradientTensor}},
-                                 {{"OutputGradientTensor", &d.OutputGradientTensor}}));
-    }
-}
-
-template <class T> void check_pooling(std::mt19937_64& rng, int count) {
-    for (int k = 0; k < count; ++k) {
-        const uint32_t spatial = rng() % 4 == 0 ? 1 : 2 + uint32_t(rng() % 2);  // 1: the plain loop; 2 and 3: the fast path
-        std::vector<uint32_t> in = {1 + uint32_t(rng() % 2), 1 + uint32_t(rng() % 3)}, out = in;
-        PoolingGeometry g;
-        g.spatial = spatial;
-        for (uint32_t i = 0; i < spatial; ++i) {
-            const uint32_t window = 1 + uint32_t(rng() % 3), dilation = 1 + uint32_t(rng() % 2), stride = 1 + uint32_t(rng() % 3);
-            const uint32_t start = uint32_t(rng() % window), end = uint32_t(rng() % window);
-            const uint32_t span = 1 + (window - 1) * dilation;
-            const uint32_t size = std::max(1u, span > start + end ? span - start - end : 1u) + uint32_t(rng() % 6);
-            const uint32_t padded = size + start + end;
-            const uint32_t floor_size = (padded - span) / stride + 1;
-            const bool ceil = (padded - span) % stride != 0 && rng() % 2;
-            in.push_back(size);
-            out.push_back(floor_size + ceil);
-            g.Strides.push_back(stride);
-            g.WindowSize.push_back(window);
-            g.StartPadding.push_back(start);
-            g.EndPadding.push_back(end);
-            g.Dilations.push_back(dilation);
-        }
-        INFO("spatial " << spatial << ", iteration " << k);
-        const bool forward = rng() % 2;
-        check_pooling_op<T>(rng, forward, rng() % 2 ? DataType::UINT32 : DataType::UINT64, in, out, g);
-    }
-}
-
-// Wide rows for the interior scan (windows side by side, candidates read with step 1, 2 or
-// more) and volumes whose dX elements take up to nine terms (stride 1, window 3), so that
-// inexact additions, infinities and NaNs reach the exact retry.
-template <class T> void check_pooling_wide(std::mt19937_64& rng, int count) {
-    for (int k = 0; k < count; ++k) {
-        const uint32_t spatial = 2 + uint32_t(rng() % 2);
-        std::vector<uint32_t> in = {1, 1 + uint32_t(rng() % 2)}, out = in;
-        PoolingGeometry g;
-        g.spatial = spatial;
-        for (uint32_t i = 0; i < spatial; ++i) {
-            const bool last = i + 1 == spatial;
-            const uint32_t window = 1 + uint32_t(rng() % 4), dilation = rng() % 4 == 0 ? 2 : 1, stride = 1 + uint32_t(rng() % 3);
-            const uint32_t start = uint32_t(rng() % window), end = uint32_t(rng() % window);
-            const uint32_t span = 1 + (window - 1) * dilation;
-            const uint32_t size = span + (last ? uint32_t(rng() % 200) : uint32_t(rng() % 5));
-            const uint32_t padded = size + start + end;
-            in.push_back(size);
-            out.push_back((padded - span) / stride + 1);
-            g.Strides.push_back(stride);
-            g.WindowSize.push_back(window);
-            g.StartPadding.push_back(start);
-            g.EndPadding.push_back(end);
-            g.Dilations.push_back(dilation);
-        }
-        INFO("spatial " << spatial << ", width " << in.back() << ", stride " << g.Strides.back() << ", window " << g.WindowSize.back()
-                        << ", iteration " << k);
-        const bool forward = rng() % 3 == 0;
-        check_pooling_op<T>(rng, forward, DataType::UINT64, in, out, g);
     }
 }
 
@@ -337,16 +240,6 @@ TEST_CASE_TEMPLATE("Resample fast path = plain loop on wide rows (patterned read
 TEST_CASE_TEMPLATE("Resample fast path = plain loop, element for element", T, DMLREF_ALL_TYPES) {
     std::mt19937_64 rng(1300 + sizeof(T) * 7 + std::is_signed_v<T> + 2 * is_floating_v<T>);
     check_resample<T>(rng, 120);
-}
-
-TEST_CASE_TEMPLATE("Max pooling fast path = plain loop, element for element", T, DMLREF_ALL_TYPES) {
-    std::mt19937_64 rng(1310 + sizeof(T) * 7 + std::is_signed_v<T> + 2 * is_floating_v<T>);
-    check_pooling<T>(rng, 120);
-}
-
-TEST_CASE_TEMPLATE("Max pooling fast path = plain loop on wide rows (interior scan, exact retries)", T, DMLREF_ALL_TYPES) {
-    std::mt19937_64 rng(1380 + sizeof(T) * 7 + std::is_signed_v<T> + 2 * is_floating_v<T>);
-    check_pooling_wide<T>(rng, 40);
 }
 
 TEST_CASE("CLIP1, CLIP_GRAD1 and RELU_GRAD FLOAT32 fast paths = plain loop, element for element") {

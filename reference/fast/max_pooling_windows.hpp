@@ -1,12 +1,10 @@
-// Fast path of MAX_POOLING* and MAX_POOLING_GRAD for two or three spatial dimensions (rank 4
-// or 5): windows walked with row pointers, the interior windows of an output row scanned side by
-// side, one (n, c) volume per job, sums kept per volume. Internal to dmlref.
+// Fast path of MAX_POOLING* for two or three spatial dimensions (rank 4 or 5), and the window
+// argmaxes MAX_POOLING_GRAD's (max_pooling_grad.hpp) uses: windows walked with row pointers, the
+// interior windows of an output row scanned side by side, one (n, c) volume per job. Internal to dmlref.
 //
 // It computes what max_pooling.cpp's plain loop computes, element for element
 // (test/test_fast_paths.cpp): the same argmax (real elements in increasing logical index, a
-// later one wins only when greater, NaN loses to any number), the same values and indices; the
-// grad's float sums are float64 sums checked exact addition by addition, with exact_sum_of
-// (fast_sum.hpp) for an element where one was not; integer sums wrap.
+// later one wins only when greater, NaN loses to any number), the same values and indices.
 #pragma once
 
 #include "../fast_sum.hpp"
@@ -109,29 +107,81 @@ inline Best<T> argmax_window(const Volume& v, const T* x, int64_t od, int64_t oh
     return best;
 }
 
-// The argmax of every window of output row (od, oh): best[ow] for ow in [0, W.out). Windows whose
-// columns are all real (the interior) are scanned side by side, candidate by candidate in the
-// same increasing logical order, with beats_fast's branch-free update; the others one by one.
-// Scratch for argmax_row, W.out elements each, held by the caller (no thread_local per row).
+// The argmax of every window of output row (od, oh): index[ow] and value[ow] for ow in [0,
+// W.out). Windows whose columns are all real (the interior) are scanned side by side, candidate
+// by candidate in the same increasing logical order, with beats_fast's branch-free update; the
+// others one by one. The scratch, W.out elements each, is held by the caller (no thread_local per row).
 template <class T> struct RowScratch {
-    std::vector<Best<T>> best;
+    std::vector<int64_t> index;  // the result: argmax_window's index and value of each window of the row
     std::vector<T> value;
-    std::vector<int32_t> index;
-    void resize(size_t n) { best.resize(n); value.resize(n); index.resize(n); }
+    std::vector<T> scan_value;  // the interior scan's
+    std::vector<int32_t> scan_index;
+    std::vector<const T*> candidates;  // scan_windows' candidates and their spatial indices
+    std::vector<int32_t> candidate_index;
+    void resize(size_t n) { index.resize(n); value.resize(n); scan_value.resize(n); scan_index.resize(n); }
+    void set(int64_t ow, const Best<T>& b) { index[size_t(ow)] = b.index; value[size_t(ow)] = b.value; }
 };
+
+// FLOAT32 windows side by side in vector registers (max_pooling_scan.cpp): for windows k < n,
+// whose j-th candidate (j < m, in the plain loop's order) is candidates[j][k * step], step 1 or 2,
+// of spatial index candidate_index[j] + k * step, the winner's value[k] and index[k], with
+// beats_fast's rule. It reads candidates[j][0 .. n * step) and returns n, or 0 (nothing done)
+// for fewer than 8 windows or another step.
+int64_t scan_windows(const float* const* candidates, const int32_t* candidate_index, int32_t m, int64_t n, int64_t step, float* value,
+                     int64_t* index);
+
+// argmax_row's interior windows [a, a + n) of output row (od, oh) through scan_windows, for a
+// FLOAT32 X with contiguous rows; the windows it leaves are the caller's. Returns how many it did.
+template <class T>
+inline int64_t argmax_row_vector(const Volume& v, const T* x, int64_t od, int64_t oh, int64_t a, int64_t n, RowScratch<T>& scratch) {
+    if constexpr (!std::is_same_v<T, float>) {
+        return 0;
+    } else {
+        const PoolAxis &D = v.D, &H = v.H, &W = v.W;
+        const int64_t step = W.stride;
+        if (v.xs_w != 1 || (step != 1 && step != 2)) return 0;
+        // Only windows whose reads (step - 1 past their last candidate) stay inside the row.
+        const int64_t last = W.position(a, W.size - 1), room = W.in - last - step;
+        n = room < 0 ? 0 : std::min(n, room / step + 1);
+        if (n < 8) return 0;
+        std::vector<const float*>& c = scratch.candidates;
+        std::vector<int32_t>& ci = scratch.candidate_index;
+        c.clear();
+        ci.clear();
+        for (int64_t kd = D.lo[size_t(od)]; kd < D.hi[size_t(od)]; ++kd)
+            for (int64_t kh = H.lo[size_t(oh)]; kh < H.hi[size_t(oh)]; ++kh) {
+                const int64_t pd = D.position(od, kd), ph = H.position(oh, kh);
+                for (int64_t kw = 0; kw < W.size; ++kw) {
+                    const int64_t p0 = W.position(a, kw);
+                    c.push_back(x + pd * v.xs_d + ph * v.xs_h + p0);
+                    ci.push_back(int32_t((pd * H.in + ph) * W.in + p0));  // < v.in() <= INT32_MAX (argmax_row)
+                }
+            }
+        if (c.size() > size_t(INT32_MAX)) return 0;
+        if (oh + 1 < H.out)  // the next output row's rows, on their way to the cache while this one is scanned
+            for (int64_t kh = H.lo[size_t(oh + 1)]; kh < H.hi[size_t(oh + 1)]; ++kh) {
+                const float* r = x + D.position(od, D.lo[size_t(od)]) * v.xs_d + H.position(oh + 1, kh) * v.xs_h;
+                for (int64_t w = 0; w < W.in; w += 16) __builtin_prefetch(r + w);
+            }
+        return scan_windows(c.data(), ci.data(), int32_t(c.size()), n, step, scratch.value.data() + a, scratch.index.data() + a);
+    }
+}
 
 template <class T>
 inline void argmax_row(const Volume& v, const T* x, int64_t od, int64_t oh, RowScratch<T>& scratch) {
-    Best<T>* best = scratch.best.data();
     const PoolAxis &D = v.D, &H = v.H, &W = v.W;
     const int64_t dl = D.lo[size_t(od)], dh = D.hi[size_t(od)], hl = H.lo[size_t(oh)], hh = H.hi[size_t(oh)];
     int64_t a = W.interior_begin, b = W.interior_end;  // the interior: a full window of real columns
     if (dl == dh || hl == hh || v.in() > int64_t(INT32_MAX)) a = b;
-    for (int64_t ow = 0; ow < W.out; ++ow)
-        if (ow < a || ow >= b) best[ow] = argmax_window(v, x, od, oh, ow);
+    for (int64_t ow = 0; ow < a; ++ow) scratch.set(ow, argmax_window(v, x, od, oh, ow));
+    for (int64_t ow = std::max(a, b); ow < W.out; ++ow) scratch.set(ow, argmax_window(v, x, od, oh, ow));
     if (a == b) return;
-    T* __restrict bv = scratch.value.data();
-    int32_t* __restrict bi = scratch.index.data();  // the winning candidate's index for window 0; window k's is k * stride more
+    if (const int64_t done = argmax_row_vector(v, x, od, oh, a, b - a, scratch)) {  // FLOAT32: vector registers
+        for (int64_t ow = a + done; ow < b; ++ow) scratch.set(ow, argmax_window(v, x, od, oh, ow));
+        return;
+    }
+    T* __restrict bv = scratch.scan_value.data();
+    int32_t* __restrict bi = scratch.scan_index.data();  // the winning candidate's index for window 0; window k's is k * stride more
     const int64_t n = b - a, step = W.stride * v.xs_w;
     bool first = true;
     for (int64_t kd = dl; kd < dh; ++kd)
@@ -162,7 +212,10 @@ inline void argmax_row(const Volume& v, const T* x, int64_t od, int64_t oh, RowS
                 first = false;
             }
         }
-    for (int64_t k = 0; k < n; ++k) best[a + k] = {int64_t(bi[k]) + k * W.stride, bv[k]};
+    for (int64_t k = 0; k < n; ++k) {
+        scratch.index[size_t(a + k)] = int64_t(bi[k]) + k * W.stride;
+        scratch.value[size_t(a + k)] = bv[k];
+    }
 }
 
 // The element strides of a rank 4 or 5 tensor along depth (0 for rank 4), rows and columns.
@@ -184,118 +237,29 @@ void max_pool_fast(const Volume& v, const TensorView& X, const TensorView& Y, co
         thread_local RowScratch<T> scratch;
         RowScratch<T>& row = scratch;  // bound once
         row.resize(size_t(v.W.out));
+        // The indices' plane, and the strides in locals: the stores below cannot move them.
+        uint64_t* const i64 = I && wide_indices ? I->data<uint64_t>() + n * I->strides[0] + c * I->strides[1] : nullptr;
+        uint32_t* const i32 = I && !wide_indices ? I->data<uint32_t>() + n * I->strides[0] + c * I->strides[1] : nullptr;
+        const int64_t y_step = ys[2], i_step = is[2], W_out = v.W.out;
+        const uint64_t first = uint64_t(plane) * uint64_t(v.in());  // the plane's first element's index
         for (int64_t od = 0; od < v.D.out; ++od)
             for (int64_t oh = 0; oh < v.H.out; ++oh) {
                 argmax_row(v, x, od, oh, row);
-                for (int64_t ow = 0; ow < v.W.out; ++ow) {
-                    const Best<T> b = row.best[size_t(ow)];
-                    y[od * ys[0] + oh * ys[1] + ow * ys[2]] = b.index < 0 ? T(0) : b.value;
-                    if (!I) continue;
-                    const uint64_t index = b.index < 0 ? 0 : uint64_t(plane) * uint64_t(v.in()) + uint64_t(b.index);
-                    const int64_t at = n * I->strides[0] + c * I->strides[1] + od * is[0] + oh * is[1] + ow * is[2];
-                    if (wide_indices) I->data<uint64_t>()[at] = index;
-                    else I->data<uint32_t>()[at] = uint32_t(index);
-                }
+                const int64_t* __restrict index = row.index.data();
+                const T* __restrict value = row.value.data();
+                T* __restrict y_row = y + od * ys[0] + oh * ys[1];
+                // An empty window's value is +0 and its index 0; indices are < 2^32 where UINT32
+                // (element counts are). Contiguous rows get loops of their own, vectorised.
+                auto write = [&](auto* out, int64_t step, auto&& f) {
+                    if (step == 1) for (int64_t ow = 0; ow < W_out; ++ow) out[ow] = f(ow);
+                    else for (int64_t ow = 0; ow < W_out; ++ow) out[ow * step] = f(ow);
+                };
+                write(y_row, y_step, [&](int64_t ow) { return index[ow] < 0 ? T(0) : value[ow]; });
+                const int64_t at = od * is[0] + oh * is[1];
+                auto index_of = [&](int64_t ow) { return index[ow] < 0 ? 0 : first + uint64_t(index[ow]); };
+                if (i64) write(i64 + at, i_step, index_of);
+                if (i32) write(i32 + at, i_step, [&](int64_t ow) { return uint32_t(index_of(ow)); });
             }
-    });
-}
-
-// MAX_POOLING_GRAD: dX (X's sizes) = for every dY element, its value added at its window's argmax.
-// Float sums: each dX element's terms are added in float64 as they come (no accumulator beyond
-// one double, which starts at +0), each addition checked exact with TwoSum's error. An element
-// whose additions were all exact holds its exact sum (+0 for no term or cancelling terms), which
-// is what ExactSum rounds: exact_result, as FastSum's b == 0 case. Any other element (an
-// inexact addition, an infinity or a NaN: the error is then non-zero or NaN) is summed again by
-// exact_sum_of over its terms. Integer sums wrap.
-template <class T>
-void max_pool_grad_fast(const Volume& v, const TensorView& X, const TensorView& dY, const TensorView& dX) {
-    const int64_t N = dY.sizes()[0], Cn = dY.sizes()[1];
-    const int64_t in_volume = v.in(), out_volume = v.out();
-    const auto ys = spatial_strides(dY), xs = spatial_strides(dX);
-    parallel_for(N * Cn, [&](int64_t plane) {
-        const int64_t n = plane / Cn, c = plane % Cn;
-        const T* x = X.data<T>() + n * X.strides[0] + c * X.strides[1];
-        const T* dy = dY.data<T>() + n * dY.strides[0] + c * dY.strides[1];
-        T* dx = dX.data<T>() + n * dX.strides[0] + c * dX.strides[1];
-        using Acc = std::conditional_t<std::is_integral_v<T>, uint64_t, double>;  // wrapping sum, or float64 sum
-        thread_local std::vector<Acc> acc_buffer;
-        thread_local std::vector<int64_t> target_buffer, retry_buffer;
-        thread_local RowScratch<T> row_buffer;
-        // Bound once: each use of a thread_local in the loops below would look its address up again.
-        std::vector<Acc>& acc = acc_buffer;
-        std::vector<int64_t>& target = target_buffer;  // per dY element of the volume: its argmax, or -1
-        std::vector<int64_t>& retry = retry_buffer;    // dX elements to sum again exactly (repeats possible)
-        RowScratch<T>& row = row_buffer;
-        acc.assign(size_t(in_volume), Acc(0));
-        target.resize(size_t(out_volume));
-        retry.clear();
-        row.resize(size_t(v.W.out));
-        Acc* A = acc.data();
-        int64_t* to = target.data();
-        const Best<T>* best = row.best.data();
-        auto dy_offset = [&](int64_t od, int64_t oh, int64_t ow) { return od * ys[0] + oh * ys[1] + ow * ys[2]; };
-        int64_t j = 0;
-        for (int64_t od = 0; od < v.D.out; ++od)
-            for (int64_t oh = 0; oh < v.H.out; ++oh) {
-                argmax_row(v, x, od, oh, row);
-                const T* dy_row = dy + od * ys[0] + oh * ys[1];
-                for (int64_t ow = 0; ow < v.W.out; ++ow, ++j) {
-                    const int64_t t = best[ow].index;
-                    to[j] = t;
-                    if (t < 0) continue;
-                    const T e = dy_row[ow * ys[2]];
-                    if constexpr (std::is_integral_v<T>) {
-                        A[t] += uint64_t(e);
-                    } else {
-                        const double s = A[t], u = widen_fast(e);
-                        const double sum = s + u, tt = sum - s;
-                        const double error = (s - (sum - tt)) + (u - tt);  // s + u = sum + error exactly (TwoSum)
-                        A[t] = sum;
-                        if (error != 0) retry.push_back(t);  // also for a NaN error (an infinity or NaN term)
-                    }
-                }
-            }
-        for (int64_t d = 0; d < v.D.in; ++d)
-            for (int64_t h = 0; h < v.H.in; ++h) {
-                T* out = dx + d * xs[0] + h * xs[1];
-                const Acc* a = A + (d * v.H.in + h) * v.W.in;
-                if constexpr (std::is_integral_v<T>) {
-                    for (int64_t w = 0; w < v.W.in; ++w) out[w * xs[2]] = static_cast<T>(a[w]);
-                } else if (xs[2] == 1) {
-                    for (int64_t w = 0; w < v.W.in; ++w) out[w] = exact_result<T>(a[w]);
-                } else {
-                    for (int64_t w = 0; w < v.W.in; ++w) out[w * xs[2]] = exact_result<T>(a[w]);
-                }
-            }
-        if constexpr (!std::is_integral_v<T>) if (!retry.empty()) {
-            std::sort(retry.begin(), retry.end());
-            retry.erase(std::unique(retry.begin(), retry.end()), retry.end());
-            // The dY elements of each retried dX element, grouped once (a counting sort of target).
-            std::vector<int64_t> first(retry.size() + 1, 0), order;
-            auto slot = [&](int64_t t) {
-                const auto it = std::lower_bound(retry.begin(), retry.end(), t);
-                return it != retry.end() && *it == t ? int64_t(it - retry.begin()) : int64_t(-1);
-            };
-            std::vector<int64_t> slot_of(size_t(out_volume), -1);
-            for (int64_t k = 0; k < out_volume; ++k)
-                if (target[size_t(k)] >= 0 && (slot_of[size_t(k)] = slot(target[size_t(k)])) >= 0) ++first[size_t(slot_of[size_t(k)]) + 1];
-            for (size_t r = 0; r < retry.size(); ++r) first[r + 1] += first[r];
-            order.resize(size_t(first.back()));
-            std::vector<int64_t> fill(first.begin(), first.end() - 1);
-            int64_t k = 0;
-            for (int64_t od = 0; od < v.D.out; ++od)
-                for (int64_t oh = 0; oh < v.H.out; ++oh)
-                    for (int64_t ow = 0; ow < v.W.out; ++ow, ++k)
-                        if (slot_of[size_t(k)] >= 0) order[size_t(fill[size_t(slot_of[size_t(k)])]++)] = dy_offset(od, oh, ow);
-            for (size_t r = 0; r < retry.size(); ++r) {
-                const int64_t e = retry[r], w = e % v.W.in, h = e / v.W.in % v.H.in, d = e / v.W.in / v.H.in;
-                dx[d * xs[0] + h * xs[1] + w * xs[2]] = exact_sum_of<T>([&](auto&& add) {
-                    for (int64_t i = first[r]; i < first[r + 1]; ++i) add(widen(dy[order[size_t(i)]]));
-                });
-            }
-        }
-        if (acc.capacity() > (size_t(1) << 22)) acc = {};  // a large volume's buffers are not kept by the thread
-        if (target.capacity() > (size_t(1) << 22)) target = {};
     });
 }
 
