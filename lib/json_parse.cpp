@@ -214,17 +214,19 @@ private:
             if (p_ == e_ || *p_ < '0' || *p_ > '9') fail("expected a digit after the decimal point, found " + what_here());
             while (p_ < e_ && *p_ >= '0' && *p_ <= '9') ++p_;
         }
+        const char* exponent = nullptr;  // where an 'e' or 'E' is
         if (p_ < e_ && (*p_ == 'e' || *p_ == 'E')) {
             integer = false;
-            ++p_;
+            exponent = p_++;
             if (p_ < e_ && (*p_ == '+' || *p_ == '-')) ++p_;
             if (p_ == e_ || *p_ < '0' || *p_ > '9') fail("expected a digit in the exponent, found " + what_here());
             while (p_ < e_ && *p_ >= '0' && *p_ <= '9') ++p_;
         }
         const std::string_view t(s, size_t(p_ - s));
         if (!integer && t.size() > 4) {  // a float beyond double's range is an error, as in other strict readers
-            const size_t e = t.find_first_of("eE");
-            if ((e != std::string_view::npos && e + 3 < t.size()) || t.size() > 300) {
+            // (an exponent of more than two digits, or a very long token; found while scanning: a
+            // find_first_of here, one memchr per character, took 15% of reading a golden)
+            if ((exponent != nullptr && size_t(exponent - s) + 3 < t.size()) || t.size() > 300) {
                 if (!std::isfinite(std::strtod(std::string(t).c_str(), nullptr))) {
                     p_ = s;
                     fail("the number " + std::string(t.substr(0, 40)) + " is beyond the range of a double (number overflow)");
