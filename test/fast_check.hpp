@@ -114,4 +114,50 @@ inline std::vector<uint32_t> gapped_strides(std::mt19937_64& rng, const std::vec
     return strides;
 }
 
+// ---- RESAMPLE2 and RESAMPLE_GRAD1 of one geometry ----------------------------------------------
+
+// A resample's geometry: the forward's input and output sizes and strides (empty: packed), scales,
+// pixel offsets, mode and rounding direction; the grad reads dY of `out` and writes dX of `in`.
+struct ResampleCase {
+    std::vector<uint32_t> in, out, in_strides, out_strides;
+    std::vector<float> scales, input_offsets, output_offsets;
+    uint32_t mode = DML_INTERPOLATION_MODE_LINEAR, rounding = 0;
+
+    template <class Desc> void fill(Desc& d) const {
+        d.InterpolationMode = mode;
+        d.RoundingDirection = rounding;
+        d.DimensionCount = uint32_t(in.size());
+        d.Scales = scales;
+        d.InputPixelOffsets = input_offsets;
+        d.OutputPixelOffsets = output_offsets;
+    }
+    DML_RESAMPLE2_OPERATOR_DESC forward(DataType t) const {
+        DML_RESAMPLE2_OPERATOR_DESC d;
+        d.InputTensor = desc(t, in, in_strides);
+        d.OutputTensor = desc(t, out, out_strides);
+        fill(d);
+        return d;
+    }
+    DML_RESAMPLE_GRAD1_OPERATOR_DESC grad(DataType t) const {
+        DML_RESAMPLE_GRAD1_OPERATOR_DESC d;
+        d.InputGradientTensor = desc(t, out, out_strides);
+        d.OutputGradientTensor = desc(t, in, in_strides);
+        fill(d);
+        return d;
+    }
+};
+
+// RESAMPLE2 (or, with grad, RESAMPLE_GRAD1) of the geometry on make_buffers' inputs: fast against plain.
+template <class T> void check_resample_case(std::mt19937_64& rng, const ResampleCase& c, bool grad) {
+    const DataType t = data_type_of<T>();
+    if (!grad) {
+        const DML_RESAMPLE2_OPERATOR_DESC d = c.forward(t);
+        check_op({OperatorType::RESAMPLE2, d}, make_buffers<T>(rng, {{"InputTensor", &d.InputTensor}}, {{"OutputTensor", &d.OutputTensor}}));
+    } else {
+        const DML_RESAMPLE_GRAD1_OPERATOR_DESC d = c.grad(t);
+        check_op({OperatorType::RESAMPLE_GRAD1, d},
+                 make_buffers<T>(rng, {{"InputGradientTensor", &d.InputGradientTensor}}, {{"OutputGradientTensor", &d.OutputGradientTensor}}));
+    }
+}
+
 }  // namespace dmlref::test

@@ -42,32 +42,13 @@ template <class T> void check_resample(std::mt19937_64& rng, int count) {
             out[i] = identity ? in[i] : uint32_t(std::max<int64_t>(1, std::lround(in[i] * Scales[i]) + int64_t(rng() % 3) - 1));
         }
         const uint32_t mode = uint32_t(rng() % 2), rounding = uint32_t(rng() % 2);
-        const DataType t = data_type_of<T>();
         INFO("rank " << rank << ", mode " << mode << ", iteration " << k);
-        if (rng() % 2) {
-            DML_RESAMPLE2_OPERATOR_DESC d;
-            d.InputTensor = desc(t, in, random_strides(rng, in));
-            d.OutputTensor = desc(t, out, random_strides(rng, out));
-            d.InterpolationMode = mode;
-            d.RoundingDirection = rounding;
-            d.DimensionCount = rank;
-            d.Scales = Scales;
-            d.InputPixelOffsets = ipo;
-            d.OutputPixelOffsets = opo;
-            check_op({OperatorType::RESAMPLE2, d}, make_buffers<T>(rng, {{"InputTensor", &d.InputTensor}}, {{"OutputTensor", &d.OutputTensor}}));
-        } else {
-            DML_RESAMPLE_GRAD1_OPERATOR_DESC d;
-            d.InputGradientTensor = desc(t, out, random_strides(rng, out));
-            d.OutputGradientTensor = desc(t, in, random_strides(rng, in));
-            d.InterpolationMode = mode;
-            d.RoundingDirection = rounding;
-            d.DimensionCount = rank;
-            d.Scales = Scales;
-            d.InputPixelOffsets = ipo;
-            d.OutputPixelOffsets = opo;
-            check_op({OperatorType::RESAMPLE_GRAD1, d},
-                     make_buffers<T>(rng, {{"InputGradientTensor", &d.InputGradientTensor}}, {{"OutputGradientTensor", &d.OutputGradientTensor}}));
-        }
+        const bool grad = rng() % 2 == 0;
+        ResampleCase c{in, out, {}, {}, Scales, ipo, opo, mode, rounding};
+        if (!grad) c.in_strides = random_strides(rng, in);
+        c.out_strides = random_strides(rng, out);
+        if (grad) c.in_strides = random_strides(rng, in);
+        check_resample_case<T>(rng, c, grad);
     }
 }
 
@@ -94,33 +75,15 @@ template <class T> void check_resample_wide(std::mt19937_64& rng, int count) {
             out[i] = uint32_t(std::max<int64_t>(1, std::lround(in[i] * Scales[i]) + (last ? int64_t(rng() % 3) - 1 : 0)));
         }
         const uint32_t mode = rng() % 3 ? DML_INTERPOLATION_MODE_LINEAR : DML_INTERPOLATION_MODE_NEAREST_NEIGHBOR;
-        const DataType t = data_type_of<T>();
         INFO("rank " << rank << ", in " << in.back() << ", out " << out.back() << ", scale " << Scales.back() << ", mode " << mode
                      << ", iteration " << k);
-        if (rng() % 3 == 0) {
-            DML_RESAMPLE2_OPERATOR_DESC d;
-            d.InputTensor = desc(t, in, random_strides(rng, in));
-            d.OutputTensor = desc(t, out, random_strides(rng, out));
-            d.InterpolationMode = mode;
-            d.RoundingDirection = uint32_t(rng() % 2);
-            d.DimensionCount = rank;
-            d.Scales = Scales;
-            d.InputPixelOffsets = ipo;
-            d.OutputPixelOffsets = opo;
-            check_op({OperatorType::RESAMPLE2, d}, make_buffers<T>(rng, {{"InputTensor", &d.InputTensor}}, {{"OutputTensor", &d.OutputTensor}}));
-        } else {
-            DML_RESAMPLE_GRAD1_OPERATOR_DESC d;
-            d.InputGradientTensor = desc(t, out, random_strides(rng, out));
-            d.OutputGradientTensor = desc(t, in, random_strides(rng, in));
-            d.InterpolationMode = mode;
-            d.RoundingDirection = uint32_t(rng() % 2);
-            d.DimensionCount = rank;
-            d.Scales = Scales;
-            d.InputPixelOffsets = ipo;
-            d.OutputPixelOffsets = opo;
-            check_op({OperatorType::RESAMPLE_GRAD1, d},
-                     make_buffers<T>(rng, {{"InputGradientTensor", &d.InputGradientTensor}}, {{"OutputGradientTensor", &d.OutputGradientTensor}}));
-        }
+        const bool grad = rng() % 3 != 0;
+        ResampleCase c{in, out, {}, {}, Scales, ipo, opo, mode, 0};
+        if (!grad) c.in_strides = random_strides(rng, in);
+        c.out_strides = random_strides(rng, out);
+        if (grad) c.in_strides = random_strides(rng, in);
+        c.rounding = uint32_t(rng() % 2);
+        check_resample_case<T>(rng, c, grad);
     }
 }
 

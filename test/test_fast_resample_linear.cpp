@@ -49,33 +49,15 @@ template <class T> void check_resample_linear(std::mt19937_64& rng, int count) {
             }
             out[i] = inner ? uint32_t(std::max<int64_t>(1, std::lround(in[i] * Scales[i]) + int64_t(rng() % 3) - 1)) : in[i];
         }
-        const DataType t = data_type_of<T>();
         INFO("rank " << rank << ", in " << in[rank - 2] << "x" << in.back() << ", out " << out[rank - 2] << "x" << out.back()
                      << ", scales " << Scales[rank - 2] << ", " << Scales.back() << ", iteration " << k);
-        if (rng() % 4) {
-            DML_RESAMPLE2_OPERATOR_DESC d;
-            d.InputTensor = desc(t, in, strided_last(rng, in));
-            d.OutputTensor = desc(t, out, strided_last(rng, out));
-            d.InterpolationMode = DML_INTERPOLATION_MODE_LINEAR;
-            d.RoundingDirection = uint32_t(rng() % 2);
-            d.DimensionCount = rank;
-            d.Scales = Scales;
-            d.InputPixelOffsets = ipo;
-            d.OutputPixelOffsets = opo;
-            check_op({OperatorType::RESAMPLE2, d}, make_buffers<T>(rng, {{"InputTensor", &d.InputTensor}}, {{"OutputTensor", &d.OutputTensor}}));
-        } else {
-            DML_RESAMPLE_GRAD1_OPERATOR_DESC d;
-            d.InputGradientTensor = desc(t, out, strided_last(rng, out));
-            d.OutputGradientTensor = desc(t, in, strided_last(rng, in));
-            d.InterpolationMode = DML_INTERPOLATION_MODE_LINEAR;
-            d.RoundingDirection = uint32_t(rng() % 2);
-            d.DimensionCount = rank;
-            d.Scales = Scales;
-            d.InputPixelOffsets = ipo;
-            d.OutputPixelOffsets = opo;
-            check_op({OperatorType::RESAMPLE_GRAD1, d},
-                     make_buffers<T>(rng, {{"InputGradientTensor", &d.InputGradientTensor}}, {{"OutputGradientTensor", &d.OutputGradientTensor}}));
-        }
+        const bool grad = rng() % 4 == 0;
+        ResampleCase c{in, out, {}, {}, Scales, ipo, opo, DML_INTERPOLATION_MODE_LINEAR, 0};
+        if (!grad) c.in_strides = strided_last(rng, in);
+        c.out_strides = strided_last(rng, out);
+        if (grad) c.in_strides = strided_last(rng, in);
+        c.rounding = uint32_t(rng() % 2);
+        check_resample_case<T>(rng, c, grad);
     }
 }
 

@@ -35,16 +35,11 @@ template <class T> void check_unit_tap_sums(std::mt19937_64& rng, int count) {
             opo[i] = -ipo[i];
             out[i] = uint32_t(std::max<int64_t>(1, std::lround(in[i] * Scales[i]) + (rng() % 4 == 0 ? int64_t(rng() % 3) - 1 : 0)));
         }
-        const DataType t = data_type_of<T>();
-        DML_RESAMPLE_GRAD1_OPERATOR_DESC d;
-        d.InputGradientTensor = desc(t, out, random_strides(rng, out));
-        d.OutputGradientTensor = desc(t, in, random_strides(rng, in));
-        d.InterpolationMode = DML_INTERPOLATION_MODE_NEAREST_NEIGHBOR;
-        d.RoundingDirection = uint32_t(rng() % 2);
-        d.DimensionCount = rank;
-        d.Scales = Scales;
-        d.InputPixelOffsets = ipo;
-        d.OutputPixelOffsets = opo;
+        ResampleCase c{in, out, {}, {}, Scales, ipo, opo, DML_INTERPOLATION_MODE_NEAREST_NEIGHBOR, 0};
+        c.out_strides = random_strides(rng, out);
+        c.in_strides = random_strides(rng, in);
+        c.rounding = uint32_t(rng() % 2);
+        const DML_RESAMPLE_GRAD1_OPERATOR_DESC d = c.grad(data_type_of<T>());
         INFO("rank " << rank << ", dY row " << out.back() << ", dX row " << in.back() << ", scale " << Scales.back() << ", iteration " << k);
         Buffers b = make_buffers<T>(rng, {{"InputGradientTensor", &d.InputGradientTensor}}, {{"OutputGradientTensor", &d.OutputGradientTensor}});
         if constexpr (is_floating_v<T>) {
