@@ -23,16 +23,22 @@
 
 namespace dmlref::reference {
 
+// Knuth's TwoSum: sum = fl(a + b), and the returned error e with a + b = sum + e exactly (any
+// finite doubles, subnormals included; NaN where an operand is infinite or NaN, or the sum
+// overflows). Every fast path's checked addition is this one.
+inline double two_sum(double a, double b, double& sum) {
+    sum = a + b;
+    const double bb = sum - a;
+    return (a - (sum - bb)) + (b - bb);
+}
+
 struct FastSum {
     double s = 0, c = 0, b = 0;  // s + c approximates the sum; b accumulates |c'| for the bound
 
     void add(double t) { add(s, c, b, t); }
     // The same on three doubles held elsewhere (loops that keep many sums side by side).
     static void add(double& s, double& c, double& b, double t) {
-        const double sum = s + t;
-        const double tt = sum - s;
-        const double e = (s - (sum - tt)) + (t - tt);  // s + t = sum + e exactly
-        s = sum;
+        const double e = two_sum(s, t, s);  // s + t = s' + e exactly
         c += e;
         b += std::fabs(c);
     }

@@ -3,7 +3,7 @@
 // output rows reach, each dX row written once no later window can reach it. Internal to dmlref.
 //
 // It computes what max_pooling.cpp's plain loop computes, element for element
-// (test/test_fast_paths.cpp): the argmaxes are max_pooling_windows.hpp's; float sums are float64
+// (test/test_fast_pooling.cpp): the argmaxes are max_pooling_windows.hpp's; float sums are float64
 // sums checked exact addition by addition (TwoSum), and a dX element where one addition was not
 // (an inexact sum, an infinity or a NaN) is summed again by exact_sum_of (fast_sum.hpp) over its
 // terms, found again by recomputing the argmax of each window that holds it; integer sums wrap.
@@ -51,11 +51,7 @@ inline void add_terms(std::conditional_t<std::is_integral_v<T>, uint64_t, double
         if constexpr (std::is_integral_v<T>) {
             acc[t] += uint64_t(e);  // wraps
         } else {
-            const double s = acc[t], u = widen_fast(e);
-            const double sum = s + u, tt = sum - s;
-            const double error = (s - (sum - tt)) + (u - tt);  // s + u = sum + error exactly (TwoSum)
-            acc[t] = sum;
-            if (error != 0) retry.push_back(i);  // also for a NaN error (an infinity or NaN term)
+            if (two_sum(acc[t], widen_fast(e), acc[t]) != 0) retry.push_back(i);  // also for a NaN error (an infinity or NaN term)
         }
     }
 }

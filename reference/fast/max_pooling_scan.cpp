@@ -2,7 +2,7 @@
 // (argmax_row in max_pooling_windows.hpp): AVX-512 or AVX2 where the CPU has it. Internal to dmlref.
 //
 // Only comparisons and selections: no arithmetic, so no rounding; every instruction set gives
-// the same winners, those of beats_fast's scalar loop (test/test_fast_paths.cpp compares the
+// the same winners, those of beats_fast's scalar loop (test/test_fast_pooling.cpp compares the
 // whole operator with the plain loop).
 #include "max_pooling_windows.hpp"
 

@@ -3,7 +3,7 @@
 // interior windows of an output row scanned side by side, one (n, c) volume per job. Internal to dmlref.
 //
 // It computes what max_pooling.cpp's plain loop computes, element for element
-// (test/test_fast_paths.cpp): the same argmax (real elements in increasing logical index, a
+// (test/test_fast_pooling.cpp): the same argmax (real elements in increasing logical index, a
 // later one wins only when greater, NaN loses to any number), the same values and indices.
 #pragma once
 

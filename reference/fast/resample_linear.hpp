@@ -3,7 +3,7 @@
 // Every LINEAR forward resample fits, and a grad whose inputs are each read by at most two
 // outputs per axis (a downsampling's); other sums take fast/resample_sums.hpp's row tables.
 //
-// It computes what resample.cpp's plain loop computes, element for element (test/test_fast_paths.cpp):
+// It computes what resample.cpp's plain loop computes, element for element (test/test_fast_resample_linear.cpp):
 //   - output (h, w) reads the source rows of H's taps (index i0, i1, weight a0, a1; a row of one
 //     tap has i1 = i0, a1 = 0) at W's slots (fast/resample_sums.hpp: index and weight c0[w],
 //     c1[w]; a missing slot weighs 0). Its terms are (a_k * c_j[w]) * value, as the plain loop
@@ -32,13 +32,7 @@ inline double linear_sum(double a0, double a1, double c0, double c1, double v00,
     const double t[3] = {(a0 * c1) * v01, (a1 * c0) * v10, (a1 * c1) * v11};
     double s = (a0 * c0) * v00;
     uint64_t bad = 0;  // 64-bit like the doubles: one mask lane per column, no packing
-    for (const double x : t) {
-        const double sum = s + x;
-        const double xx = sum - s;
-        const double e = (s - (sum - xx)) + (x - xx);  // s + x = sum + e exactly
-        bad |= uint64_t(e != 0);
-        s = sum;
-    }
+    for (const double x : t) bad |= uint64_t(two_sum(s, x, s) != 0);
     inexact = bad;
     return s;
 }

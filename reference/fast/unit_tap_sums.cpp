@@ -11,12 +11,9 @@ __attribute__((target_clones("avx512f", "avx2", "default")))
 void add_pairs(double* __restrict acc, double* __restrict err, const float* __restrict row, size_t n) {
     for (size_t i = 0; i < n; ++i) {
         // p = row[2i] + row[2i + 1] and then acc + p, each with TwoSum's error.
-        const double a = row[2 * i], b = row[2 * i + 1];
-        const double p = a + b, pb = p - a;
-        const double e1 = (a - (p - pb)) + (b - pb);
-        const double s = acc[i], sum = s + p, tt = sum - s;
-        const double e2 = (s - (sum - tt)) + (p - tt);
-        acc[i] = sum;
+        double p;
+        const double e1 = two_sum(row[2 * i], row[2 * i + 1], p);
+        const double e2 = two_sum(acc[i], p, acc[i]);
         err[i] += std::fabs(e1) + std::fabs(e2);
     }
 }
@@ -31,9 +28,8 @@ bool sum_quads(float* __restrict out, const float* __restrict a, const float* __
         // (NaN for an infinity or NaN). With both exact, s = p + q is the exact sum rounded once
         // to float64, which is what the sum's contract rounds to FLOAT32 (docs/golden.md, FloatSum):
         // the last addition needs no check.
-        const double a0 = a[2 * i], a1 = a[2 * i + 1], b0 = b[2 * i], b1 = b[2 * i + 1];
-        const double p = a0 + a1, pt = p - a0, q = b0 + b1, qt = q - b0;
-        const double e = std::fabs((a0 - (p - pt)) + (a1 - pt)) + std::fabs((b0 - (q - qt)) + (b1 - qt));
+        double p, q;
+        const double e = std::fabs(two_sum(a[2 * i], a[2 * i + 1], p)) + std::fabs(two_sum(b[2 * i], b[2 * i + 1], q));
         out[i] = static_cast<float>((p + q) + 0.0);  // exact_result<float>
         bad |= uint32_t(e != 0);
     }

@@ -2,7 +2,7 @@
 // FLOAT16): each dX element is the plain sum of a block of dY, added in float64 row by row with
 // every addition checked exact. Internal to dmlref.
 //
-// It computes what resample.cpp's plain loop computes, element for element (test/test_fast_paths.cpp):
+// It computes what resample.cpp's plain loop computes, element for element (test/test_fast_unit_taps.cpp):
 //   - a term is weight * value with both weights 1, so the value itself, widened exactly;
 //   - an element whose additions were all exact holds its exact sum in float64 (+0 for no term
 //     or cancelling terms, the accumulator starting at +0), which exact_result rounds once, as
@@ -30,9 +30,7 @@ namespace dmlref::reference::fast {
 
 // s += t, with |the addition's rounding error| added to err (NaN for an infinity or NaN term).
 inline void add_checked(double& s, double& err, double t) {
-    const double sum = s + t, tt = sum - s;
-    err += std::fabs((s - (sum - tt)) + (t - tt));  // TwoSum: s + t = sum + error exactly
-    s = sum;
+    err += std::fabs(two_sum(s, t, s));
 }
 
 // acc[i] += row[2i] + row[2i + 1] for i < n, every addition checked as add_checked does.
@@ -85,19 +83,14 @@ bool unit_tap_sums(const std::vector<Axis>& axes, const TensorView& src, const T
         for (uint32_t w = 0; w < cols; ++w)
             for (uint32_t j = W.first[w]; j + 1 < W.first[w + 1]; ++j)
                 if (W.taps[j + 1].index != W.taps[j].index + 1) return false;
-        // The paired columns [pa, pb): two taps each, the first at 2w + base.
-        auto paired = [&](uint32_t w, int64_t base) {
-            return W.first[w + 1] - W.first[w] == 2 && int64_t(W.taps[W.first[w]].index) == 2 * int64_t(w) + base;
-        };
-        uint32_t pa = 0, pb = 0;
-        for (uint32_t w = 0; w < cols && pa == pb; ++w) {
-            if (W.first[w + 1] - W.first[w] != 2) continue;  // (a column without taps has no first tap to read)
-            const int64_t base = int64_t(W.taps[W.first[w]].index) - 2 * int64_t(w);
-            pa = w;
-            pb = w + 1;
-            while (pb < cols && paired(pb, base)) ++pb;
-        }
-        const int64_t pair_base = pa < pb ? int64_t(W.taps[W.first[pa]].index) - 2 * int64_t(pa) : 0;
+        // The paired columns [pa, pb): the first run of columns of two taps each, the first at 2w + pair_base.
+        auto two_taps = [&](uint32_t w) { return W.first[w + 1] - W.first[w] == 2; };  // (else no first tap to read)
+        auto first_tap = [&](uint32_t w) { return int64_t(W.taps[W.first[w]].index) - 2 * int64_t(w); };
+        uint32_t pa = 0;
+        while (pa < cols && !two_taps(pa)) ++pa;
+        const int64_t pair_base = pa < cols ? first_tap(pa) : 0;
+        uint32_t pb = pa < cols ? pa + 1 : pa;
+        while (pb < cols && two_taps(pb) && first_tap(pb) == pair_base) ++pb;
 
         const auto planes = leading_planes(src, dst, n);
         const int64_t sH = src.strides[n - 2], dH = dst.strides[n - 2], dW = dst.strides[n - 1];
