@@ -33,8 +33,12 @@
 // The loops: each copy is one for_each_run over the output's logical shape, with the window's
 // start folded into the input's base offset and the window stride folded into the input's
 // element strides (windowStride * inputStride), so the inner loop is a plain strided copy.
+// SLICE_GRAD's fast path (reference/fast/slice_grad.hpp) writes a packed dX once, row by row,
+// instead of zeroing it all and coming back for the copies.
 #include "common.hpp"
 #include "dmlref/explain.hpp"
+#include "fast/slice_grad.hpp"
+#include "fast/switch.hpp"
 
 #include "dmlref/readings.hpp"
 
@@ -241,7 +245,12 @@ void evaluate(const DML_SLICE_GRAD_OPERATOR_DESC& d, const Bindings& b) {
     const TensorView dY(d.InputGradientTensor, b.at("InputGradientTensor"));
     const TensorView dX(d.OutputGradientTensor, b.at("OutputGradientTensor"));
     const Window w = window_of(d.InputWindowOffsets, d.InputWindowSizes, d.InputWindowStrides, dX.strides);
+    std::vector<fast::SliceAxis> axes;  // the window per axis, for the fast path
+    for (size_t i = 0; i < d.InputWindowStrides.size(); ++i)
+        axes.push_back({copy_start_of(d.InputWindowOffsets[i], d.InputWindowSizes[i], d.InputWindowStrides[i]),
+                        d.InputWindowStrides[i], int64_t(dY.sizes()[i])});
     by_width(d.InputGradientTensor.DataType, [&]<class U>() {
+        if (fast_paths_enabled() && fast::slice_grad_rows<U>(dY, dX, axes)) return;
         zero_elements<U>(dX);
         // Non-zero strides send distinct dY coordinates to distinct dX elements: nothing is summed.
         copy_elements<U>(dY.sizes(), dX.base, w.strides.data(), w.base, dY.base, dY.strides.data(), 0);

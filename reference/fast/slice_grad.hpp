@@ -1,0 +1,119 @@
+// Fast path of SLICE_GRAD: dX written once, in memory order, row by row (a row: dX's last
+// dimension). Internal to dmlref.
+//
+// The plain loop (reference/slice.cpp) zeroes all of dX, then comes back for the copies: two
+// passes over dX's memory. Here a row the window misses is zeroed, and a row it reaches is zeroed
+// and given its dY elements while it is still in L1 (or, for outputs written around the caches,
+// laid out in a small buffer and streamed out: streamed.hpp). The bytes are the plain loop's
+// (test/test_fast_slice.cpp): +0 everywhere, then dX[CopyStart + InputWindowStrides * c] = dY[c].
+#pragma once
+
+#include "parallel.hpp"
+#include "streamed.hpp"
+
+#include "dmlref/tensor.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cstring>
+#include <span>
+
+namespace dmlref::reference::fast {
+
+// One axis of the window in coordinates: dX coordinate copy_start + step * c receives dY's c,
+// for 0 <= c < count (dY's size on the axis).
+struct SliceAxis {
+    int64_t copy_start, step, count;
+};
+
+// The dY coordinate whose copy lands on dX coordinate j, or -1 where none does.
+inline int64_t slice_source(const SliceAxis& a, int64_t j) {
+    const int64_t d = j - a.copy_start;
+    if (d % a.step != 0) return -1;
+    const int64_t c = d / a.step;
+    return c >= 0 && c < a.count ? c : -1;
+}
+
+// The dY coordinates c of the last axis whose targets fall in dX columns [a, b): [lo, hi).
+inline std::array<int64_t, 2> slice_sources_in(const SliceAxis& x, int64_t a, int64_t b) {
+    // target(c) = copy_start + step * c is monotonic in c; solve a <= target(c) < b.
+    auto ceil_div = [](int64_t n, int64_t d) { return n / d + ((n % d != 0) && ((n < 0) == (d < 0))); };
+    auto floor_div = [](int64_t n, int64_t d) { return n / d - ((n % d != 0) && ((n < 0) != (d < 0))); };
+    int64_t lo, hi;
+    if (x.step > 0) {
+        lo = ceil_div(a - x.copy_start, x.step);
+        hi = floor_div(b - 1 - x.copy_start, x.step) + 1;
+    } else {
+        lo = ceil_div(b - 1 - x.copy_start, x.step);
+        hi = floor_div(a - x.copy_start, x.step) + 1;
+    }
+    return {std::max<int64_t>(lo, 0), std::min<int64_t>(hi, x.count)};
+}
+
+// SLICE_GRAD with dX packed (every byte of it a logical element, in row-major order); dY may have
+// any strides. U is the unsigned integer as wide as an element. False, having written nothing,
+// where dX is not packed.
+template <class U>
+bool slice_grad_rows(const TensorView& dY, const TensorView& dX, std::span<const SliceAxis> axes) {
+    if (!one_contiguous_run(dX, {})) return false;
+    const size_t n = dX.sizes().size();
+    const int64_t width = dX.sizes()[n - 1];
+    int64_t rows = 1;
+    for (size_t i = 0; i + 1 < n; ++i) rows *= dX.sizes()[i];
+    const U* dy = dY.data<U>();
+    U* dx = dX.data<U>();
+    const SliceAxis& last = axes[n - 1];
+    const int64_t dy_step = dY.strides[n - 1];
+    const bool streamed = size_t(rows * width) * sizeof(U) >= kStreamedElements * sizeof(float);
+    constexpr int64_t kChunk = 4096 / sizeof(U);  // the staging buffer of a streamed row: 4 KiB
+
+    // Writes dX columns [a, b) of one row into `to` (to[0] is column a): +0, then the copies.
+    auto lay_out = [&](U* to, const U* dy_row, int64_t a, int64_t b) {
+        std::memset(to, 0, size_t(b - a) * sizeof(U));
+        if (dy_row == nullptr) return;
+        const auto [lo, hi] = slice_sources_in(last, a, b);
+        if (last.step == 1 && dy_step == 1 && hi > lo)  // a window of whole runs: one copy
+            return void(std::memcpy(to + last.copy_start + lo - a, dy_row + lo, size_t(hi - lo) * sizeof(U)));
+        for (int64_t c = lo; c < hi; ++c) to[last.copy_start + last.step * c - a] = dy_row[c * dy_step];
+    };
+    // One row: dy_row is dY's row that lands on it (element 0 of its last axis), or null.
+    auto write_row = [&](U* row, const U* dy_row) {
+        if (!streamed) return lay_out(row, dy_row, 0, width);
+        alignas(64) U buffer[kChunk];
+        for (int64_t a = 0; a < width; a += kChunk) {
+            const int64_t b = std::min(width, a + kChunk);
+            if (dy_row == nullptr) {
+                stream_bytes(reinterpret_cast<std::byte*>(row + a), nullptr, size_t(b - a) * sizeof(U));
+            } else {
+                lay_out(buffer, dy_row, a, b);
+                stream_bytes(reinterpret_cast<std::byte*>(row + a), reinterpret_cast<const std::byte*>(buffer), size_t(b - a) * sizeof(U));
+            }
+        }
+    };
+
+    constexpr int64_t kBlock = 64;  // rows per parallel task
+    parallel_for((rows + kBlock - 1) / kBlock, [&](int64_t block) {
+        std::array<int64_t, kMaxDimensionCount> j{};  // the row's coordinates, by division then an odometer
+        int64_t r = block * kBlock;
+        for (size_t i = n - 1; i-- > 0;) {
+            j[i] = r % dX.sizes()[i];
+            r /= dX.sizes()[i];
+        }
+        for (int64_t row = block * kBlock; row < std::min(rows, (block + 1) * kBlock); ++row) {
+            const U* dy_row = dy;
+            for (size_t i = 0; i + 1 < n && dy_row != nullptr; ++i) {
+                const int64_t c = slice_source(axes[i], j[i]);
+                dy_row = c < 0 ? nullptr : dy_row + c * dY.strides[i];
+            }
+            write_row(dx + row * width, dy_row);
+            for (size_t i = n - 1; i-- > 0;) {
+                if (++j[i] < dX.sizes()[i]) break;
+                j[i] = 0;
+            }
+        }
+        stream_fence();
+    });
+    return true;
+}
+
+}  // namespace dmlref::reference::fast
