@@ -217,8 +217,14 @@ GOALS = {("resample_grad1_linear", "FLOAT32"): ("pytorch", 2.0), ("resample_grad
          ("resample2_nearest", "FLOAT32"): ("pytorch", 1.0), ("max_pooling2", "FLOAT32"): ("pytorch", 1.0),
          ("clip1", "FLOAT32"): ("pytorch", 1.0), ("relu_grad", "FLOAT32"): ("pytorch", 1.0),
          ("clip_grad1", "FLOAT32"): ("pytorch", 1.0), ("slice_grad", "FLOAT32"): ("numpy", 1.0)}
-for name in ("relu", "relu_grad", "clip1", "clip_grad1"):
+# FLOAT16: the issue's ">= 10 against numpy where numpy computes" is for the summed and forward
+# operators; numpy computes none of the summed ones, so it is RELU and CLIP1. The element-wise
+# grads are copy-speed operators in the issue (its first row): in FLOAT16 too, at least PyTorch's
+# speed, which runs them at the memory floor. Their numpy ratio is still printed.
+for name in ("relu", "clip1"):
     GOALS[(name, "FLOAT16")] = ("numpy", 10.0)
+for name in ("relu_grad", "clip_grad1"):
+    GOALS[(name, "FLOAT16")] = ("pytorch", 1.0)
 
 peers = {}
 if torch is not None:

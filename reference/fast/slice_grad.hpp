@@ -3,9 +3,10 @@
 //
 // The plain loop (reference/slice.cpp) zeroes all of dX, then comes back for the copies: two
 // passes over dX's memory. Here a row the window misses is zeroed, and a row it reaches is zeroed
-// and given its dY elements while it is still in L1 (or, for outputs written around the caches,
-// laid out in a small buffer and streamed out: streamed.hpp). The bytes are the plain loop's
-// (test/test_fast_slice.cpp): +0 everywhere, then dX[CopyStart + InputWindowStrides * c] = dY[c].
+// and given its dY elements 4 KiB at a time, while that part is still in L1. (Written around the
+// caches with non-temporal stores it was slower on the device, whose 300 MiB L3 holds dX.) The
+// bytes are the plain loop's (test/test_fast_slice.cpp): +0 everywhere, then
+// dX[CopyStart + InputWindowStrides * c] = dY[c].
 #pragma once
 
 #include "parallel.hpp"
@@ -15,8 +16,10 @@
 
 #include <algorithm>
 #include <array>
+#include <bit>
 #include <cstring>
 #include <span>
+#include <type_traits>
 
 namespace dmlref::reference::fast {
 
@@ -50,6 +53,11 @@ inline std::array<int64_t, 2> slice_sources_in(const SliceAxis& x, int64_t a, in
     return {std::max<int64_t>(lo, 0), std::min<int64_t>(hi, x.count)};
 }
 
+// A window of stride 2 over contiguous dY rows writes each dY element and the +0 after it: on a
+// little-endian machine that pair is one unsigned integer twice as wide holding the element's
+// bits, which a loop of plain stores writes and the compiler vectorises.
+template <class U> using widened = std::conditional_t<sizeof(U) == 1, uint16_t, std::conditional_t<sizeof(U) == 2, uint32_t, uint64_t>>;
+
 // SLICE_GRAD with dX packed (every byte of it a logical element, in row-major order); dY may have
 // any strides. U is the unsigned integer as wide as an element. False, having written nothing,
 // where dX is not packed.
@@ -64,8 +72,7 @@ bool slice_grad_rows(const TensorView& dY, const TensorView& dX, std::span<const
     U* dx = dX.data<U>();
     const SliceAxis& last = axes[n - 1];
     const int64_t dy_step = dY.strides[n - 1];
-    const bool streamed = size_t(rows * width) * sizeof(U) >= kStreamedElements * sizeof(float);
-    constexpr int64_t kChunk = 4096 / sizeof(U);  // the staging buffer of a streamed row: 4 KiB
+    constexpr int64_t kChunk = 4096 / sizeof(U);  // a row is written 4 KiB at a time
 
     // Writes dX columns [a, b) of one row into `to` (to[0] is column a): +0, then the copies.
     auto lay_out = [&](U* to, const U* dy_row, int64_t a, int64_t b) {
@@ -74,21 +81,23 @@ bool slice_grad_rows(const TensorView& dY, const TensorView& dX, std::span<const
         const auto [lo, hi] = slice_sources_in(last, a, b);
         if (last.step == 1 && dy_step == 1 && hi > lo)  // a window of whole runs: one copy
             return void(std::memcpy(to + last.copy_start + lo - a, dy_row + lo, size_t(hi - lo) * sizeof(U)));
+        if constexpr (sizeof(U) <= 4 && std::endian::native == std::endian::little) {
+            if (last.step == 2 && dy_step == 1 && hi - lo >= 2) {  // every other column: see widened
+                using Pair = widened<U>;
+                std::byte* at = reinterpret_cast<std::byte*>(to + last.copy_start + 2 * lo - a);
+                for (int64_t c = lo; c + 1 < hi; ++c) {
+                    const Pair v = dy_row[c];
+                    std::memcpy(at + (c - lo) * sizeof(Pair), &v, sizeof(Pair));
+                }
+                to[last.copy_start + 2 * (hi - 1) - a] = dy_row[hi - 1];  // the zero after it may lie past b
+                return;
+            }
+        }
         for (int64_t c = lo; c < hi; ++c) to[last.copy_start + last.step * c - a] = dy_row[c * dy_step];
     };
     // One row: dy_row is dY's row that lands on it (element 0 of its last axis), or null.
     auto write_row = [&](U* row, const U* dy_row) {
-        if (!streamed) return lay_out(row, dy_row, 0, width);
-        alignas(64) U buffer[kChunk];
-        for (int64_t a = 0; a < width; a += kChunk) {
-            const int64_t b = std::min(width, a + kChunk);
-            if (dy_row == nullptr) {
-                stream_bytes(reinterpret_cast<std::byte*>(row + a), nullptr, size_t(b - a) * sizeof(U));
-            } else {
-                lay_out(buffer, dy_row, a, b);
-                stream_bytes(reinterpret_cast<std::byte*>(row + a), reinterpret_cast<const std::byte*>(buffer), size_t(b - a) * sizeof(U));
-            }
-        }
+        for (int64_t a = 0; a < width; a += kChunk) lay_out(row + a, dy_row, a, std::min(width, a + kChunk));
     };
 
     constexpr int64_t kBlock = 64;  // rows per parallel task
@@ -111,7 +120,6 @@ bool slice_grad_rows(const TensorView& dY, const TensorView& dX, std::span<const
                 j[i] = 0;
             }
         }
-        stream_fence();
     });
     return true;
 }

@@ -1,5 +1,5 @@
-// Element-wise maps with SSE2 vectors, and byte copies, storing large outputs with non-temporal
-// stores (no read of the output's cache lines before they are written). Internal to dmlref.
+// FLOAT32 element-wise maps with SSE2 vectors, storing large outputs with non-temporal stores
+// (no read of the output's cache lines before they are written). Internal to dmlref.
 //
 // The values are the caller's: f4(i) gives elements i..i+3 as a vector, f1(i) element i, and
 // both must give the same bits (test/test_fast_paths.cpp compares every caller with its plain
@@ -8,10 +8,8 @@
 
 #include "dmlref/tensor.hpp"
 
-#include <algorithm>
 #include <cstddef>
 #include <cstdint>
-#include <cstring>
 #include <initializer_list>
 #include <vector>
 
@@ -28,30 +26,6 @@ inline constexpr size_t kStreamedElements = DMLREF_STREAMED_ELEMENTS;
 #else
 inline constexpr size_t kStreamedElements = size_t(1) << 22;
 #endif
-
-// Copies n bytes from `from` (nullptr: writes zeros) to `to`, the 16-byte-aligned middle with
-// non-temporal stores where the build has SSE2. A thread's streamed stores are ordered before
-// its later ones by stream_fence().
-inline void stream_bytes(std::byte* to, const std::byte* from, size_t n) {
-    size_t head = 0;
-#if defined(__SSE2__)
-    head = std::min(n, size_t(-reinterpret_cast<uintptr_t>(to) % 16));
-    const size_t middle = (n - head) / 16 * 16;
-    if (from) std::memcpy(to, from, head); else std::memset(to, 0, head);
-    const __m128i zero = _mm_setzero_si128();
-    for (size_t i = head; i < head + middle; i += 16)
-        _mm_stream_si128(reinterpret_cast<__m128i*>(to + i),
-                         from ? _mm_loadu_si128(reinterpret_cast<const __m128i*>(from + i)) : zero);
-    head += middle;
-#endif
-    if (from) std::memcpy(to + head, from + head, n - head); else std::memset(to + head, 0, n - head);
-}
-
-inline void stream_fence() {
-#if defined(__SSE2__)
-    _mm_sfence();
-#endif
-}
 
 // Y and the inputs (Y's sizes) as single runs of contiguous elements, or false.
 inline bool one_contiguous_run(const TensorView& Y, std::initializer_list<const TensorView*> inputs) {
