@@ -50,6 +50,18 @@ inline uint16_t clip1_half_bits(uint16_t x, uint16_t Min, uint16_t Max) {
     return take_m ? m : Min;
 }
 
+// CLIP_GRAD1 on the bits: dY where Min < x < Max or x is NaN, else +0.
+inline uint16_t clip_grad1_half_bits(uint16_t x, uint16_t dy, uint16_t Min, uint16_t Max) {
+    const int16_t k = half_key16(x);
+    const bool zero = (!half_bits_nan(x)) & ((k <= half_key16(Min)) | (k >= half_key16(Max)));
+    return uint16_t(dy & uint16_t(zero ? 0 : 0xffff));
+}
+
+// The two over n contiguous elements (clip_half.cpp, vectorised and cloned for AVX-512BW and AVX2).
+void clip1_half_run(uint16_t* __restrict y, const uint16_t* __restrict x, size_t n, uint16_t Min, uint16_t Max);
+void clip_grad1_half_run(uint16_t* __restrict dx, const uint16_t* __restrict x, const uint16_t* __restrict dy, size_t n,
+                         uint16_t Min, uint16_t Max);
+
 // FLOAT32 with Min and Max neither NaN nor zero, X and Y contiguous: x < Max ? x : Max, then
 // m > Min ? m : Min, which are SSE's minps and maxps. The same as clip1: a NaN x gives Max; x
 // equal to a non-zero bound has the bound's bits; no operand is a zero bound, so the -0/+0
@@ -76,7 +88,10 @@ template <class T> bool clip1_elements(const TensorView& X, const TensorView& Y,
         if (clip1_floats(X, Y, Min, Max)) return true;
     if constexpr (is_half_v<T>) {
         const uint16_t lo = to_bits(Min), hi = to_bits(Max);
-        map_elements<T, T>(Y, [=](T x) { return from_bits<half>(clip1_half_bits(to_bits(x), lo, hi)); }, X);
+        if (one_contiguous_run(Y, {&X}))
+            clip1_half_run(Y.data<uint16_t>(), X.data<uint16_t>(), size_t(element_count(Y.desc)), lo, hi);
+        else
+            map_elements<T, T>(Y, [=](T x) { return from_bits<half>(clip1_half_bits(to_bits(x), lo, hi)); }, X);
     } else {
         map_elements<T, T>(Y, [=](T x) { return clip1(x, Min, Max); }, X);
     }
@@ -87,13 +102,13 @@ template <class T> bool clip1_elements(const TensorView& X, const TensorView& Y,
 // x passing dY (element_wise_clip.cpp's clip_grad). False, having written nothing, otherwise.
 inline bool clip_grad1_half(const TensorView& X, const TensorView& dY, const TensorView& dX, half Min, half Max) {
     if (is_nan(Min) || is_nan(Max)) return false;
-    const int16_t kmin = half_key16(to_bits(Min)), kmax = half_key16(to_bits(Max));
-    map_elements<half, half, half>(dX, [=](half x, half dy) {
-        const uint16_t b = to_bits(x);
-        const int16_t k = half_key16(b);
-        const bool zero = (!half_bits_nan(b)) & ((k <= kmin) | (k >= kmax));
-        return from_bits<half>(uint16_t(to_bits(dy) & uint16_t(zero ? 0 : 0xffff)));
-    }, X, dY);
+    const uint16_t lo = to_bits(Min), hi = to_bits(Max);
+    if (one_contiguous_run(dX, {&X, &dY})) {
+        clip_grad1_half_run(dX.data<uint16_t>(), X.data<uint16_t>(), dY.data<uint16_t>(), size_t(element_count(dX.desc)), lo, hi);
+        return true;
+    }
+    map_elements<half, half, half>(dX, [=](half x, half dy) { return from_bits<half>(clip_grad1_half_bits(to_bits(x), to_bits(dy), lo, hi)); },
+                                   X, dY);
     return true;
 }
 
