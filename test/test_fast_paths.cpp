@@ -208,8 +208,31 @@ TEST_CASE_TEMPLATE("Resample fast path = plain loop, element for element", T, DM
 TEST_CASE("CLIP1, CLIP_GRAD1 and RELU_GRAD FLOAT32 fast paths = plain loop, element for element") {
     std::mt19937_64 rng(1390);
     for (int k = 0; k < 300; ++k) check_floats_elementwise(rng, 1 + uint32_t(rng() % 40), false);
-    // Streamed stores, with a tail of fewer than four elements.
+    // Several runs over the cores (in_runs), the last one short; then streamed stores, with a tail
+    // of fewer than four elements.
+    check_floats_elementwise(rng, uint32_t(5 * reference::fast::kRunElements + 1), true);
     for (int k = 0; k < 2; ++k) check_floats_elementwise(rng, uint32_t(reference::fast::kStreamedElements) + 3, true);
+}
+
+TEST_CASE("CLIP1 and CLIP_GRAD1 FLOAT16 fast paths = plain loop over several runs of contiguous elements") {
+    std::mt19937_64 rng(1395);
+    const std::vector<uint32_t> sizes = {uint32_t(3 * reference::fast::kRunElements + 5)};
+    for (int k = 0; k < 4; ++k) {
+        DML_ELEMENT_WISE_CLIP1_OPERATOR_DESC c;
+        c.InputTensor = c.OutputTensor = desc(DataType::FLOAT16, sizes);
+        c.MinMaxDataType = DataType::FLOAT16;
+        c.Min = DML_SCALAR_UNION::of(hard_element<half>(rng));
+        c.Max = DML_SCALAR_UNION::of(hard_element<half>(rng));
+        check_op({OperatorType::ELEMENT_WISE_CLIP1, c}, make_buffers<half>(rng, {{"InputTensor", &c.InputTensor}}, {{"OutputTensor", &c.OutputTensor}}));
+        DML_ELEMENT_WISE_CLIP_GRAD1_OPERATOR_DESC g;
+        g.InputTensor = g.InputGradientTensor = g.OutputGradientTensor = desc(DataType::FLOAT16, sizes);
+        g.MinMaxDataType = DataType::FLOAT16;
+        g.Min = c.Min;
+        g.Max = c.Max;
+        check_op({OperatorType::ELEMENT_WISE_CLIP_GRAD1, g},
+                 make_buffers<half>(rng, {{"InputTensor", &g.InputTensor}, {"InputGradientTensor", &g.InputGradientTensor}},
+                                    {{"OutputGradientTensor", &g.OutputGradientTensor}}));
+    }
 }
 
 TEST_CASE("The element-for-element check fails on a planted difference") {

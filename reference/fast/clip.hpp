@@ -89,7 +89,8 @@ template <class T> bool clip1_elements(const TensorView& X, const TensorView& Y,
     if constexpr (is_half_v<T>) {
         const uint16_t lo = to_bits(Min), hi = to_bits(Max);
         if (one_contiguous_run(Y, {&X}))
-            clip1_half_run(Y.data<uint16_t>(), X.data<uint16_t>(), size_t(element_count(Y.desc)), lo, hi);
+            in_runs(size_t(element_count(Y.desc)),
+                    [&](size_t b, size_t e) { clip1_half_run(Y.data<uint16_t>() + b, X.data<uint16_t>() + b, e - b, lo, hi); });
         else
             map_elements<T, T>(Y, [=](T x) { return from_bits<half>(clip1_half_bits(to_bits(x), lo, hi)); }, X);
     } else {
@@ -104,7 +105,9 @@ inline bool clip_grad1_half(const TensorView& X, const TensorView& dY, const Ten
     if (is_nan(Min) || is_nan(Max)) return false;
     const uint16_t lo = to_bits(Min), hi = to_bits(Max);
     if (one_contiguous_run(dX, {&X, &dY})) {
-        clip_grad1_half_run(dX.data<uint16_t>(), X.data<uint16_t>(), dY.data<uint16_t>(), size_t(element_count(dX.desc)), lo, hi);
+        in_runs(size_t(element_count(dX.desc)), [&](size_t b, size_t e) {
+            clip_grad1_half_run(dX.data<uint16_t>() + b, X.data<uint16_t>() + b, dY.data<uint16_t>() + b, e - b, lo, hi);
+        });
         return true;
     }
     map_elements<half, half, half>(dX, [=](half x, half dy) { return from_bits<half>(clip_grad1_half_bits(to_bits(x), to_bits(dy), lo, hi)); },

@@ -15,12 +15,26 @@ namespace dmlref::reference::fast {
 
 inline uint16_t half_positive_mask(half x) { return uint16_t(0) - uint16_t(uint16_t(to_bits(x) - 1u) < 0x7c00u); }
 
+inline half relu_half_value(half x) { return from_bits<half>(uint16_t(to_bits(x) & half_positive_mask(x))); }
+inline half relu_grad_half_value(half x, half dy) { return from_bits<half>(uint16_t(to_bits(dy) & half_positive_mask(x))); }
+
+// Contiguous tensors in runs over the cores (streamed.hpp), others through map_elements.
 inline void relu_half(const TensorView& X, const TensorView& Y) {
-    map_elements<half, half>(Y, [](half x) { return from_bits<half>(uint16_t(to_bits(x) & half_positive_mask(x))); }, X);
+    if (!one_contiguous_run(Y, {&X})) return map_elements<half, half>(Y, relu_half_value, X);
+    const half* x = X.data<half>();
+    half* y = Y.data<half>();
+    in_runs(size_t(element_count(Y.desc)), [&](size_t b, size_t e) {
+        for (size_t i = b; i < e; ++i) y[i] = relu_half_value(x[i]);
+    });
 }
 
 inline void relu_grad_half(const TensorView& X, const TensorView& dY, const TensorView& dX) {
-    map_elements<half, half, half>(dX, [](half x, half dy) { return from_bits<half>(uint16_t(to_bits(dy) & half_positive_mask(x))); }, X, dY);
+    if (!one_contiguous_run(dX, {&X, &dY})) return map_elements<half, half, half>(dX, relu_grad_half_value, X, dY);
+    const half *x = X.data<half>(), *dy = dY.data<half>();
+    half* dx = dX.data<half>();
+    in_runs(size_t(element_count(dX.desc)), [&](size_t b, size_t e) {
+        for (size_t i = b; i < e; ++i) dx[i] = relu_grad_half_value(x[i], dy[i]);
+    });
 }
 
 // RELU_GRAD for FLOAT32 with X, dY and dX contiguous: dY's bits under the mask x > 0 (false for

@@ -1,13 +1,17 @@
-// FLOAT32 element-wise maps with SSE2 vectors, storing large outputs with non-temporal stores
-// (no read of the output's cache lines before they are written). Internal to dmlref.
+// Element-wise maps over contiguous elements in runs spread over the cores, and FLOAT32 ones with
+// SSE2 vectors, storing large outputs with non-temporal stores (no read of the output's cache
+// lines before they are written). Internal to dmlref.
 //
 // The values are the caller's: f4(i) gives elements i..i+3 as a vector, f1(i) element i, and
 // both must give the same bits (test/test_fast_paths.cpp compares every caller with its plain
 // loop). How the results are stored never changes them.
 #pragma once
 
+#include "parallel.hpp"
+
 #include "dmlref/tensor.hpp"
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <initializer_list>
@@ -41,17 +45,29 @@ inline bool one_contiguous_run(const TensorView& Y, std::initializer_list<const 
     return true;
 }
 
+// Elements [0, n) of an element-wise map as runs [begin, end) of kRunElements, spread over the
+// cores by parallel_for: f(begin, end) for each; every element is written by one thread.
+inline constexpr size_t kRunElements = size_t(1) << 14;
+template <class F> void in_runs(size_t n, F&& f) {
+    parallel_for(int64_t((n + kRunElements - 1) / kRunElements), [&](int64_t k) {
+        const size_t begin = size_t(k) * kRunElements;
+        f(begin, std::min(n, begin + kRunElements));
+    });
+}
+
 #if defined(__SSE2__)
 template <class F4, class F1> void floats_streamed(float* y, size_t n, F4&& f4, F1&& f1) {
-    size_t i = 0;
-    if (n >= kStreamedElements && reinterpret_cast<uintptr_t>(y) % alignof(float) == 0) {
-        for (; i < n && reinterpret_cast<uintptr_t>(y + i) % 16 != 0; ++i) y[i] = f1(i);
-        for (; i + 4 <= n; i += 4) _mm_stream_ps(y + i, f4(i));
-        _mm_sfence();
-    } else {
-        for (; i + 4 <= n; i += 4) _mm_storeu_ps(y + i, f4(i));
-    }
-    for (; i < n; ++i) y[i] = f1(i);
+    const bool streamed = n >= kStreamedElements && reinterpret_cast<uintptr_t>(y) % alignof(float) == 0;
+    in_runs(n, [&](size_t i, size_t end) {
+        if (streamed) {
+            for (; i < end && reinterpret_cast<uintptr_t>(y + i) % 16 != 0; ++i) y[i] = f1(i);
+            for (; i + 4 <= end; i += 4) _mm_stream_ps(y + i, f4(i));
+            _mm_sfence();
+        } else {
+            for (; i + 4 <= end; i += 4) _mm_storeu_ps(y + i, f4(i));
+        }
+        for (; i < end; ++i) y[i] = f1(i);
+    });
 }
 
 #endif
