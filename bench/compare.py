@@ -250,8 +250,15 @@ if threads:
 cpu = platform.processor() or platform.machine()
 try:
     with open("/proc/cpuinfo") as f:
-        cpu = next(l.split(":", 1)[1].strip() for l in f if l.startswith("model name"))
-except (OSError, StopIteration):
+        info = f.read().splitlines()
+    cpu = next(l.split(":", 1)[1].strip() for l in info if l.startswith("model name"))
+    flags = set(next(l.split(":", 1)[1] for l in info if l.startswith("flags")).split())
+    vector = [v for v in ("avx512f", "avx2", "f16c") if v in flags]  # which clones the fast paths take
+    cpu += f" ({', '.join(vector) or 'no AVX'})"
+    cache = os.sysconf("SC_LEVEL3_CACHE_SIZE") if "SC_LEVEL3_CACHE_SIZE" in os.sysconf_names else 0
+    if cache > 0:
+        cpu += f", L3 {cache >> 20} MiB"
+except (OSError, StopIteration, ValueError):
     pass
 print(f"dmlref bench_ops vs {', '.join(f'{k} {v}' for k, v in [('torch', torch.__version__ if torch else 'absent'), ('numpy', np.__version__)])}")
 print(f"machine: {cpu}, {os.cpu_count()} logical CPUs, affinity {sorted(os.sched_getaffinity(0))[:4]}..., threads {threads or 'all'}; best of {repeats}, {rounds} rounds")
