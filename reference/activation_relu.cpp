@@ -36,6 +36,7 @@ void evaluate(const DML_ACTIVATION_RELU_OPERATOR_DESC& d, const Bindings& b) {
     const TensorView X(d.InputTensor, b.at("InputTensor"));
     const TensorView Y(d.OutputTensor, b.at("OutputTensor"));
     if (fast_paths_enabled() && d.InputTensor.DataType == DataType::FLOAT16) return fast::relu_half(X, Y);
+    if (fast_paths_enabled() && d.InputTensor.DataType == DataType::FLOAT32 && fast::relu_floats(X, Y)) return;
     if (in_force(Reading::ForwardNaNPropagates)) {  // ForwardNaN=NaNPropagates: a NaN passes as it is
         dispatch(d.InputTensor.DataType, [&]<class T>() {
             map_elements<T, T>(Y, [](T x) { return select(exact_gt(x, T(0)) | is_nan(x), x, T(0)); }, X);

@@ -108,7 +108,7 @@ template <class T> void check_clip1(std::mt19937_64& rng, int count) {
 
 // ---- FLOAT32 element-wise paths (fast/streamed.hpp) -----------------------------------------
 
-// CLIP1, CLIP_GRAD1 and RELU_GRAD on FLOAT32 with `n` elements, packed or strided: n from
+// CLIP1, CLIP_GRAD1, RELU and RELU_GRAD on FLOAT32 with `n` elements, packed or strided: n from
 // fast::kStreamedElements up takes the streamed stores.
 void check_floats_elementwise(std::mt19937_64& rng, uint32_t n, bool packed) {
     const std::vector<uint32_t> sizes = {n};
@@ -131,6 +131,10 @@ void check_floats_elementwise(std::mt19937_64& rng, uint32_t n, bool packed) {
     check_op({OperatorType::ELEMENT_WISE_CLIP_GRAD1, g},
              make_buffers<float>(rng, {{"InputTensor", &g.InputTensor}, {"InputGradientTensor", &g.InputGradientTensor}},
                                  {{"OutputGradientTensor", &g.OutputGradientTensor}}));
+    DML_ACTIVATION_RELU_OPERATOR_DESC f;
+    f.InputTensor = desc(DataType::FLOAT32, sizes, strided);
+    f.OutputTensor = desc(DataType::FLOAT32, sizes);
+    check_op({OperatorType::ACTIVATION_RELU, f}, make_buffers<float>(rng, {{"InputTensor", &f.InputTensor}}, {{"OutputTensor", &f.OutputTensor}}));
     DML_ACTIVATION_RELU_GRAD_OPERATOR_DESC r;
     r.InputTensor = desc(DataType::FLOAT32, sizes, strided);
     r.InputGradientTensor = r.OutputGradientTensor = desc(DataType::FLOAT32, sizes);
@@ -205,7 +209,7 @@ TEST_CASE_TEMPLATE("Resample fast path = plain loop, element for element", T, DM
     check_resample<T>(rng, 120);
 }
 
-TEST_CASE("CLIP1, CLIP_GRAD1 and RELU_GRAD FLOAT32 fast paths = plain loop, element for element") {
+TEST_CASE("CLIP1, CLIP_GRAD1, RELU and RELU_GRAD FLOAT32 fast paths = plain loop, element for element") {
     std::mt19937_64 rng(1390);
     for (int k = 0; k < 300; ++k) check_floats_elementwise(rng, 1 + uint32_t(rng() % 40), false);
     // Several runs over the cores (in_runs), the last one short; then streamed stores, with a tail

@@ -1,6 +1,6 @@
 // Fast path of ACTIVATION_RELU and ACTIVATION_RELU_GRAD for FLOAT16: "x > 0" read off the bits
 // (the positive, non-zero, non-NaN halves are exactly the bit patterns 0x0001..0x7c00), one
-// unsigned 16-bit compare that vectorises. Internal to dmlref.
+// unsigned 16-bit compare that vectorises; and for contiguous FLOAT32, SSE2. Internal to dmlref.
 //
 // The same values as activation_relu.cpp's plain loop (test/test_fast_paths.cpp): x itself or dY
 // where x > 0, else +0.
@@ -35,6 +35,23 @@ inline void relu_grad_half(const TensorView& X, const TensorView& dY, const Tens
     in_runs(size_t(element_count(dX.desc)), [&](size_t b, size_t e) {
         for (size_t i = b; i < e; ++i) dx[i] = relu_grad_half_value(x[i], dy[i]);
     });
+}
+
+// RELU for FLOAT32 with X and Y contiguous: x's bits under the mask x > 0 (false for NaN and
+// -0), else +0; SSE2, large outputs streamed. False, having written nothing, otherwise.
+inline bool relu_floats(const TensorView& X, const TensorView& Y) {
+#if defined(__SSE2__)
+    if (!one_contiguous_run(Y, {&X})) return false;
+    const float* x = X.data<float>();
+    const __m128 zero = _mm_setzero_ps();
+    floats_streamed(Y.data<float>(), size_t(element_count(Y.desc)),
+                    [=](size_t i) { const __m128 v = _mm_loadu_ps(x + i); return _mm_and_ps(_mm_cmpgt_ps(v, zero), v); },
+                    [=](size_t i) { return select(x[i] > 0.0f, x[i], 0.0f); });
+    return true;
+#else
+    (void)X, (void)Y;
+    return false;
+#endif
 }
 
 // RELU_GRAD for FLOAT32 with X, dY and dX contiguous: dY's bits under the mask x > 0 (false for
