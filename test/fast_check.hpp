@@ -28,6 +28,12 @@ template <class T> T hard_element(std::mt19937_64& rng) {
     }
 }
 
+// A test's generator for type T: seeded by the test's base and the type, so that each of the
+// eleven types draws its own cases.
+template <class T> std::mt19937_64 rng_for(uint64_t base) {
+    return std::mt19937_64(base + sizeof(T) * 7 + std::is_signed_v<T> + 2 * is_floating_v<T>);
+}
+
 // ---- Running an operator with and without the fast paths --------------------------------------
 
 struct Buffers {

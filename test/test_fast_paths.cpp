@@ -195,17 +195,17 @@ TEST_CASE("CLIP_GRAD1 FLOAT16 fast path = plain loop, element for element") {
 }
 
 TEST_CASE_TEMPLATE("CLIP1 fast path = plain loop, element for element", T, DMLREF_ALL_TYPES) {
-    std::mt19937_64 rng(1320 + sizeof(T) * 7 + std::is_signed_v<T> + 2 * is_floating_v<T>);
+    std::mt19937_64 rng = rng_for<T>(1320);
     check_clip1<T>(rng, 400);
 }
 
 TEST_CASE_TEMPLATE("Resample fast path = plain loop on wide rows (patterned reads, chunks)", T, DMLREF_ALL_TYPES) {
-    std::mt19937_64 rng(1370 + sizeof(T) * 7 + std::is_signed_v<T> + 2 * is_floating_v<T>);
+    std::mt19937_64 rng = rng_for<T>(1370);
     check_resample_wide<T>(rng, 40);
 }
 
 TEST_CASE_TEMPLATE("Resample fast path = plain loop, element for element", T, DMLREF_ALL_TYPES) {
-    std::mt19937_64 rng(1300 + sizeof(T) * 7 + std::is_signed_v<T> + 2 * is_floating_v<T>);
+    std::mt19937_64 rng = rng_for<T>(1300);
     check_resample<T>(rng, 120);
 }
 

@@ -117,12 +117,12 @@ template <class T> void check_pooling_wide(std::mt19937_64& rng, int count) {
 }  // namespace
 
 TEST_CASE_TEMPLATE("Max pooling fast path = plain loop, element for element", T, DMLREF_ALL_TYPES) {
-    std::mt19937_64 rng(1310 + sizeof(T) * 7 + std::is_signed_v<T> + 2 * is_floating_v<T>);
+    std::mt19937_64 rng = rng_for<T>(1310);
     check_pooling<T>(rng, 120);
 }
 
 TEST_CASE_TEMPLATE("Max pooling fast path = plain loop on wide rows (interior scan, exact retries)", T, DMLREF_ALL_TYPES) {
-    std::mt19937_64 rng(1380 + sizeof(T) * 7 + std::is_signed_v<T> + 2 * is_floating_v<T>);
+    std::mt19937_64 rng = rng_for<T>(1380);
     check_pooling_wide<T>(rng, 40);
 }
 
@@ -183,6 +183,6 @@ template <class T> void check_pooling_rolling(std::mt19937_64& rng) {
 }  // namespace
 
 TEST_CASE_TEMPLATE("Max pooling fast path = plain loop: rolling accumulator, vector scan, gapped rows", T, DMLREF_ALL_TYPES) {
-    std::mt19937_64 rng(1400 + sizeof(T) * 7 + std::is_signed_v<T> + 2 * is_floating_v<T>);
+    std::mt19937_64 rng = rng_for<T>(1400);
     check_pooling_rolling<T>(rng);
 }

@@ -91,7 +91,7 @@ template <class T> auto linear_probe(const std::vector<double>& x) {
 }  // namespace
 
 TEST_CASE_TEMPLATE("Resample LINEAR fused rows = plain loop (many rows, strided last dimensions)", T, DMLREF_ALL_TYPES) {
-    std::mt19937_64 rng(1400 + sizeof(T) * 7 + std::is_signed_v<T> + 2 * is_floating_v<T>);
+    std::mt19937_64 rng = rng_for<T>(1400);
     check_resample_linear<T>(rng, 60);
 }
 

@@ -48,7 +48,7 @@ template <class T> void check_slice_grad(std::mt19937_64& rng, int count) {
 }  // namespace
 
 TEST_CASE_TEMPLATE("SLICE_GRAD fast path = plain loop, element for element", T, DMLREF_ALL_TYPES) {
-    std::mt19937_64 rng(1450 + sizeof(T) * 7 + std::is_signed_v<T> + 2 * is_floating_v<T>);
+    std::mt19937_64 rng = rng_for<T>(1450);
     check_slice_grad<T>(rng, 150);
 }
 

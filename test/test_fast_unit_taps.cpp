@@ -61,7 +61,7 @@ template <class T> void check_unit_tap_sums(std::mt19937_64& rng, int count) {
 }  // namespace
 
 TEST_CASE_TEMPLATE("Resample grad nearest fast path (unit-tap sums) = plain loop, element for element", T, DMLREF_ALL_TYPES) {
-    std::mt19937_64 rng(1400 + sizeof(T) * 7 + std::is_signed_v<T> + 2 * is_floating_v<T>);
+    std::mt19937_64 rng = rng_for<T>(1400);
     check_unit_tap_sums<T>(rng, 60);
 }
 
