@@ -15,19 +15,9 @@ namespace dmlref::reference::fast {
 
 inline uint16_t half_positive_mask(half x) { return uint16_t(0) - uint16_t(uint16_t(to_bits(x) - 1u) < 0x7c00u); }
 
-inline half relu_half_value(half x) { return from_bits<half>(uint16_t(to_bits(x) & half_positive_mask(x))); }
 inline half relu_grad_half_value(half x, half dy) { return from_bits<half>(uint16_t(to_bits(dy) & half_positive_mask(x))); }
 
 // Contiguous tensors in runs over the cores (streamed.hpp), others through map_elements.
-inline void relu_half(const TensorView& X, const TensorView& Y) {
-    if (!one_contiguous_run(Y, {&X})) return map_elements<half, half>(Y, relu_half_value, X);
-    const half* x = X.data<half>();
-    half* y = Y.data<half>();
-    in_runs(size_t(element_count(Y.desc)), [&](size_t b, size_t e) {
-        for (size_t i = b; i < e; ++i) y[i] = relu_half_value(x[i]);
-    });
-}
-
 inline void relu_grad_half(const TensorView& X, const TensorView& dY, const TensorView& dX) {
     if (!one_contiguous_run(dX, {&X, &dY})) return map_elements<half, half, half>(dX, relu_grad_half_value, X, dY);
     const half *x = X.data<half>(), *dy = dY.data<half>();
@@ -37,22 +27,8 @@ inline void relu_grad_half(const TensorView& X, const TensorView& dY, const Tens
     });
 }
 
-// RELU for FLOAT32 with X and Y contiguous: x's bits under the mask x > 0 (false for NaN and
-// -0), else +0; SSE2, large outputs streamed. False, having written nothing, otherwise.
-inline bool relu_floats(const TensorView& X, const TensorView& Y) {
-#if defined(__SSE2__)
-    if (!one_contiguous_run(Y, {&X})) return false;
-    const float* x = X.data<float>();
-    const __m128 zero = _mm_setzero_ps();
-    floats_streamed(Y.data<float>(), size_t(element_count(Y.desc)),
-                    [=](size_t i) { const __m128 v = _mm_loadu_ps(x + i); return _mm_and_ps(_mm_cmpgt_ps(v, zero), v); },
-                    [=](size_t i) { return select(x[i] > 0.0f, x[i], 0.0f); });
-    return true;
-#else
-    (void)X, (void)Y;
-    return false;
-#endif
-}
+// RELU is RELU_GRAD with dY = x: x's bits where x > 0, else +0 (NaN and -0 give +0).
+inline void relu_half(const TensorView& X, const TensorView& Y) { relu_grad_half(X, X, Y); }
 
 // RELU_GRAD for FLOAT32 with X, dY and dX contiguous: dY's bits under the mask x > 0 (false for
 // NaN), else +0; SSE2, large outputs streamed (streamed.hpp). False, having written nothing,
@@ -71,5 +47,8 @@ inline bool relu_grad_floats(const TensorView& X, const TensorView& dY, const Te
     return false;
 #endif
 }
+
+// RELU for FLOAT32 as RELU_GRAD with dY = x.
+inline bool relu_floats(const TensorView& X, const TensorView& Y) { return relu_grad_floats(X, X, Y); }
 
 }  // namespace dmlref::reference::fast
