@@ -15,6 +15,15 @@
 //   bench_ops --floor CONFIG [repeats=5]         prints "CONFIG seconds"
 #include "dmlref/case.hpp"
 #include "dmlref/numeric.hpp"
+#include "dmlref/descs/activation.hpp"
+#include "dmlref/descs/element_wise_clip.hpp"
+#include "dmlref/descs/max_pooling.hpp"
+#include "dmlref/descs/resample.hpp"
+#include "dmlref/descs/slice.hpp"
+#include "dmlref/descs/average_pooling.hpp"
+#include "dmlref/descs/local_response_normalization.hpp"
+#include "dmlref/descs/batch_normalization.hpp"
+#include "dmlref/descs/roi_align.hpp"
 #include "dmlref/operators.hpp"
 
 #include <algorithm>

@@ -2,6 +2,7 @@
 // .npy file and as a raw buffer, against a strided FLOAT16 golden output, then the census and
 // the JSON report. Properties: nothing crashes (DiffError is the documented failure), and values
 // that read have the output's logical size. docs/fuzzing.md.
+#include "dmlref/descs/activation.hpp"
 #include "dmlref/diff.hpp"
 
 #include <unistd.h>
@@ -43,7 +44,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         out.write(reinterpret_cast<const char*>(data), std::streamsize(size));
     }
     const Case& g = golden();
-    const TensorDesc& d = std::get<DML_ACTIVATION_RELU_OPERATOR_DESC>(g.op.Desc).OutputTensor;
+    const TensorDesc& d = get<DML_ACTIVATION_RELU_OPERATOR_DESC>(g.op.Desc).OutputTensor;
     DiffOptions options;
     options.max_bytes = 1 << 20;
     for (int raw = 0; raw < 2; ++raw) {

@@ -91,12 +91,13 @@ std::optional<TensorDesc> read_tensor_desc(Reader& r, const json& node_in, const
 
 // ---- Desc fields -------------------------------------------------------------------------
 
-struct DescReader {
+struct DescReader : FieldVisitor {
     Reader& r;
     const json& node;
     std::string struct_name;
     std::vector<std::string_view> seen;
     bool ok = true;
+    DescReader(Reader& reader, const json& n, std::string name) : r(reader), node(n), struct_name(std::move(name)) {}
 
     const json* field(std::string_view n, bool required) {
         seen.push_back(n);
@@ -109,27 +110,27 @@ struct DescReader {
     }
     std::string path(std::string_view n) const { return pointer_append("/desc", n); }
 
-    void tensor(std::string_view n, TensorDesc& d, TensorRole) {
+    void tensor(std::string_view n, TensorDesc& d, TensorRole) override {
         if (const json* j = field(n, true)) {
             if (auto t = read_tensor_desc(r, *j, path(n))) d = *t; else ok = false;
         }
     }
-    void optional_tensor(std::string_view n, std::optional<TensorDesc>& d, TensorRole) {
+    void optional_tensor(std::string_view n, std::optional<TensorDesc>& d, TensorRole) override {
         if (const json* j = field(n, false)) {
             if (auto t = read_tensor_desc(r, *j, path(n))) d = *t; else ok = false;
         }
     }
-    void data_type(std::string_view n, DataType& t) {
+    void data_type(std::string_view n, DataType& t) override {
         if (const json* j = field(n, true)) {
             if (auto v = read_data_type(r, *j, path(n))) t = *v; else ok = false;
         }
     }
-    void float32(std::string_view n, float& f) {
+    void float32(std::string_view n, float& f) override {
         if (const json* j = field(n, true)) {
             if (auto b = r.value(DataType::FLOAT32, *j, path(n), true)) f = from_bits<float>(uint32_t(*b)); else ok = false;
         }
     }
-    void scale_bias(std::string_view n, std::optional<DML_SCALE_BIAS>& sb) {
+    void scale_bias(std::string_view n, std::optional<DML_SCALE_BIAS>& sb) override {
         const json* j = field(n, false);
         if (!j) return;
         if (!r.is_object(*j, path(n), "DML_SCALE_BIAS")) { ok = false; return; }
@@ -142,17 +143,17 @@ struct DescReader {
         }
         sb = v;
     }
-    void uint(std::string_view n, uint32_t& v) {
+    void uint(std::string_view n, uint32_t& v) override {
         if (const json* j = field(n, true)) {
             if (auto x = r.unsigned_value(*j, path(n), 0xffffffffull, n)) v = uint32_t(*x); else ok = false;
         }
     }
-    void uint_array(std::string_view n, std::vector<uint32_t>& v) {
+    void uint_array(std::string_view n, std::vector<uint32_t>& v) override {
         if (const json* j = field(n, true)) {
             if (auto x = r.uint_array(*j, path(n), n)) v = *x; else ok = false;
         }
     }
-    void int_array(std::string_view n, std::vector<int32_t>& v) {
+    void int_array(std::string_view n, std::vector<int32_t>& v) override {
         const json* j = field(n, true);
         if (!j) return;
         if (!j->is_array() || j->size() > 64) {
@@ -174,7 +175,7 @@ struct DescReader {
             v.push_back(int32_t(e.get<int64_t>()));
         }
     }
-    void float_array(std::string_view n, std::vector<float>& v) {
+    void float_array(std::string_view n, std::vector<float>& v) override {
         const json* j = field(n, true);
         if (!j) return;
         if (!j->is_array() || j->size() > 64) {
@@ -188,7 +189,7 @@ struct DescReader {
             else ok = false;
         }
     }
-    void enumeration(std::string_view n, uint32_t& v, const EnumNames& e) {
+    void enumeration(std::string_view n, uint32_t& v, const EnumNames& e) override {
         const json* j = field(n, true);
         if (!j) return;
         if (j->is_string()) {
@@ -209,7 +210,7 @@ struct DescReader {
     // activation's InputTensor and OutputTensor may appear only as null.
     // Which types dmlref evaluates is the operator's rule; a type DirectML does not allow to be
     // fused is an error here (fused-activation.type).
-    void fused_activation(std::string_view n, std::optional<DML_FUSED_ACTIVATION>& fa) {
+    void fused_activation(std::string_view n, std::optional<DML_FUSED_ACTIVATION>& fa) override {
         const json* j = field(n, false);
         if (!j) return;
         std::string p = path(n);
@@ -265,7 +266,7 @@ struct DescReader {
         fa = v;
     }
     // DML_SCALAR_UNION: a value in the union's data type, or an object naming one member.
-    void scalar(std::string_view n, DML_SCALAR_UNION& u, DataType t) {
+    void scalar(std::string_view n, DML_SCALAR_UNION& u, DataType t) override {
         const json* j = field(n, true);
         if (!j) return;
         const std::string p = path(n);
@@ -328,14 +329,11 @@ struct DescReader {
 }  // namespace
 
 bool read_desc(Reader& r, Operator& op, const json& node) {
-    return std::visit([&](auto& d) {
-        using D = std::decay_t<decltype(d)>;
-        std::string struct_name = "DML_" + std::string(info(op.Type).Name) + "_OPERATOR_DESC";
-        DescReader dr{r, node, struct_name, {}, true};
-        D::fields(d, dr);
-        r.only_keys(node, "/desc", dr.seen, struct_name);
-        return dr.ok;
-    }, op.Desc);
+    const std::string struct_name = "DML_" + std::string(info(op.Type).Name) + "_OPERATOR_DESC";
+    DescReader dr(r, node, struct_name);
+    op.Desc.fields(dr);
+    r.only_keys(node, "/desc", dr.seen, struct_name);
+    return dr.ok;
 }
 
 void record_desc_notation(Reader& r, Case& c, const json& node, size_t diags_before) {

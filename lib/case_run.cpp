@@ -5,6 +5,8 @@
 #include "dmlref/numeric.hpp"
 #include "dmlref/readings.hpp"
 
+#include "../reference/kit/family.hpp"
+
 #include <algorithm>
 #include <cstring>
 #include <set>
@@ -17,37 +19,6 @@ namespace {
 // record of about 130 bytes in memory and as much text in the golden (docs/rules.md, limit.work).
 constexpr uint64_t kDontCareWork = 128;
 
-// Output positions of a pooling desc whose window holds only padding: the operator's own DontCare
-// entries (EmptyWindow), counted per output without building the list. A window is empty when,
-// along some spatial dimension i, no tap o * Strides - StartPadding + k * Dilations (k < WindowSize)
-// lies in [0, InputTensor.Sizes[i + 2]).
-template <class D> uint64_t empty_windows(const D& d) {
-    const auto& in = d.InputTensor.Sizes;
-    const auto& out = d.OutputTensor.Sizes;
-    if (in.size() < 3 || out.size() != in.size() || d.WindowSize.size() != in.size() - 2 ||
-        d.Strides.size() != in.size() - 2 || d.StartPadding.size() != in.size() - 2) return 0;  // not valid: no list
-    uint64_t all = 1, filled = 1;
-    for (size_t i = 0; i + 2 < in.size(); ++i) {
-        int64_t dilation = 1;
-        if constexpr (requires { d.Dilations; })
-            if (i < d.Dilations.size() && d.Dilations[i] > 0) dilation = d.Dilations[i];
-        const int64_t n = in[i + 2], s = std::max<int64_t>(d.Strides[i], 1), p = d.StartPadding[i], w = d.WindowSize[i];
-        // Positions with first tap in [0, n) are never empty, those with first tap >= n always are;
-        // only those with first tap < 0 (o < ceil(p / s)) need a look.
-        uint64_t nonempty = 0;
-        for (int64_t o = 0; o < int64_t(out[i + 2]); ++o) {
-            const int64_t first = o * s - p;
-            if (first >= n) break;
-            if (first >= 0) { nonempty += std::min<int64_t>(out[i + 2] - o, (n - 1 - first) / s + 1); break; }
-            const int64_t k = (-first + dilation - 1) / dilation;  // the first tap at or past 0
-            nonempty += k < w && first + k * dilation < n;
-        }
-        all = saturating_mul(all, out[i + 2]);
-        filled = saturating_mul(filled, nonempty);
-    }
-    return saturating_mul(uint64_t(out[0]) * out[1], all - std::min(all, filled));
-}
-
 }  // namespace
 
 uint64_t work_estimate(const Operator& op) {
@@ -58,25 +29,12 @@ uint64_t work_estimate(const Operator& op) {
                                                        : element_count(*f.desc);
         elements = saturating_add(elements, n);
     }
-    uint64_t factor = 1;
-    std::visit([&](const auto& d) {
-        // A windowed operator reads its whole window for an element; an interpolating one up to
-        // 2^dimensions neighbours.
-        if constexpr (requires { d.WindowSize; })
-            for (uint32_t w : d.WindowSize) factor = saturating_mul(factor, w);
-        if constexpr (requires { d.Scales; })
-            factor = saturating_mul(factor, uint64_t(1) << std::min<size_t>(d.Scales.size(), 8));
-    }, op.Desc);
-    uint64_t dont_care = 0;  // entries of the operator's own DontCare lists (all-padding pooling windows)
-    std::visit([&](const auto& d) {
-        if constexpr (requires { d.OutputTensor.Sizes; d.WindowSize; d.StartPadding; }) {
-            bool lists = true;
-            if constexpr (requires { d.IncludePadding; }) lists = d.IncludePadding == 0;  // average pooling: 0 / 0 only then
-            uint64_t per = 1;
-            if constexpr (requires { d.OutputIndicesTensor; }) per = d.OutputIndicesTensor ? 2 : 1;  // one list per output
-            if (lists) dont_care = saturating_mul(empty_windows(d), per);
-        }
-    }, op.Desc);
+    // A windowed operator reads its whole window for an element, an interpolating one up to
+    // 2^dimensions neighbours (the record's work factor); its own DontCare lists (all-padding
+    // pooling windows) cost kDontCareWork an entry.
+    const kit::OperatorRecord& r = kit::record(op.Type);
+    const uint64_t factor = r.work_factor ? r.work_factor(op.Desc) : 1;
+    const uint64_t dont_care = r.dont_care_entries ? r.dont_care_entries(op.Desc) : 0;
     return saturating_add(saturating_mul(elements, factor), saturating_mul(dont_care, kDontCareWork));
 }
 

@@ -42,20 +42,20 @@ ordered_json tensor_desc_json(const TensorDesc& d) {
     return j;
 }
 
-struct DescWriter {
+struct DescWriter : FieldVisitor {
     ordered_json out = ordered_json::object();
-    void tensor(std::string_view n, const TensorDesc& d, TensorRole) { out[std::string(n)] = tensor_desc_json(d); }
-    void optional_tensor(std::string_view n, const std::optional<TensorDesc>& d, TensorRole) {
+    void tensor(std::string_view n, TensorDesc& d, TensorRole) override { out[std::string(n)] = tensor_desc_json(d); }
+    void optional_tensor(std::string_view n, std::optional<TensorDesc>& d, TensorRole) override {
         if (d) out[std::string(n)] = tensor_desc_json(*d);
     }
-    void data_type(std::string_view n, const DataType& t) { out[std::string(n)] = std::string(name(t)); }
-    void float32(std::string_view n, const float& f) { out[std::string(n)] = json_raw(format_exact_value(DataType::FLOAT32, to_bits(f))); }
-    void scale_bias(std::string_view n, const std::optional<DML_SCALE_BIAS>& sb) {
+    void data_type(std::string_view n, DataType& t) override { out[std::string(n)] = std::string(name(t)); }
+    void float32(std::string_view n, float& f) override { out[std::string(n)] = json_raw(format_exact_value(DataType::FLOAT32, to_bits(f))); }
+    void scale_bias(std::string_view n, std::optional<DML_SCALE_BIAS>& sb) override {
         if (!sb) return;
         out[std::string(n)] = {{"Scale", json_raw(format_exact_value(DataType::FLOAT32, to_bits(sb->Scale)))},
                                {"Bias", json_raw(format_exact_value(DataType::FLOAT32, to_bits(sb->Bias)))}};
     }
-    void scalar(std::string_view n, const DML_SCALAR_UNION& u, DataType t) {
+    void scalar(std::string_view n, DML_SCALAR_UNION& u, DataType t) override {
         // The value in its data type; bytes beyond the member, if any, as the Bytes member.
         bool extra = false;
         for (size_t i = is_valid(t) ? element_size(t) : 0; i < 8; ++i) extra = extra || u.Bytes[i] != 0;
@@ -66,19 +66,19 @@ struct DescWriter {
         }
         out[std::string(n)] = json_raw(format_exact_value(t, u.as<uint64_t>()));
     }
-    void uint(std::string_view n, const uint32_t& v) { out[std::string(n)] = v; }
-    void uint_array(std::string_view n, const std::vector<uint32_t>& v) { out[std::string(n)] = v; }
-    void int_array(std::string_view n, const std::vector<int32_t>& v) { out[std::string(n)] = v; }
-    void float_array(std::string_view n, const std::vector<float>& v) {
+    void uint(std::string_view n, uint32_t& v) override { out[std::string(n)] = v; }
+    void uint_array(std::string_view n, std::vector<uint32_t>& v) override { out[std::string(n)] = v; }
+    void int_array(std::string_view n, std::vector<int32_t>& v) override { out[std::string(n)] = v; }
+    void float_array(std::string_view n, std::vector<float>& v) override {
         ordered_json a = ordered_json::array();
         for (float f : v) a.push_back(json_raw(format_exact_value(DataType::FLOAT32, to_bits(f))));
         out[std::string(n)] = a;
     }
-    void enumeration(std::string_view n, const uint32_t& v, const EnumNames& e) {
+    void enumeration(std::string_view n, uint32_t& v, const EnumNames& e) override {
         out[std::string(n)] = v < e.Names.size() ? ordered_json(std::string(e.Names[v])) : ordered_json(v);
     }
     // A fused activation, flat: {"Type": "ACTIVATION_LEAKY_RELU", "Alpha": 0.01}; absent when none.
-    void fused_activation(std::string_view n, const std::optional<DML_FUSED_ACTIVATION>& fa) {
+    void fused_activation(std::string_view n, std::optional<DML_FUSED_ACTIVATION>& fa) override {
         if (!fa) return;
         const auto& t = fused_activation_types().at(fa->Type);
         ordered_json j = ordered_json::object();
@@ -92,11 +92,9 @@ struct DescWriter {
 }  // namespace
 
 ordered_json canonical_desc_json(const Operator& op) {
-    return std::visit([](const auto& d) {
-        DescWriter w;
-        std::decay_t<decltype(d)>::fields(d, w);
-        return w.out;
-    }, op.Desc);
+    DescWriter w;
+    op.Desc.fields(w);
+    return w.out;
 }
 
 bool inexact_under(const Diagnostics& diags, const std::string& path, size_t from) {

@@ -4,7 +4,10 @@
 
 #include "gen_internal.hpp"
 
+#include "dmlref/descs/resample.hpp"
 #include "dmlref/values.hpp"
+
+#include "../reference/kit/family.hpp"
 
 #include <algorithm>
 #include <sstream>
@@ -48,21 +51,21 @@ std::string_view field_of(const std::vector<std::pair<std::string_view, std::str
     return "";
 }
 
-struct Fields {
+struct Fields : FieldVisitor {
     std::vector<std::pair<std::string, std::string>> items;  // (name, kind)
     void add(std::string_view n, const char* k) { items.emplace_back(std::string(n), k); }
-    void tensor(std::string_view n, TensorDesc&, TensorRole r) { add(n, r == TensorRole::Input ? "input" : "output"); }
-    void optional_tensor(std::string_view n, std::optional<TensorDesc>&, TensorRole) { add(n, "optional"); }
-    void data_type(std::string_view n, DataType&) { add(n, "data_type"); }
-    void scalar(std::string_view n, DML_SCALAR_UNION&, DataType) { add(n, "bound"); }
-    void float32(std::string_view n, float&) { add(n, "bound"); }
-    void scale_bias(std::string_view n, std::optional<DML_SCALE_BIAS>&) { add(n, "scale_bias"); }
-    void uint(std::string_view n, uint32_t&) { add(n, "count"); }
-    void uint_array(std::string_view n, std::vector<uint32_t>&) { add(n, "array"); }
-    void int_array(std::string_view n, std::vector<int32_t>&) { add(n, "array"); }
-    void float_array(std::string_view n, std::vector<float>&) { add(n, "array"); }
-    void enumeration(std::string_view n, uint32_t&, const EnumNames&) { add(n, "enum"); }
-    void fused_activation(std::string_view n, std::optional<DML_FUSED_ACTIVATION>&) { add(n, "fused_activation"); }
+    void tensor(std::string_view n, TensorDesc&, TensorRole r) override { add(n, r == TensorRole::Input ? "input" : "output"); }
+    void optional_tensor(std::string_view n, std::optional<TensorDesc>&, TensorRole) override { add(n, "optional"); }
+    void data_type(std::string_view n, DataType&) override { add(n, "data_type"); }
+    void scalar(std::string_view n, DML_SCALAR_UNION&, DataType) override { add(n, "bound"); }
+    void float32(std::string_view n, float&) override { add(n, "bound"); }
+    void scale_bias(std::string_view n, std::optional<DML_SCALE_BIAS>&) override { add(n, "scale_bias"); }
+    void uint(std::string_view n, uint32_t&) override { add(n, "count"); }
+    void uint_array(std::string_view n, std::vector<uint32_t>&) override { add(n, "array"); }
+    void int_array(std::string_view n, std::vector<int32_t>&) override { add(n, "array"); }
+    void float_array(std::string_view n, std::vector<float>&) override { add(n, "array"); }
+    void enumeration(std::string_view n, uint32_t&, const EnumNames&) override { add(n, "enum"); }
+    void fused_activation(std::string_view n, std::optional<DML_FUSED_ACTIVATION>&) override { add(n, "fused_activation"); }
     bool has(std::string_view n) const {
         for (const auto& [name, k] : items) if (name == n) return true;
         return false;
@@ -72,7 +75,7 @@ struct Fields {
 Fields fields_of(OperatorType t) {
     Operator op = make_operator(t);
     Fields f;
-    std::visit([&](auto& d) { std::decay_t<decltype(d)>::fields(d, f); }, op.Desc);
+    op.Desc.fields(f);
     return f;
 }
 
@@ -111,7 +114,12 @@ std::string forward_output(const Fields& f) {
     return "";
 }
 
-std::string base_tensor(const Fields& f) { return f.has("InputTensor") ? "InputTensor" : "OutputGradientTensor"; }
+// The tensor a descriptor's TYPE and SIZES describe: the first of the record's BaseTensors the desc has.
+std::string base_tensor(OperatorType t, const Fields& f) {
+    for (std::string_view n : kit::record(t).BaseTensors)
+        if (f.has(n)) return std::string(n);
+    return "";
+}
 
 }  // namespace
 
@@ -204,7 +212,7 @@ std::optional<gen::Planned> descriptor_to_planned(const std::string& text, Diagn
         } else given[field] = arr;
     }
 
-    const std::string base = base_tensor(f), out = forward_output(f);
+    const std::string base = base_tensor(*op, f), out = forward_output(f);
     for (const auto& [name, kind] : f.items) {
         if (kind == "input" || kind == "output" || kind == "optional") {
             if (kind == "optional") {
@@ -249,7 +257,8 @@ std::optional<gen::Planned> descriptor_to_planned(const std::string& text, Diagn
 namespace {
 
 // The tokens of a desc after OPERATOR TYPE SIZES; false when a field cannot be said.
-struct TokenWriter {
+struct TokenWriter : FieldVisitor {
+    explicit TokenWriter(DataType t) : type(t) {}
     DataType type;
     std::vector<std::string> tokens;
     std::vector<std::pair<size_t, std::string>> arrays;  // (rank in kArrays, token)
@@ -266,19 +275,19 @@ struct TokenWriter {
     std::string why;
 
     void no(const std::string& w) { ok = false; if (why.empty()) why = w; }
-    void tensor(std::string_view n, const TensorDesc& d, TensorRole) {
+    void tensor(std::string_view n, TensorDesc& d, TensorRole) override {
         if (!packed(d)) no(std::string(n) + " has strides");
         if (d.Flags) no(std::string(n) + " has flags");
         if (d.TotalTensorSizeInBytes && d.TotalTensorSizeInBytes != calc_buffer_tensor_size(d)) no(std::string(n) + " has a padded buffer");
         if (d.GuaranteedBaseOffsetAlignment) no(std::string(n) + " states an alignment");
         if (d.DataType != type) no(std::string(n) + " is " + std::string(name(d.DataType)) + ", not " + std::string(name(type)));
     }
-    void optional_tensor(std::string_view, const std::optional<TensorDesc>& d, TensorRole) {
+    void optional_tensor(std::string_view, std::optional<TensorDesc>& d, TensorRole) override {
         if (!d) tokens.push_back("idx=none");
         else if (d->DataType != DataType::UINT32) tokens.push_back("idx=" + std::string(name(d->DataType)));
     }
-    void data_type(std::string_view, const DataType&) {}
-    void uint(std::string_view n, const uint32_t& v) {
+    void data_type(std::string_view, DataType&) override {}
+    void uint(std::string_view n, uint32_t& v) override {
         const auto t = token_of(kUintTokens, n);
         if (!t.empty()) tokens.push_back(std::string(t) + "=" + std::to_string(v));
     }
@@ -287,12 +296,12 @@ struct TokenWriter {
         if (!v.empty() && v[0] == '"') no(std::string(n) + " is not a plain number");
         tokens.push_back(std::string(token_of(kFloatTokens, n)) + "=" + v);
     }
-    void scalar(std::string_view n, const DML_SCALAR_UNION& u, DataType t) {
+    void scalar(std::string_view n, DML_SCALAR_UNION& u, DataType t) override {
         if (!is_valid(t)) { no("MinMaxDataType is not valid"); return; }
         bound(n, t, u.as<uint64_t>() & (element_size(t) == 8 ? ~uint64_t(0) : (uint64_t(1) << (8 * element_size(t))) - 1));
     }
-    void float32(std::string_view n, const float& f) { bound(n, DataType::FLOAT32, to_bits(f)); }
-    void scale_bias(std::string_view, const std::optional<DML_SCALE_BIAS>& sb) {
+    void float32(std::string_view n, float& f) override { bound(n, DataType::FLOAT32, to_bits(f)); }
+    void scale_bias(std::string_view, std::optional<DML_SCALE_BIAS>& sb) override {
         if (sb) tokens.push_back("sb=" + format_exact_value(DataType::FLOAT32, to_bits(sb->Scale)) + "," +
                                  format_exact_value(DataType::FLOAT32, to_bits(sb->Bias)));
     }
@@ -315,14 +324,14 @@ struct TokenWriter {
         }
         no(std::string(n) + " has no token");
     }
-    void uint_array(std::string_view n, const std::vector<uint32_t>& v) { array(n, v); }
-    void int_array(std::string_view n, const std::vector<int32_t>& v) { array(n, v); }
-    void float_array(std::string_view n, const std::vector<float>& v) { array(n, v); }
-    void enumeration(std::string_view n, const uint32_t& v, const EnumNames&) {
+    void uint_array(std::string_view n, std::vector<uint32_t>& v) override { array(n, v); }
+    void int_array(std::string_view n, std::vector<int32_t>& v) override { array(n, v); }
+    void float_array(std::string_view n, std::vector<float>& v) override { array(n, v); }
+    void enumeration(std::string_view n, uint32_t& v, const EnumNames&) override {
         if (n == "InterpolationMode") tokens.push_back(v == DML_INTERPOLATION_MODE_LINEAR ? "linear" : "nearest");
         else if (n == "RoundingDirection") tokens.push_back(v == DML_AXIS_DIRECTION_DECREASING ? "down" : "up");
     }
-    void fused_activation(std::string_view n, const std::optional<DML_FUSED_ACTIVATION>& fa) {
+    void fused_activation(std::string_view n, std::optional<DML_FUSED_ACTIVATION>& fa) override {
         if (fa) no(std::string(n) + " has no descriptor token");
     }
 };
@@ -354,13 +363,11 @@ std::string case_descriptor(const Case& c, std::string& why) {
     why.clear();
     const auto fields = tensor_fields(c.op);
     const TensorDesc* base = nullptr;
-    for (const char* n : {"InputTensor", "OutputGradientTensor"})
+    for (std::string_view n : kit::record(c.op.Type).BaseTensors)
         for (const auto& f : fields) if (!base && f.name == n) base = f.desc;
     if (!base) { why = "the operator has no forward input"; return ""; }
-    TokenWriter w{base->DataType};
-    std::visit([&](const auto& d) {
-        std::decay_t<decltype(d)>::fields(d, w);
-    }, c.op.Desc);
+    TokenWriter w(base->DataType);
+    c.op.Desc.fields(w);
     // The indices tensor is checked apart (its type is not the values' type).
     if (!w.ok && w.why.find("OutputIndicesTensor") == std::string::npos) { why = w.why; return ""; }
     std::string head = std::string(info(c.op.Type).Name) + " " + std::string(name(base->DataType)) + " " + sizes_token(base->Sizes);
@@ -385,8 +392,8 @@ std::string case_descriptor(const Case& c, std::string& why) {
             if (packed(y)) y.Strides.clear();
             if (a[i].name != b[i].name || x != y) return false;
         }
-        TokenWriter v{base->DataType};
-        std::visit([&](const auto& d) { std::decay_t<decltype(d)>::fields(d, v); }, r.op.Desc);
+        TokenWriter v(base->DataType);
+        r.op.Desc.fields(v);
         return v.all() == w.all();
     };
     for (const auto& text : candidates) {

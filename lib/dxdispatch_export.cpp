@@ -47,7 +47,7 @@ std::optional<ordered_json> dx_spelling(DataType t, uint64_t bits) {
 
 // The desc with DxDispatch's spellings: full enum names, TotalTensorSizeInBytes where the case gives it,
 // DML_SCALAR_UNION as a number or a member object ({"UInt16": bits} for FLOAT16).
-struct DescWriter {
+struct DescWriter : FieldVisitor {
     ordered_json out = ordered_json::object();
     static ordered_json tensor_json(const TensorDesc& d) {
         ordered_json j;
@@ -64,16 +64,16 @@ struct DescWriter {
         if (!s) cannot_spell("/desc/" + std::string(n), std::string(n) + " is " + hex_bits(DataType::FLOAT32, to_bits(f)));
         return *s;
     }
-    void tensor(std::string_view n, const TensorDesc& d, TensorRole) { out[std::string(n)] = tensor_json(d); }
-    void optional_tensor(std::string_view n, const std::optional<TensorDesc>& d, TensorRole) {
+    void tensor(std::string_view n, TensorDesc& d, TensorRole) override { out[std::string(n)] = tensor_json(d); }
+    void optional_tensor(std::string_view n, std::optional<TensorDesc>& d, TensorRole) override {
         if (d) out[std::string(n)] = tensor_json(*d);
     }
-    void data_type(std::string_view n, const DataType& t) { out[std::string(n)] = std::string(name(t)); }
-    void float32(std::string_view n, const float& f) { out[std::string(n)] = float_json(n, f); }
-    void scale_bias(std::string_view n, const std::optional<DML_SCALE_BIAS>& sb) {
+    void data_type(std::string_view n, DataType& t) override { out[std::string(n)] = std::string(name(t)); }
+    void float32(std::string_view n, float& f) override { out[std::string(n)] = float_json(n, f); }
+    void scale_bias(std::string_view n, std::optional<DML_SCALE_BIAS>& sb) override {
         if (sb) out[std::string(n)] = {{"Scale", float_json(n, sb->Scale)}, {"Bias", float_json(n, sb->Bias)}};
     }
-    void scalar(std::string_view n, const DML_SCALAR_UNION& u, DataType t) {
+    void scalar(std::string_view n, DML_SCALAR_UNION& u, DataType t) override {
         const std::string path = "/desc/" + std::string(n);
         for (size_t i = is_valid(t) ? element_size(t) : 0; i < 8; ++i)
             if (u.Bytes[i] != 0) cannot_spell(path, std::string(n) + " has bytes past its " + std::string(name(t)) + " member");
@@ -86,20 +86,20 @@ struct DescWriter {
         if (s->is_string() && !s->get<std::string>().empty() && s->get<std::string>()[0] != '\x1f') out[std::string(n)] = {{member.at(t), *s}};
         else out[std::string(n)] = *s;
     }
-    void uint(std::string_view n, const uint32_t& v) { out[std::string(n)] = v; }
-    void uint_array(std::string_view n, const std::vector<uint32_t>& v) { out[std::string(n)] = v; }
-    void int_array(std::string_view n, const std::vector<int32_t>& v) { out[std::string(n)] = v; }
-    void float_array(std::string_view n, const std::vector<float>& v) {
+    void uint(std::string_view n, uint32_t& v) override { out[std::string(n)] = v; }
+    void uint_array(std::string_view n, std::vector<uint32_t>& v) override { out[std::string(n)] = v; }
+    void int_array(std::string_view n, std::vector<int32_t>& v) override { out[std::string(n)] = v; }
+    void float_array(std::string_view n, std::vector<float>& v) override {
         ordered_json a = ordered_json::array();
         for (float f : v) a.push_back(float_json(n, f));
         out[std::string(n)] = a;
     }
-    void enumeration(std::string_view n, const uint32_t& v, const EnumNames& e) {
+    void enumeration(std::string_view n, uint32_t& v, const EnumNames& e) override {
         out[std::string(n)] = std::string(e.Prefix) + std::string(e.Names.at(v));
     }
     // A nested DML_OPERATOR_DESC as {"Type": full name, "Desc": {FLOAT fields}} (the long form
     // dmlref reads; DxDispatch's generated ParseDmlOperatorDesc reads "Type" and "Desc" so).
-    void fused_activation(std::string_view n, const std::optional<DML_FUSED_ACTIVATION>& fa) {
+    void fused_activation(std::string_view n, std::optional<DML_FUSED_ACTIVATION>& fa) override {
         if (!fa) return;
         const auto& t = fused_activation_types().at(fa->Type);
         ordered_json d = ordered_json::object();
@@ -158,7 +158,7 @@ DxExport export_dxdispatch(const Case& c, const std::string& file_stem, const st
     }
     model["resources"] = resources;
     DescWriter w;
-    std::visit([&](const auto& d) { std::decay_t<decltype(d)>::fields(d, w); }, c.op.Desc);
+    c.op.Desc.fields(w);
     std::string lower(info(c.op.Type).Name);
     std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char ch) { return char(std::tolower(ch)); });
     model["dispatchables"] = {{lower, {{"type", full_name(c.op.Type)}, {"desc", w.out}}}};

@@ -46,22 +46,22 @@ std::optional<Binding> read_binding(const json& b, const std::string& ptr, Diagn
 }
 
 // The desc's field names in the struct's order, to write the case's desc in that order.
-struct FieldNames {
+struct FieldNames : FieldVisitor {
     std::vector<std::string> names;
     std::vector<std::string> inputs;  // input tensor fields, optional ones included (ROI_ALIGN_GRAD's InputTensor)
     void add(std::string_view n) { names.emplace_back(n); }
-    void tensor(std::string_view n, const TensorDesc&, TensorRole r) { add(n); if (r == TensorRole::Input) inputs.emplace_back(n); }
-    void optional_tensor(std::string_view n, const std::optional<TensorDesc>&, TensorRole r) { add(n); if (r == TensorRole::Input) inputs.emplace_back(n); }
-    void data_type(std::string_view n, const DataType&) { add(n); }
-    void float32(std::string_view n, const float&) { add(n); }
-    void scale_bias(std::string_view n, const std::optional<DML_SCALE_BIAS>&) { add(n); }
-    void scalar(std::string_view n, const DML_SCALAR_UNION&, DataType) { add(n); }
-    void uint(std::string_view n, const uint32_t&) { add(n); }
-    void uint_array(std::string_view n, const std::vector<uint32_t>&) { add(n); }
-    void int_array(std::string_view n, const std::vector<int32_t>&) { add(n); }
-    void float_array(std::string_view n, const std::vector<float>&) { add(n); }
-    void enumeration(std::string_view n, const uint32_t&, const EnumNames&) { add(n); }
-    void fused_activation(std::string_view n, const std::optional<DML_FUSED_ACTIVATION>&) { add(n); }
+    void tensor(std::string_view n, TensorDesc&, TensorRole r) override { add(n); if (r == TensorRole::Input) inputs.emplace_back(n); }
+    void optional_tensor(std::string_view n, std::optional<TensorDesc>&, TensorRole r) override { add(n); if (r == TensorRole::Input) inputs.emplace_back(n); }
+    void data_type(std::string_view n, DataType&) override { add(n); }
+    void float32(std::string_view n, float&) override { add(n); }
+    void scale_bias(std::string_view n, std::optional<DML_SCALE_BIAS>&) override { add(n); }
+    void scalar(std::string_view n, DML_SCALAR_UNION&, DataType) override { add(n); }
+    void uint(std::string_view n, uint32_t&) override { add(n); }
+    void uint_array(std::string_view n, std::vector<uint32_t>&) override { add(n); }
+    void int_array(std::string_view n, std::vector<int32_t>&) override { add(n); }
+    void float_array(std::string_view n, std::vector<float>&) override { add(n); }
+    void enumeration(std::string_view n, uint32_t&, const EnumNames&) override { add(n); }
+    void fused_activation(std::string_view n, std::optional<DML_FUSED_ACTIVATION>&) override { add(n); }
 };
 
 std::string read_text(const fs::path& file, uint64_t max_bytes) {
@@ -158,7 +158,7 @@ std::string import_dxdispatch(const fs::path& model, Diagnostics& diags, const D
     const ordered_json as_written = with_tokens(doc, *desc, desc_ptr);
     ordered_json case_desc = ordered_json::object();
     FieldNames order;
-    std::visit([&](const auto& d) { std::decay_t<decltype(d)>::fields(d, order); }, make_operator(type).Desc);
+    make_operator(type).Desc.fields(order);
     for (const auto& n : order.names)
         if (as_written.contains(n)) case_desc[n] = as_written[n];
     for (const auto& [k, v] : as_written.items())  // fields the struct lacks, for the reader to name

@@ -1,5 +1,5 @@
 // `dmlref explain`: one golden element, explained (docs/explain.md). The operator-specific part
-// comes from each family's hook (reference/*: explain_*), registered in the one table below;
+// comes from the explain hook of the operator's record (reference/<family>_record.cpp);
 // the judgement, the bound and the boundary flags come from the diff's own machinery.
 #include "dmlref/explain.hpp"
 
@@ -11,6 +11,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "../reference/kit/family.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <iomanip>
@@ -19,18 +21,6 @@
 namespace dmlref {
 
 namespace {
-
-// The family hooks, one per operator family (each returns false for another family's operator).
-// Average pooling, batch normalization and ROI align have none yet: their elements get the
-// generic explanation (index, values, tolerance, boundary, verdict).
-constexpr ExplainHook kHooks[] = {
-    reference::explain_max_pooling,
-    reference::explain_resample,
-    reference::explain_slice,
-    reference::explain_clip,
-    reference::explain_relu,
-    reference::explain_lrn,
-};
 
 [[noreturn]] void fail(const std::string& file, const std::string& pointer, const std::string& sentence, const std::string& rule) {
     throw ExplainError(file + ": " + pointer + ": error: " + sentence + " [" + rule + "]");
@@ -169,8 +159,7 @@ Explanation explain_element(const Case& golden, std::string output, uint64_t fla
 
     // The family's own account (validated descs only; a golden's desc validates).
     if (!validate(golden.op).has_errors())
-        for (ExplainHook hook : kHooks)
-            if (hook(golden, output, flat, e.family)) { e.family_known = true; break; }
+        if (ExplainHook hook = kit::record(golden.op.Type).explain) e.family_known = hook(golden, output, flat, e.family);
     for (const auto& p : info(golden.op.Type).Policies)  // in the registry's order, once each
         if (std::find(e.family.policies.begin(), e.family.policies.end(), p.Name) != e.family.policies.end())
             e.policies.emplace_back(std::string(p.Name), std::string(p.Value));

@@ -6,6 +6,8 @@
 #include "dmlref/numeric.hpp"
 #include "dmlref/values.hpp"
 
+#include "../reference/kit/family.hpp"
+
 #include <cmath>
 
 namespace dmlref::gen {
@@ -45,36 +47,11 @@ uint64_t float_step(DataType t, uint64_t b, bool up) {
     return (neg == up) ? b - 1 : b + 1;
 }
 
-// The Min and Max a clip desc compares against, as values of the tensor's type (bits), or false.
+// The Min and Max a clip desc compares against, as values of the tensor's type (bits), or false
+// (the record's min_max hook).
 bool clip_bounds(const Operator& op, DataType t, uint64_t& lo, uint64_t& hi) {
-    return std::visit([&](const auto& d) -> bool {
-        using D = std::decay_t<decltype(d)>;
-        if constexpr (requires { d.MinMaxDataType; }) {
-            if (d.MinMaxDataType != t) return false;
-            const uint64_t mask = element_size(t) == 8 ? ~uint64_t(0) : (uint64_t(1) << (element_size(t) * 8)) - 1;
-            lo = d.Min.template as<uint64_t>() & mask;
-            hi = d.Max.template as<uint64_t>() & mask;
-            return true;
-        } else if constexpr (requires { d.Min; d.Max; }) {
-            (void)sizeof(D);
-            if (is_float(t)) {
-                lo = bits_of(t, double(d.Min));
-                hi = bits_of(t, double(d.Max));
-            } else {
-                auto to_int = [&](double v) {
-                    return dispatch(t, [&]<class T>() -> uint64_t {
-                        if constexpr (std::is_integral_v<T>) return uint64_t(to_bits(round_to_integer_saturate<T>(v)));
-                        else return 0;
-                    });
-                };
-                lo = to_int(std::ceil(double(d.Min)));
-                hi = to_int(std::floor(double(d.Max)));
-            }
-            return true;
-        } else {
-            return false;
-        }
-    }, op.Desc);
+    const kit::OperatorRecord& r = kit::record(op.Type);
+    return r.min_max && r.min_max(op, t, lo, hi);
 }
 
 // x at Min and Max, their neighbours on either side, and values between: for the clip family.
@@ -99,53 +76,10 @@ std::vector<uint64_t> min_max_candidates(DataType t, uint64_t lo, uint64_t hi) {
 
 // For a pooling operator's InputTensor: the buffer-independent logical indices of the first,
 // middle or last real element of the windows of the first and the last output position of
-// every (batch, channel) plane.
+// every (batch, channel) plane (the record's windows hook); {} for other operators.
 std::vector<uint64_t> window_positions(const Operator& op, const TensorDesc& in, int where) {
-    return std::visit([&](const auto& d) -> std::vector<uint64_t> {
-        if constexpr (requires { d.WindowSize; d.StartPadding; }) {
-            const size_t n = d.WindowSize.size();
-            std::vector<uint32_t> dil(n, 1);
-            if constexpr (requires { d.Dilations; }) dil = d.Dilations;
-            const TensorDesc* out = nullptr;
-            for (const auto& f : tensor_fields(op))
-                if (f.name == "OutputTensor" || f.name == "InputGradientTensor") out = f.desc;
-            // The windows are the forward input's: not AVERAGE_POOLING_GRAD's dY (the pooled tensor itself).
-            if (!out || out == &in || in.Sizes.size() != n + 2) return {};
-            const auto packed = packed_strides(in.Sizes);
-            std::vector<uint64_t> hits;
-            for (int last = 0; last < 2; ++last) {
-                std::vector<std::vector<uint32_t>> real;  // real coordinates in window order
-                std::vector<uint32_t> k(n, 0);
-                for (bool more = true; more;) {
-                    std::vector<uint32_t> p(n);
-                    bool inside = true;
-                    for (size_t i = 0; i < n; ++i) {
-                        const int64_t o = last ? int64_t(out->Sizes[i + 2]) - 1 : 0;
-                        const int64_t x = o * d.Strides[i] - int64_t(d.StartPadding[i]) + int64_t(k[i]) * dil[i];
-                        inside = inside && x >= 0 && x < int64_t(in.Sizes[i + 2]);
-                        p[i] = uint32_t(std::max<int64_t>(x, 0));
-                    }
-                    if (inside) real.push_back(p);
-                    more = false;
-                    for (size_t i = n; i-- > 0;) {
-                        if (++k[i] < d.WindowSize[i]) { more = true; break; }
-                        k[i] = 0;
-                    }
-                }
-                if (real.empty()) continue;
-                const auto& p = real[where == 0 ? 0 : where == 1 ? real.size() / 2 : real.size() - 1];
-                for (uint64_t b = 0; b < in.Sizes[0]; ++b)
-                    for (uint64_t ch = 0; ch < in.Sizes[1]; ++ch) {
-                        uint64_t idx = b * packed[0] + ch * packed[1];
-                        for (size_t i = 0; i < n; ++i) idx += p[i] * packed[i + 2];
-                        hits.push_back(idx);
-                    }
-            }
-            return hits;
-        } else {
-            return {};
-        }
-    }, op.Desc);
+    const kit::OperatorRecord& r = kit::record(op.Type);
+    return r.windows ? r.windows(op, in, where) : std::vector<uint64_t>{};
 }
 
 }  // namespace

@@ -5,7 +5,7 @@
 #include "dmlref/terms.hpp"
 #include "dmlref/values.hpp"
 
-#include "../reference/common.hpp"  // reference::roi_align_tolerance
+#include "../reference/kit/family.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -28,66 +28,15 @@ const std::string kSummedWhy =
 
 }  // namespace
 
-// THE TABLE. One row per (operator, output field, type class); the first row that matches wins.
+// The table: every judging rule of every record (reference/<family>_record.cpp), in registry order.
 const std::vector<ToleranceRow>& tolerance_table() {
-    static const std::vector<ToleranceRow> rows = {
-        // operator                    output                   types              rule                    boundary
-        {OT::ACTIVATION_RELU,          "OutputTensor",          TypeClass::Any,     TR::Bits,              BR::None},
-        {OT::ACTIVATION_RELU_GRAD,     "OutputGradientTensor",  TypeClass::Any,     TR::Bits,              BR::ReluGradAtZero},
-        {OT::ELEMENT_WISE_CLIP,        "OutputTensor",          TypeClass::Float,   TR::Ulp1WithScaleBias, BR::None},
-        {OT::ELEMENT_WISE_CLIP,        "OutputTensor",          TypeClass::Integer, TR::Bits,              BR::None},
-        {OT::ELEMENT_WISE_CLIP1,       "OutputTensor",          TypeClass::Float,   TR::Ulp1WithScaleBias, BR::None},
-        {OT::ELEMENT_WISE_CLIP1,       "OutputTensor",          TypeClass::Integer, TR::Bits,              BR::None},
-        {OT::ELEMENT_WISE_CLIP_GRAD,   "OutputGradientTensor",  TypeClass::Any,     TR::Bits,              BR::ClipGradAtMinOrMax},
-        {OT::ELEMENT_WISE_CLIP_GRAD1,  "OutputGradientTensor",  TypeClass::Any,     TR::Bits,              BR::ClipGradAtMinOrMax},
-        {OT::SLICE,                    "OutputTensor",          TypeClass::Any,     TR::Bits,              BR::None},
-        {OT::SLICE1,                   "OutputTensor",          TypeClass::Any,     TR::Bits,              BR::None},
-        {OT::SLICE_GRAD,               "OutputGradientTensor",  TypeClass::Any,     TR::Bits,              BR::None},
-        {OT::MAX_POOLING,              "OutputTensor",          TypeClass::Any,     TR::Bits,              BR::ArgmaxTie},
-        {OT::MAX_POOLING1,             "OutputTensor",          TypeClass::Any,     TR::Bits,              BR::ArgmaxTie},
-        {OT::MAX_POOLING1,             "OutputIndicesTensor",   TypeClass::Any,     TR::Bits,              BR::ArgmaxTie},
-        {OT::MAX_POOLING2,             "OutputTensor",          TypeClass::Any,     TR::Bits,              BR::ArgmaxTie},
-        {OT::MAX_POOLING2,             "OutputIndicesTensor",   TypeClass::Any,     TR::Bits,              BR::ArgmaxTie},
-        // Overlapping windows add their gradients: float sums are exact, rounded once; integer
-        // sums wrap exactly (docs/golden.md, Decisions).
-        {OT::MAX_POOLING_GRAD,         "OutputGradientTensor",  TypeClass::Float,   TR::Summed,            BR::ArgmaxTie},
-        {OT::MAX_POOLING_GRAD,         "OutputGradientTensor",  TypeClass::Integer, TR::Bits,              BR::ArgmaxTie},
-        // Nearest neighbour copies (Bits) unless grad taps add up; LINEAR weights make every
-        // element a sum. reference/resample.cpp states which, with each element's term count,
-        // and lists the nearest-neighbour coordinates within the coordinate error of an integer (docs/golden.md and docs/tolerance.md).
-        {OT::RESAMPLE,                 "OutputTensor",          TypeClass::Any,     TR::OperatorStated,    BR::OperatorStated},
-        {OT::RESAMPLE1,                "OutputTensor",          TypeClass::Any,     TR::OperatorStated,    BR::OperatorStated},
-        {OT::RESAMPLE2,                "OutputTensor",          TypeClass::Any,     TR::OperatorStated,    BR::OperatorStated},
-        {OT::RESAMPLE_GRAD,            "OutputGradientTensor",  TypeClass::Any,     TR::OperatorStated,    BR::OperatorStated},
-        {OT::RESAMPLE_GRAD1,           "OutputGradientTensor",  TypeClass::Any,     TR::OperatorStated,    BR::OperatorStated},
-        // ---- Computed values (docs/golden.md, Computed values): each operator states Summed with per-element
-        // Terms (Bits for integers); dmlref diff bounds each float element by the operator's forward
-        // error analysis (computed_outputs() below; docs/tolerance.md, "Computed values").
-        {OT::AVERAGE_POOLING,          "OutputTensor",          TypeClass::Any,     TR::OperatorStated,    BR::None},
-        {OT::AVERAGE_POOLING1,         "OutputTensor",          TypeClass::Any,     TR::OperatorStated,    BR::None},
-        {OT::AVERAGE_POOLING_GRAD,     "OutputGradientTensor",  TypeClass::Any,     TR::OperatorStated,    BR::None},
-        {OT::LOCAL_RESPONSE_NORMALIZATION,      "OutputTensor",         TypeClass::Any, TR::OperatorStated, BR::None},
-        {OT::LOCAL_RESPONSE_NORMALIZATION_GRAD, "OutputGradientTensor", TypeClass::Any, TR::OperatorStated, BR::None},
-        // Batch normalization: goldens state Summed without terms; dmlref diff bounds each element by
-        // its formula's parts' magnitudes (computed_outputs() below; reference/batch_normalization_bound.cpp,
-        // docs/tolerance.md).
-        {OT::BATCH_NORMALIZATION,               "OutputTensor",              TypeClass::Any, TR::OperatorStated, BR::None},
-        {OT::BATCH_NORMALIZATION_GRAD,          "OutputGradientTensor",      TypeClass::Any, TR::OperatorStated, BR::None},
-        {OT::BATCH_NORMALIZATION_GRAD,          "OutputScaleGradientTensor", TypeClass::Any, TR::OperatorStated, BR::None},
-        {OT::BATCH_NORMALIZATION_GRAD,          "OutputBiasGradientTensor",  TypeClass::Any, TR::OperatorStated, BR::None},
-        {OT::BATCH_NORMALIZATION_TRAINING,      "OutputTensor",              TypeClass::Any, TR::OperatorStated, BR::None},
-        {OT::BATCH_NORMALIZATION_TRAINING,      "OutputMeanTensor",          TypeClass::Any, TR::OperatorStated, BR::None},
-        {OT::BATCH_NORMALIZATION_TRAINING,      "OutputVarianceTensor",      TypeClass::Any, TR::OperatorStated, BR::None},
-        {OT::BATCH_NORMALIZATION_TRAINING_GRAD, "OutputGradientTensor",      TypeClass::Any, TR::OperatorStated, BR::None},
-        {OT::BATCH_NORMALIZATION_TRAINING_GRAD, "OutputScaleGradientTensor", TypeClass::Any, TR::OperatorStated, BR::None},
-        {OT::BATCH_NORMALIZATION_TRAINING_GRAD, "OutputBiasGradientTensor",  TypeClass::Any, TR::OperatorStated, BR::None},
-        // ROI align: stated from the whole case (the regions are input values; docs/tolerance.md, "ROI align");
-        // every float element is bounded by the family's bound functions (computed_outputs() below).
-        {OT::ROI_ALIGN,                "OutputTensor",            TypeClass::Any,   TR::OperatorStated,    BR::None},
-        {OT::ROI_ALIGN1,               "OutputTensor",            TypeClass::Any,   TR::OperatorStated,    BR::None},
-        {OT::ROI_ALIGN_GRAD,           "OutputGradientTensor",    TypeClass::Any,   TR::OperatorStated,    BR::None},
-        {OT::ROI_ALIGN_GRAD,           "OutputROIGradientTensor", TypeClass::Any,   TR::OperatorStated,    BR::None},
-    };
+    static const std::vector<ToleranceRow> rows = [] {
+        std::vector<ToleranceRow> v;
+        for (const kit::FamilyRecord* f : kit::families())
+            for (const auto& r : f->operators)
+                for (const auto& o : r.outputs) v.push_back({r.info.Type, o.output, o.types, o.rule, o.boundary});
+        return v;
+    }();
     return rows;
 }
 
@@ -103,26 +52,41 @@ bool type_matches(TypeClass k, DataType t) {
     return k == TypeClass::Any || (k == TypeClass::Float) == is_float(t);
 }
 
+// The record's rule for this output of this case: the first that matches its element type.
+const kit::OutputRule* output_rule(const Case& c, std::string_view output) {
+    const TensorDesc* d = output_desc(c, output);
+    const kit::OperatorRecord* r = kit::find_record(c.op.Type);
+    if (!d || !r) return nullptr;
+    for (const auto& o : r->outputs)
+        if (o.output == output && type_matches(o.types, d->DataType)) return &o;
+    return nullptr;
+}
+
+// The tolerance the operator states: from the case where the record can (input values decide
+// it), else from the desc.
+std::optional<Tolerance> operator_stated(const Case& c, std::string_view output) {
+    const kit::OperatorRecord& r = kit::record(c.op.Type);
+    if (r.case_tolerance)
+        if (auto t = r.case_tolerance(c, output)) return t;
+    return operator_tolerance(c.op, output);
+}
+
 }  // namespace
 
 ToleranceRow tolerance_row(const Case& c, std::string_view output) {
-    const TensorDesc* d = output_desc(c, output);
-    if (d)
-        for (const auto& row : tolerance_table())
-            if (row.op == c.op.Type && row.output == output && type_matches(row.types, d->DataType)) return row;
+    if (const kit::OutputRule* o = output_rule(c, output)) return {c.op.Type, o->output, o->types, o->rule, o->boundary};
+    // An output no rule covers (a record's completeness is checked at registration): bit for bit.
     return {c.op.Type, output, TypeClass::Any, TR::Bits, BR::None};
 }
 
 std::vector<uint32_t> term_counts(const Case& c, std::string_view output) {
-    const TR rule = tolerance_row(c, output).rule;
-    if (rule == TR::OperatorStated) {
-        auto stated = reference::roi_align_tolerance(c, output);  // ROI align: from the case; nullopt for the others
-        if (!stated) stated = operator_tolerance(c.op, output);
+    const kit::OutputRule* o = output_rule(c, output);
+    if (!o) return {};
+    if (o->rule == TR::OperatorStated) {
+        const auto stated = operator_stated(c, output);
         return stated ? std::vector<uint32_t>(stated->Terms.begin(), stated->Terms.end()) : std::vector<uint32_t>{};
     }
-    if (rule != TR::Summed) return {};
-    if (auto* d = std::get_if<DML_MAX_POOLING_GRAD_OPERATOR_DESC>(&c.op.Desc); d && c.inputs.count("InputTensor"))
-        return max_pooling_grad_term_counts(*d, c.inputs.at("InputTensor"));
+    if (o->rule == TR::Summed && o->term_counts) return o->term_counts(c, output);
     return {};
 }
 
@@ -134,14 +98,10 @@ Tolerance stated_tolerance(const Case& c, std::string_view output) {
         case TR::Bits:
             break;
         case TR::OperatorStated:
-            if (auto stated = reference::roi_align_tolerance(c, output)) return *stated;  // ROI align: from the case
-            if (auto stated = operator_tolerance(c.op, output)) return *stated;
+            if (auto stated = operator_stated(c, output)) return *stated;
             break;
         case TR::Ulp1WithScaleBias: {
-            bool scale_bias = false;
-            if (auto* d = std::get_if<DML_ELEMENT_WISE_CLIP_OPERATOR_DESC>(&c.op.Desc)) scale_bias = d->ScaleBias.has_value();
-            if (auto* d = std::get_if<DML_ELEMENT_WISE_CLIP1_OPERATOR_DESC>(&c.op.Desc)) scale_bias = d->ScaleBias.has_value();
-            if (scale_bias) {
+            if (kit::record(c.op.Type).has_scale_bias(c.op.Desc)) {
                 t.Kind = "Ulp";
                 t.Ulp = 1;
                 t.Why = kScaleBiasWhy;
@@ -166,91 +126,30 @@ Tolerance stated_tolerance(const Case& c, std::string_view output) {
 
 // ---- Computed outputs: one bound function per operator family (dmlref/terms.hpp) ------------
 
-namespace {
-
-using ComputedBounds = void (*)(const Operator&, const InputBuffer&, const ArithmeticProfile&, TermSink&);
-struct ComputedOutput {
-    OperatorType op;
-    std::string_view output;
-    ComputedBounds bounds;
-};
-
-// A computed operator plugs in here: its output and its bound function (docs/tolerance.md).
-const std::vector<ComputedOutput>& computed_outputs() {
-    static const std::vector<ComputedOutput> rows = {
-        {OT::AVERAGE_POOLING,                   "OutputTensor",         average_pooling_bounds},
-        {OT::AVERAGE_POOLING1,                  "OutputTensor",         average_pooling_bounds},
-        {OT::AVERAGE_POOLING_GRAD,              "OutputGradientTensor", average_pooling_bounds},
-        {OT::LOCAL_RESPONSE_NORMALIZATION,      "OutputTensor",         lrn_bounds},
-        {OT::LOCAL_RESPONSE_NORMALIZATION_GRAD, "OutputGradientTensor", lrn_bounds},
-        {OT::ROI_ALIGN,                         "OutputTensor",         roi_align_bounds},
-        {OT::ROI_ALIGN1,                        "OutputTensor",         roi_align_bounds},
-        {OT::ROI_ALIGN_GRAD,                    "OutputGradientTensor",    roi_align_gradient_bounds},
-        {OT::ROI_ALIGN_GRAD,                    "OutputROIGradientTensor", roi_align_roi_gradient_bounds},
-        {OT::BATCH_NORMALIZATION,               "OutputTensor",              batch_normalization_output_bounds},
-        {OT::BATCH_NORMALIZATION_TRAINING,      "OutputTensor",              batch_normalization_output_bounds},
-        {OT::BATCH_NORMALIZATION_TRAINING,      "OutputMeanTensor",          batch_normalization_mean_bounds},
-        {OT::BATCH_NORMALIZATION_TRAINING,      "OutputVarianceTensor",      batch_normalization_variance_bounds},
-        {OT::BATCH_NORMALIZATION_GRAD,          "OutputGradientTensor",      batch_normalization_gradient_bounds},
-        {OT::BATCH_NORMALIZATION_GRAD,          "OutputScaleGradientTensor", batch_normalization_scale_gradient_bounds},
-        {OT::BATCH_NORMALIZATION_GRAD,          "OutputBiasGradientTensor",  batch_normalization_bias_gradient_bounds},
-        {OT::BATCH_NORMALIZATION_TRAINING_GRAD, "OutputGradientTensor",      batch_normalization_gradient_bounds},
-        {OT::BATCH_NORMALIZATION_TRAINING_GRAD, "OutputScaleGradientTensor", batch_normalization_scale_gradient_bounds},
-        {OT::BATCH_NORMALIZATION_TRAINING_GRAD, "OutputBiasGradientTensor",  batch_normalization_bias_gradient_bounds},
-    };
-    return rows;
-}
-
-const ComputedOutput* computed_output(const Case& c, std::string_view output) {
-    for (const auto& row : computed_outputs())
-        if (row.op == c.op.Type && row.output == output) return &row;
-    return nullptr;
-}
-
-bool enumerates_terms(const Case& c) {
-    return std::visit([](const auto& desc) {
-        using D = std::decay_t<decltype(desc)>;
-        return std::is_same_v<D, DML_MAX_POOLING_GRAD_OPERATOR_DESC> || std::is_same_v<D, DML_RESAMPLE_GRAD_OPERATOR_DESC> ||
-               std::is_same_v<D, DML_RESAMPLE_GRAD1_OPERATOR_DESC> || std::is_same_v<D, DML_RESAMPLE_OPERATOR_DESC> ||
-               std::is_same_v<D, DML_RESAMPLE1_OPERATOR_DESC> || std::is_same_v<D, DML_RESAMPLE2_OPERATOR_DESC>;
-    }, c.op.Desc);
-}
-
-}  // namespace
-
 bool judging_reads_inputs(const Case& c, std::string_view output) {
     const ToleranceRow row = tolerance_row(c, output);
-    const std::string_view op = info(c.op.Type).Name;
+    const kit::OperatorRecord* r = kit::find_record(c.op.Type);
+    const kit::OutputRule* o = output_rule(c, output);
     const bool rule_reads = row.rule != TR::Bits && row.rule != TR::Ulp1WithScaleBias;
     const bool boundary_reads = row.boundary != BR::None && row.boundary != BR::OperatorStated;
-    return rule_reads || boundary_reads || enumerates_terms(c) || computed_output(c, output) ||
-           op.find("BATCH_NORMALIZATION") != std::string_view::npos || op.starts_with("ROI_ALIGN");
+    return rule_reads || boundary_reads || (o && (o->terms || o->bounds)) || (r && (r->reads_inputs || r->case_boundary));
 }
 
 bool is_summed_output(const Case& c, std::string_view output) {
     const TensorDesc* d = output_desc(c, output);
-    if (!d || !is_float(d->DataType)) return false;
-    if (computed_output(c, output)) return true;  // a NaN golden of a computed value matches any NaN
-    return std::visit([&](const auto& desc) {
-        using D = std::decay_t<decltype(desc)>;
-        if constexpr (std::is_same_v<D, DML_MAX_POOLING_GRAD_OPERATOR_DESC>) return output == "OutputGradientTensor";
-        else if constexpr (std::is_same_v<D, DML_RESAMPLE_GRAD_OPERATOR_DESC> || std::is_same_v<D, DML_RESAMPLE_GRAD1_OPERATOR_DESC>)
-            return output == "OutputGradientTensor";
-        else if constexpr (std::is_same_v<D, DML_RESAMPLE_OPERATOR_DESC> || std::is_same_v<D, DML_RESAMPLE1_OPERATOR_DESC> ||
-                           std::is_same_v<D, DML_RESAMPLE2_OPERATOR_DESC>)
-            return output == "OutputTensor" && desc.InterpolationMode == DML_INTERPOLATION_MODE_LINEAR;
-        else return false;
-    }, c.op.Desc);
+    const kit::OutputRule* o = output_rule(c, output);
+    if (!d || !is_float(d->DataType) || !o) return false;
+    if (o->bounds) return true;  // a NaN golden of a computed value matches any NaN
+    if (!o->terms) return false;
+    return o->summed ? o->summed(c.op, output) : true;
 }
 
 std::optional<TermSink> summed_terms(const Case& c, std::string_view output, const ArithmeticProfile& p) {
     const TensorDesc* d = output_desc(c, output);
     if (!d || !is_float(d->DataType) || validate(c.op).has_errors()) return std::nullopt;
-    // Only the operators below enumerate terms, and the computed outputs (computed_outputs()) bound
-    // theirs: no per-element sink for the others (diff's memory).
-    const bool enumerates = enumerates_terms(c);
-    const ComputedOutput* computed = computed_output(c, output);
-    if (!enumerates && !computed) return std::nullopt;
+    // Only the outputs whose record enumerates terms or bounds them have a per-element sink (diff's memory).
+    const kit::OutputRule* o = output_rule(c, output);
+    if (!o || (!o->terms && !o->bounds)) return std::nullopt;
     TermSink sink(element_count(*d));
     auto input = [&](const char* field) -> std::span<const std::byte> {
         auto it = c.inputs.find(field);
@@ -258,30 +157,8 @@ std::optional<TermSink> summed_terms(const Case& c, std::string_view output, con
         return it->second;
     };
     try {
-        if (computed) {
-            computed->bounds(c.op, input, p, sink);
-            return sink;
-        }
-        bool done = std::visit([&](const auto& desc) {
-            using D = std::decay_t<decltype(desc)>;
-            if constexpr (std::is_same_v<D, DML_MAX_POOLING_GRAD_OPERATOR_DESC>) {
-                if (output != "OutputGradientTensor") return false;
-                max_pooling_grad_terms(desc, input("InputTensor"), input("InputGradientTensor"), sink);
-                return true;
-            } else if constexpr (std::is_same_v<D, DML_RESAMPLE_GRAD_OPERATOR_DESC> || std::is_same_v<D, DML_RESAMPLE_GRAD1_OPERATOR_DESC>) {
-                if (output != "OutputGradientTensor") return false;
-                resample_terms(c.op, input("InputGradientTensor"), p.coordinates, sink);
-                return true;
-            } else if constexpr (std::is_same_v<D, DML_RESAMPLE_OPERATOR_DESC> || std::is_same_v<D, DML_RESAMPLE1_OPERATOR_DESC> ||
-                                 std::is_same_v<D, DML_RESAMPLE2_OPERATOR_DESC>) {
-                if (output != "OutputTensor") return false;
-                resample_terms(c.op, input("InputTensor"), p.coordinates, sink);
-                return true;
-            } else {
-                return false;
-            }
-        }, c.op.Desc);
-        if (!done) return std::nullopt;
+        if (o->bounds) o->bounds(c.op, input, p, sink);
+        else o->terms(c, output, p, sink);
     } catch (const std::invalid_argument&) {
         return std::nullopt;
     }
@@ -335,18 +212,6 @@ int128_t integer_value(DataType t, uint64_t b) {
     }
 }
 
-template <class T> std::vector<T> logical_values(const Case& c, const char* field) {
-    const TensorDesc* d = nullptr;
-    for (const auto& f : tensor_fields(c.op))
-        if (f.name == field) d = f.desc;
-    std::vector<T> v;
-    if (!d || !c.inputs.count(field) || d->DataType != data_type_of<T>()) return v;
-    const auto bytes = gather_logical(*d, c.inputs.at(field));
-    v.resize(bytes.size() / sizeof(T));
-    std::memcpy(static_cast<void*>(v.data()), bytes.data(), v.size() * sizeof(T));
-    return v;
-}
-
 }  // namespace
 
 std::vector<BoundaryElement> boundary_elements(const Case& c, std::string_view output, const std::vector<std::byte>& golden) {
@@ -354,41 +219,14 @@ std::vector<BoundaryElement> boundary_elements(const Case& c, std::string_view o
     const TensorDesc* d = output_desc(c, output);
     if (!d) return out;
     const ToleranceRow row = tolerance_row(c, output);
-    const DataType input_type = [&] {
-        for (const auto& f : tensor_fields(c.op))
-            if (f.name == "InputTensor") return f.desc->DataType;
-        return DataType::UNKNOWN;
-    }();
-    if (row.boundary == BR::ReluGradAtZero && is_valid(input_type)) {
-        dispatch(input_type, [&]<class T>() {
-            const auto x = logical_values<T>(c, "InputTensor");
-            for (size_t i = 0; i < x.size(); ++i)
-                if (exact_compare(x[i], 0) == std::partial_ordering::equivalent) out.push_back({i, "ReluGradAtZero"});
-        });
-    }
-    if (row.boundary == BR::ClipGradAtMinOrMax && is_valid(input_type)) {
-        dispatch(input_type, [&]<class T>() {
-            const auto x = logical_values<T>(c, "InputTensor");
-            auto on_bound = [](T v, auto bound) {
-                return exact_compare(v, bound) == std::partial_ordering::equivalent;
-            };
-            for (size_t i = 0; i < x.size(); ++i) {
-                bool hit = false;
-                if (auto* g = std::get_if<DML_ELEMENT_WISE_CLIP_GRAD_OPERATOR_DESC>(&c.op.Desc))
-                    hit = on_bound(x[i], g->Min) || on_bound(x[i], g->Max);
-                if (auto* g = std::get_if<DML_ELEMENT_WISE_CLIP_GRAD1_OPERATOR_DESC>(&c.op.Desc))
-                    hit = on_bound(x[i], g->Min.as<T>()) || on_bound(x[i], g->Max.as<T>());
-                if (hit) out.push_back({i, "ClipGradAtMinOrMax"});
-            }
-        });
-    }
-    if (row.boundary == BR::ArgmaxTie && c.inputs.count("InputTensor"))
-        for (uint64_t i : max_pooling_argmax_ties(c.op, c.inputs.at("InputTensor"))) out.push_back({i, "ArgmaxTie"});
+    // The elements the case's input values put on a decision (the record's case_boundary: a ReLU
+    // gradient's zeros, a clip gradient's bounds, argmax ties, ROI align's kinks).
+    if (const kit::OperatorRecord* r = kit::find_record(c.op.Type); r && r->case_boundary)
+        for (auto& e : r->case_boundary(c, output)) out.push_back(std::move(e));
     if (row.boundary == BR::OperatorStated) {
         const Boundary b = boundary(c.op, output);
         for (uint64_t i : b.Indices) out.push_back({i, b.Reason});
     }
-    for (auto& [i, why] : reference::roi_align_boundary(c, output)) out.push_back({i, std::move(why)});  // ROI align: from the case
     // docs/golden.md, Decisions: subnormals are never flushed; the elements a flushing backend would
     // change are flagged.
     const DataType t = d->DataType;

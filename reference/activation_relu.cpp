@@ -1,6 +1,7 @@
 // DML_OPERATOR_ACTIVATION_RELU and DML_OPERATOR_ACTIVATION_RELU_GRAD.
 //
-// Spec: ../shared/seeds/001 (RELU_GRAD page); spec/dml-semantics.md section 3.2 (RELU).
+// Spec: DML_ACTIVATION_RELU_OPERATOR_DESC and DML_ACTIVATION_RELU_GRAD_OPERATOR_DESC (DirectML API
+// reference); docs/golden.md.
 //
 //   RELU       f(x) = max(0, x)
 //   RELU_GRAD  OutputGradientTensor = (X > 0 ? dY : 0)
@@ -14,10 +15,9 @@
 // Alternative readings (docs/golden.md, "Alternative readings"; `run --policy`): ForwardNaN=
 // NaNPropagates (RELU(NaN) = NaN), GradNaN=PassesGradient (x <= 0 ? 0 : dY), SelectedZero=
 // MaskProduct (dY * mask): one branch each below, off by default.
+#include "activation_relu.hpp"
 #include "common.hpp"
 #include "dmlref/explain.hpp"
-#include "fast/relu.hpp"
-#include "fast/switch.hpp"
 
 #include <cstring>
 #include "dmlref/readings.hpp"
@@ -35,8 +35,6 @@ void validate(const DML_ACTIVATION_RELU_OPERATOR_DESC& d, Diagnostics& diags) {
 void evaluate(const DML_ACTIVATION_RELU_OPERATOR_DESC& d, const Bindings& b) {
     const TensorView X(d.InputTensor, b.at("InputTensor"));
     const TensorView Y(d.OutputTensor, b.at("OutputTensor"));
-    if (fast_paths_enabled() && d.InputTensor.DataType == DataType::FLOAT16) return fast::relu_half(X, Y);
-    if (fast_paths_enabled() && d.InputTensor.DataType == DataType::FLOAT32 && fast::relu_floats(X, Y)) return;
     if (in_force(Reading::ForwardNaNPropagates)) {  // ForwardNaN=NaNPropagates: a NaN passes as it is
         dispatch(d.InputTensor.DataType, [&]<class T>() {
             map_elements<T, T>(Y, [](T x) { return select(exact_gt(x, T(0)) | is_nan(x), x, T(0)); }, X);
@@ -64,8 +62,6 @@ void evaluate(const DML_ACTIVATION_RELU_GRAD_OPERATOR_DESC& d, const Bindings& b
     const TensorView X(d.InputTensor, b.at("InputTensor"));
     const TensorView dY(d.InputGradientTensor, b.at("InputGradientTensor"));
     const TensorView dX(d.OutputGradientTensor, b.at("OutputGradientTensor"));
-    if (fast_paths_enabled() && d.InputTensor.DataType == DataType::FLOAT16) return fast::relu_grad_half(X, dY, dX);
-    if (fast_paths_enabled() && d.InputTensor.DataType == DataType::FLOAT32 && fast::relu_grad_floats(X, dY, dX)) return;
     if (any_reading_in_force()) {  // the alternative readings, each where it decides (docs/golden.md)
         const bool nan_passes = in_force(Reading::GradNaNPassesGradient);      // GradNaN=PassesGradient: x <= 0 ? 0 : dY
         const bool mask_product = in_force(Reading::SelectedZeroMaskProduct);  // SelectedZero=MaskProduct: dY * mask
@@ -96,8 +92,7 @@ template <class T> T explained_value(const ExplainedInput& in) {
 // The comparison x > 0 (exact_gt, as the loops use it) and what it selected.
 bool explain_relu(const Case& c, std::string_view output, uint64_t flat, FamilyExplanation& out) {
     (void)output;
-    const bool grad = std::holds_alternative<DML_ACTIVATION_RELU_GRAD_OPERATOR_DESC>(c.op.Desc);
-    if (!grad && !std::holds_alternative<DML_ACTIVATION_RELU_OPERATOR_DESC>(c.op.Desc)) return false;
+    const bool grad = holds<DML_ACTIVATION_RELU_GRAD_OPERATOR_DESC>(c.op.Desc);
     const TensorDesc& in = *tensor_fields(c.op).front().desc;  // InputTensor first in both
     const std::vector<uint64_t> at = nd_coordinate(in.Sizes, flat);
     const ExplainedInput xin = input_element(c, "InputTensor", at, "x");

@@ -1,7 +1,8 @@
 // DML_OPERATOR_AVERAGE_POOLING, _AVERAGE_POOLING1 and _AVERAGE_POOLING_GRAD.
 //
-// Spec: spec/dml-training-ops.md section 3 (structs, output size, forward, divisor evidence,
-// gradient, constraints), 9 (rules), 12 items 1 to 7 (open questions); docs/golden.md, Computed values.
+// Spec: DML_AVERAGE_POOLING, AVERAGE_POOLING1 and AVERAGE_POOLING_GRAD_OPERATOR_DESC (DirectML API
+// reference: structs, output size, forward, gradient); rules in docs/rules.md; open questions and
+// the divisor evidence in docs/golden.md, "Average pooling" and "Computed values".
 //
 //   Tensors are {N, C, spatial...}; the arrays have one entry per spatial dimension.
 //   Window element k of output o reads input position  p = o * Strides - StartPadding + k * Dilations
@@ -24,6 +25,7 @@
 //   - Output sizes: floor or ceil of the dilated formula; anything else is an error.
 //   - A NaN term, or +inf with -inf, gives the canonical NaN; an exact zero is +0.
 //   - Every rank from 3 to 8 and every type is evaluated (DirectML's tables: 4 and 5, floats).
+#include "average_pooling.hpp"
 #include "common.hpp"
 #include "exact_rational.hpp"
 
@@ -479,9 +481,9 @@ namespace dmlref {
 
 void average_pooling_bounds(const Operator& op, const InputBuffer& input, const ArithmeticProfile& p, TermSink& sink) {
     using namespace reference;
-    if (auto* d = std::get_if<DML_AVERAGE_POOLING_OPERATOR_DESC>(&op.Desc)) pooling_bounds(params(*d), false, input("InputTensor"), p, sink);
-    else if (auto* d = std::get_if<DML_AVERAGE_POOLING1_OPERATOR_DESC>(&op.Desc)) pooling_bounds(params(*d), false, input("InputTensor"), p, sink);
-    else if (auto* d = std::get_if<DML_AVERAGE_POOLING_GRAD_OPERATOR_DESC>(&op.Desc)) pooling_bounds(params(*d), true, input("InputGradientTensor"), p, sink);
+    if (auto* d = get_if<DML_AVERAGE_POOLING_OPERATOR_DESC>(&op.Desc)) pooling_bounds(params(*d), false, input("InputTensor"), p, sink);
+    else if (auto* d = get_if<DML_AVERAGE_POOLING1_OPERATOR_DESC>(&op.Desc)) pooling_bounds(params(*d), false, input("InputTensor"), p, sink);
+    else if (auto* d = get_if<DML_AVERAGE_POOLING_GRAD_OPERATOR_DESC>(&op.Desc)) pooling_bounds(params(*d), true, input("InputGradientTensor"), p, sink);
     else throw std::invalid_argument("not an average pooling operator");
 }
 

@@ -1,7 +1,8 @@
 // DML_OPERATOR_BATCH_NORMALIZATION, _GRAD, _TRAINING and _TRAINING_GRAD.
 //
-// Spec: spec/dml-training-ops.md section 5 (structs, page formulas, broadcasting), 8 (support),
-// 9 (rules), 12 items 14 to 23 (open questions); docs/golden.md, Computed values.
+// Spec: the DML_BATCH_NORMALIZATION, _GRAD, _TRAINING and _TRAINING_GRAD_OPERATOR_DESC pages
+// (DirectML API reference: structs, formulas, broadcasting, support); rules in docs/rules.md; open
+// questions in docs/golden.md, "Batch normalization" and "Computed values".
 //
 //   D = Variance + Epsilon, r = D^(-1/2); sums and means run over the reduced set R of a
 //   statistics element k (the Input elements that broadcast to it), M = |R|.
@@ -29,6 +30,7 @@
 //   - _TRAINING_GRAD uses the supplied MeanTensor everywhere (also where the page writes
 //     mean(Input)).
 //   - Every rank from 1 to 8 and every type (DirectML's tables: FLOAT32/FLOAT16).
+#include "batch_normalization.hpp"
 #include "batch_normalization_internal.hpp"
 #include "common.hpp"
 #include "correctly_rounded.hpp"

@@ -9,6 +9,7 @@
 // to the output type; element_bound adds the golden's own rounding (docs/tolerance.md, Computed values). Assumptions (docs/tolerance.md): rsqrt (or sqrt then a reciprocal or a
 // division) within kRootError unit roundoffs of w; Welford-style statistics within twice the
 // two-pass bound.
+#include "batch_normalization.hpp"
 #include "batch_normalization_internal.hpp"
 #include "common.hpp"
 #include "fused_activation.hpp"
@@ -307,7 +308,7 @@ namespace {
 // One output's bounds into the sink: each element's error against the exact value (the golden's
 // half ULP is element_bound's). The case validates (summed_terms checks it); float outputs only.
 void fill(const Operator& op, const InputBuffer& input, std::string_view output, const ArithmeticProfile& p, TermSink& sink) {
-    const std::vector<double> b = std::visit([&](const auto& d) -> std::vector<double> {
+    const std::vector<double> b = visit_as<DML_BATCH_NORMALIZATION_OPERATOR_DESC, DML_BATCH_NORMALIZATION_GRAD_OPERATOR_DESC, DML_BATCH_NORMALIZATION_TRAINING_OPERATOR_DESC, DML_BATCH_NORMALIZATION_TRAINING_GRAD_OPERATOR_DESC>(op.Desc, [&](const auto& d) -> std::vector<double> {
         using D = std::decay_t<decltype(d)>;
         if constexpr (std::is_same_v<D, DML_BATCH_NORMALIZATION_OPERATOR_DESC>) {
             return bn_forward(input, d, p);
@@ -319,7 +320,7 @@ void fill(const Operator& op, const InputBuffer& input, std::string_view output,
         } else {
             throw std::invalid_argument("not a batch normalization operator");
         }
-    }, op.Desc);
+    });
     for (uint64_t i = 0; i < b.size() && i < sink.elements().size(); ++i) sink.set_computed(i, b[i], 0, 0);
 }
 

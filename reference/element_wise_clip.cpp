@@ -1,6 +1,7 @@
 // DML_OPERATOR_ELEMENT_WISE_CLIP, _CLIP1, _CLIP_GRAD and _CLIP_GRAD1.
 //
-// Spec: ../shared/seeds/000 (CLIP_GRAD1 page); spec/dml-semantics.md section 3.1.
+// Spec: DML_ELEMENT_WISE_CLIP, CLIP1, CLIP_GRAD and CLIP_GRAD1_OPERATOR_DESC (DirectML API reference);
+// docs/golden.md.
 //
 //   CLIP        f(x) = min(Max, max(Min, g(x)))      Min, Max: FLOAT
 //   CLIP1       f(x) = max(Min, min(g(x), Max))      Min, Max: DML_SCALAR_UNION in MinMaxDataType
@@ -20,10 +21,9 @@
 // Alternative readings (docs/golden.md, "Alternative readings"; `run --policy`), each a branch
 // below, off by default: ForwardNaN=NaNPropagates (CLIP(NaN) = NaN); in the grads GradNaN=
 // ZeroGradient, ClipGradBounds=GradientAtBounds or HalfAtBounds, SelectedZero=MaskProduct.
+#include "element_wise_clip.hpp"
 #include "common.hpp"
 #include "dmlref/explain.hpp"
-#include "fast/clip.hpp"
-#include "fast/switch.hpp"
 
 #include <cstring>
 #include "dmlref/readings.hpp"
@@ -115,7 +115,6 @@ void evaluate(const DML_ELEMENT_WISE_CLIP1_OPERATOR_DESC& d, const Bindings& b) 
     const TensorView X(d.InputTensor, b.at("InputTensor"));
     const TensorView Y(d.OutputTensor, b.at("OutputTensor"));
     dispatch(d.InputTensor.DataType, [&]<class T>() {
-        if (fast_paths_enabled() && !d.ScaleBias && fast::clip1_elements<T>(X, Y, d.Min.as<T>(), d.Max.as<T>())) return;
         const Number Min = Number::of(d.Min.as<T>()), Max = Number::of(d.Max.as<T>());
         const bool nan_propagates = in_force(Reading::ForwardNaNPropagates);  // ForwardNaN=NaNPropagates
         map_elements<T, T>(Y, [&](T x) {
@@ -185,12 +184,6 @@ void evaluate(const DML_ELEMENT_WISE_CLIP_GRAD1_OPERATOR_DESC& d, const Bindings
     const TensorView X(d.InputTensor, b.at("InputTensor"));
     const TensorView dY(d.InputGradientTensor, b.at("InputGradientTensor"));
     const TensorView dX(d.OutputGradientTensor, b.at("OutputGradientTensor"));
-    if (fast_paths_enabled() && d.InputTensor.DataType == DataType::FLOAT16 &&
-        fast::clip_grad1_half(X, dY, dX, d.Min.as<half>(), d.Max.as<half>()))
-        return;
-    if (fast_paths_enabled() && d.InputTensor.DataType == DataType::FLOAT32 &&
-        fast::clip_grad1_floats(X, dY, dX, d.Min.as<float>(), d.Max.as<float>()))
-        return;
     dispatch(d.InputTensor.DataType, [&]<class T>() { clip_grad<T, T>(X, dY, dX, d.Min.as<T>(), d.Max.as<T>()); });
 }
 
@@ -210,11 +203,10 @@ template <class T> T explained_value(const ExplainedInput& in) {
 bool explain_clip(const Case& c, std::string_view output, uint64_t flat, FamilyExplanation& out) {
     (void)output;
     const Operator& op = c.op;
-    const bool clip = std::holds_alternative<DML_ELEMENT_WISE_CLIP_OPERATOR_DESC>(op.Desc);
-    const bool clip1 = std::holds_alternative<DML_ELEMENT_WISE_CLIP1_OPERATOR_DESC>(op.Desc);
-    const bool grad = std::holds_alternative<DML_ELEMENT_WISE_CLIP_GRAD_OPERATOR_DESC>(op.Desc);
-    const bool grad1 = std::holds_alternative<DML_ELEMENT_WISE_CLIP_GRAD1_OPERATOR_DESC>(op.Desc);
-    if (!clip && !clip1 && !grad && !grad1) return false;
+    const bool clip = holds<DML_ELEMENT_WISE_CLIP_OPERATOR_DESC>(op.Desc);
+    const bool clip1 = holds<DML_ELEMENT_WISE_CLIP1_OPERATOR_DESC>(op.Desc);
+    const bool grad = holds<DML_ELEMENT_WISE_CLIP_GRAD_OPERATOR_DESC>(op.Desc);
+    const bool grad1 = holds<DML_ELEMENT_WISE_CLIP_GRAD1_OPERATOR_DESC>(op.Desc);
     const TensorDesc& in = *tensor_fields(op).front().desc;  // InputTensor comes first in every clip desc
     const std::vector<uint64_t> at = nd_coordinate(in.Sizes, flat);
     const ExplainedInput xin = input_element(c, "InputTensor", at, "x");
@@ -224,10 +216,10 @@ bool explain_clip(const Case& c, std::string_view output, uint64_t flat, FamilyE
         const T x = explained_value<T>(xin);
         Number Min, Max, g = Number::of(x);
         std::optional<DML_SCALE_BIAS> sb;
-        if (auto* d = std::get_if<DML_ELEMENT_WISE_CLIP_OPERATOR_DESC>(&op.Desc)) { Min = Number::of(d->Min); Max = Number::of(d->Max); sb = d->ScaleBias; }
-        if (auto* d = std::get_if<DML_ELEMENT_WISE_CLIP1_OPERATOR_DESC>(&op.Desc)) { Min = Number::of(d->Min.as<T>()); Max = Number::of(d->Max.as<T>()); sb = d->ScaleBias; }
-        if (auto* d = std::get_if<DML_ELEMENT_WISE_CLIP_GRAD_OPERATOR_DESC>(&op.Desc)) { Min = Number::of(d->Min); Max = Number::of(d->Max); }
-        if (auto* d = std::get_if<DML_ELEMENT_WISE_CLIP_GRAD1_OPERATOR_DESC>(&op.Desc)) { Min = Number::of(d->Min.as<T>()); Max = Number::of(d->Max.as<T>()); }
+        if (auto* d = get_if<DML_ELEMENT_WISE_CLIP_OPERATOR_DESC>(&op.Desc)) { Min = Number::of(d->Min); Max = Number::of(d->Max); sb = d->ScaleBias; }
+        if (auto* d = get_if<DML_ELEMENT_WISE_CLIP1_OPERATOR_DESC>(&op.Desc)) { Min = Number::of(d->Min.as<T>()); Max = Number::of(d->Max.as<T>()); sb = d->ScaleBias; }
+        if (auto* d = get_if<DML_ELEMENT_WISE_CLIP_GRAD_OPERATOR_DESC>(&op.Desc)) { Min = Number::of(d->Min); Max = Number::of(d->Max); }
+        if (auto* d = get_if<DML_ELEMENT_WISE_CLIP_GRAD1_OPERATOR_DESC>(&op.Desc)) { Min = Number::of(d->Min.as<T>()); Max = Number::of(d->Max.as<T>()); }
         auto text = [](const Number& n) {
             if (!n.is_integer) return format_exact_value(DataType::FLOAT64, to_bits(n.f));
             return n.i < 0 ? std::to_string(int64_t(n.i)) : std::to_string(uint64_t(n.i));  // integer types fit in 64 bits

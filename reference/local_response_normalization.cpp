@@ -1,7 +1,8 @@
 // DML_OPERATOR_LOCAL_RESPONSE_NORMALIZATION and _LOCAL_RESPONSE_NORMALIZATION_GRAD.
 //
-// Spec: spec/dml-training-ops.md section 4 (structs, page formula, the 2018 page's region,
-// gradient), 9 (rules), 12 items 8 to 13 (open questions); docs/golden.md, Computed values.
+// Spec: DML_LOCAL_RESPONSE_NORMALIZATION and _GRAD_OPERATOR_DESC (DirectML API reference: structs,
+// formula, the 2018 page's region, gradient); rules in docs/rules.md; open questions in
+// docs/golden.md, "Local response normalization" and "Computed values".
 //
 //   L = LocalSize. Along each windowed dimension (CrossChannel: the channel, dimension 1;
 //   otherwise every dimension after the channel), element c's region is
@@ -24,6 +25,7 @@
 //   - CrossChannel FALSE: the same clipped window on every dimension after the channel (H and
 //     W for 4-D), divisor L as the page writes (not L^2).
 //   - Every rank from 2 to 8 and every type is evaluated (DirectML's tables: 4-D floats).
+#include "local_response_normalization.hpp"
 #include "common.hpp"
 #include "correctly_rounded.hpp"
 #include "dmlref/explain.hpp"
@@ -377,7 +379,7 @@ std::optional<Tolerance> tolerance(const DML_LOCAL_RESPONSE_NORMALIZATION_GRAD_O
 // elements c whose region holds it.
 bool explain_lrn(const Case& c, std::string_view output, uint64_t flat, FamilyExplanation& out) {
     (void)output;
-    return std::visit([&](const auto& d) {
+    return visit_as<DML_LOCAL_RESPONSE_NORMALIZATION_OPERATOR_DESC, DML_LOCAL_RESPONSE_NORMALIZATION_GRAD_OPERATOR_DESC>(c.op.Desc, [&](const auto& d) {
         using D = std::decay_t<decltype(d)>;
         constexpr bool grad = std::is_same_v<D, DML_LOCAL_RESPONSE_NORMALIZATION_GRAD_OPERATOR_DESC>;
         if constexpr (std::is_same_v<D, DML_LOCAL_RESPONSE_NORMALIZATION_OPERATOR_DESC> || grad) {
@@ -415,7 +417,7 @@ bool explain_lrn(const Case& c, std::string_view output, uint64_t flat, FamilyEx
         } else {
             return false;
         }
-    }, c.op.Desc);
+    });
 }
 
 }  // namespace dmlref::reference

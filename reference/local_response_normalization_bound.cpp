@@ -7,6 +7,7 @@
 //            dY_j / D_j - 2 X_j sum_c ((dY_c ((X_c / D_c) / D_c)) (Beta B_c^(Beta-1)) Alpha) / L,
 //            D = B^Beta   (the chain rule as autograd evaluates it: PyTorch's local_response_norm)
 // with (Alpha / L) S in any of its three associations; the bound is the worst of the variants.
+#include "local_response_normalization.hpp"
 #include "lrn_region.hpp"
 
 #include "dmlref/terms.hpp"
@@ -128,9 +129,9 @@ namespace dmlref {
 
 void lrn_bounds(const Operator& op, const InputBuffer& input, const ArithmeticProfile& prof, TermSink& sink) {
     using namespace reference;
-    if (auto* d = std::get_if<DML_LOCAL_RESPONSE_NORMALIZATION_OPERATOR_DESC>(&op.Desc)) {
+    if (auto* d = get_if<DML_LOCAL_RESPONSE_NORMALIZATION_OPERATOR_DESC>(&op.Desc)) {
         forward_bounds(lrn_region::params(*d), logical_doubles(d->InputTensor, input("InputTensor")), prof, sink);
-    } else if (auto* d = std::get_if<DML_LOCAL_RESPONSE_NORMALIZATION_GRAD_OPERATOR_DESC>(&op.Desc)) {
+    } else if (auto* d = get_if<DML_LOCAL_RESPONSE_NORMALIZATION_GRAD_OPERATOR_DESC>(&op.Desc)) {
         grad_bounds(lrn_region::params(*d), logical_doubles(d->InputTensor, input("InputTensor")),
                     logical_doubles(d->InputGradientTensor, input("InputGradientTensor")), prof, sink);
     } else {

@@ -1,6 +1,7 @@
 // DML_OPERATOR_MAX_POOLING, _MAX_POOLING1, _MAX_POOLING2 and _MAX_POOLING_GRAD.
 //
-// Spec: ../shared/seeds/004 (MAX_POOLING_GRAD page); spec/dml-semantics.md section 3.5.
+// Spec: DML_MAX_POOLING, MAX_POOLING1, MAX_POOLING2 and MAX_POOLING_GRAD_OPERATOR_DESC (DirectML API
+// reference); docs/golden.md, "Max pooling".
 //
 //   Tensors are {N, C, spatial...}; the arrays have one entry per spatial dimension.
 //   Window element k of output o reads input position  o * Strides - StartPadding + k * Dilations
@@ -30,6 +31,7 @@
 // (dmlref/terms.hpp) and the argmax ties in max_pooling_terms.cpp.
 // Alternative readings (docs/golden.md; `run --policy`), each a branch where it decides, off by
 // default: ArgmaxNaN=NaNWins in beats(); Subnormals=FlushAtomicSums in the grad's sums.
+#include "max_pooling.hpp"
 #include "common.hpp"
 #include "fast/max_pooling_grad.hpp"
 #include "fast/max_pooling_windows.hpp"

@@ -1,6 +1,7 @@
 // The MAX_POOLING family's grad terms (include/dmlref/terms.hpp), term counts and argmax ties
 // (docs/tolerance.md); the operators themselves are in max_pooling.cpp.
 
+#include "max_pooling.hpp"
 #include "max_pooling_internal.hpp"
 
 #include "dmlref/explain.hpp"
@@ -84,7 +85,7 @@ std::vector<uint64_t> max_pooling_argmax_ties(const Operator& op, std::span<cons
     const TensorDesc* pooled = nullptr;
     const TensorDesc* dx = nullptr;
     const std::vector<uint32_t>* Strides = nullptr, * WindowSize = nullptr, * StartPadding = nullptr, * Dilations = nullptr;
-    std::visit([&](const auto& d) {
+    visit_as<DML_MAX_POOLING_OPERATOR_DESC, DML_MAX_POOLING1_OPERATOR_DESC, DML_MAX_POOLING2_OPERATOR_DESC, DML_MAX_POOLING_GRAD_OPERATOR_DESC>(op.Desc, [&](const auto& d) {
         using D = std::decay_t<decltype(d)>;
         if constexpr (std::is_same_v<D, DML_MAX_POOLING_GRAD_OPERATOR_DESC>) {
             input = &d.InputTensor; pooled = &d.InputGradientTensor; dx = &d.OutputGradientTensor;
@@ -96,7 +97,7 @@ std::vector<uint64_t> max_pooling_argmax_ties(const Operator& op, std::span<cons
             input = &d.InputTensor; pooled = &d.OutputTensor;
             Strides = &d.Strides; WindowSize = &d.WindowSize; StartPadding = &d.StartPadding; Dilations = &d.Dilations;
         }
-    }, op.Desc);
+    });
     if (!input) throw std::invalid_argument("max_pooling_argmax_ties: not a max pooling operator");
     if (InputTensor.size() < buffer_size(*input)) throw std::invalid_argument("InputTensor's buffer is too small");
     const Window w = window_of(*input, *pooled, *Strides, *WindowSize, *StartPadding, Dilations);
@@ -124,7 +125,7 @@ bool reference::explain_max_pooling(const Case& c, std::string_view output, uint
     const TensorDesc* pooled = nullptr;
     bool grad = false;
     const std::vector<uint32_t>* Strides = nullptr, * WindowSize = nullptr, * StartPadding = nullptr, * Dilations = nullptr;
-    std::visit([&](const auto& d) {
+    visit_as<DML_MAX_POOLING_OPERATOR_DESC, DML_MAX_POOLING1_OPERATOR_DESC, DML_MAX_POOLING2_OPERATOR_DESC, DML_MAX_POOLING_GRAD_OPERATOR_DESC>(c.op.Desc, [&](const auto& d) {
         using D = std::decay_t<decltype(d)>;
         if constexpr (std::is_same_v<D, DML_MAX_POOLING_GRAD_OPERATOR_DESC>) {
             input = &d.InputTensor; pooled = &d.InputGradientTensor; grad = true;
@@ -136,7 +137,7 @@ bool reference::explain_max_pooling(const Case& c, std::string_view output, uint
             input = &d.InputTensor; pooled = &d.OutputTensor;
             Strides = &d.Strides; WindowSize = &d.WindowSize; StartPadding = &d.StartPadding; Dilations = &d.Dilations;
         }
-    }, c.op.Desc);
+    });
     if (!input) return false;
     using namespace maxpool;
     const Window w = window_of(*input, *pooled, *Strides, *WindowSize, *StartPadding, Dilations);

@@ -1,7 +1,8 @@
 // DML_OPERATOR_RESAMPLE, _RESAMPLE1, _RESAMPLE2, _RESAMPLE_GRAD and _RESAMPLE_GRAD1.
 //
-// Spec: ../shared/seeds/003 (RESAMPLE_GRAD1 page and its example); spec/dml-semantics.md
-// section 3.4 (the family), 4 (support), 5 (rules), 9 (open questions); docs/golden.md and docs/tolerance.md.
+// Spec: DML_RESAMPLE, RESAMPLE1, RESAMPLE2, RESAMPLE_GRAD and RESAMPLE_GRAD1_OPERATOR_DESC (DirectML API
+// reference; the RESAMPLE_GRAD1 page's example); support tables in reference/resample_record.cpp,
+// rules in docs/rules.md, open questions in docs/golden.md, "Resampling"; docs/tolerance.md.
 //
 //   Per dimension i (every dimension is resampled by its own Scale):
 //     OutputX = (InputX + InputPixelOffset) * Scale + OutputPixelOffset
@@ -42,11 +43,11 @@
 //
 // The terms a conforming backend may add (dmlref/terms.hpp) and the nearest-neighbour boundary
 // are in resample_terms.cpp.
+#include "resample.hpp"
 #include "common.hpp"
 #include "fast/resample_sums.hpp"
 #include "fast/unit_tap_sums.hpp"
 #include "fast/resample_linear.hpp"
-#include "fast/switch.hpp"
 #include "fast_sum.hpp"
 #include "resample_internal.hpp"
 
@@ -197,7 +198,6 @@ void resample(const Params& p, const Bindings& b) {
     const bool nearest = p.InterpolationMode == DML_INTERPOLATION_MODE_NEAREST_NEIGHBOR;
     const bool all = in_force(Reading::ZeroWeightTapsMultiplyAll);  // ZeroWeightTaps=MultiplyAll: 0 x inf = NaN
     dispatch(p.input.desc.DataType, [&]<class T>() {
-        if (fast_paths_enabled() && fast::resample_rows<T>(axes, X, Y, !nearest)) return;  // the same values, row by row
         const T* x = X.data<T>();
         T* y = Y.data<T>();
         Coord c{};
@@ -214,6 +214,24 @@ void resample(const Params& p, const Bindings& b) {
     });
 }
 
+// The fast paths (reference/fast/resample_linear.hpp, unit_tap_sums.hpp), chosen by the record
+// before the loops: the same values, row by row; false where they do not apply.
+bool resample_fast(const Params& p, const Bindings& b) {
+    const std::vector<Axis> axes = forward_axes(p);
+    const TensorView X(p.input.desc, b.at(p.input.name));
+    const TensorView Y(p.output.desc, b.at(p.output.name));
+    const bool nearest = p.InterpolationMode == DML_INTERPOLATION_MODE_NEAREST_NEIGHBOR;
+    return dispatch(p.input.desc.DataType, [&]<class T>() { return fast::resample_rows<T>(axes, X, Y, !nearest); });
+}
+
+bool resample_grad_fast(const Params& p, const Bindings& b) {
+    const std::vector<Axis> axes = inverse_axes(p);
+    const TensorView dY(p.output.desc, b.at(p.output.name));
+    const TensorView dX(p.input.desc, b.at(p.input.name));
+    return dispatch(p.input.desc.DataType,
+                    [&]<class T>() { return fast::unit_tap_sums<T>(axes, dY, dX) || fast::resample_rows<T>(axes, dY, dX, true); });
+}
+
 // dX[e] = sum over the dY elements o that read e, of weight(o, e) * dY[o].
 void resample_grad(const Params& p, const Bindings& b) {
     const std::vector<Axis> axes = inverse_axes(p);
@@ -222,8 +240,6 @@ void resample_grad(const Params& p, const Bindings& b) {
     const bool all = in_force(Reading::ZeroWeightTapsMultiplyAll);    // ZeroWeightTaps=MultiplyAll: 0 x inf = NaN
     const bool flush = in_force(Reading::SubnormalsFlushAtomicSums);  // Subnormals=FlushAtomicSums
     dispatch(p.input.desc.DataType, [&]<class T>() {
-        if (fast_paths_enabled() && (fast::unit_tap_sums<T>(axes, dY, dX) || fast::resample_rows<T>(axes, dY, dX, true)))
-            return;  // the same values, row by row
         const T* dy = dY.data<T>();
         T* dx = dX.data<T>();
         Coord c{};
@@ -295,6 +311,11 @@ void evaluate(const DML_RESAMPLE1_OPERATOR_DESC& d, const Bindings& b) { resampl
 void evaluate(const DML_RESAMPLE2_OPERATOR_DESC& d, const Bindings& b) { resample(params(d), b); }
 void evaluate(const DML_RESAMPLE_GRAD_OPERATOR_DESC& d, const Bindings& b) { resample_grad(params(d), b); }
 void evaluate(const DML_RESAMPLE_GRAD1_OPERATOR_DESC& d, const Bindings& b) { resample_grad(params(d), b); }
+bool evaluate_fast(const DML_RESAMPLE_OPERATOR_DESC& d, const Bindings& b) { return resample_fast(params(d), b); }
+bool evaluate_fast(const DML_RESAMPLE1_OPERATOR_DESC& d, const Bindings& b) { return resample_fast(params(d), b); }
+bool evaluate_fast(const DML_RESAMPLE2_OPERATOR_DESC& d, const Bindings& b) { return resample_fast(params(d), b); }
+bool evaluate_fast(const DML_RESAMPLE_GRAD_OPERATOR_DESC& d, const Bindings& b) { return resample_grad_fast(params(d), b); }
+bool evaluate_fast(const DML_RESAMPLE_GRAD1_OPERATOR_DESC& d, const Bindings& b) { return resample_grad_fast(params(d), b); }
 
 std::optional<Tolerance> tolerance(const DML_RESAMPLE_OPERATOR_DESC& d, std::string_view output) {
     return valid(d) ? resample_tolerance(params(d), false, output) : std::nullopt;

@@ -1,6 +1,7 @@
 // The RESAMPLE family's terms under a coordinate arithmetic (include/dmlref/terms.hpp, docs/tolerance.md)
 // and the nearest-neighbour boundary they imply; the operators themselves are in resample.cpp.
 
+#include "resample.hpp"
 #include "resample_internal.hpp"
 
 #include "dmlref/explain.hpp"
@@ -200,7 +201,7 @@ namespace dmlref {
 
 void resample_terms(const Operator& op, std::span<const std::byte> values, Coordinates coordinates, TermSink& sink) {
     using namespace reference;
-    std::visit([&](const auto& d) {
+    visit_as<DML_RESAMPLE_OPERATOR_DESC, DML_RESAMPLE1_OPERATOR_DESC, DML_RESAMPLE2_OPERATOR_DESC, DML_RESAMPLE_GRAD_OPERATOR_DESC, DML_RESAMPLE_GRAD1_OPERATOR_DESC>(op.Desc, [&](const auto& d) {
         using D = std::decay_t<decltype(d)>;
         constexpr bool grad = std::is_same_v<D, DML_RESAMPLE_GRAD_OPERATOR_DESC> || std::is_same_v<D, DML_RESAMPLE_GRAD1_OPERATOR_DESC>;
         if constexpr (std::is_same_v<D, DML_RESAMPLE_OPERATOR_DESC> || std::is_same_v<D, DML_RESAMPLE1_OPERATOR_DESC> ||
@@ -231,14 +232,14 @@ void resample_terms(const Operator& op, std::span<const std::byte> values, Coord
         } else {
             throw std::invalid_argument("resample_terms: not a resample operator");
         }
-    }, op.Desc);
+    });
 }
 
 // ---- explain (dmlref/explain.hpp, docs/explain.md) -------------------------------------------
 
 bool reference::explain_resample(const Case& c, std::string_view output, uint64_t flat, FamilyExplanation& out) {
     using namespace resampling;
-    return std::visit([&](const auto& d) {
+    return visit_as<DML_RESAMPLE_OPERATOR_DESC, DML_RESAMPLE1_OPERATOR_DESC, DML_RESAMPLE2_OPERATOR_DESC, DML_RESAMPLE_GRAD_OPERATOR_DESC, DML_RESAMPLE_GRAD1_OPERATOR_DESC>(c.op.Desc, [&](const auto& d) {
         using D = std::decay_t<decltype(d)>;
         constexpr bool grad = std::is_same_v<D, DML_RESAMPLE_GRAD_OPERATOR_DESC> || std::is_same_v<D, DML_RESAMPLE_GRAD1_OPERATOR_DESC>;
         if constexpr (std::is_same_v<D, DML_RESAMPLE_OPERATOR_DESC> || std::is_same_v<D, DML_RESAMPLE1_OPERATOR_DESC> ||
@@ -299,7 +300,7 @@ bool reference::explain_resample(const Case& c, std::string_view output, uint64_
         } else {
             return false;
         }
-    }, c.op.Desc);
+    });
 }
 
 }  // namespace dmlref

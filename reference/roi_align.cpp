@@ -1,8 +1,8 @@
 // DML_OPERATOR_ROI_ALIGN, _ROI_ALIGN1 and _ROI_ALIGN_GRAD: validation and the plain loops.
 //
-// Spec: spec/dml-training-ops.md sections 6 (structs, tensor roles, forward pseudo-code,
-// out-of-bounds evidence, gradient, support), 9 (rules), 12 items 24 to 35 (open questions);
-// docs/golden.md, Computed values. Decisions: docs/golden.md, "ROI align" (recorded as policies).
+// Spec: DML_ROI_ALIGN, ROI_ALIGN1 and ROI_ALIGN_GRAD_OPERATOR_DESC (DirectML API reference: structs,
+// tensor roles, forward pseudo-code, gradient, support); rules in docs/rules.md; docs/golden.md,
+// "Computed values". Decisions: docs/golden.md, "ROI align" (recorded as policies).
 //
 //   Region r = ROITensor[r] = [x1, y1, x2, y2], read from image BatchIndicesTensor[r].
 //   x1s = x1 * SpatialScaleX, x2s = x2 * SpatialScaleX (y likewise), wS = x2s - x1s (may be 0 or < 0)
@@ -22,6 +22,7 @@
 //
 // Every quantity is rational (floats are dyadic): the sums are exact (GMP) and rounded once to
 // the output type; MAX compares exact values. No floating-point arithmetic touches a value.
+#include "roi_align.hpp"
 #include "dmlref/checked.hpp"
 #include "roi_align_internal.hpp"
 

@@ -15,6 +15,7 @@
 //   MAX          the greatest of the backend's samples: within the largest error of a sample that
 //                may be the greatest (a near tie may select another sample)
 // The grad's bound is reference/roi_align_grad_bound.cpp.
+#include "roi_align.hpp"
 #include "roi_align_bound.hpp"
 
 #include "dmlref/terms.hpp"
@@ -275,8 +276,8 @@ void roi_align_bounds(const Operator& op, const InputBuffer& input, const Arithm
     auto run = [&](const Params& p) {
         forward_bounds(p, logical_doubles(*p.input, input("InputTensor")), input("ROITensor"), input("BatchIndicesTensor"), prof, sink);
     };
-    if (auto* d = std::get_if<DML_ROI_ALIGN_OPERATOR_DESC>(&op.Desc)) run(params(*d));
-    else if (auto* d = std::get_if<DML_ROI_ALIGN1_OPERATOR_DESC>(&op.Desc)) run(params(*d));
+    if (auto* d = get_if<DML_ROI_ALIGN_OPERATOR_DESC>(&op.Desc)) run(params(*d));
+    else if (auto* d = get_if<DML_ROI_ALIGN1_OPERATOR_DESC>(&op.Desc)) run(params(*d));
     else throw std::invalid_argument("not a forward ROI align operator");
 }
 

@@ -17,6 +17,7 @@
 //                may be clamped may have no slope
 //   MAX          every sample that may be the backend's greatest (a near tie, the forward's
 //                assumption 12) may receive the whole dY, the exact greatest may receive nothing
+#include "roi_align.hpp"
 #include "roi_align_bound.hpp"
 
 #include "dmlref/terms.hpp"
@@ -300,13 +301,13 @@ void grad_bounds(const DML_ROI_ALIGN_GRAD_OPERATOR_DESC& d, bool roi_output, con
 namespace dmlref {
 
 void roi_align_gradient_bounds(const Operator& op, const InputBuffer& input, const ArithmeticProfile& prof, TermSink& sink) {
-    const auto* d = std::get_if<DML_ROI_ALIGN_GRAD_OPERATOR_DESC>(&op.Desc);
+    const auto* d = get_if<DML_ROI_ALIGN_GRAD_OPERATOR_DESC>(&op.Desc);
     if (!d) throw std::invalid_argument("not ROI_ALIGN_GRAD");
     reference::roi::grad_bounds(*d, false, input, prof, sink);
 }
 
 void roi_align_roi_gradient_bounds(const Operator& op, const InputBuffer& input, const ArithmeticProfile& prof, TermSink& sink) {
-    const auto* d = std::get_if<DML_ROI_ALIGN_GRAD_OPERATOR_DESC>(&op.Desc);
+    const auto* d = get_if<DML_ROI_ALIGN_GRAD_OPERATOR_DESC>(&op.Desc);
     if (!d) throw std::invalid_argument("not ROI_ALIGN_GRAD");
     reference::roi::grad_bounds(*d, true, input, prof, sink);
 }

@@ -1,6 +1,7 @@
 // ROI align's stated tolerance, counted from the case's own regions (docs/tolerance.md, "ROI align"):
 // each output's Terms (the bounds are computed per element by reference/roi_align_bound.cpp and
 // reference/roi_align_grad_bound.cpp), and the elements on a decision boundary.
+#include "roi_align.hpp"
 #include "roi_align_internal.hpp"
 
 #include <algorithm>
@@ -151,12 +152,12 @@ std::vector<std::pair<uint64_t, std::string>> boundary(const Params& p, const Ca
 
 std::vector<std::pair<uint64_t, std::string>> roi_align_boundary(const Case& c, std::string_view output) {
     std::optional<roi::Params> p;
-    std::visit([&](const auto& d) {
+    visit_as<DML_ROI_ALIGN_OPERATOR_DESC, DML_ROI_ALIGN1_OPERATOR_DESC, DML_ROI_ALIGN_GRAD_OPERATOR_DESC>(c.op.Desc, [&](const auto& d) {
         using D = std::decay_t<decltype(d)>;
         if constexpr (std::is_same_v<D, DML_ROI_ALIGN_OPERATOR_DESC> || std::is_same_v<D, DML_ROI_ALIGN1_OPERATOR_DESC> ||
                       std::is_same_v<D, DML_ROI_ALIGN_GRAD_OPERATOR_DESC>)
             p.emplace(roi::params(d));
-    }, c.op.Desc);
+    });
     if (!p || validate(c.op).has_errors() || !c.inputs.count("ROITensor") || !c.inputs.count("BatchIndicesTensor") ||
         validate_input_values(c.op, c.inputs, UINT64_MAX).has_errors())
         return {};
@@ -165,12 +166,12 @@ std::vector<std::pair<uint64_t, std::string>> roi_align_boundary(const Case& c, 
 
 std::optional<Tolerance> roi_align_tolerance(const Case& c, std::string_view output) {
     std::optional<roi::Params> p;
-    std::visit([&](const auto& d) {
+    visit_as<DML_ROI_ALIGN_OPERATOR_DESC, DML_ROI_ALIGN1_OPERATOR_DESC, DML_ROI_ALIGN_GRAD_OPERATOR_DESC>(c.op.Desc, [&](const auto& d) {
         using D = std::decay_t<decltype(d)>;
         if constexpr (std::is_same_v<D, DML_ROI_ALIGN_OPERATOR_DESC> || std::is_same_v<D, DML_ROI_ALIGN1_OPERATOR_DESC> ||
                       std::is_same_v<D, DML_ROI_ALIGN_GRAD_OPERATOR_DESC>)
             p.emplace(roi::params(d));
-    }, c.op.Desc);
+    });
     if (!p) return std::nullopt;
     Tolerance t;
     t.Why = "the regions or inputs are missing or invalid: bit for bit";

@@ -1,5 +1,6 @@
 // ROI_ALIGN, ROI_ALIGN1 and ROI_ALIGN_GRAD: the desc rules and the rules on input values (batch
 // indices, regions, the number of samples), each with its id (docs/rules.md, "ROI align").
+#include "roi_align.hpp"
 #include "dmlref/checked.hpp"
 #include "roi_align_internal.hpp"
 

@@ -1,7 +1,7 @@
 // DML_OPERATOR_SLICE, DML_OPERATOR_SLICE1 and DML_OPERATOR_SLICE_GRAD.
 //
-// Spec: ../shared/seeds/002 (SLICE_GRAD page); spec/dml-semantics.md section 3.3 (the three
-// operators) and section 5 (their rules).
+// Spec: DML_SLICE, SLICE1 and SLICE_GRAD_OPERATOR_DESC (DirectML API reference); rules in
+// docs/rules.md (slice.*, slice1.*, slice-grad.*).
 //
 //   SLICE       Out[c] = In[Offsets + Strides * c]                       (per dimension i)
 //   SLICE1      CopyStart[i] = InputWindowOffsets[i] + (InputWindowStrides[i] < 0 ? InputWindowSizes[i] - 1 : 0)
@@ -35,10 +35,10 @@
 // element strides (windowStride * inputStride), so the inner loop is a plain strided copy.
 // SLICE_GRAD's fast path (reference/fast/slice_grad.hpp) writes a packed dX once, row by row,
 // instead of zeroing it all and coming back for the copies.
+#include "slice.hpp"
 #include "common.hpp"
 #include "dmlref/explain.hpp"
 #include "fast/slice_grad.hpp"
-#include "fast/switch.hpp"
 
 #include "dmlref/readings.hpp"
 
@@ -137,7 +137,7 @@ template <class U> void zero_elements(const TensorView& view) {
 }
 
 // Calls f.template operator()<U>() with U the unsigned integer as wide as an element of t.
-template <class F> void by_width(DataType t, F&& f) {
+template <class F> decltype(auto) by_width(DataType t, F&& f) {
     switch (element_size(t)) {
         case 1: return f.template operator()<uint8_t>();
         case 2: return f.template operator()<uint16_t>();
@@ -245,12 +245,7 @@ void evaluate(const DML_SLICE_GRAD_OPERATOR_DESC& d, const Bindings& b) {
     const TensorView dY(d.InputGradientTensor, b.at("InputGradientTensor"));
     const TensorView dX(d.OutputGradientTensor, b.at("OutputGradientTensor"));
     const Window w = window_of(d.InputWindowOffsets, d.InputWindowSizes, d.InputWindowStrides, dX.strides);
-    std::vector<fast::SliceAxis> axes;  // the window per axis, for the fast path
-    for (size_t i = 0; i < d.InputWindowStrides.size(); ++i)
-        axes.push_back({copy_start_of(d.InputWindowOffsets[i], d.InputWindowSizes[i], d.InputWindowStrides[i]),
-                        d.InputWindowStrides[i], int64_t(dY.sizes()[i])});
     by_width(d.InputGradientTensor.DataType, [&]<class U>() {
-        if (fast_paths_enabled() && fast::slice_grad_rows<U>(dY, dX, axes)) return;
         zero_elements<U>(dX);
         // Non-zero strides send distinct dY coordinates to distinct dX elements: nothing is summed.
         copy_elements<U>(dY.sizes(), dX.base, w.strides.data(), w.base, dY.base, dY.strides.data(), 0);
@@ -259,6 +254,18 @@ void evaluate(const DML_SLICE_GRAD_OPERATOR_DESC& d, const Bindings& b) {
         dispatch(d.InputGradientTensor.DataType, [&]<class T>() {
             map_elements<T, T>(dX, [](T v) { return is_nan(v) ? quieted(v) : widen(v) == 0 ? T(0) : v; }, dX);  // +0 + v
         });
+}
+
+// SLICE_GRAD's fast path (reference/fast/slice_grad.hpp), chosen by the record before the loop
+// above: the same dX, written row by row; false where it does not apply.
+bool evaluate_fast(const DML_SLICE_GRAD_OPERATOR_DESC& d, const Bindings& b) {
+    const TensorView dY(d.InputGradientTensor, b.at("InputGradientTensor"));
+    const TensorView dX(d.OutputGradientTensor, b.at("OutputGradientTensor"));
+    std::vector<fast::SliceAxis> axes;  // the window per axis
+    for (size_t i = 0; i < d.InputWindowStrides.size(); ++i)
+        axes.push_back({copy_start_of(d.InputWindowOffsets[i], d.InputWindowSizes[i], d.InputWindowStrides[i]),
+                        d.InputWindowStrides[i], int64_t(dY.sizes()[i])});
+    return by_width(d.InputGradientTensor.DataType, [&]<class U>() { return fast::slice_grad_rows<U>(dY, dX, axes); });
 }
 
 // ---- explain (dmlref/explain.hpp, docs/explain.md) -------------------------------------------
@@ -270,24 +277,22 @@ bool explain_slice(const Case& c, std::string_view output, uint64_t flat, Family
     std::vector<int32_t> strides;
     const TensorDesc* mine = nullptr;
     bool grad = false;
-    if (auto* d = std::get_if<DML_SLICE_OPERATOR_DESC>(&c.op.Desc)) {
+    if (auto* d = get_if<DML_SLICE_OPERATOR_DESC>(&c.op.Desc)) {
         offsets = &d->Offsets; sizes = &d->Sizes; mine = &d->OutputTensor;
         for (uint32_t s : d->Strides) strides.push_back(int32_t(s));  // >= 1 and, validated, in bounds
-    } else if (auto* d1 = std::get_if<DML_SLICE1_OPERATOR_DESC>(&c.op.Desc)) {
+    } else if (auto* d1 = get_if<DML_SLICE1_OPERATOR_DESC>(&c.op.Desc)) {
         offsets = &d1->InputWindowOffsets; sizes = &d1->InputWindowSizes; strides = d1->InputWindowStrides; mine = &d1->OutputTensor;
-    } else if (auto* g = std::get_if<DML_SLICE_GRAD_OPERATOR_DESC>(&c.op.Desc)) {
+    } else if (auto* g = get_if<DML_SLICE_GRAD_OPERATOR_DESC>(&c.op.Desc)) {
         offsets = &g->InputWindowOffsets; sizes = &g->InputWindowSizes; strides = g->InputWindowStrides; mine = &g->OutputGradientTensor;
         grad = true;
-    } else {
-        return false;
     }
     (void)output;
-    const bool slice = std::holds_alternative<DML_SLICE_OPERATOR_DESC>(c.op.Desc);
+    const bool slice = holds<DML_SLICE_OPERATOR_DESC>(c.op.Desc);
     const std::vector<uint64_t> at = nd_coordinate(mine->Sizes, flat);
     std::vector<uint64_t> source;
     std::string text;
     bool inside = true;
-    const TensorDesc* dy = grad ? &std::get<DML_SLICE_GRAD_OPERATOR_DESC>(c.op.Desc).InputGradientTensor : nullptr;
+    const TensorDesc* dy = grad ? &get<DML_SLICE_GRAD_OPERATOR_DESC>(c.op.Desc).InputGradientTensor : nullptr;
     for (size_t i = 0; i < at.size(); ++i) {
         const int64_t start = slice ? int64_t((*offsets)[i]) : copy_start_of((*offsets)[i], (*sizes)[i], strides[i]);
         if (!grad) {

@@ -280,11 +280,11 @@ TEST_CASE("average pooling: every validation rule") {
         CAPTURE(op);
         auto make = [&](Geometry h, DataType a = DataType::FLOAT32, DataType b = DataType::FLOAT32) {
             Operator o = op == "average-pooling" ? forward_v0(a, h) : op == "average-pooling1" ? forward_op(a, h) : grad_op(a, h);
-            std::visit([&](auto& d) {
+            visit_as<DML_AVERAGE_POOLING_OPERATOR_DESC, DML_AVERAGE_POOLING1_OPERATOR_DESC, DML_AVERAGE_POOLING_GRAD_OPERATOR_DESC>(o.Desc, [&](auto& d) {
                 using D = std::decay_t<decltype(d)>;
                 if constexpr (std::is_same_v<D, DML_AVERAGE_POOLING_GRAD_OPERATOR_DESC>) d.OutputGradientTensor.DataType = b;
                 else if constexpr (std::is_same_v<D, DML_AVERAGE_POOLING_OPERATOR_DESC> || std::is_same_v<D, DML_AVERAGE_POOLING1_OPERATOR_DESC>) d.OutputTensor.DataType = b;
-            }, o.Desc);
+            });
             return o;
         };
         const bool grad = op == "average-pooling-grad";
@@ -297,7 +297,7 @@ TEST_CASE("average pooling: every validation rule") {
         h = g; h.in = {4, 4}; h.out = {4, 4};
         CHECK(has_error(make(h), op + ".rank", in + "/Sizes"));
         Operator wrong_count = make(g);
-        std::visit([](auto& d) { if constexpr (requires { d.DimensionCount = 3u; }) d.DimensionCount = 3; }, wrong_count.Desc);
+        visit_as<DML_AVERAGE_POOLING_OPERATOR_DESC, DML_AVERAGE_POOLING1_OPERATOR_DESC, DML_AVERAGE_POOLING_GRAD_OPERATOR_DESC>(wrong_count.Desc, [](auto& d) { if constexpr (requires { d.DimensionCount = 3u; }) d.DimensionCount = 3; });
         CHECK(has_error(wrong_count, op + ".dimension-count", "/desc/DimensionCount"));
         h = g; h.Strides = {1};
         CHECK(has_error(make(h), op + ".array-length", "/desc/Strides"));

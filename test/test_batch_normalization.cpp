@@ -36,7 +36,7 @@ TEST_CASE_TEMPLATE("batch normalization: forward against the naive evaluation at
         const auto scale = random_values<T>(rng, product(s.scale));
         const auto bias = random_values<T>(rng, product(s.bias));
         const Operator op = bn_op(t, s, eps, act, true);
-        const auto& d = std::get<DML_BATCH_NORMALIZATION_OPERATOR_DESC>(op.Desc);
+        const auto& d = get<DML_BATCH_NORMALIZATION_OPERATOR_DESC>(op.Desc);
         auto y = run(op, {{"InputTensor", logical_buffer(d.InputTensor, x, std::byte{0x33})},
                           {"MeanTensor", buffer(d.MeanTensor, mean)}, {"VarianceTensor", buffer(d.VarianceTensor, var)},
                           {"ScaleTensor", buffer(d.ScaleTensor, scale)}, {"BiasTensor", buffer(d.BiasTensor, bias)}});
@@ -65,7 +65,7 @@ TEST_CASE_TEMPLATE("batch normalization training: outputs against the naive eval
         const auto scale = random_values<T>(rng, product(s.scale));
         const auto bias = random_values<T>(rng, product(s.scale));
         const Operator op = training_op(t, s.in, s.scale, eps, fused_add, act);
-        const auto& d = std::get<DML_BATCH_NORMALIZATION_TRAINING_OPERATOR_DESC>(op.Desc);
+        const auto& d = get<DML_BATCH_NORMALIZATION_TRAINING_OPERATOR_DESC>(op.Desc);
         std::map<std::string, std::vector<std::byte>> inputs = {
             {"InputTensor", logical_buffer(d.InputTensor, x, std::byte{0x21})}, {"ScaleTensor", buffer(d.ScaleTensor, scale)},
             {"BiasTensor", buffer(d.BiasTensor, bias)}};
@@ -92,7 +92,7 @@ TEST_CASE("batch normalization: the worked examples of spec/dml-training-ops.md 
     // X = [1, 2, 3, 4], Scale 2, Bias 0, Epsilon 0: mean 5/2, var 5/4.
     const std::vector<uint32_t> in = {1, 1, 2, 2}, st = {1, 1, 1, 1};
     const Operator tr = training_op(DataType::FLOAT32, in, st, 0.0f, false);
-    const auto& td = std::get<DML_BATCH_NORMALIZATION_TRAINING_OPERATOR_DESC>(tr.Desc);
+    const auto& td = get<DML_BATCH_NORMALIZATION_TRAINING_OPERATOR_DESC>(tr.Desc);
     auto r = run(tr, {{"InputTensor", logical_buffer(td.InputTensor, std::vector<float>{1, 2, 3, 4})},
                       {"ScaleTensor", buffer(td.ScaleTensor, std::vector<float>{2})}, {"BiasTensor", buffer(td.BiasTensor, std::vector<float>{0})}});
     const auto y = as_values<float>(r.at("OutputTensor"));
@@ -162,7 +162,7 @@ TEST_CASE("batch normalization: every validation rule") {
     const Shape ok{{2, 3, 2}, {1, 3, 1}, {1, 3, 1}, {1, 3, 1}, {1, 3, 1}};
     auto bn = [&](auto edit) {
         Operator o = bn_op(f, ok, 1e-5f, std::nullopt, false);
-        edit(std::get<DML_BATCH_NORMALIZATION_OPERATOR_DESC>(o.Desc));
+        edit(get<DML_BATCH_NORMALIZATION_OPERATOR_DESC>(o.Desc));
         return o;
     };
     using BN = DML_BATCH_NORMALIZATION_OPERATOR_DESC;
@@ -192,7 +192,7 @@ TEST_CASE("batch normalization: every validation rule") {
             Operator o = type == OperatorType::BATCH_NORMALIZATION_GRAD
                              ? grad_op<DML_BATCH_NORMALIZATION_GRAD_OPERATOR_DESC>(type, f, ok.in, ok.mean, 0.0f)
                              : grad_op<DML_BATCH_NORMALIZATION_TRAINING_GRAD_OPERATOR_DESC>(type, f, ok.in, ok.mean, 0.0f);
-            std::visit([&](auto& d) { if constexpr (requires { d.OutputScaleGradientTensor; }) edit(d); }, o.Desc);
+            visit_as<DML_BATCH_NORMALIZATION_OPERATOR_DESC, DML_BATCH_NORMALIZATION_GRAD_OPERATOR_DESC, DML_BATCH_NORMALIZATION_TRAINING_OPERATOR_DESC, DML_BATCH_NORMALIZATION_TRAINING_GRAD_OPERATOR_DESC>(o.Desc, [&](auto& d) { if constexpr (requires { d.OutputScaleGradientTensor; }) edit(d); });
             return o;
         };
         CHECK_FALSE(validate(g([](auto&) {})).has_errors());
@@ -208,7 +208,7 @@ TEST_CASE("batch normalization: every validation rule") {
     using TR = DML_BATCH_NORMALIZATION_TRAINING_OPERATOR_DESC;
     auto tr = [&](auto edit) {
         Operator o = training_op(f, ok.in, ok.scale, 0.0f, true);
-        edit(std::get<TR>(o.Desc));
+        edit(get<TR>(o.Desc));
         return o;
     };
     CHECK_FALSE(validate(tr([](TR&) {})).has_errors());

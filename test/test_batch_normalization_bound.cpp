@@ -62,7 +62,7 @@ Case forward_case(const Data& d, float eps) {
     const Shape s{{d.N, d.C}, {1, d.C}, {1, d.C}, {1, d.C}, {1, d.C}};
     Case c;
     c.op = bn_op(DataType::FLOAT32, s, eps, std::nullopt, false);
-    const auto& D = std::get<DML_BATCH_NORMALIZATION_OPERATOR_DESC>(c.op.Desc);
+    const auto& D = get<DML_BATCH_NORMALIZATION_OPERATOR_DESC>(c.op.Desc);
     c.inputs = {{"InputTensor", buffer(D.InputTensor, d.x)}, {"MeanTensor", buffer(D.MeanTensor, d.mean)},
                 {"VarianceTensor", buffer(D.VarianceTensor, d.var)}, {"ScaleTensor", buffer(D.ScaleTensor, d.scale)},
                 {"BiasTensor", buffer(D.BiasTensor, d.bias)}};
@@ -144,7 +144,7 @@ TEST_CASE("batch normalization bound: _TRAINING in float32 (two-pass and Welford
         {
             Case c;
             c.op = training_op(DataType::FLOAT32, {N, C}, {1, C}, eps, false);
-            const auto& D = std::get<DML_BATCH_NORMALIZATION_TRAINING_OPERATOR_DESC>(c.op.Desc);
+            const auto& D = get<DML_BATCH_NORMALIZATION_TRAINING_OPERATOR_DESC>(c.op.Desc);
             c.inputs = {{"InputTensor", logical_buffer(D.InputTensor, x)}, {"ScaleTensor", buffer(D.ScaleTensor, scale)},
                         {"BiasTensor", buffer(D.BiasTensor, bias)}};
             const auto out = run_case(c).values;
@@ -188,7 +188,7 @@ TEST_CASE("batch normalization bound: _TRAINING in float32 (two-pass and Welford
             }
             Case c;
             c.op = training_op(DataType::FLOAT16, {N, C}, {1, C}, eps, false);
-            const auto& D = std::get<DML_BATCH_NORMALIZATION_TRAINING_OPERATOR_DESC>(c.op.Desc);
+            const auto& D = get<DML_BATCH_NORMALIZATION_TRAINING_OPERATOR_DESC>(c.op.Desc);
             c.inputs = {{"InputTensor", logical_buffer(D.InputTensor, xh)}, {"ScaleTensor", buffer(D.ScaleTensor, sh)},
                         {"BiasTensor", buffer(D.BiasTensor, bh)}};
             const auto y = as_values<half>(run_case(c).values.at("OutputTensor"));

@@ -22,7 +22,7 @@ TEST_CASE_TEMPLATE("batch normalization grad: the central difference of the forw
         if (eps == 0) for (auto& v : var) if (v == T(0)) v = T(1);  // the derivative needs D > 0
         const auto scale = random_values<T>(rng, product(s.mean));
         const Operator op = grad_op<DML_BATCH_NORMALIZATION_GRAD_OPERATOR_DESC>(OperatorType::BATCH_NORMALIZATION_GRAD, t, s.in, s.mean, eps);
-        const auto& d = std::get<DML_BATCH_NORMALIZATION_GRAD_OPERATOR_DESC>(op.Desc);
+        const auto& d = get<DML_BATCH_NORMALIZATION_GRAD_OPERATOR_DESC>(op.Desc);
         auto r = run(op, {{"InputTensor", logical_buffer(d.InputTensor, x, std::byte{0x44})}, {"InputGradientTensor", buffer(d.InputGradientTensor, dy)},
                           {"MeanTensor", buffer(d.MeanTensor, mean)}, {"VarianceTensor", buffer(d.VarianceTensor, var)},
                           {"ScaleTensor", buffer(d.ScaleTensor, scale)}});
@@ -82,7 +82,7 @@ TEST_CASE_TEMPLATE("batch normalization training grad: the central difference of
         if (!usable) continue;
         ++checked;
         const Operator op = grad_op<DML_BATCH_NORMALIZATION_TRAINING_GRAD_OPERATOR_DESC>(OperatorType::BATCH_NORMALIZATION_TRAINING_GRAD, t, in, st, eps);
-        const auto& d = std::get<DML_BATCH_NORMALIZATION_TRAINING_GRAD_OPERATOR_DESC>(op.Desc);
+        const auto& d = get<DML_BATCH_NORMALIZATION_TRAINING_GRAD_OPERATOR_DESC>(op.Desc);
         auto r = run(op, {{"InputTensor", logical_buffer(d.InputTensor, x, std::byte{0x44})}, {"InputGradientTensor", buffer(d.InputGradientTensor, dy)},
                           {"MeanTensor", buffer(d.MeanTensor, mean)}, {"VarianceTensor", buffer(d.VarianceTensor, var)},
                           {"ScaleTensor", buffer(d.ScaleTensor, scale)}});

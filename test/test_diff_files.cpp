@@ -21,7 +21,7 @@ TEST_CASE("actual files: .npy, raw buffers with strides, case files; wrong shape
     const std::string text = relu_golden("FLOAT32", "[2, 3]", "[1, 2, 3, 4, 5, 6]", R"({"Kind": "Bits", "Why": "test"})", "", "[4, 1]");
     write_text(dir / "golden.json", text);
     const Case c = parse_valid(text);
-    const TensorDesc& d = std::get<DML_ACTIVATION_RELU_OPERATOR_DESC>(c.op.Desc).OutputTensor;
+    const TensorDesc& d = get<DML_ACTIVATION_RELU_OPERATOR_DESC>(c.op.Desc).OutputTensor;
     REQUIRE(buffer_size(d) == 28);  // (1*4 + 2*1 + 1) * 4 bytes
 
     SUBCASE("a raw buffer with strides: the gap bytes are ignored") {

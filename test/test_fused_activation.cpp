@@ -191,7 +191,7 @@ TEST_CASE("fused activations: the bound accepts a float32 backend and rejects pl
             const Shape s{{N, C}, {1, C}, {1, C}, {1, C}, {1, C}};
             Case c;
             c.op = bn_op(DataType::FLOAT32, s, 1e-5f, activation(name, param), false);
-            const auto& D = std::get<DML_BATCH_NORMALIZATION_OPERATOR_DESC>(c.op.Desc);
+            const auto& D = get<DML_BATCH_NORMALIZATION_OPERATOR_DESC>(c.op.Desc);
             c.inputs = {{"InputTensor", buffer(D.InputTensor, x)}, {"MeanTensor", buffer(D.MeanTensor, mean)},
                         {"VarianceTensor", buffer(D.VarianceTensor, var)}, {"ScaleTensor", buffer(D.ScaleTensor, scale)},
                         {"BiasTensor", buffer(D.BiasTensor, bias)}};
@@ -249,7 +249,7 @@ TEST_CASE("fused activations: FLOAT16 data computed in float32 (the float32 prof
         const Shape s{{1, N}, {1, 1}, {1, 1}, {1, 1}, {1, 1}};
         Case c;
         c.op = bn_op(DataType::FLOAT16, s, 1e-3f, activation(name, param), false);
-        const auto& D = std::get<DML_BATCH_NORMALIZATION_OPERATOR_DESC>(c.op.Desc);
+        const auto& D = get<DML_BATCH_NORMALIZATION_OPERATOR_DESC>(c.op.Desc);
         c.inputs = {{"InputTensor", buffer(D.InputTensor, x)}, {"MeanTensor", buffer(D.MeanTensor, mean)},
                     {"VarianceTensor", buffer(D.VarianceTensor, var)}, {"ScaleTensor", buffer(D.ScaleTensor, scale)},
                     {"BiasTensor", buffer(D.BiasTensor, bias)}};

@@ -297,7 +297,7 @@ TEST_CASE("descriptors: to a case and back without loss") {
     CHECK(why.empty());
     // What a descriptor cannot say: strided tensors.
     Case strided = made("ACTIVATION_RELU FLOAT32 2x2");
-    std::get<DML_ACTIVATION_RELU_OPERATOR_DESC>(strided.op.Desc).InputTensor.Strides = {1, 2};
+    get<DML_ACTIVATION_RELU_OPERATOR_DESC>(strided.op.Desc).InputTensor.Strides = {1, 2};
     CHECK(case_descriptor(strided, why).empty());
     CHECK(!why.empty());
     Diagnostics d;
@@ -305,7 +305,7 @@ TEST_CASE("descriptors: to a case and back without loss") {
     CHECK(d.items().at(0).rule == "descriptor.syntax");
     // The new scalar tokens: the values land in the desc; LRN's parameters have no default.
     const Case lrn = made("LOCAL_RESPONSE_NORMALIZATION FLOAT32 1x3x2x2 cc=1 ls=4 alpha=1 beta=0.75 bias=16");
-    const auto& ld = std::get<DML_LOCAL_RESPONSE_NORMALIZATION_OPERATOR_DESC>(lrn.op.Desc);
+    const auto& ld = get<DML_LOCAL_RESPONSE_NORMALIZATION_OPERATOR_DESC>(lrn.op.Desc);
     CHECK(ld.CrossChannel == 1);
     CHECK(ld.LocalSize == 4);
     CHECK(ld.Beta == 0.75f);
@@ -314,7 +314,7 @@ TEST_CASE("descriptors: to a case and back without loss") {
     CHECK(!descriptor_to_planned("LOCAL_RESPONSE_NORMALIZATION FLOAT32 1x3x2x2 cc=1 alpha=1 beta=0.75 bias=1", d2));
     CHECK(d2.items().at(0).rule == "descriptor.syntax");
     const Case avg = made("AVERAGE_POOLING FLOAT32 1x1x4x4 w2x2");
-    CHECK(std::get<DML_AVERAGE_POOLING_OPERATOR_DESC>(avg.op.Desc).IncludePadding == 0);  // docs/gen.md: the default
+    CHECK(get<DML_AVERAGE_POOLING_OPERATOR_DESC>(avg.op.Desc).IncludePadding == 0);  // docs/gen.md: the default
 }
 
 TEST_CASE("coverage: cells, features and holes") {

@@ -226,16 +226,16 @@ TEST_CASE("lrn: every validation rule") {
         auto make = [&](const Lrn& l) { return op == "lrn" ? forward_op(DataType::FLOAT32, l) : grad_op(DataType::FLOAT32, l); };
         CHECK_FALSE(validate(make(ok)).has_errors());
         Operator o = make(ok);
-        std::visit([](auto& d) {
+        visit_as<DML_LOCAL_RESPONSE_NORMALIZATION_OPERATOR_DESC, DML_LOCAL_RESPONSE_NORMALIZATION_GRAD_OPERATOR_DESC>(o.Desc, [](auto& d) {
             if constexpr (requires { d.InputGradientTensor; }) d.InputGradientTensor.DataType = DataType::FLOAT16;
             else if constexpr (requires { d.CrossChannel; }) d.OutputTensor.DataType = DataType::FLOAT16;
-        }, o.Desc);
+        });
         CHECK(has_error(o, op + ".same-data-type", op == "lrn" ? "/desc/OutputTensor/DataType" : "/desc/InputGradientTensor/DataType"));
         o = make(ok);
-        std::visit([](auto& d) {
+        visit_as<DML_LOCAL_RESPONSE_NORMALIZATION_OPERATOR_DESC, DML_LOCAL_RESPONSE_NORMALIZATION_GRAD_OPERATOR_DESC>(o.Desc, [](auto& d) {
             if constexpr (requires { d.InputGradientTensor; d.CrossChannel; }) d.OutputGradientTensor.Sizes = {1, 3, 2, 1};
             else if constexpr (requires { d.CrossChannel; }) d.OutputTensor.Sizes = {1, 3, 2, 1};
-        }, o.Desc);
+        });
         CHECK(has_error(o, op + ".same-sizes", op == "lrn" ? "/desc/OutputTensor/Sizes" : "/desc/OutputGradientTensor/Sizes"));
         Lrn l = ok; l.sizes = {6};
         CHECK(has_error(make(l), op + ".rank", "/desc/InputTensor/Sizes"));

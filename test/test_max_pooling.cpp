@@ -4,6 +4,7 @@
 // which finds each window's maximum first and then the lowest logical index holding it (not
 // the reference's scan).
 #include "pooling_support.hpp"
+#include "../reference/max_pooling.hpp"
 
 #include <cmath>
 #include <limits>
@@ -25,7 +26,7 @@ TEST_CASE("max pooling: the MAX_POOLING_GRAD page's example") {
     check_bits(backward(g, x, values_of<float>({1, 2, 4, 5})), values_of<float>({0, 0, 0, 0, 3, 0, 0, 4, 5}));
     // The term counts: 2 at the centre, 1 at 6 and 7.
     const Operator op = pool_grad(DataType::FLOAT32, g);
-    const auto& d = std::get<DML_MAX_POOLING_GRAD_OPERATOR_DESC>(op.Desc);
+    const auto& d = get<DML_MAX_POOLING_GRAD_OPERATOR_DESC>(op.Desc);
     const auto xb = buffer(d.InputTensor, x);
     CHECK(max_pooling_grad_term_counts(d, xb) == std::vector<uint32_t>{0, 0, 0, 0, 2, 0, 0, 1, 1});
 }
@@ -189,7 +190,7 @@ TEST_CASE("max pooling: indices are logical, whatever the input's Strides") {
     // The page's X stored transposed (Strides {9,9,1,3}): logical [[1,2,3],[2,4,2],[5,6,7]].
     const Geometry g = plain({1, 1, 3, 3}, {2, 2});
     Operator op = pool2(DataType::FLOAT32, g);
-    auto& d = std::get<DML_MAX_POOLING2_OPERATOR_DESC>(op.Desc);
+    auto& d = get<DML_MAX_POOLING2_OPERATOR_DESC>(op.Desc);
     d.InputTensor.Strides = {9, 9, 1, 3};
     auto r = run(op, {{"InputTensor", logical_buffer(d.InputTensor, values_of<float>({1, 2, 3, 2, 4, 2, 5, 6, 7}))}});
     check_bits(as_values<float>(r.at("OutputTensor")), values_of<float>({4, 4, 6, 7}));
@@ -211,7 +212,7 @@ TEST_CASE("max pooling: ceil-mode sizes and rank 3") {
 TEST_CASE("max pooling validation") {
     const Geometry g = plain({1, 1, 3, 3}, {2, 2});
     auto op2 = [&] { return pool2(DataType::FLOAT32, g); };
-    auto d2 = [](Operator& op) -> DML_MAX_POOLING2_OPERATOR_DESC& { return std::get<DML_MAX_POOLING2_OPERATOR_DESC>(op.Desc); };
+    auto d2 = [](Operator& op) -> DML_MAX_POOLING2_OPERATOR_DESC& { return get<DML_MAX_POOLING2_OPERATOR_DESC>(op.Desc); };
     CHECK_FALSE(validate(op2()).has_errors());
     CHECK_FALSE(validate(pool_grad(DataType::FLOAT32, g)).has_errors());
 
@@ -302,7 +303,7 @@ TEST_CASE("max pooling validation") {
         CHECK(has_error({OperatorType::MAX_POOLING1, d1}, "max-pooling1.indices-data-type", "/desc/OutputIndicesTensor/DataType"));
     }
     SUBCASE("MAX_POOLING_GRAD") {
-        auto dg = [](Operator& op) -> DML_MAX_POOLING_GRAD_OPERATOR_DESC& { return std::get<DML_MAX_POOLING_GRAD_OPERATOR_DESC>(op.Desc); };
+        auto dg = [](Operator& op) -> DML_MAX_POOLING_GRAD_OPERATOR_DESC& { return get<DML_MAX_POOLING_GRAD_OPERATOR_DESC>(op.Desc); };
         Operator op = pool_grad(DataType::FLOAT32, g);
         dg(op).OutputGradientTensor.Sizes = {1, 1, 3, 4};
         CHECK(has_error(op, "max-pooling-grad.same-sizes", "/desc/OutputGradientTensor/Sizes"));

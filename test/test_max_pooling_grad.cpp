@@ -2,6 +2,7 @@
 // wrap; and forward and grad at every rank and type against the naive computation (the lowest
 // index holding each window's maximum, pooling_support.hpp), with hand-derived values beside them.
 #include "pooling_support.hpp"
+#include "../reference/max_pooling.hpp"
 
 #include <cmath>
 #include <limits>
@@ -139,7 +140,7 @@ TEST_CASE("max pooling grad: float sums are exact, then rounded once") {
     SUBCASE("term counts") {
         const Geometry g = all_to_first(3);
         const Operator op = pool_grad(DataType::FLOAT32, g);
-        const auto& d = std::get<DML_MAX_POOLING_GRAD_OPERATOR_DESC>(op.Desc);
+        const auto& d = get<DML_MAX_POOLING_GRAD_OPERATOR_DESC>(op.Desc);
         const auto xb = buffer(d.InputTensor, values_of<float>({9, 0, 0}));
         CHECK(max_pooling_grad_term_counts(d, xb) == std::vector<uint32_t>{3, 0, 0});
     }

@@ -34,7 +34,7 @@ TEST_CASE("desc values and inputs are written back as the author wrote them") {
     CHECK(again.inputs == c.inputs);
     CHECK(write_golden(again, run_case(again), "n.json") == text);
     // The values are the ones written: 1.0 and 4.0 as FLOAT16 bits; the input's first element a NaN payload.
-    const auto& d = std::get<DML_ELEMENT_WISE_CLIP1_OPERATOR_DESC>(again.op.Desc);
+    const auto& d = get<DML_ELEMENT_WISE_CLIP1_OPERATOR_DESC>(again.op.Desc);
     CHECK(d.Min.as<uint16_t>() == 0x3c00);
     CHECK(d.Max.as<uint16_t>() == 0x4400);
     CHECK(load_bits(DataType::FLOAT16, again.inputs.at("InputTensor").data()) == 0x7e01);
@@ -56,7 +56,7 @@ TEST_CASE("a value that was rounded is written exactly, and a field changed sinc
     CHECK(d.items().empty());
 
     Case changed = read(kClip1);
-    std::get<DML_ELEMENT_WISE_CLIP1_OPERATOR_DESC>(changed.op.Desc).Max = DML_SCALAR_UNION::of(uint16_t(0x4500));  // 5.0
+    get<DML_ELEMENT_WISE_CLIP1_OPERATOR_DESC>(changed.op.Desc).Max = DML_SCALAR_UNION::of(uint16_t(0x4500));  // 5.0
     const auto h = golden(changed);
     CHECK(h["desc"]["Min"] == nlohmann::json::parse(R"({"UInt16": 15360})"));  // unchanged: as written
     REQUIRE(h["desc"]["Max"].is_number());                                     // changed: dmlref's spelling, 5

@@ -174,7 +174,7 @@ TEST_CASE("resample: strided tensors") {
     // Y's rows padded to 5 elements, X transposed through its strides: logical X = [[1, 2], [3, 4]].
     const Geometry g = half_pixel({2, 2}, {4, 4}, {2.0f, 2.0f});
     Operator op = resample2(DataType::FLOAT32, g, LINEAR, UP);
-    auto& d = std::get<DML_RESAMPLE2_OPERATOR_DESC>(op.Desc);
+    auto& d = get<DML_RESAMPLE2_OPERATOR_DESC>(op.Desc);
     d.InputTensor.Strides = {1, 2};
     d.OutputTensor.Strides = {5, 1};
     const auto r = run(op, {{"InputTensor", buffer(d.InputTensor, std::vector<float>{1, 3, 2, 4})}});
@@ -224,7 +224,7 @@ TEST_CASE("resample: boundary elements and term counts") {
 TEST_CASE("resample validation") {
     const Geometry g = half_pixel({2, 2}, {4, 4}, {2.0f, 2.0f});
     auto op2 = [&] { return resample2(DataType::FLOAT32, g, LINEAR, UP); };
-    auto d2 = [](Operator& op) -> DML_RESAMPLE2_OPERATOR_DESC& { return std::get<DML_RESAMPLE2_OPERATOR_DESC>(op.Desc); };
+    auto d2 = [](Operator& op) -> DML_RESAMPLE2_OPERATOR_DESC& { return get<DML_RESAMPLE2_OPERATOR_DESC>(op.Desc); };
     CHECK_FALSE(validate(op2()).has_errors());
     CHECK_FALSE(validate(resample0(DataType::FLOAT32, g, NN)).has_errors());
     CHECK_FALSE(validate(resample1(DataType::FLOAT32, g, NN)).has_errors());
@@ -236,7 +236,7 @@ TEST_CASE("resample validation") {
         d2(op).OutputTensor.DataType = DataType::FLOAT16;
         CHECK(has_error(op, "resample2.same-data-type", "/desc/OutputTensor/DataType"));
         Operator gr = grad1(DataType::FLOAT32, g, NN, DOWN);
-        std::get<DML_RESAMPLE_GRAD1_OPERATOR_DESC>(gr.Desc).InputGradientTensor.DataType = DataType::INT8;
+        get<DML_RESAMPLE_GRAD1_OPERATOR_DESC>(gr.Desc).InputGradientTensor.DataType = DataType::INT8;
         CHECK(has_error(gr, "resample-grad1.same-data-type", "/desc/InputGradientTensor/DataType"));
     }
     SUBCASE("DimensionCount equals both tensors' rank") {
@@ -244,7 +244,7 @@ TEST_CASE("resample validation") {
         d2(op).OutputTensor.Sizes = {1, 4, 4};
         CHECK(has_error(op, "resample2.dimension-count", "/desc/DimensionCount"));
         Operator v0 = resample0(DataType::FLOAT32, g, NN);
-        std::get<DML_RESAMPLE_OPERATOR_DESC>(v0.Desc).ScaleCount = 3;
+        get<DML_RESAMPLE_OPERATOR_DESC>(v0.Desc).ScaleCount = 3;
         CHECK(has_error(v0, "resample.dimension-count", "/desc/ScaleCount"));
     }
     SUBCASE("array lengths") {
@@ -258,7 +258,7 @@ TEST_CASE("resample validation") {
             CHECK(has_error(op, "resample2.array-length", std::string("/desc/") + name));
         }
         Operator v1 = resample1(DataType::FLOAT32, g, NN);
-        std::get<DML_RESAMPLE1_OPERATOR_DESC>(v1.Desc).OutputPixelOffsets.pop_back();
+        get<DML_RESAMPLE1_OPERATOR_DESC>(v1.Desc).OutputPixelOffsets.pop_back();
         CHECK(has_error(v1, "resample1.array-length", "/desc/OutputPixelOffsets"));
     }
     SUBCASE("enum values") {
@@ -269,7 +269,7 @@ TEST_CASE("resample validation") {
         d2(op).RoundingDirection = 2;
         CHECK(has_error(op, "resample2.rounding-direction", "/desc/RoundingDirection"));
         Operator gr = grad0(DataType::FLOAT32, g, NN);
-        std::get<DML_RESAMPLE_GRAD_OPERATOR_DESC>(gr.Desc).InterpolationMode = 7;
+        get<DML_RESAMPLE_GRAD_OPERATOR_DESC>(gr.Desc).InterpolationMode = 7;
         CHECK(has_error(gr, "resample-grad.interpolation-mode", "/desc/InterpolationMode"));
     }
     SUBCASE("Scales finite and > 0") {

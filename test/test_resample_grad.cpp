@@ -91,7 +91,7 @@ TEST_CASE("resample grad: strided dY and a sentinel-filled strided dX") {
     for (size_t i = 0; i < dy_logical.size(); ++i) dy_logical[i] = float(int(i % 7) - 3) * 0.25f;
     for (uint32_t mode : {NN, LINEAR}) {
         Operator op = grad1(DataType::FLOAT32, g, mode, DOWN);
-        auto& d = std::get<DML_RESAMPLE_GRAD1_OPERATOR_DESC>(op.Desc);
+        auto& d = get<DML_RESAMPLE_GRAD1_OPERATOR_DESC>(op.Desc);
         d.InputGradientTensor.Strides = {1, 6};   // column-major dY
         d.OutputGradientTensor.Strides = {3, 1};  // dX rows padded to 3
         REQUIRE_FALSE(validate(op).has_errors());

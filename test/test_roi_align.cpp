@@ -346,7 +346,7 @@ TEST_CASE("roi align: every validation rule") {
         auto make = [&](const Setup& s) { return op == "roi-align" ? roi_align(s) : op == "roi-align1" ? roi_align1(s) : roi_align_grad(s); };
         auto edit = [&](const Setup& s, auto f) {
             Operator o = make(s);
-            std::visit([&](auto& d) { if constexpr (requires { d.ROITensor; }) f(d); }, o.Desc);
+            visit_as<DML_ROI_ALIGN_OPERATOR_DESC, DML_ROI_ALIGN1_OPERATOR_DESC, DML_ROI_ALIGN_GRAD_OPERATOR_DESC>(o.Desc, [&](auto& d) { if constexpr (requires { d.ROITensor; }) f(d); });
             return o;
         };
         const std::string pooled = grad ? "/desc/InputGradientTensor" : "/desc/OutputTensor";
@@ -371,17 +371,17 @@ TEST_CASE("roi align: every validation rule") {
                         "/desc/BatchIndicesTensor/Sizes"));
         s = g; s.C = 2;
         Operator channels = make(s);
-        std::visit([&](auto& d) {
+        visit_as<DML_ROI_ALIGN_OPERATOR_DESC, DML_ROI_ALIGN1_OPERATOR_DESC, DML_ROI_ALIGN_GRAD_OPERATOR_DESC>(channels.Desc, [&](auto& d) {
             if constexpr (requires { d.ROITensor; d.OutputTensor; }) d.OutputTensor.Sizes[1] = 1;
             else if constexpr (requires { d.ROITensor; }) d.InputGradientTensor.Sizes[1] = 1;
-        }, channels.Desc);
+        });
         CHECK(has_error(channels, op + ".output-sizes", pooled + "/Sizes/1"));
         s = g; s.rois.push_back({0, 0, 1, 1}); s.batch.push_back(0);
         Operator count = make(s);
-        std::visit([&](auto& d) {
+        visit_as<DML_ROI_ALIGN_OPERATOR_DESC, DML_ROI_ALIGN1_OPERATOR_DESC, DML_ROI_ALIGN_GRAD_OPERATOR_DESC>(count.Desc, [&](auto& d) {
             if constexpr (requires { d.ROITensor; d.OutputTensor; }) d.OutputTensor.Sizes[0] = 1;
             else if constexpr (requires { d.ROITensor; }) d.InputGradientTensor.Sizes[0] = 1;
-        }, count.Desc);
+        });
         CHECK(has_error(count, op + ".output-sizes", pooled + "/Sizes/0"));
         if (op == "roi-align1" || grad)
             CHECK(has_error(edit(g, [](auto& d) { if constexpr (requires { d.AlignRegionsToCorners; }) d.AlignRegionsToCorners = 2; }),
@@ -394,10 +394,10 @@ TEST_CASE("roi align: every validation rule") {
     CHECK(has_error(roi_align_grad(m, true, false, false), "roi-align-grad.input-present", "/desc"));
     CHECK_FALSE(validate(roi_align_grad(g, true, false, false)).has_errors());  // AVERAGE needs no InputTensor
     Operator sizes = roi_align_grad(g, true, true);
-    std::get<DML_ROI_ALIGN_GRAD_OPERATOR_DESC>(sizes.Desc).OutputGradientTensor->Sizes = {1, 1, 4, 5};
+    get<DML_ROI_ALIGN_GRAD_OPERATOR_DESC>(sizes.Desc).OutputGradientTensor->Sizes = {1, 1, 4, 5};
     CHECK(has_error(sizes, "roi-align-grad.output-gradient-sizes", "/desc/OutputGradientTensor/Sizes"));
     sizes = roi_align_grad(g, true, true);
-    std::get<DML_ROI_ALIGN_GRAD_OPERATOR_DESC>(sizes.Desc).OutputROIGradientTensor->Sizes = {1, 1, 4};
+    get<DML_ROI_ALIGN_GRAD_OPERATOR_DESC>(sizes.Desc).OutputROIGradientTensor->Sizes = {1, 1, 4};
     CHECK(has_error(sizes, "roi-align-grad.roi-gradient-sizes", "/desc/OutputROIGradientTensor/Sizes"));
 }
 

@@ -60,7 +60,7 @@ std::vector<float> image(uint32_t seed) {
 Case golden_case(const Roi& s, const std::vector<float>& x) {
     Case c;
     c.op = op_of(s);
-    const auto& d = std::get<DML_ROI_ALIGN1_OPERATOR_DESC>(c.op.Desc);
+    const auto& d = get<DML_ROI_ALIGN1_OPERATOR_DESC>(c.op.Desc);
     std::vector<float> roi;
     for (const auto& r : s.rois) roi.insert(roi.end(), r.begin(), r.end());
     c.inputs["InputTensor"] = buffer(d.InputTensor, x);

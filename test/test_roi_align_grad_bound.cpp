@@ -61,7 +61,7 @@ std::vector<float> values(uint32_t seed, size_t n) {
 Case golden_case(const Setup& s, const std::vector<float>& x, const std::vector<float>& dy) {
     Case c;
     c.op = op_of(s);
-    const auto& d = std::get<DML_ROI_ALIGN_GRAD_OPERATOR_DESC>(c.op.Desc);
+    const auto& d = get<DML_ROI_ALIGN_GRAD_OPERATOR_DESC>(c.op.Desc);
     std::vector<float> roi;
     for (const auto& r : s.rois) roi.insert(roi.end(), r.begin(), r.end());
     c.inputs["InputTensor"] = buffer(*d.InputTensor, x);

@@ -71,18 +71,18 @@ TEST_CASE("SLICE1 and SLICE_GRAD validation rules") {
     }
     SUBCASE("same-data-type") {
         Operator op = slice1(DataType::FLOAT32, {8}, {3}, {2}, {5}, {2});
-        std::get<DML_SLICE1_OPERATOR_DESC>(op.Desc).OutputTensor.DataType = DataType::FLOAT16;
+        get<DML_SLICE1_OPERATOR_DESC>(op.Desc).OutputTensor.DataType = DataType::FLOAT16;
         check_error(op, "slice1.same-data-type", "/desc/OutputTensor/DataType", "must have the same DataType");
         Operator g = slice_grad(DataType::FLOAT32, {8}, {3}, {2}, {5}, {2});
-        std::get<DML_SLICE_GRAD_OPERATOR_DESC>(g.Desc).OutputGradientTensor.DataType = DataType::INT32;
+        get<DML_SLICE_GRAD_OPERATOR_DESC>(g.Desc).OutputGradientTensor.DataType = DataType::INT32;
         check_error(g, "slice-grad.same-data-type", "/desc/InputGradientTensor/DataType", "must have the same DataType");
     }
     SUBCASE("dimension-count") {
         Operator op = slice1(DataType::FLOAT32, {8}, {3}, {2}, {5}, {2});
-        std::get<DML_SLICE1_OPERATOR_DESC>(op.Desc).OutputTensor.Sizes = {1, 3};
+        get<DML_SLICE1_OPERATOR_DESC>(op.Desc).OutputTensor.Sizes = {1, 3};
         check_error(op, "slice1.dimension-count", "/desc/DimensionCount", "OutputTensor has 2 dimensions");
         Operator g = slice_grad(DataType::FLOAT32, {8}, {3}, {2}, {5}, {2});
-        std::get<DML_SLICE_GRAD_OPERATOR_DESC>(g.Desc).DimensionCount = 2;
+        get<DML_SLICE_GRAD_OPERATOR_DESC>(g.Desc).DimensionCount = 2;
         check_error(g, "slice-grad.dimension-count", "/desc/DimensionCount", "DimensionCount is 2 but OutputGradientTensor has 1");
     }
     SUBCASE("array-length: reported, and the per-dimension rules are skipped") {
@@ -109,15 +109,15 @@ TEST_CASE("SLICE validation rules") {
     }
     SUBCASE("sizes-match-output") {
         Operator op = slice(DataType::FLOAT32, {8}, {3}, {1}, {3});
-        std::get<DML_SLICE_OPERATOR_DESC>(op.Desc).Sizes = {2};
+        get<DML_SLICE_OPERATOR_DESC>(op.Desc).Sizes = {2};
         check_error(op, "slice.sizes-match-output", "/desc/Sizes/0", "Sizes[0] is 2 but OutputTensor.Sizes[0] is 3");
     }
     SUBCASE("same-data-type, dimension-count, array-length") {
         Operator op = slice(DataType::FLOAT32, {8}, {3}, {1}, {3});
-        std::get<DML_SLICE_OPERATOR_DESC>(op.Desc).InputTensor.DataType = DataType::UINT8;
+        get<DML_SLICE_OPERATOR_DESC>(op.Desc).InputTensor.DataType = DataType::UINT8;
         check_error(op, "slice.same-data-type", "/desc/OutputTensor/DataType");
         Operator n = slice(DataType::FLOAT32, {8}, {3}, {1}, {3});
-        std::get<DML_SLICE_OPERATOR_DESC>(n.Desc).DimensionCount = 3;
+        get<DML_SLICE_OPERATOR_DESC>(n.Desc).DimensionCount = 3;
         check_error(n, "slice.dimension-count", "/desc/DimensionCount", "DimensionCount is 3 but InputTensor has 1");
         check_error(n, "slice.array-length", "/desc/Offsets", "Offsets has 1 entries");
     }

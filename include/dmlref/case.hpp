@@ -60,7 +60,7 @@ struct Case {
     std::filesystem::path file;  // where it was read from ("" when built in memory)
     std::string name;
     std::string description;
-    Operator op{OperatorType::ACTIVATION_RELU, DML_ACTIVATION_RELU_OPERATOR_DESC{}};
+    Operator op;
     // Input buffers by tensor field, TotalTensorSizeInBytes (or DMLCalcBufferTensorSize) long.
     std::map<std::string, std::vector<std::byte>> inputs;
     // How each input was given, canonicalised, to write back (generators stay generators).
@@ -184,6 +184,6 @@ Boundary boundary(const Operator& op, std::string_view output);
 std::optional<Tolerance> operator_tolerance(const Operator& op, std::string_view output);
 
 // The tolerance dmlref states for an output of a case is stated_tolerance (dmlref/tolerance.hpp),
-// read from the one table in lib/tolerance.cpp.
+// from the judging rules of the operator's record.
 
 }  // namespace dmlref

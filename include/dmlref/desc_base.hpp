@@ -2,6 +2,7 @@
 // `fields` convention that lets one generic pass read, write, validate and bind any desc.
 #pragma once
 
+#include "dmlref/operator_type.hpp"
 #include "dmlref/tensor.hpp"
 #include "dmlref/types.hpp"
 
@@ -9,7 +10,12 @@
 #include <cstdint>
 #include <cstring>
 #include <optional>
+#include <stdexcept>
+#include <string>
 #include <string_view>
+#include <tuple>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace dmlref {
@@ -40,24 +46,170 @@ struct DML_SCALE_BIAS {
     bool operator==(const DML_SCALE_BIAS&) const = default;
 };
 
-// ---- The descs --------------------------------------------------------------------------
-// `fields(self, visitor)` names every field in the struct's order. A visitor provides:
-//   tensor(name, TensorDesc&, TensorRole)          optional_tensor(name, std::optional<TensorDesc>&, role)
-//   data_type(name, DataType&)                     scalar(name, DML_SCALAR_UNION&, DataType of the union)
-//   float32(name, float&)                          scale_bias(name, std::optional<DML_SCALE_BIAS>&)
-//   uint(name, uint32_t&)                          (DimensionCount, ScaleCount)
-//   uint_array(name, std::vector<uint32_t>&)       int_array(name, std::vector<int32_t>&)
-//   float_array(name, std::vector<float>&)
-//   enumeration(name, uint32_t&, const EnumNames&) (the value is the index into the names)
-//   fused_activation(name, std::optional<DML_FUSED_ACTIVATION>&)  (descs/batch_normalization.hpp)
-// Arrays are read as given (any length); each operator's validate checks the length against
-// DimensionCount, so that the error names the operator's rule.
-
 // An enum's names in value order, and the prefix of its full spelling, so that JSON may say
 // "LINEAR" or "DML_INTERPOLATION_MODE_LINEAR".
 struct EnumNames {
     std::string_view Prefix;                  // "DML_INTERPOLATION_MODE_"
     std::vector<std::string_view> Names;      // index = value
 };
+
+// ---- A fused activation (DirectML's `const DML_OPERATOR_DESC* FusedActivation`) ------------
+// The activations DirectML allows to be fused (DirectML documentation, "Using fused
+// operators for improved performance"), each a DML_ACTIVATION_*_OPERATOR_DESC whose
+// InputTensor and OutputTensor are NULL. Type is the index into fused_activation_types();
+// Parameters hold the desc's FLOAT fields in its struct order (names in the table).
+struct FusedActivationType {
+    std::string_view Name;                       // "ACTIVATION_LEAKY_RELU"
+    std::array<std::string_view, 2> Parameters;  // {"Alpha", ""}: the FLOAT fields, "" when fewer
+};
+inline const std::array<FusedActivationType, 17>& fused_activation_types() {
+    static const std::array<FusedActivationType, 17> t = {{
+        {"ACTIVATION_LINEAR", {"Alpha", "Beta"}},          {"ACTIVATION_SIGMOID", {"", ""}},
+        {"ACTIVATION_HARD_SIGMOID", {"Alpha", "Beta"}},    {"ACTIVATION_TANH", {"", ""}},
+        {"ACTIVATION_SCALED_TANH", {"Alpha", "Beta"}},     {"ACTIVATION_RELU", {"", ""}},
+        {"ACTIVATION_LEAKY_RELU", {"Alpha", ""}},          {"ACTIVATION_THRESHOLDED_RELU", {"Alpha", ""}},
+        {"ACTIVATION_ELU", {"Alpha", ""}},                 {"ACTIVATION_CELU", {"Alpha", ""}},
+        {"ACTIVATION_SCALED_ELU", {"Alpha", "Gamma"}},     {"ACTIVATION_SOFTPLUS", {"Steepness", ""}},
+        {"ACTIVATION_PARAMETRIC_SOFTPLUS", {"Alpha", "Beta"}}, {"ACTIVATION_SOFTSIGN", {"", ""}},
+        {"ACTIVATION_IDENTITY", {"", ""}},                 {"ACTIVATION_SHRINK", {"Bias", "Threshold"}},
+        {"ACTIVATION_GELU", {"", ""}},
+    }};
+    return t;
+}
+
+struct DML_FUSED_ACTIVATION {
+    uint32_t Type = 0;                  // index into fused_activation_types()
+    std::array<float, 2> Parameters{};  // unused entries are 0
+    std::string_view name() const { return fused_activation_types().at(Type).Name; }
+    bool operator==(const DML_FUSED_ACTIVATION&) const = default;
+};
+
+
+// ---- The schema of a desc ----------------------------------------------------------------
+// Every desc struct names its fields once, in DirectML.h's order, in a static member
+//   template <class S, class V> static void fields(S& self, V& visitor)
+// calling one method of the visitor per field. That list is the desc's schema: the JSON reader
+// and writer, tensor validation and binding, the descriptors, DxDispatch import and export and
+// coverage all walk it through a FieldVisitor, so that no pass recognises a desc by its field
+// names and no pass is compiled once per desc (OperatorDesc::fields instantiates `fields` once
+// per desc, with V = FieldVisitor). Arrays are read as given (any length); each operator's
+// validate checks their lengths against DimensionCount, so that the error names its rule.
+//
+// A visitor that only reads still receives non-const references (one interface for both); it
+// must not write through them.
+class FieldVisitor {
+public:
+    virtual ~FieldVisitor() = default;
+    virtual void tensor(std::string_view name, TensorDesc& d, TensorRole role) = 0;
+    virtual void optional_tensor(std::string_view name, std::optional<TensorDesc>& d, TensorRole role) = 0;
+    virtual void data_type(std::string_view name, DataType& t) = 0;
+    // DML_SCALAR_UNION, with the DataType of the desc field that says which member is meant.
+    virtual void scalar(std::string_view name, DML_SCALAR_UNION& u, DataType t) = 0;
+    virtual void float32(std::string_view name, float& v) = 0;
+    virtual void scale_bias(std::string_view name, std::optional<DML_SCALE_BIAS>& sb) = 0;
+    virtual void uint(std::string_view name, uint32_t& v) = 0;  // UINT fields: DimensionCount, LocalSize, ...
+    virtual void uint_array(std::string_view name, std::vector<uint32_t>& v) = 0;
+    virtual void int_array(std::string_view name, std::vector<int32_t>& v) = 0;
+    virtual void float_array(std::string_view name, std::vector<float>& v) = 0;
+    virtual void enumeration(std::string_view name, uint32_t& v, const EnumNames& e) = 0;  // the value indexes e.Names
+    virtual void fused_activation(std::string_view name, std::optional<DML_FUSED_ACTIVATION>& fa) = 0;
+};
+
+// A visitor that ignores every field but those it overrides.
+class FieldVisitorBase : public FieldVisitor {
+public:
+    void tensor(std::string_view, TensorDesc&, TensorRole) override {}
+    void optional_tensor(std::string_view, std::optional<TensorDesc>&, TensorRole) override {}
+    void data_type(std::string_view, DataType&) override {}
+    void scalar(std::string_view, DML_SCALAR_UNION&, DataType) override {}
+    void float32(std::string_view, float&) override {}
+    void scale_bias(std::string_view, std::optional<DML_SCALE_BIAS>&) override {}
+    void uint(std::string_view, uint32_t&) override {}
+    void uint_array(std::string_view, std::vector<uint32_t>&) override {}
+    void int_array(std::string_view, std::vector<int32_t>&) override {}
+    void float_array(std::string_view, std::vector<float>&) override {}
+    void enumeration(std::string_view, uint32_t&, const EnumNames&) override {}
+    void fused_activation(std::string_view, std::optional<DML_FUSED_ACTIVATION>&) override {}
+};
+
+// ---- One desc of any operator ---------------------------------------------------------------
+// DML_OPERATOR_DESC's Desc: a value of one desc struct, which names its operator type in a
+// static member `static constexpr OperatorType kType`. Copying copies the desc.
+struct DescKind {
+    OperatorType type;
+    void* (*clone)(const void*);
+    void (*destroy)(void*);
+    void (*fields)(void*, FieldVisitor&);
+};
+
+template <class D> const DescKind& desc_kind() {
+    static const DescKind k{
+        D::kType,
+        [](const void* p) -> void* { return new D(*static_cast<const D*>(p)); },
+        [](void* p) { delete static_cast<D*>(p); },
+        [](void* p, FieldVisitor& v) { D::fields(*static_cast<D*>(p), v); },
+    };
+    return k;
+}
+
+class OperatorDesc {
+public:
+    OperatorDesc() = default;
+    template <class D>
+        requires requires { D::kType; }
+    OperatorDesc(D d) : kind_(&desc_kind<D>()), p_(new D(std::move(d))) {}
+    OperatorDesc(const OperatorDesc& o) : kind_(o.kind_), p_(o.p_ ? o.kind_->clone(o.p_) : nullptr) {}
+    OperatorDesc(OperatorDesc&& o) noexcept : kind_(std::exchange(o.kind_, nullptr)), p_(std::exchange(o.p_, nullptr)) {}
+    OperatorDesc& operator=(OperatorDesc o) noexcept {
+        std::swap(kind_, o.kind_);
+        std::swap(p_, o.p_);
+        return *this;
+    }
+    ~OperatorDesc() { if (p_) kind_->destroy(p_); }
+
+    bool empty() const { return p_ == nullptr; }
+    // The operator type the desc struct belongs to; INVALID when empty.
+    OperatorType type() const { return p_ ? kind_->type : OperatorType::INVALID; }
+    // Walks the fields (see FieldVisitor); nothing when empty.
+    void fields(FieldVisitor& v) { if (p_) kind_->fields(p_, v); }
+    void fields(FieldVisitor& v) const { if (p_) kind_->fields(p_, v); }
+
+    template <class D> D* get_if() { return p_ && kind_->type == D::kType ? static_cast<D*>(p_) : nullptr; }
+    template <class D> const D* get_if() const { return p_ && kind_->type == D::kType ? static_cast<const D*>(p_) : nullptr; }
+
+private:
+    const DescKind* kind_ = nullptr;
+    void* p_ = nullptr;
+};
+
+template <class D> bool holds(const OperatorDesc& d) { return d.get_if<D>() != nullptr; }
+
+// A family visiting its own descs: calls f with the desc as whichever of Ds it is (f takes each
+// of them); std::invalid_argument when it is none of them.
+template <class... Ds, class OD, class F> decltype(auto) visit_as(OD& d, F&& f) {
+    using First = std::tuple_element_t<0, std::tuple<Ds...>>;
+    using R = decltype(f(*d.template get_if<First>()));
+    if constexpr (std::is_void_v<R>) {
+        const bool done = ((d.template get_if<Ds>() ? (f(*d.template get_if<Ds>()), true) : false) || ...);
+        if (!done) throw std::invalid_argument("visit_as: the desc is not one of the family's");
+    } else {
+        std::optional<R> r;
+        ((d.template get_if<Ds>() ? (r.emplace(f(*d.template get_if<Ds>())), true) : false) || ...);
+        if (!r) throw std::invalid_argument("visit_as: the desc is not one of the family's");
+        return R(std::move(*r));
+    }
+}
+
+// std::get and std::get_if's spellings for a desc (found by argument-dependent lookup).
+template <class D> D* get_if(OperatorDesc* d) { return d ? d->get_if<D>() : nullptr; }
+template <class D> const D* get_if(const OperatorDesc* d) { return d ? d->get_if<D>() : nullptr; }
+template <class D> D& get(OperatorDesc& d) {
+    if (D* p = d.get_if<D>()) return *p;
+    throw std::invalid_argument("the desc is not a " + std::string(operator_type_name(D::kType)) + " desc");
+}
+template <class D> const D& get(const OperatorDesc& d) {
+    if (const D* p = d.get_if<D>()) return *p;
+    throw std::invalid_argument("the desc is not a " + std::string(operator_type_name(D::kType)) + " desc");
+}
 
 }  // namespace dmlref

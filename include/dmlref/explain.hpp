@@ -96,15 +96,6 @@ int explain_worst(const DiffCommand& cmd, size_t k, bool json, std::ostream& out
 std::string explanation_text(const Explanation& e);
 std::string explanation_json(const std::vector<Explanation>& e);  // a JSON array
 
-// The family hooks (reference/<family>.cpp), registered in one table in lib/explain.cpp.
-namespace reference {
-bool explain_max_pooling(const Case& c, std::string_view output, uint64_t flat, FamilyExplanation& out);
-bool explain_resample(const Case& c, std::string_view output, uint64_t flat, FamilyExplanation& out);
-bool explain_slice(const Case& c, std::string_view output, uint64_t flat, FamilyExplanation& out);
-bool explain_clip(const Case& c, std::string_view output, uint64_t flat, FamilyExplanation& out);
-bool explain_relu(const Case& c, std::string_view output, uint64_t flat, FamilyExplanation& out);
-bool explain_lrn(const Case& c, std::string_view output, uint64_t flat, FamilyExplanation& out);
-}  // namespace reference
 
 // Helpers for the hooks: the N-d index of a flat logical index, and an input element's bits.
 double element_value(DataType t, uint64_t bits);  // widened (integers past 2^53 rounded)

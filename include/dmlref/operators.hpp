@@ -5,16 +5,8 @@
 #pragma once
 
 #include "dmlref/desc_base.hpp"
-#include "dmlref/descs/activation.hpp"
-#include "dmlref/descs/element_wise_clip.hpp"
-#include "dmlref/descs/slice.hpp"
-#include "dmlref/descs/max_pooling.hpp"
-#include "dmlref/descs/resample.hpp"
-#include "dmlref/descs/average_pooling.hpp"
-#include "dmlref/descs/local_response_normalization.hpp"
-#include "dmlref/descs/batch_normalization.hpp"
-#include "dmlref/descs/roi_align.hpp"
 #include "dmlref/diagnostics.hpp"
+#include "dmlref/operator_type.hpp"
 #include "dmlref/tensor.hpp"
 #include "dmlref/types.hpp"
 
@@ -26,83 +18,15 @@
 #include <string>
 #include <string_view>
 #include <utility>
-#include <variant>
 #include <vector>
 
 namespace dmlref {
 
-
-// DML_OPERATOR_TYPE values (spec/dml-semantics.md section 1.4).
-enum class OperatorType : uint32_t {
-    ELEMENT_WISE_CLIP = 8,
-    ACTIVATION_RELU = 44,
-    MAX_POOLING = 58,
-    SLICE = 60,
-    MAX_POOLING1 = 91,
-    RESAMPLE = 96,
-    MAX_POOLING2 = 110,
-    SLICE1 = 111,
-    RESAMPLE1 = 116,
-    ACTIVATION_RELU_GRAD = 129,
-    MAX_POOLING_GRAD = 131,
-    RESAMPLE_GRAD = 134,
-    SLICE_GRAD = 135,
-    ELEMENT_WISE_CLIP_GRAD = 142,
-    ELEMENT_WISE_CLIP1 = 153,
-    ELEMENT_WISE_CLIP_GRAD1 = 154,
-    RESAMPLE2 = 161,
-    RESAMPLE_GRAD1 = 162,
-    // Computed values (spec/dml-training-ops.md section 1.1).
-    AVERAGE_POOLING = 56,
-    AVERAGE_POOLING_GRAD = 130,
-    AVERAGE_POOLING1 = 166,
-    LOCAL_RESPONSE_NORMALIZATION = 74,
-    LOCAL_RESPONSE_NORMALIZATION_GRAD = 144,
-    BATCH_NORMALIZATION = 72,
-    BATCH_NORMALIZATION_GRAD = 146,
-    BATCH_NORMALIZATION_TRAINING = 151,
-    BATCH_NORMALIZATION_TRAINING_GRAD = 152,
-    // ROI align (spec/dml-training-ops.md section 1.1).
-    ROI_ALIGN = 139,
-    ROI_ALIGN1 = 149,
-    ROI_ALIGN_GRAD = 150,
-};
-
-using OperatorDesc = std::variant<
-    DML_ELEMENT_WISE_CLIP_OPERATOR_DESC,
-    DML_ACTIVATION_RELU_OPERATOR_DESC,
-    DML_ACTIVATION_RELU_GRAD_OPERATOR_DESC,
-    DML_ELEMENT_WISE_CLIP_GRAD_OPERATOR_DESC,
-    DML_ELEMENT_WISE_CLIP1_OPERATOR_DESC,
-    DML_ELEMENT_WISE_CLIP_GRAD1_OPERATOR_DESC,
-    DML_SLICE_OPERATOR_DESC,
-    DML_SLICE1_OPERATOR_DESC,
-    DML_SLICE_GRAD_OPERATOR_DESC,
-    DML_MAX_POOLING_OPERATOR_DESC,
-    DML_MAX_POOLING1_OPERATOR_DESC,
-    DML_MAX_POOLING2_OPERATOR_DESC,
-    DML_MAX_POOLING_GRAD_OPERATOR_DESC,
-    DML_RESAMPLE_OPERATOR_DESC,
-    DML_RESAMPLE1_OPERATOR_DESC,
-    DML_RESAMPLE2_OPERATOR_DESC,
-    DML_RESAMPLE_GRAD_OPERATOR_DESC,
-    DML_RESAMPLE_GRAD1_OPERATOR_DESC,
-    DML_AVERAGE_POOLING_OPERATOR_DESC,
-    DML_AVERAGE_POOLING1_OPERATOR_DESC,
-    DML_AVERAGE_POOLING_GRAD_OPERATOR_DESC,
-    DML_LOCAL_RESPONSE_NORMALIZATION_OPERATOR_DESC,
-    DML_LOCAL_RESPONSE_NORMALIZATION_GRAD_OPERATOR_DESC,
-    DML_BATCH_NORMALIZATION_OPERATOR_DESC,
-    DML_BATCH_NORMALIZATION_GRAD_OPERATOR_DESC,
-    DML_BATCH_NORMALIZATION_TRAINING_OPERATOR_DESC,
-    DML_BATCH_NORMALIZATION_TRAINING_GRAD_OPERATOR_DESC,
-    DML_ROI_ALIGN_OPERATOR_DESC,
-    DML_ROI_ALIGN1_OPERATOR_DESC,
-    DML_ROI_ALIGN_GRAD_OPERATOR_DESC>;
-
-// DML_OPERATOR_DESC: the type and its desc.
+// DML_OPERATOR_DESC: the type and its desc (a desc struct of dmlref/descs/<family>.hpp, e.g.
+// Operator{OperatorType::SLICE, DML_SLICE_OPERATOR_DESC{...}}). validate() refuses a desc of
+// another operator's struct.
 struct Operator {
-    OperatorType Type;
+    OperatorType Type = OperatorType::INVALID;
     OperatorDesc Desc;
 };
 
@@ -145,9 +69,13 @@ struct OperatorInfo {
     std::vector<Policy> Policies;
 };
 
+// Every operator dmlref evaluates, family by family (reference/kit/registry.cpp).
 const std::vector<OperatorInfo>& all_operators();
+// std::invalid_argument for an operator dmlref does not evaluate.
 const OperatorInfo& info(OperatorType t);
-// "DML_OPERATOR_ACTIVATION_RELU_GRAD" or "ACTIVATION_RELU_GRAD".
+bool evaluates(OperatorType t);
+// "DML_OPERATOR_ACTIVATION_RELU_GRAD" or "ACTIVATION_RELU_GRAD", among the operators dmlref
+// evaluates (directml_operator_type in dmlref/operator_type.hpp knows all of DirectML's).
 std::optional<OperatorType> parse_operator_type(std::string_view s);
 std::string full_name(OperatorType t);
 // An operator with a default-constructed desc of the right kind.
@@ -161,7 +89,8 @@ struct TensorField {
 };
 std::vector<TensorField> tensor_fields(const Operator& op);
 
-// Every rule: each tensor desc, then the operator's own rules. Paths start at /desc.
+// Every rule: the desc is the operator's struct, each tensor desc, then the operator's own rules.
+// Paths start at /desc.
 struct ValidateOptions {
     uint64_t max_bytes = uint64_t(4) << 30;  // per buffer; keeps bad input from exhausting memory
 };
@@ -184,18 +113,5 @@ std::optional<uint32_t> lowest_supporting_feature_level(const Operator& op, std:
 bool supported_at(const Operator& op, uint32_t feature_level, std::vector<std::string>* why);
 std::string feature_level_name(uint32_t level);  // 0x5100 -> "DML_FEATURE_LEVEL_5_1"
 std::optional<uint32_t> parse_feature_level(std::string_view s);  // "5.1", "5_1", "DML_FEATURE_LEVEL_5_1"
-
-// MAX_POOLING_GRAD: for each OutputGradientTensor element (logical row-major order), the number
-// of InputGradientTensor elements summed into it (the windows whose argmax it is). The desc
-// must have validated; `InputTensor` is the input's buffer. A tolerance model uses the counts
-// (docs/tolerance.md).
-std::vector<uint32_t> max_pooling_grad_term_counts(const DML_MAX_POOLING_GRAD_OPERATOR_DESC& desc,
-                                                   std::span<const std::byte> InputTensor);
-
-// Max pooling elements on an argmax tie (docs/tolerance.md), logical indices in increasing
-// order: for MAX_POOLING, 1 and 2, the outputs whose window holds two or more real elements equal
-// to its maximum (-0 and +0 included); for MAX_POOLING_GRAD, the OutputGradientTensor elements
-// tied for the maximum of some window. A backend that broke ties differently would differ there.
-std::vector<uint64_t> max_pooling_argmax_ties(const Operator& op, std::span<const std::byte> InputTensor);
 
 }  // namespace dmlref

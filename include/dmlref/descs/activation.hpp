@@ -6,6 +6,7 @@
 namespace dmlref {
 
 struct DML_ACTIVATION_RELU_OPERATOR_DESC {
+    static constexpr OperatorType kType = OperatorType::ACTIVATION_RELU;
     TensorDesc InputTensor;
     TensorDesc OutputTensor;
     template <class S, class V> static void fields(S& s, V& v) {
@@ -15,6 +16,7 @@ struct DML_ACTIVATION_RELU_OPERATOR_DESC {
 };
 
 struct DML_ACTIVATION_RELU_GRAD_OPERATOR_DESC {
+    static constexpr OperatorType kType = OperatorType::ACTIVATION_RELU_GRAD;
     TensorDesc InputTensor;
     TensorDesc InputGradientTensor;
     TensorDesc OutputGradientTensor;

@@ -5,10 +5,11 @@
 
 namespace dmlref {
 
-// ---- Average pooling (spec/dml-training-ops.md section 3) ---------------------------------
+// ---- Average pooling (DML_AVERAGE_POOLING*_OPERATOR_DESC) ---------------------------------
 // BOOL fields (IncludePadding) are DirectML's BOOL, an integer: 0 (FALSE) or 1 (TRUE); the
 // operator's validate rejects anything else. The arrays have one entry per spatial dimension.
 struct DML_AVERAGE_POOLING_OPERATOR_DESC {
+    static constexpr OperatorType kType = OperatorType::AVERAGE_POOLING;
     TensorDesc InputTensor;
     TensorDesc OutputTensor;
     uint32_t DimensionCount = 0;
@@ -30,6 +31,7 @@ struct DML_AVERAGE_POOLING_OPERATOR_DESC {
 };
 
 struct DML_AVERAGE_POOLING1_OPERATOR_DESC {
+    static constexpr OperatorType kType = OperatorType::AVERAGE_POOLING1;
     TensorDesc InputTensor;
     TensorDesc OutputTensor;
     uint32_t DimensionCount = 0;
@@ -55,6 +57,7 @@ struct DML_AVERAGE_POOLING1_OPERATOR_DESC {
 // InputGradientTensor has the forward output's sizes, OutputGradientTensor the forward input's.
 // No Dilations (there is no AVERAGE_POOLING1 grad).
 struct DML_AVERAGE_POOLING_GRAD_OPERATOR_DESC {
+    static constexpr OperatorType kType = OperatorType::AVERAGE_POOLING_GRAD;
     TensorDesc InputGradientTensor;
     TensorDesc OutputGradientTensor;
     uint32_t DimensionCount = 0;

@@ -3,46 +3,13 @@
 
 #include "dmlref/desc_base.hpp"
 
-#include <array>
-#include <string_view>
-
 namespace dmlref {
 
-// ---- A fused activation (DirectML's `const DML_OPERATOR_DESC* FusedActivation`) ------------
-// The activations DirectML allows to be fused (windows-ai-docs dml-fused-activations.md;
-// spec/dml-training-ops.md section 5.2), each a DML_ACTIVATION_*_OPERATOR_DESC whose
-// InputTensor and OutputTensor are NULL. Type is the index into fused_activation_types();
-// Parameters hold the desc's FLOAT fields in its struct order (names in the table).
-struct FusedActivationType {
-    std::string_view Name;                       // "ACTIVATION_LEAKY_RELU"
-    std::array<std::string_view, 2> Parameters;  // {"Alpha", ""}: the FLOAT fields, "" when fewer
-};
-inline const std::array<FusedActivationType, 17>& fused_activation_types() {
-    static const std::array<FusedActivationType, 17> t = {{
-        {"ACTIVATION_LINEAR", {"Alpha", "Beta"}},          {"ACTIVATION_SIGMOID", {"", ""}},
-        {"ACTIVATION_HARD_SIGMOID", {"Alpha", "Beta"}},    {"ACTIVATION_TANH", {"", ""}},
-        {"ACTIVATION_SCALED_TANH", {"Alpha", "Beta"}},     {"ACTIVATION_RELU", {"", ""}},
-        {"ACTIVATION_LEAKY_RELU", {"Alpha", ""}},          {"ACTIVATION_THRESHOLDED_RELU", {"Alpha", ""}},
-        {"ACTIVATION_ELU", {"Alpha", ""}},                 {"ACTIVATION_CELU", {"Alpha", ""}},
-        {"ACTIVATION_SCALED_ELU", {"Alpha", "Gamma"}},     {"ACTIVATION_SOFTPLUS", {"Steepness", ""}},
-        {"ACTIVATION_PARAMETRIC_SOFTPLUS", {"Alpha", "Beta"}}, {"ACTIVATION_SOFTSIGN", {"", ""}},
-        {"ACTIVATION_IDENTITY", {"", ""}},                 {"ACTIVATION_SHRINK", {"Bias", "Threshold"}},
-        {"ACTIVATION_GELU", {"", ""}},
-    }};
-    return t;
-}
-
-struct DML_FUSED_ACTIVATION {
-    uint32_t Type = 0;                  // index into fused_activation_types()
-    std::array<float, 2> Parameters{};  // unused entries are 0
-    std::string_view name() const { return fused_activation_types().at(Type).Name; }
-    bool operator==(const DML_FUSED_ACTIVATION&) const = default;
-};
-
-// ---- Batch normalization (spec/dml-training-ops.md section 5) ------------------------------
+// ---- Batch normalization (DML_BATCH_NORMALIZATION*_OPERATOR_DESC) ------------------------------
 // Spatial is a BOOL (0 or 1, as IncludePadding); deprecated at FL 4.0 and without effect on
 // the values. A visitor reads FusedActivation with fused_activation(name, std::optional<...>&).
 struct DML_BATCH_NORMALIZATION_OPERATOR_DESC {
+    static constexpr OperatorType kType = OperatorType::BATCH_NORMALIZATION;
     TensorDesc InputTensor;
     TensorDesc MeanTensor;
     TensorDesc VarianceTensor;
@@ -90,10 +57,15 @@ template <class Tag> struct BatchNormalizationGradFields {
 };
 struct BatchNormalizationGradTag {};
 struct BatchNormalizationTrainingGradTag {};
-struct DML_BATCH_NORMALIZATION_GRAD_OPERATOR_DESC : BatchNormalizationGradFields<BatchNormalizationGradTag> {};
-struct DML_BATCH_NORMALIZATION_TRAINING_GRAD_OPERATOR_DESC : BatchNormalizationGradFields<BatchNormalizationTrainingGradTag> {};
+struct DML_BATCH_NORMALIZATION_GRAD_OPERATOR_DESC : BatchNormalizationGradFields<BatchNormalizationGradTag> {
+    static constexpr OperatorType kType = OperatorType::BATCH_NORMALIZATION_GRAD;
+};
+struct DML_BATCH_NORMALIZATION_TRAINING_GRAD_OPERATOR_DESC : BatchNormalizationGradFields<BatchNormalizationTrainingGradTag> {
+    static constexpr OperatorType kType = OperatorType::BATCH_NORMALIZATION_TRAINING_GRAD;
+};
 
 struct DML_BATCH_NORMALIZATION_TRAINING_OPERATOR_DESC {
+    static constexpr OperatorType kType = OperatorType::BATCH_NORMALIZATION_TRAINING;
     TensorDesc InputTensor;
     TensorDesc ScaleTensor;
     TensorDesc BiasTensor;

@@ -6,6 +6,7 @@
 namespace dmlref {
 
 struct DML_ELEMENT_WISE_CLIP_OPERATOR_DESC {
+    static constexpr OperatorType kType = OperatorType::ELEMENT_WISE_CLIP;
     TensorDesc InputTensor;
     TensorDesc OutputTensor;
     std::optional<DML_SCALE_BIAS> ScaleBias;
@@ -21,6 +22,7 @@ struct DML_ELEMENT_WISE_CLIP_OPERATOR_DESC {
 };
 
 struct DML_ELEMENT_WISE_CLIP1_OPERATOR_DESC {
+    static constexpr OperatorType kType = OperatorType::ELEMENT_WISE_CLIP1;
     TensorDesc InputTensor;
     TensorDesc OutputTensor;
     std::optional<DML_SCALE_BIAS> ScaleBias;
@@ -38,6 +40,7 @@ struct DML_ELEMENT_WISE_CLIP1_OPERATOR_DESC {
 };
 
 struct DML_ELEMENT_WISE_CLIP_GRAD_OPERATOR_DESC {
+    static constexpr OperatorType kType = OperatorType::ELEMENT_WISE_CLIP_GRAD;
     TensorDesc InputTensor;
     TensorDesc InputGradientTensor;
     TensorDesc OutputGradientTensor;
@@ -53,6 +56,7 @@ struct DML_ELEMENT_WISE_CLIP_GRAD_OPERATOR_DESC {
 };
 
 struct DML_ELEMENT_WISE_CLIP_GRAD1_OPERATOR_DESC {
+    static constexpr OperatorType kType = OperatorType::ELEMENT_WISE_CLIP_GRAD1;
     TensorDesc InputTensor;
     TensorDesc InputGradientTensor;
     TensorDesc OutputGradientTensor;

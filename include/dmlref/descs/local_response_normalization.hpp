@@ -5,10 +5,11 @@
 
 namespace dmlref {
 
-// ---- Local response normalization (spec/dml-training-ops.md section 4) --------------------
+// ---- Local response normalization (DML_LOCAL_RESPONSE_NORMALIZATION*_OPERATOR_DESC) --------------------
 // CrossChannel is a BOOL (0 or 1, as IncludePadding). The grad's InputTensor is the forward
 // operator's input (not its output): B is recomputed.
 struct DML_LOCAL_RESPONSE_NORMALIZATION_OPERATOR_DESC {
+    static constexpr OperatorType kType = OperatorType::LOCAL_RESPONSE_NORMALIZATION;
     TensorDesc InputTensor;
     TensorDesc OutputTensor;
     uint32_t CrossChannel = 0;
@@ -28,6 +29,7 @@ struct DML_LOCAL_RESPONSE_NORMALIZATION_OPERATOR_DESC {
 };
 
 struct DML_LOCAL_RESPONSE_NORMALIZATION_GRAD_OPERATOR_DESC {
+    static constexpr OperatorType kType = OperatorType::LOCAL_RESPONSE_NORMALIZATION_GRAD;
     TensorDesc InputTensor;
     TensorDesc InputGradientTensor;
     TensorDesc OutputGradientTensor;

@@ -8,6 +8,7 @@ namespace dmlref {
 // Max pooling: the arrays have DimensionCount entries, one per spatial dimension (the
 // tensors' dimensions after batch and channel), in the tensors' order.
 struct DML_MAX_POOLING_OPERATOR_DESC {
+    static constexpr OperatorType kType = OperatorType::MAX_POOLING;
     TensorDesc InputTensor;
     TensorDesc OutputTensor;
     uint32_t DimensionCount = 0;
@@ -27,6 +28,7 @@ struct DML_MAX_POOLING_OPERATOR_DESC {
 };
 
 struct DML_MAX_POOLING1_OPERATOR_DESC {
+    static constexpr OperatorType kType = OperatorType::MAX_POOLING1;
     TensorDesc InputTensor;
     TensorDesc OutputTensor;
     std::optional<TensorDesc> OutputIndicesTensor;
@@ -48,6 +50,7 @@ struct DML_MAX_POOLING1_OPERATOR_DESC {
 };
 
 struct DML_MAX_POOLING2_OPERATOR_DESC {
+    static constexpr OperatorType kType = OperatorType::MAX_POOLING2;
     TensorDesc InputTensor;
     TensorDesc OutputTensor;
     std::optional<TensorDesc> OutputIndicesTensor;
@@ -71,6 +74,7 @@ struct DML_MAX_POOLING2_OPERATOR_DESC {
 };
 
 struct DML_MAX_POOLING_GRAD_OPERATOR_DESC {
+    static constexpr OperatorType kType = OperatorType::MAX_POOLING_GRAD;
     TensorDesc InputTensor;
     TensorDesc InputGradientTensor;
     TensorDesc OutputGradientTensor;

@@ -18,6 +18,7 @@ inline const EnumNames kAxisDirectionNames{"DML_AXIS_DIRECTION_", {"INCREASING",
 // entries, one per tensor dimension). RESAMPLE has no offsets: it is RESAMPLE1 with
 // InputPixelOffsets 0.5 and OutputPixelOffsets -0.5.
 struct DML_RESAMPLE_OPERATOR_DESC {
+    static constexpr OperatorType kType = OperatorType::RESAMPLE;
     TensorDesc InputTensor;
     TensorDesc OutputTensor;
     uint32_t InterpolationMode = DML_INTERPOLATION_MODE_NEAREST_NEIGHBOR;
@@ -33,6 +34,7 @@ struct DML_RESAMPLE_OPERATOR_DESC {
 };
 
 struct DML_RESAMPLE1_OPERATOR_DESC {
+    static constexpr OperatorType kType = OperatorType::RESAMPLE1;
     TensorDesc InputTensor;
     TensorDesc OutputTensor;
     uint32_t InterpolationMode = DML_INTERPOLATION_MODE_NEAREST_NEIGHBOR;
@@ -52,6 +54,7 @@ struct DML_RESAMPLE1_OPERATOR_DESC {
 };
 
 struct DML_RESAMPLE2_OPERATOR_DESC {
+    static constexpr OperatorType kType = OperatorType::RESAMPLE2;
     TensorDesc InputTensor;
     TensorDesc OutputTensor;
     uint32_t InterpolationMode = DML_INTERPOLATION_MODE_NEAREST_NEIGHBOR;
@@ -75,6 +78,7 @@ struct DML_RESAMPLE2_OPERATOR_DESC {
 // The grads take the forward operator's Scales and offsets: InputGradientTensor has the forward
 // output's sizes, OutputGradientTensor the forward input's.
 struct DML_RESAMPLE_GRAD_OPERATOR_DESC {
+    static constexpr OperatorType kType = OperatorType::RESAMPLE_GRAD;
     TensorDesc InputGradientTensor;
     TensorDesc OutputGradientTensor;
     uint32_t InterpolationMode = DML_INTERPOLATION_MODE_NEAREST_NEIGHBOR;
@@ -94,6 +98,7 @@ struct DML_RESAMPLE_GRAD_OPERATOR_DESC {
 };
 
 struct DML_RESAMPLE_GRAD1_OPERATOR_DESC {
+    static constexpr OperatorType kType = OperatorType::RESAMPLE_GRAD1;
     TensorDesc InputGradientTensor;
     TensorDesc OutputGradientTensor;
     uint32_t InterpolationMode = DML_INTERPOLATION_MODE_NEAREST_NEIGHBOR;

@@ -6,7 +6,7 @@
 
 namespace dmlref {
 
-// ---- ROI align (spec/dml-training-ops.md section 6) ----------------------------------------
+// ---- ROI align (DML_ROI_ALIGN*_OPERATOR_DESC) ----------------------------------------
 // DML_REDUCE_FUNCTION, stored as uint32_t like every enum field; ROI align accepts AVERAGE and
 // MAX only (the operator's validate says so, naming its rule).
 inline constexpr uint32_t DML_REDUCE_FUNCTION_AVERAGE = 2;
@@ -20,6 +20,7 @@ inline const EnumNames kReduceFunctionNames{
 // OutputTensor {NumROIs, ChannelCount, OutputHeight, OutputWidth}. ROI_ALIGN is ROI_ALIGN1 with
 // InputPixelOffset 0.5, OutputPixelOffset -0.5 and AlignRegionsToCorners FALSE.
 struct DML_ROI_ALIGN_OPERATOR_DESC {
+    static constexpr OperatorType kType = OperatorType::ROI_ALIGN;
     TensorDesc InputTensor;
     TensorDesc ROITensor;
     TensorDesc BatchIndicesTensor;
@@ -48,6 +49,7 @@ struct DML_ROI_ALIGN_OPERATOR_DESC {
 
 // AlignRegionsToCorners is DirectML's BOOL: 0 (FALSE) or 1 (TRUE).
 struct DML_ROI_ALIGN1_OPERATOR_DESC {
+    static constexpr OperatorType kType = OperatorType::ROI_ALIGN1;
     TensorDesc InputTensor;
     TensorDesc ROITensor;
     TensorDesc BatchIndicesTensor;
@@ -85,6 +87,7 @@ struct DML_ROI_ALIGN1_OPERATOR_DESC {
 // ROITensor's. InputTensor (the forward input) is needed for MAX and for the ROI gradient. No
 // OutOfBoundsInputValue: out-of-bounds samples send no gradient.
 struct DML_ROI_ALIGN_GRAD_OPERATOR_DESC {
+    static constexpr OperatorType kType = OperatorType::ROI_ALIGN_GRAD;
     std::optional<TensorDesc> InputTensor;
     TensorDesc InputGradientTensor;
     TensorDesc ROITensor;

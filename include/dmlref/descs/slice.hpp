@@ -6,6 +6,7 @@
 namespace dmlref {
 
 struct DML_SLICE_OPERATOR_DESC {
+    static constexpr OperatorType kType = OperatorType::SLICE;
     TensorDesc InputTensor;
     TensorDesc OutputTensor;
     uint32_t DimensionCount = 0;
@@ -24,6 +25,7 @@ struct DML_SLICE_OPERATOR_DESC {
 
 // InputWindowStrides is `const INT*` in DirectML.h (the doc page's "UINT" is a doc error).
 struct DML_SLICE1_OPERATOR_DESC {
+    static constexpr OperatorType kType = OperatorType::SLICE1;
     TensorDesc InputTensor;
     TensorDesc OutputTensor;
     uint32_t DimensionCount = 0;
@@ -41,6 +43,7 @@ struct DML_SLICE1_OPERATOR_DESC {
 };
 
 struct DML_SLICE_GRAD_OPERATOR_DESC {
+    static constexpr OperatorType kType = OperatorType::SLICE_GRAD;
     TensorDesc InputGradientTensor;
     TensorDesc OutputGradientTensor;
     uint32_t DimensionCount = 0;

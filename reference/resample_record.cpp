@@ -1,0 +1,140 @@
+// The RESAMPLE family's record (reference/kit/family.hpp): the facts of DML_RESAMPLE_OPERATOR_DESC,
+// RESAMPLE1, RESAMPLE2, RESAMPLE_GRAD and RESAMPLE_GRAD1 from their pages; their outputs are
+// stated per desc (a copy, or a sum of taps with its terms; nearest-neighbour coordinates on a
+// rounding boundary apart), coverage, gen's derived sizes, and the fast paths.
+#include "resample.hpp"
+
+#include "kit/policies.hpp"
+
+#include "dmlref/checked.hpp"
+
+#include <cmath>
+
+namespace dmlref::reference {
+
+namespace {
+
+using namespace kit;
+
+constexpr Policy kResampleCoordinate{"ResampleCoordinate", "Float64Division"};
+constexpr Policy kNearestRounding{"NearestNeighborRounding", "DecreasingFloorIncreasingCeil"};
+constexpr Policy kOldNearest{"OldNearestNeighbor", "DecreasingWithOutputPixelOffsetsMinusHalf"};
+constexpr Policy kNearestForward{"NearestNeighborValue", "CopyBits"};
+constexpr Policy kLinear{"LinearInterpolation", "ClampCoordinateProductOfWeights"};
+constexpr Policy kResampleSum{"ResampleSum", "ExactThenRoundOnce"};
+constexpr Policy kResampleGradParameters{"ResampleGradParameters", "ForwardScalesAndOffsets"};
+constexpr Policy kScalesAndOffsets{"ScalesAndOffsets", "FinitePositiveScalesFiniteOffsets"};
+
+// ---- Judging: the terms of each element (reference/resample_terms.cpp) ------------------------
+
+template <bool Grad> void terms(const Case& c, std::string_view, const ArithmeticProfile& p, TermSink& sink) {
+    const char* field = Grad ? "InputGradientTensor" : "InputTensor";
+    auto it = c.inputs.find(field);
+    if (it == c.inputs.end()) throw std::invalid_argument(std::string("no ") + field);
+    resample_terms(c.op, it->second, p.coordinates, sink);
+}
+
+// A forward output is a sum only under LINEAR (NEAREST_NEIGHBOR copies); a grad's always.
+template <class D> bool forward_summed(const Operator& op, std::string_view) {
+    return get<D>(op.Desc).InterpolationMode == DML_INTERPOLATION_MODE_LINEAR;
+}
+
+// ---- Coverage, gen and the work estimate ------------------------------------------------------
+
+template <class D> void detect(const Case& c, std::vector<std::string>& f) {
+    const D& d = get<D>(c.op.Desc);
+    f.push_back(d.InterpolationMode == DML_INTERPOLATION_MODE_LINEAR ? "LINEAR" : "NEAREST_NEIGHBOR");
+    bool up = false, down = false, frac = false;
+    for (float s : d.Scales) { up = up || s > 1; down = down || s < 1; frac = frac || s != std::floor(s); }
+    if (up) f.push_back("upsample");
+    if (down) f.push_back("downsample");
+    if (frac) f.push_back("non-integer-scale");
+    if constexpr (requires { d.RoundingDirection; })
+        f.push_back(d.RoundingDirection == DML_AXIS_DIRECTION_DECREASING ? "DECREASING" : "INCREASING");
+}
+
+// Up to 2^dimensions neighbours per element.
+template <class D> uint64_t neighbours(const OperatorDesc& d) {
+    return uint64_t(1) << std::min<size_t>(get<D>(d).Scales.size(), 8);
+}
+
+// The forward output (a grad's InputGradientTensor) is floor(input size * scale) per dimension.
+bool scaled_sizes(const SizeRequest& q, std::vector<uint64_t>& out, std::string&, std::string& error) {
+    const bool forward_output = q.tensor == "OutputTensor" || (q.tensor == "InputGradientTensor" && q.base != "InputGradientTensor");
+    if (!forward_output) return true;
+    const size_t count = q.base_sizes.size();
+    if (!q.desc.contains("Scales") || !q.desc["Scales"].is_array() || q.desc["Scales"].size() != count) {
+        error = "Scales needs " + std::to_string(count) + " entries to derive sizes";
+        return false;
+    }
+    for (size_t i = 0; i < count; ++i) {
+        const auto sc = json_float(q.desc["Scales"][i]);
+        const double v = sc ? std::floor(double(q.base_sizes[i]) * double(*sc)) : 0.0;
+        if (!sc || !(v >= 1.0) || v > 4294967295.0) {
+            error = "Scales[" + std::to_string(i) + "] gives no output size of at least 1";
+            return false;
+        }
+        out[i] = uint64_t(v);
+    }
+    return true;
+}
+
+template <class D, bool Grad> OperatorRecord resample_record(OperatorInfo info) {
+    auto r = operator_record<D, validate, evaluate>(std::move(info));
+    r.fast = fast_as<D, evaluate_fast>;
+    // Nearest neighbour copies (Bits) unless grad taps add up; LINEAR weights make every element a
+    // sum: the desc states which, with each element's term count, and the nearest-neighbour
+    // coordinates within the coordinate error of an integer (docs/golden.md and docs/tolerance.md).
+    r.outputs = {{Grad ? "OutputGradientTensor" : "OutputTensor", TypeClass::Any, ToleranceRule::OperatorStated,
+                  BoundaryRule::OperatorStated, nullptr, terms<Grad>, Grad ? nullptr : forward_summed<D>}};
+    r.desc_tolerance = tolerance_as<D, tolerance>;
+    r.desc_boundary = boundary_as<D, boundary>;
+    r.explain = explain_resample;
+    r.features = {"NEAREST_NEIGHBOR", "LINEAR", "upsample", "downsample", "non-integer-scale"};
+    if constexpr (requires(D d) { d.RoundingDirection; }) r.features.insert(r.features.end(), {"INCREASING", "DECREASING"});
+    r.detect = detect<D>;
+    r.work_factor = neighbours<D>;
+    r.sizes = scaled_sizes;
+    return r;
+}
+
+const std::vector<Policy> kForward = {kResampleCoordinate, kNearestRounding, kNearestForward, kLinear, kResampleSum,
+                                      kIntegerResult, kNonFiniteSum, kZeroWeightTaps, kScalesAndOffsets, kSubnormals};
+const std::vector<Policy> kGrad = {kResampleCoordinate, kNearestRounding, kLinear, kResampleGradParameters, kResampleSum,
+                                   kIntegerResult, kNonFiniteSum, kZeroWeightTaps, kScalesAndOffsets, kSelectedZero,
+                                   kSubnormals};
+std::vector<Policy> old_nearest(std::vector<Policy> p) {
+    p[1] = kOldNearest;
+    return p;
+}
+
+}  // namespace
+
+}  // namespace dmlref::reference
+
+namespace dmlref::kit {
+const FamilyRecord& resample_family() {
+    using namespace reference;
+    static const FamilyRecord f{
+        "resample",
+        {resample_record<DML_RESAMPLE_OPERATOR_DESC, false>(
+             {.IntroducedIn = 0x2000,
+              .Support = {{0x2000, {}, 4, 4, kF32F16}, {0x5100, {}, 1, 4, kF32F16}, {0x6200, {}, 1, 4, kF32F16I8U8}},
+              .Policies = old_nearest(kForward)}),
+         resample_record<DML_RESAMPLE1_OPERATOR_DESC, false>(
+             {.IntroducedIn = 0x2100,
+              .Support = {{0x2100, {}, 4, 4, kF32F16}, {0x5100, {}, 1, 4, kF32F16}, {0x6200, {}, 1, 4, kF32F16I8U8}},
+              .Policies = old_nearest(kForward)}),
+         resample_record<DML_RESAMPLE2_OPERATOR_DESC, false>(
+             {.IntroducedIn = 0x5100,
+              .Support = {{0x5100, {}, 1, 4, kF32F16}, {0x6200, {}, 1, 4, kF32F16I8U8}},
+              .Policies = kForward}),
+         resample_record<DML_RESAMPLE_GRAD_OPERATOR_DESC, true>(
+             {.IntroducedIn = 0x3000,
+              .Support = {{0x3000, {}, 4, 4, kF32F16}, {0x5100, {}, 1, 4, kF32F16}},
+              .Policies = old_nearest(kGrad)}),
+         resample_record<DML_RESAMPLE_GRAD1_OPERATOR_DESC, true>(
+             {.IntroducedIn = 0x5100, .Support = {{0x5100, {}, 1, 4, kF32F16}}, .Policies = kGrad})}};
+    return f;
+}
+}  // namespace dmlref::kit
