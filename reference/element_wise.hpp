@@ -1,0 +1,16 @@
+// The element-wise family: ELEMENT_WISE_ADD.
+// What reference/element_wise*.cpp define for the family's record (reference/element_wise_record.cpp)
+// and tests. Internal to dmlref.
+#pragma once
+
+#include "dmlref/descs/element_wise.hpp"
+#include "dmlref/explain.hpp"
+#include "common.hpp"
+
+namespace dmlref::reference {
+
+void validate(const DML_ELEMENT_WISE_ADD_OPERATOR_DESC& d, Diagnostics& diags);
+void evaluate(const DML_ELEMENT_WISE_ADD_OPERATOR_DESC& d, const Bindings& b);
+bool explain_element_wise(const Case& c, std::string_view output, uint64_t flat, FamilyExplanation& out);
+
+}  // namespace dmlref::reference
