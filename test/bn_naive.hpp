@@ -1,7 +1,8 @@
 // The independent evaluation the batch normalization tests compare against: the page's formula
 // in MPFR at 300 bits, rounded by MPFR; the batch statistics, the loss sum(dY * Y) and its
 // central difference; random shapes with broadcast statistics; desc builders. Written from the
-// spec (spec/dml-training-ops.md section 5), sharing nothing with reference/batch_normalization.cpp.
+// DML_BATCH_NORMALIZATION*_OPERATOR_DESC pages (DirectML API reference) and docs/golden.md, "Batch
+// normalization", sharing nothing with reference/batch_normalization.cpp.
 #pragma once
 
 #include "mpfr_round.hpp"

@@ -1,7 +1,7 @@
 // BATCH_NORMALIZATION and _TRAINING, and what every batch normalization operator shares (rules,
 // the FusedActivation format, worked examples, planted errors). Expected values come from the
 // naive evaluation of bn_naive.hpp (the page's formula in MPFR at 300 bits, rounded by MPFR),
-// from the worked examples of spec/dml-training-ops.md section 5 and from hand derivations
+// from worked examples of the pages' formulas (docs/golden.md, "Batch normalization") and from hand derivations
 // (perfect-square variances, ties). The grads: test_batch_normalization_grad.cpp.
 #include "bn_naive.hpp"
 
@@ -88,7 +88,7 @@ TEST_CASE_TEMPLATE("batch normalization training: outputs against the naive eval
     }
 }
 
-TEST_CASE("batch normalization: the worked examples of spec/dml-training-ops.md section 5") {
+TEST_CASE("batch normalization: worked examples of the pages' formulas") {
     // X = [1, 2, 3, 4], Scale 2, Bias 0, Epsilon 0: mean 5/2, var 5/4.
     const std::vector<uint32_t> in = {1, 1, 2, 2}, st = {1, 1, 1, 1};
     const Operator tr = training_op(DataType::FLOAT32, in, st, 0.0f, false);
@@ -100,7 +100,7 @@ TEST_CASE("batch normalization: the worked examples of spec/dml-training-ops.md 
     for (int i = 0; i < 4; ++i) CHECK(to_bits(y[i]) == bits[i]);
     CHECK(as_values<float>(r.at("OutputMeanTensor"))[0] == 2.5f);
     CHECK(as_values<float>(r.at("OutputVarianceTensor"))[0] == 1.25f);
-    // The grads with Mean 5/2, Variance 5/4, dY = [1, 0, 0, 0] (FLOAT64; the digest's 15 digits).
+    // The grads with Mean 5/2, Variance 5/4, dY = [1, 0, 0, 0] (FLOAT64; checked to 15 significant digits).
     for (auto type : {OperatorType::BATCH_NORMALIZATION_TRAINING_GRAD, OperatorType::BATCH_NORMALIZATION_GRAD}) {
         const Operator g = type == OperatorType::BATCH_NORMALIZATION_GRAD
                                ? grad_op<DML_BATCH_NORMALIZATION_GRAD_OPERATOR_DESC>(type, DataType::FLOAT64, in, st, 0.0f)

@@ -79,7 +79,8 @@ TEST_CASE_TEMPLATE("ClipGrad1 floats: NaN x passes dY bit for bit; subnormal bou
 }
 
 TEST_CASE("ClipGrad1 FLOAT16 with Min and Max given as UInt16 bits") {
-    // Min = 0x4000 (2.0), Max = 0x4400 (4.0), the DxDispatch encoding (spec section 2).
+    // Min = 0x4000 (2.0), Max = 0x4400 (4.0), the DxDispatch encoding (docs/golden.md, Float16ScalarUnion;
+    // docs/dxdispatch.md).
     DML_ELEMENT_WISE_CLIP_GRAD1_OPERATOR_DESC d;
     d.InputTensor = d.InputGradientTensor = d.OutputGradientTensor = desc(DataType::FLOAT16, {5});
     d.MinMaxDataType = DataType::FLOAT16;

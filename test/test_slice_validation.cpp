@@ -1,5 +1,6 @@
 // SLICE, SLICE1 and SLICE_GRAD validation: one bad input per rule (the rule id, JSON path and
-// message), the rules through the case reader, and the support tables of spec section 4.
+// message), the rules through the case reader, and the support tables of the DML_SLICE_OPERATOR_DESC,
+// DML_SLICE1_OPERATOR_DESC and DML_SLICE_GRAD_OPERATOR_DESC pages (DirectML API reference).
 #include "slice_support.hpp"
 
 #include <cstdint>
@@ -155,7 +156,7 @@ TEST_CASE("Slice rules through the case reader: JSON paths and the formatted err
 
 // ---- Support tables ------------------------------------------------------------------------
 
-TEST_CASE("Slice family support tables (spec section 4)") {
+TEST_CASE("Slice family support tables (DirectML API reference)") {
     auto lowest = [](const Operator& op) { return lowest_supporting_feature_level(op, nullptr); };
     // SLICE: 1.0 4-5D F32 ... U16; 2.1 + I8, U8; 3.0 1-8D; 4.1 + 64-bit.
     CHECK(lowest(slice(DataType::FLOAT16, {1, 1, 4, 4}, {1, 1, 2, 2}, {0, 0, 0, 0}, {1, 1, 1, 1})) == 0x1000u);

@@ -7,7 +7,7 @@ using namespace dmlref;
 using namespace dmlref::test;
 
 TEST_CASE("DMLCalcBufferTensorSize: the spec's examples") {
-    // spec/dml-semantics.md 1.2: FLOAT16 {1,1,3,3} -> 9 x 2 = 18 -> 20 bytes.
+    // DirectML helper functions (DMLCalcBufferTensorSize): FLOAT16 {1,1,3,3} -> 9 x 2 = 18 -> 20 bytes.
     CHECK(calc_buffer_tensor_size(desc(DataType::FLOAT16, {1, 1, 3, 3})) == 20);
     // FLOAT32 {2,3} strides {0,1}: last index 2 -> 12 bytes.
     CHECK(calc_buffer_tensor_size(desc(DataType::FLOAT32, {2, 3}, {0, 1})) == 12);

@@ -1,9 +1,9 @@
 // DML_BUFFER_TENSOR_DESC, the buffer size rule (DMLCalcBufferTensorSize), and the one
 // logical-coordinate addressing mechanism every operator uses.
 //
-// Addressing (windows-ai-docs dml-strides.md): the element at logical coordinate c lives at
-// element offset dot(c, Strides) from the start of the binding; without Strides the tensor is
-// packed row-major (last dimension fastest).
+// Addressing ("Using strides to express padding and memory layout", DirectML documentation):
+// the element at logical coordinate c lives at element offset dot(c, Strides) from the start of
+// the binding; without Strides the tensor is packed row-major (last dimension fastest).
 #pragma once
 
 #include "dmlref/diagnostics.hpp"
@@ -48,13 +48,14 @@ std::vector<int64_t> effective_strides(const TensorDesc& d);
 std::vector<int64_t> packed_strides(std::span<const uint32_t> sizes);
 // dot(Sizes - 1, Strides): the element offset of the last logical element.
 uint64_t index_of_last_element(const TensorDesc& d);
-// DMLCalcBufferTensorSize (windows-ai-docs dml-helper-functions.md), computed in 64 bits:
+// DMLCalcBufferTensorSize ("DirectML helper functions", DirectML documentation), in 64 bits:
 // roundup((IndexOfLastElement + 1) * ElementSizeInBytes, 4).
 uint64_t calc_buffer_tensor_size(const TensorDesc& d);
 // TotalTensorSizeInBytes, or DMLCalcBufferTensorSize when it was left 0.
 uint64_t buffer_size(const TensorDesc& d);
 
-// Checks every rule of DML_BUFFER_TENSOR_DESC (spec/dml-semantics.md section 1 and 5):
+// Checks every rule of DML_BUFFER_TENSOR_DESC (its page in the DirectML API reference;
+// docs/rules.md, the tensor.* rules):
 // DataType known, 1..8 dimensions, sizes >= 1, element count <= 2^32 - 1, Strides length,
 // TotalTensorSizeInBytes >= DMLCalcBufferTensorSize, GuaranteedBaseOffsetAlignment,
 // OWNED_BY_DML only on inputs, and for outputs that no two logical elements share memory.

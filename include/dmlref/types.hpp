@@ -1,8 +1,8 @@
 // The eleven DirectML element types (DML_TENSOR_DATA_TYPE), their storage in C++,
 // and compile-time dispatch from the run-time enum to the storage type.
 //
-// Values and names are DirectML's (spec/dml-semantics.md section 1.3). The storage
-// type is the only template parameter an operator kernel has (STYLE.md point 3).
+// Values and names are DirectML's (DML_TENSOR_DATA_TYPE, DirectML API reference). The
+// storage type is the only template parameter an operator kernel has.
 #pragma once
 
 #include <Eigen/Core>
