@@ -20,7 +20,8 @@
 //     X = 0) come out exact.
 //   - Non-finite inputs, B <= 0 and the like follow IEEE's rules on the exact formula (MPFR's
 //     pow, mul and add on special values): B < 0 with a non-integer Beta is NaN, 0^(-Beta) is
-//     +inf, 0 * inf is NaN; NaN results are the canonical NaN. The sign of a zero follows X.
+//     +inf, 0 * inf is NaN; NaN results are the canonical NaN. The sign of a forward zero
+//     follows X; an exact zero of the grad is +0 (a sum, docs/golden.md "Computed values").
 //   - CrossChannel FALSE: the same clipped window on every dimension after the channel (H and
 //     W for 4-D), divisor L as the page writes (not L^2).
 //   - Every rank from 2 to 8 and every type is evaluated (DirectML's tables: 4-D floats).
@@ -300,6 +301,10 @@ T lrn_grad_value(const Params& p, const Geometry& g, const std::vector<T>& x, co
             bits = long(mpfr_get_exp(r)) - long(mpfr_get_exp(e1));
         } else if (inexact) {
             bits = 0;  // an inexact zero: no relative bound; more precision
+        } else if (mpfr_zero_p(r)) {
+            // An exact zero is +0 (docs/golden.md, Computed values): IEEE's signed zeros in T1 - T2
+            // (dY_j = +0 times a negative B_j^-Beta gives -0, and -0 - +0 is -0) are not the value.
+            mpfr_set_zero(r, 1);
         }
         mpfr_clears(b, t, u, v, m, coef, mag, e1, e2, nb, nb1, (mpfr_ptr)nullptr);
         return bits;

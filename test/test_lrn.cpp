@@ -249,3 +249,35 @@ TEST_CASE("lrn: every validation rule") {
         CHECK(has_error(make(l), op + ".parameter-finite", "/desc/Alpha"));
     }
 }
+
+namespace {
+
+std::vector<float> lrn_grad_of(const Lrn& l, std::vector<float> x, std::vector<float> dy) {
+    auto r = run(grad_op(DataType::FLOAT32, l), {{"InputTensor", buffer(desc(DataType::FLOAT32, l.sizes), x)},
+                                                 {"InputGradientTensor", buffer(desc(DataType::FLOAT32, l.sizes), dy)}});
+    return as_values<float>(r.at("OutputGradientTensor"));
+}
+
+}  // namespace
+
+// docs/golden.md, Computed values: an exact zero is +0. Hand derived from the grad's formula with
+// IEEE's special values; the exact value 0 is what the golden rounds, whatever sign IEEE's
+// arithmetic would give the zero.
+TEST_CASE("lrn: a grad that is exactly 0 is +0 where some B is <= 0 or infinite") {
+    SUBCASE("B = -2: Bias -2, Beta 1, X = 0, dY = +0") {
+        // dX = (+0)(-2)^-1 - (2 / 1) 0 (0 * 0 * (-2)^-2) = 0 exactly (IEEE: +0 * -0.5 = -0, -0 - +0 = -0).
+        CHECK(to_bits(lrn_grad_of({{1, 1}, 1, 1, 1.0f, 1.0f, -2.0f}, {0}, {0}).at(0)) == 0x00000000u);
+        // The same zero with B = 2 > 0 was +0 already.
+        CHECK(to_bits(lrn_grad_of({{1, 1}, 1, 1, 1.0f, 1.0f, 2.0f}, {0}, {0}).at(0)) == 0x00000000u);
+    }
+    SUBCASE("B = inf") {
+        // LocalSize 2 (regions [c, c + 1]), Alpha 1, Beta 1, Bias 1, X = {0, 0, inf}, dY = {1, -1, 0}:
+        // B1 = inf (region [1, 2]); element 1 is read by c = 0 (B0 = 1) and c = 1.
+        // dX1 = dY1 B1^-1 - (2 / 2) X1 (dY0 X0 B0^-2 + dY1 X1 B1^-2) = -1 * 0 - 0 = 0 exactly
+        // (IEEE: -1 * +0 = -0, and -0 - (+0) = -0).
+        const float inf = std::numeric_limits<float>::infinity();
+        const auto dx = lrn_grad_of({{1, 3}, 1, 2, 1.0f, 1.0f, 1.0f}, {0, 0, inf}, {1, -1, 0});
+        CHECK(to_bits(dx.at(1)) == 0x00000000u);
+        CHECK(dx.at(0) == 1.0f);  // dY0 B0^-1 - X0 (...) = 1
+    }
+}
