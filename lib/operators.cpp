@@ -87,6 +87,7 @@ const Policy kBnActivationExactCases{"BnActivationExactCases", "ExactWhereRation
 const Policy kBnActivationTiny{"BnActivationTiny", "RoundTheExactValue"};
 const Policy kBnActivationShrinkOrder{"BnActivationShrinkOrder", "PageOrder"};
 const Policy kBnActivationCeluAlpha{"BnActivationCeluAlpha", "AlphaZeroRefused"};
+const Policy kBnActivationSignedZero{"BnActivationSignedZero", "SelectedInputKeepsSign"};
 const Policy kBnFusedAdd{"BnFusedAdd", "ExactSumBeforeActivation"};
 const Policy kBnTrainingStatistics{"BnTrainingStatistics", "ExactBatchMeanAndVarianceForOutput"};
 const Policy kBnVariance{"BnVariance", "PopulationTwoPassNoEpsilon"};
@@ -98,7 +99,8 @@ const Policy kBnSpatial{"BnSpatial", "NoEffectOnValues"};
 void append_batch_normalization(std::vector<OperatorInfo>& r) {
     const std::vector<Policy> common = {kComputedValue, kBnSpecialValues, kIntegerResult, kZeroResult, kSubnormals};
     const std::vector<Policy> activation = {kBnFusedActivation, kBnActivationNaN, kBnActivationInfinity, kBnActivationExactCases,
-                                            kBnActivationTiny, kBnActivationShrinkOrder, kBnActivationCeluAlpha};
+                                            kBnActivationTiny, kBnActivationShrinkOrder, kBnActivationCeluAlpha,
+                                            kBnActivationSignedZero};
     std::vector<Policy> bn = {kBnBroadcast, kBnSpatial};
     bn.insert(bn.end(), activation.begin(), activation.end());
     bn.insert(bn.end(), common.begin(), common.end());
