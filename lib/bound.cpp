@@ -91,6 +91,21 @@ double bound_for(const ElementTerms& e, DataType t, DataType a, uint64_t golden_
 
 bool wider_or_same(DataType a, DataType t) { return element_size(a) >= element_size(t); }
 
+// The accumulation types the profile admits for output type t.
+std::vector<DataType> accumulators_of(const ArithmeticProfile& p, DataType t) {
+    std::vector<DataType> accumulators;
+    switch (p.accumulate) {
+        case Accumulate::Any:
+            for (DataType a : {t, DataType::FLOAT32, DataType::FLOAT64})
+                if (wider_or_same(a, t)) accumulators.push_back(a);
+            break;
+        case Accumulate::Output: accumulators = {t}; break;
+        case Accumulate::Float32: accumulators = {wider_or_same(DataType::FLOAT32, t) ? DataType::FLOAT32 : t}; break;
+        case Accumulate::Float64: accumulators = {DataType::FLOAT64}; break;
+    }
+    return accumulators;
+}
+
 }  // namespace
 
 std::string_view name(Accumulate a) {
@@ -145,9 +160,19 @@ void TermSink::add(uint64_t e, double value, double weight, double delta, bool p
         // golden infinite (or NaN with the other sign, which the golden records).
         x.infinite = x.infinite || weight != 0;
         if (delta > 0) x.infinite = true;
+        if (weight != 0 || delta > 0) {
+            // Its sign: value times weight (a weight within delta of 0 may take either sign).
+            const bool negative = std::signbit(value) != std::signbit(weight);
+            (negative ? x.negative_infinity : x.positive_infinity) = true;
+            if (std::fabs(weight) <= delta) x.positive_infinity = x.negative_infinity = true;
+        }
         return;
     }
     const double t = mul_up(std::fabs(weight), v);
+    const bool negative = std::signbit(value) != std::signbit(weight);
+    ++(negative ? x.negative_terms : x.positive_terms);
+    double& side = negative ? x.negative_sum : x.positive_sum;
+    side = add_up(side, t);
     x.abs_sum = add_up(x.abs_sum, t);
     x.max_term = std::max(x.max_term, t);
     if (delta > 0) x.formation = add_up(x.formation, mul_up(delta, v));
@@ -228,19 +253,58 @@ double element_bound(const ElementTerms& e, DataType t, uint64_t golden_bits, co
     // value is the exact one, a float of type t, so the golden is that float: bit for bit.
     if (e.computed) return e.computed_error == 0 ? 0.0 : add_up(e.computed_error, ulp_of(t, golden_bits) / 2);
     if (!e.inexact() && e.formation == 0) return 0;  // an exact copy, or +0
-    std::vector<DataType> accumulators;
-    switch (p.accumulate) {
-        case Accumulate::Any:
-            for (DataType a : {t, DataType::FLOAT32, DataType::FLOAT64})
-                if (wider_or_same(a, t)) accumulators.push_back(a);
-            break;
-        case Accumulate::Output: accumulators = {t}; break;
-        case Accumulate::Float32: accumulators = {wider_or_same(DataType::FLOAT32, t) ? DataType::FLOAT32 : t}; break;
-        case Accumulate::Float64: accumulators = {DataType::FLOAT64}; break;
-    }
     double bound = 0;
-    for (DataType a : accumulators) bound = std::max(bound, bound_for(e, t, a, golden_bits, p.flush_subnormals));
+    for (DataType a : accumulators_of(p, t)) bound = std::max(bound, bound_for(e, t, a, golden_bits, p.flush_subnormals));
     return bound;
+}
+
+namespace {
+
+// The least exact sum that rounds to infinity in a (round to nearest): the largest finite value
+// plus half its ULP, 65520 for FLOAT16, 2^128 - 2^103 for FLOAT32; for FLOAT64 2^1024 - 2^970 is
+// no double, and a magnitude rounded up reaches it only as +infinity.
+double overflow_threshold(DataType a) {
+    switch (a) {
+        case DataType::FLOAT16: return 65520.0;
+        case DataType::FLOAT32: return std::ldexp(1.0, 128) - std::ldexp(1.0, 103);
+        default: return kInf;
+    }
+}
+
+}  // namespace
+
+bool overflow_admissible(const ElementTerms& e, DataType t, uint64_t golden_bits, uint64_t actual_bits, const ArithmeticProfile& p) {
+    if (e.computed || e.nan) return false;
+    const double actual = to_double(t, actual_bits);
+    if (std::isfinite(actual)) return false;
+    bool positive = e.positive_infinity, negative = e.negative_infinity;
+    for (DataType a : accumulators_of(p, t)) {
+        const double ua = unit_roundoff(a);
+        // An addition overflows to -inf only where both operands hold negative terms (a finite
+        // operand plus a non-negative one rounds to no less than that operand), and then their
+        // exact sum is at least -(N + F)(1 + u_A)^(k - 2) for k negative terms: rounding inflates
+        // a negative partial sum by at most (1 + u_A) per level that joins negative terms. F: the
+        // terms' formation error (weights, products). Likewise for +inf.
+        double F = add_up(e.formation, mul_up(ua, e.product_sum));
+        F = add_up(F, mul_up(double(e.products), smallest_subnormal(a) / 2));
+        auto reaches = [&](double side, uint32_t k) {
+            if (k < 2) return false;  // one term of a sign: no sum of that sign to overflow
+            const double g = gamma_up(k - 2, ua);
+            return !std::isfinite(g) || mul_up(add_up(side, F), add_up(1, g)) >= overflow_threshold(a);
+        };
+        positive = positive || reaches(e.positive_sum, e.positive_terms);
+        negative = negative || reaches(e.negative_sum, e.negative_terms);
+        // A wider accumulator's finite result, rounded once more to t, overflows t where the
+        // result's bound reaches t's threshold.
+        const double golden = to_double(t, golden_bits);
+        if (a != t && std::isfinite(golden) && !e.infinite) {
+            const double b = bound_for(e, t, a, golden_bits, p.flush_subnormals);
+            positive = positive || add_up(golden, b) >= overflow_threshold(t);
+            negative = negative || add_up(-golden, b) >= overflow_threshold(t);
+        }
+    }
+    if (std::isnan(actual)) return positive && negative;
+    return actual > 0 ? positive && !e.negative_infinity : negative && !e.positive_infinity;
 }
 
 double conserved_bound(const ElementTerms& e, DataType t, uint64_t golden_bits, const ArithmeticProfile& p) {

@@ -178,6 +178,11 @@ OutputCensus census(const Case& golden, std::string_view output, const std::vect
         const ElementTerms* et = element_terms ? &element_terms->elements()[i] : nullptr;
         if (et) tol.bound = element_bound(*et, t, g, r.profile);
         Judgement j = judge(t, g, a, tol, options.switches);
+        // An infinity or NaN that a legal order reaches by overflowing a partial sum.
+        if (et && j.verdict == Verdict::Over && j.nonfinite && overflow_admissible(*et, t, g, a, r.profile)) {
+            j.verdict = Verdict::Within;
+            j.nonfinite = false;
+        }
         if (lost.count(i) && j.verdict != Verdict::Over) j.verdict = Verdict::Over;  // its group lost a term
         r.verdicts[i] = j.verdict;
         switch (j.verdict) {

@@ -181,7 +181,8 @@ Explanation explain_element(const Case& golden, std::string output, uint64_t fla
     et.ulp = tol.Ulp;
     et.terms = tol.MaxTerms;
     et.sum = is_summed_output(golden, output);
-    if (std::optional<TermSink> sink = summed_terms(golden, output, profile)) {
+    const std::optional<TermSink> sink = summed_terms(golden, output, profile);
+    if (sink) {
         const ElementTerms& t = sink->elements()[flat];
         e.term_count = t.n;
         e.abs_sum = t.abs_sum;
@@ -198,6 +199,11 @@ Explanation explain_element(const Case& golden, std::string output, uint64_t fla
         e.actual_source = actual_source;
         e.actual_bits = *actual_bits;
         e.judgement = judge(e.type, e.golden_bits, e.actual_bits, et, options.switches);
+        if (sink && e.judgement.verdict == Verdict::Over && e.judgement.nonfinite &&
+            overflow_admissible(sink->elements()[flat], e.type, e.golden_bits, e.actual_bits, profile)) {
+            e.judgement.verdict = Verdict::Within;  // an overflowing partial sum (docs/tolerance.md)
+            e.judgement.nonfinite = false;
+        }
         if (!e.dont_care.empty()) e.judgement.verdict = Verdict::Skipped;
         if (is_float(e.type) && e.judgement.comparable) e.error = abs_error(e.type, e.golden_bits, e.actual_bits);
     }

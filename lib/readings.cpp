@@ -60,6 +60,12 @@ std::vector<Alternative> make_alternatives() {
          "the old nearest-neighbour rule as floor(x + 0.5), x computed with the desc's OutputPixelOffset (no extra -0.5)",
          "TF-DML's legacy nearest resize, ONNX Runtime's old comment, WPT's tie observation",
          {OT::RESAMPLE, OT::RESAMPLE1, OT::RESAMPLE_GRAD}},
+        {Reading::BnActivationPositiveZero, "BnActivationSignedZero", "PositiveZero",
+         "a fused activation never gives -0: where the formula selects y itself (LEAKY_RELU's and ELU's y >= 0, "
+         "THRESHOLDED_RELU's y > Alpha), a -0 normalized value gives +0",
+         "activations written without a branch on y >= 0: PyTorch's elu (x > 0 ? x : Alpha (exp(x) - 1)), a LEAKY_RELU "
+         "written as max(0, y) + Alpha min(0, y)",
+         {OT::BATCH_NORMALIZATION, OT::BATCH_NORMALIZATION_TRAINING}},
     };
 }
 

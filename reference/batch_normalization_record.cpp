@@ -24,6 +24,7 @@ constexpr Policy kBnActivationExactCases{"BnActivationExactCases", "ExactWhereRa
 constexpr Policy kBnActivationTiny{"BnActivationTiny", "RoundTheExactValue"};
 constexpr Policy kBnActivationShrinkOrder{"BnActivationShrinkOrder", "PageOrder"};
 constexpr Policy kBnActivationCeluAlpha{"BnActivationCeluAlpha", "AlphaZeroRefused"};
+constexpr Policy kBnActivationSignedZero{"BnActivationSignedZero", "SelectedInputKeepsSign"};
 constexpr Policy kBnFusedAdd{"BnFusedAdd", "ExactSumBeforeActivation"};
 constexpr Policy kBnTrainingStatistics{"BnTrainingStatistics", "ExactBatchMeanAndVarianceForOutput"};
 constexpr Policy kBnVariance{"BnVariance", "PopulationTwoPassNoEpsilon"};
@@ -129,7 +130,8 @@ template <class D> OperatorRecord bn_record(OperatorInfo info, std::vector<Outpu
 
 const std::vector<Policy> kCommon = {kComputedValue, kBnSpecialValues, kIntegerResult, kZeroResult, kSubnormals};
 const std::vector<Policy> kActivation = {kBnFusedActivation, kBnActivationNaN, kBnActivationInfinity, kBnActivationExactCases,
-                                         kBnActivationTiny, kBnActivationShrinkOrder, kBnActivationCeluAlpha};
+                                         kBnActivationTiny, kBnActivationShrinkOrder, kBnActivationCeluAlpha,
+                                         kBnActivationSignedZero};
 std::vector<Policy> join(std::initializer_list<std::vector<Policy>> parts) {
     std::vector<Policy> v;
     for (const auto& p : parts) v.insert(v.end(), p.begin(), p.end());

@@ -7,7 +7,9 @@
 //     Ziv's loop in MPFR (correctly_rounded.hpp), written without cancellation (expm1, log1p,
 //     erfc) so that each evaluation's relative error is a small multiple of 2^-precision;
 //   - NaN gives the canonical NaN (RELU: +0, its own policy); +-infinity gives the activation's
-//     limit (BnActivationInfinity); an exact zero is +0;
+//     limit (BnActivationInfinity); an exact zero is +0, except where the formula selects y
+//     itself (LEAKY_RELU, ELU, THRESHOLDED_RELU, IDENTITY): y's bits, so -0 stays -0
+//     (BnActivationSignedZero);
 //   - |x| beyond 2^10 (exp's argument beyond 1024), where the value is within 2^-1400 relative of
 //     its limit, is rounded as that limit nudged by 2^-2000 toward the value: every element type
 //     rounds both alike (a rounding boundary at the limit sends both the same way; any other is
@@ -16,6 +18,7 @@
 
 #include "common.hpp"
 #include "correctly_rounded.hpp"
+#include "dmlref/readings.hpp"
 
 #include <cmath>
 
@@ -30,15 +33,18 @@ struct In {
     int sign() const { return kind == PosInf ? 1 : kind == NegInf ? -1 : kind == NaN ? 0 : sgn(q); }
 };
 
-// What an activation returns before its one rounding.
+// What an activation returns before its one rounding. Selected: the formula returns its input y
+// itself (LEAKY_RELU's and ELU's y >= 0, THRESHOLDED_RELU's y > Alpha), y's bits, so a -0 stays -0
+// (docs/golden.md, BnActivationSignedZero).
 struct Out {
-    enum Kind { Exact, NaN, PosInf, NegInf, Computed } kind = Exact;
+    enum Kind { Exact, NaN, PosInf, NegInf, Computed, Selected } kind = Exact;
     mpq_class q{0};  // Exact
     Evaluation f;    // Computed: an MPFR evaluation of a value that is not rational
 };
 Out exact(const mpq_class& q) { return {Out::Exact, q, {}}; }
 Out nan_value() { return {Out::NaN, 0, {}}; }
 Out infinity(int sign) { return {sign > 0 ? Out::PosInf : Out::NegInf, 0, {}}; }
+Out selected() { return {Out::Selected, 0, {}}; }
 
 mpq_class q_of(float f) { return mpq_class(double(f)); }  // a desc FLOAT, exactly
 const mpq_class kTiny = [] { mpz_class d = 1; d <<= 2000; return mpq_class(mpz_class(1), d); }();
@@ -144,19 +150,20 @@ Out relu(const In& x) {
     return exact(0);
 }
 
-// LEAKY_RELU: f(x) = x if x >= 0, Alpha * x otherwise (IEEE's rules: 0 * -inf is NaN).
+// LEAKY_RELU: f(x) = x if x >= 0, Alpha * x otherwise (IEEE's rules: 0 * -inf is NaN). -0 >= 0:
+// a -0 is selected and stays -0.
 Out leaky_relu(const In& x, const mpq_class& alpha) {
     if (x.kind == In::NaN) return nan_value();
-    if (x.sign() >= 0) return x.kind == In::PosInf ? infinity(1) : exact(x.q);
+    if (x.sign() >= 0) return selected();
     if (x.kind == In::NegInf) return sgn(alpha) == 0 ? nan_value() : infinity(-sgn(alpha));
     return exact(alpha * x.q);
 }
 
-// THRESHOLDED_RELU: f(x) = x if x > Alpha, 0 otherwise.
+// THRESHOLDED_RELU: f(x) = x if x > Alpha (x itself: a -0 stays -0 when Alpha < 0), 0 otherwise.
 Out thresholded_relu(const In& x, const mpq_class& alpha) {
-    if (x.kind == In::PosInf) return infinity(1);
+    if (x.kind == In::PosInf) return selected();
     if (x.kind == In::NegInf) return exact(0);
-    return exact(x.q > alpha ? x.q : mpq_class(0));
+    return x.q > alpha ? selected() : exact(0);
 }
 
 // c * expm1(z) for z < 0 or small z > 0 (c exact): expm1's condition number is at most
@@ -169,11 +176,11 @@ Out scaled_expm1(const mpq_class& c, const mpq_class& z) {
     }, mag(z) + 4);
 }
 
-// ELU: f(x) = x if x >= 0, Alpha * (exp(x) - 1) otherwise.
+// ELU: f(x) = x if x >= 0 (x itself: a -0 stays -0), Alpha * (exp(x) - 1) otherwise.
 Out elu(const In& x, const mpq_class& alpha) {
-    if (x.kind == In::PosInf) return infinity(1);
+    if (x.kind == In::PosInf) return selected();
     if (x.kind == In::NegInf) return exact(-alpha);
-    if (sgn(x.q) >= 0) return exact(x.q);
+    if (sgn(x.q) >= 0) return selected();
     if (sgn(alpha) == 0) return exact(0);
     if (x.q < -kLarge) return just_inside(-alpha);
     return scaled_expm1(alpha, x.q);
@@ -329,7 +336,12 @@ std::string rule(std::string_view op, std::string_view id) { return std::string(
 
 template <class T> T fused_activation(const DML_FUSED_ACTIVATION& a, T y) {
     if (a.name() == "ACTIVATION_IDENTITY") return y;
-    return rounded<T>(activation_value(a, input(y)));
+    const Out v = activation_value(a, input(y));
+    if (v.kind != Out::Selected) return rounded<T>(v);
+    // BnActivationSignedZero=PositiveZero (docs/golden.md, "Alternative readings"): no -0.
+    if constexpr (!std::is_integral_v<T>)
+        if (in_force(Reading::BnActivationPositiveZero) && widen(y) == 0) return round_to_float<T>(0.0);
+    return y;
 }
 
 #define DMLREF_FUSED_ACTIVATION(T) template T fused_activation<T>(const DML_FUSED_ACTIVATION&, T);

@@ -21,7 +21,8 @@
 //     X = 0) come out exact.
 //   - Non-finite inputs, B <= 0 and the like follow IEEE's rules on the exact formula (MPFR's
 //     pow, mul and add on special values): B < 0 with a non-integer Beta is NaN, 0^(-Beta) is
-//     +inf, 0 * inf is NaN; NaN results are the canonical NaN. The sign of a zero follows X.
+//     +inf, 0 * inf is NaN; NaN results are the canonical NaN. The sign of a forward zero
+//     follows X; an exact zero of the grad is +0 (a sum, docs/golden.md "Computed values").
 //   - CrossChannel FALSE: the same clipped window on every dimension after the channel (H and
 //     W for 4-D), divisor L as the page writes (not L^2).
 //   - Every rank from 2 to 8 and every type is evaluated (DirectML's tables: 4-D floats).
@@ -162,25 +163,57 @@ void lrn(const DML_LOCAL_RESPONSE_NORMALIZATION_OPERATOR_DESC& d, const Bindings
 
 // ---- Grad ----------------------------------------------------------------------------------
 
-// With every B involved finite and > 0, dX_j = sum over distinct B_g of K_g * B_g^(-Beta - 1),
-// K_g rational: dY_j * B_j for the first term (dY_j B_j^-Beta = dY_j B_j B_j^(-Beta-1)) and
-// -(2 Alpha Beta / L) X_j dY_c X_c for each reader c. Grouping equal B's makes cancellations that
-// are exact in the rationals (Bias = Alpha Beta X^2 with L = 1, equal neighbours) exact zeros
-// instead of undecidable ones.
+// With every B involved finite and non-zero (and > 0 unless Beta is an integer),
+// dX_j = sum over groups g of K_g * B_g^(-Beta - 1), K_g rational: dY_j * B_j for the first term
+// (dY_j B_j^-Beta = dY_j B_j B_j^(-Beta-1)) and -(2 Alpha Beta / L) X_j dY_c X_c for each reader c.
+// A group holds the B's whose ratio to its first B_g has a rational power: B = r B_g with
+// r^(-Beta-1) = f rational gives K B^(-Beta-1) = (K f) B_g^(-Beta-1) (12 = 4 * 3 with Beta 0.5:
+// 12^-1.5 = 3^-1.5 / 8). What is left are powers B_g^(-Beta-1) whose ratios are irrational, and
+// those are linearly independent over the rationals (radicals of rationals: Besicovitch, Mordell),
+// so the sum is 0 exactly when every K_g is 0: cancellations that are exact come out as exact zeros
+// (+0), and every other sum is non-zero, which Ziv's loop decides.
 using Groups = std::vector<std::pair<mpq_class, mpq_class>>;  // (B_g, K_g)
+
+// b^e for a rational b != 0: exact_power for b > 0; for b < 0 only an integer e gives a real
+// power, (-1)^e |b|^e. nullopt when it is not rational (or too large for exact_power).
+std::optional<mpq_class> signed_power(const mpq_class& b, double e) {
+    if (sgn(b) > 0) return exact_power(b, e);
+    if (sgn(b) == 0 || e != std::trunc(e)) return std::nullopt;
+    auto p = exact_power(mpq_class(-b), e);
+    if (p && std::fmod(e, 2.0) != 0) *p = -*p;
+    return p;
+}
 
 template <class T>
 std::optional<Groups> grouped_terms(const Params& p, const std::vector<T>& x, const std::vector<T>& dy,
                                     const std::vector<Square>& s, uint64_t j, const std::vector<uint64_t>& readers) {
     auto finite = [](T v) { if constexpr (std::is_integral_v<T>) return true; else return std::isfinite(widen(v)); };
     const mpq_class alpha(double(p.Alpha)), bias(double(p.Bias)), beta(double(p.Beta)), L(p.LocalSize);
+    const double e = -double(p.Beta) - 1.0;  // exact: Beta is a float
+    const bool integer_beta = e == std::trunc(e);
     auto b_of = [&](uint64_t c) -> mpq_class { return bias + alpha * s[c].value / L; };
-    if (!finite(dy[j]) || !finite(x[j]) || s[j].special || sgn(b_of(j)) <= 0) return std::nullopt;
+    // A real power of B: B > 0, or B < 0 with an integer exponent.
+    auto usable = [&](uint64_t c) {
+        if (!finite(dy[c]) || !finite(x[c]) || s[c].special) return false;
+        const int sign = sgn(b_of(c));
+        return sign > 0 || (sign < 0 && integer_beta);
+    };
+    if (!usable(j)) return std::nullopt;
     for (uint64_t c : readers)
-        if (!finite(dy[c]) || !finite(x[c]) || s[c].special || sgn(b_of(c)) <= 0) return std::nullopt;
+        if (!usable(c)) return std::nullopt;
     Groups groups;
     auto add = [&](const mpq_class& B, const mpq_class& K) {
+        if (sgn(K) == 0) return;  // an exact zero term
         for (auto& [b, k] : groups) if (b == B) { k += K; return; }
+        // A rational ratio's power (integer exponents need no grouping: every power is rational).
+        // -Beta - 1 is m 2^-j with j >= 1 here, so B / b must be the square of a rational, which
+        // needs num(B) den(B) num(b) den(b) to be a square: a cheap test first (residues, mostly).
+        if (!integer_beta)
+            for (auto& [b, k] : groups) {
+                const mpz_class n = B.get_num() * B.get_den() * b.get_num() * b.get_den();
+                if (!mpz_perfect_square_p(n.get_mpz_t())) continue;
+                if (auto f = exact_power(mpq_class(B / b), e)) { k += K * *f; return; }
+            }
         groups.emplace_back(B, K);
     };
     add(b_of(j), exact_value(dy[j]) * b_of(j));
@@ -195,7 +228,7 @@ template <class T> T grouped_value(const Groups& groups, double beta) {
     bool rational = true;
     for (const auto& [B, K] : groups) {
         if (sgn(K) == 0) continue;
-        const auto power = exact_power(B, -beta - 1.0);
+        const auto power = signed_power(B, -beta - 1.0);
         if (!power) { rational = false; break; }
         exact += K * *power;
     }
@@ -302,6 +335,10 @@ T lrn_grad_value(const Params& p, const Geometry& g, const std::vector<T>& x, co
             bits = long(mpfr_get_exp(r)) - long(mpfr_get_exp(e1));
         } else if (inexact) {
             bits = 0;  // an inexact zero: no relative bound; more precision
+        } else if (mpfr_zero_p(r)) {
+            // An exact zero is +0 (docs/golden.md, Computed values): IEEE's signed zeros in T1 - T2
+            // (dY_j = +0 times a negative B_j^-Beta gives -0, and -0 - +0 is -0) are not the value.
+            mpfr_set_zero(r, 1);
         }
         mpfr_clears(b, t, u, v, m, coef, mag, e1, e2, nb, nb1, (mpfr_ptr)nullptr);
         return bits;

@@ -11,7 +11,7 @@ if ! cmp -s "$tmp/page.md" "$root/docs/clarifications.md"; then
   bad "docs/clarifications.md is not up to date; run: build/tools/dmlref clarifications cases -o docs/clarifications.md"
   diff "$root/docs/clarifications.md" "$tmp/page.md" | head -20
 fi
-for policy in ArgmaxNaN GradNaN ClipGradBounds SelectedZero ZeroWeightTaps Subnormals ForwardNaN OldNearestNeighbor; do
+for policy in ArgmaxNaN GradNaN ClipGradBounds SelectedZero ZeroWeightTaps Subnormals ForwardNaN OldNearestNeighbor BnActivationSignedZero; do
   grep -q "^## $policy\$" "$tmp/page.md" || bad "no section for $policy"
 done
 # A section lists its cases as tables of differing elements.

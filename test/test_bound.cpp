@@ -302,3 +302,54 @@ TEST_CASE("zeros of the other sign: within where the element's bound is above 0,
     zeros.zeros_equal = true;
     CHECK(judge(DataType::FLOAT32, 0x80000000, 0, bits, zeros).verdict == Verdict::Within);
 }
+
+namespace {
+
+// MAX_POOLING_GRAD FLOAT16 over [1, 1, 5], window 3, stride 1, X = 0, 0, 1, 0, 0: all three windows
+// pick element 2, so dX[2] = dY[0] + dY[1] + dY[2] and every other element is +0.
+std::string three_terms_half(const std::string& dy) {
+    return R"({"format": 1, "name": "t", "operator": "MAX_POOLING_GRAD",
+        "desc": {"InputTensor": {"DataType": "FLOAT16", "Sizes": [1, 1, 5]},
+                 "InputGradientTensor": {"DataType": "FLOAT16", "Sizes": [1, 1, 3]},
+                 "OutputGradientTensor": {"DataType": "FLOAT16", "Sizes": [1, 1, 5]},
+                 "DimensionCount": 1, "Strides": [1], "WindowSize": [3], "StartPadding": [0], "EndPadding": [0], "Dilations": [1]},
+        "inputs": {"InputTensor": [0, 0, 1, 0, 0], "InputGradientTensor": )" + dy + "}}";
+}
+
+}  // namespace
+
+TEST_CASE("overflowing partial sums: their infinities and NaN are admitted only where some order overflows") {
+    // FLOAT16's largest finite value is 65504 and its ULP there 32: an exact sum of 65520 or more
+    // rounds to infinity (65520 is the tie between 65504, odd significand, and 2^16: to even).
+    auto verdict = [](const std::string& dy, uint16_t actual) {
+        const Case c = with_golden(parse_text(three_terms_half(dy)), "OutputGradientTensor");
+        auto v = c.expected.at("OutputGradientTensor").values;
+        store_bits(DataType::FLOAT16, v.data() + 2 * 2, actual);
+        const OutputCensus r = census(c, "OutputGradientTensor", v, {});
+        return std::pair{r.passed(), c.expected.at("OutputGradientTensor").values};
+    };
+    auto golden_bits = [](const std::vector<std::byte>& v) { return uint16_t(load_bits(DataType::FLOAT16, v.data() + 2 * 2)); };
+    const uint16_t kNaN16 = 0x7e00, kPosInf = 0x7c00, kNegInf = 0xfc00;
+    SUBCASE("-65504, +inf, -65504: golden +inf; -65504 + -65504 = -inf in FLOAT16, then + inf = NaN") {
+        const auto [nan_ok, g] = verdict(R"([-65504, "inf", -65504])", kNaN16);
+        CHECK(golden_bits(g) == kPosInf);
+        CHECK(nan_ok);
+        CHECK_FALSE(verdict(R"([-65504, "inf", -65504])", kNegInf).first);  // a +inf term is in every order
+        CHECK_FALSE(verdict(R"([-65504, "inf", -65504])", 0x7bff).first);   // finite: no
+    }
+    SUBCASE("the threshold: -65504 + -16 = -65520 overflows, -65504 + -8 = -65512 rounds to -65504") {
+        CHECK(verdict(R"([-65504, "inf", -16])", kNaN16).first);
+        const auto [ok, g] = verdict(R"([-65504, "inf", -8])", kNaN16);
+        CHECK(golden_bits(g) == kPosInf);
+        CHECK_FALSE(ok);
+    }
+    SUBCASE("a finite golden: 65504 + 65504 - 65504 = 65504, but 65504 + 65504 = +inf first gives +inf") {
+        const auto [inf_ok, g] = verdict("[65504, 65504, -65504]", kPosInf);
+        CHECK(golden_bits(g) == 0x7bff);
+        CHECK(inf_ok);
+        CHECK_FALSE(verdict("[65504, 65504, -65504]", kNegInf).first);  // no negative partial sum overflows
+        CHECK_FALSE(verdict("[65504, 65504, -65504]", kNaN16).first);
+        // 65504 + 8 - 65504: no partial sum reaches 65520 in any order.
+        CHECK_FALSE(verdict("[65504, 8, -65504]", kPosInf).first);
+    }
+}

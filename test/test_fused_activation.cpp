@@ -7,6 +7,7 @@
 #include "bn_naive.hpp"
 
 #include "../reference/fused_activation.hpp"
+#include "dmlref/readings.hpp"
 
 #include <cmath>
 #include <limits>
@@ -62,6 +63,38 @@ TEST_CASE("fused activations: hand-derived exact values, clamps and thresholds")
     // Integers round half to even: SIGMOID(0) = 1/2 gives 0; SOFTSIGN(3) = 3/4 gives 1.
     CHECK(act("ACTIVATION_SIGMOID", int32_t(0)) == 0);
     CHECK(act("ACTIVATION_SOFTSIGN", int32_t(3)) == 1);
+}
+
+TEST_CASE("fused activations: a -0 normalized value (BnActivationSignedZero)") {
+    // The pages' formulas at y = -0 (a tiny negative BN value rounded): LEAKY_RELU's y >= 0 ? y : Alpha y
+    // and ELU's y >= 0 ? y : ... select y (-0 >= 0 holds): -0; THRESHOLDED_RELU's y > Alpha ? y : 0
+    // selects y only for Alpha < 0. Zeros the formula computes are exact zeros, +0: RELU (max(0, -0),
+    // SignedZeroMinMax), CELU (a sum), LINEAR's Alpha y + 0, TANH, GELU, SOFTSIGN, SHRINK's 0.
+    const float nz = -0.0f;
+    CHECK(bits(act("ACTIVATION_LEAKY_RELU", nz, 0.1f)) == 0x80000000u);
+    CHECK(to_bits(act("ACTIVATION_LEAKY_RELU", half_from_double(-0.0), 0.1f)) == 0x8000u);
+    CHECK(to_bits(act("ACTIVATION_LEAKY_RELU", -0.0, 0.1f)) == 0x8000000000000000u);
+    CHECK(bits(act("ACTIVATION_ELU", nz, 1.0f)) == 0x80000000u);
+    CHECK(bits(act("ACTIVATION_THRESHOLDED_RELU", nz, -1.0f)) == 0x80000000u);
+    CHECK(bits(act("ACTIVATION_THRESHOLDED_RELU", nz, 0.5f)) == 0u);
+    CHECK(bits(act("ACTIVATION_IDENTITY", nz)) == 0x80000000u);
+    for (const char* n : {"ACTIVATION_RELU", "ACTIVATION_CELU", "ACTIVATION_TANH", "ACTIVATION_GELU", "ACTIVATION_SOFTSIGN",
+                          "ACTIVATION_SCALED_TANH", "ACTIVATION_SCALED_ELU", "ACTIVATION_SHRINK", "ACTIVATION_LINEAR"}) {
+        CAPTURE(n);
+        CHECK(bits(act(n, nz, 1.0f, 0.0f)) == 0u);
+    }
+    // +0 stays +0, and a selected non-zero value is unchanged.
+    CHECK(bits(act("ACTIVATION_LEAKY_RELU", 0.0f, 0.1f)) == 0u);
+    CHECK(act("ACTIVATION_LEAKY_RELU", 2.5f, 0.1f) == 2.5f);
+    CHECK(act("ACTIVATION_LEAKY_RELU", kInf, 0.1f) == kInf);
+    // The alternative reading PositiveZero: +0.
+    {
+        ScopedReadings r(Reading::BnActivationPositiveZero);
+        CHECK(bits(act("ACTIVATION_LEAKY_RELU", nz, 0.1f)) == 0u);
+        CHECK(bits(act("ACTIVATION_ELU", nz, 1.0f)) == 0u);
+        CHECK(act("ACTIVATION_LEAKY_RELU", 2.5f, 0.1f) == 2.5f);
+    }
+    CHECK(bits(act("ACTIVATION_LEAKY_RELU", nz, 0.1f)) == 0x80000000u);
 }
 
 TEST_CASE("fused activations: NaN, infinities and huge or tiny values (BnActivationNaN, BnActivationInfinity, BnActivationTiny)") {
@@ -146,7 +179,7 @@ TEST_CASE_TEMPLATE("fused activations: every activation against the independent 
             T y;
             if constexpr (std::is_integral_v<T>) y = T(std::uniform_int_distribution<int>(-40, 40)(rng));
             else y = value_of<T>(U(rng) * std::ldexp(1.0, std::uniform_int_distribution<int>(-30, 6)(rng)));
-            if (widen(y) == 0) y = value_of<T>(0.0);  // BN never gives -0 (an exact zero is +0)
+            if (widen(y) == 0) y = value_of<T>(0.0);  // -0 has its own test (BnActivationSignedZero)
             CAPTURE(widen(y));
             CHECK(to_bits(reference::fused_activation(*a, y)) == to_bits(naive_activate<T>(a, y)));
         }

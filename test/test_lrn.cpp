@@ -249,3 +249,65 @@ TEST_CASE("lrn: every validation rule") {
         CHECK(has_error(make(l), op + ".parameter-finite", "/desc/Alpha"));
     }
 }
+
+namespace {
+
+std::vector<float> lrn_grad_of(const Lrn& l, std::vector<float> x, std::vector<float> dy) {
+    auto r = run(grad_op(DataType::FLOAT32, l), {{"InputTensor", buffer(desc(DataType::FLOAT32, l.sizes), x)},
+                                                 {"InputGradientTensor", buffer(desc(DataType::FLOAT32, l.sizes), dy)}});
+    return as_values<float>(r.at("OutputGradientTensor"));
+}
+
+}  // namespace
+
+// docs/golden.md, Computed values: an exact zero is +0. Hand derived from the grad's formula with
+// IEEE's special values; the exact value 0 is what the golden rounds, whatever sign IEEE's
+// arithmetic would give the zero.
+TEST_CASE("lrn: a grad that is exactly 0 is +0 where some B is <= 0 or infinite") {
+    SUBCASE("B = -2: Bias -2, Beta 1, X = 0, dY = +0") {
+        // dX = (+0)(-2)^-1 - (2 / 1) 0 (0 * 0 * (-2)^-2) = 0 exactly (IEEE: +0 * -0.5 = -0, -0 - +0 = -0).
+        CHECK(to_bits(lrn_grad_of({{1, 1}, 1, 1, 1.0f, 1.0f, -2.0f}, {0}, {0}).at(0)) == 0x00000000u);
+        // The same zero with B = 2 > 0 was +0 already.
+        CHECK(to_bits(lrn_grad_of({{1, 1}, 1, 1, 1.0f, 1.0f, 2.0f}, {0}, {0}).at(0)) == 0x00000000u);
+    }
+    SUBCASE("B = inf") {
+        // LocalSize 2 (regions [c, c + 1]), Alpha 1, Beta 1, Bias 1, X = {0, 0, inf}, dY = {1, -1, 0}:
+        // B1 = inf (region [1, 2]); element 1 is read by c = 0 (B0 = 1) and c = 1.
+        // dX1 = dY1 B1^-1 - (2 / 2) X1 (dY0 X0 B0^-2 + dY1 X1 B1^-2) = -1 * 0 - 0 = 0 exactly
+        // (IEEE: -1 * +0 = -0, and -0 - (+0) = -0).
+        const float inf = std::numeric_limits<float>::infinity();
+        const auto dx = lrn_grad_of({{1, 3}, 1, 2, 1.0f, 1.0f, 1.0f}, {0, 0, inf}, {1, -1, 0});
+        CHECK(to_bits(dx.at(1)) == 0x00000000u);
+        CHECK(dx.at(0) == 1.0f);  // dY0 B0^-1 - X0 (...) = 1
+    }
+}
+
+// An oracle decides exact cases rather than giving up ("undecided at 65536 bits"). Hand derived
+// from the grad's formula, checked with Python's fractions module (the irrational factor taken
+// out, what is left is rational).
+TEST_CASE("lrn: grad exact zeros across distinct bases and with negative bases are decided, +0") {
+    SUBCASE("B0 = 12 = 4 B1, Beta 0.5: 12^-1.5 = 3^-1.5 / 8 cancels against 3^-1.5") {
+        // LocalSize 2, Alpha 2 (Alpha / L = 1), Bias 2, X = {3, 1}: regions [0, 1] and [1]:
+        // B0 = 2 + 9 + 1 = 12, B1 = 2 + 1 = 3; element 1 is read by c = 0 and c = 1; coef =
+        // 2 Alpha Beta / L = 1. dX1 = dY1 B1^-0.5 - X1 (dY0 X0 B0^-1.5 + dY1 X1 B1^-1.5), and with
+        // 3^-0.5 = 1/sqrt(3), 3^-1.5 = (1/3)/sqrt(3), 12^-1.5 = (1/24)/sqrt(3), times sqrt(3):
+        // dY1 - X1 (dY0 X0 / 24 + dY1 X1 / 3) = 3 - (48/24 + 1) = 0 for dY = {16, 3}
+        // (fractions: 3 - 1 * (16 * 3 * Fraction(1, 24) + 3 * 1 * Fraction(1, 3)) == 0).
+        const auto dx = lrn_grad_of({{1, 2}, 1, 2, 2.0f, 0.5f, 2.0f}, {3, 1}, {16, 3});
+        CHECK(to_bits(dx.at(1)) == 0x00000000u);
+        // dX0 = dY0 12^-0.5 - X0 dY0 X0 12^-1.5 = 16 (1/12)^0.5 (1 - 9/12) = 4 / sqrt(12) = 2 / sqrt(3):
+        // not exact; rounded to float32 it is 0x3F93CD3A (Python: math.isqrt(4 * 2**166 // 3) >> 60 is
+        // the significand 0x93CD3A, and the 60 bits below it are 0.17 of a unit: no tie, rounds down).
+        CHECK(to_bits(dx.at(0)) == 0x3F93CD3Au);
+    }
+    SUBCASE("integer Beta with a negative B that is not a binary fraction: B = -4/3, Beta 2") {
+        // LocalSize 3 on one channel (Alpha / L = -1/3 although the region is clipped to X itself),
+        // Alpha -1, Bias -1, X = 1: B = -1 - 1/3 = -4/3; coef = 2 (-1) 2 / 3 = -4/3.
+        // dX = dY B^-2 - coef X^2 dY B^-3 = 9/16 + (4/3)(-27/64) = 9/16 - 9/16 = 0 with dY = 1
+        // (fractions: B = Fraction(-4, 3); B**-2 + Fraction(4, 3) * B**-3 == 0).
+        CHECK(to_bits(lrn_grad_of({{1, 1}, 1, 3, -1.0f, 2.0f, -1.0f}, {1}, {1}).at(0)) == 0x00000000u);
+        // dY = 2, X = 1, Bias -1, Alpha -1, Beta 1: B = -4/3, coef = -2/3:
+        // dX = 2 (-3/4) + (2/3) 2 (9/16) = -3/2 + 3/4 = -3/4, exact.
+        CHECK(lrn_grad_of({{1, 1}, 1, 3, -1.0f, 1.0f, -1.0f}, {1}, {2}).at(0) == -0.75f);
+    }
+}

@@ -55,6 +55,11 @@ struct ElementTerms {
     double max_term = 0;      // the largest |t|
     bool nan = false;         // a NaN term, or infinite terms of both signs: the golden sum is NaN
     bool infinite = false;    // an infinite term
+    bool positive_infinity = false, negative_infinity = false;  // its sign(s)
+    // The finite terms of each sign: how many, and the sums of their |t| (what a partial sum of
+    // that sign can reach: "Overflowing partial sums" in docs/tolerance.md).
+    uint32_t positive_terms = 0, negative_terms = 0;
+    double positive_sum = 0, negative_sum = 0;
     bool ambiguous = false;   // some term may land in another element (an admissible reading)
     double ambiguous_formation = 0;  // the part of `formation` from such terms (delta 1: the whole term)
     // A computed element (docs/tolerance.md, "Computed values"): `computed_error` bounds
@@ -95,6 +100,13 @@ private:
 // golden_bits, under the profile (docs/tolerance.md gives the derivation). 0 for an exact
 // copy; +infinity when the bound says nothing (gamma_(n-1) undefined, infinite terms).
 double element_bound(const ElementTerms& e, DataType t, uint64_t golden_bits, const ArithmeticProfile& p);
+
+// Whether a non-finite actual value is an outcome of a legal summation order that overflows a
+// partial sum (docs/tolerance.md, "Overflowing partial sums"): +inf or -inf where a partial sum
+// of that sign can overflow the accumulator (or an infinite term of that sign) and no infinite
+// term has the other sign; NaN where both signs can be reached. For a summed element (not a
+// computed one); false for a finite actual value.
+bool overflow_admissible(const ElementTerms& e, DataType t, uint64_t golden_bits, uint64_t actual_bits, const ArithmeticProfile& p);
 
 // ---- Computed values (docs/tolerance.md, "Computed values") ---------------------------------
 //

@@ -32,6 +32,7 @@ enum class Reading : uint8_t {
     SubnormalsFlushAtomicSums, // Subnormals=FlushAtomicSums
     ForwardNaNPropagates,      // ForwardNaN=NaNPropagates
     OldNearestFloorXPlusHalf,  // OldNearestNeighbor=FloorXPlusHalf
+    BnActivationPositiveZero,  // BnActivationSignedZero=PositiveZero
     Count
 };
 
