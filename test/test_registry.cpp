@@ -53,11 +53,13 @@ TEST_CASE("the registry: every family's operators are complete") {
     // The operators the sweeps generate cases of, and those with error cases ("errors/..." sweeps).
     std::set<std::string> swept, errors;
     for (const auto& e : fs::directory_iterator(kRoot / "sweeps"))
-        if (e.path().extension() == ".json")
-            for (const auto& s : nlohmann::json::parse(slurp(e.path()))["sweeps"]) {
+        if (e.path().extension() == ".json") {
+            const nlohmann::json spec = nlohmann::json::parse(slurp(e.path()));
+            for (const auto& s : spec["sweeps"]) {
                 const std::string op = s["base"]["operator"].get<std::string>();
                 (s["name"].get<std::string>().rfind("errors/", 0) == 0 ? errors : swept).insert(op);
             }
+        }
 
     size_t operators = 0;
     for (const kit::FamilyRecord* f : kit::families()) {
