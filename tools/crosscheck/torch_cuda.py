@@ -21,7 +21,8 @@ For every golden in CASES whose operator and desc map onto PyTorch (packed tenso
                         the golden's output size needs it; no dilation; asymmetric padding only with
                         IncludePadding, as explicit zeros); _GRAD by autograd
   LOCAL_RESPONSE_NORMALIZATION  local_response_norm (CrossChannel TRUE); _GRAD by autograd
-  (for these two families strided inputs are read through their Strides; the rest take packed
+  ELEMENT_WISE_ADD      a + b (torch.add), broadcast and strided inputs read through their Strides
+  (for these families strided inputs are read through their Strides; the rest take packed
   tensors only)
   RESAMPLE_GRAD1        interpolate backward: LINEAR with half-pixel offsets as bilinear,
                         align_corners=False; NEAREST_NEIGHBOR DECREASING with offsets 0 as
@@ -60,6 +61,12 @@ def tensor(npy_dir, field, desc, device):
 
 def packed(d):
     return all("Strides" not in d[k] for k in d if isinstance(d[k], dict) and "Sizes" in d[k])
+
+
+def add(d, npy, dev):
+    if d["ATensor"]["DataType"] not in DTYPES:
+        raise NotImplementedError(d["ATensor"]["DataType"] + " (no PyTorch dtype)")
+    return tensor(npy, "ATensor", d["ATensor"], dev) + tensor(npy, "BTensor", d["BTensor"], dev)
 
 
 def relu_grad(d, npy, dev):
@@ -216,13 +223,14 @@ def lrn_grad(d, npy, dev):
 OPERATORS = {"ACTIVATION_RELU_GRAD": relu_grad, "MAX_POOLING_GRAD": max_pooling_grad, "SLICE_GRAD": slice_grad,
              "RESAMPLE_GRAD1": resample_grad, "AVERAGE_POOLING": avg_pool, "AVERAGE_POOLING1": avg_pool,
              "AVERAGE_POOLING_GRAD": avg_pool_grad, "LOCAL_RESPONSE_NORMALIZATION": lrn,
-             "LOCAL_RESPONSE_NORMALIZATION_GRAD": lrn_grad}
+             "LOCAL_RESPONSE_NORMALIZATION_GRAD": lrn_grad, "ELEMENT_WISE_ADD": add}
 # Operators whose strided inputs are read through their Strides (tensor()); the output is written
 # in its logical shape, which `dmlref diff` reads for any output Strides (docs/diff.md).
 STRIDED = {"AVERAGE_POOLING", "AVERAGE_POOLING1", "AVERAGE_POOLING_GRAD", "LOCAL_RESPONSE_NORMALIZATION",
-           "LOCAL_RESPONSE_NORMALIZATION_GRAD"}
+           "LOCAL_RESPONSE_NORMALIZATION_GRAD", "ELEMENT_WISE_ADD"}
 # The output field each operator writes (the rest write OutputGradientTensor).
-OUTPUT = {"AVERAGE_POOLING": "OutputTensor", "AVERAGE_POOLING1": "OutputTensor", "LOCAL_RESPONSE_NORMALIZATION": "OutputTensor"}
+OUTPUT = {"AVERAGE_POOLING": "OutputTensor", "AVERAGE_POOLING1": "OutputTensor", "LOCAL_RESPONSE_NORMALIZATION": "OutputTensor",
+          "ELEMENT_WISE_ADD": "OutputTensor"}
 
 
 # ---- Planted bugs: each takes (desc, npy dir, device, correct grad) and returns a wrong grad. ----
@@ -304,7 +312,24 @@ def plant_other_divisor(d, npy, dev, grad):
     return OPERATORS[d["_op"]](flipped, npy, dev)
 
 
+def plant_dropped_addend(d, npy, dev, out):
+    """ADD that loses B on the first element: a instead of a + b."""
+    g = out.clone().reshape(-1)
+    g[0] = tensor(npy, "ATensor", d["ATensor"], dev).reshape(-1)[0]
+    return g.reshape(out.shape)
+
+
+def plant_two_ulp(d, npy, dev, out):
+    """ADD rounded two ULP high on the first element (beyond the 1.5 ULP of a two-term sum)."""
+    g = out.clone().reshape(-1)
+    inf = torch.tensor(float("inf"), dtype=g.dtype, device=g.device)
+    g[0] = torch.nextafter(torch.nextafter(g[0], inf), inf)
+    return g.reshape(out.shape)
+
+
 PLANTED = {
+    "dropped_addend": (plant_dropped_addend, ["float32_r2x3x4_random_dyadic", "float16_r2x3x4_random_dyadic"]),
+    "two_ulp": (plant_two_ulp, ["float32_r2x3x4_random_dyadic", "float16_r2x3x4_random_dyadic"]),
     "other_divisor": (plant_other_divisor, ["avgpool2d_f32_w3s1p1_excpad", "avgpool2d_grad_f32_w5s2p2_excpad", "avgpool3d_f16_w3s1p1_excpad"]),
     "flipped_sign_computed": (plant_flipped_sign, ["avgpool2d_f32_w5s2p2_incpad", "lrn_f32_strong", "lrn_grad_f32_alexnet", "lrn_f16_alexnet"]),
     "dropped_term": (plant_dropped_term, ["pool2d_f32_w3s1p1_signed", "resample_linear_f32_x2_signed", "resample_linear_f16_x3_positive"]),
