@@ -29,21 +29,10 @@ PoolingView view(const GRAD& d) {
 template <class D> void detect(const Case& c, std::vector<std::string>& f) {
     const D& d = get<D>(c.op.Desc);
     pooling_window_features(view(d), f);
-    bool empty = false;
-    if constexpr (std::is_same_v<D, GRAD>) {
-        // The forward operator with IncludePadding FALSE marks the empty windows.
-        Operator fwd = make_operator(OperatorType::AVERAGE_POOLING);
-        auto& p = get<AP>(fwd.Desc);
-        p.InputTensor = d.OutputGradientTensor;
-        p.OutputTensor = d.InputGradientTensor;
-        p.DimensionCount = d.DimensionCount;
-        p.Strides = d.Strides; p.WindowSize = d.WindowSize; p.StartPadding = d.StartPadding; p.EndPadding = d.EndPadding;
-        p.IncludePadding = 0;
-        empty = !dont_care(fwd, "OutputTensor").empty();
-    } else {
-        for (const auto& t : tensor_fields(c.op))
-            if (t.role == TensorRole::Output) empty = empty || !dont_care(c.op, t.name).empty();
-    }
+    // A window of padding only: a DontCare entry of the forward operator (0 / 0 only without
+    // IncludePadding); the grad's forward windows send nothing there.
+    const bool counted = std::is_same_v<D, GRAD> || d.IncludePadding == 0;
+    const bool empty = counted && pooling_empty_windows(view(d)) > 0;
     if (empty) f.push_back("all-padding-window");
     f.push_back(d.IncludePadding ? "include-padding" : "exclude-padding");
 }

@@ -61,21 +61,9 @@ void grad_terms(const Case& c, std::string_view, const ArithmeticProfile&, TermS
 template <class D> void detect(const Case& c, std::vector<std::string>& f) {
     const D& d = get<D>(c.op.Desc);
     pooling_window_features(view(d), f);
-    bool empty = false;
-    if constexpr (std::is_same_v<D, GRAD>) {
-        // The forward operator's empty windows send nothing: MAX_POOLING2 with the grad's geometry says which.
-        Operator fwd = make_operator(OperatorType::MAX_POOLING2);
-        auto& p = get<MP2>(fwd.Desc);
-        p.InputTensor = d.InputTensor;
-        p.OutputTensor = d.InputGradientTensor;
-        p.DimensionCount = d.DimensionCount;
-        p.Strides = d.Strides; p.WindowSize = d.WindowSize; p.StartPadding = d.StartPadding; p.EndPadding = d.EndPadding;
-        p.Dilations = d.Dilations;
-        empty = !dont_care(fwd, "OutputTensor").empty();
-    } else {
-        for (const auto& t : tensor_fields(c.op))
-            if (t.role == TensorRole::Output) empty = empty || !dont_care(c.op, t.name).empty();
-    }
+    // A window of padding only: a DontCare entry of the forward operator; the grad's forward
+    // windows send nothing there.
+    const bool empty = pooling_empty_windows(view(d)) > 0;
     if (empty) f.push_back("all-padding-window");
     if constexpr (std::is_same_v<D, MP1> || std::is_same_v<D, MP2>) {
         if (!d.OutputIndicesTensor) f.push_back("no-indices");

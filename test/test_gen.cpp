@@ -367,6 +367,20 @@ TEST_CASE("coverage: cells, features and holes") {
         CHECK(std::find(f.begin(), f.end(), want) != f.end());
     CHECK(std::find(f.begin(), f.end(), "dilation>1") == f.end());
     CHECK(std::find(f.begin(), f.end(), "overlapping-windows") == f.end());
+    // The same geometry in the other pooling operators: the window at position 0 reads input
+    // positions -2 and -1 only. It is a DontCare entry of max pooling, of average pooling without
+    // IncludePadding (0 / 0; with it the divisor counts the padding), and sends nothing in either grad.
+    auto padding_window = [&](const std::string& text) {
+        const auto g = case_features(one(text));
+        return std::find(g.begin(), g.end(), "all-padding-window") != g.end();
+    };
+    CHECK(padding_window("MAX_POOLING_GRAD FLOAT32 1x1x5x5 w2x2 s2x2 p2,2,0,0 ceil"));
+    CHECK(padding_window("AVERAGE_POOLING1 FLOAT32 1x1x5x5 incpad=0 w2x2 s2x2 p2,2,0,0 ceil"));
+    CHECK_FALSE(padding_window("AVERAGE_POOLING1 FLOAT32 1x1x5x5 incpad=1 w2x2 s2x2 p2,2,0,0 ceil"));
+    CHECK(padding_window("AVERAGE_POOLING_GRAD FLOAT32 1x1x5x5 incpad=1 w2x2 s2x2 p2,2,0,0 ceil"));
+    // StartPadding 1: the first window reads positions -1 and 0, a real element.
+    CHECK_FALSE(padding_window("MAX_POOLING2 FLOAT32 1x1x5x5 w2x2 s2x2 p1,1,0,0"));
+    CHECK_FALSE(padding_window("MAX_POOLING_GRAD FLOAT32 1x1x5x5 w2x2 s2x2 p1,1,0,0"));
     const auto s = case_features(one("SLICE1 INT8 5x6 s-2x1 ws4x6"));
     CHECK(std::find(s.begin(), s.end(), "negative-stride") != s.end());
     CHECK(coverage_html(c).find("</html>") != std::string::npos);
