@@ -243,9 +243,14 @@ TEST_CASE("fused activations: the bound accepts a float32 backend and rejects pl
                 const float b = backend_activation(name, y);
                 CHECK(accepted(golden[i], b, bound[i]));
                 REQUIRE(std::isfinite(bound[i]));
-                // A few ULPs beyond the bound: the first float past it, then 3 more.
-                float over = golden[i];
-                while (std::fabs(double(over) - golden[i]) <= bound[i]) over = std::nextafter(over, kInf);
+                // A few ULPs beyond the bound: the first float past it, then 3 more. The walk starts at
+                // the float nearest golden + bound (stepping from the golden itself takes up to 10^8
+                // steps where the golden is tiny and the bound is not), steps back while the float
+                // below is still past the bound, then forward until it is past.
+                const auto past = [&](float v) { return std::fabs(double(v) - golden[i]) > bound[i]; };
+                float over = float(double(golden[i]) + bound[i]);
+                while (over > golden[i] && past(std::nextafter(over, -kInf))) over = std::nextafter(over, -kInf);
+                while (!past(over)) over = std::nextafter(over, kInf);
                 for (int u = 0; u < 3; ++u) over = std::nextafter(over, kInf);
                 CHECK_FALSE(accepted(golden[i], over, bound[i]));
                 ++planted;
