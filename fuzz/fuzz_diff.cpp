@@ -1,4 +1,4 @@
-// libFuzzer target for diff's readers of a backend's outputs (lib/diff.cpp): any bytes, as a
+// libFuzzer target for diff's readers of a backend's outputs (lib/judge/diff.cpp): any bytes, as a
 // .npy file and as a raw buffer, against a strided FLOAT16 golden output, then the census and
 // the JSON report. Properties: nothing crashes (DiffError is the documented failure), and values
 // that read have the output's logical size. docs/fuzzing.md.

@@ -1,4 +1,4 @@
-// libFuzzer target for .npy reading (lib/npy.cpp): any bytes -> parse_npy. Properties: nothing
+// libFuzzer target for .npy reading (lib/case/npy.cpp): any bytes -> parse_npy. Properties: nothing
 // crashes or allocates past the limit (NpyError is the documented failure), and an array that
 // reads writes back (npy_bytes) to bytes that read to the same array. docs/fuzzing.md.
 #include "dmlref/npy.hpp"

@@ -299,7 +299,7 @@ template <class T> void check_close_to_derivative(const std::vector<T>& actual, 
     }
 }
 
-// Each element's bound as `dmlref diff` judges it (lib/diff.cpp, census): the operator's computed
+// Each element's bound as `dmlref diff` judges it (lib/judge/diff.cpp, census): the operator's computed
 // bound through summed_terms, plus the golden's half ULP (element_bound); nullopt where diff has
 // no per-element bound.
 inline std::optional<std::vector<double>> batch_normalization_bounds(const Case& c, std::string_view output, const ArithmeticProfile& p) {

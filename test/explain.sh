@@ -72,7 +72,7 @@ EOF
 "$dmlref" explain "$tmp/golden/pool.json" 0,0,1,0 "$tmp/flat.npy" > "$tmp/flat.txt" || fail "explain with a 1-D actual"
 has "$tmp/flat.txt" "actual        15  (0x41700000" "explain with a 1-D actual"
 
-# The linear resample: its two taps and its bound from lib/bound.cpp.
+# The linear resample: its two taps and its bound from lib/judge/bound.cpp.
 "$dmlref" explain "$tmp/golden/linear.json" 2 "$tmp/actual/linear/OutputTensor.npy" > "$tmp/linear.txt" || fail "explain linear"
 has "$tmp/linear.txt" "element [2] (flat 2" "explain linear"
 has "$tmp/linear.txt" "x = 0.75 -> input 0 (weight 0.25) input 1 (weight 0.75)" "explain linear taps"

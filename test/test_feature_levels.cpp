@@ -1,4 +1,4 @@
-// Feature-level rules beyond the support tables' rows (lib/operators.cpp, supported_at):
+// Feature-level rules beyond the support tables' rows (lib/core/operators.cpp, supported_at):
 // BATCH_NORMALIZATION's statistics before DML_FEATURE_LEVEL_4_0 (the page: "{xBatchCount,
 // ChannelCount, xHeight, xWidth}", C must match; Spatial FALSE keeps Mean's and Variance's H, W).
 #include "support.hpp"

@@ -3,8 +3,8 @@
 // FIPS 180-4's vectors, and goldens with their large outputs in .npy files beside them.
 #include "support.hpp"
 
-#include "../lib/json_values.hpp"
-#include "../lib/sha256.hpp"
+#include "../lib/case/json_values.hpp"
+#include "../lib/case/sha256.hpp"
 #include "dmlref/npy.hpp"
 
 #include <charconv>

@@ -113,7 +113,7 @@ bool overflow_admissible(const ElementTerms& e, DataType t, uint64_t golden_bits
 // A computed operator (average pooling, LRN, ROI align, batch normalization) plugs in
 // with ONE function `void xxx_bounds(const Operator&, const InputBuffer&, const ArithmeticProfile&,
 // TermSink&)` beside its evaluate loop (declared in dmlref/terms.hpp) and one row in
-// lib/tolerance.cpp's `computed_outputs()`. For every element it writes its formula once as a
+// lib/judge/tolerance.cpp's `computed_outputs()`. For every element it writes its formula once as a
 // lambda over an Arithmetic (the backend's working type), covering each association or formula
 // variant a conforming backend may use (the worst of them), and calls
 //   sink.set_computed(e, computed_error(profile, output_type, formula), scale, terms).

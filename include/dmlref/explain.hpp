@@ -3,6 +3,7 @@
 // golden against an actual value with the error and the element's bound.
 #pragma once
 
+#include "dmlref/bits.hpp"
 #include "dmlref/case.hpp"
 #include "dmlref/diff.hpp"
 
@@ -63,7 +64,7 @@ struct Explanation {
     uint32_t term_count = 0;          // Summed with a bound: n
     std::string tolerance_note;       // Summed without a bound: its number of terms, said in words
     double abs_sum = 0;               // the sum of |t|
-    double bound = -1;                // >= 0: the element's bound from its terms (lib/bound.cpp)
+    double bound = -1;                // >= 0: the element's bound from its terms (lib/judge/bound.cpp)
     std::string profile;              // the arithmetic profile of the bound ("accumulate=any ...")
     // With an actual value:
     std::string actual_source;        // empty without one
@@ -97,8 +98,8 @@ std::string explanation_text(const Explanation& e);
 std::string explanation_json(const std::vector<Explanation>& e);  // a JSON array
 
 
-// Helpers for the hooks: the N-d index of a flat logical index, and an input element's bits.
-double element_value(DataType t, uint64_t bits);  // widened (integers past 2^53 rounded)
+// Helpers for the hooks: the N-d index of a flat logical index, and an input element's bits
+// (element_value, dmlref/bits.hpp, widens bits to a double).
 std::vector<uint64_t> nd_coordinate(const std::vector<uint32_t>& sizes, uint64_t flat);
 ExplainedInput input_element(const Case& c, const std::string& field, const std::vector<uint64_t>& index, std::string role);
 

@@ -29,7 +29,7 @@ struct SplitMix64 {
     }
 };
 
-// The curated boundary values of a type, one per line in lib/generate.cpp with a comment each.
+// The curated boundary values of a type, one per line in lib/case/generate.cpp with a comment each.
 std::vector<uint64_t> special_values(DataType t);
 
 struct RandomSpec {

@@ -25,7 +25,7 @@ using json = nlohmann::json;
 inline constexpr size_t kMaxJsonDepth = 64;
 
 // An array of scalars (numbers and strings) kept as its tokens, not as one JSON node per value:
-// the tensor data of a case (lib/json_parse.cpp says which arrays). In the document it stands
+// the tensor data of a case (lib/case/json_parse.cpp says which arrays). In the document it stands
 // as a binary node whose subtype is its index in JsonDocument::packed_arrays.
 struct PackedArray {
     enum Kind : uint8_t { Unsigned, Integer, Number, String };  // Integer: a negative integer token

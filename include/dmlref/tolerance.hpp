@@ -1,5 +1,5 @@
 // The tolerance model (docs/tolerance.md, docs/tolerance.md): how far a backend's output may
-// be from the golden one, per operator, per output, per type, in one table (lib/tolerance.cpp),
+// be from the golden one, per operator, per output, per type, in one table (lib/judge/tolerance.cpp),
 // and the comparison of one element under it.
 #pragma once
 

@@ -19,7 +19,7 @@
 namespace dmlref::kit {
 
 // ---- Judging: per output, a mode (data), and the hooks the mode needs ------------------------
-// docs/tolerance.md explains the modes. The judge (lib/tolerance.cpp, lib/diff.cpp) works from
+// docs/tolerance.md explains the modes. The judge (lib/judge/tolerance.cpp, lib/judge/diff.cpp) works from
 // these rows alone.
 using ComputedBounds = void (*)(const Operator&, const InputBuffer&, const ArithmeticProfile&, TermSink&);
 // The terms of every element of a summed output, from the case's inputs (TermSink::add).

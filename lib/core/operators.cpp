@@ -1,0 +1,184 @@
+// The generic passes over an operator: its facts, its desc's fields, validation, evaluation and
+// the support tables, all through the operator's record (reference/kit/family.hpp). No operator
+// is named here.
+#include "dmlref/operators.hpp"
+
+#include "dmlref/case.hpp"
+
+#include "../../reference/fast/switch.hpp"
+#include "../../reference/common.hpp"
+#include "../../reference/kit/family.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <stdexcept>
+
+namespace dmlref {
+
+namespace {
+
+// Collects the tensor fields of a desc.
+struct TensorLister : FieldVisitorBase {
+    std::vector<TensorField> out;
+    void tensor(std::string_view n, TensorDesc& d, TensorRole role) override { out.push_back({n, role, &d}); }
+    void optional_tensor(std::string_view n, std::optional<TensorDesc>& d, TensorRole role) override {
+        if (d) out.push_back({n, role, &*d});
+    }
+};
+
+}  // namespace
+
+const std::vector<OperatorInfo>& all_operators() {
+    static const std::vector<OperatorInfo> all = [] {
+        std::vector<OperatorInfo> v;
+        for (const kit::FamilyRecord* f : kit::families())
+            for (const auto& r : f->operators) v.push_back(r.info);
+        return v;
+    }();
+    return all;
+}
+
+const OperatorInfo& info(OperatorType t) { return kit::record(t).info; }
+
+bool evaluates(OperatorType t) { return kit::find_record(t) != nullptr; }
+
+std::optional<OperatorType> parse_operator_type(std::string_view s) {
+    const auto t = directml_operator_type(s);
+    if (!t || !evaluates(*t)) return std::nullopt;
+    return t;
+}
+
+std::string full_name(OperatorType t) { return "DML_OPERATOR_" + std::string(operator_type_name(t)); }
+
+Operator make_operator(OperatorType t) { return {t, kit::record(t).make()}; }
+
+std::vector<TensorField> tensor_fields(const Operator& op) {
+    TensorLister l;
+    op.Desc.fields(l);
+    return std::move(l.out);
+}
+
+Diagnostics validate(const Operator& op, const ValidateOptions& options) {
+    Diagnostics diags;
+    const kit::OperatorRecord* r = kit::find_record(op.Type);
+    if (!r) {
+        diags.error("/operator", "operator.unknown", full_name(op.Type) + " is not an operator dmlref evaluates");
+        return diags;
+    }
+    if (op.Desc.type() != op.Type) {
+        diags.error("/desc", "operator.desc-type",
+                    "the desc is " + (op.Desc.empty() ? std::string("missing") : "a DML_" + std::string(operator_type_name(op.Desc.type())) + "_OPERATOR_DESC") +
+                        "; DML_OPERATOR_" + std::string(r->info.Name) + " takes a DML_" + std::string(r->info.Name) + "_OPERATOR_DESC");
+        return diags;
+    }
+    for (const auto& f : tensor_fields(op))
+        validate_tensor_desc(*f.desc, f.role, reference::desc_path(f.name), options.max_bytes, diags);
+    r->validate(op.Desc, diags);
+    return diags;
+}
+
+Diagnostics validate_input_values(const Operator& op, const InputBuffers& inputs, uint64_t max_work) {
+    Diagnostics diags;
+    const kit::OperatorRecord& r = kit::record(op.Type);
+    if (r.validate_values) r.validate_values(op.Desc, inputs, max_work, diags);
+    return diags;
+}
+
+void evaluate(const Operator& op, const Bindings& bindings) {
+    const kit::OperatorRecord& r = kit::record(op.Type);
+    if (op.Desc.type() != op.Type) throw std::invalid_argument("the desc is not the operator's (validate first)");
+    for (const auto& f : tensor_fields(op)) {
+        const auto bytes = bindings.at(f.name);
+        if (bytes.size() < buffer_size(*f.desc))
+            throw std::invalid_argument(std::string(f.name) + " is bound to " + std::to_string(bytes.size()) +
+                                        " bytes; its desc needs " + std::to_string(buffer_size(*f.desc)));
+    }
+    // The family's fast path where it applies (tested element for element against the plain loop),
+    // else the plain loop of reference/<family>.cpp.
+    if (r.fast && reference::fast_paths_enabled() && r.fast(op.Desc, bindings)) return;
+    r.evaluate(op.Desc, bindings);
+}
+
+std::vector<DontCare> dont_care(const Operator& op, std::string_view output) {
+    const kit::OperatorRecord& r = kit::record(op.Type);
+    return r.dont_care ? r.dont_care(op.Desc, output) : std::vector<DontCare>{};
+}
+
+Boundary boundary(const Operator& op, std::string_view output) {
+    const kit::OperatorRecord& r = kit::record(op.Type);
+    return r.desc_boundary ? r.desc_boundary(op.Desc, output) : Boundary{};
+}
+
+std::optional<Tolerance> operator_tolerance(const Operator& op, std::string_view output) {
+    const kit::OperatorRecord& r = kit::record(op.Type);
+    return r.desc_tolerance ? r.desc_tolerance(op.Desc, output) : std::nullopt;
+}
+
+std::span<std::byte> Bindings::at(std::string_view field) const {
+    for (const auto& [n, bytes] : buffers_)
+        if (n == field) return bytes;
+    throw std::out_of_range("no buffer is bound to " + std::string(field));
+}
+
+// ---- Support tables ------------------------------------------------------------------------
+
+std::string feature_level_name(uint32_t level) {
+    return "DML_FEATURE_LEVEL_" + std::to_string(level >> 12) + "_" + std::to_string((level >> 8) & 0xf);
+}
+
+std::optional<uint32_t> parse_feature_level(std::string_view s) {
+    constexpr std::string_view prefix = "DML_FEATURE_LEVEL_";
+    if (s.substr(0, prefix.size()) == prefix) s.remove_prefix(prefix.size());
+    const auto sep = s.find_first_of("._");
+    if (sep == std::string_view::npos || sep == 0 || sep + 1 >= s.size()) return std::nullopt;
+    uint32_t major = 0, minor = 0;
+    auto a = std::from_chars(s.data(), s.data() + sep, major);
+    auto b = std::from_chars(s.data() + sep + 1, s.data() + s.size(), minor);
+    if (a.ec != std::errc{} || a.ptr != s.data() + sep || b.ec != std::errc{} || b.ptr != s.data() + s.size())
+        return std::nullopt;
+    if (major < 1 || major > 15 || minor > 15) return std::nullopt;
+    return (major << 12) | (minor << 8);
+}
+
+bool supported_at(const Operator& op, uint32_t level, std::vector<std::string>* why) {
+    const OperatorInfo& oi = info(op.Type);
+    bool ok = true;
+    auto say = [&](std::string s) { ok = false; if (why) why->push_back(std::move(s)); };
+    if (level < oi.IntroducedIn) {
+        say("DML_OPERATOR_" + std::string(oi.Name) + " was introduced in " + feature_level_name(oi.IntroducedIn));
+        return false;
+    }
+    for (const auto& f : tensor_fields(op)) {
+        const SupportRow* row = nullptr;
+        for (const auto& r : oi.Support) {
+            const bool covers = r.Tensors.empty() || std::find(r.Tensors.begin(), r.Tensors.end(), f.name) != r.Tensors.end();
+            if (covers && r.FeatureLevel <= level) row = &r;
+        }
+        if (!row) { say(std::string(f.name) + ": no support row at this feature level"); continue; }
+        const uint32_t dims = f.desc->DimensionCount();
+        if (dims < row->MinDims || dims > row->MaxDims)
+            say(std::string(f.name) + ": DimensionCount " + std::to_string(dims) + " is outside " +
+                std::to_string(row->MinDims) + " to " + std::to_string(row->MaxDims));
+        if (std::find(row->DataTypes.begin(), row->DataTypes.end(), f.desc->DataType) == row->DataTypes.end())
+            say(std::string(f.name) + ": DataType " + std::string(name(f.desc->DataType)) + " is not in the table");
+    }
+    // The operator's own conditions on its tensors at this level (BATCH_NORMALIZATION's statistics
+    // before DML_FEATURE_LEVEL_4_0), beyond the rows.
+    if (const auto* r = kit::find_record(op.Type); r && r->support_rules) {
+        std::vector<std::string> reasons;
+        r->support_rules(op.Desc, level, reasons);
+        for (auto& reason : reasons) say(std::move(reason));
+    }
+    return ok;
+}
+
+std::optional<uint32_t> lowest_supporting_feature_level(const Operator& op, std::vector<std::string>* why) {
+    const OperatorInfo& oi = info(op.Type);
+    for (const auto& r : oi.Support)
+        if (supported_at(op, r.FeatureLevel, nullptr)) return r.FeatureLevel;
+    // Explain against the newest row: that is the one a user would move to.
+    if (why && !oi.Support.empty()) supported_at(op, oi.Support.back().FeatureLevel, why);
+    return std::nullopt;
+}
+
+}  // namespace dmlref
