@@ -5,6 +5,11 @@
 
 #include "kit/policies.hpp"
 
+#include "dmlref/checked.hpp"
+
+#include <algorithm>
+#include <type_traits>
+
 namespace dmlref::reference {
 
 namespace {
@@ -26,6 +31,19 @@ template <class D> void detect(const Case& c, std::vector<std::string>& f) {
     if (d.LocalSize % 2 == 0) f.push_back("even-local-size");
 }
 
+// --max-work (docs/rules.md, limit.work): an output element sums the squares of its window, LocalSize
+// channels (CrossChannel) or LocalSize along every dimension after the channel (clipped to the
+// tensor either way); the grad sums, for each element, the windows of every output in its window.
+template <class D> uint64_t work(const OperatorDesc& od) {
+    const D& d = get<D>(od);
+    const auto& s = d.InputTensor.Sizes;
+    uint64_t window = 1;
+    if (d.CrossChannel) window = std::min<uint64_t>(d.LocalSize, s.size() > 1 ? s[1] : 1);
+    else
+        for (size_t i = 2; i < s.size(); ++i) window = saturating_mul(window, std::min<uint64_t>(d.LocalSize, s[i]));
+    return std::is_same_v<D, GRAD> ? saturating_mul(window, window) : window;
+}
+
 // 4-D FLOAT32/FLOAT16 at every level in DirectML's tables; dmlref evaluates ranks 2 to 8 (batch and
 // channel, then any number of spatial dimensions) and every type.
 template <class D> OperatorRecord lrn_record(OperatorInfo info, std::string_view output) {
@@ -36,6 +54,7 @@ template <class D> OperatorRecord lrn_record(OperatorInfo info, std::string_view
     r.MinRank = 2;
     r.features = {"cross-channel", "within-channel", "even-local-size"};
     r.detect = detect<D>;
+    r.work_factor = work<D>;
     return r;
 }
 

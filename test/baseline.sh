@@ -84,7 +84,9 @@ grep -q "^baseline .*: 0 new, 0 known, [1-9][0-9]* fixed" "$tmp/d6.txt" || { bad
 echo '{"dmlrefBaseline": 1, "failures": [{"case": "x"}]}' > "$tmp/bad1.json"
 echo 'not json' > "$tmp/bad2.json"
 echo '{"failures": []}' > "$tmp/bad3.json"
-for f in bad1 bad2 bad3; do
+# A duplicate key: the strict reader refuses it (the last one no longer wins).
+echo '{"dmlrefBaseline": 1, "failures": [], "failures": [{"case": "x", "output": "y", "reading": "none", "elements": 1}]}' > "$tmp/bad4.json"
+for f in bad1 bad2 bad3 bad4; do
   "$dmlref" diff "$tmp/gold" "$tmp/a1" --baseline "$tmp/$f.json" > "$tmp/out.txt" 2> "$tmp/err.txt"
   exited 2 $? "--baseline $f"
   grep -q "\[baseline.format\]" "$tmp/err.txt" || { bad "$f: no [baseline.format]"; cat "$tmp/err.txt"; }
@@ -97,5 +99,14 @@ ln -s "$tmp/b.json" "$tmp/link.json"
 "$dmlref" diff "$tmp/gold" "$tmp/a2" --write-baseline "$tmp/link.json" > /dev/null 2> "$tmp/err.txt"
 exited 2 $? "--write-baseline through a link"
 grep -q "GradNaN=PassesGradient" "$tmp/b.json" || bad "the baseline behind the link was changed"
+
+# A case name with a newline and a terminal escape in a baseline is printed escaped: it forges no
+# "new" line and clears no screen.
+printf '{"dmlrefBaseline": 1, "failures": [{"case": "x\\n  new    forged: 9 elements\\u001b[2J", "output": "OutputTensor", "reading": "none", "elements": 1}]}\n' > "$tmp/forge.json"
+"$dmlref" diff "$tmp/gold" "$tmp/own" --baseline "$tmp/forge.json" > "$tmp/d7.txt" 2>&1
+exited 0 $? "diff own --baseline forge.json"
+if grep -q $'\x1b' "$tmp/d7.txt"; then bad "a terminal escape from the baseline reached the report"
+elif grep -q "^  new    forged" "$tmp/d7.txt"; then bad "a baseline's case name forged a new line"; cat "$tmp/d7.txt"
+else ok "baseline names are printed escaped"; fi
 
 finish "baseline: new, known and fixed failures reported"

@@ -68,3 +68,22 @@ set -e
 [ $rc = 1 ] || { cat "$tmp/none.log"; fail "reduce with a correct backend exited $rc, expected 1"; }
 [ ! -e "$tmp/none.json" ] || fail "reduce with a correct backend wrote a file"
 echo "a correct backend: nothing to reduce"
+
+# A backend that crashes, writes garbage, writes nothing or hangs on the original: an error (exit
+# 2, rule reduce.backend), never "nothing to reduce" (exit 1), which a CI job would read as a pass.
+printf '#!/bin/sh\nkill -SEGV $$\n' > "$tmp/crash.sh"
+printf '#!/bin/sh\nfor f in OutputTensor InputGradientTensor OutputGradientTensor; do echo garbage > "$2/$f.npy"; done\n' > "$tmp/garbage.sh"
+printf '#!/bin/sh\nexit 0\n' > "$tmp/nothing.sh"
+printf '#!/bin/sh\nsleep 1000\n' > "$tmp/hang.sh"
+for b in crash garbage nothing hang; do
+  set +e
+  start=$(date +%s)
+  timeout 60 "$dmlref" reduce "$tmp/relu_grad_big.json" --backend "sh $tmp/$b.sh" --timeout 2 -o "$tmp/$b.json" > "$tmp/$b.log" 2>&1
+  rc=$?
+  set -e
+  [ $rc = 2 ] || { cat "$tmp/$b.log"; fail "reduce with a backend that does '$b' exited $rc, expected 2"; }
+  grep -q 'reduce.backend' "$tmp/$b.log" || { cat "$tmp/$b.log"; fail "$b: no reduce.backend rule in the error"; }
+  [ ! -e "$tmp/$b.json" ] || fail "$b: reduce wrote a file"
+  echo "a backend that does '$b': exit 2 in $(( $(date +%s) - start )) s"
+done
+grep -q 'killed after --timeout' "$tmp/hang.log" || { cat "$tmp/hang.log"; fail "the hung backend's error does not say it was killed"; }

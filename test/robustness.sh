@@ -55,7 +55,12 @@ for point in partial before-rename; do
   elif [ "$point" = before-rename ] && ! cmp -s "gold/$temp" new/big.json; then
     bad "kill -9 at $point" "the temporary file is not the whole new golden"
   else ok "kill -9 at $point (temporary file $size bytes) leaves the old golden exactly"; fi
-  rm -f "gold/$temp"  # a kill -9 leaves its hidden temporary file; never a broken golden
+  # A kill -9 leaves its hidden temporary file (never a broken golden); the next write of the same
+  # file removes the temporary files of writers that are gone (their pid is in the name).
+  "$dmlref" run -q next/big.json -o gold >/dev/null 2>&1
+  [ -z "$(ls -A gold | grep '^\.big\.json\.tmp-')" ] && ok "the next write removed the killed writer's temporary file" \
+    || bad "the next write removed the killed writer's temporary file" "$(ls -A gold)"
+  cp reference.json gold/big.json
 done
 "$dmlref" run -q next/big.json -o gold >/dev/null 2>&1
 cmp -s gold/big.json new/big.json && [ "$(ls -A gold)" = big.json ] && ok "an uninterrupted run -o replaces the golden with the new one, no temporary file left" \
@@ -78,6 +83,16 @@ expect "diff --json to a device (/dev/full) is refused" 2 "file.not-regular" -- 
 mkdir -p linked && echo "victim" > victim.txt && ln -s "$tmp/victim.txt" linked/good.json
 expect "a symbolic link in OUT is refused" 2 "file.not-regular" -- "$dmlref" run -q cases/good.json -o linked
 [ "$(cat victim.txt)" = victim ] && ok "the link's target is untouched" || bad "the link's target is untouched" "it was overwritten"
+
+gname0=$("$dmlref" gen "ACTIVATION_RELU FLOAT32 4" --list 2>/dev/null | head -1)
+# A linked folder inside OUT is not written through either (only the last component was checked):
+# run -o, --npy and gen -o refuse it and leave the folder it points at empty.
+mkdir -p nested/sub elsewhere linkout/ npyout/ genout/ && relu nested '[1, 2, 3, 4]' > nested/sub/one.json
+ln -s "$tmp/elsewhere" linkout/sub && ln -s "$tmp/elsewhere" npyout/one && ln -s "$tmp/elsewhere" "genout/$(dirname "$gname0")"
+expect "run -o refuses a linked folder inside OUT" 2 "linkout/sub is a symbolic link.*file.not-regular" -- "$dmlref" run -q nested -o linkout
+expect "run --npy refuses a linked folder inside DIR" 2 "npyout/one is a symbolic link.*file.not-regular" -- "$dmlref" run -q nested/sub/one.json --npy npyout
+expect "gen -o refuses a linked folder inside DIR" 2 "file.not-regular" -- "$dmlref" gen "ACTIVATION_RELU FLOAT32 4" -o genout
+[ -z "$(ls -A elsewhere)" ] && ok "nothing was written into the linked folder" || bad "nothing was written into the linked folder" "$(ls elsewhere)"
 
 # The same for coverage's reports (--json, --html), and gen's case files: gen's temporary file was
 # a fixed name beside the target (NAME.json.tmp), so a link planted there was written through.
@@ -107,6 +122,10 @@ expect "10^12 reads: limit.work names --max-work" 2 "raise it with --max-work" -
 relu work '{"Fill": 1}' > work.json
 expect "--max-work 7 refuses 8 element reads and writes" 2 "limit.work" -- "$dmlref" run -q work.json --max-work 7
 expect "--max-work 8 allows them" 0 "" -- "$dmlref" run -q work.json --max-work 8
+# LRN within the channel: LocalSize 1024 over a 1024x1024 plane is a million reads per element
+# (10^12 in all, hours of exact arithmetic); the work estimate counts the window.
+printf '{"format": 1, "operator": "DML_OPERATOR_LOCAL_RESPONSE_NORMALIZATION", "desc": {"InputTensor": {"DataType": "FLOAT32", "Sizes": [1, 1, 1024, 1024]}, "OutputTensor": {"DataType": "FLOAT32", "Sizes": [1, 1, 1024, 1024]}, "CrossChannel": 0, "LocalSize": 1024, "Alpha": 1, "Beta": 0.75, "Bias": 1}, "inputs": {"InputTensor": {"Fill": 1}}}\n' > lrn_wide.json
+expect "LRN's window counts in --max-work (LocalSize 1024 within the channel)" 2 "limit.work" -- timeout 60 "$dmlref" run -q lrn_wide.json
 # All-padding pooling windows: each is an entry of the operator's own DontCare list, which counts
 # 128 element reads and writes (docs/rules.md, limit.work). A 1x1 input padded by 65000 after it
 # along both axes, window 1: 65001^2 = 4,225,130,001 outputs, all but one all padding. As outputs
@@ -124,6 +143,13 @@ expect "15 all-padding windows: --max-work 1936 refuses" 2 "limit.work" -- "$dml
 expect "15 all-padding windows: --max-work 1937 allows" 0 "" -- "$dmlref" run -q padded_small.json --max-work 1937 -o padded_out
 [ "$(grep -c '"Reason": "EmptyWindow' padded_out/padded_small.json)" -eq 15 ] && ok "the golden lists the 15 empty windows" \
   || bad "the golden lists the 15 empty windows" "$(grep -c '"Reason": "EmptyWindow' padded_out/padded_small.json) listed"
+# A million all-padding windows: the golden's DontCare list is merged in n log n (a search of the
+# list per entry took some 5 * 10^11 comparisons here, minutes; hours at four million).
+pool_pad INT8 1000 > padded_million.json
+expect "a million empty windows are written in time" 0 "" -- timeout 90 "$dmlref" run -q padded_million.json -o padded_million_out
+[ "$(grep -c '"Reason": "EmptyWindow' padded_million_out/padded_million.json)" -eq 1002000 ] && ok "the golden lists the 1,002,000 empty windows" \
+  || bad "the golden lists the 1,002,000 empty windows" "$(grep -c '"Reason": "EmptyWindow' padded_million_out/padded_million.json) listed"
+rm -rf padded_million_out
 
 # ---- 3. Strict JSON and option values --------------------------------------------------------
 printf '{"format": 1, "name": "a", "name": "b", "operator": "DML_OPERATOR_ACTIVATION_RELU"}\n' > dup.json
@@ -147,6 +173,8 @@ expect "negative --max-work" 2 "" -- "$dmlref" validate cases/good.json --max-wo
 expect "negative --worst" 2 "" -- "$dmlref" diff g1/good.json g1/good.json --worst -1
 expect "negative diff --max-bytes" 2 "" -- "$dmlref" diff g1/good.json g1/good.json --max-bytes -1
 expect "negative coverage --max-bytes" 2 "" -- "$dmlref" coverage cases/good.json --max-bytes -1
+mkdir -p broken && printf '{"format": 1, "operator": "NO_SUCH_OPERATOR"}\n' > broken/a.json && printf '[' > broken/b.json
+expect "coverage over unreadable cases exits 2, naming them" 2 "broken/b.json" -- "$dmlref" coverage broken
 expect "negative reduce --max-runs" 2 "" -- "$dmlref" reduce g1/good.json --backend true --max-runs -1
 
 # ---- 4. Paths confined to the case's folder --------------------------------------------------
@@ -239,5 +267,38 @@ else ok "names are escaped (no forged line, no terminal escape)"; fi
 if grep -q $'\x1b' out.txt err.txt; then bad "diff prints names escaped" "an escape character reached the report"
 elif grep -q '^\[1/1\] PASS' out.txt; then bad "diff prints names escaped" "a forged line: $(head -c 300 out.txt)"
 else ok "diff prints names escaped (no forged line, no terminal escape)"; fi
+
+# ---- 7. Errors stay lines: a megabyte key or number is quoted clipped --------------------------
+python3 -c "
+k = 'k' * 1048576
+print('{\"format\": 1, \"operator\": \"DML_OPERATOR_ACTIVATION_RELU\", \"' + k + '\": 1, \"desc\": {\"InputTensor\": {\"DataType\": \"FLOAT32\", \"Sizes\": [1]}, \"OutputTensor\": {\"DataType\": \"FLOAT32\", \"Sizes\": [1]}}, \"inputs\": {\"InputTensor\": [1]}}')" > bigkey.json
+expect "a megabyte unknown key is an error" 2 "case.unknown-key" -- "$dmlref" validate bigkey.json
+[ "$(wc -c < err.txt)" -lt 8192 ] && ok "its error is a few lines ($(wc -c < err.txt) bytes)" || bad "its error is a few lines" "$(wc -c < err.txt) bytes"
+
+# ---- 8. Hostile gen specs and options (docs/rules.md: gen.use-cycle, gen.too-many-cases, policy.twice)
+printf '{"sweep": 1, "name": "s", "defs": {"a": {"use": "b"}, "b": {"use": "a"}}, "base": {"operator": "ACTIVATION_RELU", "desc": {}}, "cases": {"use": "a"}}\n' > cycle.json
+expect "a use cycle is an error, not a stack overflow" 2 "cycle.json: /defs/b/use: error: .*gen.use-cycle" -- timeout 60 "$dmlref" gen cycle.json --list
+python3 -c "
+import json
+axes = [{'pointer': '/x%d' % i, 'values': list(range(10))} for i in range(12)]
+print(json.dumps({'sweep': 1, 'name': 's', 'base': {'operator': 'ACTIVATION_RELU', 'desc': {}}, 'cases': {'product': axes}}))" > huge.json
+# (Expanding them first took 5.7 GB and minutes; the time limit catches that, where a memory limit
+# would also stop the sanitizer build's own reservations.)
+expect "10^12 cases are refused from the counts (gen --list)" 2 "gen.too-many-cases" -- timeout 20 "$dmlref" gen huge.json --list
+printf '{"sweep": 1, "name": "s", "base": {"operator": "ACTIVATION_RELU", "desc": {}}, "cases": {"pointer": "/x", "values": [1, 2, 3]}}\n' > three.json
+sed 's/"name": "s"/"name": "t"/' three.json > three_t.json
+expect "gen --max-cases 5: two specs of three cases are refused" 2 "gen.too-many-cases" -- "$dmlref" gen three.json three_t.json --list --max-cases 5
+expect_stdout=1
+expect "gen --max-cases 6 allows them" 0 "^6 cases" -- "$dmlref" gen three.json three_t.json --list --max-cases 6
+expect_stdout=0
+expect_stdout=1
+expect "--shard 0/(2^64-1) holds: one case of three" 0 "^1 cases" -- "$dmlref" gen three.json --list --shard 0/18446744073709551615
+expect_stdout=0
+cp three.json three_again.json
+expect "two specs giving cases of one name are refused (one file cannot hold both)" 2 "three_again.json: /: error: .*gen.duplicate-name" -- \
+  "$dmlref" gen three.json three_again.json -o dup_out --overwrite
+[ ! -e dup_out ] && ok "nothing written for them" || bad "nothing written for them" "$(ls dup_out)"
+expect "--policy given twice is an error (the order would decide PASS or FAIL)" 2 "policy.twice" -- \
+  "$dmlref" run -q cases/good.json --policy NonFiniteSum=CanonicalNaN --policy NonFiniteSum=CanonicalNaN
 
 finish "0 failed"

@@ -173,6 +173,17 @@ TEST_CASE("import: what cannot be read is an error naming the model's JSON path 
         CHECK(r.text.empty());
         CHECK(has_rule(r.diags, "dxdispatch.binding", "/commands/0/bindings/InputTensor"));
     }
+    SUBCASE("an elementOffset whose byte offset passes 2^64 is refused, not wrapped to byte 0") {
+        // 2^62 FLOAT32 elements are 2^64 bytes: modulo 2^64 that is byte 0, where the resource's
+        // first two values would have been read as the input.
+        const Imported r = import_text(dir, R"({"resources": {"x": {"initialValuesDataType": "FLOAT32", "initialValues": [1, 2]}},
+            "dispatchables": {"relu": {"type": "ACTIVATION_RELU", "desc": {"InputTensor": {"DataType": "FLOAT32", "Sizes": [2]},
+                                                                          "OutputTensor": {"DataType": "FLOAT32", "Sizes": [2]}}}},
+            "commands": [{"type": "dispatch", "dispatchable": "relu",
+                          "bindings": {"InputTensor": {"name": "x", "elementOffset": 4611686018427387904}, "OutputTensor": "x"}}]})");
+        CHECK(r.text.empty());
+        CHECK(has_rule(r.diags, "dxdispatch.binding", "/commands/0/bindings/InputTensor"));
+    }
     SUBCASE("a desc error points into the model's dispatchable") {
         const Imported r = import_text(dir, R"({"resources": {"x": {"initialValuesDataType": "FLOAT32", "initialValues": [1, 2]}},
             "dispatchables": {"relu": {"type": "ACTIVATION_RELU", "desc": {"InputTensor": {"DataType": "FLOAT32", "Sizes": [0]},

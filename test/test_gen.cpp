@@ -100,6 +100,10 @@ TEST_CASE("spec problems are errors with rule ids") {
     CHECK(make(R"({"sweep": 2})").has_rule("gen.sweep"));
     CHECK(make(relu_spec(kTypes, "nan-first")).has_rule("gen.recipe"));  // INT8 has no NaN
     CHECK(make(relu_spec(kTypes, "gaussian")).has_rule("gen.recipe"));
+    // A stray key in the object of a recipe that takes none: an error, not silently ignored.
+    std::string stray = relu_spec(kTypes);
+    stray.replace(stray.find(R"({"Recipe": "dyadic"})"), std::string(R"({"Recipe": "dyadic"})").size(), R"({"Recipe": {"Name": "dyadic", "Scale": 2}})");
+    CHECK(make(stray).has_rule("gen.recipe"));
     // A sweep's name is a path under the output directory: no way out of it.
     std::string escape = relu_spec(kTypes);
     escape.replace(escape.find("\"name\": \"s\""), 11, "\"name\": \"../x\"");
@@ -110,6 +114,75 @@ TEST_CASE("spec problems are errors with rule ids") {
     auto bad = make(relu_spec(R"({"values": [[2, 0]], "pointer": "/desc/InputTensor/Sizes"})"));
     CHECK(bad.has_rule("gen.case"));
     CHECK(bad.cases.empty());
+}
+
+TEST_CASE("hostile specs: a use cycle and an expansion past --max-cases are errors, found before anything is built") {
+    // A def that uses itself through another: an error naming the cycle (it once recursed until
+    // the stack overflowed).
+    const std::string cycle = R"({"sweep": 1, "name": "s", "defs": {"a": {"use": "b"}, "b": {"concat": [{"use": "a"}]}},
+        "base": {"operator": "ACTIVATION_RELU", "desc": {}}, "cases": {"use": "a"}})";
+    const Made c = make(cycle);
+    CHECK(c.has_rule("gen.use-cycle"));
+    CHECK(c.names.empty());
+    // Twelve product axes of ten values: 10^12 cases. Refused from the counts alone: each axis is
+    // ten variants, so the memory stays that of 120 variants (it once grew to 5.7 GB).
+    std::string axes;
+    for (int i = 0; i < 12; ++i) {
+        axes += std::string(i ? "," : "") + R"({"pointer": "/x)" + std::to_string(i) + R"(", "values": [0,1,2,3,4,5,6,7,8,9]})";
+    }
+    const Made big = make(relu_spec(R"({"product": [)" + axes + "]}"));
+    CHECK(big.has_rule("gen.too-many-cases"));
+    CHECK(big.names.empty());
+    // Defs that use the level below twice, five levels deep: 2^5 * 10 = 320 cases are fine ...
+    std::string defs = R"("l0": {"pointer": "/x", "values": [0,1,2,3,4,5,6,7,8,9]})";
+    for (int i = 1; i <= 5; ++i)
+        defs += R"(, "l)" + std::to_string(i) + R"(": {"product": [{"use": "l)" + std::to_string(i - 1) +
+                R"("}, {"axis": "k)" + std::to_string(i) + R"(", "pointer": "/k)" + std::to_string(i) + R"(", "values": [0, 1]}]})";
+    auto deep = [&](int level, size_t max_cases) {
+        gen::Options o;
+        o.max_cases = max_cases;
+        Diagnostics d;
+        const std::string spec = R"({"sweep": 1, "name": "s", "defs": {)" + defs +
+                                 R"(}, "base": {"operator": "ACTIVATION_RELU", "desc": {}}, "cases": {"use": "l)" + std::to_string(level) + R"("}})";
+        const auto p = gen::plan_spec(parse_json_text(spec), o, d);
+        return std::pair{p.size(), d.has_errors() && d.items().at(0).rule == "gen.too-many-cases"};
+    };
+    CHECK(deep(5, 100000) == std::pair<size_t, bool>{320, false});
+    // ... and past a limit of 100 the error comes at the level that crosses it (10 * 2^4 = 160).
+    CHECK(deep(5, 100) == std::pair<size_t, bool>{0, true});
+    CHECK(deep(3, 100) == std::pair<size_t, bool>{80, false});
+    // The limit holds across the sweeps of one spec too.
+    const std::string two = R"({"sweep": 1, "sweeps": [
+        {"name": "a", "base": {"operator": "ACTIVATION_RELU", "desc": {}}, "cases": {"pointer": "/x", "values": [1, 2, 3]}},
+        {"name": "b", "base": {"operator": "ACTIVATION_RELU", "desc": {}}, "cases": {"pointer": "/x", "values": [1, 2, 3]}}]})";
+    gen::Options five;
+    five.max_cases = 5;
+    Diagnostics d;
+    gen::plan_spec(parse_json_text(two), five, d);
+    CHECK((d.has_errors() && d.items().at(0).rule == "gen.too-many-cases" && d.items().at(0).path == "/sweeps/1"));
+}
+
+TEST_CASE("hostile descriptors: a token twice, a seed past 2^64 and a huge token are errors of one line") {
+    auto rule = [](const std::string& text) {
+        Diagnostics d;
+        const bool ok = descriptor_to_planned(text, d).has_value();
+        std::string message;
+        for (const auto& i : d.items()) message += i.message;
+        return std::tuple{ok, d.has_errors() ? d.items().at(0).rule : std::string(), message.size()};
+    };
+    CHECK(std::get<0>(rule("MAX_POOLING FLOAT32 1x1x4x4 w2x2 seed=18446744073709551615")));  // 2^64 - 1 holds
+    CHECK(std::get<1>(rule("MAX_POOLING FLOAT32 1x1x4x4 w2x2 seed=18446744073709551616")) == "descriptor.syntax");
+    CHECK(std::get<1>(rule("ACTIVATION_RELU FLOAT32 2x2 random=99999999999999999999999")) == "descriptor.syntax");
+    CHECK(std::get<1>(rule("MAX_POOLING FLOAT32 1x1x4x4 w2x2 w3x3")) == "descriptor.syntax");
+    CHECK(std::get<1>(rule("MAX_POOLING FLOAT32 1x1x4x4 w2x2 ceil floor")) == "descriptor.syntax");
+    CHECK(std::get<1>(rule("RESAMPLE2 FLOAT32 2x3 sc2x1 nearest linear")) == "descriptor.syntax");
+    CHECK(std::get<1>(rule("ACTIVATION_RELU FLOAT32 2x2 seed=1 seed=2")) == "descriptor.syntax");
+    CHECK(std::get<1>(rule("ELEMENT_WISE_CLIP1 FLOAT32 2x2 min=1 max=2 min=0")) == "descriptor.syntax");
+    // A 100 KB token: refused, and the message stays short.
+    const auto [ok, r, length] = rule("ACTIVATION_RELU FLOAT32 2x2 q" + std::string(100000, '1'));
+    CHECK_FALSE(ok);
+    CHECK(r == "descriptor.syntax");
+    CHECK(length < 600);
 }
 
 TEST_CASE("shards are disjoint and together the whole, in order") {

@@ -55,6 +55,36 @@ void walk(const fs::path& dir, const fs::path& top, std::vector<Input>& found, s
 
 std::string shown(const fs::path& p) { return printable(p.string()); }
 
+bool make_output_folder(const fs::path& root, const fs::path& folder, std::string& error) {
+    std::error_code ec;
+    fs::create_directories(root, ec);
+    const fs::path rel = folder.lexically_normal().lexically_relative(root.lexically_normal());
+    if (rel.empty() || rel == ".") return true;
+    if (*rel.begin() == "..") {  // not inside root: as before, made as asked
+        fs::create_directories(folder, ec);
+        return true;
+    }
+    fs::path p = root;
+    for (const auto& part : rel) {
+        p /= part;
+        const fs::file_status st = fs::symlink_status(p, ec);
+        if (fs::is_symlink(st)) {
+            error = shown(p) + " is a symbolic link; dmlref writes only into real folders inside the output [file.not-regular]";
+            return false;
+        }
+        if (!fs::exists(st)) {
+            if (!fs::create_directory(p, ec) && ec) {
+                error = shown(p) + ": cannot make the folder: " + ec.message() + " [file.write]";
+                return false;
+            }
+        } else if (!fs::is_directory(st)) {
+            error = shown(p) + " is not a folder [file.not-regular]";
+            return false;
+        }
+    }
+    return true;
+}
+
 std::vector<Input> collect(const std::vector<std::string>& args, std::vector<std::string>& problems) {
     std::vector<Input> out;
     for (const auto& a : args) {

@@ -64,6 +64,10 @@ inline Case load(const fs::path& file, uint64_t max_bytes, Diagnostics& diags) {
 }
 // Text from a case or a file name, escaped for a log line (dmlref/printable.hpp).
 std::string shown(const fs::path& p);
+// Makes `folder`, which lies inside the output folder `root`, one component at a time: a component
+// inside root that is a symbolic link (or not a folder) is refused, so that nothing is written
+// outside the output through a linked folder. root itself is the user's choice. False with `error`.
+bool make_output_folder(const fs::path& root, const fs::path& folder, std::string& error);
 void print_diagnostics(const Diagnostics& d, const std::string& file, std::ostream& os);
 
 }  // namespace dmlref::cli

@@ -56,7 +56,9 @@ int cmd_coverage(const CoverageOptions& o) {
         }
     }
     std::cout << (o.format == "json" ? coverage_json(cov) : coverage_text(cov));
-    bool ok = problems.empty();
+    // Unreadable cases are counted and reported, and make the exit 2: a report over a folder of
+    // broken files is not a success.
+    bool ok = problems.empty() && cov.unreadable == 0;
     if (!o.json_file.empty()) ok = write_text(o.json_file, coverage_json(cov)) && ok;
     if (!o.html_file.empty()) ok = write_text(o.html_file, coverage_html(cov)) && ok;
     if (!ok) return 2;

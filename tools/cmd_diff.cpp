@@ -1,5 +1,5 @@
 // dmlref diff: a backend's outputs against golden case files under the tolerance model
-// (docs/diff.md); the comparison itself is lib/diff.cpp.
+// (docs/diff.md); the comparison itself is lib/judge/diff.cpp.
 #include "cli.hpp"
 
 #include "dmlref/diff.hpp"

@@ -1,5 +1,5 @@
 // dmlref import-dxdispatch / export-dxdispatch: a DxDispatch model to a case, and a case to a model
-// DxDispatch runs with writeFile commands for the outputs (docs/dxdispatch.md; lib/dxdispatch_*.cpp).
+// DxDispatch runs with writeFile commands for the outputs (docs/dxdispatch.md; lib/interop/dxdispatch_*.cpp).
 #include "cli.hpp"
 
 #include "dmlref/atomic_file.hpp"

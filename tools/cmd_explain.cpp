@@ -1,5 +1,5 @@
 // dmlref explain GOLDEN INDEX [ACTUAL]: one output element of a golden, explained (docs/explain.md);
-// the explanation itself is lib/explain.cpp and each family's hook.
+// the explanation itself is lib/judge/explain.cpp and each family's hook.
 #include "cli.hpp"
 
 #include "dmlref/explain.hpp"

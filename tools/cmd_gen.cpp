@@ -7,6 +7,7 @@
 #include "dmlref/gen.hpp"
 
 #include <atomic>
+#include <map>
 #include <fstream>
 #include <iostream>
 #include <memory>
@@ -28,24 +29,26 @@ struct GenOptions {
     bool no_expected = false;
     bool overwrite = false;
     unsigned jobs = 0;
+    size_t max_cases = gen::Options{}.max_cases;
 };
 
-// Writes `text` to `target` unless the same bytes are there; a different file there is an error
-// without --overwrite. Written through a temporary file, so no broken file is left behind.
-bool write_file(const fs::path& target, const std::string& text, bool overwrite, std::string& error) {
+// Writes `text` to `target` (inside the output folder `root`) unless the same bytes are there; a
+// different file there is an error without --overwrite. Written through a temporary file, so no
+// broken file is left behind; never through a linked folder. `error` ends with its rule id.
+bool write_file(const fs::path& root, const fs::path& target, const std::string& text, bool overwrite, std::string& error) {
     std::error_code ec;
+    if (!make_output_folder(root, target.parent_path(), error)) return false;
     if (fs::exists(target, ec)) {
         std::ifstream f(target, std::ios::binary);
         std::stringstream ss;
         ss << f.rdbuf();
         if (ss.str() == text) return true;
-        if (!overwrite) { error = "exists with different contents (--overwrite replaces it)"; return false; }
+        if (!overwrite) { error = "exists with different contents (--overwrite replaces it) [file.write]"; return false; }
     }
-    fs::create_directories(target.parent_path(), ec);
     try {
         write_file_atomic(target, text);  // a temporary file of its own, flushed, renamed (dmlref/atomic_file.hpp)
     } catch (const WriteError& e) {
-        error = "cannot be written: " + std::string(e.what());
+        error = "cannot be written: " + printable(e.what()) + " [" + e.rule() + "]";
         return false;
     }
     return true;
@@ -56,7 +59,7 @@ int cmd_gen(const GenOptions& o) {
     const auto tier = gen::parse_tier(o.tier);
     if (!tier) { std::cerr << "dmlref gen: error: --tier is smoke, ci or full\n"; return 2; }
     go.tier = *tier;
-    unsigned si = 0, sn = 0;
+    uint64_t si = 0, sn = 0;
     char slash = 0;
     std::istringstream ss(o.shard);
     if (!(ss >> si >> slash >> sn) || slash != '/' || sn == 0 || si >= sn || !ss.eof()) {
@@ -66,10 +69,12 @@ int cmd_gen(const GenOptions& o) {
     go.shard_index = si;
     go.shard_count = sn;
     go.evaluate = !o.no_expected;
+    go.max_cases = o.max_cases;
     if (!o.list && o.out_dir.empty()) { std::cerr << "dmlref gen: error: give -o DIR (or --list)\n"; return 2; }
 
     // Plan every spec (a file, or a one-line descriptor), then take the shard.
     std::vector<gen::Planned> planned;
+    std::map<std::string, std::string> made_by;  // case name -> the spec that gives it
     bool bad = false;
     for (const auto& s : o.specs) {
         Diagnostics d;
@@ -84,6 +89,18 @@ int cmd_gen(const GenOptions& o) {
             print_diagnostics(d, s, std::cerr);
         }
         bad = bad || d.has_errors();
+        if (!bad && planned.size() + p.size() > go.max_cases) {
+            std::cerr << s << ": /: error: the specs give " << planned.size() + p.size() << " cases, past the limit of " << go.max_cases
+                      << " (gen --max-cases; split the specs over several commands) [gen.too-many-cases]\n";
+            return 2;
+        }
+        // Names are unique across the specs too: two cases of one name would write one file.
+        for (const auto& c : p)
+            if (auto [it, fresh] = made_by.emplace(c.name, s); !fresh && it->second != s) {
+                std::cerr << shown(s) << ": /: error: the case " << printable(c.name) << " is also given by " << shown(it->second)
+                          << "; one file cannot hold both [gen.duplicate-name]\n";
+                bad = true;
+            }
         planned.insert(planned.end(), p.begin(), p.end());
     }
     if (bad) return 2;
@@ -131,8 +148,8 @@ int cmd_gen(const GenOptions& o) {
         if (!made[k]) { ++errors; continue; }
         std::string error;
         const fs::path target = fs::path(o.out_dir) / (made[k]->name + ".json");
-        if (!write_file(target, made[k]->text, o.overwrite, error)) {
-            std::cerr << target.string() << ": /: error: " << error << " [file.write]\n";
+        if (!write_file(o.out_dir, target, made[k]->text, o.overwrite, error)) {
+            std::cerr << shown(target) << ": /: error: " << error << "\n";
             ++errors;
             continue;
         }
@@ -157,6 +174,8 @@ Command add_gen_command(CLI::App& app) {
     g->add_flag("--no-expected", go->no_expected, "write the cases without evaluating them (no expected outputs)");
     g->add_flag("--overwrite", go->overwrite, "replace existing files whose contents differ");
     g->add_option("-j,--jobs", go->jobs, "threads (default: every core); the output is the same for any number");
+    g->add_option("--max-cases", go->max_cases, "the most cases the specs may give together (default 100000): more is an error, "
+                                                 "found before any case is made")->check(CLI::PositiveNumber);
     return {g, [go] { return cmd_gen(*go); }};
 }
 

@@ -1,5 +1,5 @@
 // dmlref reduce: shrink a case on which a backend command fails to a small reproducer
-// (docs/reduce.md; the search itself is lib/reduce.cpp). This file runs the command.
+// (docs/reduce.md; the search itself is lib/judge/reduce.cpp). This file runs the command.
 #include "cli.hpp"
 
 #include "dmlref/atomic_file.hpp"
@@ -7,10 +7,15 @@
 #include "dmlref/npy.hpp"
 #include "dmlref/reduce.hpp"
 
+#include <cerrno>
+#include <chrono>
+#include <csignal>
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
 #include <memory>
+#include <sys/wait.h>
+#include <thread>
 #include <unistd.h>
 
 namespace dmlref::cli {
@@ -20,9 +25,39 @@ namespace {
 struct ReduceCmdOptions {
     std::string golden, backend, out, work;
     size_t max_runs = 1000;
+    double timeout = 600;  // seconds per backend run
     uint64_t max_bytes = uint64_t(4) << 30;
     bool quiet = false;
 };
+
+// Runs `line` through /bin/sh in a process group of its own; after `timeout` seconds the whole
+// group is killed. The shell's exit status, or -1 where it was killed for time or by a signal.
+int run_shell(const std::string& line, double timeout, bool& timed_out) {
+    timed_out = false;
+    const pid_t pid = fork();
+    if (pid < 0) return -1;
+    if (pid == 0) {
+        setpgid(0, 0);
+        execl("/bin/sh", "sh", "-c", line.c_str(), static_cast<char*>(nullptr));
+        _exit(127);
+    }
+    setpgid(pid, pid);  // also here: the group exists whichever process runs first
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout);
+    int status = 0;
+    for (;;) {
+        const pid_t r = waitpid(pid, &status, WNOHANG);
+        if (r == pid) break;
+        if (r < 0 && errno != EINTR) return -1;
+        if (std::chrono::steady_clock::now() >= deadline) {
+            timed_out = true;
+            kill(-pid, SIGKILL);
+            while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
+            return -1;
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
 
 std::string quoted(const std::string& s) {
     std::string q = "'";
@@ -36,6 +71,7 @@ struct CommandBackend {
     std::string command;
     fs::path work;
     uint64_t max_bytes;
+    double timeout;
     size_t calls = 0;
     std::optional<std::map<std::string, std::vector<std::byte>>> operator()(const Case& c) {
         const fs::path dir = work / std::to_string(++calls);
@@ -51,7 +87,8 @@ struct CommandBackend {
         setenv("DMLREF_INPUTS", (dir / "inputs").c_str(), 1);
         const std::string line = "( " + command + " " + quoted((dir / "case.json").string()) + " " + quoted((dir / "out").string()) +
                                  " ) > " + quoted((dir / "log.txt").string()) + " 2>&1";
-        const int rc = std::system(line.c_str());
+        bool timed_out = false;
+        const int rc = run_shell(line, timeout, timed_out);
         std::optional<std::map<std::string, std::vector<std::byte>>> outputs;
         if (rc == 0) {
             outputs.emplace();
@@ -66,8 +103,15 @@ struct CommandBackend {
             }
         }
         if (calls == 1 && !outputs) {  // the original: keep the evidence
-            std::ifstream log(dir / "log.txt");
-            std::cerr << "dmlref reduce: the backend command failed on the original case (exit " << rc << "); its output:\n" << log.rdbuf() << "\n";
+            // The log's first 64 KiB, as text: streaming an empty file into std::cerr would set its
+            // failbit and silence every later message (the error's rule id among them).
+            std::ifstream log(dir / "log.txt", std::ios::binary);
+            std::string text(64 * 1024, '\0');
+            log.read(text.data(), std::streamsize(text.size()));
+            text.resize(size_t(log.gcount()));
+            std::cerr << "dmlref reduce: the backend command failed on the original case ("
+                      << (timed_out ? "killed after --timeout " + std::to_string(timeout) + " s" : "exit " + std::to_string(rc)) << "); its output:\n"
+                      << (text.empty() ? std::string("(nothing)") : printable(text)) << "\n";
         }
         fs::remove_all(dir, ec);
         return outputs;
@@ -99,7 +143,7 @@ int cmd_reduce(const ReduceCmdOptions& o) {
     }
     // A directory of its own (removed at the end), inside --work or the temporary directory.
     const fs::path work = (o.work.empty() ? fs::temp_directory_path() : fs::path(o.work)) / ("dmlref-reduce-" + std::to_string(getpid()));
-    CommandBackend backend{o.backend, work, o.max_bytes};
+    CommandBackend backend{o.backend, work, o.max_bytes, o.timeout};
     ReduceOptions ro;
     ro.max_runs = o.max_runs;
     if (!o.quiet) ro.progress = [](const std::string& line) { std::cout << "  " << line << "\n" << std::flush; };
@@ -107,11 +151,16 @@ int cmd_reduce(const ReduceCmdOptions& o) {
     ReduceResult r;
     try {
         r = reduce(c, std::ref(backend), ro);
-    } catch (const std::runtime_error& e) {
+    } catch (const NothingToReduce& e) {  // a correct backend: exit 1, nothing written
         std::error_code ec;
         fs::remove_all(work, ec);
         std::cerr << "dmlref reduce: " << e.what() << "\n";
         return 1;
+    } catch (const BackendFailed& e) {  // no outputs to judge: an error, never a pass
+        std::error_code ec;
+        fs::remove_all(work, ec);
+        std::cerr << "dmlref reduce: error: " << e.what() << " [reduce.backend]\n";
+        return 2;
     }
     std::error_code ec;
     fs::remove_all(work, ec);
@@ -140,6 +189,9 @@ Command add_reduce_command(CLI::App& app) {
     cmd->add_option("--backend", o->backend, "the command: run as `CMD CASE.json OUTDIR`, it writes OUTDIR/<OutputField>.npy")->required();
     cmd->add_option("-o,--output", o->out, "the reduced golden to write (default: GOLDEN's name with .reduced.json, here); never overwritten");
     cmd->add_option("--max-runs", o->max_runs, "backend runs at most (default 1000)")->check(CLI::NonNegativeNumber);
+    cmd->add_option("--timeout", o->timeout, "seconds one backend run may take (default 600); then its process group is killed, "
+                                             "and the run counts as not reproducing (on the original case: an error)")
+        ->check(CLI::PositiveNumber);
     cmd->add_option("--work", o->work, "where to make the candidates' directory (default: the temporary directory); it is removed at the end");
     cmd->add_option("--max-bytes", o->max_bytes, "largest buffer a case may allocate, in bytes (default 4 GiB)")->check(CLI::NonNegativeNumber);
     cmd->add_flag("-q,--quiet", o->quiet, "no line per step");

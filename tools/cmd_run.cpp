@@ -28,9 +28,12 @@ namespace {
 // computed logical elements in the output's Sizes. Inputs and outputs go to separate directories
 // (--npy, --npy-outputs), so a harness that skips a case finds no outputs there to pass with.
 // Returns the number of files not written.
-size_t write_npy_files(const Case& c, const Outputs& outputs, const fs::path& dir, TensorRole role) {
-    std::error_code ec;
-    fs::create_directories(dir, ec);
+size_t write_npy_files(const Case& c, const Outputs& outputs, const fs::path& root, const fs::path& dir, TensorRole role) {
+    std::string error;
+    if (!make_output_folder(root, dir, error)) {
+        std::cerr << shown(dir) << ": /: error: " << error << "\n";
+        return 1;
+    }
     size_t failures = 0;
     for (const auto& f : tensor_fields(c.op)) {
         if (f.role != role) continue;
@@ -61,8 +64,11 @@ bool run_error_case(const Case& c, const Diagnostics& diags, const Input& in, co
     }
     if (ok && !out_dir.empty()) {
         const fs::path target = fs::path(out_dir) / in.relative;
-        std::error_code ec;
-        fs::create_directories(target.parent_path(), ec);
+        std::string folder_error;
+        if (!make_output_folder(out_dir, target.parent_path(), folder_error)) {
+            std::cerr << shown(target) << ": /: error: cannot write the case file: " << folder_error << "\n";
+            return false;
+        }
         if (fs::absolute(target) != fs::absolute(in.file)) {
             try {
                 std::ifstream f(in.file, std::ios::binary);
@@ -178,7 +184,8 @@ int cmd_run(const RunOptions& o) {
     std::map<std::string, std::string> policies;  // --policy: alternative readings (docs/golden.md)
     for (const auto& text : o.policy) {
         Diagnostics d;
-        if (auto p = parse_policy_option(text, d)) policies[p->first] = p->second;
+        if (auto p = parse_policy_option(text, d); p && !policies.emplace(p->first, p->second).second)
+            d.error("", "policy.twice", p->first + " is given twice: one reading per policy in a run (docs/cli.md)");
         for (const auto& item : d.items()) std::cerr << format(item, "--policy") << "\n";
         if (d.has_errors()) return 2;
     }
@@ -266,9 +273,11 @@ int cmd_run(const RunOptions& o) {
         else ++passed;
         if (!o.out_dir.empty() && (mismatches.empty() || o.overwrite_expected)) {
             const fs::path target = fs::path(o.out_dir) / in.relative;
-            std::error_code ec;
-            fs::create_directories(target.parent_path(), ec);
-            try {
+            std::string folder_error;
+            if (!make_output_folder(o.out_dir, target.parent_path(), folder_error)) {
+                ++errors;
+                std::cerr << shown(target) << ": /: error: cannot write the golden file: " << folder_error << "\n";
+            } else try {
                 write_golden_files(c, outputs, target, o.npy_threshold);
             } catch (const WriteError& e) {
                 ++errors;
@@ -283,8 +292,9 @@ int cmd_run(const RunOptions& o) {
             }
         }
         const fs::path case_dir = fs::path(in.relative).replace_extension("");
-        if (!o.npy_dir.empty()) errors += write_npy_files(c, outputs, fs::path(o.npy_dir) / case_dir, TensorRole::Input);
-        if (!o.npy_outputs_dir.empty()) errors += write_npy_files(c, outputs, fs::path(o.npy_outputs_dir) / case_dir, TensorRole::Output);
+        if (!o.npy_dir.empty()) errors += write_npy_files(c, outputs, o.npy_dir, fs::path(o.npy_dir) / case_dir, TensorRole::Input);
+        if (!o.npy_outputs_dir.empty())
+            errors += write_npy_files(c, outputs, o.npy_outputs_dir, fs::path(o.npy_outputs_dir) / case_dir, TensorRole::Output);
     }
     std::cout << inputs.size() << " cases: " << passed << " passed, " << failed << " failed, " << fresh
               << " new (no expected values), " << errors << " errors";

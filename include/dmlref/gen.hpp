@@ -24,9 +24,10 @@ std::string_view tier_name(Tier t);
 
 struct Options {
     Tier tier = Tier::Ci;
-    uint32_t shard_index = 0;  // --shard I/N keeps the cases whose position k has k % N == I
-    uint32_t shard_count = 1;
+    uint64_t shard_index = 0;  // --shard I/N keeps the cases whose position k has k % N == I
+    uint64_t shard_count = 1;
     bool evaluate = true;      // write goldens (expected outputs); false: the inputs only
+    size_t max_cases = 100000; // the most cases a spec (and one gen command) may plan: gen.too-many-cases
 };
 
 // One generated case.

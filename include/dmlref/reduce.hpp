@@ -8,6 +8,7 @@
 #include <functional>
 #include <map>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -51,8 +52,18 @@ bool operator<(const FailureKind& a, const FailureKind& b);
 // as the list of its whole buffer (what a reduce backend is given).
 std::string case_text(const Case& c);
 
+// Why there is nothing to reduce: the backend's outputs for the original are within tolerance
+// (`dmlref reduce` exits 1), or the backend computed none (it failed, hung or wrote no valid
+// outputs; exit 2, an error and not a pass).
+struct NothingToReduce : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+struct BackendFailed : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
 // Shrinks `c` (a valid case) while the backend keeps failing with the kind of the original's
-// worst over-tolerance element. Throws std::runtime_error when the backend does not fail on `c`.
+// worst over-tolerance element. Throws NothingToReduce or BackendFailed when it cannot start.
 ReduceResult reduce(const Case& c, const Backend& backend, const ReduceOptions& options = {});
 
 }  // namespace dmlref

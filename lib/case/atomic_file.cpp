@@ -25,6 +25,25 @@ void test_stop(const char* point) {
     if (want && std::strcmp(want, point) == 0) ::raise(SIGSTOP);
 }
 
+// The temporary files of earlier writers of the same file that are gone (killed mid-write): named
+// PREFIX<pid>-XXXXXX, removed when no process has that pid. A live writer's, another file's, or
+// anything that is not a regular file is left alone.
+void remove_stale_temporaries(const std::filesystem::path& dir, const std::string& prefix) {
+    std::error_code ec;
+    for (std::filesystem::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+        const std::string name = it->path().filename().string();
+        if (name.rfind(prefix, 0) != 0) continue;
+        const std::string rest = name.substr(prefix.size());
+        const size_t dash = rest.find('-');
+        if (dash == 0 || dash == std::string::npos || rest.size() - dash != 7) continue;  // "-XXXXXX"
+        if (rest.find_first_not_of("0123456789") != dash || dash > 9) continue;
+        const long pid = std::strtol(rest.substr(0, dash).c_str(), nullptr, 10);
+        if (pid <= 0 || pid == long(::getpid()) || ::kill(pid_t(pid), 0) == 0 || errno != ESRCH) continue;
+        struct stat st {};
+        if (::lstat(it->path().c_str(), &st) == 0 && S_ISREG(st.st_mode)) ::unlink(it->path().c_str());
+    }
+}
+
 }  // namespace
 
 void write_file_atomic(const std::filesystem::path& file, std::string_view bytes) { write_file_atomic(file, {bytes}); }
@@ -40,7 +59,9 @@ void write_file_atomic(const std::filesystem::path& file, std::initializer_list<
             fail("file.not-regular", "exists and is not a regular file (a folder or a device); dmlref replaces only files");
     }
     const std::filesystem::path dir = file.has_parent_path() ? file.parent_path() : std::filesystem::path(".");
-    std::string temp = (dir / ("." + file.filename().string() + ".tmp-XXXXXX")).string();
+    const std::string prefix = "." + file.filename().string() + ".tmp-";
+    remove_stale_temporaries(dir, prefix);
+    std::string temp = (dir / (prefix + std::to_string(::getpid()) + "-XXXXXX")).string();
     const int fd = ::mkstemp(temp.data());
     if (fd < 0) fail("file.write", "cannot create a temporary file in " + dir.string() + ": " + errno_text(errno));
     auto abandon = [&](const std::string& what, int e) {

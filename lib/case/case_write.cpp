@@ -187,9 +187,15 @@ std::string golden_text(const Case& c, const Outputs& outputs, const fs::path& o
         if (f.role != TensorRole::Output) continue;
         auto given = c.expected.find(std::string(f.name));
         std::vector<DontCare> dc = given != c.expected.end() ? given->second.dont_care : std::vector<DontCare>{};
-        for (auto& d : dont_care(c.op, f.name))  // the operator's own, unless the case names them already
-            if (std::none_of(dc.begin(), dc.end(), [&](const DontCare& x) { return x.Index == d.Index; })) dc.push_back(std::move(d));
-        std::sort(dc.begin(), dc.end(), [](const DontCare& a, const DontCare& b) { return a.Index < b.Index; });
+        // The operator's own, unless the case names them already: a sorted merge (n log n; a
+        // search of the case's list per entry was quadratic, hours for millions of windows).
+        std::vector<uint64_t> named;
+        named.reserve(dc.size());
+        for (const auto& x : dc) named.push_back(x.Index);
+        std::sort(named.begin(), named.end());
+        for (auto& d : dont_care(c.op, f.name))
+            if (!std::binary_search(named.begin(), named.end(), d.Index)) dc.push_back(std::move(d));
+        std::stable_sort(dc.begin(), dc.end(), [](const DontCare& a, const DontCare& b) { return a.Index < b.Index; });
         const auto& values = outputs.values.at(std::string(f.name));
         std::string npy, sha256;
         if (element_count(*f.desc) > npy_threshold) {

@@ -2,12 +2,23 @@
 
 namespace dmlref {
 
+namespace {
+// At most `n` bytes of `s` (cut at a UTF-8 character boundary), with how much was left out: a key
+// or a number of megabytes quoted in an error stays a line.
+std::string clipped(std::string_view s, size_t n) {
+    if (s.size() <= n) return std::string(s);
+    size_t cut = n;
+    while (cut > 0 && (static_cast<unsigned char>(s[cut]) & 0xc0) == 0x80) --cut;
+    return std::string(s.substr(0, cut)) + "... (" + std::to_string(s.size()) + " bytes in all)";
+}
+}  // namespace
+
 std::string format(const Diagnostic& d, std::string_view file) {
-    std::string s(file);
+    std::string s(clipped(file, 512));
     s += ": ";
-    s += d.path.empty() ? "/" : d.path;
+    s += d.path.empty() ? "/" : clipped(d.path, 256);
     s += d.severity == Severity::Error ? ": error: " : ": warning: ";
-    s += d.message;
+    s += clipped(d.message, 1024);
     s += " [";
     s += d.rule;
     s += "]";

@@ -10,6 +10,8 @@
 #include "../../reference/kit/family.hpp"
 
 #include <algorithm>
+#include <charconv>
+#include <set>
 #include <sstream>
 
 namespace dmlref {
@@ -127,20 +129,23 @@ std::optional<gen::Planned> descriptor_to_planned(const std::string& text, Diagn
     std::istringstream ss(text);
     std::vector<std::string> tok;
     for (std::string t; ss >> t;) tok.push_back(t);
+    // The descriptor is echoed up to 200 bytes, a token up to 64: an error stays a line.
+    const std::string echoed = text.size() > 200 ? text.substr(0, 200) + "..." : text;
     auto fail = [&](const std::string& m) {
-        diags.error("", "descriptor.syntax", "\"" + text + "\": " + m + " (docs/gen.md, \"Descriptors\")");
+        diags.error("", "descriptor.syntax", "\"" + echoed + "\": " + m + " (docs/gen.md, \"Descriptors\")");
         return std::nullopt;
     };
     if (tok.size() < 3) return fail("a descriptor is OPERATOR TYPE SIZES token...");
+    for (auto& t : tok) if (t.size() > 4096) return fail("a token is longer than 4096 bytes");
     const auto op = parse_operator_type(tok[0]);
-    if (!op) return fail("\"" + tok[0] + "\" is not an operator");
+    if (!op) return fail("\"" + tok[0].substr(0, 64) + "\" is not an operator");
     const auto type = parse_data_type(tok[1]);
-    if (!type) return fail("\"" + tok[1] + "\" is not a data type");
+    if (!type) return fail("\"" + tok[1].substr(0, 64) + "\" is not a data type");
     const Fields f = fields_of(*op);
     ordered_json sizes = ordered_json::array();
     for (const auto& s : split(tok[2], 'x')) {
         ordered_json v;
-        if (!number(s, v) || !v.is_number_integer() || v.get<int64_t>() < 0) return fail("\"" + tok[2] + "\" is not sizes like 2x3x9x9");
+        if (!number(s, v) || !v.is_number_integer() || v.get<int64_t>() < 0) return fail("\"" + tok[2].substr(0, 64) + "\" is not sizes like 2x3x9x9");
         sizes.push_back(v);
     }
 
@@ -150,20 +155,43 @@ std::optional<gen::Planned> descriptor_to_planned(const std::string& text, Diagn
     std::map<std::string, ordered_json> given;  // field -> value
     std::optional<uint64_t> seed, random_seed;
     bool in_place = false;
+    // Each field, flag and key is said once: a second token for it is an error, not "the last wins".
+    std::set<std::string> said;
     for (size_t i = 3; i < tok.size(); ++i) {
         const std::string& t = tok[i];
         const auto eq = t.find('=');
         const std::string key = eq == std::string::npos ? t : t.substr(0, eq), val = eq == std::string::npos ? "" : t.substr(eq + 1);
-        if (t == "ceil") { sizes_mode = "auto:ceil"; continue; }
-        if (t == "floor") { sizes_mode = "auto"; continue; }
-        if (t == "inplace") { in_place = true; continue; }
-        if (t == "nearest" || t == "linear") { given["InterpolationMode"] = t == "linear" ? "LINEAR" : "NEAREST_NEIGHBOR"; continue; }
-        if (t == "up" || t == "down") { given["RoundingDirection"] = t == "down" ? "DECREASING" : "INCREASING"; continue; }
+        auto twice = [&](const std::string& what) { return !said.insert(what).second; };
+        const std::string shown = t.size() > 64 ? t.substr(0, 64) + "..." : t;
+        if (t == "ceil" || t == "floor") {
+            if (twice("ceil or floor")) return fail("\"" + t + "\": ceil or floor is given twice");
+            sizes_mode = t == "ceil" ? "auto:ceil" : "auto";
+            continue;
+        }
+        if (t == "inplace") {
+            if (twice(t)) return fail("inplace is given twice");
+            in_place = true;
+            continue;
+        }
+        if (t == "nearest" || t == "linear") {
+            if (twice("InterpolationMode")) return fail("\"" + t + "\": the interpolation mode is given twice");
+            given["InterpolationMode"] = t == "linear" ? "LINEAR" : "NEAREST_NEIGHBOR";
+            continue;
+        }
+        if (t == "up" || t == "down") {
+            if (twice("RoundingDirection")) return fail("\"" + t + "\": the rounding direction is given twice");
+            given["RoundingDirection"] = t == "down" ? "DECREASING" : "INCREASING";
+            continue;
+        }
         if (eq != std::string::npos) {
             ordered_json v;
+            if (twice(key)) return fail("\"" + shown + "\": " + key + "= is given twice");
             if (key == "seed" || key == "random") {
-                if (val.empty() || val.find_first_not_of("0123456789") != std::string::npos) return fail(key + "= takes an unsigned integer");
-                (key == "seed" ? seed : random_seed) = std::stoull(val);
+                uint64_t n = 0;
+                const auto [end, ec] = std::from_chars(val.data(), val.data() + val.size(), n);
+                if (val.empty() || ec != std::errc() || end != val.data() + val.size())
+                    return fail("\"" + shown + "\": " + key + "= takes an unsigned integer below 2^64");
+                (key == "seed" ? seed : random_seed) = n;
             } else if (key == "recipe") recipe = val;
             else if (key == "idx") indices = val;
             else if (!field_of(kFloatTokens, key).empty()) {
@@ -183,7 +211,7 @@ std::optional<gen::Planned> descriptor_to_planned(const std::string& text, Diagn
                     if (!number(s, v) || !v.is_number_integer()) return fail("out= takes sizes like 2x2");
                     out_sizes.push_back(v);
                 }
-            } else return fail("unknown token \"" + t + "\"");
+            } else return fail("unknown token \"" + shown + "\"");
             continue;
         }
         // An array token: the longest prefix that names one.
@@ -192,15 +220,16 @@ std::optional<gen::Planned> descriptor_to_planned(const std::string& text, Diagn
             if (t.rfind(a.prefix, 0) == 0 && t.size() > a.prefix.size() && (!at || a.prefix.size() > at->prefix.size()) &&
                 (std::isdigit((unsigned char)t[a.prefix.size()]) || t[a.prefix.size()] == '-'))
                 at = &a;
-        if (!at) return fail("unknown token \"" + t + "\"");
+        if (!at) return fail("unknown token \"" + shown + "\"");
         std::string field;
         for (auto n : at->fields) if (f.has(n)) field = std::string(n);
         if (field.empty()) return fail("\"" + std::string(at->prefix) + "\" names no field of " + std::string(info(*op).Name));
+        if (twice(field)) return fail("\"" + shown + "\": " + field + " is given twice");
         const std::string body = t.substr(at->prefix.size());
         ordered_json arr = ordered_json::array();
         for (const auto& s : split(body, at->prefix == "p" ? ',' : 'x')) {
             ordered_json v;
-            if (!number(s, v)) return fail("\"" + t + "\" is not a list of numbers");
+            if (!number(s, v)) return fail("\"" + shown + "\" is not a list of numbers");
             arr.push_back(v);
         }
         if (at->prefix == "p") {

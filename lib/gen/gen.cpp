@@ -72,7 +72,13 @@ void plan_sweep(const JsonDocument& doc, const json& sw, const std::string& sp, 
         seed = sw["seed"].get<uint64_t>();
     }
     const ordered_json base = raw_json(doc, sw["base"], pointer_append(sp, "base"));
-    std::vector<Variant> vs = sw.contains("cases") ? expand(doc, sw["cases"], pointer_append(sp, "cases"), o.tier, diags) : std::vector<Variant>{Variant{}};
+    std::vector<Variant> vs = sw.contains("cases") ? expand(doc, sw["cases"], pointer_append(sp, "cases"), o.tier, diags, o.max_cases) : std::vector<Variant>{Variant{}};
+    if (out.size() + vs.size() > o.max_cases) {
+        diags.error(sp, "gen.too-many-cases", "with this sweep the spec gives " + std::to_string(out.size() + vs.size()) +
+                                                  " cases, past the limit of " + std::to_string(o.max_cases) +
+                                                  " (gen --max-cases; split the spec, or narrow its axes)");
+        return;
+    }
     for (const auto& v : vs) {
         Planned p;
         p.name = name;

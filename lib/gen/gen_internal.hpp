@@ -26,8 +26,10 @@ struct Variant {
 // gen_spec.cpp: a spec value as ordered JSON, every non-integer number kept as its exact text
 // (json_raw), so that a decimal is rounded once, by the case reader, from what the spec says.
 ordered_json raw_json(const JsonDocument& doc, const json& node, const std::string& pointer);
-// The variants a node gives at a tier (product, zip, concat, byTier, axes, variants).
-std::vector<Variant> expand(const JsonDocument& doc, const json& node, const std::string& pointer, Tier tier, Diagnostics& diags);
+// The variants a node gives at a tier (product, zip, concat, byTier, use, axes, variants); none,
+// with an error, where a node would give more than max_cases or a "use" is a cycle.
+std::vector<Variant> expand(const JsonDocument& doc, const json& node, const std::string& pointer, Tier tier, Diagnostics& diags,
+                            size_t max_cases);
 // A label made safe for a file name: [A-Za-z0-9._,+-] kept, anything else '-'.
 std::string safe_label(std::string s);
 

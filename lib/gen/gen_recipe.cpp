@@ -4,6 +4,7 @@
 
 #include "dmlref/generate.hpp"
 #include "dmlref/numeric.hpp"
+#include "dmlref/printable.hpp"
 #include "dmlref/values.hpp"
 
 #include "../../reference/kit/family.hpp"
@@ -108,6 +109,15 @@ bool make_recipe(const Operator& op, const TensorField& field, const ordered_jso
         note = f + ": Random, seed " + std::to_string(seed);
         return true;
     }
+    // The other recipes take no parameters: {"Name": ...} alone (the random recipe passes its keys on
+    // to Random, whose reader checks them). A stray key is an error, not silently ignored.
+    if (r.is_object())
+        for (auto it = r.begin(); it != r.end(); ++it)
+            if (it.key() != "Name") {
+                const std::string k = it.key().size() > 64 ? it.key().substr(0, 64) + "..." : it.key();
+                error = f + ": the recipe \"" + name + "\" takes no \"" + printable(k) + "\" (only \"random\" takes parameters; docs/gen.md)";
+                return false;
+            }
     const uint64_t n = element_count(desc);
     // Recipe values are written into the case file (at most 1 GiB, limit.file-bytes).
     if (index_of_last_element(desc) >= kMaxRecipeElements) {

@@ -41,6 +41,20 @@ std::string safe_label(std::string s) {
 
 namespace {
 
+// One expansion of a sweep's "cases": the tier, where problems go, the most variants any node may
+// give (gen --max-cases; a product is refused before it is built), and the "defs" being expanded
+// (a "use" of one of them is a cycle).
+struct Expansion {
+    const JsonDocument& doc;
+    Tier tier;
+    Diagnostics& diags;
+    size_t max_cases;
+    std::vector<std::string> using_defs;
+    bool failed = false;
+};
+
+std::vector<Variant> expand_node(Expansion& x, const json& node, const std::string& pointer);
+
 // A value's label: strings lower-cased, numbers as written, arrays joined by 'x'.
 std::string value_label(const JsonDocument& doc, const json& v, const std::string& pointer, bool& ok) {
     if (v.is_string()) {
@@ -78,16 +92,26 @@ Variant merge(const Variant& a, const Variant& b) {
     return v;
 }
 
-std::vector<Variant> list_of(const JsonDocument& doc, const json& node, const std::string& key, const std::string& pointer, Tier tier,
-                             Diagnostics& diags, std::vector<std::vector<Variant>>& parts) {
+void list_of(Expansion& x, const json& node, const std::string& key, const std::string& pointer, std::vector<std::vector<Variant>>& parts) {
     const json& items = node[key];
     const std::string p = pointer_append(pointer, key);
     if (!items.is_array() || items.empty()) {
-        diags.error(p, "gen.node", "\"" + key + "\" is a non-empty array of nodes");
-        return {};
+        x.diags.error(p, "gen.node", "\"" + key + "\" is a non-empty array of nodes");
+        return;
     }
-    for (size_t i = 0; i < items.size(); ++i) parts.push_back(expand(doc, items[i], pointer_append(p, i), tier, diags));
-    return {};
+    for (size_t i = 0; i < items.size() && !x.failed; ++i) parts.push_back(expand_node(x, items[i], pointer_append(p, i)));
+}
+
+// Refuses a node that would give more than --max-cases variants, before they are made.
+bool within_limit(Expansion& x, const std::string& pointer, long double count) {
+    if (count <= (long double)x.max_cases) return true;
+    if (!x.failed)
+        x.diags.error(pointer, "gen.too-many-cases",
+                      "this node gives " + std::to_string((unsigned long long)std::min<long double>(count, 1e19L)) +
+                          " cases or more, past the limit of " + std::to_string(x.max_cases) +
+                          " (gen --max-cases; split the spec, or narrow its axes)");
+    x.failed = true;
+    return false;
 }
 
 std::vector<Variant> axis(const JsonDocument& doc, const json& node, const std::string& pointer, Diagnostics& diags) {
@@ -154,9 +178,11 @@ std::vector<Variant> variants(const JsonDocument& doc, const json& node, const s
     return out;
 }
 
-}  // namespace
-
-std::vector<Variant> expand(const JsonDocument& doc, const json& node, const std::string& pointer, Tier tier, Diagnostics& diags) {
+std::vector<Variant> expand_node(Expansion& x, const json& node, const std::string& pointer) {
+    const JsonDocument& doc = x.doc;
+    const Tier tier = x.tier;
+    Diagnostics& diags = x.diags;
+    if (x.failed) return {};
     if (!node.is_object()) {
         diags.error(pointer, "gen.node", "a sweep node is an object: product, zip, concat, byTier, an axis or variants");
         return {};
@@ -164,7 +190,10 @@ std::vector<Variant> expand(const JsonDocument& doc, const json& node, const std
     if (is_tier_excluded(node, pointer, tier, diags)) return {};
     std::vector<std::vector<Variant>> parts;
     if (node.contains("product")) {
-        list_of(doc, node, "product", pointer, tier, diags, parts);
+        list_of(x, node, "product", pointer, parts);
+        long double count = 1;
+        for (const auto& part : parts) count *= (long double)part.size();
+        if (!within_limit(x, pointer, count)) return {};
         std::vector<Variant> acc{Variant{}};
         for (const auto& part : parts) {
             std::vector<Variant> next;
@@ -174,13 +203,17 @@ std::vector<Variant> expand(const JsonDocument& doc, const json& node, const std
         return parts.empty() ? std::vector<Variant>{} : acc;
     }
     if (node.contains("concat")) {
-        list_of(doc, node, "concat", pointer, tier, diags, parts);
+        list_of(x, node, "concat", pointer, parts);
+        long double count = 0;
+        for (const auto& part : parts) count += (long double)part.size();
+        if (!within_limit(x, pointer, count)) return {};
         std::vector<Variant> out;
         for (auto& part : parts) out.insert(out.end(), part.begin(), part.end());
         return out;
     }
     if (node.contains("zip")) {
-        list_of(doc, node, "zip", pointer, tier, diags, parts);
+        list_of(x, node, "zip", pointer, parts);
+        if (x.failed) return {};
         const bool cycle = node.contains("cycle") && node["cycle"].is_boolean() && node["cycle"].get<bool>();
         size_t n = 0;
         for (const auto& part : parts) n = std::max(n, part.size());
@@ -209,7 +242,7 @@ std::vector<Variant> expand(const JsonDocument& doc, const json& node, const std
         // The node for the tier asked, else the nearest tier below it that has one.
         for (int t = int(tier); t >= 0; --t) {
             const std::string key(tier_name(Tier(t)));
-            if (bt.contains(key)) return expand(doc, bt[key], pointer_append(p, key), tier, diags);
+            if (bt.contains(key)) return expand_node(x, bt[key], pointer_append(p, key));
         }
         return {};
     }
@@ -220,12 +253,32 @@ std::vector<Variant> expand(const JsonDocument& doc, const json& node, const std
             return {};
         }
         const std::string n = node["use"].get<std::string>();
-        return expand(doc, defs[n], pointer_append("/defs", n), tier, diags);
+        if (std::find(x.using_defs.begin(), x.using_defs.end(), n) != x.using_defs.end()) {
+            std::string chain;
+            for (const auto& u : x.using_defs) chain += u + " -> ";
+            diags.error(pointer_append(pointer, "use"), "gen.use-cycle", "\"use\": \"" + n + "\" is a cycle (" + chain + n + ")");
+            x.failed = true;
+            return {};
+        }
+        x.using_defs.push_back(n);
+        auto out = expand_node(x, defs[n], pointer_append("/defs", n));
+        x.using_defs.pop_back();
+        return out;
     }
     if (node.contains("variants")) return variants(doc, node, pointer, tier, diags);
     if (node.contains("values")) return axis(doc, node, pointer, diags);
     diags.error(pointer, "gen.node", "a sweep node is an object: product, zip, concat, byTier, an axis or variants");
     return {};
+}
+
+}  // namespace
+
+std::vector<Variant> expand(const JsonDocument& doc, const json& node, const std::string& pointer, Tier tier, Diagnostics& diags,
+                            size_t max_cases) {
+    Expansion x{doc, tier, diags, max_cases, {}};
+    auto out = expand_node(x, node, pointer);
+    if (x.failed) return {};
+    return out;
 }
 
 }  // namespace dmlref::gen

@@ -2,6 +2,8 @@
 // its dispatch command binds, as a dmlref case (docs/dxdispatch.md).
 #include "interop/dxdispatch_internal.hpp"
 
+#include "dmlref/checked.hpp"
+
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -213,7 +215,9 @@ std::string import_dxdispatch(const fs::path& model, Diagnostics& diags, const D
             resources[b->resource] = std::move(*r);
         }
         const Resource& r = resources[b->resource];
-        return {&r, b->element_offset * element_size(r.type)};
+        // In bytes, without wrapping: an offset past the resource is refused below, never read
+        // modulo 2^64 from somewhere else.
+        return {&r, saturating_mul(b->element_offset, element_size(r.type))};
     };
     ordered_json inputs = ordered_json::object();
     std::map<std::string, std::string> input_resource;

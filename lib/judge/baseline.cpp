@@ -3,6 +3,7 @@
 #include "dmlref/baseline.hpp"
 
 #include "dmlref/json_document.hpp"
+#include "dmlref/printable.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -57,12 +58,17 @@ std::vector<BaselineEntry> read_baseline(const fs::path& file) {
     if (!f) throw BaselineError(file.string() + ": /: error: cannot read the baseline file [baseline.read]");
     std::stringstream ss;
     ss << f.rdbuf();
-    oj j;
+    // The strict reader of case files (a duplicate key is an error, not "the last wins").
+    JsonDocument doc;
     try {
-        j = oj::parse(ss.str());
-    } catch (const std::exception&) {
-        throw BaselineError(file.string() + ": /: error: the baseline is not JSON [baseline.format]");
+        doc = parse_json_text(ss.str());
+    } catch (const CaseError& e) {
+        const auto& items = e.diagnostics().items();
+        const std::string why = items.empty() ? std::string("not JSON") : printable(items.front().message) + " [" + items.front().rule + "]";
+        throw BaselineError(file.string() + ": " + (items.empty() || items.front().path.empty() ? "/" : items.front().path) +
+                            ": error: the baseline is not strict JSON: " + why + " [baseline.format]");
     }
+    const auto& j = doc.root;
     auto bad = [&](const std::string& where, const std::string& what) {
         return BaselineError(file.string() + ": " + where + ": error: " + what + " (docs/diff.md, Baselines) [baseline.format]");
     };
@@ -80,7 +86,8 @@ std::vector<BaselineEntry> read_baseline(const fs::path& file) {
     }
     std::sort(v.begin(), v.end(), before);
     for (size_t i = 1; i < v.size(); ++i)
-        if (key(v[i]) == key(v[i - 1])) throw bad("/failures", "the failure (" + v[i].Case + ", " + v[i].Output + ", " + v[i].Reading + ") is listed twice");
+        if (key(v[i]) == key(v[i - 1]))
+            throw bad("/failures", "the failure (" + printable(v[i].Case) + ", " + printable(v[i].Output) + ", " + printable(v[i].Reading) + ") is listed twice");
     return v;
 }
 
@@ -113,13 +120,15 @@ int BaselineComparison::exit_code(const DiffReport& r) const {
 }
 
 namespace {
+// Names are printed escaped (dmlref/printable.hpp): a case name with a newline or a terminal escape
+// cannot forge a line of the report.
 std::string entry_text(const BaselineEntry& e) {
-    std::string s = e.Case;
-    if (!e.Output.empty()) s += " " + e.Output;
+    std::string s = printable(e.Case);
+    if (!e.Output.empty()) s += " " + printable(e.Output);
     if (e.Reading == "error") return s + ": could not be compared";
     if (e.Reading == "systematic") return s + ": systematic error";
     s += ": " + std::to_string(e.Elements) + " element" + (e.Elements == 1 ? "" : "s");
-    return s + (e.Reading == "none" ? " over tolerance, no known reading" : " follow" + std::string(e.Elements == 1 ? "s " : " ") + e.Reading);
+    return s + (e.Reading == "none" ? " over tolerance, no known reading" : " follow" + std::string(e.Elements == 1 ? "s " : " ") + printable(e.Reading));
 }
 }  // namespace
 

@@ -136,20 +136,22 @@ std::string known_values(std::string_view name) {
 
 std::optional<std::pair<std::string, std::string>> parse_policy_option(std::string_view text, Diagnostics& diags,
                                                                        const std::string& path) {
+    // What the user gave is echoed up to 64 bytes: an error stays a line.
+    auto shown = [](std::string_view s) { return s.size() > 64 ? std::string(s.substr(0, 64)) + "..." : std::string(s); };
     const size_t eq = text.find('=');
     if (eq == std::string_view::npos || eq == 0 || eq + 1 == text.size()) {
-        diags.error(path, "policy.syntax", "\"" + std::string(text) + "\" is not NAME=VALUE (e.g. ArgmaxNaN=NaNWins; docs/golden.md)");
+        diags.error(path, "policy.syntax", "\"" + shown(text) + "\" is not NAME=VALUE (e.g. ArgmaxNaN=NaNWins; docs/golden.md)");
         return std::nullopt;
     }
     const std::string name(text.substr(0, eq)), value(text.substr(eq + 1));
     if (!is_policy_name(name)) {
         diags.error(path, "policy.unknown-name",
-                    "\"" + name + "\" is not a policy of any operator; the policies and their alternatives are in docs/golden.md");
+                    "\"" + shown(name) + "\" is not a policy of any operator; the policies and their alternatives are in docs/golden.md");
         return std::nullopt;
     }
     if (!is_known_value(name, value)) {
         diags.error(path, "policy.unknown-value",
-                    "\"" + value + "\" is not a reading of " + name + " that dmlref evaluates; it knows " + known_values(name) +
+                    "\"" + shown(value) + "\" is not a reading of " + name + " that dmlref evaluates; it knows " + known_values(name) +
                     " (docs/golden.md)");
         return std::nullopt;
     }

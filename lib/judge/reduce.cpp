@@ -338,7 +338,7 @@ ReduceResult reduce(const Case& c, const Backend& backend, const ReduceOptions& 
     // The original's kind: that of its worst over-tolerance element.
     auto actual = backend(c);
     ++z.r.runs;
-    if (!actual) throw std::runtime_error("the backend computed no outputs for the original case");
+    if (!actual) throw BackendFailed("the backend computed no outputs for the original case");
     Diagnostics d;
     const Case golden = parse_case(parse_json_text(write_golden(c, run_case(c), "golden.json")), "golden.json", d);
     for (const auto& f : tensor_fields(golden.op)) {
@@ -352,7 +352,7 @@ ReduceResult reduce(const Case& c, const Backend& backend, const ReduceOptions& 
                 break;
             }
     }
-    if (z.r.kind.output.empty()) throw std::runtime_error("the backend's outputs are within tolerance: there is no failure to reduce");
+    if (z.r.kind.output.empty()) throw NothingToReduce("the backend's outputs are within tolerance: there is no failure to reduce");
     z.r.elements_before = total_elements(c);
     while (z.budget() && (z.try_pack() || z.try_sizes() || z.try_arrays() || z.try_values())) {}
     z.r.reduced = z.current;
