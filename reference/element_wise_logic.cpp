@@ -43,6 +43,7 @@
 #include "element_wise_logic.hpp"
 
 #include "dmlref/numeric.hpp"
+#include "dmlref/readings.hpp"
 
 #include <bit>
 #include <cstring>
@@ -187,7 +188,28 @@ template <OT Op> void evaluate(const Binary<Op>& d, const Bindings& b) {
             const U one = U(value_bits(out, 1)), zero = U(value_bits(out, 0));
             map_elements<U, T, T>(Y, [=](T x, T y) { return logical<Op>(nonzero(x), nonzero(y)) ? one : zero; }, A, B);
         });
-    } else {  // the bitwise operators and the shifts: on the bits of the element's width
+    } else if constexpr ((Op == OT::ELEMENT_WISE_BIT_SHIFT_LEFT || Op == OT::ELEMENT_WISE_BIT_SHIFT_RIGHT)) {
+        if (!any_reading_in_force()) {
+            dispatch_width(in, [&]<class W>() { map_elements<W, W, W>(Y, [](W x, W y) { return bitwise<Op>(x, y); }, A, B); });
+            return;
+        }
+        // The alternative readings (docs/golden.md, "Element-wise logic"), each where it decides.
+        const bool modulo = in_force(Reading::ShiftCountModuloWidth);  // ShiftCount=ModuloWidth
+        const bool arithmetic = Op == OT::ELEMENT_WISE_BIT_SHIFT_RIGHT && in_force(Reading::SignedShiftArithmetic) &&
+                                !is_float(in) && in != DataType::UINT8 && in != DataType::UINT16 &&
+                                in != DataType::UINT32 && in != DataType::UINT64;  // SignedShift=Arithmetic: signed types
+        dispatch_width(in, [&]<class W>() {
+            map_elements<W, W, W>(Y, [=](W x, W y) {
+                constexpr W width = W(sizeof(W) * 8);
+                const W count = modulo ? W(y & W(width - 1)) : y;
+                if (!arithmetic) return bitwise<Op>(x, count);
+                const bool negative = (x >> (width - 1)) != 0;
+                if (count >= width) return negative ? W(~W(0)) : W(0);
+                const W shifted = W(x >> count);
+                return negative && count != 0 ? W(shifted | W(~W(0) << (width - count))) : shifted;
+            }, A, B);
+        });
+    } else {  // the bitwise operators: on the bits of the element's width
         dispatch_width(in, [&]<class W>() { map_elements<W, W, W>(Y, [](W x, W y) { return bitwise<Op>(x, y); }, A, B); });
     }
 }

@@ -387,3 +387,38 @@ TEST_CASE("element-wise logic: feature levels from the pages' tables") {
     d.ATensor = d.BTensor = d.OutputTensor = desc(DataType::FLOAT64, {2});
     CHECK(lowest_supporting_feature_level({OT::ELEMENT_WISE_IF, d}, nullptr) == 0x5000u);
 }
+
+TEST_CASE("BIT_SHIFT alternative readings: ShiftCount=ModuloWidth, SignedShift=Arithmetic") {
+    using SHL = DML_ELEMENT_WISE_BIT_SHIFT_LEFT_OPERATOR_DESC;
+    using SHR = DML_ELEMENT_WISE_BIT_SHIFT_RIGHT_OPERATOR_DESC;
+    auto shifted = [](auto tag, DataType t, auto a, auto b, std::map<std::string, std::string> policies) {
+        using D = decltype(tag);
+        using T = typename decltype(a)::value_type;
+        Case c;
+        c.op = binary_op<D>(t, t, {uint32_t(a.size())});
+        const D& d = get<D>(c.op.Desc);
+        c.inputs["ATensor"] = buffer(d.ATensor, a);
+        c.inputs["BTensor"] = buffer(d.BTensor, b);
+        c.policies = std::move(policies);
+        return as_values<T>(run_case(c).values.at("OutputTensor"));
+    };
+    // UINT8 counts modulo 8: 1 << 8 -> 1 << 0 = 1; 3 << 255 -> 3 << 7 = 0x180 -> 0x80; 1 << 9 -> 1 << 1 = 2.
+    check_bits(shifted(SHL{}, DataType::UINT8, std::vector<uint8_t>{1, 3, 1}, std::vector<uint8_t>{8, 255, 9}, {{"ShiftCount", "ModuloWidth"}}),
+               std::vector<uint8_t>{1, 0x80, 2});
+    // UINT32: 0x80000000 >> 32 -> >> 0 = 0x80000000; >> 33 -> >> 1 = 0x40000000.
+    check_bits(shifted(SHR{}, DataType::UINT32, std::vector<uint32_t>{0x80000000u, 0x80000000u}, std::vector<uint32_t>{32, 33},
+                       {{"ShiftCount", "ModuloWidth"}}),
+               std::vector<uint32_t>{0x80000000u, 0x40000000u});
+    // INT8 arithmetic: -128 (0x80) >> 1 = 0xc0 = -64; -1 >> 7 = -1; 64 >> 2 = 16; -128 >> 8 (count >= width) = -1;
+    // a count of -1 (0xff = 255) also gives -1 for a negative value, 0 for 5.
+    check_bits(shifted(SHR{}, DataType::INT8, std::vector<int8_t>{-128, -1, 64, -128, -3, 5}, std::vector<int8_t>{1, 7, 2, 8, -1, -1},
+                       {{"SignedShift", "Arithmetic"}}),
+               std::vector<int8_t>{-64, -1, 16, -1, -1, 0});
+    // Both: INT16 -32768 >> 17 -> >> 1 = -16384 (0xc000).
+    check_bits(shifted(SHR{}, DataType::INT16, std::vector<int16_t>{-32768}, std::vector<int16_t>{17},
+                       {{"SignedShift", "Arithmetic"}, {"ShiftCount", "ModuloWidth"}}),
+               std::vector<int16_t>{-16384});
+    // Arithmetic leaves unsigned types logical: UINT8 0x80 >> 1 = 0x40.
+    check_bits(shifted(SHR{}, DataType::UINT8, std::vector<uint8_t>{0x80}, std::vector<uint8_t>{1}, {{"SignedShift", "Arithmetic"}}),
+               std::vector<uint8_t>{0x40});
+}
