@@ -23,6 +23,8 @@ pairs=(
   "cases/max_pooling/grad_subnormal_terms_kept.json|Subnormals=FlushAtomicSums"
   "cases/relu/relu_nan_gives_positive_zero.json|ForwardNaN=NaNPropagates"
   "cases/resample/old_nn_evidence_floor_x_plus_half.json|OldNearestNeighbor=FloorXPlusHalf"
+  "cases/element_wise_logic/bit_shift_left_uint8_count_at_least_width.json|ShiftCount=ModuloWidth"
+  "cases/element_wise_logic/bit_shift_right_int8_logical.json|SignedShift=Arithmetic"
 )
 
 k=0

@@ -405,8 +405,14 @@ TEST_CASE("coverage: cells, features and holes") {
     //   each over the 11 types.
     //   ROI align (DML_ROI_ALIGN*_OPERATOR_DESC): ROI_ALIGN, ROI_ALIGN1, ROI_ALIGN_GRAD, 4-D only,
     //     FLOAT32 and FLOAT16 only = 3 x 2 x 1.
+    //   element-wise logic, ranks 1..8 over the 11 types (their pages allow 1 to 8 dimensions): the five
+    //     comparisons, LOGICAL_AND, _OR, _XOR, _NOT, IS_NAN, IS_INFINITY, IF, BIT_AND, _OR, _XOR, _NOT,
+    //     _COUNT, _SHIFT_LEFT, _SHIFT_RIGHT = 19 x 11 x 8.
+    //   CAST, ranks 1..8 (DML_CAST_OPERATOR_DESC: 1 to 8 dimensions from 3.1), by its input's 11 types = 1 x 11 x 8.
     const uint64_t roi_align_cells = 3 * 2 * 1;
-    CHECK(none.scope == 7 * 11 * 6 + 2 * 11 * 7 + 15 * 11 * 8 + 4 * 11 * 8 + roi_align_cells);
+    const uint64_t element_wise_logic_cells = 19 * 11 * 8;
+    const uint64_t cast_cells = 1 * 11 * 8;
+    CHECK(none.scope == 7 * 11 * 6 + 2 * 11 * 7 + 15 * 11 * 8 + 4 * 11 * 8 + roi_align_cells + element_wise_logic_cells + cast_cells);
     CHECK(scope_ranks(OperatorType::ROI_ALIGN_GRAD) == std::pair<uint32_t, uint32_t>{4, 4});
     CHECK(scope_type(OperatorType::ROI_ALIGN1, DataType::FLOAT16));
     CHECK_FALSE(scope_type(OperatorType::ROI_ALIGN1, DataType::FLOAT64));

@@ -33,6 +33,8 @@ enum class Reading : uint8_t {
     ForwardNaNPropagates,      // ForwardNaN=NaNPropagates
     OldNearestFloorXPlusHalf,  // OldNearestNeighbor=FloorXPlusHalf
     BnActivationPositiveZero,  // BnActivationSignedZero=PositiveZero
+    ShiftCountModuloWidth,     // ShiftCount=ModuloWidth
+    SignedShiftArithmetic,     // SignedShift=Arithmetic
     Count
 };
 

@@ -4,6 +4,7 @@
 
 #include "gen/gen_internal.hpp"
 
+#include "dmlref/descs/element_wise_logic.hpp"
 #include "dmlref/descs/resample.hpp"
 #include "dmlref/values.hpp"
 
@@ -183,6 +184,11 @@ std::optional<gen::Planned> descriptor_to_planned(const std::string& text, Diagn
             given["RoundingDirection"] = t == "down" ? "DECREASING" : "INCREASING";
             continue;
         }
+        if (t == "posinf" || t == "neginf") {
+            if (twice("InfinityMode")) return fail("\"" + t + "\": the infinity mode is given twice");
+            given["InfinityMode"] = t == "posinf" ? "POSITIVE" : "NEGATIVE";
+            continue;
+        }
         if (eq != std::string::npos) {
             ordered_json v;
             if (twice(key)) return fail("\"" + shown + "\": " + key + "= is given twice");
@@ -259,7 +265,7 @@ std::optional<gen::Planned> descriptor_to_planned(const std::string& text, Diagn
         else if (kind == "count" && (name == "DimensionCount" || name == "ScaleCount")) desc[name] = "auto";
         else if (kind == "count" && name == "IncludePadding") desc[name] = 0;
         else if (kind == "count") return fail("give " + std::string(token_of(kUintTokens, name)) + "= (" + name + ")");
-        else if (kind == "enum") desc[name] = name == "InterpolationMode" ? "NEAREST_NEIGHBOR" : "INCREASING";
+        else if (kind == "enum") desc[name] = name == "InterpolationMode" ? "NEAREST_NEIGHBOR" : name == "InfinityMode" ? "EITHER" : "INCREASING";
         else if (kind == "array") {
             const char* d = nullptr;
             for (const auto& [n, v] : kDefaults) if (n == name) d = v;
@@ -359,6 +365,8 @@ struct TokenWriter : FieldVisitor {
     void enumeration(std::string_view n, uint32_t& v, const EnumNames&) override {
         if (n == "InterpolationMode") tokens.push_back(v == DML_INTERPOLATION_MODE_LINEAR ? "linear" : "nearest");
         else if (n == "RoundingDirection") tokens.push_back(v == DML_AXIS_DIRECTION_DECREASING ? "down" : "up");
+        else if (n == "InfinityMode" && v != DML_IS_INFINITY_MODE_EITHER)
+            tokens.push_back(v == DML_IS_INFINITY_MODE_POSITIVE ? "posinf" : "neginf");
     }
     void fused_activation(std::string_view n, std::optional<DML_FUSED_ACTIVATION>& fa) override {
         if (fa) no(std::string(n) + " has no descriptor token");

@@ -66,6 +66,14 @@ std::vector<Alternative> make_alternatives() {
          "activations written without a branch on y >= 0: PyTorch's elu (x > 0 ? x : Alpha (exp(x) - 1)), a LEAKY_RELU "
          "written as max(0, y) + Alpha min(0, y)",
          {OT::BATCH_NORMALIZATION, OT::BATCH_NORMALIZATION_TRAINING}},
+        {Reading::ShiftCountModuloWidth, "ShiftCount", "ModuloWidth",
+         "a shift count is taken modulo the element's width (its low bits only): 1 << 8 is 1 in UINT8, 3 << 255 is 0x80",
+         "HLSL's << and >> (the count's low 5 bits for 32-bit values), x86 shift instructions, C compilers' shifts",
+         {OT::ELEMENT_WISE_BIT_SHIFT_LEFT, OT::ELEMENT_WISE_BIT_SHIFT_RIGHT}},
+        {Reading::SignedShiftArithmetic, "SignedShift", "Arithmetic",
+         "BIT_SHIFT_RIGHT of a signed integer type is arithmetic: the sign bit comes in at the top (INT8 -128 >> 1 is -64; "
+         "a count of the width or more gives -1 or 0)",
+         "PyTorch bitwise_right_shift and C++'s >> on signed types, numpy right_shift", {OT::ELEMENT_WISE_BIT_SHIFT_RIGHT}},
     };
 }
 

@@ -22,6 +22,10 @@ For every golden in CASES whose operator and desc map onto PyTorch (packed tenso
                         IncludePadding, as explicit zeros); _GRAD by autograd
   LOCAL_RESPONSE_NORMALIZATION  local_response_norm (CrossChannel TRUE); _GRAD by autograd
   ELEMENT_WISE_ADD      a + b (torch.add), broadcast and strided inputs read through their Strides
+  ELEMENT_WISE_LOGICAL_*, IS_NAN, IS_INFINITY, IF, BIT_* (but BIT_COUNT), CAST
+                        torch.eq/gt/lt/ge/le, logical_and/or/xor/not, isnan, isinf/isposinf/isneginf,
+                        where(cond != 0), bitwise_* on the bits, Tensor.to(dtype); strided inputs read
+                        through their Strides; types without a PyTorch dtype (UINT16/32/64) skipped
   (for these families strided inputs are read through their Strides; the rest take packed
   tensors only)
   RESAMPLE_GRAD1        interpolate backward: LINEAR with half-pixel offsets as bilinear,
@@ -232,6 +236,93 @@ STRIDED = {"AVERAGE_POOLING", "AVERAGE_POOLING1", "AVERAGE_POOLING_GRAD", "LOCAL
 OUTPUT = {"AVERAGE_POOLING": "OutputTensor", "AVERAGE_POOLING1": "OutputTensor", "LOCAL_RESPONSE_NORMALIZATION": "OutputTensor",
           "ELEMENT_WISE_ADD": "OutputTensor"}
 
+
+
+# ---- Element-wise logic and CAST (reference/element_wise_logic.cpp, reference/cast.cpp) ----------
+# Each reads its inputs through their Strides and writes OutputTensor in its DataType. PyTorch has no
+# UINT16, UINT32 or UINT64 here (DTYPES): such cases are skipped.
+
+def out_dtype(d):
+    t = d["OutputTensor"]["DataType"]
+    if t not in DTYPES:
+        raise NotImplementedError(t + " (no PyTorch dtype)")
+    return DTYPES[t]
+
+
+def inputs(d, npy, dev, *fields):
+    for f in fields:
+        if d[f]["DataType"] not in DTYPES:
+            raise NotImplementedError(d[f]["DataType"] + " (no PyTorch dtype)")
+    return [tensor(npy, f, d[f], dev) for f in fields]
+
+
+def logic_binary(fn):
+    def run(d, npy, dev):
+        a, b = inputs(d, npy, dev, "ATensor", "BTensor")
+        return fn(a, b).to(out_dtype(d))
+    return run
+
+
+def logic_unary(fn):
+    def run(d, npy, dev):
+        (x,) = inputs(d, npy, dev, "InputTensor")
+        return fn(x).to(out_dtype(d))
+    return run
+
+
+def is_infinity(d, npy, dev):
+    (x,) = inputs(d, npy, dev, "InputTensor")
+    mode = str(d.get("InfinityMode", "EITHER")).removeprefix("DML_IS_INFINITY_MODE_")
+    f = {"EITHER": torch.isinf, "POSITIVE": torch.isposinf, "NEGATIVE": torch.isneginf}[mode]
+    return f(x).to(out_dtype(d))
+
+
+def where(d, npy, dev):
+    c, a, b = inputs(d, npy, dev, "ConditionTensor", "ATensor", "BTensor")
+    return torch.where(c != 0, a, b)
+
+
+def bits_of(x):
+    """A float tensor's bits as the signed integer of its width (bitwise operators read the encoding)."""
+    view = {torch.float16: torch.int16, torch.float32: torch.int32, torch.float64: torch.int64}
+    return x.view(view[x.dtype]) if x.dtype in view else x
+
+
+def bitwise_binary(fn):
+    def run(d, npy, dev):
+        a, b = inputs(d, npy, dev, "ATensor", "BTensor")
+        return fn(bits_of(a), bits_of(b)).view(a.dtype)
+    return run
+
+
+def bit_not(d, npy, dev):
+    (x,) = inputs(d, npy, dev, "InputTensor")
+    return torch.bitwise_not(bits_of(x)).view(x.dtype)
+
+
+def cast(d, npy, dev):
+    (x,) = inputs(d, npy, dev, "InputTensor")
+    return x.to(out_dtype(d))
+
+
+LOGIC_OPERATORS = {
+    "ELEMENT_WISE_LOGICAL_EQUALS": logic_binary(torch.eq), "ELEMENT_WISE_LOGICAL_GREATER_THAN": logic_binary(torch.gt),
+    "ELEMENT_WISE_LOGICAL_LESS_THAN": logic_binary(torch.lt), "ELEMENT_WISE_LOGICAL_GREATER_THAN_OR_EQUAL": logic_binary(torch.ge),
+    "ELEMENT_WISE_LOGICAL_LESS_THAN_OR_EQUAL": logic_binary(torch.le), "ELEMENT_WISE_LOGICAL_AND": logic_binary(torch.logical_and),
+    "ELEMENT_WISE_LOGICAL_OR": logic_binary(torch.logical_or), "ELEMENT_WISE_LOGICAL_XOR": logic_binary(torch.logical_xor),
+    "ELEMENT_WISE_LOGICAL_NOT": logic_unary(torch.logical_not), "ELEMENT_WISE_IS_NAN": logic_unary(torch.isnan),
+    "ELEMENT_WISE_IS_INFINITY": is_infinity, "ELEMENT_WISE_IF": where,
+    "ELEMENT_WISE_BIT_AND": bitwise_binary(torch.bitwise_and), "ELEMENT_WISE_BIT_OR": bitwise_binary(torch.bitwise_or),
+    "ELEMENT_WISE_BIT_XOR": bitwise_binary(torch.bitwise_xor), "ELEMENT_WISE_BIT_NOT": bit_not,
+    # BIT_COUNT has no PyTorch operator; the shifts are PyTorch's (arithmetic right shift on signed types,
+    # counts past the width as its kernels give them: the cases where that differs show the policies).
+    "ELEMENT_WISE_BIT_SHIFT_LEFT": bitwise_binary(torch.bitwise_left_shift),
+    "ELEMENT_WISE_BIT_SHIFT_RIGHT": bitwise_binary(torch.bitwise_right_shift),
+    "CAST": cast,
+}
+OPERATORS.update(LOGIC_OPERATORS)
+STRIDED.update(LOGIC_OPERATORS)
+OUTPUT.update({op: "OutputTensor" for op in LOGIC_OPERATORS})
 
 # ---- Planted bugs: each takes (desc, npy dir, device, correct grad) and returns a wrong grad. ----
 

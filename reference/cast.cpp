@@ -1,0 +1,136 @@
+// DML_OPERATOR_CAST.
+//
+// Spec: DirectML API reference, "DML_CAST_OPERATOR_DESC structure": f(x) = cast(x), "casting each
+// element in the input to the data type of the output tensor"; InputTensor and OutputTensor have
+// the same DimensionCount and Sizes. The page says nothing of rounding, range or NaN, so every
+// conversion below is dmlref's decision, each a named policy (docs/golden.md, "Cast"):
+//
+//   float -> float   the exact value rounded once to nearest-even; overflow gives the infinity of its
+//                    sign; subnormals kept (CastFloatToFloat=RoundNearestEven, Subnormals=Preserve).
+//                    Widening is exact.
+//   NaN -> float     a quiet NaN of the same sign whose payload is the input's fraction bits, shifted
+//                    to the new width (the low bits dropped when narrowing), with the quiet bit set
+//                    (CastNaN=QuietKeepsSignAndPayload). A cast to the same type copies the bits.
+//   float -> integer truncated toward zero, then saturated to the type's range; NaN gives 0
+//                    (CastFloatToInteger=TruncateSaturateNaNZero): 2.7 -> 2, -2.7 -> -2, 300 -> 127 in INT8.
+//   integer -> float the exact integer rounded once to nearest-even (never through a double where
+//                    that would round twice: INT64 -> FLOAT32 converts directly), overflow to infinity
+//                    (FLOAT16: 65520 and above) (CastIntegerToFloat=RoundNearestEven).
+//   integer -> integer  the value modulo 2^width, two's complement (CastIntegerToInteger=WrapToWidth):
+//                    300 -> 44 and -1 -> 255 in UINT8.
+//
+// Every input is read through its own strides (zero strides broadcast). The page does not allow
+// in-place execution.
+#include "cast.hpp"
+
+#include "dmlref/numeric.hpp"
+
+#include <cmath>
+#include <limits>
+#include <type_traits>
+
+namespace dmlref::reference {
+
+namespace {
+
+// The fraction (mantissa) width of a float type.
+template <class T> constexpr int fraction_bits() {
+    if constexpr (is_half_v<T>) return 10;
+    else if constexpr (std::is_same_v<T, float>) return 23;
+    else return 52;
+}
+
+// A NaN of From as a quiet NaN of To: the sign, the fraction shifted to To's width, the quiet bit set.
+template <class To, class From> To cast_nan(From x) {
+    using BF = bits_t<From>;
+    using BT = bits_t<To>;
+    constexpr int ff = fraction_bits<From>(), ft = fraction_bits<To>();
+    constexpr int wf = int(sizeof(From) * 8), wt = int(sizeof(To) * 8);
+    const BF b = to_bits(x);
+    const uint64_t sign = uint64_t(b >> (wf - 1)) & 1u;
+    const uint64_t fraction = uint64_t(b) & ((uint64_t(1) << ff) - 1);
+    const uint64_t f = ft >= ff ? fraction << (ft - ff) : fraction >> (ff - ft);
+    const uint64_t exponent_all_ones = ((uint64_t(1) << (wt - 1 - ft)) - 1) << ft;
+    const uint64_t quiet = uint64_t(1) << (ft - 1);
+    return from_bits<To>(BT((sign << (wt - 1)) | exponent_all_ones | quiet | f));
+}
+
+template <class To, class From> To cast_value(From x) {
+    if constexpr (std::is_same_v<To, From>) {
+        return x;  // the same type: the bits, unchanged
+    } else if constexpr (is_floating_v<From> && is_floating_v<To>) {
+        if (is_nan(x)) return cast_nan<To>(x);
+        return round_to_float<To>(widen(x));  // widen is exact; one rounding to To
+    } else if constexpr (is_floating_v<From>) {  // float -> integer
+        const double v = widen(x);
+        if (std::isnan(v)) return To(0);
+        const double t = std::trunc(v);
+        // The range [min, 2^digits) of To, both ends exact in a double.
+        const double hi = std::ldexp(1.0, std::numeric_limits<To>::digits);
+        const double lo = double(std::numeric_limits<To>::min());
+        if (t >= hi) return std::numeric_limits<To>::max();
+        if (t < lo) return std::numeric_limits<To>::min();
+        return To(t);  // t is an integer inside To's range: exact
+    } else if constexpr (is_floating_v<To>) {  // integer -> float
+        if constexpr (is_half_v<To>) {
+            // Integers below 2^53 are exact in a double and round once to FLOAT16; larger ones are
+            // far beyond FLOAT16's range (65520 and above give infinity) whatever the double rounds to.
+            return half_from_double(double(x));
+        } else {
+            return static_cast<To>(x);  // one conversion, rounded once to nearest-even (SSE2 cvtsi2ss/sd)
+        }
+    } else {
+        return To(x);  // integer -> integer: modulo 2^width (C++20), two's complement
+    }
+}
+
+}  // namespace
+
+void validate(const DML_CAST_OPERATOR_DESC& d, Diagnostics& diags) {
+    // "InputTensor and OutputTensor must have the same DimensionCount and Sizes."
+    require_same_sizes(diags, {{"InputTensor", d.InputTensor}, {"OutputTensor", d.OutputTensor}}, "cast.same-sizes");
+}
+
+void evaluate(const DML_CAST_OPERATOR_DESC& d, const Bindings& b) {
+    const TensorView X(d.InputTensor, b.at("InputTensor"));
+    const TensorView Y(d.OutputTensor, b.at("OutputTensor"));
+    dispatch(d.OutputTensor.DataType, [&]<class To>() {
+        dispatch(d.InputTensor.DataType, [&]<class From>() { map_elements<To, From>(Y, [](From x) { return cast_value<To>(x); }, X); });
+    });
+}
+
+uint64_t cast_bits(DataType from, uint64_t bits, DataType to) {
+    return dispatch(to, [&]<class To>() {
+        return dispatch(from, [&]<class From>() {
+            return uint64_t(to_bits(cast_value<To>(from_bits<From>(bits_t<From>(bits)))));
+        });
+    });
+}
+
+// ---- explain (dmlref/explain.hpp, docs/explain.md) -------------------------------------------
+
+bool explain_cast(const Case& c, std::string_view, uint64_t flat, FamilyExplanation& out) {
+    const auto& d = get<DML_CAST_OPERATOR_DESC>(c.op.Desc);
+    out.inputs.push_back(input_element(c, "InputTensor", nd_coordinate(d.OutputTensor.Sizes, flat), "x"));
+    const DataType from = d.InputTensor.DataType, to = d.OutputTensor.DataType;
+    out.facts.emplace_back("formula", "cast(x) from " + std::string(name(from)) + " to " + std::string(name(to)));
+    std::string how;
+    if (from == to) how = "the same type: the bits, unchanged";
+    else if (is_float(from) && is_float(to)) {
+        how = "the exact value rounded once to nearest-even (a NaN: quiet, sign and payload kept)";
+        out.policies = {"CastFloatToFloat", "CastNaN", "Subnormals"};
+    } else if (is_float(from)) {
+        how = "truncated toward zero, saturated to the type's range; NaN gives 0";
+        out.policies = {"CastFloatToInteger"};
+    } else if (is_float(to)) {
+        how = "the exact integer rounded once to nearest-even";
+        out.policies = {"CastIntegerToFloat"};
+    } else {
+        how = "the integer modulo 2^width (two's complement)";
+        out.policies = {"CastIntegerToInteger"};
+    }
+    out.facts.emplace_back("decided by", how);
+    return true;
+}
+
+}  // namespace dmlref::reference
