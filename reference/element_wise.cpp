@@ -1,8 +1,17 @@
-// DML_OPERATOR_ELEMENT_WISE_ADD.
+// DML_OPERATOR_ELEMENT_WISE_ADD, _SUBTRACT, _MULTIPLY, _DIVIDE, _MAX, _MIN and _MEAN: the binary
+// arithmetic operators.
 //
-// Spec: DirectML API reference, "DML_ELEMENT_WISE_ADD_OPERATOR_DESC structure".
+// Spec: DirectML API reference, "DML_ELEMENT_WISE_ADD_OPERATOR_DESC structure" (and the pages of
+// the same name for SUBTRACT, MULTIPLY, DIVIDE, MAX, MIN and MEAN).
 //
-//   ADD   f(a, b) = a + b      ATensor, BTensor and OutputTensor: one DataType, DimensionCount and Sizes
+//   ADD        f(a, b) = a + b
+//   SUBTRACT   f(a, b) = a - b
+//   MULTIPLY   f(a, b) = a * b
+//   DIVIDE     f(a, b) = a / b      "For integer divisions, the result is truncated."
+//   MAX        f(a, b) = max(a, b)
+//   MIN        f(a, b) = min(a, b)
+//   MEAN       f(a, b) = (a + b) / 2
+//   Each: ATensor, BTensor and OutputTensor must have the same DataType, DimensionCount and Sizes.
 //
 // DirectML broadcasts by strides: an input may have zero strides, any strides, or be the buffer the
 // output is bound to (the page allows in-place execution); the loop reads every input through its
@@ -18,10 +27,27 @@
 //     (NonFiniteSum=CanonicalNaN); judging lets any NaN match it.
 //   - Integer types wrap to the width (IntegerOverflow=WrapToWidth): two's complement, as
 //     DirectML's integer arithmetic on GPUs does.
+// The other six (docs/golden.md, "Element-wise arithmetic"):
+//   - SUBTRACT is ADD of -b: the same rounding, NaN and wrapping decisions.
+//   - MULTIPLY: a product of two FLOAT16 or FLOAT32 values is exact in float64 (at most 2 * 24
+//     significant bits, exponents far inside float64's range), so it is rounded once; FLOAT64 is
+//     one IEEE multiplication. A NaN product (0 * inf, a NaN operand) is the canonical NaN
+//     (NaNResult=CanonicalNaN). Integers wrap.
+//   - DIVIDE: a FLOAT16 or FLOAT32 quotient is computed in float64 and rounded to the type, which is
+//     the correctly rounded quotient (53 >= 2 * 24 + 2; docs/golden.md); FLOAT64 is one IEEE
+//     division. x / 0 is the signed infinity, 0 / 0 and inf / inf the canonical NaN. Integers truncate
+//     toward zero (the page); a zero divisor gives all bits set (IntegerDivisionByZero=AllBitsSet,
+//     dmlref's decision); INT_MIN / -1 wraps to INT_MIN (IntegerOverflow=WrapToWidth).
+//   - MAX and MIN select an operand and keep its bits. A NaN operand is ignored (D3D's min and max;
+//     MinMaxNaN=IgnoreNaNOperand); both NaN give the canonical NaN. -0 orders below +0
+//     (SignedZeroMinMax=NegativeZeroBelowPositiveZero): max(-0, +0) = +0, min(-0, +0) = -0.
+//   - MEAN: (a + b) / 2 exact, rounded once; integers: the exact sum (no wrap) halved and truncated
+//     toward zero (IntegerMean=ExactSumTruncated, dmlref's decision).
 #include "element_wise.hpp"
 
 #include "dmlref/numeric.hpp"
 
+#include <cmath>
 #include <cstring>
 #include <type_traits>
 
@@ -42,6 +68,97 @@ template <class T> T add(T a, T b) {
     }
 }
 
+template <class T> T subtract(T a, T b) {
+    if constexpr (std::is_same_v<T, double>) {
+        const double s = a - b;
+        return s != s ? canonical_nan<double>() : s;
+    } else if constexpr (is_floating_v<T>) {
+        const double s = widen(a) - widen(b);  // rounded once more to T: innocuous, as for ADD
+        return s != s ? canonical_nan<T>() : round_to_float<T>(s);
+    } else {
+        using U = std::make_unsigned_t<T>;
+        return T(U(U(a) - U(b)));
+    }
+}
+
+template <class T> T multiply(T a, T b) {
+    if constexpr (std::is_same_v<T, double>) {
+        const double p = a * b;
+        return p != p ? canonical_nan<double>() : p;
+    } else if constexpr (is_floating_v<T>) {
+        const double p = widen(a) * widen(b);  // exact: at most 48 significant bits
+        return p != p ? canonical_nan<T>() : round_to_float<T>(p);
+    } else {
+        // Modulo 2^64 (a negative value converts to its two's complement), then to the width.
+        using U = std::make_unsigned_t<T>;
+        return T(U(uint64_t(a) * uint64_t(b)));
+    }
+}
+
+template <class T> T divide(T a, T b) {
+    if constexpr (std::is_same_v<T, double>) {
+        const double q = a / b;
+        return q != q ? canonical_nan<double>() : q;
+    } else if constexpr (is_floating_v<T>) {
+        const double q = widen(a) / widen(b);  // rounded twice, innocuously: 53 >= 2 * 24 + 2
+        return q != q ? canonical_nan<T>() : round_to_float<T>(q);
+    } else {
+        using U = std::make_unsigned_t<T>;
+        if (b == 0) return T(U(~U(0)));  // IntegerDivisionByZero=AllBitsSet
+        if constexpr (std::is_signed_v<T>) return T(U(uint128_t(int128_t(a) / int128_t(b))));  // INT_MIN / -1 wraps
+        else return T(a / b);
+    }
+}
+
+// D3D's max and min: a NaN operand is ignored; -0 orders below +0; the chosen operand's bits.
+template <class T> T maximum(T a, T b) {
+    if constexpr (is_floating_v<T>) {
+        const bool an = is_nan(a), bn = is_nan(b);
+        if (an && bn) return canonical_nan<T>();
+        if (an) return b;
+        if (bn) return a;
+        const double x = widen(a), y = widen(b);
+        if (x == y) return std::signbit(x) ? b : a;  // +0 over -0; otherwise the same bits
+        return x > y ? a : b;
+    } else {
+        return a > b ? a : b;
+    }
+}
+
+template <class T> T minimum(T a, T b) {
+    if constexpr (is_floating_v<T>) {
+        const bool an = is_nan(a), bn = is_nan(b);
+        if (an && bn) return canonical_nan<T>();
+        if (an) return b;
+        if (bn) return a;
+        const double x = widen(a), y = widen(b);
+        if (x == y) return std::signbit(x) ? a : b;  // -0 under +0; otherwise the same bits
+        return x < y ? a : b;
+    } else {
+        return a < b ? a : b;
+    }
+}
+
+template <class T> T mean(T a, T b) {
+    if constexpr (std::is_same_v<T, double>) {
+        // s = a + b rounded. Where |s| >= 2^-1021, halving is exact and commutes with the rounding;
+        // below it, a + b is exact (both are multiples of 2^-1074 and the sum needs at most 53
+        // bits), so s * 0.5 rounds once. A sum that overflows has two operands of at least 2^971:
+        // their halves are exact and one addition rounds them once.
+        const double s = a + b;
+        if (s != s) return canonical_nan<double>();
+        if (std::isinf(s) && std::isfinite(a) && std::isfinite(b)) return a * 0.5 + b * 0.5;
+        return s * 0.5;
+    } else if constexpr (is_floating_v<T>) {
+        // The float64 sum is rounded, its half exactly so (no underflow in float64), and rounding
+        // the half once more to T gives the once-rounded mean (53 >= 2 * 24 + 2).
+        const double s = widen(a) + widen(b);
+        return s != s ? canonical_nan<T>() : round_to_float<T>(s * 0.5);
+    } else {
+        return T((int128_t(a) + int128_t(b)) / 2);  // IntegerMean=ExactSumTruncated: always in range
+    }
+}
+
 }  // namespace
 
 void validate(const DML_ELEMENT_WISE_ADD_OPERATOR_DESC& d, Diagnostics& diags) {
@@ -58,26 +175,123 @@ void evaluate(const DML_ELEMENT_WISE_ADD_OPERATOR_DESC& d, const Bindings& b) {
     dispatch(d.OutputTensor.DataType, [&]<class T>() { map_elements<T, T, T>(Y, [](T a, T x) { return add(a, x); }, A, B); });
 }
 
+// ---- SUBTRACT, MULTIPLY, DIVIDE, MAX, MIN, MEAN --------------------------------------------
+
+namespace {
+
+// "ATensor, BTensor, and OutputTensor must have the same DataType, DimensionCount, and Sizes."
+template <class D> void validate_binary(const D& d, Diagnostics& diags, std::string_view same_type, std::string_view same_sizes) {
+    const std::initializer_list<Named> all = {{"ATensor", d.ATensor}, {"BTensor", d.BTensor}, {"OutputTensor", d.OutputTensor}};
+    require_same_data_type(diags, all, same_type);
+    require_same_sizes(diags, all, same_sizes);
+}
+
+// Every element of OutputTensor from the elements of ATensor and BTensor at its coordinate, each
+// read through its own strides before the element is written (zero strides broadcast; in place).
+template <class D, class F> void evaluate_binary(const D& d, const Bindings& b, F f) {
+    const TensorView A(d.ATensor, b.at("ATensor"));
+    const TensorView B(d.BTensor, b.at("BTensor"));
+    const TensorView Y(d.OutputTensor, b.at("OutputTensor"));
+    dispatch(d.OutputTensor.DataType, [&]<class T>() { map_elements<T, T, T>(Y, [&](T a, T x) { return f(a, x); }, A, B); });
+}
+
+}  // namespace
+
+void validate(const DML_ELEMENT_WISE_SUBTRACT_OPERATOR_DESC& d, Diagnostics& diags) {
+    validate_binary(d, diags, "subtract.same-data-type", "subtract.same-sizes");
+}
+void evaluate(const DML_ELEMENT_WISE_SUBTRACT_OPERATOR_DESC& d, const Bindings& b) {
+    evaluate_binary(d, b, [](auto a, auto x) { return subtract(a, x); });
+}
+void validate(const DML_ELEMENT_WISE_MULTIPLY_OPERATOR_DESC& d, Diagnostics& diags) {
+    validate_binary(d, diags, "multiply.same-data-type", "multiply.same-sizes");
+}
+void evaluate(const DML_ELEMENT_WISE_MULTIPLY_OPERATOR_DESC& d, const Bindings& b) {
+    evaluate_binary(d, b, [](auto a, auto x) { return multiply(a, x); });
+}
+void validate(const DML_ELEMENT_WISE_DIVIDE_OPERATOR_DESC& d, Diagnostics& diags) {
+    validate_binary(d, diags, "divide.same-data-type", "divide.same-sizes");
+}
+void evaluate(const DML_ELEMENT_WISE_DIVIDE_OPERATOR_DESC& d, const Bindings& b) {
+    evaluate_binary(d, b, [](auto a, auto x) { return divide(a, x); });
+}
+void validate(const DML_ELEMENT_WISE_MAX_OPERATOR_DESC& d, Diagnostics& diags) {
+    validate_binary(d, diags, "max.same-data-type", "max.same-sizes");
+}
+void evaluate(const DML_ELEMENT_WISE_MAX_OPERATOR_DESC& d, const Bindings& b) {
+    evaluate_binary(d, b, [](auto a, auto x) { return maximum(a, x); });
+}
+void validate(const DML_ELEMENT_WISE_MIN_OPERATOR_DESC& d, Diagnostics& diags) {
+    validate_binary(d, diags, "min.same-data-type", "min.same-sizes");
+}
+void evaluate(const DML_ELEMENT_WISE_MIN_OPERATOR_DESC& d, const Bindings& b) {
+    evaluate_binary(d, b, [](auto a, auto x) { return minimum(a, x); });
+}
+void validate(const DML_ELEMENT_WISE_MEAN_OPERATOR_DESC& d, Diagnostics& diags) {
+    validate_binary(d, diags, "mean.same-data-type", "mean.same-sizes");
+}
+void evaluate(const DML_ELEMENT_WISE_MEAN_OPERATOR_DESC& d, const Bindings& b) {
+    evaluate_binary(d, b, [](auto a, auto x) { return mean(a, x); });
+}
+
 // ---- explain (dmlref/explain.hpp, docs/explain.md) -------------------------------------------
 
-// The two operands and the exact sum before its rounding.
+// The two operands, the formula, and what decided the element: the exact result rounded once, a
+// NaN, the integer rule, or the operand a selection chose.
 bool explain_element_wise(const Case& c, std::string_view, uint64_t flat, FamilyExplanation& out) {
-    const auto& d = get<DML_ELEMENT_WISE_ADD_OPERATOR_DESC>(c.op.Desc);
-    const std::vector<uint64_t> at = nd_coordinate(d.OutputTensor.Sizes, flat);
+    const OperatorType op = c.op.Type;
+    const TensorDesc* output = nullptr;
+    for (const auto& f : tensor_fields(c.op))
+        if (f.name == "OutputTensor") output = f.desc;
+    if (!output) return false;
+    const std::vector<uint64_t> at = nd_coordinate(output->Sizes, flat);
     const ExplainedInput a = input_element(c, "ATensor", at, "a");
     const ExplainedInput b = input_element(c, "BTensor", at, "b");
     out.inputs.push_back(a);
     out.inputs.push_back(b);
-    const DataType t = d.OutputTensor.DataType;
-    out.facts.emplace_back("formula", "a + b");
+    const DataType t = output->DataType;
+    const bool selects = op == OperatorType::ELEMENT_WISE_MAX || op == OperatorType::ELEMENT_WISE_MIN;
+    const char* formula = op == OperatorType::ELEMENT_WISE_ADD        ? "a + b"
+                          : op == OperatorType::ELEMENT_WISE_SUBTRACT ? "a - b"
+                          : op == OperatorType::ELEMENT_WISE_MULTIPLY ? "a * b"
+                          : op == OperatorType::ELEMENT_WISE_DIVIDE   ? (is_float(t) ? "a / b" : "a / b, truncated toward zero")
+                          : op == OperatorType::ELEMENT_WISE_MAX      ? "max(a, b)"
+                          : op == OperatorType::ELEMENT_WISE_MIN      ? "min(a, b)"
+                                                                      : "(a + b) / 2";
+    out.facts.emplace_back("formula", formula);
+    const bool sum_like = op == OperatorType::ELEMENT_WISE_ADD || op == OperatorType::ELEMENT_WISE_SUBTRACT ||
+                          op == OperatorType::ELEMENT_WISE_MEAN;
     if (is_float(t)) {
         const double x = element_value(t, a.bits), y = element_value(t, b.bits);
-        out.facts.emplace_back("decided by", x != x || y != y || (x + y) != (x + y)
-                                                 ? std::string("a NaN sum: the type's canonical NaN")
-                                                 : "the exact sum, rounded once to nearest-even");
-        out.policies.push_back("NonFiniteSum");
+        if (selects) {
+            if (x != x && y != y) out.facts.emplace_back("decided by", "both operands NaN: the type's canonical NaN");
+            else if (x != x || y != y) out.facts.emplace_back("decided by", "a NaN operand is ignored: the other operand's bits");
+            else if (x == y && std::signbit(x) != std::signbit(y))
+                out.facts.emplace_back("decided by", "-0 orders below +0");
+            else out.facts.emplace_back("decided by", "the chosen operand's bits");
+            out.policies.push_back("MinMaxNaN");
+            out.policies.push_back("SignedZeroMinMax");
+        } else {
+            const double r = op == OperatorType::ELEMENT_WISE_ADD        ? x + y
+                             : op == OperatorType::ELEMENT_WISE_SUBTRACT ? x - y
+                             : op == OperatorType::ELEMENT_WISE_MULTIPLY ? x * y
+                             : op == OperatorType::ELEMENT_WISE_DIVIDE   ? x / y
+                                                                         : x + y;
+            out.facts.emplace_back("decided by", r != r ? std::string("a NaN result: the type's canonical NaN")
+                                                        : "the exact result, rounded once to nearest-even");
+            out.policies.push_back(sum_like ? "NonFiniteSum" : "NaNResult");
+        }
+    } else if (selects) {
+        out.facts.emplace_back("decided by", "the chosen operand");
+    } else if (op == OperatorType::ELEMENT_WISE_DIVIDE) {
+        const bool zero = b.bits == 0;
+        out.facts.emplace_back("decided by", zero ? "a zero divisor: all bits set" : "the quotient truncated toward zero, wrapped to the width");
+        out.policies.push_back(zero ? "IntegerDivisionByZero" : "IntegerOverflow");
+    } else if (op == OperatorType::ELEMENT_WISE_MEAN) {
+        out.facts.emplace_back("decided by", "the exact sum halved, truncated toward zero");
+        out.policies.push_back("IntegerMean");
     } else {
-        out.facts.emplace_back("decided by", "the integer sum, wrapped to the type's width");
+        out.facts.emplace_back("decided by", "the integer result, wrapped to the type's width");
         out.policies.push_back("IntegerOverflow");
     }
     return true;

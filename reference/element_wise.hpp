@@ -1,4 +1,4 @@
-// The element-wise family: ELEMENT_WISE_ADD.
+// The element-wise family: ELEMENT_WISE_ADD, SUBTRACT, MULTIPLY, DIVIDE, MAX, MIN, MEAN.
 // What reference/element_wise*.cpp define for the family's record (reference/element_wise_record.cpp)
 // and tests. Internal to dmlref.
 #pragma once
@@ -11,6 +11,18 @@ namespace dmlref::reference {
 
 void validate(const DML_ELEMENT_WISE_ADD_OPERATOR_DESC& d, Diagnostics& diags);
 void evaluate(const DML_ELEMENT_WISE_ADD_OPERATOR_DESC& d, const Bindings& b);
+void validate(const DML_ELEMENT_WISE_SUBTRACT_OPERATOR_DESC& d, Diagnostics& diags);
+void evaluate(const DML_ELEMENT_WISE_SUBTRACT_OPERATOR_DESC& d, const Bindings& b);
+void validate(const DML_ELEMENT_WISE_MULTIPLY_OPERATOR_DESC& d, Diagnostics& diags);
+void evaluate(const DML_ELEMENT_WISE_MULTIPLY_OPERATOR_DESC& d, const Bindings& b);
+void validate(const DML_ELEMENT_WISE_DIVIDE_OPERATOR_DESC& d, Diagnostics& diags);
+void evaluate(const DML_ELEMENT_WISE_DIVIDE_OPERATOR_DESC& d, const Bindings& b);
+void validate(const DML_ELEMENT_WISE_MAX_OPERATOR_DESC& d, Diagnostics& diags);
+void evaluate(const DML_ELEMENT_WISE_MAX_OPERATOR_DESC& d, const Bindings& b);
+void validate(const DML_ELEMENT_WISE_MIN_OPERATOR_DESC& d, Diagnostics& diags);
+void evaluate(const DML_ELEMENT_WISE_MIN_OPERATOR_DESC& d, const Bindings& b);
+void validate(const DML_ELEMENT_WISE_MEAN_OPERATOR_DESC& d, Diagnostics& diags);
+void evaluate(const DML_ELEMENT_WISE_MEAN_OPERATOR_DESC& d, const Bindings& b);
 bool explain_element_wise(const Case& c, std::string_view output, uint64_t flat, FamilyExplanation& out);
 
 }  // namespace dmlref::reference

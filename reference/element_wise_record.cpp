@@ -1,8 +1,12 @@
 // The element-wise family's record (reference/kit/family.hpp): the facts of
-// DML_ELEMENT_WISE_ADD_OPERATOR_DESC from its page ("Tensor support"), and how its output is judged.
+// DML_ELEMENT_WISE_ADD_OPERATOR_DESC and of SUBTRACT, MULTIPLY, DIVIDE, MAX, MIN and MEAN from their
+// pages ("Availability", "Tensor support"), and how their outputs are judged (docs/tolerance.md,
+// "Element-wise arithmetic").
 #include "element_wise.hpp"
 
 #include "kit/policies.hpp"
+
+#include <cmath>
 
 namespace dmlref::reference {
 
@@ -45,13 +49,151 @@ OperatorRecord add() {
     return r;
 }
 
+// ---- SUBTRACT, MULTIPLY, DIVIDE, MAX, MIN, MEAN ---------------------------------------------
+
+using SUB = DML_ELEMENT_WISE_SUBTRACT_OPERATOR_DESC;
+using MUL = DML_ELEMENT_WISE_MULTIPLY_OPERATOR_DESC;
+using DIV = DML_ELEMENT_WISE_DIVIDE_OPERATOR_DESC;
+using MAX = DML_ELEMENT_WISE_MAX_OPERATOR_DESC;
+using MIN = DML_ELEMENT_WISE_MIN_OPERATOR_DESC;
+using MEAN = DML_ELEMENT_WISE_MEAN_OPERATOR_DESC;
+
+constexpr Policy kNaNResult{"NaNResult", "CanonicalNaN"};
+constexpr Policy kIntegerDivisionByZero{"IntegerDivisionByZero", "AllBitsSet"};
+constexpr Policy kMinMaxNaN{"MinMaxNaN", "IgnoreNaNOperand"};
+constexpr Policy kSignedZeroMinMax{"SignedZeroMinMax", "NegativeZeroBelowPositiveZero"};
+constexpr Policy kIntegerMean{"IntegerMean", "ExactSumTruncated"};
+
+const std::vector<DT> kF32F16I32U32 = {DT::FLOAT32, DT::FLOAT16, DT::INT32, DT::UINT32};
+
+// Float outputs judged as "Summed" with MaxTerms k: |actual - golden| <= (k - 1/2) ULP of the
+// golden, and a NaN golden matches any NaN. docs/tolerance.md ("Element-wise arithmetic")
+// derives each k from what a conforming backend may do; integer outputs are exact (Bits).
+template <class D, uint64_t K> std::optional<Tolerance> float_tolerance(const OperatorDesc& d, std::string_view) {
+    if (!is_float(get<D>(d).OutputTensor.DataType)) return std::nullopt;  // Bits
+    Tolerance t;
+    t.Kind = "Summed";
+    t.MaxTerms = K;
+    if constexpr (std::is_same_v<D, SUB>)
+        t.Why = "a - b, the exact difference rounded once: a sum of two terms, within (2 - 1/2) ULP for a backend's own "
+                "rounding; a NaN matches any NaN (docs/tolerance.md, Element-wise arithmetic)";
+    else if constexpr (std::is_same_v<D, MUL>)
+        t.Why = "a * b, the exact product rounded once: a backend's product correctly rounded or within 1 ULP (truncation "
+                "permitted) is within 1.5 ULP of it; a NaN matches any NaN (docs/tolerance.md, Element-wise arithmetic)";
+    else if constexpr (std::is_same_v<D, DIV>)
+        t.Why = "a / b, the correctly rounded quotient: a backend's division within 2.5 ULP in its working type, rounded "
+                "to the output, is within 3.5 ULP of it; a NaN matches any NaN (docs/tolerance.md, Element-wise arithmetic)";
+    else if constexpr (std::is_same_v<D, MEAN>)
+        t.Why = "(a + b) / 2 rounded once: a backend's sum (within 1 ULP) halved (exact above the subnormals, one more "
+                "rounding in them) is within 2.5 ULP of it; a NaN matches any NaN (docs/tolerance.md, Element-wise arithmetic)";
+    else
+        t.Why = "a selected operand, bit for bit; only a NaN golden (both operands NaN) matches any NaN "
+                "(docs/tolerance.md, Element-wise arithmetic)";
+    return t;
+}
+
+// The logical elements of ATensor and BTensor as bits, for the boundary flags.
+template <class D> bool operand_bits(const Case& c, std::vector<uint64_t>& a, std::vector<uint64_t>& b) {
+    const D& d = get<D>(c.op.Desc);
+    auto ia = c.inputs.find("ATensor"), ib = c.inputs.find("BTensor");
+    if (ia == c.inputs.end() || ib == c.inputs.end() || !is_valid(d.OutputTensor.DataType)) return false;
+    dispatch(d.OutputTensor.DataType, [&]<class T>() {
+        for (T v : logical_values<T>(d.ATensor, ia->second)) a.push_back(uint64_t(to_bits(v)));
+        for (T v : logical_values<T>(d.BTensor, ib->second)) b.push_back(uint64_t(to_bits(v)));
+    });
+    return a.size() == b.size();
+}
+
+// MAX and MIN: the elements whose operands are zeros of opposite signs, where a backend that does
+// not order -0 below +0 (D3D recommends it, without requiring it) would pick the other zero.
+template <class D> std::vector<BoundaryElement> signed_zero_boundary(const Case& c, std::string_view) {
+    std::vector<BoundaryElement> out;
+    std::vector<uint64_t> a, b;
+    const DataType t = get<D>(c.op.Desc).OutputTensor.DataType;
+    if (!is_float(t) || !operand_bits<D>(c, a, b)) return out;
+    const uint64_t sign = uint64_t(1) << (element_size(t) * 8 - 1);
+    for (size_t i = 0; i < a.size(); ++i)
+        if ((a[i] & ~sign) == 0 && (b[i] & ~sign) == 0 && a[i] != b[i]) out.push_back({i, "SignedZeroMinMax"});
+    return out;
+}
+
+// DIVIDE: integer elements with a zero divisor, whose value the page leaves open.
+std::vector<BoundaryElement> zero_divisor_boundary(const Case& c, std::string_view) {
+    std::vector<BoundaryElement> out;
+    std::vector<uint64_t> a, b;
+    if (is_float(get<DIV>(c.op.Desc).OutputTensor.DataType) || !operand_bits<DIV>(c, a, b)) return out;
+    for (size_t i = 0; i < b.size(); ++i)
+        if (b[i] == 0) out.push_back({i, "IntegerDivisionByZero"});
+    return out;
+}
+
+template <class D, void (*V)(const D&, Diagnostics&), void (*E)(const D&, const Bindings&), uint64_t K>
+OperatorRecord binary(std::vector<SupportRow> support, std::vector<Policy> policies) {
+    auto r = operator_record<D, V, E>({
+        .IntroducedIn = 0x1000,
+        .InPlace = {{"OutputTensor", "ATensor"}, {"OutputTensor", "BTensor"}},
+        .Support = std::move(support),
+        .Policies = std::move(policies),
+    });
+    r.outputs = {{"OutputTensor", TypeClass::Float, ToleranceRule::OperatorStated},
+                 {"OutputTensor", TypeClass::Integer, ToleranceRule::Bits}};
+    r.desc_tolerance = float_tolerance<D, K>;
+    r.explain = explain_element_wise;
+    r.BaseTensors = {"ATensor", "BTensor"};
+    return r;
+}
+
+OperatorRecord subtract() {
+    // The page's rows: 1.0 and 2.1 4-D; 3.0, 4.1 and 5.1 1 to 8 dimensions.
+    return binary<SUB, validate, evaluate, 2>(
+        {{0x1000, {}, 4, 4, kF32F16}, {0x2100, {}, 4, 4, kF32F16I32U32}, {0x3000, {}, 1, 8, kF32F16I32U32},
+         {0x4100, {}, 1, 8, kAdd41}, {0x5100, {}, 1, 8, kTenTypes}},
+        {kNonFiniteSum, kIntegerOverflow, kSubnormals});
+}
+
+OperatorRecord multiply() {
+    // 1.0 and 2.1: 4 to 5 dimensions.
+    return binary<MUL, validate, evaluate, 2>(
+        {{0x1000, {}, 4, 5, kF32F16}, {0x2100, {}, 4, 5, kF32F16I32U32}, {0x3000, {}, 1, 8, kF32F16I32U32},
+         {0x4100, {}, 1, 8, kAdd41}, {0x5100, {}, 1, 8, kTenTypes}},
+        {kNaNResult, kIntegerOverflow, kSubnormals});
+}
+
+OperatorRecord divide() {
+    auto r = binary<DIV, validate, evaluate, 4>(
+        {{0x1000, {}, 4, 4, kF32F16}, {0x2100, {}, 4, 4, kF32F16I32U32}, {0x3000, {}, 1, 8, kF32F16I32U32},
+         {0x5100, {}, 1, 8, kEightTypes}, {0x6000, {}, 1, 8, kTenTypes}},
+        {kNaNResult, kIntegerDivisionByZero, kIntegerOverflow, kSubnormals});
+    r.case_boundary = zero_divisor_boundary;
+    return r;
+}
+
+template <class D, void (*V)(const D&, Diagnostics&), void (*E)(const D&, const Bindings&)> OperatorRecord min_max() {
+    auto r = binary<D, V, E, 1>(
+        {{0x1000, {}, 4, 4, kF32F16}, {0x2100, {}, 4, 4, kEightTypes}, {0x3000, {}, 1, 8, kEightTypes},
+         {0x5000, {}, 1, 8, kTenTypes}},
+        {kMinMaxNaN, kSignedZeroMinMax, kSubnormals});
+    r.case_boundary = signed_zero_boundary<D>;
+    return r;
+}
+
+OperatorRecord mean() {
+    return binary<MEAN, validate, evaluate, 3>(
+        {{0x1000, {}, 4, 4, kF32F16}, {0x2100, {}, 4, 4, kF32F16I32U32}, {0x3000, {}, 1, 8, kF32F16I32U32}},
+        {kNonFiniteSum, kIntegerMean, kSubnormals});
+}
+
 }  // namespace
 
 }  // namespace dmlref::reference
 
 namespace dmlref::kit {
 const FamilyRecord& element_wise_family() {
-    static const FamilyRecord f{"element_wise", {reference::add()}};
+    static const FamilyRecord f{"element_wise",
+                                {reference::add(), reference::subtract(), reference::multiply(), reference::divide(),
+                                 reference::min_max<DML_ELEMENT_WISE_MAX_OPERATOR_DESC, reference::validate, reference::evaluate>(),
+                                 reference::min_max<DML_ELEMENT_WISE_MIN_OPERATOR_DESC, reference::validate, reference::evaluate>(),
+                                 reference::mean()}};
     return f;
 }
 }  // namespace dmlref::kit

@@ -95,3 +95,262 @@ TEST_CASE("ELEMENT_WISE_ADD validation: one type and one shape") {
     get<DML_ELEMENT_WISE_ADD_OPERATOR_DESC>(op.Desc).OutputTensor.Sizes = {3, 2};
     CHECK(has_error(op, "add.same-sizes", "/desc/OutputTensor/Sizes"));
 }
+
+// ---- SUBTRACT, MULTIPLY, DIVIDE, MAX, MIN, MEAN ------------------------------------------------
+// Expected values are derived by hand from each page's formula (the bit patterns and the reasoning
+// are in the comments), or computed by MPFR below (an independent rounding of the exact result);
+// none comes from dmlref's evaluation.
+
+#include "mpfr_round.hpp"
+
+#include <random>
+
+namespace {
+
+template <class D> Operator binary_op(DataType t, std::vector<uint32_t> sizes, std::vector<uint32_t> b_strides = {}) {
+    D d;
+    d.ATensor = d.OutputTensor = desc(t, sizes);
+    d.BTensor = desc(t, sizes, std::move(b_strides));
+    return {D::kType, d};
+}
+
+template <class D, class T> std::vector<T> binary(DataType t, const std::vector<T>& a, const std::vector<T>& b) {
+    const Operator op = binary_op<D>(t, {uint32_t(a.size())});
+    const auto& d = get<D>(op.Desc);
+    return as_values<T>(run(op, {{"ATensor", buffer(d.ATensor, a)}, {"BTensor", buffer(d.BTensor, b)}}).at("OutputTensor"));
+}
+
+using SUB = DML_ELEMENT_WISE_SUBTRACT_OPERATOR_DESC;
+using MUL = DML_ELEMENT_WISE_MULTIPLY_OPERATOR_DESC;
+using DIV = DML_ELEMENT_WISE_DIVIDE_OPERATOR_DESC;
+using MAX = DML_ELEMENT_WISE_MAX_OPERATOR_DESC;
+using MIN = DML_ELEMENT_WISE_MIN_OPERATOR_DESC;
+using MEAN = DML_ELEMENT_WISE_MEAN_OPERATOR_DESC;
+
+template <class D, class T, class B> std::vector<T> binary_bits(DataType t, std::initializer_list<B> a, std::initializer_list<B> b) {
+    return binary<D, T>(t, from_bits_list<T, B>(a), from_bits_list<T, B>(b));
+}
+
+}  // namespace
+
+TEST_CASE("ELEMENT_WISE_SUBTRACT FLOAT32: a - b rounded once, IEEE zeros, canonical NaN") {
+    // 1 - 2^-25: halfway between 1 - 2^-24 (0x3f7fffff, odd) and 1 (0x3f800000, even): 1.
+    // 1 - 2^-24 = 0x3f7fffff exactly. -0 - +0 = -0; +0 - +0 = +0; -0 - -0 = +0 (x - x is +0).
+    // inf - inf = NaN (canonical 0x7fc00000); a signalling NaN operand (0x7f800001) too.
+    // -max - max = -2 max: overflows to -inf (0xff800000).
+    check_bits(binary_bits<SUB, float, uint32_t>(DataType::FLOAT32,
+                   {0x3f800000, 0x3f800000, 0x80000000, 0x00000000, 0x80000000, 0x7f800000, 0x7f800001, 0xff7fffff},
+                   {0x33000000, 0x33800000, 0x00000000, 0x00000000, 0x80000000, 0x7f800000, 0x3f800000, 0x7f7fffff}),
+               from_bits_list<float, uint32_t>({0x3f800000, 0x3f7fffff, 0x80000000, 0x00000000, 0x00000000, 0x7fc00000,
+                                                0x7fc00000, 0xff800000}));
+}
+
+TEST_CASE("ELEMENT_WISE_SUBTRACT FLOAT16 and FLOAT64, integers wrap") {
+    // FLOAT16: 2048 - 1 = 2047 exactly (0x67ff); 2050 - 1 = 2049, halfway between 2048 (0x6800, even) and
+    // 2050 (0x6801): 2048. -65504 - 16 = -65520: halfway, rounds to -65536: -inf (0xfc00).
+    check_bits(binary_bits<SUB, half, uint16_t>(DataType::FLOAT16, {0x6800, 0x6801, 0xfbff}, {0x3c00, 0x3c00, 0x4c00}),
+               from_bits_list<half, uint16_t>({0x67ff, 0x6800, 0xfc00}));
+    // FLOAT64: 1 - 2^-54 ties to 1 (2^-54 is half the spacing below 1); 1 - 2^-53 = 0x3fefffffffffffff.
+    check_bits(binary_bits<SUB, double, uint64_t>(DataType::FLOAT64, {0x3ff0000000000000ull, 0x3ff0000000000000ull},
+                                                  {0x3c90000000000000ull, 0x3ca0000000000000ull}),
+               from_bits_list<double, uint64_t>({0x3ff0000000000000ull, 0x3fefffffffffffffull}));
+    check_bits(binary<SUB, int8_t>(DataType::INT8, {-128, 127, 5}, {1, -1, 7}), std::vector<int8_t>{127, -128, -2});
+    check_bits(binary<SUB, uint8_t>(DataType::UINT8, {0, 10}, {1, 3}), std::vector<uint8_t>{255, 7});
+    check_bits(binary<SUB, int32_t>(DataType::INT32, {INT32_MIN}, {1}), std::vector<int32_t>{INT32_MAX});
+    check_bits(binary<SUB, uint64_t>(DataType::UINT64, {0}, {1}), std::vector<uint64_t>{UINT64_MAX});
+    check_bits(binary<SUB, int64_t>(DataType::INT64, {INT64_MAX}, {-1}), std::vector<int64_t>{INT64_MIN});
+}
+
+TEST_CASE("ELEMENT_WISE_MULTIPLY FLOAT32: the exact product rounded once") {
+    // (1 + 2^-23)^2 = 1 + 2^-22 + 2^-46: rounds to 1 + 2^-22 (0x3f800002).
+    // (1 + 2^-12)^2 = 1 + 2^-11 + 2^-24: 2^-24 is half the spacing (2^-23); 1 + 2^-11 (0x3f801000) has
+    // an even last bit: ties to it.
+    // 2^-149 * 0.5 = 2^-150: halfway between 0 and 2^-149, ties to even: +0. 2^-149 * 0.75: nearer
+    // 2^-149 (0x00000001). 0 * inf = NaN (0x7fc00000). -0 * 5 = -0. -2 * -3 = 6 (0x40c00000).
+    // 2^127 * 2 = 2^128: overflows to inf.
+    check_bits(binary_bits<MUL, float, uint32_t>(DataType::FLOAT32,
+                   {0x3f800001, 0x3f800800, 0x00000001, 0x00000001, 0x00000000, 0x80000000, 0xc0000000, 0x7f000000},
+                   {0x3f800001, 0x3f800800, 0x3f000000, 0x3f400000, 0x7f800000, 0x40a00000, 0xc0400000, 0x40000000}),
+               from_bits_list<float, uint32_t>({0x3f800002, 0x3f801000, 0x00000000, 0x00000001, 0x7fc00000, 0x80000000,
+                                                0x40c00000, 0x7f800000}));
+}
+
+TEST_CASE("ELEMENT_WISE_MULTIPLY FLOAT16, FLOAT64 and integers") {
+    // (1 + 2^-10)^2 = 1 + 2^-9 + 2^-20: 1 + 2^-9 (0x3c02). 255 (0x5bf8) * 257 (0x5c08) = 65535, above
+    // the overflow threshold 65520: +inf (0x7c00).
+    check_bits(binary_bits<MUL, half, uint16_t>(DataType::FLOAT16, {0x3c01, 0x5bf8}, {0x3c01, 0x5c08}),
+               from_bits_list<half, uint16_t>({0x3c02, 0x7c00}));
+    // (1 + 2^-52)^2 = 1 + 2^-51 + 2^-104: 1 + 2^-51 (0x3ff0000000000002).
+    check_bits(binary_bits<MUL, double, uint64_t>(DataType::FLOAT64, {0x3ff0000000000001ull}, {0x3ff0000000000001ull}),
+               from_bits_list<double, uint64_t>({0x3ff0000000000002ull}));
+    // 16 * 16 = 256 = 0 mod 2^8; -128 * -1 = 128 = -128 mod 2^8; 300 * 300 = 90000 = 24464 mod 2^16;
+    // 2^16 * 2^16 = 0 mod 2^32; (2^32 + 1)^2 = 2^64 + 2^33 + 1 = 2^33 + 1 mod 2^64.
+    check_bits(binary<MUL, int8_t>(DataType::INT8, {16, -128, -3}, {16, -1, 5}), std::vector<int8_t>{0, -128, -15});
+    check_bits(binary<MUL, uint16_t>(DataType::UINT16, {300}, {300}), std::vector<uint16_t>{24464});
+    check_bits(binary<MUL, int32_t>(DataType::INT32, {65536}, {65536}), std::vector<int32_t>{0});
+    check_bits(binary<MUL, uint64_t>(DataType::UINT64, {(uint64_t(1) << 32) + 1}, {(uint64_t(1) << 32) + 1}),
+               std::vector<uint64_t>{(uint64_t(1) << 33) + 1});
+    check_bits(binary<MUL, int64_t>(DataType::INT64, {INT64_MIN, -4}, {-1, 3}), std::vector<int64_t>{INT64_MIN, -12});
+}
+
+TEST_CASE("ELEMENT_WISE_DIVIDE FLOAT32 and FLOAT16: the correctly rounded quotient") {
+    // 1/3 = 0x3eaaaaab and 2/3 = 0x3f2aaaab (the quotients' expansions 0.0101...b and 0.1010...b
+    // rounded at 24 bits: the next bit is 1 and more follow, so up). 1/0 = inf, -1/0 = -inf,
+    // 1/-0 = -inf, 0/0 = NaN, inf/inf = NaN (canonical). 3 * 2^-149 / 2 = 1.5 * 2^-149: halfway,
+    // ties to the even 2 * 2^-149 (0x00000002). 2^-126 / 4 = 2^-128 (subnormal 0x00200000, exact).
+    check_bits(binary_bits<DIV, float, uint32_t>(DataType::FLOAT32,
+                   {0x3f800000, 0x40000000, 0x3f800000, 0xbf800000, 0x3f800000, 0x00000000, 0x7f800000, 0x00000003, 0x00800000},
+                   {0x40400000, 0x40400000, 0x00000000, 0x00000000, 0x80000000, 0x00000000, 0x7f800000, 0x40000000, 0x40800000}),
+               from_bits_list<float, uint32_t>({0x3eaaaaab, 0x3f2aaaab, 0x7f800000, 0xff800000, 0xff800000, 0x7fc00000,
+                                                0x7fc00000, 0x00000002, 0x00200000}));
+    // FLOAT16: 1/3 = 1.0101010101|0101...b * 2^-2: the 11-bit significand's next bit is 0, so down: 0x3555;
+    // 2/3 has the same significand one binade up: 0x3955. 65504 / 0.5 = 131008: +inf.
+    check_bits(binary_bits<DIV, half, uint16_t>(DataType::FLOAT16, {0x3c00, 0x4000, 0x7bff}, {0x4200, 0x4200, 0x3800}),
+               from_bits_list<half, uint16_t>({0x3555, 0x3955, 0x7c00}));
+}
+
+TEST_CASE("ELEMENT_WISE_DIVIDE integers: truncated toward zero; zero divisors and INT_MIN / -1") {
+    // The page: "For integer divisions, the result is truncated." 7/2 = 3, -7/2 = -3 (not -4), 7/-2 = -3,
+    // -7/-2 = 3. x/0: all bits set (IntegerDivisionByZero=AllBitsSet): -1 signed, the maximum unsigned.
+    // INT32_MIN / -1 = 2^31 wraps to INT32_MIN (IntegerOverflow=WrapToWidth).
+    check_bits(binary<DIV, int32_t>(DataType::INT32, {7, -7, 7, -7, 5, 0, INT32_MIN}, {2, 2, -2, -2, 0, 0, -1}),
+               std::vector<int32_t>{3, -3, -3, 3, -1, -1, INT32_MIN});
+    check_bits(binary<DIV, uint8_t>(DataType::UINT8, {255, 200, 0}, {2, 0, 7}), std::vector<uint8_t>{127, 255, 0});
+    check_bits(binary<DIV, int8_t>(DataType::INT8, {-128, -128}, {-1, 3}), std::vector<int8_t>{-128, -42});
+    check_bits(binary<DIV, int64_t>(DataType::INT64, {INT64_MIN, INT64_MIN}, {-1, 0}), std::vector<int64_t>{INT64_MIN, -1});
+    check_bits(binary<DIV, uint64_t>(DataType::UINT64, {UINT64_MAX, 1}, {3, 0}),
+               std::vector<uint64_t>{6148914691236517205ull, UINT64_MAX});
+}
+
+TEST_CASE("ELEMENT_WISE_MAX and MIN: D3D's NaN rule, -0 below +0, the operand's bits") {
+    // max(-0, +0) = max(+0, -0) = +0; min of them = -0. One NaN operand (any payload, either side) is
+    // ignored; both NaN give the canonical NaN. max(-inf, -2^-149) keeps -2^-149's bits.
+    const std::initializer_list<uint32_t> a = {0x80000000, 0x00000000, 0x7fc00001, 0x3f800000, 0xffc00001, 0xff800000, 0x3f800000};
+    const std::initializer_list<uint32_t> b = {0x00000000, 0x80000000, 0x3f800000, 0x7f800001, 0x7f800001, 0x80000001, 0x40000000};
+    check_bits(binary_bits<MAX, float, uint32_t>(DataType::FLOAT32, a, b),
+               from_bits_list<float, uint32_t>({0x00000000, 0x00000000, 0x3f800000, 0x3f800000, 0x7fc00000, 0x80000001, 0x40000000}));
+    check_bits(binary_bits<MIN, float, uint32_t>(DataType::FLOAT32, a, b),
+               from_bits_list<float, uint32_t>({0x80000000, 0x80000000, 0x3f800000, 0x3f800000, 0x7fc00000, 0xff800000, 0x3f800000}));
+    // FLOAT16: a NaN against -inf gives -inf's bits; 0x0001 (2^-24) against 0x8001.
+    check_bits(binary_bits<MAX, half, uint16_t>(DataType::FLOAT16, {0x7e01, 0x0001}, {0xfc00, 0x8001}),
+               from_bits_list<half, uint16_t>({0xfc00, 0x0001}));
+    check_bits(binary_bits<MIN, half, uint16_t>(DataType::FLOAT16, {0x7e01, 0x0001}, {0xfc00, 0x8001}),
+               from_bits_list<half, uint16_t>({0xfc00, 0x8001}));
+    check_bits(binary_bits<MAX, double, uint64_t>(DataType::FLOAT64, {0x8000000000000000ull}, {0x0000000000000000ull}),
+               from_bits_list<double, uint64_t>({0x0000000000000000ull}));
+    check_bits(binary<MAX, int64_t>(DataType::INT64, {INT64_MIN, 5}, {-1, 4}), std::vector<int64_t>{-1, 5});
+    check_bits(binary<MIN, int64_t>(DataType::INT64, {INT64_MIN, 5}, {-1, 4}), std::vector<int64_t>{INT64_MIN, 4});
+    check_bits(binary<MAX, uint64_t>(DataType::UINT64, {uint64_t(1) << 63}, {1}), std::vector<uint64_t>{uint64_t(1) << 63});
+    check_bits(binary<MIN, int8_t>(DataType::INT8, {-128, 7}, {127, 7}), std::vector<int8_t>{-128, 7});
+}
+
+TEST_CASE("ELEMENT_WISE_MEAN: (a + b) / 2 rounded once, no intermediate overflow; integers truncate") {
+    // FLOAT32: (1 + (1 + 2^-23)) / 2 = 1 + 2^-24: halfway, ties to 1 (0x3f800000).
+    // ((1 + 2^-23) + (1 + 2^-22)) / 2 = 1 + 1.5 * 2^-23: halfway between 0x3f800001 (odd) and 0x3f800002.
+    // (max + max) / 2 = max (0x7f7fffff): the sum is never rounded to the type first.
+    // (2^-149 + 0) / 2 = 2^-150: ties to +0; (3 * 2^-149 + 0) / 2: ties to 2 * 2^-149. inf + -inf: NaN.
+    // (-0 + -0) / 2 = -0.
+    check_bits(binary_bits<MEAN, float, uint32_t>(DataType::FLOAT32,
+                   {0x3f800000, 0x3f800001, 0x7f7fffff, 0x00000001, 0x00000003, 0x7f800000, 0x80000000},
+                   {0x3f800001, 0x3f800002, 0x7f7fffff, 0x00000000, 0x00000000, 0xff800000, 0x80000000}),
+               from_bits_list<float, uint32_t>({0x3f800000, 0x3f800002, 0x7f7fffff, 0x00000000, 0x00000002, 0x7fc00000, 0x80000000}));
+    // FLOAT16: (65504 + 65504) / 2 = 65504 (0x7bff).
+    check_bits(binary_bits<MEAN, half, uint16_t>(DataType::FLOAT16, {0x7bff}, {0x7bff}), from_bits_list<half, uint16_t>({0x7bff}));
+    // FLOAT64: (max + max) / 2 = max; (-max + -max) / 2 = -max; (2^-1074 + 0) / 2 ties to +0; (3 * 2^-1074) / 2
+    // ties to 2 * 2^-1074; (1 + (1 + 2^-52)) / 2 = 1 + 2^-53 ties to 1.
+    check_bits(binary_bits<MEAN, double, uint64_t>(DataType::FLOAT64,
+                   {0x7fefffffffffffffull, 0xffefffffffffffffull, 0x1ull, 0x3ull, 0x3ff0000000000000ull},
+                   {0x7fefffffffffffffull, 0xffefffffffffffffull, 0x0ull, 0x0ull, 0x3ff0000000000001ull}),
+               from_bits_list<double, uint64_t>({0x7fefffffffffffffull, 0xffefffffffffffffull, 0x0ull, 0x2ull, 0x3ff0000000000000ull}));
+    // Integers (IntegerMean=ExactSumTruncated): (127 + 127) / 2 = 127, no wrap; (-3 + 0) / 2 = -1.5 truncates
+    // to -1; (-128 + -127) / 2 = -127.5 to -127; (3 + 4) / 2 = 3.
+    check_bits(binary<MEAN, int8_t>(DataType::INT8, {127, -3, -128}, {127, 0, -127}), std::vector<int8_t>{127, -1, -127});
+    check_bits(binary<MEAN, int32_t>(DataType::INT32, {3, INT32_MIN}, {4, INT32_MIN}), std::vector<int32_t>{3, INT32_MIN});
+    check_bits(binary<MEAN, uint64_t>(DataType::UINT64, {UINT64_MAX}, {UINT64_MAX}), std::vector<uint64_t>{UINT64_MAX});
+}
+
+namespace {
+// MPFR's exact operation rounded once into T, against dmlref, over random operands of every binade
+// (random bit patterns, NaN excluded: their bits are the decision checked above).
+template <class D, class T, class B> void check_against_mpfr(DataType t, int (*op)(mpfr_ptr, mpfr_srcptr, mpfr_srcptr, mpfr_rnd_t),
+                                                             bool halve) {
+    std::mt19937_64 rng(20261126);
+    std::vector<T> a, b;
+    while (a.size() < 4000) {
+        const T x = from_bits<T>(B(rng())), y = from_bits<T>(B(rng()));
+        if (is_nan(x) || is_nan(y) || std::isinf(widen(x)) || std::isinf(widen(y))) continue;
+        a.push_back(x);
+        b.push_back(y);
+    }
+    // Operands of nearby magnitudes too, where cancellation and ties happen.
+    for (size_t i = 0; i < 2000; ++i) {
+        const B bits = B(rng());
+        a.push_back(from_bits<T>(bits));
+        b.push_back(from_bits<T>(B(bits + B(rng() % 5) - 2)));
+        if (is_nan(a.back()) || is_nan(b.back()) || std::isinf(widen(a.back())) || std::isinf(widen(b.back()))) { a.pop_back(); b.pop_back(); }
+    }
+    const std::vector<T> got = binary<D, T>(t, a, b);
+    mpfr_t x, y, r;
+    mpfr_inits2(2200, x, y, r, (mpfr_ptr)nullptr);
+    for (size_t i = 0; i < a.size(); ++i) {
+        mpfr_set_d(x, widen(a[i]), MPFR_RNDN);
+        mpfr_set_d(y, widen(b[i]), MPFR_RNDN);
+        op(r, x, y, MPFR_RNDN);  // exact at 2200 bits for + - *; the quotient correctly rounded to 2200 bits
+        if (halve) mpfr_div_2ui(r, r, 1, MPFR_RNDN);
+        if (mpfr_nan_p(r)) { CHECK(is_nan(got[i])); continue; }
+        const double want = mpfr_rounded<T>(static_cast<mpfr_srcptr>(r));
+        const double have = widen(got[i]);
+        INFO("a = " << widen(a[i]) << ", b = " << widen(b[i]));
+        CHECK(to_bits(have) == to_bits(want));
+    }
+    mpfr_clears(x, y, r, (mpfr_ptr)nullptr);
+}
+}  // namespace
+
+TEST_CASE("ELEMENT_WISE_SUBTRACT, MULTIPLY, DIVIDE, MEAN against MPFR's once-rounded result") {
+    check_against_mpfr<SUB, float, uint32_t>(DataType::FLOAT32, mpfr_sub, false);
+    check_against_mpfr<SUB, half, uint16_t>(DataType::FLOAT16, mpfr_sub, false);
+    check_against_mpfr<MUL, float, uint32_t>(DataType::FLOAT32, mpfr_mul, false);
+    check_against_mpfr<MUL, half, uint16_t>(DataType::FLOAT16, mpfr_mul, false);
+    check_against_mpfr<MUL, double, uint64_t>(DataType::FLOAT64, mpfr_mul, false);
+    check_against_mpfr<DIV, float, uint32_t>(DataType::FLOAT32, mpfr_div, false);
+    check_against_mpfr<DIV, half, uint16_t>(DataType::FLOAT16, mpfr_div, false);
+    check_against_mpfr<DIV, double, uint64_t>(DataType::FLOAT64, mpfr_div, false);
+    check_against_mpfr<MEAN, float, uint32_t>(DataType::FLOAT32, mpfr_add, true);
+    check_against_mpfr<MEAN, half, uint16_t>(DataType::FLOAT16, mpfr_add, true);
+    check_against_mpfr<MEAN, double, uint64_t>(DataType::FLOAT64, mpfr_add, true);
+}
+
+TEST_CASE("ELEMENT_WISE binary operators broadcast by zero strides and run in place") {
+    // A = [[1, 2, 3], [4, 5, 6]], B = [10, 20, 30] broadcast along dimension 0: A - B, in INT32.
+    const Operator op = binary_op<SUB>(DataType::INT32, {2, 3}, {0, 1});
+    const auto& d = get<SUB>(op.Desc);
+    const auto out = run(op, {{"ATensor", buffer<int32_t>(d.ATensor, {1, 2, 3, 4, 5, 6})}, {"BTensor", buffer<int32_t>(d.BTensor, {10, 20, 30})}});
+    check_bits(as_values<int32_t>(out.at("OutputTensor")), std::vector<int32_t>{-9, -18, -27, -6, -15, -24});
+
+    // In place: OutputTensor bound to BTensor's buffer; 12 / B with B = [1, 2, 5] gives [12, 6, 2].
+    Case c;
+    c.op = binary_op<DIV>(DataType::INT32, {3});
+    c.inputs["ATensor"] = buffer<int32_t>(get<DIV>(c.op.Desc).ATensor, {12, 12, 12});
+    c.inputs["BTensor"] = buffer<int32_t>(get<DIV>(c.op.Desc).BTensor, {1, 2, 5});
+    c.in_place["OutputTensor"] = "BTensor";
+    check_bits(as_values<int32_t>(run_case(c).values.at("OutputTensor")), std::vector<int32_t>{12, 6, 2});
+}
+
+TEST_CASE("ELEMENT_WISE binary operators' validation: one type and one shape") {
+    auto check = [&]<class D>(const std::string& prefix) {
+        Operator op = binary_op<D>(DataType::FLOAT32, {2, 3});
+        CHECK_FALSE(validate(op).has_errors());
+        get<D>(op.Desc).BTensor.DataType = DataType::FLOAT16;
+        CHECK(has_error(op, prefix + ".same-data-type", "/desc/BTensor/DataType"));
+        op = binary_op<D>(DataType::FLOAT32, {2, 3});
+        get<D>(op.Desc).OutputTensor.Sizes = {3, 2};
+        CHECK(has_error(op, prefix + ".same-sizes", "/desc/OutputTensor/Sizes"));
+    };
+    check.operator()<SUB>("subtract");
+    check.operator()<MUL>("multiply");
+    check.operator()<DIV>("divide");
+    check.operator()<MAX>("max");
+    check.operator()<MIN>("min");
+    check.operator()<MEAN>("mean");
+}
