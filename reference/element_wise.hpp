@@ -1,4 +1,5 @@
-// The element-wise family: ELEMENT_WISE_ADD, SUBTRACT, MULTIPLY, DIVIDE, MAX, MIN, MEAN.
+// The element-wise family: ELEMENT_WISE_ADD, SUBTRACT, MULTIPLY, DIVIDE, MAX, MIN, MEAN; IDENTITY, ABS,
+// CEIL, FLOOR, SIGN, NEGATE.
 // What reference/element_wise*.cpp define for the family's record (reference/element_wise_record.cpp)
 // and tests. Internal to dmlref.
 #pragma once
@@ -23,6 +24,20 @@ void validate(const DML_ELEMENT_WISE_MIN_OPERATOR_DESC& d, Diagnostics& diags);
 void evaluate(const DML_ELEMENT_WISE_MIN_OPERATOR_DESC& d, const Bindings& b);
 void validate(const DML_ELEMENT_WISE_MEAN_OPERATOR_DESC& d, Diagnostics& diags);
 void evaluate(const DML_ELEMENT_WISE_MEAN_OPERATOR_DESC& d, const Bindings& b);
+// The unary operators (reference/element_wise_unary.cpp).
+void validate(const DML_ELEMENT_WISE_IDENTITY_OPERATOR_DESC& d, Diagnostics& diags);
+void evaluate(const DML_ELEMENT_WISE_IDENTITY_OPERATOR_DESC& d, const Bindings& b);
+void validate(const DML_ELEMENT_WISE_ABS_OPERATOR_DESC& d, Diagnostics& diags);
+void evaluate(const DML_ELEMENT_WISE_ABS_OPERATOR_DESC& d, const Bindings& b);
+void validate(const DML_ELEMENT_WISE_CEIL_OPERATOR_DESC& d, Diagnostics& diags);
+void evaluate(const DML_ELEMENT_WISE_CEIL_OPERATOR_DESC& d, const Bindings& b);
+void validate(const DML_ELEMENT_WISE_FLOOR_OPERATOR_DESC& d, Diagnostics& diags);
+void evaluate(const DML_ELEMENT_WISE_FLOOR_OPERATOR_DESC& d, const Bindings& b);
+void validate(const DML_ELEMENT_WISE_SIGN_OPERATOR_DESC& d, Diagnostics& diags);
+void evaluate(const DML_ELEMENT_WISE_SIGN_OPERATOR_DESC& d, const Bindings& b);
+void validate(const DML_ELEMENT_WISE_NEGATE_OPERATOR_DESC& d, Diagnostics& diags);
+void evaluate(const DML_ELEMENT_WISE_NEGATE_OPERATOR_DESC& d, const Bindings& b);
+bool explain_unary(const Case& c, std::string_view output, uint64_t flat, FamilyExplanation& out);
 bool explain_element_wise(const Case& c, std::string_view output, uint64_t flat, FamilyExplanation& out);
 
 }  // namespace dmlref::reference

@@ -183,6 +183,99 @@ OperatorRecord mean() {
         {kNonFiniteSum, kIntegerMean, kSubnormals});
 }
 
+// ---- IDENTITY, ABS, CEIL, FLOOR, SIGN, NEGATE (reference/element_wise_unary.cpp) --------------
+
+using IDENTITY = DML_ELEMENT_WISE_IDENTITY_OPERATOR_DESC;
+using ABS = DML_ELEMENT_WISE_ABS_OPERATOR_DESC;
+using CEIL = DML_ELEMENT_WISE_CEIL_OPERATOR_DESC;
+using FLOOR = DML_ELEMENT_WISE_FLOOR_OPERATOR_DESC;
+using SIGN = DML_ELEMENT_WISE_SIGN_OPERATOR_DESC;
+using NEGATE = DML_ELEMENT_WISE_NEGATE_OPERATOR_DESC;
+
+constexpr Policy kScaleBias{"ScaleBiasArithmetic", "Float32UnfusedFloat64ForFloat64"};
+constexpr Policy kSignBitOperation{"SignBitOperation", "IEEE754"};
+constexpr Policy kSignOfZero{"SignOfZero", "PositiveZero"};
+constexpr Policy kSignOfNaN{"SignOfNaN", "CanonicalNaN"};
+
+const std::vector<DT> kAbsTypes = {DT::FLOAT32, DT::FLOAT16, DT::INT32, DT::INT16, DT::INT8};
+const std::vector<DT> kAbsTypes41 = {DT::FLOAT32, DT::FLOAT16, DT::INT64, DT::INT32, DT::INT16, DT::INT8};
+
+template <class D> bool unary_scale_bias(const D& d) {
+    if constexpr (requires { d.ScaleBias; }) return d.ScaleBias.has_value();
+    else return false;
+}
+
+// Float outputs (docs/tolerance.md, "Element-wise unary operators"): without ScaleBias IDENTITY is a
+// copy (Bits) and the others exact results judged bit for bit with a NaN golden matching any NaN
+// (Summed, MaxTerms 1); with ScaleBias g(x) may be fused or not: 1 ULP, stated as Summed with
+// MaxTerms 2 (1.5 ULP), so that a NaN golden still matches any NaN. Integers: Bits.
+template <class D> std::optional<Tolerance> unary_tolerance(const OperatorDesc& od, std::string_view) {
+    const D& d = get<D>(od);
+    if (!is_float(d.OutputTensor.DataType)) return std::nullopt;
+    const bool sb = unary_scale_bias(d);
+    if (!sb && std::is_same_v<D, IDENTITY>) return std::nullopt;  // Bits: a copy
+    Tolerance t;
+    t.Kind = "Summed";
+    t.MaxTerms = sb ? 2 : 1;
+    t.Why = sb ? "f(x * Scale + Bias): g(x) fused or unfused is within 1 ULP, f exact, then one rounding: within 1.5 ULP; "
+                 "a NaN matches any NaN (docs/tolerance.md, Element-wise unary operators)"
+               : "an exact result (a sign-bit operation, an integer value or a sign), bit for bit; only a NaN golden "
+                 "matches any NaN (docs/tolerance.md, Element-wise unary operators)";
+    return t;
+}
+
+template <class D> void scale_bias_feature(const Case& c, std::vector<std::string>& f) {
+    if (unary_scale_bias(get<D>(c.op.Desc))) f.push_back("scale-bias");
+}
+
+template <class D, void (*V)(const D&, Diagnostics&), void (*E)(const D&, const Bindings&)>
+OperatorRecord unary(uint32_t introduced, std::vector<SupportRow> support, std::vector<Policy> policies) {
+    auto r = operator_record<D, V, E>({
+        .IntroducedIn = introduced,
+        .InPlace = {{"OutputTensor", "InputTensor"}},
+        .Support = std::move(support),
+        .Policies = std::move(policies),
+    });
+    r.outputs = {{"OutputTensor", TypeClass::Float, ToleranceRule::OperatorStated},
+                 {"OutputTensor", TypeClass::Integer, ToleranceRule::Bits}};
+    r.desc_tolerance = unary_tolerance<D>;
+    r.explain = explain_unary;
+    if constexpr (requires(D d) { d.ScaleBias; }) {
+        r.features = {"scale-bias"};
+        r.detect = scale_bias_feature<D>;
+    }
+    return r;
+}
+
+OperatorRecord identity_record() {
+    return unary<IDENTITY, validate, evaluate>(0x1000,
+        {{0x1000, {}, 4, 5, kF32F16}, {0x2100, {}, 4, 5, kEightTypes}, {0x3000, {}, 1, 8, kEightTypes},
+         {0x4100, {}, 1, 8, kElevenTypes}},
+        {kScaleBias, kSubnormals});
+}
+OperatorRecord abs_record() {
+    return unary<ABS, validate, evaluate>(0x1000,
+        {{0x1000, {}, 4, 4, kF32F16}, {0x2100, {}, 4, 4, kAbsTypes}, {0x3000, {}, 1, 8, kAbsTypes}, {0x4100, {}, 1, 8, kAbsTypes41}},
+        {kSignBitOperation, kIntegerOverflow, kScaleBias, kSubnormals});
+}
+OperatorRecord ceil_record() {
+    return unary<CEIL, validate, evaluate>(0x1000, {{0x1000, {}, 4, 4, kF32F16}, {0x3000, {}, 1, 8, kF32F16}},
+                                           {kNaNResult, kScaleBias, kSubnormals});
+}
+OperatorRecord floor_record() {
+    return unary<FLOOR, validate, evaluate>(0x1000, {{0x1000, {}, 4, 4, kF32F16}, {0x3000, {}, 1, 8, kF32F16}},
+                                            {kNaNResult, kScaleBias, kSubnormals});
+}
+OperatorRecord sign_record() {
+    return unary<SIGN, validate, evaluate>(0x2000,
+        {{0x2000, {}, 4, 4, kF32F16}, {0x2100, {}, 4, 4, kEightTypes}, {0x3000, {}, 1, 8, kEightTypes}, {0x4100, {}, 1, 8, kTenTypes}},
+        {kSignOfZero, kSignOfNaN, kSubnormals});
+}
+OperatorRecord negate_record() {
+    return unary<NEGATE, validate, evaluate>(0x5000, {{0x5000, {}, 1, 8, kAbsTypes41}},
+                                             {kSignBitOperation, kIntegerOverflow, kSubnormals});
+}
+
 }  // namespace
 
 }  // namespace dmlref::reference
@@ -193,7 +286,8 @@ const FamilyRecord& element_wise_family() {
                                 {reference::add(), reference::subtract(), reference::multiply(), reference::divide(),
                                  reference::min_max<DML_ELEMENT_WISE_MAX_OPERATOR_DESC, reference::validate, reference::evaluate>(),
                                  reference::min_max<DML_ELEMENT_WISE_MIN_OPERATOR_DESC, reference::validate, reference::evaluate>(),
-                                 reference::mean()}};
+                                 reference::mean(), reference::identity_record(), reference::abs_record(), reference::ceil_record(),
+                                 reference::floor_record(), reference::sign_record(), reference::negate_record()}};
     return f;
 }
 }  // namespace dmlref::kit

@@ -354,3 +354,139 @@ TEST_CASE("ELEMENT_WISE binary operators' validation: one type and one shape") {
     check.operator()<MIN>("min");
     check.operator()<MEAN>("mean");
 }
+
+// ---- IDENTITY, ABS, CEIL, FLOOR, SIGN, NEGATE ---------------------------------------------------
+
+namespace {
+
+template <class D> Operator unary_op(DataType t, std::vector<uint32_t> sizes, std::optional<DML_SCALE_BIAS> sb = std::nullopt) {
+    D d;
+    d.InputTensor = d.OutputTensor = desc(t, sizes);
+    if constexpr (requires { d.ScaleBias; }) d.ScaleBias = sb;
+    return {D::kType, d};
+}
+
+template <class D, class T> std::vector<T> unary(DataType t, const std::vector<T>& x, std::optional<DML_SCALE_BIAS> sb = std::nullopt) {
+    const Operator op = unary_op<D>(t, {uint32_t(x.size())}, sb);
+    return as_values<T>(run(op, {{"InputTensor", buffer(get<D>(op.Desc).InputTensor, x)}}).at("OutputTensor"));
+}
+
+template <class D, class T, class B> std::vector<T> unary_bits(DataType t, std::initializer_list<B> x,
+                                                               std::optional<DML_SCALE_BIAS> sb = std::nullopt) {
+    return unary<D, T>(t, from_bits_list<T, B>(x), sb);
+}
+
+using IDENTITY = DML_ELEMENT_WISE_IDENTITY_OPERATOR_DESC;
+using ABS = DML_ELEMENT_WISE_ABS_OPERATOR_DESC;
+using CEIL = DML_ELEMENT_WISE_CEIL_OPERATOR_DESC;
+using FLOOR = DML_ELEMENT_WISE_FLOOR_OPERATOR_DESC;
+using SIGN = DML_ELEMENT_WISE_SIGN_OPERATOR_DESC;
+using NEGATE = DML_ELEMENT_WISE_NEGATE_OPERATOR_DESC;
+
+}  // namespace
+
+TEST_CASE("ELEMENT_WISE_IDENTITY: a copy of the bits; ScaleBias in float32, unfused") {
+    // Without ScaleBias every bit passes: a signalling NaN's payload, -0, a subnormal, a negative NaN.
+    check_bits(unary_bits<IDENTITY, float, uint32_t>(DataType::FLOAT32, {0x7f800001, 0x80000000, 0x00000001, 0xffc12345}),
+               from_bits_list<float, uint32_t>({0x7f800001, 0x80000000, 0x00000001, 0xffc12345}));
+    check_bits(unary<IDENTITY, uint64_t>(DataType::UINT64, {UINT64_MAX, 0}), std::vector<uint64_t>{UINT64_MAX, 0});
+    // x = Scale = 1 + 2^-12 (0x3f800800), Bias = -1: x * Scale = 1 + 2^-11 + 2^-24 rounds (a tie, to even)
+    // to 1 + 2^-11 in float32; + -1 gives 2^-11 (0x3a000000). A fused multiply-add would give 2^-11 + 2^-24:
+    // the golden pins ScaleBiasArithmetic=Float32UnfusedFloat64ForFloat64.
+    const float s = from_bits<float>(0x3f800800u);
+    check_bits(unary_bits<IDENTITY, float, uint32_t>(DataType::FLOAT32, {0x3f800800}, DML_SCALE_BIAS{s, -1.0f}),
+               from_bits_list<float, uint32_t>({0x3a000000}));
+    // FLOAT16 with Scale 0.5, Bias 0.25: g(1) = 0.75 (0x3a00), g(4) = 2.25 (0x4080), g(-0.5) = +0, g(65504) =
+    // 32752.25 in float32, rounded once to FLOAT16 (spacing 16 there): 32752 (0x77ff).
+    check_bits(unary_bits<IDENTITY, half, uint16_t>(DataType::FLOAT16, {0x3c00, 0x4400, 0xb800, 0x7bff}, DML_SCALE_BIAS{0.5f, 0.25f}),
+               from_bits_list<half, uint16_t>({0x3a00, 0x4080, 0x0000, 0x77ff}));
+}
+
+TEST_CASE("ELEMENT_WISE_ABS and NEGATE: IEEE sign-bit operations; integers wrap") {
+    // abs clears the sign bit, NaN payloads kept: -0 -> +0, 0xff800001 -> 0x7f800001, -2.5 -> 2.5, -inf -> inf.
+    check_bits(unary_bits<ABS, float, uint32_t>(DataType::FLOAT32, {0x80000000, 0xff800001, 0xc0200000, 0xff800000, 0x80000001}),
+               from_bits_list<float, uint32_t>({0x00000000, 0x7f800001, 0x40200000, 0x7f800000, 0x00000001}));
+    // negate flips it: +0 -> -0, -0 -> +0, 0x7e01 -> 0xfe01, 1 -> -1 (0xbc00).
+    check_bits(unary_bits<NEGATE, half, uint16_t>(DataType::FLOAT16, {0x0000, 0x8000, 0x7e01, 0x3c00}),
+               from_bits_list<half, uint16_t>({0x8000, 0x0000, 0xfe01, 0xbc00}));
+    check_bits(unary_bits<NEGATE, double, uint64_t>(DataType::FLOAT64, {0x3ff0000000000000ull}), from_bits_list<double, uint64_t>({0xbff0000000000000ull}));
+    // abs(-128) and -(-128) are 128, which wraps to -128 in INT8; unsigned negation is 2^N - x.
+    check_bits(unary<ABS, int8_t>(DataType::INT8, {-128, -5, 127, 0}), std::vector<int8_t>{-128, 5, 127, 0});
+    check_bits(unary<ABS, int64_t>(DataType::INT64, {INT64_MIN, -1}), std::vector<int64_t>{INT64_MIN, 1});
+    check_bits(unary<ABS, uint8_t>(DataType::UINT8, {255}), std::vector<uint8_t>{255});
+    check_bits(unary<NEGATE, int8_t>(DataType::INT8, {-128, 5, 0, 127}), std::vector<int8_t>{-128, -5, 0, -127});
+    check_bits(unary<NEGATE, uint16_t>(DataType::UINT16, {1, 0}), std::vector<uint16_t>{65535, 0});
+    // ABS with ScaleBias (-1, 0.5): g(2) = -1.5, abs 1.5 (0x3fc00000).
+    check_bits(unary_bits<ABS, float, uint32_t>(DataType::FLOAT32, {0x40000000}, DML_SCALE_BIAS{-1.0f, 0.5f}),
+               from_bits_list<float, uint32_t>({0x3fc00000}));
+}
+
+TEST_CASE("ELEMENT_WISE_CEIL and FLOOR: exact integers, IEEE's signed zeros, canonical NaN") {
+    // ceil: -0.5 -> -0, 0.5 -> 1, -0 -> -0, 2.5 -> 3, -2.5 -> -2, inf, NaN -> 0x7fc00000, 2^23 - 0.5 -> 2^23.
+    check_bits(unary_bits<CEIL, float, uint32_t>(DataType::FLOAT32, {0xbf000000, 0x3f000000, 0x80000000, 0x40200000, 0xc0200000,
+                                                                     0x7f800000, 0x7fc00001, 0x4affffff}),
+               from_bits_list<float, uint32_t>({0x80000000, 0x3f800000, 0x80000000, 0x40400000, 0xc0000000, 0x7f800000, 0x7fc00000,
+                                                0x4b000000}));
+    // floor: -0.5 -> -1, 0.5 -> +0, -0 -> -0, 2.5 -> 2, -2.5 -> -3, -inf, NaN -> 0x7fc00000, -(2^23 - 0.5) -> -2^23.
+    check_bits(unary_bits<FLOOR, float, uint32_t>(DataType::FLOAT32, {0xbf000000, 0x3f000000, 0x80000000, 0x40200000, 0xc0200000,
+                                                                      0xff800000, 0x7fc00001, 0xcaffffff}),
+               from_bits_list<float, uint32_t>({0xbf800000, 0x00000000, 0x80000000, 0x40000000, 0xc0400000, 0xff800000, 0x7fc00000,
+                                                0xcb000000}));
+    // FLOAT64: 1 + 2^-52 -> ceil 2, floor 1. FLOAT16: 1023.5 (0x63ff) -> ceil 1024 (0x6400), floor 1023 (0x63fe).
+    check_bits(unary_bits<CEIL, double, uint64_t>(DataType::FLOAT64, {0x3ff0000000000001ull}), from_bits_list<double, uint64_t>({0x4000000000000000ull}));
+    check_bits(unary_bits<FLOOR, double, uint64_t>(DataType::FLOAT64, {0x3ff0000000000001ull}), from_bits_list<double, uint64_t>({0x3ff0000000000000ull}));
+    check_bits(unary_bits<CEIL, half, uint16_t>(DataType::FLOAT16, {0x63ff}), from_bits_list<half, uint16_t>({0x6400}));
+    check_bits(unary_bits<FLOOR, half, uint16_t>(DataType::FLOAT16, {0x63ff}), from_bits_list<half, uint16_t>({0x63fe}));
+    // Integers are their own ceiling and floor.
+    check_bits(unary<CEIL, int32_t>(DataType::INT32, {-7, 7, INT32_MIN}), std::vector<int32_t>{-7, 7, INT32_MIN});
+    check_bits(unary<FLOOR, uint64_t>(DataType::UINT64, {UINT64_MAX}), std::vector<uint64_t>{UINT64_MAX});
+    // With ScaleBias (0.5, 0): g(1) = 0.5 -> ceil 1; g(-1) = -0.5 -> ceil -0. FLOAT16 with (0.5, 0.25): g(3) = 1.75 -> floor 1.
+    check_bits(unary_bits<CEIL, float, uint32_t>(DataType::FLOAT32, {0x3f800000, 0xbf800000}, DML_SCALE_BIAS{0.5f, 0.0f}),
+               from_bits_list<float, uint32_t>({0x3f800000, 0x80000000}));
+    check_bits(unary_bits<FLOOR, half, uint16_t>(DataType::FLOAT16, {0x4200}, DML_SCALE_BIAS{0.5f, 0.25f}),
+               from_bits_list<half, uint16_t>({0x3c00}));
+}
+
+TEST_CASE("ELEMENT_WISE_SIGN: -1, +0 or 1; sign(-0) = +0, sign(NaN) = NaN") {
+    check_bits(unary_bits<SIGN, float, uint32_t>(DataType::FLOAT32, {0x80000000, 0x00000000, 0x7f800001, 0xc0000000, 0x00000001, 0xff800000}),
+               from_bits_list<float, uint32_t>({0x00000000, 0x00000000, 0x7fc00000, 0xbf800000, 0x3f800000, 0xbf800000}));
+    check_bits(unary_bits<SIGN, half, uint16_t>(DataType::FLOAT16, {0x8000, 0x7e01, 0x0001, 0xfc00}),
+               from_bits_list<half, uint16_t>({0x0000, 0x7e00, 0x3c00, 0xbc00}));
+    check_bits(unary<SIGN, int8_t>(DataType::INT8, {-128, 0, 5}), std::vector<int8_t>{-1, 0, 1});
+    check_bits(unary<SIGN, int64_t>(DataType::INT64, {INT64_MIN, INT64_MAX}), std::vector<int64_t>{-1, 1});
+    check_bits(unary<SIGN, uint8_t>(DataType::UINT8, {0, 200}), std::vector<uint8_t>{0, 1});
+}
+
+TEST_CASE("ELEMENT_WISE unary operators: in place, broadcast, validation") {
+    // In place: NEGATE of [1, -2, 3] written over its input.
+    Case c;
+    c.op = unary_op<NEGATE>(DataType::INT32, {3});
+    c.inputs["InputTensor"] = buffer<int32_t>(get<NEGATE>(c.op.Desc).InputTensor, {1, -2, 3});
+    c.in_place["OutputTensor"] = "InputTensor";
+    check_bits(as_values<int32_t>(run_case(c).values.at("OutputTensor")), std::vector<int32_t>{-1, 2, -3});
+    // Broadcast: an input of Sizes [2, 3] with Strides [0, 1] reads the same row twice.
+    Operator op = unary_op<ABS>(DataType::INT16, {2, 3});
+    get<ABS>(op.Desc).InputTensor.Strides = {0, 1};
+    const auto out = run(op, {{"InputTensor", buffer<int16_t>(get<ABS>(op.Desc).InputTensor, {-1, 2, -3})}});
+    check_bits(as_values<int16_t>(out.at("OutputTensor")), std::vector<int16_t>{1, 2, 3, 1, 2, 3});
+
+    auto check = [&]<class D>(const std::string& prefix) {
+        Operator v = unary_op<D>(DataType::FLOAT32, {2, 3});
+        CHECK_FALSE(validate(v).has_errors());
+        get<D>(v.Desc).OutputTensor.DataType = DataType::FLOAT16;
+        CHECK(has_error(v, prefix + ".same-data-type", "/desc/OutputTensor/DataType"));
+        v = unary_op<D>(DataType::FLOAT32, {2, 3});
+        get<D>(v.Desc).OutputTensor.Sizes = {3, 2};
+        CHECK(has_error(v, prefix + ".same-sizes", "/desc/OutputTensor/Sizes"));
+        if constexpr (requires(D d) { d.ScaleBias; }) {
+            v = unary_op<D>(DataType::INT32, {2, 3}, DML_SCALE_BIAS{2.0f, 0.0f});
+            CHECK(has_error(v, prefix + ".scale-bias-integer", "/desc/ScaleBias"));
+        }
+    };
+    check.operator()<IDENTITY>("identity");
+    check.operator()<ABS>("abs");
+    check.operator()<CEIL>("ceil");
+    check.operator()<FLOOR>("floor");
+    check.operator()<SIGN>("sign");
+    check.operator()<NEGATE>("negate");
+}

@@ -96,4 +96,78 @@ struct DML_ELEMENT_WISE_MEAN_OPERATOR_DESC {
     }
 };
 
+// DML_ELEMENT_WISE_IDENTITY_OPERATOR_DESC: OutputTensor = f(x) = x of g(x) = x * Scale + Bias when ScaleBias is given.
+struct DML_ELEMENT_WISE_IDENTITY_OPERATOR_DESC {
+    static constexpr OperatorType kType = OperatorType::ELEMENT_WISE_IDENTITY;
+    TensorDesc InputTensor;
+    TensorDesc OutputTensor;
+    std::optional<DML_SCALE_BIAS> ScaleBias;
+    template <class S, class V> static void fields(S& s, V& v) {
+        v.tensor("InputTensor", s.InputTensor, TensorRole::Input);
+        v.tensor("OutputTensor", s.OutputTensor, TensorRole::Output);
+        v.scale_bias("ScaleBias", s.ScaleBias);
+    }
+};
+
+// DML_ELEMENT_WISE_ABS_OPERATOR_DESC: OutputTensor = f(x) = abs(x) of g(x) = x * Scale + Bias when ScaleBias is given.
+struct DML_ELEMENT_WISE_ABS_OPERATOR_DESC {
+    static constexpr OperatorType kType = OperatorType::ELEMENT_WISE_ABS;
+    TensorDesc InputTensor;
+    TensorDesc OutputTensor;
+    std::optional<DML_SCALE_BIAS> ScaleBias;
+    template <class S, class V> static void fields(S& s, V& v) {
+        v.tensor("InputTensor", s.InputTensor, TensorRole::Input);
+        v.tensor("OutputTensor", s.OutputTensor, TensorRole::Output);
+        v.scale_bias("ScaleBias", s.ScaleBias);
+    }
+};
+
+// DML_ELEMENT_WISE_CEIL_OPERATOR_DESC: OutputTensor = f(x) = ceil(x) of g(x) = x * Scale + Bias when ScaleBias is given.
+struct DML_ELEMENT_WISE_CEIL_OPERATOR_DESC {
+    static constexpr OperatorType kType = OperatorType::ELEMENT_WISE_CEIL;
+    TensorDesc InputTensor;
+    TensorDesc OutputTensor;
+    std::optional<DML_SCALE_BIAS> ScaleBias;
+    template <class S, class V> static void fields(S& s, V& v) {
+        v.tensor("InputTensor", s.InputTensor, TensorRole::Input);
+        v.tensor("OutputTensor", s.OutputTensor, TensorRole::Output);
+        v.scale_bias("ScaleBias", s.ScaleBias);
+    }
+};
+
+// DML_ELEMENT_WISE_FLOOR_OPERATOR_DESC: OutputTensor = f(x) = floor(x) of g(x) = x * Scale + Bias when ScaleBias is given.
+struct DML_ELEMENT_WISE_FLOOR_OPERATOR_DESC {
+    static constexpr OperatorType kType = OperatorType::ELEMENT_WISE_FLOOR;
+    TensorDesc InputTensor;
+    TensorDesc OutputTensor;
+    std::optional<DML_SCALE_BIAS> ScaleBias;
+    template <class S, class V> static void fields(S& s, V& v) {
+        v.tensor("InputTensor", s.InputTensor, TensorRole::Input);
+        v.tensor("OutputTensor", s.OutputTensor, TensorRole::Output);
+        v.scale_bias("ScaleBias", s.ScaleBias);
+    }
+};
+
+// DML_ELEMENT_WISE_SIGN_OPERATOR_DESC: OutputTensor = f(x) = sign(x).
+struct DML_ELEMENT_WISE_SIGN_OPERATOR_DESC {
+    static constexpr OperatorType kType = OperatorType::ELEMENT_WISE_SIGN;
+    TensorDesc InputTensor;
+    TensorDesc OutputTensor;
+    template <class S, class V> static void fields(S& s, V& v) {
+        v.tensor("InputTensor", s.InputTensor, TensorRole::Input);
+        v.tensor("OutputTensor", s.OutputTensor, TensorRole::Output);
+    }
+};
+
+// DML_ELEMENT_WISE_NEGATE_OPERATOR_DESC: OutputTensor = f(x) = -x.
+struct DML_ELEMENT_WISE_NEGATE_OPERATOR_DESC {
+    static constexpr OperatorType kType = OperatorType::ELEMENT_WISE_NEGATE;
+    TensorDesc InputTensor;
+    TensorDesc OutputTensor;
+    template <class S, class V> static void fields(S& s, V& v) {
+        v.tensor("InputTensor", s.InputTensor, TensorRole::Input);
+        v.tensor("OutputTensor", s.OutputTensor, TensorRole::Output);
+    }
+};
+
 }  // namespace dmlref
