@@ -43,9 +43,22 @@
 //     (SignedZeroMinMax=NegativeZeroBelowPositiveZero): max(-0, +0) = +0, min(-0, +0) = -0.
 //   - MEAN: (a + b) / 2 exact, rounded once; integers: the exact sum (no wrap) halved and truncated
 //     toward zero (IntegerMean=ExactSumTruncated, dmlref's decision).
+// MODULUS_TRUNCATE, MODULUS_FLOOR and DIFFERENCE_SQUARE (docs/golden.md, "Element-wise arithmetic"):
+//   MODULUS_TRUNCATE  f(a, b) = a - (b * trunc(a / b))   "the C modulus": the sign of the dividend
+//   MODULUS_FLOOR     f(a, b) = a - (b * floor(a / b))   "the Python modulus": the sign of the divisor
+//   DIFFERENCE_SQUARE f(a, b) = (a - b) * (a - b)
+//   - The moduli are exact real values of the formulas (the quotient is never rounded): fmod, which
+//     is exact, for TRUNCATE; for FLOOR fmod plus b where the signs differ (one rounding), and a zero
+//     result takes the divisor's sign (ModulusFloorZero=DivisorSign), as Python's. x mod 0 and
+//     inf mod y are the canonical NaN; x mod inf is x (TRUNCATE; FLOOR: x, or inf where the signs
+//     differ, Python's results). Integers: C's % and Python's %; a zero divisor gives all bits set
+//     (IntegerDivisionByZero=AllBitsSet).
+//   - DIFFERENCE_SQUARE: the exact square of the exact difference, rounded once (MPFR); integers wrap.
 #include "element_wise.hpp"
 
 #include "dmlref/numeric.hpp"
+
+#include <mpfr.h>
 
 #include <cmath>
 #include <cstring>
@@ -159,6 +172,85 @@ template <class T> T mean(T a, T b) {
     }
 }
 
+template <class T> T modulus_truncate(T a, T b) {
+    if constexpr (is_floating_v<T>) {
+        const double r = std::fmod(widen(a), widen(b));  // exact, a T value with a's sign
+        return r != r ? canonical_nan<T>() : round_to_float<T>(r);
+    } else {
+        using U = std::make_unsigned_t<T>;
+        if (b == 0) return T(U(~U(0)));  // IntegerDivisionByZero=AllBitsSet
+        return T(int128_t(a) % int128_t(b));  // INT_MIN % -1 = 0
+    }
+}
+
+template <class T> T modulus_floor(T a, T b) {
+    if constexpr (is_floating_v<T>) {
+        const double y = widen(b);
+        double r = std::fmod(widen(a), y);
+        if (r != r) return canonical_nan<T>();
+        if (r == 0) return round_to_float<T>(std::copysign(0.0, y));  // ModulusFloorZero=DivisorSign
+        if ((r < 0) != (y < 0)) r = r + y;  // one rounding (float64 first: innocuous, 53 >= 2p + 2)
+        return round_to_float<T>(r);
+    } else {
+        using U = std::make_unsigned_t<T>;
+        if (b == 0) return T(U(~U(0)));
+        int128_t r = int128_t(a) % int128_t(b);
+        if (r != 0 && ((r < 0) != (int128_t(b) < 0))) r += b;
+        return T(r);
+    }
+}
+
+// (a - b)^2 of two finite floats of T, exact in MPFR (the difference needs at most 2150 bits for
+// FLOAT64, 300 for FLOAT32, 51 for FLOAT16; the square twice that), rounded once to T's grid:
+// subnormals to the fixed grid 2^-1074, 2^-149 or 2^-24, ties to even.
+template <class T> T exact_difference_square(T a, T b) {
+    constexpr bool h = is_half_v<T>, f = std::is_same_v<T, float>;
+    constexpr mpfr_prec_t p = h ? 11 : f ? 24 : 53;
+    constexpr mpfr_exp_t normal = h ? -14 : f ? -126 : -1022;  // the smallest normal is 2^normal
+    constexpr long grid = h ? 24 : f ? 149 : 1074;              // the subnormal spacing is 2^-grid
+    constexpr mpfr_prec_t wide = h ? 64 : f ? 320 : 2200;
+    struct Registers {
+        mpfr_t x, y, d, sq, r;
+        Registers() {
+            mpfr_inits2(64, x, y, (mpfr_ptr)nullptr);
+            mpfr_init2(d, wide);
+            mpfr_init2(sq, 2 * wide);
+            mpfr_init2(r, p);
+        }
+        ~Registers() { mpfr_clears(x, y, d, sq, r, (mpfr_ptr)nullptr); }
+    };
+    thread_local Registers g;
+    mpfr_set_d(g.x, widen(a), MPFR_RNDN);
+    mpfr_set_d(g.y, widen(b), MPFR_RNDN);
+    mpfr_sub(g.d, g.x, g.y, MPFR_RNDN);  // exact
+    mpfr_sqr(g.sq, g.d, MPFR_RNDN);      // exact
+    if (mpfr_zero_p(g.sq)) return T(0.0f);
+    if (mpfr_get_exp(g.sq) <= normal) {  // below the smallest normal: the fixed subnormal grid
+        mpfr_mul_2si(g.sq, g.sq, grid, MPFR_RNDN);
+        mpfr_rint(g.sq, g.sq, MPFR_RNDN);  // nearest, ties to even
+        mpfr_mul_2si(g.sq, g.sq, -grid, MPFR_RNDN);
+        return round_to_float<T>(mpfr_get_d(g.sq, MPFR_RNDN));  // exact
+    }
+    mpfr_set(g.r, g.sq, MPFR_RNDN);  // the one rounding, to p bits
+    return round_to_float<T>(mpfr_get_d(g.r, MPFR_RNDN));  // exact (or beyond T's range: infinity)
+}
+
+template <class T> T difference_square(T a, T b) {
+    if constexpr (is_floating_v<T>) {
+        if (is_nan(a) || is_nan(b)) return canonical_nan<T>();
+        const double x = widen(a), y = widen(b);
+        if (std::isinf(x) || std::isinf(y)) {
+            const double d = x - y;  // inf - inf is NaN; otherwise an infinity, whose square is +inf
+            return d != d ? canonical_nan<T>() : round_to_float<T>(d * d);
+        }
+        return exact_difference_square(a, b);
+    } else {
+        using U = std::make_unsigned_t<T>;
+        const U d = U(U(a) - U(b));
+        return T(U(uint64_t(d) * uint64_t(d)));  // (a - b)^2 modulo 2^N
+    }
+}
+
 }  // namespace
 
 void validate(const DML_ELEMENT_WISE_ADD_OPERATOR_DESC& d, Diagnostics& diags) {
@@ -234,6 +326,25 @@ void evaluate(const DML_ELEMENT_WISE_MEAN_OPERATOR_DESC& d, const Bindings& b) {
     evaluate_binary(d, b, [](auto a, auto x) { return mean(a, x); });
 }
 
+void validate(const DML_ELEMENT_WISE_MODULUS_TRUNCATE_OPERATOR_DESC& d, Diagnostics& diags) {
+    validate_binary(d, diags, "modulus-truncate.same-data-type", "modulus-truncate.same-sizes");
+}
+void evaluate(const DML_ELEMENT_WISE_MODULUS_TRUNCATE_OPERATOR_DESC& d, const Bindings& b) {
+    evaluate_binary(d, b, [](auto a, auto x) { return modulus_truncate(a, x); });
+}
+void validate(const DML_ELEMENT_WISE_MODULUS_FLOOR_OPERATOR_DESC& d, Diagnostics& diags) {
+    validate_binary(d, diags, "modulus-floor.same-data-type", "modulus-floor.same-sizes");
+}
+void evaluate(const DML_ELEMENT_WISE_MODULUS_FLOOR_OPERATOR_DESC& d, const Bindings& b) {
+    evaluate_binary(d, b, [](auto a, auto x) { return modulus_floor(a, x); });
+}
+void validate(const DML_ELEMENT_WISE_DIFFERENCE_SQUARE_OPERATOR_DESC& d, Diagnostics& diags) {
+    validate_binary(d, diags, "difference-square.same-data-type", "difference-square.same-sizes");
+}
+void evaluate(const DML_ELEMENT_WISE_DIFFERENCE_SQUARE_OPERATOR_DESC& d, const Bindings& b) {
+    evaluate_binary(d, b, [](auto a, auto x) { return difference_square(a, x); });
+}
+
 // ---- explain (dmlref/explain.hpp, docs/explain.md) -------------------------------------------
 
 // The two operands, the formula, and what decided the element: the exact result rounded once, a
@@ -257,6 +368,9 @@ bool explain_element_wise(const Case& c, std::string_view, uint64_t flat, Family
                           : op == OperatorType::ELEMENT_WISE_DIVIDE   ? (is_float(t) ? "a / b" : "a / b, truncated toward zero")
                           : op == OperatorType::ELEMENT_WISE_MAX      ? "max(a, b)"
                           : op == OperatorType::ELEMENT_WISE_MIN      ? "min(a, b)"
+                          : op == OperatorType::ELEMENT_WISE_MODULUS_TRUNCATE ? "a - (b * trunc(a / b)), exact"
+                          : op == OperatorType::ELEMENT_WISE_MODULUS_FLOOR    ? "a - (b * floor(a / b)), exact"
+                          : op == OperatorType::ELEMENT_WISE_DIFFERENCE_SQUARE ? "(a - b) * (a - b)"
                                                                       : "(a + b) / 2";
     out.facts.emplace_back("formula", formula);
     const bool sum_like = op == OperatorType::ELEMENT_WISE_ADD || op == OperatorType::ELEMENT_WISE_SUBTRACT ||
@@ -276,6 +390,9 @@ bool explain_element_wise(const Case& c, std::string_view, uint64_t flat, Family
                              : op == OperatorType::ELEMENT_WISE_SUBTRACT ? x - y
                              : op == OperatorType::ELEMENT_WISE_MULTIPLY ? x * y
                              : op == OperatorType::ELEMENT_WISE_DIVIDE   ? x / y
+                             : op == OperatorType::ELEMENT_WISE_MODULUS_TRUNCATE || op == OperatorType::ELEMENT_WISE_MODULUS_FLOOR
+                                 ? std::fmod(x, y)
+                             : op == OperatorType::ELEMENT_WISE_DIFFERENCE_SQUARE ? (x - y) * (x - y)
                                                                          : x + y;
             out.facts.emplace_back("decided by", r != r ? std::string("a NaN result: the type's canonical NaN")
                                                         : "the exact result, rounded once to nearest-even");
@@ -283,7 +400,8 @@ bool explain_element_wise(const Case& c, std::string_view, uint64_t flat, Family
         }
     } else if (selects) {
         out.facts.emplace_back("decided by", "the chosen operand");
-    } else if (op == OperatorType::ELEMENT_WISE_DIVIDE) {
+    } else if (op == OperatorType::ELEMENT_WISE_DIVIDE || op == OperatorType::ELEMENT_WISE_MODULUS_TRUNCATE ||
+               op == OperatorType::ELEMENT_WISE_MODULUS_FLOOR) {
         const bool zero = b.bits == 0;
         out.facts.emplace_back("decided by", zero ? "a zero divisor: all bits set" : "the quotient truncated toward zero, wrapped to the width");
         out.policies.push_back(zero ? "IntegerDivisionByZero" : "IntegerOverflow");

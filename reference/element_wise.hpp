@@ -1,5 +1,5 @@
 // The element-wise family: ELEMENT_WISE_ADD, SUBTRACT, MULTIPLY, DIVIDE, MAX, MIN, MEAN; IDENTITY, ABS,
-// CEIL, FLOOR, SIGN, NEGATE.
+// CEIL, FLOOR, SIGN, NEGATE, SQRT, RECIP, THRESHOLD, ROUND; MODULUS_TRUNCATE, MODULUS_FLOOR, DIFFERENCE_SQUARE.
 // What reference/element_wise*.cpp define for the family's record (reference/element_wise_record.cpp)
 // and tests. Internal to dmlref.
 #pragma once
@@ -24,6 +24,12 @@ void validate(const DML_ELEMENT_WISE_MIN_OPERATOR_DESC& d, Diagnostics& diags);
 void evaluate(const DML_ELEMENT_WISE_MIN_OPERATOR_DESC& d, const Bindings& b);
 void validate(const DML_ELEMENT_WISE_MEAN_OPERATOR_DESC& d, Diagnostics& diags);
 void evaluate(const DML_ELEMENT_WISE_MEAN_OPERATOR_DESC& d, const Bindings& b);
+void validate(const DML_ELEMENT_WISE_MODULUS_TRUNCATE_OPERATOR_DESC& d, Diagnostics& diags);
+void evaluate(const DML_ELEMENT_WISE_MODULUS_TRUNCATE_OPERATOR_DESC& d, const Bindings& b);
+void validate(const DML_ELEMENT_WISE_MODULUS_FLOOR_OPERATOR_DESC& d, Diagnostics& diags);
+void evaluate(const DML_ELEMENT_WISE_MODULUS_FLOOR_OPERATOR_DESC& d, const Bindings& b);
+void validate(const DML_ELEMENT_WISE_DIFFERENCE_SQUARE_OPERATOR_DESC& d, Diagnostics& diags);
+void evaluate(const DML_ELEMENT_WISE_DIFFERENCE_SQUARE_OPERATOR_DESC& d, const Bindings& b);
 // The unary operators (reference/element_wise_unary.cpp).
 void validate(const DML_ELEMENT_WISE_IDENTITY_OPERATOR_DESC& d, Diagnostics& diags);
 void evaluate(const DML_ELEMENT_WISE_IDENTITY_OPERATOR_DESC& d, const Bindings& b);
@@ -37,6 +43,14 @@ void validate(const DML_ELEMENT_WISE_SIGN_OPERATOR_DESC& d, Diagnostics& diags);
 void evaluate(const DML_ELEMENT_WISE_SIGN_OPERATOR_DESC& d, const Bindings& b);
 void validate(const DML_ELEMENT_WISE_NEGATE_OPERATOR_DESC& d, Diagnostics& diags);
 void evaluate(const DML_ELEMENT_WISE_NEGATE_OPERATOR_DESC& d, const Bindings& b);
+void validate(const DML_ELEMENT_WISE_SQRT_OPERATOR_DESC& d, Diagnostics& diags);
+void evaluate(const DML_ELEMENT_WISE_SQRT_OPERATOR_DESC& d, const Bindings& b);
+void validate(const DML_ELEMENT_WISE_RECIP_OPERATOR_DESC& d, Diagnostics& diags);
+void evaluate(const DML_ELEMENT_WISE_RECIP_OPERATOR_DESC& d, const Bindings& b);
+void validate(const DML_ELEMENT_WISE_THRESHOLD_OPERATOR_DESC& d, Diagnostics& diags);
+void evaluate(const DML_ELEMENT_WISE_THRESHOLD_OPERATOR_DESC& d, const Bindings& b);
+void validate(const DML_ELEMENT_WISE_ROUND_OPERATOR_DESC& d, Diagnostics& diags);
+void evaluate(const DML_ELEMENT_WISE_ROUND_OPERATOR_DESC& d, const Bindings& b);
 bool explain_unary(const Case& c, std::string_view output, uint64_t flat, FamilyExplanation& out);
 bool explain_element_wise(const Case& c, std::string_view output, uint64_t flat, FamilyExplanation& out);
 

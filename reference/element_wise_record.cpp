@@ -86,9 +86,14 @@ template <class D, uint64_t K> std::optional<Tolerance> float_tolerance(const Op
     else if constexpr (std::is_same_v<D, MEAN>)
         t.Why = "(a + b) / 2 rounded once: a backend's sum (within 1 ULP) halved (exact above the subnormals, one more "
                 "rounding in them) is within 2.5 ULP of it; a NaN matches any NaN (docs/tolerance.md, Element-wise arithmetic)";
-    else
+    else if constexpr (std::is_same_v<D, DML_ELEMENT_WISE_DIFFERENCE_SQUARE_OPERATOR_DESC>)
+        t.Why = "(a - b)^2 rounded once: a backend's difference and product, each within 1 ULP, are within 6 ULP of the "
+                "exact value, 6.5 of the golden; a NaN matches any NaN (docs/tolerance.md, Element-wise arithmetic)";
+    else if constexpr (std::is_same_v<D, MAX> || std::is_same_v<D, MIN>)
         t.Why = "a selected operand, bit for bit; only a NaN golden (both operands NaN) matches any NaN "
                 "(docs/tolerance.md, Element-wise arithmetic)";
+    else
+        t.Why = "an exact remainder, bit for bit; a NaN golden matches any NaN (docs/tolerance.md, Element-wise arithmetic)";
     return t;
 }
 
@@ -118,10 +123,10 @@ template <class D> std::vector<BoundaryElement> signed_zero_boundary(const Case&
 }
 
 // DIVIDE: integer elements with a zero divisor, whose value the page leaves open.
-std::vector<BoundaryElement> zero_divisor_boundary(const Case& c, std::string_view) {
+template <class D> std::vector<BoundaryElement> zero_divisor_boundary(const Case& c, std::string_view) {
     std::vector<BoundaryElement> out;
     std::vector<uint64_t> a, b;
-    if (is_float(get<DIV>(c.op.Desc).OutputTensor.DataType) || !operand_bits<DIV>(c, a, b)) return out;
+    if (is_float(get<D>(c.op.Desc).OutputTensor.DataType) || !operand_bits<D>(c, a, b)) return out;
     for (size_t i = 0; i < b.size(); ++i)
         if (b[i] == 0) out.push_back({i, "IntegerDivisionByZero"});
     return out;
@@ -164,7 +169,27 @@ OperatorRecord divide() {
         {{0x1000, {}, 4, 4, kF32F16}, {0x2100, {}, 4, 4, kF32F16I32U32}, {0x3000, {}, 1, 8, kF32F16I32U32},
          {0x5100, {}, 1, 8, kEightTypes}, {0x6000, {}, 1, 8, kTenTypes}},
         {kNaNResult, kIntegerDivisionByZero, kIntegerOverflow, kSubnormals});
-    r.case_boundary = zero_divisor_boundary;
+    r.case_boundary = zero_divisor_boundary<DIV>;
+    return r;
+}
+
+constexpr Policy kModulusFloorZero{"ModulusFloorZero", "DivisorSign"};
+
+template <class D, void (*V)(const D&, Diagnostics&), void (*E)(const D&, const Bindings&)> OperatorRecord modulus() {
+    auto r = binary<D, V, E, 1>(
+        {{0x2100, {}, 4, 4, kEightTypes}, {0x3000, {}, 1, 8, kEightTypes}, {0x6000, {}, 1, 8, kTenTypes}},
+        std::is_same_v<D, DML_ELEMENT_WISE_MODULUS_FLOOR_OPERATOR_DESC>
+            ? std::vector<Policy>{kNaNResult, kModulusFloorZero, kIntegerDivisionByZero, kSubnormals}
+            : std::vector<Policy>{kNaNResult, kIntegerDivisionByZero, kSubnormals});
+    r.info.IntroducedIn = 0x2100;
+    r.case_boundary = zero_divisor_boundary<D>;
+    return r;
+}
+
+OperatorRecord difference_square() {
+    auto r = binary<DML_ELEMENT_WISE_DIFFERENCE_SQUARE_OPERATOR_DESC, validate, evaluate, 7>(
+        {{0x3100, {}, 1, 8, kF32F16I32U32}}, {kNaNResult, kIntegerOverflow, kSubnormals});
+    r.info.IntroducedIn = 0x3100;
     return r;
 }
 
@@ -205,22 +230,34 @@ template <class D> bool unary_scale_bias(const D& d) {
     else return false;
 }
 
-// Float outputs (docs/tolerance.md, "Element-wise unary operators"): without ScaleBias IDENTITY is a
-// copy (Bits) and the others exact results judged bit for bit with a NaN golden matching any NaN
-// (Summed, MaxTerms 1); with ScaleBias g(x) may be fused or not: 1 ULP, stated as Summed with
-// MaxTerms 2 (1.5 ULP), so that a NaN golden still matches any NaN. Integers: Bits.
-template <class D> std::optional<Tolerance> unary_tolerance(const OperatorDesc& od, std::string_view) {
+// Float outputs (docs/tolerance.md, "Element-wise unary operators"), as Summed with MaxTerms k:
+// (k - 1/2) ULP, a NaN golden matching any NaN. K without ScaleBias (0: Bits, IDENTITY's copy; 1:
+// an exact result, bit for bit), KSB with it (g(x) fused or unfused, within 1 ULP, carried through
+// f). Integers: Bits.
+template <class D, uint64_t K, uint64_t KSB> std::optional<Tolerance> unary_tolerance(const OperatorDesc& od, std::string_view) {
     const D& d = get<D>(od);
     if (!is_float(d.OutputTensor.DataType)) return std::nullopt;
     const bool sb = unary_scale_bias(d);
-    if (!sb && std::is_same_v<D, IDENTITY>) return std::nullopt;  // Bits: a copy
+    if (!sb && K == 0) return std::nullopt;  // Bits: a copy
     Tolerance t;
     t.Kind = "Summed";
-    t.MaxTerms = sb ? 2 : 1;
-    t.Why = sb ? "f(x * Scale + Bias): g(x) fused or unfused is within 1 ULP, f exact, then one rounding: within 1.5 ULP; "
-                 "a NaN matches any NaN (docs/tolerance.md, Element-wise unary operators)"
-               : "an exact result (a sign-bit operation, an integer value or a sign), bit for bit; only a NaN golden "
-                 "matches any NaN (docs/tolerance.md, Element-wise unary operators)";
+    t.MaxTerms = sb ? KSB : K;
+    if constexpr (std::is_same_v<D, DML_ELEMENT_WISE_SQRT_OPERATOR_DESC>)
+        t.Why = sb ? "sqrt(x * Scale + Bias): g within 1 ULP (fused or not) moves the root by at most 1 ULP, the root within "
+                     "3 ULP, then one rounding: within 4.5 ULP; a NaN matches any NaN (docs/tolerance.md, Element-wise unary operators)"
+                   : "sqrt(x) correctly rounded: a backend's root within 3 ULP (assumed) is within 3.5 ULP of it; a NaN matches any "
+                     "NaN (docs/tolerance.md, Element-wise unary operators)";
+    else if constexpr (std::is_same_v<D, DML_ELEMENT_WISE_RECIP_OPERATOR_DESC>)
+        t.Why = sb ? "1 / (x * Scale + Bias): g within 1 ULP (fused or not) moves 1/g by at most 2 ULP, the reciprocal or "
+                     "division within 2.5 ULP, then one rounding: within 5.5 ULP; a NaN matches any NaN (docs/tolerance.md, "
+                     "Element-wise unary operators)"
+                   : "1 / x correctly rounded: a backend's reciprocal (1 ULP) or division (2.5 ULP) is within 3.5 ULP of it; a "
+                     "NaN matches any NaN (docs/tolerance.md, Element-wise unary operators)";
+    else
+        t.Why = sb ? "f(x * Scale + Bias): g(x) fused or unfused is within 1 ULP, f exact, then one rounding: within 1.5 ULP; "
+                     "a NaN matches any NaN (docs/tolerance.md, Element-wise unary operators)"
+                   : "an exact result (a sign-bit operation, an integer value or a sign), bit for bit; only a NaN golden "
+                     "matches any NaN (docs/tolerance.md, Element-wise unary operators)";
     return t;
 }
 
@@ -228,7 +265,7 @@ template <class D> void scale_bias_feature(const Case& c, std::vector<std::strin
     if (unary_scale_bias(get<D>(c.op.Desc))) f.push_back("scale-bias");
 }
 
-template <class D, void (*V)(const D&, Diagnostics&), void (*E)(const D&, const Bindings&)>
+template <class D, void (*V)(const D&, Diagnostics&), void (*E)(const D&, const Bindings&), uint64_t K = 1, uint64_t KSB = 2>
 OperatorRecord unary(uint32_t introduced, std::vector<SupportRow> support, std::vector<Policy> policies) {
     auto r = operator_record<D, V, E>({
         .IntroducedIn = introduced,
@@ -238,7 +275,7 @@ OperatorRecord unary(uint32_t introduced, std::vector<SupportRow> support, std::
     });
     r.outputs = {{"OutputTensor", TypeClass::Float, ToleranceRule::OperatorStated},
                  {"OutputTensor", TypeClass::Integer, ToleranceRule::Bits}};
-    r.desc_tolerance = unary_tolerance<D>;
+    r.desc_tolerance = unary_tolerance<D, K, KSB>;
     r.explain = explain_unary;
     if constexpr (requires(D d) { d.ScaleBias; }) {
         r.features = {"scale-bias"};
@@ -248,7 +285,7 @@ OperatorRecord unary(uint32_t introduced, std::vector<SupportRow> support, std::
 }
 
 OperatorRecord identity_record() {
-    return unary<IDENTITY, validate, evaluate>(0x1000,
+    return unary<IDENTITY, validate, evaluate, 0, 2>(0x1000,
         {{0x1000, {}, 4, 5, kF32F16}, {0x2100, {}, 4, 5, kEightTypes}, {0x3000, {}, 1, 8, kEightTypes},
          {0x4100, {}, 1, 8, kElevenTypes}},
         {kScaleBias, kSubnormals});
@@ -271,6 +308,37 @@ OperatorRecord sign_record() {
         {{0x2000, {}, 4, 4, kF32F16}, {0x2100, {}, 4, 4, kEightTypes}, {0x3000, {}, 1, 8, kEightTypes}, {0x4100, {}, 1, 8, kTenTypes}},
         {kSignOfZero, kSignOfNaN, kSubnormals});
 }
+OperatorRecord sqrt_record() {
+    return unary<DML_ELEMENT_WISE_SQRT_OPERATOR_DESC, validate, evaluate, 4, 5>(
+        0x1000, {{0x1000, {}, 4, 4, kF32F16}, {0x3000, {}, 1, 8, kF32F16}}, {kNaNResult, kIntegerResult, kScaleBias, kSubnormals});
+}
+OperatorRecord recip_record() {
+    return unary<DML_ELEMENT_WISE_RECIP_OPERATOR_DESC, validate, evaluate, 4, 6>(
+        0x1000, {{0x1000, {}, 4, 4, kF32F16}, {0x3000, {}, 1, 8, kF32F16}},
+        {kNaNResult, kIntegerDivisionByZero, kScaleBias, kSubnormals});
+}
+
+// THRESHOLD selects x or Min, as CLIP does: Bits, 1 ULP with ScaleBias (Ulp1WithScaleBias).
+constexpr Policy kClipFloatBound{"ClipFloatBoundCompare", "ExactValues"};
+constexpr Policy kClipBoundStore{"ClipBoundStore", "RoundNearestEvenSaturate"};
+bool threshold_scale_bias(const OperatorDesc& d) { return get<DML_ELEMENT_WISE_THRESHOLD_OPERATOR_DESC>(d).ScaleBias.has_value(); }
+
+OperatorRecord threshold_record() {
+    auto r = unary<DML_ELEMENT_WISE_THRESHOLD_OPERATOR_DESC, validate, evaluate>(
+        0x1000, {{0x1000, {}, 4, 4, kF32F16}, {0x2100, {}, 4, 4, kEightTypes}, {0x3000, {}, 1, 8, kEightTypes}},
+        {kForwardNaN, kSignedZeroMinMax, kClipFloatBound, kClipBoundStore, kScaleBias, kSubnormals});
+    r.outputs = {{"OutputTensor", TypeClass::Float, ToleranceRule::Ulp1WithScaleBias},
+                 {"OutputTensor", TypeClass::Integer, ToleranceRule::Bits}};
+    r.desc_tolerance = nullptr;
+    r.has_scale_bias = threshold_scale_bias;
+    return r;
+}
+
+OperatorRecord round_record() {
+    return unary<DML_ELEMENT_WISE_ROUND_OPERATOR_DESC, validate, evaluate>(
+        0x2100, {{0x2100, {}, 4, 4, kF32F16}, {0x3000, {}, 1, 8, kF32F16}}, {kNaNResult, kSubnormals});
+}
+
 OperatorRecord negate_record() {
     return unary<NEGATE, validate, evaluate>(0x5000, {{0x5000, {}, 1, 8, kAbsTypes41}},
                                              {kSignBitOperation, kIntegerOverflow, kSubnormals});
@@ -287,7 +355,12 @@ const FamilyRecord& element_wise_family() {
                                  reference::min_max<DML_ELEMENT_WISE_MAX_OPERATOR_DESC, reference::validate, reference::evaluate>(),
                                  reference::min_max<DML_ELEMENT_WISE_MIN_OPERATOR_DESC, reference::validate, reference::evaluate>(),
                                  reference::mean(), reference::identity_record(), reference::abs_record(), reference::ceil_record(),
-                                 reference::floor_record(), reference::sign_record(), reference::negate_record()}};
+                                 reference::floor_record(), reference::sign_record(), reference::negate_record(),
+                                 reference::sqrt_record(), reference::recip_record(), reference::threshold_record(),
+                                 reference::round_record(),
+                                 reference::modulus<DML_ELEMENT_WISE_MODULUS_TRUNCATE_OPERATOR_DESC, reference::validate, reference::evaluate>(),
+                                 reference::modulus<DML_ELEMENT_WISE_MODULUS_FLOOR_OPERATOR_DESC, reference::validate, reference::evaluate>(),
+                                 reference::difference_square()}};
     return f;
 }
 }  // namespace dmlref::kit

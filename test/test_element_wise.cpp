@@ -490,3 +490,240 @@ TEST_CASE("ELEMENT_WISE unary operators: in place, broadcast, validation") {
     check.operator()<SIGN>("sign");
     check.operator()<NEGATE>("negate");
 }
+
+// ---- SQRT, RECIP, THRESHOLD -----------------------------------------------------------------------
+
+namespace {
+using SQRT = DML_ELEMENT_WISE_SQRT_OPERATOR_DESC;
+using RECIP = DML_ELEMENT_WISE_RECIP_OPERATOR_DESC;
+using THRESHOLD = DML_ELEMENT_WISE_THRESHOLD_OPERATOR_DESC;
+
+template <class T> std::vector<T> threshold(DataType t, const std::vector<T>& x, float min) {
+    Operator op = unary_op<THRESHOLD>(t, {uint32_t(x.size())});
+    get<THRESHOLD>(op.Desc).Min = min;
+    return as_values<T>(run(op, {{"InputTensor", buffer(get<THRESHOLD>(op.Desc).InputTensor, x)}}).at("OutputTensor"));
+}
+
+// MPFR's correctly rounded f(x) rounded once into T against dmlref, over random bit patterns.
+template <class D, class T, class B> void check_unary_against_mpfr(DataType t, int (*f)(mpfr_ptr, mpfr_srcptr, mpfr_rnd_t)) {
+    std::mt19937_64 rng(20261126);
+    std::vector<T> x;
+    while (x.size() < 6000) {
+        const T v = from_bits<T>(B(rng()));
+        if (!is_nan(v)) x.push_back(v);
+    }
+    const std::vector<T> got = unary<D, T>(t, x);
+    mpfr_t a, r;
+    mpfr_inits2(2200, a, r, (mpfr_ptr)nullptr);
+    for (size_t i = 0; i < x.size(); ++i) {
+        mpfr_set_d(a, widen(x[i]), MPFR_RNDN);
+        f(r, a, MPFR_RNDN);
+        INFO("x = " << widen(x[i]));
+        if (mpfr_nan_p(r)) { CHECK(to_bits(got[i]) == to_bits(canonical_nan<T>())); continue; }
+        CHECK(to_bits(widen(got[i])) == to_bits(mpfr_rounded<T>(static_cast<mpfr_srcptr>(r))));
+    }
+    mpfr_clears(a, r, (mpfr_ptr)nullptr);
+}
+int mpfr_recip(mpfr_ptr r, mpfr_srcptr x, mpfr_rnd_t rnd) { return mpfr_ui_div(r, 1, x, rnd); }
+}  // namespace
+
+TEST_CASE("ELEMENT_WISE_SQRT and RECIP: correctly rounded; IEEE's special cases") {
+    // sqrt(2) = 1.0110101000001001111001100110011...b: 0x3fb504f3 (FLOAT32), 0x3da8 (FLOAT16: 1.4140625, nearer
+    // than 1.4150390625). sqrt(4) = 2, sqrt(-0) = -0, sqrt(-1) = NaN (canonical), sqrt(inf) = inf.
+    check_bits(unary_bits<SQRT, float, uint32_t>(DataType::FLOAT32, {0x40000000, 0x40800000, 0x80000000, 0xbf800000, 0x7f800000}),
+               from_bits_list<float, uint32_t>({0x3fb504f3, 0x40000000, 0x80000000, 0x7fc00000, 0x7f800000}));
+    check_bits(unary_bits<SQRT, half, uint16_t>(DataType::FLOAT16, {0x4000}), from_bits_list<half, uint16_t>({0x3da8}));
+    // 1/3 = 0x3eaaaaab; 1/-0 = -inf; 1/inf = +0; 1/2^-128 = 2^128 overflows to inf; 1/max = 2^-128 (1 + 2^-24 + ...)
+    // rounds to the subnormal 2^-128 (0x00200000: the excess is 1/8 of the subnormal spacing).
+    check_bits(unary_bits<RECIP, float, uint32_t>(DataType::FLOAT32, {0x40400000, 0x80000000, 0x7f800000, 0x00200000, 0x7f7fffff}),
+               from_bits_list<float, uint32_t>({0x3eaaaaab, 0xff800000, 0x00000000, 0x7f800000, 0x00200000}));
+    check_bits(unary_bits<RECIP, half, uint16_t>(DataType::FLOAT16, {0x4200}), from_bits_list<half, uint16_t>({0x3555}));
+    // With ScaleBias (2, 0): sqrt(g(2)) = sqrt(4) = 2; 1 / g(-0.25) = 1 / -0.5 = -2.
+    check_bits(unary_bits<SQRT, float, uint32_t>(DataType::FLOAT32, {0x40000000}, DML_SCALE_BIAS{2.0f, 0.0f}),
+               from_bits_list<float, uint32_t>({0x40000000}));
+    check_bits(unary_bits<RECIP, float, uint32_t>(DataType::FLOAT32, {0xbe800000}, DML_SCALE_BIAS{2.0f, 0.0f}),
+               from_bits_list<float, uint32_t>({0xc0000000}));
+    // Integers: the root rounded to nearest (sqrt 2 = 1.41 -> 1, sqrt 3 = 1.73 -> 2, sqrt 15 = 3.87 -> 4,
+    // sqrt(2^31 - 1) = 46340.95 -> 46341), 0 for a negative x; sqrt(2^64 - 1) = 2^32 - 2^-33 -> 2^32.
+    check_bits(unary<SQRT, int32_t>(DataType::INT32, {0, 1, 2, 3, 4, 15, -4, INT32_MAX}),
+               std::vector<int32_t>{0, 1, 1, 2, 2, 4, 0, 46341});
+    check_bits(unary<SQRT, uint64_t>(DataType::UINT64, {UINT64_MAX}), std::vector<uint64_t>{uint64_t(1) << 32});
+    // Integer 1 / x truncates: 1/2 = 0, 1/-128 = 0; 1/0 is all bits set.
+    check_bits(unary<RECIP, int8_t>(DataType::INT8, {0, 1, -1, 2, -128}), std::vector<int8_t>{-1, 1, -1, 0, 0});
+    check_bits(unary<RECIP, uint8_t>(DataType::UINT8, {0, 1, 255}), std::vector<uint8_t>{255, 1, 0});
+}
+
+TEST_CASE("ELEMENT_WISE_SQRT and RECIP against MPFR's once-rounded result") {
+    check_unary_against_mpfr<SQRT, float, uint32_t>(DataType::FLOAT32, mpfr_sqrt);
+    check_unary_against_mpfr<SQRT, half, uint16_t>(DataType::FLOAT16, mpfr_sqrt);
+    check_unary_against_mpfr<SQRT, double, uint64_t>(DataType::FLOAT64, mpfr_sqrt);
+    check_unary_against_mpfr<RECIP, float, uint32_t>(DataType::FLOAT32, mpfr_recip);
+    check_unary_against_mpfr<RECIP, half, uint16_t>(DataType::FLOAT16, mpfr_recip);
+    check_unary_against_mpfr<RECIP, double, uint64_t>(DataType::FLOAT64, mpfr_recip);
+}
+
+TEST_CASE("ELEMENT_WISE_THRESHOLD: max(x, Min) on exact values, D3D's NaN and zero rules") {
+    // Min = 0.5: 0.25 -> 0.5, 1 stays, NaN is ignored -> 0.5, -0 -> 0.5, -inf -> 0.5.
+    check_bits(threshold<float>(DataType::FLOAT32, from_bits_list<float, uint32_t>({0x3e800000, 0x3f800000, 0x7fc00001, 0x80000000, 0xff800000}), 0.5f),
+               from_bits_list<float, uint32_t>({0x3f000000, 0x3f800000, 0x3f000000, 0x3f000000, 0x3f000000}));
+    // Min = +0: max(-0, +0) = +0; a subnormal 2^-149 stays.
+    check_bits(threshold<float>(DataType::FLOAT32, from_bits_list<float, uint32_t>({0x80000000, 0x00000001}), 0.0f),
+               from_bits_list<float, uint32_t>({0x00000000, 0x00000001}));
+    // FLOAT16 against Min = 0.1f (0x3dcccccd = 0.100000001490116...): 0x2e67 = 0.10003662109375 is above it and stays;
+    // 0x2e66 = 0.0999755859375 is below it, so Min is the result, rounded to FLOAT16: 0x2e66 again (2.44e-5 away,
+    // against 3.66e-5 for 0x2e67); 0 gives that too.
+    check_bits(threshold<half>(DataType::FLOAT16, from_bits_list<half, uint16_t>({0x2e67, 0x2e66, 0x0000}), 0.1f),
+               from_bits_list<half, uint16_t>({0x2e67, 0x2e66, 0x2e66}));
+    // Integers: Min = 2.5 is stored rounded half to even, 2 (ClipBoundStore); 3 > 2.5 stays; 2 < 2.5 gives Min, 2.
+    check_bits(threshold<int8_t>(DataType::INT8, {0, 3, -128, 2}, 2.5f), std::vector<int8_t>{2, 3, 2, 2});
+    // Min = 300 saturates to 255 in UINT8.
+    check_bits(threshold<uint8_t>(DataType::UINT8, {0, 200}, 300.0f), std::vector<uint8_t>{255, 255});
+    // With ScaleBias (2, -1) and Min = 0: g(0.25) = -0.5 -> 0; g(3) = 5.
+    Operator op = unary_op<THRESHOLD>(DataType::FLOAT32, {2}, DML_SCALE_BIAS{2.0f, -1.0f});
+    const auto out = run(op, {{"InputTensor", buffer<float>(get<THRESHOLD>(op.Desc).InputTensor, {0.25f, 3.0f})}});
+    check_bits(as_values<float>(out.at("OutputTensor")), std::vector<float>{0.0f, 5.0f});
+}
+
+TEST_CASE("ELEMENT_WISE SQRT, RECIP, THRESHOLD validation") {
+    auto check = [&]<class D>(const std::string& prefix) {
+        Operator v = unary_op<D>(DataType::FLOAT32, {2, 3});
+        CHECK_FALSE(validate(v).has_errors());
+        get<D>(v.Desc).OutputTensor.DataType = DataType::FLOAT16;
+        CHECK(has_error(v, prefix + ".same-data-type", "/desc/OutputTensor/DataType"));
+        v = unary_op<D>(DataType::FLOAT32, {2, 3});
+        get<D>(v.Desc).OutputTensor.Sizes = {3, 2};
+        CHECK(has_error(v, prefix + ".same-sizes", "/desc/OutputTensor/Sizes"));
+        v = unary_op<D>(DataType::INT32, {2, 3}, DML_SCALE_BIAS{2.0f, 0.0f});
+        CHECK(has_error(v, prefix + ".scale-bias-integer", "/desc/ScaleBias"));
+    };
+    check.operator()<SQRT>("sqrt");
+    check.operator()<RECIP>("recip");
+    check.operator()<THRESHOLD>("threshold");
+}
+
+// ---- ROUND, MODULUS_TRUNCATE, MODULUS_FLOOR, DIFFERENCE_SQUARE -------------------------------------
+
+namespace {
+using ROUND = DML_ELEMENT_WISE_ROUND_OPERATOR_DESC;
+using MODT = DML_ELEMENT_WISE_MODULUS_TRUNCATE_OPERATOR_DESC;
+using MODF = DML_ELEMENT_WISE_MODULUS_FLOOR_OPERATOR_DESC;
+using DSQ = DML_ELEMENT_WISE_DIFFERENCE_SQUARE_OPERATOR_DESC;
+
+template <class T, class B> std::vector<T> round_bits(DataType t, uint32_t mode, std::initializer_list<B> x) {
+    Operator op = unary_op<ROUND>(t, {uint32_t(x.size())});
+    get<ROUND>(op.Desc).RoundingMode = mode;
+    return as_values<T>(run(op, {{"InputTensor", buffer(get<ROUND>(op.Desc).InputTensor, from_bits_list<T, B>(x))}}).at("OutputTensor"));
+}
+}  // namespace
+
+TEST_CASE("ELEMENT_WISE_ROUND: the three rounding modes, IEEE's signed zeros") {
+    // x = 0.5, 1.5, 2.5, -0.5, -2.5, -0.4, 2.6, NaN, inf.
+    const std::initializer_list<uint32_t> x = {0x3f000000, 0x3fc00000, 0x40200000, 0xbf000000, 0xc0200000, 0xbecccccd, 0x40266666,
+                                               0x7fc00001, 0x7f800000};
+    // HALVES_TO_NEAREST_EVEN: 0, 2, 2, -0, -2, -0, 3, NaN (canonical), inf.
+    check_bits(round_bits<float, uint32_t>(DataType::FLOAT32, 0, x),
+               from_bits_list<float, uint32_t>({0x00000000, 0x40000000, 0x40000000, 0x80000000, 0xc0000000, 0x80000000, 0x40400000,
+                                                0x7fc00000, 0x7f800000}));
+    // TOWARD_ZERO: 0, 1, 2, -0, -2, -0, 2, NaN, inf.
+    check_bits(round_bits<float, uint32_t>(DataType::FLOAT32, 1, x),
+               from_bits_list<float, uint32_t>({0x00000000, 0x3f800000, 0x40000000, 0x80000000, 0xc0000000, 0x80000000, 0x40000000,
+                                                0x7fc00000, 0x7f800000}));
+    // TOWARD_INFINITY (halves away from zero): 1, 2, 3, -1, -3, -0, 3, NaN, inf.
+    check_bits(round_bits<float, uint32_t>(DataType::FLOAT32, 2, x),
+               from_bits_list<float, uint32_t>({0x3f800000, 0x40000000, 0x40400000, 0xbf800000, 0xc0400000, 0x80000000, 0x40400000,
+                                                0x7fc00000, 0x7f800000}));
+    // FLOAT16 1023.5 (0x63ff): 1024 (0x6400), 1023 (0x63fe), 1024.
+    check_bits(round_bits<half, uint16_t>(DataType::FLOAT16, 0, {0x63ff}), from_bits_list<half, uint16_t>({0x6400}));
+    check_bits(round_bits<half, uint16_t>(DataType::FLOAT16, 1, {0x63ff}), from_bits_list<half, uint16_t>({0x63fe}));
+    check_bits(round_bits<half, uint16_t>(DataType::FLOAT16, 2, {0x63ff}), from_bits_list<half, uint16_t>({0x6400}));
+    Operator op = unary_op<ROUND>(DataType::FLOAT32, {2});
+    get<ROUND>(op.Desc).RoundingMode = 3;
+    CHECK(has_error(op, "round.rounding-mode", "/desc/RoundingMode"));
+}
+
+TEST_CASE("ELEMENT_WISE_MODULUS_TRUNCATE and MODULUS_FLOOR: exact remainders, the C and Python signs") {
+    // (5.5, 2), (-5.5, 2), (5.5, -2), (-4, 2), (4, -2), (1, 0), (inf, 2), (3, inf), (1, 0.1f), (-1, 0.1f), (-2^-30, 1), (-1, inf).
+    const std::initializer_list<uint32_t> a = {0x40b00000, 0xc0b00000, 0x40b00000, 0xc0800000, 0x40800000, 0x3f800000, 0x7f800000,
+                                               0x40400000, 0x3f800000, 0xbf800000, 0xb0800000, 0xbf800000};
+    const std::initializer_list<uint32_t> b = {0x40000000, 0x40000000, 0xc0000000, 0x40000000, 0xc0000000, 0x00000000, 0x40000000,
+                                               0x7f800000, 0x3dcccccd, 0x3dcccccd, 0x3f800000, 0x7f800000};
+    // C: 1.5, -1.5, 1.5, -0, +0, NaN, NaN, 3; 1 - 9 * 0.1f = (2^27 - 9 * 13421773) * 2^-27 = 13421771 * 2^-27 (0x3dcccccb, exact),
+    // its negation for -1; -2^-30 (|a| < |b|: a itself); -1.
+    check_bits(binary_bits<MODT, float, uint32_t>(DataType::FLOAT32, a, b),
+               from_bits_list<float, uint32_t>({0x3fc00000, 0xbfc00000, 0x3fc00000, 0x80000000, 0x00000000, 0x7fc00000, 0x7fc00000,
+                                                0x40400000, 0x3dcccccb, 0xbdcccccb, 0xb0800000, 0xbf800000}));
+    // Python: 1.5, -1.5 + 2 = 0.5, 1.5 - 2 = -0.5, +0 and -0 (the divisor's sign), NaN, NaN, 3;
+    // 0x3dcccccb; -13421771 * 2^-27 + 13421773 * 2^-27 = 2^-26 (0x32800000); -2^-30 + 1 = 1 - 2^-30 rounds
+    // (once) to 1 in FLOAT32; -1 + inf = inf (Python's -1.0 % inf).
+    check_bits(binary_bits<MODF, float, uint32_t>(DataType::FLOAT32, a, b),
+               from_bits_list<float, uint32_t>({0x3fc00000, 0x3f000000, 0xbf000000, 0x00000000, 0x80000000, 0x7fc00000, 0x7fc00000,
+                                                0x40400000, 0x3dcccccb, 0x32800000, 0x3f800000, 0x7f800000}));
+    // Integers: C's % and Python's %; x % 0 is all bits set; INT_MIN % -1 = 0.
+    check_bits(binary<MODT, int32_t>(DataType::INT32, {7, -7, 7, -7, 5, INT32_MIN}, {3, 3, -3, -3, 0, -1}),
+               std::vector<int32_t>{1, -1, 1, -1, -1, 0});
+    check_bits(binary<MODF, int32_t>(DataType::INT32, {7, -7, 7, -7, 5, INT32_MIN}, {3, 3, -3, -3, 0, -1}),
+               std::vector<int32_t>{1, 2, -2, -1, -1, 0});
+    check_bits(binary<MODT, uint8_t>(DataType::UINT8, {200, 5}, {7, 0}), std::vector<uint8_t>{4, 255});
+    check_bits(binary<MODF, uint8_t>(DataType::UINT8, {200, 5}, {7, 0}), std::vector<uint8_t>{4, 255});
+    check_bits(binary<MODF, int64_t>(DataType::INT64, {INT64_MIN}, {3}), std::vector<int64_t>{1});  // -2^63 = -3074457345618258603 * 3 + 1
+}
+
+TEST_CASE("ELEMENT_WISE_DIFFERENCE_SQUARE: the exact square of the exact difference, rounded once") {
+    // (3 - 1)^2 = 4. (1 + 2^-12)^2 = 1 + 2^-11 + 2^-24: a tie, to the even 1 + 2^-11 (0x3f801000).
+    // (1 + 2^-12 - (-2^-149))^2 = 1 + 2^-11 + 2^-24 + 2^-148 + ...: just above the tie, so up to 0x3f801001 (a difference
+    // rounded to float64 first would lose the 2^-149 and tie to even). (inf - 1)^2 = inf; inf - inf: NaN. (-0 - 0)^2 = +0.
+    // (2^-75 - 0)^2 = 2^-150: halfway to 2^-149, ties to +0. (2^64 - -2^64)^2 = 2^130: inf.
+    check_bits(binary_bits<DSQ, float, uint32_t>(DataType::FLOAT32,
+                   {0x40400000, 0x3f800800, 0x3f800800, 0x7f800000, 0x7f800000, 0x80000000, 0x1a000000, 0x5f800000},
+                   {0x3f800000, 0x00000000, 0x80000001, 0x3f800000, 0x7f800000, 0x00000000, 0x00000000, 0xdf800000}),
+               from_bits_list<float, uint32_t>({0x40800000, 0x3f801000, 0x3f801001, 0x7f800000, 0x7fc00000, 0x00000000, 0x00000000,
+                                                0x7f800000}));
+    // FLOAT16: 255^2 = 65025: spacing 32 there, 65024 (0x7bf0); 256^2 = 65536: inf.
+    check_bits(binary_bits<DSQ, half, uint16_t>(DataType::FLOAT16, {0x5bf8, 0x5c00}, {0x0000, 0x0000}),
+               from_bits_list<half, uint16_t>({0x7bf0, 0x7c00}));
+    // Integers wrap: (10 - -10)^2 = 400 = 144 = -112 in INT8; (-128 - 127) = -255 = 1 mod 256, squared 1;
+    // (0 - 16)^2 = 256 = 0 in UINT8; (0 - 65536)^2 = 2^32 = 0 in UINT32.
+    check_bits(binary<DSQ, int8_t>(DataType::INT8, {10, -128}, {-10, 127}), std::vector<int8_t>{-112, 1});
+    check_bits(binary<DSQ, uint8_t>(DataType::UINT8, {0}, {16}), std::vector<uint8_t>{0});
+    check_bits(binary<DSQ, uint32_t>(DataType::UINT32, {0}, {65536}), std::vector<uint32_t>{0});
+    check_bits(binary<DSQ, int64_t>(DataType::INT64, {3}, {5}), std::vector<int64_t>{4});
+}
+
+namespace {
+template <class D, class T, class B> void check_binary_exact_mpfr(DataType t, bool square) {
+    std::mt19937_64 rng(7);
+    std::vector<T> a, b;
+    while (a.size() < 4000) {
+        const T x = from_bits<T>(B(rng())), y = from_bits<T>(B(rng() % 3 == 0 ? rng() : to_bits(x) + B(rng() % 64) - 32));
+        if (is_nan(x) || is_nan(y) || std::isinf(widen(x)) || std::isinf(widen(y))) continue;
+        a.push_back(x);
+        b.push_back(y);
+    }
+    const std::vector<T> got = binary<D, T>(t, a, b);
+    mpfr_t x, y, r;
+    mpfr_inits2(4400, x, y, r, (mpfr_ptr)nullptr);
+    for (size_t i = 0; i < a.size(); ++i) {
+        mpfr_set_d(x, widen(a[i]), MPFR_RNDN);
+        mpfr_set_d(y, widen(b[i]), MPFR_RNDN);
+        if (square) {
+            mpfr_sub(r, x, y, MPFR_RNDN);  // exact at 4400 bits
+            mpfr_sqr(r, r, MPFR_RNDN);     // exact
+        } else {
+            mpfr_fmod(r, x, y, MPFR_RNDN);  // C's fmod, exact
+        }
+        INFO("a = " << widen(a[i]) << ", b = " << widen(b[i]));
+        if (mpfr_nan_p(r)) { CHECK(to_bits(got[i]) == to_bits(canonical_nan<T>())); continue; }
+        CHECK(to_bits(widen(got[i])) == to_bits(mpfr_rounded<T>(static_cast<mpfr_srcptr>(r))));
+    }
+    mpfr_clears(x, y, r, (mpfr_ptr)nullptr);
+}
+}  // namespace
+
+TEST_CASE("ELEMENT_WISE_DIFFERENCE_SQUARE and MODULUS_TRUNCATE against MPFR") {
+    check_binary_exact_mpfr<DSQ, float, uint32_t>(DataType::FLOAT32, true);
+    check_binary_exact_mpfr<DSQ, half, uint16_t>(DataType::FLOAT16, true);
+    check_binary_exact_mpfr<DSQ, double, uint64_t>(DataType::FLOAT64, true);
+    check_binary_exact_mpfr<MODT, float, uint32_t>(DataType::FLOAT32, false);
+    check_binary_exact_mpfr<MODT, half, uint16_t>(DataType::FLOAT16, false);
+    check_binary_exact_mpfr<MODT, double, uint64_t>(DataType::FLOAT64, false);
+}

@@ -170,4 +170,101 @@ struct DML_ELEMENT_WISE_NEGATE_OPERATOR_DESC {
     }
 };
 
+// DML_ELEMENT_WISE_SQRT_OPERATOR_DESC: OutputTensor = sqrt(x) of g(x) = x * Scale + Bias when ScaleBias is given.
+struct DML_ELEMENT_WISE_SQRT_OPERATOR_DESC {
+    static constexpr OperatorType kType = OperatorType::ELEMENT_WISE_SQRT;
+    TensorDesc InputTensor;
+    TensorDesc OutputTensor;
+    std::optional<DML_SCALE_BIAS> ScaleBias;
+    template <class S, class V> static void fields(S& s, V& v) {
+        v.tensor("InputTensor", s.InputTensor, TensorRole::Input);
+        v.tensor("OutputTensor", s.OutputTensor, TensorRole::Output);
+        v.scale_bias("ScaleBias", s.ScaleBias);
+    }
+};
+
+// DML_ELEMENT_WISE_RECIP_OPERATOR_DESC: OutputTensor = 1 / x of g(x) = x * Scale + Bias when ScaleBias is given.
+struct DML_ELEMENT_WISE_RECIP_OPERATOR_DESC {
+    static constexpr OperatorType kType = OperatorType::ELEMENT_WISE_RECIP;
+    TensorDesc InputTensor;
+    TensorDesc OutputTensor;
+    std::optional<DML_SCALE_BIAS> ScaleBias;
+    template <class S, class V> static void fields(S& s, V& v) {
+        v.tensor("InputTensor", s.InputTensor, TensorRole::Input);
+        v.tensor("OutputTensor", s.OutputTensor, TensorRole::Output);
+        v.scale_bias("ScaleBias", s.ScaleBias);
+    }
+};
+
+// DML_ELEMENT_WISE_THRESHOLD_OPERATOR_DESC: OutputTensor = max(x, Min) of g(x) = x * Scale + Bias when
+// ScaleBias is given.
+struct DML_ELEMENT_WISE_THRESHOLD_OPERATOR_DESC {
+    static constexpr OperatorType kType = OperatorType::ELEMENT_WISE_THRESHOLD;
+    TensorDesc InputTensor;
+    TensorDesc OutputTensor;
+    std::optional<DML_SCALE_BIAS> ScaleBias;
+    float Min = 0.0f;
+    template <class S, class V> static void fields(S& s, V& v) {
+        v.tensor("InputTensor", s.InputTensor, TensorRole::Input);
+        v.tensor("OutputTensor", s.OutputTensor, TensorRole::Output);
+        v.scale_bias("ScaleBias", s.ScaleBias);
+        v.float32("Min", s.Min);
+    }
+};
+
+// DML_ROUNDING_MODE.
+inline const EnumNames kRoundingModeNames{"DML_ROUNDING_MODE_", {"HALVES_TO_NEAREST_EVEN", "TOWARD_ZERO", "TOWARD_INFINITY"}};
+
+// DML_ELEMENT_WISE_ROUND_OPERATOR_DESC: OutputTensor = x rounded to an integer value by RoundingMode.
+struct DML_ELEMENT_WISE_ROUND_OPERATOR_DESC {
+    static constexpr OperatorType kType = OperatorType::ELEMENT_WISE_ROUND;
+    TensorDesc InputTensor;
+    TensorDesc OutputTensor;
+    uint32_t RoundingMode = 0;  // DML_ROUNDING_MODE
+    template <class S, class V> static void fields(S& s, V& v) {
+        v.tensor("InputTensor", s.InputTensor, TensorRole::Input);
+        v.tensor("OutputTensor", s.OutputTensor, TensorRole::Output);
+        v.enumeration("RoundingMode", s.RoundingMode, kRoundingModeNames);
+    }
+};
+
+// DML_ELEMENT_WISE_MODULUS_TRUNCATE_OPERATOR_DESC: OutputTensor = a - (b * trunc(a / b)), the C modulus.
+struct DML_ELEMENT_WISE_MODULUS_TRUNCATE_OPERATOR_DESC {
+    static constexpr OperatorType kType = OperatorType::ELEMENT_WISE_MODULUS_TRUNCATE;
+    TensorDesc ATensor;
+    TensorDesc BTensor;
+    TensorDesc OutputTensor;
+    template <class S, class V> static void fields(S& s, V& v) {
+        v.tensor("ATensor", s.ATensor, TensorRole::Input);
+        v.tensor("BTensor", s.BTensor, TensorRole::Input);
+        v.tensor("OutputTensor", s.OutputTensor, TensorRole::Output);
+    }
+};
+
+// DML_ELEMENT_WISE_MODULUS_FLOOR_OPERATOR_DESC: OutputTensor = a - (b * floor(a / b)), the Python modulus.
+struct DML_ELEMENT_WISE_MODULUS_FLOOR_OPERATOR_DESC {
+    static constexpr OperatorType kType = OperatorType::ELEMENT_WISE_MODULUS_FLOOR;
+    TensorDesc ATensor;
+    TensorDesc BTensor;
+    TensorDesc OutputTensor;
+    template <class S, class V> static void fields(S& s, V& v) {
+        v.tensor("ATensor", s.ATensor, TensorRole::Input);
+        v.tensor("BTensor", s.BTensor, TensorRole::Input);
+        v.tensor("OutputTensor", s.OutputTensor, TensorRole::Output);
+    }
+};
+
+// DML_ELEMENT_WISE_DIFFERENCE_SQUARE_OPERATOR_DESC: OutputTensor = (a - b) * (a - b).
+struct DML_ELEMENT_WISE_DIFFERENCE_SQUARE_OPERATOR_DESC {
+    static constexpr OperatorType kType = OperatorType::ELEMENT_WISE_DIFFERENCE_SQUARE;
+    TensorDesc ATensor;
+    TensorDesc BTensor;
+    TensorDesc OutputTensor;
+    template <class S, class V> static void fields(S& s, V& v) {
+        v.tensor("ATensor", s.ATensor, TensorRole::Input);
+        v.tensor("BTensor", s.BTensor, TensorRole::Input);
+        v.tensor("OutputTensor", s.OutputTensor, TensorRole::Output);
+    }
+};
+
 }  // namespace dmlref
