@@ -27,7 +27,7 @@ const std::vector<ArrayToken> kArrays = {
     {"w", {"WindowSize"}},          {"s", {"Strides", "InputWindowStrides"}}, {"p", {"StartPadding"}},
     {"d", {"Dilations"}},           {"o", {"Offsets", "InputWindowOffsets"}}, {"ws", {"InputWindowSizes"}},
     {"sz", {"Sizes"}},              {"sc", {"Scales"}},                       {"io", {"InputPixelOffsets"}},
-    {"oo", {"OutputPixelOffsets"}},
+    {"oo", {"OutputPixelOffsets"}}, {"b", {"Bias"}},
 };
 
 // Defaults for arrays a descriptor leaves out, per dimension (docs/gen.md).
@@ -38,10 +38,10 @@ const std::vector<std::pair<std::string_view, const char*>> kDefaults = {
 
 // Tokens of the scalar fields (key=value): unsigned integers and FLOAT32 values.
 const std::vector<std::pair<std::string_view, std::string_view>> kUintTokens = {
-    {"incpad", "IncludePadding"}, {"cc", "CrossChannel"}, {"ls", "LocalSize"},
+    {"incpad", "IncludePadding"}, {"cc", "CrossChannel"}, {"ls", "LocalSize"}, {"ch", "ChannelCount"},
 };
 const std::vector<std::pair<std::string_view, std::string_view>> kFloatTokens = {
-    {"min", "Min"}, {"max", "Max"}, {"alpha", "Alpha"}, {"beta", "Beta"}, {"bias", "Bias"},
+    {"min", "Min"}, {"max", "Max"}, {"alpha", "Alpha"}, {"beta", "Beta"}, {"bias", "Bias"}, {"scale", "Scale"},
 };
 // Enumerations without a word of their own above: TOKEN=NAME, NAME one of the enum's names in any case.
 const std::vector<std::pair<std::string_view, std::string_view>> kEnumTokens = {

@@ -57,6 +57,7 @@
 #include "element_wise.hpp"
 
 #include "dmlref/numeric.hpp"
+#include "dmlref/values.hpp"
 
 #include <mpfr.h>
 
@@ -200,14 +201,29 @@ template <class T> T modulus_floor(T a, T b) {
     }
 }
 
+// An exact non-zero MPFR value v rounded once to T's grid: below the smallest normal the fixed
+// subnormal grid (2^-24, 2^-149, 2^-1074), ties to even; above it p bits (r has precision p).
+// v is clobbered.
+template <class T> T round_exact(mpfr_ptr v, mpfr_ptr r) {
+    constexpr bool h = is_half_v<T>, f = std::is_same_v<T, float>;
+    constexpr mpfr_exp_t normal = h ? -14 : f ? -126 : -1022;  // the smallest normal is 2^normal
+    constexpr long grid = h ? 24 : f ? 149 : 1074;              // the subnormal spacing is 2^-grid
+    if (mpfr_get_exp(v) <= normal) {
+        mpfr_mul_2si(v, v, grid, MPFR_RNDN);
+        mpfr_rint(v, v, MPFR_RNDN);  // nearest, ties to even
+        mpfr_mul_2si(v, v, -grid, MPFR_RNDN);
+        return round_to_float<T>(mpfr_get_d(v, MPFR_RNDN));  // exact
+    }
+    mpfr_set(r, v, MPFR_RNDN);  // the one rounding, to p bits
+    return round_to_float<T>(mpfr_get_d(r, MPFR_RNDN));  // exact (or beyond T's range: infinity)
+}
+
 // (a - b)^2 of two finite floats of T, exact in MPFR (the difference needs at most 2150 bits for
 // FLOAT64, 300 for FLOAT32, 51 for FLOAT16; the square twice that), rounded once to T's grid:
 // subnormals to the fixed grid 2^-1074, 2^-149 or 2^-24, ties to even.
 template <class T> T exact_difference_square(T a, T b) {
     constexpr bool h = is_half_v<T>, f = std::is_same_v<T, float>;
     constexpr mpfr_prec_t p = h ? 11 : f ? 24 : 53;
-    constexpr mpfr_exp_t normal = h ? -14 : f ? -126 : -1022;  // the smallest normal is 2^normal
-    constexpr long grid = h ? 24 : f ? 149 : 1074;              // the subnormal spacing is 2^-grid
     constexpr mpfr_prec_t wide = h ? 64 : f ? 320 : 2200;
     struct Registers {
         mpfr_t x, y, d, sq, r;
@@ -225,14 +241,38 @@ template <class T> T exact_difference_square(T a, T b) {
     mpfr_sub(g.d, g.x, g.y, MPFR_RNDN);  // exact
     mpfr_sqr(g.sq, g.d, MPFR_RNDN);      // exact
     if (mpfr_zero_p(g.sq)) return T(0.0f);
-    if (mpfr_get_exp(g.sq) <= normal) {  // below the smallest normal: the fixed subnormal grid
-        mpfr_mul_2si(g.sq, g.sq, grid, MPFR_RNDN);
-        mpfr_rint(g.sq, g.sq, MPFR_RNDN);  // nearest, ties to even
-        mpfr_mul_2si(g.sq, g.sq, -grid, MPFR_RNDN);
-        return round_to_float<T>(mpfr_get_d(g.sq, MPFR_RNDN));  // exact
+    return round_exact<T>(g.sq, g.r);
+}
+
+// Scale * x + bias exact in MPFR (the product has at most 53 + 24 bits; the sum spans at most the
+// exponent range of both), rounded once to T. Non-finite operands take IEEE's result (NaN: canonical).
+template <class T> T scale_plus_bias(T x, float scale, float bias) {
+    const double v = widen(x);
+    if (!std::isfinite(v) || !std::isfinite(scale) || !std::isfinite(bias)) {
+        const double r = v * double(scale) + double(bias);
+        return r != r ? canonical_nan<T>() : round_to_float<T>(r);
     }
-    mpfr_set(g.r, g.sq, MPFR_RNDN);  // the one rounding, to p bits
-    return round_to_float<T>(mpfr_get_d(g.r, MPFR_RNDN));  // exact (or beyond T's range: infinity)
+    constexpr mpfr_prec_t p = is_half_v<T> ? 11 : std::is_same_v<T, float> ? 24 : 53;
+    struct Registers {
+        mpfr_t x, product, sum, r;
+        Registers() {
+            mpfr_init2(x, 64);
+            mpfr_init2(product, 128);
+            mpfr_init2(sum, 2600);
+            mpfr_init2(r, p);
+        }
+        ~Registers() { mpfr_clears(x, product, sum, r, (mpfr_ptr)nullptr); }
+    };
+    thread_local Registers g;
+    mpfr_set_d(g.x, v, MPFR_RNDN);
+    mpfr_mul_d(g.product, g.x, double(scale), MPFR_RNDN);  // exact
+    mpfr_add_d(g.sum, g.product, double(bias), MPFR_RNDN);  // exact
+    if (mpfr_zero_p(g.sum)) {
+        // An exact zero: IEEE's sign of x * Scale + Bias (-0 only when both parts are -0).
+        const bool negative = mpfr_zero_p(g.product) && std::signbit(v * double(scale)) && std::signbit(bias);
+        return round_to_float<T>(negative ? -0.0 : 0.0);
+    }
+    return round_exact<T>(g.sum, g.r);
 }
 
 template <class T> T difference_square(T a, T b) {
@@ -345,6 +385,76 @@ void evaluate(const DML_ELEMENT_WISE_DIFFERENCE_SQUARE_OPERATOR_DESC& d, const B
     evaluate_binary(d, b, [](auto a, auto x) { return difference_square(a, x); });
 }
 
+// ---- VALUE_SCALE_2D ------------------------------------------------------------------------
+//
+// Spec: "DML_VALUE_SCALE_2D_OPERATOR_DESC structure": Output = Scale * Input + Bias, "a different
+// bias for each channel"; the input's dimensions "should be { BatchCount, ChannelCount, Height,
+// Width }"; ChannelCount "must be set to either 1 or 3, and must also match the size of the
+// Channel dimension of the input tensor"; Bias holds ChannelCount values; InputTensor and
+// OutputTensor "must have the same DataType and Sizes"; FLOAT32 and FLOAT16 (dmlref: FLOAT64 too).
+// The golden is the exact Scale * x + Bias[c] rounded once (no fused or unfused intermediate);
+// integer data is an error (value-scale-2d.float-data: the page defines float data only).
+
+void validate(const DML_VALUE_SCALE_2D_OPERATOR_DESC& d, Diagnostics& diags) {
+    const std::initializer_list<Named> all = {{"InputTensor", d.InputTensor}, {"OutputTensor", d.OutputTensor}};
+    require_same_data_type(diags, all, "value-scale-2d.same-data-type");
+    require_same_sizes(diags, all, "value-scale-2d.same-sizes");
+    if (is_valid(d.InputTensor.DataType) && !is_float(d.InputTensor.DataType))
+        diags.error("/desc/InputTensor/DataType", "value-scale-2d.float-data",
+                    "InputTensor.DataType is " + std::string(name(d.InputTensor.DataType)) +
+                        "; the page defines Scale * Input + Bias for FLOAT32 and FLOAT16 data (dmlref: FLOAT64 too)");
+    if (d.InputTensor.Sizes.size() != 4) {
+        diags.error("/desc/InputTensor/Sizes", "value-scale-2d.dimension-count",
+                    "InputTensor has " + std::to_string(d.InputTensor.Sizes.size()) +
+                        " dimensions; they should be { BatchCount, ChannelCount, Height, Width }");
+        return;
+    }
+    if ((d.ChannelCount != 1 && d.ChannelCount != 3) || d.ChannelCount != d.InputTensor.Sizes[1])
+        diags.error("/desc/ChannelCount", "value-scale-2d.channel-count",
+                    "ChannelCount is " + std::to_string(d.ChannelCount) + "; it must be 1 or 3 and match InputTensor.Sizes[1] (" +
+                        std::to_string(d.InputTensor.Sizes[1]) + ")");
+    if (d.Bias.size() != d.ChannelCount)
+        diags.error("/desc/Bias", "value-scale-2d.bias-length",
+                    "Bias has " + std::to_string(d.Bias.size()) + " values; it must have ChannelCount (" +
+                        std::to_string(d.ChannelCount) + ")");
+}
+
+void evaluate(const DML_VALUE_SCALE_2D_OPERATOR_DESC& d, const Bindings& b) {
+    const TensorView X(d.InputTensor, b.at("InputTensor"));
+    const TensorView Y(d.OutputTensor, b.at("OutputTensor"));
+    const auto& n = d.InputTensor.Sizes;
+    dispatch(d.InputTensor.DataType, [&]<class T>() {
+        if constexpr (is_floating_v<T>) {
+            for (uint32_t i0 = 0; i0 < n[0]; ++i0)
+                for (uint32_t c = 0; c < n[1]; ++c)
+                    for (uint32_t i2 = 0; i2 < n[2]; ++i2)
+                        for (uint32_t i3 = 0; i3 < n[3]; ++i3) {
+                            const int64_t xo = i0 * X.strides[0] + c * X.strides[1] + i2 * X.strides[2] + i3 * X.strides[3];
+                            const int64_t yo = i0 * Y.strides[0] + c * Y.strides[1] + i2 * Y.strides[2] + i3 * Y.strides[3];
+                            Y.data<T>()[yo] = scale_plus_bias(X.data<T>()[xo], d.Scale, d.Bias[c]);
+                        }
+        }
+    });
+}
+
+// The judge's terms (docs/tolerance.md, "VALUE_SCALE_2D"): x * Scale, which a backend rounds, and
+// Bias[c] (as 1 * Bias[c], rounded to the working type). For FLOAT16 data a backend may hold Scale
+// and Bias in FLOAT16: their weights may differ from the FLOAT values by that rounding.
+void value_scale_2d_terms(const Case& c, std::string_view, const ArithmeticProfile&, TermSink& sink) {
+    const auto& d = get<DML_VALUE_SCALE_2D_OPERATOR_DESC>(c.op.Desc);
+    const auto in = c.inputs.find("InputTensor");
+    if (in == c.inputs.end()) throw std::invalid_argument("no InputTensor");
+    const std::vector<double> x = logical_doubles(d.InputTensor, in->second);
+    const bool half_data = d.InputTensor.DataType == DataType::FLOAT16;
+    auto delta = [&](float w) { return half_data ? std::fabs(double(w) - half_to_double(half_from_double(double(w)))) : 0.0; };
+    const uint64_t plane = uint64_t(d.InputTensor.Sizes[2]) * d.InputTensor.Sizes[3];
+    for (uint64_t e = 0; e < x.size(); ++e) {
+        const uint32_t ch = uint32_t((e / plane) % d.InputTensor.Sizes[1]);
+        sink.add(e, x[e], double(d.Scale), delta(d.Scale), true);
+        sink.add(e, 1.0, double(d.Bias[ch]), delta(d.Bias[ch]), true);
+    }
+}
+
 // ---- explain (dmlref/explain.hpp, docs/explain.md) -------------------------------------------
 
 // The two operands, the formula, and what decided the element: the exact result rounded once, a
@@ -403,7 +513,10 @@ bool explain_element_wise(const Case& c, std::string_view, uint64_t flat, Family
     } else if (op == OperatorType::ELEMENT_WISE_DIVIDE || op == OperatorType::ELEMENT_WISE_MODULUS_TRUNCATE ||
                op == OperatorType::ELEMENT_WISE_MODULUS_FLOOR) {
         const bool zero = b.bits == 0;
-        out.facts.emplace_back("decided by", zero ? "a zero divisor: all bits set" : "the quotient truncated toward zero, wrapped to the width");
+        const char* rule = op == OperatorType::ELEMENT_WISE_DIVIDE           ? "the quotient truncated toward zero, wrapped to the width"
+                           : op == OperatorType::ELEMENT_WISE_MODULUS_TRUNCATE ? "C's remainder: the dividend's sign"
+                                                                               : "Python's remainder: the divisor's sign";
+        out.facts.emplace_back("decided by", zero ? "a zero divisor: all bits set" : rule);
         out.policies.push_back(zero ? "IntegerDivisionByZero" : "IntegerOverflow");
     } else if (op == OperatorType::ELEMENT_WISE_MEAN) {
         out.facts.emplace_back("decided by", "the exact sum halved, truncated toward zero");
@@ -412,6 +525,21 @@ bool explain_element_wise(const Case& c, std::string_view, uint64_t flat, Family
         out.facts.emplace_back("decided by", "the integer result, wrapped to the type's width");
         out.policies.push_back("IntegerOverflow");
     }
+    return true;
+}
+
+// VALUE_SCALE_2D: the input element, Scale and its channel's Bias.
+bool explain_value_scale_2d(const Case& c, std::string_view, uint64_t flat, FamilyExplanation& out) {
+    const auto* d = get_if<DML_VALUE_SCALE_2D_OPERATOR_DESC>(&c.op.Desc);
+    if (!d || d->InputTensor.Sizes.size() != 4) return false;
+    const std::vector<uint64_t> at = nd_coordinate(d->InputTensor.Sizes, flat);
+    out.inputs.push_back(input_element(c, "InputTensor", at, "x"));
+    out.facts.emplace_back("formula", "Scale * x + Bias[c], exact, rounded once");
+    out.facts.emplace_back("Scale", format_exact_value(DataType::FLOAT32, to_bits(d->Scale)));
+    if (at[1] < d->Bias.size())
+        out.facts.emplace_back("Bias[c]", "c = " + std::to_string(at[1]) + ": " + format_exact_value(DataType::FLOAT32, to_bits(d->Bias[at[1]])));
+    out.facts.emplace_back("decided by", "the exact value rounded once to nearest-even (a NaN: the canonical NaN)");
+    out.policies.push_back("ComputedValue");
     return true;
 }
 

@@ -193,6 +193,38 @@ OperatorRecord difference_square() {
     return r;
 }
 
+// VALUE_SCALE_2D: the exact Scale * x + Bias[c] rounded once (ComputedValue=ExactThenRoundOnce),
+// judged as a sum of its two terms, x * Scale (rounded by a backend) and Bias[c]: each element's
+// bound from its own terms (docs/tolerance.md, "VALUE_SCALE_2D"), cancellation included.
+std::optional<Tolerance> value_scale_2d_tolerance(const OperatorDesc& d, std::string_view) {
+    if (!is_float(get<DML_VALUE_SCALE_2D_OPERATOR_DESC>(d).OutputTensor.DataType)) return std::nullopt;  // Bits
+    Tolerance t;
+    t.Kind = "Summed";
+    t.MaxTerms = 2;
+    t.Why = "Scale * x + Bias[c], exact and rounded once: judged as a sum of its two terms, x * Scale (rounded by a backend) "
+            "and Bias[c]; dmlref diff bounds each element from its own terms, fused or not, in the profile's precision; a NaN "
+            "matches any NaN (docs/tolerance.md, VALUE_SCALE_2D)";
+    return t;
+}
+
+OperatorRecord value_scale_2d_record() {
+    auto r = operator_record<DML_VALUE_SCALE_2D_OPERATOR_DESC, validate, evaluate>({
+        .IntroducedIn = 0x1000,
+        .InPlace = {},
+        .Support = {{0x1000, {}, 4, 4, kF32F16}},
+        .Policies = {kComputedValue, kSubnormals},
+    });
+    r.outputs = {{"OutputTensor", TypeClass::Float, ToleranceRule::OperatorStated, BoundaryRule::None, nullptr, value_scale_2d_terms},
+                 {"OutputTensor", TypeClass::Integer, ToleranceRule::Bits}};
+    r.desc_tolerance = value_scale_2d_tolerance;
+    r.explain = explain_value_scale_2d;
+    r.MinRank = 4;
+    r.MaxRank = 4;
+    r.ScopeTypes = {DT::FLOAT32, DT::FLOAT16, DT::FLOAT64};
+    r.BaseTensors = {"InputTensor"};
+    return r;
+}
+
 template <class D, void (*V)(const D&, Diagnostics&), void (*E)(const D&, const Bindings&)> OperatorRecord min_max() {
     auto r = binary<D, V, E, 1>(
         {{0x1000, {}, 4, 4, kF32F16}, {0x2100, {}, 4, 4, kEightTypes}, {0x3000, {}, 1, 8, kEightTypes},
@@ -360,7 +392,7 @@ const FamilyRecord& element_wise_family() {
                                  reference::round_record(),
                                  reference::modulus<DML_ELEMENT_WISE_MODULUS_TRUNCATE_OPERATOR_DESC, reference::validate, reference::evaluate>(),
                                  reference::modulus<DML_ELEMENT_WISE_MODULUS_FLOOR_OPERATOR_DESC, reference::validate, reference::evaluate>(),
-                                 reference::difference_square()}};
+                                 reference::difference_square(), reference::value_scale_2d_record()}};
     return f;
 }
 }  // namespace dmlref::kit

@@ -727,3 +727,61 @@ TEST_CASE("ELEMENT_WISE_DIFFERENCE_SQUARE and MODULUS_TRUNCATE against MPFR") {
     check_binary_exact_mpfr<MODT, half, uint16_t>(DataType::FLOAT16, false);
     check_binary_exact_mpfr<MODT, double, uint64_t>(DataType::FLOAT64, false);
 }
+
+// ---- VALUE_SCALE_2D -------------------------------------------------------------------------------
+
+namespace {
+using VS2D = DML_VALUE_SCALE_2D_OPERATOR_DESC;
+Operator value_scale_op(DataType t, std::vector<uint32_t> sizes, float scale, std::vector<float> bias) {
+    VS2D d;
+    d.InputTensor = d.OutputTensor = desc(t, sizes);
+    d.Scale = scale;
+    d.ChannelCount = sizes.size() > 1 ? sizes[1] : 0;
+    d.Bias = std::move(bias);
+    return {OperatorType::VALUE_SCALE_2D, d};
+}
+}  // namespace
+
+TEST_CASE("VALUE_SCALE_2D: Scale * x + Bias[channel], exact, rounded once") {
+    // 1x3x1x2, Scale 2, Bias {0.5, -1, 0}: channel 0: 2 * 1 + 0.5 = 2.5, 2 * 2 + 0.5 = 4.5; channel 1: 2 * 0.5 - 1 = +0,
+    // 2 * 3 - 1 = 5; channel 2: 2 * -0 + 0 = +0 (IEEE: -0 + +0), 2 * 2^-149 = 2^-148 (0x00000002).
+    const Operator op = value_scale_op(DataType::FLOAT32, {1, 3, 1, 2}, 2.0f, {0.5f, -1.0f, 0.0f});
+    const auto out = run(op, {{"InputTensor", buffer(get<VS2D>(op.Desc).InputTensor,
+                                                     from_bits_list<float, uint32_t>({0x3f800000, 0x40000000, 0x3f000000, 0x40400000,
+                                                                                      0x80000000, 0x00000001}))}});
+    check_bits(as_values<float>(out.at("OutputTensor")),
+               from_bits_list<float, uint32_t>({0x40200000, 0x40900000, 0x00000000, 0x40a00000, 0x00000000, 0x00000002}));
+    // One rounding: x = Scale = 1 + 2^-12, Bias = -1: exactly 2^-11 + 2^-24 = 2^-11 (1 + 2^-13), a FLOAT32
+    // (0x3a000400); an unfused float32 evaluation would round the product to 1 + 2^-11 first and give 2^-11.
+    const float s = from_bits<float>(0x3f800800u);
+    const Operator one = value_scale_op(DataType::FLOAT32, {1, 1, 1, 1}, s, {-1.0f});
+    const auto o1 = run(one, {{"InputTensor", buffer<float>(get<VS2D>(one.Desc).InputTensor, {s})}});
+    check_bits(as_values<float>(o1.at("OutputTensor")), from_bits_list<float, uint32_t>({0x3a000400}));
+    // FLOAT16: 65504 * 2 + 0 = 131008: +inf; 1 * 0.1 + 0: 0.1f (0x3dcccccd = 0.100000001490116...) rounded once to
+    // FLOAT16, 0x2e66 (0.0999755859375, nearer than 0x2e67 = 0.10003662109375).
+    const Operator h = value_scale_op(DataType::FLOAT16, {1, 1, 1, 2}, 2.0f, {0.0f});
+    const auto oh = run(h, {{"InputTensor", buffer(get<VS2D>(h.Desc).InputTensor, from_bits_list<half, uint16_t>({0x7bff, 0x0000}))}});
+    check_bits(as_values<half>(oh.at("OutputTensor")), from_bits_list<half, uint16_t>({0x7c00, 0x0000}));
+    const Operator h2 = value_scale_op(DataType::FLOAT16, {1, 1, 1, 1}, 0.1f, {0.0f});
+    const auto oh2 = run(h2, {{"InputTensor", buffer(get<VS2D>(h2.Desc).InputTensor, from_bits_list<half, uint16_t>({0x3c00}))}});
+    check_bits(as_values<half>(oh2.at("OutputTensor")), from_bits_list<half, uint16_t>({0x2e66}));
+}
+
+TEST_CASE("VALUE_SCALE_2D validation") {
+    Operator op = value_scale_op(DataType::FLOAT32, {1, 3, 2, 2}, 1.0f, {0, 0, 0});
+    CHECK_FALSE(validate(op).has_errors());
+    get<VS2D>(op.Desc).Bias = {0, 0};
+    CHECK(has_error(op, "value-scale-2d.bias-length", "/desc/Bias"));
+    op = value_scale_op(DataType::FLOAT32, {1, 2, 2, 2}, 1.0f, {0, 0});
+    CHECK(has_error(op, "value-scale-2d.channel-count", "/desc/ChannelCount"));
+    op = value_scale_op(DataType::FLOAT32, {3, 2, 2}, 1.0f, {0, 0});
+    CHECK(has_error(op, "value-scale-2d.dimension-count", "/desc/InputTensor/Sizes"));
+    op = value_scale_op(DataType::INT32, {1, 1, 2, 2}, 1.0f, {0});
+    CHECK(has_error(op, "value-scale-2d.float-data", "/desc/InputTensor/DataType"));
+    op = value_scale_op(DataType::FLOAT32, {1, 1, 2, 2}, 1.0f, {0});
+    get<VS2D>(op.Desc).OutputTensor.DataType = DataType::FLOAT16;
+    CHECK(has_error(op, "value-scale-2d.same-data-type", "/desc/OutputTensor/DataType"));
+    op = value_scale_op(DataType::FLOAT32, {1, 1, 2, 2}, 1.0f, {0});
+    get<VS2D>(op.Desc).OutputTensor.Sizes = {1, 1, 4, 1};
+    CHECK(has_error(op, "value-scale-2d.same-sizes", "/desc/OutputTensor/Sizes"));
+}

@@ -335,7 +335,9 @@ TEST_CASE("coverage: cells, features and holes") {
     //   ROI align (DML_ROI_ALIGN*_OPERATOR_DESC): ROI_ALIGN, ROI_ALIGN1, ROI_ALIGN_GRAD, 4-D only,
     //     FLOAT32 and FLOAT16 only = 3 x 2 x 1.
     const uint64_t roi_align_cells = 3 * 2 * 1;
-    CHECK(none.scope == 7 * 11 * 6 + 2 * 11 * 7 + 34 * 11 * 8 + 4 * 11 * 8 + roi_align_cells);
+    //   VALUE_SCALE_2D (DML_VALUE_SCALE_2D_OPERATOR_DESC): 4-D only, FLOAT32 and FLOAT16 (dmlref: FLOAT64 too) = 1 x 3 x 1.
+    const uint64_t value_scale_2d_cells = 1 * 3 * 1;
+    CHECK(none.scope == 7 * 11 * 6 + 2 * 11 * 7 + 34 * 11 * 8 + 4 * 11 * 8 + roi_align_cells + value_scale_2d_cells);
     CHECK(scope_ranks(OperatorType::ROI_ALIGN_GRAD) == std::pair<uint32_t, uint32_t>{4, 4});
     CHECK(scope_type(OperatorType::ROI_ALIGN1, DataType::FLOAT16));
     CHECK_FALSE(scope_type(OperatorType::ROI_ALIGN1, DataType::FLOAT64));

@@ -267,4 +267,21 @@ struct DML_ELEMENT_WISE_DIFFERENCE_SQUARE_OPERATOR_DESC {
     }
 };
 
+// DML_VALUE_SCALE_2D_OPERATOR_DESC: Output = Scale * Input + Bias[channel], for {N, C, H, W} tensors.
+struct DML_VALUE_SCALE_2D_OPERATOR_DESC {
+    static constexpr OperatorType kType = OperatorType::VALUE_SCALE_2D;
+    TensorDesc InputTensor;
+    TensorDesc OutputTensor;
+    float Scale = 1.0f;
+    uint32_t ChannelCount = 1;
+    std::vector<float> Bias;
+    template <class S, class V> static void fields(S& s, V& v) {
+        v.tensor("InputTensor", s.InputTensor, TensorRole::Input);
+        v.tensor("OutputTensor", s.OutputTensor, TensorRole::Output);
+        v.float32("Scale", s.Scale);
+        v.uint("ChannelCount", s.ChannelCount);
+        v.float_array("Bias", s.Bias);
+    }
+};
+
 }  // namespace dmlref
