@@ -55,6 +55,7 @@
 //     (IntegerDivisionByZero=AllBitsSet).
 //   - DIFFERENCE_SQUARE: the exact square of the exact difference, rounded once (MPFR); integers wrap.
 #include "element_wise.hpp"
+#include "fused_activation.hpp"
 
 #include "dmlref/numeric.hpp"
 #include "dmlref/values.hpp"
@@ -385,6 +386,79 @@ void evaluate(const DML_ELEMENT_WISE_DIFFERENCE_SQUARE_OPERATOR_DESC& d, const B
     evaluate_binary(d, b, [](auto a, auto x) { return difference_square(a, x); });
 }
 
+// ---- ADD1 ----------------------------------------------------------------------------------
+//
+// Spec: "DML_ELEMENT_WISE_ADD1_OPERATOR_DESC structure": f(a, b) = FusedActivation(a + b); "Fused
+// activation may be used only when the output datatype is FLOAT16 or FLOAT32" (add1.fused-activation-type).
+// Decision (FusedActivationInput=RoundedSum, as batch normalization's): the activation applies to the
+// sum already rounded to the output type (ADD's golden), and its result is rounded once more
+// (reference/fused_activation.hpp). Without FusedActivation ADD1 is ADD.
+
+void validate(const DML_ELEMENT_WISE_ADD1_OPERATOR_DESC& d, Diagnostics& diags) {
+    validate_binary(d, diags, "add1.same-data-type", "add1.same-sizes");
+    if (!d.FusedActivation) return;
+    const DataType t = d.OutputTensor.DataType;
+    if (is_valid(t) && t != DataType::FLOAT32 && t != DataType::FLOAT16)
+        diags.error("/desc/FusedActivation", "add1.fused-activation-type",
+                    "FusedActivation is given for " + std::string(name(t)) +
+                        " data; it may be used only when the output datatype is FLOAT16 or FLOAT32");
+    validate_fused_activation(diags, *d.FusedActivation, "add1");
+}
+
+void evaluate(const DML_ELEMENT_WISE_ADD1_OPERATOR_DESC& d, const Bindings& b) {
+    const std::optional<DML_FUSED_ACTIVATION> a = d.FusedActivation;
+    evaluate_binary(d, b, [&](auto x, auto y) {
+        const auto sum = add(x, y);
+        return a ? fused_activation(*a, sum) : sum;
+    });
+}
+
+// Each float element: the backend adds in a working type w the profile admits (the output type,
+// FLOAT32, FLOAT64), rounding to nearest: |fl_w(a + b) - (a + b)| <= u_w |a + b| + eta_w, then rounds
+// to the output when w is wider; the activation's error over that interval (fused_activation_error,
+// docs/tolerance.md, "Fused activations"), plus its own rounding to the output when w is wider.
+// Without an activation this is the sum's own error (ADD's two-term bound is the same figure).
+void add1_bounds(const Operator& op, const InputBuffer& input, const ArithmeticProfile& p, TermSink& sink) {
+    const auto& d = get<DML_ELEMENT_WISE_ADD1_OPERATOR_DESC>(op.Desc);
+    const DataType t = d.OutputTensor.DataType;
+    const std::vector<double> a = logical_doubles(d.ATensor, input("ATensor"));
+    const std::vector<double> b = logical_doubles(d.BTensor, input("BTensor"));
+    std::vector<DataType> ws;
+    switch (p.accumulate) {
+        case Accumulate::Output: ws = {t}; break;
+        case Accumulate::Float32: ws = {t == DataType::FLOAT16 ? DataType::FLOAT32 : t}; break;
+        case Accumulate::Float64: ws = {DataType::FLOAT64}; break;
+        default:
+            ws = {t};
+            if (t == DataType::FLOAT16) ws.push_back(DataType::FLOAT32);
+            if (t != DataType::FLOAT64) ws.push_back(DataType::FLOAT64);
+    }
+    const bool flush = p.flush_subnormals;
+    auto eta = [&](DataType w) { return flush ? smallest_normal(w) : smallest_subnormal(w) / 2; };
+    for (uint64_t e = 0; e < a.size() && e < b.size(); ++e) {
+        const double y = a[e] + b[e];  // within 2^-53 |y| of the exact sum (fused_activation_error widens by 2^-50)
+        if (y != y || std::isinf(y)) {
+            sink.set_computed(e, 0, std::fabs(y), 2, y != y, std::isinf(y));
+            continue;
+        }
+        double worst = 0;
+        for (DataType w : ws) {
+            // The sum in w, then (w wider than t) its rounding to t; the golden's own rounding of the sum.
+            double pre = unit_roundoff(w) * std::fabs(y) + eta(w);
+            if (w != t) pre += unit_roundoff(t) * (std::fabs(y) + pre) + eta(t);
+            double err = pre;
+            if (d.FusedActivation && d.FusedActivation->name() != "ACTIVATION_IDENTITY") {
+                const double golden_pre = unit_roundoff(t) * std::fabs(y) + eta(t);
+                const ActivationError r = fused_activation_error(*d.FusedActivation, y, pre + golden_pre, w, flush);
+                err = r.error;
+                if (std::isfinite(err) && w != t) err += unit_roundoff(t) * (r.magnitude + r.error) + eta(t);
+            }
+            worst = std::max(worst, err * (1 + 1e-9));
+        }
+        sink.set_computed(e, worst, std::fabs(a[e]) + std::fabs(b[e]), 2);
+    }
+}
+
 // ---- VALUE_SCALE_2D ------------------------------------------------------------------------
 //
 // Spec: "DML_VALUE_SCALE_2D_OPERATOR_DESC structure": Output = Scale * Input + Bias, "a different
@@ -473,6 +547,7 @@ bool explain_element_wise(const Case& c, std::string_view, uint64_t flat, Family
     const DataType t = output->DataType;
     const bool selects = op == OperatorType::ELEMENT_WISE_MAX || op == OperatorType::ELEMENT_WISE_MIN;
     const char* formula = op == OperatorType::ELEMENT_WISE_ADD        ? "a + b"
+                          : op == OperatorType::ELEMENT_WISE_ADD1     ? "FusedActivation(a + b): the activation of the rounded sum"
                           : op == OperatorType::ELEMENT_WISE_SUBTRACT ? "a - b"
                           : op == OperatorType::ELEMENT_WISE_MULTIPLY ? "a * b"
                           : op == OperatorType::ELEMENT_WISE_DIVIDE   ? (is_float(t) ? "a / b" : "a / b, truncated toward zero")
@@ -483,7 +558,8 @@ bool explain_element_wise(const Case& c, std::string_view, uint64_t flat, Family
                           : op == OperatorType::ELEMENT_WISE_DIFFERENCE_SQUARE ? "(a - b) * (a - b)"
                                                                       : "(a + b) / 2";
     out.facts.emplace_back("formula", formula);
-    const bool sum_like = op == OperatorType::ELEMENT_WISE_ADD || op == OperatorType::ELEMENT_WISE_SUBTRACT ||
+    const bool sum_like = op == OperatorType::ELEMENT_WISE_ADD || op == OperatorType::ELEMENT_WISE_ADD1 ||
+                          op == OperatorType::ELEMENT_WISE_SUBTRACT ||
                           op == OperatorType::ELEMENT_WISE_MEAN;
     if (is_float(t)) {
         const double x = element_value(t, a.bits), y = element_value(t, b.bits);
@@ -496,7 +572,7 @@ bool explain_element_wise(const Case& c, std::string_view, uint64_t flat, Family
             out.policies.push_back("MinMaxNaN");
             out.policies.push_back("SignedZeroMinMax");
         } else {
-            const double r = op == OperatorType::ELEMENT_WISE_ADD        ? x + y
+            const double r = op == OperatorType::ELEMENT_WISE_ADD || op == OperatorType::ELEMENT_WISE_ADD1 ? x + y
                              : op == OperatorType::ELEMENT_WISE_SUBTRACT ? x - y
                              : op == OperatorType::ELEMENT_WISE_MULTIPLY ? x * y
                              : op == OperatorType::ELEMENT_WISE_DIVIDE   ? x / y

@@ -32,6 +32,10 @@ void validate(const DML_ELEMENT_WISE_MODULUS_FLOOR_OPERATOR_DESC& d, Diagnostics
 void evaluate(const DML_ELEMENT_WISE_MODULUS_FLOOR_OPERATOR_DESC& d, const Bindings& b);
 void validate(const DML_ELEMENT_WISE_DIFFERENCE_SQUARE_OPERATOR_DESC& d, Diagnostics& diags);
 void evaluate(const DML_ELEMENT_WISE_DIFFERENCE_SQUARE_OPERATOR_DESC& d, const Bindings& b);
+void validate(const DML_ELEMENT_WISE_ADD1_OPERATOR_DESC& d, Diagnostics& diags);
+void evaluate(const DML_ELEMENT_WISE_ADD1_OPERATOR_DESC& d, const Bindings& b);
+// ADD1's float elements for the judge: the sum's rounding carried through the activation.
+void add1_bounds(const Operator& op, const InputBuffer& input, const ArithmeticProfile& p, TermSink& sink);
 void validate(const DML_VALUE_SCALE_2D_OPERATOR_DESC& d, Diagnostics& diags);
 void evaluate(const DML_VALUE_SCALE_2D_OPERATOR_DESC& d, const Bindings& b);
 // VALUE_SCALE_2D's terms for the judge: x * Scale (a product a backend rounds) and Bias[c].

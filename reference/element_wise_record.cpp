@@ -196,6 +196,43 @@ OperatorRecord difference_square() {
 // VALUE_SCALE_2D: the exact Scale * x + Bias[c] rounded once (ComputedValue=ExactThenRoundOnce),
 // judged as a sum of its two terms, x * Scale (rounded by a backend) and Bias[c]: each element's
 // bound from its own terms (docs/tolerance.md, "VALUE_SCALE_2D"), cancellation included.
+// ADD1: ADD with an optional fused activation of the rounded sum (FusedActivationInput=RoundedSum).
+// Float outputs: each element's bound from the sum's rounding carried through the activation
+// (add1_bounds; docs/tolerance.md, "ELEMENT_WISE_ADD1"); the golden states Summed with MaxTerms 2.
+constexpr Policy kFusedActivationInput{"FusedActivationInput", "RoundedSum"};
+
+std::optional<Tolerance> add1_tolerance(const OperatorDesc& d, std::string_view) {
+    if (!is_float(get<DML_ELEMENT_WISE_ADD1_OPERATOR_DESC>(d).OutputTensor.DataType)) return std::nullopt;  // Bits
+    Tolerance t;
+    t.Kind = "Summed";
+    t.MaxTerms = 2;
+    t.Why = "FusedActivation(a + b): the sum rounded once, then the activation of it rounded once; dmlref diff bounds each "
+            "element by the sum's rounding in the profile's precision carried through the activation (docs/tolerance.md, "
+            "ELEMENT_WISE_ADD1); a NaN matches any NaN";
+    return t;
+}
+
+void add1_features(const Case& c, std::vector<std::string>& f) {
+    if (get<DML_ELEMENT_WISE_ADD1_OPERATOR_DESC>(c.op.Desc).FusedActivation) f.push_back("fused-activation");
+}
+
+OperatorRecord add1_record() {
+    auto r = operator_record<DML_ELEMENT_WISE_ADD1_OPERATOR_DESC, validate, evaluate>({
+        .IntroducedIn = 0x2000,
+        .InPlace = {{"OutputTensor", "ATensor"}, {"OutputTensor", "BTensor"}},
+        .Support = {{0x2000, {}, 4, 5, kF32F16}, {0x3000, {}, 1, 8, kF32F16}},
+        .Policies = {kNonFiniteSum, kIntegerOverflow, kFusedActivationInput, kSubnormals},
+    });
+    r.outputs = {{"OutputTensor", TypeClass::Float, ToleranceRule::OperatorStated, BoundaryRule::None, add1_bounds},
+                 {"OutputTensor", TypeClass::Integer, ToleranceRule::Bits}};
+    r.desc_tolerance = add1_tolerance;
+    r.explain = explain_element_wise;
+    r.BaseTensors = {"ATensor", "BTensor"};
+    r.features = {"fused-activation"};
+    r.detect = add1_features;
+    return r;
+}
+
 std::optional<Tolerance> value_scale_2d_tolerance(const OperatorDesc& d, std::string_view) {
     if (!is_float(get<DML_VALUE_SCALE_2D_OPERATOR_DESC>(d).OutputTensor.DataType)) return std::nullopt;  // Bits
     Tolerance t;
@@ -392,7 +429,7 @@ const FamilyRecord& element_wise_family() {
                                  reference::round_record(),
                                  reference::modulus<DML_ELEMENT_WISE_MODULUS_TRUNCATE_OPERATOR_DESC, reference::validate, reference::evaluate>(),
                                  reference::modulus<DML_ELEMENT_WISE_MODULUS_FLOOR_OPERATOR_DESC, reference::validate, reference::evaluate>(),
-                                 reference::difference_square(), reference::value_scale_2d_record()}};
+                                 reference::difference_square(), reference::value_scale_2d_record(), reference::add1_record()}};
     return f;
 }
 }  // namespace dmlref::kit

@@ -785,3 +785,43 @@ TEST_CASE("VALUE_SCALE_2D validation") {
     get<VS2D>(op.Desc).OutputTensor.Sizes = {1, 1, 4, 1};
     CHECK(has_error(op, "value-scale-2d.same-sizes", "/desc/OutputTensor/Sizes"));
 }
+
+// ---- ADD1 -----------------------------------------------------------------------------------------
+
+namespace {
+using ADD1 = DML_ELEMENT_WISE_ADD1_OPERATOR_DESC;
+// fused_activation_types(): LINEAR is 0, RELU 5, LEAKY_RELU 6.
+std::vector<float> add1(const std::vector<float>& a, const std::vector<float>& b, std::optional<DML_FUSED_ACTIVATION> fa) {
+    Operator op = binary_op<ADD1>(DataType::FLOAT32, {uint32_t(a.size())});
+    get<ADD1>(op.Desc).FusedActivation = fa;
+    const auto& d = get<ADD1>(op.Desc);
+    return as_values<float>(run(op, {{"ATensor", buffer(d.ATensor, a)}, {"BTensor", buffer(d.BTensor, b)}}).at("OutputTensor"));
+}
+}  // namespace
+
+TEST_CASE("ELEMENT_WISE_ADD1: the fused activation of the rounded sum") {
+    const float one = 1.0f, tiny = from_bits<float>(0x33800000u);  // 2^-24
+    // Without an activation ADD1 is ADD: 1 + 2^-24 ties to 1; INT8 127 + 1 wraps to -128.
+    check_bits(add1({one}, {tiny}, std::nullopt), std::vector<float>{1.0f});
+    check_bits(binary<ADD1, int8_t>(DataType::INT8, {127}, {1}), std::vector<int8_t>{-128});
+    // LINEAR (Alpha 1, Beta -1) of the rounded sum: 1 * 1 - 1 = +0 (FusedActivationInput=RoundedSum); applied to the
+    // exact sum it would give 2^-24.
+    check_bits(add1({one}, {tiny}, DML_FUSED_ACTIVATION{0, {1.0f, -1.0f}}), std::vector<float>{0.0f});
+    // LINEAR (2, 1): 2 * (1 + 2) + 1 = 7. RELU: -0.5 + 0 -> +0, 2 + 1 -> 3. LEAKY_RELU (0.5): -3 + 0 -> -1.5.
+    check_bits(add1({1.0f}, {2.0f}, DML_FUSED_ACTIVATION{0, {2.0f, 1.0f}}), std::vector<float>{7.0f});
+    check_bits(add1({-0.5f, 2.0f}, {0.0f, 1.0f}, DML_FUSED_ACTIVATION{5, {0, 0}}), std::vector<float>{0.0f, 3.0f});
+    check_bits(add1({-3.0f}, {0.0f}, DML_FUSED_ACTIVATION{6, {0.5f, 0}}), std::vector<float>{-1.5f});
+    // Validation: an activation only for FLOAT16 and FLOAT32 outputs; its parameters finite.
+    Operator op = binary_op<ADD1>(DataType::INT32, {2});
+    get<ADD1>(op.Desc).FusedActivation = DML_FUSED_ACTIVATION{5, {0, 0}};
+    CHECK(has_error(op, "add1.fused-activation-type", "/desc/FusedActivation"));
+    op = binary_op<ADD1>(DataType::FLOAT32, {2});
+    get<ADD1>(op.Desc).FusedActivation = DML_FUSED_ACTIVATION{6, {std::numeric_limits<float>::quiet_NaN(), 0}};
+    CHECK(has_error(op, "add1.fused-activation-parameter", "/desc/FusedActivation/Alpha"));
+    op = binary_op<ADD1>(DataType::FLOAT32, {2});
+    get<ADD1>(op.Desc).OutputTensor.Sizes = {3};
+    CHECK(has_error(op, "add1.same-sizes", "/desc/OutputTensor/Sizes"));
+    op = binary_op<ADD1>(DataType::FLOAT32, {2});
+    get<ADD1>(op.Desc).BTensor.DataType = DataType::FLOAT16;
+    CHECK(has_error(op, "add1.same-data-type", "/desc/BTensor/DataType"));
+}

@@ -284,4 +284,19 @@ struct DML_VALUE_SCALE_2D_OPERATOR_DESC {
     }
 };
 
+// DML_ELEMENT_WISE_ADD1_OPERATOR_DESC: OutputTensor = FusedActivation(ATensor + BTensor).
+struct DML_ELEMENT_WISE_ADD1_OPERATOR_DESC {
+    static constexpr OperatorType kType = OperatorType::ELEMENT_WISE_ADD1;
+    TensorDesc ATensor;
+    TensorDesc BTensor;
+    TensorDesc OutputTensor;
+    std::optional<DML_FUSED_ACTIVATION> FusedActivation;
+    template <class S, class V> static void fields(S& s, V& v) {
+        v.tensor("ATensor", s.ATensor, TensorRole::Input);
+        v.tensor("BTensor", s.BTensor, TensorRole::Input);
+        v.tensor("OutputTensor", s.OutputTensor, TensorRole::Output);
+        v.fused_activation("FusedActivation", s.FusedActivation);
+    }
+};
+
 }  // namespace dmlref
