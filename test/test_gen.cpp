@@ -397,9 +397,12 @@ TEST_CASE("coverage: cells, features and holes") {
     //   pooling, ranks 3..8 (batch, channel, 1 to 6 spatial): MAX_POOLING, MAX_POOLING1, MAX_POOLING2,
     //     MAX_POOLING_GRAD, AVERAGE_POOLING, AVERAGE_POOLING1, AVERAGE_POOLING_GRAD = 7 operators x 6 ranks;
     //   local response normalization, ranks 2..8 (batch, channel and up to 6 more): LRN, LRN_GRAD = 2 x 7;
-    //   the 15 element-wise and data-movement operators (CLIP, CLIP1, CLIP_GRAD, CLIP_GRAD1, RELU, RELU_GRAD,
+    //   the 35 element-wise and data-movement operators (CLIP, CLIP1, CLIP_GRAD, CLIP_GRAD1, RELU, RELU_GRAD,
     //     SLICE, SLICE1, SLICE_GRAD, RESAMPLE, RESAMPLE1, RESAMPLE2, RESAMPLE_GRAD, RESAMPLE_GRAD1,
-    //     ELEMENT_WISE_ADD), ranks 1..8 = 15 x 8;
+    //     ELEMENT_WISE_ADD; ELEMENT_WISE_SUBTRACT, MULTIPLY, DIVIDE, MAX, MIN, MEAN, IDENTITY, ABS, CEIL, FLOOR,
+    //     SIGN, NEGATE, SQRT, RECIP, THRESHOLD, ROUND, MODULUS_TRUNCATE, MODULUS_FLOOR, DIFFERENCE_SQUARE: their pages
+    //     allow 1 to 8 dimensions; ADD1: its page's FLOAT32 and FLOAT16 rows, dmlref's eleven types without an
+    //     activation), ranks 1..8 = 35 x 8;
     //   batch normalization, ranks 1..8 (DML_BATCH_NORMALIZATION*_OPERATOR_DESC): BN, BN_GRAD, BN_TRAINING,
     //     BN_TRAINING_GRAD = 4 x 8;
     //   each over the 11 types.
@@ -410,9 +413,12 @@ TEST_CASE("coverage: cells, features and holes") {
     //     _COUNT, _SHIFT_LEFT, _SHIFT_RIGHT = 19 x 11 x 8.
     //   CAST, ranks 1..8 (DML_CAST_OPERATOR_DESC: 1 to 8 dimensions from 3.1), by its input's 11 types = 1 x 11 x 8.
     const uint64_t roi_align_cells = 3 * 2 * 1;
+    //   VALUE_SCALE_2D (DML_VALUE_SCALE_2D_OPERATOR_DESC): 4-D only, FLOAT32 and FLOAT16 (dmlref: FLOAT64 too) = 1 x 3 x 1.
+    const uint64_t value_scale_2d_cells = 1 * 3 * 1;
     const uint64_t element_wise_logic_cells = 19 * 11 * 8;
     const uint64_t cast_cells = 1 * 11 * 8;
-    CHECK(none.scope == 7 * 11 * 6 + 2 * 11 * 7 + 15 * 11 * 8 + 4 * 11 * 8 + roi_align_cells + element_wise_logic_cells + cast_cells);
+    CHECK(none.scope == 7 * 11 * 6 + 2 * 11 * 7 + 35 * 11 * 8 + 4 * 11 * 8 + roi_align_cells + element_wise_logic_cells + cast_cells +
+                        value_scale_2d_cells);
     CHECK(scope_ranks(OperatorType::ROI_ALIGN_GRAD) == std::pair<uint32_t, uint32_t>{4, 4});
     CHECK(scope_type(OperatorType::ROI_ALIGN1, DataType::FLOAT16));
     CHECK_FALSE(scope_type(OperatorType::ROI_ALIGN1, DataType::FLOAT64));

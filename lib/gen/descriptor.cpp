@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <map>
 #include <set>
 #include <sstream>
 
@@ -29,7 +30,7 @@ const std::vector<ArrayToken> kArrays = {
     {"w", {"WindowSize"}},          {"s", {"Strides", "InputWindowStrides"}}, {"p", {"StartPadding"}},
     {"d", {"Dilations"}},           {"o", {"Offsets", "InputWindowOffsets"}}, {"ws", {"InputWindowSizes"}},
     {"sz", {"Sizes"}},              {"sc", {"Scales"}},                       {"io", {"InputPixelOffsets"}},
-    {"oo", {"OutputPixelOffsets"}},
+    {"oo", {"OutputPixelOffsets"}}, {"b", {"Bias"}},
 };
 
 // Defaults for arrays a descriptor leaves out, per dimension (docs/gen.md).
@@ -40,10 +41,14 @@ const std::vector<std::pair<std::string_view, const char*>> kDefaults = {
 
 // Tokens of the scalar fields (key=value): unsigned integers and FLOAT32 values.
 const std::vector<std::pair<std::string_view, std::string_view>> kUintTokens = {
-    {"incpad", "IncludePadding"}, {"cc", "CrossChannel"}, {"ls", "LocalSize"},
+    {"incpad", "IncludePadding"}, {"cc", "CrossChannel"}, {"ls", "LocalSize"}, {"ch", "ChannelCount"},
 };
 const std::vector<std::pair<std::string_view, std::string_view>> kFloatTokens = {
-    {"min", "Min"}, {"max", "Max"}, {"alpha", "Alpha"}, {"beta", "Beta"}, {"bias", "Bias"},
+    {"min", "Min"}, {"max", "Max"}, {"alpha", "Alpha"}, {"beta", "Beta"}, {"bias", "Bias"}, {"scale", "Scale"},
+};
+// Enumerations without a word of their own above: TOKEN=NAME, NAME one of the enum's names in any case.
+const std::vector<std::pair<std::string_view, std::string_view>> kEnumTokens = {
+    {"mode", "RoundingMode"},
 };
 std::string_view token_of(const std::vector<std::pair<std::string_view, std::string_view>>& table, std::string_view field) {
     for (const auto& [t, f] : table) if (f == field) return t;
@@ -67,8 +72,12 @@ struct Fields : FieldVisitor {
     void uint_array(std::string_view n, std::vector<uint32_t>&) override { add(n, "array"); }
     void int_array(std::string_view n, std::vector<int32_t>&) override { add(n, "array"); }
     void float_array(std::string_view n, std::vector<float>&) override { add(n, "array"); }
-    void enumeration(std::string_view n, uint32_t&, const EnumNames&) override { add(n, "enum"); }
+    void enumeration(std::string_view n, uint32_t&, const EnumNames& e) override {
+        add(n, "enum");
+        if (!e.Names.empty()) enum_default[std::string(n)] = std::string(e.Names.front());
+    }
     void fused_activation(std::string_view n, std::optional<DML_FUSED_ACTIVATION>&) override { add(n, "fused_activation"); }
+    std::map<std::string, std::string> enum_default;  // an enumeration's first name, its default
     bool has(std::string_view n) const {
         for (const auto& [name, k] : items) if (name == n) return true;
         return false;
@@ -199,6 +208,11 @@ std::optional<gen::Planned> descriptor_to_planned(const std::string& text, Diagn
                     return fail("\"" + shown + "\": " + key + "= takes an unsigned integer below 2^64");
                 (key == "seed" ? seed : random_seed) = n;
             } else if (key == "recipe") recipe = val;
+            else if (!field_of(kEnumTokens, key).empty()) {
+                std::string upper = val;
+                for (char& ch : upper) ch = char(std::toupper((unsigned char)ch));
+                given[std::string(field_of(kEnumTokens, key))] = upper;
+            }
             else if (key == "idx") indices = val;
             else if (!field_of(kFloatTokens, key).empty()) {
                 if (!number(val, v)) return fail(key + "= takes a number");
@@ -265,7 +279,9 @@ std::optional<gen::Planned> descriptor_to_planned(const std::string& text, Diagn
         else if (kind == "count" && (name == "DimensionCount" || name == "ScaleCount")) desc[name] = "auto";
         else if (kind == "count" && name == "IncludePadding") desc[name] = 0;
         else if (kind == "count") return fail("give " + std::string(token_of(kUintTokens, name)) + "= (" + name + ")");
-        else if (kind == "enum") desc[name] = name == "InterpolationMode" ? "NEAREST_NEIGHBOR" : name == "InfinityMode" ? "EITHER" : "INCREASING";
+        else if (kind == "enum" && name == "InterpolationMode") desc[name] = "NEAREST_NEIGHBOR";
+        else if (kind == "enum" && name == "RoundingDirection") desc[name] = "INCREASING";
+        else if (kind == "enum" && f.enum_default.count(name)) desc[name] = f.enum_default.at(name);
         else if (kind == "array") {
             const char* d = nullptr;
             for (const auto& [n, v] : kDefaults) if (n == name) d = v;
@@ -362,11 +378,17 @@ struct TokenWriter : FieldVisitor {
     void uint_array(std::string_view n, std::vector<uint32_t>& v) override { array(n, v); }
     void int_array(std::string_view n, std::vector<int32_t>& v) override { array(n, v); }
     void float_array(std::string_view n, std::vector<float>& v) override { array(n, v); }
-    void enumeration(std::string_view n, uint32_t& v, const EnumNames&) override {
+    void enumeration(std::string_view n, uint32_t& v, const EnumNames& e) override {
         if (n == "InterpolationMode") tokens.push_back(v == DML_INTERPOLATION_MODE_LINEAR ? "linear" : "nearest");
         else if (n == "RoundingDirection") tokens.push_back(v == DML_AXIS_DIRECTION_DECREASING ? "down" : "up");
         else if (n == "InfinityMode" && v != DML_IS_INFINITY_MODE_EITHER)
             tokens.push_back(v == DML_IS_INFINITY_MODE_POSITIVE ? "posinf" : "neginf");
+        else if (const auto t = token_of(kEnumTokens, n); !t.empty()) {
+            if (v >= e.Names.size()) { no(std::string(n) + " is not one of its names"); return; }
+            std::string lower(e.Names[v]);
+            for (char& ch : lower) ch = char(std::tolower((unsigned char)ch));
+            tokens.push_back(std::string(t) + "=" + lower);
+        }
     }
     void fused_activation(std::string_view n, std::optional<DML_FUSED_ACTIVATION>& fa) override {
         if (fa) no(std::string(n) + " has no descriptor token");
