@@ -41,6 +41,7 @@ const std::vector<std::pair<std::string_view, std::string_view>> kUintTokens = {
 };
 const std::vector<std::pair<std::string_view, std::string_view>> kFloatTokens = {
     {"min", "Min"}, {"max", "Max"}, {"alpha", "Alpha"}, {"beta", "Beta"}, {"bias", "Bias"},
+    {"thr", "Threshold"},  // ACTIVATION_SHRINK
 };
 std::string_view token_of(const std::vector<std::pair<std::string_view, std::string_view>>& table, std::string_view field) {
     for (const auto& [t, f] : table) if (f == field) return t;
