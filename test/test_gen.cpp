@@ -405,6 +405,9 @@ TEST_CASE("coverage: cells, features and holes") {
     //     activation), ranks 1..8 = 35 x 8;
     //   batch normalization, ranks 1..8 (DML_BATCH_NORMALIZATION*_OPERATOR_DESC): BN, BN_GRAD, BN_TRAINING,
     //     BN_TRAINING_GRAD = 4 x 8;
+    //   the activation family (DML_ACTIVATION_*_OPERATOR_DESC, 1 to 8 dimensions from DML_FEATURE_LEVEL_3_0):
+    //     IDENTITY, LINEAR, LEAKY_RELU, PARAMETERIZED_RELU, THRESHOLDED_RELU, SHRINK, HARD_SIGMOID,
+    //     HARD_SWISH, SOFTSIGN = 9 x 8;
     //   each over the 11 types.
     //   ROI align (DML_ROI_ALIGN*_OPERATOR_DESC): ROI_ALIGN, ROI_ALIGN1, ROI_ALIGN_GRAD, 4-D only,
     //     FLOAT32 and FLOAT16 only = 3 x 2 x 1.
@@ -417,8 +420,9 @@ TEST_CASE("coverage: cells, features and holes") {
     const uint64_t value_scale_2d_cells = 1 * 3 * 1;
     const uint64_t element_wise_logic_cells = 19 * 11 * 8;
     const uint64_t cast_cells = 1 * 11 * 8;
+    const uint64_t activation_cells = 9 * 11 * 8;
     CHECK(none.scope == 7 * 11 * 6 + 2 * 11 * 7 + 35 * 11 * 8 + 4 * 11 * 8 + roi_align_cells + element_wise_logic_cells + cast_cells +
-                        value_scale_2d_cells);
+                        value_scale_2d_cells + activation_cells);
     CHECK(scope_ranks(OperatorType::ROI_ALIGN_GRAD) == std::pair<uint32_t, uint32_t>{4, 4});
     CHECK(scope_type(OperatorType::ROI_ALIGN1, DataType::FLOAT16));
     CHECK_FALSE(scope_type(OperatorType::ROI_ALIGN1, DataType::FLOAT64));
