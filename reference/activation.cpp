@@ -135,8 +135,10 @@ template <class T, class D> T activate(const D& d, const DML_FUSED_ACTIVATION* a
 
 // ---- validate and the plain loops -------------------------------------------------------------
 
+// Rule ids name the operator: ACTIVATION_IDENTITY's are activation-identity.*, apart from
+// ELEMENT_WISE_IDENTITY's identity.* (one id, one rule).
 template <class D> constexpr std::string_view prefix() {
-    if constexpr (std::is_same_v<D, IDENTITY>) return "identity";
+    if constexpr (std::is_same_v<D, IDENTITY>) return "activation-identity";
     else if constexpr (std::is_same_v<D, LINEAR>) return "linear";
     else if constexpr (std::is_same_v<D, LEAKY_RELU>) return "leaky-relu";
     else if constexpr (std::is_same_v<D, PRELU>) return "parameterized-relu";
