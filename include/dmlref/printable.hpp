@@ -58,4 +58,13 @@ inline std::string printable(std::string_view s) {
     return out;
 }
 
+// At most `n` bytes of `s` (cut at a UTF-8 character boundary), with how much was left out: a key,
+// a token or a number of megabytes quoted in an error stays a line.
+inline std::string clipped(std::string_view s, size_t n) {
+    if (s.size() <= n) return std::string(s);
+    size_t cut = n;
+    while (cut > 0 && (static_cast<unsigned char>(s[cut]) & 0xc0) == 0x80) --cut;
+    return std::string(s.substr(0, cut)) + "... (" + std::to_string(s.size()) + " bytes in all)";
+}
+
 }  // namespace dmlref

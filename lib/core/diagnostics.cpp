@@ -1,17 +1,8 @@
 #include "dmlref/diagnostics.hpp"
 
-namespace dmlref {
+#include "dmlref/printable.hpp"
 
-namespace {
-// At most `n` bytes of `s` (cut at a UTF-8 character boundary), with how much was left out: a key
-// or a number of megabytes quoted in an error stays a line.
-std::string clipped(std::string_view s, size_t n) {
-    if (s.size() <= n) return std::string(s);
-    size_t cut = n;
-    while (cut > 0 && (static_cast<unsigned char>(s[cut]) & 0xc0) == 0x80) --cut;
-    return std::string(s.substr(0, cut)) + "... (" + std::to_string(s.size()) + " bytes in all)";
-}
-}  // namespace
+namespace dmlref {
 
 std::string format(const Diagnostic& d, std::string_view file) {
     std::string s(clipped(file, 512));

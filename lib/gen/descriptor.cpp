@@ -6,6 +6,7 @@
 
 #include "dmlref/descs/element_wise_logic.hpp"
 #include "dmlref/descs/resample.hpp"
+#include "dmlref/printable.hpp"
 #include "dmlref/values.hpp"
 
 #include "../../reference/kit/family.hpp"
@@ -141,7 +142,7 @@ std::optional<gen::Planned> descriptor_to_planned(const std::string& text, Diagn
     std::vector<std::string> tok;
     for (std::string t; ss >> t;) tok.push_back(t);
     // The descriptor is echoed up to 200 bytes, a token up to 64: an error stays a line.
-    const std::string echoed = text.size() > 200 ? text.substr(0, 200) + "..." : text;
+    const std::string echoed = clipped(text, 200);
     auto fail = [&](const std::string& m) {
         diags.error("", "descriptor.syntax", "\"" + echoed + "\": " + m + " (docs/gen.md, \"Descriptors\")");
         return std::nullopt;
@@ -149,14 +150,14 @@ std::optional<gen::Planned> descriptor_to_planned(const std::string& text, Diagn
     if (tok.size() < 3) return fail("a descriptor is OPERATOR TYPE SIZES token...");
     for (auto& t : tok) if (t.size() > 4096) return fail("a token is longer than 4096 bytes");
     const auto op = parse_operator_type(tok[0]);
-    if (!op) return fail("\"" + tok[0].substr(0, 64) + "\" is not an operator");
+    if (!op) return fail("\"" + clipped(tok[0], 64) + "\" is not an operator");
     const auto type = parse_data_type(tok[1]);
-    if (!type) return fail("\"" + tok[1].substr(0, 64) + "\" is not a data type");
+    if (!type) return fail("\"" + clipped(tok[1], 64) + "\" is not a data type");
     const Fields f = fields_of(*op);
     ordered_json sizes = ordered_json::array();
     for (const auto& s : split(tok[2], 'x')) {
         ordered_json v;
-        if (!number(s, v) || !v.is_number_integer() || v.get<int64_t>() < 0) return fail("\"" + tok[2].substr(0, 64) + "\" is not sizes like 2x3x9x9");
+        if (!number(s, v) || !v.is_number_integer() || v.get<int64_t>() < 0) return fail("\"" + clipped(tok[2], 64) + "\" is not sizes like 2x3x9x9");
         sizes.push_back(v);
     }
 
@@ -173,7 +174,7 @@ std::optional<gen::Planned> descriptor_to_planned(const std::string& text, Diagn
         const auto eq = t.find('=');
         const std::string key = eq == std::string::npos ? t : t.substr(0, eq), val = eq == std::string::npos ? "" : t.substr(eq + 1);
         auto twice = [&](const std::string& what) { return !said.insert(what).second; };
-        const std::string shown = t.size() > 64 ? t.substr(0, 64) + "..." : t;
+        const std::string shown = clipped(t, 64);
         if (t == "ceil" || t == "floor") {
             if (twice("ceil or floor")) return fail("\"" + t + "\": ceil or floor is given twice");
             sizes_mode = t == "ceil" ? "auto:ceil" : "auto";

@@ -114,8 +114,7 @@ bool make_recipe(const Operator& op, const TensorField& field, const ordered_jso
     if (r.is_object())
         for (auto it = r.begin(); it != r.end(); ++it)
             if (it.key() != "Name") {
-                const std::string k = it.key().size() > 64 ? it.key().substr(0, 64) + "..." : it.key();
-                error = f + ": the recipe \"" + name + "\" takes no \"" + printable(k) + "\" (only \"random\" takes parameters; docs/gen.md)";
+                error = f + ": the recipe \"" + name + "\" takes no \"" + printable(clipped(it.key(), 64)) + "\" (only \"random\" takes parameters; docs/gen.md)";
                 return false;
             }
     const uint64_t n = element_count(desc);

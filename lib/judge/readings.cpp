@@ -2,6 +2,8 @@
 // --policy NAME=VALUE syntax, and the readings in force on a thread.
 #include "dmlref/readings.hpp"
 
+#include "dmlref/printable.hpp"
+
 #include <algorithm>
 
 namespace dmlref {
@@ -144,8 +146,8 @@ std::string known_values(std::string_view name) {
 
 std::optional<std::pair<std::string, std::string>> parse_policy_option(std::string_view text, Diagnostics& diags,
                                                                        const std::string& path) {
-    // What the user gave is echoed up to 64 bytes: an error stays a line.
-    auto shown = [](std::string_view s) { return s.size() > 64 ? std::string(s.substr(0, 64)) + "..." : std::string(s); };
+    // What the user gave is echoed up to 64 bytes (dmlref/printable.hpp): an error stays a line.
+    auto shown = [](std::string_view s) { return clipped(s, 64); };
     const size_t eq = text.find('=');
     if (eq == std::string_view::npos || eq == 0 || eq + 1 == text.size()) {
         diags.error(path, "policy.syntax", "\"" + shown(text) + "\" is not NAME=VALUE (e.g. ArgmaxNaN=NaNWins; docs/golden.md)");
