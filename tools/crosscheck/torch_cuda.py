@@ -22,6 +22,10 @@ For every golden in CASES whose operator and desc map onto PyTorch (packed tenso
                         IncludePadding, as explicit zeros); _GRAD by autograd
   LOCAL_RESPONSE_NORMALIZATION  local_response_norm (CrossChannel TRUE); _GRAD by autograd
   ELEMENT_WISE_ADD      a + b (torch.add), broadcast and strided inputs read through their Strides
+  ELEMENT_WISE_SUBTRACT .. VALUE_SCALE_2D, ACTIVATION_LINEAR .. SOFTSIGN (the rational ones)
+                        torch.sub/mul/div/maximum/minimum/fmod/remainder/round/sqrt/reciprocal,
+                        leaky_relu, threshold, softsign, hardsigmoid/hardswish at 1/6 and 1/2, the
+                        page's formula in torch operations elsewhere; ScaleBias in the data type
   ELEMENT_WISE_LOGICAL_*, IS_NAN, IS_INFINITY, IF, BIT_* (but BIT_COUNT), CAST
                         torch.eq/gt/lt/ge/le, logical_and/or/xor/not, isnan, isinf/isposinf/isneginf,
                         where(cond != 0), bitwise_* on the bits, Tensor.to(dtype); strided inputs read
@@ -324,6 +328,144 @@ OPERATORS.update(LOGIC_OPERATORS)
 STRIDED.update(LOGIC_OPERATORS)
 OUTPUT.update({op: "OutputTensor" for op in LOGIC_OPERATORS})
 
+# ---- Element-wise arithmetic and the rational activations (reference/element_wise.cpp,
+# element_wise_unary.cpp, activation.cpp). PyTorch's own kernels where one computes the formula
+# (torch.sub, mul, div, maximum, round, sqrt, reciprocal, fmod, remainder, leaky_relu, softsign,
+# threshold, hardsigmoid/hardswish at their fixed 1/6 and 1/2 for FLOAT16 and FLOAT32); elsewhere the
+# page's formula in torch operations of the data type. ScaleBias has no PyTorch counterpart: it is
+# computed as the page and dmlref's ScaleBiasArithmetic policy say (float32, float64 for FLOAT64 data),
+# the operator applied in that type, and the result rounded to the data type once. Integer SQRT, RECIP
+# and THRESHOLD are skipped: PyTorch computes them in a float type (torch.sqrt of an int tensor is a
+# float tensor; clamp_min with a FLOAT Min promotes), so the result would be the harness's conversion.
+
+def num(v):
+    """A FLOAT field of a case: a JSON number, or the FLOAT32's bits as "0x3dcccccd" (docs/case-format.md)."""
+    if isinstance(v, str) and v.startswith("0x"):
+        return float(np.array([int(v, 16)], dtype=np.uint32).view(np.float32)[0])
+    return float(v)
+
+
+def scaled(d, x):
+    sb = d.get("ScaleBias")
+    return x * num(sb["Scale"]) + num(sb["Bias"]) if sb else x
+
+
+def arith_unary(fn, integers=True):
+    def run(d, npy, dev):
+        (x,) = inputs(d, npy, dev, "InputTensor")
+        if not integers and not x.dtype.is_floating_point:
+            raise NotImplementedError("integer data: PyTorch computes this operator in a float type")
+        if "ScaleBias" in d and x.dtype == torch.float16:
+            x = x.float()
+        return fn(scaled(d, x), d).to(out_dtype(d))
+    return run
+
+
+def arith_binary(fn):
+    def run(d, npy, dev):
+        a, b = inputs(d, npy, dev, "ATensor", "BTensor")
+        return fn(a, b).to(out_dtype(d))
+    return run
+
+
+def divide(a, b):
+    return torch.div(a, b) if a.dtype.is_floating_point else torch.div(a, b, rounding_mode="trunc")
+
+
+def mean(a, b):
+    return (a + b) / 2 if a.dtype.is_floating_point else torch.div(a + b, 2, rounding_mode="trunc")
+
+
+def round_mode(x, d):
+    if not x.dtype.is_floating_point:
+        return x
+    mode = str(d.get("RoundingMode", "HALVES_TO_NEAREST_EVEN")).removeprefix("DML_ROUNDING_MODE_")
+    if mode == "HALVES_TO_NEAREST_EVEN":
+        return torch.round(x)
+    t = torch.trunc(x)
+    if mode == "TOWARD_ZERO":
+        return t
+    # halves away from zero: x - trunc(x) is exact
+    return torch.where((x - t).abs() >= 0.5, t + torch.sign(x), t)
+
+
+def activation(kind, d, x, slope=None):
+    """DML_ACTIVATION_* of x with the desc's parameters (FusedActivation uses the same table)."""
+    F = torch.nn.functional
+    a, b = (num(d[k]) if k in d else None for k in ("Alpha", "Beta"))
+    sixth = float(np.float32(1 / 6))
+    if kind == "ACTIVATION_IDENTITY":
+        return x
+    if kind == "ACTIVATION_RELU":
+        return torch.relu(x)
+    if kind == "ACTIVATION_LINEAR":
+        return x * a + b
+    if kind == "ACTIVATION_LEAKY_RELU":
+        return F.leaky_relu(x, a)
+    if kind == "ACTIVATION_PARAMETERIZED_RELU":
+        return torch.where(x > 0, x, x * slope)
+    if kind == "ACTIVATION_THRESHOLDED_RELU":
+        return F.threshold(x, a, 0.0)
+    if kind == "ACTIVATION_SHRINK":
+        t, bias = num(d["Threshold"]), num(d["Bias"])
+        return torch.where(x < -t, x + bias, torch.where(x > t, x - bias, torch.zeros_like(x)))
+    if kind == "ACTIVATION_HARD_SIGMOID":
+        kernel = (a, b) == (sixth, 0.5) and x.dtype != torch.float64  # torch's 1/6 is exact, Alpha is FLOAT32
+        return F.hardsigmoid(x) if kernel else torch.clamp(x * a + b, 0, 1)
+    if kind == "ACTIVATION_HARD_SWISH":
+        kernel = (a, b) == (sixth, 0.5) and x.dtype != torch.float64
+        return F.hardswish(x) if kernel else x * torch.clamp(x * a + b, 0, 1)
+    if kind == "ACTIVATION_SOFTSIGN":
+        return F.softsign(x)
+    raise NotImplementedError(kind)
+
+
+def standalone_activation(kind):
+    def run(d, npy, dev):
+        (x,) = inputs(d, npy, dev, "InputTensor")
+        slope = inputs(d, npy, dev, "SlopeTensor")[0] if "SlopeTensor" in d else None
+        if not x.dtype.is_floating_point:
+            raise NotImplementedError("integer activation")
+        return activation(kind, d, x, slope).to(out_dtype(d))
+    return run
+
+
+def add1(d, npy, dev):
+    a, b = inputs(d, npy, dev, "ATensor", "BTensor")
+    y = a + b
+    fa = d.get("FusedActivation")
+    if fa:
+        y = activation(str(fa["Type"]).removeprefix("DML_OPERATOR_"), fa, y)
+    return y.to(out_dtype(d))
+
+
+def value_scale_2d(d, npy, dev):
+    (x,) = inputs(d, npy, dev, "InputTensor")
+    bias = torch.tensor([num(v) for v in d["Bias"]], dtype=x.dtype, device=x.device).reshape(1, -1, 1, 1)
+    return (x * num(d["Scale"]) + bias).to(out_dtype(d))
+
+
+ARITHMETIC_OPERATORS = {
+    "ELEMENT_WISE_SUBTRACT": arith_binary(torch.sub), "ELEMENT_WISE_MULTIPLY": arith_binary(torch.mul),
+    "ELEMENT_WISE_DIVIDE": arith_binary(divide), "ELEMENT_WISE_MEAN": arith_binary(mean),
+    "ELEMENT_WISE_MAX": arith_binary(torch.maximum), "ELEMENT_WISE_MIN": arith_binary(torch.minimum),
+    "ELEMENT_WISE_DIFFERENCE_SQUARE": arith_binary(lambda a, b: torch.square(a - b)),
+    "ELEMENT_WISE_MODULUS_TRUNCATE": arith_binary(torch.fmod), "ELEMENT_WISE_MODULUS_FLOOR": arith_binary(torch.remainder),
+    "ELEMENT_WISE_IDENTITY": arith_unary(lambda x, d: x), "ELEMENT_WISE_ABS": arith_unary(lambda x, d: torch.abs(x)),
+    "ELEMENT_WISE_NEGATE": arith_unary(lambda x, d: torch.neg(x)), "ELEMENT_WISE_SIGN": arith_unary(lambda x, d: torch.sign(x)),
+    "ELEMENT_WISE_CEIL": arith_unary(lambda x, d: torch.ceil(x)), "ELEMENT_WISE_FLOOR": arith_unary(lambda x, d: torch.floor(x)),
+    "ELEMENT_WISE_ROUND": arith_unary(round_mode), "ELEMENT_WISE_SQRT": arith_unary(lambda x, d: torch.sqrt(x), integers=False),
+    "ELEMENT_WISE_RECIP": arith_unary(lambda x, d: torch.reciprocal(x), integers=False),
+    "ELEMENT_WISE_THRESHOLD": arith_unary(lambda x, d: torch.clamp_min(x, num(d["Min"])), integers=False),
+    "ELEMENT_WISE_ADD1": add1, "VALUE_SCALE_2D": value_scale_2d,
+}
+for _k in ("IDENTITY", "LINEAR", "LEAKY_RELU", "PARAMETERIZED_RELU", "THRESHOLDED_RELU", "SHRINK", "HARD_SIGMOID",
+           "HARD_SWISH", "SOFTSIGN"):
+    ARITHMETIC_OPERATORS["ACTIVATION_" + _k] = standalone_activation("ACTIVATION_" + _k)
+OPERATORS.update(ARITHMETIC_OPERATORS)
+STRIDED.update(ARITHMETIC_OPERATORS)
+OUTPUT.update({op: "OutputTensor" for op in ARITHMETIC_OPERATORS})
+
 # ---- Planted bugs: each takes (desc, npy dir, device, correct grad) and returns a wrong grad. ----
 
 def plant_dropped_term(d, npy, dev, grad):
@@ -418,7 +560,47 @@ def plant_two_ulp(d, npy, dev, out):
     return g.reshape(out.shape)
 
 
+def plant_ulps_up(n):
+    def plant(d, npy, dev, out):
+        """DIVIDE n ULP up on its largest finite element (a division less accurate than stated)."""
+        g = out.clone().reshape(-1)
+        k = int(torch.argmax(torch.nan_to_num(g.abs().float(), nan=0.0, posinf=0.0)))
+        for _ in range(n):
+            g[k] = torch.nextafter(g[k], torch.tensor(float("inf"), dtype=g.dtype, device=g.device))
+        return g.reshape(out.shape)
+    return plant
+
+
+def plant_round_ties_away(d, npy, dev, out):
+    """ROUND with halves away from zero where the mode says halves to even."""
+    (x,) = inputs(d, npy, dev, "InputTensor")
+    return round_mode(x, {"RoundingMode": "TOWARD_INFINITY"}).to(out.dtype)
+
+
+def plant_flipped_broadcast(d, npy, dev, out):
+    """ADD reading a broadcast B along the other dimension: B's strides reversed."""
+    flipped = dict(d, BTensor=dict(d["BTensor"], Strides=list(reversed(d["BTensor"]["Strides"]))))
+    a = tensor(npy, "ATensor", d["ATensor"], dev)
+    flat = torch.from_numpy(np.load(os.path.join(npy, "BTensor.npy"))).to(dev)
+    b = torch.as_strided(flat, flipped["BTensor"]["Sizes"], flipped["BTensor"]["Strides"])
+    return (a + b).to(out.dtype)
+
+
+def plant_saturating_add(d, npy, dev, out):
+    """Integer ADD that saturates where DirectML wraps."""
+    a, b = inputs(d, npy, dev, "ATensor", "BTensor")
+    info = torch.iinfo(a.dtype)
+    return torch.clamp(a.to(torch.int64) + b.to(torch.int64), info.min, info.max).to(a.dtype)
+
+
 PLANTED = {
+    # element-wise bugs: targets named by sweep folder and case, as the basenames repeat across operators
+    # DIVIDE's stated accuracy is (4 - 1/2) ULP of the golden (docs/tolerance.md): 3 ULP is inside, 4 beyond
+    "divide_3_ulp": (plant_ulps_up(3), ["divide/float32_r2x3x4_dyadic", "divide/float16_r2x3x4_dyadic"]),
+    "divide_4_ulp": (plant_ulps_up(4), ["divide/float32_r2x3x4_dyadic", "divide/float16_r2x3x4_dyadic", "divide/random"]),
+    "round_ties_away": (plant_round_ties_away, ["round/float32_r2x3x4_dyadic", "round/float16_r3x4_dyadic", "round/random"]),
+    "flipped_broadcast": (plant_flipped_broadcast, ["add/float32_broadcast_dyadic", "add/int32_broadcast_dyadic"]),
+    "saturating_add": (plant_saturating_add, ["add/int8_specials", "add/int16_specials", "add/int8_random"]),
     "dropped_addend": (plant_dropped_addend, ["float32_r2x3x4_random_dyadic", "float16_r2x3x4_random_dyadic"]),
     "two_ulp": (plant_two_ulp, ["float32_r2x3x4_random_dyadic", "float16_r2x3x4_random_dyadic"]),
     "other_divisor": (plant_other_divisor, ["avgpool2d_f32_w3s1p1_excpad", "avgpool2d_grad_f32_w5s2p2_excpad", "avgpool3d_f16_w3s1p1_excpad"]),
@@ -490,7 +672,7 @@ def main():
             if not planted:
                 continue
             for bug, (fn, targets) in PLANTED.items():
-                if os.path.basename(rel) not in targets:
+                if rel not in targets and os.path.basename(rel) not in targets:
                     continue
                 d = dict(c["desc"], _op=op)
                 g = fn(d, npy, dev, grad.detach())
