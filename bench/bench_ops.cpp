@@ -16,7 +16,10 @@
 #include "dmlref/case.hpp"
 #include "dmlref/numeric.hpp"
 #include "dmlref/descs/activation.hpp"
+#include "dmlref/descs/cast.hpp"
+#include "dmlref/descs/element_wise.hpp"
 #include "dmlref/descs/element_wise_clip.hpp"
+#include "dmlref/descs/element_wise_logic.hpp"
 #include "dmlref/descs/max_pooling.hpp"
 #include "dmlref/descs/resample.hpp"
 #include "dmlref/descs/slice.hpp"
@@ -36,6 +39,7 @@
 #include <functional>
 #include <map>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #if defined(__SSE2__)
@@ -54,12 +58,13 @@ TensorDesc desc(DataType t, std::vector<uint32_t> sizes) {
 }
 
 template <class T> std::vector<std::byte> inputs(const TensorDesc& d, uint64_t seed) {
-    const uint64_t n = element_count(d);
     std::vector<std::byte> b(buffer_size(d));
+    const uint64_t n = b.size() / element_size(d.DataType);  // every element of the buffer (a broadcast one is smaller)
     T* v = reinterpret_cast<T*>(b.data());
     for (uint64_t i = 0; i < n; ++i) {
         const double u = double((i * 2654435761ull + seed * 40503ull) % 4294967296ull) / 4294967296.0 * 2 - 1;
         if constexpr (is_half_v<T>) v[i] = half_from_double(u);
+        else if constexpr (std::is_integral_v<T>) v[i] = static_cast<T>(u * 100);  // -100..100, truncated
         else v[i] = static_cast<T>(u);
     }
     return b;
@@ -71,9 +76,41 @@ struct Config {
 
 constexpr uint32_t kFlat = 1u << 24;  // 16M elements for the element-wise operators
 
+// A binary element-wise operator on 16M elements; with `broadcast`, B is one 4096-element row read
+// with a zero stride into 4096 x 4096.
+template <class Desc> Config binary(DataType t, bool broadcast = false) {
+    Desc d;
+    d.ATensor = d.OutputTensor = desc(t, {4096, 4096});
+    d.BTensor = desc(t, {4096, 4096});
+    if (broadcast) d.BTensor.Strides = std::vector<uint32_t>{0, 1};
+    return Config{{Desc::kType, d}};
+}
+
 // Every configuration by name: OPERATOR_TYPE (and shape) as compare.py names them.
 std::map<std::string, std::function<Config(DataType)>> configs() {
     std::map<std::string, std::function<Config(DataType)>> m;
+    m["add"] = [](DataType t) { return binary<DML_ELEMENT_WISE_ADD_OPERATOR_DESC>(t); };
+    m["add_broadcast"] = [](DataType t) { return binary<DML_ELEMENT_WISE_ADD_OPERATOR_DESC>(t, true); };
+    m["multiply"] = [](DataType t) { return binary<DML_ELEMENT_WISE_MULTIPLY_OPERATOR_DESC>(t); };
+    m["divide"] = [](DataType t) { return binary<DML_ELEMENT_WISE_DIVIDE_OPERATOR_DESC>(t); };
+    m["max"] = [](DataType t) { return binary<DML_ELEMENT_WISE_MAX_OPERATOR_DESC>(t); };
+    m["sqrt"] = [](DataType t) {
+        DML_ELEMENT_WISE_SQRT_OPERATOR_DESC d;
+        d.InputTensor = d.OutputTensor = desc(t, {kFlat});
+        return Config{{OperatorType::ELEMENT_WISE_SQRT, d}};
+    };
+    m["less_than"] = [](DataType t) {  // UINT8 output
+        DML_ELEMENT_WISE_LOGICAL_LESS_THAN_OPERATOR_DESC d;
+        d.ATensor = d.BTensor = desc(t, {kFlat});
+        d.OutputTensor = desc(DataType::UINT8, {kFlat});
+        return Config{{OperatorType::ELEMENT_WISE_LOGICAL_LESS_THAN, d}};
+    };
+    m["cast"] = [](DataType t) {  // FLOAT16 into FLOAT32, every other type into FLOAT16
+        DML_CAST_OPERATOR_DESC d;
+        d.InputTensor = desc(t, {kFlat});
+        d.OutputTensor = desc(t == DataType::FLOAT16 ? DataType::FLOAT32 : DataType::FLOAT16, {kFlat});
+        return Config{{OperatorType::CAST, d}};
+    };
     m["relu"] = [](DataType t) {
         DML_ACTIVATION_RELU_OPERATOR_DESC d;
         d.InputTensor = d.OutputTensor = desc(t, {kFlat});
@@ -244,7 +281,10 @@ int main(int argc, char** argv) {
     const std::string arg = argv[1];
     const size_t colon = arg.find(':');
     const std::string name = arg.substr(0, colon), type = colon == std::string::npos ? "FLOAT32" : arg.substr(colon + 1);
-    const DataType t = type == "FLOAT16" ? DataType::FLOAT16 : type == "FLOAT64" ? DataType::FLOAT64 : DataType::FLOAT32;
+    const DataType t = type == "FLOAT16" ? DataType::FLOAT16 : type == "FLOAT64" ? DataType::FLOAT64
+                       : type == "INT32"   ? DataType::INT32
+                       : type == "INT8"    ? DataType::INT8
+                                           : DataType::FLOAT32;
     const int repeats = argc > 2 ? std::atoi(argv[2]) : 5;
     const auto it = all.find(name);
     if (it == all.end()) { std::fprintf(stderr, "unknown configuration %s\n", name.c_str()); return 2; }

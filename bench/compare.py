@@ -78,7 +78,10 @@ def values(shape, seed, dtype):
     n = int(np.prod(shape))
     i = np.arange(n, dtype=np.uint64)
     u = ((i * np.uint64(2654435761) + np.uint64(seed * 40503)) % np.uint64(1 << 32)).astype(np.float64)
-    return (u / 2.0**32 * 2 - 1).astype(dtype).reshape(shape)
+    v = u / 2.0**32 * 2 - 1
+    if np.issubdtype(dtype, np.integer):  # -100..100, truncated toward zero as bench_ops' static_cast
+        v = v * 100
+    return v.astype(dtype).reshape(shape)
 
 
 def best(f):
@@ -168,7 +171,32 @@ def torch_peers():
             holder["out"] = F.local_response_norm(tx, 5, alpha=1e-4, beta=0.75, k=1.0)
         return run, lambda: holder["out"].numpy()
 
-    return {"relu": relu, "relu_grad": relu_grad, "clip1": clip1, "clip_grad1": clip_grad1, "slice_grad": slice_grad,
+    def binary(fn):
+        def peer(a, b):
+            ta, tb = T(a), T(b); out = torch.empty_like(ta)
+            return lambda: fn(ta, tb, out=out), lambda: out.numpy()
+        return peer
+
+    def broadcast_add(a, b):
+        ta, tb = T(a.reshape(4096, 4096)), T(b.reshape(1, 4096)); out = torch.empty_like(ta)
+        return lambda: torch.add(ta, tb, out=out), lambda: out.numpy()
+
+    def sqrt(x):
+        tx = T(x); out = torch.empty_like(tx)
+        return lambda: torch.sqrt(tx, out=out), lambda: out.numpy()
+
+    def less_than(a, b):
+        ta, tb = T(a), T(b); out = torch.empty(ta.shape, dtype=torch.bool)
+        return lambda: torch.lt(ta, tb, out=out), lambda: out.view(torch.uint8).numpy()
+
+    def cast(x):
+        tx = T(x); out = torch.empty(tx.shape, dtype=torch.float32 if tx.dtype == torch.float16 else torch.float16)
+        return lambda: out.copy_(tx), lambda: out.numpy()
+
+    elementwise = {"add": binary(torch.add), "add_broadcast": broadcast_add, "multiply": binary(torch.mul),
+                   "divide": binary(torch.div), "max": binary(torch.maximum), "sqrt": sqrt, "less_than": less_than,
+                   "cast": cast}
+    return {**elementwise, "relu": relu, "relu_grad": relu_grad, "clip1": clip1, "clip_grad1": clip_grad1, "slice_grad": slice_grad,
             "resample2_linear": resample2("bilinear"), "resample2_nearest": resample2("nearest"),
             "resample_grad1_linear": resample_grad1("bilinear"), "resample_grad1_nearest": resample_grad1("nearest"),
             "max_pooling2": max_pooling2, "max_pooling_grad": max_pooling_grad, "average_pooling": average_pooling, "lrn": lrn}
@@ -199,11 +227,53 @@ def numpy_peers():
             holder["out"] = out
         return run, lambda: holder["out"]
 
-    return {"relu": relu, "relu_grad": relu_grad, "clip1": clip1, "clip_grad1": clip_grad1, "slice_grad": slice_grad}
+    def binary(fn):
+        def peer(a, b):
+            out = np.empty_like(a)
+            return lambda: fn(a, b, out=out), lambda: out
+        return peer
+
+    def broadcast_add(a, b):
+        a2, b2 = a.reshape(4096, 4096), b.reshape(1, 4096); out = np.empty_like(a2)
+        return lambda: np.add(a2, b2, out=out), lambda: out
+
+    def sqrt(x):
+        out = np.empty_like(x)
+        def run():
+            with np.errstate(invalid="ignore"):
+                np.sqrt(x, out=out)
+        return run, lambda: out
+
+    def less_than(a, b):
+        out = np.empty(a.shape, dtype=np.bool_)
+        return lambda: np.less(a, b, out=out), lambda: out.view(np.uint8)
+
+    def cast(x):
+        out = np.empty(x.shape, dtype=np.float32 if x.dtype == np.float16 else np.float16)
+        return lambda: np.copyto(out, x, casting="unsafe"), lambda: out
+
+    def divide(a, b):  # floats only (CONFIG_TYPES)
+        out = np.empty_like(a)
+        def run():
+            with np.errstate(divide="ignore", invalid="ignore"):
+                np.divide(a, b, out=out)
+        return run, lambda: out
+
+    elementwise = {"add": binary(np.add), "add_broadcast": broadcast_add, "multiply": binary(np.multiply),
+                   "divide": divide, "max": binary(np.maximum), "sqrt": sqrt, "less_than": less_than, "cast": cast}
+    return {**elementwise, "relu": relu, "relu_grad": relu_grad, "clip1": clip1, "clip_grad1": clip_grad1, "slice_grad": slice_grad}
 
 
 # Input shapes (in bench_ops' field order) and whether the peer must match bit for bit.
 CONFIGS = {
+    "add": ([(FLAT,), (FLAT,)], True),
+    "add_broadcast": ([(FLAT,), (1, 4096)], True),
+    "multiply": ([(FLAT,), (FLAT,)], True),
+    "divide": ([(FLAT,), (FLAT,)], True),
+    "max": ([(FLAT,), (FLAT,)], True),
+    "sqrt": ([(FLAT,)], True),
+    "less_than": ([(FLAT,), (FLAT,)], True),
+    "cast": ([(FLAT,)], True),
     "relu": ([(FLAT,)], True),
     "relu_grad": ([(FLAT,), (FLAT,)], True),
     "clip1": ([(FLAT,)], True),
@@ -222,7 +292,12 @@ CONFIGS = {
 # correctly rounded results within a tolerance: the largest difference relative to the largest
 # |result|, per type. Exact configurations must match bit for bit.
 TOLERANCE = {"FLOAT32": 1e-5, "FLOAT16": 4e-3}
-TYPES = {"FLOAT32": np.float32, "FLOAT16": np.float16}
+TYPES = {"FLOAT32": np.float32, "FLOAT16": np.float16, "INT32": np.int32, "INT8": np.int8}
+# The types each configuration runs in (FLOAT32 and FLOAT16 unless named here): the element-wise
+# operators' integer rows too (DIVIDE and SQRT: floats; integer division by zero is a policy, not
+# a speed). Outputs of another type than the inputs: OUT_TYPE.
+CONFIG_TYPES = {name: ("FLOAT32", "FLOAT16", "INT32", "INT8") for name in ("add", "add_broadcast", "multiply", "max", "less_than", "cast")}
+OUT_TYPE = {"less_than": lambda t: np.uint8, "cast": lambda t: np.float32 if t == "FLOAT16" else np.float16}
 
 # Issue 13's goals on one core: (configuration, type) -> (peer, least ratio).
 GOALS = {("resample_grad1_linear", "FLOAT32"): ("pytorch", 2.0), ("resample_grad1_nearest", "FLOAT32"): ("pytorch", 2.0),
@@ -238,6 +313,10 @@ for name in ("relu", "clip1"):
     GOALS[(name, "FLOAT16")] = ("numpy", 10.0)
 for name in ("relu_grad", "clip_grad1"):
     GOALS[(name, "FLOAT16")] = ("pytorch", 1.0)
+# The element-wise operators are copy-speed operators: every row at least PyTorch's speed.
+for name in ("add", "add_broadcast", "multiply", "divide", "max", "sqrt", "less_than", "cast"):
+    for tname in CONFIG_TYPES.get(name, ("FLOAT32", "FLOAT16")):
+        GOALS[(name, tname)] = ("pytorch", 1.0)
 
 peers = {}
 if torch is not None:
@@ -271,7 +350,8 @@ with tempfile.TemporaryDirectory() as tmp:
     for name, (shapes, exact) in CONFIGS.items():
         if only is not None and name not in only:
             continue
-        for tname, dtype in TYPES.items():
+        for tname in CONFIG_TYPES.get(name, ("FLOAT32", "FLOAT16")):
+            dtype = TYPES[tname]
             if types_kept is not None and tname not in types_kept:
                 continue
             dump = os.path.join(tmp, "out.bin")
@@ -308,7 +388,7 @@ with tempfile.TemporaryDirectory() as tmp:
             if t_dml is None:
                 print(f"{name:24} {tname:8} dmlref failed: {r.stderr.strip()}")
                 continue
-            ours = np.fromfile(dump, dtype=dtype)
+            ours = np.fromfile(dump, dtype=OUT_TYPE[name](tname) if name in OUT_TYPE else dtype)
             row = f"{name:24} {tname:8} {t_floor * 1e3 if t_floor else float('nan'):9.2f} {t_dml * 1e3:10.2f}"
             checks = []
             ratios = {}
@@ -351,4 +431,4 @@ with tempfile.TemporaryDirectory() as tmp:
             print(row + "  " + ", ".join(checks), flush=True)
 if verdicts:
     unmet = [row for row, met in verdicts if not met]
-    print(f"issue 13's goals on one core: {len(verdicts) - len(unmet)} of {len(verdicts)} met" + (f"; not met: {', '.join(unmet)}" if unmet else ""))
+    print(f"goals on one core: {len(verdicts) - len(unmet)} of {len(verdicts)} met" + (f"; not met: {', '.join(unmet)}" if unmet else ""))
