@@ -33,6 +33,7 @@ Command add_gen_command(CLI::App& app);
 Command add_coverage_command(CLI::App& app);
 Command add_explain_command(CLI::App& app);
 Command add_clarifications_command(CLI::App& app);
+Command add_test_command(CLI::App& app);
 
 struct Input {
     fs::path file;

@@ -1,21 +1,13 @@
 // dmlref reduce: shrink a case on which a backend command fails to a small reproducer
 // (docs/reduce.md; the search itself is lib/judge/reduce.cpp). This file runs the command.
-#include "cli.hpp"
+#include "backend.hpp"
 
 #include "dmlref/atomic_file.hpp"
-
-#include "dmlref/npy.hpp"
+#include "dmlref/diff.hpp"
 #include "dmlref/reduce.hpp"
 
-#include <cerrno>
-#include <chrono>
-#include <csignal>
-#include <cstdlib>
-#include <fstream>
 #include <iostream>
 #include <memory>
-#include <sys/wait.h>
-#include <thread>
 #include <unistd.h>
 
 namespace dmlref::cli {
@@ -30,43 +22,9 @@ struct ReduceCmdOptions {
     bool quiet = false;
 };
 
-// Runs `line` through /bin/sh in a process group of its own; after `timeout` seconds the whole
-// group is killed. The shell's exit status, or -1 where it was killed for time or by a signal.
-int run_shell(const std::string& line, double timeout, bool& timed_out) {
-    timed_out = false;
-    const pid_t pid = fork();
-    if (pid < 0) return -1;
-    if (pid == 0) {
-        setpgid(0, 0);
-        execl("/bin/sh", "sh", "-c", line.c_str(), static_cast<char*>(nullptr));
-        _exit(127);
-    }
-    setpgid(pid, pid);  // also here: the group exists whichever process runs first
-    const auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(timeout);
-    int status = 0;
-    for (;;) {
-        const pid_t r = waitpid(pid, &status, WNOHANG);
-        if (r == pid) break;
-        if (r < 0 && errno != EINTR) return -1;
-        if (std::chrono::steady_clock::now() >= deadline) {
-            timed_out = true;
-            kill(-pid, SIGKILL);
-            while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
-            return -1;
-        }
-        std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    }
-    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-}
-
-std::string quoted(const std::string& s) {
-    std::string q = "'";
-    for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-    return q + "'";
-}
-
-// The contract (docs/reduce.md): `CMD CASE OUTDIR` through the shell, with DMLREF_INPUTS naming a
-// directory of the inputs' buffers as .npy; the command writes OUTDIR/<OutputField>.npy.
+// The contract (docs/reduce.md, tools/backend.hpp): `CMD CASE OUTDIR` through the shell, with
+// DMLREF_INPUTS naming a directory of the inputs' buffers as .npy; the command writes
+// OUTDIR/<OutputField>.npy.
 struct CommandBackend {
     std::string command;
     fs::path work;
@@ -75,44 +33,25 @@ struct CommandBackend {
     size_t calls = 0;
     std::optional<std::map<std::string, std::vector<std::byte>>> operator()(const Case& c) {
         const fs::path dir = work / std::to_string(++calls);
-        std::error_code ec;
-        fs::create_directories(dir / "out", ec);
-        fs::create_directories(dir / "inputs", ec);
-        std::ofstream(dir / "case.json", std::ios::binary) << case_text(c);
-        for (const auto& f : tensor_fields(c.op))
-            if (f.role == TensorRole::Input) {
-                const auto& b = c.inputs.at(std::string(f.name));
-                write_npy(dir / "inputs" / (std::string(f.name) + ".npy"), NpyArray{f.desc->DataType, {b.size() / element_size(f.desc->DataType)}, b});
-            }
-        setenv("DMLREF_INPUTS", (dir / "inputs").c_str(), 1);
-        const std::string line = "( " + command + " " + quoted((dir / "case.json").string()) + " " + quoted((dir / "out").string()) +
-                                 " ) > " + quoted((dir / "log.txt").string()) + " 2>&1";
-        bool timed_out = false;
-        const int rc = run_shell(line, timeout, timed_out);
+        const BackendRun run = run_backend(command, c, dir, timeout);
         std::optional<std::map<std::string, std::vector<std::byte>>> outputs;
-        if (rc == 0) {
+        if (run.status == 0) {
             outputs.emplace();
             for (const auto& f : tensor_fields(c.op)) {
                 if (f.role != TensorRole::Output) continue;
                 try {
-                    (*outputs)[std::string(f.name)] = read_actual_npy(dir / "out" / (std::string(f.name) + ".npy"), *f.desc, max_bytes);
+                    (*outputs)[std::string(f.name)] = read_actual_npy(run.out / (std::string(f.name) + ".npy"), *f.desc, max_bytes);
                 } catch (const DiffError&) {
                     outputs.reset();
                     break;
                 }
             }
         }
-        if (calls == 1 && !outputs) {  // the original: keep the evidence
-            // The log's first 64 KiB, as text: streaming an empty file into std::cerr would set its
-            // failbit and silence every later message (the error's rule id among them).
-            std::ifstream log(dir / "log.txt", std::ios::binary);
-            std::string text(64 * 1024, '\0');
-            log.read(text.data(), std::streamsize(text.size()));
-            text.resize(size_t(log.gcount()));
+        if (calls == 1 && !outputs)  // the original: keep the evidence
             std::cerr << "dmlref reduce: the backend command failed on the original case ("
-                      << (timed_out ? "killed after --timeout " + std::to_string(timeout) + " s" : "exit " + std::to_string(rc)) << "); its output:\n"
-                      << (text.empty() ? std::string("(nothing)") : printable(text)) << "\n";
-        }
+                      << (run.timed_out ? "killed after --timeout " + std::to_string(timeout) + " s" : "exit " + std::to_string(run.status))
+                      << "); its output:\n" << log_excerpt(run.log) << "\n";
+        std::error_code ec;
         fs::remove_all(dir, ec);
         return outputs;
     }

@@ -22,6 +22,7 @@ int main(int argc, char** argv) {
         cli::add_run_command(app),
         cli::add_validate_command(app),
         cli::add_diff_command(app),
+        cli::add_test_command(app),
         cli::add_import_dxdispatch_command(app),
         cli::add_export_dxdispatch_command(app),
         cli::add_reduce_command(app),

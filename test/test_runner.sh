@@ -1,0 +1,129 @@
+#!/usr/bin/env bash
+# `dmlref test` (docs/test.md) with backends planted here: a correct one (dmlref itself), one that
+# flips the sign of one FLOAT32 output element, one that skips FLOAT16 cases (exit 77), one that
+# hangs, one that crashes. Checks the verdicts, the exit codes, the JUnit XML and the JSON report,
+# and the refusals (exit 2) for bad command lines.
+#   test_runner.sh DMLREF SOURCE_ROOT
+set -uo pipefail
+dmlref=$(realpath "$1") root=$2
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+fails=0
+check() {  # check WHAT CONDITION...
+  local what=$1; shift
+  if "$@"; then echo "ok: $what"; else echo "FAIL: $what"; fails=$((fails + 1)); fi
+}
+
+# The goldens: the bundled ACTIVATION and element-wise arithmetic cases.
+goldens=$work/goldens
+mkdir -p "$goldens"
+cp "$root"/cases/element_wise/*.json "$goldens"/
+total=$(ls "$goldens"/*.json | wc -l)
+
+# A correct backend: dmlref evaluates the case and hands its outputs over.
+cat > "$work/correct.sh" <<SH
+#!/bin/sh
+d=\$(mktemp -d) || exit 3
+"$dmlref" run "\$1" --npy-outputs "\$d" -q > /dev/null || exit 3
+mv "\$d"/*/*.npy "\$2"/ && rmdir "\$d"/* "\$d"
+SH
+# The same, then the sign bit of the first element of every FLOAT32 output flipped.
+cat > "$work/flip.sh" <<SH
+#!/bin/sh
+"$work/correct.sh" "\$1" "\$2" || exit 3
+exec python3 - "\$2" <<'PY'
+import glob, sys
+for f in glob.glob(sys.argv[1] + "/*.npy"):
+    b = bytearray(open(f, "rb").read())
+    hlen = int.from_bytes(b[8:10], "little")
+    if b"'<f4'" in b[10:10 + hlen] and len(b) >= 10 + hlen + 4:
+        b[10 + hlen + 3] ^= 0x80
+        open(f, "wb").write(bytes(b))
+PY
+SH
+# Skips FLOAT16 cases, as a backend without FLOAT16 would; correct elsewhere.
+cat > "$work/skip16.sh" <<SH
+#!/bin/sh
+grep -q '"FLOAT16"' "\$1" && exit 77
+exec "$work/correct.sh" "\$1" "\$2"
+SH
+printf '#!/bin/sh\nsleep 30\n' > "$work/hang.sh"
+printf '#!/bin/sh\necho "segmentation fault in my_kernel" >&2\nkill -SEGV $$\n' > "$work/crash.sh"
+# Reads the logical inputs (their Sizes) that DMLREF_LOGICAL_INPUTS names, and fails without them.
+cat > "$work/logical.sh" <<SH
+#!/bin/sh
+for f in "\$DMLREF_LOGICAL_INPUTS"/*.npy; do test -s "\$f" || exit 5; done
+test -d "\$DMLREF_INPUTS" || exit 6
+exec "$work/correct.sh" "\$1" "\$2"
+SH
+chmod +x "$work"/*.sh
+
+"$dmlref" test "$goldens" --backend "$work/correct.sh" -j 2 --junit "$work/correct.xml" --json "$work/correct.json" > "$work/correct.txt" 2>&1
+rc=$?
+check "a correct backend passes every case (exit 0)" test $rc -eq 0
+check "the summary counts every case" grep -q "^$total cases: $total passed, 0 failed, 0 skipped, 0 errors" "$work/correct.txt"
+check "the JUnit XML reads and counts them" python3 -c "
+import sys, xml.etree.ElementTree as ET
+r = ET.parse(sys.argv[1]).getroot()
+s = r.find('testsuite')
+assert r.tag == 'testsuites' and int(s.get('tests')) == int(sys.argv[2]) and s.get('failures') == '0' and s.get('errors') == '0'
+assert len(s.findall('testcase')) == int(sys.argv[2]) and all(t.get('classname') for t in s.findall('testcase'))" "$work/correct.xml" "$total"
+check "the JSON report reads and counts them" python3 -c "
+import json, sys
+j = json.load(open(sys.argv[1]))
+assert j['summary'] == {'passed': int(sys.argv[2]), 'failed': 0, 'skipped': 0, 'errors': 0}, j['summary']
+assert all(c['outcome'] == 'PASS' and c['diff']['status'] == 'pass' for c in j['cases'])" "$work/correct.json" "$total"
+
+"$dmlref" test "$goldens" --backend "$work/logical.sh" -j 2 -q > "$work/logical.txt" 2>&1
+check "the logical inputs and the buffers are handed over" test $? -eq 0
+
+"$dmlref" test "$goldens" --backend "$work/flip.sh" -j 2 --junit "$work/flip.xml" > "$work/flip.txt" 2>&1
+rc=$?
+f32=$(grep -l '"OutputTensor": {[^}]*"FLOAT32"' "$goldens"/*.json | wc -l)
+nfail=$(grep -c "^FAIL  " "$work/flip.txt")
+check "a flipped sign fails (exit 1)" test $rc -eq 1
+check "it fails the FLOAT32 cases and only those ($nfail of $f32 FLOAT32 cases fail)" test "$nfail" -ge 1 -a "$nfail" -le "$f32"
+check "a FAIL line says what is over" grep -qE "^FAIL .*OutputTensor: [0-9]+ of [0-9]+ elements over" "$work/flip.txt"
+check "the JUnit XML holds the failures" python3 -c "
+import sys, xml.etree.ElementTree as ET
+s = ET.parse(sys.argv[1]).getroot().find('testsuite')
+assert int(s.get('failures')) == int(sys.argv[2]) == len([t for t in s.findall('testcase') if t.find('failure') is not None])" "$work/flip.xml" "$nfail"
+
+"$dmlref" test "$goldens" --backend "$work/skip16.sh" -j 2 > "$work/skip.txt" 2>&1
+rc=$?
+f16=$(grep -l '"FLOAT16"' "$goldens"/*.json | wc -l)
+check "exit 77 skips a case, and skips fail nothing (exit 0)" test $rc -eq 0
+check "every FLOAT16 case is skipped ($f16)" grep -q " $f16 skipped, 0 errors" "$work/skip.txt"
+
+"$dmlref" test "$goldens" --backend "$work/hang.sh" --filter abs_float32 --timeout 1 -j 4 > "$work/hang.txt" 2>&1
+rc=$?
+check "a hanging backend is killed after --timeout: an error (exit 1)" test $rc -eq 1
+check "the error says it was killed" grep -q "^ERROR .*killed after --timeout" "$work/hang.txt"
+
+"$dmlref" test "$goldens"/abs_float32_sign_bit.json --backend "$work/crash.sh" --junit "$work/crash.xml" > "$work/crash.txt" 2>&1
+rc=$?
+check "a crashing backend is an error (exit 1)" test $rc -eq 1
+check "its output is shown" grep -q "segmentation fault in my_kernel" "$work/crash.txt"
+check "the JUnit XML has the error with the output" python3 -c "
+import sys, xml.etree.ElementTree as ET
+e = ET.parse(sys.argv[1]).getroot().find('testsuite/testcase/error')
+assert e is not None and 'my_kernel' in e.text" "$work/crash.xml"
+
+"$dmlref" test "$goldens" --backend "$work/correct.sh" --operator ELEMENT_WISE_ABS --filter float32 -q > "$work/filter.txt" 2>&1
+n=$(ls "$goldens" | grep abs | grep -c float32)
+check "--operator and --filter select cases ($n)" grep -q "^$n cases: $n passed" "$work/filter.txt"
+
+"$dmlref" test "$goldens" --backend "$work/correct.sh" --filter no-such-case > "$work/none.txt" 2>&1
+check "no case to run: exit 2 with the rule" test $? -eq 2 -a -n "$(grep '\[test.no-cases\]' "$work/none.txt")"
+echo '{"not": "a case"}' > "$work/bad.json"
+"$dmlref" test "$work/bad.json" --backend "$work/correct.sh" > "$work/bad.txt" 2>&1
+check "an unreadable golden: exit 2, nothing run" test $? -eq 2 -a -n "$(grep 'nothing was run' "$work/bad.txt")"
+mkdir -p "$work/kept"
+"$dmlref" test "$goldens" --backend "$work/correct.sh" --keep "$work/kept" > "$work/keep.txt" 2>&1
+check "--keep refuses an existing folder (exit 2)" test $? -eq 2
+"$dmlref" test "$goldens"/abs_float32_sign_bit.json --backend "$work/correct.sh" --keep "$work/kept2" > "$work/keep2.txt" 2>&1
+check "--keep keeps the case, its inputs, outputs and log" test -f "$work/kept2/0/case.json" -a -f "$work/kept2/0/logical/InputTensor.npy" -a -f "$work/kept2/0/out/OutputTensor.npy" -a -f "$work/kept2/0/log.txt"
+check "nothing is left in the temporary directory" test -z "$(ls -d "${TMPDIR:-/tmp}"/dmlref-test-* 2>/dev/null | grep -v "$work")"
+
+echo "$fails failed"
+[ $fails -eq 0 ]

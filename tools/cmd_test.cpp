@@ -1,0 +1,341 @@
+// dmlref test: run a backend command on golden cases and judge its outputs (docs/test.md). The
+// backend contract is tools/backend.hpp's (the one `dmlref reduce` uses); judging is `dmlref diff`'s
+// (lib/judge/diff.cpp). This file runs the cases in parallel and writes the reports: a line per
+// case, a summary, and on request JSON and JUnit XML.
+#include "backend.hpp"
+
+#include "dmlref/atomic_file.hpp"
+#include "dmlref/diff.hpp"
+
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <iomanip>
+#include <iostream>
+#include <memory>
+#include <mutex>
+#include <sstream>
+#include <thread>
+#include <unistd.h>
+
+namespace dmlref::cli {
+
+namespace {
+
+// The exit status a backend gives for a case it does not support: the case is skipped, as
+// automake's test harness skips on 77.
+constexpr int kUnsupported = 77;
+
+struct TestCmdOptions {
+    std::vector<std::string> goldens;
+    std::string backend, junit, json_file, keep;
+    std::vector<std::string> filters, operators;
+    unsigned jobs = 0;  // 0: one per hardware thread
+    double timeout = 600;
+    std::string accumulate = "any";
+    DiffSwitches switches;
+    LoadOptions load;
+    bool quiet = false;
+};
+
+enum class Outcome { Pass, Fail, Skip, Error };
+
+std::string_view outcome_name(Outcome o) {
+    switch (o) {
+        case Outcome::Pass: return "PASS";
+        case Outcome::Fail: return "FAIL";
+        case Outcome::Skip: return "SKIP";
+        default: return "ERROR";
+    }
+}
+
+struct CaseResult {
+    fs::path golden;
+    std::string name, op;
+    Outcome outcome = Outcome::Error;
+    std::string why;         // one line: the cause of a FAIL, SKIP or ERROR
+    std::string log;         // the backend's output, for an ERROR
+    int status = 0;          // the backend's exit status (-1: killed)
+    bool timed_out = false;
+    double seconds = 0;      // the backend's run
+    std::optional<CaseDiff> diff;
+};
+
+// The answer for a failing case in one line: per failing output, elements over, the worst
+// error/bound or ULP distance, and the alternative reading the over elements follow.
+std::string failure_line(const CaseDiff& d) {
+    std::ostringstream s;
+    bool first = true;
+    for (const auto& o : d.outputs) {
+        if (o.passed()) continue;
+        s << (first ? "" : "; ") << o.output << ": ";
+        first = false;
+        if (o.over == 0) {  // every element inside, but the whole-tensor check fails
+            s << "systematic error (the whole-tensor check of docs/tolerance.md)";
+            continue;
+        }
+        s << o.over << " of " << o.elements << " elements over";
+        if (!o.worst.empty()) {
+            const WorstElement& w = o.worst.front();
+            const uint64_t sign = is_float(o.data_type) ? uint64_t(1) << (8 * element_size(o.data_type) - 1) : 0;
+            if (sign && (w.golden_bits ^ w.actual_bits) == sign)  // named as what it is, not as 2^31 ULP
+                s << ((w.golden_bits & (sign - 1)) == 0 ? ", worst a zero of the other sign" : ", worst the sign flipped");
+            else if (w.bound > 0 && std::isfinite(w.ratio)) s << ", worst error/bound " << std::setprecision(3) << w.ratio;
+            else if (w.judgement.nonfinite) s << ", worst a NaN or infinity mismatch";
+            else if (w.judgement.comparable) s << ", worst " << w.judgement.distance << (is_float(o.data_type) ? " ULP" : " apart");
+        }
+        for (const auto& [reading, n] : o.readings)
+            if (!reading.empty()) {
+                s << ", " << n << " follow " << reading;
+                break;
+            }
+    }
+    return s.str();
+}
+
+CaseResult run_one(const TestCmdOptions& o, const fs::path& golden, const Case& c, const fs::path& dir, const DiffOptions& options) {
+    CaseResult r;
+    r.golden = golden;
+    r.name = c.name;
+    r.op = std::string(info(c.op.Type).Name);
+    const auto t0 = std::chrono::steady_clock::now();
+    const BackendRun run = run_backend(o.backend, c, dir, o.timeout);
+    r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    r.status = run.status;
+    r.timed_out = run.timed_out;
+    if (run.status == kUnsupported) {
+        r.outcome = Outcome::Skip;
+        r.why = "the backend does not support this case (exit 77)";
+        return r;
+    }
+    if (run.status != 0) {
+        r.outcome = Outcome::Error;
+        r.why = run.timed_out ? "the backend was killed after --timeout " + std::to_string(o.timeout) + " s"
+                              : run.status < 0 ? "the backend was killed by a signal" : "the backend exited with status " + std::to_string(run.status);
+        r.log = log_excerpt(run.log, 4096);
+        return r;
+    }
+    r.diff = diff_case(golden, run.out, options);
+    switch (r.diff->status()) {
+        case CaseDiff::Status::Pass: r.outcome = Outcome::Pass; break;
+        case CaseDiff::Status::Fail: r.outcome = Outcome::Fail; r.why = failure_line(*r.diff); break;
+        default:
+            r.outcome = Outcome::Error;
+            r.why = r.diff->errors.empty() ? "the outputs cannot be judged" : printable(r.diff->errors.front());
+            r.log = log_excerpt(run.log, 4096);
+    }
+    return r;
+}
+
+std::string xml_escaped(std::string_view s) {
+    std::string out;
+    for (const unsigned char ch : printable(std::string(s))) {
+        switch (ch) {
+            case '&': out += "&amp;"; break;
+            case '<': out += "&lt;"; break;
+            case '>': out += "&gt;"; break;
+            case '"': out += "&quot;"; break;
+            default: out += char(ch);
+        }
+    }
+    return out;
+}
+
+// JUnit XML as Jenkins, GitLab and GitHub's test reporters read it: one testcase per case, its
+// classname the operator; a FAIL a <failure>, an ERROR an <error> (with the backend's output), a
+// SKIP <skipped>.
+std::string junit_xml(const std::vector<CaseResult>& results, double seconds) {
+    size_t failures = 0, errors = 0, skipped = 0;
+    for (const auto& r : results) {
+        failures += r.outcome == Outcome::Fail;
+        errors += r.outcome == Outcome::Error;
+        skipped += r.outcome == Outcome::Skip;
+    }
+    std::ostringstream x;
+    x << std::fixed << std::setprecision(3);
+    x << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
+    x << "<testsuites name=\"dmlref\" tests=\"" << results.size() << "\" failures=\"" << failures << "\" errors=\"" << errors
+      << "\" skipped=\"" << skipped << "\" time=\"" << seconds << "\">\n";
+    x << "  <testsuite name=\"dmlref\" tests=\"" << results.size() << "\" failures=\"" << failures << "\" errors=\"" << errors
+      << "\" skipped=\"" << skipped << "\" time=\"" << seconds << "\">\n";
+    for (const auto& r : results) {
+        x << "    <testcase classname=\"" << xml_escaped(r.op) << "\" name=\"" << xml_escaped(r.name) << "\" file=\""
+          << xml_escaped(r.golden.string()) << "\" time=\"" << r.seconds << "\"";
+        switch (r.outcome) {
+            case Outcome::Pass: x << "/>\n"; continue;
+            case Outcome::Skip: x << ">\n      <skipped message=\"" << xml_escaped(r.why) << "\"/>\n"; break;
+            case Outcome::Fail:
+                x << ">\n      <failure type=\"over tolerance\" message=\"" << xml_escaped(r.why) << "\">"
+                  << xml_escaped(report_text(DiffReport{{}, {}, {*r.diff}, false})) << "</failure>\n";
+                break;
+            case Outcome::Error:
+                x << ">\n      <error type=\"backend\" message=\"" << xml_escaped(r.why) << "\">" << xml_escaped(r.log) << "</error>\n";
+                break;
+        }
+        x << "    </testcase>\n";
+    }
+    x << "  </testsuite>\n</testsuites>\n";
+    return x.str();
+}
+
+std::string json_report(const TestCmdOptions& o, const std::vector<CaseResult>& results, const DiffOptions& options) {
+    json j;
+    j["dmlref"] = DMLREF_VERSION;
+    j["backend"] = o.backend;
+    std::map<std::string, size_t> counts{{"passed", 0}, {"failed", 0}, {"skipped", 0}, {"errors", 0}};
+    j["cases"] = json::array();
+    for (const auto& r : results) {
+        json c;
+        c["name"] = r.name;
+        c["golden"] = r.golden.string();
+        c["operator"] = r.op;
+        c["outcome"] = std::string(outcome_name(r.outcome));
+        counts[r.outcome == Outcome::Pass ? "passed" : r.outcome == Outcome::Fail ? "failed" : r.outcome == Outcome::Skip ? "skipped" : "errors"]++;
+        if (!r.why.empty()) c["why"] = r.why;
+        c["backend"] = {{"status", r.status}, {"timed_out", r.timed_out}, {"seconds", r.seconds}};
+        if (!r.log.empty()) c["log"] = r.log;
+        if (r.diff) {  // the case as `dmlref diff --json` reports it (docs/diff.md)
+            DiffReport one{options.switches, options.profile, {*r.diff}, false};
+            c["diff"] = json::parse(report_json(one))["cases"][0];
+        }
+        j["cases"].push_back(std::move(c));
+    }
+    j["summary"] = counts;
+    return j.dump(2) + "\n";
+}
+
+bool selected(const TestCmdOptions& o, const Case& c) {
+    bool by_name = o.filters.empty(), by_op = o.operators.empty();
+    for (const auto& f : o.filters) by_name = by_name || c.name.find(f) != std::string::npos;
+    const std::string op(info(c.op.Type).Name);
+    for (const auto& n : o.operators) by_op = by_op || n == op || "DML_OPERATOR_" + op == n;
+    return by_name && by_op;
+}
+
+int cmd_test(TestCmdOptions& o) {
+    DiffOptions options;
+    options.switches = o.switches;
+    options.profile.accumulate = parse_accumulate(o.accumulate).value_or(Accumulate::Any);
+    options.max_bytes = o.load.max_bytes;
+
+    std::vector<std::string> problems;
+    const auto inputs = collect(o.goldens, problems);
+    for (const auto& p : problems) std::cerr << p << "\n";
+    if (!problems.empty()) return 2;
+    // Read every golden first: an unreadable one is an error of the command (exit 2), never a case
+    // the backend is blamed for.
+    struct Work { fs::path golden; Case c; };
+    std::vector<Work> work;
+    size_t unreadable = 0, error_cases = 0;
+    for (const auto& in : inputs) {
+        Diagnostics diags;
+        Case c = load(in.file, o.load, diags);
+        if (diags.has_errors()) {
+            print_diagnostics(diags, in.file.string(), std::cerr);
+            ++unreadable;
+            continue;
+        }
+        if (!c.expect_error.empty()) { ++error_cases; continue; }  // nothing to run: it tests dmlref's reader
+        if (selected(o, c)) work.push_back({in.file, std::move(c)});
+    }
+    if (unreadable) {
+        std::cerr << "dmlref test: " << unreadable << " golden" << (unreadable == 1 ? "" : "s") << " cannot be read; nothing was run\n";
+        return 2;
+    }
+    if (work.empty()) {
+        std::cerr << "dmlref test: no case to run (" << inputs.size() << " files read, " << error_cases
+                  << " error cases, the rest left out by --filter and --operator) [test.no-cases]\n";
+        return 2;
+    }
+    // A directory of dmlref's own for the cases' files: under --keep (kept), or the temporary one.
+    const bool keep = !o.keep.empty();
+    const fs::path root = keep ? fs::path(o.keep) : fs::temp_directory_path() / ("dmlref-test-" + std::to_string(getpid()));
+    if (keep && fs::exists(root)) {
+        std::cerr << shown(root) << ": /: error: the folder exists; dmlref does not write into an old one [file.write]\n";
+        return 2;
+    }
+    std::error_code ec;
+    fs::create_directories(root, ec);
+    if (ec) {
+        std::cerr << shown(root) << ": /: error: cannot make the folder: " << printable(ec.message()) << " [file.write]\n";
+        return 2;
+    }
+
+    const unsigned jobs = o.jobs ? o.jobs : std::max(1u, std::thread::hardware_concurrency());
+    std::vector<CaseResult> results(work.size());
+    std::atomic<size_t> next{0}, done{0};
+    const auto start = std::chrono::steady_clock::now();
+    auto worker = [&] {
+        for (size_t k; (k = next++) < work.size(); ++done) {
+            const fs::path dir = root / std::to_string(k);
+            results[k] = run_one(o, work[k].golden, work[k].c, dir, options);
+            std::error_code removed;
+            if (!keep) fs::remove_all(dir, removed);
+        }
+    };
+    std::vector<std::thread> threads;
+    for (unsigned t = 0; t < std::min<size_t>(jobs, work.size()); ++t) threads.emplace_back(worker);
+    const bool tty = ::isatty(STDERR_FILENO) && !o.quiet;
+    while (tty && done < work.size()) {
+        std::cerr << "\r\x1b[K[" << done << "/" << work.size() << "] running " << printable(o.backend) << std::flush;
+        std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    }
+    for (auto& t : threads) t.join();
+    if (tty) std::cerr << "\r\x1b[K" << std::flush;
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (!keep) fs::remove_all(root, ec);
+
+    // The answer first: a line per case that did not pass (every case without --quiet), then the sums.
+    size_t n[4] = {0, 0, 0, 0};
+    for (const auto& r : results) {
+        ++n[size_t(r.outcome)];
+        if (r.outcome == Outcome::Pass && o.quiet) continue;
+        std::cout << pad(std::string(outcome_name(r.outcome)), 6) << pad(printable(r.name), 44) << " "
+                  << (r.why.empty() ? r.op : pad(r.op, 24) + " " + r.why) << "\n";
+        if (r.outcome == Outcome::Error && !o.quiet) {
+            std::istringstream lines(r.log);
+            std::string line;
+            for (int k = 0; k < 5 && std::getline(lines, line); ++k) std::cout << "        | " << line << "\n";
+        }
+    }
+    std::cout << results.size() << " cases: " << n[0] << " passed, " << n[1] << " failed, " << n[2] << " skipped, " << n[3]
+              << " errors (" << std::fixed << std::setprecision(1) << seconds << " s, " << jobs << " jobs"
+              << (keep ? "; files kept in " + shown(root) : "") << ")\n";
+    try {
+        if (!o.junit.empty()) write_file_atomic(o.junit, junit_xml(results, seconds));
+        if (!o.json_file.empty()) write_file_atomic(o.json_file, json_report(o, results, options));
+    } catch (const WriteError& e) {
+        std::cerr << "dmlref test: error: cannot write a report: " << printable(e.what()) << " [" << e.rule() << "]\n";
+        return 2;
+    }
+    return n[1] || n[3] ? 1 : 0;
+}
+
+}  // namespace
+
+Command add_test_command(CLI::App& app) {
+    auto o = std::make_shared<TestCmdOptions>();
+    auto* cmd = app.add_subcommand("test", "Run a backend command on golden cases and judge its outputs (docs/test.md).");
+    cmd->add_option("GOLDENS", o->goldens, "golden case files, or directories of them")->required();
+    cmd->add_option("--backend", o->backend,
+                    "the command: run as `CMD CASE.json OUTDIR` (docs/test.md), it writes OUTDIR/<OutputField>.npy; exit 77 skips the case")
+        ->required();
+    cmd->add_option("-j,--jobs", o->jobs, "cases run at once (default: one per hardware thread)")->check(CLI::NonNegativeNumber);
+    cmd->add_option("--timeout", o->timeout, "seconds one backend run may take (default 600); then its process group is killed and the case is an error")
+        ->check(CLI::PositiveNumber);
+    cmd->add_option("--filter", o->filters, "run only cases whose name contains TEXT (repeatable: any of them)");
+    cmd->add_option("--operator", o->operators, "run only cases of this operator (CAST or DML_OPERATOR_CAST; repeatable)");
+    cmd->add_option("--junit", o->junit, "also write the results as JUnit XML to FILE");
+    cmd->add_option("--json", o->json_file, "also write the results, with each case's diff report, as JSON to FILE");
+    cmd->add_option("--keep", o->keep, "keep every case's files (inputs, outputs, the backend's log) in this new folder");
+    cmd->add_flag("--zeros-equal", o->switches.zeros_equal, "treat +0 and -0 as equal");
+    cmd->add_flag("--any-nan", o->switches.any_nan, "any NaN equals any NaN");
+    cmd->add_flag("--accept-flushed-subnormals", o->switches.flushed_subnormals, "accept a zero where the golden is subnormal");
+    cmd->add_option("--accumulate", o->accumulate, "precision of the backend's sums: any (default), output, float32, float64")
+        ->check(CLI::IsMember({"any", "output", "float32", "float64"}));
+    cmd->add_flag("-q,--quiet", o->quiet, "list only the cases that do not pass");
+    add_load_options(*cmd, o->load);
+    return {cmd, [o] { return cmd_test(*o); }};
+}
+
+}  // namespace dmlref::cli
