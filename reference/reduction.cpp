@@ -623,7 +623,25 @@ bool explain_reduction(const Case& c, std::string_view output, uint64_t flat, Fa
     out.facts.emplace_back("elements", std::to_string(n) + " (the product of the reduced sizes)" +
                                            (shown < n ? "; the first " + std::to_string(shown) + " are listed" : ""));
     if (is_arg(f)) out.facts.emplace_back("ties", last ? "the last of equal elements (DECREASING)" : "the first of equal elements (INCREASING)");
-    for (const auto& p : info(c.op.Type).Policies) out.policies.emplace_back(p.Name);
+    // The policies that decide this function's value (docs/golden.md, "Reduction").
+    const bool integer = !is_float(in->DataType);
+    std::vector<std::string> p;
+    if (is_arg(f)) {
+        p = {"ArgMinMaxNaN", "ArgMinMaxSignedZero", "ArgMinMaxIndex"};
+        if (c.op.Type == OT::REDUCE) p.push_back("ReduceArgTies");
+    } else if (f == DML_REDUCE_FUNCTION_MAX || f == DML_REDUCE_FUNCTION_MIN) {
+        p = {"ForwardNaN", "SignedZeroMinMax", "ReduceMinMaxAllNaN"};
+    } else if (integer) {
+        p = {f == DML_REDUCE_FUNCTION_AVERAGE ? "IntegerResult" : "IntegerOverflow"};
+    } else {
+        p = {"ComputedValue", "NonFiniteSum"};
+        if (f == DML_REDUCE_FUNCTION_AVERAGE) p.push_back("AverageDivisor");
+        if (f == DML_REDUCE_FUNCTION_MULTIPLY) p.push_back("ProductSign");
+        else if (f == DML_REDUCE_FUNCTION_LOG_SUM) p.push_back("ReduceLogDomain");
+        else if (f != DML_REDUCE_FUNCTION_LOG_SUM_EXP) p.push_back("ZeroResult");
+    }
+    p.push_back("Subnormals");
+    out.policies.insert(out.policies.end(), p.begin(), p.end());
     return true;
 }
 

@@ -10,6 +10,7 @@
 
 #include <mpfr.h>
 
+#include <bit>
 #include <cmath>
 #include <limits>
 
@@ -343,4 +344,63 @@ TEST_CASE("REDUCE judging: a float32 backend summing naively passes; a dropped t
     CHECK(judged(DML_REDUCE_FUNCTION_SUM_SQUARE, sq));
     CHECK(judged(DML_REDUCE_FUNCTION_L2, std::sqrt(sq)));
     CHECK_FALSE(judged(DML_REDUCE_FUNCTION_L2, sq));
+}
+
+// k * 2^-24 rounded to FLOAT16 nearest-even by integer arithmetic: keep the 11 leading bits
+// (subnormals, below 2^10 * 2^-24, are on the grid already), ties to even. The result is on
+// FLOAT16's grid, so converting the double to FLOAT16 is exact (65536 and above: infinity).
+static double round_to_half_grid(int64_t k) {
+    if (k == 0) return 0;
+    const uint64_t m = uint64_t(k < 0 ? -k : k);
+    const int bits = 64 - std::countl_zero(m);
+    const int shift = std::max(bits - 11, 0);
+    uint64_t r = m >> shift;
+    if (shift > 0) {
+        const uint64_t rem = m - (r << shift), tie = uint64_t(1) << (shift - 1);
+        if (rem > tie || (rem == tie && (r & 1))) ++r;
+    }
+    const double v = std::ldexp(double(r), shift - 24);
+    return k < 0 ? -v : v;
+}
+
+TEST_CASE("REDUCE SUM, L1, MAX and ARGMAX over FLOAT16: random data against an exact integer computation") {
+    // Every finite FLOAT16 is k * 2^-24 with |k| < 2^41, so the sum of twelve is an exact int64
+    // multiple of 2^-24, rounded here by round_to_half_grid. Nested loops over (i, b, c) of a
+    // 3x5x4 input, axes {0, 2}, walk the elements differently from dmlref's offset tables.
+    const std::vector<uint32_t> sizes = {3, 5, 4};
+    uint64_t state = 12345;
+    auto next = [&] { state = state * 6364136223846793005ull + 1442695040888963407ull; return uint16_t(state >> 48); };
+    std::vector<half> x(60);
+    for (auto& v : x) {
+        uint16_t b;
+        do b = next(); while ((b & 0x7c00) == 0x7c00);  // finite only
+        v = from_bits<half>(b);
+    }
+    auto k_of = [](half h) { return int64_t(std::ldexp(double(widen(h)), 24)); };
+    std::vector<half> sum(5), l1(5), mx(5);
+    std::vector<uint32_t> arg(5);
+    for (uint32_t b = 0; b < 5; ++b) {
+        int64_t s = 0, a = 0;
+        double best = -INFINITY;
+        uint32_t at = 0, j = 0;
+        half m = from_bits<half>(0xfc00);
+        for (uint32_t i = 0; i < 3; ++i)
+            for (uint32_t c = 0; c < 4; ++c, ++j) {
+                const half h = x[i * 20 + b * 4 + c];
+                s += k_of(h);
+                a += std::llabs(k_of(h));
+                if (double(widen(h)) > best) { best = double(widen(h)); at = j; }
+                // MAX: +0 over -0 (they compare equal, so look at the bits).
+                if (widen(h) > widen(m) || (widen(h) == 0 && widen(m) == 0 && to_bits(h) == 0)) m = h;
+            }
+        sum[b] = half(round_to_half_grid(s));  // an exact zero sum is +0 (ZeroResult)
+        l1[b] = half(round_to_half_grid(a));
+        arg[b] = at;
+        mx[b] = m;
+    }
+    auto out = [&](uint32_t f) { return run_values<half>(reduce_op(f, DataType::FLOAT16, DataType::FLOAT16, sizes, {0, 2}), x); };
+    check_bits(out(DML_REDUCE_FUNCTION_SUM), sum);
+    check_bits(out(DML_REDUCE_FUNCTION_L1), l1);
+    check_bits(out(DML_REDUCE_FUNCTION_MAX), mx);
+    CHECK(run_values<uint32_t>(arg_op<AMAX>(DataType::FLOAT16, DataType::UINT32, sizes, {0, 2}), x) == arg);
 }
