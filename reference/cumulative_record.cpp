@@ -19,7 +19,10 @@ constexpr Policy kPrefixValue{"PrefixValue", "EachPrefixExactThenRoundOnce"};
 constexpr Policy kProductSign{"ProductSign", "ExclusiveOrOfSigns"};
 constexpr Policy kIntegerOverflow{"IntegerOverflow", "WrapToWidth"};
 
-const std::vector<DT> kTypes = {DT::FLOAT32, DT::FLOAT16, DT::UINT32, DT::UINT16};
+// The pages' tables: FLOAT32, FLOAT16, INT32, UINT32 (4-D, then 1 to 8 dimensions from 4.0); 5.0 adds
+// INT64 and UINT64.
+const std::vector<DT> kTypes = {DT::FLOAT32, DT::FLOAT16, DT::INT32, DT::UINT32};
+const std::vector<DT> kTypes50 = {DT::FLOAT32, DT::FLOAT16, DT::INT64, DT::INT32, DT::UINT64, DT::UINT32};
 
 template <class D> void detect(const Case& c, std::vector<std::string>& f) {
     const D& d = get<D>(c.op.Desc);
@@ -52,7 +55,7 @@ template <class D> OperatorRecord cumulative_record(OperatorInfo info) {
 OperatorRecord summation() {
     auto r = cumulative_record<SUM>({.IntroducedIn = 0x2100,
                                      .InPlace = {{"OutputTensor", "InputTensor"}},
-                                     .Support = {{0x2100, {}, 4, 4, kTypes}},
+                                     .Support = {{0x2100, {}, 4, 4, kTypes}, {0x4000, {}, 1, 8, kTypes}, {0x5000, {}, 1, 8, kTypes50}},
                                      .Policies = {kPrefixValue, kZeroResult, kNonFiniteSum, kIntegerOverflow, kSubnormals}});
     // Each float element is an exact sum of its prefix rounded once, judged by its own terms;
     // integer sums wrap exactly (docs/tolerance.md, "Cumulative sum and product").
@@ -65,7 +68,7 @@ OperatorRecord summation() {
 OperatorRecord product() {
     auto r = cumulative_record<PROD>({.IntroducedIn = 0x3100,
                                       .InPlace = {{"OutputTensor", "InputTensor"}},
-                                      .Support = {{0x3100, {}, 4, 4, kTypes}, {0x4000, {}, 1, 8, kTypes}},
+                                      .Support = {{0x3100, {}, 4, 4, kTypes}, {0x4000, {}, 1, 8, kTypes}, {0x5000, {}, 1, 8, kTypes50}},
                                       .Policies = {kPrefixValue, kProductSign, kNonFiniteSum, kIntegerOverflow, kSubnormals}});
     r.outputs = {{"OutputTensor", TypeClass::Any, ToleranceRule::OperatorStated, BoundaryRule::None, cumulative_product_bounds}};
     r.desc_tolerance = tolerance_as<PROD, tolerance>;

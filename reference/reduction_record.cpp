@@ -34,6 +34,7 @@ constexpr Policy kIntegerOverflow{"IntegerOverflow", "WrapToWidth"};
 const std::vector<DT> kF32F16U32 = {DT::FLOAT32, DT::FLOAT16, DT::UINT32};
 const std::vector<DT> kF32F16I32U32 = {DT::FLOAT32, DT::FLOAT16, DT::INT32, DT::UINT32};
 const std::vector<DT> kIndexTypes = {DT::INT64, DT::INT32, DT::UINT64, DT::UINT32};
+const std::vector<DT> kSixTypes = {DT::FLOAT32, DT::FLOAT16, DT::INT64, DT::INT32, DT::UINT64, DT::UINT32};
 const std::vector<DT> kEightAndIndex = {DT::FLOAT32, DT::FLOAT16, DT::INT32, DT::INT16, DT::INT8, DT::UINT32,
                                         DT::UINT16,  DT::UINT8,   DT::INT64, DT::UINT64};
 const std::vector<std::string_view> kIn = {"InputTensor"};
@@ -48,14 +49,16 @@ void reduce_support_rules(const OperatorDesc& desc, uint32_t level, std::vector<
     const uint32_t f = d.Function;
     std::vector<DT> in, out;
     if (f == DML_REDUCE_FUNCTION_ARGMAX || f == DML_REDUCE_FUNCTION_ARGMIN) {
-        in = level >= 0x2100 ? kEightTypes : kF32F16;
+        in = level >= 0x4100 ? kTenTypes : level >= 0x2100 ? kEightTypes : kF32F16;
         out = level >= 0x3000 ? kIndexTypes : kU32;
     } else if (f == DML_REDUCE_FUNCTION_MAX || f == DML_REDUCE_FUNCTION_MIN) {
-        in = out = level >= 0x3000 ? kEightTypes : level >= 0x2100 ? kF32F16I32U32 : kF32F16;
+        in = out = level >= 0x5000 ? kTenTypes : level >= 0x3000 ? kEightTypes : level >= 0x2100 ? kF32F16I32U32 : kF32F16;
     } else if (f == DML_REDUCE_FUNCTION_MULTIPLY || f == DML_REDUCE_FUNCTION_SUM) {
-        in = out = level >= 0x2100 ? kF32F16I32U32 : kF32F16;
+        in = out = level >= 0x5000 ? kSixTypes : level >= 0x2100 ? kF32F16I32U32 : kF32F16;
+    } else if (f == DML_REDUCE_FUNCTION_L1 || f == DML_REDUCE_FUNCTION_SUM_SQUARE) {
+        in = out = level >= 0x5000 ? kSixTypes : kF32F16;
     } else {
-        in = out = kF32F16;  // AVERAGE, L1, L2, LOG_SUM, LOG_SUM_EXP, SUM_SQUARE
+        in = out = kF32F16;  // AVERAGE, L2, LOG_SUM, LOG_SUM_EXP
     }
     const std::string fn = "DML_REDUCE_FUNCTION_" + std::string(reduce_function_name(f));
     if (!contains(in, d.InputTensor.DataType))
@@ -134,7 +137,10 @@ template <class D> OperatorRecord reduction_record(OperatorInfo info) {
     return r;
 }
 
-const std::vector<SupportRow> kArgRows = {{0x3000, kIn, 1, 8, kEightTypes}, {0x3000, kOut, 1, 8, kIndexTypes}};
+// DML_ARGMIN_ and DML_ARGMAX_OPERATOR_DESC's tables: 3.0, eight input types; 4.1 adds INT64 and UINT64
+// inputs (as the REDUCE page's ARGMIN and ARGMAX table says of the functions these operators supersede).
+const std::vector<SupportRow> kArgRows = {{0x3000, kIn, 1, 8, kEightTypes}, {0x3000, kOut, 1, 8, kIndexTypes},
+                                          {0x4100, kIn, 1, 8, kTenTypes}};
 
 template <class D> OperatorRecord arg_min_max() {
     auto r = reduction_record<D>({.IntroducedIn = 0x3000,
@@ -149,7 +155,8 @@ OperatorRecord reduce() {
     auto r = reduction_record<RD>(
         {.IntroducedIn = 0x1000,
          .Support = {{0x1000, kIn, 4, 4, kF32F16}, {0x1000, kOut, 4, 4, kF32F16U32}, {0x2100, kIn, 4, 4, kEightTypes},
-                     {0x2100, kOut, 4, 4, kF32F16I32U32}, {0x3000, kIn, 1, 8, kEightTypes}, {0x3000, kOut, 1, 8, kEightAndIndex}},
+                     {0x2100, kOut, 4, 4, kF32F16I32U32}, {0x3000, kIn, 1, 8, kEightTypes}, {0x3000, kOut, 1, 8, kEightAndIndex},
+                     {0x4100, kIn, 1, 8, kTenTypes}, {0x5000, kIn, 1, 8, kTenTypes}},
          .Policies = {kComputedValue, kAverageDivisor, kZeroResult, kNonFiniteSum, kProductSign, kLogDomain, kForwardNaN,
                       kSignedZeroMinMax, kMinMaxAllNaN, kArgNaN, kArgSignedZero, kArgIndex, kReduceArgTies, kIntegerOverflow,
                       kIntegerResult, kSubnormals}});
