@@ -5,6 +5,10 @@
 
 #include "dmlref/operators.hpp"
 
+#include "../reference/kit/family.hpp"
+
+#include <algorithm>
+
 using namespace dmlref;
 using namespace dmlref::test;
 
@@ -40,4 +44,22 @@ TEST_CASE("batch normalization: per-channel statistics from DML_FEATURE_LEVEL_1_
     CHECK_FALSE(supported_at(bn({1, 3, 1, 5}, 0), 0x3100, &why));
     REQUIRE(!why.empty());
     CHECK(why.front() == "MeanTensor: Sizes[2] 1 must be 4 before DML_FEATURE_LEVEL_4_0 (Spatial FALSE)");
+}
+
+TEST_CASE("feature levels: only DirectML's are read, and every record names only those") {
+    // DirectML.h's DML_FEATURE_LEVEL values, written the three ways validate --feature-level takes.
+    CHECK(parse_feature_level("5.1") == 0x5100u);
+    CHECK(parse_feature_level("2_1") == 0x2100u);
+    CHECK(parse_feature_level("DML_FEATURE_LEVEL_6_4") == 0x6400u);
+    CHECK(parse_feature_level("1.0") == 0x1000u);
+    // Numbers that are not feature levels: refused, never rounded to a neighbour.
+    for (const char* s : {"9.9", "2.2", "5.3", "0.0", "1.1", "6.5", "7.0", "15.15", "5", "5.", ".1", "5.1.0", "DML_FEATURE_LEVEL_9_9"})
+        CHECK_MESSAGE(!parse_feature_level(s), s);
+    for (const kit::FamilyRecord* f : kit::families())
+        for (const kit::OperatorRecord& r : f->operators) {
+            INFO(f->name << ": " << r.info.Name);
+            auto known = [](uint32_t level) { return std::find(std::begin(kFeatureLevels), std::end(kFeatureLevels), level) != std::end(kFeatureLevels); };
+            CHECK(known(r.info.IntroducedIn));
+            for (const SupportRow& row : r.info.Support) CHECK(known(row.FeatureLevel));
+        }
 }

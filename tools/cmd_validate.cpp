@@ -20,7 +20,9 @@ int cmd_validate(const ValidateCmdOptions& o) {
     if (!o.feature_level.empty()) {
         level = parse_feature_level(o.feature_level);
         if (!level) {
-            std::cerr << "dmlref validate: --feature-level " << o.feature_level << " is not a feature level (write it as 5.1 or DML_FEATURE_LEVEL_5_1)\n";
+            std::cerr << "dmlref validate: --feature-level " << printable(o.feature_level)
+                      << " is not a DirectML feature level: 1.0, 2.0, 2.1, 3.0, 3.1, 4.0, 4.1, 5.0, 5.1, 5.2, 6.0, 6.1, 6.2, 6.3 or 6.4"
+                         " (written 5.1, 5_1 or DML_FEATURE_LEVEL_5_1)\n";
             return 2;
         }
     }

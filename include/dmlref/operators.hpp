@@ -112,6 +112,10 @@ std::optional<uint32_t> lowest_supporting_feature_level(const Operator& op, std:
 // Whether the tensors are inside the tables at one feature level; reasons in `why`.
 bool supported_at(const Operator& op, uint32_t feature_level, std::vector<std::string>* why);
 std::string feature_level_name(uint32_t level);  // 0x5100 -> "DML_FEATURE_LEVEL_5_1"
-std::optional<uint32_t> parse_feature_level(std::string_view s);  // "5.1", "5_1", "DML_FEATURE_LEVEL_5_1"
+// DirectML's feature levels, DML_FEATURE_LEVEL_1_0 to DML_FEATURE_LEVEL_6_4, ascending.
+inline constexpr uint32_t kFeatureLevels[] = {0x1000, 0x2000, 0x2100, 0x3000, 0x3100, 0x4000, 0x4100, 0x5000,
+                                              0x5100, 0x5200, 0x6000, 0x6100, 0x6200, 0x6300, 0x6400};
+// "5.1", "5_1", "DML_FEATURE_LEVEL_5_1"; nullopt for anything that is not one of kFeatureLevels.
+std::optional<uint32_t> parse_feature_level(std::string_view s);
 
 }  // namespace dmlref

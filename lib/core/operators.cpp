@@ -136,8 +136,12 @@ std::optional<uint32_t> parse_feature_level(std::string_view s) {
     auto b = std::from_chars(s.data() + sep + 1, s.data() + s.size(), minor);
     if (a.ec != std::errc{} || a.ptr != s.data() + sep || b.ec != std::errc{} || b.ptr != s.data() + s.size())
         return std::nullopt;
-    if (major < 1 || major > 15 || minor > 15) return std::nullopt;
-    return (major << 12) | (minor << 8);
+    if (major > 15 || minor > 15) return std::nullopt;
+    // DirectML's DML_FEATURE_LEVEL values (DirectML.h); anything else is not a feature level.
+    const uint32_t level = (major << 12) | (minor << 8);
+    for (const uint32_t known : kFeatureLevels)
+        if (level == known) return level;
+    return std::nullopt;
 }
 
 bool supported_at(const Operator& op, uint32_t level, std::vector<std::string>* why) {
