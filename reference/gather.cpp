@@ -357,6 +357,25 @@ void validate_index_values(const Geometry& g, const InputBuffers& inputs, Diagno
     }
 }
 
+void index_features(const Case& c, std::vector<std::string>& f) {
+    const TensorDesc* ix = nullptr;
+    for (const auto& t : tensor_fields(c.op)) if (t.name == "IndicesTensor") ix = t.desc;
+    if (!ix) return;
+    const DataType t = ix->DataType;
+    if (t == DataType::INT32) f.push_back("indices-int32");
+    if (t == DataType::INT64) f.push_back("indices-int64");
+    if (t == DataType::UINT64) f.push_back("indices-uint64");
+    const auto in = c.inputs.find("IndicesTensor");
+    if (in == c.inputs.end() || (t != DataType::INT32 && t != DataType::INT64) || in->second.size() < buffer_size(*ix)) return;
+    const std::vector<std::byte> logical = gather_logical(*ix, in->second);
+    const size_t w = element_size(t);
+    for (size_t i = 0; i + w <= logical.size(); i += w)
+        if (index_value_text(t, logical.data() + i)[0] == '-') {
+            f.push_back("negative-index");
+            return;
+        }
+}
+
 }  // namespace gathering
 
 namespace {

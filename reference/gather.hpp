@@ -56,6 +56,9 @@ std::string coordinate_text(const uint64_t* c, size_t n);
 // The rules on the desc (<op>.dimension-count, ...), and every index inside its dimension (<op>.index-range).
 void validate_geometry(const Geometry& g, Diagnostics& diags);
 void validate_index_values(const Geometry& g, const InputBuffers& inputs, Diagnostics& diags);
+// Coverage: IndicesTensor's type ("indices-int32", "indices-int64", "indices-uint64") and a
+// negative index ("negative-index"), for the gathers, the scatters and ONE_HOT.
+void index_features(const Case& c, std::vector<std::string>& features);
 
 }  // namespace gathering
 

@@ -15,11 +15,6 @@ namespace {
 
 using namespace kit;
 
-// The policies (docs/golden.md, "Gathering").
-constexpr Policy kNegativeIndex{"NegativeIndex", "FromEndOnce"};
-constexpr Policy kOutOfRangeIndex{"OutOfRangeIndex", "Refused"};
-
-const std::vector<DT> kIndexTypes = {DT::INT64, DT::INT32, DT::UINT64, DT::UINT32};
 const std::vector<std::string_view> kValues = {"InputTensor", "OutputTensor"};
 const std::vector<std::string_view> kIndices = {"IndicesTensor"};
 
@@ -30,38 +25,23 @@ const std::vector<SupportRow> kRows21 = {{0x2100, kValues, 4, 4, kEightTypes}, {
 
 // ---- Coverage ---------------------------------------------------------------------------------
 
-// The index tensor's type, and its values: a negative one, and two index elements of one
-// dimension (GATHER_ND: of one tuple position) holding the same value.
+// The index tensor's type, a negative index (gathering::index_features), and two index elements of
+// one dimension (GATHER_ND: of one tuple position) holding the same value.
 void detect_gather(const Case& c, std::vector<std::string>& f) {
+    gathering::index_features(c, f);
     const TensorDesc* ix = nullptr;
     for (const auto& t : tensor_fields(c.op)) if (t.name == "IndicesTensor") ix = t.desc;
-    if (!ix) return;
-    const DataType t = ix->DataType;
-    if (t == DataType::INT32) f.push_back("indices-int32");
-    if (t == DataType::INT64) f.push_back("indices-int64");
-    if (t == DataType::UINT64) f.push_back("indices-uint64");
     const auto in = c.inputs.find("IndicesTensor");
-    if (in == c.inputs.end() || (t != DataType::INT32 && t != DataType::INT64 && t != DataType::UINT32 && t != DataType::UINT64)) return;
-    const TensorView v(*ix, std::span<const std::byte>(in->second));
-    const size_t w = element_size(t), R = ix->Sizes.size();
+    if (!ix || in == c.inputs.end() || !gathering::is_index_type(ix->DataType)) return;
+    const std::vector<std::byte> logical = gather_logical(*ix, in->second);
+    const size_t w = element_size(ix->DataType), k = ix->Sizes.back();
     const bool nd = holds<DML_GATHER_ND_OPERATOR_DESC>(c.op.Desc) || holds<DML_GATHER_ND1_OPERATOR_DESC>(c.op.Desc);
     std::set<std::pair<uint64_t, uint64_t>> seen;  // (tuple position, bits)
-    bool negative = false, duplicate = false;
-    std::vector<uint64_t> at(R, 0);
-    const uint64_t count = element_count(*ix);
-    for (uint64_t flat = 0; flat < count; ++flat) {
-        int64_t off = 0;
-        for (size_t i = 0; i < R; ++i) off += int64_t(at[i]) * v.strides[i];
-        const uint64_t bits = load_bits(t, v.base + off * int64_t(w));
-        negative = negative || (t == DataType::INT32 && int32_t(uint32_t(bits)) < 0) || (t == DataType::INT64 && int64_t(bits) < 0);
-        duplicate = duplicate || !seen.insert({nd ? at[R - 1] : 0, bits}).second;
-        for (size_t d = R; d-- > 0;) {
-            if (++at[d] < ix->Sizes[d]) break;
-            at[d] = 0;
+    for (size_t i = 0; i + w <= logical.size(); i += w)
+        if (!seen.insert({nd ? (i / w) % k : 0, load_bits(ix->DataType, logical.data() + i)}).second) {
+            f.push_back("duplicate-index");
+            return;
         }
-    }
-    if (negative) f.push_back("negative-index");
-    if (duplicate) f.push_back("duplicate-index");
 }
 
 template <class D> OperatorRecord gather_record(OperatorInfo info) {

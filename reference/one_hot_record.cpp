@@ -4,6 +4,8 @@
 // OnValue, copied: Bits.
 #include "one_hot.hpp"
 
+#include "gather.hpp"
+
 #include "kit/policies.hpp"
 
 namespace dmlref::reference {
@@ -12,35 +14,26 @@ namespace {
 
 using namespace kit;
 
-constexpr Policy kNegativeIndex{"NegativeIndex", "FromEndOnce"};
+// The policy of docs/golden.md, "One-hot" (NegativeIndex is the gathers').
 constexpr Policy kOneHotOutOfRange{"OneHotOutOfRange", "AllOff"};
-
-const std::vector<DT> kIndexTypes = {DT::INT64, DT::INT32, DT::UINT64, DT::UINT32};
 const std::vector<std::string_view> kValues = {"ValuesTensor", "OutputTensor"};
 const std::vector<std::string_view> kIndices = {"IndicesTensor"};
 
-// The index type; a negative index; an index outside its sequence (a sequence of OffValues).
+// The index type, a negative index (gathering::index_features), an index outside its sequence
+// (a sequence of OffValues).
 void detect_one_hot(const Case& c, std::vector<std::string>& f) {
+    gathering::index_features(c, f);
     const auto& d = get<DML_ONE_HOT_OPERATOR_DESC>(c.op.Desc);
     const DataType t = d.IndicesTensor.DataType;
-    if (t == DataType::INT32) f.push_back("indices-int32");
-    if (t == DataType::INT64) f.push_back("indices-int64");
-    if (t == DataType::UINT64) f.push_back("indices-uint64");
     const auto in = c.inputs.find("IndicesTensor");
-    if (in == c.inputs.end() || d.Axis >= d.OutputTensor.Sizes.size()) return;
+    if (in == c.inputs.end() || d.Axis >= d.OutputTensor.Sizes.size() || !gathering::is_index_type(t)) return;
     const std::vector<std::byte> logical = gather_logical(d.IndicesTensor, in->second);
     const size_t w = element_size(t);
-    const uint64_t size = d.OutputTensor.Sizes[d.Axis];
-    bool negative = false, outside = false;
-    for (size_t i = 0; i + w <= logical.size(); i += w) {
-        const uint64_t bits = load_bits(t, logical.data() + i);
-        const bool sgn = t == DataType::INT32 || t == DataType::INT64;
-        const int64_t s = t == DataType::INT32 ? int64_t(int32_t(uint32_t(bits))) : int64_t(bits);
-        negative = negative || (sgn && s < 0);
-        outside = outside || (sgn ? (s < -int64_t(size) || s >= int64_t(size)) : bits >= size);
-    }
-    if (negative) f.push_back("negative-index");
-    if (outside) f.push_back("index-outside");
+    for (size_t i = 0; i + w <= logical.size(); i += w)
+        if (!gathering::resolve(t, logical.data() + i, d.OutputTensor.Sizes[d.Axis])) {
+            f.push_back("index-outside");
+            return;
+        }
 }
 
 OperatorRecord one_hot() {

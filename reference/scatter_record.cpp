@@ -13,37 +13,16 @@ namespace {
 
 using namespace kit;
 
-// The policies (docs/golden.md, "Scattering"); NegativeIndex and OutOfRangeIndex as the gathers'.
-constexpr Policy kNegativeIndex{"NegativeIndex", "FromEndOnce"};
-constexpr Policy kOutOfRangeIndex{"OutOfRangeIndex", "Refused"};
+// The policy of docs/golden.md, "Scattering" (NegativeIndex and OutOfRangeIndex are the gathers').
 constexpr Policy kDuplicateIndex{"DuplicateIndex", "Refused"};
-
-const std::vector<DT> kIndexTypes = {DT::INT64, DT::INT32, DT::UINT64, DT::UINT32};
 const std::vector<std::string_view> kValues = {"InputTensor", "UpdatesTensor", "OutputTensor"};
 const std::vector<std::string_view> kIndices = {"IndicesTensor"};
 
-// The index tensor's type, a negative index, and an output element written by two updates (of
-// one value: others are refused).
+// The index tensor's type, a negative index (gathering::index_features), and an output element
+// written by two updates (of one value: others are refused).
 void detect_scatter(const Case& c, std::vector<std::string>& f) {
-    const TensorDesc* ix = nullptr;
-    for (const auto& t : tensor_fields(c.op)) if (t.name == "IndicesTensor") ix = t.desc;
-    if (!ix) return;
-    const DataType t = ix->DataType;
-    if (t == DataType::INT32) f.push_back("indices-int32");
-    if (t == DataType::INT64) f.push_back("indices-int64");
-    if (t == DataType::UINT64) f.push_back("indices-uint64");
-    const auto in = c.inputs.find("IndicesTensor");
-    if (in == c.inputs.end() || (t != DataType::INT32 && t != DataType::INT64)) return;
-    const std::vector<std::byte> logical = gather_logical(*ix, in->second);
-    const size_t w = element_size(t);
-    for (size_t i = 0; i + w <= logical.size(); i += w) {
-        const uint64_t bits = load_bits(t, logical.data() + i);
-        if ((t == DataType::INT32 && int32_t(uint32_t(bits)) < 0) || (t == DataType::INT64 && int64_t(bits) < 0)) {
-            f.push_back("negative-index");
-            break;
-        }
-    }
-    if (c.inputs.count("UpdatesTensor") && scatter_collisions(c) > 0) f.push_back("duplicate-index");
+    gathering::index_features(c, f);
+    if (c.inputs.count("IndicesTensor") && c.inputs.count("UpdatesTensor") && scatter_collisions(c) > 0) f.push_back("duplicate-index");
 }
 
 template <class D> OperatorRecord scatter_record(OperatorInfo info) {
