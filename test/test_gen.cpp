@@ -427,8 +427,14 @@ TEST_CASE("coverage: cells, features and holes") {
     //   CUMULATIVE_SUMMATION, CUMULATIVE_PRODUCT over the 11 types, ranks 1..8 (dmlref's scope; CUMULATIVE_PRODUCT's
     //     page allows 1 to 8 dimensions from 4.0) = 2 x 11 x 8.
     const uint64_t cumulative_cells = 2 * 11 * 8;
+    //   the gather family (DML_GATHER*_OPERATOR_DESC: 1 to 8 dimensions from 3.0), by InputTensor's 11 types:
+    //     GATHER, GATHER_ELEMENTS, GATHER_ND, GATHER_ND1 = 4 x 11 x 8; the scatters (1 to 8 from 3.0):
+    //     SCATTER_ELEMENTS, SCATTER_ND = 2 x 11 x 8.
+    //   ONE_HOT (DML_ONE_HOT_OPERATOR_DESC, 1 to 8 from 3.0), by ValuesTensor's 11 types = 1 x 11 x 8.
+    //   TOP_K, TOP_K1 (1 to 8 from 3.1), by InputTensor's 11 types = 2 x 11 x 8.
+    const uint64_t indexing_cells = 4 * 11 * 8 + 2 * 11 * 8 + 1 * 11 * 8 + 2 * 11 * 8;
     CHECK(none.scope == 7 * 11 * 6 + 2 * 11 * 7 + 35 * 11 * 8 + 4 * 11 * 8 + roi_align_cells + element_wise_logic_cells + cast_cells +
-                        value_scale_2d_cells + activation_cells + reduction_cells + cumulative_cells);
+                        value_scale_2d_cells + activation_cells + reduction_cells + cumulative_cells + indexing_cells);
     CHECK(scope_ranks(OperatorType::ROI_ALIGN_GRAD) == std::pair<uint32_t, uint32_t>{4, 4});
     CHECK(scope_type(OperatorType::ROI_ALIGN1, DataType::FLOAT16));
     CHECK_FALSE(scope_type(OperatorType::ROI_ALIGN1, DataType::FLOAT64));

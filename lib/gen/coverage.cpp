@@ -16,10 +16,15 @@ namespace dmlref {
 
 namespace {
 
+// The tensor whose type and rank a case is counted by: InputTensor (a grad's OutputGradientTensor),
+// or the first of the record's BaseTensors the operator has (ONE_HOT: ValuesTensor, not its indices).
 const TensorDesc* base_tensor(const Operator& op) {
     const auto fields = tensor_fields(op);
     for (const char* n : {"InputTensor", "OutputGradientTensor"})
         for (const auto& f : fields) if (f.name == n) return f.desc;
+    if (const kit::OperatorRecord* r = kit::find_record(op.Type))
+        for (std::string_view n : r->BaseTensors)
+            for (const auto& f : fields) if (f.name == n) return f.desc;
     return fields.empty() ? nullptr : fields.front().desc;
 }
 

@@ -19,6 +19,8 @@ inline const std::vector<DT> kElevenTypes = {DT::FLOAT64, DT::FLOAT32, DT::FLOAT
 inline const std::vector<DT> kF32F16I8U8 = {DT::FLOAT32, DT::FLOAT16, DT::INT8, DT::UINT8};
 inline const std::vector<DT> kU32 = {DT::UINT32};
 inline const std::vector<DT> kU32U64 = {DT::UINT32, DT::UINT64};
+// The index tensors of the gathers, scatters and ONE_HOT from DML_FEATURE_LEVEL_3_0.
+inline const std::vector<DT> kIndexTypes = {DT::INT64, DT::INT32, DT::UINT64, DT::UINT32};
 
 inline constexpr Policy kSelectedZero{"SelectedZero", "PositiveZero"};
 inline constexpr Policy kSubnormals{"Subnormals", "Preserve"};
@@ -29,6 +31,10 @@ inline constexpr Policy kEmptyWindow{"EmptyWindow", "DontCare"};
 inline constexpr Policy kOutputSizes{"OutputSizes", "FloorOrCeil"};
 inline constexpr Policy kNonFiniteSum{"NonFiniteSum", "CanonicalNaN"};
 inline constexpr Policy kZeroWeightTaps{"ZeroWeightTaps", "NoTerm"};
+// Index tensors (docs/golden.md, "Gathering"): a negative index counts once from the end; one
+// outside its dimension is refused.
+inline constexpr Policy kNegativeIndex{"NegativeIndex", "FromEndOnce"};
+inline constexpr Policy kOutOfRangeIndex{"OutOfRangeIndex", "Refused"};
 // Computed values (docs/golden.md, Computed values).
 inline constexpr Policy kComputedValue{"ComputedValue", "ExactThenRoundOnce"};
 inline constexpr Policy kIntegerResult{"IntegerResult", "RoundHalfEvenSaturate"};

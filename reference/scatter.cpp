@@ -1,0 +1,238 @@
+// DML_OPERATOR_SCATTER_ELEMENTS (DML_OPERATOR_SCATTER) and DML_OPERATOR_SCATTER_ND.
+//
+// Spec: DML_SCATTER_OPERATOR_DESC and DML_SCATTER_ND_OPERATOR_DESC (DirectML API reference); rules
+// in docs/rules.md (scatter-elements.*, scatter-nd.*).
+//
+//   SCATTER_ELEMENTS  output = input; output[i, indices[i, j, k], k] = updates[i, j, k] (Axis 1)
+//   SCATTER_ND        output = input; output[indices[m, 0..k), t] = updates[m, t]
+//
+// A scatter writes where the matching gather reads (GATHER_ELEMENTS, GATHER_ND with no batch):
+// UpdatesTensor is walked as that gather's OutputTensor, and each of its elements goes to the
+// input coordinate the gather would read (reference/gather.cpp, namespace gathering: the same
+// formulas, negative indices and index rules).
+//
+// Rules (each with its id): the four tensors have one DimensionCount (.dimension-count); InputTensor,
+// UpdatesTensor and OutputTensor one DataType (.same-data-type); OutputTensor has InputTensor's Sizes
+// (.output-sizes); IndicesTensor INT32, INT64, UINT32 or UINT64 (.indices-data-type);
+// SCATTER_ELEMENTS: Axis < DimensionCount (.axis), IndicesTensor.Sizes match InputTensor.Sizes but at
+// Axis (.indices-sizes), UpdatesTensor.Sizes are IndicesTensor.Sizes (.updates-sizes);
+// SCATTER_ND: InputDimensionCount and IndicesDimensionCount in [1, DimensionCount]
+// (.input-dimension-count, .indices-dimension-count: the page says [1, DimensionCount), yet its
+// example has InputDimensionCount 1 of a 1-D tensor), the dimensions before them 1
+// (.input-leading-ones, .indices-leading-ones), the tuple size at most InputDimensionCount
+// (.tuple-size), UpdatesTensor.Sizes the page's formula (.updates-sizes). Values: every index inside
+// its dimension (.index-range), and no output element written twice with different bits
+// (.duplicate-index).
+//
+// Decisions (docs/golden.md, "Scattering"):
+//   - NegativeIndex=FromEndOnce, OutOfRangeIndex=Refused: as the gathers.
+//   - DuplicateIndex=Refused: "If two output element indices overlap (which is invalid), there is
+//     no guarantee of which last write wins" (the pages). Updates that write one output element
+//     with the same bits leave one right answer, and are taken; different bits have none, and the
+//     case is refused, naming the IndicesTensor element of the second write. (The admissible set,
+//     every update that could win, with `diff` accepting any, is not built: docs/golden.md.)
+//   - Values are moved: bytes copied, NaN payloads and -0 unchanged.
+#include "scatter.hpp"
+
+#include "dmlref/values.hpp"
+
+#include <cstring>
+#include <limits>
+
+namespace dmlref::reference {
+
+using namespace gathering;
+
+namespace {
+
+Geometry geometry(const DML_SCATTER_OPERATOR_DESC& d) {
+    Geometry g{"scatter-elements", Kind::Elements, d.InputTensor, d.IndicesTensor, d.UpdatesTensor};
+    g.axis = d.Axis;
+    g.walked = "UpdatesTensor";
+    g.all_tensors = "IndicesTensor, InputTensor, UpdatesTensor and OutputTensor";
+    return g;
+}
+Geometry geometry(const DML_SCATTER_ND_OPERATOR_DESC& d) {
+    Geometry g{"scatter-nd", Kind::ND, d.InputTensor, d.IndicesTensor, d.UpdatesTensor};
+    g.input_dims = d.InputDimensionCount;
+    g.indices_dims = d.IndicesDimensionCount;
+    g.walked = "UpdatesTensor";
+    g.all_tensors = "IndicesTensor, InputTensor, UpdatesTensor and OutputTensor";
+    return g;
+}
+
+std::string rule(const Geometry& g, std::string_view r) { return std::string(g.op) + "." + std::string(r); }
+
+void validate_scatter(const Geometry& g, const TensorDesc& output, Diagnostics& diags) {
+    // "The Sizes and DataType of this tensor must match InputTensor".
+    if (output.DimensionCount() != g.rank())
+        diags.error("/desc/OutputTensor/Sizes", rule(g, "dimension-count"),
+                    "OutputTensor has " + std::to_string(output.DimensionCount()) + " dimensions but InputTensor has " +
+                        std::to_string(g.rank()) + "; " + std::string(g.all_tensors) + " must have the same DimensionCount");
+    else if (output.Sizes != g.input.Sizes)
+        diags.error("/desc/OutputTensor/Sizes", rule(g, "output-sizes"),
+                    "OutputTensor.Sizes are " + sizes_text(output.Sizes) + " but InputTensor.Sizes are " + sizes_text(g.input.Sizes) +
+                        "; they must be the same");
+    require_same_data_type(diags, {{"InputTensor", g.input}, {"OutputTensor", output}}, rule(g, "same-data-type"));
+    validate_geometry(g, diags);
+}
+
+// Calls f(updates flat, output flat, index coordinate of the first index element read) for every
+// UpdatesTensor element whose indices resolve; the desc has validated.
+template <class F> void for_each_write(const Geometry& g, std::span<const std::byte> indices, F&& f) {
+    const TensorView I(g.indices, indices);
+    const uint32_t R = g.rank();
+    const size_t iw = element_size(g.indices.DataType), n = meaningful_sizes(g).size();
+    const auto out_strides = packed_strides(g.input.Sizes);
+    std::array<uint64_t, kMaxDimensionCount> u{};
+    Lookup l;
+    const uint64_t count = element_count(g.output);
+    for (uint64_t flat = 0; flat < count; ++flat) {
+        lookup(g, u.data(), n, l);
+        bool inside = true;
+        for (uint32_t j = 0; j < l.count; ++j) {
+            const auto v = resolve(g.indices.DataType, I.base + offset_of(I.strides, l.at[j].data(), R) * int64_t(iw), g.input.Sizes[l.dim[j]]);
+            inside = inside && v.has_value();
+            l.in[l.dim[j]] = v.value_or(0);
+        }
+        if (inside) f(flat, uint64_t(offset_of(out_strides, l.in.data(), R)), l);
+        for (uint32_t d = R; d-- > 0;) {
+            if (++u[d] < g.output.Sizes[d]) break;
+            u[d] = 0;
+        }
+    }
+}
+
+// The bits of the walked (UpdatesTensor) element `flat`.
+uint64_t update_bits(const Geometry& g, const TensorView& U, uint64_t flat) {
+    const auto c = nd_coordinate(g.output.Sizes, flat);
+    return load_bits(g.output.DataType, U.base + offset_of(U.strides, c.data(), c.size()) * int64_t(element_size(g.output.DataType)));
+}
+
+// Writes of one output element by two updates: (first updates flat, second updates flat, output flat, second's lookup).
+struct Collision {
+    uint64_t first, second, target;
+    bool same_bits;
+    Lookup at;
+};
+std::vector<Collision> collisions(const Geometry& g, const InputBuffers& inputs, size_t limit) {
+    std::vector<Collision> out;
+    const auto ix = inputs.find("IndicesTensor"), up = inputs.find("UpdatesTensor");
+    Diagnostics desc;
+    validate_geometry(g, desc);
+    if (ix == inputs.end() || up == inputs.end() || desc.has_errors() || ix->second.size() < buffer_size(g.indices) ||
+        up->second.size() < buffer_size(g.output))
+        return out;
+    const TensorView U(g.output, std::span<const std::byte>(up->second));
+    std::vector<uint64_t> writer(element_count(g.input), std::numeric_limits<uint64_t>::max());
+    for_each_write(g, ix->second, [&](uint64_t flat, uint64_t target, const Lookup& l) {
+        if (writer[target] == std::numeric_limits<uint64_t>::max()) {
+            writer[target] = flat;
+            return;
+        }
+        if (out.size() < limit)
+            out.push_back({writer[target], flat, target, update_bits(g, U, writer[target]) == update_bits(g, U, flat), l});
+    });
+    return out;
+}
+
+void validate_scatter_values(const Geometry& g, const InputBuffers& inputs, Diagnostics& diags) {
+    validate_index_values(g, inputs, diags);
+    if (diags.has_errors()) return;
+    int reported = 0;
+    for (const Collision& c : collisions(g, inputs, std::numeric_limits<size_t>::max())) {
+        if (c.same_bits || reported++ >= 8) continue;
+        const uint32_t R = g.rank();
+        const auto target = nd_coordinate(g.input.Sizes, c.target);
+        const auto at = c.at.at[0];
+        const auto flat_at = [&] {
+            uint64_t f = 0;
+            for (uint32_t i = 0; i < R; ++i) f = f * g.indices.Sizes[i] + at[i];
+            return f;
+        }();
+        diags.error(pointer_append("/inputs/IndicesTensor", flat_at), rule(g, "duplicate-index"),
+                    "UpdatesTensor elements " + std::to_string(c.first) + " and " + std::to_string(c.second) +
+                        " both write OutputTensor[" + coordinate_text(target.data(), R) +
+                        "] with different values; the page gives no guarantee which write wins, so dmlref refuses the case "
+                        "(DuplicateIndex=Refused: duplicates are taken only where their updates have the same bits)");
+    }
+}
+
+void evaluate_scatter(const Geometry& g, const TensorDesc& output, const Bindings& b) {
+    const TensorView X(g.input, b.at("InputTensor"));
+    const TensorView U(g.output, b.at("UpdatesTensor"));
+    const TensorView Y(output, b.at("OutputTensor"));
+    const size_t w = element_size(g.input.DataType);
+    const uint32_t R = g.rank();
+    // output = input, element by element through both tensors' strides.
+    for (uint64_t flat = 0, n = element_count(g.input); flat < n; ++flat) {
+        const auto c = nd_coordinate(g.input.Sizes, flat);
+        std::memcpy(Y.base + offset_of(Y.strides, c.data(), R) * int64_t(w), X.base + offset_of(X.strides, c.data(), R) * int64_t(w), w);
+    }
+    // Then every update, in UpdatesTensor's row-major order (which write lands last matters only for
+    // duplicates of the same bits, which validate_values leaves).
+    const std::span<const std::byte> indices = b.at("IndicesTensor");
+    for_each_write(g, indices, [&](uint64_t flat, uint64_t target, const Lookup&) {
+        const auto u = nd_coordinate(g.output.Sizes, flat);
+        const auto t = nd_coordinate(g.input.Sizes, target);
+        std::memcpy(Y.base + offset_of(Y.strides, t.data(), R) * int64_t(w), U.base + offset_of(U.strides, u.data(), R) * int64_t(w), w);
+    });
+}
+
+}  // namespace
+
+void validate(const DML_SCATTER_OPERATOR_DESC& d, Diagnostics& diags) { validate_scatter(geometry(d), d.OutputTensor, diags); }
+void validate(const DML_SCATTER_ND_OPERATOR_DESC& d, Diagnostics& diags) { validate_scatter(geometry(d), d.OutputTensor, diags); }
+void validate_values(const DML_SCATTER_OPERATOR_DESC& d, const InputBuffers& in, uint64_t, Diagnostics& diags) {
+    validate_scatter_values(geometry(d), in, diags);
+}
+void validate_values(const DML_SCATTER_ND_OPERATOR_DESC& d, const InputBuffers& in, uint64_t, Diagnostics& diags) {
+    validate_scatter_values(geometry(d), in, diags);
+}
+void evaluate(const DML_SCATTER_OPERATOR_DESC& d, const Bindings& b) { evaluate_scatter(geometry(d), d.OutputTensor, b); }
+void evaluate(const DML_SCATTER_ND_OPERATOR_DESC& d, const Bindings& b) { evaluate_scatter(geometry(d), d.OutputTensor, b); }
+
+uint64_t scatter_collisions(const Case& c) {
+    const auto g = visit_as<DML_SCATTER_OPERATOR_DESC, DML_SCATTER_ND_OPERATOR_DESC>(c.op.Desc, [](const auto& d) { return geometry(d); });
+    return collisions(g, c.inputs, 1 << 20).size();
+}
+
+// ---- explain (dmlref/explain.hpp, docs/explain.md) -------------------------------------------
+
+// The updates that write the element (the last of them, in UpdatesTensor's order, is the value), or
+// the input element it keeps.
+bool explain_scatter(const Case& c, std::string_view output, uint64_t flat, FamilyExplanation& out) {
+    (void)output;
+    const auto g = visit_as<DML_SCATTER_OPERATOR_DESC, DML_SCATTER_ND_OPERATOR_DESC>(c.op.Desc, [](const auto& d) { return geometry(d); });
+    const uint32_t R = g.rank();
+    const auto target = nd_coordinate(g.input.Sizes, flat);
+    const size_t iw = element_size(g.indices.DataType);
+    const TensorView I(g.indices, std::span<const std::byte>(c.inputs.at("IndicesTensor")));
+    std::vector<uint64_t> writers;
+    Lookup last;
+    for_each_write(g, c.inputs.at("IndicesTensor"), [&](uint64_t u, uint64_t t, const Lookup& l) {
+        if (t == flat) {
+            writers.push_back(u);
+            last = l;
+        }
+    });
+    if (writers.empty()) {
+        out.facts.emplace_back("source", "no index names OutputTensor[" + coordinate_text(target.data(), R) + "]: InputTensor's element, copied");
+        out.inputs.push_back(input_element(c, "InputTensor", target, "input"));
+    } else {
+        const auto u = nd_coordinate(g.output.Sizes, writers.back());
+        for (uint32_t j = 0; j < last.count; ++j) {
+            const std::byte* p = I.base + offset_of(I.strides, last.at[j].data(), R) * int64_t(iw);
+            out.facts.emplace_back("index", "IndicesTensor[" + coordinate_text(last.at[j].data(), R) + "] = " + index_value_text(g.indices.DataType, p) +
+                                                " indexes dimension " + std::to_string(last.dim[j]) + " (size " + std::to_string(g.input.Sizes[last.dim[j]]) + ")");
+            out.inputs.push_back(input_element(c, "IndicesTensor", std::vector<uint64_t>(last.at[j].begin(), last.at[j].begin() + R), "index"));
+        }
+        out.facts.emplace_back("source", "UpdatesTensor[" + coordinate_text(u.data(), R) + "] (bits copied)" +
+                                             (writers.size() > 1 ? "; " + std::to_string(writers.size()) + " updates write this element, all with these bits" : ""));
+        out.inputs.push_back(input_element(c, "UpdatesTensor", u, "update"));
+    }
+    out.policies = {"NegativeIndex", "OutOfRangeIndex", "DuplicateIndex"};
+    return true;
+}
+
+}  // namespace dmlref::reference
