@@ -66,6 +66,7 @@ struct Fields : FieldVisitor {
     void add(std::string_view n, const char* k) { items.emplace_back(std::string(n), k); }
     void tensor(std::string_view n, TensorDesc&, TensorRole r) override { add(n, r == TensorRole::Input ? "input" : "output"); }
     void optional_tensor(std::string_view n, std::optional<TensorDesc>&, TensorRole) override { add(n, "optional"); }
+    void tensor_array(std::string_view, std::string_view n, std::vector<TensorDesc>&, TensorRole) override { add(n, "tensor_array"); }
     void data_type(std::string_view n, DataType&) override { add(n, "data_type"); }
     void scalar(std::string_view n, DML_SCALAR_UNION&, DataType) override { add(n, "bound"); }
     void float32(std::string_view n, float&) override { add(n, "bound"); }
@@ -277,6 +278,7 @@ std::optional<gen::Planned> descriptor_to_planned(const std::string& text, Diagn
                 inputs[name] = r;
             }
         } else if (kind == "data_type") desc[name] = "auto";
+        else if (kind == "tensor_array") return fail(name + " is an array of tensors, which a descriptor cannot say (one sizes token)");
         else if (given.count(name)) desc[name] = given[name];
         else if (kind == "count" && (name == "DimensionCount" || name == "ScaleCount")) desc[name] = "auto";
         else if (kind == "count" && name == "IncludePadding") desc[name] = 0;
@@ -334,6 +336,9 @@ struct TokenWriter : FieldVisitor {
         if (d.TotalTensorSizeInBytes && d.TotalTensorSizeInBytes != calc_buffer_tensor_size(d)) no(std::string(n) + " has a padded buffer");
         if (d.GuaranteedBaseOffsetAlignment) no(std::string(n) + " states an alignment");
         if (d.DataType != type) no(std::string(n) + " is " + std::string(name(d.DataType)) + ", not " + std::string(name(type)));
+    }
+    void tensor_array(std::string_view, std::string_view n, std::vector<TensorDesc>&, TensorRole) override {
+        no(std::string(n) + " is an array of tensors");
     }
     void optional_tensor(std::string_view, std::optional<TensorDesc>& d, TensorRole) override {
         if (!d) tokens.push_back("idx=none");
