@@ -34,10 +34,11 @@ std::string slurp(const fs::path& p) {
 }
 
 // Operators without a one-line descriptor yet: their descs hold what a descriptor has no token
-// for (the statistics tensors' own shapes; region coordinates, which are input values).
+// for (the statistics tensors' own shapes; region coordinates, which are input values; a tensor
+// array's shapes, one per tensor).
 const std::set<std::string> kNoDescriptorYet = {
     "BATCH_NORMALIZATION", "BATCH_NORMALIZATION_GRAD", "BATCH_NORMALIZATION_TRAINING", "BATCH_NORMALIZATION_TRAINING_GRAD",
-    "ROI_ALIGN", "ROI_ALIGN1", "ROI_ALIGN_GRAD"};
+    "ROI_ALIGN", "ROI_ALIGN1", "ROI_ALIGN_GRAD", "JOIN", "SPLIT"};
 
 }  // namespace
 
