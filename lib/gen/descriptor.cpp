@@ -47,10 +47,11 @@ const std::vector<std::pair<std::string_view, std::string_view>> kUintTokens = {
 const std::vector<std::pair<std::string_view, std::string_view>> kFloatTokens = {
     {"min", "Min"}, {"max", "Max"}, {"alpha", "Alpha"}, {"beta", "Beta"}, {"bias", "Bias"}, {"scale", "Scale"},
     {"thr", "Threshold"},  // ACTIVATION_SHRINK
+    {"pad", "PaddingValue"},  // PADDING (FLOAT), PADDING1 (DML_SCALAR_UNION)
 };
 // Enumerations without a word of their own above: TOKEN=NAME, NAME one of the enum's names in any case.
 const std::vector<std::pair<std::string_view, std::string_view>> kEnumTokens = {
-    {"mode", "RoundingMode"},
+    {"mode", "RoundingMode"}, {"pmode", "PaddingMode"},
 };
 std::string_view token_of(const std::vector<std::pair<std::string_view, std::string_view>>& table, std::string_view field) {
     for (const auto& [t, f] : table) if (f == field) return t;
