@@ -31,7 +31,7 @@ const std::vector<ArrayToken> kArrays = {
     {"w", {"WindowSize"}},          {"s", {"Strides", "InputWindowStrides"}}, {"p", {"StartPadding"}},
     {"d", {"Dilations"}},           {"o", {"Offsets", "InputWindowOffsets"}}, {"ws", {"InputWindowSizes"}},
     {"sz", {"Sizes"}},              {"sc", {"Scales"}},                       {"io", {"InputPixelOffsets"}},
-    {"oo", {"OutputPixelOffsets"}}, {"b", {"Bias"}},
+    {"oo", {"OutputPixelOffsets"}}, {"b", {"Bias"}},                            {"rep", {"Repeats"}},
 };
 
 // Defaults for arrays a descriptor leaves out, per dimension (docs/gen.md).
@@ -281,7 +281,7 @@ std::optional<gen::Planned> descriptor_to_planned(const std::string& text, Diagn
         } else if (kind == "data_type") desc[name] = "auto";
         else if (kind == "tensor_array") return fail(name + " is an array of tensors, which a descriptor cannot say (one sizes token)");
         else if (given.count(name)) desc[name] = given[name];
-        else if (kind == "count" && (name == "DimensionCount" || name == "ScaleCount")) desc[name] = "auto";
+        else if (kind == "count" && (name == "DimensionCount" || name == "ScaleCount" || name == "RepeatsCount")) desc[name] = "auto";
         else if (kind == "count" && name == "IncludePadding") desc[name] = 0;
         else if (kind == "count") return fail("give " + std::string(token_of(kUintTokens, name)) + "= (" + name + ")");
         else if (kind == "enum" && name == "InterpolationMode") desc[name] = "NEAREST_NEIGHBOR";
