@@ -421,8 +421,9 @@ TEST_CASE("coverage: cells, features and holes") {
     const uint64_t element_wise_logic_cells = 19 * 11 * 8;
     const uint64_t cast_cells = 1 * 11 * 8;
     const uint64_t activation_cells = 9 * 11 * 8;
-    //   data movement: JOIN, SPLIT, PADDING, PADDING1, TILE, ranks 1..8 = 5 x 11 x 8.
-    const uint64_t data_movement_cells = 5 * 11 * 8;
+    //   data movement: JOIN, SPLIT, PADDING, PADDING1, TILE, ranks 1..8 = 5 x 11 x 8; SPACE_TO_DEPTH,
+    //     SPACE_TO_DEPTH1, DEPTH_TO_SPACE, DEPTH_TO_SPACE1, 4-D only (their pages) = 4 x 11 x 1.
+    const uint64_t data_movement_cells = 5 * 11 * 8 + 4 * 11 * 1;
     CHECK(none.scope == 7 * 11 * 6 + 2 * 11 * 7 + 35 * 11 * 8 + 4 * 11 * 8 + roi_align_cells + element_wise_logic_cells + cast_cells +
                         value_scale_2d_cells + activation_cells + data_movement_cells);
     CHECK(scope_ranks(OperatorType::ROI_ALIGN_GRAD) == std::pair<uint32_t, uint32_t>{4, 4});

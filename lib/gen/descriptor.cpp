@@ -43,6 +43,7 @@ const std::vector<std::pair<std::string_view, const char*>> kDefaults = {
 // Tokens of the scalar fields (key=value): unsigned integers and FLOAT32 values.
 const std::vector<std::pair<std::string_view, std::string_view>> kUintTokens = {
     {"incpad", "IncludePadding"}, {"cc", "CrossChannel"}, {"ls", "LocalSize"}, {"ch", "ChannelCount"},
+    {"bs", "BlockSize"},
 };
 const std::vector<std::pair<std::string_view, std::string_view>> kFloatTokens = {
     {"min", "Min"}, {"max", "Max"}, {"alpha", "Alpha"}, {"beta", "Beta"}, {"bias", "Bias"}, {"scale", "Scale"},
@@ -51,7 +52,7 @@ const std::vector<std::pair<std::string_view, std::string_view>> kFloatTokens = 
 };
 // Enumerations without a word of their own above: TOKEN=NAME, NAME one of the enum's names in any case.
 const std::vector<std::pair<std::string_view, std::string_view>> kEnumTokens = {
-    {"mode", "RoundingMode"}, {"pmode", "PaddingMode"},
+    {"mode", "RoundingMode"}, {"pmode", "PaddingMode"}, {"order", "Order"},
 };
 std::string_view token_of(const std::vector<std::pair<std::string_view, std::string_view>>& table, std::string_view field) {
     for (const auto& [t, f] : table) if (f == field) return t;
