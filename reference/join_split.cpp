@@ -83,6 +83,24 @@ void validate_join_split(Diagnostics& diags, std::string_view op, std::string_vi
                         std::to_string(sum) + "; they must sum to exactly " + std::string(one.name) + ".Sizes[Axis]");
 }
 
+// The copy of both operators: tensor k of the array holds the single tensor's stretch of Axis
+// from Start[k] (the sum of the earlier tensors' Sizes[Axis]). JOIN copies each into the single
+// tensor (`into_one`), SPLIT out of it.
+void copy_along_axis(const std::vector<TensorDesc>& array, std::string_view array_name, Named one, uint32_t axis,
+                     const Bindings& b, bool into_one) {
+    const TensorView S(one.desc, b.at(one.name));
+    int64_t start = 0;
+    for (size_t k = 0; k < array.size(); ++k) {
+        const TensorView A(array[k], b.at(tensor_array_element(array_name, k)));
+        const int64_t at = start * S.strides[axis];
+        by_width(one.desc.DataType, [&]<class U>() {
+            if (into_one) copy_elements<U>(A.sizes(), S.base, S.strides.data(), at, A.base, A.strides.data(), 0);
+            else copy_elements<U>(A.sizes(), A.base, A.strides.data(), 0, S.base, S.strides.data(), at);
+        });
+        start += array[k].Sizes[axis];
+    }
+}
+
 }  // namespace
 
 // ---- JOIN ---------------------------------------------------------------------------------
@@ -92,15 +110,7 @@ void validate(const DML_JOIN_OPERATOR_DESC& d, Diagnostics& diags) {
 }
 
 void evaluate(const DML_JOIN_OPERATOR_DESC& d, const Bindings& b) {
-    const TensorView Y(d.OutputTensor, b.at("OutputTensor"));
-    int64_t start = 0;
-    for (size_t k = 0; k < d.InputTensors.size(); ++k) {
-        const TensorView X(d.InputTensors[k], b.at(tensor_array_element("InputTensors", k)));
-        by_width(d.OutputTensor.DataType, [&]<class U>() {
-            copy_elements<U>(X.sizes(), Y.base, Y.strides.data(), start * Y.strides[d.Axis], X.base, X.strides.data(), 0);
-        });
-        start += d.InputTensors[k].Sizes[d.Axis];
-    }
+    copy_along_axis(d.InputTensors, "InputTensors", {"OutputTensor", d.OutputTensor}, d.Axis, b, true);
 }
 
 // ---- SPLIT --------------------------------------------------------------------------------
@@ -110,15 +120,7 @@ void validate(const DML_SPLIT_OPERATOR_DESC& d, Diagnostics& diags) {
 }
 
 void evaluate(const DML_SPLIT_OPERATOR_DESC& d, const Bindings& b) {
-    const TensorView X(d.InputTensor, b.at("InputTensor"));
-    int64_t start = 0;
-    for (size_t k = 0; k < d.OutputTensors.size(); ++k) {
-        const TensorView Y(d.OutputTensors[k], b.at(tensor_array_element("OutputTensors", k)));
-        by_width(d.InputTensor.DataType, [&]<class U>() {
-            copy_elements<U>(Y.sizes(), Y.base, Y.strides.data(), 0, X.base, X.strides.data(), start * X.strides[d.Axis]);
-        });
-        start += d.OutputTensors[k].Sizes[d.Axis];
-    }
+    copy_along_axis(d.OutputTensors, "OutputTensors", {"InputTensor", d.InputTensor}, d.Axis, b, false);
 }
 
 // ---- explain (dmlref/explain.hpp, docs/explain.md) -------------------------------------------

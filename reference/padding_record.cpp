@@ -62,35 +62,32 @@ bool padded_sizes(const SizeRequest& q, std::vector<uint64_t>& out, std::string&
 
 const std::vector<std::string_view> kFeatures = {"mode-constant", "mode-edge", "mode-reflection", "mode-symmetric", "mode-wrap", "beyond-size"};
 
+template <class D> OperatorRecord padding_record(OperatorInfo info) {
+    auto r = operator_record<D, validate, evaluate>(std::move(info));
+    r.outputs = {{"OutputTensor", TypeClass::Any, ToleranceRule::Bits}};
+    r.explain = explain_padding;
+    r.features = kFeatures;
+    r.detect = detect<D>;
+    r.sizes = padded_sizes;
+    r.support_rules = support<D>;
+    return r;
+}
+
 OperatorRecord padding() {
-    auto r = operator_record<PADDING, validate, evaluate>({
+    return padding_record<PADDING>({
         .IntroducedIn = 0x1000,
         .Support = {{0x1000, {}, 4, 4, kF32F16}, {0x2100, {}, 4, 4, kEightTypes}, {0x3000, {}, 1, 8, kEightTypes},
                     {0x5000, {}, 1, 8, kElevenTypes}},
         .Policies = {kPaddingBeyondSize, kPaddingReflectSizeOne, kPaddingValueConversion, kSubnormals},
     });
-    r.outputs = {{"OutputTensor", TypeClass::Any, ToleranceRule::Bits}};
-    r.explain = explain_padding;
-    r.features = kFeatures;
-    r.detect = detect<PADDING>;
-    r.sizes = padded_sizes;
-    r.support_rules = support<PADDING>;
-    return r;
 }
 
 OperatorRecord padding1() {
-    auto r = operator_record<PADDING1, validate, evaluate>({
+    return padding_record<PADDING1>({
         .IntroducedIn = 0x5000,
         .Support = {{0x5000, {}, 1, 8, kElevenTypes}},
         .Policies = {kPaddingBeyondSize, kPaddingReflectSizeOne, kFloat16ScalarUnion, kSubnormals},
     });
-    r.outputs = {{"OutputTensor", TypeClass::Any, ToleranceRule::Bits}};
-    r.explain = explain_padding;
-    r.features = kFeatures;
-    r.detect = detect<PADDING1>;
-    r.sizes = padded_sizes;
-    r.support_rules = support<PADDING1>;
-    return r;
 }
 
 }  // namespace
