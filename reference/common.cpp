@@ -2,7 +2,11 @@
 
 namespace dmlref::reference {
 
-std::string desc_path(std::string_view field) { return pointer_append("/desc", field); }
+std::string desc_path(std::string_view field) {
+    if (const auto e = split_tensor_array_element(field))  // "InputTensors[2]" is /desc/InputTensors/2
+        return pointer_append(pointer_append("/desc", e->first), e->second);
+    return pointer_append("/desc", field);
+}
 
 std::string join_names(std::initializer_list<Named> tensors) {
     std::string s;

@@ -37,6 +37,7 @@
 // instead of zeroing it all and coming back for the copies.
 #include "slice.hpp"
 #include "common.hpp"
+#include "element_copy.hpp"
 #include "dmlref/explain.hpp"
 #include "fast/slice_grad.hpp"
 
@@ -114,19 +115,6 @@ void validate_window(Diagnostics& diags, std::string_view op, uint32_t n, const 
     }
 }
 
-// Copies element bits: dst[dst_base + dst_strides * c] = src[src_base + src_strides * c] for
-// every c in `sizes`. U is the unsigned integer of the element's width.
-template <class U>
-void copy_elements(std::span<const uint32_t> sizes, std::byte* dst, const int64_t* dst_strides, int64_t dst_base,
-                   const std::byte* src, const int64_t* src_strides, int64_t src_base) {
-    U* d = reinterpret_cast<U*>(dst);
-    const U* s = reinterpret_cast<const U*>(src);
-    for_each_run<2>(sizes, {dst_strides, src_strides}, {dst_base, src_base},
-        [&](const std::array<int64_t, 2>& off, int64_t count, const std::array<int64_t, 2>& step) {
-            for (int64_t i = 0; i < count; ++i) d[off[0] + i * step[0]] = s[off[1] + i * step[1]];
-        });
-}
-
 // Writes +0 (all-zero bytes, in every type) to each logical element of `view`.
 template <class U> void zero_elements(const TensorView& view) {
     U* d = view.data<U>();
@@ -134,17 +122,6 @@ template <class U> void zero_elements(const TensorView& view) {
         [&](const std::array<int64_t, 1>& off, int64_t count, const std::array<int64_t, 1>& step) {
             for (int64_t i = 0; i < count; ++i) d[off[0] + i * step[0]] = U(0);
         });
-}
-
-// Calls f.template operator()<U>() with U the unsigned integer as wide as an element of t.
-template <class F> decltype(auto) by_width(DataType t, F&& f) {
-    switch (element_size(t)) {
-        case 1: return f.template operator()<uint8_t>();
-        case 2: return f.template operator()<uint16_t>();
-        case 4: return f.template operator()<uint32_t>();
-        case 8: return f.template operator()<uint64_t>();
-    }
-    std::abort();  // validated before evaluation
 }
 
 // CopyStart of one dimension: the window's first element read (its last with a negative stride).

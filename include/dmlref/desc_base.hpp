@@ -113,7 +113,24 @@ public:
     virtual void float_array(std::string_view name, std::vector<float>& v) = 0;
     virtual void enumeration(std::string_view name, uint32_t& v, const EnumNames& e) = 0;  // the value indexes e.Names
     virtual void fused_activation(std::string_view name, std::optional<DML_FUSED_ACTIVATION>& fa) = 0;
+    // An array of tensor descs and the UINT field that counts it (JOIN's InputCount and
+    // InputTensors, SPLIT's OutputCount and OutputTensors): the count is the array's length, and
+    // each element is a tensor of its own, named "InputTensors[0]", "InputTensors[1]", ...
+    // (tensor_array_element). The inputs, expected outputs, bindings and .npy files of a case name
+    // the elements so. A visitor that does not override this sees each element through tensor().
+    virtual void tensor_array(std::string_view count_name, std::string_view name, std::vector<TensorDesc>& d, TensorRole role);
 };
+
+// The name of element `index` of the tensor array `array`: "InputTensors[2]". The view stays valid
+// for the life of the program (names are interned).
+std::string_view tensor_array_element(std::string_view array, size_t index);
+// The array and index an element name holds ("InputTensors[2]" -> {"InputTensors", 2}); nullopt
+// for a plain field name.
+std::optional<std::pair<std::string_view, size_t>> split_tensor_array_element(std::string_view name);
+
+inline void FieldVisitor::tensor_array(std::string_view, std::string_view name, std::vector<TensorDesc>& d, TensorRole role) {
+    for (size_t i = 0; i < d.size(); ++i) tensor(tensor_array_element(name, i), d[i], role);
+}
 
 // A visitor that ignores every field but those it overrides.
 class FieldVisitorBase : public FieldVisitor {

@@ -120,6 +120,33 @@ struct DescReader : FieldVisitor {
             if (auto t = read_tensor_desc(r, *j, path(n))) d = *t; else ok = false;
         }
     }
+    // An array of tensor descs; its count field may be left out, and when given must be the
+    // array's length (case.tensor-count).
+    void tensor_array(std::string_view count_name, std::string_view n, std::vector<TensorDesc>& d, TensorRole) override {
+        const json* count = field(count_name, false);
+        const json* j = field(n, true);
+        if (!j) return;
+        if (!j->is_array()) {
+            r.diags.error(path(n), "case.type", std::string(n) + " must be an array of tensor descs");
+            ok = false;
+            return;
+        }
+        d.clear();
+        for (size_t i = 0; i < j->size(); ++i) {
+            if (auto t = read_tensor_desc(r, (*j)[i], pointer_append(path(n), i))) d.push_back(*t);
+            else ok = false;
+        }
+        if (count) {
+            auto c = r.unsigned_value(*count, path(count_name), 0xffffffffull, count_name);
+            if (!c) ok = false;
+            else if (*c != j->size()) {
+                r.diags.error(path(count_name), "case.tensor-count", std::string(count_name) + " is " + std::to_string(*c) + " but " +
+                              std::string(n) + " holds " + std::to_string(j->size()) + " tensor descs; " +
+                              std::string(count_name) + " is the length of " + std::string(n) + " (or leave it out)");
+                ok = false;
+            }
+        }
+    }
     void data_type(std::string_view n, DataType& t) override {
         if (const json* j = field(n, true)) {
             if (auto v = read_data_type(r, *j, path(n))) t = *v; else ok = false;

@@ -48,6 +48,12 @@ struct DescWriter : FieldVisitor {
     void optional_tensor(std::string_view n, std::optional<TensorDesc>& d, TensorRole) override {
         if (d) out[std::string(n)] = tensor_desc_json(*d);
     }
+    void tensor_array(std::string_view count, std::string_view n, std::vector<TensorDesc>& d, TensorRole) override {
+        out[std::string(count)] = d.size();
+        ordered_json a = ordered_json::array();
+        for (const auto& t : d) a.push_back(tensor_desc_json(t));
+        out[std::string(n)] = a;
+    }
     void data_type(std::string_view n, DataType& t) override { out[std::string(n)] = std::string(name(t)); }
     void float32(std::string_view n, float& f) override { out[std::string(n)] = json_raw(format_exact_value(DataType::FLOAT32, to_bits(f))); }
     void scale_bias(std::string_view n, std::optional<DML_SCALE_BIAS>& sb) override {

@@ -11,6 +11,8 @@
 
 #include <algorithm>
 #include <charconv>
+#include <mutex>
+#include <set>
 #include <stdexcept>
 
 namespace dmlref {
@@ -27,6 +29,25 @@ struct TensorLister : FieldVisitorBase {
 };
 
 }  // namespace
+
+std::string_view tensor_array_element(std::string_view array, size_t index) {
+    static std::mutex m;
+    static std::set<std::string, std::less<>> names;  // nodes never move: the views stay valid
+    std::string n = std::string(array) + "[" + std::to_string(index) + "]";
+    const std::lock_guard<std::mutex> lock(m);
+    return *names.insert(std::move(n)).first;
+}
+
+std::optional<std::pair<std::string_view, size_t>> split_tensor_array_element(std::string_view name) {
+    const size_t open = name.rfind('[');
+    if (open == std::string_view::npos || open == 0 || name.size() < open + 3 || name.back() != ']') return std::nullopt;
+    size_t index = 0;
+    const char* first = name.data() + open + 1;
+    const char* last = name.data() + name.size() - 1;
+    const auto r = std::from_chars(first, last, index);
+    if (r.ec != std::errc{} || r.ptr != last || (*first == '0' && last - first > 1)) return std::nullopt;
+    return std::pair{name.substr(0, open), index};
+}
 
 const std::vector<OperatorInfo>& all_operators() {
     static const std::vector<OperatorInfo> all = [] {

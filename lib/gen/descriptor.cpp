@@ -31,7 +31,7 @@ const std::vector<ArrayToken> kArrays = {
     {"w", {"WindowSize"}},          {"s", {"Strides", "InputWindowStrides"}}, {"p", {"StartPadding"}},
     {"d", {"Dilations"}},           {"o", {"Offsets", "InputWindowOffsets"}}, {"ws", {"InputWindowSizes"}},
     {"sz", {"Sizes"}},              {"sc", {"Scales"}},                       {"io", {"InputPixelOffsets"}},
-    {"oo", {"OutputPixelOffsets"}}, {"b", {"Bias"}},             {"ax", {"Axes"}},
+    {"oo", {"OutputPixelOffsets"}}, {"b", {"Bias"}},             {"ax", {"Axes"}},                {"rep", {"Repeats"}},
 };
 
 // Defaults for arrays a descriptor leaves out, per dimension (docs/gen.md).
@@ -44,14 +44,16 @@ const std::vector<std::pair<std::string_view, const char*>> kDefaults = {
 const std::vector<std::pair<std::string_view, std::string_view>> kUintTokens = {
     {"incpad", "IncludePadding"}, {"cc", "CrossChannel"}, {"ls", "LocalSize"}, {"ch", "ChannelCount"},
     {"ac", "AxisCount"}, {"axis", "Axis"}, {"exsum", "HasExclusiveSum"}, {"exprod", "HasExclusiveProduct"},
+    {"bs", "BlockSize"},
 };
 const std::vector<std::pair<std::string_view, std::string_view>> kFloatTokens = {
     {"min", "Min"}, {"max", "Max"}, {"alpha", "Alpha"}, {"beta", "Beta"}, {"bias", "Bias"}, {"scale", "Scale"},
     {"thr", "Threshold"},  // ACTIVATION_SHRINK
+    {"pad", "PaddingValue"},  // PADDING (FLOAT), PADDING1 (DML_SCALAR_UNION)
 };
 // Enumerations without a word of their own above: TOKEN=NAME, NAME one of the enum's names in any case.
 const std::vector<std::pair<std::string_view, std::string_view>> kEnumTokens = {
-    {"mode", "RoundingMode"}, {"fn", "Function"}, {"dir", "AxisDirection"},
+    {"mode", "RoundingMode"}, {"fn", "Function"}, {"dir", "AxisDirection"}, {"pmode", "PaddingMode"}, {"order", "Order"},
 };
 std::string_view token_of(const std::vector<std::pair<std::string_view, std::string_view>>& table, std::string_view field) {
     for (const auto& [t, f] : table) if (f == field) return t;
@@ -67,6 +69,7 @@ struct Fields : FieldVisitor {
     void add(std::string_view n, const char* k) { items.emplace_back(std::string(n), k); }
     void tensor(std::string_view n, TensorDesc&, TensorRole r) override { add(n, r == TensorRole::Input ? "input" : "output"); }
     void optional_tensor(std::string_view n, std::optional<TensorDesc>&, TensorRole) override { add(n, "optional"); }
+    void tensor_array(std::string_view, std::string_view n, std::vector<TensorDesc>&, TensorRole) override { add(n, "tensor_array"); }
     void data_type(std::string_view n, DataType&) override { add(n, "data_type"); }
     void scalar(std::string_view n, DML_SCALAR_UNION&, DataType) override { add(n, "bound"); }
     void float32(std::string_view n, float&) override { add(n, "bound"); }
@@ -278,8 +281,9 @@ std::optional<gen::Planned> descriptor_to_planned(const std::string& text, Diagn
                 inputs[name] = r;
             }
         } else if (kind == "data_type") desc[name] = "auto";
+        else if (kind == "tensor_array") return fail(name + " is an array of tensors, which a descriptor cannot say (one sizes token)");
         else if (given.count(name)) desc[name] = given[name];
-        else if (kind == "count" && (name == "DimensionCount" || name == "ScaleCount")) desc[name] = "auto";
+        else if (kind == "count" && (name == "DimensionCount" || name == "ScaleCount" || name == "RepeatsCount")) desc[name] = "auto";
         else if (kind == "count" && name == "IncludePadding") desc[name] = 0;
         else if (kind == "count") return fail("give " + std::string(token_of(kUintTokens, name)) + "= (" + name + ")");
         else if (kind == "enum" && name == "InterpolationMode") desc[name] = "NEAREST_NEIGHBOR";
@@ -335,6 +339,9 @@ struct TokenWriter : FieldVisitor {
         if (d.TotalTensorSizeInBytes && d.TotalTensorSizeInBytes != calc_buffer_tensor_size(d)) no(std::string(n) + " has a padded buffer");
         if (d.GuaranteedBaseOffsetAlignment) no(std::string(n) + " states an alignment");
         if (d.DataType != type) no(std::string(n) + " is " + std::string(name(d.DataType)) + ", not " + std::string(name(type)));
+    }
+    void tensor_array(std::string_view, std::string_view n, std::vector<TensorDesc>&, TensorRole) override {
+        no(std::string(n) + " is an array of tensors");
     }
     void optional_tensor(std::string_view, std::optional<TensorDesc>& d, TensorRole) override {
         if (!d) tokens.push_back("idx=none");

@@ -9,6 +9,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <map>
 
 namespace dmlref::gen {
 
@@ -28,6 +29,12 @@ struct FieldNames : FieldVisitor {
     void add(std::string_view n, const char* k) { items.emplace_back(std::string(n), k); }
     void tensor(std::string_view n, TensorDesc&, TensorRole) override { add(n, "tensor"); }
     void optional_tensor(std::string_view n, std::optional<TensorDesc>&, TensorRole) override { add(n, "tensor"); }
+    std::map<std::string, std::string> counted;  // a tensor array's count field -> the array
+    void tensor_array(std::string_view count, std::string_view n, std::vector<TensorDesc>&, TensorRole) override {
+        add(count, "tensor_count");
+        add(n, "tensor_array");
+        counted[std::string(count)] = std::string(n);
+    }
     void data_type(std::string_view n, DataType&) override { add(n, "data_type"); }
     void scalar(std::string_view n, DML_SCALAR_UNION&, DataType) override { add(n, "scalar"); }
     void float32(std::string_view n, float&) override { add(n, "float"); }
@@ -97,6 +104,12 @@ struct Deriver {
     }
 };
 
+// The JSON pointer of a tensor field in the desc: "InputTensors[1]" is /desc/InputTensors/1.
+std::string reference_path(const std::string& name) {
+    if (const auto e = split_tensor_array_element(name)) return pointer_append(pointer_append("/desc", e->first), e->second);
+    return pointer_append("/desc", name);
+}
+
 ordered_json to_json(const std::vector<uint64_t>& v) {
     ordered_json a = ordered_json::array();
     for (auto x : v) a.push_back(x);
@@ -141,15 +154,29 @@ bool derive(ordered_json& c, const std::string& where, Diagnostics& diags) {
             v = desc[base]["DataType"];
         } else if (kind == "tensor" && v.is_object() && v.contains("DataType") && v["DataType"] == "auto") {
             v["DataType"] = desc[base]["DataType"];
+        } else if (kind == "tensor_count" && v == "auto") {
+            const std::string& a = f.counted.at(name);
+            v = desc.contains(a) && desc[a].is_array() ? desc[a].size() : 0;
+        } else if (kind == "tensor_array" && v.is_array()) {
+            for (auto& t : v)
+                if (t.is_object() && t.contains("DataType") && t["DataType"] == "auto") t["DataType"] = desc[base]["DataType"];
         }
     }
 
-    // "auto" sizes: the base's, unless the record's sizes rule says otherwise.
+    // "auto" sizes: the base's, unless the record's sizes rule says otherwise. A tensor array's
+    // elements are tensors of their own ("InputTensors[1]").
+    std::vector<std::pair<std::string, ordered_json*>> tensors;  // (name, its desc)
     for (const auto& [name, kind] : f.items) {
-        if (kind != "tensor" || !desc.contains(name) || !desc[name].is_object() || !desc[name].contains("Sizes")) continue;
-        ordered_json& s = desc[name]["Sizes"];
+        if (kind == "tensor" && desc.contains(name) && desc[name].is_object()) tensors.emplace_back(name, &desc[name]);
+        if (kind == "tensor_array" && desc.contains(name) && desc[name].is_array())
+            for (size_t i = 0; i < desc[name].size(); ++i)
+                if (desc[name][i].is_object()) tensors.emplace_back(std::string(tensor_array_element(name, i)), &desc[name][i]);
+    }
+    for (const auto& [name, t] : tensors) {
+        if (!t->contains("Sizes")) continue;
+        ordered_json& s = (*t)["Sizes"];
         if (!is_auto(s)) continue;
-        const std::string p = "/desc/" + name + "/Sizes";
+        const std::string p = reference_path(name) + "/Sizes";
         const std::string mode = s.get<std::string>();
         if (mode != "auto" && mode != "auto:ceil") { d.fail(p, "Sizes is \"auto\" or \"auto:ceil\", not \"" + mode + "\""); continue; }
         std::vector<uint64_t> out = base_sizes;

@@ -68,6 +68,12 @@ struct DescWriter : FieldVisitor {
     void optional_tensor(std::string_view n, std::optional<TensorDesc>& d, TensorRole) override {
         if (d) out[std::string(n)] = tensor_json(*d);
     }
+    void tensor_array(std::string_view count, std::string_view n, std::vector<TensorDesc>& d, TensorRole) override {
+        out[std::string(count)] = d.size();
+        ordered_json a = ordered_json::array();
+        for (const auto& t : d) a.push_back(tensor_json(t));
+        out[std::string(n)] = a;
+    }
     void data_type(std::string_view n, DataType& t) override { out[std::string(n)] = std::string(name(t)); }
     void float32(std::string_view n, float& f) override { out[std::string(n)] = float_json(n, f); }
     void scale_bias(std::string_view n, std::optional<DML_SCALE_BIAS>& sb) override {
@@ -115,6 +121,12 @@ DxExport export_dxdispatch(const Case& c, const std::string& file_stem, const st
     DxExport x;
     ordered_json model;
     ordered_json resources = ordered_json::object(), bindings = ordered_json::object(), commands = ordered_json::array();
+    // A tensor array's elements bind as DxDispatch's list for the array field ("InputTensors":
+    // ["InputTensors[0]", ...]); tensor_fields lists them in order.
+    auto bind = [&](const std::string& field, const std::string& resource) {
+        if (const auto e = split_tensor_array_element(field)) bindings[std::string(e->first)].push_back(resource);
+        else bindings[field] = resource;
+    };
     for (const auto& f : tensor_fields(c.op)) {
         const std::string field(f.name);
         const DataType t = f.desc->DataType;
@@ -142,14 +154,14 @@ DxExport export_dxdispatch(const Case& c, const std::string& file_stem, const st
                 r["initialValues"] = values;
             }
             resources[field] = r;
-            bindings[field] = field;
+            bind(field, field);
         } else {
             auto ip = c.in_place.find(field);
             const std::string res = ip != c.in_place.end() ? ip->second : field;
             if (ip == c.in_place.end())
                 resources[field] = {{"initialValuesDataType", std::string(name(t))},
                                     {"initialValues", {{"valueCount", buffer_size(*f.desc) / w}, {"value", 0}}}};
-            bindings[field] = res;
+            bind(field, res);
             // No "dimensions": DxDispatch writes the resource as a 1-D array of its whole buffer,
             // which `dmlref diff` reads through the output's strides.
             commands.push_back({{"type", "writeFile"}, {"resource", res},

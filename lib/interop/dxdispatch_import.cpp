@@ -54,6 +54,12 @@ struct FieldNames : FieldVisitor {
     void add(std::string_view n) { names.emplace_back(n); }
     void tensor(std::string_view n, TensorDesc&, TensorRole r) override { add(n); if (r == TensorRole::Input) inputs.emplace_back(n); }
     void optional_tensor(std::string_view n, std::optional<TensorDesc>&, TensorRole r) override { add(n); if (r == TensorRole::Input) inputs.emplace_back(n); }
+    std::vector<std::string> input_arrays;  // tensor arrays of inputs (JOIN's InputTensors)
+    void tensor_array(std::string_view count, std::string_view n, std::vector<TensorDesc>&, TensorRole r) override {
+        add(count);
+        add(n);
+        if (r == TensorRole::Input) input_arrays.emplace_back(n);
+    }
     void data_type(std::string_view n, DataType&) override { add(n); }
     void float32(std::string_view n, float&) override { add(n); }
     void scale_bias(std::string_view n, std::optional<DML_SCALE_BIAS>&) override { add(n); }
@@ -179,6 +185,9 @@ std::string import_dxdispatch(const fs::path& model, Diagnostics& diags, const D
     ordered_json placeholder = ordered_json::object();
     for (const auto& n : order.inputs)  // every input field, optional ones too (absent from a default desc)
         if (desc->contains(n) && !(*desc)[n].is_null()) placeholder[n] = {{"Fill", 0}};
+    for (const auto& n : order.input_arrays)  // each element of an array of inputs
+        if (desc->contains(n) && (*desc)[n].is_array())
+            for (size_t i = 0; i < (*desc)[n].size(); ++i) placeholder[std::string(tensor_array_element(n, i))] = {{"Fill", 0}};
     c["inputs"] = placeholder;
     auto remap = [&](const Diagnostics& d) {  // the case's /desc paths are the model's desc paths
         for (const auto& item : d.items()) {
@@ -198,10 +207,23 @@ std::string import_dxdispatch(const fs::path& model, Diagnostics& diags, const D
     size_t respelled = 0;
     std::map<std::string, Resource> resources;
     std::map<std::string, std::string> bound;  // field -> resource name
+    // A field's binding and its path: an element of a tensor array ("InputTensors[1]") is that
+    // entry of the array field's list of bindings, as DxDispatch binds them.
+    auto binding_of = [&](const std::string& field, std::string& p) -> const json* {
+        if (const auto e = split_tensor_array_element(field)) {
+            const std::string a(e->first);
+            p = pointer_append(pointer_append(bptr, a), e->second);
+            if (!bindings->contains(a) || !(*bindings)[a].is_array() || (*bindings)[a].size() <= e->second) return nullptr;
+            return &(*bindings)[a][e->second];
+        }
+        p = pointer_append(bptr, field);
+        return bindings->contains(field) ? &(*bindings)[field] : nullptr;
+    };
     auto resource = [&](const std::string& field) -> std::pair<const Resource*, uint64_t> {
-        const std::string p = pointer_append(bptr, field);
-        if (!bindings->contains(field)) { diags.error(bptr, "dxdispatch.binding", "nothing is bound to " + field); return {nullptr, 0}; }
-        auto b = read_binding((*bindings)[field], p, diags);
+        std::string p;
+        const json* bj = binding_of(field, p);
+        if (!bj) { diags.error(bptr, "dxdispatch.binding", "nothing is bound to " + field); return {nullptr, 0}; }
+        auto b = read_binding(*bj, p, diags);
         if (!b) return {nullptr, 0};
         if (!root["resources"].contains(b->resource)) {
             diags.error(p, "dxdispatch.binding", "no resource named '" + b->resource + "'");
@@ -226,7 +248,9 @@ std::string import_dxdispatch(const fs::path& model, Diagnostics& diags, const D
         auto [r, offset] = resource(std::string(f.name));
         if (!r) return "";
         if (offset > r->bytes.size() || r->bytes.size() - offset < buffer_size(*f.desc)) {
-            diags.error(pointer_append(bptr, f.name), "dxdispatch.binding", "the resource holds " + std::to_string(r->bytes.size()) +
+            std::string p;
+            binding_of(std::string(f.name), p);
+            diags.error(p, "dxdispatch.binding", "the resource holds " + std::to_string(r->bytes.size()) +
                         " bytes; " + std::string(f.name) + " binds TotalTensorSizeInBytes " + std::to_string(buffer_size(*f.desc)) +
                         " bytes from byte " + std::to_string(offset));
             return "";
@@ -239,7 +263,9 @@ std::string import_dxdispatch(const fs::path& model, Diagnostics& diags, const D
     for (const auto& f : tensor_fields(shape.op)) {
         if (f.role != TensorRole::Output) continue;
         Diagnostics ignored;  // an output's binding matters only when it names an input's resource
-        auto b = bindings->contains(std::string(f.name)) ? read_binding((*bindings)[std::string(f.name)], "", ignored) : std::nullopt;
+        std::string p;
+        const json* bj = binding_of(std::string(f.name), p);
+        auto b = bj ? read_binding(*bj, "", ignored) : std::nullopt;
         if (b && input_resource.count(b->resource)) in_place[std::string(f.name)] = input_resource[b->resource];
     }
     if (!in_place.empty()) c["inPlace"] = in_place;

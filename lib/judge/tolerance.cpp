@@ -58,8 +58,10 @@ const kit::OutputRule* output_rule(const Case& c, std::string_view output) {
     const TensorDesc* d = output_desc(c, output);
     const kit::OperatorRecord* r = kit::find_record(c.op.Type);
     if (!d || !r) return nullptr;
+    // An element of a tensor array ("OutputTensors[1]") takes the rule of its array.
+    const auto e = split_tensor_array_element(output);
     for (const auto& o : r->outputs)
-        if (o.output == output && type_matches(o.types, d->DataType)) return &o;
+        if ((o.output == output || (e && o.output == e->first)) && type_matches(o.types, d->DataType)) return &o;
     return nullptr;
 }
 
