@@ -211,7 +211,7 @@ template <class... Ds, class OD, class F> decltype(auto) visit_as(OD& d, F&& f) 
         if (!done) throw std::invalid_argument("visit_as: the desc is not one of the family's");
     } else {
         std::optional<R> r;
-        ((d.template get_if<Ds>() ? (r.emplace(f(*d.template get_if<Ds>())), true) : false) || ...);
+        (void)((d.template get_if<Ds>() ? (r.emplace(f(*d.template get_if<Ds>())), true) : false) || ...);
         if (!r) throw std::invalid_argument("visit_as: the desc is not one of the family's");
         return R(std::move(*r));
     }
