@@ -6,6 +6,7 @@
 
 #include "dmlref/atomic_file.hpp"
 #include "dmlref/diff.hpp"
+#include "dmlref/markup.hpp"
 
 #include <atomic>
 #include <chrono>
@@ -127,19 +128,8 @@ CaseResult run_one(const TestCmdOptions& o, const fs::path& golden, const Case& 
     return r;
 }
 
-std::string xml_escaped(std::string_view s) {
-    std::string out;
-    for (const unsigned char ch : printable(std::string(s))) {
-        switch (ch) {
-            case '&': out += "&amp;"; break;
-            case '<': out += "&lt;"; break;
-            case '>': out += "&gt;"; break;
-            case '"': out += "&quot;"; break;
-            default: out += char(ch);
-        }
-    }
-    return out;
-}
+// Control characters are not allowed in XML 1.0: printable() escapes them first.
+std::string xml_escaped(std::string_view s) { return markup_escaped(printable(std::string(s))); }
 
 // JUnit XML as Jenkins, GitLab and GitHub's test reporters read it: one testcase per case, its
 // classname the operator; a FAIL a <failure>, an ERROR an <error> (with the backend's output), a

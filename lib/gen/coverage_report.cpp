@@ -1,5 +1,6 @@
 // The coverage matrices as text, JSON and a self-contained HTML page (docs/coverage.md).
 #include "dmlref/coverage.hpp"
+#include "dmlref/markup.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -36,12 +37,6 @@ std::string mark(const Coverage& c, OperatorType op, DataType t, uint32_t r) {
 }
 
 std::string pad_left(const std::string& s, size_t n) { return s.size() >= n ? s : std::string(n - s.size(), ' ') + s; }
-
-std::string html_escape(const std::string& s) {
-    std::string o;
-    for (char ch : s) o += ch == '<' ? "&lt;" : ch == '>' ? "&gt;" : ch == '&' ? "&amp;" : std::string(1, ch);
-    return o;
-}
 
 }  // namespace
 
@@ -151,14 +146,14 @@ std::string coverage_html(const Coverage& c) {
         o << "</table><table>";
         for (const auto& f : applicable_features(i.Type)) {
             const uint64_t n = feature_count(c, i.Type, f);
-            o << "<tr><th>" << html_escape(f) << "</th><td class=" << (n ? "ok" : "scope") << ">" << n << "</td></tr>";
+            o << "<tr><th>" << markup_escaped(f) << "</th><td class=" << (n ? "ok" : "scope") << ">" << n << "</td></tr>";
         }
         o << "</table></div>\n";
     }
     o << "</div>\n";
     if (!c.error_rules.empty()) {
         o << "<h2>Error cases by rule</h2><table>";
-        for (const auto& [r, n] : c.error_rules) o << "<tr><th>" << html_escape(r) << "</th><td class=ok>" << n << "</td></tr>";
+        for (const auto& [r, n] : c.error_rules) o << "<tr><th>" << markup_escaped(r) << "</th><td class=ok>" << n << "</td></tr>";
         o << "</table>\n";
     }
     o << "</body></html>\n";
