@@ -663,21 +663,30 @@ double up(double x) { return std::nextafter(x, kInf); }
 
 // A product of n factors in any order (one working type): relative error gamma_(n-1); where a
 // partial product may fall below the smallest normal, each of the n - 1 roundings may also lose
-// up to eta / 2 absolutely, amplified by at most the product of the factors above 1.
+// up to eta / 2 absolutely, amplified by at most the product of the factors above 1. Where the
+// product of the factors above 1 may overflow the working type, some order's running product
+// is infinite (and a zero factor after it gives inf * 0 = NaN): no finite bound.
 Quantity product_quantity(const Arithmetic& ar, const std::vector<double>& x) {
     const DataType a = ar.type();
     const double u = unit_roundoff(a), eta = smallest_subnormal(a), lambda = smallest_normal(a);
+    const double largest = a == DataType::FLOAT16 ? 65504.0 : a == DataType::FLOAT32 ? double(std::numeric_limits<float>::max())
+                                                                                     : std::numeric_limits<double>::max();
     double p = 1, hi = 1, lo = 1;
+    bool zero = false;
     for (double v : x) {
         const double m = std::fabs(v);
-        if (m == 0) return Quantity{0, 0, 0};  // every order multiplies by the zero: exactly 0
+        if (m == 0) {
+            zero = true;
+            continue;
+        }
         p *= m;
         if (m > 1) hi *= m;
         else lo *= m;
     }
     const uint64_t n = x.size();
     const double g = gamma_up(n > 0 ? n - 1 : 0, u);
-    if (!std::isfinite(p) || !std::isfinite(hi) || !std::isfinite(g)) return Quantity{-kInf, kInf, kInf};
+    if (!std::isfinite(hi) || !std::isfinite(g) || !(up(hi * up(1 + g)) <= largest)) return Quantity{-kInf, kInf, kInf};
+    if (zero) return Quantity{0, 0, 0};  // no order overflows, and every order multiplies by the zero: exactly 0
     double err = up(g * up(p));
     if (up(lo) * (1 - g) < lambda || p < lambda) err = up(err + up(double(n) * up(eta * up(hi * (1 + g)))));
     return Quantity{-up(p), up(p), err};

@@ -178,3 +178,34 @@ TEST_CASE("CUMULATIVE_* judging: a running float32 scan passes, a scan that skip
     CHECK(judged(true, prod));
     CHECK_FALSE(judged(true, off));
 }
+
+TEST_CASE("CUMULATIVE_PRODUCT judging: a running FLOAT16 product that overflows before a zero gives NaN, and passes") {
+    // 4^8 = 65536 passes FLOAT16's largest finite value (65504): a running product in FLOAT16 is
+    // +inf from the eighth factor on, and inf * 0 = NaN at the zero. The exact prefix products
+    // are 4^k (the golden +inf from k = 8) and then exactly 0.
+    auto judged = [](const std::vector<half>& x, const std::vector<half>& actual) {
+        Case c;
+        c.op = scan_op<PROD>(DataType::FLOAT16, {uint32_t(x.size())}, 0, false, false);
+        c.inputs["InputTensor"] = logical_buffer(get<PROD>(c.op.Desc).InputTensor, x);
+        c = with_golden(c, "OutputTensor");
+        std::vector<std::byte> b(actual.size() * 2);
+        std::memcpy(b.data(), actual.data(), b.size());
+        return census(c, "OutputTensor", b, {}).passed();
+    };
+    const half four = from_bits<half>(0x4400), zero = from_bits<half>(0x0000), one = from_bits<half>(0x3c00);
+    const half inf = from_bits<half>(0x7c00), nan = from_bits<half>(0x7e00);
+    std::vector<half> x(8, four), running;
+    x.push_back(zero);
+    float p = 1;  // 4^k is exact in float; rounded to FLOAT16 it is 4^k up to 4^7, then +inf
+    for (size_t k = 0; k < 8; ++k) {
+        p *= 4;
+        running.push_back(k < 7 ? from_bits<half>(uint16_t(0x4400 + 0x800 * k)) : inf);
+    }
+    REQUIRE(p == 65536.f);
+    running.push_back(nan);
+    CHECK(judged(x, running));
+    // With factors that cannot overflow (2, 1 and a zero), the product is exactly 0 in every
+    // order: NaN is a wrong answer there.
+    CHECK(judged({from_bits<half>(0x4000), one, zero}, {from_bits<half>(0x4000), from_bits<half>(0x4000), zero}));
+    CHECK_FALSE(judged({from_bits<half>(0x4000), one, zero}, {from_bits<half>(0x4000), from_bits<half>(0x4000), nan}));
+}

@@ -346,6 +346,32 @@ TEST_CASE("REDUCE judging: a float32 backend summing naively passes; a dropped t
     CHECK_FALSE(judged(DML_REDUCE_FUNCTION_L2, sq));
 }
 
+TEST_CASE("REDUCE LOG_SUM judging: where rounding can flip the sum's sign, NaN and -inf pass; elsewhere they fail") {
+    auto judged = [](const std::vector<float>& x, float actual) {
+        Case c;
+        c.op = reduce_op(DML_REDUCE_FUNCTION_LOG_SUM, DataType::FLOAT32, DataType::FLOAT32, {uint32_t(x.size())}, {0});
+        c.inputs["InputTensor"] = logical_buffer(get<RD>(c.op.Desc).InputTensor, x);
+        c = with_golden(c, "OutputTensor");
+        std::vector<std::byte> b(4);
+        std::memcpy(b.data(), &actual, 4);
+        return census(c, "OutputTensor", b, {}).passed();
+    };
+    const float nan = std::numeric_limits<float>::quiet_NaN(), inf = std::numeric_limits<float>::infinity();
+    // The exact sum is 0.5 (golden log 0.5); float32 adding left to right gets 2^100, 0, -0.5:
+    // log(-0.5) = NaN. Adding 1 - 0.5 first gets 0.5; (2^100 + 1) + (-2^100 - 0.5) gets 0: -inf.
+    const std::vector<float> flips = {0x1p100f, 1.f, -0x1p100f, -0.5f};
+    float left = 0;
+    for (float v : flips) left += v;
+    REQUIRE(left == -0.5f);
+    CHECK(judged(flips, std::log(left)));
+    CHECK(judged(flips, -inf));
+    CHECK(judged(flips, std::log(0.5f)));
+    // A well-conditioned sum (1 + 2): its bound is finite, so a NaN or an infinity is a wrong answer.
+    CHECK(judged({1.f, 2.f}, std::log(3.f)));
+    CHECK_FALSE(judged({1.f, 2.f}, nan));
+    CHECK_FALSE(judged({1.f, 2.f}, -inf));
+}
+
 // k * 2^-24 rounded to FLOAT16 nearest-even by integer arithmetic: keep the 11 leading bits
 // (subnormals, below 2^10 * 2^-24, are on the grid already), ties to even. The result is on
 // FLOAT16's grid, so converting the double to FLOAT16 is exact (65536 and above: infinity).
