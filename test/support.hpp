@@ -26,6 +26,8 @@
 #include <string>
 #include <vector>
 
+#include <unistd.h>
+
 namespace dmlref::test {
 
 // All eleven storage types, for TEST_CASE_TEMPLATE.
@@ -174,7 +176,9 @@ inline uint64_t flatten(const std::vector<uint32_t>& c, const std::vector<uint32
 // A scratch folder, temp/dmlref-NAME, emptied when made and removed with the object.
 struct Dir {
     std::filesystem::path path;
-    explicit Dir(const std::string& name) : path(std::filesystem::temp_directory_path() / ("dmlref-" + name)) {
+    // Named by the process too: two test runs at once (two build trees) must not share a folder.
+    explicit Dir(const std::string& name)
+        : path(std::filesystem::temp_directory_path() / ("dmlref-" + name + "-" + std::to_string(::getpid()))) {
         std::filesystem::remove_all(path);
         std::filesystem::create_directories(path);
     }

@@ -57,7 +57,7 @@ std::string with(json j, const std::function<void(json&)>& edit) {
 
 TEST_CASE("every kind of bad case gets a clear error: file, JSON path, rule") {
     namespace fs = std::filesystem;
-    const fs::path dir = fs::temp_directory_path() / "dmlref-bad-inputs";
+    const fs::path dir = fs::temp_directory_path() / ("dmlref-bad-inputs-" + std::to_string(::getpid()));
     fs::create_directories(dir);
     {   // a FLOAT64 .npy for the dtype mismatch row
         NpyArray a;

@@ -113,7 +113,7 @@ TEST_CASE("Fill and Iota") {
 }
 
 TEST_CASE(".npy inputs, and .npy files written and read back for every type") {
-    const fs::path dir = fs::temp_directory_path() / "dmlref-npy-test";
+    const fs::path dir = fs::temp_directory_path() / ("dmlref-npy-test-" + std::to_string(::getpid()));
     fs::create_directories(dir);
     for (DataType t : kAllDataTypes) {
         NpyArray a;

@@ -3,11 +3,13 @@
 // bundled cases exported and imported back, bit for bit.
 #include "support.hpp"
 
+#include "dmlref/descs/padding.hpp"
 #include "dmlref/dxdispatch.hpp"
 #include "dmlref/npy.hpp"
 
 #include <nlohmann/json.hpp>
 
+#include <bit>
 #include <filesystem>
 #include <fstream>
 
@@ -258,4 +260,30 @@ TEST_CASE("export: inputs JSON cannot spell go to a .npy file beside the model, 
     REQUIRE_FALSE(di.has_errors());
     const Case back = parse_case(parse_json_text(text), dir / "b.json", di);
     check_bits(as_values<uint32_t>(back.inputs.at("InputTensor")), std::vector<uint32_t>{0x7fc00001, 0xffc00000, 0x7f800001});
+}
+
+TEST_CASE("export then import: a non-finite FLOAT desc field written as DxDispatch's \"NaN\" or \"-Inf\" comes back") {
+    Dir dir("dxdispatch-test-nonfinite-desc");
+    for (const char* value : {"\"nan\"", "\"-inf\"", "\"inf\""}) {
+        INFO(value);
+        Diagnostics d;
+        const Case c = parse_case(parse_json_text(std::string(R"({"format": 1, "operator": "PADDING",
+            "desc": {"InputTensor": {"DataType": "FLOAT32", "Sizes": [2]}, "OutputTensor": {"DataType": "FLOAT32", "Sizes": [3]},
+                     "PaddingMode": "CONSTANT", "PaddingValue": )") + value + R"(, "DimensionCount": 1, "StartPadding": [1], "EndPadding": [0]},
+            "inputs": {"InputTensor": [-1, 2]}})"), "c.json", d);
+        REQUIRE_FALSE(d.has_errors());
+        const DxExport x = export_dxdispatch(c, "m", "");
+        const auto model = nlohmann::json::parse(x.model);
+        const std::string written = model["dispatchables"].begin().value()["desc"]["PaddingValue"].get<std::string>();
+        CHECK((written == "NaN" || written == "Inf" || written == "-Inf"));  // DxDispatch's spelling
+        std::ofstream(dir / "m.json", std::ios::binary) << x.model;
+        Diagnostics di;
+        const std::string text = import_dxdispatch(dir / "m.json", di);
+        for (const auto& item : di.items()) INFO(format(item, "m.json"));
+        REQUIRE_FALSE(di.has_errors());
+        const Case back = parse_case(parse_json_text(text), dir / "b.json", di);
+        REQUIRE_FALSE(di.has_errors());
+        const float a = get<DML_PADDING_OPERATOR_DESC>(c.op.Desc).PaddingValue, b = get<DML_PADDING_OPERATOR_DESC>(back.op.Desc).PaddingValue;
+        CHECK(std::bit_cast<uint32_t>(a) == std::bit_cast<uint32_t>(b));
+    }
 }

@@ -93,7 +93,7 @@ TEST_CASE("printable escapes control characters, C1 controls and bytes that are 
 }
 
 TEST_CASE("the atomic writer replaces files whole and never writes through a link") {
-    const fs::path dir = fs::temp_directory_path() / "dmlref-atomic-test";
+    const fs::path dir = fs::temp_directory_path() / ("dmlref-atomic-test-" + std::to_string(::getpid()));
     fs::remove_all(dir);
     fs::create_directories(dir);
     write_file_atomic(dir / "a.txt", "old");

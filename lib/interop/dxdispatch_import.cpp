@@ -5,6 +5,7 @@
 #include "dmlref/checked.hpp"
 
 #include <fstream>
+#include <functional>
 #include <set>
 #include <sstream>
 
@@ -175,6 +176,20 @@ std::string import_dxdispatch(const fs::path& model, Diagnostics& diags, const D
         ordered_json* t = value.is_object() && value.contains("Desc") ? &value["Desc"] : &value;
         if (t->is_object() && t->contains("TotalTensorSizeInBytes") && (*t)["TotalTensorSizeInBytes"] == 0) t->erase("TotalTensorSizeInBytes");
     }
+    // DxDispatch spells non-finite floats "NaN", "Inf" and "-Inf" (export-dxdispatch writes them
+    // so); a case spells them "nan", "inf" and "-inf". No enumeration or type name is spelled so.
+    // (Strings here are the writer's escaped tokens, json_text.)
+    std::function<void(ordered_json&)> respell = [&](ordered_json& v) {
+        if (v.is_string()) {
+            const std::string s = v.get<std::string>();
+            if (s == json_text("NaN")) v = json_text("nan");
+            else if (s == json_text("Inf")) v = json_text("inf");
+            else if (s == json_text("-Inf")) v = json_text("-inf");
+        } else if (v.is_structured()) {
+            for (auto& e : v) respell(e);
+        }
+    };
+    respell(case_desc);
     ordered_json c;
     c["format"] = kCaseFormatVersion;
     c["name"] = json_text(options.name.empty() ? model.stem().string() : options.name);
