@@ -33,6 +33,18 @@ struct Conv {
     Sizes s, d, sp, ep, op;
 };
 
+// DimensionCount, the arrays (an empty one: its default in every dimension) and GroupCount.
+template <class D, class C> void set_geometry(D& d, const C& c) {
+    const size_t n = c.x.size() - 2;
+    auto or_default = [&](const Sizes& v, uint32_t def) { return v.empty() ? Sizes(n, def) : v; };
+    d.DimensionCount = uint32_t(n);
+    d.Strides = or_default(c.s, 1);
+    d.Dilations = or_default(c.d, 1);
+    d.StartPadding = or_default(c.sp, 0);
+    d.EndPadding = or_default(c.ep, 0);
+    d.GroupCount = c.groups;
+}
+
 Operator make(const Conv& c) {
     DML_CONVOLUTION_OPERATOR_DESC d;
     const size_t n = c.x.size() - 2;
@@ -46,14 +58,8 @@ Operator make(const Conv& c) {
     }
     d.Mode = c.mode;
     d.Direction = c.direction;
-    d.DimensionCount = uint32_t(n);
-    auto or_default = [&](const Sizes& v, uint32_t def) { return v.empty() ? Sizes(n, def) : v; };
-    d.Strides = or_default(c.s, 1);
-    d.Dilations = or_default(c.d, 1);
-    d.StartPadding = or_default(c.sp, 0);
-    d.EndPadding = or_default(c.ep, 0);
-    d.OutputPadding = or_default(c.op, 0);
-    d.GroupCount = c.groups;
+    set_geometry(d, c);
+    d.OutputPadding = c.op.empty() ? Sizes(n, 0) : c.op;
     return {OperatorType::CONVOLUTION, d};
 }
 
@@ -457,7 +463,6 @@ struct IntConv {
 
 Operator make(const IntConv& c) {
     DML_CONVOLUTION_INTEGER_OPERATOR_DESC d;
-    const size_t n = c.x.size() - 2;
     d.InputTensor = desc(c.xt, c.x);
     d.FilterTensor = desc(c.wt, c.w);
     d.OutputTensor = desc(DataType::INT32, c.y);
@@ -467,13 +472,7 @@ Operator make(const IntConv& c) {
         z[1] = uint32_t(c.wz.size());
         d.FilterZeroPointTensor = desc(c.wt, z);
     }
-    d.DimensionCount = uint32_t(n);
-    auto or_default = [&](const Sizes& v, uint32_t def) { return v.empty() ? Sizes(n, def) : v; };
-    d.Strides = or_default(c.s, 1);
-    d.Dilations = or_default(c.d, 1);
-    d.StartPadding = or_default(c.sp, 0);
-    d.EndPadding = or_default(c.ep, 0);
-    d.GroupCount = c.groups;
+    set_geometry(d, c);
     return {OperatorType::CONVOLUTION_INTEGER, d};
 }
 
