@@ -1,0 +1,55 @@
+// CONVOLUTION and CONVOLUTION_INTEGER.
+// What reference/convolution.cpp defines for the family's record (reference/convolution_record.cpp)
+// and tests. Internal to dmlref.
+#pragma once
+
+#include "dmlref/descs/convolution.hpp"
+#include "dmlref/explain.hpp"
+#include "dmlref/terms.hpp"
+#include "common.hpp"
+
+#include <array>
+#include <functional>
+
+namespace dmlref::reference {
+
+// The geometry of one convolution, spatial dimensions padded at the front to three (size 1,
+// kernel 1, stride 1, dilation 1, no padding), so that every loop has the same shape.
+struct ConvolutionGeometry {
+    bool backward = false;  // Direction BACKWARD (transposed)
+    bool flip = false;      // Mode CONVOLUTION: the kernel reversed along every spatial dimension
+    uint32_t spatial = 0;   // DimensionCount
+    uint64_t batch = 0, in_channels = 0, out_channels = 0, groups = 1;
+    // The filter's own two leading sizes: {M, C / G} forward, {C, M / G} backward.
+    uint64_t filter_batch = 0, filter_channels = 0;
+    std::array<int64_t, 3> in{1, 1, 1}, out{1, 1, 1}, kernel{1, 1, 1}, stride{1, 1, 1}, dilation{1, 1, 1}, start{0, 0, 0};
+    uint64_t in_plane() const { return uint64_t(in[0] * in[1] * in[2]); }
+    uint64_t out_plane() const { return uint64_t(out[0] * out[1] * out[2]); }
+    uint64_t taps() const { return uint64_t(kernel[0] * kernel[1] * kernel[2]); }
+    // The products per output element at most: a group's input channels times the kernel.
+    uint64_t max_terms() const { return (in_channels / groups) * taps(); }
+};
+
+// From a desc that validates.
+ConvolutionGeometry convolution_geometry(const DML_CONVOLUTION_OPERATOR_DESC& d);
+ConvolutionGeometry convolution_geometry(const DML_CONVOLUTION_INTEGER_OPERATOR_DESC& d);
+
+// The products of output element `e` (logical row-major over OutputTensor), in a fixed order:
+// f(x, w) with the logical indices of the InputTensor and FilterTensor elements multiplied.
+// Padding gives no product (ConvolutionPadding=NoTerm).
+void for_each_product(const ConvolutionGeometry& g, uint64_t e, const std::function<void(uint64_t x, uint64_t w)>& f);
+// The output channel of element `e`.
+inline uint64_t output_channel(const ConvolutionGeometry& g, uint64_t e) { return (e / g.out_plane()) % g.out_channels; }
+
+void validate(const DML_CONVOLUTION_OPERATOR_DESC& d, Diagnostics& diags);
+void evaluate(const DML_CONVOLUTION_OPERATOR_DESC& d, const Bindings& b);
+void validate(const DML_CONVOLUTION_INTEGER_OPERATOR_DESC& d, Diagnostics& diags);
+void evaluate(const DML_CONVOLUTION_INTEGER_OPERATOR_DESC& d, const Bindings& b);
+
+// Judging CONVOLUTION's float output (docs/tolerance.md, "Convolution"): without an activation,
+// every element's products and bias as terms; with one, a computed bound through it.
+void convolution_bounds(const Operator& op, const InputBuffer& input, const ArithmeticProfile& p, TermSink& sink);
+
+bool explain_convolution(const Case& c, std::string_view output, uint64_t flat, FamilyExplanation& out);
+
+}  // namespace dmlref::reference
