@@ -41,8 +41,8 @@ const std::set<std::string> kNoDescriptorYet = {
     "BATCH_NORMALIZATION", "BATCH_NORMALIZATION_GRAD", "BATCH_NORMALIZATION_TRAINING", "BATCH_NORMALIZATION_TRAINING_GRAD",
     "ROI_ALIGN", "ROI_ALIGN1", "ROI_ALIGN_GRAD", "GATHER", "GATHER_ELEMENTS", "GATHER_ND", "GATHER_ND1",
     "SCATTER_ELEMENTS", "SCATTER_ND", "ONE_HOT", "TOP_K", "TOP_K1", "JOIN", "SPLIT",
-    // REVERSE_SUBSEQUENCES' lengths: a second tensor with its own type and values.
-    "REVERSE_SUBSEQUENCES"};
+    // REVERSE_SUBSEQUENCES' lengths and MAX_UNPOOLING's indices: a second tensor with its own type and values.
+    "REVERSE_SUBSEQUENCES", "MAX_UNPOOLING"};
 
 }  // namespace
 
