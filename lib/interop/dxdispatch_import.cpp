@@ -174,6 +174,14 @@ std::string import_dxdispatch(const fs::path& model, Diagnostics& diags, const D
     for (auto& [field, value] : case_desc.items()) {
         ordered_json* t = value.is_object() && value.contains("Desc") ? &value["Desc"] : &value;
         if (t->is_object() && t->contains("TotalTensorSizeInBytes") && (*t)["TotalTensorSizeInBytes"] == 0) t->erase("TotalTensorSizeInBytes");
+        // A DML_SCALAR_UNION's float member as DxDispatch spells it ({"Float32": "Inf"}, what
+        // export-dxdispatch writes): "NaN", "Inf" and "-Inf" in dmlref's spelling.
+        if (value.is_object() && value.size() == 1 && (value.contains("Float32") || value.contains("Float64"))) {
+            ordered_json& m = value.begin().value();  // strings are raw tokens here: quoted JSON text
+            if (m.is_string())
+                for (const char* s : {"nan", "inf", "-inf"})
+                    if (iequals(m.get<std::string>(), json_text(s))) m = json_text(s);
+        }
     }
     ordered_json c;
     c["format"] = kCaseFormatVersion;
