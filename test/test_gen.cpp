@@ -439,9 +439,16 @@ TEST_CASE("coverage: cells, features and holes") {
     //   the convolutions (DML_CONVOLUTION_OPERATOR_DESC: FLOAT32 and FLOAT16, 3 to 5 dimensions from 4.0;
     //     DML_CONVOLUTION_INTEGER_OPERATOR_DESC: INT8 and UINT8, 3 to 4 from 4.0) = 2 x 3 + 2 x 2.
     const uint64_t convolution_cells = 2 * 3 + 2 * 2;
+    //   FILL_VALUE_CONSTANT, FILL_VALUE_SEQUENCE, ranks 1..8 (their pages: 1 to 8 from 4.0), by OutputTensor's
+    //     11 types = 2 x 11 x 8.
+    const uint64_t fill_cells = 2 * 11 * 8;
+    //   REVERSE_SUBSEQUENCES, ranks 1..8 (its page: 1 to 8 from 4.0), by InputTensor's 11 types = 1 x 11 x 8.
+    const uint64_t reverse_cells = 1 * 11 * 8;
+    //   MAX_UNPOOLING, ranks 1..8 (dmlref's scope; its page: 4-D), by InputTensor's 11 types = 1 x 11 x 8.
+    const uint64_t unpooling_cells = 1 * 11 * 8;
     CHECK(none.scope == 7 * 11 * 6 + 2 * 11 * 7 + 35 * 11 * 8 + 4 * 11 * 8 + roi_align_cells + element_wise_logic_cells + cast_cells +
                         value_scale_2d_cells + activation_cells + reduction_cells + cumulative_cells + indexing_cells +
-                        data_movement_cells + convolution_cells);
+                        data_movement_cells + convolution_cells + fill_cells + reverse_cells + unpooling_cells);
     CHECK(scope_ranks(OperatorType::ROI_ALIGN_GRAD) == std::pair<uint32_t, uint32_t>{4, 4});
     CHECK(scope_type(OperatorType::ROI_ALIGN1, DataType::FLOAT16));
     CHECK_FALSE(scope_type(OperatorType::ROI_ALIGN1, DataType::FLOAT64));

@@ -35,6 +35,7 @@ enum class Reading : uint8_t {
     BnActivationPositiveZero,  // BnActivationSignedZero=PositiveZero
     ShiftCountModuloWidth,     // ShiftCount=ModuloWidth
     SignedShiftArithmetic,     // SignedShift=Arithmetic
+    FillSequenceStartPlusIndexTimesDelta,  // FillSequenceValue=StartPlusIndexTimesDelta
     Count
 };
 

@@ -62,10 +62,16 @@ bool in_directml_tables(OperatorType t, DataType type, uint32_t rank) {
 std::vector<std::string> applicable_features(OperatorType t) {
     std::vector<std::string> f;
     if (!info(t).InPlace.empty()) f.push_back("in-place");
-    f.insert(f.end(), {"strided-tensor", "broadcast"});
+    f.push_back("strided-tensor");
+    // Broadcast, NaN and infinite inputs need an input tensor: an operator without one (the
+    // fills) writes its output only, which may not overlap itself.
+    const Operator op = make_operator(t);
+    bool inputs = false;
+    for (const auto& x : tensor_fields(op)) inputs = inputs || x.role == TensorRole::Input;
+    if (inputs) f.push_back("broadcast");
     // NaN and infinity need a float input: not applicable where dmlref's scope is integer types only.
     const auto& scope = kit::record(t).ScopeTypes;
-    if (scope.empty() || std::any_of(scope.begin(), scope.end(), [](DataType d) { return is_float(d); }))
+    if (inputs && (scope.empty() || std::any_of(scope.begin(), scope.end(), [](DataType d) { return is_float(d); })))
         f.insert(f.end(), {"nan-input", "inf-input"});
     for (std::string_view n : kit::record(t).features) f.emplace_back(n);
     f.push_back("error-case");

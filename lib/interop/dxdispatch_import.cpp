@@ -176,15 +176,15 @@ std::string import_dxdispatch(const fs::path& model, Diagnostics& diags, const D
         ordered_json* t = value.is_object() && value.contains("Desc") ? &value["Desc"] : &value;
         if (t->is_object() && t->contains("TotalTensorSizeInBytes") && (*t)["TotalTensorSizeInBytes"] == 0) t->erase("TotalTensorSizeInBytes");
     }
-    // DxDispatch spells non-finite floats "NaN", "Inf" and "-Inf" (export-dxdispatch writes them
-    // so); a case spells them "nan", "inf" and "-inf". No enumeration or type name is spelled so.
-    // (Strings here are the writer's escaped tokens, json_text.)
+    // DxDispatch reads non-finite floats as "nan", "inf" and "-inf" in any case, and
+    // export-dxdispatch writes "NaN", "Inf", "-Inf" (a FLOAT field, or a DML_SCALAR_UNION's
+    // {"Float32": "Inf"}); a case spells them in lower case. No enumeration or type name is
+    // spelled so. (Strings here are the writer's escaped tokens, json_text.)
     std::function<void(ordered_json&)> respell = [&](ordered_json& v) {
         if (v.is_string()) {
             const std::string s = v.get<std::string>();
-            if (s == json_text("NaN")) v = json_text("nan");
-            else if (s == json_text("Inf")) v = json_text("inf");
-            else if (s == json_text("-Inf")) v = json_text("-inf");
+            for (const char* spelling : {"nan", "inf", "-inf"})
+                if (iequals(s, json_text(spelling))) v = json_text(spelling);
         } else if (v.is_structured()) {
             for (auto& e : v) respell(e);
         }

@@ -76,6 +76,12 @@ std::vector<Alternative> make_alternatives() {
          "BIT_SHIFT_RIGHT of a signed integer type is arithmetic: the sign bit comes in at the top (INT8 -128 >> 1 is -64; "
          "a count of the width or more gives -1 or 0)",
          "PyTorch bitwise_right_shift and C++'s >> on signed types, numpy right_shift", {OT::ELEMENT_WISE_BIT_SHIFT_RIGHT}},
+        {Reading::FillSequenceStartPlusIndexTimesDelta, "FillSequenceValue", "StartPlusIndexTimesDelta",
+         "FILL_VALUE_SEQUENCE's element i is ValueStart + i * ValueDelta computed exactly and rounded once to the type, "
+         "not the page's running Value += Delta rounded at every step (the readings agree for integers)",
+         "kernels that compute each element from its index (a GPU thread per element); PyTorch's and numpy's arange "
+         "compute start + i * step per element, in the type's arithmetic (at most two roundings)",
+         {OT::FILL_VALUE_SEQUENCE}},
     };
 }
 
