@@ -60,31 +60,10 @@ struct Input {
     Input& operator=(const Input&) = delete;
 };
 
-// f(x) rounded once to T. MPFR's result at working precision w is correctly rounded to w bits, so
-// it is within half a unit of its last place, 2^(EXP - w - 1) < 2^(EXP - w): w correct bits; its
-// ternary value 0 says the result is exact. A result of magnitude 2^4096 or more (exp, sinh, cosh
-// of |x| > 2839) rounds to an infinity of its sign in every type (INT64 saturates), and one below
-// 2^-4096 (exp of x < -2839) to a zero of its sign: they are stored so, exactly, sparing the
-// rational arithmetic of a 4096-bit number.
+// f(x) rounded once to T: MPFR's function as an MpfrCall.
 template <class T> T rounded(MathFunction f, mpfr_srcptr x) {
     const MpfrFunction fn = kMpfr[size_t(f)];
-    return correctly_rounded<T>([&](mpfr_ptr r, mpfr_prec_t w) -> long {
-        const int ternary = fn(r, x, MPFR_RNDN);
-        if (mpfr_regular_p(r) && mpfr_get_exp(r) > 4096) { mpfr_set_inf(r, mpfr_sgn(r)); return kExact; }
-        if (mpfr_regular_p(r) && mpfr_get_exp(r) < -4096) { mpfr_set_zero(r, mpfr_sgn(r)); return kExact; }
-        return ternary == 0 ? kExact : long(w);
-    });
-}
-
-// g(x) = x * Scale + Bias as SQRT's: two roundings to float32 (float64 for FLOAT64 data).
-template <class T> double scale_bias(T x, const DML_SCALE_BIAS& sb) {
-    if constexpr (std::is_same_v<T, double>) {
-        const double product = x * double(sb.Scale);
-        return product + double(sb.Bias);
-    } else {
-        const float product = float(widen(x)) * sb.Scale;
-        return double(float(product + sb.Bias));
-    }
+    return mpfr_call_rounded<T>([&](mpfr_ptr r) { return fn(r, x, MPFR_RNDN); });
 }
 
 // The rule ids: [op].same-data-type, [op].same-sizes, [op].scale-bias-integer.
@@ -112,7 +91,7 @@ void evaluate_math(MathFunction f, const TensorDesc& in, const TensorDesc& out, 
     const TensorView Y(out, b.at("OutputTensor"));
     dispatch(in.DataType, [&]<class T>() {
         if constexpr (is_floating_v<T>) {
-            if (sb) map_elements<T, T>(Y, [&](T x) { return math_rounded<T>(f, scale_bias(x, *sb)); }, X);
+            if (sb) map_elements<T, T>(Y, [&](T x) { return math_rounded<T>(f, scale_bias_value(x, *sb)); }, X);
             else map_elements<T, T>(Y, [&](T x) { return math_rounded<T>(f, widen(x)); }, X);
         } else {
             map_elements<T, T>(Y, [&](T x) { return math_integer<T>(f, x); }, X);
@@ -144,6 +123,45 @@ std::optional<MathFunction> math_function_of(OperatorType t) {
         default: return std::nullopt;
     }
 }
+
+// MPFR's result at working precision w is correctly rounded to w bits, so it is within half a unit
+// of its last place, 2^(EXP - w - 1) < 2^(EXP - w): w correct bits; its ternary value 0 says the
+// result is exact. A result of magnitude 2^4096 or more (exp, sinh, cosh of |x| > 2839, a huge
+// power) rounds to an infinity of its sign in every type (INT64 saturates), and one below 2^-4096
+// to a zero of its sign: they are stored so, exactly, sparing the rational arithmetic of a
+// 4096-bit number.
+template <class T> T mpfr_call_rounded(const MpfrCall& f) {
+    return correctly_rounded<T>([&](mpfr_ptr r, mpfr_prec_t w) -> long {
+        const int ternary = f(r);
+        if (mpfr_regular_p(r) && mpfr_get_exp(r) > 4096) { mpfr_set_inf(r, mpfr_sgn(r)); return kExact; }
+        if (mpfr_regular_p(r) && mpfr_get_exp(r) < -4096) { mpfr_set_zero(r, mpfr_sgn(r)); return kExact; }
+        return ternary == 0 ? kExact : long(w);
+    });
+}
+template half mpfr_call_rounded<half>(const MpfrCall&);
+template float mpfr_call_rounded<float>(const MpfrCall&);
+template double mpfr_call_rounded<double>(const MpfrCall&);
+template int8_t mpfr_call_rounded<int8_t>(const MpfrCall&);
+template int16_t mpfr_call_rounded<int16_t>(const MpfrCall&);
+template int32_t mpfr_call_rounded<int32_t>(const MpfrCall&);
+template int64_t mpfr_call_rounded<int64_t>(const MpfrCall&);
+template uint8_t mpfr_call_rounded<uint8_t>(const MpfrCall&);
+template uint16_t mpfr_call_rounded<uint16_t>(const MpfrCall&);
+template uint32_t mpfr_call_rounded<uint32_t>(const MpfrCall&);
+template uint64_t mpfr_call_rounded<uint64_t>(const MpfrCall&);
+
+template <class T> double scale_bias_value(T x, const DML_SCALE_BIAS& sb) {
+    if constexpr (std::is_same_v<T, double>) {
+        const double product = x * double(sb.Scale);
+        return product + double(sb.Bias);
+    } else {
+        const float product = float(widen(x)) * sb.Scale;
+        return double(float(product + sb.Bias));
+    }
+}
+template double scale_bias_value<half>(half, const DML_SCALE_BIAS&);
+template double scale_bias_value<float>(float, const DML_SCALE_BIAS&);
+template double scale_bias_value<double>(double, const DML_SCALE_BIAS&);
 
 MathDesc math_desc(const OperatorDesc& od) {
     using namespace dmlref;
@@ -223,7 +241,7 @@ bool explain_math(const Case& c, std::string_view, uint64_t flat, FamilyExplanat
         x = dispatch(in.DataType, [&]<class T>() -> double {
             if constexpr (is_floating_v<T>) {
                 const T v = from_bits<T>(bits_t<T>(xin.bits));
-                return sb ? scale_bias(v, *sb) : widen(v);
+                return sb ? scale_bias_value(v, *sb) : widen(v);
             } else {
                 return 0;
             }

@@ -94,6 +94,115 @@ template <class D, void (*V)(const D&, Diagnostics&), void (*E)(const D&, const 
     return r;
 }
 
+// ---- POW, CONSTANT_POW, ATAN_YX (reference/element_wise_pow.cpp) -----------------------------
+
+constexpr Policy kPowIntegers{"PowIntegers", "ExactWrapped"};
+constexpr Policy kIntegerDivisionByZero{"IntegerDivisionByZero", "AllBitsSet"};
+constexpr Policy kAtanYxOrigin{"AtanYxOrigin", "C99AnnexF"};
+
+// POW and CONSTANT_POW: 4 ULP (+2 with ScaleBias), ATAN_YX: 6 ULP (docs/tolerance.md, "Element-wise math").
+std::optional<Tolerance> pow_tolerance(const OperatorDesc& od, std::string_view) {
+    Tolerance t;
+    t.Kind = "Summed";
+    if (const auto* a = od.get_if<DML_ELEMENT_WISE_ATAN_YX_OPERATOR_DESC>()) {
+        if (!is_float(a->OutputTensor.DataType)) return std::nullopt;
+        t.MaxTerms = 7;
+        t.Why = "atan2(y, x) within 6 ULP (assumed: CUDA documents 3 ULP for atan2f, doubled), within 6.5 ULP of the correctly "
+                "rounded golden; a NaN matches any NaN (docs/tolerance.md, Element-wise math)";
+        return t;
+    }
+    DataType out = DataType::UNKNOWN;
+    bool sb = false;
+    if (const auto* d = od.get_if<DML_ELEMENT_WISE_POW_OPERATOR_DESC>()) out = d->OutputTensor.DataType, sb = d->ScaleBias.has_value();
+    if (const auto* d = od.get_if<DML_ELEMENT_WISE_CONSTANT_POW_OPERATOR_DESC>()) out = d->OutputTensor.DataType, sb = d->ScaleBias.has_value();
+    if (!is_float(out)) return std::nullopt;
+    t.MaxTerms = sb ? 7 : 5;
+    t.Why = std::string("pow(x, p) within 4 ULP (assumed: torch.pow measured within 0.88 ULP on a GPU, docs/tolerance.md; an exp2(p log2 x) "
+                        "lowering's exponent error is not covered)") +
+            (sb ? ", ScaleBias's g(x) fused or unfused 2 more (assumed), within 6.5 ULP" : ", within 4.5 ULP") +
+            " of the correctly rounded golden; a NaN matches any NaN (docs/tolerance.md, Element-wise math)";
+    return t;
+}
+
+void pow_features(const Case& c, std::vector<std::string>& f) {
+    if (const auto* d = c.op.Desc.get_if<DML_ELEMENT_WISE_POW_OPERATOR_DESC>(); d && d->ScaleBias) f.push_back("scale-bias");
+    if (const auto* d = c.op.Desc.get_if<DML_ELEMENT_WISE_CONSTANT_POW_OPERATOR_DESC>(); d && d->ScaleBias) f.push_back("scale-bias");
+}
+
+// POW below DML_FEATURE_LEVEL_3_0: "ExponentTensor must match the type of InputTensor".
+void pow_support_rules(const OperatorDesc& od, uint32_t level, std::vector<std::string>& why) {
+    const auto& d = get<DML_ELEMENT_WISE_POW_OPERATOR_DESC>(od);
+    if (level < 0x3000 && d.ExponentTensor.DataType != d.InputTensor.DataType)
+        why.push_back("until DML_FEATURE_LEVEL_3_0 ExponentTensor must match the type of InputTensor");
+}
+
+// ATAN_YX at the origin (y and x both zero), which the page leaves undefined.
+std::vector<BoundaryElement> atan_yx_origin(const Case& c, std::string_view) {
+    std::vector<BoundaryElement> out;
+    const auto& d = get<DML_ELEMENT_WISE_ATAN_YX_OPERATOR_DESC>(c.op.Desc);
+    auto ia = c.inputs.find("ATensor"), ib = c.inputs.find("BTensor");
+    if (ia == c.inputs.end() || ib == c.inputs.end() || !is_valid(d.ATensor.DataType) || d.ATensor.DataType != d.BTensor.DataType)
+        return out;
+    dispatch(d.ATensor.DataType, [&]<class T>() {
+        const std::vector<T> y = logical_values<T>(d.ATensor, ia->second), x = logical_values<T>(d.BTensor, ib->second);
+        for (size_t i = 0; i < y.size() && i < x.size(); ++i) {
+            const bool zy = is_floating_v<T> ? widen(y[i]) == 0 : y[i] == T(0);
+            const bool zx = is_floating_v<T> ? widen(x[i]) == 0 : x[i] == T(0);
+            if (zy && zx) out.push_back({i, "AtanYxOrigin"});
+        }
+    });
+    return out;
+}
+
+template <class D, void (*V)(const D&, Diagnostics&), void (*E)(const D&, const Bindings&)>
+OperatorRecord two_operand(OperatorInfo info) {
+    auto r = operator_record<D, V, E>(std::move(info));
+    r.outputs = {{"OutputTensor", TypeClass::Float, ToleranceRule::OperatorStated},
+                 {"OutputTensor", TypeClass::Integer, ToleranceRule::Bits}};
+    r.desc_tolerance = pow_tolerance;
+    r.explain = explain_pow;
+    return r;
+}
+
+OperatorRecord pow_record() {
+    auto r = two_operand<DML_ELEMENT_WISE_POW_OPERATOR_DESC, validate, evaluate>({
+        .IntroducedIn = 0x1000,
+        .InPlace = {{"OutputTensor", "InputTensor"}},
+        .Support = {{0x1000, {}, 4, 4, kF32F16}, {0x3000, {}, 1, 8, kEightTypes}},
+        .Policies = {kComputedValue, kNaNResult, kMathSpecialValues, kPowIntegers, kIntegerDivisionByZero, kIntegerResult, kScaleBias,
+                     kSubnormals},
+    });
+    r.features = {"scale-bias"};
+    r.detect = pow_features;
+    r.support_rules = pow_support_rules;
+    r.BaseTensors = {"InputTensor"};
+    return r;
+}
+
+OperatorRecord constant_pow_record() {
+    auto r = two_operand<DML_ELEMENT_WISE_CONSTANT_POW_OPERATOR_DESC, validate, evaluate>({
+        .IntroducedIn = 0x1000,
+        .InPlace = {{"OutputTensor", "InputTensor"}},
+        .Support = {{0x1000, {}, 4, 4, kF32F16}, {0x3000, {}, 1, 8, kF32F16}},
+        .Policies = {kComputedValue, kNaNResult, kMathSpecialValues, kIntegerResult, kScaleBias, kSubnormals},
+    });
+    r.features = {"scale-bias"};
+    r.detect = pow_features;
+    return r;
+}
+
+OperatorRecord atan_yx_record() {
+    auto r = two_operand<DML_ELEMENT_WISE_ATAN_YX_OPERATOR_DESC, validate, evaluate>({
+        .IntroducedIn = 0x3100,
+        .InPlace = {{"OutputTensor", "ATensor"}, {"OutputTensor", "BTensor"}},
+        .Support = {{0x3100, {}, 1, 8, kF32F16}},
+        .Policies = {kComputedValue, kNaNResult, kMathSpecialValues, kSignedZeroResult, kAtanYxOrigin, kIntegerResult, kSubnormals},
+    });
+    r.case_boundary = atan_yx_origin;
+    r.BaseTensors = {"ATensor", "BTensor"};
+    return r;
+}
+
 }  // namespace
 
 }  // namespace dmlref::reference
@@ -117,7 +226,8 @@ const FamilyRecord& element_wise_math_family() {
          math<DML_ELEMENT_WISE_ASINH_OPERATOR_DESC, validate, evaluate>(0x2000),
          math<DML_ELEMENT_WISE_ACOSH_OPERATOR_DESC, validate, evaluate>(0x2000),
          math<DML_ELEMENT_WISE_ATANH_OPERATOR_DESC, validate, evaluate>(0x2000),
-         math<DML_ELEMENT_WISE_ERF_OPERATOR_DESC, validate, evaluate>(0x2000)}};
+         math<DML_ELEMENT_WISE_ERF_OPERATOR_DESC, validate, evaluate>(0x2000), pow_record(), constant_pow_record(),
+         atan_yx_record()}};
     return f;
 }
 }  // namespace dmlref::kit

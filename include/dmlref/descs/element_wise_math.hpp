@@ -1,5 +1,6 @@
 // The descs of the element-wise math family (ELEMENT_WISE_EXP, LOG, SIN, COS, TAN, ASIN, ACOS, ATAN,
-// SINH, COSH, TANH, ASINH, ACOSH, ATANH, ERF), with DirectML.h's struct and field names.
+// SINH, COSH, TANH, ASINH, ACOSH, ATANH, ERF; POW, CONSTANT_POW, ATAN_YX), with DirectML.h's struct
+// and field names.
 #pragma once
 
 #include "dmlref/desc_base.hpp"
@@ -198,6 +199,49 @@ struct DML_ELEMENT_WISE_ERF_OPERATOR_DESC {
         v.tensor("InputTensor", s.InputTensor, TensorRole::Input);
         v.tensor("OutputTensor", s.OutputTensor, TensorRole::Output);
         v.scale_bias("ScaleBias", s.ScaleBias);
+    }
+};
+
+// DML_ELEMENT_WISE_POW_OPERATOR_DESC: OutputTensor = pow(g(x), e), e the element of ExponentTensor.
+struct DML_ELEMENT_WISE_POW_OPERATOR_DESC {
+    static constexpr OperatorType kType = OperatorType::ELEMENT_WISE_POW;
+    TensorDesc InputTensor;
+    TensorDesc ExponentTensor;
+    TensorDesc OutputTensor;
+    std::optional<DML_SCALE_BIAS> ScaleBias;
+    template <class S, class V> static void fields(S& s, V& v) {
+        v.tensor("InputTensor", s.InputTensor, TensorRole::Input);
+        v.tensor("ExponentTensor", s.ExponentTensor, TensorRole::Input);
+        v.tensor("OutputTensor", s.OutputTensor, TensorRole::Output);
+        v.scale_bias("ScaleBias", s.ScaleBias);
+    }
+};
+
+// DML_ELEMENT_WISE_CONSTANT_POW_OPERATOR_DESC: OutputTensor = pow(g(x), Exponent).
+struct DML_ELEMENT_WISE_CONSTANT_POW_OPERATOR_DESC {
+    static constexpr OperatorType kType = OperatorType::ELEMENT_WISE_CONSTANT_POW;
+    TensorDesc InputTensor;
+    TensorDesc OutputTensor;
+    std::optional<DML_SCALE_BIAS> ScaleBias;
+    float Exponent = 0;
+    template <class S, class V> static void fields(S& s, V& v) {
+        v.tensor("InputTensor", s.InputTensor, TensorRole::Input);
+        v.tensor("OutputTensor", s.OutputTensor, TensorRole::Output);
+        v.scale_bias("ScaleBias", s.ScaleBias);
+        v.float32("Exponent", s.Exponent);
+    }
+};
+
+// DML_ELEMENT_WISE_ATAN_YX_OPERATOR_DESC: OutputTensor = atan2(y, x), y from ATensor, x from BTensor.
+struct DML_ELEMENT_WISE_ATAN_YX_OPERATOR_DESC {
+    static constexpr OperatorType kType = OperatorType::ELEMENT_WISE_ATAN_YX;
+    TensorDesc ATensor;
+    TensorDesc BTensor;
+    TensorDesc OutputTensor;
+    template <class S, class V> static void fields(S& s, V& v) {
+        v.tensor("ATensor", s.ATensor, TensorRole::Input);
+        v.tensor("BTensor", s.BTensor, TensorRole::Input);
+        v.tensor("OutputTensor", s.OutputTensor, TensorRole::Output);
     }
 };
 
