@@ -273,3 +273,160 @@ TEST_CASE("element_wise_math: validation rules") {
     CHECK_FALSE(has_error(math_op(OT::ELEMENT_WISE_LOG, DataType::FLOAT16, {2}, DML_SCALE_BIAS{2.0f, 0.0f}), "log.scale-bias-integer",
                           "/desc/ScaleBias"));
 }
+
+// ---- POW, CONSTANT_POW, ATAN_YX -----------------------------------------------------------------
+
+namespace {
+
+using POW = DML_ELEMENT_WISE_POW_OPERATOR_DESC;
+using CONSTANT_POW = DML_ELEMENT_WISE_CONSTANT_POW_OPERATOR_DESC;
+using ATAN_YX = DML_ELEMENT_WISE_ATAN_YX_OPERATOR_DESC;
+
+template <class T, class E> std::vector<T> power(DataType t, DataType et, const std::vector<T>& x, const std::vector<E>& e,
+                                                 std::optional<DML_SCALE_BIAS> sb = std::nullopt) {
+    POW d;
+    d.InputTensor = d.OutputTensor = desc(t, {uint32_t(x.size())});
+    d.ExponentTensor = desc(et, {uint32_t(x.size())});
+    d.ScaleBias = sb;
+    const Operator op{OperatorType::ELEMENT_WISE_POW, d};
+    return as_values<T>(run(op, {{"InputTensor", buffer(d.InputTensor, x)}, {"ExponentTensor", buffer(d.ExponentTensor, e)}}).at("OutputTensor"));
+}
+
+template <class T> std::vector<T> constant_power(DataType t, const std::vector<T>& x, float exponent) {
+    CONSTANT_POW d;
+    d.InputTensor = d.OutputTensor = desc(t, {uint32_t(x.size())});
+    d.Exponent = exponent;
+    return as_values<T>(run({OperatorType::ELEMENT_WISE_CONSTANT_POW, d}, {{"InputTensor", buffer(d.InputTensor, x)}}).at("OutputTensor"));
+}
+
+template <class T> std::vector<T> atan_yx(DataType t, const std::vector<T>& y, const std::vector<T>& x) {
+    ATAN_YX d;
+    d.ATensor = d.BTensor = d.OutputTensor = desc(t, {uint32_t(y.size())});
+    return as_values<T>(run({OperatorType::ELEMENT_WISE_ATAN_YX, d}, {{"ATensor", buffer(d.ATensor, y)}, {"BTensor", buffer(d.BTensor, x)}})
+                            .at("OutputTensor"));
+}
+
+U32 bits_of(const std::vector<float>& v) {
+    U32 out;
+    for (float f : v) out.push_back(to_bits(f));
+    return out;
+}
+std::vector<float> floats(std::initializer_list<uint32_t> b) {
+    std::vector<float> v;
+    for (uint32_t x : b) v.push_back(from_bits<float>(x));
+    return v;
+}
+
+}  // namespace
+
+TEST_CASE("element_wise_math POW: C99 Annex F's special values and exact powers") {
+    // 2^10 = 1024 and 4^0.5 = 2 exactly; (-2)^3 = -8; (-8)^(1/3 rounded) is NaN (a negative base, a non-integral
+    // exponent: the page); pow(NaN, 0) = 1 and pow(1, NaN) = 1; pow(+0, -1) = inf, pow(-0, -1) = -inf, pow(-0, -2) =
+    // inf; pow(-1, inf) = 1; 2^0.5 = 0x3fb504f3; 10^-2 = 0x3c23d70a; 2^128 = inf; 2^-149 the smallest subnormal;
+    // 2^-150, exactly half of it, ties to even: +0.
+    const auto x = floats({0x40000000, 0x40800000, 0xc0000000, 0xc1000000, kNaN, kOne, kZero, kNegZero, kNegZero, kNegOne, 0x40000000,
+                           0x41200000, 0x40000000, 0x40000000, 0x40000000});
+    const auto e = floats({0x41200000, 0x3f000000, 0x40400000, 0x3eaaaaab, kZero, kNaN, kNegOne, kNegOne, 0xc0000000, kInf, 0x3f000000,
+                           0xc0000000, 0x43000000, 0xc3150000, 0xc3160000});
+    CHECK(bits_of(power<float, float>(DataType::FLOAT32, DataType::FLOAT32, x, e)) ==
+          U32{0x44800000, 0x40000000, 0xc1000000, kNaN, kOne, kOne, kInf, kNegInf, kInf, kOne, 0x3fb504f3, 0x3c23d70a, kInf, 0x00000001,
+              kZero});
+    // ScaleBias (2, 0) first: (2 * 1.5)^2 = 9. A FLOAT32 input with an INT32 exponent: 1.5^2 = 2.25, 2^-3 = 0.125.
+    CHECK(bits_of(power<float, float>(DataType::FLOAT32, DataType::FLOAT32, floats({0x3fc00000}), floats({0x40000000}),
+                                      DML_SCALE_BIAS{2.0f, 0.0f})) == U32{0x41100000});
+    CHECK(power<float, int32_t>(DataType::FLOAT32, DataType::INT32, {1.5f, 2.0f}, {2, -3}) == std::vector<float>{2.25f, 0.125f});
+}
+
+TEST_CASE("element_wise_math POW of integers: exact, wrapped; negative exponents truncate") {
+    // INT8: 2^7 = 128 wraps to -128; 3^5 = 243 wraps to -13; (-2)^3 = -8; 2^-1 = 1/2 truncates to 0; 1^-5 = 1;
+    // (-1)^-3 = -1; 0^-1 = 1/0: all bits set (-1); 0^0 = 1.
+    CHECK(power<int8_t, int8_t>(DataType::INT8, DataType::INT8, {2, 3, -2, 2, 1, -1, 0, 0}, {7, 5, 3, -1, -5, -3, -1, 0}) ==
+          std::vector<int8_t>{-128, -13, -8, 0, 1, -1, -1, 1});
+    // UINT8: 2^8 = 256 wraps to 0; 3^4 = 81; UINT32: 3^21 = 10460353203 wraps to 10460353203 - 2 * 2^32 = 1870418611.
+    CHECK(power<uint8_t, uint8_t>(DataType::UINT8, DataType::UINT8, {2, 3}, {8, 4}) == std::vector<uint8_t>{0, 81});
+    CHECK(power<uint32_t, uint32_t>(DataType::UINT32, DataType::UINT32, {3}, {21}) == std::vector<uint32_t>{1870418611u});
+    // An integer input with a float exponent: the exact value rounded half to even and saturated:
+    // 2^0.5 = 1.41 -> 1; 10^9.5 = 3.2e9 -> INT32_MAX; 2^2.0 = 4.
+    CHECK(power<int32_t, float>(DataType::INT32, DataType::FLOAT32, {2, 10, 2}, {0.5f, 9.5f, 2.0f}) ==
+          std::vector<int32_t>{1, INT32_MAX, 4});
+}
+
+TEST_CASE("element_wise_math CONSTANT_POW: one FLOAT exponent") {
+    // Exponent 0.5: 4 -> 2, 2 -> 0x3fb504f3, -1 -> NaN, -0 -> +0 (C99: pow(-0, y) = +0 for y > 0 not an odd integer).
+    CHECK(bits_of(constant_power<float>(DataType::FLOAT32, floats({0x40800000, 0x40000000, kNegOne, kNegZero}), 0.5f)) ==
+          U32{0x40000000, 0x3fb504f3, kNaN, kZero});
+    // Exponent 3: (-0)^3 = -0, (-2)^3 = -8.
+    CHECK(bits_of(constant_power<float>(DataType::FLOAT32, floats({kNegZero, 0xc0000000}), 3.0f)) == U32{kNegZero, 0xc1000000});
+    // INT16 (outside the tables): 3^2.5 = 15.59 -> 16, 200^2 = 40000 saturates to 32767.
+    CHECK(constant_power<int16_t>(DataType::INT16, {3}, 2.5f) == std::vector<int16_t>{16});
+    CHECK(constant_power<int16_t>(DataType::INT16, {200}, 2.0f) == std::vector<int16_t>{32767});
+}
+
+TEST_CASE("element_wise_math ATAN_YX: quadrants, the origin and the infinities") {
+    // atan2(1, 1) = pi/4 (0x3f490fdb); atan2(1, 0) = pi/2; atan2(+0, -0) = pi; atan2(-0, +0) = -0; atan2(-0, -0) = -pi;
+    // atan2(inf, -inf) = 3 pi/4 (0x4016cbe4); atan2(-1, -1) = -3 pi/4 (0xc016cbe4); a NaN gives the canonical NaN.
+    CHECK(bits_of(atan_yx<float>(DataType::FLOAT32, floats({kOne, kOne, kZero, kNegZero, kNegZero, kInf, kNegOne, kNaN | 3}),
+                                 floats({kOne, kZero, kNegZero, kZero, kNegZero, kNegInf, kNegOne, kOne}))) ==
+          U32{0x3f490fdb, 0x3fc90fdb, 0x40490fdb, kNegZero, 0xc0490fdb, 0x4016cbe4, 0xc016cbe4, kNaN});
+    // INT32: atan2(1, -1) = 2.36 -> 2; atan2(-5, -1) = -1.77 -> -2.
+    CHECK(atan_yx<int32_t>(DataType::INT32, {1, -5}, {-1, -1}) == std::vector<int32_t>{2, -2});
+}
+
+TEST_CASE("element_wise_math POW and ATAN_YX agree with glibc's double pow and atan2 rounded, except near ties") {
+    std::mt19937 rng(20261128);
+    std::uniform_real_distribution<float> base(0.0f, 8.0f), exponent(-30.0f, 30.0f), any(-10.0f, 10.0f);
+    std::vector<float> b, p, y, x;
+    for (int i = 0; i < 3000; ++i) {
+        b.push_back(i % 3 ? base(rng) : -std::floor(base(rng)));
+        p.push_back(i % 3 ? exponent(rng) : std::round(exponent(rng)));  // negative bases with integral exponents
+        y.push_back(any(rng));
+        x.push_back(any(rng));
+    }
+    const auto got_pow = power<float, float>(DataType::FLOAT32, DataType::FLOAT32, b, p);
+    const auto got_atan = atan_yx<float>(DataType::FLOAT32, y, x);
+    mpfr_t m1, m2, r;
+    mpfr_inits2(2200, m1, m2, r, (mpfr_ptr)nullptr);
+    int disagreements = 0;
+    for (size_t i = 0; i < b.size(); ++i) {
+        INFO("pow(" << b[i] << ", " << p[i] << "), atan2(" << y[i] << ", " << x[i] << ")");
+        const double dp = std::pow(double(b[i]), double(p[i]));
+        if (std::isnan(dp)) CHECK(to_bits(got_pow[i]) == kNaN);
+        else if (to_bits(float(dp)) != to_bits(got_pow[i])) {
+            ++disagreements;
+            mpfr_set_d(m1, b[i], MPFR_RNDN);
+            mpfr_set_d(m2, p[i], MPFR_RNDN);
+            mpfr_pow(r, m1, m2, MPFR_RNDN);
+            CHECK(to_bits(double(got_pow[i])) == to_bits(mpfr_rounded<float>(static_cast<mpfr_srcptr>(r))));
+        }
+        const double da = std::atan2(double(y[i]), double(x[i]));
+        if (to_bits(float(da)) != to_bits(got_atan[i])) {
+            ++disagreements;
+            mpfr_set_d(m1, y[i], MPFR_RNDN);
+            mpfr_set_d(m2, x[i], MPFR_RNDN);
+            mpfr_atan2(r, m1, m2, MPFR_RNDN);
+            CHECK(to_bits(double(got_atan[i])) == to_bits(mpfr_rounded<float>(static_cast<mpfr_srcptr>(r))));
+        }
+    }
+    mpfr_clears(m1, m2, r, (mpfr_ptr)nullptr);
+    CHECK(disagreements <= 6);
+}
+
+TEST_CASE("element_wise_math POW, CONSTANT_POW, ATAN_YX: validation rules") {
+    POW d;
+    d.InputTensor = d.ExponentTensor = d.OutputTensor = desc(DataType::FLOAT32, {2, 3});
+    d.OutputTensor.DataType = DataType::FLOAT16;
+    CHECK(has_error({OperatorType::ELEMENT_WISE_POW, d}, "pow.same-data-type", "/desc/OutputTensor/DataType"));
+    d.OutputTensor = desc(DataType::FLOAT32, {2, 3});
+    d.ExponentTensor = desc(DataType::INT32, {2, 3});  // a different exponent type is allowed
+    CHECK(validate(Operator{OperatorType::ELEMENT_WISE_POW, d}).items().empty());
+    d.ExponentTensor = desc(DataType::FLOAT32, {3, 2});
+    CHECK(has_error({OperatorType::ELEMENT_WISE_POW, d}, "pow.same-sizes", "/desc/ExponentTensor/Sizes"));
+    CONSTANT_POW c;
+    c.InputTensor = c.OutputTensor = desc(DataType::INT8, {4});
+    c.ScaleBias = DML_SCALE_BIAS{1.0f, 1.0f};
+    CHECK(has_error({OperatorType::ELEMENT_WISE_CONSTANT_POW, c}, "constant-pow.scale-bias-integer", "/desc/ScaleBias"));
+    ATAN_YX a;
+    a.ATensor = a.BTensor = a.OutputTensor = desc(DataType::FLOAT32, {4});
+    a.BTensor.DataType = DataType::FLOAT16;
+    CHECK(has_error({OperatorType::ELEMENT_WISE_ATAN_YX, a}, "atan-yx.same-data-type", "/desc/BTensor/DataType"));
+}
