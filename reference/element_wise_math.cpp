@@ -76,10 +76,7 @@ void validate_math(const TensorDesc& in, const TensorDesc& out, const std::optio
     const std::initializer_list<Named> all = {{"InputTensor", in}, {"OutputTensor", out}};
     require_same_data_type(diags, all, rules.same_type);
     require_same_sizes(diags, all, rules.same_sizes);
-    if (sb && is_valid(in.DataType) && !is_float(in.DataType))
-        diags.error("/desc/ScaleBias", std::string(rules.scale_bias_integer),
-                    "ScaleBias is given for " + std::string(name(in.DataType)) +
-                        " data; the spec does not define x * Scale + Bias for integer tensors (docs/golden.md)");
+    require_float_scale_bias(in, sb, diags, rules.scale_bias_integer);
 }
 
 // Every element of OutputTensor is f of InputTensor's element at its coordinate (read before the
@@ -162,6 +159,13 @@ template <class T> double scale_bias_value(T x, const DML_SCALE_BIAS& sb) {
 template double scale_bias_value<half>(half, const DML_SCALE_BIAS&);
 template double scale_bias_value<float>(float, const DML_SCALE_BIAS&);
 template double scale_bias_value<double>(double, const DML_SCALE_BIAS&);
+
+void require_float_scale_bias(const TensorDesc& in, const std::optional<DML_SCALE_BIAS>& sb, Diagnostics& diags, std::string_view rule) {
+    if (sb && is_valid(in.DataType) && !is_float(in.DataType))
+        diags.error("/desc/ScaleBias", std::string(rule),
+                    "ScaleBias is given for " + std::string(name(in.DataType)) +
+                        " data; the spec does not define x * Scale + Bias for integer tensors (docs/golden.md)");
+}
 
 MathDesc math_desc(const OperatorDesc& od) {
     using namespace dmlref;

@@ -79,10 +79,7 @@ void validate_pow_like(const TensorDesc& in, const TensorDesc& out, const std::o
                        std::string_view same_sizes_rule, std::string_view scale_bias_rule) {
     require_same_data_type(diags, {{"InputTensor", in}, {"OutputTensor", out}}, same_type_rule);
     require_same_sizes(diags, same_sizes, same_sizes_rule);
-    if (sb && is_valid(in.DataType) && !is_float(in.DataType))
-        diags.error("/desc/ScaleBias", std::string(scale_bias_rule),
-                    "ScaleBias is given for " + std::string(name(in.DataType)) +
-                        " data; the spec does not define x * Scale + Bias for integer tensors (docs/golden.md)");
+    require_float_scale_bias(in, sb, diags, scale_bias_rule);
 }
 
 // One element of POW or CONSTANT_POW: x of the input type, p exact.
