@@ -446,9 +446,17 @@ TEST_CASE("coverage: cells, features and holes") {
     const uint64_t reverse_cells = 1 * 11 * 8;
     //   MAX_UNPOOLING, ranks 1..8 (dmlref's scope; its page: 4-D), by InputTensor's 11 types = 1 x 11 x 8.
     const uint64_t unpooling_cells = 1 * 11 * 8;
+    //   element-wise math (DML_ELEMENT_WISE_EXP_OPERATOR_DESC and its siblings: 1 to 8 dimensions from 3.0 or 3.1): EXP,
+    //     LOG, SIN, COS, TAN, ASIN, ACOS, ATAN, SINH, COSH, TANH, ASINH, ACOSH, ATANH, ERF, POW, CONSTANT_POW, ATAN_YX
+    //     over the 11 types = 18 x 11 x 8.
+    const uint64_t element_wise_math_cells = 18 * 11 * 8;
+    //   the transcendental activations (DML_ACTIVATION_SIGMOID_, _TANH_, _GELU_OPERATOR_DESC: 1 to 8 dimensions from 3.0,
+    //     GELU from 5.1): SIGMOID, TANH, GELU over the 11 types = 3 x 11 x 8.
+    const uint64_t activation_math_cells = 3 * 11 * 8;
     CHECK(none.scope == 7 * 11 * 6 + 2 * 11 * 7 + 35 * 11 * 8 + 4 * 11 * 8 + roi_align_cells + element_wise_logic_cells + cast_cells +
                         value_scale_2d_cells + activation_cells + reduction_cells + cumulative_cells + indexing_cells +
-                        data_movement_cells + convolution_cells + fill_cells + reverse_cells + unpooling_cells);
+                        data_movement_cells + convolution_cells + fill_cells + reverse_cells + unpooling_cells +
+                        element_wise_math_cells + activation_math_cells);
     CHECK(scope_ranks(OperatorType::ROI_ALIGN_GRAD) == std::pair<uint32_t, uint32_t>{4, 4});
     CHECK(scope_type(OperatorType::ROI_ALIGN1, DataType::FLOAT16));
     CHECK_FALSE(scope_type(OperatorType::ROI_ALIGN1, DataType::FLOAT64));
