@@ -104,7 +104,7 @@ OperatorRecord mmi_record() {
     r.explain = explain_matrix_multiply_integer;
     r.MinRank = 2;
     r.MaxRank = 4;
-    r.ScopeTypes = {DT::INT8, DT::UINT8, DT::INT32};
+    r.ScopeTypes = kI8U8;  // ATensor's types (OutputTensor is INT32)
     r.features = {"a-zero-point", "a-zero-point-per-row", "b-zero-point", "b-zero-point-per-column", "batch-broadcast", "mixed-signedness"};
     r.detect = mmi_detect;
     r.work_factor = mmi_work;

@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 
@@ -61,7 +62,11 @@ bool in_directml_tables(OperatorType t, DataType type, uint32_t rank) {
 std::vector<std::string> applicable_features(OperatorType t) {
     std::vector<std::string> f;
     if (!info(t).InPlace.empty()) f.push_back("in-place");
-    f.insert(f.end(), {"strided-tensor", "broadcast", "nan-input", "inf-input"});
+    f.insert(f.end(), {"strided-tensor", "broadcast"});
+    // NaN and infinities need a float input: not for an operator whose scope is integers only.
+    const auto& scope = kit::record(t).ScopeTypes;
+    if (scope.empty() || std::any_of(scope.begin(), scope.end(), [](DataType d) { return is_float(d); }))
+        f.insert(f.end(), {"nan-input", "inf-input"});
     for (std::string_view n : kit::record(t).features) f.emplace_back(n);
     f.push_back("error-case");
     return f;
