@@ -56,7 +56,9 @@ OperatorRecord gemm_record() {
         .Support = {{0x1000, {}, 4, 4, kF32F16}, {0x4000, {}, 2, 4, kF32F16}},
         .Policies = {kGemmValue, kFusedActivationInput, kGemmBetaWithoutC, kNonFiniteSum, kZeroResult, kSubnormals},
     });
-    r.outputs = {{"OutputTensor", TypeClass::Float, ToleranceRule::OperatorStated, BoundaryRule::None, nullptr, gemm_terms}};
+    // Integer outputs are refused (gemm.data-type); their row says how they would be judged.
+    r.outputs = {{"OutputTensor", TypeClass::Float, ToleranceRule::OperatorStated, BoundaryRule::None, nullptr, gemm_terms},
+                 {"OutputTensor", TypeClass::Integer, ToleranceRule::Bits}};
     r.desc_tolerance = tolerance_as<GEMM, gemm_tolerance>;
     r.explain = explain_gemm;
     r.MinRank = 2;

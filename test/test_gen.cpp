@@ -436,9 +436,12 @@ TEST_CASE("coverage: cells, features and holes") {
     //   data movement: JOIN, SPLIT, PADDING, PADDING1, TILE, ranks 1..8 = 5 x 11 x 8; SPACE_TO_DEPTH,
     //     SPACE_TO_DEPTH1, DEPTH_TO_SPACE, DEPTH_TO_SPACE1, 4-D only (their pages) = 4 x 11 x 1.
     const uint64_t data_movement_cells = 5 * 11 * 8 + 4 * 11 * 1;
+    //   GEMM (DML_GEMM_OPERATOR_DESC: FLOAT32, FLOAT16, 2 to 4 dimensions) and MATRIX_MULTIPLY_INTEGER
+    //     (DML_MATRIX_MULTIPLY_INTEGER_OPERATOR_DESC: INT8, UINT8 A, 2 to 4 dimensions) = 2 x 2 x 3.
+    const uint64_t gemm_cells = 2 * 2 * 3;
     CHECK(none.scope == 7 * 11 * 6 + 2 * 11 * 7 + 35 * 11 * 8 + 4 * 11 * 8 + roi_align_cells + element_wise_logic_cells + cast_cells +
                         value_scale_2d_cells + activation_cells + reduction_cells + cumulative_cells + indexing_cells +
-                        data_movement_cells);
+                        data_movement_cells + gemm_cells);
     CHECK(scope_ranks(OperatorType::ROI_ALIGN_GRAD) == std::pair<uint32_t, uint32_t>{4, 4});
     CHECK(scope_type(OperatorType::ROI_ALIGN1, DataType::FLOAT16));
     CHECK_FALSE(scope_type(OperatorType::ROI_ALIGN1, DataType::FLOAT64));
