@@ -5,6 +5,7 @@
 #include "dmlref/checked.hpp"
 
 #include <fstream>
+#include <functional>
 #include <set>
 #include <sstream>
 
@@ -171,7 +172,19 @@ std::string import_dxdispatch(const fs::path& model, Diagnostics& diags, const D
         if (as_written.contains(n)) case_desc[n] = as_written[n];
     for (const auto& [k, v] : as_written.items())  // fields the struct lacks, for the reader to name
         if (!case_desc.contains(k)) case_desc[k] = v;
+    // A FLOAT field DxDispatch reads as "NaN", "Inf" or "-Inf" in any case (JsonParsers.cpp; what
+    // export-dxdispatch writes for GEMM's Beta, an activation's Alpha): the case's "nan", "inf", "-inf".
+    // (Strings are raw JSON tokens here, json_text's spelling.)
+    std::function<void(ordered_json&)> respell = [&](ordered_json& v) {
+        if (v.is_string()) {
+            for (const char* name : {"nan", "inf", "-inf"})
+                if (iequals(v.get<std::string>(), json_text(name))) v = json_text(name);
+        } else if (v.is_object() || v.is_array()) {
+            for (auto& item : v) respell(item);
+        }
+    };
     for (auto& [field, value] : case_desc.items()) {
+        respell(value);
         ordered_json* t = value.is_object() && value.contains("Desc") ? &value["Desc"] : &value;
         if (t->is_object() && t->contains("TotalTensorSizeInBytes") && (*t)["TotalTensorSizeInBytes"] == 0) t->erase("TotalTensorSizeInBytes");
     }
