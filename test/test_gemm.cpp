@@ -165,6 +165,34 @@ TEST_CASE("GEMM: random shapes against exact rationals over the transposed layou
     }
 }
 
+TEST_CASE("GEMM: FLOAT16 against exact rationals, Alpha and Beta from FLOAT32") {
+    // Operands of at most 11 significant bits (FLOAT16 values), 4-D with the batch read through
+    // a per-batch offset; the exact value rounded once to FLOAT16 by MPFR, subnormals included.
+    std::mt19937 rng(16);
+    std::uniform_int_distribution<int> mant(-2047, 2047), ex(-16, 2);
+    const uint32_t B0 = 2, M = 3, N = 2, K = 7;
+    auto value = [&] { return half(std::ldexp(float(mant(rng)), ex(rng) - 11)); };
+    std::vector<half> a(B0 * M * K), b(B0 * K * N), c(B0 * M * N);
+    for (auto& v : a) v = value();
+    for (auto& v : b) v = value();
+    for (auto& v : c) v = value();
+    const float alpha = f32(0x3f9d70a4), beta = -0.375f;  // 1.23 in FLOAT32
+    const Operator op = gemm_op({.t = DataType::FLOAT16, .a = {B0, 1, M, K}, .b = {B0, 1, K, N}, .out = {B0, 1, M, N},
+                                 .alpha = alpha, .beta = beta, .c = true});
+    const std::vector<half> got = gemm<half>(op, a, b, c);
+    for (uint32_t p = 0; p < B0; ++p)
+        for (uint32_t m = 0; m < M; ++m)
+            for (uint32_t n = 0; n < N; ++n) {
+                mpq_class sum = 0;
+                for (uint32_t k = 0; k < K; ++k)
+                    sum += mpq_class(double(float(a[(p * M + m) * K + k]))) * mpq_class(double(float(b[(p * K + k) * N + n])));
+                const mpq_class exact = mpq_class(double(alpha)) * sum + mpq_class(double(beta)) * mpq_class(double(float(c[(p * M + m) * N + n])));
+                const double want = mpfr_rounded<half>(std::as_const(exact));
+                INFO("batch " << p << " m " << m << " n " << n);
+                CHECK(double(float(got[(p * M + m) * N + n])) == want);
+            }
+}
+
 TEST_CASE("GEMM: FusedActivation applies to the rounded value (FusedActivationInput=RoundedSum)") {
     Operator op = gemm_op({.a = {1, 2}, .b = {2, 1}, .out = {1, 1}});
     get<GEMM>(op.Desc).FusedActivation = DML_FUSED_ACTIVATION{5, {0, 0}};  // ACTIVATION_RELU
