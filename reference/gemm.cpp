@@ -461,6 +461,14 @@ bool explain_matrix_multiply_integer(const Case& c, std::string_view output, uin
         out.inputs.push_back(input_element(c, "ATensor", nd_coordinate(d->ATensor.Sizes, a_index(s, false, batch, m, k)), "a"));
         out.inputs.push_back(input_element(c, "BTensor", nd_coordinate(d->BTensor.Sizes, b_index(s, false, batch, k, n)), "b"));
     }
+    // The zero points of row m and column n (per tensor: their one element).
+    const std::pair<const std::optional<TensorDesc>*, uint64_t> zero_points[] = {{&d->AZeroPointTensor, m}, {&d->BZeroPointTensor, n}};
+    for (const auto& [z, i] : zero_points)
+        if (*z) {
+            const uint64_t at = element_count(**z) == 1 ? 0 : i;
+            out.inputs.push_back(input_element(c, z == &d->AZeroPointTensor ? "AZeroPointTensor" : "BZeroPointTensor",
+                                               nd_coordinate((*z)->Sizes, at), "zero point"));
+        }
     out.facts.emplace_back("product", "batch " + std::to_string(batch) + ", row m = " + std::to_string(m) + ", column n = " + std::to_string(n) +
                                           ", K = " + std::to_string(s.K) + (s.K > 16 ? " (the first 16 pairs listed)" : ""));
     out.facts.emplace_back("formula", "sum_k (a_k - AZeroPoint) (b_k - BZeroPoint), exact, then modulo 2^32 as INT32");

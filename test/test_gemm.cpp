@@ -8,6 +8,8 @@
 #include "dmlref/descs/gemm.hpp"
 #include "dmlref/diff.hpp"
 
+#include "../reference/fast/switch.hpp"
+
 #include <limits>
 #include <random>
 #include <utility>
@@ -191,6 +193,26 @@ TEST_CASE("GEMM: FLOAT16 against exact rationals, Alpha and Beta from FLOAT32") 
                 INFO("batch " << p << " m " << m << " n " << n);
                 CHECK(double(float(got[(p * M + m) * N + n])) == want);
             }
+}
+
+TEST_CASE("GEMM: FastSum's proof and the exact accumulator alone give the same bits") {
+    // Values from a few binades apart, with ties and cancellations, so that some elements are
+    // decided by FastSum and others fall back to ExactSum; Alpha inexact (split into two terms).
+    std::mt19937 rng(99);
+    const float pool[] = {0x1p30f, -0x1p30f, 1, -1, 0x1p-24f, -0x1p-25f, 3, 0x1.fffffep0f, 0x1p-149f, -0.f, 0x1p100f, -0x1p100f};
+    std::uniform_int_distribution<size_t> pick(0, std::size(pool) - 1);
+    const uint32_t M = 4, N = 5, K = 9;
+    std::vector<float> a(M * K), b(K * N), c(M * N);
+    for (auto& v : a) v = pool[pick(rng)];
+    for (auto& v : b) v = pool[pick(rng)];
+    for (auto& v : c) v = pool[pick(rng)];
+    for (const float alpha : {1.f, f32(0x3eaaaaab), -0x1p-3f}) {
+        const GemmSpec s{.a = {M, K}, .b = {K, N}, .out = {M, N}, .alpha = alpha, .beta = f32(0x3dcccccd), .c = true};
+        reference::set_fast_paths_enabled(false);
+        const std::vector<float> exact = gemm(s, a, b, c);
+        reference::set_fast_paths_enabled(true);
+        check_bits(gemm(s, a, b, c), exact);
+    }
 }
 
 TEST_CASE("GEMM: FusedActivation applies to the rounded value (FusedActivationInput=RoundedSum)") {
