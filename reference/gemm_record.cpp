@@ -1,5 +1,5 @@
-// The GEMM family's record (reference/kit/family.hpp): the facts of DML_GEMM_OPERATOR_DESC and
-// DML_MATRIX_MULTIPLY_INTEGER_OPERATOR_DESC from their pages ("Availability", "Tensor support"),
+// The GEMM family's record (reference/kit/family.hpp): the facts of DML_GEMM_OPERATOR_DESC,
+// DML_MATRIX_MULTIPLY_INTEGER_OPERATOR_DESC and DML_MATRIX_MULTIPLY_INTEGER_TO_FLOAT_OPERATOR_DESC from their pages ("Availability", "Tensor support"),
 // the policies their goldens record, and how their outputs are judged: GEMM's float elements
 // from their own K products and Beta * c (docs/tolerance.md, "GEMM"), the integer products bit
 // for bit.
@@ -114,13 +114,58 @@ OperatorRecord mmi_record() {
     return r;
 }
 
+using MMIF = DML_MATRIX_MULTIPLY_INTEGER_TO_FLOAT_OPERATOR_DESC;
+constexpr Policy kMmiToFloatValue{"MmiToFloatValue", "ExactThenRoundOnce"};
+const std::vector<DT> kSixIntegers = {DT::INT32, DT::INT16, DT::INT8, DT::UINT32, DT::UINT16, DT::UINT8};
+
+void mmif_detect(const Case& c, std::vector<std::string>& f) {
+    const MMIF& d = get<MMIF>(c.op.Desc);
+    if (d.AZeroPointTensor) f.push_back("a-zero-point");
+    if (d.BZeroPointTensor) f.push_back("b-zero-point");
+    if (element_count(d.AScaleTensor) > 1) f.push_back("a-scale-per-row");
+    if (element_count(d.BScaleTensor) > 1) f.push_back("b-scale-per-column");
+    if (d.BiasTensor) f.push_back("bias");
+    const size_t batch = d.OutputTensor.Sizes.size() >= 2 ? d.OutputTensor.Sizes.size() - 2 : 0;
+    if (has_zero_stride(d.ATensor, batch) || has_zero_stride(d.BTensor, batch)) f.push_back("batch-broadcast");
+}
+
+uint64_t mmif_work(const OperatorDesc& desc) {
+    const MMIF& d = get<MMIF>(desc);
+    return 2 * gemm_shape(d.OutputTensor, d.ATensor, false).K + 5;
+}
+
+OperatorRecord mmif_record() {
+    auto r = operator_record<MMIF, validate, evaluate>({
+        .IntroducedIn = 0x6200,
+        .InPlace = {},
+        .Support = {{0x6200, {"ATensor", "BTensor"}, 2, 4, kSixIntegers},
+                    {0x6200, {"AZeroPointTensor", "BZeroPointTensor"}, 1, 4, kSixIntegers},
+                    {0x6200, {"AScaleTensor", "BScaleTensor"}, 1, 4, kF32F16},
+                    {0x6200, {"BiasTensor", "OutputTensor"}, 2, 4, kF32F16}},
+        .Policies = {kMmiToFloatValue, kNonFiniteSum, kZeroResult, kSubnormals},
+    });
+    // Integer outputs are refused (matrix-multiply-integer-to-float.output-data-type).
+    r.outputs = {{"OutputTensor", TypeClass::Float, ToleranceRule::OperatorStated, BoundaryRule::None, mmi_to_float_bounds},
+                 {"OutputTensor", TypeClass::Integer, ToleranceRule::Bits}};
+    r.desc_tolerance = tolerance_as<MMIF, mmi_to_float_tolerance>;
+    r.explain = explain_matrix_multiply_integer_to_float;
+    r.MinRank = 2;
+    r.MaxRank = 4;
+    r.ScopeTypes = kSixIntegers;  // ATensor's types (OutputTensor is FLOAT32 or FLOAT16)
+    r.features = {"a-zero-point", "b-zero-point", "a-scale-per-row", "b-scale-per-column", "bias", "batch-broadcast"};
+    r.detect = mmif_detect;
+    r.work_factor = mmif_work;
+    r.BaseTensors = {"ATensor"};
+    return r;
+}
+
 }  // namespace
 
 }  // namespace dmlref::reference
 
 namespace dmlref::kit {
 const FamilyRecord& gemm_family() {
-    static const FamilyRecord f{"gemm", {reference::gemm_record(), reference::mmi_record()}};
+    static const FamilyRecord f{"gemm", {reference::gemm_record(), reference::mmi_record(), reference::mmif_record()}};
     return f;
 }
 }  // namespace dmlref::kit

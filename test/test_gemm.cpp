@@ -1,4 +1,4 @@
-// The GEMM family: GEMM and MATRIX_MULTIPLY_INTEGER. Expected values are derived by hand (written
+// The GEMM family: GEMM, MATRIX_MULTIPLY_INTEGER and MATRIX_MULTIPLY_INTEGER_TO_FLOAT. Expected values are derived by hand (written
 // out below with why) or computed here independently: GMP rationals over A and B read in their
 // transposed layout, rounded once by MPFR (test/mpfr_round.hpp), and a plain int64 loop for the
 // integer product; none comes from dmlref.
@@ -21,6 +21,7 @@ namespace {
 
 using GEMM = DML_GEMM_OPERATOR_DESC;
 using MMI = DML_MATRIX_MULTIPLY_INTEGER_OPERATOR_DESC;
+using MMIF = DML_MATRIX_MULTIPLY_INTEGER_TO_FLOAT_OPERATOR_DESC;
 
 float f32(uint32_t bits) { return from_bits<float>(bits); }
 const float kInf = std::numeric_limits<float>::infinity();
@@ -392,4 +393,119 @@ TEST_CASE("MATRIX_MULTIPLY_INTEGER: every rule of the page, with its rule id") {
               d.OutputTensor.Sizes = {2, 2, 2};
           }),
           "matrix-multiply-integer.batch-sizes", "/desc/BTensor/Sizes/0"));
+}
+
+TEST_CASE("MATRIX_MULTIPLY_INTEGER_TO_FLOAT: scales, zero points and bias against exact rationals") {
+    // INT16 data over its range, per-row AScale and per-column BScale, zero points per row and per
+    // column, a bias: each element AScale[m] BScale[n] sum_k (a - za)(b - zb) + bias, exact in GMP
+    // (a loop over k from the end), rounded once to FLOAT32 and to FLOAT16 by MPFR.
+    std::mt19937 rng(5);
+    std::uniform_int_distribution<int> v16(-32768, 32767), mant(-(1 << 20), 1 << 20);
+    const uint32_t M = 3, N = 4, K = 6;
+    for (const DataType out : {DataType::FLOAT32, DataType::FLOAT16}) {
+        MMIF d;
+        d.ATensor = desc(DataType::INT16, {M, K});
+        d.AScaleTensor = desc(out, {M, 1});
+        d.AZeroPointTensor = desc(DataType::INT16, {M, 1});
+        d.BTensor = desc(DataType::INT16, {K, N});
+        d.BScaleTensor = desc(out, {1, N});
+        d.BZeroPointTensor = desc(DataType::INT16, {1, N});
+        d.BiasTensor = desc(out, {M, N});
+        d.OutputTensor = desc(out, {M, N});
+        std::vector<int16_t> a(M * K), b(K * N), za(M), zb(N);
+        for (auto* v : {&a, &b, &za, &zb})
+            for (auto& x : *v) x = int16_t(v16(rng));
+        // Scales and bias of at most 11 significant bits, exact in FLOAT16 too (multiples of 2^-24),
+        // small enough in FLOAT16 that the values stay finite.
+        const bool f16 = out == DataType::FLOAT16;
+        std::vector<double> as(M), bs(N), bias(M * N);
+        for (auto& x : as) x = std::ldexp(double(mant(rng) >> 10), f16 ? -24 : -20);
+        for (auto& x : bs) x = std::ldexp(double(mant(rng) >> 10), f16 ? -20 : -12);
+        for (auto& x : bias) x = std::ldexp(double(mant(rng) >> 10), 4);
+        const Operator op{MMIF::kType, d};
+        std::map<std::string, std::vector<std::byte>> in = {
+            {"ATensor", logical_buffer(d.ATensor, a)}, {"BTensor", logical_buffer(d.BTensor, b)},
+            {"AZeroPointTensor", logical_buffer(*d.AZeroPointTensor, za)}, {"BZeroPointTensor", logical_buffer(*d.BZeroPointTensor, zb)}};
+        auto floats = [&](const TensorDesc& t, const std::vector<double>& v) {
+            if (out == DataType::FLOAT32) {
+                std::vector<float> f(v.begin(), v.end());
+                return logical_buffer(t, f);
+            }
+            std::vector<half> h;
+            for (double x : v) h.push_back(half(float(x)));
+            return logical_buffer(t, h);
+        };
+        in["AScaleTensor"] = floats(d.AScaleTensor, as);
+        in["BScaleTensor"] = floats(d.BScaleTensor, bs);
+        in["BiasTensor"] = floats(*d.BiasTensor, bias);
+        const auto bytes = run(op, in).at("OutputTensor");
+        for (uint32_t m = 0; m < M; ++m)
+            for (uint32_t n = 0; n < N; ++n) {
+                mpz_class sum = 0;
+                for (uint32_t k = K; k-- > 0;) sum += mpz_class(long(a[m * K + k]) - za[m]) * mpz_class(long(b[k * N + n]) - zb[n]);
+                const mpq_class exact = mpq_class(as[m]) * mpq_class(bs[n]) * mpq_class(sum) + mpq_class(bias[m * N + n]);
+                const size_t e = m * N + n;
+                const double got = out == DataType::FLOAT32 ? double(as_values<float>(bytes)[e]) : double(float(as_values<half>(bytes)[e]));
+                const double want = out == DataType::FLOAT32 ? mpfr_rounded<float>(std::as_const(exact)) : mpfr_rounded<half>(std::as_const(exact));
+                INFO(name(out) << " m " << m << " n " << n);
+                CHECK(got == want);
+            }
+    }
+}
+
+TEST_CASE("MATRIX_MULTIPLY_INTEGER_TO_FLOAT: rounded once, no integer wrap, and every rule") {
+    // AScale = 1/3 (0x3eaaaaab), BScale 3, bias 2^-24: 1 + 2^-25 + 2^-24 rounds to 1 + 2^-23.
+    MMIF d;
+    d.ATensor = desc(DataType::UINT8, {1, 1});
+    d.AScaleTensor = desc(DataType::FLOAT32, {1});
+    d.BTensor = desc(DataType::UINT8, {1, 1});
+    d.BScaleTensor = desc(DataType::FLOAT32, {1});
+    d.BiasTensor = desc(DataType::FLOAT32, {1, 1});
+    d.OutputTensor = desc(DataType::FLOAT32, {1, 1});
+    const Operator op{MMIF::kType, d};
+    auto f = [](float x) { return std::vector<float>{x}; };
+    const auto out = as_values<float>(run(op, {{"ATensor", buffer(d.ATensor, std::vector<uint8_t>{1})}, {"BTensor", buffer(d.BTensor, std::vector<uint8_t>{1})},
+                                               {"AScaleTensor", buffer(d.AScaleTensor, f(f32(0x3eaaaaab)))}, {"BScaleTensor", buffer(d.BScaleTensor, f(3))},
+                                               {"BiasTensor", buffer(*d.BiasTensor, f(0x1p-24f))}})
+                                           .at("OutputTensor"));
+    check_bits(out, std::vector<float>{f32(0x3f800001)});
+    // INT32, K = 2: (2^31 - 1 + 2^31) (-2^31 - (2^31 - 1)) twice = -2 (2^32 - 1)^2 = -(2^65 - 2^34 + 2),
+    // nearest FLOAT32 -2^65 (spacing 2^41 there); a wrapping 32- or 64-bit sum would be far off.
+    MMIF w;
+    w.ATensor = desc(DataType::INT32, {1, 2});
+    w.AScaleTensor = desc(DataType::FLOAT32, {1});
+    w.AZeroPointTensor = desc(DataType::INT32, {1});
+    w.BTensor = desc(DataType::INT32, {2, 1});
+    w.BScaleTensor = desc(DataType::FLOAT32, {1});
+    w.BZeroPointTensor = desc(DataType::INT32, {1});
+    w.OutputTensor = desc(DataType::FLOAT32, {1, 1});
+    const Operator wop{MMIF::kType, w};
+    const int32_t lo = std::numeric_limits<int32_t>::min(), hi = std::numeric_limits<int32_t>::max();
+    const auto wout = as_values<float>(run(wop, {{"ATensor", buffer(w.ATensor, std::vector<int32_t>{hi, hi})}, {"AScaleTensor", buffer(w.AScaleTensor, f(1))},
+                                                 {"AZeroPointTensor", buffer(*w.AZeroPointTensor, std::vector<int32_t>{lo})},
+                                                 {"BTensor", buffer(w.BTensor, std::vector<int32_t>{lo, lo})}, {"BScaleTensor", buffer(w.BScaleTensor, f(1))},
+                                                 {"BZeroPointTensor", buffer(*w.BZeroPointTensor, std::vector<int32_t>{hi})}})
+                                            .at("OutputTensor"));
+    check_bits(wout, std::vector<float>{-0x1p65f});
+
+    const std::string p = "matrix-multiply-integer-to-float.";
+    auto with = [&](auto&& change) {
+        MMIF x = d;
+        change(x);
+        return Operator{MMIF::kType, x};
+    };
+    CHECK_FALSE(validate(op).has_errors());
+    CHECK(has_error(with([](MMIF& x) { x.ATensor.DataType = x.BTensor.DataType = DataType::INT64; }), p + "data-type", "/desc/ATensor/DataType"));
+    CHECK(has_error(with([](MMIF& x) { x.OutputTensor.DataType = DataType::INT32; }), p + "output-data-type", "/desc/OutputTensor/DataType"));
+    CHECK(has_error(with([](MMIF& x) { x.BTensor.DataType = DataType::INT8; }), p + "same-integer-data-type", "/desc/BTensor/DataType"));
+    CHECK(has_error(with([](MMIF& x) { x.BScaleTensor.DataType = DataType::FLOAT16; }), p + "same-float-data-type", "/desc/BScaleTensor/DataType"));
+    CHECK(has_error(with([](MMIF& x) { x.BScaleTensor.Sizes = {1, 1}; }), p + "quantization-dimension-count", "/desc/BScaleTensor/Sizes"));
+    CHECK(has_error(with([](MMIF& x) { x.BiasTensor->Sizes = {1, 1, 1}; }), p + "same-dimension-count", "/desc/BiasTensor/Sizes"));
+    CHECK(has_error(with([](MMIF& x) {
+              x.ATensor.Sizes = {2, 1};
+              x.OutputTensor.Sizes = {2, 1};
+          }),
+          p + "bias-sizes", "/desc/BiasTensor/Sizes"));
+    CHECK(has_error(with([](MMIF& x) { x.AScaleTensor.Sizes = {2}; x.BScaleTensor.Sizes = {2}; }), p + "scale-sizes", "/desc/AScaleTensor/Sizes/0"));
+    CHECK(has_error(with([](MMIF& x) { x.BTensor.Sizes = {2, 1}; }), p + "inner-size", "/desc/BTensor/Sizes"));
 }

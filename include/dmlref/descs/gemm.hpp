@@ -1,5 +1,6 @@
-// The descs of GEMM and MATRIX_MULTIPLY_INTEGER, with DirectML.h's struct and field names
-// (DML_GEMM_OPERATOR_DESC, DML_MATRIX_MULTIPLY_INTEGER_OPERATOR_DESC).
+// The descs of GEMM, MATRIX_MULTIPLY_INTEGER and MATRIX_MULTIPLY_INTEGER_TO_FLOAT, with DirectML.h's
+// struct and field names (DML_GEMM_OPERATOR_DESC, DML_MATRIX_MULTIPLY_INTEGER_OPERATOR_DESC,
+// DML_MATRIX_MULTIPLY_INTEGER_TO_FLOAT_OPERATOR_DESC).
 #pragma once
 
 #include "dmlref/desc_base.hpp"
@@ -49,6 +50,30 @@ struct DML_MATRIX_MULTIPLY_INTEGER_OPERATOR_DESC {
         v.optional_tensor("AZeroPointTensor", s.AZeroPointTensor, TensorRole::Input);
         v.tensor("BTensor", s.BTensor, TensorRole::Input);
         v.optional_tensor("BZeroPointTensor", s.BZeroPointTensor, TensorRole::Input);
+        v.tensor("OutputTensor", s.OutputTensor, TensorRole::Output);
+    }
+};
+
+// Output = ((A - AZeroPoint) * AScale) x ((B - BZeroPoint) * BScale) + Bias, integer data and
+// float scales, bias and output.
+struct DML_MATRIX_MULTIPLY_INTEGER_TO_FLOAT_OPERATOR_DESC {
+    static constexpr OperatorType kType = OperatorType::MATRIX_MULTIPLY_INTEGER_TO_FLOAT;
+    TensorDesc ATensor;
+    TensorDesc AScaleTensor;
+    std::optional<TensorDesc> AZeroPointTensor;
+    TensorDesc BTensor;
+    TensorDesc BScaleTensor;
+    std::optional<TensorDesc> BZeroPointTensor;
+    std::optional<TensorDesc> BiasTensor;
+    TensorDesc OutputTensor;
+    template <class S, class V> static void fields(S& s, V& v) {
+        v.tensor("ATensor", s.ATensor, TensorRole::Input);
+        v.tensor("AScaleTensor", s.AScaleTensor, TensorRole::Input);
+        v.optional_tensor("AZeroPointTensor", s.AZeroPointTensor, TensorRole::Input);
+        v.tensor("BTensor", s.BTensor, TensorRole::Input);
+        v.tensor("BScaleTensor", s.BScaleTensor, TensorRole::Input);
+        v.optional_tensor("BZeroPointTensor", s.BZeroPointTensor, TensorRole::Input);
+        v.optional_tensor("BiasTensor", s.BiasTensor, TensorRole::Input);
         v.tensor("OutputTensor", s.OutputTensor, TensorRole::Output);
     }
 };
