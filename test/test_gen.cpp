@@ -437,8 +437,9 @@ TEST_CASE("coverage: cells, features and holes") {
     //     SPACE_TO_DEPTH1, DEPTH_TO_SPACE, DEPTH_TO_SPACE1, 4-D only (their pages) = 4 x 11 x 1.
     const uint64_t data_movement_cells = 5 * 11 * 8 + 4 * 11 * 1;
     //   GEMM (DML_GEMM_OPERATOR_DESC: FLOAT32, FLOAT16, 2 to 4 dimensions) and MATRIX_MULTIPLY_INTEGER
-    //     (DML_MATRIX_MULTIPLY_INTEGER_OPERATOR_DESC: INT8, UINT8 A, 2 to 4 dimensions) = 2 x 2 x 3.
-    const uint64_t gemm_cells = 2 * 2 * 3;
+    //     (DML_MATRIX_MULTIPLY_INTEGER_OPERATOR_DESC: INT8, UINT8 A, 2 to 4 dimensions) = 2 x 2 x 3;
+    //     MATRIX_MULTIPLY_INTEGER_TO_FLOAT (A of six integer types, 2 to 4 dimensions) = 1 x 6 x 3.
+    const uint64_t gemm_cells = 2 * 2 * 3 + 1 * 6 * 3;
     CHECK(none.scope == 7 * 11 * 6 + 2 * 11 * 7 + 35 * 11 * 8 + 4 * 11 * 8 + roi_align_cells + element_wise_logic_cells + cast_cells +
                         value_scale_2d_cells + activation_cells + reduction_cells + cumulative_cells + indexing_cells +
                         data_movement_cells + gemm_cells);
