@@ -199,7 +199,7 @@ bool valid(const GEMM& d) {
 // A zero point's or scale's shape: 1 to 4 dimensions (`<stem>-dimension-count`), every size 1
 // but the one at `from_end` from the end (1: per row of A, the second last; 0: per column of B,
 // the last), which is 1 (per tensor) or `count` (`<stem>-sizes`). `stem` is the rule ids' start,
-// "matrix-multiply-integer.zero-point" for instance.
+// the operator's short name and ".zero-point" or ".scale".
 void validate_quantization(Diagnostics& diags, const std::string& stem, const TensorDesc& z, std::string_view name, uint32_t from_end,
                            uint32_t count, std::string_view what, std::string_view page) {
     const uint32_t r = z.DimensionCount();
@@ -582,7 +582,7 @@ void gemm_terms(const Case& c, std::string_view, const ArithmeticProfile& p, Ter
             sink.set_computed(e, std::numeric_limits<double>::infinity(), S, uint32_t(terms), std::isnan(y), std::isinf(y));
             continue;
         }
-        S *= 1 + 0x1p-50;  // the float64 sum of magnitudes, rounded up
+        S *= 1 + double(terms + 3) * 0x1p-52;  // rounded up: float64 products and a sum of `terms` magnitudes
         double worst = 0;
         for (DataType w : ws) {
             const double u = unit_roundoff(w);
@@ -699,7 +699,8 @@ void mmi_to_float_bounds(const Operator& op, const InputBuffer& input, const Ari
         for (uint64_t k = 0; k < g.s.K; ++k)
             S += std::fabs((g.a[a_index(g.s, false, batch, m, k)] - double(zero_point_at(g.za, m))) *
                            (g.b[b_index(g.s, false, batch, k, n)] - double(zero_point_at(g.zb, n))));
-        S = S * scale * (1 + 0x1p-48) + std::fabs(bias);  // rounded up: a few float64 roundings
+        // Rounded up: the float64 products and sum of K terms err by less than (K + 4) 2^-53 relative.
+        S = S * scale * (1 + double(g.s.K + 4) * 0x1p-52) + std::fabs(bias) * (1 + 0x1p-52);
         const uint32_t terms = uint32_t(std::min<uint64_t>(g.s.K + (g.bias.empty() ? 0 : 1), std::numeric_limits<uint32_t>::max()));
         const double y = widen(mmif_element<double>(g, e));
         if (!std::isfinite(S) || !std::isfinite(y)) {

@@ -509,3 +509,39 @@ TEST_CASE("MATRIX_MULTIPLY_INTEGER_TO_FLOAT: rounded once, no integer wrap, and 
     CHECK(has_error(with([](MMIF& x) { x.AScaleTensor.Sizes = {2}; x.BScaleTensor.Sizes = {2}; }), p + "scale-sizes", "/desc/AScaleTensor/Sizes/0"));
     CHECK(has_error(with([](MMIF& x) { x.BTensor.Sizes = {2, 1}; }), p + "inner-size", "/desc/BTensor/Sizes"));
 }
+
+TEST_CASE("MATRIX_MULTIPLY_INTEGER_TO_FLOAT judging: a dequantize-then-float32 loop passes, a dropped term fails") {
+    const uint32_t M = 2, N = 3, K = 20;
+    MMIF d;
+    d.ATensor = desc(DataType::INT8, {M, K});
+    d.AScaleTensor = desc(DataType::FLOAT32, {M, 1});
+    d.BTensor = desc(DataType::INT8, {K, N});
+    d.BScaleTensor = desc(DataType::FLOAT32, {1, N});
+    d.BiasTensor = desc(DataType::FLOAT32, {M, N});
+    d.OutputTensor = desc(DataType::FLOAT32, {M, N});
+    std::vector<int8_t> a(M * K), b(K * N);
+    for (size_t i = 0; i < a.size(); ++i) a[i] = int8_t(int(i * 53 % 255) - 127);
+    for (size_t i = 0; i < b.size(); ++i) b[i] = int8_t(int(i * 31 % 251) - 125);
+    const std::vector<float> as = {0.0123f, 0.5f}, bs = {0.1f, 3.0f, 0.007f}, bias = {1.5f, -2.f, 0.25f, 100.f, -0.1f, 0.f};
+    Case golden;
+    golden.op = Operator{MMIF::kType, d};
+    golden.inputs = {{"ATensor", logical_buffer(d.ATensor, a)}, {"BTensor", logical_buffer(d.BTensor, b)},
+                     {"AScaleTensor", logical_buffer(d.AScaleTensor, as)}, {"BScaleTensor", logical_buffer(d.BScaleTensor, bs)},
+                     {"BiasTensor", logical_buffer(*d.BiasTensor, bias)}};
+    golden = with_golden(golden, "OutputTensor");
+    auto judged = [&](bool drop) {
+        std::vector<float> out(M * N);
+        for (uint32_t m = 0; m < M; ++m)
+            for (uint32_t n = 0; n < N; ++n) {
+                float acc = 0;
+                for (uint32_t k = 0; k < K; ++k)
+                    if (!(drop && m == 1 && n == 1 && k == 3)) acc += (float(a[m * K + k]) * as[m]) * (float(b[k * N + n]) * bs[n]);
+                out[m * N + n] = acc + bias[m * N + n];
+            }
+        std::vector<std::byte> bytes(out.size() * 4);
+        std::memcpy(bytes.data(), out.data(), bytes.size());
+        return census(golden, "OutputTensor", bytes, {}).passed();
+    };
+    CHECK(judged(false));
+    CHECK_FALSE(judged(true));
+}
