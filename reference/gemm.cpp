@@ -231,6 +231,34 @@ void require_data_type(Diagnostics& diags, const TensorDesc& z, std::string_view
 // A zero point's value for row m (per row) or column n (per column), as an integer.
 int64_t zero_point_at(const std::vector<double>& z, uint64_t i) { return z.empty() ? 0 : int64_t(z.size() == 1 ? z[0] : z[i]); }
 
+// The working precisions the profile admits for a FLOAT16 or FLOAT32 output t (docs/tolerance.md,
+// "Arithmetic profiles"): `any` is each of t, FLOAT32 and FLOAT64.
+std::vector<DataType> working_types(const ArithmeticProfile& p, DataType t) {
+    switch (p.accumulate) {
+        case Accumulate::Output: return {t};
+        case Accumulate::Float32: return {t == DataType::FLOAT16 ? DataType::FLOAT32 : t};
+        case Accumulate::Float64: return {DataType::FLOAT64};
+        default: return t == DataType::FLOAT16 ? std::vector<DataType>{t, DataType::FLOAT32, DataType::FLOAT64}
+                                               : std::vector<DataType>{DataType::FLOAT32, DataType::FLOAT64};
+    }
+}
+
+// explain's rows shared by the integer products: the first 16 (a, b) pairs of element [batch, m,
+// n], the zero points of row m and column n (per tensor: their one element), and the product fact.
+void explain_integer_pairs(const Case& c, const TensorDesc& a, const TensorDesc& b, const TensorDesc& out_desc,
+                           const std::optional<TensorDesc>& za, const std::optional<TensorDesc>& zb, uint64_t flat, FamilyExplanation& out) {
+    const GemmShape s = gemm_shape(out_desc, a, false);
+    const uint64_t n = flat % s.N, m = (flat / s.N) % s.M, batch = flat / (s.N * s.M);
+    for (uint64_t k = 0; k < s.K && k < 16; ++k) {
+        out.inputs.push_back(input_element(c, "ATensor", nd_coordinate(a.Sizes, a_index(s, false, batch, m, k)), "a"));
+        out.inputs.push_back(input_element(c, "BTensor", nd_coordinate(b.Sizes, b_index(s, false, batch, k, n)), "b"));
+    }
+    if (za) out.inputs.push_back(input_element(c, "AZeroPointTensor", nd_coordinate(za->Sizes, element_count(*za) == 1 ? 0 : m), "zero point"));
+    if (zb) out.inputs.push_back(input_element(c, "BZeroPointTensor", nd_coordinate(zb->Sizes, element_count(*zb) == 1 ? 0 : n), "zero point"));
+    out.facts.emplace_back("product", "batch " + std::to_string(batch) + ", row m = " + std::to_string(m) + ", column n = " + std::to_string(n) +
+                                          ", K = " + std::to_string(s.K) + (s.K > 16 ? " (the first 16 pairs listed)" : ""));
+}
+
 }  // namespace
 
 GemmShape gemm_shape(const TensorDesc& out, const TensorDesc& a, bool trans_a) {
@@ -493,22 +521,12 @@ std::optional<Tolerance> mmi_to_float_tolerance(const MMIF& d, std::string_view 
 bool explain_matrix_multiply_integer_to_float(const Case& c, std::string_view output, uint64_t flat, FamilyExplanation& out) {
     const auto* d = get_if<MMIF>(&c.op.Desc);
     if (!d || output != "OutputTensor") return false;
+    explain_integer_pairs(c, d->ATensor, d->BTensor, d->OutputTensor, d->AZeroPointTensor, d->BZeroPointTensor, flat, out);
     const GemmShape s = gemm_shape(d->OutputTensor, d->ATensor, false);
-    const uint64_t n = flat % s.N, m = (flat / s.N) % s.M, batch = flat / (s.N * s.M);
-    for (uint64_t k = 0; k < s.K && k < 16; ++k) {
-        out.inputs.push_back(input_element(c, "ATensor", nd_coordinate(d->ATensor.Sizes, a_index(s, false, batch, m, k)), "a"));
-        out.inputs.push_back(input_element(c, "BTensor", nd_coordinate(d->BTensor.Sizes, b_index(s, false, batch, k, n)), "b"));
-    }
-    const std::pair<const char*, std::pair<const TensorDesc*, uint64_t>> per_row_col[] = {
-        {"AScaleTensor", {&d->AScaleTensor, m}}, {"BScaleTensor", {&d->BScaleTensor, n}},
-        {"AZeroPointTensor", {d->AZeroPointTensor ? &*d->AZeroPointTensor : nullptr, m}},
-        {"BZeroPointTensor", {d->BZeroPointTensor ? &*d->BZeroPointTensor : nullptr, n}}};
-    for (const auto& [name, t] : per_row_col)
-        if (t.first) out.inputs.push_back(input_element(c, name, nd_coordinate(t.first->Sizes, element_count(*t.first) == 1 ? 0 : t.second),
-                                                        std::string(name).find("Scale") != std::string::npos ? "scale" : "zero point"));
+    const uint64_t n = flat % s.N, m = (flat / s.N) % s.M;
+    out.inputs.push_back(input_element(c, "AScaleTensor", nd_coordinate(d->AScaleTensor.Sizes, element_count(d->AScaleTensor) == 1 ? 0 : m), "scale"));
+    out.inputs.push_back(input_element(c, "BScaleTensor", nd_coordinate(d->BScaleTensor.Sizes, element_count(d->BScaleTensor) == 1 ? 0 : n), "scale"));
     if (d->BiasTensor) out.inputs.push_back(input_element(c, "BiasTensor", nd_coordinate(d->OutputTensor.Sizes, flat), "bias"));
-    out.facts.emplace_back("product", "batch " + std::to_string(batch) + ", row m = " + std::to_string(m) + ", column n = " + std::to_string(n) +
-                                          ", K = " + std::to_string(s.K) + (s.K > 16 ? " (the first 16 pairs listed)" : ""));
     out.facts.emplace_back("formula", "AScale * BScale * sum_k (a_k - AZeroPoint) (b_k - BZeroPoint) + Bias, exact and rounded once");
     for (const auto& pol : info(c.op.Type).Policies) out.policies.emplace_back(pol.Name);
     return true;
@@ -538,14 +556,7 @@ void gemm_terms(const Case& c, std::string_view, const ArithmeticProfile& p, Ter
     const std::span<const std::byte> cbuf = d.CTensor ? input("CTensor") : std::span<const std::byte>();
     const GemmData g = read_gemm(d, input("ATensor"), input("BTensor"), d.CTensor ? &cbuf : nullptr);
     const DataType t = d.OutputTensor.DataType;
-    // The working precisions a backend may use (the profile): the output type, FLOAT32, FLOAT64.
-    std::vector<DataType> ws;
-    switch (p.accumulate) {
-        case Accumulate::Output: ws = {t}; break;
-        case Accumulate::Float32: ws = {t == DataType::FLOAT16 ? DataType::FLOAT32 : t}; break;
-        case Accumulate::Float64: ws = {DataType::FLOAT64}; break;
-        default: ws = {t, DataType::FLOAT32, DataType::FLOAT64}; if (t == DataType::FLOAT32) ws.erase(ws.begin());
-    }
+    const std::vector<DataType> ws = working_types(p, t);  // the working precisions a backend may use
     double u_max = 0;
     for (DataType w : ws) u_max = std::max(u_max, unit_roundoff(w));
     const double alpha = d.Alpha, beta = d.Beta;
@@ -649,22 +660,7 @@ bool explain_gemm(const Case& c, std::string_view output, uint64_t flat, FamilyE
 bool explain_matrix_multiply_integer(const Case& c, std::string_view output, uint64_t flat, FamilyExplanation& out) {
     const auto* d = get_if<MMI>(&c.op.Desc);
     if (!d || output != "OutputTensor") return false;
-    const GemmShape s = gemm_shape(d->OutputTensor, d->ATensor, false);
-    const uint64_t n = flat % s.N, m = (flat / s.N) % s.M, batch = flat / (s.N * s.M);
-    for (uint64_t k = 0; k < s.K && k < 16; ++k) {
-        out.inputs.push_back(input_element(c, "ATensor", nd_coordinate(d->ATensor.Sizes, a_index(s, false, batch, m, k)), "a"));
-        out.inputs.push_back(input_element(c, "BTensor", nd_coordinate(d->BTensor.Sizes, b_index(s, false, batch, k, n)), "b"));
-    }
-    // The zero points of row m and column n (per tensor: their one element).
-    const std::pair<const std::optional<TensorDesc>*, uint64_t> zero_points[] = {{&d->AZeroPointTensor, m}, {&d->BZeroPointTensor, n}};
-    for (const auto& [z, i] : zero_points)
-        if (*z) {
-            const uint64_t at = element_count(**z) == 1 ? 0 : i;
-            out.inputs.push_back(input_element(c, z == &d->AZeroPointTensor ? "AZeroPointTensor" : "BZeroPointTensor",
-                                               nd_coordinate((*z)->Sizes, at), "zero point"));
-        }
-    out.facts.emplace_back("product", "batch " + std::to_string(batch) + ", row m = " + std::to_string(m) + ", column n = " + std::to_string(n) +
-                                          ", K = " + std::to_string(s.K) + (s.K > 16 ? " (the first 16 pairs listed)" : ""));
+    explain_integer_pairs(c, d->ATensor, d->BTensor, d->OutputTensor, d->AZeroPointTensor, d->BZeroPointTensor, flat, out);
     out.facts.emplace_back("formula", "sum_k (a_k - AZeroPoint) (b_k - BZeroPoint), exact, then modulo 2^32 as INT32");
     for (const auto& pol : info(c.op.Type).Policies) out.policies.emplace_back(pol.Name);
     return true;
@@ -685,13 +681,7 @@ void mmi_to_float_bounds(const Operator& op, const InputBuffer& input, const Ari
     if (!d) throw std::invalid_argument("not a MATRIX_MULTIPLY_INTEGER_TO_FLOAT operator");
     const MmifData g = read_mmif(*d, [&](const char* f) { return input(f); });
     const DataType t = d->OutputTensor.DataType;
-    std::vector<DataType> ws;
-    switch (p.accumulate) {
-        case Accumulate::Output: ws = {t}; break;
-        case Accumulate::Float32: ws = {t == DataType::FLOAT16 ? DataType::FLOAT32 : t}; break;
-        case Accumulate::Float64: ws = {DataType::FLOAT64}; break;
-        default: ws = {t, DataType::FLOAT32, DataType::FLOAT64}; if (t == DataType::FLOAT32) ws.erase(ws.begin());
-    }
+    const std::vector<DataType> ws = working_types(p, t);
     for (uint64_t e = 0; e < g.s.Batch * g.s.M * g.s.N; ++e) {
         const uint64_t n = e % g.s.N, m = (e / g.s.N) % g.s.M, batch = e / (g.s.N * g.s.M);
         const double scale = std::fabs(per(g.as, m) * per(g.bs, n)), bias = g.bias.empty() ? 0.0 : g.bias[e];
