@@ -1,5 +1,6 @@
-// GEMM and MATRIX_MULTIPLY_INTEGER (include/dmlref/descs/gemm.hpp). What reference/gemm.cpp
-// defines for the family's record (reference/gemm_record.cpp) and tests. Internal to dmlref.
+// GEMM, MATRIX_MULTIPLY_INTEGER and MATRIX_MULTIPLY_INTEGER_TO_FLOAT (include/dmlref/descs/gemm.hpp).
+// What reference/gemm.cpp and reference/gemm_integer.cpp define for the family's record
+// (reference/gemm_record.cpp) and tests. Internal to dmlref.
 #pragma once
 
 #include "dmlref/descs/gemm.hpp"
