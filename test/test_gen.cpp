@@ -453,10 +453,14 @@ TEST_CASE("coverage: cells, features and holes") {
     //   the transcendental activations (DML_ACTIVATION_SIGMOID_, _TANH_, _GELU_OPERATOR_DESC: 1 to 8 dimensions from 3.0,
     //     GELU from 5.1): SIGMOID, TANH, GELU over the 11 types = 3 x 11 x 8.
     const uint64_t activation_math_cells = 3 * 11 * 8;
+    //   GEMM (DML_GEMM_OPERATOR_DESC: FLOAT32, FLOAT16, 2 to 4 dimensions) and MATRIX_MULTIPLY_INTEGER
+    //     (DML_MATRIX_MULTIPLY_INTEGER_OPERATOR_DESC: INT8, UINT8 A, 2 to 4 dimensions) = 2 x 2 x 3;
+    //     MATRIX_MULTIPLY_INTEGER_TO_FLOAT (A of six integer types, 2 to 4 dimensions) = 1 x 6 x 3.
+    const uint64_t gemm_cells = 2 * 2 * 3 + 1 * 6 * 3;
     CHECK(none.scope == 7 * 11 * 6 + 2 * 11 * 7 + 35 * 11 * 8 + 4 * 11 * 8 + roi_align_cells + element_wise_logic_cells + cast_cells +
                         value_scale_2d_cells + activation_cells + reduction_cells + cumulative_cells + indexing_cells +
                         data_movement_cells + convolution_cells + fill_cells + reverse_cells + unpooling_cells +
-                        element_wise_math_cells + activation_math_cells);
+                        element_wise_math_cells + activation_math_cells + gemm_cells);
     CHECK(scope_ranks(OperatorType::ROI_ALIGN_GRAD) == std::pair<uint32_t, uint32_t>{4, 4});
     CHECK(scope_type(OperatorType::ROI_ALIGN1, DataType::FLOAT16));
     CHECK_FALSE(scope_type(OperatorType::ROI_ALIGN1, DataType::FLOAT64));

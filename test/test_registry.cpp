@@ -36,12 +36,13 @@ std::string slurp(const fs::path& p) {
 // Operators without a one-line descriptor yet: their descs hold what a descriptor has no token
 // for (the statistics tensors' own shapes; region coordinates, which are input values; the gathers',
 // scatters' and ONE_HOT's index tensor, whose type, sizes and values are its own; TOP_K's K and
-// its second output; a tensor array's shapes, one per tensor; the convolutions' filter shapes).
+// its second output; a tensor array's shapes, one per tensor; the convolutions' filter shapes; the
+// matrix products' B, whose N is its own).
 const std::set<std::string> kNoDescriptorYet = {
     "BATCH_NORMALIZATION", "BATCH_NORMALIZATION_GRAD", "BATCH_NORMALIZATION_TRAINING", "BATCH_NORMALIZATION_TRAINING_GRAD",
     "ROI_ALIGN", "ROI_ALIGN1", "ROI_ALIGN_GRAD", "GATHER", "GATHER_ELEMENTS", "GATHER_ND", "GATHER_ND1",
     "SCATTER_ELEMENTS", "SCATTER_ND", "ONE_HOT", "TOP_K", "TOP_K1", "JOIN", "SPLIT",
-    "CONVOLUTION", "CONVOLUTION_INTEGER",
+    "CONVOLUTION", "CONVOLUTION_INTEGER", "GEMM", "MATRIX_MULTIPLY_INTEGER", "MATRIX_MULTIPLY_INTEGER_TO_FLOAT",
     // REVERSE_SUBSEQUENCES' lengths and MAX_UNPOOLING's indices: a second tensor with its own type and values.
     "REVERSE_SUBSEQUENCES", "MAX_UNPOOLING"};
 
