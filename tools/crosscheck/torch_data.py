@@ -36,6 +36,7 @@ import os
 import shutil
 import sys
 
+from bundle import bundle  # tools/crosscheck/bundle.py, beside this script
 import numpy as np
 import torch
 import torch.nn.functional as F
@@ -385,27 +386,6 @@ def output_fields(c):
     return [k for k in c["expected"]]
 
 
-def bundle(out):
-    """Packs OUT/actual and OUT/planted into zip files of at most 15 MiB each."""
-    import zipfile
-    files = []
-    for top in ("actual", "planted"):
-        for root, _, names in os.walk(os.path.join(out, top)):
-            files += [os.path.join(root, n) for n in sorted(names)]
-    part, size, z = 0, 0, None
-    for f in files:
-        n = os.path.getsize(f)
-        if z is None or size + n > 15 * 2**20:
-            if z:
-                z.close()
-            part += 1
-            z = zipfile.ZipFile(os.path.join(out, f"bundle-{part}.zip"), "w", zipfile.ZIP_DEFLATED)
-            size = 0
-        z.write(f, os.path.relpath(f, out))
-        size += n
-    if z:
-        z.close()
-    print(f"bundled {len(files)} files into {part} zip files")
 
 
 def save(out, top, rel, c, results):
