@@ -23,6 +23,7 @@
 
 #include "dmlref/bits.hpp"
 #include "dmlref/bound.hpp"
+#include "dmlref/working_types.hpp"
 #include "dmlref/terms.hpp"
 
 #include <cmath>
@@ -89,16 +90,7 @@ void activation_math_bounds(const Operator& op, const InputBuffer& input, const 
     const TensorDesc& in = *tensor_fields(op).front().desc;  // InputTensor; OutputTensor has its type
     const DataType t = in.DataType;
     const std::vector<double> x = logical_doubles(in, input("InputTensor"));
-    std::vector<DataType> ws;
-    switch (p.accumulate) {
-        case Accumulate::Output: ws = {t}; break;
-        case Accumulate::Float32: ws = {t == DataType::FLOAT16 ? DataType::FLOAT32 : t}; break;
-        case Accumulate::Float64: ws = {DataType::FLOAT64}; break;
-        default:
-            ws = {t};
-            if (t == DataType::FLOAT16) ws.push_back(DataType::FLOAT32);
-            if (t != DataType::FLOAT64) ws.push_back(DataType::FLOAT64);
-    }
+    const std::vector<DataType> ws = working_types(p, t);  // the working types the profile admits
     const bool flush = p.flush_subnormals;
     auto eta = [&](DataType w) { return flush ? smallest_normal(w) : smallest_subnormal(w) / 2; };
     for (uint64_t e = 0; e < x.size() && e < sink.elements().size(); ++e) {

@@ -15,6 +15,7 @@
 #include "fused_activation.hpp"
 
 #include "dmlref/terms.hpp"
+#include "dmlref/working_types.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -81,20 +82,6 @@ struct W {
 
 W working(DataType w, bool flush) {
     return {unit_roundoff(w), flush ? smallest_normal(w) : smallest_subnormal(w) / 2};
-}
-
-// The working precisions the profile admits for an output of type t.
-std::vector<DataType> precisions(DataType t, Accumulate a) {
-    switch (a) {
-        case Accumulate::Output: return {t};
-        case Accumulate::Float32: return {t == DataType::FLOAT16 ? DataType::FLOAT32 : t};
-        case Accumulate::Float64: return {DataType::FLOAT64};
-        default: break;
-    }
-    std::vector<DataType> out = {t};
-    if (t == DataType::FLOAT16) out.push_back(DataType::FLOAT32);
-    if (t != DataType::FLOAT64) out.push_back(DataType::FLOAT64);
-    return out;
 }
 
 // A desc value (float32) converted to w: exact unless w is narrower than float32.
@@ -189,7 +176,7 @@ Statistics batch_statistics(const W& w, const std::vector<double>& x, const std:
 
 template <class F> std::vector<double> over_profile(DataType t, const ArithmeticProfile& p, F&& per_precision) {
     std::vector<double> best;
-    for (DataType wt : precisions(t, p.accumulate)) {
+    for (DataType wt : working_types(p, t)) {
         const std::vector<double> b = per_precision(wt, working(wt, p.flush_subnormals));
         if (best.empty()) best = b;
         else

@@ -41,6 +41,7 @@
 #include "fused_activation.hpp"
 
 #include "dmlref/checked.hpp"
+#include "dmlref/working_types.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -414,13 +415,7 @@ void convolution_bounds(const Operator& op, const InputBuffer& input, const Arit
         }
         return;
     }
-    std::vector<DataType> ws;
-    switch (p.accumulate) {
-        case Accumulate::Output: ws = {t}; break;
-        case Accumulate::Float32: ws = {DataType::FLOAT32}; break;
-        case Accumulate::Float64: ws = {DataType::FLOAT64}; break;
-        default: ws = {t}; if (t == DataType::FLOAT16) ws.push_back(DataType::FLOAT32); ws.push_back(DataType::FLOAT64);
-    }
+    const std::vector<DataType> ws = working_types(p, t);  // the working types the profile admits
     const bool flush = p.flush_subnormals;
     auto eta = [&](DataType a) { return flush ? smallest_normal(a) : smallest_subnormal(a) / 2; };
     for (uint64_t e = 0; e < count; ++e) {

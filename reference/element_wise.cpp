@@ -59,6 +59,7 @@
 
 #include "dmlref/numeric.hpp"
 #include "dmlref/values.hpp"
+#include "dmlref/working_types.hpp"
 
 #include <mpfr.h>
 
@@ -423,16 +424,7 @@ void add1_bounds(const Operator& op, const InputBuffer& input, const ArithmeticP
     const DataType t = d.OutputTensor.DataType;
     const std::vector<double> a = logical_doubles(d.ATensor, input("ATensor"));
     const std::vector<double> b = logical_doubles(d.BTensor, input("BTensor"));
-    std::vector<DataType> ws;
-    switch (p.accumulate) {
-        case Accumulate::Output: ws = {t}; break;
-        case Accumulate::Float32: ws = {t == DataType::FLOAT16 ? DataType::FLOAT32 : t}; break;
-        case Accumulate::Float64: ws = {DataType::FLOAT64}; break;
-        default:
-            ws = {t};
-            if (t == DataType::FLOAT16) ws.push_back(DataType::FLOAT32);
-            if (t != DataType::FLOAT64) ws.push_back(DataType::FLOAT64);
-    }
+    const std::vector<DataType> ws = working_types(p, t);  // the working types the profile admits
     const bool flush = p.flush_subnormals;
     auto eta = [&](DataType w) { return flush ? smallest_normal(w) : smallest_subnormal(w) / 2; };
     for (uint64_t e = 0; e < a.size() && e < b.size(); ++e) {

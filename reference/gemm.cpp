@@ -227,18 +227,6 @@ void require_data_type(Diagnostics& diags, const TensorDesc& z, std::string_view
 // A zero point's value for row m (per row) or column n (per column), as an integer.
 int64_t zero_point_at(const std::vector<double>& z, uint64_t i) { return z.empty() ? 0 : int64_t(z.size() == 1 ? z[0] : z[i]); }
 
-// The working precisions the profile admits for a FLOAT16 or FLOAT32 output t (docs/tolerance.md,
-// "Arithmetic profiles"): `any` is each of t, FLOAT32 and FLOAT64.
-std::vector<DataType> working_types(const ArithmeticProfile& p, DataType t) {
-    switch (p.accumulate) {
-        case Accumulate::Output: return {t};
-        case Accumulate::Float32: return {t == DataType::FLOAT16 ? DataType::FLOAT32 : t};
-        case Accumulate::Float64: return {DataType::FLOAT64};
-        default: return t == DataType::FLOAT16 ? std::vector<DataType>{t, DataType::FLOAT32, DataType::FLOAT64}
-                                               : std::vector<DataType>{DataType::FLOAT32, DataType::FLOAT64};
-    }
-}
-
 // explain's rows shared by the integer products: the first 16 (a, b) pairs of element [batch, m,
 // n], the zero points of row m and column n (per tensor: their one element), and the product fact.
 void explain_integer_pairs(const Case& c, const TensorDesc& a, const TensorDesc& b, const TensorDesc& out_desc,

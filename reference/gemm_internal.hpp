@@ -5,6 +5,8 @@
 
 #include "gemm.hpp"
 
+#include "dmlref/working_types.hpp"  // working_types: the working precisions the profile admits
+
 #include <string>
 #include <vector>
 
@@ -27,9 +29,6 @@ void require_data_type(Diagnostics& diags, const TensorDesc& z, std::string_view
                        const std::string& rule);
 // A zero point's value for row m (per row) or column n (per column), as an integer; 0 without one.
 int64_t zero_point_at(const std::vector<double>& z, uint64_t i);
-
-// The working precisions the profile admits for a FLOAT16 or FLOAT32 output t.
-std::vector<DataType> working_types(const ArithmeticProfile& p, DataType t);
 
 // explain's rows for the integer products: the first 16 (a, b) pairs, the zero points of the row
 // and column, and the product fact.

@@ -1,5 +1,6 @@
 // The error bound of a summed element from its own terms, rounded up (docs/tolerance.md).
 #include "dmlref/bound.hpp"
+#include "dmlref/working_types.hpp"
 #include "dmlref/bits.hpp"
 
 #include "dmlref/numeric.hpp"
@@ -84,22 +85,24 @@ double bound_for(const ElementTerms& e, DataType t, DataType a, uint64_t golden_
 
 bool wider_or_same(DataType a, DataType t) { return element_size(a) >= element_size(t); }
 
-// The accumulation types the profile admits for output type t.
-std::vector<DataType> accumulators_of(const ArithmeticProfile& p, DataType t) {
-    std::vector<DataType> accumulators;
+}  // namespace
+
+std::vector<DataType> working_types(const ArithmeticProfile& p, DataType t) {
+    std::vector<DataType> types;
+    auto add = [&](DataType a) {
+        if (std::find(types.begin(), types.end(), a) == types.end()) types.push_back(a);
+    };
     switch (p.accumulate) {
         case Accumulate::Any:
             for (DataType a : {t, DataType::FLOAT32, DataType::FLOAT64})
-                if (wider_or_same(a, t)) accumulators.push_back(a);
+                if (wider_or_same(a, t)) add(a);
             break;
-        case Accumulate::Output: accumulators = {t}; break;
-        case Accumulate::Float32: accumulators = {wider_or_same(DataType::FLOAT32, t) ? DataType::FLOAT32 : t}; break;
-        case Accumulate::Float64: accumulators = {DataType::FLOAT64}; break;
+        case Accumulate::Output: add(t); break;
+        case Accumulate::Float32: add(wider_or_same(DataType::FLOAT32, t) ? DataType::FLOAT32 : t); break;
+        case Accumulate::Float64: add(DataType::FLOAT64); break;
     }
-    return accumulators;
+    return types;
 }
-
-}  // namespace
 
 std::string_view name(Accumulate a) {
     switch (a) {
@@ -247,7 +250,7 @@ double element_bound(const ElementTerms& e, DataType t, uint64_t golden_bits, co
     if (e.computed) return e.computed_error == 0 ? 0.0 : add_up(e.computed_error, ulp_of(t, golden_bits) / 2);
     if (!e.inexact() && e.formation == 0) return 0;  // an exact copy, or +0
     double bound = 0;
-    for (DataType a : accumulators_of(p, t)) bound = std::max(bound, bound_for(e, t, a, golden_bits, p.flush_subnormals));
+    for (DataType a : working_types(p, t)) bound = std::max(bound, bound_for(e, t, a, golden_bits, p.flush_subnormals));
     return bound;
 }
 
@@ -271,7 +274,7 @@ bool overflow_admissible(const ElementTerms& e, DataType t, uint64_t golden_bits
     const double actual = element_value(t, actual_bits);
     if (std::isfinite(actual)) return false;
     bool positive = e.positive_infinity, negative = e.negative_infinity;
-    for (DataType a : accumulators_of(p, t)) {
+    for (DataType a : working_types(p, t)) {
         const double ua = unit_roundoff(a);
         // An addition overflows to -inf only where both operands hold negative terms (a finite
         // operand plus a non-negative one rounds to no less than that operand), and then their

@@ -1,6 +1,7 @@
 // Forward error arithmetic for computed values (docs/tolerance.md, "Computed values"): ranges
 // of exact values and bounds on a backend's error, every operation rounded outward or up.
 #include "dmlref/bound.hpp"
+#include "dmlref/working_types.hpp"
 
 #include "dmlref/case.hpp"
 #include "dmlref/numeric.hpp"
@@ -197,19 +198,8 @@ double Arithmetic::result_error(const Quantity& q, DataType t) const {
 }
 
 double computed_error(const ArithmeticProfile& p, DataType t, const std::function<Quantity(const Arithmetic&)>& formula) {
-    std::vector<DataType> types;
-    auto at_least = [&](DataType a) { return element_size(a) >= element_size(t) ? a : t; };
-    switch (p.accumulate) {
-        case Accumulate::Any:
-            for (DataType a : {t, DataType::FLOAT32, DataType::FLOAT64})
-                if (element_size(a) >= element_size(t)) types.push_back(a);
-            break;
-        case Accumulate::Output: types = {t}; break;
-        case Accumulate::Float32: types = {at_least(DataType::FLOAT32)}; break;
-        case Accumulate::Float64: types = {DataType::FLOAT64}; break;
-    }
     double worst_error = 0;
-    for (DataType a : types) {
+    for (DataType a : working_types(p, t)) {
         const Arithmetic ar(a, p.flush_subnormals);
         const double e = ar.result_error(formula(ar), t);
         worst_error = std::isnan(e) ? kInf : std::max(worst_error, e);
