@@ -8,6 +8,8 @@
 # non-zero. docs/fuzzing.md.
 # With JOBS=N, each target runs as N libFuzzer jobs at once (-jobs=N -workers=N; -runs and
 # -max_total_time then hold per job), and the script prints the inputs all jobs ran together.
+# With PARALLEL=N, N targets run at once, each still for SECONDS (CI: one per core); their
+# summaries print in target order once all have run.
 # Usage: fuzz/run.sh [SECONDS] [LIBFUZZER-ARGS...]   (TARGETS="fuzz_npy" to run only some; JOBS=16)
 set -euo pipefail
 trap 'echo "fuzz/run.sh: line $LINENO: \"$BASH_COMMAND\" failed (exit $?)" >&2' ERR
@@ -17,6 +19,7 @@ shift || true
 build=${BUILD:-build-fuzz}
 targets=${TARGETS:-fuzz_case fuzz_npy fuzz_diff fuzz_gen fuzz_dxdispatch fuzz_baseline}
 jobs=${JOBS:-1}
+parallel=${PARALLEL:-1}
 if [ ! -f "$build/build.ninja" ]; then
   CXX=${CXX_FUZZ:-clang++} meson setup "$build" --wrap-mode=nodownload -Dbuildtype=debugoptimized \
     -Db_sanitize=address,undefined -Db_lundef=false -Dbench=false -Dfuzz=true \
@@ -53,7 +56,10 @@ done
 # baseline: a baseline `diff --write-baseline` would write, and an empty one.
 printf '{"dmlrefBaseline": 1, "failures": [{"case": "max_pooling/nan_loses", "output": "OutputTensor", "reading": "ArgmaxNaN=NaNWins", "elements": 2}]}\n' > "$corpus/baseline/one.json"
 printf '{"dmlrefBaseline": 1, "failures": []}\n' > "$corpus/baseline/empty.json"
-for t in $targets; do
+# fuzz_one T: runs target T; its summary goes to $build/fuzz-findings/T.summary, and it exits
+# non-zero on a finding.
+fuzz_one() {
+  local t=$1 seeds extra log findings dir bin rc
   case $t in
     fuzz_case) seeds=$corpus/case; extra=(-dict="$PWD/fuzz/case.dict") ;;
     fuzz_gen) seeds=$corpus/gen; extra=(-dict="$PWD/fuzz/case.dict") ;;
@@ -61,27 +67,46 @@ for t in $targets; do
     fuzz_baseline) seeds=$corpus/baseline; extra=() ;;
     *) seeds=$corpus/npy; extra=() ;;
   esac
-  echo "fuzzing $t for ${seconds}s${JOBS:+ in $jobs jobs}"
   log="$build/fuzz-findings/$t.log"
   findings=$(realpath "$build/fuzz-findings")
-  set +e
-  if [ "$jobs" -gt 1 ]; then
-    # libFuzzer writes each job's log to fuzz-J.log in the working folder.
-    dir="$findings/$t-jobs"
-    rm -rf "$dir" && mkdir -p "$dir"
-    bin=$(realpath "$build/fuzz/$t")
-    (cd "$dir" && "$bin" -max_total_time="$seconds" -max_len=8192 -timeout=10 -rss_limit_mb=2048 \
-      -print_final_stats=1 -artifact_prefix="$findings/$t-" -jobs="$jobs" -workers="$jobs" "${extra[@]}" "$@" "$seeds") >"$log" 2>&1
-    rc=$?
-    cat "$dir"/fuzz-*.log >>"$log"
-    echo "$t: $(awk '/^stat::number_of_executed_units/ {s += $2} END {print s + 0}' "$dir"/fuzz-*.log) inputs in $jobs jobs"
-    grep -qE '^==[0-9]+==ERROR|runtime error|deadly signal' "$dir"/fuzz-*.log && rc=1
-  else
-    "$build/fuzz/$t" -max_total_time="$seconds" -max_len=8192 -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
-      -artifact_prefix="$findings/$t-" "${extra[@]}" "$@" "$seeds" >"$log" 2>&1
-    rc=$?
-  fi
-  set -e
-  grep -E '^(stat::number_of_executed_units|Done)' "$log" | tail -2 || true
-  if [ "$rc" -ne 0 ]; then tail -60 "$log"; echo "$t: a finding (exit $rc), see $build/fuzz-findings/"; exit 1; fi
+  {
+    echo "fuzzing $t for ${seconds}s${JOBS:+ in $jobs jobs}"
+    set +e
+    if [ "$jobs" -gt 1 ]; then
+      # libFuzzer writes each job's log to fuzz-J.log in the working folder.
+      dir="$findings/$t-jobs"
+      rm -rf "$dir" && mkdir -p "$dir"
+      bin=$(realpath "$build/fuzz/$t")
+      (cd "$dir" && "$bin" -max_total_time="$seconds" -max_len=8192 -timeout=10 -rss_limit_mb=2048 \
+        -print_final_stats=1 -artifact_prefix="$findings/$t-" -jobs="$jobs" -workers="$jobs" "${extra[@]}" "${args[@]}" "$seeds") >"$log" 2>&1
+      rc=$?
+      cat "$dir"/fuzz-*.log >>"$log"
+      echo "$t: $(awk '/^stat::number_of_executed_units/ {s += $2} END {print s + 0}' "$dir"/fuzz-*.log) inputs in $jobs jobs"
+      grep -qE '^==[0-9]+==ERROR|runtime error|deadly signal' "$dir"/fuzz-*.log && rc=1
+    else
+      "$build/fuzz/$t" -max_total_time="$seconds" -max_len=8192 -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+        -artifact_prefix="$findings/$t-" "${extra[@]}" "${args[@]}" "$seeds" >"$log" 2>&1
+      rc=$?
+    fi
+    set -e
+    grep -E '^(stat::number_of_executed_units|Done)' "$log" | tail -2 || true
+    if [ "$rc" -ne 0 ]; then tail -60 "$log"; echo "$t: a finding (exit $rc), see $build/fuzz-findings/"; fi
+  } >"$build/fuzz-findings/$t.summary" 2>&1
+  return "$rc"
+}
+args=("$@")
+# Targets in batches of $parallel; every summary printed, then the first finding ends the script.
+failed=""
+set -- $targets
+while [ $# -gt 0 ]; do
+  batch=()
+  while [ $# -gt 0 ] && [ ${#batch[@]} -lt "$parallel" ]; do batch+=("$1"); shift; done
+  pids=()
+  for t in "${batch[@]}"; do fuzz_one "$t" & pids+=($!); done
+  for k in "${!batch[@]}"; do
+    wait "${pids[$k]}" || failed="$failed ${batch[$k]}"
+    cat "$build/fuzz-findings/${batch[$k]}.summary"
+  done
+  [ -z "$failed" ] || break
 done
+if [ -n "$failed" ]; then echo "fuzz/run.sh: findings in:$failed" >&2; exit 1; fi

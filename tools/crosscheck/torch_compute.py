@@ -1,0 +1,230 @@
+#!/usr/bin/env python3
+"""Cross-check GEMM, convolution and the transcendental element-wise operators and activations on
+a GPU backend: PyTorch's CUDA kernels (cuBLAS, cuDNN, CUDA's libdevice) against dmlref's goldens
+(docs/crosscheck-gpu.md, "GEMM, convolution and transcendental functions").
+
+    dmlref gen sweeps/gemm.json --tier full -o CASES/gemm   # and convolution, element_wise_math, activation_math
+    dmlref run CASES --npy NPY                             # inputs as .npy (on any machine)
+    python3 tools/crosscheck/torch_compute.py CASES NPY OUT [--planted] [--bundle] [--cpu]
+    dmlref diff OUT/goldens OUT/actual                     # judged by the tolerance model
+
+TF32 is off (torch.backends.cuda.matmul.allow_tf32 and torch.backends.cudnn.allow_tf32 False):
+dmlref's FLOAT32 profile is FP32 arithmetic. --planted writes, besides the planted bugs, the
+FLOAT32 GEMM and convolution results with TF32 on (PyTorch's default for cuDNN convolutions) as
+OUT/planted/tf32/..., which `dmlref diff` should reject as beyond the FP32 profile.
+
+For every golden in CASES whose operator maps onto PyTorch (inputs read through their Strides):
+  GEMM                    baddbmm(C, A, B, beta, alpha) over the flattened batch (C zero with
+                          Beta 0 when absent): cuBLAS with Alpha and Beta in its epilogue;
+                          FusedActivation RELU, LINEAR, SIGMOID, TANH after (others: skipped)
+  CONVOLUTION             conv1d/2d/3d on the input padded by StartPadding/EndPadding (zeros),
+                          the filter flipped for Mode CONVOLUTION; Direction BACKWARD as
+                          conv_transpose cropped by StartPadding (OutputPadding as zeros past the
+                          end); bias by cuDNN; FusedActivation as GEMM's
+  ELEMENT_WISE_EXP .. ERF torch.exp/log/sin/cos/tan/asin/acos/atan/sinh/cosh/tanh/asinh/acosh/
+                          atanh/erf; ScaleBias as x * Scale + Bias in float32, each rounded
+  ELEMENT_WISE_POW        torch.pow(x, e); CONSTANT_POW with the Exponent field
+  ELEMENT_WISE_ATAN_YX    torch.atan2(A, B)
+  ACTIVATION_SIGMOID, ACTIVATION_TANH, ACTIVATION_GELU   torch.sigmoid, torch.tanh, F.gelu (erf form)
+Integer operators (MATRIX_MULTIPLY_INTEGER*, CONVOLUTION_INTEGER) have no general PyTorch CUDA
+kernel and are not mapped. Planted bugs: `ulp2` (every GEMM FLOAT32 output of the planted cases
+two ULP up), `dropped_product` (GEMM without its last k), `flipped_kernel` (the other Mode),
+`exp2_unscaled` (EXP as exp2 of x: a wrong constant, 2^x), `sin_f16_in_f16` (a FLOAT32 SIN
+computed through FLOAT16).
+"""
+import sys
+
+import numpy as np
+import torch
+import torch.nn.functional as F
+
+import torch_data  # tools/crosscheck/torch_data.py, beside this script: tensor reading, the driver
+from torch_data import x_in
+
+
+def num(v):
+    """A FLOAT field of a case: a JSON number, or the FLOAT32's bits as "0x3dcccccd" (docs/case-format.md)."""
+    if isinstance(v, str) and v.startswith("0x"):
+        return float(np.array([int(v, 16)], dtype=np.uint32).view(np.float32)[0])
+    return float(v)
+
+
+def fused(d, y):
+    """DML's FusedActivation of y (the output type), for the activations with an exact PyTorch analogue."""
+    a = d.get("FusedActivation")
+    if not a:
+        return y
+    kind = a["Type"].removeprefix("DML_OPERATOR_")
+    if kind == "ACTIVATION_RELU":
+        return torch.relu(y)
+    if kind == "ACTIVATION_LINEAR":
+        return y * num(a.get("Alpha", 1)) + num(a.get("Beta", 0))
+    if kind == "ACTIVATION_SIGMOID":
+        return torch.sigmoid(y)
+    if kind == "ACTIVATION_TANH":
+        return torch.tanh(y)
+    raise NotImplementedError(f"FusedActivation {kind}")
+
+
+def gemm(d, npy, dev, drop_last_k=False):
+    a, b = x_in(d, npy, dev, "ATensor"), x_in(d, npy, dev, "BTensor")
+    if d.get("TransA", "NONE").endswith("TRANSPOSE"):
+        a = a.transpose(-1, -2)
+    if d.get("TransB", "NONE").endswith("TRANSPOSE"):
+        b = b.transpose(-1, -2)
+    if drop_last_k:
+        a, b = a[..., :-1], b[..., :-1, :]
+    out = d["OutputTensor"]["Sizes"]
+    m, n, batch = out[-2], out[-1], out[:-2]
+    a = a.expand(*batch, m, a.shape[-1]).reshape(-1, m, a.shape[-1])
+    b = b.expand(*batch, b.shape[-2], n).reshape(-1, b.shape[-2], n)
+    if "CTensor" in d:
+        c, beta = x_in(d, npy, dev, "CTensor").expand(*out).reshape(-1, m, n), num(d.get("Beta", 0))
+    else:
+        c, beta = torch.zeros(a.shape[0], m, n, dtype=a.dtype, device=dev), 0.0
+    return fused(d, torch.baddbmm(c, a, b, beta=beta, alpha=num(d.get("Alpha", 1))).reshape(out))
+
+
+def convolution(d, npy, dev, flip_mode=False):
+    x, w = x_in(d, npy, dev), x_in(d, npy, dev, "FilterTensor")
+    n = d["DimensionCount"] if "DimensionCount" in d else x.dim() - 2
+    if n not in (1, 2, 3):
+        raise NotImplementedError(f"{n} spatial dimensions")
+    spatial = list(range(2, 2 + n))
+    if d.get("Mode", "CROSS_CORRELATION").endswith("CONVOLUTION") != flip_mode:
+        w = torch.flip(w, spatial)
+    bias = x_in(d, npy, dev, "BiasTensor").reshape(-1) if "BiasTensor" in d else None
+    S, D = d.get("Strides", [1] * n), d.get("Dilations", [1] * n)
+    P0, P1 = d.get("StartPadding", [0] * n), d.get("EndPadding", [0] * n)
+    G = d.get("GroupCount", 1)
+    out = d["OutputTensor"]["Sizes"]
+    if d.get("Direction", "FORWARD").endswith("BACKWARD"):
+        y = [F.conv_transpose1d, F.conv_transpose2d, F.conv_transpose3d][n - 1](x, w, None, stride=S, dilation=D, groups=G)
+        # The full transposed output, then the window [StartPadding, StartPadding + output size):
+        # positions past the full output (OutputPadding) have no terms; the bias is added after.
+        pad = []
+        for j in reversed(range(n)):
+            pad += [-P0[j], out[2 + j] + P0[j] - y.shape[2 + j]]
+        y = F.pad(y, pad)
+        if bias is not None:
+            y = y + bias.reshape([1, -1] + [1] * n)
+    else:
+        conv = [F.conv1d, F.conv2d, F.conv3d][n - 1]
+        if P0 == P1:  # cuDNN's own padding
+            y = conv(x, w, bias, stride=S, dilation=D, groups=G, padding=P0)
+        else:  # explicit zeros
+            pad = []
+            for j in reversed(range(n)):
+                pad += [P0[j], P1[j]]
+            y = conv(F.pad(x, pad), w, bias, stride=S, dilation=D, groups=G)
+    if list(y.shape) != out:
+        raise NotImplementedError(f"output {list(y.shape)} != {out}")
+    return fused(d, y)
+
+
+def scale_bias(d, x):
+    """g(x) = x * Scale + Bias in float32 (float64 for FLOAT64), product and sum each rounded."""
+    sb = d.get("ScaleBias")
+    if not sb:
+        return x
+    t = x.double() if x.dtype == torch.float64 else x.float()
+    return (t * num(sb["Scale"])) + num(sb["Bias"])
+
+
+def unary(fn):
+    def run(d, npy, dev):
+        x = x_in(d, npy, dev)
+        if not x.dtype.is_floating_point:
+            raise NotImplementedError("integer data")
+        return fn(scale_bias(d, x)).to(x.dtype)
+    return run
+
+
+def pow_(d, npy, dev):
+    x, e = x_in(d, npy, dev), x_in(d, npy, dev, "ExponentTensor")
+    if not x.dtype.is_floating_point:
+        raise NotImplementedError("integer data")
+    return torch.pow(scale_bias(d, x), e.to(torch.float64 if x.dtype == torch.float64 else torch.float32)).to(x.dtype)
+
+
+def constant_pow(d, npy, dev):
+    x = x_in(d, npy, dev)
+    if not x.dtype.is_floating_point:
+        raise NotImplementedError("integer data")
+    return torch.pow(scale_bias(d, x), num(d["Exponent"])).to(x.dtype)
+
+
+def atan_yx(d, npy, dev):
+    a, b = x_in(d, npy, dev, "ATensor"), x_in(d, npy, dev, "BTensor")
+    if not a.dtype.is_floating_point:
+        raise NotImplementedError("integer data")
+    return torch.atan2(a, b)
+
+
+OPERATORS = {
+    "GEMM": gemm, "CONVOLUTION": convolution,
+    "ELEMENT_WISE_EXP": unary(torch.exp), "ELEMENT_WISE_LOG": unary(torch.log),
+    "ELEMENT_WISE_SIN": unary(torch.sin), "ELEMENT_WISE_COS": unary(torch.cos), "ELEMENT_WISE_TAN": unary(torch.tan),
+    "ELEMENT_WISE_ASIN": unary(torch.asin), "ELEMENT_WISE_ACOS": unary(torch.acos), "ELEMENT_WISE_ATAN": unary(torch.atan),
+    "ELEMENT_WISE_SINH": unary(torch.sinh), "ELEMENT_WISE_COSH": unary(torch.cosh), "ELEMENT_WISE_TANH": unary(torch.tanh),
+    "ELEMENT_WISE_ASINH": unary(torch.asinh), "ELEMENT_WISE_ACOSH": unary(torch.acosh),
+    "ELEMENT_WISE_ATANH": unary(torch.atanh), "ELEMENT_WISE_ERF": unary(torch.erf),
+    "ELEMENT_WISE_POW": pow_, "ELEMENT_WISE_CONSTANT_POW": constant_pow, "ELEMENT_WISE_ATAN_YX": atan_yx,
+    "ACTIVATION_SIGMOID": unary(torch.sigmoid), "ACTIVATION_TANH": unary(torch.tanh),
+    "ACTIVATION_GELU": unary(lambda x: F.gelu(x, approximate="none")),
+}
+
+
+def tf32(fn):
+    def run(d, npy, dev, outs):
+        torch.backends.cuda.matmul.allow_tf32 = torch.backends.cudnn.allow_tf32 = True
+        try:
+            return fn(d, npy, dev)
+        finally:
+            torch.backends.cuda.matmul.allow_tf32 = torch.backends.cudnn.allow_tf32 = False
+    return run
+
+
+def plant_ulp2(d, npy, dev, outs):
+    y = outs.clone() if torch.is_tensor(outs) else outs["OutputTensor"].clone()
+    bits = y.view(torch.int32)
+    return (bits + torch.where(y == 0, 0, 2).to(torch.int32)).view(torch.float32)
+
+
+def plant_exp2(d, npy, dev, outs):
+    return unary(torch.exp2)(d, npy, dev)
+
+
+def plant_sin_f16(d, npy, dev, outs):
+    return unary(lambda x: torch.sin(x.half()).float())(d, npy, dev)
+
+
+PLANTED = {
+    "tf32": (lambda d, npy, dev, outs: tf32(OPERATORS[d["_op"]])(d, npy, dev, outs), None),
+    "ulp2": (plant_ulp2, None),
+    "dropped_product": (lambda d, npy, dev, outs: gemm(d, npy, dev, drop_last_k=True), None),
+    "flipped_kernel": (lambda d, npy, dev, outs: convolution(d, npy, dev, flip_mode=True), None),
+    "exp2_unscaled": (plant_exp2, None),
+    "sin_f16_in_f16": (plant_sin_f16, None),
+}
+
+
+def planted_targets(op, d, rel):
+    dt = d.get("OutputTensor", {}).get("DataType")
+    bugs = []
+    if op in ("GEMM", "CONVOLUTION") and dt == "FLOAT32":
+        bugs.append("tf32")
+    if op == "GEMM" and dt == "FLOAT32" and "FusedActivation" not in d:
+        bugs += ["ulp2", "dropped_product"]
+    if op == "CONVOLUTION" and dt == "FLOAT32" and any(k > 1 for k in d["FilterTensor"]["Sizes"][2:]):
+        bugs.append("flipped_kernel")
+    if op == "ELEMENT_WISE_EXP" and dt == "FLOAT32":
+        bugs.append("exp2_unscaled")
+    if op == "ELEMENT_WISE_SIN" and dt == "FLOAT32":
+        bugs.append("sin_f16_in_f16")
+    return bugs
+
+
+if __name__ == "__main__":
+    torch.backends.cuda.matmul.allow_tf32 = torch.backends.cudnn.allow_tf32 = False
+    torch_data.main(OPERATORS, PLANTED, planted_targets)
