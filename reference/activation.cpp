@@ -315,8 +315,10 @@ void bound_element(const D& d, DataType t, uint64_t i, double x, double s, const
     }
     // A zero the formula computes (+0 in the golden) may come out as -0 from a backend's IEEE
     // arithmetic (-3 * 0, x - x in the other order): a bound above zero but below the smallest
-    // subnormal's half admits either zero and nothing else (docs/tolerance.md, "Zeros").
-    if (g == 0 && !selected) E = std::max(E, smallest_subnormal(t) / 4);
+    // subnormal's half admits either zero and nothing else (docs/tolerance.md, "Zeros"). No
+    // double lies below half of FLOAT64's smallest subnormal: there it is that subnormal itself.
+    if (g == 0 && !selected)
+        E = std::max(E, t == DataType::FLOAT64 ? smallest_subnormal(t) : smallest_subnormal(t) / 4);
     sink.set_computed(i, E, std::fabs(x), 1);
 }
 

@@ -92,7 +92,7 @@ void activation_math_bounds(const Operator& op, const InputBuffer& input, const 
     const std::vector<double> x = logical_doubles(in, input("InputTensor"));
     const std::vector<DataType> ws = working_types(p, t);  // the working types the profile admits
     const bool flush = p.flush_subnormals;
-    auto eta = [&](DataType w) { return flush ? smallest_normal(w) : smallest_subnormal(w) / 2; };
+    auto eta = [&](DataType w) { return flush ? smallest_normal(w) : subnormal_rounding_error(w); };
     for (uint64_t e = 0; e < x.size() && e < sink.elements().size(); ++e) {
         const double v = x[e];
         if (!is_float(t)) { sink.set_computed(e, 0, std::fabs(v), 1); continue; }  // integers: Bits

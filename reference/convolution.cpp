@@ -417,7 +417,7 @@ void convolution_bounds(const Operator& op, const InputBuffer& input, const Arit
     }
     const std::vector<DataType> ws = working_types(p, t);  // the working types the profile admits
     const bool flush = p.flush_subnormals;
-    auto eta = [&](DataType a) { return flush ? smallest_normal(a) : smallest_subnormal(a) / 2; };
+    auto eta = [&](DataType a) { return flush ? smallest_normal(a) : subnormal_rounding_error(a); };
     for (uint64_t e = 0; e < count; ++e) {
         ExactSum exact;
         double magnitudes = 0;

@@ -426,7 +426,7 @@ void add1_bounds(const Operator& op, const InputBuffer& input, const ArithmeticP
     const std::vector<double> b = logical_doubles(d.BTensor, input("BTensor"));
     const std::vector<DataType> ws = working_types(p, t);  // the working types the profile admits
     const bool flush = p.flush_subnormals;
-    auto eta = [&](DataType w) { return flush ? smallest_normal(w) : smallest_subnormal(w) / 2; };
+    auto eta = [&](DataType w) { return flush ? smallest_normal(w) : subnormal_rounding_error(w); };
     for (uint64_t e = 0; e < a.size() && e < b.size(); ++e) {
         const double y = a[e] + b[e];  // within 2^-53 |y| of the exact sum (fused_activation_error widens by 2^-50)
         if (y != y || std::isinf(y)) {

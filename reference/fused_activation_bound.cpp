@@ -185,7 +185,7 @@ ActivationError fused_activation_error(const DML_FUSED_ACTIVATION& a, double y, 
     if (!std::isfinite(y) || !std::isfinite(E)) return none();
     const double E2 = E + 0x1p-50 * std::fabs(y);  // y is the double evaluation of the exact value
     const Interval I{y - E2, y + E2, E2};
-    const W w{unit_roundoff(wt), flush ? smallest_normal(wt) : smallest_subnormal(wt) / 2,
+    const W w{unit_roundoff(wt), flush ? smallest_normal(wt) : subnormal_rounding_error(wt),
               wt == DataType::FLOAT16 ? 65504.0 : wt == DataType::FLOAT32 ? double(std::numeric_limits<float>::max())
                                                                           : std::numeric_limits<double>::max()};
     const double p0 = a.Parameters[0], p1 = a.Parameters[1];

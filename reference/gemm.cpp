@@ -357,15 +357,15 @@ void gemm_terms(const Case& c, std::string_view, const ArithmeticProfile& p, Ter
         double worst = 0;
         for (DataType w : ws) {
             const double u = unit_roundoff(w);
-            const double eta = p.flush_subnormals ? smallest_normal(w) : smallest_subnormal(w) / 2;
+            const double eta = p.flush_subnormals ? smallest_normal(w) : subnormal_rounding_error(w);
             const double F = gamma_up(2, u) * S + 2.0 * double(terms) * eta;
             const double S2 = S + F;
             double pre = F + gamma_up(terms > 0 ? terms - 1 : 0, u) * S2;
-            if (w != t) pre += unit_roundoff(t) * (std::fabs(y) + pre) + (p.flush_subnormals ? smallest_normal(t) : smallest_subnormal(t) / 2);
-            const double golden_pre = unit_roundoff(t) * std::fabs(y) + smallest_subnormal(t) / 2;
+            if (w != t) pre += unit_roundoff(t) * (std::fabs(y) + pre) + (p.flush_subnormals ? smallest_normal(t) : subnormal_rounding_error(t));
+            const double golden_pre = unit_roundoff(t) * std::fabs(y) + subnormal_rounding_error(t);
             const ActivationError r = fused_activation_error(*d.FusedActivation, y, pre + golden_pre, w, p.flush_subnormals);
             double err = r.error;
-            if (std::isfinite(err) && w != t) err += unit_roundoff(t) * (r.magnitude + r.error) + smallest_subnormal(t) / 2;
+            if (std::isfinite(err) && w != t) err += unit_roundoff(t) * (r.magnitude + r.error) + subnormal_rounding_error(t);
             worst = std::max(worst, err * (1 + 1e-9));
         }
         sink.set_computed(e, worst, S, uint32_t(std::min<uint64_t>(terms, std::numeric_limits<uint32_t>::max())));

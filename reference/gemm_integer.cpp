@@ -289,9 +289,9 @@ void mmi_to_float_bounds(const Operator& op, const InputBuffer& input, const Ari
         }
         double worst = 0;
         for (DataType w : ws) {
-            const double eta = p.flush_subnormals ? smallest_normal(w) : smallest_subnormal(w) / 2;
+            const double eta = p.flush_subnormals ? smallest_normal(w) : subnormal_rounding_error(w);
             double err = gamma_up(g.s.K + 5, unit_roundoff(w)) * S + 5.0 * double(g.s.K + 1) * eta;
-            if (w != t) err += unit_roundoff(t) * (std::fabs(y) + err) + (p.flush_subnormals ? smallest_normal(t) : smallest_subnormal(t) / 2);
+            if (w != t) err += unit_roundoff(t) * (std::fabs(y) + err) + (p.flush_subnormals ? smallest_normal(t) : subnormal_rounding_error(t));
             worst = std::max(worst, err * (1 + 1e-9));
         }
         sink.set_computed(e, worst, S, terms);

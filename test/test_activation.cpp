@@ -369,6 +369,12 @@ TEST_CASE("activation judging: float32 and FLOAT16 evaluations with and without 
     const Case lr = golden_case(unary_op(DataType::FLOAT32, {3}, leaky(0.0f)), bits_list<float, uint32_t>({0x80000000, 0xc0400000, 0x40000000}));
     CHECK(judged(lr, bits_list<float, uint32_t>({0x80000000, 0x80000000, 0x40000000})).passed());  // -3 * 0 = -0 in IEEE
     CHECK(judged(lr, bits_list<float, uint32_t>({0x00000000, 0x00000000, 0x40000000})).over == 1);  // the selected -0 lost its sign
+    // FLOAT64 likewise: no double lies below half its smallest subnormal, so the computed zero's
+    // bound is that subnormal (docs/tolerance.md, "Zeros"), and not 0.
+    const Case lr64 = golden_case(unary_op(DataType::FLOAT64, {3}, leaky(0.0f)), std::vector<double>{-0.0, -3.0, 2.0});
+    CHECK(judged(lr64, std::vector<double>{-0.0, -0.0, 2.0}).passed());
+    CHECK(judged(lr64, std::vector<double>{0.0, 0.0, 2.0}).over == 1);
+    CHECK(judged(lr64, std::vector<double>{-0.0, -1e-300, 2.0}).over == 1);
 
     // SOFTSIGN in float32 (a division, or a reciprocal and a product) passes; x / (1 + x) for x < 0 fails.
     const Case ss = golden_case(unary_op<DML_ACTIVATION_SOFTSIGN_OPERATOR_DESC>(DataType::FLOAT32, {uint32_t(x.size())}), x);

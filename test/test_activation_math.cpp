@@ -8,8 +8,10 @@
 #include "mpfr_round.hpp"
 
 #include "dmlref/descs/activation_math.hpp"
+#include "dmlref/diff.hpp"
 
 #include <cmath>
+#include <cstring>
 #include <random>
 
 using namespace dmlref;
@@ -75,6 +77,35 @@ TEST_CASE("activation_math: exact points, limits and the zero policy") {
     // gelu(-10) = -7.6e-23 = 0x9ab83c9b (Python: 0.5 x erfc(-x / sqrt(2))).
     CHECK(bits32<GELU>({kZero, kNegZero, kInf, kNegInf, kOne, kNegOne, 0xc1200000}) ==
           U32{kZero, kZero, kInf, kZero, 0x3f57625f, 0xbe227686, 0x9ab83c9b});
+}
+
+TEST_CASE("activation_math: FLOAT64 zeros and subnormals have a bound above 0") {
+    // Half of FLOAT64's smallest subnormal is not a double; a bound holding it once came out 0,
+    // and a FLOAT64 element whose exact value is 0 or subnormal was judged bit for bit (found by
+    // the GPU sweep: PyTorch CUDA's tanh(-0) = -0, its GELU(5e-324) = 0).
+    auto judged = [](const Operator& op, const std::vector<double>& x, const std::vector<double>& actual) {
+        Case c;
+        c.op = op;
+        c.inputs["InputTensor"] = buffer(desc(DataType::FLOAT64, {uint32_t(x.size())}), x);
+        c = with_golden(c, "OutputTensor");
+        std::vector<std::byte> b(actual.size() * sizeof(double));
+        std::memcpy(b.data(), static_cast<const void*>(actual.data()), b.size());
+        return census(c, "OutputTensor", b, {});
+    };
+    auto op = [](auto d) {
+        d.InputTensor = d.OutputTensor = desc(DataType::FLOAT64, {2});
+        return Operator{decltype(d)::kType, d};
+    };
+    const double tiny = 5e-324;  // 2^-1074
+    // tanh(-0) is +0 by ZeroResult=PositiveZero; IEEE's tanh gives -0, within. tanh(1) by hand:
+    // 0.7615941559557649 (the double nearest), and one ULP away is within too.
+    CHECK(judged(op(TANH{}), {-0.0, 1.0}, {-0.0, 0.7615941559557649}).passed());
+    CHECK(judged(op(TANH{}), {-0.0, 1.0}, {0.0, std::nextafter(0.7615941559557649, 1.0)}).passed());
+    CHECK(judged(op(TANH{}), {-0.0, 1.0}, {1e-300, 0.7615941559557649}).over == 1);
+    // GELU(2^-1074) = 2^-1074 Phi(2^-1074), just above 2^-1075: rounds to 2^-1074. x * 0.5 first
+    // rounds a tie to even, 0, which a conforming backend may do.
+    CHECK(judged(op(GELU{}), {tiny, 1.0}, {0.0, 0.8413447460685429}).passed());
+    CHECK(judged(op(GELU{}), {tiny, 1.0}, {1e-300, 0.8413447460685429}).over == 1);
 }
 
 TEST_CASE("activation_math: integers round half to even and saturate") {

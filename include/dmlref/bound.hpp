@@ -204,6 +204,9 @@ double signed_error(DataType t, uint64_t golden_bits, uint64_t actual_bits);
 double unit_roundoff(DataType t);
 double smallest_subnormal(DataType t);
 double smallest_normal(DataType t);
+// The largest error of one rounding to nearest into t's subnormal range: half its smallest
+// subnormal, as a double rounded up (half of FLOAT64's is not a double: it gives the whole).
+double subnormal_rounding_error(DataType t);
 // gamma_k = k u / (1 - k u), rounded up; +infinity when k u >= 1.
 double gamma_up(uint64_t k, double u);
 

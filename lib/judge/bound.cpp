@@ -64,14 +64,14 @@ double bound_for(const ElementTerms& e, DataType t, DataType a, uint64_t golden_
     // Term formation: weight error, the product's rounding, its underflow.
     double F = e.formation;
     F = add_up(F, mul_up(ua, e.product_sum));
-    F = add_up(F, mul_up(double(e.products), smallest_subnormal(a) / 2));
+    F = add_up(F, mul_up(double(e.products), subnormal_rounding_error(a)));
     const double S1 = add_up(e.abs_sum, F);  // at least the sum of a backend's |term|
     const double g = e.n >= 2 ? gamma_up(e.n - 1, ua) : 0.0;
     if (!std::isfinite(g)) return kInf;
     const double sum_error = mul_up(g, S1);
     double bound = add_up(F, sum_error);
     // A wider accumulator is rounded once more, to the output type.
-    if (a != t) bound = add_up(bound, add_up(mul_up(uo, add_up(S1, sum_error)), smallest_subnormal(t) / 2));
+    if (a != t) bound = add_up(bound, add_up(mul_up(uo, add_up(S1, sum_error)), subnormal_rounding_error(t)));
     // The golden's own rounding: the float64 terms and sum, then half an ULP of the golden.
     bound = add_up(bound, add_up(mul_up(2 * u64, e.abs_sum), ulp_of(t, golden_bits) / 2));
     if (flush) {
@@ -226,6 +226,10 @@ double smallest_subnormal(DataType t) {
     }
 }
 
+double subnormal_rounding_error(DataType t) {
+    return t == DataType::FLOAT64 ? smallest_subnormal(t) : smallest_subnormal(t) / 2;
+}
+
 double smallest_normal(DataType t) {
     switch (t) {
         case DataType::FLOAT16: return std::ldexp(1.0, -14);
@@ -282,7 +286,7 @@ bool overflow_admissible(const ElementTerms& e, DataType t, uint64_t golden_bits
         // a negative partial sum by at most (1 + u_A) per level that joins negative terms. F: the
         // terms' formation error (weights, products). Likewise for +inf.
         double F = add_up(e.formation, mul_up(ua, e.product_sum));
-        F = add_up(F, mul_up(double(e.products), smallest_subnormal(a) / 2));
+        F = add_up(F, mul_up(double(e.products), subnormal_rounding_error(a)));
         auto reaches = [&](double side, uint32_t k) {
             if (k < 2) return false;  // one term of a sign: no sum of that sign to overflow
             const double g = gamma_up(k - 2, ua);

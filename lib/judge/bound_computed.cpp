@@ -190,7 +190,7 @@ double Arithmetic::result_error(const Quantity& q, DataType t) const {
     double e = q.err;
     if (element_size(a_) > element_size(t)) {
         // Rounded once more to the output type.
-        e = add_up(e, add_up(mul_up(unit_roundoff(t), add_up(q.mag(), q.err)), smallest_subnormal(t) / 2));
+        e = add_up(e, add_up(mul_up(unit_roundoff(t), add_up(q.mag(), q.err)), subnormal_rounding_error(t)));
         if (!(add_up(q.mag(), q.err) <= largest_finite(t))) return kInf;
     }
     if (flush_) e = add_up(e, smallest_normal(t));
