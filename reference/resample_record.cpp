@@ -3,6 +3,7 @@
 // stated per desc (a copy, or a sum of taps with its terms; nearest-neighbour coordinates on a
 // rounding boundary apart), coverage, gen's derived sizes, and the fast paths.
 #include "resample.hpp"
+#include "resample_policies.hpp"
 
 #include "kit/policies.hpp"
 
@@ -16,14 +17,7 @@ namespace {
 
 using namespace kit;
 
-constexpr Policy kResampleCoordinate{"ResampleCoordinate", "Float64Division"};
-constexpr Policy kNearestRounding{"NearestNeighborRounding", "DecreasingFloorIncreasingCeil"};
-constexpr Policy kOldNearest{"OldNearestNeighbor", "DecreasingWithOutputPixelOffsetsMinusHalf"};
-constexpr Policy kNearestForward{"NearestNeighborValue", "CopyBits"};
-constexpr Policy kLinear{"LinearInterpolation", "ClampCoordinateProductOfWeights"};
-constexpr Policy kResampleSum{"ResampleSum", "ExactThenRoundOnce"};
-constexpr Policy kResampleGradParameters{"ResampleGradParameters", "ForwardScalesAndOffsets"};
-constexpr Policy kScalesAndOffsets{"ScalesAndOffsets", "FinitePositiveScalesFiniteOffsets"};
+using namespace resample_policies;  // the policies UPSAMPLE_2D records too
 
 // ---- Judging: the terms of each element (reference/resample_terms.cpp) ------------------------
 
@@ -98,8 +92,6 @@ template <class D, bool Grad> OperatorRecord resample_record(OperatorInfo info) 
     return r;
 }
 
-const std::vector<Policy> kForward = {kResampleCoordinate, kNearestRounding, kNearestForward, kLinear, kResampleSum,
-                                      kIntegerResult, kNonFiniteSum, kZeroWeightTaps, kScalesAndOffsets, kSubnormals};
 const std::vector<Policy> kGrad = {kResampleCoordinate, kNearestRounding, kLinear, kResampleGradParameters, kResampleSum,
                                    kIntegerResult, kNonFiniteSum, kZeroWeightTaps, kScalesAndOffsets, kSelectedZero,
                                    kSubnormals};
