@@ -44,7 +44,7 @@ const std::vector<std::pair<std::string_view, const char*>> kDefaults = {
 const std::vector<std::pair<std::string_view, std::string_view>> kUintTokens = {
     {"incpad", "IncludePadding"}, {"cc", "CrossChannel"}, {"ls", "LocalSize"}, {"ch", "ChannelCount"},
     {"ac", "AxisCount"}, {"axis", "Axis"}, {"exsum", "HasExclusiveSum"}, {"exprod", "HasExclusiveProduct"},
-    {"bs", "BlockSize"},
+    {"bs", "BlockSize"}, {"aa", "Antialiased"},
 };
 // Signed INT fields (key=value, a value from -2^31 to 2^31-1).
 const std::vector<std::pair<std::string_view, std::string_view>> kIntTokens = {
@@ -307,7 +307,7 @@ std::optional<gen::Planned> descriptor_to_planned(const std::string& text, Diagn
         else if (kind == "tensor_array") return fail(name + " is an array of tensors, which a descriptor cannot say (one sizes token)");
         else if (given.count(name)) desc[name] = given[name];
         else if (kind == "count" && (name == "DimensionCount" || name == "ScaleCount" || name == "RepeatsCount")) desc[name] = "auto";
-        else if (kind == "count" && name == "IncludePadding") desc[name] = 0;
+        else if (kind == "count" && (name == "IncludePadding" || name == "Antialiased")) desc[name] = 0;
         else if (kind == "count") return fail("give " + std::string(token_of(kUintTokens, name)) + "= (" + name + ")");
         else if (kind == "int") return fail("give " + std::string(token_of(kIntTokens, name)) + "= (" + name + ")");
         else if (kind == "size_2d") return fail("give " + std::string(token_of(kSize2dTokens, name)) + "= (" + name + ")");

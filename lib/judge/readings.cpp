@@ -15,11 +15,12 @@ thread_local uint32_t readings_mask = 0;
 namespace {
 
 using OT = OperatorType;
-const std::vector<OT> kMaxPooling = {OT::MAX_POOLING, OT::MAX_POOLING1, OT::MAX_POOLING2, OT::MAX_POOLING_GRAD};
+const std::vector<OT> kMaxPooling = {OT::MAX_POOLING, OT::MAX_POOLING1, OT::MAX_POOLING2, OT::MAX_POOLING_GRAD,
+                                     OT::ROI_POOLING};  // ROI_POOLING's bins take MAX_POOLING's rule
 const std::vector<OT> kClipGrads = {OT::ELEMENT_WISE_CLIP_GRAD, OT::ELEMENT_WISE_CLIP_GRAD1};
 const std::vector<OT> kMaskGrads = {OT::ACTIVATION_RELU_GRAD, OT::ELEMENT_WISE_CLIP_GRAD, OT::ELEMENT_WISE_CLIP_GRAD1};
-const std::vector<OT> kResample = {OT::RESAMPLE, OT::RESAMPLE1, OT::RESAMPLE2, OT::RESAMPLE_GRAD, OT::RESAMPLE_GRAD1,
-                                   OT::UPSAMPLE_2D};  // UPSAMPLE_2D is evaluated as RESAMPLE
+const std::vector<OT> kResample = {OT::RESAMPLE, OT::RESAMPLE1, OT::RESAMPLE2, OT::RESAMPLE3, OT::RESAMPLE_GRAD,
+                                   OT::RESAMPLE_GRAD1, OT::UPSAMPLE_2D};  // UPSAMPLE_2D is evaluated as RESAMPLE
 const std::vector<OT> kAtomicGrads = {OT::MAX_POOLING_GRAD, OT::RESAMPLE_GRAD, OT::RESAMPLE_GRAD1};
 const std::vector<OT> kForwardMinMax = {OT::ACTIVATION_RELU, OT::ELEMENT_WISE_CLIP, OT::ELEMENT_WISE_CLIP1};
 
