@@ -94,8 +94,8 @@ TEST_CASE("ROI_POOLING: NaN and signed zeros (MAX_POOLING's ArgmaxNaN and Argmax
 TEST_CASE("ROI_POOLING: random regions against the naive loop, every integer width") {
     std::mt19937 rng(59);
     for (int k = 0; k < 20; ++k) {
-        const std::vector<uint32_t> s = {1 + rng() % 2, 1 + rng() % 3, 1 + rng() % 6, 1 + rng() % 6};
-        const uint32_t rois = 1 + rng() % 3, PH = 1 + rng() % 3, PW = 1 + rng() % 3;
+        const std::vector<uint32_t> s = {uint32_t(1 + rng() % 2), uint32_t(1 + rng() % 3), uint32_t(1 + rng() % 6), uint32_t(1 + rng() % 6)};
+        const uint32_t rois = uint32_t(1 + rng() % 3), PH = uint32_t(1 + rng() % 3), PW = uint32_t(1 + rng() % 3);
         std::vector<int32_t> x(product(s)), r;
         for (auto& v : x) v = int32_t(rng() % 200) - 100;
         for (uint32_t i = 0; i < rois; ++i) {

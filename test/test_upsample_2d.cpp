@@ -60,8 +60,8 @@ TEST_CASE("UPSAMPLE_2D is RESAMPLE with Scales {1, 1, Height, Width}: random cas
     for (int k = 0; k < 24; ++k) {
         const DataType t = types[k % 6];
         const uint32_t mode = k % 2 ? DML_INTERPOLATION_MODE_LINEAR : DML_INTERPOLATION_MODE_NEAREST_NEIGHBOR;
-        const std::vector<uint32_t> in = {1 + rng() % 2, 1 + rng() % 2, 1 + rng() % 4, 1 + rng() % 4};
-        UPSAMPLE u = upsample(t, in, 1 + rng() % 4, 1 + rng() % 4, mode);
+        const std::vector<uint32_t> in = {uint32_t(1 + rng() % 2), uint32_t(1 + rng() % 2), uint32_t(1 + rng() % 4), uint32_t(1 + rng() % 4)};
+        UPSAMPLE u = upsample(t, in, uint32_t(1 + rng() % 4), uint32_t(1 + rng() % 4), mode);
         if (k % 3 == 0) u.InputTensor.Strides = {0, 0, in[3], 1};  // broadcast over N and C
         INFO("case " << k << " " << name(t) << " scale " << u.ScaleSize.Width << "x" << u.ScaleSize.Height);
         std::vector<std::byte> bytes(buffer_size(u.InputTensor));
