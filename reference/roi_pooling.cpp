@@ -50,7 +50,11 @@ namespace {
 
 std::string rule(std::string_view id) { return "roi-pooling." + std::string(id); }
 
-// The ROI rows as float64, five per region.
+int64_t floor_div(int64_t a, int64_t b) { return a / b - ((a % b != 0) && ((a < 0) != (b < 0))); }
+int64_t ceil_div(int64_t a, int64_t b) { return -floor_div(-a, b); }
+
+}  // namespace
+
 std::vector<double> roi_values(const TensorDesc& t, std::span<const std::byte> buffer) {
     const std::vector<std::byte> logical = gather_logical(t, buffer);
     const size_t w = element_size(t.DataType);
@@ -58,11 +62,6 @@ std::vector<double> roi_values(const TensorDesc& t, std::span<const std::byte> b
     for (size_t i = 0; i < v.size(); ++i) v[i] = element_value(t.DataType, load_bits(t.DataType, logical.data() + i * w));
     return v;
 }
-
-int64_t floor_div(int64_t a, int64_t b) { return a / b - ((a % b != 0) && ((a < 0) != (b < 0))); }
-int64_t ceil_div(int64_t a, int64_t b) { return -floor_div(-a, b); }
-
-}  // namespace
 
 RoiBin roi_bin(const DML_ROI_POOLING_OPERATOR_DESC& d, const double roi[5], uint32_t ph, uint32_t pw) {
     const double s = double(d.SpatialScale);

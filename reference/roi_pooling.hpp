@@ -22,5 +22,7 @@ struct RoiBin {
     int64_t h0, h1, w0, w1;
 };
 RoiBin roi_bin(const DML_ROI_POOLING_OPERATOR_DESC& d, const double roi[5], uint32_t ph, uint32_t pw);
+// ROITensor's logical elements as float64 (five per region), from its buffer.
+std::vector<double> roi_values(const TensorDesc& roi, std::span<const std::byte> buffer);
 
 }  // namespace dmlref::reference

@@ -6,8 +6,6 @@
 
 #include "kit/policies.hpp"
 
-#include "dmlref/bits.hpp"
-
 #include <cmath>
 
 namespace dmlref::reference {
@@ -31,10 +29,8 @@ void detect(const Case& c, std::vector<std::string>& f) {
     if (d.SpatialScale != 1.0f) f.push_back("spatial-scale");
     const auto it = c.inputs.find("ROITensor");
     if (it == c.inputs.end() || d.InputTensor.Sizes.size() != 4 || d.PooledSize.Width == 0 || d.PooledSize.Height == 0) return;
-    const std::vector<std::byte> logical = gather_logical(d.ROITensor, it->second);
-    const size_t w = element_size(d.ROITensor.DataType);
-    std::vector<double> v(logical.size() / w);
-    for (size_t i = 0; i < v.size(); ++i) v[i] = element_value(d.ROITensor.DataType, load_bits(d.ROITensor.DataType, logical.data() + i * w));
+    if (it->second.size() < buffer_size(d.ROITensor)) return;
+    const std::vector<double> v = roi_values(d.ROITensor, it->second);
     bool empty = false, tie = false, overlap = false;
     for (size_t k = 0; k + 5 <= v.size(); k += 5) {
         for (size_t j = 1; j < 5; ++j) {
