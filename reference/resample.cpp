@@ -1,4 +1,4 @@
-// DML_OPERATOR_RESAMPLE, _RESAMPLE1, _RESAMPLE2, _RESAMPLE_GRAD and _RESAMPLE_GRAD1.
+// DML_OPERATOR_RESAMPLE, _RESAMPLE1, _RESAMPLE2, _RESAMPLE3, _RESAMPLE_GRAD and _RESAMPLE_GRAD1.
 //
 // Spec: DML_RESAMPLE, RESAMPLE1, RESAMPLE2, RESAMPLE_GRAD and RESAMPLE_GRAD1_OPERATOR_DESC (DirectML API
 // reference; the RESAMPLE_GRAD1 page's example); support tables in reference/resample_record.cpp,
@@ -13,6 +13,9 @@
 //   An output element reads one tap per dimension, every combination; its weight is the product
 //   of the per-dimension weights, multiplied in dimension order 0..N-1.
 //   RESAMPLE   = RESAMPLE1 with InputPixelOffsets 0.5 and OutputPixelOffsets -0.5.
+//   RESAMPLE3  = RESAMPLE2 when Antialiased is FALSE (its page's remark), and when TRUE where the
+//              page applies no antialiasing (NEAREST_NEIGHBOR, or every Scale at least 0.5); LINEAR
+//              with a Scale below 0.5 and Antialiased TRUE is refused (resample3.antialiased).
 //   RESAMPLE1, RESAMPLE (and RESAMPLE_GRAD) in NEAREST_NEIGHBOR = RESAMPLE2 with DECREASING "and
 //              OutputPixelOffsets adjusted an additional -0.5" (the RESAMPLE_GRAD1 page's remark).
 //   RESAMPLE_GRAD, RESAMPLE_GRAD1: the adjoints of RESAMPLE1 and RESAMPLE2 with the same
@@ -303,17 +306,37 @@ using namespace resampling;
 void validate(const DML_RESAMPLE_OPERATOR_DESC& d, Diagnostics& diags) { validate_resample(params(d), diags); }
 void validate(const DML_RESAMPLE1_OPERATOR_DESC& d, Diagnostics& diags) { validate_resample(params(d), diags); }
 void validate(const DML_RESAMPLE2_OPERATOR_DESC& d, Diagnostics& diags) { validate_resample(params(d), diags); }
+// RESAMPLE3: RESAMPLE2's rules, and Antialiased a BOOL (.antialiased-bool); TRUE is refused where
+// the page stretches the filter, LINEAR with some 1 / Scale above 2 (.antialiased: not evaluated,
+// docs/golden.md, "Resampling", AntialiasFilter). Elsewhere TRUE changes nothing (the page: "this
+// occurs when this flag is set to TRUE, and assuming" LINEAR and 1/Scales > 2).
+void validate(const DML_RESAMPLE3_OPERATOR_DESC& d, Diagnostics& diags) {
+    validate_resample(params(d), diags);
+    if (d.Antialiased > 1)
+        diags.error(desc_path("Antialiased"), "resample3.antialiased-bool",
+                    "Antialiased is " + std::to_string(d.Antialiased) + "; a BOOL is 0 (FALSE) or 1 (TRUE)");
+    if (d.Antialiased != 1 || d.InterpolationMode != DML_INTERPOLATION_MODE_LINEAR) return;
+    for (size_t i = 0; i < d.Scales.size(); ++i)
+        if (d.Scales[i] > 0 && double(d.Scales[i]) < 0.5)  // 1 / Scale > 2, exactly
+            diags.error(pointer_append(desc_path("Scales"), i), "resample3.antialiased",
+                        "Antialiased is TRUE and Scales[" + std::to_string(i) + "] is " +
+                            format_exact_value(DataType::FLOAT32, to_bits(d.Scales[i])) +
+                            " (1 / Scale > 2): DirectML stretches the LINEAR filter by 1 / Scale there, which dmlref does not "
+                            "evaluate (docs/golden.md, AntialiasFilter); Antialiased FALSE, or Scales of at least 0.5, are evaluated");
+}
 void validate(const DML_RESAMPLE_GRAD_OPERATOR_DESC& d, Diagnostics& diags) { validate_resample(params(d), diags); }
 void validate(const DML_RESAMPLE_GRAD1_OPERATOR_DESC& d, Diagnostics& diags) { validate_resample(params(d), diags); }
 
 void evaluate(const DML_RESAMPLE_OPERATOR_DESC& d, const Bindings& b) { resample(params(d), b); }
 void evaluate(const DML_RESAMPLE1_OPERATOR_DESC& d, const Bindings& b) { resample(params(d), b); }
 void evaluate(const DML_RESAMPLE2_OPERATOR_DESC& d, const Bindings& b) { resample(params(d), b); }
+void evaluate(const DML_RESAMPLE3_OPERATOR_DESC& d, const Bindings& b) { resample(params(d), b); }
 void evaluate(const DML_RESAMPLE_GRAD_OPERATOR_DESC& d, const Bindings& b) { resample_grad(params(d), b); }
 void evaluate(const DML_RESAMPLE_GRAD1_OPERATOR_DESC& d, const Bindings& b) { resample_grad(params(d), b); }
 bool evaluate_fast(const DML_RESAMPLE_OPERATOR_DESC& d, const Bindings& b) { return resample_fast(params(d), b); }
 bool evaluate_fast(const DML_RESAMPLE1_OPERATOR_DESC& d, const Bindings& b) { return resample_fast(params(d), b); }
 bool evaluate_fast(const DML_RESAMPLE2_OPERATOR_DESC& d, const Bindings& b) { return resample_fast(params(d), b); }
+bool evaluate_fast(const DML_RESAMPLE3_OPERATOR_DESC& d, const Bindings& b) { return resample_fast(params(d), b); }
 bool evaluate_fast(const DML_RESAMPLE_GRAD_OPERATOR_DESC& d, const Bindings& b) { return resample_grad_fast(params(d), b); }
 bool evaluate_fast(const DML_RESAMPLE_GRAD1_OPERATOR_DESC& d, const Bindings& b) { return resample_grad_fast(params(d), b); }
 
@@ -324,6 +347,9 @@ std::optional<Tolerance> tolerance(const DML_RESAMPLE1_OPERATOR_DESC& d, std::st
     return valid(d) ? resample_tolerance(params(d), false, output) : std::nullopt;
 }
 std::optional<Tolerance> tolerance(const DML_RESAMPLE2_OPERATOR_DESC& d, std::string_view output) {
+    return valid(d) ? resample_tolerance(params(d), false, output) : std::nullopt;
+}
+std::optional<Tolerance> tolerance(const DML_RESAMPLE3_OPERATOR_DESC& d, std::string_view output) {
     return valid(d) ? resample_tolerance(params(d), false, output) : std::nullopt;
 }
 std::optional<Tolerance> tolerance(const DML_RESAMPLE_GRAD_OPERATOR_DESC& d, std::string_view output) {

@@ -1,4 +1,4 @@
-// RESAMPLE, RESAMPLE1, RESAMPLE2, RESAMPLE_GRAD and RESAMPLE_GRAD1.
+// RESAMPLE, RESAMPLE1, RESAMPLE2, RESAMPLE3, RESAMPLE_GRAD and RESAMPLE_GRAD1.
 // What reference/resample*.cpp define for the family's record (reference/resample_record.cpp) and
 // tests. Internal to dmlref.
 #pragma once
@@ -33,6 +33,10 @@ void validate(const DML_RESAMPLE2_OPERATOR_DESC& d, Diagnostics& diags);
 void evaluate(const DML_RESAMPLE2_OPERATOR_DESC& d, const Bindings& b);
 Boundary boundary(const DML_RESAMPLE2_OPERATOR_DESC& d, std::string_view output);
 std::optional<Tolerance> tolerance(const DML_RESAMPLE2_OPERATOR_DESC& d, std::string_view output);
+void validate(const DML_RESAMPLE3_OPERATOR_DESC& d, Diagnostics& diags);
+void evaluate(const DML_RESAMPLE3_OPERATOR_DESC& d, const Bindings& b);
+Boundary boundary(const DML_RESAMPLE3_OPERATOR_DESC& d, std::string_view output);
+std::optional<Tolerance> tolerance(const DML_RESAMPLE3_OPERATOR_DESC& d, std::string_view output);
 void validate(const DML_RESAMPLE_GRAD_OPERATOR_DESC& d, Diagnostics& diags);
 void evaluate(const DML_RESAMPLE_GRAD_OPERATOR_DESC& d, const Bindings& b);
 Boundary boundary(const DML_RESAMPLE_GRAD_OPERATOR_DESC& d, std::string_view output);
@@ -45,6 +49,7 @@ std::optional<Tolerance> tolerance(const DML_RESAMPLE_GRAD1_OPERATOR_DESC& d, st
 bool evaluate_fast(const DML_RESAMPLE_OPERATOR_DESC& d, const Bindings& b);
 bool evaluate_fast(const DML_RESAMPLE1_OPERATOR_DESC& d, const Bindings& b);
 bool evaluate_fast(const DML_RESAMPLE2_OPERATOR_DESC& d, const Bindings& b);
+bool evaluate_fast(const DML_RESAMPLE3_OPERATOR_DESC& d, const Bindings& b);
 bool evaluate_fast(const DML_RESAMPLE_GRAD_OPERATOR_DESC& d, const Bindings& b);
 bool evaluate_fast(const DML_RESAMPLE_GRAD1_OPERATOR_DESC& d, const Bindings& b);
 bool explain_resample(const Case& c, std::string_view output, uint64_t flat, FamilyExplanation& out);

@@ -40,6 +40,12 @@ inline Params params(const DML_RESAMPLE2_OPERATOR_DESC& d) {
     return {"resample2", "DimensionCount", d.DimensionCount, d.InterpolationMode, d.RoundingDirection, d.Scales,
             &d.InputPixelOffsets, &d.OutputPixelOffsets, {"InputTensor", d.InputTensor}, {"OutputTensor", d.OutputTensor}};
 }
+// RESAMPLE3 is RESAMPLE2 wherever dmlref evaluates it (Antialiased FALSE, or TRUE where the filter
+// is not stretched: resample3.antialiased).
+inline Params params(const DML_RESAMPLE3_OPERATOR_DESC& d) {
+    return {"resample3", "DimensionCount", d.DimensionCount, d.InterpolationMode, d.RoundingDirection, d.Scales,
+            &d.InputPixelOffsets, &d.OutputPixelOffsets, {"InputTensor", d.InputTensor}, {"OutputTensor", d.OutputTensor}};
+}
 inline Params params(const DML_RESAMPLE_GRAD_OPERATOR_DESC& d) {
     return {"resample-grad", "DimensionCount", d.DimensionCount, d.InterpolationMode, std::nullopt, d.Scales,
             &d.InputPixelOffsets, &d.OutputPixelOffsets, {"OutputGradientTensor", d.OutputGradientTensor},

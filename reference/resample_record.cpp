@@ -1,8 +1,9 @@
 // The RESAMPLE family's record (reference/kit/family.hpp): the facts of DML_RESAMPLE_OPERATOR_DESC,
-// RESAMPLE1, RESAMPLE2, RESAMPLE_GRAD and RESAMPLE_GRAD1 from their pages; their outputs are
+// RESAMPLE1, RESAMPLE2, RESAMPLE3, RESAMPLE_GRAD and RESAMPLE_GRAD1 from their pages; their outputs are
 // stated per desc (a copy, or a sum of taps with its terms; nearest-neighbour coordinates on a
 // rounding boundary apart), coverage, gen's derived sizes, and the fast paths.
 #include "resample.hpp"
+#include "resample_policies.hpp"
 
 #include "kit/policies.hpp"
 
@@ -16,14 +17,7 @@ namespace {
 
 using namespace kit;
 
-constexpr Policy kResampleCoordinate{"ResampleCoordinate", "Float64Division"};
-constexpr Policy kNearestRounding{"NearestNeighborRounding", "DecreasingFloorIncreasingCeil"};
-constexpr Policy kOldNearest{"OldNearestNeighbor", "DecreasingWithOutputPixelOffsetsMinusHalf"};
-constexpr Policy kNearestForward{"NearestNeighborValue", "CopyBits"};
-constexpr Policy kLinear{"LinearInterpolation", "ClampCoordinateProductOfWeights"};
-constexpr Policy kResampleSum{"ResampleSum", "ExactThenRoundOnce"};
-constexpr Policy kResampleGradParameters{"ResampleGradParameters", "ForwardScalesAndOffsets"};
-constexpr Policy kScalesAndOffsets{"ScalesAndOffsets", "FinitePositiveScalesFiniteOffsets"};
+using namespace resample_policies;  // the policies UPSAMPLE_2D records too
 
 // ---- Judging: the terms of each element (reference/resample_terms.cpp) ------------------------
 
@@ -51,6 +45,8 @@ template <class D> void detect(const Case& c, std::vector<std::string>& f) {
     if (frac) f.push_back("non-integer-scale");
     if constexpr (requires { d.RoundingDirection; })
         f.push_back(d.RoundingDirection == DML_AXIS_DIRECTION_DECREASING ? "DECREASING" : "INCREASING");
+    if constexpr (requires { d.Antialiased; })
+        if (d.Antialiased) f.push_back("antialiased-flag");
 }
 
 // Up to 2^dimensions neighbours per element.
@@ -92,17 +88,23 @@ template <class D, bool Grad> OperatorRecord resample_record(OperatorInfo info) 
     r.explain = explain_resample;
     r.features = {"NEAREST_NEIGHBOR", "LINEAR", "upsample", "downsample", "non-integer-scale"};
     if constexpr (requires(D d) { d.RoundingDirection; }) r.features.insert(r.features.end(), {"INCREASING", "DECREASING"});
+    if constexpr (requires(D d) { d.Antialiased; }) r.features.push_back("antialiased-flag");
     r.detect = detect<D>;
     r.work_factor = neighbours<D>;
     r.sizes = scaled_sizes;
     return r;
 }
 
-const std::vector<Policy> kForward = {kResampleCoordinate, kNearestRounding, kNearestForward, kLinear, kResampleSum,
-                                      kIntegerResult, kNonFiniteSum, kZeroWeightTaps, kScalesAndOffsets, kSubnormals};
 const std::vector<Policy> kGrad = {kResampleCoordinate, kNearestRounding, kLinear, kResampleGradParameters, kResampleSum,
                                    kIntegerResult, kNonFiniteSum, kZeroWeightTaps, kScalesAndOffsets, kSelectedZero,
                                    kSubnormals};
+// RESAMPLE3's Antialiased (docs/golden.md, "Resampling"): TRUE is RESAMPLE2 where the page
+// applies no filter, and refused where it stretches one.
+constexpr Policy kAntialiasFilter{"AntialiasFilter", "RefusedWhereStretched"};
+std::vector<Policy> with_antialias(std::vector<Policy> p) {
+    p.push_back(kAntialiasFilter);
+    return p;
+}
 std::vector<Policy> old_nearest(std::vector<Policy> p) {
     p[1] = kOldNearest;
     return p;
@@ -129,6 +131,12 @@ const FamilyRecord& resample_family() {
              {.IntroducedIn = 0x5100,
               .Support = {{0x5100, {}, 1, 4, kF32F16}, {0x6200, {}, 1, 4, kF32F16I8U8}},
               .Policies = kForward}),
+         // RESAMPLE3 (DML_FEATURE_LEVEL_6_4): RESAMPLE2 with Antialiased; 1 to 4 dimensions, FLOAT32,
+         // FLOAT16, INT8, UINT8.
+         resample_record<DML_RESAMPLE3_OPERATOR_DESC, false>(
+             {.IntroducedIn = 0x6400,
+              .Support = {{0x6400, {}, 1, 4, kF32F16I8U8}},
+              .Policies = with_antialias(kForward)}),
          resample_record<DML_RESAMPLE_GRAD_OPERATOR_DESC, true>(
              {.IntroducedIn = 0x3000,
               .Support = {{0x3000, {}, 4, 4, kF32F16}, {0x5100, {}, 1, 4, kF32F16}},

@@ -188,6 +188,9 @@ Boundary boundary(const DML_RESAMPLE1_OPERATOR_DESC& d, std::string_view output)
 Boundary boundary(const DML_RESAMPLE2_OPERATOR_DESC& d, std::string_view output) {
     return output == "OutputTensor" && valid(d) ? nearest_boundary(params(d), false) : Boundary{};
 }
+Boundary boundary(const DML_RESAMPLE3_OPERATOR_DESC& d, std::string_view output) {
+    return output == "OutputTensor" && valid(d) ? nearest_boundary(params(d), false) : Boundary{};
+}
 Boundary boundary(const DML_RESAMPLE_GRAD_OPERATOR_DESC& d, std::string_view output) {
     return output == "OutputGradientTensor" && valid(d) ? nearest_boundary(params(d), true) : Boundary{};
 }
@@ -201,11 +204,12 @@ namespace dmlref {
 
 void resample_terms(const Operator& op, std::span<const std::byte> values, Coordinates coordinates, TermSink& sink) {
     using namespace reference;
-    visit_as<DML_RESAMPLE_OPERATOR_DESC, DML_RESAMPLE1_OPERATOR_DESC, DML_RESAMPLE2_OPERATOR_DESC, DML_RESAMPLE_GRAD_OPERATOR_DESC, DML_RESAMPLE_GRAD1_OPERATOR_DESC>(op.Desc, [&](const auto& d) {
+    visit_as<DML_RESAMPLE_OPERATOR_DESC, DML_RESAMPLE1_OPERATOR_DESC, DML_RESAMPLE2_OPERATOR_DESC, DML_RESAMPLE3_OPERATOR_DESC,
+             DML_RESAMPLE_GRAD_OPERATOR_DESC, DML_RESAMPLE_GRAD1_OPERATOR_DESC>(op.Desc, [&](const auto& d) {
         using D = std::decay_t<decltype(d)>;
         constexpr bool grad = std::is_same_v<D, DML_RESAMPLE_GRAD_OPERATOR_DESC> || std::is_same_v<D, DML_RESAMPLE_GRAD1_OPERATOR_DESC>;
         if constexpr (std::is_same_v<D, DML_RESAMPLE_OPERATOR_DESC> || std::is_same_v<D, DML_RESAMPLE1_OPERATOR_DESC> ||
-                      std::is_same_v<D, DML_RESAMPLE2_OPERATOR_DESC> || grad) {
+                      std::is_same_v<D, DML_RESAMPLE2_OPERATOR_DESC> || std::is_same_v<D, DML_RESAMPLE3_OPERATOR_DESC> || grad) {
             if (!valid(d)) throw std::invalid_argument("resample_terms: the desc does not validate");
             const Params p = params(d);
             // Forward: the terms read InputTensor; grad: they read dY (the forward output's shape).
@@ -239,11 +243,12 @@ void resample_terms(const Operator& op, std::span<const std::byte> values, Coord
 
 bool reference::explain_resample(const Case& c, std::string_view output, uint64_t flat, FamilyExplanation& out) {
     using namespace resampling;
-    return visit_as<DML_RESAMPLE_OPERATOR_DESC, DML_RESAMPLE1_OPERATOR_DESC, DML_RESAMPLE2_OPERATOR_DESC, DML_RESAMPLE_GRAD_OPERATOR_DESC, DML_RESAMPLE_GRAD1_OPERATOR_DESC>(c.op.Desc, [&](const auto& d) {
+    return visit_as<DML_RESAMPLE_OPERATOR_DESC, DML_RESAMPLE1_OPERATOR_DESC, DML_RESAMPLE2_OPERATOR_DESC, DML_RESAMPLE3_OPERATOR_DESC,
+             DML_RESAMPLE_GRAD_OPERATOR_DESC, DML_RESAMPLE_GRAD1_OPERATOR_DESC>(c.op.Desc, [&](const auto& d) {
         using D = std::decay_t<decltype(d)>;
         constexpr bool grad = std::is_same_v<D, DML_RESAMPLE_GRAD_OPERATOR_DESC> || std::is_same_v<D, DML_RESAMPLE_GRAD1_OPERATOR_DESC>;
         if constexpr (std::is_same_v<D, DML_RESAMPLE_OPERATOR_DESC> || std::is_same_v<D, DML_RESAMPLE1_OPERATOR_DESC> ||
-                      std::is_same_v<D, DML_RESAMPLE2_OPERATOR_DESC> || grad) {
+                      std::is_same_v<D, DML_RESAMPLE2_OPERATOR_DESC> || std::is_same_v<D, DML_RESAMPLE3_OPERATOR_DESC> || grad) {
             if (!valid(d)) return false;
             const Params p = params(d);
             const bool nearest = p.InterpolationMode == DML_INTERPOLATION_MODE_NEAREST_NEIGHBOR;

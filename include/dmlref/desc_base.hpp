@@ -46,6 +46,14 @@ struct DML_SCALE_BIAS {
     bool operator==(const DML_SCALE_BIAS&) const = default;
 };
 
+// DML_SIZE_2D: a 2-D size or scale (UPSAMPLE_2D's ScaleSize, ROI_POOLING's PooledSize). JSON spells
+// it {"Width": w, "Height": h}, as DirectML names the members and DxDispatch reads them.
+struct DML_SIZE_2D {
+    uint32_t Width = 0;
+    uint32_t Height = 0;
+    bool operator==(const DML_SIZE_2D&) const = default;
+};
+
 // An enum's names in value order, and the prefix of its full spelling, so that JSON may say
 // "LINEAR" or "DML_INTERPOLATION_MODE_LINEAR".
 struct EnumNames {
@@ -108,6 +116,8 @@ public:
     virtual void float32(std::string_view name, float& v) = 0;
     virtual void scale_bias(std::string_view name, std::optional<DML_SCALE_BIAS>& sb) = 0;
     virtual void uint(std::string_view name, uint32_t& v) = 0;  // UINT fields: DimensionCount, LocalSize, ...
+    virtual void int32(std::string_view name, int32_t& v) = 0;  // INT fields: DIAGONAL_MATRIX's Offset
+    virtual void size_2d(std::string_view name, DML_SIZE_2D& v) = 0;  // DML_SIZE_2D fields
     virtual void uint_array(std::string_view name, std::vector<uint32_t>& v) = 0;
     virtual void int_array(std::string_view name, std::vector<int32_t>& v) = 0;
     virtual void float_array(std::string_view name, std::vector<float>& v) = 0;
@@ -142,6 +152,8 @@ public:
     void float32(std::string_view, float&) override {}
     void scale_bias(std::string_view, std::optional<DML_SCALE_BIAS>&) override {}
     void uint(std::string_view, uint32_t&) override {}
+    void int32(std::string_view, int32_t&) override {}
+    void size_2d(std::string_view, DML_SIZE_2D&) override {}
     void uint_array(std::string_view, std::vector<uint32_t>&) override {}
     void int_array(std::string_view, std::vector<int32_t>&) override {}
     void float_array(std::string_view, std::vector<float>&) override {}

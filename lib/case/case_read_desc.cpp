@@ -175,6 +175,31 @@ struct DescReader : FieldVisitor {
             if (auto x = r.unsigned_value(*j, path(n), 0xffffffffull, n)) v = uint32_t(*x); else ok = false;
         }
     }
+    // An INT field: an integer from INT32_MIN to INT32_MAX (case.int).
+    void int32(std::string_view n, int32_t& v) override {
+        const json* j = field(n, true);
+        if (!j) return;
+        const bool fits = (j->is_number_integer() && j->get<int64_t>() >= INT32_MIN && j->get<int64_t>() <= INT32_MAX) ||
+                          (j->is_number_unsigned() && j->get<uint64_t>() <= uint64_t(INT32_MAX));
+        if (!fits) {
+            r.diags.error(path(n), "case.int", std::string(n) + " must be an integer from -2147483648 to 2147483647, got " + j->dump());
+            ok = false;
+            return;
+        }
+        v = int32_t(j->get<int64_t>());
+    }
+    // DML_SIZE_2D: {"Width": w, "Height": h}, both members required, each a UINT.
+    void size_2d(std::string_view n, DML_SIZE_2D& v) override {
+        const json* j = field(n, true);
+        if (!j) return;
+        if (!r.is_object(*j, path(n), "DML_SIZE_2D")) { ok = false; return; }
+        r.only_keys(*j, path(n), {"Width", "Height"}, "DML_SIZE_2D");
+        for (auto [key, dst] : {std::pair{"Width", &v.Width}, std::pair{"Height", &v.Height}}) {
+            if (!j->contains(key)) { r.diags.error(path(n), "case.missing-field", std::string("DML_SIZE_2D needs the field ") + key); ok = false; continue; }
+            if (auto x = r.unsigned_value((*j)[key], pointer_append(path(n), key), 0xffffffffull, key)) *dst = uint32_t(*x);
+            else ok = false;
+        }
+    }
     void uint_array(std::string_view n, std::vector<uint32_t>& v) override {
         if (const json* j = field(n, true)) {
             if (auto x = r.uint_array(*j, path(n), n)) v = *x; else ok = false;

@@ -44,7 +44,15 @@ const std::vector<std::pair<std::string_view, const char*>> kDefaults = {
 const std::vector<std::pair<std::string_view, std::string_view>> kUintTokens = {
     {"incpad", "IncludePadding"}, {"cc", "CrossChannel"}, {"ls", "LocalSize"}, {"ch", "ChannelCount"},
     {"ac", "AxisCount"}, {"axis", "Axis"}, {"exsum", "HasExclusiveSum"}, {"exprod", "HasExclusiveProduct"},
-    {"bs", "BlockSize"},
+    {"bs", "BlockSize"}, {"aa", "Antialiased"},
+};
+// Signed INT fields (key=value, a value from -2^31 to 2^31-1).
+const std::vector<std::pair<std::string_view, std::string_view>> kIntTokens = {
+    {"off", "Offset"}, {"fb", "DiagonalFillBegin"}, {"fe", "DiagonalFillEnd"},  // DIAGONAL_MATRIX, DIAGONAL_MATRIX1
+};
+// DML_SIZE_2D fields (key=WIDTHxHEIGHT).
+const std::vector<std::pair<std::string_view, std::string_view>> kSize2dTokens = {
+    {"ss", "ScaleSize"}, {"pooled", "PooledSize"},  // UPSAMPLE_2D, ROI_POOLING
 };
 const std::vector<std::pair<std::string_view, std::string_view>> kFloatTokens = {
     {"min", "Min"}, {"max", "Max"}, {"alpha", "Alpha"}, {"beta", "Beta"}, {"bias", "Bias"}, {"scale", "Scale"},
@@ -77,6 +85,8 @@ struct Fields : FieldVisitor {
     void float32(std::string_view n, float&) override { add(n, "bound"); }
     void scale_bias(std::string_view n, std::optional<DML_SCALE_BIAS>&) override { add(n, "scale_bias"); }
     void uint(std::string_view n, uint32_t&) override { add(n, "count"); }
+    void int32(std::string_view n, int32_t&) override { add(n, "int"); }
+    void size_2d(std::string_view n, DML_SIZE_2D&) override { add(n, "size_2d"); }
     void uint_array(std::string_view n, std::vector<uint32_t>&) override { add(n, "array"); }
     void int_array(std::string_view n, std::vector<int32_t>&) override { add(n, "array"); }
     void float_array(std::string_view n, std::vector<float>&) override { add(n, "array"); }
@@ -228,6 +238,17 @@ std::optional<gen::Planned> descriptor_to_planned(const std::string& text, Diagn
             } else if (!field_of(kUintTokens, key).empty()) {
                 if (!number(val, v) || !v.is_number_integer() || v.get<int64_t>() < 0) return fail(key + "= takes an unsigned integer");
                 given[std::string(field_of(kUintTokens, key))] = v;
+            } else if (!field_of(kIntTokens, key).empty()) {
+                if (!number(val, v) || !v.is_number_integer() || v.get<int64_t>() < INT32_MIN || v.get<int64_t>() > INT32_MAX)
+                    return fail(key + "= takes an integer from -2147483648 to 2147483647");
+                given[std::string(field_of(kIntTokens, key))] = v;
+            } else if (!field_of(kSize2dTokens, key).empty()) {
+                const auto parts = split(val, 'x');
+                ordered_json w, h;
+                if (parts.size() != 2 || !number(parts[0], w) || !number(parts[1], h) || !w.is_number_integer() || !h.is_number_integer() ||
+                    w.get<int64_t>() < 0 || h.get<int64_t>() < 0)
+                    return fail(key + "= takes WIDTHxHEIGHT, two unsigned integers");
+                given[std::string(field_of(kSize2dTokens, key))] = ordered_json{{"Width", w}, {"Height", h}};
             } else if (key == "sb") {
                 const auto parts = split(val, ',');
                 ordered_json s, b;
@@ -286,8 +307,10 @@ std::optional<gen::Planned> descriptor_to_planned(const std::string& text, Diagn
         else if (kind == "tensor_array") return fail(name + " is an array of tensors, which a descriptor cannot say (one sizes token)");
         else if (given.count(name)) desc[name] = given[name];
         else if (kind == "count" && (name == "DimensionCount" || name == "ScaleCount" || name == "RepeatsCount")) desc[name] = "auto";
-        else if (kind == "count" && name == "IncludePadding") desc[name] = 0;
+        else if (kind == "count" && (name == "IncludePadding" || name == "Antialiased")) desc[name] = 0;
         else if (kind == "count") return fail("give " + std::string(token_of(kUintTokens, name)) + "= (" + name + ")");
+        else if (kind == "int") return fail("give " + std::string(token_of(kIntTokens, name)) + "= (" + name + ")");
+        else if (kind == "size_2d") return fail("give " + std::string(token_of(kSize2dTokens, name)) + "= (" + name + ")");
         else if (kind == "enum" && name == "InterpolationMode") desc[name] = "NEAREST_NEIGHBOR";
         else if (kind == "enum" && name == "RoundingDirection") desc[name] = "INCREASING";
         else if (kind == "enum" && f.enum_default.count(name)) desc[name] = f.enum_default.at(name);
@@ -353,6 +376,16 @@ struct TokenWriter : FieldVisitor {
     void uint(std::string_view n, uint32_t& v) override {
         const auto t = token_of(kUintTokens, n);
         if (!t.empty()) tokens.push_back(std::string(t) + "=" + std::to_string(v));
+    }
+    void int32(std::string_view n, int32_t& v) override {
+        const auto t = token_of(kIntTokens, n);
+        if (t.empty()) no(std::string(n) + " has no token");
+        else tokens.push_back(std::string(t) + "=" + std::to_string(v));
+    }
+    void size_2d(std::string_view n, DML_SIZE_2D& v) override {
+        const auto t = token_of(kSize2dTokens, n);
+        if (t.empty()) no(std::string(n) + " has no token");
+        else tokens.push_back(std::string(t) + "=" + std::to_string(v.Width) + "x" + std::to_string(v.Height));
     }
     void bound(std::string_view n, DataType t, uint64_t bits) {
         const std::string v = format_exact_value(t, bits);

@@ -40,6 +40,8 @@ struct FieldNames : FieldVisitor {
     void float32(std::string_view n, float&) override { add(n, "float"); }
     void scale_bias(std::string_view n, std::optional<DML_SCALE_BIAS>&) override { add(n, "scale_bias"); }
     void uint(std::string_view n, uint32_t&) override { add(n, "uint"); }
+    void int32(std::string_view n, int32_t&) override { add(n, "int"); }
+    void size_2d(std::string_view n, DML_SIZE_2D&) override { add(n, "size_2d"); }
     void uint_array(std::string_view n, std::vector<uint32_t>&) override { add(n, "array"); }
     void int_array(std::string_view n, std::vector<int32_t>&) override { add(n, "array"); }
     void float_array(std::string_view n, std::vector<float>&) override { add(n, "array"); }

@@ -93,6 +93,9 @@ struct DescWriter : FieldVisitor {
         else out[std::string(n)] = *s;
     }
     void uint(std::string_view n, uint32_t& v) override { out[std::string(n)] = v; }
+    void int32(std::string_view n, int32_t& v) override { out[std::string(n)] = v; }  // DxDispatch's ParseInt32Field
+    // DxDispatch's ParseDmlSize2d reads the members "Width" and "Height".
+    void size_2d(std::string_view n, DML_SIZE_2D& v) override { out[std::string(n)] = {{"Width", v.Width}, {"Height", v.Height}}; }
     void uint_array(std::string_view n, std::vector<uint32_t>& v) override { out[std::string(n)] = v; }
     void int_array(std::string_view n, std::vector<int32_t>& v) override { out[std::string(n)] = v; }
     void float_array(std::string_view n, std::vector<float>& v) override {

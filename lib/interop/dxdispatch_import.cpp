@@ -66,6 +66,8 @@ struct FieldNames : FieldVisitor {
     void scale_bias(std::string_view n, std::optional<DML_SCALE_BIAS>&) override { add(n); }
     void scalar(std::string_view n, DML_SCALAR_UNION&, DataType) override { add(n); }
     void uint(std::string_view n, uint32_t&) override { add(n); }
+    void int32(std::string_view n, int32_t&) override { add(n); }
+    void size_2d(std::string_view n, DML_SIZE_2D&) override { add(n); }
     void uint_array(std::string_view n, std::vector<uint32_t>&) override { add(n); }
     void int_array(std::string_view n, std::vector<int32_t>&) override { add(n); }
     void float_array(std::string_view n, std::vector<float>&) override { add(n); }

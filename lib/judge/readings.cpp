@@ -15,10 +15,12 @@ thread_local uint32_t readings_mask = 0;
 namespace {
 
 using OT = OperatorType;
-const std::vector<OT> kMaxPooling = {OT::MAX_POOLING, OT::MAX_POOLING1, OT::MAX_POOLING2, OT::MAX_POOLING_GRAD};
+const std::vector<OT> kMaxPooling = {OT::MAX_POOLING, OT::MAX_POOLING1, OT::MAX_POOLING2, OT::MAX_POOLING_GRAD,
+                                     OT::ROI_POOLING};  // ROI_POOLING's bins take MAX_POOLING's rule
 const std::vector<OT> kClipGrads = {OT::ELEMENT_WISE_CLIP_GRAD, OT::ELEMENT_WISE_CLIP_GRAD1};
 const std::vector<OT> kMaskGrads = {OT::ACTIVATION_RELU_GRAD, OT::ELEMENT_WISE_CLIP_GRAD, OT::ELEMENT_WISE_CLIP_GRAD1};
-const std::vector<OT> kResample = {OT::RESAMPLE, OT::RESAMPLE1, OT::RESAMPLE2, OT::RESAMPLE_GRAD, OT::RESAMPLE_GRAD1};
+const std::vector<OT> kResample = {OT::RESAMPLE, OT::RESAMPLE1, OT::RESAMPLE2, OT::RESAMPLE3, OT::RESAMPLE_GRAD,
+                                   OT::RESAMPLE_GRAD1, OT::UPSAMPLE_2D};  // UPSAMPLE_2D is evaluated as RESAMPLE
 const std::vector<OT> kAtomicGrads = {OT::MAX_POOLING_GRAD, OT::RESAMPLE_GRAD, OT::RESAMPLE_GRAD1};
 const std::vector<OT> kForwardMinMax = {OT::ACTIVATION_RELU, OT::ELEMENT_WISE_CLIP, OT::ELEMENT_WISE_CLIP1};
 
@@ -61,7 +63,7 @@ std::vector<Alternative> make_alternatives() {
         {Reading::OldNearestFloorXPlusHalf, "OldNearestNeighbor", "FloorXPlusHalf",
          "the old nearest-neighbour rule as floor(x + 0.5), x computed with the desc's OutputPixelOffset (no extra -0.5)",
          "TF-DML's legacy nearest resize, ONNX Runtime's old comment, WPT's tie observation",
-         {OT::RESAMPLE, OT::RESAMPLE1, OT::RESAMPLE_GRAD}},
+         {OT::RESAMPLE, OT::RESAMPLE1, OT::RESAMPLE_GRAD, OT::UPSAMPLE_2D}},
         {Reading::BnActivationPositiveZero, "BnActivationSignedZero", "PositiveZero",
          "a fused activation never gives -0: where the formula selects y itself (LEAKY_RELU's and ELU's y >= 0, "
          "THRESHOLDED_RELU's y > Alpha), a -0 normalized value gives +0",

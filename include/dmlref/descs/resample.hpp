@@ -1,4 +1,4 @@
-// The descs of RESAMPLE, RESAMPLE1, RESAMPLE2, RESAMPLE_GRAD and RESAMPLE_GRAD1, with DirectML.h's struct and field names.
+// The descs of RESAMPLE, RESAMPLE1, RESAMPLE2, RESAMPLE3, RESAMPLE_GRAD and RESAMPLE_GRAD1, with DirectML.h's struct and field names.
 #pragma once
 
 #include "dmlref/desc_base.hpp"
@@ -72,6 +72,32 @@ struct DML_RESAMPLE2_OPERATOR_DESC {
         v.float_array("Scales", s.Scales);
         v.float_array("InputPixelOffsets", s.InputPixelOffsets);
         v.float_array("OutputPixelOffsets", s.OutputPixelOffsets);
+    }
+};
+
+// RESAMPLE2 and BOOL Antialiased (DirectML's BOOL: 0 FALSE, 1 TRUE): with LINEAR, the filter of a
+// dimension whose 1 / Scale exceeds 2 is stretched by max(1, 1 / Scale). FALSE is RESAMPLE2.
+struct DML_RESAMPLE3_OPERATOR_DESC {
+    static constexpr OperatorType kType = OperatorType::RESAMPLE3;
+    TensorDesc InputTensor;
+    TensorDesc OutputTensor;
+    uint32_t InterpolationMode = DML_INTERPOLATION_MODE_NEAREST_NEIGHBOR;
+    uint32_t RoundingDirection = DML_AXIS_DIRECTION_INCREASING;
+    uint32_t DimensionCount = 0;
+    std::vector<float> Scales;
+    std::vector<float> InputPixelOffsets;
+    std::vector<float> OutputPixelOffsets;
+    uint32_t Antialiased = 0;
+    template <class S, class V> static void fields(S& s, V& v) {
+        v.tensor("InputTensor", s.InputTensor, TensorRole::Input);
+        v.tensor("OutputTensor", s.OutputTensor, TensorRole::Output);
+        v.enumeration("InterpolationMode", s.InterpolationMode, kInterpolationModeNames);
+        v.enumeration("RoundingDirection", s.RoundingDirection, kAxisDirectionNames);
+        v.uint("DimensionCount", s.DimensionCount);
+        v.float_array("Scales", s.Scales);
+        v.float_array("InputPixelOffsets", s.InputPixelOffsets);
+        v.float_array("OutputPixelOffsets", s.OutputPixelOffsets);
+        v.uint("Antialiased", s.Antialiased);
     }
 };
 
