@@ -46,7 +46,9 @@ const std::set<std::string> kNoDescriptorYet = {
     // REVERSE_SUBSEQUENCES' lengths and MAX_UNPOOLING's indices: a second tensor with its own type and values.
     "REVERSE_SUBSEQUENCES", "MAX_UNPOOLING",
     // The mean variance normalizations' optional ScaleTensor and BiasTensor: their own broadcast shapes.
-    "MEAN_VARIANCE_NORMALIZATION", "MEAN_VARIANCE_NORMALIZATION1", "MEAN_VARIANCE_NORMALIZATION2"};
+    "MEAN_VARIANCE_NORMALIZATION", "MEAN_VARIANCE_NORMALIZATION1", "MEAN_VARIANCE_NORMALIZATION2",
+    // LP_NORMALIZATION's Epsilon and P: fields no descriptor token names.
+    "LP_NORMALIZATION"};
 
 }  // namespace
 
