@@ -36,6 +36,7 @@
 #include "correctly_rounded.hpp"
 #include "exact_ext.hpp"
 #include "fused_activation.hpp"
+#include "running_error.hpp"
 
 #include <cmath>
 
@@ -194,18 +195,10 @@ void bn_training(const DML_BATCH_NORMALIZATION_TRAINING_OPERATOR_DESC& d, const 
 // What goldens record; `dmlref diff` bounds each element from the magnitudes of its formula's
 // parts (reference/batch_normalization_bound.cpp).
 std::optional<Tolerance> stated(DataType t, std::string what) {
-    Tolerance tol;
-    if (!is_float(t)) {
-        tol.Why = "integer data is outside DirectML's tables; the golden is the exact value rounded half to even "
-                  "(docs/golden.md, IntegerResult): bit for bit";
-        return tol;
-    }
-    tol.Kind = "Summed";
-    tol.MaxTerms = 0;
-    tol.Why = "the exact formula rounded once (docs/golden.md, Computed values); dmlref diff bounds each element by the "
-              "magnitudes of its formula's parts (" + what + "), for a backend computing in the profile's precision, "
-              "with rsqrt within 4 ULP (docs/tolerance.md, Batch normalization)";
-    return tol;
+    return running_error::stated_computed(
+        t, "the exact formula rounded once (docs/golden.md, Computed values); dmlref diff bounds each element by the "
+           "magnitudes of its formula's parts (" + what + "), for a backend computing in the profile's precision, "
+           "with rsqrt within 4 ULP (docs/tolerance.md, Batch normalization)");
 }
 
 }  // namespace

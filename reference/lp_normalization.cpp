@@ -93,18 +93,11 @@ void evaluate(const DML_LP_NORMALIZATION_OPERATOR_DESC& d, const Bindings& b) {
 
 std::optional<Tolerance> tolerance(const DML_LP_NORMALIZATION_OPERATOR_DESC& d, std::string_view output) {
     if (output != "OutputTensor" || !valid(d)) return std::nullopt;
-    Tolerance tol;
-    if (!is_float(d.InputTensor.DataType)) {
-        tol.Why = "integer data is outside DirectML's tables; the golden is the exact value rounded half to even "
-                  "(docs/golden.md, IntegerResult): bit for bit";
-        return tol;
-    }
-    tol.Kind = "Summed";
-    tol.MaxTerms = 0;
-    tol.Why = "the exact formula rounded once (docs/golden.md, Computed values); dmlref diff bounds each element by the "
-              "vector's norm computed in the profile's precision (the sum in any order, the root within 4 ULP, the floor "
-              "Epsilon, the division within 2.5 ULP; docs/tolerance.md, Lp normalization)";
-    return tol;
+    return running_error::stated_computed(
+        d.InputTensor.DataType,
+        "the exact formula rounded once (docs/golden.md, Computed values); dmlref diff bounds each element by the "
+        "vector's norm computed in the profile's precision (the sum in any order, the root within 4 ULP, the floor "
+        "Epsilon, the division within 2.5 ULP; docs/tolerance.md, Lp normalization)");
 }
 
 }  // namespace dmlref::reference

@@ -164,19 +164,12 @@ void run(const MvnPlan& p, const Bindings& b) {
 }
 
 std::optional<Tolerance> stated(const MvnPlan& p) {
-    Tolerance tol;
-    if (!is_float(p.input.DataType)) {
-        tol.Why = "integer data is outside DirectML's tables; the golden is the exact value rounded half to even "
-                  "(docs/golden.md, IntegerResult): bit for bit";
-        return tol;
-    }
-    tol.Kind = "Summed";
-    tol.MaxTerms = 0;
-    tol.Why = "the exact formula rounded once (docs/golden.md, Computed values); dmlref diff bounds each element by the "
-              "magnitudes of its formula's parts (the group's mean and variance, two-pass or E[X^2] - E[X]^2, X - Mean, "
-              "Scale, the root, + Bias, the activation) for a backend computing in the profile's precision, with rsqrt "
-              "within 4 ULP (docs/tolerance.md, Mean variance normalization)";
-    return tol;
+    return running_error::stated_computed(
+        p.input.DataType,
+        "the exact formula rounded once (docs/golden.md, Computed values); dmlref diff bounds each element by the "
+        "magnitudes of its formula's parts (the group's mean and variance, two-pass or E[X^2] - E[X]^2, X - Mean, "
+        "Scale, the root, + Bias, the activation) for a backend computing in the profile's precision, with rsqrt "
+        "within 4 ULP (docs/tolerance.md, Mean variance normalization)");
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include "mean_variance_normalization.hpp"
 #include "batch_normalization_internal.hpp"
 
+#include "fused_activation_policies.hpp"
 #include "kit/policies.hpp"
 
 namespace dmlref::reference {
@@ -23,15 +24,6 @@ constexpr Policy kMvnCrossChannelAxes{"MvnCrossChannelAxes", "ChannelAndSpatialO
 constexpr Policy kMvnUseMean{"MvnUseMean", "FalseMeansRootMeanSquare"};
 constexpr Policy kMvnScaleBias{"MvnScaleBias", "AbsentScaleOneAbsentBiasZero"};
 constexpr Policy kMvnSpecialValues{"MvnSpecialValues", "IeeeOnTheExactFormula"};
-// The fused activations: reference/fused_activation.cpp, as BATCH_NORMALIZATION's (the same names and values).
-constexpr Policy kBnFusedActivation{"BnFusedActivation", "RoundThenActivateAsSeparateOperator"};
-constexpr Policy kBnActivationNaN{"BnActivationNaN", "NaNGivesNaN"};
-constexpr Policy kBnActivationInfinity{"BnActivationInfinity", "LimitOfTheFunction"};
-constexpr Policy kBnActivationExactCases{"BnActivationExactCases", "ExactWhereRational"};
-constexpr Policy kBnActivationTiny{"BnActivationTiny", "RoundTheExactValue"};
-constexpr Policy kBnActivationShrinkOrder{"BnActivationShrinkOrder", "PageOrder"};
-constexpr Policy kBnActivationCeluAlpha{"BnActivationCeluAlpha", "AlphaZeroRefused"};
-constexpr Policy kBnActivationSignedZero{"BnActivationSignedZero", "SelectedInputKeepsSign"};
 
 // Before DML_FEATURE_LEVEL_4_0 (MVN1's page) ScaleTensor and BiasTensor take the Input's channel
 // count; before DML_FEATURE_LEVEL_5_2 (all three pages) each needs the other.
@@ -92,14 +84,18 @@ template <class D> bool explain(const Case& c, std::string_view output, uint64_t
     return true;
 }
 
-const std::vector<Policy> kPolicies = {kComputedValue, kMvnVariance, kMvnEpsilon, kMvnScaleBias, kMvnSpecialValues, kBnFusedActivation,
-                                       kBnActivationNaN, kBnActivationInfinity, kBnActivationExactCases, kBnActivationTiny,
-                                       kBnActivationShrinkOrder, kBnActivationCeluAlpha, kBnActivationSignedZero, kIntegerResult, kZeroResult, kSubnormals};
+// The fused activations' policies are batch normalization's (reference/fused_activation_policies.hpp).
+std::vector<Policy> policies() {
+    std::vector<Policy> p = {kComputedValue, kMvnVariance, kMvnEpsilon, kMvnScaleBias, kMvnSpecialValues};
+    p.insert(p.end(), kFusedActivationPolicies.begin(), kFusedActivationPolicies.end());
+    p.insert(p.end(), {kIntegerResult, kZeroResult, kSubnormals});
+    return p;
+}
 
 template <class D> OperatorRecord mvn_record(uint32_t level, std::vector<SupportRow> support, std::vector<Policy> extra) {
-    std::vector<Policy> policies = std::move(extra);
-    policies.insert(policies.end(), kPolicies.begin(), kPolicies.end());
-    auto r = operator_record<D, validate, evaluate>({.IntroducedIn = level, .Support = std::move(support), .Policies = std::move(policies)});
+    std::vector<Policy> all = std::move(extra);
+    for (const Policy& p : policies()) all.push_back(p);
+    auto r = operator_record<D, validate, evaluate>({.IntroducedIn = level, .Support = std::move(support), .Policies = std::move(all)});
     r.outputs = {{"OutputTensor", TypeClass::Any, ToleranceRule::OperatorStated, BoundaryRule::None, mean_variance_normalization_bounds}};
     r.desc_tolerance = tolerance_as<D, tolerance>;
     r.explain = explain<D>;

@@ -186,4 +186,20 @@ template <class F> std::vector<double> over_profile(DataType t, const Arithmetic
     return best;
 }
 
+// The tolerance a normalization's golden states for a computed output (docs/tolerance.md):
+// integer data (outside DirectML's tables) bit for bit; float data Summed without terms, which
+// dmlref diff bounds element by element from the formula's parts. `why` says how, for float data.
+inline Tolerance stated_computed(DataType t, std::string why) {
+    Tolerance tol;
+    if (!is_float(t)) {
+        tol.Why = "integer data is outside DirectML's tables; the golden is the exact value rounded half to even "
+                  "(docs/golden.md, IntegerResult): bit for bit";
+        return tol;
+    }
+    tol.Kind = "Summed";
+    tol.MaxTerms = 0;
+    tol.Why = std::move(why);
+    return tol;
+}
+
 }  // namespace dmlref::running_error
