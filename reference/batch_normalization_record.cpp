@@ -4,6 +4,7 @@
 // coverage.
 #include "batch_normalization.hpp"
 
+#include "fused_activation_policies.hpp"
 #include "kit/policies.hpp"
 
 namespace dmlref::reference {
@@ -16,15 +17,6 @@ using GRAD = DML_BATCH_NORMALIZATION_GRAD_OPERATOR_DESC;
 using TRAINING = DML_BATCH_NORMALIZATION_TRAINING_OPERATOR_DESC;
 using TRAINING_GRAD = DML_BATCH_NORMALIZATION_TRAINING_GRAD_OPERATOR_DESC;
 
-constexpr Policy kBnFusedActivation{"BnFusedActivation", "RoundThenActivateAsSeparateOperator"};
-// The fused activations' open questions (reference/fused_activation.cpp).
-constexpr Policy kBnActivationNaN{"BnActivationNaN", "NaNGivesNaN"};
-constexpr Policy kBnActivationInfinity{"BnActivationInfinity", "LimitOfTheFunction"};
-constexpr Policy kBnActivationExactCases{"BnActivationExactCases", "ExactWhereRational"};
-constexpr Policy kBnActivationTiny{"BnActivationTiny", "RoundTheExactValue"};
-constexpr Policy kBnActivationShrinkOrder{"BnActivationShrinkOrder", "PageOrder"};
-constexpr Policy kBnActivationCeluAlpha{"BnActivationCeluAlpha", "AlphaZeroRefused"};
-constexpr Policy kBnActivationSignedZero{"BnActivationSignedZero", "SelectedInputKeepsSign"};
 constexpr Policy kBnFusedAdd{"BnFusedAdd", "ExactSumBeforeActivation"};
 constexpr Policy kBnTrainingStatistics{"BnTrainingStatistics", "ExactBatchMeanAndVarianceForOutput"};
 constexpr Policy kBnVariance{"BnVariance", "PopulationTwoPassNoEpsilon"};
@@ -129,9 +121,7 @@ template <class D> OperatorRecord bn_record(OperatorInfo info, std::vector<Outpu
 }
 
 const std::vector<Policy> kCommon = {kComputedValue, kBnSpecialValues, kIntegerResult, kZeroResult, kSubnormals};
-const std::vector<Policy> kActivation = {kBnFusedActivation, kBnActivationNaN, kBnActivationInfinity, kBnActivationExactCases,
-                                         kBnActivationTiny, kBnActivationShrinkOrder, kBnActivationCeluAlpha,
-                                         kBnActivationSignedZero};
+const std::vector<Policy>& kActivation = kFusedActivationPolicies;  // reference/fused_activation_policies.hpp
 std::vector<Policy> join(std::initializer_list<std::vector<Policy>> parts) {
     std::vector<Policy> v;
     for (const auto& p : parts) v.insert(v.end(), p.begin(), p.end());

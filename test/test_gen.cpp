@@ -466,10 +466,18 @@ TEST_CASE("coverage: cells, features and holes") {
     const uint64_t resample3_cells = 1 * 11 * 8;
     //   ROI_POOLING, 4-D only (InputTensor {N, C, H, W}), by InputTensor's 11 types = 1 x 11 x 1.
     const uint64_t roi_pooling_cells = 1 * 11 * 1;
-    CHECK(none.scope == 7 * 11 * 6 + 2 * 11 * 7 + 35 * 11 * 8 + 4 * 11 * 8 + roi_align_cells + element_wise_logic_cells + cast_cells +
-                        value_scale_2d_cells + activation_cells + reduction_cells + cumulative_cells + indexing_cells +
-                        data_movement_cells + convolution_cells + fill_cells + reverse_cells + unpooling_cells +
-                        element_wise_math_cells + activation_math_cells + gemm_cells + diagonal_matrix_cells + upsample_2d_cells + resample3_cells + roi_pooling_cells);
+    //   the mean variance normalizations (DML_MEAN_VARIANCE_NORMALIZATION*_OPERATOR_DESC) over the 11 types:
+    //     MVN, ranks 2..8 (CrossChannel names dimension 1) = 1 x 11 x 7; MVN1, MVN2, ranks 1..8 = 2 x 11 x 8.
+    const uint64_t mean_variance_normalization_cells = 1 * 11 * 7 + 2 * 11 * 8;
+    //   LP_NORMALIZATION, ranks 1..8 (dmlref's scope; its page: 4-D), over the 11 types = 1 x 11 x 8.
+    const uint64_t lp_normalization_cells = 1 * 11 * 8;
+    CHECK(none.scope == 7 * 11 * 6 + 2 * 11 * 7 + 35 * 11 * 8 + 4 * 11 * 8 + roi_align_cells +
+                        element_wise_logic_cells + cast_cells + value_scale_2d_cells + activation_cells +
+                        reduction_cells + cumulative_cells + indexing_cells + data_movement_cells + convolution_cells +
+                        fill_cells + reverse_cells + unpooling_cells + element_wise_math_cells +
+                        activation_math_cells + gemm_cells + diagonal_matrix_cells + upsample_2d_cells +
+                        resample3_cells + roi_pooling_cells + mean_variance_normalization_cells +
+                        lp_normalization_cells);
     CHECK(scope_ranks(OperatorType::ROI_ALIGN_GRAD) == std::pair<uint32_t, uint32_t>{4, 4});
     CHECK(scope_type(OperatorType::ROI_ALIGN1, DataType::FLOAT16));
     CHECK_FALSE(scope_type(OperatorType::ROI_ALIGN1, DataType::FLOAT64));

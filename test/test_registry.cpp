@@ -46,7 +46,11 @@ const std::set<std::string> kNoDescriptorYet = {
     // REVERSE_SUBSEQUENCES' lengths and MAX_UNPOOLING's indices: a second tensor with its own type and values.
     "REVERSE_SUBSEQUENCES", "MAX_UNPOOLING",
     // ROI_POOLING's regions: ROITensor's values are coordinates and batch indices, not a recipe's.
-    "ROI_POOLING"};
+    "ROI_POOLING",
+    // The mean variance normalizations' optional ScaleTensor and BiasTensor: their own broadcast shapes.
+    "MEAN_VARIANCE_NORMALIZATION", "MEAN_VARIANCE_NORMALIZATION1", "MEAN_VARIANCE_NORMALIZATION2",
+    // LP_NORMALIZATION's Epsilon and P: fields no descriptor token names.
+    "LP_NORMALIZATION"};
 
 }  // namespace
 
