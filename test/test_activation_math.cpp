@@ -197,6 +197,15 @@ U32 bits_of(OperatorType type, std::initializer_list<uint32_t> in, float p0 = 0,
     return out;
 }
 
+// n floats uniform in [lo, hi).
+std::vector<float> uniform(uint32_t seed, float lo, float hi, int n) {
+    std::mt19937 rng(seed);
+    std::uniform_real_distribution<float> U(lo, hi);
+    std::vector<float> x;
+    for (int i = 0; i < n; ++i) x.push_back(U(rng));
+    return x;
+}
+
 constexpr uint32_t kTwo = 0x40000000, kThree = 0x40400000, kHundred = 0x42c80000, kMinusHundred = 0xc2c80000;
 
 }  // namespace
@@ -244,10 +253,7 @@ TEST_CASE("activation_math parametric: exact points, limits and the zero policie
 
 TEST_CASE("activation_math parametric: identities between the operators, FLOAT16 and integers") {
     using OT = OperatorType;
-    std::mt19937 rng(7);
-    std::uniform_real_distribution<float> U(-12.0f, 12.0f);
-    std::vector<float> x;
-    for (int i = 0; i < 200; ++i) x.push_back(U(rng));
+    const std::vector<float> x = uniform(7, -12.0f, 12.0f, 200);
     // The same real functions: CELU with Alpha 1 is ELU with Alpha 1; SOFTPLUS with Steepness 1 is
     // PARAMETRIC_SOFTPLUS with Alpha 1, Beta 1; SCALED_TANH with Alpha 1, Beta 1 is TANH; SCALED_ELU with
     // Gamma 1 is ELU below 0. Each golden rounds the one exact value once, so the bits agree.
@@ -390,10 +396,7 @@ float past(float v, int k) {
 
 TEST_CASE("activation_math parametric judging: a float32 backend passes, planted errors and an overflowing softplus fail") {
     using OT = OperatorType;
-    std::mt19937 rng(11);
-    std::uniform_real_distribution<float> U(-20.0f, 20.0f);
-    std::vector<float> x;
-    for (int i = 0; i < 100; ++i) x.push_back(U(rng));
+    std::vector<float> x = uniform(11, -20.0f, 20.0f, 100);
     x.push_back(-1e-6f);  // ELU's and SWISH's cancellation near 0
     x.push_back(3e-7f);
     struct B {

@@ -8,14 +8,18 @@
 
 namespace dmlref {
 
+// Every desc of the family starts with the same two tensors.
+#define DMLREF_ACTIVATION_MATH_TENSORS                                   \
+    v.tensor("InputTensor", s.InputTensor, TensorRole::Input);           \
+    v.tensor("OutputTensor", s.OutputTensor, TensorRole::Output);
+
 // DML_ACTIVATION_SIGMOID_OPERATOR_DESC: OutputTensor = 1 / (1 + exp(-x)).
 struct DML_ACTIVATION_SIGMOID_OPERATOR_DESC {
     static constexpr OperatorType kType = OperatorType::ACTIVATION_SIGMOID;
     TensorDesc InputTensor;
     TensorDesc OutputTensor;
     template <class S, class V> static void fields(S& s, V& v) {
-        v.tensor("InputTensor", s.InputTensor, TensorRole::Input);
-        v.tensor("OutputTensor", s.OutputTensor, TensorRole::Output);
+        DMLREF_ACTIVATION_MATH_TENSORS
     }
 };
 
@@ -25,8 +29,7 @@ struct DML_ACTIVATION_TANH_OPERATOR_DESC {
     TensorDesc InputTensor;
     TensorDesc OutputTensor;
     template <class S, class V> static void fields(S& s, V& v) {
-        v.tensor("InputTensor", s.InputTensor, TensorRole::Input);
-        v.tensor("OutputTensor", s.OutputTensor, TensorRole::Output);
+        DMLREF_ACTIVATION_MATH_TENSORS
     }
 };
 
@@ -36,8 +39,7 @@ struct DML_ACTIVATION_GELU_OPERATOR_DESC {
     TensorDesc InputTensor;
     TensorDesc OutputTensor;
     template <class S, class V> static void fields(S& s, V& v) {
-        v.tensor("InputTensor", s.InputTensor, TensorRole::Input);
-        v.tensor("OutputTensor", s.OutputTensor, TensorRole::Output);
+        DMLREF_ACTIVATION_MATH_TENSORS
     }
 };
 
@@ -48,8 +50,7 @@ struct DML_ACTIVATION_ELU_OPERATOR_DESC {
     TensorDesc OutputTensor;
     float Alpha = 0.0f;
     template <class S, class V> static void fields(S& s, V& v) {
-        v.tensor("InputTensor", s.InputTensor, TensorRole::Input);
-        v.tensor("OutputTensor", s.OutputTensor, TensorRole::Output);
+        DMLREF_ACTIVATION_MATH_TENSORS
         v.float32("Alpha", s.Alpha);
     }
 };
@@ -61,8 +62,7 @@ struct DML_ACTIVATION_CELU_OPERATOR_DESC {
     TensorDesc OutputTensor;
     float Alpha = 0.0f;
     template <class S, class V> static void fields(S& s, V& v) {
-        v.tensor("InputTensor", s.InputTensor, TensorRole::Input);
-        v.tensor("OutputTensor", s.OutputTensor, TensorRole::Output);
+        DMLREF_ACTIVATION_MATH_TENSORS
         v.float32("Alpha", s.Alpha);
     }
 };
@@ -75,8 +75,7 @@ struct DML_ACTIVATION_SCALED_ELU_OPERATOR_DESC {
     float Alpha = 0.0f;
     float Gamma = 0.0f;
     template <class S, class V> static void fields(S& s, V& v) {
-        v.tensor("InputTensor", s.InputTensor, TensorRole::Input);
-        v.tensor("OutputTensor", s.OutputTensor, TensorRole::Output);
+        DMLREF_ACTIVATION_MATH_TENSORS
         v.float32("Alpha", s.Alpha);
         v.float32("Gamma", s.Gamma);
     }
@@ -89,8 +88,7 @@ struct DML_ACTIVATION_SOFTPLUS_OPERATOR_DESC {
     TensorDesc OutputTensor;
     float Steepness = 0.0f;
     template <class S, class V> static void fields(S& s, V& v) {
-        v.tensor("InputTensor", s.InputTensor, TensorRole::Input);
-        v.tensor("OutputTensor", s.OutputTensor, TensorRole::Output);
+        DMLREF_ACTIVATION_MATH_TENSORS
         v.float32("Steepness", s.Steepness);
     }
 };
@@ -103,8 +101,7 @@ struct DML_ACTIVATION_PARAMETRIC_SOFTPLUS_OPERATOR_DESC {
     float Alpha = 0.0f;
     float Beta = 0.0f;
     template <class S, class V> static void fields(S& s, V& v) {
-        v.tensor("InputTensor", s.InputTensor, TensorRole::Input);
-        v.tensor("OutputTensor", s.OutputTensor, TensorRole::Output);
+        DMLREF_ACTIVATION_MATH_TENSORS
         v.float32("Alpha", s.Alpha);
         v.float32("Beta", s.Beta);
     }
@@ -118,8 +115,7 @@ struct DML_ACTIVATION_SCALED_TANH_OPERATOR_DESC {
     float Alpha = 0.0f;
     float Beta = 0.0f;
     template <class S, class V> static void fields(S& s, V& v) {
-        v.tensor("InputTensor", s.InputTensor, TensorRole::Input);
-        v.tensor("OutputTensor", s.OutputTensor, TensorRole::Output);
+        DMLREF_ACTIVATION_MATH_TENSORS
         v.float32("Alpha", s.Alpha);
         v.float32("Beta", s.Beta);
     }
@@ -132,10 +128,11 @@ struct DML_ACTIVATION_SWISH_OPERATOR_DESC {
     TensorDesc OutputTensor;
     float SigmoidInputScale = 0.0f;
     template <class S, class V> static void fields(S& s, V& v) {
-        v.tensor("InputTensor", s.InputTensor, TensorRole::Input);
-        v.tensor("OutputTensor", s.OutputTensor, TensorRole::Output);
+        DMLREF_ACTIVATION_MATH_TENSORS
         v.float32("SigmoidInputScale", s.SigmoidInputScale);
     }
 };
+
+#undef DMLREF_ACTIVATION_MATH_TENSORS
 
 }  // namespace dmlref
