@@ -451,8 +451,9 @@ TEST_CASE("coverage: cells, features and holes") {
     //     over the 11 types = 18 x 11 x 8.
     const uint64_t element_wise_math_cells = 18 * 11 * 8;
     //   the transcendental activations (DML_ACTIVATION_SIGMOID_, _TANH_, _GELU_OPERATOR_DESC: 1 to 8 dimensions from 3.0,
-    //     GELU from 5.1): SIGMOID, TANH, GELU over the 11 types = 3 x 11 x 8.
-    const uint64_t activation_math_cells = 3 * 11 * 8;
+    //     GELU from 5.1): SIGMOID, TANH, GELU over the 11 types = 3 x 11 x 8; the parametric ones (ELU, CELU,
+    //     SCALED_ELU, SOFTPLUS, PARAMETRIC_SOFTPLUS, SCALED_TANH: 1 to 8 from 3.0; SWISH from 6.2) = 7 x 11 x 8.
+    const uint64_t activation_math_cells = 3 * 11 * 8 + 7 * 11 * 8;
     //   GEMM (DML_GEMM_OPERATOR_DESC: FLOAT32, FLOAT16, 2 to 4 dimensions) and MATRIX_MULTIPLY_INTEGER
     //     (DML_MATRIX_MULTIPLY_INTEGER_OPERATOR_DESC: INT8, UINT8 A, 2 to 4 dimensions) = 2 x 2 x 3;
     //     MATRIX_MULTIPLY_INTEGER_TO_FLOAT (A of six integer types, 2 to 4 dimensions) = 1 x 6 x 3.

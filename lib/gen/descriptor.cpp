@@ -60,6 +60,7 @@ const std::vector<std::pair<std::string_view, std::string_view>> kFloatTokens = 
     {"pad", "PaddingValue"},  // PADDING (FLOAT), PADDING1 (DML_SCALAR_UNION)
     {"val", "Value"}, {"start", "ValueStart"}, {"delta", "ValueDelta"},  // FILL_VALUE_CONSTANT, FILL_VALUE_SEQUENCE (DML_SCALAR_UNION)
     {"exp", "Exponent"},  // ELEMENT_WISE_CONSTANT_POW
+    {"gamma", "Gamma"}, {"steep", "Steepness"}, {"sis", "SigmoidInputScale"},  // ACTIVATION_SCALED_ELU, _SOFTPLUS, _SWISH
 };
 // Enumerations without a word of their own above: TOKEN=NAME, NAME one of the enum's names in any case.
 const std::vector<std::pair<std::string_view, std::string_view>> kEnumTokens = {
