@@ -287,22 +287,23 @@ std::vector<uint64_t> softmax_row(SoftmaxKind kind, DataType t, const std::vecto
             if (std::isfinite(x[i])) y[i] = v;
         return y;
     }
+    if (!soft && r.next + std::log(double(r.finite)) < -120) {
+        // LOG_SOFTMAX where log1p(T) <= T < n e^next < 2^-160: y_i = d_i - log1p(T) lies in
+        // (d_i - 2^-160, d_i), and so does d_i - 2^-2000; no rounding boundary of FLOAT32 or
+        // FLOAT16 (all multiples of 2^-150) lies strictly between d_i (a multiple of 2^-149, maybe a
+        // midpoint itself) and d_i - 2^-160, so both round alike: the largest element gives -0.
+        // Ziv's loop could not decide a d_i that is a midpoint once T is below its last bits.
+        mpq_class tiny(1);
+        tiny /= mpq_class(mpz_class(1) << 2000);
+        for (size_t i = 0; i < n; ++i)
+            if (std::isfinite(x[i])) y[i] = bits_of(t, mpq_class(mpq_class(x[i]) - mpq_class(r.m) - tiny));
+        return y;
+    }
     if (r.next < kBeyond) {
-        // Every other element is below m - 2^29: T < n e^-(2^29). SOFTMAX: 1 - T rounds to 1, the
-        // others to +0; LOG_SOFTMAX: -log1p(T) rounds to -0, the others d_i - log1p(T) round as
-        // any value in (d_i - 2^-2000, d_i) does (no rounding boundary of FLOAT32 or FLOAT16, all
-        // multiples of 2^-150, lies between d_i, a multiple of 2^-149, and d_i - 2^-2000).
-        for (size_t i = 0; i < n; ++i) {
-            if (!std::isfinite(x[i])) continue;
-            if (soft) y[i] = bits_of(t, i == r.k ? 1.0 : 0.0);
-            else if (i == r.k) y[i] = bits_of(t, -0.0);
-            else {
-                mpq_class q = mpq_class(x[i]) - mpq_class(r.m);
-                mpq_class tiny(1);
-                tiny /= mpq_class(mpz_class(1) << 2000);
-                y[i] = bits_of(t, mpq_class(q - tiny));
-            }
-        }
+        // SOFTMAX with every other element below m - 2^29 (exp of that is beyond MPFR's default
+        // exponent range): T < n e^-(2^29), so 1 / (1 + T) rounds to 1 and the others to +0.
+        for (size_t i = 0; i < n; ++i)
+            if (std::isfinite(x[i])) y[i] = bits_of(t, i == r.k ? 1.0 : 0.0);
         return y;
     }
     const Float64Row f(r);

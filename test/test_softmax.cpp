@@ -144,6 +144,9 @@ TEST_CASE("SOFTMAX and LOG_SOFTMAX: hand-derived values, the NaN rows and the ze
     // Every other element more than 2^29 below the largest.
     CHECK(bits_out(sm, {1e30f, -1e30f}) == bits_of({1, 0}));
     CHECK(bits_out(lsm, {1e30f, -1e30f}) == bits_of({-0.0f, -2e30f}));
+    // x_i - m can be a midpoint: [2^25, -2] gives -(2^25 + 2), halfway between FLOAT32's -2^25 and
+    // -(2^25 + 4); log1p(e^-(2^25+2)) > 0 puts the exact value beyond it: -(2^25 + 4), not the even -2^25.
+    CHECK(bits_out(lsm, {33554432.0f, -2}) == bits_of({-0.0f, -33554436.0f}));
     // Subnormal results are kept: softmax([0, -100]) in FLOAT32 is e^-100 / (1 + e^-100) = 3.72e-44 = 27 * 2^-149.
     CHECK(bits_out(sm, {0, -100}) == std::vector<uint32_t>{0x3f800000, 27});
 }
