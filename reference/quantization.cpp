@@ -34,8 +34,10 @@
 //     fl32(fl32(max - min) / (Max - Min)), the zero point round_half_even(fl32(Min - fl32(min /
 //     scale))) saturated, each element round_half_even(fl32(x / scale)) + zero point, saturated. An
 //     all-zero input has scale +0 and zero point Min, and every element is Min
-//     (DynamicZeroRange=ZeroPointMinimum). Non-finite inputs, a range that overflows FLOAT32 and a
-//     non-zero range whose scale underflows to 0 are refused (dynamic-quantize-linear.input-values).
+//     (DynamicZeroRange=ZeroPointMinimum). NaN and infinite elements stay out of the range
+//     (DynamicNonFinite=FiniteRange) and are quantized as QUANTIZE_LINEAR's: NaN Min, infinities
+//     saturated. A range that overflows FLOAT32 and a non-zero range whose scale underflows to 0
+//     are refused (dynamic-quantize-linear.input-values).
 #include "quantization.hpp"
 
 #include "exact_rational.hpp"
@@ -173,8 +175,9 @@ template <class T> T dequantize_element(int64_t q, int64_t zero_point, double sc
 }
 
 DynamicParameters dynamic_parameters(const std::vector<double>& x, int64_t lo, int64_t hi) {
-    double mn = 0, mx = 0;  // DynamicRange=IncludesZero
+    double mn = 0, mx = 0;  // DynamicRange=IncludesZero; DynamicNonFinite=FiniteRange
     for (double v : x) {
+        if (!std::isfinite(v)) continue;
         if (v < mn) mn = v;
         if (v > mx) mx = v;
     }
@@ -300,20 +303,14 @@ void validate_values(const DYN& d, const InputBuffers& in, uint64_t, Diagnostics
     const auto it = in.find("InputTensor");
     if (it == in.end() || it->second.size() < buffer_size(d.InputTensor)) return;
     const std::vector<double> x = logical_doubles(d.InputTensor, it->second);
-    for (size_t i = 0; i < x.size(); ++i)
-        if (!std::isfinite(x[i])) {
-            diags.error(pointer_append("/inputs/InputTensor", i), rule(kDyn, "input-values"),
-                        "InputTensor element " + std::to_string(i) + " is not finite; the page's scale (InputMax - InputMin) / (Max - Min) has no value, dmlref refuses it");
-            return;
-        }
     double mn = 0, mx = 0;
-    for (double v : x) mn = std::min(mn, v), mx = std::max(mx, v);
+    for (double v : x)
+        if (std::isfinite(v)) mn = std::min(mn, v), mx = std::max(mx, v);
     const float range = round_rational<float>(mpq_class(mpq_class(mx) - mpq_class(mn)));
     const int64_t lo = type_min(d.OutputTensor.DataType), hi = type_max(d.OutputTensor.DataType);
-    const DynamicParameters p = dynamic_parameters(x, lo, hi);
     if (!std::isfinite(range))
         diags.error("/inputs/InputTensor", rule(kDyn, "input-values"), "InputMax - InputMin overflows FLOAT32; dmlref refuses it");
-    else if (range != 0 && p.scale == 0)
+    else if (range != 0 && dynamic_parameters(x, lo, hi).scale == 0)
         diags.error("/inputs/InputTensor", rule(kDyn, "input-values"),
                     "(InputMax - InputMin) / (Max - Min) underflows to a zero scale while the range is not 0; dmlref refuses it");
 }
@@ -323,7 +320,10 @@ void evaluate(const DYN& d, const Bindings& b) {
     const int64_t lo = type_min(d.OutputTensor.DataType), hi = type_max(d.OutputTensor.DataType);
     const DynamicParameters p = dynamic_parameters(x, lo, hi);
     write_quantized(d.OutputTensor, b.at("OutputTensor"),
-                    [&](uint64_t i) { return p.scale == 0 ? lo : quantize_element(x[i], double(p.scale), p.zero_point, lo, hi, true); });
+                    [&](uint64_t i) {
+                        if (p.scale == 0) return x[i] == std::numeric_limits<double>::infinity() ? hi : lo;  // x / +0, NaN and 0 / 0 Min
+                        return quantize_element(x[i], double(p.scale), p.zero_point, lo, hi, true);
+                    });
     write_logical<float>(d.OutputScaleTensor, b.at("OutputScaleTensor"), [&](uint64_t) { return p.scale; });
     write_quantized(d.OutputZeroPointTensor, b.at("OutputZeroPointTensor"), [&](uint64_t) { return p.zero_point; });
 }
@@ -433,8 +433,6 @@ std::optional<QuantizedElements> quantized_elements(const Case& c, std::string_v
         }
         if (const auto* d = get_if<DYN>(&c.op.Desc)) {
             e.x = logical_doubles(d->InputTensor, bytes_of(c.inputs, "InputTensor"));
-            for (double v : e.x)
-                if (!std::isfinite(v)) return std::nullopt;
             e.lo = type_min(d->OutputTensor.DataType), e.hi = type_max(d->OutputTensor.DataType);
             const DynamicParameters p = dynamic_parameters(e.x, e.lo, e.hi);
             e.s.assign(e.x.size(), double(p.scale));
@@ -532,7 +530,7 @@ bool explain_quantize(const Case& c, std::string_view output, uint64_t flat, Fam
             out.facts.emplace_back("formula", output == "OutputScaleTensor"
                                                   ? "fl32(fl32(max(0, InputMax) - min(0, InputMin)) / (Max - Min))"
                                                   : "round_half_even(fl32(Min - fl32(min(0, InputMin) / OutputScale))), saturated");
-            out.policies = {"DynamicRange", "DynamicArithmetic", "DynamicZeroRange"};
+            out.policies = {"DynamicRange", "DynamicArithmetic", "DynamicZeroRange", "DynamicNonFinite"};
             return true;
         }
         out.inputs.push_back(input_element(c, "InputTensor", nd_coordinate(d->InputTensor.Sizes, flat), "x"));
@@ -547,7 +545,7 @@ bool explain_quantize(const Case& c, std::string_view output, uint64_t flat, Fam
     }
     if (c.op.Type == OperatorType::DYNAMIC_QUANTIZE_LINEAR) {
         out.facts.emplace_back("formula", "clamp(round_half_even(fl32(x / OutputScale)) + OutputZeroPoint, Min, Max)");
-        out.policies = {"DynamicRange", "DynamicArithmetic", "DynamicZeroRange", "QuantizeRounding"};
+        out.policies = {"DynamicRange", "DynamicArithmetic", "DynamicZeroRange", "DynamicNonFinite", "QuantizeRounding", "QuantizeNaN"};
     } else {
         out.facts.emplace_back("formula", "clamp(round_half_even(x / scale) + ZeroPoint, Min, Max), the quotient exact");
         out.policies = {"QuantizeValue", "QuantizeRounding", "QuantizeNaN", "NegativeScale"};

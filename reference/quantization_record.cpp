@@ -28,6 +28,7 @@ constexpr Policy kDequantizeValue{"DequantizeValue", "ExactThenRoundOnce"};
 constexpr Policy kDynamicRange{"DynamicRange", "IncludesZero"};
 constexpr Policy kDynamicArithmetic{"DynamicArithmetic", "Float32Chain"};
 constexpr Policy kDynamicZeroRange{"DynamicZeroRange", "ZeroPointMinimum"};
+constexpr Policy kDynamicNonFinite{"DynamicNonFinite", "FiniteRange"};
 constexpr Policy kRequantizeValue{"RequantizeValue", "ExactThenRoundOnce"};
 
 const std::vector<DT> kF32 = {DT::FLOAT32};
@@ -117,7 +118,8 @@ void dynamic_detect(const Case& c, std::vector<std::string>& f) {
     try {
         const std::vector<double> x = logical_doubles(d.InputTensor, in->second);
         bool negative = false, positive = false;
-        for (double v : x) negative = negative || v < 0, positive = positive || v > 0;
+        for (double v : x)
+            if (std::isfinite(v)) negative = negative || v < 0, positive = positive || v > 0;
         if (!negative && !positive) f.push_back("all-zero");
         else if (!negative || !positive) f.push_back("one-signed");
     } catch (const std::exception&) {
@@ -130,7 +132,7 @@ OperatorRecord dynamic_quantize_linear() {
         .IntroducedIn = 0x4000,
         .InPlace = {},
         .Support = {{0x4000, kInput, 1, 8, kF32F16}, {0x4000, quantized, 1, 8, kI8U8}, {0x4000, {"OutputScaleTensor"}, 1, 8, kF32}},
-        .Policies = {kDynamicRange, kDynamicArithmetic, kDynamicZeroRange, kQuantizeRounding, kSubnormals},
+        .Policies = {kDynamicRange, kDynamicArithmetic, kDynamicZeroRange, kDynamicNonFinite, kQuantizeRounding, kQuantizeNaN, kSubnormals},
     });
     r.validate_values = validate_values_as<DYN, validate_values>;
     r.outputs = {{"OutputTensor", TypeClass::Any, ToleranceRule::OperatorStated},
@@ -153,7 +155,6 @@ void add_detect(const Case& c, std::vector<std::string>& f) {
     const QADD& d = get<QADD>(c.op.Desc);
     if (!d.AZeroPointTensor || !d.BZeroPointTensor || !d.OutputZeroPointTensor) f.push_back("no-zero-point");
     if (d.ATensor.DataType != d.BTensor.DataType || d.ATensor.DataType != d.OutputTensor.DataType) f.push_back("mixed-signedness");
-    if (has_broadcast(d.ATensor) || has_broadcast(d.BTensor)) f.push_back("broadcast");
     if (!quantize_ties(c, "OutputTensor").empty()) f.push_back("rounding-tie");
 }
 
@@ -172,7 +173,7 @@ OperatorRecord quantized_linear_add() {
     r.reads_inputs = true;
     r.explain = explain_quantize;
     r.ScopeTypes = kI8U8;  // ATensor's types
-    r.features = {"no-zero-point", "mixed-signedness", "broadcast", "rounding-tie"};
+    r.features = {"no-zero-point", "mixed-signedness", "rounding-tie"};
     r.detect = add_detect;
     r.work_factor = [](const OperatorDesc&) -> uint64_t { return 2; };
     r.BaseTensors = {"ATensor"};
