@@ -1,0 +1,71 @@
+// The quantization family: ELEMENT_WISE_QUANTIZE_LINEAR, ELEMENT_WISE_DEQUANTIZE_LINEAR,
+// DYNAMIC_QUANTIZE_LINEAR and ELEMENT_WISE_QUANTIZED_LINEAR_ADD (include/dmlref/descs/quantization.hpp). What reference/quantization.cpp
+// defines for the family's record (reference/quantization_record.cpp) and tests. Internal to dmlref.
+#pragma once
+
+#include "dmlref/descs/quantization.hpp"
+#include "dmlref/explain.hpp"
+#include "dmlref/tolerance.hpp"
+#include "common.hpp"
+
+#include <optional>
+#include <vector>
+
+namespace dmlref::reference {
+
+void validate(const DML_ELEMENT_WISE_QUANTIZE_LINEAR_OPERATOR_DESC& d, Diagnostics& diags);
+void validate_values(const DML_ELEMENT_WISE_QUANTIZE_LINEAR_OPERATOR_DESC& d, const InputBuffers& in, uint64_t, Diagnostics& diags);
+void evaluate(const DML_ELEMENT_WISE_QUANTIZE_LINEAR_OPERATOR_DESC& d, const Bindings& b);
+void validate(const DML_ELEMENT_WISE_DEQUANTIZE_LINEAR_OPERATOR_DESC& d, Diagnostics& diags);
+void validate_values(const DML_ELEMENT_WISE_DEQUANTIZE_LINEAR_OPERATOR_DESC& d, const InputBuffers& in, uint64_t, Diagnostics& diags);
+void evaluate(const DML_ELEMENT_WISE_DEQUANTIZE_LINEAR_OPERATOR_DESC& d, const Bindings& b);
+void validate(const DML_DYNAMIC_QUANTIZE_LINEAR_OPERATOR_DESC& d, Diagnostics& diags);
+void validate_values(const DML_DYNAMIC_QUANTIZE_LINEAR_OPERATOR_DESC& d, const InputBuffers& in, uint64_t, Diagnostics& diags);
+void evaluate(const DML_DYNAMIC_QUANTIZE_LINEAR_OPERATOR_DESC& d, const Bindings& b);
+void validate(const DML_ELEMENT_WISE_QUANTIZED_LINEAR_ADD_OPERATOR_DESC& d, Diagnostics& diags);
+void validate_values(const DML_ELEMENT_WISE_QUANTIZED_LINEAR_ADD_OPERATOR_DESC& d, const InputBuffers& in, uint64_t, Diagnostics& diags);
+void evaluate(const DML_ELEMENT_WISE_QUANTIZED_LINEAR_ADD_OPERATOR_DESC& d, const Bindings& b);
+
+// One element of QUANTIZE_LINEAR: x / scale exact (DYNAMIC_QUANTIZE_LINEAR's OutputTensor:
+// rounded to FLOAT32 first, float32_quotient), rounded half to even, plus the zero point,
+// saturated to [lo, hi]; a NaN quotient gives lo (QuantizeNaN=Minimum), an infinite one lo or hi.
+// scale is not zero.
+int64_t quantize_element(double x, double scale, int64_t zero_point, int64_t lo, int64_t hi, bool float32_quotient);
+// Whether a backend that forms x / scale in FLOAT32 (a division, or x times a rounded reciprocal,
+// an INT32 x converted first) may round the element to the other neighbour: the exact quotient is
+// within gamma_3 |q| (u = 2^-24) of a half-integer, and the two neighbours stay apart after the
+// zero point and the saturation (docs/tolerance.md, "Quantization").
+bool quantize_near_tie(double x, double scale, int64_t zero_point, int64_t lo, int64_t hi);
+
+// One element of QUANTIZED_LINEAR_ADD: a and b with their zero points and scales, OutputScale and
+// OutputZeroPoint.
+struct AddOperands {
+    int64_t a, za;
+    double sa;
+    int64_t b, zb;
+    double sb, so;
+    int64_t zo;
+};
+// ((a - za) sa + (b - zb) sb) / so exact, rounded half to even, plus zo, saturated
+// (RequantizeValue=ExactThenRoundOnce); non-finite scales by IEEE's rules, NaN giving lo.
+int64_t quantized_add_element(const AddOperands& e, int64_t lo, int64_t hi);
+// Whether a FLOAT32 backend (each dequantized value, the sum and the quotient rounded: gamma_4 of
+// the terms' magnitudes over |so|) may round it to the other neighbour.
+bool quantized_add_near_tie(const AddOperands& e, int64_t lo, int64_t hi);
+
+// DYNAMIC_QUANTIZE_LINEAR's parameters from the input's values (docs/golden.md, "Quantization").
+struct DynamicParameters {
+    float scale = 0;
+    int64_t zero_point = 0;
+};
+DynamicParameters dynamic_parameters(const std::vector<double>& x, int64_t lo, int64_t hi);
+
+// The elements of a quantized output that sit within the FLOAT32 quotient's error of a rounding
+// tie ("QuantizeTie"), and the tolerance: Ulp 1 where there are any, else Bits.
+std::vector<BoundaryElement> quantize_ties(const Case& c, std::string_view output);
+std::optional<Tolerance> quantize_tolerance(const Case& c, std::string_view output);
+std::optional<Tolerance> dequantize_tolerance(const DML_ELEMENT_WISE_DEQUANTIZE_LINEAR_OPERATOR_DESC& d, std::string_view output);
+
+bool explain_quantize(const Case& c, std::string_view output, uint64_t flat, FamilyExplanation& out);
+
+}  // namespace dmlref::reference
