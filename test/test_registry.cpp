@@ -44,7 +44,9 @@ const std::set<std::string> kNoDescriptorYet = {
     "SCATTER_ELEMENTS", "SCATTER_ND", "ONE_HOT", "TOP_K", "TOP_K1", "JOIN", "SPLIT",
     "CONVOLUTION", "CONVOLUTION_INTEGER", "GEMM", "MATRIX_MULTIPLY_INTEGER", "MATRIX_MULTIPLY_INTEGER_TO_FLOAT",
     // REVERSE_SUBSEQUENCES' lengths and MAX_UNPOOLING's indices: a second tensor with its own type and values.
-    "REVERSE_SUBSEQUENCES", "MAX_UNPOOLING"};
+    "REVERSE_SUBSEQUENCES", "MAX_UNPOOLING",
+    // RNN, LSTM and GRU: several inputs of their own sizes and a UINT32 lengths tensor.
+    "RNN", "LSTM", "GRU"};
 
 }  // namespace
 
