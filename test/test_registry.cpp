@@ -50,7 +50,9 @@ const std::set<std::string> kNoDescriptorYet = {
     // The mean variance normalizations' optional ScaleTensor and BiasTensor: their own broadcast shapes.
     "MEAN_VARIANCE_NORMALIZATION", "MEAN_VARIANCE_NORMALIZATION1", "MEAN_VARIANCE_NORMALIZATION2",
     // LP_NORMALIZATION's Epsilon and P: fields no descriptor token names.
-    "LP_NORMALIZATION"};
+    "LP_NORMALIZATION",
+    // RNN, LSTM and GRU: several inputs of their own sizes and a UINT32 lengths tensor.
+    "RNN", "LSTM", "GRU"};
 
 }  // namespace
 
