@@ -457,10 +457,13 @@ TEST_CASE("coverage: cells, features and holes") {
     //     (DML_MATRIX_MULTIPLY_INTEGER_OPERATOR_DESC: INT8, UINT8 A, 2 to 4 dimensions) = 2 x 2 x 3;
     //     MATRIX_MULTIPLY_INTEGER_TO_FLOAT (A of six integer types, 2 to 4 dimensions) = 1 x 6 x 3.
     const uint64_t gemm_cells = 2 * 2 * 3 + 1 * 6 * 3;
+    //   the softmax family (DML_ACTIVATION_SOFTMAX_, _LOG_SOFTMAX_, _HARDMAX_OPERATOR_DESC: 1 to 8 dimensions from
+    //     3.0; their "1" forms 1 to 8 from 5.1; FLOAT32 and FLOAT16 only) = 6 x 2 x 8.
+    const uint64_t softmax_cells = 6 * 2 * 8;
     CHECK(none.scope == 7 * 11 * 6 + 2 * 11 * 7 + 35 * 11 * 8 + 4 * 11 * 8 + roi_align_cells + element_wise_logic_cells + cast_cells +
                         value_scale_2d_cells + activation_cells + reduction_cells + cumulative_cells + indexing_cells +
                         data_movement_cells + convolution_cells + fill_cells + reverse_cells + unpooling_cells +
-                        element_wise_math_cells + activation_math_cells + gemm_cells);
+                        element_wise_math_cells + activation_math_cells + gemm_cells + softmax_cells);
     CHECK(scope_ranks(OperatorType::ROI_ALIGN_GRAD) == std::pair<uint32_t, uint32_t>{4, 4});
     CHECK(scope_type(OperatorType::ROI_ALIGN1, DataType::FLOAT16));
     CHECK_FALSE(scope_type(OperatorType::ROI_ALIGN1, DataType::FLOAT64));
