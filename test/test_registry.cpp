@@ -44,7 +44,10 @@ const std::set<std::string> kNoDescriptorYet = {
     "SCATTER_ELEMENTS", "SCATTER_ND", "ONE_HOT", "TOP_K", "TOP_K1", "JOIN", "SPLIT",
     "CONVOLUTION", "CONVOLUTION_INTEGER", "GEMM", "MATRIX_MULTIPLY_INTEGER", "MATRIX_MULTIPLY_INTEGER_TO_FLOAT",
     // REVERSE_SUBSEQUENCES' lengths and MAX_UNPOOLING's indices: a second tensor with its own type and values.
-    "REVERSE_SUBSEQUENCES", "MAX_UNPOOLING"};
+    "REVERSE_SUBSEQUENCES", "MAX_UNPOOLING",
+    // The quantization operators: their tensors have types of their own (FLOAT32 data, INT8 zero
+    // points and output), which a descriptor's one TYPE cannot say.
+    "ELEMENT_WISE_QUANTIZE_LINEAR", "ELEMENT_WISE_DEQUANTIZE_LINEAR", "DYNAMIC_QUANTIZE_LINEAR", "ELEMENT_WISE_QUANTIZED_LINEAR_ADD"};
 
 }  // namespace
 
