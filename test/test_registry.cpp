@@ -52,7 +52,10 @@ const std::set<std::string> kNoDescriptorYet = {
     // LP_NORMALIZATION's Epsilon and P: fields no descriptor token names.
     "LP_NORMALIZATION",
     // RNN, LSTM and GRU: several inputs of their own sizes and a UINT32 lengths tensor.
-    "RNN", "LSTM", "GRU"};
+    "RNN", "LSTM", "GRU",
+    // The quantization operators: their tensors have types of their own (FLOAT32 data, INT8 zero
+    // points and output), which a descriptor's one TYPE cannot say.
+    "ELEMENT_WISE_QUANTIZE_LINEAR", "ELEMENT_WISE_DEQUANTIZE_LINEAR", "DYNAMIC_QUANTIZE_LINEAR", "ELEMENT_WISE_QUANTIZED_LINEAR_ADD"};
 
 }  // namespace
 

@@ -9,6 +9,8 @@
 #include "dmlref/readings.hpp"
 #include "dmlref/values.hpp"
 
+#include "integer_ulp.hpp"
+
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -152,6 +154,8 @@ OutputCensus census(const Case& golden, std::string_view output, const std::vect
     const std::vector<uint32_t> terms =
         !r.bounded && r.tolerance.Kind == "Summed" ? term_counts(golden, output) : std::vector<uint32_t>{};
 
+    // An integer output's Ulp at its operator's boundary elements only (lib/judge/integer_ulp.hpp).
+    const bool ulp_at_boundary = ulp_only_at_boundary(golden, t, r.tolerance.Kind);
     ElementTolerance tol;
     tol.kind = r.tolerance.Kind;
     tol.ulp = r.tolerance.Ulp;
@@ -185,6 +189,7 @@ OutputCensus census(const Case& golden, std::string_view output, const std::vect
             j.nonfinite = false;
         }
         if (lost.count(i) && j.verdict != Verdict::Over) j.verdict = Verdict::Over;  // its group lost a term
+        if (ulp_at_boundary && j.verdict == Verdict::Within && !flags.count(i)) j.verdict = Verdict::Over;
         r.verdicts[i] = j.verdict;
         switch (j.verdict) {
             case Verdict::Identical: ++r.identical; break;

@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "../../reference/kit/family.hpp"
+#include "integer_ulp.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -191,6 +192,8 @@ Explanation explain_element(const Case& golden, std::string output, uint64_t fla
             e.judgement.verdict = Verdict::Within;  // an overflowing partial sum (docs/tolerance.md)
             e.judgement.nonfinite = false;
         }
+        if (ulp_only_at_boundary(golden, e.type, tol.Kind) && e.judgement.verdict == Verdict::Within && e.boundary.empty())
+            e.judgement.verdict = Verdict::Over;  // an integer Ulp off its operator's boundary (lib/judge/integer_ulp.hpp)
         if (!e.dont_care.empty()) e.judgement.verdict = Verdict::Skipped;
         if (is_float(e.type) && e.judgement.comparable) e.error = abs_error(e.type, e.golden_bits, e.actual_bits);
     }

@@ -8,10 +8,11 @@
 
 namespace dmlref {
 
-// Output = clamp(round(Input / Scale) + ZeroPoint, Min, Max), element by element; ZeroPointTensor
-// is optional from DML_FEATURE_LEVEL_6_2 (absent: 0).
-struct DML_ELEMENT_WISE_QUANTIZE_LINEAR_OPERATOR_DESC {
-    static constexpr OperatorType kType = OperatorType::ELEMENT_WISE_QUANTIZE_LINEAR;
+namespace quantization_desc {
+// ELEMENT_WISE_QUANTIZE_LINEAR and ELEMENT_WISE_DEQUANTIZE_LINEAR share their fields: InputTensor,
+// ScaleTensor, ZeroPointTensor (optional from DML_FEATURE_LEVEL_6_2; absent: 0), OutputTensor.
+template <OperatorType T> struct Linear {
+    static constexpr OperatorType kType = T;
     TensorDesc InputTensor;
     TensorDesc ScaleTensor;
     std::optional<TensorDesc> ZeroPointTensor;
@@ -23,22 +24,12 @@ struct DML_ELEMENT_WISE_QUANTIZE_LINEAR_OPERATOR_DESC {
         v.tensor("OutputTensor", s.OutputTensor, TensorRole::Output);
     }
 };
+}  // namespace quantization_desc
 
-// Output = (Input - ZeroPoint) * Scale, element by element; ZeroPointTensor is optional from
-// DML_FEATURE_LEVEL_6_2 (absent: 0).
-struct DML_ELEMENT_WISE_DEQUANTIZE_LINEAR_OPERATOR_DESC {
-    static constexpr OperatorType kType = OperatorType::ELEMENT_WISE_DEQUANTIZE_LINEAR;
-    TensorDesc InputTensor;
-    TensorDesc ScaleTensor;
-    std::optional<TensorDesc> ZeroPointTensor;
-    TensorDesc OutputTensor;
-    template <class S, class V> static void fields(S& s, V& v) {
-        v.tensor("InputTensor", s.InputTensor, TensorRole::Input);
-        v.tensor("ScaleTensor", s.ScaleTensor, TensorRole::Input);
-        v.optional_tensor("ZeroPointTensor", s.ZeroPointTensor, TensorRole::Input);
-        v.tensor("OutputTensor", s.OutputTensor, TensorRole::Output);
-    }
-};
+// Output = clamp(round(Input / Scale) + ZeroPoint, Min, Max), element by element.
+using DML_ELEMENT_WISE_QUANTIZE_LINEAR_OPERATOR_DESC = quantization_desc::Linear<OperatorType::ELEMENT_WISE_QUANTIZE_LINEAR>;
+// Output = (Input - ZeroPoint) * Scale, element by element.
+using DML_ELEMENT_WISE_DEQUANTIZE_LINEAR_OPERATOR_DESC = quantization_desc::Linear<OperatorType::ELEMENT_WISE_DEQUANTIZE_LINEAR>;
 
 // The scale and zero point of the whole input from its minimum and maximum, then the input
 // quantized with them: three outputs.
