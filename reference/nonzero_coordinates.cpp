@@ -36,12 +36,6 @@ namespace {
 
 using NZ = DML_NONZERO_COORDINATES_OPERATOR_DESC;
 
-std::string sizes_text(const std::vector<uint32_t>& s) {
-    std::string t = "{";
-    for (size_t i = 0; i < s.size(); ++i) t += (i ? "," : "") + std::to_string(s[i]);
-    return t + "}";
-}
-
 // The DimensionCount without leading 1s.
 uint32_t effective_rank(const TensorDesc& t) {
     size_t i = 0;

@@ -53,12 +53,6 @@ bool state_shape(const TensorDesc& t) {
     return true;
 }
 
-std::string sizes_text(const std::vector<uint32_t>& s) {
-    std::string t = "{";
-    for (size_t i = 0; i < s.size(); ++i) t += (i ? "," : "") + std::to_string(s[i]);
-    return t + "}";
-}
-
 }  // namespace
 
 std::array<uint32_t, 4> philox4x32_10(std::array<uint32_t, 4> c, std::array<uint32_t, 2> k) {
