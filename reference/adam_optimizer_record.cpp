@@ -59,7 +59,11 @@ OperatorRecord adam_optimizer() {
     r.validate_values = validate_values_as<ADAM, validate_values>;
     r.outputs = {{"OutputParametersTensor", TypeClass::Float, ToleranceRule::OperatorStated, BoundaryRule::None, adam_parameters_bounds},
                  {"OutputFirstMomentTensor", TypeClass::Float, ToleranceRule::OperatorStated, BoundaryRule::None, adam_first_moment_bounds},
-                 {"OutputSecondMomentTensor", TypeClass::Float, ToleranceRule::OperatorStated, BoundaryRule::None, adam_second_moment_bounds}};
+                 {"OutputSecondMomentTensor", TypeClass::Float, ToleranceRule::OperatorStated, BoundaryRule::None, adam_second_moment_bounds},
+                 // Integer types are refused (adam-optimizer.data-type); the table still has a row for every type.
+                 {"OutputParametersTensor", TypeClass::Integer, ToleranceRule::Bits},
+                 {"OutputFirstMomentTensor", TypeClass::Integer, ToleranceRule::Bits},
+                 {"OutputSecondMomentTensor", TypeClass::Integer, ToleranceRule::Bits}};
     r.desc_tolerance = tolerance_as<ADAM, adam_optimizer_tolerance>;
     r.reads_inputs = true;
     r.explain = explain_adam_optimizer;
