@@ -44,7 +44,10 @@ const std::set<std::string> kNoDescriptorYet = {
     "SCATTER_ELEMENTS", "SCATTER_ND", "ONE_HOT", "TOP_K", "TOP_K1", "JOIN", "SPLIT",
     "CONVOLUTION", "CONVOLUTION_INTEGER", "GEMM", "MATRIX_MULTIPLY_INTEGER", "MATRIX_MULTIPLY_INTEGER_TO_FLOAT",
     // REVERSE_SUBSEQUENCES' lengths and MAX_UNPOOLING's indices: a second tensor with its own type and values.
-    "REVERSE_SUBSEQUENCES", "MAX_UNPOOLING"};
+    "REVERSE_SUBSEQUENCES", "MAX_UNPOOLING",
+    // RANDOM_GENERATOR's state, NONZERO_COORDINATES' count and coordinates, ADAM_OPTIMIZER's
+    // training step: tensors whose shapes are their own, not the base tensor's.
+    "RANDOM_GENERATOR", "NONZERO_COORDINATES", "ADAM_OPTIMIZER"};
 
 }  // namespace
 
