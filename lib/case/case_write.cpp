@@ -14,6 +14,7 @@
 #include "case/json_values.hpp"
 #include "case/sha256.hpp"
 #include "dmlref/atomic_file.hpp"
+#include "../../reference/kit/family.hpp"
 
 #include <charconv>
 
@@ -201,7 +202,13 @@ std::string golden_text(const Case& c, const Outputs& outputs, const fs::path& o
         named.reserve(dc.size());
         for (const auto& x : dc) named.push_back(x.Index);
         std::sort(named.begin(), named.end());
-        for (auto& d : dont_care(c.op, f.name))
+        std::vector<DontCare> own = dont_care(c.op, f.name);
+        // And those the case's input values decide (kit::OperatorRecord::case_dont_care).
+        if (const auto hook = kit::record(c.op.Type).case_dont_care) {
+            std::vector<DontCare> more = hook(c, f.name);
+            own.insert(own.end(), std::make_move_iterator(more.begin()), std::make_move_iterator(more.end()));
+        }
+        for (auto& d : own)
             if (!std::binary_search(named.begin(), named.end(), d.Index)) dc.push_back(std::move(d));
         std::stable_sort(dc.begin(), dc.end(), [](const DontCare& a, const DontCare& b) { return a.Index < b.Index; });
         const auto& values = outputs.values.at(std::string(f.name));

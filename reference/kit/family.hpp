@@ -84,6 +84,9 @@ struct OperatorRecord {
     bool (*fast)(const OperatorDesc&, const Bindings&) = nullptr;
     void (*evaluate)(const OperatorDesc&, const Bindings&) = nullptr;  // the plain loop
     std::vector<DontCare> (*dont_care)(const OperatorDesc&, std::string_view output) = nullptr;
+    // Undefined output elements that the case's input values decide (NONZERO_COORDINATES' rows
+    // past the count); write_golden records them beside dont_care's.
+    std::vector<DontCare> (*case_dont_care)(const Case&, std::string_view output) = nullptr;
 
     // Judging.
     std::vector<OutputRule> outputs;
