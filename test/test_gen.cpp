@@ -457,10 +457,14 @@ TEST_CASE("coverage: cells, features and holes") {
     //     (DML_MATRIX_MULTIPLY_INTEGER_OPERATOR_DESC: INT8, UINT8 A, 2 to 4 dimensions) = 2 x 2 x 3;
     //     MATRIX_MULTIPLY_INTEGER_TO_FLOAT (A of six integer types, 2 to 4 dimensions) = 1 x 6 x 3.
     const uint64_t gemm_cells = 2 * 2 * 3 + 1 * 6 * 3;
+    //   the quantization family (1 to 8 dimensions): ELEMENT_WISE_QUANTIZE_LINEAR by InputTensor's FLOAT32, FLOAT16,
+    //     INT32; ELEMENT_WISE_DEQUANTIZE_LINEAR by its six integer types; DYNAMIC_QUANTIZE_LINEAR by FLOAT32, FLOAT16;
+    //     ELEMENT_WISE_QUANTIZED_LINEAR_ADD by ATensor's INT8, UINT8 = (3 + 6 + 2 + 2) x 8.
+    const uint64_t quantization_cells = (3 + 6 + 2 + 2) * 8;
     CHECK(none.scope == 7 * 11 * 6 + 2 * 11 * 7 + 35 * 11 * 8 + 4 * 11 * 8 + roi_align_cells + element_wise_logic_cells + cast_cells +
                         value_scale_2d_cells + activation_cells + reduction_cells + cumulative_cells + indexing_cells +
                         data_movement_cells + convolution_cells + fill_cells + reverse_cells + unpooling_cells +
-                        element_wise_math_cells + activation_math_cells + gemm_cells);
+                        element_wise_math_cells + activation_math_cells + gemm_cells + quantization_cells);
     CHECK(scope_ranks(OperatorType::ROI_ALIGN_GRAD) == std::pair<uint32_t, uint32_t>{4, 4});
     CHECK(scope_type(OperatorType::ROI_ALIGN1, DataType::FLOAT16));
     CHECK_FALSE(scope_type(OperatorType::ROI_ALIGN1, DataType::FLOAT64));
