@@ -457,10 +457,12 @@ TEST_CASE("coverage: cells, features and holes") {
     //     (DML_MATRIX_MULTIPLY_INTEGER_OPERATOR_DESC: INT8, UINT8 A, 2 to 4 dimensions) = 2 x 2 x 3;
     //     MATRIX_MULTIPLY_INTEGER_TO_FLOAT (A of six integer types, 2 to 4 dimensions) = 1 x 6 x 3.
     const uint64_t gemm_cells = 2 * 2 * 3 + 1 * 6 * 3;
+    //   RNN, LSTM, GRU (DML_RNN_, DML_LSTM_, DML_GRU_OPERATOR_DESC: FLOAT32, FLOAT16, 4-D) = 3 x 2 x 1.
+    const uint64_t recurrent_cells = 3 * 2 * 1;
     CHECK(none.scope == 7 * 11 * 6 + 2 * 11 * 7 + 35 * 11 * 8 + 4 * 11 * 8 + roi_align_cells + element_wise_logic_cells + cast_cells +
                         value_scale_2d_cells + activation_cells + reduction_cells + cumulative_cells + indexing_cells +
                         data_movement_cells + convolution_cells + fill_cells + reverse_cells + unpooling_cells +
-                        element_wise_math_cells + activation_math_cells + gemm_cells);
+                        element_wise_math_cells + activation_math_cells + gemm_cells + recurrent_cells);
     CHECK(scope_ranks(OperatorType::ROI_ALIGN_GRAD) == std::pair<uint32_t, uint32_t>{4, 4});
     CHECK(scope_type(OperatorType::ROI_ALIGN1, DataType::FLOAT16));
     CHECK_FALSE(scope_type(OperatorType::ROI_ALIGN1, DataType::FLOAT64));
