@@ -107,6 +107,10 @@ std::string sizes_text(const std::vector<uint32_t>& s) {
 // rules, <op>.fused-activation-*). Direction is a DML_RECURRENT_NETWORK_DIRECTION
 // (<op>.direction); LinearBeforeReset a BOOL (gru.linear-before-reset). Both outputs are
 // optional: a desc with neither computes nothing and is refused (<op>.output).
+// An ActivationDescs element's JSON pointer: its own field, "/desc/ActivationDescs[0]" (as the
+// case reader names it; desc_path would read it as a tensor array's element).
+std::string activation_path(size_t i) { return pointer_append("/desc", kActivationDescNames[i]); }
+
 template <class D> void validate_recurrent(const D& d, Diagnostics& diags) {
     if (d.Direction > DML_RECURRENT_NETWORK_DIRECTION_BIDIRECTIONAL) {
         diags.error(desc_path("Direction"), rule<D>("direction"),
@@ -179,7 +183,7 @@ template <class D> void validate_recurrent(const D& d, Diagnostics& diags) {
     else
         for (size_t i = 0; i < d.ActivationDescs.size(); ++i)
             if (bool(d.ActivationDescs[i]) != (i < want))
-                diags.error(desc_path(kActivationDescNames[i]), rule<D>("activation-descs"),
+                diags.error(activation_path(i), rule<D>("activation-descs"),
                             std::string(kActivationDescNames[i]) + (i < want ? " is missing" : " is given") + "; ActivationDescCount is " +
                                 std::to_string(want) + ", so ActivationDescs[0] to [" + std::to_string(want - 1) + "] are given and no more");
     for (size_t i = 0; i < d.ActivationDescs.size(); ++i)
@@ -189,7 +193,7 @@ template <class D> void validate_recurrent(const D& d, Diagnostics& diags) {
             for (const Diagnostic& e : a.items()) {  // the element's own path, not FusedActivation's
                 std::string path = e.path;
                 const std::string from = desc_path("FusedActivation");
-                if (path.rfind(from, 0) == 0) path = desc_path(kActivationDescNames[i]) + path.substr(from.size());
+                if (path.rfind(from, 0) == 0) path = activation_path(i) + path.substr(from.size());
                 diags.error(path, e.rule, e.message);
             }
         }
@@ -330,16 +334,16 @@ template <class T> T clipped(const Problem& p, T y) {
 }
 
 // A gate's pre-activation sum for unit j, exact: X_t W^T (+ h R^T when h is given) + the biases
-// (+ extra), as float64 and rounded once to T.
+// + extra (0 when none), as float64 and rounded once to T.
 template <class T> double gate_sum(const Problem& p, const Step& s, uint64_t g, uint64_t j, const std::vector<double>* h, bool rb,
-                                   std::optional<double> extra, T& rounded) {
+                                   double extra, T& rounded) {
     ExactSum sum;
     for (uint64_t k = 0; k < p.I; ++k) sum.add(p.X(s.t, s.b, k) * p.W(s.d, g, j, k));
     if (h)
         for (uint64_t k = 0; k < p.H; ++k) sum.add((*h)[k] * p.R(s.d, g, j, k));
     sum.add(p.Wb(s.d, g, j));
     if (rb) sum.add(p.Rb(s.d, g, j));
-    if (extra) sum.add(*extra);
+    sum.add(extra);  // 0 adds nothing
     rounded = sum.result<T>();
     return sum.result<double>();
 }
@@ -361,7 +365,7 @@ template <class T> void lstm_step(const Problem& p, Step& s) {
     for (uint64_t gi : {uint64_t(0), uint64_t(2), uint64_t(3)}) {
         if (gi == 2 && p.couple) continue;
         for (uint64_t j = 0; j < H; ++j) {
-            const std::optional<double> peep = gi == 3 ? std::nullopt : std::optional<double>(p.P(s.d, gi == 0 ? 0 : 2, j) * s.cell_prev[j]);
+            const double peep = gi == 3 ? 0 : p.P(s.d, gi == 0 ? 0 : 2, j) * s.cell_prev[j];
             s.pre[gi * H + j] = gate_sum<T>(p, s, gi, j, &s.prev, true, peep, y);
             s.gate[gi * H + j] = activate(gi == 3 ? g : f, clipped(p, y));
         }
@@ -399,7 +403,7 @@ template <class T> void step(const Problem& p, Step& s) {
     if (!p.gru) {
         const DML_FUSED_ACTIVATION& f = p.act[s.d];
         for (uint64_t j = 0; j < H; ++j) {
-            s.pre[j] = gate_sum<T>(p, s, 0, j, &s.prev, true, std::nullopt, y);
+            s.pre[j] = gate_sum<T>(p, s, 0, j, &s.prev, true, 0, y);
             s.gate[j] = s.next[j] = activate(f, y);
         }
         return;
@@ -408,7 +412,7 @@ template <class T> void step(const Problem& p, Step& s) {
     const DML_FUSED_ACTIVATION& g = p.act[2 * s.d + 1];
     for (uint64_t gi = 0; gi < 2; ++gi)  // z, r
         for (uint64_t j = 0; j < H; ++j) {
-            s.pre[gi * H + j] = gate_sum<T>(p, s, gi, j, &s.prev, true, std::nullopt, y);
+            s.pre[gi * H + j] = gate_sum<T>(p, s, gi, j, &s.prev, true, 0, y);
             s.gate[gi * H + j] = activate(f, y);
         }
     s.mid.assign(H, 0);
@@ -424,7 +428,7 @@ template <class T> void step(const Problem& p, Step& s) {
         s.mid[j] = widen(q.result<T>());
     }
     for (uint64_t j = 0; j < H; ++j) {
-        if (!p.linear_before_reset) s.pre[2 * H + j] = gate_sum<T>(p, s, 2, j, &s.mid, true, std::nullopt, y);
+        if (!p.linear_before_reset) s.pre[2 * H + j] = gate_sum<T>(p, s, 2, j, &s.mid, true, 0, y);
         else s.pre[2 * H + j] = gate_sum<T>(p, s, 2, j, nullptr, false, s.gate[H + j] * s.mid[j], y);
         s.gate[2 * H + j] = activate(g, y);
     }
@@ -538,13 +542,13 @@ double sum_error(const Precision& q, uint64_t n, double m, double prop) {
 // when w is wider) and the golden's rounded one; the result stored in t. Bounds |backend - a(y_t)|.
 // With LSTM's clip, y is the clamped exact value and the golden's clamped input is within
 // u_t (|y| + ClipThreshold) + eta_t of it (clamping moves neither value farther apart).
-double through(const Precision& q, const DML_FUSED_ACTIVATION& a, double y, double e_pre, std::optional<double> clip = std::nullopt,
+double through(const Precision& q, const DML_FUSED_ACTIVATION& a, double y, double e_pre, double clip = -1,
                bool rounded_input = false) {
     if (!std::isfinite(e_pre) || !std::isfinite(y)) return std::numeric_limits<double>::infinity();
     double golden = rounded_input ? 0 : q.golden(y);
-    if (clip) {
-        golden += q.ut * (std::fabs(y) + *clip) + q.etat;
-        y = std::clamp(y, -*clip, *clip);
+    if (clip >= 0) {  // -1: no clip
+        golden += q.ut * (std::fabs(y) + clip) + q.etat;
+        y = std::clamp(y, -clip, clip);
     }
     const double e = q.store(y, e_pre);
     const ActivationError r = fused_activation_error(a, y, e + golden, q.wt, q.flush);
@@ -614,7 +618,7 @@ void bounds(const Operator& op, const InputBuffer& input, const ArithmeticProfil
                             const double pc = gi == 3 ? 0 : p.P(s.d, gi == 0 ? 0 : 2, j);
                             const double pre = gate_error(s, gi, j, &s.prev, &e_state, true, pc * s.cell_prev[j],
                                                           gi == 3 ? -1 : std::fabs(pc) * e_cell[j]);
-                            e[gi * H + j] = through(q, gi == 3 ? g : f, s.pre[gi * H + j], pre, p.clip) + q.golden(s.gate[gi * H + j]);
+                            e[gi * H + j] = through(q, gi == 3 ? g : f, s.pre[gi * H + j], pre, p.clip.value_or(-1)) + q.golden(s.gate[gi * H + j]);
                         }
                     }
                     if (p.couple)
@@ -632,9 +636,9 @@ void bounds(const Operator& op, const InputBuffer& input, const ArithmeticProfil
                     for (uint64_t j = 0; j < H; ++j) {
                         const double po = p.P(s.d, 1, j);
                         const double pre = gate_error(s, 1, j, &s.prev, &e_state, true, po * s.cell[j], std::fabs(po) * ec[j]);
-                        const double eo = through(q, f, s.pre[H + j], pre, p.clip) + q.golden(s.gate[H + j]);
+                        const double eo = through(q, f, s.pre[H + j], pre, p.clip.value_or(-1)) + q.golden(s.gate[H + j]);
                         // h(C_t): the golden applies h to its rounded C_t, which the backend's is within ec of.
-                        const double eh = through(q, h, s.cell[j], ec[j], p.clip, true) + q.golden(s.mid[j]);
+                        const double eh = through(q, h, s.cell[j], ec[j], p.clip.value_or(-1), true) + q.golden(s.mid[j]);
                         out[j] = product_error(q, s.gate[H + j], eo, s.mid[j], eh);
                         next_e[j] = out[j] + q.golden(s.next[j]);
                     }
@@ -721,7 +725,10 @@ uint64_t recurrent_work_factor(const OperatorDesc& desc) {
     return visit_as<RNN, GRU, LSTM>(desc, [](const auto& d) -> uint64_t {
         using D = std::decay_t<decltype(d)>;
         if (d.InputTensor.Sizes.size() != 4 || d.RecurrenceTensor.Sizes.size() != 4) return 1;
-        return kGates<D> * (uint64_t(d.InputTensor.Sizes[3]) + d.RecurrenceTensor.Sizes[3] + 2) + 1;
+        // Every step of the sequence, even for OutputSingleTensor alone (it holds the last state).
+        const uint64_t per_step = kGates<D> * (uint64_t(d.InputTensor.Sizes[3]) + d.RecurrenceTensor.Sizes[3] + 3);
+        const uint64_t S = d.InputTensor.Sizes[1];
+        return S != 0 && per_step > (UINT64_MAX - 1) / S ? UINT64_MAX : S * per_step + 1;  // saturating
     });
 }
 

@@ -27,7 +27,8 @@ std::optional<Tolerance> tolerance(const DML_RNN_OPERATOR_DESC& d, std::string_v
 std::optional<Tolerance> tolerance(const DML_GRU_OPERATOR_DESC& d, std::string_view output);
 std::optional<Tolerance> tolerance(const DML_LSTM_OPERATOR_DESC& d, std::string_view output);
 
-// Element reads per output element: the two matrix rows of every gate.
+// Element reads per output element: the two matrix rows of every gate, at every step (an element of
+// OutputSingleTensor needs the whole sequence).
 uint64_t recurrent_work_factor(const OperatorDesc& d);
 
 bool explain_recurrent(const Case& c, std::string_view output, uint64_t flat, FamilyExplanation& out);

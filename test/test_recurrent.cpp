@@ -86,11 +86,12 @@ struct Inputs {
     Vec cell_init, peephole;
 };
 
+// Packed, padded to a multiple of 4 bytes (DirectML's buffer size rule).
 template <class T> std::vector<std::byte> bytes_of(const Vec& v) {
     std::vector<T> t;
     for (double x : v) t.push_back(value_of<T>(x));
-    std::vector<std::byte> b(t.size() * sizeof(T));
-    std::memcpy(b.data(), t.data(), b.size());
+    std::vector<std::byte> b((t.size() * sizeof(T) + 3) / 4 * 4);
+    std::memcpy(b.data(), t.data(), t.size() * sizeof(T));
     return b;
 }
 

@@ -31,6 +31,20 @@ template <size_t N, class S, class V> void activation_desc_fields(S& s, V& v) {
     for (size_t i = 0; i < N; ++i) v.fused_activation(kActivationDescNames[i], s.ActivationDescs[i]);
 }
 
+// RNN's and GRU's fields up to Direction, which their structs share (DirectML.h's order).
+template <size_t N, class S, class V> void rnn_gru_fields(S& s, V& v) {
+    v.tensor("InputTensor", s.InputTensor, TensorRole::Input);
+    v.tensor("WeightTensor", s.WeightTensor, TensorRole::Input);
+    v.tensor("RecurrenceTensor", s.RecurrenceTensor, TensorRole::Input);
+    v.optional_tensor("BiasTensor", s.BiasTensor, TensorRole::Input);
+    v.optional_tensor("HiddenInitTensor", s.HiddenInitTensor, TensorRole::Input);
+    v.optional_tensor("SequenceLengthsTensor", s.SequenceLengthsTensor, TensorRole::Input);
+    v.optional_tensor("OutputSequenceTensor", s.OutputSequenceTensor, TensorRole::Output);
+    v.optional_tensor("OutputSingleTensor", s.OutputSingleTensor, TensorRole::Output);
+    activation_desc_fields<N>(s, v);
+    v.enumeration("Direction", s.Direction, kRecurrentNetworkDirectionNames);
+}
+
 // H_t = f(X_t W^T + H_(t-1) R^T + Wb + Rb), per direction.
 struct DML_RNN_OPERATOR_DESC {
     static constexpr OperatorType kType = OperatorType::RNN;
@@ -45,18 +59,7 @@ struct DML_RNN_OPERATOR_DESC {
     uint32_t ActivationDescCount = 0;
     std::array<std::optional<DML_FUSED_ACTIVATION>, 2> ActivationDescs{};
     uint32_t Direction = DML_RECURRENT_NETWORK_DIRECTION_FORWARD;
-    template <class S, class V> static void fields(S& s, V& v) {
-        v.tensor("InputTensor", s.InputTensor, TensorRole::Input);
-        v.tensor("WeightTensor", s.WeightTensor, TensorRole::Input);
-        v.tensor("RecurrenceTensor", s.RecurrenceTensor, TensorRole::Input);
-        v.optional_tensor("BiasTensor", s.BiasTensor, TensorRole::Input);
-        v.optional_tensor("HiddenInitTensor", s.HiddenInitTensor, TensorRole::Input);
-        v.optional_tensor("SequenceLengthsTensor", s.SequenceLengthsTensor, TensorRole::Input);
-        v.optional_tensor("OutputSequenceTensor", s.OutputSequenceTensor, TensorRole::Output);
-        v.optional_tensor("OutputSingleTensor", s.OutputSingleTensor, TensorRole::Output);
-        activation_desc_fields<2>(s, v);
-        v.enumeration("Direction", s.Direction, kRecurrentNetworkDirectionNames);
-    }
+    template <class S, class V> static void fields(S& s, V& v) { rnn_gru_fields<2>(s, v); }
 };
 
 // z = f(..z), r = f(..r), h = g(..h) (LinearBeforeReset: where r multiplies), H_t = (1 - z) h + z H_(t-1).
@@ -75,16 +78,7 @@ struct DML_GRU_OPERATOR_DESC {
     uint32_t Direction = DML_RECURRENT_NETWORK_DIRECTION_FORWARD;
     uint32_t LinearBeforeReset = 0;  // BOOL
     template <class S, class V> static void fields(S& s, V& v) {
-        v.tensor("InputTensor", s.InputTensor, TensorRole::Input);
-        v.tensor("WeightTensor", s.WeightTensor, TensorRole::Input);
-        v.tensor("RecurrenceTensor", s.RecurrenceTensor, TensorRole::Input);
-        v.optional_tensor("BiasTensor", s.BiasTensor, TensorRole::Input);
-        v.optional_tensor("HiddenInitTensor", s.HiddenInitTensor, TensorRole::Input);
-        v.optional_tensor("SequenceLengthsTensor", s.SequenceLengthsTensor, TensorRole::Input);
-        v.optional_tensor("OutputSequenceTensor", s.OutputSequenceTensor, TensorRole::Output);
-        v.optional_tensor("OutputSingleTensor", s.OutputSingleTensor, TensorRole::Output);
-        activation_desc_fields<4>(s, v);
-        v.enumeration("Direction", s.Direction, kRecurrentNetworkDirectionNames);
+        rnn_gru_fields<4>(s, v);
         v.uint("LinearBeforeReset", s.LinearBeforeReset);
     }
 };
