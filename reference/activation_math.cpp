@@ -246,7 +246,7 @@ struct Work {
     double rnd(double r) const { return u * r + eta; }                             // one rounding to nearest
 };
 Work work(DataType w, bool flush) {
-    return {unit_roundoff(w), flush ? smallest_normal(w) : smallest_subnormal(w) / 2,
+    return {unit_roundoff(w), flush ? smallest_normal(w) : subnormal_rounding_error(w),
             w == DataType::FLOAT16 ? 65504.0 : w == DataType::FLOAT32 ? double(std::numeric_limits<float>::max()) : std::numeric_limits<double>::max()};
 }
 

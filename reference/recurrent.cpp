@@ -571,8 +571,8 @@ void bounds(const Operator& op, const InputBuffer& input, const ArithmeticProfil
         const bool sequence = output == "OutputSequenceTensor", cell_output = output == "OutputCellSingleTensor";
         std::vector<double> best(sequence ? p.S * p.D * p.B * p.H : p.D * p.B * p.H, 0);
         for (DataType wt : working_types(prof, t)) {
-            const Precision q{wt, t, unit_roundoff(wt), prof.flush_subnormals ? smallest_normal(wt) : smallest_subnormal(wt) / 2,
-                              unit_roundoff(t), prof.flush_subnormals ? smallest_normal(t) : smallest_subnormal(t) / 2, prof.flush_subnormals};
+            const Precision q{wt, t, unit_roundoff(wt), prof.flush_subnormals ? smallest_normal(wt) : subnormal_rounding_error(wt),
+                              unit_roundoff(t), prof.flush_subnormals ? smallest_normal(t) : subnormal_rounding_error(t), prof.flush_subnormals};
             std::vector<double> cur(best.size(), 0);  // this working type's bounds
             std::vector<double> e_state, e_cell;   // |backend's H_(t-1) (C_(t-1)) - golden's|, per unit
             uint64_t cur_d = ~uint64_t(0), cur_b = 0;

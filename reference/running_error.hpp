@@ -80,7 +80,7 @@ struct W {
 };
 
 inline W working(DataType w, bool flush) {
-    return {unit_roundoff(w), flush ? smallest_normal(w) : smallest_subnormal(w) / 2};
+    return {unit_roundoff(w), flush ? smallest_normal(w) : subnormal_rounding_error(w)};
 }
 
 // A desc value (float32) converted to w: exact unless w is narrower than float32.
