@@ -26,6 +26,13 @@ For every golden in CASES whose operator maps onto PyTorch (inputs read through 
   ELEMENT_WISE_POW        torch.pow(x, e); CONSTANT_POW with the Exponent field
   ELEMENT_WISE_ATAN_YX    torch.atan2(A, B)
   ACTIVATION_SIGMOID, ACTIVATION_TANH, ACTIVATION_GELU   torch.sigmoid, torch.tanh, F.gelu (erf form)
+  ACTIVATION_ELU, CELU, SCALED_ELU   F.elu, F.celu, Gamma * F.elu
+  ACTIVATION_SOFTPLUS     F.softplus(x, Steepness) without PyTorch's linear threshold
+  ACTIVATION_PARAMETRIC_SOFTPLUS, SCALED_TANH, SWISH   Alpha log1p(exp(Beta x)),
+                          Alpha tanh(Beta x), x sigmoid(SigmoidInputScale x), in x's type
+  ACTIVATION_SOFTMAX(1), LOG_SOFTMAX(1), HARDMAX(1)   softmax, log_softmax, one-hot of argmax
+                          over the axes (the last dimension for the forms without Axes),
+                          moved to the end and flattened row-major
 Integer operators (MATRIX_MULTIPLY_INTEGER*, CONVOLUTION_INTEGER) have no general PyTorch CUDA
 kernel and are not mapped. Planted bugs: `ulp2` (every GEMM FLOAT32 output of the planted cases
 two ULP up), `dropped_product` (GEMM without its last k), `flipped_kernel` (the other Mode),
@@ -161,6 +168,47 @@ def atan_yx(d, npy, dev):
     return torch.atan2(a, b)
 
 
+def param(name, default=None):
+    return lambda d: num(d.get(name, default))
+
+
+def rows(d, x):
+    """x with the softmax axes (the "1" forms' Axes; the last dimension otherwise) moved to the end
+    and flattened, and the inverse."""
+    axes = sorted(set(d["Axes"])) if "Axes" in d else [x.dim() - 1]
+    rest = [a for a in range(x.dim()) if a not in axes]
+    perm = rest + axes
+    y = x.permute(perm)
+    shape = y.shape
+    flat = y.reshape(*shape[:len(rest)], -1)
+    inverse = [perm.index(a) for a in range(x.dim())]
+    return flat, lambda f: f.reshape(shape).permute(inverse)
+
+
+def softmax(kind):
+    def run(d, npy, dev):
+        x = x_in(d, npy, dev)
+        flat, back = rows(d, x)
+        if kind == "soft":
+            y = torch.softmax(flat, -1)
+        elif kind == "log":
+            y = torch.log_softmax(flat, -1)
+        else:  # HARDMAX: 1 at the first largest (torch.argmax returns the first maximal index)
+            y = torch.zeros_like(flat).scatter_(-1, torch.argmax(flat, -1, keepdim=True), 1)
+        return back(y)
+    return run
+
+
+def activation_with(fn, *fields):
+    """An activation of x and the desc's FLOAT fields, evaluated in x's type."""
+    def run(d, npy, dev):
+        x = x_in(d, npy, dev)
+        if not x.dtype.is_floating_point:
+            raise NotImplementedError("integer data")
+        return fn(x, *[num(d[f]) for f in fields]).to(x.dtype)
+    return run
+
+
 OPERATORS = {
     "GEMM": gemm, "CONVOLUTION": convolution,
     "ELEMENT_WISE_EXP": unary(torch.exp), "ELEMENT_WISE_LOG": unary(torch.log),
@@ -172,6 +220,17 @@ OPERATORS = {
     "ELEMENT_WISE_POW": pow_, "ELEMENT_WISE_CONSTANT_POW": constant_pow, "ELEMENT_WISE_ATAN_YX": atan_yx,
     "ACTIVATION_SIGMOID": unary(torch.sigmoid), "ACTIVATION_TANH": unary(torch.tanh),
     "ACTIVATION_GELU": unary(lambda x: F.gelu(x, approximate="none")),
+    "ACTIVATION_ELU": activation_with(lambda x, a: F.elu(x, a), "Alpha"),
+    "ACTIVATION_CELU": activation_with(lambda x, a: F.celu(x, a), "Alpha"),
+    "ACTIVATION_SCALED_ELU": activation_with(lambda x, a, g: g * F.elu(x, a), "Alpha", "Gamma"),
+    # softplus without PyTorch's linear threshold (its default 20 returns x beyond it)
+    "ACTIVATION_SOFTPLUS": activation_with(lambda x, s: F.softplus(x, s, threshold=float("inf")), "Steepness"),
+    "ACTIVATION_PARAMETRIC_SOFTPLUS": activation_with(lambda x, a, b: a * torch.log1p(torch.exp(b * x)), "Alpha", "Beta"),
+    "ACTIVATION_SCALED_TANH": activation_with(lambda x, a, b: a * torch.tanh(b * x), "Alpha", "Beta"),
+    "ACTIVATION_SWISH": activation_with(lambda x, s: x * torch.sigmoid(s * x), "SigmoidInputScale"),
+    "ACTIVATION_SOFTMAX": softmax("soft"), "ACTIVATION_SOFTMAX1": softmax("soft"),
+    "ACTIVATION_LOG_SOFTMAX": softmax("log"), "ACTIVATION_LOG_SOFTMAX1": softmax("log"),
+    "ACTIVATION_HARDMAX": softmax("hard"), "ACTIVATION_HARDMAX1": softmax("hard"),
 }
 
 

@@ -398,7 +398,8 @@ def save(out, top, rel, c, results):
                 else c["desc"]["OutputTensors"][int(field.split("[")[1][:-1])]))
 
 
-def main():
+def main(operators, planted_bugs, targets):
+    """Runs every case in CASES that OPERATORS maps, and the bugs of PLANTED_BUGS that TARGETS names for it."""
     cases, npy_root, out = sys.argv[1:4]
     planted = "--planted" in sys.argv
     dev = "cuda" if torch.cuda.is_available() and "--cpu" not in sys.argv else "cpu"
@@ -413,10 +414,10 @@ def main():
             c = json.load(open(path))
             op = c["operator"].removeprefix("DML_OPERATOR_")
             npy = os.path.join(npy_root, rel)
-            if op not in OPERATORS or not c.get("expected") or not os.path.isdir(npy):
+            if op not in operators or not c.get("expected") or not os.path.isdir(npy):
                 continue
             try:
-                results = OPERATORS[op](c["desc"], npy, dev)
+                results = operators[op](c["desc"], npy, dev)
                 if dev == "cuda":
                     torch.cuda.synchronize()
                 save(out, "actual", rel, c, results)
@@ -433,9 +434,9 @@ def main():
             ran += 1
             if not planted:
                 continue
-            for bug in planted_targets(op, c["desc"], rel):
+            for bug in targets(op, c["desc"], rel):
                 try:
-                    g = PLANTED[bug][0](dict(c["desc"], _op=op), npy, dev, results)
+                    g = planted_bugs[bug][0](dict(c["desc"], _op=op), npy, dev, results)
                     save(out, os.path.join("planted", bug), rel, c, g)
                     print(f"  planted {bug} in {rel}")
                 except Exception as e:
@@ -445,4 +446,5 @@ def main():
         bundle(out)
 
 
-main()
+if __name__ == "__main__":
+    main(OPERATORS, PLANTED, planted_targets)
