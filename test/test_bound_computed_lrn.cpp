@@ -6,6 +6,8 @@
 #include "bound_support.hpp"
 
 #include <algorithm>
+#include <cstdlib>
+#include <string_view>
 #include <cmath>
 #include <functional>
 #include <random>
@@ -115,10 +117,15 @@ Case lrn_case(DataType t, const LrnSetup& s, const std::vector<double>& x, const
 }  // namespace
 
 TEST_CASE("LRN: naive evaluations (three associations of B, x * B^-Beta or x / B^Beta, the grad both ways, a cancelling B) are accepted") {
+    // The sanitizer build (DMLREF_TEST_TIER=sanitizer, test/meson.build) takes Beta 0.75 only: the
+    // same code paths, at half this case's time there.
+    const char* tier = std::getenv("DMLREF_TEST_TIER");
+    const bool sanitizer = tier && std::string_view(tier) == "sanitizer";
     for (DataType t : {DataType::FLOAT16, DataType::FLOAT32, DataType::FLOAT64})
         for (uint32_t L : {3u, 4u})
             for (float beta : {0.75f, 1.5f})
             for (float alpha : {1.0f, -0.2f}) {  // -0.2: B = 1 - 0.2 S / L in [0.2, 1], a cancellation
+                if (sanitizer && beta != 0.75f) continue;
                 LrnSetup s;
                 s.L = L;
                 s.Beta = beta;
