@@ -4,10 +4,9 @@
 // through the chain rule). Rejected: planted errors (the first float beyond the bound, a flipped
 // sign, the other side of an even LRN window).
 #include "bound_support.hpp"
+#include "test_tier.hpp"
 
 #include <algorithm>
-#include <cstdlib>
-#include <string_view>
 #include <cmath>
 #include <functional>
 #include <random>
@@ -119,8 +118,7 @@ Case lrn_case(DataType t, const LrnSetup& s, const std::vector<double>& x, const
 TEST_CASE("LRN: naive evaluations (three associations of B, x * B^-Beta or x / B^Beta, the grad both ways, a cancelling B) are accepted") {
     // The sanitizer build (DMLREF_TEST_TIER=sanitizer, test/meson.build) takes Beta 0.75 only: the
     // same code paths, at half this case's time there.
-    const char* tier = std::getenv("DMLREF_TEST_TIER");
-    const bool sanitizer = tier && std::string_view(tier) == "sanitizer";
+    const bool sanitizer = sanitizer_tier();
     for (DataType t : {DataType::FLOAT16, DataType::FLOAT32, DataType::FLOAT64})
         for (uint32_t L : {3u, 4u})
             for (float beta : {0.75f, 1.5f})

@@ -2,6 +2,7 @@
 // bits DxDispatch would upload worked out by hand or by the test's own float arithmetic; and the
 // bundled cases exported and imported back, bit for bit.
 #include "support.hpp"
+#include "test_tier.hpp"
 
 #include "dmlref/descs/padding.hpp"
 #include "dmlref/dxdispatch.hpp"
@@ -11,10 +12,8 @@
 
 #include <algorithm>
 #include <bit>
-#include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <string_view>
 
 namespace fs = std::filesystem;
 using namespace dmlref;
@@ -205,8 +204,7 @@ TEST_CASE("export then import gives back every bundled case: desc, input bits, i
     // The sanitizer build (DMLREF_TEST_TIER=sanitizer, test/meson.build) takes every second case in
     // name order: the same readers and writers, at half its 16 s there (fuzz_dxdispatch covers the
     // importer too).
-    const char* tier = std::getenv("DMLREF_TEST_TIER");
-    const bool sanitizer = tier && std::string_view(tier) == "sanitizer";
+    const bool sanitizer = sanitizer_tier();
     std::vector<fs::path> paths;
     for (const auto& e : fs::recursive_directory_iterator(cases))
         if (e.path().extension() == ".json") paths.push_back(e.path());

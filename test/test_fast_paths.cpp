@@ -9,6 +9,7 @@
 #include "fast_check.hpp"
 #include "fast_values.hpp"
 #include "support.hpp"
+#include "test_tier.hpp"
 
 #include <cstdlib>
 #include <string_view>
@@ -216,8 +217,7 @@ TEST_CASE("CLIP1, CLIP_GRAD1, RELU and RELU_GRAD FLOAT32 fast paths = plain loop
     std::mt19937_64 rng(1390);
     // The sanitizer build (DMLREF_TEST_TIER=sanitizer, test/meson.build) runs a third of the small
     // sizes and one streamed run: the same paths, at a fraction of its 40 s there.
-    const char* tier = std::getenv("DMLREF_TEST_TIER");
-    const bool sanitizer = tier && std::string_view(tier) == "sanitizer";
+    const bool sanitizer = sanitizer_tier();
     for (int k = 0; k < (sanitizer ? 100 : 300); ++k) check_floats_elementwise(rng, 1 + uint32_t(rng() % 40), false);
     // Several runs over the cores (in_runs), the last one short; then streamed stores, with a tail
     // of fewer than four elements.

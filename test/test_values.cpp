@@ -1,6 +1,7 @@
 // The value codec and exact arithmetic: decimal -> each type rounded once, shortest round-trip
 // writing, FLOAT16 conversions, and exact comparison across types.
 #include "support.hpp"
+#include "test_tier.hpp"
 
 #include <cstdlib>
 #include <string_view>
@@ -208,8 +209,7 @@ TEST_CASE("FLOAT16 comparisons by ordered key agree with float comparison") {
                                 0xfbff, 0x7c00, 0xfc00, 0x7e00, 0xfe00, 0x7c01, 0x2e66, 0xae66};
     // The sanitizer build (DMLREF_TEST_TIER=sanitizer, test/meson.build) takes the special ys only:
     // 1.2 million pairs instead of 18, the same code; the release build runs them all.
-    const char* tier = std::getenv("DMLREF_TEST_TIER");
-    if (!tier || std::string_view(tier) != "sanitizer")
+    if (!sanitizer_tier())
         for (uint32_t y = 0; y < 0x10000; y += 257) ys.push_back(uint16_t(y));
     // 18 million pairs: counted here and asserted once (an assertion per pair costs minutes in the
     // tests' unoptimised, sanitized build), naming the first pair that disagrees.
