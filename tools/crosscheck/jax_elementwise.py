@@ -27,15 +27,10 @@ import jax
 jax.config.update("jax_enable_x64", True)
 import jax.numpy as jnp  # noqa: E402
 from jax import lax  # noqa: E402
+from case_fields import num  # tools/crosscheck/case_fields.py, beside this script
 
 DT = {"FLOAT16": np.float16, "FLOAT32": np.float32, "FLOAT64": np.float64, "INT8": np.int8, "INT16": np.int16,
       "INT32": np.int32, "INT64": np.int64, "UINT8": np.uint8, "UINT16": np.uint16, "UINT32": np.uint32, "UINT64": np.uint64}
-
-
-def num(v):
-    if isinstance(v, str) and v.startswith("0x"):
-        return float(np.array([int(v, 16)], dtype=np.uint32).view(np.float32)[0])
-    return float(v)
 
 
 def load(npy, field, desc):

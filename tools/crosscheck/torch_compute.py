@@ -47,13 +47,7 @@ import torch.nn.functional as F
 
 import torch_data  # tools/crosscheck/torch_data.py, beside this script: tensor reading, the driver
 from torch_data import x_in
-
-
-def num(v):
-    """A FLOAT field of a case: a JSON number, or the FLOAT32's bits as "0x3dcccccd" (docs/case-format.md)."""
-    if isinstance(v, str) and v.startswith("0x"):
-        return float(np.array([int(v, 16)], dtype=np.uint32).view(np.float32)[0])
-    return float(v)
+from case_fields import num  # tools/crosscheck/case_fields.py, beside this script
 
 
 def fused(d, y):

@@ -49,6 +49,7 @@ import shutil
 import sys
 
 from bundle import bundle  # tools/crosscheck/bundle.py, beside this script
+from case_fields import num  # tools/crosscheck/case_fields.py, beside this script
 import numpy as np
 import torch
 
@@ -338,13 +339,6 @@ OUTPUT.update({op: "OutputTensor" for op in LOGIC_OPERATORS})
 # the operator applied in that type, and the result rounded to the data type once. Integer SQRT, RECIP
 # and THRESHOLD are skipped: PyTorch computes them in a float type (torch.sqrt of an int tensor is a
 # float tensor; clamp_min with a FLOAT Min promotes), so the result would be the harness's conversion.
-
-def num(v):
-    """A FLOAT field of a case: a JSON number, or the FLOAT32's bits as "0x3dcccccd" (docs/case-format.md)."""
-    if isinstance(v, str) and v.startswith("0x"):
-        return float(np.array([int(v, 16)], dtype=np.uint32).view(np.float32)[0])
-    return float(v)
-
 
 def scaled(d, x):
     sb = d.get("ScaleBias")
