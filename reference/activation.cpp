@@ -44,6 +44,8 @@
 //     a NaN or infinite coefficient.
 #include "activation.hpp"
 
+#include "computed_zero.hpp"
+
 #include "exact_rational.hpp"
 #include "fused_activation.hpp"
 
@@ -314,11 +316,8 @@ void bound_element(const D& d, DataType t, uint64_t i, double x, double s, const
         }
     }
     // A zero the formula computes (+0 in the golden) may come out as -0 from a backend's IEEE
-    // arithmetic (-3 * 0, x - x in the other order): a bound above zero but below the smallest
-    // subnormal's half admits either zero and nothing else (docs/tolerance.md, "Zeros"). No
-    // double lies below half of FLOAT64's smallest subnormal: there it is that subnormal itself.
-    if (g == 0 && !selected)
-        E = std::max(E, t == DataType::FLOAT64 ? smallest_subnormal(t) : smallest_subnormal(t) / 4);
+    // arithmetic (-3 * 0, x - x in the other order): computed_zero.hpp.
+    if (g == 0 && !selected) E = std::max(E, computed_zero_bound(t));
     sink.set_computed(i, E, std::fabs(x), 1);
 }
 

@@ -34,6 +34,7 @@
 //     (IntegerResult).
 #include "activation_math.hpp"
 
+#include "computed_zero.hpp"
 #include "correctly_rounded.hpp"
 #include "fused_activation.hpp"
 
@@ -331,9 +332,15 @@ void activation_math_bounds(const Operator& op, const InputBuffer& input, const 
         if (std::isinf(v) || !std::isfinite(worst) || magnitude >= 0.5 * work(t, false).max) {
             const double g = golden_double(f, t, v);
             if (std::isinf(g)) { sink.set_computed(e, inf, std::fabs(v), 1, false, true); continue; }
-            if (std::isinf(v)) { sink.set_computed(e, 0, 1, 1); continue; }  // a finite limit
+            if (std::isinf(v)) worst = 0;  // a finite limit: exact
         }
-        sink.set_computed(e, worst, std::fabs(v), 1);
+        // A zero the formula computes may come out as -0 from IEEE arithmetic (CELU's
+        // expm1(-0) = -0; a negative Alpha times a +0 limit): computed_zero.hpp. ELU's x >= 0
+        // selects x itself, -0 included, which must be kept.
+        const bool selected = name == "ACTIVATION_ELU" && v >= 0;
+        if (!selected && (v == 0 || std::isinf(v) || magnitude < smallest_normal(t)) && golden_double(f, t, v) == 0)
+            worst = std::max(worst, computed_zero_bound(t));
+        sink.set_computed(e, worst, std::isinf(v) ? 1 : std::fabs(v), 1);
     }
 }
 

@@ -471,6 +471,33 @@ TEST_CASE("activation_math parametric judging: a float32 backend passes, planted
     CHECK(judged(sw, std::vector<float>{-0.0f}).passed());
 }
 
+TEST_CASE("activation_math parametric judging: a computed zero admits -0, a selected one keeps its sign") {
+    // Found by the GPU sweep (docs/crosscheck-gpu.md): PyTorch CUDA gives CELU(-0) = -0 in FLOAT64
+    // (its alpha * expm1(-0 / alpha) is -0), and PARAMETRIC_SOFTPLUS with Alpha -0.5, Beta -2 at
+    // x = +inf gives -0.5 * log1p(exp(-inf)) = -0.5 * +0 = -0. The golden of both is the exact zero,
+    // +0 (ZeroResult=PositiveZero); IEEE arithmetic reaches -0 there, so either zero is within, and
+    // nothing else: FLOAT32's smallest subnormal is over; in FLOAT64, whose bound cannot lie below
+    // half its smallest subnormal, 1e-300 is.
+    using OT = OperatorType;
+    const double inf = std::numeric_limits<double>::infinity();
+    const Case celu = golden_case(op_of(OT::ACTIVATION_CELU, DataType::FLOAT64, 2, 0.75f), std::vector<double>{-0.0, 0.0});
+    CHECK(judged(celu, std::vector<double>{-0.0, -0.0}).passed());
+    CHECK(judged(celu, std::vector<double>{0.0, 0.0}).passed());
+    CHECK(judged(celu, std::vector<double>{-1e-300, 1e-300}).over == 2);
+    const float finf = std::numeric_limits<float>::infinity(), ftiny = std::numeric_limits<float>::denorm_min();
+    const Case sp = golden_case(op_of(OT::ACTIVATION_PARAMETRIC_SOFTPLUS, DataType::FLOAT32, 1, -0.5f, -2.0f), std::vector<float>{finf});
+    CHECK(judged(sp, std::vector<float>{-0.0f}).passed());
+    CHECK(judged(sp, std::vector<float>{0.0f}).passed());
+    CHECK(judged(sp, std::vector<float>{-ftiny}).over == 1);
+    const Case sp64 = golden_case(op_of(OT::ACTIVATION_PARAMETRIC_SOFTPLUS, DataType::FLOAT64, 1, -0.5f, -2.0f), std::vector<double>{inf});
+    CHECK(judged(sp64, std::vector<double>{-0.0}).passed());
+    CHECK(judged(sp64, std::vector<double>{-1e-300}).over == 1);
+    // ELU selects x itself where x >= 0: elu(-0) = -0 (ActivationSignedZero), and +0 is over.
+    const Case elu = golden_case(op_of(OT::ACTIVATION_ELU, DataType::FLOAT64, 1, 1.0f), std::vector<double>{-0.0});
+    CHECK(judged(elu, std::vector<double>{-0.0}).passed());
+    CHECK(judged(elu, std::vector<double>{0.0}).over == 1);
+}
+
 TEST_CASE("activation_math parametric: validation rules and the Steepness feature level") {
     using OT = OperatorType;
     Operator e = op_of(OT::ACTIVATION_ELU, DataType::FLOAT32, 4, 1.0f);
