@@ -530,7 +530,15 @@ RowSums row_sums(const Arithmetic& ar, const std::vector<double>& x, double m, b
     std::vector<Quantity> a, b;
     for (size_t j = 0; j < x.size(); ++j) {
         if (!std::isfinite(x[j])) continue;  // exp(-inf) = 0: no term
-        r.shifted[j] = exp_of(ar, ar.add(ar.input(x[j]), ar.neg(ar.input(m))), flush);
+        // Far below m, x_j - m may overflow the working type (-FLT_MAX - FLT_MAX), and its running
+        // error is then unbounded. Rounding is monotone, so the backend's x_j - m is at most its
+        // rounding of the exact difference (-inf included), which lies past exp's underflow: the
+        // term is 0 or, by the stated exp accuracy, within two of A's smallest subnormals.
+        if (x[j] - m < std::log(smallest_subnormal(ar.type())) - 4) {
+            r.shifted[j] = Quantity{0, 0, 2 * smallest_subnormal(ar.type()) + (flush ? smallest_normal(ar.type()) : 0)};
+        } else {
+            r.shifted[j] = exp_of(ar, ar.add(ar.input(x[j]), ar.neg(ar.input(m))), flush);
+        }
         r.plain[j] = exp_of(ar, ar.input(x[j]), flush);
         r.plain_finite = r.plain_finite && std::isfinite(r.plain[j].err);
         a.push_back(r.shifted[j]);
@@ -600,6 +608,15 @@ void softmax_bounds(const Operator& op, const InputBuffer& input, const Arithmet
             if (!std::isfinite(row[j])) {  // -inf: SOFTMAX's exact +0, LOG_SOFTMAX's -inf
                 if (kind == SoftmaxKind::Softmax) sink.set_computed(e, 0, 1, n);
                 else sink.set_computed(e, 0, kInf, n, false, true);
+                continue;
+            }
+            // LOG_SOFTMAX far below m: (x_j - m) - log S <= x_j - m is beyond the output type's
+            // largest finite value (-FLT_MAX - FLT_MAX): the golden is -inf, and every form of the
+            // formula reaches it, its difference x_j - m overflowing (monotone rounding).
+            const double t_max = t == DataType::FLOAT16 ? 65504.0 : t == DataType::FLOAT32 ? double(std::numeric_limits<float>::max())
+                                                                                           : std::numeric_limits<double>::max();
+            if (kind == SoftmaxKind::LogSoftmax && row[j] - m < -t_max * (1 + unit_roundoff(t))) {
+                sink.set_computed(e, 0, kInf, n, false, true);
                 continue;
             }
             const double error = computed_error(p, t, [&](const Arithmetic& ar) {

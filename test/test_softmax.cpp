@@ -263,6 +263,20 @@ TEST_CASE("SOFTMAX and LOG_SOFTMAX judging: a naive float32 backend passes; a dr
     std::vector<float> big = {100, 99};
     CHECK(judged(last<SM>(DataType::FLOAT32, {2}), big, {1 / (1 + std::exp(-1.0f)), 1 / (1 + std::exp(1.0f))}));
     CHECK_FALSE(judged(last<SM>(DataType::FLOAT32, {2}), big, {kNaN, kNaN}));
+    // A row with the largest finite float, [-1, FLT_MAX, -FLT_MAX]: exactly [0, 1, 0] (exp(-1 - FLT_MAX)
+    // is far below every subnormal). x - m overflows float32 at -FLT_MAX - FLT_MAX, and an input equal
+    // to FLT_MAX once counted as out of range: the bound was infinite and a NaN row passed (found by a
+    // FLOAT32 softmax computed in FLOAT16 on a GPU, where FLT_MAX is inf and the row NaN).
+    const float fmax = std::numeric_limits<float>::max();
+    CHECK(judged(last<SM>(DataType::FLOAT32, {3}), {-1, fmax, -fmax}, {0, 1, 0}));
+    CHECK_FALSE(judged(last<SM>(DataType::FLOAT32, {3}), {-1, fmax, -fmax}, {kNaN, kNaN, kNaN}));
+    CHECK_FALSE(judged(last<SM>(DataType::FLOAT32, {3}), {-1, fmax, -fmax}, {0, 0.5f, 0}));
+    // Its LOG_SOFTMAX by hand: -1 - FLT_MAX rounds to -FLT_MAX; -log(1 + e^(-1 - FLT_MAX)) is a negative
+    // tiny value, -0; -2 FLT_MAX is past FLOAT32's range, -inf, which a backend must match.
+    const float finf = std::numeric_limits<float>::infinity();
+    CHECK(judged(last<LSM>(DataType::FLOAT32, {3}), {-1, fmax, -fmax}, {-fmax, -0.0f, -finf}));
+    CHECK_FALSE(judged(last<LSM>(DataType::FLOAT32, {3}), {-1, fmax, -fmax}, {-fmax, -0.0f, -fmax}));
+    CHECK_FALSE(judged(last<LSM>(DataType::FLOAT32, {3}), {-1, fmax, -fmax}, {-fmax, -0.0f, kNaN}));
     // HARDMAX bit for bit: the last of tied maxima is wrong.
     CHECK(judged(last<HM>(DataType::FLOAT32, {3}), {1, 2, 2}, {0, 1, 0}));
     CHECK_FALSE(judged(last<HM>(DataType::FLOAT32, {3}), {1, 2, 2}, {0, 0, 1}));

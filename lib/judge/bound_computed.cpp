@@ -23,8 +23,21 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 // never on the wrong side of it.
 double up(double x) { return std::nextafter(x, kInf); }
 double down(double x) { return std::nextafter(x, -kInf); }
-double add_up(double a, double b) { return up(a + b); }
-double mul_up(double a, double b) { return up(a * b); }
+// a + b and a * b rounded up: the rounded result where it is exact or already above (TwoSum's and
+// FMA's exact remainder decide), else the next double. An exact sum stays itself: an input equal
+// to the largest finite value is in range (mag + 0 <= max), not one step past it.
+double add_up(double a, double b) {
+    const double s = a + b;
+    if (!std::isfinite(s)) return s;
+    const double bb = s - a, rest = (a - (s - bb)) + (b - bb);
+    return rest > 0 ? up(s) : s;
+}
+double mul_up(double a, double b) {
+    const double p = a * b;
+    if (!std::isfinite(p)) return p;
+    if (std::fabs(p) < 0x1p-960) return up(p);  // near underflow the remainder may not be a double
+    return std::fma(a, b, -p) > 0 ? up(p) : p;
+}
 // A double evaluation of a libm function (pow, log2, expm1, log1p) is within a few ULPs; a
 // relative margin of 2^-40 covers it (glibc documents < 4 ULP for these).
 constexpr double kLibmMargin = 0x1p-40;

@@ -179,9 +179,15 @@ def rows(d, x):
     return flat, lambda f: f.reshape(shape).permute(inverse)
 
 
-def softmax(kind):
+def softmax(kind, last_axis_only=False, half=False):
     def run(d, npy, dev):
         x = x_in(d, npy, dev)
+        if last_axis_only:  # planted: the "1" forms over their last listed axis alone
+            d = dict(d, Axes=[max(d["Axes"])])
+        if half:  # planted: a FLOAT32 softmax computed in FLOAT16
+            return softmax(kind)(dict(d, _x=x.half()), npy, dev).float()
+        if "_x" in d:
+            x = d["_x"]
         flat, back = rows(d, x)
         if kind == "soft":
             y = torch.softmax(flat, -1)
@@ -252,6 +258,12 @@ def plant_sin_f16(d, npy, dev, outs):
     return unary(lambda x: torch.sin(x.half()).float())(d, npy, dev)
 
 
+def plant_log_of_softmax(d, npy, dev, outs):
+    x = x_in(d, npy, dev)
+    flat, back = rows(d, x)
+    return back(torch.log(torch.softmax(flat, -1)))
+
+
 PLANTED = {
     "tf32": (lambda d, npy, dev, outs: tf32(OPERATORS[d["_op"]])(d, npy, dev, outs), None),
     "ulp2": (plant_ulp2, None),
@@ -259,6 +271,11 @@ PLANTED = {
     "flipped_kernel": (lambda d, npy, dev, outs: convolution(d, npy, dev, flip_mode=True), None),
     "exp2_unscaled": (plant_exp2, None),
     "sin_f16_in_f16": (plant_sin_f16, None),
+    "softmax_last_axis_only": (lambda d, npy, dev, outs: softmax("log" if "LOG" in d["_op"] else "soft", last_axis_only=True)(d, npy, dev), None),
+    "softmax_in_f16": (lambda d, npy, dev, outs: softmax("soft", half=True)(d, npy, dev), None),
+    "log_of_softmax": (plant_log_of_softmax, None),
+    "elu_alpha_one": (lambda d, npy, dev, outs: unary(F.elu)(d, npy, dev), None),
+    "swish_unscaled": (lambda d, npy, dev, outs: unary(lambda x: x * torch.sigmoid(x))(d, npy, dev), None),
 }
 
 
@@ -275,6 +292,16 @@ def planted_targets(op, d, rel):
         bugs.append("exp2_unscaled")
     if op == "ELEMENT_WISE_SIN" and dt == "FLOAT32":
         bugs.append("sin_f16_in_f16")
+    if op in ("ACTIVATION_SOFTMAX1", "ACTIVATION_LOG_SOFTMAX1") and len(set(d["Axes"])) > 1:
+        bugs.append("softmax_last_axis_only")
+    if op in ("ACTIVATION_SOFTMAX", "ACTIVATION_SOFTMAX1") and dt == "FLOAT32":
+        bugs.append("softmax_in_f16")
+    if op in ("ACTIVATION_LOG_SOFTMAX", "ACTIVATION_LOG_SOFTMAX1") and dt == "FLOAT32":
+        bugs.append("log_of_softmax")
+    if op == "ACTIVATION_ELU" and dt == "FLOAT32" and num(d.get("Alpha", 1)) != 1:
+        bugs.append("elu_alpha_one")
+    if op == "ACTIVATION_SWISH" and dt == "FLOAT32" and num(d.get("SigmoidInputScale", 1)) != 1:
+        bugs.append("swish_unscaled")
     return bugs
 
 
