@@ -94,6 +94,25 @@ Diagnostics validate(const Operator& op, const ValidateOptions& options) {
     }
     for (const auto& f : tensor_fields(op))
         validate_tensor_desc(*f.desc, f.role, reference::desc_path(f.name), options.max_bytes, diags);
+    if (diags.has_errors()) {
+        r->validate(op.Desc, diags);
+        return diags;
+    }
+    // --max-bytes bounds the case, not only each buffer: six tensors of 4 GiB each passed the
+    // per-buffer check and ended in std::bad_alloc. Checked from the descs, before any allocation.
+    uint64_t total = 0;
+    std::string parts;
+    for (const auto& f : tensor_fields(op)) {
+        const uint64_t n = buffer_size(*f.desc);
+        total = n > UINT64_MAX - total ? UINT64_MAX : total + n;
+        parts += (parts.empty() ? "" : ", ") + std::string(f.name) + " " + std::to_string(n);
+    }
+    if (total > options.max_bytes) {
+        diags.error("/desc", "limit.case-bytes",
+                    "the case's buffers need " + std::to_string(total) + " bytes together (" + parts + "), over dmlref's limit of " +
+                        std::to_string(options.max_bytes) + " bytes per case (raise it with --max-bytes)");
+        return diags;
+    }
     r->validate(op.Desc, diags);
     return diags;
 }
