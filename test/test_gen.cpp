@@ -114,6 +114,12 @@ TEST_CASE("spec problems are errors with rule ids") {
     auto bad = make(relu_spec(R"({"values": [[2, 0]], "pointer": "/desc/InputTensor/Sizes"})"));
     CHECK(bad.has_rule("gen.case"));
     CHECK(bad.cases.empty());
+    // ... at the spec's node that says it, not at a path of the made case the user never wrote: the
+    // 0 is /cases/values/0/1 of the spec; the output's derived sizes are the base's "auto".
+    REQUIRE(bad.diags.items().size() == 2);
+    CHECK(bad.diags.items()[0].path == "/cases/values/0/1");
+    CHECK(bad.diags.items()[0].message.find("s/r2x0_dyadic (case /desc/InputTensor/Sizes/1): ") == 0);
+    CHECK(bad.diags.items()[1].path == "/base/desc/OutputTensor/Sizes");
 }
 
 TEST_CASE("hostile specs: a use cycle and an expansion past --max-cases are errors, found before anything is built") {
@@ -178,6 +184,11 @@ TEST_CASE("hostile descriptors: a token twice, a seed past 2^64 and a huge token
     CHECK(std::get<1>(rule("RESAMPLE2 FLOAT32 2x3 sc2x1 nearest linear")) == "descriptor.syntax");
     CHECK(std::get<1>(rule("ACTIVATION_RELU FLOAT32 2x2 seed=1 seed=2")) == "descriptor.syntax");
     CHECK(std::get<1>(rule("ELEMENT_WISE_CLIP1 FLOAT32 2x2 min=1 max=2 min=0")) == "descriptor.syntax");
+    // A number past FLOAT64's range is the descriptor's error, not a JSON error at a line of the
+    // made case (json.syntax) that the user never wrote; the largest double still holds.
+    CHECK(std::get<1>(rule("ACTIVATION_ELU FLOAT32 2x2 alpha=1e999")) == "descriptor.syntax");
+    CHECK(std::get<1>(rule("ACTIVATION_ELU FLOAT32 2x2 alpha=-1e999")) == "descriptor.syntax");
+    CHECK(std::get<0>(rule("ACTIVATION_ELU FLOAT32 2x2 alpha=1.7976931348623157e308")));
     // A 100 KB token: refused, and the message stays short.
     const auto [ok, r, length] = rule("ACTIVATION_RELU FLOAT32 2x2 q" + std::string(100000, '1'));
     CHECK_FALSE(ok);

@@ -144,7 +144,9 @@ int cmd_gen(const GenOptions& o) {
 
     size_t written = 0, errors = 0, error_cases = 0;
     for (size_t k = 0; k < planned.size(); ++k) {
-        print_diagnostics(diags[k], "gen", std::cerr);
+        // A made case's problems are at its spec's nodes: name the spec file ("descriptor" for one).
+        const std::string& by = made_by.at(planned[k].name);
+        print_diagnostics(diags[k], planned[k].base_pointer.empty() ? std::string("descriptor") : by, std::cerr);
         if (!made[k]) { ++errors; continue; }
         std::string error;
         const fs::path target = fs::path(o.out_dir) / (made[k]->name + ".json");

@@ -46,6 +46,11 @@ struct Planned {
     std::string sweep_note;     // which sweep made it, written last
     uint64_t seed = 0;          // the case's seed (case_seed of the sweep's seed and the name)
     nlohmann::ordered_json doc; // the case; numbers that are not integers as exact text (internal form)
+    // Where the spec says each part of the case, so that a problem of the made case is reported
+    // at the spec's node: the base's pointer, and each override's case pointer with the spec
+    // pointer of its value. Empty for a descriptor's case (its pointers are the case's own).
+    std::string base_pointer;
+    std::vector<std::pair<std::string, std::string>> origins;
 };
 
 // Every case a spec gives at the options' tier, in the spec's order (shards are taken by

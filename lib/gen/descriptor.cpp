@@ -127,7 +127,10 @@ bool number(const std::string& t, ordered_json& out) {
     bool integer = i < t.size();
     for (size_t k = i; k < t.size(); ++k) integer = integer && std::isdigit((unsigned char)t[k]);
     if (integer && t.size() < 19) { out = std::stoll(t); return true; }
-    if (!parse_decimal(DataType::FLOAT64, t).ok) return false;
+    // Within FLOAT64's range: the case's JSON reader refuses 1e999 as a number, and its error
+    // would name a line of the made case, which the user never wrote.
+    const ParsedValue v = parse_decimal(DataType::FLOAT64, t);
+    if (!v.ok || (v.bits & 0x7ff0000000000000ull) == 0x7ff0000000000000ull) return false;
     out = json_raw(t);
     return true;
 }
@@ -234,7 +237,7 @@ std::optional<gen::Planned> descriptor_to_planned(const std::string& text, Diagn
             }
             else if (key == "idx") indices = val;
             else if (!field_of(kFloatTokens, key).empty()) {
-                if (!number(val, v)) return fail(key + "= takes a number");
+                if (!number(val, v)) return fail(key + "= takes a number within FLOAT64's range");
                 given[std::string(field_of(kFloatTokens, key))] = v;
             } else if (!field_of(kUintTokens, key).empty()) {
                 if (!number(val, v) || !v.is_number_integer() || v.get<int64_t>() < 0) return fail(key + "= takes an unsigned integer");

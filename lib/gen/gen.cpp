@@ -85,7 +85,9 @@ void plan_sweep(const JsonDocument& doc, const json& sw, const std::string& sp, 
         for (size_t i = 0; i < v.labels.size(); ++i) p.name += (i ? "_" : "/") + v.labels[i];
         for (const auto& n : v.notes) p.description += (p.description.empty() ? "" : "; ") + n;
         p.doc = base;
+        p.base_pointer = pointer_append(sp, "base");
         for (const auto& ov : v.overrides) {
+            p.origins.emplace_back(ov.pointer, ov.source);
             try {
                 if (ov.pointer.empty()) p.doc = ov.value;
                 else if (ov.value.is_null()) {
@@ -175,12 +177,53 @@ std::vector<Planned> shard(std::vector<Planned> cases, const Options& o) {
     return out;
 }
 
+namespace {
+
+// The spec's node that says the part of the case at `path` (a pointer into the made case): the
+// last override that set it or a node above it (later ones win), else the base; the part of the
+// path below that node is kept. A descriptor's case has no spec: its own path.
+std::string spec_pointer(const Planned& p, const std::string& given) {
+    if (p.base_pointer.empty()) return given;
+    // A derived part ("Sizes": "auto" made into an array) is not in the spec: its deepest node that
+    // is, the "auto" itself.
+    std::string path = given;
+    while (!path.empty()) {
+        try {
+            if (p.doc.contains(ordered_json::json_pointer(path))) break;
+        } catch (const std::exception&) {
+        }
+        path.erase(path.rfind('/'));
+    }
+    for (auto it = p.origins.rbegin(); it != p.origins.rend(); ++it) {
+        const std::string& at = it->first;
+        if (path == at || (path.size() > at.size() && path.compare(0, at.size(), at) == 0 && (at.empty() || path[at.size()] == '/')))
+            return it->second + path.substr(at.size());
+    }
+    return p.base_pointer + path;
+}
+
+// A problem of the made case, reported at the spec's node with the case's name and its own path.
+void case_error(Diagnostics& diags, const Planned& p, const Diagnostic& d) {
+    const std::string where = p.base_pointer.empty() ? std::string() : " (case " + (d.path.empty() ? std::string("/") : d.path) + ")";
+    diags.error(spec_pointer(p, d.path), "gen.case", p.name + where + ": " + d.message + " [" + d.rule + "]");
+}
+
+}  // namespace
+
 std::optional<Generated> make_case(const Planned& p, const Options& o, Diagnostics& diags) {
     ordered_json c = p.doc;
     if (!c.is_object()) { diags.error("", "gen.case", p.name + ": the case is not a JSON object"); return std::nullopt; }
     c["name"] = p.name;
     if (!c.contains("format")) c["format"] = kCaseFormatVersion;
-    if (!derive(c, p.name, diags)) return std::nullopt;
+    {
+        Diagnostics dd;  // derived fields: their problems at the spec's node
+        const bool derived = derive(c, p.name, dd);
+        for (const auto& d : dd.items()) {
+            if (d.severity == Severity::Error) diags.error(spec_pointer(p, d.path), d.rule, d.message);
+            else diags.warning(spec_pointer(p, d.path), d.rule, d.message);
+        }
+        if (!derived) return std::nullopt;
+    }
     std::string expect_rule, expect_path;
     if (c.contains("expectError")) {
         const auto& e = c["expectError"];
@@ -204,7 +247,7 @@ std::optional<Generated> make_case(const Planned& p, const Options& o, Diagnosti
             if (pd.has_errors()) {
                 if (expect_rule.empty()) {
                     for (const auto& d : pd.items())
-                        if (d.severity == Severity::Error) diags.error(d.path, "gen.case", p.name + ": " + d.message + " [" + d.rule + "]");
+                        if (d.severity == Severity::Error) case_error(diags, p, d);
                     return std::nullopt;
                 }
                 c["inputs"] = probe["inputs"];  // an error case: zeros stand in for its recipes
@@ -216,7 +259,7 @@ std::optional<Generated> make_case(const Planned& p, const Options& o, Diagnosti
                     std::string note, error;
                     const ordered_json recipe = in;  // make_recipe writes over `in`
                     if (!make_recipe(parsed.op, f, recipe, case_seed(p.seed, f.name), in, note, error)) {
-                        diags.error("/inputs/" + std::string(f.name), "gen.recipe", p.name + ": " + error);
+                        diags.error(spec_pointer(p, "/inputs/" + std::string(f.name)), "gen.recipe", p.name + ": " + error);
                         return std::nullopt;
                     }
                     recipe_notes += (recipe_notes.empty() ? "" : "; ") + note;
@@ -248,7 +291,7 @@ std::optional<Generated> make_case(const Planned& p, const Options& o, Diagnosti
     Case parsed = parse_text(g.text, p.name, cd);
     if (cd.has_errors()) {
         for (const auto& d : cd.items())
-            if (d.severity == Severity::Error) diags.error(d.path, "gen.case", p.name + ": " + d.message + " [" + d.rule + "]");
+            if (d.severity == Severity::Error) case_error(diags, p, d);
         return std::nullopt;
     }
     try {

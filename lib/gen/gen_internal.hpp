@@ -14,6 +14,7 @@ namespace dmlref::gen {
 struct Override {
     std::string pointer;
     ordered_json value;
+    std::string source;  // where the spec says it: the value's JSON pointer in the spec
 };
 
 // One case of a sweep before it is made: its name parts, description parts and overrides.

@@ -145,7 +145,7 @@ std::vector<Variant> axis(const JsonDocument& doc, const json& node, const std::
         }
         if (!label.empty()) v.labels.push_back(safe_label(label));
         if (notes.is_array() && notes[i].is_string() && !notes[i].get<std::string>().empty()) v.notes.push_back(notes[i].get<std::string>());
-        for (const auto& p : pointers) v.overrides.push_back({p, raw_json(doc, values[i], vp)});
+        for (const auto& p : pointers) v.overrides.push_back({p, raw_json(doc, values[i], vp), vp});
         out.push_back(std::move(v));
     }
     return out;
@@ -172,7 +172,10 @@ std::vector<Variant> variants(const JsonDocument& doc, const json& node, const s
             v.labels.push_back(safe_label(it["label"].get<std::string>()));
         if (it.contains("note") && it["note"].is_string()) v.notes.push_back(it["note"].get<std::string>());
         for (auto s = it["set"].begin(); s != it["set"].end(); ++s)
-            v.overrides.push_back({s.key(), raw_json(doc, *s, pointer_append(pointer_append(ip, "set"), s.key()))});
+        {
+            const std::string sp = pointer_append(pointer_append(ip, "set"), s.key());
+            v.overrides.push_back({s.key(), raw_json(doc, *s, sp), sp});
+        }
         out.push_back(std::move(v));
     }
     return out;
