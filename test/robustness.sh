@@ -275,6 +275,22 @@ print('{\"format\": 1, \"operator\": \"DML_OPERATOR_ACTIVATION_RELU\", \"' + k +
 expect "a megabyte unknown key is an error" 2 "case.unknown-key" -- "$dmlref" validate bigkey.json
 [ "$(wc -c < err.txt)" -lt 8192 ] && ok "its error is a few lines ($(wc -c < err.txt) bytes)" || bad "its error is a few lines" "$(wc -c < err.txt) bytes"
 
+# One non-number after four million numbers: the tensor's array stays packed (it was re-read as a
+# node per number to report that one: about 190 bytes a number, 3 GB for 16 million). The largest
+# resident size of the reading, from the kernel's count, stays far below that.
+python3 -c "
+n = 4000000
+print('{\"format\": 1, \"operator\": \"DML_OPERATOR_ACTIVATION_RELU\", \"desc\": {\"InputTensor\": {\"DataType\": \"FLOAT32\", \"Sizes\": [%d]}, \"OutputTensor\": {\"DataType\": \"FLOAT32\", \"Sizes\": [%d]}}, \"inputs\": {\"InputTensor\": [' % (n, n) + '1.5, ' * (n - 1) + 'null]}}')" > late_null.json
+rss=$(python3 -c "
+import resource, subprocess, sys
+r = subprocess.run([sys.argv[1], 'validate', 'late_null.json'], capture_output=True, text=True)
+print(r.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss // 1024, 'value.parse' in r.stderr and '/inputs/InputTensor/3999999' in r.stderr)" "$dmlref")
+case $rss in
+  "2 "*" True") [ "$(echo "$rss" | cut -d' ' -f2)" -lt 400 ] && ok "a null after 4M numbers: value.parse at its index, $(echo "$rss" | cut -d' ' -f2) MB resident" \
+                  || bad "a null after 4M numbers stays packed" "$(echo "$rss" | cut -d' ' -f2) MB resident" ;;
+  *) bad "a null after 4M numbers: value.parse at /inputs/InputTensor/3999999" "$rss" ;;
+esac
+
 # ---- 8. Hostile gen specs and options (docs/rules.md: gen.use-cycle, gen.too-many-cases, policy.twice)
 printf '{"sweep": 1, "name": "s", "defs": {"a": {"use": "b"}, "b": {"use": "a"}}, "base": {"operator": "ACTIVATION_RELU", "desc": {}}, "cases": {"use": "a"}}\n' > cycle.json
 expect "a use cycle is an error, not a stack overflow" 2 "cycle.json: /defs/b/use: error: .*gen.use-cycle" -- timeout 60 "$dmlref" gen cycle.json --list

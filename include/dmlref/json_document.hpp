@@ -28,7 +28,9 @@ inline constexpr size_t kMaxJsonDepth = 64;
 // the tensor data of a case (lib/case/json_parse.cpp says which arrays). In the document it stands
 // as a binary node whose subtype is its index in JsonDocument::packed_arrays.
 struct PackedArray {
-    enum Kind : uint8_t { Unsigned, Integer, Number, String };  // Integer: a negative integer token
+    // Integer: a negative integer token. Other: an element after the first that is not a scalar
+    // (null, true, false, an object, an array): kept as its kind alone, an error for every reader.
+    enum Kind : uint8_t { Unsigned, Integer, Number, String, Other };
     std::string text;            // the tokens' texts (strings unescaped), one after another
     std::vector<uint32_t> ends;  // where each token's text ends in `text`
     std::vector<uint8_t> kinds;

@@ -56,6 +56,7 @@ ValueToken JsonDocument::token(const PackedArray& a, size_t i) {
         case PackedArray::Unsigned: t.kind = ValueToken::Kind::Unsigned; std::from_chars(s.data(), s.data() + s.size(), t.unsigned_); break;
         case PackedArray::Integer: t.kind = ValueToken::Kind::Integer; std::from_chars(s.data(), s.data() + s.size(), t.integer); break;
         case PackedArray::Number: t.kind = ValueToken::Kind::Number; t.text = std::string(s); break;
+        case PackedArray::Other: t.kind = ValueToken::Kind::Other; t.text = std::string(s); break;
         default: t.kind = ValueToken::Kind::String; t.text = std::string(s); break;
     }
     return t;

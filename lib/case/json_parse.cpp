@@ -161,8 +161,10 @@ private:
         }
     }
 
-    // An array of tensor data: scalars go into a PackedArray; at the first element that is not a
-    // number or a string, the array is read as ordinary nodes instead (from its start).
+    // An array of tensor data: scalars go into a PackedArray. When the first element is not a number
+    // or a string, the array is read as ordinary nodes instead (from its start). A later one that
+    // is not is read, kept as PackedArray::Other and the array stays packed: one null after 16M
+    // numbers once made the reader build 16M nodes (3 GB) to report that null.
     json packable_array(size_t depth) {
         if (depth >= kMaxJsonDepth) return array(depth);
         const char* start = p_;
@@ -184,9 +186,14 @@ private:
                 const std::string_view t = number(kind);
                 a.text += t;
                 a.kinds.push_back(kind);
-            } else {
-                p_ = start;  // not only scalars: an ordinary array
+            } else if (a.kinds.empty()) {
+                p_ = start;  // not scalars: an ordinary array
                 return array(depth);
+            } else {
+                const json other = value(depth + 1);  // bounded by the file, and dropped
+                a.text += other.is_null() ? "null" : other.is_boolean() ? (other.get<bool>() ? "true" : "false")
+                                                   : other.is_object() ? "an object" : "an array";
+                a.kinds.push_back(PackedArray::Other);
             }
             if (a.text.size() > 0xffffffffu) fail("an array holds more than 4 GiB of text");
             a.ends.push_back(uint32_t(a.text.size()));

@@ -119,7 +119,7 @@ std::optional<bool> decimal_equals(std::string_view s, double v) {
 bool quick_value(DataType t, uint8_t kind, std::string_view s, bool exact_only, uint64_t& bits) {
     const char* b = s.data();
     const char* e = s.data() + s.size();
-    if (kind == PackedArray::String) return false;
+    if (kind == PackedArray::String || kind == PackedArray::Other) return false;
     if (!is_float(t)) {
         if (kind == PackedArray::Number) return false;
         return dispatch(t, [&]<class T>() {
