@@ -51,6 +51,8 @@ const std::set<std::string> kNoDescriptorYet = {
     "MEAN_VARIANCE_NORMALIZATION", "MEAN_VARIANCE_NORMALIZATION1", "MEAN_VARIANCE_NORMALIZATION2",
     // LP_NORMALIZATION's Epsilon and P: fields no descriptor token names.
     "LP_NORMALIZATION",
+    // LP_POOLING's and LP_POOLING1's P: a field no descriptor token names (p is the padding token).
+    "LP_POOLING", "LP_POOLING1",
     // RNN, LSTM and GRU: several inputs of their own sizes and a UINT32 lengths tensor.
     "RNN", "LSTM", "GRU",
     // The quantization operators: their tensors have types of their own (FLOAT32 data, INT8 zero
