@@ -420,8 +420,18 @@ bool explain_quantized_linear(const Case& c, std::string_view output, uint64_t f
     const auto* mm = get_if<QLMM>(&c.op.Desc);
     const auto* conv = get_if<QLCONV>(&c.op.Desc);
     if ((!mm && !conv) || output != "OutputTensor") return false;
+    // A scale's, zero point's or bias's element for row, column or channel i (its one element when per tensor).
+    auto scale = [&](const char* field, const TensorDesc& t, uint64_t i, const char* role) {
+        out.inputs.push_back(input_element(c, field, nd_coordinate(t.Sizes, element_count(t) == 1 ? 0 : i), role));
+    };
     if (mm) {
         explain_integer_pairs(c, mm->ATensor, mm->BTensor, mm->OutputTensor, mm->AZeroPointTensor, mm->BZeroPointTensor, flat, out);
+        const GemmShape s = gemm_shape(mm->OutputTensor, mm->ATensor, false);
+        const uint64_t n = flat % s.N, m = (flat / s.N) % s.M;
+        scale("AScaleTensor", mm->AScaleTensor, m, "scale");
+        scale("BScaleTensor", mm->BScaleTensor, n, "scale");
+        scale("OutputScaleTensor", mm->OutputScaleTensor, m, "scale");
+        if (mm->OutputZeroPointTensor) scale("OutputZeroPointTensor", *mm->OutputZeroPointTensor, m, "zero point");
         out.facts.emplace_back("formula", "clamp(round_half_even(AScale[m] * BScale[n] * sum_k (a_k - AZeroPoint[m]) (b_k - BZeroPoint[n]) / "
                                           "OutputScale[m]) + OutputZeroPoint[m], Min, Max), exact until the rounding");
     } else {
@@ -432,8 +442,16 @@ bool explain_quantized_linear(const Case& c, std::string_view output, uint64_t f
             out.inputs.push_back(input_element(c, "InputTensor", nd_coordinate(conv->InputTensor.Sizes, xi), "x"));
             out.inputs.push_back(input_element(c, "FilterTensor", nd_coordinate(conv->FilterTensor.Sizes, wi), "w"));
         });
+        const uint64_t m = output_channel(g, flat);
+        scale("InputScaleTensor", conv->InputScaleTensor, 0, "scale");
+        scale("FilterScaleTensor", conv->FilterScaleTensor, m, "scale");
+        scale("OutputScaleTensor", conv->OutputScaleTensor, 0, "scale");
+        if (conv->InputZeroPointTensor) scale("InputZeroPointTensor", *conv->InputZeroPointTensor, 0, "zero point");
+        if (conv->FilterZeroPointTensor) scale("FilterZeroPointTensor", *conv->FilterZeroPointTensor, m, "zero point");
+        if (conv->OutputZeroPointTensor) scale("OutputZeroPointTensor", *conv->OutputZeroPointTensor, 0, "zero point");
+        if (conv->BiasTensor) scale("BiasTensor", *conv->BiasTensor, m, "bias");
         out.facts.emplace_back("products", std::to_string(products) + " of at most " + std::to_string(g.max_terms()) +
-                                               " (padding gives none; the first 16 listed), output channel " + std::to_string(output_channel(g, flat)));
+                                               " (padding gives none; the first 16 listed), output channel " + std::to_string(m));
         out.facts.emplace_back("formula", "clamp(round_half_even(InputScale * FilterScale[m] * (sum (x - InputZeroPoint) (w - FilterZeroPoint[m]) + "
                                           "Bias[m]) / OutputScale) + OutputZeroPoint, Min, Max), exact until the rounding");
     }
