@@ -7,6 +7,7 @@
 #include "dmlref/explain.hpp"
 #include "dmlref/tolerance.hpp"
 #include "common.hpp"
+#include "exact_rational.hpp"
 
 #include <optional>
 #include <vector>
@@ -36,6 +37,16 @@ int64_t quantize_element(double x, double scale, int64_t zero_point, int64_t lo,
 // within gamma_3 |q| (u = 2^-24) of a half-integer, and the two neighbours stay apart after the
 // zero point and the saturation (docs/tolerance.md, "Quantization").
 bool quantize_near_tie(double x, double scale, int64_t zero_point, int64_t lo, int64_t hi);
+
+// The requantization the quantized operators share (reference/quantized_linear.cpp too): the exact
+// value q (the real result over the output scale) rounded half to even, plus the zero point,
+// saturated to [lo, hi].
+int64_t requantize_exact(const mpq_class& q, int64_t zero_point, int64_t lo, int64_t hi);
+// Whether a backend's value of the exact quotient q, formed with at most n roundings of relative
+// error u = 2^-24 on terms whose magnitudes, over the scale, sum to m (m >= |q|), may round to the
+// other neighbour: |q - (k + 1/2)| <= gamma_n m, and the two neighbours stay apart after the zero
+// point and the saturation (docs/tolerance.md, "Quantization").
+bool requantize_near_tie(const mpq_class& q, const mpq_class& m, long n, int64_t zero_point, int64_t lo, int64_t hi);
 
 // One element of QUANTIZED_LINEAR_ADD: a and b with their zero points and scales, OutputScale and
 // OutputZeroPoint.
