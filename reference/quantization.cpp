@@ -173,6 +173,8 @@ template <class T> T dequantize_element(int64_t q, int64_t zero_point, double sc
     if (diff == 0) return round_to_float<T>(scale < 0 ? -0.0 : 0.0);  // IEEE: +0 times the scale
     return round_rational<T>(mpq_class(mpq_class(mpz_class(static_cast<long>(diff))) * mpq_class(scale)));
 }
+template float dequantize_element<float>(int64_t, int64_t, double);
+template half dequantize_element<half>(int64_t, int64_t, double);
 
 DynamicParameters dynamic_parameters(const std::vector<double>& x, int64_t lo, int64_t hi) {
     double mn = 0, mx = 0;  // DynamicRange=IncludesZero; DynamicNonFinite=FiniteRange

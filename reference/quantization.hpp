@@ -37,6 +37,12 @@ int64_t quantize_element(double x, double scale, int64_t zero_point, int64_t lo,
 // zero point and the saturation (docs/tolerance.md, "Quantization").
 bool quantize_near_tie(double x, double scale, int64_t zero_point, int64_t lo, int64_t hi);
 
+// One element of DEQUANTIZE_LINEAR: (q - zero_point) * scale, the difference and the product exact,
+// rounded once to T (float or half; DequantizeValue=ExactThenRoundOnce); a NaN scale or 0 * inf
+// gives the canonical NaN, a zero difference +0 times the scale. Also DEQUANTIZE's element
+// (reference/quantize.cpp).
+template <class T> T dequantize_element(int64_t q, int64_t zero_point, double scale);
+
 // One element of QUANTIZED_LINEAR_ADD: a and b with their zero points and scales, OutputScale and
 // OutputZeroPoint.
 struct AddOperands {
