@@ -471,8 +471,12 @@ std::vector<BoundaryElement> quantize_ties(const Case& c, std::string_view outpu
 
 std::optional<Tolerance> quantize_tolerance(const Case& c, std::string_view output) {
     if (output != "OutputTensor" || validate(c.op).has_errors()) return std::nullopt;
+    return quantize_tie_tolerance(!quantize_ties(c, output).empty());
+}
+
+Tolerance quantize_tie_tolerance(bool near_ties) {
     Tolerance t;
-    if (quantize_ties(c, output).empty()) {
+    if (!near_ties) {
         t.Kind = "Bits";
         t.Why = "every quotient x / scale is farther than FLOAT32 arithmetic's error from a rounding tie: the integer is "
                 "determined, bit for bit (docs/tolerance.md, Quantization)";

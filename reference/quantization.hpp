@@ -70,6 +70,8 @@ DynamicParameters dynamic_parameters(const std::vector<double>& x, int64_t lo, i
 // tie ("QuantizeTie"), and the tolerance: Ulp 1 where there are any, else Bits.
 std::vector<BoundaryElement> quantize_ties(const Case& c, std::string_view output);
 std::optional<Tolerance> quantize_tolerance(const Case& c, std::string_view output);
+// That tolerance, given whether some element is near a tie (QUANTIZE's too, reference/quantize.cpp).
+Tolerance quantize_tie_tolerance(bool near_ties);
 std::optional<Tolerance> dequantize_tolerance(const DML_ELEMENT_WISE_DEQUANTIZE_LINEAR_OPERATOR_DESC& d, std::string_view output);
 
 bool explain_quantize(const Case& c, std::string_view output, uint64_t flat, FamilyExplanation& out);
