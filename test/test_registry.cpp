@@ -58,7 +58,9 @@ const std::set<std::string> kNoDescriptorYet = {
     "ELEMENT_WISE_QUANTIZE_LINEAR", "ELEMENT_WISE_DEQUANTIZE_LINEAR", "DYNAMIC_QUANTIZE_LINEAR", "ELEMENT_WISE_QUANTIZED_LINEAR_ADD",
     // RANDOM_GENERATOR's state, NONZERO_COORDINATES' count and coordinates, ADAM_OPTIMIZER's
     // training step: tensors whose shapes are their own, not the base tensor's.
-    "RANDOM_GENERATOR", "NONZERO_COORDINATES", "ADAM_OPTIMIZER"};
+    "RANDOM_GENERATOR", "NONZERO_COORDINATES", "ADAM_OPTIMIZER",
+    // QUANTIZE and DEQUANTIZE: a float and an integer type, and quantization tensors of their own sizes.
+    "QUANTIZE", "DEQUANTIZE"};
 
 }  // namespace
 
