@@ -172,6 +172,8 @@ template <class T> T dequantize_element(int64_t q, int64_t zero_point, double sc
     if (diff == 0) return round_to_float<T>(scale < 0 ? -0.0 : 0.0);  // IEEE: +0 times the scale
     return round_rational<T>(mpq_class(mpq_class(mpz_class(static_cast<long>(diff))) * mpq_class(scale)));
 }
+template float dequantize_element<float>(int64_t, int64_t, double);
+template half dequantize_element<half>(int64_t, int64_t, double);
 
 DynamicParameters dynamic_parameters(const std::vector<double>& x, int64_t lo, int64_t hi) {
     double mn = 0, mx = 0;  // DynamicRange=IncludesZero; DynamicNonFinite=FiniteRange
@@ -468,8 +470,12 @@ std::vector<BoundaryElement> quantize_ties(const Case& c, std::string_view outpu
 
 std::optional<Tolerance> quantize_tolerance(const Case& c, std::string_view output) {
     if (output != "OutputTensor" || validate(c.op).has_errors()) return std::nullopt;
+    return quantize_tie_tolerance(!quantize_ties(c, output).empty());
+}
+
+Tolerance quantize_tie_tolerance(bool near_ties) {
     Tolerance t;
-    if (quantize_ties(c, output).empty()) {
+    if (!near_ties) {
         t.Kind = "Bits";
         t.Why = "every quotient x / scale is farther than FLOAT32 arithmetic's error from a rounding tie: the integer is "
                 "determined, bit for bit (docs/tolerance.md, Quantization)";

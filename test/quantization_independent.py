@@ -233,5 +233,10 @@ def check(root, compute):
     return 1 if differ else 0
 
 
+def main(root, compute_one):
+    """check(root, compute_one), exiting with its status (test/quantize_independent.py)."""
+    sys.exit(check(root, compute_one))
+
+
 if __name__ == "__main__":
     sys.exit(check(sys.argv[1], compute))

@@ -502,6 +502,9 @@ TEST_CASE("coverage: cells, features and holes") {
     //   QUANTIZED_LINEAR_MATRIX_MULTIPLY (ATensor INT8, UINT8; 2 to 4 dimensions) and QUANTIZED_LINEAR_CONVOLUTION
     //     (InputTensor INT8, UINT8; 3 to 4 dimensions) = 2 x 3 + 2 x 2.
     const uint64_t quantized_linear_cells = 2 * 3 + 2 * 2;
+    //   QUANTIZE by InputTensor's FLOAT32, FLOAT16; DEQUANTIZE by its INT8, UINT8 (DML_QUANTIZE_, DML_DEQUANTIZE_OPERATOR_DESC:
+    //     1 to 8 dimensions; INT4, UINT4 outside the eleven types) = (2 + 2) x 8.
+    const uint64_t quantize_cells = (2 + 2) * 8;
     CHECK(none.scope == 7 * 11 * 6 + 2 * 11 * 7 + 35 * 11 * 8 + 4 * 11 * 8 + roi_align_cells +
                         element_wise_logic_cells + cast_cells + value_scale_2d_cells + activation_cells +
                         reduction_cells + cumulative_cells + indexing_cells + data_movement_cells + convolution_cells +
@@ -509,7 +512,7 @@ TEST_CASE("coverage: cells, features and holes") {
                         activation_math_cells + gemm_cells + diagonal_matrix_cells + upsample_2d_cells +
                         resample3_cells + roi_pooling_cells + mean_variance_normalization_cells +
                         lp_normalization_cells + softmax_cells + training_cells + quantization_cells + recurrent_cells +
-                        lp_pooling_cells + quantized_linear_cells);
+                        lp_pooling_cells + quantized_linear_cells + quantize_cells);
     CHECK(scope_ranks(OperatorType::ROI_ALIGN_GRAD) == std::pair<uint32_t, uint32_t>{4, 4});
     CHECK(scope_type(OperatorType::ROI_ALIGN1, DataType::FLOAT16));
     CHECK_FALSE(scope_type(OperatorType::ROI_ALIGN1, DataType::FLOAT64));

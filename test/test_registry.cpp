@@ -62,7 +62,9 @@ const std::set<std::string> kNoDescriptorYet = {
     // training step: tensors whose shapes are their own, not the base tensor's.
     "RANDOM_GENERATOR", "NONZERO_COORDINATES", "ADAM_OPTIMIZER",
     // The quantized linear products: scales and zero points of their own shapes and types.
-    "QUANTIZED_LINEAR_MATRIX_MULTIPLY", "QUANTIZED_LINEAR_CONVOLUTION"};
+    "QUANTIZED_LINEAR_MATRIX_MULTIPLY", "QUANTIZED_LINEAR_CONVOLUTION",
+    // QUANTIZE and DEQUANTIZE: a float and an integer type, and quantization tensors of their own sizes.
+    "QUANTIZE", "DEQUANTIZE"};
 
 }  // namespace
 
