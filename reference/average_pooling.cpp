@@ -28,6 +28,7 @@
 #include "average_pooling.hpp"
 #include "common.hpp"
 #include "exact_rational.hpp"
+#include "pooling_geometry.hpp"
 
 #include "dmlref/terms.hpp"
 
@@ -38,8 +39,8 @@ namespace dmlref::reference {
 
 namespace {
 
-constexpr size_t kMaxSpatial = kMaxDimensionCount - 2;
-using Coord = std::array<int64_t, kMaxSpatial>;
+constexpr size_t kMaxSpatial = kMaxPoolingSpatial;
+using Coord = PoolingCoord;
 
 // What the three descs reduce to. For the grad, `input` is OutputGradientTensor (the forward
 // input's sizes) and `pooled` is InputGradientTensor (the forward output's sizes).
@@ -79,56 +80,8 @@ void validate_average_pooling(const Params& p, Diagnostics& diags) {
     if (p.IncludePadding > 1)
         diags.error("/desc/IncludePadding", rule(p.op, "include-padding"),
                     "IncludePadding is " + std::to_string(p.IncludePadding) + "; a BOOL must be 0 (FALSE) or 1 (TRUE)");
-    const TensorDesc& in = p.input.desc;
-    const std::string in_path = pointer_append(desc_path(p.input.name), "Sizes");
-    const uint32_t rank = in.DimensionCount();
-    if (rank < 3 || rank > kMaxDimensionCount) {
-        diags.error(in_path, rule(p.op, "rank"),
-                    std::string(p.input.name) + " has " + std::to_string(rank) + " dimensions; average pooling needs 3 to 8 "
-                    "(batch, channel and 1 to 6 spatial dimensions)");
-        return;
-    }
-    const bool shape_ok = validate_pooling_arrays(diags, {p.op, p.input.name, rank, p.DimensionCount, p.Strides, p.WindowSize,
-                                                          p.StartPadding, p.EndPadding, p.Dilations});
-    const TensorDesc& out = p.pooled.desc;
-    const std::string out_path = pointer_append(desc_path(p.pooled.name), "Sizes");
-    if (out.DimensionCount() != rank) {
-        diags.error(out_path, rule(p.op, "same-dimension-count"),
-                    std::string(p.pooled.name) + " has " + std::to_string(out.DimensionCount()) + " dimensions but " +
-                    std::string(p.input.name) + " has " + std::to_string(rank) + "; they must have the same DimensionCount");
-        return;
-    }
-    for (size_t i = 0; i < 2; ++i)
-        if (out.Sizes[i] != in.Sizes[i])
-            diags.error(pointer_append(out_path, i), rule(p.op, "batch-channel"),
-                        std::string(p.pooled.name) + ".Sizes[" + std::to_string(i) + "] is " + std::to_string(out.Sizes[i]) +
-                        " but " + std::string(p.input.name) + ".Sizes[" + std::to_string(i) + "] is " +
-                        std::to_string(in.Sizes[i]) + "; the batch and channel sizes must be the same");
-    if (!shape_ok) return;
-    for (size_t i = 0; i < p.DimensionCount; ++i) {
-        const uint64_t dilation = p.Dilations ? (*p.Dilations)[i] : 1;
-        if (p.Strides[i] == 0 || p.WindowSize[i] == 0 || dilation == 0) continue;  // reported above
-        const uint64_t padded = uint64_t(in.Sizes[i + 2]) + p.StartPadding[i] + p.EndPadding[i];
-        const uint64_t window = 1 + uint64_t(p.WindowSize[i] - 1) * dilation;
-        if (window > padded) {
-            diags.error(pointer_append("/desc/WindowSize", i), rule(p.op, "window-fits"),
-                        "the window along spatial dimension " + std::to_string(i) + " spans " + std::to_string(window) +
-                        " elements (1 + (WindowSize - 1) * Dilations) but the padded input has only " + std::to_string(padded) +
-                        " (" + std::string(p.input.name) + ".Sizes[" + std::to_string(i + 2) + "] + StartPadding + EndPadding)");
-            continue;
-        }
-        const uint64_t floor_size = (padded - window) / p.Strides[i] + 1;
-        const uint64_t ceil_size = floor_size + ((padded - window) % p.Strides[i] != 0);
-        const uint64_t given = out.Sizes[i + 2];
-        if (given == floor_size || given == ceil_size) continue;
-        const std::string allowed = floor_size == ceil_size
-            ? std::to_string(floor_size)
-            : std::to_string(floor_size) + " (floor) or " + std::to_string(ceil_size) + " (ceil mode)";
-        diags.error(pointer_append(out_path, i + 2), rule(p.op, "output-size"),
-                    std::string(p.pooled.name) + ".Sizes[" + std::to_string(i + 2) + "] is " + std::to_string(given) +
-                    "; (InputSize + StartPadding + EndPadding - (1 + (WindowSize - 1) * Dilations)) / Strides + 1 allows " +
-                    allowed + " (docs/golden.md, OutputSizes)");
-    }
+    validate_pooling_windows(diags, {p.op, "average pooling", p.input.name, p.pooled.name, p.DimensionCount},
+                             {&p.input.desc, &p.pooled.desc, &p.Strides, &p.WindowSize, &p.StartPadding, &p.EndPadding, p.Dilations});
 }
 
 template <class D> bool valid(const D& d) {
@@ -137,45 +90,27 @@ template <class D> bool valid(const D& d) {
     return !diags.has_errors();
 }
 
-// ---- The window ----------------------------------------------------------------------------
+// ---- The window (the walk itself: reference/pooling_geometry.hpp) ------------------------------
 
-struct Window {
-    size_t spatial = 0;
-    Coord in{}, out{}, stride{}, size{}, start{}, dilation{};
+struct Window : PoolingWindows {
     mpz_class taps = 1;  // prod(WindowSize): up to (2^32 - 1)^6, beyond 64 bits
     bool include_padding = false;
 };
 
 Window window_of(const Params& p) {
     Window w;
-    w.spatial = p.input.desc.DimensionCount() - 2;
-    for (size_t i = 0; i < w.spatial; ++i) {
-        w.in[i] = p.input.desc.Sizes[i + 2];
-        w.out[i] = p.pooled.desc.Sizes[i + 2];
-        w.stride[i] = p.Strides[i];
-        w.size[i] = p.WindowSize[i];
-        w.start[i] = p.StartPadding[i];
-        w.dilation[i] = p.Dilations ? (*p.Dilations)[i] : 1;
-        w.taps *= static_cast<unsigned long>(w.size[i]);
-    }
+    static_cast<PoolingWindows&>(w) = pooling_windows(
+        {&p.input.desc, &p.pooled.desc, &p.Strides, &p.WindowSize, &p.StartPadding, &p.EndPadding, p.Dilations});
+    for (size_t i = 0; i < w.spatial; ++i) w.taps *= static_cast<unsigned long>(w.size[i]);
     w.include_padding = p.IncludePadding != 0;
     return w;
-}
-
-// Window positions k in [lo, hi) along dimension i that read a real element for output o.
-struct KRange { int64_t lo, hi; };
-KRange real_positions(const Window& w, size_t i, int64_t o) {
-    const int64_t first = o * w.stride[i] - w.start[i];
-    const int64_t lo = first >= 0 ? 0 : (-first + w.dilation[i] - 1) / w.dilation[i];
-    const int64_t hi = first >= w.in[i] ? 0 : std::min(w.size[i], (w.in[i] - 1 - first) / w.dilation[i] + 1);
-    return {lo, std::max(lo, hi)};
 }
 
 // The number of real elements of o's window (a box: the product of the per-dimension counts).
 uint64_t real_count(const Window& w, const Coord& o) {
     uint64_t n = 1;
     for (size_t i = 0; i < w.spatial; ++i) {
-        const KRange r = real_positions(w, i, o[i]);
+        const TapRange r = pooling_real_taps(w, i, o[i]);
         n *= uint64_t(r.hi - r.lo);
     }
     return n;
@@ -186,38 +121,13 @@ mpz_class divisor(const Window& w, const Coord& o) {
     return w.include_padding ? w.taps : mpz_class(static_cast<unsigned long>(real_count(w, o)));
 }
 
-// Steps a row-major coordinate within [lo, hi) per dimension; false after the last one.
-bool next_in(Coord& c, const Coord& lo, const Coord& hi, size_t n) {
-    for (size_t i = n; i-- > 0;) {
-        if (++c[i] < hi[i]) return true;
-        c[i] = lo[i];
-    }
-    return false;
-}
-bool next(Coord& c, const Coord& hi, size_t n) { return next_in(c, Coord{}, hi, n); }
-
-int64_t offset_of(const std::vector<int64_t>& strides, int64_t n, int64_t c, const Coord& s, size_t spatial) {
-    int64_t off = n * strides[0] + c * strides[1];
-    for (size_t i = 0; i < spatial; ++i) off += s[i] * strides[i + 2];
-    return off;
-}
-
-// Calls f(n, c, o) for every element of a tensor with spatial sizes `hi`, in logical order.
-template <class F> void for_each_position(const std::vector<uint32_t>& sizes, const Coord& hi, size_t spatial, F&& f) {
-    for (int64_t n = 0; n < sizes[0]; ++n)
-        for (int64_t c = 0; c < sizes[1]; ++c) {
-            Coord o{};
-            do f(n, c, o); while (next(o, hi, spatial));
-        }
-}
-
 // For each spatial dimension and input position, the output positions whose window reads it.
 std::array<std::vector<std::vector<int64_t>>, kMaxSpatial> readers(const Window& w) {
     std::array<std::vector<std::vector<int64_t>>, kMaxSpatial> r;
     for (size_t i = 0; i < w.spatial; ++i) {
         r[i].resize(size_t(w.in[i]));
         for (int64_t o = 0; o < w.out[i]; ++o) {
-            const KRange k = real_positions(w, i, o);
+            const TapRange k = pooling_real_taps(w, i, o);
             for (int64_t j = k.lo; j < k.hi; ++j) r[i][size_t(o * w.stride[i] - w.start[i] + j * w.dilation[i])].push_back(o);
         }
     }
@@ -236,7 +146,7 @@ void for_each_reader(const Window& w, const std::array<std::vector<std::vector<i
         Coord o{};
         for (size_t i = 0; i < w.spatial; ++i) o[i] = r[i][size_t(x[i])][size_t(pick[i])];
         f(o);
-    } while (next(pick, count, w.spatial));
+    } while (pooling_next(pick, Coord{}, count, w.spatial));
 }
 
 // ---- Forward -------------------------------------------------------------------------------
@@ -248,25 +158,13 @@ void average_pool(const Params& p, const Bindings& b) {
     dispatch(p.input.desc.DataType, [&]<class T>() {
         const T* x = X.data<T>();
         T* y = Y.data<T>();
-        for_each_position(Y.sizes(), w.out, w.spatial, [&](int64_t n, int64_t c, const Coord& o) {
+        for_each_pooled(Y.sizes(), w.out, w.spatial, [&](int64_t n, int64_t c, const Coord& o) {
             ExactRationalSum sum;
-            Coord lo{}, hi{}, k{};
-            bool empty = false;
-            for (size_t i = 0; i < w.spatial; ++i) {
-                const KRange r = real_positions(w, i, o[i]);
-                lo[i] = k[i] = r.lo;
-                hi[i] = r.hi;
-                empty = empty || r.lo == r.hi;
-            }
-            if (!empty) {
-                do {
-                    Coord pos{};
-                    for (size_t i = 0; i < w.spatial; ++i) pos[i] = o[i] * w.stride[i] - w.start[i] + k[i] * w.dilation[i];
-                    sum.add_quotient(x[offset_of(X.strides, n, c, pos, w.spatial)], mpz_class(1));
-                } while (next_in(k, lo, hi, w.spatial));
-            }
+            for_each_real_tap(w, o, [&](const Coord& pos) {
+                sum.add_quotient(x[pooling_offset(X.strides, n, c, pos, w.spatial)], mpz_class(1));
+            });
             const mpz_class D = divisor(w, o);
-            y[offset_of(Y.strides, n, c, o, w.spatial)] = D == 0 ? T(0) : sum.template result<T>(D);
+            y[pooling_offset(Y.strides, n, c, o, w.spatial)] = D == 0 ? T(0) : sum.template result<T>(D);
         });
     });
 }
@@ -281,12 +179,12 @@ void average_pool_grad(const Params& p, const Bindings& b) {
     dispatch(p.input.desc.DataType, [&]<class T>() {
         const T* dy = dY.data<T>();
         T* dx = dX.data<T>();
-        for_each_position(dX.sizes(), w.in, w.spatial, [&](int64_t n, int64_t c, const Coord& x) {
+        for_each_pooled(dX.sizes(), w.in, w.spatial, [&](int64_t n, int64_t c, const Coord& x) {
             ExactRationalSum sum;
             for_each_reader(w, r, x, [&](const Coord& o) {
-                sum.add_quotient(dy[offset_of(dY.strides, n, c, o, w.spatial)], divisor(w, o));
+                sum.add_quotient(dy[pooling_offset(dY.strides, n, c, o, w.spatial)], divisor(w, o));
             });
-            dx[offset_of(dX.strides, n, c, x, w.spatial)] = sum.template result<T>();
+            dx[pooling_offset(dX.strides, n, c, x, w.spatial)] = sum.template result<T>();
         });
     });
 }
@@ -298,7 +196,7 @@ std::vector<DontCare> empty_windows(const Params& p) {
     if (p.IncludePadding) return r;
     const Window w = window_of(p);
     uint64_t index = 0;
-    for_each_position(p.pooled.desc.Sizes, w.out, w.spatial, [&](int64_t, int64_t, const Coord& o) {
+    for_each_pooled(p.pooled.desc.Sizes, w.out, w.spatial, [&](int64_t, int64_t, const Coord& o) {
         if (real_count(w, o) == 0)
             r.push_back({index, "EmptyWindow: IncludePadding is FALSE and the window holds no element of " +
                                     std::string(p.input.name) + ", so the average is 0 / 0 (docs/golden.md)"});
@@ -321,14 +219,14 @@ std::optional<Tolerance> pooling_tolerance(const Params& p, bool grad) {
     bool divides = false;
     auto count = [](uint64_t k) { return uint32_t(std::min<uint64_t>(k, UINT32_MAX)); };
     if (!grad) {
-        for_each_position(p.pooled.desc.Sizes, w.out, w.spatial, [&](int64_t, int64_t, const Coord& o) {
+        for_each_pooled(p.pooled.desc.Sizes, w.out, w.spatial, [&](int64_t, int64_t, const Coord& o) {
             const mpz_class D = divisor(w, o);
             terms.push_back(count(D == 0 ? 0 : real_count(w, o)));
             divides = divides || D > 1;
         });
     } else {
         const auto r = readers(w);
-        for_each_position(p.input.desc.Sizes, w.in, w.spatial, [&](int64_t, int64_t, const Coord& x) {
+        for_each_pooled(p.input.desc.Sizes, w.in, w.spatial, [&](int64_t, int64_t, const Coord& x) {
             uint64_t k = 0;
             for_each_reader(w, r, x, [&](const Coord& o) { ++k; divides = divides || divisor(w, o) > 1; });
             terms.push_back(count(k));
@@ -401,26 +299,14 @@ void pooling_bounds(const Params& p, bool grad, std::span<const std::byte> value
         const std::vector<double> x = logical_doubles(p.input.desc, values);
         const auto packed = packed_strides(p.input.desc.Sizes);
         uint64_t e = 0;
-        for_each_position(p.pooled.desc.Sizes, w.out, w.spatial, [&](int64_t n, int64_t c, const Coord& o) {
+        for_each_pooled(p.pooled.desc.Sizes, w.out, w.spatial, [&](int64_t n, int64_t c, const Coord& o) {
             std::vector<std::pair<double, double>> terms;
             const mpz_class Dz = divisor(w, o);
             if (Dz > 0 && Dz.get_d() <= 0x1p53) {
                 const double D = Dz.get_d();
-                Coord lo{}, hi{}, k{};
-                bool empty = false;
-                for (size_t i = 0; i < w.spatial; ++i) {
-                    const KRange r = real_positions(w, i, o[i]);
-                    lo[i] = k[i] = r.lo;
-                    hi[i] = r.hi;
-                    empty = empty || r.lo == r.hi;
-                }
-                if (!empty) {
-                    do {
-                        Coord pos{};
-                        for (size_t i = 0; i < w.spatial; ++i) pos[i] = o[i] * w.stride[i] - w.start[i] + k[i] * w.dilation[i];
-                        terms.emplace_back(x[size_t(offset_of(packed, n, c, pos, w.spatial))], D);
-                    } while (next_in(k, lo, hi, w.spatial));
-                }
+                for_each_real_tap(w, o, [&](const Coord& pos) {
+                    terms.emplace_back(x[size_t(pooling_offset(packed, n, c, pos, w.spatial))], D);
+                });
             }
             if (Dz.get_d() > 0x1p53) sink.set_computed(e, std::numeric_limits<double>::infinity(), 0, 0);
             else bound_element(e, terms, true, t, prof, sink);
@@ -431,13 +317,13 @@ void pooling_bounds(const Params& p, bool grad, std::span<const std::byte> value
         const auto packed = packed_strides(p.pooled.desc.Sizes);
         const auto r = readers(w);
         uint64_t e = 0;
-        for_each_position(p.input.desc.Sizes, w.in, w.spatial, [&](int64_t n, int64_t c, const Coord& x) {
+        for_each_pooled(p.input.desc.Sizes, w.in, w.spatial, [&](int64_t n, int64_t c, const Coord& x) {
             std::vector<std::pair<double, double>> terms;
             bool huge = false;
             for_each_reader(w, r, x, [&](const Coord& o) {
                 const mpz_class D = divisor(w, o);
                 huge = huge || D.get_d() > 0x1p53;
-                terms.emplace_back(dy[size_t(offset_of(packed, n, c, o, w.spatial))], D.get_d());
+                terms.emplace_back(dy[size_t(pooling_offset(packed, n, c, o, w.spatial))], D.get_d());
             });
             if (huge) sink.set_computed(e, std::numeric_limits<double>::infinity(), 0, 0);
             else bound_element(e, terms, false, t, prof, sink);

@@ -56,23 +56,9 @@ std::string str(uint64_t v) { return std::to_string(v); }
 
 // ---- Validation ----------------------------------------------------------------------------
 
-struct ConvolutionFields {
-    std::string_view op;  // rule prefix
-    const TensorDesc& input;
-    const TensorDesc& filter;
-    const TensorDesc& output;
-    uint32_t DimensionCount;
-    const std::vector<uint32_t>& Strides;
-    const std::vector<uint32_t>& Dilations;
-    const std::vector<uint32_t>& StartPadding;
-    const std::vector<uint32_t>& EndPadding;
-    const std::vector<uint32_t>* OutputPadding;  // null for CONVOLUTION_INTEGER
-    uint32_t GroupCount;
-    bool backward;
-    uint32_t max_rank;
-};
+}  // namespace
 
-// The shape rules the two operators share. False when the geometry is not usable.
+
 bool validate_geometry(Diagnostics& diags, const ConvolutionFields& f) {
     const uint32_t rank = f.input.DimensionCount();
     if (rank < 3 || rank > f.max_rank) {
@@ -173,6 +159,8 @@ bool validate_geometry(Diagnostics& diags, const ConvolutionFields& f) {
     }
     return sizes_ok;
 }
+
+namespace {
 
 template <class D> bool valid(const D& d) {
     Diagnostics diags;

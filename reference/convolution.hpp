@@ -41,6 +41,27 @@ void for_each_product(const ConvolutionGeometry& g, uint64_t e, const std::funct
 // The output channel of element `e`.
 inline uint64_t output_channel(const ConvolutionGeometry& g, uint64_t e) { return (e / g.out_plane()) % g.out_channels; }
 
+// The fields of a convolution's shape rules (CONVOLUTION, CONVOLUTION_INTEGER and
+// QUANTIZED_LINEAR_CONVOLUTION share them), and the rules themselves: ranks, DimensionCount, the
+// arrays, GroupCount, the filter's and the output's sizes, each error's rule id under `op`. False
+// when the geometry is not usable.
+struct ConvolutionFields {
+    std::string_view op;  // rule prefix
+    const TensorDesc& input;
+    const TensorDesc& filter;
+    const TensorDesc& output;
+    uint32_t DimensionCount;
+    const std::vector<uint32_t>& Strides;
+    const std::vector<uint32_t>& Dilations;
+    const std::vector<uint32_t>& StartPadding;
+    const std::vector<uint32_t>& EndPadding;
+    const std::vector<uint32_t>* OutputPadding;  // null for CONVOLUTION_INTEGER
+    uint32_t GroupCount;
+    bool backward;
+    uint32_t max_rank;
+};
+bool validate_geometry(Diagnostics& diags, const ConvolutionFields& f);
+
 void validate(const DML_CONVOLUTION_OPERATOR_DESC& d, Diagnostics& diags);
 void evaluate(const DML_CONVOLUTION_OPERATOR_DESC& d, const Bindings& b);
 void validate(const DML_CONVOLUTION_INTEGER_OPERATOR_DESC& d, Diagnostics& diags);

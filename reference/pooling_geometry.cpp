@@ -1,7 +1,8 @@
-// The window geometry of max and average pooling for coverage, gen and the work estimate
-// (reference/pooling_geometry.hpp). The loops and the rules live in reference/max_pooling.cpp
-// and reference/average_pooling.cpp.
+// The window geometry of the pooling families for coverage, gen and the work estimate, and the
+// window walk of the forward loops (reference/pooling_geometry.hpp). The loops and the rules live
+// in reference/max_pooling.cpp, reference/average_pooling.cpp and reference/lp_pooling.cpp.
 #include "pooling_geometry.hpp"
+#include "common.hpp"
 
 #include "dmlref/checked.hpp"
 #include "dmlref/gen.hpp"
@@ -20,6 +21,81 @@ uint32_t dilation(const PoolingView& v, size_t i) {
 }
 
 }  // namespace
+
+PoolingWindows pooling_windows(const PoolingView& v) {
+    PoolingWindows w;
+    w.spatial = v.input->DimensionCount() - 2;
+    for (size_t i = 0; i < w.spatial; ++i) {
+        w.in[i] = v.input->Sizes[i + 2];
+        w.out[i] = v.output->Sizes[i + 2];
+        w.stride[i] = (*v.Strides)[i];
+        w.size[i] = (*v.WindowSize)[i];
+        w.start[i] = (*v.StartPadding)[i];
+        w.dilation[i] = dilation(v, i);
+    }
+    return w;
+}
+
+void validate_pooling_windows(Diagnostics& diags, const PoolingRules& r, const PoolingView& v) {
+    auto rule = [](std::string_view op, std::string_view id) { return std::string(op) + "." + std::string(id); };
+    const TensorDesc& in = *v.input;
+    const std::string in_path = pointer_append(desc_path(r.input), "Sizes");
+    const uint32_t rank = in.DimensionCount();
+    if (rank < 3 || rank > kMaxDimensionCount) {
+        diags.error(in_path, rule(r.op, "rank"),
+                    std::string(r.input) + " has " + std::to_string(rank) + " dimensions; " + std::string(r.what) + " needs 3 to 8 "
+                    "(batch, channel and 1 to 6 spatial dimensions)");
+        return;
+    }
+    const bool shape_ok = validate_pooling_arrays(diags, {r.op, r.input, rank, r.DimensionCount, *v.Strides, *v.WindowSize,
+                                                          *v.StartPadding, *v.EndPadding, v.Dilations});
+    const TensorDesc& out = *v.output;
+    const std::string out_path = pointer_append(desc_path(r.output), "Sizes");
+    if (out.DimensionCount() != rank) {
+        diags.error(out_path, rule(r.op, "same-dimension-count"),
+                    std::string(r.output) + " has " + std::to_string(out.DimensionCount()) + " dimensions but " +
+                    std::string(r.input) + " has " + std::to_string(rank) + "; they must have the same DimensionCount");
+        return;
+    }
+    for (size_t i = 0; i < 2; ++i)
+        if (out.Sizes[i] != in.Sizes[i])
+            diags.error(pointer_append(out_path, i), rule(r.op, "batch-channel"),
+                        std::string(r.output) + ".Sizes[" + std::to_string(i) + "] is " + std::to_string(out.Sizes[i]) +
+                        " but " + std::string(r.input) + ".Sizes[" + std::to_string(i) + "] is " +
+                        std::to_string(in.Sizes[i]) + "; the batch and channel sizes must be the same");
+    if (!shape_ok) return;
+    for (size_t i = 0; i < r.DimensionCount; ++i) {
+        const uint64_t dilation = v.Dilations ? (*v.Dilations)[i] : 1;
+        if ((*v.Strides)[i] == 0 || (*v.WindowSize)[i] == 0 || dilation == 0) continue;  // reported above
+        const uint64_t padded = uint64_t(in.Sizes[i + 2]) + (*v.StartPadding)[i] + (*v.EndPadding)[i];
+        const uint64_t window = 1 + uint64_t((*v.WindowSize)[i] - 1) * dilation;
+        if (window > padded) {
+            diags.error(pointer_append("/desc/WindowSize", i), rule(r.op, "window-fits"),
+                        "the window along spatial dimension " + std::to_string(i) + " spans " + std::to_string(window) +
+                        " elements (1 + (WindowSize - 1) * Dilations) but the padded input has only " + std::to_string(padded) +
+                        " (" + std::string(r.input) + ".Sizes[" + std::to_string(i + 2) + "] + StartPadding + EndPadding)");
+            continue;
+        }
+        const uint64_t floor_size = (padded - window) / (*v.Strides)[i] + 1;
+        const uint64_t ceil_size = floor_size + ((padded - window) % (*v.Strides)[i] != 0);
+        const uint64_t given = out.Sizes[i + 2];
+        if (given == floor_size || given == ceil_size) continue;
+        const std::string allowed = floor_size == ceil_size
+            ? std::to_string(floor_size)
+            : std::to_string(floor_size) + " (floor) or " + std::to_string(ceil_size) + " (ceil mode)";
+        diags.error(pointer_append(out_path, i + 2), rule(r.op, "output-size"),
+                    std::string(r.output) + ".Sizes[" + std::to_string(i + 2) + "] is " + std::to_string(given) +
+                    "; (InputSize + StartPadding + EndPadding - (1 + (WindowSize - 1) * Dilations)) / Strides + 1 allows " +
+                    allowed + " (docs/golden.md, OutputSizes)");
+    }
+}
+
+TapRange pooling_real_taps(const PoolingWindows& w, size_t i, int64_t o) {
+    const int64_t first = o * w.stride[i] - w.start[i];
+    const int64_t lo = first >= 0 ? 0 : (-first + w.dilation[i] - 1) / w.dilation[i];
+    const int64_t hi = first >= w.in[i] ? 0 : std::min(w.size[i], (w.in[i] - 1 - first) / w.dilation[i] + 1);
+    return {lo, std::max(lo, hi)};
+}
 
 void pooling_window_features(const PoolingView& v, std::vector<std::string>& f) {
     bool pad = false, stride = false, overlap = false, ceil = false, dil = false;

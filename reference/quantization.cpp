@@ -119,13 +119,11 @@ int64_t quantize_element(double x, double scale, int64_t zero_point, int64_t lo,
     return clamp_to(r + static_cast<long>(zero_point), lo, hi);
 }
 
-namespace {
-
 // Whether rounding a backend's value of the exact quotient q, formed with at most n roundings of
 // relative error u = 2^-24 on terms whose magnitudes, over the scale, sum to m (m >= |q|), may give
 // the other neighbour: |q - (k + 1/2)| <= gamma_n m, i.e. d (2^24 - n) <= n m, and the two
 // neighbours stay apart after the zero point and the saturation.
-bool near_tie(const mpq_class& q, const mpq_class& m, long n, int64_t zero_point, int64_t lo, int64_t hi) {
+bool requantize_near_tie(const mpq_class& q, const mpq_class& m, long n, int64_t zero_point, int64_t lo, int64_t hi) {
     mpz_class k;
     mpz_fdiv_q(k.get_mpz_t(), q.get_num_mpz_t(), q.get_den_mpz_t());  // floor(q)
     const mpq_class d = abs(mpq_class(q - mpq_class(k) - mpq_class(1, 2)));
@@ -134,12 +132,14 @@ bool near_tie(const mpq_class& q, const mpq_class& m, long n, int64_t zero_point
     return clamp_to(below, lo, hi) != clamp_to(mpz_class(below + 1), lo, hi);
 }
 
-}  // namespace
+int64_t requantize_exact(const mpq_class& q, int64_t zero_point, int64_t lo, int64_t hi) {
+    return clamp_to(round_rational_to_integer(q) + static_cast<long>(zero_point), lo, hi);
+}
 
 bool quantize_near_tie(double x, double scale, int64_t zero_point, int64_t lo, int64_t hi) {
     if (!std::isfinite(x) || !std::isfinite(scale) || scale == 0) return false;
     const mpq_class q = mpq_class(x) / mpq_class(scale);
-    return near_tie(q, abs(q), 3, zero_point, lo, hi);
+    return requantize_near_tie(q, abs(q), 3, zero_point, lo, hi);
 }
 
 int64_t quantized_add_element(const AddOperands& e, int64_t lo, int64_t hi) {
@@ -152,8 +152,7 @@ int64_t quantized_add_element(const AddOperands& e, int64_t lo, int64_t hi) {
     }
     const mpq_class v = mpq_class(mpz_class(static_cast<long>(e.a - e.za))) * mpq_class(e.sa) +
                         mpq_class(mpz_class(static_cast<long>(e.b - e.zb))) * mpq_class(e.sb);
-    const mpz_class r = round_rational_to_integer(mpq_class(v / mpq_class(e.so)));
-    return clamp_to(r + static_cast<long>(e.zo), lo, hi);
+    return requantize_exact(mpq_class(v / mpq_class(e.so)), e.zo, lo, hi);
 }
 
 bool quantized_add_near_tie(const AddOperands& e, int64_t lo, int64_t hi) {
@@ -162,7 +161,7 @@ bool quantized_add_near_tie(const AddOperands& e, int64_t lo, int64_t hi) {
     const mpq_class bv = mpq_class(mpz_class(static_cast<long>(e.b - e.zb))) * mpq_class(e.sb);
     const mpq_class so = abs(mpq_class(e.so));
     // Each dequantized value rounded, the sum, and the quotient (a reciprocal and a product): four.
-    return near_tie(mpq_class((av + bv) / mpq_class(e.so)), mpq_class((abs(av) + abs(bv)) / so), 4, e.zo, lo, hi);
+    return requantize_near_tie(mpq_class((av + bv) / mpq_class(e.so)), mpq_class((abs(av) + abs(bv)) / so), 4, e.zo, lo, hi);
 }
 
 template <class T> T dequantize_element(int64_t q, int64_t zero_point, double scale) {
@@ -173,6 +172,8 @@ template <class T> T dequantize_element(int64_t q, int64_t zero_point, double sc
     if (diff == 0) return round_to_float<T>(scale < 0 ? -0.0 : 0.0);  // IEEE: +0 times the scale
     return round_rational<T>(mpq_class(mpq_class(mpz_class(static_cast<long>(diff))) * mpq_class(scale)));
 }
+template float dequantize_element<float>(int64_t, int64_t, double);
+template half dequantize_element<half>(int64_t, int64_t, double);
 
 DynamicParameters dynamic_parameters(const std::vector<double>& x, int64_t lo, int64_t hi) {
     double mn = 0, mx = 0;  // DynamicRange=IncludesZero; DynamicNonFinite=FiniteRange
@@ -469,8 +470,12 @@ std::vector<BoundaryElement> quantize_ties(const Case& c, std::string_view outpu
 
 std::optional<Tolerance> quantize_tolerance(const Case& c, std::string_view output) {
     if (output != "OutputTensor" || validate(c.op).has_errors()) return std::nullopt;
+    return quantize_tie_tolerance(!quantize_ties(c, output).empty());
+}
+
+Tolerance quantize_tie_tolerance(bool near_ties) {
     Tolerance t;
-    if (quantize_ties(c, output).empty()) {
+    if (!near_ties) {
         t.Kind = "Bits";
         t.Why = "every quotient x / scale is farther than FLOAT32 arithmetic's error from a rounding tie: the integer is "
                 "determined, bit for bit (docs/tolerance.md, Quantization)";

@@ -7,6 +7,7 @@
 #include "dmlref/explain.hpp"
 #include "dmlref/tolerance.hpp"
 #include "common.hpp"
+#include "exact_rational.hpp"
 
 #include <optional>
 #include <vector>
@@ -37,6 +38,21 @@ int64_t quantize_element(double x, double scale, int64_t zero_point, int64_t lo,
 // zero point and the saturation (docs/tolerance.md, "Quantization").
 bool quantize_near_tie(double x, double scale, int64_t zero_point, int64_t lo, int64_t hi);
 
+// The requantization the quantized operators share (reference/quantized_linear.cpp too): the exact
+// value q (the real result over the output scale) rounded half to even, plus the zero point,
+// saturated to [lo, hi].
+int64_t requantize_exact(const mpq_class& q, int64_t zero_point, int64_t lo, int64_t hi);
+// Whether a backend's value of the exact quotient q, formed with at most n roundings of relative
+// error u = 2^-24 on terms whose magnitudes, over the scale, sum to m (m >= |q|), may round to the
+// other neighbour: |q - (k + 1/2)| <= gamma_n m, and the two neighbours stay apart after the zero
+// point and the saturation (docs/tolerance.md, "Quantization").
+bool requantize_near_tie(const mpq_class& q, const mpq_class& m, long n, int64_t zero_point, int64_t lo, int64_t hi);
+// One element of DEQUANTIZE_LINEAR: (q - zero_point) * scale, the difference and the product exact,
+// rounded once to T (float or half; DequantizeValue=ExactThenRoundOnce); a NaN scale or 0 * inf
+// gives the canonical NaN, a zero difference +0 times the scale. Also DEQUANTIZE's element
+// (reference/quantize.cpp).
+template <class T> T dequantize_element(int64_t q, int64_t zero_point, double scale);
+
 // One element of QUANTIZED_LINEAR_ADD: a and b with their zero points and scales, OutputScale and
 // OutputZeroPoint.
 struct AddOperands {
@@ -64,6 +80,8 @@ DynamicParameters dynamic_parameters(const std::vector<double>& x, int64_t lo, i
 // tie ("QuantizeTie"), and the tolerance: Ulp 1 where there are any, else Bits.
 std::vector<BoundaryElement> quantize_ties(const Case& c, std::string_view output);
 std::optional<Tolerance> quantize_tolerance(const Case& c, std::string_view output);
+// That tolerance, given whether some element is near a tie (QUANTIZE's too, reference/quantize.cpp).
+Tolerance quantize_tie_tolerance(bool near_ties);
 std::optional<Tolerance> dequantize_tolerance(const DML_ELEMENT_WISE_DEQUANTIZE_LINEAR_OPERATOR_DESC& d, std::string_view output);
 
 bool explain_quantize(const Case& c, std::string_view output, uint64_t flat, FamilyExplanation& out);

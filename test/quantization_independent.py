@@ -205,28 +205,38 @@ def same(t, golden, mine):
     return int(golden) == int(mine)
 
 
-agree = differ = skipped = 0
-root = sys.argv[1]
-for folder, _, files in os.walk(root):
-    for name in sorted(files):
-        if not name.endswith(".json"):
-            continue
-        c = json.load(open(os.path.join(folder, name)))
-        usable = lambda v: isinstance(v, list) or (isinstance(v, dict) and ("Fill" in v or ("Random" in v and float(v["Random"].get("SpecialFraction", 0)) == 0)))
-        if "expected" not in c or "inputs" not in c or not all(usable(v) for v in c["inputs"].values()):
-            skipped += 1
-            continue
-        mine = compute(c)
-        if mine is None:
-            skipped += 1
-            continue
-        ok = True
-        for out, exp in c["expected"].items():
-            t = c["desc"][out]["DataType"]
-            if len(exp["Values"]) != len(mine[out]) or not all(same(t, g, m) for g, m in zip(exp["Values"], mine[out])):
-                ok = False
-                print("differ:", os.path.join(folder, name), out, exp["Values"][:8], mine[out][:8])
-        agree += ok
-        differ += not ok
-print("agree", agree, "differ", differ, "skipped", skipped)
-sys.exit(1 if differ else 0)
+def check(root, compute):
+    """Every case under root recomputed by compute(case) (None: skipped) and compared; prints the counts, returns the exit status."""
+    agree = differ = skipped = 0
+    for folder, _, files in os.walk(root):
+        for name in sorted(files):
+            if not name.endswith(".json"):
+                continue
+            c = json.load(open(os.path.join(folder, name)))
+            usable = lambda v: isinstance(v, list) or (isinstance(v, dict) and ("Fill" in v or ("Random" in v and float(v["Random"].get("SpecialFraction", 0)) == 0)))
+            if "expected" not in c or "inputs" not in c or not all(usable(v) for v in c["inputs"].values()):
+                skipped += 1
+                continue
+            mine = compute(c)
+            if mine is None:
+                skipped += 1
+                continue
+            ok = True
+            for out, exp in c["expected"].items():
+                t = c["desc"][out]["DataType"]
+                if len(exp["Values"]) != len(mine[out]) or not all(same(t, g, m) for g, m in zip(exp["Values"], mine[out])):
+                    ok = False
+                    print("differ:", os.path.join(folder, name), out, exp["Values"][:8], mine[out][:8])
+            agree += ok
+            differ += not ok
+    print("agree", agree, "differ", differ, "skipped", skipped)
+    return 1 if differ else 0
+
+
+def main(root, compute_one):
+    """check(root, compute_one), exiting with its status (test/quantize_independent.py)."""
+    sys.exit(check(root, compute_one))
+
+
+if __name__ == "__main__":
+    sys.exit(check(sys.argv[1], compute))

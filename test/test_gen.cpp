@@ -496,13 +496,26 @@ TEST_CASE("coverage: cells, features and holes") {
     const uint64_t quantization_cells = (3 + 6 + 2 + 2) * 8;
     //   RNN, LSTM, GRU (DML_RNN_, DML_LSTM_, DML_GRU_OPERATOR_DESC: FLOAT32, FLOAT16, 4-D) = 3 x 2 x 1.
     const uint64_t recurrent_cells = 3 * 2 * 1;
+    //   LP_POOLING, LP_POOLING1, ranks 3..8 (dmlref's scope, as the other poolings; their pages: 4 and 5) over the 11
+    //     types = 2 x 11 x 6.
+    const uint64_t lp_pooling_cells = 2 * 11 * 6;
+    //   QUANTIZED_LINEAR_MATRIX_MULTIPLY (ATensor INT8, UINT8; 2 to 4 dimensions) and QUANTIZED_LINEAR_CONVOLUTION
+    //     (InputTensor INT8, UINT8; 3 to 4 dimensions) = 2 x 3 + 2 x 2.
+    const uint64_t quantized_linear_cells = 2 * 3 + 2 * 2;
+    //   QUANTIZE by InputTensor's FLOAT32, FLOAT16; DEQUANTIZE by its INT8, UINT8 (DML_QUANTIZE_, DML_DEQUANTIZE_OPERATOR_DESC:
+    //     1 to 8 dimensions; INT4, UINT4 outside the eleven types) = (2 + 2) x 8.
+    const uint64_t quantize_cells = (2 + 2) * 8;
+    //   FOLD, UNFOLD (DML_FOLD_OPERATOR_DESC, DML_UNFOLD_OPERATOR_DESC: 3 to 8 dimensions from 6.4), by InputTensor's
+    //     11 types (FOLD's the columns: 3-D, or the image's 4 to 8) = 2 x 11 x 6.
+    const uint64_t fold_cells = 2 * 11 * 6;
     CHECK(none.scope == 7 * 11 * 6 + 2 * 11 * 7 + 35 * 11 * 8 + 4 * 11 * 8 + roi_align_cells +
                         element_wise_logic_cells + cast_cells + value_scale_2d_cells + activation_cells +
                         reduction_cells + cumulative_cells + indexing_cells + data_movement_cells + convolution_cells +
                         fill_cells + reverse_cells + unpooling_cells + element_wise_math_cells +
                         activation_math_cells + gemm_cells + diagonal_matrix_cells + upsample_2d_cells +
                         resample3_cells + roi_pooling_cells + mean_variance_normalization_cells +
-                        lp_normalization_cells + softmax_cells + training_cells + quantization_cells + recurrent_cells);
+                        lp_normalization_cells + softmax_cells + training_cells + quantization_cells + recurrent_cells +
+                        lp_pooling_cells + quantized_linear_cells + quantize_cells + fold_cells);
     CHECK(scope_ranks(OperatorType::ROI_ALIGN_GRAD) == std::pair<uint32_t, uint32_t>{4, 4});
     CHECK(scope_type(OperatorType::ROI_ALIGN1, DataType::FLOAT16));
     CHECK_FALSE(scope_type(OperatorType::ROI_ALIGN1, DataType::FLOAT64));

@@ -51,6 +51,8 @@ const std::set<std::string> kNoDescriptorYet = {
     "MEAN_VARIANCE_NORMALIZATION", "MEAN_VARIANCE_NORMALIZATION1", "MEAN_VARIANCE_NORMALIZATION2",
     // LP_NORMALIZATION's Epsilon and P: fields no descriptor token names.
     "LP_NORMALIZATION",
+    // LP_POOLING's and LP_POOLING1's P: a field no descriptor token names (p is the padding token).
+    "LP_POOLING", "LP_POOLING1",
     // RNN, LSTM and GRU: several inputs of their own sizes and a UINT32 lengths tensor.
     "RNN", "LSTM", "GRU",
     // The quantization operators: their tensors have types of their own (FLOAT32 data, INT8 zero
@@ -58,7 +60,11 @@ const std::set<std::string> kNoDescriptorYet = {
     "ELEMENT_WISE_QUANTIZE_LINEAR", "ELEMENT_WISE_DEQUANTIZE_LINEAR", "DYNAMIC_QUANTIZE_LINEAR", "ELEMENT_WISE_QUANTIZED_LINEAR_ADD",
     // RANDOM_GENERATOR's state, NONZERO_COORDINATES' count and coordinates, ADAM_OPTIMIZER's
     // training step: tensors whose shapes are their own, not the base tensor's.
-    "RANDOM_GENERATOR", "NONZERO_COORDINATES", "ADAM_OPTIMIZER"};
+    "RANDOM_GENERATOR", "NONZERO_COORDINATES", "ADAM_OPTIMIZER",
+    // The quantized linear products: scales and zero points of their own shapes and types.
+    "QUANTIZED_LINEAR_MATRIX_MULTIPLY", "QUANTIZED_LINEAR_CONVOLUTION",
+    // QUANTIZE and DEQUANTIZE: a float and an integer type, and quantization tensors of their own sizes.
+    "QUANTIZE", "DEQUANTIZE"};
 
 }  // namespace
 

@@ -11,8 +11,17 @@ namespace {
 // ---- Tensor descs ------------------------------------------------------------------------
 
 std::optional<DataType> read_data_type(Reader& r, const json& node, const std::string& path) {
-    if (node.is_string())
+    if (node.is_string()) {
         if (auto t = parse_data_type(node.get<std::string>())) return t;
+        // DirectML's packed 4-bit types (QUANTIZE and DEQUANTIZE, DML_FEATURE_LEVEL_6_3): a named gap.
+        const std::string s = node.get<std::string>();
+        if (s == "INT4" || s == "UINT4" || s == "DML_TENSOR_DATA_TYPE_INT4" || s == "DML_TENSOR_DATA_TYPE_UINT4") {
+            r.diags.error(path, "case.int4-unsupported",
+                          s + " (two elements packed in a byte) is not among dmlref's eleven element types; dmlref does not evaluate "
+                          "INT4 and UINT4 tensors (docs/golden.md, \"Quantize and dequantize\")");
+            return std::nullopt;
+        }
+    }
     r.diags.error(path, "case.data-type", node.dump() +
                   " is not a DML_TENSOR_DATA_TYPE; write one of FLOAT32, FLOAT16, FLOAT64, INT8, INT16, INT32, INT64, "
                   "UINT8, UINT16, UINT32, UINT64 (or the full DML_TENSOR_DATA_TYPE_ name)");

@@ -28,7 +28,7 @@ struct ArrayToken {
     std::vector<std::string_view> fields;
 };
 const std::vector<ArrayToken> kArrays = {
-    {"w", {"WindowSize"}},          {"s", {"Strides", "InputWindowStrides"}}, {"p", {"StartPadding"}},
+    {"w", {"WindowSize", "WindowSizes"}}, {"s", {"Strides", "InputWindowStrides"}}, {"p", {"StartPadding"}},
     {"d", {"Dilations"}},           {"o", {"Offsets", "InputWindowOffsets"}}, {"ws", {"InputWindowSizes"}},
     {"sz", {"Sizes"}},              {"sc", {"Scales"}},                       {"io", {"InputPixelOffsets"}},
     {"oo", {"OutputPixelOffsets"}}, {"b", {"Bias"}},             {"ax", {"Axes"}},                {"rep", {"Repeats"}},
