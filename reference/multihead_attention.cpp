@@ -49,8 +49,13 @@ constexpr const char* kPrefix = "multihead-attention.";
 
 std::string rule(const char* r) { return std::string(kPrefix) + r; }
 
+// `field` is a desc field, or a field and its member ("QueryTensor/Sizes"); "" is the whole desc.
 void err(Diagnostics& diags, const std::string& field, const char* r, const std::string& message) {
-    diags.error(field.empty() ? std::string("/desc") : desc_path(field), rule(r), message);
+    const size_t slash = field.find('/');
+    const std::string path = field.empty() ? std::string("/desc")
+                             : slash == std::string::npos ? desc_path(field)
+                                                          : desc_path(field.substr(0, slash)) + field.substr(slash);
+    diags.error(path, rule(r), message);
 }
 
 std::string sizes_text(const std::vector<uint32_t>& s) {
@@ -443,32 +448,36 @@ template <class T> T softmax_times_values(const std::vector<mpq_class>& x, const
         }
     const double n = double(kept.size());
     const Evaluation f = [&](mpfr_ptr out, mpfr_prec_t p) -> long {
-        mpfr_t a, e, Z, N;
+        mpfr_t a, e, Z, N, A;
         mpfr_inits2(p + 8, a, e, Z, N, static_cast<mpfr_ptr>(nullptr));
+        mpfr_init2(A, 64);  // sum e_j |v_j|, rounded up, for the error bound (in MPFR: it may be far below double's range)
         mpfr_set_zero(Z, 1);
         mpfr_set_zero(N, 1);
-        double A = 0;  // sum e_j |v_j|, for the error bound
+        mpfr_set_zero(A, 1);
         for (size_t j : kept) {
             mpfr_set_q(a, x[j].get_mpq_t(), MPFR_RNDN);
             mpfr_exp(e, a, MPFR_RNDN);
             mpfr_add(Z, Z, e, MPFR_RNDN);
             mpfr_set_q(a, v[j].get_mpq_t(), MPFR_RNDN);
             mpfr_mul(a, a, e, MPFR_RNDN);
-            A += std::fabs(mpfr_get_d(a, MPFR_RNDU));
+            if (mpfr_sgn(a) > 0) mpfr_add(A, A, a, MPFR_RNDU);
+            else mpfr_sub(A, A, a, MPFR_RNDU);
             mpfr_add(N, N, a, MPFR_RNDN);
         }
         mpfr_div(out, N, Z, MPFR_RNDN);
-        const double z = mpfr_get_d(Z, MPFR_RNDD);
-        mpfr_clears(a, e, Z, N, static_cast<mpfr_ptr>(nullptr));
-        if (mpfr_zero_p(out) || !(z > 0)) return 0;
+        mpfr_div(A, A, Z, MPFR_RNDU);  // A / Z >= |value|
+        const bool usable = !mpfr_zero_p(out) && !mpfr_zero_p(A);
+        long exponent = 0;
+        const double mantissa = usable ? mpfr_get_d_2exp(&exponent, A, MPFR_RNDU) : 0;
+        mpfr_clears(a, e, Z, N, A, static_cast<mpfr_ptr>(nullptr));
+        if (!usable) return 0;
         // Each working rounding is within 2^-(p+8) relative: exp's argument moves e_j by at most
         // (e^(|x_j| r) - 1), each product and sum by r; the quotient of two sums with relative
-        // errors below (|x|max + 2n + 4) r is within 2.1 (|x|max + 2n + 4) r A/Z of the value.
-        const double r = std::ldexp(1.0, -int(p + 8));
-        // Plus the final rounding to p bits, at most 2^-p |result| <= 2^-p A/Z.
-        const double error = 2.1 * (xmax + 2 * n + 4) * r * (A / z) * 1.01 + std::ldexp(A / z, -int(p));
-        if (!(error > 0)) return 0;
-        return long(mpfr_get_exp(out)) - long(std::ceil(std::log2(error))) - 1;
+        // errors below (|x|max + 2n + 4) r is within 2.1 (|x|max + 2n + 4) r A/Z of the value;
+        // then the final rounding to p bits, at most 2^-p A/Z.
+        const double factor = 2.1 * (xmax + 2 * n + 4) * 1.01 / 256 + 1;
+        const double log2_error = std::log2(mantissa) + double(exponent) + std::log2(factor) - double(p);
+        return long(mpfr_get_exp(out)) - long(std::ceil(log2_error)) - 1;
     };
     return correctly_rounded<T>(f);
 }
