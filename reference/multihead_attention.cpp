@@ -668,17 +668,25 @@ std::vector<double> bounds(const InputBuffer& input, const DML_MULTIHEAD_ATTENTI
                         finite = std::isfinite(score[j].v) && std::isfinite(score[j].e);
                     }
                     if (!finite) continue;  // NaN rows and infinite scores: unbounded (their goldens are NaN or special)
-                    double m = -kInf, e_max = 0;
-                    for (const V& v : score) m = std::max(m, v.v), e_max = std::max(e_max, v.e);
+                    // The maximum, and how far a backend's may be from it: the error of any score that
+                    // may be the largest (a masked score far below cannot).
+                    uint32_t top = 0;
+                    for (uint32_t j = 1; j < T; ++j)
+                        if (score[j].v > score[top].v) top = j;
+                    const double m = score[top].v;
+                    double e_max = 0;
+                    for (const V& v : score)
+                        if (v.v + v.e >= m - score[top].e) e_max = std::max(e_max, v.e);
                     // Each weight's perturbation as a change of its score: the score's own error, the
-                    // subtraction of the (computed) maximum, and exp's error.
+                    // rounding of its difference to the (computed) maximum, and exp's error; the
+                    // maximum's own error cancels in the ratio.
                     std::vector<double> E(T), dlt(T);
                     double Z = 0;
                     for (uint32_t j = 0; j < T; ++j) {
                         const double xj = score[j].v - m;
                         E[j] = std::exp(xj);
                         Z += E[j];
-                        dlt[j] = score[j].e + e_max + w.u * (std::fabs(xj) + score[j].e + e_max) + exp_error(w, std::fabs(xj) + score[j].e + e_max);
+                        dlt[j] = score[j].e + w.u * (std::fabs(xj) + score[j].e + e_max) + exp_error(w, std::fabs(xj) + score[j].e + e_max);
                     }
                     double lo_sum = 0, hi_sum = 0;  // sum_k P_k e^(-+d_k)
                     for (uint32_t j = 0; j < T; ++j) lo_sum += E[j] / Z * std::exp(-dlt[j]), hi_sum += E[j] / Z * std::exp(dlt[j]);

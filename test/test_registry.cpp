@@ -58,7 +58,9 @@ const std::set<std::string> kNoDescriptorYet = {
     "ELEMENT_WISE_QUANTIZE_LINEAR", "ELEMENT_WISE_DEQUANTIZE_LINEAR", "DYNAMIC_QUANTIZE_LINEAR", "ELEMENT_WISE_QUANTIZED_LINEAR_ADD",
     // RANDOM_GENERATOR's state, NONZERO_COORDINATES' count and coordinates, ADAM_OPTIMIZER's
     // training step: tensors whose shapes are their own, not the base tensor's.
-    "RANDOM_GENERATOR", "NONZERO_COORDINATES", "ADAM_OPTIMIZER"};
+    "RANDOM_GENERATOR", "NONZERO_COORDINATES", "ADAM_OPTIMIZER",
+    // MULTIHEAD_ATTENTION: Query, Key, Value, the masks and the past keys have shapes of their own.
+    "MULTIHEAD_ATTENTION"};
 
 }  // namespace
 
