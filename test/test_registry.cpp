@@ -64,7 +64,9 @@ const std::set<std::string> kNoDescriptorYet = {
     // The quantized linear products: scales and zero points of their own shapes and types.
     "QUANTIZED_LINEAR_MATRIX_MULTIPLY", "QUANTIZED_LINEAR_CONVOLUTION",
     // QUANTIZE and DEQUANTIZE: a float and an integer type, and quantization tensors of their own sizes.
-    "QUANTIZE", "DEQUANTIZE"};
+    "QUANTIZE", "DEQUANTIZE",
+    // MULTIHEAD_ATTENTION: Query, Key, Value, the masks and the past keys have shapes of their own.
+    "MULTIHEAD_ATTENTION"};
 
 }  // namespace
 
