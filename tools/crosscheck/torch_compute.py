@@ -33,6 +33,13 @@ For every golden in CASES whose operator maps onto PyTorch (inputs read through 
   ACTIVATION_SOFTMAX(1), LOG_SOFTMAX(1), HARDMAX(1)   softmax, log_softmax, one-hot of argmax
                           over the axes (the last dimension for the forms without Axes),
                           moved to the end and flattened row-major
+  UNFOLD, FOLD            F.unfold, F.fold (col2im sums the overlapping taps in PyTorch's order) on
+                          the zero-padded image, 1 or 2 spatial dimensions
+  LP_POOLING, LP_POOLING1 F.lp_pool2d on the zero-padded input (x^P, not |x|^P; no dilations;
+                          floor output sizes)
+  MULTIHEAD_ATTENTION     separate 3-D Query, Key and Value, mask NONE or BOOLEAN (0 adds
+                          MaskFilterValue), RelativePositionBias: softmax(Scale Q K^T + ...) V in
+                          the tensor's type
 Integer operators (MATRIX_MULTIPLY_INTEGER*, CONVOLUTION_INTEGER) have no general PyTorch CUDA
 kernel and are not mapped. Planted bugs: `ulp2` (every GEMM FLOAT32 output of the planted cases
 two ULP up), `dropped_product` (GEMM without its last k), `flipped_kernel` (the other Mode),
@@ -209,6 +216,98 @@ def activation_with(fn, *fields):
     return run
 
 
+def spatial2(d):
+    """DimensionCount 1 or 2 as PyTorch's 2-D window arguments (a 1-D window as 1 x W)."""
+    k = int(d["DimensionCount"])
+    if k not in (1, 2):
+        raise NotImplementedError(f"{k} spatial dimensions (PyTorch's fold, unfold and lp_pool are 2-D)")
+    def two(f, fill):
+        v = [int(x) for x in d.get(f, [fill] * k)]
+        return ([fill] if k == 1 else []) + v
+    return k, two
+
+
+def padded(x, start, end):
+    """x zero-padded by StartPadding and EndPadding over its last two dimensions."""
+    return F.pad(x, (start[1], end[1], start[0], end[0]))
+
+
+def unfold(d, npy, dev):
+    x = x_in(d, npy, dev)
+    if not x.dtype.is_floating_point:
+        raise NotImplementedError("integer data (PyTorch's unfold pads floats)")
+    k, two = spatial2(d)
+    x4 = x.reshape(x.shape[0], x.shape[1], *([1] if k == 1 else []), *x.shape[2:])
+    x4 = padded(x4, two("StartPadding", 0), two("EndPadding", 0))
+    y = F.unfold(x4, two("WindowSizes", 1), dilation=two("Dilations", 1), stride=two("Strides", 1))
+    return y.reshape(d["OutputTensor"]["Sizes"])
+
+
+def fold(d, npy, dev):
+    """FOLD through PyTorch's col2im onto the padded image, then cropped; PyTorch sums the
+    overlapping taps in its own order, in the tensor's type."""
+    x = x_in(d, npy, dev)
+    if not x.dtype.is_floating_point:
+        raise NotImplementedError("integer data")
+    k, two = spatial2(d)
+    out = d["OutputTensor"]["Sizes"]
+    n, c = out[0], out[1]
+    s, e = two("StartPadding", 0), two("EndPadding", 0)
+    image = ([1] if k == 1 else []) + list(out[2:])
+    full = [image[i] + s[i] + e[i] for i in range(2)]
+    cols = x.reshape(n, c * int(np.prod(two("WindowSizes", 1))), -1)
+    y = F.fold(cols, full, two("WindowSizes", 1), dilation=two("Dilations", 1), stride=two("Strides", 1))
+    y = y[:, :, s[0]:s[0] + image[0], s[1]:s[1] + image[1]]
+    return y.reshape(out)
+
+
+def lp_pool(d, npy, dev):
+    """PyTorch's lp_pool2d: avg_pool2d of x^P times the window's size, then the P-th root (x^P, not
+    |x|^P: the SignedPowers reading where P is odd). Zeros pad (0^P adds nothing); floor sizes only."""
+    x = x_in(d, npy, dev)
+    if not x.dtype.is_floating_point:
+        raise NotImplementedError("integer data")
+    if any(int(v) != 1 for v in d.get("Dilations", [])):
+        raise NotImplementedError("dilations (PyTorch's lp_pool has none)")
+    k, two = spatial2(d)
+    x4 = x.reshape(x.shape[0], x.shape[1], *([1] if k == 1 else []), *x.shape[2:])
+    x4 = padded(x4, two("StartPadding", 0), two("EndPadding", 0))
+    w, st = two("WindowSize", 1), two("Strides", 1)
+    floor = [(x4.shape[2 + i] - w[i]) // st[i] + 1 for i in range(2)]
+    image = ([1] if k == 1 else []) + list(d["OutputTensor"]["Sizes"][2:])
+    if floor != image:
+        raise NotImplementedError("ceil output sizes (PyTorch's lp_pool divides partial windows)")
+    y = F.lp_pool2d(x4, float(num(d["P"])), w, st)
+    return y.reshape(d["OutputTensor"]["Sizes"])
+
+
+def attention(d, npy, dev):
+    """MULTIHEAD_ATTENTION with separate Query, Key and Value (3-D, [batch, sequence, heads x size]),
+    mask NONE or BOOLEAN, optional RelativePositionBias: the page's composite in the tensor's type on
+    cuBLAS (TF32 off) and PyTorch's softmax."""
+    if any(f in d for f in ("StackedQueryKeyTensor", "StackedKeyValueTensor", "StackedQueryKeyValueTensor", "BiasTensor",
+                            "PastKeyTensor", "PastValueTensor", "OutputPresentKeyTensor", "OutputPresentValueTensor")):
+        raise NotImplementedError("stacked inputs, Bias or past keys (not mapped)")
+    mt = d.get("MaskType", "NONE").removeprefix("DML_MULTIHEAD_ATTENTION_MASK_TYPE_")
+    if mt not in ("NONE", "BOOLEAN"):
+        raise NotImplementedError(f"mask {mt} (not mapped)")
+    q, k_, v = (x_in(d, npy, dev, f) for f in ("QueryTensor", "KeyTensor", "ValueTensor"))
+    if q.dim() != 3:
+        raise NotImplementedError("Query of rank other than 3")
+    h = int(d["HeadCount"])
+    b, sq, _ = q.shape
+    sk = k_.shape[1]
+    heads = lambda t: t.reshape(b, t.shape[1], h, -1).transpose(1, 2)
+    s = torch.matmul(heads(q), heads(k_).transpose(-1, -2)) * num(d["Scale"])
+    if "RelativePositionBiasTensor" in d:
+        s = s + x_in(d, npy, dev, "RelativePositionBiasTensor").reshape(b, h, sq, sk).to(s.dtype)
+    if mt == "BOOLEAN":
+        m = x_in(d, npy, dev, "MaskTensor").reshape(b, -1, sq, sk)
+        s = s + torch.where(m == 0, num(d["MaskFilterValue"]), 0.0).to(s.dtype)
+    y = torch.matmul(torch.softmax(s, -1), heads(v))
+    return y.transpose(1, 2).reshape(d["OutputTensor"]["Sizes"])
+
+
 OPERATORS = {
     "GEMM": gemm, "CONVOLUTION": convolution,
     "ELEMENT_WISE_EXP": unary(torch.exp), "ELEMENT_WISE_LOG": unary(torch.log),
@@ -231,6 +330,8 @@ OPERATORS = {
     "ACTIVATION_SOFTMAX": softmax("soft"), "ACTIVATION_SOFTMAX1": softmax("soft"),
     "ACTIVATION_LOG_SOFTMAX": softmax("log"), "ACTIVATION_LOG_SOFTMAX1": softmax("log"),
     "ACTIVATION_HARDMAX": softmax("hard"), "ACTIVATION_HARDMAX1": softmax("hard"),
+    "UNFOLD": unfold, "FOLD": fold, "LP_POOLING": lp_pool, "LP_POOLING1": lp_pool,
+    "MULTIHEAD_ATTENTION": attention,
 }
 
 
