@@ -39,6 +39,7 @@
 //     saturated. A range that overflows FLOAT32 and a non-zero range whose scale underflows to 0
 //     are refused (dynamic-quantize-linear.input-values).
 #include "quantization.hpp"
+#include "quantization_tie.hpp"
 
 #include "exact_rational.hpp"
 
@@ -119,13 +120,8 @@ int64_t quantize_element(double x, double scale, int64_t zero_point, int64_t lo,
     return clamp_to(r + static_cast<long>(zero_point), lo, hi);
 }
 
-namespace {
-
-// Whether rounding a backend's value of the exact quotient q, formed with at most n roundings of
-// relative error u = 2^-24 on terms whose magnitudes, over the scale, sum to m (m >= |q|), may give
-// the other neighbour: |q - (k + 1/2)| <= gamma_n m, i.e. d (2^24 - n) <= n m, and the two
-// neighbours stay apart after the zero point and the saturation.
-bool near_tie(const mpq_class& q, const mpq_class& m, long n, int64_t zero_point, int64_t lo, int64_t hi) {
+// reference/quantization_tie.hpp.
+bool requantize_near_tie(const mpq_class& q, const mpq_class& m, long n, int64_t zero_point, int64_t lo, int64_t hi) {
     mpz_class k;
     mpz_fdiv_q(k.get_mpz_t(), q.get_num_mpz_t(), q.get_den_mpz_t());  // floor(q)
     const mpq_class d = abs(mpq_class(q - mpq_class(k) - mpq_class(1, 2)));
@@ -134,12 +130,10 @@ bool near_tie(const mpq_class& q, const mpq_class& m, long n, int64_t zero_point
     return clamp_to(below, lo, hi) != clamp_to(mpz_class(below + 1), lo, hi);
 }
 
-}  // namespace
-
 bool quantize_near_tie(double x, double scale, int64_t zero_point, int64_t lo, int64_t hi) {
     if (!std::isfinite(x) || !std::isfinite(scale) || scale == 0) return false;
     const mpq_class q = mpq_class(x) / mpq_class(scale);
-    return near_tie(q, abs(q), 3, zero_point, lo, hi);
+    return requantize_near_tie(q, abs(q), 3, zero_point, lo, hi);
 }
 
 int64_t quantized_add_element(const AddOperands& e, int64_t lo, int64_t hi) {
@@ -162,7 +156,7 @@ bool quantized_add_near_tie(const AddOperands& e, int64_t lo, int64_t hi) {
     const mpq_class bv = mpq_class(mpz_class(static_cast<long>(e.b - e.zb))) * mpq_class(e.sb);
     const mpq_class so = abs(mpq_class(e.so));
     // Each dequantized value rounded, the sum, and the quotient (a reciprocal and a product): four.
-    return near_tie(mpq_class((av + bv) / mpq_class(e.so)), mpq_class((abs(av) + abs(bv)) / so), 4, e.zo, lo, hi);
+    return requantize_near_tie(mpq_class((av + bv) / mpq_class(e.so)), mpq_class((abs(av) + abs(bv)) / so), 4, e.zo, lo, hi);
 }
 
 template <class T> T dequantize_element(int64_t q, int64_t zero_point, double scale) {
