@@ -510,6 +510,9 @@ TEST_CASE("coverage: cells, features and holes") {
     const uint64_t fold_cells = 2 * 11 * 6;
     //   MULTIHEAD_ATTENTION (DML_MULTIHEAD_ATTENTION_OPERATOR_DESC: FLOAT32, FLOAT16, 3 to 5 dimensions) = 1 x 2 x 3.
     const uint64_t multihead_attention_cells = 1 * 2 * 3;
+    //   QUANTIZED_LINEAR_AVERAGE_POOLING, ranks 3..8 (dmlref's scope; its page: 4 and 5) by InputTensor's INT8, UINT8
+    //     = 1 x 2 x 6.
+    const uint64_t quantized_pooling_cells = 1 * 2 * 6;
     CHECK(none.scope == 7 * 11 * 6 + 2 * 11 * 7 + 35 * 11 * 8 + 4 * 11 * 8 + roi_align_cells +
                         element_wise_logic_cells + cast_cells + value_scale_2d_cells + activation_cells +
                         reduction_cells + cumulative_cells + indexing_cells + data_movement_cells + convolution_cells +
@@ -517,7 +520,7 @@ TEST_CASE("coverage: cells, features and holes") {
                         activation_math_cells + gemm_cells + diagonal_matrix_cells + upsample_2d_cells +
                         resample3_cells + roi_pooling_cells + mean_variance_normalization_cells +
                         lp_normalization_cells + softmax_cells + training_cells + quantization_cells + recurrent_cells +
-                        lp_pooling_cells + quantized_linear_cells + quantize_cells + fold_cells + multihead_attention_cells);
+                        lp_pooling_cells + quantized_linear_cells + quantize_cells + fold_cells + multihead_attention_cells + quantized_pooling_cells);
     CHECK(scope_ranks(OperatorType::ROI_ALIGN_GRAD) == std::pair<uint32_t, uint32_t>{4, 4});
     CHECK(scope_type(OperatorType::ROI_ALIGN1, DataType::FLOAT16));
     CHECK_FALSE(scope_type(OperatorType::ROI_ALIGN1, DataType::FLOAT64));

@@ -58,6 +58,8 @@ const std::set<std::string> kNoDescriptorYet = {
     // The quantization operators: their tensors have types of their own (FLOAT32 data, INT8 zero
     // points and output), which a descriptor's one TYPE cannot say.
     "ELEMENT_WISE_QUANTIZE_LINEAR", "ELEMENT_WISE_DEQUANTIZE_LINEAR", "DYNAMIC_QUANTIZE_LINEAR", "ELEMENT_WISE_QUANTIZED_LINEAR_ADD",
+    // QUANTIZED_LINEAR_AVERAGE_POOLING: FLOAT32 scales and optional zero points beside INT8 or UINT8 data.
+    "QUANTIZED_LINEAR_AVERAGE_POOLING",
     // RANDOM_GENERATOR's state, NONZERO_COORDINATES' count and coordinates, ADAM_OPTIMIZER's
     // training step: tensors whose shapes are their own, not the base tensor's.
     "RANDOM_GENERATOR", "NONZERO_COORDINATES", "ADAM_OPTIMIZER",
