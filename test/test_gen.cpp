@@ -118,7 +118,7 @@ TEST_CASE("spec problems are errors with rule ids") {
     // 0 is /cases/values/0/1 of the spec; the output's derived sizes are the base's "auto".
     REQUIRE(bad.diags.items().size() == 2);
     CHECK(bad.diags.items()[0].path == "/cases/values/0/1");
-    CHECK(bad.diags.items()[0].message.find("s/r2x0_dyadic (case /desc/InputTensor/Sizes/1): ") == 0);
+    CHECK(bad.diags.items()[0].message.find("s/2x0_dyadic (case /desc/InputTensor/Sizes/1): ") == 0);
     CHECK(bad.diags.items()[1].path == "/base/desc/OutputTensor/Sizes");
 }
 
