@@ -366,7 +366,10 @@ TEST_CASE("descriptors: to a case and back without loss") {
              "ELEMENT_WISE_CLIP FLOAT32 3 sb=0.5,0.25 min=-1 max=1",
              "AVERAGE_POOLING1 FLOAT16 1x2x5x5 incpad=1 w2x2 s2x2 p0,0,0,0 d2x1 ceil",
              "AVERAGE_POOLING_GRAD INT32 1x2x5x5 incpad=0 w2x2 s1x1 p0,0,0,0",
-             "LOCAL_RESPONSE_NORMALIZATION_GRAD FLOAT32 1x4x3x3 cc=0 ls=2 alpha=3 beta=0.75 bias=1"}) {
+             "LOCAL_RESPONSE_NORMALIZATION_GRAD FLOAT32 1x4x3x3 cc=0 ls=2 alpha=3 beta=0.75 bias=1",
+             // Tensors a descriptor does not derive, said with their types (NameTensor=TYPE:SIZES).
+             "GEMM FLOAT16 3x4 alpha=1 beta=0.5 BTensor=FLOAT16:4x5 CTensor=FLOAT16:3x5 OutputTensor=FLOAT16:3x5",
+             "MATRIX_MULTIPLY_INTEGER INT8 2x3 BTensor=UINT8:3x2 OutputTensor=INT32:2x2"}) {
         INFO(text);
         std::string why;
         CHECK(case_descriptor(made(text), why) == text);

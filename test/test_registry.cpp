@@ -33,18 +33,19 @@ std::string slurp(const fs::path& p) {
     return s.str();
 }
 
-// Operators without a one-line descriptor yet: their descs hold what a descriptor has no token
-// for (the statistics tensors' own shapes; region coordinates, which are input values; the gathers',
-// scatters' and ONE_HOT's index tensor, whose type, sizes and values are its own; TOP_K's K and
-// its second output; a tensor array's shapes, one per tensor; the convolutions' filter shapes; the
-// matrix products' B, whose N is its own).
+// Operators none of whose bundled cases a one-line descriptor says yet (docs/gen.md, "Descriptors"):
+// fields without a token (FusedActivation, CONVOLUTION's OutputPadding, LP's P, TOP_K's K), tensor
+// arrays (JOIN, SPLIT), tensors broadcast through zero strides (scales, statistics, masks), and
+// tensors whose values must keep rules no recipe knows (non-zero scales, indices and regions in
+// range). Tensors of their own types and sizes are said with NameTensor=TYPE:SIZES (GEMM's B,
+// MATRIX_MULTIPLY_INTEGER's zero points).
 const std::set<std::string> kNoDescriptorYet = {
     "BATCH_NORMALIZATION", "BATCH_NORMALIZATION_GRAD", "BATCH_NORMALIZATION_TRAINING", "BATCH_NORMALIZATION_TRAINING_GRAD",
     "ROI_ALIGN", "ROI_ALIGN1", "ROI_ALIGN_GRAD", "GATHER", "GATHER_ELEMENTS", "GATHER_ND", "GATHER_ND1",
     "SCATTER_ELEMENTS", "SCATTER_ND", "ONE_HOT", "TOP_K", "TOP_K1", "JOIN", "SPLIT",
-    "CONVOLUTION", "CONVOLUTION_INTEGER", "GEMM", "MATRIX_MULTIPLY_INTEGER", "MATRIX_MULTIPLY_INTEGER_TO_FLOAT",
-    // REVERSE_SUBSEQUENCES' lengths and MAX_UNPOOLING's indices: a second tensor with its own type and values.
-    "REVERSE_SUBSEQUENCES", "MAX_UNPOOLING",
+    "CONVOLUTION", "CONVOLUTION_INTEGER",
+    // MAX_UNPOOLING's indices: a second tensor with its own type and values.
+    "MAX_UNPOOLING",
     // ROI_POOLING's regions: ROITensor's values are coordinates and batch indices, not a recipe's.
     "ROI_POOLING",
     // The mean variance normalizations' optional ScaleTensor and BiasTensor: their own broadcast shapes.
@@ -55,14 +56,12 @@ const std::set<std::string> kNoDescriptorYet = {
     "LP_POOLING", "LP_POOLING1",
     // RNN, LSTM and GRU: several inputs of their own sizes and a UINT32 lengths tensor.
     "RNN", "LSTM", "GRU",
-    // The quantization operators: their tensors have types of their own (FLOAT32 data, INT8 zero
-    // points and output), which a descriptor's one TYPE cannot say.
-    "ELEMENT_WISE_QUANTIZE_LINEAR", "ELEMENT_WISE_DEQUANTIZE_LINEAR", "DYNAMIC_QUANTIZE_LINEAR", "ELEMENT_WISE_QUANTIZED_LINEAR_ADD",
+    // The quantization operators: scales and zero points broadcast through zero strides.
+    "ELEMENT_WISE_QUANTIZE_LINEAR", "ELEMENT_WISE_DEQUANTIZE_LINEAR", "ELEMENT_WISE_QUANTIZED_LINEAR_ADD",
     // QUANTIZED_LINEAR_AVERAGE_POOLING: FLOAT32 scales and optional zero points beside INT8 or UINT8 data.
     "QUANTIZED_LINEAR_AVERAGE_POOLING",
-    // RANDOM_GENERATOR's state, NONZERO_COORDINATES' count and coordinates, ADAM_OPTIMIZER's
-    // training step: tensors whose shapes are their own, not the base tensor's.
-    "RANDOM_GENERATOR", "NONZERO_COORDINATES", "ADAM_OPTIMIZER",
+    // ADAM_OPTIMIZER's training step and moments: broadcast and own-shaped tensors.
+    "ADAM_OPTIMIZER",
     // The quantized linear products: scales and zero points of their own shapes and types.
     "QUANTIZED_LINEAR_MATRIX_MULTIPLY", "QUANTIZED_LINEAR_CONVOLUTION",
     // QUANTIZE and DEQUANTIZE: a float and an integer type, and quantization tensors of their own sizes.

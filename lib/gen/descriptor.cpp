@@ -79,7 +79,11 @@ struct Fields : FieldVisitor {
     std::vector<std::pair<std::string, std::string>> items;  // (name, kind)
     void add(std::string_view n, const char* k) { items.emplace_back(std::string(n), k); }
     void tensor(std::string_view n, TensorDesc&, TensorRole r) override { add(n, r == TensorRole::Input ? "input" : "output"); }
-    void optional_tensor(std::string_view n, std::optional<TensorDesc>&, TensorRole) override { add(n, "optional"); }
+    void optional_tensor(std::string_view n, std::optional<TensorDesc>&, TensorRole r) override {
+        add(n, "optional");
+        if (r == TensorRole::Input) optional_inputs.insert(std::string(n));
+    }
+    std::set<std::string> optional_inputs;
     void tensor_array(std::string_view, std::string_view n, std::vector<TensorDesc>&, TensorRole) override { add(n, "tensor_array"); }
     void data_type(std::string_view n, DataType&) override { add(n, "data_type"); }
     void scalar(std::string_view n, DML_SCALAR_UNION&, DataType) override { add(n, "bound"); }
@@ -108,6 +112,13 @@ Fields fields_of(OperatorType t) {
     Fields f;
     op.Desc.fields(f);
     return f;
+}
+
+// The kind of the operator's tensor field `n` ("input", "output" or "optional"), or null.
+const char* tensor_kind(const Fields& f, const std::string& n) {
+    for (const auto& [name, k] : f.items)
+        if (name == n && (k == "input" || k == "output" || k == "optional")) return k == "input" ? "input" : k == "output" ? "output" : "optional";
+    return nullptr;
 }
 
 std::vector<std::string> split(const std::string& s, char sep) {
@@ -185,6 +196,7 @@ std::optional<gen::Planned> descriptor_to_planned(const std::string& text, Diagn
     std::string recipe = "dyadic", sizes_mode = "auto", indices = "UINT32";
     ordered_json out_sizes;
     std::map<std::string, ordered_json> given;  // field -> value
+    std::map<std::string, ordered_json> given_tensors;  // NameTensor= tokens: {DataType, Sizes}, or null (left out)
     std::optional<uint64_t> seed, random_seed;
     bool in_place = false;
     // Each field, flag and key is said once: a second token for it is an error, not "the last wins".
@@ -264,6 +276,27 @@ std::optional<gen::Planned> descriptor_to_planned(const std::string& text, Diagn
                     if (!number(s, v) || !v.is_number_integer()) return fail("out= takes sizes like 2x2");
                     out_sizes.push_back(v);
                 }
+            } else if (tensor_kind(f, key)) {
+                // NameTensor=[TYPE:]SIZES, or NameTensor=none for an optional tensor left out.
+                if (val == "none") {
+                    if (std::string(tensor_kind(f, key)) != "optional") return fail(key + " is not optional: give its sizes");
+                    given_tensors[key] = nullptr;
+                    continue;
+                }
+                const auto colon = val.find(':');
+                ordered_json t = {{"DataType", "auto"}};
+                if (colon != std::string::npos) {
+                    const auto dt = parse_data_type(val.substr(0, colon));
+                    if (!dt) return fail("\"" + shown + "\": " + clipped(val.substr(0, colon), 64) + " is not a data type");
+                    t["DataType"] = std::string(dmlref::name(*dt));
+                }
+                ordered_json sz = ordered_json::array();
+                for (const auto& part : split(colon == std::string::npos ? val : val.substr(colon + 1), 'x')) {
+                    if (!number(part, v) || !v.is_number_integer() || v.get<int64_t>() < 0) return fail("\"" + shown + "\": " + key + "= takes [TYPE:]SIZES like FLOAT32:2x3");
+                    sz.push_back(v);
+                }
+                t["Sizes"] = sz;
+                given_tensors[key] = t;
             } else return fail("unknown token \"" + shown + "\"");
             continue;
         }
@@ -297,12 +330,16 @@ std::optional<gen::Planned> descriptor_to_planned(const std::string& text, Diagn
     const std::string base = base_tensor(*op, f), out = forward_output(f);
     for (const auto& [name, kind] : f.items) {
         if (kind == "input" || kind == "output" || kind == "optional") {
-            if (kind == "optional") {
-                if (indices == "none") continue;
+            const bool given_tensor = given_tensors.count(name) > 0;
+            if (given_tensor && given_tensors[name].is_null()) continue;  // NameTensor=none
+            if (given_tensor) desc[name] = given_tensors[name];
+            else if (kind == "optional") {
+                // Left out unless given, but for max pooling's OutputIndicesTensor (idx=).
+                if (name.find("Indices") == std::string::npos || indices == "none") continue;
                 desc[name] = ordered_json{{"DataType", indices}, {"Sizes", sizes_mode}};
             } else if (name == base) desc[name] = ordered_json{{"DataType", std::string(dmlref::name(*type))}, {"Sizes", sizes}};
             else desc[name] = ordered_json{{"DataType", "auto"}, {"Sizes", name == out && !out_sizes.is_null() ? out_sizes : ordered_json(sizes_mode)}};
-            if (kind == "input") {
+            if (kind == "input" || (kind == "optional" && f.optional_inputs.count(name))) {
                 ordered_json r = ordered_json{{"Recipe", recipe}};
                 if (random_seed) r = ordered_json{{"Recipe", {{"Name", "random"}, {"Seed", *random_seed}}}};
                 inputs[name] = r;
@@ -345,9 +382,14 @@ namespace {
 
 // The tokens of a desc after OPERATOR TYPE SIZES; false when a field cannot be said.
 struct TokenWriter : FieldVisitor {
-    explicit TokenWriter(DataType t) : type(t) {}
+    TokenWriter(DataType t, std::string_view base) : type(t), base_name(base) {}
     DataType type;
+    std::string base_name;
     std::vector<std::string> tokens;
+    // NameTensor=TYPE:SIZES for every tensor but the base one, in the struct's order: said only
+    // where the derived types and sizes are not the case's (case_descriptor tries without first).
+    std::vector<std::string> tensor_tokens;
+    bool types_differ = false;
     std::vector<std::pair<size_t, std::string>> arrays;  // (rank in kArrays, token)
     std::string padding_start;
     // Non-array tokens first (in the struct's order), then the arrays in kArrays' order.
@@ -367,14 +409,24 @@ struct TokenWriter : FieldVisitor {
         if (d.Flags) no(std::string(n) + " has flags");
         if (d.TotalTensorSizeInBytes && d.TotalTensorSizeInBytes != calc_buffer_tensor_size(d)) no(std::string(n) + " has a padded buffer");
         if (d.GuaranteedBaseOffsetAlignment) no(std::string(n) + " states an alignment");
-        if (d.DataType != type) no(std::string(n) + " is " + std::string(name(d.DataType)) + ", not " + std::string(name(type)));
+        // The base tensor is TYPE SIZES; an indices output has its own type, derived or said by idx=.
+        if (n == base_name || n.find("Indices") != std::string_view::npos) return;
+        types_differ = types_differ || d.DataType != type;
+        tensor_tokens.push_back(std::string(n) + "=" + std::string(name(d.DataType)) + ":" + sizes_of(d.Sizes));
+    }
+    static std::string sizes_of(const std::vector<uint32_t>& s) {
+        std::string t;
+        for (size_t i = 0; i < s.size(); ++i) t += (i ? "x" : "") + std::to_string(s[i]);
+        return t;
     }
     void tensor_array(std::string_view, std::string_view n, std::vector<TensorDesc>&, TensorRole) override {
         no(std::string(n) + " is an array of tensors");
     }
-    void optional_tensor(std::string_view, std::optional<TensorDesc>& d, TensorRole) override {
-        if (!d) tokens.push_back("idx=none");
-        else if (d->DataType != DataType::UINT32) tokens.push_back("idx=" + std::string(name(d->DataType)));
+    void optional_tensor(std::string_view n, std::optional<TensorDesc>& d, TensorRole r) override {
+        if (n.find("Indices") != std::string_view::npos) {  // max pooling's OutputIndicesTensor: idx=
+            if (!d) tokens.push_back("idx=none");
+            else if (d->DataType != DataType::UINT32) tokens.push_back("idx=" + std::string(name(d->DataType)));
+        } else if (d) tensor(n, *d, r);  // others are left out unless said
     }
     void data_type(std::string_view, DataType&) override {}
     void uint(std::string_view n, uint32_t& v) override {
@@ -474,10 +526,11 @@ std::string case_descriptor(const Case& c, std::string& why) {
     for (std::string_view n : kit::record(c.op.Type).BaseTensors)
         for (const auto& f : fields) if (!base && f.name == n) base = f.desc;
     if (!base) { why = "the operator has no forward input"; return ""; }
-    TokenWriter w(base->DataType);
+    std::string base_name;
+    for (const auto& f : fields) if (f.desc == base) base_name = std::string(f.name);
+    TokenWriter w(base->DataType, base_name);
     c.op.Desc.fields(w);
-    // The indices tensor is checked apart (its type is not the values' type).
-    if (!w.ok && w.why.find("OutputIndicesTensor") == std::string::npos) { why = w.why; return ""; }
+    if (!w.ok) { why = w.why; return ""; }
     std::string head = std::string(info(c.op.Type).Name) + " " + std::string(name(base->DataType)) + " " + sizes_token(base->Sizes);
     std::string tail;
     for (const auto& t : w.all()) tail += " " + t;
@@ -486,9 +539,17 @@ std::string case_descriptor(const Case& c, std::string& why) {
     std::string out_field;
     for (const char* n : {"OutputTensor", "InputGradientTensor"})
         for (const auto& f : fields) if (out_field.empty() && f.name == n && f.desc != base) out_field = n;
-    std::vector<std::string> candidates = {head + tail, head + tail + " ceil"};
-    for (const auto& f : fields)
-        if (f.name == out_field) candidates.push_back(head + tail + " out=" + sizes_token(f.desc->Sizes));
+    std::vector<std::string> candidates;
+    if (!w.types_differ) {
+        candidates = {head + tail, head + tail + " ceil"};
+        for (const auto& f : fields)
+            if (f.name == out_field) candidates.push_back(head + tail + " out=" + sizes_token(f.desc->Sizes));
+    }
+    // Every other tensor said: types and sizes a descriptor does not derive (GEMM's B, a filter,
+    // scales and zero points of their own types).
+    std::string said;
+    for (const auto& t : w.tensor_tokens) said += " " + t;
+    if (!w.tensor_tokens.empty()) candidates.push_back(head + tail + said);
     auto same_tensors = [&](const Case& r) {
         const auto a = tensor_fields(c.op), b = tensor_fields(r.op);
         if (a.size() != b.size() || c.in_place != r.in_place) return false;
@@ -500,7 +561,7 @@ std::string case_descriptor(const Case& c, std::string& why) {
             if (packed(y)) y.Strides.clear();
             if (a[i].name != b[i].name || x != y) return false;
         }
-        TokenWriter v(base->DataType);
+        TokenWriter v(base->DataType, base_name);
         r.op.Desc.fields(v);
         return v.all() == w.all();
     };
