@@ -92,6 +92,23 @@ bool explain(const Case& c, std::string_view output, uint64_t flat, FamilyExplan
     return true;
 }
 
+// What MULTIHEAD_ATTENTION and MULTIHEAD_ATTENTION1 share: outputs, explain, scope, features.
+void share(OperatorRecord& r) {
+    r.outputs = {{"OutputTensor", TypeClass::Any, ToleranceRule::OperatorStated, BoundaryRule::None, multihead_attention_bounds},
+                 {"OutputPresentKeyTensor", TypeClass::Any, ToleranceRule::Bits},
+                 {"OutputPresentValueTensor", TypeClass::Any, ToleranceRule::Bits}};
+    r.explain = explain;
+    r.reads_inputs = true;
+    r.MinRank = 3;
+    r.MaxRank = 5;
+    r.ScopeTypes = kF32F16;
+    r.features = {"stacked-query-key", "stacked-key-value", "stacked-query-key-value", "bias", "relative-position-bias", "past-key-value",
+                  "present-key-value", "mask-boolean", "mask-key-sequence-length", "mask-key-sequence-end-start", "mask-broadcast",
+                  "several-heads"};
+    r.detect = detect;
+    r.BaseTensors = {"QueryTensor", "StackedQueryKeyValueTensor", "StackedQueryKeyTensor"};
+}
+
 OperatorRecord multihead_attention() {
     auto r = operator_record<MHA, validate, evaluate>(
         {.IntroducedIn = 0x6100,
@@ -104,21 +121,9 @@ OperatorRecord multihead_attention() {
                       4, 5, kF32F16}},
          .Policies = {kAttentionValue, kAttentionIntermediates, kAttentionScaleOrder, kAttentionMaskFilter, kAttentionBooleanMask,
                       kAttentionBooleanMaskShape, kAttentionMaskKeys, kAttentionNonFinite, kAttentionPresentBias, kZeroResult, kSubnormals}});
-    r.outputs = {{"OutputTensor", TypeClass::Any, ToleranceRule::OperatorStated, BoundaryRule::None, multihead_attention_bounds},
-                 {"OutputPresentKeyTensor", TypeClass::Any, ToleranceRule::Bits},
-                 {"OutputPresentValueTensor", TypeClass::Any, ToleranceRule::Bits}};
+    share(r);
     r.desc_tolerance = tolerance_as<MHA, tolerance>;
-    r.explain = explain;
-    r.reads_inputs = true;
-    r.MinRank = 3;
-    r.MaxRank = 5;
-    r.ScopeTypes = kF32F16;
-    r.features = {"stacked-query-key", "stacked-key-value", "stacked-query-key-value", "bias", "relative-position-bias", "past-key-value",
-                  "present-key-value", "mask-boolean", "mask-key-sequence-length", "mask-key-sequence-end-start", "mask-broadcast",
-                  "several-heads"};
-    r.detect = detect;
     r.work_factor = work;
-    r.BaseTensors = {"QueryTensor", "StackedQueryKeyValueTensor", "StackedQueryKeyTensor"};
     (void)kFloatTensors;
     return r;
 }
@@ -138,21 +143,10 @@ OperatorRecord multihead_attention1() {
          .Policies = {kAttentionValue, kAttentionIntermediates, kAttentionScaleOrder, kAttentionMaskFilter, kAttentionBooleanMask,
                       kAttentionBooleanMaskShape, kAttentionMaskKeys, kAttentionNonFinite, kAttentionPresentBias, kAttentionKeyValueHead,
                       kAttentionPastSequenceLengths, kZeroResult, kSubnormals}});
-    r.outputs = {{"OutputTensor", TypeClass::Any, ToleranceRule::OperatorStated, BoundaryRule::None, multihead_attention_bounds},
-                 {"OutputPresentKeyTensor", TypeClass::Any, ToleranceRule::Bits},
-                 {"OutputPresentValueTensor", TypeClass::Any, ToleranceRule::Bits}};
+    share(r);
     r.desc_tolerance = tolerance_as<MHA1, tolerance>;
-    r.explain = explain;
-    r.reads_inputs = true;
-    r.MinRank = 3;
-    r.MaxRank = 5;
-    r.ScopeTypes = kF32F16;
-    r.features = {"stacked-query-key", "stacked-key-value", "stacked-query-key-value", "bias", "relative-position-bias", "past-key-value",
-                  "present-key-value", "mask-boolean", "mask-key-sequence-length", "mask-key-sequence-end-start", "mask-broadcast",
-                  "several-heads", "grouped-heads", "past-sequence-lengths"};
-    r.detect = detect;
     r.work_factor = work1;
-    r.BaseTensors = {"QueryTensor", "StackedQueryKeyValueTensor", "StackedQueryKeyTensor"};
+    r.features.insert(r.features.end(), {"grouped-heads", "past-sequence-lengths"});
     return r;
 }
 
