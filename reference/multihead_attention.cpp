@@ -1,4 +1,4 @@
-// DML_OPERATOR_MULTIHEAD_ATTENTION.
+// DML_OPERATOR_MULTIHEAD_ATTENTION and DML_OPERATOR_MULTIHEAD_ATTENTION1.
 //
 // Spec: the DML_MULTIHEAD_ATTENTION_OPERATOR_DESC page (DirectML API reference): "[Add Bias to
 // query/key/value] -> GEMM(Query, Transposed(Key)) * Scale -> [Add RelativePositionBias] -> [Add
@@ -28,6 +28,13 @@
 //   - OutputPresentKey/Value: PastKey/PastValue, then the new keys/values with their Bias added,
 //     rounded once (AttentionPresentBias=Added); bit exact copies where there is no Bias.
 //   - KEY_QUERY_SEQUENCE_LENGTH_START_END is refused (multihead-attention.mask-type-not-built).
+//   - MULTIHEAD_ATTENTION1 (the DML_MULTIHEAD_ATTENTION1_OPERATOR_DESC page; its description,
+//     QueryHeadCount, KeyValueHeadCount and PastSequenceLengthsTensor say "TBD"): query head h reads
+//     key/value head h / (QueryHeadCount / KeyValueHeadCount) (AttentionKeyValueHead=Consecutive);
+//     Key, Value, PastKey, PastValue, the present outputs and Bias's key and value parts have
+//     KeyValueHeadCount heads. A past key j of batch b takes part only where j < PastSequenceLengths[b]
+//     (AttentionPastSequenceLengths=ValidBelowLength: the others are left out of the softmax, as if
+//     absent); the present outputs still copy every past key.
 #include "multihead_attention.hpp"
 #include "correctly_rounded.hpp"
 #include "exact_ext.hpp"
@@ -43,6 +50,7 @@ namespace dmlref::reference {
 namespace {
 
 using MHA = DML_MULTIHEAD_ATTENTION_OPERATOR_DESC;
+using MHA1 = AttentionDesc;
 using namespace exact;
 
 constexpr const char* kPrefix = "multihead-attention.";
@@ -70,7 +78,7 @@ struct Field {
     const std::optional<TensorDesc>* tensor;
 };
 
-std::vector<Field> inputs_of(const MHA& d) {
+std::vector<Field> inputs_of(const MHA1& d) {
     return {{"QueryTensor", &d.QueryTensor},
             {"KeyTensor", &d.KeyTensor},
             {"ValueTensor", &d.ValueTensor},
@@ -81,7 +89,8 @@ std::vector<Field> inputs_of(const MHA& d) {
             {"MaskTensor", &d.MaskTensor},
             {"RelativePositionBiasTensor", &d.RelativePositionBiasTensor},
             {"PastKeyTensor", &d.PastKeyTensor},
-            {"PastValueTensor", &d.PastValueTensor}};
+            {"PastValueTensor", &d.PastValueTensor},
+            {"PastSequenceLengthsTensor", &d.PastSequenceLengthsTensor}};
 }
 
 // The page's "Tensor support" table: dimension counts per tensor.
@@ -94,7 +103,8 @@ constexpr Dims kDims[] = {{"QueryTensor", 3, 5},           {"KeyTensor", 3, 5},
                           {"StackedKeyValueTensor", 5, 5}, {"StackedQueryKeyValueTensor", 5, 5},
                           {"BiasTensor", 1, 5},            {"MaskTensor", 1, 5},
                           {"RelativePositionBiasTensor", 4, 5}, {"PastKeyTensor", 4, 5},
-                          {"PastValueTensor", 4, 5},       {"OutputTensor", 3, 5},
+                          {"PastValueTensor", 4, 5},       {"PastSequenceLengthsTensor", 1, 5},
+                          {"OutputTensor", 3, 5},
                           {"OutputPresentKeyTensor", 4, 5}, {"OutputPresentValueTensor", 4, 5}};
 
 // The last n sizes of a tensor whose leading sizes are 1 ("as long as the leading dimensions are
@@ -126,7 +136,7 @@ void expect_sizes(Diagnostics& diags, const TensorDesc& t, const char* name, con
 }
 
 // The sizes, or nullopt where a rule is broken (reported in diags when given).
-std::optional<AttentionSizes> sizes_of(const MHA& d, Diagnostics& diags) {
+std::optional<AttentionSizes> sizes_of(const MHA1& d, bool v1, Diagnostics& diags) {
     const bool q = d.QueryTensor.has_value(), k = d.KeyTensor.has_value(), v = d.ValueTensor.has_value();
     const bool qk = d.StackedQueryKeyTensor.has_value(), kv = d.StackedKeyValueTensor.has_value(), qkv = d.StackedQueryKeyValueTensor.has_value();
     const int queries = q + qk + qkv, keys = k + qk + kv + qkv, values = v + kv + qkv;
@@ -137,12 +147,27 @@ std::optional<AttentionSizes> sizes_of(const MHA& d, Diagnostics& diags) {
         return std::nullopt;
     }
     AttentionSizes z;
-    if (d.HeadCount == 0) {
-        err(diags, "HeadCount", "head-count", "HeadCount is 0; there is at least one attention head");
+    const char* heads_name = v1 ? "QueryHeadCount" : "HeadCount";
+    if (d.QueryHeadCount == 0) {
+        err(diags, heads_name, "head-count", std::string(heads_name) + " is 0; there is at least one attention head");
         return std::nullopt;
     }
-    z.heads = d.HeadCount;
-    auto stacked = [&](const TensorDesc& t, const char* name, uint32_t parts) -> std::optional<std::vector<uint32_t>> {
+    if (d.KeyValueHeadCount == 0 || d.QueryHeadCount % d.KeyValueHeadCount != 0) {
+        err(diags, "KeyValueHeadCount", "key-value-head-count",
+            "KeyValueHeadCount " + std::to_string(d.KeyValueHeadCount) + " does not divide QueryHeadCount " + std::to_string(d.QueryHeadCount) +
+                ": each key/value head serves QueryHeadCount / KeyValueHeadCount query heads");
+        return std::nullopt;
+    }
+    z.heads = d.QueryHeadCount;
+    z.kv_heads = d.KeyValueHeadCount;
+    if (z.kv_heads != z.heads && (qk || qkv)) {
+        err(diags, qk ? "StackedQueryKeyTensor" : "StackedQueryKeyValueTensor", "stacked-head-count",
+            std::string(qk ? "StackedQueryKeyTensor" : "StackedQueryKeyValueTensor") +
+                " stacks queries and keys with one headCount; QueryHeadCount " + std::to_string(z.heads) + " and KeyValueHeadCount " +
+                std::to_string(z.kv_heads) + " must be equal");
+        return std::nullopt;
+    }
+    auto stacked = [&](const TensorDesc& t, const char* name, uint32_t parts, uint32_t heads) -> std::optional<std::vector<uint32_t>> {
         const auto s = trailing(t, name, 5, diags);
         if (!s) return std::nullopt;
         if ((*s)[3] != parts) {
@@ -150,38 +175,40 @@ std::optional<AttentionSizes> sizes_of(const MHA& d, Diagnostics& diags) {
                 std::string(name) + " has Sizes " + sizes_text(t.Sizes) + "; its fourth dimension stacks " + std::to_string(parts) + " tensors");
             return std::nullopt;
         }
-        if ((*s)[2] != d.HeadCount) {
+        if ((*s)[2] != heads) {
             err(diags, std::string(name) + "/Sizes", "head-count",
-                std::string(name) + " has Sizes " + sizes_text(t.Sizes) + "; its third dimension is headCount (HeadCount " + std::to_string(d.HeadCount) + ")");
+                std::string(name) + " has Sizes " + sizes_text(t.Sizes) + "; its third dimension is headCount (" +
+                    (heads == z.heads ? heads_name : "KeyValueHeadCount") + " " + std::to_string(heads) + ")");
             return std::nullopt;
         }
         return s;
     };
-    auto hidden = [&](uint32_t h, const char* name, uint32_t& head) {
-        if (h % d.HeadCount != 0) {
+    auto hidden = [&](uint32_t h, const char* name, uint32_t& head, uint32_t heads) {
+        if (h % heads != 0) {
             err(diags, std::string(name) + "/Sizes", "head-count",
-                std::string(name) + "'s last dimension " + std::to_string(h) + " is not a multiple of HeadCount " + std::to_string(d.HeadCount));
+                std::string(name) + "'s last dimension " + std::to_string(h) + " is not a multiple of " +
+                    (heads == z.heads ? heads_name : "KeyValueHeadCount") + " " + std::to_string(heads));
             return false;
         }
-        head = h / d.HeadCount;
+        head = h / heads;
         return true;
     };
     if (qkv) {
-        const auto s = stacked(*d.StackedQueryKeyValueTensor, "StackedQueryKeyValueTensor", 3);
+        const auto s = stacked(*d.StackedQueryKeyValueTensor, "StackedQueryKeyValueTensor", 3, z.heads);
         if (!s) return std::nullopt;
         z.batch = (*s)[0], z.sequence = z.kv = (*s)[1], z.head = z.value_head = (*s)[4];
     } else {
         if (qk) {
-            const auto s = stacked(*d.StackedQueryKeyTensor, "StackedQueryKeyTensor", 2);
+            const auto s = stacked(*d.StackedQueryKeyTensor, "StackedQueryKeyTensor", 2, z.heads);
             if (!s) return std::nullopt;
             z.batch = (*s)[0], z.sequence = z.kv = (*s)[1], z.head = (*s)[4];
         } else {
             const auto s = trailing(*d.QueryTensor, "QueryTensor", 3, diags);
-            if (!s || !hidden((*s)[2], "QueryTensor", z.head)) return std::nullopt;
+            if (!s || !hidden((*s)[2], "QueryTensor", z.head, z.heads)) return std::nullopt;
             z.batch = (*s)[0], z.sequence = (*s)[1];
         }
         if (kv) {
-            const auto s = stacked(*d.StackedKeyValueTensor, "StackedKeyValueTensor", 2);
+            const auto s = stacked(*d.StackedKeyValueTensor, "StackedKeyValueTensor", 2, z.kv_heads);
             if (!s) return std::nullopt;
             if ((*s)[0] != z.batch || (*s)[4] != z.head) {
                 err(diags, "StackedKeyValueTensor/Sizes", "key-sizes",
@@ -194,17 +221,17 @@ std::optional<AttentionSizes> sizes_of(const MHA& d, Diagnostics& diags) {
         if (k) {
             const auto s = trailing(*d.KeyTensor, "KeyTensor", 3, diags);
             if (!s) return std::nullopt;
-            if ((*s)[0] != z.batch || (*s)[2] != z.heads * z.head) {
+            if ((*s)[0] != z.batch || (*s)[2] != z.kv_heads * z.head) {
                 err(diags, "KeyTensor/Sizes", "key-sizes",
                     "KeyTensor has Sizes " + sizes_text(d.KeyTensor->Sizes) + "; it must be [batchSize " + std::to_string(z.batch) +
-                        ", keyValueSequenceLength, hiddenSize " + std::to_string(z.heads * z.head) + "]");
+                        ", keyValueSequenceLength, hiddenSize " + std::to_string(z.kv_heads * z.head) + "]");
                 return std::nullopt;
             }
             z.kv = (*s)[1];
         }
         if (v) {
             const auto s = trailing(*d.ValueTensor, "ValueTensor", 3, diags);
-            if (!s || !hidden((*s)[2], "ValueTensor", z.value_head)) return std::nullopt;
+            if (!s || !hidden((*s)[2], "ValueTensor", z.value_head, z.kv_heads)) return std::nullopt;
             if ((*s)[0] != z.batch || (*s)[1] != z.kv) {
                 err(diags, "ValueTensor/Sizes", "value-sizes",
                     "ValueTensor has Sizes " + sizes_text(d.ValueTensor->Sizes) + "; it must be [batchSize " + std::to_string(z.batch) +
@@ -226,21 +253,50 @@ std::optional<AttentionSizes> sizes_of(const MHA& d, Diagnostics& diags) {
     return z;
 }
 
-bool valid(const MHA& d) {
+void validate_attention(const MHA1& d, bool v1, Diagnostics& diags);
+
+bool valid(const MHA1& d) {
     Diagnostics diags;
-    validate(d, diags);
+    validate_attention(d, true, diags);
     return !diags.has_errors();
 }
 
 }  // namespace
 
-AttentionSizes attention_sizes(const MHA& d) {
+AttentionDesc as_attention1(const MHA& d) {
+    MHA1 r;
+    r.QueryTensor = d.QueryTensor, r.KeyTensor = d.KeyTensor, r.ValueTensor = d.ValueTensor;
+    r.StackedQueryKeyTensor = d.StackedQueryKeyTensor, r.StackedKeyValueTensor = d.StackedKeyValueTensor;
+    r.StackedQueryKeyValueTensor = d.StackedQueryKeyValueTensor, r.BiasTensor = d.BiasTensor, r.MaskTensor = d.MaskTensor;
+    r.RelativePositionBiasTensor = d.RelativePositionBiasTensor, r.PastKeyTensor = d.PastKeyTensor, r.PastValueTensor = d.PastValueTensor;
+    r.OutputTensor = d.OutputTensor, r.OutputPresentKeyTensor = d.OutputPresentKeyTensor, r.OutputPresentValueTensor = d.OutputPresentValueTensor;
+    r.Scale = d.Scale, r.MaskFilterValue = d.MaskFilterValue, r.QueryHeadCount = r.KeyValueHeadCount = d.HeadCount, r.MaskType = d.MaskType;
+    return r;
+}
+
+const AttentionDesc& attention_desc_of(const Operator& op, AttentionDesc& storage) {
+    if (op.Type == OperatorType::MULTIHEAD_ATTENTION1) return get<MHA1>(op.Desc);
+    storage = as_attention1(get<MHA>(op.Desc));
+    return storage;
+}
+
+AttentionSizes attention_sizes(const MHA1& d) {
     Diagnostics diags;
-    const auto z = sizes_of(d, diags);
+    const auto z = sizes_of(d, true, diags);
     return z ? *z : AttentionSizes{};
 }
 
-void validate(const MHA& d, Diagnostics& diags) {
+bool attention_key_live(const MHA1& d, const AttentionSizes& z, const std::vector<double>& lengths, uint32_t b, uint32_t j) {
+    if (!d.PastSequenceLengthsTensor || j >= z.past) return true;
+    return double(j) < lengths.at(b);  // a NaN length leaves every past key out
+}
+
+void validate(const MHA& d, Diagnostics& diags) { validate_attention(as_attention1(d), false, diags); }
+void validate(const MHA1& d, Diagnostics& diags) { validate_attention(d, true, diags); }
+
+namespace {
+
+void validate_attention(const MHA1& d, bool v1, Diagnostics& diags) {
     // The page's tensor support table: dimension counts and data types.
     auto tensor_of = [&](std::string_view name) -> const TensorDesc* {
         if (name == "OutputTensor") return &d.OutputTensor;
@@ -291,29 +347,34 @@ void validate(const MHA& d, Diagnostics& diags) {
         err(diags, "MaskType", "mask-type-not-built",
             "MaskType KEY_QUERY_SEQUENCE_LENGTH_START_END is not built in dmlref yet (docs/golden.md, Multihead attention)");
     if (!shapes) return;
-    const auto zz = sizes_of(d, diags);
+    const auto zz = sizes_of(d, v1, diags);
     if (!zz) return;
     const AttentionSizes& z = *zz;
-    const uint32_t B = z.batch, H = z.heads, S = z.sequence, T = z.total();
+    const uint32_t B = z.batch, H = z.heads, KH = z.kv_heads, S = z.sequence, T = z.total();
     expect_sizes(diags, d.OutputTensor, "OutputTensor", {B, S, H * z.value_head}, "output-sizes", "[batchSize, sequenceLength, valueHiddenSize]");
     if (d.BiasTensor) {
-        const uint32_t n = 2 * H * z.head + H * z.value_head;
+        const uint32_t n = H * z.head + KH * z.head + KH * z.value_head;
         expect_sizes(diags, *d.BiasTensor, "BiasTensor", {n}, "bias-sizes", "[hiddenSize + hiddenSize + valueHiddenSize]");
     }
     if (d.RelativePositionBiasTensor)
         expect_sizes(diags, *d.RelativePositionBiasTensor, "RelativePositionBiasTensor", {B, H, S, T}, "relative-position-bias-sizes",
                      "[batchSize, headCount, sequenceLength, pastSequenceLength + keyValueSequenceLength]");
     if (d.PastKeyTensor) {
-        expect_sizes(diags, *d.PastKeyTensor, "PastKeyTensor", {B, H, z.past, z.head}, "past-sizes", "[batchSize, headCount, pastSequenceLength, headSize]");
-        expect_sizes(diags, *d.PastValueTensor, "PastValueTensor", {B, H, z.past, z.value_head}, "past-sizes",
+        expect_sizes(diags, *d.PastKeyTensor, "PastKeyTensor", {B, KH, z.past, z.head}, "past-sizes", "[batchSize, headCount, pastSequenceLength, headSize]");
+        expect_sizes(diags, *d.PastValueTensor, "PastValueTensor", {B, KH, z.past, z.value_head}, "past-sizes",
                      "[batchSize, headCount, pastSequenceLength, valueHeadSize]");
     }
     if (d.OutputPresentKeyTensor)
-        expect_sizes(diags, *d.OutputPresentKeyTensor, "OutputPresentKeyTensor", {B, H, T, z.head}, "present-sizes",
+        expect_sizes(diags, *d.OutputPresentKeyTensor, "OutputPresentKeyTensor", {B, KH, T, z.head}, "present-sizes",
                      "[batchSize, headCount, pastSequenceLength + keyValueSequenceLength, headSize]");
     if (d.OutputPresentValueTensor)
-        expect_sizes(diags, *d.OutputPresentValueTensor, "OutputPresentValueTensor", {B, H, T, z.value_head}, "present-sizes",
+        expect_sizes(diags, *d.OutputPresentValueTensor, "OutputPresentValueTensor", {B, KH, T, z.value_head}, "present-sizes",
                      "[batchSize, headCount, pastSequenceLength + keyValueSequenceLength, valueHeadSize]");
+    if (d.PastSequenceLengthsTensor) {
+        if (d.PastSequenceLengthsTensor->DimensionCount() >= 1)
+            expect_sizes(diags, *d.PastSequenceLengthsTensor, "PastSequenceLengthsTensor", {B}, "past-sequence-lengths-sizes",
+                         "(AttentionPastSequenceLengths) [batchSize]");
+    }
     if (d.MaskTensor) {
         const TensorDesc& m = *d.MaskTensor;
         switch (d.MaskType) {
@@ -340,8 +401,12 @@ void validate(const MHA& d, Diagnostics& diags) {
     }
 }
 
-AttentionSource attention_source(const MHA& d, const AttentionSizes& z, AttentionRole role, uint32_t b, uint32_t row, uint32_t h, uint32_t i) {
-    const uint64_t H = z.heads;
+}  // namespace
+
+AttentionSource attention_source(const MHA1& d, const AttentionSizes& z, AttentionRole role, uint32_t b, uint32_t row, uint32_t h, uint32_t i) {
+    // Queries have QueryHeadCount heads; keys and values KeyValueHeadCount, query head h reading kh.
+    const uint64_t H = role == AttentionRole::Query ? z.heads : z.kv_heads;
+    if (role != AttentionRole::Query) h = z.kv_head(h);
     auto stacked = [&](const char* f, uint32_t rows, uint32_t parts, uint32_t part) {
         return AttentionSource{f, ((((uint64_t(b) * rows + row) * H + h) * parts + part) * z.head) + i};
     };
@@ -363,7 +428,7 @@ AttentionSource attention_source(const MHA& d, const AttentionSizes& z, Attentio
     return {};
 }
 
-MaskEffect attention_mask(const MHA& d, const AttentionSizes& z, const std::vector<double>& mask, uint32_t b, uint32_t h, uint32_t s, uint32_t j) {
+MaskEffect attention_mask(const MHA1& d, const AttentionSizes& z, const std::vector<double>& mask, uint32_t b, uint32_t h, uint32_t s, uint32_t j) {
     switch (d.MaskType) {
         case DML_MULTIHEAD_ATTENTION_MASK_TYPE_BOOLEAN: {
             const uint64_t at = ((uint64_t(b) * z.heads + h) * z.sequence + s) * z.total() + j;
@@ -387,7 +452,7 @@ struct Loaded {
     const std::vector<double>& at(std::string_view f) const { return x.at(f); }
 };
 
-Loaded load(const MHA& d, const Bindings& b) {
+Loaded load(const MHA1& d, const Bindings& b) {
     Loaded l;
     for (const Field& f : inputs_of(d))
         if (*f.tensor) l.x[f.name] = logical_doubles(**f.tensor, b.at(f.name));
@@ -399,22 +464,25 @@ struct Row {
     std::vector<Ext> score;
 };
 
-Ext biased(const Loaded& l, const MHA& d, const AttentionSource& src, std::optional<uint64_t> bias_index) {
+Ext biased(const Loaded& l, const MHA1& d, const AttentionSource& src, std::optional<uint64_t> bias_index) {
     Ext v = ext(l.at(src.field).at(src.index));
     if (d.BiasTensor && bias_index) v = add(v, ext(l.at("BiasTensor").at(*bias_index)));
     return v;
 }
 
 // Key (j, i) or value (j, i) of batch b and head h, past ones first (no Bias on the past).
-Ext key_or_value(const Loaded& l, const MHA& d, const AttentionSizes& z, bool value, uint32_t b, uint32_t h, uint32_t j, uint32_t i) {
+// h is a query head; Bias is [query part (QueryHeadCount heads), key part, value part
+// (KeyValueHeadCount heads each)].
+Ext key_or_value(const Loaded& l, const MHA1& d, const AttentionSizes& z, bool value, uint32_t b, uint32_t h, uint32_t j, uint32_t i) {
     const uint32_t width = value ? z.value_head : z.head;
+    const uint32_t kh = z.kv_head(h);
     if (j < z.past) {
         const auto& past = l.at(value ? "PastValueTensor" : "PastKeyTensor");
-        return ext(past.at(((uint64_t(b) * z.heads + h) * z.past + j) * width + i));
+        return ext(past.at(((uint64_t(b) * z.kv_heads + kh) * z.past + j) * width + i));
     }
-    const uint64_t hidden = uint64_t(z.heads) * z.head;
+    const uint64_t query = uint64_t(z.heads) * z.head, key = uint64_t(z.kv_heads) * z.head;
     const AttentionSource src = attention_source(d, z, value ? AttentionRole::Value : AttentionRole::Key, b, j - z.past, h, i);
-    return biased(l, d, src, (value ? 2 * hidden : hidden) + uint64_t(h) * width + i);
+    return biased(l, d, src, (value ? query + key : query) + uint64_t(kh) * width + i);
 }
 
 // The exact output of one column given the row's finite scores' offsets x_j = S_j - max (all
@@ -482,19 +550,24 @@ template <class T> T softmax_times_values(const std::vector<mpq_class>& x, const
     return correctly_rounded<T>(f);
 }
 
-template <class T> void evaluate_as_type(const MHA& d, const Bindings& bind) {
+template <class T> void evaluate_as_type(const MHA1& d, const Bindings& bind) {
     const AttentionSizes z = attention_sizes(d);
     const Loaded l = load(d, bind);
     const uint32_t B = z.batch, H = z.heads, S = z.sequence, T_ = z.total();
     const std::vector<double> none;
     const std::vector<double>& mask = d.MaskTensor ? l.at("MaskTensor") : none;
+    const std::vector<double>& lengths = d.PastSequenceLengthsTensor ? l.at("PastSequenceLengthsTensor") : none;
     const Ext scale = ext(double(d.Scale)), filter = ext(double(d.MaskFilterValue));
     std::vector<T> out(uint64_t(B) * S * H * z.value_head);
     for (uint32_t b = 0; b < B; ++b)
         for (uint32_t h = 0; h < H; ++h) {
-            // The keys and values of this batch and head.
+            // The keys and values of this batch and head; a past key beyond the batch's length
+            // takes no part (AttentionPastSequenceLengths=ValidBelowLength).
+            std::vector<char> live(T_);
+            for (uint32_t j = 0; j < T_; ++j) live[j] = attention_key_live(d, z, lengths, b, j);
             std::vector<std::vector<Ext>> K(T_), V(T_);
             for (uint32_t j = 0; j < T_; ++j) {
+                if (!live[j]) continue;
                 for (uint32_t i = 0; i < z.head; ++i) K[j].push_back(key_or_value(l, d, z, false, b, h, j, i));
                 for (uint32_t i = 0; i < z.value_head; ++i) V[j].push_back(key_or_value(l, d, z, true, b, h, j, i));
             }
@@ -506,6 +579,7 @@ template <class T> void evaluate_as_type(const MHA& d, const Bindings& bind) {
                 bool nan_row = T_ == 0;
                 std::optional<mpq_class> max;
                 for (uint32_t j = 0; j < T_; ++j) {
+                    if (!live[j]) continue;
                     Ext dot;
                     for (uint32_t i = 0; i < z.head; ++i) dot = add(dot, mul(q[i], K[j][i]));
                     Ext sj = mul(scale, dot);
@@ -522,7 +596,7 @@ template <class T> void evaluate_as_type(const MHA& d, const Bindings& bind) {
                 const uint64_t base = (uint64_t(b) * S + s) * H * z.value_head + uint64_t(h) * z.value_head;
                 std::vector<mpq_class> x;
                 for (uint32_t j = 0; j < T_ && !nan_row; ++j)
-                    if (score[j].finite()) x.push_back(score[j].q - *max);
+                    if (live[j] && score[j].finite()) x.push_back(score[j].q - *max);
                 for (uint32_t c = 0; c < z.value_head; ++c) {
                     T& o = out[base + c];
                     if (nan_row) {
@@ -534,6 +608,7 @@ template <class T> void evaluate_as_type(const MHA& d, const Bindings& bind) {
                     bool nan = false, pos = false, neg = false;
                     std::vector<mpq_class> v;
                     for (uint32_t j = 0; j < T_; ++j) {
+                        if (!live[j]) continue;
                         const Ext& e = V[j][c];
                         const bool weighted = score[j].finite();
                         if (e.kind == Ext::NaN || (!e.finite() && !weighted)) nan = true;
@@ -557,15 +632,16 @@ template <class T> void evaluate_as_type(const MHA& d, const Bindings& bind) {
             if (*f.tensor && std::string_view(f.name) != "MaskTensor") raw[f.name] = logical_values<T>(**f.tensor, bind.at(f.name));
         const uint32_t width = value ? z.value_head : z.head;
         std::vector<T> p;
-        p.reserve(uint64_t(B) * H * T_ * width);
+        const uint32_t KH = z.kv_heads, group = H / KH;
+        p.reserve(uint64_t(B) * KH * T_ * width);
         for (uint32_t b = 0; b < B; ++b)
-            for (uint32_t h = 0; h < H; ++h)
-                for (uint32_t j = 0; j < T_; ++j)
+            for (uint32_t kh = 0; kh < KH; ++kh)
+                for (uint32_t j = 0, h = kh * group; j < T_; ++j)  // h: the first query head reading kh
                     for (uint32_t i = 0; i < width; ++i) {
                         // Without a Bias the element is copied bit for bit (a NaN keeps its payload).
                         if (!d.BiasTensor || j < z.past) {
                             if (j < z.past) {
-                                p.push_back(raw.at(value ? "PastValueTensor" : "PastKeyTensor").at(((uint64_t(b) * H + h) * z.past + j) * width + i));
+                                p.push_back(raw.at(value ? "PastValueTensor" : "PastKeyTensor").at(((uint64_t(b) * KH + kh) * z.past + j) * width + i));
                             } else {
                                 const AttentionSource src = attention_source(d, z, value ? AttentionRole::Value : AttentionRole::Key, b, j - z.past, h, i);
                                 p.push_back(raw.at(src.field).at(src.index));
@@ -580,12 +656,16 @@ template <class T> void evaluate_as_type(const MHA& d, const Bindings& bind) {
 
 }  // namespace
 
-void evaluate(const MHA& d, const Bindings& b) {
+void evaluate(const MHA1& d, const Bindings& b) {
     if (d.OutputTensor.DataType == DataType::FLOAT16) evaluate_as_type<half>(d, b);
     else evaluate_as_type<float>(d, b);
 }
 
-std::optional<Tolerance> tolerance(const MHA& d, std::string_view output) {
+void evaluate(const MHA& d, const Bindings& b) { evaluate(as_attention1(d), b); }
+
+std::optional<Tolerance> tolerance(const MHA& d, std::string_view output) { return tolerance(as_attention1(d), output); }
+
+std::optional<Tolerance> tolerance(const MHA1& d, std::string_view output) {
     if (output != "OutputTensor" || !valid(d)) return std::nullopt;
     Tolerance tol;
     tol.Kind = "Summed";
@@ -612,22 +692,23 @@ using reference::AttentionSizes;
 // argument (exp as exp2(x log2 e)): a relative error, taken as a perturbation of the score.
 double exp_error(const W& w, double x) { return 2 * (kStatedAccuracy.exp2 + std::fabs(x) + 1) * w.u; }
 
-std::vector<double> bounds(const InputBuffer& input, const DML_MULTIHEAD_ATTENTION_OPERATOR_DESC& d, const ArithmeticProfile& prof) {
+std::vector<double> bounds(const InputBuffer& input, const reference::AttentionDesc& d, const ArithmeticProfile& prof) {
     const AttentionSizes z = reference::attention_sizes(d);
     std::map<std::string_view, std::vector<double>> x;
     const char* fields[] = {"QueryTensor", "KeyTensor", "ValueTensor", "StackedQueryKeyTensor", "StackedKeyValueTensor", "StackedQueryKeyValueTensor",
-                            "BiasTensor", "MaskTensor", "RelativePositionBiasTensor", "PastKeyTensor", "PastValueTensor"};
+                            "BiasTensor", "MaskTensor", "RelativePositionBiasTensor", "PastKeyTensor", "PastValueTensor", "PastSequenceLengthsTensor"};
     const std::optional<TensorDesc>* tensors[] = {&d.QueryTensor, &d.KeyTensor, &d.ValueTensor, &d.StackedQueryKeyTensor, &d.StackedKeyValueTensor,
                                                   &d.StackedQueryKeyValueTensor, &d.BiasTensor, &d.MaskTensor, &d.RelativePositionBiasTensor,
-                                                  &d.PastKeyTensor, &d.PastValueTensor};
+                                                  &d.PastKeyTensor, &d.PastValueTensor, &d.PastSequenceLengthsTensor};
     for (size_t f = 0; f < std::size(fields); ++f)
         if (*tensors[f]) x[fields[f]] = values(input, **tensors[f], fields[f]);
     const std::vector<double> none;
     const std::vector<double>& mask = d.MaskTensor ? x.at("MaskTensor") : none;
+    const std::vector<double>& lengths = d.PastSequenceLengthsTensor ? x.at("PastSequenceLengthsTensor") : none;
     const DataType t = d.OutputTensor.DataType;
     const bool flush = prof.flush_subnormals;
-    const uint32_t B = z.batch, H = z.heads, S = z.sequence, T = z.total();
-    const uint64_t hidden = uint64_t(H) * z.head;
+    const uint32_t B = z.batch, H = z.heads, KH = z.kv_heads, S = z.sequence, Tall = z.total();
+    const uint64_t query = uint64_t(H) * z.head, key = uint64_t(KH) * z.head;
     return over_profile(t, prof, [&](DataType wt, const W& w) {
         // An input element, and its Bias added in w.
         auto biased = [&](const reference::AttentionSource& src, uint64_t bias_at) {
@@ -635,10 +716,10 @@ std::vector<double> bounds(const InputBuffer& input, const DML_MULTIHEAD_ATTENTI
             return d.BiasTensor ? w.add(v, w.in(x.at("BiasTensor").at(bias_at))) : v;
         };
         auto kv = [&](bool value, uint32_t b, uint32_t h, uint32_t j, uint32_t i) {
-            const uint32_t width = value ? z.value_head : z.head;
-            if (j < z.past) return w.in(x.at(value ? "PastValueTensor" : "PastKeyTensor").at(((uint64_t(b) * H + h) * z.past + j) * width + i));
+            const uint32_t width = value ? z.value_head : z.head, kh = z.kv_head(h);
+            if (j < z.past) return w.in(x.at(value ? "PastValueTensor" : "PastKeyTensor").at(((uint64_t(b) * KH + kh) * z.past + j) * width + i));
             return biased(reference::attention_source(d, z, value ? AttentionRole::Value : AttentionRole::Key, b, j - z.past, h, i),
-                          (value ? 2 * hidden : hidden) + uint64_t(h) * width + i);
+                          (value ? query + key : query) + uint64_t(kh) * width + i);
         };
         const V scale = constant(w, wt, d.Scale), filter = constant(w, wt, d.MaskFilterValue);
         std::vector<double> out(uint64_t(B) * S * H * z.value_head, kInf);
@@ -648,11 +729,17 @@ std::vector<double> bounds(const InputBuffer& input, const DML_MULTIHEAD_ATTENTI
                     std::vector<V> q;
                     for (uint32_t i = 0; i < z.head; ++i)
                         q.push_back(biased(reference::attention_source(d, z, AttentionRole::Query, b, s, h, i), uint64_t(h) * z.head + i));
+                    // The keys that take part (AttentionPastSequenceLengths=ValidBelowLength).
+                    std::vector<uint32_t> js;
+                    for (uint32_t j = 0; j < Tall; ++j)
+                        if (reference::attention_key_live(d, z, lengths, b, j)) js.push_back(j);
+                    const uint32_t T = uint32_t(js.size());
                     // The scores: Scale times the dot product (or Scale inside each product), plus
                     // RelativePositionBias and the mask, in any order.
                     std::vector<V> score(T);
                     bool finite = T > 0;
-                    for (uint32_t j = 0; j < T && finite; ++j) {
+                    for (uint32_t jj = 0; jj < T && finite; ++jj) {
+                        const uint32_t j = js[jj];
                         std::vector<V> prods, scaled;
                         for (uint32_t i = 0; i < z.head; ++i) {
                             const V k = kv(false, b, h, j, i);
@@ -661,11 +748,11 @@ std::vector<double> bounds(const InputBuffer& input, const DML_MULTIHEAD_ATTENTI
                         }
                         const V a = w.prod({scale, w.sum(prods)}), c = w.sum(scaled);
                         std::vector<V> parts{{a.v, std::max(a.e, c.e)}};
-                        if (d.RelativePositionBiasTensor) parts.push_back(w.in(x.at("RelativePositionBiasTensor").at(((uint64_t(b) * H + h) * S + s) * T + j)));
+                        if (d.RelativePositionBiasTensor) parts.push_back(w.in(x.at("RelativePositionBiasTensor").at(((uint64_t(b) * H + h) * S + s) * Tall + j)));
                         const auto m = reference::attention_mask(d, z, mask, b, h, s, j);
                         if (m == reference::MaskEffect::Add) parts.push_back(filter);
-                        score[j] = m == reference::MaskEffect::Set ? filter : w.sum(parts);
-                        finite = std::isfinite(score[j].v) && std::isfinite(score[j].e);
+                        score[jj] = m == reference::MaskEffect::Set ? filter : w.sum(parts);
+                        finite = std::isfinite(score[jj].v) && std::isfinite(score[jj].e);
                     }
                     if (!finite) continue;  // NaN rows and infinite scores: unbounded (their goldens are NaN or special)
                     // The maximum, and how far a backend's may be from it: the error of any score that
@@ -695,7 +782,7 @@ std::vector<double> bounds(const InputBuffer& input, const DML_MULTIHEAD_ATTENTI
                     for (uint32_t c = 0; c < z.value_head; ++c) {
                         std::vector<V> pa, nb;
                         std::vector<V> vals(T);
-                        for (uint32_t j = 0; j < T; ++j) vals[j] = kv(true, b, h, j, c);
+                        for (uint32_t j = 0; j < T; ++j) vals[j] = kv(true, b, h, js[j], c);
                         // Form A: P_j normalized first, then sum_j P_j v_j.
                         for (uint32_t j = 0; j < T; ++j) {
                             const double P = E[j] / Z;
@@ -732,7 +819,8 @@ std::vector<double> bounds(const InputBuffer& input, const DML_MULTIHEAD_ATTENTI
 }  // namespace
 
 void multihead_attention_bounds(const Operator& op, const InputBuffer& input, const ArithmeticProfile& p, TermSink& sink) {
-    const std::vector<double> b = bounds(input, get<DML_MULTIHEAD_ATTENTION_OPERATOR_DESC>(op.Desc), p);
+    reference::AttentionDesc storage;
+    const std::vector<double> b = bounds(input, reference::attention_desc_of(op, storage), p);
     for (uint64_t i = 0; i < b.size() && i < sink.elements().size(); ++i) sink.set_computed(i, b[i], 0, 0);
 }
 

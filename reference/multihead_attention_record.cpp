@@ -1,5 +1,5 @@
 // The MULTIHEAD_ATTENTION family's record (reference/kit/family.hpp): the facts of
-// DML_MULTIHEAD_ATTENTION_OPERATOR_DESC from its page, how the outputs are judged
+// DML_MULTIHEAD_ATTENTION_OPERATOR_DESC and DML_MULTIHEAD_ATTENTION1_OPERATOR_DESC from their pages, how the outputs are judged
 // (reference/multihead_attention.cpp), explain and coverage.
 #include "multihead_attention.hpp"
 
@@ -11,6 +11,7 @@ namespace {
 
 using namespace kit;
 using MHA = DML_MULTIHEAD_ATTENTION_OPERATOR_DESC;
+using MHA1 = DML_MULTIHEAD_ATTENTION1_OPERATOR_DESC;
 
 // docs/golden.md, "Multihead attention".
 constexpr Policy kAttentionValue{"AttentionValue", "ExactThenRoundOnce"};
@@ -22,6 +23,9 @@ constexpr Policy kAttentionBooleanMaskShape{"AttentionBooleanMaskShape", "BatchH
 constexpr Policy kAttentionMaskKeys{"AttentionMaskKeys", "TotalSequence"};
 constexpr Policy kAttentionNonFinite{"AttentionNonFinite", "NaNRow"};
 constexpr Policy kAttentionPresentBias{"AttentionPresentBias", "Added"};
+// MULTIHEAD_ATTENTION1 (its page says "TBD" for these).
+constexpr Policy kAttentionKeyValueHead{"AttentionKeyValueHead", "Consecutive"};
+constexpr Policy kAttentionPastSequenceLengths{"AttentionPastSequenceLengths", "ValidBelowLength"};
 
 const std::vector<std::string_view> kFloatTensors = {
     "QueryTensor", "KeyTensor", "ValueTensor", "BiasTensor", "RelativePositionBiasTensor", "PastKeyTensor", "PastValueTensor",
@@ -36,7 +40,8 @@ bool has_zero_stride(const std::optional<TensorDesc>& t) {
 }
 
 void detect(const Case& c, std::vector<std::string>& f) {
-    const MHA& d = get<MHA>(c.op.Desc);
+    AttentionDesc storage;
+    const AttentionDesc& d = attention_desc_of(c.op, storage);
     if (d.StackedQueryKeyTensor) f.push_back("stacked-query-key");
     if (d.StackedKeyValueTensor) f.push_back("stacked-key-value");
     if (d.StackedQueryKeyValueTensor) f.push_back("stacked-query-key-value");
@@ -48,29 +53,60 @@ void detect(const Case& c, std::vector<std::string>& f) {
     if (d.MaskType == DML_MULTIHEAD_ATTENTION_MASK_TYPE_KEY_SEQUENCE_LENGTH) f.push_back("mask-key-sequence-length");
     if (d.MaskType == DML_MULTIHEAD_ATTENTION_MASK_TYPE_KEY_SEQUENCE_END_START) f.push_back("mask-key-sequence-end-start");
     if (has_zero_stride(d.MaskTensor) || has_zero_stride(d.RelativePositionBiasTensor)) f.push_back("mask-broadcast");
-    if (attention_sizes(d).heads > 1) f.push_back("several-heads");
+    const AttentionSizes z = attention_sizes(d);
+    if (z.heads > 1) f.push_back("several-heads");
+    if (c.op.Type != OperatorType::MULTIHEAD_ATTENTION1) return;
+    if (z.kv_heads < z.heads) f.push_back("grouped-heads");
+    if (d.PastSequenceLengthsTensor) f.push_back("past-sequence-lengths");
 }
 
 uint64_t work(const OperatorDesc& desc) {
-    const AttentionSizes z = attention_sizes(get<MHA>(desc));
+    const AttentionSizes z = attention_sizes(as_attention1(get<MHA>(desc)));
+    return uint64_t(z.total()) * (z.head + 3);
+}
+
+uint64_t work1(const OperatorDesc& desc) {
+    const AttentionSizes z = attention_sizes(get<MHA1>(desc));
     return uint64_t(z.total()) * (z.head + 3);
 }
 
 bool explain(const Case& c, std::string_view output, uint64_t flat, FamilyExplanation& out) {
-    const MHA& d = get<MHA>(c.op.Desc);
-    const AttentionSizes z = attention_sizes(d);
+    AttentionDesc storage;
+    const AttentionSizes z = attention_sizes(attention_desc_of(c.op, storage));
     if (output != "OutputTensor" || z.value_head == 0) return false;
     const uint64_t vh = uint64_t(z.heads) * z.value_head;
     const uint64_t b = flat / (uint64_t(z.sequence) * vh), s = flat / vh % z.sequence, h = flat % vh / z.value_head, col = flat % z.value_head;
     out.facts.emplace_back("element", "batch " + std::to_string(b) + ", query " + std::to_string(s) + ", head " + std::to_string(h) +
                                           ", value column " + std::to_string(col));
     out.facts.emplace_back("keys", std::to_string(z.total()) + " keys (" + std::to_string(z.past) + " past, " + std::to_string(z.kv) +
-                                       " new), head size " + std::to_string(z.head));
+                                       " new), head size " + std::to_string(z.head) + ", key/value head " +
+                                       std::to_string(z.kv_head(uint32_t(h))));
     out.facts.emplace_back("formula",
                            "sum_j softmax_j(Scale q.k_j + RelativePositionBias_j [+ MaskFilterValue where masked]) v_j, with Bias added to q, k and v");
     out.facts.emplace_back("output", std::string(output) + ": the exact composite, rounded once");
     out.policies = {"AttentionValue", "AttentionIntermediates", "AttentionScaleOrder", "AttentionMaskFilter", "AttentionNonFinite"};
+    if (c.op.Type == OperatorType::MULTIHEAD_ATTENTION1) {
+        out.policies.push_back("AttentionKeyValueHead");
+        out.policies.push_back("AttentionPastSequenceLengths");
+    }
     return true;
+}
+
+// What MULTIHEAD_ATTENTION and MULTIHEAD_ATTENTION1 share: outputs, explain, scope, features.
+void share(OperatorRecord& r) {
+    r.outputs = {{"OutputTensor", TypeClass::Any, ToleranceRule::OperatorStated, BoundaryRule::None, multihead_attention_bounds},
+                 {"OutputPresentKeyTensor", TypeClass::Any, ToleranceRule::Bits},
+                 {"OutputPresentValueTensor", TypeClass::Any, ToleranceRule::Bits}};
+    r.explain = explain;
+    r.reads_inputs = true;
+    r.MinRank = 3;
+    r.MaxRank = 5;
+    r.ScopeTypes = kF32F16;
+    r.features = {"stacked-query-key", "stacked-key-value", "stacked-query-key-value", "bias", "relative-position-bias", "past-key-value",
+                  "present-key-value", "mask-boolean", "mask-key-sequence-length", "mask-key-sequence-end-start", "mask-broadcast",
+                  "several-heads"};
+    r.detect = detect;
+    r.BaseTensors = {"QueryTensor", "StackedQueryKeyValueTensor", "StackedQueryKeyTensor"};
 }
 
 OperatorRecord multihead_attention() {
@@ -85,22 +121,32 @@ OperatorRecord multihead_attention() {
                       4, 5, kF32F16}},
          .Policies = {kAttentionValue, kAttentionIntermediates, kAttentionScaleOrder, kAttentionMaskFilter, kAttentionBooleanMask,
                       kAttentionBooleanMaskShape, kAttentionMaskKeys, kAttentionNonFinite, kAttentionPresentBias, kZeroResult, kSubnormals}});
-    r.outputs = {{"OutputTensor", TypeClass::Any, ToleranceRule::OperatorStated, BoundaryRule::None, multihead_attention_bounds},
-                 {"OutputPresentKeyTensor", TypeClass::Any, ToleranceRule::Bits},
-                 {"OutputPresentValueTensor", TypeClass::Any, ToleranceRule::Bits}};
+    share(r);
     r.desc_tolerance = tolerance_as<MHA, tolerance>;
-    r.explain = explain;
-    r.reads_inputs = true;
-    r.MinRank = 3;
-    r.MaxRank = 5;
-    r.ScopeTypes = kF32F16;
-    r.features = {"stacked-query-key", "stacked-key-value", "stacked-query-key-value", "bias", "relative-position-bias", "past-key-value",
-                  "present-key-value", "mask-boolean", "mask-key-sequence-length", "mask-key-sequence-end-start", "mask-broadcast",
-                  "several-heads"};
-    r.detect = detect;
     r.work_factor = work;
-    r.BaseTensors = {"QueryTensor", "StackedQueryKeyValueTensor", "StackedQueryKeyTensor"};
     (void)kFloatTensors;
+    return r;
+}
+
+// MULTIHEAD_ATTENTION1: the same code (reference/multihead_attention.cpp) with grouped key/value
+// heads and PastSequenceLengthsTensor.
+OperatorRecord multihead_attention1() {
+    auto r = operator_record<MHA1, validate, evaluate>(
+        {.IntroducedIn = 0x6300,
+         .InPlace = {},
+         .Support = {{0x6300, {"QueryTensor", "KeyTensor", "ValueTensor", "OutputTensor"}, 3, 5, kF32F16},
+                     {0x6300, {"StackedQueryKeyTensor", "StackedKeyValueTensor", "StackedQueryKeyValueTensor"}, 5, 5, kF32F16},
+                     {0x6300, {"BiasTensor", "PastSequenceLengthsTensor"}, 1, 5, kF32F16},
+                     {0x6300, {"MaskTensor"}, 1, 5, {DataType::INT32}},
+                     {0x6300, {"RelativePositionBiasTensor", "PastKeyTensor", "PastValueTensor", "OutputPresentKeyTensor", "OutputPresentValueTensor"},
+                      4, 5, kF32F16}},
+         .Policies = {kAttentionValue, kAttentionIntermediates, kAttentionScaleOrder, kAttentionMaskFilter, kAttentionBooleanMask,
+                      kAttentionBooleanMaskShape, kAttentionMaskKeys, kAttentionNonFinite, kAttentionPresentBias, kAttentionKeyValueHead,
+                      kAttentionPastSequenceLengths, kZeroResult, kSubnormals}});
+    share(r);
+    r.desc_tolerance = tolerance_as<MHA1, tolerance>;
+    r.work_factor = work1;
+    r.features.insert(r.features.end(), {"grouped-heads", "past-sequence-lengths"});
     return r;
 }
 
@@ -110,7 +156,7 @@ OperatorRecord multihead_attention() {
 
 namespace dmlref::kit {
 const FamilyRecord& multihead_attention_family() {
-    static const FamilyRecord f{"multihead_attention", {reference::multihead_attention()}};
+    static const FamilyRecord f{"multihead_attention", {reference::multihead_attention(), reference::multihead_attention1()}};
     return f;
 }
 }  // namespace dmlref::kit

@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
-"""An independent computation of the MULTIHEAD_ATTENTION goldens (docs/golden.md, "Multihead
-attention"): every golden under DIR is recomputed from its inputs in float64 (math.exp and
+"""An independent computation of the MULTIHEAD_ATTENTION and MULTIHEAD_ATTENTION1 goldens
+(docs/golden.md, "Multihead attention", "Multihead attention 1"; MULTIHEAD_ATTENTION1's query head h
+reads key/value head h // (QueryHeadCount // KeyValueHeadCount), and a past key j of batch b counts
+only where j < PastSequenceLengthsTensor[b]): every golden under DIR is recomputed from its inputs in float64 (math.exp and
 math.fsum, the page's shapes indexed here, no dmlref code) and compared: each OutputTensor element
 must lie within half an ULP of the output type of the float64 value, plus the float64 evaluation's
 own error (1e-12 relative to sum_j P_j |v_j|, times (1 + the largest |score - max|)); a NaN golden
@@ -104,7 +106,8 @@ def tensor(desc, values):
 def check(c):
     d, inp = c["desc"], c["inputs"]
     x = {k: tensor(d[k], inp[k]) for k in inp}
-    H = d["HeadCount"]
+    H = d["HeadCount"] if "HeadCount" in d else d["QueryHeadCount"]
+    KH = d.get("KeyValueHeadCount", H)  # key/value heads; k and v below take a key/value head
     if "StackedQueryKeyValueTensor" in d:
         B, S, _, _, D = d["StackedQueryKeyValueTensor"]["Sizes"][-5:]
         T, Dv = S, D
@@ -128,27 +131,31 @@ def check(c):
             T = d["StackedKeyValueTensor"]["Sizes"][-4]
             Dv = D
             kv = x["StackedKeyValueTensor"]
-            k = lambda b, j, h, i: kv[(((b * T + j) * H + h) * 2 + 0) * D + i]
-            v = lambda b, j, h, i: kv[(((b * T + j) * H + h) * 2 + 1) * D + i]
+            k = lambda b, j, h, i: kv[(((b * T + j) * KH + h) * 2 + 0) * D + i]
+            v = lambda b, j, h, i: kv[(((b * T + j) * KH + h) * 2 + 1) * D + i]
         else:
             if "KeyTensor" in d:
                 T = d["KeyTensor"]["Sizes"][-2]
                 K = x["KeyTensor"]
-                k = lambda b, j, h, i: K[(b * T + j) * H * D + h * D + i]
+                k = lambda b, j, h, i: K[(b * T + j) * KH * D + h * D + i]
             vs = d["ValueTensor"]["Sizes"][-3:]
-            Dv = vs[2] // H
+            Dv = vs[2] // KH
             V = x["ValueTensor"]
-            v = lambda b, j, h, i: V[(b * T + j) * H * Dv + h * Dv + i]
+            v = lambda b, j, h, i: V[(b * T + j) * KH * Dv + h * Dv + i]
     P = d["PastKeyTensor"]["Sizes"][-2] if "PastKeyTensor" in d else 0
     bias = x.get("BiasTensor")
-    hid = H * D
+    hid, khid = H * D, KH * D
+    lengths = x.get("PastSequenceLengthsTensor")
 
-    def key(b, h, j, i, value):
+    def key(b, kh, j, i, value):  # kh: a key/value head
         w = Dv if value else D
         if j < P:
-            return x["PastValueTensor" if value else "PastKeyTensor"][((b * H + h) * P + j) * w + i]
-        e = (v if value else k)(b, j - P, h, i)
-        return e + bias[(2 * hid if value else hid) + h * w + i] if bias else e
+            return x["PastValueTensor" if value else "PastKeyTensor"][((b * KH + kh) * P + j) * w + i]
+        e = (v if value else k)(b, j - P, kh, i)
+        return e + bias[(hid + khid if value else hid) + kh * w + i] if bias else e
+
+    def live(b, j):
+        return lengths is None or j >= P or j < lengths[b]
 
     TT = P + T
     mt = d["MaskType"].replace("DML_MULTIHEAD_ATTENTION_MASK_TYPE_", "") if isinstance(d["MaskType"], str) else d["MaskType"]
@@ -159,11 +166,13 @@ def check(c):
     ok = True
     for b in range(B):
         for h in range(H):
+            kh = h // (H // KH)
+            js = [j for j in range(TT) if live(b, j)]
             for s in range(S):
                 qv = [q(b, s, h, i) + (bias[h * D + i] if bias else 0) for i in range(D)]
                 sc = []
-                for j in range(TT):
-                    y = float(d["Scale"]) * fsum(qv[i] * key(b, h, j, i, False) for i in range(D))
+                for j in js:
+                    y = float(d["Scale"]) * fsum(qv[i] * key(b, kh, j, i, False) for i in range(D))
                     if "RelativePositionBiasTensor" in d:
                         y += x["RelativePositionBiasTensor"][((b * H + h) * S + s) * TT + j]
                     if mt == "BOOLEAN" and mask[((b * H + h) * S + s) * TT + j] == 0:
@@ -183,9 +192,9 @@ def check(c):
                     m = max(finite)
                     w = [math.exp(y - m) if math.isfinite(y) else 0.0 for y in sc]
                     z = fsum(w)
-                    vals = [key(b, h, j, col, True) for j in range(TT)]
-                    out = fsum(w[j] / z * vals[j] for j in range(TT))
-                    mag = fsum(w[j] / z * abs(vals[j]) for j in range(TT))
+                    vals = [key(b, kh, j, col, True) for j in js]
+                    out = fsum(w[n] / z * vals[n] for n in range(len(js)))
+                    mag = fsum(w[n] / z * abs(vals[n]) for n in range(len(js)))
                     spread = max(abs(y - m) for y in finite)
                     if abs(gi - out) > half_ulp(t, gi) + 1e-12 * mag * (1 + spread):
                         print("  %s: element (%d, %d, %d, %d): golden %r, float64 %r" % (c.get("name"), b, s, h, col, gi, out))
@@ -194,7 +203,7 @@ def check(c):
         if field not in c["expected"]:
             continue
         w = Dv if value else D
-        want = [to_type(t, key(b, h, j, i, value)) for b in range(B) for h in range(H) for j in range(TT) for i in range(w)]
+        want = [to_type(t, key(b, kh, j, i, value)) for b in range(B) for kh in range(KH) for j in range(TT) for i in range(w)]
         got = [number(t, y) for y in c["expected"][field]["Values"]]
         if [struct.pack("<" + FMT[t], a) for a in want] != [struct.pack("<" + FMT[t], a) for a in got]:
             print("  %s: %s differs" % (c.get("name"), field))

@@ -511,8 +511,9 @@ TEST_CASE("coverage: cells, features and holes") {
     //   FOLD, UNFOLD (DML_FOLD_OPERATOR_DESC, DML_UNFOLD_OPERATOR_DESC: 3 to 8 dimensions from 6.4), by InputTensor's
     //     11 types (FOLD's the columns: 3-D, or the image's 4 to 8) = 2 x 11 x 6.
     const uint64_t fold_cells = 2 * 11 * 6;
-    //   MULTIHEAD_ATTENTION (DML_MULTIHEAD_ATTENTION_OPERATOR_DESC: FLOAT32, FLOAT16, 3 to 5 dimensions) = 1 x 2 x 3.
-    const uint64_t multihead_attention_cells = 1 * 2 * 3;
+    //   MULTIHEAD_ATTENTION and MULTIHEAD_ATTENTION1 (DML_MULTIHEAD_ATTENTION_OPERATOR_DESC,
+    //     DML_MULTIHEAD_ATTENTION1_OPERATOR_DESC: FLOAT32, FLOAT16, 3 to 5 dimensions) = 2 x 2 x 3.
+    const uint64_t multihead_attention_cells = 2 * 2 * 3;
     //   QUANTIZED_LINEAR_AVERAGE_POOLING, ranks 3..8 (dmlref's scope; its page: 4 and 5) by InputTensor's INT8, UINT8
     //     = 1 x 2 x 6.
     const uint64_t quantized_pooling_cells = 1 * 2 * 6;

@@ -1,8 +1,11 @@
-// MULTIHEAD_ATTENTION. Expected values come from hand derivations (one head, 2x2: softmax of
+// MULTIHEAD_ATTENTION and MULTIHEAD_ATTENTION1. Expected values come from hand derivations (one head, 2x2: softmax of
 // [1, 0] is sigma(1) = e / (1 + e)), from a naive evaluation written here (per query row the scores
 // as 300-bit MPFR sums, softmax normalized first, then the weighted sum of the values, one rounding;
 // the tensors indexed through their own page shapes, stacked layouts built by hand), and from
 // float32 backends written here against the bound (docs/tolerance.md, "Multihead attention").
+// MULTIHEAD_ATTENTION1: hand derivations (two query heads on one key/value head; past keys beyond
+// a batch's PastSequenceLengths left out) and MULTIHEAD_ATTENTION with the key/value heads copied
+// out by hand here.
 #include "bn_naive.hpp"
 
 #include "dmlref/descs/multihead_attention.hpp"
@@ -380,4 +383,133 @@ TEST_CASE("multihead attention: the bound accepts a float32 backend and rejects 
     CHECK(rejected_scale > 0);
     CHECK(rejected_mask > 0);
     CHECK(rejected_transpose > 0);
+}
+
+// ---- MULTIHEAD_ATTENTION1 ----------------------------------------------------------------------
+
+namespace {
+
+using MHA1 = DML_MULTIHEAD_ATTENTION1_OPERATOR_DESC;
+
+// Separate Q [1, S, Hq*D], K [1, T, Hkv*D], V [1, T, Hkv*Dv], FLOAT32.
+MHA1 grouped(uint32_t S, uint32_t T, uint32_t Hq, uint32_t Hkv, uint32_t D, uint32_t Dv) {
+    MHA1 d;
+    d.QueryTensor = desc(DataType::FLOAT32, {1, S, Hq * D});
+    d.KeyTensor = desc(DataType::FLOAT32, {1, T, Hkv * D});
+    d.ValueTensor = desc(DataType::FLOAT32, {1, T, Hkv * Dv});
+    d.OutputTensor = desc(DataType::FLOAT32, {1, S, Hq * Dv});
+    d.QueryHeadCount = Hq;
+    d.KeyValueHeadCount = Hkv;
+    return d;
+}
+
+std::vector<std::byte> f32(const TensorDesc& t, const std::vector<float>& x) { return logical_buffer(t, x); }
+
+std::vector<float> output_of(const MHA1& d, std::map<std::string, std::vector<std::byte>> in, const char* out = "OutputTensor") {
+    return as_values<float>(run(Operator{OperatorType::MULTIHEAD_ATTENTION1, d}, std::move(in)).at(out));
+}
+
+}  // namespace
+
+TEST_CASE("multihead attention1: two query heads sharing one key/value head, by hand") {
+    // Q = [1 | 0] (heads 0 and 1), K = [1; 0], V = [1; 0]: head 0 scores [1, 0] -> sigma(1);
+    // head 1 scores [0, 0] -> (1 + 0) / 2 = 0.5 exactly.
+    const MHA1 d = grouped(1, 2, 2, 1, 1, 1);
+    const auto y = output_of(d, {{"QueryTensor", f32(*d.QueryTensor, {1, 0})},
+                                 {"KeyTensor", f32(*d.KeyTensor, {1, 0})},
+                                 {"ValueTensor", f32(*d.ValueTensor, {1, 0})}});
+    CHECK(y == std::vector<float>{sigma(1), 0.5f});
+}
+
+TEST_CASE("multihead attention1: grouped heads equal MULTIHEAD_ATTENTION with the key/value heads copied") {
+    // Hq = 4, Hkv = 2: query head h reads key/value head h / 2. MULTIHEAD_ATTENTION with HeadCount 4
+    // and each key/value head written out twice, by hand here, gives the same bits.
+    const uint32_t S = 2, T = 3, Hq = 4, Hkv = 2, D = 2, Dv = 3;
+    std::mt19937_64 rng(2612);
+    std::uniform_real_distribution<float> U(-2, 2);
+    auto fill = [&](size_t n) {
+        std::vector<float> x(n);
+        for (float& v : x) v = U(rng);
+        return x;
+    };
+    const auto q = fill(S * Hq * D), k = fill(T * Hkv * D), v = fill(T * Hkv * Dv);
+    MHA1 g = grouped(S, T, Hq, Hkv, D, Dv);
+    g.Scale = 0.5f;
+    const auto y = output_of(g, {{"QueryTensor", f32(*g.QueryTensor, q)}, {"KeyTensor", f32(*g.KeyTensor, k)}, {"ValueTensor", f32(*g.ValueTensor, v)}});
+    std::vector<float> k4, v4;
+    for (uint32_t t = 0; t < T; ++t)
+        for (uint32_t h = 0; h < Hq; ++h) {
+            for (uint32_t i = 0; i < D; ++i) k4.push_back(k[(t * Hkv + h / 2) * D + i]);
+            for (uint32_t i = 0; i < Dv; ++i) v4.push_back(v[(t * Hkv + h / 2) * Dv + i]);
+        }
+    MHA m;
+    m.QueryTensor = g.QueryTensor;
+    m.KeyTensor = desc(DataType::FLOAT32, {1, T, Hq * D});
+    m.ValueTensor = desc(DataType::FLOAT32, {1, T, Hq * Dv});
+    m.OutputTensor = g.OutputTensor;
+    m.HeadCount = Hq;
+    m.Scale = 0.5f;
+    const auto want = as_values<float>(run(Operator{OperatorType::MULTIHEAD_ATTENTION, m},
+                                           {{"QueryTensor", f32(*m.QueryTensor, q)}, {"KeyTensor", f32(*m.KeyTensor, k4)}, {"ValueTensor", f32(*m.ValueTensor, v4)}})
+                                           .at("OutputTensor"));
+    REQUIRE(y.size() == want.size());
+    for (size_t i = 0; i < y.size(); ++i) CHECK(to_bits(y[i]) == to_bits(want[i]));
+}
+
+TEST_CASE("multihead attention1: PastSequenceLengths leaves later past keys out") {
+    // Q = [1]; past keys [0, 100] with values [5, 1000]; one new key 0 with value 1.
+    MHA1 d = grouped(1, 1, 1, 1, 1, 1);
+    d.PastKeyTensor = desc(DataType::FLOAT32, {1, 1, 2, 1});
+    d.PastValueTensor = desc(DataType::FLOAT32, {1, 1, 2, 1});
+    d.PastSequenceLengthsTensor = desc(DataType::FLOAT32, {1});
+    d.OutputPresentKeyTensor = desc(DataType::FLOAT32, {1, 1, 3, 1});
+    auto with_length = [&](float length, const char* out = "OutputTensor") {
+        return output_of(d,
+                         {{"QueryTensor", f32(*d.QueryTensor, {1})},
+                          {"KeyTensor", f32(*d.KeyTensor, {0})},
+                          {"ValueTensor", f32(*d.ValueTensor, {1})},
+                          {"PastKeyTensor", f32(*d.PastKeyTensor, {0, 100})},
+                          {"PastValueTensor", f32(*d.PastValueTensor, {5, 1000})},
+                          {"PastSequenceLengthsTensor", f32(*d.PastSequenceLengthsTensor, {length})}},
+                         out);
+    };
+    // Length 1: keys past 0 and the new one, equal scores: (5 + 1) / 2.
+    CHECK(with_length(1) == std::vector<float>{3.0f});
+    // Length 2 (and beyond): key 100 weighs 1 - O(e^-100): 1000 in FLOAT32.
+    CHECK(with_length(2) == std::vector<float>{1000.0f});
+    CHECK(with_length(7) == std::vector<float>{1000.0f});
+    // Length 0, and a NaN length: only the new key.
+    CHECK(with_length(0) == std::vector<float>{1.0f});
+    CHECK(with_length(NAN) == std::vector<float>{1.0f});
+    // The present key still holds every past key, then the new one.
+    CHECK(with_length(1, "OutputPresentKeyTensor") == std::vector<float>{0, 100, 0});
+}
+
+TEST_CASE("multihead attention1: the page's rules and the grouped heads") {
+    const MHA1 ok = grouped(1, 2, 2, 1, 1, 1);
+    CHECK_FALSE(validate(Operator{OperatorType::MULTIHEAD_ATTENTION1, ok}).has_errors());
+    auto with = [&](auto&& change) {
+        MHA1 d = ok;
+        change(d);
+        return Operator{OperatorType::MULTIHEAD_ATTENTION1, d};
+    };
+    CHECK(has_error(with([](MHA1& d) { d.KeyValueHeadCount = 0; }), "multihead-attention.key-value-head-count", "/desc/KeyValueHeadCount"));
+    CHECK(has_error(with([](MHA1& d) { d.KeyValueHeadCount = 2; d.QueryHeadCount = 3; }), "multihead-attention.key-value-head-count",
+                    "/desc/KeyValueHeadCount"));
+    CHECK(has_error(with([](MHA1& d) { d.QueryHeadCount = 0; }), "multihead-attention.head-count", "/desc/QueryHeadCount"));
+    CHECK(has_error(with([](MHA1& d) { d.KeyTensor->Sizes = {1, 2, 2}; }), "multihead-attention.key-sizes", "/desc/KeyTensor/Sizes"));
+    CHECK(has_error(with([](MHA1& d) {
+              d.QueryTensor.reset(), d.KeyTensor.reset();
+              d.StackedQueryKeyTensor = desc(DataType::FLOAT32, {1, 1, 2, 2, 1});
+          }),
+          "multihead-attention.stacked-head-count", "/desc/StackedQueryKeyTensor"));
+    CHECK(has_error(with([](MHA1& d) { d.PastSequenceLengthsTensor = desc(DataType::FLOAT32, {2}); }), "multihead-attention.past-sequence-lengths-sizes",
+                    "/desc/PastSequenceLengthsTensor/Sizes"));
+    CHECK(has_error(with([](MHA1& d) { d.PastSequenceLengthsTensor = desc(DataType::INT32, {1}); }), "multihead-attention.data-type",
+                    "/desc/PastSequenceLengthsTensor/DataType"));
+    CHECK(has_error(with([](MHA1& d) {
+              d.PastKeyTensor = desc(DataType::FLOAT32, {1, 2, 1, 1});
+              d.PastValueTensor = desc(DataType::FLOAT32, {1, 2, 1, 1});
+          }),
+          "multihead-attention.past-sizes", "/desc/PastKeyTensor/Sizes"));
 }

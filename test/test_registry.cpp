@@ -66,8 +66,8 @@ const std::set<std::string> kNoDescriptorYet = {
     "QUANTIZED_LINEAR_MATRIX_MULTIPLY", "QUANTIZED_LINEAR_CONVOLUTION",
     // QUANTIZE and DEQUANTIZE: a float and an integer type, and quantization tensors of their own sizes.
     "QUANTIZE", "DEQUANTIZE",
-    // MULTIHEAD_ATTENTION: Query, Key, Value, the masks and the past keys have shapes of their own.
-    "MULTIHEAD_ATTENTION"};
+    // MULTIHEAD_ATTENTION(1): Query, Key, Value, the masks and the past keys have shapes of their own.
+    "MULTIHEAD_ATTENTION", "MULTIHEAD_ATTENTION1"};
 
 }  // namespace
 
