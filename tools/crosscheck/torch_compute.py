@@ -37,9 +37,10 @@ For every golden in CASES whose operator maps onto PyTorch (inputs read through 
                           the zero-padded image, 1 or 2 spatial dimensions
   LP_POOLING, LP_POOLING1 F.lp_pool2d on the zero-padded input (x^P, not |x|^P; no dilations;
                           floor output sizes)
-  MULTIHEAD_ATTENTION     separate 3-D Query, Key and Value, mask NONE or BOOLEAN (0 adds
+  MULTIHEAD_ATTENTION(1)  separate 3-D Query, Key and Value, mask NONE or BOOLEAN (0 adds
                           MaskFilterValue), RelativePositionBias: softmax(Scale Q K^T + ...) V in
-                          the tensor's type
+                          the tensor's type; the "1" form's query head i reads key/value head
+                          i / (QueryHeadCount / KeyValueHeadCount)
 Integer operators (MATRIX_MULTIPLY_INTEGER*, CONVOLUTION_INTEGER) have no general PyTorch CUDA
 kernel and are not mapped. Planted bugs: `ulp2` (every GEMM FLOAT32 output of the planted cases
 two ULP up), `dropped_product` (GEMM without its last k), `flipped_kernel` (the other Mode),
@@ -286,7 +287,8 @@ def attention(d, npy, dev):
     mask NONE or BOOLEAN, optional RelativePositionBias: the page's composite in the tensor's type on
     cuBLAS (TF32 off) and PyTorch's softmax."""
     if any(f in d for f in ("StackedQueryKeyTensor", "StackedKeyValueTensor", "StackedQueryKeyValueTensor", "BiasTensor",
-                            "PastKeyTensor", "PastValueTensor", "OutputPresentKeyTensor", "OutputPresentValueTensor")):
+                            "PastKeyTensor", "PastValueTensor", "OutputPresentKeyTensor", "OutputPresentValueTensor",
+                            "PastSequenceLengthsTensor")):
         raise NotImplementedError("stacked inputs, Bias or past keys (not mapped)")
     mt = d.get("MaskType", "NONE").removeprefix("DML_MULTIHEAD_ATTENTION_MASK_TYPE_")
     if mt not in ("NONE", "BOOLEAN"):
@@ -294,17 +296,19 @@ def attention(d, npy, dev):
     q, k_, v = (x_in(d, npy, dev, f) for f in ("QueryTensor", "KeyTensor", "ValueTensor"))
     if q.dim() != 3:
         raise NotImplementedError("Query of rank other than 3")
-    h = int(d["HeadCount"])
+    h = int(d.get("HeadCount", d.get("QueryHeadCount", 0)))
+    hkv = int(d.get("KeyValueHeadCount", h))  # MULTIHEAD_ATTENTION1: query head i reads key/value head i / (h / hkv)
     b, sq, _ = q.shape
     sk = k_.shape[1]
-    heads = lambda t: t.reshape(b, t.shape[1], h, -1).transpose(1, 2)
-    s = torch.matmul(heads(q), heads(k_).transpose(-1, -2)) * num(d["Scale"])
+    heads = lambda t, n: t.reshape(b, t.shape[1], n, -1).transpose(1, 2)
+    kv = lambda t: heads(t, hkv).repeat_interleave(h // hkv, dim=1)
+    s = torch.matmul(heads(q, h), kv(k_).transpose(-1, -2)) * num(d["Scale"])
     if "RelativePositionBiasTensor" in d:
         s = s + x_in(d, npy, dev, "RelativePositionBiasTensor").reshape(b, h, sq, sk).to(s.dtype)
     if mt == "BOOLEAN":
         m = x_in(d, npy, dev, "MaskTensor").reshape(b, -1, sq, sk)
         s = s + torch.where(m == 0, num(d["MaskFilterValue"]), 0.0).to(s.dtype)
-    y = torch.matmul(torch.softmax(s, -1), heads(v))
+    y = torch.matmul(torch.softmax(s, -1), kv(v))
     return y.transpose(1, 2).reshape(d["OutputTensor"]["Sizes"])
 
 
@@ -331,7 +335,7 @@ OPERATORS = {
     "ACTIVATION_LOG_SOFTMAX": softmax("log"), "ACTIVATION_LOG_SOFTMAX1": softmax("log"),
     "ACTIVATION_HARDMAX": softmax("hard"), "ACTIVATION_HARDMAX1": softmax("hard"),
     "UNFOLD": unfold, "FOLD": fold, "LP_POOLING": lp_pool, "LP_POOLING1": lp_pool,
-    "MULTIHEAD_ATTENTION": attention,
+    "MULTIHEAD_ATTENTION": attention, "MULTIHEAD_ATTENTION1": attention,
 }
 
 
