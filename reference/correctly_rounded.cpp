@@ -9,12 +9,6 @@ namespace dmlref::reference {
 
 namespace {
 
-// MPFR keeps constant caches (log 2, pi, ...) per thread; a thread that evaluated with MPFR frees
-// its own when it ends (`run -j` and `gen -j` threads), so nothing is left behind for LeakSanitizer.
-struct ReleaseMpfrCaches {
-    ~ReleaseMpfrCaches() { mpfr_free_cache2(MPFR_FREE_LOCAL_CACHE); }
-};
-
 mpq_class to_rational(mpfr_srcptr x) {
     mpq_class q;
     mpfr_get_q(q.get_mpq_t(), x);  // exact: x is finite
@@ -22,6 +16,14 @@ mpq_class to_rational(mpfr_srcptr x) {
 }
 
 }  // namespace
+
+void release_mpfr_caches_at_thread_exit() {
+    struct Release {
+        ~Release() { mpfr_free_cache2(MPFR_FREE_LOCAL_CACHE); }
+    };
+    static thread_local Release release;
+    (void)release;
+}
 
 std::optional<mpq_class> exact_power(const mpq_class& b, double e, unsigned long max_bits) {
     if (sgn(b) <= 0 || !std::isfinite(e)) return std::nullopt;
@@ -54,8 +56,7 @@ std::optional<mpq_class> exact_power(const mpq_class& b, double e, unsigned long
 }
 
 ZivResult ziv_evaluate(const Evaluation& f, const std::function<bool(const ZivResult&)>& decided, const ZivOptions& options) {
-    static thread_local ReleaseMpfrCaches release;
-    (void)release;
+    release_mpfr_caches_at_thread_exit();
     ZivResult r;
     for (mpfr_prec_t precision = options.first_precision; precision <= options.max_precision; precision *= 2) {
         mpfr_t y;

@@ -65,6 +65,11 @@ template <class T> T round_interval(const ZivResult& r, bool& decided) {
 // numerator and denominator perfect 2^k-th powers (the exactness test of a power with a dyadic
 // exponent: 16^-0.75 = 1/8, (1/9)^-0.5 = 3). nullopt otherwise, or when the result would pass
 // `max_bits` bits (a huge integer power is left to MPFR).
+// MPFR keeps constant caches and an mpz pool per thread: a thread that calls MPFR (`run -j` and
+// `gen -j` workers) calls this once, and frees them when it ends, so nothing is left behind for
+// LeakSanitizer. ziv_evaluate does; code that calls MPFR directly must too.
+void release_mpfr_caches_at_thread_exit();
+
 std::optional<mpq_class> exact_power(const mpq_class& b, double e, unsigned long max_bits = 1 << 16);
 
 // Evaluates at rising precision (doubling) until round_interval decides T's value.

@@ -29,6 +29,7 @@
 //   - Every rank from 3 to 8 and every type is evaluated (DirectML's tables: 4 and 5, floats);
 //     integers round half to even and saturate (IntegerResult).
 #include "lp_pooling.hpp"
+#include "correctly_rounded.hpp"
 #include "exact_rational.hpp"
 
 #include <mpfr.h>
@@ -96,15 +97,8 @@ constexpr int64_t kExactBits = int64_t(1) << 20;
 // RN(Y). When the enclosure stays undecided, the precision doubles, or jumps to `exact_bits`, at
 // which every power and the sum are exact (then a root with at most w bits, a rounding midpoint
 // of T for one, comes out exact from both ends and rounds by ties-to-even).
-// MPFR keeps constant caches per thread: a `run -j` or `gen -j` thread that evaluated here frees
-// its own when it ends, as correctly_rounded.cpp's threads do (else LeakSanitizer reports them).
-struct ReleaseMpfrCaches {
-    ~ReleaseMpfrCaches() { mpfr_free_cache2(MPFR_FREE_LOCAL_CACHE); }
-};
-
 template <class T> T root_of_powers(const std::vector<long double>& a, uint32_t P, int64_t exact_bits) {
-    static thread_local ReleaseMpfrCaches release;
-    (void)release;
+    release_mpfr_caches_at_thread_exit();  // MPFR directly, outside Ziv's loop
     const WideExponents wide;
     mpfr_prec_t w = 64;
     for (;;) {

@@ -117,7 +117,7 @@ Fields fields_of(OperatorType t) {
 // The kind of the operator's tensor field `n` ("input", "output" or "optional"), or null.
 const char* tensor_kind(const Fields& f, const std::string& n) {
     for (const auto& [name, k] : f.items)
-        if (name == n && (k == "input" || k == "output" || k == "optional")) return k == "input" ? "input" : k == "output" ? "output" : "optional";
+        if (name == n && (k == "input" || k == "output" || k == "optional")) return k.c_str();
     return nullptr;
 }
 
@@ -380,6 +380,12 @@ std::optional<gen::Planned> descriptor_to_planned(const std::string& text, Diagn
 
 namespace {
 
+std::string sizes_token(const std::vector<uint32_t>& s) {
+    std::string t;
+    for (size_t i = 0; i < s.size(); ++i) t += (i ? "x" : "") + std::to_string(s[i]);
+    return t;
+}
+
 // The tokens of a desc after OPERATOR TYPE SIZES; false when a field cannot be said.
 struct TokenWriter : FieldVisitor {
     TokenWriter(DataType t, std::string_view base) : type(t), base_name(base) {}
@@ -412,12 +418,7 @@ struct TokenWriter : FieldVisitor {
         // The base tensor is TYPE SIZES; an indices output has its own type, derived or said by idx=.
         if (n == base_name || n.find("Indices") != std::string_view::npos) return;
         types_differ = types_differ || d.DataType != type;
-        tensor_tokens.push_back(std::string(n) + "=" + std::string(name(d.DataType)) + ":" + sizes_of(d.Sizes));
-    }
-    static std::string sizes_of(const std::vector<uint32_t>& s) {
-        std::string t;
-        for (size_t i = 0; i < s.size(); ++i) t += (i ? "x" : "") + std::to_string(s[i]);
-        return t;
+        tensor_tokens.push_back(std::string(n) + "=" + std::string(name(d.DataType)) + ":" + sizes_token(d.Sizes));
     }
     void tensor_array(std::string_view, std::string_view n, std::vector<TensorDesc>&, TensorRole) override {
         no(std::string(n) + " is an array of tensors");
@@ -495,12 +496,6 @@ struct TokenWriter : FieldVisitor {
         if (fa) no(std::string(n) + " has no descriptor token");
     }
 };
-
-std::string sizes_token(const std::vector<uint32_t>& s) {
-    std::string t;
-    for (size_t i = 0; i < s.size(); ++i) t += (i ? "x" : "") + std::to_string(s[i]);
-    return t;
-}
 
 // The case a descriptor makes, parsed (without expected values).
 std::optional<Case> roundtrip(const std::string& text) {
