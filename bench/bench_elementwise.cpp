@@ -61,14 +61,19 @@ template <class T> void run(const char* type_name, size_t n, int repeats) {
     d.InputTensor.Sizes = {uint32_t(n)};
     d.InputGradientTensor = d.OutputGradientTensor = d.InputTensor;
     const Operator op{OperatorType::ACTIVATION_RELU_GRAD, d};
-    if (validate(op).has_errors()) { std::fprintf(stderr, "invalid desc\n"); std::exit(2); }
+    if (validate(op).has_errors()) {
+        std::fprintf(stderr, "invalid desc\n");
+        std::exit(2);
+    }
     std::vector<T> x(n), dy(n), dx(n);
     std::mt19937 rng(1);
     for (size_t i = 0; i < n; ++i) {
         x[i] = T(double(int(rng() % 200) - 100));
         dy[i] = T(double(rng() % 100));
     }
-    auto bytes = [](std::vector<T>& v) { return std::span<std::byte>(reinterpret_cast<std::byte*>(v.data()), v.size() * sizeof(T)); };
+    auto bytes = [](std::vector<T>& v) {
+        return std::span<std::byte>(reinterpret_cast<std::byte*>(v.data()), v.size() * sizeof(T));
+    };
     Bindings b;
     b.bind("InputTensor", bytes(x));
     b.bind("InputGradientTensor", bytes(dy));
@@ -86,7 +91,9 @@ template <class T> void run(const char* type_name, size_t n, int repeats) {
 int main(int argc, char** argv) {
     const size_t n = argc > 1 ? std::strtoull(argv[1], nullptr, 10) : (size_t(1) << 24);
     const int repeats = argc > 2 ? std::atoi(argv[2]) : 20;
-    std::printf("ACTIVATION_RELU_GRAD, %zu elements, best of %d, one thread (G elements/s; ratio = dmlref / peer speed)\n", n, repeats);
+    std::printf(
+        "ACTIVATION_RELU_GRAD, %zu elements, best of %d, one thread (G elements/s; ratio = dmlref / peer speed)\n", n,
+        repeats);
     std::printf("%-8s %12s %12s %12s %14s %14s\n", "type", "dmlref", "memcpy", "raw loop", "vs memcpy", "vs raw loop");
     run<float>("FLOAT32", n, repeats);
     run<half>("FLOAT16", n, repeats);

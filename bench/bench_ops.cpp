@@ -125,16 +125,26 @@ std::map<std::string, std::function<Config(DataType)>> configs() {
         DML_ELEMENT_WISE_CLIP1_OPERATOR_DESC d;
         d.InputTensor = d.OutputTensor = desc(t, {kFlat});
         d.MinMaxDataType = t;
-        if (t == DataType::FLOAT16) { d.Min = DML_SCALAR_UNION::of(half_from_double(-0.5)); d.Max = DML_SCALAR_UNION::of(half_from_double(0.5)); }
-        else { d.Min = DML_SCALAR_UNION::of(-0.5f); d.Max = DML_SCALAR_UNION::of(0.5f); }
+        if (t == DataType::FLOAT16) {
+            d.Min = DML_SCALAR_UNION::of(half_from_double(-0.5));
+            d.Max = DML_SCALAR_UNION::of(half_from_double(0.5));
+        } else {
+            d.Min = DML_SCALAR_UNION::of(-0.5f);
+            d.Max = DML_SCALAR_UNION::of(0.5f);
+        }
         return Config{{OperatorType::ELEMENT_WISE_CLIP1, d}};
     };
     m["clip_grad1"] = [](DataType t) {
         DML_ELEMENT_WISE_CLIP_GRAD1_OPERATOR_DESC d;
         d.InputTensor = d.InputGradientTensor = d.OutputGradientTensor = desc(t, {kFlat});
         d.MinMaxDataType = t;
-        if (t == DataType::FLOAT16) { d.Min = DML_SCALAR_UNION::of(half_from_double(-0.5)); d.Max = DML_SCALAR_UNION::of(half_from_double(0.5)); }
-        else { d.Min = DML_SCALAR_UNION::of(-0.5f); d.Max = DML_SCALAR_UNION::of(0.5f); }
+        if (t == DataType::FLOAT16) {
+            d.Min = DML_SCALAR_UNION::of(half_from_double(-0.5));
+            d.Max = DML_SCALAR_UNION::of(half_from_double(0.5));
+        } else {
+            d.Min = DML_SCALAR_UNION::of(-0.5f);
+            d.Max = DML_SCALAR_UNION::of(0.5f);
+        }
         return Config{{OperatorType::ELEMENT_WISE_CLIP_GRAD1, d}};
     };
     m["slice_grad"] = [](DataType t) {  // dY 1x64x127x127 into dX 1x64x256x256 at [1:254:2]
@@ -270,34 +280,52 @@ void write_all(std::vector<std::byte>& b, int value, bool streamed) {
 
 int main(int argc, char** argv) {
     const auto all = configs();
-    if (argc < 2) { std::fprintf(stderr, "usage: bench_ops --list | CONFIG:TYPE [repeats] [dump.bin]\n"); return 2; }
+    if (argc < 2) {
+        std::fprintf(stderr, "usage: bench_ops --list | CONFIG:TYPE [repeats] [dump.bin]\n");
+        return 2;
+    }
     if (std::string(argv[1]) == "--list") {
         for (const auto& [name, _] : all) std::printf("%s\n", name.c_str());
         return 0;
     }
     const bool floor = std::string(argv[1]) == "--floor";
-    if (floor) { --argc; ++argv; }
-    if (argc < 2) { std::fprintf(stderr, "usage: bench_ops --floor CONFIG:TYPE [repeats]\n"); return 2; }
+    if (floor) {
+        --argc;
+        ++argv;
+    }
+    if (argc < 2) {
+        std::fprintf(stderr, "usage: bench_ops --floor CONFIG:TYPE [repeats]\n");
+        return 2;
+    }
     const std::string arg = argv[1];
     const size_t colon = arg.find(':');
-    const std::string name = arg.substr(0, colon), type = colon == std::string::npos ? "FLOAT32" : arg.substr(colon + 1);
-    const DataType t = type == "FLOAT16" ? DataType::FLOAT16 : type == "FLOAT64" ? DataType::FLOAT64
+    const std::string name = arg.substr(0, colon),
+                      type = colon == std::string::npos ? "FLOAT32" : arg.substr(colon + 1);
+    const DataType t = type == "FLOAT16"   ? DataType::FLOAT16
+                       : type == "FLOAT64" ? DataType::FLOAT64
                        : type == "INT32"   ? DataType::INT32
                        : type == "INT8"    ? DataType::INT8
                                            : DataType::FLOAT32;
     const int repeats = argc > 2 ? std::atoi(argv[2]) : 5;
     const auto it = all.find(name);
-    if (it == all.end()) { std::fprintf(stderr, "unknown configuration %s\n", name.c_str()); return 2; }
+    if (it == all.end()) {
+        std::fprintf(stderr, "unknown configuration %s\n", name.c_str());
+        return 2;
+    }
     const Config c = it->second(t);
     const Diagnostics diags = validate(c.op);
-    if (diags.has_errors()) { for (const auto& i : diags.items()) std::fprintf(stderr, "%s\n", format(i, name).c_str()); return 2; }
+    if (diags.has_errors()) {
+        for (const auto& i : diags.items()) std::fprintf(stderr, "%s\n", format(i, name).c_str());
+        return 2;
+    }
     // Inputs (seeded 1, 2, ... in field order) and outputs, bound by field name.
     std::vector<std::pair<std::string, std::vector<std::byte>>> buffers;
     uint64_t seed = 0;
     for (const TensorField& f : tensor_fields(c.op)) {
         if (f.role == TensorRole::Input) {
             ++seed;
-            dispatch(f.desc->DataType, [&]<class T>() { buffers.emplace_back(std::string(f.name), inputs<T>(*f.desc, seed)); });
+            dispatch(f.desc->DataType,
+                     [&]<class T>() { buffers.emplace_back(std::string(f.name), inputs<T>(*f.desc, seed)); });
         } else {
             buffers.emplace_back(std::string(f.name), std::vector<std::byte>(buffer_size(*f.desc)));
         }
@@ -336,7 +364,8 @@ int main(int argc, char** argv) {
     if (argc > 3) {  // the first output
         for (const auto& [field, bytes] : buffers)
             if (field.find("Output") == 0) {
-                std::ofstream(argv[3], std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
+                std::ofstream(argv[3], std::ios::binary)
+                    .write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
                 break;
             }
     }

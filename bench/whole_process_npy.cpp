@@ -20,7 +20,10 @@ template <class F> double seconds(F&& f) {
 }
 
 int main(int argc, char** argv) {
-    if (argc < 2) { std::fprintf(stderr, "usage: whole_process_npy DIR [MiB]\n"); return 2; }
+    if (argc < 2) {
+        std::fprintf(stderr, "usage: whole_process_npy DIR [MiB]\n");
+        return 2;
+    }
     const fs::path dir = argv[1];
     const size_t mib = argc > 2 ? std::stoul(argv[2]) : 256;
     std::vector<std::byte> data(mib << 20);
@@ -47,7 +50,10 @@ int main(int argc, char** argv) {
     const double r = seconds([&] { a = read_npy(dir / "a.npy", uint64_t(1) << 40); });
     std::string sum2;
     const double rs = seconds([&] { b = read_npy(dir / "b.npy", uint64_t(1) << 40, &sum2); });
-    if (a.data != data || b.data != data || sum != sum2) { std::fprintf(stderr, "round trip failed\n"); return 1; }
+    if (a.data != data || b.data != data || sum != sum2) {
+        std::fprintf(stderr, "round trip failed\n");
+        return 1;
+    }
     std::printf("| %zu MiB FLOAT32 | GB/s | peer fwrite/fread GB/s |\n|---|---|---|\n", mib);
     std::printf("| write_npy (atomic, fsync) | %.2f | %.2f (no fsync) |\n", gb / w, gb / raw_w);
     std::printf("| write_npy + SHA-256 | %.2f | |\n", gb / ws);

@@ -15,9 +15,10 @@
 using namespace dmlref;
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
-    static const std::string file =
-        (std::filesystem::is_directory("/dev/shm") ? std::string("/dev/shm") : std::filesystem::temp_directory_path().string()) +
-        "/dmlref-fuzz-baseline-" + std::to_string(::getpid());
+    static const std::string file = (std::filesystem::is_directory("/dev/shm")
+                                         ? std::string("/dev/shm")
+                                         : std::filesystem::temp_directory_path().string()) +
+                                    "/dmlref-fuzz-baseline-" + std::to_string(::getpid());
     {
         std::ofstream out(file, std::ios::binary | std::ios::trunc);
         out.write(reinterpret_cast<const char*>(data), std::streamsize(size));

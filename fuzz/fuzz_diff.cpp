@@ -36,9 +36,10 @@ const Case& golden() {
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     // In memory where there is a tmpfs: a file per input on a disk is slow.
-    static const std::string file =
-        (std::filesystem::is_directory("/dev/shm") ? std::string("/dev/shm") : std::filesystem::temp_directory_path().string()) +
-        "/dmlref-fuzz-diff-" + std::to_string(::getpid());
+    static const std::string file = (std::filesystem::is_directory("/dev/shm")
+                                         ? std::string("/dev/shm")
+                                         : std::filesystem::temp_directory_path().string()) +
+                                    "/dmlref-fuzz-diff-" + std::to_string(::getpid());
     {
         std::ofstream out(file, std::ios::binary | std::ios::trunc);
         out.write(reinterpret_cast<const char*>(data), std::streamsize(size));

@@ -19,9 +19,10 @@ using namespace dmlref;
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     // A folder of its own: a model's sourcePath may name files beside it (and never outside).
     static const std::filesystem::path dir = [] {
-        const std::filesystem::path d =
-            (std::filesystem::is_directory("/dev/shm") ? std::filesystem::path("/dev/shm") : std::filesystem::temp_directory_path()) /
-            ("dmlref-fuzz-dxdispatch-" + std::to_string(::getpid()));
+        const std::filesystem::path d = (std::filesystem::is_directory("/dev/shm")
+                                             ? std::filesystem::path("/dev/shm")
+                                             : std::filesystem::temp_directory_path()) /
+                                        ("dmlref-fuzz-dxdispatch-" + std::to_string(::getpid()));
         std::filesystem::create_directories(d);
         return d;
     }();

@@ -85,7 +85,9 @@ DML_FUSED_ACTIVATION form(const SHRINK& d) { return fused("ACTIVATION_SHRINK", d
 DML_FUSED_ACTIVATION form(const HARD_SIGMOID& d) { return fused("ACTIVATION_HARD_SIGMOID", d.Alpha, d.Beta); }
 DML_FUSED_ACTIVATION form(const SOFTSIGN&) { return fused("ACTIVATION_SOFTSIGN"); }
 template <class D>
-concept Fusable = requires(const D& d) { form(d); };
+concept Fusable = requires(const D& d) {
+    form(d);
+};
 
 mpq_class clamp01(mpq_class v) {
     if (v > 1) v = 1;
@@ -155,7 +157,10 @@ template <class D> std::string rule(std::string_view id) { return std::string(pr
 template <class D> void require_finite(Diagnostics& diags, std::string_view field, float v) {
     if (std::isfinite(v)) return;
     diags.error(desc_path(field), rule<D>("parameter-finite"),
-                std::string(field) + " is " + (std::isnan(v) ? "NaN" : v > 0 ? "+infinity" : "-infinity") +
+                std::string(field) + " is " +
+                    (std::isnan(v) ? "NaN"
+                     : v > 0       ? "+infinity"
+                                   : "-infinity") +
                     "; it must be finite (the " + std::string(operator_type_name(D::kType)) +
                     " page gives a non-finite coefficient no meaning; docs/golden.md, Activations)");
 }
@@ -164,7 +169,8 @@ template <class D> void validate_activation(const D& d, Diagnostics& diags) {
     // "InputTensor and OutputTensor must have the same DataType, DimensionCount, and Sizes."
     // PARAMETERIZED_RELU: "InputTensor, OutputTensor, and SlopeTensor must have the same ..."
     if constexpr (std::is_same_v<D, PRELU>) {
-        const std::initializer_list<Named> all = {{"InputTensor", d.InputTensor}, {"SlopeTensor", d.SlopeTensor}, {"OutputTensor", d.OutputTensor}};
+        const std::initializer_list<Named> all = {
+            {"InputTensor", d.InputTensor}, {"SlopeTensor", d.SlopeTensor}, {"OutputTensor", d.OutputTensor}};
         require_same_data_type(diags, all, rule<D>("same-data-type"));
         require_same_sizes(diags, all, rule<D>("same-sizes"));
     } else {
@@ -183,12 +189,16 @@ template <class D> void evaluate_activation(const D& d, const Bindings& b) {
     const TensorView Y(d.OutputTensor, b.at("OutputTensor"));
     if constexpr (std::is_same_v<D, PRELU>) {
         const TensorView S(d.SlopeTensor, b.at("SlopeTensor"));
-        dispatch(d.InputTensor.DataType, [&]<class T>() { map_elements<T, T, T>(Y, [](T x, T s) { return prelu(x, s); }, X, S); });
+        dispatch(d.InputTensor.DataType, [&]<class T>() {
+            map_elements<T, T, T>(
+                Y, [](T x, T s) { return prelu(x, s); }, X, S);
+        });
     } else {
         std::optional<DML_FUSED_ACTIVATION> a;
         if constexpr (Fusable<D>) a = form(d);
         dispatch(d.InputTensor.DataType, [&]<class T>() {
-            map_elements<T, T>(Y, [&](T x) { return activate<T>(d, a ? &*a : nullptr, x, T(0)); }, X);
+            map_elements<T, T>(
+                Y, [&](T x) { return activate<T>(d, a ? &*a : nullptr, x, T(0)); }, X);
         });
     }
 }
@@ -213,7 +223,8 @@ template <class D> const char* formula_of() {
     else if constexpr (std::is_same_v<D, LEAKY_RELU>) return "x if x >= 0, Alpha * x otherwise";
     else if constexpr (std::is_same_v<D, PRELU>) return "x if x >= 0, slope * x otherwise";
     else if constexpr (std::is_same_v<D, THRESHOLDED_RELU>) return "x if x > Alpha, 0 otherwise";
-    else if constexpr (std::is_same_v<D, SHRINK>) return "x - Bias if x > Threshold, x + Bias if x < -Threshold, 0 otherwise";
+    else if constexpr (std::is_same_v<D, SHRINK>)
+        return "x - Bias if x > Threshold, x + Bias if x < -Threshold, 0 otherwise";
     else if constexpr (std::is_same_v<D, HARD_SIGMOID>) return "max(0, min(Alpha * x + Beta, 1))";
     else if constexpr (std::is_same_v<D, HARD_SWISH>) return "x * max(0, min(Alpha * x + Beta, 1))";
     else return "x / (1 + abs(x))";
@@ -221,9 +232,9 @@ template <class D> const char* formula_of() {
 
 }  // namespace
 
-#define DMLREF_ACTIVATION_DEFINE(D)                                                               \
-    void validate(const D& d, Diagnostics& diags) { validate_activation(d, diags); }              \
-    void evaluate(const D& d, const Bindings& b) { evaluate_activation(d, b); }                   \
+#define DMLREF_ACTIVATION_DEFINE(D)                                                  \
+    void validate(const D& d, Diagnostics& diags) { validate_activation(d, diags); } \
+    void evaluate(const D& d, const Bindings& b) { evaluate_activation(d, b); }      \
     std::optional<Tolerance> tolerance(const D& d, std::string_view) { return tolerance_of(d, formula_of<D>()); }
 DMLREF_ACTIVATION_DEFINE(DML_ACTIVATION_IDENTITY_OPERATOR_DESC)
 DMLREF_ACTIVATION_DEFINE(DML_ACTIVATION_LINEAR_OPERATOR_DESC)
@@ -288,7 +299,9 @@ void bound_element(const D& d, DataType t, uint64_t i, double x, double s, const
         if constexpr (std::is_same_v<D, IDENTITY>) {
             selected = true;
         } else if constexpr (std::is_same_v<D, LINEAR>) {
-            E = error([&](const Arithmetic& ar) { return ar.add(ar.mul(ar.constant(d.Alpha), ar.input(x)), ar.constant(d.Beta)); });
+            E = error([&](const Arithmetic& ar) {
+                return ar.add(ar.mul(ar.constant(d.Alpha), ar.input(x)), ar.constant(d.Beta));
+            });
         } else if constexpr (std::is_same_v<D, LEAKY_RELU>) {
             if (x >= 0) selected = true;
             else E = error([&](const Arithmetic& ar) { return ar.mul(ar.constant(d.Alpha), ar.input(x)); });
@@ -298,10 +311,14 @@ void bound_element(const D& d, DataType t, uint64_t i, double x, double s, const
         } else if constexpr (std::is_same_v<D, THRESHOLDED_RELU>) {
             selected = x > double(d.Alpha);
         } else if constexpr (std::is_same_v<D, SHRINK>) {
-            if (x > double(d.Threshold)) E = error([&](const Arithmetic& ar) { return ar.add(ar.input(x), ar.neg(ar.constant(d.Bias))); });
-            else if (x < -double(d.Threshold)) E = error([&](const Arithmetic& ar) { return ar.add(ar.input(x), ar.constant(d.Bias)); });
+            if (x > double(d.Threshold))
+                E = error([&](const Arithmetic& ar) { return ar.add(ar.input(x), ar.neg(ar.constant(d.Bias))); });
+            else if (x < -double(d.Threshold))
+                E = error([&](const Arithmetic& ar) { return ar.add(ar.input(x), ar.constant(d.Bias)); });
         } else if constexpr (std::is_same_v<D, HARD_SIGMOID>) {
-            E = error([&](const Arithmetic& ar) { return clamped(ar.add(ar.mul(ar.constant(d.Alpha), ar.input(x)), ar.constant(d.Beta))); });
+            E = error([&](const Arithmetic& ar) {
+                return clamped(ar.add(ar.mul(ar.constant(d.Alpha), ar.input(x)), ar.constant(d.Beta)));
+            });
         } else if constexpr (std::is_same_v<D, HARD_SWISH>) {
             E = error([&](const Arithmetic& ar) {
                 const Quantity h = clamped(ar.add(ar.mul(ar.constant(d.Alpha), ar.input(x)), ar.constant(d.Beta)));
@@ -331,7 +348,10 @@ void activation_bounds(const Operator& op, const InputBuffer& input, const Arith
         std::vector<double> s;
         if constexpr (std::is_same_v<D, PRELU>) s = logical_doubles(d.SlopeTensor, input("SlopeTensor"));
         for (uint64_t i = 0; i < x.size() && i < sink.elements().size(); ++i) {
-            if (!is_float(t)) { sink.set_computed(i, 0, std::fabs(x[i]), 1); continue; }  // integers: Bits
+            if (!is_float(t)) {
+                sink.set_computed(i, 0, std::fabs(x[i]), 1);
+                continue;
+            }  // integers: Bits
             bound_element(d, t, i, x[i], s.empty() ? 0.0 : s[i], p, sink);
         }
     });
@@ -367,11 +387,13 @@ bool explain_activation(const Case& c, std::string_view, uint64_t flat, FamilyEx
             why = x >= 0 ? "x >= 0 holds: x, bit for bit (-0 included)" : "x < 0: the exact product, rounded once";
             if (x >= 0) out.policies.push_back("ActivationSignedZero");
         } else if constexpr (std::is_same_v<D, THRESHOLDED_RELU>) {
-            why = x > double(d.Alpha) ? "x > Alpha holds (exact values): x, bit for bit" : "x > Alpha does not hold (exact values): +0";
+            why = x > double(d.Alpha) ? "x > Alpha holds (exact values): x, bit for bit"
+                                      : "x > Alpha does not hold (exact values): +0";
             out.policies.push_back("ActivationCompare");
         } else if constexpr (std::is_same_v<D, SHRINK>) {
-            why = x > double(d.Threshold) ? "x > Threshold: x - Bias, exact, rounded once"
-                  : x < -double(d.Threshold) ? "x < -Threshold: x + Bias, exact, rounded once" : "neither: +0";
+            why = x > double(d.Threshold)    ? "x > Threshold: x - Bias, exact, rounded once"
+                  : x < -double(d.Threshold) ? "x < -Threshold: x + Bias, exact, rounded once"
+                                             : "neither: +0";
             out.policies.push_back("ActivationCompare");
             out.policies.push_back("ShrinkOrder");
         } else {

@@ -13,16 +13,16 @@
 namespace dmlref::reference {
 
 // Every desc of the family, for visit_as.
-#define DMLREF_ACTIVATION_DESCS                                                                        \
-    DML_ACTIVATION_IDENTITY_OPERATOR_DESC, DML_ACTIVATION_LINEAR_OPERATOR_DESC,                        \
-        DML_ACTIVATION_LEAKY_RELU_OPERATOR_DESC, DML_ACTIVATION_PARAMETERIZED_RELU_OPERATOR_DESC,      \
-        DML_ACTIVATION_THRESHOLDED_RELU_OPERATOR_DESC, DML_ACTIVATION_SHRINK_OPERATOR_DESC,            \
-        DML_ACTIVATION_HARD_SIGMOID_OPERATOR_DESC, DML_ACTIVATION_HARD_SWISH_OPERATOR_DESC,            \
+#define DMLREF_ACTIVATION_DESCS                                                                   \
+    DML_ACTIVATION_IDENTITY_OPERATOR_DESC, DML_ACTIVATION_LINEAR_OPERATOR_DESC,                   \
+        DML_ACTIVATION_LEAKY_RELU_OPERATOR_DESC, DML_ACTIVATION_PARAMETERIZED_RELU_OPERATOR_DESC, \
+        DML_ACTIVATION_THRESHOLDED_RELU_OPERATOR_DESC, DML_ACTIVATION_SHRINK_OPERATOR_DESC,       \
+        DML_ACTIVATION_HARD_SIGMOID_OPERATOR_DESC, DML_ACTIVATION_HARD_SWISH_OPERATOR_DESC,       \
         DML_ACTIVATION_SOFTSIGN_OPERATOR_DESC
 
-#define DMLREF_ACTIVATION_DECLARE(D)                          \
-    void validate(const D& d, Diagnostics& diags);            \
-    void evaluate(const D& d, const Bindings& b);             \
+#define DMLREF_ACTIVATION_DECLARE(D)               \
+    void validate(const D& d, Diagnostics& diags); \
+    void evaluate(const D& d, const Bindings& b);  \
     std::optional<Tolerance> tolerance(const D& d, std::string_view output);
 DMLREF_ACTIVATION_DECLARE(DML_ACTIVATION_IDENTITY_OPERATOR_DESC)
 DMLREF_ACTIVATION_DECLARE(DML_ACTIVATION_LINEAR_OPERATOR_DESC)

@@ -80,13 +80,15 @@ Form form_of(const OperatorDesc& od) {
     if (const auto* d = od.get_if<CELU>()) return {fused("ACTIVATION_CELU", d->Alpha)};
     if (const auto* d = od.get_if<SCALED_ELU>()) return {fused("ACTIVATION_SCALED_ELU", d->Alpha, d->Gamma)};
     if (const auto* d = od.get_if<SOFTPLUS>()) return {fused("ACTIVATION_SOFTPLUS", d->Steepness)};
-    if (const auto* d = od.get_if<PARAMETRIC_SOFTPLUS>()) return {fused("ACTIVATION_PARAMETRIC_SOFTPLUS", d->Alpha, d->Beta)};
+    if (const auto* d = od.get_if<PARAMETRIC_SOFTPLUS>())
+        return {fused("ACTIVATION_PARAMETRIC_SOFTPLUS", d->Alpha, d->Beta)};
     if (const auto* d = od.get_if<SCALED_TANH>()) return {fused("ACTIVATION_SCALED_TANH", d->Alpha, d->Beta)};
     const auto& d = get<SWISH>(od);
     return {fused("ACTIVATION_IDENTITY"), true, d.SigmoidInputScale};
 }
 
-void validate_same(const TensorDesc& in, const TensorDesc& out, Diagnostics& diags, std::string_view same_type, std::string_view same_sizes) {
+void validate_same(const TensorDesc& in, const TensorDesc& out, Diagnostics& diags, std::string_view same_type,
+                   std::string_view same_sizes) {
     const std::initializer_list<Named> all = {{"InputTensor", in}, {"OutputTensor", out}};
     require_same_data_type(diags, all, same_type);
     require_same_sizes(diags, all, same_sizes);
@@ -95,13 +97,17 @@ void validate_same(const TensorDesc& in, const TensorDesc& out, Diagnostics& dia
 // The tensors, then every FLOAT parameter finite (`<op>.parameter-finite`: the pages give a NaN or
 // infinite coefficient no meaning, as the rational activations' rule); true when they are.
 template <class D> bool validate_parametric(const D& d, Diagnostics& diags, std::string_view op) {
-    validate_same(d.InputTensor, d.OutputTensor, diags, std::string(op) + ".same-data-type", std::string(op) + ".same-sizes");
+    validate_same(d.InputTensor, d.OutputTensor, diags, std::string(op) + ".same-data-type",
+                  std::string(op) + ".same-sizes");
     bool finite = true;
     auto check = [&](std::string_view field, float v) {
         if (std::isfinite(v)) return;
         finite = false;
         diags.error(desc_path(field), std::string(op) + ".parameter-finite",
-                    std::string(field) + " is " + (std::isnan(v) ? "NaN" : v > 0 ? "+infinity" : "-infinity") +
+                    std::string(field) + " is " +
+                        (std::isnan(v) ? "NaN"
+                         : v > 0       ? "+infinity"
+                                       : "-infinity") +
                         "; it must be finite (the " + std::string(operator_type_name(D::kType)) +
                         " page gives a non-finite coefficient no meaning; docs/golden.md, Transcendental activations)");
     };
@@ -118,7 +124,8 @@ void evaluate_activation(const Form& f, const TensorDesc& in, const TensorDesc& 
     const TensorView X(in, b.at("InputTensor"));
     const TensorView Y(out, b.at("OutputTensor"));
     dispatch(in.DataType, [&]<class T>() {
-        map_elements<T, T>(Y, [&](T x) { return f.swish ? swish<T>(x, f.scale) : fused_activation<T>(f.a, x); }, X);
+        map_elements<T, T>(
+            Y, [&](T x) { return f.swish ? swish<T>(x, f.scale) : fused_activation<T>(f.a, x); }, X);
     });
 }
 
@@ -127,7 +134,11 @@ template <class D> void evaluate_desc(const D& d, const Bindings& b) {
 }
 
 // 2^-2000: a value that far below every type's smallest subnormal rounds as 0 does, with its sign.
-const mpq_class kTiny = [] { mpz_class d = 1; d <<= 2000; return mpq_class(mpz_class(1), d); }();
+const mpq_class kTiny = [] {
+    mpz_class d = 1;
+    d <<= 2000;
+    return mpq_class(mpz_class(1), d);
+}();
 
 }  // namespace
 
@@ -149,8 +160,9 @@ void evaluate(const ELU& d, const Bindings& b) { evaluate_desc(d, b); }
 void validate(const CELU& d, Diagnostics& diags) {
     // The formula divides by Alpha (exp(x / Alpha)): dmlref's rule, as the fused CELU's.
     if (validate_parametric(d, diags, "celu") && d.Alpha == 0)
-        diags.error(desc_path("Alpha"), "celu.alpha-nonzero",
-                    "Alpha is 0; the formula divides by Alpha (exp(x / Alpha)), so it must not be 0 (docs/golden.md, CeluAlpha)");
+        diags.error(
+            desc_path("Alpha"), "celu.alpha-nonzero",
+            "Alpha is 0; the formula divides by Alpha (exp(x / Alpha)), so it must not be 0 (docs/golden.md, CeluAlpha)");
 }
 void evaluate(const CELU& d, const Bindings& b) { evaluate_desc(d, b); }
 void validate(const SCALED_ELU& d, Diagnostics& diags) { validate_parametric(d, diags, "scaled-elu"); }
@@ -165,7 +177,9 @@ void validate(const SOFTPLUS& d, Diagnostics& diags) {
                         "(docs/golden.md, SoftplusSteepness)");
 }
 void evaluate(const SOFTPLUS& d, const Bindings& b) { evaluate_desc(d, b); }
-void validate(const PARAMETRIC_SOFTPLUS& d, Diagnostics& diags) { validate_parametric(d, diags, "parametric-softplus"); }
+void validate(const PARAMETRIC_SOFTPLUS& d, Diagnostics& diags) {
+    validate_parametric(d, diags, "parametric-softplus");
+}
 void evaluate(const PARAMETRIC_SOFTPLUS& d, const Bindings& b) { evaluate_desc(d, b); }
 void validate(const SCALED_TANH& d, Diagnostics& diags) { validate_parametric(d, diags, "scaled-tanh"); }
 void evaluate(const SCALED_TANH& d, const Bindings& b) { evaluate_desc(d, b); }
@@ -175,7 +189,8 @@ void evaluate(const SWISH& d, const Bindings& b) { evaluate_desc(d, b); }
 void softplus_support_rules(const OperatorDesc& od, uint32_t level, std::vector<std::string>& why) {
     const auto& d = get<SOFTPLUS>(od);
     if (level < 0x6400 && d.Steepness < 1)
-        why.push_back("until DML_FEATURE_LEVEL_6_4 Steepness cannot be less than 1 (DML_ACTIVATION_SOFTPLUS_OPERATOR_DESC)");
+        why.push_back(
+            "until DML_FEATURE_LEVEL_6_4 Steepness cannot be less than 1 (DML_ACTIVATION_SOFTPLUS_OPERATOR_DESC)");
 }
 
 // SWISH: x * sigmoid(s x) = x / (1 + exp(-s x)), the exact value rounded once (Ziv's loop in MPFR).
@@ -248,7 +263,9 @@ struct Work {
 };
 Work work(DataType w, bool flush) {
     return {unit_roundoff(w), flush ? smallest_normal(w) : subnormal_rounding_error(w),
-            w == DataType::FLOAT16 ? 65504.0 : w == DataType::FLOAT32 ? double(std::numeric_limits<float>::max()) : std::numeric_limits<double>::max()};
+            w == DataType::FLOAT16   ? 65504.0
+            : w == DataType::FLOAT32 ? double(std::numeric_limits<float>::max())
+                                     : std::numeric_limits<double>::max()};
 }
 
 // SWISH x * sigmoid(s x) at an exact x, evaluated in w as x * (1 / (1 + exp(-s x))) or x / (1 + exp(-s x)):
@@ -262,8 +279,10 @@ ActivationError swish_error(double x, double s, const Work& w) {
     const double rest = z >= 0 ? std::exp(-z) / (1 + std::exp(-z)) : 1 / (1 + std::exp(z));  // 1 - sig = e / (1 + e)
     const double M = std::fabs(x) * sig;
     // A relative error r of e = exp(-s x) is r (1 - sig) relative in 1 / (1 + e).
-    const double rel = (2 * kStatedAccuracy.exp2 * w.u + 3 * w.u * az) * rest + w.u + 2 * kStatedAccuracy.division * w.u + w.u;
-    double err = rel * M + std::fabs(x) * w.ulps(kStatedAccuracy.division, sig) + w.ulps(kStatedAccuracy.division, M) + w.rnd(M);
+    const double rel = (2 * kStatedAccuracy.exp2 * w.u + 3 * w.u * az) * rest + w.u +
+                       2 * kStatedAccuracy.division * w.u + w.u;
+    double err = rel * M + std::fabs(x) * w.ulps(kStatedAccuracy.division, sig) + w.ulps(kStatedAccuracy.division, M) +
+                 w.rnd(M);
     if (-z > std::log(w.max)) err += M;
     return {err, M};
 }
@@ -312,15 +331,22 @@ void activation_math_bounds(const Operator& op, const InputBuffer& input, const 
     const double inf = std::numeric_limits<double>::infinity();
     for (uint64_t e = 0; e < x.size() && e < sink.elements().size(); ++e) {
         const double v = x[e];
-        if (!is_float(t)) { sink.set_computed(e, 0, std::fabs(v), 1); continue; }  // integers: Bits
-        if (v != v) { sink.set_computed(e, 0, 0, 1, true, false); continue; }
+        if (!is_float(t)) {
+            sink.set_computed(e, 0, std::fabs(v), 1);
+            continue;
+        }  // integers: Bits
+        if (v != v) {
+            sink.set_computed(e, 0, 0, 1, true, false);
+            continue;
+        }
         double worst = 0, magnitude = 0;
         for (DataType w : ws) {
             const Work wk = work(w, flush);
             ActivationError r = f.swish ? swish_error(v, f.scale, wk) : fused_activation_error(f.a, v, 0, w, flush);
             if (!std::isfinite(r.error) && softplus && std::isfinite(v)) {
                 const float p0 = f.a.Parameters[0], p1 = f.a.Parameters[1];
-                r = name == "ACTIVATION_SOFTPLUS" ? softplus_asymptote_error(v, 1, p0, p0, wk) : softplus_asymptote_error(v, p0, p1, 1, wk);
+                r = name == "ACTIVATION_SOFTPLUS" ? softplus_asymptote_error(v, 1, p0, p0, wk)
+                                                  : softplus_asymptote_error(v, p0, p1, 1, wk);
             }
             double err = r.error;
             if (std::isfinite(err) && w != t) err += unit_roundoff(t) * (r.magnitude + r.error) + eta(t);
@@ -331,7 +357,10 @@ void activation_math_bounds(const Operator& op, const InputBuffer& input, const 
         // golden overflows), the golden's class decides: an infinity must be matched.
         if (std::isinf(v) || !std::isfinite(worst) || magnitude >= 0.5 * work(t, false).max) {
             const double g = golden_double(f, t, v);
-            if (std::isinf(g)) { sink.set_computed(e, inf, std::fabs(v), 1, false, true); continue; }
+            if (std::isinf(g)) {
+                sink.set_computed(e, inf, std::fabs(v), 1, false, true);
+                continue;
+            }
             if (std::isinf(v)) worst = 0;  // a finite limit: exact
         }
         // A zero the formula computes may come out as -0 from IEEE arithmetic (CELU's
@@ -359,7 +388,8 @@ const char* activation_math_formula(OperatorType t) {
         case OperatorType::ACTIVATION_SOFTPLUS: return "ln(1 + exp(Steepness x)) / Steepness";
         case OperatorType::ACTIVATION_PARAMETRIC_SOFTPLUS: return "Alpha ln(1 + exp(Beta x))";
         case OperatorType::ACTIVATION_SCALED_TANH: return "Alpha tanh(Beta x)";
-        case OperatorType::ACTIVATION_SWISH: return "x sigmoid(SigmoidInputScale x) = x / (1 + exp(-SigmoidInputScale x))";
+        case OperatorType::ACTIVATION_SWISH:
+            return "x sigmoid(SigmoidInputScale x) = x / (1 + exp(-SigmoidInputScale x))";
         default: return nullptr;
     }
 }
@@ -394,7 +424,8 @@ bool explain_activation_math(const Case& c, std::string_view, uint64_t flat, Fam
         out.facts.emplace_back("decided by", "an exact zero: +0");
         out.policies.push_back("ZeroResult");
     } else {
-        out.facts.emplace_back("decided by", "the exact value rounded once to nearest-even (Ziv's loop in MPFR), as the fused activation");
+        out.facts.emplace_back(
+            "decided by", "the exact value rounded once to nearest-even (Ziv's loop in MPFR), as the fused activation");
         out.policies.push_back("ComputedValue");
         if (t == OperatorType::ACTIVATION_SOFTPLUS || t == OperatorType::ACTIVATION_PARAMETRIC_SOFTPLUS)
             out.policies.push_back("SoftplusLargeInput");

@@ -28,7 +28,8 @@ namespace dmlref::reference {
 
 void validate(const DML_ACTIVATION_RELU_OPERATOR_DESC& d, Diagnostics& diags) {
     // "InputTensor and OutputTensor must have the same DataType, DimensionCount, and Sizes."
-    require_same_data_type(diags, {{"InputTensor", d.InputTensor}, {"OutputTensor", d.OutputTensor}}, "relu.same-data-type");
+    require_same_data_type(diags, {{"InputTensor", d.InputTensor}, {"OutputTensor", d.OutputTensor}},
+                           "relu.same-data-type");
     require_same_sizes(diags, {{"InputTensor", d.InputTensor}, {"OutputTensor", d.OutputTensor}}, "relu.same-sizes");
 }
 
@@ -37,12 +38,14 @@ void evaluate(const DML_ACTIVATION_RELU_OPERATOR_DESC& d, const Bindings& b) {
     const TensorView Y(d.OutputTensor, b.at("OutputTensor"));
     if (in_force(Reading::ForwardNaNPropagates)) {  // ForwardNaN=NaNPropagates: a NaN passes as it is
         dispatch(d.InputTensor.DataType, [&]<class T>() {
-            map_elements<T, T>(Y, [](T x) { return select(exact_gt(x, T(0)) | is_nan(x), x, T(0)); }, X);
+            map_elements<T, T>(
+                Y, [](T x) { return select(exact_gt(x, T(0)) | is_nan(x), x, T(0)); }, X);
         });
         return;
     }
     dispatch(d.InputTensor.DataType, [&]<class T>() {
-        map_elements<T, T>(Y, [](T x) { return select(exact_gt(x, T(0)), x, T(0)); }, X);
+        map_elements<T, T>(
+            Y, [](T x) { return select(exact_gt(x, T(0)), x, T(0)); }, X);
     });
 }
 
@@ -63,18 +66,22 @@ void evaluate(const DML_ACTIVATION_RELU_GRAD_OPERATOR_DESC& d, const Bindings& b
     const TensorView dY(d.InputGradientTensor, b.at("InputGradientTensor"));
     const TensorView dX(d.OutputGradientTensor, b.at("OutputGradientTensor"));
     if (any_reading_in_force()) {  // the alternative readings, each where it decides (docs/golden.md)
-        const bool nan_passes = in_force(Reading::GradNaNPassesGradient);      // GradNaN=PassesGradient: x <= 0 ? 0 : dY
+        const bool nan_passes = in_force(Reading::GradNaNPassesGradient);  // GradNaN=PassesGradient: x <= 0 ? 0 : dY
         const bool mask_product = in_force(Reading::SelectedZeroMaskProduct);  // SelectedZero=MaskProduct: dY * mask
         dispatch(d.InputTensor.DataType, [&]<class T>() {
-            map_elements<T, T, T>(dX, [=](T x, T dy) {
+            map_elements<T, T, T>(
+                dX,
+                [=](T x, T dy) {
                 const bool passes = nan_passes ? !exact_le(x, T(0)) : exact_gt(x, T(0));
                 return select(passes, dy, mask_product ? mask_product_zero(dy) : T(0));
-            }, X, dY);
+                },
+                X, dY);
         });
         return;
     }
     dispatch(d.InputTensor.DataType, [&]<class T>() {
-        map_elements<T, T, T>(dX, [](T x, T dy) { return select(exact_gt(x, T(0)), dy, T(0)); }, X, dY);
+        map_elements<T, T, T>(
+            dX, [](T x, T dy) { return select(exact_gt(x, T(0)), dy, T(0)); }, X, dY);
     });
 }
 
@@ -103,7 +110,8 @@ bool explain_relu(const Case& c, std::string_view output, uint64_t flat, FamilyE
         const bool gt = exact_gt(x, T(0));
         const bool nan = Number::of(x).is_nan();
         out.facts.emplace_back("decided by", std::string(gt ? "x > 0 holds: " : "x > 0 does not hold") +
-                               (nan ? " (x is NaN)" : "") + (gt ? (grad ? "dY passes" : "x passes") : ": the result is +0"));
+                                                 (nan ? " (x is NaN)" : "") +
+                                                 (gt ? (grad ? "dY passes" : "x passes") : ": the result is +0"));
         if (nan) out.policies.push_back(grad ? "GradNaN" : "ForwardNaN");
         if (!gt) out.policies.push_back("SelectedZero");
     });

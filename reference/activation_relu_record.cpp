@@ -17,7 +17,10 @@ const std::vector<DT> kReluTypes51 = {DT::FLOAT32, DT::FLOAT16, DT::INT32, DT::I
 bool relu_fast(const DML_ACTIVATION_RELU_OPERATOR_DESC& d, const Bindings& b) {
     const TensorView X(d.InputTensor, b.at("InputTensor"));
     const TensorView Y(d.OutputTensor, b.at("OutputTensor"));
-    if (d.InputTensor.DataType == DataType::FLOAT16) { fast::relu_half(X, Y); return true; }
+    if (d.InputTensor.DataType == DataType::FLOAT16) {
+        fast::relu_half(X, Y);
+        return true;
+    }
     return d.InputTensor.DataType == DataType::FLOAT32 && fast::relu_floats(X, Y);
 }
 
@@ -25,7 +28,10 @@ bool relu_grad_fast(const DML_ACTIVATION_RELU_GRAD_OPERATOR_DESC& d, const Bindi
     const TensorView X(d.InputTensor, b.at("InputTensor"));
     const TensorView dY(d.InputGradientTensor, b.at("InputGradientTensor"));
     const TensorView dX(d.OutputGradientTensor, b.at("OutputGradientTensor"));
-    if (d.InputTensor.DataType == DataType::FLOAT16) { fast::relu_grad_half(X, dY, dX); return true; }
+    if (d.InputTensor.DataType == DataType::FLOAT16) {
+        fast::relu_grad_half(X, dY, dX);
+        return true;
+    }
     return d.InputTensor.DataType == DataType::FLOAT32 && fast::relu_grad_floats(X, dY, dX);
 }
 
@@ -47,7 +53,9 @@ OperatorRecord relu() {
     auto r = operator_record<DML_ACTIVATION_RELU_OPERATOR_DESC, validate, evaluate>({
         .IntroducedIn = 0x1000,
         .InPlace = {{"OutputTensor", "InputTensor"}},
-        .Support = {{0x1000, {}, 4, 4, kF32F16}, {0x2000, {}, 4, 5, kF32F16}, {0x3000, {}, 1, 8, kF32F16},
+        .Support = {{0x1000, {}, 4, 4, kF32F16},
+                    {0x2000, {}, 4, 5, kF32F16},
+                    {0x3000, {}, 1, 8, kF32F16},
                     {0x5100, {}, 1, 8, kReluTypes51}},
         .Policies = {kForwardNaN, kSelectedZero, kSubnormals},
     });

@@ -71,9 +71,9 @@ mpq_class power(const mpq_class& x, unsigned long n) {
 struct Constants {
     unsigned long T = 0;
     mpq_class b1, b2, lr, eps;
-    mpq_class A2, B;                 // 1 - Beta2^T and 1 - Beta1^T, exactly (both in [0, 1])
-    std::optional<mpq_class> rootA2; // sqrt(A2) when it is rational
-    double alpha_class = 0;          // Alpha's IEEE class: NaN, +inf, 0 or 1 (positive, finite)
+    mpq_class A2, B;                  // 1 - Beta2^T and 1 - Beta1^T, exactly (both in [0, 1])
+    std::optional<mpq_class> rootA2;  // sqrt(A2) when it is rational
+    double alpha_class = 0;           // Alpha's IEEE class: NaN, +inf, 0 or 1 (positive, finite)
 };
 
 Constants constants(const ADAM& d, double t) {
@@ -138,7 +138,7 @@ double denominator_class(const Constants& c, const Exact& V) {
     if (!V.finite) return V.d > 0 ? kInf : kNaN;  // sqrt(+inf) = inf; NaN, and sqrt(-inf) = NaN
     if (sgn(V.q) < 0) return kNaN;
     if (sgn(c.eps) >= 0) return sgn(V.q) == 0 && sgn(c.eps) == 0 ? 0.0 : 1.0;  // +0 + +-0 = +0
-    const int s = cmp(V.q, c.eps * c.eps);  // sqrt(V') against -Epsilon > 0
+    const int s = cmp(V.q, c.eps * c.eps);                                     // sqrt(V') against -Epsilon > 0
     return s > 0 ? 1.0 : s == 0 ? 0.0 : -1.0;
 }
 
@@ -147,13 +147,14 @@ std::optional<double> special_parameter(const Constants& c, double x, const Exac
     const double step = cls(c.lr.get_d()) * c.alpha_class * M.cls() / denominator_class(c, V);
     if (step != step || x != x) return kNaN;
     if (std::isinf(step) || std::isinf(x)) return x - step;  // inf - inf is NaN
-    if (step == 0) return x;                                  // AdamZeroStep=KeepsParameter
+    if (step == 0) return x;                                 // AdamZeroStep=KeepsParameter
     return std::nullopt;
 }
 
 // X' exactly where it is rational: both square roots rational, or Epsilon = 0 with A2 / V' a
 // perfect square. Otherwise X' is irrational (docs/golden.md, "Adam optimizer") and nullopt.
-std::optional<mpq_class> rational_parameter(const Constants& c, const mpq_class& x, const mpq_class& M, const mpq_class& V) {
+std::optional<mpq_class> rational_parameter(const Constants& c, const mpq_class& x, const mpq_class& M,
+                                            const mpq_class& V) {
     const mpq_class k = c.lr * M / c.B;  // the step is k * sqrt(A2) / (sqrt(V') + Epsilon)
     if (c.rootA2) {
         if (sgn(V) == 0) return mpq_class(x - k * *c.rootA2 / c.eps);
@@ -167,8 +168,8 @@ std::optional<mpq_class> rational_parameter(const Constants& c, const mpq_class&
 // An MPFR interval [lo, hi].
 struct Interval {
     mpfr_t lo, hi;
-    explicit Interval(mpfr_prec_t w) { mpfr_inits2(w, lo, hi, (mpfr_ptr)nullptr); }
-    ~Interval() { mpfr_clears(lo, hi, (mpfr_ptr)nullptr); }
+    explicit Interval(mpfr_prec_t w) { mpfr_inits2(w, lo, hi, (mpfr_ptr) nullptr); }
+    ~Interval() { mpfr_clears(lo, hi, (mpfr_ptr) nullptr); }
     Interval(const Interval&) = delete;
     Interval& operator=(const Interval&) = delete;
     void set(const mpq_class& q) {
@@ -179,7 +180,8 @@ struct Interval {
 
 // X' = X - s q with q = |LR| Alpha |M'| / |D| > 0 and s its sign, at working precision w: every
 // operation rounded outward, so that X' lies in [lo, hi]; the midpoint and its correct bits.
-long parameter_interval(const Constants& c, const mpq_class& x, const mpq_class& M, const mpq_class& V, mpfr_ptr y, mpfr_prec_t w) {
+long parameter_interval(const Constants& c, const mpq_class& x, const mpq_class& M, const mpq_class& V, mpfr_ptr y,
+                        mpfr_prec_t w) {
     Interval p1(w), p2(w), a(w), b(w), r(w), m(w), lr(w), q(w), out(w);
     mpfr_t one;
     mpfr_init2(one, w);
@@ -230,7 +232,7 @@ long parameter_interval(const Constants& c, const mpq_class& x, const mpq_class&
         if (s > 0) {  // X - q
             mpfr_sub(out.lo, out.lo, q.hi, MPFR_RNDD);
             mpfr_sub(out.hi, out.hi, q.lo, MPFR_RNDU);
-        } else {      // X + q
+        } else {  // X + q
             mpfr_add(out.lo, out.lo, q.lo, MPFR_RNDD);
             mpfr_add(out.hi, out.hi, q.hi, MPFR_RNDU);
         }
@@ -240,7 +242,7 @@ long parameter_interval(const Constants& c, const mpq_class& x, const mpq_class&
         if (mpfr_zero_p(q.hi)) bits = kExact;
         else if (!mpfr_zero_p(y)) bits = std::max(0l, long(mpfr_get_exp(y)) - long(mpfr_get_exp(q.hi)));
     }
-    mpfr_clears(one, e, (mpfr_ptr)nullptr);
+    mpfr_clears(one, e, (mpfr_ptr) nullptr);
     return bits;
 }
 
@@ -271,32 +273,41 @@ bool valid(const ADAM& d) {
 // ---- Validation --------------------------------------------------------------------------------
 
 void validate(const ADAM& d, Diagnostics& diags) {
-    const std::initializer_list<Named> all = {
-        {"GradientTensor", d.GradientTensor}, {"InputFirstMomentTensor", d.InputFirstMomentTensor},
-        {"InputParametersTensor", d.InputParametersTensor}, {"InputSecondMomentTensor", d.InputSecondMomentTensor},
-        {"OutputFirstMomentTensor", d.OutputFirstMomentTensor}, {"OutputParametersTensor", d.OutputParametersTensor},
-        {"OutputSecondMomentTensor", d.OutputSecondMomentTensor}, {"TrainingStepTensor", d.TrainingStepTensor}};
+    const std::initializer_list<Named> all = {{"GradientTensor", d.GradientTensor},
+                                              {"InputFirstMomentTensor", d.InputFirstMomentTensor},
+                                              {"InputParametersTensor", d.InputParametersTensor},
+                                              {"InputSecondMomentTensor", d.InputSecondMomentTensor},
+                                              {"OutputFirstMomentTensor", d.OutputFirstMomentTensor},
+                                              {"OutputParametersTensor", d.OutputParametersTensor},
+                                              {"OutputSecondMomentTensor", d.OutputSecondMomentTensor},
+                                              {"TrainingStepTensor", d.TrainingStepTensor}};
     const DataType t = d.InputParametersTensor.DataType;
     for (const Named& n : all)
         if (n.desc.DataType != t) {
             diags.error(desc_path(n.name) + "/DataType", rule("same-data-type"),
-                        std::string(n.name) + " is " + std::string(name(n.desc.DataType)) + " and InputParametersTensor " +
-                            std::string(name(t)) + "; " + join_names(all) + " must have the same DataType");
+                        std::string(n.name) + " is " + std::string(name(n.desc.DataType)) +
+                            " and InputParametersTensor " + std::string(name(t)) + "; " + join_names(all) +
+                            " must have the same DataType");
             break;
         }
     if (t != DataType::FLOAT32 && t != DataType::FLOAT16)
-        diags.error(desc_path("InputParametersTensor") + "/DataType", rule("data-type"),
-                    "InputParametersTensor is " + std::string(name(t)) + "; the page's tables give FLOAT32 and FLOAT16");
+        diags.error(
+            desc_path("InputParametersTensor") + "/DataType", rule("data-type"),
+            "InputParametersTensor is " + std::string(name(t)) + "; the page's tables give FLOAT32 and FLOAT16");
     require_same_sizes(diags,
-                       {{"InputParametersTensor", d.InputParametersTensor}, {"GradientTensor", d.GradientTensor},
-                        {"InputFirstMomentTensor", d.InputFirstMomentTensor}, {"InputSecondMomentTensor", d.InputSecondMomentTensor},
-                        {"OutputFirstMomentTensor", d.OutputFirstMomentTensor}, {"OutputParametersTensor", d.OutputParametersTensor},
+                       {{"InputParametersTensor", d.InputParametersTensor},
+                        {"GradientTensor", d.GradientTensor},
+                        {"InputFirstMomentTensor", d.InputFirstMomentTensor},
+                        {"InputSecondMomentTensor", d.InputSecondMomentTensor},
+                        {"OutputFirstMomentTensor", d.OutputFirstMomentTensor},
+                        {"OutputParametersTensor", d.OutputParametersTensor},
                         {"OutputSecondMomentTensor", d.OutputSecondMomentTensor}},
                        rule("same-sizes"));
     for (uint32_t s : d.TrainingStepTensor.Sizes)
         if (s != 1) {
-            diags.error(desc_path("TrainingStepTensor") + "/Sizes", rule("training-step-sizes"),
-                        "TrainingStepTensor has a size " + std::to_string(s) + "; it must be a scalar (all Sizes equal to 1)");
+            diags.error(
+                desc_path("TrainingStepTensor") + "/Sizes", rule("training-step-sizes"),
+                "TrainingStepTensor has a size " + std::to_string(s) + "; it must be a scalar (all Sizes equal to 1)");
             break;
         }
     for (const auto& [field, v] : {std::pair{"Beta1", d.Beta1}, std::pair{"Beta2", d.Beta2}})
@@ -305,7 +316,8 @@ void validate(const ADAM& d, Diagnostics& diags) {
                         std::string(field) + " is " + std::to_string(v) + "; this value should be between 0.0 and 1.0");
     for (const auto& [field, v] : {std::pair{"LearningRate", d.LearningRate}, std::pair{"Epsilon", d.Epsilon}})
         if (!std::isfinite(v))
-            diags.error(desc_path(field), rule("hyperparameter"), std::string(field) + " is not finite; dmlref needs a finite value");
+            diags.error(desc_path(field), rule("hyperparameter"),
+                        std::string(field) + " is not finite; dmlref needs a finite value");
 }
 
 void validate_values(const ADAM& d, const InputBuffers& in, uint64_t, Diagnostics& diags) {
@@ -315,7 +327,8 @@ void validate_values(const ADAM& d, const InputBuffers& in, uint64_t, Diagnostic
     if (!(t >= 0 && t <= kAdamMaxStep && t == std::floor(t)))
         diags.error(pointer_append("/inputs/TrainingStepTensor", size_t(0)), rule("training-step-value"),
                     "TrainingStepTensor holds " + std::to_string(t) + "; it must hold an integer value from 0 to " +
-                        std::to_string(uint64_t(kAdamMaxStep)) + " (the page: \"a single integer value\"; the upper limit is dmlref's)");
+                        std::to_string(uint64_t(kAdamMaxStep)) +
+                        " (the page: \"a single integer value\"; the upper limit is dmlref's)");
 }
 
 // ---- The loop ---------------------------------------------------------------------------------
@@ -340,9 +353,12 @@ void evaluate(const ADAM& d, const Bindings& b) {
                 v2[i] = rounded<T>(v);
                 x2[i] = parameter<T>(c, double(widen(X[i])), m, v);  // AdamMomentsInUpdate=Exact
             }
-            write_logical<T>(d.OutputParametersTensor, b.at("OutputParametersTensor"), [&](uint64_t i) { return x2[i]; });
-            write_logical<T>(d.OutputFirstMomentTensor, b.at("OutputFirstMomentTensor"), [&](uint64_t i) { return m2[i]; });
-            write_logical<T>(d.OutputSecondMomentTensor, b.at("OutputSecondMomentTensor"), [&](uint64_t i) { return v2[i]; });
+            write_logical<T>(d.OutputParametersTensor, b.at("OutputParametersTensor"),
+                             [&](uint64_t i) { return x2[i]; });
+            write_logical<T>(d.OutputFirstMomentTensor, b.at("OutputFirstMomentTensor"),
+                             [&](uint64_t i) { return m2[i]; });
+            write_logical<T>(d.OutputSecondMomentTensor, b.at("OutputSecondMomentTensor"),
+                             [&](uint64_t i) { return v2[i]; });
         }
     });
 }
@@ -352,12 +368,13 @@ std::optional<Tolerance> adam_optimizer_tolerance(const ADAM& d, std::string_vie
     Tolerance t;
     t.Kind = "Summed";
     t.MaxTerms = 0;
-    t.Why = output == "OutputParametersTensor"
-                ? "X - LearningRate * Alpha * M / (sqrt(V) + Epsilon): the exact value rounded once (docs/golden.md, Adam optimizer); "
-                  "dmlref diff bounds each element by a forward error analysis of the formula in the working types a backend may use, "
-                  "the moments rounded to the tensor type or not (docs/tolerance.md, Adam optimizer); a NaN golden matches any NaN"
-                : "the exact moment (Beta * moment + (1 - Beta) * gradient term) rounded once (docs/golden.md, Adam optimizer); dmlref "
-                  "diff bounds each element by a forward error analysis (docs/tolerance.md, Adam optimizer); a NaN golden matches any NaN";
+    t.Why =
+        output == "OutputParametersTensor"
+            ? "X - LearningRate * Alpha * M / (sqrt(V) + Epsilon): the exact value rounded once (docs/golden.md, Adam optimizer); "
+              "dmlref diff bounds each element by a forward error analysis of the formula in the working types a backend may use, "
+              "the moments rounded to the tensor type or not (docs/tolerance.md, Adam optimizer); a NaN golden matches any NaN"
+            : "the exact moment (Beta * moment + (1 - Beta) * gradient term) rounded once (docs/golden.md, Adam optimizer); dmlref "
+              "diff bounds each element by a forward error analysis (docs/tolerance.md, Adam optimizer); a NaN golden matches any NaN";
     return t;
 }
 
@@ -376,19 +393,28 @@ bool explain_adam_optimizer(const Case& c, std::string_view output, uint64_t fla
     const double m = logical_doubles(d->InputFirstMomentTensor, in("InputFirstMomentTensor")).at(flat);
     const double v = logical_doubles(d->InputSecondMomentTensor, in("InputSecondMomentTensor")).at(flat);
     const double g = logical_doubles(d->GradientTensor, in("GradientTensor")).at(flat);
-    auto text = [](double z) { char b[40]; std::snprintf(b, sizeof b, "%.17g", z); return std::string(b); };
-    out.facts.emplace_back("inputs", "X = " + text(x) + ", M = " + text(m) + ", V = " + text(v) + ", G = " + text(g) + ", T = " + std::to_string(k.T));
+    auto text = [](double z) {
+        char b[40];
+        std::snprintf(b, sizeof b, "%.17g", z);
+        return std::string(b);
+    };
+    out.facts.emplace_back("inputs", "X = " + text(x) + ", M = " + text(m) + ", V = " + text(v) + ", G = " + text(g) +
+                                         ", T = " + std::to_string(k.T));
     const Exact M = first_moment(k, m, g), V = second_moment(k, v, g);
     out.facts.emplace_back("moments", "M' = Beta1 M + (1 - Beta1) G = " + text(M.finite ? M.q.get_d() : M.d) +
-                                          ", V' = Beta2 V + (1 - Beta2) G^2 = " + text(V.finite ? V.q.get_d() : V.d) + " (exact, shown rounded to double)");
-    out.facts.emplace_back("alpha", "Alpha = sqrt(1 - Beta2^T) / (1 - Beta1^T) = " +
-                                        (k.alpha_class == 1.0 ? text(std::sqrt(k.A2.get_d()) / k.B.get_d()) : text(k.alpha_class)));
+                                          ", V' = Beta2 V + (1 - Beta2) G^2 = " + text(V.finite ? V.q.get_d() : V.d) +
+                                          " (exact, shown rounded to double)");
+    out.facts.emplace_back(
+        "alpha", "Alpha = sqrt(1 - Beta2^T) / (1 - Beta1^T) = " +
+                     (k.alpha_class == 1.0 ? text(std::sqrt(k.A2.get_d()) / k.B.get_d()) : text(k.alpha_class)));
     if (output == "OutputParametersTensor") {
         const auto s = special_parameter(k, x, M, V);
-        out.facts.emplace_back("rule", s ? "a special value or a zero update, by IEEE's rules on the exact formula"
-                                         : "X - LearningRate * Alpha * M' / (sqrt(V') + Epsilon), exact (or Ziv's loop), rounded once");
+        out.facts.emplace_back(
+            "rule", s ? "a special value or a zero update, by IEEE's rules on the exact formula"
+                      : "X - LearningRate * Alpha * M' / (sqrt(V') + Epsilon), exact (or Ziv's loop), rounded once");
     }
-    out.policies = {"ComputedValue", "AdamMomentsInUpdate", "AdamTrainingStep", "AdamZeroStep", "NonFiniteSum", "ZeroResult"};
+    out.policies = {"ComputedValue", "AdamMomentsInUpdate", "AdamTrainingStep",
+                    "AdamZeroStep",  "NonFiniteSum",        "ZeroResult"};
     return true;
 }
 
@@ -427,7 +453,8 @@ struct Element {
 // The formula in a backend's working arithmetic; `which` 0: X', 1: M', 2: V'. The worst of the
 // evaluation orders below: the gradient square as ((1 - Beta2) G) G or (1 - Beta2) (G G), the
 // update as ((LR Alpha) M') / D or LR (Alpha (M' / D)), the moments used as computed or stored.
-Quantity formula(const Arithmetic& A, const ADAM& d, double T, const Element& e, DataType t, int which, bool no_negative_v) {
+Quantity formula(const Arithmetic& A, const ADAM& d, double T, const Element& e, DataType t, int which,
+                 bool no_negative_v) {
     const Quantity one = A.constant(1), b1 = A.constant(d.Beta1), b2 = A.constant(d.Beta2);
     const Quantity X = A.input(e.x), M = A.input(e.m), V = A.input(e.v), G = A.input(e.g);
     const Quantity c1 = A.add(one, A.neg(b1)), c2 = A.add(one, A.neg(b2));
@@ -436,7 +463,9 @@ Quantity formula(const Arithmetic& A, const ADAM& d, double T, const Element& e,
     if (which == 1) return Mn;
     if (which == 2) return Vn;
     // Beta^T: exactly 0 or 1 where Beta is (pow(0, T) = 0 for T > 0, pow(1, T) = 1), else pow.
-    auto power = [&](float b, const Quantity& bq) { return b == 0 ? A.constant(T == 0 ? 1 : 0) : b == 1 ? one : A.pow(bq, T); };
+    auto power = [&](float b, const Quantity& bq) {
+        return b == 0 ? A.constant(T == 0 ? 1 : 0) : b == 1 ? one : A.pow(bq, T);
+    };
     const Quantity alpha = A.div(root(A, A.add(one, A.neg(power(d.Beta2, b2)))), A.add(one, A.neg(power(d.Beta1, b1))));
     const Quantity lr = A.constant(d.LearningRate), eps = A.constant(d.Epsilon);
     Quantity worst_x{0, 0, 0};
@@ -453,7 +482,8 @@ Quantity formula(const Arithmetic& A, const ADAM& d, double T, const Element& e,
     return worst_x;
 }
 
-template <int Which> void adam_bounds(const Operator& op, const InputBuffer& input, const ArithmeticProfile& p, TermSink& sink) {
+template <int Which>
+void adam_bounds(const Operator& op, const InputBuffer& input, const ArithmeticProfile& p, TermSink& sink) {
     const auto* d = get_if<ADAM>(&op.Desc);
     if (!d) throw std::invalid_argument("not an ADAM_OPTIMIZER operator");
     const DataType t = d->InputParametersTensor.DataType;
@@ -472,21 +502,31 @@ template <int Which> void adam_bounds(const Operator& op, const InputBuffer& inp
         if (Which == 1 && !Mx.finite) special = Mx.d, is_special = true;
         if (Which == 2 && !Vx.finite) special = Vx.d, is_special = true;
         if (Which == 0)
-            if (const auto s = special_parameter(c, el.x, Mx, Vx); s && !std::isfinite(*s)) special = *s, is_special = true;
+            if (const auto s = special_parameter(c, el.x, Mx, Vx); s && !std::isfinite(*s))
+                special = *s, is_special = true;
         if (is_special) {
             sink.set_computed(e, kInf, 0, 1, special != special, special == special);
             continue;
         }
         const double scale = std::fabs(el.x) + std::fabs(el.m) + std::fabs(el.v) + el.g * el.g;
-        const double err = computed_error(p, t, [&](const Arithmetic& A) { return formula(A, *d, T, el, t, Which, el.v >= 0); });
+        const double err = computed_error(
+            p, t, [&](const Arithmetic& A) { return formula(A, *d, T, el, t, Which, el.v >= 0); });
         sink.set_computed(e, err, scale, 1);
     }
 }
 
 }  // namespace
 
-void adam_parameters_bounds(const Operator& op, const InputBuffer& input, const ArithmeticProfile& p, TermSink& sink) { adam_bounds<0>(op, input, p, sink); }
-void adam_first_moment_bounds(const Operator& op, const InputBuffer& input, const ArithmeticProfile& p, TermSink& sink) { adam_bounds<1>(op, input, p, sink); }
-void adam_second_moment_bounds(const Operator& op, const InputBuffer& input, const ArithmeticProfile& p, TermSink& sink) { adam_bounds<2>(op, input, p, sink); }
+void adam_parameters_bounds(const Operator& op, const InputBuffer& input, const ArithmeticProfile& p, TermSink& sink) {
+    adam_bounds<0>(op, input, p, sink);
+}
+void adam_first_moment_bounds(const Operator& op, const InputBuffer& input, const ArithmeticProfile& p,
+                              TermSink& sink) {
+    adam_bounds<1>(op, input, p, sink);
+}
+void adam_second_moment_bounds(const Operator& op, const InputBuffer& input, const ArithmeticProfile& p,
+                               TermSink& sink) {
+    adam_bounds<2>(op, input, p, sink);
+}
 
 }  // namespace dmlref::reference

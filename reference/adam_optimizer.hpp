@@ -11,7 +11,8 @@
 namespace dmlref::reference {
 
 void validate(const DML_ADAM_OPTIMIZER_OPERATOR_DESC& d, Diagnostics& diags);
-void validate_values(const DML_ADAM_OPTIMIZER_OPERATOR_DESC& d, const InputBuffers& in, uint64_t max_work, Diagnostics& diags);
+void validate_values(const DML_ADAM_OPTIMIZER_OPERATOR_DESC& d, const InputBuffers& in, uint64_t max_work,
+                     Diagnostics& diags);
 void evaluate(const DML_ADAM_OPTIMIZER_OPERATOR_DESC& d, const Bindings& b);
 bool explain_adam_optimizer(const Case& c, std::string_view output, uint64_t flat, FamilyExplanation& out);
 std::optional<Tolerance> adam_optimizer_tolerance(const DML_ADAM_OPTIMIZER_OPERATOR_DESC& d, std::string_view output);
@@ -23,6 +24,7 @@ inline constexpr double kAdamMaxStep = 1 << 20;
 // Each element's error bound (docs/tolerance.md, "Adam optimizer"), one function per output.
 void adam_parameters_bounds(const Operator& op, const InputBuffer& input, const ArithmeticProfile& p, TermSink& sink);
 void adam_first_moment_bounds(const Operator& op, const InputBuffer& input, const ArithmeticProfile& p, TermSink& sink);
-void adam_second_moment_bounds(const Operator& op, const InputBuffer& input, const ArithmeticProfile& p, TermSink& sink);
+void adam_second_moment_bounds(const Operator& op, const InputBuffer& input, const ArithmeticProfile& p,
+                               TermSink& sink);
 
 }  // namespace dmlref::reference

@@ -27,16 +27,18 @@ void detect(const Case& c, std::vector<std::string>& f) {
     if (d.Epsilon == 0) f.push_back("zero-epsilon");
     auto values = [&](const char* field, const TensorDesc& t) {
         const auto i = c.inputs.find(field);
-        return i == c.inputs.end() || i->second.size() < buffer_size(t) ? std::vector<double>{} : logical_doubles(t, i->second);
+        return i == c.inputs.end() || i->second.size() < buffer_size(t) ? std::vector<double>{}
+                                                                        : logical_doubles(t, i->second);
     };
     const std::vector<double> s = values("TrainingStepTensor", d.TrainingStepTensor);
     if (!s.empty() && s[0] == 0) f.push_back("step-zero");
     if (!s.empty() && s[0] == 1) f.push_back("step-one");
     bool special = false, negative_v = false;
-    for (const auto& [field, t] : {std::pair<const char*, const TensorDesc*>{"InputParametersTensor", &d.InputParametersTensor},
-                                   {"InputFirstMomentTensor", &d.InputFirstMomentTensor},
-                                   {"InputSecondMomentTensor", &d.InputSecondMomentTensor},
-                                   {"GradientTensor", &d.GradientTensor}})
+    for (const auto& [field, t] :
+         {std::pair<const char*, const TensorDesc*>{"InputParametersTensor", &d.InputParametersTensor},
+          {"InputFirstMomentTensor", &d.InputFirstMomentTensor},
+          {"InputSecondMomentTensor", &d.InputSecondMomentTensor},
+          {"GradientTensor", &d.GradientTensor}})
         for (double v : values(field, *t)) {
             special = special || !std::isfinite(v);
             negative_v = negative_v || (t == &d.InputSecondMomentTensor && v < 0);
@@ -53,13 +55,16 @@ OperatorRecord adam_optimizer() {
                     {"OutputFirstMomentTensor", "InputFirstMomentTensor"},
                     {"OutputSecondMomentTensor", "InputSecondMomentTensor"}},
         .Support = {{0x3000, {}, 4, 4, kF32F16}},
-        .Policies = {kComputedValue, kAdamMomentsInUpdate, kAdamTrainingStepType, kAdamTrainingStep, kAdamZeroStep, kNonFiniteSum,
-                     kZeroResult, kSubnormals},
+        .Policies = {kComputedValue, kAdamMomentsInUpdate, kAdamTrainingStepType, kAdamTrainingStep, kAdamZeroStep,
+                     kNonFiniteSum, kZeroResult, kSubnormals},
     });
     r.validate_values = validate_values_as<ADAM, validate_values>;
-    r.outputs = {{"OutputParametersTensor", TypeClass::Float, ToleranceRule::OperatorStated, BoundaryRule::None, adam_parameters_bounds},
-                 {"OutputFirstMomentTensor", TypeClass::Float, ToleranceRule::OperatorStated, BoundaryRule::None, adam_first_moment_bounds},
-                 {"OutputSecondMomentTensor", TypeClass::Float, ToleranceRule::OperatorStated, BoundaryRule::None, adam_second_moment_bounds},
+    r.outputs = {{"OutputParametersTensor", TypeClass::Float, ToleranceRule::OperatorStated, BoundaryRule::None,
+                  adam_parameters_bounds},
+                 {"OutputFirstMomentTensor", TypeClass::Float, ToleranceRule::OperatorStated, BoundaryRule::None,
+                  adam_first_moment_bounds},
+                 {"OutputSecondMomentTensor", TypeClass::Float, ToleranceRule::OperatorStated, BoundaryRule::None,
+                  adam_second_moment_bounds},
                  // Integer types are refused (adam-optimizer.data-type); the table still has a row for every type.
                  {"OutputParametersTensor", TypeClass::Integer, ToleranceRule::Bits},
                  {"OutputFirstMomentTensor", TypeClass::Integer, ToleranceRule::Bits},

@@ -58,17 +58,40 @@ struct Params {
 };
 
 Params params(const DML_AVERAGE_POOLING_OPERATOR_DESC& d) {
-    return {"average-pooling", {"InputTensor", d.InputTensor}, {"OutputTensor", d.OutputTensor}, d.DimensionCount,
-            d.Strides, d.WindowSize, d.StartPadding, d.EndPadding, nullptr, d.IncludePadding};
+    return {"average-pooling",
+            {"InputTensor", d.InputTensor},
+            {"OutputTensor", d.OutputTensor},
+            d.DimensionCount,
+            d.Strides,
+            d.WindowSize,
+            d.StartPadding,
+            d.EndPadding,
+            nullptr,
+            d.IncludePadding};
 }
 Params params(const DML_AVERAGE_POOLING1_OPERATOR_DESC& d) {
-    return {"average-pooling1", {"InputTensor", d.InputTensor}, {"OutputTensor", d.OutputTensor}, d.DimensionCount,
-            d.Strides, d.WindowSize, d.StartPadding, d.EndPadding, &d.Dilations, d.IncludePadding};
+    return {"average-pooling1",
+            {"InputTensor", d.InputTensor},
+            {"OutputTensor", d.OutputTensor},
+            d.DimensionCount,
+            d.Strides,
+            d.WindowSize,
+            d.StartPadding,
+            d.EndPadding,
+            &d.Dilations,
+            d.IncludePadding};
 }
 Params params(const DML_AVERAGE_POOLING_GRAD_OPERATOR_DESC& d) {
-    return {"average-pooling-grad", {"OutputGradientTensor", d.OutputGradientTensor},
-            {"InputGradientTensor", d.InputGradientTensor}, d.DimensionCount, d.Strides, d.WindowSize, d.StartPadding,
-            d.EndPadding, nullptr, d.IncludePadding};
+    return {"average-pooling-grad",
+            {"OutputGradientTensor", d.OutputGradientTensor},
+            {"InputGradientTensor", d.InputGradientTensor},
+            d.DimensionCount,
+            d.Strides,
+            d.WindowSize,
+            d.StartPadding,
+            d.EndPadding,
+            nullptr,
+            d.IncludePadding};
 }
 
 std::string rule(std::string_view op, std::string_view id) { return std::string(op) + "." + std::string(id); }
@@ -80,8 +103,9 @@ void validate_average_pooling(const Params& p, Diagnostics& diags) {
     if (p.IncludePadding > 1)
         diags.error("/desc/IncludePadding", rule(p.op, "include-padding"),
                     "IncludePadding is " + std::to_string(p.IncludePadding) + "; a BOOL must be 0 (FALSE) or 1 (TRUE)");
-    validate_pooling_windows(diags, {p.op, "average pooling", p.input.name, p.pooled.name, p.DimensionCount},
-                             {&p.input.desc, &p.pooled.desc, &p.Strides, &p.WindowSize, &p.StartPadding, &p.EndPadding, p.Dilations});
+    validate_pooling_windows(
+        diags, {p.op, "average pooling", p.input.name, p.pooled.name, p.DimensionCount},
+        {&p.input.desc, &p.pooled.desc, &p.Strides, &p.WindowSize, &p.StartPadding, &p.EndPadding, p.Dilations});
 }
 
 template <class D> bool valid(const D& d) {
@@ -128,7 +152,8 @@ std::array<std::vector<std::vector<int64_t>>, kMaxSpatial> readers(const Window&
         r[i].resize(size_t(w.in[i]));
         for (int64_t o = 0; o < w.out[i]; ++o) {
             const TapRange k = pooling_real_taps(w, i, o);
-            for (int64_t j = k.lo; j < k.hi; ++j) r[i][size_t(o * w.stride[i] - w.start[i] + j * w.dilation[i])].push_back(o);
+            for (int64_t j = k.lo; j < k.hi; ++j)
+                r[i][size_t(o * w.stride[i] - w.start[i] + j * w.dilation[i])].push_back(o);
         }
     }
     return r;
@@ -136,7 +161,8 @@ std::array<std::vector<std::vector<int64_t>>, kMaxSpatial> readers(const Window&
 
 // Calls f(o) for every output position whose window reads input position x (all spatial dims).
 template <class F>
-void for_each_reader(const Window& w, const std::array<std::vector<std::vector<int64_t>>, kMaxSpatial>& r, const Coord& x, F&& f) {
+void for_each_reader(const Window& w, const std::array<std::vector<std::vector<int64_t>>, kMaxSpatial>& r,
+                     const Coord& x, F&& f) {
     Coord pick{}, count{};
     for (size_t i = 0; i < w.spatial; ++i) {
         count[i] = int64_t(r[i][size_t(x[i])].size());
@@ -210,8 +236,9 @@ std::vector<DontCare> empty_windows(const Params& p) {
 std::optional<Tolerance> pooling_tolerance(const Params& p, bool grad) {
     Tolerance t;
     if (!is_float(p.input.desc.DataType)) {
-        t.Why = "integer averages are outside DirectML's tables; the golden is the exact value rounded half to even "
-                "(docs/golden.md, IntegerResult): bit for bit";
+        t.Why =
+            "integer averages are outside DirectML's tables; the golden is the exact value rounded half to even "
+            "(docs/golden.md, IntegerResult): bit for bit";
         return t;
     }
     const Window w = window_of(p);
@@ -228,7 +255,10 @@ std::optional<Tolerance> pooling_tolerance(const Params& p, bool grad) {
         const auto r = readers(w);
         for_each_pooled(p.input.desc.Sizes, w.in, w.spatial, [&](int64_t, int64_t, const Coord& x) {
             uint64_t k = 0;
-            for_each_reader(w, r, x, [&](const Coord& o) { ++k; divides = divides || divisor(w, o) > 1; });
+            for_each_reader(w, r, x, [&](const Coord& o) {
+                ++k;
+                divides = divides || divisor(w, o) > 1;
+            });
             terms.push_back(count(k));
         });
     }
@@ -240,10 +270,11 @@ std::optional<Tolerance> pooling_tolerance(const Params& p, bool grad) {
     t.Kind = "Summed";
     t.MaxTerms = most;
     t.Terms = std::move(terms);
-    t.Why = std::string(grad ? "each element is an exact sum of dY / D over the windows that hold it"
-                             : "each element is an exact sum of its window's real elements divided by D") +
-            ", rounded once (docs/golden.md, Computed values). Terms gives each element's number of terms; dmlref diff "
-            "bounds each element from its terms' magnitudes, the additions and the division (docs/tolerance.md, Average pooling)";
+    t.Why =
+        std::string(grad ? "each element is an exact sum of dY / D over the windows that hold it"
+                         : "each element is an exact sum of its window's real elements divided by D") +
+        ", rounded once (docs/golden.md, Computed values). Terms gives each element's number of terms; dmlref diff "
+        "bounds each element from its terms' magnitudes, the additions and the division (docs/tolerance.md, Average pooling)";
     return t;
 }
 
@@ -261,7 +292,8 @@ void bound_element(uint64_t e, const std::vector<std::pair<double, double>>& ter
         if (std::isfinite(v)) scale += std::fabs(v) / D;
     }
     if (nan || inf_pos || inf_neg) {
-        sink.set_computed(e, std::numeric_limits<double>::infinity(), scale, uint32_t(terms.size()), nan || (inf_pos && inf_neg), true);
+        sink.set_computed(e, std::numeric_limits<double>::infinity(), scale, uint32_t(terms.size()),
+                          nan || (inf_pos && inf_neg), true);
         return;
     }
     if (terms.empty()) {
@@ -292,7 +324,8 @@ void bound_element(uint64_t e, const std::vector<std::pair<double, double>>& ter
     sink.set_computed(e, error, scale, uint32_t(terms.size()));
 }
 
-void pooling_bounds(const Params& p, bool grad, std::span<const std::byte> values, const ArithmeticProfile& prof, TermSink& sink) {
+void pooling_bounds(const Params& p, bool grad, std::span<const std::byte> values, const ArithmeticProfile& prof,
+                    TermSink& sink) {
     const Window w = window_of(p);
     const DataType t = p.input.desc.DataType;
     if (!grad) {
@@ -336,9 +369,15 @@ void pooling_bounds(const Params& p, bool grad, std::span<const std::byte> value
 
 // ---- The operators -------------------------------------------------------------------------
 
-void validate(const DML_AVERAGE_POOLING_OPERATOR_DESC& d, Diagnostics& diags) { validate_average_pooling(params(d), diags); }
-void validate(const DML_AVERAGE_POOLING1_OPERATOR_DESC& d, Diagnostics& diags) { validate_average_pooling(params(d), diags); }
-void validate(const DML_AVERAGE_POOLING_GRAD_OPERATOR_DESC& d, Diagnostics& diags) { validate_average_pooling(params(d), diags); }
+void validate(const DML_AVERAGE_POOLING_OPERATOR_DESC& d, Diagnostics& diags) {
+    validate_average_pooling(params(d), diags);
+}
+void validate(const DML_AVERAGE_POOLING1_OPERATOR_DESC& d, Diagnostics& diags) {
+    validate_average_pooling(params(d), diags);
+}
+void validate(const DML_AVERAGE_POOLING_GRAD_OPERATOR_DESC& d, Diagnostics& diags) {
+    validate_average_pooling(params(d), diags);
+}
 
 void evaluate(const DML_AVERAGE_POOLING_OPERATOR_DESC& d, const Bindings& b) { average_pool(params(d), b); }
 void evaluate(const DML_AVERAGE_POOLING1_OPERATOR_DESC& d, const Bindings& b) { average_pool(params(d), b); }
@@ -367,9 +406,12 @@ namespace dmlref {
 
 void average_pooling_bounds(const Operator& op, const InputBuffer& input, const ArithmeticProfile& p, TermSink& sink) {
     using namespace reference;
-    if (auto* d = get_if<DML_AVERAGE_POOLING_OPERATOR_DESC>(&op.Desc)) pooling_bounds(params(*d), false, input("InputTensor"), p, sink);
-    else if (auto* d = get_if<DML_AVERAGE_POOLING1_OPERATOR_DESC>(&op.Desc)) pooling_bounds(params(*d), false, input("InputTensor"), p, sink);
-    else if (auto* d = get_if<DML_AVERAGE_POOLING_GRAD_OPERATOR_DESC>(&op.Desc)) pooling_bounds(params(*d), true, input("InputGradientTensor"), p, sink);
+    if (auto* d = get_if<DML_AVERAGE_POOLING_OPERATOR_DESC>(&op.Desc))
+        pooling_bounds(params(*d), false, input("InputTensor"), p, sink);
+    else if (auto* d = get_if<DML_AVERAGE_POOLING1_OPERATOR_DESC>(&op.Desc))
+        pooling_bounds(params(*d), false, input("InputTensor"), p, sink);
+    else if (auto* d = get_if<DML_AVERAGE_POOLING_GRAD_OPERATOR_DESC>(&op.Desc))
+        pooling_bounds(params(*d), true, input("InputGradientTensor"), p, sink);
     else throw std::invalid_argument("not an average pooling operator");
 }
 

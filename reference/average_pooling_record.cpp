@@ -19,11 +19,16 @@ using GRAD = DML_AVERAGE_POOLING_GRAD_OPERATOR_DESC;
 constexpr Policy kIncludePaddingDivisor{"IncludePaddingDivisor", "WindowSizeProduct"};
 constexpr Policy kExcludePaddingDivisor{"ExcludePaddingDivisor", "RealElementCount"};
 
-PoolingView view(const AP& d) { return {&d.InputTensor, &d.OutputTensor, &d.Strides, &d.WindowSize, &d.StartPadding, &d.EndPadding, nullptr}; }
-PoolingView view(const AP1& d) { return {&d.InputTensor, &d.OutputTensor, &d.Strides, &d.WindowSize, &d.StartPadding, &d.EndPadding, &d.Dilations}; }
+PoolingView view(const AP& d) {
+    return {&d.InputTensor, &d.OutputTensor, &d.Strides, &d.WindowSize, &d.StartPadding, &d.EndPadding, nullptr};
+}
+PoolingView view(const AP1& d) {
+    return {&d.InputTensor, &d.OutputTensor, &d.Strides, &d.WindowSize, &d.StartPadding, &d.EndPadding, &d.Dilations};
+}
 // The grad's windows are the forward operator's: its input has dX's sizes, its output dY's.
 PoolingView view(const GRAD& d) {
-    return {&d.OutputGradientTensor, &d.InputGradientTensor, &d.Strides, &d.WindowSize, &d.StartPadding, &d.EndPadding, nullptr};
+    return {&d.OutputGradientTensor, &d.InputGradientTensor, &d.Strides, &d.WindowSize,
+            &d.StartPadding,         &d.EndPadding,          nullptr};
 }
 
 template <class D> void detect(const Case& c, std::vector<std::string>& f) {
@@ -87,8 +92,9 @@ template <class D> OperatorRecord average_pooling_record(OperatorInfo info, std:
     return r;
 }
 
-const std::vector<Policy> kAverage = {kIncludePaddingDivisor, kExcludePaddingDivisor, kEmptyWindow, kOutputSizes,
-                                      kComputedValue, kIntegerResult, kNonFiniteSum, kZeroResult, kSubnormals};
+const std::vector<Policy> kAverage = {
+    kIncludePaddingDivisor, kExcludePaddingDivisor, kEmptyWindow, kOutputSizes, kComputedValue,
+    kIntegerResult,         kNonFiniteSum,          kZeroResult,  kSubnormals};
 
 }  // namespace
 
@@ -99,12 +105,13 @@ const FamilyRecord& average_pooling_family() {
     using namespace reference;
     static const FamilyRecord f{
         "average_pooling",
-        {average_pooling_record<AP>({.IntroducedIn = 0x1000, .Support = {{0x1000, {}, 4, 5, kF32F16}}, .Policies = kAverage},
-                                    "OutputTensor"),
-         average_pooling_record<AP1>({.IntroducedIn = 0x6200, .Support = {{0x6200, {}, 4, 5, kF32F16}}, .Policies = kAverage},
-                                     "OutputTensor"),
-         average_pooling_record<GRAD>({.IntroducedIn = 0x3000, .Support = {{0x3000, {}, 4, 5, kF32F16}}, .Policies = kAverage},
-                                      "OutputGradientTensor")}};
+        {average_pooling_record<AP>(
+             {.IntroducedIn = 0x1000, .Support = {{0x1000, {}, 4, 5, kF32F16}}, .Policies = kAverage}, "OutputTensor"),
+         average_pooling_record<AP1>(
+             {.IntroducedIn = 0x6200, .Support = {{0x6200, {}, 4, 5, kF32F16}}, .Policies = kAverage}, "OutputTensor"),
+         average_pooling_record<GRAD>(
+             {.IntroducedIn = 0x3000, .Support = {{0x3000, {}, 4, 5, kF32F16}}, .Policies = kAverage},
+             "OutputGradientTensor")}};
     return f;
 }
 }  // namespace dmlref::kit

@@ -48,10 +48,11 @@ using namespace exact;  // Ext, scaled_root (reference/exact_ext.hpp)
 
 // ---- The fused activation (applied to the rounded value, as the separate operator) -----------
 
-template <class T> T activate(const std::optional<DML_FUSED_ACTIVATION>& a, T y) { return a ? fused_activation(*a, y) : y; }
+template <class T> T activate(const std::optional<DML_FUSED_ACTIVATION>& a, T y) {
+    return a ? fused_activation(*a, y) : y;
+}
 
 // ---- Shapes ------------------------------------------------------------------------------------
-
 
 uint64_t count_of(const TensorDesc& d) { return element_count(d); }
 
@@ -67,8 +68,8 @@ bool same_dimension_count(Diagnostics& diags, std::initializer_list<Named> tenso
         if (t.desc.DimensionCount() != first.desc.DimensionCount()) {
             diags.error(desc_path(t.name) + "/Sizes", rule(op, "same-dimension-count"),
                         std::string(t.name) + " has " + std::to_string(t.desc.DimensionCount()) + " dimensions; " +
-                        join_names(tensors) + " must have the same DimensionCount (" + std::string(first.name) + ": " +
-                        std::to_string(first.desc.DimensionCount()) + ")");
+                            join_names(tensors) + " must have the same DimensionCount (" + std::string(first.name) +
+                            ": " + std::to_string(first.desc.DimensionCount()) + ")");
             ok = false;
         }
     return ok;
@@ -79,15 +80,17 @@ void broadcasts(Diagnostics& diags, const Named& stat, const TensorDesc& input, 
     for (size_t d = 0; d < stat.desc.Sizes.size(); ++d)
         if (stat.desc.Sizes[d] != 1 && stat.desc.Sizes[d] != input.Sizes[d]) {
             diags.error(desc_path(stat.name) + "/Sizes/" + std::to_string(d), rule(op, "broadcast"),
-                        std::string(stat.name) + ".Sizes[" + std::to_string(d) + "] is " + std::to_string(stat.desc.Sizes[d]) +
-                        "; it must be 1 (broadcast) or InputTensor's size " + std::to_string(input.Sizes[d]));
+                        std::string(stat.name) + ".Sizes[" + std::to_string(d) + "] is " +
+                            std::to_string(stat.desc.Sizes[d]) + "; it must be 1 (broadcast) or InputTensor's size " +
+                            std::to_string(input.Sizes[d]));
             return;
         }
 }
 
 void epsilon_finite(Diagnostics& diags, float e, std::string_view op) {
     if (!std::isfinite(e))
-        diags.error(desc_path("Epsilon"), rule(op, "epsilon-finite"), "Epsilon is not finite; it must be finite (docs/golden.md)");
+        diags.error(desc_path("Epsilon"), rule(op, "epsilon-finite"),
+                    "Epsilon is not finite; it must be finite (docs/golden.md)");
 }
 
 void validate_activation(Diagnostics& diags, const std::optional<DML_FUSED_ACTIVATION>& a, std::string_view op) {
@@ -133,7 +136,7 @@ template <class D> void bn_grad(const D& d, const Bindings& b, bool training) {
         const auto k_of = stat_index(d.InputTensor.Sizes, d.MeanTensor.Sizes);
         const size_t n = mean.size();
         const mpq_class M(mpz_class(count_of(d.InputTensor) / n));  // |R|: the statistics divide the input
-        std::vector<Ext> sum_dy(n), sum_c(n);  // sum dY and sum dY (X - Mean) per statistic
+        std::vector<Ext> sum_dy(n), sum_c(n);                       // sum dY and sum dY (X - Mean) per statistic
         for (uint64_t i = 0; i < x.size(); ++i) {
             const uint64_t k = k_of[i];
             sum_dy[k] = add(sum_dy[k], ext(dy[i]));
@@ -185,8 +188,10 @@ void bn_training(const DML_BATCH_NORMALIZATION_TRAINING_OPERATOR_DESC& d, const 
             const Ext c = fused_add.empty() ? ext(bias[k]) : add(ext(bias[k]), ext(fused_add[i]));
             return activate<T>(d.FusedActivation, scaled_root<T>(K, roots[k], c));
         });
-        write_logical<T>(d.OutputMeanTensor, b.at("OutputMeanTensor"), [&](uint64_t k) { return round_ext<T>(mean[k]); });
-        write_logical<T>(d.OutputVarianceTensor, b.at("OutputVarianceTensor"), [&](uint64_t k) { return round_ext<T>(var[k]); });
+        write_logical<T>(d.OutputMeanTensor, b.at("OutputMeanTensor"),
+                         [&](uint64_t k) { return round_ext<T>(mean[k]); });
+        write_logical<T>(d.OutputVarianceTensor, b.at("OutputVarianceTensor"),
+                         [&](uint64_t k) { return round_ext<T>(var[k]); });
     });
 }
 
@@ -196,9 +201,12 @@ void bn_training(const DML_BATCH_NORMALIZATION_TRAINING_OPERATOR_DESC& d, const 
 // parts (reference/batch_normalization_bound.cpp).
 std::optional<Tolerance> stated(DataType t, std::string what) {
     return running_error::stated_computed(
-        t, "the exact formula rounded once (docs/golden.md, Computed values); dmlref diff bounds each element by the "
-           "magnitudes of its formula's parts (" + what + "), for a backend computing in the profile's precision, "
-           "with rsqrt within 4 ULP (docs/tolerance.md, Batch normalization)");
+        t,
+        "the exact formula rounded once (docs/golden.md, Computed values); dmlref diff bounds each element by the "
+        "magnitudes of its formula's parts (" +
+            what +
+            "), for a backend computing in the profile's precision, "
+            "with rsqrt within 4 ULP (docs/tolerance.md, Batch normalization)");
 }
 
 }  // namespace
@@ -223,9 +231,9 @@ std::vector<uint64_t> stat_index(const std::vector<uint32_t>& in, const std::vec
 }
 
 void validate(const DML_BATCH_NORMALIZATION_OPERATOR_DESC& d, Diagnostics& diags) {
-    const std::initializer_list<Named> all = {{"InputTensor", d.InputTensor}, {"MeanTensor", d.MeanTensor},
+    const std::initializer_list<Named> all = {{"InputTensor", d.InputTensor},       {"MeanTensor", d.MeanTensor},
                                               {"VarianceTensor", d.VarianceTensor}, {"ScaleTensor", d.ScaleTensor},
-                                              {"BiasTensor", d.BiasTensor}, {"OutputTensor", d.OutputTensor}};
+                                              {"BiasTensor", d.BiasTensor},         {"OutputTensor", d.OutputTensor}};
     require_same_data_type(diags, all, "bn.same-data-type");
     require_same_sizes(diags, {{"InputTensor", d.InputTensor}, {"OutputTensor", d.OutputTensor}}, "bn.same-sizes");
     if (same_dimension_count(diags, all, "bn"))
@@ -233,43 +241,66 @@ void validate(const DML_BATCH_NORMALIZATION_OPERATOR_DESC& d, Diagnostics& diags
                                Named{"ScaleTensor", d.ScaleTensor}, Named{"BiasTensor", d.BiasTensor}})
             broadcasts(diags, s, d.InputTensor, "bn");
     if (d.Spatial > 1)
-        diags.error(desc_path("Spatial"), "bn.spatial", "Spatial is " + std::to_string(d.Spatial) + "; a BOOL must be 0 (FALSE) or 1 (TRUE)");
+        diags.error(desc_path("Spatial"), "bn.spatial",
+                    "Spatial is " + std::to_string(d.Spatial) + "; a BOOL must be 0 (FALSE) or 1 (TRUE)");
     epsilon_finite(diags, d.Epsilon, "bn");
     validate_activation(diags, d.FusedActivation, "bn");
 }
 
 template <class D> static void validate_bn_grad(const D& d, Diagnostics& diags, std::string_view op) {
-    const std::initializer_list<Named> all = {
-        {"InputTensor", d.InputTensor}, {"InputGradientTensor", d.InputGradientTensor}, {"MeanTensor", d.MeanTensor},
-        {"VarianceTensor", d.VarianceTensor}, {"ScaleTensor", d.ScaleTensor}, {"OutputGradientTensor", d.OutputGradientTensor},
-        {"OutputScaleGradientTensor", d.OutputScaleGradientTensor}, {"OutputBiasGradientTensor", d.OutputBiasGradientTensor}};
+    const std::initializer_list<Named> all = {{"InputTensor", d.InputTensor},
+                                              {"InputGradientTensor", d.InputGradientTensor},
+                                              {"MeanTensor", d.MeanTensor},
+                                              {"VarianceTensor", d.VarianceTensor},
+                                              {"ScaleTensor", d.ScaleTensor},
+                                              {"OutputGradientTensor", d.OutputGradientTensor},
+                                              {"OutputScaleGradientTensor", d.OutputScaleGradientTensor},
+                                              {"OutputBiasGradientTensor", d.OutputBiasGradientTensor}};
     require_same_data_type(diags, all, rule(op, "same-data-type"));
-    require_same_sizes(diags, {{"InputTensor", d.InputTensor}, {"InputGradientTensor", d.InputGradientTensor},
-                               {"OutputGradientTensor", d.OutputGradientTensor}}, rule(op, "same-sizes"));
-    require_same_sizes(diags, {{"MeanTensor", d.MeanTensor}, {"VarianceTensor", d.VarianceTensor}, {"ScaleTensor", d.ScaleTensor},
-                               {"OutputScaleGradientTensor", d.OutputScaleGradientTensor},
-                               {"OutputBiasGradientTensor", d.OutputBiasGradientTensor}}, rule(op, "statistics-same-sizes"));
+    require_same_sizes(diags,
+                       {{"InputTensor", d.InputTensor},
+                        {"InputGradientTensor", d.InputGradientTensor},
+                        {"OutputGradientTensor", d.OutputGradientTensor}},
+                       rule(op, "same-sizes"));
+    require_same_sizes(diags,
+                       {{"MeanTensor", d.MeanTensor},
+                        {"VarianceTensor", d.VarianceTensor},
+                        {"ScaleTensor", d.ScaleTensor},
+                        {"OutputScaleGradientTensor", d.OutputScaleGradientTensor},
+                        {"OutputBiasGradientTensor", d.OutputBiasGradientTensor}},
+                       rule(op, "statistics-same-sizes"));
     if (same_dimension_count(diags, all, op)) broadcasts(diags, {"MeanTensor", d.MeanTensor}, d.InputTensor, op);
     epsilon_finite(diags, d.Epsilon, op);
 }
 
-void validate(const DML_BATCH_NORMALIZATION_GRAD_OPERATOR_DESC& d, Diagnostics& diags) { validate_bn_grad(d, diags, "bn-grad"); }
+void validate(const DML_BATCH_NORMALIZATION_GRAD_OPERATOR_DESC& d, Diagnostics& diags) {
+    validate_bn_grad(d, diags, "bn-grad");
+}
 void validate(const DML_BATCH_NORMALIZATION_TRAINING_GRAD_OPERATOR_DESC& d, Diagnostics& diags) {
     validate_bn_grad(d, diags, "bn-training-grad");
 }
 
 void validate(const DML_BATCH_NORMALIZATION_TRAINING_OPERATOR_DESC& d, Diagnostics& diags) {
     const TensorDesc& fa = d.FusedAddTensor ? *d.FusedAddTensor : d.InputTensor;
-    const std::initializer_list<Named> all = {{"InputTensor", d.InputTensor}, {"ScaleTensor", d.ScaleTensor},
-                                              {"BiasTensor", d.BiasTensor}, {"FusedAddTensor", fa},
-                                              {"OutputTensor", d.OutputTensor}, {"OutputMeanTensor", d.OutputMeanTensor},
+    const std::initializer_list<Named> all = {{"InputTensor", d.InputTensor},
+                                              {"ScaleTensor", d.ScaleTensor},
+                                              {"BiasTensor", d.BiasTensor},
+                                              {"FusedAddTensor", fa},
+                                              {"OutputTensor", d.OutputTensor},
+                                              {"OutputMeanTensor", d.OutputMeanTensor},
                                               {"OutputVarianceTensor", d.OutputVarianceTensor}};
     require_same_data_type(diags, all, "bn-training.same-data-type");
-    require_same_sizes(diags, {{"InputTensor", d.InputTensor}, {"FusedAddTensor", fa}, {"OutputTensor", d.OutputTensor}},
+    require_same_sizes(diags,
+                       {{"InputTensor", d.InputTensor}, {"FusedAddTensor", fa}, {"OutputTensor", d.OutputTensor}},
                        "bn-training.same-sizes");
-    require_same_sizes(diags, {{"ScaleTensor", d.ScaleTensor}, {"BiasTensor", d.BiasTensor}, {"OutputMeanTensor", d.OutputMeanTensor},
-                               {"OutputVarianceTensor", d.OutputVarianceTensor}}, "bn-training.statistics-same-sizes");
-    if (same_dimension_count(diags, all, "bn-training")) broadcasts(diags, {"ScaleTensor", d.ScaleTensor}, d.InputTensor, "bn-training");
+    require_same_sizes(diags,
+                       {{"ScaleTensor", d.ScaleTensor},
+                        {"BiasTensor", d.BiasTensor},
+                        {"OutputMeanTensor", d.OutputMeanTensor},
+                        {"OutputVarianceTensor", d.OutputVarianceTensor}},
+                       "bn-training.statistics-same-sizes");
+    if (same_dimension_count(diags, all, "bn-training"))
+        broadcasts(diags, {"ScaleTensor", d.ScaleTensor}, d.InputTensor, "bn-training");
     epsilon_finite(diags, d.Epsilon, "bn-training");
     validate_activation(diags, d.FusedActivation, "bn-training");
 }
@@ -285,9 +316,11 @@ std::optional<Tolerance> tolerance(const DML_BATCH_NORMALIZATION_OPERATOR_DESC& 
     return stated(d.InputTensor.DataType, "X - Mean, Scale, the root, + Bias, the activation");
 }
 
-template <class D> static std::optional<Tolerance> bn_grad_tolerance(const D& d, std::string_view output, bool training) {
+template <class D>
+static std::optional<Tolerance> bn_grad_tolerance(const D& d, std::string_view output, bool training) {
     if (output == "OutputBiasGradientTensor") return stated(d.InputTensor.DataType, "the sum of |dY|");
-    if (output == "OutputScaleGradientTensor") return stated(d.InputTensor.DataType, "the sum of |dY (X - Mean)|, the root");
+    if (output == "OutputScaleGradientTensor")
+        return stated(d.InputTensor.DataType, "the sum of |dY (X - Mean)|, the root");
     if (output != "OutputGradientTensor") return std::nullopt;
     if (!training) return stated(d.InputTensor.DataType, "dY, Scale, the root");
     return stated(d.InputTensor.DataType, "dY, the means of dY and dY (X - Mean), the root, Scale");
@@ -296,7 +329,8 @@ template <class D> static std::optional<Tolerance> bn_grad_tolerance(const D& d,
 std::optional<Tolerance> tolerance(const DML_BATCH_NORMALIZATION_GRAD_OPERATOR_DESC& d, std::string_view output) {
     return valid(d) ? bn_grad_tolerance(d, output, false) : std::nullopt;
 }
-std::optional<Tolerance> tolerance(const DML_BATCH_NORMALIZATION_TRAINING_GRAD_OPERATOR_DESC& d, std::string_view output) {
+std::optional<Tolerance> tolerance(const DML_BATCH_NORMALIZATION_TRAINING_GRAD_OPERATOR_DESC& d,
+                                   std::string_view output) {
     return valid(d) ? bn_grad_tolerance(d, output, true) : std::nullopt;
 }
 

@@ -13,10 +13,14 @@ namespace dmlref {
 // One bound function per output (reference/batch_normalization_bound.cpp): the OutputTensor of
 // BATCH_NORMALIZATION and _TRAINING; _TRAINING's OutputMeanTensor and OutputVarianceTensor;
 // OutputGradientTensor, OutputScaleGradientTensor and OutputBiasGradientTensor of _GRAD and _TRAINING_GRAD.
-void batch_normalization_output_bounds(const Operator& op, const InputBuffer& input, const ArithmeticProfile& p, TermSink& sink);
-void batch_normalization_mean_bounds(const Operator& op, const InputBuffer& input, const ArithmeticProfile& p, TermSink& sink);
-void batch_normalization_variance_bounds(const Operator& op, const InputBuffer& input, const ArithmeticProfile& p, TermSink& sink);
-void batch_normalization_gradient_bounds(const Operator& op, const InputBuffer& input, const ArithmeticProfile& p, TermSink& sink);
+void batch_normalization_output_bounds(const Operator& op, const InputBuffer& input, const ArithmeticProfile& p,
+                                       TermSink& sink);
+void batch_normalization_mean_bounds(const Operator& op, const InputBuffer& input, const ArithmeticProfile& p,
+                                     TermSink& sink);
+void batch_normalization_variance_bounds(const Operator& op, const InputBuffer& input, const ArithmeticProfile& p,
+                                         TermSink& sink);
+void batch_normalization_gradient_bounds(const Operator& op, const InputBuffer& input, const ArithmeticProfile& p,
+                                         TermSink& sink);
 void batch_normalization_scale_gradient_bounds(const Operator& op, const InputBuffer& input, const ArithmeticProfile& p,
                                                TermSink& sink);
 void batch_normalization_bias_gradient_bounds(const Operator& op, const InputBuffer& input, const ArithmeticProfile& p,
@@ -37,6 +41,7 @@ void evaluate(const DML_BATCH_NORMALIZATION_TRAINING_GRAD_OPERATOR_DESC& d, cons
 std::optional<Tolerance> tolerance(const DML_BATCH_NORMALIZATION_OPERATOR_DESC& d, std::string_view output);
 std::optional<Tolerance> tolerance(const DML_BATCH_NORMALIZATION_GRAD_OPERATOR_DESC& d, std::string_view output);
 std::optional<Tolerance> tolerance(const DML_BATCH_NORMALIZATION_TRAINING_OPERATOR_DESC& d, std::string_view output);
-std::optional<Tolerance> tolerance(const DML_BATCH_NORMALIZATION_TRAINING_GRAD_OPERATOR_DESC& d, std::string_view output);
+std::optional<Tolerance> tolerance(const DML_BATCH_NORMALIZATION_TRAINING_GRAD_OPERATOR_DESC& d,
+                                   std::string_view output);
 
 }  // namespace dmlref::reference

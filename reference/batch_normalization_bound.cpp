@@ -24,12 +24,14 @@ namespace {
 
 using namespace running_error;  // reference/running_error.hpp
 
-std::vector<double> bn_forward(const InputBuffer& c, const DML_BATCH_NORMALIZATION_OPERATOR_DESC& d, const ArithmeticProfile& p) {
+std::vector<double> bn_forward(const InputBuffer& c, const DML_BATCH_NORMALIZATION_OPERATOR_DESC& d,
+                               const ArithmeticProfile& p) {
     const auto x = values(c, d.InputTensor, "InputTensor"), mean = values(c, d.MeanTensor, "MeanTensor"),
                var = values(c, d.VarianceTensor, "VarianceTensor"), scale = values(c, d.ScaleTensor, "ScaleTensor"),
                bias = values(c, d.BiasTensor, "BiasTensor");
     const auto& in = d.InputTensor.Sizes;
-    const auto im = reference::stat_index(in, d.MeanTensor.Sizes), iv = reference::stat_index(in, d.VarianceTensor.Sizes),
+    const auto im = reference::stat_index(in, d.MeanTensor.Sizes),
+               iv = reference::stat_index(in, d.VarianceTensor.Sizes),
                is = reference::stat_index(in, d.ScaleTensor.Sizes), ib = reference::stat_index(in, d.BiasTensor.Sizes);
     const DataType t = d.InputTensor.DataType;
     return over_profile(t, p, [&](DataType wt, const W& w) {
@@ -37,15 +39,16 @@ std::vector<double> bn_forward(const InputBuffer& c, const DML_BATCH_NORMALIZATI
         for (size_t i = 0; i < x.size(); ++i) {
             const V r = w.rsqrt(w.add(w.in(var[iv[i]]), constant(w, wt, d.Epsilon)));
             const double y = scale[is[i]] * (x[i] - mean[im[i]]) * r.v + bias[ib[i]];
-            const double e = forward_error(w, w.in(x[i]), w.in(mean[im[i]]), r, w.in(scale[is[i]]), w.in(bias[ib[i]]), std::nullopt);
+            const double e = forward_error(w, w.in(x[i]), w.in(mean[im[i]]), r, w.in(scale[is[i]]), w.in(bias[ib[i]]),
+                                           std::nullopt);
             b[i] = activated(d.FusedActivation, stored(e, y, t, wt, p.flush_subnormals), y, wt, t, p.flush_subnormals);
         }
         return b;
     });
 }
 
-std::vector<double> bn_training(const InputBuffer& c, const DML_BATCH_NORMALIZATION_TRAINING_OPERATOR_DESC& d, std::string_view output,
-                                const ArithmeticProfile& p) {
+std::vector<double> bn_training(const InputBuffer& c, const DML_BATCH_NORMALIZATION_TRAINING_OPERATOR_DESC& d,
+                                std::string_view output, const ArithmeticProfile& p) {
     const auto x = values(c, d.InputTensor, "InputTensor"), scale = values(c, d.ScaleTensor, "ScaleTensor"),
                bias = values(c, d.BiasTensor, "BiasTensor");
     const auto fused = d.FusedAddTensor ? values(c, *d.FusedAddTensor, "FusedAddTensor") : std::vector<double>{};
@@ -65,14 +68,18 @@ std::vector<double> bn_training(const InputBuffer& c, const DML_BATCH_NORMALIZAT
                 const std::optional<V> f = fused.empty() ? std::nullopt : std::optional<V>(w.in(fused[i]));
                 const double y = scale[k] * (x[i] - s.mean[k].v) * r.v + bias[k] + (f ? f->v : 0);
                 const double e = forward_error(w, w.in(x[i]), s.mean[k], r, w.in(scale[k]), w.in(bias[k]), f);
-                b.push_back(activated(d.FusedActivation, stored(e, y, t, wt, p.flush_subnormals), y, wt, t, p.flush_subnormals));
+                b.push_back(activated(d.FusedActivation, stored(e, y, t, wt, p.flush_subnormals), y, wt, t,
+                                      p.flush_subnormals));
             }
         return b;
     });
 }
 
-template <class D> std::vector<double> bn_grad(const InputBuffer& c, const D& d, std::string_view output, bool training, const ArithmeticProfile& p) {
-    const auto x = values(c, d.InputTensor, "InputTensor"), dy = values(c, d.InputGradientTensor, "InputGradientTensor"),
+template <class D>
+std::vector<double> bn_grad(const InputBuffer& c, const D& d, std::string_view output, bool training,
+                            const ArithmeticProfile& p) {
+    const auto x = values(c, d.InputTensor, "InputTensor"),
+               dy = values(c, d.InputGradientTensor, "InputGradientTensor"),
                mean = values(c, d.MeanTensor, "MeanTensor"), var = values(c, d.VarianceTensor, "VarianceTensor"),
                scale = values(c, d.ScaleTensor, "ScaleTensor");
     const auto k_of = reference::stat_index(d.InputTensor.Sizes, d.MeanTensor.Sizes);
@@ -102,7 +109,8 @@ template <class D> std::vector<double> bn_grad(const InputBuffer& c, const D& d,
         if (output == "OutputBiasGradientTensor")
             for (size_t k = 0; k < n_stat; ++k) b.push_back(stored(sdy[k].e, sdy[k].v, t, wt, p.flush_subnormals));
         else if (output == "OutputScaleGradientTensor")
-            for (size_t k = 0; k < n_stat; ++k) b.push_back(stored(dscale_e[k], sc[k].v * r[k].v, t, wt, p.flush_subnormals));
+            for (size_t k = 0; k < n_stat; ++k)
+                b.push_back(stored(dscale_e[k], sc[k].v * r[k].v, t, wt, p.flush_subnormals));
         else
             for (size_t i = 0; i < x.size(); ++i) {
                 const uint64_t k = k_of[i];
@@ -131,35 +139,44 @@ namespace {
 
 // One output's bounds into the sink: each element's error against the exact value (the golden's
 // half ULP is element_bound's). The case validates (summed_terms checks it); float outputs only.
-void fill(const Operator& op, const InputBuffer& input, std::string_view output, const ArithmeticProfile& p, TermSink& sink) {
-    const std::vector<double> b = visit_as<DML_BATCH_NORMALIZATION_OPERATOR_DESC, DML_BATCH_NORMALIZATION_GRAD_OPERATOR_DESC, DML_BATCH_NORMALIZATION_TRAINING_OPERATOR_DESC, DML_BATCH_NORMALIZATION_TRAINING_GRAD_OPERATOR_DESC>(op.Desc, [&](const auto& d) -> std::vector<double> {
-        using D = std::decay_t<decltype(d)>;
-        if constexpr (std::is_same_v<D, DML_BATCH_NORMALIZATION_OPERATOR_DESC>) {
-            return bn_forward(input, d, p);
-        } else if constexpr (std::is_same_v<D, DML_BATCH_NORMALIZATION_TRAINING_OPERATOR_DESC>) {
-            return bn_training(input, d, output, p);
-        } else if constexpr (std::is_same_v<D, DML_BATCH_NORMALIZATION_GRAD_OPERATOR_DESC> ||
-                             std::is_same_v<D, DML_BATCH_NORMALIZATION_TRAINING_GRAD_OPERATOR_DESC>) {
-            return bn_grad(input, d, output, std::is_same_v<D, DML_BATCH_NORMALIZATION_TRAINING_GRAD_OPERATOR_DESC>, p);
-        } else {
-            throw std::invalid_argument("not a batch normalization operator");
-        }
-    });
+void fill(const Operator& op, const InputBuffer& input, std::string_view output, const ArithmeticProfile& p,
+          TermSink& sink) {
+    const std::vector<double> b =
+        visit_as<DML_BATCH_NORMALIZATION_OPERATOR_DESC, DML_BATCH_NORMALIZATION_GRAD_OPERATOR_DESC,
+                 DML_BATCH_NORMALIZATION_TRAINING_OPERATOR_DESC, DML_BATCH_NORMALIZATION_TRAINING_GRAD_OPERATOR_DESC>(
+            op.Desc, [&](const auto& d) -> std::vector<double> {
+                using D = std::decay_t<decltype(d)>;
+                if constexpr (std::is_same_v<D, DML_BATCH_NORMALIZATION_OPERATOR_DESC>) {
+                    return bn_forward(input, d, p);
+                } else if constexpr (std::is_same_v<D, DML_BATCH_NORMALIZATION_TRAINING_OPERATOR_DESC>) {
+                    return bn_training(input, d, output, p);
+                } else if constexpr (std::is_same_v<D, DML_BATCH_NORMALIZATION_GRAD_OPERATOR_DESC> ||
+                                     std::is_same_v<D, DML_BATCH_NORMALIZATION_TRAINING_GRAD_OPERATOR_DESC>) {
+                    return bn_grad(input, d, output,
+                                   std::is_same_v<D, DML_BATCH_NORMALIZATION_TRAINING_GRAD_OPERATOR_DESC>, p);
+                } else {
+                    throw std::invalid_argument("not a batch normalization operator");
+                }
+            });
     for (uint64_t i = 0; i < b.size() && i < sink.elements().size(); ++i) sink.set_computed(i, b[i], 0, 0);
 }
 
 }  // namespace
 
-void batch_normalization_output_bounds(const Operator& op, const InputBuffer& input, const ArithmeticProfile& p, TermSink& sink) {
+void batch_normalization_output_bounds(const Operator& op, const InputBuffer& input, const ArithmeticProfile& p,
+                                       TermSink& sink) {
     fill(op, input, "OutputTensor", p, sink);
 }
-void batch_normalization_mean_bounds(const Operator& op, const InputBuffer& input, const ArithmeticProfile& p, TermSink& sink) {
+void batch_normalization_mean_bounds(const Operator& op, const InputBuffer& input, const ArithmeticProfile& p,
+                                     TermSink& sink) {
     fill(op, input, "OutputMeanTensor", p, sink);
 }
-void batch_normalization_variance_bounds(const Operator& op, const InputBuffer& input, const ArithmeticProfile& p, TermSink& sink) {
+void batch_normalization_variance_bounds(const Operator& op, const InputBuffer& input, const ArithmeticProfile& p,
+                                         TermSink& sink) {
     fill(op, input, "OutputVarianceTensor", p, sink);
 }
-void batch_normalization_gradient_bounds(const Operator& op, const InputBuffer& input, const ArithmeticProfile& p, TermSink& sink) {
+void batch_normalization_gradient_bounds(const Operator& op, const InputBuffer& input, const ArithmeticProfile& p,
+                                         TermSink& sink) {
     fill(op, input, "OutputGradientTensor", p, sink);
 }
 void batch_normalization_scale_gradient_bounds(const Operator& op, const InputBuffer& input, const ArithmeticProfile& p,

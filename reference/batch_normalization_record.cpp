@@ -32,16 +32,18 @@ void bn_support_rules(const OperatorDesc& desc, uint32_t level, std::vector<std:
     if (level >= 0x4000) return;
     const BN& d = get<BN>(desc);
     const auto& in = d.InputTensor.Sizes;
-    const std::pair<const char*, const TensorDesc*> stats[] = {
-        {"MeanTensor", &d.MeanTensor}, {"VarianceTensor", &d.VarianceTensor}, {"ScaleTensor", &d.ScaleTensor}, {"BiasTensor", &d.BiasTensor}};
+    const std::pair<const char*, const TensorDesc*> stats[] = {{"MeanTensor", &d.MeanTensor},
+                                                               {"VarianceTensor", &d.VarianceTensor},
+                                                               {"ScaleTensor", &d.ScaleTensor},
+                                                               {"BiasTensor", &d.BiasTensor}};
     for (const auto& [field, t] : stats) {
         if (t->Sizes.size() != in.size()) continue;  // a rule of the operator's validation
         for (size_t i = 0; i < in.size(); ++i) {
             const bool spatial = i >= 2 && !d.Spatial && (t == &d.MeanTensor || t == &d.VarianceTensor);
             if (t->Sizes[i] == in[i] || (t->Sizes[i] == 1 && i != 1 && !spatial)) continue;
-            why.push_back(std::string(field) + ": Sizes[" + std::to_string(i) + "] " + std::to_string(t->Sizes[i]) + " must be " +
-                          std::to_string(in[i]) + (i == 1 || spatial ? "" : " or 1") + " before DML_FEATURE_LEVEL_4_0" +
-                          (spatial ? " (Spatial FALSE)" : ""));
+            why.push_back(std::string(field) + ": Sizes[" + std::to_string(i) + "] " + std::to_string(t->Sizes[i]) +
+                          " must be " + std::to_string(in[i]) + (i == 1 || spatial ? "" : " or 1") +
+                          " before DML_FEATURE_LEVEL_4_0" + (spatial ? " (Spatial FALSE)" : ""));
         }
     }
 }
@@ -73,7 +75,8 @@ template <class D> bool explain(const Case& c, std::string_view output, uint64_t
         const std::vector<uint64_t> at = nd_coordinate(d.InputTensor.Sizes, flat);
         auto stat = [&](const char* field, const TensorDesc& t, const char* role) {
             std::vector<uint64_t> i = at;
-            for (size_t k = 0; k < i.size() && k < t.Sizes.size(); ++k) if (t.Sizes[k] == 1) i[k] = 0;
+            for (size_t k = 0; k < i.size() && k < t.Sizes.size(); ++k)
+                if (t.Sizes[k] == 1) i[k] = 0;
             out.inputs.push_back(input_element(c, field, i, role));
         };
         out.inputs.push_back(input_element(c, "InputTensor", at, "x"));
@@ -129,29 +132,32 @@ std::vector<Policy> join(std::initializer_list<std::vector<Policy>> parts) {
 }
 
 OperatorRecord bn() {
-    auto r = bn_record<BN>({.IntroducedIn = 0x1000,
-                            // 0x4000: the same table; MeanTensor to BiasTensor may broadcast any dimension from then on (bn_support_rules).
-                            .Support = {{0x1000, {}, 4, 4, kF32F16}, {0x3100, {}, 1, 8, kF32F16}, {0x4000, {}, 1, 8, kF32F16}},
-                            .Policies = join({{kBnBroadcast, kBnSpatial}, kActivation, kCommon})},
-                           {computed("OutputTensor", batch_normalization_output_bounds)});
+    auto r = bn_record<BN>(
+        {.IntroducedIn = 0x1000,
+         // 0x4000: the same table; MeanTensor to BiasTensor may broadcast any dimension from then on (bn_support_rules).
+         .Support = {{0x1000, {}, 4, 4, kF32F16}, {0x3100, {}, 1, 8, kF32F16}, {0x4000, {}, 1, 8, kF32F16}},
+         .Policies = join({{kBnBroadcast, kBnSpatial}, kActivation, kCommon})},
+        {computed("OutputTensor", batch_normalization_output_bounds)});
     r.support_rules = bn_support_rules;
     return r;
 }
 
 template <class D> OperatorRecord grad(uint32_t level, std::vector<Policy> policies) {
-    return bn_record<D>({.IntroducedIn = level, .Support = {{level, {}, 1, 8, kF32F16}}, .Policies = std::move(policies)},
-                        {computed("OutputGradientTensor", batch_normalization_gradient_bounds),
-                         computed("OutputScaleGradientTensor", batch_normalization_scale_gradient_bounds),
-                         computed("OutputBiasGradientTensor", batch_normalization_bias_gradient_bounds)});
+    return bn_record<D>(
+        {.IntroducedIn = level, .Support = {{level, {}, 1, 8, kF32F16}}, .Policies = std::move(policies)},
+        {computed("OutputGradientTensor", batch_normalization_gradient_bounds),
+         computed("OutputScaleGradientTensor", batch_normalization_scale_gradient_bounds),
+         computed("OutputBiasGradientTensor", batch_normalization_bias_gradient_bounds)});
 }
 
 OperatorRecord training() {
-    return bn_record<TRAINING>({.IntroducedIn = 0x4100,
-                                .Support = {{0x4100, {}, 1, 8, kF32F16}},
-                                .Policies = join({{kBnVariance, kBnTrainingStatistics, kBnFusedAdd}, kActivation, kCommon})},
-                               {computed("OutputTensor", batch_normalization_output_bounds),
-                                computed("OutputMeanTensor", batch_normalization_mean_bounds),
-                                computed("OutputVarianceTensor", batch_normalization_variance_bounds)});
+    return bn_record<TRAINING>(
+        {.IntroducedIn = 0x4100,
+         .Support = {{0x4100, {}, 1, 8, kF32F16}},
+         .Policies = join({{kBnVariance, kBnTrainingStatistics, kBnFusedAdd}, kActivation, kCommon})},
+        {computed("OutputTensor", batch_normalization_output_bounds),
+         computed("OutputMeanTensor", batch_normalization_mean_bounds),
+         computed("OutputVarianceTensor", batch_normalization_variance_bounds)});
 }
 
 }  // namespace

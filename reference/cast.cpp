@@ -60,7 +60,7 @@ template <class To, class From> To cast_value(From x) {
         return x;  // the same type: the bits, unchanged
     } else if constexpr (is_floating_v<From> && is_floating_v<To>) {
         if (is_nan(x)) return cast_nan<To>(x);
-        return round_to_float<To>(widen(x));  // widen is exact; one rounding to To
+        return round_to_float<To>(widen(x));     // widen is exact; one rounding to To
     } else if constexpr (is_floating_v<From>) {  // float -> integer
         const double v = widen(x);
         if (std::isnan(v)) return To(0);
@@ -70,7 +70,7 @@ template <class To, class From> To cast_value(From x) {
         const double lo = double(std::numeric_limits<To>::min());
         if (t >= hi) return std::numeric_limits<To>::max();
         if (t < lo) return std::numeric_limits<To>::min();
-        return To(t);  // t is an integer inside To's range: exact
+        return To(t);                          // t is an integer inside To's range: exact
     } else if constexpr (is_floating_v<To>) {  // integer -> float
         if constexpr (is_half_v<To>) {
             // Integers below 2^53 are exact in a double and round once to FLOAT16; larger ones are
@@ -95,15 +95,17 @@ void evaluate(const DML_CAST_OPERATOR_DESC& d, const Bindings& b) {
     const TensorView X(d.InputTensor, b.at("InputTensor"));
     const TensorView Y(d.OutputTensor, b.at("OutputTensor"));
     dispatch(d.OutputTensor.DataType, [&]<class To>() {
-        dispatch(d.InputTensor.DataType, [&]<class From>() { map_elements<To, From>(Y, [](From x) { return cast_value<To>(x); }, X); });
+        dispatch(d.InputTensor.DataType, [&]<class From>() {
+            map_elements<To, From>(
+                Y, [](From x) { return cast_value<To>(x); }, X);
+        });
     });
 }
 
 uint64_t cast_bits(DataType from, uint64_t bits, DataType to) {
     return dispatch(to, [&]<class To>() {
-        return dispatch(from, [&]<class From>() {
-            return uint64_t(to_bits(cast_value<To>(from_bits<From>(bits_t<From>(bits)))));
-        });
+        return dispatch(
+            from, [&]<class From>() { return uint64_t(to_bits(cast_value<To>(from_bits<From>(bits_t<From>(bits))))); });
     });
 }
 

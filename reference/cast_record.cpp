@@ -25,9 +25,12 @@ const std::vector<DT> kCast10 = {DT::FLOAT32, DT::FLOAT16, DT::INT16, DT::INT8, 
 OperatorRecord cast() {
     auto r = operator_record<DML_CAST_OPERATOR_DESC, validate, evaluate>({
         .IntroducedIn = 0x1000,
-        .Support = {{0x1000, {}, 4, 4, kCast10}, {0x3000, {}, 4, 4, kTenTypes}, {0x3100, {}, 1, 8, kTenTypes},
+        .Support = {{0x1000, {}, 4, 4, kCast10},
+                    {0x3000, {}, 4, 4, kTenTypes},
+                    {0x3100, {}, 1, 8, kTenTypes},
                     {0x4100, {}, 1, 8, kElevenTypes}},
-        .Policies = {kCastFloatToFloat, kCastNaN, kCastFloatToInteger, kCastIntegerToFloat, kCastIntegerToInteger, kSubnormals},
+        .Policies = {kCastFloatToFloat, kCastNaN, kCastFloatToInteger, kCastIntegerToFloat, kCastIntegerToInteger,
+                     kSubnormals},
     });
     r.outputs = {{"OutputTensor", TypeClass::Any, ToleranceRule::Bits}};
     r.explain = explain_cast;

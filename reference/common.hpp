@@ -32,9 +32,9 @@ std::string desc_path(std::string_view field);  // "/desc/<field>"
 // .window-nonzero, .dilation-nonzero. False when a count or a length is wrong (the later checks
 // would index past an array).
 struct PoolingArrays {
-    std::string_view op;      // the rule ids' prefix, e.g. "max-pooling2"
-    std::string_view input;   // the forward input's field name
-    uint32_t rank;            // its dimension count
+    std::string_view op;     // the rule ids' prefix, e.g. "max-pooling2"
+    std::string_view input;  // the forward input's field name
+    uint32_t rank;           // its dimension count
     uint32_t DimensionCount;
     const std::vector<uint32_t>& Strides;
     const std::vector<uint32_t>& WindowSize;
@@ -57,10 +57,10 @@ template <class T, class F> void write_logical(const TensorDesc& d, std::span<st
     const TensorView V(d, buffer);
     const auto packed = packed_strides(d.Sizes);
     const std::array<const int64_t*, 2> strides = {V.strides.data(), packed.data()};
-    for_each_run<2>(d.Sizes, strides, {0, 0}, [&](const std::array<int64_t, 2>& off, int64_t n, const std::array<int64_t, 2>& step) {
+    for_each_run<2>(d.Sizes, strides, {0, 0},
+                    [&](const std::array<int64_t, 2>& off, int64_t n, const std::array<int64_t, 2>& step) {
         for (int64_t i = 0; i < n; ++i) V.data<T>()[off[0] + i * step[0]] = value(uint64_t(off[1] + i * step[1]));
     });
 }
 
 }  // namespace dmlref::reference
-

@@ -22,7 +22,8 @@ struct ConvolutionGeometry {
     uint64_t batch = 0, in_channels = 0, out_channels = 0, groups = 1;
     // The filter's own two leading sizes: {M, C / G} forward, {C, M / G} backward.
     uint64_t filter_batch = 0, filter_channels = 0;
-    std::array<int64_t, 3> in{1, 1, 1}, out{1, 1, 1}, kernel{1, 1, 1}, stride{1, 1, 1}, dilation{1, 1, 1}, start{0, 0, 0};
+    std::array<int64_t, 3> in{1, 1, 1}, out{1, 1, 1}, kernel{1, 1, 1}, stride{1, 1, 1}, dilation{1, 1, 1},
+        start{0, 0, 0};
     uint64_t in_plane() const { return uint64_t(in[0] * in[1] * in[2]); }
     uint64_t out_plane() const { return uint64_t(out[0] * out[1] * out[2]); }
     uint64_t taps() const { return uint64_t(kernel[0] * kernel[1] * kernel[2]); }
@@ -39,7 +40,9 @@ ConvolutionGeometry convolution_geometry(const DML_CONVOLUTION_INTEGER_OPERATOR_
 // Padding gives no product (ConvolutionPadding=NoTerm).
 void for_each_product(const ConvolutionGeometry& g, uint64_t e, const std::function<void(uint64_t x, uint64_t w)>& f);
 // The output channel of element `e`.
-inline uint64_t output_channel(const ConvolutionGeometry& g, uint64_t e) { return (e / g.out_plane()) % g.out_channels; }
+inline uint64_t output_channel(const ConvolutionGeometry& g, uint64_t e) {
+    return (e / g.out_plane()) % g.out_channels;
+}
 
 // The fields of a convolution's shape rules (CONVOLUTION, CONVOLUTION_INTEGER and
 // QUANTIZED_LINEAR_CONVOLUTION share them), and the rules themselves: ranks, DimensionCount, the

@@ -38,13 +38,14 @@ std::optional<Tolerance> convolution_tolerance(const OperatorDesc& desc, std::st
     Tolerance t;
     t.Kind = "Summed";
     t.MaxTerms = uint32_t(std::min<uint64_t>(g.max_terms() + (d.BiasTensor ? 1 : 0), UINT32_MAX));
-    t.Why = d.FusedActivation
-        ? "FusedActivation(Bias + the sum of the products): the exact sum rounded once, then the activation of it rounded once; "
-          "dmlref diff bounds each element by its own products' sum in the profile's precision carried through the activation "
-          "(docs/tolerance.md, Convolution); a NaN matches any NaN"
-        : "Bias + the sum of the products, exact and rounded once: dmlref diff bounds each element from its own products (each "
-          "rounded by a backend that forms it in the output precision) and the bias, summed in any order in the profile's "
-          "precision (docs/tolerance.md, Convolution); a NaN matches any NaN";
+    t.Why =
+        d.FusedActivation
+            ? "FusedActivation(Bias + the sum of the products): the exact sum rounded once, then the activation of it rounded once; "
+              "dmlref diff bounds each element by its own products' sum in the profile's precision carried through the activation "
+              "(docs/tolerance.md, Convolution); a NaN matches any NaN"
+            : "Bias + the sum of the products, exact and rounded once: dmlref diff bounds each element from its own products (each "
+              "rounded by a backend that forms it in the output precision) and the bias, summed in any order in the profile's "
+              "precision (docs/tolerance.md, Convolution); a NaN matches any NaN";
     return t;
 }
 
@@ -82,9 +83,15 @@ void geometry_features(const View& v, bool backward, std::vector<std::string>& f
 void detect_convolution(const Case& c, std::vector<std::string>& f) {
     const CONV& d = get<CONV>(c.op.Desc);
     const bool backward = d.Direction == kConvolutionDirectionBackward;
-    geometry_features({d.InputTensor, d.FilterTensor, d.Strides, d.Dilations, d.StartPadding, d.EndPadding, d.GroupCount}, backward, f);
+    geometry_features(
+        {d.InputTensor, d.FilterTensor, d.Strides, d.Dilations, d.StartPadding, d.EndPadding, d.GroupCount}, backward,
+        f);
     if (backward) f.push_back("transposed");
-    for (uint32_t p : d.OutputPadding) if (p) { f.push_back("output-padding"); break; }
+    for (uint32_t p : d.OutputPadding)
+        if (p) {
+            f.push_back("output-padding");
+            break;
+        }
     if (d.Mode == kConvolutionModeConvolution) f.push_back("mode-convolution");
     if (d.BiasTensor) f.push_back("bias");
     if (d.FusedActivation) f.push_back("fused-activation");
@@ -92,7 +99,8 @@ void detect_convolution(const Case& c, std::vector<std::string>& f) {
 
 void detect_integer(const Case& c, std::vector<std::string>& f) {
     const CONVI& d = get<CONVI>(c.op.Desc);
-    geometry_features({d.InputTensor, d.FilterTensor, d.Strides, d.Dilations, d.StartPadding, d.EndPadding, d.GroupCount}, false, f);
+    geometry_features(
+        {d.InputTensor, d.FilterTensor, d.Strides, d.Dilations, d.StartPadding, d.EndPadding, d.GroupCount}, false, f);
     if (d.InputZeroPointTensor) f.push_back("input-zero-point");
     if (d.FilterZeroPointTensor)
         f.push_back(element_count(*d.FilterZeroPointTensor) > 1 ? "per-channel-zero-point" : "filter-zero-point");
@@ -101,7 +109,8 @@ void detect_integer(const Case& c, std::vector<std::string>& f) {
 template <class D> uint64_t taps(const OperatorDesc& desc) {
     const D& d = get<D>(desc);
     if (d.FilterTensor.Sizes.size() < 2) return 1;
-    uint64_t k = d.FilterTensor.Sizes[1];  // products per element at most: FilterChannelCount (forward) times the kernel
+    uint64_t k =
+        d.FilterTensor.Sizes[1];  // products per element at most: FilterChannelCount (forward) times the kernel
     if constexpr (std::is_same_v<D, CONV>)
         if (d.Direction == kConvolutionDirectionBackward && d.GroupCount > 0 && d.InputTensor.Sizes.size() > 1)
             k = d.InputTensor.Sizes[1] / d.GroupCount;
@@ -117,7 +126,8 @@ bool convolution_sizes(const SizeRequest& q, std::vector<uint64_t>& out, std::st
     const size_t count = rank >= 2 ? rank - 2 : 0;
     const auto& filter = q.desc.contains("FilterTensor") ? q.desc["FilterTensor"] : nlohmann::ordered_json();
     std::optional<std::vector<uint64_t>> fs;
-    if (filter.is_object() && filter.contains("Sizes") && filter["Sizes"].is_array()) fs = json_uints(filter, "Sizes", rank, 1, error);
+    if (filter.is_object() && filter.contains("Sizes") && filter["Sizes"].is_array())
+        fs = json_uints(filter, "Sizes", rank, 1, error);
     if (!fs) {
         error_path = "/desc/FilterTensor/Sizes";
         error = "FilterTensor needs " + std::to_string(rank) + " sizes given to derive " + std::string(q.tensor) + "'s";
@@ -126,10 +136,12 @@ bool convolution_sizes(const SizeRequest& q, std::vector<uint64_t>& out, std::st
     bool backward = false;
     if (q.desc.contains("Direction")) {
         const auto& v = q.desc["Direction"];
-        backward = (v.is_string() && v.get<std::string>().find("BACKWARD") != std::string::npos) || (v.is_number_unsigned() && v.get<uint64_t>() == 1);
+        backward = (v.is_string() && v.get<std::string>().find("BACKWARD") != std::string::npos) ||
+                   (v.is_number_unsigned() && v.get<uint64_t>() == 1);
     }
     uint64_t groups = 1;
-    if (q.desc.contains("GroupCount") && q.desc["GroupCount"].is_number_unsigned()) groups = q.desc["GroupCount"].get<uint64_t>();
+    if (q.desc.contains("GroupCount") && q.desc["GroupCount"].is_number_unsigned())
+        groups = q.desc["GroupCount"].get<uint64_t>();
     const uint64_t M = backward ? (*fs)[1] * groups : (*fs)[0];
     if (q.tensor == "BiasTensor") {
         out.assign(rank, 1);
@@ -141,7 +153,10 @@ bool convolution_sizes(const SizeRequest& q, std::vector<uint64_t>& out, std::st
     const uint64_t fallback[5] = {1, 1, 0, 0, 0};
     for (int k = 0; k < 5; ++k) {
         auto v = json_uints(q.desc, names[k], count, fallback[k], error);
-        if (!v) { error_path = std::string("/desc/") + names[k]; return false; }
+        if (!v) {
+            error_path = std::string("/desc/") + names[k];
+            return false;
+        }
         a[k] = *v;
     }
     out[1] = M;
@@ -182,17 +197,19 @@ OperatorRecord convolution() {
     auto r = convolution_common<CONV>(operator_record<CONV, validate, evaluate>({
         .IntroducedIn = 0x1000,
         .Support = {{0x1000, kFloatTensors, 4, 5, kF32F16}, {0x4000, kFloatTensors, 3, 5, kF32F16}},
-        .Policies = {kConvolutionSum, kNonFiniteSum, kKernelFlip, kBackwardDirection, kOutputPadding, kConvolutionOutputSizes, kPadding,
-                     kFusedActivationInput, kSubnormals},
+        .Policies = {kConvolutionSum, kNonFiniteSum, kKernelFlip, kBackwardDirection, kOutputPadding,
+                     kConvolutionOutputSizes, kPadding, kFusedActivationInput, kSubnormals},
     }));
     // Integer data is refused (convolution.float-data); the row keeps every type judged.
-    r.outputs = {{"OutputTensor", TypeClass::Float, ToleranceRule::OperatorStated, BoundaryRule::None, convolution_bounds},
-                 {"OutputTensor", TypeClass::Integer, ToleranceRule::Bits}};
+    r.outputs = {
+        {"OutputTensor", TypeClass::Float, ToleranceRule::OperatorStated, BoundaryRule::None, convolution_bounds},
+        {"OutputTensor", TypeClass::Integer, ToleranceRule::Bits}};
     r.desc_tolerance = convolution_tolerance;
     r.MaxRank = 5;
     r.ScopeTypes = kF32F16;
-    r.features = {"1x1", "stride>1", "dilation>1", "padding", "asymmetric-padding", "depthwise", "grouped", "spatial-1d", "spatial-2d",
-                  "spatial-3d", "transposed", "output-padding", "mode-convolution", "bias", "fused-activation"};
+    r.features = {"1x1",        "stride>1",       "dilation>1",       "padding",    "asymmetric-padding",
+                  "depthwise",  "grouped",        "spatial-1d",       "spatial-2d", "spatial-3d",
+                  "transposed", "output-padding", "mode-convolution", "bias",       "fused-activation"};
     r.detect = detect_convolution;
     return r;
 }
@@ -200,15 +217,20 @@ OperatorRecord convolution() {
 OperatorRecord convolution_integer() {
     auto r = convolution_common<CONVI>(operator_record<CONVI, validate, evaluate>({
         .IntroducedIn = 0x2100,
-        .Support = {{0x2100, kIntegerInputs, 4, 4, kI8U8}, {0x2100, kZeroPoints, 4, 4, kI8U8}, {0x2100, kOutput, 4, 4, kI32},
-                    {0x4000, kIntegerInputs, 3, 4, kI8U8}, {0x4000, kZeroPoints, 1, 4, kI8U8}, {0x4000, kOutput, 3, 4, kI32}},
+        .Support = {{0x2100, kIntegerInputs, 4, 4, kI8U8},
+                    {0x2100, kZeroPoints, 4, 4, kI8U8},
+                    {0x2100, kOutput, 4, 4, kI32},
+                    {0x4000, kIntegerInputs, 3, 4, kI8U8},
+                    {0x4000, kZeroPoints, 1, 4, kI8U8},
+                    {0x4000, kOutput, 3, 4, kI32}},
         .Policies = {kIntegerPadding, kIntegerOverflow, kConvolutionOutputSizes},
     }));
     r.outputs = {{"OutputTensor", TypeClass::Any, ToleranceRule::Bits}};
     r.MaxRank = 4;
     r.ScopeTypes = kI8U8;
-    r.features = {"1x1", "stride>1", "dilation>1", "padding", "asymmetric-padding", "depthwise", "grouped", "spatial-1d", "spatial-2d",
-                  "input-zero-point", "filter-zero-point", "per-channel-zero-point"};
+    r.features = {
+        "1x1",     "stride>1",   "dilation>1", "padding",          "asymmetric-padding", "depthwise",
+        "grouped", "spatial-1d", "spatial-2d", "input-zero-point", "filter-zero-point",  "per-channel-zero-point"};
     r.detect = detect_integer;
     return r;
 }

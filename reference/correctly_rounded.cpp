@@ -32,9 +32,12 @@ std::optional<mpq_class> exact_power(const mpq_class& b, double e, unsigned long
     int exp2 = 0;
     double frac = std::frexp(std::fabs(e), &exp2);  // |e| = frac * 2^exp2, frac in [0.5, 1)
     long k = 53 - exp2;
-    double mant = std::ldexp(frac, 53);              // an integer < 2^53
+    double mant = std::ldexp(frac, 53);  // an integer < 2^53
     uint64_t m = uint64_t(mant);
-    while (k > 0 && (m & 1) == 0) { m >>= 1; --k; }
+    while (k > 0 && (m & 1) == 0) {
+        m >>= 1;
+        --k;
+    }
     mpz_class num = b.get_num(), den = b.get_den();
     // 2^k-th roots (k >= 0 here whenever e is not an integer of more than 53 bits).
     for (long i = 0; i < k; ++i) {
@@ -49,13 +52,17 @@ std::optional<mpq_class> exact_power(const mpq_class& b, double e, unsigned long
     mpz_class n, d;
     mpz_pow_ui(n.get_mpz_t(), num.get_mpz_t(), m);
     mpz_pow_ui(d.get_mpz_t(), den.get_mpz_t(), m);
-    for (unsigned long i = 0; i < shift; ++i) { n *= n; d *= d; }
+    for (unsigned long i = 0; i < shift; ++i) {
+        n *= n;
+        d *= d;
+    }
     mpq_class r = e > 0 ? mpq_class(n, d) : mpq_class(d, n);
     r.canonicalize();
     return r;
 }
 
-ZivResult ziv_evaluate(const Evaluation& f, const std::function<bool(const ZivResult&)>& decided, const ZivOptions& options) {
+ZivResult ziv_evaluate(const Evaluation& f, const std::function<bool(const ZivResult&)>& decided,
+                       const ZivOptions& options) {
     release_mpfr_caches_at_thread_exit();
     ZivResult r;
     for (mpfr_prec_t precision = options.first_precision; precision <= options.max_precision; precision *= 2) {
@@ -65,8 +72,18 @@ ZivResult ziv_evaluate(const Evaluation& f, const std::function<bool(const ZivRe
         const long bits = f(y, precision);
         ++r.evaluations;
         r.precision = precision;
-        if (mpfr_nan_p(y)) { mpfr_clear(y); r.nan = true; r.exact = true; return r; }
-        if (mpfr_inf_p(y)) { r.infinity = mpfr_sgn(y); mpfr_clear(y); r.exact = true; return r; }
+        if (mpfr_nan_p(y)) {
+            mpfr_clear(y);
+            r.nan = true;
+            r.exact = true;
+            return r;
+        }
+        if (mpfr_inf_p(y)) {
+            r.infinity = mpfr_sgn(y);
+            mpfr_clear(y);
+            r.exact = true;
+            return r;
+        }
         const bool zero = mpfr_zero_p(y);
         // Past MPFR's exponent range (|value| beyond 2^(2^30), e.g. B^-Beta with a huge Beta):
         // a zero that underflowed is far below every type's smallest subnormal, so it rounds to
@@ -94,7 +111,10 @@ ZivResult ziv_evaluate(const Evaluation& f, const std::function<bool(const ZivRe
             else mpq_div_2exp(e.get_mpq_t(), e.get_mpq_t(), mp_bitcnt_t(-shift));
             r.lower = q - e;
             r.upper = q + e;
-            if (decided(r)) { mpfr_clear(y); return r; }
+            if (decided(r)) {
+                mpfr_clear(y);
+                return r;
+            }
         }
         mpfr_clear(y);
     }

@@ -31,7 +31,7 @@ struct ZivOptions {
 
 // The evaluation's value rounded once to T, and the precision that decided it.
 struct ZivResult {
-    mpq_class lower, upper;      // the exact value lies in [lower, upper] (equal when exact)
+    mpq_class lower, upper;  // the exact value lies in [lower, upper] (equal when exact)
     bool exact = false;
     bool nan = false;
     int infinity = 0;            // +1 or -1 for an infinite result
@@ -49,11 +49,17 @@ template <class T> T round_interval(const ZivResult& r, bool& decided) {
     }
     if (r.infinity != 0) {
         decided = true;
-        if constexpr (std::is_integral_v<T>) return r.infinity > 0 ? std::numeric_limits<T>::max() : std::numeric_limits<T>::min();
-        else return round_to_float<T>(r.infinity > 0 ? std::numeric_limits<double>::infinity() : -std::numeric_limits<double>::infinity());
+        if constexpr (std::is_integral_v<T>)
+            return r.infinity > 0 ? std::numeric_limits<T>::max() : std::numeric_limits<T>::min();
+        else
+            return round_to_float<T>(r.infinity > 0 ? std::numeric_limits<double>::infinity()
+                                                    : -std::numeric_limits<double>::infinity());
     }
     if constexpr (!std::is_integral_v<T>) {
-        if (r.negative_zero) { decided = true; return round_to_float<T>(-0.0); }
+        if (r.negative_zero) {
+            decided = true;
+            return round_to_float<T>(-0.0);
+        }
     }
     const T lo = round_rational<T>(r.lower);
     const T hi = round_rational<T>(r.upper);
@@ -73,10 +79,18 @@ void release_mpfr_caches_at_thread_exit();
 std::optional<mpq_class> exact_power(const mpq_class& b, double e, unsigned long max_bits = 1 << 16);
 
 // Evaluates at rising precision (doubling) until round_interval decides T's value.
-ZivResult ziv_evaluate(const Evaluation& f, const std::function<bool(const ZivResult&)>& decided, const ZivOptions& options = {});
+ZivResult ziv_evaluate(const Evaluation& f, const std::function<bool(const ZivResult&)>& decided,
+                       const ZivOptions& options = {});
 
 template <class T> T correctly_rounded(const Evaluation& f, const ZivOptions& options = {}, ZivResult* info = nullptr) {
-    ZivResult r = ziv_evaluate(f, [](const ZivResult& z) { bool d = false; round_interval<T>(z, d); return d; }, options);
+    ZivResult r = ziv_evaluate(
+        f,
+        [](const ZivResult& z) {
+        bool d = false;
+        round_interval<T>(z, d);
+        return d;
+        },
+        options);
     bool d = false;
     const T v = round_interval<T>(r, d);
     if (info) *info = std::move(r);

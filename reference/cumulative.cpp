@@ -47,12 +47,22 @@ struct Params {
 };
 
 Params params(const SUM& d) {
-    return {"cumulative-summation", d.InputTensor, d.OutputTensor, d.Axis, d.AxisDirection == DML_AXIS_DIRECTION_DECREASING,
-            d.HasExclusiveSum, "HasExclusiveSum"};
+    return {"cumulative-summation",
+            d.InputTensor,
+            d.OutputTensor,
+            d.Axis,
+            d.AxisDirection == DML_AXIS_DIRECTION_DECREASING,
+            d.HasExclusiveSum,
+            "HasExclusiveSum"};
 }
 Params params(const PROD& d) {
-    return {"cumulative-product", d.InputTensor, d.OutputTensor, d.Axis, d.AxisDirection == DML_AXIS_DIRECTION_DECREASING,
-            d.HasExclusiveProduct, "HasExclusiveProduct"};
+    return {"cumulative-product",
+            d.InputTensor,
+            d.OutputTensor,
+            d.Axis,
+            d.AxisDirection == DML_AXIS_DIRECTION_DECREASING,
+            d.HasExclusiveProduct,
+            "HasExclusiveProduct"};
 }
 
 std::string rule(std::string_view op, std::string_view id) { return std::string(op) + "." + std::string(id); }
@@ -64,10 +74,12 @@ void validate_cumulative(const Params& p, Diagnostics& diags) {
     const uint32_t rank = p.input.DimensionCount();
     if (p.Axis >= rank)
         diags.error("/desc/Axis", rule(p.op, "axis-range"),
-                    "Axis is " + std::to_string(p.Axis) + "; it must be less than InputTensor's DimensionCount (" + std::to_string(rank) + ")");
+                    "Axis is " + std::to_string(p.Axis) + "; it must be less than InputTensor's DimensionCount (" +
+                        std::to_string(rank) + ")");
     if (p.exclusive > 1)
         diags.error(desc_path(p.exclusive_field), rule(p.op, "exclusive-bool"),
-                    std::string(p.exclusive_field) + " is " + std::to_string(p.exclusive) + "; a BOOL must be 0 (FALSE) or 1 (TRUE)");
+                    std::string(p.exclusive_field) + " is " + std::to_string(p.exclusive) +
+                        "; a BOOL must be 0 (FALSE) or 1 (TRUE)");
 }
 
 // The lines along Axis: for each, the element offsets (through `strides`) and the logical
@@ -77,7 +89,8 @@ struct Line {
     std::vector<uint64_t> logical;
 };
 
-template <class F> void for_each_line(const TensorDesc& d, const std::vector<int64_t>& strides, uint32_t axis, bool decreasing, F&& f) {
+template <class F>
+void for_each_line(const TensorDesc& d, const std::vector<int64_t>& strides, uint32_t axis, bool decreasing, F&& f) {
     const size_t rank = d.Sizes.size();
     const auto packed = packed_strides(d.Sizes);
     const uint32_t n = d.Sizes[axis];
@@ -204,9 +217,10 @@ std::optional<Tolerance> tolerance(const PROD& d, std::string_view output) {
     t.Kind = "Summed";
     t.Terms = cumulative_term_counts(d);
     t.MaxTerms = t.Terms.empty() ? 0 : *std::max_element(t.Terms.begin(), t.Terms.end());
-    t.Why = "each element is the exact product of its prefix rounded once (docs/golden.md, Cumulative sum and product); "
-            "Terms gives each element's number of factors, and dmlref diff bounds each element from its own factors "
-            "(docs/tolerance.md, Cumulative sum and product)";
+    t.Why =
+        "each element is the exact product of its prefix rounded once (docs/golden.md, Cumulative sum and product); "
+        "Terms gives each element's number of factors, and dmlref diff bounds each element from its own factors "
+        "(docs/tolerance.md, Cumulative sum and product)";
     return t;
 }
 
@@ -216,7 +230,8 @@ bool explain_cumulative(const Case& c, std::string_view output, uint64_t flat, F
     if (output != "OutputTensor") return false;
     const Params p = product ? params(get<PROD>(c.op.Desc)) : params(get<SUM>(c.op.Desc));
     const auto it = c.inputs.find("InputTensor");
-    const std::vector<double> x = it != c.inputs.end() ? logical_doubles(p.input, it->second) : std::vector<double>(element_count(p.input));
+    const std::vector<double> x = it != c.inputs.end() ? logical_doubles(p.input, it->second)
+                                                       : std::vector<double>(element_count(p.input));
     for_each_line(p.input, packed_strides(p.input.Sizes), p.Axis, p.decreasing, [&](const Line& line) {
         for (size_t k = 0; k < line.logical.size(); ++k) {
             if (line.logical[k] != flat) continue;
@@ -231,9 +246,11 @@ bool explain_cumulative(const Case& c, std::string_view output, uint64_t flat, F
                 term.note = std::string(product ? "factor " : "term ") + std::to_string(j);
                 out.terms.push_back(std::move(term));
             }
-            out.facts.emplace_back("prefix", std::to_string(n) + (product ? " factors" : " terms") + " along Axis " + std::to_string(p.Axis) +
-                                                  (p.decreasing ? ", by descending index" : ", by ascending index") +
-                                                  (p.exclusive ? ", the element itself excluded" : ", the element itself included"));
+            out.facts.emplace_back(
+                "prefix", std::to_string(n) + (product ? " factors" : " terms") + " along Axis " +
+                              std::to_string(p.Axis) +
+                              (p.decreasing ? ", by descending index" : ", by ascending index") +
+                              (p.exclusive ? ", the element itself excluded" : ", the element itself included"));
         }
     });
     out.facts.emplace_back("formula", product ? "the exact product of the prefix, rounded once (the empty product is 1)"
@@ -246,7 +263,8 @@ bool explain_cumulative(const Case& c, std::string_view output, uint64_t flat, F
 
 namespace dmlref {
 
-void cumulative_product_bounds(const Operator& op, const InputBuffer& input, const ArithmeticProfile& prof, TermSink& sink) {
+void cumulative_product_bounds(const Operator& op, const InputBuffer& input, const ArithmeticProfile& prof,
+                               TermSink& sink) {
     using namespace reference;
     const auto* d = get_if<DML_CUMULATIVE_PRODUCT_OPERATOR_DESC>(&op.Desc);
     if (!d) throw std::invalid_argument("not a CUMULATIVE_PRODUCT operator");
@@ -269,8 +287,10 @@ void cumulative_product_bounds(const Operator& op, const InputBuffer& input, con
             sink.set_computed(e, 0, scale, n);  // the empty product 1, or a copy
             return;
         }
-        sink.set_computed(e, computed_error(prof, p.output.DataType, [&](const Arithmetic& ar) { return product_quantity(ar, prefix); }),
-                          scale, n);
+        sink.set_computed(
+            e,
+            computed_error(prof, p.output.DataType, [&](const Arithmetic& ar) { return product_quantity(ar, prefix); }),
+            scale, n);
     });
 }
 

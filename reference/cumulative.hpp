@@ -31,5 +31,6 @@ bool explain_cumulative(const Case& c, std::string_view output, uint64_t flat, F
 
 namespace dmlref {
 // CUMULATIVE_PRODUCT's per-element bound (docs/tolerance.md, "Cumulative product").
-void cumulative_product_bounds(const Operator& op, const InputBuffer& input, const ArithmeticProfile& p, TermSink& sink);
-}
+void cumulative_product_bounds(const Operator& op, const InputBuffer& input, const ArithmeticProfile& p,
+                               TermSink& sink);
+}  // namespace dmlref

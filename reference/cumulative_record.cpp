@@ -53,24 +53,27 @@ template <class D> OperatorRecord cumulative_record(OperatorInfo info) {
 }
 
 OperatorRecord summation() {
-    auto r = cumulative_record<SUM>({.IntroducedIn = 0x2100,
-                                     .InPlace = {{"OutputTensor", "InputTensor"}},
-                                     .Support = {{0x2100, {}, 4, 4, kTypes}, {0x4000, {}, 1, 8, kTypes}, {0x5000, {}, 1, 8, kTypes50}},
-                                     .Policies = {kPrefixValue, kZeroResult, kNonFiniteSum, kIntegerOverflow, kSubnormals}});
+    auto r = cumulative_record<SUM>(
+        {.IntroducedIn = 0x2100,
+         .InPlace = {{"OutputTensor", "InputTensor"}},
+         .Support = {{0x2100, {}, 4, 4, kTypes}, {0x4000, {}, 1, 8, kTypes}, {0x5000, {}, 1, 8, kTypes50}},
+         .Policies = {kPrefixValue, kZeroResult, kNonFiniteSum, kIntegerOverflow, kSubnormals}});
     // Each float element is an exact sum of its prefix rounded once, judged by its own terms;
     // integer sums wrap exactly (docs/tolerance.md, "Cumulative sum and product").
-    r.outputs = {{"OutputTensor", TypeClass::Float, ToleranceRule::Summed, BoundaryRule::None, nullptr, cumulative_summation_terms,
-                  nullptr, sum_term_counts},
+    r.outputs = {{"OutputTensor", TypeClass::Float, ToleranceRule::Summed, BoundaryRule::None, nullptr,
+                  cumulative_summation_terms, nullptr, sum_term_counts},
                  {"OutputTensor", TypeClass::Integer, ToleranceRule::Bits}};
     return r;
 }
 
 OperatorRecord product() {
-    auto r = cumulative_record<PROD>({.IntroducedIn = 0x3100,
-                                      .InPlace = {{"OutputTensor", "InputTensor"}},
-                                      .Support = {{0x3100, {}, 4, 4, kTypes}, {0x4000, {}, 1, 8, kTypes}, {0x5000, {}, 1, 8, kTypes50}},
-                                      .Policies = {kPrefixValue, kProductSign, kNonFiniteSum, kIntegerOverflow, kSubnormals}});
-    r.outputs = {{"OutputTensor", TypeClass::Any, ToleranceRule::OperatorStated, BoundaryRule::None, cumulative_product_bounds}};
+    auto r = cumulative_record<PROD>(
+        {.IntroducedIn = 0x3100,
+         .InPlace = {{"OutputTensor", "InputTensor"}},
+         .Support = {{0x3100, {}, 4, 4, kTypes}, {0x4000, {}, 1, 8, kTypes}, {0x5000, {}, 1, 8, kTypes50}},
+         .Policies = {kPrefixValue, kProductSign, kNonFiniteSum, kIntegerOverflow, kSubnormals}});
+    r.outputs = {
+        {"OutputTensor", TypeClass::Any, ToleranceRule::OperatorStated, BoundaryRule::None, cumulative_product_bounds}};
     r.desc_tolerance = tolerance_as<PROD, tolerance>;
     return r;
 }

@@ -42,8 +42,8 @@ std::array<uint64_t, 4> depth_space_source(bool to_space, uint32_t order, uint64
 
 namespace {
 
-template <class D> constexpr bool kToSpace =
-    D::kType == OperatorType::DEPTH_TO_SPACE || D::kType == OperatorType::DEPTH_TO_SPACE1;
+template <class D>
+constexpr bool kToSpace = D::kType == OperatorType::DEPTH_TO_SPACE || D::kType == OperatorType::DEPTH_TO_SPACE1;
 
 template <class D> std::string prefix() {
     switch (D::kType) {
@@ -60,7 +60,8 @@ template <class D> void validate_depth_space(const D& d, Diagnostics& diags) {
     require_same_data_type(diags, {in, out}, op + ".same-data-type");
     if (d.Order >= kDepthSpaceOrderNames.Names.size())
         diags.error(desc_path("Order"), op + ".order",
-                    "Order is " + std::to_string(d.Order) + "; it must be a DML_DEPTH_SPACE_ORDER: DEPTH_COLUMN_ROW or COLUMN_ROW_DEPTH");
+                    "Order is " + std::to_string(d.Order) +
+                        "; it must be a DML_DEPTH_SPACE_ORDER: DEPTH_COLUMN_ROW or COLUMN_ROW_DEPTH");
     bool ok = true;
     for (const Named& t : {in, out})
         if (t.desc.DimensionCount() != 4) {
@@ -80,8 +81,9 @@ template <class D> void validate_depth_space(const D& d, Diagnostics& diags) {
     if constexpr (kToSpace<D>) {
         if (s[1] % bb != 0) {
             diags.error(pointer_append(pointer_append(desc_path("InputTensor"), "Sizes"), 1), op + ".channel-count",
-                        "InputTensor's channel count " + std::to_string(s[1]) + " is not a multiple of BlockSize * BlockSize = " +
-                            std::to_string(bb) + " (OutputChannelCount = InputChannelCount / (BlockSize * BlockSize))");
+                        "InputTensor's channel count " + std::to_string(s[1]) +
+                            " is not a multiple of BlockSize * BlockSize = " + std::to_string(bb) +
+                            " (OutputChannelCount = InputChannelCount / (BlockSize * BlockSize))");
             return;
         }
         want = {s[0], s[1] / bb, s[2] * b, s[3] * b};
@@ -90,7 +92,8 @@ template <class D> void validate_depth_space(const D& d, Diagnostics& diags) {
             if (s[i] % b != 0) {
                 diags.error(pointer_append(pointer_append(desc_path("InputTensor"), "Sizes"), i), op + ".spatial-size",
                             "InputTensor.Sizes[" + std::to_string(i) + "] is " + std::to_string(s[i]) +
-                                ", not a multiple of BlockSize " + std::to_string(b) + " (the blocks tile the height and width)");
+                                ", not a multiple of BlockSize " + std::to_string(b) +
+                                " (the blocks tile the height and width)");
                 ok = false;
             }
         if (!ok) return;
@@ -98,10 +101,12 @@ template <class D> void validate_depth_space(const D& d, Diagnostics& diags) {
     }
     for (size_t i = 0; i < 4; ++i)
         if (d.OutputTensor.Sizes[i] != want[i])
-            diags.error(pointer_append(pointer_append(desc_path("OutputTensor"), "Sizes"), i), op + ".output-size",
-                        "OutputTensor.Sizes[" + std::to_string(i) + "] is " + std::to_string(d.OutputTensor.Sizes[i]) + "; it must be " +
-                            std::to_string(want[i]) + (kToSpace<D> ? " ({ Batch, Channels / BlockSize^2, Height * BlockSize, Width * BlockSize })"
-                                                                   : " ({ Batch, Channels * BlockSize^2, Height / BlockSize, Width / BlockSize })"));
+            diags.error(
+                pointer_append(pointer_append(desc_path("OutputTensor"), "Sizes"), i), op + ".output-size",
+                "OutputTensor.Sizes[" + std::to_string(i) + "] is " + std::to_string(d.OutputTensor.Sizes[i]) +
+                    "; it must be " + std::to_string(want[i]) +
+                    (kToSpace<D> ? " ({ Batch, Channels / BlockSize^2, Height * BlockSize, Width * BlockSize })"
+                                 : " ({ Batch, Channels * BlockSize^2, Height / BlockSize, Width / BlockSize })"));
 }
 
 template <class D> uint64_t channels_of(const D& d) {
@@ -149,9 +154,11 @@ bool explain_depth_space(const Case& c, std::string_view, uint64_t flat, FamilyE
     auto go = [&](const auto& d) {
         using D = std::decay_t<decltype(d)>;
         const std::vector<uint64_t> at = nd_coordinate(d.OutputTensor.Sizes, flat);
-        const auto s = depth_space_source(kToSpace<D>, d.Order, d.BlockSize, channels_of(d), {at[0], at[1], at[2], at[3]});
+        const auto s = depth_space_source(kToSpace<D>, d.Order, d.BlockSize, channels_of(d),
+                                          {at[0], at[1], at[2], at[3]});
         const std::vector<uint64_t> source(s.begin(), s.end());
-        out.facts.emplace_back("order", std::string(kDepthSpaceOrderNames.Names.at(d.Order)) + ", BlockSize " + std::to_string(d.BlockSize));
+        out.facts.emplace_back("order", std::string(kDepthSpaceOrderNames.Names.at(d.Order)) + ", BlockSize " +
+                                            std::to_string(d.BlockSize));
         out.facts.emplace_back("source", "InputTensor[" + std::to_string(s[0]) + "," + std::to_string(s[1]) + "," +
                                              std::to_string(s[2]) + "," + std::to_string(s[3]) + "]");
         out.inputs.push_back(input_element(c, "InputTensor", source, "source"));

@@ -24,7 +24,8 @@ template <class D> void detect(const Case& c, std::vector<std::string>& f) {
 }
 
 // OutputTensor from InputTensor and BlockSize (the formulas of reference/depth_space.cpp).
-template <bool ToSpace> bool derived_sizes(const SizeRequest& q, std::vector<uint64_t>& out, std::string& path, std::string& error) {
+template <bool ToSpace>
+bool derived_sizes(const SizeRequest& q, std::vector<uint64_t>& out, std::string& path, std::string& error) {
     if (q.tensor != "OutputTensor") return true;
     const auto& bs = q.desc.contains("BlockSize") ? q.desc["BlockSize"] : nlohmann::ordered_json();
     if (!bs.is_number_unsigned() || bs.get<uint64_t>() == 0 || out.size() != 4) {
@@ -38,17 +39,21 @@ template <bool ToSpace> bool derived_sizes(const SizeRequest& q, std::vector<uin
     return true;
 }
 
-const std::vector<SupportRow> kOldRows = {{0x1000, {}, 4, 4, kF32F16}, {0x2100, {}, 4, 4, kEightTypes}, {0x5000, {}, 4, 4, kElevenTypes}};
+const std::vector<SupportRow> kOldRows = {
+    {0x1000, {}, 4, 4, kF32F16}, {0x2100, {}, 4, 4, kEightTypes}, {0x5000, {}, 4, 4, kElevenTypes}};
 const std::vector<SupportRow> kNewRows = {{0x2100, {}, 4, 4, kEightTypes}, {0x5000, {}, 4, 4, kElevenTypes}};
 
-template <class D, bool ToSpace> OperatorRecord depth_space_record(uint32_t introduced, const std::vector<SupportRow>& rows) {
+template <class D, bool ToSpace>
+OperatorRecord depth_space_record(uint32_t introduced, const std::vector<SupportRow>& rows) {
     std::vector<Policy> policies = {kSubnormals};
     if (!ToSpace) policies.push_back(kSpaceToDepthSizes);
-    auto r = operator_record<D, validate, evaluate>({.IntroducedIn = introduced, .Support = rows, .Policies = policies});
+    auto r = operator_record<D, validate, evaluate>(
+        {.IntroducedIn = introduced, .Support = rows, .Policies = policies});
     r.outputs = {{"OutputTensor", TypeClass::Any, ToleranceRule::Bits}};
     r.explain = explain_depth_space;
     r.features = {"order-dcr", "block>2"};
-    if (D::kType == OperatorType::SPACE_TO_DEPTH1 || D::kType == OperatorType::DEPTH_TO_SPACE1) r.features.push_back("order-crd");
+    if (D::kType == OperatorType::SPACE_TO_DEPTH1 || D::kType == OperatorType::DEPTH_TO_SPACE1)
+        r.features.push_back("order-crd");
     r.detect = detect<D>;
     r.MinRank = 4;
     r.MaxRank = 4;
@@ -63,8 +68,10 @@ template <class D, bool ToSpace> OperatorRecord depth_space_record(uint32_t intr
 namespace dmlref::kit {
 const FamilyRecord& depth_space_family() {
     using namespace reference;
-    static const FamilyRecord f{"depth_space", {depth_space_record<S2D, false>(0x1000, kOldRows), depth_space_record<S2D1, false>(0x2100, kNewRows),
-                                                depth_space_record<D2S, true>(0x1000, kOldRows), depth_space_record<D2S1, true>(0x2100, kNewRows)}};
+    static const FamilyRecord f{
+        "depth_space",
+        {depth_space_record<S2D, false>(0x1000, kOldRows), depth_space_record<S2D1, false>(0x2100, kNewRows),
+         depth_space_record<D2S, true>(0x1000, kOldRows), depth_space_record<D2S1, true>(0x2100, kNewRows)}};
     return f;
 }
 }  // namespace dmlref::kit

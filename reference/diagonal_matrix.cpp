@@ -81,7 +81,8 @@ void validate(const DML_DIAGONAL_MATRIX_OPERATOR_DESC& d, Diagnostics& diags) {
 void evaluate(const DML_DIAGONAL_MATRIX_OPERATOR_DESC& d, const Bindings& b) {
     const uint64_t bits = diagonal_value_bits(d);
     by_width(d.OutputTensor.DataType, [&]<class U>() {
-        write_matrix<U>(d.OutputTensor, b.at("OutputTensor"), [&](uint64_t, uint64_t y, uint64_t x) { return on_diagonal(d, y, x) ? U(bits) : U(0); });
+        write_matrix<U>(d.OutputTensor, b.at("OutputTensor"),
+                        [&](uint64_t, uint64_t y, uint64_t x) { return on_diagonal(d, y, x) ? U(bits) : U(0); });
     });
 }
 
@@ -90,10 +91,13 @@ void validate(const DML_DIAGONAL_MATRIX1_OPERATOR_DESC& d, Diagnostics& diags) {
     if (d.ValueDataType != d.OutputTensor.DataType)
         diags.error(desc_path("ValueDataType"), "diagonal-matrix1.value-data-type",
                     "ValueDataType is " + std::string(name(d.ValueDataType)) + " but OutputTensor is " +
-                        std::string(name(d.OutputTensor.DataType)) + "; the data type of Value must match OutputTensor's DataType");
+                        std::string(name(d.OutputTensor.DataType)) +
+                        "; the data type of Value must match OutputTensor's DataType");
     if (d.InputTensor) {
-        require_same_data_type(diags, {{"OutputTensor", d.OutputTensor}, {"InputTensor", *d.InputTensor}}, "diagonal-matrix1.input-data-type");
-        require_same_sizes(diags, {{"OutputTensor", d.OutputTensor}, {"InputTensor", *d.InputTensor}}, "diagonal-matrix1.input-sizes");
+        require_same_data_type(diags, {{"OutputTensor", d.OutputTensor}, {"InputTensor", *d.InputTensor}},
+                               "diagonal-matrix1.input-data-type");
+        require_same_sizes(diags, {{"OutputTensor", d.OutputTensor}, {"InputTensor", *d.InputTensor}},
+                           "diagonal-matrix1.input-sizes");
     }
 }
 
@@ -116,13 +120,15 @@ bool explain_diagonal_matrix(const Case& c, std::string_view, uint64_t flat, Fam
         const uint64_t w = t.Sizes.back(), h = t.Sizes[t.Sizes.size() - 2];
         y = (flat / w) % h;
         x = flat % w;
-        out.facts.emplace_back("row, column", "y = " + std::to_string(y) + ", x = " + std::to_string(x) + " (the last two coordinates)");
+        out.facts.emplace_back(
+            "row, column", "y = " + std::to_string(y) + ", x = " + std::to_string(x) + " (the last two coordinates)");
     };
     uint64_t y = 0, x = 0;
     if (const auto* d = get_if<DML_DIAGONAL_MATRIX_OPERATOR_DESC>(&c.op.Desc)) {
         where(d->OutputTensor, y, x);
         const bool on = on_diagonal(*d, y, x);
-        out.facts.emplace_back("test", "y + Offset = " + std::to_string(int64_t(y) + d->Offset) + (on ? " == x: Value" : " != x: 0"));
+        out.facts.emplace_back(
+            "test", "y + Offset = " + std::to_string(int64_t(y) + d->Offset) + (on ? " == x: Value" : " != x: 0"));
         if (on)
             out.facts.emplace_back("value", display_value(DataType::FLOAT32, to_bits(d->Value)) + " stored as " +
                                                 std::string(name(d->OutputTensor.DataType)) + ": " +
@@ -135,14 +141,20 @@ bool explain_diagonal_matrix(const Case& c, std::string_view, uint64_t flat, Fam
     where(d->OutputTensor, y, x);
     const bool fill = in_fill(*d, y, x);
     const int64_t top_x = int64_t(x) - int64_t(y);
-    out.facts.emplace_back("test", "topX = x - y = " + std::to_string(top_x) + ", DiagonalFillBegin " + std::to_string(d->DiagonalFillBegin) +
-                                       ", DiagonalFillEnd " + std::to_string(d->DiagonalFillEnd) +
-                                       (d->DiagonalFillBegin > d->DiagonalFillEnd ? " (inverted: the complement of [End, Begin))" : "") +
-                                       (fill ? ": Value" : d->InputTensor ? ": InputTensor's element" : ": 0"));
-    if (fill) out.facts.emplace_back("value", display_value(d->OutputTensor.DataType, d->Value.as<uint64_t>() & width_mask(d->OutputTensor.DataType)));
+    out.facts.emplace_back(
+        "test", "topX = x - y = " + std::to_string(top_x) + ", DiagonalFillBegin " +
+                    std::to_string(d->DiagonalFillBegin) + ", DiagonalFillEnd " + std::to_string(d->DiagonalFillEnd) +
+                    (d->DiagonalFillBegin > d->DiagonalFillEnd ? " (inverted: the complement of [End, Begin))" : "") +
+                    (fill             ? ": Value"
+                     : d->InputTensor ? ": InputTensor's element"
+                                      : ": 0"));
+    if (fill)
+        out.facts.emplace_back("value", display_value(d->OutputTensor.DataType,
+                                                      d->Value.as<uint64_t>() & width_mask(d->OutputTensor.DataType)));
     else if (d->InputTensor) {
         std::vector<uint64_t> index(d->OutputTensor.Sizes.size());
-        for (size_t k = index.size(), rest = flat; k-- > 0; rest /= d->OutputTensor.Sizes[k]) index[k] = rest % d->OutputTensor.Sizes[k];
+        for (size_t k = index.size(), rest = flat; k-- > 0; rest /= d->OutputTensor.Sizes[k])
+            index[k] = rest % d->OutputTensor.Sizes[k];
         out.inputs.push_back(input_element(c, "InputTensor", index, "source"));
     }
     out.policies = {"DiagonalFillValue", "Float16ScalarUnion", "Subnormals"};

@@ -37,7 +37,8 @@ void detect(const Case& c, std::vector<std::string>& f) {
     const DIAGONAL& d = get<DIAGONAL>(c.op.Desc);
     if (d.Offset < 0) f.push_back("negative-offset");
     const auto& s = d.OutputTensor.Sizes;
-    if (s.size() >= 2 && !any_all(s[s.size() - 2], s.back(), [&](uint64_t y, uint64_t x) { return on_diagonal(d, y, x); }).first)
+    if (s.size() >= 2 &&
+        !any_all(s[s.size() - 2], s.back(), [&](uint64_t y, uint64_t x) { return on_diagonal(d, y, x); }).first)
         f.push_back("no-diagonal-element");
     if (std::isnan(d.Value)) f.push_back("nan-value");
     else if (is_valid(d.OutputTensor.DataType) &&
@@ -52,12 +53,16 @@ void detect1(const Case& c, std::vector<std::string>& f) {
     if (d.InputTensor) {
         f.push_back("input-tensor");
         for (size_t k = 0; k < d.InputTensor->Strides.size(); ++k)
-            if (d.InputTensor->Strides[k] == 0 && d.InputTensor->Sizes[k] > 1) { f.push_back("broadcast-input"); break; }
+            if (d.InputTensor->Strides[k] == 0 && d.InputTensor->Sizes[k] > 1) {
+                f.push_back("broadcast-input");
+                break;
+            }
     }
     if (d.DiagonalFillBegin > d.DiagonalFillEnd) f.push_back("inverted-band");
     if (d.DiagonalFillBegin == d.DiagonalFillEnd) f.push_back("empty-band");
     const auto& s = d.OutputTensor.Sizes;
-    if (s.size() >= 2 && !any_all(s[s.size() - 2], s.back(), [&](uint64_t y, uint64_t x) { return in_fill(d, y, x); }).second)
+    if (s.size() >= 2 &&
+        !any_all(s[s.size() - 2], s.back(), [&](uint64_t y, uint64_t x) { return in_fill(d, y, x); }).second)
         f.push_back("band-fills-all");
 }
 

@@ -32,9 +32,9 @@ void copy_elements(std::span<const uint32_t> sizes, std::byte* dst, const int64_
     U* d = reinterpret_cast<U*>(dst);
     const U* s = reinterpret_cast<const U*>(src);
     for_each_run<2>(sizes, {dst_strides, src_strides}, {dst_base, src_base},
-        [&](const std::array<int64_t, 2>& off, int64_t count, const std::array<int64_t, 2>& step) {
-            for (int64_t i = 0; i < count; ++i) d[off[0] + i * step[0]] = s[off[1] + i * step[1]];
-        });
+                    [&](const std::array<int64_t, 2>& off, int64_t count, const std::array<int64_t, 2>& step) {
+        for (int64_t i = 0; i < count; ++i) d[off[0] + i * step[0]] = s[off[1] + i * step[1]];
+    });
 }
 
 }  // namespace dmlref::reference

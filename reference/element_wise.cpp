@@ -181,7 +181,7 @@ template <class T> T modulus_truncate(T a, T b) {
         return r != r ? canonical_nan<T>() : round_to_float<T>(r);
     } else {
         using U = std::make_unsigned_t<T>;
-        if (b == 0) return T(U(~U(0)));  // IntegerDivisionByZero=AllBitsSet
+        if (b == 0) return T(U(~U(0)));       // IntegerDivisionByZero=AllBitsSet
         return T(int128_t(a) % int128_t(b));  // INT_MIN % -1 = 0
     }
 }
@@ -209,14 +209,14 @@ template <class T> T modulus_floor(T a, T b) {
 template <class T> T round_exact(mpfr_ptr v, mpfr_ptr r) {
     constexpr bool h = is_half_v<T>, f = std::is_same_v<T, float>;
     constexpr mpfr_exp_t normal = h ? -14 : f ? -126 : -1022;  // the smallest normal is 2^normal
-    constexpr long grid = h ? 24 : f ? 149 : 1074;              // the subnormal spacing is 2^-grid
+    constexpr long grid = h ? 24 : f ? 149 : 1074;             // the subnormal spacing is 2^-grid
     if (mpfr_get_exp(v) <= normal) {
         mpfr_mul_2si(v, v, grid, MPFR_RNDN);
         mpfr_rint(v, v, MPFR_RNDN);  // nearest, ties to even
         mpfr_mul_2si(v, v, -grid, MPFR_RNDN);
         return round_to_float<T>(mpfr_get_d(v, MPFR_RNDN));  // exact
     }
-    mpfr_set(r, v, MPFR_RNDN);  // the one rounding, to p bits
+    mpfr_set(r, v, MPFR_RNDN);                           // the one rounding, to p bits
     return round_to_float<T>(mpfr_get_d(r, MPFR_RNDN));  // exact (or beyond T's range: infinity)
 }
 
@@ -230,12 +230,12 @@ template <class T> T exact_difference_square(T a, T b) {
     struct Registers {
         mpfr_t x, y, d, sq, r;
         Registers() {
-            mpfr_inits2(64, x, y, (mpfr_ptr)nullptr);
+            mpfr_inits2(64, x, y, (mpfr_ptr) nullptr);
             mpfr_init2(d, wide);
             mpfr_init2(sq, 2 * wide);
             mpfr_init2(r, p);
         }
-        ~Registers() { mpfr_clears(x, y, d, sq, r, (mpfr_ptr)nullptr); }
+        ~Registers() { mpfr_clears(x, y, d, sq, r, (mpfr_ptr) nullptr); }
     };
     thread_local Registers g;
     mpfr_set_d(g.x, widen(a), MPFR_RNDN);
@@ -263,11 +263,11 @@ template <class T> T scale_plus_bias(T x, float scale, float bias) {
             mpfr_init2(sum, 2600);
             mpfr_init2(r, p);
         }
-        ~Registers() { mpfr_clears(x, product, sum, r, (mpfr_ptr)nullptr); }
+        ~Registers() { mpfr_clears(x, product, sum, r, (mpfr_ptr) nullptr); }
     };
     thread_local Registers g;
     mpfr_set_d(g.x, v, MPFR_RNDN);
-    mpfr_mul_d(g.product, g.x, double(scale), MPFR_RNDN);  // exact
+    mpfr_mul_d(g.product, g.x, double(scale), MPFR_RNDN);   // exact
     mpfr_add_d(g.sum, g.product, double(bias), MPFR_RNDN);  // exact
     if (mpfr_zero_p(g.sum)) {
         // An exact zero: IEEE's sign of x * Scale + Bias (-0 only when both parts are -0).
@@ -297,7 +297,8 @@ template <class T> T difference_square(T a, T b) {
 
 void validate(const DML_ELEMENT_WISE_ADD_OPERATOR_DESC& d, Diagnostics& diags) {
     // "ATensor, BTensor, and OutputTensor must have the same DataType, DimensionCount, and Sizes."
-    const std::initializer_list<Named> all = {{"ATensor", d.ATensor}, {"BTensor", d.BTensor}, {"OutputTensor", d.OutputTensor}};
+    const std::initializer_list<Named> all = {
+        {"ATensor", d.ATensor}, {"BTensor", d.BTensor}, {"OutputTensor", d.OutputTensor}};
     require_same_data_type(diags, all, "add.same-data-type");
     require_same_sizes(diags, all, "add.same-sizes");
 }
@@ -306,7 +307,10 @@ void evaluate(const DML_ELEMENT_WISE_ADD_OPERATOR_DESC& d, const Bindings& b) {
     const TensorView A(d.ATensor, b.at("ATensor"));
     const TensorView B(d.BTensor, b.at("BTensor"));
     const TensorView Y(d.OutputTensor, b.at("OutputTensor"));
-    dispatch(d.OutputTensor.DataType, [&]<class T>() { map_elements<T, T, T>(Y, [](T a, T x) { return add(a, x); }, A, B); });
+    dispatch(d.OutputTensor.DataType, [&]<class T>() {
+        map_elements<T, T, T>(
+            Y, [](T a, T x) { return add(a, x); }, A, B);
+    });
 }
 
 // ---- SUBTRACT, MULTIPLY, DIVIDE, MAX, MIN, MEAN --------------------------------------------
@@ -314,8 +318,10 @@ void evaluate(const DML_ELEMENT_WISE_ADD_OPERATOR_DESC& d, const Bindings& b) {
 namespace {
 
 // "ATensor, BTensor, and OutputTensor must have the same DataType, DimensionCount, and Sizes."
-template <class D> void validate_binary(const D& d, Diagnostics& diags, std::string_view same_type, std::string_view same_sizes) {
-    const std::initializer_list<Named> all = {{"ATensor", d.ATensor}, {"BTensor", d.BTensor}, {"OutputTensor", d.OutputTensor}};
+template <class D>
+void validate_binary(const D& d, Diagnostics& diags, std::string_view same_type, std::string_view same_sizes) {
+    const std::initializer_list<Named> all = {
+        {"ATensor", d.ATensor}, {"BTensor", d.BTensor}, {"OutputTensor", d.OutputTensor}};
     require_same_data_type(diags, all, same_type);
     require_same_sizes(diags, all, same_sizes);
 }
@@ -326,7 +332,10 @@ template <class D, class F> void evaluate_binary(const D& d, const Bindings& b, 
     const TensorView A(d.ATensor, b.at("ATensor"));
     const TensorView B(d.BTensor, b.at("BTensor"));
     const TensorView Y(d.OutputTensor, b.at("OutputTensor"));
-    dispatch(d.OutputTensor.DataType, [&]<class T>() { map_elements<T, T, T>(Y, [&](T a, T x) { return f(a, x); }, A, B); });
+    dispatch(d.OutputTensor.DataType, [&]<class T>() {
+        map_elements<T, T, T>(
+            Y, [&](T a, T x) { return f(a, x); }, A, B);
+    });
 }
 
 }  // namespace
@@ -477,7 +486,8 @@ void validate(const DML_VALUE_SCALE_2D_OPERATOR_DESC& d, Diagnostics& diags) {
     }
     if ((d.ChannelCount != 1 && d.ChannelCount != 3) || d.ChannelCount != d.InputTensor.Sizes[1])
         diags.error("/desc/ChannelCount", "value-scale-2d.channel-count",
-                    "ChannelCount is " + std::to_string(d.ChannelCount) + "; it must be 1 or 3 and match InputTensor.Sizes[1] (" +
+                    "ChannelCount is " + std::to_string(d.ChannelCount) +
+                        "; it must be 1 or 3 and match InputTensor.Sizes[1] (" +
                         std::to_string(d.InputTensor.Sizes[1]) + ")");
     if (d.Bias.size() != d.ChannelCount)
         diags.error("/desc/Bias", "value-scale-2d.bias-length",
@@ -495,8 +505,10 @@ void evaluate(const DML_VALUE_SCALE_2D_OPERATOR_DESC& d, const Bindings& b) {
                 for (uint32_t c = 0; c < n[1]; ++c)
                     for (uint32_t i2 = 0; i2 < n[2]; ++i2)
                         for (uint32_t i3 = 0; i3 < n[3]; ++i3) {
-                            const int64_t xo = i0 * X.strides[0] + c * X.strides[1] + i2 * X.strides[2] + i3 * X.strides[3];
-                            const int64_t yo = i0 * Y.strides[0] + c * Y.strides[1] + i2 * Y.strides[2] + i3 * Y.strides[3];
+                            const int64_t xo = i0 * X.strides[0] + c * X.strides[1] + i2 * X.strides[2] +
+                                               i3 * X.strides[3];
+                            const int64_t yo = i0 * Y.strides[0] + c * Y.strides[1] + i2 * Y.strides[2] +
+                                               i3 * Y.strides[3];
                             Y.data<T>()[yo] = scale_plus_bias(X.data<T>()[xo], d.Scale, d.Bias[c]);
                         }
         }
@@ -512,7 +524,9 @@ void value_scale_2d_terms(const Case& c, std::string_view, const ArithmeticProfi
     if (in == c.inputs.end()) throw std::invalid_argument("no InputTensor");
     const std::vector<double> x = logical_doubles(d.InputTensor, in->second);
     const bool half_data = d.InputTensor.DataType == DataType::FLOAT16;
-    auto delta = [&](float w) { return half_data ? std::fabs(double(w) - half_to_double(half_from_double(double(w)))) : 0.0; };
+    auto delta = [&](float w) {
+        return half_data ? std::fabs(double(w) - half_to_double(half_from_double(double(w)))) : 0.0;
+    };
     const uint64_t plane = uint64_t(d.InputTensor.Sizes[2]) * d.InputTensor.Sizes[3];
     for (uint64_t e = 0; e < x.size(); ++e) {
         const uint32_t ch = uint32_t((e / plane) % d.InputTensor.Sizes[1]);
@@ -538,26 +552,28 @@ bool explain_element_wise(const Case& c, std::string_view, uint64_t flat, Family
     out.inputs.push_back(b);
     const DataType t = output->DataType;
     const bool selects = op == OperatorType::ELEMENT_WISE_MAX || op == OperatorType::ELEMENT_WISE_MIN;
-    const char* formula = op == OperatorType::ELEMENT_WISE_ADD        ? "a + b"
-                          : op == OperatorType::ELEMENT_WISE_ADD1     ? "FusedActivation(a + b): the activation of the rounded sum"
+    const char* formula = op == OperatorType::ELEMENT_WISE_ADD ? "a + b"
+                          : op == OperatorType::ELEMENT_WISE_ADD1
+                              ? "FusedActivation(a + b): the activation of the rounded sum"
                           : op == OperatorType::ELEMENT_WISE_SUBTRACT ? "a - b"
                           : op == OperatorType::ELEMENT_WISE_MULTIPLY ? "a * b"
-                          : op == OperatorType::ELEMENT_WISE_DIVIDE   ? (is_float(t) ? "a / b" : "a / b, truncated toward zero")
-                          : op == OperatorType::ELEMENT_WISE_MAX      ? "max(a, b)"
-                          : op == OperatorType::ELEMENT_WISE_MIN      ? "min(a, b)"
-                          : op == OperatorType::ELEMENT_WISE_MODULUS_TRUNCATE ? "a - (b * trunc(a / b)), exact"
-                          : op == OperatorType::ELEMENT_WISE_MODULUS_FLOOR    ? "a - (b * floor(a / b)), exact"
+                          : op == OperatorType::ELEMENT_WISE_DIVIDE
+                              ? (is_float(t) ? "a / b" : "a / b, truncated toward zero")
+                          : op == OperatorType::ELEMENT_WISE_MAX               ? "max(a, b)"
+                          : op == OperatorType::ELEMENT_WISE_MIN               ? "min(a, b)"
+                          : op == OperatorType::ELEMENT_WISE_MODULUS_TRUNCATE  ? "a - (b * trunc(a / b)), exact"
+                          : op == OperatorType::ELEMENT_WISE_MODULUS_FLOOR     ? "a - (b * floor(a / b)), exact"
                           : op == OperatorType::ELEMENT_WISE_DIFFERENCE_SQUARE ? "(a - b) * (a - b)"
-                                                                      : "(a + b) / 2";
+                                                                               : "(a + b) / 2";
     out.facts.emplace_back("formula", formula);
     const bool sum_like = op == OperatorType::ELEMENT_WISE_ADD || op == OperatorType::ELEMENT_WISE_ADD1 ||
-                          op == OperatorType::ELEMENT_WISE_SUBTRACT ||
-                          op == OperatorType::ELEMENT_WISE_MEAN;
+                          op == OperatorType::ELEMENT_WISE_SUBTRACT || op == OperatorType::ELEMENT_WISE_MEAN;
     if (is_float(t)) {
         const double x = element_value(t, a.bits), y = element_value(t, b.bits);
         if (selects) {
             if (x != x && y != y) out.facts.emplace_back("decided by", "both operands NaN: the type's canonical NaN");
-            else if (x != x || y != y) out.facts.emplace_back("decided by", "a NaN operand is ignored: the other operand's bits");
+            else if (x != x || y != y)
+                out.facts.emplace_back("decided by", "a NaN operand is ignored: the other operand's bits");
             else if (x == y && std::signbit(x) != std::signbit(y))
                 out.facts.emplace_back("decided by", "-0 orders below +0");
             else out.facts.emplace_back("decided by", "the chosen operand's bits");
@@ -565,13 +581,14 @@ bool explain_element_wise(const Case& c, std::string_view, uint64_t flat, Family
             out.policies.push_back("SignedZeroMinMax");
         } else {
             const double r = op == OperatorType::ELEMENT_WISE_ADD || op == OperatorType::ELEMENT_WISE_ADD1 ? x + y
-                             : op == OperatorType::ELEMENT_WISE_SUBTRACT ? x - y
-                             : op == OperatorType::ELEMENT_WISE_MULTIPLY ? x * y
-                             : op == OperatorType::ELEMENT_WISE_DIVIDE   ? x / y
-                             : op == OperatorType::ELEMENT_WISE_MODULUS_TRUNCATE || op == OperatorType::ELEMENT_WISE_MODULUS_FLOOR
+                             : op == OperatorType::ELEMENT_WISE_SUBTRACT                                   ? x - y
+                             : op == OperatorType::ELEMENT_WISE_MULTIPLY                                   ? x * y
+                             : op == OperatorType::ELEMENT_WISE_DIVIDE                                     ? x / y
+                             : op == OperatorType::ELEMENT_WISE_MODULUS_TRUNCATE ||
+                                     op == OperatorType::ELEMENT_WISE_MODULUS_FLOOR
                                  ? std::fmod(x, y)
                              : op == OperatorType::ELEMENT_WISE_DIFFERENCE_SQUARE ? (x - y) * (x - y)
-                                                                         : x + y;
+                                                                                  : x + y;
             out.facts.emplace_back("decided by", r != r ? std::string("a NaN result: the type's canonical NaN")
                                                         : "the exact result, rounded once to nearest-even");
             out.policies.push_back(sum_like ? "NonFiniteSum" : "NaNResult");
@@ -581,9 +598,11 @@ bool explain_element_wise(const Case& c, std::string_view, uint64_t flat, Family
     } else if (op == OperatorType::ELEMENT_WISE_DIVIDE || op == OperatorType::ELEMENT_WISE_MODULUS_TRUNCATE ||
                op == OperatorType::ELEMENT_WISE_MODULUS_FLOOR) {
         const bool zero = b.bits == 0;
-        const char* rule = op == OperatorType::ELEMENT_WISE_DIVIDE           ? "the quotient truncated toward zero, wrapped to the width"
-                           : op == OperatorType::ELEMENT_WISE_MODULUS_TRUNCATE ? "C's remainder: the dividend's sign"
-                                                                               : "Python's remainder: the divisor's sign";
+        const char* rule = op == OperatorType::ELEMENT_WISE_DIVIDE
+                               ? "the quotient truncated toward zero, wrapped to the width"
+                           : op == OperatorType::ELEMENT_WISE_MODULUS_TRUNCATE
+                               ? "C's remainder: the dividend's sign"
+                               : "Python's remainder: the divisor's sign";
         out.facts.emplace_back("decided by", zero ? "a zero divisor: all bits set" : rule);
         out.policies.push_back(zero ? "IntegerDivisionByZero" : "IntegerOverflow");
     } else if (op == OperatorType::ELEMENT_WISE_MEAN) {
@@ -605,7 +624,8 @@ bool explain_value_scale_2d(const Case& c, std::string_view, uint64_t flat, Fami
     out.facts.emplace_back("formula", "Scale * x + Bias[c], exact, rounded once");
     out.facts.emplace_back("Scale", format_exact_value(DataType::FLOAT32, to_bits(d->Scale)));
     if (at[1] < d->Bias.size())
-        out.facts.emplace_back("Bias[c]", "c = " + std::to_string(at[1]) + ": " + format_exact_value(DataType::FLOAT32, to_bits(d->Bias[at[1]])));
+        out.facts.emplace_back("Bias[c]", "c = " + std::to_string(at[1]) + ": " +
+                                              format_exact_value(DataType::FLOAT32, to_bits(d->Bias[at[1]])));
     out.facts.emplace_back("decided by", "the exact value rounded once to nearest-even (a NaN: the canonical NaN)");
     out.policies.push_back("ComputedValue");
     return true;

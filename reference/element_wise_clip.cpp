@@ -34,11 +34,12 @@ namespace {
 
 // Validation shared by the four: ScaleBias only on floats, MinMaxDataType. Rule ids are
 // passed whole so that docs/rules.md can be checked against the code.
-void validate_scale_bias(Diagnostics& diags, const std::optional<DML_SCALE_BIAS>& sb, DataType t, std::string_view rule) {
+void validate_scale_bias(Diagnostics& diags, const std::optional<DML_SCALE_BIAS>& sb, DataType t,
+                         std::string_view rule) {
     if (sb && is_valid(t) && !is_float(t))
         diags.error("/desc/ScaleBias", std::string(rule),
                     "ScaleBias is given for " + std::string(name(t)) +
-                    " data; the spec does not define x * Scale + Bias for integer tensors (docs/golden.md)");
+                        " data; the spec does not define x * Scale + Bias for integer tensors (docs/golden.md)");
 }
 
 void validate_min_max_type(Diagnostics& diags, DataType minmax, const TensorDesc& out, std::string_view out_name,
@@ -51,8 +52,9 @@ void validate_min_max_type(Diagnostics& diags, DataType minmax, const TensorDesc
     }
     if (minmax != out.DataType)
         diags.error("/desc/MinMaxDataType", std::string(rule),
-                    "MinMaxDataType is " + std::string(name(minmax)) + " but " + std::string(out_name) + ".DataType is " +
-                    std::string(name(out.DataType)) + "; MinMaxDataType must match the output's DataType");
+                    "MinMaxDataType is " + std::string(name(minmax)) + " but " + std::string(out_name) +
+                        ".DataType is " + std::string(name(out.DataType)) +
+                        "; MinMaxDataType must match the output's DataType");
     // Bytes past the member are not read; non-zero ones suggest another encoding (a FLOAT16
     // bound written as Float32, say), which dmlref would silently misread without this.
     for (const auto& [field, u] : {std::pair{"Min", &Min}, std::pair{"Max", &Max}})
@@ -60,7 +62,7 @@ void validate_min_max_type(Diagnostics& diags, DataType minmax, const TensorDesc
             if (u->Bytes[i] != 0) {
                 diags.warning(std::string("/desc/") + field, std::string(upper_bytes_rule),
                               std::string(field) + " has non-zero bytes beyond its " + std::string(name(minmax)) +
-                              " member; they are ignored (FLOAT16 is read from the UInt16 member)");
+                                  " member; they are ignored (FLOAT16 is read from the UInt16 member)");
                 break;
             }
 }
@@ -82,7 +84,8 @@ template <class T> Number scaled(T x, const std::optional<DML_SCALE_BIAS>& sb) {
 // ---- ELEMENT_WISE_CLIP --------------------------------------------------------------------
 
 void validate(const DML_ELEMENT_WISE_CLIP_OPERATOR_DESC& d, Diagnostics& diags) {
-    require_same_data_type(diags, {{"InputTensor", d.InputTensor}, {"OutputTensor", d.OutputTensor}}, "clip.same-data-type");
+    require_same_data_type(diags, {{"InputTensor", d.InputTensor}, {"OutputTensor", d.OutputTensor}},
+                           "clip.same-data-type");
     require_same_sizes(diags, {{"InputTensor", d.InputTensor}, {"OutputTensor", d.OutputTensor}}, "clip.same-sizes");
     validate_scale_bias(diags, d.ScaleBias, d.InputTensor.DataType, "clip.scale-bias-integer");
 }
@@ -93,18 +96,22 @@ void evaluate(const DML_ELEMENT_WISE_CLIP_OPERATOR_DESC& d, const Bindings& b) {
     const Number Min = Number::of(d.Min), Max = Number::of(d.Max);
     const bool nan_propagates = in_force(Reading::ForwardNaNPropagates);  // ForwardNaN=NaNPropagates
     dispatch(d.InputTensor.DataType, [&]<class T>() {
-        map_elements<T, T>(Y, [&](T x) {
+        map_elements<T, T>(
+            Y,
+            [&](T x) {
             const Number g = scaled(x, d.ScaleBias);
             if (nan_propagates && g.is_nan()) return is_nan(x) ? x : store<T>(g);
             return store<T>(min_number(Max, max_number(Min, g)));
-        }, X);
+            },
+            X);
     });
 }
 
 // ---- ELEMENT_WISE_CLIP1 -------------------------------------------------------------------
 
 void validate(const DML_ELEMENT_WISE_CLIP1_OPERATOR_DESC& d, Diagnostics& diags) {
-    require_same_data_type(diags, {{"InputTensor", d.InputTensor}, {"OutputTensor", d.OutputTensor}}, "clip1.same-data-type");
+    require_same_data_type(diags, {{"InputTensor", d.InputTensor}, {"OutputTensor", d.OutputTensor}},
+                           "clip1.same-data-type");
     require_same_sizes(diags, {{"InputTensor", d.InputTensor}, {"OutputTensor", d.OutputTensor}}, "clip1.same-sizes");
     validate_scale_bias(diags, d.ScaleBias, d.InputTensor.DataType, "clip1.scale-bias-integer");
     validate_min_max_type(diags, d.MinMaxDataType, d.OutputTensor, "OutputTensor", d.Min, d.Max,
@@ -117,11 +124,14 @@ void evaluate(const DML_ELEMENT_WISE_CLIP1_OPERATOR_DESC& d, const Bindings& b) 
     dispatch(d.InputTensor.DataType, [&]<class T>() {
         const Number Min = Number::of(d.Min.as<T>()), Max = Number::of(d.Max.as<T>());
         const bool nan_propagates = in_force(Reading::ForwardNaNPropagates);  // ForwardNaN=NaNPropagates
-        map_elements<T, T>(Y, [&](T x) {
+        map_elements<T, T>(
+            Y,
+            [&](T x) {
             const Number g = scaled(x, d.ScaleBias);
             if (nan_propagates && g.is_nan()) return is_nan(x) ? x : store<T>(g);
             return store<T>(max_number(Min, min_number(g, Max)));
-        }, X);
+            },
+            X);
     });
 }
 
@@ -132,15 +142,18 @@ namespace {
 template <class T, class B>
 void clip_grad(const TensorView& X, const TensorView& dY, const TensorView& dX, B Min, B Max) {
     if (!any_reading_in_force()) {
-        map_elements<T, T, T>(dX, [=](T x, T dy) { return select(exact_le(x, Min) | exact_ge(x, Max), T(0), dy); }, X, dY);
+        map_elements<T, T, T>(
+            dX, [=](T x, T dy) { return select(exact_le(x, Min) | exact_ge(x, Max), T(0), dy); }, X, dY);
         return;
     }
     // The alternative readings (docs/golden.md), each where it decides.
-    const bool at_bounds = in_force(Reading::ClipGradGradientAtBounds);  // ClipGradBounds=GradientAtBounds
-    const bool half = in_force(Reading::ClipGradHalfAtBounds);           // ClipGradBounds=HalfAtBounds
-    const bool nan_zero = in_force(Reading::GradNaNZeroGradient);        // GradNaN=ZeroGradient
-    const bool mask_product = in_force(Reading::SelectedZeroMaskProduct);// SelectedZero=MaskProduct
-    map_elements<T, T, T>(dX, [=](T x, T dy) {
+    const bool at_bounds = in_force(Reading::ClipGradGradientAtBounds);    // ClipGradBounds=GradientAtBounds
+    const bool half = in_force(Reading::ClipGradHalfAtBounds);             // ClipGradBounds=HalfAtBounds
+    const bool nan_zero = in_force(Reading::GradNaNZeroGradient);          // GradNaN=ZeroGradient
+    const bool mask_product = in_force(Reading::SelectedZeroMaskProduct);  // SelectedZero=MaskProduct
+    map_elements<T, T, T>(
+        dX,
+        [=](T x, T dy) {
         const T zero = mask_product ? mask_product_zero(dy) : T(0);
         if (nan_zero && is_nan(x)) return zero;
         if (at_bounds) return (exact_lt(x, Min) | exact_gt(x, Max)) ? zero : dy;
@@ -153,12 +166,14 @@ void clip_grad(const TensorView& X, const TensorView& dY, const TensorView& dX, 
             return scaled_down(dy, k);
         }
         return (exact_le(x, Min) | exact_ge(x, Max)) ? zero : dy;
-    }, X, dY);
+        },
+        X, dY);
 }
 }  // namespace
 
 void validate(const DML_ELEMENT_WISE_CLIP_GRAD_OPERATOR_DESC& d, Diagnostics& diags) {
-    const std::initializer_list<Named> all = {{"InputTensor", d.InputTensor}, {"InputGradientTensor", d.InputGradientTensor},
+    const std::initializer_list<Named> all = {{"InputTensor", d.InputTensor},
+                                              {"InputGradientTensor", d.InputGradientTensor},
                                               {"OutputGradientTensor", d.OutputGradientTensor}};
     require_same_data_type(diags, all, "clip-grad.same-data-type");
     require_same_sizes(diags, all, "clip-grad.same-sizes");
@@ -172,7 +187,8 @@ void evaluate(const DML_ELEMENT_WISE_CLIP_GRAD_OPERATOR_DESC& d, const Bindings&
 }
 
 void validate(const DML_ELEMENT_WISE_CLIP_GRAD1_OPERATOR_DESC& d, Diagnostics& diags) {
-    const std::initializer_list<Named> all = {{"InputTensor", d.InputTensor}, {"InputGradientTensor", d.InputGradientTensor},
+    const std::initializer_list<Named> all = {{"InputTensor", d.InputTensor},
+                                              {"InputGradientTensor", d.InputGradientTensor},
                                               {"OutputGradientTensor", d.OutputGradientTensor}};
     require_same_data_type(diags, all, "clip-grad1.same-data-type");
     require_same_sizes(diags, all, "clip-grad1.same-sizes");
@@ -216,13 +232,28 @@ bool explain_clip(const Case& c, std::string_view output, uint64_t flat, FamilyE
         const T x = explained_value<T>(xin);
         Number Min, Max, g = Number::of(x);
         std::optional<DML_SCALE_BIAS> sb;
-        if (auto* d = get_if<DML_ELEMENT_WISE_CLIP_OPERATOR_DESC>(&op.Desc)) { Min = Number::of(d->Min); Max = Number::of(d->Max); sb = d->ScaleBias; }
-        if (auto* d = get_if<DML_ELEMENT_WISE_CLIP1_OPERATOR_DESC>(&op.Desc)) { Min = Number::of(d->Min.as<T>()); Max = Number::of(d->Max.as<T>()); sb = d->ScaleBias; }
-        if (auto* d = get_if<DML_ELEMENT_WISE_CLIP_GRAD_OPERATOR_DESC>(&op.Desc)) { Min = Number::of(d->Min); Max = Number::of(d->Max); }
-        if (auto* d = get_if<DML_ELEMENT_WISE_CLIP_GRAD1_OPERATOR_DESC>(&op.Desc)) { Min = Number::of(d->Min.as<T>()); Max = Number::of(d->Max.as<T>()); }
+        if (auto* d = get_if<DML_ELEMENT_WISE_CLIP_OPERATOR_DESC>(&op.Desc)) {
+            Min = Number::of(d->Min);
+            Max = Number::of(d->Max);
+            sb = d->ScaleBias;
+        }
+        if (auto* d = get_if<DML_ELEMENT_WISE_CLIP1_OPERATOR_DESC>(&op.Desc)) {
+            Min = Number::of(d->Min.as<T>());
+            Max = Number::of(d->Max.as<T>());
+            sb = d->ScaleBias;
+        }
+        if (auto* d = get_if<DML_ELEMENT_WISE_CLIP_GRAD_OPERATOR_DESC>(&op.Desc)) {
+            Min = Number::of(d->Min);
+            Max = Number::of(d->Max);
+        }
+        if (auto* d = get_if<DML_ELEMENT_WISE_CLIP_GRAD1_OPERATOR_DESC>(&op.Desc)) {
+            Min = Number::of(d->Min.as<T>());
+            Max = Number::of(d->Max.as<T>());
+        }
         auto text = [](const Number& n) {
             if (!n.is_integer) return format_exact_value(DataType::FLOAT64, to_bits(n.f));
-            return n.i < 0 ? std::to_string(int64_t(n.i)) : std::to_string(uint64_t(n.i));  // integer types fit in 64 bits
+            return n.i < 0 ? std::to_string(int64_t(n.i))
+                           : std::to_string(uint64_t(n.i));  // integer types fit in 64 bits
         };
         out.facts.emplace_back("Min", text(Min));
         out.facts.emplace_back("Max", text(Max));
@@ -239,14 +270,17 @@ bool explain_clip(const Case& c, std::string_view output, uint64_t flat, FamilyE
                           std::string(clip ? "min(Max, Min)" : "max(Min, Max)");
                 out.policies.push_back("ForwardNaN");
             } else if (g < Min) {
-                decided = gx + " < Min: the result is Min" + std::string(Min > Max ? (clip ? ", then min(Max, Min) = Max" : "") : "");
+                decided = gx + " < Min: the result is Min" +
+                          std::string(Min > Max ? (clip ? ", then min(Max, Min) = Max" : "") : "");
             } else if (g > Max) {
-                decided = gx + " > Max: the result is Max" + std::string(Min > Max ? (clip1 ? ", then max(Min, Max) = Min" : "") : "");
+                decided = gx + " > Max: the result is Max" +
+                          std::string(Min > Max ? (clip1 ? ", then max(Min, Max) = Min" : "") : "");
             } else {
                 decided = "Min <= " + gx + " <= Max: " + gx + " passes";
             }
             if (Min > Max) out.policies.push_back("MinGreaterThanMax");
-            if (!g.is_nan() && (compare(g, Min) == std::partial_ordering::equivalent || compare(g, Max) == std::partial_ordering::equivalent))
+            if (!g.is_nan() && (compare(g, Min) == std::partial_ordering::equivalent ||
+                                compare(g, Max) == std::partial_ordering::equivalent))
                 out.policies.push_back("SignedZeroMinMax");
             if (!is_floating_v<T> && clip) out.policies.push_back("ClipBoundStore");
         } else {

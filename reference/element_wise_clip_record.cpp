@@ -35,15 +35,18 @@ bool clip1_fast(const CLIP1& d, const Bindings& b) {
     if (d.ScaleBias) return false;
     const TensorView X(d.InputTensor, b.at("InputTensor"));
     const TensorView Y(d.OutputTensor, b.at("OutputTensor"));
-    return dispatch(d.InputTensor.DataType, [&]<class T>() { return fast::clip1_elements<T>(X, Y, d.Min.as<T>(), d.Max.as<T>()); });
+    return dispatch(d.InputTensor.DataType,
+                    [&]<class T>() { return fast::clip1_elements<T>(X, Y, d.Min.as<T>(), d.Max.as<T>()); });
 }
 
 bool clip_grad1_fast(const GRAD1& d, const Bindings& b) {
     const TensorView X(d.InputTensor, b.at("InputTensor"));
     const TensorView dY(d.InputGradientTensor, b.at("InputGradientTensor"));
     const TensorView dX(d.OutputGradientTensor, b.at("OutputGradientTensor"));
-    if (d.InputTensor.DataType == DataType::FLOAT16) return fast::clip_grad1_half(X, dY, dX, d.Min.as<half>(), d.Max.as<half>());
-    if (d.InputTensor.DataType == DataType::FLOAT32) return fast::clip_grad1_floats(X, dY, dX, d.Min.as<float>(), d.Max.as<float>());
+    if (d.InputTensor.DataType == DataType::FLOAT16)
+        return fast::clip_grad1_half(X, dY, dX, d.Min.as<half>(), d.Max.as<half>());
+    if (d.InputTensor.DataType == DataType::FLOAT32)
+        return fast::clip_grad1_floats(X, dY, dX, d.Min.as<float>(), d.Max.as<float>());
     return false;
 }
 
@@ -138,7 +141,8 @@ template <class D> OperatorRecord clip_record(OperatorInfo info) {
         r.has_scale_bias = scale_bias<D>;
     }
     r.explain = explain_clip;
-    r.features = grad ? std::vector<std::string_view>{"min>max"} : std::vector<std::string_view>{"scale-bias", "min>max"};
+    r.features = grad ? std::vector<std::string_view>{"min>max"}
+                      : std::vector<std::string_view>{"scale-bias", "min>max"};
     r.detect = detect<D>;
     return r;
 }
@@ -146,8 +150,10 @@ template <class D> OperatorRecord clip_record(OperatorInfo info) {
 OperatorRecord clip() {
     auto r = clip_record<CLIP>({.IntroducedIn = 0x1000,
                                 .InPlace = {{"OutputTensor", "InputTensor"}},
-                                .Support = {{0x1000, {}, 4, 4, kF32F16}, {0x2100, {}, 4, 4, kClipTypes21},
-                                            {0x3000, {}, 1, 8, kClipTypes21}, {0x5000, {}, 1, 8, kTenTypes}},
+                                .Support = {{0x1000, {}, 4, 4, kF32F16},
+                                            {0x2100, {}, 4, 4, kClipTypes21},
+                                            {0x3000, {}, 1, 8, kClipTypes21},
+                                            {0x5000, {}, 1, 8, kTenTypes}},
                                 .Policies = {kForwardNaN, kSignedZeroMinMax, kMinGreaterThanMax, kClipFloatBound,
                                              kClipBoundStore, kScaleBias, kSubnormals}});
     r.min_max = float_bounds<CLIP>;
@@ -155,11 +161,11 @@ OperatorRecord clip() {
 }
 
 OperatorRecord clip_grad() {
-    auto r = clip_record<GRAD>({.IntroducedIn = 0x3100,
-                                .InPlace = {{"OutputGradientTensor", "InputTensor"}},
-                                .Support = {{0x3100, {}, 1, 8, kClipTypes21}, {0x5000, {}, 1, 8, kTenTypes}},
-                                .Policies = {kGradNaN, kSelectedZero, kMinGreaterThanMax, kClipFloatBound, kClipGradBounds,
-                                             kSubnormals}});
+    auto r = clip_record<GRAD>(
+        {.IntroducedIn = 0x3100,
+         .InPlace = {{"OutputGradientTensor", "InputTensor"}},
+         .Support = {{0x3100, {}, 1, 8, kClipTypes21}, {0x5000, {}, 1, 8, kTenTypes}},
+         .Policies = {kGradNaN, kSelectedZero, kMinGreaterThanMax, kClipFloatBound, kClipGradBounds, kSubnormals}});
     r.min_max = float_bounds<GRAD>;
     return r;
 }
@@ -176,11 +182,11 @@ OperatorRecord clip1() {
 }
 
 OperatorRecord clip_grad1() {
-    auto r = clip_record<GRAD1>({.IntroducedIn = 0x5000,
-                                 .InPlace = {{"OutputGradientTensor", "InputTensor"}},
-                                 .Support = {{0x5000, {}, 1, 8, kTenTypes}},
-                                 .Policies = {kGradNaN, kSelectedZero, kMinGreaterThanMax, kFloat16ScalarUnion,
-                                              kClipGradBounds, kSubnormals}});
+    auto r = clip_record<GRAD1>(
+        {.IntroducedIn = 0x5000,
+         .InPlace = {{"OutputGradientTensor", "InputTensor"}},
+         .Support = {{0x5000, {}, 1, 8, kTenTypes}},
+         .Policies = {kGradNaN, kSelectedZero, kMinGreaterThanMax, kFloat16ScalarUnion, kClipGradBounds, kSubnormals}});
     r.fast = fast_as<GRAD1, clip_grad1_fast>;
     r.min_max = union_bounds<GRAD1>;
     return r;
@@ -192,8 +198,8 @@ OperatorRecord clip_grad1() {
 
 namespace dmlref::kit {
 const FamilyRecord& element_wise_clip_family() {
-    static const FamilyRecord f{"element_wise_clip",
-                                {reference::clip(), reference::clip_grad(), reference::clip1(), reference::clip_grad1()}};
+    static const FamilyRecord f{
+        "element_wise_clip", {reference::clip(), reference::clip_grad(), reference::clip1(), reference::clip_grad1()}};
     return f;
 }
 }  // namespace dmlref::kit

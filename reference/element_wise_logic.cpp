@@ -81,7 +81,9 @@ std::string_view logic_rule_prefix(OperatorType t) {
 
 namespace {
 
-std::string rule(OperatorType t, std::string_view r) { return std::string(logic_rule_prefix(t)) + "." + std::string(r); }
+std::string rule(OperatorType t, std::string_view r) {
+    return std::string(logic_rule_prefix(t)) + "." + std::string(r);
+}
 
 constexpr bool is_comparison(OT t) {
     return t == OT::ELEMENT_WISE_LOGICAL_EQUALS || t == OT::ELEMENT_WISE_LOGICAL_GREATER_THAN ||
@@ -123,7 +125,8 @@ template <class T> bool nonzero(T x) {
 }
 
 template <OT Op, class T> bool compare(T a, T b) {
-    if constexpr (Op == OT::ELEMENT_WISE_LOGICAL_EQUALS) return exact_compare(a, b) == std::partial_ordering::equivalent;
+    if constexpr (Op == OT::ELEMENT_WISE_LOGICAL_EQUALS)
+        return exact_compare(a, b) == std::partial_ordering::equivalent;
     else if constexpr (Op == OT::ELEMENT_WISE_LOGICAL_GREATER_THAN) return exact_gt(a, b);
     else if constexpr (Op == OT::ELEMENT_WISE_LOGICAL_LESS_THAN) return exact_lt(a, b);
     else if constexpr (Op == OT::ELEMENT_WISE_LOGICAL_GREATER_THAN_OR_EQUAL) return exact_ge(a, b);
@@ -165,10 +168,12 @@ template <OT Op> void validate(const Binary<Op>& d, Diagnostics& diags) {
         require_same_data_type(diags, {{"ATensor", d.ATensor}, {"BTensor", d.BTensor}}, rule(Op, "same-data-type"));
     } else {
         // "ATensor, BTensor, and OutputTensor must have the same DataType, DimensionCount, and Sizes."
-        require_same_data_type(diags, {{"ATensor", d.ATensor}, {"BTensor", d.BTensor}, {"OutputTensor", d.OutputTensor}},
+        require_same_data_type(diags,
+                               {{"ATensor", d.ATensor}, {"BTensor", d.BTensor}, {"OutputTensor", d.OutputTensor}},
                                rule(Op, "same-data-type"));
     }
-    require_same_sizes_of(Op, diags, {{"ATensor", d.ATensor}, {"BTensor", d.BTensor}, {"OutputTensor", d.OutputTensor}});
+    require_same_sizes_of(Op, diags,
+                          {{"ATensor", d.ATensor}, {"BTensor", d.BTensor}, {"OutputTensor", d.OutputTensor}});
 }
 
 template <OT Op> void evaluate(const Binary<Op>& d, const Bindings& b) {
@@ -179,27 +184,37 @@ template <OT Op> void evaluate(const Binary<Op>& d, const Bindings& b) {
     if constexpr (is_comparison(Op)) {
         dispatch_width(out, [&]<class U>() {
             const U one = U(value_bits(out, 1)), zero = U(value_bits(out, 0));
-            dispatch(in, [&]<class T>() { map_elements<U, T, T>(Y, [=](T x, T y) { return compare<Op>(x, y) ? one : zero; }, A, B); });
+            dispatch(in, [&]<class T>() {
+                map_elements<U, T, T>(
+                    Y, [=](T x, T y) { return compare<Op>(x, y) ? one : zero; }, A, B);
+            });
         });
     } else if constexpr (Op == OT::ELEMENT_WISE_LOGICAL_AND || Op == OT::ELEMENT_WISE_LOGICAL_OR ||
                          Op == OT::ELEMENT_WISE_LOGICAL_XOR) {
         dispatch(in, [&]<class T>() {
             using U = uint_of<T>;
             const U one = U(value_bits(out, 1)), zero = U(value_bits(out, 0));
-            map_elements<U, T, T>(Y, [=](T x, T y) { return logical<Op>(nonzero(x), nonzero(y)) ? one : zero; }, A, B);
+            map_elements<U, T, T>(
+                Y, [=](T x, T y) { return logical<Op>(nonzero(x), nonzero(y)) ? one : zero; }, A, B);
         });
     } else if constexpr ((Op == OT::ELEMENT_WISE_BIT_SHIFT_LEFT || Op == OT::ELEMENT_WISE_BIT_SHIFT_RIGHT)) {
         if (!any_reading_in_force()) {
-            dispatch_width(in, [&]<class W>() { map_elements<W, W, W>(Y, [](W x, W y) { return bitwise<Op>(x, y); }, A, B); });
+            dispatch_width(in, [&]<class W>() {
+                map_elements<W, W, W>(
+                    Y, [](W x, W y) { return bitwise<Op>(x, y); }, A, B);
+            });
             return;
         }
         // The alternative readings (docs/golden.md, "Element-wise logic"), each where it decides.
         const bool modulo = in_force(Reading::ShiftCountModuloWidth);  // ShiftCount=ModuloWidth
         const bool arithmetic = Op == OT::ELEMENT_WISE_BIT_SHIFT_RIGHT && in_force(Reading::SignedShiftArithmetic) &&
                                 !is_float(in) && in != DataType::UINT8 && in != DataType::UINT16 &&
-                                in != DataType::UINT32 && in != DataType::UINT64;  // SignedShift=Arithmetic: signed types
+                                in != DataType::UINT32 &&
+                                in != DataType::UINT64;  // SignedShift=Arithmetic: signed types
         dispatch_width(in, [&]<class W>() {
-            map_elements<W, W, W>(Y, [=](W x, W y) {
+            map_elements<W, W, W>(
+                Y,
+                [=](W x, W y) {
                 constexpr W width = W(sizeof(W) * 8);
                 const W count = modulo ? W(y & W(width - 1)) : y;
                 if (!arithmetic) return bitwise<Op>(x, count);
@@ -207,10 +222,14 @@ template <OT Op> void evaluate(const Binary<Op>& d, const Bindings& b) {
                 if (count >= width) return negative ? W(~W(0)) : W(0);
                 const W shifted = W(x >> count);
                 return negative && count != 0 ? W(shifted | W(~W(0) << (width - count))) : shifted;
-            }, A, B);
+                },
+                A, B);
         });
     } else {  // the bitwise operators: on the bits of the element's width
-        dispatch_width(in, [&]<class W>() { map_elements<W, W, W>(Y, [](W x, W y) { return bitwise<Op>(x, y); }, A, B); });
+        dispatch_width(in, [&]<class W>() {
+            map_elements<W, W, W>(
+                Y, [](W x, W y) { return bitwise<Op>(x, y); }, A, B);
+        });
     }
 }
 
@@ -233,20 +252,30 @@ template <OT Op> void evaluate(const Unary<Op>& d, const Bindings& b) {
         dispatch(in, [&]<class T>() {
             using U = uint_of<T>;
             const U one = U(value_bits(out, 1)), zero = U(value_bits(out, 0));
-            map_elements<U, T>(Y, [=](T x) { return nonzero(x) ? zero : one; }, X);
+            map_elements<U, T>(
+                Y, [=](T x) { return nonzero(x) ? zero : one; }, X);
         });
     } else if constexpr (Op == OT::ELEMENT_WISE_IS_NAN) {
         dispatch_width(out, [&]<class U>() {
             const U one = U(value_bits(out, 1)), zero = U(value_bits(out, 0));
-            dispatch(in, [&]<class T>() { map_elements<U, T>(Y, [=](T x) { return is_nan(x) ? one : zero; }, X); });
+            dispatch(in, [&]<class T>() {
+                map_elements<U, T>(
+                    Y, [=](T x) { return is_nan(x) ? one : zero; }, X);
+            });
         });
     } else if constexpr (Op == OT::ELEMENT_WISE_BIT_NOT) {
-        dispatch_width(in, [&]<class W>() { map_elements<W, W>(Y, [](W x) { return W(~x); }, X); });
+        dispatch_width(in, [&]<class W>() {
+            map_elements<W, W>(
+                Y, [](W x) { return W(~x); }, X);
+        });
     } else {  // BIT_COUNT: the number of set bits (0 to 64) as a value of the output's type
         std::array<uint64_t, 65> count_bits{};
         for (unsigned k = 0; k <= 64; ++k) count_bits[k] = value_bits(out, k);
         dispatch_width(out, [&]<class U>() {
-            dispatch_width(in, [&]<class W>() { map_elements<U, W>(Y, [&](W x) { return U(count_bits[std::popcount(x)]); }, X); });
+            dispatch_width(in, [&]<class W>() {
+                map_elements<U, W>(
+                    Y, [&](W x) { return U(count_bits[std::popcount(x)]); }, X);
+            });
         });
     }
 }
@@ -255,22 +284,26 @@ template <OT Op> void evaluate(const Unary<Op>& d, const Bindings& b) {
 
 void validate(const DML_ELEMENT_WISE_IS_INFINITY_OPERATOR_DESC& d, Diagnostics& diags) {
     // "InputTensor and OutputTensor must have the same DimensionCount and Sizes."
-    require_same_sizes_of(OT::ELEMENT_WISE_IS_INFINITY, diags, {{"InputTensor", d.InputTensor}, {"OutputTensor", d.OutputTensor}});
+    require_same_sizes_of(OT::ELEMENT_WISE_IS_INFINITY, diags,
+                          {{"InputTensor", d.InputTensor}, {"OutputTensor", d.OutputTensor}});
     if (d.InfinityMode > DML_IS_INFINITY_MODE_NEGATIVE)
         diags.error(desc_path("InfinityMode"), rule(OT::ELEMENT_WISE_IS_INFINITY, "infinity-mode"),
                     "InfinityMode is " + std::to_string(d.InfinityMode) +
-                    "; it must be DML_IS_INFINITY_MODE_EITHER (0), POSITIVE (1) or NEGATIVE (2)");
+                        "; it must be DML_IS_INFINITY_MODE_EITHER (0), POSITIVE (1) or NEGATIVE (2)");
 }
 
 void evaluate(const DML_ELEMENT_WISE_IS_INFINITY_OPERATOR_DESC& d, const Bindings& b) {
     const TensorView X(d.InputTensor, b.at("InputTensor"));
     const TensorView Y(d.OutputTensor, b.at("OutputTensor"));
     const DataType in = d.InputTensor.DataType, out = d.OutputTensor.DataType;
-    const bool positive = d.InfinityMode != DML_IS_INFINITY_MODE_NEGATIVE, negative = d.InfinityMode != DML_IS_INFINITY_MODE_POSITIVE;
+    const bool positive = d.InfinityMode != DML_IS_INFINITY_MODE_NEGATIVE,
+               negative = d.InfinityMode != DML_IS_INFINITY_MODE_POSITIVE;
     dispatch_width(out, [&]<class U>() {
         const U one = U(value_bits(out, 1)), zero = U(value_bits(out, 0));
         dispatch(in, [&]<class T>() {
-            map_elements<U, T>(Y, [=](T x) {
+            map_elements<U, T>(
+                Y,
+                [=](T x) {
                 if constexpr (is_floating_v<T>) {
                     const double v = widen(x);
                     return (v == std::numeric_limits<double>::infinity() && positive) ||
@@ -280,7 +313,8 @@ void evaluate(const DML_ELEMENT_WISE_IS_INFINITY_OPERATOR_DESC& d, const Binding
                 } else {
                     return zero;  // no integer is infinite
                 }
-            }, X);
+                },
+                X);
         });
     });
 }
@@ -293,7 +327,9 @@ void validate(const DML_ELEMENT_WISE_IF_OPERATOR_DESC& d, Diagnostics& diags) {
                            rule(OT::ELEMENT_WISE_IF, "same-data-type"));
     // "ATensor, BTensor, ConditionTensor, and OutputTensor must have the same DimensionCount and Sizes."
     require_same_sizes_of(OT::ELEMENT_WISE_IF, diags,
-                          {{"ConditionTensor", d.ConditionTensor}, {"ATensor", d.ATensor}, {"BTensor", d.BTensor},
+                          {{"ConditionTensor", d.ConditionTensor},
+                           {"ATensor", d.ATensor},
+                           {"BTensor", d.BTensor},
                            {"OutputTensor", d.OutputTensor}});
 }
 
@@ -304,16 +340,17 @@ void evaluate(const DML_ELEMENT_WISE_IF_OPERATOR_DESC& d, const Bindings& b) {
     const TensorView Y(d.OutputTensor, b.at("OutputTensor"));
     dispatch_width(d.ATensor.DataType, [&]<class W>() {
         dispatch(d.ConditionTensor.DataType, [&]<class T>() {
-            map_elements<W, T, W, W>(Y, [](T c, W a, W x) { return nonzero(c) ? a : x; }, C, A, B);
+            map_elements<W, T, W, W>(
+                Y, [](T c, W a, W x) { return nonzero(c) ? a : x; }, C, A, B);
         });
     });
 }
 
 // The operators of the two shared shapes, one instantiation each (the record names them).
-#define DMLREF_BINARY(op)                                                   \
+#define DMLREF_BINARY(op)                                                \
     template void validate<OT::op>(const Binary<OT::op>&, Diagnostics&); \
     template void evaluate<OT::op>(const Binary<OT::op>&, const Bindings&);
-#define DMLREF_UNARY(op)                                                   \
+#define DMLREF_UNARY(op)                                                \
     template void validate<OT::op>(const Unary<OT::op>&, Diagnostics&); \
     template void evaluate<OT::op>(const Unary<OT::op>&, const Bindings&);
 DMLREF_BINARY(ELEMENT_WISE_LOGICAL_EQUALS)
@@ -360,7 +397,8 @@ std::string_view formula(OT t) {
         case OT::ELEMENT_WISE_BIT_NOT: return "~x on the element's bits";
         case OT::ELEMENT_WISE_BIT_COUNT: return "the number of bits set in x, as a value of the output's type";
         case OT::ELEMENT_WISE_BIT_SHIFT_LEFT: return "b >= width ? 0 : a << b, on the bits (b read as unsigned)";
-        case OT::ELEMENT_WISE_BIT_SHIFT_RIGHT: return "b >= width ? 0 : a >> b, logical, on the bits (b read as unsigned)";
+        case OT::ELEMENT_WISE_BIT_SHIFT_RIGHT:
+            return "b >= width ? 0 : a >> b, logical, on the bits (b read as unsigned)";
         default: return "";
     }
 }
@@ -376,7 +414,10 @@ bool explain_logic(const Case& c, std::string_view output, uint64_t flat, Family
         if (f.name == output) at = nd_coordinate(f.desc->Sizes, flat);
     for (const auto& f : tensor_fields(c.op)) {
         if (f.role != TensorRole::Input) continue;
-        const std::string role = f.name == "ConditionTensor" ? "cond" : f.name == "ATensor" ? "a" : f.name == "BTensor" ? "b" : "x";
+        const std::string role = f.name == "ConditionTensor" ? "cond"
+                                 : f.name == "ATensor"       ? "a"
+                                 : f.name == "BTensor"       ? "b"
+                                                             : "x";
         out.inputs.push_back(input_element(c, std::string(f.name), at, role));
     }
     out.facts.emplace_back("formula", std::string(formula(t)));

@@ -51,16 +51,19 @@ template <OT T> OperatorRecord unary(OperatorInfo info) { return logic_record<lo
 // LOGICAL_EQUALS, _GREATER_THAN, _LESS_THAN (DML_FEATURE_LEVEL_1_0): 4-D FLOAT32 and FLOAT16 into
 // UINT32; 2.0 adds a UINT8 output; 2.1 the eight 8- to 32-bit types; 3.0 1 to 8 dimensions;
 // 4.1 INT64 and UINT64. _GREATER_THAN_OR_EQUAL and _LESS_THAN_OR_EQUAL (3.0): the 3.0 and 4.1 rows.
-const std::vector<SupportRow> kCompareRows = {
-    {0x1000, kAB, 4, 4, kF32F16},   {0x1000, kOutput, 4, 4, kU32},       {0x2000, kAB, 4, 4, kF32F16},
-    {0x2000, kOutput, 4, 4, kU32U8}, {0x2100, kAB, 4, 4, kEightTypes},    {0x2100, kOutput, 4, 4, kU32U8},
-    {0x3000, kAB, 1, 8, kEightTypes}, {0x3000, kOutput, 1, 8, kU32U8},    {0x4100, kAB, 1, 8, kTenTypes},
-    {0x4100, kOutput, 1, 8, kU32U8}};
-const std::vector<SupportRow> kCompare30Rows = {{0x3000, kAB, 1, 8, kEightTypes}, {0x3000, kOutput, 1, 8, kU32U8},
-                                                {0x4100, kAB, 1, 8, kTenTypes},   {0x4100, kOutput, 1, 8, kU32U8}};
+const std::vector<SupportRow> kCompareRows = {{0x1000, kAB, 4, 4, kF32F16},     {0x1000, kOutput, 4, 4, kU32},
+                                              {0x2000, kAB, 4, 4, kF32F16},     {0x2000, kOutput, 4, 4, kU32U8},
+                                              {0x2100, kAB, 4, 4, kEightTypes}, {0x2100, kOutput, 4, 4, kU32U8},
+                                              {0x3000, kAB, 1, 8, kEightTypes}, {0x3000, kOutput, 1, 8, kU32U8},
+                                              {0x4100, kAB, 1, 8, kTenTypes},   {0x4100, kOutput, 1, 8, kU32U8}};
+const std::vector<SupportRow> kCompare30Rows = {{0x3000, kAB, 1, 8, kEightTypes},
+                                                {0x3000, kOutput, 1, 8, kU32U8},
+                                                {0x4100, kAB, 1, 8, kTenTypes},
+                                                {0x4100, kOutput, 1, 8, kU32U8}};
 
 template <OT T> OperatorRecord comparison() {
-    const bool v30 = T == OT::ELEMENT_WISE_LOGICAL_GREATER_THAN_OR_EQUAL || T == OT::ELEMENT_WISE_LOGICAL_LESS_THAN_OR_EQUAL;
+    const bool v30 = T == OT::ELEMENT_WISE_LOGICAL_GREATER_THAN_OR_EQUAL ||
+                     T == OT::ELEMENT_WISE_LOGICAL_LESS_THAN_OR_EQUAL;
     return binary<T>({.IntroducedIn = v30 ? 0x3000u : 0x1000u,
                       .Support = v30 ? kCompare30Rows : kCompareRows,
                       .Policies = {kBooleanOutput, kSubnormals}});
@@ -69,13 +72,15 @@ template <OT T> OperatorRecord comparison() {
 // ---- LOGICAL_AND, _OR, _XOR (1.0, in place), LOGICAL_NOT (1.0, in place) ----------------------
 // 1.0: 4-D UINT32; 2.0: UINT32 and UINT8; 3.0: 1 to 8 dimensions.
 template <OT T> OperatorRecord logical() {
-    const std::vector<SupportRow> rows = {{0x1000, {}, 4, 4, kU32}, {0x2000, {}, 4, 4, kU32U8}, {0x3000, {}, 1, 8, kU32U8}};
+    const std::vector<SupportRow> rows = {
+        {0x1000, {}, 4, 4, kU32}, {0x2000, {}, 4, 4, kU32U8}, {0x3000, {}, 1, 8, kU32U8}};
     constexpr bool is_not = T == OT::ELEMENT_WISE_LOGICAL_NOT;
-    OperatorInfo info{.IntroducedIn = 0x1000,
-                      .InPlace = is_not ? decltype(OperatorInfo::InPlace){{"OutputTensor", "InputTensor"}}
-                                        : decltype(OperatorInfo::InPlace){{"OutputTensor", "ATensor"}, {"OutputTensor", "BTensor"}},
-                      .Support = rows,
-                      .Policies = {kLogicalTruth, kBooleanOutput}};
+    OperatorInfo info{
+        .IntroducedIn = 0x1000,
+        .InPlace = is_not ? decltype(OperatorInfo::InPlace){{"OutputTensor", "InputTensor"}}
+                          : decltype(OperatorInfo::InPlace){{"OutputTensor", "ATensor"}, {"OutputTensor", "BTensor"}},
+        .Support = rows,
+        .Policies = {kLogicalTruth, kBooleanOutput}};
     if constexpr (is_not) return unary<T>(std::move(info));
     else return binary<T>(std::move(info));
 }
@@ -83,28 +88,33 @@ template <OT T> OperatorRecord logical() {
 // ---- IS_NAN (2.0), IS_INFINITY (2.1) -----------------------------------------------------------
 OperatorRecord is_nan_op() {
     return unary<OT::ELEMENT_WISE_IS_NAN>({.IntroducedIn = 0x2000,
-                                           .Support = {{0x2000, kInput, 4, 4, kF32F16}, {0x2000, kOutput, 4, 4, kU32U8},
-                                                       {0x3000, kInput, 1, 8, kF32F16}, {0x3000, kOutput, 1, 8, kU32U8}},
+                                           .Support = {{0x2000, kInput, 4, 4, kF32F16},
+                                                       {0x2000, kOutput, 4, 4, kU32U8},
+                                                       {0x3000, kInput, 1, 8, kF32F16},
+                                                       {0x3000, kOutput, 1, 8, kU32U8}},
                                            .Policies = {kBooleanOutput}});
 }
 
 OperatorRecord is_infinity_op() {
-    auto r = logic_record<DML_ELEMENT_WISE_IS_INFINITY_OPERATOR_DESC>(
-        {.IntroducedIn = 0x2100,
-         .Support = {{0x2100, kInput, 4, 4, kF32F16}, {0x2100, kOutput, 4, 4, kU8}, {0x3000, kInput, 1, 8, kF32F16},
-                     {0x3000, kOutput, 1, 8, kU8}},
-         .Policies = {kBooleanOutput}});
+    auto r = logic_record<DML_ELEMENT_WISE_IS_INFINITY_OPERATOR_DESC>({.IntroducedIn = 0x2100,
+                                                                       .Support = {{0x2100, kInput, 4, 4, kF32F16},
+                                                                                   {0x2100, kOutput, 4, 4, kU8},
+                                                                                   {0x3000, kInput, 1, 8, kF32F16},
+                                                                                   {0x3000, kOutput, 1, 8, kU8}},
+                                                                       .Policies = {kBooleanOutput}});
     return r;
 }
 
 // ---- IF (2.0): 2.0 4-D FLOAT16 values; 3.0 1 to 8 dimensions, eight types; 5.0 all eleven --------
 OperatorRecord if_op() {
-    auto r = logic_record<DML_ELEMENT_WISE_IF_OPERATOR_DESC>(
-        {.IntroducedIn = 0x2000,
-         .Support = {{0x2000, kCondition, 4, 4, kU8}, {0x2000, kABOutput, 4, 4, kF16}, {0x3000, kCondition, 1, 8, kU8},
-                     {0x3000, kABOutput, 1, 8, kEightTypes}, {0x5000, kCondition, 1, 8, kU8},
-                     {0x5000, kABOutput, 1, 8, kElevenTypes}},
-         .Policies = {kIfCondition, kSubnormals}});
+    auto r = logic_record<DML_ELEMENT_WISE_IF_OPERATOR_DESC>({.IntroducedIn = 0x2000,
+                                                              .Support = {{0x2000, kCondition, 4, 4, kU8},
+                                                                          {0x2000, kABOutput, 4, 4, kF16},
+                                                                          {0x3000, kCondition, 1, 8, kU8},
+                                                                          {0x3000, kABOutput, 1, 8, kEightTypes},
+                                                                          {0x5000, kCondition, 1, 8, kU8},
+                                                                          {0x5000, kABOutput, 1, 8, kElevenTypes}},
+                                                              .Policies = {kIfCondition, kSubnormals}});
     r.BaseTensors = {"ATensor", "BTensor"};
     return r;
 }
@@ -115,27 +125,31 @@ OperatorRecord if_op() {
 // BIT_SHIFT_LEFT, _RIGHT (2.1, in place): 4-D UINT32, UINT16, UINT8; 3.0 1 to 8 dimensions; 4.1 UINT64.
 template <OT T> OperatorRecord bitwise() {
     constexpr bool is_not = T == OT::ELEMENT_WISE_BIT_NOT;
-    OperatorInfo info{.IntroducedIn = 0x3000,
-                      .InPlace = is_not ? decltype(OperatorInfo::InPlace){{"OutputTensor", "InputTensor"}}
-                                        : decltype(OperatorInfo::InPlace){{"OutputTensor", "ATensor"}, {"OutputTensor", "BTensor"}},
-                      .Support = {{0x3000, {}, 1, 8, kU32U16U8}, {0x4100, {}, 1, 8, kElevenTypes}},
-                      .Policies = {kBitwiseFloats}};
+    OperatorInfo info{
+        .IntroducedIn = 0x3000,
+        .InPlace = is_not ? decltype(OperatorInfo::InPlace){{"OutputTensor", "InputTensor"}}
+                          : decltype(OperatorInfo::InPlace){{"OutputTensor", "ATensor"}, {"OutputTensor", "BTensor"}},
+        .Support = {{0x3000, {}, 1, 8, kU32U16U8}, {0x4100, {}, 1, 8, kElevenTypes}},
+        .Policies = {kBitwiseFloats}};
     if constexpr (is_not) return unary<T>(std::move(info));
     else return binary<T>(std::move(info));
 }
 
 OperatorRecord bit_count() {
     return unary<OT::ELEMENT_WISE_BIT_COUNT>({.IntroducedIn = 0x3000,
-                                              .Support = {{0x3000, kInput, 1, 8, kU32U16U8}, {0x3000, kOutput, 1, 8, kU32U8},
-                                                          {0x4100, kInput, 1, 8, kElevenTypes}, {0x4100, kOutput, 1, 8, kU32U8}},
+                                              .Support = {{0x3000, kInput, 1, 8, kU32U16U8},
+                                                          {0x3000, kOutput, 1, 8, kU32U8},
+                                                          {0x4100, kInput, 1, 8, kElevenTypes},
+                                                          {0x4100, kOutput, 1, 8, kU32U8}},
                                               .Policies = {kBitwiseFloats}});
 }
 
 template <OT T> OperatorRecord shift() {
-    return binary<T>({.IntroducedIn = 0x2100,
-                      .InPlace = {{"OutputTensor", "ATensor"}, {"OutputTensor", "BTensor"}},
-                      .Support = {{0x2100, {}, 4, 4, kU32U16U8}, {0x3000, {}, 1, 8, kU32U16U8}, {0x4100, {}, 1, 8, kU64U32U16U8}},
-                      .Policies = {kShiftCount, kSignedShift, kBitwiseFloats}});
+    return binary<T>(
+        {.IntroducedIn = 0x2100,
+         .InPlace = {{"OutputTensor", "ATensor"}, {"OutputTensor", "BTensor"}},
+         .Support = {{0x2100, {}, 4, 4, kU32U16U8}, {0x3000, {}, 1, 8, kU32U16U8}, {0x4100, {}, 1, 8, kU64U32U16U8}},
+         .Policies = {kShiftCount, kSignedShift, kBitwiseFloats}});
 }
 
 }  // namespace
@@ -146,16 +160,16 @@ namespace dmlref::kit {
 const FamilyRecord& element_wise_logic_family() {
     using namespace reference;
     using OT = OperatorType;
-    static const FamilyRecord f{"element_wise_logic",
-                                {comparison<OT::ELEMENT_WISE_LOGICAL_EQUALS>(), comparison<OT::ELEMENT_WISE_LOGICAL_GREATER_THAN>(),
-                                 comparison<OT::ELEMENT_WISE_LOGICAL_LESS_THAN>(),
-                                 comparison<OT::ELEMENT_WISE_LOGICAL_GREATER_THAN_OR_EQUAL>(),
-                                 comparison<OT::ELEMENT_WISE_LOGICAL_LESS_THAN_OR_EQUAL>(), logical<OT::ELEMENT_WISE_LOGICAL_AND>(),
-                                 logical<OT::ELEMENT_WISE_LOGICAL_OR>(), logical<OT::ELEMENT_WISE_LOGICAL_XOR>(),
-                                 logical<OT::ELEMENT_WISE_LOGICAL_NOT>(), is_nan_op(), is_infinity_op(), if_op(),
-                                 bitwise<OT::ELEMENT_WISE_BIT_AND>(), bitwise<OT::ELEMENT_WISE_BIT_OR>(),
-                                 bitwise<OT::ELEMENT_WISE_BIT_XOR>(), bitwise<OT::ELEMENT_WISE_BIT_NOT>(), bit_count(),
-                                 shift<OT::ELEMENT_WISE_BIT_SHIFT_LEFT>(), shift<OT::ELEMENT_WISE_BIT_SHIFT_RIGHT>()}};
+    static const FamilyRecord f{
+        "element_wise_logic",
+        {comparison<OT::ELEMENT_WISE_LOGICAL_EQUALS>(), comparison<OT::ELEMENT_WISE_LOGICAL_GREATER_THAN>(),
+         comparison<OT::ELEMENT_WISE_LOGICAL_LESS_THAN>(), comparison<OT::ELEMENT_WISE_LOGICAL_GREATER_THAN_OR_EQUAL>(),
+         comparison<OT::ELEMENT_WISE_LOGICAL_LESS_THAN_OR_EQUAL>(), logical<OT::ELEMENT_WISE_LOGICAL_AND>(),
+         logical<OT::ELEMENT_WISE_LOGICAL_OR>(), logical<OT::ELEMENT_WISE_LOGICAL_XOR>(),
+         logical<OT::ELEMENT_WISE_LOGICAL_NOT>(), is_nan_op(), is_infinity_op(), if_op(),
+         bitwise<OT::ELEMENT_WISE_BIT_AND>(), bitwise<OT::ELEMENT_WISE_BIT_OR>(), bitwise<OT::ELEMENT_WISE_BIT_XOR>(),
+         bitwise<OT::ELEMENT_WISE_BIT_NOT>(), bit_count(), shift<OT::ELEMENT_WISE_BIT_SHIFT_LEFT>(),
+         shift<OT::ELEMENT_WISE_BIT_SHIFT_RIGHT>()}};
     return f;
 }
 }  // namespace dmlref::kit

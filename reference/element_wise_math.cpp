@@ -45,11 +45,12 @@ namespace {
 
 using MpfrFunction = int (*)(mpfr_ptr, mpfr_srcptr, mpfr_rnd_t);
 
-constexpr std::array<MpfrFunction, kMathFunctions> kMpfr = {
-    mpfr_exp,  mpfr_log,  mpfr_sin,  mpfr_cos,   mpfr_tan,   mpfr_asin,  mpfr_acos,  mpfr_atan,
-    mpfr_sinh, mpfr_cosh, mpfr_tanh, mpfr_asinh, mpfr_acosh, mpfr_atanh, mpfr_erf};
-constexpr std::array<std::string_view, kMathFunctions> kNames = {
-    "exp", "log", "sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh", "tanh", "asinh", "acosh", "atanh", "erf"};
+constexpr std::array<MpfrFunction, kMathFunctions> kMpfr = {mpfr_exp,  mpfr_log,   mpfr_sin,   mpfr_cos,   mpfr_tan,
+                                                            mpfr_asin, mpfr_acos,  mpfr_atan,  mpfr_sinh,  mpfr_cosh,
+                                                            mpfr_tanh, mpfr_asinh, mpfr_acosh, mpfr_atanh, mpfr_erf};
+constexpr std::array<std::string_view, kMathFunctions> kNames = {"exp",  "log",   "sin",   "cos",   "tan",
+                                                                 "asin", "acos",  "atan",  "sinh",  "cosh",
+                                                                 "tanh", "asinh", "acosh", "atanh", "erf"};
 
 // An MPFR number of 64 bits: every float64 and every 64-bit integer exactly.
 struct Input {
@@ -71,8 +72,8 @@ struct RuleIds {
     std::string_view same_type, same_sizes, scale_bias_integer;
 };
 
-void validate_math(const TensorDesc& in, const TensorDesc& out, const std::optional<DML_SCALE_BIAS>& sb, Diagnostics& diags,
-                   const RuleIds& rules) {
+void validate_math(const TensorDesc& in, const TensorDesc& out, const std::optional<DML_SCALE_BIAS>& sb,
+                   Diagnostics& diags, const RuleIds& rules) {
     const std::initializer_list<Named> all = {{"InputTensor", in}, {"OutputTensor", out}};
     require_same_data_type(diags, all, rules.same_type);
     require_same_sizes(diags, all, rules.same_sizes);
@@ -88,10 +89,15 @@ void evaluate_math(MathFunction f, const TensorDesc& in, const TensorDesc& out, 
     const TensorView Y(out, b.at("OutputTensor"));
     dispatch(in.DataType, [&]<class T>() {
         if constexpr (is_floating_v<T>) {
-            if (sb) map_elements<T, T>(Y, [&](T x) { return math_rounded<T>(f, scale_bias_value(x, *sb)); }, X);
-            else map_elements<T, T>(Y, [&](T x) { return math_rounded<T>(f, widen(x)); }, X);
+            if (sb)
+                map_elements<T, T>(
+                    Y, [&](T x) { return math_rounded<T>(f, scale_bias_value(x, *sb)); }, X);
+            else
+                map_elements<T, T>(
+                    Y, [&](T x) { return math_rounded<T>(f, widen(x)); }, X);
         } else {
-            map_elements<T, T>(Y, [&](T x) { return math_integer<T>(f, x); }, X);
+            map_elements<T, T>(
+                Y, [&](T x) { return math_integer<T>(f, x); }, X);
         }
     });
 }
@@ -130,8 +136,14 @@ std::optional<MathFunction> math_function_of(OperatorType t) {
 template <class T> T mpfr_call_rounded(const MpfrCall& f) {
     return correctly_rounded<T>([&](mpfr_ptr r, mpfr_prec_t w) -> long {
         const int ternary = f(r);
-        if (mpfr_regular_p(r) && mpfr_get_exp(r) > 4096) { mpfr_set_inf(r, mpfr_sgn(r)); return kExact; }
-        if (mpfr_regular_p(r) && mpfr_get_exp(r) < -4096) { mpfr_set_zero(r, mpfr_sgn(r)); return kExact; }
+        if (mpfr_regular_p(r) && mpfr_get_exp(r) > 4096) {
+            mpfr_set_inf(r, mpfr_sgn(r));
+            return kExact;
+        }
+        if (mpfr_regular_p(r) && mpfr_get_exp(r) < -4096) {
+            mpfr_set_zero(r, mpfr_sgn(r));
+            return kExact;
+        }
         return ternary == 0 ? kExact : long(w);
     });
 }
@@ -160,7 +172,8 @@ template double scale_bias_value<half>(half, const DML_SCALE_BIAS&);
 template double scale_bias_value<float>(float, const DML_SCALE_BIAS&);
 template double scale_bias_value<double>(double, const DML_SCALE_BIAS&);
 
-void require_float_scale_bias(const TensorDesc& in, const std::optional<DML_SCALE_BIAS>& sb, Diagnostics& diags, std::string_view rule) {
+void require_float_scale_bias(const TensorDesc& in, const std::optional<DML_SCALE_BIAS>& sb, Diagnostics& diags,
+                              std::string_view rule) {
     if (sb && is_valid(in.DataType) && !is_float(in.DataType))
         diags.error("/desc/ScaleBias", std::string(rule),
                     "ScaleBias is given for " + std::string(name(in.DataType)) +
@@ -169,13 +182,15 @@ void require_float_scale_bias(const TensorDesc& in, const std::optional<DML_SCAL
 
 MathDesc math_desc(const OperatorDesc& od) {
     using namespace dmlref;
-    return visit_as<DML_ELEMENT_WISE_EXP_OPERATOR_DESC, DML_ELEMENT_WISE_LOG_OPERATOR_DESC, DML_ELEMENT_WISE_SIN_OPERATOR_DESC,
-                    DML_ELEMENT_WISE_COS_OPERATOR_DESC, DML_ELEMENT_WISE_TAN_OPERATOR_DESC, DML_ELEMENT_WISE_ASIN_OPERATOR_DESC,
-                    DML_ELEMENT_WISE_ACOS_OPERATOR_DESC, DML_ELEMENT_WISE_ATAN_OPERATOR_DESC, DML_ELEMENT_WISE_SINH_OPERATOR_DESC,
-                    DML_ELEMENT_WISE_COSH_OPERATOR_DESC, DML_ELEMENT_WISE_TANH_OPERATOR_DESC, DML_ELEMENT_WISE_ASINH_OPERATOR_DESC,
-                    DML_ELEMENT_WISE_ACOSH_OPERATOR_DESC, DML_ELEMENT_WISE_ATANH_OPERATOR_DESC, DML_ELEMENT_WISE_ERF_OPERATOR_DESC>(
+    return visit_as<
+        DML_ELEMENT_WISE_EXP_OPERATOR_DESC, DML_ELEMENT_WISE_LOG_OPERATOR_DESC, DML_ELEMENT_WISE_SIN_OPERATOR_DESC,
+        DML_ELEMENT_WISE_COS_OPERATOR_DESC, DML_ELEMENT_WISE_TAN_OPERATOR_DESC, DML_ELEMENT_WISE_ASIN_OPERATOR_DESC,
+        DML_ELEMENT_WISE_ACOS_OPERATOR_DESC, DML_ELEMENT_WISE_ATAN_OPERATOR_DESC, DML_ELEMENT_WISE_SINH_OPERATOR_DESC,
+        DML_ELEMENT_WISE_COSH_OPERATOR_DESC, DML_ELEMENT_WISE_TANH_OPERATOR_DESC, DML_ELEMENT_WISE_ASINH_OPERATOR_DESC,
+        DML_ELEMENT_WISE_ACOSH_OPERATOR_DESC, DML_ELEMENT_WISE_ATANH_OPERATOR_DESC, DML_ELEMENT_WISE_ERF_OPERATOR_DESC>(
         od, [](const auto& d) {
-            return MathDesc{*math_function_of(std::decay_t<decltype(d)>::kType), &d.InputTensor, &d.OutputTensor, d.ScaleBias};
+            return MathDesc{*math_function_of(std::decay_t<decltype(d)>::kType), &d.InputTensor, &d.OutputTensor,
+                            d.ScaleBias};
         });
 }
 
@@ -204,12 +219,12 @@ template uint16_t math_integer<uint16_t>(MathFunction, uint16_t);
 template uint32_t math_integer<uint32_t>(MathFunction, uint32_t);
 template uint64_t math_integer<uint64_t>(MathFunction, uint64_t);
 
-#define DMLREF_MATH_OPERATOR(OP, F, ...)                                                                        \
-    void validate(const DML_ELEMENT_WISE_##OP##_OPERATOR_DESC& d, Diagnostics& diags) {                        \
-        validate_math(d.InputTensor, d.OutputTensor, d.ScaleBias, diags, RuleIds{__VA_ARGS__});                 \
-    }                                                                                                           \
-    void evaluate(const DML_ELEMENT_WISE_##OP##_OPERATOR_DESC& d, const Bindings& b) {                         \
-        evaluate_math(MathFunction::F, d.InputTensor, d.OutputTensor, d.ScaleBias, b);                          \
+#define DMLREF_MATH_OPERATOR(OP, F, ...)                                                        \
+    void validate(const DML_ELEMENT_WISE_##OP##_OPERATOR_DESC& d, Diagnostics& diags) {         \
+        validate_math(d.InputTensor, d.OutputTensor, d.ScaleBias, diags, RuleIds{__VA_ARGS__}); \
+    }                                                                                           \
+    void evaluate(const DML_ELEMENT_WISE_##OP##_OPERATOR_DESC& d, const Bindings& b) {          \
+        evaluate_math(MathFunction::F, d.InputTensor, d.OutputTensor, d.ScaleBias, b);          \
     }
 DMLREF_MATH_OPERATOR(EXP, Exp, "exp.same-data-type", "exp.same-sizes", "exp.scale-bias-integer")
 DMLREF_MATH_OPERATOR(LOG, Log, "log.same-data-type", "log.same-sizes", "log.scale-bias-integer")
@@ -252,7 +267,8 @@ bool explain_math(const Case& c, std::string_view, uint64_t flat, FamilyExplanat
         });
         if (sb) {
             out.facts.emplace_back("g(x)", "x * Scale + Bias = " + format_exact_value(DataType::FLOAT64, to_bits(x)) +
-                                               " (ScaleBias; " + fname + " applies to it, then one rounding to the data type)");
+                                               " (ScaleBias; " + fname +
+                                               " applies to it, then one rounding to the data type)");
             out.policies.push_back("ScaleBiasArithmetic");
         }
     }
@@ -264,8 +280,9 @@ bool explain_math(const Case& c, std::string_view, uint64_t flat, FamilyExplanat
         out.facts.emplace_back("decided by", "a NaN input: the canonical NaN");
         out.policies.push_back("NaNResult");
     } else if (std::isinf(x) || x == 0 || std::fabs(x) >= 1) {
-        out.facts.emplace_back("decided by", "the exact value (IEEE 754 and C99 Annex F special values, signed zeros kept), "
-                                             "rounded once to nearest-even; a NaN result is the canonical NaN");
+        out.facts.emplace_back("decided by",
+                               "the exact value (IEEE 754 and C99 Annex F special values, signed zeros kept), "
+                               "rounded once to nearest-even; a NaN result is the canonical NaN");
         out.policies.push_back("MathSpecialValues");
         out.policies.push_back("SignedZeroResult");
     } else {

@@ -14,7 +14,23 @@
 namespace dmlref::reference {
 
 // The page's f of each operator, in the family's order.
-enum class MathFunction : uint8_t { Exp, Log, Sin, Cos, Tan, Asin, Acos, Atan, Sinh, Cosh, Tanh, Asinh, Acosh, Atanh, Erf };
+enum class MathFunction : uint8_t {
+    Exp,
+    Log,
+    Sin,
+    Cos,
+    Tan,
+    Asin,
+    Acos,
+    Atan,
+    Sinh,
+    Cosh,
+    Tanh,
+    Asinh,
+    Acosh,
+    Atanh,
+    Erf
+};
 inline constexpr int kMathFunctions = 15;
 std::string_view math_function_name(MathFunction f);  // "exp", "log", ...
 std::optional<MathFunction> math_function_of(OperatorType t);
@@ -42,7 +58,8 @@ template <class T> T mpfr_call_rounded(const MpfrCall& f);
 // g(x) = x * Scale + Bias as SQRT's: two roundings to float32 (float64 for FLOAT64 data).
 template <class T> double scale_bias_value(T x, const DML_SCALE_BIAS& sb);
 // `rule` when ScaleBias is given for integer data (the pages define g(x) in floats only).
-void require_float_scale_bias(const TensorDesc& in, const std::optional<DML_SCALE_BIAS>& sb, Diagnostics& diags, std::string_view rule);
+void require_float_scale_bias(const TensorDesc& in, const std::optional<DML_SCALE_BIAS>& sb, Diagnostics& diags,
+                              std::string_view rule);
 // f(x) of an integer x (outside the pages' tables): the exact value rounded half to even and
 // saturated; a NaN (log of a negative) gives 0 (IntegerResult=RoundHalfEvenSaturate).
 template <class T> T math_integer(MathFunction f, T x);

@@ -32,9 +32,12 @@ struct Accuracy {
 };
 constexpr std::array<Accuracy, kMathFunctions> kAccuracy = {{
     {0, "exp(x) as exp2(x log2 e): exp2 within 3 ULP (Direct3D's figure) plus 2 |x| ULP from the rounded product"},
-    {4, "log(x) as log2(x) ln 2: log2 within 3 ULP (Direct3D's figure away from 1, assumed near 1) plus the product's rounding"},
-    {4, "sin(x) within 4 ULP (assumed: Direct3D states an absolute error only; CUDA documents 2 ULP for sinf, doubled)"},
-    {4, "cos(x) within 4 ULP (assumed: Direct3D states an absolute error only; CUDA documents 2 ULP for cosf, doubled)"},
+    {4,
+     "log(x) as log2(x) ln 2: log2 within 3 ULP (Direct3D's figure away from 1, assumed near 1) plus the product's rounding"},
+    {4,
+     "sin(x) within 4 ULP (assumed: Direct3D states an absolute error only; CUDA documents 2 ULP for sinf, doubled)"},
+    {4,
+     "cos(x) within 4 ULP (assumed: Direct3D states an absolute error only; CUDA documents 2 ULP for cosf, doubled)"},
     {8, "tan(x) within 8 ULP (assumed: CUDA documents 4 ULP for tanf, doubled)"},
     {4, "asin(x) within 4 ULP (assumed: CUDA documents 2 ULP for asinf, doubled)"},
     {4, "acos(x) within 4 ULP (assumed: CUDA documents 2 ULP for acosf, doubled)"},
@@ -66,7 +69,8 @@ std::optional<Tolerance> math_tolerance(const OperatorDesc& od, std::string_view
     t.MaxTerms = ulp + sb + 1;
     t.Why = std::string(a.why) + (exp ? " (" + std::to_string(ulp) + " ULP over the type's range)" : std::string()) +
             ", within " + std::to_string(ulp + sb) + ".5 ULP of the correctly rounded golden" +
-            (d.scale_bias ? (exp ? " with ScaleBias's g(x) fused or unfused (1 ULP of g: |g| ULP of exp)" : " with ScaleBias's g(x) fused or unfused (2 ULP, assumed)")
+            (d.scale_bias ? (exp ? " with ScaleBias's g(x) fused or unfused (1 ULP of g: |g| ULP of exp)"
+                                 : " with ScaleBias's g(x) fused or unfused (2 ULP, assumed)")
                           : "") +
             "; a NaN matches any NaN (docs/tolerance.md, Element-wise math)";
     return t;
@@ -78,12 +82,14 @@ void scale_bias_feature(const Case& c, std::vector<std::string>& f) {
 
 // FLOAT32 and FLOAT16 on every page: 4-D from the operator's first feature level, 1 to 8
 // dimensions from DML_FEATURE_LEVEL_3_0.
-template <class D, void (*V)(const D&, Diagnostics&), void (*E)(const D&, const Bindings&)> OperatorRecord math(uint32_t introduced) {
+template <class D, void (*V)(const D&, Diagnostics&), void (*E)(const D&, const Bindings&)>
+OperatorRecord math(uint32_t introduced) {
     auto r = operator_record<D, V, E>({
         .IntroducedIn = introduced,
         .InPlace = {{"OutputTensor", "InputTensor"}},
         .Support = {{introduced, {}, 4, 4, kF32F16}, {0x3000, {}, 1, 8, kF32F16}},
-        .Policies = {kComputedValue, kNaNResult, kMathSpecialValues, kSignedZeroResult, kIntegerResult, kScaleBias, kSubnormals},
+        .Policies = {kComputedValue, kNaNResult, kMathSpecialValues, kSignedZeroResult, kIntegerResult, kScaleBias,
+                     kSubnormals},
     });
     r.outputs = {{"OutputTensor", TypeClass::Float, ToleranceRule::OperatorStated},
                  {"OutputTensor", TypeClass::Integer, ToleranceRule::Bits}};
@@ -107,26 +113,33 @@ std::optional<Tolerance> pow_tolerance(const OperatorDesc& od, std::string_view)
     if (const auto* a = od.get_if<DML_ELEMENT_WISE_ATAN_YX_OPERATOR_DESC>()) {
         if (!is_float(a->OutputTensor.DataType)) return std::nullopt;
         t.MaxTerms = 7;
-        t.Why = "atan2(y, x) within 6 ULP (assumed: CUDA documents 3 ULP for atan2f, doubled), within 6.5 ULP of the correctly "
-                "rounded golden; a NaN matches any NaN (docs/tolerance.md, Element-wise math)";
+        t.Why =
+            "atan2(y, x) within 6 ULP (assumed: CUDA documents 3 ULP for atan2f, doubled), within 6.5 ULP of the correctly "
+            "rounded golden; a NaN matches any NaN (docs/tolerance.md, Element-wise math)";
         return t;
     }
     DataType out = DataType::UNKNOWN;
     bool sb = false;
-    if (const auto* d = od.get_if<DML_ELEMENT_WISE_POW_OPERATOR_DESC>()) out = d->OutputTensor.DataType, sb = d->ScaleBias.has_value();
-    if (const auto* d = od.get_if<DML_ELEMENT_WISE_CONSTANT_POW_OPERATOR_DESC>()) out = d->OutputTensor.DataType, sb = d->ScaleBias.has_value();
+    if (const auto* d = od.get_if<DML_ELEMENT_WISE_POW_OPERATOR_DESC>())
+        out = d->OutputTensor.DataType, sb = d->ScaleBias.has_value();
+    if (const auto* d = od.get_if<DML_ELEMENT_WISE_CONSTANT_POW_OPERATOR_DESC>())
+        out = d->OutputTensor.DataType, sb = d->ScaleBias.has_value();
     if (!is_float(out)) return std::nullopt;
     t.MaxTerms = sb ? 7 : 5;
-    t.Why = std::string("pow(x, p) within 4 ULP (assumed: torch.pow measured within 0.88 ULP on a GPU, docs/tolerance.md; an exp2(p log2 x) "
-                        "lowering's exponent error is not covered)") +
-            (sb ? ", ScaleBias's g(x) fused or unfused 2 more (assumed), within 6.5 ULP" : ", within 4.5 ULP") +
-            " of the correctly rounded golden; a NaN matches any NaN (docs/tolerance.md, Element-wise math)";
+    t.Why =
+        std::string(
+            "pow(x, p) within 4 ULP (assumed: torch.pow measured within 0.88 ULP on a GPU, docs/tolerance.md; an exp2(p log2 x) "
+            "lowering's exponent error is not covered)") +
+        (sb ? ", ScaleBias's g(x) fused or unfused 2 more (assumed), within 6.5 ULP" : ", within 4.5 ULP") +
+        " of the correctly rounded golden; a NaN matches any NaN (docs/tolerance.md, Element-wise math)";
     return t;
 }
 
 void pow_features(const Case& c, std::vector<std::string>& f) {
-    if (const auto* d = c.op.Desc.get_if<DML_ELEMENT_WISE_POW_OPERATOR_DESC>(); d && d->ScaleBias) f.push_back("scale-bias");
-    if (const auto* d = c.op.Desc.get_if<DML_ELEMENT_WISE_CONSTANT_POW_OPERATOR_DESC>(); d && d->ScaleBias) f.push_back("scale-bias");
+    if (const auto* d = c.op.Desc.get_if<DML_ELEMENT_WISE_POW_OPERATOR_DESC>(); d && d->ScaleBias)
+        f.push_back("scale-bias");
+    if (const auto* d = c.op.Desc.get_if<DML_ELEMENT_WISE_CONSTANT_POW_OPERATOR_DESC>(); d && d->ScaleBias)
+        f.push_back("scale-bias");
 }
 
 // POW below DML_FEATURE_LEVEL_3_0: "ExponentTensor must match the type of InputTensor".
@@ -141,7 +154,8 @@ std::vector<BoundaryElement> atan_yx_origin(const Case& c, std::string_view) {
     std::vector<BoundaryElement> out;
     const auto& d = get<DML_ELEMENT_WISE_ATAN_YX_OPERATOR_DESC>(c.op.Desc);
     auto ia = c.inputs.find("ATensor"), ib = c.inputs.find("BTensor");
-    if (ia == c.inputs.end() || ib == c.inputs.end() || !is_valid(d.ATensor.DataType) || d.ATensor.DataType != d.BTensor.DataType)
+    if (ia == c.inputs.end() || ib == c.inputs.end() || !is_valid(d.ATensor.DataType) ||
+        d.ATensor.DataType != d.BTensor.DataType)
         return out;
     dispatch(d.ATensor.DataType, [&]<class T>() {
         const std::vector<T> y = logical_values<T>(d.ATensor, ia->second), x = logical_values<T>(d.BTensor, ib->second);
@@ -169,8 +183,8 @@ OperatorRecord pow_record() {
         .IntroducedIn = 0x1000,
         .InPlace = {{"OutputTensor", "InputTensor"}},
         .Support = {{0x1000, {}, 4, 4, kF32F16}, {0x3000, {}, 1, 8, kEightTypes}},
-        .Policies = {kComputedValue, kNaNResult, kMathSpecialValues, kPowIntegers, kIntegerDivisionByZero, kIntegerResult, kScaleBias,
-                     kSubnormals},
+        .Policies = {kComputedValue, kNaNResult, kMathSpecialValues, kPowIntegers, kIntegerDivisionByZero,
+                     kIntegerResult, kScaleBias, kSubnormals},
     });
     r.features = {"scale-bias"};
     r.detect = pow_features;
@@ -196,7 +210,8 @@ OperatorRecord atan_yx_record() {
         .IntroducedIn = 0x3100,
         .InPlace = {{"OutputTensor", "ATensor"}, {"OutputTensor", "BTensor"}},
         .Support = {{0x3100, {}, 1, 8, kF32F16}},
-        .Policies = {kComputedValue, kNaNResult, kMathSpecialValues, kSignedZeroResult, kAtanYxOrigin, kIntegerResult, kSubnormals},
+        .Policies = {kComputedValue, kNaNResult, kMathSpecialValues, kSignedZeroResult, kAtanYxOrigin, kIntegerResult,
+                     kSubnormals},
     });
     r.case_boundary = atan_yx_origin;
     r.BaseTensors = {"ATensor", "BTensor"};
@@ -210,24 +225,23 @@ OperatorRecord atan_yx_record() {
 namespace dmlref::kit {
 const FamilyRecord& element_wise_math_family() {
     using namespace reference;
-    static const FamilyRecord f{
-        "element_wise_math",
-        {math<DML_ELEMENT_WISE_EXP_OPERATOR_DESC, validate, evaluate>(0x1000),
-         math<DML_ELEMENT_WISE_LOG_OPERATOR_DESC, validate, evaluate>(0x1000),
-         math<DML_ELEMENT_WISE_SIN_OPERATOR_DESC, validate, evaluate>(0x1000),
-         math<DML_ELEMENT_WISE_COS_OPERATOR_DESC, validate, evaluate>(0x1000),
-         math<DML_ELEMENT_WISE_TAN_OPERATOR_DESC, validate, evaluate>(0x1000),
-         math<DML_ELEMENT_WISE_ASIN_OPERATOR_DESC, validate, evaluate>(0x1000),
-         math<DML_ELEMENT_WISE_ACOS_OPERATOR_DESC, validate, evaluate>(0x1000),
-         math<DML_ELEMENT_WISE_ATAN_OPERATOR_DESC, validate, evaluate>(0x1000),
-         math<DML_ELEMENT_WISE_SINH_OPERATOR_DESC, validate, evaluate>(0x2000),
-         math<DML_ELEMENT_WISE_COSH_OPERATOR_DESC, validate, evaluate>(0x2000),
-         math<DML_ELEMENT_WISE_TANH_OPERATOR_DESC, validate, evaluate>(0x2000),
-         math<DML_ELEMENT_WISE_ASINH_OPERATOR_DESC, validate, evaluate>(0x2000),
-         math<DML_ELEMENT_WISE_ACOSH_OPERATOR_DESC, validate, evaluate>(0x2000),
-         math<DML_ELEMENT_WISE_ATANH_OPERATOR_DESC, validate, evaluate>(0x2000),
-         math<DML_ELEMENT_WISE_ERF_OPERATOR_DESC, validate, evaluate>(0x2000), pow_record(), constant_pow_record(),
-         atan_yx_record()}};
+    static const FamilyRecord f{"element_wise_math",
+                                {math<DML_ELEMENT_WISE_EXP_OPERATOR_DESC, validate, evaluate>(0x1000),
+                                 math<DML_ELEMENT_WISE_LOG_OPERATOR_DESC, validate, evaluate>(0x1000),
+                                 math<DML_ELEMENT_WISE_SIN_OPERATOR_DESC, validate, evaluate>(0x1000),
+                                 math<DML_ELEMENT_WISE_COS_OPERATOR_DESC, validate, evaluate>(0x1000),
+                                 math<DML_ELEMENT_WISE_TAN_OPERATOR_DESC, validate, evaluate>(0x1000),
+                                 math<DML_ELEMENT_WISE_ASIN_OPERATOR_DESC, validate, evaluate>(0x1000),
+                                 math<DML_ELEMENT_WISE_ACOS_OPERATOR_DESC, validate, evaluate>(0x1000),
+                                 math<DML_ELEMENT_WISE_ATAN_OPERATOR_DESC, validate, evaluate>(0x1000),
+                                 math<DML_ELEMENT_WISE_SINH_OPERATOR_DESC, validate, evaluate>(0x2000),
+                                 math<DML_ELEMENT_WISE_COSH_OPERATOR_DESC, validate, evaluate>(0x2000),
+                                 math<DML_ELEMENT_WISE_TANH_OPERATOR_DESC, validate, evaluate>(0x2000),
+                                 math<DML_ELEMENT_WISE_ASINH_OPERATOR_DESC, validate, evaluate>(0x2000),
+                                 math<DML_ELEMENT_WISE_ACOSH_OPERATOR_DESC, validate, evaluate>(0x2000),
+                                 math<DML_ELEMENT_WISE_ATANH_OPERATOR_DESC, validate, evaluate>(0x2000),
+                                 math<DML_ELEMENT_WISE_ERF_OPERATOR_DESC, validate, evaluate>(0x2000), pow_record(),
+                                 constant_pow_record(), atan_yx_record()}};
     return f;
 }
 }  // namespace dmlref::kit

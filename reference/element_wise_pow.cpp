@@ -66,8 +66,9 @@ std::vector<long double> wide_values(const TensorDesc& d, std::span<const std::b
 }
 
 // The output's elements from f(x, second) over InputTensor's logical elements and a second operand's.
-template <class F> void evaluate_two(const TensorDesc& in, std::span<std::byte> in_bytes, const std::vector<long double>& second,
-                                     const TensorDesc& out, std::span<std::byte> out_bytes, F f) {
+template <class F>
+void evaluate_two(const TensorDesc& in, std::span<std::byte> in_bytes, const std::vector<long double>& second,
+                  const TensorDesc& out, std::span<std::byte> out_bytes, F f) {
     dispatch(in.DataType, [&]<class T>() {
         const std::vector<T> x = logical_values<T>(in, in_bytes);  // read before any element is written
         write_logical<T>(out, out_bytes, [&](uint64_t i) { return f(x[i], second[i]); });
@@ -157,9 +158,10 @@ template uint32_t atan_yx_rounded<uint32_t>(long double, long double);
 template uint64_t atan_yx_rounded<uint64_t>(long double, long double);
 
 void validate(const DML_ELEMENT_WISE_POW_OPERATOR_DESC& d, Diagnostics& diags) {
-    validate_pow_like(d.InputTensor, d.OutputTensor, d.ScaleBias,
-                      {{"InputTensor", d.InputTensor}, {"ExponentTensor", d.ExponentTensor}, {"OutputTensor", d.OutputTensor}}, diags,
-                      "pow.same-data-type", "pow.same-sizes", "pow.scale-bias-integer");
+    validate_pow_like(
+        d.InputTensor, d.OutputTensor, d.ScaleBias,
+        {{"InputTensor", d.InputTensor}, {"ExponentTensor", d.ExponentTensor}, {"OutputTensor", d.OutputTensor}}, diags,
+        "pow.same-data-type", "pow.same-sizes", "pow.scale-bias-integer");
 }
 void evaluate(const DML_ELEMENT_WISE_POW_OPERATOR_DESC& d, const Bindings& b) {
     const std::vector<long double> e = wide_values(d.ExponentTensor, b.at("ExponentTensor"));
@@ -169,8 +171,9 @@ void evaluate(const DML_ELEMENT_WISE_POW_OPERATOR_DESC& d, const Bindings& b) {
 }
 
 void validate(const DML_ELEMENT_WISE_CONSTANT_POW_OPERATOR_DESC& d, Diagnostics& diags) {
-    validate_pow_like(d.InputTensor, d.OutputTensor, d.ScaleBias, {{"InputTensor", d.InputTensor}, {"OutputTensor", d.OutputTensor}},
-                      diags, "constant-pow.same-data-type", "constant-pow.same-sizes", "constant-pow.scale-bias-integer");
+    validate_pow_like(d.InputTensor, d.OutputTensor, d.ScaleBias,
+                      {{"InputTensor", d.InputTensor}, {"OutputTensor", d.OutputTensor}}, diags,
+                      "constant-pow.same-data-type", "constant-pow.same-sizes", "constant-pow.scale-bias-integer");
 }
 void evaluate(const DML_ELEMENT_WISE_CONSTANT_POW_OPERATOR_DESC& d, const Bindings& b) {
     const std::vector<long double> e(element_count(d.InputTensor), (long double)d.Exponent);
@@ -179,7 +182,8 @@ void evaluate(const DML_ELEMENT_WISE_CONSTANT_POW_OPERATOR_DESC& d, const Bindin
 }
 
 void validate(const DML_ELEMENT_WISE_ATAN_YX_OPERATOR_DESC& d, Diagnostics& diags) {
-    const std::initializer_list<Named> all = {{"ATensor", d.ATensor}, {"BTensor", d.BTensor}, {"OutputTensor", d.OutputTensor}};
+    const std::initializer_list<Named> all = {
+        {"ATensor", d.ATensor}, {"BTensor", d.BTensor}, {"OutputTensor", d.OutputTensor}};
     require_same_data_type(diags, all, "atan-yx.same-data-type");
     require_same_sizes(diags, all, "atan-yx.same-sizes");
 }
@@ -187,7 +191,8 @@ void evaluate(const DML_ELEMENT_WISE_ATAN_YX_OPERATOR_DESC& d, const Bindings& b
     const std::vector<long double> x = wide_values(d.BTensor, b.at("BTensor"));
     dispatch(d.ATensor.DataType, [&]<class T>() {
         const std::vector<long double> y = wide_values(d.ATensor, b.at("ATensor"));
-        write_logical<T>(d.OutputTensor, b.at("OutputTensor"), [&](uint64_t i) { return atan_yx_rounded<T>(y[i], x[i]); });
+        write_logical<T>(d.OutputTensor, b.at("OutputTensor"),
+                         [&](uint64_t i) { return atan_yx_rounded<T>(y[i], x[i]); });
     });
 }
 
@@ -195,7 +200,8 @@ void evaluate(const DML_ELEMENT_WISE_ATAN_YX_OPERATOR_DESC& d, const Bindings& b
 
 bool explain_pow(const Case& c, std::string_view, uint64_t flat, FamilyExplanation& out) {
     const OperatorType t = c.op.Type;
-    if (t != OperatorType::ELEMENT_WISE_POW && t != OperatorType::ELEMENT_WISE_CONSTANT_POW && t != OperatorType::ELEMENT_WISE_ATAN_YX)
+    if (t != OperatorType::ELEMENT_WISE_POW && t != OperatorType::ELEMENT_WISE_CONSTANT_POW &&
+        t != OperatorType::ELEMENT_WISE_ATAN_YX)
         return false;
     const TensorDesc& first = *tensor_fields(c.op).front().desc;
     const std::vector<uint64_t> at = nd_coordinate(first.Sizes, flat);
@@ -204,8 +210,9 @@ bool explain_pow(const Case& c, std::string_view, uint64_t flat, FamilyExplanati
         out.inputs.push_back(input_element(c, "ATensor", at, "y"));
         out.inputs.push_back(input_element(c, "BTensor", at, "x"));
         out.facts.emplace_back("formula", "atan2(y, x)");
-        out.facts.emplace_back("decided by", integers ? "the exact value rounded half to even and saturated"
-                                                      : "the exact value rounded once (C99 Annex F at the origin and infinities)");
+        out.facts.emplace_back("decided by",
+                               integers ? "the exact value rounded half to even and saturated"
+                                        : "the exact value rounded once (C99 Annex F at the origin and infinities)");
         out.policies.push_back(integers ? "IntegerResult" : "AtanYxOrigin");
         return true;
     }
@@ -221,13 +228,15 @@ bool explain_pow(const Case& c, std::string_view, uint64_t flat, FamilyExplanati
     }
     out.facts.emplace_back("formula", "pow(x, p) (x = x * Scale + Bias with ScaleBias)");
     if (integers && integer_exponent) {
-        out.facts.emplace_back("decided by", "the exact integer power wrapped to the width; a negative exponent: 1 / x^-p truncated");
+        out.facts.emplace_back("decided by",
+                               "the exact integer power wrapped to the width; a negative exponent: 1 / x^-p truncated");
         out.policies.push_back("PowIntegers");
     } else if (integers) {
         out.facts.emplace_back("decided by", "the exact value rounded half to even and saturated");
         out.policies.push_back("IntegerResult");
     } else {
-        out.facts.emplace_back("decided by", "the exact value rounded once; C99 Annex F's special values (pow(x, 0) = 1, pow(1, y) = 1)");
+        out.facts.emplace_back(
+            "decided by", "the exact value rounded once; C99 Annex F's special values (pow(x, 0) = 1, pow(1, y) = 1)");
         out.policies.push_back("MathSpecialValues");
     }
     return true;

@@ -27,8 +27,9 @@ std::optional<Tolerance> add_tolerance(const OperatorDesc& d, std::string_view) 
     Tolerance t;
     t.Kind = "Summed";
     t.MaxTerms = 2;
-    t.Why = "a + b, the exact sum rounded once to nearest-even (docs/golden.md, Element-wise): a backend's own rounding of "
-            "the two terms is within (2 - 1/2) ULP of it; a NaN sum matches any NaN (docs/tolerance.md)";
+    t.Why =
+        "a + b, the exact sum rounded once to nearest-even (docs/golden.md, Element-wise): a backend's own rounding of "
+        "the two terms is within (2 - 1/2) ULP of it; a NaN sum matches any NaN (docs/tolerance.md)";
     return t;
 }
 
@@ -37,7 +38,9 @@ OperatorRecord add() {
         .IntroducedIn = 0x1000,
         .InPlace = {{"OutputTensor", "ATensor"}, {"OutputTensor", "BTensor"}},
         // The page's rows from DML_FEATURE_LEVEL_3_0 on (the 1.0 row: 4-D FLOAT32 and FLOAT16).
-        .Support = {{0x1000, {}, 4, 4, kF32F16}, {0x3000, {}, 1, 8, kAdd30}, {0x4100, {}, 1, 8, kAdd41},
+        .Support = {{0x1000, {}, 4, 4, kF32F16},
+                    {0x3000, {}, 1, 8, kAdd30},
+                    {0x4100, {}, 1, 8, kAdd41},
                     {0x5100, {}, 1, 8, kTenTypes}},
         .Policies = {kNonFiniteSum, kIntegerOverflow, kSubnormals},
     });
@@ -75,25 +78,32 @@ template <class D, uint64_t K> std::optional<Tolerance> float_tolerance(const Op
     t.Kind = "Summed";
     t.MaxTerms = K;
     if constexpr (std::is_same_v<D, SUB>)
-        t.Why = "a - b, the exact difference rounded once: a sum of two terms, within (2 - 1/2) ULP for a backend's own "
-                "rounding; a NaN matches any NaN (docs/tolerance.md, Element-wise arithmetic)";
+        t.Why =
+            "a - b, the exact difference rounded once: a sum of two terms, within (2 - 1/2) ULP for a backend's own "
+            "rounding; a NaN matches any NaN (docs/tolerance.md, Element-wise arithmetic)";
     else if constexpr (std::is_same_v<D, MUL>)
-        t.Why = "a * b, the exact product rounded once: a backend's product correctly rounded or within 1 ULP (truncation "
-                "permitted) is within 1.5 ULP of it; a NaN matches any NaN (docs/tolerance.md, Element-wise arithmetic)";
+        t.Why =
+            "a * b, the exact product rounded once: a backend's product correctly rounded or within 1 ULP (truncation "
+            "permitted) is within 1.5 ULP of it; a NaN matches any NaN (docs/tolerance.md, Element-wise arithmetic)";
     else if constexpr (std::is_same_v<D, DIV>)
-        t.Why = "a / b, the correctly rounded quotient: a backend's division within 2.5 ULP in its working type, rounded "
-                "to the output, is within 3.5 ULP of it; a NaN matches any NaN (docs/tolerance.md, Element-wise arithmetic)";
+        t.Why =
+            "a / b, the correctly rounded quotient: a backend's division within 2.5 ULP in its working type, rounded "
+            "to the output, is within 3.5 ULP of it; a NaN matches any NaN (docs/tolerance.md, Element-wise arithmetic)";
     else if constexpr (std::is_same_v<D, MEAN>)
-        t.Why = "(a + b) / 2 rounded once: a backend's sum (within 1 ULP) halved (exact above the subnormals, one more "
-                "rounding in them) is within 2.5 ULP of it; a NaN matches any NaN (docs/tolerance.md, Element-wise arithmetic)";
+        t.Why =
+            "(a + b) / 2 rounded once: a backend's sum (within 1 ULP) halved (exact above the subnormals, one more "
+            "rounding in them) is within 2.5 ULP of it; a NaN matches any NaN (docs/tolerance.md, Element-wise arithmetic)";
     else if constexpr (std::is_same_v<D, DML_ELEMENT_WISE_DIFFERENCE_SQUARE_OPERATOR_DESC>)
-        t.Why = "(a - b)^2 rounded once: a backend's difference and product, each within 1 ULP, are within 6 ULP of the "
-                "exact value, 6.5 of the golden; a NaN matches any NaN (docs/tolerance.md, Element-wise arithmetic)";
+        t.Why =
+            "(a - b)^2 rounded once: a backend's difference and product, each within 1 ULP, are within 6 ULP of the "
+            "exact value, 6.5 of the golden; a NaN matches any NaN (docs/tolerance.md, Element-wise arithmetic)";
     else if constexpr (std::is_same_v<D, MAX> || std::is_same_v<D, MIN>)
-        t.Why = "a selected operand, bit for bit; only a NaN golden (both operands NaN) matches any NaN "
-                "(docs/tolerance.md, Element-wise arithmetic)";
+        t.Why =
+            "a selected operand, bit for bit; only a NaN golden (both operands NaN) matches any NaN "
+            "(docs/tolerance.md, Element-wise arithmetic)";
     else
-        t.Why = "an exact remainder, bit for bit; a NaN golden matches any NaN (docs/tolerance.md, Element-wise arithmetic)";
+        t.Why =
+            "an exact remainder, bit for bit; a NaN golden matches any NaN (docs/tolerance.md, Element-wise arithmetic)";
     return t;
 }
 
@@ -150,25 +160,31 @@ OperatorRecord binary(std::vector<SupportRow> support, std::vector<Policy> polic
 
 OperatorRecord subtract() {
     // The page's rows: 1.0 and 2.1 4-D; 3.0, 4.1 and 5.1 1 to 8 dimensions.
-    return binary<SUB, validate, evaluate, 2>(
-        {{0x1000, {}, 4, 4, kF32F16}, {0x2100, {}, 4, 4, kF32F16I32U32}, {0x3000, {}, 1, 8, kF32F16I32U32},
-         {0x4100, {}, 1, 8, kAdd41}, {0x5100, {}, 1, 8, kTenTypes}},
-        {kNonFiniteSum, kIntegerOverflow, kSubnormals});
+    return binary<SUB, validate, evaluate, 2>({{0x1000, {}, 4, 4, kF32F16},
+                                               {0x2100, {}, 4, 4, kF32F16I32U32},
+                                               {0x3000, {}, 1, 8, kF32F16I32U32},
+                                               {0x4100, {}, 1, 8, kAdd41},
+                                               {0x5100, {}, 1, 8, kTenTypes}},
+                                              {kNonFiniteSum, kIntegerOverflow, kSubnormals});
 }
 
 OperatorRecord multiply() {
     // 1.0 and 2.1: 4 to 5 dimensions.
-    return binary<MUL, validate, evaluate, 2>(
-        {{0x1000, {}, 4, 5, kF32F16}, {0x2100, {}, 4, 5, kF32F16I32U32}, {0x3000, {}, 1, 8, kF32F16I32U32},
-         {0x4100, {}, 1, 8, kAdd41}, {0x5100, {}, 1, 8, kTenTypes}},
-        {kNaNResult, kIntegerOverflow, kSubnormals});
+    return binary<MUL, validate, evaluate, 2>({{0x1000, {}, 4, 5, kF32F16},
+                                               {0x2100, {}, 4, 5, kF32F16I32U32},
+                                               {0x3000, {}, 1, 8, kF32F16I32U32},
+                                               {0x4100, {}, 1, 8, kAdd41},
+                                               {0x5100, {}, 1, 8, kTenTypes}},
+                                              {kNaNResult, kIntegerOverflow, kSubnormals});
 }
 
 OperatorRecord divide() {
-    auto r = binary<DIV, validate, evaluate, 4>(
-        {{0x1000, {}, 4, 4, kF32F16}, {0x2100, {}, 4, 4, kF32F16I32U32}, {0x3000, {}, 1, 8, kF32F16I32U32},
-         {0x5100, {}, 1, 8, kEightTypes}, {0x6000, {}, 1, 8, kTenTypes}},
-        {kNaNResult, kIntegerDivisionByZero, kIntegerOverflow, kSubnormals});
+    auto r = binary<DIV, validate, evaluate, 4>({{0x1000, {}, 4, 4, kF32F16},
+                                                 {0x2100, {}, 4, 4, kF32F16I32U32},
+                                                 {0x3000, {}, 1, 8, kF32F16I32U32},
+                                                 {0x5100, {}, 1, 8, kEightTypes},
+                                                 {0x6000, {}, 1, 8, kTenTypes}},
+                                                {kNaNResult, kIntegerDivisionByZero, kIntegerOverflow, kSubnormals});
     r.case_boundary = zero_divisor_boundary<DIV>;
     return r;
 }
@@ -206,9 +222,10 @@ std::optional<Tolerance> add1_tolerance(const OperatorDesc& d, std::string_view)
     Tolerance t;
     t.Kind = "Summed";
     t.MaxTerms = 2;
-    t.Why = "FusedActivation(a + b): the sum rounded once, then the activation of it rounded once; dmlref diff bounds each "
-            "element by the sum's rounding in the profile's precision carried through the activation (docs/tolerance.md, "
-            "ELEMENT_WISE_ADD1); a NaN matches any NaN";
+    t.Why =
+        "FusedActivation(a + b): the sum rounded once, then the activation of it rounded once; dmlref diff bounds each "
+        "element by the sum's rounding in the profile's precision carried through the activation (docs/tolerance.md, "
+        "ELEMENT_WISE_ADD1); a NaN matches any NaN";
     return t;
 }
 
@@ -238,9 +255,10 @@ std::optional<Tolerance> value_scale_2d_tolerance(const OperatorDesc& d, std::st
     Tolerance t;
     t.Kind = "Summed";
     t.MaxTerms = 2;
-    t.Why = "Scale * x + Bias[c], exact and rounded once: judged as a sum of its two terms, x * Scale (rounded by a backend) "
-            "and Bias[c]; dmlref diff bounds each element from its own terms, fused or not, in the profile's precision; a NaN "
-            "matches any NaN (docs/tolerance.md, VALUE_SCALE_2D)";
+    t.Why =
+        "Scale * x + Bias[c], exact and rounded once: judged as a sum of its two terms, x * Scale (rounded by a backend) "
+        "and Bias[c]; dmlref diff bounds each element from its own terms, fused or not, in the profile's precision; a NaN "
+        "matches any NaN (docs/tolerance.md, VALUE_SCALE_2D)";
     return t;
 }
 
@@ -251,7 +269,8 @@ OperatorRecord value_scale_2d_record() {
         .Support = {{0x1000, {}, 4, 4, kF32F16}},
         .Policies = {kComputedValue, kSubnormals},
     });
-    r.outputs = {{"OutputTensor", TypeClass::Float, ToleranceRule::OperatorStated, BoundaryRule::None, nullptr, value_scale_2d_terms},
+    r.outputs = {{"OutputTensor", TypeClass::Float, ToleranceRule::OperatorStated, BoundaryRule::None, nullptr,
+                  value_scale_2d_terms},
                  {"OutputTensor", TypeClass::Integer, ToleranceRule::Bits}};
     r.desc_tolerance = value_scale_2d_tolerance;
     r.explain = explain_value_scale_2d;
@@ -263,10 +282,11 @@ OperatorRecord value_scale_2d_record() {
 }
 
 template <class D, void (*V)(const D&, Diagnostics&), void (*E)(const D&, const Bindings&)> OperatorRecord min_max() {
-    auto r = binary<D, V, E, 1>(
-        {{0x1000, {}, 4, 4, kF32F16}, {0x2100, {}, 4, 4, kEightTypes}, {0x3000, {}, 1, 8, kEightTypes},
-         {0x5000, {}, 1, 8, kTenTypes}},
-        {kMinMaxNaN, kSignedZeroMinMax, kSubnormals});
+    auto r = binary<D, V, E, 1>({{0x1000, {}, 4, 4, kF32F16},
+                                 {0x2100, {}, 4, 4, kEightTypes},
+                                 {0x3000, {}, 1, 8, kEightTypes},
+                                 {0x5000, {}, 1, 8, kTenTypes}},
+                                {kMinMaxNaN, kSignedZeroMinMax, kSubnormals});
     r.case_boundary = signed_zero_boundary<D>;
     return r;
 }
@@ -303,7 +323,8 @@ template <class D> bool unary_scale_bias(const D& d) {
 // (k - 1/2) ULP, a NaN golden matching any NaN. K without ScaleBias (0: Bits, IDENTITY's copy; 1:
 // an exact result, bit for bit), KSB with it (g(x) fused or unfused, within 1 ULP, carried through
 // f). Integers: Bits.
-template <class D, uint64_t K, uint64_t KSB> std::optional<Tolerance> unary_tolerance(const OperatorDesc& od, std::string_view) {
+template <class D, uint64_t K, uint64_t KSB>
+std::optional<Tolerance> unary_tolerance(const OperatorDesc& od, std::string_view) {
     const D& d = get<D>(od);
     if (!is_float(d.OutputTensor.DataType)) return std::nullopt;
     const bool sb = unary_scale_bias(d);
@@ -312,21 +333,24 @@ template <class D, uint64_t K, uint64_t KSB> std::optional<Tolerance> unary_tole
     t.Kind = "Summed";
     t.MaxTerms = sb ? KSB : K;
     if constexpr (std::is_same_v<D, DML_ELEMENT_WISE_SQRT_OPERATOR_DESC>)
-        t.Why = sb ? "sqrt(x * Scale + Bias): g within 1 ULP (fused or not) moves the root by at most 1 ULP, the root within "
-                     "3 ULP, then one rounding: within 4.5 ULP; a NaN matches any NaN (docs/tolerance.md, Element-wise unary operators)"
-                   : "sqrt(x) correctly rounded: a backend's root within 3 ULP (assumed) is within 3.5 ULP of it; a NaN matches any "
-                     "NaN (docs/tolerance.md, Element-wise unary operators)";
+        t.Why =
+            sb ? "sqrt(x * Scale + Bias): g within 1 ULP (fused or not) moves the root by at most 1 ULP, the root within "
+                 "3 ULP, then one rounding: within 4.5 ULP; a NaN matches any NaN (docs/tolerance.md, Element-wise unary operators)"
+               : "sqrt(x) correctly rounded: a backend's root within 3 ULP (assumed) is within 3.5 ULP of it; a NaN matches any "
+                 "NaN (docs/tolerance.md, Element-wise unary operators)";
     else if constexpr (std::is_same_v<D, DML_ELEMENT_WISE_RECIP_OPERATOR_DESC>)
-        t.Why = sb ? "1 / (x * Scale + Bias): g within 1 ULP (fused or not) moves 1/g by at most 2 ULP, the reciprocal or "
-                     "division within 2.5 ULP, then one rounding: within 5.5 ULP; a NaN matches any NaN (docs/tolerance.md, "
-                     "Element-wise unary operators)"
-                   : "1 / x correctly rounded: a backend's reciprocal (1 ULP) or division (2.5 ULP) is within 3.5 ULP of it; a "
-                     "NaN matches any NaN (docs/tolerance.md, Element-wise unary operators)";
+        t.Why =
+            sb ? "1 / (x * Scale + Bias): g within 1 ULP (fused or not) moves 1/g by at most 2 ULP, the reciprocal or "
+                 "division within 2.5 ULP, then one rounding: within 5.5 ULP; a NaN matches any NaN (docs/tolerance.md, "
+                 "Element-wise unary operators)"
+               : "1 / x correctly rounded: a backend's reciprocal (1 ULP) or division (2.5 ULP) is within 3.5 ULP of it; a "
+                 "NaN matches any NaN (docs/tolerance.md, Element-wise unary operators)";
     else
-        t.Why = sb ? "f(x * Scale + Bias): g(x) fused or unfused is within 1 ULP, f exact, then one rounding: within 1.5 ULP; "
-                     "a NaN matches any NaN (docs/tolerance.md, Element-wise unary operators)"
-                   : "an exact result (a sign-bit operation, an integer value or a sign), bit for bit; only a NaN golden "
-                     "matches any NaN (docs/tolerance.md, Element-wise unary operators)";
+        t.Why =
+            sb ? "f(x * Scale + Bias): g(x) fused or unfused is within 1 ULP, f exact, then one rounding: within 1.5 ULP; "
+                 "a NaN matches any NaN (docs/tolerance.md, Element-wise unary operators)"
+               : "an exact result (a sign-bit operation, an integer value or a sign), bit for bit; only a NaN golden "
+                 "matches any NaN (docs/tolerance.md, Element-wise unary operators)";
     return t;
 }
 
@@ -334,7 +358,8 @@ template <class D> void scale_bias_feature(const Case& c, std::vector<std::strin
     if (unary_scale_bias(get<D>(c.op.Desc))) f.push_back("scale-bias");
 }
 
-template <class D, void (*V)(const D&, Diagnostics&), void (*E)(const D&, const Bindings&), uint64_t K = 1, uint64_t KSB = 2>
+template <class D, void (*V)(const D&, Diagnostics&), void (*E)(const D&, const Bindings&), uint64_t K = 1,
+          uint64_t KSB = 2>
 OperatorRecord unary(uint32_t introduced, std::vector<SupportRow> support, std::vector<Policy> policies) {
     auto r = operator_record<D, V, E>({
         .IntroducedIn = introduced,
@@ -355,14 +380,19 @@ OperatorRecord unary(uint32_t introduced, std::vector<SupportRow> support, std::
 
 OperatorRecord identity_record() {
     return unary<IDENTITY, validate, evaluate, 0, 2>(0x1000,
-        {{0x1000, {}, 4, 5, kF32F16}, {0x2100, {}, 4, 5, kEightTypes}, {0x3000, {}, 1, 8, kEightTypes},
-         {0x4100, {}, 1, 8, kElevenTypes}},
-        {kScaleBias, kSubnormals});
+                                                     {{0x1000, {}, 4, 5, kF32F16},
+                                                      {0x2100, {}, 4, 5, kEightTypes},
+                                                      {0x3000, {}, 1, 8, kEightTypes},
+                                                      {0x4100, {}, 1, 8, kElevenTypes}},
+                                                     {kScaleBias, kSubnormals});
 }
 OperatorRecord abs_record() {
     return unary<ABS, validate, evaluate>(0x1000,
-        {{0x1000, {}, 4, 4, kF32F16}, {0x2100, {}, 4, 4, kAbsTypes}, {0x3000, {}, 1, 8, kAbsTypes}, {0x4100, {}, 1, 8, kAbsTypes41}},
-        {kSignBitOperation, kIntegerOverflow, kScaleBias, kSubnormals});
+                                          {{0x1000, {}, 4, 4, kF32F16},
+                                           {0x2100, {}, 4, 4, kAbsTypes},
+                                           {0x3000, {}, 1, 8, kAbsTypes},
+                                           {0x4100, {}, 1, 8, kAbsTypes41}},
+                                          {kSignBitOperation, kIntegerOverflow, kScaleBias, kSubnormals});
 }
 OperatorRecord ceil_record() {
     return unary<CEIL, validate, evaluate>(0x1000, {{0x1000, {}, 4, 4, kF32F16}, {0x3000, {}, 1, 8, kF32F16}},
@@ -374,12 +404,16 @@ OperatorRecord floor_record() {
 }
 OperatorRecord sign_record() {
     return unary<SIGN, validate, evaluate>(0x2000,
-        {{0x2000, {}, 4, 4, kF32F16}, {0x2100, {}, 4, 4, kEightTypes}, {0x3000, {}, 1, 8, kEightTypes}, {0x4100, {}, 1, 8, kTenTypes}},
-        {kSignOfZero, kSignOfNaN, kSubnormals});
+                                           {{0x2000, {}, 4, 4, kF32F16},
+                                            {0x2100, {}, 4, 4, kEightTypes},
+                                            {0x3000, {}, 1, 8, kEightTypes},
+                                            {0x4100, {}, 1, 8, kTenTypes}},
+                                           {kSignOfZero, kSignOfNaN, kSubnormals});
 }
 OperatorRecord sqrt_record() {
     return unary<DML_ELEMENT_WISE_SQRT_OPERATOR_DESC, validate, evaluate, 4, 5>(
-        0x1000, {{0x1000, {}, 4, 4, kF32F16}, {0x3000, {}, 1, 8, kF32F16}}, {kNaNResult, kIntegerResult, kScaleBias, kSubnormals});
+        0x1000, {{0x1000, {}, 4, 4, kF32F16}, {0x3000, {}, 1, 8, kF32F16}},
+        {kNaNResult, kIntegerResult, kScaleBias, kSubnormals});
 }
 OperatorRecord recip_record() {
     return unary<DML_ELEMENT_WISE_RECIP_OPERATOR_DESC, validate, evaluate, 4, 6>(
@@ -390,7 +424,9 @@ OperatorRecord recip_record() {
 // THRESHOLD selects x or Min, as CLIP does: Bits, 1 ULP with ScaleBias (Ulp1WithScaleBias).
 constexpr Policy kClipFloatBound{"ClipFloatBoundCompare", "ExactValues"};
 constexpr Policy kClipBoundStore{"ClipBoundStore", "RoundNearestEvenSaturate"};
-bool threshold_scale_bias(const OperatorDesc& d) { return get<DML_ELEMENT_WISE_THRESHOLD_OPERATOR_DESC>(d).ScaleBias.has_value(); }
+bool threshold_scale_bias(const OperatorDesc& d) {
+    return get<DML_ELEMENT_WISE_THRESHOLD_OPERATOR_DESC>(d).ScaleBias.has_value();
+}
 
 OperatorRecord threshold_record() {
     auto r = unary<DML_ELEMENT_WISE_THRESHOLD_OPERATOR_DESC, validate, evaluate>(
@@ -419,17 +455,31 @@ OperatorRecord negate_record() {
 
 namespace dmlref::kit {
 const FamilyRecord& element_wise_family() {
-    static const FamilyRecord f{"element_wise",
-                                {reference::add(), reference::subtract(), reference::multiply(), reference::divide(),
-                                 reference::min_max<DML_ELEMENT_WISE_MAX_OPERATOR_DESC, reference::validate, reference::evaluate>(),
-                                 reference::min_max<DML_ELEMENT_WISE_MIN_OPERATOR_DESC, reference::validate, reference::evaluate>(),
-                                 reference::mean(), reference::identity_record(), reference::abs_record(), reference::ceil_record(),
-                                 reference::floor_record(), reference::sign_record(), reference::negate_record(),
-                                 reference::sqrt_record(), reference::recip_record(), reference::threshold_record(),
-                                 reference::round_record(),
-                                 reference::modulus<DML_ELEMENT_WISE_MODULUS_TRUNCATE_OPERATOR_DESC, reference::validate, reference::evaluate>(),
-                                 reference::modulus<DML_ELEMENT_WISE_MODULUS_FLOOR_OPERATOR_DESC, reference::validate, reference::evaluate>(),
-                                 reference::difference_square(), reference::value_scale_2d_record(), reference::add1_record()}};
+    static const FamilyRecord f{
+        "element_wise",
+        {reference::add(),
+         reference::subtract(),
+         reference::multiply(),
+         reference::divide(),
+         reference::min_max<DML_ELEMENT_WISE_MAX_OPERATOR_DESC, reference::validate, reference::evaluate>(),
+         reference::min_max<DML_ELEMENT_WISE_MIN_OPERATOR_DESC, reference::validate, reference::evaluate>(),
+         reference::mean(),
+         reference::identity_record(),
+         reference::abs_record(),
+         reference::ceil_record(),
+         reference::floor_record(),
+         reference::sign_record(),
+         reference::negate_record(),
+         reference::sqrt_record(),
+         reference::recip_record(),
+         reference::threshold_record(),
+         reference::round_record(),
+         reference::modulus<DML_ELEMENT_WISE_MODULUS_TRUNCATE_OPERATOR_DESC, reference::validate,
+                            reference::evaluate>(),
+         reference::modulus<DML_ELEMENT_WISE_MODULUS_FLOOR_OPERATOR_DESC, reference::validate, reference::evaluate>(),
+         reference::difference_square(),
+         reference::value_scale_2d_record(),
+         reference::add1_record()}};
     return f;
 }
 }  // namespace dmlref::kit

@@ -74,7 +74,8 @@ template <class V> constexpr bits_t<V> sign_bit() { return bits_t<V>(bits_t<V>(1
 
 template <class V> V abs_of(V v) {
     if constexpr (is_floating_v<V>) return from_bits<V>(bits_t<V>(to_bits(v) & bits_t<V>(~sign_bit<V>())));
-    else if constexpr (std::is_signed_v<V>) return v < 0 ? V(std::make_unsigned_t<V>(0) - std::make_unsigned_t<V>(v)) : v;
+    else if constexpr (std::is_signed_v<V>)
+        return v < 0 ? V(std::make_unsigned_t<V>(0) - std::make_unsigned_t<V>(v)) : v;
     else return v;
 }
 
@@ -138,8 +139,9 @@ template <class V> V integer_recip(V v) {
     return V(0);  // |1 / v| < 1 truncates to 0
 }
 
-template <class D> void validate_unary(const D& d, Diagnostics& diags, std::string_view same_type, std::string_view same_sizes,
-                                       std::string_view scale_bias_integer) {
+template <class D>
+void validate_unary(const D& d, Diagnostics& diags, std::string_view same_type, std::string_view same_sizes,
+                    std::string_view scale_bias_integer) {
     const std::initializer_list<Named> all = {{"InputTensor", d.InputTensor}, {"OutputTensor", d.OutputTensor}};
     require_same_data_type(diags, all, same_type);
     require_same_sizes(diags, all, same_sizes);
@@ -160,11 +162,13 @@ template <class D, class F> void evaluate_unary(const D& d, const Bindings& b, F
     dispatch(d.InputTensor.DataType, [&]<class T>() {
         if constexpr (is_floating_v<T>) {
             if (sb) {
-                map_elements<T, T>(Y, [&](T x) { return to_type<T>(f(scale_bias(x, *sb))); }, X);
+                map_elements<T, T>(
+                    Y, [&](T x) { return to_type<T>(f(scale_bias(x, *sb))); }, X);
                 return;
             }
         }
-        map_elements<T, T>(Y, [&](T x) { return f(x); }, X);
+        map_elements<T, T>(
+            Y, [&](T x) { return f(x); }, X);
     });
 }
 
@@ -179,10 +183,15 @@ template <class D, class F, class FI> void evaluate_rounded(const D& d, const Bi
                 const double r = f(x);
                 return r != r ? canonical_nan<T>() : round_to_float<T>(r);
             };
-            if (d.ScaleBias) map_elements<T, T>(Y, [&](T x) { return once(double(scale_bias(x, *d.ScaleBias))); }, X);
-            else map_elements<T, T>(Y, [&](T x) { return once(widen(x)); }, X);
+            if (d.ScaleBias)
+                map_elements<T, T>(
+                    Y, [&](T x) { return once(double(scale_bias(x, *d.ScaleBias))); }, X);
+            else
+                map_elements<T, T>(
+                    Y, [&](T x) { return once(widen(x)); }, X);
         } else {
-            map_elements<T, T>(Y, [&](T x) { return fi(x); }, X);
+            map_elements<T, T>(
+                Y, [&](T x) { return fi(x); }, X);
         }
     });
 }
@@ -194,13 +203,15 @@ void validate(const DML_ELEMENT_WISE_SQRT_OPERATOR_DESC& d, Diagnostics& diags) 
 }
 void evaluate(const DML_ELEMENT_WISE_SQRT_OPERATOR_DESC& d, const Bindings& b) {
     // std::sqrt is IEEE's correctly rounded square root; sqrt(-0) = -0, sqrt(x < 0) = NaN.
-    evaluate_rounded(d, b, [](double x) { return std::sqrt(x); }, [](auto x) { return integer_sqrt(x); });
+    evaluate_rounded(
+        d, b, [](double x) { return std::sqrt(x); }, [](auto x) { return integer_sqrt(x); });
 }
 void validate(const DML_ELEMENT_WISE_RECIP_OPERATOR_DESC& d, Diagnostics& diags) {
     validate_unary(d, diags, "recip.same-data-type", "recip.same-sizes", "recip.scale-bias-integer");
 }
 void evaluate(const DML_ELEMENT_WISE_RECIP_OPERATOR_DESC& d, const Bindings& b) {
-    evaluate_rounded(d, b, [](double x) { return 1.0 / x; }, [](auto x) { return integer_recip(x); });
+    evaluate_rounded(
+        d, b, [](double x) { return 1.0 / x; }, [](auto x) { return integer_recip(x); });
 }
 
 void validate(const DML_ELEMENT_WISE_THRESHOLD_OPERATOR_DESC& d, Diagnostics& diags) {
@@ -214,11 +225,13 @@ void evaluate(const DML_ELEMENT_WISE_THRESHOLD_OPERATOR_DESC& d, const Bindings&
     dispatch(d.InputTensor.DataType, [&]<class T>() {
         if constexpr (is_floating_v<T>) {
             if (d.ScaleBias) {
-                map_elements<T, T>(Y, [&](T x) { return store<T>(max_number(Number::of(scale_bias(x, *d.ScaleBias)), Min)); }, X);
+                map_elements<T, T>(
+                    Y, [&](T x) { return store<T>(max_number(Number::of(scale_bias(x, *d.ScaleBias)), Min)); }, X);
                 return;
             }
         }
-        map_elements<T, T>(Y, [&](T x) { return store<T>(max_number(Number::of(x), Min)); }, X);
+        map_elements<T, T>(
+            Y, [&](T x) { return store<T>(max_number(Number::of(x), Min)); }, X);
     });
 }
 
@@ -311,32 +324,36 @@ bool explain_unary(const Case& c, std::string_view, uint64_t flat, FamilyExplana
                                            " (ScaleBias; f applies to it, then one rounding to the data type)");
         out.policies.push_back("ScaleBiasArithmetic");
     }
-    const char* formula = op == OperatorType::ELEMENT_WISE_IDENTITY ? "x"
-                          : op == OperatorType::ELEMENT_WISE_ABS    ? "abs(x): the sign bit cleared"
-                          : op == OperatorType::ELEMENT_WISE_CEIL   ? "ceil(x)"
-                          : op == OperatorType::ELEMENT_WISE_FLOOR  ? "floor(x)"
-                          : op == OperatorType::ELEMENT_WISE_SIGN   ? "sign(x): -1, +0 or 1"
-                          : op == OperatorType::ELEMENT_WISE_SQRT   ? "sqrt(x)"
-                          : op == OperatorType::ELEMENT_WISE_RECIP  ? "1 / x"
+    const char* formula = op == OperatorType::ELEMENT_WISE_IDENTITY    ? "x"
+                          : op == OperatorType::ELEMENT_WISE_ABS       ? "abs(x): the sign bit cleared"
+                          : op == OperatorType::ELEMENT_WISE_CEIL      ? "ceil(x)"
+                          : op == OperatorType::ELEMENT_WISE_FLOOR     ? "floor(x)"
+                          : op == OperatorType::ELEMENT_WISE_SIGN      ? "sign(x): -1, +0 or 1"
+                          : op == OperatorType::ELEMENT_WISE_SQRT      ? "sqrt(x)"
+                          : op == OperatorType::ELEMENT_WISE_RECIP     ? "1 / x"
                           : op == OperatorType::ELEMENT_WISE_THRESHOLD ? "max(x, Min)"
-                          : op == OperatorType::ELEMENT_WISE_ROUND  ? "x rounded to an integer by RoundingMode"
-                                                                    : "-x: the sign bit flipped";
+                          : op == OperatorType::ELEMENT_WISE_ROUND     ? "x rounded to an integer by RoundingMode"
+                                                                       : "-x: the sign bit flipped";
     out.facts.emplace_back("formula", formula);
     const DataType t = in.DataType;
     if (is_float(t)) {
         const double x = element_value(t, xin.bits);
         if (op == OperatorType::ELEMENT_WISE_SIGN) {
-            out.facts.emplace_back("decided by", x != x ? "a NaN input: the canonical NaN" : x == 0 ? "a zero input: +0" : "the input's sign");
+            out.facts.emplace_back("decided by", x != x   ? "a NaN input: the canonical NaN"
+                                                 : x == 0 ? "a zero input: +0"
+                                                          : "the input's sign");
             out.policies.push_back(x != x ? "SignOfNaN" : "SignOfZero");
         } else if (op == OperatorType::ELEMENT_WISE_ABS || op == OperatorType::ELEMENT_WISE_NEGATE) {
             out.facts.emplace_back("decided by", "an IEEE 754 sign-bit operation: NaN payloads kept");
             out.policies.push_back("SignBitOperation");
         } else if (op == OperatorType::ELEMENT_WISE_CEIL || op == OperatorType::ELEMENT_WISE_FLOOR ||
                    op == OperatorType::ELEMENT_WISE_ROUND) {
-            out.facts.emplace_back("decided by", x != x ? "a NaN input: the canonical NaN" : "the exact integer, IEEE 754's signed zero");
+            out.facts.emplace_back(
+                "decided by", x != x ? "a NaN input: the canonical NaN" : "the exact integer, IEEE 754's signed zero");
             out.policies.push_back("NaNResult");
         } else if (op == OperatorType::ELEMENT_WISE_SQRT || op == OperatorType::ELEMENT_WISE_RECIP) {
-            out.facts.emplace_back("decided by", "the exact result, rounded once to nearest-even (a NaN: the canonical NaN)");
+            out.facts.emplace_back("decided by",
+                                   "the exact result, rounded once to nearest-even (a NaN: the canonical NaN)");
             out.policies.push_back("NaNResult");
         } else if (op == OperatorType::ELEMENT_WISE_THRESHOLD) {
             out.facts.emplace_back("decided by", "D3D's max of exact values: a NaN is ignored, -0 below +0");

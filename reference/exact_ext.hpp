@@ -70,8 +70,11 @@ template <class T> T round_ext(const Ext& v) {
         else return canonical_nan<T>();
     }
     if (!v.finite()) {
-        if constexpr (std::is_integral_v<T>) return v.sign() > 0 ? std::numeric_limits<T>::max() : std::numeric_limits<T>::min();
-        else return round_to_float<T>(v.sign() > 0 ? std::numeric_limits<double>::infinity() : -std::numeric_limits<double>::infinity());
+        if constexpr (std::is_integral_v<T>)
+            return v.sign() > 0 ? std::numeric_limits<T>::max() : std::numeric_limits<T>::min();
+        else
+            return round_to_float<T>(v.sign() > 0 ? std::numeric_limits<double>::infinity()
+                                                  : -std::numeric_limits<double>::infinity());
     }
     return round_rational<T>(v.q);
 }
@@ -95,17 +98,17 @@ inline Root root_of(const Ext& D) {
 template <class T> T scaled_root(const Ext& K, const Root& R, const Ext& c) {
     const Ext& D = R.D;
     Ext q;
-    if (K.kind == Ext::NaN || D.kind == Ext::NaN || D.sign() < 0) q = kNaN;          // sqrt of a negative
-    else if (D.kind == Ext::PosInf) q = K.finite() ? Ext{} : kNaN;                  // K / inf
-    else if (D.sign() == 0) q = K.sign() == 0 ? kNaN : inf_of(K.sign());            // K / 0
-    else if (!K.finite() || K.sign() == 0) q = K;                                    // inf / sqrt(D), 0 / sqrt(D)
-    else if (R.r) q = {Ext::Finite, K.q * *R.r};                                     // a perfect square
+    if (K.kind == Ext::NaN || D.kind == Ext::NaN || D.sign() < 0) q = kNaN;  // sqrt of a negative
+    else if (D.kind == Ext::PosInf) q = K.finite() ? Ext{} : kNaN;           // K / inf
+    else if (D.sign() == 0) q = K.sign() == 0 ? kNaN : inf_of(K.sign());     // K / 0
+    else if (!K.finite() || K.sign() == 0) q = K;                            // inf / sqrt(D), 0 / sqrt(D)
+    else if (R.r) q = {Ext::Finite, K.q * *R.r};                             // a perfect square
     else {
         if (!c.finite()) return round_ext<T>(c);
         return correctly_rounded<T>([&](mpfr_ptr y, mpfr_prec_t w) -> long {
             mpfr_t s, k, b, e1, e2;
-            mpfr_inits2(w, s, k, b, (mpfr_ptr)nullptr);
-            mpfr_inits2(32, e1, e2, (mpfr_ptr)nullptr);
+            mpfr_inits2(w, s, k, b, (mpfr_ptr) nullptr);
+            mpfr_inits2(32, e1, e2, (mpfr_ptr) nullptr);
             mpfr_set_q(s, D.q.get_mpq_t(), MPFR_RNDN);
             mpfr_sqrt(s, s, MPFR_RNDN);
             mpfr_set_q(k, K.q.get_mpq_t(), MPFR_RNDN);
@@ -123,7 +126,7 @@ template <class T> T scaled_root(const Ext& K, const Root& R, const Ext& c) {
                 mpfr_mul_2si(e1, e1, 3 - long(w), MPFR_RNDU);
                 bits = long(mpfr_get_exp(y)) - long(mpfr_get_exp(e1));
             }
-            mpfr_clears(s, k, b, e1, e2, (mpfr_ptr)nullptr);
+            mpfr_clears(s, k, b, e1, e2, (mpfr_ptr) nullptr);
             return bits;
         });
     }

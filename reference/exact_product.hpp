@@ -15,14 +15,23 @@ namespace dmlref::reference {
 class ExactProduct {
 public:
     template <class T> void multiply(T v) {
-        if (is_nan(v)) { nan_ = true; return; }
+        if (is_nan(v)) {
+            nan_ = true;
+            return;
+        }
         const double d = widen(v);
         negative_ = negative_ != std::signbit(d);
-        if (std::isinf(d)) { inf_ = true; return; }
-        if (d == 0) { zero_ = true; return; }
+        if (std::isinf(d)) {
+            inf_ = true;
+            return;
+        }
+        if (d == 0) {
+            zero_ = true;
+            return;
+        }
         if (zero_) return;  // the value is 0 (or NaN with an infinity) from now on
         int e = 0;
-        const double frac = std::frexp(std::fabs(d), &e);                  // |d| = frac * 2^e, frac in [0.5, 1)
+        const double frac = std::frexp(std::fabs(d), &e);                   // |d| = frac * 2^e, frac in [0.5, 1)
         m_ *= mpz_class(static_cast<unsigned long>(std::ldexp(frac, 53)));  // exact: 53 bits
         exponent_ += e - 53;
         // Keep the integer odd: its trailing zero bits go into the exponent.

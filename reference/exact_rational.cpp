@@ -16,14 +16,16 @@ double round_rational_to_format(const mpq_class& v, const FloatFormat& f) {
     {
         // |v| >= 2^L  <=>  a >= b * 2^L (shifting whichever side keeps integers).
         mpz_class lhs = a, rhs = b;
-        if (L >= 0) rhs <<= mp_bitcnt_t(L); else lhs <<= mp_bitcnt_t(-L);
+        if (L >= 0) rhs <<= mp_bitcnt_t(L);
+        else lhs <<= mp_bitcnt_t(-L);
         if (lhs < rhs) --L;
     }
     // The quantum 2^E of the result: p bits below the leading one, never below the smallest
     // subnormal.
     const long E = std::max(L - (f.precision - 1), f.min_exponent);
     mpz_class num = a, den = b;
-    if (E < 0) num <<= mp_bitcnt_t(-E); else den <<= mp_bitcnt_t(E);
+    if (E < 0) num <<= mp_bitcnt_t(-E);
+    else den <<= mp_bitcnt_t(E);
     mpz_class q, r;
     mpz_fdiv_qr(q.get_mpz_t(), r.get_mpz_t(), num.get_mpz_t(), den.get_mpz_t());
     r <<= 1;

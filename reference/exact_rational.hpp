@@ -55,7 +55,8 @@ template <class T> T round_rational(const mpq_class& v) {
             return static_cast<T>(r.get_si());
         } else {
             if (sgn(r) < 0) return T(0);
-            if (r > mpz_class(static_cast<unsigned long>(std::numeric_limits<T>::max()))) return std::numeric_limits<T>::max();
+            if (r > mpz_class(static_cast<unsigned long>(std::numeric_limits<T>::max())))
+                return std::numeric_limits<T>::max();
             return static_cast<T>(r.get_ui());
         }
     } else {
@@ -68,9 +69,18 @@ template <class T> T round_rational(const mpq_class& v) {
 // infinity. The sum starts from +0, so an exact zero is +0.
 class ExactRationalSum {
 public:
-    void add(const mpq_class& q) { sum_ += q; ++terms_; }
-    void add_nan() { nan_ = true; ++terms_; }
-    void add_infinity(bool negative) { (negative ? neg_inf_ : pos_inf_) = true; ++terms_; }
+    void add(const mpq_class& q) {
+        sum_ += q;
+        ++terms_;
+    }
+    void add_nan() {
+        nan_ = true;
+        ++terms_;
+    }
+    void add_infinity(bool negative) {
+        (negative ? neg_inf_ : pos_inf_) = true;
+        ++terms_;
+    }
     // One term x / divisor, formed once and added to several sums (a gradient spread over taps).
     struct Term {
         enum Kind { Finite, NaN, PositiveInfinity, NegativeInfinity } kind = Finite;

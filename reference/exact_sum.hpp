@@ -22,18 +22,28 @@ namespace dmlref::reference {
 class ExactSum {
 public:
     void add(double d) {
-        if (std::isnan(d)) { nan_ = true; return; }
-        if (std::isinf(d)) { (d > 0 ? pos_inf_ : neg_inf_) = true; return; }
+        if (std::isnan(d)) {
+            nan_ = true;
+            return;
+        }
+        if (std::isinf(d)) {
+            (d > 0 ? pos_inf_ : neg_inf_) = true;
+            return;
+        }
         const uint64_t bits = to_bits(d);
         const uint64_t exponent = (bits >> 52) & 0x7ff;
         uint64_t mantissa = bits & ((uint64_t(1) << 52) - 1);
         if (mantissa == 0 && exponent == 0) return;  // ±0 adds nothing; the sum starts from +0
         // d = mantissa * 2^(shift - 1074): subnormals have shift 0, normals the hidden bit.
         size_t shift = 0;
-        if (exponent != 0) { mantissa |= uint64_t(1) << 52; shift = exponent - 1; }
+        if (exponent != 0) {
+            mantissa |= uint64_t(1) << 52;
+            shift = exponent - 1;
+        }
         const size_t word = shift / 64, bit = shift % 64;
         const uint64_t lo = mantissa << bit, hi = bit ? mantissa >> (64 - bit) : 0;
-        if (d > 0) add_at(word, lo, hi); else sub_at(word, lo, hi);
+        if (d > 0) add_at(word, lo, hi);
+        else sub_at(word, lo, hi);
     }
 
     // Rounded once to float64 (nearest, ties to even, overflow to infinity), then once to T:
@@ -86,11 +96,14 @@ private:
         const bool negative = m[kWords - 1] >> 63;
         if (negative) {  // magnitude = -m (two's complement)
             uint64_t carry = 1;
-            for (auto& x : m) { x = ~x + carry; carry = carry && x == 0; }
+            for (auto& x : m) {
+                x = ~x + carry;
+                carry = carry && x == 0;
+            }
         }
         size_t top = kWords;
         while (top > 0 && m[top - 1] == 0) --top;
-        if (top == 0) return 0.0;  // +0, also for terms that cancel
+        if (top == 0) return 0.0;                                             // +0, also for terms that cancel
         const int h = int(top - 1) * 64 + 63 - std::countl_zero(m[top - 1]);  // highest set bit
         auto bit = [&](int i) { return (m[size_t(i) / 64] >> (i % 64)) & 1; };
         // The significand is bits [low, h], at most 53 of them. With low == 0 nothing is dropped:

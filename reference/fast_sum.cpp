@@ -38,8 +38,10 @@ __attribute__((target_clones("avx512f", "avx2", "default")))
 #endif
 void FastSum::terms_strided(double* __restrict out, const double* __restrict weight, const double* __restrict value, int step,
                             double scale, size_t n) {
-    if (step == 1) for (size_t k = 0; k < n; ++k) out[k] = (scale * weight[k]) * value[k];
-    else for (size_t k = 0; k < n; ++k) out[k] = (scale * weight[k]) * value[2 * k];
+    if (step == 1)
+        for (size_t k = 0; k < n; ++k) out[k] = (scale * weight[k]) * value[k];
+    else
+        for (size_t k = 0; k < n; ++k) out[k] = (scale * weight[k]) * value[2 * k];
 }
 
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
@@ -55,8 +57,10 @@ __attribute__((target_clones("avx512f", "avx2", "default")))
 #endif
 void FastSum::terms_strided(double* __restrict out, const double* __restrict weight, const float* __restrict value, int step,
                             double scale, size_t n) {
-    if (step == 1) for (size_t k = 0; k < n; ++k) out[k] = (scale * weight[k]) * double(value[k]);
-    else for (size_t k = 0; k < n; ++k) out[k] = (scale * weight[k]) * double(value[2 * k]);
+    if (step == 1)
+        for (size_t k = 0; k < n; ++k) out[k] = (scale * weight[k]) * double(value[k]);
+    else
+        for (size_t k = 0; k < n; ++k) out[k] = (scale * weight[k]) * double(value[2 * k]);
 }
 
 namespace {
@@ -67,7 +71,8 @@ typedef double v4d __attribute__((vector_size(32)));
 typedef float v4f __attribute__((vector_size(16)));
 typedef long long v4l __attribute__((vector_size(32)));
 template <class V>
-inline void halved(double* __restrict out, const double* __restrict weight, const V* __restrict value, double scale, size_t pairs) {
+inline void halved(double* __restrict out, const double* __restrict weight, const V* __restrict value, double scale,
+                   size_t pairs) {
     size_t i = 0;
 #if defined(__GNUC__) && !defined(__clang__)
     for (; i + 4 <= pairs; i += 4) {
@@ -114,8 +119,8 @@ void FastSum::terms_halved(double* __restrict out, const double* __restrict weig
 namespace {
 // add_tables for a fixed number of terms: the sums stay in registers.
 template <size_t Q>
-inline void add_fixed(double* __restrict s, double* __restrict c, double* __restrict b, const double* __restrict table, size_t stride,
-                      size_t n) {
+inline void add_fixed(double* __restrict s, double* __restrict c, double* __restrict b, const double* __restrict table,
+                      size_t stride, size_t n) {
     for (size_t k = 0; k < n; ++k) {
         double S = 0, C = 0, B = 0;
         for (size_t j = 0; j < Q; ++j) FastSum::add(S, C, B, table[j * stride + k]);
@@ -125,7 +130,8 @@ inline void add_fixed(double* __restrict s, double* __restrict c, double* __rest
     }
 }
 template <size_t... Q>
-inline bool add_fixed_any(size_t q, double* s, double* c, double* b, const double* table, size_t stride, size_t n, std::index_sequence<Q...>) {
+inline bool add_fixed_any(size_t q, double* s, double* c, double* b, const double* table, size_t stride, size_t n,
+                          std::index_sequence<Q...>) {
     return ((q == Q + 1 ? (add_fixed<Q + 1>(s, c, b, table, stride, n), true) : false) || ...);
 }
 }  // namespace

@@ -44,38 +44,39 @@ struct FastSum {
     }
     // add for n sums side by side: sum k gets the term (scale * weight[k]) * value[k]. One
     // vectorised loop (fast_sum.cpp; AVX2 where the CPU has it: the same IEEE operations, unfused).
-    static void add_scaled(double* __restrict s, double* __restrict c, double* __restrict b, const double* __restrict weight,
-                           const double* __restrict value, double scale, size_t n);
+    static void add_scaled(double* __restrict s, double* __restrict c, double* __restrict b,
+                           const double* __restrict weight, const double* __restrict value, double scale, size_t n);
     // The same with value[k] = row[index[k]] (a gather).
-    static void add_gathered(double* __restrict s, double* __restrict c, double* __restrict b, const double* __restrict weight,
-                             const double* __restrict row, const int32_t* __restrict index, double scale, size_t n);
+    static void add_gathered(double* __restrict s, double* __restrict c, double* __restrict b,
+                             const double* __restrict weight, const double* __restrict row,
+                             const int32_t* __restrict index, double scale, size_t n);
 
     // Term tables for sums kept side by side: out[k] = (scale * weight[k]) * row[index[k]] (a
     // gather), or the same with row[index[k]] = value[k * step], step 1 or 2 (plain loads).
     static void terms_gathered(double* __restrict out, const double* __restrict weight, const double* __restrict row,
                                const int32_t* __restrict index, double scale, size_t n);
-    static void terms_strided(double* __restrict out, const double* __restrict weight, const double* __restrict value, int step,
-                              double scale, size_t n);
+    static void terms_strided(double* __restrict out, const double* __restrict weight, const double* __restrict value,
+                              int step, double scale, size_t n);
     // The same reading a FLOAT32 row (widened exactly on the way).
     static void terms_gathered(double* __restrict out, const double* __restrict weight, const float* __restrict row,
                                const int32_t* __restrict index, double scale, size_t n);
-    static void terms_strided(double* __restrict out, const double* __restrict weight, const float* __restrict value, int step,
-                              double scale, size_t n);
+    static void terms_strided(double* __restrict out, const double* __restrict weight, const float* __restrict value,
+                              int step, double scale, size_t n);
     // The same with row[index[2i]] = row[index[2i + 1]] = value[i] (a row upsampled by 2), i < pairs.
-    static void terms_halved(double* __restrict out, const double* __restrict weight, const double* __restrict value, double scale,
-                             size_t pairs);
-    static void terms_halved(double* __restrict out, const double* __restrict weight, const float* __restrict value, double scale,
-                             size_t pairs);
+    static void terms_halved(double* __restrict out, const double* __restrict weight, const double* __restrict value,
+                             double scale, size_t pairs);
+    static void terms_halved(double* __restrict out, const double* __restrict weight, const float* __restrict value,
+                             double scale, size_t pairs);
     // Sum k (k < n) of q terms table[j * stride + k], j < q, added in that order from +0 into
     // registers: s[k], c[k], b[k] are the FastSum of those terms (any q; one vectorised loop
     // for q up to 16).
-    static void add_tables(double* __restrict s, double* __restrict c, double* __restrict b, const double* __restrict table,
-                           size_t q, size_t stride, size_t n);
+    static void add_tables(double* __restrict s, double* __restrict c, double* __restrict b,
+                           const double* __restrict table, size_t q, size_t stride, size_t n);
     // out[k * out_step] = narrow_rounded<float>(s[k], c[k], b[k]) for every k, branch-free (one
     // vectorised loop). True when every one was proved; otherwise the caller finds the others
     // with narrow_rounded (their out holds garbage until then).
-    static bool narrow_floats(const double* __restrict s, const double* __restrict c, const double* __restrict b, float* out,
-                              int64_t out_step, size_t n);
+    static bool narrow_floats(const double* __restrict s, const double* __restrict c, const double* __restrict b,
+                              float* out, int64_t out_step, size_t n);
 
     // The exact sum rounded once to float64, or nullopt when that is not proved.
     std::optional<double> rounded() const {
@@ -135,7 +136,10 @@ template <class T> inline constexpr bool is_narrow_v = std::is_same_v<T, float> 
 // T's rounding of the exact sum from FastSum's s, c and b; false when not proved.
 template <class T> inline bool narrow_rounded(double s, double c, double b, T& out) {
     static_assert(is_narrow_v<T>);
-    if (b == 0) { out = exact_result<T>(s); return true; }
+    if (b == 0) {
+        out = exact_result<T>(s);
+        return true;
+    }
     if (!std::isfinite(b)) return false;
     const double r = s + c;
     const double w = b * 0x1p-51 + std::fabs(r) * 0x1p-50 + 0x1p-1070;
@@ -181,7 +185,10 @@ template <class T, class Terms> T exact_sum_of(Terms&& terms) {
     FastSum f;
     uint32_t n = 0;
     double first = 0;
-    terms([&](double t) { if (n++ == 0) first = t; f.add(t); });
+    terms([&](double t) {
+        if (n++ == 0) first = t;
+        f.add(t);
+    });
     if (n == 0) return single_term<T>(0.0);
     if (n == 1) return single_term<T>(first);
     return finish_sum<T>(f, terms);

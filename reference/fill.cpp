@@ -52,7 +52,8 @@ uint64_t width_bits(DataType t, const DML_SCALAR_UNION& u) {
 void require_value_type(Diagnostics& diags, DataType value, const TensorDesc& out, std::string_view rule) {
     if (value != out.DataType)
         diags.error(desc_path("ValueDataType"), std::string(rule),
-                    "ValueDataType is " + std::string(name(value)) + " but OutputTensor is " + std::string(name(out.DataType)) +
+                    "ValueDataType is " + std::string(name(value)) + " but OutputTensor is " +
+                        std::string(name(out.DataType)) +
                         "; the data type of the value fields must match OutputTensor.DataType");
 }
 
@@ -68,9 +69,10 @@ template <class T> T accumulate(T a, T b) {
         return T(U(U(a) + U(b)));  // IntegerOverflow=WrapToWidth
     } else {
         T s;
-        if constexpr (is_half_v<T>) s = round_to_float<T>(widen(a) + widen(b));  // the double sum of two halves is exact
-        else s = a + b;                                                        // one IEEE addition in T
-        return is_nan(s) ? canonical_nan<T>() : s;                              // NonFiniteSum=CanonicalNaN
+        if constexpr (is_half_v<T>)
+            s = round_to_float<T>(widen(a) + widen(b));  // the double sum of two halves is exact
+        else s = a + b;                                  // one IEEE addition in T
+        return is_nan(s) ? canonical_nan<T>() : s;       // NonFiniteSum=CanonicalNaN
     }
 }
 
@@ -85,8 +87,11 @@ template <class T> T start_plus_index_times_delta(T start, T delta, uint64_t i) 
         if (std::isnan(s) || std::isnan(d)) return canonical_nan<T>();
         if (std::isinf(d)) return std::isinf(s) && (s > 0) != (d > 0) ? canonical_nan<T>() : delta;  // i * inf is inf
         if (std::isinf(s)) return start;
-        const mpq_class v = exact_value(start) + mpq_class(mpz_class(static_cast<unsigned long>(i))) * exact_value(delta);
-        if (sgn(v) == 0) return std::signbit(s) && std::signbit(d) ? from_bits<T>(bits_t<T>(to_bits(start))) : T(0.0);  // IEEE: -0 + -0 is -0
+        const mpq_class v = exact_value(start) +
+                            mpq_class(mpz_class(static_cast<unsigned long>(i))) * exact_value(delta);
+        if (sgn(v) == 0)
+            return std::signbit(s) && std::signbit(d) ? from_bits<T>(bits_t<T>(to_bits(start)))
+                                                      : T(0.0);  // IEEE: -0 + -0 is -0
         return round_rational<T>(v);
     }
 }
@@ -138,22 +143,26 @@ uint64_t fill_sequence_element(const DML_FILL_VALUE_SEQUENCE_OPERATOR_DESC& d, u
 // The value written and where it comes from: Value, or the sequence's element and its rule.
 bool explain_fill(const Case& c, std::string_view, uint64_t flat, FamilyExplanation& out) {
     if (const auto* d = get_if<DML_FILL_VALUE_CONSTANT_OPERATOR_DESC>(&c.op.Desc)) {
-        out.facts.emplace_back("value", "Value = " + display_value(d->OutputTensor.DataType, width_bits(d->OutputTensor.DataType, d->Value)) +
-                                            ", written to every element");
+        out.facts.emplace_back(
+            "value",
+            "Value = " + display_value(d->OutputTensor.DataType, width_bits(d->OutputTensor.DataType, d->Value)) +
+                ", written to every element");
         out.policies = {"Float16ScalarUnion", "Subnormals"};
         return true;
     }
     const auto* d = get_if<DML_FILL_VALUE_SEQUENCE_OPERATOR_DESC>(&c.op.Desc);
     if (!d) return false;
     const DataType t = d->OutputTensor.DataType;
-    out.facts.emplace_back("position", "element " + std::to_string(flat) + " of the sequence (logical row-major order)");
-    out.facts.emplace_back("start, delta", display_value(t, width_bits(t, d->ValueStart)) + ", " + display_value(t, width_bits(t, d->ValueDelta)));
+    out.facts.emplace_back("position",
+                           "element " + std::to_string(flat) + " of the sequence (logical row-major order)");
+    out.facts.emplace_back("start, delta", display_value(t, width_bits(t, d->ValueStart)) + ", " +
+                                               display_value(t, width_bits(t, d->ValueDelta)));
     const bool exact = in_force(Reading::FillSequenceStartPlusIndexTimesDelta);
-    out.facts.emplace_back("rule", flat == 0 ? std::string("ValueStart itself")
-                                   : exact   ? "ValueStart + " + std::to_string(flat) + " * ValueDelta, exact, rounded once"
-                                             : "ValueStart with ValueDelta added " + std::to_string(flat) +
-                                                   " times, each addition in " + std::string(name(t)) +
-                                                   (is_float(t) ? " (rounded at every step)" : " (modulo 2^width)"));
+    out.facts.emplace_back(
+        "rule", flat == 0 ? std::string("ValueStart itself")
+                : exact   ? "ValueStart + " + std::to_string(flat) + " * ValueDelta, exact, rounded once"
+                          : "ValueStart with ValueDelta added " + std::to_string(flat) + " times, each addition in " +
+                              std::string(name(t)) + (is_float(t) ? " (rounded at every step)" : " (modulo 2^width)"));
     out.facts.emplace_back("value", display_value(t, fill_sequence_element(*d, flat)));
     out.policies = {"FillSequenceValue", "FillSequenceOrder", "IntegerOverflow", "NonFiniteSum", "Float16ScalarUnion"};
     return true;

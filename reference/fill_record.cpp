@@ -43,7 +43,8 @@ void detect_constant(const Case& c, std::vector<std::string>& f) {
         if (std::isinf(*v)) f.push_back("infinite-value");
         if (*v == 0 && std::signbit(*v)) f.push_back("negative-zero-value");
         if (*v < 0) f.push_back("negative-value");
-    } else if (bits >> (element_size(t) * 8 - 1) && (t == DataType::INT8 || t == DataType::INT16 || t == DataType::INT32 || t == DataType::INT64)) {
+    } else if (bits >> (element_size(t) * 8 - 1) &&
+               (t == DataType::INT8 || t == DataType::INT16 || t == DataType::INT32 || t == DataType::INT64)) {
         f.push_back("negative-value");
     }
 }
@@ -104,7 +105,8 @@ OperatorRecord fill_value_sequence() {
     auto r = operator_record<DML_FILL_VALUE_SEQUENCE_OPERATOR_DESC, validate, evaluate>({
         .IntroducedIn = 0x2100,
         .Support = {{0x2100, {}, 4, 4, kEightTypes}, {0x4000, {}, 1, 8, kEightTypes}, {0x5000, {}, 1, 8, kTenTypes}},
-        .Policies = {kFillSequenceValue, kFillSequenceOrder, kIntegerOverflow, kNonFiniteSum, kFloat16ScalarUnion, kSubnormals},
+        .Policies = {kFillSequenceValue, kFillSequenceOrder, kIntegerOverflow, kNonFiniteSum, kFloat16ScalarUnion,
+                     kSubnormals},
     });
     r.outputs = {{"OutputTensor", TypeClass::Any, ToleranceRule::Bits}};
     r.explain = explain_fill;

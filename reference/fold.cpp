@@ -70,12 +70,12 @@ struct Sides {
 };
 
 Sides sides(const UNFOLD& d) {
-    return {"unfold", false, d.InputTensor, "InputTensor", d.OutputTensor, "OutputTensor", d.DimensionCount,
-            d.WindowSizes, d.Strides, d.Dilations, d.StartPadding, d.EndPadding};
+    return {"unfold",         false,         d.InputTensor, "InputTensor", d.OutputTensor, "OutputTensor",
+            d.DimensionCount, d.WindowSizes, d.Strides,     d.Dilations,   d.StartPadding, d.EndPadding};
 }
 Sides sides(const FOLD& d) {
-    return {"fold", true, d.OutputTensor, "OutputTensor", d.InputTensor, "InputTensor", d.DimensionCount,
-            d.WindowSizes, d.Strides, d.Dilations, d.StartPadding, d.EndPadding};
+    return {"fold",           true,          d.OutputTensor, "OutputTensor", d.InputTensor,  "InputTensor",
+            d.DimensionCount, d.WindowSizes, d.Strides,      d.Dilations,    d.StartPadding, d.EndPadding};
 }
 
 std::string sizes_path(std::string_view t) { return pointer_append(desc_path(t), "Sizes"); }
@@ -92,15 +92,22 @@ bool validate_sides(const Sides& s, Diagnostics& diags) {
                     "DimensionCount is " + str(D) + "; it must be 1 to 6 (the spatial dimensions of the image)");
         return false;
     }
-    struct Array { std::string_view name; const std::vector<uint32_t>* v; std::string_view nonzero; };
-    const Array arrays[] = {{"WindowSizes", &s.WindowSizes, "window-nonzero"}, {"Strides", &s.Strides, "stride-nonzero"},
-                            {"Dilations", &s.Dilations, "dilation-nonzero"}, {"StartPadding", &s.StartPadding, ""},
+    struct Array {
+        std::string_view name;
+        const std::vector<uint32_t>* v;
+        std::string_view nonzero;
+    };
+    const Array arrays[] = {{"WindowSizes", &s.WindowSizes, "window-nonzero"},
+                            {"Strides", &s.Strides, "stride-nonzero"},
+                            {"Dilations", &s.Dilations, "dilation-nonzero"},
+                            {"StartPadding", &s.StartPadding, ""},
                             {"EndPadding", &s.EndPadding, ""}};
     bool ok = true;
     for (const auto& a : arrays)
         if (a.v->size() != D) {
-            diags.error(desc_path(a.name), rule("array-length"),
-                        std::string(a.name) + " has " + str(a.v->size()) + " entries; it must have DimensionCount = " + str(D));
+            diags.error(
+                desc_path(a.name), rule("array-length"),
+                std::string(a.name) + " has " + str(a.v->size()) + " entries; it must have DimensionCount = " + str(D));
             ok = false;
         }
     if (!ok) return false;
@@ -115,8 +122,9 @@ bool validate_sides(const Sides& s, Diagnostics& diags) {
     }
     if (s.image.DimensionCount() != D + 2) {
         diags.error(sizes_path(s.image_name), rule("image-rank"),
-                    std::string(s.image_name) + " has " + str(s.image.DimensionCount()) + " dimensions; the image is {N, C, " +
-                        "spatial...} with DimensionCount = " + str(D) + " spatial dimensions, so " + str(D + 2));
+                    std::string(s.image_name) + " has " + str(s.image.DimensionCount()) +
+                        " dimensions; the image is {N, C, " + "spatial...} with DimensionCount = " + str(D) +
+                        " spatial dimensions, so " + str(D + 2));
         return false;
     }
     if (!ok) return false;
@@ -125,8 +133,9 @@ bool validate_sides(const Sides& s, Diagnostics& diags) {
         const uint64_t extent = uint64_t(s.Dilations[i]) * (s.WindowSizes[i] - 1) + 1;
         if (padded < extent) {
             diags.error(pointer_append(desc_path("WindowSizes"), i), rule("window-fits"),
-                        "the window of spatial dimension " + str(i) + " spans " + str(extent) + " positions (Dilations * (WindowSizes - 1) + 1) " +
-                            "but the padded image has " + str(padded) + " (size + StartPadding + EndPadding); BlocksPerDimension would be 0");
+                        "the window of spatial dimension " + str(i) + " spans " + str(extent) +
+                            " positions (Dilations * (WindowSizes - 1) + 1) " + "but the padded image has " +
+                            str(padded) + " (size + StartPadding + EndPadding); BlocksPerDimension would be 0");
             ok = false;
         }
     }
@@ -134,8 +143,10 @@ bool validate_sides(const Sides& s, Diagnostics& diags) {
     const uint32_t r = s.columns.DimensionCount();
     if (r != 3 && r != D + 2) {
         diags.error(sizes_path(s.columns_name), rule("columns-rank"),
-                    std::string(s.columns_name) + " has " + str(r) + " dimensions; the columns {N, C * prod(WindowSizes), BlockCount} have 3 " +
-                        "(the pages' examples) or the image's " + str(D + 2) + " with leading 1s (the pages' \"same DimensionCount\")");
+                    std::string(s.columns_name) + " has " + str(r) +
+                        " dimensions; the columns {N, C * prod(WindowSizes), BlockCount} have 3 " +
+                        "(the pages' examples) or the image's " + str(D + 2) +
+                        " with leading 1s (the pages' \"same DimensionCount\")");
         return false;
     }
     for (uint32_t i = 0; i + 3 < r; ++i)
@@ -155,8 +166,8 @@ bool validate_sides(const Sides& s, Diagnostics& diags) {
     const std::string p = sizes_path(s.columns_name);
     if (s.columns.Sizes[r - 3] != s.image.Sizes[0]) {
         diags.error(pointer_append(p, r - 3), rule("batch-size"),
-                    std::string(s.columns_name) + ".Sizes[" + str(r - 3) + "] is " + str(s.columns.Sizes[r - 3]) + "; it is the batch N = " +
-                        str(s.image.Sizes[0]) + " of " + std::string(s.image_name));
+                    std::string(s.columns_name) + ".Sizes[" + str(r - 3) + "] is " + str(s.columns.Sizes[r - 3]) +
+                        "; it is the batch N = " + str(s.image.Sizes[0]) + " of " + std::string(s.image_name));
         ok = false;
     }
     const uint64_t rows = saturating_mul(s.image.Sizes[1], K);
@@ -168,10 +179,11 @@ bool validate_sides(const Sides& s, Diagnostics& diags) {
         ok = false;
     }
     if (s.columns.Sizes[r - 1] != L) {
-        diags.error(pointer_append(p, r - 1), rule("block-count"),
-                    std::string(s.columns_name) + ".Sizes[" + str(r - 1) + "] is " + str(s.columns.Sizes[r - 1]) +
-                        "; BlockCount = prod(BlocksPerDimension) = " + (L == kSaturated ? std::string("beyond 2^64") : str(L)) +
-                        " with BlocksPerDimension[d] = (size + StartPadding + EndPadding - Dilations * (WindowSizes - 1) - 1) / Strides + 1");
+        diags.error(
+            pointer_append(p, r - 1), rule("block-count"),
+            std::string(s.columns_name) + ".Sizes[" + str(r - 1) + "] is " + str(s.columns.Sizes[r - 1]) +
+                "; BlockCount = prod(BlocksPerDimension) = " + (L == kSaturated ? std::string("beyond 2^64") : str(L)) +
+                " with BlocksPerDimension[d] = (size + StartPadding + EndPadding - Dilations * (WindowSizes - 1) - 1) / Strides + 1");
         ok = false;
     }
     return ok;
@@ -185,10 +197,10 @@ bool valid(const Sides& s) {
 // The geometry of a valid desc: for every (tap k, block l) its image position (the packed
 // spatial index of the image plane), or -1 at a padding position.
 struct Geometry {
-    size_t D = 0, rank = 0;              // spatial dimensions; the columns' DimensionCount
+    size_t D = 0, rank = 0;                      // spatial dimensions; the columns' DimensionCount
     uint64_t N = 0, C = 0, K = 1, L = 1, P = 1;  // taps per window, blocks, positions per plane
     std::vector<int64_t> S, B;
-    std::vector<int64_t> target;         // K * L entries, k * L + l
+    std::vector<int64_t> target;  // K * L entries, k * L + l
 };
 
 Geometry geometry(const Sides& s) {
@@ -408,10 +420,13 @@ bool explain_fold(const Case& c, std::string_view output, uint64_t flat, FamilyE
     auto position = [&](uint64_t k, uint64_t l) {  // the tap's image position, padding or not
         const std::vector<int64_t> kk = unflatten(k, W), bb = unflatten(l, g.B);
         std::vector<int64_t> x(g.D);
-        for (size_t i = 0; i < g.D; ++i) x[i] = bb[i] * s->Strides[i] + kk[i] * s->Dilations[i] - int64_t(s->StartPadding[i]);
+        for (size_t i = 0; i < g.D; ++i)
+            x[i] = bb[i] * s->Strides[i] + kk[i] * s->Dilations[i] - int64_t(s->StartPadding[i]);
         return x;
     };
-    auto tap = [&](uint64_t k, uint64_t l) { return "tap " + bracket(unflatten(k, W)) + " of block " + bracket(unflatten(l, g.B)); };
+    auto tap = [&](uint64_t k, uint64_t l) {
+        return "tap " + bracket(unflatten(k, W)) + " of block " + bracket(unflatten(l, g.B));
+    };
     if (!s->fold) {
         // UNFOLD: column element (n, row, l) is the image element its tap lands on, or +0.
         const uint64_t l = flat % g.L, row = (flat / g.L) % (g.C * g.K), n = flat / (g.L * g.C * g.K);
@@ -435,14 +450,15 @@ bool explain_fold(const Case& c, std::string_view output, uint64_t flat, FamilyE
     const Groups gr = groups(g);
     const uint64_t p = flat % g.P, ch = (flat / g.P) % g.C, n = flat / (g.P * g.C);
     const uint64_t terms = gr.first[p + 1] - gr.first[p];
-    out.facts.emplace_back("position", "image position " + bracket(unflatten(p, g.S)) + " of channel " + std::to_string(ch) +
-                                           ", batch " + std::to_string(n));
+    out.facts.emplace_back("position", "image position " + bracket(unflatten(p, g.S)) + " of channel " +
+                                           std::to_string(ch) + ", batch " + std::to_string(n));
     out.facts.emplace_back("terms", std::to_string(terms) + " column element" + (terms == 1 ? "" : "s") +
                                         " (the taps that land here; those at padding positions are dropped)");
     out.facts.emplace_back("formula", terms ? "their exact sum, rounded once (integers wrap to the width)"
                                             : "no tap lands here: the empty sum, +0");
     const auto it = c.inputs.find("InputTensor");
-    const std::vector<double> x = it != c.inputs.end() ? logical_doubles(s->columns, it->second) : std::vector<double>();
+    const std::vector<double> x = it != c.inputs.end() ? logical_doubles(s->columns, it->second)
+                                                       : std::vector<double>();
     for (uint64_t t = gr.first[p]; t < gr.first[p + 1] && t < gr.first[p] + 64; ++t) {
         const uint64_t kl = gr.order[t], k = kl / g.L, l = kl % g.L;
         const uint64_t row = ch * g.K + k;
@@ -456,7 +472,8 @@ bool explain_fold(const Case& c, std::string_view output, uint64_t flat, FamilyE
         out.terms.push_back(std::move(term));
     }
     out.policies = {"ColumnLayout", "ColumnsRank", "WindowPosition", "PaddedColumns", "UncoveredPosition"};
-    if (is_float(s->image.DataType)) out.policies.insert(out.policies.end(), {"FloatSum", "ZeroResult", "NonFiniteSum", "Subnormals"});
+    if (is_float(s->image.DataType))
+        out.policies.insert(out.policies.end(), {"FloatSum", "ZeroResult", "NonFiniteSum", "Subnormals"});
     else out.policies.push_back("IntegerOverflow");
     return true;
 }
@@ -522,7 +539,8 @@ bool fold_sizes(const kit::SizeRequest& q, std::vector<uint64_t>& out, std::stri
     for (size_t i = 0; i < D; ++i) {
         const uint64_t padded = q.base_sizes[i + 2] + a[3][i] + a[4][i];
         if (a[0][i] == 0 || a[1][i] == 0 || a[2][i] == 0 || padded < a[2][i] * (a[0][i] - 1) + 1) {
-            error = "no BlockCount: the window of spatial dimension " + std::to_string(i) + " is empty or does not fit in the padded image";
+            error = "no BlockCount: the window of spatial dimension " + std::to_string(i) +
+                    " is empty or does not fit in the padded image";
             error_path = "/desc/WindowSizes";
             return false;
         }

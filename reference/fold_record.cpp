@@ -54,14 +54,14 @@ OperatorRecord unfold() {
 }
 
 OperatorRecord fold() {
-    auto r = fold_record<FOLD>({kColumnLayout, kColumnsRank, kWindowPosition, kPaddedColumns, kUncoveredPosition, kFloatSum,
-                                kZeroResult, kNonFiniteSum, kIntegerOverflow, kSubnormals});
+    auto r = fold_record<FOLD>({kColumnLayout, kColumnsRank, kWindowPosition, kPaddedColumns, kUncoveredPosition,
+                                kFloatSum, kZeroResult, kNonFiniteSum, kIntegerOverflow, kSubnormals});
     r.features.push_back("uncovered-positions");
     r.work_factor = fold_window_taps;
     // Overlapping windows add: float sums are exact, rounded once, judged by each element's own
     // terms; integer sums wrap exactly (docs/tolerance.md, "Fold and unfold").
-    r.outputs = {{"OutputTensor", TypeClass::Float, ToleranceRule::Summed, BoundaryRule::None, nullptr, fold_terms, nullptr,
-                  fold_term_counts},
+    r.outputs = {{"OutputTensor", TypeClass::Float, ToleranceRule::Summed, BoundaryRule::None, nullptr, fold_terms,
+                  nullptr, fold_term_counts},
                  {"OutputTensor", TypeClass::Integer, ToleranceRule::Bits}};
     return r;
 }

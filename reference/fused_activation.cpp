@@ -47,7 +47,11 @@ Out infinity(int sign) { return {sign > 0 ? Out::PosInf : Out::NegInf, 0, {}}; }
 Out selected() { return {Out::Selected, 0, {}}; }
 
 mpq_class q_of(float f) { return mpq_class(double(f)); }  // a desc FLOAT, exactly
-const mpq_class kTiny = [] { mpz_class d = 1; d <<= 2000; return mpq_class(mpz_class(1), d); }();
+const mpq_class kTiny = [] {
+    mpz_class d = 1;
+    d <<= 2000;
+    return mpq_class(mpz_class(1), d);
+}();
 const mpq_class kLarge(1024);
 
 // c (1 - tiny): a value within 2^-2000 relative below |c| in magnitude, rounded as c nudged toward 0.
@@ -60,9 +64,9 @@ using Formula = std::function<void(mpfr_ptr y, mpfr_prec_t w)>;
 Out computed(Formula f, double K) {
     const long lost = long(std::ceil(std::log2(std::max(K, 1.0)))) + 2;
     return {Out::Computed, 0, [f = std::move(f), lost](mpfr_ptr y, mpfr_prec_t w) -> long {
-        f(y, w);
-        return mpfr_zero_p(y) ? 0 : long(w) - lost;
-    }};
+                f(y, w);
+                return mpfr_zero_p(y) ? 0 : long(w) - lost;
+            }};
 }
 
 // An MPFR number for the evaluations.
@@ -94,13 +98,15 @@ Out sigmoid(const In& x) {
     if (x.q > kLarge) return just_inside(1);
     if (x.q < -kLarge) return exact(kTiny);
     // exp's argument carries |x| 2^-w, exp and 1 + e and the division 2^-w each.
-    return computed([q = x.q](mpfr_ptr y, mpfr_prec_t w) {
+    return computed(
+        [q = x.q](mpfr_ptr y, mpfr_prec_t w) {
         M e(w, q);
         mpfr_neg(e.v, e.v, MPFR_RNDN);
         mpfr_exp(e.v, e.v, MPFR_RNDN);
         mpfr_add_ui(e.v, e.v, 1, MPFR_RNDN);
         mpfr_ui_div(y, 1, e.v, MPFR_RNDN);
-    }, mag(x.q) + 4);
+        },
+        mag(x.q) + 4);
 }
 
 // HARD_SIGMOID: f(x) = max(0, min(Alpha * x + Beta, 1)).
@@ -119,10 +125,12 @@ Out tanh_of(const mpq_class& z) {
     if (sgn(z) == 0) return exact(0);
     if (z > kLarge) return just_inside(1);
     if (z < -kLarge) return just_inside(-1);
-    return computed([z](mpfr_ptr y, mpfr_prec_t w) {
+    return computed(
+        [z](mpfr_ptr y, mpfr_prec_t w) {
         M a(w, z);
         mpfr_tanh(y, a.v, MPFR_RNDN);
-    }, 3);
+        },
+        3);
 }
 Out tanh_activation(const In& x) {
     if (x.kind != In::Finite) return exact(x.sign());
@@ -136,11 +144,13 @@ Out scaled_tanh(const In& x, const mpq_class& alpha, const mpq_class& beta) {
     if (sgn(alpha) == 0 || sgn(z) == 0) return exact(0);
     if (z > kLarge) return just_inside(alpha);
     if (z < -kLarge) return just_inside(-alpha);
-    return computed([z, alpha](mpfr_ptr y, mpfr_prec_t w) {
+    return computed(
+        [z, alpha](mpfr_ptr y, mpfr_prec_t w) {
         M a(w, z), c(w, alpha);  // Alpha is exact (a float32)
         mpfr_tanh(a.v, a.v, MPFR_RNDN);
         mpfr_mul(y, a.v, c.v, MPFR_RNDN);
-    }, 4);
+        },
+        4);
 }
 
 // RELU: f(x) = max(0, x): NaN and -0 give +0 (docs/golden.md, ForwardNaN).
@@ -169,11 +179,13 @@ Out thresholded_relu(const In& x, const mpq_class& alpha) {
 // c * expm1(z) for z < 0 or small z > 0 (c exact): expm1's condition number is at most
 // max(1, |z| + 1); the argument and c's product carry 2^-w each.
 Out scaled_expm1(const mpq_class& c, const mpq_class& z) {
-    return computed([c, z](mpfr_ptr y, mpfr_prec_t w) {
+    return computed(
+        [c, z](mpfr_ptr y, mpfr_prec_t w) {
         M a(w, z), k(w, c);  // c: a float32 or a product of two (exact at w >= 64)
         mpfr_expm1(a.v, a.v, MPFR_RNDN);
         mpfr_mul(y, a.v, k.v, MPFR_RNDN);
-    }, mag(z) + 4);
+        },
+        mag(z) + 4);
 }
 
 // ELU: f(x) = x if x >= 0 (x itself: a -0 stays -0), Alpha * (exp(x) - 1) otherwise.
@@ -214,13 +226,15 @@ Out scaled_elu(const In& x, const mpq_class& alpha, const mpq_class& gamma) {
 // c * ln(1 + exp(z)) / s, finite z within [-2^10, 2^10]: exp's argument carries |z| 2^-w;
 // log1p's condition number is at most 1 on a positive argument.
 Out scaled_softplus(const mpq_class& c, const mpq_class& z, const mpq_class& s) {
-    return computed([c, z, s](mpfr_ptr y, mpfr_prec_t w) {
+    return computed(
+        [c, z, s](mpfr_ptr y, mpfr_prec_t w) {
         M a(w, z), k(w, c), d(w, s);
         mpfr_exp(a.v, a.v, MPFR_RNDN);
         mpfr_log1p(a.v, a.v, MPFR_RNDN);
         mpfr_mul(a.v, a.v, k.v, MPFR_RNDN);
         mpfr_div(y, a.v, d.v, MPFR_RNDN);
-    }, mag(z) + 6);
+        },
+        mag(z) + 6);
 }
 
 // SOFTPLUS: f(x) = ln(1 + exp(Steepness * x)) / Steepness (Steepness >= 1, validated).
@@ -273,7 +287,8 @@ Out gelu(const In& x) {
     if (x.q > kLarge) return just_inside(x.q);
     if (x.q < -kLarge) return exact(-kTiny);  // -|x| erfc(|x| / sqrt(2)) / 2 > -2^-700000
     const double z2 = x.q.get_d() * x.q.get_d() / 2;
-    return computed([q = x.q](mpfr_ptr y, mpfr_prec_t w) {
+    return computed(
+        [q = x.q](mpfr_ptr y, mpfr_prec_t w) {
         M a(w, q), s(w);
         mpfr_sqrt_ui(s.v, 2, MPFR_RNDN);
         mpfr_div(s.v, a.v, s.v, MPFR_RNDN);
@@ -281,7 +296,8 @@ Out gelu(const In& x) {
         mpfr_erfc(s.v, s.v, MPFR_RNDN);
         mpfr_mul(y, s.v, a.v, MPFR_RNDN);
         mpfr_div_2ui(y, y, 1, MPFR_RNDN);
-    }, 3 * (3 * z2 + 1) + 4);
+        },
+        3 * (3 * z2 + 1) + 4);
 }
 
 Out activation_value(const DML_FUSED_ACTIVATION& a, const In& x) {
@@ -363,8 +379,9 @@ void validate_fused_activation(Diagnostics& diags, const DML_FUSED_ACTIVATION& a
     bool finite = true;
     for (size_t k = 0; k < 2; ++k)
         if (!params[k].empty() && !std::isfinite(a.Parameters[k])) {
-            diags.error(desc_path("FusedActivation") + "/" + std::string(params[k]), rule(op, "fused-activation-parameter"),
-                        std::string(params[k]) + " of the fused activation is not finite; it must be finite (docs/golden.md)");
+            diags.error(
+                desc_path("FusedActivation") + "/" + std::string(params[k]), rule(op, "fused-activation-parameter"),
+                std::string(params[k]) + " of the fused activation is not finite; it must be finite (docs/golden.md)");
             finite = false;
         }
     if (!finite) return;

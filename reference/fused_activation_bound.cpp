@@ -135,7 +135,8 @@ ActivationError scaled_elu(const Interval& I, const W& w, double a, double g) {
     if (I.lo <= 0) {
         const double top = std::min(I.hi, 0.0);
         L = std::max(L, std::fabs(g * a) * std::exp(top));
-        own = std::max(own, expm1_own(g * a, I.lo, top, 0, w) + w.rnd(std::fabs(g * a)));  // Gamma and Alpha: one more product
+        own = std::max(
+            own, expm1_own(g * a, I.lo, top, 0, w) + w.rnd(std::fabs(g * a)));  // Gamma and Alpha: one more product
         M = std::max(M, std::fabs(g * a) * std::fabs(std::expm1(I.lo)));
     }
     return {L * I.E + own, M};
@@ -151,7 +152,8 @@ ActivationError softplus(const Interval& I, const W& w, double c, double b, doub
     const double M = std::fabs(c / s) * lnv;
     const double r = w.exp_rel(zX) + w.u * zX /* b x rounded */ + w.u /* 1 + e */;
     const double ln_err = r + 2 * kStatedAccuracy.log2 * w.u * lnv + kStatedAccuracy.log2_near_one * w.u + w.rnd(lnv);
-    const double own = std::fabs(c / s) * ln_err + (s != 1 ? w.ulps(kStatedAccuracy.division, M) : 0.0) + (c != 1 ? w.rnd(M) : 0.0);
+    const double own = std::fabs(c / s) * ln_err + (s != 1 ? w.ulps(kStatedAccuracy.division, M) : 0.0) +
+                       (c != 1 ? w.rnd(M) : 0.0);
     return {std::fabs(c * b / s) * sigma(zhi) * I.E + own, M};
 }
 
@@ -186,8 +188,9 @@ ActivationError fused_activation_error(const DML_FUSED_ACTIVATION& a, double y, 
     const double E2 = E + 0x1p-50 * std::fabs(y);  // y is the double evaluation of the exact value
     const Interval I{y - E2, y + E2, E2};
     const W w{unit_roundoff(wt), flush ? smallest_normal(wt) : subnormal_rounding_error(wt),
-              wt == DataType::FLOAT16 ? 65504.0 : wt == DataType::FLOAT32 ? double(std::numeric_limits<float>::max())
-                                                                          : std::numeric_limits<double>::max()};
+              wt == DataType::FLOAT16   ? 65504.0
+              : wt == DataType::FLOAT32 ? double(std::numeric_limits<float>::max())
+                                        : std::numeric_limits<double>::max()};
     const double p0 = a.Parameters[0], p1 = a.Parameters[1];
     const std::string_view n = a.name();
     ActivationError r;

@@ -18,8 +18,8 @@ inline constexpr Policy kBnActivationShrinkOrder{"BnActivationShrinkOrder", "Pag
 inline constexpr Policy kBnActivationCeluAlpha{"BnActivationCeluAlpha", "AlphaZeroRefused"};
 inline constexpr Policy kBnActivationSignedZero{"BnActivationSignedZero", "SelectedInputKeepsSign"};
 // All of them, in the order the goldens list them.
-inline const std::vector<Policy> kFusedActivationPolicies = {kBnFusedActivation, kBnActivationNaN, kBnActivationInfinity,
-                                                             kBnActivationExactCases, kBnActivationTiny, kBnActivationShrinkOrder,
-                                                             kBnActivationCeluAlpha, kBnActivationSignedZero};
+inline const std::vector<Policy> kFusedActivationPolicies = {
+    kBnFusedActivation, kBnActivationNaN,         kBnActivationInfinity,  kBnActivationExactCases,
+    kBnActivationTiny,  kBnActivationShrinkOrder, kBnActivationCeluAlpha, kBnActivationSignedZero};
 
 }  // namespace dmlref::kit

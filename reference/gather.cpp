@@ -156,8 +156,10 @@ void lookup(const Geometry& g, const uint64_t* o, size_t n, Lookup& l) {
     const uint32_t R = g.rank();
     // The coordinate in L: its cropped leading entries are 0; or o's last n entries.
     std::array<uint64_t, 2 * kMaxDimensionCount> lc{};
-    if (n >= R) for (uint32_t i = 0; i < R; ++i) lc[n - R + i] = o[i];
-    else for (size_t i = 0; i < n; ++i) lc[i] = o[R - n + i];
+    if (n >= R)
+        for (uint32_t i = 0; i < R; ++i) lc[n - R + i] = o[i];
+    else
+        for (size_t i = 0; i < n; ++i) lc[i] = o[R - n + i];
     if (g.kind == Kind::Gather) {
         const uint32_t a = g.axis, I = g.index_dims;
         for (uint32_t i = 0; i < a; ++i) l.in[i] = lc[i];
@@ -224,10 +226,12 @@ void require_leading_ones(Diagnostics& diags, const Geometry& g, std::string_vie
                           uint32_t meaningful, std::string_view count_field) {
     for (uint32_t i = 0; i + meaningful < d.DimensionCount(); ++i)
         if (d.Sizes[i] != 1)
-            diags.error(pointer_append(sizes_path(tensor), i), rule(g, tensor == "InputTensor" ? "input-leading-ones" : "indices-leading-ones"),
-                        std::string(tensor) + ".Sizes[" + std::to_string(i) + "] is " + std::to_string(d.Sizes[i]) + "; with " +
-                            std::string(count_field) + " = " + std::to_string(meaningful) + " the first " +
-                            std::to_string(d.DimensionCount() - meaningful) + " dimensions are leading ones and must be 1");
+            diags.error(pointer_append(sizes_path(tensor), i),
+                        rule(g, tensor == "InputTensor" ? "input-leading-ones" : "indices-leading-ones"),
+                        std::string(tensor) + ".Sizes[" + std::to_string(i) + "] is " + std::to_string(d.Sizes[i]) +
+                            "; with " + std::string(count_field) + " = " + std::to_string(meaningful) + " the first " +
+                            std::to_string(d.DimensionCount() - meaningful) +
+                            " dimensions are leading ones and must be 1");
 }
 
 }  // namespace
@@ -235,12 +239,14 @@ void require_leading_ones(Diagnostics& diags, const Geometry& g, std::string_vie
 void validate_geometry(const Geometry& g, Diagnostics& diags) {
     const uint32_t R = g.rank();
     bool ok = true;
-    for (auto [name, t] : {std::pair<std::string_view, const TensorDesc*>{"IndicesTensor", &g.indices}, {g.walked, &g.output}})
+    for (auto [name, t] :
+         {std::pair<std::string_view, const TensorDesc*>{"IndicesTensor", &g.indices}, {g.walked, &g.output}})
         if (t->DimensionCount() != R) {
             ok = false;
             diags.error(sizes_path(name), rule(g, "dimension-count"),
-                        std::string(name) + " has " + std::to_string(t->DimensionCount()) + " dimensions but InputTensor has " +
-                            std::to_string(R) + "; " + std::string(g.all_tensors) + " must have the same DimensionCount");
+                        std::string(name) + " has " + std::to_string(t->DimensionCount()) +
+                            " dimensions but InputTensor has " + std::to_string(R) + "; " + std::string(g.all_tensors) +
+                            " must have the same DimensionCount");
         }
     require_same_data_type(diags, {{"InputTensor", g.input}, {g.walked, g.output}}, rule(g, "same-data-type"));
     if (!is_index_type(g.indices.DataType))
@@ -260,8 +266,8 @@ void validate_geometry(const Geometry& g, Diagnostics& diags) {
     if (g.kind == Kind::Gather) {
         if (g.index_dims > R) {
             diags.error(desc_path("IndexDimensions"), rule(g, "index-dimensions"),
-                        "IndexDimensions is " + std::to_string(g.index_dims) + "; it must be at most IndicesTensor's DimensionCount (" +
-                            std::to_string(R) + ")");
+                        "IndexDimensions is " + std::to_string(g.index_dims) +
+                            "; it must be at most IndicesTensor's DimensionCount (" + std::to_string(R) + ")");
             return;
         }
         require_leading_ones(diags, g, "IndicesTensor", g.indices, g.index_dims, "IndexDimensions");
@@ -270,33 +276,40 @@ void validate_geometry(const Geometry& g, Diagnostics& diags) {
             if (i != g.axis && g.indices.Sizes[i] != g.input.Sizes[i])
                 diags.error(pointer_append(sizes_path("IndicesTensor"), i), rule(g, "indices-sizes"),
                             "IndicesTensor.Sizes[" + std::to_string(i) + "] is " + std::to_string(g.indices.Sizes[i]) +
-                                " but InputTensor.Sizes[" + std::to_string(i) + "] is " + std::to_string(g.input.Sizes[i]) +
-                                "; they must match in every dimension but Axis (" + std::to_string(g.axis) + ")");
+                                " but InputTensor.Sizes[" + std::to_string(i) + "] is " +
+                                std::to_string(g.input.Sizes[i]) + "; they must match in every dimension but Axis (" +
+                                std::to_string(g.axis) + ")");
     } else {
         bool counts = true;
-        for (auto [field, v] : {std::pair<std::string_view, uint32_t>{"InputDimensionCount", g.input_dims}, {"IndicesDimensionCount", g.indices_dims}})
+        for (auto [field, v] : {std::pair<std::string_view, uint32_t>{"InputDimensionCount", g.input_dims},
+                                {"IndicesDimensionCount", g.indices_dims}})
             if (v < 1 || v > R) {
                 counts = false;
-                diags.error(desc_path(field), rule(g, field == "InputDimensionCount" ? "input-dimension-count" : "indices-dimension-count"),
-                            std::string(field) + " is " + std::to_string(v) + "; it must be from 1 to the DimensionCount (" +
-                                std::to_string(R) + ")");
+                diags.error(
+                    desc_path(field),
+                    rule(g, field == "InputDimensionCount" ? "input-dimension-count" : "indices-dimension-count"),
+                    std::string(field) + " is " + std::to_string(v) + "; it must be from 1 to the DimensionCount (" +
+                        std::to_string(R) + ")");
             }
         if (!counts) return;
         require_leading_ones(diags, g, "InputTensor", g.input, g.input_dims, "InputDimensionCount");
         require_leading_ones(diags, g, "IndicesTensor", g.indices, g.indices_dims, "IndicesDimensionCount");
         if (g.batch >= g.indices_dims || g.batch >= g.input_dims) {
             diags.error(desc_path("BatchDimensionCount"), rule(g, "batch-dimension-count"),
-                        "BatchDimensionCount is " + std::to_string(g.batch) + "; it must be less than IndicesDimensionCount (" +
-                            std::to_string(g.indices_dims) + ") and InputDimensionCount (" + std::to_string(g.input_dims) + ")");
+                        "BatchDimensionCount is " + std::to_string(g.batch) +
+                            "; it must be less than IndicesDimensionCount (" + std::to_string(g.indices_dims) +
+                            ") and InputDimensionCount (" + std::to_string(g.input_dims) + ")");
             return;
         }
         const uint32_t k = g.indices.Sizes[R - 1];
         if (g.batch + k > g.input_dims) {
-            diags.error(pointer_append(sizes_path("IndicesTensor"), R - 1), rule(g, "tuple-size"),
-                        "IndicesTensor.Sizes[" + std::to_string(R - 1) + "], the index tuple's size, is " + std::to_string(k) +
-                            (g.batch ? " and BatchDimensionCount " + std::to_string(g.batch) : std::string()) +
-                            "; a tuple indexes InputTensor's meaningful dimensions after the batch, of which there are " +
-                            std::to_string(g.input_dims - g.batch) + " (InputDimensionCount " + std::to_string(g.input_dims) + ")");
+            diags.error(
+                pointer_append(sizes_path("IndicesTensor"), R - 1), rule(g, "tuple-size"),
+                "IndicesTensor.Sizes[" + std::to_string(R - 1) + "], the index tuple's size, is " + std::to_string(k) +
+                    (g.batch ? " and BatchDimensionCount " + std::to_string(g.batch) : std::string()) +
+                    "; a tuple indexes InputTensor's meaningful dimensions after the batch, of which there are " +
+                    std::to_string(g.input_dims - g.batch) + " (InputDimensionCount " + std::to_string(g.input_dims) +
+                    ")");
             return;
         }
         for (uint32_t i = 0; i < g.batch; ++i) {
@@ -304,8 +317,9 @@ void validate_geometry(const Geometry& g, Diagnostics& diags) {
             if (g.input.Sizes[a] != g.indices.Sizes[b])
                 diags.error(pointer_append(sizes_path("IndicesTensor"), b), rule(g, "batch-sizes"),
                             "batch dimension " + std::to_string(i) + " is " + std::to_string(g.indices.Sizes[b]) +
-                                " in IndicesTensor (Sizes[" + std::to_string(b) + "]) but " + std::to_string(g.input.Sizes[a]) +
-                                " in InputTensor (Sizes[" + std::to_string(a) + "]); the batch sizes must agree");
+                                " in IndicesTensor (Sizes[" + std::to_string(b) + "]) but " +
+                                std::to_string(g.input.Sizes[a]) + " in InputTensor (Sizes[" + std::to_string(a) +
+                                "]); the batch sizes must agree");
         }
     }
     if (diags.has_errors()) return;
@@ -315,8 +329,9 @@ void validate_geometry(const Geometry& g, Diagnostics& diags) {
     const std::string walked_rule = g.walked == "OutputTensor" ? "output-sizes" : "updates-sizes";
     if (!want)
         diags.error(sizes_path(g.walked), rule(g, walked_rule),
-                    std::string(g.walked) + "'s meaningful sizes " + list_text(L) + " need " + std::to_string(L.size()) +
-                        " dimensions, more than the DimensionCount (" + std::to_string(R) + ")");
+                    std::string(g.walked) + "'s meaningful sizes " + list_text(L) + " need " +
+                        std::to_string(L.size()) + " dimensions, more than the DimensionCount (" + std::to_string(R) +
+                        ")");
     else if (*want != have)
         diags.error(sizes_path(g.walked), rule(g, walked_rule),
                     std::string(g.walked) + ".Sizes are " + list_text(have) + "; they must be " + list_text(*want) +
@@ -344,8 +359,9 @@ void validate_index_values(const Geometry& g, const InputBuffers& inputs, Diagno
         const std::byte* p = ix.base + offset_of(ix.strides, c.data(), R) * int64_t(w);
         if (!resolve(g.indices.DataType, p, size) && reported++ < 8)
             diags.error(pointer_append("/inputs/IndicesTensor", flat), rule(g, "index-range"),
-                        "IndicesTensor element " + std::to_string(flat) + " is " + index_value_text(g.indices.DataType, p) +
-                            ", outside InputTensor's dimension " + std::to_string(dim) + " of size " + std::to_string(size) +
+                        "IndicesTensor element " + std::to_string(flat) + " is " +
+                            index_value_text(g.indices.DataType, p) + ", outside InputTensor's dimension " +
+                            std::to_string(dim) + " of size " + std::to_string(size) +
                             (g.indices.DataType == DataType::UINT32 || g.indices.DataType == DataType::UINT64
                                  ? " (valid: 0 to " + std::to_string(size - 1) + ")"
                                  : " (valid: -" + std::to_string(size) + " to " + std::to_string(size - 1) + ")") +
@@ -359,14 +375,16 @@ void validate_index_values(const Geometry& g, const InputBuffers& inputs, Diagno
 
 void index_features(const Case& c, std::vector<std::string>& f) {
     const TensorDesc* ix = nullptr;
-    for (const auto& t : tensor_fields(c.op)) if (t.name == "IndicesTensor") ix = t.desc;
+    for (const auto& t : tensor_fields(c.op))
+        if (t.name == "IndicesTensor") ix = t.desc;
     if (!ix) return;
     const DataType t = ix->DataType;
     if (t == DataType::INT32) f.push_back("indices-int32");
     if (t == DataType::INT64) f.push_back("indices-int64");
     if (t == DataType::UINT64) f.push_back("indices-uint64");
     const auto in = c.inputs.find("IndicesTensor");
-    if (in == c.inputs.end() || (t != DataType::INT32 && t != DataType::INT64) || in->second.size() < buffer_size(*ix)) return;
+    if (in == c.inputs.end() || (t != DataType::INT32 && t != DataType::INT64) || in->second.size() < buffer_size(*ix))
+        return;
     const std::vector<std::byte> logical = gather_logical(*ix, in->second);
     const size_t w = element_size(t);
     for (size_t i = 0; i + w <= logical.size(); i += w)
@@ -461,16 +479,21 @@ bool explain_gather(const Case& c, std::string_view output, uint64_t flat, Famil
         const uint64_t size = g.input.Sizes[l.dim[j]];
         const auto v = resolve(g.indices.DataType, p, size);
         const std::string value = index_value_text(g.indices.DataType, p);
-        out.facts.emplace_back("index", "IndicesTensor[" + coordinate_text(l.at[j].data(), R) + "] = " + value + " indexes dimension " +
-                                            std::to_string(l.dim[j]) + " (size " + std::to_string(size) + ")" +
-                                            (!v ? ": out of range" : value[0] == '-' ? ": " + value + " + " + std::to_string(size) + " = " + std::to_string(*v) : ""));
-        out.inputs.push_back(input_element(c, "IndicesTensor", std::vector<uint64_t>(l.at[j].begin(), l.at[j].begin() + R), "index"));
+        out.facts.emplace_back(
+            "index", "IndicesTensor[" + coordinate_text(l.at[j].data(), R) + "] = " + value + " indexes dimension " +
+                         std::to_string(l.dim[j]) + " (size " + std::to_string(size) + ")" +
+                         (!v                ? ": out of range"
+                          : value[0] == '-' ? ": " + value + " + " + std::to_string(size) + " = " + std::to_string(*v)
+                                            : ""));
+        out.inputs.push_back(
+            input_element(c, "IndicesTensor", std::vector<uint64_t>(l.at[j].begin(), l.at[j].begin() + R), "index"));
         inside = inside && v.has_value();
         l.in[l.dim[j]] = v.value_or(0);
     }
     if (inside) {
         out.facts.emplace_back("source", "InputTensor[" + coordinate_text(l.in.data(), R) + "] (bits copied)");
-        out.inputs.push_back(input_element(c, "InputTensor", std::vector<uint64_t>(l.in.begin(), l.in.begin() + R), "source"));
+        out.inputs.push_back(
+            input_element(c, "InputTensor", std::vector<uint64_t>(l.in.begin(), l.in.begin() + R), "source"));
     }
     out.policies = {"NegativeIndex", "OutOfRangeIndex"};
     return true;

@@ -25,7 +25,7 @@ struct Geometry {
     Kind kind;
     const TensorDesc& input;
     const TensorDesc& indices;
-    const TensorDesc& output;  // the walked tensor, whose sizes the formula gives
+    const TensorDesc& output;                              // the walked tensor, whose sizes the formula gives
     uint32_t axis = 0, index_dims = 0;                     // GATHER (axis: GATHER_ELEMENTS, SCATTER too)
     uint32_t input_dims = 0, indices_dims = 0, batch = 0;  // the ND forms
     std::string_view walked = "OutputTensor";              // the walked tensor's field ("UpdatesTensor")
@@ -35,9 +35,9 @@ struct Geometry {
 
 // The index elements a walked element reads, and the input coordinate they complete.
 struct Lookup {
-    std::array<uint64_t, kMaxDimensionCount> in{};              // the input coordinate (the indexed entries filled later)
-    uint32_t count = 0;                                         // the index elements read: 1, or the tuple size
-    std::array<uint32_t, kMaxDimensionCount> dim{};             // the input dimension each one indexes
+    std::array<uint64_t, kMaxDimensionCount> in{};   // the input coordinate (the indexed entries filled later)
+    uint32_t count = 0;                              // the index elements read: 1, or the tuple size
+    std::array<uint32_t, kMaxDimensionCount> dim{};  // the input dimension each one indexes
     std::array<std::array<uint64_t, kMaxDimensionCount>, kMaxDimensionCount> at{};  // its IndicesTensor coordinate
 };
 
@@ -67,9 +67,12 @@ void validate(const DML_GATHER_ELEMENTS_OPERATOR_DESC& d, Diagnostics& diags);
 void validate(const DML_GATHER_ND_OPERATOR_DESC& d, Diagnostics& diags);
 void validate(const DML_GATHER_ND1_OPERATOR_DESC& d, Diagnostics& diags);
 void validate_values(const DML_GATHER_OPERATOR_DESC& d, const InputBuffers& in, uint64_t max_work, Diagnostics& diags);
-void validate_values(const DML_GATHER_ELEMENTS_OPERATOR_DESC& d, const InputBuffers& in, uint64_t max_work, Diagnostics& diags);
-void validate_values(const DML_GATHER_ND_OPERATOR_DESC& d, const InputBuffers& in, uint64_t max_work, Diagnostics& diags);
-void validate_values(const DML_GATHER_ND1_OPERATOR_DESC& d, const InputBuffers& in, uint64_t max_work, Diagnostics& diags);
+void validate_values(const DML_GATHER_ELEMENTS_OPERATOR_DESC& d, const InputBuffers& in, uint64_t max_work,
+                     Diagnostics& diags);
+void validate_values(const DML_GATHER_ND_OPERATOR_DESC& d, const InputBuffers& in, uint64_t max_work,
+                     Diagnostics& diags);
+void validate_values(const DML_GATHER_ND1_OPERATOR_DESC& d, const InputBuffers& in, uint64_t max_work,
+                     Diagnostics& diags);
 void evaluate(const DML_GATHER_OPERATOR_DESC& d, const Bindings& b);
 void evaluate(const DML_GATHER_ELEMENTS_OPERATOR_DESC& d, const Bindings& b);
 void evaluate(const DML_GATHER_ND_OPERATOR_DESC& d, const Bindings& b);

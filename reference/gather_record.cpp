@@ -20,8 +20,10 @@ const std::vector<std::string_view> kIndices = {"IndicesTensor"};
 
 // The tables from DML_FEATURE_LEVEL_3_0: 1 to 8 dimensions, eight value types, four index types;
 // before it (2.1) 4-D with UINT32 indices.
-const std::vector<SupportRow> kRows21 = {{0x2100, kValues, 4, 4, kEightTypes}, {0x2100, kIndices, 4, 4, kU32},
-                                         {0x3000, kValues, 1, 8, kEightTypes}, {0x3000, kIndices, 1, 8, kIndexTypes}};
+const std::vector<SupportRow> kRows21 = {{0x2100, kValues, 4, 4, kEightTypes},
+                                         {0x2100, kIndices, 4, 4, kU32},
+                                         {0x3000, kValues, 1, 8, kEightTypes},
+                                         {0x3000, kIndices, 1, 8, kIndexTypes}};
 
 // ---- Coverage ---------------------------------------------------------------------------------
 
@@ -30,7 +32,8 @@ const std::vector<SupportRow> kRows21 = {{0x2100, kValues, 4, 4, kEightTypes}, {
 void detect_gather(const Case& c, std::vector<std::string>& f) {
     gathering::index_features(c, f);
     const TensorDesc* ix = nullptr;
-    for (const auto& t : tensor_fields(c.op)) if (t.name == "IndicesTensor") ix = t.desc;
+    for (const auto& t : tensor_fields(c.op))
+        if (t.name == "IndicesTensor") ix = t.desc;
     const auto in = c.inputs.find("IndicesTensor");
     if (!ix || in == c.inputs.end() || !gathering::is_index_type(ix->DataType)) return;
     const std::vector<std::byte> logical = gather_logical(*ix, in->second);
@@ -68,18 +71,24 @@ const FamilyRecord& gather_family() {
         {
             // GATHER (1.0): 4-D FLOAT32, FLOAT16 with UINT32 indices; 2.1 eight types; 3.0 1 to 8
             // dimensions and four index types; 4.1 all eleven value types.
-            gather_record<DML_GATHER_OPERATOR_DESC>(
-                {.IntroducedIn = 0x1000,
-                 .Support = {{0x1000, kValues, 4, 4, kF32F16}, {0x1000, kIndices, 4, 4, kU32},
-                             {0x2100, kValues, 4, 4, kEightTypes}, {0x2100, kIndices, 4, 4, kU32},
-                             {0x3000, kValues, 1, 8, kEightTypes}, {0x3000, kIndices, 1, 8, kIndexTypes},
-                             {0x4100, kValues, 1, 8, kElevenTypes}, {0x4100, kIndices, 1, 8, kIndexTypes}},
-                 .Policies = {kNegativeIndex, kOutOfRangeIndex, kSubnormals}}),
+            gather_record<DML_GATHER_OPERATOR_DESC>({.IntroducedIn = 0x1000,
+                                                     .Support = {{0x1000, kValues, 4, 4, kF32F16},
+                                                                 {0x1000, kIndices, 4, 4, kU32},
+                                                                 {0x2100, kValues, 4, 4, kEightTypes},
+                                                                 {0x2100, kIndices, 4, 4, kU32},
+                                                                 {0x3000, kValues, 1, 8, kEightTypes},
+                                                                 {0x3000, kIndices, 1, 8, kIndexTypes},
+                                                                 {0x4100, kValues, 1, 8, kElevenTypes},
+                                                                 {0x4100, kIndices, 1, 8, kIndexTypes}},
+                                                     .Policies = {kNegativeIndex, kOutOfRangeIndex, kSubnormals}}),
             // GATHER_ELEMENTS, GATHER_ND (2.1): the 2.1 and 3.0 rows.
             gather_record<DML_GATHER_ELEMENTS_OPERATOR_DESC>(
-                {.IntroducedIn = 0x2100, .Support = kRows21, .Policies = {kNegativeIndex, kOutOfRangeIndex, kSubnormals}}),
-            gather_record<DML_GATHER_ND_OPERATOR_DESC>(
-                {.IntroducedIn = 0x2100, .Support = kRows21, .Policies = {kNegativeIndex, kOutOfRangeIndex, kSubnormals}}),
+                {.IntroducedIn = 0x2100,
+                 .Support = kRows21,
+                 .Policies = {kNegativeIndex, kOutOfRangeIndex, kSubnormals}}),
+            gather_record<DML_GATHER_ND_OPERATOR_DESC>({.IntroducedIn = 0x2100,
+                                                        .Support = kRows21,
+                                                        .Policies = {kNegativeIndex, kOutOfRangeIndex, kSubnormals}}),
             // GATHER_ND1 (3.0): the 3.0 rows.
             gather_record<DML_GATHER_ND1_OPERATOR_DESC>(
                 {.IntroducedIn = 0x3000,

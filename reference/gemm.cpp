@@ -59,9 +59,10 @@ void split(double p, double& hi, double& lo) {
 // a_k b_k (exact: at most 48 significant bits), as one term when Alpha is a power of two and
 // otherwise as Alpha * hi + Alpha * lo (24 + 26 bits each: exact, and far from float64's
 // overflow and underflow: |p| < 2^256, |p| >= 2^-298 or 0); then Beta * c (exact).
-template <class Add> void value_terms(double alpha, bool alpha_pow2, const std::vector<double>& a, const std::vector<double>& b,
-                                      const GemmShape& s, bool ta, bool tb, uint64_t batch, uint64_t m, uint64_t n,
-                                      std::optional<double> beta_c, Add&& add) {
+template <class Add>
+void value_terms(double alpha, bool alpha_pow2, const std::vector<double>& a, const std::vector<double>& b,
+                 const GemmShape& s, bool ta, bool tb, uint64_t batch, uint64_t m, uint64_t n,
+                 std::optional<double> beta_c, Add&& add) {
     for (uint64_t k = 0; k < s.K; ++k) {
         const double p = a[a_index(s, ta, batch, m, k)] * b[b_index(s, tb, batch, k, n)];
         if (alpha_pow2 || !std::isfinite(p)) {
@@ -82,7 +83,8 @@ struct GemmData {
     std::vector<double> a, b, c;
 };
 
-GemmData read_gemm(const GEMM& d, std::span<const std::byte> a, std::span<const std::byte> b, const std::span<const std::byte>* c) {
+GemmData read_gemm(const GEMM& d, std::span<const std::byte> a, std::span<const std::byte> b,
+                   const std::span<const std::byte>* c) {
     GemmData g;
     g.ta = d.TransA == DML_MATRIX_TRANSFORM_TRANSPOSE;
     g.tb = d.TransB == DML_MATRIX_TRANSFORM_TRANSPOSE;
@@ -101,20 +103,23 @@ template <class T> T gemm_element(const GEMM& d, const GemmData& g, uint64_t e) 
     if (d.CTensor) beta_c = double(d.Beta) * g.c[e];
     if (std::isfinite(alpha)) {
         const bool pow2 = is_power_of_two(alpha);
-        return exact_sum_of<T>([&](auto&& add) { value_terms(alpha, pow2, g.a, g.b, g.s, g.ta, g.tb, batch, m, n, beta_c, add); });
+        return exact_sum_of<T>(
+            [&](auto&& add) { value_terms(alpha, pow2, g.a, g.b, g.s, g.ta, g.tb, batch, m, n, beta_c, add); });
     }
     // Alpha infinite or NaN: Alpha times the exact sum of the products (a non-zero exact sum of
     // products of FLOAT32 or FLOAT16 values is at least 2^-298, so its float64 rounding keeps its
     // sign and is not 0), then Beta * c; every value is then infinite or NaN.
     ExactSum products;
-    for (uint64_t k = 0; k < g.s.K; ++k) products.add(g.a[a_index(g.s, g.ta, batch, m, k)] * g.b[b_index(g.s, g.tb, batch, k, n)]);
+    for (uint64_t k = 0; k < g.s.K; ++k)
+        products.add(g.a[a_index(g.s, g.ta, batch, m, k)] * g.b[b_index(g.s, g.tb, batch, k, n)]);
     double v = alpha * products.result<double>();
     if (beta_c) v = v + *beta_c;
     return std::isnan(v) ? canonical_nan<T>() : round_to_float<T>(v);
 }
 
 template <class T> void gemm_loop(const GEMM& d, const Bindings& bind) {
-    const std::span<const std::byte> cbuf = d.CTensor ? std::span<const std::byte>(bind.at("CTensor")) : std::span<const std::byte>();
+    const std::span<const std::byte> cbuf = d.CTensor ? std::span<const std::byte>(bind.at("CTensor"))
+                                                      : std::span<const std::byte>();
     const GemmData g = read_gemm(d, bind.at("ATensor"), bind.at("BTensor"), d.CTensor ? &cbuf : nullptr);
     const uint64_t count = g.s.Batch * g.s.M * g.s.N;
     std::vector<T> r(count);
@@ -140,8 +145,8 @@ std::string rank_text(const TensorDesc& d) { return std::to_string(d.DimensionCo
 // The size rules of the three operators: A, B and Output have 2 to 4 dimensions, one count for
 // all; the inner sizes agree; M and N are Output's; the batch dimensions equal Output's.
 // False when the shape can't be read (the later checks would index past an array).
-bool validate_shapes(Diagnostics& diags, std::string_view op, const TensorDesc& a, bool trans_a, const TensorDesc& b, bool trans_b,
-                     const TensorDesc& out) {
+bool validate_shapes(Diagnostics& diags, std::string_view op, const TensorDesc& a, bool trans_a, const TensorDesc& b,
+                     bool trans_b, const TensorDesc& out) {
     auto rule = [&](std::string_view id) { return std::string(op) + "." + std::string(id); };
     const uint32_t r = out.DimensionCount();
     bool ok = true;
@@ -153,8 +158,8 @@ bool validate_shapes(Diagnostics& diags, std::string_view op, const TensorDesc& 
             ok = false;
         } else if (n != r) {
             diags.error(desc_path(t.name) + "/Sizes", rule("same-dimension-count"),
-                        std::string(t.name) + " has " + std::to_string(n) + " dimensions and OutputTensor " + rank_text(out) +
-                            "; ATensor, BTensor and OutputTensor must have the same DimensionCount");
+                        std::string(t.name) + " has " + std::to_string(n) + " dimensions and OutputTensor " +
+                            rank_text(out) + "; ATensor, BTensor and OutputTensor must have the same DimensionCount");
             ok = false;
         }
     }
@@ -177,17 +182,18 @@ bool validate_shapes(Diagnostics& diags, std::string_view op, const TensorDesc& 
     if (b_cols != N) {
         ok = false;
         diags.error("/desc/BTensor/Sizes", rule("output-sizes"),
-                    "TransB(B) has " + std::to_string(b_cols) + " columns but OutputTensor has N = " + std::to_string(N) +
-                        "; OutputTensor's Sizes are { [BatchCount], [ChannelCount], M, N }");
+                    "TransB(B) has " + std::to_string(b_cols) + " columns but OutputTensor has N = " +
+                        std::to_string(N) + "; OutputTensor's Sizes are { [BatchCount], [ChannelCount], M, N }");
     }
     for (uint32_t i = 0; i + 2 < r; ++i)
         for (const Named& t : {Named{"ATensor", a}, Named{"BTensor", b}})
             if (t.desc.Sizes[i] != out.Sizes[i]) {
                 ok = false;
-                diags.error(desc_path(t.name) + "/Sizes/" + std::to_string(i), rule("batch-sizes"),
-                            std::string(t.name) + "'s Sizes[" + std::to_string(i) + "] is " + std::to_string(t.desc.Sizes[i]) +
-                                " and OutputTensor's " + std::to_string(out.Sizes[i]) +
-                                "; the batch dimensions (BatchCount, ChannelCount) must be equal (broadcast through a zero stride)");
+                diags.error(
+                    desc_path(t.name) + "/Sizes/" + std::to_string(i), rule("batch-sizes"),
+                    std::string(t.name) + "'s Sizes[" + std::to_string(i) + "] is " + std::to_string(t.desc.Sizes[i]) +
+                        " and OutputTensor's " + std::to_string(out.Sizes[i]) +
+                        "; the batch dimensions (BatchCount, ChannelCount) must be equal (broadcast through a zero stride)");
             }
     return ok;
 }
@@ -196,11 +202,12 @@ bool validate_shapes(Diagnostics& diags, std::string_view op, const TensorDesc& 
 // but the one at `from_end` from the end (1: per row of A, the second last; 0: per column of B,
 // the last), which is 1 (per tensor) or `count` (`<stem>-sizes`). `stem` is the rule ids' start,
 // the operator's short name and ".zero-point" or ".scale".
-void validate_quantization(Diagnostics& diags, const std::string& stem, const TensorDesc& z, std::string_view name, uint32_t from_end,
-                           uint32_t count, std::string_view what, std::string_view page) {
+void validate_quantization(Diagnostics& diags, const std::string& stem, const TensorDesc& z, std::string_view name,
+                           uint32_t from_end, uint32_t count, std::string_view what, std::string_view page) {
     const uint32_t r = z.DimensionCount();
     if (r < 1 || r > 4) {
-        diags.error(desc_path(name) + "/Sizes", stem + "-dimension-count", std::string(name) + " has " + std::to_string(r) + " dimensions; it must have 1 to 4");
+        diags.error(desc_path(name) + "/Sizes", stem + "-dimension-count",
+                    std::string(name) + " has " + std::to_string(r) + " dimensions; it must have 1 to 4");
         return;
     }
     const uint32_t axis = r == 1 ? 0 : (from_end < r ? r - 1 - from_end : 0);
@@ -208,39 +215,49 @@ void validate_quantization(Diagnostics& diags, const std::string& stem, const Te
         const uint32_t s = z.Sizes[i];
         const bool ok = i == axis ? (s == 1 || s == count) : s == 1;
         if (!ok)
-            diags.error(desc_path(name) + "/Sizes/" + std::to_string(i), stem + "-sizes",
-                        std::string(name) + "'s Sizes[" + std::to_string(i) + "] is " + std::to_string(s) + "; its Sizes are " +
-                            (i == axis ? "1 (per tensor) or " + std::to_string(count) + " (" + std::string(what) + ") there"
-                                       : std::string("1 there")) +
-                            " (" + std::string(page) + ")");
+            diags.error(
+                desc_path(name) + "/Sizes/" + std::to_string(i), stem + "-sizes",
+                std::string(name) + "'s Sizes[" + std::to_string(i) + "] is " + std::to_string(s) + "; its Sizes are " +
+                    (i == axis ? "1 (per tensor) or " + std::to_string(count) + " (" + std::string(what) + ") there"
+                               : std::string("1 there")) +
+                    " (" + std::string(page) + ")");
     }
 }
 
-void require_data_type(Diagnostics& diags, const TensorDesc& z, std::string_view name, const TensorDesc& data, std::string_view data_name,
-                       const std::string& rule) {
+void require_data_type(Diagnostics& diags, const TensorDesc& z, std::string_view name, const TensorDesc& data,
+                       std::string_view data_name, const std::string& rule) {
     if (z.DataType != data.DataType)
         diags.error(desc_path(name) + "/DataType", rule,
-                    std::string(name) + " is " + std::string(dmlref::name(z.DataType)) + " and " + std::string(data_name) + " " +
-                        std::string(dmlref::name(data.DataType)) + "; they must have the same DataType");
+                    std::string(name) + " is " + std::string(dmlref::name(z.DataType)) + " and " +
+                        std::string(data_name) + " " + std::string(dmlref::name(data.DataType)) +
+                        "; they must have the same DataType");
 }
 
 // A zero point's value for row m (per row) or column n (per column), as an integer.
-int64_t zero_point_at(const std::vector<double>& z, uint64_t i) { return z.empty() ? 0 : int64_t(z.size() == 1 ? z[0] : z[i]); }
+int64_t zero_point_at(const std::vector<double>& z, uint64_t i) {
+    return z.empty() ? 0 : int64_t(z.size() == 1 ? z[0] : z[i]);
+}
 
 // explain's rows shared by the integer products: the first 16 (a, b) pairs of element [batch, m,
 // n], the zero points of row m and column n (per tensor: their one element), and the product fact.
 void explain_integer_pairs(const Case& c, const TensorDesc& a, const TensorDesc& b, const TensorDesc& out_desc,
-                           const std::optional<TensorDesc>& za, const std::optional<TensorDesc>& zb, uint64_t flat, FamilyExplanation& out) {
+                           const std::optional<TensorDesc>& za, const std::optional<TensorDesc>& zb, uint64_t flat,
+                           FamilyExplanation& out) {
     const GemmShape s = gemm_shape(out_desc, a, false);
     const uint64_t n = flat % s.N, m = (flat / s.N) % s.M, batch = flat / (s.N * s.M);
     for (uint64_t k = 0; k < s.K && k < 16; ++k) {
         out.inputs.push_back(input_element(c, "ATensor", nd_coordinate(a.Sizes, a_index(s, false, batch, m, k)), "a"));
         out.inputs.push_back(input_element(c, "BTensor", nd_coordinate(b.Sizes, b_index(s, false, batch, k, n)), "b"));
     }
-    if (za) out.inputs.push_back(input_element(c, "AZeroPointTensor", nd_coordinate(za->Sizes, element_count(*za) == 1 ? 0 : m), "zero point"));
-    if (zb) out.inputs.push_back(input_element(c, "BZeroPointTensor", nd_coordinate(zb->Sizes, element_count(*zb) == 1 ? 0 : n), "zero point"));
-    out.facts.emplace_back("product", "batch " + std::to_string(batch) + ", row m = " + std::to_string(m) + ", column n = " + std::to_string(n) +
-                                          ", K = " + std::to_string(s.K) + (s.K > 16 ? " (the first 16 pairs listed)" : ""));
+    if (za)
+        out.inputs.push_back(input_element(c, "AZeroPointTensor",
+                                           nd_coordinate(za->Sizes, element_count(*za) == 1 ? 0 : m), "zero point"));
+    if (zb)
+        out.inputs.push_back(input_element(c, "BZeroPointTensor",
+                                           nd_coordinate(zb->Sizes, element_count(*zb) == 1 ? 0 : n), "zero point"));
+    out.facts.emplace_back("product", "batch " + std::to_string(batch) + ", row m = " + std::to_string(m) +
+                                          ", column n = " + std::to_string(n) + ", K = " + std::to_string(s.K) +
+                                          (s.K > 16 ? " (the first 16 pairs listed)" : ""));
 }
 GemmShape gemm_shape(const TensorDesc& out, const TensorDesc& a, bool trans_a) {
     GemmShape s;
@@ -263,8 +280,9 @@ GemmShape gemm_shape(const TensorDesc& out, const TensorDesc& a, bool trans_a) {
 // gemm.batch-sizes. TransA and TransB are DML_MATRIX_TRANSFORM values (gemm.transform).
 void validate(const GEMM& d, Diagnostics& diags) {
     const TensorDesc& c = d.CTensor ? *d.CTensor : d.OutputTensor;
-    require_same_data_type(diags, {{"ATensor", d.ATensor}, {"BTensor", d.BTensor}, {"CTensor", c}, {"OutputTensor", d.OutputTensor}},
-                           "gemm.same-data-type");
+    require_same_data_type(
+        diags, {{"ATensor", d.ATensor}, {"BTensor", d.BTensor}, {"CTensor", c}, {"OutputTensor", d.OutputTensor}},
+        "gemm.same-data-type");
     if (d.OutputTensor.DataType != DataType::FLOAT32 && d.OutputTensor.DataType != DataType::FLOAT16)
         diags.error("/desc/OutputTensor/DataType", "gemm.data-type",
                     "OutputTensor is " + std::string(dmlref::name(d.OutputTensor.DataType)) +
@@ -272,13 +290,16 @@ void validate(const GEMM& d, Diagnostics& diags) {
     for (const auto& [name, v] : {std::pair<const char*, uint32_t>{"TransA", d.TransA}, {"TransB", d.TransB}})
         if (v > DML_MATRIX_TRANSFORM_TRANSPOSE)
             diags.error(desc_path(name), "gemm.transform",
-                        std::string(name) + " is " + std::to_string(v) + "; it must be DML_MATRIX_TRANSFORM_NONE or _TRANSPOSE");
+                        std::string(name) + " is " + std::to_string(v) +
+                            "; it must be DML_MATRIX_TRANSFORM_NONE or _TRANSPOSE");
     if (d.TransA > 1 || d.TransB > 1) return;
-    const bool shapes = validate_shapes(diags, "gemm", d.ATensor, d.TransA != 0, d.BTensor, d.TransB != 0, d.OutputTensor);
+    const bool shapes = validate_shapes(diags, "gemm", d.ATensor, d.TransA != 0, d.BTensor, d.TransB != 0,
+                                        d.OutputTensor);
     if (d.CTensor) {
         if (d.CTensor->DimensionCount() != d.OutputTensor.DimensionCount())
             diags.error("/desc/CTensor/Sizes", "gemm.same-dimension-count",
-                        "CTensor has " + rank_text(*d.CTensor) + " dimensions and OutputTensor " + rank_text(d.OutputTensor) +
+                        "CTensor has " + rank_text(*d.CTensor) + " dimensions and OutputTensor " +
+                            rank_text(d.OutputTensor) +
                             "; ATensor, BTensor, CTensor and OutputTensor must have the same DimensionCount");
         else if (shapes && d.CTensor->Sizes != d.OutputTensor.Sizes)
             diags.error("/desc/CTensor/Sizes", "gemm.c-sizes",
@@ -300,9 +321,10 @@ std::optional<Tolerance> gemm_tolerance(const GEMM& d, std::string_view output) 
     Tolerance t;
     t.Kind = "Summed";
     t.MaxTerms = uint32_t(std::min<uint64_t>(s.K + (d.CTensor ? 1 : 0), std::numeric_limits<uint32_t>::max()));
-    t.Why = "Alpha * sum_k a_k b_k + Beta * c, exact and rounded once: judged as a sum of its K products (each with Alpha) and "
-            "Beta * c; dmlref diff bounds each element from its own terms, in any order, in the profile's precision, and a fused "
-            "activation carries that bound through it; a NaN matches any NaN (docs/tolerance.md, GEMM)";
+    t.Why =
+        "Alpha * sum_k a_k b_k + Beta * c, exact and rounded once: judged as a sum of its K products (each with Alpha) and "
+        "Beta * c; dmlref diff bounds each element from its own terms, in any order, in the profile's precision, and a fused "
+        "activation carries that bound through it; a NaN matches any NaN (docs/tolerance.md, GEMM)";
     return t;
 }
 
@@ -346,11 +368,13 @@ void gemm_terms(const Case& c, std::string_view, const ArithmeticProfile& p, Ter
             S += std::fabs(v);
             ++terms;
         };
-        for (uint64_t k = 0; k < g.s.K; ++k) add(alpha * g.a[a_index(g.s, g.ta, batch, m, k)] * g.b[b_index(g.s, g.tb, batch, k, n)]);
+        for (uint64_t k = 0; k < g.s.K; ++k)
+            add(alpha * g.a[a_index(g.s, g.ta, batch, m, k)] * g.b[b_index(g.s, g.tb, batch, k, n)]);
         if (d.CTensor) add(beta * g.c[e]);
         const double y = widen(gemm_element<double>(d, g, e));
         if (nan || inf || !std::isfinite(y) || !std::isfinite(S)) {
-            sink.set_computed(e, std::numeric_limits<double>::infinity(), S, uint32_t(terms), std::isnan(y), std::isinf(y));
+            sink.set_computed(e, std::numeric_limits<double>::infinity(), S, uint32_t(terms), std::isnan(y),
+                              std::isinf(y));
             continue;
         }
         S *= 1 + double(terms + 3) * 0x1p-52;  // rounded up: float64 products and a sum of `terms` magnitudes
@@ -361,11 +385,15 @@ void gemm_terms(const Case& c, std::string_view, const ArithmeticProfile& p, Ter
             const double F = gamma_up(2, u) * S + 2.0 * double(terms) * eta;
             const double S2 = S + F;
             double pre = F + gamma_up(terms > 0 ? terms - 1 : 0, u) * S2;
-            if (w != t) pre += unit_roundoff(t) * (std::fabs(y) + pre) + (p.flush_subnormals ? smallest_normal(t) : subnormal_rounding_error(t));
+            if (w != t)
+                pre += unit_roundoff(t) * (std::fabs(y) + pre) +
+                       (p.flush_subnormals ? smallest_normal(t) : subnormal_rounding_error(t));
             const double golden_pre = unit_roundoff(t) * std::fabs(y) + subnormal_rounding_error(t);
-            const ActivationError r = fused_activation_error(*d.FusedActivation, y, pre + golden_pre, w, p.flush_subnormals);
+            const ActivationError r = fused_activation_error(*d.FusedActivation, y, pre + golden_pre, w,
+                                                             p.flush_subnormals);
             double err = r.error;
-            if (std::isfinite(err) && w != t) err += unit_roundoff(t) * (r.magnitude + r.error) + subnormal_rounding_error(t);
+            if (std::isfinite(err) && w != t)
+                err += unit_roundoff(t) * (r.magnitude + r.error) + subnormal_rounding_error(t);
             worst = std::max(worst, err * (1 + 1e-9));
         }
         sink.set_computed(e, worst, S, uint32_t(std::min<uint64_t>(terms, std::numeric_limits<uint32_t>::max())));
@@ -408,11 +436,14 @@ bool explain_gemm(const Case& c, std::string_view output, uint64_t flat, FamilyE
         term.note = "Beta * c";
         out.terms.push_back(std::move(term));
     }
-    out.facts.emplace_back("product", "batch " + std::to_string(batch) + ", row m = " + std::to_string(m) + ", column n = " + std::to_string(n) +
-                                          ", K = " + std::to_string(s.K) + (s.K > 64 ? " (the first 64 terms listed)" : "") +
+    out.facts.emplace_back("product", "batch " + std::to_string(batch) + ", row m = " + std::to_string(m) +
+                                          ", column n = " + std::to_string(n) + ", K = " + std::to_string(s.K) +
+                                          (s.K > 64 ? " (the first 64 terms listed)" : "") +
                                           (ta ? ", A transposed" : "") + (tb ? ", B transposed" : ""));
-    out.facts.emplace_back("formula", std::string("Alpha * sum_k a_k b_k") + (d->CTensor ? " + Beta * c" : " (no CTensor: Beta ignored)") +
-                                          ", exact and rounded once" + (d->FusedActivation ? ", then FusedActivation of the rounded value" : ""));
+    out.facts.emplace_back("formula", std::string("Alpha * sum_k a_k b_k") +
+                                          (d->CTensor ? " + Beta * c" : " (no CTensor: Beta ignored)") +
+                                          ", exact and rounded once" +
+                                          (d->FusedActivation ? ", then FusedActivation of the rounded value" : ""));
     for (const auto& pol : info(c.op.Type).Policies) out.policies.emplace_back(pol.Name);
     return true;
 }

@@ -41,15 +41,17 @@ inline uint64_t b_index(const GemmShape& s, bool trans, uint64_t batch, uint64_t
 void gemm_terms(const Case& c, std::string_view output, const ArithmeticProfile& p, TermSink& sink);
 std::optional<Tolerance> gemm_tolerance(const DML_GEMM_OPERATOR_DESC& d, std::string_view output);
 
-std::optional<Tolerance> mmi_to_float_tolerance(const DML_MATRIX_MULTIPLY_INTEGER_TO_FLOAT_OPERATOR_DESC& d, std::string_view output);
+std::optional<Tolerance> mmi_to_float_tolerance(const DML_MATRIX_MULTIPLY_INTEGER_TO_FLOAT_OPERATOR_DESC& d,
+                                                std::string_view output);
 
 bool explain_gemm(const Case& c, std::string_view output, uint64_t flat, FamilyExplanation& out);
 bool explain_matrix_multiply_integer(const Case& c, std::string_view output, uint64_t flat, FamilyExplanation& out);
-bool explain_matrix_multiply_integer_to_float(const Case& c, std::string_view output, uint64_t flat, FamilyExplanation& out);
+bool explain_matrix_multiply_integer_to_float(const Case& c, std::string_view output, uint64_t flat,
+                                              FamilyExplanation& out);
 
 }  // namespace dmlref::reference
 
 namespace dmlref {
 // MATRIX_MULTIPLY_INTEGER_TO_FLOAT's per-element bound (docs/tolerance.md, "GEMM").
 void mmi_to_float_bounds(const Operator& op, const InputBuffer& input, const ArithmeticProfile& p, TermSink& sink);
-}
+}  // namespace dmlref

@@ -40,7 +40,8 @@ void validate(const MMI& d, Diagnostics& diags) {
     for (const Named& t : {Named{"ATensor", d.ATensor}, Named{"BTensor", d.BTensor}})
         if (t.desc.DataType != DataType::INT8 && t.desc.DataType != DataType::UINT8)
             diags.error(desc_path(t.name) + "/DataType", "matrix-multiply-integer.data-type",
-                        std::string(t.name) + " is " + std::string(dmlref::name(t.desc.DataType)) + "; it must be INT8 or UINT8");
+                        std::string(t.name) + " is " + std::string(dmlref::name(t.desc.DataType)) +
+                            "; it must be INT8 or UINT8");
     if (d.OutputTensor.DataType != DataType::INT32)
         diags.error("/desc/OutputTensor/DataType", "matrix-multiply-integer.output-data-type",
                     "OutputTensor is " + std::string(dmlref::name(d.OutputTensor.DataType)) + "; it must be INT32");
@@ -49,12 +50,16 @@ void validate(const MMI& d, Diagnostics& diags) {
     const std::string zp = std::string("matrix-multiply-integer") + ".zero-point";
     const char* page = "DML_MATRIX_MULTIPLY_INTEGER_OPERATOR_DESC";
     if (d.AZeroPointTensor) {
-        require_data_type(diags, *d.AZeroPointTensor, "AZeroPointTensor", d.ATensor, "ATensor", "matrix-multiply-integer.zero-point-data-type");
-        validate_quantization(diags, zp, *d.AZeroPointTensor, "AZeroPointTensor", 1, uint32_t(s.M), "per row of A", page);
+        require_data_type(diags, *d.AZeroPointTensor, "AZeroPointTensor", d.ATensor, "ATensor",
+                          "matrix-multiply-integer.zero-point-data-type");
+        validate_quantization(diags, zp, *d.AZeroPointTensor, "AZeroPointTensor", 1, uint32_t(s.M), "per row of A",
+                              page);
     }
     if (d.BZeroPointTensor) {
-        require_data_type(diags, *d.BZeroPointTensor, "BZeroPointTensor", d.BTensor, "BTensor", "matrix-multiply-integer.zero-point-data-type");
-        validate_quantization(diags, zp, *d.BZeroPointTensor, "BZeroPointTensor", 0, uint32_t(s.N), "per column of B", page);
+        require_data_type(diags, *d.BZeroPointTensor, "BZeroPointTensor", d.BTensor, "BTensor",
+                          "matrix-multiply-integer.zero-point-data-type");
+        validate_quantization(diags, zp, *d.BZeroPointTensor, "BZeroPointTensor", 0, uint32_t(s.N), "per column of B",
+                              page);
     }
 }
 
@@ -62,8 +67,12 @@ void evaluate(const MMI& d, const Bindings& bind) {
     const GemmShape s = gemm_shape(d.OutputTensor, d.ATensor, false);
     const std::vector<double> a = logical_doubles(d.ATensor, bind.at("ATensor"));
     const std::vector<double> b = logical_doubles(d.BTensor, bind.at("BTensor"));
-    const std::vector<double> za = d.AZeroPointTensor ? logical_doubles(*d.AZeroPointTensor, bind.at("AZeroPointTensor")) : std::vector<double>{};
-    const std::vector<double> zb = d.BZeroPointTensor ? logical_doubles(*d.BZeroPointTensor, bind.at("BZeroPointTensor")) : std::vector<double>{};
+    const std::vector<double> za = d.AZeroPointTensor
+                                       ? logical_doubles(*d.AZeroPointTensor, bind.at("AZeroPointTensor"))
+                                       : std::vector<double>{};
+    const std::vector<double> zb = d.BZeroPointTensor
+                                       ? logical_doubles(*d.BZeroPointTensor, bind.at("BZeroPointTensor"))
+                                       : std::vector<double>{};
     std::vector<int32_t> r(s.Batch * s.M * s.N);
     for (uint64_t e = 0; e < r.size(); ++e) {
         const uint64_t n = e % s.N, m = (e / s.N) % s.M, batch = e / (s.N * s.M);
@@ -79,7 +88,8 @@ void evaluate(const MMI& d, const Bindings& bind) {
 bool explain_matrix_multiply_integer(const Case& c, std::string_view output, uint64_t flat, FamilyExplanation& out) {
     const auto* d = get_if<MMI>(&c.op.Desc);
     if (!d || output != "OutputTensor") return false;
-    explain_integer_pairs(c, d->ATensor, d->BTensor, d->OutputTensor, d->AZeroPointTensor, d->BZeroPointTensor, flat, out);
+    explain_integer_pairs(c, d->ATensor, d->BTensor, d->OutputTensor, d->AZeroPointTensor, d->BZeroPointTensor, flat,
+                          out);
     out.facts.emplace_back("formula", "sum_k (a_k - AZeroPoint) (b_k - BZeroPoint), exact, then modulo 2^32 as INT32");
     for (const auto& pol : info(c.op.Type).Policies) out.policies.emplace_back(pol.Name);
     return true;
@@ -171,8 +181,8 @@ template <class T> void mmif_loop(const MMIF& d, const Bindings& bind) {
 }
 
 bool is_integer_data(DataType t) {
-    return t == DataType::INT32 || t == DataType::INT16 || t == DataType::INT8 || t == DataType::UINT32 || t == DataType::UINT16 ||
-           t == DataType::UINT8;
+    return t == DataType::INT32 || t == DataType::INT16 || t == DataType::INT8 || t == DataType::UINT32 ||
+           t == DataType::UINT16 || t == DataType::UINT8;
 }
 
 }  // namespace
@@ -187,42 +197,60 @@ void validate(const MMIF& d, Diagnostics& diags) {
                             "; it must be INT32, INT16, INT8, UINT32, UINT16 or UINT8");
     if (d.OutputTensor.DataType != DataType::FLOAT32 && d.OutputTensor.DataType != DataType::FLOAT16)
         diags.error("/desc/OutputTensor/DataType", rule("output-data-type"),
-                    "OutputTensor is " + std::string(dmlref::name(d.OutputTensor.DataType)) + "; it must be FLOAT32 or FLOAT16");
+                    "OutputTensor is " + std::string(dmlref::name(d.OutputTensor.DataType)) +
+                        "; it must be FLOAT32 or FLOAT16");
     const TensorDesc& za = d.AZeroPointTensor ? *d.AZeroPointTensor : d.ATensor;
     const TensorDesc& zb = d.BZeroPointTensor ? *d.BZeroPointTensor : d.BTensor;
-    require_same_data_type(diags, {{"ATensor", d.ATensor}, {"AZeroPointTensor", za}, {"BTensor", d.BTensor}, {"BZeroPointTensor", zb}},
-                           rule("same-integer-data-type"));
+    require_same_data_type(
+        diags, {{"ATensor", d.ATensor}, {"AZeroPointTensor", za}, {"BTensor", d.BTensor}, {"BZeroPointTensor", zb}},
+        rule("same-integer-data-type"));
     const TensorDesc& bias = d.BiasTensor ? *d.BiasTensor : d.OutputTensor;
-    require_same_data_type(diags, {{"AScaleTensor", d.AScaleTensor}, {"BiasTensor", bias}, {"BScaleTensor", d.BScaleTensor}, {"OutputTensor", d.OutputTensor}},
+    require_same_data_type(diags,
+                           {{"AScaleTensor", d.AScaleTensor},
+                            {"BiasTensor", bias},
+                            {"BScaleTensor", d.BScaleTensor},
+                            {"OutputTensor", d.OutputTensor}},
                            rule("same-float-data-type"));
     const uint32_t q = d.AScaleTensor.DimensionCount();
-    for (const auto& [name, t] : {std::pair<const char*, const TensorDesc*>{"AZeroPointTensor", d.AZeroPointTensor ? &*d.AZeroPointTensor : nullptr},
+    for (const auto& [name, t] : {std::pair<const char*, const TensorDesc*>{
+                                      "AZeroPointTensor", d.AZeroPointTensor ? &*d.AZeroPointTensor : nullptr},
                                   {"BScaleTensor", &d.BScaleTensor},
                                   {"BZeroPointTensor", d.BZeroPointTensor ? &*d.BZeroPointTensor : nullptr}})
         if (t && t->DimensionCount() != q)
-            diags.error(desc_path(name) + "/Sizes", "matrix-multiply-integer-to-float.quantization-dimension-count",
-                        std::string(name) + " has " + std::to_string(t->DimensionCount()) + " dimensions and AScaleTensor " + std::to_string(q) +
-                            "; AScaleTensor, AZeroPointTensor, BScaleTensor and BZeroPointTensor must have the same DimensionCount");
+            diags.error(
+                desc_path(name) + "/Sizes", "matrix-multiply-integer-to-float.quantization-dimension-count",
+                std::string(name) + " has " + std::to_string(t->DimensionCount()) + " dimensions and AScaleTensor " +
+                    std::to_string(q) +
+                    "; AScaleTensor, AZeroPointTensor, BScaleTensor and BZeroPointTensor must have the same DimensionCount");
     if (!validate_shapes(diags, op, d.ATensor, false, d.BTensor, false, d.OutputTensor)) return;
     if (d.BiasTensor) {
         if (d.BiasTensor->DimensionCount() != d.OutputTensor.DimensionCount())
             diags.error("/desc/BiasTensor/Sizes", "matrix-multiply-integer-to-float.same-dimension-count",
-                        "BiasTensor has " + rank_text(*d.BiasTensor) + " dimensions and OutputTensor " + rank_text(d.OutputTensor) +
+                        "BiasTensor has " + rank_text(*d.BiasTensor) + " dimensions and OutputTensor " +
+                            rank_text(d.OutputTensor) +
                             "; ATensor, BiasTensor, BTensor and OutputTensor must have the same DimensionCount");
         else if (d.BiasTensor->Sizes != d.OutputTensor.Sizes)
-            diags.error("/desc/BiasTensor/Sizes", "matrix-multiply-integer-to-float.bias-sizes",
-                        "BiasTensor and OutputTensor must have the same Sizes (broadcast the bias through zero strides)");
+            diags.error(
+                "/desc/BiasTensor/Sizes", "matrix-multiply-integer-to-float.bias-sizes",
+                "BiasTensor and OutputTensor must have the same Sizes (broadcast the bias through zero strides)");
     }
     const GemmShape s = gemm_shape(d.OutputTensor, d.ATensor, false);
     const char* page = "DML_MATRIX_MULTIPLY_INTEGER_TO_FLOAT_OPERATOR_DESC";
     validate_quantization(diags, op + ".scale", d.AScaleTensor, "AScaleTensor", 1, uint32_t(s.M), "per row of A", page);
-    validate_quantization(diags, op + ".scale", d.BScaleTensor, "BScaleTensor", 0, uint32_t(s.N), "per column of B", page);
+    validate_quantization(diags, op + ".scale", d.BScaleTensor, "BScaleTensor", 0, uint32_t(s.N), "per column of B",
+                          page);
     // The zero points have the scales' DimensionCount (.quantization-dimension-count), so their
     // sizes are checked only where that holds and the scales' count is 1 to 4.
     auto same_count = [&](const std::optional<TensorDesc>& z) { return !z || z->DimensionCount() == q; };
-    if (q < 1 || q > 4 || d.BScaleTensor.DimensionCount() != q || !same_count(d.AZeroPointTensor) || !same_count(d.BZeroPointTensor)) return;
-    if (d.AZeroPointTensor) validate_quantization(diags, op + ".zero-point", *d.AZeroPointTensor, "AZeroPointTensor", 1, uint32_t(s.M), "per row of A", page);
-    if (d.BZeroPointTensor) validate_quantization(diags, op + ".zero-point", *d.BZeroPointTensor, "BZeroPointTensor", 0, uint32_t(s.N), "per column of B", page);
+    if (q < 1 || q > 4 || d.BScaleTensor.DimensionCount() != q || !same_count(d.AZeroPointTensor) ||
+        !same_count(d.BZeroPointTensor))
+        return;
+    if (d.AZeroPointTensor)
+        validate_quantization(diags, op + ".zero-point", *d.AZeroPointTensor, "AZeroPointTensor", 1, uint32_t(s.M),
+                              "per row of A", page);
+    if (d.BZeroPointTensor)
+        validate_quantization(diags, op + ".zero-point", *d.BZeroPointTensor, "BZeroPointTensor", 0, uint32_t(s.N),
+                              "per column of B", page);
 }
 
 void evaluate(const MMIF& d, const Bindings& b) {
@@ -236,22 +264,29 @@ std::optional<Tolerance> mmi_to_float_tolerance(const MMIF& d, std::string_view 
     Tolerance t;
     t.Kind = "Summed";
     t.MaxTerms = uint32_t(std::min<uint64_t>(s.K + (d.BiasTensor ? 1 : 0), std::numeric_limits<uint32_t>::max()));
-    t.Why = "AScale * BScale * sum_k (a_k - za) (b_k - zb) + Bias, exact and rounded once; dmlref diff bounds each element by "
-            "gamma_(K+5) times the sum of its terms' magnitudes in the profile's precision (each dequantized operand rounded "
-            "twice, the product, the additions, the bias); a NaN matches any NaN (docs/tolerance.md, GEMM)";
+    t.Why =
+        "AScale * BScale * sum_k (a_k - za) (b_k - zb) + Bias, exact and rounded once; dmlref diff bounds each element by "
+        "gamma_(K+5) times the sum of its terms' magnitudes in the profile's precision (each dequantized operand rounded "
+        "twice, the product, the additions, the bias); a NaN matches any NaN (docs/tolerance.md, GEMM)";
     return t;
 }
 
-bool explain_matrix_multiply_integer_to_float(const Case& c, std::string_view output, uint64_t flat, FamilyExplanation& out) {
+bool explain_matrix_multiply_integer_to_float(const Case& c, std::string_view output, uint64_t flat,
+                                              FamilyExplanation& out) {
     const auto* d = get_if<MMIF>(&c.op.Desc);
     if (!d || output != "OutputTensor") return false;
-    explain_integer_pairs(c, d->ATensor, d->BTensor, d->OutputTensor, d->AZeroPointTensor, d->BZeroPointTensor, flat, out);
+    explain_integer_pairs(c, d->ATensor, d->BTensor, d->OutputTensor, d->AZeroPointTensor, d->BZeroPointTensor, flat,
+                          out);
     const GemmShape s = gemm_shape(d->OutputTensor, d->ATensor, false);
     const uint64_t n = flat % s.N, m = (flat / s.N) % s.M;
-    out.inputs.push_back(input_element(c, "AScaleTensor", nd_coordinate(d->AScaleTensor.Sizes, element_count(d->AScaleTensor) == 1 ? 0 : m), "scale"));
-    out.inputs.push_back(input_element(c, "BScaleTensor", nd_coordinate(d->BScaleTensor.Sizes, element_count(d->BScaleTensor) == 1 ? 0 : n), "scale"));
-    if (d->BiasTensor) out.inputs.push_back(input_element(c, "BiasTensor", nd_coordinate(d->OutputTensor.Sizes, flat), "bias"));
-    out.facts.emplace_back("formula", "AScale * BScale * sum_k (a_k - AZeroPoint) (b_k - BZeroPoint) + Bias, exact and rounded once");
+    out.inputs.push_back(input_element(
+        c, "AScaleTensor", nd_coordinate(d->AScaleTensor.Sizes, element_count(d->AScaleTensor) == 1 ? 0 : m), "scale"));
+    out.inputs.push_back(input_element(
+        c, "BScaleTensor", nd_coordinate(d->BScaleTensor.Sizes, element_count(d->BScaleTensor) == 1 ? 0 : n), "scale"));
+    if (d->BiasTensor)
+        out.inputs.push_back(input_element(c, "BiasTensor", nd_coordinate(d->OutputTensor.Sizes, flat), "bias"));
+    out.facts.emplace_back(
+        "formula", "AScale * BScale * sum_k (a_k - AZeroPoint) (b_k - BZeroPoint) + Bias, exact and rounded once");
     for (const auto& pol : info(c.op.Type).Policies) out.policies.emplace_back(pol.Name);
     return true;
 }
@@ -281,7 +316,8 @@ void mmi_to_float_bounds(const Operator& op, const InputBuffer& input, const Ari
                            (g.b[b_index(g.s, false, batch, k, n)] - double(zero_point_at(g.zb, n))));
         // Rounded up: the float64 products and sum of K terms err by less than (K + 4) 2^-53 relative.
         S = S * scale * (1 + double(g.s.K + 4) * 0x1p-52) + std::fabs(bias) * (1 + 0x1p-52);
-        const uint32_t terms = uint32_t(std::min<uint64_t>(g.s.K + (g.bias.empty() ? 0 : 1), std::numeric_limits<uint32_t>::max()));
+        const uint32_t terms = uint32_t(
+            std::min<uint64_t>(g.s.K + (g.bias.empty() ? 0 : 1), std::numeric_limits<uint32_t>::max()));
         const double y = widen(mmif_element<double>(g, e));
         if (!std::isfinite(S) || !std::isfinite(y)) {
             sink.set_computed(e, std::numeric_limits<double>::infinity(), S, terms, std::isnan(y), std::isinf(y));
@@ -291,7 +327,9 @@ void mmi_to_float_bounds(const Operator& op, const InputBuffer& input, const Ari
         for (DataType w : ws) {
             const double eta = p.flush_subnormals ? smallest_normal(w) : subnormal_rounding_error(w);
             double err = gamma_up(g.s.K + 5, unit_roundoff(w)) * S + 5.0 * double(g.s.K + 1) * eta;
-            if (w != t) err += unit_roundoff(t) * (std::fabs(y) + err) + (p.flush_subnormals ? smallest_normal(t) : subnormal_rounding_error(t));
+            if (w != t)
+                err += unit_roundoff(t) * (std::fabs(y) + err) +
+                       (p.flush_subnormals ? smallest_normal(t) : subnormal_rounding_error(t));
             worst = std::max(worst, err * (1 + 1e-9));
         }
         sink.set_computed(e, worst, S, terms);

@@ -18,21 +18,22 @@ std::string rank_text(const TensorDesc& d);
 // Output's; the batch dimensions equal Output's (rule ids `<op>.dimension-count`,
 // .same-dimension-count, .inner-size, .output-sizes, .batch-sizes). False when the shape can't be
 // read.
-bool validate_shapes(Diagnostics& diags, std::string_view op, const TensorDesc& a, bool trans_a, const TensorDesc& b, bool trans_b,
-                     const TensorDesc& out);
+bool validate_shapes(Diagnostics& diags, std::string_view op, const TensorDesc& a, bool trans_a, const TensorDesc& b,
+                     bool trans_b, const TensorDesc& out);
 
 // A zero point's or scale's shape (`<stem>-dimension-count`, `<stem>-sizes`): see reference/gemm.cpp.
-void validate_quantization(Diagnostics& diags, const std::string& stem, const TensorDesc& z, std::string_view name, uint32_t from_end,
-                           uint32_t count, std::string_view what, std::string_view page);
+void validate_quantization(Diagnostics& diags, const std::string& stem, const TensorDesc& z, std::string_view name,
+                           uint32_t from_end, uint32_t count, std::string_view what, std::string_view page);
 // z has data's DataType, or the error `rule` at z's DataType.
-void require_data_type(Diagnostics& diags, const TensorDesc& z, std::string_view name, const TensorDesc& data, std::string_view data_name,
-                       const std::string& rule);
+void require_data_type(Diagnostics& diags, const TensorDesc& z, std::string_view name, const TensorDesc& data,
+                       std::string_view data_name, const std::string& rule);
 // A zero point's value for row m (per row) or column n (per column), as an integer; 0 without one.
 int64_t zero_point_at(const std::vector<double>& z, uint64_t i);
 
 // explain's rows for the integer products: the first 16 (a, b) pairs, the zero points of the row
 // and column, and the product fact.
 void explain_integer_pairs(const Case& c, const TensorDesc& a, const TensorDesc& b, const TensorDesc& out_desc,
-                           const std::optional<TensorDesc>& za, const std::optional<TensorDesc>& zb, uint64_t flat, FamilyExplanation& out);
+                           const std::optional<TensorDesc>& za, const std::optional<TensorDesc>& zb, uint64_t flat,
+                           FamilyExplanation& out);
 
 }  // namespace dmlref::reference

@@ -57,14 +57,16 @@ OperatorRecord gemm_record() {
         .Policies = {kGemmValue, kFusedActivationInput, kGemmBetaWithoutC, kNonFiniteSum, kZeroResult, kSubnormals},
     });
     // Integer outputs are refused (gemm.data-type); their row says how they would be judged.
-    r.outputs = {{"OutputTensor", TypeClass::Float, ToleranceRule::OperatorStated, BoundaryRule::None, nullptr, gemm_terms},
-                 {"OutputTensor", TypeClass::Integer, ToleranceRule::Bits}};
+    r.outputs = {
+        {"OutputTensor", TypeClass::Float, ToleranceRule::OperatorStated, BoundaryRule::None, nullptr, gemm_terms},
+        {"OutputTensor", TypeClass::Integer, ToleranceRule::Bits}};
     r.desc_tolerance = tolerance_as<GEMM, gemm_tolerance>;
     r.explain = explain_gemm;
     r.MinRank = 2;
     r.MaxRank = 4;
     r.ScopeTypes = kF32F16;
-    r.features = {"trans-a", "trans-b", "c-tensor", "c-broadcast", "fused-activation", "alpha-beta", "batch-broadcast", "k1", "large-k"};
+    r.features = {"trans-a",    "trans-b",         "c-tensor", "c-broadcast", "fused-activation",
+                  "alpha-beta", "batch-broadcast", "k1",       "large-k"};
     r.detect = gemm_detect;
     r.work_factor = gemm_work;
     r.BaseTensors = {"ATensor"};
@@ -107,7 +109,8 @@ OperatorRecord mmi_record() {
     r.MinRank = 2;
     r.MaxRank = 4;
     r.ScopeTypes = kI8U8;  // ATensor's types (OutputTensor is INT32)
-    r.features = {"a-zero-point", "a-zero-point-per-row", "b-zero-point", "b-zero-point-per-column", "batch-broadcast", "mixed-signedness"};
+    r.features = {"a-zero-point",    "a-zero-point-per-row", "b-zero-point", "b-zero-point-per-column",
+                  "batch-broadcast", "mixed-signedness"};
     r.detect = mmi_detect;
     r.work_factor = mmi_work;
     r.BaseTensors = {"ATensor"};
@@ -145,8 +148,9 @@ OperatorRecord mmif_record() {
         .Policies = {kMmiToFloatValue, kNonFiniteSum, kZeroResult, kSubnormals},
     });
     // Integer outputs are refused (matrix-multiply-integer-to-float.output-data-type).
-    r.outputs = {{"OutputTensor", TypeClass::Float, ToleranceRule::OperatorStated, BoundaryRule::None, mmi_to_float_bounds},
-                 {"OutputTensor", TypeClass::Integer, ToleranceRule::Bits}};
+    r.outputs = {
+        {"OutputTensor", TypeClass::Float, ToleranceRule::OperatorStated, BoundaryRule::None, mmi_to_float_bounds},
+        {"OutputTensor", TypeClass::Integer, ToleranceRule::Bits}};
     r.desc_tolerance = tolerance_as<MMIF, mmi_to_float_tolerance>;
     r.explain = explain_matrix_multiply_integer_to_float;
     r.MinRank = 2;

@@ -31,19 +31,21 @@ namespace dmlref::reference {
 namespace {
 
 // The rules JOIN and SPLIT share. `one` is the single tensor, `array` the tensor array.
-void validate_join_split(Diagnostics& diags, std::string_view op, std::string_view count_name, std::string_view array_name,
-                         const std::vector<TensorDesc>& array, Named one, uint32_t axis) {
+void validate_join_split(Diagnostics& diags, std::string_view op, std::string_view count_name,
+                         std::string_view array_name, const std::vector<TensorDesc>& array, Named one, uint32_t axis) {
     const std::string o(op);
     if (array.empty()) {
-        diags.error(desc_path(array_name), o + "." + std::string(count_name == "InputCount" ? "input-count" : "output-count"),
+        diags.error(desc_path(array_name),
+                    o + "." + std::string(count_name == "InputCount" ? "input-count" : "output-count"),
                     std::string(count_name) + " is 0; it must be greater than 0 (" + std::string(array_name) +
                         " holds at least one tensor)");
         return;
     }
     const uint32_t rank = one.desc.DimensionCount();
     if (axis >= rank) {
-        diags.error(desc_path("Axis"), o + ".axis", "Axis is " + std::to_string(axis) + "; it must be in [0, " + std::string(one.name) +
-                    ".DimensionCount - 1] = [0, " + std::to_string(rank - 1) + "]");
+        diags.error(desc_path("Axis"), o + ".axis",
+                    "Axis is " + std::to_string(axis) + "; it must be in [0, " + std::string(one.name) +
+                        ".DimensionCount - 1] = [0, " + std::to_string(rank - 1) + "]");
     }
     uint64_t sum = 0;
     bool sizes_ok = true;
@@ -52,14 +54,14 @@ void validate_join_split(Diagnostics& diags, std::string_view op, std::string_vi
         const TensorDesc& t = array[k];
         if (t.DataType != one.desc.DataType)
             diags.error(pointer_append(desc_path(name), "DataType"), o + ".same-data-type",
-                        name + " is " + std::string(dmlref::name(t.DataType)) + " but " + std::string(one.name) + " is " +
-                            std::string(dmlref::name(one.desc.DataType)) + "; " + std::string(array_name) + " and " +
-                            std::string(one.name) + " must have the same DataType");
+                        name + " is " + std::string(dmlref::name(t.DataType)) + " but " + std::string(one.name) +
+                            " is " + std::string(dmlref::name(one.desc.DataType)) + "; " + std::string(array_name) +
+                            " and " + std::string(one.name) + " must have the same DataType");
         if (t.DimensionCount() != rank) {
             diags.error(pointer_append(desc_path(name), "Sizes"), o + ".dimension-count",
-                        name + " has " + std::to_string(t.DimensionCount()) + " dimensions but " + std::string(one.name) + " has " +
-                            std::to_string(rank) + "; " + std::string(array_name) + " and " + std::string(one.name) +
-                            " must have the same DimensionCount");
+                        name + " has " + std::to_string(t.DimensionCount()) + " dimensions but " +
+                            std::string(one.name) + " has " + std::to_string(rank) + "; " + std::string(array_name) +
+                            " and " + std::string(one.name) + " must have the same DimensionCount");
             sizes_ok = false;
             continue;
         }
@@ -69,8 +71,10 @@ void validate_join_split(Diagnostics& diags, std::string_view op, std::string_vi
             if (t.Sizes[i] != one.desc.Sizes[i]) {
                 diags.error(pointer_append(pointer_append(desc_path(name), "Sizes"), i), o + ".sizes",
                             name + ".Sizes[" + std::to_string(i) + "] is " + std::to_string(t.Sizes[i]) + " but " +
-                                std::string(one.name) + ".Sizes[" + std::to_string(i) + "] is " + std::to_string(one.desc.Sizes[i]) +
-                                "; every tensor must have the same size in every dimension but Axis (" + std::to_string(axis) + ")");
+                                std::string(one.name) + ".Sizes[" + std::to_string(i) + "] is " +
+                                std::to_string(one.desc.Sizes[i]) +
+                                "; every tensor must have the same size in every dimension but Axis (" +
+                                std::to_string(axis) + ")");
                 sizes_ok = false;
             }
         }
@@ -78,9 +82,10 @@ void validate_join_split(Diagnostics& diags, std::string_view op, std::string_vi
     }
     if (axis < rank && sizes_ok && sum != one.desc.Sizes[axis])
         diags.error(pointer_append(pointer_append(desc_path(one.name), "Sizes"), axis), o + ".axis-sum",
-                    std::string(one.name) + ".Sizes[" + std::to_string(axis) + "] is " + std::to_string(one.desc.Sizes[axis]) +
-                        " but the Sizes[" + std::to_string(axis) + "] of " + std::string(array_name) + " sum to " +
-                        std::to_string(sum) + "; they must sum to exactly " + std::string(one.name) + ".Sizes[Axis]");
+                    std::string(one.name) + ".Sizes[" + std::to_string(axis) + "] is " +
+                        std::to_string(one.desc.Sizes[axis]) + " but the Sizes[" + std::to_string(axis) + "] of " +
+                        std::string(array_name) + " sum to " + std::to_string(sum) + "; they must sum to exactly " +
+                        std::string(one.name) + ".Sizes[Axis]");
 }
 
 // The copy of both operators: tensor k of the array holds the single tensor's stretch of Axis
@@ -106,7 +111,8 @@ void copy_along_axis(const std::vector<TensorDesc>& array, std::string_view arra
 // ---- JOIN ---------------------------------------------------------------------------------
 
 void validate(const DML_JOIN_OPERATOR_DESC& d, Diagnostics& diags) {
-    validate_join_split(diags, "join", "InputCount", "InputTensors", d.InputTensors, {"OutputTensor", d.OutputTensor}, d.Axis);
+    validate_join_split(diags, "join", "InputCount", "InputTensors", d.InputTensors, {"OutputTensor", d.OutputTensor},
+                        d.Axis);
 }
 
 void evaluate(const DML_JOIN_OPERATOR_DESC& d, const Bindings& b) {
@@ -116,7 +122,8 @@ void evaluate(const DML_JOIN_OPERATOR_DESC& d, const Bindings& b) {
 // ---- SPLIT --------------------------------------------------------------------------------
 
 void validate(const DML_SPLIT_OPERATOR_DESC& d, Diagnostics& diags) {
-    validate_join_split(diags, "split", "OutputCount", "OutputTensors", d.OutputTensors, {"InputTensor", d.InputTensor}, d.Axis);
+    validate_join_split(diags, "split", "OutputCount", "OutputTensors", d.OutputTensors, {"InputTensor", d.InputTensor},
+                        d.Axis);
 }
 
 void evaluate(const DML_SPLIT_OPERATOR_DESC& d, const Bindings& b) {
@@ -142,9 +149,10 @@ bool explain_join_split(const Case& c, std::string_view output, uint64_t flat, F
             if (at[j->Axis] < start + n) {
                 at[j->Axis] -= start;
                 const std::string name(tensor_array_element("InputTensors", k));
-                out.facts.emplace_back("source", name + "[" + text(at) + "]: Axis " + std::to_string(j->Axis) + " positions " +
-                                                     std::to_string(start) + " to " + std::to_string(start + n - 1) +
-                                                     " of OutputTensor come from " + name);
+                out.facts.emplace_back("source", name + "[" + text(at) + "]: Axis " + std::to_string(j->Axis) +
+                                                     " positions " + std::to_string(start) + " to " +
+                                                     std::to_string(start + n - 1) + " of OutputTensor come from " +
+                                                     name);
                 out.inputs.push_back(input_element(c, name, at, "source"));
                 break;
             }
@@ -159,7 +167,8 @@ bool explain_join_split(const Case& c, std::string_view output, uint64_t flat, F
         at[s->Axis] += start;
         out.facts.emplace_back("source", "InputTensor[" + text(at) + "]: " + std::string(output) + " holds Axis " +
                                              std::to_string(s->Axis) + " positions " + std::to_string(start) + " to " +
-                                             std::to_string(start + s->OutputTensors[e->second].Sizes[s->Axis] - 1) + " of InputTensor");
+                                             std::to_string(start + s->OutputTensors[e->second].Sizes[s->Axis] - 1) +
+                                             " of InputTensor");
         out.inputs.push_back(input_element(c, "InputTensor", at, "source"));
     } else {
         return false;

@@ -16,8 +16,10 @@ using SPLIT = DML_SPLIT_OPERATOR_DESC;
 // 3.0 4 to 5 dimensions; 4.1 1 to 8 dimensions and all eleven types (the feature level history's
 // "types+ 4.1" for both operators).
 const std::vector<DT> kSixTypes = {DT::FLOAT32, DT::FLOAT16, DT::INT32, DT::INT16, DT::UINT32, DT::UINT16};
-const std::vector<SupportRow> kRows = {{0x1000, {}, 4, 4, kSixTypes}, {0x2100, {}, 4, 4, kEightTypes},
-                                       {0x3000, {}, 4, 5, kEightTypes}, {0x4100, {}, 1, 8, kElevenTypes}};
+const std::vector<SupportRow> kRows = {{0x1000, {}, 4, 4, kSixTypes},
+                                       {0x2100, {}, 4, 4, kEightTypes},
+                                       {0x3000, {}, 4, 5, kEightTypes},
+                                       {0x4100, {}, 1, 8, kElevenTypes}};
 
 // ---- Coverage ---------------------------------------------------------------------------------
 
@@ -45,7 +47,8 @@ bool even_split(const SizeRequest& q, std::vector<uint64_t>& out, std::string& p
     const auto e = split_tensor_array_element(q.tensor);
     if (!e) return true;
     const std::string array(e->first);
-    const auto axis = q.desc.contains("Axis") && q.desc["Axis"].is_number_unsigned() ? q.desc["Axis"].get<uint64_t>() : ~uint64_t(0);
+    const auto axis = q.desc.contains("Axis") && q.desc["Axis"].is_number_unsigned() ? q.desc["Axis"].get<uint64_t>()
+                                                                                     : ~uint64_t(0);
     if (axis >= q.base_sizes.size()) {
         path = "/desc/Axis";
         error = "Axis must be a dimension of " + std::string(q.base) + " to derive the sizes of " + array;
@@ -53,18 +56,20 @@ bool even_split(const SizeRequest& q, std::vector<uint64_t>& out, std::string& p
     }
     const uint64_t n = q.desc[array].size(), s = q.base_sizes[axis], k = e->second;
     if (s < n) {
-        error = std::string(q.base) + ".Sizes[Axis] = " + std::to_string(s) + " cannot be split into " + std::to_string(n) +
-                " parts of at least 1";
+        error = std::string(q.base) + ".Sizes[Axis] = " + std::to_string(s) + " cannot be split into " +
+                std::to_string(n) + " parts of at least 1";
         return false;
     }
     out[axis] = (k + 1) * s / n - k * s / n;
     return true;
 }
 
-const std::vector<std::string_view> kFeatures = {"one-tensor", "three-or-more", "axis-first", "axis-last", "axis-inner"};
+const std::vector<std::string_view> kFeatures = {"one-tensor", "three-or-more", "axis-first", "axis-last",
+                                                 "axis-inner"};
 
 OperatorRecord join() {
-    auto r = operator_record<JOIN, validate, evaluate>({.IntroducedIn = 0x1000, .Support = kRows, .Policies = {kSubnormals}});
+    auto r = operator_record<JOIN, validate, evaluate>(
+        {.IntroducedIn = 0x1000, .Support = kRows, .Policies = {kSubnormals}});
     r.outputs = {{"OutputTensor", TypeClass::Any, ToleranceRule::Bits}};
     r.explain = explain_join_split;
     r.features = kFeatures;
@@ -75,7 +80,8 @@ OperatorRecord join() {
 }
 
 OperatorRecord split() {
-    auto r = operator_record<SPLIT, validate, evaluate>({.IntroducedIn = 0x1000, .Support = kRows, .Policies = {kSubnormals}});
+    auto r = operator_record<SPLIT, validate, evaluate>(
+        {.IntroducedIn = 0x1000, .Support = kRows, .Policies = {kSubnormals}});
     // Every element of OutputTensors is judged bit for bit; the rows name the array's elements
     // through the judge's lookup of "OutputTensors[k]" by its array (kit/registry.cpp).
     r.outputs = {{"OutputTensors", TypeClass::Any, ToleranceRule::Bits}};

@@ -48,8 +48,9 @@ void validate_lrn(const Params& p, Diagnostics& diags) {
     const uint32_t rank = p.X.DimensionCount();
     if (rank < 2 || rank > kMaxDimensionCount)
         diags.error("/desc/InputTensor/Sizes", rule(p.op, "rank"),
-                    "InputTensor has " + std::to_string(rank) + " dimensions; local response normalization needs 2 to 8 "
-                    "(batch, channel and up to 6 more)");
+                    "InputTensor has " + std::to_string(rank) +
+                        " dimensions; local response normalization needs 2 to 8 "
+                        "(batch, channel and up to 6 more)");
     if (p.CrossChannel > 1)
         diags.error("/desc/CrossChannel", rule(p.op, "cross-channel"),
                     "CrossChannel is " + std::to_string(p.CrossChannel) + "; a BOOL must be 0 (FALSE) or 1 (TRUE)");
@@ -79,8 +80,14 @@ template <class T> std::vector<Square> squares(const Geometry& g, const std::vec
         Square& q = s[i];
         for_each_in_box(g, coord_of(g, i), g.before, g.after, [&](uint64_t j) {
             if constexpr (!std::is_integral_v<T>) {
-                if (is_nan(x[j])) { q.special = 2; return; }
-                if (std::isinf(widen(x[j]))) { q.special = std::max(q.special, 1); return; }
+                if (is_nan(x[j])) {
+                    q.special = 2;
+                    return;
+                }
+                if (std::isinf(widen(x[j]))) {
+                    q.special = std::max(q.special, 1);
+                    return;
+                }
             }
             const mpq_class v = exact_value(x[j]);
             q.value += v * v;
@@ -127,13 +134,14 @@ template <class T> T lrn_value(const Params& p, T x, const Square& s) {
         const mpq_class B = mpq_class(double(p.Bias)) + mpq_class(double(p.Alpha)) * s.value / mpq_class(p.LocalSize);
         if (sgn(B) > 0)
             if (const auto power = exact_power(B, -beta)) {
-                if constexpr (!std::is_integral_v<T>) if (widen(x) == 0) return x;  // a zero keeps its sign
+                if constexpr (!std::is_integral_v<T>)
+                    if (widen(x) == 0) return x;  // a zero keeps its sign
                 return round_rational<T>(mpq_class(exact_value(x) * *power));
             }
     }
     return correctly_rounded<T>([&](mpfr_ptr r, mpfr_prec_t w) -> long {
         mpfr_t b, t, xv;
-        mpfr_inits2(w, b, t, xv, (mpfr_ptr)nullptr);
+        mpfr_inits2(w, b, t, xv, (mpfr_ptr) nullptr);
         set_value(xv, x);
         const int t0 = set_b(b, s, p);
         // B^(-Beta): -Beta is exact in any precision >= 24 bits.
@@ -144,7 +152,7 @@ template <class T> T lrn_value(const Params& p, T x, const Square& s) {
         const int tm = mpfr_mul(r, xv, t, MPFR_RNDN);
         // X = 0 times a finite power is an exact zero whatever the power's rounding.
         const bool exact = tm == 0 && ((t0 == 0 && tp == 0) || (mpfr_zero_p(xv) && mpfr_number_p(t)));
-        mpfr_clears(b, t, xv, nb, (mpfr_ptr)nullptr);
+        mpfr_clears(b, t, xv, nb, (mpfr_ptr) nullptr);
         if (exact) return kExact;
         // Relative error: B's rounding amplified by |Beta|, the power's and the product's.
         return long(w) - guard_bits(beta, 3);
@@ -187,7 +195,10 @@ std::optional<mpq_class> signed_power(const mpq_class& b, double e) {
 template <class T>
 std::optional<Groups> grouped_terms(const Params& p, const std::vector<T>& x, const std::vector<T>& dy,
                                     const std::vector<Square>& s, uint64_t j, const std::vector<uint64_t>& readers) {
-    auto finite = [](T v) { if constexpr (std::is_integral_v<T>) return true; else return std::isfinite(widen(v)); };
+    auto finite = [](T v) {
+        if constexpr (std::is_integral_v<T>) return true;
+        else return std::isfinite(widen(v));
+    };
     const mpq_class alpha(double(p.Alpha)), bias(double(p.Bias)), beta(double(p.Beta)), L(p.LocalSize);
     const double e = -double(p.Beta) - 1.0;  // exact: Beta is a float
     const bool integer_beta = e == std::trunc(e);
@@ -204,7 +215,11 @@ std::optional<Groups> grouped_terms(const Params& p, const std::vector<T>& x, co
     Groups groups;
     auto add = [&](const mpq_class& B, const mpq_class& K) {
         if (sgn(K) == 0) return;  // an exact zero term
-        for (auto& [b, k] : groups) if (b == B) { k += K; return; }
+        for (auto& [b, k] : groups)
+            if (b == B) {
+                k += K;
+                return;
+            }
         // A rational ratio's power (integer exponents need no grouping: every power is rational).
         // -Beta - 1 is m 2^-j with j >= 1 here, so B / b must be the square of a rational, which
         // needs num(B) den(B) num(b) den(b) to be a square: a cheap test first (residues, mostly).
@@ -212,7 +227,10 @@ std::optional<Groups> grouped_terms(const Params& p, const std::vector<T>& x, co
             for (auto& [b, k] : groups) {
                 const mpz_class n = B.get_num() * B.get_den() * b.get_num() * b.get_den();
                 if (!mpz_perfect_square_p(n.get_mpz_t())) continue;
-                if (auto f = exact_power(mpq_class(B / b), e)) { k += K * *f; return; }
+                if (auto f = exact_power(mpq_class(B / b), e)) {
+                    k += K * *f;
+                    return;
+                }
             }
         groups.emplace_back(B, K);
     };
@@ -229,14 +247,17 @@ template <class T> T grouped_value(const Groups& groups, double beta) {
     for (const auto& [B, K] : groups) {
         if (sgn(K) == 0) continue;
         const auto power = signed_power(B, -beta - 1.0);
-        if (!power) { rational = false; break; }
+        if (!power) {
+            rational = false;
+            break;
+        }
         exact += K * *power;
     }
     if (rational) return round_rational<T>(exact);
     return correctly_rounded<T>([&](mpfr_ptr r, mpfr_prec_t w) -> long {
         mpfr_t b, t, k, e, mag, nb1;
-        mpfr_inits2(w, b, t, k, (mpfr_ptr)nullptr);
-        mpfr_inits2(32, e, mag, (mpfr_ptr)nullptr);
+        mpfr_inits2(w, b, t, k, (mpfr_ptr) nullptr);
+        mpfr_inits2(32, e, mag, (mpfr_ptr) nullptr);
         mpfr_init2(nb1, 64);
         mpfr_set_d(nb1, -beta - 1.0, MPFR_RNDN);  // exact: Beta is a float
         mpfr_set_zero(r, 1);
@@ -263,7 +284,7 @@ template <class T> T grouped_value(const Groups& groups, double beta) {
                 bits = long(mpfr_get_exp(r)) - long(mpfr_get_exp(mag));
             }
         }
-        mpfr_clears(b, t, k, e, mag, nb1, (mpfr_ptr)nullptr);
+        mpfr_clears(b, t, k, e, mag, nb1, (mpfr_ptr) nullptr);
         return bits;
     });
 }
@@ -279,10 +300,10 @@ T lrn_grad_value(const Params& p, const Geometry& g, const std::vector<T>& x, co
         // Each value carries whether it is inexact; a product with an exact zero factor (and a
         // finite other factor) is an exact zero whatever the other factor's rounding.
         mpfr_t b, t, u, v, m, mag, e1, e2, coef;
-        mpfr_inits2(w, b, t, u, v, m, coef, (mpfr_ptr)nullptr);
-        mpfr_inits2(32, mag, e1, e2, (mpfr_ptr)nullptr);
+        mpfr_inits2(w, b, t, u, v, m, coef, (mpfr_ptr) nullptr);
+        mpfr_inits2(32, mag, e1, e2, (mpfr_ptr) nullptr);
         mpfr_t nb, nb1;
-        mpfr_inits2(64, nb, nb1, (mpfr_ptr)nullptr);
+        mpfr_inits2(64, nb, nb1, (mpfr_ptr) nullptr);
         mpfr_set_d(nb, -beta, MPFR_RNDN);
         mpfr_set_d(nb1, -beta - 1.0, MPFR_RNDN);  // exact: Beta is a float
         auto exact_zero = [](mpfr_srcptr a, bool inexact) { return !inexact && mpfr_zero_p(a); };
@@ -312,8 +333,8 @@ T lrn_grad_value(const Params& p, const Geometry& g, const std::vector<T>& x, co
             mpfr_add(mag, mag, e1, MPFR_RNDU);
         }
         // T2 = (2 Alpha Beta / L) * X_j * M; dX = T1 - T2.
-        mpfr_set_d(coef, 2.0 * double(p.Alpha), MPFR_RNDN);                  // exact
-        bool inexact_c = mpfr_mul_d(coef, coef, beta, MPFR_RNDN) != 0;        // exact when w >= 48
+        mpfr_set_d(coef, 2.0 * double(p.Alpha), MPFR_RNDN);             // exact
+        bool inexact_c = mpfr_mul_d(coef, coef, beta, MPFR_RNDN) != 0;  // exact when w >= 48
         inexact_c = (mpfr_div_ui(coef, coef, p.LocalSize, MPFR_RNDN) != 0) || inexact_c;
         set_value(v, x[j]);
         inexact_c = product(coef, coef, inexact_c, v, false);
@@ -340,7 +361,7 @@ T lrn_grad_value(const Params& p, const Geometry& g, const std::vector<T>& x, co
             // (dY_j = +0 times a negative B_j^-Beta gives -0, and -0 - +0 is -0) are not the value.
             mpfr_set_zero(r, 1);
         }
-        mpfr_clears(b, t, u, v, m, coef, mag, e1, e2, nb, nb1, (mpfr_ptr)nullptr);
+        mpfr_clears(b, t, u, v, m, coef, mag, e1, e2, nb, nb1, (mpfr_ptr) nullptr);
         return bits;
     });
 }
@@ -364,36 +385,41 @@ void lrn_grad(const DML_LOCAL_RESPONSE_NORMALIZATION_GRAD_OPERATOR_DESC& d, cons
 std::optional<Tolerance> lrn_tolerance(const Params& p, bool grad) {
     Tolerance t;
     if (!is_float(p.X.DataType)) {
-        t.Why = "integer data is outside DirectML's tables; the golden is the exact value rounded half to even "
-                "(docs/golden.md, IntegerResult): bit for bit";
+        t.Why =
+            "integer data is outside DirectML's tables; the golden is the exact value rounded half to even "
+            "(docs/golden.md, IntegerResult): bit for bit";
         return t;
     }
     const Geometry g = geometry_of(p);
     std::vector<uint32_t> terms;
     for (uint64_t i = 0; i < element_count(p.X); ++i) {
         uint64_t n = grad ? 1 : 0;
-        for_each_in_box(g, coord_of(g, i), grad ? g.after : g.before, grad ? g.before : g.after, [&](uint64_t) { ++n; });
+        for_each_in_box(g, coord_of(g, i), grad ? g.after : g.before, grad ? g.before : g.after,
+                        [&](uint64_t) { ++n; });
         terms.push_back(uint32_t(std::min<uint64_t>(n, UINT32_MAX)));
     }
     t.Kind = "Summed";
     t.MaxTerms = terms.empty() ? 0 : *std::max_element(terms.begin(), terms.end());
     t.Terms = std::move(terms);
-    t.Why = "the exact formula rounded once (docs/golden.md, Computed values). Terms gives each element's number of terms; "
-            "dmlref diff bounds each element by a forward error analysis of the squares, the sum, B, the power (stated "
-            "accuracy, calibrated on a GPU) and the products (docs/tolerance.md, Local response normalization)";
+    t.Why =
+        "the exact formula rounded once (docs/golden.md, Computed values). Terms gives each element's number of terms; "
+        "dmlref diff bounds each element by a forward error analysis of the squares, the sum, B, the power (stated "
+        "accuracy, calibrated on a GPU) and the products (docs/tolerance.md, Local response normalization)";
     return t;
 }
 
 }  // namespace
 
 void validate(const DML_LOCAL_RESPONSE_NORMALIZATION_OPERATOR_DESC& d, Diagnostics& diags) {
-    require_same_data_type(diags, {{"InputTensor", d.InputTensor}, {"OutputTensor", d.OutputTensor}}, "lrn.same-data-type");
+    require_same_data_type(diags, {{"InputTensor", d.InputTensor}, {"OutputTensor", d.OutputTensor}},
+                           "lrn.same-data-type");
     require_same_sizes(diags, {{"InputTensor", d.InputTensor}, {"OutputTensor", d.OutputTensor}}, "lrn.same-sizes");
     validate_lrn(params(d), diags);
 }
 
 void validate(const DML_LOCAL_RESPONSE_NORMALIZATION_GRAD_OPERATOR_DESC& d, Diagnostics& diags) {
-    const std::initializer_list<Named> all = {{"InputTensor", d.InputTensor}, {"InputGradientTensor", d.InputGradientTensor},
+    const std::initializer_list<Named> all = {{"InputTensor", d.InputTensor},
+                                              {"InputGradientTensor", d.InputGradientTensor},
                                               {"OutputGradientTensor", d.OutputGradientTensor}};
     require_same_data_type(diags, all, "lrn-grad.same-data-type");
     require_same_sizes(diags, all, "lrn-grad.same-sizes");
@@ -406,7 +432,8 @@ void evaluate(const DML_LOCAL_RESPONSE_NORMALIZATION_GRAD_OPERATOR_DESC& d, cons
 std::optional<Tolerance> tolerance(const DML_LOCAL_RESPONSE_NORMALIZATION_OPERATOR_DESC& d, std::string_view output) {
     return output == "OutputTensor" && valid(d) ? lrn_tolerance(params(d), false) : std::nullopt;
 }
-std::optional<Tolerance> tolerance(const DML_LOCAL_RESPONSE_NORMALIZATION_GRAD_OPERATOR_DESC& d, std::string_view output) {
+std::optional<Tolerance> tolerance(const DML_LOCAL_RESPONSE_NORMALIZATION_GRAD_OPERATOR_DESC& d,
+                                   std::string_view output) {
     return output == "OutputGradientTensor" && valid(d) ? lrn_tolerance(params(d), true) : std::nullopt;
 }
 
@@ -416,7 +443,8 @@ std::optional<Tolerance> tolerance(const DML_LOCAL_RESPONSE_NORMALIZATION_GRAD_O
 // elements c whose region holds it.
 bool explain_lrn(const Case& c, std::string_view output, uint64_t flat, FamilyExplanation& out) {
     (void)output;
-    return visit_as<DML_LOCAL_RESPONSE_NORMALIZATION_OPERATOR_DESC, DML_LOCAL_RESPONSE_NORMALIZATION_GRAD_OPERATOR_DESC>(c.op.Desc, [&](const auto& d) {
+    return visit_as<DML_LOCAL_RESPONSE_NORMALIZATION_OPERATOR_DESC,
+                    DML_LOCAL_RESPONSE_NORMALIZATION_GRAD_OPERATOR_DESC>(c.op.Desc, [&](const auto& d) {
         using D = std::decay_t<decltype(d)>;
         constexpr bool grad = std::is_same_v<D, DML_LOCAL_RESPONSE_NORMALIZATION_GRAD_OPERATOR_DESC>;
         if constexpr (std::is_same_v<D, DML_LOCAL_RESPONSE_NORMALIZATION_OPERATOR_DESC> || grad) {
@@ -428,18 +456,24 @@ bool explain_lrn(const Case& c, std::string_view output, uint64_t flat, FamilyEx
                 std::string text = "InputTensor[";
                 for (size_t k = 0; k < g.sizes.size(); ++k) {
                     text += k ? "," : "";
-                    if (k < g.first_windowed || k >= g.last_windowed) { text += std::to_string(at[k]); continue; }
+                    if (k < g.first_windowed || k >= g.last_windowed) {
+                        text += std::to_string(at[k]);
+                        continue;
+                    }
                     text += std::to_string(std::max<int64_t>(0, at[k] - down)) + ".." +
                             std::to_string(std::min<int64_t>(g.sizes[k] - 1, at[k] + up));
                 }
                 return text + "]";
             };
-            out.facts.emplace_back("region", box(g.before, g.after) + " (clipped; LocalSize " + std::to_string(p.LocalSize) +
-                                   (p.CrossChannel ? ", across channels)" : ", within the channel)"));
-            out.facts.emplace_back("formula", grad ? "dY_j * B_j^(-Beta) - (2 Alpha Beta / L) X_j sum dY_c X_c B_c^(-Beta - 1)"
-                                                   : "X * B^(-Beta), B = Bias + (Alpha / L) * sum of X^2 over the region");
+            out.facts.emplace_back("region", box(g.before, g.after) + " (clipped; LocalSize " +
+                                                 std::to_string(p.LocalSize) +
+                                                 (p.CrossChannel ? ", across channels)" : ", within the channel)"));
+            out.facts.emplace_back("formula",
+                                   grad ? "dY_j * B_j^(-Beta) - (2 Alpha Beta / L) X_j sum dY_c X_c B_c^(-Beta - 1)"
+                                        : "X * B^(-Beta), B = Bias + (Alpha / L) * sum of X^2 over the region");
             for_each_in_box(g, at, g.before, g.after, [&](uint64_t i) {
-                out.inputs.push_back(input_element(c, "InputTensor", nd_coordinate(g.sizes, i), i == flat ? "x" : "region"));
+                out.inputs.push_back(
+                    input_element(c, "InputTensor", nd_coordinate(g.sizes, i), i == flat ? "x" : "region"));
             });
             if (grad) {
                 out.facts.emplace_back("regions holding it", box(g.after, g.before) + " (the mirrored window)");
@@ -447,7 +481,8 @@ bool explain_lrn(const Case& c, std::string_view output, uint64_t flat, FamilyEx
                     out.inputs.push_back(input_element(c, "InputGradientTensor", nd_coordinate(g.sizes, i), "dY"));
                 });
             }
-            out.policies.insert(out.policies.end(), {"LrnWindow", "LrnEvenLocalSize", "LrnDivisor", "LrnSpecialValues"});
+            out.policies.insert(out.policies.end(),
+                                {"LrnWindow", "LrnEvenLocalSize", "LrnDivisor", "LrnSpecialValues"});
             if (!p.CrossChannel) out.policies.push_back("LrnWithinChannel");
             if (grad) out.policies.push_back("LrnGradTerms");
             return true;

@@ -22,7 +22,8 @@ void evaluate(const DML_LOCAL_RESPONSE_NORMALIZATION_OPERATOR_DESC& d, const Bin
 void validate(const DML_LOCAL_RESPONSE_NORMALIZATION_GRAD_OPERATOR_DESC& d, Diagnostics& diags);
 void evaluate(const DML_LOCAL_RESPONSE_NORMALIZATION_GRAD_OPERATOR_DESC& d, const Bindings& b);
 std::optional<Tolerance> tolerance(const DML_LOCAL_RESPONSE_NORMALIZATION_OPERATOR_DESC& d, std::string_view output);
-std::optional<Tolerance> tolerance(const DML_LOCAL_RESPONSE_NORMALIZATION_GRAD_OPERATOR_DESC& d, std::string_view output);
+std::optional<Tolerance> tolerance(const DML_LOCAL_RESPONSE_NORMALIZATION_GRAD_OPERATOR_DESC& d,
+                                   std::string_view output);
 bool explain_lrn(const Case& c, std::string_view output, uint64_t flat, FamilyExplanation& out);
 
 }  // namespace dmlref::reference

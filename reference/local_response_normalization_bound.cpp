@@ -30,7 +30,9 @@ Quantity b_of(const Arithmetic& ar, const Params& p, const std::vector<double>& 
         squares.push_back(ar.mul(x, x));
     }
     const Quantity S = ar.sum(squares), alpha = ar.constant(p.Alpha), L = ar.constant(p.LocalSize);
-    const Quantity scaled = k == 0 ? ar.mul(ar.div(alpha, L), S) : k == 1 ? ar.mul(alpha, ar.div(S, L)) : ar.div(ar.mul(alpha, S), L);
+    const Quantity scaled = k == 0   ? ar.mul(ar.div(alpha, L), S)
+                            : k == 1 ? ar.mul(alpha, ar.div(S, L))
+                                     : ar.div(ar.mul(alpha, S), L);
     return ar.add(ar.constant(p.Bias), scaled);
 }
 
@@ -74,8 +76,8 @@ void forward_bounds(const Params& p, const std::vector<double>& x, const Arithme
     }
 }
 
-void grad_bounds(const Params& p, const std::vector<double>& x, const std::vector<double>& dy, const ArithmeticProfile& prof,
-                 TermSink& sink) {
+void grad_bounds(const Params& p, const std::vector<double>& x, const std::vector<double>& dy,
+                 const ArithmeticProfile& prof, TermSink& sink) {
     const Geometry g = geometry_of(p);
     const double beta = p.Beta, alpha = p.Alpha, L = p.LocalSize;
     std::vector<std::vector<double>> regions(x.size());
@@ -91,7 +93,8 @@ void grad_bounds(const Params& p, const std::vector<double>& x, const std::vecto
         }
         double scale = std::fabs(dy[j]) * std::pow(std::fabs(exact_b(p, regions[j])), -beta);
         for (uint64_t c : readers)
-            scale += std::fabs(2 * alpha * beta / L * x[j] * dy[c] * x[c]) * std::pow(std::fabs(exact_b(p, regions[c])), -beta - 1);
+            scale += std::fabs(2 * alpha * beta / L * x[j] * dy[c] * x[c]) *
+                     std::pow(std::fabs(exact_b(p, regions[c])), -beta - 1);
         const double error = computed_error(prof, p.X.DataType, [&](const Arithmetic& ar) {
             Quantity q{0, 0, 0};
             const Quantity Xj = ar.input(x[j]), dYj = ar.input(dy[j]);
@@ -100,7 +103,8 @@ void grad_bounds(const Params& p, const std::vector<double>& x, const std::vecto
                 // As written: B^(-Beta) and B^(-Beta-1), the constant 2 Alpha Beta / L.
                 std::vector<Quantity> terms;
                 for (uint64_t c : readers)
-                    terms.push_back(ar.mul(ar.mul(ar.input(dy[c]), ar.input(x[c])), ar.pow(b_of(ar, p, regions[c], k), -beta - 1)));
+                    terms.push_back(
+                        ar.mul(ar.mul(ar.input(dy[c]), ar.input(x[c])), ar.pow(b_of(ar, p, regions[c], k), -beta - 1)));
                 const Quantity coef = ar.div(ar.mul(ar.constant(2 * alpha), ar.constant(beta)), ar.constant(L));
                 const Quantity t1 = ar.mul(dYj, ar.pow(Bj, -beta));
                 q = worst(q, ar.add(t1, ar.neg(ar.mul(ar.mul(coef, Xj), ar.sum(terms)))));

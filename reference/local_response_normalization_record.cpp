@@ -58,8 +58,8 @@ template <class D> OperatorRecord lrn_record(OperatorInfo info, std::string_view
     return r;
 }
 
-const std::vector<Policy> kLrn = {kLrnWindow, kLrnEvenLocalSize, kLrnDivisor, kLrnWithinChannel, kComputedValue,
-                                  kLrnSpecialValues, kIntegerResult, kSubnormals};
+const std::vector<Policy> kLrn = {kLrnWindow,     kLrnEvenLocalSize, kLrnDivisor,    kLrnWithinChannel,
+                                  kComputedValue, kLrnSpecialValues, kIntegerResult, kSubnormals};
 std::vector<Policy> with(std::vector<Policy> p, Policy extra) {
     p.push_back(extra);
     return p;
@@ -74,9 +74,11 @@ const FamilyRecord& local_response_normalization_family() {
     using namespace reference;
     static const FamilyRecord f{
         "local_response_normalization",
-        {lrn_record<LRN>({.IntroducedIn = 0x1000, .Support = {{0x1000, {}, 4, 4, kF32F16}}, .Policies = kLrn}, "OutputTensor"),
-         lrn_record<GRAD>({.IntroducedIn = 0x3100, .Support = {{0x3100, {}, 4, 4, kF32F16}}, .Policies = with(kLrn, kLrnGradTerms)},
-                          "OutputGradientTensor")}};
+        {lrn_record<LRN>({.IntroducedIn = 0x1000, .Support = {{0x1000, {}, 4, 4, kF32F16}}, .Policies = kLrn},
+                         "OutputTensor"),
+         lrn_record<GRAD>(
+             {.IntroducedIn = 0x3100, .Support = {{0x3100, {}, 4, 4, kF32F16}}, .Policies = with(kLrn, kLrnGradTerms)},
+             "OutputGradientTensor")}};
     return f;
 }
 }  // namespace dmlref::kit

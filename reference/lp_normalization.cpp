@@ -50,16 +50,20 @@ std::vector<uint64_t> lp_groups(const DML_LP_NORMALIZATION_OPERATOR_DESC& d, uin
 }
 
 void validate(const DML_LP_NORMALIZATION_OPERATOR_DESC& d, Diagnostics& diags) {
-    require_same_data_type(diags, {{"InputTensor", d.InputTensor}, {"OutputTensor", d.OutputTensor}}, "lp-normalization.same-data-type");
-    require_same_sizes(diags, {{"InputTensor", d.InputTensor}, {"OutputTensor", d.OutputTensor}}, "lp-normalization.same-sizes");
+    require_same_data_type(diags, {{"InputTensor", d.InputTensor}, {"OutputTensor", d.OutputTensor}},
+                           "lp-normalization.same-data-type");
+    require_same_sizes(diags, {{"InputTensor", d.InputTensor}, {"OutputTensor", d.OutputTensor}},
+                       "lp-normalization.same-sizes");
     if (d.Axis >= d.InputTensor.DimensionCount())
         diags.error(desc_path("Axis"), "lp-normalization.axis",
                     "Axis is " + std::to_string(d.Axis) + "; it must be below InputTensor's DimensionCount (" +
                         std::to_string(d.InputTensor.DimensionCount()) + ")");
     if (d.P != 1 && d.P != 2)
-        diags.error(desc_path("P"), "lp-normalization.p", "P is " + std::to_string(d.P) + "; the order of the normalization is either 1 or 2");
+        diags.error(desc_path("P"), "lp-normalization.p",
+                    "P is " + std::to_string(d.P) + "; the order of the normalization is either 1 or 2");
     if (!std::isfinite(d.Epsilon))
-        diags.error(desc_path("Epsilon"), "lp-normalization.epsilon-finite", "Epsilon is not finite; it must be finite (docs/golden.md)");
+        diags.error(desc_path("Epsilon"), "lp-normalization.epsilon-finite",
+                    "Epsilon is not finite; it must be finite (docs/golden.md)");
 }
 
 void evaluate(const DML_LP_NORMALIZATION_OPERATOR_DESC& d, const Bindings& b) {
@@ -109,7 +113,8 @@ namespace {
 
 using namespace running_error;
 
-std::vector<double> bounds(const InputBuffer& c, const DML_LP_NORMALIZATION_OPERATOR_DESC& d, const ArithmeticProfile& prof) {
+std::vector<double> bounds(const InputBuffer& c, const DML_LP_NORMALIZATION_OPERATOR_DESC& d,
+                           const ArithmeticProfile& prof) {
     const auto x = values(c, d.InputTensor, "InputTensor");
     uint64_t groups = 0;
     const auto k_of = reference::lp_groups(d, groups);

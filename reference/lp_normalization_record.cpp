@@ -28,8 +28,9 @@ bool explain(const Case& c, std::string_view output, uint64_t flat, FamilyExplan
     out.inputs.push_back(input_element(c, "InputTensor", at, "x"));
     uint64_t groups = 0;
     const auto k_of = lp_groups(d, groups);
-    out.facts.emplace_back("vector", "vector " + std::to_string(k_of.at(flat)) + " of " + std::to_string(groups) + ": the " +
-                                         std::to_string(d.InputTensor.Sizes.at(d.Axis)) + " elements along Axis " + std::to_string(d.Axis));
+    out.facts.emplace_back("vector", "vector " + std::to_string(k_of.at(flat)) + " of " + std::to_string(groups) +
+                                         ": the " + std::to_string(d.InputTensor.Sizes.at(d.Axis)) +
+                                         " elements along Axis " + std::to_string(d.Axis));
     out.facts.emplace_back("formula", d.P == 1 ? "x / max(sum |x|, Epsilon)" : "x / max(sqrt(sum x^2), Epsilon)");
     out.facts.emplace_back("output", std::string(output) + ": the exact value of the formula, rounded once");
     out.policies = {"ComputedValue", "LpNormalizationEpsilon"};
@@ -40,8 +41,10 @@ OperatorRecord lp_normalization() {
     auto r = operator_record<LPN, validate, evaluate>(
         {.IntroducedIn = 0x1000,
          .Support = {{0x1000, {}, 4, 4, kF32F16}},
-         .Policies = {kComputedValue, kLpNormalizationEpsilon, kLpNormalizationSpecialValues, kIntegerResult, kZeroResult, kSubnormals}});
-    r.outputs = {{"OutputTensor", TypeClass::Any, ToleranceRule::OperatorStated, BoundaryRule::None, lp_normalization_bounds}};
+         .Policies = {kComputedValue, kLpNormalizationEpsilon, kLpNormalizationSpecialValues, kIntegerResult,
+                      kZeroResult, kSubnormals}});
+    r.outputs = {
+        {"OutputTensor", TypeClass::Any, ToleranceRule::OperatorStated, BoundaryRule::None, lp_normalization_bounds}};
     r.desc_tolerance = tolerance_as<LPN, tolerance>;
     r.explain = explain;
     r.reads_inputs = true;

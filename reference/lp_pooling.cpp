@@ -46,7 +46,8 @@ namespace {
 
 template <class D> void validate_lp_pooling(const D& d, std::string_view op, Diagnostics& diags) {
     const std::string prefix(op);
-    require_same_data_type(diags, {{"InputTensor", d.InputTensor}, {"OutputTensor", d.OutputTensor}}, prefix + ".same-data-type");
+    require_same_data_type(diags, {{"InputTensor", d.InputTensor}, {"OutputTensor", d.OutputTensor}},
+                           prefix + ".same-data-type");
     if (d.P == 0)
         diags.error("/desc/P", prefix + ".p",
                     "P is 0; Y = (X1^P + ... + Xn^P)^(1/P) needs P of at least 1 (1/0 is undefined)");
@@ -123,8 +124,8 @@ template <class T> T root_of_powers(const std::vector<long double>& a, uint32_t 
         if (w < exact_bits && exact_bits <= kExactBits) w = mpfr_prec_t(std::max<int64_t>(exact_bits, 2 * w));
         else w *= 2;
         if (w > kMaxPrecision)
-            throw std::runtime_error("LP pooling: the root of an element stayed undecided at " + std::to_string(kMaxPrecision) +
-                                     " bits (docs/golden.md, Lp pooling)");
+            throw std::runtime_error("LP pooling: the root of an element stayed undecided at " +
+                                     std::to_string(kMaxPrecision) + " bits (docs/golden.md, Lp pooling)");
     }
 }
 
@@ -134,8 +135,8 @@ int64_t exact_precision(const std::vector<long double>& a, uint32_t P) {
     int64_t top = std::numeric_limits<int64_t>::min(), low = std::numeric_limits<int64_t>::max();
     for (long double x : a) {
         int e = 0;
-        const long double f = std::frexp(x, &e);                       // x = f 2^e, f in [1/2, 1)
-        const uint64_t m = uint64_t(std::ldexp(f, 64));                // x = m 2^(e - 64), exactly
+        const long double f = std::frexp(x, &e);         // x = f 2^e, f in [1/2, 1)
+        const uint64_t m = uint64_t(std::ldexp(f, 64));  // x = m 2^(e - 64), exactly
         top = std::max<int64_t>(top, e);
         low = std::min<int64_t>(low, int64_t(e) - 64 + std::countr_zero(m));
     }
@@ -154,8 +155,14 @@ template <class T> T lp_norm(const std::vector<T>& values, uint32_t P) {
     mpq_class sum;               // P = 1: the exact sum
     for (T v : values) {
         if constexpr (!std::is_integral_v<T>) {
-            if (is_nan(v)) { nan = true; continue; }
-            if (std::isinf(widen(v))) { infinite = true; continue; }
+            if (is_nan(v)) {
+                nan = true;
+                continue;
+            }
+            if (std::isinf(widen(v))) {
+                infinite = true;
+                continue;
+            }
         }
         if (P == 1) {
             sum += abs(exact_value(v));
@@ -203,7 +210,9 @@ template <class D> void lp_pool(const D& d, const Bindings& b) {
         std::vector<T> window;
         for_each_pooled(Y.sizes(), w.out, w.spatial, [&](int64_t n, int64_t c, const PoolingCoord& o) {
             window.clear();
-            for_each_real_tap(w, o, [&](const PoolingCoord& pos) { window.push_back(x[pooling_offset(X.strides, n, c, pos, w.spatial)]); });
+            for_each_real_tap(w, o, [&](const PoolingCoord& pos) {
+                window.push_back(x[pooling_offset(X.strides, n, c, pos, w.spatial)]);
+            });
             y[pooling_offset(Y.strides, n, c, o, w.spatial)] = lp_norm<T>(window, d.P);
         });
     });
@@ -213,16 +222,18 @@ template <class D> std::optional<Tolerance> lp_tolerance(const D& d, std::string
     if (output != "OutputTensor" || !valid(d)) return std::nullopt;
     Tolerance t;
     if (!is_float(d.InputTensor.DataType)) {
-        t.Why = "integer data is outside DirectML's tables; the golden is the exact value rounded half to even "
-                "(docs/golden.md, IntegerResult): bit for bit";
+        t.Why =
+            "integer data is outside DirectML's tables; the golden is the exact value rounded half to even "
+            "(docs/golden.md, IntegerResult): bit for bit";
         return t;
     }
     t.Kind = "Summed";
     t.MaxTerms = 0;
-    t.Why = "each element is the exact (sum of |x|^P over its window's real elements)^(1/P), rounded once (docs/golden.md, "
-            "Lp pooling); dmlref diff bounds each element from its window: the powers (pow, or products for P up to 4), "
-            "their sum in any order, the root as a pow with exponent 1/P rounded to the working type "
-            "(docs/tolerance.md, Lp pooling)";
+    t.Why =
+        "each element is the exact (sum of |x|^P over its window's real elements)^(1/P), rounded once (docs/golden.md, "
+        "Lp pooling); dmlref diff bounds each element from its window: the powers (pow, or products for P up to 4), "
+        "their sum in any order, the root as a pow with exponent 1/P rounded to the working type "
+        "(docs/tolerance.md, Lp pooling)";
     return t;
 }
 
@@ -258,7 +269,8 @@ Quantity lp_formula(const Arithmetic& ar, const std::vector<double>& a, uint32_t
     return y;
 }
 
-template <class D> void lp_bounds(const D& d, std::span<const std::byte> values, const ArithmeticProfile& prof, TermSink& sink) {
+template <class D>
+void lp_bounds(const D& d, std::span<const std::byte> values, const ArithmeticProfile& prof, TermSink& sink) {
     const PoolingWindows w = pooling_windows(view(d));
     const DataType t = d.InputTensor.DataType;
     const std::vector<double> x = logical_doubles(d.InputTensor, values);
@@ -282,7 +294,9 @@ template <class D> void lp_bounds(const D& d, std::span<const std::byte> values,
         });
         if (nan || infinite) sink.set_computed(e, std::numeric_limits<double>::infinity(), largest, taps, nan, true);
         else if (a.empty()) sink.set_computed(e, 0, 0, taps);  // +0: every backend's sum of zeros is 0
-        else sink.set_computed(e, computed_error(prof, t, [&](const Arithmetic& ar) { return lp_formula(ar, a, d.P); }), largest, taps);
+        else
+            sink.set_computed(e, computed_error(prof, t, [&](const Arithmetic& ar) { return lp_formula(ar, a, d.P); }),
+                              largest, taps);
         ++e;
     });
 }
@@ -291,12 +305,20 @@ template <class D> void lp_bounds(const D& d, std::span<const std::byte> values,
 
 // ---- The operators ---------------------------------------------------------------------------
 
-void validate(const DML_LP_POOLING_OPERATOR_DESC& d, Diagnostics& diags) { validate_lp_pooling(d, "lp-pooling", diags); }
-void validate(const DML_LP_POOLING1_OPERATOR_DESC& d, Diagnostics& diags) { validate_lp_pooling(d, "lp-pooling1", diags); }
+void validate(const DML_LP_POOLING_OPERATOR_DESC& d, Diagnostics& diags) {
+    validate_lp_pooling(d, "lp-pooling", diags);
+}
+void validate(const DML_LP_POOLING1_OPERATOR_DESC& d, Diagnostics& diags) {
+    validate_lp_pooling(d, "lp-pooling1", diags);
+}
 void evaluate(const DML_LP_POOLING_OPERATOR_DESC& d, const Bindings& b) { lp_pool(d, b); }
 void evaluate(const DML_LP_POOLING1_OPERATOR_DESC& d, const Bindings& b) { lp_pool(d, b); }
-std::optional<Tolerance> tolerance(const DML_LP_POOLING_OPERATOR_DESC& d, std::string_view output) { return lp_tolerance(d, output); }
-std::optional<Tolerance> tolerance(const DML_LP_POOLING1_OPERATOR_DESC& d, std::string_view output) { return lp_tolerance(d, output); }
+std::optional<Tolerance> tolerance(const DML_LP_POOLING_OPERATOR_DESC& d, std::string_view output) {
+    return lp_tolerance(d, output);
+}
+std::optional<Tolerance> tolerance(const DML_LP_POOLING1_OPERATOR_DESC& d, std::string_view output) {
+    return lp_tolerance(d, output);
+}
 
 }  // namespace dmlref::reference
 

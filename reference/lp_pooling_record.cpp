@@ -37,8 +37,9 @@ template <class D> std::vector<uint64_t> windows(const Operator& op, const Tenso
 template <class D> bool explain(const Case& c, std::string_view, uint64_t flat, FamilyExplanation& out) {
     const D& d = get<D>(c.op.Desc);
     explain_pooling_window(c, view(d), false, flat, "InputTensor", "InputTensor", out);
-    out.facts.emplace_back("formula", "Y = (sum of |x|^P over the window's real elements)^(1/P), P = " + std::to_string(d.P) +
-                                          "; padding is no term, a window of padding only gives +0");
+    out.facts.emplace_back("formula",
+                           "Y = (sum of |x|^P over the window's real elements)^(1/P), P = " + std::to_string(d.P) +
+                               "; padding is no term, a window of padding only gives +0");
     out.policies = {"ComputedValue", "LpPoolingTerms", "LpPoolingPadding", "LpPoolingIntermediateOverflow"};
     return true;
 }
@@ -47,7 +48,8 @@ template <class D> OperatorRecord lp_pooling_record(OperatorInfo info) {
     auto r = operator_record<D, validate, evaluate>(std::move(info));
     // Each float element is the exact norm rounded once, bounded by the family's forward error
     // analysis (docs/tolerance.md, "Lp pooling"); integers are stated Bits.
-    r.outputs = {{"OutputTensor", TypeClass::Any, ToleranceRule::OperatorStated, BoundaryRule::None, lp_pooling_bounds}};
+    r.outputs = {
+        {"OutputTensor", TypeClass::Any, ToleranceRule::OperatorStated, BoundaryRule::None, lp_pooling_bounds}};
     r.desc_tolerance = tolerance_as<D, tolerance>;
     r.explain = explain<D>;
     r.MinRank = 3;
@@ -62,8 +64,16 @@ template <class D> OperatorRecord lp_pooling_record(OperatorInfo info) {
     return r;
 }
 
-const std::vector<Policy> kLp = {kLpPoolingTerms, kLpPoolingPadding, kLpPoolingEmptyWindow, kLpPoolingIntermediateOverflow,
-                                 kLpPoolingSpecialValues, kOutputSizes, kComputedValue, kIntegerResult, kZeroResult, kSubnormals};
+const std::vector<Policy> kLp = {kLpPoolingTerms,
+                                 kLpPoolingPadding,
+                                 kLpPoolingEmptyWindow,
+                                 kLpPoolingIntermediateOverflow,
+                                 kLpPoolingSpecialValues,
+                                 kOutputSizes,
+                                 kComputedValue,
+                                 kIntegerResult,
+                                 kZeroResult,
+                                 kSubnormals};
 
 }  // namespace
 

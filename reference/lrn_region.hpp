@@ -36,13 +36,19 @@ struct Geometry {
 
 inline Geometry geometry_of(const Params& p) {
     Geometry g{p.X.Sizes, packed_strides(p.X.Sizes), 1, 2, (int64_t(p.LocalSize) - 1) / 2, int64_t(p.LocalSize) / 2};
-    if (!p.CrossChannel) { g.first_windowed = 2; g.last_windowed = uint32_t(p.X.Sizes.size()); }
+    if (!p.CrossChannel) {
+        g.first_windowed = 2;
+        g.last_windowed = uint32_t(p.X.Sizes.size());
+    }
     return g;
 }
 
 inline Coord coord_of(const Geometry& g, uint64_t i) {
     Coord c{};
-    for (size_t d = g.sizes.size(); d-- > 0;) { c[d] = int64_t(i % g.sizes[d]); i /= g.sizes[d]; }
+    for (size_t d = g.sizes.size(); d-- > 0;) {
+        c[d] = int64_t(i % g.sizes[d]);
+        i /= g.sizes[d];
+    }
     return c;
 }
 

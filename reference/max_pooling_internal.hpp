@@ -22,13 +22,13 @@ constexpr uint64_t kNoElement = ~uint64_t(0);
 struct Window {
     size_t spatial = 0;
     Coord in{}, out{}, stride{}, size{}, start{}, dilation{};
-    Coord in_packed{};  // packed strides of the input's spatial dimensions (for logical indices)
+    Coord in_packed{};                    // packed strides of the input's spatial dimensions (for logical indices)
     int64_t in_plane = 1, out_plane = 1;  // elements per (n, c) of the input and the pooled tensor
 };
 
 inline Window window_of(const TensorDesc& input, const TensorDesc& output, const std::vector<uint32_t>& Strides,
-                 const std::vector<uint32_t>& WindowSize, const std::vector<uint32_t>& StartPadding,
-                 const std::vector<uint32_t>* Dilations) {
+                        const std::vector<uint32_t>& WindowSize, const std::vector<uint32_t>& StartPadding,
+                        const std::vector<uint32_t>* Dilations) {
     Window w;
     w.spatial = input.DimensionCount() - 2;
     for (size_t i = w.spatial; i-- > 0;) {
@@ -47,7 +47,9 @@ inline Window window_of(const TensorDesc& input, const TensorDesc& output, const
 
 // The window positions k along dimension i that read a real element for output position o:
 // k in [lo, hi). Input position o * stride - start + k * dilation must lie in [0, in).
-struct KRange { int64_t lo, hi; };
+struct KRange {
+    int64_t lo, hi;
+};
 inline KRange real_positions(const Window& w, size_t i, int64_t o) {
     const int64_t first = o * w.stride[i] - w.start[i];
     const int64_t lo = first >= 0 ? 0 : (-first + w.dilation[i] - 1) / w.dilation[i];
@@ -108,9 +110,11 @@ void for_each_window_element(const Window& w, int64_t plane, const int64_t* xs, 
 
 // The argmax of output position o's window: the spatial logical index of the winner (add
 // plane_index * in_plane for the flat index) and its element offset, or kNoElement.
-struct Argmax { uint64_t index; int64_t offset; };
-template <class T>
-Argmax window_argmax(const Window& w, const T* x, int64_t plane, const int64_t* xs, const Coord& o) {
+struct Argmax {
+    uint64_t index;
+    int64_t offset;
+};
+template <class T> Argmax window_argmax(const Window& w, const T* x, int64_t plane, const int64_t* xs, const Coord& o) {
     Argmax best{kNoElement, 0};
     for_each_window_element(w, plane, xs, o, [&](uint64_t index, int64_t offset) {
         if (best.index == kNoElement || beats(x[offset], x[best.offset])) best = {index, offset};
@@ -146,7 +150,8 @@ std::vector<uint64_t> grad_targets(const Window& w, const TensorView& X, const s
     std::vector<uint64_t> targets;
     targets.reserve(w.out_plane * dy_sizes[0] * dy_sizes[1]);
     const T* x = X.data<T>();
-    for_each_output(w, X, dy_sizes, packed_strides(dy_sizes), [&](int64_t plane_index, int64_t x_plane, const Coord& o, int64_t) {
+    for_each_output(w, X, dy_sizes, packed_strides(dy_sizes),
+                    [&](int64_t plane_index, int64_t x_plane, const Coord& o, int64_t) {
         const Argmax a = window_argmax(w, x, x_plane, X.strides.data() + 2, o);
         targets.push_back(a.index == kNoElement ? kNoElement : uint64_t(plane_index) * uint64_t(w.in_plane) + a.index);
     });

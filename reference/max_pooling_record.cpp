@@ -26,11 +26,18 @@ constexpr Policy kPoolingIndices{"Indices", "FlatLogicalIndex"};
 constexpr Policy kFloatSum{"FloatSum", "ExactThenRoundOnce"};
 constexpr Policy kIntegerSum{"IntegerSum", "WrapToWidth"};
 
-PoolingView view(const MP& d) { return {&d.InputTensor, &d.OutputTensor, &d.Strides, &d.WindowSize, &d.StartPadding, &d.EndPadding, nullptr}; }
-PoolingView view(const MP1& d) { return {&d.InputTensor, &d.OutputTensor, &d.Strides, &d.WindowSize, &d.StartPadding, &d.EndPadding, nullptr}; }
-PoolingView view(const MP2& d) { return {&d.InputTensor, &d.OutputTensor, &d.Strides, &d.WindowSize, &d.StartPadding, &d.EndPadding, &d.Dilations}; }
+PoolingView view(const MP& d) {
+    return {&d.InputTensor, &d.OutputTensor, &d.Strides, &d.WindowSize, &d.StartPadding, &d.EndPadding, nullptr};
+}
+PoolingView view(const MP1& d) {
+    return {&d.InputTensor, &d.OutputTensor, &d.Strides, &d.WindowSize, &d.StartPadding, &d.EndPadding, nullptr};
+}
+PoolingView view(const MP2& d) {
+    return {&d.InputTensor, &d.OutputTensor, &d.Strides, &d.WindowSize, &d.StartPadding, &d.EndPadding, &d.Dilations};
+}
 PoolingView view(const GRAD& d) {
-    return {&d.InputTensor, &d.InputGradientTensor, &d.Strides, &d.WindowSize, &d.StartPadding, &d.EndPadding, &d.Dilations};
+    return {&d.InputTensor,  &d.InputGradientTensor, &d.Strides,  &d.WindowSize,
+            &d.StartPadding, &d.EndPadding,          &d.Dilations};
 }
 
 // ---- Judging ----------------------------------------------------------------------------------
@@ -122,8 +129,11 @@ OperatorRecord max_pooling() {
 template <class D> OperatorRecord max_pooling_with_indices(uint32_t level) {
     auto r = pooling_record<D>({
         .IntroducedIn = level,
-        .Support = {{level, kValues, 4, 5, kF32F16}, {level, kIndices, 4, 5, kU32},
-                    {0x3000, kValues, 4, 5, kF32F16I8U8}, {0x5000, kValues, 4, 5, kTenTypes}, {0x5000, kIndices, 4, 5, kU32U64}},
+        .Support = {{level, kValues, 4, 5, kF32F16},
+                    {level, kIndices, 4, 5, kU32},
+                    {0x3000, kValues, 4, 5, kF32F16I8U8},
+                    {0x5000, kValues, 4, 5, kTenTypes},
+                    {0x5000, kIndices, 4, 5, kU32U64}},
         .Policies = {kArgmaxTies, kArgmaxNaN, kPadding, kEmptyWindow, kPoolingIndices, kOutputSizes, kSubnormals},
     });
     r.outputs = {{"OutputTensor", TypeClass::Any, ToleranceRule::Bits, BoundaryRule::ArgmaxTie},
@@ -135,13 +145,13 @@ OperatorRecord max_pooling_grad() {
     auto r = pooling_record<GRAD>({
         .IntroducedIn = 0x3000,
         .Support = {{0x3000, {}, 4, 4, kF32F16}, {0x4000, {}, 4, 5, kF32F16}},
-        .Policies = {kArgmaxTies, kArgmaxNaN, kPadding, kEmptyWindow, kOutputSizes, kFloatSum, kIntegerSum, kNonFiniteSum,
-                     kSelectedZero, kSubnormals},
+        .Policies = {kArgmaxTies, kArgmaxNaN, kPadding, kEmptyWindow, kOutputSizes, kFloatSum, kIntegerSum,
+                     kNonFiniteSum, kSelectedZero, kSubnormals},
     });
     // Overlapping windows add their gradients: float sums are exact, rounded once, judged by each
     // element's own terms; integer sums wrap exactly (docs/golden.md, Decisions).
-    r.outputs = {{"OutputGradientTensor", TypeClass::Float, ToleranceRule::Summed, BoundaryRule::ArgmaxTie, nullptr, grad_terms,
-                  nullptr, grad_term_counts},
+    r.outputs = {{"OutputGradientTensor", TypeClass::Float, ToleranceRule::Summed, BoundaryRule::ArgmaxTie, nullptr,
+                  grad_terms, nullptr, grad_term_counts},
                  {"OutputGradientTensor", TypeClass::Integer, ToleranceRule::Bits, BoundaryRule::ArgmaxTie}};
     return r;
 }
@@ -152,10 +162,10 @@ OperatorRecord max_pooling_grad() {
 
 namespace dmlref::kit {
 const FamilyRecord& max_pooling_family() {
-    static const FamilyRecord f{"max_pooling",
-                                {reference::max_pooling(), reference::max_pooling_with_indices<DML_MAX_POOLING1_OPERATOR_DESC>(0x2000),
-                                 reference::max_pooling_with_indices<DML_MAX_POOLING2_OPERATOR_DESC>(0x2100),
-                                 reference::max_pooling_grad()}};
+    static const FamilyRecord f{
+        "max_pooling",
+        {reference::max_pooling(), reference::max_pooling_with_indices<DML_MAX_POOLING1_OPERATOR_DESC>(0x2000),
+         reference::max_pooling_with_indices<DML_MAX_POOLING2_OPERATOR_DESC>(0x2100), reference::max_pooling_grad()}};
     return f;
 }
 }  // namespace dmlref::kit

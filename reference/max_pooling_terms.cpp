@@ -43,12 +43,15 @@ std::vector<uint32_t> max_pooling_grad_term_counts(const DML_MAX_POOLING_GRAD_OP
     Diagnostics diags;
     validate(d, diags);
     if (diags.has_errors()) throw std::invalid_argument("max_pooling_grad_term_counts: the desc does not validate");
-    if (InputTensor.size() < buffer_size(d.InputTensor)) throw std::invalid_argument("InputTensor's buffer is too small");
-    const Window w = window_of(d.InputTensor, d.InputGradientTensor, d.Strides, d.WindowSize, d.StartPadding, &d.Dilations);
+    if (InputTensor.size() < buffer_size(d.InputTensor))
+        throw std::invalid_argument("InputTensor's buffer is too small");
+    const Window w = window_of(d.InputTensor, d.InputGradientTensor, d.Strides, d.WindowSize, d.StartPadding,
+                               &d.Dilations);
     const TensorView X(d.InputTensor, InputTensor);
     std::vector<uint32_t> counts(element_count(d.OutputGradientTensor), 0);
     dispatch(d.InputTensor.DataType, [&]<class T>() {
-        for (uint64_t t : grad_targets<T>(w, X, d.InputGradientTensor.Sizes)) if (t != kNoElement) ++counts[t];
+        for (uint64_t t : grad_targets<T>(w, X, d.InputGradientTensor.Sizes))
+            if (t != kNoElement) ++counts[t];
     });
     return counts;
 }
@@ -59,9 +62,11 @@ void max_pooling_grad_terms(const DML_MAX_POOLING_GRAD_OPERATOR_DESC& d, std::sp
     Diagnostics diags;
     validate(d, diags);
     if (diags.has_errors()) throw std::invalid_argument("max_pooling_grad_terms: the desc does not validate");
-    if (InputTensor.size() < buffer_size(d.InputTensor) || InputGradientTensor.size() < buffer_size(d.InputGradientTensor))
+    if (InputTensor.size() < buffer_size(d.InputTensor) ||
+        InputGradientTensor.size() < buffer_size(d.InputGradientTensor))
         throw std::invalid_argument("max_pooling_grad_terms: a buffer is too small");
-    const Window w = window_of(d.InputTensor, d.InputGradientTensor, d.Strides, d.WindowSize, d.StartPadding, &d.Dilations);
+    const Window w = window_of(d.InputTensor, d.InputGradientTensor, d.Strides, d.WindowSize, d.StartPadding,
+                               &d.Dilations);
     const TensorView X(d.InputTensor, InputTensor);
     dispatch(d.InputTensor.DataType, [&]<class T>() {
         if constexpr (std::is_floating_point_v<T> || is_half_v<T>) {
@@ -78,24 +83,37 @@ void max_pooling_grad_terms(const DML_MAX_POOLING_GRAD_OPERATOR_DESC& d, std::sp
 
 std::vector<uint64_t> max_pooling_argmax_ties(const Operator& op, std::span<const std::byte> InputTensor) {
     using namespace reference;
-    if (validate(op).has_errors())
-        throw std::invalid_argument("max_pooling_argmax_ties: the desc does not validate");
+    if (validate(op).has_errors()) throw std::invalid_argument("max_pooling_argmax_ties: the desc does not validate");
     // The pooled tensor's sizes (the forward output, or dY for the grad) and the window.
     const TensorDesc* input = nullptr;
     const TensorDesc* pooled = nullptr;
     const TensorDesc* dx = nullptr;
-    const std::vector<uint32_t>* Strides = nullptr, * WindowSize = nullptr, * StartPadding = nullptr, * Dilations = nullptr;
-    visit_as<DML_MAX_POOLING_OPERATOR_DESC, DML_MAX_POOLING1_OPERATOR_DESC, DML_MAX_POOLING2_OPERATOR_DESC, DML_MAX_POOLING_GRAD_OPERATOR_DESC>(op.Desc, [&](const auto& d) {
+    const std::vector<uint32_t>*Strides = nullptr, *WindowSize = nullptr, *StartPadding = nullptr, *Dilations = nullptr;
+    visit_as<DML_MAX_POOLING_OPERATOR_DESC, DML_MAX_POOLING1_OPERATOR_DESC, DML_MAX_POOLING2_OPERATOR_DESC,
+             DML_MAX_POOLING_GRAD_OPERATOR_DESC>(op.Desc, [&](const auto& d) {
         using D = std::decay_t<decltype(d)>;
         if constexpr (std::is_same_v<D, DML_MAX_POOLING_GRAD_OPERATOR_DESC>) {
-            input = &d.InputTensor; pooled = &d.InputGradientTensor; dx = &d.OutputGradientTensor;
-            Strides = &d.Strides; WindowSize = &d.WindowSize; StartPadding = &d.StartPadding; Dilations = &d.Dilations;
-        } else if constexpr (std::is_same_v<D, DML_MAX_POOLING_OPERATOR_DESC> || std::is_same_v<D, DML_MAX_POOLING1_OPERATOR_DESC>) {
-            input = &d.InputTensor; pooled = &d.OutputTensor;
-            Strides = &d.Strides; WindowSize = &d.WindowSize; StartPadding = &d.StartPadding;
+            input = &d.InputTensor;
+            pooled = &d.InputGradientTensor;
+            dx = &d.OutputGradientTensor;
+            Strides = &d.Strides;
+            WindowSize = &d.WindowSize;
+            StartPadding = &d.StartPadding;
+            Dilations = &d.Dilations;
+        } else if constexpr (std::is_same_v<D, DML_MAX_POOLING_OPERATOR_DESC> ||
+                             std::is_same_v<D, DML_MAX_POOLING1_OPERATOR_DESC>) {
+            input = &d.InputTensor;
+            pooled = &d.OutputTensor;
+            Strides = &d.Strides;
+            WindowSize = &d.WindowSize;
+            StartPadding = &d.StartPadding;
         } else if constexpr (std::is_same_v<D, DML_MAX_POOLING2_OPERATOR_DESC>) {
-            input = &d.InputTensor; pooled = &d.OutputTensor;
-            Strides = &d.Strides; WindowSize = &d.WindowSize; StartPadding = &d.StartPadding; Dilations = &d.Dilations;
+            input = &d.InputTensor;
+            pooled = &d.OutputTensor;
+            Strides = &d.Strides;
+            WindowSize = &d.WindowSize;
+            StartPadding = &d.StartPadding;
+            Dilations = &d.Dilations;
         }
     });
     if (!input) throw std::invalid_argument("max_pooling_argmax_ties: not a max pooling operator");
@@ -106,17 +124,19 @@ std::vector<uint64_t> max_pooling_argmax_ties(const Operator& op, std::span<cons
     dispatch(input->DataType, [&]<class T>() {
         uint64_t pooled_index = 0;
         std::vector<bool> tied_dx(dx ? element_count(*dx) : 0, false);
-        for_each_output(w, X, pooled->Sizes, packed_strides(pooled->Sizes), [&](int64_t plane_index, int64_t x_plane, const Coord& o, int64_t) {
+        for_each_output(w, X, pooled->Sizes, packed_strides(pooled->Sizes),
+                        [&](int64_t plane_index, int64_t x_plane, const Coord& o, int64_t) {
             const auto tied = window_ties(w, X.data<T>(), x_plane, X.strides.data() + 2, o);
             if (!tied.empty() && !dx) flagged.push_back(pooled_index);
-            for (uint64_t t : tied) if (dx) tied_dx[uint64_t(plane_index) * uint64_t(w.in_plane) + t] = true;
+            for (uint64_t t : tied)
+                if (dx) tied_dx[uint64_t(plane_index) * uint64_t(w.in_plane) + t] = true;
             ++pooled_index;
         });
-        for (uint64_t e = 0; e < tied_dx.size(); ++e) if (tied_dx[e]) flagged.push_back(e);
+        for (uint64_t e = 0; e < tied_dx.size(); ++e)
+            if (tied_dx[e]) flagged.push_back(e);
     });
     return flagged;
 }
-
 
 // ---- explain (dmlref/explain.hpp, docs/explain.md) -------------------------------------------
 
@@ -124,18 +144,32 @@ bool reference::explain_max_pooling(const Case& c, std::string_view output, uint
     const TensorDesc* input = nullptr;
     const TensorDesc* pooled = nullptr;
     bool grad = false;
-    const std::vector<uint32_t>* Strides = nullptr, * WindowSize = nullptr, * StartPadding = nullptr, * Dilations = nullptr;
-    visit_as<DML_MAX_POOLING_OPERATOR_DESC, DML_MAX_POOLING1_OPERATOR_DESC, DML_MAX_POOLING2_OPERATOR_DESC, DML_MAX_POOLING_GRAD_OPERATOR_DESC>(c.op.Desc, [&](const auto& d) {
+    const std::vector<uint32_t>*Strides = nullptr, *WindowSize = nullptr, *StartPadding = nullptr, *Dilations = nullptr;
+    visit_as<DML_MAX_POOLING_OPERATOR_DESC, DML_MAX_POOLING1_OPERATOR_DESC, DML_MAX_POOLING2_OPERATOR_DESC,
+             DML_MAX_POOLING_GRAD_OPERATOR_DESC>(c.op.Desc, [&](const auto& d) {
         using D = std::decay_t<decltype(d)>;
         if constexpr (std::is_same_v<D, DML_MAX_POOLING_GRAD_OPERATOR_DESC>) {
-            input = &d.InputTensor; pooled = &d.InputGradientTensor; grad = true;
-            Strides = &d.Strides; WindowSize = &d.WindowSize; StartPadding = &d.StartPadding; Dilations = &d.Dilations;
-        } else if constexpr (std::is_same_v<D, DML_MAX_POOLING_OPERATOR_DESC> || std::is_same_v<D, DML_MAX_POOLING1_OPERATOR_DESC>) {
-            input = &d.InputTensor; pooled = &d.OutputTensor;
-            Strides = &d.Strides; WindowSize = &d.WindowSize; StartPadding = &d.StartPadding;
+            input = &d.InputTensor;
+            pooled = &d.InputGradientTensor;
+            grad = true;
+            Strides = &d.Strides;
+            WindowSize = &d.WindowSize;
+            StartPadding = &d.StartPadding;
+            Dilations = &d.Dilations;
+        } else if constexpr (std::is_same_v<D, DML_MAX_POOLING_OPERATOR_DESC> ||
+                             std::is_same_v<D, DML_MAX_POOLING1_OPERATOR_DESC>) {
+            input = &d.InputTensor;
+            pooled = &d.OutputTensor;
+            Strides = &d.Strides;
+            WindowSize = &d.WindowSize;
+            StartPadding = &d.StartPadding;
         } else if constexpr (std::is_same_v<D, DML_MAX_POOLING2_OPERATOR_DESC>) {
-            input = &d.InputTensor; pooled = &d.OutputTensor;
-            Strides = &d.Strides; WindowSize = &d.WindowSize; StartPadding = &d.StartPadding; Dilations = &d.Dilations;
+            input = &d.InputTensor;
+            pooled = &d.OutputTensor;
+            Strides = &d.Strides;
+            WindowSize = &d.WindowSize;
+            StartPadding = &d.StartPadding;
+            Dilations = &d.Dilations;
         }
     });
     if (!input) return false;
@@ -157,8 +191,12 @@ bool reference::explain_max_pooling(const Case& c, std::string_view output, uint
         const uint64_t plane_index = pooled_flat / uint64_t(w.out_plane);
         Coord o{};
         uint64_t rem = pooled_flat % uint64_t(w.out_plane);
-        for (size_t i = w.spatial; i-- > 0;) { o[i] = int64_t(rem % uint64_t(w.out[i])); rem /= uint64_t(w.out[i]); }
-        const int64_t x_plane = int64_t(plane_index / channels) * X.strides[0] + int64_t(plane_index % channels) * X.strides[1];
+        for (size_t i = w.spatial; i-- > 0;) {
+            o[i] = int64_t(rem % uint64_t(w.out[i]));
+            rem /= uint64_t(w.out[i]);
+        }
+        const int64_t x_plane = int64_t(plane_index / channels) * X.strides[0] +
+                                int64_t(plane_index % channels) * X.strides[1];
         const int64_t* xs = X.strides.data() + 2;
         uint64_t best = kNoElement;
         std::vector<uint64_t> tied;
@@ -168,14 +206,17 @@ bool reference::explain_max_pooling(const Case& c, std::string_view output, uint
             const Argmax a = window_argmax(w, x, x_plane, xs, o);
             best = a.index;
             tied = window_ties(w, x, x_plane, xs, o);
-            for_each_window_element(w, x_plane, xs, o, [&](uint64_t, int64_t offset) { nan = nan || is_nan(x[offset]); });
+            for_each_window_element(w, x_plane, xs, o,
+                                    [&](uint64_t, int64_t offset) { nan = nan || is_nan(x[offset]); });
         });
         if (!list) return best == kNoElement ? kNoElement : plane_index * uint64_t(w.in_plane) + best;
-        std::string text = "InputTensor[" + std::to_string(plane_index / channels) + "," + std::to_string(plane_index % channels);
+        std::string text = "InputTensor[" + std::to_string(plane_index / channels) + "," +
+                           std::to_string(plane_index % channels);
         uint64_t positions = 1, real = 1;
         for (size_t i = 0; i < w.spatial; ++i) {
             const int64_t first = o[i] * w.stride[i] - w.start[i], last = first + (w.size[i] - 1) * w.dilation[i];
-            text += "," + std::to_string(first) + ".." + std::to_string(last) + (w.dilation[i] > 1 ? " step " + std::to_string(w.dilation[i]) : "");
+            text += "," + std::to_string(first) + ".." + std::to_string(last) +
+                    (w.dilation[i] > 1 ? " step " + std::to_string(w.dilation[i]) : "");
             const KRange r = real_positions(w, i, o[i]);
             positions *= uint64_t(w.size[i]);
             real *= uint64_t(r.hi - r.lo);
@@ -189,8 +230,8 @@ bool reference::explain_max_pooling(const Case& c, std::string_view output, uint
         }
         out.facts.emplace_back(key, text);
         for_each_window_element(w, x_plane, xs, o, [&](uint64_t index, int64_t offset) {
-            out.inputs.push_back({"InputTensor", x_index(plane_index, index), t, load_bits(t, X.base + offset * int64_t(width)),
-                                  index == best ? "argmax" : "window"});
+            out.inputs.push_back({"InputTensor", x_index(plane_index, index), t,
+                                  load_bits(t, X.base + offset * int64_t(width)), index == best ? "argmax" : "window"});
         });
         if (best == kNoElement) {
             out.facts.emplace_back("argmax", "none: the window holds only padding");
@@ -200,7 +241,9 @@ bool reference::explain_max_pooling(const Case& c, std::string_view output, uint
             std::string at;
             for (uint64_t v : x_index(plane_index, best)) at += (at.empty() ? "" : ",") + std::to_string(v);
             out.facts.emplace_back("argmax", "InputTensor[" + at + "] (flat " + std::to_string(flat_x) + ")" +
-                                   (tied.empty() ? "" : ", tied with " + std::to_string(tied.size() - 1) + " more: the lowest index wins"));
+                                                 (tied.empty() ? ""
+                                                               : ", tied with " + std::to_string(tied.size() - 1) +
+                                                                     " more: the lowest index wins"));
             if (!grad && output == "OutputIndicesTensor") out.policies.push_back("Indices");
         }
         if (!tied.empty()) out.policies.push_back("ArgmaxTies");
@@ -223,7 +266,8 @@ bool reference::explain_max_pooling(const Case& c, std::string_view output, uint
         ++windows;
         const std::vector<uint64_t> at = nd_coordinate(dy.Sizes, j);
         const ExplainedInput g = input_element(c, "InputGradientTensor", at, "dY");
-        out.terms.push_back({"InputGradientTensor", at, element_value(t, g.bits), 1.0, "its window's argmax is this element"});
+        out.terms.push_back(
+            {"InputGradientTensor", at, element_value(t, g.bits), 1.0, "its window's argmax is this element"});
         if (windows <= 4) window(j, true);  // the first few windows in full
     }
     out.facts.insert(out.facts.begin(), {"argmax of", std::to_string(windows) + " windows (each sends its dY here)"});

@@ -59,39 +59,45 @@ void require_bool(Diagnostics& diags, uint32_t v, std::string_view field, std::s
 bool validate_common(const MvnPlan& p, Diagnostics& diags, std::string_view op) {
     const TensorDesc& s = p.scale ? *p.scale : p.input;
     const TensorDesc& b = p.bias ? *p.bias : p.input;
-    const std::initializer_list<Named> all = {{"InputTensor", p.input}, {"ScaleTensor", s}, {"BiasTensor", b}, {"OutputTensor", p.output}};
+    const std::initializer_list<Named> all = {
+        {"InputTensor", p.input}, {"ScaleTensor", s}, {"BiasTensor", b}, {"OutputTensor", p.output}};
     require_same_data_type(diags, all, rule(op, "same-data-type"));
     require_same_sizes(diags, {{"InputTensor", p.input}, {"OutputTensor", p.output}}, rule(op, "same-sizes"));
     bool ok = true;
     for (const Named& t : {Named{"ScaleTensor", s}, Named{"BiasTensor", b}}) {
         if (t.desc.DimensionCount() != p.input.DimensionCount()) {
-            diags.error(desc_path(t.name) + "/Sizes", rule(op, "same-dimension-count"),
-                        std::string(t.name) + " has " + std::to_string(t.desc.DimensionCount()) +
-                            " dimensions; InputTensor, ScaleTensor, BiasTensor and OutputTensor must have the same DimensionCount (" +
-                            std::to_string(p.input.DimensionCount()) + ")");
+            diags.error(
+                desc_path(t.name) + "/Sizes", rule(op, "same-dimension-count"),
+                std::string(t.name) + " has " + std::to_string(t.desc.DimensionCount()) +
+                    " dimensions; InputTensor, ScaleTensor, BiasTensor and OutputTensor must have the same DimensionCount (" +
+                    std::to_string(p.input.DimensionCount()) + ")");
             ok = false;
             continue;
         }
         for (size_t d = 0; d < t.desc.Sizes.size(); ++d)
             if (t.desc.Sizes[d] != 1 && t.desc.Sizes[d] != p.input.Sizes[d]) {
                 diags.error(desc_path(t.name) + "/Sizes/" + std::to_string(d), rule(op, "broadcast"),
-                            std::string(t.name) + ".Sizes[" + std::to_string(d) + "] is " + std::to_string(t.desc.Sizes[d]) +
-                                "; it must be 1 (broadcast) or InputTensor's size " + std::to_string(p.input.Sizes[d]));
+                            std::string(t.name) + ".Sizes[" + std::to_string(d) + "] is " +
+                                std::to_string(t.desc.Sizes[d]) + "; it must be 1 (broadcast) or InputTensor's size " +
+                                std::to_string(p.input.Sizes[d]));
                 ok = false;
                 break;
             }
     }
     if (!std::isfinite(p.epsilon))
-        diags.error(desc_path("Epsilon"), rule(op, "epsilon-finite"), "Epsilon is not finite; it must be finite (docs/golden.md)");
+        diags.error(desc_path("Epsilon"), rule(op, "epsilon-finite"),
+                    "Epsilon is not finite; it must be finite (docs/golden.md)");
     if (p.activation) validate_fused_activation(diags, *p.activation, op);
     return ok;
 }
 
 // AxisCount is 1 to DimensionCount, Axes has AxisCount entries, each below DimensionCount, distinct.
-void validate_axes(Diagnostics& diags, uint32_t count, const std::vector<uint32_t>& axes, uint32_t rank, std::string_view op) {
+void validate_axes(Diagnostics& diags, uint32_t count, const std::vector<uint32_t>& axes, uint32_t rank,
+                   std::string_view op) {
     if (count == 0 || count > rank) {
         diags.error(desc_path("AxisCount"), rule(op, "axis-count"),
-                    "AxisCount is " + std::to_string(count) + "; it must be 1 to InputTensor's DimensionCount (" + std::to_string(rank) + ")");
+                    "AxisCount is " + std::to_string(count) + "; it must be 1 to InputTensor's DimensionCount (" +
+                        std::to_string(rank) + ")");
         return;
     }
     if (axes.size() != count) {
@@ -105,12 +111,12 @@ void validate_axes(Diagnostics& diags, uint32_t count, const std::vector<uint32_
         const std::string where = pointer_append(desc_path("Axes"), i);
         if (axes[i] >= rank)
             diags.error(where, rule(op, "axis-range"),
-                        "Axes[" + std::to_string(i) + "] is " + std::to_string(axes[i]) + "; it must be below InputTensor's DimensionCount (" +
-                            std::to_string(rank) + ")");
+                        "Axes[" + std::to_string(i) + "] is " + std::to_string(axes[i]) +
+                            "; it must be below InputTensor's DimensionCount (" + std::to_string(rank) + ")");
         else if (seen & (1u << axes[i]))
-            diags.error(where, rule(op, "axes-distinct"), "Axes[" + std::to_string(i) + "] is " + std::to_string(axes[i]) + ", an axis already named");
-        else
-            seen |= 1u << axes[i];
+            diags.error(where, rule(op, "axes-distinct"),
+                        "Axes[" + std::to_string(i) + "] is " + std::to_string(axes[i]) + ", an axis already named");
+        else seen |= 1u << axes[i];
     }
 }
 
@@ -123,8 +129,9 @@ template <class D> bool valid(const D& d) {
 // ---- The plain loop ----------------------------------------------------------------------------
 
 // A broadcast tensor's values at every logical Input element (nullopt when absent).
-template <class T> std::vector<Ext> per_element(const std::optional<TensorDesc>& t, const Bindings& b, const char* field,
-                                                const std::vector<uint32_t>& in, uint64_t n, const Ext& absent) {
+template <class T>
+std::vector<Ext> per_element(const std::optional<TensorDesc>& t, const Bindings& b, const char* field,
+                             const std::vector<uint32_t>& in, uint64_t n, const Ext& absent) {
     if (!t) return std::vector<Ext>(n, absent);
     const auto v = logical_values<T>(*t, b.at(field));
     const auto idx = stat_index(in, t->Sizes);
@@ -175,18 +182,26 @@ std::optional<Tolerance> stated(const MvnPlan& p) {
 }  // namespace
 
 MvnPlan mvn_plan(const DML_MEAN_VARIANCE_NORMALIZATION_OPERATOR_DESC& d) {
-    MvnPlan p{d.InputTensor, d.ScaleTensor, d.BiasTensor, d.OutputTensor, 0, true, d.NormalizeVariance != 0, d.Epsilon, d.FusedActivation};
+    MvnPlan p{d.InputTensor, d.ScaleTensor,    d.BiasTensor, d.OutputTensor, 0, true, d.NormalizeVariance != 0,
+              d.Epsilon,     d.FusedActivation};
     // MvnCrossChannelAxes=ChannelAndSpatialOrSpatial: TRUE reduces 1..r-1, FALSE 2..r-1.
     for (uint32_t a = d.CrossChannel ? 1 : 2; a < d.InputTensor.DimensionCount() && a < 32; ++a) p.axes |= 1u << a;
     return p;
 }
 MvnPlan mvn_plan(const DML_MEAN_VARIANCE_NORMALIZATION1_OPERATOR_DESC& d) {
-    return {d.InputTensor, d.ScaleTensor, d.BiasTensor, d.OutputTensor, axes_mask(d.Axes), true, d.NormalizeVariance != 0, d.Epsilon,
+    return {d.InputTensor,
+            d.ScaleTensor,
+            d.BiasTensor,
+            d.OutputTensor,
+            axes_mask(d.Axes),
+            true,
+            d.NormalizeVariance != 0,
+            d.Epsilon,
             d.FusedActivation};
 }
 MvnPlan mvn_plan(const DML_MEAN_VARIANCE_NORMALIZATION2_OPERATOR_DESC& d) {
-    return {d.InputTensor, d.ScaleTensor, d.BiasTensor, d.OutputTensor, axes_mask(d.Axes), d.UseMean != 0, d.UseVariance != 0,
-            d.Epsilon, d.FusedActivation};
+    return {d.InputTensor,  d.ScaleTensor,      d.BiasTensor, d.OutputTensor,   axes_mask(d.Axes),
+            d.UseMean != 0, d.UseVariance != 0, d.Epsilon,    d.FusedActivation};
 }
 
 std::vector<uint64_t> mvn_groups(const MvnPlan& p, uint64_t& groups, uint64_t& count) {
@@ -206,9 +221,10 @@ std::vector<uint64_t> mvn_groups(const MvnPlan& p, uint64_t& groups, uint64_t& c
 void validate(const DML_MEAN_VARIANCE_NORMALIZATION_OPERATOR_DESC& d, Diagnostics& diags) {
     validate_common(mvn_plan(d), diags, "mvn");
     if (d.InputTensor.DimensionCount() < 2)
-        diags.error(desc_path("InputTensor") + "/Sizes", "mvn.rank",
-                    "InputTensor has " + std::to_string(d.InputTensor.DimensionCount()) +
-                        " dimension; it needs at least 2 ({ BatchCount, ChannelCount, ... }: CrossChannel names dimension 1)");
+        diags.error(
+            desc_path("InputTensor") + "/Sizes", "mvn.rank",
+            "InputTensor has " + std::to_string(d.InputTensor.DimensionCount()) +
+                " dimension; it needs at least 2 ({ BatchCount, ChannelCount, ... }: CrossChannel names dimension 1)");
     require_bool(diags, d.CrossChannel, "CrossChannel", "mvn", "cross-channel");
     require_bool(diags, d.NormalizeVariance, "NormalizeVariance", "mvn", "normalize-variance");
 }
@@ -322,11 +338,13 @@ std::vector<double> bounds(const InputBuffer& c, const reference::MvnPlan& p, co
 
 }  // namespace
 
-void mean_variance_normalization_bounds(const Operator& op, const InputBuffer& input, const ArithmeticProfile& p, TermSink& sink) {
+void mean_variance_normalization_bounds(const Operator& op, const InputBuffer& input, const ArithmeticProfile& p,
+                                        TermSink& sink) {
     using namespace reference;
     const std::vector<double> b =
         visit_as<DML_MEAN_VARIANCE_NORMALIZATION_OPERATOR_DESC, DML_MEAN_VARIANCE_NORMALIZATION1_OPERATOR_DESC,
-                 DML_MEAN_VARIANCE_NORMALIZATION2_OPERATOR_DESC>(op.Desc, [&](const auto& d) { return bounds(input, mvn_plan(d), p); });
+                 DML_MEAN_VARIANCE_NORMALIZATION2_OPERATOR_DESC>(
+            op.Desc, [&](const auto& d) { return bounds(input, mvn_plan(d), p); });
     for (uint64_t i = 0; i < b.size() && i < sink.elements().size(); ++i) sink.set_computed(i, b[i], 0, 0);
 }
 

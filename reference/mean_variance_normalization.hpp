@@ -12,7 +12,8 @@ namespace dmlref {
 
 // Each OutputTensor element's bound on |backend - exact value| (docs/tolerance.md, "Mean variance
 // normalization"), for the three operators.
-void mean_variance_normalization_bounds(const Operator& op, const InputBuffer& input, const ArithmeticProfile& p, TermSink& sink);
+void mean_variance_normalization_bounds(const Operator& op, const InputBuffer& input, const ArithmeticProfile& p,
+                                        TermSink& sink);
 
 }  // namespace dmlref
 

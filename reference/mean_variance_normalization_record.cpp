@@ -34,10 +34,13 @@ template <class D> void support_rules(const OperatorDesc& desc, uint32_t level, 
                       ": each requires the other before DML_FEATURE_LEVEL_5_2");
     if constexpr (!std::is_same_v<D, MVN>) {
         if (level >= 0x4000) return;
-        for (const auto& [field, t] : {std::pair{"ScaleTensor", &d.ScaleTensor}, std::pair{"BiasTensor", &d.BiasTensor}})
-            if (*t && (*t)->Sizes.size() > 1 && d.InputTensor.Sizes.size() > 1 && (*t)->Sizes[1] != d.InputTensor.Sizes[1])
-                why.push_back(std::string(field) + ": Sizes[1] " + std::to_string((*t)->Sizes[1]) + " must be the ChannelCount " +
-                              std::to_string(d.InputTensor.Sizes[1]) + " before DML_FEATURE_LEVEL_4_0");
+        for (const auto& [field, t] :
+             {std::pair{"ScaleTensor", &d.ScaleTensor}, std::pair{"BiasTensor", &d.BiasTensor}})
+            if (*t && (*t)->Sizes.size() > 1 && d.InputTensor.Sizes.size() > 1 &&
+                (*t)->Sizes[1] != d.InputTensor.Sizes[1])
+                why.push_back(std::string(field) + ": Sizes[1] " + std::to_string((*t)->Sizes[1]) +
+                              " must be the ChannelCount " + std::to_string(d.InputTensor.Sizes[1]) +
+                              " before DML_FEATURE_LEVEL_4_0");
     }
 }
 
@@ -59,7 +62,8 @@ template <class D> bool explain(const Case& c, std::string_view output, uint64_t
     const MvnPlan p = mvn_plan(d);
     const std::vector<uint64_t> at = nd_coordinate(d.InputTensor.Sizes, flat);
     out.inputs.push_back(input_element(c, "InputTensor", at, "x"));
-    for (const auto& [field, t, role] : {std::tuple{"ScaleTensor", &d.ScaleTensor, "scale"}, std::tuple{"BiasTensor", &d.BiasTensor, "bias"}})
+    for (const auto& [field, t, role] :
+         {std::tuple{"ScaleTensor", &d.ScaleTensor, "scale"}, std::tuple{"BiasTensor", &d.BiasTensor, "bias"}})
         if (*t) {
             std::vector<uint64_t> i = at;
             for (size_t k = 0; k < i.size() && k < (*t)->Sizes.size(); ++k)
@@ -71,13 +75,16 @@ template <class D> bool explain(const Case& c, std::string_view output, uint64_t
     std::string axes;
     for (uint32_t a = 0; a < d.InputTensor.DimensionCount(); ++a)
         if ((p.axes >> a) & 1u) axes += (axes.empty() ? "" : ", ") + std::to_string(a);
-    out.facts.emplace_back("group", "statistics group " + std::to_string(k_of.at(flat)) + " of " + std::to_string(groups) + ": " +
-                                        std::to_string(count) + " elements, over dimensions {" + axes + "}");
+    out.facts.emplace_back("group", "statistics group " + std::to_string(k_of.at(flat)) + " of " +
+                                        std::to_string(groups) + ": " + std::to_string(count) +
+                                        " elements, over dimensions {" + axes + "}");
     const char* formula = !p.use_variance ? (p.use_mean ? "scale * (x - mean) + bias" : "scale * x + bias")
                           : p.use_mean    ? "scale * (x - mean) / sqrt(variance + Epsilon) + bias"
                                           : "scale * x / sqrt(mean of x^2 + Epsilon) + bias";
     out.facts.emplace_back("formula", formula);
-    out.facts.emplace_back("output", std::string(output) + ": the exact value of the formula (exact mean and population variance), rounded once");
+    out.facts.emplace_back(
+        "output",
+        std::string(output) + ": the exact value of the formula (exact mean and population variance), rounded once");
     out.policies = {"ComputedValue", "MvnVariance", "MvnEpsilon"};
     if constexpr (std::is_same_v<D, MVN>) out.policies.push_back("MvnCrossChannelAxes");
     if constexpr (std::is_same_v<D, MVN2>) out.policies.push_back("MvnUseMean");
@@ -92,11 +99,14 @@ std::vector<Policy> policies() {
     return p;
 }
 
-template <class D> OperatorRecord mvn_record(uint32_t level, std::vector<SupportRow> support, std::vector<Policy> extra) {
+template <class D>
+OperatorRecord mvn_record(uint32_t level, std::vector<SupportRow> support, std::vector<Policy> extra) {
     std::vector<Policy> all = std::move(extra);
     for (const Policy& p : policies()) all.push_back(p);
-    auto r = operator_record<D, validate, evaluate>({.IntroducedIn = level, .Support = std::move(support), .Policies = std::move(all)});
-    r.outputs = {{"OutputTensor", TypeClass::Any, ToleranceRule::OperatorStated, BoundaryRule::None, mean_variance_normalization_bounds}};
+    auto r = operator_record<D, validate, evaluate>(
+        {.IntroducedIn = level, .Support = std::move(support), .Policies = std::move(all)});
+    r.outputs = {{"OutputTensor", TypeClass::Any, ToleranceRule::OperatorStated, BoundaryRule::None,
+                  mean_variance_normalization_bounds}};
     r.desc_tolerance = tolerance_as<D, tolerance>;
     r.explain = explain<D>;
     r.reads_inputs = true;

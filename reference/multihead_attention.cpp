@@ -60,7 +60,7 @@ std::string rule(const char* r) { return std::string(kPrefix) + r; }
 // `field` is a desc field, or a field and its member ("QueryTensor/Sizes"); "" is the whole desc.
 void err(Diagnostics& diags, const std::string& field, const char* r, const std::string& message) {
     const size_t slash = field.find('/');
-    const std::string path = field.empty() ? std::string("/desc")
+    const std::string path = field.empty()                ? std::string("/desc")
                              : slash == std::string::npos ? desc_path(field)
                                                           : desc_path(field.substr(0, slash)) + field.substr(slash);
     diags.error(path, rule(r), message);
@@ -98,14 +98,21 @@ struct Dims {
     const char* name;
     uint32_t lo, hi;
 };
-constexpr Dims kDims[] = {{"QueryTensor", 3, 5},           {"KeyTensor", 3, 5},
-                          {"ValueTensor", 3, 5},           {"StackedQueryKeyTensor", 5, 5},
-                          {"StackedKeyValueTensor", 5, 5}, {"StackedQueryKeyValueTensor", 5, 5},
-                          {"BiasTensor", 1, 5},            {"MaskTensor", 1, 5},
-                          {"RelativePositionBiasTensor", 4, 5}, {"PastKeyTensor", 4, 5},
-                          {"PastValueTensor", 4, 5},       {"PastSequenceLengthsTensor", 1, 5},
+constexpr Dims kDims[] = {{"QueryTensor", 3, 5},
+                          {"KeyTensor", 3, 5},
+                          {"ValueTensor", 3, 5},
+                          {"StackedQueryKeyTensor", 5, 5},
+                          {"StackedKeyValueTensor", 5, 5},
+                          {"StackedQueryKeyValueTensor", 5, 5},
+                          {"BiasTensor", 1, 5},
+                          {"MaskTensor", 1, 5},
+                          {"RelativePositionBiasTensor", 4, 5},
+                          {"PastKeyTensor", 4, 5},
+                          {"PastValueTensor", 4, 5},
+                          {"PastSequenceLengthsTensor", 1, 5},
                           {"OutputTensor", 3, 5},
-                          {"OutputPresentKeyTensor", 4, 5}, {"OutputPresentValueTensor", 4, 5}};
+                          {"OutputPresentKeyTensor", 4, 5},
+                          {"OutputPresentValueTensor", 4, 5}};
 
 // The last n sizes of a tensor whose leading sizes are 1 ("as long as the leading dimensions are
 // 1's"); nullopt (with an error) otherwise.
@@ -115,35 +122,41 @@ std::optional<std::vector<uint32_t>> trailing(const TensorDesc& t, const char* n
     for (size_t i = 0; i + n < s.size(); ++i)
         if (s[i] != 1) {
             err(diags, std::string(name) + "/Sizes", "leading-ones",
-                std::string(name) + " has Sizes " + sizes_text(s) + "; the dimensions before its last " + std::to_string(n) + " must be 1");
+                std::string(name) + " has Sizes " + sizes_text(s) + "; the dimensions before its last " +
+                    std::to_string(n) + " must be 1");
             return std::nullopt;
         }
     return std::vector<uint32_t>(s.end() - long(n), s.end());
 }
 
-void expect_sizes(Diagnostics& diags, const TensorDesc& t, const char* name, const std::vector<uint32_t>& want, const char* r,
-                  const std::string& what) {
+void expect_sizes(Diagnostics& diags, const TensorDesc& t, const char* name, const std::vector<uint32_t>& want,
+                  const char* r, const std::string& what) {
     Diagnostics local;
     const auto got = trailing(t, name, want.size(), local);
     if (local.has_errors() || !got) {
         diags.append(local);
         if (!local.has_errors() && !got)
-            err(diags, std::string(name) + "/Sizes", r, std::string(name) + " has Sizes " + sizes_text(t.Sizes) + "; it must be " + what + " " + sizes_text(want));
+            err(diags, std::string(name) + "/Sizes", r,
+                std::string(name) + " has Sizes " + sizes_text(t.Sizes) + "; it must be " + what + " " +
+                    sizes_text(want));
         return;
     }
     if (*got != want)
-        err(diags, std::string(name) + "/Sizes", r, std::string(name) + " has Sizes " + sizes_text(t.Sizes) + "; it must be " + what + " " + sizes_text(want));
+        err(diags, std::string(name) + "/Sizes", r,
+            std::string(name) + " has Sizes " + sizes_text(t.Sizes) + "; it must be " + what + " " + sizes_text(want));
 }
 
 // The sizes, or nullopt where a rule is broken (reported in diags when given).
 std::optional<AttentionSizes> sizes_of(const MHA1& d, bool v1, Diagnostics& diags) {
     const bool q = d.QueryTensor.has_value(), k = d.KeyTensor.has_value(), v = d.ValueTensor.has_value();
-    const bool qk = d.StackedQueryKeyTensor.has_value(), kv = d.StackedKeyValueTensor.has_value(), qkv = d.StackedQueryKeyValueTensor.has_value();
+    const bool qk = d.StackedQueryKeyTensor.has_value(), kv = d.StackedKeyValueTensor.has_value(),
+               qkv = d.StackedQueryKeyValueTensor.has_value();
     const int queries = q + qk + qkv, keys = k + qk + kv + qkv, values = v + kv + qkv;
     if (queries != 1 || keys != 1 || values != 1) {
         err(diags, "", "inputs",
-            "exactly one Query, Key and Value must be present, whether or not they're stacked: the desc gives " + std::to_string(queries) +
-                " queries, " + std::to_string(keys) + " keys and " + std::to_string(values) + " values");
+            "exactly one Query, Key and Value must be present, whether or not they're stacked: the desc gives " +
+                std::to_string(queries) + " queries, " + std::to_string(keys) + " keys and " + std::to_string(values) +
+                " values");
         return std::nullopt;
     }
     AttentionSizes z;
@@ -154,7 +167,8 @@ std::optional<AttentionSizes> sizes_of(const MHA1& d, bool v1, Diagnostics& diag
     }
     if (d.KeyValueHeadCount == 0 || d.QueryHeadCount % d.KeyValueHeadCount != 0) {
         err(diags, "KeyValueHeadCount", "key-value-head-count",
-            "KeyValueHeadCount " + std::to_string(d.KeyValueHeadCount) + " does not divide QueryHeadCount " + std::to_string(d.QueryHeadCount) +
+            "KeyValueHeadCount " + std::to_string(d.KeyValueHeadCount) + " does not divide QueryHeadCount " +
+                std::to_string(d.QueryHeadCount) +
                 ": each key/value head serves QueryHeadCount / KeyValueHeadCount query heads");
         return std::nullopt;
     }
@@ -163,16 +177,18 @@ std::optional<AttentionSizes> sizes_of(const MHA1& d, bool v1, Diagnostics& diag
     if (z.kv_heads != z.heads && (qk || qkv)) {
         err(diags, qk ? "StackedQueryKeyTensor" : "StackedQueryKeyValueTensor", "stacked-head-count",
             std::string(qk ? "StackedQueryKeyTensor" : "StackedQueryKeyValueTensor") +
-                " stacks queries and keys with one headCount; QueryHeadCount " + std::to_string(z.heads) + " and KeyValueHeadCount " +
-                std::to_string(z.kv_heads) + " must be equal");
+                " stacks queries and keys with one headCount; QueryHeadCount " + std::to_string(z.heads) +
+                " and KeyValueHeadCount " + std::to_string(z.kv_heads) + " must be equal");
         return std::nullopt;
     }
-    auto stacked = [&](const TensorDesc& t, const char* name, uint32_t parts, uint32_t heads) -> std::optional<std::vector<uint32_t>> {
+    auto stacked = [&](const TensorDesc& t, const char* name, uint32_t parts,
+                       uint32_t heads) -> std::optional<std::vector<uint32_t>> {
         const auto s = trailing(t, name, 5, diags);
         if (!s) return std::nullopt;
         if ((*s)[3] != parts) {
             err(diags, std::string(name) + "/Sizes", "stacked-sizes",
-                std::string(name) + " has Sizes " + sizes_text(t.Sizes) + "; its fourth dimension stacks " + std::to_string(parts) + " tensors");
+                std::string(name) + " has Sizes " + sizes_text(t.Sizes) + "; its fourth dimension stacks " +
+                    std::to_string(parts) + " tensors");
             return std::nullopt;
         }
         if ((*s)[2] != heads) {
@@ -212,7 +228,8 @@ std::optional<AttentionSizes> sizes_of(const MHA1& d, bool v1, Diagnostics& diag
             if (!s) return std::nullopt;
             if ((*s)[0] != z.batch || (*s)[4] != z.head) {
                 err(diags, "StackedKeyValueTensor/Sizes", "key-sizes",
-                    "StackedKeyValueTensor has Sizes " + sizes_text(d.StackedKeyValueTensor->Sizes) + "; it must be [batchSize " + std::to_string(z.batch) +
+                    "StackedKeyValueTensor has Sizes " + sizes_text(d.StackedKeyValueTensor->Sizes) +
+                        "; it must be [batchSize " + std::to_string(z.batch) +
                         ", keyValueSequenceLength, headCount, 2, headSize " + std::to_string(z.head) + "]");
                 return std::nullopt;
             }
@@ -223,8 +240,9 @@ std::optional<AttentionSizes> sizes_of(const MHA1& d, bool v1, Diagnostics& diag
             if (!s) return std::nullopt;
             if ((*s)[0] != z.batch || (*s)[2] != z.kv_heads * z.head) {
                 err(diags, "KeyTensor/Sizes", "key-sizes",
-                    "KeyTensor has Sizes " + sizes_text(d.KeyTensor->Sizes) + "; it must be [batchSize " + std::to_string(z.batch) +
-                        ", keyValueSequenceLength, hiddenSize " + std::to_string(z.kv_heads * z.head) + "]");
+                    "KeyTensor has Sizes " + sizes_text(d.KeyTensor->Sizes) + "; it must be [batchSize " +
+                        std::to_string(z.batch) + ", keyValueSequenceLength, hiddenSize " +
+                        std::to_string(z.kv_heads * z.head) + "]");
                 return std::nullopt;
             }
             z.kv = (*s)[1];
@@ -234,8 +252,9 @@ std::optional<AttentionSizes> sizes_of(const MHA1& d, bool v1, Diagnostics& diag
             if (!s || !hidden((*s)[2], "ValueTensor", z.value_head, z.kv_heads)) return std::nullopt;
             if ((*s)[0] != z.batch || (*s)[1] != z.kv) {
                 err(diags, "ValueTensor/Sizes", "value-sizes",
-                    "ValueTensor has Sizes " + sizes_text(d.ValueTensor->Sizes) + "; it must be [batchSize " + std::to_string(z.batch) +
-                        ", keyValueSequenceLength " + std::to_string(z.kv) + ", valueHiddenSize]");
+                    "ValueTensor has Sizes " + sizes_text(d.ValueTensor->Sizes) + "; it must be [batchSize " +
+                        std::to_string(z.batch) + ", keyValueSequenceLength " + std::to_string(z.kv) +
+                        ", valueHiddenSize]");
                 return std::nullopt;
             }
         }
@@ -267,10 +286,14 @@ AttentionDesc as_attention1(const MHA& d) {
     MHA1 r;
     r.QueryTensor = d.QueryTensor, r.KeyTensor = d.KeyTensor, r.ValueTensor = d.ValueTensor;
     r.StackedQueryKeyTensor = d.StackedQueryKeyTensor, r.StackedKeyValueTensor = d.StackedKeyValueTensor;
-    r.StackedQueryKeyValueTensor = d.StackedQueryKeyValueTensor, r.BiasTensor = d.BiasTensor, r.MaskTensor = d.MaskTensor;
-    r.RelativePositionBiasTensor = d.RelativePositionBiasTensor, r.PastKeyTensor = d.PastKeyTensor, r.PastValueTensor = d.PastValueTensor;
-    r.OutputTensor = d.OutputTensor, r.OutputPresentKeyTensor = d.OutputPresentKeyTensor, r.OutputPresentValueTensor = d.OutputPresentValueTensor;
-    r.Scale = d.Scale, r.MaskFilterValue = d.MaskFilterValue, r.QueryHeadCount = r.KeyValueHeadCount = d.HeadCount, r.MaskType = d.MaskType;
+    r.StackedQueryKeyValueTensor = d.StackedQueryKeyValueTensor, r.BiasTensor = d.BiasTensor,
+    r.MaskTensor = d.MaskTensor;
+    r.RelativePositionBiasTensor = d.RelativePositionBiasTensor, r.PastKeyTensor = d.PastKeyTensor,
+    r.PastValueTensor = d.PastValueTensor;
+    r.OutputTensor = d.OutputTensor, r.OutputPresentKeyTensor = d.OutputPresentKeyTensor,
+    r.OutputPresentValueTensor = d.OutputPresentValueTensor;
+    r.Scale = d.Scale, r.MaskFilterValue = d.MaskFilterValue, r.QueryHeadCount = r.KeyValueHeadCount = d.HeadCount,
+    r.MaskType = d.MaskType;
     return r;
 }
 
@@ -286,7 +309,8 @@ AttentionSizes attention_sizes(const MHA1& d) {
     return z ? *z : AttentionSizes{};
 }
 
-bool attention_key_live(const MHA1& d, const AttentionSizes& z, const std::vector<double>& lengths, uint32_t b, uint32_t j) {
+bool attention_key_live(const MHA1& d, const AttentionSizes& z, const std::vector<double>& lengths, uint32_t b,
+                        uint32_t j) {
     if (!d.PastSequenceLengthsTensor || j >= z.past) return true;
     return double(j) < lengths.at(b);  // a NaN length leaves every past key out
 }
@@ -301,7 +325,8 @@ void validate_attention(const MHA1& d, bool v1, Diagnostics& diags) {
     auto tensor_of = [&](std::string_view name) -> const TensorDesc* {
         if (name == "OutputTensor") return &d.OutputTensor;
         if (name == "OutputPresentKeyTensor") return d.OutputPresentKeyTensor ? &*d.OutputPresentKeyTensor : nullptr;
-        if (name == "OutputPresentValueTensor") return d.OutputPresentValueTensor ? &*d.OutputPresentValueTensor : nullptr;
+        if (name == "OutputPresentValueTensor")
+            return d.OutputPresentValueTensor ? &*d.OutputPresentValueTensor : nullptr;
         for (const Field& f : inputs_of(d))
             if (name == f.name) return *f.tensor ? &**f.tensor : nullptr;
         return nullptr;
@@ -315,14 +340,17 @@ void validate_attention(const MHA1& d, bool v1, Diagnostics& diags) {
         const uint32_t n = t->DimensionCount();
         if (n < r.lo || n > r.hi) {
             err(diags, std::string(r.name) + "/Sizes", "dimension-count",
-                std::string(r.name) + " has " + std::to_string(n) + " dimensions; the page allows " + std::to_string(r.lo) + " to " + std::to_string(r.hi));
+                std::string(r.name) + " has " + std::to_string(n) + " dimensions; the page allows " +
+                    std::to_string(r.lo) + " to " + std::to_string(r.hi));
             shapes = false;
         }
         const bool mask = std::string_view(r.name) == "MaskTensor";
-        const bool ok = mask ? t->DataType == DataType::INT32 : (t->DataType == DataType::FLOAT32 || t->DataType == DataType::FLOAT16);
+        const bool ok = mask ? t->DataType == DataType::INT32
+                             : (t->DataType == DataType::FLOAT32 || t->DataType == DataType::FLOAT16);
         if (!ok) {
             err(diags, std::string(r.name) + "/DataType", "data-type",
-                std::string(r.name) + " is " + std::string(name(t->DataType)) + "; the page allows " + (mask ? "INT32" : "FLOAT32 and FLOAT16"));
+                std::string(r.name) + " is " + std::string(name(t->DataType)) + "; the page allows " +
+                    (mask ? "INT32" : "FLOAT32 and FLOAT16"));
             continue;
         }
         if (mask) continue;
@@ -335,13 +363,15 @@ void validate_attention(const MHA1& d, bool v1, Diagnostics& diags) {
         }
     }
     if (d.MaskType > DML_MULTIHEAD_ATTENTION_MASK_TYPE_BOOLEAN) {
-        err(diags, "MaskType", "mask-type", "MaskType " + std::to_string(d.MaskType) + " is not a DML_MULTIHEAD_ATTENTION_MASK_TYPE");
+        err(diags, "MaskType", "mask-type",
+            "MaskType " + std::to_string(d.MaskType) + " is not a DML_MULTIHEAD_ATTENTION_MASK_TYPE");
         return;
     }
     if ((d.MaskType == DML_MULTIHEAD_ATTENTION_MASK_TYPE_NONE) == d.MaskTensor.has_value()) {
         err(diags, d.MaskTensor ? "MaskTensor" : "MaskType", "mask-required",
-            d.MaskTensor ? "MaskTensor is given with MaskType NONE; MaskType describes the behavior of MaskTensor"
-                         : "MaskType is not NONE and MaskTensor is null; MaskType describes the behavior of MaskTensor");
+            d.MaskTensor
+                ? "MaskTensor is given with MaskType NONE; MaskType describes the behavior of MaskTensor"
+                : "MaskType is not NONE and MaskTensor is null; MaskType describes the behavior of MaskTensor");
     }
     if (d.MaskType == DML_MULTIHEAD_ATTENTION_MASK_TYPE_KEY_QUERY_SEQUENCE_LENGTH_START_END)
         err(diags, "MaskType", "mask-type-not-built",
@@ -351,16 +381,20 @@ void validate_attention(const MHA1& d, bool v1, Diagnostics& diags) {
     if (!zz) return;
     const AttentionSizes& z = *zz;
     const uint32_t B = z.batch, H = z.heads, KH = z.kv_heads, S = z.sequence, T = z.total();
-    expect_sizes(diags, d.OutputTensor, "OutputTensor", {B, S, H * z.value_head}, "output-sizes", "[batchSize, sequenceLength, valueHiddenSize]");
+    expect_sizes(diags, d.OutputTensor, "OutputTensor", {B, S, H * z.value_head}, "output-sizes",
+                 "[batchSize, sequenceLength, valueHiddenSize]");
     if (d.BiasTensor) {
         const uint32_t n = H * z.head + KH * z.head + KH * z.value_head;
-        expect_sizes(diags, *d.BiasTensor, "BiasTensor", {n}, "bias-sizes", "[hiddenSize + hiddenSize + valueHiddenSize]");
+        expect_sizes(diags, *d.BiasTensor, "BiasTensor", {n}, "bias-sizes",
+                     "[hiddenSize + hiddenSize + valueHiddenSize]");
     }
     if (d.RelativePositionBiasTensor)
-        expect_sizes(diags, *d.RelativePositionBiasTensor, "RelativePositionBiasTensor", {B, H, S, T}, "relative-position-bias-sizes",
+        expect_sizes(diags, *d.RelativePositionBiasTensor, "RelativePositionBiasTensor", {B, H, S, T},
+                     "relative-position-bias-sizes",
                      "[batchSize, headCount, sequenceLength, pastSequenceLength + keyValueSequenceLength]");
     if (d.PastKeyTensor) {
-        expect_sizes(diags, *d.PastKeyTensor, "PastKeyTensor", {B, KH, z.past, z.head}, "past-sizes", "[batchSize, headCount, pastSequenceLength, headSize]");
+        expect_sizes(diags, *d.PastKeyTensor, "PastKeyTensor", {B, KH, z.past, z.head}, "past-sizes",
+                     "[batchSize, headCount, pastSequenceLength, headSize]");
         expect_sizes(diags, *d.PastValueTensor, "PastValueTensor", {B, KH, z.past, z.value_head}, "past-sizes",
                      "[batchSize, headCount, pastSequenceLength, valueHeadSize]");
     }
@@ -368,12 +402,13 @@ void validate_attention(const MHA1& d, bool v1, Diagnostics& diags) {
         expect_sizes(diags, *d.OutputPresentKeyTensor, "OutputPresentKeyTensor", {B, KH, T, z.head}, "present-sizes",
                      "[batchSize, headCount, pastSequenceLength + keyValueSequenceLength, headSize]");
     if (d.OutputPresentValueTensor)
-        expect_sizes(diags, *d.OutputPresentValueTensor, "OutputPresentValueTensor", {B, KH, T, z.value_head}, "present-sizes",
+        expect_sizes(diags, *d.OutputPresentValueTensor, "OutputPresentValueTensor", {B, KH, T, z.value_head},
+                     "present-sizes",
                      "[batchSize, headCount, pastSequenceLength + keyValueSequenceLength, valueHeadSize]");
     if (d.PastSequenceLengthsTensor) {
         if (d.PastSequenceLengthsTensor->DimensionCount() >= 1)
-            expect_sizes(diags, *d.PastSequenceLengthsTensor, "PastSequenceLengthsTensor", {B}, "past-sequence-lengths-sizes",
-                         "(AttentionPastSequenceLengths) [batchSize]");
+            expect_sizes(diags, *d.PastSequenceLengthsTensor, "PastSequenceLengthsTensor", {B},
+                         "past-sequence-lengths-sizes", "(AttentionPastSequenceLengths) [batchSize]");
     }
     if (d.MaskTensor) {
         const TensorDesc& m = *d.MaskTensor;
@@ -384,16 +419,19 @@ void validate_attention(const MHA1& d, bool v1, Diagnostics& diags) {
                         "a BOOLEAN MaskTensor has 4 or 5 dimensions, [batchSize, headCount, sequenceLength, pastSequenceLength + "
                         "keyValueSequenceLength] (docs/golden.md, AttentionBooleanMaskShape)");
                 else
-                    expect_sizes(diags, m, "MaskTensor", {B, H, S, T}, "mask-sizes",
-                                 "(AttentionBooleanMaskShape) [batchSize, headCount, sequenceLength, pastSequenceLength + keyValueSequenceLength]");
+                    expect_sizes(
+                        diags, m, "MaskTensor", {B, H, S, T}, "mask-sizes",
+                        "(AttentionBooleanMaskShape) [batchSize, headCount, sequenceLength, pastSequenceLength + keyValueSequenceLength]");
                 break;
             case DML_MULTIHEAD_ATTENTION_MASK_TYPE_KEY_SEQUENCE_LENGTH:
             case DML_MULTIHEAD_ATTENTION_MASK_TYPE_KEY_SEQUENCE_END_START: {
                 const uint32_t rows = d.MaskType == DML_MULTIHEAD_ATTENTION_MASK_TYPE_KEY_SEQUENCE_LENGTH ? 1 : 2;
                 if (m.DimensionCount() < 2)
-                    err(diags, "MaskTensor/Sizes", "mask-sizes", "this MaskType's MaskTensor has shape [" + std::to_string(rows) + ", batchSize]");
+                    err(diags, "MaskTensor/Sizes", "mask-sizes",
+                        "this MaskType's MaskTensor has shape [" + std::to_string(rows) + ", batchSize]");
                 else
-                    expect_sizes(diags, m, "MaskTensor", {rows, B}, "mask-sizes", "[" + std::to_string(rows) + ", batchSize]");
+                    expect_sizes(diags, m, "MaskTensor", {rows, B}, "mask-sizes",
+                                 "[" + std::to_string(rows) + ", batchSize]");
                 break;
             }
             default: break;
@@ -403,7 +441,8 @@ void validate_attention(const MHA1& d, bool v1, Diagnostics& diags) {
 
 }  // namespace
 
-AttentionSource attention_source(const MHA1& d, const AttentionSizes& z, AttentionRole role, uint32_t b, uint32_t row, uint32_t h, uint32_t i) {
+AttentionSource attention_source(const MHA1& d, const AttentionSizes& z, AttentionRole role, uint32_t b, uint32_t row,
+                                 uint32_t h, uint32_t i) {
     // Queries have QueryHeadCount heads; keys and values KeyValueHeadCount, query head h reading kh.
     const uint64_t H = role == AttentionRole::Query ? z.heads : z.kv_heads;
     if (role != AttentionRole::Query) h = z.kv_head(h);
@@ -428,7 +467,8 @@ AttentionSource attention_source(const MHA1& d, const AttentionSizes& z, Attenti
     return {};
 }
 
-MaskEffect attention_mask(const MHA1& d, const AttentionSizes& z, const std::vector<double>& mask, uint32_t b, uint32_t h, uint32_t s, uint32_t j) {
+MaskEffect attention_mask(const MHA1& d, const AttentionSizes& z, const std::vector<double>& mask, uint32_t b,
+                          uint32_t h, uint32_t s, uint32_t j) {
     switch (d.MaskType) {
         case DML_MULTIHEAD_ATTENTION_MASK_TYPE_BOOLEAN: {
             const uint64_t at = ((uint64_t(b) * z.heads + h) * z.sequence + s) * z.total() + j;
@@ -473,7 +513,8 @@ Ext biased(const Loaded& l, const MHA1& d, const AttentionSource& src, std::opti
 // Key (j, i) or value (j, i) of batch b and head h, past ones first (no Bias on the past).
 // h is a query head; Bias is [query part (QueryHeadCount heads), key part, value part
 // (KeyValueHeadCount heads each)].
-Ext key_or_value(const Loaded& l, const MHA1& d, const AttentionSizes& z, bool value, uint32_t b, uint32_t h, uint32_t j, uint32_t i) {
+Ext key_or_value(const Loaded& l, const MHA1& d, const AttentionSizes& z, bool value, uint32_t b, uint32_t h,
+                 uint32_t j, uint32_t i) {
     const uint32_t width = value ? z.value_head : z.head;
     const uint32_t kh = z.kv_head(h);
     if (j < z.past) {
@@ -481,7 +522,8 @@ Ext key_or_value(const Loaded& l, const MHA1& d, const AttentionSizes& z, bool v
         return ext(past.at(((uint64_t(b) * z.kv_heads + kh) * z.past + j) * width + i));
     }
     const uint64_t query = uint64_t(z.heads) * z.head, key = uint64_t(z.kv_heads) * z.head;
-    const AttentionSource src = attention_source(d, z, value ? AttentionRole::Value : AttentionRole::Key, b, j - z.past, h, i);
+    const AttentionSource src = attention_source(d, z, value ? AttentionRole::Value : AttentionRole::Key, b, j - z.past,
+                                                 h, i);
     return biased(l, d, src, (value ? query + key : query) + uint64_t(kh) * width + i);
 }
 
@@ -502,7 +544,10 @@ template <class T> T softmax_times_values(const std::vector<mpq_class>& x, const
     for (const auto& [s, g] : groups) {
         const mpq_class m = g.first / g.second;
         if (!mean) mean = m;
-        else if (*mean != m) { rational = false; break; }
+        else if (*mean != m) {
+            rational = false;
+            break;
+        }
     }
     if (rational) return round_rational<T>(*mean);
     // Terms far below the largest (e^x < 2^-1,500,000) are left out: they cannot move the
@@ -518,7 +563,8 @@ template <class T> T softmax_times_values(const std::vector<mpq_class>& x, const
     const Evaluation f = [&](mpfr_ptr out, mpfr_prec_t p) -> long {
         mpfr_t a, e, Z, N, A;
         mpfr_inits2(p + 8, a, e, Z, N, static_cast<mpfr_ptr>(nullptr));
-        mpfr_init2(A, 64);  // sum e_j |v_j|, rounded up, for the error bound (in MPFR: it may be far below double's range)
+        mpfr_init2(A,
+                   64);  // sum e_j |v_j|, rounded up, for the error bound (in MPFR: it may be far below double's range)
         mpfr_set_zero(Z, 1);
         mpfr_set_zero(N, 1);
         mpfr_set_zero(A, 1);
@@ -574,7 +620,8 @@ template <class T> void evaluate_as_type(const MHA1& d, const Bindings& bind) {
             for (uint32_t s = 0; s < S; ++s) {
                 std::vector<Ext> q;
                 for (uint32_t i = 0; i < z.head; ++i)
-                    q.push_back(biased(l, d, attention_source(d, z, AttentionRole::Query, b, s, h, i), uint64_t(h) * z.head + i));
+                    q.push_back(biased(l, d, attention_source(d, z, AttentionRole::Query, b, s, h, i),
+                                       uint64_t(h) * z.head + i));
                 std::vector<Ext> score(T_);
                 bool nan_row = T_ == 0;
                 std::optional<mpq_class> max;
@@ -584,7 +631,8 @@ template <class T> void evaluate_as_type(const MHA1& d, const Bindings& bind) {
                     for (uint32_t i = 0; i < z.head; ++i) dot = add(dot, mul(q[i], K[j][i]));
                     Ext sj = mul(scale, dot);
                     if (d.RelativePositionBiasTensor)
-                        sj = add(sj, ext(l.at("RelativePositionBiasTensor").at(((uint64_t(b) * H + h) * S + s) * T_ + j)));
+                        sj = add(sj,
+                                 ext(l.at("RelativePositionBiasTensor").at(((uint64_t(b) * H + h) * S + s) * T_ + j)));
                     const MaskEffect m = attention_mask(d, z, mask, b, h, s, j);
                     if (m == MaskEffect::Add) sj = add(sj, filter);
                     if (m == MaskEffect::Set) sj = filter;
@@ -629,7 +677,8 @@ template <class T> void evaluate_as_type(const MHA1& d, const Bindings& bind) {
         if (!present) continue;
         std::map<std::string_view, std::vector<T>> raw;  // the inputs' elements as stored
         for (const Field& f : inputs_of(d))
-            if (*f.tensor && std::string_view(f.name) != "MaskTensor") raw[f.name] = logical_values<T>(**f.tensor, bind.at(f.name));
+            if (*f.tensor && std::string_view(f.name) != "MaskTensor")
+                raw[f.name] = logical_values<T>(**f.tensor, bind.at(f.name));
         const uint32_t width = value ? z.value_head : z.head;
         std::vector<T> p;
         const uint32_t KH = z.kv_heads, group = H / KH;
@@ -641,16 +690,19 @@ template <class T> void evaluate_as_type(const MHA1& d, const Bindings& bind) {
                         // Without a Bias the element is copied bit for bit (a NaN keeps its payload).
                         if (!d.BiasTensor || j < z.past) {
                             if (j < z.past) {
-                                p.push_back(raw.at(value ? "PastValueTensor" : "PastKeyTensor").at(((uint64_t(b) * KH + kh) * z.past + j) * width + i));
+                                p.push_back(raw.at(value ? "PastValueTensor" : "PastKeyTensor")
+                                                .at(((uint64_t(b) * KH + kh) * z.past + j) * width + i));
                             } else {
-                                const AttentionSource src = attention_source(d, z, value ? AttentionRole::Value : AttentionRole::Key, b, j - z.past, h, i);
+                                const AttentionSource src = attention_source(
+                                    d, z, value ? AttentionRole::Value : AttentionRole::Key, b, j - z.past, h, i);
                                 p.push_back(raw.at(src.field).at(src.index));
                             }
                         } else {
                             p.push_back(round_ext<T>(key_or_value(l, d, z, value, b, h, j, i)));
                         }
                     }
-        write_logical<T>(*present, bind.at(value ? "OutputPresentValueTensor" : "OutputPresentKeyTensor"), [&](uint64_t i) { return p[i]; });
+        write_logical<T>(*present, bind.at(value ? "OutputPresentValueTensor" : "OutputPresentKeyTensor"),
+                         [&](uint64_t i) { return p[i]; });
     }
 }
 
@@ -663,16 +715,19 @@ void evaluate(const MHA1& d, const Bindings& b) {
 
 void evaluate(const MHA& d, const Bindings& b) { evaluate(as_attention1(d), b); }
 
-std::optional<Tolerance> tolerance(const MHA& d, std::string_view output) { return tolerance(as_attention1(d), output); }
+std::optional<Tolerance> tolerance(const MHA& d, std::string_view output) {
+    return tolerance(as_attention1(d), output);
+}
 
 std::optional<Tolerance> tolerance(const MHA1& d, std::string_view output) {
     if (output != "OutputTensor" || !valid(d)) return std::nullopt;
     Tolerance tol;
     tol.Kind = "Summed";
     tol.MaxTerms = 0;
-    tol.Why = "the exact composite rounded once (docs/golden.md, Multihead attention); dmlref diff bounds each element "
-              "through the composite: the first GEMM's dot-product bound, softmax's sensitivity to its scores and its "
-              "own exp, sum and division, then the second GEMM (docs/tolerance.md, Multihead attention)";
+    tol.Why =
+        "the exact composite rounded once (docs/golden.md, Multihead attention); dmlref diff bounds each element "
+        "through the composite: the first GEMM's dot-product bound, softmax's sensitivity to its scores and its "
+        "own exp, sum and division, then the second GEMM (docs/tolerance.md, Multihead attention)";
     return tol;
 }
 
@@ -695,11 +750,30 @@ double exp_error(const W& w, double x) { return 2 * (kStatedAccuracy.exp2 + std:
 std::vector<double> bounds(const InputBuffer& input, const reference::AttentionDesc& d, const ArithmeticProfile& prof) {
     const AttentionSizes z = reference::attention_sizes(d);
     std::map<std::string_view, std::vector<double>> x;
-    const char* fields[] = {"QueryTensor", "KeyTensor", "ValueTensor", "StackedQueryKeyTensor", "StackedKeyValueTensor", "StackedQueryKeyValueTensor",
-                            "BiasTensor", "MaskTensor", "RelativePositionBiasTensor", "PastKeyTensor", "PastValueTensor", "PastSequenceLengthsTensor"};
-    const std::optional<TensorDesc>* tensors[] = {&d.QueryTensor, &d.KeyTensor, &d.ValueTensor, &d.StackedQueryKeyTensor, &d.StackedKeyValueTensor,
-                                                  &d.StackedQueryKeyValueTensor, &d.BiasTensor, &d.MaskTensor, &d.RelativePositionBiasTensor,
-                                                  &d.PastKeyTensor, &d.PastValueTensor, &d.PastSequenceLengthsTensor};
+    const char* fields[] = {"QueryTensor",
+                            "KeyTensor",
+                            "ValueTensor",
+                            "StackedQueryKeyTensor",
+                            "StackedKeyValueTensor",
+                            "StackedQueryKeyValueTensor",
+                            "BiasTensor",
+                            "MaskTensor",
+                            "RelativePositionBiasTensor",
+                            "PastKeyTensor",
+                            "PastValueTensor",
+                            "PastSequenceLengthsTensor"};
+    const std::optional<TensorDesc>* tensors[] = {&d.QueryTensor,
+                                                  &d.KeyTensor,
+                                                  &d.ValueTensor,
+                                                  &d.StackedQueryKeyTensor,
+                                                  &d.StackedKeyValueTensor,
+                                                  &d.StackedQueryKeyValueTensor,
+                                                  &d.BiasTensor,
+                                                  &d.MaskTensor,
+                                                  &d.RelativePositionBiasTensor,
+                                                  &d.PastKeyTensor,
+                                                  &d.PastValueTensor,
+                                                  &d.PastSequenceLengthsTensor};
     for (size_t f = 0; f < std::size(fields); ++f)
         if (*tensors[f]) x[fields[f]] = values(input, **tensors[f], fields[f]);
     const std::vector<double> none;
@@ -717,8 +791,11 @@ std::vector<double> bounds(const InputBuffer& input, const reference::AttentionD
         };
         auto kv = [&](bool value, uint32_t b, uint32_t h, uint32_t j, uint32_t i) {
             const uint32_t width = value ? z.value_head : z.head, kh = z.kv_head(h);
-            if (j < z.past) return w.in(x.at(value ? "PastValueTensor" : "PastKeyTensor").at(((uint64_t(b) * KH + kh) * z.past + j) * width + i));
-            return biased(reference::attention_source(d, z, value ? AttentionRole::Value : AttentionRole::Key, b, j - z.past, h, i),
+            if (j < z.past)
+                return w.in(x.at(value ? "PastValueTensor" : "PastKeyTensor")
+                                .at(((uint64_t(b) * KH + kh) * z.past + j) * width + i));
+            return biased(reference::attention_source(d, z, value ? AttentionRole::Value : AttentionRole::Key, b,
+                                                      j - z.past, h, i),
                           (value ? query + key : query) + uint64_t(kh) * width + i);
         };
         const V scale = constant(w, wt, d.Scale), filter = constant(w, wt, d.MaskFilterValue);
@@ -728,7 +805,8 @@ std::vector<double> bounds(const InputBuffer& input, const reference::AttentionD
                 for (uint32_t s = 0; s < S; ++s) {
                     std::vector<V> q;
                     for (uint32_t i = 0; i < z.head; ++i)
-                        q.push_back(biased(reference::attention_source(d, z, AttentionRole::Query, b, s, h, i), uint64_t(h) * z.head + i));
+                        q.push_back(biased(reference::attention_source(d, z, AttentionRole::Query, b, s, h, i),
+                                           uint64_t(h) * z.head + i));
                     // The keys that take part (AttentionPastSequenceLengths=ValidBelowLength).
                     std::vector<uint32_t> js;
                     for (uint32_t j = 0; j < Tall; ++j)
@@ -748,13 +826,16 @@ std::vector<double> bounds(const InputBuffer& input, const reference::AttentionD
                         }
                         const V a = w.prod({scale, w.sum(prods)}), c = w.sum(scaled);
                         std::vector<V> parts{{a.v, std::max(a.e, c.e)}};
-                        if (d.RelativePositionBiasTensor) parts.push_back(w.in(x.at("RelativePositionBiasTensor").at(((uint64_t(b) * H + h) * S + s) * Tall + j)));
+                        if (d.RelativePositionBiasTensor)
+                            parts.push_back(w.in(
+                                x.at("RelativePositionBiasTensor").at(((uint64_t(b) * H + h) * S + s) * Tall + j)));
                         const auto m = reference::attention_mask(d, z, mask, b, h, s, j);
                         if (m == reference::MaskEffect::Add) parts.push_back(filter);
                         score[jj] = m == reference::MaskEffect::Set ? filter : w.sum(parts);
                         finite = std::isfinite(score[jj].v) && std::isfinite(score[jj].e);
                     }
-                    if (!finite) continue;  // NaN rows and infinite scores: unbounded (their goldens are NaN or special)
+                    if (!finite)
+                        continue;  // NaN rows and infinite scores: unbounded (their goldens are NaN or special)
                     // The maximum, and how far a backend's may be from it: the error of any score that
                     // may be the largest (a masked score far below cannot).
                     uint32_t top = 0;
@@ -773,11 +854,14 @@ std::vector<double> bounds(const InputBuffer& input, const reference::AttentionD
                         const double xj = score[j].v - m;
                         E[j] = std::exp(xj);
                         Z += E[j];
-                        dlt[j] = score[j].e + w.u * (std::fabs(xj) + score[j].e + e_max) + exp_error(w, std::fabs(xj) + score[j].e + e_max);
+                        dlt[j] = score[j].e + w.u * (std::fabs(xj) + score[j].e + e_max) +
+                                 exp_error(w, std::fabs(xj) + score[j].e + e_max);
                     }
                     double lo_sum = 0, hi_sum = 0;  // sum_k P_k e^(-+d_k)
-                    for (uint32_t j = 0; j < T; ++j) lo_sum += E[j] / Z * std::exp(-dlt[j]), hi_sum += E[j] / Z * std::exp(dlt[j]);
-                    const double theta = gamma_up(uint64_t(std::max<uint32_t>(T, 2) - 1), w.u);  // the sum of positive weights
+                    for (uint32_t j = 0; j < T; ++j)
+                        lo_sum += E[j] / Z * std::exp(-dlt[j]), hi_sum += E[j] / Z * std::exp(dlt[j]);
+                    const double theta = gamma_up(uint64_t(std::max<uint32_t>(T, 2) - 1),
+                                                  w.u);  // the sum of positive weights
                     const double div = 2 * kStatedAccuracy.division * w.u;
                     for (uint32_t c = 0; c < z.value_head; ++c) {
                         std::vector<V> pa, nb;
@@ -804,7 +888,8 @@ std::vector<double> bounds(const InputBuffer& input, const reference::AttentionD
                             const double y = n.v / zz.v;
                             double spread = 0;  // the quotient over the box of numerator and denominator
                             for (const double nn : {n.v - n.e, n.v + n.e})
-                                for (const double dd : {zz.v - zz.e, zz.v + zz.e}) spread = std::max(spread, std::fabs(nn / dd - y));
+                                for (const double dd : {zz.v - zz.e, zz.v + zz.e})
+                                    spread = std::max(spread, std::fabs(nn / dd - y));
                             eb = spread + div * (std::fabs(y) + spread) + w.eta;
                         }
                         const double y = oa.v;
@@ -818,7 +903,8 @@ std::vector<double> bounds(const InputBuffer& input, const reference::AttentionD
 
 }  // namespace
 
-void multihead_attention_bounds(const Operator& op, const InputBuffer& input, const ArithmeticProfile& p, TermSink& sink) {
+void multihead_attention_bounds(const Operator& op, const InputBuffer& input, const ArithmeticProfile& p,
+                                TermSink& sink) {
     reference::AttentionDesc storage;
     const std::vector<double> b = bounds(input, reference::attention_desc_of(op, storage), p);
     for (uint64_t i = 0; i < b.size() && i < sink.elements().size(); ++i) sink.set_computed(i, b[i], 0, 0);

@@ -12,7 +12,8 @@
 namespace dmlref {
 
 // Each OutputTensor element's bound on |backend - exact value| (docs/tolerance.md, "Multihead attention").
-void multihead_attention_bounds(const Operator& op, const InputBuffer& input, const ArithmeticProfile& p, TermSink& sink);
+void multihead_attention_bounds(const Operator& op, const InputBuffer& input, const ArithmeticProfile& p,
+                                TermSink& sink);
 
 }  // namespace dmlref
 
@@ -23,7 +24,7 @@ namespace dmlref::reference {
 // heads (HeadCount, KeyValueHeadCount), headSize and valueHeadSize.
 struct AttentionSizes {
     uint32_t batch = 0, sequence = 0, kv = 0, past = 0, heads = 1, kv_heads = 1, head = 0, value_head = 0;
-    uint32_t total() const { return past + kv; }  // the keys each query attends to
+    uint32_t total() const { return past + kv; }                           // the keys each query attends to
     uint32_t kv_head(uint32_t h) const { return h / (heads / kv_heads); }  // the key/value head of query head h
 };
 
@@ -42,18 +43,19 @@ struct AttentionSource {
     uint64_t index = 0;
 };
 enum class AttentionRole { Query = 0, Key = 1, Value = 2 };
-AttentionSource attention_source(const AttentionDesc& d, const AttentionSizes& z, AttentionRole role,
-                                 uint32_t b, uint32_t row, uint32_t h, uint32_t i);
+AttentionSource attention_source(const AttentionDesc& d, const AttentionSizes& z, AttentionRole role, uint32_t b,
+                                 uint32_t row, uint32_t h, uint32_t i);
 
 // Whether key j of query (b, h, s) is masked, and whether the mask adds MaskFilterValue (BOOLEAN)
 // or sets the score to it (the sequence-length types); `mask` holds MaskTensor's logical values.
 enum class MaskEffect { None, Add, Set };
-MaskEffect attention_mask(const AttentionDesc& d, const AttentionSizes& z, const std::vector<double>& mask,
-                          uint32_t b, uint32_t h, uint32_t s, uint32_t j);
+MaskEffect attention_mask(const AttentionDesc& d, const AttentionSizes& z, const std::vector<double>& mask, uint32_t b,
+                          uint32_t h, uint32_t s, uint32_t j);
 
 // Whether key j of batch b takes part: a past key only below the batch's PastSequenceLengthsTensor
 // value (AttentionPastSequenceLengths=ValidBelowLength); `lengths` holds its logical values.
-bool attention_key_live(const AttentionDesc& d, const AttentionSizes& z, const std::vector<double>& lengths, uint32_t b, uint32_t j);
+bool attention_key_live(const AttentionDesc& d, const AttentionSizes& z, const std::vector<double>& lengths, uint32_t b,
+                        uint32_t j);
 
 void validate(const DML_MULTIHEAD_ATTENTION_OPERATOR_DESC& d, Diagnostics& diags);
 void validate(const DML_MULTIHEAD_ATTENTION1_OPERATOR_DESC& d, Diagnostics& diags);

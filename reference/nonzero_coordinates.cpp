@@ -66,30 +66,37 @@ std::vector<uint64_t> nonzero_indices(const TensorDesc& input, std::span<const s
 void validate(const NZ& d, Diagnostics& diags) {
     const uint32_t rank = d.InputTensor.DimensionCount();
     bool ok = true;
-    for (const Named& t : {Named{"OutputCountTensor", d.OutputCountTensor}, Named{"OutputCoordinatesTensor", d.OutputCoordinatesTensor}})
+    for (const Named& t :
+         {Named{"OutputCountTensor", d.OutputCountTensor}, Named{"OutputCoordinatesTensor", d.OutputCoordinatesTensor}})
         if (t.desc.DimensionCount() != rank) {
-            diags.error(desc_path(t.name) + "/Sizes", "nonzero-coordinates.dimension-count",
-                        std::string(t.name) + " has " + std::to_string(t.desc.DimensionCount()) + " dimensions and InputTensor " +
-                            std::to_string(rank) + "; InputTensor, OutputCoordinatesTensor, and OutputCountTensor must have the same DimensionCount");
+            diags.error(
+                desc_path(t.name) + "/Sizes", "nonzero-coordinates.dimension-count",
+                std::string(t.name) + " has " + std::to_string(t.desc.DimensionCount()) +
+                    " dimensions and InputTensor " + std::to_string(rank) +
+                    "; InputTensor, OutputCoordinatesTensor, and OutputCountTensor must have the same DimensionCount");
             ok = false;
         }
     if (ok && rank < 2) {
-        diags.error(desc_path("InputTensor") + "/Sizes", "nonzero-coordinates.dimension-count",
-                    "InputTensor has 1 dimension; OutputCoordinatesTensor ({1,1,M,N}) needs 2 at least, and the three tensors the same DimensionCount");
+        diags.error(
+            desc_path("InputTensor") + "/Sizes", "nonzero-coordinates.dimension-count",
+            "InputTensor has 1 dimension; OutputCoordinatesTensor ({1,1,M,N}) needs 2 at least, and the three tensors the same DimensionCount");
         ok = false;
     }
     if (d.OutputCountTensor.DataType != DataType::UINT32)
         diags.error(desc_path("OutputCountTensor") + "/DataType", "nonzero-coordinates.count-data-type",
-                    "OutputCountTensor is " + std::string(name(d.OutputCountTensor.DataType)) + "; the type of this tensor must be UINT32");
+                    "OutputCountTensor is " + std::string(name(d.OutputCountTensor.DataType)) +
+                        "; the type of this tensor must be UINT32");
     for (uint32_t s : d.OutputCountTensor.Sizes)
         if (s != 1) {
             diags.error(desc_path("OutputCountTensor") + "/Sizes", "nonzero-coordinates.count-sizes",
-                        "OutputCountTensor has Sizes " + sizes_text(d.OutputCountTensor.Sizes) + "; it must be a scalar (all Sizes 1)");
+                        "OutputCountTensor has Sizes " + sizes_text(d.OutputCountTensor.Sizes) +
+                            "; it must be a scalar (all Sizes 1)");
             break;
         }
     if (d.OutputCoordinatesTensor.DataType != DataType::UINT32)
         diags.error(desc_path("OutputCoordinatesTensor") + "/DataType", "nonzero-coordinates.coordinates-data-type",
-                    "OutputCoordinatesTensor is " + std::string(name(d.OutputCoordinatesTensor.DataType)) + "; the page's tables give UINT32");
+                    "OutputCoordinatesTensor is " + std::string(name(d.OutputCoordinatesTensor.DataType)) +
+                        "; the page's tables give UINT32");
     if (!ok) return;
     const auto& s = d.OutputCoordinatesTensor.Sizes;
     const uint64_t m = element_count(d.InputTensor);
@@ -98,33 +105,38 @@ void validate(const NZ& d, Diagnostics& diags) {
     for (uint32_t i = 0; i + 2 < rank; ++i) leading = leading && s[i] == 1;
     if (!leading || s[rank - 2] != m || n < low || n > rank)
         diags.error(desc_path("OutputCoordinatesTensor") + "/Sizes", "nonzero-coordinates.coordinates-sizes",
-                    "OutputCoordinatesTensor has Sizes " + sizes_text(s) + "; they must be {1,...,1,M,N} with M = " + std::to_string(m) +
-                        " (InputTensor's element count) and N from " + std::to_string(low) + " (its effective rank) to " +
-                        std::to_string(rank) + " (its DimensionCount)");
+                    "OutputCoordinatesTensor has Sizes " + sizes_text(s) + "; they must be {1,...,1,M,N} with M = " +
+                        std::to_string(m) + " (InputTensor's element count) and N from " + std::to_string(low) +
+                        " (its effective rank) to " + std::to_string(rank) + " (its DimensionCount)");
 }
 
 void evaluate(const NZ& d, const Bindings& b) {
     const std::vector<uint64_t> idx = nonzero_indices(d.InputTensor, b.at("InputTensor"));
-    write_logical<uint32_t>(d.OutputCountTensor, b.at("OutputCountTensor"), [&](uint64_t) { return uint32_t(idx.size()); });
+    write_logical<uint32_t>(d.OutputCountTensor, b.at("OutputCountTensor"),
+                            [&](uint64_t) { return uint32_t(idx.size()); });
     const auto& in = d.InputTensor.Sizes;
     const uint64_t n = d.OutputCoordinatesTensor.Sizes.back();
     const size_t first = in.size() - size_t(n);  // the input dimension of column 0
     write_logical<uint32_t>(d.OutputCoordinatesTensor, b.at("OutputCoordinatesTensor"), [&](uint64_t flat) {
         const uint64_t row = flat / n;
-        return row < idx.size() ? uint32_t(coordinate(in, idx[row], first + flat % n)) : 0u;  // NonzeroRowsPastCount=DontCare
+        return row < idx.size() ? uint32_t(coordinate(in, idx[row], first + flat % n))
+                                : 0u;  // NonzeroRowsPastCount=DontCare
     });
 }
 
 std::vector<DontCare> nonzero_rows_past_count(const Case& c, std::string_view output) {
     const auto* d = get_if<NZ>(&c.op.Desc);
     const auto in = c.inputs.find("InputTensor");
-    if (!d || output != "OutputCoordinatesTensor" || in == c.inputs.end() || in->second.size() < buffer_size(d->InputTensor)) return {};
+    if (!d || output != "OutputCoordinatesTensor" || in == c.inputs.end() ||
+        in->second.size() < buffer_size(d->InputTensor))
+        return {};
     const uint64_t count = nonzero_indices(d->InputTensor, in->second).size();
     const uint64_t n = d->OutputCoordinatesTensor.Sizes.back(), total = element_count(d->OutputCoordinatesTensor);
     std::vector<DontCare> v;
     v.reserve(total - count * n);
     for (uint64_t i = count * n; i < total; ++i)
-        v.push_back({i, "a row past OutputCountTensor (" + std::to_string(count) + "): undefined (NonzeroRowsPastCount=DontCare)"});
+        v.push_back({i, "a row past OutputCountTensor (" + std::to_string(count) +
+                            "): undefined (NonzeroRowsPastCount=DontCare)"});
     return v;
 }
 
@@ -139,22 +151,26 @@ bool explain_nonzero_coordinates(const Case& c, std::string_view output, uint64_
     const std::vector<uint64_t> idx = nonzero_indices(d->InputTensor, in->second);
     out.policies = {"NonzeroNaN", "Subnormals"};
     if (output == "OutputCountTensor") {
-        out.facts.emplace_back("count", std::to_string(idx.size()) + " of InputTensor's " + std::to_string(element_count(d->InputTensor)) +
+        out.facts.emplace_back("count", std::to_string(idx.size()) + " of InputTensor's " +
+                                            std::to_string(element_count(d->InputTensor)) +
                                             " elements are non-zero (+0 and -0 are zero, NaN is not)");
         return true;
     }
     const uint64_t n = d->OutputCoordinatesTensor.Sizes.back(), row = flat / n, col = flat % n;
     out.policies.push_back("NonzeroRowsPastCount");
     if (row >= idx.size()) {
-        out.facts.emplace_back("row", "row " + std::to_string(row) + " is past the count " + std::to_string(idx.size()) + ": undefined");
+        out.facts.emplace_back(
+            "row", "row " + std::to_string(row) + " is past the count " + std::to_string(idx.size()) + ": undefined");
         return true;
     }
     const auto& s = d->InputTensor.Sizes;
     std::vector<uint64_t> where(s.size());
     for (size_t k = 0; k < s.size(); ++k) where[k] = coordinate(s, idx[row], k);
-    out.facts.emplace_back("row", "row " + std::to_string(row) + ": the non-zero element number " + std::to_string(row) +
-                                      " in ascending order, InputTensor element " + std::to_string(idx[row]));
-    out.facts.emplace_back("column", "column " + std::to_string(col) + " is input dimension " + std::to_string(s.size() - n + col));
+    out.facts.emplace_back("row", "row " + std::to_string(row) + ": the non-zero element number " +
+                                      std::to_string(row) + " in ascending order, InputTensor element " +
+                                      std::to_string(idx[row]));
+    out.facts.emplace_back(
+        "column", "column " + std::to_string(col) + " is input dimension " + std::to_string(s.size() - n + col));
     ExplainedInput e;
     e.tensor = "InputTensor";
     e.index = where;

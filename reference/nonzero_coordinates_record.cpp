@@ -27,7 +27,8 @@ const std::vector<std::string_view> kOutputs = {"OutputCountTensor", "OutputCoor
 // rank (leading columns of zeros), N below the DimensionCount (leading 1s dropped).
 void detect(const Case& c, std::vector<std::string>& f) {
     const NZ& d = get<NZ>(c.op.Desc);
-    const uint32_t rank = d.InputTensor.DimensionCount(), n = d.OutputCoordinatesTensor.Sizes.empty() ? 0 : d.OutputCoordinatesTensor.Sizes.back();
+    const uint32_t rank = d.InputTensor.DimensionCount(),
+                   n = d.OutputCoordinatesTensor.Sizes.empty() ? 0 : d.OutputCoordinatesTensor.Sizes.back();
     uint32_t lead = 0;
     while (lead < rank && d.InputTensor.Sizes[lead] == 1) ++lead;
     if (n > rank - lead) f.push_back("columns-above-effective-rank");
@@ -72,11 +73,17 @@ OperatorRecord nonzero_coordinates() {
         .Support = {{0x3000, kInput, 4, 5, kEightTypes}, {0x3000, kOutputs, 4, 5, kU32}},
         .Policies = {kNonzeroNaN, kNonzeroRowsPastCount, kSubnormals},
     });
-    r.outputs = {{"OutputCountTensor", TypeClass::Any, ToleranceRule::Bits}, {"OutputCoordinatesTensor", TypeClass::Any, ToleranceRule::Bits}};
+    r.outputs = {{"OutputCountTensor", TypeClass::Any, ToleranceRule::Bits},
+                 {"OutputCoordinatesTensor", TypeClass::Any, ToleranceRule::Bits}};
     r.case_dont_care = nonzero_rows_past_count;
     r.explain = explain_nonzero_coordinates;
     r.MinRank = 2;
-    r.features = {"columns-above-effective-rank", "columns-below-dimension-count", "all-zero", "all-nonzero", "negative-zero", "nan"};
+    r.features = {"columns-above-effective-rank",
+                  "columns-below-dimension-count",
+                  "all-zero",
+                  "all-nonzero",
+                  "negative-zero",
+                  "nan"};
     r.detect = detect;
     r.BaseTensors = {"InputTensor"};
     r.sizes = derived_sizes;

@@ -42,7 +42,7 @@ int64_t on_position(DataType t, const std::byte* p, uint64_t size) {
     if (t == DataType::INT32) s = int32_t(uint32_t(bits));
     else if (t == DataType::INT64) s = int64_t(bits);
     else return bits < size ? int64_t(bits) : -1;
-    if (s < 0) s += int64_t(size);  // NegativeIndex=FromEndOnce (size < 2^32)
+    if (s < 0) s += int64_t(size);                 // NegativeIndex=FromEndOnce (size < 2^32)
     return s >= 0 && uint64_t(s) < size ? s : -1;  // OneHotOutOfRange=AllOff
 }
 
@@ -67,14 +67,17 @@ std::vector<uint64_t> on_value_coordinate(const TensorDesc& values) {
 void validate(const DML_ONE_HOT_OPERATOR_DESC& d, Diagnostics& diags) {
     const uint32_t R = d.IndicesTensor.DimensionCount();
     bool ok = true;
-    for (auto [name, t] : {std::pair<std::string_view, const TensorDesc*>{"ValuesTensor", &d.ValuesTensor}, {"OutputTensor", &d.OutputTensor}})
+    for (auto [name, t] : {std::pair<std::string_view, const TensorDesc*>{"ValuesTensor", &d.ValuesTensor},
+                           {"OutputTensor", &d.OutputTensor}})
         if (t->DimensionCount() != R) {
             ok = false;
             diags.error(sizes_path(name), "one-hot.dimension-count",
-                        std::string(name) + " has " + std::to_string(t->DimensionCount()) + " dimensions but IndicesTensor has " +
-                            std::to_string(R) + "; IndicesTensor, OutputTensor and ValuesTensor must have the same DimensionCount");
+                        std::string(name) + " has " + std::to_string(t->DimensionCount()) +
+                            " dimensions but IndicesTensor has " + std::to_string(R) +
+                            "; IndicesTensor, OutputTensor and ValuesTensor must have the same DimensionCount");
         }
-    require_same_data_type(diags, {{"ValuesTensor", d.ValuesTensor}, {"OutputTensor", d.OutputTensor}}, "one-hot.same-data-type");
+    require_same_data_type(diags, {{"ValuesTensor", d.ValuesTensor}, {"OutputTensor", d.OutputTensor}},
+                           "one-hot.same-data-type");
     if (!is_index_type(d.IndicesTensor.DataType))
         diags.error(pointer_append(desc_path("IndicesTensor"), "DataType"), "one-hot.indices-data-type",
                     "IndicesTensor is " + std::string(name(d.IndicesTensor.DataType)) +
@@ -85,7 +88,8 @@ void validate(const DML_ONE_HOT_OPERATOR_DESC& d, Diagnostics& diags) {
                         " element; it must contain at least two (OffValue, then OnValue)");
     if (d.Axis >= R) {
         diags.error(desc_path("Axis"), "one-hot.axis",
-                    "Axis is " + std::to_string(d.Axis) + "; it must be less than IndicesTensor's DimensionCount (" + std::to_string(R) + ")");
+                    "Axis is " + std::to_string(d.Axis) + "; it must be less than IndicesTensor's DimensionCount (" +
+                        std::to_string(R) + ")");
         return;
     }
     if (!ok) return;
@@ -93,8 +97,8 @@ void validate(const DML_ONE_HOT_OPERATOR_DESC& d, Diagnostics& diags) {
         const uint32_t want = i == d.Axis ? 1 : d.OutputTensor.Sizes[i];
         if (d.IndicesTensor.Sizes[i] != want)
             diags.error(pointer_append(sizes_path("IndicesTensor"), i), "one-hot.indices-sizes",
-                        "IndicesTensor.Sizes[" + std::to_string(i) + "] is " + std::to_string(d.IndicesTensor.Sizes[i]) + "; it must be " +
-                            std::to_string(want) +
+                        "IndicesTensor.Sizes[" + std::to_string(i) + "] is " +
+                            std::to_string(d.IndicesTensor.Sizes[i]) + "; it must be " + std::to_string(want) +
                             (i == d.Axis ? " (the Axis dimension)" : " (OutputTensor's, in every dimension but Axis)"));
     }
 }
@@ -134,16 +138,19 @@ bool explain_one_hot(const Case& c, std::string_view output, uint64_t flat, Fami
     const uint64_t size = d->OutputTensor.Sizes[d->Axis];
     const int64_t at = on_position(d->IndicesTensor.DataType, p, size);
     out.inputs.push_back(input_element(c, "IndicesTensor", ix, "index"));
-    out.facts.emplace_back("sequence", "along Axis " + std::to_string(d->Axis) + " (size " + std::to_string(size) + "), position " +
-                                           std::to_string(o[d->Axis]));
-    out.facts.emplace_back("on position", at < 0 ? "none: the index is outside the sequence, so every element is OffValue"
-                                                 : std::to_string(at));
+    out.facts.emplace_back("sequence", "along Axis " + std::to_string(d->Axis) + " (size " + std::to_string(size) +
+                                           "), position " + std::to_string(o[d->Axis]));
+    out.facts.emplace_back("on position", at < 0
+                                              ? "none: the index is outside the sequence, so every element is OffValue"
+                                              : std::to_string(at));
     const bool on = at == int64_t(o[d->Axis]);
-    out.facts.emplace_back("value", on ? "OnValue (ValuesTensor's element 1 along the fastest-changing dimension of size > 1)"
-                                       : "OffValue (ValuesTensor's element 0)");
-    out.inputs.push_back(input_element(c, "ValuesTensor", on ? on_value_coordinate(d->ValuesTensor)
-                                                              : std::vector<uint64_t>(d->ValuesTensor.Sizes.size(), 0),
-                                       on ? "on" : "off"));
+    out.facts.emplace_back("value",
+                           on ? "OnValue (ValuesTensor's element 1 along the fastest-changing dimension of size > 1)"
+                              : "OffValue (ValuesTensor's element 0)");
+    out.inputs.push_back(input_element(
+        c, "ValuesTensor",
+        on ? on_value_coordinate(d->ValuesTensor) : std::vector<uint64_t>(d->ValuesTensor.Sizes.size(), 0),
+        on ? "on" : "off"));
     out.policies = {"NegativeIndex", "OneHotOutOfRange"};
     return true;
 }

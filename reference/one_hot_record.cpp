@@ -40,8 +40,12 @@ OperatorRecord one_hot() {
     auto r = operator_record<DML_ONE_HOT_OPERATOR_DESC, validate, evaluate>({
         .IntroducedIn = 0x2000,
         // 2.0: 4-D FLOAT32, FLOAT16 with UINT32 indices; 2.1 eight types; 3.0 1 to 8 dimensions and four index types.
-        .Support = {{0x2000, kValues, 4, 4, kF32F16}, {0x2000, kIndices, 4, 4, kU32}, {0x2100, kValues, 4, 4, kEightTypes},
-                    {0x2100, kIndices, 4, 4, kU32}, {0x3000, kValues, 1, 8, kEightTypes}, {0x3000, kIndices, 1, 8, kIndexTypes}},
+        .Support = {{0x2000, kValues, 4, 4, kF32F16},
+                    {0x2000, kIndices, 4, 4, kU32},
+                    {0x2100, kValues, 4, 4, kEightTypes},
+                    {0x2100, kIndices, 4, 4, kU32},
+                    {0x3000, kValues, 1, 8, kEightTypes},
+                    {0x3000, kIndices, 1, 8, kIndexTypes}},
         .Policies = {kNegativeIndex, kOneHotOutOfRange, kSubnormals},
     });
     r.outputs = {{"OutputTensor", TypeClass::Any, ToleranceRule::Bits}};

@@ -52,15 +52,17 @@ template <class D> void validate_padding(const D& d, Diagnostics& diags, const s
             ok = false;
             diags.error(desc_path("DimensionCount"), op + ".dimension-count",
                         "DimensionCount is " + std::to_string(n) + " but " + std::string(t.name) + " has " +
-                            std::to_string(t.desc.DimensionCount()) + " dimensions; it must be the DimensionCount of InputTensor and OutputTensor");
+                            std::to_string(t.desc.DimensionCount()) +
+                            " dimensions; it must be the DimensionCount of InputTensor and OutputTensor");
         }
-    for (const auto& [field, a] : {std::pair<std::string_view, const std::vector<uint32_t>*>{"StartPadding", &d.StartPadding},
-                                   {"EndPadding", &d.EndPadding}})
+    for (const auto& [field, a] :
+         {std::pair<std::string_view, const std::vector<uint32_t>*>{"StartPadding", &d.StartPadding},
+          {"EndPadding", &d.EndPadding}})
         if (a->size() != n) {
             ok = false;
             diags.error(desc_path(field), op + ".array-length",
-                        std::string(field) + " has " + std::to_string(a->size()) + " entries; it must have DimensionCount (" +
-                            std::to_string(n) + ") entries");
+                        std::string(field) + " has " + std::to_string(a->size()) +
+                            " entries; it must have DimensionCount (" + std::to_string(n) + ") entries");
         }
     if (!ok) return;
     for (uint32_t i = 0; i < n; ++i) {
@@ -69,8 +71,9 @@ template <class D> void validate_padding(const D& d, Diagnostics& diags, const s
             diags.error(pointer_append(pointer_append(desc_path("OutputTensor"), "Sizes"), i), op + ".output-size",
                         "OutputTensor.Sizes[" + std::to_string(i) + "] is " + std::to_string(d.OutputTensor.Sizes[i]) +
                             " but InputTensor.Sizes[" + std::to_string(i) + "] + StartPadding[" + std::to_string(i) +
-                            "] + EndPadding[" + std::to_string(i) + "] is " + std::to_string(d.InputTensor.Sizes[i]) + " + " +
-                            std::to_string(d.StartPadding[i]) + " + " + std::to_string(d.EndPadding[i]) + " = " + std::to_string(want));
+                            "] + EndPadding[" + std::to_string(i) + "] is " + std::to_string(d.InputTensor.Sizes[i]) +
+                            " + " + std::to_string(d.StartPadding[i]) + " + " + std::to_string(d.EndPadding[i]) +
+                            " = " + std::to_string(want));
     }
 }
 
@@ -109,7 +112,9 @@ template <class D> void evaluate_padding(const D& d, const Bindings& b, uint64_t
     });
 }
 
-uint64_t width_mask(DataType t) { return element_size(t) == 8 ? ~uint64_t(0) : (uint64_t(1) << (8 * element_size(t))) - 1; }
+uint64_t width_mask(DataType t) {
+    return element_size(t) == 8 ? ~uint64_t(0) : (uint64_t(1) << (8 * element_size(t))) - 1;
+}
 
 }  // namespace
 
@@ -184,10 +189,12 @@ bool explain_padding(const Case& c, std::string_view, uint64_t flat, FamilyExpla
         out.policies.push_back("Subnormals");
     };
     if (const auto* d = get_if<DML_PADDING_OPERATOR_DESC>(&c.op.Desc)) {
-        go(*d, display_value(DataType::FLOAT32, to_bits(d->PaddingValue)) + " stored as " + std::string(name(d->OutputTensor.DataType)));
+        go(*d, display_value(DataType::FLOAT32, to_bits(d->PaddingValue)) + " stored as " +
+                   std::string(name(d->OutputTensor.DataType)));
         if (d->PaddingMode == DML_PADDING_MODE_CONSTANT) out.policies.push_back("PaddingValueConversion");
     } else if (const auto* d1 = get_if<DML_PADDING1_OPERATOR_DESC>(&c.op.Desc)) {
-        go(*d1, display_value(d1->OutputTensor.DataType, d1->PaddingValue.as<uint64_t>() & width_mask(d1->OutputTensor.DataType)));
+        go(*d1, display_value(d1->OutputTensor.DataType,
+                              d1->PaddingValue.as<uint64_t>() & width_mask(d1->OutputTensor.DataType)));
     } else {
         return false;
     }

@@ -26,7 +26,8 @@ constexpr Policy kFloat16ScalarUnion{"Float16ScalarUnion", "UInt16Bits"};
 void mode_support(uint32_t mode, uint32_t level, std::vector<std::string>& why) {
     if (mode == DML_PADDING_MODE_SYMMETRIC && level < 0x3000)
         why.push_back("PaddingMode SYMMETRIC was introduced in " + feature_level_name(0x3000));
-    if (mode == DML_PADDING_MODE_WRAP && level < 0x6400) why.push_back("PaddingMode WRAP was introduced in " + feature_level_name(0x6400));
+    if (mode == DML_PADDING_MODE_WRAP && level < 0x6400)
+        why.push_back("PaddingMode WRAP was introduced in " + feature_level_name(0x6400));
 }
 template <class D> void support(const OperatorDesc& d, uint32_t level, std::vector<std::string>& why) {
     mode_support(get<D>(d).PaddingMode, level, why);
@@ -44,7 +45,8 @@ template <class D> void detect(const Case& c, std::vector<std::string>& f) {
     bool beyond = false;
     for (size_t i = 0; i < d.StartPadding.size() && i < d.EndPadding.size() && i < d.InputTensor.Sizes.size(); ++i)
         beyond = beyond || d.StartPadding[i] >= d.InputTensor.Sizes[i] || d.EndPadding[i] >= d.InputTensor.Sizes[i];
-    if (beyond && d.PaddingMode != DML_PADDING_MODE_CONSTANT && d.PaddingMode != DML_PADDING_MODE_EDGE) f.push_back("beyond-size");
+    if (beyond && d.PaddingMode != DML_PADDING_MODE_CONSTANT && d.PaddingMode != DML_PADDING_MODE_EDGE)
+        f.push_back("beyond-size");
 }
 
 // ---- gen's derived sizes ------------------------------------------------------------------------
@@ -54,13 +56,17 @@ bool padded_sizes(const SizeRequest& q, std::vector<uint64_t>& out, std::string&
     if (q.tensor != "OutputTensor") return true;
     for (const char* field : {"StartPadding", "EndPadding"}) {
         auto v = json_uints(q.desc, field, q.base_sizes.size(), 0, error);
-        if (!v) { path = std::string("/desc/") + field; return false; }
+        if (!v) {
+            path = std::string("/desc/") + field;
+            return false;
+        }
         for (size_t i = 0; i < out.size(); ++i) out[i] += (*v)[i];
     }
     return true;
 }
 
-const std::vector<std::string_view> kFeatures = {"mode-constant", "mode-edge", "mode-reflection", "mode-symmetric", "mode-wrap", "beyond-size"};
+const std::vector<std::string_view> kFeatures = {"mode-constant",  "mode-edge", "mode-reflection",
+                                                 "mode-symmetric", "mode-wrap", "beyond-size"};
 
 template <class D> OperatorRecord padding_record(OperatorInfo info) {
     auto r = operator_record<D, validate, evaluate>(std::move(info));
@@ -76,7 +82,9 @@ template <class D> OperatorRecord padding_record(OperatorInfo info) {
 OperatorRecord padding() {
     return padding_record<PADDING>({
         .IntroducedIn = 0x1000,
-        .Support = {{0x1000, {}, 4, 4, kF32F16}, {0x2100, {}, 4, 4, kEightTypes}, {0x3000, {}, 1, 8, kEightTypes},
+        .Support = {{0x1000, {}, 4, 4, kF32F16},
+                    {0x2100, {}, 4, 4, kEightTypes},
+                    {0x3000, {}, 1, 8, kEightTypes},
                     {0x5000, {}, 1, 8, kElevenTypes}},
         .Policies = {kPaddingBeyondSize, kPaddingReflectSizeOne, kPaddingValueConversion, kSubnormals},
     });

@@ -43,26 +43,28 @@ void validate_pooling_windows(Diagnostics& diags, const PoolingRules& r, const P
     const uint32_t rank = in.DimensionCount();
     if (rank < 3 || rank > kMaxDimensionCount) {
         diags.error(in_path, rule(r.op, "rank"),
-                    std::string(r.input) + " has " + std::to_string(rank) + " dimensions; " + std::string(r.what) + " needs 3 to 8 "
-                    "(batch, channel and 1 to 6 spatial dimensions)");
+                    std::string(r.input) + " has " + std::to_string(rank) + " dimensions; " + std::string(r.what) +
+                        " needs 3 to 8 "
+                        "(batch, channel and 1 to 6 spatial dimensions)");
         return;
     }
-    const bool shape_ok = validate_pooling_arrays(diags, {r.op, r.input, rank, r.DimensionCount, *v.Strides, *v.WindowSize,
-                                                          *v.StartPadding, *v.EndPadding, v.Dilations});
+    const bool shape_ok = validate_pooling_arrays(diags, {r.op, r.input, rank, r.DimensionCount, *v.Strides,
+                                                          *v.WindowSize, *v.StartPadding, *v.EndPadding, v.Dilations});
     const TensorDesc& out = *v.output;
     const std::string out_path = pointer_append(desc_path(r.output), "Sizes");
     if (out.DimensionCount() != rank) {
         diags.error(out_path, rule(r.op, "same-dimension-count"),
                     std::string(r.output) + " has " + std::to_string(out.DimensionCount()) + " dimensions but " +
-                    std::string(r.input) + " has " + std::to_string(rank) + "; they must have the same DimensionCount");
+                        std::string(r.input) + " has " + std::to_string(rank) +
+                        "; they must have the same DimensionCount");
         return;
     }
     for (size_t i = 0; i < 2; ++i)
         if (out.Sizes[i] != in.Sizes[i])
             diags.error(pointer_append(out_path, i), rule(r.op, "batch-channel"),
                         std::string(r.output) + ".Sizes[" + std::to_string(i) + "] is " + std::to_string(out.Sizes[i]) +
-                        " but " + std::string(r.input) + ".Sizes[" + std::to_string(i) + "] is " +
-                        std::to_string(in.Sizes[i]) + "; the batch and channel sizes must be the same");
+                            " but " + std::string(r.input) + ".Sizes[" + std::to_string(i) + "] is " +
+                            std::to_string(in.Sizes[i]) + "; the batch and channel sizes must be the same");
     if (!shape_ok) return;
     for (size_t i = 0; i < r.DimensionCount; ++i) {
         const uint64_t dilation = v.Dilations ? (*v.Dilations)[i] : 1;
@@ -72,21 +74,23 @@ void validate_pooling_windows(Diagnostics& diags, const PoolingRules& r, const P
         if (window > padded) {
             diags.error(pointer_append("/desc/WindowSize", i), rule(r.op, "window-fits"),
                         "the window along spatial dimension " + std::to_string(i) + " spans " + std::to_string(window) +
-                        " elements (1 + (WindowSize - 1) * Dilations) but the padded input has only " + std::to_string(padded) +
-                        " (" + std::string(r.input) + ".Sizes[" + std::to_string(i + 2) + "] + StartPadding + EndPadding)");
+                            " elements (1 + (WindowSize - 1) * Dilations) but the padded input has only " +
+                            std::to_string(padded) + " (" + std::string(r.input) + ".Sizes[" + std::to_string(i + 2) +
+                            "] + StartPadding + EndPadding)");
             continue;
         }
         const uint64_t floor_size = (padded - window) / (*v.Strides)[i] + 1;
         const uint64_t ceil_size = floor_size + ((padded - window) % (*v.Strides)[i] != 0);
         const uint64_t given = out.Sizes[i + 2];
         if (given == floor_size || given == ceil_size) continue;
-        const std::string allowed = floor_size == ceil_size
-            ? std::to_string(floor_size)
-            : std::to_string(floor_size) + " (floor) or " + std::to_string(ceil_size) + " (ceil mode)";
-        diags.error(pointer_append(out_path, i + 2), rule(r.op, "output-size"),
-                    std::string(r.output) + ".Sizes[" + std::to_string(i + 2) + "] is " + std::to_string(given) +
-                    "; (InputSize + StartPadding + EndPadding - (1 + (WindowSize - 1) * Dilations)) / Strides + 1 allows " +
-                    allowed + " (docs/golden.md, OutputSizes)");
+        const std::string allowed = floor_size == ceil_size ? std::to_string(floor_size)
+                                                            : std::to_string(floor_size) + " (floor) or " +
+                                                                  std::to_string(ceil_size) + " (ceil mode)";
+        diags.error(
+            pointer_append(out_path, i + 2), rule(r.op, "output-size"),
+            std::string(r.output) + ".Sizes[" + std::to_string(i + 2) + "] is " + std::to_string(given) +
+                "; (InputSize + StartPadding + EndPadding - (1 + (WindowSize - 1) * Dilations)) / Strides + 1 allows " +
+                allowed + " (docs/golden.md, OutputSizes)");
     }
 }
 
@@ -123,18 +127,23 @@ uint64_t pooling_empty_windows(const PoolingView& v) {
     const auto& in = v.input->Sizes;
     const auto& out = v.output->Sizes;
     if (in.size() < 3 || out.size() != in.size() || v.WindowSize->size() != in.size() - 2 ||
-        v.Strides->size() != in.size() - 2 || v.StartPadding->size() != in.size() - 2) return 0;  // not valid: no list
+        v.Strides->size() != in.size() - 2 || v.StartPadding->size() != in.size() - 2)
+        return 0;  // not valid: no list
     uint64_t all = 1, filled = 1;
     for (size_t i = 0; i + 2 < in.size(); ++i) {
         const int64_t dl = dilation(v, i) > 0 ? dilation(v, i) : 1;
-        const int64_t n = in[i + 2], s = std::max<int64_t>((*v.Strides)[i], 1), p = (*v.StartPadding)[i], w = (*v.WindowSize)[i];
+        const int64_t n = in[i + 2], s = std::max<int64_t>((*v.Strides)[i], 1), p = (*v.StartPadding)[i],
+                      w = (*v.WindowSize)[i];
         // Positions with first tap in [0, n) are never empty, those with first tap >= n always are;
         // only those with first tap < 0 (o < ceil(p / s)) need a look.
         uint64_t nonempty = 0;
         for (int64_t o = 0; o < int64_t(out[i + 2]); ++o) {
             const int64_t first = o * s - p;
             if (first >= n) break;
-            if (first >= 0) { nonempty += std::min<int64_t>(out[i + 2] - o, (n - 1 - first) / s + 1); break; }
+            if (first >= 0) {
+                nonempty += std::min<int64_t>(out[i + 2] - o, (n - 1 - first) / s + 1);
+                break;
+            }
             const int64_t k = (-first + dl - 1) / dl;  // the first tap at or past 0
             nonempty += k < w && first + k * dl < n;
         }
@@ -172,7 +181,10 @@ std::vector<uint64_t> pooling_window_positions(const PoolingView& v, const Tenso
             if (inside) real.push_back(p);
             more = false;
             for (size_t i = n; i-- > 0;) {
-                if (++k[i] < (*v.WindowSize)[i]) { more = true; break; }
+                if (++k[i] < (*v.WindowSize)[i]) {
+                    more = true;
+                    break;
+                }
                 k[i] = 0;
             }
         }
@@ -198,13 +210,17 @@ bool pooling_sizes(const kit::SizeRequest& q, std::vector<uint64_t>& out, std::s
     const uint64_t fallback[5] = {1, 1, 0, 0, 1};
     for (int k = 0; k < 5; ++k) {
         auto v = kit::json_uints(q.desc, names[k], count, fallback[k], error);
-        if (!v) { error_path = std::string("/desc/") + names[k]; return false; }
+        if (!v) {
+            error_path = std::string("/desc/") + names[k];
+            return false;
+        }
         a[k] = *v;
     }
     for (size_t i = 0; i < count; ++i) {
         out[i + 2] = gen::pooled_size(q.base_sizes[i + 2], a[2][i], a[3][i], a[0][i], a[1][i], a[4][i], q.ceil);
         if (out[i + 2] == 0) {
-            error = "no output size: the window of dimension " + std::to_string(i + 2) + " does not fit in the padded input";
+            error = "no output size: the window of dimension " + std::to_string(i + 2) +
+                    " does not fit in the padded input";
             return false;
         }
     }
@@ -215,8 +231,8 @@ bool pooling_sizes(const kit::SizeRequest& q, std::vector<uint64_t>& out, std::s
 
 namespace dmlref::reference {
 
-void explain_pooling_window(const Case& c, const PoolingView& v, bool grad, uint64_t flat, const char* values, const char* grads,
-                            FamilyExplanation& out) {
+void explain_pooling_window(const Case& c, const PoolingView& v, bool grad, uint64_t flat, const char* values,
+                            const char* grads, FamilyExplanation& out) {
     const size_t n = v.WindowSize->size();
     const TensorDesc& mine = grad ? *v.input : *v.output;  // the element explained
     const TensorDesc& other = grad ? *v.output : *v.input;
@@ -240,7 +256,8 @@ void explain_pooling_window(const Case& c, const PoolingView& v, bool grad, uint
         text += (i ? " x " : "") + std::to_string(axis[i].size());
         count *= axis[i].size();
     }
-    out.facts.emplace_back(grad ? "windows holding it" : "real elements in the window", text + " = " + std::to_string(count));
+    out.facts.emplace_back(grad ? "windows holding it" : "real elements in the window",
+                           text + " = " + std::to_string(count));
     // The elements themselves, up to 64.
     std::vector<size_t> k(n, 0);
     for (uint64_t listed = 0; count > 0 && listed < 64; ++listed) {

@@ -12,8 +12,8 @@
 namespace dmlref::reference {
 
 struct PoolingView {
-    const TensorDesc* input;    // the forward InputTensor (AVERAGE_POOLING_GRAD: its OutputGradientTensor)
-    const TensorDesc* output;   // the forward OutputTensor (a grad's InputGradientTensor)
+    const TensorDesc* input;   // the forward InputTensor (AVERAGE_POOLING_GRAD: its OutputGradientTensor)
+    const TensorDesc* output;  // the forward OutputTensor (a grad's InputGradientTensor)
     const std::vector<uint32_t>* Strides;
     const std::vector<uint32_t>* WindowSize;
     const std::vector<uint32_t>* StartPadding;
@@ -27,8 +27,8 @@ struct PoolingView {
 // fits in the padded input, and each spatial output size the floor or ceil size of the dilated
 // formula (docs/golden.md, OutputSizes).
 struct PoolingRules {
-    std::string_view op;    // the rule ids' prefix, e.g. "lp-pooling1"
-    std::string_view what;  // the operator's name in messages, e.g. "Lp pooling"
+    std::string_view op;             // the rule ids' prefix, e.g. "lp-pooling1"
+    std::string_view what;           // the operator's name in messages, e.g. "Lp pooling"
     std::string_view input, output;  // the view's tensor fields' names
     uint32_t DimensionCount;
 };
@@ -62,7 +62,9 @@ PoolingWindows pooling_windows(const PoolingView& v);  // a view that validates
 
 // The window positions k in [lo, hi) along dimension i that read a real (not padding) element for
 // output o; lo == hi when there is none.
-struct TapRange { int64_t lo, hi; };
+struct TapRange {
+    int64_t lo, hi;
+};
 TapRange pooling_real_taps(const PoolingWindows& w, size_t i, int64_t o);
 
 // Steps a row-major coordinate within [lo, hi) per dimension; false after the last one.
@@ -75,7 +77,8 @@ inline bool pooling_next(PoolingCoord& c, const PoolingCoord& lo, const PoolingC
 }
 
 // The element offset of {n, c, s...} under `strides` (a TensorView's, or packed_strides).
-inline int64_t pooling_offset(const std::vector<int64_t>& strides, int64_t n, int64_t c, const PoolingCoord& s, size_t spatial) {
+inline int64_t pooling_offset(const std::vector<int64_t>& strides, int64_t n, int64_t c, const PoolingCoord& s,
+                              size_t spatial) {
     int64_t off = n * strides[0] + c * strides[1];
     for (size_t i = 0; i < spatial; ++i) off += s[i] * strides[i + 2];
     return off;
@@ -83,11 +86,13 @@ inline int64_t pooling_offset(const std::vector<int64_t>& strides, int64_t n, in
 
 // Calls f(n, c, o) for every element of a tensor of sizes `sizes` ({N, C, spatial...}, spatial
 // sizes `hi`), in logical order.
-template <class F> void for_each_pooled(const std::vector<uint32_t>& sizes, const PoolingCoord& hi, size_t spatial, F&& f) {
+template <class F>
+void for_each_pooled(const std::vector<uint32_t>& sizes, const PoolingCoord& hi, size_t spatial, F&& f) {
     for (int64_t n = 0; n < sizes[0]; ++n)
         for (int64_t c = 0; c < sizes[1]; ++c) {
             PoolingCoord o{};
-            do f(n, c, o); while (pooling_next(o, PoolingCoord{}, hi, spatial));
+            do f(n, c, o);
+            while (pooling_next(o, PoolingCoord{}, hi, spatial));
         }
 }
 
@@ -113,6 +118,6 @@ template <class F> void for_each_real_tap(const PoolingWindows& w, const Pooling
 namespace dmlref::reference {
 // dmlref explain for a pooling element: the window of a forward output element, or for a
 // grad's dX element the dY elements whose windows hold it (inputs named `values` and `grads`).
-void explain_pooling_window(const Case& c, const PoolingView& v, bool grad, uint64_t flat, const char* values, const char* grads,
-                            FamilyExplanation& out);
+void explain_pooling_window(const Case& c, const PoolingView& v, bool grad, uint64_t flat, const char* values,
+                            const char* grads, FamilyExplanation& out);
 }  // namespace dmlref::reference

@@ -65,8 +65,8 @@ std::string type_text(const TensorDesc& d) { return std::string(dmlref::name(d.D
 
 bool is_quantized_type(DataType t) { return t == DataType::INT8 || t == DataType::UINT8; }
 bool is_integer_data(DataType t) {
-    return t == DataType::INT32 || t == DataType::INT16 || t == DataType::INT8 || t == DataType::UINT32 || t == DataType::UINT16 ||
-           t == DataType::UINT8;
+    return t == DataType::INT32 || t == DataType::INT16 || t == DataType::INT8 || t == DataType::UINT32 ||
+           t == DataType::UINT16 || t == DataType::UINT8;
 }
 int64_t type_min(DataType t) { return t == DataType::INT8 ? -128 : 0; }
 int64_t type_max(DataType t) { return t == DataType::INT8 ? 127 : 255; }
@@ -83,7 +83,8 @@ template <class T> std::span<const std::byte> bytes_of(const T& buffers, const c
 
 // The quantized element type's writer: Min and Max of OutputTensor.
 template <class F> void write_quantized(const TensorDesc& out, std::span<std::byte> buffer, F&& value) {
-    if (out.DataType == DataType::INT8) write_logical<int8_t>(out, buffer, [&](uint64_t i) { return int8_t(value(i)); });
+    if (out.DataType == DataType::INT8)
+        write_logical<int8_t>(out, buffer, [&](uint64_t i) { return int8_t(value(i)); });
     else write_logical<uint8_t>(out, buffer, [&](uint64_t i) { return uint8_t(value(i)); });
 }
 
@@ -97,7 +98,8 @@ void refuse_zero_scales(const TensorDesc& scale, const InputBuffers& in, const c
         if (s[i] == 0) {
             ++reported;
             diags.error(pointer_append("/inputs/ScaleTensor", i), rule(op, "scale-zero"),
-                        "ScaleTensor element " + std::to_string(i) + " is 0; the page: \"A scale value of 0 results in undefined behavior\"");
+                        "ScaleTensor element " + std::to_string(i) +
+                            " is 0; the page: \"A scale value of 0 results in undefined behavior\"");
         }
 }
 
@@ -161,14 +163,16 @@ bool quantized_add_near_tie(const AddOperands& e, int64_t lo, int64_t hi) {
     const mpq_class bv = mpq_class(mpz_class(static_cast<long>(e.b - e.zb))) * mpq_class(e.sb);
     const mpq_class so = abs(mpq_class(e.so));
     // Each dequantized value rounded, the sum, and the quotient (a reciprocal and a product): four.
-    return requantize_near_tie(mpq_class((av + bv) / mpq_class(e.so)), mpq_class((abs(av) + abs(bv)) / so), 4, e.zo, lo, hi);
+    return requantize_near_tie(mpq_class((av + bv) / mpq_class(e.so)), mpq_class((abs(av) + abs(bv)) / so), 4, e.zo, lo,
+                               hi);
 }
 
 template <class T> T dequantize_element(int64_t q, int64_t zero_point, double scale) {
     const int64_t diff = q - zero_point;  // exact: both are 32-bit integers
     if (std::isnan(scale) || (std::isinf(scale) && diff == 0)) return canonical_nan<T>();
-    if (std::isinf(scale)) return round_to_float<T>((diff < 0) != (scale < 0) ? -std::numeric_limits<double>::infinity()
-                                                                              : std::numeric_limits<double>::infinity());
+    if (std::isinf(scale))
+        return round_to_float<T>((diff < 0) != (scale < 0) ? -std::numeric_limits<double>::infinity()
+                                                           : std::numeric_limits<double>::infinity());
     if (diff == 0) return round_to_float<T>(scale < 0 ? -0.0 : 0.0);  // IEEE: +0 times the scale
     return round_rational<T>(mpq_class(mpq_class(mpz_class(static_cast<long>(diff))) * mpq_class(scale)));
 }
@@ -184,7 +188,8 @@ DynamicParameters dynamic_parameters(const std::vector<double>& x, int64_t lo, i
     }
     const float range = round_rational<float>(mpq_class(mpq_class(mx) - mpq_class(mn)));
     if (range == 0 || !std::isfinite(range)) return {0.0f, lo};  // DynamicZeroRange=ZeroPointMinimum
-    const float scale = round_rational<float>(mpq_class(mpq_class(double(range)) / mpq_class(static_cast<long>(hi - lo))));
+    const float scale = round_rational<float>(
+        mpq_class(mpq_class(double(range)) / mpq_class(static_cast<long>(hi - lo))));
     if (scale == 0 || !std::isfinite(scale)) return {scale, lo};  // refused by validate_values
     const float q = round_rational<float>(mpq_class(mpq_class(mn) / mpq_class(double(scale))));
     const float t = round_rational<float>(mpq_class(mpq_class(static_cast<long>(lo)) - mpq_class(double(q))));
@@ -200,33 +205,48 @@ DynamicParameters dynamic_parameters(const std::vector<double>& x, int64_t lo, i
 // (.scale-data-type). Tensor support: InputTensor FLOAT32, FLOAT16 or INT32 (.data-type),
 // OutputTensor INT8 or UINT8 (.output-data-type).
 void validate(const QL& d, Diagnostics& diags) {
-    if (d.InputTensor.DataType != DataType::FLOAT32 && d.InputTensor.DataType != DataType::FLOAT16 && d.InputTensor.DataType != DataType::INT32)
-        diags.error("/desc/InputTensor/DataType", rule(kQl, "data-type"), "InputTensor is " + type_text(d.InputTensor) + "; it must be FLOAT32, FLOAT16 or INT32");
+    if (d.InputTensor.DataType != DataType::FLOAT32 && d.InputTensor.DataType != DataType::FLOAT16 &&
+        d.InputTensor.DataType != DataType::INT32)
+        diags.error("/desc/InputTensor/DataType", rule(kQl, "data-type"),
+                    "InputTensor is " + type_text(d.InputTensor) + "; it must be FLOAT32, FLOAT16 or INT32");
     if (!is_quantized_type(d.OutputTensor.DataType))
-        diags.error("/desc/OutputTensor/DataType", rule(kQl, "output-data-type"), "OutputTensor is " + type_text(d.OutputTensor) + "; it must be INT8 or UINT8");
+        diags.error("/desc/OutputTensor/DataType", rule(kQl, "output-data-type"),
+                    "OutputTensor is " + type_text(d.OutputTensor) + "; it must be INT8 or UINT8");
     const DataType want = d.InputTensor.DataType == DataType::INT32 ? DataType::FLOAT32 : d.InputTensor.DataType;
     if (d.ScaleTensor.DataType != want)
         diags.error("/desc/ScaleTensor/DataType", rule(kQl, "scale-data-type"),
                     "ScaleTensor is " + type_text(d.ScaleTensor) + " and InputTensor " + type_text(d.InputTensor) +
                         "; ScaleTensor must be FLOAT32 for an INT32 input, else InputTensor's DataType");
     if (d.ZeroPointTensor) {
-        require_same_data_type(diags, {{"OutputTensor", d.OutputTensor}, {"ZeroPointTensor", *d.ZeroPointTensor}}, rule(kQl, "zero-point-data-type"));
-        require_same_sizes(diags, {{"InputTensor", d.InputTensor}, {"OutputTensor", d.OutputTensor}, {"ScaleTensor", d.ScaleTensor}, {"ZeroPointTensor", *d.ZeroPointTensor}},
+        require_same_data_type(diags, {{"OutputTensor", d.OutputTensor}, {"ZeroPointTensor", *d.ZeroPointTensor}},
+                               rule(kQl, "zero-point-data-type"));
+        require_same_sizes(diags,
+                           {{"InputTensor", d.InputTensor},
+                            {"OutputTensor", d.OutputTensor},
+                            {"ScaleTensor", d.ScaleTensor},
+                            {"ZeroPointTensor", *d.ZeroPointTensor}},
                            rule(kQl, "same-sizes"));
     } else {
-        require_same_sizes(diags, {{"InputTensor", d.InputTensor}, {"OutputTensor", d.OutputTensor}, {"ScaleTensor", d.ScaleTensor}}, rule(kQl, "same-sizes"));
+        require_same_sizes(
+            diags, {{"InputTensor", d.InputTensor}, {"OutputTensor", d.OutputTensor}, {"ScaleTensor", d.ScaleTensor}},
+            rule(kQl, "same-sizes"));
     }
 }
 
-void validate_values(const QL& d, const InputBuffers& in, uint64_t, Diagnostics& diags) { refuse_zero_scales(d.ScaleTensor, in, kQl, diags); }
+void validate_values(const QL& d, const InputBuffers& in, uint64_t, Diagnostics& diags) {
+    refuse_zero_scales(d.ScaleTensor, in, kQl, diags);
+}
 
 void evaluate(const QL& d, const Bindings& b) {
     const std::vector<double> x = logical_doubles(d.InputTensor, bytes_of(b, "InputTensor"));
     const std::vector<double> s = logical_doubles(d.ScaleTensor, bytes_of(b, "ScaleTensor"));
-    const std::vector<double> z = d.ZeroPointTensor ? logical_doubles(*d.ZeroPointTensor, bytes_of(b, "ZeroPointTensor")) : std::vector<double>{};
+    const std::vector<double> z = d.ZeroPointTensor
+                                      ? logical_doubles(*d.ZeroPointTensor, bytes_of(b, "ZeroPointTensor"))
+                                      : std::vector<double>{};
     const int64_t lo = type_min(d.OutputTensor.DataType), hi = type_max(d.OutputTensor.DataType);
-    write_quantized(d.OutputTensor, b.at("OutputTensor"),
-                    [&](uint64_t i) { return quantize_element(x[i], s[i], z.empty() ? 0 : int64_t(z[i]), lo, hi, false); });
+    write_quantized(d.OutputTensor, b.at("OutputTensor"), [&](uint64_t i) {
+        return quantize_element(x[i], s[i], z.empty() ? 0 : int64_t(z[i]), lo, hi, false);
+    });
 }
 
 // ---- ELEMENT_WISE_DEQUANTIZE_LINEAR ----------------------------------------------------------------
@@ -238,30 +258,45 @@ void evaluate(const QL& d, const Bindings& b) {
 // FLOAT16 (.output-data-type).
 void validate(const DQL& d, Diagnostics& diags) {
     if (!is_integer_data(d.InputTensor.DataType))
-        diags.error("/desc/InputTensor/DataType", rule(kDql, "data-type"),
-                    "InputTensor is " + type_text(d.InputTensor) + "; it must be INT32, INT16, INT8, UINT32, UINT16 or UINT8");
+        diags.error(
+            "/desc/InputTensor/DataType", rule(kDql, "data-type"),
+            "InputTensor is " + type_text(d.InputTensor) + "; it must be INT32, INT16, INT8, UINT32, UINT16 or UINT8");
     if (d.OutputTensor.DataType != DataType::FLOAT32 && d.OutputTensor.DataType != DataType::FLOAT16)
-        diags.error("/desc/OutputTensor/DataType", rule(kDql, "output-data-type"), "OutputTensor is " + type_text(d.OutputTensor) + "; it must be FLOAT32 or FLOAT16");
-    require_same_data_type(diags, {{"OutputTensor", d.OutputTensor}, {"ScaleTensor", d.ScaleTensor}}, rule(kDql, "scale-data-type"));
+        diags.error("/desc/OutputTensor/DataType", rule(kDql, "output-data-type"),
+                    "OutputTensor is " + type_text(d.OutputTensor) + "; it must be FLOAT32 or FLOAT16");
+    require_same_data_type(diags, {{"OutputTensor", d.OutputTensor}, {"ScaleTensor", d.ScaleTensor}},
+                           rule(kDql, "scale-data-type"));
     if (d.ZeroPointTensor) {
-        require_same_data_type(diags, {{"InputTensor", d.InputTensor}, {"ZeroPointTensor", *d.ZeroPointTensor}}, rule(kDql, "zero-point-data-type"));
-        require_same_sizes(diags, {{"InputTensor", d.InputTensor}, {"OutputTensor", d.OutputTensor}, {"ScaleTensor", d.ScaleTensor}, {"ZeroPointTensor", *d.ZeroPointTensor}},
+        require_same_data_type(diags, {{"InputTensor", d.InputTensor}, {"ZeroPointTensor", *d.ZeroPointTensor}},
+                               rule(kDql, "zero-point-data-type"));
+        require_same_sizes(diags,
+                           {{"InputTensor", d.InputTensor},
+                            {"OutputTensor", d.OutputTensor},
+                            {"ScaleTensor", d.ScaleTensor},
+                            {"ZeroPointTensor", *d.ZeroPointTensor}},
                            rule(kDql, "same-sizes"));
     } else {
-        require_same_sizes(diags, {{"InputTensor", d.InputTensor}, {"OutputTensor", d.OutputTensor}, {"ScaleTensor", d.ScaleTensor}}, rule(kDql, "same-sizes"));
+        require_same_sizes(
+            diags, {{"InputTensor", d.InputTensor}, {"OutputTensor", d.OutputTensor}, {"ScaleTensor", d.ScaleTensor}},
+            rule(kDql, "same-sizes"));
     }
 }
 
-void validate_values(const DQL& d, const InputBuffers& in, uint64_t, Diagnostics& diags) { refuse_zero_scales(d.ScaleTensor, in, kDql, diags); }
+void validate_values(const DQL& d, const InputBuffers& in, uint64_t, Diagnostics& diags) {
+    refuse_zero_scales(d.ScaleTensor, in, kDql, diags);
+}
 
 void evaluate(const DQL& d, const Bindings& b) {
     const std::vector<double> q = logical_doubles(d.InputTensor, bytes_of(b, "InputTensor"));
     const std::vector<double> s = logical_doubles(d.ScaleTensor, bytes_of(b, "ScaleTensor"));
-    const std::vector<double> z = d.ZeroPointTensor ? logical_doubles(*d.ZeroPointTensor, bytes_of(b, "ZeroPointTensor")) : std::vector<double>{};
+    const std::vector<double> z = d.ZeroPointTensor
+                                      ? logical_doubles(*d.ZeroPointTensor, bytes_of(b, "ZeroPointTensor"))
+                                      : std::vector<double>{};
     auto at = [&](uint64_t i, auto zero) {
         return dequantize_element<decltype(zero)>(int64_t(q[i]), z.empty() ? 0 : int64_t(z[i]), s[i]);
     };
-    if (d.OutputTensor.DataType == DataType::FLOAT16) write_logical<half>(d.OutputTensor, b.at("OutputTensor"), [&](uint64_t i) { return at(i, half{}); });
+    if (d.OutputTensor.DataType == DataType::FLOAT16)
+        write_logical<half>(d.OutputTensor, b.at("OutputTensor"), [&](uint64_t i) { return at(i, half{}); });
     else write_logical<float>(d.OutputTensor, b.at("OutputTensor"), [&](uint64_t i) { return at(i, 0.0f); });
 }
 
@@ -277,27 +312,37 @@ void evaluate(const DQL& d, const Bindings& b) {
 // (.scale-data-type).
 void validate(const DYN& d, Diagnostics& diags) {
     if (d.InputTensor.DataType != DataType::FLOAT32 && d.InputTensor.DataType != DataType::FLOAT16)
-        diags.error("/desc/InputTensor/DataType", rule(kDyn, "data-type"), "InputTensor is " + type_text(d.InputTensor) + "; it must be FLOAT32 or FLOAT16");
+        diags.error("/desc/InputTensor/DataType", rule(kDyn, "data-type"),
+                    "InputTensor is " + type_text(d.InputTensor) + "; it must be FLOAT32 or FLOAT16");
     if (!is_quantized_type(d.OutputTensor.DataType))
-        diags.error("/desc/OutputTensor/DataType", rule(kDyn, "output-data-type"), "OutputTensor is " + type_text(d.OutputTensor) + "; it must be INT8 or UINT8");
+        diags.error("/desc/OutputTensor/DataType", rule(kDyn, "output-data-type"),
+                    "OutputTensor is " + type_text(d.OutputTensor) + "; it must be INT8 or UINT8");
     if (d.OutputScaleTensor.DataType != DataType::FLOAT32)
-        diags.error("/desc/OutputScaleTensor/DataType", rule(kDyn, "scale-data-type"), "OutputScaleTensor is " + type_text(d.OutputScaleTensor) + "; it must be FLOAT32");
-    require_same_data_type(diags, {{"OutputTensor", d.OutputTensor}, {"OutputZeroPointTensor", d.OutputZeroPointTensor}}, rule(kDyn, "zero-point-data-type"));
+        diags.error("/desc/OutputScaleTensor/DataType", rule(kDyn, "scale-data-type"),
+                    "OutputScaleTensor is " + type_text(d.OutputScaleTensor) + "; it must be FLOAT32");
+    require_same_data_type(diags,
+                           {{"OutputTensor", d.OutputTensor}, {"OutputZeroPointTensor", d.OutputZeroPointTensor}},
+                           rule(kDyn, "zero-point-data-type"));
     const uint32_t n = d.InputTensor.DimensionCount();
     for (const Named& t : {Named{"OutputTensor", d.OutputTensor}, Named{"OutputScaleTensor", d.OutputScaleTensor},
                            Named{"OutputZeroPointTensor", d.OutputZeroPointTensor}})
         if (t.desc.DimensionCount() != n)
-            diags.error(desc_path(t.name) + "/Sizes", rule(kDyn, "same-dimension-count"),
-                        std::string(t.name) + " has " + std::to_string(t.desc.DimensionCount()) + " dimensions and InputTensor " + std::to_string(n) +
-                            "; InputTensor, OutputScaleTensor, OutputTensor and OutputZeroPointTensor must have the same DimensionCount");
+            diags.error(
+                desc_path(t.name) + "/Sizes", rule(kDyn, "same-dimension-count"),
+                std::string(t.name) + " has " + std::to_string(t.desc.DimensionCount()) +
+                    " dimensions and InputTensor " + std::to_string(n) +
+                    "; InputTensor, OutputScaleTensor, OutputTensor and OutputZeroPointTensor must have the same DimensionCount");
     if (d.OutputTensor.DimensionCount() == n && d.OutputTensor.Sizes != d.InputTensor.Sizes)
-        diags.error("/desc/OutputTensor/Sizes", rule(kDyn, "output-sizes"), "OutputTensor must have InputTensor's Sizes (it is the input quantized)");
+        diags.error("/desc/OutputTensor/Sizes", rule(kDyn, "output-sizes"),
+                    "OutputTensor must have InputTensor's Sizes (it is the input quantized)");
     if (element_count(d.OutputScaleTensor) != 1)
         diags.error("/desc/OutputScaleTensor/Sizes", rule(kDyn, "scale-element-count"),
-                    "OutputScaleTensor has " + std::to_string(element_count(d.OutputScaleTensor)) + " elements; the page expects 1");
+                    "OutputScaleTensor has " + std::to_string(element_count(d.OutputScaleTensor)) +
+                        " elements; the page expects 1");
     if (element_count(d.OutputZeroPointTensor) != 1)
         diags.error("/desc/OutputZeroPointTensor/Sizes", rule(kDyn, "zero-point-element-count"),
-                    "OutputZeroPointTensor has " + std::to_string(element_count(d.OutputZeroPointTensor)) + " elements; the page expects 1");
+                    "OutputZeroPointTensor has " + std::to_string(element_count(d.OutputZeroPointTensor)) +
+                        " elements; the page expects 1");
 }
 
 void validate_values(const DYN& d, const InputBuffers& in, uint64_t, Diagnostics& diags) {
@@ -310,21 +355,23 @@ void validate_values(const DYN& d, const InputBuffers& in, uint64_t, Diagnostics
     const float range = round_rational<float>(mpq_class(mpq_class(mx) - mpq_class(mn)));
     const int64_t lo = type_min(d.OutputTensor.DataType), hi = type_max(d.OutputTensor.DataType);
     if (!std::isfinite(range))
-        diags.error("/inputs/InputTensor", rule(kDyn, "input-values"), "InputMax - InputMin overflows FLOAT32; dmlref refuses it");
-    else if (range != 0 && dynamic_parameters(x, lo, hi).scale == 0)
         diags.error("/inputs/InputTensor", rule(kDyn, "input-values"),
-                    "(InputMax - InputMin) / (Max - Min) underflows to a zero scale while the range is not 0; dmlref refuses it");
+                    "InputMax - InputMin overflows FLOAT32; dmlref refuses it");
+    else if (range != 0 && dynamic_parameters(x, lo, hi).scale == 0)
+        diags.error(
+            "/inputs/InputTensor", rule(kDyn, "input-values"),
+            "(InputMax - InputMin) / (Max - Min) underflows to a zero scale while the range is not 0; dmlref refuses it");
 }
 
 void evaluate(const DYN& d, const Bindings& b) {
     const std::vector<double> x = logical_doubles(d.InputTensor, bytes_of(b, "InputTensor"));
     const int64_t lo = type_min(d.OutputTensor.DataType), hi = type_max(d.OutputTensor.DataType);
     const DynamicParameters p = dynamic_parameters(x, lo, hi);
-    write_quantized(d.OutputTensor, b.at("OutputTensor"),
-                    [&](uint64_t i) {
-                        if (p.scale == 0) return x[i] == std::numeric_limits<double>::infinity() ? hi : lo;  // x / +0, NaN and 0 / 0 Min
-                        return quantize_element(x[i], double(p.scale), p.zero_point, lo, hi, true);
-                    });
+    write_quantized(d.OutputTensor, b.at("OutputTensor"), [&](uint64_t i) {
+        if (p.scale == 0)
+            return x[i] == std::numeric_limits<double>::infinity() ? hi : lo;  // x / +0, NaN and 0 / 0 Min
+        return quantize_element(x[i], double(p.scale), p.zero_point, lo, hi, true);
+    });
     write_logical<float>(d.OutputScaleTensor, b.at("OutputScaleTensor"), [&](uint64_t) { return p.scale; });
     write_quantized(d.OutputZeroPointTensor, b.at("OutputZeroPointTensor"), [&](uint64_t) { return p.zero_point; });
 }
@@ -357,56 +404,78 @@ template <class Buffers> AddData read_add(const QADD& d, const Buffers& in) {
     g.so = logical_doubles(d.OutputScaleTensor, bytes_of(in, "OutputScaleTensor"))[0];
     if (d.AZeroPointTensor) g.za = int64_t(logical_doubles(*d.AZeroPointTensor, bytes_of(in, "AZeroPointTensor"))[0]);
     if (d.BZeroPointTensor) g.zb = int64_t(logical_doubles(*d.BZeroPointTensor, bytes_of(in, "BZeroPointTensor"))[0]);
-    if (d.OutputZeroPointTensor) g.zo = int64_t(logical_doubles(*d.OutputZeroPointTensor, bytes_of(in, "OutputZeroPointTensor"))[0]);
+    if (d.OutputZeroPointTensor)
+        g.zo = int64_t(logical_doubles(*d.OutputZeroPointTensor, bytes_of(in, "OutputZeroPointTensor"))[0]);
     return g;
 }
-AddOperands add_operands(const AddData& g, size_t i) { return {int64_t(g.a[i]), g.za, g.sa, int64_t(g.b[i]), g.zb, g.sb, g.so, g.zo}; }
+AddOperands add_operands(const AddData& g, size_t i) {
+    return {int64_t(g.a[i]), g.za, g.sa, int64_t(g.b[i]), g.zb, g.sb, g.so, g.zo};
+}
 }  // namespace
 
 void validate(const QADD& d, Diagnostics& diags) {
     for (const Named& t : {Named{"ATensor", d.ATensor}, Named{"BTensor", d.BTensor}})
         if (!is_quantized_type(t.desc.DataType))
-            diags.error(desc_path(t.name) + "/DataType", rule(kAdd, "data-type"), std::string(t.name) + " is " + type_text(t.desc) + "; it must be INT8 or UINT8");
+            diags.error(desc_path(t.name) + "/DataType", rule(kAdd, "data-type"),
+                        std::string(t.name) + " is " + type_text(t.desc) + "; it must be INT8 or UINT8");
     if (!is_quantized_type(d.OutputTensor.DataType))
-        diags.error("/desc/OutputTensor/DataType", rule(kAdd, "output-data-type"), "OutputTensor is " + type_text(d.OutputTensor) + "; it must be INT8 or UINT8");
+        diags.error("/desc/OutputTensor/DataType", rule(kAdd, "output-data-type"),
+                    "OutputTensor is " + type_text(d.OutputTensor) + "; it must be INT8 or UINT8");
     const uint32_t n = d.OutputTensor.DimensionCount();
     auto each = [&](auto&& f) {
-        f("ATensor", &d.ATensor, false), f("AScaleTensor", &d.AScaleTensor, true), f("AZeroPointTensor", d.AZeroPointTensor ? &*d.AZeroPointTensor : nullptr, false);
-        f("BTensor", &d.BTensor, false), f("BScaleTensor", &d.BScaleTensor, true), f("BZeroPointTensor", d.BZeroPointTensor ? &*d.BZeroPointTensor : nullptr, false);
-        f("OutputScaleTensor", &d.OutputScaleTensor, true), f("OutputZeroPointTensor", d.OutputZeroPointTensor ? &*d.OutputZeroPointTensor : nullptr, false);
+        f("ATensor", &d.ATensor, false), f("AScaleTensor", &d.AScaleTensor, true),
+            f("AZeroPointTensor", d.AZeroPointTensor ? &*d.AZeroPointTensor : nullptr, false);
+        f("BTensor", &d.BTensor, false), f("BScaleTensor", &d.BScaleTensor, true),
+            f("BZeroPointTensor", d.BZeroPointTensor ? &*d.BZeroPointTensor : nullptr, false);
+        f("OutputScaleTensor", &d.OutputScaleTensor, true),
+            f("OutputZeroPointTensor", d.OutputZeroPointTensor ? &*d.OutputZeroPointTensor : nullptr, false);
     };
     each([&](const char* name, const TensorDesc* t, bool scale) {
         if (!t) return;
         if (t->DimensionCount() != n)
             diags.error(desc_path(name) + "/Sizes", rule(kAdd, "same-dimension-count"),
-                        std::string(name) + " has " + std::to_string(t->DimensionCount()) + " dimensions and OutputTensor " + std::to_string(n) +
+                        std::string(name) + " has " + std::to_string(t->DimensionCount()) +
+                            " dimensions and OutputTensor " + std::to_string(n) +
                             "; all nine tensors must have the same DimensionCount");
         if (scale && t->DataType != DataType::FLOAT32)
-            diags.error(desc_path(name) + "/DataType", rule(kAdd, "scale-data-type"), std::string(name) + " is " + type_text(*t) + "; it must be FLOAT32");
+            diags.error(desc_path(name) + "/DataType", rule(kAdd, "scale-data-type"),
+                        std::string(name) + " is " + type_text(*t) + "; it must be FLOAT32");
         const bool zero_point = std::string_view(name).find("ZeroPoint") != std::string_view::npos;
         if ((scale || zero_point) && element_count(*t) != 1)
-            diags.error(desc_path(name) + "/Sizes", rule(kAdd, scale ? "scale-element-count" : "zero-point-element-count"),
-                        std::string(name) + " has " + std::to_string(element_count(*t)) + " elements; the page expects 1");
+            diags.error(
+                desc_path(name) + "/Sizes", rule(kAdd, scale ? "scale-element-count" : "zero-point-element-count"),
+                std::string(name) + " has " + std::to_string(element_count(*t)) + " elements; the page expects 1");
     });
-    if (d.AZeroPointTensor) require_same_data_type(diags, {{"ATensor", d.ATensor}, {"AZeroPointTensor", *d.AZeroPointTensor}}, rule(kAdd, "zero-point-data-type"));
-    if (d.BZeroPointTensor) require_same_data_type(diags, {{"BTensor", d.BTensor}, {"BZeroPointTensor", *d.BZeroPointTensor}}, rule(kAdd, "zero-point-data-type"));
+    if (d.AZeroPointTensor)
+        require_same_data_type(diags, {{"ATensor", d.ATensor}, {"AZeroPointTensor", *d.AZeroPointTensor}},
+                               rule(kAdd, "zero-point-data-type"));
+    if (d.BZeroPointTensor)
+        require_same_data_type(diags, {{"BTensor", d.BTensor}, {"BZeroPointTensor", *d.BZeroPointTensor}},
+                               rule(kAdd, "zero-point-data-type"));
     if (d.OutputZeroPointTensor)
-        require_same_data_type(diags, {{"OutputTensor", d.OutputTensor}, {"OutputZeroPointTensor", *d.OutputZeroPointTensor}}, rule(kAdd, "zero-point-data-type"));
+        require_same_data_type(diags,
+                               {{"OutputTensor", d.OutputTensor}, {"OutputZeroPointTensor", *d.OutputZeroPointTensor}},
+                               rule(kAdd, "zero-point-data-type"));
     if (d.ATensor.DimensionCount() == n && d.BTensor.DimensionCount() == n)
-        require_same_sizes(diags, {{"OutputTensor", d.OutputTensor}, {"ATensor", d.ATensor}, {"BTensor", d.BTensor}}, rule(kAdd, "same-sizes"));
+        require_same_sizes(diags, {{"OutputTensor", d.OutputTensor}, {"ATensor", d.ATensor}, {"BTensor", d.BTensor}},
+                           rule(kAdd, "same-sizes"));
 }
 
 void validate_values(const QADD& d, const InputBuffers& in, uint64_t, Diagnostics& diags) {
     const auto it = in.find("OutputScaleTensor");
-    if (it == in.end() || it->second.size() < buffer_size(d.OutputScaleTensor) || element_count(d.OutputScaleTensor) < 1) return;
+    if (it == in.end() || it->second.size() < buffer_size(d.OutputScaleTensor) ||
+        element_count(d.OutputScaleTensor) < 1)
+        return;
     if (logical_doubles(d.OutputScaleTensor, it->second)[0] == 0)
-        diags.error("/inputs/OutputScaleTensor/0", rule(kAdd, "output-scale-zero"), "OutputScaleTensor is 0: the requantization divides by it; dmlref refuses it");
+        diags.error("/inputs/OutputScaleTensor/0", rule(kAdd, "output-scale-zero"),
+                    "OutputScaleTensor is 0: the requantization divides by it; dmlref refuses it");
 }
 
 void evaluate(const QADD& d, const Bindings& b) {
     const AddData g = read_add(d, b);
     const int64_t lo = type_min(d.OutputTensor.DataType), hi = type_max(d.OutputTensor.DataType);
-    write_quantized(d.OutputTensor, b.at("OutputTensor"), [&](uint64_t i) { return quantized_add_element(add_operands(g, i), lo, hi); });
+    write_quantized(d.OutputTensor, b.at("OutputTensor"),
+                    [&](uint64_t i) { return quantized_add_element(add_operands(g, i), lo, hi); });
 }
 
 // ---- Judging (docs/tolerance.md, "Quantization") ------------------------------------------------
@@ -428,7 +497,8 @@ std::optional<QuantizedElements> quantized_elements(const Case& c, std::string_v
         if (const auto* d = get_if<QL>(&c.op.Desc)) {
             e.x = logical_doubles(d->InputTensor, bytes_of(c.inputs, "InputTensor"));
             e.s = logical_doubles(d->ScaleTensor, bytes_of(c.inputs, "ScaleTensor"));
-            e.z = d->ZeroPointTensor ? logical_doubles(*d->ZeroPointTensor, bytes_of(c.inputs, "ZeroPointTensor")) : std::vector<double>(e.x.size(), 0.0);
+            e.z = d->ZeroPointTensor ? logical_doubles(*d->ZeroPointTensor, bytes_of(c.inputs, "ZeroPointTensor"))
+                                     : std::vector<double>(e.x.size(), 0.0);
             e.lo = type_min(d->OutputTensor.DataType), e.hi = type_max(d->OutputTensor.DataType);
             return e;
         }
@@ -477,14 +547,16 @@ Tolerance quantize_tie_tolerance(bool near_ties) {
     Tolerance t;
     if (!near_ties) {
         t.Kind = "Bits";
-        t.Why = "every quotient x / scale is farther than FLOAT32 arithmetic's error from a rounding tie: the integer is "
-                "determined, bit for bit (docs/tolerance.md, Quantization)";
+        t.Why =
+            "every quotient x / scale is farther than FLOAT32 arithmetic's error from a rounding tie: the integer is "
+            "determined, bit for bit (docs/tolerance.md, Quantization)";
     } else {
         t.Kind = "Ulp";
         t.Ulp = 1;
-        t.Why = "some quotients x / scale lie within FLOAT32 arithmetic's error (gamma_3) of a rounding tie (the QuantizeTie "
-                "elements): a backend forming the quotient in FLOAT32 may take the other neighbour, so 1 is admitted (docs/tolerance.md, "
-                "Quantization)";
+        t.Why =
+            "some quotients x / scale lie within FLOAT32 arithmetic's error (gamma_3) of a rounding tie (the QuantizeTie "
+            "elements): a backend forming the quotient in FLOAT32 may take the other neighbour, so 1 is admitted (docs/tolerance.md, "
+            "Quantization)";
     }
     return t;
 }
@@ -495,10 +567,12 @@ std::optional<Tolerance> dequantize_tolerance(const DQL& d, std::string_view out
     Tolerance t;
     t.Kind = "Summed";
     t.MaxTerms = wide ? 3 : 2;
-    t.Why = wide ? "(q - ZeroPoint) * Scale, exact and rounded once; a backend's product is within 1 ULP, and a 32-bit difference "
-                   "converted to float is rounded once more: (3 - 1/2) ULP (docs/tolerance.md, Quantization)"
-                 : "(q - ZeroPoint) * Scale, exact and rounded once; the difference is exact in FLOAT32 and a backend's product is "
-                   "within 1 ULP: (2 - 1/2) ULP, as ELEMENT_WISE_MULTIPLY (docs/tolerance.md, Quantization)";
+    t.Why =
+        wide
+            ? "(q - ZeroPoint) * Scale, exact and rounded once; a backend's product is within 1 ULP, and a 32-bit difference "
+              "converted to float is rounded once more: (3 - 1/2) ULP (docs/tolerance.md, Quantization)"
+            : "(q - ZeroPoint) * Scale, exact and rounded once; the difference is exact in FLOAT32 and a backend's product is "
+              "within 1 ULP: (2 - 1/2) ULP, as ELEMENT_WISE_MULTIPLY (docs/tolerance.md, Quantization)";
     return t;
 }
 
@@ -509,10 +583,15 @@ bool explain_quantize(const Case& c, std::string_view output, uint64_t flat, Fam
         const auto at = nd_coordinate(d->OutputTensor.Sizes, flat);
         out.inputs.push_back(input_element(c, "ATensor", at, "a"));
         out.inputs.push_back(input_element(c, "BTensor", at, "b"));
-        out.facts.emplace_back("formula", "clamp(round_half_even(((a - AZeroPoint) AScale + (b - BZeroPoint) BScale) / OutputScale) + "
-                                          "OutputZeroPoint, Min, Max), exact until the rounding");
-        if (const auto t = quantize_ties(c, output); std::any_of(t.begin(), t.end(), [&](const BoundaryElement& e) { return e.Index == flat; }))
-            out.facts.emplace_back("tie", "the exact quotient is within FLOAT32's error of a half-integer: a backend may give the other neighbour");
+        out.facts.emplace_back(
+            "formula",
+            "clamp(round_half_even(((a - AZeroPoint) AScale + (b - BZeroPoint) BScale) / OutputScale) + "
+            "OutputZeroPoint, Min, Max), exact until the rounding");
+        if (const auto t = quantize_ties(c, output);
+            std::any_of(t.begin(), t.end(), [&](const BoundaryElement& e) { return e.Index == flat; }))
+            out.facts.emplace_back(
+                "tie",
+                "the exact quotient is within FLOAT32's error of a half-integer: a backend may give the other neighbour");
         out.policies = {"RequantizeValue", "QuantizeRounding", "QuantizeNaN", "NegativeScale"};
         return true;
     }
@@ -521,7 +600,8 @@ bool explain_quantize(const Case& c, std::string_view output, uint64_t flat, Fam
         out.inputs.push_back(input_element(c, "InputTensor", at, "q"));
         out.inputs.push_back(input_element(c, "ScaleTensor", at, "scale"));
         if (d->ZeroPointTensor) out.inputs.push_back(input_element(c, "ZeroPointTensor", at, "zero point"));
-        out.facts.emplace_back("formula", "(q - ZeroPoint) * Scale: the integer difference exact, the product exact, rounded once");
+        out.facts.emplace_back(
+            "formula", "(q - ZeroPoint) * Scale: the integer difference exact, the product exact, rounded once");
         out.policies = {"DequantizeValue", "NegativeScale", "NonFiniteSum", "Subnormals"};
         return true;
     }
@@ -532,9 +612,10 @@ bool explain_quantize(const Case& c, std::string_view output, uint64_t flat, Fam
         if (d->ZeroPointTensor) out.inputs.push_back(input_element(c, "ZeroPointTensor", at, "zero point"));
     } else if (const auto* d = get_if<DYN>(&c.op.Desc)) {
         if (output != "OutputTensor") {
-            out.facts.emplace_back("formula", output == "OutputScaleTensor"
-                                                  ? "fl32(fl32(max(0, InputMax) - min(0, InputMin)) / (Max - Min))"
-                                                  : "round_half_even(fl32(Min - fl32(min(0, InputMin) / OutputScale))), saturated");
+            out.facts.emplace_back(
+                "formula", output == "OutputScaleTensor"
+                               ? "fl32(fl32(max(0, InputMax) - min(0, InputMin)) / (Max - Min))"
+                               : "round_half_even(fl32(Min - fl32(min(0, InputMin) / OutputScale))), saturated");
             out.policies = {"DynamicRange", "DynamicArithmetic", "DynamicZeroRange", "DynamicNonFinite"};
             return true;
         }
@@ -543,16 +624,20 @@ bool explain_quantize(const Case& c, std::string_view output, uint64_t flat, Fam
         return false;
     }
     if (const auto e = quantized_elements(c, output); e && flat < e->x.size()) {
-        out.facts.emplace_back("scale, zero point", std::to_string(e->s[flat]) + ", " + std::to_string(int64_t(e->z[flat])));
+        out.facts.emplace_back("scale, zero point",
+                               std::to_string(e->s[flat]) + ", " + std::to_string(int64_t(e->z[flat])));
         if (e->dynamic_zero) out.facts.emplace_back("decided by", "an all-zero input: scale 0, every element Min");
         else if (quantize_near_tie(e->x[flat], e->s[flat], int64_t(e->z[flat]), e->lo, e->hi))
-            out.facts.emplace_back("tie", "x / scale is within FLOAT32's error of a half-integer: a backend may give the other neighbour");
+            out.facts.emplace_back(
+                "tie", "x / scale is within FLOAT32's error of a half-integer: a backend may give the other neighbour");
     }
     if (c.op.Type == OperatorType::DYNAMIC_QUANTIZE_LINEAR) {
         out.facts.emplace_back("formula", "clamp(round_half_even(fl32(x / OutputScale)) + OutputZeroPoint, Min, Max)");
-        out.policies = {"DynamicRange", "DynamicArithmetic", "DynamicZeroRange", "DynamicNonFinite", "QuantizeRounding", "QuantizeNaN"};
+        out.policies = {"DynamicRange",     "DynamicArithmetic", "DynamicZeroRange",
+                        "DynamicNonFinite", "QuantizeRounding",  "QuantizeNaN"};
     } else {
-        out.facts.emplace_back("formula", "clamp(round_half_even(x / scale) + ZeroPoint, Min, Max), the quotient exact");
+        out.facts.emplace_back("formula",
+                               "clamp(round_half_even(x / scale) + ZeroPoint, Min, Max), the quotient exact");
         out.policies = {"QuantizeValue", "QuantizeRounding", "QuantizeNaN", "NegativeScale"};
     }
     return true;

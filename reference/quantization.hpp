@@ -15,16 +15,20 @@
 namespace dmlref::reference {
 
 void validate(const DML_ELEMENT_WISE_QUANTIZE_LINEAR_OPERATOR_DESC& d, Diagnostics& diags);
-void validate_values(const DML_ELEMENT_WISE_QUANTIZE_LINEAR_OPERATOR_DESC& d, const InputBuffers& in, uint64_t, Diagnostics& diags);
+void validate_values(const DML_ELEMENT_WISE_QUANTIZE_LINEAR_OPERATOR_DESC& d, const InputBuffers& in, uint64_t,
+                     Diagnostics& diags);
 void evaluate(const DML_ELEMENT_WISE_QUANTIZE_LINEAR_OPERATOR_DESC& d, const Bindings& b);
 void validate(const DML_ELEMENT_WISE_DEQUANTIZE_LINEAR_OPERATOR_DESC& d, Diagnostics& diags);
-void validate_values(const DML_ELEMENT_WISE_DEQUANTIZE_LINEAR_OPERATOR_DESC& d, const InputBuffers& in, uint64_t, Diagnostics& diags);
+void validate_values(const DML_ELEMENT_WISE_DEQUANTIZE_LINEAR_OPERATOR_DESC& d, const InputBuffers& in, uint64_t,
+                     Diagnostics& diags);
 void evaluate(const DML_ELEMENT_WISE_DEQUANTIZE_LINEAR_OPERATOR_DESC& d, const Bindings& b);
 void validate(const DML_DYNAMIC_QUANTIZE_LINEAR_OPERATOR_DESC& d, Diagnostics& diags);
-void validate_values(const DML_DYNAMIC_QUANTIZE_LINEAR_OPERATOR_DESC& d, const InputBuffers& in, uint64_t, Diagnostics& diags);
+void validate_values(const DML_DYNAMIC_QUANTIZE_LINEAR_OPERATOR_DESC& d, const InputBuffers& in, uint64_t,
+                     Diagnostics& diags);
 void evaluate(const DML_DYNAMIC_QUANTIZE_LINEAR_OPERATOR_DESC& d, const Bindings& b);
 void validate(const DML_ELEMENT_WISE_QUANTIZED_LINEAR_ADD_OPERATOR_DESC& d, Diagnostics& diags);
-void validate_values(const DML_ELEMENT_WISE_QUANTIZED_LINEAR_ADD_OPERATOR_DESC& d, const InputBuffers& in, uint64_t, Diagnostics& diags);
+void validate_values(const DML_ELEMENT_WISE_QUANTIZED_LINEAR_ADD_OPERATOR_DESC& d, const InputBuffers& in, uint64_t,
+                     Diagnostics& diags);
 void evaluate(const DML_ELEMENT_WISE_QUANTIZED_LINEAR_ADD_OPERATOR_DESC& d, const Bindings& b);
 
 // One element of QUANTIZE_LINEAR: x / scale exact (DYNAMIC_QUANTIZE_LINEAR's OutputTensor:
@@ -82,7 +86,8 @@ std::vector<BoundaryElement> quantize_ties(const Case& c, std::string_view outpu
 std::optional<Tolerance> quantize_tolerance(const Case& c, std::string_view output);
 // That tolerance, given whether some element is near a tie (QUANTIZE's too, reference/quantize.cpp).
 Tolerance quantize_tie_tolerance(bool near_ties);
-std::optional<Tolerance> dequantize_tolerance(const DML_ELEMENT_WISE_DEQUANTIZE_LINEAR_OPERATOR_DESC& d, std::string_view output);
+std::optional<Tolerance> dequantize_tolerance(const DML_ELEMENT_WISE_DEQUANTIZE_LINEAR_OPERATOR_DESC& d,
+                                              std::string_view output);
 
 bool explain_quantize(const Case& c, std::string_view output, uint64_t flat, FamilyExplanation& out);
 

@@ -51,25 +51,38 @@ bool has_broadcast(const TensorDesc& d) {
 
 // ZeroPointTensor is an optional input from DML_FEATURE_LEVEL_6_2 (the tables' "Optional input").
 template <class D> void zero_point_from_6_2(const OperatorDesc& desc, uint32_t level, std::vector<std::string>& why) {
-    if (!get<D>(desc).ZeroPointTensor && level < 0x6200) why.push_back("ZeroPointTensor: optional only from DML_FEATURE_LEVEL_6_2");
+    if (!get<D>(desc).ZeroPointTensor && level < 0x6200)
+        why.push_back("ZeroPointTensor: optional only from DML_FEATURE_LEVEL_6_2");
 }
 
 template <class D> void elementwise_detect(const Case& c, std::vector<std::string>& f) {
     const D& d = get<D>(c.op.Desc);
     if (!d.ZeroPointTensor) f.push_back("no-zero-point");
-    if (has_broadcast(d.ScaleTensor) || (d.ZeroPointTensor && has_broadcast(*d.ZeroPointTensor))) f.push_back("per-tensor-broadcast");
-    if (c.op.Type == OperatorType::ELEMENT_WISE_QUANTIZE_LINEAR && !quantize_ties(c, "OutputTensor").empty()) f.push_back("rounding-tie");
+    if (has_broadcast(d.ScaleTensor) || (d.ZeroPointTensor && has_broadcast(*d.ZeroPointTensor)))
+        f.push_back("per-tensor-broadcast");
+    if (c.op.Type == OperatorType::ELEMENT_WISE_QUANTIZE_LINEAR && !quantize_ties(c, "OutputTensor").empty())
+        f.push_back("rounding-tie");
 }
 
 OperatorRecord quantize_linear() {
     auto r = operator_record<QL, validate, evaluate>({
         .IntroducedIn = 0x1000,
         .InPlace = {},
-        .Support = {{0x1000, kInput, 4, 4, kF32}, {0x1000, kScale, 4, 4, kF32}, {0x1000, kZeroPointOutput, 4, 4, kU8},
-                    {0x2100, kInput, 4, 4, kF32I32}, {0x2100, kScale, 4, 4, kF32}, {0x2100, kZeroPointOutput, 4, 4, kI8U8},
-                    {0x3000, kInput, 1, 8, kF32I32}, {0x3000, kScale, 1, 8, kF32}, {0x3000, kZeroPointOutput, 1, 8, kI8U8},
-                    {0x6000, kInput, 1, 8, kF32F16I32}, {0x6000, kScale, 1, 8, kF32F16}, {0x6000, kZeroPointOutput, 1, 8, kI8U8},
-                    {0x6200, kInput, 1, 8, kF32F16I32}, {0x6200, kScale, 1, 8, kF32F16}, {0x6200, kZeroPointOutput, 1, 8, kI8U8}},
+        .Support = {{0x1000, kInput, 4, 4, kF32},
+                    {0x1000, kScale, 4, 4, kF32},
+                    {0x1000, kZeroPointOutput, 4, 4, kU8},
+                    {0x2100, kInput, 4, 4, kF32I32},
+                    {0x2100, kScale, 4, 4, kF32},
+                    {0x2100, kZeroPointOutput, 4, 4, kI8U8},
+                    {0x3000, kInput, 1, 8, kF32I32},
+                    {0x3000, kScale, 1, 8, kF32},
+                    {0x3000, kZeroPointOutput, 1, 8, kI8U8},
+                    {0x6000, kInput, 1, 8, kF32F16I32},
+                    {0x6000, kScale, 1, 8, kF32F16},
+                    {0x6000, kZeroPointOutput, 1, 8, kI8U8},
+                    {0x6200, kInput, 1, 8, kF32F16I32},
+                    {0x6200, kScale, 1, 8, kF32F16},
+                    {0x6200, kZeroPointOutput, 1, 8, kI8U8}},
         .Policies = {kQuantizeValue, kQuantizeRounding, kQuantizeNaN, kNegativeScale, kSubnormals},
     });
     r.validate_values = validate_values_as<QL, validate_values>;
@@ -90,16 +103,22 @@ OperatorRecord dequantize_linear() {
     auto r = operator_record<DQL, validate, evaluate>({
         .IntroducedIn = 0x1000,
         .InPlace = {},
-        .Support = {{0x1000, {"InputTensor", "ZeroPointTensor"}, 4, 4, kU8}, {0x1000, {"ScaleTensor", "OutputTensor"}, 4, 4, kF32},
-                    {0x2100, {"InputTensor", "ZeroPointTensor"}, 4, 4, kSixIntegers}, {0x2100, {"ScaleTensor", "OutputTensor"}, 4, 4, kF32},
-                    {0x3000, {"InputTensor", "ZeroPointTensor"}, 1, 8, kSixIntegers}, {0x3000, {"ScaleTensor", "OutputTensor"}, 1, 8, kF32},
-                    {0x6000, {"InputTensor", "ZeroPointTensor"}, 1, 8, kSixIntegers}, {0x6000, {"ScaleTensor", "OutputTensor"}, 1, 8, kF32F16},
-                    {0x6200, {"InputTensor", "ZeroPointTensor"}, 1, 8, kSixIntegers}, {0x6200, {"ScaleTensor", "OutputTensor"}, 1, 8, kF32F16}},
+        .Support = {{0x1000, {"InputTensor", "ZeroPointTensor"}, 4, 4, kU8},
+                    {0x1000, {"ScaleTensor", "OutputTensor"}, 4, 4, kF32},
+                    {0x2100, {"InputTensor", "ZeroPointTensor"}, 4, 4, kSixIntegers},
+                    {0x2100, {"ScaleTensor", "OutputTensor"}, 4, 4, kF32},
+                    {0x3000, {"InputTensor", "ZeroPointTensor"}, 1, 8, kSixIntegers},
+                    {0x3000, {"ScaleTensor", "OutputTensor"}, 1, 8, kF32},
+                    {0x6000, {"InputTensor", "ZeroPointTensor"}, 1, 8, kSixIntegers},
+                    {0x6000, {"ScaleTensor", "OutputTensor"}, 1, 8, kF32F16},
+                    {0x6200, {"InputTensor", "ZeroPointTensor"}, 1, 8, kSixIntegers},
+                    {0x6200, {"ScaleTensor", "OutputTensor"}, 1, 8, kF32F16}},
         .Policies = {kDequantizeValue, kNegativeScale, kNonFiniteSum, kSubnormals},
     });
     r.validate_values = validate_values_as<DQL, validate_values>;
     // Integer outputs are refused (element-wise-dequantize-linear.output-data-type).
-    r.outputs = {{"OutputTensor", TypeClass::Float, ToleranceRule::OperatorStated}, {"OutputTensor", TypeClass::Integer, ToleranceRule::Bits}};
+    r.outputs = {{"OutputTensor", TypeClass::Float, ToleranceRule::OperatorStated},
+                 {"OutputTensor", TypeClass::Integer, ToleranceRule::Bits}};
     r.desc_tolerance = tolerance_as<DQL, dequantize_tolerance>;
     r.support_rules = zero_point_from_6_2<DQL>;
     r.explain = explain_quantize;
@@ -131,8 +150,11 @@ OperatorRecord dynamic_quantize_linear() {
     auto r = operator_record<DYN, validate, evaluate>({
         .IntroducedIn = 0x4000,
         .InPlace = {},
-        .Support = {{0x4000, kInput, 1, 8, kF32F16}, {0x4000, quantized, 1, 8, kI8U8}, {0x4000, {"OutputScaleTensor"}, 1, 8, kF32}},
-        .Policies = {kDynamicRange, kDynamicArithmetic, kDynamicZeroRange, kDynamicNonFinite, kQuantizeRounding, kQuantizeNaN, kSubnormals},
+        .Support = {{0x4000, kInput, 1, 8, kF32F16},
+                    {0x4000, quantized, 1, 8, kI8U8},
+                    {0x4000, {"OutputScaleTensor"}, 1, 8, kF32}},
+        .Policies = {kDynamicRange, kDynamicArithmetic, kDynamicZeroRange, kDynamicNonFinite, kQuantizeRounding,
+                     kQuantizeNaN, kSubnormals},
     });
     r.validate_values = validate_values_as<DYN, validate_values>;
     r.outputs = {{"OutputTensor", TypeClass::Any, ToleranceRule::OperatorStated},
@@ -154,16 +176,19 @@ using QADD = DML_ELEMENT_WISE_QUANTIZED_LINEAR_ADD_OPERATOR_DESC;
 void add_detect(const Case& c, std::vector<std::string>& f) {
     const QADD& d = get<QADD>(c.op.Desc);
     if (!d.AZeroPointTensor || !d.BZeroPointTensor || !d.OutputZeroPointTensor) f.push_back("no-zero-point");
-    if (d.ATensor.DataType != d.BTensor.DataType || d.ATensor.DataType != d.OutputTensor.DataType) f.push_back("mixed-signedness");
+    if (d.ATensor.DataType != d.BTensor.DataType || d.ATensor.DataType != d.OutputTensor.DataType)
+        f.push_back("mixed-signedness");
     if (!quantize_ties(c, "OutputTensor").empty()) f.push_back("rounding-tie");
 }
 
 OperatorRecord quantized_linear_add() {
-    const std::vector<std::string_view> integers = {"ATensor", "AZeroPointTensor", "BTensor", "BZeroPointTensor", "OutputZeroPointTensor", "OutputTensor"};
+    const std::vector<std::string_view> integers = {"ATensor",          "AZeroPointTensor",      "BTensor",
+                                                    "BZeroPointTensor", "OutputZeroPointTensor", "OutputTensor"};
     auto r = operator_record<QADD, validate, evaluate>({
         .IntroducedIn = 0x4000,
         .InPlace = {},
-        .Support = {{0x4000, integers, 1, 8, kI8U8}, {0x4000, {"AScaleTensor", "BScaleTensor", "OutputScaleTensor"}, 1, 8, kF32}},
+        .Support = {{0x4000, integers, 1, 8, kI8U8},
+                    {0x4000, {"AScaleTensor", "BScaleTensor", "OutputScaleTensor"}, 1, 8, kF32}},
         .Policies = {kRequantizeValue, kQuantizeRounding, kQuantizeNaN, kNegativeScale, kSubnormals},
     });
     r.validate_values = validate_values_as<QADD, validate_values>;
@@ -187,8 +212,8 @@ OperatorRecord quantized_linear_add() {
 namespace dmlref::kit {
 const FamilyRecord& quantization_family() {
     static const FamilyRecord f{"quantization",
-                                {reference::quantize_linear(), reference::dequantize_linear(), reference::dynamic_quantize_linear(),
-                                 reference::quantized_linear_add()}};
+                                {reference::quantize_linear(), reference::dequantize_linear(),
+                                 reference::dynamic_quantize_linear(), reference::quantized_linear_add()}};
     return f;
 }
 }  // namespace dmlref::kit

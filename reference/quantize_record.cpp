@@ -37,15 +37,19 @@ template <class D> void detect(const Case& c, std::vector<std::string>& f) {
         for (size_t i = 0; i < q.Sizes.size() && i < d.InputTensor.Sizes.size(); ++i)
             blocks = blocks || (q.Sizes[i] > 1 && q.Sizes[i] < d.InputTensor.Sizes[i]);
     if (blocks) f.push_back("block-wise");
-    if (c.op.Type == OperatorType::QUANTIZE && !quantize_block_ties(c, "OutputTensor").empty()) f.push_back("rounding-tie");
+    if (c.op.Type == OperatorType::QUANTIZE && !quantize_block_ties(c, "OutputTensor").empty())
+        f.push_back("rounding-tie");
 }
 
 OperatorRecord quantize() {
     auto r = operator_record<Q, validate, evaluate>({
         .IntroducedIn = 0x6300,
         .InPlace = {},
-        .Support = {{0x6300, {"InputTensor"}, 1, 8, kF32F16}, {0x6300, kQuantization, 1, 8, kF32F16I8U8}, {0x6300, {"OutputTensor"}, 1, 8, kI8U8}},
-        .Policies = {kQuantizeValue, kQuantizeRounding, kQuantizeNaN, kNegativeScale, kQuantizationBlocks, kQuantizationTensorTypes, kSubnormals},
+        .Support = {{0x6300, {"InputTensor"}, 1, 8, kF32F16},
+                    {0x6300, kQuantization, 1, 8, kF32F16I8U8},
+                    {0x6300, {"OutputTensor"}, 1, 8, kI8U8}},
+        .Policies = {kQuantizeValue, kQuantizeRounding, kQuantizeNaN, kNegativeScale, kQuantizationBlocks,
+                     kQuantizationTensorTypes, kSubnormals},
     });
     r.validate_values = validate_values_as<Q, validate_values>;
     r.outputs = {{"OutputTensor", TypeClass::Any, ToleranceRule::OperatorStated}};
@@ -64,12 +68,16 @@ OperatorRecord dequantize() {
     auto r = operator_record<DQ, validate, evaluate>({
         .IntroducedIn = 0x6300,
         .InPlace = {},
-        .Support = {{0x6300, {"InputTensor"}, 1, 8, kI8U8}, {0x6300, kQuantization, 1, 8, kF32F16I8U8}, {0x6300, {"OutputTensor"}, 1, 8, kF32F16}},
-        .Policies = {kDequantizeValue, kNegativeScale, kQuantizationBlocks, kQuantizationTensorTypes, kNonFiniteSum, kSubnormals},
+        .Support = {{0x6300, {"InputTensor"}, 1, 8, kI8U8},
+                    {0x6300, kQuantization, 1, 8, kF32F16I8U8},
+                    {0x6300, {"OutputTensor"}, 1, 8, kF32F16}},
+        .Policies = {kDequantizeValue, kNegativeScale, kQuantizationBlocks, kQuantizationTensorTypes, kNonFiniteSum,
+                     kSubnormals},
     });
     r.validate_values = validate_values_as<DQ, validate_values>;
     // Integer outputs are refused (dequantize.output-data-type).
-    r.outputs = {{"OutputTensor", TypeClass::Float, ToleranceRule::OperatorStated}, {"OutputTensor", TypeClass::Integer, ToleranceRule::Bits}};
+    r.outputs = {{"OutputTensor", TypeClass::Float, ToleranceRule::OperatorStated},
+                 {"OutputTensor", TypeClass::Integer, ToleranceRule::Bits}};
     r.desc_tolerance = tolerance_as<DQ, dequantize_block_tolerance>;
     r.explain = explain_quantize_block;
     r.ScopeTypes = kI8U8;  // InputTensor's types (OutputTensor is FLOAT32 or FLOAT16)

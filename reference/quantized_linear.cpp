@@ -66,19 +66,23 @@ struct Field {
 void require_quantized(Diagnostics& diags, const char* op, const char* id, std::initializer_list<Field> fields) {
     for (const Field& f : fields)
         if (f.desc && !is_quantized_type(f.desc->DataType))
-            diags.error(desc_path(f.name) + "/DataType", rule(op, id), std::string(f.name) + " is " + type_text(*f.desc) + "; it must be INT8 or UINT8");
+            diags.error(desc_path(f.name) + "/DataType", rule(op, id),
+                        std::string(f.name) + " is " + type_text(*f.desc) + "; it must be INT8 or UINT8");
 }
 
 void require_float32(Diagnostics& diags, const char* op, std::initializer_list<Field> scales) {
     for (const Field& f : scales)
         if (f.desc->DataType != DataType::FLOAT32)
-            diags.error(desc_path(f.name) + "/DataType", rule(op, "scale-data-type"), std::string(f.name) + " is " + type_text(*f.desc) + "; it must be FLOAT32");
+            diags.error(desc_path(f.name) + "/DataType", rule(op, "scale-data-type"),
+                        std::string(f.name) + " is " + type_text(*f.desc) + "; it must be FLOAT32");
 }
 
 // "X and XZeroPointTensor must have the same DataType", for each pair present.
-void require_zero_point_types(Diagnostics& diags, const char* op, std::initializer_list<std::pair<Field, Field>> pairs) {
+void require_zero_point_types(Diagnostics& diags, const char* op,
+                              std::initializer_list<std::pair<Field, Field>> pairs) {
     for (const auto& [data, zero] : pairs)
-        if (zero.desc) require_data_type(diags, *zero.desc, zero.name, *data.desc, data.name, rule(op, "zero-point-data-type"));
+        if (zero.desc)
+            require_data_type(diags, *zero.desc, zero.name, *data.desc, data.name, rule(op, "zero-point-data-type"));
 }
 
 // "A scale value of 0 results in undefined behavior" (each scale's note): refused, and a
@@ -92,15 +96,18 @@ void refuse_scales(const InputBuffers& in, const char* op, std::initializer_list
         for (size_t i = 0; i < s.size() && reported < 8; ++i)
             if (s[i] == 0 || !std::isfinite(s[i])) {
                 ++reported;
-                diags.error(pointer_append(std::string("/inputs/") + f.name, i), rule(op, "scale-value"),
-                            std::string(f.name) + " element " + std::to_string(i) + " is " + std::to_string(s[i]) +
-                                (s[i] == 0 ? "; the page: \"A scale value of 0 results in undefined behavior\""
-                                           : "; a non-finite scale leaves the dequantized product without a value, and dmlref refuses it"));
+                diags.error(
+                    pointer_append(std::string("/inputs/") + f.name, i), rule(op, "scale-value"),
+                    std::string(f.name) + " element " + std::to_string(i) + " is " + std::to_string(s[i]) +
+                        (s[i] == 0
+                             ? "; the page: \"A scale value of 0 results in undefined behavior\""
+                             : "; a non-finite scale leaves the dequantized product without a value, and dmlref refuses it"));
             }
     }
 }
 
-template <class T> void write_quantized(const TensorDesc& out, std::span<std::byte> buffer, const std::vector<int64_t>& v) {
+template <class T>
+void write_quantized(const TensorDesc& out, std::span<std::byte> buffer, const std::vector<int64_t>& v) {
     write_logical<T>(out, buffer, [&](uint64_t i) { return T(v[i]); });
 }
 
@@ -118,13 +125,15 @@ std::vector<double> optional_values(const std::optional<TensorDesc>& d, const In
 // ---- The element -----------------------------------------------------------------------------
 
 int64_t requantized_element(const RequantizeTerms& t, int64_t lo, int64_t hi) {
-    const mpq_class q = mpq_class(mpz_class(static_cast<long>(t.acc))) * mpq_class(t.sa) * mpq_class(t.sb) / mpq_class(t.so);
+    const mpq_class q = mpq_class(mpz_class(static_cast<long>(t.acc))) * mpq_class(t.sa) * mpq_class(t.sb) /
+                        mpq_class(t.so);
     return requantize_exact(q, t.zo, lo, hi);
 }
 
 bool requantized_near_tie(const RequantizeTerms& t, int64_t lo, int64_t hi) {
     if (!std::isfinite(t.sa) || !std::isfinite(t.sb) || !std::isfinite(t.so) || t.so == 0) return false;
-    const mpq_class q = mpq_class(mpz_class(static_cast<long>(t.acc))) * mpq_class(t.sa) * mpq_class(t.sb) / mpq_class(t.so);
+    const mpq_class q = mpq_class(mpz_class(static_cast<long>(t.acc))) * mpq_class(t.sa) * mpq_class(t.sb) /
+                        mpq_class(t.so);
     // The multiplier AScale * BScale / OutputScale (two roundings, three through a reciprocal), the
     // accumulator converted to FLOAT32 and the product: five.
     return requantize_near_tie(q, abs(q), 5, t.zo, lo, hi);
@@ -187,26 +196,34 @@ std::vector<RequantizeTerms> matmul_elements(const QLMM& d, const Input& input) 
 void validate(const QLMM& d, Diagnostics& diags) {
     require_quantized(diags, kMm, "data-type", {{"ATensor", &d.ATensor}, {"BTensor", &d.BTensor}});
     require_quantized(diags, kMm, "output-data-type", {{"OutputTensor", &d.OutputTensor}});
-    require_float32(diags, kMm, {{"AScaleTensor", &d.AScaleTensor}, {"BScaleTensor", &d.BScaleTensor}, {"OutputScaleTensor", &d.OutputScaleTensor}});
+    require_float32(diags, kMm,
+                    {{"AScaleTensor", &d.AScaleTensor},
+                     {"BScaleTensor", &d.BScaleTensor},
+                     {"OutputScaleTensor", &d.OutputScaleTensor}});
     auto opt = [](const std::optional<TensorDesc>& t) { return t ? &*t : nullptr; };
-    require_zero_point_types(diags, kMm, {{{"ATensor", &d.ATensor}, {"AZeroPointTensor", opt(d.AZeroPointTensor)}},
-                                         {{"BTensor", &d.BTensor}, {"BZeroPointTensor", opt(d.BZeroPointTensor)}},
-                                         {{"OutputTensor", &d.OutputTensor}, {"OutputZeroPointTensor", opt(d.OutputZeroPointTensor)}}});
+    require_zero_point_types(
+        diags, kMm,
+        {{{"ATensor", &d.ATensor}, {"AZeroPointTensor", opt(d.AZeroPointTensor)}},
+         {{"BTensor", &d.BTensor}, {"BZeroPointTensor", opt(d.BZeroPointTensor)}},
+         {{"OutputTensor", &d.OutputTensor}, {"OutputZeroPointTensor", opt(d.OutputZeroPointTensor)}}});
     // The six scales and zero points have one DimensionCount, AScaleTensor's.
     const uint32_t q = d.AScaleTensor.DimensionCount();
     bool same = true;
-    for (const Field& f : {Field{"AZeroPointTensor", opt(d.AZeroPointTensor)}, Field{"BScaleTensor", &d.BScaleTensor},
-                           Field{"BZeroPointTensor", opt(d.BZeroPointTensor)}, Field{"OutputScaleTensor", &d.OutputScaleTensor},
-                           Field{"OutputZeroPointTensor", opt(d.OutputZeroPointTensor)}})
+    for (const Field& f :
+         {Field{"AZeroPointTensor", opt(d.AZeroPointTensor)}, Field{"BScaleTensor", &d.BScaleTensor},
+          Field{"BZeroPointTensor", opt(d.BZeroPointTensor)}, Field{"OutputScaleTensor", &d.OutputScaleTensor},
+          Field{"OutputZeroPointTensor", opt(d.OutputZeroPointTensor)}})
         if (f.desc && f.desc->DimensionCount() != q) {
             same = false;
             diags.error(desc_path(f.name) + "/Sizes", rule(kMm, "quantization-dimension-count"),
-                        std::string(f.name) + " has " + std::to_string(f.desc->DimensionCount()) + " dimensions and AScaleTensor " + std::to_string(q) +
+                        std::string(f.name) + " has " + std::to_string(f.desc->DimensionCount()) +
+                            " dimensions and AScaleTensor " + std::to_string(q) +
                             "; the scales and zero points must have the same DimensionCount");
         }
     if (q < 1 || q > 4)
         diags.error("/desc/AScaleTensor/Sizes", rule(kMm, "quantization-rank"),
-                    "AScaleTensor has " + std::to_string(q) + " dimensions; the scales and zero points have 1 to 4 (they share one DimensionCount)");
+                    "AScaleTensor has " + std::to_string(q) +
+                        " dimensions; the scales and zero points have 1 to 4 (they share one DimensionCount)");
     if (!validate_shapes(diags, kMm, d.ATensor, false, d.BTensor, false, d.OutputTensor)) return;
     if (!same || q < 1 || q > 4) return;
     const GemmShape s = gemm_shape(d.OutputTensor, d.ATensor, false);
@@ -214,19 +231,30 @@ void validate(const QLMM& d, Diagnostics& diags) {
     const std::string scale = rule(kMm, "scale"), zero = rule(kMm, "zero-point");
     validate_quantization(diags, scale, d.AScaleTensor, "AScaleTensor", 1, uint32_t(s.M), "per row of A", page);
     validate_quantization(diags, scale, d.BScaleTensor, "BScaleTensor", 0, uint32_t(s.N), "per column of B", page);
-    validate_quantization(diags, scale, d.OutputScaleTensor, "OutputScaleTensor", 1, uint32_t(s.M), "per row of the output", page);
-    if (d.AZeroPointTensor) validate_quantization(diags, zero, *d.AZeroPointTensor, "AZeroPointTensor", 1, uint32_t(s.M), "per row of A", page);
-    if (d.BZeroPointTensor) validate_quantization(diags, zero, *d.BZeroPointTensor, "BZeroPointTensor", 0, uint32_t(s.N), "per column of B", page);
+    validate_quantization(diags, scale, d.OutputScaleTensor, "OutputScaleTensor", 1, uint32_t(s.M),
+                          "per row of the output", page);
+    if (d.AZeroPointTensor)
+        validate_quantization(diags, zero, *d.AZeroPointTensor, "AZeroPointTensor", 1, uint32_t(s.M), "per row of A",
+                              page);
+    if (d.BZeroPointTensor)
+        validate_quantization(diags, zero, *d.BZeroPointTensor, "BZeroPointTensor", 0, uint32_t(s.N), "per column of B",
+                              page);
     if (d.OutputZeroPointTensor)
-        validate_quantization(diags, zero, *d.OutputZeroPointTensor, "OutputZeroPointTensor", 1, uint32_t(s.M), "per row of the output", page);
+        validate_quantization(diags, zero, *d.OutputZeroPointTensor, "OutputZeroPointTensor", 1, uint32_t(s.M),
+                              "per row of the output", page);
 }
 
 void validate_values(const QLMM& d, const InputBuffers& in, uint64_t, Diagnostics& diags) {
-    refuse_scales(in, kMm, {{"AScaleTensor", &d.AScaleTensor}, {"BScaleTensor", &d.BScaleTensor}, {"OutputScaleTensor", &d.OutputScaleTensor}}, diags);
+    refuse_scales(in, kMm,
+                  {{"AScaleTensor", &d.AScaleTensor},
+                   {"BScaleTensor", &d.BScaleTensor},
+                   {"OutputScaleTensor", &d.OutputScaleTensor}},
+                  diags);
 }
 
 void evaluate(const QLMM& d, const Bindings& b) {
-    const std::vector<RequantizeTerms> t = matmul_elements(d, [&](const char* f) { return std::span<const std::byte>(b.at(f)); });
+    const std::vector<RequantizeTerms> t = matmul_elements(
+        d, [&](const char* f) { return std::span<const std::byte>(b.at(f)); });
     const int64_t lo = type_min(d.OutputTensor.DataType), hi = type_max(d.OutputTensor.DataType);
     std::vector<int64_t> r(t.size());
     for (size_t e = 0; e < t.size(); ++e) r[e] = requantized_element(t[e], lo, hi);
@@ -252,18 +280,23 @@ namespace {
 
 // 1 to 4 dimensions, all 1 but the channel dimension (index 1; index 0 of a 1-D tensor), which
 // may be `channels` (0: per tensor only).
-void require_quantization_shape(Diagnostics& diags, const std::string& stem, const TensorDesc& z, const char* name, uint64_t channels) {
+void require_quantization_shape(Diagnostics& diags, const std::string& stem, const TensorDesc& z, const char* name,
+                                uint64_t channels) {
     const size_t r = z.DimensionCount();
     if (r < 1 || r > 4) {
-        diags.error(desc_path(name) + "/Sizes", stem + "-dimension-count", std::string(name) + " has " + std::to_string(r) + " dimensions; it must have 1 to 4");
+        diags.error(desc_path(name) + "/Sizes", stem + "-dimension-count",
+                    std::string(name) + " has " + std::to_string(r) + " dimensions; it must have 1 to 4");
         return;
     }
     const size_t channel = r == 1 ? 0 : 1;
     for (size_t i = 0; i < r; ++i)
         if (z.Sizes[i] != 1 && !(channels > 0 && i == channel && z.Sizes[i] == channels))
             diags.error(desc_path(name) + "/Sizes/" + std::to_string(i), stem + "-sizes",
-                        std::string(name) + "'s Sizes[" + std::to_string(i) + "] is " + std::to_string(z.Sizes[i]) + "; its sizes are all 1" +
-                            (channels > 0 ? " but the channel dimension, which may be OutputChannelCount (" + std::to_string(channels) + ")" : std::string()) +
+                        std::string(name) + "'s Sizes[" + std::to_string(i) + "] is " + std::to_string(z.Sizes[i]) +
+                            "; its sizes are all 1" +
+                            (channels > 0 ? " but the channel dimension, which may be OutputChannelCount (" +
+                                                std::to_string(channels) + ")"
+                                          : std::string()) +
                             " (DML_QUANTIZED_LINEAR_CONVOLUTION_OPERATOR_DESC)");
 }
 
@@ -298,7 +331,8 @@ std::vector<RequantizeTerms> convolution_elements(const QLCONV& d, const Input& 
         const int64_t zx = zero_point_at(xz, 0), zw = zero_point_at(wz, m);
         RequantizeTerms& t = r[e];
         // Padding gives no product: the input's zero point there (IntegerPadding=InputZeroPoint).
-        for_each_product(g, e, [&](uint64_t xi, uint64_t wi) { t.acc += (int64_t(x[xi]) - zx) * (int64_t(w[wi]) - zw); });
+        for_each_product(g, e,
+                         [&](uint64_t xi, uint64_t wi) { t.acc += (int64_t(x[xi]) - zx) * (int64_t(w[wi]) - zw); });
         if (!bias.empty()) t.acc += int64_t(bias[m]);  // QuantizedConvolutionBias=AccumulatorUnits
         t.sa = per(xs, 0), t.sb = per(ws, m), t.so = per(os, 0);
         t.zo = zero_point_at(oz, 0);
@@ -312,47 +346,64 @@ void validate(const QLCONV& d, Diagnostics& diags) {
     auto opt = [](const std::optional<TensorDesc>& t) { return t ? &*t : nullptr; };
     require_quantized(diags, kConv, "data-type", {{"InputTensor", &d.InputTensor}, {"FilterTensor", &d.FilterTensor}});
     require_quantized(diags, kConv, "output-data-type", {{"OutputTensor", &d.OutputTensor}});
-    require_float32(diags, kConv, {{"InputScaleTensor", &d.InputScaleTensor}, {"FilterScaleTensor", &d.FilterScaleTensor}, {"OutputScaleTensor", &d.OutputScaleTensor}});
+    require_float32(diags, kConv,
+                    {{"InputScaleTensor", &d.InputScaleTensor},
+                     {"FilterScaleTensor", &d.FilterScaleTensor},
+                     {"OutputScaleTensor", &d.OutputScaleTensor}});
     if (d.BiasTensor && d.BiasTensor->DataType != DataType::INT32)
-        diags.error("/desc/BiasTensor/DataType", rule(kConv, "bias-data-type"), "BiasTensor is " + type_text(*d.BiasTensor) + "; it must be INT32");
-    require_zero_point_types(diags, kConv, {{{"InputTensor", &d.InputTensor}, {"InputZeroPointTensor", opt(d.InputZeroPointTensor)}},
-                                           {{"FilterTensor", &d.FilterTensor}, {"FilterZeroPointTensor", opt(d.FilterZeroPointTensor)}},
-                                           {{"OutputTensor", &d.OutputTensor}, {"OutputZeroPointTensor", opt(d.OutputZeroPointTensor)}}});
+        diags.error("/desc/BiasTensor/DataType", rule(kConv, "bias-data-type"),
+                    "BiasTensor is " + type_text(*d.BiasTensor) + "; it must be INT32");
+    require_zero_point_types(
+        diags, kConv,
+        {{{"InputTensor", &d.InputTensor}, {"InputZeroPointTensor", opt(d.InputZeroPointTensor)}},
+         {{"FilterTensor", &d.FilterTensor}, {"FilterZeroPointTensor", opt(d.FilterZeroPointTensor)}},
+         {{"OutputTensor", &d.OutputTensor}, {"OutputZeroPointTensor", opt(d.OutputZeroPointTensor)}}});
     const std::string scale = rule(kConv, "scale"), zero = rule(kConv, "zero-point");
     require_quantization_shape(diags, scale, d.InputScaleTensor, "InputScaleTensor", 0);
     require_quantization_shape(diags, scale, d.OutputScaleTensor, "OutputScaleTensor", 0);
-    if (d.InputZeroPointTensor) require_quantization_shape(diags, zero, *d.InputZeroPointTensor, "InputZeroPointTensor", 0);
-    if (d.OutputZeroPointTensor) require_quantization_shape(diags, zero, *d.OutputZeroPointTensor, "OutputZeroPointTensor", 0);
-    const bool shape_ok = validate_geometry(diags, {kConv, d.InputTensor, d.FilterTensor, d.OutputTensor, d.DimensionCount, d.Strides, d.Dilations,
-                                                    d.StartPadding, d.EndPadding, nullptr, d.GroupCount, false, 4});
+    if (d.InputZeroPointTensor)
+        require_quantization_shape(diags, zero, *d.InputZeroPointTensor, "InputZeroPointTensor", 0);
+    if (d.OutputZeroPointTensor)
+        require_quantization_shape(diags, zero, *d.OutputZeroPointTensor, "OutputZeroPointTensor", 0);
+    const bool shape_ok = validate_geometry(
+        diags, {kConv, d.InputTensor, d.FilterTensor, d.OutputTensor, d.DimensionCount, d.Strides, d.Dilations,
+                d.StartPadding, d.EndPadding, nullptr, d.GroupCount, false, 4});
     if (!shape_ok) return;
     // The per-channel sizes need the output channel count: checked once the geometry holds.
     const uint64_t M = d.OutputTensor.Sizes[1];
     require_quantization_shape(diags, scale, d.FilterScaleTensor, "FilterScaleTensor", M);
-    if (d.FilterZeroPointTensor) require_quantization_shape(diags, zero, *d.FilterZeroPointTensor, "FilterZeroPointTensor", M);
+    if (d.FilterZeroPointTensor)
+        require_quantization_shape(diags, zero, *d.FilterZeroPointTensor, "FilterZeroPointTensor", M);
     if (d.BiasTensor) {
         const TensorDesc& b = *d.BiasTensor;
         if (b.DimensionCount() != d.OutputTensor.DimensionCount()) {
-            diags.error("/desc/BiasTensor/Sizes", rule(kConv, "same-dimension-count"),
-                        "BiasTensor has " + std::to_string(b.DimensionCount()) + " dimensions but InputTensor has " +
-                            std::to_string(d.InputTensor.DimensionCount()) + "; BiasTensor, FilterTensor, InputTensor and OutputTensor must have the same DimensionCount");
+            diags.error(
+                "/desc/BiasTensor/Sizes", rule(kConv, "same-dimension-count"),
+                "BiasTensor has " + std::to_string(b.DimensionCount()) + " dimensions but InputTensor has " +
+                    std::to_string(d.InputTensor.DimensionCount()) +
+                    "; BiasTensor, FilterTensor, InputTensor and OutputTensor must have the same DimensionCount");
             return;
         }
         bool good = true;
         for (size_t i = 0; good && i < b.Sizes.size(); ++i) good = b.Sizes[i] == (i == 1 ? M : 1u);
         if (!good)
             diags.error("/desc/BiasTensor/Sizes", rule(kConv, "bias-sizes"),
-                        "BiasTensor's Sizes must be { 1, OutputChannelCount (" + std::to_string(M) + "), 1, ... } (broadcast across the output)");
+                        "BiasTensor's Sizes must be { 1, OutputChannelCount (" + std::to_string(M) +
+                            "), 1, ... } (broadcast across the output)");
     }
 }
 
 void validate_values(const QLCONV& d, const InputBuffers& in, uint64_t, Diagnostics& diags) {
-    refuse_scales(in, kConv, {{"InputScaleTensor", &d.InputScaleTensor}, {"FilterScaleTensor", &d.FilterScaleTensor}, {"OutputScaleTensor", &d.OutputScaleTensor}},
+    refuse_scales(in, kConv,
+                  {{"InputScaleTensor", &d.InputScaleTensor},
+                   {"FilterScaleTensor", &d.FilterScaleTensor},
+                   {"OutputScaleTensor", &d.OutputScaleTensor}},
                   diags);
 }
 
 void evaluate(const QLCONV& d, const Bindings& b) {
-    const std::vector<RequantizeTerms> t = convolution_elements(d, [&](const char* f) { return std::span<const std::byte>(b.at(f)); });
+    const std::vector<RequantizeTerms> t = convolution_elements(
+        d, [&](const char* f) { return std::span<const std::byte>(b.at(f)); });
     const int64_t lo = type_min(d.OutputTensor.DataType), hi = type_max(d.OutputTensor.DataType);
     std::vector<int64_t> r(t.size());
     for (size_t e = 0; e < t.size(); ++e) r[e] = requantized_element(t[e], lo, hi);
@@ -402,14 +453,16 @@ std::optional<Tolerance> quantized_linear_tolerance(const Case& c, std::string_v
     Tolerance t;
     if (quantized_linear_ties(c, output).empty()) {
         t.Kind = "Bits";
-        t.Why = "every element's exact value acc * AScale * BScale / OutputScale is farther than FLOAT32 arithmetic's error from a "
-                "rounding tie: the integer is determined, bit for bit (docs/tolerance.md, Quantized linear products)";
+        t.Why =
+            "every element's exact value acc * AScale * BScale / OutputScale is farther than FLOAT32 arithmetic's error from a "
+            "rounding tie: the integer is determined, bit for bit (docs/tolerance.md, Quantized linear products)";
     } else {
         t.Kind = "Ulp";
         t.Ulp = 1;
-        t.Why = "some elements' exact values acc * AScale * BScale / OutputScale lie within FLOAT32 arithmetic's error (gamma_5) of a "
-                "rounding tie (the QuantizeTie elements): a backend forming the multiplier in FLOAT32 may take the other neighbour "
-                "there, so 1 is admitted (docs/tolerance.md, Quantized linear products)";
+        t.Why =
+            "some elements' exact values acc * AScale * BScale / OutputScale lie within FLOAT32 arithmetic's error (gamma_5) of a "
+            "rounding tie (the QuantizeTie elements): a backend forming the multiplier in FLOAT32 may take the other neighbour "
+            "there, so 1 is admitted (docs/tolerance.md, Quantized linear products)";
     }
     return t;
 }
@@ -425,15 +478,18 @@ bool explain_quantized_linear(const Case& c, std::string_view output, uint64_t f
         out.inputs.push_back(input_element(c, field, nd_coordinate(t.Sizes, element_count(t) == 1 ? 0 : i), role));
     };
     if (mm) {
-        explain_integer_pairs(c, mm->ATensor, mm->BTensor, mm->OutputTensor, mm->AZeroPointTensor, mm->BZeroPointTensor, flat, out);
+        explain_integer_pairs(c, mm->ATensor, mm->BTensor, mm->OutputTensor, mm->AZeroPointTensor, mm->BZeroPointTensor,
+                              flat, out);
         const GemmShape s = gemm_shape(mm->OutputTensor, mm->ATensor, false);
         const uint64_t n = flat % s.N, m = (flat / s.N) % s.M;
         scale("AScaleTensor", mm->AScaleTensor, m, "scale");
         scale("BScaleTensor", mm->BScaleTensor, n, "scale");
         scale("OutputScaleTensor", mm->OutputScaleTensor, m, "scale");
         if (mm->OutputZeroPointTensor) scale("OutputZeroPointTensor", *mm->OutputZeroPointTensor, m, "zero point");
-        out.facts.emplace_back("formula", "clamp(round_half_even(AScale[m] * BScale[n] * sum_k (a_k - AZeroPoint[m]) (b_k - BZeroPoint[n]) / "
-                                          "OutputScale[m]) + OutputZeroPoint[m], Min, Max), exact until the rounding");
+        out.facts.emplace_back(
+            "formula",
+            "clamp(round_half_even(AScale[m] * BScale[n] * sum_k (a_k - AZeroPoint[m]) (b_k - BZeroPoint[n]) / "
+            "OutputScale[m]) + OutputZeroPoint[m], Min, Max), exact until the rounding");
     } else {
         const ConvolutionGeometry g = convolution_geometry(integer_view(*conv));
         uint64_t products = 0;
@@ -451,15 +507,20 @@ bool explain_quantized_linear(const Case& c, std::string_view output, uint64_t f
         if (conv->OutputZeroPointTensor) scale("OutputZeroPointTensor", *conv->OutputZeroPointTensor, 0, "zero point");
         if (conv->BiasTensor) scale("BiasTensor", *conv->BiasTensor, m, "bias");
         out.facts.emplace_back("products", std::to_string(products) + " of at most " + std::to_string(g.max_terms()) +
-                                               " (padding gives none; the first 16 listed), output channel " + std::to_string(m));
-        out.facts.emplace_back("formula", "clamp(round_half_even(InputScale * FilterScale[m] * (sum (x - InputZeroPoint) (w - FilterZeroPoint[m]) + "
-                                          "Bias[m]) / OutputScale) + OutputZeroPoint, Min, Max), exact until the rounding");
+                                               " (padding gives none; the first 16 listed), output channel " +
+                                               std::to_string(m));
+        out.facts.emplace_back(
+            "formula",
+            "clamp(round_half_even(InputScale * FilterScale[m] * (sum (x - InputZeroPoint) (w - FilterZeroPoint[m]) + "
+            "Bias[m]) / OutputScale) + OutputZeroPoint, Min, Max), exact until the rounding");
     }
     if (const auto r = requantize_elements(c); r && flat < r->terms.size()) {
         const RequantizeTerms& t = r->terms[flat];
         out.facts.emplace_back("accumulator", std::to_string(t.acc) + " (exact, never wrapped to INT32)");
         if (requantized_near_tie(t, r->lo, r->hi))
-            out.facts.emplace_back("tie", "the exact value is within FLOAT32's error of a half-integer: a backend may give the other neighbour");
+            out.facts.emplace_back(
+                "tie",
+                "the exact value is within FLOAT32's error of a half-integer: a backend may give the other neighbour");
     }
     for (const auto& pol : info(c.op.Type).Policies) out.policies.emplace_back(pol.Name);
     return true;

@@ -14,10 +14,12 @@
 namespace dmlref::reference {
 
 void validate(const DML_QUANTIZED_LINEAR_MATRIX_MULTIPLY_OPERATOR_DESC& d, Diagnostics& diags);
-void validate_values(const DML_QUANTIZED_LINEAR_MATRIX_MULTIPLY_OPERATOR_DESC& d, const InputBuffers& in, uint64_t, Diagnostics& diags);
+void validate_values(const DML_QUANTIZED_LINEAR_MATRIX_MULTIPLY_OPERATOR_DESC& d, const InputBuffers& in, uint64_t,
+                     Diagnostics& diags);
 void evaluate(const DML_QUANTIZED_LINEAR_MATRIX_MULTIPLY_OPERATOR_DESC& d, const Bindings& b);
 void validate(const DML_QUANTIZED_LINEAR_CONVOLUTION_OPERATOR_DESC& d, Diagnostics& diags);
-void validate_values(const DML_QUANTIZED_LINEAR_CONVOLUTION_OPERATOR_DESC& d, const InputBuffers& in, uint64_t, Diagnostics& diags);
+void validate_values(const DML_QUANTIZED_LINEAR_CONVOLUTION_OPERATOR_DESC& d, const InputBuffers& in, uint64_t,
+                     Diagnostics& diags);
 void evaluate(const DML_QUANTIZED_LINEAR_CONVOLUTION_OPERATOR_DESC& d, const Bindings& b);
 
 // One output element before the requantization: the exact integer accumulator (the sum of the

@@ -57,12 +57,17 @@ void value_features(const Case& c, std::vector<std::string>& f) {
 void matmul_detect(const Case& c, std::vector<std::string>& f) {
     const QLMM& d = get<QLMM>(c.op.Desc);
     if (!d.AZeroPointTensor && !d.BZeroPointTensor && !d.OutputZeroPointTensor) f.push_back("no-zero-point");
-    if (element_count(d.AScaleTensor) > 1 || (d.AZeroPointTensor && element_count(*d.AZeroPointTensor) > 1)) f.push_back("per-row-a");
-    if (element_count(d.BScaleTensor) > 1 || (d.BZeroPointTensor && element_count(*d.BZeroPointTensor) > 1)) f.push_back("per-column-b");
-    if (element_count(d.OutputScaleTensor) > 1 || (d.OutputZeroPointTensor && element_count(*d.OutputZeroPointTensor) > 1)) f.push_back("per-row-output");
+    if (element_count(d.AScaleTensor) > 1 || (d.AZeroPointTensor && element_count(*d.AZeroPointTensor) > 1))
+        f.push_back("per-row-a");
+    if (element_count(d.BScaleTensor) > 1 || (d.BZeroPointTensor && element_count(*d.BZeroPointTensor) > 1))
+        f.push_back("per-column-b");
+    if (element_count(d.OutputScaleTensor) > 1 ||
+        (d.OutputZeroPointTensor && element_count(*d.OutputZeroPointTensor) > 1))
+        f.push_back("per-row-output");
     const size_t batch = d.OutputTensor.Sizes.size() >= 2 ? d.OutputTensor.Sizes.size() - 2 : 0;
     if (zero_stride(d.ATensor, batch) || zero_stride(d.BTensor, batch)) f.push_back("batch-broadcast");
-    if (d.ATensor.DataType != d.BTensor.DataType || d.ATensor.DataType != d.OutputTensor.DataType) f.push_back("mixed-signedness");
+    if (d.ATensor.DataType != d.BTensor.DataType || d.ATensor.DataType != d.OutputTensor.DataType)
+        f.push_back("mixed-signedness");
     value_features(c, f);
 }
 
@@ -76,16 +81,19 @@ uint64_t spread(uint64_t reads, uint64_t outputs, uint64_t elements) {
 uint64_t matmul_work(const OperatorDesc& desc) {
     const QLMM& d = get<QLMM>(desc);
     const uint64_t out = element_count(d.OutputTensor);
-    return spread(saturating_mul(2, gemm_shape(d.OutputTensor, d.ATensor, false).K) + 4, out, element_count(d.ATensor) + element_count(d.BTensor) + out);
+    return spread(saturating_mul(2, gemm_shape(d.OutputTensor, d.ATensor, false).K) + 4, out,
+                  element_count(d.ATensor) + element_count(d.BTensor) + out);
 }
 
 OperatorRecord quantized_linear_matrix_multiply() {
-    const std::vector<std::string_view> integers = {"ATensor", "AZeroPointTensor", "BTensor", "BZeroPointTensor", "OutputZeroPointTensor", "OutputTensor"};
+    const std::vector<std::string_view> integers = {"ATensor",          "AZeroPointTensor",      "BTensor",
+                                                    "BZeroPointTensor", "OutputZeroPointTensor", "OutputTensor"};
     const std::vector<std::string_view> scales = {"AScaleTensor", "BScaleTensor", "OutputScaleTensor"};
     auto r = operator_record<QLMM, validate, evaluate>({
         .IntroducedIn = 0x2100,
         .InPlace = {},
-        .Support = {{0x2100, integers, 4, 4, kI8U8}, {0x2100, scales, 4, 4, kF32},
+        .Support = {{0x2100, integers, 4, 4, kI8U8},
+                    {0x2100, scales, 4, 4, kF32},
                     {0x4000, {"ATensor", "BTensor", "OutputTensor"}, 2, 4, kI8U8},
                     {0x4000, {"AZeroPointTensor", "BZeroPointTensor", "OutputZeroPointTensor"}, 1, 4, kI8U8},
                     {0x4000, scales, 1, 4, kF32}},
@@ -100,7 +108,8 @@ OperatorRecord quantized_linear_matrix_multiply() {
     r.MinRank = 2;
     r.MaxRank = 4;
     r.ScopeTypes = kI8U8;  // ATensor's types
-    r.features = {"no-zero-point", "per-row-a", "per-column-b", "per-row-output", "batch-broadcast", "mixed-signedness", "rounding-tie", "saturated"};
+    r.features = {"no-zero-point",   "per-row-a",        "per-column-b", "per-row-output",
+                  "batch-broadcast", "mixed-signedness", "rounding-tie", "saturated"};
     r.detect = matmul_detect;
     r.work_factor = matmul_work;
     r.BaseTensors = {"ATensor"};
@@ -110,7 +119,9 @@ OperatorRecord quantized_linear_matrix_multiply() {
 void convolution_detect(const Case& c, std::vector<std::string>& f) {
     const QLCONV& d = get<QLCONV>(c.op.Desc);
     if (d.BiasTensor) f.push_back("bias");
-    if (element_count(d.FilterScaleTensor) > 1 || (d.FilterZeroPointTensor && element_count(*d.FilterZeroPointTensor) > 1)) f.push_back("per-channel");
+    if (element_count(d.FilterScaleTensor) > 1 ||
+        (d.FilterZeroPointTensor && element_count(*d.FilterZeroPointTensor) > 1))
+        f.push_back("per-channel");
     if (!d.InputZeroPointTensor && !d.FilterZeroPointTensor && !d.OutputZeroPointTensor) f.push_back("no-zero-point");
     const uint64_t channels = d.InputTensor.Sizes.size() > 1 ? d.InputTensor.Sizes[1] : 0;
     if (d.GroupCount > 1) f.push_back(d.GroupCount == channels ? "depthwise" : "grouped");
@@ -119,7 +130,8 @@ void convolution_detect(const Case& c, std::vector<std::string>& f) {
             f.push_back("padding");
             break;
         }
-    f.push_back("spatial-" + std::to_string(d.InputTensor.Sizes.size() >= 2 ? d.InputTensor.Sizes.size() - 2 : 0) + "d");
+    f.push_back("spatial-" + std::to_string(d.InputTensor.Sizes.size() >= 2 ? d.InputTensor.Sizes.size() - 2 : 0) +
+                "d");
     value_features(c, f);
 }
 
@@ -133,19 +145,27 @@ uint64_t convolution_work(const OperatorDesc& desc) {
 
 OperatorRecord quantized_linear_convolution() {
     const std::vector<std::string_view> data = {"InputTensor", "FilterTensor", "OutputTensor"};
-    const std::vector<std::string_view> zero_points = {"InputZeroPointTensor", "FilterZeroPointTensor", "OutputZeroPointTensor"};
+    const std::vector<std::string_view> zero_points = {"InputZeroPointTensor", "FilterZeroPointTensor",
+                                                       "OutputZeroPointTensor"};
     const std::vector<std::string_view> scales = {"InputScaleTensor", "OutputScaleTensor"};
     auto r = operator_record<QLCONV, validate, evaluate>({
         .IntroducedIn = 0x2100,
         .InPlace = {},
-        .Support = {{0x2100, data, 4, 4, kI8U8}, {0x2100, zero_points, 4, 4, kI8U8}, {0x2100, {"InputScaleTensor", "FilterScaleTensor", "OutputScaleTensor"}, 4, 4, kF32},
+        .Support = {{0x2100, data, 4, 4, kI8U8},
+                    {0x2100, zero_points, 4, 4, kI8U8},
+                    {0x2100, {"InputScaleTensor", "FilterScaleTensor", "OutputScaleTensor"}, 4, 4, kF32},
                     {0x2100, {"BiasTensor"}, 4, 4, kI32},
-                    {0x4000, data, 3, 4, kI8U8}, {0x4000, zero_points, 1, 4, kI8U8}, {0x4000, scales, 1, 4, kF32},
-                    {0x4000, {"FilterScaleTensor"}, 3, 4, kF32}, {0x4000, {"BiasTensor"}, 3, 4, kI32},
-                    {0x5200, data, 3, 4, kI8U8}, {0x5200, zero_points, 1, 4, kI8U8},
-                    {0x5200, {"InputScaleTensor", "FilterScaleTensor", "OutputScaleTensor"}, 1, 4, kF32}, {0x5200, {"BiasTensor"}, 3, 4, kI32}},
-        .Policies = {kQuantizedAccumulator, kRequantizeValue, kQuantizeRounding, kNegativeScale, kQuantizedConvolutionBias, kIntegerPadding,
-                     kConvolutionOutputSizes, kSubnormals},
+                    {0x4000, data, 3, 4, kI8U8},
+                    {0x4000, zero_points, 1, 4, kI8U8},
+                    {0x4000, scales, 1, 4, kF32},
+                    {0x4000, {"FilterScaleTensor"}, 3, 4, kF32},
+                    {0x4000, {"BiasTensor"}, 3, 4, kI32},
+                    {0x5200, data, 3, 4, kI8U8},
+                    {0x5200, zero_points, 1, 4, kI8U8},
+                    {0x5200, {"InputScaleTensor", "FilterScaleTensor", "OutputScaleTensor"}, 1, 4, kF32},
+                    {0x5200, {"BiasTensor"}, 3, 4, kI32}},
+        .Policies = {kQuantizedAccumulator, kRequantizeValue, kQuantizeRounding, kNegativeScale,
+                     kQuantizedConvolutionBias, kIntegerPadding, kConvolutionOutputSizes, kSubnormals},
     });
     r.validate_values = validate_values_as<QLCONV, validate_values>;
     r.outputs = {{"OutputTensor", TypeClass::Any, ToleranceRule::OperatorStated}};
@@ -156,7 +176,8 @@ OperatorRecord quantized_linear_convolution() {
     r.MinRank = 3;
     r.MaxRank = 4;
     r.ScopeTypes = kI8U8;  // InputTensor's types
-    r.features = {"bias", "per-channel", "no-zero-point", "depthwise", "grouped", "padding", "spatial-1d", "spatial-2d", "rounding-tie", "saturated"};
+    r.features = {"bias",    "per-channel", "no-zero-point", "depthwise",    "grouped",
+                  "padding", "spatial-1d",  "spatial-2d",    "rounding-tie", "saturated"};
     r.detect = convolution_detect;
     r.work_factor = convolution_work;
     r.ArraysFrom = 2;
@@ -170,7 +191,8 @@ OperatorRecord quantized_linear_convolution() {
 
 namespace dmlref::kit {
 const FamilyRecord& quantized_linear_family() {
-    static const FamilyRecord f{"quantized_linear", {reference::quantized_linear_matrix_multiply(), reference::quantized_linear_convolution()}};
+    static const FamilyRecord f{
+        "quantized_linear", {reference::quantized_linear_matrix_multiply(), reference::quantized_linear_convolution()}};
     return f;
 }
 }  // namespace dmlref::kit

@@ -66,16 +66,19 @@ bool valid(const QAP& d) {
 
 // A scale or zero point is per tensor (one element) or per channel: InputTensor's DimensionCount,
 // Sizes {1, ChannelCount, 1, ...} (the page's { 1, 1, 1, 1 } and { 1, ChannelCount, 1, 1 }).
-void validate_parameter(Diagnostics& diags, std::string_view name, const TensorDesc& t, const TensorDesc& input, const char* id) {
+void validate_parameter(Diagnostics& diags, std::string_view name, const TensorDesc& t, const TensorDesc& input,
+                        const char* id) {
     if (element_count(t) == 1) return;
     const uint32_t n = input.DimensionCount();
     bool ok = n >= 2 && t.DimensionCount() == n;
     for (uint32_t i = 0; ok && i < n; ++i) ok = t.Sizes[i] == (i == 1 ? input.Sizes[1] : 1u);
     if (!ok)
-        diags.error(desc_path(name) + "/Sizes", rule(id),
-                    std::string(name) + " has " + std::to_string(element_count(t)) + " elements in " + std::to_string(t.DimensionCount()) +
-                        " dimensions; the page expects one element (per tensor) or Sizes {1, ChannelCount, 1, ...} with InputTensor's "
-                        "DimensionCount (per channel)");
+        diags.error(
+            desc_path(name) + "/Sizes", rule(id),
+            std::string(name) + " has " + std::to_string(element_count(t)) + " elements in " +
+                std::to_string(t.DimensionCount()) +
+                " dimensions; the page expects one element (per tensor) or Sizes {1, ChannelCount, 1, ...} with InputTensor's "
+                "DimensionCount (per channel)");
 }
 
 // The channel's value of a per-tensor or per-channel parameter.
@@ -92,10 +95,12 @@ template <class Buffers> Pooled pooled(const QAP& d, const Buffers& in) {
     const std::vector<double> x = logical_doubles(d.InputTensor, bytes_of(in, "InputTensor"));
     const std::vector<double> si = logical_doubles(d.InputScaleTensor, bytes_of(in, "InputScaleTensor"));
     const std::vector<double> so = logical_doubles(d.OutputScaleTensor, bytes_of(in, "OutputScaleTensor"));
-    const std::vector<double> zi =
-        d.InputZeroPointTensor ? logical_doubles(*d.InputZeroPointTensor, bytes_of(in, "InputZeroPointTensor")) : std::vector<double>{0.0};
-    const std::vector<double> zo =
-        d.OutputZeroPointTensor ? logical_doubles(*d.OutputZeroPointTensor, bytes_of(in, "OutputZeroPointTensor")) : std::vector<double>{0.0};
+    const std::vector<double> zi = d.InputZeroPointTensor
+                                       ? logical_doubles(*d.InputZeroPointTensor, bytes_of(in, "InputZeroPointTensor"))
+                                       : std::vector<double>{0.0};
+    const std::vector<double> zo = d.OutputZeroPointTensor ? logical_doubles(*d.OutputZeroPointTensor,
+                                                                             bytes_of(in, "OutputZeroPointTensor"))
+                                                           : std::vector<double>{0.0};
     const auto packed = packed_strides(d.InputTensor.Sizes);
     mpz_class taps = 1;  // prod(WindowSize): up to (2^32 - 1)^6
     for (size_t i = 0; i < w.spatial; ++i) taps *= static_cast<unsigned long>(w.size[i]);
@@ -136,14 +141,16 @@ int64_t quantized_pool_element(const PooledOperands& e, int64_t lo, int64_t hi) 
         const double avg = std::isfinite(e.si) ? double(e.S) * e.si / e.D.get_d() : double(e.S) * e.si;
         return quantize_element(avg, e.so, e.zo, lo, hi, false);
     }
-    const mpq_class q = mpq_class(mpz_class(static_cast<long>(e.S))) * mpq_class(e.si) / (mpq_class(e.D) * mpq_class(e.so));
+    const mpq_class q = mpq_class(mpz_class(static_cast<long>(e.S))) * mpq_class(e.si) /
+                        (mpq_class(e.D) * mpq_class(e.so));
     return clamp_to(round_rational_to_integer(q) + static_cast<long>(e.zo), lo, hi);
 }
 
 bool quantized_pool_near_tie(const PooledOperands& e, int64_t lo, int64_t hi) {
     if (e.D == 0 || !std::isfinite(e.si) || !std::isfinite(e.so) || e.so == 0 || e.si == 0) return false;
     const mpq_class den = mpq_class(e.D) * abs(mpq_class(e.so));
-    const mpq_class q = mpq_class(mpz_class(static_cast<long>(e.S))) * mpq_class(e.si) / (mpq_class(e.D) * mpq_class(e.so));
+    const mpq_class q = mpq_class(mpz_class(static_cast<long>(e.S))) * mpq_class(e.si) /
+                        (mpq_class(e.D) * mpq_class(e.so));
     const mpq_class m = mpq_class(mpz_class(static_cast<long>(e.M))) * abs(mpq_class(e.si)) / den;
     // Each term (q - zi) si rounded, n - 1 additions, D and OutputScale each a reciprocal and a product.
     return requantize_near_tie(q, m, static_cast<long>(std::max<uint64_t>(e.terms, 1) + 4), e.zo, lo, hi);
@@ -159,32 +166,42 @@ bool quantized_pool_near_tie(const PooledOperands& e, int64_t lo, int64_t hi) {
 // channel (.scale-sizes, .zero-point-sizes); IncludePadding a BOOL (.include-padding).
 void validate(const QAP& d, Diagnostics& diags) {
     if (!is_quantized_type(d.InputTensor.DataType))
-        diags.error("/desc/InputTensor/DataType", rule("data-type"), "InputTensor is " + type_text(d.InputTensor) + "; it must be INT8 or UINT8");
+        diags.error("/desc/InputTensor/DataType", rule("data-type"),
+                    "InputTensor is " + type_text(d.InputTensor) + "; it must be INT8 or UINT8");
     if (!is_quantized_type(d.OutputTensor.DataType))
-        diags.error("/desc/OutputTensor/DataType", rule("output-data-type"), "OutputTensor is " + type_text(d.OutputTensor) + "; it must be INT8 or UINT8");
-    for (const Named& s : {Named{"InputScaleTensor", d.InputScaleTensor}, Named{"OutputScaleTensor", d.OutputScaleTensor}}) {
+        diags.error("/desc/OutputTensor/DataType", rule("output-data-type"),
+                    "OutputTensor is " + type_text(d.OutputTensor) + "; it must be INT8 or UINT8");
+    for (const Named& s :
+         {Named{"InputScaleTensor", d.InputScaleTensor}, Named{"OutputScaleTensor", d.OutputScaleTensor}}) {
         if (s.desc.DataType != DataType::FLOAT32)
-            diags.error(desc_path(s.name) + "/DataType", rule("scale-data-type"), std::string(s.name) + " is " + type_text(s.desc) + "; it must be FLOAT32");
+            diags.error(desc_path(s.name) + "/DataType", rule("scale-data-type"),
+                        std::string(s.name) + " is " + type_text(s.desc) + "; it must be FLOAT32");
         validate_parameter(diags, s.name, s.desc, d.InputTensor, "scale-sizes");
     }
     if (d.InputZeroPointTensor) {
-        require_same_data_type(diags, {{"InputTensor", d.InputTensor}, {"InputZeroPointTensor", *d.InputZeroPointTensor}}, rule("zero-point-data-type"));
+        require_same_data_type(diags,
+                               {{"InputTensor", d.InputTensor}, {"InputZeroPointTensor", *d.InputZeroPointTensor}},
+                               rule("zero-point-data-type"));
         validate_parameter(diags, "InputZeroPointTensor", *d.InputZeroPointTensor, d.InputTensor, "zero-point-sizes");
     }
     if (d.OutputZeroPointTensor) {
-        require_same_data_type(diags, {{"OutputTensor", d.OutputTensor}, {"OutputZeroPointTensor", *d.OutputZeroPointTensor}}, rule("zero-point-data-type"));
+        require_same_data_type(diags,
+                               {{"OutputTensor", d.OutputTensor}, {"OutputZeroPointTensor", *d.OutputZeroPointTensor}},
+                               rule("zero-point-data-type"));
         validate_parameter(diags, "OutputZeroPointTensor", *d.OutputZeroPointTensor, d.InputTensor, "zero-point-sizes");
     }
     if (d.IncludePadding > 1)
         diags.error("/desc/IncludePadding", rule("include-padding"),
                     "IncludePadding is " + std::to_string(d.IncludePadding) + "; a BOOL must be 0 (FALSE) or 1 (TRUE)");
-    validate_pooling_windows(diags, {kOp, "quantized average pooling", "InputTensor", "OutputTensor", d.DimensionCount}, view(d));
+    validate_pooling_windows(diags, {kOp, "quantized average pooling", "InputTensor", "OutputTensor", d.DimensionCount},
+                             view(d));
 }
 
 // "A scale value of 0 results in undefined behavior" (both scales' notes): refused, at most 8 reported.
 void validate_values(const QAP& d, const InputBuffers& in, uint64_t, Diagnostics& diags) {
     int reported = 0;
-    for (const Named& s : {Named{"InputScaleTensor", d.InputScaleTensor}, Named{"OutputScaleTensor", d.OutputScaleTensor}}) {
+    for (const Named& s :
+         {Named{"InputScaleTensor", d.InputScaleTensor}, Named{"OutputScaleTensor", d.OutputScaleTensor}}) {
         const auto it = in.find(std::string(s.name));
         if (it == in.end() || it->second.size() < buffer_size(s.desc)) continue;
         const std::vector<double> v = logical_doubles(s.desc, it->second);
@@ -201,7 +218,8 @@ void validate_values(const QAP& d, const InputBuffers& in, uint64_t, Diagnostics
 void evaluate(const QAP& d, const Bindings& b) {
     const Pooled p = pooled(d, b);
     auto value = [&](uint64_t i) { return quantized_pool_element(p.e[i], p.lo, p.hi); };
-    if (d.OutputTensor.DataType == DataType::INT8) write_logical<int8_t>(d.OutputTensor, b.at("OutputTensor"), [&](uint64_t i) { return int8_t(value(i)); });
+    if (d.OutputTensor.DataType == DataType::INT8)
+        write_logical<int8_t>(d.OutputTensor, b.at("OutputTensor"), [&](uint64_t i) { return int8_t(value(i)); });
     else write_logical<uint8_t>(d.OutputTensor, b.at("OutputTensor"), [&](uint64_t i) { return uint8_t(value(i)); });
 }
 
@@ -226,14 +244,16 @@ std::optional<Tolerance> quantized_pool_tolerance(const Case& c, std::string_vie
     Tolerance t;
     if (quantized_pool_ties(c, output).empty()) {
         t.Kind = "Bits";
-        t.Why = "every requantized average S * InputScale / (D * OutputScale) is farther than FLOAT32 arithmetic's error from a "
-                "rounding tie: the integer is determined, bit for bit (docs/tolerance.md, Quantized average pooling)";
+        t.Why =
+            "every requantized average S * InputScale / (D * OutputScale) is farther than FLOAT32 arithmetic's error from a "
+            "rounding tie: the integer is determined, bit for bit (docs/tolerance.md, Quantized average pooling)";
     } else {
         t.Kind = "Ulp";
         t.Ulp = 1;
-        t.Why = "some requantized averages lie within FLOAT32 arithmetic's error (gamma_(n+4) of the window's dequantized "
-                "magnitudes) of a rounding tie (the QuantizeTie elements): a backend averaging in FLOAT32 may take the other "
-                "neighbour there, so 1 is admitted (docs/tolerance.md, Quantized average pooling)";
+        t.Why =
+            "some requantized averages lie within FLOAT32 arithmetic's error (gamma_(n+4) of the window's dequantized "
+            "magnitudes) of a rounding tie (the QuantizeTie elements): a backend averaging in FLOAT32 may take the other "
+            "neighbour there, so 1 is admitted (docs/tolerance.md, Quantized average pooling)";
     }
     return t;
 }
@@ -250,8 +270,10 @@ std::vector<DontCare> quantized_pool_dont_care(const QAP& d, std::string_view ou
             empty = empty || k.lo == k.hi;
         }
         if (empty)
-            r.push_back({index, "QuantizedPoolingEmptyWindow: IncludePadding is FALSE and the window holds no element of InputTensor, "
-                                "so the average is 0 / 0; the golden is OutputZeroPoint (docs/golden.md)"});
+            r.push_back(
+                {index,
+                 "QuantizedPoolingEmptyWindow: IncludePadding is FALSE and the window holds no element of InputTensor, "
+                 "so the average is 0 / 0; the golden is OutputZeroPoint (docs/golden.md)"});
         ++index;
     });
     return r;

@@ -37,7 +37,8 @@ void detect(const Case& c, std::vector<std::string>& f) {
     if (d.IncludePadding == 0 && pooling_empty_windows(view(d)) > 0) f.push_back("all-padding-window");
     f.push_back(d.IncludePadding ? "include-padding" : "exclude-padding");
     if (!d.InputZeroPointTensor || !d.OutputZeroPointTensor) f.push_back("no-zero-point");
-    if (per_channel(d.InputScaleTensor) || per_channel(d.OutputScaleTensor) || (d.InputZeroPointTensor && per_channel(*d.InputZeroPointTensor)) ||
+    if (per_channel(d.InputScaleTensor) || per_channel(d.OutputScaleTensor) ||
+        (d.InputZeroPointTensor && per_channel(*d.InputZeroPointTensor)) ||
         (d.OutputZeroPointTensor && per_channel(*d.OutputZeroPointTensor)))
         f.push_back("per-channel");
     if (d.InputTensor.DataType != d.OutputTensor.DataType) f.push_back("mixed-signedness");
@@ -58,15 +59,18 @@ std::vector<uint64_t> windows(const Operator& op, const TensorDesc& in, int wher
 bool explain(const Case& c, std::string_view, uint64_t flat, FamilyExplanation& out) {
     const QAP& d = get<QAP>(c.op.Desc);
     explain_pooling_window(c, view(d), false, flat, "InputTensor", "InputTensor", out);
-    out.facts.emplace_back("formula", "clamp(round_half_even(S * InputScale / (D * OutputScale)) + OutputZeroPoint, Min, Max), "
-                                      "S the exact sum of (q - InputZeroPoint) over the window's real elements");
+    out.facts.emplace_back("formula",
+                           "clamp(round_half_even(S * InputScale / (D * OutputScale)) + OutputZeroPoint, Min, Max), "
+                           "S the exact sum of (q - InputZeroPoint) over the window's real elements");
     out.facts.emplace_back("divisor", d.IncludePadding ? "the window's size, padding included (IncludePadding TRUE)"
                                                        : "the window's real elements (IncludePadding FALSE)");
     const auto ties = quantized_pool_ties(c, "OutputTensor");
     if (std::any_of(ties.begin(), ties.end(), [&](const BoundaryElement& e) { return e.Index == flat; }))
-        out.facts.emplace_back("tie", "the exact quotient is within FLOAT32's error of a half-integer: a backend may give the other neighbour");
-    out.policies = {"RequantizeValue", "QuantizeRounding", d.IncludePadding ? "IncludePaddingDivisor" : "ExcludePaddingDivisor",
-                    "QuantizedPoolingPadding"};
+        out.facts.emplace_back(
+            "tie",
+            "the exact quotient is within FLOAT32's error of a half-integer: a backend may give the other neighbour");
+    out.policies = {"RequantizeValue", "QuantizeRounding",
+                    d.IncludePadding ? "IncludePaddingDivisor" : "ExcludePaddingDivisor", "QuantizedPoolingPadding"};
     return true;
 }
 
@@ -77,8 +81,8 @@ OperatorRecord quantized_linear_average_pooling() {
         .Support = {{0x6200, {"InputTensor", "OutputTensor"}, 4, 5, kI8U8},
                     {0x6200, {"InputScaleTensor", "OutputScaleTensor"}, 1, 5, kF32},
                     {0x6200, {"InputZeroPointTensor", "OutputZeroPointTensor"}, 1, 5, kI8U8}},
-        .Policies = {kRequantizeValue, kQuantizeRounding, kQuantizeNaN, kNegativeScale, kIncludePaddingDivisor, kExcludePaddingDivisor,
-                     kQuantizedPoolingPadding, kQuantizedPoolingEmptyWindow, kOutputSizes},
+        .Policies = {kRequantizeValue, kQuantizeRounding, kQuantizeNaN, kNegativeScale, kIncludePaddingDivisor,
+                     kExcludePaddingDivisor, kQuantizedPoolingPadding, kQuantizedPoolingEmptyWindow, kOutputSizes},
     });
     r.validate_values = validate_values_as<QAP, validate_values>;
     r.dont_care = dont_care_as<QAP, quantized_pool_dont_care>;
@@ -90,8 +94,9 @@ OperatorRecord quantized_linear_average_pooling() {
     r.explain = explain;
     r.MinRank = 3;
     r.ScopeTypes = kI8U8;  // InputTensor's types
-    r.features = {"padding", "stride>1", "overlapping-windows", "ceil-size", "dilation>1", "all-padding-window", "include-padding",
-                  "exclude-padding", "no-zero-point", "per-channel", "mixed-signedness", "rounding-tie"};
+    r.features = {"padding",       "stride>1",           "overlapping-windows", "ceil-size",
+                  "dilation>1",    "all-padding-window", "include-padding",     "exclude-padding",
+                  "no-zero-point", "per-channel",        "mixed-signedness",    "rounding-tie"};
     r.detect = detect;
     r.work_factor = taps;
     r.ArraysFrom = 2;

@@ -77,7 +77,8 @@ std::array<uint32_t, 4> counter_plus(std::array<uint32_t, 4> c, uint64_t n) {
     return c;
 }
 
-std::array<uint32_t, 6> random_state(const DML_RANDOM_GENERATOR_OPERATOR_DESC& d, std::span<const std::byte> input_state) {
+std::array<uint32_t, 6> random_state(const DML_RANDOM_GENERATOR_OPERATOR_DESC& d,
+                                     std::span<const std::byte> input_state) {
     const std::vector<uint32_t> v = logical_values<uint32_t>(d.InputStateTensor, input_state);
     std::array<uint32_t, 6> s{};
     for (size_t i = 0; i < 6 && i < v.size(); ++i) s[i] = v[i];
@@ -86,28 +87,33 @@ std::array<uint32_t, 6> random_state(const DML_RANDOM_GENERATOR_OPERATOR_DESC& d
 
 void validate(const DML_RANDOM_GENERATOR_OPERATOR_DESC& d, Diagnostics& diags) {
     if (d.Type != DML_RANDOM_GENERATOR_TYPE_PHILOX_4X32_10)
-        diags.error(desc_path("Type"), "random-generator.type",
-                    "Type is " + std::to_string(d.Type) + "; the only valid value is DML_RANDOM_GENERATOR_TYPE_PHILOX_4X32_10");
+        diags.error(
+            desc_path("Type"), "random-generator.type",
+            "Type is " + std::to_string(d.Type) + "; the only valid value is DML_RANDOM_GENERATOR_TYPE_PHILOX_4X32_10");
     auto state = [&](std::string_view field, const TensorDesc& t) {
         if (t.DataType != DataType::UINT32)
-            diags.error(desc_path(field) + "/DataType", "random-generator.state-data-type",
-                        std::string(field) + " is " + std::string(name(t.DataType)) + "; the Philox state tensors are UINT32");
+            diags.error(
+                desc_path(field) + "/DataType", "random-generator.state-data-type",
+                std::string(field) + " is " + std::string(name(t.DataType)) + "; the Philox state tensors are UINT32");
         if (!state_shape(t))
-            diags.error(desc_path(field) + "/Sizes", "random-generator.state-sizes",
-                        std::string(field) + " has Sizes " + sizes_text(t.Sizes) +
-                            "; the Philox state has Sizes {1,1,1,6} (dmlref: any DimensionCount, all sizes 1 but the last, 6)");
+            diags.error(
+                desc_path(field) + "/Sizes", "random-generator.state-sizes",
+                std::string(field) + " has Sizes " + sizes_text(t.Sizes) +
+                    "; the Philox state has Sizes {1,1,1,6} (dmlref: any DimensionCount, all sizes 1 but the last, 6)");
     };
     state("InputStateTensor", d.InputStateTensor);
     if (d.OutputStateTensor) {
         if (d.OutputStateTensor->Sizes != d.InputStateTensor.Sizes)
             diags.error(desc_path("OutputStateTensor") + "/Sizes", "random-generator.output-state-sizes",
-                        "OutputStateTensor has Sizes " + sizes_text(d.OutputStateTensor->Sizes) + " and InputStateTensor " +
-                            sizes_text(d.InputStateTensor.Sizes) + "; InputStateTensor and OutputStateTensor must have the same Sizes");
+                        "OutputStateTensor has Sizes " + sizes_text(d.OutputStateTensor->Sizes) +
+                            " and InputStateTensor " + sizes_text(d.InputStateTensor.Sizes) +
+                            "; InputStateTensor and OutputStateTensor must have the same Sizes");
         else state("OutputStateTensor", *d.OutputStateTensor);
     }
     if (d.OutputTensor.DataType != DataType::UINT32)
-        diags.error(desc_path("OutputTensor") + "/DataType", "random-generator.output-data-type",
-                    "OutputTensor is " + std::string(name(d.OutputTensor.DataType)) + "; the generator's output is UINT32");
+        diags.error(
+            desc_path("OutputTensor") + "/DataType", "random-generator.output-data-type",
+            "OutputTensor is " + std::string(name(d.OutputTensor.DataType)) + "; the generator's output is UINT32");
 }
 
 void evaluate(const DML_RANDOM_GENERATOR_OPERATOR_DESC& d, const Bindings& b) {
@@ -158,21 +164,24 @@ bool explain_random_generator(const Case& c, std::string_view output, uint64_t f
     if (in == c.inputs.end()) return false;
     const std::array<uint32_t, 6> s = random_state(*d, in->second);
     const std::array<uint32_t, 4> counter = {s[0], s[1], s[2], s[3]};
-    out.facts.emplace_back("state", "counter words (element 0 first) " + hex_words(s.data(), 4) + ", key " + hex_words(s.data() + 4, 2));
+    out.facts.emplace_back(
+        "state", "counter words (element 0 first) " + hex_words(s.data(), 4) + ", key " + hex_words(s.data() + 4, 2));
     const uint64_t n = element_count(d->OutputTensor);
     if (output == "OutputStateTensor") {
         const uint64_t inc = n / 4 + (n % 4 != 0);
         const std::array<uint32_t, 4> next = counter_plus(counter, inc);
         out.facts.emplace_back("increment", "ceil(" + std::to_string(n) + " / 4) = " + std::to_string(inc));
-        out.facts.emplace_back("new state", flat < 4 ? "counter word " + std::to_string(flat) + " of " + hex_words(next.data(), 4)
-                                                     : "key word " + std::to_string(flat - 4) + ", copied");
+        out.facts.emplace_back("new state",
+                               flat < 4 ? "counter word " + std::to_string(flat) + " of " + hex_words(next.data(), 4)
+                                        : "key word " + std::to_string(flat - 4) + ", copied");
         out.policies = {"PhiloxCounterWords", "CounterWrap", "RandomStateKey"};
         return true;
     }
     const std::array<uint32_t, 4> block = counter_plus(counter, flat / 4);
     const std::array<uint32_t, 4> words = philox4x32_10(block, {s[4], s[5]});
-    out.facts.emplace_back("block", "element " + std::to_string(flat) + " is word " + std::to_string(flat % 4) + " of block " +
-                                        std::to_string(flat / 4) + ": Philox4x32-10 of counter " + hex_words(block.data(), 4));
+    out.facts.emplace_back("block", "element " + std::to_string(flat) + " is word " + std::to_string(flat % 4) +
+                                        " of block " + std::to_string(flat / 4) + ": Philox4x32-10 of counter " +
+                                        hex_words(block.data(), 4));
     out.facts.emplace_back("block words", hex_words(words.data(), 4));
     out.policies = {"PhiloxCounterWords", "PhiloxOutputOrder", "CounterWrap"};
     return true;

@@ -22,6 +22,7 @@ std::array<uint32_t, 4> philox4x32_10(std::array<uint32_t, 4> counter, std::arra
 std::array<uint32_t, 4> counter_plus(std::array<uint32_t, 4> counter, uint64_t n);
 
 // The state's six words (InputStateTensor's logical elements) of a case.
-std::array<uint32_t, 6> random_state(const DML_RANDOM_GENERATOR_OPERATOR_DESC& d, std::span<const std::byte> input_state);
+std::array<uint32_t, 6> random_state(const DML_RANDOM_GENERATOR_OPERATOR_DESC& d,
+                                     std::span<const std::byte> input_state);
 
 }  // namespace dmlref::reference

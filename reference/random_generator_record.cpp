@@ -43,7 +43,8 @@ OperatorRecord random_generator() {
         .Support = {{0x3000, {}, 4, 4, kU32}},
         .Policies = {kPhiloxCounterWords, kPhiloxOutputOrder, kCounterWrap, kRandomStateKey},
     });
-    r.outputs = {{"OutputTensor", TypeClass::Any, ToleranceRule::Bits}, {"OutputStateTensor", TypeClass::Any, ToleranceRule::Bits}};
+    r.outputs = {{"OutputTensor", TypeClass::Any, ToleranceRule::Bits},
+                 {"OutputStateTensor", TypeClass::Any, ToleranceRule::Bits}};
     r.explain = explain_random_generator;
     r.ScopeTypes = {DataType::UINT32};
     r.features = {"partial-block", "output-state", "counter-carry", "counter-wraps"};

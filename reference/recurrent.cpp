@@ -80,11 +80,15 @@ template <class D> constexpr uint64_t kGates = kLstm<D> ? 4 : kGru<D> ? 3 : 1;
 template <class D> constexpr uint64_t kActivationsPerDirection = kLstm<D> ? 3 : kGru<D> ? 2 : 1;
 template <class D> constexpr const char* kShort = kLstm<D> ? "lstm" : kGru<D> ? "gru" : "rnn";
 template <class D> std::string rule(std::string_view id) { return std::string(kShort<D>) + "." + std::string(id); }
-template <class D> constexpr const char* kPage = kLstm<D> ? "DML_LSTM_OPERATOR_DESC" : kGru<D> ? "DML_GRU_OPERATOR_DESC" : "DML_RNN_OPERATOR_DESC";
+template <class D>
+constexpr const char* kPage = kLstm<D>  ? "DML_LSTM_OPERATOR_DESC"
+                              : kGru<D> ? "DML_GRU_OPERATOR_DESC"
+                                        : "DML_RNN_OPERATOR_DESC";
 
 uint64_t directions(uint32_t direction) { return direction == DML_RECURRENT_NETWORK_DIRECTION_BIDIRECTIONAL ? 2 : 1; }
 bool reversed(uint32_t direction, uint64_t d) {
-    return direction == DML_RECURRENT_NETWORK_DIRECTION_BACKWARD || (direction == DML_RECURRENT_NETWORK_DIRECTION_BIDIRECTIONAL && d == 1);
+    return direction == DML_RECURRENT_NETWORK_DIRECTION_BACKWARD ||
+           (direction == DML_RECURRENT_NETWORK_DIRECTION_BIDIRECTIONAL && d == 1);
 }
 
 std::string sizes_text(const std::vector<uint32_t>& s) {
@@ -114,11 +118,14 @@ std::string activation_path(size_t i) { return pointer_append("/desc", kActivati
 template <class D> void validate_recurrent(const D& d, Diagnostics& diags) {
     if (d.Direction > DML_RECURRENT_NETWORK_DIRECTION_BIDIRECTIONAL) {
         diags.error(desc_path("Direction"), rule<D>("direction"),
-                    "Direction is " + std::to_string(d.Direction) + "; it must be a DML_RECURRENT_NETWORK_DIRECTION (FORWARD, BACKWARD or BIDIRECTIONAL)");
+                    "Direction is " + std::to_string(d.Direction) +
+                        "; it must be a DML_RECURRENT_NETWORK_DIRECTION (FORWARD, BACKWARD or BIDIRECTIONAL)");
         return;
     }
     auto boolean = [&](const char* field, uint32_t v, const char* id) {
-        if (v > 1) diags.error(desc_path(field), rule<D>(id), std::string(field) + " is " + std::to_string(v) + "; it is a BOOL: 0 (FALSE) or 1 (TRUE)");
+        if (v > 1)
+            diags.error(desc_path(field), rule<D>(id),
+                        std::string(field) + " is " + std::to_string(v) + "; it is a BOOL: 0 (FALSE) or 1 (TRUE)");
     };
     if constexpr (kGru<D>) boolean("LinearBeforeReset", d.LinearBeforeReset, "linear-before-reset");
     if constexpr (kLstm<D>) {
@@ -126,38 +133,47 @@ template <class D> void validate_recurrent(const D& d, Diagnostics& diags) {
         boolean("CoupleInputForget", d.CoupleInputForget, "couple-input-forget");
         if (d.UseClipThreshold && !(d.ClipThreshold >= 0))
             diags.error(desc_path("ClipThreshold"), rule<D>("clip-threshold"),
-                        "ClipThreshold is " + std::to_string(d.ClipThreshold) + "; clipping bounds the values to [-ClipThreshold, +ClipThreshold], "
-                        "so it must be at least 0 (not NaN)");
+                        "ClipThreshold is " + std::to_string(d.ClipThreshold) +
+                            "; clipping bounds the values to [-ClipThreshold, +ClipThreshold], "
+                            "so it must be at least 0 (not NaN)");
     }
     std::vector<std::pair<std::string_view, const TensorDesc*>> data = {
         {"InputTensor", &d.InputTensor}, {"WeightTensor", &d.WeightTensor}, {"RecurrenceTensor", &d.RecurrenceTensor}};
-    for (const auto& [n, t] : {std::pair<std::string_view, const std::optional<TensorDesc>*>{"BiasTensor", &d.BiasTensor},
-                               {"HiddenInitTensor", &d.HiddenInitTensor}, {"OutputSequenceTensor", &d.OutputSequenceTensor},
-                               {"OutputSingleTensor", &d.OutputSingleTensor}})
+    for (const auto& [n, t] :
+         {std::pair<std::string_view, const std::optional<TensorDesc>*>{"BiasTensor", &d.BiasTensor},
+          {"HiddenInitTensor", &d.HiddenInitTensor},
+          {"OutputSequenceTensor", &d.OutputSequenceTensor},
+          {"OutputSingleTensor", &d.OutputSingleTensor}})
         if (*t) data.emplace_back(n, &**t);
     if constexpr (kLstm<D>)
-        for (const auto& [n, t] : {std::pair<std::string_view, const std::optional<TensorDesc>*>{"CellMemInitTensor", &d.CellMemInitTensor},
-                                   {"PeepholeTensor", &d.PeepholeTensor}, {"OutputCellSingleTensor", &d.OutputCellSingleTensor}})
+        for (const auto& [n, t] :
+             {std::pair<std::string_view, const std::optional<TensorDesc>*>{"CellMemInitTensor", &d.CellMemInitTensor},
+              {"PeepholeTensor", &d.PeepholeTensor},
+              {"OutputCellSingleTensor", &d.OutputCellSingleTensor}})
             if (*t) data.emplace_back(n, &**t);
     const DataType type = d.InputTensor.DataType;
     if (type != DataType::FLOAT32 && type != DataType::FLOAT16)
         diags.error(desc_path("InputTensor") + "/DataType", rule<D>("data-type"),
-                    "InputTensor is " + std::string(name(type)) + "; the tensors are FLOAT32 or FLOAT16 (" + kPage<D> + ", Tensor support)");
+                    "InputTensor is " + std::string(name(type)) + "; the tensors are FLOAT32 or FLOAT16 (" + kPage<D> +
+                        ", Tensor support)");
     for (const auto& [n, t] : data)
         if (t->DataType != type)
-            diags.error(desc_path(n) + "/DataType", rule<D>("same-data-type"),
-                        std::string(n) + " is " + std::string(name(t->DataType)) + " and InputTensor " + std::string(name(type)) +
-                            (kLstm<D> ? "; BiasTensor, CellMemInitTensor, HiddenInitTensor, InputTensor, OutputCellSingleTensor, "
-                                        "OutputSequenceTensor, OutputSingleTensor, PeepholeTensor, RecurrenceTensor and WeightTensor must have the "
-                                        "same DataType"
-                                      : "; BiasTensor, HiddenInitTensor, InputTensor, OutputSequenceTensor, OutputSingleTensor, RecurrenceTensor and "
-                                        "WeightTensor must have the same DataType"));
+            diags.error(
+                desc_path(n) + "/DataType", rule<D>("same-data-type"),
+                std::string(n) + " is " + std::string(name(t->DataType)) + " and InputTensor " +
+                    std::string(name(type)) +
+                    (kLstm<D>
+                         ? "; BiasTensor, CellMemInitTensor, HiddenInitTensor, InputTensor, OutputCellSingleTensor, "
+                           "OutputSequenceTensor, OutputSingleTensor, PeepholeTensor, RecurrenceTensor and WeightTensor must have the "
+                           "same DataType"
+                         : "; BiasTensor, HiddenInitTensor, InputTensor, OutputSequenceTensor, OutputSingleTensor, RecurrenceTensor and "
+                           "WeightTensor must have the same DataType"));
     if (d.SequenceLengthsTensor) {
         data.emplace_back("SequenceLengthsTensor", &*d.SequenceLengthsTensor);
         if (d.SequenceLengthsTensor->DataType != DataType::UINT32)
             diags.error(desc_path("SequenceLengthsTensor") + "/DataType", rule<D>("sequence-lengths-data-type"),
-                        "SequenceLengthsTensor is " + std::string(name(d.SequenceLengthsTensor->DataType)) + "; it must be UINT32 (" +
-                            kPage<D> + ", Tensor support)");
+                        "SequenceLengthsTensor is " + std::string(name(d.SequenceLengthsTensor->DataType)) +
+                            "; it must be UINT32 (" + kPage<D> + ", Tensor support)");
     }
     bool any_output = d.OutputSequenceTensor || d.OutputSingleTensor;
     if constexpr (kLstm<D>) any_output = any_output || d.OutputCellSingleTensor;
@@ -178,14 +194,18 @@ template <class D> void validate_recurrent(const D& d, Diagnostics& diags) {
     if (d.ActivationDescCount != want)
         diags.error(desc_path("ActivationDescCount"), rule<D>("activation-count"),
                     "ActivationDescCount is " + std::to_string(d.ActivationDescCount) + "; Direction " +
-                        std::string(kRecurrentNetworkDirectionNames.Names[d.Direction]) + " takes " + std::to_string(want) +
-                        (kLstm<D> ? " (f(), g() and h() for each direction)" : kGru<D> ? " (f() and g() for each direction)" : " (one per direction)"));
+                        std::string(kRecurrentNetworkDirectionNames.Names[d.Direction]) + " takes " +
+                        std::to_string(want) +
+                        (kLstm<D>  ? " (f(), g() and h() for each direction)"
+                         : kGru<D> ? " (f() and g() for each direction)"
+                                   : " (one per direction)"));
     else
         for (size_t i = 0; i < d.ActivationDescs.size(); ++i)
             if (bool(d.ActivationDescs[i]) != (i < want))
                 diags.error(activation_path(i), rule<D>("activation-descs"),
-                            std::string(kActivationDescNames[i]) + (i < want ? " is missing" : " is given") + "; ActivationDescCount is " +
-                                std::to_string(want) + ", so ActivationDescs[0] to [" + std::to_string(want - 1) + "] are given and no more");
+                            std::string(kActivationDescNames[i]) + (i < want ? " is missing" : " is given") +
+                                "; ActivationDescCount is " + std::to_string(want) + ", so ActivationDescs[0] to [" +
+                                std::to_string(want - 1) + "] are given and no more");
     for (size_t i = 0; i < d.ActivationDescs.size(); ++i)
         if (d.ActivationDescs[i]) {
             Diagnostics a;
@@ -198,38 +218,51 @@ template <class D> void validate_recurrent(const D& d, Diagnostics& diags) {
             }
         }
     if (!ranks) return;
-    const uint32_t S = d.InputTensor.Sizes[1], B = d.InputTensor.Sizes[2], I = d.InputTensor.Sizes[3], H = d.RecurrenceTensor.Sizes[3];
+    const uint32_t S = d.InputTensor.Sizes[1], B = d.InputTensor.Sizes[2], I = d.InputTensor.Sizes[3],
+                   H = d.RecurrenceTensor.Sizes[3];
     const uint32_t G = uint32_t(kGates<D>), Dn = uint32_t(D_);
-    auto expect = [&](std::string_view n, const TensorDesc& t, std::vector<uint32_t> want_sizes, std::string_view id, std::string_view says) {
+    auto expect = [&](std::string_view n, const TensorDesc& t, std::vector<uint32_t> want_sizes, std::string_view id,
+                      std::string_view says) {
         if (t.Sizes == want_sizes) return;
-        diags.error(desc_path(n) + "/Sizes", rule<D>(id),
-                    std::string(n) + "'s Sizes are " + sizes_text(t.Sizes) + "; they must be " + sizes_text(want_sizes) + " (" + std::string(says) +
-                        ", with InputTensor { 1, seq_length, batch_size, input_size } and hidden_size from RecurrenceTensor's last size)");
+        diags.error(
+            desc_path(n) + "/Sizes", rule<D>(id),
+            std::string(n) + "'s Sizes are " + sizes_text(t.Sizes) + "; they must be " + sizes_text(want_sizes) + " (" +
+                std::string(says) +
+                ", with InputTensor { 1, seq_length, batch_size, input_size } and hidden_size from RecurrenceTensor's last size)");
     };
     if (d.InputTensor.Sizes[0] != 1)
         diags.error(desc_path("InputTensor") + "/Sizes/0", rule<D>("input-sizes"),
-                    "InputTensor's Sizes[0] is " + std::to_string(d.InputTensor.Sizes[0]) + "; its Sizes are { 1, seq_length, batch_size, input_size }");
+                    "InputTensor's Sizes[0] is " + std::to_string(d.InputTensor.Sizes[0]) +
+                        "; its Sizes are { 1, seq_length, batch_size, input_size }");
     const char* g = kLstm<D> ? "4 * " : kGru<D> ? "3 * " : "";
-    expect("WeightTensor", d.WeightTensor, {1, Dn, G * H, I}, "weight-sizes", std::string("{ 1, num_directions, ") + g + "hidden_size, input_size }");
+    expect("WeightTensor", d.WeightTensor, {1, Dn, G * H, I}, "weight-sizes",
+           std::string("{ 1, num_directions, ") + g + "hidden_size, input_size }");
     expect("RecurrenceTensor", d.RecurrenceTensor, {1, Dn, G * H, H}, "recurrence-sizes",
            std::string("{ 1, num_directions, ") + g + "hidden_size, hidden_size }");
     if (d.BiasTensor)
         expect("BiasTensor", *d.BiasTensor, {1, 1, Dn, 2 * G * H}, "bias-sizes",
-               kLstm<D> ? "{ 1, 1, num_directions, 8 * hidden_size }"
+               kLstm<D>  ? "{ 1, 1, num_directions, 8 * hidden_size }"
                : kGru<D> ? "{ 1, 1, num_directions, 6 * hidden_size }"
                          : "{ 1, 1, num_directions, 2 * hidden_size }");
-    if (d.HiddenInitTensor) expect("HiddenInitTensor", *d.HiddenInitTensor, {1, Dn, B, H}, "hidden-init-sizes", "{ 1, num_directions, batch_size, hidden_size }");
-    if (d.SequenceLengthsTensor) expect("SequenceLengthsTensor", *d.SequenceLengthsTensor, {1, 1, 1, B}, "sequence-lengths-sizes", "{ 1, 1, 1, batch_size }");
+    if (d.HiddenInitTensor)
+        expect("HiddenInitTensor", *d.HiddenInitTensor, {1, Dn, B, H}, "hidden-init-sizes",
+               "{ 1, num_directions, batch_size, hidden_size }");
+    if (d.SequenceLengthsTensor)
+        expect("SequenceLengthsTensor", *d.SequenceLengthsTensor, {1, 1, 1, B}, "sequence-lengths-sizes",
+               "{ 1, 1, 1, batch_size }");
     if (d.OutputSequenceTensor)
         expect("OutputSequenceTensor", *d.OutputSequenceTensor, {S, Dn, B, H}, "output-sequence-sizes",
                "{ seq_length, num_directions, batch_size, hidden_size }");
     if (d.OutputSingleTensor)
-        expect("OutputSingleTensor", *d.OutputSingleTensor, {1, Dn, B, H}, "output-single-sizes", "{ 1, num_directions, batch_size, hidden_size }");
+        expect("OutputSingleTensor", *d.OutputSingleTensor, {1, Dn, B, H}, "output-single-sizes",
+               "{ 1, num_directions, batch_size, hidden_size }");
     if constexpr (kLstm<D>) {
         if (d.CellMemInitTensor)
-            expect("CellMemInitTensor", *d.CellMemInitTensor, {1, Dn, B, H}, "cell-mem-init-sizes", "{ 1, num_directions, batch_size, hidden_size }");
+            expect("CellMemInitTensor", *d.CellMemInitTensor, {1, Dn, B, H}, "cell-mem-init-sizes",
+                   "{ 1, num_directions, batch_size, hidden_size }");
         if (d.PeepholeTensor)
-            expect("PeepholeTensor", *d.PeepholeTensor, {1, 1, Dn, 3 * H}, "peephole-sizes", "{ 1, 1, num_directions, 3 * hidden_size }");
+            expect("PeepholeTensor", *d.PeepholeTensor, {1, 1, Dn, 3 * H}, "peephole-sizes",
+                   "{ 1, 1, num_directions, 3 * hidden_size }");
         if (d.OutputCellSingleTensor)
             expect("OutputCellSingleTensor", *d.OutputCellSingleTensor, {1, Dn, B, H}, "output-cell-single-sizes",
                    "{ 1, num_directions, batch_size, hidden_size }");
@@ -246,15 +279,17 @@ template <class D> bool valid(const D& d) {
 // RecurrentSequenceLengths).
 template <class D> void validate_lengths(const D& d, const InputBuffers& in, Diagnostics& diags) {
     const auto it = in.find("SequenceLengthsTensor");
-    if (!d.SequenceLengthsTensor || it == in.end() || !valid(d) || it->second.size() < buffer_size(*d.SequenceLengthsTensor)) return;
+    if (!d.SequenceLengthsTensor || it == in.end() || !valid(d) ||
+        it->second.size() < buffer_size(*d.SequenceLengthsTensor))
+        return;
     const std::vector<double> len = logical_doubles(*d.SequenceLengthsTensor, it->second);
     const uint32_t S = d.InputTensor.Sizes[1];
     int reported = 0;
     for (size_t b = 0; b < len.size(); ++b)
         if (len[b] > S && reported++ < 8)
             diags.error(pointer_append("/inputs/SequenceLengthsTensor", b), rule<D>("sequence-length-range"),
-                        "the sequence length of batch " + std::to_string(b) + " is " + std::to_string(uint64_t(len[b])) +
-                            "; it must be at most seq_length, " + std::to_string(S));
+                        "the sequence length of batch " + std::to_string(b) + " is " +
+                            std::to_string(uint64_t(len[b])) + "; it must be at most seq_length, " + std::to_string(S));
 }
 
 // ---- The time loop -------------------------------------------------------------------------------
@@ -265,10 +300,10 @@ struct Problem {
     uint32_t direction = 0;
     bool gru = false, linear_before_reset = false;
     bool lstm = false, couple = false;
-    std::optional<double> clip;     // LSTM's ClipThreshold when UseClipThreshold
+    std::optional<double> clip;  // LSTM's ClipThreshold when UseClipThreshold
     std::vector<double> x, w, r, bias, init;
     std::vector<double> cell_init, peephole;  // LSTM
-    std::vector<uint64_t> length;  // per batch
+    std::vector<uint64_t> length;             // per batch
     std::vector<DML_FUSED_ACTIVATION> act;
     // Element [d, gate, j, k] of W and of R; the W and R biases of [d, gate, j] (0 without BiasTensor).
     double W(uint64_t d, uint64_t g, uint64_t j, uint64_t k) const { return w[((d * G + g) * H + j) * I + k]; }
@@ -294,7 +329,8 @@ template <class D, class In> Problem read_problem(const D& d, In&& input) {
     if constexpr (kLstm<D>) {
         p.lstm = true;
         p.couple = d.CoupleInputForget != 0;
-        if (d.UseClipThreshold && std::isfinite(d.ClipThreshold)) p.clip = double(d.ClipThreshold);  // an infinite one clamps nothing
+        if (d.UseClipThreshold && std::isfinite(d.ClipThreshold))
+            p.clip = double(d.ClipThreshold);  // an infinite one clamps nothing
         if (d.CellMemInitTensor) p.cell_init = logical_doubles(*d.CellMemInitTensor, input("CellMemInitTensor"));
         if (d.PeepholeTensor) p.peephole = logical_doubles(*d.PeepholeTensor, input("PeepholeTensor"));
     }
@@ -318,8 +354,9 @@ struct Step {
     std::vector<double> prev;  // H_(t-1), as stored
     std::vector<double> pre;   // each gate's exact pre-activation sum (float64)
     std::vector<double> gate;  // each gate's rounded output (RNN: the new state)
-    std::vector<double> mid;   // GRU: r . H_(t-1) (LinearBeforeReset FALSE) or H_(t-1) Rh^T + Rbh (TRUE); LSTM: h(C_t); rounded
-    std::vector<double> next;  // H_t, rounded
+    std::vector<double>
+        mid;  // GRU: r . H_(t-1) (LinearBeforeReset FALSE) or H_(t-1) Rh^T + Rbh (TRUE); LSTM: h(C_t); rounded
+    std::vector<double> next;             // H_t, rounded
     std::vector<double> cell_prev, cell;  // LSTM: C_(t-1) and C_t, rounded
 };
 
@@ -335,8 +372,9 @@ template <class T> T clipped(const Problem& p, T y) {
 
 // A gate's pre-activation sum for unit j, exact: X_t W^T (+ h R^T when h is given) + the biases
 // + extra (0 when none), as float64 and rounded once to T.
-template <class T> double gate_sum(const Problem& p, const Step& s, uint64_t g, uint64_t j, const std::vector<double>* h, bool rb,
-                                   double extra, T& rounded) {
+template <class T>
+double gate_sum(const Problem& p, const Step& s, uint64_t g, uint64_t j, const std::vector<double>* h, bool rb,
+                double extra, T& rounded) {
     ExactSum sum;
     for (uint64_t k = 0; k < p.I; ++k) sum.add(p.X(s.t, s.b, k) * p.W(s.d, g, j, k));
     if (h)
@@ -389,7 +427,7 @@ template <class T> void lstm_step(const Problem& p, Step& s) {
         s.pre[H + j] = gate_sum<T>(p, s, 1, j, &s.prev, true, p.P(s.d, 1, j) * s.cell[j], y);
         s.gate[H + j] = activate(f, clipped(p, y));
         s.mid[j] = activate(h, clipped(p, round_to_float<T>(s.cell[j])));  // h(C_t), rounded
-        s.next[j] = rounded_product<T>(s.gate[H + j], s.mid[j]);  // o h(C_t)
+        s.next[j] = rounded_product<T>(s.gate[H + j], s.mid[j]);           // o h(C_t)
     }
 }
 
@@ -475,20 +513,24 @@ template <class T, class D> void evaluate_recurrent(const D& d, const Bindings& 
     run<T>(
         p,
         [&](const Step& s) {
-            if (seq.empty()) return;
-            for (uint64_t j = 0; j < p.H; ++j) seq[((s.t * p.D + s.d) * p.B + s.b) * p.H + j] = round_to_float<T>(s.next[j]);
+        if (seq.empty()) return;
+        for (uint64_t j = 0; j < p.H; ++j)
+            seq[((s.t * p.D + s.d) * p.B + s.b) * p.H + j] = round_to_float<T>(s.next[j]);
         },
         [&](uint64_t dd, uint64_t b, const std::vector<double>& h, const std::vector<double>& c) {
-            for (uint64_t j = 0; j < p.H; ++j) {
-                single[(dd * p.B + b) * p.H + j] = round_to_float<T>(h[j]);
-                cell[(dd * p.B + b) * p.H + j] = round_to_float<T>(c[j]);
-            }
-        });
-    if (d.OutputSequenceTensor) write_logical<T>(*d.OutputSequenceTensor, bind.at("OutputSequenceTensor"), [&](uint64_t i) { return seq[i]; });
-    if (d.OutputSingleTensor) write_logical<T>(*d.OutputSingleTensor, bind.at("OutputSingleTensor"), [&](uint64_t i) { return single[i]; });
+        for (uint64_t j = 0; j < p.H; ++j) {
+            single[(dd * p.B + b) * p.H + j] = round_to_float<T>(h[j]);
+            cell[(dd * p.B + b) * p.H + j] = round_to_float<T>(c[j]);
+        }
+    });
+    if (d.OutputSequenceTensor)
+        write_logical<T>(*d.OutputSequenceTensor, bind.at("OutputSequenceTensor"), [&](uint64_t i) { return seq[i]; });
+    if (d.OutputSingleTensor)
+        write_logical<T>(*d.OutputSingleTensor, bind.at("OutputSingleTensor"), [&](uint64_t i) { return single[i]; });
     if constexpr (kLstm<D>)
         if (d.OutputCellSingleTensor)
-            write_logical<T>(*d.OutputCellSingleTensor, bind.at("OutputCellSingleTensor"), [&](uint64_t i) { return cell[i]; });
+            write_logical<T>(*d.OutputCellSingleTensor, bind.at("OutputCellSingleTensor"),
+                             [&](uint64_t i) { return cell[i]; });
 }
 
 template <class D> void evaluate_any(const D& d, const Bindings& b) {
@@ -502,25 +544,29 @@ std::optional<Tolerance> stated(std::string_view what) {
     Tolerance t;
     t.Kind = "Summed";
     t.MaxTerms = 0;
-    t.Why = "each step from the previous step's stored state, its gates' exact sums rounded once and activated (docs/golden.md, "
-            "Recurrent networks); dmlref diff bounds each element by carrying a backend's admissible error of every step (" +
-            std::string(what) + ") through the steps, for a backend computing in the profile's precision (docs/tolerance.md, "
-            "Recurrent networks)";
+    t.Why =
+        "each step from the previous step's stored state, its gates' exact sums rounded once and activated (docs/golden.md, "
+        "Recurrent networks); dmlref diff bounds each element by carrying a backend's admissible error of every step (" +
+        std::string(what) +
+        ") through the steps, for a backend computing in the profile's precision (docs/tolerance.md, "
+        "Recurrent networks)";
     return t;
 }
 
 template <class D> std::optional<Tolerance> tolerance_any(const D& d, std::string_view output) {
-    if ((output != "OutputSequenceTensor" && output != "OutputSingleTensor" && output != "OutputCellSingleTensor") || !valid(d))
+    if ((output != "OutputSequenceTensor" && output != "OutputSingleTensor" && output != "OutputCellSingleTensor") ||
+        !valid(d))
         return std::nullopt;
     if constexpr (kLstm<D>) return stated("the gates' sums with peepholes, the activations, f C + i c, o h(C)");
-    return stated(kGru<D> ? "the gates' sums, r . H, the activations, (1 - z) h + z H" : "the sum X W + H R + biases, the activation");
+    return stated(kGru<D> ? "the gates' sums, r . H, the activations, (1 - z) h + z H"
+                          : "the sum X W + H R + biases, the activation");
 }
 
 // The arithmetic of one working precision w, and the output type t.
 struct Precision {
     DataType wt, t;
-    double u, eta;      // w's unit roundoff and underflow
-    double ut, etat;    // t's
+    double u, eta;    // w's unit roundoff and underflow
+    double ut, etat;  // t's
     bool flush;
     bool wider() const { return wt != t; }
     // A value the backend stores in t (when w is wider): its rounding.
@@ -563,7 +609,8 @@ double product_error(const Precision& q, double a, double ea, double b, double e
 }
 
 // The bounds of every element of one output, the largest over the profile's working types.
-void bounds(const Operator& op, const InputBuffer& input, const ArithmeticProfile& prof, std::string_view output, TermSink& sink) {
+void bounds(const Operator& op, const InputBuffer& input, const ArithmeticProfile& prof, std::string_view output,
+            TermSink& sink) {
     const double inf = std::numeric_limits<double>::infinity();
     visit_as<RNN, GRU, LSTM>(op.Desc, [&](const auto& d) {
         const Problem p = read_problem(d, input);
@@ -571,10 +618,15 @@ void bounds(const Operator& op, const InputBuffer& input, const ArithmeticProfil
         const bool sequence = output == "OutputSequenceTensor", cell_output = output == "OutputCellSingleTensor";
         std::vector<double> best(sequence ? p.S * p.D * p.B * p.H : p.D * p.B * p.H, 0);
         for (DataType wt : working_types(prof, t)) {
-            const Precision q{wt, t, unit_roundoff(wt), prof.flush_subnormals ? smallest_normal(wt) : subnormal_rounding_error(wt),
-                              unit_roundoff(t), prof.flush_subnormals ? smallest_normal(t) : subnormal_rounding_error(t), prof.flush_subnormals};
+            const Precision q{wt,
+                              t,
+                              unit_roundoff(wt),
+                              prof.flush_subnormals ? smallest_normal(wt) : subnormal_rounding_error(wt),
+                              unit_roundoff(t),
+                              prof.flush_subnormals ? smallest_normal(t) : subnormal_rounding_error(t),
+                              prof.flush_subnormals};
             std::vector<double> cur(best.size(), 0);  // this working type's bounds
-            std::vector<double> e_state, e_cell;   // |backend's H_(t-1) (C_(t-1)) - golden's|, per unit
+            std::vector<double> e_state, e_cell;      // |backend's H_(t-1) (C_(t-1)) - golden's|, per unit
             uint64_t cur_d = ~uint64_t(0), cur_b = 0;
             auto start = [&](uint64_t dd, uint64_t b) {
                 if (dd == cur_d && b == cur_b) return;
@@ -585,8 +637,8 @@ void bounds(const Operator& op, const InputBuffer& input, const ArithmeticProfil
             };
             const uint64_t nb = p.bias.empty() ? 0 : 2;
             // A gate's sum over X W (+ h R with errors eh) + biases (+ an extra term with error).
-            auto gate_error = [&](const Step& s, uint64_t g, uint64_t j, const std::vector<double>* h, const std::vector<double>* eh, bool rb,
-                                  double extra, double e_extra) {
+            auto gate_error = [&](const Step& s, uint64_t g, uint64_t j, const std::vector<double>* h,
+                                  const std::vector<double>* eh, bool rb, double extra, double e_extra) {
                 double m = 0, prop = 0;
                 uint64_t n = p.I + (rb ? nb : nb / 2) + (e_extra >= 0 ? 1 : 0);
                 for (uint64_t k = 0; k < p.I; ++k) m += std::fabs(p.X(s.t, s.b, k) * p.W(s.d, g, j, k));
@@ -618,27 +670,36 @@ void bounds(const Operator& op, const InputBuffer& input, const ArithmeticProfil
                             const double pc = gi == 3 ? 0 : p.P(s.d, gi == 0 ? 0 : 2, j);
                             const double pre = gate_error(s, gi, j, &s.prev, &e_state, true, pc * s.cell_prev[j],
                                                           gi == 3 ? -1 : std::fabs(pc) * e_cell[j]);
-                            e[gi * H + j] = through(q, gi == 3 ? g : f, s.pre[gi * H + j], pre, p.clip.value_or(-1)) + q.golden(s.gate[gi * H + j]);
+                            e[gi * H + j] = through(q, gi == 3 ? g : f, s.pre[gi * H + j], pre, p.clip.value_or(-1)) +
+                                            q.golden(s.gate[gi * H + j]);
                         }
                     }
                     if (p.couple)
                         for (uint64_t j = 0; j < H; ++j)
-                            e[2 * H + j] = q.store(s.gate[2 * H + j], e[j] + q.u * std::fabs(1 - s.gate[j]) + q.eta) + q.golden(s.gate[2 * H + j]);
+                            e[2 * H + j] = q.store(s.gate[2 * H + j], e[j] + q.u * std::fabs(1 - s.gate[j]) + q.eta) +
+                                           q.golden(s.gate[2 * H + j]);
                     std::vector<double> ec(H);
-                    for (uint64_t j = 0; j < H; ++j) {  // C_t = f C_(t-1) + i c: the operands' spread, then two roundings in w
-                        const double fv = s.gate[2 * H + j], iv = s.gate[j], cv = s.gate[3 * H + j], cp = s.cell_prev[j];
+                    for (uint64_t j = 0; j < H;
+                         ++j) {  // C_t = f C_(t-1) + i c: the operands' spread, then two roundings in w
+                        const double fv = s.gate[2 * H + j], iv = s.gate[j], cv = s.gate[3 * H + j],
+                                     cp = s.cell_prev[j];
                         const double ef = e[2 * H + j], ei = e[j], ecv = e[3 * H + j], ecp = e_cell[j];
-                        const double spread = ef * (std::fabs(cp) + ecp) + std::fabs(fv) * ecp + ei * (std::fabs(cv) + ecv) + std::fabs(iv) * ecv;
-                        const double mag = (std::fabs(fv) + ef) * (std::fabs(cp) + ecp) + (std::fabs(iv) + ei) * (std::fabs(cv) + ecv);
+                        const double spread = ef * (std::fabs(cp) + ecp) + std::fabs(fv) * ecp +
+                                              ei * (std::fabs(cv) + ecv) + std::fabs(iv) * ecv;
+                        const double mag = (std::fabs(fv) + ef) * (std::fabs(cp) + ecp) +
+                                           (std::fabs(iv) + ei) * (std::fabs(cv) + ecv);
                         cell_out[j] = q.store(s.cell[j], spread + gamma_up(2, q.u) * mag + 2 * q.eta);
                         ec[j] = cell_out[j] + q.golden(s.cell[j]);
                     }
                     for (uint64_t j = 0; j < H; ++j) {
                         const double po = p.P(s.d, 1, j);
-                        const double pre = gate_error(s, 1, j, &s.prev, &e_state, true, po * s.cell[j], std::fabs(po) * ec[j]);
-                        const double eo = through(q, f, s.pre[H + j], pre, p.clip.value_or(-1)) + q.golden(s.gate[H + j]);
+                        const double pre = gate_error(s, 1, j, &s.prev, &e_state, true, po * s.cell[j],
+                                                      std::fabs(po) * ec[j]);
+                        const double eo = through(q, f, s.pre[H + j], pre, p.clip.value_or(-1)) +
+                                          q.golden(s.gate[H + j]);
                         // h(C_t): the golden applies h to its rounded C_t, which the backend's is within ec of.
-                        const double eh = through(q, h, s.cell[j], ec[j], p.clip.value_or(-1), true) + q.golden(s.mid[j]);
+                        const double eh = through(q, h, s.cell[j], ec[j], p.clip.value_or(-1), true) +
+                                          q.golden(s.mid[j]);
                         out[j] = product_error(q, s.gate[H + j], eo, s.mid[j], eh);
                         next_e[j] = out[j] + q.golden(s.next[j]);
                     }
@@ -653,12 +714,15 @@ void bounds(const Operator& op, const InputBuffer& input, const ArithmeticProfil
                     const DML_FUSED_ACTIVATION& g = p.act[2 * s.d + 1];
                     std::vector<double> ez(H), er(H), emid(H);
                     for (uint64_t j = 0; j < H; ++j) {
-                        ez[j] = through(q, f, s.pre[j], gate_error(s, 0, j, &s.prev, &e_state, true, 0, -1)) + q.golden(s.gate[j]);
-                        er[j] = through(q, f, s.pre[H + j], gate_error(s, 1, j, &s.prev, &e_state, true, 0, -1)) + q.golden(s.gate[H + j]);
+                        ez[j] = through(q, f, s.pre[j], gate_error(s, 0, j, &s.prev, &e_state, true, 0, -1)) +
+                                q.golden(s.gate[j]);
+                        er[j] = through(q, f, s.pre[H + j], gate_error(s, 1, j, &s.prev, &e_state, true, 0, -1)) +
+                                q.golden(s.gate[H + j]);
                     }
                     for (uint64_t j = 0; j < H; ++j) {
                         if (!p.linear_before_reset) {
-                            emid[j] = product_error(q, s.gate[H + j], er[j], s.prev[j], e_state[j]) + q.golden(s.mid[j]);
+                            emid[j] = product_error(q, s.gate[H + j], er[j], s.prev[j], e_state[j]) +
+                                      q.golden(s.mid[j]);
                         } else {
                             // H_(t-1) Rh^T + Rbh: no X W terms.
                             double m = std::fabs(p.Rb(s.d, 2, j)), prop = 0;
@@ -676,14 +740,17 @@ void bounds(const Operator& op, const InputBuffer& input, const ArithmeticProfil
                             e_pre = gate_error(s, 2, j, &s.mid, &emid, true, 0, -1);
                         } else {
                             const double rq = s.gate[H + j] * s.mid[j];
-                            e_pre = gate_error(s, 2, j, nullptr, nullptr, false, rq, product_error(q, s.gate[H + j], er[j], s.mid[j], emid[j]));
+                            e_pre = gate_error(s, 2, j, nullptr, nullptr, false, rq,
+                                               product_error(q, s.gate[H + j], er[j], s.mid[j], emid[j]));
                         }
                         const double h = s.gate[2 * H + j], eh = through(q, g, s.pre[2 * H + j], e_pre) + q.golden(h);
                         const double z = s.gate[j], prev = s.prev[j], ep = e_state[j];
                         // (1 - z) h + z H_(t-1): the spread of the operands, then any evaluation form
                         // (h + z (H - h) or (1 - z) h + z H) with four roundings in w over its magnitudes.
-                        const double spread = ez[j] * (std::fabs(prev - h) + ep + eh) + std::fabs(1 - z) * eh + std::fabs(z) * ep;
-                        const double mag = (std::fabs(h) + eh) * (1 + 2 * (std::fabs(z) + ez[j])) + (std::fabs(z) + ez[j]) * (std::fabs(prev) + ep);
+                        const double spread = ez[j] * (std::fabs(prev - h) + ep + eh) + std::fabs(1 - z) * eh +
+                                              std::fabs(z) * ep;
+                        const double mag = (std::fabs(h) + eh) * (1 + 2 * (std::fabs(z) + ez[j])) +
+                                           (std::fabs(z) + ez[j]) * (std::fabs(prev) + ep);
                         out[j] = q.store(s.next[j], spread + gamma_up(4, q.u) * mag + 4 * q.eta);
                         next_e[j] = out[j] + q.golden(s.next[j]);
                     }
@@ -692,7 +759,9 @@ void bounds(const Operator& op, const InputBuffer& input, const ArithmeticProfil
                     double b = std::isfinite(out[j]) ? out[j] * (1 + 1e-9) : inf;
                     if (cell_output) b = std::isfinite(cell_out[j]) ? cell_out[j] * (1 + 1e-9) : inf;
                     if (sequence) cur[((s.t * p.D + s.d) * p.B + s.b) * H + j] = b;
-                    else cur[(s.d * p.B + s.b) * H + j] = b;  // the last step's (a length of 0: the exact initial state, 0)
+                    else
+                        cur[(s.d * p.B + s.b) * H + j] =
+                            b;  // the last step's (a length of 0: the exact initial state, 0)
                     e_state[j] = std::isfinite(next_e[j]) ? next_e[j] : inf;
                 }
             };
@@ -701,7 +770,8 @@ void bounds(const Operator& op, const InputBuffer& input, const ArithmeticProfil
             else run<float>(p, on_step, none);
             for (size_t i = 0; i < best.size(); ++i) best[i] = std::max(best[i], cur[i]);
         }
-        for (uint64_t i = 0; i < best.size() && i < sink.elements().size(); ++i) sink.set_computed(i, std::isnan(best[i]) ? inf : best[i], 0, 0);
+        for (uint64_t i = 0; i < best.size() && i < sink.elements().size(); ++i)
+            sink.set_computed(i, std::isnan(best[i]) ? inf : best[i], 0, 0);
     });
 }
 
@@ -709,13 +779,19 @@ void bounds(const Operator& op, const InputBuffer& input, const ArithmeticProfil
 
 void validate(const RNN& d, Diagnostics& diags) { validate_recurrent(d, diags); }
 void evaluate(const RNN& d, const Bindings& b) { evaluate_any(d, b); }
-void validate_values(const RNN& d, const InputBuffers& in, uint64_t, Diagnostics& diags) { validate_lengths(d, in, diags); }
+void validate_values(const RNN& d, const InputBuffers& in, uint64_t, Diagnostics& diags) {
+    validate_lengths(d, in, diags);
+}
 void validate(const GRU& d, Diagnostics& diags) { validate_recurrent(d, diags); }
 void validate(const LSTM& d, Diagnostics& diags) { validate_recurrent(d, diags); }
 void evaluate(const LSTM& d, const Bindings& b) { evaluate_any(d, b); }
-void validate_values(const LSTM& d, const InputBuffers& in, uint64_t, Diagnostics& diags) { validate_lengths(d, in, diags); }
+void validate_values(const LSTM& d, const InputBuffers& in, uint64_t, Diagnostics& diags) {
+    validate_lengths(d, in, diags);
+}
 void evaluate(const GRU& d, const Bindings& b) { evaluate_any(d, b); }
-void validate_values(const GRU& d, const InputBuffers& in, uint64_t, Diagnostics& diags) { validate_lengths(d, in, diags); }
+void validate_values(const GRU& d, const InputBuffers& in, uint64_t, Diagnostics& diags) {
+    validate_lengths(d, in, diags);
+}
 
 std::optional<Tolerance> tolerance(const RNN& d, std::string_view output) { return tolerance_any(d, output); }
 std::optional<Tolerance> tolerance(const GRU& d, std::string_view output) { return tolerance_any(d, output); }
@@ -740,20 +816,26 @@ bool explain_recurrent(const Case& c, std::string_view output, uint64_t flat, Fa
         const uint64_t B = d.InputTensor.Sizes[2], H = d.RecurrenceTensor.Sizes[3], Dn = directions(d.Direction);
         const uint64_t j = flat % H, b = (flat / H) % B, dir = (flat / (H * B)) % Dn;
         const bool seq = output == "OutputSequenceTensor";
-        const char* formula = kLstm<D> ? "i = f(X Wi + H Ri + Pi C + b), f_t = f(X Wf + H Rf + Pf C + b) (CoupleInputForget: 1 - i), "
-                                         "c = g(X Wc + H Rc + b), C_t = f_t C_(t-1) + i c, o = f(X Wo + H Ro + Po C_t + b), H_t = o h(C_t)"
-                              : kGru<D> ? "z = f(X Wz + H Rz + b), r = f(X Wr + H Rr + b), h = g(X Wh + (r H) Rh + b) "
-                                          "(LinearBeforeReset: r (H Rh + Rbh)), H_t = (1 - z) h + z H_(t-1)"
-                                        : "H_t = f(X_t W^T + H_(t-1) R^T + Wb + Rb)";
+        const char* formula =
+            kLstm<D>
+                ? "i = f(X Wi + H Ri + Pi C + b), f_t = f(X Wf + H Rf + Pf C + b) (CoupleInputForget: 1 - i), "
+                  "c = g(X Wc + H Rc + b), C_t = f_t C_(t-1) + i c, o = f(X Wo + H Ro + Po C_t + b), H_t = o h(C_t)"
+            : kGru<D> ? "z = f(X Wz + H Rz + b), r = f(X Wr + H Rr + b), h = g(X Wh + (r H) Rh + b) "
+                        "(LinearBeforeReset: r (H Rh + Rbh)), H_t = (1 - z) h + z H_(t-1)"
+                      : "H_t = f(X_t W^T + H_(t-1) R^T + Wb + Rb)";
         const uint64_t t = seq ? flat / (H * B * Dn) : 0;
-        out.facts.emplace_back("unit", "direction " + std::to_string(dir) + (reversed(d.Direction, dir) ? " (backward)" : " (forward)") +
-                                           ", batch " + std::to_string(b) + ", hidden unit " + std::to_string(j) +
-                                           (seq ? ", step t = " + std::to_string(t) : std::string(", the final state")));
+        out.facts.emplace_back(
+            "unit", "direction " + std::to_string(dir) + (reversed(d.Direction, dir) ? " (backward)" : " (forward)") +
+                        ", batch " + std::to_string(b) + ", hidden unit " + std::to_string(j) +
+                        (seq ? ", step t = " + std::to_string(t) : std::string(", the final state")));
         out.facts.emplace_back("formula", formula);
         if (seq) out.inputs.push_back(input_element(c, "InputTensor", {0, t, b, 0}, "x (the step's first input)"));
-        if (d.SequenceLengthsTensor) out.inputs.push_back(input_element(c, "SequenceLengthsTensor", {0, 0, 0, b}, "the batch's length"));
-        if (d.HiddenInitTensor) out.inputs.push_back(input_element(c, "HiddenInitTensor", {0, dir, b, j}, "initial state"));
-        out.facts.emplace_back("output", std::string(output) + ": each step from the previous step's stored state, rounded once per step");
+        if (d.SequenceLengthsTensor)
+            out.inputs.push_back(input_element(c, "SequenceLengthsTensor", {0, 0, 0, b}, "the batch's length"));
+        if (d.HiddenInitTensor)
+            out.inputs.push_back(input_element(c, "HiddenInitTensor", {0, dir, b, j}, "initial state"));
+        out.facts.emplace_back(
+            "output", std::string(output) + ": each step from the previous step's stored state, rounded once per step");
         out.policies = {"RecurrentState", "RecurrentGateInput", "RecurrentSequenceLengths"};
         if constexpr (kGru<D>) out.policies.push_back("GruIntermediates");
         if constexpr (kLstm<D>) {
@@ -767,13 +849,15 @@ bool explain_recurrent(const Case& c, std::string_view output, uint64_t flat, Fa
 }  // namespace dmlref::reference
 
 namespace dmlref {
-void recurrent_sequence_bounds(const Operator& op, const InputBuffer& input, const ArithmeticProfile& p, TermSink& sink) {
+void recurrent_sequence_bounds(const Operator& op, const InputBuffer& input, const ArithmeticProfile& p,
+                               TermSink& sink) {
     reference::bounds(op, input, p, "OutputSequenceTensor", sink);
 }
 void recurrent_single_bounds(const Operator& op, const InputBuffer& input, const ArithmeticProfile& p, TermSink& sink) {
     reference::bounds(op, input, p, "OutputSingleTensor", sink);
 }
-void recurrent_cell_single_bounds(const Operator& op, const InputBuffer& input, const ArithmeticProfile& p, TermSink& sink) {
+void recurrent_cell_single_bounds(const Operator& op, const InputBuffer& input, const ArithmeticProfile& p,
+                                  TermSink& sink) {
     reference::bounds(op, input, p, "OutputCellSingleTensor", sink);
 }
 }  // namespace dmlref

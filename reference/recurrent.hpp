@@ -38,7 +38,9 @@ bool explain_recurrent(const Case& c, std::string_view output, uint64_t flat, Fa
 namespace dmlref {
 // Each element's bound, the backend's admissible per-step errors carried through the steps
 // (docs/tolerance.md, "Recurrent networks").
-void recurrent_sequence_bounds(const Operator& op, const InputBuffer& input, const ArithmeticProfile& p, TermSink& sink);
+void recurrent_sequence_bounds(const Operator& op, const InputBuffer& input, const ArithmeticProfile& p,
+                               TermSink& sink);
 void recurrent_single_bounds(const Operator& op, const InputBuffer& input, const ArithmeticProfile& p, TermSink& sink);
-void recurrent_cell_single_bounds(const Operator& op, const InputBuffer& input, const ArithmeticProfile& p, TermSink& sink);
+void recurrent_cell_single_bounds(const Operator& op, const InputBuffer& input, const ArithmeticProfile& p,
+                                  TermSink& sink);
 }  // namespace dmlref

@@ -22,8 +22,9 @@ constexpr Policy kGruIntermediates{"GruIntermediates", "RoundedToTensorType"};
 constexpr Policy kLstmIntermediates{"LstmIntermediates", "RoundedToTensorType"};
 constexpr Policy kLstmClip{"LstmClip", "ClampRoundedInput"};
 
-const std::vector<std::string_view> kTensors = {"InputTensor", "WeightTensor", "RecurrenceTensor", "BiasTensor", "HiddenInitTensor",
-                                                "OutputSequenceTensor", "OutputSingleTensor"};
+const std::vector<std::string_view> kTensors = {"InputTensor",       "WeightTensor",     "RecurrenceTensor",
+                                                "BiasTensor",        "HiddenInitTensor", "OutputSequenceTensor",
+                                                "OutputSingleTensor"};
 
 // The activations ONNX's RNN, GRU and LSTM default to (tanh; sigmoid, tanh; sigmoid, tanh, tanh): anything else is a
 // coverage feature.
@@ -35,7 +36,9 @@ template <class D> std::string_view default_activation(size_t i) {
 
 template <class D> void detect(const Case& c, std::vector<std::string>& f) {
     const D& d = get<D>(c.op.Desc);
-    f.push_back(std::string("direction-") + (d.Direction == 0 ? "forward" : d.Direction == 1 ? "backward" : "bidirectional"));
+    f.push_back(std::string("direction-") + (d.Direction == 0   ? "forward"
+                                             : d.Direction == 1 ? "backward"
+                                                                : "bidirectional"));
     if (d.BiasTensor) f.push_back("bias");
     if (d.HiddenInitTensor) f.push_back("hidden-init");
     if (d.SequenceLengthsTensor) f.push_back("sequence-lengths");
@@ -61,18 +64,21 @@ OutputRule computed(std::string_view output, ComputedBounds bounds) {
     return {output, TypeClass::Any, ToleranceRule::OperatorStated, BoundaryRule::None, bounds};
 }
 
-const std::vector<std::string_view> kLstmTensors = {"InputTensor", "WeightTensor", "RecurrenceTensor", "BiasTensor", "HiddenInitTensor",
-                                                    "CellMemInitTensor", "PeepholeTensor", "OutputSequenceTensor", "OutputSingleTensor",
-                                                    "OutputCellSingleTensor"};
+const std::vector<std::string_view> kLstmTensors = {
+    "InputTensor",       "WeightTensor",   "RecurrenceTensor",     "BiasTensor",         "HiddenInitTensor",
+    "CellMemInitTensor", "PeepholeTensor", "OutputSequenceTensor", "OutputSingleTensor", "OutputCellSingleTensor"};
 
 template <class D> OperatorRecord recurrent_record(std::vector<Policy> policies) {
-    auto r = operator_record<D, validate, evaluate>({.IntroducedIn = 0x1000,
-                                                     .InPlace = {},
-                                                     .Support = {{0x1000, std::is_same_v<D, LSTM> ? kLstmTensors : kTensors, 4, 4, kF32F16},
-                                                                 {0x1000, {"SequenceLengthsTensor"}, 4, 4, kU32}},
-                                                     .Policies = std::move(policies)});
-    r.outputs = {computed("OutputSequenceTensor", recurrent_sequence_bounds), computed("OutputSingleTensor", recurrent_single_bounds)};
-    if constexpr (std::is_same_v<D, LSTM>) r.outputs.push_back(computed("OutputCellSingleTensor", recurrent_cell_single_bounds));
+    auto r = operator_record<D, validate, evaluate>(
+        {.IntroducedIn = 0x1000,
+         .InPlace = {},
+         .Support = {{0x1000, std::is_same_v<D, LSTM> ? kLstmTensors : kTensors, 4, 4, kF32F16},
+                     {0x1000, {"SequenceLengthsTensor"}, 4, 4, kU32}},
+         .Policies = std::move(policies)});
+    r.outputs = {computed("OutputSequenceTensor", recurrent_sequence_bounds),
+                 computed("OutputSingleTensor", recurrent_single_bounds)};
+    if constexpr (std::is_same_v<D, LSTM>)
+        r.outputs.push_back(computed("OutputCellSingleTensor", recurrent_cell_single_bounds));
     r.desc_tolerance = tolerance_as<D, tolerance>;
     r.validate_values = validate_values_as<D, validate_values>;
     r.reads_inputs = true;
@@ -80,8 +86,8 @@ template <class D> OperatorRecord recurrent_record(std::vector<Policy> policies)
     r.MinRank = 4;
     r.MaxRank = 4;
     r.ScopeTypes = kF32F16;
-    r.features = {"direction-forward", "direction-backward", "direction-bidirectional", "bias", "hidden-init", "sequence-lengths",
-                  "one-output", "non-default-activation"};
+    r.features = {"direction-forward", "direction-backward", "direction-bidirectional", "bias", "hidden-init",
+                  "sequence-lengths",  "one-output",         "non-default-activation"};
     if constexpr (std::is_same_v<D, GRU>) r.features.push_back("linear-before-reset");
     if constexpr (std::is_same_v<D, LSTM>)
         for (std::string_view f : {"peephole", "cell-mem-init", "clip", "couple-input-forget"}) r.features.push_back(f);
@@ -91,8 +97,8 @@ template <class D> OperatorRecord recurrent_record(std::vector<Policy> policies)
     return r;
 }
 
-const std::vector<Policy> kCommon = {kRecurrentState, kRecurrentGateInput, kRecurrentSequenceLengths, kNonFiniteSum, kZeroResult,
-                                     kSubnormals};
+const std::vector<Policy> kCommon = {kRecurrentState, kRecurrentGateInput, kRecurrentSequenceLengths,
+                                     kNonFiniteSum,   kZeroResult,         kSubnormals};
 
 }  // namespace
 
@@ -104,7 +110,8 @@ const FamilyRecord& recurrent_family() {
     std::vector<Policy> gru = kCommon, lstm = kCommon;
     gru.insert(gru.begin() + 2, kGruIntermediates);
     lstm.insert(lstm.begin() + 2, {kLstmIntermediates, kLstmClip});
-    static const FamilyRecord f{"recurrent", {recurrent_record<RNN>(kCommon), recurrent_record<LSTM>(lstm), recurrent_record<GRU>(gru)}};
+    static const FamilyRecord f{
+        "recurrent", {recurrent_record<RNN>(kCommon), recurrent_record<LSTM>(lstm), recurrent_record<GRU>(gru)}};
     return f;
 }
 }  // namespace dmlref::kit

@@ -51,8 +51,8 @@ namespace {
 
 using OT = OperatorType;
 
-constexpr std::array<std::string_view, 12> kFunctionNames = {"ARGMAX", "ARGMIN", "AVERAGE", "L1", "L2", "LOG_SUM",
-                                                             "LOG_SUM_EXP", "MAX", "MIN", "MULTIPLY", "SUM", "SUM_SQUARE"};
+constexpr std::array<std::string_view, 12> kFunctionNames = {
+    "ARGMAX", "ARGMIN", "AVERAGE", "L1", "L2", "LOG_SUM", "LOG_SUM_EXP", "MAX", "MIN", "MULTIPLY", "SUM", "SUM_SQUARE"};
 
 bool is_arg(uint32_t f) { return f == DML_REDUCE_FUNCTION_ARGMAX || f == DML_REDUCE_FUNCTION_ARGMIN; }
 bool is_transcendental(uint32_t f) {
@@ -68,7 +68,9 @@ struct Params {
     const std::vector<uint32_t>& Axes;
 };
 
-Params params(const DML_REDUCE_OPERATOR_DESC& d) { return {"reduce", d.InputTensor, d.OutputTensor, d.AxisCount, d.Axes}; }
+Params params(const DML_REDUCE_OPERATOR_DESC& d) {
+    return {"reduce", d.InputTensor, d.OutputTensor, d.AxisCount, d.Axes};
+}
 template <OT T> Params params(const reduction_desc::ArgMinMax<T>& d) {
     return {T == OT::ARGMIN ? "argmin" : "argmax", d.InputTensor, d.OutputTensor, d.AxisCount, d.Axes};
 }
@@ -89,8 +91,8 @@ bool validate_axes(const Params& p, Diagnostics& diags) {
     }
     if (p.Axes.size() != p.AxisCount) {
         diags.error("/desc/Axes", rule(p.op, "axes-length"),
-                    "Axes has " + std::to_string(p.Axes.size()) + " entries but AxisCount is " + std::to_string(p.AxisCount) +
-                        "; AxisCount determines the size of the Axes array");
+                    "Axes has " + std::to_string(p.Axes.size()) + " entries but AxisCount is " +
+                        std::to_string(p.AxisCount) + "; AxisCount determines the size of the Axes array");
         return false;
     }
     bool ok = true;
@@ -99,12 +101,14 @@ bool validate_axes(const Params& p, Diagnostics& diags) {
         const uint32_t a = p.Axes[i];
         if (a >= rank) {
             diags.error(pointer_append("/desc/Axes", i), rule(p.op, "axis-range"),
-                        "Axes[" + std::to_string(i) + "] is " + std::to_string(a) + "; values must be in the range [0, " +
-                            std::to_string(rank) + " - 1] (InputTensor.DimensionCount - 1)");
+                        "Axes[" + std::to_string(i) + "] is " + std::to_string(a) +
+                            "; values must be in the range [0, " + std::to_string(rank) +
+                            " - 1] (InputTensor.DimensionCount - 1)");
             ok = false;
         } else if (seen & (1u << a)) {
             diags.error(pointer_append("/desc/Axes", i), rule(p.op, "axes-distinct"),
-                        "Axes[" + std::to_string(i) + "] is " + std::to_string(a) + ", an axis already named; each axis is reduced once");
+                        "Axes[" + std::to_string(i) + "] is " + std::to_string(a) +
+                            ", an axis already named; each axis is reduced once");
             ok = false;
         } else {
             seen |= 1u << a;
@@ -126,8 +130,9 @@ bool validate_shape(const Params& p, Diagnostics& diags) {
     const bool axes_ok = validate_axes(p, diags);
     if (p.output.DimensionCount() != rank) {
         diags.error(out_path, rule(p.op, "same-dimension-count"),
-                    "OutputTensor has " + std::to_string(p.output.DimensionCount()) + " dimensions but InputTensor has " +
-                        std::to_string(rank) + "; they must have the same DimensionCount");
+                    "OutputTensor has " + std::to_string(p.output.DimensionCount()) +
+                        " dimensions but InputTensor has " + std::to_string(rank) +
+                        "; they must have the same DimensionCount");
         return axes_ok;
     }
     if (!axes_ok) return false;
@@ -136,8 +141,10 @@ bool validate_shape(const Params& p, Diagnostics& diags) {
         const uint32_t want = (mask >> i) & 1 ? 1 : p.input.Sizes[i];
         if (p.output.Sizes[i] != want)
             diags.error(pointer_append(out_path, i), rule(p.op, "output-sizes"),
-                        "OutputTensor.Sizes[" + std::to_string(i) + "] is " + std::to_string(p.output.Sizes[i]) + " but must be " +
-                            std::to_string(want) + ((mask >> i) & 1 ? " (a reduced axis has size 1)" : " (InputTensor's size: the axis is not reduced)"));
+                        "OutputTensor.Sizes[" + std::to_string(i) + "] is " + std::to_string(p.output.Sizes[i]) +
+                            " but must be " + std::to_string(want) +
+                            ((mask >> i) & 1 ? " (a reduced axis has size 1)"
+                                             : " (InputTensor's size: the axis is not reduced)"));
     }
     return true;
 }
@@ -154,8 +161,9 @@ void validate_index_output(const Params& p, bool axes_ok, Diagnostics& diags) {
     const DataType t = p.output.DataType;
     if (!is_valid(t)) return;  // the tensor's own rule reports it
     if (is_float(t)) {
-        diags.error(pointer_append(desc_path("OutputTensor"), "DataType"), rule(p.op, "index-type"),
-                    "OutputTensor's DataType is " + std::string(name(t)) + "; ARGMIN and ARGMAX output an integral data type");
+        diags.error(
+            pointer_append(desc_path("OutputTensor"), "DataType"), rule(p.op, "index-type"),
+            "OutputTensor's DataType is " + std::string(name(t)) + "; ARGMIN and ARGMAX output an integral data type");
         return;
     }
     if (!axes_ok) return;
@@ -166,8 +174,9 @@ void validate_index_output(const Params& p, bool axes_ok, Diagnostics& diags) {
     });
     if (n - 1 > most)
         diags.error(pointer_append(desc_path("OutputTensor"), "DataType"), rule(p.op, "index-fits"),
-                    "the reduction has " + std::to_string(n) + " elements, so an index may be " + std::to_string(n - 1) + ", more than " +
-                        std::string(name(t)) + " holds (" + std::to_string(most) + ")");
+                    "the reduction has " + std::to_string(n) + " elements, so an index may be " +
+                        std::to_string(n - 1) + ", more than " + std::string(name(t)) + " holds (" +
+                        std::to_string(most) + ")");
 }
 
 // ---- The geometry ----------------------------------------------------------------------------
@@ -233,14 +242,18 @@ template <class T> bool nan_of(T x) {
 
 // The index of the chosen element of x[0..N-1] (through offsets): the largest (max) or smallest,
 // NaN never chosen unless all are NaN; `last` picks the last of equal values (DECREASING).
-template <class T> uint64_t arg_select(const T* x, int64_t base, const std::vector<int64_t>& reduced, bool max, bool last) {
+template <class T>
+uint64_t arg_select(const T* x, int64_t base, const std::vector<int64_t>& reduced, bool max, bool last) {
     const uint64_t n = reduced.size();
     uint64_t best = n;  // none yet
     for (uint64_t k = 0; k < n; ++k) {
         const uint64_t j = last ? n - 1 - k : k;  // scan in AxisDirection's order; the first found wins ties
         const T v = x[base + reduced[j]];
         if (nan_of(v)) continue;
-        if (best == n) { best = j; continue; }
+        if (best == n) {
+            best = j;
+            continue;
+        }
         const T b = x[base + reduced[best]];
         if (max ? exact_gt(v, b) : exact_lt(v, b)) best = j;
     }
@@ -255,9 +268,14 @@ template <class T> T min_max(const T* x, int64_t base, const std::vector<int64_t
     for (int64_t off : reduced) {
         const T v = x[base + off];
         if (nan_of(v)) continue;
-        if (!have) { best = v; have = true; continue; }
+        if (!have) {
+            best = v;
+            have = true;
+            continue;
+        }
         if (max ? exact_gt(v, best) : exact_lt(v, best)) best = v;
-        else if (exact_compare(v, best) == std::partial_ordering::equivalent && is_negative_zero(best) != is_negative_zero(v))
+        else if (exact_compare(v, best) == std::partial_ordering::equivalent &&
+                 is_negative_zero(best) != is_negative_zero(v))
             best = max ? (is_negative_zero(v) ? best : v) : (is_negative_zero(v) ? v : best);
     }
     return have ? best : x[base + reduced.front()];
@@ -305,7 +323,10 @@ template <class T> T sum_like(uint32_t f, const T* x, int64_t base, const std::v
     ExactRationalSum s;
     for (int64_t off : reduced) {
         const T v = x[base + off];
-        if (is_nan(v)) { s.add_nan(); continue; }
+        if (is_nan(v)) {
+            s.add_nan();
+            continue;
+        }
         const double d = widen(v);
         if (std::isinf(d)) {
             s.add_infinity(f == DML_REDUCE_FUNCTION_SUM || f == DML_REDUCE_FUNCTION_AVERAGE ? d < 0 : false);
@@ -318,7 +339,8 @@ template <class T> T sum_like(uint32_t f, const T* x, int64_t base, const std::v
             default: s.add(q); break;
         }
     }
-    if (f == DML_REDUCE_FUNCTION_AVERAGE) return s.template result<T>(mpz_class(static_cast<unsigned long>(reduced.size())));
+    if (f == DML_REDUCE_FUNCTION_AVERAGE)
+        return s.template result<T>(mpz_class(static_cast<unsigned long>(reduced.size())));
     return s.template result<T>();
 }
 
@@ -339,7 +361,10 @@ template <class T> T l2(const T* x, int64_t base, const std::vector<int64_t>& re
         const T v = x[base + off];
         if (is_nan(v)) return canonical_nan<T>();
         const double d = widen(v);
-        if (std::isinf(d)) { inf = true; continue; }
+        if (std::isinf(d)) {
+            inf = true;
+            continue;
+        }
         const mpq_class q(d);
         s += q * q;
     }
@@ -362,7 +387,7 @@ template <class T> T log_of(const mpq_class& s) {
         mpfr_t a;
         mpfr_init2(a, w + 8);
         const int t1 = mpfr_set_q(a, s.get_mpq_t(), MPFR_RNDN);  // relative error below 2^-(w+8)
-        const int t2 = mpfr_log(y, a, MPFR_RNDN);                 // absolute error below 2^-(w+7), then half an ULP
+        const int t2 = mpfr_log(y, a, MPFR_RNDN);                // absolute error below 2^-(w+7), then half an ULP
         mpfr_clear(a);
         if (t1 == 0 && t2 == 0) return kExact;
         if (mpfr_zero_p(y)) return 0;
@@ -376,9 +401,15 @@ template <class T> T log_sum(const T* x, int64_t base, const std::vector<int64_t
     NonFinite nf;
     for (int64_t off : reduced) {
         const T v = x[base + off];
-        if (is_nan(v)) { nf.nan = true; continue; }
+        if (is_nan(v)) {
+            nf.nan = true;
+            continue;
+        }
         const double d = widen(v);
-        if (std::isinf(d)) { (d > 0 ? nf.pos_inf : nf.neg_inf) = true; continue; }
+        if (std::isinf(d)) {
+            (d > 0 ? nf.pos_inf : nf.neg_inf) = true;
+            continue;
+        }
         s += mpq_class(d);
     }
     if (nf.nan || (nf.pos_inf && nf.neg_inf) || nf.neg_inf) return canonical_nan<T>();  // log(-inf) is NaN
@@ -406,7 +437,7 @@ template <class T> T log_sum_exp(const T* x, int64_t base, const std::vector<int
     return correctly_rounded<T>([&](mpfr_ptr y, mpfr_prec_t w) -> long {
         const mpfr_prec_t p = w + guard;
         mpfr_t diff, t, sum, l, mm;
-        mpfr_inits2(p, t, sum, l, (mpfr_ptr)nullptr);
+        mpfr_inits2(p, t, sum, l, (mpfr_ptr) nullptr);
         mpfr_init2(diff, 2200);  // x_i - m of two doubles, exactly
         mpfr_init2(mm, 64);
         mpfr_set_d(mm, m, MPFR_RNDN);
@@ -418,9 +449,9 @@ template <class T> T log_sum_exp(const T* x, int64_t base, const std::vector<int
             exact = mpfr_exp(t, diff, MPFR_RNDN) == 0 && exact;  // relative error below 2^-p each
             exact = mpfr_add(sum, sum, t, MPFR_RNDN) == 0 && exact;
         }
-        exact = mpfr_log(l, sum, MPFR_RNDN) == 0 && exact;   // |error| <= (n + 2) 2^-p + 2^(EXP(l) - p)
+        exact = mpfr_log(l, sum, MPFR_RNDN) == 0 && exact;    // |error| <= (n + 2) 2^-p + 2^(EXP(l) - p)
         exact = mpfr_add(y, mm, l, MPFR_RNDN) == 0 && exact;  // then half an ULP of w bits
-        mpfr_clears(diff, t, sum, l, mm, (mpfr_ptr)nullptr);
+        mpfr_clears(diff, t, sum, l, mm, (mpfr_ptr) nullptr);
         if (exact) return kExact;
         if (mpfr_zero_p(y)) return 0;
         // (n + 2) 2^-p <= 2^-(w + 10); log(sum) < 2^guard, so 2^(EXP(l) - p) <= 2^-w ... below
@@ -441,8 +472,8 @@ template <class T> T float_reduce(uint32_t f, const T* x, int64_t base, const st
 
 // ---- The loops -------------------------------------------------------------------------------
 
-void reduce(uint32_t f, const TensorDesc& in, const TensorDesc& out, const std::vector<uint32_t>& axes, const Bindings& b,
-            bool last) {
+void reduce(uint32_t f, const TensorDesc& in, const TensorDesc& out, const std::vector<uint32_t>& axes,
+            const Bindings& b, bool last) {
     const TensorView X(in, b.at("InputTensor"));
     const TensorView Y(out, b.at("OutputTensor"));
     const Geometry g = geometry(in, X.strides, out, Y.strides, axes);
@@ -452,7 +483,8 @@ void reduce(uint32_t f, const TensorDesc& in, const TensorDesc& out, const std::
         const T* x = X.data<T>();
         if (is_arg(f)) {
             std::vector<uint64_t> idx(g.base.size());
-            for (size_t o = 0; o < g.base.size(); ++o) idx[o] = arg_select(x, g.base[o], g.reduced, f == DML_REDUCE_FUNCTION_ARGMAX, last);
+            for (size_t o = 0; o < g.base.size(); ++o)
+                idx[o] = arg_select(x, g.base[o], g.reduced, f == DML_REDUCE_FUNCTION_ARGMAX, last);
             dispatch(out.DataType, [&]<class O>() {
                 for (size_t o = 0; o < idx.size(); ++o) store_index<O>(Y.base, g.out[o], idx[o]);
             });
@@ -460,7 +492,8 @@ void reduce(uint32_t f, const TensorDesc& in, const TensorDesc& out, const std::
         }
         std::vector<T> r(g.base.size());
         for (size_t o = 0; o < g.base.size(); ++o) {
-            if (f == DML_REDUCE_FUNCTION_MAX || f == DML_REDUCE_FUNCTION_MIN) r[o] = min_max(x, g.base[o], g.reduced, f == DML_REDUCE_FUNCTION_MAX);
+            if (f == DML_REDUCE_FUNCTION_MAX || f == DML_REDUCE_FUNCTION_MIN)
+                r[o] = min_max(x, g.base[o], g.reduced, f == DML_REDUCE_FUNCTION_MAX);
             else if constexpr (std::is_integral_v<T>) r[o] = integer_reduce(f, x, g.base[o], g.reduced);
             else r[o] = float_reduce(f, x, g.base[o], g.reduced);
         }
@@ -479,7 +512,9 @@ bool valid_reduce(const DML_REDUCE_OPERATOR_DESC& d) {
 
 // ---- The operators ---------------------------------------------------------------------------
 
-std::string_view reduce_function_name(uint32_t function) { return function < kFunctionNames.size() ? kFunctionNames[function] : ""; }
+std::string_view reduce_function_name(uint32_t function) {
+    return function < kFunctionNames.size() ? kFunctionNames[function] : "";
+}
 
 void validate(const DML_REDUCE_OPERATOR_DESC& d, Diagnostics& diags) {
     const Params p = params(d);
@@ -487,15 +522,20 @@ void validate(const DML_REDUCE_OPERATOR_DESC& d, Diagnostics& diags) {
     if (is_arg(d.Function)) {
         validate_index_output(p, axes_ok, diags);
     } else {
-        require_same_data_type(diags, {{"InputTensor", d.InputTensor}, {"OutputTensor", d.OutputTensor}}, "reduce.same-data-type");
+        require_same_data_type(diags, {{"InputTensor", d.InputTensor}, {"OutputTensor", d.OutputTensor}},
+                               "reduce.same-data-type");
         if (is_transcendental(d.Function) && is_valid(d.InputTensor.DataType) && !is_float(d.InputTensor.DataType))
             diags.error(pointer_append(desc_path("InputTensor"), "DataType"), "reduce.function-data-type",
-                        "DML_REDUCE_FUNCTION_" + std::string(reduce_function_name(d.Function)) + " takes FLOAT32 or FLOAT16 data "
-                        "(and FLOAT64, which dmlref adds); InputTensor's DataType is " + std::string(name(d.InputTensor.DataType)));
+                        "DML_REDUCE_FUNCTION_" + std::string(reduce_function_name(d.Function)) +
+                            " takes FLOAT32 or FLOAT16 data "
+                            "(and FLOAT64, which dmlref adds); InputTensor's DataType is " +
+                            std::string(name(d.InputTensor.DataType)));
     }
 }
 
-void evaluate(const DML_REDUCE_OPERATOR_DESC& d, const Bindings& b) { reduce(d.Function, d.InputTensor, d.OutputTensor, d.Axes, b, false); }
+void evaluate(const DML_REDUCE_OPERATOR_DESC& d, const Bindings& b) {
+    reduce(d.Function, d.InputTensor, d.OutputTensor, d.Axes, b, false);
+}
 
 template <OperatorType T> void validate(const reduction_desc::ArgMinMax<T>& d, Diagnostics& diags) {
     const Params p = params(d);
@@ -528,15 +568,17 @@ std::optional<Tolerance> tolerance(const DML_REDUCE_OPERATOR_DESC& d, std::strin
         return t;
     }
     if (!is_float(d.InputTensor.DataType)) {
-        t.Why = "integer reductions are exact (sums and products wrap to the width, the mean is rounded half to even; "
-                "docs/golden.md, Reduction): bit for bit";
+        t.Why =
+            "integer reductions are exact (sums and products wrap to the width, the mean is rounded half to even; "
+            "docs/golden.md, Reduction): bit for bit";
         return t;
     }
     const uint64_t n = reduced_count(d.InputTensor, d.Axes);
     t.Kind = "Summed";
     t.MaxTerms = uint32_t(std::min<uint64_t>(n, UINT32_MAX));
-    t.Why = "each element is the exact value of DML_REDUCE_FUNCTION_" + std::string(reduce_function_name(f)) + " over its " +
-            std::to_string(n) + " input elements, rounded once (docs/golden.md, Reduction); dmlref diff bounds each element "
+    t.Why = "each element is the exact value of DML_REDUCE_FUNCTION_" + std::string(reduce_function_name(f)) +
+            " over its " + std::to_string(n) +
+            " input elements, rounded once (docs/golden.md, Reduction); dmlref diff bounds each element "
             "from its own inputs (docs/tolerance.md, Reduction)";
     return t;
 }
@@ -549,12 +591,19 @@ std::vector<uint64_t> reduction_ties(const Operator& op, std::span<const std::by
     if (auto* d = get_if<DML_REDUCE_OPERATOR_DESC>(&op.Desc)) {
         const uint32_t f = d->Function;
         if (!is_arg(f) && f != DML_REDUCE_FUNCTION_MAX && f != DML_REDUCE_FUNCTION_MIN) return {};
-        in = &d->InputTensor; out = &d->OutputTensor; axes = &d->Axes;
+        in = &d->InputTensor;
+        out = &d->OutputTensor;
+        axes = &d->Axes;
         max = f == DML_REDUCE_FUNCTION_ARGMAX || f == DML_REDUCE_FUNCTION_MAX;
     } else if (auto* d = get_if<DML_ARGMIN_OPERATOR_DESC>(&op.Desc)) {
-        in = &d->InputTensor; out = &d->OutputTensor; axes = &d->Axes; max = false;
+        in = &d->InputTensor;
+        out = &d->OutputTensor;
+        axes = &d->Axes;
+        max = false;
     } else if (auto* d = get_if<DML_ARGMAX_OPERATOR_DESC>(&op.Desc)) {
-        in = &d->InputTensor; out = &d->OutputTensor; axes = &d->Axes;
+        in = &d->InputTensor;
+        out = &d->OutputTensor;
+        axes = &d->Axes;
     } else return {};
     const TensorView X(*in, input);
     const Geometry g = geometry(*in, X.strides, *out, packed_strides(out->Sizes), *axes);
@@ -566,7 +615,8 @@ std::vector<uint64_t> reduction_ties(const Operator& op, std::span<const std::by
             const T best = x[g.base[o] + g.reduced[j]];
             if (nan_of(best)) continue;
             int equal = 0;
-            for (int64_t off : g.reduced) equal += exact_compare(x[g.base[o] + off], best) == std::partial_ordering::equivalent;
+            for (int64_t off : g.reduced)
+                equal += exact_compare(x[g.base[o] + off], best) == std::partial_ordering::equivalent;
             if (equal >= 2) r.push_back(o);
         }
     });
@@ -581,12 +631,22 @@ bool explain_reduction(const Case& c, std::string_view output, uint64_t flat, Fa
     const std::vector<uint32_t>* axes = nullptr;
     uint32_t f = 0;
     bool last = false;
-    if (auto* d = get_if<DML_REDUCE_OPERATOR_DESC>(&c.op.Desc)) { in = &d->InputTensor; od = &d->OutputTensor; axes = &d->Axes; f = d->Function; }
-    else if (auto* d = get_if<DML_ARGMIN_OPERATOR_DESC>(&c.op.Desc)) {
-        in = &d->InputTensor; od = &d->OutputTensor; axes = &d->Axes; f = DML_REDUCE_FUNCTION_ARGMIN;
+    if (auto* d = get_if<DML_REDUCE_OPERATOR_DESC>(&c.op.Desc)) {
+        in = &d->InputTensor;
+        od = &d->OutputTensor;
+        axes = &d->Axes;
+        f = d->Function;
+    } else if (auto* d = get_if<DML_ARGMIN_OPERATOR_DESC>(&c.op.Desc)) {
+        in = &d->InputTensor;
+        od = &d->OutputTensor;
+        axes = &d->Axes;
+        f = DML_REDUCE_FUNCTION_ARGMIN;
         last = d->AxisDirection == DML_AXIS_DIRECTION_DECREASING;
     } else if (auto* d = get_if<DML_ARGMAX_OPERATOR_DESC>(&c.op.Desc)) {
-        in = &d->InputTensor; od = &d->OutputTensor; axes = &d->Axes; f = DML_REDUCE_FUNCTION_ARGMAX;
+        in = &d->InputTensor;
+        od = &d->OutputTensor;
+        axes = &d->Axes;
+        f = DML_REDUCE_FUNCTION_ARGMAX;
         last = d->AxisDirection == DML_AXIS_DIRECTION_DECREASING;
     } else return false;
     if (output != "OutputTensor") return false;
@@ -622,7 +682,9 @@ bool explain_reduction(const Case& c, std::string_view output, uint64_t flat, Fa
     out.facts.emplace_back("function", std::string(reduce_function_name(f)));
     out.facts.emplace_back("elements", std::to_string(n) + " (the product of the reduced sizes)" +
                                            (shown < n ? "; the first " + std::to_string(shown) + " are listed" : ""));
-    if (is_arg(f)) out.facts.emplace_back("ties", last ? "the last of equal elements (DECREASING)" : "the first of equal elements (INCREASING)");
+    if (is_arg(f))
+        out.facts.emplace_back(
+            "ties", last ? "the last of equal elements (DECREASING)" : "the first of equal elements (INCREASING)");
     // The policies that decide this function's value (docs/golden.md, "Reduction").
     const bool integer = !is_float(in->DataType);
     std::vector<std::string> p;
@@ -669,8 +731,9 @@ double up(double x) { return std::nextafter(x, kInf); }
 Quantity product_quantity(const Arithmetic& ar, const std::vector<double>& x) {
     const DataType a = ar.type();
     const double u = unit_roundoff(a), eta = smallest_subnormal(a), lambda = smallest_normal(a);
-    const double largest = a == DataType::FLOAT16 ? 65504.0 : a == DataType::FLOAT32 ? double(std::numeric_limits<float>::max())
-                                                                                     : std::numeric_limits<double>::max();
+    const double largest = a == DataType::FLOAT16   ? 65504.0
+                           : a == DataType::FLOAT32 ? double(std::numeric_limits<float>::max())
+                                                    : std::numeric_limits<double>::max();
     double p = 1, hi = 1, lo = 1;
     bool zero = false;
     for (double v : x) {
@@ -700,10 +763,11 @@ Quantity log_quantity(const Arithmetic& ar, const Quantity& s) {
     const double m = s.mig();
     if (!(m > s.err) || !std::isfinite(s.err)) return Quantity{-kInf, kInf, kInf};
     const double u = unit_roundoff(ar.type()), eta = smallest_subnormal(ar.type());
-    const double lo = std::log(m) , hi = std::log(s.mag());
+    const double lo = std::log(m), hi = std::log(s.mag());
     const double r = up(std::max(std::fabs(lo), std::fabs(hi)) * (1 + 0x1p-40));
     const double arg = up(up(s.err / (m - s.err)) * (1 + 0x1p-40));
-    const double own = up(up(2 * kStatedAccuracy.log2 * u * r) + up(kStatedAccuracy.log2_near_one * u) + up(2 * u * r) + 4 * eta);
+    const double own = up(up(2 * kStatedAccuracy.log2 * u * r) + up(kStatedAccuracy.log2_near_one * u) + up(2 * u * r) +
+                          4 * eta);
     return Quantity{lo, hi, up(arg + own)};
 }
 
@@ -717,7 +781,8 @@ Quantity exp_quantity(const Arithmetic& ar, double x) {
     return Quantity{v * (1 - 0x1p-40), m, up(up(rel * m) + 2 * eta)};
 }
 
-void bound_element(uint32_t f, uint64_t e, const std::vector<double>& x, DataType t, const ArithmeticProfile& prof, TermSink& sink) {
+void bound_element(uint32_t f, uint64_t e, const std::vector<double>& x, DataType t, const ArithmeticProfile& prof,
+                   TermSink& sink) {
     const uint32_t n = uint32_t(std::min<size_t>(x.size(), UINT32_MAX));
     double scale = 0;
     bool nan = false, pos = false, neg = false;
@@ -738,18 +803,22 @@ void bound_element(uint32_t f, uint64_t e, const std::vector<double>& x, DataTyp
         switch (f) {
             case DML_REDUCE_FUNCTION_SUM: return ar.sum(in);
             case DML_REDUCE_FUNCTION_L1: {
-                for (auto& q : in) q = Quantity{std::fabs(q.lo) < std::fabs(q.hi) ? std::fabs(q.lo) : std::fabs(q.hi), q.mag(), q.err};
+                for (auto& q : in)
+                    q = Quantity{std::fabs(q.lo) < std::fabs(q.hi) ? std::fabs(q.lo) : std::fabs(q.hi), q.mag(), q.err};
                 return ar.sum(in);
             }
             case DML_REDUCE_FUNCTION_SUM_SQUARE:
             case DML_REDUCE_FUNCTION_L2: {
                 std::vector<Quantity> sq;
                 bool all_zero = true;
-                for (const auto& q : in) { sq.push_back(ar.mul(q, q)); all_zero = all_zero && q.mag() == 0; }
+                for (const auto& q : in) {
+                    sq.push_back(ar.mul(q, q));
+                    all_zero = all_zero && q.mag() == 0;
+                }
                 const Quantity s = ar.sum(sq);
                 if (f == DML_REDUCE_FUNCTION_SUM_SQUARE) return s;
                 if (all_zero) return Quantity{0, 0, 0};  // sqrt(0) = 0 in every order
-                return ar.pow(s, 0.5);                    // a sqrt is no worse than the stated pow
+                return ar.pow(s, 0.5);                   // a sqrt is no worse than the stated pow
             }
             case DML_REDUCE_FUNCTION_AVERAGE: {
                 const Quantity D = ar.constant(double(x.size()));
@@ -776,7 +845,8 @@ void bound_element(uint32_t f, uint64_t e, const std::vector<double>& x, DataTyp
                     const Quantity d = ar.add(ar.input(v), ar.neg(ar.input(m)));
                     const Quantity t1 = exp_quantity(ar, d.hi);
                     // d's own rounding error moves exp by a factor e^(d.err)
-                    shifted.push_back(Quantity{t1.lo, t1.hi, up(t1.err + up(t1.hi * up(std::expm1(d.err) * (1 + 0x1p-40))))});
+                    shifted.push_back(
+                        Quantity{t1.lo, t1.hi, up(t1.err + up(t1.hi * up(std::expm1(d.err) * (1 + 0x1p-40))))});
                     const Quantity t2 = exp_quantity(ar, v);
                     finite = finite && std::isfinite(t2.err);
                     plain.push_back(t2);
@@ -803,7 +873,11 @@ void reduction_bounds(const Operator& op, const InputBuffer& input, const Arithm
     const auto in_packed = packed_strides(d->InputTensor.Sizes);
     const auto out_packed = packed_strides(d->OutputTensor.Sizes);
     // Offsets in the packed logical layout; output elements in row-major order.
-    const uint32_t mask = [&] { uint32_t m = 0; for (uint32_t a : d->Axes) m |= 1u << a; return m; }();
+    const uint32_t mask = [&] {
+        uint32_t m = 0;
+        for (uint32_t a : d->Axes) m |= 1u << a;
+        return m;
+    }();
     const size_t rank = d->InputTensor.Sizes.size();
     std::vector<uint32_t> dims;
     for (uint32_t i = 0; i < rank; ++i)

@@ -39,4 +39,4 @@ namespace dmlref {
 Quantity product_quantity(const Arithmetic& ar, const std::vector<double>& x);
 // The per-element bound of REDUCE's float outputs (docs/tolerance.md, "Reduction").
 void reduction_bounds(const Operator& op, const InputBuffer& input, const ArithmeticProfile& p, TermSink& sink);
-}
+}  // namespace dmlref

@@ -35,8 +35,8 @@ const std::vector<DT> kF32F16U32 = {DT::FLOAT32, DT::FLOAT16, DT::UINT32};
 const std::vector<DT> kF32F16I32U32 = {DT::FLOAT32, DT::FLOAT16, DT::INT32, DT::UINT32};
 const std::vector<DT> kIndexTypes = {DT::INT64, DT::INT32, DT::UINT64, DT::UINT32};
 const std::vector<DT> kSixTypes = {DT::FLOAT32, DT::FLOAT16, DT::INT64, DT::INT32, DT::UINT64, DT::UINT32};
-const std::vector<DT> kEightAndIndex = {DT::FLOAT32, DT::FLOAT16, DT::INT32, DT::INT16, DT::INT8, DT::UINT32,
-                                        DT::UINT16,  DT::UINT8,   DT::INT64, DT::UINT64};
+const std::vector<DT> kEightAndIndex = {DT::FLOAT32, DT::FLOAT16, DT::INT32, DT::INT16, DT::INT8,
+                                        DT::UINT32,  DT::UINT16,  DT::UINT8, DT::INT64, DT::UINT64};
 const std::vector<std::string_view> kIn = {"InputTensor"};
 const std::vector<std::string_view> kOut = {"OutputTensor"};
 
@@ -52,7 +52,10 @@ void reduce_support_rules(const OperatorDesc& desc, uint32_t level, std::vector<
         in = level >= 0x4100 ? kTenTypes : level >= 0x2100 ? kEightTypes : kF32F16;
         out = level >= 0x3000 ? kIndexTypes : kU32;
     } else if (f == DML_REDUCE_FUNCTION_MAX || f == DML_REDUCE_FUNCTION_MIN) {
-        in = out = level >= 0x5000 ? kTenTypes : level >= 0x3000 ? kEightTypes : level >= 0x2100 ? kF32F16I32U32 : kF32F16;
+        in = out = level >= 0x5000   ? kTenTypes
+                   : level >= 0x3000 ? kEightTypes
+                   : level >= 0x2100 ? kF32F16I32U32
+                                     : kF32F16;
     } else if (f == DML_REDUCE_FUNCTION_MULTIPLY || f == DML_REDUCE_FUNCTION_SUM) {
         in = out = level >= 0x5000 ? kSixTypes : level >= 0x2100 ? kF32F16I32U32 : kF32F16;
     } else if (f == DML_REDUCE_FUNCTION_L1 || f == DML_REDUCE_FUNCTION_SUM_SQUARE) {
@@ -62,9 +65,11 @@ void reduce_support_rules(const OperatorDesc& desc, uint32_t level, std::vector<
     }
     const std::string fn = "DML_REDUCE_FUNCTION_" + std::string(reduce_function_name(f));
     if (!contains(in, d.InputTensor.DataType))
-        why.push_back("InputTensor: DataType " + std::string(name(d.InputTensor.DataType)) + " is not in " + fn + "'s table");
+        why.push_back("InputTensor: DataType " + std::string(name(d.InputTensor.DataType)) + " is not in " + fn +
+                      "'s table");
     if (!contains(out, d.OutputTensor.DataType))
-        why.push_back("OutputTensor: DataType " + std::string(name(d.OutputTensor.DataType)) + " is not in " + fn + "'s table");
+        why.push_back("OutputTensor: DataType " + std::string(name(d.OutputTensor.DataType)) + " is not in " + fn +
+                      "'s table");
 }
 
 // ---- Coverage ---------------------------------------------------------------------------------
@@ -78,18 +83,23 @@ template <class D> void detect(const Case& c, std::vector<std::string>& f) {
     std::vector<uint32_t> a = d.Axes;
     std::sort(a.begin(), a.end());
     for (size_t i = 1; i < a.size(); ++i)
-        if (a[i] != a[i - 1] + 1) { f.push_back("non-adjacent-axes"); break; }
+        if (a[i] != a[i - 1] + 1) {
+            f.push_back("non-adjacent-axes");
+            break;
+        }
     if (reduction_terms(c.op.Desc) >= 64) f.push_back("long-reduction");
     if constexpr (std::is_same_v<D, RD>) {
         std::string n(reduce_function_name(d.Function));
-        std::transform(n.begin(), n.end(), n.begin(), [](char ch) { return ch == '_' ? '-' : char(std::tolower((unsigned char)ch)); });
+        std::transform(n.begin(), n.end(), n.begin(),
+                       [](char ch) { return ch == '_' ? '-' : char(std::tolower((unsigned char)ch)); });
         f.push_back("function-" + n);
     } else {
         f.push_back(d.AxisDirection == DML_AXIS_DIRECTION_DECREASING ? "decreasing" : "increasing");
         const DT t = d.OutputTensor.DataType;
         if (contains(kIndexTypes, t)) {
             std::string n(name(t));
-            std::transform(n.begin(), n.end(), n.begin(), [](char ch) { return char(std::tolower((unsigned char)ch)); });
+            std::transform(n.begin(), n.end(), n.begin(),
+                           [](char ch) { return char(std::tolower((unsigned char)ch)); });
             f.push_back("index-" + n);
         }
     }
@@ -111,7 +121,8 @@ bool sizes(const SizeRequest& r, std::vector<uint64_t>& out, std::string& error_
         const auto& a = (*it)[i];
         if (!a.is_number_unsigned() || a.get<uint64_t>() >= out.size()) {
             error_path = "/desc/Axes/" + std::to_string(i);
-            error = "Axes[" + std::to_string(i) + "] must be an axis of InputTensor (0 to " + std::to_string(out.size() - 1) + ")";
+            error = "Axes[" + std::to_string(i) + "] must be an axis of InputTensor (0 to " +
+                    std::to_string(out.size() - 1) + ")";
             return false;
         }
         out[a.get<uint64_t>()] = 1;
@@ -139,35 +150,41 @@ template <class D> OperatorRecord reduction_record(OperatorInfo info) {
 
 // DML_ARGMIN_ and DML_ARGMAX_OPERATOR_DESC's tables: 3.0, eight input types; 4.1 adds INT64 and UINT64
 // inputs (as the REDUCE page's ARGMIN and ARGMAX table says of the functions these operators supersede).
-const std::vector<SupportRow> kArgRows = {{0x3000, kIn, 1, 8, kEightTypes}, {0x3000, kOut, 1, 8, kIndexTypes},
-                                          {0x4100, kIn, 1, 8, kTenTypes}};
+const std::vector<SupportRow> kArgRows = {
+    {0x3000, kIn, 1, 8, kEightTypes}, {0x3000, kOut, 1, 8, kIndexTypes}, {0x4100, kIn, 1, 8, kTenTypes}};
 
 template <class D> OperatorRecord arg_min_max() {
-    auto r = reduction_record<D>({.IntroducedIn = 0x3000,
-                                  .Support = kArgRows,
-                                  .Policies = {kArgNaN, kArgSignedZero, kArgIndex, kSubnormals}});
+    auto r = reduction_record<D>(
+        {.IntroducedIn = 0x3000, .Support = kArgRows, .Policies = {kArgNaN, kArgSignedZero, kArgIndex, kSubnormals}});
     r.outputs = {{"OutputTensor", TypeClass::Any, ToleranceRule::Bits, BoundaryRule::ArgmaxTie}};
-    r.features.insert(r.features.end(), {"increasing", "decreasing", "index-int64", "index-int32", "index-uint64", "index-uint32"});
+    r.features.insert(r.features.end(),
+                      {"increasing", "decreasing", "index-int64", "index-int32", "index-uint64", "index-uint32"});
     return r;
 }
 
 OperatorRecord reduce() {
     auto r = reduction_record<RD>(
         {.IntroducedIn = 0x1000,
-         .Support = {{0x1000, kIn, 4, 4, kF32F16}, {0x1000, kOut, 4, 4, kF32F16U32}, {0x2100, kIn, 4, 4, kEightTypes},
-                     {0x2100, kOut, 4, 4, kF32F16I32U32}, {0x3000, kIn, 1, 8, kEightTypes}, {0x3000, kOut, 1, 8, kEightAndIndex},
-                     {0x4100, kIn, 1, 8, kTenTypes}, {0x5000, kIn, 1, 8, kTenTypes}},
-         .Policies = {kComputedValue, kAverageDivisor, kZeroResult, kNonFiniteSum, kProductSign, kLogDomain, kForwardNaN,
-                      kSignedZeroMinMax, kMinMaxAllNaN, kArgNaN, kArgSignedZero, kArgIndex, kReduceArgTies, kIntegerOverflow,
-                      kIntegerResult, kSubnormals}});
+         .Support = {{0x1000, kIn, 4, 4, kF32F16},
+                     {0x1000, kOut, 4, 4, kF32F16U32},
+                     {0x2100, kIn, 4, 4, kEightTypes},
+                     {0x2100, kOut, 4, 4, kF32F16I32U32},
+                     {0x3000, kIn, 1, 8, kEightTypes},
+                     {0x3000, kOut, 1, 8, kEightAndIndex},
+                     {0x4100, kIn, 1, 8, kTenTypes},
+                     {0x5000, kIn, 1, 8, kTenTypes}},
+         .Policies = {kComputedValue, kAverageDivisor, kZeroResult, kNonFiniteSum, kProductSign, kLogDomain,
+                      kForwardNaN, kSignedZeroMinMax, kMinMaxAllNaN, kArgNaN, kArgSignedZero, kArgIndex, kReduceArgTies,
+                      kIntegerOverflow, kIntegerResult, kSubnormals}});
     // MIN, MAX, ARGMIN, ARGMAX and integers: Bits (the golden states it); float sums, products,
     // norms and logarithms: each element bounded from its own inputs (docs/tolerance.md, Reduction).
-    r.outputs = {{"OutputTensor", TypeClass::Any, ToleranceRule::OperatorStated, BoundaryRule::ArgmaxTie, reduction_bounds}};
+    r.outputs = {
+        {"OutputTensor", TypeClass::Any, ToleranceRule::OperatorStated, BoundaryRule::ArgmaxTie, reduction_bounds}};
     r.desc_tolerance = tolerance_as<RD, tolerance>;
     r.support_rules = reduce_support_rules;
-    for (const char* fn : {"function-argmax", "function-argmin", "function-average", "function-l1", "function-l2", "function-log-sum",
-                           "function-log-sum-exp", "function-max", "function-min", "function-multiply", "function-sum",
-                           "function-sum-square"})
+    for (const char* fn : {"function-argmax", "function-argmin", "function-average", "function-l1", "function-l2",
+                           "function-log-sum", "function-log-sum-exp", "function-max", "function-min",
+                           "function-multiply", "function-sum", "function-sum-square"})
         r.features.push_back(fn);
     return r;
 }

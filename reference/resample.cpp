@@ -75,26 +75,31 @@ void validate_resample(const Params& p, Diagnostics& diags) {
         if (t.desc.DimensionCount() != p.count)
             diags.error(desc_path(p.count_field), rule(p, "dimension-count"),
                         std::string(p.count_field) + " is " + std::to_string(p.count) + " but " + std::string(t.name) +
-                        " has " + std::to_string(t.desc.DimensionCount()) + " dimensions; " + std::string(p.count_field) +
-                        " must equal the DimensionCount of " + join_names({p.input, p.output}));
+                            " has " + std::to_string(t.desc.DimensionCount()) + " dimensions; " +
+                            std::string(p.count_field) + " must equal the DimensionCount of " +
+                            join_names({p.input, p.output}));
     if (p.InterpolationMode > DML_INTERPOLATION_MODE_LINEAR)
         diags.error(desc_path("InterpolationMode"), rule(p, "interpolation-mode"),
                     "InterpolationMode is " + std::to_string(p.InterpolationMode) +
-                    "; it must be NEAREST_NEIGHBOR (0) or LINEAR (1)");
+                        "; it must be NEAREST_NEIGHBOR (0) or LINEAR (1)");
     if (p.RoundingDirection && *p.RoundingDirection > DML_AXIS_DIRECTION_DECREASING)
         diags.error(desc_path("RoundingDirection"), rule(p, "rounding-direction"),
                     "RoundingDirection is " + std::to_string(*p.RoundingDirection) +
-                    "; it must be INCREASING (0) or DECREASING (1)");
+                        "; it must be INCREASING (0) or DECREASING (1)");
 
-    struct Array { std::string_view name; const std::vector<float>* v; };
-    const Array arrays[] = {{"Scales", &p.Scales}, {"InputPixelOffsets", p.InputPixelOffsets},
+    struct Array {
+        std::string_view name;
+        const std::vector<float>* v;
+    };
+    const Array arrays[] = {{"Scales", &p.Scales},
+                            {"InputPixelOffsets", p.InputPixelOffsets},
                             {"OutputPixelOffsets", p.OutputPixelOffsets}};
     for (const auto& a : arrays) {
         if (!a.v) continue;
         if (a.v->size() != p.count)
             diags.error(desc_path(a.name), rule(p, "array-length"),
                         std::string(a.name) + " has " + std::to_string(a.v->size()) + " entries; it must have " +
-                        std::string(p.count_field) + " (" + std::to_string(p.count) + ") entries");
+                            std::string(p.count_field) + " (" + std::to_string(p.count) + ") entries");
         for (size_t i = 0; i < a.v->size(); ++i) {
             const float v = (*a.v)[i];
             const std::string at = std::string(a.name) + "[" + std::to_string(i) + "] is " +
@@ -103,7 +108,8 @@ void validate_resample(const Params& p, Diagnostics& diags) {
                 diags.error(pointer_append(desc_path(a.name), i), rule(p, "scale-positive"),
                             at + "; a scale must be finite and greater than 0");
             else if (a.name != "Scales" && !std::isfinite(v))
-                diags.error(pointer_append(desc_path(a.name), i), rule(p, "offset-finite"), at + "; an offset must be finite");
+                diags.error(pointer_append(desc_path(a.name), i), rule(p, "offset-finite"),
+                            at + "; an offset must be finite");
         }
     }
 }
@@ -127,7 +133,8 @@ Axis forward_axis(const Params& p, size_t i) {
     const bool nearest = p.InterpolationMode == DML_INTERPOLATION_MODE_NEAREST_NEIGHBOR;
     // The old nearest-neighbour rule: DECREASING with OutputPixelOffset lowered by 0.5.
     const bool old_rule = nearest && !p.RoundingDirection;
-    const bool x_plus_half = old_rule && in_force(Reading::OldNearestFloorXPlusHalf);  // OldNearestNeighbor=FloorXPlusHalf
+    const bool x_plus_half = old_rule &&
+                             in_force(Reading::OldNearestFloorXPlusHalf);  // OldNearestNeighbor=FloorXPlusHalf
     const bool ceil = p.RoundingDirection == DML_AXIS_DIRECTION_INCREASING;
     const double opo = double(OutputPixelOffset) - (old_rule && !x_plus_half ? 0.5 : 0.0);
     Axis a;
@@ -210,7 +217,9 @@ void resample(const Params& p, const Bindings& b) {
                 for_each_tap(axes, c, X.strides, [&](int64_t offset, double) { out = x[offset]; });  // one tap: a copy
             } else {
                 out = exact_sum_of<T>([&](auto&& add) {
-                    for_each_tap(axes, c, X.strides, [&](int64_t offset, double w) { if (w != 0 || all) add(w * widen(x[offset])); });
+                    for_each_tap(axes, c, X.strides, [&](int64_t offset, double w) {
+                        if (w != 0 || all) add(w * widen(x[offset]));
+                    });
                 });
             }
         } while (next(c, Y.sizes()));
@@ -231,8 +240,9 @@ bool resample_grad_fast(const Params& p, const Bindings& b) {
     const std::vector<Axis> axes = inverse_axes(p);
     const TensorView dY(p.output.desc, b.at(p.output.name));
     const TensorView dX(p.input.desc, b.at(p.input.name));
-    return dispatch(p.input.desc.DataType,
-                    [&]<class T>() { return fast::unit_tap_sums<T>(axes, dY, dX) || fast::resample_rows<T>(axes, dY, dX, true); });
+    return dispatch(p.input.desc.DataType, [&]<class T>() {
+        return fast::unit_tap_sums<T>(axes, dY, dX) || fast::resample_rows<T>(axes, dY, dX, true);
+    });
 }
 
 // dX[e] = sum over the dY elements o that read e, of weight(o, e) * dY[o].
@@ -281,7 +291,8 @@ std::optional<Tolerance> resample_tolerance(const Params& p, bool grad, std::str
     Tolerance t;
     const bool nearest = p.InterpolationMode == DML_INTERPOLATION_MODE_NEAREST_NEIGHBOR;
     if (nearest && !grad) {
-        t.Why = "nearest neighbour copies the chosen input element, bit for bit (docs/golden.md, moved and selected values)";
+        t.Why =
+            "nearest neighbour copies the chosen input element, bit for bit (docs/golden.md, moved and selected values)";
         return t;
     }
     std::vector<uint32_t> counts = term_counts(p, grad);
@@ -289,11 +300,12 @@ std::optional<Tolerance> resample_tolerance(const Params& p, bool grad, std::str
     t.Kind = "Summed";
     t.MaxTerms = most;
     t.Terms = std::move(counts);
-    t.Why = "elements are exact sums of up to " + std::to_string(most) +
-            (nearest ? " gradient terms" : " weighted terms (weights from the float64 coordinate)") +
-            ", rounded once (docs/golden.md); Terms gives each element's count. dmlref diff bounds each element from "
-            "its own terms, summed in any order in the profile's precision, with the weights and taps of every admitted "
-            "coordinate arithmetic (docs/tolerance.md)";
+    t.Why =
+        "elements are exact sums of up to " + std::to_string(most) +
+        (nearest ? " gradient terms" : " weighted terms (weights from the float64 coordinate)") +
+        ", rounded once (docs/golden.md); Terms gives each element's count. dmlref diff bounds each element from "
+        "its own terms, summed in any order in the profile's precision, with the weights and taps of every admitted "
+        "coordinate arithmetic (docs/tolerance.md)";
     return t;
 }
 
@@ -318,11 +330,12 @@ void validate(const DML_RESAMPLE3_OPERATOR_DESC& d, Diagnostics& diags) {
     if (d.Antialiased != 1 || d.InterpolationMode != DML_INTERPOLATION_MODE_LINEAR) return;
     for (size_t i = 0; i < d.Scales.size(); ++i)
         if (d.Scales[i] > 0 && double(d.Scales[i]) < 0.5)  // 1 / Scale > 2, exactly
-            diags.error(pointer_append(desc_path("Scales"), i), "resample3.antialiased",
-                        "Antialiased is TRUE and Scales[" + std::to_string(i) + "] is " +
-                            format_exact_value(DataType::FLOAT32, to_bits(d.Scales[i])) +
-                            " (1 / Scale > 2): DirectML stretches the LINEAR filter by 1 / Scale there, which dmlref does not "
-                            "evaluate (docs/golden.md, AntialiasFilter); Antialiased FALSE, or Scales of at least 0.5, are evaluated");
+            diags.error(
+                pointer_append(desc_path("Scales"), i), "resample3.antialiased",
+                "Antialiased is TRUE and Scales[" + std::to_string(i) + "] is " +
+                    format_exact_value(DataType::FLOAT32, to_bits(d.Scales[i])) +
+                    " (1 / Scale > 2): DirectML stretches the LINEAR filter by 1 / Scale there, which dmlref does not "
+                    "evaluate (docs/golden.md, AntialiasFilter); Antialiased FALSE, or Scales of at least 0.5, are evaluated");
 }
 void validate(const DML_RESAMPLE_GRAD_OPERATOR_DESC& d, Diagnostics& diags) { validate_resample(params(d), diags); }
 void validate(const DML_RESAMPLE_GRAD1_OPERATOR_DESC& d, Diagnostics& diags) { validate_resample(params(d), diags); }
@@ -337,8 +350,12 @@ bool evaluate_fast(const DML_RESAMPLE_OPERATOR_DESC& d, const Bindings& b) { ret
 bool evaluate_fast(const DML_RESAMPLE1_OPERATOR_DESC& d, const Bindings& b) { return resample_fast(params(d), b); }
 bool evaluate_fast(const DML_RESAMPLE2_OPERATOR_DESC& d, const Bindings& b) { return resample_fast(params(d), b); }
 bool evaluate_fast(const DML_RESAMPLE3_OPERATOR_DESC& d, const Bindings& b) { return resample_fast(params(d), b); }
-bool evaluate_fast(const DML_RESAMPLE_GRAD_OPERATOR_DESC& d, const Bindings& b) { return resample_grad_fast(params(d), b); }
-bool evaluate_fast(const DML_RESAMPLE_GRAD1_OPERATOR_DESC& d, const Bindings& b) { return resample_grad_fast(params(d), b); }
+bool evaluate_fast(const DML_RESAMPLE_GRAD_OPERATOR_DESC& d, const Bindings& b) {
+    return resample_grad_fast(params(d), b);
+}
+bool evaluate_fast(const DML_RESAMPLE_GRAD1_OPERATOR_DESC& d, const Bindings& b) {
+    return resample_grad_fast(params(d), b);
+}
 
 std::optional<Tolerance> tolerance(const DML_RESAMPLE_OPERATOR_DESC& d, std::string_view output) {
     return valid(d) ? resample_tolerance(params(d), false, output) : std::nullopt;

@@ -16,44 +16,90 @@ using Coord = std::array<uint32_t, kMaxDimensionCount>;
 // What the five descs reduce to. For a grad, `input` and `output` are the forward operator's
 // (OutputGradientTensor and InputGradientTensor).
 struct Params {
-    std::string_view op;                          // rule prefix: "resample2"
-    std::string_view count_field;                 // "DimensionCount" or "ScaleCount"
+    std::string_view op;           // rule prefix: "resample2"
+    std::string_view count_field;  // "DimensionCount" or "ScaleCount"
     uint32_t count;
     uint32_t InterpolationMode;
-    std::optional<uint32_t> RoundingDirection;    // nullopt: the old nearest-neighbour rule
+    std::optional<uint32_t> RoundingDirection;  // nullopt: the old nearest-neighbour rule
     const std::vector<float>& Scales;
-    const std::vector<float>* InputPixelOffsets;  // null for RESAMPLE: 0.5 each
-    const std::vector<float>* OutputPixelOffsets; // null for RESAMPLE: -0.5 each
+    const std::vector<float>* InputPixelOffsets;   // null for RESAMPLE: 0.5 each
+    const std::vector<float>* OutputPixelOffsets;  // null for RESAMPLE: -0.5 each
     Named input;
     Named output;
 };
 
 inline Params params(const DML_RESAMPLE_OPERATOR_DESC& d) {
-    return {"resample", "ScaleCount", d.ScaleCount, d.InterpolationMode, std::nullopt, d.Scales, nullptr, nullptr,
-            {"InputTensor", d.InputTensor}, {"OutputTensor", d.OutputTensor}};
+    return {"resample",
+            "ScaleCount",
+            d.ScaleCount,
+            d.InterpolationMode,
+            std::nullopt,
+            d.Scales,
+            nullptr,
+            nullptr,
+            {"InputTensor", d.InputTensor},
+            {"OutputTensor", d.OutputTensor}};
 }
 inline Params params(const DML_RESAMPLE1_OPERATOR_DESC& d) {
-    return {"resample1", "DimensionCount", d.DimensionCount, d.InterpolationMode, std::nullopt, d.Scales,
-            &d.InputPixelOffsets, &d.OutputPixelOffsets, {"InputTensor", d.InputTensor}, {"OutputTensor", d.OutputTensor}};
+    return {"resample1",
+            "DimensionCount",
+            d.DimensionCount,
+            d.InterpolationMode,
+            std::nullopt,
+            d.Scales,
+            &d.InputPixelOffsets,
+            &d.OutputPixelOffsets,
+            {"InputTensor", d.InputTensor},
+            {"OutputTensor", d.OutputTensor}};
 }
 inline Params params(const DML_RESAMPLE2_OPERATOR_DESC& d) {
-    return {"resample2", "DimensionCount", d.DimensionCount, d.InterpolationMode, d.RoundingDirection, d.Scales,
-            &d.InputPixelOffsets, &d.OutputPixelOffsets, {"InputTensor", d.InputTensor}, {"OutputTensor", d.OutputTensor}};
+    return {"resample2",
+            "DimensionCount",
+            d.DimensionCount,
+            d.InterpolationMode,
+            d.RoundingDirection,
+            d.Scales,
+            &d.InputPixelOffsets,
+            &d.OutputPixelOffsets,
+            {"InputTensor", d.InputTensor},
+            {"OutputTensor", d.OutputTensor}};
 }
 // RESAMPLE3 is RESAMPLE2 wherever dmlref evaluates it (Antialiased FALSE, or TRUE where the filter
 // is not stretched: resample3.antialiased).
 inline Params params(const DML_RESAMPLE3_OPERATOR_DESC& d) {
-    return {"resample3", "DimensionCount", d.DimensionCount, d.InterpolationMode, d.RoundingDirection, d.Scales,
-            &d.InputPixelOffsets, &d.OutputPixelOffsets, {"InputTensor", d.InputTensor}, {"OutputTensor", d.OutputTensor}};
+    return {"resample3",
+            "DimensionCount",
+            d.DimensionCount,
+            d.InterpolationMode,
+            d.RoundingDirection,
+            d.Scales,
+            &d.InputPixelOffsets,
+            &d.OutputPixelOffsets,
+            {"InputTensor", d.InputTensor},
+            {"OutputTensor", d.OutputTensor}};
 }
 inline Params params(const DML_RESAMPLE_GRAD_OPERATOR_DESC& d) {
-    return {"resample-grad", "DimensionCount", d.DimensionCount, d.InterpolationMode, std::nullopt, d.Scales,
-            &d.InputPixelOffsets, &d.OutputPixelOffsets, {"OutputGradientTensor", d.OutputGradientTensor},
+    return {"resample-grad",
+            "DimensionCount",
+            d.DimensionCount,
+            d.InterpolationMode,
+            std::nullopt,
+            d.Scales,
+            &d.InputPixelOffsets,
+            &d.OutputPixelOffsets,
+            {"OutputGradientTensor", d.OutputGradientTensor},
             {"InputGradientTensor", d.InputGradientTensor}};
 }
 inline Params params(const DML_RESAMPLE_GRAD1_OPERATOR_DESC& d) {
-    return {"resample-grad1", "DimensionCount", d.DimensionCount, d.InterpolationMode, d.RoundingDirection, d.Scales,
-            &d.InputPixelOffsets, &d.OutputPixelOffsets, {"OutputGradientTensor", d.OutputGradientTensor},
+    return {"resample-grad1",
+            "DimensionCount",
+            d.DimensionCount,
+            d.InterpolationMode,
+            d.RoundingDirection,
+            d.Scales,
+            &d.InputPixelOffsets,
+            &d.OutputPixelOffsets,
+            {"OutputGradientTensor", d.OutputGradientTensor},
             {"InputGradientTensor", d.InputGradientTensor}};
 }
 
@@ -88,7 +134,8 @@ std::vector<Axis> inverse_axes(const Params& p);
 // Calls f(element offset, weight) for every combination of one tap per dimension of position
 // c, the weight multiplied in dimension order 0..N-1. `strides` are the element strides of the
 // tensor the taps index.
-template <class F> void for_each_tap(const std::vector<Axis>& axes, const Coord& c, const std::vector<int64_t>& strides, F&& f) {
+template <class F>
+void for_each_tap(const std::vector<Axis>& axes, const Coord& c, const std::vector<int64_t>& strides, F&& f) {
     const size_t n = axes.size();
     Coord k{};
     for (size_t i = 0; i < n; ++i) {

@@ -17,11 +17,11 @@ inline constexpr Policy kScalesAndOffsets{"ScalesAndOffsets", "FinitePositiveSca
 
 // The forward operators' policies with the new nearest-neighbour rule (RESAMPLE2), and with the
 // old one (RESAMPLE, RESAMPLE1, UPSAMPLE_2D).
-inline const std::vector<Policy> kForward = {kResampleCoordinate, kNearestRounding, kNearestForward, kLinear, kResampleSum,
-                                             kit::kIntegerResult, kit::kNonFiniteSum, kit::kZeroWeightTaps, kScalesAndOffsets,
-                                             kit::kSubnormals};
-inline const std::vector<Policy> kForwardOldNearest = {kResampleCoordinate, kOldNearest, kNearestForward, kLinear, kResampleSum,
-                                                       kit::kIntegerResult, kit::kNonFiniteSum, kit::kZeroWeightTaps,
-                                                       kScalesAndOffsets, kit::kSubnormals};
+inline const std::vector<Policy> kForward = {
+    kResampleCoordinate, kNearestRounding,   kNearestForward,      kLinear,           kResampleSum,
+    kit::kIntegerResult, kit::kNonFiniteSum, kit::kZeroWeightTaps, kScalesAndOffsets, kit::kSubnormals};
+inline const std::vector<Policy> kForwardOldNearest = {
+    kResampleCoordinate, kOldNearest,        kNearestForward,      kLinear,           kResampleSum,
+    kit::kIntegerResult, kit::kNonFiniteSum, kit::kZeroWeightTaps, kScalesAndOffsets, kit::kSubnormals};
 
 }  // namespace dmlref::reference::resample_policies

@@ -39,7 +39,11 @@ template <class D> void detect(const Case& c, std::vector<std::string>& f) {
     const D& d = get<D>(c.op.Desc);
     f.push_back(d.InterpolationMode == DML_INTERPOLATION_MODE_LINEAR ? "LINEAR" : "NEAREST_NEIGHBOR");
     bool up = false, down = false, frac = false;
-    for (float s : d.Scales) { up = up || s > 1; down = down || s < 1; frac = frac || s != std::floor(s); }
+    for (float s : d.Scales) {
+        up = up || s > 1;
+        down = down || s < 1;
+        frac = frac || s != std::floor(s);
+    }
     if (up) f.push_back("upsample");
     if (down) f.push_back("downsample");
     if (frac) f.push_back("non-integer-scale");
@@ -56,7 +60,8 @@ template <class D> uint64_t neighbours(const OperatorDesc& d) {
 
 // The forward output (a grad's InputGradientTensor) is floor(input size * scale) per dimension.
 bool scaled_sizes(const SizeRequest& q, std::vector<uint64_t>& out, std::string&, std::string& error) {
-    const bool forward_output = q.tensor == "OutputTensor" || (q.tensor == "InputGradientTensor" && q.base != "InputGradientTensor");
+    const bool forward_output = q.tensor == "OutputTensor" ||
+                                (q.tensor == "InputGradientTensor" && q.base != "InputGradientTensor");
     if (!forward_output) return true;
     const size_t count = q.base_sizes.size();
     if (!q.desc.contains("Scales") || !q.desc["Scales"].is_array() || q.desc["Scales"].size() != count) {
@@ -87,7 +92,8 @@ template <class D, bool Grad> OperatorRecord resample_record(OperatorInfo info) 
     r.desc_boundary = boundary_as<D, boundary>;
     r.explain = explain_resample;
     r.features = {"NEAREST_NEIGHBOR", "LINEAR", "upsample", "downsample", "non-integer-scale"};
-    if constexpr (requires(D d) { d.RoundingDirection; }) r.features.insert(r.features.end(), {"INCREASING", "DECREASING"});
+    if constexpr (requires(D d) { d.RoundingDirection; })
+        r.features.insert(r.features.end(), {"INCREASING", "DECREASING"});
     if constexpr (requires(D d) { d.Antialiased; }) r.features.push_back("antialiased-flag");
     r.detect = detect<D>;
     r.work_factor = neighbours<D>;
@@ -95,9 +101,9 @@ template <class D, bool Grad> OperatorRecord resample_record(OperatorInfo info) 
     return r;
 }
 
-const std::vector<Policy> kGrad = {kResampleCoordinate, kNearestRounding, kLinear, kResampleGradParameters, kResampleSum,
-                                   kIntegerResult, kNonFiniteSum, kZeroWeightTaps, kScalesAndOffsets, kSelectedZero,
-                                   kSubnormals};
+const std::vector<Policy> kGrad = {kResampleCoordinate, kNearestRounding, kLinear,       kResampleGradParameters,
+                                   kResampleSum,        kIntegerResult,   kNonFiniteSum, kZeroWeightTaps,
+                                   kScalesAndOffsets,   kSelectedZero,    kSubnormals};
 // RESAMPLE3's Antialiased (docs/golden.md, "Resampling"): TRUE is RESAMPLE2 where the page
 // applies no filter, and refused where it stretches one.
 constexpr Policy kAntialiasFilter{"AntialiasFilter", "RefusedWhereStretched"};
@@ -133,10 +139,9 @@ const FamilyRecord& resample_family() {
               .Policies = kForward}),
          // RESAMPLE3 (DML_FEATURE_LEVEL_6_4): RESAMPLE2 with Antialiased; 1 to 4 dimensions, FLOAT32,
          // FLOAT16, INT8, UINT8.
-         resample_record<DML_RESAMPLE3_OPERATOR_DESC, false>(
-             {.IntroducedIn = 0x6400,
-              .Support = {{0x6400, {}, 1, 4, kF32F16I8U8}},
-              .Policies = with_antialias(kForward)}),
+         resample_record<DML_RESAMPLE3_OPERATOR_DESC, false>({.IntroducedIn = 0x6400,
+                                                              .Support = {{0x6400, {}, 1, 4, kF32F16I8U8}},
+                                                              .Policies = with_antialias(kForward)}),
          resample_record<DML_RESAMPLE_GRAD_OPERATOR_DESC, true>(
              {.IntroducedIn = 0x3000,
               .Support = {{0x3000, {}, 4, 4, kF32F16}, {0x5100, {}, 1, 4, kF32F16}},

@@ -139,7 +139,10 @@ template <class F> void for_each_profile_term(const Params& p, Coordinates coord
             f(out_index, uint64_t(in_index), split ? 0.0 : weight, split ? 0.0 : delta, ambiguous, split);
             size_t i = n;
             for (;;) {
-                if (i == 0) { empty = true; break; }
+                if (i == 0) {
+                    empty = true;
+                    break;
+                }
                 --i;
                 if (++k[i] < axes[i].first[c[i] + 1]) break;
                 k[i] = axes[i].first[c[i]];
@@ -204,12 +207,16 @@ namespace dmlref {
 
 void resample_terms(const Operator& op, std::span<const std::byte> values, Coordinates coordinates, TermSink& sink) {
     using namespace reference;
-    visit_as<DML_RESAMPLE_OPERATOR_DESC, DML_RESAMPLE1_OPERATOR_DESC, DML_RESAMPLE2_OPERATOR_DESC, DML_RESAMPLE3_OPERATOR_DESC,
-             DML_RESAMPLE_GRAD_OPERATOR_DESC, DML_RESAMPLE_GRAD1_OPERATOR_DESC>(op.Desc, [&](const auto& d) {
+    visit_as<DML_RESAMPLE_OPERATOR_DESC, DML_RESAMPLE1_OPERATOR_DESC, DML_RESAMPLE2_OPERATOR_DESC,
+             DML_RESAMPLE3_OPERATOR_DESC, DML_RESAMPLE_GRAD_OPERATOR_DESC, DML_RESAMPLE_GRAD1_OPERATOR_DESC>(
+        op.Desc,
+        [&](const auto& d) {
         using D = std::decay_t<decltype(d)>;
-        constexpr bool grad = std::is_same_v<D, DML_RESAMPLE_GRAD_OPERATOR_DESC> || std::is_same_v<D, DML_RESAMPLE_GRAD1_OPERATOR_DESC>;
+        constexpr bool grad = std::is_same_v<D, DML_RESAMPLE_GRAD_OPERATOR_DESC> ||
+                              std::is_same_v<D, DML_RESAMPLE_GRAD1_OPERATOR_DESC>;
         if constexpr (std::is_same_v<D, DML_RESAMPLE_OPERATOR_DESC> || std::is_same_v<D, DML_RESAMPLE1_OPERATOR_DESC> ||
-                      std::is_same_v<D, DML_RESAMPLE2_OPERATOR_DESC> || std::is_same_v<D, DML_RESAMPLE3_OPERATOR_DESC> || grad) {
+                      std::is_same_v<D, DML_RESAMPLE2_OPERATOR_DESC> ||
+                      std::is_same_v<D, DML_RESAMPLE3_OPERATOR_DESC> || grad) {
             if (!valid(d)) throw std::invalid_argument("resample_terms: the desc does not validate");
             const Params p = params(d);
             // Forward: the terms read InputTensor; grad: they read dY (the forward output's shape).
@@ -223,12 +230,17 @@ void resample_terms(const Operator& op, std::span<const std::byte> values, Coord
                     // A grad's ambiguous term lands in one of its candidate elements: link them
                     // (consecutive calls for one dY element o), so that their total is checked.
                     uint64_t last_o = ~uint64_t(0), last_in = 0;
-                    for_each_profile_term(p, coordinates, [&](uint64_t o, uint64_t in, double w, double delta, bool ambiguous, bool split) {
+                    for_each_profile_term(
+                        p, coordinates,
+                        [&](uint64_t o, uint64_t in, double w, double delta, bool ambiguous, bool split) {
                         if (grad) sink.add(in, widen(v[o]), w, delta, linear || split, ambiguous);
                         else sink.add(o, widen(v[in]), w, delta, linear || split, ambiguous);
                         if (grad && ambiguous && o == last_o) sink.link(last_in, in);
-                        if (ambiguous) { last_o = o; last_in = in; }
-                    });
+                        if (ambiguous) {
+                            last_o = o;
+                            last_in = in;
+                        }
+                        });
                 } else {
                     throw std::invalid_argument("resample_terms: float types only");
                 }
@@ -236,19 +248,23 @@ void resample_terms(const Operator& op, std::span<const std::byte> values, Coord
         } else {
             throw std::invalid_argument("resample_terms: not a resample operator");
         }
-    });
+        });
 }
 
 // ---- explain (dmlref/explain.hpp, docs/explain.md) -------------------------------------------
 
 bool reference::explain_resample(const Case& c, std::string_view output, uint64_t flat, FamilyExplanation& out) {
     using namespace resampling;
-    return visit_as<DML_RESAMPLE_OPERATOR_DESC, DML_RESAMPLE1_OPERATOR_DESC, DML_RESAMPLE2_OPERATOR_DESC, DML_RESAMPLE3_OPERATOR_DESC,
-             DML_RESAMPLE_GRAD_OPERATOR_DESC, DML_RESAMPLE_GRAD1_OPERATOR_DESC>(c.op.Desc, [&](const auto& d) {
+    return visit_as<DML_RESAMPLE_OPERATOR_DESC, DML_RESAMPLE1_OPERATOR_DESC, DML_RESAMPLE2_OPERATOR_DESC,
+                    DML_RESAMPLE3_OPERATOR_DESC, DML_RESAMPLE_GRAD_OPERATOR_DESC, DML_RESAMPLE_GRAD1_OPERATOR_DESC>(
+        c.op.Desc,
+        [&](const auto& d) {
         using D = std::decay_t<decltype(d)>;
-        constexpr bool grad = std::is_same_v<D, DML_RESAMPLE_GRAD_OPERATOR_DESC> || std::is_same_v<D, DML_RESAMPLE_GRAD1_OPERATOR_DESC>;
+        constexpr bool grad = std::is_same_v<D, DML_RESAMPLE_GRAD_OPERATOR_DESC> ||
+                              std::is_same_v<D, DML_RESAMPLE_GRAD1_OPERATOR_DESC>;
         if constexpr (std::is_same_v<D, DML_RESAMPLE_OPERATOR_DESC> || std::is_same_v<D, DML_RESAMPLE1_OPERATOR_DESC> ||
-                      std::is_same_v<D, DML_RESAMPLE2_OPERATOR_DESC> || std::is_same_v<D, DML_RESAMPLE3_OPERATOR_DESC> || grad) {
+                      std::is_same_v<D, DML_RESAMPLE2_OPERATOR_DESC> ||
+                      std::is_same_v<D, DML_RESAMPLE3_OPERATOR_DESC> || grad) {
             if (!valid(d)) return false;
             const Params p = params(d);
             const bool nearest = p.InterpolationMode == DML_INTERPOLATION_MODE_NEAREST_NEIGHBOR;
@@ -264,7 +280,8 @@ bool reference::explain_resample(const Case& c, std::string_view output, uint64_
             // The coordinate of forward output position o along dimension i (ResampleCoordinate).
             auto coordinate = [&](size_t i, uint32_t o) {
                 const float ipo = p.InputPixelOffsets ? (*p.InputPixelOffsets)[i] : 0.5f;
-                const float opo = (p.OutputPixelOffsets ? (*p.OutputPixelOffsets)[i] : -0.5f) - (old_rule ? 0.5f : 0.0f);
+                const float opo = (p.OutputPixelOffsets ? (*p.OutputPixelOffsets)[i] : -0.5f) -
+                                  (old_rule ? 0.5f : 0.0f);
                 return formula_coordinates(Coordinates::Float64, o, p.Scales[i], ipo, opo)[0];
             };
             const std::vector<Axis> axes = grad ? inverse_axes(p) : forward_axes(p);
@@ -280,18 +297,20 @@ bool reference::explain_resample(const Case& c, std::string_view output, uint64_
                     text = "read by";
                     for (uint32_t k = a.first[cc[i]]; k < a.first[cc[i] + 1]; ++k)
                         text += " output " + std::to_string(a.taps[k].index) + " (x = " +
-                                format_exact_value(DataType::FLOAT64, to_bits(coordinate(i, a.taps[k].index))) + ", weight " +
-                                format_exact_value(DataType::FLOAT64, to_bits(a.taps[k].weight)) + ")";
+                                format_exact_value(DataType::FLOAT64, to_bits(coordinate(i, a.taps[k].index))) +
+                                ", weight " + format_exact_value(DataType::FLOAT64, to_bits(a.taps[k].weight)) + ")";
                     if (a.first[cc[i]] == a.first[cc[i] + 1]) text += " no output position";
                 }
-                out.facts.emplace_back("dimension " + std::to_string(i), text + " [Scale " +
-                                       format_exact_value(DataType::FLOAT32, to_bits(p.Scales[i])) + "]");
+                out.facts.emplace_back(
+                    "dimension " + std::to_string(i),
+                    text + " [Scale " + format_exact_value(DataType::FLOAT32, to_bits(p.Scales[i])) + "]");
             }
             const auto strides = packed_strides(read.desc.Sizes);
             for_each_tap(axes, cc, strides, [&](int64_t offset, double weight) {
                 const std::vector<uint64_t> idx = nd_coordinate(read.desc.Sizes, uint64_t(offset));
                 ExplainedInput in = input_element(c, std::string(read.name), idx, grad ? "dY" : "tap");
-                if (grad || !nearest) out.terms.push_back({std::string(read.name), idx, element_value(in.type, in.bits), weight, ""});
+                if (grad || !nearest)
+                    out.terms.push_back({std::string(read.name), idx, element_value(in.type, in.bits), weight, ""});
                 out.inputs.push_back(std::move(in));
             });
             out.policies.insert(out.policies.end(), {"ResampleCoordinate", "ScalesAndOffsets"});
@@ -305,7 +324,7 @@ bool reference::explain_resample(const Case& c, std::string_view output, uint64_
         } else {
             return false;
         }
-    });
+        });
 }
 
 }  // namespace dmlref

@@ -64,23 +64,28 @@ std::optional<uint64_t> sequence_length(DataType t, const std::byte* p, uint64_t
 }
 
 void validate(const DML_REVERSE_SUBSEQUENCES_OPERATOR_DESC& d, Diagnostics& diags) {
-    require_same_data_type(diags, {{"InputTensor", d.InputTensor}, {"OutputTensor", d.OutputTensor}}, rule("same-data-type"));
+    require_same_data_type(diags, {{"InputTensor", d.InputTensor}, {"OutputTensor", d.OutputTensor}},
+                           rule("same-data-type"));
     if (!is_length_type(d.SequenceLengthsTensor.DataType))
         diags.error(pointer_append(desc_path("SequenceLengthsTensor"), "DataType"), rule("lengths-data-type"),
                     "SequenceLengthsTensor is " + std::string(name(d.SequenceLengthsTensor.DataType)) +
                         "; lengths must be UINT32 (the page's tables), UINT64, INT32 or INT64");
     const uint32_t R = d.InputTensor.DimensionCount();
     bool ok = true;
-    for (auto [n, t] : {std::pair<std::string_view, const TensorDesc*>{"SequenceLengthsTensor", &d.SequenceLengthsTensor}, {"OutputTensor", &d.OutputTensor}})
+    for (auto [n, t] :
+         {std::pair<std::string_view, const TensorDesc*>{"SequenceLengthsTensor", &d.SequenceLengthsTensor},
+          {"OutputTensor", &d.OutputTensor}})
         if (t->DimensionCount() != R) {
             ok = false;
             diags.error(sizes_path(n), rule("dimension-count"),
-                        std::string(n) + " has " + std::to_string(t->DimensionCount()) + " dimensions but InputTensor has " +
-                            std::to_string(R) + "; InputTensor, OutputTensor and SequenceLengthsTensor must have the same DimensionCount");
+                        std::string(n) + " has " + std::to_string(t->DimensionCount()) +
+                            " dimensions but InputTensor has " + std::to_string(R) +
+                            "; InputTensor, OutputTensor and SequenceLengthsTensor must have the same DimensionCount");
         }
     if (d.Axis >= R) {
         diags.error(desc_path("Axis"), rule("axis"),
-                    "Axis is " + std::to_string(d.Axis) + "; it must be less than InputTensor's DimensionCount (" + std::to_string(R) + ")");
+                    "Axis is " + std::to_string(d.Axis) + "; it must be less than InputTensor's DimensionCount (" +
+                        std::to_string(R) + ")");
         return;
     }
     if (!ok) return;
@@ -88,7 +93,8 @@ void validate(const DML_REVERSE_SUBSEQUENCES_OPERATOR_DESC& d, Diagnostics& diag
         if (d.OutputTensor.Sizes[i] != d.InputTensor.Sizes[i]) {
             diags.error(pointer_append(sizes_path("OutputTensor"), i), rule("output-sizes"),
                         "OutputTensor.Sizes[" + std::to_string(i) + "] is " + std::to_string(d.OutputTensor.Sizes[i]) +
-                            "; OutputTensor must have InputTensor's sizes (" + std::to_string(d.InputTensor.Sizes[i]) + ")");
+                            "; OutputTensor must have InputTensor's sizes (" + std::to_string(d.InputTensor.Sizes[i]) +
+                            ")");
             break;
         }
     }
@@ -96,8 +102,8 @@ void validate(const DML_REVERSE_SUBSEQUENCES_OPERATOR_DESC& d, Diagnostics& diag
         const uint32_t want = i == d.Axis ? 1 : d.InputTensor.Sizes[i];
         if (d.SequenceLengthsTensor.Sizes[i] != want) {
             diags.error(pointer_append(sizes_path("SequenceLengthsTensor"), i), rule("lengths-sizes"),
-                        "SequenceLengthsTensor.Sizes[" + std::to_string(i) + "] is " + std::to_string(d.SequenceLengthsTensor.Sizes[i]) +
-                            "; it must be " + std::to_string(want) +
+                        "SequenceLengthsTensor.Sizes[" + std::to_string(i) + "] is " +
+                            std::to_string(d.SequenceLengthsTensor.Sizes[i]) + "; it must be " + std::to_string(want) +
                             (i == d.Axis ? " (the Axis dimension)" : " (InputTensor's, in every dimension but Axis)"));
             break;
         }
@@ -105,7 +111,8 @@ void validate(const DML_REVERSE_SUBSEQUENCES_OPERATOR_DESC& d, Diagnostics& diag
 }
 
 // NegativeSequenceLength=Refused: each negative signed length, named (the first 8).
-void validate_values(const DML_REVERSE_SUBSEQUENCES_OPERATOR_DESC& d, const InputBuffers& in, uint64_t, Diagnostics& diags) {
+void validate_values(const DML_REVERSE_SUBSEQUENCES_OPERATOR_DESC& d, const InputBuffers& in, uint64_t,
+                     Diagnostics& diags) {
     const DataType t = d.SequenceLengthsTensor.DataType;
     const auto it = in.find("SequenceLengthsTensor");
     if ((t != DataType::INT32 && t != DataType::INT64) || it == in.end()) return;
@@ -117,9 +124,11 @@ void validate_values(const DML_REVERSE_SUBSEQUENCES_OPERATOR_DESC& d, const Inpu
     int reported = 0;
     for (uint64_t i = 0; i * w < logical.size(); ++i)
         if (!sequence_length(t, logical.data() + i * w, 1) && reported++ < 8)
-            diags.error(pointer_append("/inputs/SequenceLengthsTensor", i), rule("negative-length"),
-                        "SequenceLengthsTensor element " + std::to_string(i) + " is " + format_value(t, load_bits(t, logical.data() + i * w)) +
-                            "; a length is not negative (the page's tables list UINT32 lengths; dmlref refuses a negative one)");
+            diags.error(
+                pointer_append("/inputs/SequenceLengthsTensor", i), rule("negative-length"),
+                "SequenceLengthsTensor element " + std::to_string(i) + " is " +
+                    format_value(t, load_bits(t, logical.data() + i * w)) +
+                    "; a length is not negative (the page's tables list UINT32 lengths; dmlref refuses a negative one)");
 }
 
 void evaluate(const DML_REVERSE_SUBSEQUENCES_OPERATOR_DESC& d, const Bindings& b) {
@@ -134,8 +143,11 @@ void evaluate(const DML_REVERSE_SUBSEQUENCES_OPERATOR_DESC& d, const Bindings& b
         at = o;
         at[d.Axis] = 0;
         // validate_values refused a negative length: none is met here.
-        const uint64_t length = sequence_length(d.SequenceLengthsTensor.DataType, L.base + offset(L.strides, at) * int64_t(lw), size).value_or(0);
-        std::memcpy(Y.base + offset(Y.strides, o) * int64_t(w), X.base + offset(X.strides, source(o, d.Axis, length)) * int64_t(w), w);
+        const uint64_t length = sequence_length(d.SequenceLengthsTensor.DataType,
+                                                L.base + offset(L.strides, at) * int64_t(lw), size)
+                                    .value_or(0);
+        std::memcpy(Y.base + offset(Y.strides, o) * int64_t(w),
+                    X.base + offset(X.strides, source(o, d.Axis, length)) * int64_t(w), w);
         for (uint32_t k = R; k-- > 0;) {
             if (++o[k] < d.OutputTensor.Sizes[k]) break;
             o[k] = 0;
@@ -158,13 +170,15 @@ bool explain_reverse(const Case& c, std::string_view, uint64_t flat, FamilyExpla
     const uint64_t size = d->InputTensor.Sizes[d->Axis];
     const uint64_t length = sequence_length(lt, p, size).value_or(0);
     out.inputs.push_back(input_element(c, "SequenceLengthsTensor", at, "length"));
-    out.facts.emplace_back("subsequence", "along Axis " + std::to_string(d->Axis) + " (size " + std::to_string(size) + "), length " +
-                                              format_value(lt, load_bits(lt, p)) +
+    out.facts.emplace_back("subsequence", "along Axis " + std::to_string(d->Axis) + " (size " + std::to_string(size) +
+                                              "), length " + format_value(lt, load_bits(lt, p)) +
                                               (load_bits(lt, p) > size ? ", clamped to " + std::to_string(size) : ""));
     const std::vector<uint64_t> s = source(o, d->Axis, length);
-    out.facts.emplace_back("source", o[d->Axis] < length ? "position " + std::to_string(o[d->Axis]) + " reversed: " + std::to_string(length) +
-                                                               " - 1 - " + std::to_string(o[d->Axis]) + " = " + std::to_string(s[d->Axis])
-                                                         : "position " + std::to_string(o[d->Axis]) + " is past the subsequence: copied");
+    out.facts.emplace_back(
+        "source", o[d->Axis] < length
+                      ? "position " + std::to_string(o[d->Axis]) + " reversed: " + std::to_string(length) + " - 1 - " +
+                            std::to_string(o[d->Axis]) + " = " + std::to_string(s[d->Axis])
+                      : "position " + std::to_string(o[d->Axis]) + " is past the subsequence: copied");
     out.inputs.push_back(input_element(c, "InputTensor", s, "source"));
     out.policies = {"SequenceLengthBeyondSize", "NegativeSequenceLength", "Subnormals"};
     return true;

@@ -48,7 +48,8 @@ bool lengths_sizes(const SizeRequest& q, std::vector<uint64_t>& out, std::string
     const auto axis = q.desc.find("Axis");
     if (axis == q.desc.end() || !axis->is_number_unsigned() || axis->get<uint64_t>() >= out.size()) {
         path = "/desc/Axis";
-        error = "Axis must be given, less than InputTensor's DimensionCount, for SequenceLengthsTensor's \"auto\" sizes";
+        error =
+            "Axis must be given, less than InputTensor's DimensionCount, for SequenceLengthsTensor's \"auto\" sizes";
         return false;
     }
     out[axis->get<uint64_t>()] = 1;
@@ -60,8 +61,12 @@ OperatorRecord reverse_subsequences() {
     // dimensions; 4.0 1 to 8 (the page's tables).
     auto r = operator_record<REVERSE, validate, evaluate>({
         .IntroducedIn = 0x2100,
-        .Support = {{0x2100, kData, 4, 4, kEightTypes}, {0x2100, kLengths, 4, 4, kU32}, {0x3000, kData, 4, 5, kEightTypes},
-                    {0x3000, kLengths, 4, 5, kU32}, {0x4000, kData, 1, 8, kEightTypes}, {0x4000, kLengths, 1, 8, kU32}},
+        .Support = {{0x2100, kData, 4, 4, kEightTypes},
+                    {0x2100, kLengths, 4, 4, kU32},
+                    {0x3000, kData, 4, 5, kEightTypes},
+                    {0x3000, kLengths, 4, 5, kU32},
+                    {0x4000, kData, 1, 8, kEightTypes},
+                    {0x4000, kLengths, 1, 8, kU32}},
         .Policies = {kSequenceLengthBeyondSize, kNegativeSequenceLength, kSubnormals},
     });
     r.validate_values = validate_values_as<REVERSE, validate_values>;

@@ -64,7 +64,10 @@ Value product(const Value& a, const Value& b) {
 
 void accumulate(Value& acc, const Value& t) {
     if (acc.kind == Value::NaN) return;
-    if (t.kind == Value::NaN) { acc = t; return; }
+    if (t.kind == Value::NaN) {
+        acc = t;
+        return;
+    }
     if (is_infinite(t)) {
         if (is_infinite(acc) && acc.kind != t.kind) acc = {Value::NaN, {}};
         else acc = t;
@@ -84,22 +87,67 @@ bool greater(const Value& a, const Value& b) {
 // ---- Geometry ------------------------------------------------------------------------------
 
 Params params(const DML_ROI_ALIGN_OPERATOR_DESC& d) {
-    return {"roi-align", &d.InputTensor, d.ROITensor, d.BatchIndicesTensor, "OutputTensor", d.OutputTensor, nullptr, nullptr,
-            d.ReductionFunction, d.InterpolationMode, d.SpatialScaleX, d.SpatialScaleY, 0.5f, -0.5f,
-            d.OutOfBoundsInputValue, d.MinimumSamplesPerOutput, d.MaximumSamplesPerOutput, 0, false};
+    return {"roi-align",
+            &d.InputTensor,
+            d.ROITensor,
+            d.BatchIndicesTensor,
+            "OutputTensor",
+            d.OutputTensor,
+            nullptr,
+            nullptr,
+            d.ReductionFunction,
+            d.InterpolationMode,
+            d.SpatialScaleX,
+            d.SpatialScaleY,
+            0.5f,
+            -0.5f,
+            d.OutOfBoundsInputValue,
+            d.MinimumSamplesPerOutput,
+            d.MaximumSamplesPerOutput,
+            0,
+            false};
 }
 Params params(const DML_ROI_ALIGN1_OPERATOR_DESC& d) {
-    return {"roi-align1", &d.InputTensor, d.ROITensor, d.BatchIndicesTensor, "OutputTensor", d.OutputTensor, nullptr, nullptr,
-            d.ReductionFunction, d.InterpolationMode, d.SpatialScaleX, d.SpatialScaleY, d.InputPixelOffset,
-            d.OutputPixelOffset, d.OutOfBoundsInputValue, d.MinimumSamplesPerOutput, d.MaximumSamplesPerOutput,
-            d.AlignRegionsToCorners, false};
+    return {"roi-align1",
+            &d.InputTensor,
+            d.ROITensor,
+            d.BatchIndicesTensor,
+            "OutputTensor",
+            d.OutputTensor,
+            nullptr,
+            nullptr,
+            d.ReductionFunction,
+            d.InterpolationMode,
+            d.SpatialScaleX,
+            d.SpatialScaleY,
+            d.InputPixelOffset,
+            d.OutputPixelOffset,
+            d.OutOfBoundsInputValue,
+            d.MinimumSamplesPerOutput,
+            d.MaximumSamplesPerOutput,
+            d.AlignRegionsToCorners,
+            false};
 }
 Params params(const DML_ROI_ALIGN_GRAD_OPERATOR_DESC& d) {
-    return {"roi-align-grad", d.InputTensor ? &*d.InputTensor : nullptr, d.ROITensor, d.BatchIndicesTensor,
-            "InputGradientTensor", d.InputGradientTensor, d.OutputGradientTensor ? &*d.OutputGradientTensor : nullptr,
-            d.OutputROIGradientTensor ? &*d.OutputROIGradientTensor : nullptr, d.ReductionFunction, d.InterpolationMode,
-            d.SpatialScaleX, d.SpatialScaleY, d.InputPixelOffset, d.OutputPixelOffset, 0.0f, d.MinimumSamplesPerOutput,
-            d.MaximumSamplesPerOutput, d.AlignRegionsToCorners, true};
+    return {"roi-align-grad",
+            d.InputTensor ? &*d.InputTensor : nullptr,
+            d.ROITensor,
+            d.BatchIndicesTensor,
+            "InputGradientTensor",
+            d.InputGradientTensor,
+            d.OutputGradientTensor ? &*d.OutputGradientTensor : nullptr,
+            d.OutputROIGradientTensor ? &*d.OutputROIGradientTensor : nullptr,
+            d.ReductionFunction,
+            d.InterpolationMode,
+            d.SpatialScaleX,
+            d.SpatialScaleY,
+            d.InputPixelOffset,
+            d.OutputPixelOffset,
+            0.0f,
+            d.MinimumSamplesPerOutput,
+            d.MaximumSamplesPerOutput,
+            d.AlignRegionsToCorners,
+            true};
 }
 
 const TensorDesc& image_desc(const Params& p) { return p.input ? *p.input : *p.dx; }
@@ -117,7 +165,8 @@ uint64_t batch_index(const Params& p, std::span<const std::byte> indices, uint64
     return p.indices.DataType == DataType::UINT64 ? v.data<uint64_t>()[off] : v.data<uint32_t>()[off];
 }
 double roi_value(const Params& p, std::span<const std::byte> roi, uint64_t r, int k) {
-    return p.roi.DataType == DataType::FLOAT16 ? roi_coordinate<half>(p, roi, r, k) : roi_coordinate<float>(p, roi, r, k);
+    return p.roi.DataType == DataType::FLOAT16 ? roi_coordinate<half>(p, roi, r, k)
+                                               : roi_coordinate<float>(p, roi, r, k);
 }
 
 uint64_t sample_count(const mpq_class& size, uint64_t out, uint32_t lo, uint32_t hi) {
@@ -134,14 +183,25 @@ AxisSample axis_sample(const Params& p, const Axis& a, uint64_t o, uint64_t i) {
     AxisSample r;
     const uint64_t n = a.out * a.samples, s = o * a.samples + i;
     if (p.corners && n == 1) r.t = mpq_class(1, 2);
-    else r.t = (mpq_class(static_cast<unsigned long>(s)) - mpq_class(p.opo)) / mpq_class(static_cast<unsigned long>(p.corners ? n - 1 : n));
+    else
+        r.t = (mpq_class(static_cast<unsigned long>(s)) - mpq_class(p.opo)) /
+              mpq_class(static_cast<unsigned long>(p.corners ? n - 1 : n));
     r.coordinate = a.lo + r.t * (a.hi - a.lo) - mpq_class(p.ipo);
     const mpq_class& x = r.coordinate;
     const int64_t size = a.size;
-    if (x < -1 || x > size) { r.oob = true; return r; }
+    if (x < -1 || x > size) {
+        r.oob = true;
+        return r;
+    }
     mpq_class xc = x;
-    if (xc < 0) { xc = 0; r.clamped = true; }
-    if (xc > size - 1) { xc = size - 1; r.clamped = true; }
+    if (xc < 0) {
+        xc = 0;
+        r.clamped = true;
+    }
+    if (xc > size - 1) {
+        xc = size - 1;
+        r.clamped = true;
+    }
     if (p.mode == DML_INTERPOLATION_MODE_NEAREST_NEIGHBOR) {
         const mpq_class h = xc - mpq_class(1, 2);  // nearest, ties to the lower index: ceil(x - 1/2)
         mpz_class k;
@@ -210,24 +270,27 @@ uint64_t sample_work(const Params& p, std::span<const std::byte> roi, uint64_t r
 }
 
 // The value of one sample: OutOfBoundsInputValue, or the weighted taps of image plane `plane`.
-template <class T> Value sample_value(const Params& p, const AxisSample& ay, const AxisSample& ax, const T* x,
-                                      const std::vector<int64_t>& strides, int64_t plane) {
+template <class T>
+Value sample_value(const Params& p, const AxisSample& ay, const AxisSample& ax, const T* x,
+                   const std::vector<int64_t>& strides, int64_t plane) {
     if (ay.oob || ax.oob) return value_of_float(double(p.oob_value));
     Value v{Value::Finite, 0};
     for (int a = 0; a < 2; ++a)
         for (int b = 0; b < 2; ++b) {
             const mpq_class w = ay.weight[a] * ax.weight[b];
             if (sgn(w) == 0) continue;  // a zero-weight tap is no term (docs/golden.md, ZeroWeightTaps)
-            accumulate(v, scaled(value_of_float(widen(x[plane + ay.index[a] * strides[2] + ax.index[b] * strides[3]])), w));
+            accumulate(
+                v, scaled(value_of_float(widen(x[plane + ay.index[a] * strides[2] + ax.index[b] * strides[3]])), w));
         }
     return v;
 }
 
 // The sample a MAX output takes (the first greatest in row-major sample order), among the in-bounds
 // samples only when `in_bounds_only` (the grad, which has no OutOfBoundsInputValue).
-template <class T> std::pair<uint64_t, uint64_t> max_sample(const Params& p, const Region& g, uint64_t oy, uint64_t ox,
-                                                            const T* x, const std::vector<int64_t>& strides, int64_t plane,
-                                                            bool in_bounds_only, Value* best_out) {
+template <class T>
+std::pair<uint64_t, uint64_t> max_sample(const Params& p, const Region& g, uint64_t oy, uint64_t ox, const T* x,
+                                         const std::vector<int64_t>& strides, int64_t plane, bool in_bounds_only,
+                                         Value* best_out) {
     Value best;
     bool have = false;
     std::pair<uint64_t, uint64_t> at{UINT64_MAX, UINT64_MAX};
@@ -237,7 +300,11 @@ template <class T> std::pair<uint64_t, uint64_t> max_sample(const Params& p, con
             const AxisSample& ax = g.x(ox, ix);
             if (in_bounds_only && (ay.oob || ax.oob)) continue;
             const Value v = sample_value<T>(p, ay, ax, x, strides, plane);
-            if (!have || greater(v, best)) { best = v; at = {iy, ix}; have = true; }
+            if (!have || greater(v, best)) {
+                best = v;
+                at = {iy, ix};
+                have = true;
+            }
         }
     if (best_out) *best_out = best;
     return at;
@@ -270,8 +337,10 @@ void forward(const Params& p, const Bindings& b) {
         T* y = Y.data<T>();
         for (uint64_t r = 0; r < region_count(p); ++r) {
             const Region g = region(p, roi, indices, r);
-            if (g.batch >= p.input->Sizes[0]) throw std::invalid_argument("a batch index is out of range (roi-align rules)");
-            const mpq_class per_sample(1, mpz_class(static_cast<unsigned long>(g.sx)) * static_cast<unsigned long>(g.sy));
+            if (g.batch >= p.input->Sizes[0])
+                throw std::invalid_argument("a batch index is out of range (roi-align rules)");
+            const mpq_class per_sample(1,
+                                       mpz_class(static_cast<unsigned long>(g.sx)) * static_cast<unsigned long>(g.sy));
             for (uint64_t c = 0; c < channels; ++c) {
                 const int64_t plane = int64_t(g.batch) * X.strides[0] + int64_t(c) * X.strides[1];
                 for (uint64_t oy = 0; oy < out_h; ++oy)
@@ -282,8 +351,7 @@ void forward(const Params& p, const Bindings& b) {
                         } else {
                             for (uint64_t iy = 0; iy < g.sy; ++iy)
                                 for (uint64_t ix = 0; ix < g.sx; ++ix)
-                                    accumulate(v, sample_value<T>(p, g.y(oy, iy), g.x(ox, ix),
-                                                                  x, X.strides, plane));
+                                    accumulate(v, sample_value<T>(p, g.y(oy, iy), g.x(ox, ix), x, X.strides, plane));
                             v = scaled(v, per_sample);
                         }
                         y[int64_t(r) * Y.strides[0] + int64_t(c) * Y.strides[1] + int64_t(oy) * Y.strides[2] +
@@ -313,17 +381,20 @@ void backward(const Params& p, const Bindings& b) {
         for (uint64_t r = 0; r < region_count(p); ++r) {
             const Region g = region(p, roi, indices, r);
             if (g.batch >= batches) throw std::invalid_argument("a batch index is out of range (roi-align-grad rules)");
-            const mpq_class per_sample(1, mpz_class(static_cast<unsigned long>(g.sx)) * static_cast<unsigned long>(g.sy));
+            const mpq_class per_sample(1,
+                                       mpz_class(static_cast<unsigned long>(g.sx)) * static_cast<unsigned long>(g.sy));
             const mpq_class scale[4] = {mpq_class(double(p.scale_x)), mpq_class(double(p.scale_y)),
                                         mpq_class(double(p.scale_x)), mpq_class(double(p.scale_y))};
             for (uint64_t c = 0; c < channels; ++c) {
                 const int64_t plane = X ? int64_t(g.batch) * X->strides[0] + int64_t(c) * X->strides[1] : 0;
                 for (uint64_t oy = 0; oy < out_h; ++oy)
                     for (uint64_t ox = 0; ox < out_w; ++ox) {
-                        const Value grad = value_of_float(widen(dy[int64_t(r) * dY.strides[0] + int64_t(c) * dY.strides[1] +
-                                                                   int64_t(oy) * dY.strides[2] + int64_t(ox) * dY.strides[3]]));
+                        const Value grad = value_of_float(
+                            widen(dy[int64_t(r) * dY.strides[0] + int64_t(c) * dY.strides[1] +
+                                     int64_t(oy) * dY.strides[2] + int64_t(ox) * dY.strides[3]]));
                         std::pair<uint64_t, uint64_t> chosen{UINT64_MAX, UINT64_MAX};
-                        if (p.reduction == DML_REDUCE_FUNCTION_MAX) chosen = max_sample<T>(p, g, oy, ox, x, X->strides, plane, true, nullptr);
+                        if (p.reduction == DML_REDUCE_FUNCTION_MAX)
+                            chosen = max_sample<T>(p, g, oy, ox, x, X->strides, plane, true, nullptr);
                         for (uint64_t iy = 0; iy < g.sy; ++iy)
                             for (uint64_t ix = 0; ix < g.sx; ++ix) {
                                 const AxisSample& ay = g.y(oy, iy);
@@ -338,14 +409,16 @@ void backward(const Params& p, const Bindings& b) {
                                     for (int bb = 0; bb < 2; ++bb) {
                                         const mpq_class w = ay.weight[a] * ax.weight[bb] * share;
                                         if (sgn(w) == 0) continue;
-                                        const size_t at = size_t(((g.batch * channels + c) * height + uint64_t(ay.index[a])) * width +
-                                                                 uint64_t(ax.index[bb]));
+                                        const size_t at = size_t(
+                                            ((g.batch * channels + c) * height + uint64_t(ay.index[a])) * width +
+                                            uint64_t(ax.index[bb]));
                                         accumulate(dx[at], scaled(grad, w));
                                     }
                                 if (!slopes) continue;
                                 // d(sample)/dx and d(sample)/dy: the slopes of the bilinear cell.
                                 auto at = [&](int a, int bb) {
-                                    return value_of_float(widen(x[plane + ay.index[a] * X->strides[2] + ax.index[bb] * X->strides[3]]));
+                                    return value_of_float(
+                                        widen(x[plane + ay.index[a] * X->strides[2] + ax.index[bb] * X->strides[3]]));
                                 };
                                 auto difference = [&](const Value& hi, const Value& lo) {
                                     Value d = hi;
@@ -359,14 +432,17 @@ void backward(const Params& p, const Bindings& b) {
                                     Value slope{Value::Finite, 0};
                                     for (int k = 0; k < 2; ++k) {
                                         if (sgn(other.weight[k]) == 0) continue;
-                                        const Value d = axis == 0 ? difference(at(k, 1), at(k, 0)) : difference(at(1, k), at(0, k));
+                                        const Value d = axis == 0 ? difference(at(k, 1), at(k, 0))
+                                                                  : difference(at(1, k), at(0, k));
                                         accumulate(slope, scaled(d, other.weight[k]));
                                     }
                                     const Value gs = product(grad, slope);
                                     const mpq_class& t = axes[axis]->t;
-                                    const mpq_class first = share * scale[axis] * (1 - t), second = share * scale[axis] * t;
+                                    const mpq_class first = share * scale[axis] * (1 - t),
+                                                    second = share * scale[axis] * t;
                                     if (sgn(first) != 0) accumulate(droi[size_t(r * 4 + axis)], scaled(gs, first));
-                                    if (sgn(second) != 0) accumulate(droi[size_t(r * 4 + 2 + axis)], scaled(gs, second));
+                                    if (sgn(second) != 0)
+                                        accumulate(droi[size_t(r * 4 + 2 + axis)], scaled(gs, second));
                                 }
                             }
                     }

@@ -13,8 +13,10 @@ namespace dmlref {
 // ROI_ALIGN and ROI_ALIGN1 (OutputTensor): reference/roi_align_bound.cpp; ROI_ALIGN_GRAD's
 // OutputGradientTensor and OutputROIGradientTensor: reference/roi_align_grad_bound.cpp.
 void roi_align_bounds(const Operator& op, const InputBuffer& input, const ArithmeticProfile& p, TermSink& sink);
-void roi_align_gradient_bounds(const Operator& op, const InputBuffer& input, const ArithmeticProfile& p, TermSink& sink);
-void roi_align_roi_gradient_bounds(const Operator& op, const InputBuffer& input, const ArithmeticProfile& p, TermSink& sink);
+void roi_align_gradient_bounds(const Operator& op, const InputBuffer& input, const ArithmeticProfile& p,
+                               TermSink& sink);
+void roi_align_roi_gradient_bounds(const Operator& op, const InputBuffer& input, const ArithmeticProfile& p,
+                                   TermSink& sink);
 
 }  // namespace dmlref
 
@@ -22,13 +24,16 @@ namespace dmlref::reference {
 
 void validate(const DML_ROI_ALIGN_OPERATOR_DESC& d, Diagnostics& diags);
 void evaluate(const DML_ROI_ALIGN_OPERATOR_DESC& d, const Bindings& b);
-void validate_values(const DML_ROI_ALIGN_OPERATOR_DESC& d, const InputBuffers& in, uint64_t max_work, Diagnostics& diags);
+void validate_values(const DML_ROI_ALIGN_OPERATOR_DESC& d, const InputBuffers& in, uint64_t max_work,
+                     Diagnostics& diags);
 void validate(const DML_ROI_ALIGN1_OPERATOR_DESC& d, Diagnostics& diags);
 void evaluate(const DML_ROI_ALIGN1_OPERATOR_DESC& d, const Bindings& b);
-void validate_values(const DML_ROI_ALIGN1_OPERATOR_DESC& d, const InputBuffers& in, uint64_t max_work, Diagnostics& diags);
+void validate_values(const DML_ROI_ALIGN1_OPERATOR_DESC& d, const InputBuffers& in, uint64_t max_work,
+                     Diagnostics& diags);
 void validate(const DML_ROI_ALIGN_GRAD_OPERATOR_DESC& d, Diagnostics& diags);
 void evaluate(const DML_ROI_ALIGN_GRAD_OPERATOR_DESC& d, const Bindings& b);
-void validate_values(const DML_ROI_ALIGN_GRAD_OPERATOR_DESC& d, const InputBuffers& in, uint64_t max_work, Diagnostics& diags);
+void validate_values(const DML_ROI_ALIGN_GRAD_OPERATOR_DESC& d, const InputBuffers& in, uint64_t max_work,
+                     Diagnostics& diags);
 // ROI align's provisional tolerance: per-element Terms depend on the regions (input values), so
 // it is stated from the whole case.
 std::optional<Tolerance> roi_align_tolerance(const Case& c, std::string_view output);

@@ -39,19 +39,22 @@ Quantity sample_t(const Params& p, uint64_t out, uint64_t samples, uint64_t o, u
                                         ar.constant(double(p.corners ? n - 1 : n)));
 }
 
-double coordinate_error(const Params& p, double raw_lo, double raw_hi, float scale, uint64_t out, uint64_t samples, uint64_t o,
-                        uint64_t i) {
+double coordinate_error(const Params& p, double raw_lo, double raw_hi, float scale, uint64_t out, uint64_t samples,
+                        uint64_t o, uint64_t i) {
     const Arithmetic ar(DataType::FLOAT32, false);
     const Quantity sc = ar.constant(double(scale)), ipo = ar.constant(double(p.ipo)), opo = ar.constant(double(p.opo));
     const Quantity x1s = ar.mul(ar.constant(raw_lo), sc), x2s = ar.mul(ar.constant(raw_hi), sc);
-    const Quantity w = worst(ar.add(x2s, ar.neg(x1s)), ar.mul(ar.add(ar.constant(raw_hi), ar.neg(ar.constant(raw_lo))), sc));
+    const Quantity w = worst(ar.add(x2s, ar.neg(x1s)),
+                             ar.mul(ar.add(ar.constant(raw_hi), ar.neg(ar.constant(raw_lo))), sc));
     const Quantity t = sample_t(p, out, samples, o, i);
-    Quantity q = ar.add(ar.add(x1s, ar.mul(t, w)), ar.neg(ipo));                                                  // (x1s + t wS) - ipo
-    q = worst(q, ar.add(ar.add(x1s, ar.neg(ipo)), ar.mul(t, w)));                                                // (x1s - ipo) + t wS
-    q = worst(q, ar.add(ar.add(ar.mul(ar.add(ar.constant(1), ar.neg(t)), x1s), ar.mul(t, x2s)), ar.neg(ipo)));  // (1 - t) x1s + t x2s
-    if (!p.corners) {  // torchvision's bins: start + o bin + (i - opo) bin / S
+    Quantity q = ar.add(ar.add(x1s, ar.mul(t, w)), ar.neg(ipo));   // (x1s + t wS) - ipo
+    q = worst(q, ar.add(ar.add(x1s, ar.neg(ipo)), ar.mul(t, w)));  // (x1s - ipo) + t wS
+    q = worst(q, ar.add(ar.add(ar.mul(ar.add(ar.constant(1), ar.neg(t)), x1s), ar.mul(t, x2s)),
+                        ar.neg(ipo)));  // (1 - t) x1s + t x2s
+    if (!p.corners) {                   // torchvision's bins: start + o bin + (i - opo) bin / S
         const Quantity bin = ar.div(w, ar.constant(double(out)));
-        const Quantity off = ar.div(ar.mul(ar.add(ar.constant(double(i)), ar.neg(opo)), bin), ar.constant(double(samples)));
+        const Quantity off = ar.div(ar.mul(ar.add(ar.constant(double(i)), ar.neg(opo)), bin),
+                                    ar.constant(double(samples)));
         q = worst(q, ar.add(ar.add(ar.add(x1s, ar.neg(ipo)), ar.mul(ar.constant(double(o)), bin)), off));
     }
     return q.err;
@@ -92,8 +95,8 @@ AxisRead axis_read(const Params& p, const AxisSample& a, int64_t size, double de
     return r;
 }
 
-SampleFacts sample_facts(const Params& p, const AxisRead& ay, const AxisRead& ax, const std::vector<double>& x, uint64_t plane,
-                         uint64_t width) {
+SampleFacts sample_facts(const Params& p, const AxisRead& ay, const AxisRead& ax, const std::vector<double>& x,
+                         uint64_t plane, uint64_t width) {
     SampleFacts f;
     const double oob = double(p.oob_value);
     f.oob = ay.oob || ax.oob;
@@ -153,12 +156,13 @@ Quantity sample_quantity(const Params& p, const Arithmetic& ar, const SampleFact
             const Quantity h = ar.add(ar.constant(1), ar.neg(l));
             const Quantity wyx[4] = {ar.mul(h, h), ar.mul(h, l), ar.mul(l, h), ar.mul(l, l)};
             std::vector<Quantity> taps;
-            for (const Quantity& w : wyx) taps.push_back(worst(ar.mul(w, X), ar.mul(h, ar.mul(h, X))));  // (wy wx) X or wy (wx X); h covers l
+            for (const Quantity& w : wyx)
+                taps.push_back(worst(ar.mul(w, X), ar.mul(h, ar.mul(h, X))));  // (wy wx) X or wy (wx X); h covers l
             const Quantity summed = ar.sum(taps);
             const Quantity diff = ar.add(X, ar.neg(X));
-            const Quantity row = ar.add(X, ar.mul(l, diff));                                            // lerp: a + l (b - a)
+            const Quantity row = ar.add(X, ar.mul(l, diff));  // lerp: a + l (b - a)
             const Quantity lerp = ar.add(row, ar.mul(l, ar.add(row, ar.neg(row))));
-            const Quantity row2 = ar.add(ar.mul(h, X), ar.mul(l, X));                                   // (1 - l) a + l b
+            const Quantity row2 = ar.add(ar.mul(h, X), ar.mul(l, X));  // (1 - l) a + l b
             const Quantity weighted = ar.add(ar.mul(h, row2), ar.mul(l, row2));
             in_err = up(worst(summed, worst(lerp, weighted)).err + f.displacement);
             if (products && !f.oob && !f.mixed)
@@ -190,7 +194,8 @@ void forward_bounds(const Params& p, const std::vector<double>& x, std::span<con
     for (uint64_t r = 0; r < region_count(p); ++r) {
         const Region g = region(p, roi, indices, r);
         if (g.batch >= img.Sizes[0]) throw std::invalid_argument("a batch index is out of range");
-        const double raw[4] = {roi_value(p, roi, r, 0), roi_value(p, roi, r, 1), roi_value(p, roi, r, 2), roi_value(p, roi, r, 3)};
+        const double raw[4] = {roi_value(p, roi, r, 0), roi_value(p, roi, r, 1), roi_value(p, roi, r, 2),
+                               roi_value(p, roi, r, 3)};
         // The axes' samples and what a float32 coordinate may read, shared by the channels.
         std::vector<AxisRead> ys(size_t(out_h * g.sy)), xs(size_t(out_w * g.sx));
         for (uint64_t o = 0; o < out_h; ++o)
@@ -213,7 +218,8 @@ void forward_bounds(const Params& p, const std::vector<double>& x, std::span<con
                     double scale = 0;
                     for (uint64_t iy = 0; iy < g.sy; ++iy)
                         for (uint64_t ix = 0; ix < g.sx; ++ix) {
-                            facts.push_back(sample_facts(p, ys[size_t(oy * g.sy + iy)], xs[size_t(ox * g.sx + ix)], x, plane, width));
+                            facts.push_back(sample_facts(p, ys[size_t(oy * g.sy + iy)], xs[size_t(ox * g.sx + ix)], x,
+                                                         plane, width));
                             nonfinite = nonfinite || facts.back().nonfinite;
                             terms += facts.back().terms;
                             const double m = std::max(std::fabs(facts.back().lo), std::fabs(facts.back().hi));
@@ -257,7 +263,8 @@ void forward_bounds(const Params& p, const std::vector<double>& x, std::span<con
                             divided.push_back(ar.div(s, n));
                             scaled.push_back(ar.mul(s, ar.reciprocal(n)));
                         }
-                        return worst(worst(ar.div(total, n), ar.mul(total, ar.reciprocal(n))), worst(ar.sum(divided), ar.sum(scaled)));
+                        return worst(worst(ar.div(total, n), ar.mul(total, ar.reciprocal(n))),
+                                     worst(ar.sum(divided), ar.sum(scaled)));
                     });
                     sink.set_computed(e, error, std::isfinite(scale) ? scale : 0, terms);
                 }
@@ -274,7 +281,8 @@ namespace dmlref {
 void roi_align_bounds(const Operator& op, const InputBuffer& input, const ArithmeticProfile& prof, TermSink& sink) {
     using namespace reference::roi;
     auto run = [&](const Params& p) {
-        forward_bounds(p, logical_doubles(*p.input, input("InputTensor")), input("ROITensor"), input("BatchIndicesTensor"), prof, sink);
+        forward_bounds(p, logical_doubles(*p.input, input("InputTensor")), input("ROITensor"),
+                       input("BatchIndicesTensor"), prof, sink);
     };
     if (auto* d = get_if<DML_ROI_ALIGN_OPERATOR_DESC>(&op.Desc)) run(params(*d));
     else if (auto* d = get_if<DML_ROI_ALIGN1_OPERATOR_DESC>(&op.Desc)) run(params(*d));

@@ -18,19 +18,19 @@ Quantity sample_t(const Params& p, uint64_t out, uint64_t samples, uint64_t o, u
 
 // The error of a backend's float32 sample coordinate: the worst of the formula's association
 // variants, the region's coordinates (raw_lo, raw_hi) exact float32 inputs.
-double coordinate_error(const Params& p, double raw_lo, double raw_hi, float scale, uint64_t out, uint64_t samples, uint64_t o,
-                        uint64_t i);
+double coordinate_error(const Params& p, double raw_lo, double raw_hi, float scale, uint64_t out, uint64_t samples,
+                        uint64_t o, uint64_t i);
 
 // One sample position along one axis, and what a coordinate within delta of it may read.
 struct AxisRead {
-    bool oob = false;              // the exact coordinate is out of bounds
+    bool oob = false;  // the exact coordinate is out of bounds
     bool may_in = true, may_out = false;
-    bool may_clamp = false;        // the coordinate (moved or exact) may be clamped into [0, size - 1]
-    int64_t index[2] = {0, 0};     // the exact taps
-    double weight[2] = {1, 0};     // the exact weights (rounded to double)
-    int64_t k0 = 0, k1 = 0;        // the elements a moved coordinate may read (in bounds)
-    double delta = 0;              // the coordinate error (0: exact, the exact reading)
-    double coordinate = 0;         // the exact coordinate, rounded to double
+    bool may_clamp = false;     // the coordinate (moved or exact) may be clamped into [0, size - 1]
+    int64_t index[2] = {0, 0};  // the exact taps
+    double weight[2] = {1, 0};  // the exact weights (rounded to double)
+    int64_t k0 = 0, k1 = 0;     // the elements a moved coordinate may read (in bounds)
+    double delta = 0;           // the coordinate error (0: exact, the exact reading)
+    double coordinate = 0;      // the exact coordinate, rounded to double
 };
 AxisRead axis_read(const Params& p, const AxisSample& a, int64_t size, double delta);
 
@@ -45,8 +45,8 @@ struct SampleFacts {
     uint32_t terms = 1;
 };
 // x: the image in logical order; plane: the offset of the sample's (batch, channel) plane.
-SampleFacts sample_facts(const Params& p, const AxisRead& ay, const AxisRead& ax, const std::vector<double>& x, uint64_t plane,
-                         uint64_t width);
+SampleFacts sample_facts(const Params& p, const AxisRead& ay, const AxisRead& ax, const std::vector<double>& x,
+                         uint64_t plane, uint64_t width);
 
 // A backend's sample in working type A: its exact value's range and its error; `products`
 // collects the tap products of an in-bounds linear sample (for the one-sum AVERAGE variant).

@@ -43,7 +43,7 @@ Quantity present(const Quantity& q, Presence m) {
     switch (m) {
         case Presence::Normal: return q;
         case Presence::MayVanish: return {std::min(q.lo, 0.0), std::max(q.hi, 0.0), up(q.mag() + q.err)};  // q' or 0
-        default: return {0, 0, up(q.mag() + q.err)};                                                        // 0 or q'
+        default: return {0, 0, up(q.mag() + q.err)};                                                       // 0 or q'
     }
 }
 
@@ -70,7 +70,8 @@ std::vector<Tap> axis_taps(const Params& p, const Arithmetic& ar, const AxisSamp
             if (k != s.index[0]) taps.push_back({k, {0, 0, 1}});
         return taps;
     }
-    const double l_err = up(r.delta + (element_size(ar.type()) < element_size(DataType::FLOAT32) ? unit_roundoff(ar.type()) : 0.0));
+    const double l_err = up(
+        r.delta + (element_size(ar.type()) < element_size(DataType::FLOAT32) ? unit_roundoff(ar.type()) : 0.0));
     const bool two = r.weight[1] != 0;
     if (two) {
         const Quantity l{r.weight[1], r.weight[1], l_err};
@@ -87,7 +88,8 @@ std::vector<Tap> axis_taps(const Params& p, const Arithmetic& ar, const AxisSamp
 // The cells [c, c + 1) a coordinate within delta of the exact one may read unclamped, with a
 // slope: first > last when none.
 std::pair<int64_t, int64_t> slope_cells(const AxisSample& e, const AxisRead& r, int64_t size) {
-    if (r.delta == 0) return e.slope ? std::pair<int64_t, int64_t>{e.index[0], e.index[0]} : std::pair<int64_t, int64_t>{1, 0};
+    if (r.delta == 0)
+        return e.slope ? std::pair<int64_t, int64_t>{e.index[0], e.index[0]} : std::pair<int64_t, int64_t>{1, 0};
     const double a = std::max(r.coordinate - r.delta, 0.0), b = std::min(r.coordinate + r.delta, double(size - 1));
     if (a > b || size < 2) return {1, 0};
     return {std::min<int64_t>(int64_t(std::floor(a)), size - 2), std::min<int64_t>(int64_t(std::floor(b)), size - 2)};
@@ -135,14 +137,15 @@ void GradBound::region(std::span<const std::byte> roi, std::span<const std::byte
     const bool max = p.reduction == DML_REDUCE_FUNCTION_MAX;
     const Region g = roi::region(p, roi, indices, r);
     if (g.batch >= img.Sizes[0]) throw std::invalid_argument("a batch index is out of range");
-    const double raw[4] = {roi_value(p, roi, r, 0), roi_value(p, roi, r, 1), roi_value(p, roi, r, 2), roi_value(p, roi, r, 3)};
+    const double raw[4] = {roi_value(p, roi, r, 0), roi_value(p, roi, r, 1), roi_value(p, roi, r, 2),
+                           roi_value(p, roi, r, 3)};
     // Each axis's samples: exact, what a float32 coordinate may read, t's float32 error, and the taps per type.
     struct AxisFacts {
         std::vector<AxisSample> exact;
         std::vector<AxisRead> read;
         std::vector<double> t_err;
         std::vector<std::vector<std::vector<Tap>>> taps;  // [type][sample]
-    } axes[2];  // 0: x, 1: y
+    } axes[2];                                            // 0: x, 1: y
     for (int a = 0; a < 2; ++a) {
         const uint64_t out = a == 0 ? out_w : out_h, per = a == 0 ? g.sx : g.sy;
         const int64_t size = int64_t(a == 0 ? width : height);
@@ -152,9 +155,11 @@ void GradBound::region(std::span<const std::byte> roi, std::span<const std::byte
         for (uint64_t o = 0; o < out; ++o)
             for (uint64_t i = 0; i < per; ++i) {
                 f.exact.push_back(a == 0 ? g.x(o, i) : g.y(o, i));
-                f.read.push_back(axis_read(p, f.exact.back(), size, coordinate_error(p, raw[a], raw[a + 2], scale, out, per, o, i)));
+                f.read.push_back(
+                    axis_read(p, f.exact.back(), size, coordinate_error(p, raw[a], raw[a + 2], scale, out, per, o, i)));
                 f.t_err.push_back(sample_t(p, out, per, o, i).err);
-                for (size_t k = 0; k < types.size(); ++k) f.taps[k].push_back(axis_taps(p, types[k], f.exact.back(), f.read.back()));
+                for (size_t k = 0; k < types.size(); ++k)
+                    f.taps[k].push_back(axis_taps(p, types[k], f.exact.back(), f.read.back()));
             }
     }
     const uint64_t count = g.sx * g.sy;
@@ -168,8 +173,8 @@ void GradBound::region(std::span<const std::byte> roi, std::span<const std::byte
                 if (max)
                     for (uint64_t iy = 0; iy < g.sy; ++iy)
                         for (uint64_t ix = 0; ix < g.sx; ++ix)
-                            facts.push_back(sample_facts(p, axes[1].read[size_t(oy * g.sy + iy)], axes[0].read[size_t(ox * g.sx + ix)], x,
-                                                         plane, width));
+                            facts.push_back(sample_facts(p, axes[1].read[size_t(oy * g.sy + iy)],
+                                                         axes[0].read[size_t(ox * g.sx + ix)], x, plane, width));
                 for (size_t k = 0; k < types.size(); ++k) {
                     const Arithmetic& ar = types[k];
                     std::vector<Presence> presence(size_t(count), Presence::Absent);
@@ -191,29 +196,41 @@ void GradBound::region(std::span<const std::byte> roi, std::span<const std::byte
                             if (!(up(v[s].hi + v[s].err) >= L - e_top)) continue;
                             ++candidates;
                             presence[s] = Presence::Ghost;
-                            if (!facts[s].oob && (chosen == UINT64_MAX || v[s].lo + v[s].hi > v[chosen].lo + v[chosen].hi)) chosen = s;
+                            if (!facts[s].oob &&
+                                (chosen == UINT64_MAX || v[s].lo + v[s].hi > v[chosen].lo + v[chosen].hi))
+                                chosen = s;
                         }
-                        if (chosen != UINT64_MAX) presence[chosen] = candidates > 1 || facts[chosen].mixed ? Presence::MayVanish : Presence::Normal;
+                        if (chosen != UINT64_MAX)
+                            presence[chosen] = candidates > 1 || facts[chosen].mixed ? Presence::MayVanish
+                                                                                     : Presence::Normal;
                     }
                     for (uint64_t iy = 0; iy < g.sy; ++iy)
                         for (uint64_t ix = 0; ix < g.sx; ++ix) {
-                            const size_t sy = size_t(oy * g.sy + iy), sx = size_t(ox * g.sx + ix), s = size_t(iy * g.sx + ix);
+                            const size_t sy = size_t(oy * g.sy + iy), sx = size_t(ox * g.sx + ix),
+                                         s = size_t(iy * g.sx + ix);
                             const AxisRead &ry = axes[1].read[sy], &rx = axes[0].read[sx];
                             Presence m = presence[s];
                             if (!max) {
-                                const bool in = !ry.oob && !rx.oob, may_in = ry.may_in && rx.may_in, may_out = ry.may_out || rx.may_out;
-                                m = in ? (may_out ? Presence::MayVanish : Presence::Normal) : may_in ? Presence::Ghost : Presence::Absent;
+                                const bool in = !ry.oob && !rx.oob, may_in = ry.may_in && rx.may_in,
+                                           may_out = ry.may_out || rx.may_out;
+                                m = in       ? (may_out ? Presence::MayVanish : Presence::Normal)
+                                    : may_in ? Presence::Ghost
+                                             : Presence::Absent;
                             }
                             if (m == Presence::Absent) continue;
                             const bool finite = std::isfinite(grad) && !(max && uncertain);
-                            const Quantity share = max || count == 1 ? Quantity{1, 1, 0} : ar.div(ar.constant(1), ar.constant(double(count)));
+                            const Quantity share = max || count == 1
+                                                       ? Quantity{1, 1, 0}
+                                                       : ar.div(ar.constant(1), ar.constant(double(count)));
                             const Quantity gs = ar.mul(ar.input(std::isfinite(grad) ? grad : 0), share);
                             const auto& ty = axes[1].taps[k][sy];
                             const auto& tx = axes[0].taps[k][sx];
                             if (!roi_output) {
                                 for (const Tap& a : ty)
                                     for (const Tap& b : tx) {
-                                        const uint64_t at = ((g.batch * channels + c) * height + uint64_t(a.index)) * width + uint64_t(b.index);
+                                        const uint64_t at = ((g.batch * channels + c) * height + uint64_t(a.index)) *
+                                                                width +
+                                                            uint64_t(b.index);
                                         add(elements[size_t(at)], k, ar.mul(ar.mul(a.w, b.w), gs), m, finite);
                                     }
                                 continue;
@@ -228,7 +245,10 @@ void GradBound::region(std::span<const std::byte> roi, std::span<const std::byte
                                 const int64_t size = int64_t(j == 0 ? width : height);
                                 const Quantity scale = ar.constant(double(j == 0 ? p.scale_x : p.scale_y));
                                 const double t = e.t.get_d();
-                                const Quantity tq{t, t, up(own.t_err[so] + (element_size(ar.type()) < 4 ? unit_roundoff(ar.type()) * std::fabs(t) : 0))};
+                                const Quantity tq{
+                                    t, t,
+                                    up(own.t_err[so] +
+                                       (element_size(ar.type()) < 4 ? unit_roundoff(ar.type()) * std::fabs(t) : 0))};
                                 // The cells whose slope the backend may take: the exact one, and any a moved
                                 // coordinate reaches unclamped ([0, size - 1), a cell c being [c, c + 1)).
                                 const auto [first, last] = slope_cells(e, ro, size);
@@ -236,18 +256,24 @@ void GradBound::region(std::span<const std::byte> roi, std::span<const std::byte
                                 for (int64_t cell = first; cell <= last; ++cell) {
                                     const bool exact_cell = e.slope && cell == e.index[0];
                                     if (!exact_cell && ro.delta == 0) continue;
-                                    const Presence cm = combine(m, exact_cell ? (others ? Presence::MayVanish : Presence::Normal) : Presence::Ghost);
+                                    const Presence cm = combine(
+                                        m, exact_cell ? (others ? Presence::MayVanish : Presence::Normal)
+                                                      : Presence::Ghost);
                                     for (const Tap& o : other) {
-                                        const uint64_t row[2] = {uint64_t(j == 0 ? o.index : cell), uint64_t(j == 0 ? o.index : cell + 1)};
-                                        const uint64_t col[2] = {uint64_t(j == 0 ? cell : o.index), uint64_t(j == 0 ? cell + 1 : o.index)};
+                                        const uint64_t row[2] = {uint64_t(j == 0 ? o.index : cell),
+                                                                 uint64_t(j == 0 ? o.index : cell + 1)};
+                                        const uint64_t col[2] = {uint64_t(j == 0 ? cell : o.index),
+                                                                 uint64_t(j == 0 ? cell + 1 : o.index)};
                                         for (int side = 0; side < 2; ++side) {  // +X[cell + 1], -X[cell]
                                             const double xv = x[size_t(plane + row[side] * width + col[side])];
                                             const bool ok = finite && std::isfinite(xv);
                                             const Quantity xq = ar.input(std::isfinite(xv) ? (side ? xv : -xv) : 0);
                                             const Quantity base = ar.mul(ar.mul(gs, scale), ar.mul(o.w, xq));
-                                            add(elements[size_t(r * 4 + uint64_t(j))], k, base, cm, ok);                     // c = 1
-                                            add(elements[size_t(r * 4 + uint64_t(j))], k, ar.mul(base, ar.neg(tq)), cm, ok);  // c = -t
-                                            add(elements[size_t(r * 4 + 2 + uint64_t(j))], k, ar.mul(base, tq), cm, ok);      // c = t
+                                            add(elements[size_t(r * 4 + uint64_t(j))], k, base, cm, ok);  // c = 1
+                                            add(elements[size_t(r * 4 + uint64_t(j))], k, ar.mul(base, ar.neg(tq)), cm,
+                                                ok);  // c = -t
+                                            add(elements[size_t(r * 4 + 2 + uint64_t(j))], k, ar.mul(base, tq), cm,
+                                                ok);  // c = t
                                         }
                                     }
                                 }
@@ -275,8 +301,8 @@ void GradBound::finish(TermSink& sink) const {
     }
 }
 
-void grad_bounds(const DML_ROI_ALIGN_GRAD_OPERATOR_DESC& d, bool roi_output, const InputBuffer& input, const ArithmeticProfile& prof,
-                 TermSink& sink) {
+void grad_bounds(const DML_ROI_ALIGN_GRAD_OPERATOR_DESC& d, bool roi_output, const InputBuffer& input,
+                 const ArithmeticProfile& prof, TermSink& sink) {
     const Params p = params(d);
     if (roi_output ? !p.droi : !p.dx) throw std::invalid_argument("the case has no such output");
     GradBound b{p, prof, {}, {}, {}, roi_output, {}};
@@ -287,7 +313,8 @@ void grad_bounds(const DML_ROI_ALIGN_GRAD_OPERATOR_DESC& d, bool roi_output, con
     });
     if (b.types.size() > 3) throw std::logic_error("more working types than an Element holds");
     if (p.input) b.x = logical_doubles(*p.input, input("InputTensor"));
-    if (b.x.empty() && (roi_output || p.reduction == DML_REDUCE_FUNCTION_MAX)) throw std::invalid_argument("no InputTensor");
+    if (b.x.empty() && (roi_output || p.reduction == DML_REDUCE_FUNCTION_MAX))
+        throw std::invalid_argument("no InputTensor");
     b.dy = logical_doubles(p.pooled, input("InputGradientTensor"));
     b.elements.resize(roi_output ? size_t(region_count(p) * 4) : size_t(element_count(*p.dx)));
     for (uint64_t r = 0; r < region_count(p); ++r) b.region(input("ROITensor"), input("BatchIndicesTensor"), r);
@@ -300,13 +327,15 @@ void grad_bounds(const DML_ROI_ALIGN_GRAD_OPERATOR_DESC& d, bool roi_output, con
 
 namespace dmlref {
 
-void roi_align_gradient_bounds(const Operator& op, const InputBuffer& input, const ArithmeticProfile& prof, TermSink& sink) {
+void roi_align_gradient_bounds(const Operator& op, const InputBuffer& input, const ArithmeticProfile& prof,
+                               TermSink& sink) {
     const auto* d = get_if<DML_ROI_ALIGN_GRAD_OPERATOR_DESC>(&op.Desc);
     if (!d) throw std::invalid_argument("not ROI_ALIGN_GRAD");
     reference::roi::grad_bounds(*d, false, input, prof, sink);
 }
 
-void roi_align_roi_gradient_bounds(const Operator& op, const InputBuffer& input, const ArithmeticProfile& prof, TermSink& sink) {
+void roi_align_roi_gradient_bounds(const Operator& op, const InputBuffer& input, const ArithmeticProfile& prof,
+                                   TermSink& sink) {
     const auto* d = get_if<DML_ROI_ALIGN_GRAD_OPERATOR_DESC>(&op.Desc);
     if (!d) throw std::invalid_argument("not ROI_ALIGN_GRAD");
     reference::roi::grad_bounds(*d, true, input, prof, sink);

@@ -61,10 +61,10 @@ struct AxisSample {
 // One axis of a region. Its Out * S samples are computed when asked for, the last one kept
 // (memory O(1): a region may ask for up to 2^32 - 1 samples per output).
 struct Axis {
-    mpq_class lo, hi;       // the scaled region
-    uint64_t out = 1;       // the output size along the axis
-    uint64_t samples = 1;   // S
-    int64_t size = 1;       // the image size along the axis
+    mpq_class lo, hi;      // the scaled region
+    uint64_t out = 1;      // the output size along the axis
+    uint64_t samples = 1;  // S
+    int64_t size = 1;      // the image size along the axis
     mutable uint64_t cached_o = UINT64_MAX, cached_i = UINT64_MAX;
     mutable AxisSample cache;
 };

@@ -51,9 +51,11 @@ template <class D> bool explain(const Case& c, std::string_view output, uint64_t
         b.back() = r;
         out.inputs.push_back(input_element(c, "BatchIndicesTensor", b, "batch index"));
     }
-    out.facts.emplace_back("formula", std::string(d.ReductionFunction == DML_REDUCE_FUNCTION_MAX ? "the largest" : "the average") +
-                                          " of the region's samples, each " +
-                                          (d.InterpolationMode == DML_INTERPOLATION_MODE_LINEAR ? "interpolated bilinearly" : "its nearest element"));
+    out.facts.emplace_back(
+        "formula",
+        std::string(d.ReductionFunction == DML_REDUCE_FUNCTION_MAX ? "the largest" : "the average") +
+            " of the region's samples, each " +
+            (d.InterpolationMode == DML_INTERPOLATION_MODE_LINEAR ? "interpolated bilinearly" : "its nearest element"));
     out.facts.emplace_back("samples per output", "from " + std::to_string(d.MinimumSamplesPerOutput) + " to " +
                                                      std::to_string(d.MaximumSamplesPerOutput) + " per axis");
     out.policies.insert(out.policies.end(), {"RoiAlignSampleCount", "RoiAlignOutOfBounds"});
@@ -97,12 +99,15 @@ OutputRule computed(std::string_view output, ComputedBounds bounds) {
 const std::vector<std::string_view> kValues = {"InputTensor", "OutputTensor"};
 const std::vector<std::string_view> kRois = {"ROITensor"};
 const std::vector<std::string_view> kIndices = {"BatchIndicesTensor"};
-const std::vector<Policy> kForward = {kRoiSampleCount, kRoiSampleLoop, kRoiCorners, kRoiOutOfBounds, kRoiNearest, kRoiMax,
-                                      kRoiAverage, kRoiBatchIndex, kZeroWeightTaps, kComputedValue, kNonFiniteSum,
-                                      kZeroResult, kSubnormals};
+const std::vector<Policy> kForward = {kRoiSampleCount, kRoiSampleLoop, kRoiCorners,    kRoiOutOfBounds, kRoiNearest,
+                                      kRoiMax,         kRoiAverage,    kRoiBatchIndex, kZeroWeightTaps, kComputedValue,
+                                      kNonFiniteSum,   kZeroResult,    kSubnormals};
 
 std::vector<SupportRow> forward_rows(uint32_t level) {
-    return {{level, kValues, 4, 4, kF32F16}, {level, kRois, 2, 4, kF32F16}, {level, kIndices, 1, 4, kU32}, {0x5000, kIndices, 1, 4, kU32U64}};
+    return {{level, kValues, 4, 4, kF32F16},
+            {level, kRois, 2, 4, kF32F16},
+            {level, kIndices, 1, 4, kU32},
+            {0x5000, kIndices, 1, 4, kU32U64}};
 }
 
 OperatorRecord roi_align_grad() {
@@ -111,11 +116,12 @@ OperatorRecord roi_align_grad() {
     grad.push_back(kRoiRoiGradient);
     const std::vector<std::string_view> values = {"InputTensor", "InputGradientTensor", "OutputGradientTensor"};
     const std::vector<std::string_view> rois = {"ROITensor", "OutputROIGradientTensor"};
-    return roi_record<GRAD>({.IntroducedIn = 0x4100,
-                             .Support = {{0x4100, values, 4, 4, kF32F16}, {0x4100, rois, 2, 4, kF32F16}, {0x4100, kIndices, 1, 4, kU32}},
-                             .Policies = grad},
-                            {computed("OutputGradientTensor", roi_align_gradient_bounds),
-                             computed("OutputROIGradientTensor", roi_align_roi_gradient_bounds)});
+    return roi_record<GRAD>(
+        {.IntroducedIn = 0x4100,
+         .Support = {{0x4100, values, 4, 4, kF32F16}, {0x4100, rois, 2, 4, kF32F16}, {0x4100, kIndices, 1, 4, kU32}},
+         .Policies = grad},
+        {computed("OutputGradientTensor", roi_align_gradient_bounds),
+         computed("OutputROIGradientTensor", roi_align_roi_gradient_bounds)});
 }
 
 }  // namespace

@@ -39,7 +39,8 @@ std::vector<uint32_t> terms(const Params& p, const Case& c, std::string_view out
     const uint64_t channels = img.Sizes[1], height = img.Sizes[2], width = img.Sizes[3];
     const uint64_t out_h = p.pooled.Sizes[2], out_w = p.pooled.Sizes[3];
     std::vector<uint32_t> k;
-    std::vector<uint64_t> dx_terms(output == "OutputGradientTensor" ? size_t(img.Sizes[0] * channels * height * width) : 0);
+    std::vector<uint64_t> dx_terms(output == "OutputGradientTensor" ? size_t(img.Sizes[0] * channels * height * width)
+                                                                    : 0);
     std::vector<uint64_t> roi_terms(output == "OutputROIGradientTensor" ? size_t(region_count(p) * 4) : 0);
     bool dx_weighted = false;
     for (uint64_t r = 0; r < region_count(p); ++r) {
@@ -62,7 +63,8 @@ std::vector<uint32_t> terms(const Params& p, const Case& c, std::string_view out
                             for (int a = 0; a < 2 && !dx_terms.empty(); ++a)
                                 for (int b = 0; b < 2; ++b)
                                     if (sgn(ay.weight[a] * ax.weight[b]) != 0)
-                                        ++dx_terms[size_t(((g.batch * channels + ch) * height + uint64_t(ay.index[a])) * width +
+                                        ++dx_terms[size_t(((g.batch * channels + ch) * height + uint64_t(ay.index[a])) *
+                                                              width +
                                                           uint64_t(ax.index[b]))];
                             if (!roi_terms.empty()) {
                                 if (ax.slope) roi_terms[size_t(r * 4)] += 2, roi_terms[size_t(r * 4 + 2)] += 2;
@@ -136,7 +138,9 @@ std::vector<std::pair<uint64_t, std::string>> boundary(const Params& p, const Ca
                                     for (int64_t dx = -1; dx <= 2; ++dx) {
                                         const int64_t yy = ay.index[0] + dy, xx = ax.index[0] + dx;
                                         if (yy < 0 || xx < 0 || yy >= int64_t(height) || xx >= int64_t(width)) continue;
-                                        flagged.emplace(((g.batch * channels + ch) * height + uint64_t(yy)) * width + uint64_t(xx), why);
+                                        flagged.emplace(
+                                            ((g.batch * channels + ch) * height + uint64_t(yy)) * width + uint64_t(xx),
+                                            why);
                                     }
                             }
                         }
@@ -152,12 +156,14 @@ std::vector<std::pair<uint64_t, std::string>> boundary(const Params& p, const Ca
 
 std::vector<std::pair<uint64_t, std::string>> roi_align_boundary(const Case& c, std::string_view output) {
     std::optional<roi::Params> p;
-    visit_as<DML_ROI_ALIGN_OPERATOR_DESC, DML_ROI_ALIGN1_OPERATOR_DESC, DML_ROI_ALIGN_GRAD_OPERATOR_DESC>(c.op.Desc, [&](const auto& d) {
-        using D = std::decay_t<decltype(d)>;
-        if constexpr (std::is_same_v<D, DML_ROI_ALIGN_OPERATOR_DESC> || std::is_same_v<D, DML_ROI_ALIGN1_OPERATOR_DESC> ||
-                      std::is_same_v<D, DML_ROI_ALIGN_GRAD_OPERATOR_DESC>)
-            p.emplace(roi::params(d));
-    });
+    visit_as<DML_ROI_ALIGN_OPERATOR_DESC, DML_ROI_ALIGN1_OPERATOR_DESC, DML_ROI_ALIGN_GRAD_OPERATOR_DESC>(
+        c.op.Desc, [&](const auto& d) {
+            using D = std::decay_t<decltype(d)>;
+            if constexpr (std::is_same_v<D, DML_ROI_ALIGN_OPERATOR_DESC> ||
+                          std::is_same_v<D, DML_ROI_ALIGN1_OPERATOR_DESC> ||
+                          std::is_same_v<D, DML_ROI_ALIGN_GRAD_OPERATOR_DESC>)
+                p.emplace(roi::params(d));
+        });
     if (!p || validate(c.op).has_errors() || !c.inputs.count("ROITensor") || !c.inputs.count("BatchIndicesTensor") ||
         validate_input_values(c.op, c.inputs, UINT64_MAX).has_errors())
         return {};
@@ -166,12 +172,14 @@ std::vector<std::pair<uint64_t, std::string>> roi_align_boundary(const Case& c, 
 
 std::optional<Tolerance> roi_align_tolerance(const Case& c, std::string_view output) {
     std::optional<roi::Params> p;
-    visit_as<DML_ROI_ALIGN_OPERATOR_DESC, DML_ROI_ALIGN1_OPERATOR_DESC, DML_ROI_ALIGN_GRAD_OPERATOR_DESC>(c.op.Desc, [&](const auto& d) {
-        using D = std::decay_t<decltype(d)>;
-        if constexpr (std::is_same_v<D, DML_ROI_ALIGN_OPERATOR_DESC> || std::is_same_v<D, DML_ROI_ALIGN1_OPERATOR_DESC> ||
-                      std::is_same_v<D, DML_ROI_ALIGN_GRAD_OPERATOR_DESC>)
-            p.emplace(roi::params(d));
-    });
+    visit_as<DML_ROI_ALIGN_OPERATOR_DESC, DML_ROI_ALIGN1_OPERATOR_DESC, DML_ROI_ALIGN_GRAD_OPERATOR_DESC>(
+        c.op.Desc, [&](const auto& d) {
+            using D = std::decay_t<decltype(d)>;
+            if constexpr (std::is_same_v<D, DML_ROI_ALIGN_OPERATOR_DESC> ||
+                          std::is_same_v<D, DML_ROI_ALIGN1_OPERATOR_DESC> ||
+                          std::is_same_v<D, DML_ROI_ALIGN_GRAD_OPERATOR_DESC>)
+                p.emplace(roi::params(d));
+        });
     if (!p) return std::nullopt;
     Tolerance t;
     t.Why = "the regions or inputs are missing or invalid: bit for bit";
@@ -189,17 +197,18 @@ std::optional<Tolerance> roi_align_tolerance(const Case& c, std::string_view out
     t.Kind = "Summed";
     t.MaxTerms = most;
     t.Terms = std::move(terms);
-    t.Why = output == "OutputROIGradientTensor"
-        ? "each element is an exact sum of dY times the bilinear slopes times the coordinates' derivatives, rounded once "
-          "(docs/golden.md, ROI align). Terms gives each element's terms; dmlref diff bounds each element from every "
-          "monomial a backend may add, float32 coordinates, near cell edges and near ties included (docs/tolerance.md, ROI align)"
+    t.Why =
+        output == "OutputROIGradientTensor"
+            ? "each element is an exact sum of dY times the bilinear slopes times the coordinates' derivatives, rounded once "
+              "(docs/golden.md, ROI align). Terms gives each element's terms; dmlref diff bounds each element from every "
+              "monomial a backend may add, float32 coordinates, near cell edges and near ties included (docs/tolerance.md, ROI align)"
         : output == "OutputGradientTensor"
-        ? "each element is an exact sum of bilinear taps of dY (times 1 / (Sx * Sy) for AVERAGE), rounded once (docs/golden.md, "
-          "ROI align). Terms gives each element's terms; dmlref diff bounds each element from every term a backend may add, "
-          "float32 coordinates, moved taps and near ties included (docs/tolerance.md, ROI align)"
-        : "each element is an exact sum of bilinear taps (times 1 / (Sx * Sy) for AVERAGE) or the greatest sample (MAX), "
-          "rounded once (docs/golden.md, ROI align). Terms gives each element's tap terms; dmlref diff bounds each element "
-          "from its samples' magnitudes, float32 coordinates, the additions and the division (docs/tolerance.md, ROI align)";
+            ? "each element is an exact sum of bilinear taps of dY (times 1 / (Sx * Sy) for AVERAGE), rounded once (docs/golden.md, "
+              "ROI align). Terms gives each element's terms; dmlref diff bounds each element from every term a backend may add, "
+              "float32 coordinates, moved taps and near ties included (docs/tolerance.md, ROI align)"
+            : "each element is an exact sum of bilinear taps (times 1 / (Sx * Sy) for AVERAGE) or the greatest sample (MAX), "
+              "rounded once (docs/golden.md, ROI align). Terms gives each element's tap terms; dmlref diff bounds each element "
+              "from its samples' magnitudes, float32 coordinates, the additions and the division (docs/tolerance.md, ROI align)";
     return t;
 }
 

@@ -31,13 +31,13 @@ void validate_roi_align(const Params& p, Diagnostics& diags) {
     if (type != DataType::FLOAT32 && type != DataType::FLOAT16)
         diags.error(pointer_append(desc_path(values.front().name), "DataType"), rule(p, "data-type"),
                     std::string(values.front().name) + " is " + std::string(name(type)) +
-                    "; ROI align reads FLOAT32 or FLOAT16 (DirectML's tables; docs/golden.md, ROI align)");
+                        "; ROI align reads FLOAT32 or FLOAT16 (DirectML's tables; docs/golden.md, ROI align)");
     for (const auto& f : values)
         if (f.desc->DataType != type)
             diags.error(pointer_append(desc_path(f.name), "DataType"), rule(p, "same-data-type"),
                         std::string(f.name) + " is " + std::string(name(f.desc->DataType)) + " but " +
-                        std::string(values.front().name) + " is " + std::string(name(type)) +
-                        "; the value tensors and ROITensor must have the same DataType");
+                            std::string(values.front().name) + " is " + std::string(name(type)) +
+                            "; the value tensors and ROITensor must have the same DataType");
     if (p.indices.DataType != DataType::UINT32 && p.indices.DataType != DataType::UINT64)
         diags.error(pointer_append(desc_path("BatchIndicesTensor"), "DataType"), rule(p, "batch-indices-data-type"),
                     "BatchIndicesTensor is " + std::string(name(p.indices.DataType)) + "; it must be UINT32 or UINT64");
@@ -46,12 +46,14 @@ void validate_roi_align(const Params& p, Diagnostics& diags) {
         diags.error("/desc/ReductionFunction", rule(p, "reduction-function"),
                     "ReductionFunction is " + std::to_string(p.reduction) + "; ROI align takes AVERAGE (2) or MAX (7)");
     if (p.mode > DML_INTERPOLATION_MODE_LINEAR)
-        diags.error("/desc/InterpolationMode", rule(p, "interpolation-mode"),
-                    "InterpolationMode is " + std::to_string(p.mode) + "; it must be NEAREST_NEIGHBOR (0) or LINEAR (1)");
+        diags.error(
+            "/desc/InterpolationMode", rule(p, "interpolation-mode"),
+            "InterpolationMode is " + std::to_string(p.mode) + "; it must be NEAREST_NEIGHBOR (0) or LINEAR (1)");
     if (p.min_samples < 1 || p.min_samples > p.max_samples)
         diags.error("/desc/MinimumSamplesPerOutput", rule(p, "samples"),
                     "MinimumSamplesPerOutput is " + std::to_string(p.min_samples) + " and MaximumSamplesPerOutput " +
-                    std::to_string(p.max_samples) + "; they need 1 <= Minimum <= Maximum (docs/golden.md, RoiAlignSampleCount)");
+                        std::to_string(p.max_samples) +
+                        "; they need 1 <= Minimum <= Maximum (docs/golden.md, RoiAlignSampleCount)");
     if (p.corners > 1)
         diags.error("/desc/AlignRegionsToCorners", rule(p, "align-regions-to-corners"),
                     "AlignRegionsToCorners is " + std::to_string(p.corners) + "; a BOOL must be 0 (FALSE) or 1 (TRUE)");
@@ -59,8 +61,9 @@ void validate_roi_align(const Params& p, Diagnostics& diags) {
                             std::pair{"InputPixelOffset", p.ipo}, std::pair{"OutputPixelOffset", p.opo}})
         if (!std::isfinite(v))
             diags.error(desc_path(field), rule(p, "parameter-finite"),
-                        std::string(field) + " is not finite; SpatialScaleX/Y and the pixel offsets must be finite "
-                        "(dmlref's decision: the pages say nothing)");
+                        std::string(field) +
+                            " is not finite; SpatialScaleX/Y and the pixel offsets must be finite "
+                            "(dmlref's decision: the pages say nothing)");
     if (p.grad) {
         if (!p.dx && !p.droi)
             diags.error("/desc", rule(p, "output-present"),
@@ -78,9 +81,10 @@ void validate_roi_align(const Params& p, Diagnostics& diags) {
     if (p.dx) four.push_back({"OutputGradientTensor", p.dx});
     for (const auto& f : four)
         if (f.desc->DimensionCount() != 4) {
-            diags.error(sizes_path(f.name), rule(p, "rank"),
-                        std::string(f.name) + " has " + std::to_string(f.desc->DimensionCount()) +
-                        " dimensions; ROI align is 4-D: {Batch, Channel, Height, Width} (docs/golden.md, ROI align)");
+            diags.error(
+                sizes_path(f.name), rule(p, "rank"),
+                std::string(f.name) + " has " + std::to_string(f.desc->DimensionCount()) +
+                    " dimensions; ROI align is 4-D: {Batch, Channel, Height, Width} (docs/golden.md, ROI align)");
             ranks = false;
         }
     const auto& rs = p.roi.Sizes;
@@ -88,7 +92,8 @@ void validate_roi_align(const Params& p, Diagnostics& diags) {
     for (size_t i = 0; roi_ok && i + 2 < rs.size(); ++i) roi_ok = rs[i] == 1;
     if (!roi_ok) {
         diags.error(sizes_path("ROITensor"), rule(p, "roi-shape"),
-                    "ROITensor's Sizes are " + sizes_text(rs) + "; they must be {NumROIs, 4}, {1, NumROIs, 4} or {1, 1, NumROIs, 4}");
+                    "ROITensor's Sizes are " + sizes_text(rs) +
+                        "; they must be {NumROIs, 4}, {1, NumROIs, 4} or {1, 1, NumROIs, 4}");
         return;
     }
     const uint32_t regions = rs[rs.size() - 2];
@@ -98,26 +103,27 @@ void validate_roi_align(const Params& p, Diagnostics& diags) {
     if (!indices_ok)
         diags.error(sizes_path("BatchIndicesTensor"), rule(p, "batch-indices-shape"),
                     "BatchIndicesTensor's Sizes are " + sizes_text(is) + "; with " + std::to_string(regions) +
-                    " regions they must be {NumROIs}, {1, NumROIs}, {1, 1, NumROIs} or {1, 1, 1, NumROIs}");
+                        " regions they must be {NumROIs}, {1, NumROIs}, {1, 1, NumROIs} or {1, 1, 1, NumROIs}");
     if (!ranks) return;
     const TensorDesc& img = image_desc(p);
     const std::string_view img_name = p.input ? "InputTensor" : "OutputGradientTensor";
     if (p.pooled.Sizes[0] != regions)
         diags.error(pointer_append(sizes_path(p.pooled_name), 0), rule(p, "output-sizes"),
-                    std::string(p.pooled_name) + ".Sizes[0] is " + std::to_string(p.pooled.Sizes[0]) + " but ROITensor holds " +
-                    std::to_string(regions) + " regions; it must be NumROIs");
+                    std::string(p.pooled_name) + ".Sizes[0] is " + std::to_string(p.pooled.Sizes[0]) +
+                        " but ROITensor holds " + std::to_string(regions) + " regions; it must be NumROIs");
     if (p.pooled.Sizes[1] != img.Sizes[1])
         diags.error(pointer_append(sizes_path(p.pooled_name), 1), rule(p, "output-sizes"),
                     std::string(p.pooled_name) + ".Sizes[1] is " + std::to_string(p.pooled.Sizes[1]) + " but " +
-                    std::string(img_name) + " has " + std::to_string(img.Sizes[1]) + " channels; they must be the same");
+                        std::string(img_name) + " has " + std::to_string(img.Sizes[1]) +
+                        " channels; they must be the same");
     if (p.input && p.dx && p.dx->Sizes != p.input->Sizes)
         diags.error(sizes_path("OutputGradientTensor"), rule(p, "output-gradient-sizes"),
                     "OutputGradientTensor's Sizes are " + sizes_text(p.dx->Sizes) + " but InputTensor's are " +
-                    sizes_text(p.input->Sizes) + "; the gradient has the forward input's sizes");
+                        sizes_text(p.input->Sizes) + "; the gradient has the forward input's sizes");
     if (p.droi && p.droi->Sizes != p.roi.Sizes)
         diags.error(sizes_path("OutputROIGradientTensor"), rule(p, "roi-gradient-sizes"),
                     "OutputROIGradientTensor's Sizes are " + sizes_text(p.droi->Sizes) + " but ROITensor's are " +
-                    sizes_text(p.roi.Sizes) + "; they must be the same");
+                        sizes_text(p.roi.Sizes) + "; they must be the same");
 }
 
 // Rules on values: each batch index inside the batch, each ROI coordinate finite, and the samples
@@ -133,14 +139,15 @@ void validate_values(const Params& p, const InputBuffers& inputs, uint64_t max_w
         const uint64_t b = batch_index(p, index_bytes, r);
         if (b >= batches)
             diags.error(pointer_append("/inputs/BatchIndicesTensor", r), rule(p, "batch-index"),
-                        "BatchIndicesTensor[" + std::to_string(r) + "] is " + std::to_string(b) + " but the batch has " +
-                        std::to_string(batches) + " images; DirectML leaves this undefined, dmlref refuses it");
+                        "BatchIndicesTensor[" + std::to_string(r) + "] is " + std::to_string(b) +
+                            " but the batch has " + std::to_string(batches) +
+                            " images; DirectML leaves this undefined, dmlref refuses it");
         bool finite = true;
         for (int k = 0; k < 4; ++k)
             if (!std::isfinite(roi_value(p, roi_bytes, r, k))) {
                 diags.error(pointer_append("/inputs/ROITensor", r * 4 + k), rule(p, "roi-finite"),
                             "ROITensor[" + std::to_string(r) + "][" + std::to_string(k) +
-                            "] is not finite; a region's coordinates must be finite (dmlref's decision)");
+                                "] is not finite; a region's coordinates must be finite (dmlref's decision)");
                 finite = false;
             }
         if (finite) work = saturating_add(work, sample_work(p, roi_bytes, r));
@@ -148,24 +155,34 @@ void validate_values(const Params& p, const InputBuffers& inputs, uint64_t max_w
     if (work > max_work)
         diags.error("/inputs/ROITensor", rule(p, "sample-work"),
                     "the regions ask for " + std::to_string(work) + " samples in all, over the limit of " +
-                    std::to_string(max_work) + " (MaximumSamplesPerOutput bounds the samples per output; raise the "
-                    "limit with --max-work)");
+                        std::to_string(max_work) +
+                        " (MaximumSamplesPerOutput bounds the samples per output; raise the "
+                        "limit with --max-work)");
 }
 
 }  // namespace
 }  // namespace roi
 
-void validate(const DML_ROI_ALIGN_OPERATOR_DESC& d, Diagnostics& diags) { roi::validate_roi_align(roi::params(d), diags); }
-void validate(const DML_ROI_ALIGN1_OPERATOR_DESC& d, Diagnostics& diags) { roi::validate_roi_align(roi::params(d), diags); }
-void validate(const DML_ROI_ALIGN_GRAD_OPERATOR_DESC& d, Diagnostics& diags) { roi::validate_roi_align(roi::params(d), diags); }
+void validate(const DML_ROI_ALIGN_OPERATOR_DESC& d, Diagnostics& diags) {
+    roi::validate_roi_align(roi::params(d), diags);
+}
+void validate(const DML_ROI_ALIGN1_OPERATOR_DESC& d, Diagnostics& diags) {
+    roi::validate_roi_align(roi::params(d), diags);
+}
+void validate(const DML_ROI_ALIGN_GRAD_OPERATOR_DESC& d, Diagnostics& diags) {
+    roi::validate_roi_align(roi::params(d), diags);
+}
 
-void validate_values(const DML_ROI_ALIGN_OPERATOR_DESC& d, const InputBuffers& in, uint64_t max_work, Diagnostics& diags) {
+void validate_values(const DML_ROI_ALIGN_OPERATOR_DESC& d, const InputBuffers& in, uint64_t max_work,
+                     Diagnostics& diags) {
     roi::validate_values(roi::params(d), in, max_work, diags);
 }
-void validate_values(const DML_ROI_ALIGN1_OPERATOR_DESC& d, const InputBuffers& in, uint64_t max_work, Diagnostics& diags) {
+void validate_values(const DML_ROI_ALIGN1_OPERATOR_DESC& d, const InputBuffers& in, uint64_t max_work,
+                     Diagnostics& diags) {
     roi::validate_values(roi::params(d), in, max_work, diags);
 }
-void validate_values(const DML_ROI_ALIGN_GRAD_OPERATOR_DESC& d, const InputBuffers& in, uint64_t max_work, Diagnostics& diags) {
+void validate_values(const DML_ROI_ALIGN_GRAD_OPERATOR_DESC& d, const InputBuffers& in, uint64_t max_work,
+                     Diagnostics& diags) {
     roi::validate_values(roi::params(d), in, max_work, diags);
 }
 

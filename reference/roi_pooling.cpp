@@ -59,7 +59,8 @@ std::vector<double> roi_values(const TensorDesc& t, std::span<const std::byte> b
     const std::vector<std::byte> logical = gather_logical(t, buffer);
     const size_t w = element_size(t.DataType);
     std::vector<double> v(logical.size() / w);
-    for (size_t i = 0; i < v.size(); ++i) v[i] = element_value(t.DataType, load_bits(t.DataType, logical.data() + i * w));
+    for (size_t i = 0; i < v.size(); ++i)
+        v[i] = element_value(t.DataType, load_bits(t.DataType, logical.data() + i * w));
     return v;
 }
 
@@ -81,28 +82,32 @@ RoiBin roi_bin(const DML_ROI_POOLING_OPERATOR_DESC& d, const double roi[5], uint
 }
 
 void validate(const DML_ROI_POOLING_OPERATOR_DESC& d, Diagnostics& diags) {
-    require_same_data_type(diags, {{"InputTensor", d.InputTensor}, {"ROITensor", d.ROITensor}, {"OutputTensor", d.OutputTensor}},
-                           rule("same-data-type"));
+    require_same_data_type(
+        diags, {{"InputTensor", d.InputTensor}, {"ROITensor", d.ROITensor}, {"OutputTensor", d.OutputTensor}},
+        rule("same-data-type"));
     bool shapes = true;
     for (const Named t : {Named{"InputTensor", d.InputTensor}, Named{"OutputTensor", d.OutputTensor}})
         if (t.desc.Sizes.size() != 4) {
             diags.error(desc_path(t.name) + "/Sizes", rule("dimension-count"),
-                        std::string(t.name) + " has " + std::to_string(t.desc.Sizes.size()) + " dimensions; it must have 4 ({N, C, H, W})");
+                        std::string(t.name) + " has " + std::to_string(t.desc.Sizes.size()) +
+                            " dimensions; it must have 4 ({N, C, H, W})");
             shapes = false;
         }
     const auto& r = d.ROITensor.Sizes;
     bool roi_ok = r.size() >= 2 && r.size() <= 4 && r.back() == 5;
     for (size_t i = 0; roi_ok && i + 2 < r.size(); ++i) roi_ok = r[i] == 1;
     if (!roi_ok) {
-        diags.error(desc_path("ROITensor") + "/Sizes", rule("roi-sizes"),
-                    "ROITensor's Sizes must be {num_rois, 5} (rows [batch_id, x1, y1, x2, y2]), with any leading dimensions 1 "
-                    "(2 to 4 dimensions)");
+        diags.error(
+            desc_path("ROITensor") + "/Sizes", rule("roi-sizes"),
+            "ROITensor's Sizes must be {num_rois, 5} (rows [batch_id, x1, y1, x2, y2]), with any leading dimensions 1 "
+            "(2 to 4 dimensions)");
         shapes = false;
     }
     for (auto [member, v] : {std::pair{"Width", d.PooledSize.Width}, std::pair{"Height", d.PooledSize.Height}})
         if (v == 0) {
-            diags.error(desc_path("PooledSize") + "/" + member, rule("pooled-size"),
-                        std::string("PooledSize.") + member + " is 0; the pooled output has at least one row and column");
+            diags.error(
+                desc_path("PooledSize") + "/" + member, rule("pooled-size"),
+                std::string("PooledSize.") + member + " is 0; the pooled output has at least one row and column");
             shapes = false;
         }
     if (!(std::isfinite(d.SpatialScale) && d.SpatialScale > 0))
@@ -110,13 +115,15 @@ void validate(const DML_ROI_POOLING_OPERATOR_DESC& d, Diagnostics& diags) {
                     "SpatialScale is " + format_exact_value(DataType::FLOAT32, to_bits(d.SpatialScale)) +
                         "; a scale factor must be finite and greater than 0 (dmlref's decision)");
     if (!shapes) return;
-    const std::array<uint64_t, 4> want = {r[r.size() - 2], d.InputTensor.Sizes[1], d.PooledSize.Height, d.PooledSize.Width};
-    static const char* what[] = {" (num_rois, ROITensor's rows)", " (InputTensor's channels)", " (PooledSize.Height)", " (PooledSize.Width)"};
+    const std::array<uint64_t, 4> want = {r[r.size() - 2], d.InputTensor.Sizes[1], d.PooledSize.Height,
+                                          d.PooledSize.Width};
+    static const char* what[] = {" (num_rois, ROITensor's rows)", " (InputTensor's channels)", " (PooledSize.Height)",
+                                 " (PooledSize.Width)"};
     for (size_t i = 0; i < 4; ++i)
         if (d.OutputTensor.Sizes[i] != want[i])
             diags.error(desc_path("OutputTensor") + "/Sizes/" + std::to_string(i), rule("output-sizes"),
-                        "OutputTensor.Sizes[" + std::to_string(i) + "] is " + std::to_string(d.OutputTensor.Sizes[i]) + "; it must be " +
-                            std::to_string(want[i]) + what[i]);
+                        "OutputTensor.Sizes[" + std::to_string(i) + "] is " + std::to_string(d.OutputTensor.Sizes[i]) +
+                            "; it must be " + std::to_string(want[i]) + what[i]);
 }
 
 void validate_values(const DML_ROI_POOLING_OPERATOR_DESC& d, const InputBuffers& in, uint64_t, Diagnostics& diags) {
@@ -131,16 +138,18 @@ void validate_values(const DML_ROI_POOLING_OPERATOR_DESC& d, const InputBuffers&
         const double b = v[k];
         if (!(b >= 0 && b < double(d.InputTensor.Sizes[0]) && b == std::floor(b))) {
             diags.error(pointer_append("/inputs/ROITensor", k), rule("batch-index"),
-                        "region " + std::to_string(k / 5) + "'s batch_id is " + format_exact_value(DataType::FLOAT64, to_bits(b)) +
-                            "; it must be an integer from 0 to " + std::to_string(d.InputTensor.Sizes[0] - 1) + " (InputTensor's batch)");
+                        "region " + std::to_string(k / 5) + "'s batch_id is " +
+                            format_exact_value(DataType::FLOAT64, to_bits(b)) + "; it must be an integer from 0 to " +
+                            std::to_string(d.InputTensor.Sizes[0] - 1) + " (InputTensor's batch)");
             ++reported;
         }
         for (size_t j = 1; j < 5; ++j) {
             const double x = v[k + j] * double(d.SpatialScale);
             if (!(std::fabs(x) <= 2147483648.0)) {
                 diags.error(pointer_append("/inputs/ROITensor", k + j), rule("roi-coordinate"),
-                            "region " + std::to_string(k / 5) + "'s coordinate " + std::to_string(j) + " times SpatialScale is " +
-                                format_exact_value(DataType::FLOAT64, to_bits(x)) + "; it must be finite and within +-2^31");
+                            "region " + std::to_string(k / 5) + "'s coordinate " + std::to_string(j) +
+                                " times SpatialScale is " + format_exact_value(DataType::FLOAT64, to_bits(x)) +
+                                "; it must be finite and within +-2^31");
                 ++reported;
             }
         }
@@ -166,14 +175,18 @@ void evaluate(const DML_ROI_POOLING_OPERATOR_DESC& d, const Bindings& b) {
                         T best{};
                         for (int64_t h = bin.h0; h < bin.h1; ++h)
                             for (int64_t w = bin.w0; w < bin.w1; ++w) {
-                                const T x = X.data<T>()[int64_t(bin.batch) * X.strides[0] + int64_t(c) * X.strides[1] + h * X.strides[2] +
-                                                        w * X.strides[3]];
+                                const T x = X.data<T>()[int64_t(bin.batch) * X.strides[0] + int64_t(c) * X.strides[1] +
+                                                        h * X.strides[2] + w * X.strides[3]];
                                 const bool x_nan = is_nan(x);
                                 // ArgmaxNaN=NaNLosesToAnyNumber: a number replaces a NaN best; a NaN
                                 // only starts the bin. ArgmaxTies=LowestLogicalIndex: strictly greater.
                                 const bool take = !have || (nan_wins ? (x_nan || (!best_nan && x > best))
                                                                      : (!x_nan && (best_nan || x > best)));
-                                if (take) { best = x; best_nan = x_nan; have = true; }
+                                if (take) {
+                                    best = x;
+                                    best_nan = x_nan;
+                                    have = true;
+                                }
                             }
                         out[o] = have ? U(to_bits(best)) : U(0);  // RoiEmptyBin=Zero
                     }
@@ -196,12 +209,14 @@ bool explain_roi_pooling(const Case& c, std::string_view, uint64_t flat, FamilyE
     if ((r + 1) * 5 > roi.size()) return false;
     const RoiBin bin = roi_bin(*d, &roi[r * 5], ph, pw);
     std::string region = "[";
-    for (int k = 0; k < 5; ++k) region += (k ? ", " : "") + format_exact_value(DataType::FLOAT64, to_bits(roi[r * 5 + k]));
+    for (int k = 0; k < 5; ++k)
+        region += (k ? ", " : "") + format_exact_value(DataType::FLOAT64, to_bits(roi[r * 5 + k]));
     out.facts.emplace_back("region", "ROITensor row " + std::to_string(r) + " " + region + "], SpatialScale " +
                                          format_exact_value(DataType::FLOAT32, to_bits(d->SpatialScale)));
-    out.facts.emplace_back("bin", "(" + std::to_string(ph) + ", " + std::to_string(pw) + "): rows [" + std::to_string(bin.h0) + ", " +
-                                      std::to_string(bin.h1) + "), columns [" + std::to_string(bin.w0) + ", " + std::to_string(bin.w1) +
-                                      ") of batch " + std::to_string(bin.batch) + ", channel " + std::to_string(ch) +
+    out.facts.emplace_back("bin", "(" + std::to_string(ph) + ", " + std::to_string(pw) + "): rows [" +
+                                      std::to_string(bin.h0) + ", " + std::to_string(bin.h1) + "), columns [" +
+                                      std::to_string(bin.w0) + ", " + std::to_string(bin.w1) + ") of batch " +
+                                      std::to_string(bin.batch) + ", channel " + std::to_string(ch) +
                                       (bin.h0 >= bin.h1 || bin.w0 >= bin.w1 ? ": empty, 0" : ""));
     for (int64_t h = bin.h0; h < bin.h1; ++h)
         for (int64_t w = bin.w0; w < bin.w1; ++w)

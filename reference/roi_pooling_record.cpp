@@ -28,7 +28,8 @@ void detect(const Case& c, std::vector<std::string>& f) {
     const ROI& d = get<ROI>(c.op.Desc);
     if (d.SpatialScale != 1.0f) f.push_back("spatial-scale");
     const auto it = c.inputs.find("ROITensor");
-    if (it == c.inputs.end() || d.InputTensor.Sizes.size() != 4 || d.PooledSize.Width == 0 || d.PooledSize.Height == 0) return;
+    if (it == c.inputs.end() || d.InputTensor.Sizes.size() != 4 || d.PooledSize.Width == 0 || d.PooledSize.Height == 0)
+        return;
     if (it->second.size() < buffer_size(d.ROITensor)) return;
     const std::vector<double> v = roi_values(d.ROITensor, it->second);
     bool empty = false, tie = false, overlap = false;

@@ -25,8 +25,8 @@
 namespace dmlref::running_error {
 
 inline constexpr double kInf = std::numeric_limits<double>::infinity();
-inline constexpr double kRootError = 8;    // |r~ - D~^(-1/2)| <= 8 u r: rsqrt within 4 ULP of w (assumption)
-inline constexpr double kOnlineFactor = 2; // Welford / Chan statistics: within twice the two-pass bound (assumption)
+inline constexpr double kRootError = 8;     // |r~ - D~^(-1/2)| <= 8 u r: rsqrt within 4 ULP of w (assumption)
+inline constexpr double kOnlineFactor = 2;  // Welford / Chan statistics: within twice the two-pass bound (assumption)
 
 struct V {
     double v = 0;  // the exact value
@@ -84,7 +84,9 @@ inline W working(DataType w, bool flush) {
 }
 
 // A desc value (float32) converted to w: exact unless w is narrower than float32.
-inline V constant(const W& w, DataType wt, float c) { return {double(c), wt == DataType::FLOAT16 ? w.u * std::fabs(c) + w.eta : 0}; }
+inline V constant(const W& w, DataType wt, float c) {
+    return {double(c), wt == DataType::FLOAT16 ? w.u * std::fabs(c) + w.eta : 0};
+}
 
 // The backend's error of one element stored in t (docs/tolerance.md, Computed values): its error
 // e_w in w, plus its rounding to t when w is wider. The golden's own rounding of the exact value
@@ -110,9 +112,11 @@ inline double golden_rounding(double y, DataType t, bool flush) {
 // golden's rounding of y both lie within E = e_pre + |golden's rounding| of y; the activation's
 // slope and own error in w (reference/fused_activation_bound.cpp), then the backend's rounding of
 // the result to t when w is wider. The golden's final rounding is element_bound's.
-inline double activated(const std::optional<DML_FUSED_ACTIVATION>& a, double e_pre, double y, DataType wt, DataType t, bool flush) {
+inline double activated(const std::optional<DML_FUSED_ACTIVATION>& a, double e_pre, double y, DataType wt, DataType t,
+                        bool flush) {
     if (!a || a->name() == "ACTIVATION_IDENTITY" || !std::isfinite(e_pre)) return e_pre;
-    const reference::ActivationError r = reference::fused_activation_error(*a, y, e_pre + golden_rounding(y, t, flush), wt, flush);
+    const reference::ActivationError r = reference::fused_activation_error(*a, y, e_pre + golden_rounding(y, t, flush),
+                                                                           wt, flush);
     if (!std::isfinite(r.error)) return kInf;
     double b = r.error;
     if (wt != t) {
@@ -137,7 +141,8 @@ inline double forward_error(const W& w, V x, V mean, V r, V scale, V bias, std::
     const V a = w.prod({scale, r}), a0{a.v, 0};
     const V shift = fused ? w.sum({bias, *fused, w.neg(w.prod({mean, a0}))}) : w.sub(bias, w.prod({mean, a0}));
     const V y2 = w.add(w.prod({x, a0}), shift);
-    const double shared = (std::fabs(x.v - mean.v) + mean.e) * a.e + 3 * w.u * (std::fabs(x.v) + std::fabs(mean.v) + mean.e) * a.e;
+    const double shared = (std::fabs(x.v - mean.v) + mean.e) * a.e +
+                          3 * w.u * (std::fabs(x.v) + std::fabs(mean.v) + mean.e) * a.e;
     return std::max(y1.e, y2.e + shared);
 }
 
@@ -146,7 +151,8 @@ struct Statistics {
 };
 
 // Two-pass batch statistics over the reduced sets, in w (times kOnlineFactor for online forms).
-inline Statistics batch_statistics(const W& w, const std::vector<double>& x, const std::vector<uint64_t>& k_of, size_t n_stat) {
+inline Statistics batch_statistics(const W& w, const std::vector<double>& x, const std::vector<uint64_t>& k_of,
+                                   size_t n_stat) {
     std::vector<std::vector<V>> terms(n_stat);
     for (size_t i = 0; i < x.size(); ++i) terms[k_of[i]].push_back(w.in(x[i]));
     Statistics s;
@@ -192,8 +198,9 @@ template <class F> std::vector<double> over_profile(DataType t, const Arithmetic
 inline Tolerance stated_computed(DataType t, std::string why) {
     Tolerance tol;
     if (!is_float(t)) {
-        tol.Why = "integer data is outside DirectML's tables; the golden is the exact value rounded half to even "
-                  "(docs/golden.md, IntegerResult): bit for bit";
+        tol.Why =
+            "integer data is outside DirectML's tables; the golden is the exact value rounded half to even "
+            "(docs/golden.md, IntegerResult): bit for bit";
         return tol;
     }
     tol.Kind = "Summed";

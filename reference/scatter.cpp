@@ -68,11 +68,12 @@ void validate_scatter(const Geometry& g, const TensorDesc& output, Diagnostics& 
     if (output.DimensionCount() != g.rank())
         diags.error("/desc/OutputTensor/Sizes", rule(g, "dimension-count"),
                     "OutputTensor has " + std::to_string(output.DimensionCount()) + " dimensions but InputTensor has " +
-                        std::to_string(g.rank()) + "; " + std::string(g.all_tensors) + " must have the same DimensionCount");
+                        std::to_string(g.rank()) + "; " + std::string(g.all_tensors) +
+                        " must have the same DimensionCount");
     else if (output.Sizes != g.input.Sizes)
         diags.error("/desc/OutputTensor/Sizes", rule(g, "output-sizes"),
-                    "OutputTensor.Sizes are " + sizes_text(output.Sizes) + " but InputTensor.Sizes are " + sizes_text(g.input.Sizes) +
-                        "; they must be the same");
+                    "OutputTensor.Sizes are " + sizes_text(output.Sizes) + " but InputTensor.Sizes are " +
+                        sizes_text(g.input.Sizes) + "; they must be the same");
     require_same_data_type(diags, {{"InputTensor", g.input}, {"OutputTensor", output}}, rule(g, "same-data-type"));
     validate_geometry(g, diags);
 }
@@ -91,7 +92,8 @@ template <class F> void for_each_write(const Geometry& g, std::span<const std::b
         lookup(g, u.data(), n, l);
         bool inside = true;
         for (uint32_t j = 0; j < l.count; ++j) {
-            const auto v = resolve(g.indices.DataType, I.base + offset_of(I.strides, l.at[j].data(), R) * int64_t(iw), g.input.Sizes[l.dim[j]]);
+            const auto v = resolve(g.indices.DataType, I.base + offset_of(I.strides, l.at[j].data(), R) * int64_t(iw),
+                                   g.input.Sizes[l.dim[j]]);
             inside = inside && v.has_value();
             l.in[l.dim[j]] = v.value_or(0);
         }
@@ -106,7 +108,8 @@ template <class F> void for_each_write(const Geometry& g, std::span<const std::b
 // The bits of the walked (UpdatesTensor) element `flat`.
 uint64_t update_bits(const Geometry& g, const TensorView& U, uint64_t flat) {
     const auto c = nd_coordinate(g.output.Sizes, flat);
-    return load_bits(g.output.DataType, U.base + offset_of(U.strides, c.data(), c.size()) * int64_t(element_size(g.output.DataType)));
+    return load_bits(g.output.DataType,
+                     U.base + offset_of(U.strides, c.data(), c.size()) * int64_t(element_size(g.output.DataType)));
 }
 
 // Writes of one output element by two updates: (first updates flat, second updates flat, output flat, second's lookup).
@@ -131,7 +134,8 @@ std::vector<Collision> collisions(const Geometry& g, const InputBuffers& inputs,
             return;
         }
         if (out.size() < limit)
-            out.push_back({writer[target], flat, target, update_bits(g, U, writer[target]) == update_bits(g, U, flat), l});
+            out.push_back(
+                {writer[target], flat, target, update_bits(g, U, writer[target]) == update_bits(g, U, flat), l});
     });
     return out;
 }
@@ -150,11 +154,12 @@ void validate_scatter_values(const Geometry& g, const InputBuffers& inputs, Diag
             for (uint32_t i = 0; i < R; ++i) f = f * g.indices.Sizes[i] + at[i];
             return f;
         }();
-        diags.error(pointer_append("/inputs/IndicesTensor", flat_at), rule(g, "duplicate-index"),
-                    "UpdatesTensor elements " + std::to_string(c.first) + " and " + std::to_string(c.second) +
-                        " both write OutputTensor[" + coordinate_text(target.data(), R) +
-                        "] with different values; the page gives no guarantee which write wins, so dmlref refuses the case "
-                        "(DuplicateIndex=Refused: duplicates are taken only where their updates have the same bits)");
+        diags.error(
+            pointer_append("/inputs/IndicesTensor", flat_at), rule(g, "duplicate-index"),
+            "UpdatesTensor elements " + std::to_string(c.first) + " and " + std::to_string(c.second) +
+                " both write OutputTensor[" + coordinate_text(target.data(), R) +
+                "] with different values; the page gives no guarantee which write wins, so dmlref refuses the case "
+                "(DuplicateIndex=Refused: duplicates are taken only where their updates have the same bits)");
     }
 }
 
@@ -167,7 +172,8 @@ void evaluate_scatter(const Geometry& g, const TensorDesc& output, const Binding
     // output = input, element by element through both tensors' strides.
     for (uint64_t flat = 0, n = element_count(g.input); flat < n; ++flat) {
         const auto c = nd_coordinate(g.input.Sizes, flat);
-        std::memcpy(Y.base + offset_of(Y.strides, c.data(), R) * int64_t(w), X.base + offset_of(X.strides, c.data(), R) * int64_t(w), w);
+        std::memcpy(Y.base + offset_of(Y.strides, c.data(), R) * int64_t(w),
+                    X.base + offset_of(X.strides, c.data(), R) * int64_t(w), w);
     }
     // Then every update, in UpdatesTensor's row-major order (which write lands last matters only for
     // duplicates of the same bits, which validate_values leaves).
@@ -175,25 +181,35 @@ void evaluate_scatter(const Geometry& g, const TensorDesc& output, const Binding
     for_each_write(g, indices, [&](uint64_t flat, uint64_t target, const Lookup&) {
         const auto u = nd_coordinate(g.output.Sizes, flat);
         const auto t = nd_coordinate(g.input.Sizes, target);
-        std::memcpy(Y.base + offset_of(Y.strides, t.data(), R) * int64_t(w), U.base + offset_of(U.strides, u.data(), R) * int64_t(w), w);
+        std::memcpy(Y.base + offset_of(Y.strides, t.data(), R) * int64_t(w),
+                    U.base + offset_of(U.strides, u.data(), R) * int64_t(w), w);
     });
 }
 
 }  // namespace
 
-void validate(const DML_SCATTER_OPERATOR_DESC& d, Diagnostics& diags) { validate_scatter(geometry(d), d.OutputTensor, diags); }
-void validate(const DML_SCATTER_ND_OPERATOR_DESC& d, Diagnostics& diags) { validate_scatter(geometry(d), d.OutputTensor, diags); }
+void validate(const DML_SCATTER_OPERATOR_DESC& d, Diagnostics& diags) {
+    validate_scatter(geometry(d), d.OutputTensor, diags);
+}
+void validate(const DML_SCATTER_ND_OPERATOR_DESC& d, Diagnostics& diags) {
+    validate_scatter(geometry(d), d.OutputTensor, diags);
+}
 void validate_values(const DML_SCATTER_OPERATOR_DESC& d, const InputBuffers& in, uint64_t, Diagnostics& diags) {
     validate_scatter_values(geometry(d), in, diags);
 }
 void validate_values(const DML_SCATTER_ND_OPERATOR_DESC& d, const InputBuffers& in, uint64_t, Diagnostics& diags) {
     validate_scatter_values(geometry(d), in, diags);
 }
-void evaluate(const DML_SCATTER_OPERATOR_DESC& d, const Bindings& b) { evaluate_scatter(geometry(d), d.OutputTensor, b); }
-void evaluate(const DML_SCATTER_ND_OPERATOR_DESC& d, const Bindings& b) { evaluate_scatter(geometry(d), d.OutputTensor, b); }
+void evaluate(const DML_SCATTER_OPERATOR_DESC& d, const Bindings& b) {
+    evaluate_scatter(geometry(d), d.OutputTensor, b);
+}
+void evaluate(const DML_SCATTER_ND_OPERATOR_DESC& d, const Bindings& b) {
+    evaluate_scatter(geometry(d), d.OutputTensor, b);
+}
 
 uint64_t scatter_collisions(const Case& c) {
-    const auto g = visit_as<DML_SCATTER_OPERATOR_DESC, DML_SCATTER_ND_OPERATOR_DESC>(c.op.Desc, [](const auto& d) { return geometry(d); });
+    const auto g = visit_as<DML_SCATTER_OPERATOR_DESC, DML_SCATTER_ND_OPERATOR_DESC>(
+        c.op.Desc, [](const auto& d) { return geometry(d); });
     return collisions(g, c.inputs, 1 << 20).size();
 }
 
@@ -203,7 +219,8 @@ uint64_t scatter_collisions(const Case& c) {
 // the input element it keeps.
 bool explain_scatter(const Case& c, std::string_view output, uint64_t flat, FamilyExplanation& out) {
     (void)output;
-    const auto g = visit_as<DML_SCATTER_OPERATOR_DESC, DML_SCATTER_ND_OPERATOR_DESC>(c.op.Desc, [](const auto& d) { return geometry(d); });
+    const auto g = visit_as<DML_SCATTER_OPERATOR_DESC, DML_SCATTER_ND_OPERATOR_DESC>(
+        c.op.Desc, [](const auto& d) { return geometry(d); });
     const uint32_t R = g.rank();
     const auto target = nd_coordinate(g.input.Sizes, flat);
     const size_t iw = element_size(g.indices.DataType);
@@ -217,18 +234,25 @@ bool explain_scatter(const Case& c, std::string_view output, uint64_t flat, Fami
         }
     });
     if (writers.empty()) {
-        out.facts.emplace_back("source", "no index names OutputTensor[" + coordinate_text(target.data(), R) + "]: InputTensor's element, copied");
+        out.facts.emplace_back("source", "no index names OutputTensor[" + coordinate_text(target.data(), R) +
+                                             "]: InputTensor's element, copied");
         out.inputs.push_back(input_element(c, "InputTensor", target, "input"));
     } else {
         const auto u = nd_coordinate(g.output.Sizes, writers.back());
         for (uint32_t j = 0; j < last.count; ++j) {
             const std::byte* p = I.base + offset_of(I.strides, last.at[j].data(), R) * int64_t(iw);
-            out.facts.emplace_back("index", "IndicesTensor[" + coordinate_text(last.at[j].data(), R) + "] = " + index_value_text(g.indices.DataType, p) +
-                                                " indexes dimension " + std::to_string(last.dim[j]) + " (size " + std::to_string(g.input.Sizes[last.dim[j]]) + ")");
-            out.inputs.push_back(input_element(c, "IndicesTensor", std::vector<uint64_t>(last.at[j].begin(), last.at[j].begin() + R), "index"));
+            out.facts.emplace_back("index", "IndicesTensor[" + coordinate_text(last.at[j].data(), R) +
+                                                "] = " + index_value_text(g.indices.DataType, p) +
+                                                " indexes dimension " + std::to_string(last.dim[j]) + " (size " +
+                                                std::to_string(g.input.Sizes[last.dim[j]]) + ")");
+            out.inputs.push_back(input_element(
+                c, "IndicesTensor", std::vector<uint64_t>(last.at[j].begin(), last.at[j].begin() + R), "index"));
         }
-        out.facts.emplace_back("source", "UpdatesTensor[" + coordinate_text(u.data(), R) + "] (bits copied)" +
-                                             (writers.size() > 1 ? "; " + std::to_string(writers.size()) + " updates write this element, all with these bits" : ""));
+        out.facts.emplace_back("source",
+                               "UpdatesTensor[" + coordinate_text(u.data(), R) + "] (bits copied)" +
+                                   (writers.size() > 1 ? "; " + std::to_string(writers.size()) +
+                                                             " updates write this element, all with these bits"
+                                                       : ""));
         out.inputs.push_back(input_element(c, "UpdatesTensor", u, "update"));
     }
     out.policies = {"NegativeIndex", "OutOfRangeIndex", "DuplicateIndex"};

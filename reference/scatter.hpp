@@ -11,7 +11,8 @@ namespace dmlref::reference {
 void validate(const DML_SCATTER_OPERATOR_DESC& d, Diagnostics& diags);
 void validate(const DML_SCATTER_ND_OPERATOR_DESC& d, Diagnostics& diags);
 void validate_values(const DML_SCATTER_OPERATOR_DESC& d, const InputBuffers& in, uint64_t max_work, Diagnostics& diags);
-void validate_values(const DML_SCATTER_ND_OPERATOR_DESC& d, const InputBuffers& in, uint64_t max_work, Diagnostics& diags);
+void validate_values(const DML_SCATTER_ND_OPERATOR_DESC& d, const InputBuffers& in, uint64_t max_work,
+                     Diagnostics& diags);
 void evaluate(const DML_SCATTER_OPERATOR_DESC& d, const Bindings& b);
 void evaluate(const DML_SCATTER_ND_OPERATOR_DESC& d, const Bindings& b);
 

@@ -22,7 +22,8 @@ const std::vector<std::string_view> kIndices = {"IndicesTensor"};
 // written by two updates (of one value: others are refused).
 void detect_scatter(const Case& c, std::vector<std::string>& f) {
     gathering::index_features(c, f);
-    if (c.inputs.count("IndicesTensor") && c.inputs.count("UpdatesTensor") && scatter_collisions(c) > 0) f.push_back("duplicate-index");
+    if (c.inputs.count("IndicesTensor") && c.inputs.count("UpdatesTensor") && scatter_collisions(c) > 0)
+        f.push_back("duplicate-index");
 }
 
 template <class D> OperatorRecord scatter_record(OperatorInfo info) {
@@ -39,8 +40,10 @@ template <class D> OperatorRecord scatter_record(OperatorInfo info) {
 
 // SCATTER_ELEMENTS (2.0) and SCATTER_ND (2.1): 4-D with UINT32 indices at 2.1 (SCATTER's 2.0 row
 // is the same), 1 to 8 dimensions and four index types from 3.0.
-const std::vector<SupportRow> kRows = {{0x2100, kValues, 4, 4, kEightTypes}, {0x2100, kIndices, 4, 4, kU32},
-                                       {0x3000, kValues, 1, 8, kEightTypes}, {0x3000, kIndices, 1, 8, kIndexTypes}};
+const std::vector<SupportRow> kRows = {{0x2100, kValues, 4, 4, kEightTypes},
+                                       {0x2100, kIndices, 4, 4, kU32},
+                                       {0x3000, kValues, 1, 8, kEightTypes},
+                                       {0x3000, kIndices, 1, 8, kIndexTypes}};
 
 }  // namespace
 
@@ -49,14 +52,20 @@ const std::vector<SupportRow> kRows = {{0x2100, kValues, 4, 4, kEightTypes}, {0x
 namespace dmlref::kit {
 const FamilyRecord& scatter_family() {
     using namespace reference;
-    static const FamilyRecord f{
-        "scatter",
-        {scatter_record<DML_SCATTER_OPERATOR_DESC>(
-             {.IntroducedIn = 0x2000,
-              .Support = {{0x2000, kValues, 4, 4, kF32F16}, {0x2000, kIndices, 4, 4, kU32}, kRows[0], kRows[1], kRows[2], kRows[3]},
-              .Policies = {kNegativeIndex, kOutOfRangeIndex, kDuplicateIndex, kSubnormals}}),
-         scatter_record<DML_SCATTER_ND_OPERATOR_DESC>(
-             {.IntroducedIn = 0x2100, .Support = kRows, .Policies = {kNegativeIndex, kOutOfRangeIndex, kDuplicateIndex, kSubnormals}})}};
+    static const FamilyRecord f{"scatter",
+                                {scatter_record<DML_SCATTER_OPERATOR_DESC>(
+                                     {.IntroducedIn = 0x2000,
+                                      .Support = {{0x2000, kValues, 4, 4, kF32F16},
+                                                  {0x2000, kIndices, 4, 4, kU32},
+                                                  kRows[0],
+                                                  kRows[1],
+                                                  kRows[2],
+                                                  kRows[3]},
+                                      .Policies = {kNegativeIndex, kOutOfRangeIndex, kDuplicateIndex, kSubnormals}}),
+                                 scatter_record<DML_SCATTER_ND_OPERATOR_DESC>(
+                                     {.IntroducedIn = 0x2100,
+                                      .Support = kRows,
+                                      .Policies = {kNegativeIndex, kOutOfRangeIndex, kDuplicateIndex, kSubnormals}})}};
     return f;
 }
 }  // namespace dmlref::kit

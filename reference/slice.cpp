@@ -61,15 +61,17 @@ bool validate_dimension_count(Diagnostics& diags, std::string_view op, uint32_t 
             ok = false;
             diags.error(desc_path("DimensionCount"), std::string(op) + ".dimension-count",
                         "DimensionCount is " + std::to_string(n) + " but " + std::string(t.name) + " has " +
-                            std::to_string(t.desc.DimensionCount()) + " dimensions; DimensionCount must equal the "
-                            "DimensionCount of " + join_names(tensors));
+                            std::to_string(t.desc.DimensionCount()) +
+                            " dimensions; DimensionCount must equal the "
+                            "DimensionCount of " +
+                            join_names(tensors));
         }
     for (const auto& [field, length] : arrays)
         if (length != n) {
             ok = false;
             diags.error(desc_path(field), std::string(op) + ".array-length",
-                        std::string(field) + " has " + std::to_string(length) + " entries; it must have DimensionCount (" +
-                            std::to_string(n) + ") entries");
+                        std::string(field) + " has " + std::to_string(length) +
+                            " entries; it must have DimensionCount (" + std::to_string(n) + ") entries");
         }
     return ok;
 }
@@ -79,15 +81,18 @@ bool validate_dimension_count(Diagnostics& diags, std::string_view op, uint32_t 
 void validate_window(Diagnostics& diags, std::string_view op, uint32_t n, const std::vector<uint32_t>& offsets,
                      const std::vector<uint32_t>& sizes, const std::vector<int32_t>& strides, Named in, Named out) {
     const bool dims_ok = validate_dimension_count(diags, op, n, {in, out},
-        {{"InputWindowOffsets", offsets.size()}, {"InputWindowSizes", sizes.size()}, {"InputWindowStrides", strides.size()}});
+                                                  {{"InputWindowOffsets", offsets.size()},
+                                                   {"InputWindowSizes", sizes.size()},
+                                                   {"InputWindowStrides", strides.size()}});
     require_same_data_type(diags, {in, out}, std::string(op) + ".same-data-type");
 
     // Rules on one array alone hold whatever the lengths.
     for (size_t i = 0; i < strides.size(); ++i)
         if (strides[i] == 0)
             diags.error(array_path("InputWindowStrides", i), std::string(op) + ".stride-nonzero",
-                        "InputWindowStrides[" + std::to_string(i) + "] is 0; strides may not be 0 (a zero stride "
-                        "would copy one element many times, and its gradient would be ambiguous)");
+                        "InputWindowStrides[" + std::to_string(i) +
+                            "] is 0; strides may not be 0 (a zero stride "
+                            "would copy one element many times, and its gradient would be ambiguous)");
     for (size_t i = 0; i < sizes.size(); ++i)
         if (sizes[i] == 0)
             diags.error(array_path("InputWindowSizes", i), std::string(op) + ".window-size-positive",
@@ -99,19 +104,21 @@ void validate_window(Diagnostics& diags, std::string_view op, uint32_t n, const 
         const uint64_t end = uint64_t(offsets[i]) + sizes[i];
         if (end > in.desc.Sizes[i])
             diags.error(array_path("InputWindowSizes", i), std::string(op) + ".window-in-bounds",
-                        "InputWindowOffsets" + at + " + InputWindowSizes" + at + " is " + std::to_string(offsets[i]) + " + " +
-                            std::to_string(sizes[i]) + " = " + std::to_string(end) + ", beyond " + std::string(in.name) +
-                            ".Sizes" + at + " = " + std::to_string(in.desc.Sizes[i]) + "; the window must lie inside " +
-                            std::string(in.name));
+                        "InputWindowOffsets" + at + " + InputWindowSizes" + at + " is " + std::to_string(offsets[i]) +
+                            " + " + std::to_string(sizes[i]) + " = " + std::to_string(end) + ", beyond " +
+                            std::string(in.name) + ".Sizes" + at + " = " + std::to_string(in.desc.Sizes[i]) +
+                            "; the window must lie inside " + std::string(in.name));
         if (strides[i] == 0 || sizes[i] == 0) continue;  // reported above
         const uint64_t max_copied = 1 + (uint64_t(sizes[i]) - 1) / uint64_t(std::llabs(int64_t(strides[i])));
         // The lower bound, Sizes >= 1, is the tensor rule tensor.sizes.positive.
         if (out.desc.Sizes[i] > max_copied)
-            diags.error(pointer_append(pointer_append(desc_path(out.name), "Sizes"), i), std::string(op) + ".output-size",
+            diags.error(pointer_append(pointer_append(desc_path(out.name), "Sizes"), i),
+                        std::string(op) + ".output-size",
                         std::string(out.name) + ".Sizes" + at + " is " + std::to_string(out.desc.Sizes[i]) +
-                            " but the window copies at most 1 + (InputWindowSizes" + at + " - 1) / |InputWindowStrides" + at +
-                            "| = 1 + (" + std::to_string(sizes[i]) + " - 1) / " + std::to_string(std::llabs(int64_t(strides[i]))) +
-                            " = " + std::to_string(max_copied) + " elements; it must be from 1 to " + std::to_string(max_copied));
+                            " but the window copies at most 1 + (InputWindowSizes" + at +
+                            " - 1) / |InputWindowStrides" + at + "| = 1 + (" + std::to_string(sizes[i]) + " - 1) / " +
+                            std::to_string(std::llabs(int64_t(strides[i]))) + " = " + std::to_string(max_copied) +
+                            " elements; it must be from 1 to " + std::to_string(max_copied));
     }
 }
 
@@ -119,9 +126,9 @@ void validate_window(Diagnostics& diags, std::string_view op, uint32_t n, const 
 template <class U> void zero_elements(const TensorView& view) {
     U* d = view.data<U>();
     for_each_run<1>(view.sizes(), {view.strides.data()}, {0},
-        [&](const std::array<int64_t, 1>& off, int64_t count, const std::array<int64_t, 1>& step) {
-            for (int64_t i = 0; i < count; ++i) d[off[0] + i * step[0]] = U(0);
-        });
+                    [&](const std::array<int64_t, 1>& off, int64_t count, const std::array<int64_t, 1>& step) {
+        for (int64_t i = 0; i < count; ++i) d[off[0] + i * step[0]] = U(0);
+    });
 }
 
 // CopyStart of one dimension: the window's first element read (its last with a negative stride).
@@ -153,7 +160,8 @@ Window window_of(const std::vector<uint32_t>& offsets, const std::vector<uint32_
 
 void validate(const DML_SLICE_OPERATOR_DESC& d, Diagnostics& diags) {
     const Named in{"InputTensor", d.InputTensor}, out{"OutputTensor", d.OutputTensor};
-    const bool dims_ok = validate_dimension_count(diags, "slice", d.DimensionCount, {in, out},
+    const bool dims_ok = validate_dimension_count(
+        diags, "slice", d.DimensionCount, {in, out},
         {{"Offsets", d.Offsets.size()}, {"Sizes", d.Sizes.size()}, {"Strides", d.Strides.size()}});
     require_same_data_type(diags, {in, out}, "slice.same-data-type");
     for (size_t i = 0; i < d.Strides.size(); ++i)
@@ -173,9 +181,10 @@ void validate(const DML_SLICE_OPERATOR_DESC& d, Diagnostics& diags) {
         const uint64_t last = uint64_t(d.Offsets[i]) + (uint64_t(d.Sizes[i]) - 1) * d.Strides[i];
         if (last >= d.InputTensor.Sizes[i])
             diags.error(array_path("Offsets", i), "slice.in-bounds",
-                        "Offsets" + at + " + (Sizes" + at + " - 1) * Strides" + at + " is " + std::to_string(d.Offsets[i]) +
-                            " + (" + std::to_string(d.Sizes[i]) + " - 1) * " + std::to_string(d.Strides[i]) + " = " +
-                            std::to_string(last) + "; it must be less than InputTensor.Sizes" + at + " = " +
+                        "Offsets" + at + " + (Sizes" + at + " - 1) * Strides" + at + " is " +
+                            std::to_string(d.Offsets[i]) + " + (" + std::to_string(d.Sizes[i]) + " - 1) * " +
+                            std::to_string(d.Strides[i]) + " = " + std::to_string(last) +
+                            "; it must be less than InputTensor.Sizes" + at + " = " +
                             std::to_string(d.InputTensor.Sizes[i]) + " (no read outside the input)");
     }
 }
@@ -190,9 +199,8 @@ void evaluate(const DML_SLICE_OPERATOR_DESC& d, const Bindings& b) {
         base += int64_t(d.Offsets[i]) * X.strides[i];
         step[i] = int64_t(d.Strides[i]) * X.strides[i];
     }
-    by_width(d.InputTensor.DataType, [&]<class U>() {
-        copy_elements<U>(Y.sizes(), Y.base, Y.strides.data(), 0, X.base, step.data(), base);
-    });
+    by_width(d.InputTensor.DataType,
+             [&]<class U>() { copy_elements<U>(Y.sizes(), Y.base, Y.strides.data(), 0, X.base, step.data(), base); });
 }
 
 // ---- SLICE1 -------------------------------------------------------------------------------
@@ -214,8 +222,9 @@ void evaluate(const DML_SLICE1_OPERATOR_DESC& d, const Bindings& b) {
 // ---- SLICE_GRAD ---------------------------------------------------------------------------
 
 void validate(const DML_SLICE_GRAD_OPERATOR_DESC& d, Diagnostics& diags) {
-    validate_window(diags, "slice-grad", d.DimensionCount, d.InputWindowOffsets, d.InputWindowSizes, d.InputWindowStrides,
-                    {"OutputGradientTensor", d.OutputGradientTensor}, {"InputGradientTensor", d.InputGradientTensor});
+    validate_window(diags, "slice-grad", d.DimensionCount, d.InputWindowOffsets, d.InputWindowSizes,
+                    d.InputWindowStrides, {"OutputGradientTensor", d.OutputGradientTensor},
+                    {"InputGradientTensor", d.InputGradientTensor});
 }
 
 void evaluate(const DML_SLICE_GRAD_OPERATOR_DESC& d, const Bindings& b) {
@@ -227,9 +236,13 @@ void evaluate(const DML_SLICE_GRAD_OPERATOR_DESC& d, const Bindings& b) {
         // Non-zero strides send distinct dY coordinates to distinct dX elements: nothing is summed.
         copy_elements<U>(dY.sizes(), dX.base, w.strides.data(), w.base, dY.base, dY.strides.data(), 0);
     });
-    if (in_force(Reading::SelectedZeroScatterAdd) && is_float(d.InputGradientTensor.DataType))  // SelectedZero=ScatterAdd
+    if (in_force(Reading::SelectedZeroScatterAdd) &&
+        is_float(d.InputGradientTensor.DataType))  // SelectedZero=ScatterAdd
         dispatch(d.InputGradientTensor.DataType, [&]<class T>() {
-            map_elements<T, T>(dX, [](T v) { return is_nan(v) ? quieted(v) : widen(v) == 0 ? T(0) : v; }, dX);  // +0 + v
+            map_elements<T, T>(
+                dX, [](T v) { return is_nan(v)       ? quieted(v)
+                                     : widen(v) == 0 ? T(0)
+                                                     : v; }, dX);  // +0 + v
         });
 }
 
@@ -250,17 +263,25 @@ bool evaluate_fast(const DML_SLICE_GRAD_OPERATOR_DESC& d, const Bindings& b) {
 // The source of an output element (SLICE, SLICE1) or the dY element a dX element copies (SLICE_GRAD):
 // per dimension i, source = CopyStart + stride * c (SLICE: Offsets + Strides * c).
 bool explain_slice(const Case& c, std::string_view output, uint64_t flat, FamilyExplanation& out) {
-    const std::vector<uint32_t>* offsets = nullptr, * sizes = nullptr;
+    const std::vector<uint32_t>*offsets = nullptr, *sizes = nullptr;
     std::vector<int32_t> strides;
     const TensorDesc* mine = nullptr;
     bool grad = false;
     if (auto* d = get_if<DML_SLICE_OPERATOR_DESC>(&c.op.Desc)) {
-        offsets = &d->Offsets; sizes = &d->Sizes; mine = &d->OutputTensor;
+        offsets = &d->Offsets;
+        sizes = &d->Sizes;
+        mine = &d->OutputTensor;
         for (uint32_t s : d->Strides) strides.push_back(int32_t(s));  // >= 1 and, validated, in bounds
     } else if (auto* d1 = get_if<DML_SLICE1_OPERATOR_DESC>(&c.op.Desc)) {
-        offsets = &d1->InputWindowOffsets; sizes = &d1->InputWindowSizes; strides = d1->InputWindowStrides; mine = &d1->OutputTensor;
+        offsets = &d1->InputWindowOffsets;
+        sizes = &d1->InputWindowSizes;
+        strides = d1->InputWindowStrides;
+        mine = &d1->OutputTensor;
     } else if (auto* g = get_if<DML_SLICE_GRAD_OPERATOR_DESC>(&c.op.Desc)) {
-        offsets = &g->InputWindowOffsets; sizes = &g->InputWindowSizes; strides = g->InputWindowStrides; mine = &g->OutputGradientTensor;
+        offsets = &g->InputWindowOffsets;
+        sizes = &g->InputWindowSizes;
+        strides = g->InputWindowStrides;
+        mine = &g->OutputGradientTensor;
         grad = true;
     }
     (void)output;
@@ -275,22 +296,28 @@ bool explain_slice(const Case& c, std::string_view output, uint64_t flat, Family
         if (!grad) {
             source.push_back(uint64_t(start + strides[i] * int64_t(at[i])));
             text += (i ? ", " : "") + std::to_string(start) + (strides[i] < 0 ? " - " : " + ") +
-                    std::to_string(std::abs(strides[i])) + " * " + std::to_string(at[i]) + " = " + std::to_string(source.back());
+                    std::to_string(std::abs(strides[i])) + " * " + std::to_string(at[i]) + " = " +
+                    std::to_string(source.back());
         } else {
             // dX[at] = dY[k] where at = CopyStart + stride * k, 0 <= k < dY's size.
             const int64_t diff = int64_t(at[i]) - start;
-            const bool hit = diff % strides[i] == 0 && diff / strides[i] >= 0 && diff / strides[i] < int64_t(dy->Sizes[i]);
+            const bool hit = diff % strides[i] == 0 && diff / strides[i] >= 0 &&
+                             diff / strides[i] < int64_t(dy->Sizes[i]);
             inside = inside && hit;
             source.push_back(hit ? uint64_t(diff / strides[i]) : 0);
-            text += (i ? ", " : "") + std::string("(") + std::to_string(at[i]) + " - " + std::to_string(start) + ") / " +
-                    std::to_string(strides[i]) + (hit ? " = " + std::to_string(source.back()) : ": not a window position");
+            text += (i ? ", " : "") + std::string("(") + std::to_string(at[i]) + " - " + std::to_string(start) +
+                    ") / " + std::to_string(strides[i]) +
+                    (hit ? " = " + std::to_string(source.back()) : ": not a window position");
         }
     }
     if (!grad) {
-        out.facts.emplace_back("source index", "InputTensor[" + text + "]" + (slice ? " (Offsets + Strides * c)" : " (CopyStart + InputWindowStrides * c)"));
+        out.facts.emplace_back("source index",
+                               "InputTensor[" + text + "]" +
+                                   (slice ? " (Offsets + Strides * c)" : " (CopyStart + InputWindowStrides * c)"));
         out.inputs.push_back(input_element(c, "InputTensor", source, "source"));
     } else if (inside) {
-        out.facts.emplace_back("copies", "InputGradientTensor[" + text + "] (c = (index - CopyStart) / InputWindowStrides)");
+        out.facts.emplace_back("copies",
+                               "InputGradientTensor[" + text + "] (c = (index - CopyStart) / InputWindowStrides)");
         out.inputs.push_back(input_element(c, "InputGradientTensor", source, "dY"));
     } else {
         out.facts.emplace_back("copies", "nothing: outside the window (" + text + "), so +0");

@@ -23,7 +23,10 @@ constexpr Policy kSliceZeroStride{"SliceZeroStride", "Error"};
 void detect_slice(const Case& c, std::vector<std::string>& f) {
     const SLICE& d = get<SLICE>(c.op.Desc);
     bool stride = false, off = false;
-    for (size_t i = 0; i < d.Strides.size(); ++i) { stride = stride || d.Strides[i] > 1; off = off || d.Offsets[i] > 0; }
+    for (size_t i = 0; i < d.Strides.size(); ++i) {
+        stride = stride || d.Strides[i] > 1;
+        off = off || d.Offsets[i] > 0;
+    }
     if (stride) f.push_back("stride>1");
     if (off) f.push_back("offset");
 }
@@ -41,7 +44,8 @@ template <class D> void detect_window(const Case& c, std::vector<std::string>& f
         neg = neg || s < 0;
         stride = stride || std::llabs(s) > 1;
         off = off || d.InputWindowOffsets[i] > 0;
-        if (s != 0 && i < out->Sizes.size()) shrt = shrt || out->Sizes[i] < 1 + (d.InputWindowSizes[i] - 1) / uint64_t(std::llabs(s));
+        if (s != 0 && i < out->Sizes.size())
+            shrt = shrt || out->Sizes[i] < 1 + (d.InputWindowSizes[i] - 1) / uint64_t(std::llabs(s));
     }
     if (neg) f.push_back("negative-stride");
     if (stride) f.push_back("stride>1");
@@ -55,7 +59,10 @@ template <class D> void detect_window(const Case& c, std::vector<std::string>& f
 bool slice_sizes(const SizeRequest& q, std::vector<uint64_t>& out, std::string& path, std::string& error) {
     if (q.tensor != "OutputTensor") return true;
     auto v = json_uints(q.desc, "Sizes", q.base_sizes.size(), 1, error);
-    if (!v) { path = "/desc/Sizes"; return false; }
+    if (!v) {
+        path = "/desc/Sizes";
+        return false;
+    }
     out = *v;
     return true;
 }
@@ -64,22 +71,35 @@ bool slice_sizes(const SizeRequest& q, std::vector<uint64_t>& out, std::string& 
 // reaches to the end of the window.
 bool window_sizes(const SizeRequest& q, std::vector<uint64_t>& out, std::string& path, std::string& error) {
     const size_t count = q.base_sizes.size();
-    const bool forward_output = q.tensor == "OutputTensor" || (q.tensor == "InputGradientTensor" && q.base != "InputGradientTensor");
+    const bool forward_output = q.tensor == "OutputTensor" ||
+                                (q.tensor == "InputGradientTensor" && q.base != "InputGradientTensor");
     if (forward_output) {
         auto ws = json_uints(q.desc, "InputWindowSizes", count, 1, error);
-        if (!ws) { path = "/desc/InputWindowSizes"; return false; }
+        if (!ws) {
+            path = "/desc/InputWindowSizes";
+            return false;
+        }
         auto st = json_ints(q.desc, "InputWindowStrides", count, error);
         if (!st) return false;
         for (size_t i = 0; i < count; ++i) {
             const uint64_t a = uint64_t(std::llabs((*st)[i]));
-            if (a == 0 || (*ws)[i] == 0) { error = "a zero window size or stride has no output size"; return false; }
+            if (a == 0 || (*ws)[i] == 0) {
+                error = "a zero window size or stride has no output size";
+                return false;
+            }
             out[i] = 1 + ((*ws)[i] - 1) / a;
         }
     } else if (q.tensor == "OutputGradientTensor") {
         auto ws = json_uints(q.desc, "InputWindowSizes", count, 1, error);
-        if (!ws) { path = "/desc/InputWindowSizes"; return false; }
+        if (!ws) {
+            path = "/desc/InputWindowSizes";
+            return false;
+        }
         auto off = json_uints(q.desc, "InputWindowOffsets", count, 0, error);
-        if (!off) { path = "/desc/InputWindowOffsets"; return false; }
+        if (!off) {
+            path = "/desc/InputWindowOffsets";
+            return false;
+        }
         for (size_t i = 0; i < count; ++i) out[i] = (*off)[i] + (*ws)[i];
     }
     return true;
@@ -88,7 +108,9 @@ bool window_sizes(const SizeRequest& q, std::vector<uint64_t>& out, std::string&
 OperatorRecord slice() {
     auto r = operator_record<SLICE, validate, evaluate>({
         .IntroducedIn = 0x1000,
-        .Support = {{0x1000, {}, 4, 5, kSliceTypes10}, {0x2100, {}, 4, 5, kEightTypes}, {0x3000, {}, 1, 8, kEightTypes},
+        .Support = {{0x1000, {}, 4, 5, kSliceTypes10},
+                    {0x2100, {}, 4, 5, kEightTypes},
+                    {0x3000, {}, 1, 8, kEightTypes},
                     {0x4100, {}, 1, 8, kElevenTypes}},
         .Policies = {kSubnormals, kSliceZeroStride},
     });

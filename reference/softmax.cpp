@@ -89,19 +89,22 @@ uint64_t bits_of(DataType t, double v) {
     return t == DataType::FLOAT32 ? uint64_t(to_bits(float(v))) : uint64_t(to_bits(half_from_double(v)));
 }
 uint64_t bits_of(DataType t, const mpq_class& v) {
-    return t == DataType::FLOAT32 ? uint64_t(to_bits(round_rational<float>(v))) : uint64_t(to_bits(round_rational<half>(v)));
+    return t == DataType::FLOAT32 ? uint64_t(to_bits(round_rational<float>(v)))
+                                  : uint64_t(to_bits(round_rational<half>(v)));
 }
 uint64_t nan_bits(DataType t) {
-    return t == DataType::FLOAT32 ? uint64_t(to_bits(canonical_nan<float>())) : uint64_t(to_bits(canonical_nan<half>()));
+    return t == DataType::FLOAT32 ? uint64_t(to_bits(canonical_nan<float>()))
+                                  : uint64_t(to_bits(canonical_nan<half>()));
 }
 uint64_t ziv_bits(DataType t, const Evaluation& f) {
-    return t == DataType::FLOAT32 ? uint64_t(to_bits(correctly_rounded<float>(f))) : uint64_t(to_bits(correctly_rounded<half>(f)));
+    return t == DataType::FLOAT32 ? uint64_t(to_bits(correctly_rounded<float>(f)))
+                                  : uint64_t(to_bits(correctly_rounded<half>(f)));
 }
 
 // Below these, a term leaves the exact row sum alone for all but the last 2^24 bits of its
 // precision (kBeyond: every other term is that far below the largest), and exp(d) is still
 // inside MPFR's default exponent range (2^-(2^30)).
-constexpr double kBeyond = -536870912.0;  // -2^29
+constexpr double kBeyond = -536870912.0;    // -2^29
 constexpr double kNegligible = 16777216.0;  // 2^24
 
 // The row after its non-finite elements are taken out: m the largest element, k the first index
@@ -163,7 +166,7 @@ public:
             mpfr_exp(e, d, MPFR_RNDN);
             mpfr_add(t_, t_, e, MPFR_RNDN);
         }
-        mpfr_clears(d, e, (mpfr_ptr)nullptr);
+        mpfr_clears(d, e, (mpfr_ptr) nullptr);
         precision_ = p;
         return t_;
     }
@@ -199,7 +202,7 @@ uint64_t exact_element(SoftmaxKind kind, const Row& r, ExactRow& ex, size_t i) {
             mpfr_log1p(a, ex.sum(p), MPFR_RNDN);
             mpfr_sub(y, d, a, MPFR_RNDN);
         }
-        mpfr_clears(d, a, (mpfr_ptr)nullptr);
+        mpfr_clears(d, a, (mpfr_ptr) nullptr);
         return long(w) - 1;
     });
 }
@@ -217,7 +220,10 @@ struct Float64Row {
         for (size_t j = 0; j < r.x.size(); ++j) {
             if (!std::isfinite(r.x[j]) || j == r.k) continue;
             const double d = r.x[j] - r.m;
-            if (d < -700) { ++dropped; continue; }  // exp(d) < 2^-1000
+            if (d < -700) {
+                ++dropped;
+                continue;
+            }  // exp(d) < 2^-1000
             t_hat += std::exp(d);
             worst = std::max(worst, -d);
             ++n;
@@ -311,11 +317,17 @@ std::vector<uint64_t> softmax_row(SoftmaxKind kind, DataType t, const std::vecto
     for (size_t i = 0; i < n; ++i) {
         if (!std::isfinite(x[i])) continue;
         // SOFTMAX below e^-120 < 2^-173: +0 (FLOAT32's smallest subnormal is 2^-149).
-        if (soft && x[i] - r.m < -120) { y[i] = bits_of(t, 0.0); continue; }
+        if (soft && x[i] - r.m < -120) {
+            y[i] = bits_of(t, 0.0);
+            continue;
+        }
         double lo = 0, hi = 0;
         if (fast && f.element(kind, r, i, lo, hi)) {
             const uint64_t a = bits_of(t, lo), b = bits_of(t, hi);
-            if (a == b) { y[i] = a; continue; }
+            if (a == b) {
+                y[i] = a;
+                continue;
+            }
         }
         if (!ex) ex.emplace(r);
         y[i] = exact_element(kind, r, *ex, i);
@@ -361,7 +373,8 @@ std::vector<std::vector<uint64_t>> softmax_rows(const std::vector<uint32_t>& siz
     return rows;
 }
 
-bool softmax_params(const OperatorDesc& desc, SoftmaxKind& kind, const TensorDesc*& input, std::vector<uint32_t>& axes) {
+bool softmax_params(const OperatorDesc& desc, SoftmaxKind& kind, const TensorDesc*& input,
+                    std::vector<uint32_t>& axes) {
     auto last = [&](const auto* d) {
         kind = kind_of(d->kType);
         input = &d->InputTensor;
@@ -386,7 +399,8 @@ bool softmax_params(const OperatorDesc& desc, SoftmaxKind& kind, const TensorDes
 namespace {
 
 // Every row computed before any element is written (the output may alias the input).
-void evaluate_rows(SoftmaxKind kind, const TensorDesc& in, const TensorDesc& out, const std::vector<uint32_t>& axes, const Bindings& b) {
+void evaluate_rows(SoftmaxKind kind, const TensorDesc& in, const TensorDesc& out, const std::vector<uint32_t>& axes,
+                   const Bindings& b) {
     const std::vector<double> x = logical_doubles(in, b.at("InputTensor"));
     std::vector<uint64_t> y(x.size());
     std::vector<double> row;
@@ -419,7 +433,8 @@ template <OT T> void validate(const softmax_desc::LastAxis<T>& d, Diagnostics& d
     if (s.size() - lead > 2)
         diags.error(pointer_append(desc_path("InputTensor"), "Sizes"), p + ".effective-rank",
                     "InputTensor's effective rank (its DimensionCount without the leading dimensions of size 1) is " +
-                        std::to_string(s.size() - lead) + "; it must be no greater than 2 (the \"1\" operator takes Axes)");
+                        std::to_string(s.size() - lead) +
+                        "; it must be no greater than 2 (the \"1\" operator takes Axes)");
 }
 
 template <OT T> void evaluate(const softmax_desc::LastAxis<T>& d, const Bindings& b) {
@@ -442,8 +457,8 @@ template <OT T> void validate(const softmax_desc::ListedAxes<T>& d, Diagnostics&
     }
     if (d.Axes.size() != d.AxisCount) {
         diags.error("/desc/Axes", p + ".axes-length",
-                    "Axes has " + std::to_string(d.Axes.size()) + " entries but AxisCount is " + std::to_string(d.AxisCount) +
-                        "; AxisCount determines the size of the Axes array");
+                    "Axes has " + std::to_string(d.Axes.size()) + " entries but AxisCount is " +
+                        std::to_string(d.AxisCount) + "; AxisCount determines the size of the Axes array");
         return;
     }
     uint32_t seen = 0;
@@ -451,13 +466,14 @@ template <OT T> void validate(const softmax_desc::ListedAxes<T>& d, Diagnostics&
         const uint32_t a = d.Axes[i];
         if (a >= rank)
             diags.error(pointer_append("/desc/Axes", i), p + ".axis-range",
-                        "Axes[" + std::to_string(i) + "] is " + std::to_string(a) + "; values must be in the range [0, " +
-                            std::to_string(rank) + " - 1] (InputTensor.DimensionCount - 1)");
+                        "Axes[" + std::to_string(i) + "] is " + std::to_string(a) +
+                            "; values must be in the range [0, " + std::to_string(rank) +
+                            " - 1] (InputTensor.DimensionCount - 1)");
         else if ((seen >> a) & 1)
             diags.error(pointer_append("/desc/Axes", i), p + ".axes-distinct",
-                        "Axes[" + std::to_string(i) + "] is " + std::to_string(a) + ", an axis already named; each axis is named once");
-        else
-            seen |= 1u << a;
+                        "Axes[" + std::to_string(i) + "] is " + std::to_string(a) +
+                            ", an axis already named; each axis is named once");
+        else seen |= 1u << a;
     }
 }
 
@@ -491,9 +507,11 @@ Quantity exp_of(const Arithmetic& ar, const Quantity& d, bool flush) {
     const DataType a = ar.type();
     const double u = unit_roundoff(a);
     const double hi = up(std::exp(d.hi) * (1 + 0x1p-40)), lo = std::exp(d.lo) * (1 - 0x1p-40);
-    const double largest = a == DataType::FLOAT16 ? 65504.0 : a == DataType::FLOAT32 ? double(std::numeric_limits<float>::max())
-                                                                                     : std::numeric_limits<double>::max();
-    if (!(hi * std::exp(std::min(d.err, 1.0)) < largest / 2) || !std::isfinite(d.err)) return Quantity{0, kInf, kInf};  // may overflow A
+    const double largest = a == DataType::FLOAT16   ? 65504.0
+                           : a == DataType::FLOAT32 ? double(std::numeric_limits<float>::max())
+                                                    : std::numeric_limits<double>::max();
+    if (!(hi * std::exp(std::min(d.err, 1.0)) < largest / 2) || !std::isfinite(d.err))
+        return Quantity{0, kInf, kInf};  // may overflow A
     const double grow = up(std::exp(d.err) * (1 + 0x1p-40));
     const double own = up(up(2 * kStatedAccuracy.exp2 * u + 2 * d.mag() * u + 0x1p-40) * up(hi * grow));
     const double moved = up(hi * up(std::expm1(d.err) * (1 + 0x1p-40)));
@@ -553,9 +571,12 @@ RowSums row_sums(const Arithmetic& ar, const std::vector<double>& x, double m, b
 // Element i in one working type, the worst of the variants a backend may use (docs/tolerance.md):
 // SOFTMAX e_i / S or e_i * (1 / S), with or without m taken out; LOG_SOFTMAX (x_i - m) - log S,
 // x_i - (m + log S), and without m where finite: x_i - log(sum exp(x_j)).
-Quantity element_quantity(const Arithmetic& ar, SoftmaxKind kind, const RowSums& r, const std::vector<double>& x, double m, size_t i) {
+Quantity element_quantity(const Arithmetic& ar, SoftmaxKind kind, const RowSums& r, const std::vector<double>& x,
+                          double m, size_t i) {
     if (kind == SoftmaxKind::Softmax) {
-        auto ratio = [&](const Quantity& e, const Quantity& s) { return worst(ar.div(e, s), ar.mul(e, ar.reciprocal(s))); };
+        auto ratio = [&](const Quantity& e, const Quantity& s) {
+            return worst(ar.div(e, s), ar.mul(e, ar.reciprocal(s)));
+        };
         Quantity q = ratio(r.shifted[i], r.s_shifted);
         if (r.plain_finite) q = worst(q, ratio(r.plain[i], r.s_plain));
         return q;
@@ -613,15 +634,15 @@ void softmax_bounds(const Operator& op, const InputBuffer& input, const Arithmet
             // LOG_SOFTMAX far below m: (x_j - m) - log S <= x_j - m is beyond the output type's
             // largest finite value (-FLT_MAX - FLT_MAX): the golden is -inf, and every form of the
             // formula reaches it, its difference x_j - m overflowing (monotone rounding).
-            const double t_max = t == DataType::FLOAT16 ? 65504.0 : t == DataType::FLOAT32 ? double(std::numeric_limits<float>::max())
-                                                                                           : std::numeric_limits<double>::max();
+            const double t_max = t == DataType::FLOAT16   ? 65504.0
+                                 : t == DataType::FLOAT32 ? double(std::numeric_limits<float>::max())
+                                                          : std::numeric_limits<double>::max();
             if (kind == SoftmaxKind::LogSoftmax && row[j] - m < -t_max * (1 + unit_roundoff(t))) {
                 sink.set_computed(e, 0, kInf, n, false, true);
                 continue;
             }
-            const double error = computed_error(p, t, [&](const Arithmetic& ar) {
-                return element_quantity(ar, kind, sums_in(ar), row, m, j);
-            });
+            const double error = computed_error(
+                p, t, [&](const Arithmetic& ar) { return element_quantity(ar, kind, sums_in(ar), row, m, j); });
             sink.set_computed(e, error, std::max(1.0, std::fabs(row[j] - m)), n);
         }
     }
@@ -631,7 +652,8 @@ std::optional<Tolerance> softmax_tolerance(const OperatorDesc& desc, std::string
     SoftmaxKind kind{};
     const TensorDesc* in = nullptr;
     std::vector<uint32_t> axes;
-    if (output != "OutputTensor" || !softmax_params(desc, kind, in, axes) || kind == SoftmaxKind::Hardmax) return std::nullopt;
+    if (output != "OutputTensor" || !softmax_params(desc, kind, in, axes) || kind == SoftmaxKind::Hardmax)
+        return std::nullopt;
     if (!is_float(in->DataType)) return std::nullopt;
     uint64_t n = 1;
     for (uint32_t a : axes)
@@ -639,10 +661,13 @@ std::optional<Tolerance> softmax_tolerance(const OperatorDesc& desc, std::string
     Tolerance t;
     t.Kind = "Summed";
     t.MaxTerms = uint32_t(std::min<uint64_t>(n, UINT32_MAX));
-    t.Why = std::string(kind == SoftmaxKind::Softmax ? "exp(x_i - m) / sum exp(x_j - m)" : "(x_i - m) - log(sum exp(x_j - m))") +
-            " over the " + std::to_string(n) + " elements of the element's row: the exact value rounded once (docs/golden.md, "
-            "Softmax); dmlref diff bounds each element from its own row in the working types a backend may use (docs/tolerance.md, "
-            "Softmax); a NaN golden matches any NaN";
+    t.Why =
+        std::string(kind == SoftmaxKind::Softmax ? "exp(x_i - m) / sum exp(x_j - m)"
+                                                 : "(x_i - m) - log(sum exp(x_j - m))") +
+        " over the " + std::to_string(n) +
+        " elements of the element's row: the exact value rounded once (docs/golden.md, "
+        "Softmax); dmlref diff bounds each element from its own row in the working types a backend may use (docs/tolerance.md, "
+        "Softmax); a NaN golden matches any NaN";
     return t;
 }
 
@@ -659,17 +684,26 @@ bool explain_softmax(const Case& c, std::string_view output, uint64_t flat, Fami
     size_t at = 0;
     for (const auto& r : softmax_rows(in->Sizes, axes)) {
         const auto pos = std::find(r.begin(), r.end(), flat);
-        if (pos != r.end()) { row = r; at = size_t(pos - r.begin()); break; }
+        if (pos != r.end()) {
+            row = r;
+            at = size_t(pos - r.begin());
+            break;
+        }
     }
     const size_t shown = std::min<size_t>(row.size(), 64);
     for (size_t j = 0; j < shown; ++j)
-        out.inputs.push_back(input_element(c, "InputTensor", nd_coordinate(in->Sizes, row[j]), j == at ? "x_i" : "j=" + std::to_string(j)));
-    out.facts.emplace_back("formula", kind == SoftmaxKind::Softmax      ? "exp(x_i - m) / sum_j exp(x_j - m), m the row's largest element"
-                                      : kind == SoftmaxKind::LogSoftmax ? "(x_i - m) - log(sum_j exp(x_j - m))"
-                                                                        : "1 at the row's first largest element, 0 elsewhere");
-    out.facts.emplace_back("row", std::to_string(row.size()) + " elements (those sharing every coordinate outside the axes); this "
-                                                                "element is number " + std::to_string(at) +
-                                      (shown < row.size() ? "; the first " + std::to_string(shown) + " are listed" : ""));
+        out.inputs.push_back(input_element(c, "InputTensor", nd_coordinate(in->Sizes, row[j]),
+                                           j == at ? "x_i" : "j=" + std::to_string(j)));
+    out.facts.emplace_back(
+        "formula", kind == SoftmaxKind::Softmax      ? "exp(x_i - m) / sum_j exp(x_j - m), m the row's largest element"
+                   : kind == SoftmaxKind::LogSoftmax ? "(x_i - m) - log(sum_j exp(x_j - m))"
+                                                     : "1 at the row's first largest element, 0 elsewhere");
+    out.facts.emplace_back("row",
+                           std::to_string(row.size()) +
+                               " elements (those sharing every coordinate outside the axes); this "
+                               "element is number " +
+                               std::to_string(at) +
+                               (shown < row.size() ? "; the first " + std::to_string(shown) + " are listed" : ""));
     if (kind == SoftmaxKind::Hardmax) {
         out.policies = {"ArgMinMaxNaN", "ArgMinMaxSignedZero", "ArgMinMaxIndex", "ReduceArgTies"};
         return true;
@@ -681,11 +715,18 @@ bool explain_softmax(const Case& c, std::string_view output, uint64_t flat, Fami
             pos_inf = pos_inf || values[i] == kInf;
             finite = finite || std::isfinite(values[i]);
         }
-    if (nan) out.facts.emplace_back("decided by", "a NaN in the row: the canonical NaN"), out.policies.push_back("SoftmaxNaN");
-    else if (pos_inf) out.facts.emplace_back("decided by", "+inf in the row: x - max is inf - inf, NaN"), out.policies.push_back("SoftmaxInfinity");
+    if (nan)
+        out.facts.emplace_back("decided by", "a NaN in the row: the canonical NaN"),
+            out.policies.push_back("SoftmaxNaN");
+    else if (pos_inf)
+        out.facts.emplace_back("decided by", "+inf in the row: x - max is inf - inf, NaN"),
+            out.policies.push_back("SoftmaxInfinity");
     else if (!finite && !values.empty())
-        out.facts.emplace_back("decided by", "every element is -inf: 0 / 0, NaN"), out.policies.push_back("SoftmaxAllNegativeInfinity");
-    else out.facts.emplace_back("decided by", "the exact value rounded once (a float64 interval, else Ziv's loop in MPFR)");
+        out.facts.emplace_back("decided by", "every element is -inf: 0 / 0, NaN"),
+            out.policies.push_back("SoftmaxAllNegativeInfinity");
+    else
+        out.facts.emplace_back("decided by",
+                               "the exact value rounded once (a float64 interval, else Ziv's loop in MPFR)");
     out.policies.insert(out.policies.end(), {"ComputedValue", "ZeroResult", "Subnormals"});
     return true;
 }

@@ -52,18 +52,23 @@ void detect(const Case& c, std::vector<std::string>& f) {
         std::vector<uint32_t> a = axes;
         std::sort(a.begin(), a.end());
         for (size_t i = 1; i < a.size(); ++i)
-            if (a[i] != a[i - 1] + 1) { f.push_back("non-adjacent-axes"); break; }
+            if (a[i] != a[i - 1] + 1) {
+                f.push_back("non-adjacent-axes");
+                break;
+            }
     }
     if (row_length(c.op.Desc) >= 256) f.push_back("long-row");
 }
 
 template <class D> OperatorRecord softmax_record(uint32_t introduced, std::vector<SupportRow> support) {
-    const SoftmaxKind kind = D::kType == OT::ACTIVATION_HARDMAX || D::kType == OT::ACTIVATION_HARDMAX1 ? SoftmaxKind::Hardmax
-                                                                                                     : SoftmaxKind::Softmax;
-    std::vector<Policy> policies = kind == SoftmaxKind::Hardmax
-                                       ? std::vector<Policy>{kArgNaN, kArgSignedZero, kArgIndex, kReduceArgTies, kSubnormals}
-                                       : std::vector<Policy>{kComputedValue, kSoftmaxNaN, kSoftmaxInfinity, kSoftmaxAllNegativeInfinity,
-                                                             kZeroResult, kSubnormals};
+    const SoftmaxKind kind = D::kType == OT::ACTIVATION_HARDMAX || D::kType == OT::ACTIVATION_HARDMAX1
+                                 ? SoftmaxKind::Hardmax
+                                 : SoftmaxKind::Softmax;
+    std::vector<Policy> policies =
+        kind == SoftmaxKind::Hardmax
+            ? std::vector<Policy>{kArgNaN, kArgSignedZero, kArgIndex, kReduceArgTies, kSubnormals}
+            : std::vector<Policy>{kComputedValue, kSoftmaxNaN, kSoftmaxInfinity, kSoftmaxAllNegativeInfinity,
+                                  kZeroResult,    kSubnormals};
     auto r = operator_record<D, validate, evaluate>({
         .IntroducedIn = introduced,
         .InPlace = {},
@@ -74,8 +79,9 @@ template <class D> OperatorRecord softmax_record(uint32_t introduced, std::vecto
         r.outputs = {{"OutputTensor", TypeClass::Any, ToleranceRule::Bits}};
     } else {
         // Integer data is refused (<op>.data-type); its row says how it would be judged.
-        r.outputs = {{"OutputTensor", TypeClass::Float, ToleranceRule::OperatorStated, BoundaryRule::None, softmax_bounds},
-                     {"OutputTensor", TypeClass::Integer, ToleranceRule::Bits}};
+        r.outputs = {
+            {"OutputTensor", TypeClass::Float, ToleranceRule::OperatorStated, BoundaryRule::None, softmax_bounds},
+            {"OutputTensor", TypeClass::Integer, ToleranceRule::Bits}};
         r.desc_tolerance = softmax_tolerance;
         r.reads_inputs = true;
     }
@@ -83,7 +89,8 @@ template <class D> OperatorRecord softmax_record(uint32_t introduced, std::vecto
     r.ScopeTypes = kF32F16;
     const bool listed = D::kType == OT::ACTIVATION_SOFTMAX1 || D::kType == OT::ACTIVATION_LOG_SOFTMAX1 ||
                         D::kType == OT::ACTIVATION_HARDMAX1;
-    r.features = listed ? std::vector<std::string_view>{"one-axis", "several-axes", "all-axes", "non-adjacent-axes", "long-row"}
+    r.features = listed ? std::vector<std::string_view>{"one-axis", "several-axes", "all-axes", "non-adjacent-axes",
+                                                        "long-row"}
                         : std::vector<std::string_view>{"long-row"};
     r.detect = detect;
     r.work_factor = row_length;
@@ -92,7 +99,9 @@ template <class D> OperatorRecord softmax_record(uint32_t introduced, std::vecto
 
 // The pages' tables: 4-D at 1.0, 4 to 5 at 2.0, 1 to 8 from 3.0 (FLOAT32, FLOAT16); the "1" forms
 // from DML_FEATURE_LEVEL_5_1, 1 to 8.
-std::vector<SupportRow> since_1_0() { return {{0x1000, {}, 4, 4, kF32F16}, {0x2000, {}, 4, 5, kF32F16}, {0x3000, {}, 1, 8, kF32F16}}; }
+std::vector<SupportRow> since_1_0() {
+    return {{0x1000, {}, 4, 4, kF32F16}, {0x2000, {}, 4, 5, kF32F16}, {0x3000, {}, 1, 8, kF32F16}};
+}
 std::vector<SupportRow> since_5_1() { return {{0x5100, {}, 1, 8, kF32F16}}; }
 
 }  // namespace

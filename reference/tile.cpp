@@ -26,14 +26,16 @@ void validate(const DML_TILE_OPERATOR_DESC& d, Diagnostics& diags) {
     if (d.Repeats.size() != n) {
         ok = false;
         diags.error(desc_path("Repeats"), "tile.array-length",
-                    "Repeats has " + std::to_string(d.Repeats.size()) + " entries; it must have RepeatsCount (" + std::to_string(n) + ") entries");
+                    "Repeats has " + std::to_string(d.Repeats.size()) + " entries; it must have RepeatsCount (" +
+                        std::to_string(n) + ") entries");
     }
     for (const Named& t : {in, out})
         if (t.desc.DimensionCount() != n) {
             ok = false;
             diags.error(desc_path("RepeatsCount"), "tile.dimension-count",
                         "RepeatsCount is " + std::to_string(n) + " but " + std::string(t.name) + " has " +
-                            std::to_string(t.desc.DimensionCount()) + " dimensions; each repeat corresponds to one dimension of InputTensor and OutputTensor");
+                            std::to_string(t.desc.DimensionCount()) +
+                            " dimensions; each repeat corresponds to one dimension of InputTensor and OutputTensor");
         }
     if (!ok) return;
     for (uint32_t i = 0; i < n; ++i) {
@@ -41,8 +43,9 @@ void validate(const DML_TILE_OPERATOR_DESC& d, Diagnostics& diags) {
         if (d.OutputTensor.Sizes[i] != want)
             diags.error(pointer_append(pointer_append(desc_path("OutputTensor"), "Sizes"), i), "tile.output-size",
                         "OutputTensor.Sizes[" + std::to_string(i) + "] is " + std::to_string(d.OutputTensor.Sizes[i]) +
-                            " but InputTensor.Sizes[" + std::to_string(i) + "] * Repeats[" + std::to_string(i) + "] is " +
-                            std::to_string(d.InputTensor.Sizes[i]) + " * " + std::to_string(d.Repeats[i]) + " = " + std::to_string(want));
+                            " but InputTensor.Sizes[" + std::to_string(i) + "] * Repeats[" + std::to_string(i) +
+                            "] is " + std::to_string(d.InputTensor.Sizes[i]) + " * " + std::to_string(d.Repeats[i]) +
+                            " = " + std::to_string(want));
     }
 }
 
@@ -79,11 +82,13 @@ bool explain_tile(const Case& c, std::string_view, uint64_t flat, FamilyExplanat
         text += (i ? ", " : "") + std::to_string(at[i]) + " mod " + std::to_string(d->InputTensor.Sizes[i]) + " = " +
                 std::to_string(source.back());
     }
-    out.facts.emplace_back("source", "InputTensor[" + text + "] (copy " + [&] {
-        std::string t;
-        for (size_t i = 0; i < at.size(); ++i) t += (i ? "," : "") + std::to_string(at[i] / d->InputTensor.Sizes[i]);
-        return t;
-    }() + ")");
+    out.facts.emplace_back(
+        "source", "InputTensor[" + text + "] (copy " + [&] {
+            std::string t;
+            for (size_t i = 0; i < at.size(); ++i)
+                t += (i ? "," : "") + std::to_string(at[i] / d->InputTensor.Sizes[i]);
+            return t;
+        }() + ")");
     out.inputs.push_back(input_element(c, "InputTensor", source, "source"));
     out.policies.push_back("Subnormals");
     return true;

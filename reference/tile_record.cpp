@@ -24,7 +24,10 @@ void detect(const Case& c, std::vector<std::string>& f) {
 bool tiled_sizes(const SizeRequest& q, std::vector<uint64_t>& out, std::string& path, std::string& error) {
     if (q.tensor != "OutputTensor") return true;
     auto v = json_uints(q.desc, "Repeats", q.base_sizes.size(), 1, error);
-    if (!v) { path = "/desc/Repeats"; return false; }
+    if (!v) {
+        path = "/desc/Repeats";
+        return false;
+    }
     for (size_t i = 0; i < out.size(); ++i) out[i] *= (*v)[i];
     return true;
 }
@@ -34,7 +37,9 @@ OperatorRecord tile() {
     // dimensions; 4.1 all eleven types (the feature level history: "ints 2.1, types+ 4.1").
     auto r = operator_record<TILE, validate, evaluate>({
         .IntroducedIn = 0x1000,
-        .Support = {{0x1000, {}, 4, 4, kF32F16}, {0x2100, {}, 4, 4, kEightTypes}, {0x3000, {}, 1, 8, kEightTypes},
+        .Support = {{0x1000, {}, 4, 4, kF32F16},
+                    {0x2100, {}, 4, 4, kEightTypes},
+                    {0x3000, {}, 1, 8, kEightTypes},
                     {0x4100, {}, 1, 8, kElevenTypes}},
         .Policies = {kSubnormals},
     });

@@ -47,7 +47,13 @@ Params params(const DML_TOP_K_OPERATOR_DESC& d) {
     return {"top-k", d.InputTensor, d.OutputValueTensor, d.OutputIndexTensor, d.Axis, d.K, true};
 }
 Params params(const DML_TOP_K1_OPERATOR_DESC& d) {
-    return {"top-k1", d.InputTensor, d.OutputValueTensor, d.OutputIndexTensor, d.Axis, d.K, d.AxisDirection == DML_AXIS_DIRECTION_DECREASING};
+    return {"top-k1",
+            d.InputTensor,
+            d.OutputValueTensor,
+            d.OutputIndexTensor,
+            d.Axis,
+            d.K,
+            d.AxisDirection == DML_AXIS_DIRECTION_DECREASING};
 }
 
 std::string rule(const Params& p, std::string_view r) { return std::string(p.op) + "." + std::string(r); }
@@ -56,33 +62,41 @@ std::string sizes_path(std::string_view tensor) { return pointer_append(desc_pat
 void validate_params(const Params& p, Diagnostics& diags) {
     const uint32_t R = p.input.DimensionCount();
     bool ok = true;
-    for (auto [name, t] : {std::pair<std::string_view, const TensorDesc*>{"OutputValueTensor", &p.values}, {"OutputIndexTensor", &p.indices}})
+    for (auto [name, t] : {std::pair<std::string_view, const TensorDesc*>{"OutputValueTensor", &p.values},
+                           {"OutputIndexTensor", &p.indices}})
         if (t->DimensionCount() != R) {
             ok = false;
             diags.error(sizes_path(name), rule(p, "dimension-count"),
-                        std::string(name) + " has " + std::to_string(t->DimensionCount()) + " dimensions but InputTensor has " +
-                            std::to_string(R) + "; InputTensor, OutputIndexTensor and OutputValueTensor must have the same DimensionCount");
+                        std::string(name) + " has " + std::to_string(t->DimensionCount()) +
+                            " dimensions but InputTensor has " + std::to_string(R) +
+                            "; InputTensor, OutputIndexTensor and OutputValueTensor must have the same DimensionCount");
         }
-    require_same_data_type(diags, {{"InputTensor", p.input}, {"OutputValueTensor", p.values}}, rule(p, "same-data-type"));
+    require_same_data_type(diags, {{"InputTensor", p.input}, {"OutputValueTensor", p.values}},
+                           rule(p, "same-data-type"));
     if (p.indices.DataType != DataType::UINT32 && p.indices.DataType != DataType::UINT64)
         diags.error(pointer_append(desc_path("OutputIndexTensor"), "DataType"), rule(p, "index-data-type"),
-                    "OutputIndexTensor is " + std::string(name(p.indices.DataType)) + "; it must be UINT32 (the page's tables) or UINT64");
+                    "OutputIndexTensor is " + std::string(name(p.indices.DataType)) +
+                        "; it must be UINT32 (the page's tables) or UINT64");
     if (p.axis >= R) {
         diags.error(desc_path("Axis"), rule(p, "axis"),
-                    "Axis is " + std::to_string(p.axis) + "; it must be less than InputTensor's DimensionCount (" + std::to_string(R) + ")");
+                    "Axis is " + std::to_string(p.axis) + "; it must be less than InputTensor's DimensionCount (" +
+                        std::to_string(R) + ")");
         return;
     }
     const uint32_t n = p.input.Sizes[p.axis];
     if (p.k < 1 || p.k > n)
         diags.error(desc_path("K"), rule(p, "k"),
-                    "K is " + std::to_string(p.k) + "; it must be from 1 to the size of InputTensor's Axis dimension (" + std::to_string(n) + ")");
+                    "K is " + std::to_string(p.k) +
+                        "; it must be from 1 to the size of InputTensor's Axis dimension (" + std::to_string(n) + ")");
     if (!ok || diags.has_errors()) return;
     std::vector<uint32_t> want = p.input.Sizes;
     want[p.axis] = p.k;
-    for (auto [name, t] : {std::pair<std::string_view, const TensorDesc*>{"OutputValueTensor", &p.values}, {"OutputIndexTensor", &p.indices}})
+    for (auto [name, t] : {std::pair<std::string_view, const TensorDesc*>{"OutputValueTensor", &p.values},
+                           {"OutputIndexTensor", &p.indices}})
         if (t->Sizes != want)
             diags.error(sizes_path(name), rule(p, "output-sizes"),
-                        std::string(name) + ".Sizes are " + sizes_text(t->Sizes) + "; they must be InputTensor's with K at Axis: " + sizes_text(want));
+                        std::string(name) + ".Sizes are " + sizes_text(t->Sizes) +
+                            "; they must be InputTensor's with K at Axis: " + sizes_text(want));
 }
 
 int64_t offset_of(const std::vector<int64_t>& strides, const std::vector<uint64_t>& c) {
@@ -126,7 +140,8 @@ template <class T> std::vector<uint32_t> sequence_order(const Params& p, const T
     std::vector<uint32_t> order(n);
     std::iota(order.begin(), order.end(), 0u);
     // stable: equal values keep ascending index (TopKTies=LowerIndexFirst).
-    std::stable_sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) { return before(v[a], v[b], p.decreasing); });
+    std::stable_sort(order.begin(), order.end(),
+                     [&](uint32_t a, uint32_t b) { return before(v[a], v[b], p.decreasing); });
     return order;
 }
 
@@ -162,7 +177,8 @@ void validate(const DML_TOP_K_OPERATOR_DESC& d, Diagnostics& diags) { validate_p
 void validate(const DML_TOP_K1_OPERATOR_DESC& d, Diagnostics& diags) {
     if (d.AxisDirection > DML_AXIS_DIRECTION_DECREASING)
         diags.error(desc_path("AxisDirection"), "top-k1.axis-direction",
-                    "AxisDirection is " + std::to_string(d.AxisDirection) + "; it must be DML_AXIS_DIRECTION_INCREASING (0) or DECREASING (1)");
+                    "AxisDirection is " + std::to_string(d.AxisDirection) +
+                        "; it must be DML_AXIS_DIRECTION_INCREASING (0) or DECREASING (1)");
     validate_params(params(d), diags);
 }
 void evaluate(const DML_TOP_K_OPERATOR_DESC& d, const Bindings& b) { evaluate_params(params(d), b); }
@@ -170,18 +186,22 @@ void evaluate(const DML_TOP_K1_OPERATOR_DESC& d, const Bindings& b) { evaluate_p
 
 // The element's sequence in order, its rank in it, and the element chosen.
 bool explain_top_k(const Case& c, std::string_view output, uint64_t flat, FamilyExplanation& out) {
-    const Params p = visit_as<DML_TOP_K_OPERATOR_DESC, DML_TOP_K1_OPERATOR_DESC>(c.op.Desc, [](const auto& d) { return params(d); });
+    const Params p = visit_as<DML_TOP_K_OPERATOR_DESC, DML_TOP_K1_OPERATOR_DESC>(
+        c.op.Desc, [](const auto& d) { return params(d); });
     const TensorView X(p.input, std::span<const std::byte>(c.inputs.at("InputTensor")));
     std::vector<uint64_t> at = nd_coordinate(p.values.Sizes, flat);
     const uint64_t rank = at[p.axis];
     at[p.axis] = 0;
-    const std::vector<uint32_t> order = dispatch(p.input.DataType, [&]<class T>() { return sequence_order<T>(p, X, at); });
+    const std::vector<uint32_t> order = dispatch(p.input.DataType,
+                                                 [&]<class T>() { return sequence_order<T>(p, X, at); });
     std::string seq;
     for (uint32_t i = 0; i < order.size(); ++i) seq += (i ? ", " : "") + std::to_string(order[i]);
     out.facts.emplace_back("sequence", "InputTensor along Axis " + std::to_string(p.axis) + ", ordered " +
-                                           (p.decreasing ? "largest first" : "smallest first") + " (ties: lower index first): positions " + seq);
-    out.facts.emplace_back("rank", std::to_string(rank) + " of K = " + std::to_string(p.k) + ": position " + std::to_string(order[rank]) +
-                                       (output == "OutputIndexTensor" ? " (the index written)" : " (its bits written)"));
+                                           (p.decreasing ? "largest first" : "smallest first") +
+                                           " (ties: lower index first): positions " + seq);
+    out.facts.emplace_back(
+        "rank", std::to_string(rank) + " of K = " + std::to_string(p.k) + ": position " + std::to_string(order[rank]) +
+                    (output == "OutputIndexTensor" ? " (the index written)" : " (its bits written)"));
     at[p.axis] = order[rank];
     out.inputs.push_back(input_element(c, "InputTensor", at, "selected"));
     out.policies = {"TopKTies", "TopKSignedZero", "TopKNaN"};
@@ -192,9 +212,11 @@ bool explain_top_k(const Case& c, std::string_view output, uint64_t flat, Family
 bool top_k_sizes(const kit::SizeRequest& q, std::vector<uint64_t>& out, std::string& path, std::string& error) {
     if (q.tensor != "OutputValueTensor" && q.tensor != "OutputIndexTensor") return true;
     const auto a = q.desc.find("Axis"), k = q.desc.find("K");
-    if (a == q.desc.end() || k == q.desc.end() || !a->is_number_unsigned() || !k->is_number_unsigned() || a->get<uint64_t>() >= out.size()) {
+    if (a == q.desc.end() || k == q.desc.end() || !a->is_number_unsigned() || !k->is_number_unsigned() ||
+        a->get<uint64_t>() >= out.size()) {
         path = "/desc/Axis";
-        error = "Axis and K must be given, Axis less than InputTensor's DimensionCount, for the outputs' sizes to be derived";
+        error =
+            "Axis and K must be given, Axis less than InputTensor's DimensionCount, for the outputs' sizes to be derived";
         return false;
     }
     out[a->get<size_t>()] = k->get<uint64_t>();

@@ -53,18 +53,22 @@ template <class D> void detect_top_k(const Case& c, std::vector<std::string>& f)
 
 template <class D> OperatorRecord top_k_record(OperatorInfo info) {
     auto r = operator_record<D, validate, evaluate>(std::move(info));
-    r.outputs = {{"OutputValueTensor", TypeClass::Any, ToleranceRule::Bits}, {"OutputIndexTensor", TypeClass::Any, ToleranceRule::Bits}};
+    r.outputs = {{"OutputValueTensor", TypeClass::Any, ToleranceRule::Bits},
+                 {"OutputIndexTensor", TypeClass::Any, ToleranceRule::Bits}};
     r.explain = explain_top_k;
     r.features = {"tie", "k-is-size", "indices-uint64"};
-    if constexpr (std::is_same_v<D, DML_TOP_K1_OPERATOR_DESC>) r.features.insert(r.features.end(), {"increasing", "decreasing"});
+    if constexpr (std::is_same_v<D, DML_TOP_K1_OPERATOR_DESC>)
+        r.features.insert(r.features.end(), {"increasing", "decreasing"});
     r.detect = detect_top_k<D>;
     r.BaseTensors = {"InputTensor"};
     r.sizes = top_k_sizes;
     return r;
 }
 
-const std::vector<SupportRow> kRows21 = {{0x2100, kValues, 4, 4, kEightTypes}, {0x2100, kIndex, 4, 4, kU32},
-                                         {0x3100, kValues, 1, 8, kEightTypes}, {0x3100, kIndex, 1, 8, kU32}};
+const std::vector<SupportRow> kRows21 = {{0x2100, kValues, 4, 4, kEightTypes},
+                                         {0x2100, kIndex, 4, 4, kU32},
+                                         {0x3100, kValues, 1, 8, kEightTypes},
+                                         {0x3100, kIndex, 1, 8, kU32}};
 
 }  // namespace
 
@@ -77,11 +81,16 @@ const FamilyRecord& top_k_family() {
         "top_k",
         {// TOP_K (1.0): 4-D FLOAT32, FLOAT16 with UINT32 indices; then TOP_K1's rows (2.1 eight types, 3.1 1 to 8 dimensions).
          top_k_record<DML_TOP_K_OPERATOR_DESC>({.IntroducedIn = 0x1000,
-                                                .Support = {{0x1000, kValues, 4, 4, kF32F16}, {0x1000, kIndex, 4, 4, kU32}, kRows21[0],
-                                                            kRows21[1], kRows21[2], kRows21[3]},
+                                                .Support = {{0x1000, kValues, 4, 4, kF32F16},
+                                                            {0x1000, kIndex, 4, 4, kU32},
+                                                            kRows21[0],
+                                                            kRows21[1],
+                                                            kRows21[2],
+                                                            kRows21[3]},
                                                 .Policies = {kTopKTies, kTopKSignedZero, kTopKNaN, kSubnormals}}),
-         top_k_record<DML_TOP_K1_OPERATOR_DESC>(
-             {.IntroducedIn = 0x2100, .Support = kRows21, .Policies = {kTopKTies, kTopKSignedZero, kTopKNaN, kSubnormals}})}};
+         top_k_record<DML_TOP_K1_OPERATOR_DESC>({.IntroducedIn = 0x2100,
+                                                 .Support = kRows21,
+                                                 .Policies = {kTopKTies, kTopKSignedZero, kTopKNaN, kSubnormals}})}};
     return f;
 }
 }  // namespace dmlref::kit

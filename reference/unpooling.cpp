@@ -41,13 +41,15 @@ std::string rule(std::string_view r) { return "max-unpooling." + std::string(r);
 std::string sizes_path(std::string_view t) { return pointer_append(desc_path(t), "Sizes"); }
 
 // Calls f(i, target, bits) for every InputTensor element i (logical), its index and its bits.
-template <class F> void for_each_write(const DML_MAX_UNPOOLING_OPERATOR_DESC& d, std::span<const std::byte> input,
-                                       std::span<const std::byte> indices, F&& f) {
+template <class F>
+void for_each_write(const DML_MAX_UNPOOLING_OPERATOR_DESC& d, std::span<const std::byte> input,
+                    std::span<const std::byte> indices, F&& f) {
     const std::vector<std::byte> x = gather_logical(d.InputTensor, input);
     const std::vector<std::byte> ix = gather_logical(d.IndicesTensor, indices);
     const size_t w = element_size(d.InputTensor.DataType), iw = element_size(d.IndicesTensor.DataType);
     for (uint64_t i = 0, n = element_count(d.InputTensor); i < n; ++i)
-        f(i, load_bits(d.IndicesTensor.DataType, ix.data() + i * iw), load_bits(d.InputTensor.DataType, x.data() + i * w));
+        f(i, load_bits(d.IndicesTensor.DataType, ix.data() + i * iw),
+          load_bits(d.InputTensor.DataType, x.data() + i * w));
 }
 
 bool usable(const DML_MAX_UNPOOLING_OPERATOR_DESC& d, const InputBuffers& in) {
@@ -61,26 +63,32 @@ bool usable(const DML_MAX_UNPOOLING_OPERATOR_DESC& d, const InputBuffers& in) {
 }  // namespace
 
 void validate(const DML_MAX_UNPOOLING_OPERATOR_DESC& d, Diagnostics& diags) {
-    require_same_data_type(diags, {{"InputTensor", d.InputTensor}, {"OutputTensor", d.OutputTensor}}, rule("same-data-type"));
+    require_same_data_type(diags, {{"InputTensor", d.InputTensor}, {"OutputTensor", d.OutputTensor}},
+                           rule("same-data-type"));
     const DataType it = d.IndicesTensor.DataType;
     if (it != DataType::UINT32 && it != DataType::UINT64)
-        diags.error(pointer_append(desc_path("IndicesTensor"), "DataType"), rule("indices-data-type"),
-                    "IndicesTensor is " + std::string(name(it)) + "; indices must be UINT32 or UINT64 (the page's tables)");
+        diags.error(
+            pointer_append(desc_path("IndicesTensor"), "DataType"), rule("indices-data-type"),
+            "IndicesTensor is " + std::string(name(it)) + "; indices must be UINT32 or UINT64 (the page's tables)");
     const uint32_t R = d.InputTensor.DimensionCount();
     bool ok = true;
-    for (auto [n, t] : {std::pair<std::string_view, const TensorDesc*>{"IndicesTensor", &d.IndicesTensor}, {"OutputTensor", &d.OutputTensor}})
+    for (auto [n, t] : {std::pair<std::string_view, const TensorDesc*>{"IndicesTensor", &d.IndicesTensor},
+                        {"OutputTensor", &d.OutputTensor}})
         if (t->DimensionCount() != R) {
             ok = false;
             diags.error(sizes_path(n), rule("dimension-count"),
-                        std::string(n) + " has " + std::to_string(t->DimensionCount()) + " dimensions but InputTensor has " +
-                            std::to_string(R) + "; OutputTensor has the input's number of dimensions, and IndicesTensor its sizes");
+                        std::string(n) + " has " + std::to_string(t->DimensionCount()) +
+                            " dimensions but InputTensor has " + std::to_string(R) +
+                            "; OutputTensor has the input's number of dimensions, and IndicesTensor its sizes");
         }
     if (!ok) return;
     for (uint32_t i = 0; i < R; ++i)
         if (d.IndicesTensor.Sizes[i] != d.InputTensor.Sizes[i]) {
             diags.error(pointer_append(sizes_path("IndicesTensor"), i), rule("indices-sizes"),
-                        "IndicesTensor.Sizes[" + std::to_string(i) + "] is " + std::to_string(d.IndicesTensor.Sizes[i]) +
-                            "; InputTensor and IndicesTensor have the same sizes (" + std::to_string(d.InputTensor.Sizes[i]) + ")");
+                        "IndicesTensor.Sizes[" + std::to_string(i) + "] is " +
+                            std::to_string(d.IndicesTensor.Sizes[i]) +
+                            "; InputTensor and IndicesTensor have the same sizes (" +
+                            std::to_string(d.InputTensor.Sizes[i]) + ")");
             break;
         }
 }
@@ -117,19 +125,21 @@ void validate_values(const DML_MAX_UNPOOLING_OPERATOR_DESC& d, const InputBuffer
         if (target >= n) {
             if (reported++ < 8)
                 diags.error(pointer_append("/inputs/IndicesTensor", i), rule("index-range"),
-                            "IndicesTensor element " + std::to_string(i) + " is " + std::to_string(target) + "; OutputTensor has " +
-                                std::to_string(n) + " elements (valid: 0 to " + std::to_string(n - 1) +
-                                "); DirectML does not say what happens, dmlref refuses it");
+                            "IndicesTensor element " + std::to_string(i) + " is " + std::to_string(target) +
+                                "; OutputTensor has " + std::to_string(n) + " elements (valid: 0 to " +
+                                std::to_string(n - 1) + "); DirectML does not say what happens, dmlref refuses it");
             return;
         }
         if (first[target] == kNone) {
             first[target] = i;
             bits[target] = b;
         } else if (bits[target] != b && reported++ < 8) {
-            diags.error(pointer_append("/inputs/IndicesTensor", i), rule("duplicate-index"),
-                        "InputTensor elements " + std::to_string(first[target]) + " and " + std::to_string(i) + " both write OutputTensor element " +
-                            std::to_string(target) + " with different values; the page gives no order, so dmlref refuses the case "
-                            "(DuplicateIndex=Refused: duplicates are taken only where their values have the same bits)");
+            diags.error(
+                pointer_append("/inputs/IndicesTensor", i), rule("duplicate-index"),
+                "InputTensor elements " + std::to_string(first[target]) + " and " + std::to_string(i) +
+                    " both write OutputTensor element " + std::to_string(target) +
+                    " with different values; the page gives no order, so dmlref refuses the case "
+                    "(DuplicateIndex=Refused: duplicates are taken only where their values have the same bits)");
         }
     });
 }
@@ -163,17 +173,19 @@ bool explain_unpooling(const Case& c, std::string_view, uint64_t flat, FamilyExp
     const auto* d = get_if<DML_MAX_UNPOOLING_OPERATOR_DESC>(&c.op.Desc);
     if (!d) return false;
     std::vector<uint64_t> writers;
-    for_each_write(*d, c.inputs.at("InputTensor"), c.inputs.at("IndicesTensor"), [&](uint64_t i, uint64_t target, uint64_t) {
+    for_each_write(*d, c.inputs.at("InputTensor"), c.inputs.at("IndicesTensor"),
+                   [&](uint64_t i, uint64_t target, uint64_t) {
         if (target == flat) writers.push_back(i);
     });
-    out.facts.emplace_back("position", "element " + std::to_string(flat) + " of OutputTensor as a contiguous one-dimensional array");
+    out.facts.emplace_back(
+        "position", "element " + std::to_string(flat) + " of OutputTensor as a contiguous one-dimensional array");
     if (writers.empty()) {
         out.facts.emplace_back("written by", "no index: +0");
     } else {
         std::string list;
         for (uint64_t i : writers) list += (list.empty() ? "" : ", ") + std::to_string(i);
-        out.facts.emplace_back("written by", "InputTensor element" + std::string(writers.size() > 1 ? "s " : " ") + list +
-                                                 (writers.size() > 1 ? " (the same bits: DuplicateIndex)" : ""));
+        out.facts.emplace_back("written by", "InputTensor element" + std::string(writers.size() > 1 ? "s " : " ") +
+                                                 list + (writers.size() > 1 ? " (the same bits: DuplicateIndex)" : ""));
         const auto at = nd_coordinate(d->InputTensor.Sizes, writers.front());
         out.inputs.push_back(input_element(c, "IndicesTensor", at, "index"));
         out.inputs.push_back(input_element(c, "InputTensor", at, "source"));

@@ -9,7 +9,8 @@
 namespace dmlref::reference {
 
 void validate(const DML_MAX_UNPOOLING_OPERATOR_DESC& d, Diagnostics& diags);
-void validate_values(const DML_MAX_UNPOOLING_OPERATOR_DESC& d, const InputBuffers& in, uint64_t max_work, Diagnostics& diags);
+void validate_values(const DML_MAX_UNPOOLING_OPERATOR_DESC& d, const InputBuffers& in, uint64_t max_work,
+                     Diagnostics& diags);
 void evaluate(const DML_MAX_UNPOOLING_OPERATOR_DESC& d, const Bindings& b);
 bool explain_unpooling(const Case& c, std::string_view output, uint64_t flat, FamilyExplanation& out);
 

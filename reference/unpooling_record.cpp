@@ -32,7 +32,9 @@ OperatorRecord max_unpooling() {
     // indices; 5.0 ten types (no FLOAT64) and UINT64 indices.
     auto r = operator_record<UNPOOL, validate, evaluate>({
         .IntroducedIn = 0x3000,
-        .Support = {{0x3000, kData, 4, 4, kF32F16}, {0x3000, kIndices, 4, 4, kU32}, {0x5000, kData, 4, 4, kTenTypes},
+        .Support = {{0x3000, kData, 4, 4, kF32F16},
+                    {0x3000, kIndices, 4, 4, kU32},
+                    {0x5000, kData, 4, 4, kTenTypes},
                     {0x5000, kIndices, 4, 4, kU32U64}},
         .Policies = {kOutOfRangeIndex, kDuplicateIndex, kSelectedZero, kSubnormals},
     });

@@ -38,7 +38,8 @@ DML_RESAMPLE_OPERATOR_DESC as_resample(const DML_UPSAMPLE_2D_OPERATOR_DESC& d) {
 }
 
 void validate(const DML_UPSAMPLE_2D_OPERATOR_DESC& d, Diagnostics& diags) {
-    require_same_data_type(diags, {{"InputTensor", d.InputTensor}, {"OutputTensor", d.OutputTensor}}, "upsample-2d.same-data-type");
+    require_same_data_type(diags, {{"InputTensor", d.InputTensor}, {"OutputTensor", d.OutputTensor}},
+                           "upsample-2d.same-data-type");
     bool shapes = true;
     for (const Named t : {Named{"InputTensor", d.InputTensor}, Named{"OutputTensor", d.OutputTensor}})
         if (t.desc.Sizes.size() != 4) {
@@ -55,24 +56,32 @@ void validate(const DML_UPSAMPLE_2D_OPERATOR_DESC& d, Diagnostics& diags) {
         }
     if (d.InterpolationMode > DML_INTERPOLATION_MODE_LINEAR)
         diags.error(desc_path("InterpolationMode"), "upsample-2d.interpolation-mode",
-                    "InterpolationMode is " + std::to_string(d.InterpolationMode) + "; it must be NEAREST_NEIGHBOR (0) or LINEAR (1)");
+                    "InterpolationMode is " + std::to_string(d.InterpolationMode) +
+                        "; it must be NEAREST_NEIGHBOR (0) or LINEAR (1)");
     if (!shapes) return;
     const auto& in = d.InputTensor.Sizes;
-    const std::array<uint64_t, 4> want = {in[0], in[1], uint64_t(in[2]) * d.ScaleSize.Height, uint64_t(in[3]) * d.ScaleSize.Width};
+    const std::array<uint64_t, 4> want = {in[0], in[1], uint64_t(in[2]) * d.ScaleSize.Height,
+                                          uint64_t(in[3]) * d.ScaleSize.Width};
     for (size_t i = 0; i < 4; ++i)
         if (d.OutputTensor.Sizes[i] != want[i])
             diags.error(desc_path("OutputTensor") + "/Sizes/" + std::to_string(i), "upsample-2d.output-sizes",
-                        "OutputTensor.Sizes[" + std::to_string(i) + "] is " + std::to_string(d.OutputTensor.Sizes[i]) + "; it must be " +
-                            std::to_string(want[i]) + (i < 2 ? " (InputTensor's)" : i == 2 ? " (InputTensor's height times ScaleSize.Height)"
-                                                                                            : " (InputTensor's width times ScaleSize.Width)"));
+                        "OutputTensor.Sizes[" + std::to_string(i) + "] is " + std::to_string(d.OutputTensor.Sizes[i]) +
+                            "; it must be " + std::to_string(want[i]) +
+                            (i < 2    ? " (InputTensor's)"
+                             : i == 2 ? " (InputTensor's height times ScaleSize.Height)"
+                                      : " (InputTensor's width times ScaleSize.Width)"));
 }
 
 void evaluate(const DML_UPSAMPLE_2D_OPERATOR_DESC& d, const Bindings& b) { evaluate(as_resample(d), b); }
-bool evaluate_fast(const DML_UPSAMPLE_2D_OPERATOR_DESC& d, const Bindings& b) { return evaluate_fast(as_resample(d), b); }
+bool evaluate_fast(const DML_UPSAMPLE_2D_OPERATOR_DESC& d, const Bindings& b) {
+    return evaluate_fast(as_resample(d), b);
+}
 std::optional<Tolerance> tolerance(const DML_UPSAMPLE_2D_OPERATOR_DESC& d, std::string_view output) {
     return tolerance(as_resample(d), output);
 }
-Boundary boundary(const DML_UPSAMPLE_2D_OPERATOR_DESC& d, std::string_view output) { return boundary(as_resample(d), output); }
+Boundary boundary(const DML_UPSAMPLE_2D_OPERATOR_DESC& d, std::string_view output) {
+    return boundary(as_resample(d), output);
+}
 
 // explain: RESAMPLE's, for the RESAMPLE desc this is.
 bool explain_upsample_2d(const Case& c, std::string_view output, uint64_t flat, FamilyExplanation& out) {

@@ -30,9 +30,12 @@ std::vector<Policy> policies() {
 void terms(const Case& c, std::string_view, const ArithmeticProfile& p, TermSink& sink) {
     auto it = c.inputs.find("InputTensor");
     if (it == c.inputs.end()) throw std::invalid_argument("no InputTensor");
-    resample_terms(Operator{OperatorType::RESAMPLE, as_resample(get<UPSAMPLE>(c.op.Desc))}, it->second, p.coordinates, sink);
+    resample_terms(Operator{OperatorType::RESAMPLE, as_resample(get<UPSAMPLE>(c.op.Desc))}, it->second, p.coordinates,
+                   sink);
 }
-bool summed(const Operator& op, std::string_view) { return get<UPSAMPLE>(op.Desc).InterpolationMode == DML_INTERPOLATION_MODE_LINEAR; }
+bool summed(const Operator& op, std::string_view) {
+    return get<UPSAMPLE>(op.Desc).InterpolationMode == DML_INTERPOLATION_MODE_LINEAR;
+}
 
 // The mode, a scale of 1 (a copy along that axis), scales that differ, an odd scale (where the
 // old nearest-neighbour readings differ: docs/golden.md, "Upsample 2-D").
@@ -71,7 +74,8 @@ OperatorRecord upsample_2d() {
         .Policies = policies(),
     });
     r.fast = fast_as<UPSAMPLE, evaluate_fast>;
-    r.outputs = {{"OutputTensor", TypeClass::Any, ToleranceRule::OperatorStated, BoundaryRule::OperatorStated, nullptr, terms, summed}};
+    r.outputs = {{"OutputTensor", TypeClass::Any, ToleranceRule::OperatorStated, BoundaryRule::OperatorStated, nullptr,
+                  terms, summed}};
     r.desc_tolerance = tolerance_as<UPSAMPLE, tolerance>;
     r.desc_boundary = boundary_as<UPSAMPLE, boundary>;
     r.explain = explain_upsample_2d;

@@ -19,22 +19,50 @@
 
 namespace dmlref::test::bn {
 
-
 constexpr mpfr_prec_t kPrecision = 300;
 
 struct Big {
     mpfr_t v;
-    Big() { mpfr_init2(v, kPrecision); mpfr_set_zero(v, 1); }
+    Big() {
+        mpfr_init2(v, kPrecision);
+        mpfr_set_zero(v, 1);
+    }
     explicit Big(double d) : Big() { mpfr_set_d(v, d, MPFR_RNDN); }
-    Big(const Big& o) { mpfr_init2(v, kPrecision); mpfr_set(v, o.v, MPFR_RNDN); }
-    Big& operator=(const Big& o) { mpfr_set(v, o.v, MPFR_RNDN); return *this; }
+    Big(const Big& o) {
+        mpfr_init2(v, kPrecision);
+        mpfr_set(v, o.v, MPFR_RNDN);
+    }
+    Big& operator=(const Big& o) {
+        mpfr_set(v, o.v, MPFR_RNDN);
+        return *this;
+    }
     ~Big() { mpfr_clear(v); }
 };
-inline Big operator+(const Big& a, const Big& b) { Big r; mpfr_add(r.v, a.v, b.v, MPFR_RNDN); return r; }
-inline Big operator-(const Big& a, const Big& b) { Big r; mpfr_sub(r.v, a.v, b.v, MPFR_RNDN); return r; }
-inline Big operator*(const Big& a, const Big& b) { Big r; mpfr_mul(r.v, a.v, b.v, MPFR_RNDN); return r; }
-inline Big operator/(const Big& a, const Big& b) { Big r; mpfr_div(r.v, a.v, b.v, MPFR_RNDN); return r; }
-inline Big sqrt_of(const Big& a) { Big r; mpfr_sqrt(r.v, a.v, MPFR_RNDN); return r; }
+inline Big operator+(const Big& a, const Big& b) {
+    Big r;
+    mpfr_add(r.v, a.v, b.v, MPFR_RNDN);
+    return r;
+}
+inline Big operator-(const Big& a, const Big& b) {
+    Big r;
+    mpfr_sub(r.v, a.v, b.v, MPFR_RNDN);
+    return r;
+}
+inline Big operator*(const Big& a, const Big& b) {
+    Big r;
+    mpfr_mul(r.v, a.v, b.v, MPFR_RNDN);
+    return r;
+}
+inline Big operator/(const Big& a, const Big& b) {
+    Big r;
+    mpfr_div(r.v, a.v, b.v, MPFR_RNDN);
+    return r;
+}
+inline Big sqrt_of(const Big& a) {
+    Big r;
+    mpfr_sqrt(r.v, a.v, MPFR_RNDN);
+    return r;
+}
 
 template <class T> T round_big(const Big& b) {
     if constexpr (std::is_integral_v<T>) return mpfr_rounded_integer<T>(b.v);
@@ -60,14 +88,18 @@ template <class T> Big big(T v) {
 // dropped (the definition, written independently of the reference's stride arithmetic).
 inline uint64_t broadcast_index(uint64_t i, const std::vector<uint32_t>& in, const std::vector<uint32_t>& st) {
     auto c = unflatten(i, in);
-    for (size_t d = 0; d < c.size(); ++d) if (st[d] == 1) c[d] = 0;
+    for (size_t d = 0; d < c.size(); ++d)
+        if (st[d] == 1) c[d] = 0;
     return flatten(c, st);
 }
 
 inline std::vector<uint32_t> packed_plus(const std::vector<uint32_t>& sizes, uint32_t gap) {
     std::vector<uint32_t> s(sizes.size());
     uint32_t st = gap;
-    for (size_t i = sizes.size(); i-- > 0;) { s[i] = st; st *= sizes[i]; }
+    for (size_t i = sizes.size(); i-- > 0;) {
+        s[i] = st;
+        st *= sizes[i];
+    }
     return s;
 }
 
@@ -112,7 +144,11 @@ template <class T> T round_signed(const Big& b) {
 // limits listed in docs/golden.md (BnActivationInfinity), NaN as BnActivationNaN. At 300 bits a
 // value within 2^-300 relative of a rounding tie (an integer type's half, Alpha tanh(huge) with
 // Alpha = 1.5) is beyond this evaluation: the tests choose parameters without such ties.
-inline Big exp_of(const Big& a) { Big r; mpfr_exp(r.v, a.v, MPFR_RNDN); return r; }
+inline Big exp_of(const Big& a) {
+    Big r;
+    mpfr_exp(r.v, a.v, MPFR_RNDN);
+    return r;
+}
 inline Big naive_tanh(const Big& z) {  // (e^(2z) - 1) / (e^(2z) + 1), from the side where e^(2z) <= 1
     const bool neg = mpfr_sgn(z.v) > 0;
     const Big e = exp_of(Big(neg ? -2.0 : 2.0) * z);
@@ -146,14 +182,17 @@ template <class T> T naive_activate(const std::optional<DML_FUSED_ACTIVATION>& a
             auto sign = [](double v) { return v > 0 ? 1 : v < 0 ? -1 : 0; };
             double v = 0;
             if (n == "ACTIVATION_SIGMOID") v = s > 0 ? 1 : 0;
-            else if (n == "ACTIVATION_HARD_SIGMOID") v = p0 == 0 ? std::clamp(p1, 0.0, 1.0) : (s * sign(p0) > 0 ? 1 : 0);
+            else if (n == "ACTIVATION_HARD_SIGMOID")
+                v = p0 == 0 ? std::clamp(p1, 0.0, 1.0) : (s * sign(p0) > 0 ? 1 : 0);
             else if (n == "ACTIVATION_TANH" || n == "ACTIVATION_SOFTSIGN") v = s;
             else if (n == "ACTIVATION_SCALED_TANH") v = p0 * s * sign(p1);
-            else if (n == "ACTIVATION_THRESHOLDED_RELU" || n == "ACTIVATION_ELU" || n == "ACTIVATION_SOFTPLUS" || n == "ACTIVATION_GELU")
+            else if (n == "ACTIVATION_THRESHOLDED_RELU" || n == "ACTIVATION_ELU" || n == "ACTIVATION_SOFTPLUS" ||
+                     n == "ACTIVATION_GELU")
                 v = s > 0 ? inf : n == "ACTIVATION_ELU" ? -p0 : 0;
             else if (n == "ACTIVATION_CELU") v = s > 0 ? inf : p0 > 0 ? -p0 : -inf;
             else if (n == "ACTIVATION_SCALED_ELU") v = s > 0 ? (p1 == 0 ? 0 : sign(p1) * inf) : -p1 * p0;
-            else if (n == "ACTIVATION_PARAMETRIC_SOFTPLUS") v = p0 == 0 || (p1 != 0 && s * sign(p1) < 0) ? 0 : sign(p0) * inf;
+            else if (n == "ACTIVATION_PARAMETRIC_SOFTPLUS")
+                v = p0 == 0 || (p1 != 0 && s * sign(p1) < 0) ? 0 : sign(p0) * inf;
             else if (n == "ACTIVATION_SHRINK") v = s * inf;
             if (n == "ACTIVATION_PARAMETRIC_SOFTPLUS" && p1 == 0 && p0 != 0) {
                 Big l;
@@ -165,8 +204,10 @@ template <class T> T naive_activate(const std::optional<DML_FUSED_ACTIVATION>& a
         }
     }
     Big r;
-    if (n == "ACTIVATION_SIGMOID") { const Big e = exp_of(x); r = mpfr_sgn(x.v) > 0 ? one / (one + exp_of(zero - x)) : e / (one + e); }
-    else if (n == "ACTIVATION_HARD_SIGMOID") {
+    if (n == "ACTIVATION_SIGMOID") {
+        const Big e = exp_of(x);
+        r = mpfr_sgn(x.v) > 0 ? one / (one + exp_of(zero - x)) : e / (one + e);
+    } else if (n == "ACTIVATION_HARD_SIGMOID") {
         r = A * x + B;
         if (mpfr_cmp_si(r.v, 1) > 0) r = one;
         if (mpfr_sgn(r.v) < 0) r = zero;
@@ -181,8 +222,12 @@ template <class T> T naive_activate(const std::optional<DML_FUSED_ACTIVATION>& a
     } else if (n == "ACTIVATION_SCALED_ELU") r = mpfr_sgn(x.v) > 0 ? B * x : B * (A * exp_of(x) - A);
     else if (n == "ACTIVATION_SOFTPLUS") r = naive_softplus(A * x) / A;
     else if (n == "ACTIVATION_PARAMETRIC_SOFTPLUS") r = A * naive_softplus(B * x);
-    else if (n == "ACTIVATION_SOFTSIGN") { Big a = x; mpfr_abs(a.v, a.v, MPFR_RNDN); r = x / (one + a); }
-    else if (n == "ACTIVATION_SHRINK") r = mpfr_cmp(x.v, B.v) > 0 ? x - A : mpfr_cmp(x.v, (zero - B).v) < 0 ? x + A : zero;
+    else if (n == "ACTIVATION_SOFTSIGN") {
+        Big a = x;
+        mpfr_abs(a.v, a.v, MPFR_RNDN);
+        r = x / (one + a);
+    } else if (n == "ACTIVATION_SHRINK")
+        r = mpfr_cmp(x.v, B.v) > 0 ? x - A : mpfr_cmp(x.v, (zero - B).v) < 0 ? x + A : zero;
     else if (n == "ACTIVATION_GELU") {  // x P(X <= x): 0.5 x erfc(-x / sqrt(2)) (1 + erf(z) = erfc(-z))
         Big s2, e;
         mpfr_sqrt_ui(s2.v, 2, MPFR_RNDN);
@@ -199,7 +244,8 @@ struct Shape {
 inline Shape random_shape(std::mt19937_64& rng, int max_rank) {
     Shape s;
     const int rank = std::uniform_int_distribution<int>(1, max_rank)(rng);
-    for (int d = 0; d < rank; ++d) s.in.push_back(uint32_t(std::uniform_int_distribution<int>(1, max_rank > 4 ? 2 : 3)(rng)));
+    for (int d = 0; d < rank; ++d)
+        s.in.push_back(uint32_t(std::uniform_int_distribution<int>(1, max_rank > 4 ? 2 : 3)(rng)));
     s.mean = random_stat_sizes(rng, s.in);
     s.var = random_stat_sizes(rng, s.in);
     s.scale = random_stat_sizes(rng, s.in);
@@ -220,18 +266,21 @@ inline Operator bn_op(DataType t, const Shape& s, float eps, std::optional<DML_F
     return {OperatorType::BATCH_NORMALIZATION, d};
 }
 
-template <class D> Operator grad_op(OperatorType type, DataType t, const std::vector<uint32_t>& in, const std::vector<uint32_t>& st, float eps) {
+template <class D>
+Operator grad_op(OperatorType type, DataType t, const std::vector<uint32_t>& in, const std::vector<uint32_t>& st,
+                 float eps) {
     D d;
     d.InputTensor = desc(t, in, packed_plus(in, 2));
     d.InputGradientTensor = desc(t, in);
-    d.MeanTensor = d.VarianceTensor = d.ScaleTensor = d.OutputScaleGradientTensor = d.OutputBiasGradientTensor = desc(t, st);
+    d.MeanTensor = d.VarianceTensor = d.ScaleTensor = d.OutputScaleGradientTensor = d.OutputBiasGradientTensor = desc(
+        t, st);
     d.OutputGradientTensor = desc(t, in, packed_plus(in, 3));
     d.Epsilon = eps;
     return {type, d};
 }
 
-inline Operator training_op(DataType t, const std::vector<uint32_t>& in, const std::vector<uint32_t>& st, float eps, bool fused_add,
-                     std::optional<DML_FUSED_ACTIVATION> act = std::nullopt) {
+inline Operator training_op(DataType t, const std::vector<uint32_t>& in, const std::vector<uint32_t>& st, float eps,
+                            bool fused_add, std::optional<DML_FUSED_ACTIVATION> act = std::nullopt) {
     DML_BATCH_NORMALIZATION_TRAINING_OPERATOR_DESC d;
     d.InputTensor = desc(t, in, packed_plus(in, 2));
     d.ScaleTensor = d.BiasTensor = d.OutputMeanTensor = d.OutputVarianceTensor = desc(t, st);
@@ -251,7 +300,10 @@ struct Stats {
 inline Stats batch_stats(const std::vector<Big>& x, const std::vector<uint32_t>& in, const std::vector<uint32_t>& st) {
     const uint64_t n = product(st), m = product(in) / n;
     Stats s{std::vector<Big>(n), std::vector<Big>(n)};
-    for (uint64_t i = 0; i < x.size(); ++i) { auto& a = s.mean[broadcast_index(i, in, st)]; a = a + x[i]; }
+    for (uint64_t i = 0; i < x.size(); ++i) {
+        auto& a = s.mean[broadcast_index(i, in, st)];
+        a = a + x[i];
+    }
     for (auto& a : s.mean) a = a / Big(double(m));
     for (uint64_t i = 0; i < x.size(); ++i) {
         const uint64_t k = broadcast_index(i, in, st);
@@ -264,8 +316,9 @@ inline Stats batch_stats(const std::vector<Big>& x, const std::vector<uint32_t>&
 
 // L = sum dY * (Scale (X - mean) / sqrt(var + eps) + Bias) with the statistics either given
 // (BATCH_NORMALIZATION_GRAD) or the batch's own (TRAINING).
-inline Big loss(const std::vector<Big>& x, const std::vector<Big>& dy, const std::vector<Big>& scale, const std::vector<Big>& bias,
-         const std::vector<uint32_t>& in, const std::vector<uint32_t>& st, const Stats* given, double eps) {
+inline Big loss(const std::vector<Big>& x, const std::vector<Big>& dy, const std::vector<Big>& scale,
+                const std::vector<Big>& bias, const std::vector<uint32_t>& in, const std::vector<uint32_t>& st,
+                const Stats* given, double eps) {
     const Stats s = given ? *given : batch_stats(x, in, st);
     Big sum;
     for (uint64_t i = 0; i < x.size(); ++i) {
@@ -302,7 +355,8 @@ template <class T> void check_close_to_derivative(const std::vector<T>& actual, 
 // Each element's bound as `dmlref diff` judges it (lib/judge/diff.cpp, census): the operator's computed
 // bound through summed_terms, plus the golden's half ULP (element_bound); nullopt where diff has
 // no per-element bound.
-inline std::optional<std::vector<double>> batch_normalization_bounds(const Case& c, std::string_view output, const ArithmeticProfile& p) {
+inline std::optional<std::vector<double>> batch_normalization_bounds(const Case& c, std::string_view output,
+                                                                     const ArithmeticProfile& p) {
     const std::optional<TermSink> sink = summed_terms(c, output, p);
     if (!sink) return std::nullopt;
     DataType t = DataType::UNKNOWN;

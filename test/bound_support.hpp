@@ -71,14 +71,18 @@ template <class T> std::vector<std::byte> bytes_of(const std::vector<double>& v)
 }
 
 inline std::vector<std::byte> stored(DataType t, const std::vector<double>& v) {
-    return t == DataType::FLOAT16 ? bytes_of<half>(v) : t == DataType::FLOAT32 ? bytes_of<float>(v) : bytes_of<double>(v);
+    return t == DataType::FLOAT16   ? bytes_of<half>(v)
+           : t == DataType::FLOAT32 ? bytes_of<float>(v)
+                                    : bytes_of<double>(v);
 }
 
-inline OutputCensus judge_all(const Case& golden, const std::string& output, const std::vector<double>& actual, Accumulate a) {
+inline OutputCensus judge_all(const Case& golden, const std::string& output, const std::vector<double>& actual,
+                              Accumulate a) {
     DiffOptions o;
     o.profile.accumulate = a;
-    const DataType t = golden.expected.at(output).values.size() / actual.size() == 2 ? DataType::FLOAT16
-                       : golden.expected.at(output).values.size() / actual.size() == 4 ? DataType::FLOAT32 : DataType::FLOAT64;
+    const DataType t = golden.expected.at(output).values.size() / actual.size() == 2   ? DataType::FLOAT16
+                       : golden.expected.at(output).values.size() / actual.size() == 4 ? DataType::FLOAT32
+                                                                                       : DataType::FLOAT64;
     return census(golden, output, stored(t, actual), o);
 }
 
@@ -88,8 +92,9 @@ inline std::vector<double> golden_values(const Case& c, const std::string& outpu
     std::vector<double> v(b.size() / w);
     for (size_t i = 0; i < v.size(); ++i) {
         const uint64_t bits = load_bits(t, b.data() + i * w);
-        v[i] = t == DataType::FLOAT16 ? half_to_double(from_bits<half>(uint16_t(bits)))
-             : t == DataType::FLOAT32 ? double(from_bits<float>(uint32_t(bits))) : from_bits<double>(bits);
+        v[i] = t == DataType::FLOAT16   ? half_to_double(from_bits<half>(uint16_t(bits)))
+               : t == DataType::FLOAT32 ? double(from_bits<float>(uint32_t(bits)))
+                                        : from_bits<double>(bits);
     }
     return v;
 }
@@ -113,7 +118,8 @@ inline std::vector<double> random_values(size_t n, double lo, double hi, uint32_
     std::mt19937 g(seed);
     std::uniform_real_distribution<double> u(lo, hi);
     std::vector<double> v(n);
-    for (double& x : v) x = t == DataType::FLOAT16 ? rnd(Work::Half, u(g)) : t == DataType::FLOAT32 ? rnd(Work::Float, u(g)) : u(g);
+    for (double& x : v)
+        x = t == DataType::FLOAT16 ? rnd(Work::Half, u(g)) : t == DataType::FLOAT32 ? rnd(Work::Float, u(g)) : u(g);
     return v;
 }
 
@@ -123,13 +129,18 @@ struct Profile {
 };
 // The working types each output type admits, with the profile that names them.
 inline std::vector<Profile> profiles(DataType t) {
-    if (t == DataType::FLOAT16) return {{Accumulate::Output, Work::Half}, {Accumulate::Float32, Work::Float}, {Accumulate::Float64, Work::Double}};
+    if (t == DataType::FLOAT16)
+        return {
+            {Accumulate::Output, Work::Half}, {Accumulate::Float32, Work::Float}, {Accumulate::Float64, Work::Double}};
     if (t == DataType::FLOAT32) return {{Accumulate::Output, Work::Float}, {Accumulate::Float64, Work::Double}};
     return {{Accumulate::Output, Work::Double}};
 }
-inline Work work_of(DataType t) { return t == DataType::FLOAT16 ? Work::Half : t == DataType::FLOAT32 ? Work::Float : Work::Double; }
+inline Work work_of(DataType t) {
+    return t == DataType::FLOAT16 ? Work::Half : t == DataType::FLOAT32 ? Work::Float : Work::Double;
+}
 
-inline void check_accepted(const Case& golden, const std::string& output, const std::vector<double>& actual, Accumulate a, const std::string& what) {
+inline void check_accepted(const Case& golden, const std::string& output, const std::vector<double>& actual,
+                           Accumulate a, const std::string& what) {
     for (Accumulate profile : {a, Accumulate::Any}) {
         const OutputCensus r = judge_all(golden, output, actual, profile);
         INFO(what << " under accumulate=" << name(profile) << ": worst error/bound " << r.worst_ratio);

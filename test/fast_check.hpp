@@ -43,8 +43,9 @@ struct Buffers {
 
 // Random bytes for every input, and a fixed fill for every output (so that bytes outside the
 // logical elements compare too).
-template <class T> Buffers make_buffers(std::mt19937_64& rng, const std::vector<std::pair<std::string, const TensorDesc*>>& inputs,
-                                        const std::vector<std::pair<std::string, const TensorDesc*>>& outputs) {
+template <class T>
+Buffers make_buffers(std::mt19937_64& rng, const std::vector<std::pair<std::string, const TensorDesc*>>& inputs,
+                     const std::vector<std::pair<std::string, const TensorDesc*>>& outputs) {
     Buffers b;
     for (const auto& [name, d] : inputs) {
         std::vector<T> v(buffer_size(*d) / sizeof(T) + 1);
@@ -91,7 +92,8 @@ inline void check_op(const Operator& op, const Buffers& inputs) {
     if (diff >= 0)
         while (plain.bytes[size_t(diff)][at] == fast1.bytes[size_t(diff)][at]) ++at;
     INFO("differing buffer: " << (diff < 0 ? "none" : plain.names[size_t(diff)]) << " at byte " << at << ": plain "
-         << (diff < 0 ? 0 : int(plain.bytes[size_t(diff)][at])) << ", fast " << (diff < 0 ? 0 : int(fast1.bytes[size_t(diff)][at])));
+                              << (diff < 0 ? 0 : int(plain.bytes[size_t(diff)][at])) << ", fast "
+                              << (diff < 0 ? 0 : int(fast1.bytes[size_t(diff)][at])));
     CHECK(diff == -1);
     CHECK(first_difference(fast1, fast3) == -1);
 }
@@ -158,11 +160,13 @@ template <class T> void check_resample_case(std::mt19937_64& rng, const Resample
     const DataType t = data_type_of<T>();
     if (!grad) {
         const DML_RESAMPLE2_OPERATOR_DESC d = c.forward(t);
-        check_op({OperatorType::RESAMPLE2, d}, make_buffers<T>(rng, {{"InputTensor", &d.InputTensor}}, {{"OutputTensor", &d.OutputTensor}}));
+        check_op({OperatorType::RESAMPLE2, d},
+                 make_buffers<T>(rng, {{"InputTensor", &d.InputTensor}}, {{"OutputTensor", &d.OutputTensor}}));
     } else {
         const DML_RESAMPLE_GRAD1_OPERATOR_DESC d = c.grad(t);
         check_op({OperatorType::RESAMPLE_GRAD1, d},
-                 make_buffers<T>(rng, {{"InputGradientTensor", &d.InputGradientTensor}}, {{"OutputGradientTensor", &d.OutputGradientTensor}}));
+                 make_buffers<T>(rng, {{"InputGradientTensor", &d.InputGradientTensor}},
+                                 {{"OutputGradientTensor", &d.OutputGradientTensor}}));
     }
 }
 

@@ -18,9 +18,19 @@ namespace dmlref::test {
 // value; the result is x rounded into T's range, as a double (exact for every T).
 template <class T, class Set> double mpfr_rounded(Set&& set) {
     int p, emin, emax;
-    if constexpr (is_half_v<T>) { p = 11; emin = -23; emax = 16; }
-    else if constexpr (std::is_same_v<T, float>) { p = 24; emin = -148; emax = 128; }
-    else { p = 53; emin = -1073; emax = 1024; }
+    if constexpr (is_half_v<T>) {
+        p = 11;
+        emin = -23;
+        emax = 16;
+    } else if constexpr (std::is_same_v<T, float>) {
+        p = 24;
+        emin = -148;
+        emax = 128;
+    } else {
+        p = 53;
+        emin = -1073;
+        emax = 1024;
+    }
     const auto old_min = mpfr_get_emin(), old_max = mpfr_get_emax();
     mpfr_set_emin(emin);
     mpfr_set_emax(emax);
@@ -50,7 +60,8 @@ template <class T> T mpfr_rounded_integer(mpfr_srcptr v) {
     mpfr_rint(r, v, MPFR_RNDN);  // ties to even
     T out;
     if (mpfr_cmp_d(r, double(std::numeric_limits<T>::min())) <= 0) out = std::numeric_limits<T>::min();
-    else if (mpfr_cmp_d(r, std::ldexp(1.0, int(sizeof(T) * 8 - std::is_signed_v<T>))) >= 0) out = std::numeric_limits<T>::max();
+    else if (mpfr_cmp_d(r, std::ldexp(1.0, int(sizeof(T) * 8 - std::is_signed_v<T>))) >= 0)
+        out = std::numeric_limits<T>::max();
     else out = std::is_signed_v<T> ? T(mpfr_get_si(r, MPFR_RNDN)) : T(mpfr_get_ui(r, MPFR_RNDN));
     mpfr_clear(r);
     return out;

@@ -22,7 +22,8 @@ template <class G> std::vector<uint64_t> window_taps(const G& g, const std::vect
         std::vector<uint32_t> p = {oc[0], oc[1]};
         bool inside = true;
         for (size_t i = 0; i < g.WindowSize.size(); ++i) {
-            const int64_t pos = int64_t(oc[i + 2]) * g.Strides[i] - int64_t(g.StartPadding[i]) + int64_t(kc[i]) * g.Dilations[i];
+            const int64_t pos = int64_t(oc[i + 2]) * g.Strides[i] - int64_t(g.StartPadding[i]) +
+                                int64_t(kc[i]) * g.Dilations[i];
             inside = inside && pos >= 0 && pos < int64_t(g.in[i + 2]);
             p.push_back(uint32_t(std::max<int64_t>(pos, 0)));
         }
@@ -40,7 +41,11 @@ template <class D, class G> void set_window(D& d, const G& g) {
     d.StartPadding = g.StartPadding;
     d.EndPadding = g.EndPadding;
     if constexpr (requires { d.Dilations; }) d.Dilations = g.Dilations;
-    if constexpr (requires { d.IncludePadding; g.IncludePadding; }) d.IncludePadding = g.IncludePadding;
+    if constexpr (requires {
+                      d.IncludePadding;
+                      g.IncludePadding;
+                  })
+        d.IncludePadding = g.IncludePadding;
 }
 
 }  // namespace dmlref::test
@@ -58,8 +63,12 @@ struct Geometry {
 
 inline Geometry plain(std::vector<uint32_t> in, std::vector<uint32_t> window) {
     const size_t n = in.size() - 2;
-    return {std::move(in), std::vector<uint32_t>(n, 1), std::move(window), std::vector<uint32_t>(n, 0),
-            std::vector<uint32_t>(n, 0), std::vector<uint32_t>(n, 1)};
+    return {std::move(in),
+            std::vector<uint32_t>(n, 1),
+            std::move(window),
+            std::vector<uint32_t>(n, 0),
+            std::vector<uint32_t>(n, 0),
+            std::vector<uint32_t>(n, 1)};
 }
 
 // The floor size of the spec: (In + StartPadding + EndPadding - (1 + (WindowSize - 1) * Dilations)) / Strides + 1.
@@ -94,15 +103,17 @@ inline Operator pool_grad(DataType t, const Geometry& g, std::vector<uint32_t> o
 }
 
 // Forward values and indices (UINT32).
-template <class T> std::pair<std::vector<T>, std::vector<uint32_t>> forward(const Geometry& g, const std::vector<T>& x,
-                                                                             std::vector<uint32_t> out = {}) {
+template <class T>
+std::pair<std::vector<T>, std::vector<uint32_t>> forward(const Geometry& g, const std::vector<T>& x,
+                                                         std::vector<uint32_t> out = {}) {
     const Operator op = pool2(data_type_of<T>(), g, DataType::UINT32, out);
     auto r = run(op, {{"InputTensor", buffer(desc(data_type_of<T>(), g.in), x)}});
     return {as_values<T>(r.at("OutputTensor")), as_values<uint32_t>(r.at("OutputIndicesTensor"))};
 }
 
-template <class T> std::vector<T> backward(const Geometry& g, const std::vector<T>& x, const std::vector<T>& dy,
-                                           std::vector<uint32_t> out = {}) {
+template <class T>
+std::vector<T> backward(const Geometry& g, const std::vector<T>& x, const std::vector<T>& dy,
+                        std::vector<uint32_t> out = {}) {
     if (out.empty()) out = floor_sizes(g);
     const Operator op = pool_grad(data_type_of<T>(), g, out);
     auto r = run(op, {{"InputTensor", buffer(desc(data_type_of<T>(), g.in), x)},
@@ -113,13 +124,15 @@ template <class T> std::vector<T> backward(const Geometry& g, const std::vector<
 // ---- The independent naive computation -------------------------------------------------------
 
 // Argmax for data without NaN: the maximum value, then the lowest index holding it.
-template <class T> int64_t naive_argmax(const Geometry& g, const std::vector<uint32_t>& out, uint64_t o, const std::vector<T>& x) {
+template <class T>
+int64_t naive_argmax(const Geometry& g, const std::vector<uint32_t>& out, uint64_t o, const std::vector<T>& x) {
     const auto w = window_taps(g, out, o);  // the window's real (not padding) elements
     if (w.empty()) return -1;
     double best = -std::numeric_limits<double>::infinity();
     for (auto i : w) best = std::max(best, double(x[i]));
     uint64_t lowest = ~uint64_t(0);
-    for (auto i : w) if (double(x[i]) == best) lowest = std::min(lowest, i);
+    for (auto i : w)
+        if (double(x[i]) == best) lowest = std::min(lowest, i);
     return int64_t(lowest);
 }
 

@@ -28,7 +28,8 @@ struct Geometry {
 // Half-pixel offsets (0.5 / -0.5), the default of RESAMPLE.
 inline Geometry half_pixel(std::vector<uint32_t> in, std::vector<uint32_t> out, std::vector<float> scales) {
     const size_t n = in.size();
-    return {std::move(in), std::move(out), std::move(scales), std::vector<float>(n, 0.5f), std::vector<float>(n, -0.5f)};
+    return {std::move(in), std::move(out), std::move(scales), std::vector<float>(n, 0.5f),
+            std::vector<float>(n, -0.5f)};
 }
 inline Geometry corner(std::vector<uint32_t> in, std::vector<uint32_t> out, std::vector<float> scales) {
     const size_t n = in.size();
@@ -102,8 +103,8 @@ template <class T> std::vector<T> backward(const Operator& op, const std::vector
 
 // The taps of output position o along one dimension, from the formula
 // x = (o - OutputPixelOffset) / Scale - InputPixelOffset; `old` lowers OutputPixelOffset by 0.5.
-inline std::vector<std::pair<uint32_t, long double>> naive_taps(const Geometry& g, size_t i, uint32_t o, uint32_t mode, uint32_t dir,
-                                                                bool old = false) {
+inline std::vector<std::pair<uint32_t, long double>> naive_taps(const Geometry& g, size_t i, uint32_t o, uint32_t mode,
+                                                                uint32_t dir, bool old = false) {
     const double opo = double(g.OutputPixelOffsets[i]) - (old && mode == NN ? 0.5 : 0.0);
     const double x = (double(o) - opo) / double(g.Scales[i]) - double(g.InputPixelOffsets[i]);
     const double last = double(g.in[i] - 1);
@@ -128,9 +129,15 @@ inline void naive_terms(const Geometry& g, uint32_t mode, uint32_t dir, bool old
     std::vector<uint32_t> o(n, 0);
     for (uint64_t oi = 0; oi < product(g.out); ++oi) {
         uint64_t rest = oi;
-        for (size_t i = n; i-- > 0;) { o[i] = uint32_t(rest % g.out[i]); rest /= g.out[i]; }
+        for (size_t i = n; i-- > 0;) {
+            o[i] = uint32_t(rest % g.out[i]);
+            rest /= g.out[i];
+        }
         std::function<void(size_t, uint64_t, long double)> walk = [&](size_t i, uint64_t in_index, long double w) {
-            if (i == n) { if (w != 0) f(in_index, oi, w); return; }
+            if (i == n) {
+                if (w != 0) f(in_index, oi, w);
+                return;
+            }
             for (auto [k, wk] : naive_taps(g, i, o[i], mode, dir, old)) walk(i + 1, in_index * g.in[i] + k, w * wk);
         };
         walk(0, 0, 1.0L);
@@ -153,17 +160,22 @@ template <class T> long double as_long_double(T v) {
     else return (long double)widen(v);
 }
 
-template <class T> std::vector<T> naive_forward(const Geometry& g, uint32_t mode, uint32_t dir, const std::vector<T>& x, bool old = false) {
+template <class T>
+std::vector<T> naive_forward(const Geometry& g, uint32_t mode, uint32_t dir, const std::vector<T>& x,
+                             bool old = false) {
     std::vector<long double> sum(product(g.out), 0.0L);
-    naive_terms(g, mode, dir, old, [&](uint64_t in, uint64_t out, long double w) { sum[out] += w * as_long_double(x[in]); });
+    naive_terms(g, mode, dir, old,
+                [&](uint64_t in, uint64_t out, long double w) { sum[out] += w * as_long_double(x[in]); });
     std::vector<T> y;
     for (long double s : sum) y.push_back(naive_round<T>(s));
     return y;
 }
 
-template <class T> std::vector<T> naive_grad(const Geometry& g, uint32_t mode, uint32_t dir, const std::vector<T>& dy, bool old = false) {
+template <class T>
+std::vector<T> naive_grad(const Geometry& g, uint32_t mode, uint32_t dir, const std::vector<T>& dy, bool old = false) {
     std::vector<long double> sum(product(g.in), 0.0L);
-    naive_terms(g, mode, dir, old, [&](uint64_t in, uint64_t out, long double w) { sum[in] += w * as_long_double(dy[out]); });
+    naive_terms(g, mode, dir, old,
+                [&](uint64_t in, uint64_t out, long double w) { sum[in] += w * as_long_double(dy[out]); });
     std::vector<T> dx;
     for (long double s : sum) dx.push_back(naive_round<T>(s));
     return dx;

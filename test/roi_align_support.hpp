@@ -17,7 +17,6 @@ namespace dmlref::test::roi {
 
 using namespace dmlref;
 
-
 struct Setup {
     DataType type = DataType::FLOAT32;
     uint32_t B = 1, C = 1, H = 4, W = 4, OutH = 1, OutW = 1;
@@ -88,14 +87,16 @@ Operator roi_align_grad(const Setup& s, bool dx = true, bool droi = false, bool 
     return {OperatorType::ROI_ALIGN_GRAD, d};
 }
 
-template <class T> std::vector<std::byte> values_buffer(DataType t, const std::vector<uint32_t>& sizes, const std::vector<double>& v) {
+template <class T>
+std::vector<std::byte> values_buffer(DataType t, const std::vector<uint32_t>& sizes, const std::vector<double>& v) {
     std::vector<T> typed;
     for (double x : v) typed.push_back(value_of<T>(x));
     return buffer(desc(t, sizes), typed);
 }
 
-template <class T> std::map<std::string, std::vector<std::byte>> inputs(const Setup& s, const std::vector<double>& x,
-                                                                       const std::vector<double>* dy = nullptr) {
+template <class T>
+std::map<std::string, std::vector<std::byte>> inputs(const Setup& s, const std::vector<double>& x,
+                                                     const std::vector<double>* dy = nullptr) {
     std::vector<double> roi;
     for (const auto& r : s.rois) roi.insert(roi.end(), r.begin(), r.end());
     std::map<std::string, std::vector<std::byte>> in;
@@ -114,8 +115,9 @@ template <class T> std::map<std::string, std::vector<std::byte>> inputs(const Se
 template <class T> std::vector<T> forward(const Setup& s, const std::vector<double>& x, bool v0 = false) {
     return as_values<T>(run(v0 ? roi_align(s) : roi_align1(s), inputs<T>(s, x)).at("OutputTensor"));
 }
-template <class T> std::map<std::string, std::vector<std::byte>> grads(const Setup& s, const std::vector<double>& x,
-                                                                      const std::vector<double>& dy, bool dx, bool droi) {
+template <class T>
+std::map<std::string, std::vector<std::byte>> grads(const Setup& s, const std::vector<double>& x,
+                                                    const std::vector<double>& dy, bool dx, bool droi) {
     auto in = inputs<T>(s, x, &dy);
     return run(roi_align_grad(s, dx, droi), in);
 }
@@ -128,16 +130,24 @@ template <class T> T rounded_by_mpfr(const mpq_class& q) {
     return value_of<T>(d == 0 ? 0.0 : d);
 }
 
-mpz_class ceil_of(const mpq_class& q) { mpz_class r; mpz_cdiv_q(r.get_mpz_t(), q.get_num_mpz_t(), q.get_den_mpz_t()); return r; }
-mpz_class floor_of(const mpq_class& q) { mpz_class r; mpz_fdiv_q(r.get_mpz_t(), q.get_num_mpz_t(), q.get_den_mpz_t()); return r; }
+mpz_class ceil_of(const mpq_class& q) {
+    mpz_class r;
+    mpz_cdiv_q(r.get_mpz_t(), q.get_num_mpz_t(), q.get_den_mpz_t());
+    return r;
+}
+mpz_class floor_of(const mpq_class& q) {
+    mpz_class r;
+    mpz_fdiv_q(r.get_mpz_t(), q.get_num_mpz_t(), q.get_den_mpz_t());
+    return r;
+}
 
 // Planted mistakes, to show the comparison fails on them.
 enum class Plant { None, NearestTiesUp, FloorSampleCount, TfOutOfBounds, MaxStartsAtZero };
 
 struct Naive {
     const Setup& s;
-    std::vector<mpq_class> x;                    // the image, logical order
-    std::vector<std::array<mpq_class, 4>> roi;   // unscaled, exact
+    std::vector<mpq_class> x;                   // the image, logical order
+    std::vector<std::array<mpq_class, 4>> roi;  // unscaled, exact
     Plant plant = Plant::None;
 
     mpq_class pixel(uint32_t b, uint32_t c, int64_t y, int64_t xx) const {
@@ -171,7 +181,8 @@ struct Naive {
         xx = std::min(std::max(xx, mpq_class(0)), mpq_class(s.W - 1));
         if (s.mode == DML_INTERPOLATION_MODE_NEAREST_NEIGHBOR) {
             auto nearest = [&](const mpq_class& v) {
-                return plant == Plant::NearestTiesUp ? floor_of(v + mpq_class(1, 2)).get_si() : ceil_of(v - mpq_class(1, 2)).get_si();
+                return plant == Plant::NearestTiesUp ? floor_of(v + mpq_class(1, 2)).get_si()
+                                                     : ceil_of(v - mpq_class(1, 2)).get_si();
             };
             return pixel(b, c, std::min<int64_t>(nearest(yy), s.H - 1), std::min<int64_t>(nearest(xx), s.W - 1));
         }
@@ -187,7 +198,8 @@ struct Naive {
         const mpq_class x1 = q[0] * mpq_class(s.sx), y1 = q[1] * mpq_class(s.sy), x2 = q[2] * mpq_class(s.sx),
                         y2 = q[3] * mpq_class(s.sy);
         const auto& cq = counts_from ? *counts_from : q;
-        const uint64_t nx = samples((cq[2] - cq[0]) * mpq_class(s.sx), s.OutW), ny = samples((cq[3] - cq[1]) * mpq_class(s.sy), s.OutH);
+        const uint64_t nx = samples((cq[2] - cq[0]) * mpq_class(s.sx), s.OutW),
+                       ny = samples((cq[3] - cq[1]) * mpq_class(s.sy), s.OutH);
         mpq_class acc = 0, best = 0;
         bool have = plant == Plant::MaxStartsAtZero;
         for (uint64_t iy = 0; iy < ny; ++iy)
@@ -233,8 +245,9 @@ struct Naive {
 template <class T> Naive naive(const Setup& s, const std::vector<double>& x, Plant plant = Plant::None) {
     Naive n{s, {}, {}, plant};
     for (double v : x) n.x.push_back(mpq_class(widen(value_of<T>(v))));
-    for (const auto& r : s.rois) n.roi.push_back({mpq_class(widen(value_of<T>(r[0]))), mpq_class(widen(value_of<T>(r[1]))),
-                                                  mpq_class(widen(value_of<T>(r[2]))), mpq_class(widen(value_of<T>(r[3])))});
+    for (const auto& r : s.rois)
+        n.roi.push_back({mpq_class(widen(value_of<T>(r[0]))), mpq_class(widen(value_of<T>(r[1]))),
+                         mpq_class(widen(value_of<T>(r[2]))), mpq_class(widen(value_of<T>(r[3])))});
     return n;
 }
 
@@ -256,22 +269,31 @@ Setup random_setup(std::mt19937_64& rng, DataType t) {
     auto u = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
     Setup s;
     s.type = t;
-    s.B = uint32_t(u(1, 2)); s.C = uint32_t(u(1, 2)); s.H = uint32_t(u(1, 5)); s.W = uint32_t(u(1, 5));
-    s.OutH = uint32_t(u(1, 3)); s.OutW = uint32_t(u(1, 3));
+    s.B = uint32_t(u(1, 2));
+    s.C = uint32_t(u(1, 2));
+    s.H = uint32_t(u(1, 5));
+    s.W = uint32_t(u(1, 5));
+    s.OutH = uint32_t(u(1, 3));
+    s.OutW = uint32_t(u(1, 3));
     const int n = u(1, 3);
     for (int i = 0; i < n; ++i) {
-        auto coord = [&](uint32_t size) { return double(u(-12, int(size) * 4 + 12)) / 4 + (u(0, 3) == 0 ? 1.0 / 3 : 0.0); };
+        auto coord = [&](uint32_t size) {
+            return double(u(-12, int(size) * 4 + 12)) / 4 + (u(0, 3) == 0 ? 1.0 / 3 : 0.0);
+        };
         s.rois.push_back({coord(s.W), coord(s.H), coord(s.W), coord(s.H)});
         s.batch.push_back(uint32_t(u(0, int(s.B) - 1)));
     }
     s.reduction = u(0, 1) ? DML_REDUCE_FUNCTION_MAX : DML_REDUCE_FUNCTION_AVERAGE;
     s.mode = uint32_t(u(0, 1));
     const float scales[] = {1.0f, 0.5f, 0.75f, 1.0f / 3, 2.0f, -1.0f};
-    s.sx = scales[u(0, 5)]; s.sy = scales[u(0, 5)];
+    s.sx = scales[u(0, 5)];
+    s.sy = scales[u(0, 5)];
     const float offsets[] = {0.0f, 0.5f, -0.5f, 0.25f};
-    s.ipo = offsets[u(0, 3)]; s.opo = offsets[u(0, 3)];
+    s.ipo = offsets[u(0, 3)];
+    s.opo = offsets[u(0, 3)];
     s.oob = float(u(-3, 3)) / 2;
-    s.min = uint32_t(u(1, 2)); s.max = s.min + uint32_t(u(0, 2));
+    s.min = uint32_t(u(1, 2));
+    s.max = s.min + uint32_t(u(0, 2));
     s.corners = uint32_t(u(0, 3) == 0);
     s.index_type = u(0, 1) ? DataType::UINT64 : DataType::UINT32;
     return s;
@@ -282,6 +304,5 @@ std::vector<double> random_values(std::mt19937_64& rng, uint64_t n, int scale = 
     for (uint64_t i = 0; i < n; ++i) v.push_back(double(std::uniform_int_distribution<int>(-64, 64)(rng)) * scale / 8);
     return v;
 }
-
 
 }  // namespace dmlref::test::roi

@@ -21,8 +21,8 @@ inline Operator slice1(DataType t, std::vector<uint32_t> in, std::vector<uint32_
 }
 
 // dY has the forward output's sizes (`out`), dX the forward input's (`in`).
-inline Operator slice_grad(DataType t, std::vector<uint32_t> in, std::vector<uint32_t> out, std::vector<uint32_t> offsets,
-                           std::vector<uint32_t> sizes, std::vector<int32_t> strides) {
+inline Operator slice_grad(DataType t, std::vector<uint32_t> in, std::vector<uint32_t> out,
+                           std::vector<uint32_t> offsets, std::vector<uint32_t> sizes, std::vector<int32_t> strides) {
     DML_SLICE_GRAD_OPERATOR_DESC d;
     d.InputGradientTensor = desc(t, out);
     d.OutputGradientTensor = desc(t, in);

@@ -31,7 +31,8 @@
 namespace dmlref::test {
 
 // All eleven storage types, for TEST_CASE_TEMPLATE.
-#define DMLREF_ALL_TYPES float, dmlref::half, double, uint8_t, uint16_t, uint32_t, uint64_t, int8_t, int16_t, int32_t, int64_t
+#define DMLREF_ALL_TYPES \
+    float, dmlref::half, double, uint8_t, uint16_t, uint32_t, uint64_t, int8_t, int16_t, int32_t, int64_t
 
 inline TensorDesc desc(DataType t, std::vector<uint32_t> sizes, std::vector<uint32_t> strides = {}) {
     TensorDesc d;
@@ -49,16 +50,19 @@ template <class T> std::vector<std::byte> buffer(const TensorDesc& d, const std:
     return b;
 }
 // A buffer for `d` with `values` at the logical elements (row-major), every other byte `fill`.
-template <class T> std::vector<std::byte> logical_buffer(const TensorDesc& d, const std::vector<T>& values, std::byte fill = std::byte{0}) {
+template <class T>
+std::vector<std::byte> logical_buffer(const TensorDesc& d, const std::vector<T>& values,
+                                      std::byte fill = std::byte{0}) {
     std::vector<std::byte> b(buffer_size(d), fill);
     const auto strides = effective_strides(d);
     const auto packed = packed_strides(d.Sizes);
     REQUIRE(values.size() == element_count(d));
     for_each_run<2>(d.Sizes, {strides.data(), packed.data()}, {0, 0},
-        [&](const std::array<int64_t, 2>& off, int64_t n, const std::array<int64_t, 2>& step) {
-            for (int64_t i = 0; i < n; ++i)
-                std::memcpy(b.data() + (off[0] + i * step[0]) * sizeof(T), static_cast<const void*>(&values[size_t(off[1] + i * step[1])]), sizeof(T));
-        });
+                    [&](const std::array<int64_t, 2>& off, int64_t n, const std::array<int64_t, 2>& step) {
+        for (int64_t i = 0; i < n; ++i)
+            std::memcpy(b.data() + (off[0] + i * step[0]) * sizeof(T),
+                        static_cast<const void*>(&values[size_t(off[1] + i * step[1])]), sizeof(T));
+    });
     return b;
 }
 
@@ -69,7 +73,8 @@ template <class T> std::vector<T> as_values(const std::vector<std::byte>& bytes)
 }
 
 // Runs `op` on input buffers by field name; returns each output's logical elements, packed.
-inline std::map<std::string, std::vector<std::byte>> run(const Operator& op, std::map<std::string, std::vector<std::byte>> inputs) {
+inline std::map<std::string, std::vector<std::byte>> run(const Operator& op,
+                                                         std::map<std::string, std::vector<std::byte>> inputs) {
     Diagnostics d = validate(op);
     for (const auto& item : d.items()) INFO(format(item, "<test>"));
     REQUIRE_FALSE(d.has_errors());
@@ -122,15 +127,18 @@ inline Case parse_valid(const std::string& text, const std::string& file = "gold
 // A RELU golden: OutputTensor of `type` and `sizes` with `values` (JSON text of the list), the
 // tolerance and DontCare given as JSON text, and optional output Strides.
 inline std::string relu_golden(const std::string& type, const std::string& sizes, const std::string& values,
-                               const std::string& tolerance = R"({"Kind": "Bits", "Why": "test"})", const std::string& dont_care = "",
-                               const std::string& output_strides = "") {
+                               const std::string& tolerance = R"({"Kind": "Bits", "Why": "test"})",
+                               const std::string& dont_care = "", const std::string& output_strides = "") {
     return R"({"format": 1, "name": "t", "operator": "ACTIVATION_RELU",
-        "desc": {"InputTensor": {"DataType": ")" + type + R"(", "Sizes": )" + sizes + R"(},
-                 "OutputTensor": {"DataType": ")" + type + R"(", "Sizes": )" + sizes +
-           (output_strides.empty() ? "" : ", \"Strides\": " + output_strides) + R"(}},
+        "desc": {"InputTensor": {"DataType": ")" +
+           type + R"(", "Sizes": )" + sizes + R"(},
+                 "OutputTensor": {"DataType": ")" +
+           type + R"(", "Sizes": )" + sizes + (output_strides.empty() ? "" : ", \"Strides\": " + output_strides) +
+           R"(}},
         "inputs": {"InputTensor": {"Fill": 0}},
-        "expected": {"OutputTensor": {"Values": )" + values + R"(, "Tolerance": )" + tolerance +
-           (dont_care.empty() ? "" : ", \"DontCare\": " + dont_care) + "}}}";
+        "expected": {"OutputTensor": {"Values": )" +
+           values + R"(, "Tolerance": )" + tolerance + (dont_care.empty() ? "" : ", \"DontCare\": " + dont_care) +
+           "}}}";
 }
 
 // The formatted first error (file, path, message, rule), or "" when there is none.
@@ -161,10 +169,17 @@ template <class T> std::vector<T> values_of(std::initializer_list<double> v) {
 }
 
 // Row-major index arithmetic for the naive references in the tests.
-inline uint64_t product(const std::vector<uint32_t>& s) { uint64_t p = 1; for (auto v : s) p *= v; return p; }
+inline uint64_t product(const std::vector<uint32_t>& s) {
+    uint64_t p = 1;
+    for (auto v : s) p *= v;
+    return p;
+}
 inline std::vector<uint32_t> unflatten(uint64_t i, const std::vector<uint32_t>& sizes) {
     std::vector<uint32_t> c(sizes.size());
-    for (size_t d = sizes.size(); d-- > 0;) { c[d] = uint32_t(i % sizes[d]); i /= sizes[d]; }
+    for (size_t d = sizes.size(); d-- > 0;) {
+        c[d] = uint32_t(i % sizes[d]);
+        i /= sizes[d];
+    }
     return c;
 }
 inline uint64_t flatten(const std::vector<uint32_t>& c, const std::vector<uint32_t>& sizes) {
@@ -182,7 +197,10 @@ struct Dir {
         std::filesystem::remove_all(path);
         std::filesystem::create_directories(path);
     }
-    ~Dir() { std::error_code ec; std::filesystem::remove_all(path, ec); }
+    ~Dir() {
+        std::error_code ec;
+        std::filesystem::remove_all(path, ec);
+    }
     Dir(const Dir&) = delete;
     Dir& operator=(const Dir&) = delete;
     std::filesystem::path operator/(const std::string& s) const { return path / s; }

@@ -104,7 +104,10 @@ TEST_CASE_TEMPLATE("ACTIVATION_IDENTITY copies every element bit for bit, over r
         std::vector<T> x(element_count(d));
         for (auto& v : x) v = from_bits<T>(bits_t<T>(rng()));  // any bit pattern: NaN payloads, -0, subnormals
         INFO("rank " << rank);
-        check_bits(as_values<T>(run(unary_op<DML_ACTIVATION_IDENTITY_OPERATOR_DESC>(t, sizes), {{"InputTensor", buffer(d, x)}}).at("OutputTensor")), x);
+        check_bits(
+            as_values<T>(run(unary_op<DML_ACTIVATION_IDENTITY_OPERATOR_DESC>(t, sizes), {{"InputTensor", buffer(d, x)}})
+                             .at("OutputTensor")),
+            x);
     }
 }
 
@@ -120,11 +123,12 @@ TEST_CASE("ACTIVATION_LINEAR FLOAT32: Alpha x + Beta exact, rounded once (not th
     // Alpha = 0.1f, x = -0: the exact value 0 is +0 (ZeroResult). NaN -> canonical 0x7fc00000.
     // +inf * 0.1 = +inf; Alpha = 0: 0 * inf is NaN (IEEE's rule, kept for LINEAR).
     check_bits(act(linear(from_bits<float>(uint32_t(0x3f800001)), from_bits<float>(uint32_t(0x28000001))),
-                     bits_list<float, uint32_t>({0x3f7fffff})),
+                   bits_list<float, uint32_t>({0x3f7fffff})),
                bits_list<float, uint32_t>({0x3f800001}));
     check_bits(act(linear(kTenth, 0.0f), bits_list<float, uint32_t>({0x40400000, 0x80000000, 0x7fc00123, 0x7f800000})),
                bits_list<float, uint32_t>({0x3e99999a, 0x00000000, 0x7fc00000, 0x7f800000}));
-    check_bits(act(linear(0.0f, 2.0f), bits_list<float, uint32_t>({0x7f800000, 0x3f800000})), bits_list<float, uint32_t>({0x7fc00000, 0x40000000}));
+    check_bits(act(linear(0.0f, 2.0f), bits_list<float, uint32_t>({0x7f800000, 0x3f800000})),
+               bits_list<float, uint32_t>({0x7fc00000, 0x40000000}));
 }
 
 TEST_CASE("ACTIVATION_LINEAR FLOAT16: one rounding from the exact value, not through float32") {
@@ -134,12 +138,13 @@ TEST_CASE("ACTIVATION_LINEAR FLOAT16: one rounding from the exact value, not thr
     // x = 2 (0x4000): 2 + 2^-10 + 2^-30, above the tie between 2 and 2 + 2^-9: 0x4001.
     // x = 65504 (0x7bff), Alpha = 2, Beta = 0: 131008 overflows to +inf (0x7c00).
     check_bits(act(linear(from_bits<float>(uint32_t(0x3f801000)), from_bits<float>(uint32_t(0x30800000))),
-                     bits_list<half, uint16_t>({0x3c00, 0x4000})),
+                   bits_list<half, uint16_t>({0x3c00, 0x4000})),
                bits_list<half, uint16_t>({0x3c01, 0x4001}));
     check_bits(act(linear(2.0f, 0.0f), bits_list<half, uint16_t>({0x7bff})), bits_list<half, uint16_t>({0x7c00}));
 }
 
-TEST_CASE_TEMPLATE("ACTIVATION_LINEAR over every type and ranks 1 to 8: 2x - 1, integers saturated", T, DMLREF_ALL_TYPES) {
+TEST_CASE_TEMPLATE("ACTIVATION_LINEAR over every type and ranks 1 to 8: 2x - 1, integers saturated", T,
+                   DMLREF_ALL_TYPES) {
     const DataType t = data_type_of<T>();
     std::mt19937 rng(17);
     for (uint32_t rank = 1; rank <= 8; ++rank) {
@@ -157,7 +162,9 @@ TEST_CASE_TEMPLATE("ACTIVATION_LINEAR over every type and ranks 1 to 8: 2x - 1, 
             if constexpr (std::is_integral_v<T>) {
                 const int64_t lo = int64_t(std::numeric_limits<T>::min());
                 expected.push_back(y < lo ? std::numeric_limits<T>::min()
-                                   : (y > 0 && uint64_t(y) > uint64_t(std::numeric_limits<T>::max())) ? std::numeric_limits<T>::max() : T(y));
+                                   : (y > 0 && uint64_t(y) > uint64_t(std::numeric_limits<T>::max()))
+                                       ? std::numeric_limits<T>::max()
+                                       : T(y));
             } else {
                 expected.push_back(value_of<T>(double(y)));
             }
@@ -173,7 +180,9 @@ TEST_CASE("ACTIVATION_LINEAR broadcast input and in-place execution") {
     DML_ACTIVATION_LINEAR_OPERATOR_DESC d = linear(0.5f, 1.0f);
     d.InputTensor = desc(DataType::FLOAT32, {2, 3}, {0, 1});
     d.OutputTensor = desc(DataType::FLOAT32, {2, 3});
-    const auto out = as_values<float>(run({OperatorType::ACTIVATION_LINEAR, d}, {{"InputTensor", buffer<float>(d.InputTensor, {1, -2, 4})}}).at("OutputTensor"));
+    const auto out = as_values<float>(
+        run({OperatorType::ACTIVATION_LINEAR, d}, {{"InputTensor", buffer<float>(d.InputTensor, {1, -2, 4})}})
+            .at("OutputTensor"));
     check_bits(out, std::vector<float>{1.5f, 0.0f, 3.0f, 1.5f, 0.0f, 3.0f});
     // In place: OutputTensor bound to InputTensor's bytes.
     DML_ACTIVATION_LINEAR_OPERATOR_DESC p = linear(-1.0f, 0.25f);
@@ -191,10 +200,12 @@ TEST_CASE("ACTIVATION_LINEAR broadcast input and in-place execution") {
 TEST_CASE("ACTIVATION_LEAKY_RELU: x >= 0 selected (bits, -0 kept), Alpha x rounded once below") {
     // x = -3, Alpha = 0.1f: -0x3e99999a = 0xbe99999a (as LINEAR above). -0 >= 0: -0 stays (0x80000000).
     // 5 selected; NaN with a payload -> canonical 0x7fc00000; -inf * 0.1 = -inf; subnormal 2^-149 selected.
-    check_bits(act(leaky(kTenth), bits_list<float, uint32_t>({0xc0400000, 0x80000000, 0x40a00000, 0xffc00001, 0xff800000, 0x00000001})),
+    check_bits(act(leaky(kTenth), bits_list<float, uint32_t>(
+                                      {0xc0400000, 0x80000000, 0x40a00000, 0xffc00001, 0xff800000, 0x00000001})),
                bits_list<float, uint32_t>({0xbe99999a, 0x80000000, 0x40a00000, 0x7fc00000, 0xff800000, 0x00000001}));
     // Alpha = 0: -inf * 0 is NaN; a finite negative x gives the exact 0, +0.
-    check_bits(act(leaky(0.0f), bits_list<float, uint32_t>({0xff800000, 0xc0400000})), bits_list<float, uint32_t>({0x7fc00000, 0x00000000}));
+    check_bits(act(leaky(0.0f), bits_list<float, uint32_t>({0xff800000, 0xc0400000})),
+               bits_list<float, uint32_t>({0x7fc00000, 0x00000000}));
     // INT8, Alpha = 0.5: -3 * 0.5 = -1.5 -> -2 (half to even); -5 -> -2.5 -> -2; 7 selected.
     check_bits(act(leaky(0.5f), std::vector<int8_t>{-3, -5, 7}), std::vector<int8_t>{-2, -2, 7});
 }
@@ -207,15 +218,19 @@ TEST_CASE("ACTIVATION_PARAMETERIZED_RELU: the slope tensor broadcast, products r
     // x row 0: [-4, -1, -3] -> [-2, 2, 0xbe99999a]; row 1: [-0, 8, -inf] -> [-0 (selected), 8, -inf * 0.1 = -inf].
     const auto x = bits_list<float, uint32_t>({0xc0800000, 0xbf800000, 0xc0400000, 0x80000000, 0x41000000, 0xff800000});
     const auto s = std::vector<float>{0.5f, -2.0f, kTenth};
-    const auto out = as_values<float>(run({OperatorType::ACTIVATION_PARAMETERIZED_RELU, d},
-                                          {{"InputTensor", buffer(d.InputTensor, x)}, {"SlopeTensor", buffer(d.SlopeTensor, s)}}).at("OutputTensor"));
-    check_bits(out, bits_list<float, uint32_t>({0xc0000000, 0x40000000, 0xbe99999a, 0x80000000, 0x41000000, 0xff800000}));
+    const auto out = as_values<float>(
+        run({OperatorType::ACTIVATION_PARAMETERIZED_RELU, d},
+            {{"InputTensor", buffer(d.InputTensor, x)}, {"SlopeTensor", buffer(d.SlopeTensor, s)}})
+            .at("OutputTensor"));
+    check_bits(out,
+               bits_list<float, uint32_t>({0xc0000000, 0x40000000, 0xbe99999a, 0x80000000, 0x41000000, 0xff800000}));
     // INT8: -100 * 2 = -200 saturates to -128; -3 * -5 = 15; 127 selected; -128 * -1 = 128 saturates to 127.
     DML_ACTIVATION_PARAMETERIZED_RELU_OPERATOR_DESC i;
     i.InputTensor = i.OutputTensor = i.SlopeTensor = desc(DataType::INT8, {4});
     const auto iout = as_values<int8_t>(run({OperatorType::ACTIVATION_PARAMETERIZED_RELU, i},
                                             {{"InputTensor", buffer<int8_t>(i.InputTensor, {-100, -3, 127, -128})},
-                                             {"SlopeTensor", buffer<int8_t>(i.SlopeTensor, {2, -5, 9, -1})}}).at("OutputTensor"));
+                                             {"SlopeTensor", buffer<int8_t>(i.SlopeTensor, {2, -5, 9, -1})}})
+                                            .at("OutputTensor"));
     check_bits(iout, std::vector<int8_t>{-128, 15, 127, 127});
     // FLOAT16: -3 * 0.1 (0x2e66 = 1638.4 -> 1638 * 2^-14 = 0.0999755859375): -0.2999267578125 = -4914 * 2^-14,
     // 13 bits: 4914 / 4 = 1228.5 -> ties to even 1228 * 2^-12 = 0.2998046875 -> 0xb4cc.
@@ -223,7 +238,8 @@ TEST_CASE("ACTIVATION_PARAMETERIZED_RELU: the slope tensor broadcast, products r
     h.InputTensor = h.OutputTensor = h.SlopeTensor = desc(DataType::FLOAT16, {1});
     const auto hout = as_values<half>(run({OperatorType::ACTIVATION_PARAMETERIZED_RELU, h},
                                           {{"InputTensor", buffer(h.InputTensor, bits_list<half, uint16_t>({0xc200}))},
-                                           {"SlopeTensor", buffer(h.SlopeTensor, bits_list<half, uint16_t>({0x2e66}))}}).at("OutputTensor"));
+                                           {"SlopeTensor", buffer(h.SlopeTensor, bits_list<half, uint16_t>({0x2e66}))}})
+                                          .at("OutputTensor"));
     check_bits(hout, bits_list<half, uint16_t>({0xb4cc}));
 }
 
@@ -245,7 +261,8 @@ TEST_CASE("ACTIVATION_THRESHOLDED_RELU compares exact values; selected x keeps i
 
 TEST_CASE("ACTIVATION_SHRINK: x - Bias above Threshold, x + Bias below -Threshold, +0 between; page order") {
     // Bias 0.5, Threshold 1: 2 -> 1.5, -2 -> -1.5, 0.5 -> +0, -1 (not < -1) -> +0, 1.5 - 0.5 = 1.
-    check_bits(act(shrink(0.5f, 1.0f), std::vector<float>{2, -2, 0.5f, -1, 1.5f}), std::vector<float>{1.5f, -1.5f, 0, 0, 1});
+    check_bits(act(shrink(0.5f, 1.0f), std::vector<float>{2, -2, 0.5f, -1, 1.5f}),
+               std::vector<float>{1.5f, -1.5f, 0, 0, 1});
     // Threshold -1, Bias 3: x = 0 satisfies both x > -1 and x < 1: the first line, 0 - 3 = -3.
     check_bits(act(shrink(3.0f, -1.0f), std::vector<float>{0}), std::vector<float>{-3});
     // INT8, Bias 0.5, Threshold 0: 3 - 0.5 = 2.5 -> 2, 4 - 0.5 = 3.5 -> 4 (half to even); -3 + 0.5 = -2.5 -> -2.
@@ -254,7 +271,8 @@ TEST_CASE("ACTIVATION_SHRINK: x - Bias above Threshold, x + Bias below -Threshol
     check_bits(act(shrink(-10.0f, 0.0f), std::vector<int8_t>{120}), std::vector<int8_t>{127});
     check_bits(act(shrink(10.0f, 0.0f), std::vector<uint8_t>{5, 200}), std::vector<uint8_t>{0, 190});
     // NaN -> canonical NaN (not the "otherwise" +0); +-inf stay infinite.
-    check_bits(act(shrink(0.5f, 1.0f), bits_list<float, uint32_t>({0x7fa00000, 0xff800000})), bits_list<float, uint32_t>({0x7fc00000, 0xff800000}));
+    check_bits(act(shrink(0.5f, 1.0f), bits_list<float, uint32_t>({0x7fa00000, 0xff800000})),
+               bits_list<float, uint32_t>({0x7fc00000, 0xff800000}));
 }
 
 // ---- HARD_SIGMOID, HARD_SWISH, SOFTSIGN --------------------------------------------------------
@@ -263,10 +281,12 @@ TEST_CASE("ACTIVATION_HARD_SIGMOID: the clamp of the exact Alpha x + Beta, round
     // Alpha = 0.2f = 13421773 * 2^-26, Beta 0.5, x = 1: 0.2f + 0.5 = 46976205 * 2^-26 (26 bits) =
     // 0.70000000298...: between 0x3f333333 (0.69999998808) and 0x3f333334 (0.70000004768), nearer the first.
     // x = 10: 2.5 -> 1; x = -10: -1.5 -> +0; +inf -> 1, -inf -> +0 (the clamp's limits); NaN -> canonical.
-    check_bits(act(hard_sigmoid(kFifth, 0.5f), bits_list<float, uint32_t>({0x3f800000, 0x41200000, 0xc1200000, 0x7f800000, 0xff800000, 0x7fc00001})),
+    check_bits(act(hard_sigmoid(kFifth, 0.5f), bits_list<float, uint32_t>({0x3f800000, 0x41200000, 0xc1200000,
+                                                                           0x7f800000, 0xff800000, 0x7fc00001})),
                bits_list<float, uint32_t>({0x3f333333, 0x3f800000, 0x00000000, 0x3f800000, 0x00000000, 0x7fc00000}));
     // Alpha = 0: the constant clamp(Beta), also at infinity: clamp(0.25) = 0.25.
-    check_bits(act(hard_sigmoid(0.0f, 0.25f), bits_list<float, uint32_t>({0x7f800000})), bits_list<float, uint32_t>({0x3e800000}));
+    check_bits(act(hard_sigmoid(0.0f, 0.25f), bits_list<float, uint32_t>({0x7f800000})),
+               bits_list<float, uint32_t>({0x3e800000}));
 }
 
 TEST_CASE("ACTIVATION_HARD_SWISH: x times the hard sigmoid, exactly, rounded once") {
@@ -275,20 +295,26 @@ TEST_CASE("ACTIVATION_HARD_SWISH: x times the hard sigmoid, exactly, rounded onc
     //   = (11184811 + 33554432) * 2^-26 = 44739243 * 2^-26 (26 bits) -> /4 = 11184810.75 -> 11184811 * 2^-24 = 0x3f2aaaab.
     // x = 3: 3 Alpha + 0.5 = 1 + 2^-26 > 1, clamped to 1: 3 exactly. x = -3: 0.5 - 3 Alpha = -2^-26 < 0: +0.
     // x = -0: +0 (a computed zero). +inf: the clamp is 1 there: +inf; -inf: the clamp is 0 there: +0 (the limit).
-    check_bits(act(hard_swish(kSixth, 0.5f), bits_list<float, uint32_t>({0x3f800000, 0x40400000, 0xc0400000, 0x80000000, 0x7f800000, 0xff800000})),
+    check_bits(act(hard_swish(kSixth, 0.5f), bits_list<float, uint32_t>({0x3f800000, 0x40400000, 0xc0400000, 0x80000000,
+                                                                         0x7f800000, 0xff800000})),
                bits_list<float, uint32_t>({0x3f2aaaab, 0x40400000, 0x00000000, 0x00000000, 0x7f800000, 0x00000000}));
 }
 
 TEST_CASE("ACTIVATION_SOFTSIGN: x / (1 + |x|) exact, rounded once; the limits at infinity") {
     // FLOAT32: 1 -> 0.5; 3 -> 0.75; x = 1e30 (0x7149f2ca): 1 - 1/(1 + x), within 2^-99 of 1: 1.0;
     // +-inf -> +-1 (the limit, not inf / inf); -0 -> +0 (a computed zero); NaN -> canonical.
-    check_bits(act(DML_ACTIVATION_SOFTSIGN_OPERATOR_DESC{}, bits_list<float, uint32_t>({0x3f800000, 0x40400000, 0x7149f2ca, 0x7f800000, 0xff800000, 0x80000000, 0x7f800002})),
-               bits_list<float, uint32_t>({0x3f000000, 0x3f400000, 0x3f800000, 0x3f800000, 0xbf800000, 0x00000000, 0x7fc00000}));
+    check_bits(act(DML_ACTIVATION_SOFTSIGN_OPERATOR_DESC{},
+                   bits_list<float, uint32_t>(
+                       {0x3f800000, 0x40400000, 0x7149f2ca, 0x7f800000, 0xff800000, 0x80000000, 0x7f800002})),
+               bits_list<float, uint32_t>(
+                   {0x3f000000, 0x3f400000, 0x3f800000, 0x3f800000, 0xbf800000, 0x00000000, 0x7fc00000}));
     // FLOAT16: 5 / 6 = 0.8333...: between 0x3aaa (0.8330078125) and 0x3aab (0.83349609375); 5/6 - 0.8330078125
     // = 0.000325..., 0.83349609375 - 5/6 = 0.000162...: 0x3aab. -3 -> -0.75 (0xba00).
-    check_bits(act(DML_ACTIVATION_SOFTSIGN_OPERATOR_DESC{}, bits_list<half, uint16_t>({0x4500, 0xc200})), bits_list<half, uint16_t>({0x3aab, 0xba00}));
+    check_bits(act(DML_ACTIVATION_SOFTSIGN_OPERATOR_DESC{}, bits_list<half, uint16_t>({0x4500, 0xc200})),
+               bits_list<half, uint16_t>({0x3aab, 0xba00}));
     // INT32: 3 / 4 -> 1 (0.75 rounds to 1); 1 / 2 -> 0 (half to even); -7 / 8 -> -1.
-    check_bits(act(DML_ACTIVATION_SOFTSIGN_OPERATOR_DESC{}, std::vector<int32_t>{3, 1, -7}), std::vector<int32_t>{1, 0, -1});
+    check_bits(act(DML_ACTIVATION_SOFTSIGN_OPERATOR_DESC{}, std::vector<int32_t>{3, 1, -7}),
+               std::vector<int32_t>{1, 0, -1});
 }
 
 // ---- Validation ------------------------------------------------------------------------------
@@ -309,13 +335,18 @@ TEST_CASE("activation validation: one type, one shape, finite parameters; each e
         DML_ACTIVATION_PARAMETERIZED_RELU_OPERATOR_DESC d;
         d.InputTensor = d.OutputTensor = desc(DataType::FLOAT32, {2, 3});
         d.SlopeTensor = desc(DataType::FLOAT32, {3});
-        CHECK(has_error({OperatorType::ACTIVATION_PARAMETERIZED_RELU, d}, "parameterized-relu.same-sizes", "/desc/SlopeTensor/Sizes"));
+        CHECK(has_error({OperatorType::ACTIVATION_PARAMETERIZED_RELU, d}, "parameterized-relu.same-sizes",
+                        "/desc/SlopeTensor/Sizes"));
     }
-    CHECK(has_error(unary_op(DataType::FLOAT32, {2}, shrink(0.5f, kInf)), "shrink.parameter-finite", "/desc/Threshold"));
-    CHECK(has_error(unary_op(DataType::FLOAT32, {2}, hard_swish(-kInf, 0.5f)), "hard-swish.parameter-finite", "/desc/Alpha"));
-    CHECK(has_error(unary_op(DataType::FLOAT32, {2}, thresholded(kInf)), "thresholded-relu.parameter-finite", "/desc/Alpha"));
+    CHECK(
+        has_error(unary_op(DataType::FLOAT32, {2}, shrink(0.5f, kInf)), "shrink.parameter-finite", "/desc/Threshold"));
+    CHECK(has_error(unary_op(DataType::FLOAT32, {2}, hard_swish(-kInf, 0.5f)), "hard-swish.parameter-finite",
+                    "/desc/Alpha"));
+    CHECK(has_error(unary_op(DataType::FLOAT32, {2}, thresholded(kInf)), "thresholded-relu.parameter-finite",
+                    "/desc/Alpha"));
     CHECK(has_error(unary_op(DataType::FLOAT32, {2}, leaky(kInf)), "leaky-relu.parameter-finite", "/desc/Alpha"));
-    CHECK(has_error(unary_op(DataType::FLOAT32, {2}, hard_sigmoid(0.2f, kInf)), "hard-sigmoid.parameter-finite", "/desc/Beta"));
+    CHECK(has_error(unary_op(DataType::FLOAT32, {2}, hard_sigmoid(0.2f, kInf)), "hard-sigmoid.parameter-finite",
+                    "/desc/Beta"));
 }
 
 // ---- Judging (docs/tolerance.md, Activations) --------------------------------------------------
@@ -366,9 +397,12 @@ TEST_CASE("activation judging: float32 and FLOAT16 evaluations with and without 
     CHECK(judged(lin16, wrong16).over > 50);
 
     // LEAKY_RELU: a selected -0 must stay -0 (bound 0), a computed +0 may come back as -0.
-    const Case lr = golden_case(unary_op(DataType::FLOAT32, {3}, leaky(0.0f)), bits_list<float, uint32_t>({0x80000000, 0xc0400000, 0x40000000}));
-    CHECK(judged(lr, bits_list<float, uint32_t>({0x80000000, 0x80000000, 0x40000000})).passed());  // -3 * 0 = -0 in IEEE
-    CHECK(judged(lr, bits_list<float, uint32_t>({0x00000000, 0x00000000, 0x40000000})).over == 1);  // the selected -0 lost its sign
+    const Case lr = golden_case(unary_op(DataType::FLOAT32, {3}, leaky(0.0f)),
+                                bits_list<float, uint32_t>({0x80000000, 0xc0400000, 0x40000000}));
+    CHECK(
+        judged(lr, bits_list<float, uint32_t>({0x80000000, 0x80000000, 0x40000000})).passed());  // -3 * 0 = -0 in IEEE
+    CHECK(judged(lr, bits_list<float, uint32_t>({0x00000000, 0x00000000, 0x40000000})).over ==
+          1);  // the selected -0 lost its sign
     // FLOAT64 likewise: no double lies below half its smallest subnormal, so the computed zero's
     // bound is that subnormal (docs/tolerance.md, "Zeros"), and not 0.
     const Case lr64 = golden_case(unary_op(DataType::FLOAT64, {3}, leaky(0.0f)), std::vector<double>{-0.0, -3.0, 2.0});
@@ -377,7 +411,8 @@ TEST_CASE("activation judging: float32 and FLOAT16 evaluations with and without 
     CHECK(judged(lr64, std::vector<double>{-0.0, -1e-300, 2.0}).over == 1);
 
     // SOFTSIGN in float32 (a division, or a reciprocal and a product) passes; x / (1 + x) for x < 0 fails.
-    const Case ss = golden_case(unary_op<DML_ACTIVATION_SOFTSIGN_OPERATOR_DESC>(DataType::FLOAT32, {uint32_t(x.size())}), x);
+    const Case ss = golden_case(
+        unary_op<DML_ACTIVATION_SOFTSIGN_OPERATOR_DESC>(DataType::FLOAT32, {uint32_t(x.size())}), x);
     std::vector<float> div, rcp, wrong_ss;
     for (float v : x) {
         div.push_back(v / (1.0f + std::fabs(v)));
@@ -418,15 +453,20 @@ TEST_CASE("activation judging: float32 and FLOAT16 evaluations with and without 
     }
     CHECK(judged(sh, sh_ok).passed());
     CHECK(judged(sh, sh_wrong).over > 100);
-    const Case tr = golden_case(unary_op(DataType::FLOAT32, {4}, thresholded(1.0f)), std::vector<float>{2, 0.5f, 1, -3});
-    CHECK(judged(tr, std::vector<float>{2, 0, 0, -0.0f}).passed());                        // a computed zero of either sign
+    const Case tr = golden_case(unary_op(DataType::FLOAT32, {4}, thresholded(1.0f)),
+                                std::vector<float>{2, 0.5f, 1, -3});
+    CHECK(judged(tr, std::vector<float>{2, 0, 0, -0.0f}).passed());  // a computed zero of either sign
     CHECK(judged(tr, std::vector<float>{std::nextafter(2.0f, 3.0f), 0, 0, 0}).over == 1);  // 1 ULP off a selected value
-    CHECK(judged(tr, bits_list<float, uint32_t>({0x40000000, 0x00000001, 0, 0})).over == 1);  // a subnormal for the constant 0
+    CHECK(judged(tr, bits_list<float, uint32_t>({0x40000000, 0x00000001, 0, 0})).over ==
+          1);  // a subnormal for the constant 0
 
     // PARAMETERIZED_RELU in FLOAT16: a float32 product rounded to FLOAT16 passes; a slope read
     // from the wrong element (the next one) fails.
     std::vector<half> sx, sl;
-    for (int i = 0; i < 200; ++i) { sx.push_back(half(U(rng))); sl.push_back(half(U(rng) / 8)); }
+    for (int i = 0; i < 200; ++i) {
+        sx.push_back(half(U(rng)));
+        sl.push_back(half(U(rng) / 8));
+    }
     DML_ACTIVATION_PARAMETERIZED_RELU_OPERATOR_DESC pd;
     pd.InputTensor = pd.OutputTensor = pd.SlopeTensor = desc(DataType::FLOAT16, {uint32_t(sx.size())});
     const Case pr = golden_case(Operator{OperatorType::ACTIVATION_PARAMETERIZED_RELU, pd}, sx, sl);

@@ -132,9 +132,10 @@ TEST_CASE("activation_math: in place and strided") {
     TANH t;
     t.InputTensor = desc(DataType::FLOAT32, {2, 2}, {1, 2});  // transposed: (i, j) reads x[i + 2 j]
     t.OutputTensor = desc(DataType::FLOAT32, {2, 2});
-    const auto y = as_values<float>(run({OperatorType::ACTIVATION_TANH, t},
-                                        {{"InputTensor", buffer(t.InputTensor, std::vector<float>{0.0f, 0.5f, from_bits<float>(kInf), -0.0f})}})
-                                        .at("OutputTensor"));
+    const auto y = as_values<float>(
+        run({OperatorType::ACTIVATION_TANH, t},
+            {{"InputTensor", buffer(t.InputTensor, std::vector<float>{0.0f, 0.5f, from_bits<float>(kInf), -0.0f})}})
+            .at("OutputTensor"));
     CHECK(y == std::vector<float>{0.0f, 1.0f, from_bits<float>(0x3eec9a9f), 0.0f});
 }
 
@@ -150,12 +151,14 @@ TEST_CASE("activation_math: FLOAT32 agrees with double formulas rounded, except 
         void (*m)(mpfr_ptr, mpfr_srcptr);
     };
     const std::vector<F> fs = {
-        {"sigmoid", act<SIGMOID, float>(DataType::FLOAT32, x), [](double v) { return 1 / (1 + std::exp(-v)); }, mpfr_sigmoid},
+        {"sigmoid", act<SIGMOID, float>(DataType::FLOAT32, x), [](double v) { return 1 / (1 + std::exp(-v)); },
+         mpfr_sigmoid},
         {"tanh", act<TANH, float>(DataType::FLOAT32, x), [](double v) { return std::tanh(v); }, mpfr_tanh_},
-        {"gelu", act<GELU, float>(DataType::FLOAT32, x), [](double v) { return 0.5 * v * std::erfc(-v / std::sqrt(2.0)); }, mpfr_gelu},
+        {"gelu", act<GELU, float>(DataType::FLOAT32, x),
+         [](double v) { return 0.5 * v * std::erfc(-v / std::sqrt(2.0)); }, mpfr_gelu},
     };
     mpfr_t a, r;
-    mpfr_inits2(2200, a, r, (mpfr_ptr)nullptr);
+    mpfr_inits2(2200, a, r, (mpfr_ptr) nullptr);
     int disagreements = 0;
     for (const F& f : fs)
         for (size_t i = 0; i < x.size(); ++i) {
@@ -166,7 +169,7 @@ TEST_CASE("activation_math: FLOAT32 agrees with double formulas rounded, except 
             f.m(r, a);
             CHECK(to_bits(double(f.got[i])) == to_bits(mpfr_rounded<float>(static_cast<mpfr_srcptr>(r))));
         }
-    mpfr_clears(a, r, (mpfr_ptr)nullptr);
+    mpfr_clears(a, r, (mpfr_ptr) nullptr);
     MESSAGE("activations: " << disagreements << " of " << 3 * x.size() << " differ from the double formulas rounded");
     CHECK(disagreements <= 6);
 }
@@ -202,18 +205,61 @@ using SWISH = DML_ACTIVATION_SWISH_OPERATOR_DESC;
 Operator op_of(OperatorType type, DataType t, size_t n, float p0 = 0, float p1 = 0) {
     const TensorDesc d = desc(t, {uint32_t(n)});
     switch (type) {
-        case OperatorType::ACTIVATION_ELU: { ELU e; e.InputTensor = e.OutputTensor = d; e.Alpha = p0; return {type, e}; }
-        case OperatorType::ACTIVATION_CELU: { CELU e; e.InputTensor = e.OutputTensor = d; e.Alpha = p0; return {type, e}; }
-        case OperatorType::ACTIVATION_SCALED_ELU: { SELU e; e.InputTensor = e.OutputTensor = d; e.Alpha = p0; e.Gamma = p1; return {type, e}; }
-        case OperatorType::ACTIVATION_SOFTPLUS: { SOFTPLUS e; e.InputTensor = e.OutputTensor = d; e.Steepness = p0; return {type, e}; }
-        case OperatorType::ACTIVATION_PARAMETRIC_SOFTPLUS: { PSOFTPLUS e; e.InputTensor = e.OutputTensor = d; e.Alpha = p0; e.Beta = p1; return {type, e}; }
-        case OperatorType::ACTIVATION_SCALED_TANH: { STANH e; e.InputTensor = e.OutputTensor = d; e.Alpha = p0; e.Beta = p1; return {type, e}; }
-        case OperatorType::ACTIVATION_SWISH: { SWISH e; e.InputTensor = e.OutputTensor = d; e.SigmoidInputScale = p0; return {type, e}; }
-        default: { TANH e; e.InputTensor = e.OutputTensor = d; return {OperatorType::ACTIVATION_TANH, e}; }
+        case OperatorType::ACTIVATION_ELU: {
+            ELU e;
+            e.InputTensor = e.OutputTensor = d;
+            e.Alpha = p0;
+            return {type, e};
+        }
+        case OperatorType::ACTIVATION_CELU: {
+            CELU e;
+            e.InputTensor = e.OutputTensor = d;
+            e.Alpha = p0;
+            return {type, e};
+        }
+        case OperatorType::ACTIVATION_SCALED_ELU: {
+            SELU e;
+            e.InputTensor = e.OutputTensor = d;
+            e.Alpha = p0;
+            e.Gamma = p1;
+            return {type, e};
+        }
+        case OperatorType::ACTIVATION_SOFTPLUS: {
+            SOFTPLUS e;
+            e.InputTensor = e.OutputTensor = d;
+            e.Steepness = p0;
+            return {type, e};
+        }
+        case OperatorType::ACTIVATION_PARAMETRIC_SOFTPLUS: {
+            PSOFTPLUS e;
+            e.InputTensor = e.OutputTensor = d;
+            e.Alpha = p0;
+            e.Beta = p1;
+            return {type, e};
+        }
+        case OperatorType::ACTIVATION_SCALED_TANH: {
+            STANH e;
+            e.InputTensor = e.OutputTensor = d;
+            e.Alpha = p0;
+            e.Beta = p1;
+            return {type, e};
+        }
+        case OperatorType::ACTIVATION_SWISH: {
+            SWISH e;
+            e.InputTensor = e.OutputTensor = d;
+            e.SigmoidInputScale = p0;
+            return {type, e};
+        }
+        default: {
+            TANH e;
+            e.InputTensor = e.OutputTensor = d;
+            return {OperatorType::ACTIVATION_TANH, e};
+        }
     }
 }
 
-template <class T> std::vector<T> apply(OperatorType type, DataType t, const std::vector<T>& x, float p0 = 0, float p1 = 0) {
+template <class T>
+std::vector<T> apply(OperatorType type, DataType t, const std::vector<T>& x, float p0 = 0, float p1 = 0) {
     const Operator op = op_of(type, t, x.size(), p0, p1);
     return as_values<T>(run(op, {{"InputTensor", buffer(desc(t, {uint32_t(x.size())}), x)}}).at("OutputTensor"));
 }
@@ -243,12 +289,13 @@ TEST_CASE("activation_math parametric: exact points, limits and the zero policie
     using OT = OperatorType;
     // ELU, Alpha 1.5: x >= 0 selects x (-0 stays -0: ActivationSignedZero); elu(-inf) = -Alpha;
     // elu(-200) = -1.5 (1 - e^-200) rounds to -1.5; elu(-1) = 1.5 expm1(-1) = 0xbf72bbfb (mpmath); Alpha 0 gives +0.
-    CHECK(bits_of(OT::ACTIVATION_ELU, {kZero, kNegZero, 0x40200000, kInf, kNegInf, kNaN | 3, 0xc3480000, kNegOne}, 1.5f) ==
-          U32{kZero, kNegZero, 0x40200000, kInf, 0xbfc00000, kNaN, 0xbfc00000, 0xbf72bbfb});
+    CHECK(bits_of(OT::ACTIVATION_ELU, {kZero, kNegZero, 0x40200000, kInf, kNegInf, kNaN | 3, 0xc3480000, kNegOne},
+                  1.5f) == U32{kZero, kNegZero, 0x40200000, kInf, 0xbfc00000, kNaN, 0xbfc00000, 0xbf72bbfb});
     CHECK(bits_of(OT::ACTIVATION_ELU, {kNegOne, kNegInf}, 0.0f) == U32{kZero, kZero});
     // CELU, Alpha 2: x for x >= 0, -0 computed as max(0, -0) + min(0, ...) = +0 (ZeroResult); celu(-inf) = -2.
     // Alpha -2: celu(-1) = -2 expm1(0.5) = 0xbfa61299 (mpmath), celu(-inf) = -inf, celu(3) = 3 (CeluAlpha).
-    CHECK(bits_of(OT::ACTIVATION_CELU, {kZero, kNegZero, kThree, kInf, kNegInf}, 2.0f) == U32{kZero, kZero, kThree, kInf, 0xc0000000});
+    CHECK(bits_of(OT::ACTIVATION_CELU, {kZero, kNegZero, kThree, kInf, kNegInf}, 2.0f) ==
+          U32{kZero, kZero, kThree, kInf, 0xc0000000});
     CHECK(bits_of(OT::ACTIVATION_CELU, {kNegOne, kNegInf, kThree}, -2.0f) == U32{0xbfa61299, kNegInf, kThree});
     // SCALED_ELU, Alpha 1.67326, Gamma 1.0507: 2 Gamma = 0x40067d56; the zeros +0; -inf gives -Gamma Alpha
     // rounded once (0xbfe1093b); -1: Gamma Alpha expm1(-1) = 0xbf8e3ffa (mpmath).
@@ -263,8 +310,10 @@ TEST_CASE("activation_math parametric: exact points, limits and the zero policie
     // PARAMETRIC_SOFTPLUS: Alpha 0 gives +0 everywhere (NaN stays NaN); Beta 0 the constant 2 ln 2 = 0x3fb17218
     // (at the infinities too); Alpha 1.5, Beta -2: 1.5 ln(1 + e^-1.5) = 0x3e9aaf76 (mpmath), +inf gives +0.
     CHECK(bits_of(OT::ACTIVATION_PARAMETRIC_SOFTPLUS, {kOne, kInf, kNaN}, 0.0f, 1.0f) == U32{kZero, kZero, kNaN});
-    CHECK(bits_of(OT::ACTIVATION_PARAMETRIC_SOFTPLUS, {kOne, kInf, kNegInf}, 2.0f, 0.0f) == U32{0x3fb17218, 0x3fb17218, 0x3fb17218});
-    CHECK(bits_of(OT::ACTIVATION_PARAMETRIC_SOFTPLUS, {0x3f400000, kInf, kNegInf}, 1.5f, -2.0f) == U32{0x3e9aaf76, kZero, kInf});
+    CHECK(bits_of(OT::ACTIVATION_PARAMETRIC_SOFTPLUS, {kOne, kInf, kNegInf}, 2.0f, 0.0f) ==
+          U32{0x3fb17218, 0x3fb17218, 0x3fb17218});
+    CHECK(bits_of(OT::ACTIVATION_PARAMETRIC_SOFTPLUS, {0x3f400000, kInf, kNegInf}, 1.5f, -2.0f) ==
+          U32{0x3e9aaf76, kZero, kInf});
     // SCALED_TANH, Alpha 1.5, Beta 0.5: +-0 give +0, +-inf give +-1.5, 1.5 tanh(0.5) = 0x3f3173f7 (mpmath); Beta 0: +0.
     CHECK(bits_of(OT::ACTIVATION_SCALED_TANH, {kZero, kNegZero, kInf, kNegInf, kOne}, 1.5f, 0.5f) ==
           U32{kZero, kZero, 0x3fc00000, 0xbfc00000, 0x3f3173f7});
@@ -272,7 +321,9 @@ TEST_CASE("activation_math parametric: exact points, limits and the zero policie
     // SWISH, SigmoidInputScale 1: +-0 give +0; inf; -inf the limit +0; swish(1) = sigmoid(1) = 0x3f3b26a8;
     // swish(200) = 200; swish(-200) = -200 e^-200 rounds to -0; swish(-100) = -2655 2^-149 (0x80000a5f),
     // swish(-20) = 0xb3310d3f (mpmath).
-    CHECK(bits_of(OT::ACTIVATION_SWISH, {kZero, kNegZero, kInf, kNegInf, kOne, 0x43480000, 0xc3480000, kMinusHundred, 0xc1a00000, kNaN}, 1.0f) ==
+    CHECK(bits_of(OT::ACTIVATION_SWISH,
+                  {kZero, kNegZero, kInf, kNegInf, kOne, 0x43480000, 0xc3480000, kMinusHundred, 0xc1a00000, kNaN},
+                  1.0f) ==
           U32{kZero, kZero, kInf, kZero, 0x3f3b26a8, 0x43480000, kNegZero, 0x80000a5f, 0xb3310d3f, kNaN});
     // SigmoidInputScale 0: x / 2 exactly (infinities kept); -1: swish(+inf) = +0, swish(-inf) = -inf; 0.5: -3 sigmoid(-1.5) = 0xbf0c1a51.
     CHECK(bits_of(OT::ACTIVATION_SWISH, {kThree, kInf, kNegInf}, 0.0f) == U32{0x3fc00000, kInf, kNegInf});
@@ -286,16 +337,20 @@ TEST_CASE("activation_math parametric: identities between the operators, FLOAT16
     // The same real functions: CELU with Alpha 1 is ELU with Alpha 1; SOFTPLUS with Steepness 1 is
     // PARAMETRIC_SOFTPLUS with Alpha 1, Beta 1; SCALED_TANH with Alpha 1, Beta 1 is TANH; SCALED_ELU with
     // Gamma 1 is ELU below 0. Each golden rounds the one exact value once, so the bits agree.
-    CHECK(apply<float>(OT::ACTIVATION_CELU, DataType::FLOAT32, x, 1.0f) == apply<float>(OT::ACTIVATION_ELU, DataType::FLOAT32, x, 1.0f));
+    CHECK(apply<float>(OT::ACTIVATION_CELU, DataType::FLOAT32, x, 1.0f) ==
+          apply<float>(OT::ACTIVATION_ELU, DataType::FLOAT32, x, 1.0f));
     CHECK(apply<float>(OT::ACTIVATION_SOFTPLUS, DataType::FLOAT32, x, 1.0f) ==
           apply<float>(OT::ACTIVATION_PARAMETRIC_SOFTPLUS, DataType::FLOAT32, x, 1.0f, 1.0f));
-    CHECK(apply<float>(OT::ACTIVATION_SCALED_TANH, DataType::FLOAT32, x, 1.0f, 1.0f) == act<TANH, float>(DataType::FLOAT32, x));
+    CHECK(apply<float>(OT::ACTIVATION_SCALED_TANH, DataType::FLOAT32, x, 1.0f, 1.0f) ==
+          act<TANH, float>(DataType::FLOAT32, x));
     std::vector<float> neg;
     for (float v : x) neg.push_back(-std::fabs(v) - 0.5f);
-    CHECK(apply<float>(OT::ACTIVATION_SCALED_ELU, DataType::FLOAT32, neg, 0.75f, 1.0f) == apply<float>(OT::ACTIVATION_ELU, DataType::FLOAT32, neg, 0.75f));
+    CHECK(apply<float>(OT::ACTIVATION_SCALED_ELU, DataType::FLOAT32, neg, 0.75f, 1.0f) ==
+          apply<float>(OT::ACTIVATION_ELU, DataType::FLOAT32, neg, 0.75f));
     // FLOAT16: softplus(-12) = ln(1 + e^-12) = 6.144e-6 = 103 2^-24 (a subnormal: 6.144e-6 / 2^-24 = 103.08);
     // elu(-0.5) = expm1(-0.5) = -0.3934693 = -1611.65 2^-12 -> -1612 2^-12 (0xb64c); swish(12) = 12 (1 - 6.1e-6) rounds to 12.
-    const half m12 = from_bits<half>(uint16_t(0xca00)), p12 = from_bits<half>(uint16_t(0x4a00)), mhalf = from_bits<half>(uint16_t(0xb800));
+    const half m12 = from_bits<half>(uint16_t(0xca00)), p12 = from_bits<half>(uint16_t(0x4a00)),
+               mhalf = from_bits<half>(uint16_t(0xb800));
     CHECK(to_bits(apply<half>(OT::ACTIVATION_SOFTPLUS, DataType::FLOAT16, {m12}, 1.0f)[0]) == 103);
     CHECK(to_bits(apply<half>(OT::ACTIVATION_ELU, DataType::FLOAT16, {mhalf}, 1.0f)[0]) == 0xb64c);
     CHECK(to_bits(apply<half>(OT::ACTIVATION_SWISH, DataType::FLOAT16, {p12}, 1.0f)[0]) == 0x4a00);
@@ -315,8 +370,8 @@ struct Param {
     const char* name;
     OperatorType type;
     float p0, p1;
-    double (*d)(double, double, double);                  // the page's formula in double (glibc)
-    void (*m)(mpfr_ptr, mpfr_srcptr, double, double);     // the same in MPFR
+    double (*d)(double, double, double);               // the page's formula in double (glibc)
+    void (*m)(mpfr_ptr, mpfr_srcptr, double, double);  // the same in MPFR
 };
 void m_expm1_scaled(mpfr_ptr r, mpfr_srcptr x, double c, double k) {  // c expm1(x k), k exact
     mpfr_t t;
@@ -344,47 +399,60 @@ TEST_CASE("activation_math parametric: FLOAT32 agrees with double formulas round
     std::vector<float> x;
     for (int i = 0; i < 600; ++i) x.push_back(i % 2 ? wide(rng) : narrow(rng));
     using OT = OperatorType;
-    const Param ps[] = {
-        {"elu", OT::ACTIVATION_ELU, 1.5f, 0, [](double v, double a, double) { return v >= 0 ? v : a * std::expm1(v); },
-         [](mpfr_ptr r, mpfr_srcptr v, double a, double) { if (mpfr_sgn(v) >= 0) mpfr_set(r, v, MPFR_RNDN); else m_expm1_scaled(r, v, a, 1); }},
-        {"celu", OT::ACTIVATION_CELU, 0.75f, 0, [](double v, double a, double) { return v >= 0 ? v : a * std::expm1(v / a); },
-         [](mpfr_ptr r, mpfr_srcptr v, double a, double) {
-             if (mpfr_sgn(v) >= 0) return void(mpfr_set(r, v, MPFR_RNDN));
-             mpfr_t t;
-             mpfr_init2(t, mpfr_get_prec(r) + 64);
-             mpfr_div_d(t, v, a, MPFR_RNDN);
-             mpfr_expm1(t, t, MPFR_RNDN);
-             mpfr_mul_d(r, t, a, MPFR_RNDN);
-             mpfr_clear(t);
-         }},
-        {"scaled_elu", OT::ACTIVATION_SCALED_ELU, 1.5f, 2.0f, [](double v, double a, double g) { return v > 0 ? g * v : g * a * std::expm1(v); },
-         [](mpfr_ptr r, mpfr_srcptr v, double a, double g) { if (mpfr_sgn(v) > 0) mpfr_mul_d(r, v, g, MPFR_RNDN); else m_expm1_scaled(r, v, g * a, 1); }},
-        {"softplus", OT::ACTIVATION_SOFTPLUS, 2.0f, 0, [](double v, double s, double) { return std::log1p(std::exp(s * v)) / s; },
+    const Param ps[] =
+        {
+            {"elu", OT::ACTIVATION_ELU, 1.5f, 0,
+             [](double v, double a, double) { return v >= 0 ? v : a * std::expm1(v); },
+             [](mpfr_ptr r, mpfr_srcptr v, double a, double) {
+        if (mpfr_sgn(v) >= 0) mpfr_set(r, v, MPFR_RNDN);
+        else m_expm1_scaled(r, v, a, 1);
+             }},
+            {"celu", OT::ACTIVATION_CELU, 0.75f, 0,
+             [](double v, double a, double) { return v >= 0 ? v : a * std::expm1(v / a); },
+             [](mpfr_ptr r, mpfr_srcptr v, double a, double) {
+        if (mpfr_sgn(v) >= 0) return void(mpfr_set(r, v, MPFR_RNDN));
+        mpfr_t t;
+        mpfr_init2(t, mpfr_get_prec(r) + 64);
+        mpfr_div_d(t, v, a, MPFR_RNDN);
+        mpfr_expm1(t, t, MPFR_RNDN);
+        mpfr_mul_d(r, t, a, MPFR_RNDN);
+        mpfr_clear(t);
+             }},
+                {"scaled_elu", OT::ACTIVATION_SCALED_ELU, 1.5f, 2.0f,
+                 [](double v, double a, double g) { return v > 0 ? g * v : g * a * std::expm1(v); },
+                 [](mpfr_ptr r, mpfr_srcptr v, double a, double g) {
+        if (mpfr_sgn(v) > 0) mpfr_mul_d(r, v, g, MPFR_RNDN);
+        else m_expm1_scaled(r, v, g * a, 1);
+                 }},
+        {"softplus", OT::ACTIVATION_SOFTPLUS, 2.0f, 0,
+         [](double v, double s, double) { return std::log1p(std::exp(s * v)) / s; },
          [](mpfr_ptr r, mpfr_srcptr v, double s, double) { m_softplus(r, v, 1 / s, s); }},
-        {"parametric_softplus", OT::ACTIVATION_PARAMETRIC_SOFTPLUS, 1.25f, -0.5f, [](double v, double a, double b) { return a * std::log1p(std::exp(b * v)); },
+        {"parametric_softplus", OT::ACTIVATION_PARAMETRIC_SOFTPLUS, 1.25f, -0.5f,
+         [](double v, double a, double b) { return a * std::log1p(std::exp(b * v)); },
          [](mpfr_ptr r, mpfr_srcptr v, double a, double b) { m_softplus(r, v, a, b); }},
-        {"scaled_tanh", OT::ACTIVATION_SCALED_TANH, 1.75f, 0.625f, [](double v, double a, double b) { return a * std::tanh(b * v); },
+        {"scaled_tanh", OT::ACTIVATION_SCALED_TANH, 1.75f, 0.625f,
+         [](double v, double a, double b) { return a * std::tanh(b * v); },
          [](mpfr_ptr r, mpfr_srcptr v, double a, double b) {
-             mpfr_t t;
-             mpfr_init2(t, mpfr_get_prec(r) + 64);
-             mpfr_mul_d(t, v, b, MPFR_RNDN);
-             mpfr_tanh(t, t, MPFR_RNDN);
-             mpfr_mul_d(r, t, a, MPFR_RNDN);
-             mpfr_clear(t);
+        mpfr_t t;
+        mpfr_init2(t, mpfr_get_prec(r) + 64);
+        mpfr_mul_d(t, v, b, MPFR_RNDN);
+        mpfr_tanh(t, t, MPFR_RNDN);
+        mpfr_mul_d(r, t, a, MPFR_RNDN);
+        mpfr_clear(t);
          }},
         {"swish", OT::ACTIVATION_SWISH, 1.5f, 0, [](double v, double s, double) { return v / (1 + std::exp(-s * v)); },
          [](mpfr_ptr r, mpfr_srcptr v, double s, double) {
-             mpfr_t t;
-             mpfr_init2(t, mpfr_get_prec(r) + 64);
-             mpfr_mul_d(t, v, -s, MPFR_RNDN);
-             mpfr_exp(t, t, MPFR_RNDN);
-             mpfr_add_ui(t, t, 1, MPFR_RNDN);
-             mpfr_div(r, v, t, MPFR_RNDN);
-             mpfr_clear(t);
+        mpfr_t t;
+        mpfr_init2(t, mpfr_get_prec(r) + 64);
+        mpfr_mul_d(t, v, -s, MPFR_RNDN);
+        mpfr_exp(t, t, MPFR_RNDN);
+        mpfr_add_ui(t, t, 1, MPFR_RNDN);
+        mpfr_div(r, v, t, MPFR_RNDN);
+        mpfr_clear(t);
          }},
-    };
+        };
     mpfr_t a, r;
-    mpfr_inits2(2200, a, r, (mpfr_ptr)nullptr);
+    mpfr_inits2(2200, a, r, (mpfr_ptr) nullptr);
     int disagreements = 0;
     for (const Param& p : ps) {
         const std::vector<float> got = apply<float>(p.type, DataType::FLOAT32, x, p.p0, p.p1);
@@ -397,8 +465,9 @@ TEST_CASE("activation_math parametric: FLOAT32 agrees with double formulas round
             CHECK(to_bits(double(got[i])) == to_bits(mpfr_rounded<float>(static_cast<mpfr_srcptr>(r))));
         }
     }
-    mpfr_clears(a, r, (mpfr_ptr)nullptr);
-    MESSAGE("parametric activations: " << disagreements << " of " << 7 * x.size() << " differ from the double formulas rounded");
+    mpfr_clears(a, r, (mpfr_ptr) nullptr);
+    MESSAGE("parametric activations: " << disagreements << " of " << 7 * x.size()
+                                       << " differ from the double formulas rounded");
     CHECK(disagreements <= 10);
 }
 
@@ -417,13 +486,15 @@ template <class T> OutputCensus judged(const Case& c, const std::vector<T>& actu
 }
 // k floats past v, away from zero.
 float past(float v, int k) {
-    for (int i = 0; i < k; ++i) v = std::nextafter(v, v < 0 ? -std::numeric_limits<float>::infinity() : std::numeric_limits<float>::infinity());
+    for (int i = 0; i < k; ++i)
+        v = std::nextafter(v, v < 0 ? -std::numeric_limits<float>::infinity() : std::numeric_limits<float>::infinity());
     return v;
 }
 
 }  // namespace
 
-TEST_CASE("activation_math parametric judging: a float32 backend passes, planted errors and an overflowing softplus fail") {
+TEST_CASE(
+    "activation_math parametric judging: a float32 backend passes, planted errors and an overflowing softplus fail") {
     using OT = OperatorType;
     std::vector<float> x = uniform(11, -20.0f, 20.0f, 100);
     x.push_back(-1e-6f);  // ELU's and SWISH's cancellation near 0
@@ -435,10 +506,14 @@ TEST_CASE("activation_math parametric judging: a float32 backend passes, planted
     };
     const B bs[] = {
         {OT::ACTIVATION_ELU, 1.5f, 0, [](float v, float a, float) { return v >= 0 ? v : a * (std::exp(v) - 1.0f); }},
-        {OT::ACTIVATION_CELU, 0.75f, 0, [](float v, float a, float) { return std::max(0.0f, v) + std::min(0.0f, a * (std::exp(v / a) - 1.0f)); }},
-        {OT::ACTIVATION_SCALED_ELU, 1.67326f, 1.0507f, [](float v, float a, float g) { return v > 0 ? g * v : g * (a * std::exp(v) - a); }},
-        {OT::ACTIVATION_SOFTPLUS, 2.0f, 0, [](float v, float s, float) { return std::log(1.0f + std::exp(s * v)) / s; }},
-        {OT::ACTIVATION_PARAMETRIC_SOFTPLUS, 1.25f, 0.5f, [](float v, float a, float b) { return a * std::log(1.0f + std::exp(b * v)); }},
+        {OT::ACTIVATION_CELU, 0.75f, 0,
+         [](float v, float a, float) { return std::max(0.0f, v) + std::min(0.0f, a * (std::exp(v / a) - 1.0f)); }},
+        {OT::ACTIVATION_SCALED_ELU, 1.67326f, 1.0507f,
+         [](float v, float a, float g) { return v > 0 ? g * v : g * (a * std::exp(v) - a); }},
+        {OT::ACTIVATION_SOFTPLUS, 2.0f, 0,
+         [](float v, float s, float) { return std::log(1.0f + std::exp(s * v)) / s; }},
+        {OT::ACTIVATION_PARAMETRIC_SOFTPLUS, 1.25f, 0.5f,
+         [](float v, float a, float b) { return a * std::log(1.0f + std::exp(b * v)); }},
         {OT::ACTIVATION_SCALED_TANH, 1.7159f, 0.6666f, [](float v, float a, float b) { return a * std::tanh(b * v); }},
         {OT::ACTIVATION_SWISH, 1.0f, 0, [](float v, float s, float) { return v / (1.0f + std::exp(-s * v)); }},
     };
@@ -462,7 +537,8 @@ TEST_CASE("activation_math parametric judging: a float32 backend passes, planted
     // SOFTPLUS at x = 100 (SoftplusLargeInput): the golden is 100; a backend switching to x passes, the
     // page's formula in float32 (exp(200) overflows: inf) fails, and so does 100 + 10 ULP (the bound:
     // the asymptote (2 x) / 2, two roundings and a division, 7u x, 5.5 ULP).
-    const Case sp = golden_case(op_of(OT::ACTIVATION_SOFTPLUS, DataType::FLOAT32, 2, 2.0f), std::vector<float>{100.0f, 1e30f});
+    const Case sp = golden_case(op_of(OT::ACTIVATION_SOFTPLUS, DataType::FLOAT32, 2, 2.0f),
+                                std::vector<float>{100.0f, 1e30f});
     CHECK(judged(sp, std::vector<float>{100.0f, 1e30f}).passed());
     CHECK(judged(sp, std::vector<float>{std::numeric_limits<float>::infinity(), 1e30f}).over == 1);
     CHECK(judged(sp, std::vector<float>{past(100.0f, 10), 1e30f}).over == 1);
@@ -480,16 +556,19 @@ TEST_CASE("activation_math parametric judging: a computed zero admits -0, a sele
     // half its smallest subnormal, 1e-300 is.
     using OT = OperatorType;
     const double inf = std::numeric_limits<double>::infinity();
-    const Case celu = golden_case(op_of(OT::ACTIVATION_CELU, DataType::FLOAT64, 2, 0.75f), std::vector<double>{-0.0, 0.0});
+    const Case celu = golden_case(op_of(OT::ACTIVATION_CELU, DataType::FLOAT64, 2, 0.75f),
+                                  std::vector<double>{-0.0, 0.0});
     CHECK(judged(celu, std::vector<double>{-0.0, -0.0}).passed());
     CHECK(judged(celu, std::vector<double>{0.0, 0.0}).passed());
     CHECK(judged(celu, std::vector<double>{-1e-300, 1e-300}).over == 2);
     const float finf = std::numeric_limits<float>::infinity(), ftiny = std::numeric_limits<float>::denorm_min();
-    const Case sp = golden_case(op_of(OT::ACTIVATION_PARAMETRIC_SOFTPLUS, DataType::FLOAT32, 1, -0.5f, -2.0f), std::vector<float>{finf});
+    const Case sp = golden_case(op_of(OT::ACTIVATION_PARAMETRIC_SOFTPLUS, DataType::FLOAT32, 1, -0.5f, -2.0f),
+                                std::vector<float>{finf});
     CHECK(judged(sp, std::vector<float>{-0.0f}).passed());
     CHECK(judged(sp, std::vector<float>{0.0f}).passed());
     CHECK(judged(sp, std::vector<float>{-ftiny}).over == 1);
-    const Case sp64 = golden_case(op_of(OT::ACTIVATION_PARAMETRIC_SOFTPLUS, DataType::FLOAT64, 1, -0.5f, -2.0f), std::vector<double>{inf});
+    const Case sp64 = golden_case(op_of(OT::ACTIVATION_PARAMETRIC_SOFTPLUS, DataType::FLOAT64, 1, -0.5f, -2.0f),
+                                  std::vector<double>{inf});
     CHECK(judged(sp64, std::vector<double>{-0.0}).passed());
     CHECK(judged(sp64, std::vector<double>{-1e-300}).over == 1);
     // ELU selects x itself where x >= 0: elu(-0) = -0 (ActivationSignedZero), and +0 is over.
@@ -510,15 +589,22 @@ TEST_CASE("activation_math parametric: validation rules and the Steepness featur
     CHECK(has_error(op_of(OT::ACTIVATION_ELU, DataType::FLOAT32, 2, nan), "elu.parameter-finite", "/desc/Alpha"));
     CHECK(has_error(op_of(OT::ACTIVATION_CELU, DataType::FLOAT32, 2, inf), "celu.parameter-finite", "/desc/Alpha"));
     CHECK(has_error(op_of(OT::ACTIVATION_CELU, DataType::FLOAT32, 2, 0.0f), "celu.alpha-nonzero", "/desc/Alpha"));
-    CHECK(has_error(op_of(OT::ACTIVATION_SCALED_ELU, DataType::FLOAT32, 2, 1.0f, -inf), "scaled-elu.parameter-finite", "/desc/Gamma"));
-    CHECK(has_error(op_of(OT::ACTIVATION_SOFTPLUS, DataType::FLOAT32, 2, 0.0f), "softplus.steepness-positive", "/desc/Steepness"));
-    CHECK(has_error(op_of(OT::ACTIVATION_SOFTPLUS, DataType::FLOAT32, 2, -2.0f), "softplus.steepness-positive", "/desc/Steepness"));
-    CHECK(has_error(op_of(OT::ACTIVATION_PARAMETRIC_SOFTPLUS, DataType::FLOAT32, 2, 1.0f, nan), "parametric-softplus.parameter-finite", "/desc/Beta"));
-    CHECK(has_error(op_of(OT::ACTIVATION_SWISH, DataType::FLOAT32, 2, nan), "swish.parameter-finite", "/desc/SigmoidInputScale"));
+    CHECK(has_error(op_of(OT::ACTIVATION_SCALED_ELU, DataType::FLOAT32, 2, 1.0f, -inf), "scaled-elu.parameter-finite",
+                    "/desc/Gamma"));
+    CHECK(has_error(op_of(OT::ACTIVATION_SOFTPLUS, DataType::FLOAT32, 2, 0.0f), "softplus.steepness-positive",
+                    "/desc/Steepness"));
+    CHECK(has_error(op_of(OT::ACTIVATION_SOFTPLUS, DataType::FLOAT32, 2, -2.0f), "softplus.steepness-positive",
+                    "/desc/Steepness"));
+    CHECK(has_error(op_of(OT::ACTIVATION_PARAMETRIC_SOFTPLUS, DataType::FLOAT32, 2, 1.0f, nan),
+                    "parametric-softplus.parameter-finite", "/desc/Beta"));
+    CHECK(has_error(op_of(OT::ACTIVATION_SWISH, DataType::FLOAT32, 2, nan), "swish.parameter-finite",
+                    "/desc/SigmoidInputScale"));
     // Steepness 0.5: valid, but only from DML_FEATURE_LEVEL_6_4 ("Updated ... to allow Steepness < 1").
     CHECK_FALSE(validate(op_of(OT::ACTIVATION_SOFTPLUS, DataType::FLOAT32, 2, 0.5f)).has_errors());
-    CHECK(lowest_supporting_feature_level(op_of(OT::ACTIVATION_SOFTPLUS, DataType::FLOAT32, 2, 0.5f), nullptr) == 0x6400u);
-    CHECK(lowest_supporting_feature_level(op_of(OT::ACTIVATION_SOFTPLUS, DataType::FLOAT32, 2, 1.0f), nullptr) == 0x3000u);
+    CHECK(lowest_supporting_feature_level(op_of(OT::ACTIVATION_SOFTPLUS, DataType::FLOAT32, 2, 0.5f), nullptr) ==
+          0x6400u);
+    CHECK(lowest_supporting_feature_level(op_of(OT::ACTIVATION_SOFTPLUS, DataType::FLOAT32, 2, 1.0f), nullptr) ==
+          0x3000u);
     CHECK(lowest_supporting_feature_level(op_of(OT::ACTIVATION_SWISH, DataType::FLOAT32, 2, 1.0f), nullptr) == 0x6200u);
     CHECK(lowest_supporting_feature_level(op_of(OT::ACTIVATION_CELU, DataType::FLOAT32, 2, 1.0f), nullptr) == 0x3000u);
 }

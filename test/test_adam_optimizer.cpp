@@ -39,8 +39,8 @@ ADAM adam(DataType t, std::vector<uint32_t> sizes, const Hyper& h) {
 }
 
 // The case with X, M, V, G given as doubles (exact in the type) and T.
-Case adam_case(DataType t, const Hyper& h, const std::vector<double>& X, const std::vector<double>& M, const std::vector<double>& V,
-               const std::vector<double>& G) {
+Case adam_case(DataType t, const Hyper& h, const std::vector<double>& X, const std::vector<double>& M,
+               const std::vector<double>& V, const std::vector<double>& G) {
     Case c;
     const ADAM d = adam(t, {uint32_t(X.size())}, h);
     c.op = Operator{ADAM::kType, d};
@@ -70,7 +70,7 @@ std::vector<double> out(const Case& c, const std::string& field, DataType t) {
 // uses M' and V' rounded to the type first (AdamMomentsInUpdate=Rounded).
 double naive_parameter(DataType t, const Hyper& h, double x, double m, double v, double g, bool rounded) {
     mpfr_t X, M, V, G, b1, b2, a, b, tmp;
-    mpfr_inits2(256, X, M, V, G, b1, b2, a, b, tmp, (mpfr_ptr)nullptr);
+    mpfr_inits2(256, X, M, V, G, b1, b2, a, b, tmp, (mpfr_ptr) nullptr);
     mpfr_set_d(X, x, MPFR_RNDN);
     mpfr_set_d(G, g, MPFR_RNDN);
     mpfr_set_d(b1, h.b1, MPFR_RNDN);
@@ -108,15 +108,16 @@ double naive_parameter(DataType t, const Hyper& h, double x, double m, double v,
     mpfr_sub(X, X, a, MPFR_RNDN);
     mpfr_prec_round(X, t == DataType::FLOAT16 ? 11 : 24, MPFR_RNDN);
     const double r = mpfr_get_d(X, MPFR_RNDN);
-    mpfr_clears(X, M, V, G, b1, b2, a, b, tmp, (mpfr_ptr)nullptr);
+    mpfr_clears(X, M, V, G, b1, b2, a, b, tmp, (mpfr_ptr) nullptr);
     return r;
 }
 
 // A naive backend in working arithmetic n: every operation rounded; `store` rounds the moments
 // to the tensor type before the update; `bug` plants an error.
 enum class Bug { None, NoBiasCorrection, EpsilonInsideRoot };
-std::vector<double> backend(const Naive& n, DataType t, const Hyper& h, const std::vector<double>& X, const std::vector<double>& M,
-                            const std::vector<double>& V, const std::vector<double>& G, bool store, Bug bug) {
+std::vector<double> backend(const Naive& n, DataType t, const Hyper& h, const std::vector<double>& X,
+                            const std::vector<double>& M, const std::vector<double>& V, const std::vector<double>& G,
+                            bool store, Bug bug) {
     const Work tw = work_of(t);
     const double b1 = rnd(n.w, h.b1), b2 = rnd(n.w, h.b2);
     double alpha = n.div(rnd(n.w, std::sqrt(n.add(1, -n.pow(b2, h.T)))), n.add(1, -n.pow(b1, h.T)));
@@ -126,7 +127,8 @@ std::vector<double> backend(const Naive& n, DataType t, const Hyper& h, const st
         double m = n.add(n.mul(b1, M[i]), n.mul(n.add(1, -b1), G[i]));
         double v = n.add(n.mul(b2, V[i]), n.mul(n.mul(n.add(1, -b2), G[i]), G[i]));
         if (store) m = rnd(tw, m), v = rnd(tw, v);
-        const double d = bug == Bug::EpsilonInsideRoot ? rnd(n.w, std::sqrt(n.add(v, h.eps))) : n.add(rnd(n.w, std::sqrt(v)), h.eps);
+        const double d = bug == Bug::EpsilonInsideRoot ? rnd(n.w, std::sqrt(n.add(v, h.eps)))
+                                                       : n.add(rnd(n.w, std::sqrt(v)), h.eps);
         r[i] = rnd(tw, n.add(X[i], -n.div(n.mul(n.mul(h.lr, alpha), m), d)));
     }
     return r;
@@ -168,14 +170,16 @@ TEST_CASE("ADAM_OPTIMIZER: special values, T = 0 and the Beta bounds") {
     // Beta2 1: Alpha = 0, the update is zero: X' = X, -0 kept (AdamZeroStep=KeepsParameter).
     Hyper one2 = h;
     one2.b2 = 1;
-    const auto x = out(adam_case(DataType::FLOAT32, one2, {-0.0, 5}, {2, 2}, {3, 3}, {4, 4}), "OutputParametersTensor", DataType::FLOAT32);
+    const auto x = out(adam_case(DataType::FLOAT32, one2, {-0.0, 5}, {2, 2}, {3, 3}, {4, 4}), "OutputParametersTensor",
+                       DataType::FLOAT32);
     CHECK(std::signbit(x[0]));
     CHECK(x[0] == 0);
     CHECK(x[1] == 5);
     // Beta1 1 (T 1): Alpha = (1/2) / 0 = +inf; M' = M = 2 > 0: X' = -inf; M' = 0 gives inf * 0 = NaN.
     Hyper one1 = h;
     one1.b1 = 1;
-    const auto y = out(adam_case(DataType::FLOAT32, one1, {1, 1}, {2, 0}, {3, 3}, {4, 4}), "OutputParametersTensor", DataType::FLOAT32);
+    const auto y = out(adam_case(DataType::FLOAT32, one1, {1, 1}, {2, 0}, {3, 3}, {4, 4}), "OutputParametersTensor",
+                       DataType::FLOAT32);
     CHECK(y[0] == -std::numeric_limits<double>::infinity());
     CHECK(std::isnan(y[1]));
     // A NaN gradient: every output NaN; an infinite X with a finite update stays.
@@ -193,7 +197,8 @@ TEST_CASE("ADAM_OPTIMIZER: irrational updates rounded once, against a naive 256-
             INFO(name(t) << ", T " << T);
             const Hyper h{0.001f, 0.9f, 0.999f, t == DataType::FLOAT16 ? 1e-4f : 1e-8f, T};
             const size_t n = 24;
-            const auto X = random_values(n, -2, 2, 11, t), M = random_values(n, -0.1, 0.1, 12, t), G = random_values(n, -1, 1, 14, t);
+            const auto X = random_values(n, -2, 2, 11, t), M = random_values(n, -0.1, 0.1, 12, t),
+                       G = random_values(n, -1, 1, 14, t);
             auto V = random_values(n, 0, 0.01, 13, t);
             const Case c = adam_case(t, h, X, M, V, G);
             const auto x = out(c, "OutputParametersTensor", t);
@@ -212,10 +217,11 @@ TEST_CASE("ADAM_OPTIMIZER: AdamMomentsInUpdate, and judging naive backends and p
     const DataType t = DataType::FLOAT16;
     const Hyper h{0.01f, 0.9f, 0.999f, 1e-4f, 3};
     const size_t n = 64;
-    const auto X = random_values(n, -0.001, 0.001, 21, t), M = random_values(n, -0.3, 0.3, 22, t), V = random_values(n, 0, 0.05, 23, t),
-               G = random_values(n, -1, 1, 24, t);
+    const auto X = random_values(n, -0.001, 0.001, 21, t), M = random_values(n, -0.3, 0.3, 22, t),
+               V = random_values(n, 0, 0.05, 23, t), G = random_values(n, -1, 1, 24, t);
     Case c = adam_case(t, h, X, M, V, G);
-    c = with_golden(with_golden(with_golden(c, "OutputParametersTensor"), "OutputFirstMomentTensor"), "OutputSecondMomentTensor");
+    c = with_golden(with_golden(with_golden(c, "OutputParametersTensor"), "OutputFirstMomentTensor"),
+                    "OutputSecondMomentTensor");
     const auto golden = golden_values(c, "OutputParametersTensor", t);
     size_t differ = 0;
     for (size_t i = 0; i < n; ++i) {
@@ -238,7 +244,8 @@ TEST_CASE("ADAM_OPTIMIZER: AdamMomentsInUpdate, and judging naive backends and p
     // arithmetic cannot tell 1 - 0.999^3 from 0 within its own error: no finite bound there.)
     const Naive f{Work::Float};
     for (Bug bug : {Bug::NoBiasCorrection, Bug::EpsilonInsideRoot}) {
-        const OutputCensus r = judge_all(c, "OutputParametersTensor", backend(f, t, h, X, M, V, G, false, bug), Accumulate::Float32);
+        const OutputCensus r = judge_all(c, "OutputParametersTensor", backend(f, t, h, X, M, V, G, false, bug),
+                                         Accumulate::Float32);
         CHECK(r.over > 0);
     }
 }

@@ -23,7 +23,9 @@ template <class T> Verdict verdict(T golden, T actual, double bound) {
     e.bound = bound;
     return judge(data_type_of<T>(), to_bits(golden), to_bits(actual), e, DiffSwitches{}).verdict;
 }
-template <class T> bool accepted(T golden, T actual, double bound) { return verdict(golden, actual, bound) != Verdict::Over; }
+template <class T> bool accepted(T golden, T actual, double bound) {
+    return verdict(golden, actual, bound) != Verdict::Over;
+}
 
 float nudge(float v, int ulps) {
     for (int i = 0; i < std::abs(ulps); ++i) v = std::nextafter(v, ulps > 0 ? INFINITY : -INFINITY);
@@ -53,7 +55,8 @@ Data bn_data(std::mt19937_64& rng, float offset) {
         d.var.push_back(std::ldexp(1 + U(rng) * 0.9f, std::uniform_int_distribution<int>(-6, 4)(rng)));
         d.scale.push_back(3 * U(rng));
         const uint32_t j = std::uniform_int_distribution<uint32_t>(0, d.N - 1)(rng) * d.C + c;
-        d.bias.push_back(float(-double(d.scale[c]) * (double(d.x[j]) - d.mean[c]) / std::sqrt(double(d.var[c]) + 1e-5)));
+        d.bias.push_back(
+            float(-double(d.scale[c]) * (double(d.x[j]) - d.mean[c]) / std::sqrt(double(d.var[c]) + 1e-5)));
     }
     return d;
 }
@@ -63,8 +66,10 @@ Case forward_case(const Data& d, float eps) {
     Case c;
     c.op = bn_op(DataType::FLOAT32, s, eps, std::nullopt, false);
     const auto& D = get<DML_BATCH_NORMALIZATION_OPERATOR_DESC>(c.op.Desc);
-    c.inputs = {{"InputTensor", buffer(D.InputTensor, d.x)}, {"MeanTensor", buffer(D.MeanTensor, d.mean)},
-                {"VarianceTensor", buffer(D.VarianceTensor, d.var)}, {"ScaleTensor", buffer(D.ScaleTensor, d.scale)},
+    c.inputs = {{"InputTensor", buffer(D.InputTensor, d.x)},
+                {"MeanTensor", buffer(D.MeanTensor, d.mean)},
+                {"VarianceTensor", buffer(D.VarianceTensor, d.var)},
+                {"ScaleTensor", buffer(D.ScaleTensor, d.scale)},
                 {"BiasTensor", buffer(D.BiasTensor, d.bias)}};
     return c;
 }
@@ -89,13 +94,13 @@ TEST_CASE("batch normalization bound: float32 evaluations in several orders are 
             const float r1 = 1.0f / std::sqrt(D), r2 = rsqrt_2ulp(D, rng);
             const float a = s * r2;
             const float forms[] = {
-                (x - m) * s / std::sqrt(D) + b,           // divide by the root
-                ((x - m) * s) * r1 + b,                   // reciprocal of the root
-                (x - m) * (s * r2) + b,                   // rsqrt, scale first
-                s * ((x - m) * r2) + b,                   // rsqrt, normalize first
-                x * a + (b - m * a),                      // folded scale and shift
-                std::fma(x, a, std::fma(-m, a, b)),       // folded with fma
-                std::fma((x - m) * r2, s, b),             // fma for + Bias
+                (x - m) * s / std::sqrt(D) + b,      // divide by the root
+                ((x - m) * s) * r1 + b,              // reciprocal of the root
+                (x - m) * (s * r2) + b,              // rsqrt, scale first
+                s * ((x - m) * r2) + b,              // rsqrt, normalize first
+                x * a + (b - m * a),                 // folded scale and shift
+                std::fma(x, a, std::fma(-m, a, b)),  // folded with fma
+                std::fma((x - m) * r2, s, b),        // fma for + Bias
             };
             const double bound = (*bounds)[i];
             for (size_t f = 0; f < std::size(forms); ++f) {
@@ -127,7 +132,8 @@ TEST_CASE("batch normalization bound: float32 evaluations in several orders are 
     CHECK(wrong_sign_checked > elements / 2);
 }
 
-TEST_CASE("batch normalization bound: _TRAINING in float32 (two-pass and Welford) accepted; FLOAT16-rounded statistics rejected under float32") {
+TEST_CASE(
+    "batch normalization bound: _TRAINING in float32 (two-pass and Welford) accepted; FLOAT16-rounded statistics rejected under float32") {
     std::mt19937_64 rng(7);
     std::uniform_real_distribution<float> U(-1, 1);
     for (int trial = 0; trial < 20; ++trial) {
@@ -145,12 +151,14 @@ TEST_CASE("batch normalization bound: _TRAINING in float32 (two-pass and Welford
             Case c;
             c.op = training_op(DataType::FLOAT32, {N, C}, {1, C}, eps, false);
             const auto& D = get<DML_BATCH_NORMALIZATION_TRAINING_OPERATOR_DESC>(c.op.Desc);
-            c.inputs = {{"InputTensor", logical_buffer(D.InputTensor, x)}, {"ScaleTensor", buffer(D.ScaleTensor, scale)},
+            c.inputs = {{"InputTensor", logical_buffer(D.InputTensor, x)},
+                        {"ScaleTensor", buffer(D.ScaleTensor, scale)},
                         {"BiasTensor", buffer(D.BiasTensor, bias)}};
             const auto out = run_case(c).values;
             const auto y = as_values<float>(out.at("OutputTensor")), gm = as_values<float>(out.at("OutputMeanTensor")),
                        gv = as_values<float>(out.at("OutputVarianceTensor"));
-            const auto by = *batch_normalization_bounds(c, "OutputTensor", {}), bm = *batch_normalization_bounds(c, "OutputMeanTensor", {}),
+            const auto by = *batch_normalization_bounds(c, "OutputTensor", {}),
+                       bm = *batch_normalization_bounds(c, "OutputMeanTensor", {}),
                        bv = *batch_normalization_bounds(c, "OutputVarianceTensor", {});
             for (uint32_t k = 0; k < C; ++k) {
                 float sum = 0, m = 0, M2 = 0;
@@ -171,7 +179,8 @@ TEST_CASE("batch normalization bound: _TRAINING in float32 (two-pass and Welford
                 for (uint32_t j = 0; j < N; ++j) {
                     const uint32_t i = j * C + k;
                     CHECK(accepted(y[i], (x[i] - mean) * scale[k] / std::sqrt(var + eps) + bias[k], by[i]));
-                    CHECK(accepted(y[i], (x[i] - m) * (scale[k] * rsqrt_2ulp(M2 / float(N) + eps, rng)) + bias[k], by[i]));
+                    CHECK(accepted(y[i], (x[i] - m) * (scale[k] * rsqrt_2ulp(M2 / float(N) + eps, rng)) + bias[k],
+                                   by[i]));
                 }
             }
         }
@@ -189,7 +198,8 @@ TEST_CASE("batch normalization bound: _TRAINING in float32 (two-pass and Welford
             Case c;
             c.op = training_op(DataType::FLOAT16, {N, C}, {1, C}, eps, false);
             const auto& D = get<DML_BATCH_NORMALIZATION_TRAINING_OPERATOR_DESC>(c.op.Desc);
-            c.inputs = {{"InputTensor", logical_buffer(D.InputTensor, xh)}, {"ScaleTensor", buffer(D.ScaleTensor, sh)},
+            c.inputs = {{"InputTensor", logical_buffer(D.InputTensor, xh)},
+                        {"ScaleTensor", buffer(D.ScaleTensor, sh)},
                         {"BiasTensor", buffer(D.BiasTensor, bh)}};
             const auto y = as_values<half>(run_case(c).values.at("OutputTensor"));
             ArithmeticProfile p;
@@ -210,7 +220,8 @@ TEST_CASE("batch normalization bound: _TRAINING in float32 (two-pass and Welford
                 const float var16 = float(half_to_double(round_to_float<half>(var)));
                 for (uint32_t j = 0; j < N; ++j) {
                     const uint32_t i = j * C + k;
-                    const float xv = float(half_to_double(xh[i])), s = float(half_to_double(sh[k])), b = float(half_to_double(bh[k]));
+                    const float xv = float(half_to_double(xh[i])), s = float(half_to_double(sh[k])),
+                                b = float(half_to_double(bh[k]));
                     const half exact_stats = round_to_float<half>((xv - mean) * s / std::sqrt(var + eps) + b);
                     const half rounded_stats = round_to_float<half>((xv - mean16) * s / std::sqrt(var16 + eps) + b);
                     CHECK(accepted(y[i], exact_stats, by[i]));
@@ -241,15 +252,20 @@ TEST_CASE("batch normalization bound: _GRAD and _TRAINING_GRAD in float32 loops 
             scale.push_back(2 * U(rng));
         }
         Case c;
-        c.op = training ? grad_op<DML_BATCH_NORMALIZATION_TRAINING_GRAD_OPERATOR_DESC>(OperatorType::BATCH_NORMALIZATION_TRAINING_GRAD,
-                                                                                       DataType::FLOAT32, {N, C}, {1, C}, eps)
-                        : grad_op<DML_BATCH_NORMALIZATION_GRAD_OPERATOR_DESC>(OperatorType::BATCH_NORMALIZATION_GRAD, DataType::FLOAT32,
-                                                                              {N, C}, {1, C}, eps);
-        const TensorDesc in = desc(DataType::FLOAT32, {N, C}, packed_plus({N, C}, 2)), st = desc(DataType::FLOAT32, {1, C});
-        c.inputs = {{"InputTensor", logical_buffer(in, x)}, {"InputGradientTensor", buffer(desc(DataType::FLOAT32, {N, C}), dy)},
-                    {"MeanTensor", buffer(st, mean)}, {"VarianceTensor", buffer(st, var)}, {"ScaleTensor", buffer(st, scale)}};
+        c.op = training ? grad_op<DML_BATCH_NORMALIZATION_TRAINING_GRAD_OPERATOR_DESC>(
+                              OperatorType::BATCH_NORMALIZATION_TRAINING_GRAD, DataType::FLOAT32, {N, C}, {1, C}, eps)
+                        : grad_op<DML_BATCH_NORMALIZATION_GRAD_OPERATOR_DESC>(OperatorType::BATCH_NORMALIZATION_GRAD,
+                                                                              DataType::FLOAT32, {N, C}, {1, C}, eps);
+        const TensorDesc in = desc(DataType::FLOAT32, {N, C}, packed_plus({N, C}, 2)),
+                         st = desc(DataType::FLOAT32, {1, C});
+        c.inputs = {{"InputTensor", logical_buffer(in, x)},
+                    {"InputGradientTensor", buffer(desc(DataType::FLOAT32, {N, C}), dy)},
+                    {"MeanTensor", buffer(st, mean)},
+                    {"VarianceTensor", buffer(st, var)},
+                    {"ScaleTensor", buffer(st, scale)}};
         const auto out = run_case(c).values;
-        const auto gx = as_values<float>(out.at("OutputGradientTensor")), gs = as_values<float>(out.at("OutputScaleGradientTensor")),
+        const auto gx = as_values<float>(out.at("OutputGradientTensor")),
+                   gs = as_values<float>(out.at("OutputScaleGradientTensor")),
                    gb = as_values<float>(out.at("OutputBiasGradientTensor"));
         const auto bx = *batch_normalization_bounds(c, "OutputGradientTensor", {}),
                    bs = *batch_normalization_bounds(c, "OutputScaleGradientTensor", {}),

@@ -19,12 +19,17 @@ TEST_CASE_TEMPLATE("batch normalization grad: the central difference of the forw
         const auto dy = random_values<T>(rng, product(s.in));
         const auto mean = random_values<T>(rng, product(s.mean));
         auto var = random_values<T>(rng, product(s.mean), true);
-        if (eps == 0) for (auto& v : var) if (v == T(0)) v = T(1);  // the derivative needs D > 0
+        if (eps == 0)
+            for (auto& v : var)
+                if (v == T(0)) v = T(1);  // the derivative needs D > 0
         const auto scale = random_values<T>(rng, product(s.mean));
-        const Operator op = grad_op<DML_BATCH_NORMALIZATION_GRAD_OPERATOR_DESC>(OperatorType::BATCH_NORMALIZATION_GRAD, t, s.in, s.mean, eps);
+        const Operator op = grad_op<DML_BATCH_NORMALIZATION_GRAD_OPERATOR_DESC>(OperatorType::BATCH_NORMALIZATION_GRAD,
+                                                                                t, s.in, s.mean, eps);
         const auto& d = get<DML_BATCH_NORMALIZATION_GRAD_OPERATOR_DESC>(op.Desc);
-        auto r = run(op, {{"InputTensor", logical_buffer(d.InputTensor, x, std::byte{0x44})}, {"InputGradientTensor", buffer(d.InputGradientTensor, dy)},
-                          {"MeanTensor", buffer(d.MeanTensor, mean)}, {"VarianceTensor", buffer(d.VarianceTensor, var)},
+        auto r = run(op, {{"InputTensor", logical_buffer(d.InputTensor, x, std::byte{0x44})},
+                          {"InputGradientTensor", buffer(d.InputGradientTensor, dy)},
+                          {"MeanTensor", buffer(d.MeanTensor, mean)},
+                          {"VarianceTensor", buffer(d.VarianceTensor, var)},
                           {"ScaleTensor", buffer(d.ScaleTensor, scale)}});
         std::vector<Big> xb, dyb, sb, bb(mean.size());
         Stats given;
@@ -35,10 +40,13 @@ TEST_CASE_TEMPLATE("batch normalization grad: the central difference of the forw
         for (const T& v : var) given.var.push_back(big(v));
         std::vector<T> dx, ds, db;
         for (size_t j = 0; j < xb.size(); ++j)
-            dx.push_back(round_big<T>(derivative(xb, j, [&](const auto& v) { return loss(v, dyb, sb, bb, s.in, s.mean, &given, eps); })));
+            dx.push_back(round_big<T>(
+                derivative(xb, j, [&](const auto& v) { return loss(v, dyb, sb, bb, s.in, s.mean, &given, eps); })));
         for (size_t k = 0; k < sb.size(); ++k) {
-            ds.push_back(round_big<T>(derivative(sb, k, [&](const auto& v) { return loss(xb, dyb, v, bb, s.in, s.mean, &given, eps); })));
-            db.push_back(round_big<T>(derivative(bb, k, [&](const auto& v) { return loss(xb, dyb, sb, v, s.in, s.mean, &given, eps); })));
+            ds.push_back(round_big<T>(
+                derivative(sb, k, [&](const auto& v) { return loss(xb, dyb, v, bb, s.in, s.mean, &given, eps); })));
+            db.push_back(round_big<T>(
+                derivative(bb, k, [&](const auto& v) { return loss(xb, dyb, sb, v, s.in, s.mean, &given, eps); })));
         }
         check_close_to_derivative(as_values<T>(r.at("OutputGradientTensor")), dx);
         check_close_to_derivative(as_values<T>(r.at("OutputScaleGradientTensor")), ds);
@@ -46,7 +54,8 @@ TEST_CASE_TEMPLATE("batch normalization grad: the central difference of the forw
     }
 }
 
-TEST_CASE_TEMPLATE("batch normalization training grad: the central difference of the training forward at 300 bits", T, double, float) {
+TEST_CASE_TEMPLATE("batch normalization training grad: the central difference of the training forward at 300 bits", T,
+                   double, float) {
     // Mean and Variance must be the batch's exact statistics: reduced dimensions of 1, 2 or 4
     // elements make them dyadic, and the small dyadic data makes them exact in T.
     std::mt19937_64 rng(152 + sizeof(T));
@@ -58,7 +67,8 @@ TEST_CASE_TEMPLATE("batch normalization training grad: the central difference of
         const int rank = std::uniform_int_distribution<int>(1, 4)(rng);
         for (int dim = 0; dim < rank; ++dim) {
             const bool reduced = std::uniform_int_distribution<int>(0, 2)(rng) != 0;
-            in.push_back(reduced ? uint32_t(1) << std::uniform_int_distribution<int>(0, 2)(rng) : uint32_t(std::uniform_int_distribution<int>(1, 3)(rng)));
+            in.push_back(reduced ? uint32_t(1) << std::uniform_int_distribution<int>(0, 2)(rng)
+                                 : uint32_t(std::uniform_int_distribution<int>(1, 3)(rng)));
             st.push_back(reduced ? 1 : in.back());
         }
         const float eps = kEpsilons[trial % 4];
@@ -76,22 +86,29 @@ TEST_CASE_TEMPLATE("batch normalization training grad: the central difference of
             mean.push_back(value_of<T>(mpfr_get_d(exact.mean[k].v, MPFR_RNDN)));
             var.push_back(value_of<T>(mpfr_get_d(exact.var[k].v, MPFR_RNDN)));
             // The statistics must be exact in T (large slices may not be), and D > 0.
-            usable = usable && mpfr_cmp(big(mean.back()).v, exact.mean[k].v) == 0 && mpfr_cmp(big(var.back()).v, exact.var[k].v) == 0;
+            usable = usable && mpfr_cmp(big(mean.back()).v, exact.mean[k].v) == 0 &&
+                     mpfr_cmp(big(var.back()).v, exact.var[k].v) == 0;
             usable = usable && (eps > 0 || var.back() > T(0));
         }
         if (!usable) continue;
         ++checked;
-        const Operator op = grad_op<DML_BATCH_NORMALIZATION_TRAINING_GRAD_OPERATOR_DESC>(OperatorType::BATCH_NORMALIZATION_TRAINING_GRAD, t, in, st, eps);
+        const Operator op = grad_op<DML_BATCH_NORMALIZATION_TRAINING_GRAD_OPERATOR_DESC>(
+            OperatorType::BATCH_NORMALIZATION_TRAINING_GRAD, t, in, st, eps);
         const auto& d = get<DML_BATCH_NORMALIZATION_TRAINING_GRAD_OPERATOR_DESC>(op.Desc);
-        auto r = run(op, {{"InputTensor", logical_buffer(d.InputTensor, x, std::byte{0x44})}, {"InputGradientTensor", buffer(d.InputGradientTensor, dy)},
-                          {"MeanTensor", buffer(d.MeanTensor, mean)}, {"VarianceTensor", buffer(d.VarianceTensor, var)},
+        auto r = run(op, {{"InputTensor", logical_buffer(d.InputTensor, x, std::byte{0x44})},
+                          {"InputGradientTensor", buffer(d.InputGradientTensor, dy)},
+                          {"MeanTensor", buffer(d.MeanTensor, mean)},
+                          {"VarianceTensor", buffer(d.VarianceTensor, var)},
                           {"ScaleTensor", buffer(d.ScaleTensor, scale)}});
         std::vector<T> dx, ds, db;
         for (size_t j = 0; j < xb.size(); ++j)
-            dx.push_back(round_big<T>(derivative(xb, j, [&](const auto& v) { return loss(v, dyb, sb, bb, in, st, nullptr, eps); })));
+            dx.push_back(round_big<T>(
+                derivative(xb, j, [&](const auto& v) { return loss(v, dyb, sb, bb, in, st, nullptr, eps); })));
         for (size_t k = 0; k < sb.size(); ++k) {
-            ds.push_back(round_big<T>(derivative(sb, k, [&](const auto& v) { return loss(xb, dyb, v, bb, in, st, nullptr, eps); })));
-            db.push_back(round_big<T>(derivative(bb, k, [&](const auto& v) { return loss(xb, dyb, sb, v, in, st, nullptr, eps); })));
+            ds.push_back(round_big<T>(
+                derivative(sb, k, [&](const auto& v) { return loss(xb, dyb, v, bb, in, st, nullptr, eps); })));
+            db.push_back(round_big<T>(
+                derivative(bb, k, [&](const auto& v) { return loss(xb, dyb, sb, v, in, st, nullptr, eps); })));
         }
         check_close_to_derivative(as_values<T>(r.at("OutputGradientTensor")), dx);
         check_close_to_derivative(as_values<T>(r.at("OutputScaleGradientTensor")), ds);
@@ -99,4 +116,3 @@ TEST_CASE_TEMPLATE("batch normalization training grad: the central difference of
     }
     CHECK(checked >= 6);
 }
-

@@ -40,11 +40,15 @@ std::string alternating_pool(uint32_t W, const std::string& dy) {
     for (uint32_t i = 0; i < W; ++i) x += std::string(i ? ", " : "") + (i % 2 ? "1" : "0");
     x += "]";
     return R"({"format": 1, "name": "t", "operator": "MAX_POOLING_GRAD",
-        "desc": {"InputTensor": {"DataType": "FLOAT32", "Sizes": [1, 1, )" + std::to_string(W) + R"(]},
-                 "InputGradientTensor": {"DataType": "FLOAT32", "Sizes": [1, 1, )" + std::to_string(W - 1) + R"(]},
-                 "OutputGradientTensor": {"DataType": "FLOAT32", "Sizes": [1, 1, )" + std::to_string(W) + R"(]},
+        "desc": {"InputTensor": {"DataType": "FLOAT32", "Sizes": [1, 1, )" +
+           std::to_string(W) + R"(]},
+                 "InputGradientTensor": {"DataType": "FLOAT32", "Sizes": [1, 1, )" +
+           std::to_string(W - 1) + R"(]},
+                 "OutputGradientTensor": {"DataType": "FLOAT32", "Sizes": [1, 1, )" +
+           std::to_string(W) + R"(]},
                  "DimensionCount": 1, "Strides": [1], "WindowSize": [2], "StartPadding": [0], "EndPadding": [0], "Dilations": [1]},
-        "inputs": {"InputTensor": )" + x + R"(, "InputGradientTensor": )" + dy + "}}";
+        "inputs": {"InputTensor": )" +
+           x + R"(, "InputGradientTensor": )" + dy + "}}";
 }
 
 uint32_t f32(float v) { return to_bits(v); }
@@ -76,10 +80,10 @@ TEST_CASE("cancellation: 2^25 + 1 - 2^25 is bounded by gamma_2 * sum |t|, not by
     const double b = element_bound(e, DataType::FLOAT32, f32(1.0f), {});
     CHECK(b > 8.0);
     CHECK(b < 8.001);
-    CHECK(within_bound(DataType::FLOAT32, f32(1.0f), f32(0.0f), b));   // the float32 order: passes
-    CHECK(within_bound(DataType::FLOAT32, f32(1.0f), f32(9.0f), b));   // error 8 <= bound
+    CHECK(within_bound(DataType::FLOAT32, f32(1.0f), f32(0.0f), b));          // the float32 order: passes
+    CHECK(within_bound(DataType::FLOAT32, f32(1.0f), f32(9.0f), b));          // error 8 <= bound
     CHECK_FALSE(within_bound(DataType::FLOAT32, f32(1.0f), f32(9.001f), b));  // planted: over
-    CHECK_FALSE(within_bound(DataType::FLOAT32, f32(1.0f), f32(-8.0f), b));  // error 9: over
+    CHECK_FALSE(within_bound(DataType::FLOAT32, f32(1.0f), f32(-8.0f), b));   // error 9: over
     // --accumulate float64: gamma_2(2^-53) * S is tiny; the result rounds once to float32 (2^-24 * S
     // = 4) : bound just over 4, so the float32-order result 0 still passes but 6 does not.
     ArithmeticProfile p64;
@@ -103,7 +107,8 @@ TEST_CASE("within_bound is exact at the bound") {
 
 TEST_CASE("MAX_POOLING_GRAD: a dropped term and a flipped sign fail; a NaN sum of one term matches any NaN") {
     // Elements 1, 3, 5 receive dY[0] + dY[1], dY[2] + dY[3], dY[4] + dY[5]; dY[6] goes to element 7 alone.
-    const Case c = with_golden(parse_text(alternating_pool(8, R"([0.75, 0.5, -3, 1, 2, 2, "0x7fc00001"])")), "OutputGradientTensor");
+    const Case c = with_golden(parse_text(alternating_pool(8, R"([0.75, 0.5, -3, 1, 2, 2, "0x7fc00001"])")),
+                               "OutputGradientTensor");
     const auto& g = c.expected.at("OutputGradientTensor").values;
     auto actual = as_values<float>(g);
     CHECK(census(c, "OutputGradientTensor", g, {}).passed());
@@ -140,8 +145,8 @@ TEST_CASE("a NaN payload changed on a Bits element is over tolerance") {
         "desc": {"InputTensor": {"DataType": "FLOAT32", "Sizes": [2]}, "OutputTensor": {"DataType": "FLOAT32", "Sizes": [2]}},
         "inputs": {"InputTensor": {"Fill": 0}},
         "expected": {"OutputTensor": {"Values": ["0x7fc00001", 1], "Tolerance": {"Kind": "Bits", "Why": "test"}}}})");
-    CHECK_FALSE(census(c, "OutputTensor",
-                       bytes_of(std::vector<float>{from_bits<float>(0x7fc00002u), 1.0f}), {}).passed());
+    CHECK_FALSE(
+        census(c, "OutputTensor", bytes_of(std::vector<float>{from_bits<float>(0x7fc00002u), 1.0f}), {}).passed());
     CHECK(census(c, "OutputTensor", bytes_of(std::vector<float>{from_bits<float>(0x7fc00001u), 1.0f}), {}).passed());
 }
 
@@ -175,14 +180,15 @@ TEST_CASE("LINEAR resample grad: float32 coordinates pass by default, fail under
                  "OutputGradientTensor": {"DataType": "FLOAT32", "Sizes": [200]},
                  "InterpolationMode": "LINEAR", "RoundingDirection": "DECREASING", "DimensionCount": 1,
                  "Scales": [1.5], "InputPixelOffsets": [0.5], "OutputPixelOffsets": [-0.5]},
-        "inputs": {"InputGradientTensor": {"Fill": 1}}})"), "OutputGradientTensor");
+        "inputs": {"InputGradientTensor": {"Fill": 1}}})"),
+                               "OutputGradientTensor");
     auto v = as_values<float>(c.expected.at("OutputGradientTensor").values);
     CHECK(v[150] > 1.4f);
     CHECK(v[150] < 1.6f);
     DiffOptions f64;
     f64.profile.coordinates = Coordinates::Float64;
     CHECK(census(c, "OutputGradientTensor", bytes_of(v), f64).passed());  // the golden itself
-    v[150] += std::ldexp(1.0f, -17);  // 7.6e-6: a float32 coordinate's weight error
+    v[150] += std::ldexp(1.0f, -17);                                      // 7.6e-6: a float32 coordinate's weight error
     CHECK(census(c, "OutputGradientTensor", bytes_of(v), {}).passed());
     CHECK_FALSE(census(c, "OutputGradientTensor", bytes_of(v), f64).passed());
     v[150] += std::ldexp(1.0f, -10);  // 1e-3: a wrong weight under any profile
@@ -197,7 +203,7 @@ TEST_CASE("systematic error: a biased accumulator fails the whole-tensor check, 
     const auto golden = as_values<float>(c.expected.at("OutputGradientTensor").values);
     auto biased = golden, unbiased = golden;
     for (size_t i = 1; i < golden.size(); i += 2) {
-        biased[i] = std::nextafter(golden[i], 0.0f);  // always toward zero: truncation
+        biased[i] = std::nextafter(golden[i], 0.0f);                         // always toward zero: truncation
         unbiased[i] = std::nextafter(golden[i], (i / 2) % 2 ? 0.0f : 4.0f);  // alternating
     }
     const OutputCensus b = census(c, "OutputGradientTensor", bytes_of(biased), {});
@@ -232,7 +238,8 @@ TEST_CASE("text report: columns never run together (10-digit ULP distances, floa
     a.name = "a";
     a.outputs.push_back(census(c32, "OutputTensor", bytes_of(std::vector<float>{-1.0f}), {}));
     b.name = "b";
-    b.outputs.push_back(census(c64, "OutputTensor", bytes_of(std::vector<double>{from_bits<double>(0xfff8000000000456ull)}), {}));
+    b.outputs.push_back(
+        census(c64, "OutputTensor", bytes_of(std::vector<double>{from_bits<double>(0xfff8000000000456ull)}), {}));
     r.cases = {a, b};
     const std::string text = report_text(r);
     CHECK(text.find("2130706433") != std::string::npos);
@@ -245,7 +252,10 @@ TEST_CASE("text report: columns never run together (10-digit ULP distances, floa
         bool in_cell = false;
         for (size_t i = 0; i < l.size(); ++i) {
             const bool gap = l[i] == ' ' && (i + 1 < l.size() && l[i + 1] == ' ');
-            if (!gap && l[i] != ' ' && !in_cell) { ++n; in_cell = true; }
+            if (!gap && l[i] != ' ' && !in_cell) {
+                ++n;
+                in_cell = true;
+            }
             if (gap) in_cell = false;
         }
         return n;
@@ -313,7 +323,8 @@ std::string three_terms_half(const std::string& dy) {
                  "InputGradientTensor": {"DataType": "FLOAT16", "Sizes": [1, 1, 3]},
                  "OutputGradientTensor": {"DataType": "FLOAT16", "Sizes": [1, 1, 5]},
                  "DimensionCount": 1, "Strides": [1], "WindowSize": [3], "StartPadding": [0], "EndPadding": [0], "Dilations": [1]},
-        "inputs": {"InputTensor": [0, 0, 1, 0, 0], "InputGradientTensor": )" + dy + "}}";
+        "inputs": {"InputTensor": [0, 0, 1, 0, 0], "InputGradientTensor": )" +
+           dy + "}}";
 }
 
 }  // namespace
@@ -328,7 +339,9 @@ TEST_CASE("overflowing partial sums: their infinities and NaN are admitted only 
         const OutputCensus r = census(c, "OutputGradientTensor", v, {});
         return std::pair{r.passed(), c.expected.at("OutputGradientTensor").values};
     };
-    auto golden_bits = [](const std::vector<std::byte>& v) { return uint16_t(load_bits(DataType::FLOAT16, v.data() + 2 * 2)); };
+    auto golden_bits = [](const std::vector<std::byte>& v) {
+        return uint16_t(load_bits(DataType::FLOAT16, v.data() + 2 * 2));
+    };
     const uint16_t kNaN16 = 0x7e00, kPosInf = 0x7c00, kNegInf = 0xfc00;
     SUBCASE("-65504, +inf, -65504: golden +inf; -65504 + -65504 = -inf in FLOAT16, then + inf = NaN") {
         const auto [nan_ok, g] = verdict(R"([-65504, "inf", -65504])", kNaN16);

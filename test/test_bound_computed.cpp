@@ -62,7 +62,8 @@ std::vector<Tap> windows(const Pool& p, bool include) {
                 for (uint32_t ky = 0; ky < p.k; ++ky)
                     for (uint32_t kx = 0; kx < p.k; ++kx) {
                         const int64_t y = int64_t(oy * p.s + ky) - p.pad, x = int64_t(ox * p.s + kx) - p.pad;
-                        if (y >= 0 && y < p.H && x >= 0 && x < p.W) t.in.push_back((c * p.H + uint64_t(y)) * p.W + uint64_t(x));
+                        if (y >= 0 && y < p.H && x >= 0 && x < p.W)
+                            t.in.push_back((c * p.H + uint64_t(y)) * p.W + uint64_t(x));
                     }
                 t.D = include ? double(p.k * p.k) : double(t.in.size());
                 r.push_back(t);
@@ -72,7 +73,8 @@ std::vector<Tap> windows(const Pool& p, bool include) {
 
 // A naive forward: variant 0 sums then divides, 1 multiplies the sum by a reciprocal, 2 divides
 // every term first; `order` picks the summation order; the result rounded to `out`.
-std::vector<double> naive_pool(const Pool& p, bool include, const std::vector<double>& x, Work w, int variant, int order, Work out) {
+std::vector<double> naive_pool(const Pool& p, bool include, const std::vector<double>& x, Work w, int variant,
+                               int order, Work out) {
     const Naive n{w};
     std::vector<double> y;
     for (const Tap& t : windows(p, include)) {
@@ -86,12 +88,14 @@ std::vector<double> naive_pool(const Pool& p, bool include, const std::vector<do
 }
 
 // A naive grad: dX[i] = sum over windows holding i of dY[o] / D(o) (or dY[o] * rcp(D(o))).
-std::vector<double> naive_pool_grad(const Pool& p, const std::vector<double>& dy, Work w, int variant, int order, Work out) {
+std::vector<double> naive_pool_grad(const Pool& p, const std::vector<double>& dy, Work w, int variant, int order,
+                                    Work out) {
     const Naive n{w};
     std::vector<std::vector<double>> terms(size_t(p.C) * p.H * p.W);
     const auto win = windows(p, p.include);
     for (size_t o = 0; o < win.size(); ++o)
-        for (uint64_t i : win[o].in) terms[i].push_back(variant == 0 ? n.div(dy[o], win[o].D) : n.mul(dy[o], n.rcp(win[o].D)));
+        for (uint64_t i : win[o].in)
+            terms[i].push_back(variant == 0 ? n.div(dy[o], win[o].D) : n.mul(dy[o], n.rcp(win[o].D)));
     std::vector<double> dx;
     for (const auto& t : terms) dx.push_back(rnd(out, sum_in(n, t, order)));
     return dx;
@@ -113,9 +117,11 @@ TEST_CASE("average pooling: naive evaluations in every profile, order and divisi
                 for (const Profile& pr : profiles(t))
                     for (int variant = 0; variant < 3; ++variant)
                         for (int order = 0; order < 4; ++order)
-                            check_accepted(golden, "OutputTensor", naive_pool(p, include, x, pr.work, variant, order, work_of(t)), pr.accumulate,
-                                           "type " + std::string(name(t)) + " include " + std::to_string(include) + " variant " +
-                                               std::to_string(variant) + " order " + std::to_string(order));
+                            check_accepted(
+                                golden, "OutputTensor", naive_pool(p, include, x, pr.work, variant, order, work_of(t)),
+                                pr.accumulate,
+                                "type " + std::string(name(t)) + " include " + std::to_string(include) + " variant " +
+                                    std::to_string(variant) + " order " + std::to_string(order));
                 // dY for the grad: the forward's output shape.
                 const auto dy = random_values(windows(p, include).size(), lo, 1, 11 + include, t);
                 Case g;
@@ -125,8 +131,9 @@ TEST_CASE("average pooling: naive evaluations in every profile, order and divisi
                 for (const Profile& pr : profiles(t))
                     for (int variant = 0; variant < 2; ++variant)
                         for (int order = 0; order < 4; ++order)
-                            check_accepted(grad, "OutputGradientTensor", naive_pool_grad(p, dy, pr.work, variant, order, work_of(t)),
-                                           pr.accumulate, "grad type " + std::string(name(t)));
+                            check_accepted(grad, "OutputGradientTensor",
+                                           naive_pool_grad(p, dy, pr.work, variant, order, work_of(t)), pr.accumulate,
+                                           "grad type " + std::string(name(t)));
             }
 }
 
@@ -179,7 +186,9 @@ TEST_CASE("average pooling: the bound is a few ULPs, exact at its edge, and plan
     q.include = 1;
     const auto wrong_grad = naive_pool_grad(q, dy, Work::Float, 0, 0, Work::Float);
     CHECK(judge_all(grad, "OutputGradientTensor", wrong_grad, Accumulate::Any).over > 0);
-    CHECK(judge_all(grad, "OutputGradientTensor", naive_pool_grad(p, dy, Work::Float, 0, 0, Work::Float), Accumulate::Float32).over == 0);
+    CHECK(judge_all(grad, "OutputGradientTensor", naive_pool_grad(p, dy, Work::Float, 0, 0, Work::Float),
+                    Accumulate::Float32)
+              .over == 0);
 }
 
 TEST_CASE("computed bounds: a base that may reach 0 gives no bound; the flushing profile only widens") {

@@ -49,15 +49,19 @@ std::vector<uint64_t> region(const LrnSetup& s, uint64_t i, bool mirrored) {
 
 // B of element i: variant 0 Bias + (Alpha / L) S, 1 (S / L) Alpha + Bias (PyTorch), 2 Alpha S / L + Bias
 // (variant 2 also takes pow as exp2(p * log2 b)).
-double naive_b(const Naive& n, const LrnSetup& s, const std::vector<double>& x, uint64_t i, int variant, int order, bool mirrored) {
+double naive_b(const Naive& n, const LrnSetup& s, const std::vector<double>& x, uint64_t i, int variant, int order,
+               bool mirrored) {
     std::vector<double> sq;
     for (uint64_t j : region(s, i, mirrored)) sq.push_back(n.mul(x[j], x[j]));
     const double S = sum_in(n, sq, order), a = rnd(n.w, s.Alpha), L = s.L;
-    const double scaled = variant == 0 ? n.mul(n.div(a, L), S) : variant == 1 ? n.mul(n.div(S, L), a) : n.div(n.mul(a, S), L);
+    const double scaled = variant == 0   ? n.mul(n.div(a, L), S)
+                          : variant == 1 ? n.mul(n.div(S, L), a)
+                                         : n.div(n.mul(a, S), L);
     return n.add(rnd(n.w, s.Bias), scaled);
 }
 
-std::vector<double> naive_lrn(const LrnSetup& s, const std::vector<double>& x, Work w, int variant, int order, Work out, bool mirrored = false) {
+std::vector<double> naive_lrn(const LrnSetup& s, const std::vector<double>& x, Work w, int variant, int order, Work out,
+                              bool mirrored = false) {
     const Naive n{w, variant == 2};
     std::vector<double> y;
     for (uint64_t i = 0; i < x.size(); ++i) {
@@ -68,8 +72,8 @@ std::vector<double> naive_lrn(const LrnSetup& s, const std::vector<double>& x, W
 }
 
 // The grad as written (variant 0, 2) or through the chain rule as autograd runs it (variant 1).
-std::vector<double> naive_lrn_grad(const LrnSetup& s, const std::vector<double>& x, const std::vector<double>& dy, Work w, int variant,
-                                   int order, Work out) {
+std::vector<double> naive_lrn_grad(const LrnSetup& s, const std::vector<double>& x, const std::vector<double>& dy,
+                                   Work w, int variant, int order, Work out) {
     const Naive n{w, variant == 2};
     const double beta = s.Beta, alpha = rnd(w, s.Alpha), L = s.L;
     std::vector<double> B(x.size());
@@ -115,32 +119,37 @@ Case lrn_case(DataType t, const LrnSetup& s, const std::vector<double>& x, const
 
 }  // namespace
 
-TEST_CASE("LRN: naive evaluations (three associations of B, x * B^-Beta or x / B^Beta, the grad both ways, a cancelling B) are accepted") {
+TEST_CASE(
+    "LRN: naive evaluations (three associations of B, x * B^-Beta or x / B^Beta, the grad both ways, a cancelling B) are accepted") {
     // The sanitizer build (DMLREF_TEST_TIER=sanitizer, test/meson.build) takes Beta 0.75 only: the
     // same code paths, at half this case's time there.
     const bool sanitizer = sanitizer_tier();
     for (DataType t : {DataType::FLOAT16, DataType::FLOAT32, DataType::FLOAT64})
         for (uint32_t L : {3u, 4u})
             for (float beta : {0.75f, 1.5f})
-            for (float alpha : {1.0f, -0.2f}) {  // -0.2: B = 1 - 0.2 S / L in [0.2, 1], a cancellation
-                if (sanitizer && beta != 0.75f) continue;
-                LrnSetup s;
-                s.L = L;
-                s.Beta = beta;
-                s.Alpha = alpha;
-                const size_t n = size_t(s.C) * s.H * s.W;
-                const auto x = random_values(n, -2, 2, 21 + L, t);
-                const auto dy = random_values(n, -1, 1, 23 + L, t);
-                const Case fwd = lrn_case(t, s, x, nullptr), grad = lrn_case(t, s, x, &dy);
-                for (const Profile& pr : profiles(t))
-                    for (int variant = 0; variant < 3; ++variant)
-                        for (int order = 0; order < 4; order += 3) {
-                            const std::string what = std::string(name(t)) + " L " + std::to_string(L) + " variant " + std::to_string(variant);
-                            check_accepted(fwd, "OutputTensor", naive_lrn(s, x, pr.work, variant, order, work_of(t)), pr.accumulate, what);
-                            check_accepted(grad, "OutputGradientTensor", naive_lrn_grad(s, x, dy, pr.work, variant, order, work_of(t)),
-                                           pr.accumulate, "grad " + what);
-                        }
-            }
+                for (float alpha : {1.0f, -0.2f}) {  // -0.2: B = 1 - 0.2 S / L in [0.2, 1], a cancellation
+                    if (sanitizer && beta != 0.75f) continue;
+                    LrnSetup s;
+                    s.L = L;
+                    s.Beta = beta;
+                    s.Alpha = alpha;
+                    const size_t n = size_t(s.C) * s.H * s.W;
+                    const auto x = random_values(n, -2, 2, 21 + L, t);
+                    const auto dy = random_values(n, -1, 1, 23 + L, t);
+                    const Case fwd = lrn_case(t, s, x, nullptr), grad = lrn_case(t, s, x, &dy);
+                    for (const Profile& pr : profiles(t))
+                        for (int variant = 0; variant < 3; ++variant)
+                            for (int order = 0; order < 4; order += 3) {
+                                const std::string what = std::string(name(t)) + " L " + std::to_string(L) +
+                                                         " variant " + std::to_string(variant);
+                                check_accepted(fwd, "OutputTensor",
+                                               naive_lrn(s, x, pr.work, variant, order, work_of(t)), pr.accumulate,
+                                               what);
+                                check_accepted(grad, "OutputGradientTensor",
+                                               naive_lrn_grad(s, x, dy, pr.work, variant, order, work_of(t)),
+                                               pr.accumulate, "grad " + what);
+                            }
+                }
 }
 
 TEST_CASE("LRN: planted errors fail: 1 ULP beyond the bound, a flipped sign, the even window read on the other side") {
@@ -160,7 +169,8 @@ TEST_CASE("LRN: planted errors fail: 1 ULP beyond the bound, a flipped sign, the
         CHECK(b[i] < std::ldexp(std::fabs(g[i]), -14));
         CHECK(b[i] > ulp / 2);
         float inside = float(g[i]);
-        while (std::fabs(double(std::nextafter(inside, -10.0f)) - g[i]) <= b[i]) inside = std::nextafter(inside, -10.0f);
+        while (std::fabs(double(std::nextafter(inside, -10.0f)) - g[i]) <= b[i])
+            inside = std::nextafter(inside, -10.0f);
         std::vector<double> a = g;
         a[i] = inside;
         CHECK(judge_all(fwd, "OutputTensor", a, Accumulate::Any).over == 0);
@@ -182,10 +192,14 @@ TEST_CASE("LRN: planted errors fail: 1 ULP beyond the bound, a flipped sign, the
     const auto gd = naive_lrn_grad(s, x, dy, Work::Float, 1, 0, Work::Float);
     CHECK(judge_all(grad, "OutputGradientTensor", gd, Accumulate::Float32).over == 0);
     auto flipped = gd;
-    const size_t big = size_t(std::max_element(gd.begin(), gd.end(), [](double a, double b) { return std::fabs(a) < std::fabs(b); }) - gd.begin());
+    const size_t big = size_t(
+        std::max_element(gd.begin(), gd.end(), [](double a, double b) { return std::fabs(a) < std::fabs(b); }) -
+        gd.begin());
     flipped[big] = -flipped[big];
     CHECK(judge_all(grad, "OutputGradientTensor", flipped, Accumulate::Any).over == 1);
     LrnSetup s1 = s;
     s1.Alpha = 0;  // the second part of the grad lost
-    CHECK(judge_all(grad, "OutputGradientTensor", naive_lrn_grad(s1, x, dy, Work::Float, 0, 0, Work::Float), Accumulate::Any).over > n / 2);
+    CHECK(judge_all(grad, "OutputGradientTensor", naive_lrn_grad(s1, x, dy, Work::Float, 0, 0, Work::Float),
+                    Accumulate::Any)
+              .over > n / 2);
 }

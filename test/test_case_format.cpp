@@ -153,22 +153,32 @@ TEST_CASE("malformed .npy files are clear errors") {
         return f + h + std::string(data_bytes, '\0');
     };
     auto error = [](const std::string& bytes) {
-        try { parse_npy(bytes, 1 << 20); } catch (const NpyError& e) { return std::string(e.what()); }
+        try {
+            parse_npy(bytes, 1 << 20);
+        } catch (const NpyError& e) {
+            return std::string(e.what());
+        }
         return std::string("no error");
     };
     CHECK(error("hello") == "not a .npy file (no \\x93NUMPY magic)");
     // Fortran order is read (into C order; test_npy_interop.cpp checks the element order).
     CHECK(error(header("{'descr': '<f4', 'fortran_order': True, 'shape': (2,), }", 8)) == "no error");
-    CHECK(error(header("{'descr': '<f4', 'fortran_order': maybe, 'shape': (2,), }", 8)) == "fortran_order is 'maybe', not True or False");
-    CHECK(error(header("{'descr': '>f4', 'fortran_order': False, 'shape': (2,), }", 8)) == "dtype '>f4' is big-endian; dmlref reads little-endian data only");
-    CHECK(error(header("{'descr': '<c8', 'fortran_order': False, 'shape': (2,), }", 16)).find("is not one of the eleven element types") != std::string::npos);
-    CHECK(error(header("{'descr': '<f4', 'fortran_order': False, 'shape': (2, 3), }", 20)).find("the file is truncated: shape (2, 3) of <f4 needs 24 data bytes, the file has 20") == 0);
-    CHECK(error(header("{'descr': '<f4', 'fortran_order': False, 'shape': (100000000,), }", 0)).find("limit") != std::string::npos);
+    CHECK(error(header("{'descr': '<f4', 'fortran_order': maybe, 'shape': (2,), }", 8)) ==
+          "fortran_order is 'maybe', not True or False");
+    CHECK(error(header("{'descr': '>f4', 'fortran_order': False, 'shape': (2,), }", 8)) ==
+          "dtype '>f4' is big-endian; dmlref reads little-endian data only");
+    CHECK(error(header("{'descr': '<c8', 'fortran_order': False, 'shape': (2,), }", 16))
+              .find("is not one of the eleven element types") != std::string::npos);
+    CHECK(error(header("{'descr': '<f4', 'fortran_order': False, 'shape': (2, 3), }", 20))
+              .find("the file is truncated: shape (2, 3) of <f4 needs 24 data bytes, the file has 20") == 0);
+    CHECK(error(header("{'descr': '<f4', 'fortran_order': False, 'shape': (100000000,), }", 0)).find("limit") !=
+          std::string::npos);
     CHECK(error(header("{'descr': '<u2', 'fortran_order': False, 'shape': (2,), }", 4)) == "no error");
 }
 
 TEST_CASE("an in-place case runs with the output on the input's buffer") {
-    const Case c = load_text(R"({"format": 1, "operator": "ELEMENT_WISE_CLIP1", "inPlace": {"OutputTensor": "InputTensor"},
+    const Case c = load_text(
+        R"({"format": 1, "operator": "ELEMENT_WISE_CLIP1", "inPlace": {"OutputTensor": "InputTensor"},
         "desc": {"InputTensor": {"DataType": "UINT8", "Sizes": [4]}, "OutputTensor": {"DataType": "UINT8", "Sizes": [4]},
                  "MinMaxDataType": "UINT8", "Min": 10, "Max": 20},
         "inputs": {"InputTensor": [0, 15, 255, 20]}})");
@@ -197,7 +207,9 @@ TEST_CASE("names and reasons with control characters are written escaped and rea
         "inputs": {"InputTensor": [1, -1]},
         "expected": {"OutputTensor": {"Values": [1, 0], "DontCare": [{"Index": 1, "Reason": "\u001f\u0000x"}]}}})";
     const Case c = load_text(text);
-    CHECK(c.name == "\x1f" "1 \" \\ \n");
+    CHECK(c.name ==
+          "\x1f"
+          "1 \" \\ \n");
     const std::string golden = write_golden(c, run_case(c), "mem.json");
     const Case d = load_text(golden);
     CHECK(d.name == c.name);

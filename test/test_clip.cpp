@@ -29,10 +29,12 @@ Operator clip_grad(DataType t, uint32_t n, float Min, float Max) {
 
 template <class T> std::vector<T> run_grad(const Operator& op, const std::vector<T>& x, const std::vector<T>& dy) {
     const auto d = desc(data_type_of<T>(), {uint32_t(x.size())});
-    return as_values<T>(run(op, {{"InputTensor", buffer(d, x)}, {"InputGradientTensor", buffer(d, dy)}})["OutputGradientTensor"]);
+    return as_values<T>(
+        run(op, {{"InputTensor", buffer(d, x)}, {"InputGradientTensor", buffer(d, dy)}})["OutputGradientTensor"]);
 }
 
-template <class T> std::vector<T> run_forward(const Operator& op, const std::vector<T>& x, const char* out = "OutputTensor") {
+template <class T>
+std::vector<T> run_forward(const Operator& op, const std::vector<T>& x, const char* out = "OutputTensor") {
     const auto d = desc(data_type_of<T>(), {uint32_t(x.size())});
     return as_values<T>(run(op, {{"InputTensor", buffer(d, x)}})[out]);
 }
@@ -42,8 +44,10 @@ template <class T> std::vector<T> run_forward(const Operator& op, const std::vec
 TEST_CASE_TEMPLATE("ClipGrad1: x == Min and x == Max get 0, strictly inside passes dY", T, DMLREF_ALL_TYPES) {
     // Min = 2, Max = 5. x:  1    2    3    4    5    6
     //                  ->   0    0   dY   dY    0    0
-    const std::vector<T> x = {value_of<T>(1), value_of<T>(2), value_of<T>(3), value_of<T>(4), value_of<T>(5), value_of<T>(6)};
-    const std::vector<T> dy = {value_of<T>(11), value_of<T>(12), value_of<T>(13), value_of<T>(14), value_of<T>(15), value_of<T>(16)};
+    const std::vector<T> x = {value_of<T>(1), value_of<T>(2), value_of<T>(3),
+                              value_of<T>(4), value_of<T>(5), value_of<T>(6)};
+    const std::vector<T> dy = {value_of<T>(11), value_of<T>(12), value_of<T>(13),
+                               value_of<T>(14), value_of<T>(15), value_of<T>(16)};
     const std::vector<T> expected = {T(0), T(0), value_of<T>(13), value_of<T>(14), T(0), T(0)};
     check_bits(run_grad(clip_grad1<T>(6, value_of<T>(2), value_of<T>(5)), x, dy), expected);
     check_bits(run_grad(clip_grad(data_type_of<T>(), 6, 2.0f, 5.0f), x, dy), expected);
@@ -64,11 +68,12 @@ TEST_CASE_TEMPLATE("ClipGrad1: integer extremes compare exactly", T, int64_t, ui
     check_bits(run_grad(clip_grad1<T>(5, T(L::min() + 1), T(L::max() - 1)), x, dy), std::vector<T>{0, 0, 7, 0, 0});
 }
 
-TEST_CASE_TEMPLATE("ClipGrad1 floats: NaN x passes dY bit for bit; subnormal bounds; -0 == +0", T, float, half, double) {
+TEST_CASE_TEMPLATE("ClipGrad1 floats: NaN x passes dY bit for bit; subnormal bounds; -0 == +0", T, float, half,
+                   double) {
     const T nan = canonical_nan<T>();
     const T payload = from_bits<T>(bits_t<T>(to_bits(nan) | 3));
-    const T sub = from_bits<T>(bits_t<T>(1));      // smallest subnormal
-    const T sub2 = from_bits<T>(bits_t<T>(2));     // twice that
+    const T sub = from_bits<T>(bits_t<T>(1));   // smallest subnormal
+    const T sub2 = from_bits<T>(bits_t<T>(2));  // twice that
     const T nz = value_of<T>(-0.0);
     // Min = +0, Max = sub2. x: NaN -> dY (neither comparison holds); -0 <= +0 -> 0;
     // sub: 0 < sub < sub2 -> dY (a flushing backend would give 0 here); sub2 >= Max -> 0.
@@ -88,7 +93,8 @@ TEST_CASE("ClipGrad1 FLOAT16 with Min and Max given as UInt16 bits") {
     d.Max = DML_SCALAR_UNION::of(uint16_t(0x4400));
     const std::vector<half> x = {half(1), half(2), half(3), half(4), half(5)};
     const std::vector<half> dy = {half(9), half(9), half(9), half(9), half(9)};
-    check_bits(run_grad(Operator{OperatorType::ELEMENT_WISE_CLIP_GRAD1, d}, x, dy), std::vector<half>{half(0), half(0), half(9), half(0), half(0)});
+    check_bits(run_grad(Operator{OperatorType::ELEMENT_WISE_CLIP_GRAD1, d}, x, dy),
+               std::vector<half>{half(0), half(0), half(9), half(0), half(0)});
 }
 
 TEST_CASE("ClipGrad (float bounds) against FLOAT16 data compares exact values, never a rounded bound") {
@@ -106,11 +112,13 @@ TEST_CASE("ClipGrad (float bounds) against INT64 data: no rounding through doubl
     // x = -3 <= -2.5 -> 0, x = -2 > -2.5 -> dY.
     const std::vector<int64_t> x = {(int64_t(1) << 53) + 1, (int64_t(1) << 53) - 1, -3, -2};
     const std::vector<int64_t> dy = {5, 5, 5, 5};
-    check_bits(run_grad(clip_grad(DataType::INT64, 4, -2.5f, 9007199254740992.0f), x, dy), std::vector<int64_t>{0, 5, 0, 5});
+    check_bits(run_grad(clip_grad(DataType::INT64, 4, -2.5f, 9007199254740992.0f), x, dy),
+               std::vector<int64_t>{0, 5, 0, 5});
     // INT64 max against the float 2^63: as doubles they would be equal (so >= Max, gradient 0);
     // exactly, 2^63 - 1 < 2^63, so dY passes.
     const std::vector<int64_t> big = {std::numeric_limits<int64_t>::max()};
-    check_bits(run_grad(clip_grad(DataType::INT64, 1, 0.0f, 9223372036854775808.0f), big, std::vector<int64_t>{5}), std::vector<int64_t>{5});
+    check_bits(run_grad(clip_grad(DataType::INT64, 1, 0.0f, 9223372036854775808.0f), big, std::vector<int64_t>{5}),
+               std::vector<int64_t>{5});
 }
 
 TEST_CASE("Clip1 and Clip forward: NaN, Min > Max, -0, ScaleBias") {
@@ -142,14 +150,15 @@ TEST_CASE("Clip1 and Clip forward: NaN, Min > Max, -0, ScaleBias") {
     check_bits(run_forward(clip0(3, 1), x), std::vector<float>(5, 1.0f));
     // ScaleBias 2x + 0.25, Min -10, Max 10: NaN stays NaN -> max(-10, min(NaN, 10)) = 10;
     // -0*2+0.25 = 0.25; 0.5 -> 1.25; 7 -> 14.25 -> 10; -7 -> -13.75 -> -10.
-    check_bits(run_forward(clip1(-10, 10, DML_SCALE_BIAS{2.0f, 0.25f}), x), std::vector<float>{10, 0.25f, 1.25f, 10, -10});
+    check_bits(run_forward(clip1(-10, 10, DML_SCALE_BIAS{2.0f, 0.25f}), x),
+               std::vector<float>{10, 0.25f, 1.25f, 10, -10});
 }
 
 TEST_CASE("Clip forward with a FLOAT bound and integer data stores the bound rounded to nearest-even") {
     DML_ELEMENT_WISE_CLIP_OPERATOR_DESC d;
     d.InputTensor = d.OutputTensor = desc(DataType::INT32, {4});
-    d.Min = 2.5f;   // x = 1 < 2.5: the result is the bound, 2.5, stored as 2 (ties to even)
-    d.Max = 7.5f;   // x = 9 > 7.5: stored as 8
+    d.Min = 2.5f;  // x = 1 < 2.5: the result is the bound, 2.5, stored as 2 (ties to even)
+    d.Max = 7.5f;  // x = 9 > 7.5: stored as 8
     const std::vector<int32_t> x = {1, 3, 9, 7};
     check_bits(run_forward(Operator{OperatorType::ELEMENT_WISE_CLIP, d}, x), std::vector<int32_t>{2, 3, 8, 7});
 }
@@ -161,7 +170,8 @@ TEST_CASE("Clip1 FLOAT16: DxDispatch's dml_scalar_union_fp16 test, [1,2,3,4,5] w
     d.Min = DML_SCALAR_UNION::of(uint16_t(0x4000));
     d.Max = DML_SCALAR_UNION::of(uint16_t(0x4400));
     const std::vector<half> x = {half(1), half(2), half(3), half(4), half(5)};
-    check_bits(run_forward(Operator{OperatorType::ELEMENT_WISE_CLIP1, d}, x), std::vector<half>{half(2), half(2), half(3), half(4), half(4)});
+    check_bits(run_forward(Operator{OperatorType::ELEMENT_WISE_CLIP1, d}, x),
+               std::vector<half>{half(2), half(2), half(3), half(4), half(4)});
 }
 
 TEST_CASE("ClipGrad1 in place: OutputGradientTensor bound to InputTensor's buffer") {

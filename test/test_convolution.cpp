@@ -86,17 +86,21 @@ std::vector<double> run_conv(const Operator& op, const Data& data) {
     if (d.BiasTensor) put("BiasTensor", *d.BiasTensor, data.b);
     const auto out = run(op, in).at("OutputTensor");
     std::vector<double> r;
-    if (d.OutputTensor.DataType == DataType::FLOAT16) for (half h : as_values<half>(out)) r.push_back(half_to_double(h));
-    else for (float f : as_values<float>(out)) r.push_back(f);
+    if (d.OutputTensor.DataType == DataType::FLOAT16)
+        for (half h : as_values<half>(out)) r.push_back(half_to_double(h));
+    else
+        for (float f : as_values<float>(out)) r.push_back(f);
     return r;
 }
 
 // Compares values bit for bit through their float32 (or float16) encodings; +0 and -0 differ.
-void check_same(const std::vector<double>& actual, const std::vector<double>& expected, DataType t = DataType::FLOAT32) {
+void check_same(const std::vector<double>& actual, const std::vector<double>& expected,
+                DataType t = DataType::FLOAT32) {
     REQUIRE(actual.size() == expected.size());
     for (size_t i = 0; i < actual.size(); ++i) {
         INFO("element " << i << ": actual " << actual[i] << ", expected " << expected[i]);
-        if (t == DataType::FLOAT16) CHECK(to_bits(half_from_double(actual[i])) == to_bits(half_from_double(expected[i])));
+        if (t == DataType::FLOAT16)
+            CHECK(to_bits(half_from_double(actual[i])) == to_bits(half_from_double(expected[i])));
         else CHECK(to_bits(float(actual[i])) == to_bits(float(expected[i])));
     }
 }
@@ -105,7 +109,10 @@ void check_same(const std::vector<double>& actual, const std::vector<double>& ex
 // binades, or small integers.
 struct Lcg {
     uint64_t s;
-    uint64_t next() { s = s * 6364136223846793005ull + 1442695040888963407ull; return s >> 33; }
+    uint64_t next() {
+        s = s * 6364136223846793005ull + 1442695040888963407ull;
+        return s >> 33;
+    }
     double real() {  // +-[1, 2) * 2^e, e in -3..3, rounded to FLOAT32
         const double m = 1.0 + double(next() % (1u << 23)) / double(1u << 23);
         const int e = int(next() % 7) - 3;
@@ -149,7 +156,8 @@ std::vector<double> im2col_gemm(const Conv& c, const Data& data) {
                         Sizes xc = {b, g * Cg + ch};
                         bool inside = true;
                         for (size_t j = 0; j < n; ++j) {
-                            const int64_t at = int64_t(pc[j]) * (c.s.empty() ? 1 : c.s[j]) - (c.sp.empty() ? 0 : c.sp[j]) +
+                            const int64_t at = int64_t(pc[j]) * (c.s.empty() ? 1 : c.s[j]) -
+                                               (c.sp.empty() ? 0 : c.sp[j]) +
                                                int64_t(kc[j]) * (c.d.empty() ? 1 : c.d[j]);
                             inside = inside && at >= 0 && at < int64_t(c.x[j + 2]);
                             xc.push_back(uint32_t(std::max<int64_t>(at, 0)));
@@ -160,7 +168,8 @@ std::vector<double> im2col_gemm(const Conv& c, const Data& data) {
             for (uint32_t mm = 0; mm < Mg; ++mm)
                 for (uint64_t p = 0; p < P; ++p) {
                     mpq_class acc = c.bias ? mpq_class(data.b[g * Mg + mm]) : mpq_class(0);
-                    for (uint64_t r = 0; r < uint64_t(Cg) * K; ++r) acc += mpq_class(w[(uint64_t(g * Mg + mm) * Cg) * K + r]) * col[r * P + p];
+                    for (uint64_t r = 0; r < uint64_t(Cg) * K; ++r)
+                        acc += mpq_class(w[(uint64_t(g * Mg + mm) * Cg) * K + r]) * col[r * P + p];
                     y[(uint64_t(b) * M + g * Mg + mm) * P + p] = acc;
                 }
         }
@@ -177,7 +186,8 @@ std::vector<double> scatter(const Conv& c, const Data& data) {
     const Sizes kernel(c.w.begin() + 2, c.w.end()), ins(c.x.begin() + 2, c.x.end());
     const std::vector<double> w = c.mode == kConvolutionModeConvolution ? reversed(data.w, c.w) : data.w;
     std::vector<mpq_class> y(product(c.y));
-    for (uint64_t e = 0; e < y.size(); ++e) if (c.bias) y[e] = mpq_class(data.b[unflatten(e, c.y)[1]]);
+    for (uint64_t e = 0; e < y.size(); ++e)
+        if (c.bias) y[e] = mpq_class(data.b[unflatten(e, c.y)[1]]);
     for (uint64_t xi = 0; xi < data.x.size(); ++xi) {
         const Sizes xc = unflatten(xi, c.x);
         const uint32_t g = xc[1] / Cg;
@@ -227,13 +237,60 @@ Sizes backward_sizes(const Conv& c) {
 // The shape classes the sweeps cover, small.
 std::vector<Conv> geometries() {
     std::vector<Conv> v;
-    auto add = [&](Conv c) { c.y = forward_sizes(c); v.push_back(c); };
-    add({DataType::FLOAT32, {1, 2, 7}, {3, 2, 3}, {}, true});                                          // 1-D
-    add({DataType::FLOAT32, {2, 3, 5, 4}, {2, 3, 1, 1}, {}, false});                                   // 1x1
-    add({DataType::FLOAT32, {1, 4, 5, 5}, {4, 1, 3, 3}, {}, true, kConvolutionModeCrossCorrelation, 0, 4, {1, 1}, {1, 1}, {1, 1}, {1, 1}});  // depthwise
-    add({DataType::FLOAT32, {1, 4, 6, 5}, {6, 2, 2, 3}, {}, true, kConvolutionModeCrossCorrelation, 0, 2, {2, 1}, {1, 2}, {0, 2}, {1, 0}});  // grouped, strided, dilated, asymmetric
-    add({DataType::FLOAT32, {1, 2, 4, 4, 3}, {2, 2, 2, 3, 2}, {}, false, kConvolutionModeConvolution, 0, 1, {1, 2, 1}, {1, 1, 2}, {1, 0, 1}, {0, 1, 1}});  // 3-D, flipped
-    add({DataType::FLOAT16, {1, 2, 6, 6}, {2, 2, 3, 3}, {}, true, kConvolutionModeConvolution, 0, 1, {2, 2}, {1, 1}, {1, 1}, {1, 1}});  // FLOAT16
+    auto add = [&](Conv c) {
+        c.y = forward_sizes(c);
+        v.push_back(c);
+    };
+    add({DataType::FLOAT32, {1, 2, 7}, {3, 2, 3}, {}, true});         // 1-D
+    add({DataType::FLOAT32, {2, 3, 5, 4}, {2, 3, 1, 1}, {}, false});  // 1x1
+    add({DataType::FLOAT32,
+         {1, 4, 5, 5},
+         {4, 1, 3, 3},
+         {},
+         true,
+         kConvolutionModeCrossCorrelation,
+         0,
+         4,
+         {1, 1},
+         {1, 1},
+         {1, 1},
+         {1, 1}});  // depthwise
+    add({DataType::FLOAT32,
+         {1, 4, 6, 5},
+         {6, 2, 2, 3},
+         {},
+         true,
+         kConvolutionModeCrossCorrelation,
+         0,
+         2,
+         {2, 1},
+         {1, 2},
+         {0, 2},
+         {1, 0}});  // grouped, strided, dilated, asymmetric
+    add({DataType::FLOAT32,
+         {1, 2, 4, 4, 3},
+         {2, 2, 2, 3, 2},
+         {},
+         false,
+         kConvolutionModeConvolution,
+         0,
+         1,
+         {1, 2, 1},
+         {1, 1, 2},
+         {1, 0, 1},
+         {0, 1, 1}});  // 3-D, flipped
+    add({DataType::FLOAT16,
+         {1, 2, 6, 6},
+         {2, 2, 3, 3},
+         {},
+         true,
+         kConvolutionModeConvolution,
+         0,
+         1,
+         {2, 2},
+         {1, 1},
+         {1, 1},
+         {1, 1}});  // FLOAT16
     return v;
 }
 
@@ -253,8 +310,19 @@ TEST_CASE("convolution: the page's modes, by hand") {
     // BACKWARD, stride 2, EndPadding 1, OutputPadding 1 (CROSS_CORRELATION: the filter seen
     // transposed): y[o] = sum of x[i] w[o - 2i]: [1, 10, 100 + 2, 20, 200]; the last element
     // lies in the output padding and still takes x[1] w[2].
-    Conv b{DataType::FLOAT32, {1, 1, 2}, {1, 1, 3}, {1, 1, 5}, false, kConvolutionModeCrossCorrelation,
-           kConvolutionDirectionBackward, 1, {2}, {1}, {0}, {1}, {1}};
+    Conv b{DataType::FLOAT32,
+           {1, 1, 2},
+           {1, 1, 3},
+           {1, 1, 5},
+           false,
+           kConvolutionModeCrossCorrelation,
+           kConvolutionDirectionBackward,
+           1,
+           {2},
+           {1},
+           {0},
+           {1},
+           {1}};
     check_same(run_conv(make(b), {{1, 2}, {1, 10, 100}, {}}), {1, 10, 102, 20, 200});
     // The same with BACKWARD CONVOLUTION (identity orientation: w reversed in the sum):
     // y[o] = sum of x[i] w[2 - (o - 2i)]: [100, 10, 1 + 200, 20, 2].
@@ -287,7 +355,8 @@ TEST_CASE("convolution: forward equals a GEMM over im2col, exact and rounded onc
         // Full-significand data: the sums round; FLOAT16 data is FLOAT32 data rounded to it.
         Data data{fill(product(c.x), g, false), fill(product(c.w), g, false), fill(c.y[1], g, false)};
         if (c.type == DataType::FLOAT16)
-            for (auto* v : {&data.x, &data.w, &data.b}) for (auto& a : *v) a = half_to_double(half_from_double(a));
+            for (auto* v : {&data.x, &data.w, &data.b})
+                for (auto& a : *v) a = half_to_double(half_from_double(a));
         check_same(run_conv(make(c), data), im2col_gemm(c, data), c.type);
     }
 }
@@ -295,9 +364,45 @@ TEST_CASE("convolution: forward equals a GEMM over im2col, exact and rounded onc
 TEST_CASE("convolution: backward equals the scatter of every input element") {
     Lcg g{3};
     std::vector<Conv> cs = {
-        {DataType::FLOAT32, {1, 2, 4}, {2, 3, 3}, {}, true, kConvolutionModeCrossCorrelation, kConvolutionDirectionBackward, 1, {2}, {1}, {1}, {0}, {1}},
-        {DataType::FLOAT32, {2, 4, 3, 3}, {4, 1, 2, 3}, {}, false, kConvolutionModeConvolution, kConvolutionDirectionBackward, 2, {2, 3}, {2, 1}, {0, 1}, {1, 2}, {1, 2}},
-        {DataType::FLOAT32, {1, 2, 2, 2, 3}, {2, 2, 2, 1, 2}, {}, true, kConvolutionModeCrossCorrelation, kConvolutionDirectionBackward, 1, {1, 2, 2}, {1, 1, 2}, {0, 0, 1}, {0, 1, 0}, {0, 1, 1}},
+        {DataType::FLOAT32,
+         {1, 2, 4},
+         {2, 3, 3},
+         {},
+         true,
+         kConvolutionModeCrossCorrelation,
+         kConvolutionDirectionBackward,
+         1,
+         {2},
+         {1},
+         {1},
+         {0},
+         {1}},
+        {DataType::FLOAT32,
+         {2, 4, 3, 3},
+         {4, 1, 2, 3},
+         {},
+         false,
+         kConvolutionModeConvolution,
+         kConvolutionDirectionBackward,
+         2,
+         {2, 3},
+         {2, 1},
+         {0, 1},
+         {1, 2},
+         {1, 2}},
+        {DataType::FLOAT32,
+         {1, 2, 2, 2, 3},
+         {2, 2, 2, 1, 2},
+         {},
+         true,
+         kConvolutionModeCrossCorrelation,
+         kConvolutionDirectionBackward,
+         1,
+         {1, 2, 2},
+         {1, 1, 2},
+         {0, 0, 1},
+         {0, 1, 0},
+         {0, 1, 1}},
     };
     for (Conv c : cs) {
         c.y = backward_sizes(c);
@@ -311,9 +416,45 @@ TEST_CASE("convolution: the adjoint identity <forward(y), x> = <y, backward(x)>,
     // {N, M, out} -> {N, C, in}. Small integers: every output is exact, the inner products too.
     Lcg g{5};
     std::vector<Conv> cs = {
-        {DataType::FLOAT32, {1, 2, 5}, {2, 3, 3}, {}, false, kConvolutionModeCrossCorrelation, kConvolutionDirectionBackward, 1, {2}, {2}, {1}, {2}, {1}},
-        {DataType::FLOAT32, {2, 4, 3, 4}, {4, 2, 3, 2}, {}, false, kConvolutionModeConvolution, kConvolutionDirectionBackward, 2, {3, 2}, {1, 2}, {2, 0}, {1, 1}, {2, 1}},
-        {DataType::FLOAT32, {1, 3, 2, 3, 2}, {3, 1, 2, 2, 2}, {}, false, kConvolutionModeCrossCorrelation, kConvolutionDirectionBackward, 3, {2, 1, 2}, {1, 2, 1}, {1, 0, 0}, {0, 1, 1}, {1, 0, 1}},
+        {DataType::FLOAT32,
+         {1, 2, 5},
+         {2, 3, 3},
+         {},
+         false,
+         kConvolutionModeCrossCorrelation,
+         kConvolutionDirectionBackward,
+         1,
+         {2},
+         {2},
+         {1},
+         {2},
+         {1}},
+        {DataType::FLOAT32,
+         {2, 4, 3, 4},
+         {4, 2, 3, 2},
+         {},
+         false,
+         kConvolutionModeConvolution,
+         kConvolutionDirectionBackward,
+         2,
+         {3, 2},
+         {1, 2},
+         {2, 0},
+         {1, 1},
+         {2, 1}},
+        {DataType::FLOAT32,
+         {1, 3, 2, 3, 2},
+         {3, 1, 2, 2, 2},
+         {},
+         false,
+         kConvolutionModeCrossCorrelation,
+         kConvolutionDirectionBackward,
+         3,
+         {2, 1, 2},
+         {1, 2, 1},
+         {1, 0, 0},
+         {0, 1, 1},
+         {1, 0, 1}},
     };
     for (Conv b : cs) {
         b.y = backward_sizes(b);
@@ -353,7 +494,18 @@ TEST_CASE("convolution: one rounding of the exact sum, non-finite sums, padding 
     CHECK(r[1] == 65504);
     CHECK(to_bits(half_from_double(r[2])) == 0x7e00);
     // Padding: an infinite weight over a padded position adds nothing (no 0 * inf).
-    Conv p{DataType::FLOAT32, {1, 1, 2}, {1, 1, 3}, {1, 1, 2}, false, kConvolutionModeCrossCorrelation, 0, 1, {1}, {1}, {1}, {1}};
+    Conv p{DataType::FLOAT32,
+           {1, 1, 2},
+           {1, 1, 3},
+           {1, 1, 2},
+           false,
+           kConvolutionModeCrossCorrelation,
+           0,
+           1,
+           {1},
+           {1},
+           {1},
+           {1}};
     check_same(run_conv(make(p), {{1, 2}, {inf, 1, 1}, {}}), {3, inf});
 }
 
@@ -400,9 +552,12 @@ TEST_CASE("convolution: each element's bound admits any summation order of its o
     const auto xb = buffer(get<DML_CONVOLUTION_OPERATOR_DESC>(op.Desc).InputTensor, x);
     const auto wb = buffer(get<DML_CONVOLUTION_OPERATOR_DESC>(op.Desc).FilterTensor, w);
     TermSink sink(2);
-    reference::convolution_bounds(op, [&](const char* f) -> std::span<const std::byte> {
-        return std::string(f) == "InputTensor" ? std::span<const std::byte>(xb) : std::span<const std::byte>(wb);
-    }, ArithmeticProfile{}, sink);
+    reference::convolution_bounds(
+        op,
+        [&](const char* f) -> std::span<const std::byte> {
+            return std::string(f) == "InputTensor" ? std::span<const std::byte>(xb) : std::span<const std::byte>(wb);
+        },
+        ArithmeticProfile{}, sink);
     REQUIRE(sink.elements()[0].n == 3);
     CHECK(element_bound(sink.elements()[0], DataType::FLOAT32, to_bits(1.0f), ArithmeticProfile{}) >= 1.0);
     // 1 + 1 + 2 = 4, by docs/tolerance.md's derivation in FLOAT32 (u = 2^-24, the widest term in
@@ -416,31 +571,63 @@ TEST_CASE("convolution: each element's bound admits any summation order of its o
 // ---- Validation -------------------------------------------------------------------------------------
 
 TEST_CASE("convolution: every rule of the page, with its id") {
-    const Conv good{DataType::FLOAT32, {1, 4, 5, 5}, {6, 2, 3, 3}, {1, 6, 3, 3}, true, kConvolutionModeCrossCorrelation, 0, 2};
+    const Conv good{
+        DataType::FLOAT32, {1, 4, 5, 5}, {6, 2, 3, 3}, {1, 6, 3, 3}, true, kConvolutionModeCrossCorrelation, 0, 2};
     REQUIRE_FALSE(validate(make(good)).has_errors());
-    auto with = [&](auto change) { Operator op = make(good); change(get<DML_CONVOLUTION_OPERATOR_DESC>(op.Desc)); return op; };
+    auto with = [&](auto change) {
+        Operator op = make(good);
+        change(get<DML_CONVOLUTION_OPERATOR_DESC>(op.Desc));
+        return op;
+    };
     using D = DML_CONVOLUTION_OPERATOR_DESC;
-    CHECK(has_error(with([](D& d) { d.FilterTensor.DataType = DataType::FLOAT16; }), "convolution.same-data-type", "/desc/FilterTensor/DataType"));
-    CHECK(has_error(with([](D& d) { d.InputTensor.DataType = d.FilterTensor.DataType = d.OutputTensor.DataType = d.BiasTensor->DataType = DataType::INT32; }),
+    CHECK(has_error(with([](D& d) { d.FilterTensor.DataType = DataType::FLOAT16; }), "convolution.same-data-type",
+                    "/desc/FilterTensor/DataType"));
+    CHECK(has_error(with([](D& d) {
+                        d.InputTensor.DataType = d.FilterTensor.DataType = d.OutputTensor.DataType =
+                            d.BiasTensor->DataType = DataType::INT32;
+                    }),
                     "convolution.float-data", "/desc/InputTensor/DataType"));
     CHECK(has_error(with([](D& d) { d.InputTensor.Sizes = {1, 4}; }), "convolution.rank", "/desc/InputTensor/Sizes"));
-    CHECK(has_error(with([](D& d) { d.FilterTensor.Sizes = {6, 2, 3}; }), "convolution.same-dimension-count", "/desc/FilterTensor/Sizes"));
+    CHECK(has_error(with([](D& d) {
+                        d.FilterTensor.Sizes = {6, 2, 3};
+                    }),
+                    "convolution.same-dimension-count", "/desc/FilterTensor/Sizes"));
     CHECK(has_error(with([](D& d) { d.DimensionCount = 3; }), "convolution.dimension-count", "/desc/DimensionCount"));
     CHECK(has_error(with([](D& d) { d.Dilations = {1}; }), "convolution.array-length", "/desc/Dilations"));
     CHECK(has_error(with([](D& d) { d.Strides = {1, 0}; }), "convolution.stride-nonzero", "/desc/Strides/1"));
     CHECK(has_error(with([](D& d) { d.Dilations = {0, 1}; }), "convolution.dilation-nonzero", "/desc/Dilations/0"));
     CHECK(has_error(with([](D& d) { d.GroupCount = 3; }), "convolution.group-count", "/desc/GroupCount"));
-    CHECK(has_error(with([](D& d) { d.FilterTensor.Sizes[1] = 4; }), "convolution.filter-channels", "/desc/FilterTensor/Sizes/1"));
-    CHECK(has_error(with([](D& d) { d.FilterTensor.Sizes[0] = 4; }), "convolution.output-channels", "/desc/FilterTensor/Sizes/0"));
-    CHECK(has_error(with([](D& d) { d.OutputTensor.Sizes[0] = 2; }), "convolution.batch", "/desc/OutputTensor/Sizes/0"));
-    CHECK(has_error(with([](D& d) { d.OutputTensor.Sizes[3] = 4; }), "convolution.output-size", "/desc/OutputTensor/Sizes/3"));
-    CHECK(has_error(with([](D& d) { d.FilterTensor.Sizes[2] = 6; }), "convolution.window-fits", "/desc/FilterTensor/Sizes/2"));
-    CHECK(has_error(with([](D& d) { d.OutputPadding = {0, 1}; }), "convolution.forward-output-padding", "/desc/OutputPadding/1"));
-    CHECK(has_error(with([](D& d) { d.BiasTensor->Sizes = {1, 6, 1, 2}; }), "convolution.bias-sizes", "/desc/BiasTensor/Sizes"));
-    CHECK(has_error(with([](D& d) { d.FusedActivation = DML_FUSED_ACTIVATION{6, {NAN, 0}}; }), "convolution.fused-activation-parameter",
-                    "/desc/FusedActivation/Alpha"));
+    CHECK(has_error(with([](D& d) { d.FilterTensor.Sizes[1] = 4; }), "convolution.filter-channels",
+                    "/desc/FilterTensor/Sizes/1"));
+    CHECK(has_error(with([](D& d) { d.FilterTensor.Sizes[0] = 4; }), "convolution.output-channels",
+                    "/desc/FilterTensor/Sizes/0"));
+    CHECK(
+        has_error(with([](D& d) { d.OutputTensor.Sizes[0] = 2; }), "convolution.batch", "/desc/OutputTensor/Sizes/0"));
+    CHECK(has_error(with([](D& d) { d.OutputTensor.Sizes[3] = 4; }), "convolution.output-size",
+                    "/desc/OutputTensor/Sizes/3"));
+    CHECK(has_error(with([](D& d) { d.FilterTensor.Sizes[2] = 6; }), "convolution.window-fits",
+                    "/desc/FilterTensor/Sizes/2"));
+    CHECK(has_error(with([](D& d) {
+                        d.OutputPadding = {0, 1};
+                    }),
+                    "convolution.forward-output-padding", "/desc/OutputPadding/1"));
+    CHECK(has_error(with([](D& d) {
+                        d.BiasTensor->Sizes = {1, 6, 1, 2};
+                    }),
+                    "convolution.bias-sizes", "/desc/BiasTensor/Sizes"));
+    CHECK(has_error(with([](D& d) {
+                        d.FusedActivation = DML_FUSED_ACTIVATION{6, {NAN, 0}};
+                    }),
+                    "convolution.fused-activation-parameter", "/desc/FusedActivation/Alpha"));
     // BACKWARD swaps the filter's channel roles: {C, M / G, k}.
-    Conv back{DataType::FLOAT32, {1, 4, 3, 3}, {4, 3, 2, 2}, {}, false, kConvolutionModeCrossCorrelation, kConvolutionDirectionBackward, 2};
+    Conv back{DataType::FLOAT32,
+              {1, 4, 3, 3},
+              {4, 3, 2, 2},
+              {},
+              false,
+              kConvolutionModeCrossCorrelation,
+              kConvolutionDirectionBackward,
+              2};
     back.y = backward_sizes(back);
     CHECK(back.y == Sizes{1, 6, 4, 4});
     CHECK_FALSE(validate(make(back)).has_errors());
@@ -477,7 +664,11 @@ Operator make(const IntConv& c) {
 }
 
 std::vector<std::byte> bytes_of(DataType t, const TensorDesc& d, const std::vector<int32_t>& v) {
-    if (t == DataType::INT8) { std::vector<int8_t> b; for (int32_t a : v) b.push_back(int8_t(a)); return logical_buffer(d, b); }
+    if (t == DataType::INT8) {
+        std::vector<int8_t> b;
+        for (int32_t a : v) b.push_back(int8_t(a));
+        return logical_buffer(d, b);
+    }
     std::vector<uint8_t> b;
     for (int32_t a : v) b.push_back(uint8_t(a));
     return logical_buffer(d, b);
@@ -500,19 +691,28 @@ std::vector<int32_t> padded_naive(const IntConv& c, const std::vector<int32_t>& 
     const uint32_t N = c.x[0], C = c.x[1], H = c.x[2], W = c.x[3], M = c.y[1], G = c.groups, Cg = C / G, Mg = M / G;
     const uint32_t PH = H + c.sp[0] + c.ep[0], PW = W + c.sp[1] + c.ep[1];
     std::vector<int32_t> p(uint64_t(N) * C * PH * PW, xz);
-    for (uint32_t n = 0; n < N; ++n) for (uint32_t ch = 0; ch < C; ++ch) for (uint32_t h = 0; h < H; ++h) for (uint32_t v = 0; v < W; ++v)
-        p[((uint64_t(n) * C + ch) * PH + h + c.sp[0]) * PW + v + c.sp[1]] = x[((uint64_t(n) * C + ch) * H + h) * W + v];
+    for (uint32_t n = 0; n < N; ++n)
+        for (uint32_t ch = 0; ch < C; ++ch)
+            for (uint32_t h = 0; h < H; ++h)
+                for (uint32_t v = 0; v < W; ++v)
+                    p[((uint64_t(n) * C + ch) * PH + h + c.sp[0]) * PW + v + c.sp[1]] =
+                        x[((uint64_t(n) * C + ch) * H + h) * W + v];
     std::vector<int32_t> y;
-    for (uint32_t n = 0; n < N; ++n) for (uint32_t m = 0; m < M; ++m) for (uint32_t oh = 0; oh < c.y[2]; ++oh) for (uint32_t ow = 0; ow < c.y[3]; ++ow) {
-        const int32_t z = c.wz.empty() ? 0 : c.wz.size() == 1 ? c.wz[0] : c.wz[m];
-        int64_t acc = 0;
-        for (uint32_t ch = 0; ch < Cg; ++ch) for (uint32_t kh = 0; kh < c.w[2]; ++kh) for (uint32_t kw = 0; kw < c.w[3]; ++kw) {
-            const uint32_t ih = oh * c.s[0] + kh * c.d[0], iw = ow * c.s[1] + kw * c.d[1];
-            acc += int64_t(p[((uint64_t(n) * C + (m / Mg) * Cg + ch) * PH + ih) * PW + iw] - xz) *
-                   (w[((uint64_t(m) * Cg + ch) * c.w[2] + kh) * c.w[3] + kw] - z);
-        }
-        y.push_back(int32_t(acc));  // small: no wrap here
-    }
+    for (uint32_t n = 0; n < N; ++n)
+        for (uint32_t m = 0; m < M; ++m)
+            for (uint32_t oh = 0; oh < c.y[2]; ++oh)
+                for (uint32_t ow = 0; ow < c.y[3]; ++ow) {
+                    const int32_t z = c.wz.empty() ? 0 : c.wz.size() == 1 ? c.wz[0] : c.wz[m];
+                    int64_t acc = 0;
+                    for (uint32_t ch = 0; ch < Cg; ++ch)
+                        for (uint32_t kh = 0; kh < c.w[2]; ++kh)
+                            for (uint32_t kw = 0; kw < c.w[3]; ++kw) {
+                                const uint32_t ih = oh * c.s[0] + kh * c.d[0], iw = ow * c.s[1] + kw * c.d[1];
+                                acc += int64_t(p[((uint64_t(n) * C + (m / Mg) * Cg + ch) * PH + ih) * PW + iw] - xz) *
+                                       (w[((uint64_t(m) * Cg + ch) * c.w[2] + kh) * c.w[3] + kw] - z);
+                            }
+                    y.push_back(int32_t(acc));  // small: no wrap here
+                }
     return y;
 }
 
@@ -529,14 +729,15 @@ TEST_CASE("convolution integer: zero points, padding with the input zero point, 
     CHECK(run_int(h, {10, 20, 30}, {1, -1}) == std::vector<int32_t>{0, 0, 20});
     // Against the explicitly padded input: grouped, strided, dilated, per-channel filter zero points.
     Lcg g{13};
-    IntConv c{DataType::UINT8, DataType::UINT8, {2, 4, 5, 6}, {6, 2, 2, 3}, {2, 6, 3, 2}, 2, {2, 2}, {1, 2}, {1, 1}, {1, 0}, 128,
-              {1, 2, 3, 250, 5, 6}};
+    IntConv c{DataType::UINT8, DataType::UINT8, {2, 4, 5, 6}, {6, 2, 2, 3}, {2, 6, 3, 2}, 2,
+              {2, 2},          {1, 2},          {1, 1},       {1, 0},       128,          {1, 2, 3, 250, 5, 6}};
     std::vector<int32_t> x(product(c.x)), w(product(c.w));
     for (auto& a : x) a = int32_t(g.next() % 256);
     for (auto& a : w) a = int32_t(g.next() % 256);
     CHECK(run_int(c, x, w) == padded_naive(c, x, w));
     // INT8 data, no zero points, depthwise.
-    IntConv dw{DataType::INT8, DataType::INT8, {1, 3, 4, 4}, {3, 1, 3, 3}, {1, 3, 4, 4}, 3, {1, 1}, {1, 1}, {1, 1}, {1, 1}, {}, {}};
+    IntConv dw{DataType::INT8, DataType::INT8, {1, 3, 4, 4}, {3, 1, 3, 3}, {1, 3, 4, 4}, 3,
+               {1, 1},         {1, 1},         {1, 1},       {1, 1},       {},           {}};
     x.assign(product(dw.x), 0);
     w.assign(product(dw.w), 0);
     for (auto& a : x) a = int32_t(g.next() % 256) - 128;
@@ -548,28 +749,44 @@ TEST_CASE("convolution integer: the exact sum wraps to INT32") {
     // 33026 products of 255 * (0 - 255) = -65025 each: -2147515650, below INT32's minimum by
     // 32002; modulo 2^32 that is 2147451646.
     IntConv c{DataType::UINT8, DataType::UINT8, {1, 33026, 1}, {1, 33026, 1}, {1, 1, 1}, 1, {}, {}, {}, {}, 0, {255}};
-    CHECK(run_int(c, std::vector<int32_t>(33026, 255), std::vector<int32_t>(33026, 0)) == std::vector<int32_t>{2147451646});
+    CHECK(run_int(c, std::vector<int32_t>(33026, 255), std::vector<int32_t>(33026, 0)) ==
+          std::vector<int32_t>{2147451646});
 }
 
 TEST_CASE("convolution integer: every rule of the page, with its id") {
-    const IntConv good{DataType::UINT8, DataType::INT8, {1, 2, 4, 4}, {4, 2, 3, 3}, {1, 4, 2, 2}, 1, {}, {}, {}, {}, 3, {1, 2, 3, 4}};
+    const IntConv good{DataType::UINT8, DataType::INT8, {1, 2, 4, 4}, {4, 2, 3, 3}, {1, 4, 2, 2}, 1, {}, {}, {}, {}, 3,
+                       {1, 2, 3, 4}};
     REQUIRE_FALSE(validate(make(good)).has_errors());
     using D = DML_CONVOLUTION_INTEGER_OPERATOR_DESC;
-    auto with = [&](auto change) { Operator op = make(good); change(get<D>(op.Desc)); return op; };
-    CHECK(has_error(with([](D& d) { d.InputTensor.DataType = DataType::INT16; }), "convolution-integer.data-type", "/desc/InputTensor/DataType"));
-    CHECK(has_error(with([](D& d) { d.OutputTensor.DataType = DataType::INT16; }), "convolution-integer.output-data-type", "/desc/OutputTensor/DataType"));
-    CHECK(has_error(with([](D& d) { d.InputZeroPointTensor->DataType = DataType::INT8; }), "convolution-integer.input-zero-point-data-type",
-                    "/desc/InputZeroPointTensor/DataType"));
-    CHECK(has_error(with([](D& d) { d.FilterZeroPointTensor->DataType = DataType::UINT8; }), "convolution-integer.filter-zero-point-data-type",
-                    "/desc/FilterZeroPointTensor/DataType"));
-    CHECK(has_error(with([](D& d) { d.InputZeroPointTensor->Sizes = {1, 2, 1, 1}; }), "convolution-integer.input-zero-point-sizes",
-                    "/desc/InputZeroPointTensor/Sizes"));
-    CHECK(has_error(with([](D& d) { d.FilterZeroPointTensor->Sizes = {1, 3, 1, 1}; }), "convolution-integer.filter-zero-point-sizes",
-                    "/desc/FilterZeroPointTensor/Sizes"));
-    CHECK(has_error(with([](D& d) { d.InputZeroPointTensor->Sizes = {1}; }), "convolution-integer.zero-point-dimension-count",
-                    "/desc/FilterZeroPointTensor/Sizes"));
-    CHECK(has_error(with([](D& d) { d.InputTensor.Sizes = {1, 2, 1, 4, 4}; }), "convolution-integer.rank", "/desc/InputTensor/Sizes"));
-    CHECK(has_error(with([](D& d) { d.OutputTensor.Sizes[2] = 3; }), "convolution-integer.output-size", "/desc/OutputTensor/Sizes/2"));
+    auto with = [&](auto change) {
+        Operator op = make(good);
+        change(get<D>(op.Desc));
+        return op;
+    };
+    CHECK(has_error(with([](D& d) { d.InputTensor.DataType = DataType::INT16; }), "convolution-integer.data-type",
+                    "/desc/InputTensor/DataType"));
+    CHECK(has_error(with([](D& d) { d.OutputTensor.DataType = DataType::INT16; }),
+                    "convolution-integer.output-data-type", "/desc/OutputTensor/DataType"));
+    CHECK(has_error(with([](D& d) { d.InputZeroPointTensor->DataType = DataType::INT8; }),
+                    "convolution-integer.input-zero-point-data-type", "/desc/InputZeroPointTensor/DataType"));
+    CHECK(has_error(with([](D& d) { d.FilterZeroPointTensor->DataType = DataType::UINT8; }),
+                    "convolution-integer.filter-zero-point-data-type", "/desc/FilterZeroPointTensor/DataType"));
+    CHECK(has_error(with([](D& d) {
+                        d.InputZeroPointTensor->Sizes = {1, 2, 1, 1};
+                    }),
+                    "convolution-integer.input-zero-point-sizes", "/desc/InputZeroPointTensor/Sizes"));
+    CHECK(has_error(with([](D& d) {
+                        d.FilterZeroPointTensor->Sizes = {1, 3, 1, 1};
+                    }),
+                    "convolution-integer.filter-zero-point-sizes", "/desc/FilterZeroPointTensor/Sizes"));
+    CHECK(has_error(with([](D& d) { d.InputZeroPointTensor->Sizes = {1}; }),
+                    "convolution-integer.zero-point-dimension-count", "/desc/FilterZeroPointTensor/Sizes"));
+    CHECK(has_error(with([](D& d) {
+                        d.InputTensor.Sizes = {1, 2, 1, 4, 4};
+                    }),
+                    "convolution-integer.rank", "/desc/InputTensor/Sizes"));
+    CHECK(has_error(with([](D& d) { d.OutputTensor.Sizes[2] = 3; }), "convolution-integer.output-size",
+                    "/desc/OutputTensor/Sizes/2"));
     CHECK(has_error(with([](D& d) { d.GroupCount = 0; }), "convolution-integer.group-count", "/desc/GroupCount"));
     // The 1-D form (DML_FEATURE_LEVEL_4_0) and a 1-D zero point are allowed.
     IntConv one{DataType::INT8, DataType::INT8, {1, 1, 3}, {2, 1, 2}, {1, 2, 2}, 1, {}, {}, {}, {}, std::nullopt, {}};

@@ -14,11 +14,11 @@ namespace {
 Evaluation power(long x, double y) {
     return [=](mpfr_ptr r, mpfr_prec_t p) -> long {
         mpfr_t b, e;
-        mpfr_inits2(p, b, e, (mpfr_ptr)nullptr);
+        mpfr_inits2(p, b, e, (mpfr_ptr) nullptr);
         mpfr_set_si(b, x, MPFR_RNDN);
         mpfr_set_d(e, y, MPFR_RNDN);
         const int t = mpfr_pow(r, b, e, MPFR_RNDN);
-        mpfr_clears(b, e, (mpfr_ptr)nullptr);
+        mpfr_clears(b, e, (mpfr_ptr) nullptr);
         return t == 0 ? kExact : long(p) - 1;  // correctly rounded: error below half an ulp
     };
 }
@@ -49,9 +49,9 @@ TEST_CASE("round_rational: ties to even, subnormals, overflow, integers") {
     CHECK(to_bits(round_rational<float>(1 + 3 * pow2(-24))) == 0x3f800002u);          // midpoint, even is 1 + 2^-22
     CHECK(to_bits(round_rational<float>(1 + pow2(-24) + pow2(-80))) == 0x3f800001u);  // just above the midpoint
     CHECK(to_bits(round_rational<float>(-(1 + pow2(-24) + pow2(-80)))) == 0xbf800001u);
-    CHECK(to_bits(round_rational<float>(pow2(-150))) == 0x00000000u);                 // half the smallest subnormal: 0
-    CHECK(to_bits(round_rational<float>(-pow2(-150))) == 0x80000000u);                // a negative one: -0
-    CHECK(to_bits(round_rational<float>(3 * pow2(-150))) == 0x00000002u);             // 1.5 quanta: 2
+    CHECK(to_bits(round_rational<float>(pow2(-150))) == 0x00000000u);      // half the smallest subnormal: 0
+    CHECK(to_bits(round_rational<float>(-pow2(-150))) == 0x80000000u);     // a negative one: -0
+    CHECK(to_bits(round_rational<float>(3 * pow2(-150))) == 0x00000002u);  // 1.5 quanta: 2
     CHECK(to_bits(round_rational<float>(pow2(-150) + pow2(-200))) == 0x00000001u);
     CHECK(to_bits(round_rational<float>(mpq_class(1, 3))) == 0x3eaaaaabu);
     // FLOAT32 max = (2^24 - 1) 2^104; the midpoint to 2^128 rounds to even: infinity.
@@ -84,8 +84,8 @@ TEST_CASE("Ziv: exact results are found at once (16^-0.75 = 1/8, sqrt of a perfe
     CHECK(correctly_rounded<double>(power(4, 1.5)) == 8.0);
     CHECK(correctly_rounded<double>(square_root(9 * pow2(-20)), {}, &info) == 3.0 / 1024);
     CHECK(info.exact);
-    CHECK(correctly_rounded<int32_t>(square_root(mpq_class(25, 4))) == 2);   // 2.5: ties to even
-    CHECK(correctly_rounded<int32_t>(square_root(mpq_class(49, 4))) == 4);   // 3.5: ties to even
+    CHECK(correctly_rounded<int32_t>(square_root(mpq_class(25, 4))) == 2);  // 2.5: ties to even
+    CHECK(correctly_rounded<int32_t>(square_root(mpq_class(49, 4))) == 4);  // 3.5: ties to even
     // An exact midpoint of FLOAT32: sqrt((1 + 2^-24)^2) = 1 + 2^-24, ties to even -> 1.
     CHECK(to_bits(correctly_rounded<float>(square_root((1 + pow2(-24)) * (1 + pow2(-24))))) == 0x3f800000u);
 }
@@ -135,9 +135,9 @@ TEST_CASE("exact_power: rational powers with dyadic exponents, and only those") 
     CHECK(is(exact_power(mpq_class(3, 2), -2.0), mpq_class(4, 9)));
     CHECK(is(exact_power(mpq_class(256), 0.125), mpq_class(2)));
     CHECK_FALSE(exact_power(mpq_class(2), 0.5));
-    CHECK_FALSE(exact_power(mpq_class(16), 0.1));     // 0.1 as a double is m / 2^55: no 2^55-th root of 16
-    CHECK_FALSE(exact_power(mpq_class(-4), 0.5));     // negative base
-    CHECK_FALSE(exact_power(mpq_class(3), 1e30));     // too large to form
+    CHECK_FALSE(exact_power(mpq_class(16), 0.1));  // 0.1 as a double is m / 2^55: no 2^55-th root of 16
+    CHECK_FALSE(exact_power(mpq_class(-4), 0.5));  // negative base
+    CHECK_FALSE(exact_power(mpq_class(3), 1e30));  // too large to form
 }
 
 TEST_CASE("Ziv: a power beyond MPFR's exponent range rounds to a zero or an infinity") {

@@ -16,8 +16,9 @@ namespace {
 using SUM = DML_CUMULATIVE_SUMMATION_OPERATOR_DESC;
 using PROD = DML_CUMULATIVE_PRODUCT_OPERATOR_DESC;
 
-template <class D> Operator scan_op(DataType t, std::vector<uint32_t> sizes, uint32_t axis, bool decreasing, bool exclusive,
-                                    std::vector<uint32_t> strides = {}) {
+template <class D>
+Operator scan_op(DataType t, std::vector<uint32_t> sizes, uint32_t axis, bool decreasing, bool exclusive,
+                 std::vector<uint32_t> strides = {}) {
     D d;
     d.InputTensor = desc(t, sizes, std::move(strides));
     d.OutputTensor = desc(t, sizes);
@@ -28,7 +29,9 @@ template <class D> Operator scan_op(DataType t, std::vector<uint32_t> sizes, uin
     return {D::kType, d};
 }
 
-template <class D, class T> std::vector<T> scan(const std::vector<T>& x, std::vector<uint32_t> sizes, uint32_t axis, bool decreasing, bool exclusive) {
+template <class D, class T>
+std::vector<T> scan(const std::vector<T>& x, std::vector<uint32_t> sizes, uint32_t axis, bool decreasing,
+                    bool exclusive) {
     const Operator op = scan_op<D>(data_type_of<T>(), sizes, axis, decreasing, exclusive);
     return as_values<T>(run(op, {{"InputTensor", logical_buffer(get<D>(op.Desc).InputTensor, x)}}).at("OutputTensor"));
 }
@@ -42,17 +45,22 @@ const std::vector<uint32_t> kPageSizes = {1, 1, 3, 4};
 }  // namespace
 
 TEST_CASE("CUMULATIVE_SUMMATION: the page's four examples") {
-    CHECK(scan<SUM>(kPage, kPageSizes, 3, false, false) == std::vector<float>{2, 3, 6, 11, 3, 11, 18, 21, 9, 15, 17, 21});
+    CHECK(scan<SUM>(kPage, kPageSizes, 3, false, false) ==
+          std::vector<float>{2, 3, 6, 11, 3, 11, 18, 21, 9, 15, 17, 21});
     CHECK(scan<SUM>(kPage, kPageSizes, 3, false, true) == std::vector<float>{0, 2, 3, 6, 0, 3, 11, 18, 0, 9, 15, 17});
     CHECK(scan<SUM>(kPage, kPageSizes, 3, true, false) == std::vector<float>{11, 9, 8, 5, 21, 18, 10, 3, 21, 12, 6, 4});
     CHECK(scan<SUM>(kPage, kPageSizes, 2, false, false) == std::vector<float>{2, 1, 3, 5, 5, 9, 10, 8, 14, 15, 12, 12});
 }
 
 TEST_CASE("CUMULATIVE_PRODUCT: the page's four examples") {
-    CHECK(scan<PROD>(kPage, kPageSizes, 3, false, false) == std::vector<float>{2, 2, 6, 30, 3, 24, 168, 504, 9, 54, 108, 432});
-    CHECK(scan<PROD>(kPage, kPageSizes, 3, false, true) == std::vector<float>{1, 2, 2, 6, 1, 3, 24, 168, 1, 9, 54, 108});
-    CHECK(scan<PROD>(kPage, kPageSizes, 3, true, false) == std::vector<float>{30, 15, 15, 5, 504, 168, 21, 3, 432, 48, 8, 4});
-    CHECK(scan<PROD>(kPage, kPageSizes, 2, false, false) == std::vector<float>{2, 1, 3, 5, 6, 8, 21, 15, 54, 48, 42, 60});
+    CHECK(scan<PROD>(kPage, kPageSizes, 3, false, false) ==
+          std::vector<float>{2, 2, 6, 30, 3, 24, 168, 504, 9, 54, 108, 432});
+    CHECK(scan<PROD>(kPage, kPageSizes, 3, false, true) ==
+          std::vector<float>{1, 2, 2, 6, 1, 3, 24, 168, 1, 9, 54, 108});
+    CHECK(scan<PROD>(kPage, kPageSizes, 3, true, false) ==
+          std::vector<float>{30, 15, 15, 5, 504, 168, 21, 3, 432, 48, 8, 4});
+    CHECK(scan<PROD>(kPage, kPageSizes, 2, false, false) ==
+          std::vector<float>{2, 1, 3, 5, 6, 8, 21, 15, 54, 48, 42, 60});
 }
 
 TEST_CASE("CUMULATIVE_SUMMATION and _PRODUCT: a naive loop over every axis, both directions, exclusive and not") {
@@ -98,8 +106,10 @@ TEST_CASE("CUMULATIVE_SUMMATION: each prefix exact, rounded once; +0 start; NaN 
     check_bits(scan<SUM>(std::vector<float>{-0.f, -1.f}, {2}, 0, false, true), std::vector<float>{0.f, 0.f});
     // +inf, then -inf: +inf, then NaN (canonical) from there on; NaN payloads are not kept.
     const float inf = std::numeric_limits<float>::infinity();
-    check_bits(scan<SUM>(std::vector<float>{inf, 1.f, -inf, 2.f}, {4}, 0, false, false), std::vector<float>{inf, inf, f32(0x7fc00000), f32(0x7fc00000)});
-    check_bits(scan<SUM>(std::vector<float>{1.f, f32(0x7fc00123)}, {2}, 0, true, false), std::vector<float>{f32(0x7fc00000), f32(0x7fc00000)});
+    check_bits(scan<SUM>(std::vector<float>{inf, 1.f, -inf, 2.f}, {4}, 0, false, false),
+               std::vector<float>{inf, inf, f32(0x7fc00000), f32(0x7fc00000)});
+    check_bits(scan<SUM>(std::vector<float>{1.f, f32(0x7fc00123)}, {2}, 0, true, false),
+               std::vector<float>{f32(0x7fc00000), f32(0x7fc00000)});
     // Integers wrap: UINT16 65535 + 1 = 0.
     CHECK(scan<SUM>(std::vector<uint16_t>{65535, 1, 5}, {3}, 0, false, false) == std::vector<uint16_t>{65535, 0, 5});
 }
@@ -111,22 +121,26 @@ TEST_CASE("CUMULATIVE_PRODUCT: each prefix exact, rounded once; signs of zeros; 
                std::vector<float>{0x1p-100f, 0.f, 0x1p-100f, 1.f});
     // -0 times positive numbers stays -0; times an infinity it is NaN.
     const float inf = std::numeric_limits<float>::infinity();
-    check_bits(scan<PROD>(std::vector<float>{-0.f, 3.f, inf}, {3}, 0, false, false), std::vector<float>{-0.f, -0.f, f32(0x7fc00000)});
+    check_bits(scan<PROD>(std::vector<float>{-0.f, 3.f, inf}, {3}, 0, false, false),
+               std::vector<float>{-0.f, -0.f, f32(0x7fc00000)});
     // UINT32 65536 * 65536 wraps to 0.
-    CHECK(scan<PROD>(std::vector<uint32_t>{65536, 65536, 7}, {3}, 0, false, false) == std::vector<uint32_t>{65536, 0, 0});
+    CHECK(scan<PROD>(std::vector<uint32_t>{65536, 65536, 7}, {3}, 0, false, false) ==
+          std::vector<uint32_t>{65536, 0, 0});
 }
 
 TEST_CASE("CUMULATIVE_*: strided input and in place") {
     // The page's 3x4 input stored transposed (strides 1, 3); the sum along axis 1.
     const Operator op = scan_op<SUM>(DataType::FLOAT32, {3, 4}, 1, false, false, {1, 3});
-    const auto out = as_values<float>(run(op, {{"InputTensor", logical_buffer(get<SUM>(op.Desc).InputTensor, kPage)}}).at("OutputTensor"));
+    const auto out = as_values<float>(
+        run(op, {{"InputTensor", logical_buffer(get<SUM>(op.Desc).InputTensor, kPage)}}).at("OutputTensor"));
     CHECK(out == std::vector<float>{2, 3, 6, 11, 3, 11, 18, 21, 9, 15, 17, 21});
     // In place: OutputTensor bound to InputTensor's buffer (the pages allow it).
     Case c;
     c.op = scan_op<PROD>(DataType::FLOAT32, {1, 1, 3, 4}, 3, true, false);
     c.inputs["InputTensor"] = logical_buffer(get<PROD>(c.op.Desc).InputTensor, kPage);
     c.in_place["OutputTensor"] = "InputTensor";
-    CHECK(as_values<float>(run_case(c).values.at("OutputTensor")) == std::vector<float>{30, 15, 15, 5, 504, 168, 21, 3, 432, 48, 8, 4});
+    CHECK(as_values<float>(run_case(c).values.at("OutputTensor")) ==
+          std::vector<float>{30, 15, 15, 5, 504, 168, 21, 3, 432, 48, 8, 4});
 }
 
 TEST_CASE("CUMULATIVE_*: every rule of the pages, with its rule id") {
@@ -148,7 +162,8 @@ TEST_CASE("CUMULATIVE_* judging: a running float32 scan passes, a scan that skip
     for (size_t i = 0; i < x.size(); ++i) x[i] = float(int(i * 29 % 23) - 11) * 0x1p-5f + (i % 4 == 0 ? 1024.f : 0.f);
     auto judged = [&](bool product, const std::vector<float>& actual) {
         Case c;
-        c.op = product ? scan_op<PROD>(DataType::FLOAT32, {40}, 0, false, false) : scan_op<SUM>(DataType::FLOAT32, {40}, 0, false, false);
+        c.op = product ? scan_op<PROD>(DataType::FLOAT32, {40}, 0, false, false)
+                       : scan_op<SUM>(DataType::FLOAT32, {40}, 0, false, false);
         const TensorDesc& in = product ? get<PROD>(c.op.Desc).InputTensor : get<SUM>(c.op.Desc).InputTensor;
         c.inputs["InputTensor"] = logical_buffer(in, x);
         c = with_golden(c, "OutputTensor");

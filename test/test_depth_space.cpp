@@ -38,16 +38,19 @@ std::vector<uint32_t> depth_values() {
         for (uint32_t i = 0; i < 6; ++i) v.push_back(9 * k + i);
     return v;
 }
-const std::vector<uint32_t> kDcrSpace = {0,  18, 1,  19, 2,  20, 36, 54, 37, 55, 38, 56, 3,  21, 4,  22, 5,  23, 39, 57, 40, 58, 41, 59,
-                                         9,  27, 10, 28, 11, 29, 45, 63, 46, 64, 47, 65, 12, 30, 13, 31, 14, 32, 48, 66, 49, 67, 50, 68};
-const std::vector<uint32_t> kCrdSpace = {0,  9,  1,  10, 2,  11, 18, 27, 19, 28, 20, 29, 3,  12, 4,  13, 5,  14, 21, 30, 22, 31, 23, 32,
-                                         36, 45, 37, 46, 38, 47, 54, 63, 55, 64, 56, 65, 39, 48, 40, 49, 41, 50, 57, 66, 58, 67, 59, 68};
+const std::vector<uint32_t> kDcrSpace = {0,  18, 1,  19, 2,  20, 36, 54, 37, 55, 38, 56, 3,  21, 4,  22,
+                                         5,  23, 39, 57, 40, 58, 41, 59, 9,  27, 10, 28, 11, 29, 45, 63,
+                                         46, 64, 47, 65, 12, 30, 13, 31, 14, 32, 48, 66, 49, 67, 50, 68};
+const std::vector<uint32_t> kCrdSpace = {0,  9,  1,  10, 2,  11, 18, 27, 19, 28, 20, 29, 3,  12, 4,  13,
+                                         5,  14, 21, 30, 22, 31, 23, 32, 36, 45, 37, 46, 38, 47, 54, 63,
+                                         55, 64, 56, 65, 39, 48, 40, 49, 41, 50, 57, 66, 58, 67, 59, 68};
 
 // ONNX DepthToSpace as reshape-transpose-reshape over packed row-major data: the element at
 // output (n, c, y, x) of {N, C', H b, W b}, with y = h b + i, x = w b + j, sits in the 6-D
 // transposed tensor at (n, c, h, i, w, j); the 6-D source tensor's index is read off the
 // transpose's axes.
-std::vector<uint64_t> onnx_depth_to_space(const std::vector<uint64_t>& x, uint32_t N, uint32_t C, uint32_t H, uint32_t W, uint32_t b, bool crd) {
+std::vector<uint64_t> onnx_depth_to_space(const std::vector<uint64_t>& x, uint32_t N, uint32_t C, uint32_t H,
+                                          uint32_t W, uint32_t b, bool crd) {
     const uint32_t Cp = C / (b * b);
     std::vector<uint64_t> y(x.size());
     uint64_t at = 0;
@@ -58,8 +61,10 @@ std::vector<uint64_t> onnx_depth_to_space(const std::vector<uint64_t>& x, uint32
                     for (uint32_t w = 0; w < W; ++w)
                         for (uint32_t j = 0; j < b; ++j) {
                             // DCR source shape {N, b, b, C', H, W} at (n, i, j, c, h, w); CRD {N, C', b, b, H, W} at (n, c, i, j, h, w).
-                            const std::array<uint32_t, 6> idx = crd ? std::array<uint32_t, 6>{n, c, i, j, h, w} : std::array<uint32_t, 6>{n, i, j, c, h, w};
-                            const std::array<uint32_t, 6> shape = crd ? std::array<uint32_t, 6>{N, Cp, b, b, H, W} : std::array<uint32_t, 6>{N, b, b, Cp, H, W};
+                            const std::array<uint32_t, 6> idx = crd ? std::array<uint32_t, 6>{n, c, i, j, h, w}
+                                                                    : std::array<uint32_t, 6>{n, i, j, c, h, w};
+                            const std::array<uint32_t, 6> shape = crd ? std::array<uint32_t, 6>{N, Cp, b, b, H, W}
+                                                                      : std::array<uint32_t, 6>{N, b, b, Cp, H, W};
                             uint64_t src = 0;
                             for (size_t k = 0; k < 6; ++k) src = src * shape[k] + idx[k];
                             y[at++] = x[src];
@@ -75,15 +80,19 @@ TEST_CASE("DEPTH_TO_SPACE1 and SPACE_TO_DEPTH1: the pages' examples in both orde
         INFO("order " << order);
         const auto& space = order == 0 ? kDcrSpace : kCrdSpace;
         const D2S1 d = make<D2S1>(DataType::UINT32, {1, 8, 2, 3}, {1, 2, 4, 6}, 2, order);
-        check_bits(as_values<uint32_t>(run(op(d), {{"InputTensor", buffer(d.InputTensor, depth)}}).at("OutputTensor")), space);
+        check_bits(as_values<uint32_t>(run(op(d), {{"InputTensor", buffer(d.InputTensor, depth)}}).at("OutputTensor")),
+                   space);
         const S2D1 s = make<S2D1>(DataType::UINT32, {1, 2, 4, 6}, {1, 8, 2, 3}, 2, order);
-        check_bits(as_values<uint32_t>(run(op(s), {{"InputTensor", buffer(s.InputTensor, space)}}).at("OutputTensor")), depth);
+        check_bits(as_values<uint32_t>(run(op(s), {{"InputTensor", buffer(s.InputTensor, space)}}).at("OutputTensor")),
+                   depth);
     }
     // The operators without Order are DEPTH_COLUMN_ROW.
     const D2S d = make<D2S>(DataType::UINT32, {1, 8, 2, 3}, {1, 2, 4, 6}, 2, 0);
-    check_bits(as_values<uint32_t>(run(op(d), {{"InputTensor", buffer(d.InputTensor, depth)}}).at("OutputTensor")), kDcrSpace);
+    check_bits(as_values<uint32_t>(run(op(d), {{"InputTensor", buffer(d.InputTensor, depth)}}).at("OutputTensor")),
+               kDcrSpace);
     const S2D s = make<S2D>(DataType::UINT32, {1, 2, 4, 6}, {1, 8, 2, 3}, 2, 0);
-    check_bits(as_values<uint32_t>(run(op(s), {{"InputTensor", buffer(s.InputTensor, kDcrSpace)}}).at("OutputTensor")), depth);
+    check_bits(as_values<uint32_t>(run(op(s), {{"InputTensor", buffer(s.InputTensor, kDcrSpace)}}).at("OutputTensor")),
+               depth);
 }
 
 TEST_CASE("DEPTH_TO_SPACE1 against ONNX's reshape-transpose-reshape, and SPACE_TO_DEPTH1 back, every width") {
@@ -92,7 +101,8 @@ TEST_CASE("DEPTH_TO_SPACE1 against ONNX's reshape-transpose-reshape, and SPACE_T
     for (uint32_t b : {1u, 2u, 3u})
         for (uint32_t order : {0u, 1u})
             for (DataType t : types) {
-                const uint32_t N = 1 + uint32_t(rng() % 2), Cp = 1 + uint32_t(rng() % 3), H = 1 + uint32_t(rng() % 3), W = 1 + uint32_t(rng() % 3);
+                const uint32_t N = 1 + uint32_t(rng() % 2), Cp = 1 + uint32_t(rng() % 3), H = 1 + uint32_t(rng() % 3),
+                               W = 1 + uint32_t(rng() % 3);
                 const uint32_t C = Cp * b * b;
                 INFO("b " << b << " order " << order << " type " << name(t));
                 const D2S1 d = make<D2S1>(t, {N, C, H, W}, {N, Cp, H * b, W * b}, b, order);
@@ -123,9 +133,11 @@ TEST_CASE("depth and space: bits moved through strides; rules with ids and paths
     // channel i b + j at (i, j).
     D2S1 d = make<D2S1>(DataType::FLOAT16, {1, 4, 1, 1}, {1, 1, 2, 2}, 2, 0);
     d.InputTensor.Strides = {4, 1, 1, 1};
-    check_bits(as_values<uint16_t>(run(op(d), {{"InputTensor", buffer(d.InputTensor, std::vector<uint16_t>{0x7d01, 0x8000, 0x0001, 0xfc00})}})
-                                       .at("OutputTensor")),
-               std::vector<uint16_t>{0x7d01, 0x8000, 0x0001, 0xfc00});
+    check_bits(
+        as_values<uint16_t>(
+            run(op(d), {{"InputTensor", buffer(d.InputTensor, std::vector<uint16_t>{0x7d01, 0x8000, 0x0001, 0xfc00})}})
+                .at("OutputTensor")),
+        std::vector<uint16_t>{0x7d01, 0x8000, 0x0001, 0xfc00});
     D2S1 v = make<D2S1>(DataType::FLOAT32, {1, 8, 2, 3}, {1, 2, 4, 6}, 2, 0);
     CHECK_FALSE(validate(op(v)).has_errors());
     SUBCASE("same-data-type") {
@@ -160,7 +172,8 @@ TEST_CASE("depth and space: bits moved through strides; rules with ids and paths
         CHECK(has_error(op(s), "space-to-depth.output-size", "/desc/OutputTensor/Sizes/1"));
     }
     SUBCASE("explain") {
-        const Case c = parse_valid(R"({"format": 1, "operator": "DEPTH_TO_SPACE1", "desc": {"InputTensor": {"DataType": "UINT32", "Sizes": [1, 8, 2, 3]},
+        const Case c = parse_valid(
+            R"({"format": 1, "operator": "DEPTH_TO_SPACE1", "desc": {"InputTensor": {"DataType": "UINT32", "Sizes": [1, 8, 2, 3]},
             "OutputTensor": {"DataType": "UINT32", "Sizes": [1, 2, 4, 6]}, "BlockSize": 2, "Order": "COLUMN_ROW_DEPTH"},
             "inputs": {"InputTensor": {"Iota": {"Start": 0, "Step": 1}}}})");
         // CRD output [0,1,1,0] (c 1, i 1, j 0, h 0, w 0) reads channel 1 * 4 + 1 * 2 + 0 = 6 at [0,0]: 36.

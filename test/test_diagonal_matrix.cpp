@@ -46,22 +46,29 @@ template <class U> std::vector<U> walk_diagonal(const std::vector<uint32_t>& s, 
     std::vector<U> v(n, U(0));
     for (uint64_t m = 0; m < n / (h * w); ++m)
         for (int64_t y = 0; y < int64_t(h); ++y)
-            if (y + offset >= 0 && y + offset < int64_t(w)) v[m * h * w + uint64_t(y) * w + uint64_t(y + offset)] = value;
+            if (y + offset >= 0 && y + offset < int64_t(w))
+                v[m * h * w + uint64_t(y) * w + uint64_t(y + offset)] = value;
     return v;
 }
 
 // DIAGONAL_MATRIX1 row by row: the band's columns of row y are [y + Begin, y + End) clipped to
 // the row; an inverted band (Begin > End) fills the row but [y + End, y + Begin).
-template <class U> std::vector<U> band_rows(const std::vector<uint32_t>& s, int64_t begin, int64_t end, U value, const std::vector<U>& base) {
+template <class U>
+std::vector<U> band_rows(const std::vector<uint32_t>& s, int64_t begin, int64_t end, U value,
+                         const std::vector<U>& base) {
     const uint64_t h = s[s.size() - 2], w = s.back(), n = product(s);
     std::vector<U> v = base.empty() ? std::vector<U>(n, U(0)) : base;
     auto fill = [&](uint64_t row, int64_t from, int64_t to) {
-        for (int64_t x = std::max<int64_t>(from, 0); x < std::min<int64_t>(to, int64_t(w)); ++x) v[row * w + uint64_t(x)] = value;
+        for (int64_t x = std::max<int64_t>(from, 0); x < std::min<int64_t>(to, int64_t(w)); ++x)
+            v[row * w + uint64_t(x)] = value;
     };
     for (uint64_t row = 0; row < n / w; ++row) {
         const int64_t y = int64_t(row % h);
         if (begin <= end) fill(row, y + begin, y + end);
-        else { fill(row, INT64_MIN / 2, y + end); fill(row, y + begin, INT64_MAX / 2); }
+        else {
+            fill(row, INT64_MIN / 2, y + end);
+            fill(row, y + begin, INT64_MAX / 2);
+        }
     }
     return v;
 }
@@ -70,9 +77,11 @@ template <class U> std::vector<U> band_rows(const std::vector<uint32_t>& s, int6
 
 TEST_CASE("DIAGONAL_MATRIX: the page's examples") {
     // Offset 0, Value 1, {1,1,3,3}: the identity.
-    check_bits(out<float>(diagonal(DataType::FLOAT32, {1, 1, 3, 3}, 0, 1.0f)), std::vector<float>{1, 0, 0, 0, 1, 0, 0, 0, 1});
+    check_bits(out<float>(diagonal(DataType::FLOAT32, {1, 1, 3, 3}, 0, 1.0f)),
+               std::vector<float>{1, 0, 0, 0, 1, 0, 0, 0, 1});
     // Offset 1: shifted right/up.
-    check_bits(out<float>(diagonal(DataType::FLOAT32, {1, 1, 3, 3}, 1, 1.0f)), std::vector<float>{0, 1, 0, 0, 0, 1, 0, 0, 0});
+    check_bits(out<float>(diagonal(DataType::FLOAT32, {1, 1, 3, 3}, 1, 1.0f)),
+               std::vector<float>{0, 1, 0, 0, 0, 1, 0, 0, 0});
     // Offset -1, {1,1,3,2}: shifted left/down.
     check_bits(out<float>(diagonal(DataType::FLOAT32, {1, 1, 3, 2}, -1, 1.0f)), std::vector<float>{0, 0, 1, 0, 0, 1});
     // Offset -3, {1,1,3,2}: off the matrix, all zeros.
@@ -101,7 +110,8 @@ TEST_CASE("DIAGONAL_MATRIX1: the page's examples") {
                std::vector<float>{7, 0, 0, 0, 0, 0, 7, 0, 0, 0, 0, 0, 7, 0, 0, 0, 0, 0, 7, 0});
     // The remark: DIAGONAL_MATRIX1 with Begin = Offset, End = Offset + 1 is DIAGONAL_MATRIX.
     for (int32_t offset : {-4, -1, 0, 2, 5})
-        check_bits(out<float>(diagonal1<float>({2, 3, 4}, 1.0f, offset, offset + 1)), out<float>(diagonal(DataType::FLOAT32, {2, 3, 4}, offset, 1.0f)));
+        check_bits(out<float>(diagonal1<float>({2, 3, 4}, 1.0f, offset, offset + 1)),
+                   out<float>(diagonal(DataType::FLOAT32, {2, 3, 4}, offset, 1.0f)));
 }
 
 TEST_CASE("DIAGONAL_MATRIX and DIAGONAL_MATRIX1: every width, ranks 2 to 8, against the row walks") {
@@ -114,19 +124,26 @@ TEST_CASE("DIAGONAL_MATRIX and DIAGONAL_MATRIX1: every width, ranks 2 to 8, agai
         const int32_t offset = int32_t(rng() % 9) - 4, begin = int32_t(rng() % 9) - 4, end = int32_t(rng() % 9) - 4;
         INFO("rank " << rank << " offset " << offset << " band [" << begin << ", " << end << ")");
         // The value 5 as each width's bits (an INT8 5 is 5 in every integer type; FLOAT16 5 is 0x4500).
-        check_bits(out<uint8_t>(diagonal(DataType::INT8, sizes, offset, 5.0f)), walk_diagonal<uint8_t>(sizes, offset, 5));
-        check_bits(out<uint16_t>(diagonal(DataType::FLOAT16, sizes, offset, 5.0f)), walk_diagonal<uint16_t>(sizes, offset, 0x4500));
-        check_bits(out<uint32_t>(diagonal(DataType::UINT32, sizes, offset, 5.0f)), walk_diagonal<uint32_t>(sizes, offset, 5));
-        check_bits(out<uint64_t>(diagonal(DataType::FLOAT64, sizes, offset, 5.0f)), walk_diagonal<uint64_t>(sizes, offset, 0x4014000000000000));
+        check_bits(out<uint8_t>(diagonal(DataType::INT8, sizes, offset, 5.0f)),
+                   walk_diagonal<uint8_t>(sizes, offset, 5));
+        check_bits(out<uint16_t>(diagonal(DataType::FLOAT16, sizes, offset, 5.0f)),
+                   walk_diagonal<uint16_t>(sizes, offset, 0x4500));
+        check_bits(out<uint32_t>(diagonal(DataType::UINT32, sizes, offset, 5.0f)),
+                   walk_diagonal<uint32_t>(sizes, offset, 5));
+        check_bits(out<uint64_t>(diagonal(DataType::FLOAT64, sizes, offset, 5.0f)),
+                   walk_diagonal<uint64_t>(sizes, offset, 0x4014000000000000));
         check_bits(out<int8_t>(diagonal1<int8_t>(sizes, -3, begin, end)), band_rows<int8_t>(sizes, begin, end, -3, {}));
-        check_bits(out<half>(diagonal1<half>(sizes, half(-0.0f), begin, end)), band_rows<half>(sizes, begin, end, half(-0.0f), {}));
-        check_bits(out<int64_t>(diagonal1<int64_t>(sizes, INT64_MIN, begin, end)), band_rows<int64_t>(sizes, begin, end, INT64_MIN, {}));
+        check_bits(out<half>(diagonal1<half>(sizes, half(-0.0f), begin, end)),
+                   band_rows<half>(sizes, begin, end, half(-0.0f), {}));
+        check_bits(out<int64_t>(diagonal1<int64_t>(sizes, INT64_MIN, begin, end)),
+                   band_rows<int64_t>(sizes, begin, end, INT64_MIN, {}));
         // With an input of distinct values: the band is Value, the rest the input.
         DIAGONAL1 with = diagonal1<uint16_t>(sizes, uint16_t(0xfffe), begin, end);
         with.InputTensor = with.OutputTensor;
         std::vector<uint16_t> input(product(sizes));
         for (size_t i = 0; i < input.size(); ++i) input[i] = uint16_t(i + 1);
-        check_bits(out<uint16_t>(with, {{"InputTensor", buffer(*with.InputTensor, input)}}), band_rows<uint16_t>(sizes, begin, end, 0xfffe, input));
+        check_bits(out<uint16_t>(with, {{"InputTensor", buffer(*with.InputTensor, input)}}),
+                   band_rows<uint16_t>(sizes, begin, end, 0xfffe, input));
     }
 }
 
@@ -137,7 +154,8 @@ TEST_CASE("DIAGONAL_MATRIX: the FLOAT Value stored as CAST stores a FLOAT32 (Dia
     check_bits(out<int8_t>(diagonal(DataType::INT8, {2, 2}, 0, -2.75f)), std::vector<int8_t>{-2, 0, 0, -2});
     check_bits(out<int8_t>(diagonal(DataType::INT8, {1, 2}, 1, 300.0f)), std::vector<int8_t>{0, 127});
     check_bits(out<uint8_t>(diagonal(DataType::UINT8, {1, 2}, 1, -1.0f)), std::vector<uint8_t>{0, 0});
-    check_bits(out<uint8_t>(diagonal(DataType::UINT8, {1, 1}, 0, std::numeric_limits<float>::quiet_NaN())), std::vector<uint8_t>{0});
+    check_bits(out<uint8_t>(diagonal(DataType::UINT8, {1, 1}, 0, std::numeric_limits<float>::quiet_NaN())),
+               std::vector<uint8_t>{0});
     // FLOAT16: 0.1f rounds to nearest: 0.1 = 1.6 x 2^-4, 0.6 x 1024 = 614.4 -> 614 = 0x266,
     // exponent 11: 0x2e66. -0 stays -0 on the diagonal; the zeros elsewhere are +0.
     check_bits(out<uint16_t>(diagonal(DataType::FLOAT16, {1, 2}, 0, 0.1f)), std::vector<uint16_t>{0x2e66, 0});
@@ -184,7 +202,8 @@ TEST_CASE("DIAGONAL_MATRIX and DIAGONAL_MATRIX1: each rule") {
 TEST_CASE("INT fields: read from JSON in INT32's range, written back as integers") {
     auto text = [](const std::string& offset) {
         return R"({"format": 1, "name": "t", "operator": "DIAGONAL_MATRIX",
-            "desc": {"OutputTensor": {"DataType": "FLOAT32", "Sizes": [2, 2]}, "Offset": )" + offset + R"(, "Value": 1},
+            "desc": {"OutputTensor": {"DataType": "FLOAT32", "Sizes": [2, 2]}, "Offset": )" +
+               offset + R"(, "Value": 1},
             "inputs": {}})";
     };
     const Case c = parse_valid(text("-2147483648"));

@@ -45,14 +45,27 @@ std::vector<Planted> planted_failures() {
         {"1 ULP off", bits32, 4, 0x40000001, {1, 1}},
         {"an infinity for the largest finite value", bits32, 3, 0x7f800000, {1, 0}},
         {"a subnormal flushed to zero", bits32, 5, 0x00000000, {1, 2}},
-        {"Ulp 2: 3 ULPs off", relu_golden("FLOAT32", "[4]", "[1, 2, 3, 4]", R"({"Kind": "Ulp", "Ulp": 2, "Why": "test"})"), 2,
-         0x40400003, {2}},
+        {"Ulp 2: 3 ULPs off",
+         relu_golden("FLOAT32", "[4]", "[1, 2, 3, 4]", R"({"Kind": "Ulp", "Ulp": 2, "Why": "test"})"),
+         2,
+         0x40400003,
+         {2}},
         // Summed, 3 terms: bound 2.5 ULP of 1.0 = 5 steps of 2^-24 below 1.0; 6 steps is one ULP over.
-        {"Summed: one ULP outside the bound", relu_golden("FLOAT32", "[2]", "[5, 1]", R"({"Kind": "Summed", "MaxTerms": 3, "Why": "test"})"), 1,
-         0x3f800000 - 6, {1}},
-        {"FLOAT16 Summed: one ULP outside the bound", relu_golden("FLOAT16", "[3]", "[0, 0, 1]", R"({"Kind": "Summed", "MaxTerms": 2, "Why": "test"})"),
-         2, 0x3c00 - 4, {2}},
-        {"an integer off by one", relu_golden("INT64", "[2, 2]", R"([1, 2, "-9223372036854775808", 4])"), 2, 0x8000000000000001, {1, 0}},
+        {"Summed: one ULP outside the bound",
+         relu_golden("FLOAT32", "[2]", "[5, 1]", R"({"Kind": "Summed", "MaxTerms": 3, "Why": "test"})"),
+         1,
+         0x3f800000 - 6,
+         {1}},
+        {"FLOAT16 Summed: one ULP outside the bound",
+         relu_golden("FLOAT16", "[3]", "[0, 0, 1]", R"({"Kind": "Summed", "MaxTerms": 2, "Why": "test"})"),
+         2,
+         0x3c00 - 4,
+         {2}},
+        {"an integer off by one",
+         relu_golden("INT64", "[2, 2]", R"([1, 2, "-9223372036854775808", 4])"),
+         2,
+         0x8000000000000001,
+         {1, 0}},
     };
 }
 
@@ -107,7 +120,7 @@ TEST_CASE("a permissive comparator would fail the planted-failure check") {
 
 TEST_CASE("the census counts each kind of element") {
     const Case c = parse_valid(relu_golden("FLOAT32", "[2, 3]", kFloat32Values));
-    auto actual = planted(c, "OutputTensor", 0, 0x80000000);        // -0: over, 1 ULP, comparable
+    auto actual = planted(c, "OutputTensor", 0, 0x80000000);           // -0: over, 1 ULP, comparable
     store_bits(DataType::FLOAT32, actual.data() + 2 * 4, 0xffc00001);  // NaN sign: over, non-finite
     const OutputCensus r = census(c, "OutputTensor", actual, DiffOptions{});
     CHECK(r.elements == 6);
@@ -126,7 +139,8 @@ TEST_CASE("the census counts each kind of element") {
 }
 
 TEST_CASE("Ulp tolerance: at the bound passes, one past fails") {
-    const Case c = parse_valid(relu_golden("FLOAT32", "[4]", "[1, 2, 3, 4]", R"({"Kind": "Ulp", "Ulp": 2, "Why": "test"})"));
+    const Case c = parse_valid(
+        relu_golden("FLOAT32", "[4]", "[1, 2, 3, 4]", R"({"Kind": "Ulp", "Ulp": 2, "Why": "test"})"));
     CHECK(census(c, "OutputTensor", planted(c, "OutputTensor", 2, 0x40400002), {}).passed());
     CHECK(census(c, "OutputTensor", planted(c, "OutputTensor", 2, 0x40400000 - 2), {}).passed());
     CHECK_FALSE(census(c, "OutputTensor", planted(c, "OutputTensor", 2, 0x40400000 - 3), {}).passed());
@@ -140,16 +154,22 @@ TEST_CASE("Ulp tolerance: at the bound passes, one past fails") {
 
 TEST_CASE("Summed tolerance: (terms - 1/2) ULP of the golden, both sides of the bound") {
     SUBCASE("FLOAT32, 3 terms: 2.5 ULP of 1.0") {
-        const Case c = parse_valid(relu_golden("FLOAT32", "[2]", "[5, 1]", R"({"Kind": "Summed", "MaxTerms": 3, "Why": "test"})"));
-        auto ok = [&](uint32_t bits) { return census(c, "OutputTensor", planted(c, "OutputTensor", 1, bits), {}).passed(); };
-        CHECK(ok(0x3f800000 + 2));      // 2 ULP above: inside
+        const Case c = parse_valid(
+            relu_golden("FLOAT32", "[2]", "[5, 1]", R"({"Kind": "Summed", "MaxTerms": 3, "Why": "test"})"));
+        auto ok = [&](uint32_t bits) {
+            return census(c, "OutputTensor", planted(c, "OutputTensor", 1, bits), {}).passed();
+        };
+        CHECK(ok(0x3f800000 + 2));        // 2 ULP above: inside
         CHECK_FALSE(ok(0x3f800000 + 3));  // 3 ULP above: 0.5 ULP outside
-        CHECK(ok(0x3f800000 - 5));      // 5 half-ULPs below 1.0: exactly at the bound
+        CHECK(ok(0x3f800000 - 5));        // 5 half-ULPs below 1.0: exactly at the bound
         CHECK_FALSE(ok(0x3f800000 - 6));  // one step more
     }
     SUBCASE("FLOAT16, 2 terms: 1.5 ULP of 1.0") {
-        const Case c = parse_valid(relu_golden("FLOAT16", "[3]", "[0, 0, 1]", R"({"Kind": "Summed", "MaxTerms": 2, "Why": "test"})"));
-        auto ok = [&](uint16_t bits) { return census(c, "OutputTensor", planted(c, "OutputTensor", 2, bits), {}).passed(); };
+        const Case c = parse_valid(
+            relu_golden("FLOAT16", "[3]", "[0, 0, 1]", R"({"Kind": "Summed", "MaxTerms": 2, "Why": "test"})"));
+        auto ok = [&](uint16_t bits) {
+            return census(c, "OutputTensor", planted(c, "OutputTensor", 2, bits), {}).passed();
+        };
         CHECK(ok(0x3c01));
         CHECK_FALSE(ok(0x3c02));
         CHECK(ok(0x3c00 - 3));  // at the bound
@@ -174,7 +194,8 @@ TEST_CASE("Summed tolerance: (terms - 1/2) ULP of the golden, both sides of the 
         CHECK_FALSE(within_summed_bound(DataType::FLOAT32, 0, 0x00000002, 2));
     }
     SUBCASE("NaN golden of a sum matches any NaN; infinities must match") {
-        const Case c = parse_valid(relu_golden("FLOAT32", "[2]", R"(["nan", "inf"])", R"({"Kind": "Summed", "MaxTerms": 2, "Why": "test"})"));
+        const Case c = parse_valid(
+            relu_golden("FLOAT32", "[2]", R"(["nan", "inf"])", R"({"Kind": "Summed", "MaxTerms": 2, "Why": "test"})"));
         CHECK(census(c, "OutputTensor", planted(c, "OutputTensor", 0, 0xffc12345), {}).passed());
         const OutputCensus r = census(c, "OutputTensor", planted(c, "OutputTensor", 1, 0x7f7fffff), {});
         CHECK(r.over == 1);
@@ -185,7 +206,8 @@ TEST_CASE("Summed tolerance: (terms - 1/2) ULP of the golden, both sides of the 
 TEST_CASE("Summed per element: MAX_POOLING_GRAD's own term counts") {
     // cases/max_pooling/overlapping_windows_add.json: dX[5] = 1 + 3 (two terms), dX[11] = 2 + 4,
     // every other element receives no term (+0).
-    const fs::path golden = fs::path(DMLREF_TEST_DATA).parent_path().parent_path() / "cases" / "max_pooling" / "overlapping_windows_add.json";
+    const fs::path golden = fs::path(DMLREF_TEST_DATA).parent_path().parent_path() / "cases" / "max_pooling" /
+                            "overlapping_windows_add.json";
     Diagnostics d;
     const Case c = load_case(golden, d);
     REQUIRE_FALSE(d.has_errors());
@@ -219,12 +241,14 @@ TEST_CASE("switches: +0/-0, any NaN, flushed subnormals; all off by default") {
     CHECK(r.within == 1);
     CHECK(r.flushed_subnormals == 1);
     CHECK_FALSE(census(c, "OutputTensor", planted(c, "OutputTensor", 5, 0x80000000), o).passed());  // the other sign
-    CHECK_FALSE(census(c, "OutputTensor", planted(c, "OutputTensor", 4, 0x00000000), o).passed());  // 2.0 is not subnormal
+    CHECK_FALSE(
+        census(c, "OutputTensor", planted(c, "OutputTensor", 4, 0x00000000), o).passed());  // 2.0 is not subnormal
 }
 
 TEST_CASE("don't-care elements are skipped and counted by reason") {
-    const Case c = parse_valid(relu_golden("INT32", "[5]", "[1, 2, 3, 4, 5]", R"({"Kind": "Bits", "Why": "test"})",
-                                     R"([{"Index": 1, "Reason": "EmptyWindow"}, {"Index": 3, "Reason": "EmptyWindow"}, {"Index": 4, "Reason": "Other"}])"));
+    const Case c = parse_valid(relu_golden(
+        "INT32", "[5]", "[1, 2, 3, 4, 5]", R"({"Kind": "Bits", "Why": "test"})",
+        R"([{"Index": 1, "Reason": "EmptyWindow"}, {"Index": 3, "Reason": "EmptyWindow"}, {"Index": 4, "Reason": "Other"}])"));
     auto actual = planted(c, "OutputTensor", 1, 99);
     store_bits(DataType::INT32, actual.data() + 3 * 4, 77);
     OutputCensus r = census(c, "OutputTensor", actual, {});

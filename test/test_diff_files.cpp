@@ -18,7 +18,8 @@ using namespace dmlref::test;
 
 TEST_CASE("actual files: .npy, raw buffers with strides, case files; wrong shape, dtype, truncation") {
     Dir dir("diff-test-files");
-    const std::string text = relu_golden("FLOAT32", "[2, 3]", "[1, 2, 3, 4, 5, 6]", R"({"Kind": "Bits", "Why": "test"})", "", "[4, 1]");
+    const std::string text = relu_golden("FLOAT32", "[2, 3]", "[1, 2, 3, 4, 5, 6]",
+                                         R"({"Kind": "Bits", "Why": "test"})", "", "[4, 1]");
     write_text(dir / "golden.json", text);
     const Case c = parse_valid(text);
     const TensorDesc& d = get<DML_ACTIVATION_RELU_OPERATOR_DESC>(c.op.Desc).OutputTensor;
@@ -57,7 +58,8 @@ TEST_CASE("actual files: .npy, raw buffers with strides, case files; wrong shape
         buffer = logical_buffer<float>(d, {1, 2, 3, 4, 5, 6});
         buffer.resize(32);
         write_bytes(dir / "long.bin", buffer);
-        CHECK(diff_case(dir / "golden.json", dir / "long.bin", {}).errors.at(0).find("more than the 28") != std::string::npos);
+        CHECK(diff_case(dir / "golden.json", dir / "long.bin", {}).errors.at(0).find("more than the 28") !=
+              std::string::npos);
     }
     SUBCASE(".npy: the right one passes; wrong shape and wrong dtype are errors naming the file") {
         NpyArray a{DataType::FLOAT32, {2, 3}, {}};
@@ -73,13 +75,15 @@ TEST_CASE("actual files: .npy, raw buffers with strides, case files; wrong shape
         write_npy(dir / "shape.npy", a);
         CaseDiff r = diff_case(dir / "golden.json", dir / "shape.npy", {});
         REQUIRE(r.errors.size() == 1);
-        CHECK(r.errors[0] == (dir / "shape.npy").string() + ": wrong shape: the file's shape is (3, 2), the golden output's Sizes are [2,3]");
+        CHECK(r.errors[0] == (dir / "shape.npy").string() +
+                                 ": wrong shape: the file's shape is (3, 2), the golden output's Sizes are [2,3]");
         NpyArray b{DataType::FLOAT64, {2, 3}, std::vector<std::byte>(48)};
         write_npy(dir / "dtype.npy", b);
         r = diff_case(dir / "golden.json", dir / "dtype.npy", {});
         REQUIRE(r.errors.size() == 1);
-        CHECK(r.errors[0] == (dir / "dtype.npy").string() +
-                                 ": wrong dtype: the file holds <f8 (FLOAT64), the golden output's DataType is FLOAT32 (<f4)");
+        CHECK(r.errors[0] ==
+              (dir / "dtype.npy").string() +
+                  ": wrong dtype: the file holds <f8 (FLOAT64), the golden output's DataType is FLOAT32 (<f4)");
     }
     SUBCASE("a case file holding the outputs") {
         write_text(dir / "actual.json", relu_golden("FLOAT32", "[2, 3]", "[1, 2, 3, 4, 5, 7]"));
@@ -108,7 +112,11 @@ TEST_CASE("npy: format 2.0 read; malformed headers are errors") {
     CHECK(a.shape == std::vector<uint64_t>{2});
     CHECK(load_bits(DataType::INT16, a.data.data() + 2) == 0xffff);
     auto error = [](const std::string& bytes) {
-        try { parse_npy(bytes, 1 << 20); } catch (const NpyError& e) { return std::string(e.what()); }
+        try {
+            parse_npy(bytes, 1 << 20);
+        } catch (const NpyError& e) {
+            return std::string(e.what());
+        }
         return std::string("no error");
     };
     CHECK(error(std::string("\x93NUMPY\x01\x00\x40\x00{'descr'", 17)) == "the file ends inside the header");
@@ -126,9 +134,9 @@ TEST_CASE("directory mode matches cases by relative path and summarises them") {
     const std::vector<float> v{1, 2, 3, 4, 5, 6};
     std::memcpy(a.data.data(), v.data(), 24);
     fs::create_directories(dir / "actual/relu/a");
-    write_npy(dir / "actual/relu/a/OutputTensor.npy", a);                                   // pass
+    write_npy(dir / "actual/relu/a/OutputTensor.npy", a);                                              // pass
     write_text(dir / "actual/relu/b.json", relu_golden("FLOAT32", "[2, 3]", "[1, 2, 3, 4, 5, 6.5]"));  // fail
-    fs::create_directories(dir / "actual/d");                                              // d: an empty directory
+    fs::create_directories(dir / "actual/d");  // d: an empty directory
     // c has no actual outputs at all.
     const DiffReport r = diff(dir / "golden", dir / "actual", {});
     REQUIRE(r.cases.size() == 4);
@@ -168,7 +176,9 @@ TEST_CASE("run_diff: exit codes 0, 1, 2, the JSON report and the picture") {
         if (err_text) *err_text = err.str();
         return code;
     };
-    auto run = [&](const std::string& actual, std::string* err_text = nullptr) { return run_with(DiffCommand{}, actual, err_text); };
+    auto run = [&](const std::string& actual, std::string* err_text = nullptr) {
+        return run_with(DiffCommand{}, actual, err_text);
+    };
     CHECK(run("same.bin") == 0);
     CHECK(run("off.bin") == 1);
     std::string err;
@@ -206,8 +216,10 @@ TEST_CASE("run_diff: exit codes 0, 1, 2, the JSON report and the picture") {
     std::getline(in, max_line);
     std::vector<unsigned char> px(size_t(64 * 64 * 3));
     in.read(reinterpret_cast<char*>(px.data()), std::streamsize(px.size()));
-    auto at = [&](size_t x, size_t y) { return std::array<int, 3>{px[(y * 64 + x) * 3], px[(y * 64 + x) * 3 + 1], px[(y * 64 + x) * 3 + 2]}; };
-    CHECK(at(0, 0) == std::array<int, 3>{96, 96, 96});     // [0,0] identical: grey
+    auto at = [&](size_t x, size_t y) {
+        return std::array<int, 3>{px[(y * 64 + x) * 3], px[(y * 64 + x) * 3 + 1], px[(y * 64 + x) * 3 + 2]};
+    };
+    CHECK(at(0, 0) == std::array<int, 3>{96, 96, 96});   // [0,0] identical: grey
     CHECK(at(63, 63) == std::array<int, 3>{230, 0, 0});  // [1,1] over: red
     const auto j = nlohmann::json::parse(std::ifstream(dir / "report.json"));
     CHECK(j["summary"]["exit_code"] == 1);

@@ -26,7 +26,8 @@ template <class T, class B> std::vector<T> from_bits_list(std::initializer_list<
 template <class T> std::vector<T> add(DataType t, const std::vector<T>& a, const std::vector<T>& b) {
     const Operator op = add_op(t, {uint32_t(a.size())});
     const auto& d = get<DML_ELEMENT_WISE_ADD_OPERATOR_DESC>(op.Desc);
-    return as_values<T>(run(op, {{"ATensor", buffer(d.ATensor, a)}, {"BTensor", buffer(d.BTensor, b)}}).at("OutputTensor"));
+    return as_values<T>(
+        run(op, {{"ATensor", buffer(d.ATensor, a)}, {"BTensor", buffer(d.BTensor, b)}}).at("OutputTensor"));
 }
 
 }  // namespace
@@ -37,12 +38,13 @@ TEST_CASE("ELEMENT_WISE_ADD FLOAT32: the exact sum rounded once, ties to even") 
     // (1 + 2^-23) + 2^-24: halfway between 1 + 2^-23 (odd) and 1 + 2^-22: to 0x3f800002.
     // 2^-149 + 2^-149 = 2^-148 (subnormals are kept: 0x00000002).
     // -0 + -0 = -0; -0 + +0 = +0; 5 + -5 = +0; inf + -inf = NaN (canonical 0x7fc00000); 2^127 + 2^127 = inf.
-    const auto a = from_bits_list<float, uint32_t>({0x3f800000, 0x3f800000, 0x3f800001, 0x00000001, 0x80000000, 0x80000000, 0x40a00000,
-                                                    0x7f800000, 0x7f000000});
-    const auto b = from_bits_list<float, uint32_t>({0x33800000, 0x33c00000, 0x33800000, 0x00000001, 0x80000000, 0x00000000, 0xc0a00000,
-                                                    0xff800000, 0x7f000000});
-    check_bits(add(DataType::FLOAT32, a, b), from_bits_list<float, uint32_t>({0x3f800000, 0x3f800001, 0x3f800002, 0x00000002, 0x80000000,
-                                                                              0x00000000, 0x00000000, 0x7fc00000, 0x7f800000}));
+    const auto a = from_bits_list<float, uint32_t>(
+        {0x3f800000, 0x3f800000, 0x3f800001, 0x00000001, 0x80000000, 0x80000000, 0x40a00000, 0x7f800000, 0x7f000000});
+    const auto b = from_bits_list<float, uint32_t>(
+        {0x33800000, 0x33c00000, 0x33800000, 0x00000001, 0x80000000, 0x00000000, 0xc0a00000, 0xff800000, 0x7f000000});
+    check_bits(add(DataType::FLOAT32, a, b),
+               from_bits_list<float, uint32_t>({0x3f800000, 0x3f800001, 0x3f800002, 0x00000002, 0x80000000, 0x00000000,
+                                                0x00000000, 0x7fc00000, 0x7f800000}));
 }
 
 TEST_CASE("ELEMENT_WISE_ADD FLOAT16: ties to even, overflow at the rounding boundary") {
@@ -60,14 +62,17 @@ TEST_CASE("ELEMENT_WISE_ADD FLOAT64: one IEEE addition") {
     // 1 + 2^-53 ties to 1; 1 + 3 * 2^-54 rounds up to 1 + 2^-52.
     const auto a = from_bits_list<double, uint64_t>({0x3ff0000000000000ull, 0x3ff0000000000000ull});
     const auto b = from_bits_list<double, uint64_t>({0x3ca0000000000000ull, 0x3ca8000000000000ull});
-    check_bits(add(DataType::FLOAT64, a, b), from_bits_list<double, uint64_t>({0x3ff0000000000000ull, 0x3ff0000000000001ull}));
+    check_bits(add(DataType::FLOAT64, a, b),
+               from_bits_list<double, uint64_t>({0x3ff0000000000000ull, 0x3ff0000000000001ull}));
 }
 
 TEST_CASE("ELEMENT_WISE_ADD integers wrap to the width") {
-    check_bits(add<int8_t>(DataType::INT8, {127, -128, 100, -1}, {1, -1, 27, 1}), std::vector<int8_t>{-128, 127, 127, 0});
+    check_bits(add<int8_t>(DataType::INT8, {127, -128, 100, -1}, {1, -1, 27, 1}),
+               std::vector<int8_t>{-128, 127, 127, 0});
     check_bits(add<uint8_t>(DataType::UINT8, {255, 200, 0}, {1, 100, 0}), std::vector<uint8_t>{0, 44, 0});
     check_bits(add<uint16_t>(DataType::UINT16, {65535}, {2}), std::vector<uint16_t>{1});
-    check_bits(add<int64_t>(DataType::INT64, {INT64_MAX, INT64_MIN}, {1, -1}), std::vector<int64_t>{INT64_MIN, INT64_MAX});
+    check_bits(add<int64_t>(DataType::INT64, {INT64_MAX, INT64_MIN}, {1, -1}),
+               std::vector<int64_t>{INT64_MIN, INT64_MAX});
     check_bits(add<uint64_t>(DataType::UINT64, {UINT64_MAX}, {UINT64_MAX}), std::vector<uint64_t>{UINT64_MAX - 1});
 }
 
@@ -75,7 +80,8 @@ TEST_CASE("ELEMENT_WISE_ADD broadcasts by zero strides and runs in place") {
     // A = [[1, 2, 3], [4, 5, 6]], B = [10, 20, 30] broadcast along dimension 0 (Strides 0, 1).
     const Operator op = add_op(DataType::INT32, {2, 3}, {0, 1});
     const auto& d = get<DML_ELEMENT_WISE_ADD_OPERATOR_DESC>(op.Desc);
-    const auto out = run(op, {{"ATensor", buffer<int32_t>(d.ATensor, {1, 2, 3, 4, 5, 6})}, {"BTensor", buffer<int32_t>(d.BTensor, {10, 20, 30})}});
+    const auto out = run(op, {{"ATensor", buffer<int32_t>(d.ATensor, {1, 2, 3, 4, 5, 6})},
+                              {"BTensor", buffer<int32_t>(d.BTensor, {10, 20, 30})}});
     check_bits(as_values<int32_t>(out.at("OutputTensor")), std::vector<int32_t>{11, 22, 33, 14, 25, 36});
 
     Case c;
@@ -117,7 +123,8 @@ template <class D> Operator binary_op(DataType t, std::vector<uint32_t> sizes, s
 template <class D, class T> std::vector<T> binary(DataType t, const std::vector<T>& a, const std::vector<T>& b) {
     const Operator op = binary_op<D>(t, {uint32_t(a.size())});
     const auto& d = get<D>(op.Desc);
-    return as_values<T>(run(op, {{"ATensor", buffer(d.ATensor, a)}, {"BTensor", buffer(d.BTensor, b)}}).at("OutputTensor"));
+    return as_values<T>(
+        run(op, {{"ATensor", buffer(d.ATensor, a)}, {"BTensor", buffer(d.BTensor, b)}}).at("OutputTensor"));
 }
 
 using SUB = DML_ELEMENT_WISE_SUBTRACT_OPERATOR_DESC;
@@ -127,7 +134,8 @@ using MAX = DML_ELEMENT_WISE_MAX_OPERATOR_DESC;
 using MIN = DML_ELEMENT_WISE_MIN_OPERATOR_DESC;
 using MEAN = DML_ELEMENT_WISE_MEAN_OPERATOR_DESC;
 
-template <class D, class T, class B> std::vector<T> binary_bits(DataType t, std::initializer_list<B> a, std::initializer_list<B> b) {
+template <class D, class T, class B>
+std::vector<T> binary_bits(DataType t, std::initializer_list<B> a, std::initializer_list<B> b) {
     return binary<D, T>(t, from_bits_list<T, B>(a), from_bits_list<T, B>(b));
 }
 
@@ -138,11 +146,12 @@ TEST_CASE("ELEMENT_WISE_SUBTRACT FLOAT32: a - b rounded once, IEEE zeros, canoni
     // 1 - 2^-24 = 0x3f7fffff exactly. -0 - +0 = -0; +0 - +0 = +0; -0 - -0 = +0 (x - x is +0).
     // inf - inf = NaN (canonical 0x7fc00000); a signalling NaN operand (0x7f800001) too.
     // -max - max = -2 max: overflows to -inf (0xff800000).
-    check_bits(binary_bits<SUB, float, uint32_t>(DataType::FLOAT32,
+    check_bits(binary_bits<SUB, float, uint32_t>(
+                   DataType::FLOAT32,
                    {0x3f800000, 0x3f800000, 0x80000000, 0x00000000, 0x80000000, 0x7f800000, 0x7f800001, 0xff7fffff},
                    {0x33000000, 0x33800000, 0x00000000, 0x00000000, 0x80000000, 0x7f800000, 0x3f800000, 0x7f7fffff}),
-               from_bits_list<float, uint32_t>({0x3f800000, 0x3f7fffff, 0x80000000, 0x00000000, 0x00000000, 0x7fc00000,
-                                                0x7fc00000, 0xff800000}));
+               from_bits_list<float, uint32_t>(
+                   {0x3f800000, 0x3f7fffff, 0x80000000, 0x00000000, 0x00000000, 0x7fc00000, 0x7fc00000, 0xff800000}));
 }
 
 TEST_CASE("ELEMENT_WISE_SUBTRACT FLOAT16 and FLOAT64, integers wrap") {
@@ -168,11 +177,12 @@ TEST_CASE("ELEMENT_WISE_MULTIPLY FLOAT32: the exact product rounded once") {
     // 2^-149 * 0.5 = 2^-150: halfway between 0 and 2^-149, ties to even: +0. 2^-149 * 0.75: nearer
     // 2^-149 (0x00000001). 0 * inf = NaN (0x7fc00000). -0 * 5 = -0. -2 * -3 = 6 (0x40c00000).
     // 2^127 * 2 = 2^128: overflows to inf.
-    check_bits(binary_bits<MUL, float, uint32_t>(DataType::FLOAT32,
+    check_bits(binary_bits<MUL, float, uint32_t>(
+                   DataType::FLOAT32,
                    {0x3f800001, 0x3f800800, 0x00000001, 0x00000001, 0x00000000, 0x80000000, 0xc0000000, 0x7f000000},
                    {0x3f800001, 0x3f800800, 0x3f000000, 0x3f400000, 0x7f800000, 0x40a00000, 0xc0400000, 0x40000000}),
-               from_bits_list<float, uint32_t>({0x3f800002, 0x3f801000, 0x00000000, 0x00000001, 0x7fc00000, 0x80000000,
-                                                0x40c00000, 0x7f800000}));
+               from_bits_list<float, uint32_t>(
+                   {0x3f800002, 0x3f801000, 0x00000000, 0x00000001, 0x7fc00000, 0x80000000, 0x40c00000, 0x7f800000}));
 }
 
 TEST_CASE("ELEMENT_WISE_MULTIPLY FLOAT16, FLOAT64 and integers") {
@@ -199,8 +209,10 @@ TEST_CASE("ELEMENT_WISE_DIVIDE FLOAT32 and FLOAT16: the correctly rounded quotie
     // 1/-0 = -inf, 0/0 = NaN, inf/inf = NaN (canonical). 3 * 2^-149 / 2 = 1.5 * 2^-149: halfway,
     // ties to the even 2 * 2^-149 (0x00000002). 2^-126 / 4 = 2^-128 (subnormal 0x00200000, exact).
     check_bits(binary_bits<DIV, float, uint32_t>(DataType::FLOAT32,
-                   {0x3f800000, 0x40000000, 0x3f800000, 0xbf800000, 0x3f800000, 0x00000000, 0x7f800000, 0x00000003, 0x00800000},
-                   {0x40400000, 0x40400000, 0x00000000, 0x00000000, 0x80000000, 0x00000000, 0x7f800000, 0x40000000, 0x40800000}),
+                                                 {0x3f800000, 0x40000000, 0x3f800000, 0xbf800000, 0x3f800000,
+                                                  0x00000000, 0x7f800000, 0x00000003, 0x00800000},
+                                                 {0x40400000, 0x40400000, 0x00000000, 0x00000000, 0x80000000,
+                                                  0x00000000, 0x7f800000, 0x40000000, 0x40800000}),
                from_bits_list<float, uint32_t>({0x3eaaaaab, 0x3f2aaaab, 0x7f800000, 0xff800000, 0xff800000, 0x7fc00000,
                                                 0x7fc00000, 0x00000002, 0x00200000}));
     // FLOAT16: 1/3 = 1.0101010101|0101...b * 2^-2: the 11-bit significand's next bit is 0, so down: 0x3555;
@@ -217,7 +229,8 @@ TEST_CASE("ELEMENT_WISE_DIVIDE integers: truncated toward zero; zero divisors an
                std::vector<int32_t>{3, -3, -3, 3, -1, -1, INT32_MIN});
     check_bits(binary<DIV, uint8_t>(DataType::UINT8, {255, 200, 0}, {2, 0, 7}), std::vector<uint8_t>{127, 255, 0});
     check_bits(binary<DIV, int8_t>(DataType::INT8, {-128, -128}, {-1, 3}), std::vector<int8_t>{-128, -42});
-    check_bits(binary<DIV, int64_t>(DataType::INT64, {INT64_MIN, INT64_MIN}, {-1, 0}), std::vector<int64_t>{INT64_MIN, -1});
+    check_bits(binary<DIV, int64_t>(DataType::INT64, {INT64_MIN, INT64_MIN}, {-1, 0}),
+               std::vector<int64_t>{INT64_MIN, -1});
     check_bits(binary<DIV, uint64_t>(DataType::UINT64, {UINT64_MAX, 1}, {3, 0}),
                std::vector<uint64_t>{6148914691236517205ull, UINT64_MAX});
 }
@@ -225,12 +238,16 @@ TEST_CASE("ELEMENT_WISE_DIVIDE integers: truncated toward zero; zero divisors an
 TEST_CASE("ELEMENT_WISE_MAX and MIN: D3D's NaN rule, -0 below +0, the operand's bits") {
     // max(-0, +0) = max(+0, -0) = +0; min of them = -0. One NaN operand (any payload, either side) is
     // ignored; both NaN give the canonical NaN. max(-inf, -2^-149) keeps -2^-149's bits.
-    const std::initializer_list<uint32_t> a = {0x80000000, 0x00000000, 0x7fc00001, 0x3f800000, 0xffc00001, 0xff800000, 0x3f800000};
-    const std::initializer_list<uint32_t> b = {0x00000000, 0x80000000, 0x3f800000, 0x7f800001, 0x7f800001, 0x80000001, 0x40000000};
+    const std::initializer_list<uint32_t> a = {0x80000000, 0x00000000, 0x7fc00001, 0x3f800000,
+                                               0xffc00001, 0xff800000, 0x3f800000};
+    const std::initializer_list<uint32_t> b = {0x00000000, 0x80000000, 0x3f800000, 0x7f800001,
+                                               0x7f800001, 0x80000001, 0x40000000};
     check_bits(binary_bits<MAX, float, uint32_t>(DataType::FLOAT32, a, b),
-               from_bits_list<float, uint32_t>({0x00000000, 0x00000000, 0x3f800000, 0x3f800000, 0x7fc00000, 0x80000001, 0x40000000}));
+               from_bits_list<float, uint32_t>(
+                   {0x00000000, 0x00000000, 0x3f800000, 0x3f800000, 0x7fc00000, 0x80000001, 0x40000000}));
     check_bits(binary_bits<MIN, float, uint32_t>(DataType::FLOAT32, a, b),
-               from_bits_list<float, uint32_t>({0x80000000, 0x80000000, 0x3f800000, 0x3f800000, 0x7fc00000, 0xff800000, 0x3f800000}));
+               from_bits_list<float, uint32_t>(
+                   {0x80000000, 0x80000000, 0x3f800000, 0x3f800000, 0x7fc00000, 0xff800000, 0x3f800000}));
     // FLOAT16: a NaN against -inf gives -inf's bits; 0x0001 (2^-24) against 0x8001.
     check_bits(binary_bits<MAX, half, uint16_t>(DataType::FLOAT16, {0x7e01, 0x0001}, {0xfc00, 0x8001}),
                from_bits_list<half, uint16_t>({0xfc00, 0x0001}));
@@ -240,7 +257,8 @@ TEST_CASE("ELEMENT_WISE_MAX and MIN: D3D's NaN rule, -0 below +0, the operand's 
                from_bits_list<double, uint64_t>({0x0000000000000000ull}));
     check_bits(binary<MAX, int64_t>(DataType::INT64, {INT64_MIN, 5}, {-1, 4}), std::vector<int64_t>{-1, 5});
     check_bits(binary<MIN, int64_t>(DataType::INT64, {INT64_MIN, 5}, {-1, 4}), std::vector<int64_t>{INT64_MIN, 4});
-    check_bits(binary<MAX, uint64_t>(DataType::UINT64, {uint64_t(1) << 63}, {1}), std::vector<uint64_t>{uint64_t(1) << 63});
+    check_bits(binary<MAX, uint64_t>(DataType::UINT64, {uint64_t(1) << 63}, {1}),
+               std::vector<uint64_t>{uint64_t(1) << 63});
     check_bits(binary<MIN, int8_t>(DataType::INT8, {-128, 7}, {127, 7}), std::vector<int8_t>{-128, 7});
 }
 
@@ -250,30 +268,37 @@ TEST_CASE("ELEMENT_WISE_MEAN: (a + b) / 2 rounded once, no intermediate overflow
     // (max + max) / 2 = max (0x7f7fffff): the sum is never rounded to the type first.
     // (2^-149 + 0) / 2 = 2^-150: ties to +0; (3 * 2^-149 + 0) / 2: ties to 2 * 2^-149. inf + -inf: NaN.
     // (-0 + -0) / 2 = -0.
-    check_bits(binary_bits<MEAN, float, uint32_t>(DataType::FLOAT32,
-                   {0x3f800000, 0x3f800001, 0x7f7fffff, 0x00000001, 0x00000003, 0x7f800000, 0x80000000},
-                   {0x3f800001, 0x3f800002, 0x7f7fffff, 0x00000000, 0x00000000, 0xff800000, 0x80000000}),
-               from_bits_list<float, uint32_t>({0x3f800000, 0x3f800002, 0x7f7fffff, 0x00000000, 0x00000002, 0x7fc00000, 0x80000000}));
+    check_bits(
+        binary_bits<MEAN, float, uint32_t>(
+            DataType::FLOAT32, {0x3f800000, 0x3f800001, 0x7f7fffff, 0x00000001, 0x00000003, 0x7f800000, 0x80000000},
+            {0x3f800001, 0x3f800002, 0x7f7fffff, 0x00000000, 0x00000000, 0xff800000, 0x80000000}),
+        from_bits_list<float, uint32_t>(
+            {0x3f800000, 0x3f800002, 0x7f7fffff, 0x00000000, 0x00000002, 0x7fc00000, 0x80000000}));
     // FLOAT16: (65504 + 65504) / 2 = 65504 (0x7bff).
-    check_bits(binary_bits<MEAN, half, uint16_t>(DataType::FLOAT16, {0x7bff}, {0x7bff}), from_bits_list<half, uint16_t>({0x7bff}));
+    check_bits(binary_bits<MEAN, half, uint16_t>(DataType::FLOAT16, {0x7bff}, {0x7bff}),
+               from_bits_list<half, uint16_t>({0x7bff}));
     // FLOAT64: (max + max) / 2 = max; (-max + -max) / 2 = -max; (2^-1074 + 0) / 2 ties to +0; (3 * 2^-1074) / 2
     // ties to 2 * 2^-1074; (1 + (1 + 2^-52)) / 2 = 1 + 2^-53 ties to 1.
-    check_bits(binary_bits<MEAN, double, uint64_t>(DataType::FLOAT64,
-                   {0x7fefffffffffffffull, 0xffefffffffffffffull, 0x1ull, 0x3ull, 0x3ff0000000000000ull},
-                   {0x7fefffffffffffffull, 0xffefffffffffffffull, 0x0ull, 0x0ull, 0x3ff0000000000001ull}),
-               from_bits_list<double, uint64_t>({0x7fefffffffffffffull, 0xffefffffffffffffull, 0x0ull, 0x2ull, 0x3ff0000000000000ull}));
+    check_bits(
+        binary_bits<MEAN, double, uint64_t>(
+            DataType::FLOAT64, {0x7fefffffffffffffull, 0xffefffffffffffffull, 0x1ull, 0x3ull, 0x3ff0000000000000ull},
+            {0x7fefffffffffffffull, 0xffefffffffffffffull, 0x0ull, 0x0ull, 0x3ff0000000000001ull}),
+        from_bits_list<double, uint64_t>(
+            {0x7fefffffffffffffull, 0xffefffffffffffffull, 0x0ull, 0x2ull, 0x3ff0000000000000ull}));
     // Integers (IntegerMean=ExactSumTruncated): (127 + 127) / 2 = 127, no wrap; (-3 + 0) / 2 = -1.5 truncates
     // to -1; (-128 + -127) / 2 = -127.5 to -127; (3 + 4) / 2 = 3.
-    check_bits(binary<MEAN, int8_t>(DataType::INT8, {127, -3, -128}, {127, 0, -127}), std::vector<int8_t>{127, -1, -127});
-    check_bits(binary<MEAN, int32_t>(DataType::INT32, {3, INT32_MIN}, {4, INT32_MIN}), std::vector<int32_t>{3, INT32_MIN});
+    check_bits(binary<MEAN, int8_t>(DataType::INT8, {127, -3, -128}, {127, 0, -127}),
+               std::vector<int8_t>{127, -1, -127});
+    check_bits(binary<MEAN, int32_t>(DataType::INT32, {3, INT32_MIN}, {4, INT32_MIN}),
+               std::vector<int32_t>{3, INT32_MIN});
     check_bits(binary<MEAN, uint64_t>(DataType::UINT64, {UINT64_MAX}, {UINT64_MAX}), std::vector<uint64_t>{UINT64_MAX});
 }
 
 namespace {
 // MPFR's exact operation rounded once into T, against dmlref, over random operands of every binade
 // (random bit patterns, NaN excluded: their bits are the decision checked above).
-template <class D, class T, class B> void check_against_mpfr(DataType t, int (*op)(mpfr_ptr, mpfr_srcptr, mpfr_srcptr, mpfr_rnd_t),
-                                                             bool halve) {
+template <class D, class T, class B>
+void check_against_mpfr(DataType t, int (*op)(mpfr_ptr, mpfr_srcptr, mpfr_srcptr, mpfr_rnd_t), bool halve) {
     std::mt19937_64 rng(20261126);
     std::vector<T> a, b;
     while (a.size() < 4000) {
@@ -287,23 +312,29 @@ template <class D, class T, class B> void check_against_mpfr(DataType t, int (*o
         const B bits = B(rng());
         a.push_back(from_bits<T>(bits));
         b.push_back(from_bits<T>(B(bits + B(rng() % 5) - 2)));
-        if (is_nan(a.back()) || is_nan(b.back()) || std::isinf(widen(a.back())) || std::isinf(widen(b.back()))) { a.pop_back(); b.pop_back(); }
+        if (is_nan(a.back()) || is_nan(b.back()) || std::isinf(widen(a.back())) || std::isinf(widen(b.back()))) {
+            a.pop_back();
+            b.pop_back();
+        }
     }
     const std::vector<T> got = binary<D, T>(t, a, b);
     mpfr_t x, y, r;
-    mpfr_inits2(2200, x, y, r, (mpfr_ptr)nullptr);
+    mpfr_inits2(2200, x, y, r, (mpfr_ptr) nullptr);
     for (size_t i = 0; i < a.size(); ++i) {
         mpfr_set_d(x, widen(a[i]), MPFR_RNDN);
         mpfr_set_d(y, widen(b[i]), MPFR_RNDN);
         op(r, x, y, MPFR_RNDN);  // exact at 2200 bits for + - *; the quotient correctly rounded to 2200 bits
         if (halve) mpfr_div_2ui(r, r, 1, MPFR_RNDN);
-        if (mpfr_nan_p(r)) { CHECK(is_nan(got[i])); continue; }
+        if (mpfr_nan_p(r)) {
+            CHECK(is_nan(got[i]));
+            continue;
+        }
         const double want = mpfr_rounded<T>(static_cast<mpfr_srcptr>(r));
         const double have = widen(got[i]);
         INFO("a = " << widen(a[i]) << ", b = " << widen(b[i]));
         CHECK(to_bits(have) == to_bits(want));
     }
-    mpfr_clears(x, y, r, (mpfr_ptr)nullptr);
+    mpfr_clears(x, y, r, (mpfr_ptr) nullptr);
 }
 }  // namespace
 
@@ -325,7 +356,8 @@ TEST_CASE("ELEMENT_WISE binary operators broadcast by zero strides and run in pl
     // A = [[1, 2, 3], [4, 5, 6]], B = [10, 20, 30] broadcast along dimension 0: A - B, in INT32.
     const Operator op = binary_op<SUB>(DataType::INT32, {2, 3}, {0, 1});
     const auto& d = get<SUB>(op.Desc);
-    const auto out = run(op, {{"ATensor", buffer<int32_t>(d.ATensor, {1, 2, 3, 4, 5, 6})}, {"BTensor", buffer<int32_t>(d.BTensor, {10, 20, 30})}});
+    const auto out = run(op, {{"ATensor", buffer<int32_t>(d.ATensor, {1, 2, 3, 4, 5, 6})},
+                              {"BTensor", buffer<int32_t>(d.BTensor, {10, 20, 30})}});
     check_bits(as_values<int32_t>(out.at("OutputTensor")), std::vector<int32_t>{-9, -18, -27, -6, -15, -24});
 
     // In place: OutputTensor bound to BTensor's buffer; 12 / B with B = [1, 2, 5] gives [12, 6, 2].
@@ -359,20 +391,22 @@ TEST_CASE("ELEMENT_WISE binary operators' validation: one type and one shape") {
 
 namespace {
 
-template <class D> Operator unary_op(DataType t, std::vector<uint32_t> sizes, std::optional<DML_SCALE_BIAS> sb = std::nullopt) {
+template <class D>
+Operator unary_op(DataType t, std::vector<uint32_t> sizes, std::optional<DML_SCALE_BIAS> sb = std::nullopt) {
     D d;
     d.InputTensor = d.OutputTensor = desc(t, sizes);
     if constexpr (requires { d.ScaleBias; }) d.ScaleBias = sb;
     return {D::kType, d};
 }
 
-template <class D, class T> std::vector<T> unary(DataType t, const std::vector<T>& x, std::optional<DML_SCALE_BIAS> sb = std::nullopt) {
+template <class D, class T>
+std::vector<T> unary(DataType t, const std::vector<T>& x, std::optional<DML_SCALE_BIAS> sb = std::nullopt) {
     const Operator op = unary_op<D>(t, {uint32_t(x.size())}, sb);
     return as_values<T>(run(op, {{"InputTensor", buffer(get<D>(op.Desc).InputTensor, x)}}).at("OutputTensor"));
 }
 
-template <class D, class T, class B> std::vector<T> unary_bits(DataType t, std::initializer_list<B> x,
-                                                               std::optional<DML_SCALE_BIAS> sb = std::nullopt) {
+template <class D, class T, class B>
+std::vector<T> unary_bits(DataType t, std::initializer_list<B> x, std::optional<DML_SCALE_BIAS> sb = std::nullopt) {
     return unary<D, T>(t, from_bits_list<T, B>(x), sb);
 }
 
@@ -387,8 +421,9 @@ using NEGATE = DML_ELEMENT_WISE_NEGATE_OPERATOR_DESC;
 
 TEST_CASE("ELEMENT_WISE_IDENTITY: a copy of the bits; ScaleBias in float32, unfused") {
     // Without ScaleBias every bit passes: a signalling NaN's payload, -0, a subnormal, a negative NaN.
-    check_bits(unary_bits<IDENTITY, float, uint32_t>(DataType::FLOAT32, {0x7f800001, 0x80000000, 0x00000001, 0xffc12345}),
-               from_bits_list<float, uint32_t>({0x7f800001, 0x80000000, 0x00000001, 0xffc12345}));
+    check_bits(
+        unary_bits<IDENTITY, float, uint32_t>(DataType::FLOAT32, {0x7f800001, 0x80000000, 0x00000001, 0xffc12345}),
+        from_bits_list<float, uint32_t>({0x7f800001, 0x80000000, 0x00000001, 0xffc12345}));
     check_bits(unary<IDENTITY, uint64_t>(DataType::UINT64, {UINT64_MAX, 0}), std::vector<uint64_t>{UINT64_MAX, 0});
     // x = Scale = 1 + 2^-12 (0x3f800800), Bias = -1: x * Scale = 1 + 2^-11 + 2^-24 rounds (a tie, to even)
     // to 1 + 2^-11 in float32; + -1 gives 2^-11 (0x3a000000). A fused multiply-add would give 2^-11 + 2^-24:
@@ -398,18 +433,21 @@ TEST_CASE("ELEMENT_WISE_IDENTITY: a copy of the bits; ScaleBias in float32, unfu
                from_bits_list<float, uint32_t>({0x3a000000}));
     // FLOAT16 with Scale 0.5, Bias 0.25: g(1) = 0.75 (0x3a00), g(4) = 2.25 (0x4080), g(-0.5) = +0, g(65504) =
     // 32752.25 in float32, rounded once to FLOAT16 (spacing 16 there): 32752 (0x77ff).
-    check_bits(unary_bits<IDENTITY, half, uint16_t>(DataType::FLOAT16, {0x3c00, 0x4400, 0xb800, 0x7bff}, DML_SCALE_BIAS{0.5f, 0.25f}),
+    check_bits(unary_bits<IDENTITY, half, uint16_t>(DataType::FLOAT16, {0x3c00, 0x4400, 0xb800, 0x7bff},
+                                                    DML_SCALE_BIAS{0.5f, 0.25f}),
                from_bits_list<half, uint16_t>({0x3a00, 0x4080, 0x0000, 0x77ff}));
 }
 
 TEST_CASE("ELEMENT_WISE_ABS and NEGATE: IEEE sign-bit operations; integers wrap") {
     // abs clears the sign bit, NaN payloads kept: -0 -> +0, 0xff800001 -> 0x7f800001, -2.5 -> 2.5, -inf -> inf.
-    check_bits(unary_bits<ABS, float, uint32_t>(DataType::FLOAT32, {0x80000000, 0xff800001, 0xc0200000, 0xff800000, 0x80000001}),
+    check_bits(unary_bits<ABS, float, uint32_t>(DataType::FLOAT32,
+                                                {0x80000000, 0xff800001, 0xc0200000, 0xff800000, 0x80000001}),
                from_bits_list<float, uint32_t>({0x00000000, 0x7f800001, 0x40200000, 0x7f800000, 0x00000001}));
     // negate flips it: +0 -> -0, -0 -> +0, 0x7e01 -> 0xfe01, 1 -> -1 (0xbc00).
     check_bits(unary_bits<NEGATE, half, uint16_t>(DataType::FLOAT16, {0x0000, 0x8000, 0x7e01, 0x3c00}),
                from_bits_list<half, uint16_t>({0x8000, 0x0000, 0xfe01, 0xbc00}));
-    check_bits(unary_bits<NEGATE, double, uint64_t>(DataType::FLOAT64, {0x3ff0000000000000ull}), from_bits_list<double, uint64_t>({0xbff0000000000000ull}));
+    check_bits(unary_bits<NEGATE, double, uint64_t>(DataType::FLOAT64, {0x3ff0000000000000ull}),
+               from_bits_list<double, uint64_t>({0xbff0000000000000ull}));
     // abs(-128) and -(-128) are 128, which wraps to -128 in INT8; unsigned negation is 2^N - x.
     check_bits(unary<ABS, int8_t>(DataType::INT8, {-128, -5, 127, 0}), std::vector<int8_t>{-128, 5, 127, 0});
     check_bits(unary<ABS, int64_t>(DataType::INT64, {INT64_MIN, -1}), std::vector<int64_t>{INT64_MIN, 1});
@@ -423,33 +461,39 @@ TEST_CASE("ELEMENT_WISE_ABS and NEGATE: IEEE sign-bit operations; integers wrap"
 
 TEST_CASE("ELEMENT_WISE_CEIL and FLOOR: exact integers, IEEE's signed zeros, canonical NaN") {
     // ceil: -0.5 -> -0, 0.5 -> 1, -0 -> -0, 2.5 -> 3, -2.5 -> -2, inf, NaN -> 0x7fc00000, 2^23 - 0.5 -> 2^23.
-    check_bits(unary_bits<CEIL, float, uint32_t>(DataType::FLOAT32, {0xbf000000, 0x3f000000, 0x80000000, 0x40200000, 0xc0200000,
-                                                                     0x7f800000, 0x7fc00001, 0x4affffff}),
-               from_bits_list<float, uint32_t>({0x80000000, 0x3f800000, 0x80000000, 0x40400000, 0xc0000000, 0x7f800000, 0x7fc00000,
-                                                0x4b000000}));
+    check_bits(unary_bits<CEIL, float, uint32_t>(DataType::FLOAT32, {0xbf000000, 0x3f000000, 0x80000000, 0x40200000,
+                                                                     0xc0200000, 0x7f800000, 0x7fc00001, 0x4affffff}),
+               from_bits_list<float, uint32_t>(
+                   {0x80000000, 0x3f800000, 0x80000000, 0x40400000, 0xc0000000, 0x7f800000, 0x7fc00000, 0x4b000000}));
     // floor: -0.5 -> -1, 0.5 -> +0, -0 -> -0, 2.5 -> 2, -2.5 -> -3, -inf, NaN -> 0x7fc00000, -(2^23 - 0.5) -> -2^23.
-    check_bits(unary_bits<FLOOR, float, uint32_t>(DataType::FLOAT32, {0xbf000000, 0x3f000000, 0x80000000, 0x40200000, 0xc0200000,
-                                                                      0xff800000, 0x7fc00001, 0xcaffffff}),
-               from_bits_list<float, uint32_t>({0xbf800000, 0x00000000, 0x80000000, 0x40000000, 0xc0400000, 0xff800000, 0x7fc00000,
-                                                0xcb000000}));
+    check_bits(unary_bits<FLOOR, float, uint32_t>(DataType::FLOAT32, {0xbf000000, 0x3f000000, 0x80000000, 0x40200000,
+                                                                      0xc0200000, 0xff800000, 0x7fc00001, 0xcaffffff}),
+               from_bits_list<float, uint32_t>(
+                   {0xbf800000, 0x00000000, 0x80000000, 0x40000000, 0xc0400000, 0xff800000, 0x7fc00000, 0xcb000000}));
     // FLOAT64: 1 + 2^-52 -> ceil 2, floor 1. FLOAT16: 1023.5 (0x63ff) -> ceil 1024 (0x6400), floor 1023 (0x63fe).
-    check_bits(unary_bits<CEIL, double, uint64_t>(DataType::FLOAT64, {0x3ff0000000000001ull}), from_bits_list<double, uint64_t>({0x4000000000000000ull}));
-    check_bits(unary_bits<FLOOR, double, uint64_t>(DataType::FLOAT64, {0x3ff0000000000001ull}), from_bits_list<double, uint64_t>({0x3ff0000000000000ull}));
+    check_bits(unary_bits<CEIL, double, uint64_t>(DataType::FLOAT64, {0x3ff0000000000001ull}),
+               from_bits_list<double, uint64_t>({0x4000000000000000ull}));
+    check_bits(unary_bits<FLOOR, double, uint64_t>(DataType::FLOAT64, {0x3ff0000000000001ull}),
+               from_bits_list<double, uint64_t>({0x3ff0000000000000ull}));
     check_bits(unary_bits<CEIL, half, uint16_t>(DataType::FLOAT16, {0x63ff}), from_bits_list<half, uint16_t>({0x6400}));
-    check_bits(unary_bits<FLOOR, half, uint16_t>(DataType::FLOAT16, {0x63ff}), from_bits_list<half, uint16_t>({0x63fe}));
+    check_bits(unary_bits<FLOOR, half, uint16_t>(DataType::FLOAT16, {0x63ff}),
+               from_bits_list<half, uint16_t>({0x63fe}));
     // Integers are their own ceiling and floor.
     check_bits(unary<CEIL, int32_t>(DataType::INT32, {-7, 7, INT32_MIN}), std::vector<int32_t>{-7, 7, INT32_MIN});
     check_bits(unary<FLOOR, uint64_t>(DataType::UINT64, {UINT64_MAX}), std::vector<uint64_t>{UINT64_MAX});
     // With ScaleBias (0.5, 0): g(1) = 0.5 -> ceil 1; g(-1) = -0.5 -> ceil -0. FLOAT16 with (0.5, 0.25): g(3) = 1.75 -> floor 1.
-    check_bits(unary_bits<CEIL, float, uint32_t>(DataType::FLOAT32, {0x3f800000, 0xbf800000}, DML_SCALE_BIAS{0.5f, 0.0f}),
-               from_bits_list<float, uint32_t>({0x3f800000, 0x80000000}));
+    check_bits(
+        unary_bits<CEIL, float, uint32_t>(DataType::FLOAT32, {0x3f800000, 0xbf800000}, DML_SCALE_BIAS{0.5f, 0.0f}),
+        from_bits_list<float, uint32_t>({0x3f800000, 0x80000000}));
     check_bits(unary_bits<FLOOR, half, uint16_t>(DataType::FLOAT16, {0x4200}, DML_SCALE_BIAS{0.5f, 0.25f}),
                from_bits_list<half, uint16_t>({0x3c00}));
 }
 
 TEST_CASE("ELEMENT_WISE_SIGN: -1, +0 or 1; sign(-0) = +0, sign(NaN) = NaN") {
-    check_bits(unary_bits<SIGN, float, uint32_t>(DataType::FLOAT32, {0x80000000, 0x00000000, 0x7f800001, 0xc0000000, 0x00000001, 0xff800000}),
-               from_bits_list<float, uint32_t>({0x00000000, 0x00000000, 0x7fc00000, 0xbf800000, 0x3f800000, 0xbf800000}));
+    check_bits(
+        unary_bits<SIGN, float, uint32_t>(DataType::FLOAT32,
+                                          {0x80000000, 0x00000000, 0x7f800001, 0xc0000000, 0x00000001, 0xff800000}),
+        from_bits_list<float, uint32_t>({0x00000000, 0x00000000, 0x7fc00000, 0xbf800000, 0x3f800000, 0xbf800000}));
     check_bits(unary_bits<SIGN, half, uint16_t>(DataType::FLOAT16, {0x8000, 0x7e01, 0x0001, 0xfc00}),
                from_bits_list<half, uint16_t>({0x0000, 0x7e00, 0x3c00, 0xbc00}));
     check_bits(unary<SIGN, int8_t>(DataType::INT8, {-128, 0, 5}), std::vector<int8_t>{-1, 0, 1});
@@ -505,7 +549,8 @@ template <class T> std::vector<T> threshold(DataType t, const std::vector<T>& x,
 }
 
 // MPFR's correctly rounded f(x) rounded once into T against dmlref, over random bit patterns.
-template <class D, class T, class B> void check_unary_against_mpfr(DataType t, int (*f)(mpfr_ptr, mpfr_srcptr, mpfr_rnd_t)) {
+template <class D, class T, class B>
+void check_unary_against_mpfr(DataType t, int (*f)(mpfr_ptr, mpfr_srcptr, mpfr_rnd_t)) {
     std::mt19937_64 rng(20261126);
     std::vector<T> x;
     while (x.size() < 6000) {
@@ -514,15 +559,18 @@ template <class D, class T, class B> void check_unary_against_mpfr(DataType t, i
     }
     const std::vector<T> got = unary<D, T>(t, x);
     mpfr_t a, r;
-    mpfr_inits2(2200, a, r, (mpfr_ptr)nullptr);
+    mpfr_inits2(2200, a, r, (mpfr_ptr) nullptr);
     for (size_t i = 0; i < x.size(); ++i) {
         mpfr_set_d(a, widen(x[i]), MPFR_RNDN);
         f(r, a, MPFR_RNDN);
         INFO("x = " << widen(x[i]));
-        if (mpfr_nan_p(r)) { CHECK(to_bits(got[i]) == to_bits(canonical_nan<T>())); continue; }
+        if (mpfr_nan_p(r)) {
+            CHECK(to_bits(got[i]) == to_bits(canonical_nan<T>()));
+            continue;
+        }
         CHECK(to_bits(widen(got[i])) == to_bits(mpfr_rounded<T>(static_cast<mpfr_srcptr>(r))));
     }
-    mpfr_clears(a, r, (mpfr_ptr)nullptr);
+    mpfr_clears(a, r, (mpfr_ptr) nullptr);
 }
 int mpfr_recip(mpfr_ptr r, mpfr_srcptr x, mpfr_rnd_t rnd) { return mpfr_ui_div(r, 1, x, rnd); }
 }  // namespace
@@ -530,14 +578,17 @@ int mpfr_recip(mpfr_ptr r, mpfr_srcptr x, mpfr_rnd_t rnd) { return mpfr_ui_div(r
 TEST_CASE("ELEMENT_WISE_SQRT and RECIP: correctly rounded; IEEE's special cases") {
     // sqrt(2) = 1.0110101000001001111001100110011...b: 0x3fb504f3 (FLOAT32), 0x3da8 (FLOAT16: 1.4140625, nearer
     // than 1.4150390625). sqrt(4) = 2, sqrt(-0) = -0, sqrt(-1) = NaN (canonical), sqrt(inf) = inf.
-    check_bits(unary_bits<SQRT, float, uint32_t>(DataType::FLOAT32, {0x40000000, 0x40800000, 0x80000000, 0xbf800000, 0x7f800000}),
+    check_bits(unary_bits<SQRT, float, uint32_t>(DataType::FLOAT32,
+                                                 {0x40000000, 0x40800000, 0x80000000, 0xbf800000, 0x7f800000}),
                from_bits_list<float, uint32_t>({0x3fb504f3, 0x40000000, 0x80000000, 0x7fc00000, 0x7f800000}));
     check_bits(unary_bits<SQRT, half, uint16_t>(DataType::FLOAT16, {0x4000}), from_bits_list<half, uint16_t>({0x3da8}));
     // 1/3 = 0x3eaaaaab; 1/-0 = -inf; 1/inf = +0; 1/2^-128 = 2^128 overflows to inf; 1/max = 2^-128 (1 + 2^-24 + ...)
     // rounds to the subnormal 2^-128 (0x00200000: the excess is 1/8 of the subnormal spacing).
-    check_bits(unary_bits<RECIP, float, uint32_t>(DataType::FLOAT32, {0x40400000, 0x80000000, 0x7f800000, 0x00200000, 0x7f7fffff}),
+    check_bits(unary_bits<RECIP, float, uint32_t>(DataType::FLOAT32,
+                                                  {0x40400000, 0x80000000, 0x7f800000, 0x00200000, 0x7f7fffff}),
                from_bits_list<float, uint32_t>({0x3eaaaaab, 0xff800000, 0x00000000, 0x7f800000, 0x00200000}));
-    check_bits(unary_bits<RECIP, half, uint16_t>(DataType::FLOAT16, {0x4200}), from_bits_list<half, uint16_t>({0x3555}));
+    check_bits(unary_bits<RECIP, half, uint16_t>(DataType::FLOAT16, {0x4200}),
+               from_bits_list<half, uint16_t>({0x3555}));
     // With ScaleBias (2, 0): sqrt(g(2)) = sqrt(4) = 2; 1 / g(-0.25) = 1 / -0.5 = -2.
     check_bits(unary_bits<SQRT, float, uint32_t>(DataType::FLOAT32, {0x40000000}, DML_SCALE_BIAS{2.0f, 0.0f}),
                from_bits_list<float, uint32_t>({0x40000000}));
@@ -564,7 +615,9 @@ TEST_CASE("ELEMENT_WISE_SQRT and RECIP against MPFR's once-rounded result") {
 
 TEST_CASE("ELEMENT_WISE_THRESHOLD: max(x, Min) on exact values, D3D's NaN and zero rules") {
     // Min = 0.5: 0.25 -> 0.5, 1 stays, NaN is ignored -> 0.5, -0 -> 0.5, -inf -> 0.5.
-    check_bits(threshold<float>(DataType::FLOAT32, from_bits_list<float, uint32_t>({0x3e800000, 0x3f800000, 0x7fc00001, 0x80000000, 0xff800000}), 0.5f),
+    check_bits(threshold<float>(
+                   DataType::FLOAT32,
+                   from_bits_list<float, uint32_t>({0x3e800000, 0x3f800000, 0x7fc00001, 0x80000000, 0xff800000}), 0.5f),
                from_bits_list<float, uint32_t>({0x3f000000, 0x3f800000, 0x3f000000, 0x3f000000, 0x3f000000}));
     // Min = +0: max(-0, +0) = +0; a subnormal 2^-149 stays.
     check_bits(threshold<float>(DataType::FLOAT32, from_bits_list<float, uint32_t>({0x80000000, 0x00000001}), 0.0f),
@@ -612,26 +665,27 @@ using DSQ = DML_ELEMENT_WISE_DIFFERENCE_SQUARE_OPERATOR_DESC;
 template <class T, class B> std::vector<T> round_bits(DataType t, uint32_t mode, std::initializer_list<B> x) {
     Operator op = unary_op<ROUND>(t, {uint32_t(x.size())});
     get<ROUND>(op.Desc).RoundingMode = mode;
-    return as_values<T>(run(op, {{"InputTensor", buffer(get<ROUND>(op.Desc).InputTensor, from_bits_list<T, B>(x))}}).at("OutputTensor"));
+    return as_values<T>(run(op, {{"InputTensor", buffer(get<ROUND>(op.Desc).InputTensor, from_bits_list<T, B>(x))}})
+                            .at("OutputTensor"));
 }
 }  // namespace
 
 TEST_CASE("ELEMENT_WISE_ROUND: the three rounding modes, IEEE's signed zeros") {
     // x = 0.5, 1.5, 2.5, -0.5, -2.5, -0.4, 2.6, NaN, inf.
-    const std::initializer_list<uint32_t> x = {0x3f000000, 0x3fc00000, 0x40200000, 0xbf000000, 0xc0200000, 0xbecccccd, 0x40266666,
-                                               0x7fc00001, 0x7f800000};
+    const std::initializer_list<uint32_t> x = {0x3f000000, 0x3fc00000, 0x40200000, 0xbf000000, 0xc0200000,
+                                               0xbecccccd, 0x40266666, 0x7fc00001, 0x7f800000};
     // HALVES_TO_NEAREST_EVEN: 0, 2, 2, -0, -2, -0, 3, NaN (canonical), inf.
     check_bits(round_bits<float, uint32_t>(DataType::FLOAT32, 0, x),
-               from_bits_list<float, uint32_t>({0x00000000, 0x40000000, 0x40000000, 0x80000000, 0xc0000000, 0x80000000, 0x40400000,
-                                                0x7fc00000, 0x7f800000}));
+               from_bits_list<float, uint32_t>({0x00000000, 0x40000000, 0x40000000, 0x80000000, 0xc0000000, 0x80000000,
+                                                0x40400000, 0x7fc00000, 0x7f800000}));
     // TOWARD_ZERO: 0, 1, 2, -0, -2, -0, 2, NaN, inf.
     check_bits(round_bits<float, uint32_t>(DataType::FLOAT32, 1, x),
-               from_bits_list<float, uint32_t>({0x00000000, 0x3f800000, 0x40000000, 0x80000000, 0xc0000000, 0x80000000, 0x40000000,
-                                                0x7fc00000, 0x7f800000}));
+               from_bits_list<float, uint32_t>({0x00000000, 0x3f800000, 0x40000000, 0x80000000, 0xc0000000, 0x80000000,
+                                                0x40000000, 0x7fc00000, 0x7f800000}));
     // TOWARD_INFINITY (halves away from zero): 1, 2, 3, -1, -3, -0, 3, NaN, inf.
     check_bits(round_bits<float, uint32_t>(DataType::FLOAT32, 2, x),
-               from_bits_list<float, uint32_t>({0x3f800000, 0x40000000, 0x40400000, 0xbf800000, 0xc0400000, 0x80000000, 0x40400000,
-                                                0x7fc00000, 0x7f800000}));
+               from_bits_list<float, uint32_t>({0x3f800000, 0x40000000, 0x40400000, 0xbf800000, 0xc0400000, 0x80000000,
+                                                0x40400000, 0x7fc00000, 0x7f800000}));
     // FLOAT16 1023.5 (0x63ff): 1024 (0x6400), 1023 (0x63fe), 1024.
     check_bits(round_bits<half, uint16_t>(DataType::FLOAT16, 0, {0x63ff}), from_bits_list<half, uint16_t>({0x6400}));
     check_bits(round_bits<half, uint16_t>(DataType::FLOAT16, 1, {0x63ff}), from_bits_list<half, uint16_t>({0x63fe}));
@@ -643,21 +697,23 @@ TEST_CASE("ELEMENT_WISE_ROUND: the three rounding modes, IEEE's signed zeros") {
 
 TEST_CASE("ELEMENT_WISE_MODULUS_TRUNCATE and MODULUS_FLOOR: exact remainders, the C and Python signs") {
     // (5.5, 2), (-5.5, 2), (5.5, -2), (-4, 2), (4, -2), (1, 0), (inf, 2), (3, inf), (1, 0.1f), (-1, 0.1f), (-2^-30, 1), (-1, inf).
-    const std::initializer_list<uint32_t> a = {0x40b00000, 0xc0b00000, 0x40b00000, 0xc0800000, 0x40800000, 0x3f800000, 0x7f800000,
-                                               0x40400000, 0x3f800000, 0xbf800000, 0xb0800000, 0xbf800000};
-    const std::initializer_list<uint32_t> b = {0x40000000, 0x40000000, 0xc0000000, 0x40000000, 0xc0000000, 0x00000000, 0x40000000,
-                                               0x7f800000, 0x3dcccccd, 0x3dcccccd, 0x3f800000, 0x7f800000};
+    const std::initializer_list<uint32_t> a = {0x40b00000, 0xc0b00000, 0x40b00000, 0xc0800000, 0x40800000, 0x3f800000,
+                                               0x7f800000, 0x40400000, 0x3f800000, 0xbf800000, 0xb0800000, 0xbf800000};
+    const std::initializer_list<uint32_t> b = {0x40000000, 0x40000000, 0xc0000000, 0x40000000, 0xc0000000, 0x00000000,
+                                               0x40000000, 0x7f800000, 0x3dcccccd, 0x3dcccccd, 0x3f800000, 0x7f800000};
     // C: 1.5, -1.5, 1.5, -0, +0, NaN, NaN, 3; 1 - 9 * 0.1f = (2^27 - 9 * 13421773) * 2^-27 = 13421771 * 2^-27 (0x3dcccccb, exact),
     // its negation for -1; -2^-30 (|a| < |b|: a itself); -1.
-    check_bits(binary_bits<MODT, float, uint32_t>(DataType::FLOAT32, a, b),
-               from_bits_list<float, uint32_t>({0x3fc00000, 0xbfc00000, 0x3fc00000, 0x80000000, 0x00000000, 0x7fc00000, 0x7fc00000,
-                                                0x40400000, 0x3dcccccb, 0xbdcccccb, 0xb0800000, 0xbf800000}));
+    check_bits(
+        binary_bits<MODT, float, uint32_t>(DataType::FLOAT32, a, b),
+        from_bits_list<float, uint32_t>({0x3fc00000, 0xbfc00000, 0x3fc00000, 0x80000000, 0x00000000, 0x7fc00000,
+                                         0x7fc00000, 0x40400000, 0x3dcccccb, 0xbdcccccb, 0xb0800000, 0xbf800000}));
     // Python: 1.5, -1.5 + 2 = 0.5, 1.5 - 2 = -0.5, +0 and -0 (the divisor's sign), NaN, NaN, 3;
     // 0x3dcccccb; -13421771 * 2^-27 + 13421773 * 2^-27 = 2^-26 (0x32800000); -2^-30 + 1 = 1 - 2^-30 rounds
     // (once) to 1 in FLOAT32; -1 + inf = inf (Python's -1.0 % inf).
-    check_bits(binary_bits<MODF, float, uint32_t>(DataType::FLOAT32, a, b),
-               from_bits_list<float, uint32_t>({0x3fc00000, 0x3f000000, 0xbf000000, 0x00000000, 0x80000000, 0x7fc00000, 0x7fc00000,
-                                                0x40400000, 0x3dcccccb, 0x32800000, 0x3f800000, 0x7f800000}));
+    check_bits(
+        binary_bits<MODF, float, uint32_t>(DataType::FLOAT32, a, b),
+        from_bits_list<float, uint32_t>({0x3fc00000, 0x3f000000, 0xbf000000, 0x00000000, 0x80000000, 0x7fc00000,
+                                         0x7fc00000, 0x40400000, 0x3dcccccb, 0x32800000, 0x3f800000, 0x7f800000}));
     // Integers: C's % and Python's %; x % 0 is all bits set; INT_MIN % -1 = 0.
     check_bits(binary<MODT, int32_t>(DataType::INT32, {7, -7, 7, -7, 5, INT32_MIN}, {3, 3, -3, -3, 0, -1}),
                std::vector<int32_t>{1, -1, 1, -1, -1, 0});
@@ -665,7 +721,8 @@ TEST_CASE("ELEMENT_WISE_MODULUS_TRUNCATE and MODULUS_FLOOR: exact remainders, th
                std::vector<int32_t>{1, 2, -2, -1, -1, 0});
     check_bits(binary<MODT, uint8_t>(DataType::UINT8, {200, 5}, {7, 0}), std::vector<uint8_t>{4, 255});
     check_bits(binary<MODF, uint8_t>(DataType::UINT8, {200, 5}, {7, 0}), std::vector<uint8_t>{4, 255});
-    check_bits(binary<MODF, int64_t>(DataType::INT64, {INT64_MIN}, {3}), std::vector<int64_t>{1});  // -2^63 = -3074457345618258603 * 3 + 1
+    check_bits(binary<MODF, int64_t>(DataType::INT64, {INT64_MIN}, {3}),
+               std::vector<int64_t>{1});  // -2^63 = -3074457345618258603 * 3 + 1
 }
 
 TEST_CASE("ELEMENT_WISE_DIFFERENCE_SQUARE: the exact square of the exact difference, rounded once") {
@@ -673,11 +730,12 @@ TEST_CASE("ELEMENT_WISE_DIFFERENCE_SQUARE: the exact square of the exact differe
     // (1 + 2^-12 - (-2^-149))^2 = 1 + 2^-11 + 2^-24 + 2^-148 + ...: just above the tie, so up to 0x3f801001 (a difference
     // rounded to float64 first would lose the 2^-149 and tie to even). (inf - 1)^2 = inf; inf - inf: NaN. (-0 - 0)^2 = +0.
     // (2^-75 - 0)^2 = 2^-150: halfway to 2^-149, ties to +0. (2^64 - -2^64)^2 = 2^130: inf.
-    check_bits(binary_bits<DSQ, float, uint32_t>(DataType::FLOAT32,
+    check_bits(binary_bits<DSQ, float, uint32_t>(
+                   DataType::FLOAT32,
                    {0x40400000, 0x3f800800, 0x3f800800, 0x7f800000, 0x7f800000, 0x80000000, 0x1a000000, 0x5f800000},
                    {0x3f800000, 0x00000000, 0x80000001, 0x3f800000, 0x7f800000, 0x00000000, 0x00000000, 0xdf800000}),
-               from_bits_list<float, uint32_t>({0x40800000, 0x3f801000, 0x3f801001, 0x7f800000, 0x7fc00000, 0x00000000, 0x00000000,
-                                                0x7f800000}));
+               from_bits_list<float, uint32_t>(
+                   {0x40800000, 0x3f801000, 0x3f801001, 0x7f800000, 0x7fc00000, 0x00000000, 0x00000000, 0x7f800000}));
     // FLOAT16: 255^2 = 65025: spacing 32 there, 65024 (0x7bf0); 256^2 = 65536: inf.
     check_bits(binary_bits<DSQ, half, uint16_t>(DataType::FLOAT16, {0x5bf8, 0x5c00}, {0x0000, 0x0000}),
                from_bits_list<half, uint16_t>({0x7bf0, 0x7c00}));
@@ -694,14 +752,15 @@ template <class D, class T, class B> void check_binary_exact_mpfr(DataType t, bo
     std::mt19937_64 rng(7);
     std::vector<T> a, b;
     while (a.size() < 4000) {
-        const T x = from_bits<T>(B(rng())), y = from_bits<T>(B(rng() % 3 == 0 ? rng() : to_bits(x) + B(rng() % 64) - 32));
+        const T x = from_bits<T>(B(rng())),
+                y = from_bits<T>(B(rng() % 3 == 0 ? rng() : to_bits(x) + B(rng() % 64) - 32));
         if (is_nan(x) || is_nan(y) || std::isinf(widen(x)) || std::isinf(widen(y))) continue;
         a.push_back(x);
         b.push_back(y);
     }
     const std::vector<T> got = binary<D, T>(t, a, b);
     mpfr_t x, y, r;
-    mpfr_inits2(4400, x, y, r, (mpfr_ptr)nullptr);
+    mpfr_inits2(4400, x, y, r, (mpfr_ptr) nullptr);
     for (size_t i = 0; i < a.size(); ++i) {
         mpfr_set_d(x, widen(a[i]), MPFR_RNDN);
         mpfr_set_d(y, widen(b[i]), MPFR_RNDN);
@@ -712,10 +771,13 @@ template <class D, class T, class B> void check_binary_exact_mpfr(DataType t, bo
             mpfr_fmod(r, x, y, MPFR_RNDN);  // C's fmod, exact
         }
         INFO("a = " << widen(a[i]) << ", b = " << widen(b[i]));
-        if (mpfr_nan_p(r)) { CHECK(to_bits(got[i]) == to_bits(canonical_nan<T>())); continue; }
+        if (mpfr_nan_p(r)) {
+            CHECK(to_bits(got[i]) == to_bits(canonical_nan<T>()));
+            continue;
+        }
         CHECK(to_bits(widen(got[i])) == to_bits(mpfr_rounded<T>(static_cast<mpfr_srcptr>(r))));
     }
-    mpfr_clears(x, y, r, (mpfr_ptr)nullptr);
+    mpfr_clears(x, y, r, (mpfr_ptr) nullptr);
 }
 }  // namespace
 
@@ -746,11 +808,13 @@ TEST_CASE("VALUE_SCALE_2D: Scale * x + Bias[channel], exact, rounded once") {
     // 1x3x1x2, Scale 2, Bias {0.5, -1, 0}: channel 0: 2 * 1 + 0.5 = 2.5, 2 * 2 + 0.5 = 4.5; channel 1: 2 * 0.5 - 1 = +0,
     // 2 * 3 - 1 = 5; channel 2: 2 * -0 + 0 = +0 (IEEE: -0 + +0), 2 * 2^-149 = 2^-148 (0x00000002).
     const Operator op = value_scale_op(DataType::FLOAT32, {1, 3, 1, 2}, 2.0f, {0.5f, -1.0f, 0.0f});
-    const auto out = run(op, {{"InputTensor", buffer(get<VS2D>(op.Desc).InputTensor,
-                                                     from_bits_list<float, uint32_t>({0x3f800000, 0x40000000, 0x3f000000, 0x40400000,
-                                                                                      0x80000000, 0x00000001}))}});
-    check_bits(as_values<float>(out.at("OutputTensor")),
-               from_bits_list<float, uint32_t>({0x40200000, 0x40900000, 0x00000000, 0x40a00000, 0x00000000, 0x00000002}));
+    const auto out = run(
+        op, {{"InputTensor", buffer(get<VS2D>(op.Desc).InputTensor,
+                                    from_bits_list<float, uint32_t>(
+                                        {0x3f800000, 0x40000000, 0x3f000000, 0x40400000, 0x80000000, 0x00000001}))}});
+    check_bits(
+        as_values<float>(out.at("OutputTensor")),
+        from_bits_list<float, uint32_t>({0x40200000, 0x40900000, 0x00000000, 0x40a00000, 0x00000000, 0x00000002}));
     // One rounding: x = Scale = 1 + 2^-12, Bias = -1: exactly 2^-11 + 2^-24 = 2^-11 (1 + 2^-13), a FLOAT32
     // (0x3a000400); an unfused float32 evaluation would round the product to 1 + 2^-11 first and give 2^-11.
     const float s = from_bits<float>(0x3f800800u);
@@ -760,10 +824,12 @@ TEST_CASE("VALUE_SCALE_2D: Scale * x + Bias[channel], exact, rounded once") {
     // FLOAT16: 65504 * 2 + 0 = 131008: +inf; 1 * 0.1 + 0: 0.1f (0x3dcccccd = 0.100000001490116...) rounded once to
     // FLOAT16, 0x2e66 (0.0999755859375, nearer than 0x2e67 = 0.10003662109375).
     const Operator h = value_scale_op(DataType::FLOAT16, {1, 1, 1, 2}, 2.0f, {0.0f});
-    const auto oh = run(h, {{"InputTensor", buffer(get<VS2D>(h.Desc).InputTensor, from_bits_list<half, uint16_t>({0x7bff, 0x0000}))}});
+    const auto oh = run(
+        h, {{"InputTensor", buffer(get<VS2D>(h.Desc).InputTensor, from_bits_list<half, uint16_t>({0x7bff, 0x0000}))}});
     check_bits(as_values<half>(oh.at("OutputTensor")), from_bits_list<half, uint16_t>({0x7c00, 0x0000}));
     const Operator h2 = value_scale_op(DataType::FLOAT16, {1, 1, 1, 1}, 0.1f, {0.0f});
-    const auto oh2 = run(h2, {{"InputTensor", buffer(get<VS2D>(h2.Desc).InputTensor, from_bits_list<half, uint16_t>({0x3c00}))}});
+    const auto oh2 = run(
+        h2, {{"InputTensor", buffer(get<VS2D>(h2.Desc).InputTensor, from_bits_list<half, uint16_t>({0x3c00}))}});
     check_bits(as_values<half>(oh2.at("OutputTensor")), from_bits_list<half, uint16_t>({0x2e66}));
 }
 
@@ -791,11 +857,13 @@ TEST_CASE("VALUE_SCALE_2D validation") {
 namespace {
 using ADD1 = DML_ELEMENT_WISE_ADD1_OPERATOR_DESC;
 // fused_activation_types(): LINEAR is 0, RELU 5, LEAKY_RELU 6.
-std::vector<float> add1(const std::vector<float>& a, const std::vector<float>& b, std::optional<DML_FUSED_ACTIVATION> fa) {
+std::vector<float> add1(const std::vector<float>& a, const std::vector<float>& b,
+                        std::optional<DML_FUSED_ACTIVATION> fa) {
     Operator op = binary_op<ADD1>(DataType::FLOAT32, {uint32_t(a.size())});
     get<ADD1>(op.Desc).FusedActivation = fa;
     const auto& d = get<ADD1>(op.Desc);
-    return as_values<float>(run(op, {{"ATensor", buffer(d.ATensor, a)}, {"BTensor", buffer(d.BTensor, b)}}).at("OutputTensor"));
+    return as_values<float>(
+        run(op, {{"ATensor", buffer(d.ATensor, a)}, {"BTensor", buffer(d.BTensor, b)}}).at("OutputTensor"));
 }
 }  // namespace
 

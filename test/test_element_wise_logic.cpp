@@ -17,7 +17,8 @@ namespace {
 
 using OT = OperatorType;
 
-template <class D> Operator binary_op(DataType in, DataType out, std::vector<uint32_t> sizes, std::vector<uint32_t> b_strides = {}) {
+template <class D>
+Operator binary_op(DataType in, DataType out, std::vector<uint32_t> sizes, std::vector<uint32_t> b_strides = {}) {
     D d;
     d.ATensor = desc(in, sizes);
     d.BTensor = desc(in, sizes, std::move(b_strides));
@@ -36,7 +37,8 @@ template <class D> Operator unary_op(DataType in, DataType out, std::vector<uint
 template <class D, class TOut, class T> std::vector<TOut> binary(const std::vector<T>& a, const std::vector<T>& b) {
     const Operator op = binary_op<D>(data_type_of<T>(), data_type_of<TOut>(), {uint32_t(a.size())});
     const D& d = get<D>(op.Desc);
-    return as_values<TOut>(run(op, {{"ATensor", buffer(d.ATensor, a)}, {"BTensor", buffer(d.BTensor, b)}}).at("OutputTensor"));
+    return as_values<TOut>(
+        run(op, {{"ATensor", buffer(d.ATensor, a)}, {"BTensor", buffer(d.BTensor, b)}}).at("OutputTensor"));
 }
 
 template <class D, class TOut, class T> std::vector<TOut> unary(const std::vector<T>& x) {
@@ -68,8 +70,10 @@ TEST_CASE("LOGICAL comparisons FLOAT32: NaN compares false, -0 == +0, subnormals
     //   4: -inf vs -FLT_MAX               less
     //   5: 1.0 (0x3f800000) vs NaN        unordered
     //   6: 1 + 2^-23 (0x3f800001) vs 1.0  greater by one ULP
-    const auto a = bits<float, uint32_t>({0x7fc00000, 0x80000000, 0x00000001, 0x7f800000, 0xff800000, 0x3f800000, 0x3f800001});
-    const auto b = bits<float, uint32_t>({0x7fc00000, 0x00000000, 0x00000000, 0x7f7fffff, 0xff7fffff, 0x7fc00000, 0x3f800000});
+    const auto a = bits<float, uint32_t>(
+        {0x7fc00000, 0x80000000, 0x00000001, 0x7f800000, 0xff800000, 0x3f800000, 0x3f800001});
+    const auto b = bits<float, uint32_t>(
+        {0x7fc00000, 0x00000000, 0x00000000, 0x7f7fffff, 0xff7fffff, 0x7fc00000, 0x3f800000});
     check_bits(binary<EQ, uint8_t>(a, b), std::vector<uint8_t>{0, 1, 0, 0, 0, 0, 0});
     check_bits(binary<GT, uint8_t>(a, b), std::vector<uint8_t>{0, 0, 1, 1, 0, 0, 1});
     check_bits(binary<LT, uint8_t>(a, b), std::vector<uint8_t>{0, 0, 0, 0, 1, 0, 0});
@@ -111,8 +115,10 @@ TEST_CASE("LOGICAL comparisons of 64-bit integers are exact, never through a dou
     check_bits(binary<LT, uint32_t>(ua, ub), std::vector<uint32_t>{0, 0, 0, 1});
     check_bits(binary<GE, uint32_t>(ua, ub), std::vector<uint32_t>{1, 1, 1, 0});
     // INT8 and UINT16 extremes.
-    check_bits(binary<LT, uint8_t>(std::vector<int8_t>{-128, 127}, std::vector<int8_t>{127, -128}), std::vector<uint8_t>{1, 0});
-    check_bits(binary<GE, uint8_t>(std::vector<uint16_t>{65535, 0}, std::vector<uint16_t>{65535, 1}), std::vector<uint8_t>{1, 0});
+    check_bits(binary<LT, uint8_t>(std::vector<int8_t>{-128, 127}, std::vector<int8_t>{127, -128}),
+               std::vector<uint8_t>{1, 0});
+    check_bits(binary<GE, uint8_t>(std::vector<uint16_t>{65535, 0}, std::vector<uint16_t>{65535, 1}),
+               std::vector<uint8_t>{1, 0});
 }
 
 TEST_CASE("LOGICAL comparisons: 1 and 0 of whatever DataType OutputTensor has") {
@@ -130,7 +136,8 @@ TEST_CASE("LOGICAL comparisons: broadcast and transposed inputs") {
     // A = [[0, 1, 2], [3, 4, 5]] (rank 2), B = [1, 2, 3] broadcast along dimension 0 (Strides 0, 1).
     const Operator op = binary_op<GE>(DataType::INT16, DataType::UINT8, {2, 3}, {0, 1});
     const auto& d = get<GE>(op.Desc);
-    const auto out = run(op, {{"ATensor", buffer<int16_t>(d.ATensor, {0, 1, 2, 3, 4, 5})}, {"BTensor", buffer<int16_t>(d.BTensor, {1, 2, 3})}});
+    const auto out = run(op, {{"ATensor", buffer<int16_t>(d.ATensor, {0, 1, 2, 3, 4, 5})},
+                              {"BTensor", buffer<int16_t>(d.BTensor, {1, 2, 3})}});
     // a >= b: 0>=1 0, 1>=2 0, 2>=3 0, 3>=1 1, 4>=2 1, 5>=3 1.
     check_bits(as_values<uint8_t>(out.at("OutputTensor")), std::vector<uint8_t>{0, 0, 0, 1, 1, 1});
 
@@ -187,7 +194,8 @@ TEST_CASE("LOGICAL_AND and BIT_XOR run in place; BIT_NOT in place") {
 
     Case n;
     n.op = unary_op<DML_ELEMENT_WISE_BIT_NOT_OPERATOR_DESC>(DataType::INT32, DataType::INT32, {2});
-    n.inputs["InputTensor"] = buffer<int32_t>(get<DML_ELEMENT_WISE_BIT_NOT_OPERATOR_DESC>(n.op.Desc).InputTensor, {0, -1});
+    n.inputs["InputTensor"] = buffer<int32_t>(get<DML_ELEMENT_WISE_BIT_NOT_OPERATOR_DESC>(n.op.Desc).InputTensor,
+                                              {0, -1});
     n.in_place["OutputTensor"] = "InputTensor";
     check_bits(as_values<int32_t>(run_case(n).values.at("OutputTensor")), std::vector<int32_t>{-1, 0});
 }
@@ -202,7 +210,8 @@ TEST_CASE("IS_NAN: every NaN encoding is NaN; infinities, numbers and integers a
     const auto h = bits<half, uint16_t>({0x7c01, 0xfe00, 0x7c00, 0x7bff});
     check_bits(unary<ISNAN, uint32_t>(h), std::vector<uint32_t>{1, 1, 0, 0});
     // FLOAT64 signalling NaN 0x7ff0000000000001; integers are never NaN (0xffffffff as INT32 is -1).
-    check_bits(unary<ISNAN, uint8_t>(bits<double, uint64_t>({0x7ff0000000000001ull, 0x7ff0000000000000ull})), std::vector<uint8_t>{1, 0});
+    check_bits(unary<ISNAN, uint8_t>(bits<double, uint64_t>({0x7ff0000000000001ull, 0x7ff0000000000000ull})),
+               std::vector<uint8_t>{1, 0});
     check_bits(unary<ISNAN, uint8_t>(std::vector<int32_t>{-1, 0x7fc00000}), std::vector<uint8_t>{0, 0});
     // A FLOAT16 output: 1.0 is 0x3c00.
     check_bits(unary<ISNAN, half>(f), bits<half, uint16_t>({0x3c00, 0x3c00, 0x3c00, 0, 0, 0}));
@@ -252,19 +261,24 @@ TEST_CASE("IF: the page's example, float conditions, selected bits") {
     {
         const Operator op = make(DataType::FLOAT32, DataType::FLOAT32, {4});
         const auto& d = get<IF>(op.Desc);
-        const auto out = run(op, {{"ConditionTensor", buffer(d.ConditionTensor, bits<float, uint32_t>({0x80000000, 0x7fc00000, 0x00000001, 0x40000000}))},
-                                  {"ATensor", buffer(d.ATensor, bits<float, uint32_t>({0x3f800000, 0x7fc00123, 0x80000000, 0x7f800001}))},
-                                  {"BTensor", buffer(d.BTensor, bits<float, uint32_t>({0xff800001, 0x00000000, 0x3f800000, 0x00000000}))}});
-        check_bits(as_values<float>(out.at("OutputTensor")), bits<float, uint32_t>({0xff800001, 0x7fc00123, 0x80000000, 0x7f800001}));
+        const auto out = run(
+            op,
+            {{"ConditionTensor",
+              buffer(d.ConditionTensor, bits<float, uint32_t>({0x80000000, 0x7fc00000, 0x00000001, 0x40000000}))},
+             {"ATensor", buffer(d.ATensor, bits<float, uint32_t>({0x3f800000, 0x7fc00123, 0x80000000, 0x7f800001}))},
+             {"BTensor", buffer(d.BTensor, bits<float, uint32_t>({0xff800001, 0x00000000, 0x3f800000, 0x00000000}))}});
+        check_bits(as_values<float>(out.at("OutputTensor")),
+                   bits<float, uint32_t>({0xff800001, 0x7fc00123, 0x80000000, 0x7f800001}));
     }
     // INT64 values with a broadcast UINT8 condition (Strides 1, 0: one condition per row).
     {
         IF d;
         d.ConditionTensor = desc(DataType::UINT8, {2, 2}, {1, 0});
         d.ATensor = d.BTensor = d.OutputTensor = desc(DataType::INT64, {2, 2});
-        const auto out = run({OT::ELEMENT_WISE_IF, d}, {{"ConditionTensor", buffer<uint8_t>(d.ConditionTensor, {0, 200})},
-                                                        {"ATensor", buffer<int64_t>(d.ATensor, {INT64_MIN, 1, 2, INT64_MAX})},
-                                                        {"BTensor", buffer<int64_t>(d.BTensor, {5, 6, 7, 8})}});
+        const auto out = run({OT::ELEMENT_WISE_IF, d},
+                             {{"ConditionTensor", buffer<uint8_t>(d.ConditionTensor, {0, 200})},
+                              {"ATensor", buffer<int64_t>(d.ATensor, {INT64_MIN, 1, 2, INT64_MAX})},
+                              {"BTensor", buffer<int64_t>(d.BTensor, {5, 6, 7, 8})}});
         check_bits(as_values<int64_t>(out.at("OutputTensor")), std::vector<int64_t>{5, 6, 2, INT64_MAX});
     }
     // Validation: A, B and Output share a DataType; all four their Sizes.
@@ -287,7 +301,8 @@ TEST_CASE("BIT_AND, OR, XOR, NOT: the pages' example and the bits of every width
     // 0b1100 op 0b1010: and 0b1000, or 0b1110, xor 0b0110.
     check_bits(binary<BAND, uint32_t>(std::vector<uint32_t>{12, 0xffffffff}, std::vector<uint32_t>{10, 0x80000001}),
                std::vector<uint32_t>{8, 0x80000001});
-    check_bits(binary<BOR, uint16_t>(std::vector<uint16_t>{12, 0x8000}, std::vector<uint16_t>{10, 0x0001}), std::vector<uint16_t>{14, 0x8001});
+    check_bits(binary<BOR, uint16_t>(std::vector<uint16_t>{12, 0x8000}, std::vector<uint16_t>{10, 0x0001}),
+               std::vector<uint16_t>{14, 0x8001});
     check_bits(binary<BXOR, uint64_t>(std::vector<uint64_t>{12, UINT64_MAX}, std::vector<uint64_t>{10, 1}),
                std::vector<uint64_t>{6, UINT64_MAX - 1});
     // Signed: -1 & 5 = 5; ~INT8_MIN (0x80) = 0x7f = 127.
@@ -296,10 +311,13 @@ TEST_CASE("BIT_AND, OR, XOR, NOT: the pages' example and the bits of every width
     // Floats by their bits (BitwiseFloats=RawBits): FLOAT32 0x7f800001 (a signalling NaN) & 0xffffffff
     // keeps 0x7f800001 (not quieted to 0x7fc00001); 0x3f800000 ^ 0x80000000 = 0xbf800000 (-1.0);
     // ~0x0000 (FLOAT16 +0) = 0xffff (a negative NaN); ~0x7bff = 0x8400 (-2^-14, the least normal).
-    check_bits(binary<BAND, float>(bits<float, uint32_t>({0x7f800001}), bits<float, uint32_t>({0xffffffff})), bits<float, uint32_t>({0x7f800001}));
-    check_bits(binary<BXOR, float>(bits<float, uint32_t>({0x3f800000}), bits<float, uint32_t>({0x80000000})), bits<float, uint32_t>({0xbf800000}));
+    check_bits(binary<BAND, float>(bits<float, uint32_t>({0x7f800001}), bits<float, uint32_t>({0xffffffff})),
+               bits<float, uint32_t>({0x7f800001}));
+    check_bits(binary<BXOR, float>(bits<float, uint32_t>({0x3f800000}), bits<float, uint32_t>({0x80000000})),
+               bits<float, uint32_t>({0xbf800000}));
     check_bits(unary<BNOT, half>(bits<half, uint16_t>({0x0000, 0x7bff})), bits<half, uint16_t>({0xffff, 0x8400}));
-    check_bits(unary<BNOT, double>(bits<double, uint64_t>({0x0000000000000001ull})), bits<double, uint64_t>({0xfffffffffffffffeull}));
+    check_bits(unary<BNOT, double>(bits<double, uint64_t>({0x0000000000000001ull})),
+               bits<double, uint64_t>({0xfffffffffffffffeull}));
 }
 
 TEST_CASE("BIT_COUNT: the page's example, every width, any output type") {
@@ -329,22 +347,29 @@ TEST_CASE("BIT_SHIFT_LEFT and RIGHT: logical shifts; counts of the width or more
     // 1 << 255 = 0; 0xff << 0 = 0xff. (Counts taken modulo 8 would give 1 and 0x80 for the last two.)
     check_bits(binary<SHL, uint8_t>(std::vector<uint8_t>{1, 3, 1, 1, 0xff}, std::vector<uint8_t>{7, 7, 8, 255, 0}),
                std::vector<uint8_t>{128, 0x80, 0, 0, 0xff});
-    check_bits(binary<SHR, uint8_t>(std::vector<uint8_t>{128, 0xff, 0xff}, std::vector<uint8_t>{7, 8, 4}), std::vector<uint8_t>{1, 0, 0x0f});
+    check_bits(binary<SHR, uint8_t>(std::vector<uint8_t>{128, 0xff, 0xff}, std::vector<uint8_t>{7, 8, 4}),
+               std::vector<uint8_t>{1, 0, 0x0f});
     // UINT64: 1 << 63 = 2^63; 1 << 64 = 0; UINT64_MAX >> 63 = 1.
-    check_bits(binary<SHL, uint64_t>(std::vector<uint64_t>{1, 1}, std::vector<uint64_t>{63, 64}), std::vector<uint64_t>{uint64_t(1) << 63, 0});
+    check_bits(binary<SHL, uint64_t>(std::vector<uint64_t>{1, 1}, std::vector<uint64_t>{63, 64}),
+               std::vector<uint64_t>{uint64_t(1) << 63, 0});
     check_bits(binary<SHR, uint64_t>(std::vector<uint64_t>{UINT64_MAX, UINT64_MAX}, std::vector<uint64_t>{63, 0}),
                std::vector<uint64_t>{1, UINT64_MAX});
     // UINT32 and UINT16 at the width: 0x80000000 >> 31 = 1, >> 32 = 0; 0xffff << 16 = 0.
-    check_bits(binary<SHR, uint32_t>(std::vector<uint32_t>{0x80000000u, 0x80000000u}, std::vector<uint32_t>{31, 32}), std::vector<uint32_t>{1, 0});
-    check_bits(binary<SHL, uint16_t>(std::vector<uint16_t>{0xffff, 0xffff}, std::vector<uint16_t>{15, 16}), std::vector<uint16_t>{0x8000, 0});
+    check_bits(binary<SHR, uint32_t>(std::vector<uint32_t>{0x80000000u, 0x80000000u}, std::vector<uint32_t>{31, 32}),
+               std::vector<uint32_t>{1, 0});
+    check_bits(binary<SHL, uint16_t>(std::vector<uint16_t>{0xffff, 0xffff}, std::vector<uint16_t>{15, 16}),
+               std::vector<uint16_t>{0x8000, 0});
     // INT8 (SignedShift=LogicalOnBits): -128 (0x80) >> 1 = 0x40 = 64 (an arithmetic shift would give
     // -64); -1 (0xff) >> 7 = 1; a count of -1 is 0xff = 255 >= 8: 0. -1 << 1 = 0xfe = -2.
-    check_bits(binary<SHR, int8_t>(std::vector<int8_t>{-128, -1, 5}, std::vector<int8_t>{1, 7, -1}), std::vector<int8_t>{64, 1, 0});
+    check_bits(binary<SHR, int8_t>(std::vector<int8_t>{-128, -1, 5}, std::vector<int8_t>{1, 7, -1}),
+               std::vector<int8_t>{64, 1, 0});
     check_bits(binary<SHL, int8_t>(std::vector<int8_t>{-1}, std::vector<int8_t>{1}), std::vector<int8_t>{-2});
     // INT32: INT32_MIN >> 31 = 1 (logical).
-    check_bits(binary<SHR, int32_t>(std::vector<int32_t>{INT32_MIN}, std::vector<int32_t>{31}), std::vector<int32_t>{1});
+    check_bits(binary<SHR, int32_t>(std::vector<int32_t>{INT32_MIN}, std::vector<int32_t>{31}),
+               std::vector<int32_t>{1});
     // FLOAT32 by bits: 1.0 (0x3f800000) >> count 0x00000001 (2^-149 as a float, 1 as bits) = 0x1fc00000.
-    check_bits(binary<SHR, float>(bits<float, uint32_t>({0x3f800000}), bits<float, uint32_t>({0x00000001})), bits<float, uint32_t>({0x1fc00000}));
+    check_bits(binary<SHR, float>(bits<float, uint32_t>({0x3f800000}), bits<float, uint32_t>({0x00000001})),
+               bits<float, uint32_t>({0x1fc00000}));
 }
 
 TEST_CASE("element-wise logic validation: the pages' constraints, each with its rule") {
@@ -403,22 +428,24 @@ TEST_CASE("BIT_SHIFT alternative readings: ShiftCount=ModuloWidth, SignedShift=A
         return as_values<T>(run_case(c).values.at("OutputTensor"));
     };
     // UINT8 counts modulo 8: 1 << 8 -> 1 << 0 = 1; 3 << 255 -> 3 << 7 = 0x180 -> 0x80; 1 << 9 -> 1 << 1 = 2.
-    check_bits(shifted(SHL{}, DataType::UINT8, std::vector<uint8_t>{1, 3, 1}, std::vector<uint8_t>{8, 255, 9}, {{"ShiftCount", "ModuloWidth"}}),
+    check_bits(shifted(SHL{}, DataType::UINT8, std::vector<uint8_t>{1, 3, 1}, std::vector<uint8_t>{8, 255, 9},
+                       {{"ShiftCount", "ModuloWidth"}}),
                std::vector<uint8_t>{1, 0x80, 2});
     // UINT32: 0x80000000 >> 32 -> >> 0 = 0x80000000; >> 33 -> >> 1 = 0x40000000.
-    check_bits(shifted(SHR{}, DataType::UINT32, std::vector<uint32_t>{0x80000000u, 0x80000000u}, std::vector<uint32_t>{32, 33},
-                       {{"ShiftCount", "ModuloWidth"}}),
+    check_bits(shifted(SHR{}, DataType::UINT32, std::vector<uint32_t>{0x80000000u, 0x80000000u},
+                       std::vector<uint32_t>{32, 33}, {{"ShiftCount", "ModuloWidth"}}),
                std::vector<uint32_t>{0x80000000u, 0x40000000u});
     // INT8 arithmetic: -128 (0x80) >> 1 = 0xc0 = -64; -1 >> 7 = -1; 64 >> 2 = 16; -128 >> 8 (count >= width) = -1;
     // a count of -1 (0xff = 255) also gives -1 for a negative value, 0 for 5.
-    check_bits(shifted(SHR{}, DataType::INT8, std::vector<int8_t>{-128, -1, 64, -128, -3, 5}, std::vector<int8_t>{1, 7, 2, 8, -1, -1},
-                       {{"SignedShift", "Arithmetic"}}),
+    check_bits(shifted(SHR{}, DataType::INT8, std::vector<int8_t>{-128, -1, 64, -128, -3, 5},
+                       std::vector<int8_t>{1, 7, 2, 8, -1, -1}, {{"SignedShift", "Arithmetic"}}),
                std::vector<int8_t>{-64, -1, 16, -1, -1, 0});
     // Both: INT16 -32768 >> 17 -> >> 1 = -16384 (0xc000).
     check_bits(shifted(SHR{}, DataType::INT16, std::vector<int16_t>{-32768}, std::vector<int16_t>{17},
                        {{"SignedShift", "Arithmetic"}, {"ShiftCount", "ModuloWidth"}}),
                std::vector<int16_t>{-16384});
     // Arithmetic leaves unsigned types logical: UINT8 0x80 >> 1 = 0x40.
-    check_bits(shifted(SHR{}, DataType::UINT8, std::vector<uint8_t>{0x80}, std::vector<uint8_t>{1}, {{"SignedShift", "Arithmetic"}}),
+    check_bits(shifted(SHR{}, DataType::UINT8, std::vector<uint8_t>{0x80}, std::vector<uint8_t>{1},
+                       {{"SignedShift", "Arithmetic"}}),
                std::vector<uint8_t>{0x40});
 }

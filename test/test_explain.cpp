@@ -176,7 +176,8 @@ TEST_CASE("explain: bad indices and cases are errors with a rule id") {
     Diagnostics d;
     const Case plain = parse_case(parse_json_text(R"({"format": 1, "name": "t", "operator": "ACTIVATION_RELU",
         "desc": {"InputTensor": {"DataType": "FLOAT32", "Sizes": [2]}, "OutputTensor": {"DataType": "FLOAT32", "Sizes": [2]}},
-        "inputs": {"InputTensor": [1, -1]}})"), "plain.json", d);
+        "inputs": {"InputTensor": [1, -1]}})"),
+                                  "plain.json", d);
     REQUIRE_FALSE(d.has_errors());
     CHECK(rule_of([&] { explain_element(plain, "", 0, std::nullopt, "", {}); }) == "explain.not-a-golden");
 }

@@ -43,7 +43,8 @@ template <class T> void check_resample(std::mt19937_64& rng, int count) {
             Scales[i] = identity ? 1.0f : scales[rng() % std::size(scales)];
             ipo[i] = identity ? 0.0f : offsets[rng() % std::size(offsets)];
             opo[i] = identity ? 0.0f : offsets[rng() % std::size(offsets)];
-            out[i] = identity ? in[i] : uint32_t(std::max<int64_t>(1, std::lround(in[i] * Scales[i]) + int64_t(rng() % 3) - 1));
+            out[i] = identity ? in[i]
+                              : uint32_t(std::max<int64_t>(1, std::lround(in[i] * Scales[i]) + int64_t(rng() % 3) - 1));
         }
         const uint32_t mode = uint32_t(rng() % 2), rounding = uint32_t(rng() % 2);
         INFO("rank " << rank << ", mode " << mode << ", iteration " << k);
@@ -60,7 +61,8 @@ template <class T> void check_resample(std::mt19937_64& rng, int count) {
 // halved: a row upsampled by 2) and for more than one chunk of 256 columns, odd widths included:
 // scales 2 and 1/2 (and others) with half-pixel and zero offsets along the last dimension.
 template <class T> void check_resample_wide(std::mt19937_64& rng, int count) {
-    static const float scales[] = {2.0f, 0.5f, 2.0f, 0.5f, 1.0f, 3.0f, 0.25f, 16.0f};  // 16: a thousand terms per grad element
+    static const float scales[] = {2.0f, 0.5f, 2.0f,  0.5f,
+                                   1.0f, 3.0f, 0.25f, 16.0f};  // 16: a thousand terms per grad element
     static const float offsets[] = {0.5f, 0.0f, 0.25f};
     for (int k = 0; k < count; ++k) {
         const uint32_t rank = 2 + uint32_t(rng() % 3);
@@ -68,7 +70,8 @@ template <class T> void check_resample_wide(std::mt19937_64& rng, int count) {
         std::vector<float> Scales(rank, 1.0f), ipo(rank, 0.0f), opo(rank, 0.0f);
         for (uint32_t i = 0; i < rank; ++i) {
             const bool last = i + 1 == rank, inner = i + 2 >= rank;
-            if (inner) Scales[i] = k % 5 == 0 ? 16.0f : scales[rng() % std::size(scales)];  // every fifth: narrow chunks
+            if (inner)
+                Scales[i] = k % 5 == 0 ? 16.0f : scales[rng() % std::size(scales)];  // every fifth: narrow chunks
             const uint32_t widest = Scales[i] > 4 ? 40 : 600;
             in[i] = last ? 8 + uint32_t(rng() % widest) : 1 + uint32_t(rng() % (inner ? 4 : 2));
             if (inner) {
@@ -76,11 +79,12 @@ template <class T> void check_resample_wide(std::mt19937_64& rng, int count) {
                 ipo[i] = o;
                 opo[i] = -o;
             }
-            out[i] = uint32_t(std::max<int64_t>(1, std::lround(in[i] * Scales[i]) + (last ? int64_t(rng() % 3) - 1 : 0)));
+            out[i] = uint32_t(
+                std::max<int64_t>(1, std::lround(in[i] * Scales[i]) + (last ? int64_t(rng() % 3) - 1 : 0)));
         }
         const uint32_t mode = rng() % 3 ? DML_INTERPOLATION_MODE_LINEAR : DML_INTERPOLATION_MODE_NEAREST_NEIGHBOR;
-        INFO("rank " << rank << ", in " << in.back() << ", out " << out.back() << ", scale " << Scales.back() << ", mode " << mode
-                     << ", iteration " << k);
+        INFO("rank " << rank << ", in " << in.back() << ", out " << out.back() << ", scale " << Scales.back()
+                     << ", mode " << mode << ", iteration " << k);
         const bool grad = rng() % 3 != 0;
         ResampleCase c{in, out, {}, {}, Scales, ipo, opo, mode, 0};
         if (!grad) c.in_strides = random_strides(rng, in);
@@ -116,7 +120,8 @@ template <class T> void check_clip1(std::mt19937_64& rng, int count) {
 // fast::kStreamedElements up takes the streamed stores.
 void check_floats_elementwise(std::mt19937_64& rng, uint32_t n, bool packed) {
     const std::vector<uint32_t> sizes = {n};
-    const std::vector<uint32_t> strided = !packed && rng() % 3 == 0 ? std::vector<uint32_t>{2} : std::vector<uint32_t>{};
+    const std::vector<uint32_t> strided = !packed && rng() % 3 == 0 ? std::vector<uint32_t>{2}
+                                                                    : std::vector<uint32_t>{};
     const float Min = hard_element<float>(rng), Max = hard_element<float>(rng);
     INFO("n " << n << ", Min " << Min << ", Max " << Max << ", strided " << !strided.empty());
     DML_ELEMENT_WISE_CLIP1_OPERATOR_DESC c;
@@ -125,26 +130,30 @@ void check_floats_elementwise(std::mt19937_64& rng, uint32_t n, bool packed) {
     c.MinMaxDataType = DataType::FLOAT32;
     c.Min = DML_SCALAR_UNION::of(Min);
     c.Max = DML_SCALAR_UNION::of(Max);
-    check_op({OperatorType::ELEMENT_WISE_CLIP1, c}, make_buffers<float>(rng, {{"InputTensor", &c.InputTensor}}, {{"OutputTensor", &c.OutputTensor}}));
+    check_op({OperatorType::ELEMENT_WISE_CLIP1, c},
+             make_buffers<float>(rng, {{"InputTensor", &c.InputTensor}}, {{"OutputTensor", &c.OutputTensor}}));
     DML_ELEMENT_WISE_CLIP_GRAD1_OPERATOR_DESC g;
     g.InputTensor = desc(DataType::FLOAT32, sizes, strided);
     g.InputGradientTensor = g.OutputGradientTensor = desc(DataType::FLOAT32, sizes);
     g.MinMaxDataType = DataType::FLOAT32;
     g.Min = c.Min;
     g.Max = c.Max;
-    check_op({OperatorType::ELEMENT_WISE_CLIP_GRAD1, g},
-             make_buffers<float>(rng, {{"InputTensor", &g.InputTensor}, {"InputGradientTensor", &g.InputGradientTensor}},
-                                 {{"OutputGradientTensor", &g.OutputGradientTensor}}));
+    check_op(
+        {OperatorType::ELEMENT_WISE_CLIP_GRAD1, g},
+        make_buffers<float>(rng, {{"InputTensor", &g.InputTensor}, {"InputGradientTensor", &g.InputGradientTensor}},
+                            {{"OutputGradientTensor", &g.OutputGradientTensor}}));
     DML_ACTIVATION_RELU_OPERATOR_DESC f;
     f.InputTensor = desc(DataType::FLOAT32, sizes, strided);
     f.OutputTensor = desc(DataType::FLOAT32, sizes);
-    check_op({OperatorType::ACTIVATION_RELU, f}, make_buffers<float>(rng, {{"InputTensor", &f.InputTensor}}, {{"OutputTensor", &f.OutputTensor}}));
+    check_op({OperatorType::ACTIVATION_RELU, f},
+             make_buffers<float>(rng, {{"InputTensor", &f.InputTensor}}, {{"OutputTensor", &f.OutputTensor}}));
     DML_ACTIVATION_RELU_GRAD_OPERATOR_DESC r;
     r.InputTensor = desc(DataType::FLOAT32, sizes, strided);
     r.InputGradientTensor = r.OutputGradientTensor = desc(DataType::FLOAT32, sizes);
-    check_op({OperatorType::ACTIVATION_RELU_GRAD, r},
-             make_buffers<float>(rng, {{"InputTensor", &r.InputTensor}, {"InputGradientTensor", &r.InputGradientTensor}},
-                                 {{"OutputGradientTensor", &r.OutputGradientTensor}}));
+    check_op(
+        {OperatorType::ACTIVATION_RELU_GRAD, r},
+        make_buffers<float>(rng, {{"InputTensor", &r.InputTensor}, {"InputGradientTensor", &r.InputGradientTensor}},
+                            {{"OutputGradientTensor", &r.OutputGradientTensor}}));
 }
 
 // ---- ACTIVATION_RELU and ACTIVATION_RELU_GRAD (FLOAT16) --------------------------------------
@@ -165,9 +174,11 @@ void check_relu_half(std::mt19937_64& rng) {
         DML_ACTIVATION_RELU_GRAD_OPERATOR_DESC g;
         g.InputTensor = r.InputTensor;
         g.InputGradientTensor = desc(DataType::FLOAT16, {n});
-        g.OutputGradientTensor = desc(DataType::FLOAT16, {n}, strided ? std::vector<uint32_t>{3} : std::vector<uint32_t>{});
-        Buffers gin = make_buffers<half>(rng, {{"InputTensor", &g.InputTensor}, {"InputGradientTensor", &g.InputGradientTensor}},
-                                         {{"OutputGradientTensor", &g.OutputGradientTensor}});
+        g.OutputGradientTensor = desc(DataType::FLOAT16, {n},
+                                      strided ? std::vector<uint32_t>{3} : std::vector<uint32_t>{});
+        Buffers gin = make_buffers<half>(
+            rng, {{"InputTensor", &g.InputTensor}, {"InputGradientTensor", &g.InputGradientTensor}},
+            {{"OutputGradientTensor", &g.OutputGradientTensor}});
         gin.bytes[0] = in.bytes[0];
         check_op({OperatorType::ACTIVATION_RELU_GRAD, g}, gin);
     }
@@ -192,9 +203,10 @@ TEST_CASE("CLIP_GRAD1 FLOAT16 fast path = plain loop, element for element") {
         d.Min = DML_SCALAR_UNION::of(hard_element<half>(rng));
         d.Max = DML_SCALAR_UNION::of(hard_element<half>(rng));
         INFO("iteration " << k);
-        check_op({OperatorType::ELEMENT_WISE_CLIP_GRAD1, d},
-                 make_buffers<half>(rng, {{"InputTensor", &d.InputTensor}, {"InputGradientTensor", &d.InputGradientTensor}},
-                                    {{"OutputGradientTensor", &d.OutputGradientTensor}}));
+        check_op(
+            {OperatorType::ELEMENT_WISE_CLIP_GRAD1, d},
+            make_buffers<half>(rng, {{"InputTensor", &d.InputTensor}, {"InputGradientTensor", &d.InputGradientTensor}},
+                               {{"OutputGradientTensor", &d.OutputGradientTensor}}));
     }
 }
 
@@ -222,7 +234,8 @@ TEST_CASE("CLIP1, CLIP_GRAD1, RELU and RELU_GRAD FLOAT32 fast paths = plain loop
     // Several runs over the cores (in_runs), the last one short; then streamed stores, with a tail
     // of fewer than four elements.
     check_floats_elementwise(rng, uint32_t(5 * reference::fast::kRunElements + 1), true);
-    for (int k = 0; k < (sanitizer ? 1 : 2); ++k) check_floats_elementwise(rng, uint32_t(reference::fast::kStreamedElements) + 3, true);
+    for (int k = 0; k < (sanitizer ? 1 : 2); ++k)
+        check_floats_elementwise(rng, uint32_t(reference::fast::kStreamedElements) + 3, true);
 }
 
 TEST_CASE("CLIP1 and CLIP_GRAD1 FLOAT16 fast paths = plain loop over several runs of contiguous elements") {
@@ -234,15 +247,17 @@ TEST_CASE("CLIP1 and CLIP_GRAD1 FLOAT16 fast paths = plain loop over several run
         c.MinMaxDataType = DataType::FLOAT16;
         c.Min = DML_SCALAR_UNION::of(hard_element<half>(rng));
         c.Max = DML_SCALAR_UNION::of(hard_element<half>(rng));
-        check_op({OperatorType::ELEMENT_WISE_CLIP1, c}, make_buffers<half>(rng, {{"InputTensor", &c.InputTensor}}, {{"OutputTensor", &c.OutputTensor}}));
+        check_op({OperatorType::ELEMENT_WISE_CLIP1, c},
+                 make_buffers<half>(rng, {{"InputTensor", &c.InputTensor}}, {{"OutputTensor", &c.OutputTensor}}));
         DML_ELEMENT_WISE_CLIP_GRAD1_OPERATOR_DESC g;
         g.InputTensor = g.InputGradientTensor = g.OutputGradientTensor = desc(DataType::FLOAT16, sizes);
         g.MinMaxDataType = DataType::FLOAT16;
         g.Min = c.Min;
         g.Max = c.Max;
-        check_op({OperatorType::ELEMENT_WISE_CLIP_GRAD1, g},
-                 make_buffers<half>(rng, {{"InputTensor", &g.InputTensor}, {"InputGradientTensor", &g.InputGradientTensor}},
-                                    {{"OutputGradientTensor", &g.OutputGradientTensor}}));
+        check_op(
+            {OperatorType::ELEMENT_WISE_CLIP_GRAD1, g},
+            make_buffers<half>(rng, {{"InputTensor", &g.InputTensor}, {"InputGradientTensor", &g.InputGradientTensor}},
+                               {{"OutputGradientTensor", &g.OutputGradientTensor}}));
     }
 }
 

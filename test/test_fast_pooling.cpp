@@ -20,8 +20,9 @@ struct PoolingGeometry {
     uint32_t spatial = 0;
     std::vector<uint32_t> Strides, WindowSize, StartPadding, EndPadding, Dilations;
 };
-template <class T> void check_pooling_op(std::mt19937_64& rng, bool forward, DataType indices, const std::vector<uint32_t>& in,
-                                         const std::vector<uint32_t>& out, const PoolingGeometry& g, bool gapped = false) {
+template <class T>
+void check_pooling_op(std::mt19937_64& rng, bool forward, DataType indices, const std::vector<uint32_t>& in,
+                      const std::vector<uint32_t>& out, const PoolingGeometry& g, bool gapped = false) {
     const DataType t = data_type_of<T>();
     auto random_strides = [&](std::mt19937_64& r, const std::vector<uint32_t>& sizes) {
         return gapped && r() % 3 != 0 ? gapped_strides(r, sizes) : dmlref::test::random_strides(r, sizes);
@@ -40,29 +41,32 @@ template <class T> void check_pooling_op(std::mt19937_64& rng, bool forward, Dat
         d.OutputTensor = desc(t, out, random_strides(rng, out));
         d.OutputIndicesTensor = desc(indices, out, random_strides(rng, out));
         geometry(d);
-        check_op({OperatorType::MAX_POOLING2, d},
-                 make_buffers<T>(rng, {{"InputTensor", &d.InputTensor}},
-                                 {{"OutputTensor", &d.OutputTensor}, {"OutputIndicesTensor", &*d.OutputIndicesTensor}}));
+        check_op({OperatorType::MAX_POOLING2, d}, make_buffers<T>(rng, {{"InputTensor", &d.InputTensor}},
+                                                                  {{"OutputTensor", &d.OutputTensor},
+                                                                   {"OutputIndicesTensor", &*d.OutputIndicesTensor}}));
     } else {
         DML_MAX_POOLING_GRAD_OPERATOR_DESC d;
         d.InputTensor = desc(t, in, random_strides(rng, in));
         d.InputGradientTensor = desc(t, out, random_strides(rng, out));
         d.OutputGradientTensor = desc(t, in, random_strides(rng, in));
         geometry(d);
-        check_op({OperatorType::MAX_POOLING_GRAD, d},
-                 make_buffers<T>(rng, {{"InputTensor", &d.InputTensor}, {"InputGradientTensor", &d.InputGradientTensor}},
-                                 {{"OutputGradientTensor", &d.OutputGradientTensor}}));
+        check_op(
+            {OperatorType::MAX_POOLING_GRAD, d},
+            make_buffers<T>(rng, {{"InputTensor", &d.InputTensor}, {"InputGradientTensor", &d.InputGradientTensor}},
+                            {{"OutputGradientTensor", &d.OutputGradientTensor}}));
     }
 }
 
 template <class T> void check_pooling(std::mt19937_64& rng, int count) {
     for (int k = 0; k < count; ++k) {
-        const uint32_t spatial = rng() % 4 == 0 ? 1 : 2 + uint32_t(rng() % 2);  // 1: the plain loop; 2 and 3: the fast path
+        const uint32_t spatial = rng() % 4 == 0 ? 1
+                                                : 2 + uint32_t(rng() % 2);  // 1: the plain loop; 2 and 3: the fast path
         std::vector<uint32_t> in = {1 + uint32_t(rng() % 2), 1 + uint32_t(rng() % 3)}, out = in;
         PoolingGeometry g;
         g.spatial = spatial;
         for (uint32_t i = 0; i < spatial; ++i) {
-            const uint32_t window = 1 + uint32_t(rng() % 3), dilation = 1 + uint32_t(rng() % 2), stride = 1 + uint32_t(rng() % 3);
+            const uint32_t window = 1 + uint32_t(rng() % 3), dilation = 1 + uint32_t(rng() % 2),
+                           stride = 1 + uint32_t(rng() % 3);
             const uint32_t start = uint32_t(rng() % window), end = uint32_t(rng() % window);
             const uint32_t span = 1 + (window - 1) * dilation;
             const uint32_t size = std::max(1u, span > start + end ? span - start - end : 1u) + uint32_t(rng() % 6);
@@ -94,7 +98,8 @@ template <class T> void check_pooling_wide(std::mt19937_64& rng, int count) {
         g.spatial = spatial;
         for (uint32_t i = 0; i < spatial; ++i) {
             const bool last = i + 1 == spatial;
-            const uint32_t window = 1 + uint32_t(rng() % 4), dilation = rng() % 4 == 0 ? 2 : 1, stride = 1 + uint32_t(rng() % 3);
+            const uint32_t window = 1 + uint32_t(rng() % 4), dilation = rng() % 4 == 0 ? 2 : 1,
+                           stride = 1 + uint32_t(rng() % 3);
             const uint32_t start = uint32_t(rng() % window), end = uint32_t(rng() % window);
             const uint32_t span = 1 + (window - 1) * dilation;
             const uint32_t size = span + (last ? uint32_t(rng() % 200) : uint32_t(rng() % 5));
@@ -107,8 +112,8 @@ template <class T> void check_pooling_wide(std::mt19937_64& rng, int count) {
             g.EndPadding.push_back(end);
             g.Dilations.push_back(dilation);
         }
-        INFO("spatial " << spatial << ", width " << in.back() << ", stride " << g.Strides.back() << ", window " << g.WindowSize.back()
-                        << ", iteration " << k);
+        INFO("spatial " << spatial << ", width " << in.back() << ", stride " << g.Strides.back() << ", window "
+                        << g.WindowSize.back() << ", iteration " << k);
         const bool forward = rng() % 3 == 0;
         check_pooling_op<T>(rng, forward, DataType::UINT64, in, out, g);
     }
@@ -121,7 +126,8 @@ TEST_CASE_TEMPLATE("Max pooling fast path = plain loop, element for element", T,
     check_pooling<T>(rng, 120);
 }
 
-TEST_CASE_TEMPLATE("Max pooling fast path = plain loop on wide rows (interior scan, exact retries)", T, DMLREF_ALL_TYPES) {
+TEST_CASE_TEMPLATE("Max pooling fast path = plain loop on wide rows (interior scan, exact retries)", T,
+                   DMLREF_ALL_TYPES) {
     std::mt19937_64 rng = rng_for<T>(1380);
     check_pooling_wide<T>(rng, 40);
 }
@@ -141,7 +147,8 @@ struct AxisChoice {
     uint32_t in, window, stride, start, end, dilation;
 };
 
-template <class T> void check_pooling_axes(std::mt19937_64& rng, const std::vector<uint32_t>& nc, const std::vector<AxisChoice>& axes) {
+template <class T>
+void check_pooling_axes(std::mt19937_64& rng, const std::vector<uint32_t>& nc, const std::vector<AxisChoice>& axes) {
     std::vector<uint32_t> in = nc, out = nc;
     PoolingGeometry g;
     g.spatial = uint32_t(axes.size());
@@ -158,8 +165,8 @@ template <class T> void check_pooling_axes(std::mt19937_64& rng, const std::vect
     }
     for (const bool forward : {false, true})
         for (const bool gapped : {false, true}) {
-            INFO("forward " << forward << ", gapped " << gapped << ", in " << in.back() << ", window " << axes.back().window << ", stride "
-                            << axes.back().stride);
+            INFO("forward " << forward << ", gapped " << gapped << ", in " << in.back() << ", window "
+                            << axes.back().window << ", stride " << axes.back().stride);
             check_pooling_op<T>(rng, forward, DataType::UINT64, in, out, g, gapped);
         }
 }
@@ -182,7 +189,8 @@ template <class T> void check_pooling_rolling(std::mt19937_64& rng) {
 
 }  // namespace
 
-TEST_CASE_TEMPLATE("Max pooling fast path = plain loop: rolling accumulator, vector scan, gapped rows", T, DMLREF_ALL_TYPES) {
+TEST_CASE_TEMPLATE("Max pooling fast path = plain loop: rolling accumulator, vector scan, gapped rows", T,
+                   DMLREF_ALL_TYPES) {
     std::mt19937_64 rng = rng_for<T>(1400);
     check_pooling_rolling<T>(rng);
 }

@@ -47,10 +47,11 @@ template <class T> void check_resample_linear(std::mt19937_64& rng, int count) {
                 ipo[i] = offsets[rng() % std::size(offsets)];
                 opo[i] = offsets[rng() % std::size(offsets)];
             }
-            out[i] = inner ? uint32_t(std::max<int64_t>(1, std::lround(in[i] * Scales[i]) + int64_t(rng() % 3) - 1)) : in[i];
+            out[i] = inner ? uint32_t(std::max<int64_t>(1, std::lround(in[i] * Scales[i]) + int64_t(rng() % 3) - 1))
+                           : in[i];
         }
-        INFO("rank " << rank << ", in " << in[rank - 2] << "x" << in.back() << ", out " << out[rank - 2] << "x" << out.back()
-                     << ", scales " << Scales[rank - 2] << ", " << Scales.back() << ", iteration " << k);
+        INFO("rank " << rank << ", in " << in[rank - 2] << "x" << in.back() << ", out " << out[rank - 2] << "x"
+                     << out.back() << ", scales " << Scales[rank - 2] << ", " << Scales.back() << ", iteration " << k);
         const bool grad = rng() % 4 == 0;
         ResampleCase c{in, out, {}, {}, Scales, ipo, opo, DML_INTERPOLATION_MODE_LINEAR, 0};
         if (!grad) c.in_strides = strided_last(rng, in);
@@ -90,7 +91,8 @@ template <class T> auto linear_probe(const std::vector<double>& x) {
 
 }  // namespace
 
-TEST_CASE_TEMPLATE("Resample LINEAR fused rows = plain loop (many rows, strided last dimensions)", T, DMLREF_ALL_TYPES) {
+TEST_CASE_TEMPLATE("Resample LINEAR fused rows = plain loop (many rows, strided last dimensions)", T,
+                   DMLREF_ALL_TYPES) {
     std::mt19937_64 rng = rng_for<T>(1400);
     check_resample_linear<T>(rng, 60);
 }
@@ -111,6 +113,6 @@ TEST_CASE("Resample LINEAR fused rows: sums that are not exact in float64, prove
     CHECK(linear_probe<double>({4, 0x1p-51, 0, -0x1p-78}) == 0x3ff0000000000000u);
     // A NaN or infinite value (every addition then leaves a NaN error): the plain loop's rules.
     CHECK(linear_probe<float>({1, std::numeric_limits<double>::infinity(), 1, 1}) == 0x7f800000u);
-    CHECK(linear_probe<float>({1, std::numeric_limits<double>::infinity(), -std::numeric_limits<double>::infinity(), 1}) ==
-          to_bits(canonical_nan<float>()));
+    CHECK(linear_probe<float>({1, std::numeric_limits<double>::infinity(), -std::numeric_limits<double>::infinity(),
+                               1}) == to_bits(canonical_nan<float>()));
 }

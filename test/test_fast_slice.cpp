@@ -40,8 +40,8 @@ template <class T> void check_slice_grad(std::mt19937_64& rng, int count) {
         const uint32_t rank = 1 + uint32_t(rng() % 8);
         const DML_SLICE_GRAD_OPERATOR_DESC d = random_slice_grad(rng, data_type_of<T>(), rank, rank > 4 ? 4 : 40);
         INFO("rank " << rank << ", iteration " << k);
-        check_op({OperatorType::SLICE_GRAD, d},
-                 make_buffers<T>(rng, {{"InputGradientTensor", &d.InputGradientTensor}}, {{"OutputGradientTensor", &d.OutputGradientTensor}}));
+        check_op({OperatorType::SLICE_GRAD, d}, make_buffers<T>(rng, {{"InputGradientTensor", &d.InputGradientTensor}},
+                                                                {{"OutputGradientTensor", &d.OutputGradientTensor}}));
     }
 }
 
@@ -57,7 +57,10 @@ TEST_CASE("SLICE_GRAD fast path = plain loop on rows longer than its 4 KiB chunk
     // both signs of the last stride, a stride of 2 (the paired stores, whose last zero may fall in
     // the next chunk) and of 1 (whole runs copied), widths 1, 2, 4 and 8 bytes.
     std::mt19937_64 rng(1460);
-    struct Shape { DataType t; std::vector<uint32_t> dx; };
+    struct Shape {
+        DataType t;
+        std::vector<uint32_t> dx;
+    };
     const Shape shapes[] = {{DataType::FLOAT32, {3, 5, 2357}},
                             {DataType::UINT8, {7, 9001}},
                             {DataType::FLOAT16, {4, 4097}},
@@ -82,7 +85,8 @@ TEST_CASE("SLICE_GRAD fast path = plain loop on rows longer than its 4 KiB chunk
             REQUIRE(w * element_size(s.t) > 4096);
             const auto run = [&]<class T>() {
                 check_op({OperatorType::SLICE_GRAD, d},
-                         make_buffers<T>(rng, {{"InputGradientTensor", &d.InputGradientTensor}}, {{"OutputGradientTensor", &d.OutputGradientTensor}}));
+                         make_buffers<T>(rng, {{"InputGradientTensor", &d.InputGradientTensor}},
+                                         {{"OutputGradientTensor", &d.OutputGradientTensor}}));
             };
             switch (s.t) {
                 case DataType::FLOAT32: run.operator()<float>(); break;

@@ -24,7 +24,9 @@ template <class T> void check_sums(std::mt19937_64& rng, int lists) {
         ExactSum e;
         for (double t : terms) e.add(t);
         const T expected = e.template result<T>();
-        const T fast = reference::exact_sum_of<T>([&](auto&& add) { for (double t : terms) add(t); });
+        const T fast = reference::exact_sum_of<T>([&](auto&& add) {
+            for (double t : terms) add(t);
+        });
         INFO("terms " << terms.size() << ", list " << l);
         REQUIRE(same_bits(fast, expected));
     }
@@ -32,7 +34,8 @@ template <class T> void check_sums(std::mt19937_64& rng, int lists) {
 
 }  // namespace
 
-TEST_CASE_TEMPLATE("FastSum gives ExactSum's bits on hard term lists", T, float, half, double, int32_t, uint8_t, int64_t) {
+TEST_CASE_TEMPLATE("FastSum gives ExactSum's bits on hard term lists", T, float, half, double, int32_t, uint8_t,
+                   int64_t) {
     std::mt19937_64 rng(13);
     check_sums<T>(rng, 20000);
 }
@@ -55,7 +58,9 @@ TEST_CASE("FastSum proves only what holds: a rounding midpoint is left to ExactS
     reference::FastSum undecided;
     for (double t : rounding) undecided.add(t);
     CHECK_FALSE(undecided.rounded().has_value());
-    CHECK(to_bits(reference::exact_sum_of<double>([&](auto&& add) { for (double t : rounding) add(t); })) == 0u);
+    CHECK(to_bits(reference::exact_sum_of<double>([&](auto&& add) {
+              for (double t : rounding) add(t);
+          })) == 0u);
 }
 
 TEST_CASE_TEMPLATE("narrow_rounded proves only ExactSum's FLOAT32 and FLOAT16 bits", T, float, half) {
@@ -66,7 +71,10 @@ TEST_CASE_TEMPLATE("narrow_rounded proves only ExactSum's FLOAT32 and FLOAT16 bi
         for (double& t : terms) t = l % 2 ? midpoint_value(rng) : hard_value(rng);
         ExactSum e;
         reference::FastSum f;
-        for (double t : terms) { e.add(t); f.add(t); }
+        for (double t : terms) {
+            e.add(t);
+            f.add(t);
+        }
         T out{};
         INFO("terms " << terms.size() << ", list " << l);
         if (!reference::narrow_rounded<T>(f.s, f.c, f.b, out)) continue;
@@ -88,7 +96,9 @@ TEST_CASE("narrow_rounded: an exact sum on a midpoint is decided, a double round
     reference::FastSum f;
     for (double t : above) f.add(t);
     CHECK_FALSE(reference::narrow_rounded<float>(f.s, f.c, f.b, out));
-    CHECK(reference::exact_sum_of<float>([&](auto&& add) { for (double t : above) add(t); }) == 1.0f);
+    CHECK(reference::exact_sum_of<float>([&](auto&& add) {
+              for (double t : above) add(t);
+          }) == 1.0f);
 }
 
 TEST_CASE("FastSum's side-by-side loops = FastSum::add term by term") {
@@ -100,7 +110,10 @@ TEST_CASE("FastSum's side-by-side loops = FastSum::add term by term") {
         std::vector<int32_t> index(2 * n);
         for (double& t : table) t = l % 2 ? midpoint_value(rng) : hard_value(rng);
         for (double& w : weight) w = rng() % 5 ? std::ldexp(double(1 + rng() % 7), -int(rng() % 4)) : 0.0;
-        for (size_t k = 0; k < value.size(); ++k) { fvalue[k] = float(hard_value(rng)); value[k] = fvalue[k]; }
+        for (size_t k = 0; k < value.size(); ++k) {
+            fvalue[k] = float(hard_value(rng));
+            value[k] = fvalue[k];
+        }
         for (int32_t& i : index) i = int32_t(rng() % value.size());
         const double scale = std::ldexp(double(1 + rng() % 5), -int(rng() % 3));
         INFO("list " << l << ", n " << n << ", q " << q);

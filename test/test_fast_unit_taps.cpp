@@ -29,19 +29,25 @@ template <class T> void check_unit_tap_sums(std::mt19937_64& rng, int count) {
         for (uint32_t i = 0; i < rank; ++i) {
             const bool last = i + 1 == rank, inner = i + 2 >= rank;
             in[i] = last ? 1 + uint32_t(rng() % 300) : 1 + uint32_t(rng() % (inner ? 6 : 3));
-            if (!inner) { out[i] = in[i]; continue; }
+            if (!inner) {
+                out[i] = in[i];
+                continue;
+            }
             Scales[i] = scales[rng() % std::size(scales)];
             ipo[i] = offsets[rng() % std::size(offsets)];
             opo[i] = -ipo[i];
-            out[i] = uint32_t(std::max<int64_t>(1, std::lround(in[i] * Scales[i]) + (rng() % 4 == 0 ? int64_t(rng() % 3) - 1 : 0)));
+            out[i] = uint32_t(
+                std::max<int64_t>(1, std::lround(in[i] * Scales[i]) + (rng() % 4 == 0 ? int64_t(rng() % 3) - 1 : 0)));
         }
         ResampleCase c{in, out, {}, {}, Scales, ipo, opo, DML_INTERPOLATION_MODE_NEAREST_NEIGHBOR, 0};
         c.out_strides = random_strides(rng, out);
         c.in_strides = random_strides(rng, in);
         c.rounding = uint32_t(rng() % 2);
         const DML_RESAMPLE_GRAD1_OPERATOR_DESC d = c.grad(data_type_of<T>());
-        INFO("rank " << rank << ", dY row " << out.back() << ", dX row " << in.back() << ", scale " << Scales.back() << ", iteration " << k);
-        Buffers b = make_buffers<T>(rng, {{"InputGradientTensor", &d.InputGradientTensor}}, {{"OutputGradientTensor", &d.OutputGradientTensor}});
+        INFO("rank " << rank << ", dY row " << out.back() << ", dX row " << in.back() << ", scale " << Scales.back()
+                     << ", iteration " << k);
+        Buffers b = make_buffers<T>(rng, {{"InputGradientTensor", &d.InputGradientTensor}},
+                                    {{"OutputGradientTensor", &d.OutputGradientTensor}});
         if constexpr (is_floating_v<T>) {
             // make_buffers' hard values everywhere, none, or at one place in 200.
             const uint64_t hard_one_in = std::array<uint64_t, 3>{1, 0, 200}[rng() % 3];
@@ -50,8 +56,9 @@ template <class T> void check_unit_tap_sums(std::mt19937_64& rng, int count) {
             std::memcpy(static_cast<void*>(v.data()), b.bytes[0].data(), v.size() * sizeof(T));
             for (T& x : v)
                 if (hard_one_in != 1 && (hard_one_in == 0 || rng() % hard_one_in != 0))
-                    x = value_of<T>(std::ldexp(double(int64_t(rng() % (uint64_t(1) << bits)) - (int64_t(1) << (bits - 1))),
-                                               int(rng() % 40) - 36 - bits));
+                    x = value_of<T>(
+                        std::ldexp(double(int64_t(rng() % (uint64_t(1) << bits)) - (int64_t(1) << (bits - 1))),
+                                   int(rng() % 40) - 36 - bits));
             std::memcpy(b.bytes[0].data(), static_cast<const void*>(v.data()), v.size() * sizeof(T));
         }
         check_op({OperatorType::RESAMPLE_GRAD1, d}, b);
@@ -60,7 +67,8 @@ template <class T> void check_unit_tap_sums(std::mt19937_64& rng, int count) {
 
 }  // namespace
 
-TEST_CASE_TEMPLATE("Resample grad nearest fast path (unit-tap sums) = plain loop, element for element", T, DMLREF_ALL_TYPES) {
+TEST_CASE_TEMPLATE("Resample grad nearest fast path (unit-tap sums) = plain loop, element for element", T,
+                   DMLREF_ALL_TYPES) {
     std::mt19937_64 rng = rng_for<T>(1400);
     check_unit_tap_sums<T>(rng, 60);
 }
@@ -86,7 +94,9 @@ TEST_CASE("Resample grad nearest fast path: an inexact float64 addition is caugh
     dy[1] = float(-5 * 0x1p-54);
     dy[8] = 1.0f;
     dy[9] = 0.0f;
-    const auto dx = as_values<float>(run({OperatorType::RESAMPLE_GRAD1, d}, {{"InputGradientTensor", buffer(d.InputGradientTensor, dy)}}).at("OutputGradientTensor"));
+    const auto dx = as_values<float>(
+        run({OperatorType::RESAMPLE_GRAD1, d}, {{"InputGradientTensor", buffer(d.InputGradientTensor, dy)}})
+            .at("OutputGradientTensor"));
     CHECK(dx[0] == float(2 + 0x1p-22));
     for (size_t i = 1; i < dx.size(); ++i) CHECK(dx[i] == 1.0f);  // four terms of 1/4
     Buffers b;

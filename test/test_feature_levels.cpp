@@ -53,12 +53,16 @@ TEST_CASE("feature levels: only DirectML's are read, and every record names only
     CHECK(parse_feature_level("DML_FEATURE_LEVEL_6_4") == 0x6400u);
     CHECK(parse_feature_level("1.0") == 0x1000u);
     // Numbers that are not feature levels: refused, never rounded to a neighbour.
-    for (const char* s : {"9.9", "2.2", "5.3", "0.0", "1.1", "6.5", "7.0", "15.15", "5", "5.", ".1", "5.1.0", "DML_FEATURE_LEVEL_9_9"})
+    for (const char* s :
+         {"9.9", "2.2", "5.3", "0.0", "1.1", "6.5", "7.0", "15.15", "5", "5.", ".1", "5.1.0", "DML_FEATURE_LEVEL_9_9"})
         CHECK_MESSAGE(!parse_feature_level(s), s);
     for (const kit::FamilyRecord* f : kit::families())
         for (const kit::OperatorRecord& r : f->operators) {
             INFO(f->name << ": " << r.info.Name);
-            auto known = [](uint32_t level) { return std::find(std::begin(kFeatureLevels), std::end(kFeatureLevels), level) != std::end(kFeatureLevels); };
+            auto known = [](uint32_t level) {
+                return std::find(std::begin(kFeatureLevels), std::end(kFeatureLevels), level) !=
+                       std::end(kFeatureLevels);
+            };
             CHECK(known(r.info.IntroducedIn));
             for (const SupportRow& row : r.info.Support) CHECK(known(row.FeatureLevel));
         }

@@ -63,7 +63,8 @@ TEST_CASE("FILL_VALUE_CONSTANT: every element width and rank 1 to 8, the bits of
         sizes[0] = 3;
         const uint64_t n = product(sizes);
         INFO("rank " << rank);
-        check_bits(out<half>(constant<half>(sizes, from_bits<half>(uint16_t(0x7d01)))), std::vector<half>(n, from_bits<half>(uint16_t(0x7d01))));
+        check_bits(out<half>(constant<half>(sizes, from_bits<half>(uint16_t(0x7d01)))),
+                   std::vector<half>(n, from_bits<half>(uint16_t(0x7d01))));
         check_bits(out<float>(constant<float>(sizes, -0.0f)), std::vector<float>(n, -0.0f));
         const double tiny = std::numeric_limits<double>::denorm_min();
         check_bits(out<double>(constant<double>(sizes, tiny)), std::vector<double>(n, tiny));
@@ -88,10 +89,12 @@ TEST_CASE("FILL_VALUE_SEQUENCE: integers wrap to the width, in both signednesses
     // UINT16 65534 + 1: 65535, 0, 1.
     check_bits(out<uint16_t>(sequence<uint16_t>({4}, 65534, 1)), std::vector<uint16_t>{65534, 65535, 0, 1});
     // INT32 with a negative step across the minimum: -2147483647, -2147483648, 2147483647.
-    check_bits(out<int32_t>(sequence<int32_t>({3}, -2147483647, -1)), std::vector<int32_t>{-2147483647, std::numeric_limits<int32_t>::min(), 2147483647});
+    check_bits(out<int32_t>(sequence<int32_t>({3}, -2147483647, -1)),
+               std::vector<int32_t>{-2147483647, std::numeric_limits<int32_t>::min(), 2147483647});
     // INT64 maximum + 1 is the minimum; UINT64 step 2^63 alternates.
     const int64_t mx = std::numeric_limits<int64_t>::max();
-    check_bits(out<int64_t>(sequence<int64_t>({2}, mx, 1)), std::vector<int64_t>{mx, std::numeric_limits<int64_t>::min()});
+    check_bits(out<int64_t>(sequence<int64_t>({2}, mx, 1)),
+               std::vector<int64_t>{mx, std::numeric_limits<int64_t>::min()});
     const uint64_t h = uint64_t(1) << 63;
     check_bits(out<uint64_t>(sequence<uint64_t>({2, 2}, 3, h)), std::vector<uint64_t>{3, h + 3, 3, h + 3});
     // A zero step repeats the start; UINT32's "-1" (0xffffffff) counts down.
@@ -130,16 +133,20 @@ TEST_CASE("FILL_VALUE_SEQUENCE: the first element is ValueStart's bits; NaN sums
                std::vector<float>{from_bits<float>(snan), from_bits<float>(qnan), from_bits<float>(qnan)});
     // +inf with a -inf step: inf, then inf - inf = NaN (canonical), then NaN.
     const float inf = std::numeric_limits<float>::infinity();
-    check_bits(out<float>(sequence<float>({3}, inf, -inf)), std::vector<float>{inf, from_bits<float>(qnan), from_bits<float>(qnan)});
+    check_bits(out<float>(sequence<float>({3}, inf, -inf)),
+               std::vector<float>{inf, from_bits<float>(qnan), from_bits<float>(qnan)});
     // -0 + -0 = -0; -0 + +0 = +0 (IEEE round to nearest).
     check_bits(out<float>(sequence<float>({3}, -0.0f, -0.0f)), std::vector<float>{-0.0f, -0.0f, -0.0f});
-    check_bits(out<half>(sequence<half>({3}, half_from_double(-0.0), half_from_double(0.0))), values_of<half>({-0.0, 0.0, 0.0}));
+    check_bits(out<half>(sequence<half>({3}, half_from_double(-0.0), half_from_double(0.0))),
+               values_of<half>({-0.0, 0.0, 0.0}));
     // FLOAT16 overflow: 65504 (2047 * 32) + 16 is the midpoint to 65536 (2048 * 32, even), so it
     // rounds to the even side, which is beyond the largest half: infinity.
-    check_bits(out<half>(sequence<half>({2}, half_from_double(65504), half_from_double(16))), values_of<half>({65504, inf}));
+    check_bits(out<half>(sequence<half>({2}, half_from_double(65504), half_from_double(16))),
+               values_of<half>({65504, inf}));
 }
 
-TEST_CASE("FILL_VALUE_SEQUENCE against a naive loop: FLOAT32 through double, FLOAT16 through Eigen, ranks 1 to 8, strided") {
+TEST_CASE(
+    "FILL_VALUE_SEQUENCE against a naive loop: FLOAT32 through double, FLOAT16 through Eigen, ranks 1 to 8, strided") {
     std::mt19937 rng(23);
     std::uniform_real_distribution<float> u(-3.0f, 3.0f);
     for (uint32_t rank = 1; rank <= 8; ++rank) {
@@ -149,7 +156,10 @@ TEST_CASE("FILL_VALUE_SEQUENCE against a naive loop: FLOAT32 through double, FLO
         // The output stored column-major: the sequence still follows the logical row-major order.
         std::vector<uint32_t> strides(rank);
         uint32_t s = 1;
-        for (uint32_t i = 0; i < rank; ++i) { strides[i] = s; s *= sizes[i]; }
+        for (uint32_t i = 0; i < rank; ++i) {
+            strides[i] = s;
+            s *= sizes[i];
+        }
         INFO("rank " << rank);
         const float a = u(rng), b = u(rng) / 7.0f;
         SEQUENCE f = sequence<float>(sizes, a, b);
@@ -158,7 +168,8 @@ TEST_CASE("FILL_VALUE_SEQUENCE against a naive loop: FLOAT32 through double, FLO
         double v = a;
         for (uint64_t i = 0; i < n; ++i) {
             want[i] = float(v);
-            v = double(float(v + double(b)));  // the double sum of two floats rounded to float: one rounding of the exact sum
+            v = double(
+                float(v + double(b)));  // the double sum of two floats rounded to float: one rounding of the exact sum
         }
         check_bits(out<float>(f), want);
         const half ha = half(a), hb = half(b / 16.0f);
@@ -166,7 +177,10 @@ TEST_CASE("FILL_VALUE_SEQUENCE against a naive loop: FLOAT32 through double, FLO
         g.OutputTensor.Strides = strides;
         std::vector<half> hw(n);
         half hv = ha;
-        for (uint64_t i = 0; i < n; ++i) { hw[i] = hv; hv = hv + hb; }  // Eigen: through float, rounded to half
+        for (uint64_t i = 0; i < n; ++i) {
+            hw[i] = hv;
+            hv = hv + hb;
+        }  // Eigen: through float, rounded to half
         check_bits(out<half>(g), hw);
     }
 }
@@ -181,12 +195,14 @@ TEST_CASE("FILL_VALUE_CONSTANT and FILL_VALUE_SEQUENCE rules; explain names the 
     q.ValueDataType = DataType::UINT32;
     CHECK(has_error(op(q), "fill-value-sequence.value-data-type", "/desc/ValueDataType"));
 
-    const Case k = parse_valid(R"({"format": 1, "operator": "FILL_VALUE_SEQUENCE", "desc": {"OutputTensor": {"DataType": "INT8", "Sizes": [2, 3]},
+    const Case k = parse_valid(
+        R"({"format": 1, "operator": "FILL_VALUE_SEQUENCE", "desc": {"OutputTensor": {"DataType": "INT8", "Sizes": [2, 3]},
         "ValueDataType": "INT8", "ValueStart": 100, "ValueDelta": 10}, "inputs": {}})");
     // Element 4 is 100 + 4 * 10 = 140 - 256 = -116.
     const Explanation e = explain_element(with_golden(k, "OutputTensor"), "OutputTensor", 4, std::nullopt, "", {});
     CHECK(e.golden_bits == 0x8c);
     bool said = false;
-    for (const auto& [key, text] : e.family.facts) said = said || (key == "rule" && text.find("added 4 times") != std::string::npos);
+    for (const auto& [key, text] : e.family.facts)
+        said = said || (key == "rule" && text.find("added 4 times") != std::string::npos);
     CHECK(said);
 }

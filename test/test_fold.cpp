@@ -127,7 +127,11 @@ std::vector<std::byte> pack(DataType t, const std::vector<double>& v) {
     for (size_t i = 0; i < v.size(); ++i) {
         uint64_t bits = 0;
         switch (t) {
-            case DataType::FLOAT32: { const float f = float(v[i]); std::memcpy(&bits, &f, 4); break; }
+            case DataType::FLOAT32: {
+                const float f = float(v[i]);
+                std::memcpy(&bits, &f, 4);
+                break;
+            }
             case DataType::FLOAT64: std::memcpy(&bits, &v[i], 8); break;
             case DataType::FLOAT16: bits = to_bits(half_from_double(v[i])); break;
             default: bits = uint64_t(int64_t(v[i])); break;  // two's complement, truncated to the width below
@@ -160,7 +164,10 @@ std::vector<std::byte> placed(const TensorDesc& d, const std::vector<std::byte>&
 std::vector<uint32_t> column_major(const std::vector<uint32_t>& sizes) {
     std::vector<uint32_t> s(sizes.size());
     uint32_t a = 1;
-    for (size_t i = 0; i < sizes.size(); ++i) { s[i] = a; a *= sizes[i]; }
+    for (size_t i = 0; i < sizes.size(); ++i) {
+        s[i] = a;
+        a *= sizes[i];
+    }
     return s;
 }
 
@@ -172,12 +179,15 @@ TEST_CASE("UNFOLD and FOLD: the pages' examples") {
     // DML_UNFOLD_OPERATOR_DESC Example 1: a 5x5 iota, 3x3 windows: row k = (k0, k1) holds x[b0 + k0][b1 + k1].
     const std::vector<float> u1 = run_f32(make<UNFOLD>(DataType::FLOAT32, {1, 1, 5, 5}, {1, 9, 9}, g33), iota(25));
     CHECK(std::vector<float>(u1.begin(), u1.begin() + 9) == std::vector<float>{0, 1, 2, 5, 6, 7, 10, 11, 12});
-    CHECK(std::vector<float>(u1.begin() + 36, u1.begin() + 45) == std::vector<float>{6, 7, 8, 11, 12, 13, 16, 17, 18});  // row 4
+    CHECK(std::vector<float>(u1.begin() + 36, u1.begin() + 45) ==
+          std::vector<float>{6, 7, 8, 11, 12, 13, 16, 17, 18});  // row 4
     CHECK(std::vector<float>(u1.end() - 9, u1.end()) == std::vector<float>{12, 13, 14, 17, 18, 19, 22, 23, 24});
     // Example 2: StartPadding {1, 0}, EndPadding {1, 0}: {1, 9, 15}; its rows 0 and 8.
     const std::vector<float> u2 = run_f32(make<UNFOLD>(DataType::FLOAT32, {1, 1, 5, 5}, {1, 9, 15}, pad), iota(25));
-    CHECK(std::vector<float>(u2.begin(), u2.begin() + 15) == std::vector<float>{0, 0, 0, 0, 1, 2, 5, 6, 7, 10, 11, 12, 15, 16, 17});
-    CHECK(std::vector<float>(u2.end() - 15, u2.end()) == std::vector<float>{7, 8, 9, 12, 13, 14, 17, 18, 19, 22, 23, 24, 0, 0, 0});
+    CHECK(std::vector<float>(u2.begin(), u2.begin() + 15) ==
+          std::vector<float>{0, 0, 0, 0, 1, 2, 5, 6, 7, 10, 11, 12, 15, 16, 17});
+    CHECK(std::vector<float>(u2.end() - 15, u2.end()) ==
+          std::vector<float>{7, 8, 9, 12, 13, 14, 17, 18, 19, 22, 23, 24, 0, 0, 0});
     // DML_FOLD_OPERATOR_DESC Example 1: a {1, 9, 4} iota folded into 4x4.
     CHECK(run_f32(make<FOLD>(DataType::FLOAT32, {1, 9, 4}, {1, 1, 4, 4}, g33), iota(36)) ==
           std::vector<float>{0, 5, 13, 9, 14, 38, 54, 32, 38, 86, 102, 56, 26, 57, 65, 35});
@@ -194,7 +204,8 @@ TEST_CASE("UNFOLD and FOLD: the pages' examples") {
 
 TEST_CASE("UNFOLD and FOLD against naive loops: 1 to 6 spatial dimensions, types, strides, dilations, padding") {
     std::mt19937_64 rng(23);
-    const DataType types[] = {DataType::FLOAT32, DataType::INT16, DataType::FLOAT16, DataType::UINT8, DataType::FLOAT64, DataType::INT64};
+    const DataType types[] = {DataType::FLOAT32, DataType::INT16,   DataType::FLOAT16,
+                              DataType::UINT8,   DataType::FLOAT64, DataType::INT64};
     for (uint32_t D = 1; D <= 6; ++D)
         for (int rep = 0; rep < 2; ++rep) {
             const DataType t = types[(D + rep) % 6];
@@ -298,10 +309,14 @@ TEST_CASE("FOLD's sums: rounded once, +0, non-finite terms, padding dropped, int
     check_bits(run_f32(u, {-1.0f, -2.0f, -3.0f, -4.0f}), std::vector<float>{-1.0f, -3.0f, 0.0f, -2.0f, -4.0f});
     // IntegerOverflow=WrapToWidth: INT8 100 + 100 = -56; UINT16 65535 + 2 = 1.
     const FOLD i8 = make<FOLD>(DataType::INT8, {1, 2, 2}, {1, 1, 3}, g);
-    const auto yi = as_values<int8_t>(run(op(i8), {{"InputTensor", logical_buffer(i8.InputTensor, std::vector<int8_t>{1, 100, 100, 2})}}).at("OutputTensor"));
+    const auto yi = as_values<int8_t>(
+        run(op(i8), {{"InputTensor", logical_buffer(i8.InputTensor, std::vector<int8_t>{1, 100, 100, 2})}})
+            .at("OutputTensor"));
     CHECK(yi == std::vector<int8_t>{1, -56, 2});
     const FOLD u16 = make<FOLD>(DataType::UINT16, {1, 2, 2}, {1, 1, 3}, g);
-    const auto yu = as_values<uint16_t>(run(op(u16), {{"InputTensor", logical_buffer(u16.InputTensor, std::vector<uint16_t>{0, 65535, 2, 0})}}).at("OutputTensor"));
+    const auto yu = as_values<uint16_t>(
+        run(op(u16), {{"InputTensor", logical_buffer(u16.InputTensor, std::vector<uint16_t>{0, 65535, 2, 0})}})
+            .at("OutputTensor"));
     CHECK(yu == std::vector<uint16_t>{0, 1, 0});
 }
 
@@ -310,7 +325,8 @@ TEST_CASE("UNFOLD: padding is +0, bits are copied, dilation with padding") {
     // EndPadding 1: blocks (4 + 2 - 3) / 1 + 1 = 4; tap k of block b reads x = b + 2k - 1.
     const UNFOLD u = make<UNFOLD>(DataType::FLOAT16, {1, 1, 4}, {1, 2, 4}, Geo{{2}, {1}, {2}, {1}, {1}});
     const std::vector<uint16_t> x = {0x8000, 0x7d01, 0x3e00, 0xc000};
-    const auto y = as_values<uint16_t>(run(op(u), {{"InputTensor", logical_buffer(u.InputTensor, x)}}).at("OutputTensor"));
+    const auto y = as_values<uint16_t>(
+        run(op(u), {{"InputTensor", logical_buffer(u.InputTensor, x)}}).at("OutputTensor"));
     // k0: x = -1 (padding: +0), 0, 1, 2; k1: x = 1, 2, 3, 4 (padding: +0).
     check_bits(y, std::vector<uint16_t>{0x0000, 0x8000, 0x7d01, 0x3e00, 0x7d01, 0x3e00, 0xc000, 0x0000});
 }
@@ -368,7 +384,8 @@ TEST_CASE("FOLD and UNFOLD rules, each with its id and path; explain") {
         CHECK(has_error(op(u), "unfold.block-count", "/desc/OutputTensor/Sizes/3"));
     }
     SUBCASE("explain: FOLD's terms and UNFOLD's source") {
-        const std::string head = R"({"format": 1, "operator": "FOLD", "desc": {"InputTensor": {"DataType": "FLOAT32", "Sizes": [1, 2, 2]},
+        const std::string head =
+            R"({"format": 1, "operator": "FOLD", "desc": {"InputTensor": {"DataType": "FLOAT32", "Sizes": [1, 2, 2]},
             "OutputTensor": {"DataType": "FLOAT32", "Sizes": [1, 1, 3]}, "DimensionCount": 1, "WindowSizes": [2], "Strides": [1],
             "Dilations": [1], "StartPadding": [0], "EndPadding": [0]}, "inputs": {"InputTensor": [1, 2, 3, 4]}})";
         const Case c = parse_valid(head);
@@ -379,7 +396,8 @@ TEST_CASE("FOLD and UNFOLD rules, each with its id and path; explain") {
         CHECK(e.family.terms[0].value == 2.0);
         CHECK(e.family.terms[1].index == std::vector<uint64_t>{0, 1, 0});
         CHECK(e.golden_bits == 0x40a00000u);  // 5
-        const std::string un = R"({"format": 1, "operator": "UNFOLD", "desc": {"InputTensor": {"DataType": "INT8", "Sizes": [1, 1, 3]},
+        const std::string un =
+            R"({"format": 1, "operator": "UNFOLD", "desc": {"InputTensor": {"DataType": "INT8", "Sizes": [1, 1, 3]},
             "OutputTensor": {"DataType": "INT8", "Sizes": [1, 2, 3]}, "DimensionCount": 1, "WindowSizes": [2], "Strides": [1],
             "Dilations": [1], "StartPadding": [1], "EndPadding": [0]}, "inputs": {"InputTensor": [7, 8, 9]}})";
         const Case d = parse_valid(un);

@@ -21,7 +21,9 @@ namespace {
 constexpr float kInf = std::numeric_limits<float>::infinity();
 const float kNaN = std::numeric_limits<float>::quiet_NaN();
 
-template <class T> T act(const char* name, T y, float a = 0, float b = 0) { return reference::fused_activation(*activation(name, a, b), y); }
+template <class T> T act(const char* name, T y, float a = 0, float b = 0) {
+    return reference::fused_activation(*activation(name, a, b), y);
+}
 uint32_t bits(float v) { return to_bits(v); }
 
 }  // namespace
@@ -78,8 +80,9 @@ TEST_CASE("fused activations: a -0 normalized value (BnActivationSignedZero)") {
     CHECK(bits(act("ACTIVATION_THRESHOLDED_RELU", nz, -1.0f)) == 0x80000000u);
     CHECK(bits(act("ACTIVATION_THRESHOLDED_RELU", nz, 0.5f)) == 0u);
     CHECK(bits(act("ACTIVATION_IDENTITY", nz)) == 0x80000000u);
-    for (const char* n : {"ACTIVATION_RELU", "ACTIVATION_CELU", "ACTIVATION_TANH", "ACTIVATION_GELU", "ACTIVATION_SOFTSIGN",
-                          "ACTIVATION_SCALED_TANH", "ACTIVATION_SCALED_ELU", "ACTIVATION_SHRINK", "ACTIVATION_LINEAR"}) {
+    for (const char* n :
+         {"ACTIVATION_RELU", "ACTIVATION_CELU", "ACTIVATION_TANH", "ACTIVATION_GELU", "ACTIVATION_SOFTSIGN",
+          "ACTIVATION_SCALED_TANH", "ACTIVATION_SCALED_ELU", "ACTIVATION_SHRINK", "ACTIVATION_LINEAR"}) {
         CAPTURE(n);
         CHECK(bits(act(n, nz, 1.0f, 0.0f)) == 0u);
     }
@@ -97,9 +100,10 @@ TEST_CASE("fused activations: a -0 normalized value (BnActivationSignedZero)") {
     CHECK(bits(act("ACTIVATION_LEAKY_RELU", nz, 0.1f)) == 0x80000000u);
 }
 
-TEST_CASE("fused activations: NaN, infinities and huge or tiny values (BnActivationNaN, BnActivationInfinity, BnActivationTiny)") {
-    for (const char* n : {"ACTIVATION_SIGMOID", "ACTIVATION_TANH", "ACTIVATION_THRESHOLDED_RELU", "ACTIVATION_SHRINK", "ACTIVATION_CELU",
-                          "ACTIVATION_HARD_SIGMOID", "ACTIVATION_GELU", "ACTIVATION_SOFTSIGN"}) {
+TEST_CASE(
+    "fused activations: NaN, infinities and huge or tiny values (BnActivationNaN, BnActivationInfinity, BnActivationTiny)") {
+    for (const char* n : {"ACTIVATION_SIGMOID", "ACTIVATION_TANH", "ACTIVATION_THRESHOLDED_RELU", "ACTIVATION_SHRINK",
+                          "ACTIVATION_CELU", "ACTIVATION_HARD_SIGMOID", "ACTIVATION_GELU", "ACTIVATION_SOFTSIGN"}) {
         CAPTURE(n);
         CHECK(bits(act(n, kNaN, 0.5f, 0.5f)) == bits(canonical_nan<float>()));
     }
@@ -126,7 +130,8 @@ TEST_CASE("fused activations: NaN, infinities and huge or tiny values (BnActivat
     const float s90 = act("ACTIVATION_SIGMOID", -90.0f);
     CHECK(s90 > 0.0f);
     CHECK(s90 < std::numeric_limits<float>::min());
-    CHECK(std::fabs(double(s90) - std::exp(-90.0)) <= 0x1p-150);  // within half the subnormal spacing (double's exp is far closer)
+    CHECK(std::fabs(double(s90) - std::exp(-90.0)) <=
+          0x1p-150);  // within half the subnormal spacing (double's exp is far closer)
     CHECK(bits(act("ACTIVATION_GELU", -20.0f)) == 0x80000000u);
     // Huge arguments: beyond 2^10 the value is its limit nudged by far less than any spacing.
     CHECK(act("ACTIVATION_SIGMOID", 1e30f) == 1.0f);
@@ -155,21 +160,34 @@ TEST_CASE("fused activations: next to a rounding tie, Ziv's loop decides (hard c
     CHECK(act("ACTIVATION_ELU", int32_t(-5000), 1.5f) == -1);
     // FLOAT16: Alpha = 1 + 2^-11 is the midpoint between 1 and 1 + 2^-10; Alpha tanh(600) lies just
     // below it and rounds to 1, where Alpha itself would tie to 1 (even) and Alpha (1 + tiny) to 1 + 2^-10.
-    CHECK(to_bits(act("ACTIVATION_SCALED_TANH", half_from_double(600), 1.0f + 0x1p-11f, 1.0f)) == to_bits(half_from_double(1)));
+    CHECK(to_bits(act("ACTIVATION_SCALED_TANH", half_from_double(600), 1.0f + 0x1p-11f, 1.0f)) ==
+          to_bits(half_from_double(1)));
     // SIGMOID in FLOAT64 at 700: 1 - e^-700 (1e-304) rounds to 1.
     CHECK(act("ACTIVATION_SIGMOID", 700.0) == 1.0);
 }
 
-TEST_CASE_TEMPLATE("fused activations: every activation against the independent 300-bit formulas", T, float, half, double, int16_t) {
+TEST_CASE_TEMPLATE("fused activations: every activation against the independent 300-bit formulas", T, float, half,
+                   double, int16_t) {
     std::mt19937_64 rng(404 + sizeof(T));
-    const std::optional<DML_FUSED_ACTIVATION> acts[] = {
-        activation("ACTIVATION_SIGMOID"), activation("ACTIVATION_HARD_SIGMOID", 0.2f, 0.5f), activation("ACTIVATION_TANH"),
-        activation("ACTIVATION_SCALED_TANH", 1.7159f, 0.6666f), activation("ACTIVATION_THRESHOLDED_RELU", 1.0f),
-        activation("ACTIVATION_ELU", 1.0f), activation("ACTIVATION_CELU", 0.5f), activation("ACTIVATION_CELU", -1.5f),
-        activation("ACTIVATION_SCALED_ELU", 1.6732f, 1.0507f), activation("ACTIVATION_SOFTPLUS", 1.0f), activation("ACTIVATION_SOFTPLUS", 3.0f),
-        activation("ACTIVATION_PARAMETRIC_SOFTPLUS", 2.0f, 0.5f), activation("ACTIVATION_PARAMETRIC_SOFTPLUS", -1.0f, -3.0f),
-        activation("ACTIVATION_SOFTSIGN"), activation("ACTIVATION_SHRINK", 0.5f, 0.25f), activation("ACTIVATION_GELU"),
-        activation("ACTIVATION_LEAKY_RELU", 0.01f), activation("ACTIVATION_LINEAR", 0.5f, -0.125f), activation("ACTIVATION_RELU")};
+    const std::optional<DML_FUSED_ACTIVATION> acts[] = {activation("ACTIVATION_SIGMOID"),
+                                                        activation("ACTIVATION_HARD_SIGMOID", 0.2f, 0.5f),
+                                                        activation("ACTIVATION_TANH"),
+                                                        activation("ACTIVATION_SCALED_TANH", 1.7159f, 0.6666f),
+                                                        activation("ACTIVATION_THRESHOLDED_RELU", 1.0f),
+                                                        activation("ACTIVATION_ELU", 1.0f),
+                                                        activation("ACTIVATION_CELU", 0.5f),
+                                                        activation("ACTIVATION_CELU", -1.5f),
+                                                        activation("ACTIVATION_SCALED_ELU", 1.6732f, 1.0507f),
+                                                        activation("ACTIVATION_SOFTPLUS", 1.0f),
+                                                        activation("ACTIVATION_SOFTPLUS", 3.0f),
+                                                        activation("ACTIVATION_PARAMETRIC_SOFTPLUS", 2.0f, 0.5f),
+                                                        activation("ACTIVATION_PARAMETRIC_SOFTPLUS", -1.0f, -3.0f),
+                                                        activation("ACTIVATION_SOFTSIGN"),
+                                                        activation("ACTIVATION_SHRINK", 0.5f, 0.25f),
+                                                        activation("ACTIVATION_GELU"),
+                                                        activation("ACTIVATION_LEAKY_RELU", 0.01f),
+                                                        activation("ACTIVATION_LINEAR", 0.5f, -0.125f),
+                                                        activation("ACTIVATION_RELU")};
     std::uniform_real_distribution<double> U(-1, 1);
     for (const auto& a : acts) {
         CAPTURE(a->name());
@@ -205,8 +223,9 @@ float backend_activation(const std::string& n, float y) {
 TEST_CASE("fused activations: the bound accepts a float32 backend and rejects planted errors and a wrong activation") {
     std::mt19937_64 rng(99);
     std::uniform_real_distribution<float> U(-1, 1);
-    const std::pair<const char*, float> names[] = {{"ACTIVATION_SIGMOID", 0.0f}, {"ACTIVATION_TANH", 0.0f}, {"ACTIVATION_GELU", 0.0f},
-                                                   {"ACTIVATION_SOFTPLUS", 2.0f}, {"ACTIVATION_ELU", 0.75f}, {"ACTIVATION_SOFTSIGN", 0.0f}};
+    const std::pair<const char*, float> names[] = {{"ACTIVATION_SIGMOID", 0.0f}, {"ACTIVATION_TANH", 0.0f},
+                                                   {"ACTIVATION_GELU", 0.0f},    {"ACTIVATION_SOFTPLUS", 2.0f},
+                                                   {"ACTIVATION_ELU", 0.75f},    {"ACTIVATION_SOFTSIGN", 0.0f}};
     uint64_t planted = 0, wrong = 0;
     for (const auto& [name_c, param] : names) {
         const std::string name = name_c;
@@ -225,8 +244,10 @@ TEST_CASE("fused activations: the bound accepts a float32 backend and rejects pl
             Case c;
             c.op = bn_op(DataType::FLOAT32, s, 1e-5f, activation(name, param), false);
             const auto& D = get<DML_BATCH_NORMALIZATION_OPERATOR_DESC>(c.op.Desc);
-            c.inputs = {{"InputTensor", buffer(D.InputTensor, x)}, {"MeanTensor", buffer(D.MeanTensor, mean)},
-                        {"VarianceTensor", buffer(D.VarianceTensor, var)}, {"ScaleTensor", buffer(D.ScaleTensor, scale)},
+            c.inputs = {{"InputTensor", buffer(D.InputTensor, x)},
+                        {"MeanTensor", buffer(D.MeanTensor, mean)},
+                        {"VarianceTensor", buffer(D.VarianceTensor, var)},
+                        {"ScaleTensor", buffer(D.ScaleTensor, scale)},
                         {"BiasTensor", buffer(D.BiasTensor, bias)}};
             const auto golden = as_values<float>(run_case(c).values.at("OutputTensor"));
             const auto bound = *batch_normalization_bounds(c, "OutputTensor", ArithmeticProfile{});
@@ -255,7 +276,8 @@ TEST_CASE("fused activations: the bound accepts a float32 backend and rejects pl
                 CHECK_FALSE(accepted(golden[i], over, bound[i]));
                 ++planted;
                 // A wrong activation (TANH for SIGMOID and the others, SIGMOID for TANH) where it differs by more than the bound.
-                const float other = backend_activation(name == "ACTIVATION_TANH" ? "ACTIVATION_SIGMOID" : "ACTIVATION_TANH", y);
+                const float other = backend_activation(
+                    name == "ACTIVATION_TANH" ? "ACTIVATION_SIGMOID" : "ACTIVATION_TANH", y);
                 if (std::fabs(double(other) - golden[i]) > 2 * bound[i]) {
                     CHECK_FALSE(accepted(golden[i], other, bound[i]));
                     ++wrong;
@@ -267,10 +289,13 @@ TEST_CASE("fused activations: the bound accepts a float32 backend and rejects pl
     CHECK(wrong > planted / 2);
 }
 
-TEST_CASE("fused activations: FLOAT16 data computed in float32 (the float32 profile) is accepted; 3 halfs beyond the bound are not") {
+TEST_CASE(
+    "fused activations: FLOAT16 data computed in float32 (the float32 profile) is accepted; 3 halfs beyond the bound are not") {
     std::mt19937_64 rng(7);
     std::uniform_real_distribution<float> U(-1, 1);
-    const std::pair<const char*, float> names[] = {{"ACTIVATION_SIGMOID", 0.0f}, {"ACTIVATION_GELU", 0.0f}, {"ACTIVATION_SOFTPLUS", 2.0f},
+    const std::pair<const char*, float> names[] = {{"ACTIVATION_SIGMOID", 0.0f},
+                                                   {"ACTIVATION_GELU", 0.0f},
+                                                   {"ACTIVATION_SOFTPLUS", 2.0f},
                                                    {"ACTIVATION_TANH", 0.0f}};
     ArithmeticProfile p;
     p.accumulate = Accumulate::Float32;
@@ -288,8 +313,10 @@ TEST_CASE("fused activations: FLOAT16 data computed in float32 (the float32 prof
         Case c;
         c.op = bn_op(DataType::FLOAT16, s, 1e-3f, activation(name, param), false);
         const auto& D = get<DML_BATCH_NORMALIZATION_OPERATOR_DESC>(c.op.Desc);
-        c.inputs = {{"InputTensor", buffer(D.InputTensor, x)}, {"MeanTensor", buffer(D.MeanTensor, mean)},
-                    {"VarianceTensor", buffer(D.VarianceTensor, var)}, {"ScaleTensor", buffer(D.ScaleTensor, scale)},
+        c.inputs = {{"InputTensor", buffer(D.InputTensor, x)},
+                    {"MeanTensor", buffer(D.MeanTensor, mean)},
+                    {"VarianceTensor", buffer(D.VarianceTensor, var)},
+                    {"ScaleTensor", buffer(D.ScaleTensor, scale)},
                     {"BiasTensor", buffer(D.BiasTensor, bias)}};
         const auto golden = as_values<half>(run_case(c).values.at("OutputTensor"));
         const auto bound = *batch_normalization_bounds(c, "OutputTensor", p);

@@ -33,8 +33,10 @@ G take(DataType values, DataType indices, Shape in, Shape ix, Shape out) {
 }
 
 // Runs the operator on float inputs and int32 indices (or the types given by the vectors).
-template <class D, class T, class I> std::vector<T> gather(const D& d, const std::vector<T>& x, const std::vector<I>& idx) {
-    const auto out = run({D::kType, d}, {{"InputTensor", logical_buffer(d.InputTensor, x)}, {"IndicesTensor", logical_buffer(d.IndicesTensor, idx)}});
+template <class D, class T, class I>
+std::vector<T> gather(const D& d, const std::vector<T>& x, const std::vector<I>& idx) {
+    const auto out = run({D::kType, d}, {{"InputTensor", logical_buffer(d.InputTensor, x)},
+                                         {"IndicesTensor", logical_buffer(d.IndicesTensor, idx)}});
     return as_values<T>(out.at("OutputTensor"));
 }
 
@@ -65,14 +67,17 @@ Shape cat(std::initializer_list<Shape> parts) {
     for (const auto& p : parts) s.insert(s.end(), p.begin(), p.end());
     return s;
 }
-Shape sub(const Shape& s, size_t from, size_t to) { return Shape(s.begin() + std::ptrdiff_t(from), s.begin() + std::ptrdiff_t(to)); }
+Shape sub(const Shape& s, size_t from, size_t to) {
+    return Shape(s.begin() + std::ptrdiff_t(from), s.begin() + std::ptrdiff_t(to));
+}
 Shape padded(Shape s, size_t rank) {
     s.insert(s.begin(), rank - s.size(), 1);
     return s;
 }
 
 // np.take(data, indices, axis): out.shape = data.shape[:axis] + indices.shape + data.shape[axis+1:].
-std::vector<double> np_take(const std::vector<double>& data, const Shape& ds, const std::vector<int64_t>& idx, const Shape& is, size_t axis) {
+std::vector<double> np_take(const std::vector<double>& data, const Shape& ds, const std::vector<int64_t>& idx,
+                            const Shape& is, size_t axis) {
     const Shape os = cat({sub(ds, 0, axis), is, sub(ds, axis + 1, ds.size())});
     std::vector<double> out(count_of(os));
     for (size_t f = 0; f < out.size(); ++f) {
@@ -87,7 +92,8 @@ std::vector<double> np_take(const std::vector<double>& data, const Shape& ds, co
 }
 
 // np.take_along_axis(data, indices, axis).
-std::vector<double> np_take_along_axis(const std::vector<double>& data, const Shape& ds, const std::vector<int64_t>& idx, const Shape& is, size_t axis) {
+std::vector<double> np_take_along_axis(const std::vector<double>& data, const Shape& ds,
+                                       const std::vector<int64_t>& idx, const Shape& is, size_t axis) {
     std::vector<double> out(count_of(is));
     for (size_t f = 0; f < out.size(); ++f) {
         auto c = coord_of(is, f);
@@ -99,7 +105,8 @@ std::vector<double> np_take_along_axis(const std::vector<double>& data, const Sh
 
 // gather_nd(data, indices, batch_dims) as TensorFlow and ONNX GatherND define it: the last
 // dimension of indices holds tuples into data's dimensions after the batch.
-std::vector<double> gather_nd(const std::vector<double>& data, const Shape& ds, const std::vector<int64_t>& idx, const Shape& is, size_t batch) {
+std::vector<double> gather_nd(const std::vector<double>& data, const Shape& ds, const std::vector<int64_t>& idx,
+                              const Shape& is, size_t batch) {
     const size_t k = is.back();
     const Shape os = cat({sub(is, 0, is.size() - 1), sub(ds, batch + k, ds.size())});
     std::vector<double> out(count_of(os));
@@ -157,12 +164,14 @@ TEST_CASE("GATHER: the page's examples") {
     e3.IndexDimensions = 2;
     CHECK(has_error({OperatorType::GATHER, e3}, "gather.output-sizes", "/desc/OutputTensor/Sizes"));
     e3.IndexDimensions = 1;
-    CHECK(gather(e3, std::vector<float>{1, 2, 3, 4, 5, 6}, std::vector<uint32_t>{1, 0}) == std::vector<float>{2, 1, 4, 3, 6, 5});
+    CHECK(gather(e3, std::vector<float>{1, 2, 3, 4, 5, 6}, std::vector<uint32_t>{1, 0}) ==
+          std::vector<float>{2, 1, 4, 3, 6, 5});
     // Example 4: Axis 2, indices {1,1,2} = [[0,2]]: output[z,y,x] = input[0,z,indices[y,x]] -> [[[1,3]],[[4,6]],[[7,9]]].
     G e4 = make<G>(DataType::FLOAT32, DataType::UINT32, {1, 3, 3}, {1, 1, 2}, {3, 1, 2});
     e4.Axis = 2;
     e4.IndexDimensions = 2;
-    CHECK(gather(e4, std::vector<float>{1, 2, 3, 4, 5, 6, 7, 8, 9}, std::vector<uint32_t>{0, 2}) == std::vector<float>{1, 3, 4, 6, 7, 9});
+    CHECK(gather(e4, std::vector<float>{1, 2, 3, 4, 5, 6, 7, 8, 9}, std::vector<uint32_t>{0, 2}) ==
+          std::vector<float>{1, 3, 4, 6, 7, 9});
     // Example 5: Axis 1, indices [[0,1],[1,2]]: output[z,y,x] = input[0, indices[z,y], x].
     G e5 = make<G>(DataType::FLOAT32, DataType::UINT32, {1, 3, 2}, {1, 2, 2}, {2, 2, 2});
     e5.Axis = 1;
@@ -173,7 +182,8 @@ TEST_CASE("GATHER: the page's examples") {
 
 TEST_CASE("GATHER_ELEMENTS, GATHER_ND, GATHER_ND1: the pages' examples") {
     // GATHER_ELEMENTS: Axis 0, [[1,2,3],[4,5,6],[7,8,9]] at [[1,2,0],[2,0,0]] -> [[4,8,3],[7,2,3]].
-    CHECK(gather(make<GE>(DataType::FLOAT32, DataType::UINT32, {3, 3}, {2, 3}, {2, 3}), std::vector<float>{1, 2, 3, 4, 5, 6, 7, 8, 9},
+    CHECK(gather(make<GE>(DataType::FLOAT32, DataType::UINT32, {3, 3}, {2, 3}, {2, 3}),
+                 std::vector<float>{1, 2, 3, 4, 5, 6, 7, 8, 9},
                  std::vector<uint32_t>{1, 2, 0, 2, 0, 0}) == std::vector<float>{4, 8, 3, 7, 2, 3});
     // GATHER_ND Example 1: [[0,1],[2,3]] at [[1],[0]] -> [[2,3],[0,1]].
     GND n1 = make<GND>(DataType::FLOAT32, DataType::UINT32, {2, 2}, {2, 1}, {2, 2});
@@ -183,7 +193,8 @@ TEST_CASE("GATHER_ELEMENTS, GATHER_ND, GATHER_ND1: the pages' examples") {
     GND n2 = make<GND>(DataType::FLOAT32, DataType::UINT32, {1, 2, 2, 2}, {1, 1, 2, 2}, {1, 1, 2, 2});
     n2.InputDimensionCount = 3;
     n2.IndicesDimensionCount = 2;
-    CHECK(gather(n2, std::vector<float>{0, 1, 2, 3, 4, 5, 6, 7}, std::vector<uint32_t>{0, 1, 1, 0}) == std::vector<float>{2, 3, 4, 5});
+    CHECK(gather(n2, std::vector<float>{0, 1, 2, 3, 4, 5, 6, 7}, std::vector<uint32_t>{0, 1, 1, 0}) ==
+          std::vector<float>{2, 3, 4, 5});
     // GATHER_ND1 Example 1 is GATHER_ND's (BatchDimensionCount 0).
     GND1 b1 = make<GND1>(DataType::FLOAT32, DataType::UINT32, {2, 2}, {2, 1}, {2, 2});
     b1.InputDimensionCount = b1.IndicesDimensionCount = 2;
@@ -192,8 +203,8 @@ TEST_CASE("GATHER_ELEMENTS, GATHER_ND, GATHER_ND1: the pages' examples") {
     GND1 b2 = make<GND1>(DataType::FLOAT32, DataType::UINT32, {1, 3, 2, 2}, {1, 3, 2, 2}, {1, 1, 3, 2});
     b2.InputDimensionCount = b2.IndicesDimensionCount = 3;
     b2.BatchDimensionCount = 1;
-    CHECK(gather(b2, std::vector<float>{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}, std::vector<uint32_t>{0, 0, 1, 1, 1, 1, 0, 0, 0, 1, 1, 0}) ==
-          std::vector<float>{0, 3, 7, 4, 9, 10});
+    CHECK(gather(b2, std::vector<float>{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11},
+                 std::vector<uint32_t>{0, 0, 1, 1, 1, 1, 0, 0, 0, 1, 1, 0}) == std::vector<float>{0, 3, 7, 4, 9, 10});
 }
 
 TEST_CASE("GATHER and GATHER_ELEMENTS against numpy's take and take_along_axis, negative indices included") {
@@ -277,11 +288,14 @@ TEST_CASE("GATHER: negative indices from the end once; out of range refused, nam
     auto refused = [&](DataType it, std::vector<std::byte> indices, uint64_t element) {
         G d = make<G>(DataType::FLOAT32, it, {3}, {2}, {2});
         d.IndexDimensions = 1;
-        const Diagnostics diags = validate_input_values({OperatorType::GATHER, d}, {{"InputTensor", buffer(d.InputTensor, x)}, {"IndicesTensor", indices}}, 1u << 30);
+        const Diagnostics diags = validate_input_values(
+            {OperatorType::GATHER, d}, {{"InputTensor", buffer(d.InputTensor, x)}, {"IndicesTensor", indices}},
+            1u << 30);
         bool found = false;
         for (const auto& item : diags.items()) {
             INFO(format(item, "<test>"));
-            found = found || (item.rule == "gather.index-range" && item.path == "/inputs/IndicesTensor/" + std::to_string(element));
+            found = found || (item.rule == "gather.index-range" &&
+                              item.path == "/inputs/IndicesTensor/" + std::to_string(element));
         }
         return found;
     };
@@ -297,10 +311,11 @@ TEST_CASE("GATHER moves bits: NaN payloads, -0, subnormals, 64-bit extremes; str
     // FLOAT32 0x7fc00123 (a NaN payload), 0x80000000 (-0), 0x00000001 (2^-149), 0xff800001 (a signalling NaN).
     std::vector<float> x;
     for (uint32_t b : {0x7fc00123u, 0x80000000u, 0x00000001u, 0xff800001u}) x.push_back(from_bits<float>(b));
-    const auto y = gather(take(DataType::FLOAT32, DataType::UINT32, {4}, {4}, {4}), x, std::vector<uint32_t>{3, 2, 1, 0});
+    const auto y = gather(take(DataType::FLOAT32, DataType::UINT32, {4}, {4}, {4}), x,
+                          std::vector<uint32_t>{3, 2, 1, 0});
     check_bits(y, std::vector<float>{x[3], x[2], x[1], x[0]});
-    check_bits(gather(take(DataType::INT64, DataType::UINT64, {2}, {3}, {3}), std::vector<int64_t>{INT64_MIN, INT64_MAX},
-                      std::vector<uint64_t>{1, 0, 1}),
+    check_bits(gather(take(DataType::INT64, DataType::UINT64, {2}, {3}, {3}),
+                      std::vector<int64_t>{INT64_MIN, INT64_MAX}, std::vector<uint64_t>{1, 0, 1}),
                std::vector<int64_t>{INT64_MAX, INT64_MIN, INT64_MAX});
     // A transposed input (Strides 1, 2: logical [[1,2,3],[4,5,6]] stored as [1,4,2,5,3,6]), indices
     // broadcast along dimension 0 (Strides 0, 1), GATHER_ELEMENTS on Axis 1:
@@ -309,8 +324,9 @@ TEST_CASE("GATHER moves bits: NaN payloads, -0, subnormals, 64-bit extremes; str
     e.InputTensor.Strides = {1, 2};
     e.IndicesTensor.Strides = {0, 1};
     e.Axis = 1;
-    const auto out = run({OperatorType::GATHER_ELEMENTS, e}, {{"InputTensor", buffer<int16_t>(e.InputTensor, {1, 4, 2, 5, 3, 6})},
-                                                              {"IndicesTensor", buffer<int32_t>(e.IndicesTensor, {2, 0, 1})}});
+    const auto out = run({OperatorType::GATHER_ELEMENTS, e},
+                         {{"InputTensor", buffer<int16_t>(e.InputTensor, {1, 4, 2, 5, 3, 6})},
+                          {"IndicesTensor", buffer<int32_t>(e.IndicesTensor, {2, 0, 1})}});
     CHECK(as_values<int16_t>(out.at("OutputTensor")) == std::vector<int16_t>{3, 1, 2, 6, 4, 5});
 }
 
@@ -343,7 +359,8 @@ TEST_CASE("gather validation: the pages' constraints, each with its rule") {
     GE e = make<GE>(DataType::FLOAT32, DataType::INT64, {3, 3}, {2, 3}, {2, 3});
     CHECK_FALSE(validate({OperatorType::GATHER_ELEMENTS, e}).has_errors());
     e.IndicesTensor.Sizes = {2, 2};
-    CHECK(has_error({OperatorType::GATHER_ELEMENTS, e}, "gather-elements.indices-sizes", "/desc/IndicesTensor/Sizes/1"));
+    CHECK(
+        has_error({OperatorType::GATHER_ELEMENTS, e}, "gather-elements.indices-sizes", "/desc/IndicesTensor/Sizes/1"));
     e = make<GE>(DataType::FLOAT32, DataType::INT64, {3, 3}, {2, 3}, {3, 3});
     CHECK(has_error({OperatorType::GATHER_ELEMENTS, e}, "gather-elements.output-sizes", "/desc/OutputTensor/Sizes"));
 
@@ -356,7 +373,8 @@ TEST_CASE("gather validation: the pages' constraints, each with its rule") {
     CHECK(has_error({OperatorType::GATHER_ND1, m}, "gather-nd1.input-dimension-count", "/desc/InputDimensionCount"));
     m = n;
     m.IndicesDimensionCount = 0;
-    CHECK(has_error({OperatorType::GATHER_ND1, m}, "gather-nd1.indices-dimension-count", "/desc/IndicesDimensionCount"));
+    CHECK(
+        has_error({OperatorType::GATHER_ND1, m}, "gather-nd1.indices-dimension-count", "/desc/IndicesDimensionCount"));
     m = n;
     m.InputDimensionCount = 2;  // InputTensor.Sizes[1] = 3 is then a leading dimension
     CHECK(has_error({OperatorType::GATHER_ND1, m}, "gather-nd1.input-leading-ones", "/desc/InputTensor/Sizes/1"));
@@ -373,10 +391,19 @@ TEST_CASE("gather validation: the pages' constraints, each with its rule") {
 
 TEST_CASE("gather: feature levels from the pages' tables") {
     // GATHER: 4-D FLOAT32 with UINT32 indices from 1.0; INT64 indices 3.0; FLOAT64 values 4.1.
-    CHECK(lowest_supporting_feature_level({OperatorType::GATHER, make<G>(DataType::FLOAT32, DataType::UINT32, {1, 1, 1, 4}, {1, 1, 1, 2}, {1, 1, 1, 2})}, nullptr) == 0x1000u);
-    CHECK(lowest_supporting_feature_level({OperatorType::GATHER, take(DataType::FLOAT32, DataType::INT64, {4}, {2}, {2})}, nullptr) == 0x3000u);
-    CHECK(lowest_supporting_feature_level({OperatorType::GATHER, take(DataType::FLOAT64, DataType::INT64, {4}, {2}, {2})}, nullptr) == 0x4100u);
+    CHECK(lowest_supporting_feature_level({OperatorType::GATHER, make<G>(DataType::FLOAT32, DataType::UINT32,
+                                                                         {1, 1, 1, 4}, {1, 1, 1, 2}, {1, 1, 1, 2})},
+                                          nullptr) == 0x1000u);
+    CHECK(lowest_supporting_feature_level(
+              {OperatorType::GATHER, take(DataType::FLOAT32, DataType::INT64, {4}, {2}, {2})}, nullptr) == 0x3000u);
+    CHECK(lowest_supporting_feature_level(
+              {OperatorType::GATHER, take(DataType::FLOAT64, DataType::INT64, {4}, {2}, {2})}, nullptr) == 0x4100u);
     // GATHER_ND1 from 3.0; GATHER_ELEMENTS never with FLOAT64.
-    CHECK(lowest_supporting_feature_level({OperatorType::GATHER_ND1, make<GND1>(DataType::INT8, DataType::UINT32, {2, 2}, {2, 1}, {2, 2})}, nullptr) == 0x3000u);
-    CHECK_FALSE(lowest_supporting_feature_level({OperatorType::GATHER_ELEMENTS, make<GE>(DataType::FLOAT64, DataType::UINT32, {2}, {2}, {2})}, nullptr).has_value());
+    CHECK(lowest_supporting_feature_level(
+              {OperatorType::GATHER_ND1, make<GND1>(DataType::INT8, DataType::UINT32, {2, 2}, {2, 1}, {2, 2})},
+              nullptr) == 0x3000u);
+    CHECK_FALSE(
+        lowest_supporting_feature_level(
+            {OperatorType::GATHER_ELEMENTS, make<GE>(DataType::FLOAT64, DataType::UINT32, {2}, {2}, {2})}, nullptr)
+            .has_value());
 }

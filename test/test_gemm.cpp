@@ -48,13 +48,17 @@ Operator gemm_op(const GemmSpec& s) {
     return {GEMM::kType, d};
 }
 
-template <class T> std::vector<T> gemm(const Operator& op, const std::vector<T>& a, const std::vector<T>& b, const std::vector<T>& c = {}) {
+template <class T>
+std::vector<T> gemm(const Operator& op, const std::vector<T>& a, const std::vector<T>& b,
+                    const std::vector<T>& c = {}) {
     const GEMM& d = get<GEMM>(op.Desc);
-    std::map<std::string, std::vector<std::byte>> in = {{"ATensor", logical_buffer(d.ATensor, a)}, {"BTensor", logical_buffer(d.BTensor, b)}};
+    std::map<std::string, std::vector<std::byte>> in = {{"ATensor", logical_buffer(d.ATensor, a)},
+                                                        {"BTensor", logical_buffer(d.BTensor, b)}};
     if (d.CTensor) in["CTensor"] = logical_buffer(*d.CTensor, c);
     return as_values<T>(run(op, in).at("OutputTensor"));
 }
-std::vector<float> gemm(const GemmSpec& s, const std::vector<float>& a, const std::vector<float>& b, const std::vector<float>& c = {}) {
+std::vector<float> gemm(const GemmSpec& s, const std::vector<float>& a, const std::vector<float>& b,
+                        const std::vector<float>& c = {}) {
     return gemm<float>(gemm_op(s), a, b, c);
 }
 
@@ -76,13 +80,14 @@ TEST_CASE("GEMM: hand-derived products, Alpha, Beta, C and both transposes") {
     CHECK(gemm({.a = {2, 3}, .b = {3, 2}, .out = {2, 2}, .alpha = 2, .beta = 0.5f, .c = true}, a, b, {1, 2, 3, 4}) ==
           std::vector<float>{116.5f, 129, 279.5f, 310});
     // The same A stored transposed ([3, 2], TransA) and B stored transposed ([2, 3], TransB).
-    CHECK(gemm({.a = {3, 2}, .b = {2, 3}, .out = {2, 2}, .ta = true, .tb = true}, {1, 4, 2, 5, 3, 6}, {7, 9, 11, 8, 10, 12}) ==
-          std::vector<float>{58, 64, 139, 154});
+    CHECK(gemm({.a = {3, 2}, .b = {2, 3}, .out = {2, 2}, .ta = true, .tb = true}, {1, 4, 2, 5, 3, 6},
+               {7, 9, 11, 8, 10, 12}) == std::vector<float>{58, 64, 139, 154});
     // Without CTensor, Beta is ignored (GemmBetaWithoutC=Ignored): a NaN Beta changes nothing.
     CHECK(gemm({.a = {2, 3}, .b = {3, 2}, .out = {2, 2}, .beta = std::numeric_limits<float>::quiet_NaN()}, a, b) ==
           std::vector<float>{58, 64, 139, 154});
     // 4-D: two batches, one channel; A's batch broadcast through a zero stride (Strides 0, 0, 3, 1).
-    CHECK(gemm({.a = {2, 1, 2, 3}, .b = {2, 1, 3, 2}, .out = {2, 1, 2, 2}, .a_strides = {0, 0, 3, 1}}, {1, 2, 3, 4, 5, 6, 1, 2, 3, 4, 5, 6},
+    CHECK(gemm({.a = {2, 1, 2, 3}, .b = {2, 1, 3, 2}, .out = {2, 1, 2, 2}, .a_strides = {0, 0, 3, 1}},
+               {1, 2, 3, 4, 5, 6, 1, 2, 3, 4, 5, 6},
                {7, 8, 9, 10, 11, 12, 1, 0, 0, 1, 0, 0}) == std::vector<float>{58, 64, 139, 154, 1, 2, 4, 5});
     // C broadcast along rows through a zero stride: c = [10, 20] for every row.
     CHECK(gemm({.a = {2, 3}, .b = {3, 2}, .out = {2, 2}, .c = true, .c_strides = {0, 1}}, a, b, {10, 20, 10, 20}) ==
@@ -93,29 +98,33 @@ TEST_CASE("GEMM: the value is exact and rounded once (GemmValue=ExactThenRoundOn
     // A = [1, 2^-24], B = [1, 1]: AB = 1 + 2^-24, a float32 tie that rounds to 1; with C = 2^-25
     // the exact 1 + 2^-24 + 2^-25 is above the tie and rounds up to 1 + 2^-23 (0x3f800001).
     // Rounding AB first gives 1 + 2^-25, which rounds to 1.
-    check_bits(gemm({.a = {1, 2}, .b = {2, 1}, .out = {1, 1}, .c = true}, {1, 0x1p-24f}, {1, 1}, {0x1p-25f}), std::vector<float>{f32(0x3f800001)});
+    check_bits(gemm({.a = {1, 2}, .b = {2, 1}, .out = {1, 1}, .c = true}, {1, 0x1p-24f}, {1, 1}, {0x1p-25f}),
+               std::vector<float>{f32(0x3f800001)});
     // Alpha = 1/3 in float32 (0x3eaaaaab = 11184811 / 2^25, so 3 Alpha = 1 + 2^-25 exactly), A = [3, 3],
     // B = [1, 2^-24]: the exact value (1 + 2^-25)(1 + 2^-24) = 1 + 2^-24 + 2^-25 + 2^-49 is above the
     // tie 1 + 2^-24 and rounds to 1 + 2^-23 (0x3f800001). Alpha's every digit counts.
-    check_bits(gemm({.a = {1, 2}, .b = {2, 1}, .out = {1, 1}, .alpha = f32(0x3eaaaaab)}, {3, 3}, {1, 0x1p-24f}), std::vector<float>{f32(0x3f800001)});
+    check_bits(gemm({.a = {1, 2}, .b = {2, 1}, .out = {1, 1}, .alpha = f32(0x3eaaaaab)}, {3, 3}, {1, 0x1p-24f}),
+               std::vector<float>{f32(0x3f800001)});
     // Cancellation: [2^30, 1, -2^30] . [1, 1, 1] is exactly 1 (a float32 left-to-right sum gives 0).
     CHECK(gemm({.a = {1, 3}, .b = {3, 1}, .out = {1, 1}}, {0x1p30f, 1, -0x1p30f}, {1, 1, 1}) == std::vector<float>{1});
     // FLOAT16: 65504 + 65504 - 65504 overflows a left-to-right FLOAT16 sum, but the exact value is 65504.
     const Operator h = gemm_op({.t = DataType::FLOAT16, .a = {1, 3}, .b = {3, 1}, .out = {1, 1}});
-    CHECK(gemm<half>(h, {half(65504.f), half(65504.f), half(-65504.f)}, {half(1.f), half(1.f), half(1.f)}) == std::vector<half>{half(65504.f)});
+    CHECK(gemm<half>(h, {half(65504.f), half(65504.f), half(-65504.f)}, {half(1.f), half(1.f), half(1.f)}) ==
+          std::vector<half>{half(65504.f)});
     // FLOAT16 subnormals: 2^-24 * 2^-1 = 2^-25 is half the smallest subnormal, a tie: rounds to +0;
     // two of them are 2^-24 exactly.
     const Operator h2 = gemm_op({.t = DataType::FLOAT16, .a = {1, 2}, .b = {2, 1}, .out = {1, 1}});
-    check_bits(gemm<half>(h2, {from_bits<half>(1), from_bits<half>(1)}, {half(0.5f), half(0.5f)}), std::vector<half>{from_bits<half>(1)});
+    check_bits(gemm<half>(h2, {from_bits<half>(1), from_bits<half>(1)}, {half(0.5f), half(0.5f)}),
+               std::vector<half>{from_bits<half>(1)});
     check_bits(gemm<half>(h2, {from_bits<half>(1), half(0.f)}, {half(0.5f), half(0.5f)}), std::vector<half>{half(0.f)});
 }
 
 TEST_CASE("GEMM: zeros, NaN and infinities (NonFiniteSum=CanonicalNaN, ZeroResult=PositiveZero)") {
     const GemmSpec s{.a = {1, 2}, .b = {2, 1}, .out = {1, 1}};
-    check_bits(gemm(s, {-0.f, -0.f}, {1, 1}), std::vector<float>{0.f});         // -0 + -0: a sum starts from +0
+    check_bits(gemm(s, {-0.f, -0.f}, {1, 1}), std::vector<float>{0.f});  // -0 + -0: a sum starts from +0
     check_bits(gemm(s, {kInf, 1}, {1, 1}), std::vector<float>{kInf});
-    check_bits(gemm(s, {kInf, kInf}, {1, -1}), std::vector<float>{f32(0x7fc00000)});  // +inf - inf
-    check_bits(gemm(s, {kInf, 1}, {0, 1}), std::vector<float>{f32(0x7fc00000)});      // inf x 0
+    check_bits(gemm(s, {kInf, kInf}, {1, -1}), std::vector<float>{f32(0x7fc00000)});         // +inf - inf
+    check_bits(gemm(s, {kInf, 1}, {0, 1}), std::vector<float>{f32(0x7fc00000)});             // inf x 0
     check_bits(gemm(s, {f32(0x7fc00123), 1}, {1, 1}), std::vector<float>{f32(0x7fc00000)});  // payload not kept
     // Alpha 0 times an infinite product is NaN; Alpha infinite times a zero sum is NaN, times a
     // positive sum +inf, times a negative one -inf.
@@ -137,9 +146,11 @@ TEST_CASE("GEMM: random shapes against exact rationals over the transposed layou
     std::mt19937 rng(2211);
     std::uniform_int_distribution<int> dim(1, 5), mant(-(1 << 20), 1 << 20), ex(-30, 10);
     for (int trial = 0; trial < 24; ++trial) {
-        const uint32_t M = uint32_t(dim(rng)), N = uint32_t(dim(rng)), K = uint32_t(dim(rng)) * (trial % 5 == 0 ? 40 : 1);
+        const uint32_t M = uint32_t(dim(rng)), N = uint32_t(dim(rng)),
+                       K = uint32_t(dim(rng)) * (trial % 5 == 0 ? 40 : 1);
         const bool ta = trial % 2, tb = (trial / 2) % 2, with_c = trial % 3 != 0;
-        const float alpha = trial % 4 == 0 ? 1.f : std::ldexp(float(mant(rng)), -20), beta = std::ldexp(float(mant(rng)), -19);
+        const float alpha = trial % 4 == 0 ? 1.f : std::ldexp(float(mant(rng)), -20),
+                    beta = std::ldexp(float(mant(rng)), -19);
         auto value = [&] { return std::ldexp(float(mant(rng)), ex(rng) - 20); };
         // A^T stored [K, M] when ta: at[k][m]; B^T stored [N, K] when tb.
         std::vector<float> a(size_t(M) * K), b(size_t(K) * N), c(size_t(M) * N);
@@ -148,7 +159,12 @@ TEST_CASE("GEMM: random shapes against exact rationals over the transposed layou
         for (auto& v : c) v = value();
         GemmSpec s{.a = ta ? std::vector<uint32_t>{K, M} : std::vector<uint32_t>{M, K},
                    .b = tb ? std::vector<uint32_t>{N, K} : std::vector<uint32_t>{K, N},
-                   .out = {M, N}, .ta = ta, .tb = tb, .alpha = alpha, .beta = beta, .c = with_c};
+                   .out = {M, N},
+                   .ta = ta,
+                   .tb = tb,
+                   .alpha = alpha,
+                   .beta = beta,
+                   .c = with_c};
         const std::vector<float> got = gemm(s, a, b, c);
         for (uint32_t m = 0; m < M; ++m)
             for (uint32_t n = 0; n < N; ++n) {
@@ -180,16 +196,23 @@ TEST_CASE("GEMM: FLOAT16 against exact rationals, Alpha and Beta from FLOAT32") 
     for (auto& v : b) v = value();
     for (auto& v : c) v = value();
     const float alpha = f32(0x3f9d70a4), beta = -0.375f;  // 1.23 in FLOAT32
-    const Operator op = gemm_op({.t = DataType::FLOAT16, .a = {B0, 1, M, K}, .b = {B0, 1, K, N}, .out = {B0, 1, M, N},
-                                 .alpha = alpha, .beta = beta, .c = true});
+    const Operator op = gemm_op({.t = DataType::FLOAT16,
+                                 .a = {B0, 1, M, K},
+                                 .b = {B0, 1, K, N},
+                                 .out = {B0, 1, M, N},
+                                 .alpha = alpha,
+                                 .beta = beta,
+                                 .c = true});
     const std::vector<half> got = gemm<half>(op, a, b, c);
     for (uint32_t p = 0; p < B0; ++p)
         for (uint32_t m = 0; m < M; ++m)
             for (uint32_t n = 0; n < N; ++n) {
                 mpq_class sum = 0;
                 for (uint32_t k = 0; k < K; ++k)
-                    sum += mpq_class(double(float(a[(p * M + m) * K + k]))) * mpq_class(double(float(b[(p * K + k) * N + n])));
-                const mpq_class exact = mpq_class(double(alpha)) * sum + mpq_class(double(beta)) * mpq_class(double(float(c[(p * M + m) * N + n])));
+                    sum += mpq_class(double(float(a[(p * M + m) * K + k]))) *
+                           mpq_class(double(float(b[(p * K + k) * N + n])));
+                const mpq_class exact = mpq_class(double(alpha)) * sum +
+                                        mpq_class(double(beta)) * mpq_class(double(float(c[(p * M + m) * N + n])));
                 const double want = mpfr_rounded<half>(std::as_const(exact));
                 INFO("batch " << p << " m " << m << " n " << n);
                 CHECK(double(float(got[(p * M + m) * N + n])) == want);
@@ -200,7 +223,8 @@ TEST_CASE("GEMM: FastSum's proof and the exact accumulator alone give the same b
     // Values from a few binades apart, with ties and cancellations, so that some elements are
     // decided by FastSum and others fall back to ExactSum; Alpha inexact (split into two terms).
     std::mt19937 rng(99);
-    const float pool[] = {0x1p30f, -0x1p30f, 1, -1, 0x1p-24f, -0x1p-25f, 3, 0x1.fffffep0f, 0x1p-149f, -0.f, 0x1p100f, -0x1p100f};
+    const float pool[] = {0x1p30f, -0x1p30f,      1,         -1,   0x1p-24f, -0x1p-25f,
+                          3,       0x1.fffffep0f, 0x1p-149f, -0.f, 0x1p100f, -0x1p100f};
     std::uniform_int_distribution<size_t> pick(0, std::size(pool) - 1);
     const uint32_t M = 4, N = 5, K = 9;
     std::vector<float> a(M * K), b(K * N), c(M * N);
@@ -234,24 +258,36 @@ TEST_CASE("GEMM: every rule of the page, with its rule id") {
         return op;
     };
     CHECK_FALSE(validate(gemm_op(ok)).has_errors());
-    CHECK(has_error(with([](GEMM& d) { d.BTensor.DataType = DataType::FLOAT16; }), "gemm.same-data-type", "/desc/BTensor/DataType"));
-    CHECK(has_error(with([](GEMM& d) { d.ATensor.DataType = d.BTensor.DataType = d.CTensor->DataType = d.OutputTensor.DataType = DataType::INT32; }),
-                    "gemm.data-type", "/desc/OutputTensor/DataType"));
+    CHECK(has_error(with([](GEMM& d) { d.BTensor.DataType = DataType::FLOAT16; }), "gemm.same-data-type",
+                    "/desc/BTensor/DataType"));
+    CHECK(has_error(
+        with([](GEMM& d) {
+            d.ATensor.DataType = d.BTensor.DataType = d.CTensor->DataType = d.OutputTensor.DataType = DataType::INT32;
+        }),
+        "gemm.data-type", "/desc/OutputTensor/DataType"));
     CHECK(has_error(with([](GEMM& d) { d.TransA = 2; }), "gemm.transform", "/desc/TransA"));
-    CHECK(has_error(with([](GEMM& d) { d.ATensor.Sizes = {1, 2, 3}; }), "gemm.same-dimension-count", "/desc/ATensor/Sizes"));
+    CHECK(has_error(with([](GEMM& d) {
+                        d.ATensor.Sizes = {1, 2, 3};
+                    }),
+                    "gemm.same-dimension-count", "/desc/ATensor/Sizes"));
     CHECK(has_error(with([](GEMM& d) { d.ATensor.Sizes = {6}; }), "gemm.dimension-count", "/desc/ATensor/Sizes"));
     CHECK(has_error(with([](GEMM& d) { d.BTensor.Sizes = {4, 2}; }), "gemm.inner-size", "/desc/BTensor/Sizes"));
     CHECK(has_error(with([](GEMM& d) { d.ATensor.Sizes = {3, 3}; }), "gemm.output-sizes", "/desc/ATensor/Sizes"));
     CHECK(has_error(with([](GEMM& d) { d.BTensor.Sizes = {3, 3}; }), "gemm.output-sizes", "/desc/BTensor/Sizes"));
     CHECK(has_error(with([](GEMM& d) { d.CTensor->Sizes = {2, 1}; }), "gemm.c-sizes", "/desc/CTensor/Sizes"));
-    CHECK(has_error(with([](GEMM& d) { d.CTensor->Sizes = {1, 2, 2}; }), "gemm.same-dimension-count", "/desc/CTensor/Sizes"));
     CHECK(has_error(with([](GEMM& d) {
-              d.ATensor.Sizes = {2, 2, 3};
-              d.BTensor.Sizes = {1, 3, 2};
-              d.CTensor->Sizes = d.OutputTensor.Sizes = {2, 2, 2};
-          }),
-          "gemm.batch-sizes", "/desc/BTensor/Sizes/0"));
-    CHECK(has_error(with([](GEMM& d) { d.FusedActivation = DML_FUSED_ACTIVATION{6, {std::numeric_limits<float>::quiet_NaN(), 0}}; }),
+                        d.CTensor->Sizes = {1, 2, 2};
+                    }),
+                    "gemm.same-dimension-count", "/desc/CTensor/Sizes"));
+    CHECK(has_error(with([](GEMM& d) {
+                        d.ATensor.Sizes = {2, 2, 3};
+                        d.BTensor.Sizes = {1, 3, 2};
+                        d.CTensor->Sizes = d.OutputTensor.Sizes = {2, 2, 2};
+                    }),
+                    "gemm.batch-sizes", "/desc/BTensor/Sizes/0"));
+    CHECK(has_error(with([](GEMM& d) {
+                        d.FusedActivation = DML_FUSED_ACTIVATION{6, {std::numeric_limits<float>::quiet_NaN(), 0}};
+                    }),
                     "gemm.fused-activation-parameter", "/desc/FusedActivation/Alpha"));
 }
 
@@ -274,7 +310,7 @@ TEST_CASE("GEMM judging: a float32 loop passes, a dropped term and a flipped tra
             for (uint32_t n = 0; n < N; ++n) {
                 float acc = 0;
                 for (uint32_t k = 0; k < K; ++k) {
-                    if (variant == 1 && m == 1 && n == 2 && k == 17) continue;  // one term dropped
+                    if (variant == 1 && m == 1 && n == 2 && k == 17) continue;    // one term dropped
                     const float bv = variant == 2 ? b[n * K + k] : b[k * N + n];  // 2: B read as if stored transposed
                     acc += a[m * K + k] * bv;
                 }
@@ -297,8 +333,9 @@ TEST_CASE("MATRIX_MULTIPLY_INTEGER: zero points per tensor, per row and per colu
     };
     auto ab = [&](const Operator& o) {
         const MMI& m = get<MMI>(o.Desc);
-        return std::map<std::string, std::vector<std::byte>>{{"ATensor", logical_buffer(m.ATensor, std::vector<uint8_t>{1, 2, 3, 4})},
-                                                             {"BTensor", logical_buffer(m.BTensor, std::vector<int8_t>{5, 6, 7, 8})}};
+        return std::map<std::string, std::vector<std::byte>>{
+            {"ATensor", logical_buffer(m.ATensor, std::vector<uint8_t>{1, 2, 3, 4})},
+            {"BTensor", logical_buffer(m.BTensor, std::vector<int8_t>{5, 6, 7, 8})}};
     };
     CHECK(run_mmi(op, ab(op)) == std::vector<int32_t>{19, 22, 43, 50});
     // AZeroPoint 1 (per tensor): (A - 1) = [[0, 1], [2, 3]]: [[7, 8], [31, 36]].
@@ -334,14 +371,16 @@ TEST_CASE("MATRIX_MULTIPLY_INTEGER: zero points per tensor, per row and per colu
     for (auto& x : b) x = uint8_t(v(rng));
     for (auto& x : zb) x = uint8_t(v(rng));
     const MMI& d5 = get<MMI>(op5.Desc);
-    const auto got = run_mmi(op5, {{"ATensor", logical_buffer(d5.ATensor, a)}, {"BTensor", logical_buffer(d5.BTensor, b)},
+    const auto got = run_mmi(op5, {{"ATensor", logical_buffer(d5.ATensor, a)},
+                                   {"BTensor", logical_buffer(d5.BTensor, b)},
                                    {"AZeroPointTensor", logical_buffer(*d5.AZeroPointTensor, za)},
                                    {"BZeroPointTensor", logical_buffer(*d5.BZeroPointTensor, zb)}});
     for (uint32_t p = 0; p < B0 * C0; ++p)
         for (uint32_t n = 0; n < N; ++n)
             for (uint32_t m = 0; m < M; ++m) {
                 int64_t acc = 0;
-                for (uint32_t k = 0; k < K; ++k) acc += (int64_t(a[(p * M + m) * K + k]) - za[m]) * (int64_t(b[(p * K + k) * N + n]) - zb[n]);
+                for (uint32_t k = 0; k < K; ++k)
+                    acc += (int64_t(a[(p * M + m) * K + k]) - za[m]) * (int64_t(b[(p * K + k) * N + n]) - zb[n]);
                 CHECK(got[(p * M + m) * N + n] == int32_t(acc));
             }
 }
@@ -357,11 +396,12 @@ TEST_CASE("MATRIX_MULTIPLY_INTEGER: the INT32 sum wraps (IntegerOverflow=WrapToW
     d.BZeroPointTensor = desc(DataType::UINT8, {1});
     d.OutputTensor = desc(DataType::INT32, {1, 1});
     const Operator op{MMI::kType, d};
-    const auto out = as_values<int32_t>(run(op, {{"ATensor", buffer(d.ATensor, std::vector<int8_t>{-128})},
-                                                 {"AZeroPointTensor", buffer(*d.AZeroPointTensor, std::vector<int8_t>{127})},
-                                                 {"BTensor", buffer(d.BTensor, std::vector<uint8_t>{0})},
-                                                 {"BZeroPointTensor", buffer(*d.BZeroPointTensor, std::vector<uint8_t>{255})}})
-                                             .at("OutputTensor"));
+    const auto out = as_values<int32_t>(
+        run(op, {{"ATensor", buffer(d.ATensor, std::vector<int8_t>{-128})},
+                 {"AZeroPointTensor", buffer(*d.AZeroPointTensor, std::vector<int8_t>{127})},
+                 {"BTensor", buffer(d.BTensor, std::vector<uint8_t>{0})},
+                 {"BZeroPointTensor", buffer(*d.BZeroPointTensor, std::vector<uint8_t>{255})}})
+            .at("OutputTensor"));
     CHECK(out == std::vector<int32_t>{-2142639796});
 }
 
@@ -372,27 +412,44 @@ TEST_CASE("MATRIX_MULTIPLY_INTEGER: every rule of the page, with its rule id") {
         return op;
     };
     CHECK_FALSE(validate(with([](MMI&) {})).has_errors());
-    CHECK(has_error(with([](MMI& d) { d.ATensor.DataType = DataType::INT16; }), "matrix-multiply-integer.data-type", "/desc/ATensor/DataType"));
-    CHECK(has_error(with([](MMI& d) { d.OutputTensor.DataType = DataType::FLOAT32; }), "matrix-multiply-integer.output-data-type",
-                    "/desc/OutputTensor/DataType"));
-    CHECK(has_error(with([](MMI& d) { d.BTensor.Sizes = {1, 3, 2}; }), "matrix-multiply-integer.same-dimension-count", "/desc/BTensor/Sizes"));
-    CHECK(has_error(with([](MMI& d) { d.ATensor.Sizes = {1, 1, 1, 2, 3}; }), "matrix-multiply-integer.dimension-count", "/desc/ATensor/Sizes"));
-    CHECK(has_error(with([](MMI& d) { d.BTensor.Sizes = {2, 2}; }), "matrix-multiply-integer.inner-size", "/desc/BTensor/Sizes"));
-    CHECK(has_error(with([](MMI& d) { d.OutputTensor.Sizes = {3, 2}; }), "matrix-multiply-integer.output-sizes", "/desc/ATensor/Sizes"));
-    CHECK(has_error(with([](MMI& d) { d.AZeroPointTensor = desc(DataType::INT8, {1}); }), "matrix-multiply-integer.zero-point-data-type",
-                    "/desc/AZeroPointTensor/DataType"));
-    CHECK(has_error(with([](MMI& d) { d.AZeroPointTensor = desc(DataType::UINT8, {1, 2}); }), "matrix-multiply-integer.zero-point-sizes",
-                    "/desc/AZeroPointTensor/Sizes/1"));
-    CHECK(has_error(with([](MMI& d) { d.BZeroPointTensor = desc(DataType::INT8, {3}); }), "matrix-multiply-integer.zero-point-sizes",
-                    "/desc/BZeroPointTensor/Sizes/0"));
-    CHECK(has_error(with([](MMI& d) { d.BZeroPointTensor = desc(DataType::INT8, {1, 1, 1, 1, 2}); }),
+    CHECK(has_error(with([](MMI& d) { d.ATensor.DataType = DataType::INT16; }), "matrix-multiply-integer.data-type",
+                    "/desc/ATensor/DataType"));
+    CHECK(has_error(with([](MMI& d) { d.OutputTensor.DataType = DataType::FLOAT32; }),
+                    "matrix-multiply-integer.output-data-type", "/desc/OutputTensor/DataType"));
+    CHECK(has_error(with([](MMI& d) {
+                        d.BTensor.Sizes = {1, 3, 2};
+                    }),
+                    "matrix-multiply-integer.same-dimension-count", "/desc/BTensor/Sizes"));
+    CHECK(has_error(with([](MMI& d) {
+                        d.ATensor.Sizes = {1, 1, 1, 2, 3};
+                    }),
+                    "matrix-multiply-integer.dimension-count", "/desc/ATensor/Sizes"));
+    CHECK(has_error(with([](MMI& d) {
+                        d.BTensor.Sizes = {2, 2};
+                    }),
+                    "matrix-multiply-integer.inner-size", "/desc/BTensor/Sizes"));
+    CHECK(has_error(with([](MMI& d) {
+                        d.OutputTensor.Sizes = {3, 2};
+                    }),
+                    "matrix-multiply-integer.output-sizes", "/desc/ATensor/Sizes"));
+    CHECK(has_error(with([](MMI& d) { d.AZeroPointTensor = desc(DataType::INT8, {1}); }),
+                    "matrix-multiply-integer.zero-point-data-type", "/desc/AZeroPointTensor/DataType"));
+    CHECK(has_error(with([](MMI& d) {
+                        d.AZeroPointTensor = desc(DataType::UINT8, {1, 2});
+                    }),
+                    "matrix-multiply-integer.zero-point-sizes", "/desc/AZeroPointTensor/Sizes/1"));
+    CHECK(has_error(with([](MMI& d) { d.BZeroPointTensor = desc(DataType::INT8, {3}); }),
+                    "matrix-multiply-integer.zero-point-sizes", "/desc/BZeroPointTensor/Sizes/0"));
+    CHECK(has_error(with([](MMI& d) {
+                        d.BZeroPointTensor = desc(DataType::INT8, {1, 1, 1, 1, 2});
+                    }),
                     "matrix-multiply-integer.zero-point-dimension-count", "/desc/BZeroPointTensor/Sizes"));
     CHECK(has_error(with([](MMI& d) {
-              d.ATensor.Sizes = {2, 2, 3};
-              d.BTensor.Sizes = {1, 3, 2};
-              d.OutputTensor.Sizes = {2, 2, 2};
-          }),
-          "matrix-multiply-integer.batch-sizes", "/desc/BTensor/Sizes/0"));
+                        d.ATensor.Sizes = {2, 2, 3};
+                        d.BTensor.Sizes = {1, 3, 2};
+                        d.OutputTensor.Sizes = {2, 2, 2};
+                    }),
+                    "matrix-multiply-integer.batch-sizes", "/desc/BTensor/Sizes/0"));
 }
 
 TEST_CASE("MATRIX_MULTIPLY_INTEGER_TO_FLOAT: scales, zero points and bias against exact rationals") {
@@ -424,8 +481,10 @@ TEST_CASE("MATRIX_MULTIPLY_INTEGER_TO_FLOAT: scales, zero points and bias agains
         for (auto& x : bias) x = std::ldexp(double(mant(rng) >> 10), 4);
         const Operator op{MMIF::kType, d};
         std::map<std::string, std::vector<std::byte>> in = {
-            {"ATensor", logical_buffer(d.ATensor, a)}, {"BTensor", logical_buffer(d.BTensor, b)},
-            {"AZeroPointTensor", logical_buffer(*d.AZeroPointTensor, za)}, {"BZeroPointTensor", logical_buffer(*d.BZeroPointTensor, zb)}};
+            {"ATensor", logical_buffer(d.ATensor, a)},
+            {"BTensor", logical_buffer(d.BTensor, b)},
+            {"AZeroPointTensor", logical_buffer(*d.AZeroPointTensor, za)},
+            {"BZeroPointTensor", logical_buffer(*d.BZeroPointTensor, zb)}};
         auto floats = [&](const TensorDesc& t, const std::vector<double>& v) {
             if (out == DataType::FLOAT32) {
                 std::vector<float> f(v.begin(), v.end());
@@ -442,11 +501,15 @@ TEST_CASE("MATRIX_MULTIPLY_INTEGER_TO_FLOAT: scales, zero points and bias agains
         for (uint32_t m = 0; m < M; ++m)
             for (uint32_t n = 0; n < N; ++n) {
                 mpz_class sum = 0;
-                for (uint32_t k = K; k-- > 0;) sum += mpz_class(long(a[m * K + k]) - za[m]) * mpz_class(long(b[k * N + n]) - zb[n]);
-                const mpq_class exact = mpq_class(as[m]) * mpq_class(bs[n]) * mpq_class(sum) + mpq_class(bias[m * N + n]);
+                for (uint32_t k = K; k-- > 0;)
+                    sum += mpz_class(long(a[m * K + k]) - za[m]) * mpz_class(long(b[k * N + n]) - zb[n]);
+                const mpq_class exact = mpq_class(as[m]) * mpq_class(bs[n]) * mpq_class(sum) +
+                                        mpq_class(bias[m * N + n]);
                 const size_t e = m * N + n;
-                const double got = out == DataType::FLOAT32 ? double(as_values<float>(bytes)[e]) : double(float(as_values<half>(bytes)[e]));
-                const double want = out == DataType::FLOAT32 ? mpfr_rounded<float>(std::as_const(exact)) : mpfr_rounded<half>(std::as_const(exact));
+                const double got = out == DataType::FLOAT32 ? double(as_values<float>(bytes)[e])
+                                                            : double(float(as_values<half>(bytes)[e]));
+                const double want = out == DataType::FLOAT32 ? mpfr_rounded<float>(std::as_const(exact))
+                                                             : mpfr_rounded<half>(std::as_const(exact));
                 INFO(name(out) << " m " << m << " n " << n);
                 CHECK(got == want);
             }
@@ -464,10 +527,12 @@ TEST_CASE("MATRIX_MULTIPLY_INTEGER_TO_FLOAT: rounded once, no integer wrap, and 
     d.OutputTensor = desc(DataType::FLOAT32, {1, 1});
     const Operator op{MMIF::kType, d};
     auto f = [](float x) { return std::vector<float>{x}; };
-    const auto out = as_values<float>(run(op, {{"ATensor", buffer(d.ATensor, std::vector<uint8_t>{1})}, {"BTensor", buffer(d.BTensor, std::vector<uint8_t>{1})},
-                                               {"AScaleTensor", buffer(d.AScaleTensor, f(f32(0x3eaaaaab)))}, {"BScaleTensor", buffer(d.BScaleTensor, f(3))},
+    const auto out = as_values<float>(run(op, {{"ATensor", buffer(d.ATensor, std::vector<uint8_t>{1})},
+                                               {"BTensor", buffer(d.BTensor, std::vector<uint8_t>{1})},
+                                               {"AScaleTensor", buffer(d.AScaleTensor, f(f32(0x3eaaaaab)))},
+                                               {"BScaleTensor", buffer(d.BScaleTensor, f(3))},
                                                {"BiasTensor", buffer(*d.BiasTensor, f(0x1p-24f))}})
-                                           .at("OutputTensor"));
+                                          .at("OutputTensor"));
     check_bits(out, std::vector<float>{f32(0x3f800001)});
     // INT32, K = 2: (2^31 - 1 + 2^31) (-2^31 - (2^31 - 1)) twice = -2 (2^32 - 1)^2 = -(2^65 - 2^34 + 2),
     // nearest FLOAT32 -2^65 (spacing 2^41 there); a wrapping 32- or 64-bit sum would be far off.
@@ -481,11 +546,14 @@ TEST_CASE("MATRIX_MULTIPLY_INTEGER_TO_FLOAT: rounded once, no integer wrap, and 
     w.OutputTensor = desc(DataType::FLOAT32, {1, 1});
     const Operator wop{MMIF::kType, w};
     const int32_t lo = std::numeric_limits<int32_t>::min(), hi = std::numeric_limits<int32_t>::max();
-    const auto wout = as_values<float>(run(wop, {{"ATensor", buffer(w.ATensor, std::vector<int32_t>{hi, hi})}, {"AScaleTensor", buffer(w.AScaleTensor, f(1))},
-                                                 {"AZeroPointTensor", buffer(*w.AZeroPointTensor, std::vector<int32_t>{lo})},
-                                                 {"BTensor", buffer(w.BTensor, std::vector<int32_t>{lo, lo})}, {"BScaleTensor", buffer(w.BScaleTensor, f(1))},
-                                                 {"BZeroPointTensor", buffer(*w.BZeroPointTensor, std::vector<int32_t>{hi})}})
-                                            .at("OutputTensor"));
+    const auto wout = as_values<float>(
+        run(wop, {{"ATensor", buffer(w.ATensor, std::vector<int32_t>{hi, hi})},
+                  {"AScaleTensor", buffer(w.AScaleTensor, f(1))},
+                  {"AZeroPointTensor", buffer(*w.AZeroPointTensor, std::vector<int32_t>{lo})},
+                  {"BTensor", buffer(w.BTensor, std::vector<int32_t>{lo, lo})},
+                  {"BScaleTensor", buffer(w.BScaleTensor, f(1))},
+                  {"BZeroPointTensor", buffer(*w.BZeroPointTensor, std::vector<int32_t>{hi})}})
+            .at("OutputTensor"));
     check_bits(wout, std::vector<float>{-0x1p65f});
 
     const std::string p = "matrix-multiply-integer-to-float.";
@@ -495,18 +563,32 @@ TEST_CASE("MATRIX_MULTIPLY_INTEGER_TO_FLOAT: rounded once, no integer wrap, and 
         return Operator{MMIF::kType, x};
     };
     CHECK_FALSE(validate(op).has_errors());
-    CHECK(has_error(with([](MMIF& x) { x.ATensor.DataType = x.BTensor.DataType = DataType::INT64; }), p + "data-type", "/desc/ATensor/DataType"));
-    CHECK(has_error(with([](MMIF& x) { x.OutputTensor.DataType = DataType::INT32; }), p + "output-data-type", "/desc/OutputTensor/DataType"));
-    CHECK(has_error(with([](MMIF& x) { x.BTensor.DataType = DataType::INT8; }), p + "same-integer-data-type", "/desc/BTensor/DataType"));
-    CHECK(has_error(with([](MMIF& x) { x.BScaleTensor.DataType = DataType::FLOAT16; }), p + "same-float-data-type", "/desc/BScaleTensor/DataType"));
-    CHECK(has_error(with([](MMIF& x) { x.BScaleTensor.Sizes = {1, 1}; }), p + "quantization-dimension-count", "/desc/BScaleTensor/Sizes"));
-    CHECK(has_error(with([](MMIF& x) { x.BiasTensor->Sizes = {1, 1, 1}; }), p + "same-dimension-count", "/desc/BiasTensor/Sizes"));
+    CHECK(has_error(with([](MMIF& x) { x.ATensor.DataType = x.BTensor.DataType = DataType::INT64; }), p + "data-type",
+                    "/desc/ATensor/DataType"));
+    CHECK(has_error(with([](MMIF& x) { x.OutputTensor.DataType = DataType::INT32; }), p + "output-data-type",
+                    "/desc/OutputTensor/DataType"));
+    CHECK(has_error(with([](MMIF& x) { x.BTensor.DataType = DataType::INT8; }), p + "same-integer-data-type",
+                    "/desc/BTensor/DataType"));
+    CHECK(has_error(with([](MMIF& x) { x.BScaleTensor.DataType = DataType::FLOAT16; }), p + "same-float-data-type",
+                    "/desc/BScaleTensor/DataType"));
     CHECK(has_error(with([](MMIF& x) {
-              x.ATensor.Sizes = {2, 1};
-              x.OutputTensor.Sizes = {2, 1};
-          }),
-          p + "bias-sizes", "/desc/BiasTensor/Sizes"));
-    CHECK(has_error(with([](MMIF& x) { x.AScaleTensor.Sizes = {2}; x.BScaleTensor.Sizes = {2}; }), p + "scale-sizes", "/desc/AScaleTensor/Sizes/0"));
+                        x.BScaleTensor.Sizes = {1, 1};
+                    }),
+                    p + "quantization-dimension-count", "/desc/BScaleTensor/Sizes"));
+    CHECK(has_error(with([](MMIF& x) {
+                        x.BiasTensor->Sizes = {1, 1, 1};
+                    }),
+                    p + "same-dimension-count", "/desc/BiasTensor/Sizes"));
+    CHECK(has_error(with([](MMIF& x) {
+                        x.ATensor.Sizes = {2, 1};
+                        x.OutputTensor.Sizes = {2, 1};
+                    }),
+                    p + "bias-sizes", "/desc/BiasTensor/Sizes"));
+    CHECK(has_error(with([](MMIF& x) {
+                        x.AScaleTensor.Sizes = {2};
+                        x.BScaleTensor.Sizes = {2};
+                    }),
+                    p + "scale-sizes", "/desc/AScaleTensor/Sizes/0"));
     CHECK(has_error(with([](MMIF& x) { x.BTensor.Sizes = {2, 1}; }), p + "inner-size", "/desc/BTensor/Sizes"));
 }
 
@@ -522,11 +604,14 @@ TEST_CASE("MATRIX_MULTIPLY_INTEGER_TO_FLOAT judging: a dequantize-then-float32 l
     std::vector<int8_t> a(M * K), b(K * N);
     for (size_t i = 0; i < a.size(); ++i) a[i] = int8_t(int(i * 53 % 255) - 127);
     for (size_t i = 0; i < b.size(); ++i) b[i] = int8_t(int(i * 31 % 251) - 125);
-    const std::vector<float> as = {0.0123f, 0.5f}, bs = {0.1f, 3.0f, 0.007f}, bias = {1.5f, -2.f, 0.25f, 100.f, -0.1f, 0.f};
+    const std::vector<float> as = {0.0123f, 0.5f}, bs = {0.1f, 3.0f, 0.007f},
+                             bias = {1.5f, -2.f, 0.25f, 100.f, -0.1f, 0.f};
     Case golden;
     golden.op = Operator{MMIF::kType, d};
-    golden.inputs = {{"ATensor", logical_buffer(d.ATensor, a)}, {"BTensor", logical_buffer(d.BTensor, b)},
-                     {"AScaleTensor", logical_buffer(d.AScaleTensor, as)}, {"BScaleTensor", logical_buffer(d.BScaleTensor, bs)},
+    golden.inputs = {{"ATensor", logical_buffer(d.ATensor, a)},
+                     {"BTensor", logical_buffer(d.BTensor, b)},
+                     {"AScaleTensor", logical_buffer(d.AScaleTensor, as)},
+                     {"BScaleTensor", logical_buffer(d.BScaleTensor, bs)},
                      {"BiasTensor", logical_buffer(*d.BiasTensor, bias)}};
     golden = with_golden(golden, "OutputTensor");
     auto judged = [&](bool drop) {
@@ -535,7 +620,8 @@ TEST_CASE("MATRIX_MULTIPLY_INTEGER_TO_FLOAT judging: a dequantize-then-float32 l
             for (uint32_t n = 0; n < N; ++n) {
                 float acc = 0;
                 for (uint32_t k = 0; k < K; ++k)
-                    if (!(drop && m == 1 && n == 1 && k == 3)) acc += (float(a[m * K + k]) * as[m]) * (float(b[k * N + n]) * bs[n]);
+                    if (!(drop && m == 1 && n == 1 && k == 3))
+                        acc += (float(a[m * K + k]) * as[m]) * (float(b[k * N + n]) * bs[n]);
                 out[m * N + n] = acc + bias[m * N + n];
             }
         std::vector<std::byte> bytes(out.size() * 4);

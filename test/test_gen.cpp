@@ -20,7 +20,8 @@ struct Made {
     std::vector<gen::Generated> cases;
     Diagnostics diags;
     bool has_rule(const std::string& r) const {
-        for (const auto& d : diags.items()) if (d.rule == r) return true;
+        for (const auto& d : diags.items())
+            if (d.rule == r) return true;
         return false;
     }
 };
@@ -39,7 +40,8 @@ Made make(const std::string& spec, gen::Options o = {}) {
 std::string relu_spec(const std::string& cases, const std::string& recipe = "dyadic") {
     return R"({"sweep": 1, "name": "s", "seed": 5, "base": {"operator": "ACTIVATION_RELU", "desc": {
         "InputTensor": {"DataType": "FLOAT32", "Sizes": [2, 3]}, "OutputTensor": {"DataType": "auto", "Sizes": "auto"}},
-        "inputs": {"InputTensor": {"Recipe": ")" + recipe + R"("}}}, "cases": )" + cases + "}";
+        "inputs": {"InputTensor": {"Recipe": ")" +
+           recipe + R"("}}}, "cases": )" + cases + "}";
 }
 
 const std::string kTypes = R"({"pointer": "/desc/InputTensor/DataType", "values": ["FLOAT16", "INT8"]})";
@@ -54,12 +56,15 @@ Case parsed(const gen::Generated& g) {
 }
 
 const TensorDesc& field(const Case& c, std::string_view name) {
-    for (const auto& f : tensor_fields(c.op)) if (f.name == name) return *f.desc;
+    for (const auto& f : tensor_fields(c.op))
+        if (f.name == name) return *f.desc;
     FAIL("no field " << name);
     throw 0;
 }
 
-template <class T> std::vector<T> input(const Case& c, const std::string& f) { return test::as_values<T>(c.inputs.at(f)); }
+template <class T> std::vector<T> input(const Case& c, const std::string& f) {
+    return test::as_values<T>(c.inputs.at(f));
+}
 
 }  // namespace
 
@@ -77,7 +82,8 @@ TEST_CASE("product, zip, concat and byTier give the cases and names the spec say
     auto c = make(relu_spec(R"({"concat": [)" + kTypes + "," + kRanks + "]}"));
     CHECK(c.names.size() == 5);
 
-    const std::string tiers = R"({"byTier": {"smoke": )" + kTypes + R"(, "ci": {"product": [)" + kTypes + "," + kRanks + "]}}}";
+    const std::string tiers = R"({"byTier": {"smoke": )" + kTypes + R"(, "ci": {"product": [)" + kTypes + "," + kRanks +
+                              "]}}}";
     gen::Options o;
     o.tier = gen::Tier::Smoke;
     CHECK(make(relu_spec(tiers), o).names.size() == 2);
@@ -86,7 +92,8 @@ TEST_CASE("product, zip, concat and byTier give the cases and names the spec say
     o.tier = gen::Tier::Full;  // no "full": the nearest tier below
     CHECK(make(relu_spec(tiers), o).names.size() == 6);
 
-    const std::string marked = R"({"concat": [)" + kTypes + R"(, {"tier": "full", "product": [)" + kTypes + "," + kRanks + "]}]}";
+    const std::string marked = R"({"concat": [)" + kTypes + R"(, {"tier": "full", "product": [)" + kTypes + "," +
+                               kRanks + "]}]}";
     o.tier = gen::Tier::Ci;
     CHECK(make(relu_spec(marked), o).names.size() == 2);
     o.tier = gen::Tier::Full;
@@ -102,14 +109,16 @@ TEST_CASE("spec problems are errors with rule ids") {
     CHECK(make(relu_spec(kTypes, "gaussian")).has_rule("gen.recipe"));
     // A stray key in the object of a recipe that takes none: an error, not silently ignored.
     std::string stray = relu_spec(kTypes);
-    stray.replace(stray.find(R"({"Recipe": "dyadic"})"), std::string(R"({"Recipe": "dyadic"})").size(), R"({"Recipe": {"Name": "dyadic", "Scale": 2}})");
+    stray.replace(stray.find(R"({"Recipe": "dyadic"})"), std::string(R"({"Recipe": "dyadic"})").size(),
+                  R"({"Recipe": {"Name": "dyadic", "Scale": 2}})");
     CHECK(make(stray).has_rule("gen.recipe"));
     // A sweep's name is a path under the output directory: no way out of it.
     std::string escape = relu_spec(kTypes);
     escape.replace(escape.find("\"name\": \"s\""), 11, "\"name\": \"../x\"");
     CHECK(make(escape).has_rule("gen.sweep"));
     // Recipes write their values into the case file: a bounded number of them.
-    CHECK(make(relu_spec(R"({"values": [[8192, 4096]], "pointer": "/desc/InputTensor/Sizes"})")).has_rule("gen.recipe"));
+    CHECK(
+        make(relu_spec(R"({"values": [[8192, 4096]], "pointer": "/desc/InputTensor/Sizes"})")).has_rule("gen.recipe"));
     // A case that does not validate is named with its own rule.
     auto bad = make(relu_spec(R"({"values": [[2, 0]], "pointer": "/desc/InputTensor/Sizes"})"));
     CHECK(bad.has_rule("gen.case"));
@@ -134,7 +143,8 @@ TEST_CASE("hostile specs: a use cycle and an expansion past --max-cases are erro
     // ten variants, so the memory stays that of 120 variants (it once grew to 5.7 GB).
     std::string axes;
     for (int i = 0; i < 12; ++i) {
-        axes += std::string(i ? "," : "") + R"({"pointer": "/x)" + std::to_string(i) + R"(", "values": [0,1,2,3,4,5,6,7,8,9]})";
+        axes += std::string(i ? "," : "") + R"({"pointer": "/x)" + std::to_string(i) +
+                R"(", "values": [0,1,2,3,4,5,6,7,8,9]})";
     }
     const Made big = make(relu_spec(R"({"product": [)" + axes + "]}"));
     CHECK(big.has_rule("gen.too-many-cases"));
@@ -143,13 +153,15 @@ TEST_CASE("hostile specs: a use cycle and an expansion past --max-cases are erro
     std::string defs = R"("l0": {"pointer": "/x", "values": [0,1,2,3,4,5,6,7,8,9]})";
     for (int i = 1; i <= 5; ++i)
         defs += R"(, "l)" + std::to_string(i) + R"(": {"product": [{"use": "l)" + std::to_string(i - 1) +
-                R"("}, {"axis": "k)" + std::to_string(i) + R"(", "pointer": "/k)" + std::to_string(i) + R"(", "values": [0, 1]}]})";
+                R"("}, {"axis": "k)" + std::to_string(i) + R"(", "pointer": "/k)" + std::to_string(i) +
+                R"(", "values": [0, 1]}]})";
     auto deep = [&](int level, size_t max_cases) {
         gen::Options o;
         o.max_cases = max_cases;
         Diagnostics d;
         const std::string spec = R"({"sweep": 1, "name": "s", "defs": {)" + defs +
-                                 R"(}, "base": {"operator": "ACTIVATION_RELU", "desc": {}}, "cases": {"use": "l)" + std::to_string(level) + R"("}})";
+                                 R"(}, "base": {"operator": "ACTIVATION_RELU", "desc": {}}, "cases": {"use": "l)" +
+                                 std::to_string(level) + R"("}})";
         const auto p = gen::plan_spec(parse_json_text(spec), o, d);
         return std::pair{p.size(), d.has_errors() && d.items().at(0).rule == "gen.too-many-cases"};
     };
@@ -286,15 +298,18 @@ TEST_CASE("recipes: dyadic values, ties, NaN placed in windows, x at Min and Max
     auto pool = [](const std::string& recipe, const std::string& pads) {
         return R"({"sweep": 1, "name": "n", "base": {"operator": "MAX_POOLING", "desc": {
             "InputTensor": {"DataType": "FLOAT32", "Sizes": [1, 1, 4, 4]}, "OutputTensor": {"DataType": "auto", "Sizes": "auto"},
-            "DimensionCount": 2, "Strides": [2, 2], "WindowSize": [2, 2], "StartPadding": )" + pads + R"(, "EndPadding": [0, 0]},
-            "inputs": {"InputTensor": {"Recipe": ")" + recipe + R"("}}}})";
+            "DimensionCount": 2, "Strides": [2, 2], "WindowSize": [2, 2], "StartPadding": )" +
+               pads + R"(, "EndPadding": [0, 0]},
+            "inputs": {"InputTensor": {"Recipe": ")" +
+               recipe + R"("}}}})";
     };
     auto nan_at = [&](const std::string& recipe, const std::string& pads) {
         std::set<size_t> at;
         auto m = make(pool(recipe, pads));
         REQUIRE(m.cases.size() == 1);
         const auto v = input<float>(parsed(m.cases[0]), "InputTensor");
-        for (size_t i = 0; i < v.size(); ++i) if (std::isnan(v[i])) at.insert(i);
+        for (size_t i = 0; i < v.size(); ++i)
+            if (std::isnan(v[i])) at.insert(i);
         return at;
     };
     CHECK(nan_at("nan-first", "[0, 0]") == std::set<size_t>{0, 10});
@@ -316,7 +331,8 @@ TEST_CASE("recipes: dyadic values, ties, NaN placed in windows, x at Min and Max
 
     // specials: FLOAT16's 16 curated values, each once in 16 elements.
     auto s = make(relu_spec(R"({"product": [{"values": ["FLOAT16"], "pointer": "/desc/InputTensor/DataType"},
-                                            {"values": [[16]], "pointer": "/desc/InputTensor/Sizes"}]})", "specials"));
+                                            {"values": [[16]], "pointer": "/desc/InputTensor/Sizes"}]})",
+                            "specials"));
     REQUIRE(s.cases.size() == 1);
     const auto h = input<uint16_t>(parsed(s.cases[0]), "InputTensor");
     const std::set<uint16_t> got(h.begin(), h.end());
@@ -333,13 +349,14 @@ TEST_CASE("expectError: met only by exactly the rule, at the path when given") {
     CHECK_FALSE(gen::expect_error_met(d, "x.one", "/desc/B", why));
     CHECK_FALSE(gen::expect_error_met(d, "x.two", "", why));
     d.error("/desc/C", "x.two", "m");
-    CHECK_FALSE(gen::expect_error_met(d, "x.one", "", why));  // another rule broken as well
+    CHECK_FALSE(gen::expect_error_met(d, "x.one", "", why));              // another rule broken as well
     CHECK_FALSE(gen::expect_error_met(Diagnostics{}, "x.one", "", why));  // a valid case
 
     // The case reader keeps the expectation even when the case fails early.
     Diagnostics cd;
     Case c = parse_case(parse_json_text(R"({"format": 1, "expectError": {"Rule": "case.operator", "Path": "/operator"},
-        "operator": "NOPE", "desc": {}, "inputs": {}})"), "e.json", cd);
+        "operator": "NOPE", "desc": {}, "inputs": {}})"),
+                        "e.json", cd);
     CHECK(c.expect_error == "case.operator");
     CHECK(c.expect_error_path == "/operator");
     CHECK(gen::expect_error_met(cd, c.expect_error, c.expect_error_path, why));
@@ -356,27 +373,26 @@ TEST_CASE("descriptors: to a case and back without loss") {
         return parsed(*g);
     };
     // Canonical descriptors (every array written, in the canonical token order) come back as written.
-    for (const std::string text : {
-             "MAX_POOLING_GRAD FLOAT16 2x3x9x9 w3x3 s2x2 p1,1,0,0 d1x1 ceil",
-             "MAX_POOLING2 INT8 1x2x5x6x4 idx=UINT64 w2x2x3 s1x2x1 p0,1,0,0,0,1 d2x1x1",
-             "SLICE1 UINT16 5x6 s-2x3 o1x0 ws4x6",
-             "SLICE_GRAD FLOAT64 7x3 s1x-1 o0x0 ws7x3 out=4x2",
-             "RESAMPLE2 FLOAT32 2x3 linear down sc2x1.5 io0.5x0.5 oo-0.5x-0.5",
-             "ELEMENT_WISE_CLIP1 UINT8 4x4 min=2 max=9 inplace",
-             "ELEMENT_WISE_CLIP FLOAT32 3 sb=0.5,0.25 min=-1 max=1",
-             "AVERAGE_POOLING1 FLOAT16 1x2x5x5 incpad=1 w2x2 s2x2 p0,0,0,0 d2x1 ceil",
-             "AVERAGE_POOLING_GRAD INT32 1x2x5x5 incpad=0 w2x2 s1x1 p0,0,0,0",
-             "LOCAL_RESPONSE_NORMALIZATION_GRAD FLOAT32 1x4x3x3 cc=0 ls=2 alpha=3 beta=0.75 bias=1",
-             // Tensors a descriptor does not derive, said with their types (NameTensor=TYPE:SIZES).
-             "GEMM FLOAT16 3x4 alpha=1 beta=0.5 BTensor=FLOAT16:4x5 CTensor=FLOAT16:3x5 OutputTensor=FLOAT16:3x5",
-             "MATRIX_MULTIPLY_INTEGER INT8 2x3 BTensor=UINT8:3x2 OutputTensor=INT32:2x2"}) {
+    for (const std::string text :
+         {"MAX_POOLING_GRAD FLOAT16 2x3x9x9 w3x3 s2x2 p1,1,0,0 d1x1 ceil",
+          "MAX_POOLING2 INT8 1x2x5x6x4 idx=UINT64 w2x2x3 s1x2x1 p0,1,0,0,0,1 d2x1x1",
+          "SLICE1 UINT16 5x6 s-2x3 o1x0 ws4x6", "SLICE_GRAD FLOAT64 7x3 s1x-1 o0x0 ws7x3 out=4x2",
+          "RESAMPLE2 FLOAT32 2x3 linear down sc2x1.5 io0.5x0.5 oo-0.5x-0.5",
+          "ELEMENT_WISE_CLIP1 UINT8 4x4 min=2 max=9 inplace", "ELEMENT_WISE_CLIP FLOAT32 3 sb=0.5,0.25 min=-1 max=1",
+          "AVERAGE_POOLING1 FLOAT16 1x2x5x5 incpad=1 w2x2 s2x2 p0,0,0,0 d2x1 ceil",
+          "AVERAGE_POOLING_GRAD INT32 1x2x5x5 incpad=0 w2x2 s1x1 p0,0,0,0",
+          "LOCAL_RESPONSE_NORMALIZATION_GRAD FLOAT32 1x4x3x3 cc=0 ls=2 alpha=3 beta=0.75 bias=1",
+          // Tensors a descriptor does not derive, said with their types (NameTensor=TYPE:SIZES).
+          "GEMM FLOAT16 3x4 alpha=1 beta=0.5 BTensor=FLOAT16:4x5 CTensor=FLOAT16:3x5 OutputTensor=FLOAT16:3x5",
+          "MATRIX_MULTIPLY_INTEGER INT8 2x3 BTensor=UINT8:3x2 OutputTensor=INT32:2x2"}) {
         INFO(text);
         std::string why;
         CHECK(case_descriptor(made(text), why) == text);
     }
     // The page's example, as the issue writes it: the sizes it derives.
     const Case c = made("MAX_POOLING_GRAD FLOAT16 2x3x9x9 w3x3 s2x2 p1,1,0,0 d1x1 ceil seed=7");
-    CHECK(field(c, "InputGradientTensor").Sizes == std::vector<uint32_t>{2, 3, 5, 5});  // (9 + 1 - 3) / 2 + 1 = 4, remainder 1: ceil 5
+    CHECK(field(c, "InputGradientTensor").Sizes ==
+          std::vector<uint32_t>{2, 3, 5, 5});  // (9 + 1 - 3) / 2 + 1 = 4, remainder 1: ceil 5
     // Random inputs with one seed are said by random=S, and come back.
     std::string why;
     const std::string r = "ACTIVATION_RELU_GRAD FLOAT32 2x2 random=9";
@@ -518,13 +534,14 @@ TEST_CASE("coverage: cells, features and holes") {
     //     = 1 x 2 x 6.
     const uint64_t quantized_pooling_cells = 1 * 2 * 6;
     CHECK(none.scope == 7 * 11 * 6 + 2 * 11 * 7 + 35 * 11 * 8 + 4 * 11 * 8 + roi_align_cells +
-                        element_wise_logic_cells + cast_cells + value_scale_2d_cells + activation_cells +
-                        reduction_cells + cumulative_cells + indexing_cells + data_movement_cells + convolution_cells +
-                        fill_cells + reverse_cells + unpooling_cells + element_wise_math_cells +
-                        activation_math_cells + gemm_cells + diagonal_matrix_cells + upsample_2d_cells +
-                        resample3_cells + roi_pooling_cells + mean_variance_normalization_cells +
-                        lp_normalization_cells + softmax_cells + training_cells + quantization_cells + recurrent_cells +
-                        lp_pooling_cells + quantized_linear_cells + quantize_cells + fold_cells + multihead_attention_cells + quantized_pooling_cells);
+                            element_wise_logic_cells + cast_cells + value_scale_2d_cells + activation_cells +
+                            reduction_cells + cumulative_cells + indexing_cells + data_movement_cells +
+                            convolution_cells + fill_cells + reverse_cells + unpooling_cells + element_wise_math_cells +
+                            activation_math_cells + gemm_cells + diagonal_matrix_cells + upsample_2d_cells +
+                            resample3_cells + roi_pooling_cells + mean_variance_normalization_cells +
+                            lp_normalization_cells + softmax_cells + training_cells + quantization_cells +
+                            recurrent_cells + lp_pooling_cells + quantized_linear_cells + quantize_cells + fold_cells +
+                            multihead_attention_cells + quantized_pooling_cells);
     CHECK(scope_ranks(OperatorType::ROI_ALIGN_GRAD) == std::pair<uint32_t, uint32_t>{4, 4});
     CHECK(scope_type(OperatorType::ROI_ALIGN1, DataType::FLOAT16));
     CHECK_FALSE(scope_type(OperatorType::ROI_ALIGN1, DataType::FLOAT64));

@@ -17,7 +17,9 @@ namespace fs = std::filesystem;
 using namespace dmlref;
 using namespace dmlref::test;
 
-namespace dmlref { extern bool g_sha256_plain_only; }
+namespace dmlref {
+extern bool g_sha256_plain_only;
+}
 
 namespace {
 
@@ -41,8 +43,8 @@ std::string error_rule(const std::string& text, std::string* path = nullptr) {
 // A RELU case of n FLOAT32 elements with inputs as given.
 std::string relu_case(uint64_t n, const std::string& inputs) {
     return R"({"format": 1, "name": "big", "operator": "DML_OPERATOR_ACTIVATION_RELU", "desc": {"InputTensor": {"DataType": "FLOAT32", "Sizes": [)" +
-           std::to_string(n) + R"(]}, "OutputTensor": {"DataType": "FLOAT32", "Sizes": [)" + std::to_string(n) + R"(]}}, "inputs": {"InputTensor": )" +
-           inputs + "}}";
+           std::to_string(n) + R"(]}, "OutputTensor": {"DataType": "FLOAT32", "Sizes": [)" + std::to_string(n) +
+           R"(]}}, "inputs": {"InputTensor": )" + inputs + "}}";
 }
 
 Diagnostics load(const fs::path& file, Case* out = nullptr) {
@@ -90,22 +92,70 @@ TEST_CASE("SHA-256 gives FIPS 180-4's example digests, with and without the SHA 
 
 TEST_CASE("the JSON reader accepts what nlohmann's strict parser accepts, and reads the same tree") {
     const std::vector<std::string> texts = {
-        "{}", "[]", " [1, 2 ,3] ", "{\"a\": [true, false, null], \"b\": {\"c\": \"d\"}}", "\"x\"", "0", "-1", "1.5e3", "1E-2",
-        "18446744073709551615", "18446744073709551616", "-9223372036854775808", "-9223372036854775809", "\"\\u00e9\\ud83d\\ude00\\n\\t\\\"\\\\\\/\"",
-        "\"caf\xc3\xa9 \xf0\x9f\x98\x80\"", "\xEF\xBB\xBF{\"a\": 1}", "[1.0, -0.0, 1e400, 1e-400]", "[2.5E+400]", "[-1.25e-400]", "[1.5e308]",
+        "{}",
+        "[]",
+        " [1, 2 ,3] ",
+        "{\"a\": [true, false, null], \"b\": {\"c\": \"d\"}}",
+        "\"x\"",
+        "0",
+        "-1",
+        "1.5e3",
+        "1E-2",
+        "18446744073709551615",
+        "18446744073709551616",
+        "-9223372036854775808",
+        "-9223372036854775809",
+        "\"\\u00e9\\ud83d\\ude00\\n\\t\\\"\\\\\\/\"",
+        "\"caf\xc3\xa9 \xf0\x9f\x98\x80\"",
+        "\xEF\xBB\xBF{\"a\": 1}",
+        "[1.0, -0.0, 1e400, 1e-400]",
+        "[2.5E+400]",
+        "[-1.25e-400]",
+        "[1.5e308]",
         // not JSON:
-        "", "{", "[1,]", "[1 2]", "{\"a\" 1}", "{\"a\": 1,}", "01", "1.", ".5", "+1", "-", "1e", "[1] x", "tru", "nul",
-        "\"abc", "\"\\x\"", "\"\\u12\"", "\"\\ud83d\"", "\"\\ude00\"", "\"\t\"", "\"\xff\"", "\"\xc0\x80\"", "\"\xed\xa0\x80\"",
-        "\"\xf4\x90\x80\x80\"", "\"\xe2\x82\"", "[1]]", "{\"a\": [1, {]}",
+        "",
+        "{",
+        "[1,]",
+        "[1 2]",
+        "{\"a\" 1}",
+        "{\"a\": 1,}",
+        "01",
+        "1.",
+        ".5",
+        "+1",
+        "-",
+        "1e",
+        "[1] x",
+        "tru",
+        "nul",
+        "\"abc",
+        "\"\\x\"",
+        "\"\\u12\"",
+        "\"\\ud83d\"",
+        "\"\\ude00\"",
+        "\"\t\"",
+        "\"\xff\"",
+        "\"\xc0\x80\"",
+        "\"\xed\xa0\x80\"",
+        "\"\xf4\x90\x80\x80\"",
+        "\"\xe2\x82\"",
+        "[1]]",
+        "{\"a\": [1, {]}",
     };
     for (const auto& t : texts) {
         INFO(t);
         bool theirs = true;
         nlohmann::json expected;
-        try { expected = nlohmann::json::parse(t); } catch (const nlohmann::json::exception&) { theirs = false; }
+        try {
+            expected = nlohmann::json::parse(t);
+        } catch (const nlohmann::json::exception&) {
+            theirs = false;
+        }
         bool ours = true;
         JsonDocument doc;
-        try { doc = parse_json_text(t); } catch (const CaseError& e) {
+        try {
+            doc = parse_json_text(t);
+        } catch (const CaseError& e) {
             ours = false;
             CHECK(e.diagnostics().items().at(0).rule == "json.syntax");
         }
@@ -117,7 +167,9 @@ TEST_CASE("the JSON reader accepts what nlohmann's strict parser accepts, and re
 TEST_CASE("the JSON reader's own checks: depth, duplicate keys, -0, with the JSON pointer or line") {
     std::string path;
     CHECK(error_rule(std::string(70, '[') + std::string(70, ']'), &path) == "json.depth");
-    CHECK(path == "/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0");
+    CHECK(
+        path ==
+        "/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0/0");
     CHECK(error_rule("{\"a\": {\"b~/\": 1, \"b~/\": 2}}", &path) == "json.duplicate-key");
     CHECK(path == "/a/b~0~1");
     CHECK(error_rule("{\"inputs\": {\"X\": [1, -0, 2]}}") == "json.negative-zero-integer");
@@ -126,7 +178,8 @@ TEST_CASE("the JSON reader's own checks: depth, duplicate keys, -0, with the JSO
         parse_json_text("{\"a\": 1,\n \"b\": ]}");
         FAIL("no error");
     } catch (const CaseError& e) {
-        CHECK(format(e.diagnostics().items().at(0), "f.json").find("not valid JSON at line 2, column 7") != std::string::npos);
+        CHECK(format(e.diagnostics().items().at(0), "f.json").find("not valid JSON at line 2, column 7") !=
+              std::string::npos);
     }
 }
 
@@ -134,18 +187,29 @@ TEST_CASE("tensor data read packed gives the same case as read node by node") {
     // Every bundled case, and values in every notation (integers, decimals, rounded decimals,
     // strings of raw bits, nan, inf) in both inputs and expected values.
     std::vector<std::string> texts;
-    for (const auto& e : fs::recursive_directory_iterator(fs::path(DMLREF_TEST_DATA).parent_path().parent_path() / "cases"))
+    for (const auto& e :
+         fs::recursive_directory_iterator(fs::path(DMLREF_TEST_DATA).parent_path().parent_path() / "cases"))
         if (e.path().extension() == ".json") texts.push_back(read_text(e.path()));
-    texts.push_back(R"({"format": 1, "operator": "DML_OPERATOR_ACTIVATION_RELU", "desc": {"InputTensor": {"DataType": "FLOAT16", "Sizes": [8]},
+    texts.push_back(
+        R"({"format": 1, "operator": "DML_OPERATOR_ACTIVATION_RELU", "desc": {"InputTensor": {"DataType": "FLOAT16", "Sizes": [8]},
         "OutputTensor": {"DataType": "FLOAT16", "Sizes": [8]}}, "inputs": {"InputTensor": [1, -2.5, 0.1, "0x7e01", "nan", "-inf", 65519, 1e-8]},
         "expected": {"OutputTensor": {"Values": [1, 0, 0.1, "0x7e01", "nan", 0, 65504, 0], "Tolerance": {"Kind": "Bits"}}}})");
-    texts.push_back(R"({"format": 1, "operator": "DML_OPERATOR_ACTIVATION_RELU", "desc": {"InputTensor": {"DataType": "INT64", "Sizes": [3]},
+    texts.push_back(
+        R"({"format": 1, "operator": "DML_OPERATOR_ACTIVATION_RELU", "desc": {"InputTensor": {"DataType": "INT64", "Sizes": [3]},
         "OutputTensor": {"DataType": "INT64", "Sizes": [3]}}, "inputs": {"InputTensor": [-9223372036854775808, "9223372036854775807", 3]}})");
     for (const auto& t : texts) {
         Diagnostics d1, d2;
         Case a, b;
-        try { a = parse_case(parse_json_text(t), "x/c.json", d1); } catch (const CaseError& e) { d1 = e.diagnostics(); }
-        try { b = parse_case(parse_json_text(t, {true, {}}), "x/c.json", d2); } catch (const CaseError& e) { d2 = e.diagnostics(); }
+        try {
+            a = parse_case(parse_json_text(t), "x/c.json", d1);
+        } catch (const CaseError& e) {
+            d1 = e.diagnostics();
+        }
+        try {
+            b = parse_case(parse_json_text(t, {true, {}}), "x/c.json", d2);
+        } catch (const CaseError& e) {
+            d2 = e.diagnostics();
+        }
         INFO(t.substr(0, 300));
         REQUIRE(d1.items().size() == d2.items().size());
         for (size_t i = 0; i < d1.items().size(); ++i) {
@@ -170,19 +234,29 @@ TEST_CASE("quick value reading agrees with parse_value wherever it answers") {
     for (DataType t : kAllDataTypes) {
         for (int k = 0; k < 4000; ++k) {
             uint64_t bits = g() & (element_size(t) == 8 ? ~uint64_t(0) : (uint64_t(1) << (8 * element_size(t))) - 1);
-            if (k < 8) bits = std::vector<uint64_t>{0, 1, 0x3c00, 0x7bff, 0x3f800000, 0x00000001, 0x7f7fffff, 0x3ff0000000000000}[k] &
-                             (element_size(t) == 8 ? ~uint64_t(0) : (uint64_t(1) << (8 * element_size(t))) - 1);
+            if (k < 8)
+                bits = std::vector<uint64_t>{0,          1,          0x3c00,     0x7bff,
+                                             0x3f800000, 0x00000001, 0x7f7fffff, 0x3ff0000000000000}[k] &
+                       (element_size(t) == 8 ? ~uint64_t(0) : (uint64_t(1) << (8 * element_size(t))) - 1);
             std::vector<std::string> texts = {format_value(t, bits), format_exact_value(t, bits)};
             if (is_float(t)) {  // decimals near the value with fewer and more digits than it needs
-                const double d = dispatch(t, [&]<class T>() { if constexpr (is_floating_v<T>) return widen(from_bits<T>(bits_t<T>(bits))); else return 0.0; });
+                const double d = dispatch(t, [&]<class T>() {
+                    if constexpr (is_floating_v<T>) return widen(from_bits<T>(bits_t<T>(bits)));
+                    else return 0.0;
+                });
                 char buf[512];
-                for (int p : {1, 3, 5, 9, 17, 25}) texts.emplace_back(buf, std::to_chars(buf, buf + sizeof buf, d, std::chars_format::general, p).ptr);
+                for (int p : {1, 3, 5, 9, 17, 25})
+                    texts.emplace_back(buf, std::to_chars(buf, buf + sizeof buf, d, std::chars_format::general, p).ptr);
                 texts.emplace_back(buf, std::to_chars(buf, buf + sizeof buf, d, std::chars_format::fixed, 30).ptr);
             }
             for (const auto& s : texts) {
-                if (s.empty() || s[0] == '"' || s.find("inf") != std::string::npos || s.find("nan") != std::string::npos) continue;
+                if (s.empty() || s[0] == '"' || s.find("inf") != std::string::npos ||
+                    s.find("nan") != std::string::npos)
+                    continue;
                 const bool integer = s.find_first_of(".eE") == std::string::npos;
-                const uint8_t kind = !integer ? PackedArray::Number : s[0] == '-' ? PackedArray::Integer : PackedArray::Unsigned;
+                const uint8_t kind = !integer      ? PackedArray::Number
+                                     : s[0] == '-' ? PackedArray::Integer
+                                                   : PackedArray::Unsigned;
                 ValueToken tok;
                 tok.kind = ValueToken::Kind::Number;
                 tok.text = s;
@@ -211,8 +285,9 @@ TEST_CASE("quick value writing gives format_value's text for every type") {
             const ValueFormatter f(t, count);
             std::vector<uint64_t> all;
             for (int k = 0; k < 20000; ++k) all.push_back(g() & mask);
-            for (uint64_t b : {0ull, 1ull, 0x8000ull, 0x7c00ull, 0xfc00ull, 0x7e00ull, 0x7e01ull, 0x80000000ull, 0x7f800000ull, 0x7fc00000ull,
-                               0x7f800001ull, 0x8000000000000000ull, 0x7ff8000000000000ull, (1ull << 53), (1ull << 53) + 1, ~0ull})
+            for (uint64_t b : {0ull, 1ull, 0x8000ull, 0x7c00ull, 0xfc00ull, 0x7e00ull, 0x7e01ull, 0x80000000ull,
+                               0x7f800000ull, 0x7fc00000ull, 0x7f800001ull, 0x8000000000000000ull,
+                               0x7ff8000000000000ull, (1ull << 53), (1ull << 53) + 1, ~0ull})
                 all.push_back(b & mask);
             for (uint64_t b : all) {
                 std::string s;
@@ -251,7 +326,8 @@ TEST_CASE("a golden with its large output in a .npy file beside it reads back bi
     const std::string npy = read_text(npy_file);
     g_sha256_plain_only = true;
     CHECK(text.find("\"Sha256\": \"" + sha256_hex(npy) + "\"") != std::string::npos);
-    CHECK(npy_file.filename().string() == "c.OutputTensor." + sha256_hex(npy).substr(0, 16) + ".npy");  // named by its digest
+    CHECK(npy_file.filename().string() ==
+          "c.OutputTensor." + sha256_hex(npy).substr(0, 16) + ".npy");  // named by its digest
     g_sha256_plain_only = false;
     // The .npy holds the outputs' bytes after its header, and reads back as the expected values.
     REQUIRE(npy.size() >= n * 4);

@@ -24,7 +24,8 @@ using SPLIT = DML_SPLIT_OPERATOR_DESC;
 
 std::string element(const char* array, size_t k) { return std::string(array) + "[" + std::to_string(k) + "]"; }
 
-Operator join_op(DataType t, const std::vector<std::vector<uint32_t>>& inputs, std::vector<uint32_t> out, uint32_t axis) {
+Operator join_op(DataType t, const std::vector<std::vector<uint32_t>>& inputs, std::vector<uint32_t> out,
+                 uint32_t axis) {
     JOIN d;
     for (const auto& s : inputs) d.InputTensors.push_back(desc(t, s));
     d.OutputTensor = desc(t, std::move(out));
@@ -32,7 +33,8 @@ Operator join_op(DataType t, const std::vector<std::vector<uint32_t>>& inputs, s
     return {OperatorType::JOIN, d};
 }
 
-Operator split_op(DataType t, std::vector<uint32_t> in, const std::vector<std::vector<uint32_t>>& outputs, uint32_t axis) {
+Operator split_op(DataType t, std::vector<uint32_t> in, const std::vector<std::vector<uint32_t>>& outputs,
+                  uint32_t axis) {
     SPLIT d;
     d.InputTensor = desc(t, std::move(in));
     for (const auto& s : outputs) d.OutputTensors.push_back(desc(t, s));
@@ -62,17 +64,18 @@ TEST_CASE("JOIN: the page's examples") {
         const JOIN& d = get<JOIN>(op.Desc);
         const auto out = run(op, {{"InputTensors[0]", buffer(d.InputTensors[0], iota(1, 6))},
                                   {"InputTensors[1]", buffer(d.InputTensors[1], iota(7, 8))}});
-        check_bits(as_values<float>(out.at("OutputTensor")), std::vector<float>{1, 2, 3, 7, 8, 9, 10, 4, 5, 6, 11, 12, 13, 14});
+        check_bits(as_values<float>(out.at("OutputTensor")),
+                   std::vector<float>{1, 2, 3, 7, 8, 9, 10, 4, 5, 6, 11, 12, 13, 14});
     }
     // Example 2: three {1,1,2,2} inputs, 1..4, 5..8, 9..12, joined on axes 1, 2 and 3.
-    const std::vector<std::vector<float>> expected = {
-        {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12},   // axis 1: {1,3,2,2}
-        {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12},   // axis 2: {1,1,6,2}
-        {1, 2, 5, 6, 9, 10, 3, 4, 7, 8, 11, 12}};  // axis 3: {1,1,2,6}
+    const std::vector<std::vector<float>> expected = {{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12},   // axis 1: {1,3,2,2}
+                                                      {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12},   // axis 2: {1,1,6,2}
+                                                      {1, 2, 5, 6, 9, 10, 3, 4, 7, 8, 11, 12}};  // axis 3: {1,1,2,6}
     const std::vector<std::vector<uint32_t>> out_sizes = {{1, 3, 2, 2}, {1, 1, 6, 2}, {1, 1, 2, 6}};
     for (uint32_t axis = 1; axis <= 3; ++axis) {
         INFO("axis " << axis);
-        const Operator op = join_op(DataType::FLOAT32, {{1, 1, 2, 2}, {1, 1, 2, 2}, {1, 1, 2, 2}}, out_sizes[axis - 1], axis);
+        const Operator op = join_op(DataType::FLOAT32, {{1, 1, 2, 2}, {1, 1, 2, 2}, {1, 1, 2, 2}}, out_sizes[axis - 1],
+                                    axis);
         const JOIN& d = get<JOIN>(op.Desc);
         const auto out = run(op, {{"InputTensors[0]", buffer(d.InputTensors[0], iota(1, 4))},
                                   {"InputTensors[1]", buffer(d.InputTensors[1], iota(5, 4))},
@@ -89,7 +92,8 @@ TEST_CASE("SPLIT: the page's example, and a single output is a copy") {
     check_bits(as_values<float>(out.at("OutputTensors[1]")), std::vector<float>{5, 6});
     check_bits(as_values<float>(out.at("OutputTensors[2]")), std::vector<float>{7, 8, 9, 10, 11, 12});
     const Operator one = split_op(DataType::INT8, {3}, {{3}}, 0);
-    const auto copy = run(one, {{"InputTensor", buffer(get<SPLIT>(one.Desc).InputTensor, std::vector<int8_t>{-128, 0, 127})}});
+    const auto copy = run(
+        one, {{"InputTensor", buffer(get<SPLIT>(one.Desc).InputTensor, std::vector<int8_t>{-128, 0, 127})}});
     check_bits(as_values<int8_t>(copy.at("OutputTensors[0]")), std::vector<int8_t>{-128, 0, 127});
 }
 
@@ -102,16 +106,19 @@ TEST_CASE("JOIN and SPLIT move bits: NaN payloads, -0 and subnormals, through st
     d.OutputTensor = desc(DataType::FLOAT16, {2, 3});
     d.Axis = 1;
     const Operator op{OperatorType::JOIN, d};
-    const auto out = run(op, {{"InputTensors[0]", buffer(d.InputTensors[0], std::vector<uint16_t>{0x7d01, 0x8000, 0x0001, 0xfc00})},
-                              {"InputTensors[1]", buffer(d.InputTensors[1], std::vector<uint16_t>{0xfe03})}});
-    check_bits(as_values<uint16_t>(out.at("OutputTensor")), std::vector<uint16_t>{0x7d01, 0x0001, 0xfe03, 0x8000, 0xfc00, 0xfe03});
+    const auto out = run(
+        op, {{"InputTensors[0]", buffer(d.InputTensors[0], std::vector<uint16_t>{0x7d01, 0x8000, 0x0001, 0xfc00})},
+             {"InputTensors[1]", buffer(d.InputTensors[1], std::vector<uint16_t>{0xfe03})}});
+    check_bits(as_values<uint16_t>(out.at("OutputTensor")),
+               std::vector<uint16_t>{0x7d01, 0x0001, 0xfe03, 0x8000, 0xfc00, 0xfe03});
     // SPLIT into a strided output: OutputTensors[1] {2,1} with Strides {2,1} leaves gaps alone.
     SPLIT s;
     s.InputTensor = desc(DataType::FLOAT64, {2, 2});
     s.OutputTensors = {desc(DataType::FLOAT64, {2, 1}), desc(DataType::FLOAT64, {2, 1}, {2, 1})};
     s.Axis = 1;
     const Operator sop{OperatorType::SPLIT, s};
-    const std::vector<uint64_t> x = {0x8000000000000000ull, 0x7ff0000000000001ull, 0x0000000000000001ull, 0xfff8000000000000ull};
+    const std::vector<uint64_t> x = {0x8000000000000000ull, 0x7ff0000000000001ull, 0x0000000000000001ull,
+                                     0xfff8000000000000ull};
     const auto sout = run(sop, {{"InputTensor", buffer(s.InputTensor, x)}});
     check_bits(as_values<uint64_t>(sout.at("OutputTensors[0]")), std::vector<uint64_t>{x[0], x[2]});
     check_bits(as_values<uint64_t>(sout.at("OutputTensors[1]")), std::vector<uint64_t>{x[1], x[3]});
@@ -173,17 +180,23 @@ TEST_CASE("JOIN and SPLIT rules: each with its id and path") {
         Operator j = join_op(DataType::FLOAT32, {{2}, {1}}, {3}, 0);
         get<JOIN>(j.Desc).InputTensors[1].DataType = DataType::FLOAT16;
         CHECK(has_error(j, "join.same-data-type", "/desc/InputTensors/1/DataType"));
-        CHECK(has_error(join_op(DataType::INT8, {{2}, {1, 1}}, {3}, 0), "join.dimension-count", "/desc/InputTensors/1/Sizes"));
+        CHECK(has_error(join_op(DataType::INT8, {{2}, {1, 1}}, {3}, 0), "join.dimension-count",
+                        "/desc/InputTensors/1/Sizes"));
         Operator s = split_op(DataType::UINT16, {3}, {{2}, {1}}, 0);
         get<SPLIT>(s.Desc).OutputTensors[0].DataType = DataType::INT16;
         CHECK(has_error(s, "split.same-data-type", "/desc/OutputTensors/0/DataType"));
-        CHECK(has_error(split_op(DataType::INT8, {3}, {{2}, {1, 1}}, 0), "split.dimension-count", "/desc/OutputTensors/1/Sizes"));
+        CHECK(has_error(split_op(DataType::INT8, {3}, {{2}, {1, 1}}, 0), "split.dimension-count",
+                        "/desc/OutputTensors/1/Sizes"));
     }
     SUBCASE("sizes off the axis, and the axis sum") {
-        CHECK(has_error(join_op(DataType::FLOAT32, {{2, 3}, {1, 2}}, {3, 3}, 0), "join.sizes", "/desc/InputTensors/1/Sizes/1"));
-        CHECK(has_error(join_op(DataType::FLOAT32, {{2, 3}, {1, 3}}, {4, 3}, 0), "join.axis-sum", "/desc/OutputTensor/Sizes/0"));
-        CHECK(has_error(split_op(DataType::FLOAT32, {3, 3}, {{2, 3}, {1, 2}}, 0), "split.sizes", "/desc/OutputTensors/1/Sizes/1"));
-        CHECK(has_error(split_op(DataType::FLOAT32, {3, 3}, {{2, 3}, {2, 3}}, 0), "split.axis-sum", "/desc/InputTensor/Sizes/0"));
+        CHECK(has_error(join_op(DataType::FLOAT32, {{2, 3}, {1, 2}}, {3, 3}, 0), "join.sizes",
+                        "/desc/InputTensors/1/Sizes/1"));
+        CHECK(has_error(join_op(DataType::FLOAT32, {{2, 3}, {1, 3}}, {4, 3}, 0), "join.axis-sum",
+                        "/desc/OutputTensor/Sizes/0"));
+        CHECK(has_error(split_op(DataType::FLOAT32, {3, 3}, {{2, 3}, {1, 2}}, 0), "split.sizes",
+                        "/desc/OutputTensors/1/Sizes/1"));
+        CHECK(has_error(split_op(DataType::FLOAT32, {3, 3}, {{2, 3}, {2, 3}}, 0), "split.axis-sum",
+                        "/desc/InputTensor/Sizes/0"));
     }
     SUBCASE("a valid desc has no error") {
         CHECK_FALSE(validate(join_op(DataType::UINT64, {{2, 3}, {2, 1}}, {2, 4}, 1)).has_errors());
@@ -193,7 +206,8 @@ TEST_CASE("JOIN and SPLIT rules: each with its id and path") {
 
 TEST_CASE("tensor arrays in the case format: the count is the array's length, elements are named fields") {
     const std::string base = R"({"format": 1, "operator": "JOIN", "desc": {)";
-    const std::string tail = R"("InputTensors": [{"DataType": "INT16", "Sizes": [2]}, {"DataType": "INT16", "Sizes": [1]}],
+    const std::string tail =
+        R"("InputTensors": [{"DataType": "INT16", "Sizes": [2]}, {"DataType": "INT16", "Sizes": [1]}],
         "OutputTensor": {"DataType": "INT16", "Sizes": [3]}, "Axis": 0},
         "inputs": {"InputTensors[0]": [7, -8], "InputTensors[1]": {"Fill": 9}}})";
     // The count may be left out, or given; a wrong count is an error at its path.
@@ -205,7 +219,9 @@ TEST_CASE("tensor arrays in the case format: the count is the array's length, el
     CHECK(first_error(bad).find("/desc/InputCount") != std::string::npos);
     CHECK(first_error(bad).find("[case.tensor-count]") != std::string::npos);
     // A missing element's input, and an element that is not a tensor desc, are errors at their paths.
-    CHECK(first_error(diagnose(base + R"("InputTensors": [{"DataType": "INT16", "Sizes": [2]}, {"DataType": "INT16", "Sizes": [1]}],
+    CHECK(first_error(
+              diagnose(base +
+                       R"("InputTensors": [{"DataType": "INT16", "Sizes": [2]}, {"DataType": "INT16", "Sizes": [1]}],
         "OutputTensor": {"DataType": "INT16", "Sizes": [3]}, "Axis": 0}, "inputs": {"InputTensors[0]": [7, -8]}})"))
               .find("InputTensors[1]") != std::string::npos);
     CHECK(first_error(diagnose(base + R"("InputTensors": [{"DataType": "INT16", "Sizes": [2]}, 5],
@@ -213,7 +229,8 @@ TEST_CASE("tensor arrays in the case format: the count is the array's length, el
               .find("/desc/InputTensors/1") != std::string::npos);
     // Written back: the count, then the array, in the struct's order.
     Dir dir("join-split-write");
-    const auto golden = nlohmann::ordered_json::parse(write_golden(with_golden(c, "OutputTensor"), run_case(c), dir / "g.json"));
+    const auto golden = nlohmann::ordered_json::parse(
+        write_golden(with_golden(c, "OutputTensor"), run_case(c), dir / "g.json"));
     std::vector<std::string> keys;
     for (const auto& [k, v] : golden["desc"].items()) keys.push_back(k);
     CHECK(keys == std::vector<std::string>{"InputCount", "InputTensors", "OutputTensor", "Axis"});
@@ -242,14 +259,16 @@ TEST_CASE("tensor arrays in DxDispatch models: a list of bindings, element offse
     for (const auto& item : d.items()) INFO(format(item, "m.json"));
     REQUIRE_FALSE(d.has_errors());
     const Case c = parse_valid(text);
-    check_bits(as_values<float>(run_case(c).values.at("OutputTensor")), std::vector<float>{1, 2, 3, 100, 115, 5, 6, 7, 8, 9});
+    check_bits(as_values<float>(run_case(c).values.at("OutputTensor")),
+               std::vector<float>{1, 2, 3, 100, 115, 5, 6, 7, 8, 9});
     // Exported: the elements bind as one list under the array's name, in order.
     const Operator sop = split_op(DataType::UINT8, {3}, {{1}, {2}}, 0);
     Case s;
     s.op = sop;
     s.inputs["InputTensor"] = {std::byte{1}, std::byte{2}, std::byte{3}, std::byte{0}};
     const auto m = nlohmann::json::parse(export_dxdispatch(s, "m", "out").model);
-    CHECK(m["commands"][0]["bindings"]["OutputTensors"] == nlohmann::json::array({"OutputTensors[0]", "OutputTensors[1]"}));
+    CHECK(m["commands"][0]["bindings"]["OutputTensors"] ==
+          nlohmann::json::array({"OutputTensors[0]", "OutputTensors[1]"}));
     CHECK(m["dispatchables"]["split"]["desc"]["OutputCount"] == 2);
     // An array binding with too few entries is an error naming the element.
     std::string short_model = model;
@@ -272,11 +291,13 @@ TEST_CASE("explain names the source element of JOIN and SPLIT outputs") {
     CHECK(e.family.inputs[0].tensor == "InputTensors[1]");
     CHECK(e.family.inputs[0].index == std::vector<uint64_t>{1, 1});
     CHECK(e.family.inputs[0].bits == 4);
-    const Case s = parse_valid(R"({"format": 1, "operator": "SPLIT", "desc": {"InputTensor": {"DataType": "INT32", "Sizes": [2, 3]},
+    const Case s = parse_valid(
+        R"({"format": 1, "operator": "SPLIT", "desc": {"InputTensor": {"DataType": "INT32", "Sizes": [2, 3]},
         "OutputTensors": [{"DataType": "INT32", "Sizes": [2, 1]}, {"DataType": "INT32", "Sizes": [2, 2]}], "Axis": 1},
         "inputs": {"InputTensor": [1, 2, 3, 4, 5, 6]}})");
     // OutputTensors[1] element [1,0] is InputTensor [1,1] = 5.
-    const Explanation es = explain_element(with_golden(s, "OutputTensors[1]"), "OutputTensors[1]", 2, std::nullopt, "", {});
+    const Explanation es = explain_element(with_golden(s, "OutputTensors[1]"), "OutputTensors[1]", 2, std::nullopt, "",
+                                           {});
     REQUIRE(es.family.inputs.size() == 1);
     CHECK(es.family.inputs[0].tensor == "InputTensor");
     CHECK(es.family.inputs[0].index == std::vector<uint64_t>{1, 1});

@@ -23,7 +23,10 @@ struct TempDir {
         fs::remove_all(path);
         fs::create_directories(path);
     }
-    ~TempDir() { std::error_code ec; fs::remove_all(path, ec); }
+    ~TempDir() {
+        std::error_code ec;
+        fs::remove_all(path, ec);
+    }
     fs::path operator/(const std::string& s) const { return path / s; }
 };
 
@@ -31,15 +34,17 @@ void write_text(const fs::path& file, const std::string& text) { std::ofstream(f
 
 // Everything a census reports, as text, to compare two censuses in one CHECK.
 std::string census_text(const OutputCensus& c) {
-    std::string s = std::to_string(c.identical) + " " + std::to_string(c.within) + " " + std::to_string(c.over) + " bounded " +
-                    std::to_string(c.bounded) + " nonfinite " + std::to_string(c.nonfinite_mismatches) + "\n";
+    std::string s = std::to_string(c.identical) + " " + std::to_string(c.within) + " " + std::to_string(c.over) +
+                    " bounded " + std::to_string(c.bounded) + " nonfinite " + std::to_string(c.nonfinite_mismatches) +
+                    "\n";
     for (auto v : c.verdicts) s += char('0' + int(v));
     s += "\n";
     for (const auto& [reason, n] : c.skipped) s += "skipped " + reason + " " + std::to_string(n) + "\n";
-    for (const auto& [reason, b] : c.boundary) s += "boundary " + reason + " " + std::to_string(b.elements) + " " + std::to_string(b.over) + "\n";
+    for (const auto& [reason, b] : c.boundary)
+        s += "boundary " + reason + " " + std::to_string(b.elements) + " " + std::to_string(b.over) + "\n";
     for (const auto& w : c.worst)
-        s += "worst " + std::to_string(w.index) + " " + std::to_string(w.golden_bits) + " " + std::to_string(w.actual_bits) + " " +
-             w.boundary + " " + std::to_string(w.bound) + "\n";
+        s += "worst " + std::to_string(w.index) + " " + std::to_string(w.golden_bits) + " " +
+             std::to_string(w.actual_bits) + " " + w.boundary + " " + std::to_string(w.bound) + "\n";
     for (auto h : c.histogram) s += std::to_string(h) + ",";
     return s;
 }
@@ -85,7 +90,10 @@ TEST_CASE("a diff of a golden whose judging reads no inputs reports the same wit
         if (d.has_errors() || !c.expect_error.empty() || c.expected.empty()) continue;
         for (const auto& [name, x] : c.expected) {
             const std::string o = name;  // (a structured binding cannot be captured, as INFO does, under clang 14)
-            if (judging_reads_inputs(c, o)) { ++reading; continue; }
+            if (judging_reads_inputs(c, o)) {
+                ++reading;
+                continue;
+            }
             DataType t = DataType::UNKNOWN;
             for (const auto& f : tensor_fields(c.op))
                 if (f.name == o) t = f.desc->DataType;
@@ -94,7 +102,8 @@ TEST_CASE("a diff of a golden whose judging reads no inputs reports the same wit
             for (size_t i = 0; i < actual.size() / w; ++i) {
                 uint64_t b = load_bits(t, actual.data() + i * w);
                 if (i % 5 == 1) b ^= 1;
-                if (i % 7 == 3 && is_float(t)) b = t == DataType::FLOAT16 ? 0x7e00 : t == DataType::FLOAT32 ? 0x7fc00000 : 0x7ff8000000000000ull;
+                if (i % 7 == 3 && is_float(t))
+                    b = t == DataType::FLOAT16 ? 0x7e00 : t == DataType::FLOAT32 ? 0x7fc00000 : 0x7ff8000000000000ull;
                 store_bits(t, actual.data() + i * w, b);
             }
             DiffOptions options;
@@ -144,8 +153,10 @@ TEST_CASE("expected values read after evaluating: the same values, the same diag
     TempDir dir("deferred");
     const uint64_t n = 64;
     write_text(dir / "c.json", R"({"format": 1, "name": "c", "operator": "DML_OPERATOR_ACTIVATION_RELU",
-        "desc": {"InputTensor": {"DataType": "FLOAT32", "Sizes": [)" + std::to_string(n) + R"(]},
-                 "OutputTensor": {"DataType": "FLOAT32", "Sizes": [)" + std::to_string(n) + R"(]}},
+        "desc": {"InputTensor": {"DataType": "FLOAT32", "Sizes": [)" +
+                                   std::to_string(n) + R"(]},
+                 "OutputTensor": {"DataType": "FLOAT32", "Sizes": [)" +
+                                   std::to_string(n) + R"(]}},
         "inputs": {"InputTensor": {"Random": {"Seed": 7}}}})");
     Diagnostics d;
     const Case c = load_case(dir / "c.json", d);

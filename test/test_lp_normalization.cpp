@@ -16,7 +16,8 @@ namespace {
 
 using LPN = DML_LP_NORMALIZATION_OPERATOR_DESC;
 
-Operator lp_op(DataType t, const std::vector<uint32_t>& in, uint32_t axis, float eps, uint32_t p, bool strided = false) {
+Operator lp_op(DataType t, const std::vector<uint32_t>& in, uint32_t axis, float eps, uint32_t p,
+               bool strided = false) {
     LPN d;
     d.InputTensor = desc(t, in, strided ? packed_plus(in, 2) : std::vector<uint32_t>{});
     d.OutputTensor = desc(t, in, strided ? packed_plus(in, 3) : std::vector<uint32_t>{});
@@ -27,7 +28,8 @@ Operator lp_op(DataType t, const std::vector<uint32_t>& in, uint32_t axis, float
 }
 
 // x / max(||x||, eps) by walking the axis: element i's vector starts at i - c * stride.
-template <class T> std::vector<T> naive(const std::vector<T>& x, const std::vector<uint32_t>& in, uint32_t axis, float eps, uint32_t p) {
+template <class T>
+std::vector<T> naive(const std::vector<T>& x, const std::vector<uint32_t>& in, uint32_t axis, float eps, uint32_t p) {
     uint64_t stride = 1;
     for (size_t d = axis + 1; d < in.size(); ++d) stride *= in[d];
     const uint64_t len = in[axis];
@@ -60,14 +62,18 @@ template <class T> void naive_trials(int trials, uint64_t seed) {
         const auto x = random_values<T>(rng, product(in));
         const Operator op = lp_op(data_type_of<T>(), in, axis, eps, p, trial % 2);
         const auto& d = get<LPN>(op.Desc);
-        check_bits(as_values<T>(run(op, {{"InputTensor", logical_buffer(d.InputTensor, x, std::byte{0x77})}}).at("OutputTensor")),
-                   naive<T>(x, in, axis, eps, p));
+        check_bits(
+            as_values<T>(
+                run(op, {{"InputTensor", logical_buffer(d.InputTensor, x, std::byte{0x77})}}).at("OutputTensor")),
+            naive<T>(x, in, axis, eps, p));
     }
 }
 
-std::vector<float> run_f32(const std::vector<uint32_t>& in, uint32_t axis, float eps, uint32_t p, const std::vector<float>& x) {
+std::vector<float> run_f32(const std::vector<uint32_t>& in, uint32_t axis, float eps, uint32_t p,
+                           const std::vector<float>& x) {
     const Operator op = lp_op(DataType::FLOAT32, in, axis, eps, p);
-    return as_values<float>(run(op, {{"InputTensor", logical_buffer(get<LPN>(op.Desc).InputTensor, x)}}).at("OutputTensor"));
+    return as_values<float>(
+        run(op, {{"InputTensor", logical_buffer(get<LPN>(op.Desc).InputTensor, x)}}).at("OutputTensor"));
 }
 
 }  // namespace
@@ -103,7 +109,8 @@ TEST_CASE("lp normalization: the page's rules") {
     CHECK_FALSE(validate(lp_op(DataType::FLOAT32, {1, 2, 2, 2}, 3, 0, 2)).has_errors());
     CHECK(has_error(lp_op(DataType::FLOAT32, {1, 2, 2, 2}, 4, 0, 2), "lp-normalization.axis", "/desc/Axis"));
     CHECK(has_error(lp_op(DataType::FLOAT32, {1, 2, 2, 2}, 1, 0, 3), "lp-normalization.p", "/desc/P"));
-    CHECK(has_error(lp_op(DataType::FLOAT32, {1, 2, 2, 2}, 1, NAN, 2), "lp-normalization.epsilon-finite", "/desc/Epsilon"));
+    CHECK(has_error(lp_op(DataType::FLOAT32, {1, 2, 2, 2}, 1, NAN, 2), "lp-normalization.epsilon-finite",
+                    "/desc/Epsilon"));
     Operator op = lp_op(DataType::FLOAT32, {1, 2, 2, 2}, 1, 0, 2);
     get<LPN>(op.Desc).OutputTensor.Sizes = {1, 2, 2, 3};
     CHECK(has_error(op, "lp-normalization.same-sizes", "/desc/OutputTensor/Sizes"));
@@ -133,8 +140,12 @@ TEST_CASE("lp normalization: the bound accepts float32 backends and rejects wron
             float s = 0, r = 0, s1 = 0, s2 = 0;
             for (uint32_t i = 0; i < n; ++i) s += p == 1 ? std::fabs(v[i]) : v[i] * v[i];
             for (uint32_t i = n; i-- > 0;) r += p == 1 ? std::fabs(v[i]) : v[i] * v[i];
-            for (uint32_t i = 0; i < n; ++i) { s1 += std::fabs(v[i]); s2 += v[i] * v[i]; }
-            const float norm = std::max(p == 1 ? s : std::sqrt(s), eps), norm_r = std::max(p == 1 ? r : std::sqrt(r), eps);
+            for (uint32_t i = 0; i < n; ++i) {
+                s1 += std::fabs(v[i]);
+                s2 += v[i] * v[i];
+            }
+            const float norm = std::max(p == 1 ? s : std::sqrt(s), eps),
+                        norm_r = std::max(p == 1 ? r : std::sqrt(r), eps);
             const float other = std::max(p == 1 ? std::sqrt(s2) : s1, eps);
             for (uint32_t i = 0; i < n; ++i) {
                 const size_t k = g * n + i;

@@ -27,15 +27,23 @@ struct Geometry {
 
 Geometry plain(std::vector<uint32_t> in, std::vector<uint32_t> window, uint32_t P) {
     const size_t n = in.size() - 2;
-    return {std::move(in), std::vector<uint32_t>(n, 1), std::move(window), std::vector<uint32_t>(n, 0),
-            std::vector<uint32_t>(n, 0), std::vector<uint32_t>(n, 1), P};
+    return {std::move(in),
+            std::vector<uint32_t>(n, 1),
+            std::move(window),
+            std::vector<uint32_t>(n, 0),
+            std::vector<uint32_t>(n, 0),
+            std::vector<uint32_t>(n, 1),
+            P};
 }
 
 // The floor size of each spatial dimension: (In + StartPadding + EndPadding - dilated window) / Strides + 1.
 std::vector<uint32_t> out_sizes(const Geometry& g) {
     std::vector<uint32_t> out = {g.in[0], g.in[1]};
     for (size_t i = 0; i + 2 < g.in.size(); ++i)
-        out.push_back((g.in[i + 2] + g.StartPadding[i] + g.EndPadding[i] - (1 + (g.WindowSize[i] - 1) * g.Dilations[i])) / g.Strides[i] + 1);
+        out.push_back(
+            (g.in[i + 2] + g.StartPadding[i] + g.EndPadding[i] - (1 + (g.WindowSize[i] - 1) * g.Dilations[i])) /
+                g.Strides[i] +
+            1);
     return out;
 }
 
@@ -58,7 +66,8 @@ Operator lp_v0(DataType t, const Geometry& g) {
 }
 
 template <class T> std::vector<T> pool(const Operator& op, const std::vector<T>& x) {
-    const TensorDesc& in = op.Type == OperatorType::LP_POOLING ? get<LP>(op.Desc).InputTensor : get<LP1>(op.Desc).InputTensor;
+    const TensorDesc& in = op.Type == OperatorType::LP_POOLING ? get<LP>(op.Desc).InputTensor
+                                                               : get<LP1>(op.Desc).InputTensor;
     return as_values<T>(run(op, {{"InputTensor", logical_buffer(in, x, std::byte{0x5a})}}).at("OutputTensor"));
 }
 
@@ -108,7 +117,9 @@ template <class T> void naive_trials(int trials, uint64_t seed) {
     }
 }
 
-std::vector<float> f32(const Geometry& g, const std::vector<float>& x) { return pool<float>(lp_op(DataType::FLOAT32, g), x); }
+std::vector<float> f32(const Geometry& g, const std::vector<float>& x) {
+    return pool<float>(lp_op(DataType::FLOAT32, g), x);
+}
 
 }  // namespace
 
@@ -141,7 +152,11 @@ TEST_CASE("lp pooling: roots that are FLOAT16 rounding midpoints, and an interme
     // roots 2049 and 2051 are midpoints of FLOAT16 (spacing 2 above 2048), so ties to even give
     // 2048 and 2052.
     const Geometry g = plain({1, 1, 3}, {3}, 2);
-    auto h = [](std::vector<double> v) { std::vector<half> r; for (double d : v) r.push_back(half(d)); return r; };
+    auto h = [](std::vector<double> v) {
+        std::vector<half> r;
+        for (double d : v) r.push_back(half(d));
+        return r;
+    };
     CHECK(pool<half>(lp_op(DataType::FLOAT16, g), h({2048, 64, 1}))[0] == half(2048));
     CHECK(pool<half>(lp_op(DataType::FLOAT16, g), h({-2046, 143, -6}))[0] == half(2052));
     // 300^2 + 400^2 = 500^2: the squares are beyond FLOAT16's 65504, the root is not
@@ -160,8 +175,8 @@ TEST_CASE("lp pooling: special values, zeros and windows of padding only") {
     const float inf = INFINITY, nan = NAN;
     const auto y = f32(g2, {inf, 1, -inf, 2, nan, inf, -0.0f, -0.0f});
     CHECK(y[0] == inf);
-    CHECK(y[1] == inf);      // |-inf|^2 = inf
-    CHECK(std::isnan(y[2]));  // NaN wins over inf
+    CHECK(y[1] == inf);          // |-inf|^2 = inf
+    CHECK(std::isnan(y[2]));     // NaN wins over inf
     CHECK(to_bits(y[3]) == 0u);  // -0 and -0: +0
     // StartPadding 3 with a window of 2: the first output's window is padding only, +0.
     Geometry p = plain({1, 1, 2}, {2}, 3);
@@ -222,7 +237,8 @@ TEST_CASE("lp pooling: the bound accepts float32 backends and rejects planted bu
     int rejected_p1 = 0, rejected_shift = 0, compared = 0;
     for (int trial = 0; trial < 12; ++trial) {
         CAPTURE(trial);
-        const uint32_t n = std::uniform_int_distribution<uint32_t>(4, 40)(rng), w = std::uniform_int_distribution<uint32_t>(2, 4)(rng);
+        const uint32_t n = std::uniform_int_distribution<uint32_t>(4, 40)(rng),
+                       w = std::uniform_int_distribution<uint32_t>(2, 4)(rng);
         const uint32_t P = 2 + trial % 3;
         const Geometry g = plain({1, 1, n}, {w}, P);
         std::vector<float> x;

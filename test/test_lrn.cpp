@@ -23,7 +23,8 @@ struct Lrn {
     float Alpha = 1e-4f, Beta = 0.75f, Bias = 1.0f;
 };
 
-Operator forward_op(DataType t, const Lrn& l, std::vector<uint32_t> in_strides = {}, std::vector<uint32_t> out_strides = {}) {
+Operator forward_op(DataType t, const Lrn& l, std::vector<uint32_t> in_strides = {},
+                    std::vector<uint32_t> out_strides = {}) {
     DML_LOCAL_RESPONSE_NORMALIZATION_OPERATOR_DESC d;
     d.InputTensor = desc(t, l.sizes, std::move(in_strides));
     d.OutputTensor = desc(t, l.sizes, std::move(out_strides));
@@ -48,10 +49,17 @@ Operator grad_op(DataType t, const Lrn& l, std::vector<uint32_t> strides = {}) {
     return {OperatorType::LOCAL_RESPONSE_NORMALIZATION_GRAD, d};
 }
 
-uint64_t count(const std::vector<uint32_t>& s) { uint64_t n = 1; for (auto v : s) n *= v; return n; }
+uint64_t count(const std::vector<uint32_t>& s) {
+    uint64_t n = 1;
+    for (auto v : s) n *= v;
+    return n;
+}
 std::vector<int64_t> coords(uint64_t i, const std::vector<uint32_t>& s) {
     std::vector<int64_t> c(s.size());
-    for (size_t d = s.size(); d-- > 0;) { c[d] = int64_t(i % s[d]); i /= s[d]; }
+    for (size_t d = s.size(); d-- > 0;) {
+        c[d] = int64_t(i % s[d]);
+        i /= s[d];
+    }
     return c;
 }
 
@@ -61,7 +69,10 @@ bool in_region(const Lrn& l, uint64_t i, uint64_t k) {
     const int64_t before = (int64_t(l.LocalSize) - 1) / 2, after = int64_t(l.LocalSize) - 1 - before;
     for (size_t d = 0; d < l.sizes.size(); ++d) {
         const bool windowed = l.CrossChannel ? d == 1 : d >= 2;
-        if (!windowed) { if (ci[d] != ck[d]) return false; continue; }
+        if (!windowed) {
+            if (ci[d] != ck[d]) return false;
+            continue;
+        }
         if (ck[d] < ci[d] - before || ck[d] > ci[d] + after) return false;
     }
     return true;
@@ -69,9 +80,18 @@ bool in_region(const Lrn& l, uint64_t i, uint64_t k) {
 
 struct Big {
     mpfr_t v;
-    Big() { mpfr_init2(v, kPrecision); mpfr_set_zero(v, 1); }
-    Big(const Big& o) { mpfr_init2(v, kPrecision); mpfr_set(v, o.v, MPFR_RNDN); }
-    Big& operator=(const Big& o) { mpfr_set(v, o.v, MPFR_RNDN); return *this; }
+    Big() {
+        mpfr_init2(v, kPrecision);
+        mpfr_set_zero(v, 1);
+    }
+    Big(const Big& o) {
+        mpfr_init2(v, kPrecision);
+        mpfr_set(v, o.v, MPFR_RNDN);
+    }
+    Big& operator=(const Big& o) {
+        mpfr_set(v, o.v, MPFR_RNDN);
+        return *this;
+    }
     ~Big() { mpfr_clear(v); }
 };
 
@@ -83,7 +103,10 @@ std::vector<Big> naive_forward(const Lrn& l, const std::vector<Big>& x) {
     for (uint64_t i = 0; i < x.size(); ++i) {
         mpfr_set_zero(s.v, 1);
         for (uint64_t k = 0; k < x.size(); ++k)
-            if (in_region(l, i, k)) { mpfr_sqr(t.v, x[k].v, MPFR_RNDN); mpfr_add(s.v, s.v, t.v, MPFR_RNDN); }
+            if (in_region(l, i, k)) {
+                mpfr_sqr(t.v, x[k].v, MPFR_RNDN);
+                mpfr_add(s.v, s.v, t.v, MPFR_RNDN);
+            }
         mpfr_mul_d(b.v, s.v, double(l.Alpha), MPFR_RNDN);
         mpfr_div_ui(b.v, b.v, l.LocalSize, MPFR_RNDN);
         mpfr_add_d(b.v, b.v, double(l.Bias), MPFR_RNDN);
@@ -99,7 +122,10 @@ std::vector<Big> naive_grad(const Lrn& l, const std::vector<Big>& x, const std::
     auto f = [&](const std::vector<Big>& xs) {
         Big sum, t;
         const auto y = naive_forward(l, xs);
-        for (size_t i = 0; i < y.size(); ++i) { mpfr_mul(t.v, y[i].v, dy[i].v, MPFR_RNDN); mpfr_add(sum.v, sum.v, t.v, MPFR_RNDN); }
+        for (size_t i = 0; i < y.size(); ++i) {
+            mpfr_mul(t.v, y[i].v, dy[i].v, MPFR_RNDN);
+            mpfr_add(sum.v, sum.v, t.v, MPFR_RNDN);
+        }
         return sum;
     };
     for (size_t j = 0; j < x.size(); ++j) {
@@ -131,7 +157,9 @@ template <class T> std::vector<Big> bigs(const std::vector<T>& v) {
 }
 
 Lrn random_lrn(std::mt19937_64& rng, size_t max_rank) {
-    auto pick = [&](uint32_t lo, uint32_t hi) { return uint32_t(std::uniform_int_distribution<uint32_t>(lo, hi)(rng)); };
+    auto pick = [&](uint32_t lo, uint32_t hi) {
+        return uint32_t(std::uniform_int_distribution<uint32_t>(lo, hi)(rng));
+    };
     Lrn l;
     const size_t rank = pick(2, uint32_t(max_rank));
     for (size_t d = 0; d < rank; ++d) l.sizes.push_back(d == 1 ? pick(1, 5) : pick(1, rank > 4 ? 2 : 3));
@@ -149,7 +177,8 @@ Lrn random_lrn(std::mt19937_64& rng, size_t max_rank) {
 template <class T> std::vector<T> random_values(std::mt19937_64& rng, uint64_t n) {
     std::vector<T> v;
     for (uint64_t i = 0; i < n; ++i) {
-        const int m = std::uniform_int_distribution<int>(std::is_signed_v<T> || !std::is_integral_v<T> ? -40 : 0, 40)(rng);
+        const int m = std::uniform_int_distribution<int>(std::is_signed_v<T> || !std::is_integral_v<T> ? -40 : 0,
+                                                         40)(rng);
         if constexpr (std::is_integral_v<T>) v.push_back(T(m));
         else v.push_back(value_of<T>(std::ldexp(double(m), -3)));
     }
@@ -167,8 +196,14 @@ TEST_CASE_TEMPLATE("lrn: forward against the naive evaluation at 300 bits, every
         const auto x = random_values<T>(rng, count(l.sizes));
         std::vector<uint32_t> in_strides(l.sizes.size()), out_strides(l.sizes.size());
         uint32_t s = 3, so = 2;
-        for (size_t i = l.sizes.size(); i-- > 0;) { in_strides[i] = s; s *= l.sizes[i]; out_strides[i] = so; so *= l.sizes[i]; }
-        auto y = run(forward_op(t, l, in_strides, out_strides), {{"InputTensor", logical_buffer(desc(t, l.sizes, in_strides), x, std::byte{0x33})}});
+        for (size_t i = l.sizes.size(); i-- > 0;) {
+            in_strides[i] = s;
+            s *= l.sizes[i];
+            out_strides[i] = so;
+            so *= l.sizes[i];
+        }
+        auto y = run(forward_op(t, l, in_strides, out_strides),
+                     {{"InputTensor", logical_buffer(desc(t, l.sizes, in_strides), x, std::byte{0x33})}});
         std::vector<T> expected;
         for (const auto& b : naive_forward(l, bigs(x))) expected.push_back(round_big<T>(b));
         check_bits(as_values<T>(y.at("OutputTensor")), expected);
@@ -187,9 +222,13 @@ TEST_CASE_TEMPLATE("lrn: the grad is the central difference of the forward at 30
         // Every tensor strided: elements two apart, sentinel bytes between them.
         std::vector<uint32_t> strides(l.sizes.size());
         uint32_t st = 2;
-        for (size_t i = l.sizes.size(); i-- > 0;) { strides[i] = st; st *= l.sizes[i]; }
-        auto r = run(grad_op(t, l, strides), {{"InputTensor", logical_buffer(desc(t, l.sizes, strides), x, std::byte{0x44})},
-                                              {"InputGradientTensor", logical_buffer(desc(t, l.sizes, strides), dy, std::byte{0x55})}});
+        for (size_t i = l.sizes.size(); i-- > 0;) {
+            strides[i] = st;
+            st *= l.sizes[i];
+        }
+        auto r = run(grad_op(t, l, strides),
+                     {{"InputTensor", logical_buffer(desc(t, l.sizes, strides), x, std::byte{0x44})},
+                      {"InputGradientTensor", logical_buffer(desc(t, l.sizes, strides), dy, std::byte{0x55})}});
         std::vector<T> expected;
         for (const auto& b : naive_grad(l, bigs(x), bigs(dy))) expected.push_back(round_big<T>(b));
         const auto actual = as_values<T>(r.at("OutputGradientTensor"));
@@ -206,16 +245,19 @@ TEST_CASE_TEMPLATE("lrn: the grad is the central difference of the forward at 30
 TEST_CASE("lrn: exact results, hand derived") {
     // B = 4 + 3 * 2^2 = 16, 16^-0.75 = 1/8: Y = 2/8.
     Lrn l{{1, 1}, 1, 1, 3.0f, 0.75f, 4.0f};
-    auto y = run(forward_op(DataType::FLOAT32, l), {{"InputTensor", buffer(desc(DataType::FLOAT32, l.sizes), std::vector<float>{2})}});
+    auto y = run(forward_op(DataType::FLOAT32, l),
+                 {{"InputTensor", buffer(desc(DataType::FLOAT32, l.sizes), std::vector<float>{2})}});
     CHECK(as_values<float>(y.at("OutputTensor"))[0] == 0.25f);
     // Beta 0: Y = X exactly, -0 keeps its sign.
     Lrn z{{1, 3}, 1, 2, 1.0f, 0.0f, 1.0f};
-    auto y0 = run(forward_op(DataType::FLOAT32, z), {{"InputTensor", buffer(desc(DataType::FLOAT32, z.sizes), std::vector<float>{-0.0f, 3, 0.1f})}});
+    auto y0 = run(forward_op(DataType::FLOAT32, z),
+                  {{"InputTensor", buffer(desc(DataType::FLOAT32, z.sizes), std::vector<float>{-0.0f, 3, 0.1f})}});
     check_bits(as_values<float>(y0.at("OutputTensor")), {-0.0f, 3, 0.1f});
     // Grad, L = 1, Alpha 1, Beta 0.75, Bias 0.5, X = 1: dX = dY 1.5^-1.75 (1.5 - 1.5) = +0 exactly.
     Lrn g{{1, 1}, 1, 1, 1.0f, 0.75f, 0.5f};
-    auto dx = run(grad_op(DataType::FLOAT32, g), {{"InputTensor", buffer(desc(DataType::FLOAT32, g.sizes), std::vector<float>{1})},
-                                                  {"InputGradientTensor", buffer(desc(DataType::FLOAT32, g.sizes), std::vector<float>{2})}});
+    auto dx = run(grad_op(DataType::FLOAT32, g),
+                  {{"InputTensor", buffer(desc(DataType::FLOAT32, g.sizes), std::vector<float>{1})},
+                   {"InputGradientTensor", buffer(desc(DataType::FLOAT32, g.sizes), std::vector<float>{2})}});
     check_bits(as_values<float>(dx.at("OutputGradientTensor")), {0.0f});
 }
 
@@ -223,29 +265,44 @@ TEST_CASE("lrn: every validation rule") {
     const Lrn ok{{1, 3, 2, 2}};
     for (const std::string op : {"lrn", "lrn-grad"}) {
         CAPTURE(op);
-        auto make = [&](const Lrn& l) { return op == "lrn" ? forward_op(DataType::FLOAT32, l) : grad_op(DataType::FLOAT32, l); };
+        auto make = [&](const Lrn& l) {
+            return op == "lrn" ? forward_op(DataType::FLOAT32, l) : grad_op(DataType::FLOAT32, l);
+        };
         CHECK_FALSE(validate(make(ok)).has_errors());
         Operator o = make(ok);
-        visit_as<DML_LOCAL_RESPONSE_NORMALIZATION_OPERATOR_DESC, DML_LOCAL_RESPONSE_NORMALIZATION_GRAD_OPERATOR_DESC>(o.Desc, [](auto& d) {
-            if constexpr (requires { d.InputGradientTensor; }) d.InputGradientTensor.DataType = DataType::FLOAT16;
-            else if constexpr (requires { d.CrossChannel; }) d.OutputTensor.DataType = DataType::FLOAT16;
-        });
-        CHECK(has_error(o, op + ".same-data-type", op == "lrn" ? "/desc/OutputTensor/DataType" : "/desc/InputGradientTensor/DataType"));
+        visit_as<DML_LOCAL_RESPONSE_NORMALIZATION_OPERATOR_DESC, DML_LOCAL_RESPONSE_NORMALIZATION_GRAD_OPERATOR_DESC>(
+            o.Desc, [](auto& d) {
+                if constexpr (requires { d.InputGradientTensor; }) d.InputGradientTensor.DataType = DataType::FLOAT16;
+                else if constexpr (requires { d.CrossChannel; }) d.OutputTensor.DataType = DataType::FLOAT16;
+            });
+        CHECK(has_error(o, op + ".same-data-type",
+                        op == "lrn" ? "/desc/OutputTensor/DataType" : "/desc/InputGradientTensor/DataType"));
         o = make(ok);
-        visit_as<DML_LOCAL_RESPONSE_NORMALIZATION_OPERATOR_DESC, DML_LOCAL_RESPONSE_NORMALIZATION_GRAD_OPERATOR_DESC>(o.Desc, [](auto& d) {
-            if constexpr (requires { d.InputGradientTensor; d.CrossChannel; }) d.OutputGradientTensor.Sizes = {1, 3, 2, 1};
-            else if constexpr (requires { d.CrossChannel; }) d.OutputTensor.Sizes = {1, 3, 2, 1};
-        });
-        CHECK(has_error(o, op + ".same-sizes", op == "lrn" ? "/desc/OutputTensor/Sizes" : "/desc/OutputGradientTensor/Sizes"));
-        Lrn l = ok; l.sizes = {6};
+        visit_as<DML_LOCAL_RESPONSE_NORMALIZATION_OPERATOR_DESC, DML_LOCAL_RESPONSE_NORMALIZATION_GRAD_OPERATOR_DESC>(
+            o.Desc, [](auto& d) {
+                if constexpr (requires {
+                                  d.InputGradientTensor;
+                                  d.CrossChannel;
+                              })
+                    d.OutputGradientTensor.Sizes = {1, 3, 2, 1};
+                else if constexpr (requires { d.CrossChannel; }) d.OutputTensor.Sizes = {1, 3, 2, 1};
+            });
+        CHECK(has_error(o, op + ".same-sizes",
+                        op == "lrn" ? "/desc/OutputTensor/Sizes" : "/desc/OutputGradientTensor/Sizes"));
+        Lrn l = ok;
+        l.sizes = {6};
         CHECK(has_error(make(l), op + ".rank", "/desc/InputTensor/Sizes"));
-        l = ok; l.CrossChannel = 2;
+        l = ok;
+        l.CrossChannel = 2;
         CHECK(has_error(make(l), op + ".cross-channel", "/desc/CrossChannel"));
-        l = ok; l.LocalSize = 0;
+        l = ok;
+        l.LocalSize = 0;
         CHECK(has_error(make(l), op + ".local-size", "/desc/LocalSize"));
-        l = ok; l.Beta = std::numeric_limits<float>::infinity();
+        l = ok;
+        l.Beta = std::numeric_limits<float>::infinity();
         CHECK(has_error(make(l), op + ".parameter-finite", "/desc/Beta"));
-        l = ok; l.Alpha = std::numeric_limits<float>::quiet_NaN();
+        l = ok;
+        l.Alpha = std::numeric_limits<float>::quiet_NaN();
         CHECK(has_error(make(l), op + ".parameter-finite", "/desc/Alpha"));
     }
 }
@@ -253,8 +310,9 @@ TEST_CASE("lrn: every validation rule") {
 namespace {
 
 std::vector<float> lrn_grad_of(const Lrn& l, std::vector<float> x, std::vector<float> dy) {
-    auto r = run(grad_op(DataType::FLOAT32, l), {{"InputTensor", buffer(desc(DataType::FLOAT32, l.sizes), x)},
-                                                 {"InputGradientTensor", buffer(desc(DataType::FLOAT32, l.sizes), dy)}});
+    auto r = run(grad_op(DataType::FLOAT32, l),
+                 {{"InputTensor", buffer(desc(DataType::FLOAT32, l.sizes), x)},
+                  {"InputGradientTensor", buffer(desc(DataType::FLOAT32, l.sizes), dy)}});
     return as_values<float>(r.at("OutputGradientTensor"));
 }
 

@@ -71,11 +71,14 @@ TEST_CASE("max pooling: NaN loses to any number and wins only when every candida
     const Geometry g = plain({1, 1, 1, 4}, {1, 4});  // one window of 4
     const float nan1 = from_bits<float>(0x7fc00001u), nan2 = from_bits<float>(0xffc00002u);
     const float inf = std::numeric_limits<float>::infinity();
-    struct Row { std::vector<float> x; uint32_t index; };
+    struct Row {
+        std::vector<float> x;
+        uint32_t index;
+    };
     const Row rows[] = {
-        {{nan1, 1, 2, 0}, 2},       // first
-        {{1, nan1, 2, 0}, 2},       // middle
-        {{1, 2, 0, nan1}, 1},       // last
+        {{nan1, 1, 2, 0}, 2},           // first
+        {{1, nan1, 2, 0}, 2},           // middle
+        {{1, 2, 0, nan1}, 1},           // last
         {{nan1, -inf, nan2, -inf}, 1},  // NaN loses even to -inf
         {{nan2, nan1, nan1, nan2}, 0},  // everywhere: the first NaN, its bits
     };
@@ -97,8 +100,10 @@ TEST_CASE("max pooling: NaN loses to any number and wins only when every candida
         CHECK(id == std::vector<uint32_t>{2});
     }
     SUBCASE("the grad routes to the same element") {
-        check_bits(backward(g, std::vector<float>{1, nan1, 2, 0}, std::vector<float>{7}), std::vector<float>{0, 0, 7, 0});
-        check_bits(backward(g, std::vector<float>{nan2, nan1, nan1, nan2}, std::vector<float>{7}), std::vector<float>{7, 0, 0, 0});
+        check_bits(backward(g, std::vector<float>{1, nan1, 2, 0}, std::vector<float>{7}),
+                   std::vector<float>{0, 0, 7, 0});
+        check_bits(backward(g, std::vector<float>{nan2, nan1, nan1, nan2}, std::vector<float>{7}),
+                   std::vector<float>{7, 0, 0, 0});
     }
 }
 
@@ -108,7 +113,8 @@ TEST_CASE("max pooling: windows of -inf") {
     const auto [y, idx] = forward(g, std::vector<float>{-inf, -inf, -inf});
     check_bits(y, std::vector<float>{-inf, -inf});
     CHECK(idx == std::vector<uint32_t>{0, 1});
-    check_bits(backward(g, std::vector<float>{-inf, -inf, -inf}, std::vector<float>{1, 2}), std::vector<float>{1, 2, 0});
+    check_bits(backward(g, std::vector<float>{-inf, -inf, -inf}, std::vector<float>{1, 2}),
+               std::vector<float>{1, 2, 0});
 }
 
 // ---- Geometry --------------------------------------------------------------------------------
@@ -212,7 +218,9 @@ TEST_CASE("max pooling: ceil-mode sizes and rank 3") {
 TEST_CASE("max pooling validation") {
     const Geometry g = plain({1, 1, 3, 3}, {2, 2});
     auto op2 = [&] { return pool2(DataType::FLOAT32, g); };
-    auto d2 = [](Operator& op) -> DML_MAX_POOLING2_OPERATOR_DESC& { return get<DML_MAX_POOLING2_OPERATOR_DESC>(op.Desc); };
+    auto d2 = [](Operator& op) -> DML_MAX_POOLING2_OPERATOR_DESC& {
+        return get<DML_MAX_POOLING2_OPERATOR_DESC>(op.Desc);
+    };
     CHECK_FALSE(validate(op2()).has_errors());
     CHECK_FALSE(validate(pool_grad(DataType::FLOAT32, g)).has_errors());
 
@@ -237,9 +245,11 @@ TEST_CASE("max pooling validation") {
         for (const char* name : {"Strides", "WindowSize", "StartPadding", "EndPadding", "Dilations"}) {
             Operator op = op2();
             auto& d = d2(op);
-            std::vector<uint32_t>* a = std::string(name) == "Strides" ? &d.Strides : std::string(name) == "WindowSize" ? &d.WindowSize
-                                     : std::string(name) == "StartPadding" ? &d.StartPadding : std::string(name) == "EndPadding" ? &d.EndPadding
-                                     : &d.Dilations;
+            std::vector<uint32_t>* a = std::string(name) == "Strides"        ? &d.Strides
+                                       : std::string(name) == "WindowSize"   ? &d.WindowSize
+                                       : std::string(name) == "StartPadding" ? &d.StartPadding
+                                       : std::string(name) == "EndPadding"   ? &d.EndPadding
+                                                                             : &d.Dilations;
             a->push_back(1);
             INFO(name);
             CHECK(has_error(op, "max-pooling2.array-length", std::string("/desc/") + name));
@@ -299,11 +309,15 @@ TEST_CASE("max pooling validation") {
         const TensorDesc in = desc(DataType::FLOAT32, {1, 1, 3, 3}), out = desc(DataType::FLOAT32, {1, 1, 2, 2});
         DML_MAX_POOLING_OPERATOR_DESC d0{in, out, 2, {1, 0}, {2, 2}, {0, 0}, {0, 0}};
         CHECK(has_error({OperatorType::MAX_POOLING, d0}, "max-pooling.stride-nonzero", "/desc/Strides/1"));
-        DML_MAX_POOLING1_OPERATOR_DESC d1{in, out, desc(DataType::FLOAT32, {1, 1, 2, 2}), 2, {1, 1}, {2, 2}, {0, 0}, {0, 0}};
-        CHECK(has_error({OperatorType::MAX_POOLING1, d1}, "max-pooling1.indices-data-type", "/desc/OutputIndicesTensor/DataType"));
+        DML_MAX_POOLING1_OPERATOR_DESC d1{in,     out,   desc(DataType::FLOAT32, {1, 1, 2, 2}), 2, {1, 1}, {2, 2},
+                                          {0, 0}, {0, 0}};
+        CHECK(has_error({OperatorType::MAX_POOLING1, d1}, "max-pooling1.indices-data-type",
+                        "/desc/OutputIndicesTensor/DataType"));
     }
     SUBCASE("MAX_POOLING_GRAD") {
-        auto dg = [](Operator& op) -> DML_MAX_POOLING_GRAD_OPERATOR_DESC& { return get<DML_MAX_POOLING_GRAD_OPERATOR_DESC>(op.Desc); };
+        auto dg = [](Operator& op) -> DML_MAX_POOLING_GRAD_OPERATOR_DESC& {
+            return get<DML_MAX_POOLING_GRAD_OPERATOR_DESC>(op.Desc);
+        };
         Operator op = pool_grad(DataType::FLOAT32, g);
         dg(op).OutputGradientTensor.Sizes = {1, 1, 3, 4};
         CHECK(has_error(op, "max-pooling-grad.same-sizes", "/desc/OutputGradientTensor/Sizes"));
@@ -329,7 +343,8 @@ TEST_CASE("max pooling: support tables") {
     CHECK(lowest_supporting_feature_level(pool2(DataType::INT8, g), nullptr) == 0x3000u);
     CHECK(lowest_supporting_feature_level(pool2(DataType::FLOAT64, g), nullptr) == std::nullopt);
     CHECK(lowest_supporting_feature_level(pool_grad(DataType::FLOAT16, g), nullptr) == 0x3000u);
-    CHECK(lowest_supporting_feature_level(pool_grad(DataType::FLOAT16, plain({1, 1, 2, 2, 2}, {1, 1, 1})), nullptr) == 0x4000u);
+    CHECK(lowest_supporting_feature_level(pool_grad(DataType::FLOAT16, plain({1, 1, 2, 2, 2}, {1, 1, 1})), nullptr) ==
+          0x4000u);
     CHECK(lowest_supporting_feature_level(pool_grad(DataType::INT32, g), nullptr) == std::nullopt);
 }
 
@@ -359,7 +374,8 @@ TEST_CASE("max pooling: argmax ties are reported as boundary elements") {
     g.WindowSize = {2, 2};
     g.StartPadding = g.EndPadding = {0, 0};
     g.Dilations = {1, 1};
-    CHECK(max_pooling_argmax_ties({OperatorType::MAX_POOLING_GRAD, g}, xb) == std::vector<uint64_t>{0, 1, 3, 4, 5, 6, 7, 8, 9, 10, 11});
+    CHECK(max_pooling_argmax_ties({OperatorType::MAX_POOLING_GRAD, g}, xb) ==
+          std::vector<uint64_t>{0, 1, 3, 4, 5, 6, 7, 8, 9, 10, 11});
     // Distinct values: no ties anywhere.
     const auto distinct = buffer<float>(x, {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12});
     CHECK(max_pooling_argmax_ties({OperatorType::MAX_POOLING_GRAD, g}, distinct).empty());

@@ -40,7 +40,8 @@ TEST_CASE("max pooling grad: float sums are exact, then rounded once") {
         const auto dx = backward(g, values_of<float>({9, 0, 0}), values_of<float>({16777216, 1, 1}));
         check_bits(dx, values_of<float>({16777218, 0, 0}));
         // Negated: -16777218.
-        check_bits(backward(g, values_of<float>({9, 0, 0}), values_of<float>({-16777216, -1, -1})), values_of<float>({-16777218, 0, 0}));
+        check_bits(backward(g, values_of<float>({9, 0, 0}), values_of<float>({-16777216, -1, -1})),
+                   values_of<float>({-16777218, 0, 0}));
         float naive = 16777216.0f;
         naive += 1.0f;
         naive += 1.0f;
@@ -49,7 +50,8 @@ TEST_CASE("max pooling grad: float sums are exact, then rounded once") {
     SUBCASE("FLOAT64: 1 + 2^-53 + 2^-106 rounds up to 1 + 2^-52") {
         // Exact sum is above the midpoint between 1 and 1 + 2^-52.
         const Geometry g = all_to_first(3);
-        const auto dx = backward(g, std::vector<double>{9, 0, 0}, std::vector<double>{1, std::ldexp(1.0, -53), std::ldexp(1.0, -106)});
+        const auto dx = backward(g, std::vector<double>{9, 0, 0},
+                                 std::vector<double>{1, std::ldexp(1.0, -53), std::ldexp(1.0, -106)});
         check_bits(dx, std::vector<double>{1 + std::ldexp(1.0, -52), 0, 0});
     }
     SUBCASE("FLOAT64: ties to even and sticky bits far below") {
@@ -58,15 +60,20 @@ TEST_CASE("max pooling grad: float sums are exact, then rounded once") {
         // 1 + u/2 is a tie: even 1. 1 + u + u/2 is a tie: even 1 + 2u. A subnormal 1000 words
         // below breaks the tie upwards, also for negative sums.
         check_bits(backward(g2, std::vector<double>{9, 0}, std::vector<double>{1, u / 2}), std::vector<double>{1, 0});
-        check_bits(backward(g3, std::vector<double>{9, 0, 0}, std::vector<double>{1, u, u / 2}), std::vector<double>{1 + 2 * u, 0, 0});
-        check_bits(backward(g3, std::vector<double>{9, 0, 0}, std::vector<double>{1, u / 2, t}), std::vector<double>{1 + u, 0, 0});
-        check_bits(backward(g3, std::vector<double>{9, 0, 0}, std::vector<double>{-1, -u / 2, -t}), std::vector<double>{-1 - u, 0, 0});
-        check_bits(backward(g3, std::vector<double>{9, 0, 0}, std::vector<double>{-1, -u / 2, t}), std::vector<double>{-1, 0, 0});
+        check_bits(backward(g3, std::vector<double>{9, 0, 0}, std::vector<double>{1, u, u / 2}),
+                   std::vector<double>{1 + 2 * u, 0, 0});
+        check_bits(backward(g3, std::vector<double>{9, 0, 0}, std::vector<double>{1, u / 2, t}),
+                   std::vector<double>{1 + u, 0, 0});
+        check_bits(backward(g3, std::vector<double>{9, 0, 0}, std::vector<double>{-1, -u / 2, -t}),
+                   std::vector<double>{-1 - u, 0, 0});
+        check_bits(backward(g3, std::vector<double>{9, 0, 0}, std::vector<double>{-1, -u / 2, t}),
+                   std::vector<double>{-1, 0, 0});
     }
     SUBCASE("FLOAT64: DBL_MAX + DBL_MAX - DBL_MAX does not overflow on the way") {
         const double m = std::numeric_limits<double>::max();
         const Geometry g = all_to_first(3);
-        check_bits(backward(g, std::vector<double>{9, 0, 0}, std::vector<double>{m, m, -m}), std::vector<double>{m, 0, 0});
+        check_bits(backward(g, std::vector<double>{9, 0, 0}, std::vector<double>{m, m, -m}),
+                   std::vector<double>{m, 0, 0});
         // And DBL_MAX + DBL_MAX is +inf; DBL_MAX + half an ULP of it ties to even, 2^1024: +inf.
         const Geometry g2 = all_to_first(2);
         check_bits(backward(g2, std::vector<double>{9, 0}, std::vector<double>{m, m}),
@@ -79,8 +86,10 @@ TEST_CASE("max pooling grad: float sums are exact, then rounded once") {
     SUBCASE("subnormals add exactly") {
         const double t = std::numeric_limits<double>::denorm_min();
         const Geometry g = all_to_first(3);
-        check_bits(backward(g, std::vector<double>{9, 0, 0}, std::vector<double>{t, t, -t}), std::vector<double>{t, 0, 0});
-        check_bits(backward(g, std::vector<double>{9, 0, 0}, std::vector<double>{1, t, -1}), std::vector<double>{t, 0, 0});
+        check_bits(backward(g, std::vector<double>{9, 0, 0}, std::vector<double>{t, t, -t}),
+                   std::vector<double>{t, 0, 0});
+        check_bits(backward(g, std::vector<double>{9, 0, 0}, std::vector<double>{1, t, -1}),
+                   std::vector<double>{t, 0, 0});
     }
     SUBCASE("FLOAT16 overflows to infinity only when the exact sum does") {
         const Geometry g2 = all_to_first(2), g3 = all_to_first(3);
@@ -88,17 +97,22 @@ TEST_CASE("max pooling grad: float sums are exact, then rounded once") {
         // 60000 + 60000 = 120000 > 65504: +inf. 65504 + 16 = 65520, the midpoint to 2^16: ties
         // to even -> +inf. 65504 + 15 -> 65504. 60000 + 60000 - 60000 = 60000 (a half
         // accumulator would have overflowed).
-        check_bits(backward(g2, values_of<half>({9, 0}), values_of<half>({60000, 60000})), std::vector<half>{inf, value_of<half>(0)});
-        check_bits(backward(g2, values_of<half>({9, 0}), values_of<half>({65504, 16})), std::vector<half>{inf, value_of<half>(0)});
+        check_bits(backward(g2, values_of<half>({9, 0}), values_of<half>({60000, 60000})),
+                   std::vector<half>{inf, value_of<half>(0)});
+        check_bits(backward(g2, values_of<half>({9, 0}), values_of<half>({65504, 16})),
+                   std::vector<half>{inf, value_of<half>(0)});
         check_bits(backward(g2, values_of<half>({9, 0}), values_of<half>({65504, 15})), values_of<half>({65504, 0}));
-        check_bits(backward(g3, values_of<half>({9, 0, 0}), values_of<half>({60000, 60000, -60000})), values_of<half>({60000, 0, 0}));
+        check_bits(backward(g3, values_of<half>({9, 0, 0}), values_of<half>({60000, 60000, -60000})),
+                   values_of<half>({60000, 0, 0}));
         check_bits(backward(g2, values_of<half>({9, 0}), values_of<half>({-60000, -60000})),
                    std::vector<half>{from_bits<half>(0xfc00), value_of<half>(0)});
     }
     SUBCASE("zeros: every sum starts from +0") {
         const Geometry g = all_to_first(2);
-        check_bits(backward(g, values_of<float>({9, 0}), std::vector<float>{-0.0f, -0.0f}), std::vector<float>{0.0f, 0.0f});
-        check_bits(backward(g, values_of<float>({9, 0}), std::vector<float>{1.0f, -1.0f}), std::vector<float>{0.0f, 0.0f});
+        check_bits(backward(g, values_of<float>({9, 0}), std::vector<float>{-0.0f, -0.0f}),
+                   std::vector<float>{0.0f, 0.0f});
+        check_bits(backward(g, values_of<float>({9, 0}), std::vector<float>{1.0f, -1.0f}),
+                   std::vector<float>{0.0f, 0.0f});
     }
     SUBCASE("non-finite terms") {
         const Geometry g = all_to_first(2);
@@ -106,20 +120,26 @@ TEST_CASE("max pooling grad: float sums are exact, then rounded once") {
         const float canonical = from_bits<float>(0x7fc00000u);
         check_bits(backward(g, values_of<float>({9, 0}), std::vector<float>{inf, 1}), std::vector<float>{inf, 0});
         check_bits(backward(g, values_of<float>({9, 0}), std::vector<float>{-inf, -inf}), std::vector<float>{-inf, 0});
-        check_bits(backward(g, values_of<float>({9, 0}), std::vector<float>{inf, -inf}), std::vector<float>{canonical, 0});
+        check_bits(backward(g, values_of<float>({9, 0}), std::vector<float>{inf, -inf}),
+                   std::vector<float>{canonical, 0});
         check_bits(backward(g, values_of<float>({9, 0}), std::vector<float>{from_bits<float>(0xffc00001u), 1}),
                    std::vector<float>{canonical, 0});
         // A single NaN term is also a sum: canonical NaN, not the term's bits.
         const Geometry g1 = plain({1, 1, 1, 1}, {1, 1});
-        check_bits(backward(g1, values_of<float>({9}), std::vector<float>{from_bits<float>(0x7fc00001u)}), std::vector<float>{canonical});
-        check_bits(backward(g1, values_of<half>({9}), std::vector<half>{from_bits<half>(0xfe01)}), std::vector<half>{from_bits<half>(0x7e00)});
+        check_bits(backward(g1, values_of<float>({9}), std::vector<float>{from_bits<float>(0x7fc00001u)}),
+                   std::vector<float>{canonical});
+        check_bits(backward(g1, values_of<half>({9}), std::vector<half>{from_bits<half>(0xfe01)}),
+                   std::vector<half>{from_bits<half>(0x7e00)});
     }
     SUBCASE("random FLOAT32 terms against an exact 128-bit integer sum") {
         // Terms m * 2^e with |m| < 2^24 and e in [-20, 20] are integers in units of 2^-43 below
         // 2^64; up to 64 of them sum exactly in __int128, whose conversion to double rounds to
         // nearest even; then ldexp is exact and the float conversion rounds once more.
         uint32_t s = 12345;
-        auto next = [&] { s = s * 1664525u + 1013904223u; return s >> 8; };
+        auto next = [&] {
+            s = s * 1664525u + 1013904223u;
+            return s >> 8;
+        };
         for (int trial = 0; trial < 200; ++trial) {
             const uint32_t n = 2 + next() % 63;
             std::vector<float> dy(n);
@@ -155,7 +175,8 @@ TEST_CASE("max pooling grad: integer sums wrap to the width") {
     const int64_t big = std::numeric_limits<int64_t>::max();
     CHECK(backward(g, std::vector<int64_t>{0, 9, 0}, std::vector<int64_t>{big, 1}) ==
           std::vector<int64_t>{0, std::numeric_limits<int64_t>::min(), 0});
-    CHECK(backward(g, std::vector<uint64_t>{0, 9, 0}, std::vector<uint64_t>{~uint64_t(0), 2}) == std::vector<uint64_t>{0, 1, 0});
+    CHECK(backward(g, std::vector<uint64_t>{0, 9, 0}, std::vector<uint64_t>{~uint64_t(0), 2}) ==
+          std::vector<uint64_t>{0, 1, 0});
     CHECK(backward(g, std::vector<int16_t>{0, 9, 0}, std::vector<int16_t>{-7, 3}) == std::vector<int16_t>{0, -4, 0});
 }
 

@@ -81,7 +81,8 @@ std::vector<bool> reduced(const Spec& s) {
 }
 
 // The naive evaluation: group members by coordinate comparison, E[X^2] - E[X]^2 at 300 bits.
-template <class T> std::vector<T> naive(const Spec& s, const std::vector<T>& x, const std::vector<T>& scale, const std::vector<T>& bias) {
+template <class T>
+std::vector<T> naive(const Spec& s, const std::vector<T>& x, const std::vector<T>& scale, const std::vector<T>& bias) {
     const auto red = reduced(s);
     const uint64_t n = x.size();
     std::vector<T> y;
@@ -121,7 +122,8 @@ std::optional<std::vector<uint32_t>> maybe_stat(std::mt19937_64& rng, const std:
 template <class T> void naive_trials(int trials, uint64_t seed) {
     std::mt19937_64 rng(seed);
     const std::optional<DML_FUSED_ACTIVATION> acts[] = {std::nullopt, std::nullopt, activation("ACTIVATION_RELU"),
-                                                        activation("ACTIVATION_LEAKY_RELU", 0.125f), activation("ACTIVATION_SIGMOID")};
+                                                        activation("ACTIVATION_LEAKY_RELU", 0.125f),
+                                                        activation("ACTIVATION_SIGMOID")};
     const OperatorType types[] = {OperatorType::MEAN_VARIANCE_NORMALIZATION, OperatorType::MEAN_VARIANCE_NORMALIZATION1,
                                   OperatorType::MEAN_VARIANCE_NORMALIZATION2};
     for (int trial = 0; trial < trials; ++trial) {
@@ -129,7 +131,8 @@ template <class T> void naive_trials(int trials, uint64_t seed) {
         Spec s;
         s.type = types[trial % 3];
         s.t = data_type_of<T>();
-        const int rank = std::uniform_int_distribution<int>(s.type == OperatorType::MEAN_VARIANCE_NORMALIZATION ? 2 : 1, 5)(rng);
+        const int rank = std::uniform_int_distribution<int>(s.type == OperatorType::MEAN_VARIANCE_NORMALIZATION ? 2 : 1,
+                                                            5)(rng);
         for (int d = 0; d < rank; ++d) s.in.push_back(uint32_t(std::uniform_int_distribution<int>(1, 3)(rng)));
         for (uint32_t a = 0; a < uint32_t(rank); ++a)
             if (std::uniform_int_distribution<int>(0, 1)(rng)) s.axes.push_back(a);
@@ -149,14 +152,16 @@ template <class T> void naive_trials(int trials, uint64_t seed) {
         const auto scale = s.scale ? random_values<T>(rng, product(*s.scale)) : std::vector<T>{};
         const auto bias = s.bias ? random_values<T>(rng, product(*s.bias)) : std::vector<T>{};
         std::map<std::string, std::vector<std::byte>> inputs;
-        inputs["InputTensor"] = logical_buffer(desc(s.t, s.in, s.strided ? packed_plus(s.in, 3) : std::vector<uint32_t>{}), x, std::byte{0x5a});
+        inputs["InputTensor"] = logical_buffer(
+            desc(s.t, s.in, s.strided ? packed_plus(s.in, 3) : std::vector<uint32_t>{}), x, std::byte{0x5a});
         if (s.scale) inputs["ScaleTensor"] = buffer(desc(s.t, *s.scale), scale);
         if (s.bias) inputs["BiasTensor"] = buffer(desc(s.t, *s.bias), bias);
         check_bits(as_values<T>(run(op, inputs).at("OutputTensor")), naive<T>(s, x, scale, bias));
     }
 }
 
-std::vector<float> run_f32(const Spec& s, const std::vector<float>& x, const std::vector<float>& scale = {}, const std::vector<float>& bias = {}) {
+std::vector<float> run_f32(const Spec& s, const std::vector<float>& x, const std::vector<float>& scale = {},
+                           const std::vector<float>& bias = {}) {
     std::map<std::string, std::vector<std::byte>> inputs = {{"InputTensor", logical_buffer(desc(s.t, s.in), x)}};
     if (s.scale) inputs["ScaleTensor"] = buffer(desc(s.t, *s.scale), scale);
     if (s.bias) inputs["BiasTensor"] = buffer(desc(s.t, *s.bias), bias);
@@ -304,7 +309,10 @@ TEST_CASE("mean variance normalization: the bound takes either variance form and
         for (uint32_t g = 0; g < 2; ++g) {
             const float* v = x.data() + g * M;
             float sum = 0, sq = 0;
-            for (uint32_t i = 0; i < M; ++i) { sum += v[i]; sq += v[i] * v[i]; }
+            for (uint32_t i = 0; i < M; ++i) {
+                sum += v[i];
+                sq += v[i] * v[i];
+            }
             const float mean = sum / float(M);
             float cen = 0;
             for (uint32_t i = 0; i < M; ++i) cen += (v[i] - mean) * (v[i] - mean);

@@ -61,7 +61,8 @@ template <class T> Case case_of(const Problem& p) {
     c.inputs["QueryTensor"] = logical_buffer(*d.QueryTensor, cast_to<T>(p.q));
     c.inputs["KeyTensor"] = logical_buffer(*d.KeyTensor, cast_to<T>(p.k));
     c.inputs["ValueTensor"] = logical_buffer(*d.ValueTensor, cast_to<T>(p.v));
-    if (!p.rpb.empty()) c.inputs["RelativePositionBiasTensor"] = logical_buffer(*d.RelativePositionBiasTensor, cast_to<T>(p.rpb));
+    if (!p.rpb.empty())
+        c.inputs["RelativePositionBiasTensor"] = logical_buffer(*d.RelativePositionBiasTensor, cast_to<T>(p.rpb));
     if (!p.mask_values.empty()) {
         std::vector<int32_t> m;
         for (float f : p.mask_values) m.push_back(int32_t(f));
@@ -84,9 +85,11 @@ template <class T> std::vector<T> naive(const Problem& p) {
                 for (uint32_t t = 0; t < p.T; ++t) {
                     Big acc;
                     for (uint32_t i = 0; i < p.D; ++i) {
-                        const size_t qi = (size_t(b) * p.S + s) * p.H * p.D + h * p.D + i, ki = (size_t(b) * p.T + t) * p.H * p.D + h * p.D + i;
+                        const size_t qi = (size_t(b) * p.S + s) * p.H * p.D + h * p.D + i,
+                                     ki = (size_t(b) * p.T + t) * p.H * p.D + h * p.D + i;
                         Big qv(rd(p.q[qi])), kv(rd(p.k[ki]));
-                        if (p.bias_present) qv = qv + Big(rd(p.bias[h * p.D + i])), kv = kv + Big(rd(p.bias[p.H * p.D + h * p.D + i]));
+                        if (p.bias_present)
+                            qv = qv + Big(rd(p.bias[h * p.D + i])), kv = kv + Big(rd(p.bias[p.H * p.D + h * p.D + i]));
                         acc = acc + qv * kv;
                     }
                     acc = Big(double(p.scale)) * acc;
@@ -119,7 +122,8 @@ template <class T> std::vector<T> naive(const Problem& p) {
 Problem random_problem(std::mt19937_64& rng, int trial) {
     auto U = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
     Problem p;
-    p.B = uint32_t(U(1, 2)), p.S = uint32_t(U(1, 3)), p.T = uint32_t(U(1, 4)), p.H = uint32_t(U(1, 2)), p.D = uint32_t(U(1, 4)), p.Dv = uint32_t(U(1, 3));
+    p.B = uint32_t(U(1, 2)), p.S = uint32_t(U(1, 3)), p.T = uint32_t(U(1, 4)), p.H = uint32_t(U(1, 2)),
+    p.D = uint32_t(U(1, 4)), p.Dv = uint32_t(U(1, 3));
     p.scale = trial % 3 == 0 ? 1.0f : 0.5f;
     auto fill = [&](std::vector<float>& x, size_t n) {
         for (size_t i = 0; i < n; ++i) x.push_back(float(U(-40, 40)) / 16);
@@ -221,7 +225,8 @@ TEST_CASE("multihead attention: stacked layouts, past keys and the present outpu
     p.T = p.S;
     p.Dv = p.D;
     p.k.clear(), p.v.clear();
-    for (size_t i = 0; i < p.q.size(); ++i) p.k.push_back(float(int(rng() % 33) - 16) / 8), p.v.push_back(float(int(rng() % 33) - 16) / 8);
+    for (size_t i = 0; i < p.q.size(); ++i)
+        p.k.push_back(float(int(rng() % 33) - 16) / 8), p.v.push_back(float(int(rng() % 33) - 16) / 8);
     const auto separate = run_f32(p);
     MHA d = get<MHA>(op_of(p).Desc);
     d.QueryTensor.reset(), d.KeyTensor.reset(), d.ValueTensor.reset();
@@ -231,9 +236,12 @@ TEST_CASE("multihead attention: stacked layouts, past keys and the present outpu
         for (uint32_t s = 0; s < p.S; ++s)
             for (uint32_t h = 0; h < p.H; ++h)
                 for (const auto* x : {&p.q, &p.k, &p.v})
-                    for (uint32_t i = 0; i < p.D; ++i) qkv.push_back((*x)[(size_t(b) * p.S + s) * p.H * p.D + h * p.D + i]);
+                    for (uint32_t i = 0; i < p.D; ++i)
+                        qkv.push_back((*x)[(size_t(b) * p.S + s) * p.H * p.D + h * p.D + i]);
     const Operator stacked{OperatorType::MULTIHEAD_ATTENTION, d};
-    const auto y = as_values<float>(run(stacked, {{"StackedQueryKeyValueTensor", logical_buffer(*d.StackedQueryKeyValueTensor, qkv)}}).at("OutputTensor"));
+    const auto y = as_values<float>(
+        run(stacked, {{"StackedQueryKeyValueTensor", logical_buffer(*d.StackedQueryKeyValueTensor, qkv)}})
+            .at("OutputTensor"));
     check_bits(y, separate);
 
     // PastKey/PastValue are the first keys: splitting a problem's keys into past and new ones
@@ -280,41 +288,70 @@ TEST_CASE("multihead attention: the page's rules") {
         change(d);
         return Operator{OperatorType::MULTIHEAD_ATTENTION, d};
     };
-    CHECK(has_error(with([](MHA& d) { d.StackedQueryKeyTensor = desc(DataType::FLOAT32, {1, 2, 1, 2, 2}); }), "multihead-attention.inputs", "/desc"));
+    CHECK(has_error(with([](MHA& d) {
+                        d.StackedQueryKeyTensor = desc(DataType::FLOAT32, {1, 2, 1, 2, 2});
+                    }),
+                    "multihead-attention.inputs", "/desc"));
     CHECK(has_error(with([](MHA& d) { d.ValueTensor.reset(); }), "multihead-attention.inputs", "/desc"));
-    CHECK(has_error(with([](MHA& d) { d.KeyTensor->DataType = DataType::FLOAT16; }), "multihead-attention.same-data-type", "/desc/KeyTensor/DataType"));
-    CHECK(has_error(with([](MHA& d) { d.QueryTensor->DataType = DataType::INT32; }), "multihead-attention.data-type", "/desc/QueryTensor/DataType"));
-    CHECK(has_error(with([](MHA& d) { d.QueryTensor->Sizes = {2, 2}; }), "multihead-attention.dimension-count", "/desc/QueryTensor/Sizes"));
-    CHECK(has_error(with([](MHA& d) { d.QueryTensor->Sizes = {2, 1, 2, 2}; }), "multihead-attention.leading-ones", "/desc/QueryTensor/Sizes"));
+    CHECK(has_error(with([](MHA& d) { d.KeyTensor->DataType = DataType::FLOAT16; }),
+                    "multihead-attention.same-data-type", "/desc/KeyTensor/DataType"));
+    CHECK(has_error(with([](MHA& d) { d.QueryTensor->DataType = DataType::INT32; }), "multihead-attention.data-type",
+                    "/desc/QueryTensor/DataType"));
+    CHECK(has_error(with([](MHA& d) {
+                        d.QueryTensor->Sizes = {2, 2};
+                    }),
+                    "multihead-attention.dimension-count", "/desc/QueryTensor/Sizes"));
+    CHECK(has_error(with([](MHA& d) {
+                        d.QueryTensor->Sizes = {2, 1, 2, 2};
+                    }),
+                    "multihead-attention.leading-ones", "/desc/QueryTensor/Sizes"));
     CHECK(has_error(with([](MHA& d) { d.HeadCount = 0; }), "multihead-attention.head-count", "/desc/HeadCount"));
-    CHECK(has_error(with([](MHA& d) { d.HeadCount = 3; }), "multihead-attention.head-count", "/desc/QueryTensor/Sizes"));
-    CHECK(has_error(with([](MHA& d) { d.KeyTensor->Sizes = {1, 2, 4}; }), "multihead-attention.key-sizes", "/desc/KeyTensor/Sizes"));
-    CHECK(has_error(with([](MHA& d) { d.ValueTensor->Sizes = {1, 3, 2}; }), "multihead-attention.value-sizes", "/desc/ValueTensor/Sizes"));
-    CHECK(has_error(with([](MHA& d) { d.OutputTensor.Sizes = {1, 2, 4}; }), "multihead-attention.output-sizes", "/desc/OutputTensor/Sizes"));
-    CHECK(has_error(with([](MHA& d) { d.BiasTensor = desc(DataType::FLOAT32, {5}); }), "multihead-attention.bias-sizes", "/desc/BiasTensor/Sizes"));
-    CHECK(has_error(with([](MHA& d) { d.MaskType = DML_MULTIHEAD_ATTENTION_MASK_TYPE_BOOLEAN; }), "multihead-attention.mask-required", "/desc/MaskType"));
+    CHECK(
+        has_error(with([](MHA& d) { d.HeadCount = 3; }), "multihead-attention.head-count", "/desc/QueryTensor/Sizes"));
+    CHECK(has_error(with([](MHA& d) {
+                        d.KeyTensor->Sizes = {1, 2, 4};
+                    }),
+                    "multihead-attention.key-sizes", "/desc/KeyTensor/Sizes"));
+    CHECK(has_error(with([](MHA& d) {
+                        d.ValueTensor->Sizes = {1, 3, 2};
+                    }),
+                    "multihead-attention.value-sizes", "/desc/ValueTensor/Sizes"));
+    CHECK(has_error(with([](MHA& d) {
+                        d.OutputTensor.Sizes = {1, 2, 4};
+                    }),
+                    "multihead-attention.output-sizes", "/desc/OutputTensor/Sizes"));
+    CHECK(has_error(with([](MHA& d) { d.BiasTensor = desc(DataType::FLOAT32, {5}); }), "multihead-attention.bias-sizes",
+                    "/desc/BiasTensor/Sizes"));
+    CHECK(has_error(with([](MHA& d) { d.MaskType = DML_MULTIHEAD_ATTENTION_MASK_TYPE_BOOLEAN; }),
+                    "multihead-attention.mask-required", "/desc/MaskType"));
     CHECK(has_error(with([](MHA& d) { d.MaskType = 7; }), "multihead-attention.mask-type", "/desc/MaskType"));
     CHECK(has_error(with([](MHA& d) {
-              d.MaskTensor = desc(DataType::INT32, {8});
-              d.MaskType = DML_MULTIHEAD_ATTENTION_MASK_TYPE_KEY_QUERY_SEQUENCE_LENGTH_START_END;
-          }),
-          "multihead-attention.mask-type-not-built", "/desc/MaskType"));
+                        d.MaskTensor = desc(DataType::INT32, {8});
+                        d.MaskType = DML_MULTIHEAD_ATTENTION_MASK_TYPE_KEY_QUERY_SEQUENCE_LENGTH_START_END;
+                    }),
+                    "multihead-attention.mask-type-not-built", "/desc/MaskType"));
     CHECK(has_error(with([](MHA& d) {
-              d.MaskTensor = desc(DataType::INT32, {1, 2, 2});
-              d.MaskType = DML_MULTIHEAD_ATTENTION_MASK_TYPE_BOOLEAN;
-          }),
-          "multihead-attention.mask-sizes", "/desc/MaskTensor/Sizes"));
-    CHECK(has_error(with([](MHA& d) { d.RelativePositionBiasTensor = desc(DataType::FLOAT32, {1, 1, 2, 3}); }),
+                        d.MaskTensor = desc(DataType::INT32, {1, 2, 2});
+                        d.MaskType = DML_MULTIHEAD_ATTENTION_MASK_TYPE_BOOLEAN;
+                    }),
+                    "multihead-attention.mask-sizes", "/desc/MaskTensor/Sizes"));
+    CHECK(has_error(with([](MHA& d) {
+                        d.RelativePositionBiasTensor = desc(DataType::FLOAT32, {1, 1, 2, 3});
+                    }),
                     "multihead-attention.relative-position-bias-sizes", "/desc/RelativePositionBiasTensor/Sizes"));
-    CHECK(has_error(with([](MHA& d) { d.PastKeyTensor = desc(DataType::FLOAT32, {1, 1, 1, 2}); }), "multihead-attention.past-sizes",
-                    "/desc/PastKeyTensor"));
-    CHECK(has_error(with([](MHA& d) { d.OutputPresentKeyTensor = desc(DataType::FLOAT32, {1, 1, 3, 2}); }), "multihead-attention.present-sizes",
-                    "/desc/OutputPresentKeyTensor/Sizes"));
     CHECK(has_error(with([](MHA& d) {
-              d.QueryTensor.reset(), d.KeyTensor.reset();
-              d.StackedQueryKeyTensor = desc(DataType::FLOAT32, {1, 2, 1, 3, 2});
-          }),
-          "multihead-attention.stacked-sizes", "/desc/StackedQueryKeyTensor/Sizes"));
+                        d.PastKeyTensor = desc(DataType::FLOAT32, {1, 1, 1, 2});
+                    }),
+                    "multihead-attention.past-sizes", "/desc/PastKeyTensor"));
+    CHECK(has_error(with([](MHA& d) {
+                        d.OutputPresentKeyTensor = desc(DataType::FLOAT32, {1, 1, 3, 2});
+                    }),
+                    "multihead-attention.present-sizes", "/desc/OutputPresentKeyTensor/Sizes"));
+    CHECK(has_error(with([](MHA& d) {
+                        d.QueryTensor.reset(), d.KeyTensor.reset();
+                        d.StackedQueryKeyTensor = desc(DataType::FLOAT32, {1, 2, 1, 3, 2});
+                    }),
+                    "multihead-attention.stacked-sizes", "/desc/StackedQueryKeyTensor/Sizes"));
 }
 
 // The bound (docs/tolerance.md, "Multihead attention"): an honest float32 implementation (scores
@@ -348,7 +385,8 @@ TEST_CASE("multihead attention: the bound accepts a float32 backend and rejects 
                         float acc = 0;
                         for (uint32_t i = 0; i < p.D; ++i) {
                             // K untransposed: K read as [D, T] (element (i, t)) instead of [T, D].
-                            const size_t ki = bug == 3 ? size_t(i % p.T) * p.H * p.D + h * p.D + t % p.D : size_t(t) * p.H * p.D + h * p.D + i;
+                            const size_t ki = bug == 3 ? size_t(i % p.T) * p.H * p.D + h * p.D + t % p.D
+                                                       : size_t(t) * p.H * p.D + h * p.D + i;
                             acc += p.q[size_t(s) * p.H * p.D + h * p.D + i] * p.k[ki];
                         }
                         sc[t] = (bug == 1 ? 1.0f : p.scale) * acc;
@@ -366,7 +404,9 @@ TEST_CASE("multihead attention: the bound accepts a float32 backend and rejects 
                 }
             return y;
         };
-        auto outside = [&](const std::vector<float>& y, size_t i) { return std::fabs(double(y[i]) - double(g[i])) > (*bound)[i]; };
+        auto outside = [&](const std::vector<float>& y, size_t i) {
+            return std::fabs(double(y[i]) - double(g[i])) > (*bound)[i];
+        };
         const auto honest = backend(0), b1 = backend(1), b2 = backend(2), b3 = backend(3);
         for (size_t i = 0; i < g.size(); ++i) {
             CAPTURE(i);
@@ -377,8 +417,9 @@ TEST_CASE("multihead attention: the bound accepts a float32 backend and rejects 
             rejected_transpose += outside(b3, i);
         }
     }
-    MESSAGE("honest float32: largest error / bound " << worst << "; planted bugs rejected at " << rejected_scale << " (Scale ignored), "
-                                                    << rejected_mask << " (mask off by one), " << rejected_transpose << " (K untransposed) elements");
+    MESSAGE("honest float32: largest error / bound " << worst << "; planted bugs rejected at " << rejected_scale
+                                                     << " (Scale ignored), " << rejected_mask << " (mask off by one), "
+                                                     << rejected_transpose << " (K untransposed) elements");
     CHECK(worst > 0);
     CHECK(rejected_scale > 0);
     CHECK(rejected_mask > 0);
@@ -405,7 +446,8 @@ MHA1 grouped(uint32_t S, uint32_t T, uint32_t Hq, uint32_t Hkv, uint32_t D, uint
 
 std::vector<std::byte> f32(const TensorDesc& t, const std::vector<float>& x) { return logical_buffer(t, x); }
 
-std::vector<float> output_of(const MHA1& d, std::map<std::string, std::vector<std::byte>> in, const char* out = "OutputTensor") {
+std::vector<float> output_of(const MHA1& d, std::map<std::string, std::vector<std::byte>> in,
+                             const char* out = "OutputTensor") {
     return as_values<float>(run(Operator{OperatorType::MULTIHEAD_ATTENTION1, d}, std::move(in)).at(out));
 }
 
@@ -435,7 +477,9 @@ TEST_CASE("multihead attention1: grouped heads equal MULTIHEAD_ATTENTION with th
     const auto q = fill(S * Hq * D), k = fill(T * Hkv * D), v = fill(T * Hkv * Dv);
     MHA1 g = grouped(S, T, Hq, Hkv, D, Dv);
     g.Scale = 0.5f;
-    const auto y = output_of(g, {{"QueryTensor", f32(*g.QueryTensor, q)}, {"KeyTensor", f32(*g.KeyTensor, k)}, {"ValueTensor", f32(*g.ValueTensor, v)}});
+    const auto y = output_of(g, {{"QueryTensor", f32(*g.QueryTensor, q)},
+                                 {"KeyTensor", f32(*g.KeyTensor, k)},
+                                 {"ValueTensor", f32(*g.ValueTensor, v)}});
     std::vector<float> k4, v4;
     for (uint32_t t = 0; t < T; ++t)
         for (uint32_t h = 0; h < Hq; ++h) {
@@ -449,9 +493,11 @@ TEST_CASE("multihead attention1: grouped heads equal MULTIHEAD_ATTENTION with th
     m.OutputTensor = g.OutputTensor;
     m.HeadCount = Hq;
     m.Scale = 0.5f;
-    const auto want = as_values<float>(run(Operator{OperatorType::MULTIHEAD_ATTENTION, m},
-                                           {{"QueryTensor", f32(*m.QueryTensor, q)}, {"KeyTensor", f32(*m.KeyTensor, k4)}, {"ValueTensor", f32(*m.ValueTensor, v4)}})
-                                           .at("OutputTensor"));
+    const auto want = as_values<float>(
+        run(Operator{OperatorType::MULTIHEAD_ATTENTION, m}, {{"QueryTensor", f32(*m.QueryTensor, q)},
+                                                             {"KeyTensor", f32(*m.KeyTensor, k4)},
+                                                             {"ValueTensor", f32(*m.ValueTensor, v4)}})
+            .at("OutputTensor"));
     REQUIRE(y.size() == want.size());
     for (size_t i = 0; i < y.size(); ++i) CHECK(to_bits(y[i]) == to_bits(want[i]));
 }
@@ -493,23 +539,31 @@ TEST_CASE("multihead attention1: the page's rules and the grouped heads") {
         change(d);
         return Operator{OperatorType::MULTIHEAD_ATTENTION1, d};
     };
-    CHECK(has_error(with([](MHA1& d) { d.KeyValueHeadCount = 0; }), "multihead-attention.key-value-head-count", "/desc/KeyValueHeadCount"));
-    CHECK(has_error(with([](MHA1& d) { d.KeyValueHeadCount = 2; d.QueryHeadCount = 3; }), "multihead-attention.key-value-head-count",
+    CHECK(has_error(with([](MHA1& d) { d.KeyValueHeadCount = 0; }), "multihead-attention.key-value-head-count",
                     "/desc/KeyValueHeadCount"));
-    CHECK(has_error(with([](MHA1& d) { d.QueryHeadCount = 0; }), "multihead-attention.head-count", "/desc/QueryHeadCount"));
-    CHECK(has_error(with([](MHA1& d) { d.KeyTensor->Sizes = {1, 2, 2}; }), "multihead-attention.key-sizes", "/desc/KeyTensor/Sizes"));
     CHECK(has_error(with([](MHA1& d) {
-              d.QueryTensor.reset(), d.KeyTensor.reset();
-              d.StackedQueryKeyTensor = desc(DataType::FLOAT32, {1, 1, 2, 2, 1});
-          }),
-          "multihead-attention.stacked-head-count", "/desc/StackedQueryKeyTensor"));
-    CHECK(has_error(with([](MHA1& d) { d.PastSequenceLengthsTensor = desc(DataType::FLOAT32, {2}); }), "multihead-attention.past-sequence-lengths-sizes",
-                    "/desc/PastSequenceLengthsTensor/Sizes"));
-    CHECK(has_error(with([](MHA1& d) { d.PastSequenceLengthsTensor = desc(DataType::INT32, {1}); }), "multihead-attention.data-type",
-                    "/desc/PastSequenceLengthsTensor/DataType"));
+                        d.KeyValueHeadCount = 2;
+                        d.QueryHeadCount = 3;
+                    }),
+                    "multihead-attention.key-value-head-count", "/desc/KeyValueHeadCount"));
+    CHECK(has_error(with([](MHA1& d) { d.QueryHeadCount = 0; }), "multihead-attention.head-count",
+                    "/desc/QueryHeadCount"));
     CHECK(has_error(with([](MHA1& d) {
-              d.PastKeyTensor = desc(DataType::FLOAT32, {1, 2, 1, 1});
-              d.PastValueTensor = desc(DataType::FLOAT32, {1, 2, 1, 1});
-          }),
-          "multihead-attention.past-sizes", "/desc/PastKeyTensor/Sizes"));
+                        d.KeyTensor->Sizes = {1, 2, 2};
+                    }),
+                    "multihead-attention.key-sizes", "/desc/KeyTensor/Sizes"));
+    CHECK(has_error(with([](MHA1& d) {
+                        d.QueryTensor.reset(), d.KeyTensor.reset();
+                        d.StackedQueryKeyTensor = desc(DataType::FLOAT32, {1, 1, 2, 2, 1});
+                    }),
+                    "multihead-attention.stacked-head-count", "/desc/StackedQueryKeyTensor"));
+    CHECK(has_error(with([](MHA1& d) { d.PastSequenceLengthsTensor = desc(DataType::FLOAT32, {2}); }),
+                    "multihead-attention.past-sequence-lengths-sizes", "/desc/PastSequenceLengthsTensor/Sizes"));
+    CHECK(has_error(with([](MHA1& d) { d.PastSequenceLengthsTensor = desc(DataType::INT32, {1}); }),
+                    "multihead-attention.data-type", "/desc/PastSequenceLengthsTensor/DataType"));
+    CHECK(has_error(with([](MHA1& d) {
+                        d.PastKeyTensor = desc(DataType::FLOAT32, {1, 2, 1, 1});
+                        d.PastValueTensor = desc(DataType::FLOAT32, {1, 2, 1, 1});
+                    }),
+                    "multihead-attention.past-sizes", "/desc/PastKeyTensor/Sizes"));
 }

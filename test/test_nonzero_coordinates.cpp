@@ -52,7 +52,8 @@ std::pair<uint32_t, std::vector<uint32_t>> outputs(const Case& c) {
 
 // The naive expectation: walk the coordinates as an odometer (last dimension fastest), keep those
 // whose value compares unequal to zero, and write their last n dimensions.
-template <class T> std::vector<uint32_t> naive(const std::vector<uint32_t>& sizes, const std::vector<T>& values, uint32_t n) {
+template <class T>
+std::vector<uint32_t> naive(const std::vector<uint32_t>& sizes, const std::vector<T>& values, uint32_t n) {
     std::vector<uint32_t> at(sizes.size(), 0), rows;
     for (const T& v : values) {
         bool keep;
@@ -94,7 +95,8 @@ template <class T> void against_naive(std::mt19937_64& g, DataType t) {
 TEST_CASE("NONZERO_COORDINATES: the page's example") {
     // {1,1,2,4} FLOAT32 [[1, 0, 0, 2], [-0, 3.5, 0, -5.2]], N = 3: four non-zero elements (-0 is
     // zero) at [0,0,0], [0,0,3], [0,1,1], [0,1,3].
-    const auto [count, coords] = outputs(nz_case<float>(nz(DataType::FLOAT32, {1, 1, 2, 4}, 3), {1, 0, 0, 2, -0.0f, 3.5f, 0, -5.2f}));
+    const auto [count, coords] = outputs(
+        nz_case<float>(nz(DataType::FLOAT32, {1, 1, 2, 4}, 3), {1, 0, 0, 2, -0.0f, 3.5f, 0, -5.2f}));
     CHECK(count == 4);
     check_bits(coords, std::vector<uint32_t>{0, 0, 0, 0, 0, 3, 0, 1, 1, 0, 1, 3});
     // The page's ordering example: non-zero at {1,0}, {1,2}, {0,5} of a {2,6} input: [[0,5], [1,0], [1,2]].
@@ -109,13 +111,15 @@ TEST_CASE("NONZERO_COORDINATES: the page's example") {
 
 TEST_CASE("NONZERO_COORDINATES: -0 is zero, NaN, infinities and subnormals are not") {
     // FLOAT16 [NaN, -0, +0, 2^-24 (0x0001), -inf, 0x8001 (-2^-24)]: elements 0, 3, 4, 5.
-    const std::vector<half> h = {from_bits<half>(uint16_t(0x7e00)), from_bits<half>(uint16_t(0x8000)), from_bits<half>(uint16_t(0)),
-                                 from_bits<half>(uint16_t(1)), from_bits<half>(uint16_t(0xfc00)), from_bits<half>(uint16_t(0x8001))};
+    const std::vector<half> h = {from_bits<half>(uint16_t(0x7e00)), from_bits<half>(uint16_t(0x8000)),
+                                 from_bits<half>(uint16_t(0)),      from_bits<half>(uint16_t(1)),
+                                 from_bits<half>(uint16_t(0xfc00)), from_bits<half>(uint16_t(0x8001))};
     const auto [count, coords] = outputs(nz_case<half>(nz(DataType::FLOAT16, {2, 3}, 2), h));
     CHECK(count == 4);
     check_bits(coords, std::vector<uint32_t>{0, 0, 1, 0, 1, 1, 1, 2});
     // FLOAT64 -0 and a negative NaN; INT8 -128 is not zero.
-    const auto [c64, k64] = outputs(nz_case<double>(nz(DataType::FLOAT64, {1, 3}, 1), {-0.0, -std::numeric_limits<double>::quiet_NaN(), 0.0}));
+    const auto [c64, k64] = outputs(
+        nz_case<double>(nz(DataType::FLOAT64, {1, 3}, 1), {-0.0, -std::numeric_limits<double>::quiet_NaN(), 0.0}));
     CHECK(c64 == 1);
     check_bits(k64, std::vector<uint32_t>{1});
     const auto [c8, k8] = outputs(nz_case<int8_t>(nz(DataType::INT8, {1, 2}, 1), {0, -128}));
@@ -145,7 +149,8 @@ TEST_CASE("NONZERO_COORDINATES: the golden marks the rows past the count DontCar
     const Case c = parse_valid(R"({"format": 1, "name": "nz", "operator": "NONZERO_COORDINATES",
         "desc": {"InputTensor": {"DataType": "INT32", "Sizes": [1, 1, 2, 4]}, "OutputCountTensor": {"DataType": "UINT32", "Sizes": [1, 1, 1, 1]},
                  "OutputCoordinatesTensor": {"DataType": "UINT32", "Sizes": [1, 1, 8, 4]}},
-        "inputs": {"InputTensor": [0, 5, 0, 0, 0, 0, -2, 8]}})", "nz.json");
+        "inputs": {"InputTensor": [0, 5, 0, 0, 0, 0, -2, 8]}})",
+                               "nz.json");
     const auto j = nlohmann::json::parse(write_golden(c, run_case(c), "nz.json"));
     const auto& e = j["expected"];
     CHECK_FALSE(e["OutputCountTensor"].contains("DontCare"));
@@ -160,7 +165,8 @@ TEST_CASE("NONZERO_COORDINATES: the golden marks the rows past the count DontCar
     const Case golden = parse_case(parse_json_text(write_golden(c, run_case(c), "nz.json")), "nz.json", d);
     REQUIRE_FALSE(d.has_errors());
     auto o = run_case(golden);
-    for (uint64_t i = 12; i < 32; ++i) reinterpret_cast<uint32_t*>(o.values.at("OutputCoordinatesTensor").data())[i] = 0xdeadbeef;
+    for (uint64_t i = 12; i < 32; ++i)
+        reinterpret_cast<uint32_t*>(o.values.at("OutputCoordinatesTensor").data())[i] = 0xdeadbeef;
     CHECK(compare_expected(golden, o).empty());
     reinterpret_cast<uint32_t*>(o.values.at("OutputCoordinatesTensor").data())[11] = 7;  // row 2 is judged
     CHECK(compare_expected(golden, o).size() == 1);

@@ -25,7 +25,7 @@ TEST_CASE("desc values and inputs are written back as the author wrote them") {
     const Case c = read(kClip1);
     const auto g = golden(c);
     CHECK(g["desc"]["Min"] == nlohmann::json::parse(R"({"UInt16": 15360})"));  // not 1
-    CHECK(g["desc"]["Max"] == "0x4400");                                          // not 4
+    CHECK(g["desc"]["Max"] == "0x4400");                                       // not 4
     CHECK(g["desc"]["MinMaxDataType"] == "DML_TENSOR_DATA_TYPE_FLOAT16");
     const std::string text = write_golden(c, run_case(c), "n.json");
     CHECK(text.find(R"("InputTensor": ["0x7e01", 1.5, -0.0, 5e0])") != std::string::npos);

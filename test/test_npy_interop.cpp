@@ -16,7 +16,8 @@ using namespace dmlref::test;
 namespace {
 
 // A RELU golden whose OutputTensor has these sizes, strides and expected values (support.hpp).
-std::string golden(const std::string& type, const std::string& sizes, const std::string& strides, const std::string& values) {
+std::string golden(const std::string& type, const std::string& sizes, const std::string& strides,
+                   const std::string& values) {
     return relu_golden(type, sizes, values, R"({"Kind": "Bits", "Why": "test"})", "", strides);
 }
 
@@ -27,8 +28,10 @@ template <class T> NpyArray npy(DataType t, std::vector<uint64_t> shape, const s
 }
 
 // A .npy file with fortran_order True (or False), its data bytes as the test lays them out.
-std::string fortran_npy(const std::string& descr, const std::string& shape, const std::string& data, bool fortran = true) {
-    std::string h = "{'descr': '" + descr + "', 'fortran_order': " + (fortran ? "True" : "False") + ", 'shape': " + shape + ", }";
+std::string fortran_npy(const std::string& descr, const std::string& shape, const std::string& data,
+                        bool fortran = true) {
+    std::string h = "{'descr': '" + descr + "', 'fortran_order': " + (fortran ? "True" : "False") +
+                    ", 'shape': " + shape + ", }";
     while ((10 + h.size() + 1) % 64) h += ' ';
     h += '\n';
     std::string f = std::string("\x93NUMPY\x01\x00", 8);
@@ -105,7 +108,10 @@ TEST_CASE("Fortran-order .npy files are read in their logical (row-major) order"
     // 0 10 1 11 2 12.
     auto le16 = [](std::initializer_list<int> v) {
         std::string s;
-        for (int x : v) { s += char(x & 0xff); s += char((x >> 8) & 0xff); }
+        for (int x : v) {
+            s += char(x & 0xff);
+            s += char((x >> 8) & 0xff);
+        }
         return s;
     };
     const NpyArray a = parse_npy(fortran_npy("<i2", "(2, 3)", le16({0, 10, 1, 11, 2, 12})), 1 << 20);
@@ -128,7 +134,8 @@ TEST_CASE("Fortran-order .npy files are read in their logical (row-major) order"
         CHECK(diff_case(dir / "golden.json", dir / "f.npy", {}).status() == CaseDiff::Status::Pass);
         // The same bytes read as C order would be 0 10 1 / 11 2 12: a checker that ignored the
         // flag would fail here.
-        std::ofstream(dir / "c.npy", std::ios::binary) << fortran_npy("<i2", "(2, 3)", le16({0, 10, 1, 11, 2, 12}), false);
+        std::ofstream(dir / "c.npy", std::ios::binary)
+            << fortran_npy("<i2", "(2, 3)", le16({0, 10, 1, 11, 2, 12}), false);
         const CaseDiff r = diff_case(dir / "golden.json", dir / "c.npy", {});
         REQUIRE(r.errors.empty());
         CHECK(r.outputs.at(0).over == 4);

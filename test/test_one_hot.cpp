@@ -12,7 +12,8 @@ namespace {
 
 using OH = DML_ONE_HOT_OPERATOR_DESC;
 
-OH make(DataType values, DataType indices, std::vector<uint32_t> ix, std::vector<uint32_t> vs, std::vector<uint32_t> out, uint32_t axis) {
+OH make(DataType values, DataType indices, std::vector<uint32_t> ix, std::vector<uint32_t> vs,
+        std::vector<uint32_t> out, uint32_t axis) {
     OH d;
     d.IndicesTensor = desc(indices, std::move(ix));
     d.ValuesTensor = desc(values, std::move(vs));
@@ -21,8 +22,10 @@ OH make(DataType values, DataType indices, std::vector<uint32_t> ix, std::vector
     return d;
 }
 
-template <class T, class I> std::vector<T> one_hot(const OH& d, const std::vector<I>& idx, const std::vector<T>& values) {
-    const auto out = run({OperatorType::ONE_HOT, d}, {{"IndicesTensor", logical_buffer(d.IndicesTensor, idx)}, {"ValuesTensor", logical_buffer(d.ValuesTensor, values)}});
+template <class T, class I>
+std::vector<T> one_hot(const OH& d, const std::vector<I>& idx, const std::vector<T>& values) {
+    const auto out = run({OperatorType::ONE_HOT, d}, {{"IndicesTensor", logical_buffer(d.IndicesTensor, idx)},
+                                                      {"ValuesTensor", logical_buffer(d.ValuesTensor, values)}});
     return as_values<T>(out.at("OutputTensor"));
 }
 
@@ -30,16 +33,20 @@ template <class T, class I> std::vector<T> one_hot(const OH& d, const std::vecto
 
 TEST_CASE("ONE_HOT: the page's four examples") {
     // Example 1: indices {1,1,3,1} [0,3,2], values [0,1], Axis 3 -> rows [1,0,0,0], [0,0,0,1], [0,0,1,0].
-    CHECK(one_hot(make(DataType::FLOAT32, DataType::UINT32, {1, 1, 3, 1}, {1, 1, 1, 2}, {1, 1, 3, 4}, 3), std::vector<uint32_t>{0, 3, 2},
+    CHECK(one_hot(make(DataType::FLOAT32, DataType::UINT32, {1, 1, 3, 1}, {1, 1, 1, 2}, {1, 1, 3, 4}, 3),
+                  std::vector<uint32_t>{0, 3, 2},
                   std::vector<float>{0, 1}) == std::vector<float>{1, 0, 0, 0, 0, 0, 0, 1, 0, 0, 1, 0});
     // Example 2: indices {1,1,1,4} [0,2,1,0], Axis 2 -> columns: [[1,0,0,1],[0,0,1,0],[0,1,0,0]].
-    CHECK(one_hot(make(DataType::FLOAT32, DataType::UINT32, {1, 1, 1, 4}, {1, 1, 1, 2}, {1, 1, 3, 4}, 2), std::vector<uint32_t>{0, 2, 1, 0},
+    CHECK(one_hot(make(DataType::FLOAT32, DataType::UINT32, {1, 1, 1, 4}, {1, 1, 1, 2}, {1, 1, 3, 4}, 2),
+                  std::vector<uint32_t>{0, 2, 1, 0},
                   std::vector<float>{0, 1}) == std::vector<float>{1, 0, 0, 1, 0, 0, 1, 0, 0, 1, 0, 0});
     // Example 3: values {1,1,3,1} [4,2,9]: off 4, on 2 (the fastest-changing dimension of size > 1 is dimension 2).
-    CHECK(one_hot(make(DataType::FLOAT32, DataType::UINT32, {1, 1, 3, 1}, {1, 1, 3, 1}, {1, 1, 3, 4}, 3), std::vector<uint32_t>{0, 3, 2},
+    CHECK(one_hot(make(DataType::FLOAT32, DataType::UINT32, {1, 1, 3, 1}, {1, 1, 3, 1}, {1, 1, 3, 4}, 3),
+                  std::vector<uint32_t>{0, 3, 2},
                   std::vector<float>{4, 2, 9}) == std::vector<float>{2, 4, 4, 4, 4, 4, 4, 2, 4, 4, 2, 4});
     // Example 4: INT32 [-3, 100, 3]: -3 is position 1 of 4; 100 is ignored (all OffValue); 3 the last.
-    CHECK(one_hot(make(DataType::FLOAT32, DataType::INT32, {1, 1, 3, 1}, {1, 1, 1, 2}, {1, 1, 3, 4}, 3), std::vector<int32_t>{-3, 100, 3},
+    CHECK(one_hot(make(DataType::FLOAT32, DataType::INT32, {1, 1, 3, 1}, {1, 1, 1, 2}, {1, 1, 3, 4}, 3),
+                  std::vector<int32_t>{-3, 100, 3},
                   std::vector<float>{0, 1}) == std::vector<float>{0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1});
 }
 
@@ -66,7 +73,10 @@ TEST_CASE("ONE_HOT against numpy's arange comparison, every axis, negative and o
         for (size_t f = 0; f < total; ++f) {
             std::vector<uint32_t> c(R);
             size_t g = f;
-            for (uint32_t i = R; i-- > 0;) { c[i] = uint32_t(g % out[i]); g /= out[i]; }
+            for (uint32_t i = R; i-- > 0;) {
+                c[i] = uint32_t(g % out[i]);
+                g /= out[i];
+            }
             size_t iflat = 0;
             for (uint32_t i = 0; i < R; ++i) iflat = iflat * ix[i] + (i == axis ? 0 : c[i]);
             int64_t i = idx[iflat];
@@ -76,7 +86,8 @@ TEST_CASE("ONE_HOT against numpy's arange comparison, every axis, negative and o
         std::vector<uint32_t> vs(R, 1);
         vs[R - 1] = 2;
         INFO("trial " << trial << ": output " << sizes_text(out) << ", axis " << axis);
-        CHECK(one_hot(make(DataType::FLOAT64, DataType::INT64, ix, vs, out, axis), idx, std::vector<double>{0.5, -2.5}) == expected);
+        CHECK(one_hot(make(DataType::FLOAT64, DataType::INT64, ix, vs, out, axis), idx,
+                      std::vector<double>{0.5, -2.5}) == expected);
     }
 }
 
@@ -84,18 +95,20 @@ TEST_CASE("ONE_HOT: OneHotOutOfRange=AllOff below -size too; UINT32 never negati
     // Sequence of 4: INT64 -4 is position 0; -5 names none (all off); UINT32 0xffffffff names none.
     CHECK(one_hot(make(DataType::INT8, DataType::INT64, {3, 1}, {1, 2}, {3, 4}, 1), std::vector<int64_t>{-4, -5, 0},
                   std::vector<int8_t>{-1, 7}) == std::vector<int8_t>{7, -1, -1, -1, -1, -1, -1, -1, 7, -1, -1, -1});
-    CHECK(one_hot(make(DataType::UINT8, DataType::UINT32, {2, 1}, {1, 2}, {2, 2}, 1), std::vector<uint32_t>{0xffffffffu, 1},
+    CHECK(one_hot(make(DataType::UINT8, DataType::UINT32, {2, 1}, {1, 2}, {2, 2}, 1),
+                  std::vector<uint32_t>{0xffffffffu, 1},
                   std::vector<uint8_t>{0, 9}) == std::vector<uint8_t>{0, 0, 0, 9});
     // FLOAT32 off -0 (0x80000000) and on a NaN with payload 0x7fc00123, copied as bits.
     const float off = from_bits<float>(0x80000000u), on = from_bits<float>(0x7fc00123u);
-    check_bits(one_hot(make(DataType::FLOAT32, DataType::UINT32, {1, 1}, {2, 1}, {1, 3}, 1), std::vector<uint32_t>{1}, std::vector<float>{off, on}),
+    check_bits(one_hot(make(DataType::FLOAT32, DataType::UINT32, {1, 1}, {2, 1}, {1, 3}, 1), std::vector<uint32_t>{1},
+                       std::vector<float>{off, on}),
                std::vector<float>{off, on, off});
     // ValuesTensor {2,2} with Strides {1, 2}: its fastest-changing dimension of size > 1 is dimension 1,
     // logical [0][1], stored at element 2.
     OH d = make(DataType::INT32, DataType::UINT32, {1, 1}, {2, 2}, {1, 2}, 1);
     d.ValuesTensor.Strides = {1, 2};
     const auto out = run({OperatorType::ONE_HOT, d}, {{"IndicesTensor", buffer<uint32_t>(d.IndicesTensor, {0})},
-                                                     {"ValuesTensor", buffer<int32_t>(d.ValuesTensor, {5, 6, 7, 8})}});
+                                                      {"ValuesTensor", buffer<int32_t>(d.ValuesTensor, {5, 6, 7, 8})}});
     CHECK(as_values<int32_t>(out.at("OutputTensor")) == std::vector<int32_t>{7, 5});
 }
 
@@ -125,5 +138,7 @@ TEST_CASE("ONE_HOT validation: the page's constraints, each with its rule") {
     CHECK(has_error({OperatorType::ONE_HOT, b}, "one-hot.values-count", "/desc/ValuesTensor/Sizes"));
     // Feature levels: FLOAT32 4-D with UINT32 indices from 2.0; INT64 indices from 3.0.
     CHECK(lowest_supporting_feature_level({OperatorType::ONE_HOT, d}, nullptr) == 0x2000u);
-    CHECK(lowest_supporting_feature_level({OperatorType::ONE_HOT, make(DataType::INT8, DataType::INT64, {2, 1}, {1, 2}, {2, 3}, 1)}, nullptr) == 0x3000u);
+    CHECK(lowest_supporting_feature_level(
+              {OperatorType::ONE_HOT, make(DataType::INT8, DataType::INT64, {2, 1}, {1, 2}, {2, 3}, 1)}, nullptr) ==
+          0x3000u);
 }

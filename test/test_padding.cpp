@@ -20,7 +20,9 @@ using PADDING1 = DML_PADDING1_OPERATOR_DESC;
 
 template <class D> Operator op(const D& d) { return Operator{D::kType, d}; }
 
-template <class D> D padding_desc(DataType t, std::vector<uint32_t> in, std::vector<uint32_t> start, std::vector<uint32_t> end, uint32_t mode) {
+template <class D>
+D padding_desc(DataType t, std::vector<uint32_t> in, std::vector<uint32_t> start, std::vector<uint32_t> end,
+               uint32_t mode) {
     D d;
     std::vector<uint32_t> out = in;
     for (size_t i = 0; i < in.size(); ++i) out[i] += start[i] + end[i];
@@ -67,42 +69,47 @@ int64_t folded(uint32_t mode, int64_t x, int64_t n) {
 
 TEST_CASE("PADDING1: the page's four examples") {
     // Example 1, CONSTANT 9.
-    const std::vector<float> constant = {
-        9, 9, 9, 9, 9, 9, 9, 9, 9, 9,  9, 9, 1, 2, 3, 4, 9, 9, 9, 9,  9, 9, 5, 6, 7, 8, 9, 9, 9, 9,  9, 9, 1, 2, 3, 4, 9, 9, 9, 9,
-        9, 9, 5, 6, 7, 8, 9, 9, 9, 9,  9, 9, 9, 9, 9, 9, 9, 9, 9, 9,  9, 9, 9, 9, 9, 9, 9, 9, 9, 9,  9, 9, 9, 9, 9, 9, 9, 9, 9, 9};
+    const std::vector<float> constant = {9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 1, 2, 3, 4, 9, 9, 9, 9,
+                                         9, 9, 5, 6, 7, 8, 9, 9, 9, 9, 9, 9, 1, 2, 3, 4, 9, 9, 9, 9,
+                                         9, 9, 5, 6, 7, 8, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9,
+                                         9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9, 9};
     check_bits(run_page(DML_PADDING_MODE_CONSTANT), constant);
     // Example 2, EDGE.
-    const std::vector<float> edge = {
-        1, 1, 1, 2, 3, 4, 4, 4, 4, 4,  1, 1, 1, 2, 3, 4, 4, 4, 4, 4,  5, 5, 5, 6, 7, 8, 8, 8, 8, 8,  1, 1, 1, 2, 3, 4, 4, 4, 4, 4,
-        5, 5, 5, 6, 7, 8, 8, 8, 8, 8,  5, 5, 5, 6, 7, 8, 8, 8, 8, 8,  5, 5, 5, 6, 7, 8, 8, 8, 8, 8,  5, 5, 5, 6, 7, 8, 8, 8, 8, 8};
+    const std::vector<float> edge = {1, 1, 1, 2, 3, 4, 4, 4, 4, 4, 1, 1, 1, 2, 3, 4, 4, 4, 4, 4, 5, 5, 5, 6, 7, 8, 8,
+                                     8, 8, 8, 1, 1, 1, 2, 3, 4, 4, 4, 4, 4, 5, 5, 5, 6, 7, 8, 8, 8, 8, 8, 5, 5, 5, 6,
+                                     7, 8, 8, 8, 8, 8, 5, 5, 5, 6, 7, 8, 8, 8, 8, 8, 5, 5, 5, 6, 7, 8, 8, 8, 8, 8};
     check_bits(run_page(DML_PADDING_MODE_EDGE), edge);
     // Example 3, REFLECTION: EndPadding 4 on a width of 4 folds twice (columns 4..7 read 2, 1, 0, 1).
-    const std::vector<float> reflection = {
-        7, 6, 5, 6, 7, 8, 7, 6, 5, 6,  3, 2, 1, 2, 3, 4, 3, 2, 1, 2,  7, 6, 5, 6, 7, 8, 7, 6, 5, 6,  3, 2, 1, 2, 3, 4, 3, 2, 1, 2,
-        7, 6, 5, 6, 7, 8, 7, 6, 5, 6,  3, 2, 1, 2, 3, 4, 3, 2, 1, 2,  7, 6, 5, 6, 7, 8, 7, 6, 5, 6,  3, 2, 1, 2, 3, 4, 3, 2, 1, 2};
+    const std::vector<float> reflection = {7, 6, 5, 6, 7, 8, 7, 6, 5, 6, 3, 2, 1, 2, 3, 4, 3, 2, 1, 2,
+                                           7, 6, 5, 6, 7, 8, 7, 6, 5, 6, 3, 2, 1, 2, 3, 4, 3, 2, 1, 2,
+                                           7, 6, 5, 6, 7, 8, 7, 6, 5, 6, 3, 2, 1, 2, 3, 4, 3, 2, 1, 2,
+                                           7, 6, 5, 6, 7, 8, 7, 6, 5, 6, 3, 2, 1, 2, 3, 4, 3, 2, 1, 2};
     check_bits(run_page(DML_PADDING_MODE_REFLECTION), reflection);
     // Example 4, SYMMETRIC.
-    const std::vector<float> symmetric = {
-        2, 1, 1, 2, 3, 4, 4, 3, 2, 1,  2, 1, 1, 2, 3, 4, 4, 3, 2, 1,  6, 5, 5, 6, 7, 8, 8, 7, 6, 5,  2, 1, 1, 2, 3, 4, 4, 3, 2, 1,
-        6, 5, 5, 6, 7, 8, 8, 7, 6, 5,  6, 5, 5, 6, 7, 8, 8, 7, 6, 5,  2, 1, 1, 2, 3, 4, 4, 3, 2, 1,  6, 5, 5, 6, 7, 8, 8, 7, 6, 5};
+    const std::vector<float> symmetric = {2, 1, 1, 2, 3, 4, 4, 3, 2, 1, 2, 1, 1, 2, 3, 4, 4, 3, 2, 1,
+                                          6, 5, 5, 6, 7, 8, 8, 7, 6, 5, 2, 1, 1, 2, 3, 4, 4, 3, 2, 1,
+                                          6, 5, 5, 6, 7, 8, 8, 7, 6, 5, 6, 5, 5, 6, 7, 8, 8, 7, 6, 5,
+                                          2, 1, 1, 2, 3, 4, 4, 3, 2, 1, 6, 5, 5, 6, 7, 8, 8, 7, 6, 5};
     check_bits(run_page(DML_PADDING_MODE_SYMMETRIC), symmetric);
 }
 
 TEST_CASE("PADDING WRAP, beyond the size, and REFLECTION of one element") {
     // [1,2,3] with StartPadding 4, EndPadding 5 in WRAP: index x - 4 mod 3 from x = 0: 3,1,2,3 | 1,2,3 | 1,2,3,1,2.
     const PADDING w = padding_desc<PADDING>(DataType::INT32, {3}, {4}, {5}, DML_PADDING_MODE_WRAP);
-    check_bits(as_values<int32_t>(run(op(w), {{"InputTensor", buffer(w.InputTensor, std::vector<int32_t>{1, 2, 3})}})
-                                      .at("OutputTensor")),
-               std::vector<int32_t>{3, 1, 2, 3, 1, 2, 3, 1, 2, 3, 1, 2});
+    check_bits(
+        as_values<int32_t>(
+            run(op(w), {{"InputTensor", buffer(w.InputTensor, std::vector<int32_t>{1, 2, 3})}}).at("OutputTensor")),
+        std::vector<int32_t>{3, 1, 2, 3, 1, 2, 3, 1, 2, 3, 1, 2});
     // PaddingReflectSizeOne = SameElement: [7] reflected by 2 each side is 7 five times.
     const PADDING r = padding_desc<PADDING>(DataType::UINT8, {1}, {2}, {2}, DML_PADDING_MODE_REFLECTION);
-    check_bits(as_values<uint8_t>(run(op(r), {{"InputTensor", buffer(r.InputTensor, std::vector<uint8_t>{7})}})
-                                      .at("OutputTensor")),
+    check_bits(as_values<uint8_t>(
+                   run(op(r), {{"InputTensor", buffer(r.InputTensor, std::vector<uint8_t>{7})}}).at("OutputTensor")),
                std::vector<uint8_t>{7, 7, 7, 7, 7});
     // SYMMETRIC beyond the size: [1,2] mirrored with its edges is ... 1,2 | 2,1 | 1,2: with
     // StartPadding 5, x = -5..-1 read 0,0,1,1,0, so 1,1,2,2,1, then the input 1,2.
     const PADDING s = padding_desc<PADDING>(DataType::INT8, {2}, {5}, {0}, DML_PADDING_MODE_SYMMETRIC);
-    check_bits(as_values<int8_t>(run(op(s), {{"InputTensor", buffer(s.InputTensor, std::vector<int8_t>{1, 2})}}).at("OutputTensor")),
+    check_bits(as_values<int8_t>(
+                   run(op(s), {{"InputTensor", buffer(s.InputTensor, std::vector<int8_t>{1, 2})}}).at("OutputTensor")),
                std::vector<int8_t>{1, 1, 2, 2, 1, 1, 2});
 }
 
@@ -136,7 +143,8 @@ TEST_CASE("PADDING1's PaddingValue: the bits of its type, 64-bit extremes includ
     d.PaddingValueDataType = DataType::INT64;
     d.PaddingValue = DML_SCALAR_UNION::of(int64_t(-9007199254740993));  // -(2^53 + 1), not a double
     const auto out = run(op(d), {{"InputTensor", buffer(d.InputTensor, std::vector<int64_t>{5})}});
-    check_bits(as_values<int64_t>(out.at("OutputTensor")), std::vector<int64_t>{-9007199254740993, 5, -9007199254740993});
+    check_bits(as_values<int64_t>(out.at("OutputTensor")),
+               std::vector<int64_t>{-9007199254740993, 5, -9007199254740993});
 }
 
 TEST_CASE("PADDING against a naive fold: every mode, every element width, ranks 1 to 8, strided input") {
@@ -158,7 +166,10 @@ TEST_CASE("PADDING against a naive fold: every mode, every element width, ranks 
             // The input stored with its dimensions reversed (column-major): a strided read.
             std::vector<uint32_t> strides(rank);
             uint32_t s = 1;
-            for (uint32_t i = 0; i < rank; ++i) { strides[i] = s; s *= in[i]; }
+            for (uint32_t i = 0; i < rank; ++i) {
+                strides[i] = s;
+                s *= in[i];
+            }
             d.InputTensor.Strides = strides;
             const size_t w = element_size(t);
             std::vector<std::byte> x(buffer_size(d.InputTensor));
@@ -212,7 +223,8 @@ TEST_CASE("PADDING and PADDING1 rules: each with its id and path") {
 }
 
 TEST_CASE("PADDING: the feature levels of SYMMETRIC and WRAP; explain names the source or the value") {
-    PADDING d = padding_desc<PADDING>(DataType::FLOAT32, {1, 1, 2, 2}, {0, 0, 1, 1}, {0, 0, 1, 1}, DML_PADDING_MODE_SYMMETRIC);
+    PADDING d = padding_desc<PADDING>(DataType::FLOAT32, {1, 1, 2, 2}, {0, 0, 1, 1}, {0, 0, 1, 1},
+                                      DML_PADDING_MODE_SYMMETRIC);
     std::vector<std::string> why;
     CHECK_FALSE(supported_at(op(d), 0x2100, &why));
     CHECK(supported_at(op(d), 0x3000, nullptr));
@@ -221,7 +233,8 @@ TEST_CASE("PADDING: the feature levels of SYMMETRIC and WRAP; explain names the 
     CHECK(supported_at(op(d), 0x6400, nullptr));
     // REFLECTION of [[1,2],[3,4]] by one each side: output [0,0] reads input [1,1] = 4; CONSTANT's
     // corner is the value.
-    const Case c = parse_valid(R"({"format": 1, "operator": "PADDING", "desc": {"InputTensor": {"DataType": "FLOAT32", "Sizes": [2, 2]},
+    const Case c = parse_valid(
+        R"({"format": 1, "operator": "PADDING", "desc": {"InputTensor": {"DataType": "FLOAT32", "Sizes": [2, 2]},
         "OutputTensor": {"DataType": "FLOAT32", "Sizes": [4, 4]}, "PaddingMode": "REFLECTION", "PaddingValue": 0, "DimensionCount": 2,
         "StartPadding": [1, 1], "EndPadding": [1, 1]}, "inputs": {"InputTensor": [1, 2, 3, 4]}})");
     const Explanation e = explain_element(with_golden(c, "OutputTensor"), "OutputTensor", 0, std::nullopt, "", {});

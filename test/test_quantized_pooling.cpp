@@ -29,14 +29,22 @@ struct Geometry {
 
 Geometry plain(std::vector<uint32_t> in, std::vector<uint32_t> window, uint32_t include_padding = 0) {
     const size_t n = in.size() - 2;
-    return {std::move(in), std::vector<uint32_t>(n, 1), std::move(window), std::vector<uint32_t>(n, 0),
-            std::vector<uint32_t>(n, 0), std::vector<uint32_t>(n, 1), include_padding};
+    return {std::move(in),
+            std::vector<uint32_t>(n, 1),
+            std::move(window),
+            std::vector<uint32_t>(n, 0),
+            std::vector<uint32_t>(n, 0),
+            std::vector<uint32_t>(n, 1),
+            include_padding};
 }
 
 std::vector<uint32_t> out_sizes(const Geometry& g) {
     std::vector<uint32_t> out = {g.in[0], g.in[1]};
     for (size_t i = 0; i + 2 < g.in.size(); ++i)
-        out.push_back((g.in[i + 2] + g.StartPadding[i] + g.EndPadding[i] - (1 + (g.WindowSize[i] - 1) * g.Dilations[i])) / g.Strides[i] + 1);
+        out.push_back(
+            (g.in[i + 2] + g.StartPadding[i] + g.EndPadding[i] - (1 + (g.WindowSize[i] - 1) * g.Dilations[i])) /
+                g.Strides[i] +
+            1);
     return out;
 }
 
@@ -69,7 +77,8 @@ std::vector<uint32_t> packed_strides_plus(const std::vector<uint32_t>& sizes) {
     return s;
 }
 
-Case make(DataType in, DataType out, const Geometry& g, const std::vector<int>& x, const Params& p, bool strided = false) {
+Case make(DataType in, DataType out, const Geometry& g, const std::vector<int>& x, const Params& p,
+          bool strided = false) {
     QAP d;
     d.InputTensor = desc(in, g.in, strided ? packed_strides_plus(g.in) : std::vector<uint32_t>{});
     d.OutputTensor = desc(out, out_sizes(g));
@@ -141,22 +150,27 @@ TEST_CASE("QUANTIZED_LINEAR_AVERAGE_POOLING: hand values of the page's dequantiz
     // is [[0, 0.5, 1], [1.5, 2, 2.5]]; the windows' averages (0 + 0.5 + 1.5 + 2) / 4 = 1 and
     // (0.5 + 1 + 2 + 2.5) / 4 = 1.5; OutputScale 0.25, zero point -3: 4 - 3 = 1 and 6 - 3 = 3.
     const Geometry g = plain({1, 1, 2, 3}, {2, 2});
-    CHECK(pool(make(DataType::INT8, DataType::INT8, g, {1, 2, 3, 4, 5, 6}, {{0.5f}, {0.25f}, {1}, {-3}})) == std::vector<int>{1, 3});
+    CHECK(pool(make(DataType::INT8, DataType::INT8, g, {1, 2, 3, 4, 5, 6}, {{0.5f}, {0.25f}, {1}, {-3}})) ==
+          std::vector<int>{1, 3});
     // The same through a strided input: the layout does not change the values.
-    CHECK(pool(make(DataType::INT8, DataType::INT8, g, {1, 2, 3, 4, 5, 6}, {{0.5f}, {0.25f}, {1}, {-3}}, true)) == std::vector<int>{1, 3});
+    CHECK(pool(make(DataType::INT8, DataType::INT8, g, {1, 2, 3, 4, 5, 6}, {{0.5f}, {0.25f}, {1}, {-3}}, true)) ==
+          std::vector<int>{1, 3});
     // Ties go to even: UINT8 [1, 2] with scale 1, window 2: 1.5 goes to 2; [1, 4]: 2.5 goes to 2; no zero points.
-    CHECK(pool(make(DataType::UINT8, DataType::UINT8, plain({1, 2, 2}, {2}), {1, 2, 1, 4}, {{1.0f}, {1.0f}, {}, {}})) == std::vector<int>{2, 2});
+    CHECK(pool(make(DataType::UINT8, DataType::UINT8, plain({1, 2, 2}, {2}), {1, 2, 1, 4}, {{1.0f}, {1.0f}, {}, {}})) ==
+          std::vector<int>{2, 2});
     // IncludePadding: INT8 [10, 20, 30] with zero point 10, window 3, one padding each side. TRUE divides
     // by 3 and padding is a dequantized 0: 10 / 3 -> 3, 30 / 3 = 10, 30 / 3 = 10; FALSE: 10 / 2 = 5, 10, 15.
     Geometry p = plain({1, 1, 3}, {3}, 1);
     p.StartPadding = p.EndPadding = {1};
-    CHECK(pool(make(DataType::INT8, DataType::INT8, p, {10, 20, 30}, {{1.0f}, {1.0f}, {10}, {}})) == std::vector<int>{3, 10, 10});
+    CHECK(pool(make(DataType::INT8, DataType::INT8, p, {10, 20, 30}, {{1.0f}, {1.0f}, {10}, {}})) ==
+          std::vector<int>{3, 10, 10});
     p.IncludePadding = 0;
-    CHECK(pool(make(DataType::INT8, DataType::INT8, p, {10, 20, 30}, {{1.0f}, {1.0f}, {10}, {}})) == std::vector<int>{5, 10, 15});
+    CHECK(pool(make(DataType::INT8, DataType::INT8, p, {10, 20, 30}, {{1.0f}, {1.0f}, {10}, {}})) ==
+          std::vector<int>{5, 10, 15});
     // Per channel, INT8 in and UINT8 out: channel 0 [-3, 6], zero point 1, scale 0.25: (-4 + 5) * 0.25 / 2 / 0.125
     // = 1, + 128; channel 1 [100, 127], zero point 100, scale 2: 27 * 2 / 2 / 0.125 = 216, + 50 = 266 -> 255.
-    CHECK(pool(make(DataType::INT8, DataType::UINT8, plain({1, 2, 2}, {2}), {-3, 6, 100, 127}, {{0.25f, 2.0f}, {0.125f}, {1, 100}, {128, 50}})) ==
-          std::vector<int>{129, 255});
+    CHECK(pool(make(DataType::INT8, DataType::UINT8, plain({1, 2, 2}, {2}), {-3, 6, 100, 127},
+                    {{0.25f, 2.0f}, {0.125f}, {1, 100}, {128, 50}})) == std::vector<int>{129, 255});
     // An empty window (StartPadding 2 of a window of 2) without IncludePadding: the output zero point 100,
     // listed DontCare; (7 - 5) / 0.5 + 100 = 104; (2 + 4) / 2 / 0.5 + 100 = 106.
     Geometry e = plain({1, 1, 2}, {2});
@@ -169,8 +183,10 @@ TEST_CASE("QUANTIZED_LINEAR_AVERAGE_POOLING: hand values of the page's dequantiz
     // Non-finite and negative scales (IEEE's rules, QuantizeNaN=Minimum): InputScale +inf saturates a
     // positive sum, a zero sum (0 * inf) is NaN -> Min; OutputScale -0.5 flips the sign: 2 / -0.5 = -4.
     const float inf = std::numeric_limits<float>::infinity();
-    CHECK(pool(make(DataType::INT8, DataType::INT8, plain({1, 1, 4}, {2}), {1, 2, 0, 0}, {{inf}, {1.0f}, {}, {}})) == std::vector<int>{127, 127, -128});
-    CHECK(pool(make(DataType::INT8, DataType::INT8, plain({1, 1, 2}, {2}), {1, 3}, {{1.0f}, {-0.5f}, {}, {}})) == std::vector<int>{-4});
+    CHECK(pool(make(DataType::INT8, DataType::INT8, plain({1, 1, 4}, {2}), {1, 2, 0, 0}, {{inf}, {1.0f}, {}, {}})) ==
+          std::vector<int>{127, 127, -128});
+    CHECK(pool(make(DataType::INT8, DataType::INT8, plain({1, 1, 2}, {2}), {1, 3}, {{1.0f}, {-0.5f}, {}, {}})) ==
+          std::vector<int>{-4});
 }
 
 TEST_CASE("QUANTIZED_LINEAR_AVERAGE_POOLING: random geometries against a naive integer evaluation") {
@@ -189,10 +205,12 @@ TEST_CASE("QUANTIZED_LINEAR_AVERAGE_POOLING: random geometries against a naive i
             g.Strides.push_back(uint32_t(pick(1, 2)));
             g.StartPadding.push_back(uint32_t(pick(0, 2)));
             g.EndPadding.push_back(uint32_t(pick(0, 1)));
-            while (1 + (g.WindowSize[i] - 1) * g.Dilations[i] > g.in[i + 2] + g.StartPadding[i] + g.EndPadding[i]) --g.WindowSize[i];
+            while (1 + (g.WindowSize[i] - 1) * g.Dilations[i] > g.in[i + 2] + g.StartPadding[i] + g.EndPadding[i])
+                --g.WindowSize[i];
         }
         g.IncludePadding = uint32_t(pick(0, 1));
-        const DataType in = pick(0, 1) ? DataType::INT8 : DataType::UINT8, out = pick(0, 1) ? DataType::INT8 : DataType::UINT8;
+        const DataType in = pick(0, 1) ? DataType::INT8 : DataType::UINT8,
+                       out = pick(0, 1) ? DataType::INT8 : DataType::UINT8;
         const int ilo = in == DataType::INT8 ? -128 : 0, olo = out == DataType::INT8 ? -128 : 0;
         std::vector<int> x(product(g.in));
         for (int& v : x) v = pick(ilo, ilo + 255);
@@ -215,7 +233,8 @@ TEST_CASE("QUANTIZED_LINEAR_AVERAGE_POOLING: random geometries against a naive i
 }
 
 TEST_CASE("QUANTIZED_LINEAR_AVERAGE_POOLING: every rule of the page, with its id") {
-    const Case good = make(DataType::INT8, DataType::INT8, plain({1, 2, 4, 4}, {2, 2}), std::vector<int>(32, 0), {{1.0f}, {1.0f}, {0}, {0}});
+    const Case good = make(DataType::INT8, DataType::INT8, plain({1, 2, 4, 4}, {2, 2}), std::vector<int>(32, 0),
+                           {{1.0f}, {1.0f}, {0}, {0}});
     const QAP a = get<QAP>(good.op.Desc);
     const auto op = [](const QAP& d) { return Operator{OperatorType::QUANTIZED_LINEAR_AVERAGE_POOLING, d}; };
     CHECK_FALSE(validate(op(a)).has_errors());
@@ -255,8 +274,11 @@ TEST_CASE("QUANTIZED_LINEAR_AVERAGE_POOLING: every rule of the page, with its id
     b.OutputTensor.Sizes = {1, 2, 9};
     CHECK(has_error(op(b), r + "same-dimension-count", "/desc/OutputTensor/Sizes"));
     // A zero scale is undefined behaviour (the page's notes): refused from the values.
-    const Diagnostics z = validate_input_values(good.op, {{"InputScaleTensor", buffer(a.InputScaleTensor, std::vector<float>{1.0f})},
-                                                          {"OutputScaleTensor", buffer(a.OutputScaleTensor, std::vector<float>{0.0f})}}, 1u << 30);
+    const Diagnostics z = validate_input_values(
+        good.op,
+        {{"InputScaleTensor", buffer(a.InputScaleTensor, std::vector<float>{1.0f})},
+         {"OutputScaleTensor", buffer(a.OutputScaleTensor, std::vector<float>{0.0f})}},
+        1u << 30);
     REQUIRE(z.has_errors());
     CHECK(z.items()[0].rule == r + "scale-zero");
 }
@@ -275,10 +297,13 @@ TEST_CASE("QUANTIZED_LINEAR_AVERAGE_POOLING: bit for bit, or 1 at a requantizati
     CHECK(census(golden, "OutputTensor", buffer(o, std::vector<uint8_t>{9}), DiffOptions{}).over == 1);
     // Far from a tie: [1, 1] with scale 0.5 gives 0.5 / 0.1f = 4.99999993, far from 4.5 and 5.5: Bits, and one
     // off fails.
-    const Case plain_case = make(DataType::UINT8, DataType::UINT8, plain({1, 1, 2}, {2}), {1, 1}, {{0.5f}, {tenth}, {}, {}});
+    const Case plain_case = make(DataType::UINT8, DataType::UINT8, plain({1, 1, 2}, {2}), {1, 1},
+                                 {{0.5f}, {tenth}, {}, {}});
     CHECK(pool(plain_case) == std::vector<int>{5});
     CHECK(stated_tolerance(plain_case, "OutputTensor").Kind == "Bits");
-    CHECK(census(with_golden(plain_case, "OutputTensor"), "OutputTensor", buffer(o, std::vector<uint8_t>{4}), DiffOptions{}).over == 1);
+    CHECK(census(with_golden(plain_case, "OutputTensor"), "OutputTensor", buffer(o, std::vector<uint8_t>{4}),
+                 DiffOptions{})
+              .over == 1);
     // The tie test itself: 2.5 (S = 5, D = 2) is a tie; 2.25 is not; ties whose neighbours saturate alike are not.
     CHECK(reference::quantized_pool_near_tie({5, 5, 2, 2, 1.0, 1.0, 0}, 0, 255));
     CHECK_FALSE(reference::quantized_pool_near_tie({9, 9, 4, 4, 1.0, 1.0, 0}, 0, 255));

@@ -24,8 +24,12 @@ struct Kat {
 // Random123's kat_vectors, the three "philox4x32 10" lines.
 const Kat kKats[] = {
     {{0, 0, 0, 0}, {0, 0}, {0x6627e8d5, 0xe169c58d, 0xbc57ac4c, 0x9b00dbd8}},
-    {{0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff}, {0xffffffff, 0xffffffff}, {0x408f276d, 0x41c83b0e, 0xa20bc7c6, 0x6d5451fd}},
-    {{0x243f6a88, 0x85a308d3, 0x13198a2e, 0x03707344}, {0xa4093822, 0x299f31d0}, {0xd16cfe09, 0x94fdcceb, 0x5001e420, 0x24126ea1}},
+    {{0xffffffff, 0xffffffff, 0xffffffff, 0xffffffff},
+     {0xffffffff, 0xffffffff},
+     {0x408f276d, 0x41c83b0e, 0xa20bc7c6, 0x6d5451fd}},
+    {{0x243f6a88, 0x85a308d3, 0x13198a2e, 0x03707344},
+     {0xa4093822, 0x299f31d0},
+     {0xd16cfe09, 0x94fdcceb, 0x5001e420, 0x24126ea1}},
 };
 
 // A second Philox4x32-10: each round, then the key bump (ten rounds, nine bumps used); the
@@ -63,7 +67,9 @@ std::map<std::string, std::vector<std::byte>> go(const RNG& d, const std::vector
     return run(Operator{RNG::kType, d}, {{"InputStateTensor", logical_buffer<uint32_t>(d.InputStateTensor, state)}});
 }
 
-std::vector<uint32_t> state_of(const std::array<uint32_t, 4>& c, const std::array<uint32_t, 2>& k) { return {c[0], c[1], c[2], c[3], k[0], k[1]}; }
+std::vector<uint32_t> state_of(const std::array<uint32_t, 4>& c, const std::array<uint32_t, 2>& k) {
+    return {c[0], c[1], c[2], c[3], k[0], k[1]};
+}
 
 }  // namespace
 
@@ -77,7 +83,8 @@ TEST_CASE("RANDOM_GENERATOR: Philox4x32-10 against Random123's known answers") {
         }
         // Through the operator: state elements 0-3 the counter words, 4-5 the key
         // (PhiloxCounterWords=Element0Lowest), four outputs = one block.
-        const auto out = as_values<uint32_t>(go(rng({1, 1, 1, 4}, false), state_of(k.counter, k.key)).at("OutputTensor"));
+        const auto out = as_values<uint32_t>(
+            go(rng({1, 1, 1, 4}, false), state_of(k.counter, k.key)).at("OutputTensor"));
         check_bits(out, std::vector<uint32_t>(k.out.begin(), k.out.end()));
     }
 }
@@ -119,7 +126,8 @@ TEST_CASE("RANDOM_GENERATOR: the new state is the counter plus ceil(outputSize /
     // 0x74746c65 + 0x0004f4f7 = 0x7479615c, no carry. (The page prints 0x746f776e, which no
     // increment of 324,855 gives: docs/golden.md, "Random generator".)
     o = go(rng({3, 3, 20, 7219}, true), {0x74746c65, 0x6d536561, 0x6f46726f, 0x48656c6c, 0, 0});
-    check_bits(as_values<uint32_t>(o.at("OutputStateTensor")), std::vector<uint32_t>{0x7479615c, 0x6d536561, 0x6f46726f, 0x48656c6c, 0, 0});
+    check_bits(as_values<uint32_t>(o.at("OutputStateTensor")),
+               std::vector<uint32_t>{0x7479615c, 0x6d536561, 0x6f46726f, 0x48656c6c, 0, 0});
     // An empty increment never happens (every size is at least 1); one output advances by 1.
     o = go(rng({1}, true), {0, 0, 0, 0, 9, 9});
     check_bits(as_values<uint32_t>(o.at("OutputStateTensor")), std::vector<uint32_t>{1, 0, 0, 0, 9, 9});

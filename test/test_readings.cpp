@@ -12,9 +12,7 @@ using namespace dmlref::test;
 
 namespace {
 
-Case from_text(const std::string& text) {
-    return parse_valid(text, "mem.json");
-}
+Case from_text(const std::string& text) { return parse_valid(text, "mem.json"); }
 
 // Bits of a FLOAT32 output of `c` run under `reading` ("" for the default).
 std::vector<uint32_t> f32_out(Case c, const std::string& output, const std::string& reading) {
@@ -33,9 +31,12 @@ std::string unary(const std::string& op, const std::string& x, const std::string
     auto td = t;
     td.replace(td.find('N'), 1, n);
     std::string desc = dy.empty() ? R"("InputTensor": )" + td + R"(, "OutputTensor": )" + td
-                                  : R"("InputTensor": )" + td + R"(, "InputGradientTensor": )" + td + R"(, "OutputGradientTensor": )" + td;
-    std::string inputs = R"("InputTensor": [)" + x + "]" + (dy.empty() ? "" : R"(, "InputGradientTensor": [)" + dy + "]");
-    return R"({"format": 1, "operator": ")" + op + R"(", "desc": {)" + desc + extra + R"(}, "inputs": {)" + inputs + "}}";
+                                  : R"("InputTensor": )" + td + R"(, "InputGradientTensor": )" + td +
+                                        R"(, "OutputGradientTensor": )" + td;
+    std::string inputs = R"("InputTensor": [)" + x + "]" +
+                         (dy.empty() ? "" : R"(, "InputGradientTensor": [)" + dy + "]");
+    return R"({"format": 1, "operator": ")" + op + R"(", "desc": {)" + desc + extra + R"(}, "inputs": {)" + inputs +
+           "}}";
 }
 
 constexpr uint32_t kNaN = 0x7fc00000, kPos0 = 0, kNeg0 = 0x80000000;
@@ -62,27 +63,32 @@ TEST_CASE("GradNaN=PassesGradient and SelectedZero=MaskProduct on RELU_GRAD") {
     // Default: x > 0 ? dY : +0.
     CHECK(f32_out(c, "OutputGradientTensor", "") == std::vector<uint32_t>{kPos0, kPos0, kPos0, bits(4), kPos0});
     // x <= 0 ? 0 : dY: the NaN x passes dY = 7.
-    CHECK(f32_out(c, "OutputGradientTensor", "GradNaN=PassesGradient") == std::vector<uint32_t>{bits(7), kPos0, kPos0, bits(4), kPos0});
+    CHECK(f32_out(c, "OutputGradientTensor", "GradNaN=PassesGradient") ==
+          std::vector<uint32_t>{bits(7), kPos0, kPos0, bits(4), kPos0});
     // dY * (x > 0): 7 * 0 = +0, -3 * 0 = -0, NaN * 0 = NaN (quieted, 0x7fc00000), 4 * 1, -inf * 0 = NaN.
-    CHECK(f32_out(c, "OutputGradientTensor", "SelectedZero=MaskProduct") == std::vector<uint32_t>{kPos0, kNeg0, kNaN, bits(4), kNaN});
+    CHECK(f32_out(c, "OutputGradientTensor", "SelectedZero=MaskProduct") ==
+          std::vector<uint32_t>{kPos0, kNeg0, kNaN, bits(4), kNaN});
 }
 
 TEST_CASE("ForwardNaN=NaNPropagates on RELU and CLIP1") {
     const Case relu = from_text(unary("ACTIVATION_RELU", R"("0x7fc00005", -1, 2)", ""));
     CHECK(f32_out(relu, "OutputTensor", "") == std::vector<uint32_t>{kPos0, kPos0, bits(2)});
-    CHECK(f32_out(relu, "OutputTensor", "ForwardNaN=NaNPropagates") == std::vector<uint32_t>{0x7fc00005, kPos0, bits(2)});
+    CHECK(f32_out(relu, "OutputTensor", "ForwardNaN=NaNPropagates") ==
+          std::vector<uint32_t>{0x7fc00005, kPos0, bits(2)});
     const Case clip = from_text(unary("ELEMENT_WISE_CLIP1", R"("0xffc00003", -5, 0.5)", "",
                                       R"(, "MinMaxDataType": "FLOAT32", "Min": -1, "Max": 1)"));
     // Default: max(Min, min(NaN, Max)) = max(-1, 1) = 1.
     CHECK(f32_out(clip, "OutputTensor", "") == std::vector<uint32_t>{bits(1), bits(-1), bits(0.5f)});
-    CHECK(f32_out(clip, "OutputTensor", "ForwardNaN=NaNPropagates") == std::vector<uint32_t>{0xffc00003, bits(-1), bits(0.5f)});
+    CHECK(f32_out(clip, "OutputTensor", "ForwardNaN=NaNPropagates") ==
+          std::vector<uint32_t>{0xffc00003, bits(-1), bits(0.5f)});
 }
 
 TEST_CASE("ClipGradBounds and GradNaN=ZeroGradient on CLIP_GRAD1") {
     // Min 2, Max 5; x = 1, 2, 3, 5, 6, NaN; dY = 11 ... 16.
     const Case c = from_text(unary("ELEMENT_WISE_CLIP_GRAD1", R"(1, 2, 3, 5, 6, "nan")", "11, 12, 13, 14, 15, 16",
                                    R"(, "MinMaxDataType": "FLOAT32", "Min": 2, "Max": 5)"));
-    CHECK(f32_out(c, "OutputGradientTensor", "") == std::vector<uint32_t>{kPos0, kPos0, bits(13), kPos0, kPos0, bits(16)});
+    CHECK(f32_out(c, "OutputGradientTensor", "") ==
+          std::vector<uint32_t>{kPos0, kPos0, bits(13), kPos0, kPos0, bits(16)});
     CHECK(f32_out(c, "OutputGradientTensor", "ClipGradBounds=GradientAtBounds") ==
           std::vector<uint32_t>{kPos0, bits(12), bits(13), bits(14), kPos0, bits(16)});
     // d/dx min(max(x, 2), 5) with ties split evenly: 12 / 2 = 6 at x = Min, 14 / 2 = 7 at x = Max.
@@ -90,14 +96,17 @@ TEST_CASE("ClipGradBounds and GradNaN=ZeroGradient on CLIP_GRAD1") {
           std::vector<uint32_t>{kPos0, bits(6), bits(13), bits(7), kPos0, bits(16)});
     // (2 <= x && x <= 5) ? dY : 0: NaN gives +0; the bounds pass too in PyTorch, but that is the
     // other policy: here the bounds stay at 0.
-    CHECK(f32_out(c, "OutputGradientTensor", "GradNaN=ZeroGradient") == std::vector<uint32_t>{kPos0, kPos0, bits(13), kPos0, kPos0, kPos0});
+    CHECK(f32_out(c, "OutputGradientTensor", "GradNaN=ZeroGradient") ==
+          std::vector<uint32_t>{kPos0, kPos0, bits(13), kPos0, kPos0, kPos0});
 }
 
 TEST_CASE("ClipGradBounds=HalfAtBounds: dY / 4 where x == Min == Max, 0 past the other bound when Min > Max") {
     const Case eq = from_text(unary("ELEMENT_WISE_CLIP_GRAD", "3, 3", "8, -1", R"(, "Min": 3, "Max": 3)"));
-    CHECK(f32_out(eq, "OutputGradientTensor", "ClipGradBounds=HalfAtBounds") == std::vector<uint32_t>{bits(2), bits(-0.25f)});
+    CHECK(f32_out(eq, "OutputGradientTensor", "ClipGradBounds=HalfAtBounds") ==
+          std::vector<uint32_t>{bits(2), bits(-0.25f)});
     const Case inverted = from_text(unary("ELEMENT_WISE_CLIP_GRAD", "4, 2", "8, 8", R"(, "Min": 4, "Max": 2)"));
-    CHECK(f32_out(inverted, "OutputGradientTensor", "ClipGradBounds=HalfAtBounds") == std::vector<uint32_t>{kPos0, kPos0});
+    CHECK(f32_out(inverted, "OutputGradientTensor", "ClipGradBounds=HalfAtBounds") ==
+          std::vector<uint32_t>{kPos0, kPos0});
 }
 
 TEST_CASE("SelectedZero=ScatterAdd on SLICE_GRAD: -0 becomes +0, a signalling NaN is quieted") {
@@ -107,7 +116,8 @@ TEST_CASE("SelectedZero=ScatterAdd on SLICE_GRAD: -0 becomes +0, a signalling Na
         "inputs": {"InputGradientTensor": [-0.0, "0x7f800001", "0x00000001"]}})");
     CHECK(f32_out(c, "OutputGradientTensor", "") == std::vector<uint32_t>{kPos0, kNeg0, 0x7f800001, 1});
     // +0 + -0 = +0; +0 + sNaN = the NaN with its quiet bit (0x00400000) set; the subnormal is kept.
-    CHECK(f32_out(c, "OutputGradientTensor", "SelectedZero=ScatterAdd") == std::vector<uint32_t>{kPos0, kPos0, 0x7fc00001, 1});
+    CHECK(f32_out(c, "OutputGradientTensor", "SelectedZero=ScatterAdd") ==
+          std::vector<uint32_t>{kPos0, kPos0, 0x7fc00001, 1});
 }
 
 TEST_CASE("ZeroWeightTaps=MultiplyAll on RESAMPLE2 and RESAMPLE_GRAD1 LINEAR: 0 x inf adds a NaN") {
@@ -117,17 +127,19 @@ TEST_CASE("ZeroWeightTaps=MultiplyAll on RESAMPLE2 and RESAMPLE_GRAD1 LINEAR: 0 
     const std::string desc = R"("InterpolationMode": "LINEAR", "RoundingDirection": "INCREASING", "DimensionCount": 1,
         "Scales": [1], "InputPixelOffsets": [0], "OutputPixelOffsets": [0])";
     const Case fwd = from_text(R"({"format": 1, "operator": "RESAMPLE2", "desc": {
-        "InputTensor": {"DataType": "FLOAT32", "Sizes": [3]}, "OutputTensor": {"DataType": "FLOAT32", "Sizes": [3]}, )" + desc +
-                               R"(}, "inputs": {"InputTensor": [1, "inf", 2]}})");
+        "InputTensor": {"DataType": "FLOAT32", "Sizes": [3]}, "OutputTensor": {"DataType": "FLOAT32", "Sizes": [3]}, )" +
+                               desc + R"(}, "inputs": {"InputTensor": [1, "inf", 2]}})");
     CHECK(f32_out(fwd, "OutputTensor", "") == std::vector<uint32_t>{bits(1), 0x7f800000, bits(2)});
-    CHECK(f32_out(fwd, "OutputTensor", "ZeroWeightTaps=MultiplyAll") == std::vector<uint32_t>{kNaN, 0x7f800000, bits(2)});
+    CHECK(f32_out(fwd, "OutputTensor", "ZeroWeightTaps=MultiplyAll") ==
+          std::vector<uint32_t>{kNaN, 0x7f800000, bits(2)});
     // The grad, dY = [inf, 1, 2]: dX[0] = 1*inf; dX[1] = 0*inf + 1*1 = NaN by every tap;
     // dX[2] = 0*1 + 1*2 + 0*2 = 2.
     const Case grad = from_text(R"({"format": 1, "operator": "RESAMPLE_GRAD1", "desc": {
         "InputGradientTensor": {"DataType": "FLOAT32", "Sizes": [3]}, "OutputGradientTensor": {"DataType": "FLOAT32", "Sizes": [3]}, )" +
                                 desc + R"(}, "inputs": {"InputGradientTensor": ["inf", 1, 2]}})");
     CHECK(f32_out(grad, "OutputGradientTensor", "") == std::vector<uint32_t>{0x7f800000, bits(1), bits(2)});
-    CHECK(f32_out(grad, "OutputGradientTensor", "ZeroWeightTaps=MultiplyAll") == std::vector<uint32_t>{0x7f800000, kNaN, bits(2)});
+    CHECK(f32_out(grad, "OutputGradientTensor", "ZeroWeightTaps=MultiplyAll") ==
+          std::vector<uint32_t>{0x7f800000, kNaN, bits(2)});
 }
 
 TEST_CASE("OldNearestNeighbor=FloorXPlusHalf on RESAMPLE1: TensorFlow's 4 -> 8 gives 0,0,1,1,2,2,3,3") {
@@ -138,7 +150,8 @@ TEST_CASE("OldNearestNeighbor=FloorXPlusHalf on RESAMPLE1: TensorFlow's 4 -> 8 g
         "InterpolationMode": "NEAREST_NEIGHBOR", "DimensionCount": 1, "Scales": [2], "InputPixelOffsets": [0.5],
         "OutputPixelOffsets": [0]}, "inputs": {"InputTensor": [0, 1, 2, 3]}})");
     CHECK(f32_out(c, "OutputTensor", "") == std::vector<uint32_t>{0, 0, 0, 1, 1, 2, 2, 3});
-    CHECK(f32_out(c, "OutputTensor", "OldNearestNeighbor=FloorXPlusHalf") == std::vector<uint32_t>{0, 0, 1, 1, 2, 2, 3, 3});
+    CHECK(f32_out(c, "OutputTensor", "OldNearestNeighbor=FloorXPlusHalf") ==
+          std::vector<uint32_t>{0, 0, 1, 1, 2, 2, 3, 3});
 }
 
 TEST_CASE("Subnormals=FlushAtomicSums on MAX_POOLING_GRAD: subnormal terms and sums flushed, normal ones kept") {
@@ -149,8 +162,10 @@ TEST_CASE("Subnormals=FlushAtomicSums on MAX_POOLING_GRAD: subnormal terms and s
         "OutputGradientTensor": {"DataType": "FLOAT32", "Sizes": [1, 1, 1, 4]}, "DimensionCount": 2, "Strides": [1, 1],
         "WindowSize": [1, 2], "StartPadding": [0, 0], "EndPadding": [0, 0], "Dilations": [1, 1]},
         "inputs": {"InputTensor": [1, 3, 2, 0], "InputGradientTensor": ["0x000116c2", "0x00022d85", 3]}})");
-    CHECK(f32_out(c, "OutputGradientTensor", "") == std::vector<uint32_t>{kPos0, 0x000116c2 + 0x00022d85, bits(3), kPos0});
-    CHECK(f32_out(c, "OutputGradientTensor", "Subnormals=FlushAtomicSums") == std::vector<uint32_t>{kPos0, kPos0, bits(3), kPos0});
+    CHECK(f32_out(c, "OutputGradientTensor", "") ==
+          std::vector<uint32_t>{kPos0, 0x000116c2 + 0x00022d85, bits(3), kPos0});
+    CHECK(f32_out(c, "OutputGradientTensor", "Subnormals=FlushAtomicSums") ==
+          std::vector<uint32_t>{kPos0, kPos0, bits(3), kPos0});
 }
 
 TEST_CASE("--policy parsing: rule ids for a bad text, a name no operator records, a value dmlref does not evaluate") {
@@ -166,7 +181,8 @@ TEST_CASE("--policy parsing: rule ids for a bad text, a name no operator records
     CHECK(rule("ArgmaxNaN=") == "policy.syntax");
     CHECK(rule("Nope=NaNWins") == "policy.unknown-name");
     CHECK(rule("ArgmaxNaN=Sometimes") == "policy.unknown-value");
-    CHECK(rule("ArgmaxTies=HighestLogicalIndex") == "policy.unknown-value");  // described in docs/golden.md, not evaluated
+    CHECK(rule("ArgmaxTies=HighestLogicalIndex") ==
+          "policy.unknown-value");  // described in docs/golden.md, not evaluated
 }
 
 TEST_CASE("A case's policies may name an alternative of its operator: evaluated under it, recorded in its golden") {
@@ -177,8 +193,8 @@ TEST_CASE("A case's policies may name an alternative of its operator: evaluated 
     const std::string golden = write_golden(c, run_case(c), "mem.json");
     CHECK(golden.find(R"("ForwardNaN": "NaNPropagates")") != std::string::npos);
     // An alternative of another operator is refused.
-    CHECK(first_error(diagnose(text.substr(0, text.size() - 1) + R"(, "policies": {"GradNaN": "PassesGradient"}})")).find("policy") !=
-          std::string::npos);
+    CHECK(first_error(diagnose(text.substr(0, text.size() - 1) + R"(, "policies": {"GradNaN": "PassesGradient"}})"))
+              .find("policy") != std::string::npos);
 }
 
 TEST_CASE("Every alternative names a policy some operator records and is documented in docs/golden.md") {

@@ -97,7 +97,8 @@ template <class T> std::vector<std::byte> bytes_of(const Vec& v) {
 
 std::map<std::string, std::vector<std::byte>> buffers(const Spec& s, const Inputs& in) {
     auto typed = [&](const Vec& v) { return s.t == DataType::FLOAT16 ? bytes_of<half>(v) : bytes_of<float>(v); };
-    std::map<std::string, std::vector<std::byte>> m = {{"InputTensor", typed(in.x)}, {"WeightTensor", typed(in.w)}, {"RecurrenceTensor", typed(in.r)}};
+    std::map<std::string, std::vector<std::byte>> m = {
+        {"InputTensor", typed(in.x)}, {"WeightTensor", typed(in.w)}, {"RecurrenceTensor", typed(in.r)}};
     if (s.bias) m["BiasTensor"] = typed(in.bias);
     if (s.init) m["HiddenInitTensor"] = typed(in.init);
     if (s.cell_init) m["CellMemInitTensor"] = typed(in.cell_init);
@@ -180,24 +181,32 @@ Outputs naive(const Spec& s, const Inputs& in) {
                     const Q c = rt(Q(double(*s.clip)));
                     return v > c ? c : v < -c ? Q(-c) : v;
                 };
-                auto peep = [&](size_t which, size_t j) { return s.peephole ? Q(in.peephole[(d * 3 + which) * H + j]) : Q(0); };
+                auto peep = [&](size_t which, size_t j) {
+                    return s.peephole ? Q(in.peephole[(d * 3 + which) * H + j]) : Q(0);
+                };
                 QVec next(H);
                 if (s.lstm) {
                     const DML_FUSED_ACTIVATION &f = s.acts[3 * d], &g = s.acts[3 * d + 1], &hh = s.acts[3 * d + 2];
-                    const QVec xi = xw(0), hi = hr(0, h), xo = xw(1), ho = hr(1, h), xf = xw(2), hf = hr(2, h), xc = xw(3), hc = hr(3, h);
+                    const QVec xi = xw(0), hi = hr(0, h), xo = xw(1), ho = hr(1, h), xf = xw(2), hf = hr(2, h),
+                               xc = xw(3), hc = hr(3, h);
                     QVec c2(H);
                     for (size_t j = 0; j < H; ++j) {
-                        const Q i = rt(apply(f, clip(rt(xi[j] + hi[j] + peep(0, j) * cell[j] + bias(0, 0, j) + bias(1, 0, j)))));
-                        const Q ft = s.couple ? rt(1 - i) : rt(apply(f, clip(rt(xf[j] + hf[j] + peep(2, j) * cell[j] + bias(0, 2, j) + bias(1, 2, j)))));
+                        const Q i = rt(
+                            apply(f, clip(rt(xi[j] + hi[j] + peep(0, j) * cell[j] + bias(0, 0, j) + bias(1, 0, j)))));
+                        const Q ft = s.couple ? rt(1 - i)
+                                              : rt(apply(f, clip(rt(xf[j] + hf[j] + peep(2, j) * cell[j] +
+                                                                    bias(0, 2, j) + bias(1, 2, j)))));
                         const Q c = rt(apply(g, clip(rt(xc[j] + hc[j] + bias(0, 3, j) + bias(1, 3, j)))));
                         c2[j] = rt(ft * cell[j] + i * c);
-                        const Q og = rt(apply(f, clip(rt(xo[j] + ho[j] + peep(1, j) * c2[j] + bias(0, 1, j) + bias(1, 1, j)))));
+                        const Q og = rt(
+                            apply(f, clip(rt(xo[j] + ho[j] + peep(1, j) * c2[j] + bias(0, 1, j) + bias(1, 1, j)))));
                         next[j] = rt(og * rt(apply(hh, clip(c2[j]))));
                     }
                     cell = c2;
                 } else if (!s.gru) {
                     const QVec a = xw(0), c = hr(0, h);
-                    for (size_t j = 0; j < H; ++j) next[j] = rt(apply(s.acts[d], rt(a[j] + c[j] + bias(0, 0, j) + bias(1, 0, j))));
+                    for (size_t j = 0; j < H; ++j)
+                        next[j] = rt(apply(s.acts[d], rt(a[j] + c[j] + bias(0, 0, j) + bias(1, 0, j))));
                 } else {
                     const DML_FUSED_ACTIVATION &f = s.acts[2 * d], &g = s.acts[2 * d + 1];
                     QVec z(H), r(H), hh(H);
@@ -210,10 +219,12 @@ Outputs naive(const Spec& s, const Inputs& in) {
                         QVec rh(H);
                         for (size_t j = 0; j < H; ++j) rh[j] = rt(r[j] * h[j]);
                         const QVec c = hr(2, rh);
-                        for (size_t j = 0; j < H; ++j) hh[j] = rt(apply(g, rt(xh[j] + c[j] + bias(1, 2, j) + bias(0, 2, j))));
+                        for (size_t j = 0; j < H; ++j)
+                            hh[j] = rt(apply(g, rt(xh[j] + c[j] + bias(1, 2, j) + bias(0, 2, j))));
                     } else {
                         const QVec c = hr(2, h);
-                        for (size_t j = 0; j < H; ++j) hh[j] = rt(apply(g, rt(xh[j] + r[j] * rt(c[j] + bias(1, 2, j)) + bias(0, 2, j))));
+                        for (size_t j = 0; j < H; ++j)
+                            hh[j] = rt(apply(g, rt(xh[j] + r[j] * rt(c[j] + bias(1, 2, j)) + bias(0, 2, j))));
                     }
                     for (size_t j = 0; j < H; ++j) next[j] = rt((1 - z[j]) * hh[j] + z[j] * h[j]);
                 }
@@ -273,7 +284,8 @@ TEST_CASE("recurrent: RNN against the naive loop: directions, bias, initial stat
                 s.bias = options & 1;
                 s.init = options & 2;
                 s.lengths = options == 3;
-                for (uint32_t d = 0; d < s.dirs(); ++d) s.acts.push_back(d == 0 ? act("ACTIVATION_RELU") : act("ACTIVATION_IDENTITY"));
+                for (uint32_t d = 0; d < s.dirs(); ++d)
+                    s.acts.push_back(d == 0 ? act("ACTIVATION_RELU") : act("ACTIVATION_IDENTITY"));
                 check(s, inputs_for(s, uint32_t(trial++)));
             }
 }
@@ -284,7 +296,15 @@ TEST_CASE("recurrent: GRU against the naive loop: LinearBeforeReset, directions,
         for (uint32_t dir : {0u, 1u, 2u})
             for (int options = 0; options < 2; ++options) {
                 CAPTURE(trial);
-                Spec s{.S = 3, .B = 2, .I = 2, .H = 2, .direction = dir, .bias = true, .init = true, .lengths = options == 1, .gru = true,
+                Spec s{.S = 3,
+                       .B = 2,
+                       .I = 2,
+                       .H = 2,
+                       .direction = dir,
+                       .bias = true,
+                       .init = true,
+                       .lengths = options == 1,
+                       .gru = true,
                        .linear_before_reset = lbr};
                 // f maps the small sums to dyadic gates (x / 8 + 1/2); g is the identity.
                 for (uint32_t d = 0; d < s.dirs(); ++d) {
@@ -302,8 +322,19 @@ TEST_CASE("recurrent: LSTM against the naive loop: peepholes, CoupleInputForget,
     for (uint32_t dir : {0u, 1u, 2u})
         for (int options = 0; options < 4; ++options) {
             CAPTURE(trial);
-            Spec s{.S = 3, .B = 2, .I = 2, .H = 2, .direction = dir, .bias = true, .init = true, .lengths = options == 3, .lstm = true,
-                   .peephole = options != 1, .cell_init = true, .couple = options == 2, .cell_single = true};
+            Spec s{.S = 3,
+                   .B = 2,
+                   .I = 2,
+                   .H = 2,
+                   .direction = dir,
+                   .bias = true,
+                   .init = true,
+                   .lengths = options == 3,
+                   .lstm = true,
+                   .peephole = options != 1,
+                   .cell_init = true,
+                   .couple = options == 2,
+                   .cell_single = true};
             if (options == 1) s.clip = 0.5f;
             // f maps the small sums to dyadic gates (x / 8 + 1/2); g and h are the identity.
             for (uint32_t d = 0; d < s.dirs(); ++d) {
@@ -321,8 +352,14 @@ TEST_CASE("recurrent: LSTM against the naive loop: peepholes, CoupleInputForget,
 TEST_CASE("recurrent: LSTM with zero weights halves its cell state (by hand)") {
     // i = f = o = sigmoid(0) = 1/2, c = tanh(0) = 0: C_t = C_(t-1) / 2 and, with h the identity,
     // H_t = C_t / 2. C_(-1) = 8, -4: C = 4, 2, 1 (-2, -1, -0.5), H = 2, 1, 0.5 (-1, -0.5, -0.25).
-    Spec s{.S = 3, .B = 1, .I = 1, .H = 2, .acts = {act("ACTIVATION_SIGMOID"), act("ACTIVATION_TANH"), act("ACTIVATION_IDENTITY")},
-           .lstm = true, .cell_init = true, .cell_single = true};
+    Spec s{.S = 3,
+           .B = 1,
+           .I = 1,
+           .H = 2,
+           .acts = {act("ACTIVATION_SIGMOID"), act("ACTIVATION_TANH"), act("ACTIVATION_IDENTITY")},
+           .lstm = true,
+           .cell_init = true,
+           .cell_single = true};
     Inputs in{.x = {1, 2, 3}, .w = Vec(8, 0), .r = Vec(16, 0), .cell_init = {8, -4}};
     const auto got = run(make(s), buffers(s, in));
     CHECK(doubles(s, got.at("OutputSequenceTensor")) == Vec{2, -1, 1, -0.5, 0.5, -0.25});
@@ -333,7 +370,13 @@ TEST_CASE("recurrent: LSTM with zero weights halves its cell state (by hand)") {
 TEST_CASE("recurrent: GRU with sigmoid and tanh halves its state when every weight is 0 (by hand)") {
     // z = r = sigmoid(0) = 1/2, h = tanh(0) = 0: H_t = (1 - 1/2) 0 + 1/2 H_(t-1). Three steps: init / 8.
     for (DataType t : {DataType::FLOAT32, DataType::FLOAT16}) {
-        Spec s{.t = t, .S = 3, .B = 1, .I = 1, .H = 2, .init = true, .gru = true,
+        Spec s{.t = t,
+               .S = 3,
+               .B = 1,
+               .I = 1,
+               .H = 2,
+               .init = true,
+               .gru = true,
                .acts = {act("ACTIVATION_SIGMOID"), act("ACTIVATION_TANH")}};
         Inputs in{.x = {1, -2, 3}, .w = Vec(6, 0), .r = Vec(12, 0), .init = {5, -3}};
         const auto got = run(make(s), buffers(s, in));
@@ -431,8 +474,11 @@ TEST_CASE("recurrent: the rules") {
     op = make(g);
     get<GRU>(op.Desc).BiasTensor = desc(DataType::FLOAT32, {1, 1, 1, 4});
     CHECK(has_error(op, "gru.bias-sizes", "/desc/BiasTensor/Sizes"));
-    Spec m{.acts = {act("ACTIVATION_SIGMOID"), act("ACTIVATION_TANH"), act("ACTIVATION_TANH")}, .lstm = true, .peephole = true,
-           .cell_init = true, .cell_single = true};
+    Spec m{.acts = {act("ACTIVATION_SIGMOID"), act("ACTIVATION_TANH"), act("ACTIVATION_TANH")},
+           .lstm = true,
+           .peephole = true,
+           .cell_init = true,
+           .cell_single = true};
     CHECK(validate(make(m)).items().empty());
     op = make(m);
     get<LSTM>(op.Desc).PeepholeTensor = desc(DataType::FLOAT32, {1, 1, 1, 4});
@@ -481,7 +527,8 @@ TEST_CASE("recurrent judging: float32 and float64 loops pass; a transposed recur
                 for (size_t t = 0; t < S; ++t) {
                     auto pre = [&](size_t gate, size_t j, const std::vector<F>& hv, bool with_rb) {
                         F a = F(in.bias[gate * H + j]) + (with_rb ? F(in.bias[G * H + gate * H + j]) : F(0));
-                        for (size_t k = 0; k < I; ++k) a += F(in.x[(t * B + b) * I + k]) * F(in.w[(gate * H + j) * I + k]);
+                        for (size_t k = 0; k < I; ++k)
+                            a += F(in.x[(t * B + b) * I + k]) * F(in.w[(gate * H + j) * I + k]);
                         for (size_t k = 0; k < H; ++k) {
                             const size_t at = variant == 1 ? (gate * H + k) * H + j : (gate * H + j) * H + k;
                             a += hv[k] * F(in.r[at]);
@@ -498,7 +545,8 @@ TEST_CASE("recurrent judging: float32 and float64 loops pass; a transposed recur
                             r[j] = sig(pre(1, j, h, true));
                             rh[j] = r[j] * h[j];
                         }
-                        for (size_t j = 0; j < H; ++j) next[j] = (1 - z[j]) * std::tanh(pre(2, j, rh, true)) + z[j] * h[j];
+                        for (size_t j = 0; j < H; ++j)
+                            next[j] = (1 - z[j]) * std::tanh(pre(2, j, rh, true)) + z[j] * h[j];
                     }
                     if (!(variant == 2 && t == 3)) h = next;  // 2: the state not carried at t = 3
                     for (size_t j = 0; j < H; ++j) seq[(t * B + b) * H + j] = float(h[j]);
@@ -510,7 +558,8 @@ TEST_CASE("recurrent judging: float32 and float64 loops pass; a transposed recur
                 std::memcpy(out.data(), v.data(), out.size());
                 return out;
             };
-            return census(golden, "OutputSequenceTensor", bytes(seq), {}).passed() && census(golden, "OutputSingleTensor", bytes(single), {}).passed();
+            return census(golden, "OutputSequenceTensor", bytes(seq), {}).passed() &&
+                   census(golden, "OutputSingleTensor", bytes(single), {}).passed();
         };
         CHECK(backend(0, 0.0f));
         CHECK(backend(0, 0.0));

@@ -39,7 +39,9 @@ Operator reduce_op(uint32_t f, DataType in, DataType out, std::vector<uint32_t> 
     return {RD::kType, d};
 }
 
-template <class D> Operator arg_op(DataType in, DataType out, std::vector<uint32_t> sizes, std::vector<uint32_t> axes, bool decreasing = false) {
+template <class D>
+Operator arg_op(DataType in, DataType out, std::vector<uint32_t> sizes, std::vector<uint32_t> axes,
+                bool decreasing = false) {
     D d;
     d.InputTensor = desc(in, sizes);
     d.OutputTensor = desc(out, reduced_sizes(sizes, axes));
@@ -76,21 +78,30 @@ const std::vector<float> kReducePage = {1, 2, 3, 3, 0, 4, 2, 4, 2};
 }  // namespace
 
 TEST_CASE("ARGMAX and ARGMIN: the ARGMAX page's examples and its AxisDirection example") {
-    CHECK(run_values<uint32_t>(arg_op<AMAX>(DataType::FLOAT32, DataType::UINT32, {3, 3}, {0}), kArgmaxPage) == std::vector<uint32_t>{1, 2, 1});
-    CHECK(run_values<uint32_t>(arg_op<AMAX>(DataType::FLOAT32, DataType::UINT32, {3, 3}, {1}), kArgmaxPage) == std::vector<uint32_t>{2, 2, 1});
-    CHECK(run_values<uint32_t>(arg_op<AMAX>(DataType::FLOAT32, DataType::UINT32, {3, 3}, {0, 1}), kArgmaxPage) == std::vector<uint32_t>{7});
+    CHECK(run_values<uint32_t>(arg_op<AMAX>(DataType::FLOAT32, DataType::UINT32, {3, 3}, {0}), kArgmaxPage) ==
+          std::vector<uint32_t>{1, 2, 1});
+    CHECK(run_values<uint32_t>(arg_op<AMAX>(DataType::FLOAT32, DataType::UINT32, {3, 3}, {1}), kArgmaxPage) ==
+          std::vector<uint32_t>{2, 2, 1});
+    CHECK(run_values<uint32_t>(arg_op<AMAX>(DataType::FLOAT32, DataType::UINT32, {3, 3}, {0, 1}), kArgmaxPage) ==
+          std::vector<uint32_t>{7});
     // argmax({3,2,1,2,3}) = 0 (INCREASING), 4 (DECREASING); argmin: the 1 at index 2 either way.
     const std::vector<float> x = {3, 2, 1, 2, 3};
-    CHECK(run_values<int64_t>(arg_op<AMAX>(DataType::FLOAT32, DataType::INT64, {5}, {0}), x) == std::vector<int64_t>{0});
-    CHECK(run_values<int64_t>(arg_op<AMAX>(DataType::FLOAT32, DataType::INT64, {5}, {0}, true), x) == std::vector<int64_t>{4});
-    CHECK(run_values<uint64_t>(arg_op<AMIN>(DataType::FLOAT32, DataType::UINT64, {5}, {0}, true), x) == std::vector<uint64_t>{2});
+    CHECK(run_values<int64_t>(arg_op<AMAX>(DataType::FLOAT32, DataType::INT64, {5}, {0}), x) ==
+          std::vector<int64_t>{0});
+    CHECK(run_values<int64_t>(arg_op<AMAX>(DataType::FLOAT32, DataType::INT64, {5}, {0}, true), x) ==
+          std::vector<int64_t>{4});
+    CHECK(run_values<uint64_t>(arg_op<AMIN>(DataType::FLOAT32, DataType::UINT64, {5}, {0}, true), x) ==
+          std::vector<uint64_t>{2});
     // argmin of {2,2,1,1,5}: INCREASING the first 1 (index 2), DECREASING the last (index 3).
     const std::vector<int8_t> y = {2, 2, 1, 1, 5};
     CHECK(run_values<int32_t>(arg_op<AMIN>(DataType::INT8, DataType::INT32, {5}, {0}), y) == std::vector<int32_t>{2});
-    CHECK(run_values<int32_t>(arg_op<AMIN>(DataType::INT8, DataType::INT32, {5}, {0}, true), y) == std::vector<int32_t>{3});
+    CHECK(run_values<int32_t>(arg_op<AMIN>(DataType::INT8, DataType::INT32, {5}, {0}, true), y) ==
+          std::vector<int32_t>{3});
     // REDUCE's ARGMAX and ARGMIN are the INCREASING ones (the ARGMAX page's remarks).
-    CHECK(run_values<uint32_t>(reduce_op(DML_REDUCE_FUNCTION_ARGMAX, DataType::FLOAT32, DataType::UINT32, {5}, {0}), x) == std::vector<uint32_t>{0});
-    CHECK(run_values<uint32_t>(reduce_op(DML_REDUCE_FUNCTION_ARGMIN, DataType::INT8, DataType::UINT32, {5}, {0}), y) == std::vector<uint32_t>{2});
+    CHECK(run_values<uint32_t>(reduce_op(DML_REDUCE_FUNCTION_ARGMAX, DataType::FLOAT32, DataType::UINT32, {5}, {0}),
+                               x) == std::vector<uint32_t>{0});
+    CHECK(run_values<uint32_t>(reduce_op(DML_REDUCE_FUNCTION_ARGMIN, DataType::INT8, DataType::UINT32, {5}, {0}), y) ==
+          std::vector<uint32_t>{2});
 }
 
 TEST_CASE("ARGMAX over two of three axes: the index is row-major over the reduced axes only") {
@@ -101,28 +112,39 @@ TEST_CASE("ARGMAX over two of three axes: the index is row-major over the reduce
     for (int a = 0; a < 2; ++a)
         for (int m = 0; m < 3; ++m)
             for (int c = 0; c < 2; ++c) x[size_t(a * 6 + m * 2 + c)] = 10 * a + 3 * c + (m == 1 ? -7 * c : 0);
-    CHECK(run_values<uint32_t>(arg_op<AMAX>(DataType::INT32, DataType::UINT32, {2, 3, 2}, {0, 2}), x) == std::vector<uint32_t>{3, 2, 3});
+    CHECK(run_values<uint32_t>(arg_op<AMAX>(DataType::INT32, DataType::UINT32, {2, 3, 2}, {0, 2}), x) ==
+          std::vector<uint32_t>{3, 2, 3});
     // Axes given out of order name the same reduction.
-    CHECK(run_values<uint32_t>(arg_op<AMAX>(DataType::INT32, DataType::UINT32, {2, 3, 2}, {2, 0}), x) == std::vector<uint32_t>{3, 2, 3});
+    CHECK(run_values<uint32_t>(arg_op<AMAX>(DataType::INT32, DataType::UINT32, {2, 3, 2}, {2, 0}), x) ==
+          std::vector<uint32_t>{3, 2, 3});
 }
 
 TEST_CASE("ARGMIN and ARGMAX: NaN loses to any number; -0 and +0 tie; INT64 and UINT64 compare exactly") {
     // {NaN, 1, NaN, 2}: argmax 3 and argmin 1 in either direction; all NaN: the first (INCREASING) or last.
-    const std::vector<float> x = {std::numeric_limits<float>::quiet_NaN(), 1, std::numeric_limits<float>::quiet_NaN(), 2};
-    CHECK(run_values<uint32_t>(arg_op<AMAX>(DataType::FLOAT32, DataType::UINT32, {4}, {0}), x) == std::vector<uint32_t>{3});
-    CHECK(run_values<uint32_t>(arg_op<AMIN>(DataType::FLOAT32, DataType::UINT32, {4}, {0}, true), x) == std::vector<uint32_t>{1});
+    const std::vector<float> x = {std::numeric_limits<float>::quiet_NaN(), 1, std::numeric_limits<float>::quiet_NaN(),
+                                  2};
+    CHECK(run_values<uint32_t>(arg_op<AMAX>(DataType::FLOAT32, DataType::UINT32, {4}, {0}), x) ==
+          std::vector<uint32_t>{3});
+    CHECK(run_values<uint32_t>(arg_op<AMIN>(DataType::FLOAT32, DataType::UINT32, {4}, {0}, true), x) ==
+          std::vector<uint32_t>{1});
     const std::vector<float> nans(3, std::numeric_limits<float>::quiet_NaN());
-    CHECK(run_values<uint32_t>(arg_op<AMAX>(DataType::FLOAT32, DataType::UINT32, {3}, {0}), nans) == std::vector<uint32_t>{0});
-    CHECK(run_values<uint32_t>(arg_op<AMAX>(DataType::FLOAT32, DataType::UINT32, {3}, {0}, true), nans) == std::vector<uint32_t>{2});
+    CHECK(run_values<uint32_t>(arg_op<AMAX>(DataType::FLOAT32, DataType::UINT32, {3}, {0}), nans) ==
+          std::vector<uint32_t>{0});
+    CHECK(run_values<uint32_t>(arg_op<AMAX>(DataType::FLOAT32, DataType::UINT32, {3}, {0}, true), nans) ==
+          std::vector<uint32_t>{2});
     // {-0, +0}: equal, so INCREASING gives 0 and DECREASING 1, for ARGMAX and ARGMIN alike.
     const std::vector<half> z = {f16(0x8000), f16(0x0000)};
-    CHECK(run_values<uint32_t>(arg_op<AMAX>(DataType::FLOAT16, DataType::UINT32, {2}, {0}), z) == std::vector<uint32_t>{0});
-    CHECK(run_values<uint32_t>(arg_op<AMIN>(DataType::FLOAT16, DataType::UINT32, {2}, {0}, true), z) == std::vector<uint32_t>{1});
+    CHECK(run_values<uint32_t>(arg_op<AMAX>(DataType::FLOAT16, DataType::UINT32, {2}, {0}), z) ==
+          std::vector<uint32_t>{0});
+    CHECK(run_values<uint32_t>(arg_op<AMIN>(DataType::FLOAT16, DataType::UINT32, {2}, {0}, true), z) ==
+          std::vector<uint32_t>{1});
     // 2^53 + 1 against 2^53: equal as doubles, not as INT64.
     const std::vector<int64_t> big = {(int64_t(1) << 53) + 1, int64_t(1) << 53};
-    CHECK(run_values<uint32_t>(arg_op<AMIN>(DataType::INT64, DataType::UINT32, {2}, {0}), big) == std::vector<uint32_t>{1});
+    CHECK(run_values<uint32_t>(arg_op<AMIN>(DataType::INT64, DataType::UINT32, {2}, {0}), big) ==
+          std::vector<uint32_t>{1});
     const std::vector<uint64_t> ubig = {~uint64_t(0) - 1, ~uint64_t(0)};
-    CHECK(run_values<uint32_t>(arg_op<AMAX>(DataType::UINT64, DataType::UINT32, {2}, {0}), ubig) == std::vector<uint32_t>{1});
+    CHECK(run_values<uint32_t>(arg_op<AMAX>(DataType::UINT64, DataType::UINT32, {2}, {0}), ubig) ==
+          std::vector<uint32_t>{1});
 }
 
 TEST_CASE("REDUCE MAX and MIN: D3D's, NaN ignored, +0 above -0; all NaN gives the first NaN's bits") {
@@ -136,16 +158,17 @@ TEST_CASE("REDUCE MAX and MIN: D3D's, NaN ignored, +0 above -0; all NaN gives th
     // Subnormals are values: 2^-149 > 0.
     check_bits(reduce<float>(DML_REDUCE_FUNCTION_MAX, {0.f, f32(1)}), std::vector<float>{f32(1)});
     CHECK(reduce<int8_t>(DML_REDUCE_FUNCTION_MIN, {5, -128, 127}) == std::vector<int8_t>{-128});
-    CHECK(reduce<uint64_t>(DML_REDUCE_FUNCTION_MAX, {~uint64_t(0) - 1, ~uint64_t(0), 3}) == std::vector<uint64_t>{~uint64_t(0)});
+    CHECK(reduce<uint64_t>(DML_REDUCE_FUNCTION_MAX, {~uint64_t(0) - 1, ~uint64_t(0), 3}) ==
+          std::vector<uint64_t>{~uint64_t(0)});
 }
 
 TEST_CASE("REDUCE SUM: the REDUCE page's examples, and a naive loop over axes, strides and broadcasts") {
-    CHECK(run_values<float>(reduce_op(DML_REDUCE_FUNCTION_SUM, DataType::FLOAT32, DataType::FLOAT32, {3, 3}, {0}), kReducePage) ==
-          std::vector<float>{6, 6, 9});
-    CHECK(run_values<float>(reduce_op(DML_REDUCE_FUNCTION_SUM, DataType::FLOAT32, DataType::FLOAT32, {3, 3}, {1}), kReducePage) ==
-          std::vector<float>{6, 7, 8});
-    CHECK(run_values<float>(reduce_op(DML_REDUCE_FUNCTION_SUM, DataType::FLOAT32, DataType::FLOAT32, {3, 3}, {0, 1}), kReducePage) ==
-          std::vector<float>{21});
+    CHECK(run_values<float>(reduce_op(DML_REDUCE_FUNCTION_SUM, DataType::FLOAT32, DataType::FLOAT32, {3, 3}, {0}),
+                            kReducePage) == std::vector<float>{6, 6, 9});
+    CHECK(run_values<float>(reduce_op(DML_REDUCE_FUNCTION_SUM, DataType::FLOAT32, DataType::FLOAT32, {3, 3}, {1}),
+                            kReducePage) == std::vector<float>{6, 7, 8});
+    CHECK(run_values<float>(reduce_op(DML_REDUCE_FUNCTION_SUM, DataType::FLOAT32, DataType::FLOAT32, {3, 3}, {0, 1}),
+                            kReducePage) == std::vector<float>{21});
     // 2x3x4 INT32, axes {0, 2}, values small integers: every order gives the same sum; the
     // expected values by nested loops over (b, c) for each middle index.
     const std::vector<uint32_t> sizes = {2, 3, 4};
@@ -155,15 +178,19 @@ TEST_CASE("REDUCE SUM: the REDUCE page's examples, and a naive loop over axes, s
     for (int m = 0; m < 3; ++m)
         for (int b = 0; b < 2; ++b)
             for (int c = 0; c < 4; ++c) want[size_t(m)] += x[size_t(b * 12 + m * 4 + c)];
-    CHECK(run_values<int32_t>(reduce_op(DML_REDUCE_FUNCTION_SUM, DataType::INT32, DataType::INT32, sizes, {0, 2}), x) == want);
+    CHECK(run_values<int32_t>(reduce_op(DML_REDUCE_FUNCTION_SUM, DataType::INT32, DataType::INT32, sizes, {0, 2}), x) ==
+          want);
     // The same logical values stored transposed (strides 1, 2, 6: dimension 0 fastest).
-    CHECK(run_values<int32_t>(reduce_op(DML_REDUCE_FUNCTION_SUM, DataType::INT32, DataType::INT32, sizes, {0, 2}, {1, 2, 6}), x) == want);
+    CHECK(run_values<int32_t>(
+              reduce_op(DML_REDUCE_FUNCTION_SUM, DataType::INT32, DataType::INT32, sizes, {0, 2}, {1, 2, 6}), x) ==
+          want);
     // A broadcast input (stride 0 along dimension 0): the logical values repeat, so the sum over
     // dimension 0 doubles each element.
     {
         const Operator op = reduce_op(DML_REDUCE_FUNCTION_SUM, DataType::INT16, DataType::INT16, {2, 3}, {0}, {0, 1});
         const std::vector<int16_t> row = {1, -2, 300};
-        const auto out = as_values<int16_t>(run(op, {{"InputTensor", buffer(get<RD>(op.Desc).InputTensor, row)}}).at("OutputTensor"));
+        const auto out = as_values<int16_t>(
+            run(op, {{"InputTensor", buffer(get<RD>(op.Desc).InputTensor, row)}}).at("OutputTensor"));
         CHECK(out == std::vector<int16_t>{2, -4, 600});
     }
 }
@@ -173,18 +200,21 @@ TEST_CASE("REDUCE SUM and AVERAGE of floats: the exact value rounded once") {
     // (each 1 + 2^-24 is a tie to even).
     check_bits(reduce<float>(DML_REDUCE_FUNCTION_SUM, {1.f, 0x1p-24f, 0x1p-24f}), std::vector<float>{f32(0x3f800001)});
     // FLOAT16: 2048 + 1 + 1 = 2050 (0x6801: the spacing is 2 there), where FLOAT16 additions give 2048.
-    check_bits(reduce<half>(DML_REDUCE_FUNCTION_SUM, {f16(0x6800), f16(0x3c00), f16(0x3c00)}), std::vector<half>{f16(0x6801)});
+    check_bits(reduce<half>(DML_REDUCE_FUNCTION_SUM, {f16(0x6800), f16(0x3c00), f16(0x3c00)}),
+               std::vector<half>{f16(0x6801)});
     // Exact cancellation: +0 (a sum starts from +0), also for -0 + -0.
     check_bits(reduce<float>(DML_REDUCE_FUNCTION_SUM, {1e30f, 1.f, -1e30f, -1.f}), std::vector<float>{0.f});
     check_bits(reduce<float>(DML_REDUCE_FUNCTION_SUM, {-0.f, -0.f}), std::vector<float>{0.f});
     // NaN, and +inf with -inf: the canonical NaN; one infinity wins over finite terms.
-    check_bits(reduce<float>(DML_REDUCE_FUNCTION_SUM, {f32(0x7f800000), f32(0xff800000)}), std::vector<float>{f32(0x7fc00000)});
+    check_bits(reduce<float>(DML_REDUCE_FUNCTION_SUM, {f32(0x7f800000), f32(0xff800000)}),
+               std::vector<float>{f32(0x7fc00000)});
     check_bits(reduce<float>(DML_REDUCE_FUNCTION_SUM, {f32(0xff800000), 3.f}), std::vector<float>{f32(0xff800000)});
     check_bits(reduce<float>(DML_REDUCE_FUNCTION_AVERAGE, {f32(0x7fc12345), 3.f}), std::vector<float>{f32(0x7fc00000)});
     // FLT_MAX + FLT_MAX overflows to +inf; their average is FLT_MAX (the divisor is exact, no
     // overflow on the way).
     const float big = std::numeric_limits<float>::max();
-    check_bits(reduce<float>(DML_REDUCE_FUNCTION_SUM, {big, big}), std::vector<float>{std::numeric_limits<float>::infinity()});
+    check_bits(reduce<float>(DML_REDUCE_FUNCTION_SUM, {big, big}),
+               std::vector<float>{std::numeric_limits<float>::infinity()});
     check_bits(reduce<float>(DML_REDUCE_FUNCTION_AVERAGE, {big, big}), std::vector<float>{big});
     // (1 + 0 + 0) / 3 rounded once: double division then float is exact enough (53 >= 2 * 24 + 2).
     check_bits(reduce<float>(DML_REDUCE_FUNCTION_AVERAGE, {1.f, 0.f, 0.f}), std::vector<float>{float(1.0 / 3.0)});
@@ -195,22 +225,24 @@ TEST_CASE("REDUCE SUM and AVERAGE of floats: the exact value rounded once") {
     // L1 and SUM_SQUARE: |-3| + |4| = 7; 3^2 + 4^2 = 25; (-inf)^2 is +inf.
     check_bits(reduce<float>(DML_REDUCE_FUNCTION_L1, {-3.f, 4.f}), std::vector<float>{7.f});
     check_bits(reduce<float>(DML_REDUCE_FUNCTION_SUM_SQUARE, {-3.f, 4.f}), std::vector<float>{25.f});
-    check_bits(reduce<float>(DML_REDUCE_FUNCTION_SUM_SQUARE, {f32(0xff800000), 1.f}), std::vector<float>{std::numeric_limits<float>::infinity()});
+    check_bits(reduce<float>(DML_REDUCE_FUNCTION_SUM_SQUARE, {f32(0xff800000), 1.f}),
+               std::vector<float>{std::numeric_limits<float>::infinity()});
     // (1 + 2^-12)^2 = 1 + 2^-11 + 2^-24: FLOAT32 rounds the square alone to 1 + 2^-11 (a tie
     // to even); summed exactly with (2^-12)^2 = 2^-24 it is 1 + 2^-11 + 2^-23: mantissa field
     // 2^12 + 1 (0x3f801001), where rounding each square and sum in FLOAT32 gives 0x3f801000.
-    check_bits(reduce<float>(DML_REDUCE_FUNCTION_SUM_SQUARE, {1.f + 0x1p-12f, 0x1p-12f}), std::vector<float>{f32(0x3f801001)});
+    check_bits(reduce<float>(DML_REDUCE_FUNCTION_SUM_SQUARE, {1.f + 0x1p-12f, 0x1p-12f}),
+               std::vector<float>{f32(0x3f801001)});
 }
 
 TEST_CASE("REDUCE on integers: SUM, MULTIPLY, L1 and SUM_SQUARE wrap; AVERAGE rounds half to even") {
-    CHECK(reduce<int8_t>(DML_REDUCE_FUNCTION_SUM, {100, 100}) == std::vector<int8_t>{-56});       // 200 - 256
+    CHECK(reduce<int8_t>(DML_REDUCE_FUNCTION_SUM, {100, 100}) == std::vector<int8_t>{-56});        // 200 - 256
     CHECK(reduce<uint8_t>(DML_REDUCE_FUNCTION_MULTIPLY, {16, 16, 3}) == std::vector<uint8_t>{0});  // 768 mod 256
     CHECK(reduce<int32_t>(DML_REDUCE_FUNCTION_MULTIPLY, {65536, 65536}) == std::vector<int32_t>{0});
-    CHECK(reduce<int8_t>(DML_REDUCE_FUNCTION_L1, {-128, 1}) == std::vector<int8_t>{-127});           // 129 - 256
+    CHECK(reduce<int8_t>(DML_REDUCE_FUNCTION_L1, {-128, 1}) == std::vector<int8_t>{-127});          // 129 - 256
     CHECK(reduce<uint16_t>(DML_REDUCE_FUNCTION_SUM_SQUARE, {256, 1}) == std::vector<uint16_t>{1});  // 65537 mod 65536
-    CHECK(reduce<int32_t>(DML_REDUCE_FUNCTION_AVERAGE, {1, 2}) == std::vector<int32_t>{2});          // 1.5 -> 2
-    CHECK(reduce<int32_t>(DML_REDUCE_FUNCTION_AVERAGE, {1, 4}) == std::vector<int32_t>{2});          // 2.5 -> 2
-    CHECK(reduce<int32_t>(DML_REDUCE_FUNCTION_AVERAGE, {-1, -2}) == std::vector<int32_t>{-2});       // -1.5 -> -2
+    CHECK(reduce<int32_t>(DML_REDUCE_FUNCTION_AVERAGE, {1, 2}) == std::vector<int32_t>{2});         // 1.5 -> 2
+    CHECK(reduce<int32_t>(DML_REDUCE_FUNCTION_AVERAGE, {1, 4}) == std::vector<int32_t>{2});         // 2.5 -> 2
+    CHECK(reduce<int32_t>(DML_REDUCE_FUNCTION_AVERAGE, {-1, -2}) == std::vector<int32_t>{-2});      // -1.5 -> -2
     // INT64 extremes: the mean of INT64_MAX and INT64_MAX - 2 is INT64_MAX - 1, with no overflow.
     const int64_t m = std::numeric_limits<int64_t>::max();
     CHECK(reduce<int64_t>(DML_REDUCE_FUNCTION_AVERAGE, {m, m - 2}) == std::vector<int64_t>{m - 1});
@@ -219,16 +251,20 @@ TEST_CASE("REDUCE on integers: SUM, MULTIPLY, L1 and SUM_SQUARE wrap; AVERAGE ro
 
 TEST_CASE("REDUCE MULTIPLY of floats: the exact product rounded once; signs of zeros and infinities") {
     // 2^-100 * 2^-100 * 2^100 * 2^100 = 1 exactly; left to right in float32 underflows to 0.
-    check_bits(reduce<float>(DML_REDUCE_FUNCTION_MULTIPLY, {0x1p-100f, 0x1p-100f, 0x1p100f, 0x1p100f}), std::vector<float>{1.f});
+    check_bits(reduce<float>(DML_REDUCE_FUNCTION_MULTIPLY, {0x1p-100f, 0x1p-100f, 0x1p100f, 0x1p100f}),
+               std::vector<float>{1.f});
     // (1 + 2^-12)^2 (1 + 2^-23) = 1 + 2^-11 + 2^-23 + 2^-24 + 2^-34 + 2^-47: in units of 2^-23
     // above 1, 4097.5 and a little, so 4098 (0x3f801002). Rounding after each product gives
     // 1 + 2^-11 (a tie to even), then 4097 (0x3f801001).
     check_bits(reduce<float>(DML_REDUCE_FUNCTION_MULTIPLY, {1.f + 0x1p-12f, 1.f + 0x1p-12f, 1.f + 0x1p-23f}),
                std::vector<float>{f32(0x3f801002)});
     check_bits(reduce<float>(DML_REDUCE_FUNCTION_MULTIPLY, {-0.f, 3.f}), std::vector<float>{-0.f});
-    check_bits(reduce<float>(DML_REDUCE_FUNCTION_MULTIPLY, {-1.f, 0x1p-149f, 0x1p-149f}), std::vector<float>{-0.f});  // underflow
-    check_bits(reduce<float>(DML_REDUCE_FUNCTION_MULTIPLY, {-2.f, 0x1p127f, 0x1p127f}), std::vector<float>{-std::numeric_limits<float>::infinity()});
-    check_bits(reduce<float>(DML_REDUCE_FUNCTION_MULTIPLY, {f32(0x7f800000), 0.f}), std::vector<float>{f32(0x7fc00000)});
+    check_bits(reduce<float>(DML_REDUCE_FUNCTION_MULTIPLY, {-1.f, 0x1p-149f, 0x1p-149f}),
+               std::vector<float>{-0.f});  // underflow
+    check_bits(reduce<float>(DML_REDUCE_FUNCTION_MULTIPLY, {-2.f, 0x1p127f, 0x1p127f}),
+               std::vector<float>{-std::numeric_limits<float>::infinity()});
+    check_bits(reduce<float>(DML_REDUCE_FUNCTION_MULTIPLY, {f32(0x7f800000), 0.f}),
+               std::vector<float>{f32(0x7fc00000)});
     // 2^-75 * 2^-75 = 2^-150: half the smallest subnormal, a tie to even: +0; times 3 it is
     // 1.5 * 2^-149, rounded to 2^-148 (0x00000002).
     check_bits(reduce<float>(DML_REDUCE_FUNCTION_MULTIPLY, {0x1p-75f, 0x1p-75f}), std::vector<float>{0.f});
@@ -242,7 +278,7 @@ TEST_CASE("REDUCE L2, LOG_SUM and LOG_SUM_EXP: correctly rounded, against MPFR a
     check_bits(reduce<float>(DML_REDUCE_FUNCTION_L2, {0.75f, 1.f}), std::vector<float>{1.25f});
     check_bits(reduce<float>(DML_REDUCE_FUNCTION_L2, {-0.f, 0.f}), std::vector<float>{0.f});
     mpfr_t a, b;
-    mpfr_inits2(400, a, b, (mpfr_ptr)nullptr);
+    mpfr_inits2(400, a, b, (mpfr_ptr) nullptr);
     // sqrt(1 + 1) and sqrt(0.1f^2 + 0.2f^2).
     mpfr_set_ui(a, 2, MPFR_RNDN);
     mpfr_sqrt(a, a, MPFR_RNDN);
@@ -264,7 +300,8 @@ TEST_CASE("REDUCE L2, LOG_SUM and LOG_SUM_EXP: correctly rounded, against MPFR a
     check_bits(reduce<float>(DML_REDUCE_FUNCTION_LOG_SUM, {0.1f, 0.7f}), std::vector<float>{mpfr_to_float(a)});
     // log of an exact 1 is +0; of 0, -inf; of a negative sum, NaN.
     check_bits(reduce<float>(DML_REDUCE_FUNCTION_LOG_SUM, {0.25f, 0.75f}), std::vector<float>{0.f});
-    check_bits(reduce<float>(DML_REDUCE_FUNCTION_LOG_SUM, {2.f, -2.f}), std::vector<float>{-std::numeric_limits<float>::infinity()});
+    check_bits(reduce<float>(DML_REDUCE_FUNCTION_LOG_SUM, {2.f, -2.f}),
+               std::vector<float>{-std::numeric_limits<float>::infinity()});
     check_bits(reduce<float>(DML_REDUCE_FUNCTION_LOG_SUM, {1.f, -2.f}), std::vector<float>{f32(0x7fc00000)});
     // log(exp(1000) + exp(1000)) = 1000 + log 2: finite although exp(1000) overflows float32.
     mpfr_set_ui(a, 1000, MPFR_RNDN);
@@ -284,14 +321,17 @@ TEST_CASE("REDUCE L2, LOG_SUM and LOG_SUM_EXP: correctly rounded, against MPFR a
     mpfr_log(a, a, MPFR_RNDN);
     const double lse = mpfr_get_d(a, MPFR_RNDN);
     check_bits(reduce<double>(DML_REDUCE_FUNCTION_LOG_SUM_EXP, {-1.0, 0.5, 2.0}), std::vector<double>{lse});
-    mpfr_clears(a, b, (mpfr_ptr)nullptr);
+    mpfr_clears(a, b, (mpfr_ptr) nullptr);
     // One element (and -inf elements, which add exp(-inf) = 0): the element itself.
-    check_bits(reduce<half>(DML_REDUCE_FUNCTION_LOG_SUM_EXP, {f16(0xfc00), f16(0x4200)}), std::vector<half>{f16(0x4200)});
-    check_bits(reduce<half>(DML_REDUCE_FUNCTION_LOG_SUM_EXP, {f16(0xfc00), f16(0xfc00)}), std::vector<half>{f16(0xfc00)});
+    check_bits(reduce<half>(DML_REDUCE_FUNCTION_LOG_SUM_EXP, {f16(0xfc00), f16(0x4200)}),
+               std::vector<half>{f16(0x4200)});
+    check_bits(reduce<half>(DML_REDUCE_FUNCTION_LOG_SUM_EXP, {f16(0xfc00), f16(0xfc00)}),
+               std::vector<half>{f16(0xfc00)});
 }
 
 TEST_CASE("REDUCE, ARGMIN, ARGMAX: every rule of the pages, with its rule id") {
-    CHECK(has_error(reduce_op(DML_REDUCE_FUNCTION_SUM, DataType::FLOAT32, DataType::FLOAT16, {3}, {0}), "reduce.same-data-type", "/desc/OutputTensor/DataType"));
+    CHECK(has_error(reduce_op(DML_REDUCE_FUNCTION_SUM, DataType::FLOAT32, DataType::FLOAT16, {3}, {0}),
+                    "reduce.same-data-type", "/desc/OutputTensor/DataType"));
     Operator op = reduce_op(DML_REDUCE_FUNCTION_SUM, DataType::FLOAT32, DataType::FLOAT32, {3, 2}, {0});
     get<RD>(op.Desc).OutputTensor.Sizes = {1, 1};
     CHECK(has_error(op, "reduce.output-sizes", "/desc/OutputTensor/Sizes/1"));
@@ -308,20 +348,27 @@ TEST_CASE("REDUCE, ARGMIN, ARGMAX: every rule of the pages, with its rule id") {
     CHECK(has_error(op, "reduce.axis-count", "/desc/AxisCount"));
     get<RD>(op.Desc).AxisCount = 1;
     CHECK(has_error(op, "reduce.axes-length", "/desc/Axes"));
-    CHECK(has_error(reduce_op(DML_REDUCE_FUNCTION_L2, DataType::INT32, DataType::INT32, {3}, {0}), "reduce.function-data-type", "/desc/InputTensor/DataType"));
-    CHECK(has_error(reduce_op(DML_REDUCE_FUNCTION_ARGMAX, DataType::FLOAT32, DataType::FLOAT32, {3}, {0}), "reduce.index-type", "/desc/OutputTensor/DataType"));
-    CHECK(has_error(arg_op<AMAX>(DataType::FLOAT32, DataType::INT8, {200}, {0}), "argmax.index-fits", "/desc/OutputTensor/DataType"));
-    CHECK_FALSE(has_error(arg_op<AMAX>(DataType::FLOAT32, DataType::INT8, {128}, {0}), "argmax.index-fits", "/desc/OutputTensor/DataType"));
-    CHECK(has_error(arg_op<AMIN>(DataType::FLOAT32, DataType::FLOAT16, {3}, {0}), "argmin.index-type", "/desc/OutputTensor/DataType"));
+    CHECK(has_error(reduce_op(DML_REDUCE_FUNCTION_L2, DataType::INT32, DataType::INT32, {3}, {0}),
+                    "reduce.function-data-type", "/desc/InputTensor/DataType"));
+    CHECK(has_error(reduce_op(DML_REDUCE_FUNCTION_ARGMAX, DataType::FLOAT32, DataType::FLOAT32, {3}, {0}),
+                    "reduce.index-type", "/desc/OutputTensor/DataType"));
+    CHECK(has_error(arg_op<AMAX>(DataType::FLOAT32, DataType::INT8, {200}, {0}), "argmax.index-fits",
+                    "/desc/OutputTensor/DataType"));
+    CHECK_FALSE(has_error(arg_op<AMAX>(DataType::FLOAT32, DataType::INT8, {128}, {0}), "argmax.index-fits",
+                          "/desc/OutputTensor/DataType"));
+    CHECK(has_error(arg_op<AMIN>(DataType::FLOAT32, DataType::FLOAT16, {3}, {0}), "argmin.index-type",
+                    "/desc/OutputTensor/DataType"));
     Operator am = arg_op<AMIN>(DataType::FLOAT32, DataType::UINT32, {3, 4}, {1});
     get<AMIN>(am.Desc).Axes = {5};
     CHECK(has_error(am, "argmin.axis-range", "/desc/Axes/0"));
 }
 
-TEST_CASE("REDUCE judging: a float32 backend summing naively passes; a dropped term, a wrong divisor and underflow-free products are caught") {
+TEST_CASE(
+    "REDUCE judging: a float32 backend summing naively passes; a dropped term, a wrong divisor and underflow-free products are caught") {
     // 64 elements of one row, mixed signs and magnitudes (exact dyadic values).
     std::vector<float> x(64);
-    for (size_t i = 0; i < x.size(); ++i) x[i] = float((int(i * 37 % 101) - 50)) * 0x1p-7f * (i % 3 == 0 ? 1024.f : 1.f);
+    for (size_t i = 0; i < x.size(); ++i)
+        x[i] = float((int(i * 37 % 101) - 50)) * 0x1p-7f * (i % 3 == 0 ? 1024.f : 1.f);
     auto judged = [&](uint32_t f, float actual) {
         Case c;
         c.op = reduce_op(f, DataType::FLOAT32, DataType::FLOAT32, {64}, {0});
@@ -395,11 +442,15 @@ TEST_CASE("REDUCE SUM, L1, MAX and ARGMAX over FLOAT16: random data against an e
     // 3x5x4 input, axes {0, 2}, walk the elements differently from dmlref's offset tables.
     const std::vector<uint32_t> sizes = {3, 5, 4};
     uint64_t state = 12345;
-    auto next = [&] { state = state * 6364136223846793005ull + 1442695040888963407ull; return uint16_t(state >> 48); };
+    auto next = [&] {
+        state = state * 6364136223846793005ull + 1442695040888963407ull;
+        return uint16_t(state >> 48);
+    };
     std::vector<half> x(60);
     for (auto& v : x) {
         uint16_t b;
-        do b = next(); while ((b & 0x7c00) == 0x7c00);  // finite only
+        do b = next();
+        while ((b & 0x7c00) == 0x7c00);  // finite only
         v = from_bits<half>(b);
     }
     auto k_of = [](half h) { return int64_t(std::ldexp(double(widen(h)), 24)); };
@@ -415,7 +466,10 @@ TEST_CASE("REDUCE SUM, L1, MAX and ARGMAX over FLOAT16: random data against an e
                 const half h = x[i * 20 + b * 4 + c];
                 s += k_of(h);
                 a += std::llabs(k_of(h));
-                if (double(widen(h)) > best) { best = double(widen(h)); at = j; }
+                if (double(widen(h)) > best) {
+                    best = double(widen(h));
+                    at = j;
+                }
                 // MAX: +0 over -0 (they compare equal, so look at the bits).
                 if (widen(h) > widen(m) || (widen(h) == 0 && widen(m) == 0 && to_bits(h) == 0)) m = h;
             }
@@ -424,7 +478,9 @@ TEST_CASE("REDUCE SUM, L1, MAX and ARGMAX over FLOAT16: random data against an e
         arg[b] = at;
         mx[b] = m;
     }
-    auto out = [&](uint32_t f) { return run_values<half>(reduce_op(f, DataType::FLOAT16, DataType::FLOAT16, sizes, {0, 2}), x); };
+    auto out = [&](uint32_t f) {
+        return run_values<half>(reduce_op(f, DataType::FLOAT16, DataType::FLOAT16, sizes, {0, 2}), x);
+    };
     check_bits(out(DML_REDUCE_FUNCTION_SUM), sum);
     check_bits(out(DML_REDUCE_FUNCTION_L1), l1);
     check_bits(out(DML_REDUCE_FUNCTION_MAX), mx);

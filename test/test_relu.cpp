@@ -26,7 +26,10 @@ Operator relu_op(DataType t, std::vector<uint32_t> sizes) {
 template <class T> std::vector<T> probe_x() {
     std::vector<T> x = {value_of<T>(3), value_of<T>(0), value_of<T>(1)};
     if constexpr (std::is_signed_v<T> || is_floating_v<T>) x.push_back(value_of<T>(-2));
-    if constexpr (std::is_integral_v<T>) { x.push_back(std::numeric_limits<T>::max()); x.push_back(std::numeric_limits<T>::min()); }
+    if constexpr (std::is_integral_v<T>) {
+        x.push_back(std::numeric_limits<T>::max());
+        x.push_back(std::numeric_limits<T>::min());
+    }
     return x;
 }
 
@@ -53,29 +56,36 @@ TEST_CASE_TEMPLATE("ReluGrad: X > 0 passes dY, anything else gives +0", T, DMLRE
     check_bits(as_values<T>(out["OutputGradientTensor"]), expected);
 }
 
-TEST_CASE_TEMPLATE("ReluGrad float probes: NaN X, -0 X, subnormal X, NaN payload and -0 in dY", T, float, half, double) {
+TEST_CASE_TEMPLATE("ReluGrad float probes: NaN X, -0 X, subnormal X, NaN payload and -0 in dY", T, float, half,
+                   double) {
     const DataType t = data_type_of<T>();
     const T nan = canonical_nan<T>();
     const T neg_zero = value_of<T>(-0.0);
-    const T min_sub = from_bits<T>(bits_t<T>(1));                                  // smallest positive subnormal
+    const T min_sub = from_bits<T>(bits_t<T>(1));                                        // smallest positive subnormal
     const T neg_sub = from_bits<T>(bits_t<T>(bits_t<T>(1) << (sizeof(T) * 8 - 1) | 1));  // -smallest subnormal
-    const T payload = from_bits<T>(bits_t<T>(to_bits(nan) | 1));                   // a NaN with payload 1
+    const T payload = from_bits<T>(bits_t<T>(to_bits(nan) | 1));                         // a NaN with payload 1
     const T inf = value_of<T>(std::numeric_limits<double>::infinity());
     //                       X:    NaN   -0        +sub     -sub     1        1        1             +inf
-    const std::vector<T> x =  {nan, neg_zero, min_sub, neg_sub, value_of<T>(1), value_of<T>(1), value_of<T>(1), inf};
-    const std::vector<T> dy = {value_of<T>(5), value_of<T>(5), value_of<T>(7), value_of<T>(7), payload, neg_zero, -inf, value_of<T>(2)};
+    const std::vector<T> x = {nan, neg_zero, min_sub, neg_sub, value_of<T>(1), value_of<T>(1), value_of<T>(1), inf};
+    const std::vector<T> dy = {value_of<T>(5), value_of<T>(5), value_of<T>(7), value_of<T>(7),
+                               payload,        neg_zero,       -inf,           value_of<T>(2)};
     // NaN > 0 false -> +0; -0 > 0 false -> +0; +subnormal > 0 -> dY (never flushed); -subnormal -> +0;
     // X = 1: dY's bits exactly (NaN payload, -0, -inf); X = +inf > 0 -> dY.
     const std::vector<T> expected = {T(0), T(0), value_of<T>(7), T(0), payload, neg_zero, -inf, value_of<T>(2)};
     const auto d = desc(t, {uint32_t(x.size())});
-    auto out = run(relu_grad_op(t, {uint32_t(x.size())}), {{"InputTensor", buffer(d, x)}, {"InputGradientTensor", buffer(d, dy)}});
+    auto out = run(relu_grad_op(t, {uint32_t(x.size())}),
+                   {{"InputTensor", buffer(d, x)}, {"InputGradientTensor", buffer(d, dy)}});
     check_bits(as_values<T>(out["OutputGradientTensor"]), expected);
 }
 
 TEST_CASE_TEMPLATE("Relu: max(0, x) with NaN -> +0 and -0 -> +0", T, DMLREF_ALL_TYPES) {
     const DataType t = data_type_of<T>();
     std::vector<T> x = probe_x<T>();
-    if constexpr (is_floating_v<T>) { x.push_back(canonical_nan<T>()); x.push_back(value_of<T>(-0.0)); x.push_back(from_bits<T>(bits_t<T>(1))); }
+    if constexpr (is_floating_v<T>) {
+        x.push_back(canonical_nan<T>());
+        x.push_back(value_of<T>(-0.0));
+        x.push_back(from_bits<T>(bits_t<T>(1)));
+    }
     std::vector<T> expected;
     for (T v : x) expected.push_back(positive(v) ? v : T(0));
     const auto d = desc(t, {uint32_t(x.size())});
@@ -109,9 +119,9 @@ TEST_CASE_TEMPLATE("ReluGrad over ranks 1 to 8", T, DMLREF_ALL_TYPES) {
 TEST_CASE("ReluGrad with broadcast and strided inputs, and a sentinel-filled strided output") {
     const DataType t = DataType::FLOAT32;
     DML_ACTIVATION_RELU_GRAD_OPERATOR_DESC d;
-    d.InputTensor = desc(t, {2, 3}, {0, 1});          // one row [1, -1, 2] seen twice
-    d.InputGradientTensor = desc(t, {2, 3}, {4, 1});  // rows at 0 and 4; element 3 is padding
-    d.OutputGradientTensor = desc(t, {2, 3}, {1, 2}); // column-major: (r, c) at r + 2c
+    d.InputTensor = desc(t, {2, 3}, {0, 1});           // one row [1, -1, 2] seen twice
+    d.InputGradientTensor = desc(t, {2, 3}, {4, 1});   // rows at 0 and 4; element 3 is padding
+    d.OutputGradientTensor = desc(t, {2, 3}, {1, 2});  // column-major: (r, c) at r + 2c
     const Operator op{OperatorType::ACTIVATION_RELU_GRAD, d};
     REQUIRE_FALSE(validate(op).has_errors());
     auto x = buffer<float>(d.InputTensor, {1, -1, 2});

@@ -29,8 +29,10 @@ TEST_CASE("resample: linear 2x2 -> 4x4 with half-pixel offsets (DirectML's dml_u
     // [3, 4] -> 3, 3.25, 3.75, 4; the columns mix those rows the same way: row 1 = 0.75 r0 + 0.25 r1
     // = 1.5, 1.75, 2.25, 2.5; row 2 = 0.25 r0 + 0.75 r1 = 2.5, 2.75, 3.25, 3.5.
     const Geometry g = half_pixel({2, 2}, {4, 4}, {2.0f, 2.0f});
-    const std::vector<float> expected = {1, 1.25f, 1.75f, 2, 1.5f, 1.75f, 2.25f, 2.5f, 2.5f, 2.75f, 3.25f, 3.5f, 3, 3.25f, 3.75f, 4};
-    for (uint32_t dir : {UP, DOWN}) check_bits(forward(resample2(DataType::FLOAT32, g, LINEAR, dir), std::vector<float>{1, 2, 3, 4}), expected);
+    const std::vector<float> expected = {1,    1.25f, 1.75f, 2,    1.5f, 1.75f, 2.25f, 2.5f,
+                                         2.5f, 2.75f, 3.25f, 3.5f, 3,    3.25f, 3.75f, 4};
+    for (uint32_t dir : {UP, DOWN})
+        check_bits(forward(resample2(DataType::FLOAT32, g, LINEAR, dir), std::vector<float>{1, 2, 3, 4}), expected);
     check_bits(forward(resample1(DataType::FLOAT32, g, LINEAR), std::vector<float>{1, 2, 3, 4}), expected);
     check_bits(forward(resample0(DataType::FLOAT32, g, LINEAR), std::vector<float>{1, 2, 3, 4}), expected);
 }
@@ -45,11 +47,14 @@ TEST_CASE("resample: nearest neighbour, DECREASING is floor and INCREASING is ce
     // Upsampling 4 -> 8, scale 2: x = o/2 - 0.25 = -0.25, 0.25, 0.75, ..., 3.25.
     // floor: 0,0,0,1,1,2,2,3 (first and last clamped); ceil: 0,1,1,2,2,3,3,3.
     const Geometry up = half_pixel({4}, {8}, {2.0f});
-    check_bits(forward(resample2(DataType::INT32, up, NN, DOWN), std::vector<int32_t>{0, 1, 2, 3}), {0, 0, 0, 1, 1, 2, 2, 3});
-    check_bits(forward(resample2(DataType::INT32, up, NN, UP), std::vector<int32_t>{0, 1, 2, 3}), {0, 1, 1, 2, 2, 3, 3, 3});
+    check_bits(forward(resample2(DataType::INT32, up, NN, DOWN), std::vector<int32_t>{0, 1, 2, 3}),
+               {0, 0, 0, 1, 1, 2, 2, 3});
+    check_bits(forward(resample2(DataType::INT32, up, NN, UP), std::vector<int32_t>{0, 1, 2, 3}),
+               {0, 1, 1, 2, 2, 3, 3, 3});
     // Downsampling 6 -> 3, scale 0.5: x = 2o + 0.5 -> floor 0, 2, 4; ceil 1, 3, 5.
     const Geometry down = half_pixel({6}, {3}, {0.5f});
-    check_bits(forward(resample2(DataType::UINT16, down, NN, DOWN), std::vector<uint16_t>{0, 1, 2, 3, 4, 5}), {0, 2, 4});
+    check_bits(forward(resample2(DataType::UINT16, down, NN, DOWN), std::vector<uint16_t>{0, 1, 2, 3, 4, 5}),
+               {0, 2, 4});
     check_bits(forward(resample2(DataType::UINT16, down, NN, UP), std::vector<uint16_t>{0, 1, 2, 3, 4, 5}), {1, 3, 5});
     // The output may be larger than Scale * In: positions past the input clamp to the last element.
     const Geometry wide = half_pixel({2}, {6}, {1.0f});
@@ -70,8 +75,9 @@ TEST_CASE("resample: coordinates exactly on integers and on halves (offsets 0 / 
 
 TEST_CASE("resample: non-integer scales 1.5 and 1/3 as float32") {
     // Linear, 1.5, half pixel, 2 -> 3: x = -1/6 -> 0, 1/2, 7/6 -> 1: a, (a + b) / 2, b.
-    check_bits(forward(resample2(DataType::FLOAT32, half_pixel({2}, {3}, {1.5f}), LINEAR, DOWN), std::vector<float>{2, 6}),
-               {2, 4, 6});
+    check_bits(
+        forward(resample2(DataType::FLOAT32, half_pixel({2}, {3}, {1.5f}), LINEAR, DOWN), std::vector<float>{2, 6}),
+        {2, 4, 6});
     // float32(1/3) = 0.3333333432674408 (a little above 1/3). 3 -> 1 with half-pixel offsets:
     // x = 0.5 / 0.3333333432674408 - 0.5 = 0.9999999552965178 in float64 (below 1), so
     // DECREASING picks floor = 0 and INCREASING ceil = 1. (In float32, 0.5f / s rounds to 1.5f
@@ -85,13 +91,15 @@ TEST_CASE("resample: non-integer scales 1.5 and 1/3 as float32") {
     const std::vector<float> y = forward(resample2(DataType::FLOAT32, third, LINEAR, UP), std::vector<float>{0, 3, 6});
     CHECK(to_bits(y[0]) == 0x403FFFFFu);
     // Same in float64: 3 * 0.9999999552965178 is exact enough to check against the product.
-    const std::vector<double> yd = forward(resample2(DataType::FLOAT64, third, LINEAR, UP), std::vector<double>{0, 3, 6});
+    const std::vector<double> yd = forward(resample2(DataType::FLOAT64, third, LINEAR, UP),
+                                           std::vector<double>{0, 3, 6});
     CHECK(yd[0] == 3.0 * (0.5 / double(float(1.0 / 3.0)) - 0.5));
 }
 
 TEST_CASE("resample: downsampling with linear reads two taps per dimension (no antialiasing)") {
     // 4 -> 2, scale 0.5, half pixel: x = 2o + 0.5 -> the mean of elements 2o and 2o + 1.
-    check_bits(forward(resample2(DataType::FLOAT32, half_pixel({4}, {2}, {0.5f}), LINEAR, UP), std::vector<float>{1, 3, 10, 20}),
+    check_bits(forward(resample2(DataType::FLOAT32, half_pixel({4}, {2}, {0.5f}), LINEAR, UP),
+                       std::vector<float>{1, 3, 10, 20}),
                {2, 15});
     // 2-D 4x4 -> 2x2: the mean of each 2x2 block.
     const std::vector<float> x = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16};
@@ -107,29 +115,36 @@ TEST_CASE("resample: RESAMPLE is RESAMPLE1 with offsets 0.5 / -0.5; linear is th
     for (size_t i = 0; i < x.size(); ++i) x[i] = float(i * i % 7);
     for (uint32_t mode : {NN, LINEAR}) {
         INFO("mode " << mode);
-        check_bits(forward(resample0(DataType::FLOAT32, g, mode), x), forward(resample1(DataType::FLOAT32, g, mode), x));
+        check_bits(forward(resample0(DataType::FLOAT32, g, mode), x),
+                   forward(resample1(DataType::FLOAT32, g, mode), x));
     }
-    check_bits(forward(resample1(DataType::FLOAT32, g, LINEAR), x), forward(resample2(DataType::FLOAT32, g, LINEAR, UP), x));
+    check_bits(forward(resample1(DataType::FLOAT32, g, LINEAR), x),
+               forward(resample2(DataType::FLOAT32, g, LINEAR, UP), x));
     std::vector<float> dy(10);
     for (size_t i = 0; i < dy.size(); ++i) dy[i] = float(i + 1);
-    check_bits(backward(grad0(DataType::FLOAT32, g, LINEAR), dy), backward(grad1(DataType::FLOAT32, g, LINEAR, DOWN), dy));
+    check_bits(backward(grad0(DataType::FLOAT32, g, LINEAR), dy),
+               backward(grad1(DataType::FLOAT32, g, LINEAR, DOWN), dy));
 }
 
 TEST_CASE("resample: old nearest neighbour = RESAMPLE2 DECREASING with OutputPixelOffsets - 0.5") {
     // The remark taken literally. Hand values, half pixel: x = (o + 1) / Scale - 0.5.
     // 2 -> 3, scale 1.5: x = 1/6, 5/6, 3/2 -> 0, 0, 1. 4 -> 8, scale 2: x = (o + 1)/2 - 0.5 = o/2
     // -> 0,0,1,1,2,2,3,3. 6 -> 3, scale 0.5: x = 2o + 1.5 -> 1, 3, 5.
-    check_bits(forward(resample1(DataType::FLOAT32, half_pixel({2}, {3}, {1.5f}), NN), std::vector<float>{10, 20}), {10, 10, 20});
+    check_bits(forward(resample1(DataType::FLOAT32, half_pixel({2}, {3}, {1.5f}), NN), std::vector<float>{10, 20}),
+               {10, 10, 20});
     check_bits(forward(resample1(DataType::INT8, half_pixel({4}, {8}, {2.0f}), NN), std::vector<int8_t>{0, 1, 2, 3}),
                {0, 0, 1, 1, 2, 2, 3, 3});
-    check_bits(forward(resample0(DataType::INT8, half_pixel({6}, {3}, {0.5f}), NN), std::vector<int8_t>{0, 1, 2, 3, 4, 5}), {1, 3, 5});
+    check_bits(
+        forward(resample0(DataType::INT8, half_pixel({6}, {3}, {0.5f}), NN), std::vector<int8_t>{0, 1, 2, 3, 4, 5}),
+        {1, 3, 5});
     // The page's example under the old rule: H x = 1 / 0.5 - 0.5 = 1.5 -> row 1: [3, 3, 4].
     const Geometry page = half_pixel({2, 2}, {1, 3}, {0.5f, 1.5f});
     check_bits(forward(resample1(DataType::FLOAT32, page, NN), std::vector<float>{1, 2, 3, 4}), {3, 3, 4});
     check_bits(backward(grad0(DataType::FLOAT32, page, NN), std::vector<float>{4, 5, 6}), {0, 0, 9, 6});
 
     // Against RESAMPLE2 and RESAMPLE_GRAD1 with the lowered offsets, on several geometries.
-    const Geometry cases[] = {half_pixel({3, 4}, {5, 2}, {1.5f, 0.5f}), corner({4, 3}, {7, 3}, {2.0f, 1.0f / 3.0f}),
+    const Geometry cases[] = {half_pixel({3, 4}, {5, 2}, {1.5f, 0.5f}),
+                              corner({4, 3}, {7, 3}, {2.0f, 1.0f / 3.0f}),
                               {{5}, {4}, {0.75f}, {0.25f}, {0.5f}}};
     for (const Geometry& g : cases) {
         Geometry lowered = g;
@@ -137,12 +152,13 @@ TEST_CASE("resample: old nearest neighbour = RESAMPLE2 DECREASING with OutputPix
         std::vector<float> x(product(g.in)), dy(product(g.out));
         for (size_t i = 0; i < x.size(); ++i) x[i] = float(i * 3 % 11);
         for (size_t i = 0; i < dy.size(); ++i) dy[i] = float(i % 5 + 1);
-        check_bits(forward(resample1(DataType::FLOAT32, g, NN), x), forward(resample2(DataType::FLOAT32, lowered, NN, DOWN), x));
-        check_bits(backward(grad0(DataType::FLOAT32, g, NN), dy), backward(grad1(DataType::FLOAT32, lowered, NN, DOWN), dy));
+        check_bits(forward(resample1(DataType::FLOAT32, g, NN), x),
+                   forward(resample2(DataType::FLOAT32, lowered, NN, DOWN), x));
+        check_bits(backward(grad0(DataType::FLOAT32, g, NN), dy),
+                   backward(grad1(DataType::FLOAT32, lowered, NN, DOWN), dy));
         check_bits(forward(resample1(DataType::FLOAT32, g, NN), x), naive_forward(g, NN, DOWN, x, true));
     }
 }
-
 
 TEST_CASE("resample: integer results round half to even and saturate") {
     // Linear 2 -> 1, scale 0.5, half pixel: x = 0.5, the mean. [1, 2] -> 1.5 -> 2; [2, 3] -> 2.5 -> 2;
@@ -152,7 +168,9 @@ TEST_CASE("resample: integer results round half to even and saturate") {
     check_bits(forward(resample2(DataType::INT32, mean, LINEAR, UP), std::vector<int32_t>{2, 3}), {2});
     check_bits(forward(resample2(DataType::INT8, mean, LINEAR, UP), std::vector<int8_t>{-3, -2}), {-2});
     // Upsampling [1, 2] by 2: 1, 1.25 -> 1, 1.75 -> 2, 2.
-    check_bits(forward(resample2(DataType::UINT8, half_pixel({2}, {4}, {2.0f}), LINEAR, UP), std::vector<uint8_t>{1, 2}), {1, 1, 2, 2});
+    check_bits(
+        forward(resample2(DataType::UINT8, half_pixel({2}, {4}, {2.0f}), LINEAR, UP), std::vector<uint8_t>{1, 2}),
+        {1, 1, 2, 2});
     // Grads saturate: 200 + 100 = 300 -> 255 in UINT8; -100 - 100 = -200 -> -128 in INT8.
     const Geometry two = half_pixel({1}, {2}, {2.0f});
     check_bits(backward(grad1(DataType::UINT8, two, NN, DOWN), std::vector<uint8_t>{200, 100}), {255});
@@ -182,7 +200,6 @@ TEST_CASE("resample: strided tensors") {
                {1, 1.25f, 1.75f, 2, 1.5f, 1.75f, 2.25f, 2.5f, 2.5f, 2.75f, 3.25f, 3.5f, 3, 3.25f, 3.75f, 4});
 }
 
-
 // ---- Annotations ------------------------------------------------------------------------------
 
 TEST_CASE("resample: boundary elements and term counts") {
@@ -193,8 +210,10 @@ TEST_CASE("resample: boundary elements and term counts") {
     CHECK(boundary(resample2(DataType::FLOAT32, third, NN, UP), "OutputTensor").Indices.empty());
     CHECK(boundary(resample2(DataType::FLOAT32, third, LINEAR, DOWN), "OutputTensor").Indices.empty());
     // The grad: dY[0] goes to dX[0] in float64 and to dX[1] in float32: both are flagged.
-    CHECK(boundary(grad1(DataType::FLOAT32, third, NN, DOWN), "OutputGradientTensor").Indices == std::vector<uint64_t>{0, 1});
-    CHECK(boundary(resample2(DataType::FLOAT32, half_pixel({2, 2}, {1, 3}, {0.5f, 1.5f}), NN, DOWN), "OutputTensor").Indices.empty());
+    CHECK(boundary(grad1(DataType::FLOAT32, third, NN, DOWN), "OutputGradientTensor").Indices ==
+          std::vector<uint64_t>{0, 1});
+    CHECK(boundary(resample2(DataType::FLOAT32, half_pixel({2, 2}, {1, 3}, {0.5f, 1.5f}), NN, DOWN), "OutputTensor")
+              .Indices.empty());
 
     // The page's grad: dX = [[9, 6], [0, 0]] from 2, 1, 0, 0 terms.
     const Geometry page = half_pixel({2, 2}, {1, 3}, {0.5f, 1.5f});
@@ -208,13 +227,15 @@ TEST_CASE("resample: boundary elements and term counts") {
     REQUIRE(f);
     CHECK(f->Kind == "Bits");
     // Linear 2 -> 4 forward: 1, 2, 2, 1 terms (the edges clamp onto one element).
-    const auto l = operator_tolerance(resample2(DataType::FLOAT32, half_pixel({2}, {4}, {2.0f}), LINEAR, UP), "OutputTensor");
+    const auto l = operator_tolerance(resample2(DataType::FLOAT32, half_pixel({2}, {4}, {2.0f}), LINEAR, UP),
+                                      "OutputTensor");
     REQUIRE(l);
     CHECK(l->Kind == "Summed");
     CHECK(l->Terms == std::vector<uint32_t>{1, 2, 2, 1});
     // Nearest-neighbour grads with at most one term per element are sums too (a NaN sum matches
     // any NaN; docs/tolerance.md); each element's bound comes from its own terms.
-    const auto one = operator_tolerance(grad1(DataType::FLOAT32, half_pixel({4}, {2}, {0.5f}), NN, UP), "OutputGradientTensor");
+    const auto one = operator_tolerance(grad1(DataType::FLOAT32, half_pixel({4}, {2}, {0.5f}), NN, UP),
+                                        "OutputGradientTensor");
     CHECK(one->Kind == "Summed");
     CHECK(one->MaxTerms == 1);
 }
@@ -251,8 +272,9 @@ TEST_CASE("resample validation") {
         for (const char* name : {"Scales", "InputPixelOffsets", "OutputPixelOffsets"}) {
             Operator op = op2();
             auto& d = d2(op);
-            std::vector<float>* a = std::string(name) == "Scales" ? &d.Scales
-                                  : std::string(name) == "InputPixelOffsets" ? &d.InputPixelOffsets : &d.OutputPixelOffsets;
+            std::vector<float>* a = std::string(name) == "Scales"              ? &d.Scales
+                                    : std::string(name) == "InputPixelOffsets" ? &d.InputPixelOffsets
+                                                                               : &d.OutputPixelOffsets;
             a->push_back(1.0f);
             INFO(name);
             CHECK(has_error(op, "resample2.array-length", std::string("/desc/") + name));
@@ -273,7 +295,8 @@ TEST_CASE("resample validation") {
         CHECK(has_error(gr, "resample-grad.interpolation-mode", "/desc/InterpolationMode"));
     }
     SUBCASE("Scales finite and > 0") {
-        for (float s : {0.0f, -0.0f, -2.0f, std::numeric_limits<float>::infinity(), std::numeric_limits<float>::quiet_NaN()}) {
+        for (float s :
+             {0.0f, -0.0f, -2.0f, std::numeric_limits<float>::infinity(), std::numeric_limits<float>::quiet_NaN()}) {
             Operator op = op2();
             d2(op).Scales[1] = s;
             INFO(s);

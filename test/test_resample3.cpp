@@ -16,8 +16,8 @@ namespace {
 using R3 = DML_RESAMPLE3_OPERATOR_DESC;
 using R2 = DML_RESAMPLE2_OPERATOR_DESC;
 
-R3 resample3(DataType t, std::vector<uint32_t> in, std::vector<uint32_t> out, std::vector<float> scales, uint32_t mode, uint32_t rounding,
-             uint32_t antialiased) {
+R3 resample3(DataType t, std::vector<uint32_t> in, std::vector<uint32_t> out, std::vector<float> scales, uint32_t mode,
+             uint32_t rounding, uint32_t antialiased) {
     R3 d;
     d.InputTensor = desc(t, std::move(in));
     d.OutputTensor = desc(t, std::move(out));
@@ -49,13 +49,19 @@ Operator op(const R3& d) { return Operator{OperatorType::RESAMPLE3, d}; }
 TEST_CASE("RESAMPLE3: by hand, LINEAR at Scale 0.5 with Antialiased TRUE is the plain two-tap filter") {
     // 1 / 0.5 = 2 is not above 2: no stretching. [0, 4, 8, 12] -> 2 outputs at x = (o + 0.5) / 0.5 -
     // 0.5 = 0.5, 2.5: 2 and 10.
-    const R3 d = resample3(DataType::FLOAT32, {4}, {2}, {0.5f}, DML_INTERPOLATION_MODE_LINEAR, DML_AXIS_DIRECTION_INCREASING, 1);
-    check_bits(as_values<float>(run(op(d), {{"InputTensor", buffer(d.InputTensor, std::vector<float>{0, 4, 8, 12})}}).at("OutputTensor")),
-               std::vector<float>{2, 10});
+    const R3 d = resample3(DataType::FLOAT32, {4}, {2}, {0.5f}, DML_INTERPOLATION_MODE_LINEAR,
+                           DML_AXIS_DIRECTION_INCREASING, 1);
+    check_bits(
+        as_values<float>(
+            run(op(d), {{"InputTensor", buffer(d.InputTensor, std::vector<float>{0, 4, 8, 12})}}).at("OutputTensor")),
+        std::vector<float>{2, 10});
     // NEAREST, Scale 0.25, Antialiased TRUE (no filter for NEAREST_NEIGHBOR): x = (o + 0.5) * 4 - 0.5
     // = 1.5, 5.5; INCREASING takes ceil: inputs 2 and 6.
-    const R3 n = resample3(DataType::UINT8, {8}, {2}, {0.25f}, DML_INTERPOLATION_MODE_NEAREST_NEIGHBOR, DML_AXIS_DIRECTION_INCREASING, 1);
-    check_bits(as_values<uint8_t>(run(op(n), {{"InputTensor", buffer(n.InputTensor, std::vector<uint8_t>{0, 1, 2, 3, 4, 5, 6, 7})}}).at("OutputTensor")),
+    const R3 n = resample3(DataType::UINT8, {8}, {2}, {0.25f}, DML_INTERPOLATION_MODE_NEAREST_NEIGHBOR,
+                           DML_AXIS_DIRECTION_INCREASING, 1);
+    check_bits(as_values<uint8_t>(
+                   run(op(n), {{"InputTensor", buffer(n.InputTensor, std::vector<uint8_t>{0, 1, 2, 3, 4, 5, 6, 7})}})
+                       .at("OutputTensor")),
                std::vector<uint8_t>{2, 6});
 }
 
@@ -73,7 +79,8 @@ TEST_CASE("RESAMPLE3 with Antialiased FALSE is RESAMPLE2 (the page's remark): ra
             out[i] = std::max<uint32_t>(1, uint32_t(float(in[i]) * scales[i]));
         }
         const uint32_t mode = k % 2, rounding = (k / 2) % 2;
-        const R3 d = resample3(types[k % 4], in, out, scales, mode, rounding, mode == DML_INTERPOLATION_MODE_LINEAR ? 0 : k % 3 == 0);
+        const R3 d = resample3(types[k % 4], in, out, scales, mode, rounding,
+                               mode == DML_INTERPOLATION_MODE_LINEAR ? 0 : k % 3 == 0);
         INFO("case " << k);
         std::vector<std::byte> bytes(buffer_size(d.InputTensor));
         for (auto& b : bytes) b = std::byte(rng() & 0xff);
@@ -88,20 +95,23 @@ TEST_CASE("RESAMPLE3 with Antialiased FALSE is RESAMPLE2 (the page's remark): ra
 
 TEST_CASE("RESAMPLE3: Antialiased, its rules") {
     // LINEAR, Scale 0.25 (1 / Scale = 4 > 2), TRUE: the stretched filter, refused.
-    R3 d = resample3(DataType::FLOAT32, {2, 8}, {2, 2}, {1.0f, 0.25f}, DML_INTERPOLATION_MODE_LINEAR, DML_AXIS_DIRECTION_INCREASING, 1);
+    R3 d = resample3(DataType::FLOAT32, {2, 8}, {2, 2}, {1.0f, 0.25f}, DML_INTERPOLATION_MODE_LINEAR,
+                     DML_AXIS_DIRECTION_INCREASING, 1);
     CHECK(has_error(op(d), "resample3.antialiased", "/desc/Scales/1"));
     d.Antialiased = 0;
     CHECK_FALSE(validate(op(d)).has_errors());
     d.Antialiased = 2;
     CHECK(has_error(op(d), "resample3.antialiased-bool", "/desc/Antialiased"));
     // Scale 0.49999997 (just below 0.5): 1 / Scale > 2, refused; 0.5 is not.
-    R3 e = resample3(DataType::FLOAT16, {4}, {1}, {0.49999997f}, DML_INTERPOLATION_MODE_LINEAR, DML_AXIS_DIRECTION_DECREASING, 1);
+    R3 e = resample3(DataType::FLOAT16, {4}, {1}, {0.49999997f}, DML_INTERPOLATION_MODE_LINEAR,
+                     DML_AXIS_DIRECTION_DECREASING, 1);
     CHECK(has_error(op(e), "resample3.antialiased", "/desc/Scales/0"));
     e.Scales = {0.5f};
     e.OutputTensor.Sizes = {2};
     CHECK_FALSE(validate(op(e)).has_errors());
     // RESAMPLE2's rules under RESAMPLE3's name.
-    R3 f = resample3(DataType::FLOAT32, {4}, {4}, {1.0f}, DML_INTERPOLATION_MODE_LINEAR, DML_AXIS_DIRECTION_DECREASING, 0);
+    R3 f = resample3(DataType::FLOAT32, {4}, {4}, {1.0f}, DML_INTERPOLATION_MODE_LINEAR, DML_AXIS_DIRECTION_DECREASING,
+                     0);
     f.Scales = {0.0f};
     CHECK(has_error(op(f), "resample3.scale-positive", "/desc/Scales/0"));
     f.Scales = {1.0f, 1.0f};

@@ -52,8 +52,9 @@ TEST_CASE("resample grad: linear spreads each gradient over its taps") {
     const Geometry g = half_pixel({2, 2}, {4, 4}, {2.0f, 2.0f});
     check_bits(backward(grad1(DataType::FLOAT32, g, LINEAR, UP), std::vector<float>(16, 1.0f)), {4, 4, 4, 4});
     // 1-D with dY = [1, 2, 4, 8]: dX[0] = 1 + 1.5 + 1 = 3.5, dX[1] = 0.5 + 3 + 8 = 11.5.
-    check_bits(backward(grad1(DataType::FLOAT32, half_pixel({2}, {4}, {2.0f}), LINEAR, UP), std::vector<float>{1, 2, 4, 8}),
-               {3.5f, 11.5f});
+    check_bits(
+        backward(grad1(DataType::FLOAT32, half_pixel({2}, {4}, {2.0f}), LINEAR, UP), std::vector<float>{1, 2, 4, 8}),
+        {3.5f, 11.5f});
 }
 
 TEST_CASE("resample: zero-weight taps add nothing (no 0 * inf = NaN)") {
@@ -65,7 +66,8 @@ TEST_CASE("resample: zero-weight taps add nothing (no 0 * inf = NaN)") {
     // dY = [inf, 1, 2]: dX[0] = inf, dX[1] = 1 + 2 = 3 (not NaN from 0 * inf).
     check_bits(backward(grad1(DataType::FLOAT32, g, LINEAR, UP), std::vector<float>{inf, 1, 2}), {inf, 3});
     // +inf and -inf into one element: the canonical NaN.
-    const auto nan = backward(grad1(DataType::FLOAT32, corner({1}, {2}, {1.0f}), NN, DOWN), std::vector<float>{inf, -inf});
+    const auto nan = backward(grad1(DataType::FLOAT32, corner({1}, {2}, {1.0f}), NN, DOWN),
+                              std::vector<float>{inf, -inf});
     CHECK(to_bits(nan[0]) == 0x7fc00000u);
 }
 
@@ -78,7 +80,8 @@ TEST_CASE("resample grad: float sums are exact, then rounded once; sums start fr
     // -0 terms only: +0. An element nothing reads: +0.
     check_bits(backward(grad1(DataType::FLOAT32, g, NN, DOWN), std::vector<float>{-0.0f, -0.0f, -0.0f}), {0.0f});
     // FLOAT16 overflow: 60000 + 60000 = 120000 rounds to +inf in half.
-    const auto big = backward(grad1(DataType::FLOAT16, half_pixel({1}, {2}, {2.0f}), NN, DOWN), values_of<half>({60000, 60000}));
+    const auto big = backward(grad1(DataType::FLOAT16, half_pixel({1}, {2}, {2.0f}), NN, DOWN),
+                              values_of<half>({60000, 60000}));
     CHECK(to_bits(big[0]) == 0x7c00u);
 }
 
@@ -132,8 +135,10 @@ TEST_CASE_TEMPLATE("resample: ranks 1 to 8 against the naive computation", T, DM
             g.OutputPixelOffsets.push_back(opo[i]);
         }
         std::vector<T> x, dy;
-        for (uint64_t i = 0; i < product(g.in); ++i) x.push_back(value_of<T>(double(int(i * 37 % 101) - (is_unsigned ? 0 : 50))));
-        for (uint64_t i = 0; i < product(g.out); ++i) dy.push_back(value_of<T>(double(int(i * 13 % 21) - (is_unsigned ? 0 : 10))));
+        for (uint64_t i = 0; i < product(g.in); ++i)
+            x.push_back(value_of<T>(double(int(i * 37 % 101) - (is_unsigned ? 0 : 50))));
+        for (uint64_t i = 0; i < product(g.out); ++i)
+            dy.push_back(value_of<T>(double(int(i * 13 % 21) - (is_unsigned ? 0 : 10))));
         for (uint32_t mode : {NN, LINEAR})
             for (uint32_t dir : {UP, DOWN}) {
                 INFO("rank " << rank << " mode " << mode << " dir " << dir);
@@ -146,4 +151,3 @@ TEST_CASE_TEMPLATE("resample: ranks 1 to 8 against the naive computation", T, DM
         check_bits(backward(grad0(t, g, LINEAR), dy), naive_grad(g, LINEAR, DOWN, dy));
     }
 }
-

@@ -28,7 +28,8 @@ REVERSE reverse_desc(DataType t, std::vector<uint32_t> sizes, uint32_t axis, Dat
 }
 Operator op(const REVERSE& d) { return Operator{OperatorType::REVERSE_SUBSEQUENCES, d}; }
 
-template <class T, class L> std::vector<T> run_reverse(const REVERSE& d, const std::vector<T>& x, const std::vector<L>& lengths) {
+template <class T, class L>
+std::vector<T> run_reverse(const REVERSE& d, const std::vector<T>& x, const std::vector<L>& lengths) {
     return as_values<T>(run(op(d), {{"InputTensor", logical_buffer(d.InputTensor, x)},
                                     {"SequenceLengthsTensor", logical_buffer(d.SequenceLengthsTensor, lengths)}})
                             .at("OutputTensor"));
@@ -41,29 +42,35 @@ const std::vector<float> kTwelve = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12};
 TEST_CASE("REVERSE_SUBSEQUENCES: the page's examples") {
     // Example 1: {1,1,3,4}, Axis 3, lengths [2, 4, 3]: [2,1,3,4], [8,7,6,5], [11,10,9,12].
     const REVERSE a = reverse_desc(DataType::FLOAT32, {1, 1, 3, 4}, 3);
-    check_bits(run_reverse(a, kTwelve, std::vector<uint32_t>{2, 4, 3}), std::vector<float>{2, 1, 3, 4, 8, 7, 6, 5, 11, 10, 9, 12});
+    check_bits(run_reverse(a, kTwelve, std::vector<uint32_t>{2, 4, 3}),
+               std::vector<float>{2, 1, 3, 4, 8, 7, 6, 5, 11, 10, 9, 12});
     // Example 2: Axis 2, lengths [2, 3, 1, 0] per column: lengths 1 and 0 change nothing.
     const REVERSE b = reverse_desc(DataType::FLOAT32, {1, 1, 3, 4}, 2);
-    check_bits(run_reverse(b, kTwelve, std::vector<uint32_t>{2, 3, 1, 0}), std::vector<float>{5, 10, 3, 4, 1, 6, 7, 8, 9, 2, 11, 12});
+    check_bits(run_reverse(b, kTwelve, std::vector<uint32_t>{2, 3, 1, 0}),
+               std::vector<float>{5, 10, 3, 4, 1, 6, 7, 8, 9, 2, 11, 12});
 }
 
 TEST_CASE("REVERSE_SUBSEQUENCES: lengths beyond the axis are clamped; the four length types; bits kept") {
     // Axis 1 of size 4: UINT64 2^40 and UINT32 5 both reverse the whole row.
     const REVERSE u64 = reverse_desc(DataType::INT8, {2, 4}, 1, DataType::UINT64);
-    check_bits(run_reverse(u64, std::vector<int8_t>{1, 2, 3, 4, 5, 6, 7, 8}, std::vector<uint64_t>{uint64_t(1) << 40, 3}),
-               std::vector<int8_t>{4, 3, 2, 1, 7, 6, 5, 8});
+    check_bits(
+        run_reverse(u64, std::vector<int8_t>{1, 2, 3, 4, 5, 6, 7, 8}, std::vector<uint64_t>{uint64_t(1) << 40, 3}),
+        std::vector<int8_t>{4, 3, 2, 1, 7, 6, 5, 8});
     const REVERSE u32 = reverse_desc(DataType::UINT16, {2, 4}, 1);
     check_bits(run_reverse(u32, std::vector<uint16_t>{1, 2, 3, 4, 5, 6, 7, 8}, std::vector<uint32_t>{5, 0}),
                std::vector<uint16_t>{4, 3, 2, 1, 5, 6, 7, 8});
     // INT64 lengths: INT64's maximum is clamped; INT32 lengths 2 and 4.
     const REVERSE i64 = reverse_desc(DataType::UINT64, {2, 3}, 1, DataType::INT64);
-    check_bits(run_reverse(i64, std::vector<uint64_t>{1, 2, 3, 4, 5, 6}, std::vector<int64_t>{std::numeric_limits<int64_t>::max(), 2}),
+    check_bits(run_reverse(i64, std::vector<uint64_t>{1, 2, 3, 4, 5, 6},
+                           std::vector<int64_t>{std::numeric_limits<int64_t>::max(), 2}),
                std::vector<uint64_t>{3, 2, 1, 5, 4, 6});
     const REVERSE i32 = reverse_desc(DataType::FLOAT64, {2, 2}, 0, DataType::INT32);
-    check_bits(run_reverse(i32, std::vector<double>{1, 2, 3, 4}, std::vector<int32_t>{2, 1}), std::vector<double>{3, 2, 1, 4});
+    check_bits(run_reverse(i32, std::vector<double>{1, 2, 3, 4}, std::vector<int32_t>{2, 1}),
+               std::vector<double>{3, 2, 1, 4});
     // FLOAT16 bits: a signalling NaN 0x7d01 and -0 swap places unchanged.
     const REVERSE h = reverse_desc(DataType::FLOAT16, {2}, 0);
-    check_bits(run_reverse(h, std::vector<uint16_t>{0x7d01, 0x8000}, std::vector<uint32_t>{2}), std::vector<uint16_t>{0x8000, 0x7d01});
+    check_bits(run_reverse(h, std::vector<uint16_t>{0x7d01, 0x8000}, std::vector<uint32_t>{2}),
+               std::vector<uint16_t>{0x8000, 0x7d01});
 }
 
 TEST_CASE("REVERSE_SUBSEQUENCES against a naive loop: ranks 1 to 8, every axis, strided and broadcast inputs") {
@@ -79,7 +86,10 @@ TEST_CASE("REVERSE_SUBSEQUENCES against a naive loop: ranks 1 to 8, every axis, 
             // where it is not the axis (a zero stride).
             std::vector<uint32_t> strides(rank);
             uint32_t s = 1;
-            for (uint32_t i = 0; i < rank; ++i) { strides[i] = s; s *= sizes[i]; }
+            for (uint32_t i = 0; i < rank; ++i) {
+                strides[i] = s;
+                s *= sizes[i];
+            }
             d.InputTensor.Strides = strides;
             const uint64_t n = product(sizes), m = product(d.SequenceLengthsTensor.Sizes);
             std::vector<uint32_t> x(n), len(m);
@@ -88,7 +98,10 @@ TEST_CASE("REVERSE_SUBSEQUENCES against a naive loop: ranks 1 to 8, every axis, 
             if (axis != 0 && sizes[0] > 1) {
                 std::vector<uint32_t> ls(rank);
                 uint32_t t = 1;
-                for (uint32_t i = rank; i-- > 0;) { ls[i] = t; t *= d.SequenceLengthsTensor.Sizes[i]; }
+                for (uint32_t i = rank; i-- > 0;) {
+                    ls[i] = t;
+                    t *= d.SequenceLengthsTensor.Sizes[i];
+                }
                 ls[0] = 0;
                 d.SequenceLengthsTensor.Strides = ls;
                 for (uint64_t i = 0; i < m; ++i) len[i] = len[i % (m / sizes[0])];  // what the broadcast reads
@@ -99,7 +112,10 @@ TEST_CASE("REVERSE_SUBSEQUENCES against a naive loop: ranks 1 to 8, every axis, 
                 std::vector<uint32_t> c = unflatten(f, d.SequenceLengthsTensor.Sizes);
                 const uint32_t L = std::min(len[f], sizes[axis]);
                 std::vector<uint32_t> seq;
-                for (uint32_t k = 0; k < sizes[axis]; ++k) { c[axis] = k; seq.push_back(x[flatten(c, sizes)]); }
+                for (uint32_t k = 0; k < sizes[axis]; ++k) {
+                    c[axis] = k;
+                    seq.push_back(x[flatten(c, sizes)]);
+                }
                 std::reverse(seq.begin(), seq.begin() + L);
                 for (uint32_t k = 0; k < sizes[axis]; ++k) {
                     c[axis] = k;

@@ -67,7 +67,9 @@ TEST_CASE("strict JSON: depth limit and duplicate keys, with the JSON pointer") 
     CHECK(first_rule(deep).rfind("json.depth at /a/0/0", 0) == 0);
     // kMaxJsonDepth levels are fine, one more is not.
     CHECK(first_rule(std::string(kMaxJsonDepth, '[') + std::string(kMaxJsonDepth, ']')) == "none");
-    CHECK(first_rule(std::string(kMaxJsonDepth + 1, '[') + std::string(kMaxJsonDepth + 1, ']')).rfind("json.depth", 0) == 0);
+    CHECK(
+        first_rule(std::string(kMaxJsonDepth + 1, '[') + std::string(kMaxJsonDepth + 1, ']')).rfind("json.depth", 0) ==
+        0);
     CHECK(first_rule(R"({"x": {"k": 1, "k": 2}})") == "json.duplicate-key at /x/k");
     CHECK(first_rule(R"({"k": 1, "K": 2, "x": [{"k": 1}, {"k": 2}]})") == "none");
 }
@@ -84,10 +86,10 @@ TEST_CASE("printable escapes control characters, C1 controls and bytes that are 
     CHECK(printable("plain name") == "plain name");
     CHECK(printable("a\nb\tc\x1b[2K") == "a\\nb\\tc\\x1b[2K");
     CHECK(printable("\xff\xfe") == "\\xff\\xfe");
-    CHECK(printable("\xc2\x9b") == "\\u009b");            // CSI as a C1 control
+    CHECK(printable("\xc2\x9b") == "\\u009b");                                   // CSI as a C1 control
     CHECK(printable("caf\xc3\xa9 \xe2\x82\xac") == "caf\xc3\xa9 \xe2\x82\xac");  // é and € stay
-    CHECK(printable("\xed\xa0\x80") == "\\xed\\xa0\\x80");  // a UTF-16 surrogate is not UTF-8
-    CHECK(printable("\xc0\xaf") == "\\xc0\\xaf");          // an overlong '/'
+    CHECK(printable("\xed\xa0\x80") == "\\xed\\xa0\\x80");                       // a UTF-16 surrogate is not UTF-8
+    CHECK(printable("\xc0\xaf") == "\\xc0\\xaf");                                // an overlong '/'
     CHECK(is_utf8("caf\xc3\xa9"));
     CHECK_FALSE(is_utf8("caf\xe9"));
 }
@@ -114,7 +116,8 @@ TEST_CASE("the atomic writer replaces files whole and never writes through a lin
     CHECK_THROWS_AS(write_file_atomic(dir / "sub.txt", "x"), WriteError);
     CHECK_THROWS_AS(write_file_atomic(dir / "missing" / "x.txt", "x"), WriteError);
     size_t files = 0;
-    for (const auto& e : fs::directory_iterator(dir)) files += e.path().filename().string().find(".tmp-") != std::string::npos;
+    for (const auto& e : fs::directory_iterator(dir))
+        files += e.path().filename().string().find(".tmp-") != std::string::npos;
     CHECK(files == 0);
     fs::remove_all(dir);
 }
@@ -134,36 +137,43 @@ TEST_CASE("limit.work counts the all-padding DontCare entries the pooling operat
     // are counted here by the operators' own enumeration (dont_care), window by window.
     size_t with_empty = 0, checked = 0;
     for (uint32_t in = 1; in <= 4; ++in)
-    for (uint32_t window = 1; window <= 3; ++window)
-    for (uint32_t stride = 1; stride <= 3; ++stride)
-    for (uint32_t dilation = 1; dilation <= 3; ++dilation)
-    for (uint32_t start = 0; start <= 5; ++start)
-    for (uint32_t end = 0; end <= 5; ++end) {
-        const uint64_t span = 1 + uint64_t(window - 1) * dilation, padded = uint64_t(in) + start + end;
-        if (span > padded) continue;
-        const uint32_t out = uint32_t((padded - span) / stride + 1);
-        // 2-D: the geometry along the last axis, a fixed one (in 3, window 2, start 1) along the first.
-        const TensorDesc X = desc(DataType::FLOAT32, {2, 1, 3, in}), Y = desc(DataType::FLOAT32, {2, 1, 4, out});
-        DML_MAX_POOLING2_OPERATOR_DESC m{X, Y, desc(DataType::UINT32, {2, 1, 4, out}), 2, {1, stride}, {2, window},
-                                         {1, start}, {1, end}, {1, dilation}};
-        const Operator mp{OperatorType::MAX_POOLING2, m};
-        if (validate(mp).has_errors()) continue;
-        const uint64_t base = (product(X.Sizes) + 2 * product(Y.Sizes)) * 2 * window;
-        const uint64_t listed = dont_care(mp, "OutputTensor").size() + dont_care(mp, "OutputIndicesTensor").size();
-        CHECK(work_estimate(mp) == base + 128 * listed);
-        m.OutputIndicesTensor.reset();
-        const Operator mp_plain{OperatorType::MAX_POOLING2, m};
-        CHECK(work_estimate(mp_plain) == (product(X.Sizes) + product(Y.Sizes)) * 2 * window +
-                                         128 * dont_care(mp_plain, "OutputTensor").size());
-        for (uint32_t include : {0u, 1u}) {
-            const DML_AVERAGE_POOLING1_OPERATOR_DESC a{X, Y, 2, {1, stride}, {2, window}, {1, start}, {1, end}, {1, dilation}, include};
-            const Operator ap{OperatorType::AVERAGE_POOLING1, a};
-            REQUIRE_FALSE(validate(ap).has_errors());
-            CHECK(work_estimate(ap) == (product(X.Sizes) + product(Y.Sizes)) * 2 * window + 128 * dont_care(ap, "OutputTensor").size());
-        }
-        with_empty += listed > 0;
-        ++checked;
-    }
+        for (uint32_t window = 1; window <= 3; ++window)
+            for (uint32_t stride = 1; stride <= 3; ++stride)
+                for (uint32_t dilation = 1; dilation <= 3; ++dilation)
+                    for (uint32_t start = 0; start <= 5; ++start)
+                        for (uint32_t end = 0; end <= 5; ++end) {
+                            const uint64_t span = 1 + uint64_t(window - 1) * dilation,
+                                           padded = uint64_t(in) + start + end;
+                            if (span > padded) continue;
+                            const uint32_t out = uint32_t((padded - span) / stride + 1);
+                            // 2-D: the geometry along the last axis, a fixed one (in 3, window 2, start 1) along the first.
+                            const TensorDesc X = desc(DataType::FLOAT32, {2, 1, 3, in}),
+                                             Y = desc(DataType::FLOAT32, {2, 1, 4, out});
+                            DML_MAX_POOLING2_OPERATOR_DESC m{
+                                X,          Y,           desc(DataType::UINT32, {2, 1, 4, out}),
+                                2,          {1, stride}, {2, window},
+                                {1, start}, {1, end},    {1, dilation}};
+                            const Operator mp{OperatorType::MAX_POOLING2, m};
+                            if (validate(mp).has_errors()) continue;
+                            const uint64_t base = (product(X.Sizes) + 2 * product(Y.Sizes)) * 2 * window;
+                            const uint64_t listed = dont_care(mp, "OutputTensor").size() +
+                                                    dont_care(mp, "OutputIndicesTensor").size();
+                            CHECK(work_estimate(mp) == base + 128 * listed);
+                            m.OutputIndicesTensor.reset();
+                            const Operator mp_plain{OperatorType::MAX_POOLING2, m};
+                            CHECK(work_estimate(mp_plain) == (product(X.Sizes) + product(Y.Sizes)) * 2 * window +
+                                                                 128 * dont_care(mp_plain, "OutputTensor").size());
+                            for (uint32_t include : {0u, 1u}) {
+                                const DML_AVERAGE_POOLING1_OPERATOR_DESC a{
+                                    X, Y, 2, {1, stride}, {2, window}, {1, start}, {1, end}, {1, dilation}, include};
+                                const Operator ap{OperatorType::AVERAGE_POOLING1, a};
+                                REQUIRE_FALSE(validate(ap).has_errors());
+                                CHECK(work_estimate(ap) == (product(X.Sizes) + product(Y.Sizes)) * 2 * window +
+                                                               128 * dont_care(ap, "OutputTensor").size());
+                            }
+                            with_empty += listed > 0;
+                            ++checked;
+                        }
     CHECK(checked > 500);
     CHECK(with_empty > 100);  // the geometries do hold all-padding windows
 }

@@ -20,7 +20,8 @@ TEST_CASE("roi align: the ROI_ALIGN_GRAD page's example, forward and grad (neare
     // lower index), 1; y = (0 + 1/2) * 2 - 1/2 = 1/2 -> row 0.
     Setup s;
     s.H = s.W = 4;
-    s.OutH = 1; s.OutW = 3;
+    s.OutH = 1;
+    s.OutW = 3;
     s.mode = DML_INTERPOLATION_MODE_NEAREST_NEIGHBOR;
     s.rois = {{0, 0, 2, 2}, {2, 0, 4, 2}, {0, 2, 2, 4}, {2, 2, 4, 4}};
     s.batch = {0, 0, 0, 0};
@@ -43,8 +44,13 @@ TEST_CASE("roi align: ONNX Runtime's AvgModePositive values for empty regions, w
     // to pixel (0,0), 0 (25 in channel 1: not OutOfBoundsInputValue); [-10,21]/16 -> x clamped to 0,
     // y = 1.3125 -> 6.5625.
     Setup s;
-    s.C = 2; s.H = s.W = 5; s.OutH = 2; s.OutW = 2;
-    s.ipo = 0; s.opo = -0.5f; s.min = s.max = 2;
+    s.C = 2;
+    s.H = s.W = 5;
+    s.OutH = 2;
+    s.OutW = 2;
+    s.ipo = 0;
+    s.opo = -0.5f;
+    s.min = s.max = 2;
     s.sx = s.sy = 1.0f / 16;
     s.rois = {{7, 5, 7, 5}, {-15, -15, -15, -15}, {-10, 21, -10, 21}};
     s.batch = {0, 0, 0};
@@ -64,7 +70,11 @@ TEST_CASE("roi align: out-of-bounds limits and half-pixel ties, hand derived") {
     // One sample at x = x1 * 1 - InputPixelOffset (an empty region, InputPixelOffset 0): a 1x3
     // image [10, 20, 30] (W = 3); OutOfBoundsInputValue 7.
     Setup s;
-    s.H = 1; s.W = 3; s.ipo = 0; s.opo = -0.5f; s.oob = 7;
+    s.H = 1;
+    s.W = 3;
+    s.ipo = 0;
+    s.opo = -0.5f;
+    s.oob = 7;
     s.batch = {0};
     const std::vector<double> x = {10, 20, 30};
     auto at = [&](double coordinate, uint32_t mode) {
@@ -73,25 +83,29 @@ TEST_CASE("roi align: out-of-bounds limits and half-pixel ties, hand derived") {
         return forward<float>(s, x)[0];
     };
     const uint32_t L = DML_INTERPOLATION_MODE_LINEAR, N = DML_INTERPOLATION_MODE_NEAREST_NEIGHBOR;
-    CHECK(at(-1, L) == 10);          // exactly -1: inside, clamped to 0
-    CHECK(at(-1.0625, L) == 7);      // below -1: OutOfBoundsInputValue
-    CHECK(at(3, L) == 30);           // exactly W: inside, clamped to W - 1
-    CHECK(at(3.0625, L) == 7);       // past W
-    CHECK(at(2.5, L) == 30);         // between W - 1 and W: clamped
-    CHECK(at(0.25, L) == 12.5f);     // 10 * 3/4 + 20 * 1/4
-    CHECK(at(0.5, N) == 10);         // a tie goes to the lower index
+    CHECK(at(-1, L) == 10);       // exactly -1: inside, clamped to 0
+    CHECK(at(-1.0625, L) == 7);   // below -1: OutOfBoundsInputValue
+    CHECK(at(3, L) == 30);        // exactly W: inside, clamped to W - 1
+    CHECK(at(3.0625, L) == 7);    // past W
+    CHECK(at(2.5, L) == 30);      // between W - 1 and W: clamped
+    CHECK(at(0.25, L) == 12.5f);  // 10 * 3/4 + 20 * 1/4
+    CHECK(at(0.5, N) == 10);      // a tie goes to the lower index
     CHECK(at(1.5, N) == 20);
-    CHECK(at(1.5078125, N) == 30);   // just past the tie
-    CHECK(at(-0.5, N) == 10);        // clamped, then nearest
+    CHECK(at(1.5078125, N) == 30);  // just past the tie
+    CHECK(at(-0.5, N) == 10);       // clamped, then nearest
     // Half-pixel (ROI_ALIGN's offsets): region [0, 3] over OutW 3, one sample each: x = s + 1/2 - 1/2
     // = 0, 1, 2 exactly the pixel centres.
-    s.ipo = 0.5f; s.opo = -0.5f; s.OutW = 3;
+    s.ipo = 0.5f;
+    s.opo = -0.5f;
+    s.OutW = 3;
     s.rois = {{0, 0, 3, 1}};
     s.mode = L;
     check_bits(forward<float>(s, x), std::vector<float>{10, 20, 30});
     // AVERAGE counts an out-of-bounds sample with OutOfBoundsInputValue: region [-4, 2] with 2
     // samples at x = -2.5 (outside) and 0.5 (15): (7 + 15) / 2 = 11.
-    s.OutW = 1; s.ipo = 0; s.min = s.max = 2;
+    s.OutW = 1;
+    s.ipo = 0;
+    s.min = s.max = 2;
     s.rois = {{-4, 0, 2, 0}};
     CHECK(forward<float>(s, x)[0] == 11);
     s.reduction = DML_REDUCE_FUNCTION_MAX;
@@ -102,7 +116,12 @@ TEST_CASE("roi align: AlignRegionsToCorners, hand derived") {
     // A 1x5 image 0..4 (W = 5); region [0, 4] over OutW 3 with corners: step 4 / (3 - 1) = 2,
     // samples at 0, 2, 4 (offsets 0, as TF-DML passes them).
     Setup s;
-    s.H = 1; s.W = 5; s.OutW = 3; s.ipo = 0; s.opo = 0; s.corners = 1;
+    s.H = 1;
+    s.W = 5;
+    s.OutW = 3;
+    s.ipo = 0;
+    s.opo = 0;
+    s.corners = 1;
     s.rois = {{0, 0, 4, 0}};
     s.batch = {0};
     const std::vector<double> x = {0, 1, 2, 3, 4};
@@ -124,7 +143,12 @@ TEST_CASE("roi align: sample counts, hand derived") {
     // f = 5/12, 21/12, 53/12 | 103/12, 171/12, 255/12: means 79/36 and 529/36. Sy: the region's height
     // is 0, ceil(0) = 0, clamped up to MinimumSamplesPerOutput 1.
     Setup s;
-    s.H = 1; s.W = 10; s.OutW = 2; s.min = 1; s.max = 8; s.ipo = 0;
+    s.H = 1;
+    s.W = 10;
+    s.OutW = 2;
+    s.min = 1;
+    s.max = 8;
+    s.ipo = 0;
     s.rois = {{0, 0, 5, 0}};
     s.batch = {0};
     std::vector<double> x;
@@ -193,13 +217,17 @@ TEST_CASE("roi align: the grad is the adjoint of the forward operator, <F(x), dy
     for (int trial = 0; trial < 80; ++trial) {
         CAPTURE(trial);
         Setup s;
-        s.B = uint32_t(u(1, 2)); s.C = uint32_t(u(1, 2)); s.H = uint32_t(u(1, 6)); s.W = uint32_t(u(1, 6));
-        s.OutH = uint32_t(1) << u(0, 2); s.OutW = uint32_t(1) << u(0, 2);
+        s.B = uint32_t(u(1, 2));
+        s.C = uint32_t(u(1, 2));
+        s.H = uint32_t(u(1, 6));
+        s.W = uint32_t(u(1, 6));
+        s.OutH = uint32_t(1) << u(0, 2);
+        s.OutW = uint32_t(1) << u(0, 2);
         s.min = s.max = uint32_t(1) << u(0, 1);
         s.mode = uint32_t(u(0, 1));
         for (int i = 0, n = u(1, 3); i < n; ++i) {
-            s.rois.push_back({u(-6, int(s.W) * 2 + 6) / 2.0, u(-6, int(s.H) * 2 + 6) / 2.0, u(-6, int(s.W) * 2 + 6) / 2.0,
-                              u(-6, int(s.H) * 2 + 6) / 2.0});
+            s.rois.push_back({u(-6, int(s.W) * 2 + 6) / 2.0, u(-6, int(s.H) * 2 + 6) / 2.0,
+                              u(-6, int(s.W) * 2 + 6) / 2.0, u(-6, int(s.H) * 2 + 6) / 2.0});
             s.batch.push_back(uint32_t(u(0, int(s.B) - 1)));
         }
         std::vector<double> x, dy;
@@ -218,7 +246,10 @@ TEST_CASE("roi align: MAX takes the whole greatest sample; its grad goes to that
     // A 1x4 image [1, 5, 2, 5] (W = 4), region [0, 4], one output, 4 samples (x = 0, 1, 2, 3 with
     // offsets 0.5 / -0.5: (s + 1/2) * 1 - 1/2 = s). Samples 1 and 3 tie at 5: the first is chosen.
     Setup s;
-    s.H = 1; s.W = 4; s.min = s.max = 4; s.reduction = DML_REDUCE_FUNCTION_MAX;
+    s.H = 1;
+    s.W = 4;
+    s.min = s.max = 4;
+    s.reduction = DML_REDUCE_FUNCTION_MAX;
     s.rois = {{0, 0, 4, 1}};
     s.batch = {0};
     // y: region [0, 1] with 4 samples: y = (s + 1/2)/4 - 1/2 = -3/8, -1/8, 1/8, 3/8: all clamp to 0
@@ -235,7 +266,8 @@ TEST_CASE("roi align: MAX takes the whole greatest sample; its grad goes to that
     // The bilinear sample, not a tap: region [0.5, 2.5] with 2 samples at x = 1.0 and 2.0 read
     // 5 and 2; with InputPixelOffset 0 they sit at 1.0 and 2.0 + ... (hand: (s + 1/2) * 1 + 0.5 - 0 =
     // 1, 2): max 5 at x = 1.
-    s.min = s.max = 2; s.ipo = 0;
+    s.min = s.max = 2;
+    s.ipo = 0;
     s.rois = {{0.5, 0, 2.5, 1}};
     x = {1, 5, 2, 5};
     CHECK(forward<float>(s, x)[0] == 5);
@@ -252,7 +284,10 @@ TEST_CASE("roi align: the ROI gradient, hand derived") {
     // (t = (0 + 1/2) / 1 = 1/2). Region [0.5, 1.5]: x = 1.0: the cell [1, 2], slope 40 - 10 = 30: d/dx1 = 30 * 1/2 = 15,
     // d/dx2 = 15; y clamps (H = 1): no slope. dY = 2 -> [30, 0, 30, 0].
     Setup s;
-    s.H = 1; s.W = 3; s.ipo = 0; s.opo = -0.5f;
+    s.H = 1;
+    s.W = 3;
+    s.ipo = 0;
+    s.opo = -0.5f;
     s.rois = {{0.5, 0, 1.5, 0}};
     s.batch = {0};
     const std::vector<double> x = {0, 10, 40};
@@ -274,11 +309,25 @@ TEST_CASE("roi align: the naive comparison fails on planted mistakes") {
     // mistake must then disagree with dmlref (and without it agree).
     const std::vector<double> x = {10, 20, 0, 40};  // not linear, so sample positions matter for averages
     Setup s;
-    s.H = 1; s.W = 4; s.ipo = 0; s.opo = -0.5f;
+    s.H = 1;
+    s.W = 4;
+    s.ipo = 0;
+    s.opo = -0.5f;
     s.batch = {0};
-    struct Probe { Plant plant; std::array<double, 4> roi; uint32_t mode, reduction, min, max; float oob; };
+    struct Probe {
+        Plant plant;
+        std::array<double, 4> roi;
+        uint32_t mode, reduction, min, max;
+        float oob;
+    };
     const std::vector<Probe> probes = {
-        {Plant::NearestTiesUp, {0.5, 0, 0.5, 0}, DML_INTERPOLATION_MODE_NEAREST_NEIGHBOR, DML_REDUCE_FUNCTION_AVERAGE, 1, 1, 0},
+        {Plant::NearestTiesUp,
+         {0.5, 0, 0.5, 0},
+         DML_INTERPOLATION_MODE_NEAREST_NEIGHBOR,
+         DML_REDUCE_FUNCTION_AVERAGE,
+         1,
+         1,
+         0},
         {Plant::FloorSampleCount, {0, 0, 1.5, 0}, DML_INTERPOLATION_MODE_LINEAR, DML_REDUCE_FUNCTION_AVERAGE, 1, 4, 0},
         {Plant::TfOutOfBounds, {-0.5, 0, -0.5, 0}, DML_INTERPOLATION_MODE_LINEAR, DML_REDUCE_FUNCTION_AVERAGE, 1, 1, 7},
         {Plant::MaxStartsAtZero, {0, 0, 4, 0}, DML_INTERPOLATION_MODE_LINEAR, DML_REDUCE_FUNCTION_MAX, 2, 2, 0},
@@ -286,7 +335,11 @@ TEST_CASE("roi align: the naive comparison fails on planted mistakes") {
     for (const auto& p : probes) {
         CAPTURE(int(p.plant));
         s.rois = {p.roi};
-        s.mode = p.mode; s.reduction = p.reduction; s.min = p.min; s.max = p.max; s.oob = p.oob;
+        s.mode = p.mode;
+        s.reduction = p.reduction;
+        s.min = p.min;
+        s.max = p.max;
+        s.oob = p.oob;
         std::vector<double> values = x;
         if (p.plant == Plant::MaxStartsAtZero) values = {-10, -20, -5, -40};
         const auto actual = forward<float>(s, values);
@@ -300,7 +353,10 @@ TEST_CASE("roi align: FLOAT16 rounds once, and special values follow IEEE on the
     // x = 0.375: 2048 * 5/8 + 2052 * 3/8 = 2049.5: nearest, 2050.
     Setup s;
     s.type = DataType::FLOAT16;
-    s.H = 1; s.W = 2; s.ipo = 0; s.opo = -0.5f;
+    s.H = 1;
+    s.W = 2;
+    s.ipo = 0;
+    s.opo = -0.5f;
     s.rois = {{0.25, 0, 0.25, 0}};
     s.batch = {0};
     CHECK(half_to_double(forward<dmlref::half>(s, {2048, 2052})[0]) == 2048);
@@ -343,54 +399,101 @@ TEST_CASE("roi align: every validation rule") {
     for (const std::string op : {"roi-align", "roi-align1", "roi-align-grad"}) {
         CAPTURE(op);
         const bool grad = op == "roi-align-grad";
-        auto make = [&](const Setup& s) { return op == "roi-align" ? roi_align(s) : op == "roi-align1" ? roi_align1(s) : roi_align_grad(s); };
+        auto make = [&](const Setup& s) {
+            return op == "roi-align" ? roi_align(s) : op == "roi-align1" ? roi_align1(s) : roi_align_grad(s);
+        };
         auto edit = [&](const Setup& s, auto f) {
             Operator o = make(s);
-            visit_as<DML_ROI_ALIGN_OPERATOR_DESC, DML_ROI_ALIGN1_OPERATOR_DESC, DML_ROI_ALIGN_GRAD_OPERATOR_DESC>(o.Desc, [&](auto& d) { if constexpr (requires { d.ROITensor; }) f(d); });
+            visit_as<DML_ROI_ALIGN_OPERATOR_DESC, DML_ROI_ALIGN1_OPERATOR_DESC, DML_ROI_ALIGN_GRAD_OPERATOR_DESC>(
+                o.Desc, [&](auto& d) {
+                    if constexpr (requires { d.ROITensor; }) f(d);
+                });
             return o;
         };
         const std::string pooled = grad ? "/desc/InputGradientTensor" : "/desc/OutputTensor";
         CHECK_FALSE(validate(make(g)).has_errors());
-        Setup s = g; s.type = DataType::INT32;
+        Setup s = g;
+        s.type = DataType::INT32;
         CHECK(has_error(make(s), op + ".data-type", "/desc/InputTensor/DataType"));
-        CHECK(has_error(edit(g, [](auto& d) { d.ROITensor.DataType = DataType::FLOAT16; }), op + ".same-data-type", "/desc/ROITensor/DataType"));
-        s = g; s.index_type = DataType::INT32;
+        CHECK(has_error(edit(g, [](auto& d) { d.ROITensor.DataType = DataType::FLOAT16; }), op + ".same-data-type",
+                        "/desc/ROITensor/DataType"));
+        s = g;
+        s.index_type = DataType::INT32;
         CHECK(has_error(make(s), op + ".batch-indices-data-type", "/desc/BatchIndicesTensor/DataType"));
-        CHECK(has_error(edit(g, [](auto& d) { d.ReductionFunction = 10; }), op + ".reduction-function", "/desc/ReductionFunction"));
-        CHECK(has_error(edit(g, [](auto& d) { d.InterpolationMode = 2; }), op + ".interpolation-mode", "/desc/InterpolationMode"));
-        s = g; s.min = 3; s.max = 2;
+        CHECK(has_error(edit(g, [](auto& d) { d.ReductionFunction = 10; }), op + ".reduction-function",
+                        "/desc/ReductionFunction"));
+        CHECK(has_error(edit(g, [](auto& d) { d.InterpolationMode = 2; }), op + ".interpolation-mode",
+                        "/desc/InterpolationMode"));
+        s = g;
+        s.min = 3;
+        s.max = 2;
         CHECK(has_error(make(s), op + ".samples", "/desc/MinimumSamplesPerOutput"));
-        s = g; s.min = 0;
+        s = g;
+        s.min = 0;
         CHECK(has_error(make(s), op + ".samples", "/desc/MinimumSamplesPerOutput"));
-        s = g; s.sx = NAN;
+        s = g;
+        s.sx = NAN;
         CHECK(has_error(make(s), op + ".parameter-finite", "/desc/SpatialScaleX"));
-        CHECK(has_error(edit(g, [](auto& d) { d.InputTensor = desc(DataType::FLOAT32, {1, 1, 4}); }), op + ".rank", "/desc/InputTensor/Sizes"));
-        CHECK(has_error(edit(g, [](auto& d) { d.ROITensor = desc(DataType::FLOAT32, {1, 5}); }), op + ".roi-shape", "/desc/ROITensor/Sizes"));
-        CHECK(has_error(edit(g, [](auto& d) { d.ROITensor = desc(DataType::FLOAT32, {2, 1, 4}); }), op + ".roi-shape", "/desc/ROITensor/Sizes"));
-        CHECK(has_error(edit(g, [](auto& d) { d.BatchIndicesTensor = desc(DataType::UINT32, {2}); }), op + ".batch-indices-shape",
-                        "/desc/BatchIndicesTensor/Sizes"));
-        s = g; s.C = 2;
+        CHECK(has_error(edit(
+                            g,
+                            [](auto& d) {
+            d.InputTensor = desc(DataType::FLOAT32, {1, 1, 4});
+                            }),
+                        op + ".rank", "/desc/InputTensor/Sizes"));
+        CHECK(has_error(edit(
+                            g,
+                            [](auto& d) {
+            d.ROITensor = desc(DataType::FLOAT32, {1, 5});
+                            }),
+                        op + ".roi-shape", "/desc/ROITensor/Sizes"));
+        CHECK(has_error(edit(
+                            g,
+                            [](auto& d) {
+            d.ROITensor = desc(DataType::FLOAT32, {2, 1, 4});
+                            }),
+                        op + ".roi-shape", "/desc/ROITensor/Sizes"));
+        CHECK(has_error(edit(g, [](auto& d) { d.BatchIndicesTensor = desc(DataType::UINT32, {2}); }),
+                        op + ".batch-indices-shape", "/desc/BatchIndicesTensor/Sizes"));
+        s = g;
+        s.C = 2;
         Operator channels = make(s);
-        visit_as<DML_ROI_ALIGN_OPERATOR_DESC, DML_ROI_ALIGN1_OPERATOR_DESC, DML_ROI_ALIGN_GRAD_OPERATOR_DESC>(channels.Desc, [&](auto& d) {
-            if constexpr (requires { d.ROITensor; d.OutputTensor; }) d.OutputTensor.Sizes[1] = 1;
-            else if constexpr (requires { d.ROITensor; }) d.InputGradientTensor.Sizes[1] = 1;
-        });
+        visit_as<DML_ROI_ALIGN_OPERATOR_DESC, DML_ROI_ALIGN1_OPERATOR_DESC, DML_ROI_ALIGN_GRAD_OPERATOR_DESC>(
+            channels.Desc, [&](auto& d) {
+                if constexpr (requires {
+                                  d.ROITensor;
+                                  d.OutputTensor;
+                              })
+                    d.OutputTensor.Sizes[1] = 1;
+                else if constexpr (requires { d.ROITensor; }) d.InputGradientTensor.Sizes[1] = 1;
+            });
         CHECK(has_error(channels, op + ".output-sizes", pooled + "/Sizes/1"));
-        s = g; s.rois.push_back({0, 0, 1, 1}); s.batch.push_back(0);
+        s = g;
+        s.rois.push_back({0, 0, 1, 1});
+        s.batch.push_back(0);
         Operator count = make(s);
-        visit_as<DML_ROI_ALIGN_OPERATOR_DESC, DML_ROI_ALIGN1_OPERATOR_DESC, DML_ROI_ALIGN_GRAD_OPERATOR_DESC>(count.Desc, [&](auto& d) {
-            if constexpr (requires { d.ROITensor; d.OutputTensor; }) d.OutputTensor.Sizes[0] = 1;
-            else if constexpr (requires { d.ROITensor; }) d.InputGradientTensor.Sizes[0] = 1;
-        });
+        visit_as<DML_ROI_ALIGN_OPERATOR_DESC, DML_ROI_ALIGN1_OPERATOR_DESC, DML_ROI_ALIGN_GRAD_OPERATOR_DESC>(
+            count.Desc, [&](auto& d) {
+                if constexpr (requires {
+                                  d.ROITensor;
+                                  d.OutputTensor;
+                              })
+                    d.OutputTensor.Sizes[0] = 1;
+                else if constexpr (requires { d.ROITensor; }) d.InputGradientTensor.Sizes[0] = 1;
+            });
         CHECK(has_error(count, op + ".output-sizes", pooled + "/Sizes/0"));
         if (op == "roi-align1" || grad)
-            CHECK(has_error(edit(g, [](auto& d) { if constexpr (requires { d.AlignRegionsToCorners; }) d.AlignRegionsToCorners = 2; }),
+            CHECK(has_error(edit(
+                                g,
+                                [](auto& d) {
+                if constexpr (requires { d.AlignRegionsToCorners; }) d.AlignRegionsToCorners = 2;
+                                }),
                             op + ".align-regions-to-corners", "/desc/AlignRegionsToCorners"));
     }
     // The grad's own rules.
     CHECK(has_error(roi_align_grad(g, false, false), "roi-align-grad.output-present", "/desc"));
     CHECK(has_error(roi_align_grad(g, true, true, false), "roi-align-grad.input-present", "/desc"));
-    Setup m = g; m.reduction = DML_REDUCE_FUNCTION_MAX;
+    Setup m = g;
+    m.reduction = DML_REDUCE_FUNCTION_MAX;
     CHECK(has_error(roi_align_grad(m, true, false, false), "roi-align-grad.input-present", "/desc"));
     CHECK_FALSE(validate(roi_align_grad(g, true, false, false)).has_errors());  // AVERAGE needs no InputTensor
     Operator sizes = roi_align_grad(g, true, true);
@@ -410,14 +513,18 @@ TEST_CASE("roi align: rules on input values, through the case reader") {
             "OutputTensor": {"DataType": "FLOAT32", "Sizes": [1, 1, 1, 1]},
             "ReductionFunction": "AVERAGE", "InterpolationMode": "LINEAR", "SpatialScaleX": 1, "SpatialScaleY": 1,
             "InputPixelOffset": 0.5, "OutputPixelOffset": -0.5, "OutOfBoundsInputValue": 0,
-            "MinimumSamplesPerOutput": 1, "MaximumSamplesPerOutput": )" + std::to_string(max_samples) + R"(, "AlignRegionsToCorners": 0},
-            "inputs": {"InputTensor": [1, 2, 3, 4, 5, 6, 7, 8], "ROITensor": )" + rois + R"(, "BatchIndicesTensor": )" + indices + "}}";
+            "MinimumSamplesPerOutput": 1, "MaximumSamplesPerOutput": )" +
+               std::to_string(max_samples) + R"(, "AlignRegionsToCorners": 0},
+            "inputs": {"InputTensor": [1, 2, 3, 4, 5, 6, 7, 8], "ROITensor": )" +
+               rois + R"(, "BatchIndicesTensor": )" + indices + "}}";
     };
     CHECK(first_error(diagnose(text("[0, 0, 1, 1]", "[1]", 4))).empty());
-    CHECK(first_error(diagnose(text("[0, 0, 1, 1]", "[2]", 4))) ==
-          "test.json: /inputs/BatchIndicesTensor/0: error: BatchIndicesTensor[0] is 2 but the batch has 2 images; DirectML "
-          "leaves this undefined, dmlref refuses it [roi-align1.batch-index]");
-    CHECK(first_error(diagnose(text("[0, \"nan\", 1, 1]", "[0]", 4))).find("/inputs/ROITensor/1: error:") != std::string::npos);
+    CHECK(
+        first_error(diagnose(text("[0, 0, 1, 1]", "[2]", 4))) ==
+        "test.json: /inputs/BatchIndicesTensor/0: error: BatchIndicesTensor[0] is 2 but the batch has 2 images; DirectML "
+        "leaves this undefined, dmlref refuses it [roi-align1.batch-index]");
+    CHECK(first_error(diagnose(text("[0, \"nan\", 1, 1]", "[0]", 4))).find("/inputs/ROITensor/1: error:") !=
+          std::string::npos);
     CHECK(first_error(diagnose(text("[0, 0, 1, 1]", "[0]", 4))).empty());
     const std::string big = first_error(diagnose(text("[0, 0, 1e9, 1e9]", "[0]", 4000000000u)));
     CHECK(big.find("[roi-align1.sample-work]") != std::string::npos);
@@ -428,7 +535,10 @@ TEST_CASE("roi align: decision boundaries of the exact formula are flagged, hand
     // x = 0.5 is a tie (flagged), 0.25 is not. Linear: x = -1 and x = 3 (= W) sit on the
     // out-of-bounds limits; x = 1 is a cell edge, a kink of the ROI gradient only.
     Setup s;
-    s.H = 1; s.W = 3; s.ipo = 0; s.opo = -0.5f;
+    s.H = 1;
+    s.W = 3;
+    s.ipo = 0;
+    s.opo = -0.5f;
     s.batch = {0, 0, 0, 0};
     s.mode = DML_INTERPOLATION_MODE_NEAREST_NEIGHBOR;
     s.rois = {{0.5, 0, 0.5, 0}, {0.25, 0, 0.25, 0}, {1.5, 0, 1.5, 0}, {2, 0, 2, 0}};

@@ -27,7 +27,8 @@ struct Roi {
     float scale = 0.7f, ipo = 0.5f, opo = -0.5f, oob = 0.25f;
     // Regions in float32, not dyadic: float32 coordinates are inexact. The last one reaches
     // past the image (out-of-bounds samples).
-    std::vector<std::array<float, 4>> rois = {{1.3f, 2.1f, 9.7f, 11.9f}, {0.1f, 0.3f, 5.9f, 4.7f}, {-3.3f, 7.1f, 15.3f, 19.7f}};
+    std::vector<std::array<float, 4>> rois = {
+        {1.3f, 2.1f, 9.7f, 11.9f}, {0.1f, 0.3f, 5.9f, 4.7f}, {-3.3f, 7.1f, 15.3f, 19.7f}};
 };
 
 Operator op_of(const Roi& s) {
@@ -78,8 +79,8 @@ struct Naive {
     int coordinates = 0;  // 0: (x1s + t wS) - ipo, 1: (x1s - ipo) + t wS, 2: (1 - t) x1s + t x2s - ipo, 3: bins
     bool lerp = false;    // a + l (b - a) instead of the four weight products
     bool reciprocal = false;
-    bool shifted = false;        // planted: InputPixelOffset read as 0 (a half-pixel-offset reading)
-    uint32_t samples = 0;        // planted: another sample count (0: the case's)
+    bool shifted = false;  // planted: InputPixelOffset read as 0 (a half-pixel-offset reading)
+    uint32_t samples = 0;  // planted: another sample count (0: the case's)
 };
 
 // Sample s of n along an axis (out * S samples), in float32 as a backend computes it.
@@ -87,7 +88,8 @@ float coordinate(const Roi& r, const Naive& n, float lo, float hi, uint32_t o, u
     const float ipo = n.shifted ? 0.0f : r.ipo;
     const float x1s = lo * r.scale, x2s = hi * r.scale, w = x2s - x1s;
     const uint32_t total = kOut * S, s = o * S + i;
-    const float t = r.corners ? (total == 1 ? 0.5f : (float(s) - r.opo) / float(total - 1)) : (float(s) - r.opo) / float(total);
+    const float t = r.corners ? (total == 1 ? 0.5f : (float(s) - r.opo) / float(total - 1))
+                              : (float(s) - r.opo) / float(total);
     switch (n.coordinates) {
         case 1: return (x1s - ipo) + t * w;
         case 2: return ((1.0f - t) * x1s + t * x2s) - ipo;
@@ -105,8 +107,10 @@ template <class F> F sample(const Roi& r, const Naive& n, const std::vector<floa
     xx = std::clamp(xx, 0.0f, float(kW - 1));
     auto at = [&](int64_t row, int64_t col) { return F(x[size_t((c * kH + uint64_t(row)) * kW + uint64_t(col))]); };
     if (r.mode == DML_INTERPOLATION_MODE_NEAREST_NEIGHBOR)
-        return at(int64_t(std::ceil(y - 0.5f)) < 0 ? 0 : int64_t(std::ceil(y - 0.5f)), std::max<int64_t>(0, int64_t(std::ceil(xx - 0.5f))));
-    const int64_t y0 = std::min<int64_t>(int64_t(std::floor(y)), kH - 1), x0 = std::min<int64_t>(int64_t(std::floor(xx)), kW - 1);
+        return at(int64_t(std::ceil(y - 0.5f)) < 0 ? 0 : int64_t(std::ceil(y - 0.5f)),
+                  std::max<int64_t>(0, int64_t(std::ceil(xx - 0.5f))));
+    const int64_t y0 = std::min<int64_t>(int64_t(std::floor(y)), kH - 1),
+                  x0 = std::min<int64_t>(int64_t(std::floor(xx)), kW - 1);
     const int64_t y1 = std::min<int64_t>(y0 + 1, kH - 1), x1 = std::min<int64_t>(x0 + 1, kW - 1);
     const F ly = F(y) - F(y0), lx = F(xx) - F(x0), hy = F(1) - ly, hx = F(1) - lx;
     if (n.lerp) {
@@ -126,12 +130,15 @@ template <class F> std::vector<double> naive(const Roi& r, const Naive& n, const
                     F acc = 0, best = -INFINITY;
                     for (uint32_t iy = 0; iy < S; ++iy)
                         for (uint32_t ix = 0; ix < S; ++ix) {
-                            const F v = sample<F>(r, n, x, c, coordinate(r, n, roi[1], roi[3], oy, iy, S), coordinate(r, n, roi[0], roi[2], ox, ix, S));
+                            const F v = sample<F>(r, n, x, c, coordinate(r, n, roi[1], roi[3], oy, iy, S),
+                                                  coordinate(r, n, roi[0], roi[2], ox, ix, S));
                             acc += v;
                             best = std::max(best, v);
                         }
                     const F count = F(S * S);
-                    const F y = r.reduction == DML_REDUCE_FUNCTION_MAX ? best : n.reciprocal ? acc * (F(1) / count) : acc / count;
+                    const F y = r.reduction == DML_REDUCE_FUNCTION_MAX ? best
+                                : n.reciprocal                         ? acc * (F(1) / count)
+                                                                       : acc / count;
                     out.push_back(double(float(y)));
                 }
     return out;
@@ -147,7 +154,8 @@ std::vector<double> bounds(const Case& golden) {
     REQUIRE(sink.has_value());
     const auto g = as_values<float>(golden.expected.at("OutputTensor").values);
     std::vector<double> b;
-    for (size_t i = 0; i < g.size(); ++i) b.push_back(element_bound(sink->elements()[i], DataType::FLOAT32, to_bits(g[i]), ArithmeticProfile{}));
+    for (size_t i = 0; i < g.size(); ++i)
+        b.push_back(element_bound(sink->elements()[i], DataType::FLOAT32, to_bits(g[i]), ArithmeticProfile{}));
     return b;
 }
 
@@ -156,7 +164,8 @@ std::vector<double> bounds(const Case& golden) {
 TEST_CASE("roi align bound: independent float32 and float64 evaluations are accepted") {
     const auto x = image(5);
     for (uint32_t reduction : {uint32_t(DML_REDUCE_FUNCTION_AVERAGE), uint32_t(DML_REDUCE_FUNCTION_MAX)})
-        for (uint32_t mode : {uint32_t(DML_INTERPOLATION_MODE_LINEAR), uint32_t(DML_INTERPOLATION_MODE_NEAREST_NEIGHBOR)})
+        for (uint32_t mode :
+             {uint32_t(DML_INTERPOLATION_MODE_LINEAR), uint32_t(DML_INTERPOLATION_MODE_NEAREST_NEIGHBOR)})
             for (uint32_t corners : {0u, 1u}) {
                 Roi r;
                 r.reduction = reduction;
@@ -168,8 +177,9 @@ TEST_CASE("roi align bound: independent float32 and float64 evaluations are acce
                     for (bool lerp : {false, true})
                         for (bool reciprocal : {false, true}) {
                             const Naive n{coordinates, lerp, reciprocal};
-                            INFO("reduction " << reduction << " mode " << mode << " corners " << corners << " coordinates " << coordinates
-                                              << " lerp " << lerp << " reciprocal " << reciprocal);
+                            INFO("reduction " << reduction << " mode " << mode << " corners " << corners
+                                              << " coordinates " << coordinates << " lerp " << lerp << " reciprocal "
+                                              << reciprocal);
                             const OutputCensus f = judge(golden, naive<float>(r, n, x));
                             CHECK(f.bounded);
                             CHECK(f.over == 0);
@@ -192,7 +202,8 @@ TEST_CASE("roi align bound: planted errors fail, the bound's edge is exact") {
         for (size_t i = 0; i < g.size(); ++i) k += std::fabs(a[i] - double(g[i])) > 1e-3;
         return k;
     };
-    for (const Naive& planted : {Naive{0, false, false, true, 0}, Naive{0, false, false, false, 1}, Naive{0, false, false, false, 3}}) {
+    for (const Naive& planted :
+         {Naive{0, false, false, true, 0}, Naive{0, false, false, false, 1}, Naive{0, false, false, false, 3}}) {
         const auto a = naive<float>(r, planted, x);
         const size_t k = moved(a);
         INFO("shifted " << planted.shifted << " samples " << planted.samples);

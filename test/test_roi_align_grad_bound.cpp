@@ -27,7 +27,8 @@ struct Setup {
     uint32_t samples = 2, corners = 0;
     float scale = 0.7f, ipo = 0.5f, opo = -0.5f;
     // Regions in float32, not dyadic (float32 coordinates are inexact); the last reaches past the image.
-    std::vector<std::array<float, 4>> rois = {{1.3f, 2.1f, 9.7f, 11.3f}, {0.1f, 0.3f, 5.9f, 4.7f}, {-3.3f, 6.1f, 13.3f, 16.7f}};
+    std::vector<std::array<float, 4>> rois = {
+        {1.3f, 2.1f, 9.7f, 11.3f}, {0.1f, 0.3f, 5.9f, 4.7f}, {-3.3f, 6.1f, 13.3f, 16.7f}};
 };
 
 Operator op_of(const Setup& s) {
@@ -79,12 +80,12 @@ Case golden_case(const Setup& s, const std::vector<float>& x, const std::vector<
 // ---- An independent backend: float32 coordinates, arithmetic in F ------------------------------
 
 struct Backend {
-    int coordinates = 0;     // 0: (x1s + t wS) - ipo, 1: (x1s - ipo) + t wS, 2: (1 - t) x1s + t x2s - ipo
-    bool factored = false;   // dROI: dY share scale (1 - t) slope, else autograd's terms one by one
-    bool shifted = false;    // planted: InputPixelOffset read as 0
-    uint32_t samples = 0;    // planted: another sample count (0: the case's)
-    bool no_share = false;   // planted: AVERAGE without 1 / (Sx * Sy)
-    bool least = false;      // planted: MAX sends dY to the least sample
+    int coordinates = 0;    // 0: (x1s + t wS) - ipo, 1: (x1s - ipo) + t wS, 2: (1 - t) x1s + t x2s - ipo
+    bool factored = false;  // dROI: dY share scale (1 - t) slope, else autograd's terms one by one
+    bool shifted = false;   // planted: InputPixelOffset read as 0
+    uint32_t samples = 0;   // planted: another sample count (0: the case's)
+    bool no_share = false;  // planted: AVERAGE without 1 / (Sx * Sy)
+    bool least = false;     // planted: MAX sends dY to the least sample
 };
 
 struct Axis1 {
@@ -128,11 +129,15 @@ Read read(const Setup& s, float x, int64_t size) {
     return r;
 }
 
-template <class F> std::pair<std::vector<double>, std::vector<double>> backward(const Setup& s, const Backend& b, const std::vector<float>& x,
-                                                                               const std::vector<float>& dy) {
+template <class F>
+std::pair<std::vector<double>, std::vector<double>> backward(const Setup& s, const Backend& b,
+                                                             const std::vector<float>& x,
+                                                             const std::vector<float>& dy) {
     const uint32_t S = b.samples ? b.samples : s.samples;
     std::vector<F> dx(size_t(kC) * kH * kW, F(0)), droi(s.rois.size() * 4, F(0));
-    auto X = [&](uint32_t c, int64_t r, int64_t col) { return F(x[size_t((c * kH + uint64_t(r)) * kW + uint64_t(col))]); };
+    auto X = [&](uint32_t c, int64_t r, int64_t col) {
+        return F(x[size_t((c * kH + uint64_t(r)) * kW + uint64_t(col))]);
+    };
     for (size_t r = 0; r < s.rois.size(); ++r) {
         const auto& roi = s.rois[r];
         for (uint32_t c = 0; c < kC; ++c)
@@ -148,18 +153,25 @@ template <class F> std::pair<std::vector<double>, std::vector<double>> backward(
                     std::vector<Sample> ss;
                     for (uint32_t iy = 0; iy < S; ++iy)
                         for (uint32_t ix = 0; ix < S; ++ix) {
-                            Sample m{axis(s, b, roi[1], roi[3], oy, iy, S), axis(s, b, roi[0], roi[2], ox, ix, S), {}, {}, 0};
+                            Sample m{axis(s, b, roi[1], roi[3], oy, iy, S),
+                                     axis(s, b, roi[0], roi[2], ox, ix, S),
+                                     {},
+                                     {},
+                                     0};
                             m.ry = read(s, m.ay.x, kH);
                             m.rx = read(s, m.ax.x, kW);
                             if (!m.ry.oob && !m.rx.oob)
-                                m.v = F(m.ry.w0) * (F(m.rx.w0) * X(c, m.ry.i0, m.rx.i0) + F(m.rx.w1) * X(c, m.ry.i0, m.rx.i1)) +
-                                      F(m.ry.w1) * (F(m.rx.w0) * X(c, m.ry.i1, m.rx.i0) + F(m.rx.w1) * X(c, m.ry.i1, m.rx.i1));
+                                m.v = F(m.ry.w0) *
+                                          (F(m.rx.w0) * X(c, m.ry.i0, m.rx.i0) + F(m.rx.w1) * X(c, m.ry.i0, m.rx.i1)) +
+                                      F(m.ry.w1) *
+                                          (F(m.rx.w0) * X(c, m.ry.i1, m.rx.i0) + F(m.rx.w1) * X(c, m.ry.i1, m.rx.i1));
                             ss.push_back(m);
                         }
                     size_t chosen = SIZE_MAX;
                     for (size_t k = 0; k < ss.size(); ++k) {
                         if (ss[k].ry.oob || ss[k].rx.oob) continue;
-                        if (chosen == SIZE_MAX || (b.least ? ss[k].v < ss[chosen].v : ss[k].v > ss[chosen].v)) chosen = k;
+                        if (chosen == SIZE_MAX || (b.least ? ss[k].v < ss[chosen].v : ss[k].v > ss[chosen].v))
+                            chosen = k;
                     }
                     const bool max = s.reduction == DML_REDUCE_FUNCTION_MAX;
                     for (size_t k = 0; k < ss.size(); ++k) {
@@ -179,7 +191,9 @@ template <class F> std::pair<std::vector<double>, std::vector<double>> backward(
                             const F t = F(j == 0 ? m.ax.t : m.ay.t), sc = F(s.scale);
                             const F wo[2] = {F(other.w0), F(other.w1)};
                             const int64_t oi[2] = {other.i0, other.i1};
-                            auto at = [&](int k2, int64_t idx) { return j == 0 ? X(c, oi[k2], idx) : X(c, idx, oi[k2]); };
+                            auto at = [&](int k2, int64_t idx) {
+                                return j == 0 ? X(c, oi[k2], idx) : X(c, idx, oi[k2]);
+                            };
                             if (b.factored) {
                                 F slope = 0;
                                 for (int k2 = 0; k2 < 2; ++k2) slope += wo[k2] * (at(k2, own.i1) - at(k2, own.i0));
@@ -214,7 +228,8 @@ OutputCensus judge(const Case& golden, const char* output, const std::vector<dou
 TEST_CASE("roi align grad bound: independent float32 and float64 backends are accepted") {
     const auto x = values(5, size_t(kC) * kH * kW);
     for (uint32_t reduction : {uint32_t(DML_REDUCE_FUNCTION_AVERAGE), uint32_t(DML_REDUCE_FUNCTION_MAX)})
-        for (uint32_t mode : {uint32_t(DML_INTERPOLATION_MODE_LINEAR), uint32_t(DML_INTERPOLATION_MODE_NEAREST_NEIGHBOR)})
+        for (uint32_t mode :
+             {uint32_t(DML_INTERPOLATION_MODE_LINEAR), uint32_t(DML_INTERPOLATION_MODE_NEAREST_NEIGHBOR)})
             for (uint32_t corners : {0u, 1u}) {
                 Setup s;
                 s.reduction = reduction;
@@ -228,8 +243,8 @@ TEST_CASE("roi align grad bound: independent float32 and float64 backends are ac
                         Backend b;
                         b.coordinates = coordinates;
                         b.factored = factored;
-                        INFO("reduction " << reduction << " mode " << mode << " corners " << corners << " coordinates " << coordinates
-                                          << " factored " << factored);
+                        INFO("reduction " << reduction << " mode " << mode << " corners " << corners << " coordinates "
+                                          << coordinates << " factored " << factored);
                         for (const auto& [dx, droi] : {backward<float>(s, b, x, dy), backward<double>(s, b, x, dy)}) {
                             const OutputCensus fx = judge(golden, "OutputGradientTensor", dx);
                             CHECK(fx.bounded);
@@ -249,7 +264,8 @@ TEST_CASE("roi align grad bound: planted errors fail, the bound's edge is exact"
     const Case golden = golden_case(s, x, dy);
     auto over = [&](const Backend& b) {
         const auto [dx, droi] = backward<float>(s, b, x, dy);
-        return std::pair{judge(golden, "OutputGradientTensor", dx).over, judge(golden, "OutputROIGradientTensor", droi).over};
+        return std::pair{judge(golden, "OutputGradientTensor", dx).over,
+                         judge(golden, "OutputROIGradientTensor", droi).over};
     };
     Backend shifted, fewer, more, unshared;
     shifted.shifted = true;
@@ -279,7 +295,8 @@ TEST_CASE("roi align grad bound: planted errors fail, the bound's edge is exact"
         const auto g = as_values<float>(golden.expected.at(output).values);
         size_t tested = 0;
         for (size_t i = 0; i < g.size() && tested < 5; ++i) {
-            const double bound = element_bound(sink->elements()[i], DataType::FLOAT32, to_bits(g[i]), ArithmeticProfile{});
+            const double bound = element_bound(sink->elements()[i], DataType::FLOAT32, to_bits(g[i]),
+                                               ArithmeticProfile{});
             if (!(bound > 0) || !std::isfinite(bound)) continue;
             INFO(output << " element " << i << " golden " << g[i] << " bound " << bound);
             // Values up to 4: far below a wrong reading's error (dX), and below 1/20 for the ROI gradient,

@@ -26,22 +26,28 @@ ROI roi_pooling(DataType t, std::vector<uint32_t> in, uint32_t rois, uint32_t ph
 }
 Operator op(const ROI& d) { return Operator{OperatorType::ROI_POOLING, d}; }
 template <class T> std::vector<T> out(const ROI& d, const std::vector<T>& x, const std::vector<T>& rois) {
-    return as_values<T>(run(op(d), {{"InputTensor", buffer(d.InputTensor, x)}, {"ROITensor", buffer(d.ROITensor, rois)}}).at("OutputTensor"));
+    return as_values<T>(
+        run(op(d), {{"InputTensor", buffer(d.InputTensor, x)}, {"ROITensor", buffer(d.ROITensor, rois)}})
+            .at("OutputTensor"));
 }
 
 // The naive reference for integer coordinates (SpatialScale 1, so no rounding).
-std::vector<int32_t> naive(const std::vector<uint32_t>& s, const std::vector<int32_t>& x, const std::vector<int32_t>& rois, int64_t PH, int64_t PW) {
+std::vector<int32_t> naive(const std::vector<uint32_t>& s, const std::vector<int32_t>& x,
+                           const std::vector<int32_t>& rois, int64_t PH, int64_t PW) {
     const int64_t C = s[1], H = s[2], W = s[3];
     std::vector<int32_t> o;
     for (size_t r = 0; r < rois.size() / 5; ++r) {
-        const int64_t b = rois[r * 5], x1 = rois[r * 5 + 1], y1 = rois[r * 5 + 2], x2 = rois[r * 5 + 3], y2 = rois[r * 5 + 4];
+        const int64_t b = rois[r * 5], x1 = rois[r * 5 + 1], y1 = rois[r * 5 + 2], x2 = rois[r * 5 + 3],
+                      y2 = rois[r * 5 + 4];
         const int64_t rh = std::max<int64_t>(y2 - y1 + 1, 1), rw = std::max<int64_t>(x2 - x1 + 1, 1);
         for (int64_t c = 0; c < C; ++c)
             for (int64_t ph = 0; ph < PH; ++ph)
                 for (int64_t pw = 0; pw < PW; ++pw) {
                     // Non-negative numerators: C++'s division is the floor, (n + d - 1) / d the ceiling.
-                    const int64_t h0 = std::clamp<int64_t>(y1 + (ph * rh) / PH, 0, H), h1 = std::clamp<int64_t>(y1 + ((ph + 1) * rh + PH - 1) / PH, 0, H);
-                    const int64_t w0 = std::clamp<int64_t>(x1 + (pw * rw) / PW, 0, W), w1 = std::clamp<int64_t>(x1 + ((pw + 1) * rw + PW - 1) / PW, 0, W);
+                    const int64_t h0 = std::clamp<int64_t>(y1 + (ph * rh) / PH, 0, H),
+                                  h1 = std::clamp<int64_t>(y1 + ((ph + 1) * rh + PH - 1) / PH, 0, H);
+                    const int64_t w0 = std::clamp<int64_t>(x1 + (pw * rw) / PW, 0, W),
+                                  w1 = std::clamp<int64_t>(x1 + ((pw + 1) * rw + PW - 1) / PW, 0, W);
                     int32_t m = 0;
                     bool any = false;
                     for (int64_t h = h0; h < h1; ++h)
@@ -94,7 +100,8 @@ TEST_CASE("ROI_POOLING: NaN and signed zeros (MAX_POOLING's ArgmaxNaN and Argmax
 TEST_CASE("ROI_POOLING: random regions against the naive loop, every integer width") {
     std::mt19937 rng(59);
     for (int k = 0; k < 20; ++k) {
-        const std::vector<uint32_t> s = {uint32_t(1 + rng() % 2), uint32_t(1 + rng() % 3), uint32_t(1 + rng() % 6), uint32_t(1 + rng() % 6)};
+        const std::vector<uint32_t> s = {uint32_t(1 + rng() % 2), uint32_t(1 + rng() % 3), uint32_t(1 + rng() % 6),
+                                         uint32_t(1 + rng() % 6)};
         const uint32_t rois = uint32_t(1 + rng() % 3), PH = uint32_t(1 + rng() % 3), PW = uint32_t(1 + rng() % 3);
         std::vector<int32_t> x(product(s)), r;
         for (auto& v : x) v = int32_t(rng() % 200) - 100;
@@ -108,9 +115,11 @@ TEST_CASE("ROI_POOLING: random regions against the naive loop, every integer wid
         // The same in INT8 and INT64 (the values fit).
         std::vector<int8_t> x8(x.begin(), x.end()), r8(r.begin(), r.end());
         const auto want = naive(s, x, r, PH, PW);
-        check_bits(out<int8_t>(roi_pooling(DataType::INT8, s, rois, PH, PW, 1.0f), x8, r8), std::vector<int8_t>(want.begin(), want.end()));
+        check_bits(out<int8_t>(roi_pooling(DataType::INT8, s, rois, PH, PW, 1.0f), x8, r8),
+                   std::vector<int8_t>(want.begin(), want.end()));
         std::vector<int64_t> x64(x.begin(), x.end()), r64(r.begin(), r.end());
-        check_bits(out<int64_t>(roi_pooling(DataType::INT64, s, rois, PH, PW, 1.0f), x64, r64), std::vector<int64_t>(want.begin(), want.end()));
+        check_bits(out<int64_t>(roi_pooling(DataType::INT64, s, rois, PH, PW, 1.0f), x64, r64),
+                   std::vector<int64_t>(want.begin(), want.end()));
     }
 }
 
@@ -142,11 +151,13 @@ TEST_CASE("ROI_POOLING: each rule") {
     auto values = [&](const std::vector<float>& r) {
         Case c;
         c.op = op(d);
-        c.inputs = {{"InputTensor", std::vector<std::byte>(buffer_size(d.InputTensor))}, {"ROITensor", buffer(d.ROITensor, r)}};
+        c.inputs = {{"InputTensor", std::vector<std::byte>(buffer_size(d.InputTensor))},
+                    {"ROITensor", buffer(d.ROITensor, r)}};
         return validate_input_values(c.op, c.inputs, ~uint64_t(0));
     };
     auto rule_at = [](const Diagnostics& g, const std::string& rule, const std::string& path) {
-        for (const auto& item : g.items()) if (item.rule == rule && item.path == path) return true;
+        for (const auto& item : g.items())
+            if (item.rule == rule && item.path == path) return true;
         return false;
     };
     CHECK(rule_at(values({2, 0, 0, 1, 1, 0, 0, 0, 1, 1}), "roi-pooling.batch-index", "/inputs/ROITensor/0"));

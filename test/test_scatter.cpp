@@ -36,10 +36,13 @@ std::vector<T> scatter(const D& d, const std::vector<T>& x, const std::vector<I>
 
 // The rules a case's input values break: (rule, path) of each error.
 template <class D, class T, class I>
-std::vector<std::pair<std::string, std::string>> value_errors(const D& d, const std::vector<T>& x, const std::vector<I>& idx, const std::vector<T>& updates) {
-    const Diagnostics diags = validate_input_values({D::kType, d}, {{"InputTensor", logical_buffer(d.InputTensor, x)},
-                                                                    {"IndicesTensor", logical_buffer(d.IndicesTensor, idx)},
-                                                                    {"UpdatesTensor", logical_buffer(d.UpdatesTensor, updates)}},
+std::vector<std::pair<std::string, std::string>> value_errors(const D& d, const std::vector<T>& x,
+                                                              const std::vector<I>& idx,
+                                                              const std::vector<T>& updates) {
+    const Diagnostics diags = validate_input_values({D::kType, d},
+                                                    {{"InputTensor", logical_buffer(d.InputTensor, x)},
+                                                     {"IndicesTensor", logical_buffer(d.IndicesTensor, idx)},
+                                                     {"UpdatesTensor", logical_buffer(d.UpdatesTensor, updates)}},
                                                     1u << 30);
     std::vector<std::pair<std::string, std::string>> e;
     for (const auto& item : diags.items()) {
@@ -85,14 +88,14 @@ TEST_CASE("SCATTER_ND: the page's example; SCATTER_ELEMENTS by hand") {
     SND n = make<SND>(DataType::FLOAT32, DataType::UINT32, {1, 8}, {4, 1}, {1, 4});
     n.InputDimensionCount = 1;
     n.IndicesDimensionCount = 2;
-    CHECK(scatter(n, std::vector<float>{1, 2, 3, 4, 5, 6, 7, 8}, std::vector<uint32_t>{4, 3, 1, 7}, std::vector<float>{9, 10, 11, 12}) ==
-          std::vector<float>{1, 11, 3, 10, 9, 6, 7, 12});
+    CHECK(scatter(n, std::vector<float>{1, 2, 3, 4, 5, 6, 7, 8}, std::vector<uint32_t>{4, 3, 1, 7},
+                  std::vector<float>{9, 10, 11, 12}) == std::vector<float>{1, 11, 3, 10, 9, 6, 7, 12});
     // SCATTER_ELEMENTS Axis 1: output[i, indices[i, j]] = updates[i, j] on [[0,0,0],[0,0,0]] with
     // indices [[2,0],[1,-1]] (-1 is column 2) and updates [[1,2],[3,4]] -> [[2,0,1],[0,3,4]].
     SE e = make<SE>(DataType::INT32, DataType::INT32, {2, 3}, {2, 2}, {2, 2});
     e.Axis = 1;
-    CHECK(scatter(e, std::vector<int32_t>{0, 0, 0, 0, 0, 0}, std::vector<int32_t>{2, 0, 1, -1}, std::vector<int32_t>{1, 2, 3, 4}) ==
-          std::vector<int32_t>{2, 0, 1, 0, 3, 4});
+    CHECK(scatter(e, std::vector<int32_t>{0, 0, 0, 0, 0, 0}, std::vector<int32_t>{2, 0, 1, -1},
+                  std::vector<int32_t>{1, 2, 3, 4}) == std::vector<int32_t>{2, 0, 1, 0, 3, 4});
 }
 
 TEST_CASE("SCATTER_ELEMENTS and SCATTER_ND against put_along_axis and tensor_scatter_nd_update") {
@@ -137,7 +140,8 @@ TEST_CASE("SCATTER_ELEMENTS and SCATTER_ND against put_along_axis and tensor_sca
         const uint32_t start = g.next(lines);
         const size_t tail = count_of(Shape(ds.begin() + std::ptrdiff_t(k), ds.end()));
         for (uint32_t t = 0; t < m; ++t) {
-            const auto c = coord_of(Shape(ds.begin(), ds.begin() + std::ptrdiff_t(k)), (start + t) % lines);  // distinct
+            const auto c = coord_of(Shape(ds.begin(), ds.begin() + std::ptrdiff_t(k)),
+                                    (start + t) % lines);  // distinct
             for (size_t j = 0; j < k; ++j) tuples[t * k + j] = g.next(2) ? c[j] - int64_t(ds[j]) : c[j];
             size_t base = 0;
             for (size_t j = 0; j < k; ++j) base = base * ds[j] + size_t(c[j]);
@@ -157,7 +161,8 @@ TEST_CASE("SCATTER: duplicate indices with different updates are refused, with t
     SE e = make<SE>(DataType::FLOAT32, DataType::INT32, {3}, {2}, {2});
     const std::vector<float> x = {0, 0, 0};
     CHECK(value_errors(e, x, std::vector<int32_t>{1, 1}, std::vector<float>{5, 6}) ==
-          std::vector<std::pair<std::string, std::string>>{{"scatter-elements.duplicate-index", "/inputs/IndicesTensor/1"}});
+          std::vector<std::pair<std::string, std::string>>{
+              {"scatter-elements.duplicate-index", "/inputs/IndicesTensor/1"}});
     // -2 is element 1 too.
     CHECK(value_errors(e, x, std::vector<int32_t>{1, -2}, std::vector<float>{5, 6}).size() == 1);
     // The same bits: one answer, taken. -0 and +0 differ in bits: refused.
@@ -165,13 +170,16 @@ TEST_CASE("SCATTER: duplicate indices with different updates are refused, with t
     CHECK(scatter(e, x, std::vector<int32_t>{1, -2}, std::vector<float>{7, 7}) == std::vector<float>{0, 7, 0});
     CHECK(value_errors(e, x, std::vector<int32_t>{1, 1}, std::vector<float>{0.0f, -0.0f}).size() == 1);
     // Out of range: 3 and -4 of 3, UINT32 0xffffffff.
-    CHECK(value_errors(e, x, std::vector<int32_t>{3, 0}, std::vector<float>{1, 2}) ==
-          std::vector<std::pair<std::string, std::string>>{{"scatter-elements.index-range", "/inputs/IndicesTensor/0"}});
+    CHECK(
+        value_errors(e, x, std::vector<int32_t>{3, 0}, std::vector<float>{1, 2}) ==
+        std::vector<std::pair<std::string, std::string>>{{"scatter-elements.index-range", "/inputs/IndicesTensor/0"}});
     CHECK(value_errors(e, x, std::vector<int32_t>{0, -4}, std::vector<float>{1, 2}).size() == 1);
     // SCATTER_ND: two tuples (0) and (-2) into a {2,2}: both write row 0, with different rows of updates.
     SND n = make<SND>(DataType::UINT8, DataType::INT64, {2, 2}, {2, 1}, {2, 2});
     n.InputDimensionCount = n.IndicesDimensionCount = 2;
-    CHECK(value_errors(n, std::vector<uint8_t>{0, 0, 0, 0}, std::vector<int64_t>{0, -2}, std::vector<uint8_t>{1, 2, 3, 4}).size() == 2);
+    CHECK(
+        value_errors(n, std::vector<uint8_t>{0, 0, 0, 0}, std::vector<int64_t>{0, -2}, std::vector<uint8_t>{1, 2, 3, 4})
+            .size() == 2);
     CHECK(scatter(n, std::vector<uint8_t>{0, 0, 0, 0}, std::vector<int64_t>{-1, 0}, std::vector<uint8_t>{1, 2, 3, 4}) ==
           std::vector<uint8_t>{3, 4, 1, 2});
 }
@@ -190,9 +198,10 @@ TEST_CASE("SCATTER moves bits; strided and broadcast tensors") {
     s.UpdatesTensor.Strides = {1, 2};
     s.OutputTensor.Strides = {4, 1};
     s.Axis = 1;
-    const auto out = run({OperatorType::SCATTER_ELEMENTS, s}, {{"InputTensor", buffer<int16_t>(s.InputTensor, {1, 2, 3})},
-                                                                {"IndicesTensor", buffer<uint32_t>(s.IndicesTensor, {0, 2, 1, 0})},
-                                                                {"UpdatesTensor", buffer<int16_t>(s.UpdatesTensor, {10, 30, 20, 40})}});
+    const auto out = run({OperatorType::SCATTER_ELEMENTS, s},
+                         {{"InputTensor", buffer<int16_t>(s.InputTensor, {1, 2, 3})},
+                          {"IndicesTensor", buffer<uint32_t>(s.IndicesTensor, {0, 2, 1, 0})},
+                          {"UpdatesTensor", buffer<int16_t>(s.UpdatesTensor, {10, 30, 20, 40})}});
     // Row 0: [1,2,3] with [0]=10, [2]=20 -> [10,2,20]; row 1: [1]=30, [0]=40 -> [40,30,3].
     CHECK(as_values<int16_t>(out.at("OutputTensor")) == std::vector<int16_t>{10, 2, 20, 40, 30, 3});
 }
@@ -203,28 +212,34 @@ TEST_CASE("scatter validation: the pages' constraints, each with its rule") {
     CHECK_FALSE(validate({OperatorType::SCATTER_ELEMENTS, e}).has_errors());
     SE b = e;
     b.UpdatesTensor.DataType = DataType::FLOAT16;
-    CHECK(has_error({OperatorType::SCATTER_ELEMENTS, b}, "scatter-elements.same-data-type", "/desc/UpdatesTensor/DataType"));
+    CHECK(has_error({OperatorType::SCATTER_ELEMENTS, b}, "scatter-elements.same-data-type",
+                    "/desc/UpdatesTensor/DataType"));
     b = e;
     b.OutputTensor.DataType = DataType::INT32;
-    CHECK(has_error({OperatorType::SCATTER_ELEMENTS, b}, "scatter-elements.same-data-type", "/desc/OutputTensor/DataType"));
+    CHECK(has_error({OperatorType::SCATTER_ELEMENTS, b}, "scatter-elements.same-data-type",
+                    "/desc/OutputTensor/DataType"));
     b = e;
     b.OutputTensor.Sizes = {3, 2};
     CHECK(has_error({OperatorType::SCATTER_ELEMENTS, b}, "scatter-elements.output-sizes", "/desc/OutputTensor/Sizes"));
     b = e;
     b.UpdatesTensor.Sizes = {2, 3};
-    CHECK(has_error({OperatorType::SCATTER_ELEMENTS, b}, "scatter-elements.updates-sizes", "/desc/UpdatesTensor/Sizes"));
+    CHECK(
+        has_error({OperatorType::SCATTER_ELEMENTS, b}, "scatter-elements.updates-sizes", "/desc/UpdatesTensor/Sizes"));
     b = e;
     b.IndicesTensor.Sizes = b.UpdatesTensor.Sizes = {1, 2};
-    CHECK(has_error({OperatorType::SCATTER_ELEMENTS, b}, "scatter-elements.indices-sizes", "/desc/IndicesTensor/Sizes/0"));
+    CHECK(has_error({OperatorType::SCATTER_ELEMENTS, b}, "scatter-elements.indices-sizes",
+                    "/desc/IndicesTensor/Sizes/0"));
     b = e;
     b.Axis = 2;
     CHECK(has_error({OperatorType::SCATTER_ELEMENTS, b}, "scatter-elements.axis", "/desc/Axis"));
     b = e;
     b.IndicesTensor.DataType = DataType::UINT16;
-    CHECK(has_error({OperatorType::SCATTER_ELEMENTS, b}, "scatter-elements.indices-data-type", "/desc/IndicesTensor/DataType"));
+    CHECK(has_error({OperatorType::SCATTER_ELEMENTS, b}, "scatter-elements.indices-data-type",
+                    "/desc/IndicesTensor/DataType"));
     b = e;
     b.UpdatesTensor.Sizes = {4};
-    CHECK(has_error({OperatorType::SCATTER_ELEMENTS, b}, "scatter-elements.dimension-count", "/desc/UpdatesTensor/Sizes"));
+    CHECK(has_error({OperatorType::SCATTER_ELEMENTS, b}, "scatter-elements.dimension-count",
+                    "/desc/UpdatesTensor/Sizes"));
 
     SND n = make<SND>(DataType::FLOAT32, DataType::UINT32, {1, 8}, {4, 1}, {1, 4});
     n.InputDimensionCount = 1;

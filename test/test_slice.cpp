@@ -27,7 +27,10 @@ template <class T> std::vector<std::byte> bytes_of(const std::vector<T>& v) {
 // Row-major coordinate of flat index `flat` in `sizes`.
 std::vector<int64_t> coordinate(const std::vector<uint32_t>& sizes, uint64_t flat) {
     std::vector<int64_t> c(sizes.size());
-    for (size_t i = sizes.size(); i-- > 0;) { c[i] = int64_t(flat % sizes[i]); flat /= sizes[i]; }
+    for (size_t i = sizes.size(); i-- > 0;) {
+        c[i] = int64_t(flat % sizes[i]);
+        flat /= sizes[i];
+    }
     return c;
 }
 
@@ -43,8 +46,9 @@ int64_t flat_index(const std::vector<uint32_t>& sizes, const std::vector<int64_t
 
 // The input coordinate (flat, row-major) that output coordinate `flat_out` reads, by the
 // SLICE1 page's formula.
-int64_t window_source(const std::vector<uint32_t>& in, const std::vector<uint32_t>& out, const std::vector<uint32_t>& offsets,
-                      const std::vector<uint32_t>& sizes, const std::vector<int32_t>& strides, uint64_t flat_out) {
+int64_t window_source(const std::vector<uint32_t>& in, const std::vector<uint32_t>& out,
+                      const std::vector<uint32_t>& offsets, const std::vector<uint32_t>& sizes,
+                      const std::vector<int32_t>& strides, uint64_t flat_out) {
     std::vector<int64_t> c = coordinate(out, flat_out), p(in.size());
     for (size_t i = 0; i < in.size(); ++i) {
         const int64_t start = int64_t(offsets[i]) + (strides[i] < 0 ? int64_t(sizes[i]) - 1 : 0);
@@ -58,15 +62,17 @@ int64_t window_source(const std::vector<uint32_t>& in, const std::vector<uint32_
 
 template <class T>
 std::vector<T> naive_slice1(const std::vector<T>& x, const std::vector<uint32_t>& in, const std::vector<uint32_t>& out,
-                            const std::vector<uint32_t>& offsets, const std::vector<uint32_t>& sizes, const std::vector<int32_t>& strides) {
+                            const std::vector<uint32_t>& offsets, const std::vector<uint32_t>& sizes,
+                            const std::vector<int32_t>& strides) {
     std::vector<T> y(product(out));
     for (uint64_t f = 0; f < y.size(); ++f) y[f] = x[size_t(window_source(in, out, offsets, sizes, strides, f))];
     return y;
 }
 
 template <class T>
-std::vector<T> naive_slice_grad(const std::vector<T>& dy, const std::vector<uint32_t>& in, const std::vector<uint32_t>& out,
-                                const std::vector<uint32_t>& offsets, const std::vector<uint32_t>& sizes, const std::vector<int32_t>& strides) {
+std::vector<T> naive_slice_grad(const std::vector<T>& dy, const std::vector<uint32_t>& in,
+                                const std::vector<uint32_t>& out, const std::vector<uint32_t>& offsets,
+                                const std::vector<uint32_t>& sizes, const std::vector<int32_t>& strides) {
     std::vector<T> dx(product(in), T(0));
     std::vector<int> hits(dx.size(), 0);
     for (uint64_t f = 0; f < dy.size(); ++f) {
@@ -113,22 +119,20 @@ TEST_CASE("SLICE_GRAD: the seed page's 4x4 example") {
     // takes every other row and column of the whole 4x4: offsets 0, sizes 4, strides 2.
     const Operator op = slice_grad(DataType::FLOAT32, {4, 4}, {2, 2}, {0, 0}, {4, 4}, {2, 2});
     const auto out = run(op, {{"InputGradientTensor", bytes_of<float>({1, 3, 9, 11})}});
-    check_bits(as_values<float>(out.at("OutputGradientTensor")),
-               {1, 0, 3, 0,
-                0, 0, 0, 0,
-                9, 0, 11, 0,
-                0, 0, 0, 0});
+    check_bits(as_values<float>(out.at("OutputGradientTensor")), {1, 0, 3, 0, 0, 0, 0, 0, 9, 0, 11, 0, 0, 0, 0, 0});
 }
 
 TEST_CASE("SLICE1: the page's two examples") {
     std::vector<float> x(16);
     for (int i = 0; i < 16; ++i) x[size_t(i)] = float(i + 1);
     SUBCASE("strides {1,1,2,2}") {
-        const Operator op = slice1(DataType::FLOAT32, {1, 1, 4, 4}, {1, 1, 2, 2}, {0, 0, 0, 1}, {1, 1, 4, 3}, {1, 1, 2, 2});
+        const Operator op = slice1(DataType::FLOAT32, {1, 1, 4, 4}, {1, 1, 2, 2}, {0, 0, 0, 1}, {1, 1, 4, 3},
+                                   {1, 1, 2, 2});
         check_bits(as_values<float>(run(op, {{"InputTensor", bytes_of(x)}}).at("OutputTensor")), {2, 4, 10, 12});
     }
     SUBCASE("strides {1,1,-2,2}: the first output row is the window's last row") {
-        const Operator op = slice1(DataType::FLOAT32, {1, 1, 4, 4}, {1, 1, 2, 2}, {0, 0, 0, 1}, {1, 1, 4, 3}, {1, 1, -2, 2});
+        const Operator op = slice1(DataType::FLOAT32, {1, 1, 4, 4}, {1, 1, 2, 2}, {0, 0, 0, 1}, {1, 1, 4, 3},
+                                   {1, 1, -2, 2});
         check_bits(as_values<float>(run(op, {{"InputTensor", bytes_of(x)}}).at("OutputTensor")), {14, 16, 6, 8});
     }
 }
@@ -173,18 +177,23 @@ namespace {
 // smallest subnormal, the extremes; for integers the extremes and their neighbours.
 template <class T> std::vector<T> specials() {
     if constexpr (std::is_same_v<T, float>)
-        return {from_bits<float>(0x7f800001u), from_bits<float>(0x80000000u), from_bits<float>(0x00000001u),
-                from_bits<float>(0xffc12345u), std::numeric_limits<float>::max(), -std::numeric_limits<float>::infinity()};
+        return {from_bits<float>(0x7f800001u),     from_bits<float>(0x80000000u),
+                from_bits<float>(0x00000001u),     from_bits<float>(0xffc12345u),
+                std::numeric_limits<float>::max(), -std::numeric_limits<float>::infinity()};
     else if constexpr (std::is_same_v<T, double>)
         return {from_bits<double>(0x7ff0000000000001ull), from_bits<double>(0x8000000000000000ull),
                 from_bits<double>(0x0000000000000001ull), from_bits<double>(0xfff8dead0000beefull),
-                std::numeric_limits<double>::max(), std::numeric_limits<double>::lowest()};
+                std::numeric_limits<double>::max(),       std::numeric_limits<double>::lowest()};
     else if constexpr (is_half_v<T>)
-        return {from_bits<half>(0x7c01u), from_bits<half>(0x8000u), from_bits<half>(0x0001u), from_bits<half>(0xfe3fu),
-                from_bits<half>(0x7bffu), from_bits<half>(0x83ffu)};
+        return {from_bits<half>(0x7c01u), from_bits<half>(0x8000u), from_bits<half>(0x0001u),
+                from_bits<half>(0xfe3fu), from_bits<half>(0x7bffu), from_bits<half>(0x83ffu)};
     else
-        return {std::numeric_limits<T>::max(), std::numeric_limits<T>::min(), T(std::numeric_limits<T>::max() - 1),
-                T(std::numeric_limits<T>::min() + 1), T(1), T(0)};
+        return {std::numeric_limits<T>::max(),
+                std::numeric_limits<T>::min(),
+                T(std::numeric_limits<T>::max() - 1),
+                T(std::numeric_limits<T>::min() + 1),
+                T(1),
+                T(0)};
 }
 }  // namespace
 
@@ -193,7 +202,8 @@ TEST_CASE_TEMPLATE("Slice family copies the bits of every type", T, DMLREF_ALL_T
     const std::vector<T> v = specials<T>();  // v0..v5
     SUBCASE("SLICE1, stride -1 reverses") {
         const Operator op = slice1(t, {6}, {6}, {0}, {6}, {-1});
-        check_bits(as_values<T>(run(op, {{"InputTensor", bytes_of(v)}}).at("OutputTensor")), {v[5], v[4], v[3], v[2], v[1], v[0]});
+        check_bits(as_values<T>(run(op, {{"InputTensor", bytes_of(v)}}).at("OutputTensor")),
+                   {v[5], v[4], v[3], v[2], v[1], v[0]});
     }
     SUBCASE("SLICE, offset 1 stride 2") {
         const Operator op = slice(t, {6}, {3}, {1}, {2});
@@ -206,8 +216,7 @@ TEST_CASE_TEMPLATE("Slice family copies the bits of every type", T, DMLREF_ALL_T
         const std::vector<T> dy = {v[0], v[1], v[2], v[3]};
         const T z = from_bits<T>(0);
         check_bits(as_values<T>(run(op, {{"InputGradientTensor", bytes_of(dy)}}).at("OutputGradientTensor")),
-                   {v[2], z, z, v[3], z, z,
-                    v[0], z, z, v[1], z, z});
+                   {v[2], z, z, v[3], z, z, v[0], z, z, v[1], z, z});
     }
 }
 
@@ -229,8 +238,9 @@ TEST_CASE("SLICE1 and SLICE_GRAD match the naive loops at every rank, mixed-sign
                        naive_slice1(x, s.in, s.out, s.offsets, s.sizes, s.strides));
 
             const Operator back = slice_grad(DataType::INT32, s.in, s.out, s.offsets, s.sizes, s.strides);
-            check_bits(as_values<int32_t>(run(back, {{"InputGradientTensor", bytes_of(dy)}}).at("OutputGradientTensor")),
-                       naive_slice_grad(dy, s.in, s.out, s.offsets, s.sizes, s.strides));
+            check_bits(
+                as_values<int32_t>(run(back, {{"InputGradientTensor", bytes_of(dy)}}).at("OutputGradientTensor")),
+                naive_slice_grad(dy, s.in, s.out, s.offsets, s.sizes, s.strides));
         }
     }
 }
@@ -264,10 +274,13 @@ TEST_CASE("SLICE_GRAD is the adjoint of SLICE1: sum(Slice1(x) * dy) == sum(x * S
             std::vector<int16_t> x(product(s.in)), dy(product(s.out));
             for (auto& e : x) e = int16_t(small(rng));
             for (auto& e : dy) e = int16_t(small(rng));
-            const auto y = as_values<int16_t>(run(slice1(DataType::INT16, s.in, s.out, s.offsets, s.sizes, s.strides),
-                                                  {{"InputTensor", bytes_of(x)}}).at("OutputTensor"));
-            const auto dx = as_values<int16_t>(run(slice_grad(DataType::INT16, s.in, s.out, s.offsets, s.sizes, s.strides),
-                                                   {{"InputGradientTensor", bytes_of(dy)}}).at("OutputGradientTensor"));
+            const auto y = as_values<int16_t>(
+                run(slice1(DataType::INT16, s.in, s.out, s.offsets, s.sizes, s.strides), {{"InputTensor", bytes_of(x)}})
+                    .at("OutputTensor"));
+            const auto dx = as_values<int16_t>(
+                run(slice_grad(DataType::INT16, s.in, s.out, s.offsets, s.sizes, s.strides),
+                    {{"InputGradientTensor", bytes_of(dy)}})
+                    .at("OutputGradientTensor"));
             REQUIRE(y.size() == dy.size());
             REQUIRE(dx.size() == x.size());
             int64_t lhs = 0, rhs = 0;
@@ -334,9 +347,7 @@ TEST_CASE("SLICE_GRAD with a strided dX zeroes and fills only dX's logical eleme
 
     // Forward reads Out(i, j) = In(2i, 2 - 2j): dY(0,0)->(0,2), (0,1)->(0,0), (1,0)->(2,2), (1,1)->(2,0).
     const int8_t s = 0x5a;
-    const std::vector<int8_t> expected = {2, 0, 1, s,
-                                          0, 0, 0, s,
-                                          4, 0, 3};
+    const std::vector<int8_t> expected = {2, 0, 1, s, 0, 0, 0, s, 4, 0, 3};
     const auto got = as_values<int8_t>(dx);
     REQUIRE(got.size() >= expected.size());
     check_bits(std::vector<int8_t>(got.begin(), got.begin() + long(expected.size())), expected);

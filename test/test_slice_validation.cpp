@@ -67,8 +67,8 @@ TEST_CASE("SLICE1 and SLICE_GRAD validation rules") {
         check_error(slice_grad(DataType::FLOAT32, {8}, {4}, {2}, {5}, {-2}), "slice-grad.output-size",
                     "/desc/InputGradientTensor/Sizes/0", "it must be from 1 to 3");
         // |INT32_MIN| is taken in 64 bits.
-        check_error(slice1(DataType::FLOAT32, {8}, {2}, {0}, {8}, {std::numeric_limits<int32_t>::min()}), "slice1.output-size",
-                    "/desc/OutputTensor/Sizes/0", "/ 2147483648 = 1");
+        check_error(slice1(DataType::FLOAT32, {8}, {2}, {0}, {8}, {std::numeric_limits<int32_t>::min()}),
+                    "slice1.output-size", "/desc/OutputTensor/Sizes/0", "/ 2147483648 = 1");
     }
     SUBCASE("same-data-type") {
         Operator op = slice1(DataType::FLOAT32, {8}, {3}, {2}, {5}, {2});
@@ -76,7 +76,8 @@ TEST_CASE("SLICE1 and SLICE_GRAD validation rules") {
         check_error(op, "slice1.same-data-type", "/desc/OutputTensor/DataType", "must have the same DataType");
         Operator g = slice_grad(DataType::FLOAT32, {8}, {3}, {2}, {5}, {2});
         get<DML_SLICE_GRAD_OPERATOR_DESC>(g.Desc).OutputGradientTensor.DataType = DataType::INT32;
-        check_error(g, "slice-grad.same-data-type", "/desc/InputGradientTensor/DataType", "must have the same DataType");
+        check_error(g, "slice-grad.same-data-type", "/desc/InputGradientTensor/DataType",
+                    "must have the same DataType");
     }
     SUBCASE("dimension-count") {
         Operator op = slice1(DataType::FLOAT32, {8}, {3}, {2}, {5}, {2});
@@ -84,7 +85,8 @@ TEST_CASE("SLICE1 and SLICE_GRAD validation rules") {
         check_error(op, "slice1.dimension-count", "/desc/DimensionCount", "OutputTensor has 2 dimensions");
         Operator g = slice_grad(DataType::FLOAT32, {8}, {3}, {2}, {5}, {2});
         get<DML_SLICE_GRAD_OPERATOR_DESC>(g.Desc).DimensionCount = 2;
-        check_error(g, "slice-grad.dimension-count", "/desc/DimensionCount", "DimensionCount is 2 but OutputGradientTensor has 1");
+        check_error(g, "slice-grad.dimension-count", "/desc/DimensionCount",
+                    "DimensionCount is 2 but OutputGradientTensor has 1");
     }
     SUBCASE("array-length: reported, and the per-dimension rules are skipped") {
         Operator op = slice1(DataType::FLOAT32, {8, 8}, {3, 1}, {2, 9}, {5}, {2, 1});
@@ -102,11 +104,12 @@ TEST_CASE("SLICE validation rules") {
         check_error(slice(DataType::FLOAT32, {8}, {3}, {2}, {3}), "slice.in-bounds", "/desc/Offsets/0",
                     "2 + (3 - 1) * 3 = 8; it must be less than InputTensor.Sizes[0] = 8");
         // (2^32 - 1) + (2 - 1) * (2^32 - 1) computed in 64 bits.
-        check_error(slice(DataType::FLOAT32, {8}, {2}, {0xffffffffu}, {0xffffffffu}), "slice.in-bounds", "/desc/Offsets/0",
-                    "= 8589934590");
+        check_error(slice(DataType::FLOAT32, {8}, {2}, {0xffffffffu}, {0xffffffffu}), "slice.in-bounds",
+                    "/desc/Offsets/0", "= 8589934590");
     }
     SUBCASE("stride-positive") {
-        check_error(slice(DataType::FLOAT32, {8}, {1}, {0}, {0}), "slice.stride-positive", "/desc/Strides/0", "Strides[0] is 0");
+        check_error(slice(DataType::FLOAT32, {8}, {1}, {0}, {0}), "slice.stride-positive", "/desc/Strides/0",
+                    "Strides[0] is 0");
     }
     SUBCASE("sizes-match-output") {
         Operator op = slice(DataType::FLOAT32, {8}, {3}, {1}, {3});
@@ -164,11 +167,13 @@ TEST_CASE("Slice family support tables (DirectML API reference)") {
     CHECK(lowest(slice(DataType::INT32, {4, 4}, {2, 2}, {0, 0}, {1, 1})) == 0x3000u);
     CHECK(lowest(slice(DataType::INT64, {4, 4}, {2, 2}, {0, 0}, {1, 1})) == 0x4100u);
     // SLICE1: 2.1 4-5D eight types; 3.0 1-8D; 4.1 + 64-bit.
-    CHECK(lowest(slice1(DataType::INT8, {1, 1, 1, 4, 4}, {1, 1, 1, 2, 2}, {0, 0, 0, 0, 0}, {1, 1, 1, 4, 4}, {1, 1, 1, 2, 2})) == 0x2100u);
+    CHECK(lowest(slice1(DataType::INT8, {1, 1, 1, 4, 4}, {1, 1, 1, 2, 2}, {0, 0, 0, 0, 0}, {1, 1, 1, 4, 4},
+                        {1, 1, 1, 2, 2})) == 0x2100u);
     CHECK(lowest(slice1(DataType::INT8, {4}, {2}, {0}, {4}, {2})) == 0x3000u);
     CHECK(lowest(slice1(DataType::FLOAT64, {4}, {2}, {0}, {4}, {2})) == 0x4100u);
     // SLICE_GRAD: 3.0 4-5D; 3.1 1-8D; 4.1 + 64-bit.
-    CHECK(lowest(slice_grad(DataType::UINT16, {1, 1, 4, 4}, {1, 1, 2, 2}, {0, 0, 0, 0}, {1, 1, 4, 4}, {1, 1, 2, 2})) == 0x3000u);
+    CHECK(lowest(slice_grad(DataType::UINT16, {1, 1, 4, 4}, {1, 1, 2, 2}, {0, 0, 0, 0}, {1, 1, 4, 4}, {1, 1, 2, 2})) ==
+          0x3000u);
     CHECK(lowest(slice_grad(DataType::UINT16, {4, 4}, {2, 2}, {0, 0}, {4, 4}, {2, 2})) == 0x3100u);
     CHECK(lowest(slice_grad(DataType::UINT64, {4, 4}, {2, 2}, {0, 0}, {4, 4}, {2, 2})) == 0x4100u);
     CHECK(parse_operator_type("DML_OPERATOR_SLICE_GRAD") == OperatorType::SLICE_GRAD);

@@ -62,7 +62,7 @@ std::vector<uint32_t> bits_of(const std::vector<float>& v) {
 // x_i - log(sum exp(x_j)); -inf elements add nothing. For rows of moderate values (|x| < 100).
 template <class T> double naive(bool log, const std::vector<double>& row, size_t i) {
     mpfr_t s, e, y;
-    mpfr_inits2(1000, s, e, y, (mpfr_ptr)nullptr);
+    mpfr_inits2(1000, s, e, y, (mpfr_ptr) nullptr);
     mpfr_set_ui(s, 0, MPFR_RNDN);
     for (double v : row) {
         if (std::isinf(v)) continue;
@@ -81,7 +81,7 @@ template <class T> double naive(bool log, const std::vector<double>& row, size_t
     }
     double r = std::isinf(row[i]) ? (log ? -INFINITY : 0.0) : mpfr_rounded<T>(static_cast<mpfr_srcptr>(y));
     if (r == 0 && mpfr_sgn(y) < 0) r = -0.0;
-    mpfr_clears(s, e, y, (mpfr_ptr)nullptr);
+    mpfr_clears(s, e, y, (mpfr_ptr) nullptr);
     return r;
 }
 
@@ -99,9 +99,11 @@ bool judged(const Operator& op, const std::vector<float>& x, const std::vector<f
 
 TEST_CASE("HARDMAX1: the page's three examples; HARDMAX over the last dimension") {
     const std::vector<float> x = {12, 0, -101, 11, 3, 234, 0, -101};
-    auto hm1 = [&](std::vector<uint32_t> axes) { return as_values<float>(run(listed<HM1>(DataType::FLOAT32, {2, 2, 2}, axes),
-                                                                             {{"InputTensor", buffer(desc(DataType::FLOAT32, {2, 2, 2}), x)}})
-                                                                             .at("OutputTensor")); };
+    auto hm1 = [&](std::vector<uint32_t> axes) {
+        return as_values<float>(run(listed<HM1>(DataType::FLOAT32, {2, 2, 2}, axes),
+                                    {{"InputTensor", buffer(desc(DataType::FLOAT32, {2, 2, 2}), x)}})
+                                    .at("OutputTensor"));
+    };
     CHECK(hm1({1}) == std::vector<float>{1, 0, 0, 1, 1, 1, 0, 0});
     CHECK(hm1({0}) == std::vector<float>{1, 0, 0, 1, 0, 1, 1, 0});
     CHECK(hm1({0, 2}) == std::vector<float>{0, 0, 0, 1, 0, 1, 0, 0});
@@ -111,11 +113,11 @@ TEST_CASE("HARDMAX1: the page's three examples; HARDMAX over the last dimension"
 
 TEST_CASE("HARDMAX: the first largest wins; NaN loses to any number; -0 and +0 tie; zeros are +0") {
     const Operator op = last<HM>(DataType::FLOAT32, {5, 3});
-    const std::vector<float> x = {2, 2, 1,           // a tie: the first
-                                  kNaN, -kInf, -5,   // NaN loses: -5
-                                  kNaN, kNaN, kNaN,  // all NaN: the first
-                                  -0.0f, 0.0f, -1,   // -0 and +0 equal: the first
-                                  kInf, 1, kInf};
+    const std::vector<float> x = {2,     2,     1,     // a tie: the first
+                                  kNaN,  -kInf, -5,    // NaN loses: -5
+                                  kNaN,  kNaN,  kNaN,  // all NaN: the first
+                                  -0.0f, 0.0f,  -1,    // -0 and +0 equal: the first
+                                  kInf,  1,     kInf};
     CHECK(bits_out(op, x) == bits_of({1, 0, 0, 0, 0, 1, 1, 0, 0, 1, 0, 0, 1, 0, 0}));
     // Several axes: the first in row-major order over the axes, whatever order Axes lists them in.
     const std::vector<float> t = {5, 1, 1, 5};  // [[5, 1], [1, 5]]: the row over both axes ties at (0,0) and (1,1)
@@ -128,8 +130,10 @@ TEST_CASE("SOFTMAX and LOG_SOFTMAX: hand-derived values, the NaN rows and the ze
     CHECK(bits_out(sm, {0, 0}) == bits_of({0.5f, 0.5f}));
     CHECK(bits_out(lsm, {0, 0}) == std::vector<uint32_t>{0xbf317218, 0xbf317218});
     // [7, 7, 7]: 1/3 = 0x3eaaaaab; log: -ln 3 = 0xbf8c9f54.
-    CHECK(bits_out(last<SM>(DataType::FLOAT32, {3}), {7, 7, 7}) == std::vector<uint32_t>{0x3eaaaaab, 0x3eaaaaab, 0x3eaaaaab});
-    CHECK(bits_out(last<LSM>(DataType::FLOAT32, {3}), {7, 7, 7}) == std::vector<uint32_t>{0xbf8c9f54, 0xbf8c9f54, 0xbf8c9f54});
+    CHECK(bits_out(last<SM>(DataType::FLOAT32, {3}), {7, 7, 7}) ==
+          std::vector<uint32_t>{0x3eaaaaab, 0x3eaaaaab, 0x3eaaaaab});
+    CHECK(bits_out(last<LSM>(DataType::FLOAT32, {3}), {7, 7, 7}) ==
+          std::vector<uint32_t>{0xbf8c9f54, 0xbf8c9f54, 0xbf8c9f54});
     // One finite element and -inf: 1 and +0; log: exactly 0 (+0) and -inf.
     CHECK(bits_out(sm, {3, -kInf}) == bits_of({1, 0}));
     CHECK(bits_out(lsm, {-kInf, 3}) == bits_of({-kInf, 0}));
@@ -160,7 +164,8 @@ TEST_CASE("SOFTMAX1 and LOG_SOFTMAX1: random rows over one and several axes, aga
     for (const auto& axes : std::vector<std::vector<uint32_t>>{{2}, {0}, {2, 0}, {0, 1, 2}})
         for (bool log : {false, true}) {
             INFO("axes " << axes.size() << " log " << log);
-            const Operator op = log ? listed<LSM1>(DataType::FLOAT32, sizes, axes) : listed<SM1>(DataType::FLOAT32, sizes, axes);
+            const Operator op = log ? listed<LSM1>(DataType::FLOAT32, sizes, axes)
+                                    : listed<SM1>(DataType::FLOAT32, sizes, axes);
             const auto got = bits_out(op, x);
             // Each element's row: the elements that agree with it outside the axes, by nested loops.
             for (uint32_t a = 0; a < 3; ++a)
@@ -175,7 +180,8 @@ TEST_CASE("SOFTMAX1 and LOG_SOFTMAX1: random rows over one and several axes, aga
                                     const uint32_t co[3] = {p, q, r};
                                     bool same = true;
                                     for (uint32_t k = 0; k < 3; ++k)
-                                        if (std::find(axes.begin(), axes.end(), k) == axes.end() && co[k] != at[k]) same = false;
+                                        if (std::find(axes.begin(), axes.end(), k) == axes.end() && co[k] != at[k])
+                                            same = false;
                                     if (!same) continue;
                                     if (p == a && q == b && r == c) self = row.size();
                                     row.push_back(x[(p * 4 + q) * 5 + r]);
@@ -196,7 +202,8 @@ TEST_CASE("SOFTMAX and LOG_SOFTMAX: FLOAT16, strided and broadcast inputs, again
         SM s;  // one struct layout for both
         s.InputTensor = desc(DataType::FLOAT16, {2, 6}, {1, 2});
         s.OutputTensor = desc(DataType::FLOAT16, {2, 6});
-        const Operator op = type == OT::ACTIVATION_SOFTMAX ? Operator{type, s} : Operator{type, LSM{s.InputTensor, s.OutputTensor}};
+        const Operator op = type == OT::ACTIVATION_SOFTMAX ? Operator{type, s}
+                                                           : Operator{type, LSM{s.InputTensor, s.OutputTensor}};
         std::vector<std::byte> in(storage.size() * 2);
         std::memcpy(in.data(), storage.data(), in.size());
         const auto y = as_values<half>(run(op, {{"InputTensor", in}}).at("OutputTensor"));
@@ -204,7 +211,8 @@ TEST_CASE("SOFTMAX and LOG_SOFTMAX: FLOAT16, strided and broadcast inputs, again
             std::vector<double> row;
             for (size_t j = 0; j < 6; ++j) row.push_back(half_to_double(storage[i + 2 * j]));
             for (size_t j = 0; j < 6; ++j)
-                CHECK(to_bits(y[i * 6 + j]) == to_bits(half_from_double(naive<half>(type == OT::ACTIVATION_LOG_SOFTMAX, row, j))));
+                CHECK(to_bits(y[i * 6 + j]) ==
+                      to_bits(half_from_double(naive<half>(type == OT::ACTIVATION_LOG_SOFTMAX, row, j))));
         }
     }
     // Broadcast: a {3, 4} input whose rows are one row (strides 0, 1): every output row the same.
@@ -228,16 +236,19 @@ TEST_CASE("softmax: the float64 pass and Ziv's loop alone give the same bits, lo
         for (SoftmaxKind k : {SoftmaxKind::Softmax, SoftmaxKind::LogSoftmax}) {
             std::vector<std::vector<double>> rows = {{0, -1e-7, 1e-7}, {65504, -65504, 0}, {1, 1, 1, 0.5}};
             std::vector<double> longrow(1000);
-            for (double& v : longrow) v = t == DataType::FLOAT32 ? double(float(value(rng))) : half_to_double(half_from_double(value(rng)));
+            for (double& v : longrow)
+                v = t == DataType::FLOAT32 ? double(float(value(rng))) : half_to_double(half_from_double(value(rng)));
             rows.push_back(longrow);
             for (auto& row : rows) {
-                for (double& v : row) v = t == DataType::FLOAT32 ? double(float(v)) : half_to_double(half_from_double(v));
+                for (double& v : row)
+                    v = t == DataType::FLOAT32 ? double(float(v)) : half_to_double(half_from_double(v));
                 CHECK(reference::softmax_row(k, t, row, true) == reference::softmax_row(k, t, row, false));
             }
         }
 }
 
-TEST_CASE("SOFTMAX and LOG_SOFTMAX judging: a naive float32 backend passes; a dropped term and a missing max shift are caught") {
+TEST_CASE(
+    "SOFTMAX and LOG_SOFTMAX judging: a naive float32 backend passes; a dropped term and a missing max shift are caught") {
     std::vector<float> x(64);
     for (size_t i = 0; i < x.size(); ++i) x[i] = float(int(i * 37 % 101) - 50) / 8.0f;
     const Operator sm = last<SM>(DataType::FLOAT32, {64}), lsm = last<LSM>(DataType::FLOAT32, {64});
@@ -291,7 +302,8 @@ TEST_CASE("softmax family: every rule of the pages, with its rule id") {
     CHECK(has_error(op, "log-softmax.same-sizes", "/desc/OutputTensor/Sizes"));
     CHECK(has_error(last<HM>(DataType::INT32, {2, 3}), "hardmax.data-type", "/desc/InputTensor/DataType"));
     CHECK(has_error(last<SM>(DataType::FLOAT32, {2, 2, 3}), "softmax.effective-rank", "/desc/InputTensor/Sizes"));
-    CHECK_FALSE(has_error(last<SM>(DataType::FLOAT32, {1, 1, 2, 3}), "softmax.effective-rank", "/desc/InputTensor/Sizes"));
+    CHECK_FALSE(
+        has_error(last<SM>(DataType::FLOAT32, {1, 1, 2, 3}), "softmax.effective-rank", "/desc/InputTensor/Sizes"));
     CHECK(has_error(listed<SM1>(DataType::FLOAT32, {2, 3}, {}), "softmax1.axis-count", "/desc/AxisCount"));
     Operator l = listed<LSM1>(DataType::FLOAT32, {2, 3}, {1});
     get<LSM1>(l.Desc).Axes = {0, 1};

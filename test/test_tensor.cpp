@@ -36,22 +36,30 @@ TEST_CASE("for_each_run visits every coordinate once, in row-major order") {
         std::vector<uint32_t> sizes(rank);
         for (auto& s : sizes) s = 1 + rng() % 3;
         std::vector<int64_t> a(rank), b(rank);
-        for (size_t i = 0; i < rank; ++i) { a[i] = int64_t(rng() % 7) - 3; b[i] = int64_t(rng() % 5); }
-        if (trial % 3 == 0) { a = packed_strides(sizes); }  // mergeable runs
+        for (size_t i = 0; i < rank; ++i) {
+            a[i] = int64_t(rng() % 7) - 3;
+            b[i] = int64_t(rng() % 5);
+        }
+        if (trial % 3 == 0) {
+            a = packed_strides(sizes);
+        }  // mergeable runs
         std::vector<std::pair<int64_t, int64_t>> expected, actual;
         std::vector<uint32_t> c(rank, 0);
         for (;;) {
             int64_t oa = 100, ob = 7;
-            for (size_t i = 0; i < rank; ++i) { oa += c[i] * a[i]; ob += c[i] * b[i]; }
+            for (size_t i = 0; i < rank; ++i) {
+                oa += c[i] * a[i];
+                ob += c[i] * b[i];
+            }
             expected.emplace_back(oa, ob);
             size_t d = rank;
             while (d > 0 && ++c[d - 1] == sizes[d - 1]) c[--d] = 0;
             if (d == 0) break;
         }
         for_each_run<2>(sizes, {a.data(), b.data()}, {100, 7},
-            [&](const std::array<int64_t, 2>& off, int64_t n, const std::array<int64_t, 2>& step) {
-                for (int64_t i = 0; i < n; ++i) actual.emplace_back(off[0] + i * step[0], off[1] + i * step[1]);
-            });
+                        [&](const std::array<int64_t, 2>& off, int64_t n, const std::array<int64_t, 2>& step) {
+            for (int64_t i = 0; i < n; ++i) actual.emplace_back(off[0] + i * step[0], off[1] + i * step[1]);
+        });
         REQUIRE(actual == expected);
     }
 }

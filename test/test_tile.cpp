@@ -33,18 +33,23 @@ Operator op(const TILE& d) { return Operator{OperatorType::TILE, d}; }
 TEST_CASE("TILE: the page's example, and bits moved from a broadcast input") {
     // [[1, 2], [3, 4]] with Repeats [1, 2] is [[1, 2, 1, 2], [3, 4, 3, 4]].
     const TILE d = tile_desc(DataType::FLOAT32, {2, 2}, {1, 2});
-    check_bits(as_values<float>(run(op(d), {{"InputTensor", buffer(d.InputTensor, std::vector<float>{1, 2, 3, 4})}}).at("OutputTensor")),
-               std::vector<float>{1, 2, 1, 2, 3, 4, 3, 4});
+    check_bits(
+        as_values<float>(
+            run(op(d), {{"InputTensor", buffer(d.InputTensor, std::vector<float>{1, 2, 3, 4})}}).at("OutputTensor")),
+        std::vector<float>{1, 2, 1, 2, 3, 4, 3, 4});
     // FLOAT16 {2,1} broadcast from one signalling NaN 0x7d01 (Strides {0,1}), Repeats [1, 3]: six
     // copies of its bits, not quieted.
     TILE b = tile_desc(DataType::FLOAT16, {2, 1}, {1, 3});
     b.InputTensor.Strides = {0, 1};
-    check_bits(as_values<uint16_t>(run(op(b), {{"InputTensor", buffer(b.InputTensor, std::vector<uint16_t>{0x7d01})}}).at("OutputTensor")),
-               std::vector<uint16_t>(6, 0x7d01));
+    check_bits(
+        as_values<uint16_t>(
+            run(op(b), {{"InputTensor", buffer(b.InputTensor, std::vector<uint16_t>{0x7d01})}}).at("OutputTensor")),
+        std::vector<uint16_t>(6, 0x7d01));
     // INT64 extremes tiled on both axes of a {1,2}: [a, b] -> [[a, b, a, b], [a, b, a, b]].
     const int64_t a = std::numeric_limits<int64_t>::min(), c = 9007199254740993;
     const TILE e = tile_desc(DataType::INT64, {1, 2}, {2, 2});
-    check_bits(as_values<int64_t>(run(op(e), {{"InputTensor", buffer(e.InputTensor, std::vector<int64_t>{a, c})}}).at("OutputTensor")),
+    check_bits(as_values<int64_t>(
+                   run(op(e), {{"InputTensor", buffer(e.InputTensor, std::vector<int64_t>{a, c})}}).at("OutputTensor")),
                std::vector<int64_t>{a, c, a, c, a, c, a, c});
 }
 
@@ -63,7 +68,10 @@ TEST_CASE("TILE against a naive loop: every element width, ranks 1 to 8, a strid
             // The output stored column-major: a strided write.
             std::vector<uint32_t> strides(rank);
             uint32_t s = 1;
-            for (uint32_t i = 0; i < rank; ++i) { strides[i] = s; s *= d.OutputTensor.Sizes[i]; }
+            for (uint32_t i = 0; i < rank; ++i) {
+                strides[i] = s;
+                s *= d.OutputTensor.Sizes[i];
+            }
             d.OutputTensor.Strides = strides;
             const size_t w = element_size(t);
             std::vector<std::byte> x(buffer_size(d.InputTensor));
@@ -98,7 +106,8 @@ TEST_CASE("TILE rules: each with its id and path; explain names the source") {
         CHECK(has_error(op(d), "tile.output-size", "/desc/OutputTensor/Sizes/1"));
     }
     SUBCASE("explain") {
-        const Case c = parse_valid(R"({"format": 1, "operator": "TILE", "desc": {"InputTensor": {"DataType": "INT32", "Sizes": [2, 3]},
+        const Case c = parse_valid(
+            R"({"format": 1, "operator": "TILE", "desc": {"InputTensor": {"DataType": "INT32", "Sizes": [2, 3]},
             "OutputTensor": {"DataType": "INT32", "Sizes": [4, 3]}, "RepeatsCount": 2, "Repeats": [2, 1]},
             "inputs": {"InputTensor": [1, 2, 3, 4, 5, 6]}})");
         // Output [3, 1] is input [1, 1] = 5.

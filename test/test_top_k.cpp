@@ -16,7 +16,8 @@ namespace {
 using TK = DML_TOP_K_OPERATOR_DESC;
 using TK1 = DML_TOP_K1_OPERATOR_DESC;
 
-TK1 make(DataType t, std::vector<uint32_t> in, uint32_t axis, uint32_t k, uint32_t direction, DataType index = DataType::UINT32) {
+TK1 make(DataType t, std::vector<uint32_t> in, uint32_t axis, uint32_t k, uint32_t direction,
+         DataType index = DataType::UINT32) {
     TK1 d;
     d.InputTensor = desc(t, in);
     in[axis] = k;
@@ -28,7 +29,8 @@ TK1 make(DataType t, std::vector<uint32_t> in, uint32_t axis, uint32_t k, uint32
     return d;
 }
 
-template <class T, class I = uint32_t> std::pair<std::vector<T>, std::vector<I>> top_k(const TK1& d, const std::vector<T>& x) {
+template <class T, class I = uint32_t>
+std::pair<std::vector<T>, std::vector<I>> top_k(const TK1& d, const std::vector<T>& x) {
     const auto out = run({OperatorType::TOP_K1, d}, {{"InputTensor", logical_buffer(d.InputTensor, x)}});
     return {as_values<T>(out.at("OutputValueTensor")), as_values<I>(out.at("OutputIndexTensor"))};
 }
@@ -67,7 +69,8 @@ TEST_CASE("TOP_K1: the page's four examples") {
 TEST_CASE("TOP_K1: NaN orders above +inf, -0 ties +0, ties by lower index in both directions") {
     // Sequence: [1, NaN(0x7fc00001), -0, +inf, NaN(0xffc00002), +0].
     std::vector<float> x;
-    for (uint32_t b : {0x3f800000u, 0x7fc00001u, 0x80000000u, 0x7f800000u, 0xffc00002u, 0x00000000u}) x.push_back(from_bits<float>(b));
+    for (uint32_t b : {0x3f800000u, 0x7fc00001u, 0x80000000u, 0x7f800000u, 0xffc00002u, 0x00000000u})
+        x.push_back(from_bits<float>(b));
     // DECREASING, K 6: NaN at 1, NaN at 4 (NaNs equal: lower index first), +inf 3, 1 at 0, -0 at 2, +0 at 5.
     auto dec = top_k(make(DataType::FLOAT32, {6}, 0, 6, DEC), x);
     check_bits(dec.first, std::vector<float>{x[1], x[4], x[3], x[0], x[2], x[5]});
@@ -114,7 +117,8 @@ TEST_CASE("TOP_K1 against a rank count: every axis, both directions, integers an
                 ei[o] = pos;
             }
         }
-        INFO("trial " << trial << ": sizes " << sizes_text(sizes) << ", axis " << axis << ", K " << k << ", direction " << dir);
+        INFO("trial " << trial << ": sizes " << sizes_text(sizes) << ", axis " << axis << ", K " << k << ", direction "
+                      << dir);
         auto got = top_k<int16_t, uint64_t>(make(DataType::INT16, sizes, axis, k, dir, DataType::UINT64), x);
         CHECK(got.first == ev);
         CHECK(got.second == ei);
@@ -151,6 +155,7 @@ TEST_CASE("top-k validation: the pages' constraints, each with its rule") {
     b = make(DataType::UINT8, {5}, 0, 5, INC);
     CHECK_FALSE(validate({OperatorType::TOP_K1, b}).has_errors());
     // Feature levels: TOP_K1 4-D FLOAT32 from 2.1, 2-D from 3.1.
-    CHECK(lowest_supporting_feature_level({OperatorType::TOP_K1, make(DataType::FLOAT32, {1, 1, 2, 5}, 3, 2, DEC)}, nullptr) == 0x2100u);
+    CHECK(lowest_supporting_feature_level({OperatorType::TOP_K1, make(DataType::FLOAT32, {1, 1, 2, 5}, 3, 2, DEC)},
+                                          nullptr) == 0x2100u);
     CHECK(lowest_supporting_feature_level({OperatorType::TOP_K1, d}, nullptr) == 0x3100u);
 }

@@ -16,7 +16,8 @@ namespace {
 
 using UNPOOL = DML_MAX_UNPOOLING_OPERATOR_DESC;
 
-UNPOOL unpool_desc(DataType t, std::vector<uint32_t> in, std::vector<uint32_t> out, DataType indices = DataType::UINT32) {
+UNPOOL unpool_desc(DataType t, std::vector<uint32_t> in, std::vector<uint32_t> out,
+                   DataType indices = DataType::UINT32) {
     UNPOOL d;
     d.InputTensor = desc(t, in);
     d.IndicesTensor = desc(indices, in);
@@ -25,8 +26,10 @@ UNPOOL unpool_desc(DataType t, std::vector<uint32_t> in, std::vector<uint32_t> o
 }
 Operator op(const UNPOOL& d) { return Operator{OperatorType::MAX_UNPOOLING, d}; }
 
-template <class T, class I> std::vector<T> run_unpool(const UNPOOL& d, const std::vector<T>& x, const std::vector<I>& ix) {
-    return as_values<T>(run(op(d), {{"InputTensor", logical_buffer(d.InputTensor, x)}, {"IndicesTensor", logical_buffer(d.IndicesTensor, ix)}})
+template <class T, class I>
+std::vector<T> run_unpool(const UNPOOL& d, const std::vector<T>& x, const std::vector<I>& ix) {
+    return as_values<T>(run(op(d), {{"InputTensor", logical_buffer(d.InputTensor, x)},
+                                    {"IndicesTensor", logical_buffer(d.IndicesTensor, ix)}})
                             .at("OutputTensor"));
 }
 
@@ -44,13 +47,16 @@ TEST_CASE("MAX_UNPOOLING: by hand, the inverse of a 2x2 max pooling") {
     check_bits(run_unpool(d, std::vector<float>{6, 7, -8, 0.5f}, std::vector<uint32_t>{1, 2, 9, 15}), want);
     // UINT64 indices, INT16 values, a rank-2 output: [[0, 3], [-5, 0]] from indices 1 and 2.
     const UNPOOL e = unpool_desc(DataType::INT16, {1, 2}, {2, 2}, DataType::UINT64);
-    check_bits(run_unpool(e, std::vector<int16_t>{3, -5}, std::vector<uint64_t>{1, 2}), std::vector<int16_t>{0, 3, -5, 0});
+    check_bits(run_unpool(e, std::vector<int16_t>{3, -5}, std::vector<uint64_t>{1, 2}),
+               std::vector<int16_t>{0, 3, -5, 0});
     // FLOAT16 bits kept (a signalling NaN 0x7d01, -0); unwritten elements are +0 (0x0000).
     const UNPOOL h = unpool_desc(DataType::FLOAT16, {2}, {4});
-    check_bits(run_unpool(h, std::vector<uint16_t>{0x7d01, 0x8000}, std::vector<uint32_t>{3, 0}), std::vector<uint16_t>{0x8000, 0, 0, 0x7d01});
+    check_bits(run_unpool(h, std::vector<uint16_t>{0x7d01, 0x8000}, std::vector<uint32_t>{3, 0}),
+               std::vector<uint16_t>{0x8000, 0, 0, 0x7d01});
     // Two inputs of the same bits to one element: taken (one answer).
     const UNPOOL s = unpool_desc(DataType::UINT8, {3}, {2});
-    check_bits(run_unpool(s, std::vector<uint8_t>{9, 9, 4}, std::vector<uint32_t>{1, 1, 0}), std::vector<uint8_t>{4, 9});
+    check_bits(run_unpool(s, std::vector<uint8_t>{9, 9, 4}, std::vector<uint32_t>{1, 1, 0}),
+               std::vector<uint8_t>{4, 9});
 }
 
 TEST_CASE("MAX_UNPOOLING against a naive loop: ranks 1 to 8, element widths, strided tensors") {
@@ -68,7 +74,12 @@ TEST_CASE("MAX_UNPOOLING against a naive loop: ranks 1 to 8, element widths, str
             // Both the output and the input stored column-major (strided).
             std::vector<uint32_t> so(rank), si(rank);
             uint32_t a = 1, b = 1;
-            for (uint32_t i = 0; i < rank; ++i) { so[i] = a; a *= out[i]; si[i] = b; b *= in[i]; }
+            for (uint32_t i = 0; i < rank; ++i) {
+                so[i] = a;
+                a *= out[i];
+                si[i] = b;
+                b *= in[i];
+            }
             d.OutputTensor.Strides = so;
             d.InputTensor.Strides = si;
             const uint64_t n = product(in), m = product(out);
@@ -122,7 +133,8 @@ TEST_CASE("MAX_UNPOOLING rules, each with its id and path; explain names the wri
         d.IndicesTensor.Sizes = {2, 3};
         CHECK(has_error(op(d), "max-unpooling.indices-sizes", "/desc/IndicesTensor/Sizes/1"));
     }
-    const std::string head = R"({"format": 1, "operator": "MAX_UNPOOLING", "desc": {"InputTensor": {"DataType": "INT8", "Sizes": [3]},
+    const std::string head =
+        R"({"format": 1, "operator": "MAX_UNPOOLING", "desc": {"InputTensor": {"DataType": "INT8", "Sizes": [3]},
         "IndicesTensor": {"DataType": "UINT32", "Sizes": [3]}, "OutputTensor": {"DataType": "INT8", "Sizes": [4]}}, "inputs": )";
     SUBCASE("index-range and duplicate-index, on the values") {
         // Index 4 of 4 elements; then index 1 twice with 5 and 6.

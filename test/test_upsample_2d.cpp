@@ -32,8 +32,10 @@ TEST_CASE("UPSAMPLE_2D: LINEAR 2x2 to 4x4 by hand, NEAREST by the old rule's for
     // 1.25, clamped to [0, 1]: 0, 0.25, 0.75, 1. Row 0 of [[1, 2], [3, 4]]: 1, 1.25, 1.75, 2; the
     // rows between mix 1 + 2 y, y the same fractions: +0.5, +1.5, +2.
     const UPSAMPLE l = upsample(DataType::FLOAT32, {1, 1, 2, 2}, 2, 2, DML_INTERPOLATION_MODE_LINEAR);
-    check_bits(as_values<float>(run(op(l), {{"InputTensor", buffer(l.InputTensor, std::vector<float>{1, 2, 3, 4})}}).at("OutputTensor")),
-               std::vector<float>{1, 1.25f, 1.75f, 2, 1.5f, 1.75f, 2.25f, 2.5f, 2.5f, 2.75f, 3.25f, 3.5f, 3, 3.25f, 3.75f, 4});
+    check_bits(
+        as_values<float>(
+            run(op(l), {{"InputTensor", buffer(l.InputTensor, std::vector<float>{1, 2, 3, 4})}}).at("OutputTensor")),
+        std::vector<float>{1, 1.25f, 1.75f, 2, 1.5f, 1.75f, 2.25f, 2.5f, 2.5f, 2.75f, 3.25f, 3.5f, 3, 3.25f, 3.75f, 4});
     // NEAREST (RESAMPLE's old rule, OldNearestNeighbor's default): input index floor((o + 1) / s -
     // 0.5) clamped, i.e. floor((2 o + 2 - s) / (2 s)) in integers. Scale 3 along the width of [10,
     // 20]: 10, 10, 10, 10, 20, 20 (not 10, 10, 10, 20, 20, 20); scale 2 along the height.
@@ -51,16 +53,21 @@ TEST_CASE("UPSAMPLE_2D: LINEAR 2x2 to 4x4 by hand, NEAREST by the old rule's for
     CHECK(want[0] == 10);
     CHECK(want[3] == 10);
     CHECK(want[4] == 20);
-    check_bits(as_values<int32_t>(run(op(n), {{"InputTensor", buffer(n.InputTensor, std::vector<int32_t>{10, 20, 110, 120})}}).at("OutputTensor")), want);
+    check_bits(
+        as_values<int32_t>(run(op(n), {{"InputTensor", buffer(n.InputTensor, std::vector<int32_t>{10, 20, 110, 120})}})
+                               .at("OutputTensor")),
+        want);
 }
 
 TEST_CASE("UPSAMPLE_2D is RESAMPLE with Scales {1, 1, Height, Width}: random cases, every type, both modes") {
     std::mt19937 rng(66);
-    const DataType types[] = {DataType::FLOAT32, DataType::FLOAT16, DataType::FLOAT64, DataType::INT8, DataType::UINT16, DataType::INT64};
+    const DataType types[] = {DataType::FLOAT32, DataType::FLOAT16, DataType::FLOAT64,
+                              DataType::INT8,    DataType::UINT16,  DataType::INT64};
     for (int k = 0; k < 24; ++k) {
         const DataType t = types[k % 6];
         const uint32_t mode = k % 2 ? DML_INTERPOLATION_MODE_LINEAR : DML_INTERPOLATION_MODE_NEAREST_NEIGHBOR;
-        const std::vector<uint32_t> in = {uint32_t(1 + rng() % 2), uint32_t(1 + rng() % 2), uint32_t(1 + rng() % 4), uint32_t(1 + rng() % 4)};
+        const std::vector<uint32_t> in = {uint32_t(1 + rng() % 2), uint32_t(1 + rng() % 2), uint32_t(1 + rng() % 4),
+                                          uint32_t(1 + rng() % 4)};
         UPSAMPLE u = upsample(t, in, uint32_t(1 + rng() % 4), uint32_t(1 + rng() % 4), mode);
         if (k % 3 == 0) u.InputTensor.Strides = {0, 0, in[3], 1};  // broadcast over N and C
         INFO("case " << k << " " << name(t) << " scale " << u.ScaleSize.Width << "x" << u.ScaleSize.Height);
@@ -97,7 +104,7 @@ TEST_CASE("UPSAMPLE_2D: each rule") {
     CHECK(has_error(op(t), "upsample-2d.scale-size", "/desc/ScaleSize/Height"));
     t = d;
     t.OutputTensor.Sizes = {1, 2, 9, 9};
-    CHECK(has_error(op(t), "upsample-2d.output-sizes", "/desc/OutputTensor/Sizes/3"));  // 4 x 2 = 8
+    CHECK(has_error(op(t), "upsample-2d.output-sizes", "/desc/OutputTensor/Sizes/3"));        // 4 x 2 = 8
     CHECK_FALSE(has_error(op(t), "upsample-2d.output-sizes", "/desc/OutputTensor/Sizes/2"));  // 3 x 3 = 9
     t = d;
     t.InterpolationMode = 2;
@@ -108,7 +115,8 @@ TEST_CASE("DML_SIZE_2D fields: {\"Width\", \"Height\"}, both required, each a UI
     auto text = [](const std::string& scale) {
         return R"({"format": 1, "name": "t", "operator": "UPSAMPLE_2D",
             "desc": {"InputTensor": {"DataType": "FLOAT32", "Sizes": [1, 1, 1, 1]}, "OutputTensor": {"DataType": "FLOAT32", "Sizes": [1, 1, 3, 2]},
-                     "ScaleSize": )" + scale + R"(, "InterpolationMode": "NEAREST_NEIGHBOR"},
+                     "ScaleSize": )" +
+               scale + R"(, "InterpolationMode": "NEAREST_NEIGHBOR"},
             "inputs": {"InputTensor": [5]}})";
     };
     const Case c = parse_valid(text(R"({"Height": 3, "Width": 2})"));
@@ -116,9 +124,11 @@ TEST_CASE("DML_SIZE_2D fields: {\"Width\", \"Height\"}, both required, each a UI
     Case g = with_golden(c, "OutputTensor");
     const auto written = nlohmann::ordered_json::parse(write_golden(g, run_case(g), "t.json"));
     CHECK(written["desc"]["ScaleSize"].dump() == R"({"Width":2,"Height":3})");  // DirectML's member order
-    const std::pair<const char*, const char*> bad[] = {
-        {R"({"Width": 2})", "case.missing-field"}, {R"({"Width": 2, "Height": 3, "Depth": 1})", "case.unknown-key"},
-        {R"({"Width": -2, "Height": 3})", ""}, {R"([2, 3])", "case.type"}, {R"({"Width": 4294967296, "Height": 3})", ""}};
+    const std::pair<const char*, const char*> bad[] = {{R"({"Width": 2})", "case.missing-field"},
+                                                       {R"({"Width": 2, "Height": 3, "Depth": 1})", "case.unknown-key"},
+                                                       {R"({"Width": -2, "Height": 3})", ""},
+                                                       {R"([2, 3])", "case.type"},
+                                                       {R"({"Width": 4294967296, "Height": 3})", ""}};
     for (const auto& [scale, rule] : bad) {
         INFO(scale);
         const Diagnostics d = diagnose(text(scale));

@@ -48,8 +48,10 @@ TEST_CASE("decimals round once, to nearest-even, from the exact decimal") {
     // Double rounding trap: 1 + 2^-11 + 2^-60 is just above the midpoint of 1 and 1 + 2^-10, so
     // the binary16 answer is 1 + 2^-10 (0x3c01). Through a double it would first become exactly
     // 1 + 2^-11 (the midpoint) and then tie to even, 1.0 (0x3c00).
-    CHECK(parse_decimal(DataType::FLOAT16, "1.000488281250000000867361737988403547205962240695953369140625").bits == 0x3c01);
-    CHECK(parse_decimal(DataType::FLOAT16, "-1.000488281250000000867361737988403547205962240695953369140625").bits == 0xbc01);
+    CHECK(parse_decimal(DataType::FLOAT16, "1.000488281250000000867361737988403547205962240695953369140625").bits ==
+          0x3c01);
+    CHECK(parse_decimal(DataType::FLOAT16, "-1.000488281250000000867361737988403547205962240695953369140625").bits ==
+          0xbc01);
     // FLOAT32: 2^24 + 1 is a tie between 2^24 and 2^24 + 2; even mantissa is 2^24.
     CHECK(parse_decimal(DataType::FLOAT32, "16777217").bits == 0x4b800000);
     CHECK(parse_decimal(DataType::FLOAT32, "16777217").inexact);
@@ -106,8 +108,13 @@ TEST_CASE("every FLOAT16 bit pattern survives format then parse") {
     for (uint32_t b = 0; b < 0x10000; ++b) {
         const std::string text = format_value(DataType::FLOAT16, b);
         ValueToken tok;
-        if (text.front() == '"') { tok.kind = ValueToken::Kind::String; tok.text = text.substr(1, text.size() - 2); }
-        else { tok.kind = ValueToken::Kind::Number; tok.text = text; }
+        if (text.front() == '"') {
+            tok.kind = ValueToken::Kind::String;
+            tok.text = text.substr(1, text.size() - 2);
+        } else {
+            tok.kind = ValueToken::Kind::Number;
+            tok.text = text;
+        }
         const ParsedValue p = parse_value(DataType::FLOAT16, tok);
         INFO(std::hex << b << " -> " << text);
         REQUIRE(p.ok);
@@ -125,8 +132,13 @@ TEST_CASE_TEMPLATE("random bit patterns of every type survive format then parse"
         const uint64_t b = raw & mask;
         const std::string text = format_value(t, b);
         ValueToken tok;
-        if (text.front() == '"') { tok.kind = ValueToken::Kind::String; tok.text = text.substr(1, text.size() - 2); }
-        else { tok.kind = ValueToken::Kind::Number; tok.text = text; }
+        if (text.front() == '"') {
+            tok.kind = ValueToken::Kind::String;
+            tok.text = text.substr(1, text.size() - 2);
+        } else {
+            tok.kind = ValueToken::Kind::Number;
+            tok.text = text;
+        }
         const ParsedValue p = parse_value(t, tok);
         INFO(hex_bits(t, b) << " -> " << text);
         REQUIRE(p.ok);
@@ -138,7 +150,8 @@ TEST_CASE_TEMPLATE("random bit patterns of every type survive format then parse"
 // their exact values), ties to the even encoding, overflow past 65520 to infinity.
 TEST_CASE("half_from_double is the nearest half, ties to even") {
     std::vector<std::pair<double, uint16_t>> halves;  // all non-negative finite halves, ascending
-    for (uint32_t b = 0; b <= 0x7bff; ++b) halves.emplace_back(half_to_double(from_bits<half>(uint16_t(b))), uint16_t(b));
+    for (uint32_t b = 0; b <= 0x7bff; ++b)
+        halves.emplace_back(half_to_double(from_bits<half>(uint16_t(b))), uint16_t(b));
     auto oracle = [&](double d) -> uint16_t {
         const uint16_t sign = std::signbit(d) ? 0x8000 : 0;
         const double a = std::fabs(d);
@@ -178,7 +191,8 @@ TEST_CASE("exact comparison across types, where a double would be wrong") {
     const float two63 = 9223372036854775808.0f;
     CHECK(exact_compare(std::numeric_limits<int64_t>::max(), two63) == std::partial_ordering::less);
     CHECK(exact_compare(std::numeric_limits<uint64_t>::max(), 18446744073709551616.0f) == std::partial_ordering::less);
-    CHECK(exact_compare(int64_t(9007199254740993), 9007199254740992.0) == std::partial_ordering::greater);  // 2^53+1 > 2^53
+    CHECK(exact_compare(int64_t(9007199254740993), 9007199254740992.0) ==
+          std::partial_ordering::greater);  // 2^53+1 > 2^53
     CHECK(exact_compare(int64_t(-3), -2.5f) == std::partial_ordering::less);
     CHECK(exact_compare(int64_t(-2), -2.5f) == std::partial_ordering::greater);
     CHECK(exact_compare(int32_t(2), 2.0f) == std::partial_ordering::equivalent);
@@ -205,8 +219,8 @@ TEST_CASE("D3D min and max: a NaN operand is ignored, -0 orders below +0") {
 // The branch-free FLOAT16 comparisons against the exact float comparison, for every half x
 // against a spread of y (zeros of both signs, subnormals, normals, infinities, NaNs).
 TEST_CASE("FLOAT16 comparisons by ordered key agree with float comparison") {
-    std::vector<uint16_t> ys = {0x0000, 0x8000, 0x0001, 0x8001, 0x03ff, 0x0400, 0x3c00, 0xbc00, 0x3c01, 0x7bff,
-                                0xfbff, 0x7c00, 0xfc00, 0x7e00, 0xfe00, 0x7c01, 0x2e66, 0xae66};
+    std::vector<uint16_t> ys = {0x0000, 0x8000, 0x0001, 0x8001, 0x03ff, 0x0400, 0x3c00, 0xbc00, 0x3c01,
+                                0x7bff, 0xfbff, 0x7c00, 0xfc00, 0x7e00, 0xfe00, 0x7c01, 0x2e66, 0xae66};
     // The sanitizer build (DMLREF_TEST_TIER=sanitizer, test/meson.build) takes the special ys only:
     // 1.2 million pairs instead of 18, the same code; the release build runs them all.
     if (!sanitizer_tier())
@@ -221,8 +235,8 @@ TEST_CASE("FLOAT16 comparisons by ordered key agree with float comparison") {
         for (uint16_t yb : ys) {
             const half y = from_bits<half>(yb);
             const float fy = static_cast<float>(y);
-            const bool agree = exact_le(x, y) == (fx <= fy) && exact_lt(x, y) == (fx < fy) && exact_ge(x, y) == (fx >= fy) &&
-                               exact_gt(x, y) == (fx > fy);
+            const bool agree = exact_le(x, y) == (fx <= fy) && exact_lt(x, y) == (fx < fy) &&
+                               exact_ge(x, y) == (fx >= fy) && exact_gt(x, y) == (fx > fy);
             if (!agree && mismatches++ == 0) first_x = xb, first_y = yb;
         }
     }

@@ -33,7 +33,8 @@ int run_shell(const std::string& line, double timeout, bool& timed_out) {
         if (std::chrono::steady_clock::now() >= deadline) {
             timed_out = true;
             kill(-pid, SIGKILL);
-            while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
+            while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+            }
             return -1;
         }
         std::this_thread::sleep_for(std::chrono::milliseconds(5));
@@ -65,10 +66,11 @@ BackendRun run_backend(const std::string& command, const Case& c, const fs::path
         write_npy(dir / "logical" / (std::string(f.name) + ".npy"), t, shape, gather_logical(*f.desc, b));
     }
     // The variables on the command line, not in dmlref's environment: test runs cases on threads.
-    const std::string line = "( DMLREF_INPUTS=" + quoted((dir / "inputs").string()) + " DMLREF_LOGICAL_INPUTS=" +
-                             quoted((dir / "logical").string()) + "; export DMLREF_INPUTS DMLREF_LOGICAL_INPUTS; " + command + " " +
-                             quoted((dir / "case.json").string()) + " " + quoted(r.out.string()) + " ) > " + quoted(r.log.string()) +
-                             " 2>&1";
+    const std::string line = "( DMLREF_INPUTS=" + quoted((dir / "inputs").string()) +
+                             " DMLREF_LOGICAL_INPUTS=" + quoted((dir / "logical").string()) +
+                             "; export DMLREF_INPUTS DMLREF_LOGICAL_INPUTS; " + command + " " +
+                             quoted((dir / "case.json").string()) + " " + quoted(r.out.string()) + " ) > " +
+                             quoted(r.log.string()) + " 2>&1";
     r.status = run_shell(line, timeout, r.timed_out);
     return r;
 }

@@ -32,14 +32,16 @@ void walk(const fs::path& dir, const fs::path& top, std::vector<Input>& found, s
     for (const auto& e : entries) {
         const fs::path p = e.path();
         if (!is_utf8(p.filename().string())) {
-            problems.push_back(problem(p, "file.name", "the name is not UTF-8; dmlref reads and writes UTF-8 names only (rename it)"));
+            problems.push_back(
+                problem(p, "file.name", "the name is not UTF-8; dmlref reads and writes UTF-8 names only (rename it)"));
             continue;
         }
         std::error_code lec, sec;
         const auto link = e.symlink_status(lec);
         const auto st = e.status(sec);
         if (fs::is_symlink(link) && !fs::exists(st)) {
-            problems.push_back(problem(p, "file.read", "a symbolic link to nothing (dangling); remove it or fix its target"));
+            problems.push_back(
+                problem(p, "file.read", "a symbolic link to nothing (dangling); remove it or fix its target"));
         } else if (lec || (sec && !fs::is_symlink(link))) {
             problems.push_back(problem(p, "file.read", "cannot read: " + (lec ? lec : sec).message()));
         } else if (fs::is_directory(st)) {
@@ -69,7 +71,8 @@ bool make_output_folder(const fs::path& root, const fs::path& folder, std::strin
         p /= part;
         const fs::file_status st = fs::symlink_status(p, ec);
         if (fs::is_symlink(st)) {
-            error = shown(p) + " is a symbolic link; dmlref writes only into real folders inside the output [file.not-regular]";
+            error = shown(p) +
+                    " is a symbolic link; dmlref writes only into real folders inside the output [file.not-regular]";
             return false;
         }
         if (!fs::exists(st)) {
@@ -91,12 +94,14 @@ std::vector<Input> collect(const std::vector<std::string>& args, std::vector<std
         const fs::path p(a);
         std::error_code ec;
         if (!is_utf8(a)) {
-            problems.push_back(problem(p, "file.name", "the name is not UTF-8; dmlref reads and writes UTF-8 names only (rename it)"));
+            problems.push_back(
+                problem(p, "file.name", "the name is not UTF-8; dmlref reads and writes UTF-8 names only (rename it)"));
         } else if (fs::is_directory(p, ec)) {
             std::vector<Input> found;
             std::vector<fs::path> visited;
             walk(p, p, found, problems, visited);
-            std::sort(found.begin(), found.end(), [](const Input& x, const Input& y) { return x.relative < y.relative; });
+            std::sort(found.begin(), found.end(),
+                      [](const Input& x, const Input& y) { return x.relative < y.relative; });
             if (found.empty()) problems.push_back(problem(p, "file.read", "no .json case files in this directory"));
             out.insert(out.end(), found.begin(), found.end());
         } else if (fs::is_regular_file(p, ec)) {
@@ -114,9 +119,13 @@ void drop_colliding_outputs(std::vector<Input>& inputs, std::vector<std::string>
     for (auto& in : inputs) {
         const fs::path key = in.relative.lexically_normal();
         auto [it, fresh] = first.emplace(key, in.file);
-        if (fresh) { kept.push_back(std::move(in)); continue; }
-        problems.push_back(problem(in.file, "output.collision", "its output " + shown(key) + " is also the output of " +
-                                   shown(it->second) + "; run them separately or into different -o folders (nothing is overwritten)"));
+        if (fresh) {
+            kept.push_back(std::move(in));
+            continue;
+        }
+        problems.push_back(problem(in.file, "output.collision",
+                                   "its output " + shown(key) + " is also the output of " + shown(it->second) +
+                                       "; run them separately or into different -o folders (nothing is overwritten)"));
     }
     inputs = std::move(kept);
 }
@@ -126,13 +135,16 @@ void add_load_options(CLI::App& app, LoadOptions& lo) {
         ->check(CLI::NonNegativeNumber);
     app.add_option("--max-work", lo.max_work, "most work a case may take, in element reads and writes (default 2^32)")
         ->check(CLI::NonNegativeNumber);
-    app.add_flag("--allow-paths", lo.allow_paths, "let cases read .npy files outside their own folder (absolute paths, .., links)");
+    app.add_flag("--allow-paths", lo.allow_paths,
+                 "let cases read .npy files outside their own folder (absolute paths, .., links)");
 }
-
 
 std::string nd_index(const std::vector<uint32_t>& sizes, uint64_t flat) {
     std::vector<uint64_t> c(sizes.size());
-    for (size_t i = sizes.size(); i-- > 0;) { c[i] = flat % sizes[i]; flat /= sizes[i]; }
+    for (size_t i = sizes.size(); i-- > 0;) {
+        c[i] = flat % sizes[i];
+        flat /= sizes[i];
+    }
     std::string t = "[";
     for (size_t i = 0; i < c.size(); ++i) t += (i ? "," : "") + std::to_string(c[i]);
     return t + "]";
@@ -157,11 +169,13 @@ Case load(const fs::path& file, const LoadOptions& lo, Diagnostics& diags) {
         diags = e.diagnostics();
     } catch (const std::bad_alloc&) {
         diags = {};
-        diags.error("", "limit.memory", "out of memory reading the case (lower --max-bytes, or give dmlref more memory)");
+        diags.error("", "limit.memory",
+                    "out of memory reading the case (lower --max-bytes, or give dmlref more memory)");
     } catch (const std::exception&) {
         // Never a library's exception text: it names neither the JSON path nor the rule.
         diags = {};
-        diags.error("", "internal.error", "dmlref could not read this case because of an internal error; please report it with the file");
+        diags.error("", "internal.error",
+                    "dmlref could not read this case because of an internal error; please report it with the file");
     }
     return {};
 }

@@ -40,7 +40,6 @@ struct Input {
     fs::path relative;  // where its golden goes under -o
 };
 
-
 // Case files named on the command line; directories are searched for *.json, sorted. Every
 // entry that cannot be read (an unreadable folder, a dangling link, a name that is not UTF-8) is
 // a problem line ("PATH: /: error: ... [rule]"), never skipped silently.
@@ -52,7 +51,7 @@ void drop_colliding_outputs(std::vector<Input>& inputs, std::vector<std::string>
 // numeric ones refuse negative and non-numeric values (CLI11 would wrap -1 to 2^64 - 1).
 void add_load_options(CLI::App& app, LoadOptions& lo);
 std::string nd_index(const std::vector<uint32_t>& sizes, uint64_t flat);  // "[0,2]"
-std::string pad(std::string s, size_t n);                            // padded with spaces to n
+std::string pad(std::string s, size_t n);                                 // padded with spaces to n
 // The first output's type and sizes, for the summary line.
 std::string shape_text(const Case& c);
 // Reads a case; an unreadable file leaves its diagnostics in `diags` and an empty case.

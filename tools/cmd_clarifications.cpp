@@ -63,10 +63,12 @@ void case_section(std::ostream& s, const Case& c, const std::string& policy, con
         for (uint64_t i = 0; i < d.size() / w; ++i) {
             const uint64_t g = load_bits(t, d.data() + i * w);
             bool differs = false;
-            for (const auto& o : alt) differs = differs || load_bits(t, o.values.at(std::string(f.name)).data() + i * w) != g;
+            for (const auto& o : alt)
+                differs = differs || load_bits(t, o.values.at(std::string(f.name)).data() + i * w) != g;
             if (!differs) continue;
             ++rows;
-            table << "| " << f.name << " | " << nd_index(f.desc->Sizes, i) << " | " << cell(display_value(t, g)) << " |";
+            table << "| " << f.name << " | " << nd_index(f.desc->Sizes, i) << " | " << cell(display_value(t, g))
+                  << " |";
             for (const auto& o : alt) {
                 const uint64_t a = load_bits(t, o.values.at(std::string(f.name)).data() + i * w);
                 table << " " << (a == g ? "same" : cell(display_value(t, a))) << " |";
@@ -120,7 +122,8 @@ int cmd_clarifications(const ClarificationsOptions& o) {
         try {
             write_file_atomic(o.out, s.str());
         } catch (const WriteError& e) {
-            std::cerr << shown(o.out) << ": /: error: cannot write the page: " << printable(e.what()) << " [" << e.rule() << "]\n";
+            std::cerr << shown(o.out) << ": /: error: cannot write the page: " << printable(e.what()) << " ["
+                      << e.rule() << "]\n";
             return 2;
         }
     }
@@ -131,8 +134,9 @@ int cmd_clarifications(const ClarificationsOptions& o) {
 
 Command add_clarifications_command(CLI::App& app) {
     auto o = std::make_shared<ClarificationsOptions>();
-    auto* c = app.add_subcommand("clarifications",
-                                 "Write docs/clarifications.md: per open question, its cases and what each reading gives (docs/cli.md).");
+    auto* c = app.add_subcommand(
+        "clarifications",
+        "Write docs/clarifications.md: per open question, its cases and what each reading gives (docs/cli.md).");
     c->add_option("CASE", o->paths, "case files or directories (default: the bundled cases/)");
     c->add_option("-o,--output", o->out, "write the page to FILE (default: standard output)");
     add_load_options(*c, o->load);

@@ -26,13 +26,17 @@ bool write_text(const std::string& file, const std::string& text) {
         write_file_atomic(file, text);  // whole or not at all, never through a link (dmlref/atomic_file.hpp)
         return true;
     } catch (const WriteError& e) {
-        std::cerr << shown(file) << ": /: error: cannot write the report: " << printable(e.what()) << " [" << e.rule() << "]\n";
+        std::cerr << shown(file) << ": /: error: cannot write the report: " << printable(e.what()) << " [" << e.rule()
+                  << "]\n";
         return false;
     }
 }
 
 int cmd_coverage(const CoverageOptions& o) {
-    if (o.format != "text" && o.format != "json") { std::cerr << "dmlref coverage: error: --format is text or json\n"; return 2; }
+    if (o.format != "text" && o.format != "json") {
+        std::cerr << "dmlref coverage: error: --format is text or json\n";
+        return 2;
+    }
     std::vector<std::string> problems;
     const auto inputs = collect(o.paths, problems);
     for (const auto& p : problems) std::cerr << p << "\n";
@@ -46,7 +50,8 @@ int cmd_coverage(const CoverageOptions& o) {
                 const JsonDocument doc = read_json_file(in.file);
                 if (doc.root.is_object() && doc.root.contains("operator") && doc.root["operator"].is_string())
                     op = parse_operator_type(doc.root["operator"].get<std::string>());
-            } catch (const CaseError&) {}
+            } catch (const CaseError&) {
+            }
             cov.add_error_case(c.expect_error, op);
         } else if (d.has_errors()) {
             ++cov.unreadable;
@@ -69,13 +74,17 @@ int cmd_coverage(const CoverageOptions& o) {
 
 Command add_coverage_command(CLI::App& app) {
     auto co = std::make_shared<CoverageOptions>();
-    auto* c = app.add_subcommand("coverage", "What cases cover: operator x type x rank and operator x feature, with the holes (docs/coverage.md).");
+    auto* c = app.add_subcommand(
+        "coverage",
+        "What cases cover: operator x type x rank and operator x feature, with the holes (docs/coverage.md).");
     c->add_option("CASE", co->paths, "case files or directories (searched for *.json)")->required();
     c->add_option("--format", co->format, "text (default) or json, on standard output");
     c->add_option("--json", co->json_file, "also write the JSON report to FILE");
     c->add_option("--html", co->html_file, "also write a self-contained HTML page to FILE");
-    c->add_flag("--fail-on-holes", co->fail_on_holes, "exit 1 when some (operator, type, rank) in dmlref's scope has no case");
-    c->add_option("--max-bytes", co->max_bytes, "largest buffer a case may allocate, in bytes (default 4 GiB)")->check(CLI::NonNegativeNumber);
+    c->add_flag("--fail-on-holes", co->fail_on_holes,
+                "exit 1 when some (operator, type, rank) in dmlref's scope has no case");
+    c->add_option("--max-bytes", co->max_bytes, "largest buffer a case may allocate, in bytes (default 4 GiB)")
+        ->check(CLI::NonNegativeNumber);
     return {c, [co] { return cmd_coverage(*co); }};
 }
 

@@ -26,7 +26,8 @@ bool write_file(const fs::path& file, const std::string& text) {
     try {
         write_file_atomic(file, text);  // whole or not at all (dmlref/atomic_file.hpp)
     } catch (const WriteError& e) {
-        std::cerr << shown(file) << ": /: error: cannot write the file: " << printable(e.what()) << " [" << e.rule() << "]\n";
+        std::cerr << shown(file) << ": /: error: cannot write the file: " << printable(e.what()) << " [" << e.rule()
+                  << "]\n";
         return false;
     }
     return true;
@@ -65,7 +66,8 @@ int cmd_export(const ExportOptions& o) {
     Case c = load(o.case_file, o.max_bytes, diags);
     print_diagnostics(diags, o.case_file, std::cerr);
     if (diags.has_errors()) return 2;
-    const fs::path out = o.out.empty() ? fs::path(fs::path(o.case_file).stem().string() + ".dxdispatch.json") : fs::path(o.out);
+    const fs::path out = o.out.empty() ? fs::path(fs::path(o.case_file).stem().string() + ".dxdispatch.json")
+                                       : fs::path(o.out);
     const std::string stem = out.stem().string();
     DxExport x;
     try {
@@ -84,7 +86,10 @@ int cmd_export(const ExportOptions& o) {
             return 2;
         }
     std::vector<fs::path> written;
-    auto undo = [&] { std::error_code ec; for (const auto& p : written) fs::remove(p, ec); };
+    auto undo = [&] {
+        std::error_code ec;
+        for (const auto& p : written) fs::remove(p, ec);
+    };
     for (const auto& [file, array] : x.files) {
         const fs::path p = out.parent_path() / file;
         try {
@@ -96,9 +101,14 @@ int cmd_export(const ExportOptions& o) {
             return 2;
         }
     }
-    if (!write_file(out, x.model)) { undo(); return 2; }
-    std::cerr << "wrote " << out.string() << (x.files.empty() ? "" : " and " + std::to_string(x.files.size()) + " .npy input file(s) beside it")
-              << "; run it with DxDispatch, then `dmlref diff GOLDEN " << (o.output_dir.empty() ? stem : o.output_dir) << "`\n";
+    if (!write_file(out, x.model)) {
+        undo();
+        return 2;
+    }
+    std::cerr << "wrote " << out.string()
+              << (x.files.empty() ? "" : " and " + std::to_string(x.files.size()) + " .npy input file(s) beside it")
+              << "; run it with DxDispatch, then `dmlref diff GOLDEN " << (o.output_dir.empty() ? stem : o.output_dir)
+              << "`\n";
     return 0;
 }
 
@@ -106,23 +116,34 @@ int cmd_export(const ExportOptions& o) {
 
 Command add_import_dxdispatch_command(CLI::App& app) {
     auto o = std::make_shared<ImportOptions>();
-    auto* cmd = app.add_subcommand("import-dxdispatch", "Read a DxDispatch model's DirectML dispatchable and its bound resources as a case (docs/dxdispatch.md).");
+    auto* cmd = app.add_subcommand(
+        "import-dxdispatch",
+        "Read a DxDispatch model's DirectML dispatchable and its bound resources as a case (docs/dxdispatch.md).");
     cmd->add_option("MODEL", o->model, "the DxDispatch model (.json)")->required();
     cmd->add_option("-o,--output", o->out, "the case file to write (default: standard output); never overwritten");
-    cmd->add_option("--dispatchable", o->dx.dispatchable, "the dispatchable to read when the model has several dmlref evaluates");
+    cmd->add_option("--dispatchable", o->dx.dispatchable,
+                    "the dispatchable to read when the model has several dmlref evaluates");
     cmd->add_option("--name", o->dx.name, "the case's name (default: the model's file name)");
-    cmd->add_option("--max-bytes", o->dx.max_bytes, "largest resource or file to read, in bytes (default 4 GiB)")->check(CLI::NonNegativeNumber);
-    cmd->add_flag("--allow-paths", o->dx.allow_paths, "let sourcePath read files outside the model's folder (absolute paths, .., links, the current directory)");
+    cmd->add_option("--max-bytes", o->dx.max_bytes, "largest resource or file to read, in bytes (default 4 GiB)")
+        ->check(CLI::NonNegativeNumber);
+    cmd->add_flag(
+        "--allow-paths", o->dx.allow_paths,
+        "let sourcePath read files outside the model's folder (absolute paths, .., links, the current directory)");
     return {cmd, [o] { return cmd_import(*o); }};
 }
 
 Command add_export_dxdispatch_command(CLI::App& app) {
     auto o = std::make_shared<ExportOptions>();
-    auto* cmd = app.add_subcommand("export-dxdispatch", "Write a case as a DxDispatch model with writeFile commands for its outputs (docs/dxdispatch.md).");
+    auto* cmd = app.add_subcommand(
+        "export-dxdispatch",
+        "Write a case as a DxDispatch model with writeFile commands for its outputs (docs/dxdispatch.md).");
     cmd->add_option("CASE", o->case_file, "the case or golden file")->required();
-    cmd->add_option("-o,--output", o->out, "the model file to write (default: CASE's name with .dxdispatch.json, here)");
-    cmd->add_option("--outputs-dir", o->output_dir, "the directory the writeFile commands write <OutputField>.npy to (default: the model's name)");
-    cmd->add_option("--max-bytes", o->max_bytes, "largest buffer the case may allocate, in bytes (default 4 GiB)")->check(CLI::NonNegativeNumber);
+    cmd->add_option("-o,--output", o->out,
+                    "the model file to write (default: CASE's name with .dxdispatch.json, here)");
+    cmd->add_option("--outputs-dir", o->output_dir,
+                    "the directory the writeFile commands write <OutputField>.npy to (default: the model's name)");
+    cmd->add_option("--max-bytes", o->max_bytes, "largest buffer the case may allocate, in bytes (default 4 GiB)")
+        ->check(CLI::NonNegativeNumber);
     return {cmd, [o] { return cmd_export(*o); }};
 }
 

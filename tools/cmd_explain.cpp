@@ -31,7 +31,8 @@ int cmd_explain(const ExplainCmdOptions& o) {
     }
     try {
         if (c.expected.empty())
-            throw ExplainError(o.golden + ": /expected: error: the case has no expected values; explain needs a golden "
+            throw ExplainError(o.golden +
+                               ": /expected: error: the case has no expected values; explain needs a golden "
                                "(dmlref run CASE -o DIR writes one) [explain.not-a-golden]");
         // The output: --output, or the first one.
         std::string output = o.output;
@@ -43,13 +44,15 @@ int cmd_explain(const ExplainCmdOptions& o) {
                 break;
             }
         if (!desc)
-            throw ExplainError(o.golden + ": /expected: error: the operator has no output " + printable(output) + " [explain.no-output]");
+            throw ExplainError(o.golden + ": /expected: error: the operator has no output " + printable(output) +
+                               " [explain.no-output]");
         const uint64_t flat = parse_element_index(o.index, desc->Sizes, o.golden);
         std::vector<std::byte> actual;
         if (!o.actual.empty()) {
             const fs::path a = o.actual;
             try {
-                actual = a.extension() == ".npy" ? read_actual_npy(a, *desc, o.max_bytes) : read_actual_raw(a, *desc, o.max_bytes);
+                actual = a.extension() == ".npy" ? read_actual_npy(a, *desc, o.max_bytes)
+                                                 : read_actual_raw(a, *desc, o.max_bytes);
             } catch (const std::exception& e) {
                 throw ExplainError(std::string(e.what()) + " [explain.actual]");
             }
@@ -74,15 +77,19 @@ int cmd_explain(const ExplainCmdOptions& o) {
 
 Command add_explain_command(CLI::App& app) {
     auto o = std::make_shared<ExplainCmdOptions>();
-    auto* cmd = app.add_subcommand("explain", "Explain one output element of a golden: its inputs, terms, policies, boundary "
-                                              "and bound, against an actual value (docs/explain.md).");
+    auto* cmd = app.add_subcommand("explain",
+                                   "Explain one output element of a golden: its inputs, terms, policies, boundary "
+                                   "and bound, against an actual value (docs/explain.md).");
     cmd->add_option("GOLDEN", o->golden, "a golden case file")->required();
     cmd->add_option("INDEX", o->index, "the element: N-d (0,1,2,3) or flat (7)")->required();
-    cmd->add_option("ACTUAL", o->actual, "the actual output: a .npy file (its shape, or the whole 1-D buffer) or a raw buffer");
+    cmd->add_option("ACTUAL", o->actual,
+                    "the actual output: a .npy file (its shape, or the whole 1-D buffer) or a raw buffer");
     cmd->add_option("--output", o->output, "the output field (default: the operator's first output)");
     cmd->add_flag("--json", o->json, "JSON on standard output instead of the table");
-    cmd->add_option("--max-bytes", o->max_bytes, "largest file to read, in bytes (default 4 GiB)")->check(CLI::NonNegativeNumber);
-    cmd->add_option("--accumulate", o->accumulate, "precision of a backend's sums, for the bound (as diff: any, output, float32, float64)")
+    cmd->add_option("--max-bytes", o->max_bytes, "largest file to read, in bytes (default 4 GiB)")
+        ->check(CLI::NonNegativeNumber);
+    cmd->add_option("--accumulate", o->accumulate,
+                    "precision of a backend's sums, for the bound (as diff: any, output, float32, float64)")
         ->check(CLI::IsMember({"any", "output", "float32", "float64"}));
     cmd->add_option("--coordinates", o->coordinates, "resample coordinate arithmetic, for the bound (as diff)")
         ->check(CLI::IsMember({"any", "float64", "float32-division", "float32-reciprocal", "float32-reciprocal-fma"}));

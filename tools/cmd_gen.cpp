@@ -35,7 +35,8 @@ struct GenOptions {
 // Writes `text` to `target` (inside the output folder `root`) unless the same bytes are there; a
 // different file there is an error without --overwrite. Written through a temporary file, so no
 // broken file is left behind; never through a linked folder. `error` ends with its rule id.
-bool write_file(const fs::path& root, const fs::path& target, const std::string& text, bool overwrite, std::string& error) {
+bool write_file(const fs::path& root, const fs::path& target, const std::string& text, bool overwrite,
+                std::string& error) {
     std::error_code ec;
     if (!make_output_folder(root, target.parent_path(), error)) return false;
     if (fs::exists(target, ec)) {
@@ -43,7 +44,10 @@ bool write_file(const fs::path& root, const fs::path& target, const std::string&
         std::stringstream ss;
         ss << f.rdbuf();
         if (ss.str() == text) return true;
-        if (!overwrite) { error = "exists with different contents (--overwrite replaces it) [file.write]"; return false; }
+        if (!overwrite) {
+            error = "exists with different contents (--overwrite replaces it) [file.write]";
+            return false;
+        }
     }
     try {
         write_file_atomic(target, text);  // a temporary file of its own, flushed, renamed (dmlref/atomic_file.hpp)
@@ -57,7 +61,10 @@ bool write_file(const fs::path& root, const fs::path& target, const std::string&
 int cmd_gen(const GenOptions& o) {
     gen::Options go;
     const auto tier = gen::parse_tier(o.tier);
-    if (!tier) { std::cerr << "dmlref gen: error: --tier is smoke, ci or full\n"; return 2; }
+    if (!tier) {
+        std::cerr << "dmlref gen: error: --tier is smoke, ci or full\n";
+        return 2;
+    }
     go.tier = *tier;
     uint64_t si = 0, sn = 0;
     char slash = 0;
@@ -70,7 +77,10 @@ int cmd_gen(const GenOptions& o) {
     go.shard_count = sn;
     go.evaluate = !o.no_expected;
     go.max_cases = o.max_cases;
-    if (!o.list && o.out_dir.empty()) { std::cerr << "dmlref gen: error: give -o DIR (or --list)\n"; return 2; }
+    if (!o.list && o.out_dir.empty()) {
+        std::cerr << "dmlref gen: error: give -o DIR (or --list)\n";
+        return 2;
+    }
 
     // Plan every spec (a file, or a one-line descriptor), then take the shard.
     std::vector<gen::Planned> planned;
@@ -90,15 +100,16 @@ int cmd_gen(const GenOptions& o) {
         }
         bad = bad || d.has_errors();
         if (!bad && planned.size() + p.size() > go.max_cases) {
-            std::cerr << s << ": /: error: the specs give " << planned.size() + p.size() << " cases, past the limit of " << go.max_cases
+            std::cerr << s << ": /: error: the specs give " << planned.size() + p.size() << " cases, past the limit of "
+                      << go.max_cases
                       << " (gen --max-cases; split the specs over several commands) [gen.too-many-cases]\n";
             return 2;
         }
         // Names are unique across the specs too: two cases of one name would write one file.
         for (const auto& c : p)
             if (auto [it, fresh] = made_by.emplace(c.name, s); !fresh && it->second != s) {
-                std::cerr << shown(s) << ": /: error: the case " << printable(c.name) << " is also given by " << shown(it->second)
-                          << "; one file cannot hold both [gen.duplicate-name]\n";
+                std::cerr << shown(s) << ": /: error: the case " << printable(c.name) << " is also given by "
+                          << shown(it->second) << "; one file cannot hold both [gen.duplicate-name]\n";
                 bad = true;
             }
         planned.insert(planned.end(), p.begin(), p.end());
@@ -147,7 +158,10 @@ int cmd_gen(const GenOptions& o) {
         // A made case's problems are at its spec's nodes: name the spec file ("descriptor" for one).
         const std::string& by = made_by.at(planned[k].name);
         print_diagnostics(diags[k], planned[k].base_pointer.empty() ? std::string("descriptor") : by, std::cerr);
-        if (!made[k]) { ++errors; continue; }
+        if (!made[k]) {
+            ++errors;
+            continue;
+        }
         std::string error;
         const fs::path target = fs::path(o.out_dir) / (made[k]->name + ".json");
         if (!write_file(o.out_dir, target, made[k]->text, o.overwrite, error)) {
@@ -158,8 +172,9 @@ int cmd_gen(const GenOptions& o) {
         ++written;
         error_cases += !made[k]->expect_error.empty();
     }
-    std::cout << "dmlref gen: " << written << " cases (" << error_cases << " error cases) in " << o.out_dir << ", tier " << o.tier
-              << (sn > 1 ? ", shard " + o.shard : std::string()) << (errors ? ", " + std::to_string(errors) + " failed" : std::string()) << "\n";
+    std::cout << "dmlref gen: " << written << " cases (" << error_cases << " error cases) in " << o.out_dir << ", tier "
+              << o.tier << (sn > 1 ? ", shard " + o.shard : std::string())
+              << (errors ? ", " + std::to_string(errors) + " failed" : std::string()) << "\n";
     return errors ? 2 : 0;
 }
 
@@ -167,8 +182,11 @@ int cmd_gen(const GenOptions& o) {
 
 Command add_gen_command(CLI::App& app) {
     auto go = std::make_shared<GenOptions>();
-    auto* g = app.add_subcommand("gen", "Generate cases (goldens) from sweep specs or one-line descriptors (docs/gen.md).");
-    g->add_option("SPEC", go->specs, "sweep spec files (JSON), or descriptors such as \"MAX_POOLING FLOAT32 1x1x5x5 w2x2\"")->required();
+    auto* g = app.add_subcommand("gen",
+                                 "Generate cases (goldens) from sweep specs or one-line descriptors (docs/gen.md).");
+    g->add_option("SPEC", go->specs,
+                  "sweep spec files (JSON), or descriptors such as \"MAX_POOLING FLOAT32 1x1x5x5 w2x2\"")
+        ->required();
     g->add_option("-o,--output", go->out_dir, "directory for the case files (DIR/<case name>.json)");
     g->add_option("--tier", go->tier, "smoke, ci (default) or full");
     g->add_option("--shard", go->shard, "I/N: only the cases at positions k with k % N == I");
@@ -176,8 +194,10 @@ Command add_gen_command(CLI::App& app) {
     g->add_flag("--no-expected", go->no_expected, "write the cases without evaluating them (no expected outputs)");
     g->add_flag("--overwrite", go->overwrite, "replace existing files whose contents differ");
     g->add_option("-j,--jobs", go->jobs, "threads (default: every core); the output is the same for any number");
-    g->add_option("--max-cases", go->max_cases, "the most cases the specs may give together (default 100000): more is an error, "
-                                                 "found before any case is made")->check(CLI::PositiveNumber);
+    g->add_option("--max-cases", go->max_cases,
+                  "the most cases the specs may give together (default 100000): more is an error, "
+                  "found before any case is made")
+        ->check(CLI::PositiveNumber);
     return {g, [go] { return cmd_gen(*go); }};
 }
 

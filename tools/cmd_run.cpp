@@ -28,7 +28,8 @@ namespace {
 // computed logical elements in the output's Sizes. Inputs and outputs go to separate directories
 // (--npy, --npy-outputs), so a harness that skips a case finds no outputs there to pass with.
 // Returns the number of files not written.
-size_t write_npy_files(const Case& c, const Outputs& outputs, const fs::path& root, const fs::path& dir, TensorRole role) {
+size_t write_npy_files(const Case& c, const Outputs& outputs, const fs::path& root, const fs::path& dir,
+                       TensorRole role) {
     std::string error;
     if (!make_output_folder(root, dir, error)) {
         std::cerr << shown(dir) << ": /: error: " << error << "\n";
@@ -38,9 +39,11 @@ size_t write_npy_files(const Case& c, const Outputs& outputs, const fs::path& ro
     for (const auto& f : tensor_fields(c.op)) {
         if (f.role != role) continue;
         const DataType t = f.desc->DataType;
-        const auto& data = f.role == TensorRole::Input ? c.inputs.at(std::string(f.name)) : outputs.values.at(std::string(f.name));
-        const std::vector<uint64_t> shape = f.role == TensorRole::Input ? std::vector<uint64_t>{data.size() / element_size(t)}
-                                                                         : std::vector<uint64_t>(f.desc->Sizes.begin(), f.desc->Sizes.end());
+        const auto& data = f.role == TensorRole::Input ? c.inputs.at(std::string(f.name))
+                                                       : outputs.values.at(std::string(f.name));
+        const std::vector<uint64_t> shape = f.role == TensorRole::Input
+                                                ? std::vector<uint64_t>{data.size() / element_size(t)}
+                                                : std::vector<uint64_t>(f.desc->Sizes.begin(), f.desc->Sizes.end());
         const fs::path file = dir / (std::string(f.name) + ".npy");
         try {
             write_npy(file, t, shape, data);  // from the buffer, no copy
@@ -54,10 +57,12 @@ size_t write_npy_files(const Case& c, const Outputs& outputs, const fs::path& ro
 
 // An error case ("expectError", docs/case-format.md): PASS when its diagnostics are exactly the
 // error it expects; with -o its file is copied unchanged (it has no outputs).
-bool run_error_case(const Case& c, const Diagnostics& diags, const Input& in, const std::string& out_dir, const std::string& counter) {
+bool run_error_case(const Case& c, const Diagnostics& diags, const Input& in, const std::string& out_dir,
+                    const std::string& counter) {
     std::string why;
     const bool ok = gen::expect_error_met(diags, c.expect_error, c.expect_error_path, why);
-    std::cout << counter << " " << (ok ? "PASS" : "FAIL") << "  " << pad(printable(c.name), 44) << " expects [" << c.expect_error << "]\n";
+    std::cout << counter << " " << (ok ? "PASS" : "FAIL") << "  " << pad(printable(c.name), 44) << " expects ["
+              << c.expect_error << "]\n";
     if (!ok) {
         std::cout << "      " << why << "\n";
         print_diagnostics(diags, in.file.string(), std::cout);
@@ -76,7 +81,8 @@ bool run_error_case(const Case& c, const Diagnostics& diags, const Input& in, co
                 if (!f && !f.eof()) throw WriteError("file.read", "cannot read " + in.file.string());
                 write_file_atomic(target, text);
             } catch (const WriteError& e) {
-                std::cerr << shown(target) << ": /: error: cannot write the case file: " << printable(e.what()) << " [" << e.rule() << "]\n";
+                std::cerr << shown(target) << ": /: error: cannot write the case file: " << printable(e.what()) << " ["
+                          << e.rule() << "]\n";
                 return false;
             }
         }
@@ -100,7 +106,8 @@ std::string descriptor_case(const std::string& text, const fs::path& dir) {
     try {
         write_file_atomic(file, g->text);  // whole or not at all, never through a link
     } catch (const WriteError& e) {
-        std::cerr << shown(file) << ": /: error: cannot write the case: " << printable(e.what()) << " [" << e.rule() << "]\n";
+        std::cerr << shown(file) << ": /: error: cannot write the case: " << printable(e.what()) << " [" << e.rule()
+                  << "]\n";
         return "";
     }
     return file.string();
@@ -120,8 +127,8 @@ struct Prepared {
 // Expected outputs in .npy files are read after evaluating (LoadOptions::defer_expected_npy), and
 // unless `keep_inputs` (-o and --npy use them) the inputs are freed first: inputs, outputs and
 // expected values are never all held at once (issue 13: memory).
-void prepare(const std::vector<Input>& inputs, size_t first, const LoadOptions& lo, unsigned jobs, bool progress, bool keep_inputs,
-             const std::map<std::string, std::string>& policies, std::vector<Prepared>& out) {
+void prepare(const std::vector<Input>& inputs, size_t first, const LoadOptions& lo, unsigned jobs, bool progress,
+             bool keep_inputs, const std::map<std::string, std::string>& policies, std::vector<Prepared>& out) {
     out.assign(std::min<size_t>(jobs, inputs.size() - first), Prepared{});
     std::atomic<size_t> next{0};
     std::mutex terminal;
@@ -177,8 +184,9 @@ int cmd_run(const RunOptions& o) {
         return norm(a) == norm(b);
     };
     if (!o.npy_dir.empty() && !o.npy_outputs_dir.empty() && same_dir(o.npy_dir, o.npy_outputs_dir)) {
-        std::cerr << "dmlref run: error: --npy and --npy-outputs name the same directory; dmlref's outputs beside the inputs "
-                     "would let a harness that skips a case diff dmlref against itself and pass (docs/cli.md)\n";
+        std::cerr
+            << "dmlref run: error: --npy and --npy-outputs name the same directory; dmlref's outputs beside the inputs "
+               "would let a harness that skips a case diff dmlref against itself and pass (docs/cli.md)\n";
         return 2;
     }
     std::map<std::string, std::string> policies;  // --policy: alternative readings (docs/golden.md)
@@ -200,12 +208,20 @@ int cmd_run(const RunOptions& o) {
         std::error_code ec;
         if (fs::exists(a, ec) || a.find(' ') == std::string::npos) continue;
         a = descriptor_case(a, descriptor_dir);
-        if (a.empty()) problems.push_back("descriptor: /: error: the descriptor cannot be made into a case [descriptor.syntax]");
+        if (a.empty())
+            problems.push_back("descriptor: /: error: the descriptor cannot be made into a case [descriptor.syntax]");
     }
     std::erase(args, std::string());
-    struct Cleanup { fs::path p; ~Cleanup() { std::error_code ec; fs::remove_all(p, ec); } } cleanup{descriptor_dir};
+    struct Cleanup {
+        fs::path p;
+        ~Cleanup() {
+            std::error_code ec;
+            fs::remove_all(p, ec);
+        }
+    } cleanup{descriptor_dir};
     auto inputs = collect(args, problems);
-    if (!o.out_dir.empty() || !o.npy_dir.empty() || !o.npy_outputs_dir.empty()) drop_colliding_outputs(inputs, problems);
+    if (!o.out_dir.empty() || !o.npy_dir.empty() || !o.npy_outputs_dir.empty())
+        drop_colliding_outputs(inputs, problems);
     for (const auto& p : problems) std::cerr << p << "\n";
     const bool progress = ::isatty(STDERR_FILENO) && !o.quiet;
     LoadOptions lo = o.load;
@@ -213,7 +229,8 @@ int cmd_run(const RunOptions& o) {
     lo.defer_expected_npy = true;
     size_t passed = 0, failed = 0, fresh = 0, errors = problems.size();
     const size_t width = std::to_string(inputs.size()).size();
-    std::cout << "dmlref " << dmlref_version() << ": running " << inputs.size() << " case" << (inputs.size() == 1 ? "" : "s") << "\n";
+    std::cout << "dmlref " << dmlref_version() << ": running " << inputs.size() << " case"
+              << (inputs.size() == 1 ? "" : "s") << "\n";
     const unsigned jobs = o.jobs ? o.jobs : std::max(1u, std::thread::hardware_concurrency());
     std::vector<Prepared> prepared;
     for (size_t k = 0; k < inputs.size(); ++k) {
@@ -242,14 +259,15 @@ int cmd_run(const RunOptions& o) {
         if (!pr.outputs) {
             ++errors;
             std::cout << counter << " ERROR " << shown(in.file) << "\n";
-            std::cerr << shown(in.file) << ": /: error: evaluation failed: " << printable(pr.failure) << " [evaluate]\n";
+            std::cerr << shown(in.file) << ": /: error: evaluation failed: " << printable(pr.failure)
+                      << " [evaluate]\n";
             continue;
         }
         Outputs outputs = std::move(*pr.outputs);
         const auto mismatches = compare_expected(c, outputs);
         std::string status = c.expected.empty() ? "NEW " : mismatches.empty() ? "PASS" : "FAIL";
-        std::cout << counter << " " << status << "  " << pad(printable(c.name), 44) << " " << pad(std::string(info(c.op.Type).Name), 24)
-                  << " " << shape_text(c) << "\n";
+        std::cout << counter << " " << status << "  " << pad(printable(c.name), 44) << " "
+                  << pad(std::string(info(c.op.Type).Name), 24) << " " << shape_text(c) << "\n";
         if (!mismatches.empty()) {
             ++failed;
             std::cout << "      " << mismatches.size() << " element" << (mismatches.size() == 1 ? "" : "s")
@@ -258,7 +276,8 @@ int cmd_run(const RunOptions& o) {
             for (size_t i = 0; i < mismatches.size() && i < 8; ++i) {
                 const auto& m = mismatches[i];
                 const TensorDesc* d = nullptr;
-                for (const auto& f : tensor_fields(c.op)) if (f.name == m.output) d = f.desc;
+                for (const auto& f : tensor_fields(c.op))
+                    if (f.name == m.output) d = f.desc;
                 const DataType t = d->DataType;
                 std::cout << "      " << pad(m.output, 22) << pad(nd_index(d->Sizes, m.index), 14)
                           << pad(display_value(t, m.expected_bits) + " " + hex_bits(t, m.expected_bits), 28)
@@ -268,7 +287,8 @@ int cmd_run(const RunOptions& o) {
             std::string why;  // the one-line reproducer (docs/gen.md, "Descriptors")
             const std::string descriptor = case_descriptor(c, why);
             if (!descriptor.empty())
-                std::cout << "      reproducer: dmlref run \"" << descriptor << "\"" << (why.empty() ? "" : "  (inputs: the case file's)") << "\n";
+                std::cout << "      reproducer: dmlref run \"" << descriptor << "\""
+                          << (why.empty() ? "" : "  (inputs: the case file's)") << "\n";
         } else if (c.expected.empty()) ++fresh;
         else ++passed;
         if (!o.out_dir.empty() && (mismatches.empty() || o.overwrite_expected)) {
@@ -278,23 +298,28 @@ int cmd_run(const RunOptions& o) {
                 ++errors;
                 std::cerr << shown(target) << ": /: error: cannot write the golden file: " << folder_error << "\n";
             } else try {
-                write_golden_files(c, outputs, target, o.npy_threshold);
-            } catch (const WriteError& e) {
-                ++errors;
-                std::cerr << shown(target) << ": /: error: cannot write the golden file: " << printable(e.what()) << " [" << e.rule() << "]\n";
-            } catch (const NpyError& e) {
-                ++errors;
-                std::cerr << shown(target) << ": /: error: cannot write an output's .npy file beside the golden: " << printable(e.what())
-                          << " [file.write]\n";
-            } catch (const std::exception&) {
-                ++errors;
-                std::cerr << shown(target) << ": /: error: cannot write the golden file: an internal error; please report it [internal.error]\n";
-            }
+                    write_golden_files(c, outputs, target, o.npy_threshold);
+                } catch (const WriteError& e) {
+                    ++errors;
+                    std::cerr << shown(target) << ": /: error: cannot write the golden file: " << printable(e.what())
+                              << " [" << e.rule() << "]\n";
+                } catch (const NpyError& e) {
+                    ++errors;
+                    std::cerr << shown(target) << ": /: error: cannot write an output's .npy file beside the golden: "
+                              << printable(e.what()) << " [file.write]\n";
+                } catch (const std::exception&) {
+                    ++errors;
+                    std::cerr
+                        << shown(target)
+                        << ": /: error: cannot write the golden file: an internal error; please report it [internal.error]\n";
+                }
         }
         const fs::path case_dir = fs::path(in.relative).replace_extension("");
-        if (!o.npy_dir.empty()) errors += write_npy_files(c, outputs, o.npy_dir, fs::path(o.npy_dir) / case_dir, TensorRole::Input);
+        if (!o.npy_dir.empty())
+            errors += write_npy_files(c, outputs, o.npy_dir, fs::path(o.npy_dir) / case_dir, TensorRole::Input);
         if (!o.npy_outputs_dir.empty())
-            errors += write_npy_files(c, outputs, o.npy_outputs_dir, fs::path(o.npy_outputs_dir) / case_dir, TensorRole::Output);
+            errors += write_npy_files(c, outputs, o.npy_outputs_dir, fs::path(o.npy_outputs_dir) / case_dir,
+                                      TensorRole::Output);
     }
     std::cout << inputs.size() << " cases: " << passed << " passed, " << failed << " failed, " << fresh
               << " new (no expected values), " << errors << " errors";
@@ -308,21 +333,30 @@ int cmd_run(const RunOptions& o) {
 
 Command add_run_command(CLI::App& app) {
     auto ro = std::make_shared<RunOptions>();
-    auto* run = app.add_subcommand("run", "Evaluate cases; with -o, write golden case files. With no CASE, runs the bundled cases/.");
+    auto* run = app.add_subcommand(
+        "run", "Evaluate cases; with -o, write golden case files. With no CASE, runs the bundled cases/.");
     run->add_option("CASE", ro->paths, "case files or directories (searched for *.json)");
-    run->add_option("-o,--output", ro->out_dir, "directory for the golden case files (mirrors the layout under a directory argument)");
+    run->add_option("-o,--output", ro->out_dir,
+                    "directory for the golden case files (mirrors the layout under a directory argument)");
     add_load_options(*run, ro->load);
-    run->add_option("--npy", ro->npy_dir, "also write DIR/<case>/<InputField>.npy: each input's buffer (1-D, memory order), for harnesses");
-    run->add_option("--npy-outputs", ro->npy_outputs_dir,
-                    "also write DIR/<case>/<OutputField>.npy: dmlref's computed outputs (their Sizes); never the --npy directory");
-    run->add_option("--npy-threshold", ro->npy_threshold,
-                    "with -o, outputs of more than N elements go to <golden>.<Output>.npy beside the golden, with a SHA-256 in it "
-                    "(default 1048576; docs/case-format.md)")->check(CLI::NonNegativeNumber);
-    run->add_flag("--overwrite-expected", ro->overwrite_expected, "write goldens even for cases whose expected values differ");
+    run->add_option("--npy", ro->npy_dir,
+                    "also write DIR/<case>/<InputField>.npy: each input's buffer (1-D, memory order), for harnesses");
+    run->add_option(
+        "--npy-outputs", ro->npy_outputs_dir,
+        "also write DIR/<case>/<OutputField>.npy: dmlref's computed outputs (their Sizes); never the --npy directory");
+    run->add_option(
+           "--npy-threshold", ro->npy_threshold,
+           "with -o, outputs of more than N elements go to <golden>.<Output>.npy beside the golden, with a SHA-256 in it "
+           "(default 1048576; docs/case-format.md)")
+        ->check(CLI::NonNegativeNumber);
+    run->add_flag("--overwrite-expected", ro->overwrite_expected,
+                  "write goldens even for cases whose expected values differ");
     run->add_flag("-q,--quiet", ro->quiet, "do not print warnings");
     run->add_option("--policy", ro->policy,
                     "NAME=VALUE: evaluate under an alternative reading of a policy (docs/golden.md); repeatable");
-    run->add_option("-j,--jobs", ro->jobs, "threads that read and evaluate cases (default: every core); the report is the same for any number");
+    run->add_option(
+        "-j,--jobs", ro->jobs,
+        "threads that read and evaluate cases (default: every core); the report is the same for any number");
     return {run, [ro] { return cmd_run(*ro); }};
 }
 

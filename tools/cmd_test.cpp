@@ -54,11 +54,11 @@ struct CaseResult {
     fs::path golden;
     std::string name, op;
     Outcome outcome = Outcome::Error;
-    std::string why;         // one line: the cause of a FAIL, SKIP or ERROR
-    std::string log;         // the backend's output, for an ERROR
-    int status = 0;          // the backend's exit status (-1: killed)
+    std::string why;  // one line: the cause of a FAIL, SKIP or ERROR
+    std::string log;  // the backend's output, for an ERROR
+    int status = 0;   // the backend's exit status (-1: killed)
     bool timed_out = false;
-    double seconds = 0;      // the backend's run
+    double seconds = 0;  // the backend's run
     std::optional<CaseDiff> diff;
 };
 
@@ -80,10 +80,13 @@ std::string failure_line(const CaseDiff& d) {
             const WorstElement& w = o.worst.front();
             const uint64_t sign = is_float(o.data_type) ? uint64_t(1) << (8 * element_size(o.data_type) - 1) : 0;
             if (sign && (w.golden_bits ^ w.actual_bits) == sign)  // named as what it is, not as 2^31 ULP
-                s << ((w.golden_bits & (sign - 1)) == 0 ? ", worst a zero of the other sign" : ", worst the sign flipped");
-            else if (w.bound > 0 && std::isfinite(w.ratio)) s << ", worst error/bound " << std::setprecision(3) << w.ratio;
+                s << ((w.golden_bits & (sign - 1)) == 0 ? ", worst a zero of the other sign"
+                                                        : ", worst the sign flipped");
+            else if (w.bound > 0 && std::isfinite(w.ratio))
+                s << ", worst error/bound " << std::setprecision(3) << w.ratio;
             else if (w.judgement.nonfinite) s << ", worst a NaN or infinity mismatch";
-            else if (w.judgement.comparable) s << ", worst " << w.judgement.distance << (is_float(o.data_type) ? " ULP" : " apart");
+            else if (w.judgement.comparable)
+                s << ", worst " << w.judgement.distance << (is_float(o.data_type) ? " ULP" : " apart");
         }
         for (const auto& [reading, n] : o.readings)
             if (!reading.empty()) {
@@ -94,7 +97,8 @@ std::string failure_line(const CaseDiff& d) {
     return s.str();
 }
 
-CaseResult run_one(const TestCmdOptions& o, const fs::path& golden, const Case& c, const fs::path& dir, const DiffOptions& options) {
+CaseResult run_one(const TestCmdOptions& o, const fs::path& golden, const Case& c, const fs::path& dir,
+                   const DiffOptions& options) {
     CaseResult r;
     r.golden = golden;
     r.name = c.name;
@@ -111,15 +115,19 @@ CaseResult run_one(const TestCmdOptions& o, const fs::path& golden, const Case& 
     }
     if (run.status != 0) {
         r.outcome = Outcome::Error;
-        r.why = run.timed_out ? "the backend was killed after --timeout " + std::to_string(o.timeout) + " s"
-                              : run.status < 0 ? "the backend was killed by a signal" : "the backend exited with status " + std::to_string(run.status);
+        r.why = run.timed_out    ? "the backend was killed after --timeout " + std::to_string(o.timeout) + " s"
+                : run.status < 0 ? "the backend was killed by a signal"
+                                 : "the backend exited with status " + std::to_string(run.status);
         r.log = log_excerpt(run.log, 4096);
         return r;
     }
     r.diff = diff_case(golden, run.out, options);
     switch (r.diff->status()) {
         case CaseDiff::Status::Pass: r.outcome = Outcome::Pass; break;
-        case CaseDiff::Status::Fail: r.outcome = Outcome::Fail; r.why = failure_line(*r.diff); break;
+        case CaseDiff::Status::Fail:
+            r.outcome = Outcome::Fail;
+            r.why = failure_line(*r.diff);
+            break;
         default:
             r.outcome = Outcome::Error;
             r.why = r.diff->errors.empty() ? "the outputs cannot be judged" : printable(r.diff->errors.front());
@@ -144,10 +152,10 @@ std::string junit_xml(const std::vector<CaseResult>& results, double seconds) {
     std::ostringstream x;
     x << std::fixed << std::setprecision(3);
     x << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
-    x << "<testsuites name=\"dmlref\" tests=\"" << results.size() << "\" failures=\"" << failures << "\" errors=\"" << errors
-      << "\" skipped=\"" << skipped << "\" time=\"" << seconds << "\">\n";
-    x << "  <testsuite name=\"dmlref\" tests=\"" << results.size() << "\" failures=\"" << failures << "\" errors=\"" << errors
-      << "\" skipped=\"" << skipped << "\" time=\"" << seconds << "\">\n";
+    x << "<testsuites name=\"dmlref\" tests=\"" << results.size() << "\" failures=\"" << failures << "\" errors=\""
+      << errors << "\" skipped=\"" << skipped << "\" time=\"" << seconds << "\">\n";
+    x << "  <testsuite name=\"dmlref\" tests=\"" << results.size() << "\" failures=\"" << failures << "\" errors=\""
+      << errors << "\" skipped=\"" << skipped << "\" time=\"" << seconds << "\">\n";
     for (const auto& r : results) {
         x << "    <testcase classname=\"" << xml_escaped(r.op) << "\" name=\"" << xml_escaped(r.name) << "\" file=\""
           << xml_escaped(r.golden.string()) << "\" time=\"" << r.seconds << "\"";
@@ -159,7 +167,8 @@ std::string junit_xml(const std::vector<CaseResult>& results, double seconds) {
                   << xml_escaped(report_text(DiffReport{{}, {}, {*r.diff}, false})) << "</failure>\n";
                 break;
             case Outcome::Error:
-                x << ">\n      <error type=\"backend\" message=\"" << xml_escaped(r.why) << "\">" << xml_escaped(r.log) << "</error>\n";
+                x << ">\n      <error type=\"backend\" message=\"" << xml_escaped(r.why) << "\">" << xml_escaped(r.log)
+                  << "</error>\n";
                 break;
         }
         x << "    </testcase>\n";
@@ -180,7 +189,10 @@ std::string json_report(const TestCmdOptions& o, const std::vector<CaseResult>& 
         c["golden"] = r.golden.string();
         c["operator"] = r.op;
         c["outcome"] = std::string(outcome_name(r.outcome));
-        counts[r.outcome == Outcome::Pass ? "passed" : r.outcome == Outcome::Fail ? "failed" : r.outcome == Outcome::Skip ? "skipped" : "errors"]++;
+        counts[r.outcome == Outcome::Pass   ? "passed"
+               : r.outcome == Outcome::Fail ? "failed"
+               : r.outcome == Outcome::Skip ? "skipped"
+                                            : "errors"]++;
         if (!r.why.empty()) c["why"] = r.why;
         c["backend"] = {{"status", r.status}, {"timed_out", r.timed_out}, {"seconds", r.seconds}};
         if (!r.log.empty()) c["log"] = r.log;
@@ -214,7 +226,10 @@ int cmd_test(TestCmdOptions& o) {
     if (!problems.empty()) return 2;
     // Read every golden first: an unreadable one is an error of the command (exit 2), never a case
     // the backend is blamed for.
-    struct Work { fs::path golden; Case c; };
+    struct Work {
+        fs::path golden;
+        Case c;
+    };
     std::vector<Work> work;
     size_t unreadable = 0, error_cases = 0;
     for (const auto& in : inputs) {
@@ -225,11 +240,15 @@ int cmd_test(TestCmdOptions& o) {
             ++unreadable;
             continue;
         }
-        if (!c.expect_error.empty()) { ++error_cases; continue; }  // nothing to run: it tests dmlref's reader
+        if (!c.expect_error.empty()) {
+            ++error_cases;
+            continue;
+        }  // nothing to run: it tests dmlref's reader
         if (selected(o, c)) work.push_back({in.file, std::move(c)});
     }
     if (unreadable) {
-        std::cerr << "dmlref test: " << unreadable << " golden" << (unreadable == 1 ? "" : "s") << " cannot be read; nothing was run\n";
+        std::cerr << "dmlref test: " << unreadable << " golden" << (unreadable == 1 ? "" : "s")
+                  << " cannot be read; nothing was run\n";
         return 2;
     }
     if (work.empty()) {
@@ -239,15 +258,18 @@ int cmd_test(TestCmdOptions& o) {
     }
     // A directory of dmlref's own for the cases' files: under --keep (kept), or the temporary one.
     const bool keep = !o.keep.empty();
-    const fs::path root = keep ? fs::path(o.keep) : fs::temp_directory_path() / ("dmlref-test-" + std::to_string(getpid()));
+    const fs::path root = keep ? fs::path(o.keep)
+                               : fs::temp_directory_path() / ("dmlref-test-" + std::to_string(getpid()));
     if (keep && fs::exists(root)) {
-        std::cerr << shown(root) << ": /: error: the folder exists; dmlref does not write into an old one [file.write]\n";
+        std::cerr << shown(root)
+                  << ": /: error: the folder exists; dmlref does not write into an old one [file.write]\n";
         return 2;
     }
     std::error_code ec;
     fs::create_directories(root, ec);
     if (ec) {
-        std::cerr << shown(root) << ": /: error: cannot make the folder: " << printable(ec.message()) << " [file.write]\n";
+        std::cerr << shown(root) << ": /: error: cannot make the folder: " << printable(ec.message())
+                  << " [file.write]\n";
         return 2;
     }
 
@@ -288,8 +310,8 @@ int cmd_test(TestCmdOptions& o) {
             for (int k = 0; k < 5 && std::getline(lines, line); ++k) std::cout << "        | " << line << "\n";
         }
     }
-    std::cout << results.size() << " cases: " << n[0] << " passed, " << n[1] << " failed, " << n[2] << " skipped, " << n[3]
-              << " errors (" << std::fixed << std::setprecision(1) << seconds << " s, " << jobs << " jobs"
+    std::cout << results.size() << " cases: " << n[0] << " passed, " << n[1] << " failed, " << n[2] << " skipped, "
+              << n[3] << " errors (" << std::fixed << std::setprecision(1) << seconds << " s, " << jobs << " jobs"
               << (keep ? "; files kept in " + shown(root) : "") << ")\n";
     try {
         if (!o.junit.empty()) write_file_atomic(o.junit, junit_xml(results, seconds));
@@ -305,23 +327,32 @@ int cmd_test(TestCmdOptions& o) {
 
 Command add_test_command(CLI::App& app) {
     auto o = std::make_shared<TestCmdOptions>();
-    auto* cmd = app.add_subcommand("test", "Run a backend command on golden cases and judge its outputs (docs/test.md).");
+    auto* cmd = app.add_subcommand("test",
+                                   "Run a backend command on golden cases and judge its outputs (docs/test.md).");
     cmd->add_option("GOLDENS", o->goldens, "golden case files, or directories of them")->required();
-    cmd->add_option("--backend", o->backend,
-                    "the command: run as `CMD CASE.json OUTDIR` (docs/test.md), it writes OUTDIR/<OutputField>.npy; exit 77 skips the case")
+    cmd->add_option(
+           "--backend", o->backend,
+           "the command: run as `CMD CASE.json OUTDIR` (docs/test.md), it writes OUTDIR/<OutputField>.npy; exit 77 skips the case")
         ->required();
-    cmd->add_option("-j,--jobs", o->jobs, "cases run at once (default: one per hardware thread)")->check(CLI::NonNegativeNumber);
-    cmd->add_option("--timeout", o->timeout, "seconds one backend run may take (default 600); then its process group is killed and the case is an error")
+    cmd->add_option("-j,--jobs", o->jobs, "cases run at once (default: one per hardware thread)")
+        ->check(CLI::NonNegativeNumber);
+    cmd->add_option(
+           "--timeout", o->timeout,
+           "seconds one backend run may take (default 600); then its process group is killed and the case is an error")
         ->check(CLI::PositiveNumber);
     cmd->add_option("--filter", o->filters, "run only cases whose name contains TEXT (repeatable: any of them)");
-    cmd->add_option("--operator", o->operators, "run only cases of this operator (CAST or DML_OPERATOR_CAST; repeatable)");
+    cmd->add_option("--operator", o->operators,
+                    "run only cases of this operator (CAST or DML_OPERATOR_CAST; repeatable)");
     cmd->add_option("--junit", o->junit, "also write the results as JUnit XML to FILE");
     cmd->add_option("--json", o->json_file, "also write the results, with each case's diff report, as JSON to FILE");
-    cmd->add_option("--keep", o->keep, "keep every case's files (inputs, outputs, the backend's log) in this new folder");
+    cmd->add_option("--keep", o->keep,
+                    "keep every case's files (inputs, outputs, the backend's log) in this new folder");
     cmd->add_flag("--zeros-equal", o->switches.zeros_equal, "treat +0 and -0 as equal");
     cmd->add_flag("--any-nan", o->switches.any_nan, "any NaN equals any NaN");
-    cmd->add_flag("--accept-flushed-subnormals", o->switches.flushed_subnormals, "accept a zero where the golden is subnormal");
-    cmd->add_option("--accumulate", o->accumulate, "precision of the backend's sums: any (default), output, float32, float64")
+    cmd->add_flag("--accept-flushed-subnormals", o->switches.flushed_subnormals,
+                  "accept a zero where the golden is subnormal");
+    cmd->add_option("--accumulate", o->accumulate,
+                    "precision of the backend's sums: any (default), output, float32, float64")
         ->check(CLI::IsMember({"any", "output", "float32", "float64"}));
     cmd->add_flag("-q,--quiet", o->quiet, "list only the cases that do not pass");
     add_load_options(*cmd, o->load);

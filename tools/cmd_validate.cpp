@@ -20,9 +20,10 @@ int cmd_validate(const ValidateCmdOptions& o) {
     if (!o.feature_level.empty()) {
         level = parse_feature_level(o.feature_level);
         if (!level) {
-            std::cerr << "dmlref validate: --feature-level " << printable(o.feature_level)
-                      << " is not a DirectML feature level: 1.0, 2.0, 2.1, 3.0, 3.1, 4.0, 4.1, 5.0, 5.1, 5.2, 6.0, 6.1, 6.2, 6.3 or 6.4"
-                         " (written 5.1, 5_1 or DML_FEATURE_LEVEL_5_1)\n";
+            std::cerr
+                << "dmlref validate: --feature-level " << printable(o.feature_level)
+                << " is not a DirectML feature level: 1.0, 2.0, 2.1, 3.0, 3.1, 4.0, 4.1, 5.0, 5.1, 5.2, 6.0, 6.1, 6.2, 6.3 or 6.4"
+                   " (written 5.1, 5_1 or DML_FEATURE_LEVEL_5_1)\n";
             return 2;
         }
     }
@@ -36,7 +37,8 @@ int cmd_validate(const ValidateCmdOptions& o) {
         print_diagnostics(diags, in.file.string(), std::cerr);
         if (diags.has_errors()) {
             ++invalid;
-            std::cout << shown(in.file) << ": invalid (" << diags.error_count() << " error" << (diags.error_count() == 1 ? "" : "s") << ")\n";
+            std::cout << shown(in.file) << ": invalid (" << diags.error_count() << " error"
+                      << (diags.error_count() == 1 ? "" : "s") << ")\n";
             continue;
         }
         // DirectML's tensor-support tables: reported, never an error (docs/golden.md, Element types and storage).
@@ -65,9 +67,12 @@ int cmd_validate(const ValidateCmdOptions& o) {
 
 Command add_validate_command(CLI::App& app) {
     auto vo = std::make_shared<ValidateCmdOptions>();
-    auto* validate = app.add_subcommand("validate", "Check cases against the spec's rules, and report where they fall in DirectML's support tables.");
+    auto* validate = app.add_subcommand(
+        "validate", "Check cases against the spec's rules, and report where they fall in DirectML's support tables.");
     validate->add_option("CASE", vo->paths, "case files or directories")->required();
-    validate->add_option("--feature-level", vo->feature_level, "check the support tables at this DML_FEATURE_LEVEL (e.g. 5.1); default: report the lowest that admits the case");
+    validate->add_option(
+        "--feature-level", vo->feature_level,
+        "check the support tables at this DML_FEATURE_LEVEL (e.g. 5.1); default: report the lowest that admits the case");
     add_load_options(*validate, vo->load);
     return {validate, [vo] { return cmd_validate(*vo); }};
 }

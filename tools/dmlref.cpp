@@ -12,8 +12,9 @@
 using namespace dmlref;
 
 int main(int argc, char** argv) {
-    CLI::App app{"dmlref: the bit-exact CPU reference for DirectML operators.\n"
-                 "Exit codes: 0 success, 1 outputs differ from a case's expected values, 2 invalid input or usage."};
+    CLI::App app{
+        "dmlref: the bit-exact CPU reference for DirectML operators.\n"
+        "Exit codes: 0 success, 1 outputs differ from a case's expected values, 2 invalid input or usage."};
     app.set_version_flag("--version", std::string(dmlref_version()));
     app.require_subcommand(1);
 

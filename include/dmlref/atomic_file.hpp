@@ -17,6 +17,7 @@ class WriteError : public std::runtime_error {
 public:
     WriteError(std::string rule, const std::string& message) : std::runtime_error(message), rule_(std::move(rule)) {}
     const std::string& rule() const { return rule_; }
+
 private:
     std::string rule_;
 };

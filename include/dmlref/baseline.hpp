@@ -36,10 +36,10 @@ std::string baseline_json(const DiffReport& r);  // the file --write-baseline wr
 std::vector<BaselineEntry> read_baseline(const std::filesystem::path& file);
 
 struct BaselineComparison {
-    std::vector<BaselineEntry> fresh;  // failures the baseline does not hold, or more elements than it holds
-    std::vector<BaselineEntry> known;  // failures the baseline holds (at most as many elements)
-    std::vector<BaselineEntry> fixed;  // baseline failures that are gone (Elements: the baseline's)
-    std::vector<uint64_t> fresh_was;   // for each fresh entry, the baseline's elements (0: not in it)
+    std::vector<BaselineEntry> fresh;          // failures the baseline does not hold, or more elements than it holds
+    std::vector<BaselineEntry> known;          // failures the baseline holds (at most as many elements)
+    std::vector<BaselineEntry> fixed;          // baseline failures that are gone (Elements: the baseline's)
+    std::vector<uint64_t> fresh_was;           // for each fresh entry, the baseline's elements (0: not in it)
     int exit_code(const DiffReport& r) const;  // 2 on an error, 1 on a new failure, else 0
 };
 BaselineComparison compare_baseline(const DiffReport& r, const std::vector<BaselineEntry>& baseline);

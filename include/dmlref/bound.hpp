@@ -38,8 +38,9 @@ struct ArithmeticProfile {
     bool operator==(const ArithmeticProfile&) const = default;
 };
 
-std::string_view name(Accumulate a);   // "any", "output", "float32", "float64"
-std::string_view name(Coordinates c);  // "any", "float64", "float32-division", "float32-reciprocal", "float32-reciprocal-fma"
+std::string_view name(Accumulate a);  // "any", "output", "float32", "float64"
+std::string_view name(
+    Coordinates c);  // "any", "float64", "float32-division", "float32-reciprocal", "float32-reciprocal-fma"
 std::optional<Accumulate> parse_accumulate(std::string_view s);
 std::optional<Coordinates> parse_coordinates(std::string_view s);
 // "accumulate=any coordinates=any subnormals=kept", as every report prints it.
@@ -47,20 +48,20 @@ std::string profile_text(const ArithmeticProfile& p);
 
 // What the bound needs of one summed element. Sums of magnitudes are rounded up.
 struct ElementTerms {
-    uint32_t n = 0;           // terms a backend may add, ghost terms of admissible readings included
-    uint32_t products = 0;    // of them, terms a backend forms as a rounded product weight * value
-    double abs_sum = 0;       // S: the sum of |t| over the golden's terms t = weight * value
-    double product_sum = 0;   // the sum of (|weight| + delta) * |value| over product terms
-    double formation = 0;     // E: the sum of delta * |value|: how far a backend's weights move its terms
-    double max_term = 0;      // the largest |t|
-    bool nan = false;         // a NaN term, or infinite terms of both signs: the golden sum is NaN
-    bool infinite = false;    // an infinite term
+    uint32_t n = 0;          // terms a backend may add, ghost terms of admissible readings included
+    uint32_t products = 0;   // of them, terms a backend forms as a rounded product weight * value
+    double abs_sum = 0;      // S: the sum of |t| over the golden's terms t = weight * value
+    double product_sum = 0;  // the sum of (|weight| + delta) * |value| over product terms
+    double formation = 0;    // E: the sum of delta * |value|: how far a backend's weights move its terms
+    double max_term = 0;     // the largest |t|
+    bool nan = false;        // a NaN term, or infinite terms of both signs: the golden sum is NaN
+    bool infinite = false;   // an infinite term
     bool positive_infinity = false, negative_infinity = false;  // its sign(s)
     // The finite terms of each sign: how many, and the sums of their |t| (what a partial sum of
     // that sign can reach: "Overflowing partial sums" in docs/tolerance.md).
     uint32_t positive_terms = 0, negative_terms = 0;
     double positive_sum = 0, negative_sum = 0;
-    bool ambiguous = false;   // some term may land in another element (an admissible reading)
+    bool ambiguous = false;          // some term may land in another element (an admissible reading)
     double ambiguous_formation = 0;  // the part of `formation` from such terms (delta 1: the whole term)
     // A computed element (docs/tolerance.md, "Computed values"): `computed_error` bounds
     // |backend - exact value| from the operator's forward error analysis (Arithmetic below);
@@ -106,7 +107,8 @@ double element_bound(const ElementTerms& e, DataType t, uint64_t golden_bits, co
 // of that sign can overflow the accumulator (or an infinite term of that sign) and no infinite
 // term has the other sign; NaN where both signs can be reached. For a summed element (not a
 // computed one); false for a finite actual value.
-bool overflow_admissible(const ElementTerms& e, DataType t, uint64_t golden_bits, uint64_t actual_bits, const ArithmeticProfile& p);
+bool overflow_admissible(const ElementTerms& e, DataType t, uint64_t golden_bits, uint64_t actual_bits,
+                         const ArithmeticProfile& p);
 
 // ---- Computed values (docs/tolerance.md, "Computed values") ---------------------------------
 //
@@ -121,16 +123,17 @@ bool overflow_admissible(const ElementTerms& e, DataType t, uint64_t golden_bits
 // Accuracies assumed of a backend's operations beyond + - * (rounded to nearest, 1/2 ULP), in
 // ULPs of the operation's working type. docs/tolerance.md states where each number comes from.
 struct StatedAccuracy {
-    double division = 2.5;    // x / y: D3D11.3's div; covers rcp (1 ULP) times x (1/2 ULP) and IEEE division
-    double reciprocal = 1;    // 1 / y: D3D11.3's rcp
-    double pow = 2;           // pow(b, p): the largest error measured of torch.pow float32 on an H100, 0.88 ULP
-                              // over 2.8M arguments (docs/crosscheck-gpu.md, "pow"), doubled and rounded up
-    double log2 = 3;          // a pow evaluated as exp2(p * log2 b): log2 within 3 ULP (D3D11.3), or
-    double log2_near_one = 8; // an absolute error of 8 u (2^-21 in float32) near b = 1
+    double division = 2.5;     // x / y: D3D11.3's div; covers rcp (1 ULP) times x (1/2 ULP) and IEEE division
+    double reciprocal = 1;     // 1 / y: D3D11.3's rcp
+    double pow = 2;            // pow(b, p): the largest error measured of torch.pow float32 on an H100, 0.88 ULP
+                               // over 2.8M arguments (docs/crosscheck-gpu.md, "pow"), doubled and rounded up
+    double log2 = 3;           // a pow evaluated as exp2(p * log2 b): log2 within 3 ULP (D3D11.3), or
+    double log2_near_one = 8;  // an absolute error of 8 u (2^-21 in float32) near b = 1
     // The fused activations of batch normalization (reference/fused_activation_bound.cpp):
-    double exp2 = 3;          // 2^x: D3D11.3's exp; exp(x) as exp2(x * log2(e)) adds |x| u relative per rounding of the argument
-    double tanh = 4;          // assumption: no D3D figure; CUDA documents 2 ULP for tanhf, doubled
-    double erf = 4;           // assumption: no D3D figure; CUDA documents 2 ULP for erff, doubled
+    double exp2 =
+        3;  // 2^x: D3D11.3's exp; exp(x) as exp2(x * log2(e)) adds |x| u relative per rounding of the argument
+    double tanh = 4;  // assumption: no D3D figure; CUDA documents 2 ULP for tanhf, doubled
+    double erf = 4;   // assumption: no D3D figure; CUDA documents 2 ULP for erff, doubled
 };
 inline constexpr StatedAccuracy kStatedAccuracy{};
 
@@ -139,8 +142,8 @@ inline constexpr StatedAccuracy kStatedAccuracy{};
 // +infinity when nothing can be said: a divisor or base that may reach 0, an overflow).
 struct Quantity {
     double lo = 0, hi = 0, err = 0;
-    double mag() const { return std::max(std::fabs(lo), std::fabs(hi)); }      // max |exact|
-    double mig() const { return lo > 0 ? lo : hi < 0 ? -hi : 0.0; }             // min |exact|
+    double mag() const { return std::max(std::fabs(lo), std::fabs(hi)); }  // max |exact|
+    double mig() const { return lo > 0 ? lo : hi < 0 ? -hi : 0.0; }        // min |exact|
 };
 
 // A sum of Quantities fed one at a time (an element whose terms arrive scattered, as a grad's);
@@ -187,7 +190,8 @@ inline const Quantity& worst(const Quantity& x, const Quantity& y) { return y.er
 // The largest Arithmetic::result_error over the working types the profile admits for output type
 // t (Accumulate::Any: t, FLOAT32 and FLOAT64, each at least as wide as t; Output: t; Float32,
 // Float64) with its subnormal handling. `formula` evaluates the element in one Arithmetic.
-double computed_error(const ArithmeticProfile& p, DataType t, const std::function<Quantity(const Arithmetic&)>& formula);
+double computed_error(const ArithmeticProfile& p, DataType t,
+                      const std::function<Quantity(const Arithmetic&)>& formula);
 
 // The bound of a group of linked elements' total: each element's bound with its admissible
 // readings' terms counted as moved mass (in the sum of |t|) rather than as allowance.
@@ -217,11 +221,11 @@ double gamma_up(uint64_t k, double u);
 // hypothesis that rounding errors are independent with mean 0, |sum r| exceeds
 // sqrt(2 N ln(2 / p)) with probability at most p (Hoeffding); the same for sum r * sign(golden).
 struct SystematicCheck {
-    uint64_t elements = 0;       // N
-    double sum = 0;              // sum of r
-    double sum_toward = 0;       // sum of r * sign(golden): positive when errors point away from 0
-    double threshold = 0;        // sqrt(2 N ln(2 / p))
-    double false_alarm = 0;      // p
+    uint64_t elements = 0;   // N
+    double sum = 0;          // sum of r
+    double sum_toward = 0;   // sum of r * sign(golden): positive when errors point away from 0
+    double threshold = 0;    // sqrt(2 N ln(2 / p))
+    double false_alarm = 0;  // p
     void add(double r, bool golden_negative);
     void finish(double p = 1e-6);
     bool passed() const { return std::abs(sum) <= threshold && std::abs(sum_toward) <= threshold; }

@@ -35,7 +35,7 @@ struct Tolerance {
     // "Summed" only, optional: each element's number of terms (logical row-major order), for a
     // per-element bound. Written when the operator states it (the resample family).
     std::vector<uint32_t> Terms;
-    std::string Why;            // the reason, for people
+    std::string Why;  // the reason, for people
     bool operator==(const Tolerance&) const = default;
 };
 

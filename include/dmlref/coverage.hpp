@@ -20,7 +20,7 @@ struct Coverage {
     std::map<std::string, uint64_t> error_rules;  // expectError cases by rule
     uint64_t cases = 0, unreadable = 0;
 
-    void add(const Case& c);                  // a case that read without errors
+    void add(const Case& c);  // a case that read without errors
     // An expectError case, by the rule it expects and its operator (when it names a known one).
     void add_error_case(const std::string& rule, std::optional<OperatorType> op);
 };

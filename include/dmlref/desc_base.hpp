@@ -57,8 +57,8 @@ struct DML_SIZE_2D {
 // An enum's names in value order, and the prefix of its full spelling, so that JSON may say
 // "LINEAR" or "DML_INTERPOLATION_MODE_LINEAR".
 struct EnumNames {
-    std::string_view Prefix;                  // "DML_INTERPOLATION_MODE_"
-    std::vector<std::string_view> Names;      // index = value
+    std::string_view Prefix;              // "DML_INTERPOLATION_MODE_"
+    std::vector<std::string_view> Names;  // index = value
 };
 
 // ---- A fused activation (DirectML's `const DML_OPERATOR_DESC* FusedActivation`) ------------
@@ -72,14 +72,22 @@ struct FusedActivationType {
 };
 inline const std::array<FusedActivationType, 17>& fused_activation_types() {
     static const std::array<FusedActivationType, 17> t = {{
-        {"ACTIVATION_LINEAR", {"Alpha", "Beta"}},          {"ACTIVATION_SIGMOID", {"", ""}},
-        {"ACTIVATION_HARD_SIGMOID", {"Alpha", "Beta"}},    {"ACTIVATION_TANH", {"", ""}},
-        {"ACTIVATION_SCALED_TANH", {"Alpha", "Beta"}},     {"ACTIVATION_RELU", {"", ""}},
-        {"ACTIVATION_LEAKY_RELU", {"Alpha", ""}},          {"ACTIVATION_THRESHOLDED_RELU", {"Alpha", ""}},
-        {"ACTIVATION_ELU", {"Alpha", ""}},                 {"ACTIVATION_CELU", {"Alpha", ""}},
-        {"ACTIVATION_SCALED_ELU", {"Alpha", "Gamma"}},     {"ACTIVATION_SOFTPLUS", {"Steepness", ""}},
-        {"ACTIVATION_PARAMETRIC_SOFTPLUS", {"Alpha", "Beta"}}, {"ACTIVATION_SOFTSIGN", {"", ""}},
-        {"ACTIVATION_IDENTITY", {"", ""}},                 {"ACTIVATION_SHRINK", {"Bias", "Threshold"}},
+        {"ACTIVATION_LINEAR", {"Alpha", "Beta"}},
+        {"ACTIVATION_SIGMOID", {"", ""}},
+        {"ACTIVATION_HARD_SIGMOID", {"Alpha", "Beta"}},
+        {"ACTIVATION_TANH", {"", ""}},
+        {"ACTIVATION_SCALED_TANH", {"Alpha", "Beta"}},
+        {"ACTIVATION_RELU", {"", ""}},
+        {"ACTIVATION_LEAKY_RELU", {"Alpha", ""}},
+        {"ACTIVATION_THRESHOLDED_RELU", {"Alpha", ""}},
+        {"ACTIVATION_ELU", {"Alpha", ""}},
+        {"ACTIVATION_CELU", {"Alpha", ""}},
+        {"ACTIVATION_SCALED_ELU", {"Alpha", "Gamma"}},
+        {"ACTIVATION_SOFTPLUS", {"Steepness", ""}},
+        {"ACTIVATION_PARAMETRIC_SOFTPLUS", {"Alpha", "Beta"}},
+        {"ACTIVATION_SOFTSIGN", {"", ""}},
+        {"ACTIVATION_IDENTITY", {"", ""}},
+        {"ACTIVATION_SHRINK", {"Bias", "Threshold"}},
         {"ACTIVATION_GELU", {"", ""}},
     }};
     return t;
@@ -91,7 +99,6 @@ struct DML_FUSED_ACTIVATION {
     std::string_view name() const { return fused_activation_types().at(Type).Name; }
     bool operator==(const DML_FUSED_ACTIVATION&) const = default;
 };
-
 
 // ---- The schema of a desc ----------------------------------------------------------------
 // Every desc struct names its fields once, in DirectML.h's order, in a static member
@@ -115,8 +122,8 @@ public:
     virtual void scalar(std::string_view name, DML_SCALAR_UNION& u, DataType t) = 0;
     virtual void float32(std::string_view name, float& v) = 0;
     virtual void scale_bias(std::string_view name, std::optional<DML_SCALE_BIAS>& sb) = 0;
-    virtual void uint(std::string_view name, uint32_t& v) = 0;  // UINT fields: DimensionCount, LocalSize, ...
-    virtual void int32(std::string_view name, int32_t& v) = 0;  // INT fields: DIAGONAL_MATRIX's Offset
+    virtual void uint(std::string_view name, uint32_t& v) = 0;        // UINT fields: DimensionCount, LocalSize, ...
+    virtual void int32(std::string_view name, int32_t& v) = 0;        // INT fields: DIAGONAL_MATRIX's Offset
     virtual void size_2d(std::string_view name, DML_SIZE_2D& v) = 0;  // DML_SIZE_2D fields
     virtual void uint_array(std::string_view name, std::vector<uint32_t>& v) = 0;
     virtual void int_array(std::string_view name, std::vector<int32_t>& v) = 0;
@@ -128,7 +135,8 @@ public:
     // each element is a tensor of its own, named "InputTensors[0]", "InputTensors[1]", ...
     // (tensor_array_element). The inputs, expected outputs, bindings and .npy files of a case name
     // the elements so. A visitor that does not override this sees each element through tensor().
-    virtual void tensor_array(std::string_view count_name, std::string_view name, std::vector<TensorDesc>& d, TensorRole role);
+    virtual void tensor_array(std::string_view count_name, std::string_view name, std::vector<TensorDesc>& d,
+                              TensorRole role);
 };
 
 // The name of element `index` of the tensor array `array`: "InputTensors[2]". The view stays valid
@@ -138,7 +146,8 @@ std::string_view tensor_array_element(std::string_view array, size_t index);
 // for a plain field name.
 std::optional<std::pair<std::string_view, size_t>> split_tensor_array_element(std::string_view name);
 
-inline void FieldVisitor::tensor_array(std::string_view, std::string_view name, std::vector<TensorDesc>& d, TensorRole role) {
+inline void FieldVisitor::tensor_array(std::string_view, std::string_view name, std::vector<TensorDesc>& d,
+                                       TensorRole role) {
     for (size_t i = 0; i < d.size(); ++i) tensor(tensor_array_element(name, i), d[i], role);
 }
 
@@ -185,26 +194,35 @@ class OperatorDesc {
 public:
     OperatorDesc() = default;
     template <class D>
-        requires requires { D::kType; }
+    requires requires { D::kType; }
     OperatorDesc(D d) : kind_(&desc_kind<D>()), p_(new D(std::move(d))) {}
     OperatorDesc(const OperatorDesc& o) : kind_(o.kind_), p_(o.p_ ? o.kind_->clone(o.p_) : nullptr) {}
-    OperatorDesc(OperatorDesc&& o) noexcept : kind_(std::exchange(o.kind_, nullptr)), p_(std::exchange(o.p_, nullptr)) {}
+    OperatorDesc(OperatorDesc&& o) noexcept
+        : kind_(std::exchange(o.kind_, nullptr)), p_(std::exchange(o.p_, nullptr)) {}
     OperatorDesc& operator=(OperatorDesc o) noexcept {
         std::swap(kind_, o.kind_);
         std::swap(p_, o.p_);
         return *this;
     }
-    ~OperatorDesc() { if (p_) kind_->destroy(p_); }
+    ~OperatorDesc() {
+        if (p_) kind_->destroy(p_);
+    }
 
     bool empty() const { return p_ == nullptr; }
     // The operator type the desc struct belongs to; INVALID when empty.
     OperatorType type() const { return p_ ? kind_->type : OperatorType::INVALID; }
     // Walks the fields (see FieldVisitor); nothing when empty.
-    void fields(FieldVisitor& v) { if (p_) kind_->fields(p_, v); }
-    void fields(FieldVisitor& v) const { if (p_) kind_->fields(p_, v); }
+    void fields(FieldVisitor& v) {
+        if (p_) kind_->fields(p_, v);
+    }
+    void fields(FieldVisitor& v) const {
+        if (p_) kind_->fields(p_, v);
+    }
 
     template <class D> D* get_if() { return p_ && kind_->type == D::kType ? static_cast<D*>(p_) : nullptr; }
-    template <class D> const D* get_if() const { return p_ && kind_->type == D::kType ? static_cast<const D*>(p_) : nullptr; }
+    template <class D> const D* get_if() const {
+        return p_ && kind_->type == D::kType ? static_cast<const D*>(p_) : nullptr;
+    }
 
 private:
     const DescKind* kind_ = nullptr;

@@ -35,7 +35,8 @@ public:
         items_.insert(items_.begin() + std::ptrdiff_t(first), other.items_.begin(), other.items_.end());
     }
     bool has_errors() const {
-        for (const auto& d : items_) if (d.severity == Severity::Error) return true;
+        for (const auto& d : items_)
+            if (d.severity == Severity::Error) return true;
         return false;
     }
     size_t error_count() const {

@@ -48,17 +48,17 @@ size_t histogram_bin(bool comparable, uint64_t distance);
 std::string histogram_label(size_t bin);  // "0", "1", "2", "3-4", "5-8", ..., ">1048576", "non-comparable"
 
 struct WorstElement {
-    uint64_t index = 0;                  // flat logical index
-    std::vector<uint64_t> coordinate;    // N-d index
+    uint64_t index = 0;                // flat logical index
+    std::vector<uint64_t> coordinate;  // N-d index
     uint64_t golden_bits = 0, actual_bits = 0;
     Judgement judgement;
-    std::string boundary;                // the boundary reason, if the element is flagged
+    std::string boundary;  // the boundary reason, if the element is flagged
     // Summed elements with a bound from their terms (bound >= 0):
-    uint32_t terms = 0;                  // n
-    double abs_sum = 0;                  // the sum of |t|
-    double bound = -1;                   // the most |actual - golden| may be
-    double error = 0;                    // |actual - golden| (rounded to nearest)
-    double ratio = 0;                    // error / bound (infinite for an error over a zero bound)
+    uint32_t terms = 0;  // n
+    double abs_sum = 0;  // the sum of |t|
+    double bound = -1;   // the most |actual - golden| may be
+    double error = 0;    // |actual - golden| (rounded to nearest)
+    double ratio = 0;    // error / bound (infinite for an error over a zero bound)
 };
 
 struct BoundaryCount {
@@ -67,30 +67,31 @@ struct BoundaryCount {
 };
 
 struct OutputCensus {
-    std::string output;                  // the output field (OutputGradientTensor)
-    std::string source;                  // the file the actual values came from
+    std::string output;  // the output field (OutputGradientTensor)
+    std::string source;  // the file the actual values came from
     DataType data_type = DataType::UNKNOWN;
     std::vector<uint32_t> sizes;
-    Tolerance tolerance;                 // as the golden states it
-    uint64_t elements = 0;               // logical elements, skipped ones included
+    Tolerance tolerance;    // as the golden states it
+    uint64_t elements = 0;  // logical elements, skipped ones included
     uint64_t identical = 0, within = 0, over = 0;
-    uint64_t nonfinite_mismatches = 0;   // over tolerance with a NaN or infinity on either side
-    uint64_t flushed_subnormals = 0;     // within only because of --accept-flushed-subnormals
+    uint64_t nonfinite_mismatches = 0;              // over tolerance with a NaN or infinity on either side
+    uint64_t flushed_subnormals = 0;                // within only because of --accept-flushed-subnormals
     std::map<std::string, uint64_t> skipped;        // don't-care elements by reason
     std::map<std::string, BoundaryCount> boundary;  // flagged elements by reason
     std::vector<uint64_t> histogram = std::vector<uint64_t>(kHistogramBins);
     // Summed outputs whose terms dmlref enumerates (dmlref/bound.hpp):
-    bool bounded = false;                // each element judged by its bound from its own terms
+    bool bounded = false;  // each element judged by its bound from its own terms
     ArithmeticProfile profile;
-    uint64_t summed_elements = 0;        // elements with a non-zero bound
-    uint64_t admissible = 0;             // elements on an admissible reading (a term may land elsewhere)
-    uint64_t lost_readings = 0;          // groups of linked elements whose total lost a term (members over)
-    double worst_ratio = 0;              // the largest error / bound over finite elements with a non-zero bound
-    double detection_limit = 0;          // the largest 2 * bound: a term larger than this is never hidden
-    double detection_limit_relative = 0; // the largest 2 * bound / sum |t|: the same, relative to the element's sum |t|
-    SystematicCheck systematic;          // the whole-tensor check for systematic error
-    std::vector<WorstElement> worst;     // worst first: over before within, then by error / bound, then by distance
-    std::vector<Verdict> verdicts;       // per logical element, for the picture
+    uint64_t summed_elements = 0;  // elements with a non-zero bound
+    uint64_t admissible = 0;       // elements on an admissible reading (a term may land elsewhere)
+    uint64_t lost_readings = 0;    // groups of linked elements whose total lost a term (members over)
+    double worst_ratio = 0;        // the largest error / bound over finite elements with a non-zero bound
+    double detection_limit = 0;    // the largest 2 * bound: a term larger than this is never hidden
+    double detection_limit_relative =
+        0;                            // the largest 2 * bound / sum |t|: the same, relative to the element's sum |t|
+    SystematicCheck systematic;       // the whole-tensor check for systematic error
+    std::vector<WorstElement> worst;  // worst first: over before within, then by error / bound, then by distance
+    std::vector<Verdict> verdicts;    // per logical element, for the picture
     // Over-tolerance elements that follow each alternative reading ("ArgmaxNaN=NaNWins", docs/golden.md),
     // then "" for those that follow none; empty when nothing is over (dmlref/readings.hpp).
     std::vector<std::pair<std::string, uint64_t>> readings;
@@ -100,8 +101,8 @@ struct OutputCensus {
 struct CaseDiff {
     std::filesystem::path golden;
     std::string name;
-    std::string op;                      // DML_OPERATOR_...
-    std::vector<std::string> errors;     // "FILE: what is wrong"; the case then counts as an error
+    std::string op;                   // DML_OPERATOR_...
+    std::vector<std::string> errors;  // "FILE: what is wrong"; the case then counts as an error
     std::vector<OutputCensus> outputs;
     enum class Status { Pass, Fail, Error };
     Status status() const;
@@ -117,7 +118,8 @@ struct DiffReport {
 
 // One golden against its actual outputs. Errors (unreadable, wrong shape, wrong dtype,
 // truncated) are recorded in the result, never thrown.
-CaseDiff diff_case(const std::filesystem::path& golden, const std::filesystem::path& actual, const DiffOptions& options);
+CaseDiff diff_case(const std::filesystem::path& golden, const std::filesystem::path& actual,
+                   const DiffOptions& options);
 // GOLDEN a file or a directory (then ACTUAL is a directory, matched by relative path).
 DiffReport diff(const std::filesystem::path& golden, const std::filesystem::path& actual, const DiffOptions& options);
 
@@ -138,11 +140,11 @@ void write_mismatch_image(const OutputCensus& c, const std::filesystem::path& fi
 // What the command line asks for; run_diff does everything and returns the exit code.
 struct DiffCommand {
     std::filesystem::path golden;
-    std::filesystem::path actual;   // may be empty when options.files names every output
+    std::filesystem::path actual;  // may be empty when options.files names every output
     DiffOptions options;
-    std::string format = "text";    // "text" or "json" (to standard output)
-    std::filesystem::path json_file;  // also write the JSON report here
-    std::filesystem::path image;    // picture of each mismatching output (single golden only)
+    std::string format = "text";           // "text" or "json" (to standard output)
+    std::filesystem::path json_file;       // also write the JSON report here
+    std::filesystem::path image;           // picture of each mismatching output (single golden only)
     std::filesystem::path baseline;        // --baseline: known deviations; fail only on new ones (dmlref/baseline.hpp)
     std::filesystem::path write_baseline;  // --write-baseline: this run's failures as a baseline
 };

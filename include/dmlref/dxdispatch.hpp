@@ -14,21 +14,22 @@
 namespace dmlref {
 
 struct DxImportOptions {
-    std::string dispatchable;               // which dispatchable; "" = the model's only one dmlref knows
-    std::string name;                       // the case's name; "" = the model's file name without .json
-    uint64_t max_bytes = uint64_t(4) << 30; // per resource and per file read
-    bool allow_paths = false;               // sourcePath may leave the model's folder (dxdispatch.source-path)
+    std::string dispatchable;                // which dispatchable; "" = the model's only one dmlref knows
+    std::string name;                        // the case's name; "" = the model's file name without .json
+    uint64_t max_bytes = uint64_t(4) << 30;  // per resource and per file read
+    bool allow_paths = false;                // sourcePath may leave the model's folder (dxdispatch.source-path)
 };
 
 // Reads the model and returns the case file's text (no expected values: `dmlref run` adds them).
 // Problems go to `diags` with JSON pointers into the model; the text is "" when there are errors.
 // Values keep the model's notation where dmlref reads them to the same bits DxDispatch uploads,
 // and are written as those exact bits otherwise (a warning says which).
-std::string import_dxdispatch(const std::filesystem::path& model, Diagnostics& diags, const DxImportOptions& options = {});
+std::string import_dxdispatch(const std::filesystem::path& model, Diagnostics& diags,
+                              const DxImportOptions& options = {});
 
 struct DxExport {
-    std::string model;                                   // the model's JSON text
-    std::vector<std::pair<std::string, NpyArray>> files; // input buffers DxDispatch's JSON cannot spell, by file name
+    std::string model;                                    // the model's JSON text
+    std::vector<std::pair<std::string, NpyArray>> files;  // input buffers DxDispatch's JSON cannot spell, by file name
 };
 
 // The case as a DxDispatch model: one resource per input buffer (its whole TotalTensorSizeInBytes)

@@ -18,20 +18,20 @@ namespace dmlref {
 
 // One input element that reaches the explained element.
 struct ExplainedInput {
-    std::string tensor;               // InputTensor
-    std::vector<uint64_t> index;      // its N-d logical index
+    std::string tensor;           // InputTensor
+    std::vector<uint64_t> index;  // its N-d logical index
     DataType type = DataType::UNKNOWN;
     uint64_t bits = 0;
-    std::string role;                 // "window", "argmax", "tap", "source", "x", "dY", ...
+    std::string role;  // "window", "argmax", "tap", "source", "x", "dY", ...
 };
 
 // One term of a summed element: value * weight (weight 1 for a copy of dY).
 struct ExplainedTerm {
-    std::string tensor;               // where the value comes from (InputGradientTensor)
+    std::string tensor;  // where the value comes from (InputGradientTensor)
     std::vector<uint64_t> index;
-    double value = 0;                 // exactly widened
+    double value = 0;  // exactly widened
     double weight = 1;
-    std::string note;                 // "tap [1,0] x [0,1]", "dY[0,0,1,1]'s window"
+    std::string note;  // "tap [1,0] x [0,1]", "dY[0,0,1,1]'s window"
 };
 
 // What an operator family's hook says about one element (reference/*: explain_element).
@@ -47,30 +47,30 @@ struct FamilyExplanation {
 using ExplainHook = bool (*)(const Case& c, std::string_view output, uint64_t flat, FamilyExplanation& out);
 
 struct Explanation {
-    std::string golden;               // the file
-    std::string op;                   // DML_OPERATOR_...
-    std::string output;               // the output field
+    std::string golden;  // the file
+    std::string op;      // DML_OPERATOR_...
+    std::string output;  // the output field
     DataType type = DataType::UNKNOWN;
     std::vector<uint32_t> sizes;
     uint64_t flat = 0;
     std::vector<uint64_t> index;
     uint64_t golden_bits = 0;
-    bool family_known = false;        // a hook explained it
+    bool family_known = false;  // a hook explained it
     FamilyExplanation family;
     std::vector<std::pair<std::string, std::string>> policies;  // (name, value) of family.policies
-    std::string dont_care;            // the reason, when the element is don't care
-    std::vector<std::string> boundary;  // its Boundary flags, as the diff reports them
-    std::string tolerance_kind;       // Bits, Ulp, Summed
-    uint32_t term_count = 0;          // Summed with a bound: n
-    std::string tolerance_note;       // Summed without a bound: its number of terms, said in words
-    double abs_sum = 0;               // the sum of |t|
-    double bound = -1;                // >= 0: the element's bound from its terms (lib/judge/bound.cpp)
-    std::string profile;              // the arithmetic profile of the bound ("accumulate=any ...")
+    std::string dont_care;                                      // the reason, when the element is don't care
+    std::vector<std::string> boundary;                          // its Boundary flags, as the diff reports them
+    std::string tolerance_kind;                                 // Bits, Ulp, Summed
+    uint32_t term_count = 0;                                    // Summed with a bound: n
+    std::string tolerance_note;  // Summed without a bound: its number of terms, said in words
+    double abs_sum = 0;          // the sum of |t|
+    double bound = -1;           // >= 0: the element's bound from its terms (lib/judge/bound.cpp)
+    std::string profile;         // the arithmetic profile of the bound ("accumulate=any ...")
     // With an actual value:
-    std::string actual_source;        // empty without one
+    std::string actual_source;  // empty without one
     uint64_t actual_bits = 0;
     Judgement judgement;
-    double error = 0;                 // |actual - golden| (rounded to nearest), finite values only
+    double error = 0;  // |actual - golden| (rounded to nearest), finite values only
 };
 
 // A problem with what explain was given (not a golden, an index out of range, a wrong rank):
@@ -86,9 +86,8 @@ uint64_t parse_element_index(std::string_view text, const std::vector<uint32_t>&
 
 // Explains element `flat` of `output` (empty: the first output) of a golden case, against the
 // actual element's bits when given (`actual_source` names where they came from).
-Explanation explain_element(const Case& golden, std::string output, uint64_t flat,
-                            std::optional<uint64_t> actual_bits, const std::string& actual_source,
-                            const DiffOptions& options);
+Explanation explain_element(const Case& golden, std::string output, uint64_t flat, std::optional<uint64_t> actual_bits,
+                            const std::string& actual_source, const DiffOptions& options);
 
 // `dmlref diff --explain K`: the K worst elements of each output of a single golden, explained
 // (text, or a JSON array with json). Returns 2 when the diff cannot be made, else 0.
@@ -97,10 +96,10 @@ int explain_worst(const DiffCommand& cmd, size_t k, bool json, std::ostream& out
 std::string explanation_text(const Explanation& e);
 std::string explanation_json(const std::vector<Explanation>& e);  // a JSON array
 
-
 // Helpers for the hooks: the N-d index of a flat logical index, and an input element's bits
 // (element_value, dmlref/bits.hpp, widens bits to a double).
 std::vector<uint64_t> nd_coordinate(const std::vector<uint32_t>& sizes, uint64_t flat);
-ExplainedInput input_element(const Case& c, const std::string& field, const std::vector<uint64_t>& index, std::string role);
+ExplainedInput input_element(const Case& c, const std::string& field, const std::vector<uint64_t>& index,
+                             std::string role);
 
 }  // namespace dmlref

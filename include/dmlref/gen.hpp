@@ -26,26 +26,26 @@ struct Options {
     Tier tier = Tier::Ci;
     uint64_t shard_index = 0;  // --shard I/N keeps the cases whose position k has k % N == I
     uint64_t shard_count = 1;
-    bool evaluate = true;      // write goldens (expected outputs); false: the inputs only
-    size_t max_cases = 100000; // the most cases a spec (and one gen command) may plan: gen.too-many-cases
+    bool evaluate = true;       // write goldens (expected outputs); false: the inputs only
+    size_t max_cases = 100000;  // the most cases a spec (and one gen command) may plan: gen.too-many-cases
 };
 
 // One generated case.
 struct Generated {
-    std::string name;         // also its path under the output directory, without ".json"
+    std::string name;  // also its path under the output directory, without ".json"
     std::string description;
-    std::string text;         // the case file's bytes (a golden when Options::evaluate)
-    std::string expect_error; // the rule an error case expects, or ""
+    std::string text;          // the case file's bytes (a golden when Options::evaluate)
+    std::string expect_error;  // the rule an error case expects, or ""
 };
 
 // A case of a sweep, named and with its overrides applied, before its derived fields, recipes
 // and expected values are made.
 struct Planned {
     std::string name;
-    std::string description;    // what the case exercises (the variants' notes)
-    std::string sweep_note;     // which sweep made it, written last
-    uint64_t seed = 0;          // the case's seed (case_seed of the sweep's seed and the name)
-    nlohmann::ordered_json doc; // the case; numbers that are not integers as exact text (internal form)
+    std::string description;     // what the case exercises (the variants' notes)
+    std::string sweep_note;      // which sweep made it, written last
+    uint64_t seed = 0;           // the case's seed (case_seed of the sweep's seed and the name)
+    nlohmann::ordered_json doc;  // the case; numbers that are not integers as exact text (internal form)
     // Where the spec says each part of the case, so that a problem of the made case is reported
     // at the spec's node: the base's pointer, and each override's case pointer with the spec
     // pointer of its value. Empty for a descriptor's case (its pointers are the case's own).
@@ -71,7 +71,8 @@ bool expect_error_met(const Diagnostics& diags, const std::string& rule, const s
 
 // A pooling output size along one dimension (floor, or ceil mode: one more when the division
 // has a remainder); 0 when the dilated window does not fit in the padded input.
-uint64_t pooled_size(uint64_t in, uint64_t start, uint64_t end, uint64_t window, uint64_t stride, uint64_t dilation, bool ceil);
+uint64_t pooled_size(uint64_t in, uint64_t start, uint64_t end, uint64_t window, uint64_t stride, uint64_t dilation,
+                     bool ceil);
 
 // A seed from a sweep seed and a case name (SplitMix64 over FNV-1a of the name).
 uint64_t case_seed(uint64_t sweep_seed, std::string_view name);

@@ -34,10 +34,10 @@ NpyArray parse_npy(const std::string& bytes, uint64_t max_bytes);
 // Written atomically (dmlref/atomic_file.hpp); throws NpyError when it cannot be written.
 void write_npy(const std::filesystem::path& file, const NpyArray& a);
 // The same from a buffer (no copy); with `sha256`, the SHA-256 of the file's bytes is stored there.
-void write_npy(const std::filesystem::path& file, DataType t, const std::vector<uint64_t>& shape, std::span<const std::byte> data,
-               std::string* sha256 = nullptr);
+void write_npy(const std::filesystem::path& file, DataType t, const std::vector<uint64_t>& shape,
+               std::span<const std::byte> data, std::string* sha256 = nullptr);
 std::string npy_header(DataType t, const std::vector<uint64_t>& shape);  // the bytes before the data
-std::string npy_bytes(const NpyArray& a);  // the file's bytes
-std::string npy_dtype(DataType t);  // "<f4"
+std::string npy_bytes(const NpyArray& a);                                // the file's bytes
+std::string npy_dtype(DataType t);                                       // "<f4"
 
 }  // namespace dmlref

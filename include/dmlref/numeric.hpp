@@ -76,8 +76,10 @@ struct Number {
 
     template <class T> static Number of(T v) {
         Number n;
-        if constexpr (std::is_integral_v<T>) { n.is_integer = true; n.i = v; }
-        else n.f = widen(v);
+        if constexpr (std::is_integral_v<T>) {
+            n.is_integer = true;
+            n.i = v;
+        } else n.f = widen(v);
         return n;
     }
     bool is_nan() const { return !is_integer && std::isnan(f); }
@@ -87,8 +89,14 @@ struct Number {
 std::partial_ordering compare(const Number& a, const Number& b);
 inline bool operator<(const Number& a, const Number& b) { return compare(a, b) == std::partial_ordering::less; }
 inline bool operator>(const Number& a, const Number& b) { return compare(a, b) == std::partial_ordering::greater; }
-inline bool operator<=(const Number& a, const Number& b) { auto c = compare(a, b); return c == std::partial_ordering::less || c == std::partial_ordering::equivalent; }
-inline bool operator>=(const Number& a, const Number& b) { auto c = compare(a, b); return c == std::partial_ordering::greater || c == std::partial_ordering::equivalent; }
+inline bool operator<=(const Number& a, const Number& b) {
+    auto c = compare(a, b);
+    return c == std::partial_ordering::less || c == std::partial_ordering::equivalent;
+}
+inline bool operator>=(const Number& a, const Number& b) {
+    auto c = compare(a, b);
+    return c == std::partial_ordering::greater || c == std::partial_ordering::equivalent;
+}
 
 // D3D's min and max instructions (docs/golden.md, Decisions): a NaN operand is ignored (the other
 // operand is returned; with both NaN the result is the second, a NaN), and -0 orders below +0 (IEEE 754-2019
@@ -146,7 +154,10 @@ inline bool half_ordered(half a, half b) {
 template <class A, class B> inline bool exact_le(A a, B b) {
     if constexpr (is_half_v<A> && is_half_v<B>) return half_ordered(a, b) & (half_order_key(a) <= half_order_key(b));
     else if constexpr (std::is_same_v<A, B>) return a <= b;  // branch-free for the vectoriser
-    else { auto c = exact_compare(a, b); return c == std::partial_ordering::less || c == std::partial_ordering::equivalent; }
+    else {
+        auto c = exact_compare(a, b);
+        return c == std::partial_ordering::less || c == std::partial_ordering::equivalent;
+    }
 }
 template <class A, class B> inline bool exact_ge(A a, B b) { return exact_le(b, a); }
 template <class A, class B> inline bool exact_lt(A a, B b) {

@@ -62,10 +62,10 @@ struct Policy {
 
 struct OperatorInfo {
     OperatorType Type;
-    std::string_view Name;          // "ACTIVATION_RELU_GRAD"; the full name adds "DML_OPERATOR_"
-    uint32_t IntroducedIn;          // feature level
+    std::string_view Name;  // "ACTIVATION_RELU_GRAD"; the full name adds "DML_OPERATOR_"
+    uint32_t IntroducedIn;  // feature level
     std::vector<std::pair<std::string_view, std::string_view>> InPlace;  // (output, input) that may alias
-    std::vector<SupportRow> Support;  // ascending FeatureLevel
+    std::vector<SupportRow> Support;                                     // ascending FeatureLevel
     std::vector<Policy> Policies;
 };
 

@@ -16,10 +16,16 @@ inline size_t utf8_sequence_length(std::string_view s, size_t i) {
     size_t n;
     uint32_t cp;
     if (c < 0x80) return 1;
-    else if ((c & 0xe0) == 0xc0) { n = 2; cp = c & 0x1f; }
-    else if ((c & 0xf0) == 0xe0) { n = 3; cp = c & 0x0f; }
-    else if ((c & 0xf8) == 0xf0) { n = 4; cp = c & 0x07; }
-    else return 0;
+    else if ((c & 0xe0) == 0xc0) {
+        n = 2;
+        cp = c & 0x1f;
+    } else if ((c & 0xf0) == 0xe0) {
+        n = 3;
+        cp = c & 0x0f;
+    } else if ((c & 0xf8) == 0xf0) {
+        n = 4;
+        cp = c & 0x07;
+    } else return 0;
     if (i + n > s.size()) return 0;
     for (size_t k = 1; k < n; ++k) {
         if ((b(i + k) & 0xc0) != 0x80) return 0;
@@ -46,13 +52,31 @@ inline std::string printable(std::string_view s) {
         const unsigned char c = static_cast<unsigned char>(s[i]);
         const size_t n = utf8_sequence_length(s, i);
         const bool c1 = n == 2 && c == 0xc2 && static_cast<unsigned char>(s[i + 1]) < 0xa0;  // U+0080..U+009F
-        if (n > 1 && !c1) { out.append(s.substr(i, n)); i += n; continue; }
-        if (c1) { out += "\\u00"; out += hex[static_cast<unsigned char>(s[i + 1]) >> 4]; out += hex[s[i + 1] & 15]; i += 2; continue; }
-        if (n == 1 && c >= 0x20 && c != 0x7f) { out += char(c); ++i; continue; }
+        if (n > 1 && !c1) {
+            out.append(s.substr(i, n));
+            i += n;
+            continue;
+        }
+        if (c1) {
+            out += "\\u00";
+            out += hex[static_cast<unsigned char>(s[i + 1]) >> 4];
+            out += hex[s[i + 1] & 15];
+            i += 2;
+            continue;
+        }
+        if (n == 1 && c >= 0x20 && c != 0x7f) {
+            out += char(c);
+            ++i;
+            continue;
+        }
         if (c == '\n') out += "\\n";
         else if (c == '\t') out += "\\t";
         else if (c == '\r') out += "\\r";
-        else { out += "\\x"; out += hex[c >> 4]; out += hex[c & 15]; }
+        else {
+            out += "\\x";
+            out += hex[c >> 4];
+            out += hex[c & 15];
+        }
         ++i;
     }
     return out;

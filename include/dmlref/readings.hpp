@@ -21,30 +21,30 @@ namespace dmlref {
 // Every alternative dmlref can evaluate. The reference loops ask in_force(Reading::X) at the
 // place where the operator decides that policy.
 enum class Reading : uint8_t {
-    ArgmaxNaNWins,             // ArgmaxNaN=NaNWins
-    GradNaNPassesGradient,     // GradNaN=PassesGradient
-    GradNaNZeroGradient,       // GradNaN=ZeroGradient
-    ClipGradGradientAtBounds,  // ClipGradBounds=GradientAtBounds
-    ClipGradHalfAtBounds,      // ClipGradBounds=HalfAtBounds
-    SelectedZeroMaskProduct,   // SelectedZero=MaskProduct
-    SelectedZeroScatterAdd,    // SelectedZero=ScatterAdd
-    ZeroWeightTapsMultiplyAll, // ZeroWeightTaps=MultiplyAll
-    SubnormalsFlushAtomicSums, // Subnormals=FlushAtomicSums
-    ForwardNaNPropagates,      // ForwardNaN=NaNPropagates
-    OldNearestFloorXPlusHalf,  // OldNearestNeighbor=FloorXPlusHalf
-    BnActivationPositiveZero,  // BnActivationSignedZero=PositiveZero
-    ShiftCountModuloWidth,     // ShiftCount=ModuloWidth
-    SignedShiftArithmetic,     // SignedShift=Arithmetic
+    ArgmaxNaNWins,                         // ArgmaxNaN=NaNWins
+    GradNaNPassesGradient,                 // GradNaN=PassesGradient
+    GradNaNZeroGradient,                   // GradNaN=ZeroGradient
+    ClipGradGradientAtBounds,              // ClipGradBounds=GradientAtBounds
+    ClipGradHalfAtBounds,                  // ClipGradBounds=HalfAtBounds
+    SelectedZeroMaskProduct,               // SelectedZero=MaskProduct
+    SelectedZeroScatterAdd,                // SelectedZero=ScatterAdd
+    ZeroWeightTapsMultiplyAll,             // ZeroWeightTaps=MultiplyAll
+    SubnormalsFlushAtomicSums,             // Subnormals=FlushAtomicSums
+    ForwardNaNPropagates,                  // ForwardNaN=NaNPropagates
+    OldNearestFloorXPlusHalf,              // OldNearestNeighbor=FloorXPlusHalf
+    BnActivationPositiveZero,              // BnActivationSignedZero=PositiveZero
+    ShiftCountModuloWidth,                 // ShiftCount=ModuloWidth
+    SignedShiftArithmetic,                 // SignedShift=Arithmetic
     FillSequenceStartPlusIndexTimesDelta,  // FillSequenceValue=StartPlusIndexTimesDelta
     Count
 };
 
 struct Alternative {
     Reading Id;
-    std::string_view Policy;   // the policy name goldens record ("ArgmaxNaN")
-    std::string_view Value;    // the alternative's value ("NaNWins")
-    std::string_view Meaning;  // one sentence
-    std::string_view Who;      // who reads it this way (PyTorch, JAX, ...)
+    std::string_view Policy;              // the policy name goldens record ("ArgmaxNaN")
+    std::string_view Value;               // the alternative's value ("NaNWins")
+    std::string_view Meaning;             // one sentence
+    std::string_view Who;                 // who reads it this way (PyTorch, JAX, ...)
     std::vector<OperatorType> Operators;  // the operators whose values it can change
     std::string name() const { return std::string(Policy) + "=" + std::string(Value); }
 };
@@ -103,11 +103,13 @@ class ReadingsDiagnosis {
 public:
     // `inputs`: where the golden's inputs come from when the case no longer holds them (diff frees
     // them where judging does not read them; docs/diff.md).
-    explicit ReadingsDiagnosis(const Case& golden, std::function<std::map<std::string, std::vector<std::byte>>()> inputs = {});
+    explicit ReadingsDiagnosis(const Case& golden,
+                               std::function<std::map<std::string, std::vector<std::byte>>()> inputs = {});
     // (reading, elements) for each alternative that some over-tolerance element follows, in the
     // order of docs/golden.md, then ("", elements that follow none) when there are such elements.
     // An element may follow several readings. Changes no verdict.
-    std::vector<std::pair<std::string, uint64_t>> diagnose(std::string_view output, const std::vector<std::byte>& actual,
+    std::vector<std::pair<std::string, uint64_t>> diagnose(std::string_view output,
+                                                           const std::vector<std::byte>& actual,
                                                            const OutputCensus& census, const DiffOptions& options);
 
 private:

@@ -30,22 +30,23 @@ struct FailureKind {
 using Backend = std::function<std::optional<std::map<std::string, std::vector<std::byte>>>(const Case&)>;
 
 struct ReduceOptions {
-    size_t max_runs = 1000;                              // backend runs at most
-    DiffOptions diff;                                    // the comparison (switches)
-    std::function<void(const std::string&)> progress;    // a line per accepted step
+    size_t max_runs = 1000;                            // backend runs at most
+    DiffOptions diff;                                  // the comparison (switches)
+    std::function<void(const std::string&)> progress;  // a line per accepted step
 };
 
 struct ReduceResult {
     Case reduced;
     FailureKind kind;
-    size_t runs = 0;        // backend runs
-    size_t accepted = 0;    // candidates kept
+    size_t runs = 0;                                   // backend runs
+    size_t accepted = 0;                               // candidates kept
     uint64_t elements_before = 0, elements_after = 0;  // logical elements of every tensor
     std::vector<std::string> steps;                    // what each accepted candidate changed
 };
 
 // Over-tolerance elements of the backend's outputs for `c`, by kind (empty: it passes).
-std::map<FailureKind, uint64_t> failures(const Case& c, const std::map<std::string, std::vector<std::byte>>& actual, const DiffOptions& o);
+std::map<FailureKind, uint64_t> failures(const Case& c, const std::map<std::string, std::vector<std::byte>>& actual,
+                                         const DiffOptions& o);
 bool operator<(const FailureKind& a, const FailureKind& b);
 
 // The case as a case file without expected values: its desc as a golden writes it, every input

@@ -21,7 +21,7 @@
 namespace dmlref {
 
 inline constexpr uint32_t kMaxDimensionCount = 8;            // DML_TENSOR_DIMENSION_COUNT_MAX1
-inline constexpr uint64_t kMaxElementCount = 0xffffffffull;   // "may not exceed 2^32 - 1 elements"
+inline constexpr uint64_t kMaxElementCount = 0xffffffffull;  // "may not exceed 2^32 - 1 elements"
 inline constexpr uint32_t DML_TENSOR_FLAG_NONE = 0;
 inline constexpr uint32_t DML_TENSOR_FLAG_OWNED_BY_DML = 1;
 
@@ -60,8 +60,8 @@ uint64_t buffer_size(const TensorDesc& d);
 // TotalTensorSizeInBytes >= DMLCalcBufferTensorSize, GuaranteedBaseOffsetAlignment,
 // OWNED_BY_DML only on inputs, and for outputs that no two logical elements share memory.
 // `path` is the JSON pointer of the desc; `max_bytes` bounds what dmlref will allocate.
-void validate_tensor_desc(const TensorDesc& d, TensorRole role, const std::string& path,
-                          uint64_t max_bytes, Diagnostics& diags);
+void validate_tensor_desc(const TensorDesc& d, TensorRole role, const std::string& path, uint64_t max_bytes,
+                          Diagnostics& diags);
 
 // True when two logical elements of the desc share an address (a stride of 0 on a
 // dimension of size > 1, or strides that interleave onto each other).
@@ -91,7 +91,10 @@ struct TensorView {
 template <size_t K, class Run>
 void for_each_run(std::span<const uint32_t> sizes, const std::array<const int64_t*, K>& strides,
                   const std::array<int64_t, K>& base, Run&& run) {
-    struct Dim { int64_t size; std::array<int64_t, K> stride; };
+    struct Dim {
+        int64_t size;
+        std::array<int64_t, K> stride;
+    };
     std::array<Dim, kMaxDimensionCount> dims{};
     size_t n = 0;
     for (size_t i = 0; i < sizes.size(); ++i) {
@@ -101,9 +104,11 @@ void for_each_run(std::span<const uint32_t> sizes, const std::array<const int64_
         // Merge into the previous (outer) dimension when it continues this one in every tensor.
         if (n > 0) {
             bool contiguous = true;
-            for (size_t k = 0; k < K; ++k)
-                contiguous = contiguous && dims[n - 1].stride[k] == d.stride[k] * d.size;
-            if (contiguous) { dims[n - 1] = {dims[n - 1].size * d.size, d.stride}; continue; }
+            for (size_t k = 0; k < K; ++k) contiguous = contiguous && dims[n - 1].stride[k] == d.stride[k] * d.size;
+            if (contiguous) {
+                dims[n - 1] = {dims[n - 1].size * d.size, d.stride};
+                continue;
+            }
         }
         dims[n++] = d;
     }
@@ -143,19 +148,18 @@ void map_elements_impl(std::index_sequence<I...>, const TensorView& out, F& f, v
     constexpr size_t K = 1 + sizeof...(TIn);
     const std::array<const int64_t*, K> strides = {out.strides.data(), in.strides.data()...};
     for_each_run<K>(out.sizes(), strides, std::array<int64_t, K>{},
-        [&](const std::array<int64_t, K>& off, int64_t count, const std::array<int64_t, K>& step) {
-            TOut* o = out.data<TOut>() + off[0];
-            const std::tuple<const TIn*...> a{(in.template data<TIn>() + off[I + 1])...};
-            if (step[0] == 1 && ((step[I + 1] == 1) && ...)) {
-                for (int64_t i = 0; i < count; ++i) o[i] = f(std::get<I>(a)[i]...);
-            } else {
-                for (int64_t i = 0; i < count; ++i) o[i * step[0]] = f(std::get<I>(a)[i * step[I + 1]]...);
-            }
-        });
+                    [&](const std::array<int64_t, K>& off, int64_t count, const std::array<int64_t, K>& step) {
+        TOut* o = out.data<TOut>() + off[0];
+        const std::tuple<const TIn*...> a{(in.template data<TIn>() + off[I + 1])...};
+        if (step[0] == 1 && ((step[I + 1] == 1) && ...)) {
+            for (int64_t i = 0; i < count; ++i) o[i] = f(std::get<I>(a)[i]...);
+        } else {
+            for (int64_t i = 0; i < count; ++i) o[i * step[0]] = f(std::get<I>(a)[i * step[I + 1]]...);
+        }
+    });
 }
 
-template <class TOut, class... TIn, class F>
-void map_elements(const TensorView& out, F&& f, view_for<TIn>... in) {
+template <class TOut, class... TIn, class F> void map_elements(const TensorView& out, F&& f, view_for<TIn>... in) {
     map_elements_impl<TOut, TIn...>(std::index_sequence_for<TIn...>{}, out, f, in...);
 }
 

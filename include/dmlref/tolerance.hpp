@@ -15,22 +15,22 @@ namespace dmlref {
 
 // What the table says for one (operator, output, type class).
 enum class ToleranceRule {
-    Bits,                  // moved or selected values: bit for bit
-    Ulp1WithScaleBias,     // Bits, or 1 ULP when the desc has a ScaleBias (x * Scale + Bias)
-    Summed,                // exact sums rounded once: a bound per element from its number of terms
-    OperatorStated,        // the operator's reference states it (Bits, or Summed with per-element
-                           // Terms: the resample family, reference/resample.cpp)
+    Bits,               // moved or selected values: bit for bit
+    Ulp1WithScaleBias,  // Bits, or 1 ULP when the desc has a ScaleBias (x * Scale + Bias)
+    Summed,             // exact sums rounded once: a bound per element from its number of terms
+    OperatorStated,     // the operator's reference states it (Bits, or Summed with per-element
+                        // Terms: the resample family, reference/resample.cpp)
 };
 enum class TypeClass { Any, Float, Integer };
 // Elements on a decision boundary, where a backend that reads the spec differently would
 // pick differently (docs/tolerance.md). Reported separately by the diff.
 enum class BoundaryRule {
     None,
-    ReluGradAtZero,        // InputTensor element is +0 or -0 (x > 0 against x >= 0)
-    ClipGradAtMinOrMax,    // InputTensor element equals Min or Max (x <= Min against x < Min)
-    ArgmaxTie,             // max pooling: a window with two or more elements equal to its maximum
-    OperatorStated,        // the operator lists them (Boundary in the golden: the resample
-                           // family's nearest-neighbour coordinates that float32 would move)
+    ReluGradAtZero,      // InputTensor element is +0 or -0 (x > 0 against x >= 0)
+    ClipGradAtMinOrMax,  // InputTensor element equals Min or Max (x <= Min against x < Min)
+    ArgmaxTie,           // max pooling: a window with two or more elements equal to its maximum
+    OperatorStated,      // the operator lists them (Boundary in the golden: the resample
+                         // family's nearest-neighbour coordinates that float32 would move)
 };
 
 struct ToleranceRow {
@@ -72,9 +72,9 @@ bool judging_reads_inputs(const Case& c, std::string_view output);
 
 // Switches of the comparison, all off by default.
 struct DiffSwitches {
-    bool zeros_equal = false;          // +0 and -0 compare equal
-    bool any_nan = false;              // any NaN equals any NaN (Bits and Ulp outputs too)
-    bool flushed_subnormals = false;   // a zero of the same sign matches a subnormal golden
+    bool zeros_equal = false;         // +0 and -0 compare equal
+    bool any_nan = false;             // any NaN equals any NaN (Bits and Ulp outputs too)
+    bool flushed_subnormals = false;  // a zero of the same sign matches a subnormal golden
     bool operator==(const DiffSwitches&) const = default;
 };
 
@@ -91,10 +91,10 @@ struct ElementTolerance {
 
 struct Judgement {
     Verdict verdict = Verdict::Identical;
-    bool comparable = true;   // false when a NaN or an infinity is involved (no ULP distance)
-    uint64_t distance = 0;    // ULPs between the ordered encodings (integers: the difference)
-    bool nonfinite = false;   // a mismatch where the golden or the actual is NaN or infinite
-    bool flushed = false;     // accepted only because of DiffSwitches::flushed_subnormals
+    bool comparable = true;  // false when a NaN or an infinity is involved (no ULP distance)
+    uint64_t distance = 0;   // ULPs between the ordered encodings (integers: the difference)
+    bool nonfinite = false;  // a mismatch where the golden or the actual is NaN or infinite
+    bool flushed = false;    // accepted only because of DiffSwitches::flushed_subnormals
 };
 
 // Whether an output's elements are sums (docs/golden.md, Decisions): a NaN golden there matches any

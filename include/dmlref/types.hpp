@@ -36,9 +36,8 @@ enum class DataType : uint32_t {
 
 // Every type dmlref evaluates, in DirectML's enum order.
 inline constexpr std::array<DataType, 11> kAllDataTypes = {
-    DataType::FLOAT32, DataType::FLOAT16, DataType::UINT32, DataType::UINT16,
-    DataType::UINT8,   DataType::INT32,   DataType::INT16,  DataType::INT8,
-    DataType::FLOAT64, DataType::UINT64,  DataType::INT64,
+    DataType::FLOAT32, DataType::FLOAT16, DataType::UINT32,  DataType::UINT16, DataType::UINT8, DataType::INT32,
+    DataType::INT16,   DataType::INT8,    DataType::FLOAT64, DataType::UINT64, DataType::INT64,
 };
 
 // "FLOAT32" (the suffix DxDispatch accepts); full_name gives "DML_TENSOR_DATA_TYPE_FLOAT32".
@@ -49,10 +48,17 @@ std::optional<DataType> parse_data_type(std::string_view s);
 
 constexpr uint32_t element_size(DataType t) {
     switch (t) {
-        case DataType::FLOAT16: case DataType::UINT16: case DataType::INT16: return 2;
-        case DataType::FLOAT32: case DataType::UINT32: case DataType::INT32: return 4;
-        case DataType::FLOAT64: case DataType::UINT64: case DataType::INT64: return 8;
-        case DataType::UINT8: case DataType::INT8: return 1;
+        case DataType::FLOAT16:
+        case DataType::UINT16:
+        case DataType::INT16: return 2;
+        case DataType::FLOAT32:
+        case DataType::UINT32:
+        case DataType::INT32: return 4;
+        case DataType::FLOAT64:
+        case DataType::UINT64:
+        case DataType::INT64: return 8;
+        case DataType::UINT8:
+        case DataType::INT8: return 1;
         case DataType::UNKNOWN: break;
     }
     return 0;
@@ -121,10 +127,10 @@ template <class F> decltype(auto) dispatch(DataType t, F&& f) {
 
 // ---- Bits -----------------------------------------------------------------------------
 // The unsigned integer of the same width, and exact conversions to and from it.
-template <class T> using bits_t =
-    std::conditional_t<sizeof(T) == 1, uint8_t,
-    std::conditional_t<sizeof(T) == 2, uint16_t,
-    std::conditional_t<sizeof(T) == 4, uint32_t, uint64_t>>>;
+template <class T>
+using bits_t = std::conditional_t<
+    sizeof(T) == 1, uint8_t,
+    std::conditional_t<sizeof(T) == 2, uint16_t, std::conditional_t<sizeof(T) == 4, uint32_t, uint64_t>>>;
 
 template <class T> inline bits_t<T> to_bits(T v) {
     static_assert(sizeof(T) == sizeof(bits_t<T>));

@@ -29,9 +29,9 @@ struct ValueToken {
 
 struct ParsedValue {
     bool ok = false;
-    uint64_t bits = 0;    // the element's bits in the low bytes
-    bool inexact = false; // a decimal that had to be rounded
-    std::string error;    // when !ok: what is wrong, for people
+    uint64_t bits = 0;     // the element's bits in the low bytes
+    bool inexact = false;  // a decimal that had to be rounded
+    std::string error;     // when !ok: what is wrong, for people
 };
 
 ParsedValue parse_value(DataType t, const ValueToken& token);

@@ -56,7 +56,8 @@ void write_file_atomic(const std::filesystem::path& file, std::initializer_list<
         if (S_ISLNK(st.st_mode))
             fail("file.not-regular", "is a symbolic link; dmlref does not write through links (remove it first)");
         if (!S_ISREG(st.st_mode))
-            fail("file.not-regular", "exists and is not a regular file (a folder or a device); dmlref replaces only files");
+            fail("file.not-regular",
+                 "exists and is not a regular file (a folder or a device); dmlref replaces only files");
     }
     const std::filesystem::path dir = file.has_parent_path() ? file.parent_path() : std::filesystem::path(".");
     const std::string prefix = "." + file.filename().string() + ".tmp-";
@@ -81,7 +82,10 @@ void write_file_atomic(const std::filesystem::path& file, std::initializer_list<
     for (const std::string_view bytes : parts) {
         size_t done = 0;
         while (done < bytes.size()) {
-            if (!halfway && written >= total / 2) { halfway = true; test_stop("partial"); }
+            if (!halfway && written >= total / 2) {
+                halfway = true;
+                test_stop("partial");
+            }
             size_t chunk = bytes.size() - done;
             if (!halfway) chunk = std::min(chunk, total / 2 - written);
             if (chunk == 0) continue;  // halfway is set on the next turn
@@ -105,7 +109,8 @@ void write_file_atomic(const std::filesystem::path& file, std::initializer_list<
     if (::rename(temp.c_str(), target.c_str()) != 0) {
         const int e = errno;
         ::unlink(temp.c_str());
-        fail("file.write", "cannot rename the temporary file into place: " + errno_text(e) + " (the file was left as it was)");
+        fail("file.write",
+             "cannot rename the temporary file into place: " + errno_text(e) + " (the file was left as it was)");
     }
 }
 

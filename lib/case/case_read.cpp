@@ -22,11 +22,16 @@ std::string_view dmlref_version() { return DMLREF_VERSION; }
 static void read_expect_error(Reader& r, Case& c, const json& root) {
     if (!root.contains("expectError")) return;
     const json& e = root["expectError"];
-    if (e.is_string()) { c.expect_error = e.get<std::string>(); return; }
+    if (e.is_string()) {
+        c.expect_error = e.get<std::string>();
+        return;
+    }
     if (r.is_object(e, "/expectError", "\"expectError\"")) {
         r.only_keys(e, "/expectError", {"Rule", "Path"}, "\"expectError\"");
         if (e.contains("Rule") && e["Rule"].is_string()) c.expect_error = e["Rule"].get<std::string>();
-        else r.diags.error("/expectError/Rule", "case.missing-field", "\"expectError\" names the rule id it expects in \"Rule\"");
+        else
+            r.diags.error("/expectError/Rule", "case.missing-field",
+                          "\"expectError\" names the rule id it expects in \"Rule\"");
         if (e.contains("Path") && e["Path"].is_string()) c.expect_error_path = e["Path"].get<std::string>();
     }
 }
@@ -42,13 +47,17 @@ static void read_readings(Reader& r, Case& c, const json& root) {
     if (rd.is_array()) {
         for (size_t i = 0; i < rd.size(); ++i) {
             const std::string p = pointer_append("/readings", i);
-            if (!rd[i].is_string()) r.diags.error(p, "readings.type", "a reading is named by a string: \"ArgmaxNaN\" or \"ArgmaxNaN=NaNWins\"");
+            if (!rd[i].is_string())
+                r.diags.error(p, "readings.type",
+                              "a reading is named by a string: \"ArgmaxNaN\" or \"ArgmaxNaN=NaNWins\"");
             else names.emplace_back(rd[i].get<std::string>(), p);
         }
     } else if (rd.is_object()) {
-        for (auto it = rd.begin(); it != rd.end(); ++it) names.emplace_back(it.key(), pointer_append("/readings", it.key()));
+        for (auto it = rd.begin(); it != rd.end(); ++it)
+            names.emplace_back(it.key(), pointer_append("/readings", it.key()));
     } else {
-        r.diags.error("/readings", "readings.type", "\"readings\" is an array of policy or Policy=Value names (docs/case-format.md)");
+        r.diags.error("/readings", "readings.type",
+                      "\"readings\" is an array of policy or Policy=Value names (docs/case-format.md)");
         return;
     }
     for (const auto& [name, p] : names) {
@@ -56,10 +65,13 @@ static void read_readings(Reader& r, Case& c, const json& root) {
         for (const Alternative* a : alternatives_for(c.op.Type))
             if (name == a->Policy || name == a->name()) found.push_back(a->name());
         if (found.empty())
-            r.diags.error(p, "readings.unknown", "\"" + name + "\" is not a policy with an alternative reading dmlref evaluates for DML_OPERATOR_" +
-                          std::string(info(c.op.Type).Name) + " (docs/golden.md, Alternative readings)");
+            r.diags.error(p, "readings.unknown",
+                          "\"" + name +
+                              "\" is not a policy with an alternative reading dmlref evaluates for DML_OPERATOR_" +
+                              std::string(info(c.op.Type).Name) + " (docs/golden.md, Alternative readings)");
         for (auto& f : found)
-            if (std::find(c.readings.begin(), c.readings.end(), f) == c.readings.end()) c.readings.push_back(std::move(f));
+            if (std::find(c.readings.begin(), c.readings.end(), f) == c.readings.end())
+                c.readings.push_back(std::move(f));
     }
 }
 
@@ -71,11 +83,15 @@ Case parse_case(const JsonDocument& doc, const fs::path& file, Diagnostics& diag
     c.file = file;
     const json& root = doc.root;
     if (!r.is_object(root, "", "a case")) return c;
-    r.only_keys(root, "", {"format", "name", "description", "operator", "desc", "inputs", "inPlace", "expected",
-                           "policies", "readings", "provenance", "expectError"}, "a case");
+    r.only_keys(root, "",
+                {"format", "name", "description", "operator", "desc", "inputs", "inPlace", "expected", "policies",
+                 "readings", "provenance", "expectError"},
+                "a case");
     read_expect_error(r, c, root);
-    if (!root.contains("format") || !root["format"].is_number_integer() || root["format"].get<int64_t>() != kCaseFormatVersion) {
-        diags.error("/format", "case.format", "a case file starts with \"format\": 1 (this dmlref reads case format version 1)");
+    if (!root.contains("format") || !root["format"].is_number_integer() ||
+        root["format"].get<int64_t>() != kCaseFormatVersion) {
+        diags.error("/format", "case.format",
+                    "a case file starts with \"format\": 1 (this dmlref reads case format version 1)");
         return c;
     }
     c.name = file.stem().string();
@@ -90,15 +106,18 @@ Case parse_case(const JsonDocument& doc, const fs::path& file, Diagnostics& diag
 
     // operator and desc
     if (!root.contains("operator") || !root["operator"].is_string()) {
-        diags.error("/operator", "case.operator", "\"operator\" must name the operator, e.g. \"DML_OPERATOR_ACTIVATION_RELU_GRAD\"");
+        diags.error("/operator", "case.operator",
+                    "\"operator\" must name the operator, e.g. \"DML_OPERATOR_ACTIVATION_RELU_GRAD\"");
         return c;
     }
     const auto type = parse_operator_type(root["operator"].get<std::string>());
     if (!type) {
         std::vector<std::string_view> names;
         for (const auto& i : all_operators()) names.push_back(i.Name);
-        diags.error("/operator", "case.operator", "\"" + root["operator"].get<std::string>() +
-                    "\" is not an operator dmlref evaluates (DML_OPERATOR_ followed by one of: " + list_text(names) + ")");
+        diags.error(
+            "/operator", "case.operator",
+            "\"" + root["operator"].get<std::string>() +
+                "\" is not an operator dmlref evaluates (DML_OPERATOR_ followed by one of: " + list_text(names) + ")");
         return c;
     }
     c.op = make_operator(*type);
@@ -116,15 +135,17 @@ Case parse_case(const JsonDocument& doc, const fs::path& file, Diagnostics& diag
     if (diags.has_errors()) return c;  // no buffers for a desc that is wrong
     record_desc_notation(r, c, root["desc"], desc_diags);
     if (const uint64_t work = work_estimate(c.op); work > options.max_work) {
-        diags.error("/desc", "limit.work", "running this case takes about " + std::to_string(work) +
-                    " element reads and writes, over the limit of " + std::to_string(options.max_work) +
-                    " (raise it with --max-work)");
+        diags.error("/desc", "limit.work",
+                    "running this case takes about " + std::to_string(work) +
+                        " element reads and writes, over the limit of " + std::to_string(options.max_work) +
+                        " (raise it with --max-work)");
         return c;
     }
 
     const auto fields = tensor_fields(c.op);
     auto find_field = [&](std::string_view n) -> const TensorField* {
-        for (const auto& f : fields) if (f.name == n) return &f;
+        for (const auto& f : fields)
+            if (f.name == n) return &f;
         return nullptr;
     };
 
@@ -138,20 +159,27 @@ Case parse_case(const JsonDocument& doc, const fs::path& file, Diagnostics& diag
                 const TensorField* in = it->is_string() ? find_field(it->get<std::string>()) : nullptr;
                 const auto& allowed = info(c.op.Type).InPlace;
                 const bool pair_ok = out && in && out->role == TensorRole::Output && in->role == TensorRole::Input &&
-                    std::find(allowed.begin(), allowed.end(), std::pair<std::string_view, std::string_view>{out->name, in->name}) != allowed.end();
+                                     std::find(allowed.begin(), allowed.end(),
+                                               std::pair<std::string_view, std::string_view>{out->name, in->name}) !=
+                                         allowed.end();
                 if (!pair_ok) {
                     std::string allowed_text;
-                    for (const auto& [o, i] : allowed) allowed_text += (allowed_text.empty() ? "" : ", ") + std::string(o) + " with " + std::string(i);
-                    diags.error(p, "in-place.allowed", "DML_OPERATOR_" + std::string(info(c.op.Type).Name) +
-                                (allowed.empty() ? " does not support in-place execution" : " allows in-place execution only for " + allowed_text));
+                    for (const auto& [o, i] : allowed)
+                        allowed_text += (allowed_text.empty() ? "" : ", ") + std::string(o) + " with " + std::string(i);
+                    diags.error(p, "in-place.allowed",
+                                "DML_OPERATOR_" + std::string(info(c.op.Type).Name) +
+                                    (allowed.empty() ? " does not support in-place execution"
+                                                     : " allows in-place execution only for " + allowed_text));
                     continue;
                 }
                 TensorDesc a = *out->desc, b = *in->desc;
                 a.Flags = b.Flags = 0;
                 if (a != b || buffer_size(a) != buffer_size(b)) {
-                    diags.error(p, "in-place.same-range", std::string(out->name) + " and " + std::string(in->name) +
-                                " must have identical descs (DataType, Sizes, Strides, TotalTensorSizeInBytes) to share a buffer: "
-                                "bindings may overlap only where the byte ranges are identical");
+                    diags.error(
+                        p, "in-place.same-range",
+                        std::string(out->name) + " and " + std::string(in->name) +
+                            " must have identical descs (DataType, Sizes, Strides, TotalTensorSizeInBytes) to share a buffer: "
+                            "bindings may overlap only where the byte ranges are identical");
                     continue;
                 }
                 c.in_place[std::string(out->name)] = std::string(in->name);
@@ -206,12 +234,18 @@ Case parse_case(const JsonDocument& doc, const fs::path& file, Diagnostics& diag
             const std::string p = pointer_append("/policies", it.key());
             auto k = std::find_if(known.begin(), known.end(), [&](const Policy& q) { return q.Name == it.key(); });
             if (k == known.end()) {
-                diags.error(p, "policy.unknown", "\"" + it.key() + "\" is not a policy of DML_OPERATOR_" + std::string(info(c.op.Type).Name));
-            } else if (it->is_string() && it->get<std::string>() != k->Value && alternative_of(c.op.Type, it.key(), it->get<std::string>())) {
+                diags.error(
+                    p, "policy.unknown",
+                    "\"" + it.key() + "\" is not a policy of DML_OPERATOR_" + std::string(info(c.op.Type).Name));
+            } else if (it->is_string() && it->get<std::string>() != k->Value &&
+                       alternative_of(c.op.Type, it.key(), it->get<std::string>())) {
                 c.policies[it.key()] = it->get<std::string>();  // an alternative reading (docs/golden.md)
             } else if (!it->is_string() || it->get<std::string>() != k->Value) {
-                diags.error(p, "policy.unsupported", "dmlref implements " + std::string(k->Name) + " = " + std::string(k->Value) +
-                            " only, or an alternative reading of it that docs/golden.md lists for this operator; this case asks for " + it->dump());
+                diags.error(
+                    p, "policy.unsupported",
+                    "dmlref implements " + std::string(k->Name) + " = " + std::string(k->Value) +
+                        " only, or an alternative reading of it that docs/golden.md lists for this operator; this case asks for " +
+                        it->dump());
             }
         }
     }
@@ -220,12 +254,17 @@ Case parse_case(const JsonDocument& doc, const fs::path& file, Diagnostics& diag
         const json& pv = root["provenance"];
         r.only_keys(pv, "/provenance", {"dmlref", "format", "seeds"}, "provenance");
         if (pv.contains("dmlref") && !pv["dmlref"].is_string())
-            diags.error("/provenance/dmlref", "case.type", "the dmlref version in provenance must be a string (the version that wrote the golden)");
-        if (pv.contains("format")) r.unsigned_value(pv["format"], "/provenance/format", 0xffffffffull, "the case format in provenance");
+            diags.error("/provenance/dmlref", "case.type",
+                        "the dmlref version in provenance must be a string (the version that wrote the golden)");
+        if (pv.contains("format"))
+            r.unsigned_value(pv["format"], "/provenance/format", 0xffffffffull, "the case format in provenance");
         if (pv.contains("seeds")) {
-            if (!pv["seeds"].is_array()) diags.error("/provenance/seeds", "case.type", "the seeds in provenance must be an array of integers");
-            else for (size_t i = 0; i < pv["seeds"].size(); ++i)
-                r.unsigned_value(pv["seeds"][i], pointer_append("/provenance/seeds", i), std::numeric_limits<uint64_t>::max(), "a seed");
+            if (!pv["seeds"].is_array())
+                diags.error("/provenance/seeds", "case.type", "the seeds in provenance must be an array of integers");
+            else
+                for (size_t i = 0; i < pv["seeds"].size(); ++i)
+                    r.unsigned_value(pv["seeds"][i], pointer_append("/provenance/seeds", i),
+                                     std::numeric_limits<uint64_t>::max(), "a seed");
         }
     }
     return c;
@@ -238,7 +277,9 @@ Case load_case(const fs::path& file, Diagnostics& diags, const LoadOptions& opti
     std::error_code ec;
     struct Line {
         bool shown = false;
-        ~Line() { if (shown) std::fprintf(stderr, "\r\x1b[K"); }
+        ~Line() {
+            if (shown) std::fprintf(stderr, "\r\x1b[K");
+        }
     } line;
     if (options.progress && fs::file_size(file, ec) > (uint64_t(16) << 20) && !ec && ::isatty(STDERR_FILENO)) {
         const std::string name = printable(file.string());

@@ -27,7 +27,6 @@ inline std::string list_text(const std::vector<std::string_view>& names) {
     return s;
 }
 
-
 // ---- Reading helpers ---------------------------------------------------------------------
 
 struct Reader {
@@ -35,11 +34,13 @@ struct Reader {
     Diagnostics& diags;
 
     // Reports keys of an object that are not in `allowed`.
-    void only_keys(const json& node, const std::string& path, const std::vector<std::string_view>& allowed, std::string_view what) {
+    void only_keys(const json& node, const std::string& path, const std::vector<std::string_view>& allowed,
+                   std::string_view what) {
         for (auto it = node.begin(); it != node.end(); ++it)
             if (std::find(allowed.begin(), allowed.end(), it.key()) == allowed.end())
                 diags.error(pointer_append(path, it.key()), "case.unknown-key",
-                            "\"" + it.key() + "\" is not a field of " + std::string(what) + " (fields: " + list_text(allowed) + ")");
+                            "\"" + it.key() + "\" is not a field of " + std::string(what) +
+                                " (fields: " + list_text(allowed) + ")");
     }
 
     bool is_object(const json& node, const std::string& path, std::string_view what) {
@@ -48,13 +49,15 @@ struct Reader {
         return false;
     }
 
-    std::optional<uint64_t> unsigned_value(const json& node, const std::string& path, uint64_t max, std::string_view what) {
+    std::optional<uint64_t> unsigned_value(const json& node, const std::string& path, uint64_t max,
+                                           std::string_view what) {
         if (node.is_number_unsigned() || (node.is_number_integer() && node.get<int64_t>() >= 0)) {
             const uint64_t v = node.is_number_unsigned() ? node.get<uint64_t>() : uint64_t(node.get<int64_t>());
             if (v <= max) return v;
         }
-        diags.error(path, "case.uint", std::string(what) + " must be an integer from 0 to " + std::to_string(max) +
-                    ", got " + node.dump());
+        diags.error(
+            path, "case.uint",
+            std::string(what) + " must be an integer from 0 to " + std::to_string(max) + ", got " + node.dump());
         return std::nullopt;
     }
 
@@ -64,14 +67,18 @@ struct Reader {
             return std::nullopt;
         }
         if (node.size() > 64) {
-            diags.error(path, "case.array-length", std::string(what) + " has " + std::to_string(node.size()) + " entries; at most 8 dimensions are allowed");
+            diags.error(path, "case.array-length",
+                        std::string(what) + " has " + std::to_string(node.size()) +
+                            " entries; at most 8 dimensions are allowed");
             return std::nullopt;
         }
         std::vector<uint32_t> v;
         bool ok = true;
         for (size_t i = 0; i < node.size(); ++i) {
-            auto x = unsigned_value(node[i], pointer_append(path, i), 0xffffffffull, std::string(what) + "[" + std::to_string(i) + "]");
-            if (x) v.push_back(uint32_t(*x)); else ok = false;
+            auto x = unsigned_value(node[i], pointer_append(path, i), 0xffffffffull,
+                                    std::string(what) + "[" + std::to_string(i) + "]");
+            if (x) v.push_back(uint32_t(*x));
+            else ok = false;
         }
         if (!ok) return std::nullopt;
         return v;
@@ -85,8 +92,10 @@ struct Reader {
             return std::nullopt;
         }
         if (p.inexact && warn_inexact)
-            diags.warning(path, "value.inexact", doc.token(node, path).text + " is not exactly representable in " +
-                          std::string(name(t)) + "; rounded to nearest-even, " + display_value(t, p.bits) + " (" + hex_bits(t, p.bits) + ")");
+            diags.warning(path, "value.inexact",
+                          doc.token(node, path).text + " is not exactly representable in " + std::string(name(t)) +
+                              "; rounded to nearest-even, " + display_value(t, p.bits) + " (" + hex_bits(t, p.bits) +
+                              ")");
         return p.bits;
     }
 
@@ -100,7 +109,8 @@ struct Reader {
     // false after reporting the elements that are not values of t.
     bool values(DataType t, const json& node, const std::string& path, bool warn_inexact, std::byte* out);
     // Element i of the array as an unsigned integer up to `max` (Terms, Indices).
-    std::optional<uint64_t> unsigned_at(const json& node, size_t i, const std::string& path, uint64_t max, std::string_view what);
+    std::optional<uint64_t> unsigned_at(const json& node, size_t i, const std::string& path, uint64_t max,
+                                        std::string_view what);
 };
 
 // /desc: the operator's desc struct, field by field (lib/case/case_read_desc.cpp). False on an error.
@@ -116,7 +126,7 @@ void read_expected(Reader& r, Case& c, const TensorField& f, const json& spec, c
                    const fs::path& base_dir, const LoadOptions& options);
 // Whether the .npy file `name` (at `path`, read from `base_dir`) stays inside the case's folder
 // tree (or paths are allowed); reports `rule` when not.
-bool npy_path_ok(Reader& r, const std::string& name, const std::string& path, const fs::path& base_dir, const LoadOptions& options,
-                 const char* rule);
+bool npy_path_ok(Reader& r, const std::string& name, const std::string& path, const fs::path& base_dir,
+                 const LoadOptions& options, const char* rule);
 
 }  // namespace dmlref::case_reader

@@ -46,10 +46,10 @@ std::vector<std::byte> gather_logical(const TensorDesc& d, std::span<const std::
     const auto strides = effective_strides(d);
     const auto packed = packed_strides(d.Sizes);
     for_each_run<2>(d.Sizes, {strides.data(), packed.data()}, {0, 0},
-        [&](const std::array<int64_t, 2>& off, int64_t count, const std::array<int64_t, 2>& step) {
-            for (int64_t i = 0; i < count; ++i)
-                std::memcpy(out.data() + (off[1] + i * step[1]) * w, buffer.data() + (off[0] + i * step[0]) * w, w);
-        });
+                    [&](const std::array<int64_t, 2>& off, int64_t count, const std::array<int64_t, 2>& step) {
+        for (int64_t i = 0; i < count; ++i)
+            std::memcpy(out.data() + (off[1] + i * step[1]) * w, buffer.data() + (off[0] + i * step[0]) * w, w);
+    });
     return out;
 }
 

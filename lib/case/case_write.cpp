@@ -56,7 +56,9 @@ struct DescWriter : FieldVisitor {
         out[std::string(n)] = a;
     }
     void data_type(std::string_view n, DataType& t) override { out[std::string(n)] = std::string(name(t)); }
-    void float32(std::string_view n, float& f) override { out[std::string(n)] = json_raw(format_exact_value(DataType::FLOAT32, to_bits(f))); }
+    void float32(std::string_view n, float& f) override {
+        out[std::string(n)] = json_raw(format_exact_value(DataType::FLOAT32, to_bits(f)));
+    }
     void scale_bias(std::string_view n, std::optional<DML_SCALE_BIAS>& sb) override {
         if (!sb) return;
         out[std::string(n)] = {{"Scale", json_raw(format_exact_value(DataType::FLOAT32, to_bits(sb->Scale)))},
@@ -75,7 +77,9 @@ struct DescWriter : FieldVisitor {
     }
     void uint(std::string_view n, uint32_t& v) override { out[std::string(n)] = v; }
     void int32(std::string_view n, int32_t& v) override { out[std::string(n)] = v; }
-    void size_2d(std::string_view n, DML_SIZE_2D& v) override { out[std::string(n)] = {{"Width", v.Width}, {"Height", v.Height}}; }
+    void size_2d(std::string_view n, DML_SIZE_2D& v) override {
+        out[std::string(n)] = {{"Width", v.Width}, {"Height", v.Height}};
+    }
     void uint_array(std::string_view n, std::vector<uint32_t>& v) override { out[std::string(n)] = v; }
     void int_array(std::string_view n, std::vector<int32_t>& v) override { out[std::string(n)] = v; }
     void float_array(std::string_view n, std::vector<float>& v) override {
@@ -93,7 +97,9 @@ struct DescWriter : FieldVisitor {
         ordered_json j = ordered_json::object();
         j["Type"] = std::string(t.Name);
         for (size_t k = 0; k < 2; ++k)
-            if (!t.Parameters[k].empty()) j[std::string(t.Parameters[k])] = json_raw(format_exact_value(DataType::FLOAT32, to_bits(fa->Parameters[k])));
+            if (!t.Parameters[k].empty())
+                j[std::string(t.Parameters[k])] = json_raw(
+                    format_exact_value(DataType::FLOAT32, to_bits(fa->Parameters[k])));
         out[std::string(n)] = j;
     }
 };
@@ -109,7 +115,8 @@ ordered_json canonical_desc_json(const Operator& op) {
 bool inexact_under(const Diagnostics& diags, const std::string& path, size_t from) {
     const auto& items = diags.items();
     for (size_t i = from; i < items.size(); ++i)
-        if (items[i].rule == "value.inexact" && (items[i].path == path || items[i].path.rfind(path + "/", 0) == 0)) return true;
+        if (items[i].rule == "value.inexact" && (items[i].path == path || items[i].path.rfind(path + "/", 0) == 0))
+            return true;
     return false;
 }
 
@@ -124,7 +131,8 @@ ordered_json case_json(const Case& c, const fs::path& out_file) {
     j["desc"] = canonical_desc_json(c.op);
     // The author's notation, for fields that still hold the value it was read as.
     for (const auto& [field, n] : c.desc_notation)
-        if (j["desc"].contains(field) && j["desc"][field].dump() == n.canonical) j["desc"][field] = ordered_json::parse(n.written);
+        if (j["desc"].contains(field) && j["desc"][field].dump() == n.canonical)
+            j["desc"][field] = ordered_json::parse(n.written);
     ordered_json inputs = ordered_json::object();
     const fs::path out_dir = out_file.has_parent_path() ? fs::absolute(out_file.parent_path()) : fs::current_path();
     for (const auto& f : tensor_fields(c.op)) {
@@ -134,8 +142,7 @@ ordered_json case_json(const Case& c, const fs::path& out_file) {
             spec["Npy"] = fs::path(spec["Npy"].get<std::string>()).lexically_relative(out_dir).generic_string();
         if (spec.is_binary())  // values as tokens (lib/case/json_writer.hpp)
             inputs[std::string(f.name)] = ordered_json::binary(spec.get_binary(), spec.get_binary().subtype());
-        else
-            inputs[std::string(f.name)] = ordered_json::parse(spec.dump());
+        else inputs[std::string(f.name)] = ordered_json::parse(spec.dump());
     }
     j["inputs"] = inputs;
     if (!c.in_place.empty()) {
@@ -158,8 +165,9 @@ template <class V> ordered_json integer_tokens(const V& v) {
 }
 
 // `npy`: the output is in that .npy file beside the golden, with that SHA-256 ("" and "": in Values).
-ordered_json expected_json(DataType t, const std::vector<std::byte>& values, const Tolerance& tol, const std::vector<DontCare>& dc,
-                           const Boundary& boundary, const std::string& npy, const std::string& sha256) {
+ordered_json expected_json(DataType t, const std::vector<std::byte>& values, const Tolerance& tol,
+                           const std::vector<DontCare>& dc, const Boundary& boundary, const std::string& npy,
+                           const std::string& sha256) {
     ordered_json e;
     if (npy.empty()) {
         e["Values"] = json_value_view(t, values);  // formatted as the text is written (lib/case/json_writer.hpp)
@@ -179,7 +187,8 @@ ordered_json expected_json(DataType t, const std::vector<std::byte>& values, con
         for (const auto& x : dc) d.push_back({{"Index", x.Index}, {"Reason", json_text(x.Reason)}});
         e["DontCare"] = d;
     }
-    if (!boundary.Indices.empty()) e["Boundary"] = {{"Indices", integer_tokens(boundary.Indices)}, {"Reason", json_text(boundary.Reason)}};
+    if (!boundary.Indices.empty())
+        e["Boundary"] = {{"Indices", integer_tokens(boundary.Indices)}, {"Reason", json_text(boundary.Reason)}};
     return e;
 }
 
@@ -225,7 +234,8 @@ std::string golden_text(const Case& c, const Outputs& outputs, const fs::path& o
             const fs::path file = out_file.has_parent_path() ? out_file.parent_path() / npy : fs::path(npy);
             write_npy(file, f.desc->DataType, shape, values);
         }
-        ex[std::string(f.name)] = expected_json(f.desc->DataType, values, stated_tolerance(c, f.name), dc, boundary(c.op, f.name), npy, sha256);
+        ex[std::string(f.name)] = expected_json(f.desc->DataType, values, stated_tolerance(c, f.name), dc,
+                                                boundary(c.op, f.name), npy, sha256);
     }
     j["expected"] = ex;
     // The values under each alternative the case asks to show (docs/case-format.md, "Readings").
@@ -251,7 +261,8 @@ std::string golden_text(const Case& c, const Outputs& outputs, const fs::path& o
         j["readings"] = rd;
     }
     ordered_json pol = ordered_json::object();
-    for (const auto& [name, value] : policies_in_force(c.op.Type, c.policies)) pol[name] = value;  // alternatives in force too
+    for (const auto& [name, value] : policies_in_force(c.op.Type, c.policies))
+        pol[name] = value;  // alternatives in force too
     j["policies"] = pol;
     ordered_json prov;
     prov["dmlref"] = std::string(dmlref_version());
@@ -277,11 +288,14 @@ void write_golden_files(const Case& c, const Outputs& outputs, const fs::path& o
     std::error_code ec;
     for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
         const std::string name = it->path().filename().string();
-        if (name.size() < stem.size() + 22 || name.compare(0, stem.size(), stem) != 0 || !name.ends_with(".npy")) continue;
+        if (name.size() < stem.size() + 22 || name.compare(0, stem.size(), stem) != 0 || !name.ends_with(".npy"))
+            continue;
         const std::string rest = name.substr(stem.size(), name.size() - stem.size() - 4);  // <Output>.<hex>
         const size_t dot = rest.rfind('.');
         if (dot == std::string::npos || rest.size() - dot - 1 != 16 || rest.find('.') != dot) continue;
-        if (!std::all_of(rest.begin() + long(dot) + 1, rest.end(), [](char ch) { return (ch >= '0' && ch <= '9') || (ch >= 'a' && ch <= 'f'); })) continue;
+        if (!std::all_of(rest.begin() + long(dot) + 1, rest.end(),
+                         [](char ch) { return (ch >= '0' && ch <= '9') || (ch >= 'a' && ch <= 'f'); }))
+            continue;
         if (text.find("\"" + name + "\"") != std::string::npos) continue;
         std::error_code rm;
         if (it->is_regular_file(rm)) fs::remove(it->path(), rm);

@@ -10,60 +10,63 @@ namespace dmlref {
 
 std::vector<uint64_t> special_values(DataType t) {
     switch (t) {
-        case DataType::FLOAT16: return {
-            0x0000,  // +0
-            0x8000,  // -0
-            0x0001,  // smallest positive subnormal, 2^-24
-            0x03ff,  // largest subnormal
-            0x8001,  // smallest negative subnormal
-            0x0400,  // smallest normal, 2^-14
-            0x3c00,  // 1
-            0xbc00,  // -1
-            0x7bff,  // largest finite, 65504
-            0xfbff,  // most negative finite
-            0x7c00,  // +inf
-            0xfc00,  // -inf
-            0x7e00,  // canonical quiet NaN
-            0xfe00,  // negative quiet NaN
-            0x7e01,  // quiet NaN with a payload
-            0x7d00,  // signalling NaN (quiet bit clear)
-        };
-        case DataType::FLOAT32: return {
-            0x00000000,  // +0
-            0x80000000,  // -0
-            0x00000001,  // smallest positive subnormal, 2^-149
-            0x007fffff,  // largest subnormal
-            0x80000001,  // smallest negative subnormal
-            0x00800000,  // smallest normal, 2^-126
-            0x3f800000,  // 1
-            0xbf800000,  // -1
-            0x7f7fffff,  // largest finite
-            0xff7fffff,  // most negative finite
-            0x7f800000,  // +inf
-            0xff800000,  // -inf
-            0x7fc00000,  // canonical quiet NaN
-            0xffc00000,  // negative quiet NaN
-            0x7fc00001,  // quiet NaN with a payload
-            0x7fa00000,  // signalling NaN (quiet bit clear)
-        };
-        case DataType::FLOAT64: return {
-            0x0000000000000000ull,  // +0
-            0x8000000000000000ull,  // -0
-            0x0000000000000001ull,  // smallest positive subnormal, 2^-1074
-            0x000fffffffffffffull,  // largest subnormal
-            0x8000000000000001ull,  // smallest negative subnormal
-            0x0010000000000000ull,  // smallest normal, 2^-1022
-            0x3ff0000000000000ull,  // 1
-            0xbff0000000000000ull,  // -1
-            0x7fefffffffffffffull,  // largest finite
-            0xffefffffffffffffull,  // most negative finite
-            0x7ff0000000000000ull,  // +inf
-            0xfff0000000000000ull,  // -inf
-            0x7ff8000000000000ull,  // canonical quiet NaN
-            0xfff8000000000000ull,  // negative quiet NaN
-            0x7ff8000000000001ull,  // quiet NaN with a payload
-            0x7ff4000000000000ull,  // signalling NaN (quiet bit clear)
-        };
+        case DataType::FLOAT16:
+            return {
+                0x0000,  // +0
+                0x8000,  // -0
+                0x0001,  // smallest positive subnormal, 2^-24
+                0x03ff,  // largest subnormal
+                0x8001,  // smallest negative subnormal
+                0x0400,  // smallest normal, 2^-14
+                0x3c00,  // 1
+                0xbc00,  // -1
+                0x7bff,  // largest finite, 65504
+                0xfbff,  // most negative finite
+                0x7c00,  // +inf
+                0xfc00,  // -inf
+                0x7e00,  // canonical quiet NaN
+                0xfe00,  // negative quiet NaN
+                0x7e01,  // quiet NaN with a payload
+                0x7d00,  // signalling NaN (quiet bit clear)
+            };
+        case DataType::FLOAT32:
+            return {
+                0x00000000,  // +0
+                0x80000000,  // -0
+                0x00000001,  // smallest positive subnormal, 2^-149
+                0x007fffff,  // largest subnormal
+                0x80000001,  // smallest negative subnormal
+                0x00800000,  // smallest normal, 2^-126
+                0x3f800000,  // 1
+                0xbf800000,  // -1
+                0x7f7fffff,  // largest finite
+                0xff7fffff,  // most negative finite
+                0x7f800000,  // +inf
+                0xff800000,  // -inf
+                0x7fc00000,  // canonical quiet NaN
+                0xffc00000,  // negative quiet NaN
+                0x7fc00001,  // quiet NaN with a payload
+                0x7fa00000,  // signalling NaN (quiet bit clear)
+            };
+        case DataType::FLOAT64:
+            return {
+                0x0000000000000000ull,  // +0
+                0x8000000000000000ull,  // -0
+                0x0000000000000001ull,  // smallest positive subnormal, 2^-1074
+                0x000fffffffffffffull,  // largest subnormal
+                0x8000000000000001ull,  // smallest negative subnormal
+                0x0010000000000000ull,  // smallest normal, 2^-1022
+                0x3ff0000000000000ull,  // 1
+                0xbff0000000000000ull,  // -1
+                0x7fefffffffffffffull,  // largest finite
+                0xffefffffffffffffull,  // most negative finite
+                0x7ff0000000000000ull,  // +inf
+                0xfff0000000000000ull,  // -inf
+                0x7ff8000000000000ull,  // canonical quiet NaN
+                0xfff8000000000000ull,  // negative quiet NaN
+                0x7ff8000000000001ull,  // quiet NaN with a payload
+                0x7ff4000000000000ull,  // signalling NaN (quiet bit clear)
+            };
         default: break;
     }
     return dispatch(t, [&]<class T>() -> std::vector<uint64_t> {
@@ -71,12 +74,12 @@ std::vector<uint64_t> special_values(DataType t) {
             auto b = [](T v) { return uint64_t(to_bits(v)); };
             using L = std::numeric_limits<T>;
             std::vector<uint64_t> v = {
-                b(T(0)),            // zero
-                b(T(1)),            // one
-                b(L::max()),        // largest
-                b(T(L::max() - 1)), // largest - 1
-                b(L::min()),        // smallest (0 for unsigned types)
-                b(T(L::min() + 1)), // smallest + 1
+                b(T(0)),             // zero
+                b(T(1)),             // one
+                b(L::max()),         // largest
+                b(T(L::max() - 1)),  // largest - 1
+                b(L::min()),         // smallest (0 for unsigned types)
+                b(T(L::min() + 1)),  // smallest + 1
             };
             if constexpr (std::is_signed_v<T>) v.push_back(b(T(-1)));  // minus one
             return v;

@@ -27,7 +27,8 @@ bool tensor_data_path(const std::vector<std::string>& keys) {
     if (n == 2 && keys[0] == "inputs") return true;
     if (n < 3 || keys[0] != "expected") return false;
     if (n == 3) return keys[2] == "Values";
-    if (n == 4) return (keys[2] == "Tolerance" && keys[3] == "Terms") || (keys[2] == "Boundary" && keys[3] == "Indices");
+    if (n == 4)
+        return (keys[2] == "Tolerance" && keys[3] == "Terms") || (keys[2] == "Boundary" && keys[3] == "Indices");
     return false;
 }
 
@@ -47,7 +48,9 @@ public:
 
 private:
     [[noreturn]] void fail(std::string m) { throw SyntaxError{size_t(p_ - b_), std::move(m)}; }
-    [[noreturn]] void fail_rule(std::string rule, std::string m) { throw RuleError{std::move(rule), pointer_, std::move(m)}; }
+    [[noreturn]] void fail_rule(std::string rule, std::string m) {
+        throw RuleError{std::move(rule), pointer_, std::move(m)};
+    }
 
     void ws() {
         while (p_ < e_ && (*p_ == ' ' || *p_ == '\n' || *p_ == '\r' || *p_ == '\t')) ++p_;
@@ -81,14 +84,21 @@ private:
         keys_.emplace_back();
         return n;
     }
-    void pop(size_t n) { pointer_.resize(n); keys_.pop_back(); }
+    void pop(size_t n) {
+        pointer_.resize(n);
+        keys_.pop_back();
+    }
 
     json value(size_t depth) {
         if (p_ == e_) fail("expected a value, found the end of the text");
         switch (*p_) {
             case '{': return object(depth);
             case '[': return array(depth);
-            case '"': { std::string s; string(s); return json(std::move(s)); }
+            case '"': {
+                std::string s;
+                string(s);
+                return json(std::move(s));
+            }
             case 't': literal("true"); return json(true);
             case 'f': literal("false"); return json(false);
             case 'n': literal("null"); return json(nullptr);
@@ -111,11 +121,14 @@ private:
     json object(size_t depth) {
         if (depth >= kMaxJsonDepth)
             fail_rule("json.depth", "arrays and objects are nested more than " + std::to_string(kMaxJsonDepth) +
-                      " deep here; a case needs a handful of levels");
+                                        " deep here; a case needs a handful of levels");
         ++p_;
         json o = json::object();
         ws();
-        if (p_ < e_ && *p_ == '}') { ++p_; return o; }
+        if (p_ < e_ && *p_ == '}') {
+            ++p_;
+            return o;
+        }
         for (;;) {
             ws();
             if (p_ == e_ || *p_ != '"') fail("expected a key (a string) in the object, found " + what_here());
@@ -128,14 +141,22 @@ private:
             const size_t mark = push(k);
             if (o.contains(k))
                 // JSON readers disagree on which duplicate wins (the first, the last, an error).
-                fail_rule("json.duplicate-key", "the key \"" + k + "\" appears twice in this object; JSON readers disagree on "
-                          "which one counts, so a case states each key once");
-            json v = (p_ < e_ && *p_ == '[' && o_.pack_tensors && tensor_data_path(keys_)) ? packable_array(depth + 1) : value(depth + 1);
+                fail_rule("json.duplicate-key", "the key \"" + k +
+                                                    "\" appears twice in this object; JSON readers disagree on "
+                                                    "which one counts, so a case states each key once");
+            json v = (p_ < e_ && *p_ == '[' && o_.pack_tensors && tensor_data_path(keys_)) ? packable_array(depth + 1)
+                                                                                           : value(depth + 1);
             o.emplace(std::move(k), std::move(v));
             pop(mark);
             ws();
-            if (p_ < e_ && *p_ == ',') { ++p_; continue; }
-            if (p_ < e_ && *p_ == '}') { ++p_; return o; }
+            if (p_ < e_ && *p_ == ',') {
+                ++p_;
+                continue;
+            }
+            if (p_ < e_ && *p_ == '}') {
+                ++p_;
+                return o;
+            }
             fail("expected ',' or '}' in the object, found " + what_here());
         }
     }
@@ -143,11 +164,14 @@ private:
     json array(size_t depth) {
         if (depth >= kMaxJsonDepth)
             fail_rule("json.depth", "arrays and objects are nested more than " + std::to_string(kMaxJsonDepth) +
-                      " deep here; a case needs a handful of levels");
+                                        " deep here; a case needs a handful of levels");
         ++p_;
         json a = json::array();
         ws();
-        if (p_ < e_ && *p_ == ']') { ++p_; return a; }
+        if (p_ < e_ && *p_ == ']') {
+            ++p_;
+            return a;
+        }
         for (size_t i = 0;; ++i) {
             ws();
             const size_t mark = push(i);
@@ -155,8 +179,14 @@ private:
             pop(mark);
             ws();
             progress();
-            if (p_ < e_ && *p_ == ',') { ++p_; continue; }
-            if (p_ < e_ && *p_ == ']') { ++p_; return a; }
+            if (p_ < e_ && *p_ == ',') {
+                ++p_;
+                continue;
+            }
+            if (p_ < e_ && *p_ == ']') {
+                ++p_;
+                return a;
+            }
             fail("expected ',' or ']' in the array, found " + what_here());
         }
     }
@@ -191,16 +221,25 @@ private:
                 return array(depth);
             } else {
                 const json other = value(depth + 1);  // bounded by the file, and dropped
-                a.text += other.is_null() ? "null" : other.is_boolean() ? (other.get<bool>() ? "true" : "false")
-                                                   : other.is_object() ? "an object" : "an array";
+                a.text += other.is_null()      ? "null"
+                          : other.is_boolean() ? (other.get<bool>() ? "true" : "false")
+                          : other.is_object()  ? "an object"
+                                               : "an array";
                 a.kinds.push_back(PackedArray::Other);
             }
             if (a.text.size() > 0xffffffffu) fail("an array holds more than 4 GiB of text");
             a.ends.push_back(uint32_t(a.text.size()));
             ws();
             progress();
-            if (p_ < e_ && *p_ == ',') { ++p_; continue; }
-            if (p_ < e_ && *p_ == ']') { ++p_; closed = true; continue; }
+            if (p_ < e_ && *p_ == ',') {
+                ++p_;
+                continue;
+            }
+            if (p_ < e_ && *p_ == ']') {
+                ++p_;
+                closed = true;
+                continue;
+            }
             fail("expected ',' or ']' in the array, found " + what_here());
         }
         doc_.packed_arrays.push_back(std::move(a));
@@ -214,11 +253,13 @@ private:
         if (*p_ == '-') ++p_;
         if (p_ == e_ || *p_ < '0' || *p_ > '9') fail("expected a digit after '-', found " + what_here());
         if (*p_ == '0') ++p_;
-        else while (p_ < e_ && *p_ >= '0' && *p_ <= '9') ++p_;
+        else
+            while (p_ < e_ && *p_ >= '0' && *p_ <= '9') ++p_;
         if (p_ < e_ && *p_ == '.') {
             integer = false;
             ++p_;
-            if (p_ == e_ || *p_ < '0' || *p_ > '9') fail("expected a digit after the decimal point, found " + what_here());
+            if (p_ == e_ || *p_ < '0' || *p_ > '9')
+                fail("expected a digit after the decimal point, found " + what_here());
             while (p_ < e_ && *p_ >= '0' && *p_ <= '9') ++p_;
         }
         const char* exponent = nullptr;  // where an 'e' or 'E' is
@@ -236,14 +277,17 @@ private:
             if ((exponent != nullptr && size_t(exponent - s) + 3 < t.size()) || t.size() > 300) {
                 if (!std::isfinite(std::strtod(std::string(t).c_str(), nullptr))) {
                     p_ = s;
-                    fail("the number " + std::string(t.substr(0, 40)) + " is beyond the range of a double (number overflow)");
+                    fail("the number " + std::string(t.substr(0, 40)) +
+                         " is beyond the range of a double (number overflow)");
                 }
             }
         }
         if (integer && t == "-0") {
             p_ = s;
-            throw RuleError{"json.negative-zero-integer", "", "-0 at " + line_column(size_t(s - b_)) +
-                            " is an integer token, which JSON readers take as 0 and so lose the sign; write -0.0 for negative zero"};
+            throw RuleError{
+                "json.negative-zero-integer", "",
+                "-0 at " + line_column(size_t(s - b_)) +
+                    " is an integer token, which JSON readers take as 0 and so lose the sign; write -0.0 for negative zero"};
         }
         kind = !integer ? PackedArray::Number : *s == '-' ? PackedArray::Integer : PackedArray::Unsigned;
         if (kind == PackedArray::Integer) {
@@ -259,12 +303,21 @@ private:
     }
 
     json number_node(std::string_view t, PackedArray::Kind kind) {
-        if (kind == PackedArray::Integer) { int64_t v = 0; std::from_chars(t.data(), t.data() + t.size(), v); return json(v); }
-        if (kind == PackedArray::Unsigned) { uint64_t v = 0; std::from_chars(t.data(), t.data() + t.size(), v); return json(v); }
+        if (kind == PackedArray::Integer) {
+            int64_t v = 0;
+            std::from_chars(t.data(), t.data() + t.size(), v);
+            return json(v);
+        }
+        if (kind == PackedArray::Unsigned) {
+            uint64_t v = 0;
+            std::from_chars(t.data(), t.data() + t.size(), v);
+            return json(v);
+        }
         doc_.number_text.emplace(pointer_, std::string(t));
         double d;
         auto r = std::from_chars(t.data(), t.data() + t.size(), d);
-        if (r.ec != std::errc{}) d = std::strtod(std::string(t).c_str(), nullptr);  // out of range: inf or 0, as strtod gives
+        if (r.ec != std::errc{})
+            d = std::strtod(std::string(t).c_str(), nullptr);  // out of range: inf or 0, as strtod gives
         return json(d);
     }
 
@@ -279,7 +332,10 @@ private:
         unsigned v = 0;
         for (int i = 0; i < 4; ++i) {
             const int h = hex(p_[i]);
-            if (h < 0) { p_ += i; fail("expected four hexadecimal digits after \\u, found " + what_here()); }
+            if (h < 0) {
+                p_ += i;
+                fail("expected four hexadecimal digits after \\u, found " + what_here());
+            }
             v = v * 16 + unsigned(h);
         }
         p_ += 4;
@@ -287,11 +343,18 @@ private:
     }
     static void utf8(std::string& out, unsigned cp) {
         if (cp < 0x80) out += char(cp);
-        else if (cp < 0x800) { out += char(0xc0 | cp >> 6); out += char(0x80 | (cp & 0x3f)); }
-        else if (cp < 0x10000) { out += char(0xe0 | cp >> 12); out += char(0x80 | (cp >> 6 & 0x3f)); out += char(0x80 | (cp & 0x3f)); }
-        else {
-            out += char(0xf0 | cp >> 18); out += char(0x80 | (cp >> 12 & 0x3f));
-            out += char(0x80 | (cp >> 6 & 0x3f)); out += char(0x80 | (cp & 0x3f));
+        else if (cp < 0x800) {
+            out += char(0xc0 | cp >> 6);
+            out += char(0x80 | (cp & 0x3f));
+        } else if (cp < 0x10000) {
+            out += char(0xe0 | cp >> 12);
+            out += char(0x80 | (cp >> 6 & 0x3f));
+            out += char(0x80 | (cp & 0x3f));
+        } else {
+            out += char(0xf0 | cp >> 18);
+            out += char(0x80 | (cp >> 12 & 0x3f));
+            out += char(0x80 | (cp >> 6 & 0x3f));
+            out += char(0x80 | (cp & 0x3f));
         }
     }
 
@@ -301,12 +364,18 @@ private:
         for (;;) {
             const char* run = p_;
             while (p_ < e_ && *p_ != '"' && *p_ != '\\' && static_cast<unsigned char>(*p_) >= 0x20 &&
-                   static_cast<unsigned char>(*p_) < 0x80) ++p_;
+                   static_cast<unsigned char>(*p_) < 0x80)
+                ++p_;
             out.append(run, size_t(p_ - run));
             if (p_ == e_) fail("the string is not closed before the end of the text");
             const unsigned char c = static_cast<unsigned char>(*p_);
-            if (c == '"') { ++p_; return; }
-            if (c < 0x20) fail("a control character (" + what_here() + ") inside a string must be written as an escape such as \\n or \\u0000");
+            if (c == '"') {
+                ++p_;
+                return;
+            }
+            if (c < 0x20)
+                fail("a control character (" + what_here() +
+                     ") inside a string must be written as an escape such as \\n or \\u0000");
             if (c == '\\') {
                 ++p_;
                 if (p_ == e_) fail("the string is not closed before the end of the text");
@@ -322,18 +391,24 @@ private:
                     case 't': out += '\t'; break;
                     case 'u': {
                         unsigned cp = hex4();
-                        if (cp >= 0xdc00 && cp <= 0xdfff) fail("\\u escape of a low surrogate without a high surrogate before it");
+                        if (cp >= 0xdc00 && cp <= 0xdfff)
+                            fail("\\u escape of a low surrogate without a high surrogate before it");
                         if (cp >= 0xd800 && cp <= 0xdbff) {
-                            if (e_ - p_ < 2 || p_[0] != '\\' || p_[1] != 'u') fail("a high surrogate \\u escape must be followed by a low surrogate");
+                            if (e_ - p_ < 2 || p_[0] != '\\' || p_[1] != 'u')
+                                fail("a high surrogate \\u escape must be followed by a low surrogate");
                             p_ += 2;
                             const unsigned lo = hex4();
-                            if (lo < 0xdc00 || lo > 0xdfff) fail("a high surrogate \\u escape must be followed by a low surrogate");
+                            if (lo < 0xdc00 || lo > 0xdfff)
+                                fail("a high surrogate \\u escape must be followed by a low surrogate");
                             cp = 0x10000 + ((cp - 0xd800) << 10) + (lo - 0xdc00);
                         }
                         utf8(out, cp);
                         break;
                     }
-                    default: --p_; fail("'\\" + std::string(1, x) + "' is not an escape of JSON (\\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX)");
+                    default:
+                        --p_;
+                        fail("'\\" + std::string(1, x) +
+                             "' is not an escape of JSON (\\\" \\\\ \\/ \\b \\f \\n \\r \\t \\uXXXX)");
                 }
                 continue;
             }
@@ -341,13 +416,22 @@ private:
             size_t n;
             unsigned char lo = 0x80, hi = 0xbf;
             if (c >= 0xc2 && c <= 0xdf) n = 1;
-            else if (c >= 0xe0 && c <= 0xef) { n = 2; if (c == 0xe0) lo = 0xa0; if (c == 0xed) hi = 0x9f; }
-            else if (c >= 0xf0 && c <= 0xf4) { n = 3; if (c == 0xf0) lo = 0x90; if (c == 0xf4) hi = 0x8f; }
-            else fail("the string holds " + what_here() + ", which does not start a UTF-8 character");
+            else if (c >= 0xe0 && c <= 0xef) {
+                n = 2;
+                if (c == 0xe0) lo = 0xa0;
+                if (c == 0xed) hi = 0x9f;
+            } else if (c >= 0xf0 && c <= 0xf4) {
+                n = 3;
+                if (c == 0xf0) lo = 0x90;
+                if (c == 0xf4) hi = 0x8f;
+            } else fail("the string holds " + what_here() + ", which does not start a UTF-8 character");
             if (size_t(e_ - p_) <= n) fail("the string ends inside a UTF-8 character");
             for (size_t i = 1; i <= n; ++i) {
                 const unsigned char d = static_cast<unsigned char>(p_[i]);
-                if (d < (i == 1 ? lo : 0x80) || d > (i == 1 ? hi : 0xbf)) { p_ += i; fail("the string holds a malformed UTF-8 character"); }
+                if (d < (i == 1 ? lo : 0x80) || d > (i == 1 ? hi : 0xbf)) {
+                    p_ += i;
+                    fail("the string holds a malformed UTF-8 character");
+                }
             }
             out.append(p_, n + 1);
             p_ += n + 1;
@@ -358,7 +442,10 @@ public:
     std::string line_column(size_t position) const {
         size_t line = 1, column = 1;
         for (size_t i = 0; i < position && b_ + i < e_; ++i) {
-            if (b_[i] == '\n') { ++line; column = 1; } else ++column;
+            if (b_[i] == '\n') {
+                ++line;
+                column = 1;
+            } else ++column;
         }
         return "line " + std::to_string(line) + ", column " + std::to_string(column);
     }

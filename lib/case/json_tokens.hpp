@@ -8,10 +8,12 @@
 namespace dmlref {
 
 // J is ordered_json (for writing) or json (to keep in a Case); strings become escaped raw tokens.
-template <class J = ordered_json> J with_number_text(const JsonDocument& doc, const json& node, const std::string& ptr = "") {
+template <class J = ordered_json>
+J with_number_text(const JsonDocument& doc, const json& node, const std::string& ptr = "") {
     if (node.is_object()) {
         J o = J::object();
-        for (auto it = node.begin(); it != node.end(); ++it) o[it.key()] = with_number_text<J>(doc, it.value(), pointer_append(ptr, it.key()));
+        for (auto it = node.begin(); it != node.end(); ++it)
+            o[it.key()] = with_number_text<J>(doc, it.value(), pointer_append(ptr, it.key()));
         return o;
     }
     if (node.is_array()) {

@@ -27,7 +27,10 @@ void ValueFormatter::append(std::string& out, uint64_t bits) const {
 
 std::string_view ValueFormatter::text(uint64_t bits, char (&buf)[64], std::string& spill) const {
     char* e = buf;
-    auto spelled = [&]() -> std::string_view { spill = format_value(t_, bits); return spill; };
+    auto spelled = [&]() -> std::string_view {
+        spill = format_value(t_, bits);
+        return spill;
+    };
     switch (t_) {
         case DataType::FLOAT16:
             if (!half_table_.empty()) return half_table_[bits & 0xffff];
@@ -81,11 +84,22 @@ std::optional<bool> decimal_equals(std::string_view s, double v) {
     int pending_zeros = 0;  // zeros not yet multiplied in (trailing zeros cost no digits)
     for (; i < s.size(); ++i) {
         const char c = s[i];
-        if (c == '.') { point = true; continue; }
+        if (c == '.') {
+            point = true;
+            continue;
+        }
         if (c < '0' || c > '9') break;
         if (point) --exp10;
-        if (c == '0') { if (m != 0) ++pending_zeros; else if (!point) {} continue; }
-        for (; pending_zeros; --pending_zeros) { if (++digits > 19) return std::nullopt; m *= 10; }
+        if (c == '0') {
+            if (m != 0) ++pending_zeros;
+            else if (!point) {
+            }
+            continue;
+        }
+        for (; pending_zeros; --pending_zeros) {
+            if (++digits > 19) return std::nullopt;
+            m *= 10;
+        }
         if (++digits > 19) return std::nullopt;
         m = m * 10 + uint64_t(c - '0');
     }
@@ -93,15 +107,24 @@ std::optional<bool> decimal_equals(std::string_view s, double v) {
     if (i < s.size()) {      // exponent
         ++i;
         int e = 0, sign = 1;
-        if (i < s.size() && (s[i] == '+' || s[i] == '-')) { sign = s[i] == '-' ? -1 : 1; ++i; }
-        for (; i < s.size(); ++i) { e = e * 10 + (s[i] - '0'); if (e > 100000) return std::nullopt; }
+        if (i < s.size() && (s[i] == '+' || s[i] == '-')) {
+            sign = s[i] == '-' ? -1 : 1;
+            ++i;
+        }
+        for (; i < s.size(); ++i) {
+            e = e * 10 + (s[i] - '0');
+            if (e > 100000) return std::nullopt;
+        }
         exp10 += sign * e;
     }
     if (m == 0) return v == 0 && std::signbit(v) == negative;
     if (std::signbit(v) != negative) return false;
     const double a = std::fabs(v);
     if (exp10 >= 0) {
-        for (int k = 0; k < exp10; ++k) { if (m > UINT64_MAX / 10) return std::nullopt; m *= 10; }
+        for (int k = 0; k < exp10; ++k) {
+            if (m > UINT64_MAX / 10) return std::nullopt;
+            m *= 10;
+        }
         if (m > (uint64_t(1) << 53)) return std::nullopt;
         return double(m) == a;
     }
@@ -127,7 +150,8 @@ bool quick_value(DataType t, uint8_t kind, std::string_view s, bool exact_only, 
                 T v;
                 auto r = std::from_chars(b, e, v);
                 if (r.ec != std::errc{} || r.ptr != e) return false;
-                bits = uint64_t(to_bits(v)) & (element_size(t) == 8 ? ~uint64_t(0) : (uint64_t(1) << (8 * element_size(t))) - 1);
+                bits = uint64_t(to_bits(v)) &
+                       (element_size(t) == 8 ? ~uint64_t(0) : (uint64_t(1) << (8 * element_size(t))) - 1);
                 return true;
             } else return false;
         });

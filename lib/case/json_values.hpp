@@ -15,11 +15,13 @@ namespace dmlref {
 // Appends format_value(t, bits) to `out`.
 class ValueFormatter {
 public:
-    ValueFormatter(DataType t, uint64_t count);  // count: how many values will be written (a table for FLOAT16 when many)
+    ValueFormatter(DataType t,
+                   uint64_t count);  // count: how many values will be written (a table for FLOAT16 when many)
     void append(std::string& out, uint64_t bits) const;
     // The same text, in `buf` or, for the few values format_value spells out (non-finite floats,
     // integers past 2^53, FLOAT16 without the table), in `spill`.
     std::string_view text(uint64_t bits, char (&buf)[64], std::string& spill) const;
+
 private:
     DataType t_;
     std::vector<std::string> half_table_;

@@ -34,7 +34,9 @@ void scalar(std::string& out, const ordered_json& j) {
     else out += j.dump();
 }
 
-size_t scalar_size(const ordered_json& j) { return is_raw(j) ? j.get_ref<const std::string&>().size() - 1 : j.dump().size(); }
+size_t scalar_size(const ordered_json& j) {
+    return is_raw(j) ? j.get_ref<const std::string&>().size() - 1 : j.dump().size();
+}
 
 std::string key_text(const std::string& k) { return ordered_json(k).dump(); }
 
@@ -94,14 +96,19 @@ size_t compact_size(const ordered_json& j, size_t limit) {
     if (is_tokens(j)) {
         const size_t bytes = j.get_binary().size();
         if (bytes > limit) return bytes + 2;
-        return bytes == 0 ? 2 : 2 + bytes + std::count(j.get_binary().begin(), j.get_binary().end(), 0);  // "\0" -> ", "
+        return bytes == 0 ? 2
+                          : 2 + bytes + std::count(j.get_binary().begin(), j.get_binary().end(), 0);  // "\0" -> ", "
     }
     if (is_view(j)) {
         const uint64_t count = view_of(j).count;
         if (count > limit) return 3 * count;  // a character and a separator each, at least
         size_t n = 2;
         bool first = true;
-        for_each_text(j, [&](std::string_view t) { n += (first ? 0 : 2) + t.size(); first = false; return n <= limit; });
+        for_each_text(j, [&](std::string_view t) {
+            n += (first ? 0 : 2) + t.size();
+            first = false;
+            return n <= limit;
+        });
         return n;
     }
     if (is_scalar(j)) return scalar_size(j);
@@ -147,15 +154,27 @@ void compact(std::string& out, const ordered_json& j) {
     if (is_list(j)) {
         out += '[';
         bool first = true;
-        for_each_text(j, [&](std::string_view t) { if (!first) out += ", "; out += t; first = false; return true; });
+        for_each_text(j, [&](std::string_view t) {
+            if (!first) out += ", ";
+            out += t;
+            first = false;
+            return true;
+        });
         out += ']';
         return;
     }
-    if (is_scalar(j)) { scalar(out, j); return; }
+    if (is_scalar(j)) {
+        scalar(out, j);
+        return;
+    }
     bool first = true;
     if (j.is_array()) {
         out += '[';
-        for (const auto& v : j) { if (!first) out += ", "; compact(out, v); first = false; }
+        for (const auto& v : j) {
+            if (!first) out += ", ";
+            compact(out, v);
+            first = false;
+        }
         out += ']';
         return;
     }
@@ -180,15 +199,24 @@ struct Filler {
     bool first = true;
     char buf[4096];
     size_t len = 0;
-    void flush() { out.append(buf, len); len = 0; }
+    void flush() {
+        out.append(buf, len);
+        len = 0;
+    }
     void add(std::string_view s) {
         const size_t most = 2 + pad.size() + s.size();  // separator, line break and indent, token
         if (len + most > sizeof buf) {
             flush();
             if (most > sizeof buf) {  // a token longer than the buffer: straight into `out`
                 if (!first) {
-                    if (col + 2 + s.size() > kWidth) { out += ",\n"; out += pad; col = pad.size(); }
-                    else { out += ", "; col += 2; }
+                    if (col + 2 + s.size() > kWidth) {
+                        out += ",\n";
+                        out += pad;
+                        col = pad.size();
+                    } else {
+                        out += ", ";
+                        col += 2;
+                    }
                 }
                 out += s;
                 col += s.size();
@@ -219,12 +247,18 @@ struct Filler {
 };
 
 void write(std::string& out, const ordered_json& j, size_t indent, size_t column) {
-    if (is_scalar(j) || column + compact_size(j, kWidth) <= kWidth) { compact(out, j); return; }
+    if (is_scalar(j) || column + compact_size(j, kWidth) <= kWidth) {
+        compact(out, j);
+        return;
+    }
     const std::string pad(indent + 2, ' ');
     if (is_list(j)) {
         out += "[\n" + pad;
         Filler fill{out, pad, pad.size()};
-        for_each_text(j, [&](std::string_view t) { fill.add(t); return true; });
+        for_each_text(j, [&](std::string_view t) {
+            fill.add(t);
+            return true;
+        });
         fill.finish();
         out += "\n" + std::string(indent, ' ') + "]";
         return;

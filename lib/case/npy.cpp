@@ -39,7 +39,8 @@ DataType dtype_from(const std::string& d) {
         const std::string n = npy_dtype(t);
         if (d == n) return t;
         // One-byte types: '<i1', '>i1', '=i1' are the same bytes as '|i1'.
-        if (element_size(t) == 1 && d.size() == 3 && (d[0] == '<' || d[0] == '=' || d[0] == '>') && d.substr(1) == n.substr(1))
+        if (element_size(t) == 1 && d.size() == 3 && (d[0] == '<' || d[0] == '=' || d[0] == '>') &&
+            d.substr(1) == n.substr(1))
             return t;
     }
     return DataType::UNKNOWN;
@@ -74,11 +75,15 @@ std::string header_value(const std::string& h, const std::string& key) {
 
 // A Fortran-order (column-major) array's elements rearranged into C (row-major) order: the
 // element at index (i0, ..., ik-1) sits at sum(i_j * prod(shape[0..j-1])) in the file.
-std::vector<std::byte> c_order_from_fortran(const std::vector<uint64_t>& shape, size_t width, const std::vector<std::byte>& f) {
+std::vector<std::byte> c_order_from_fortran(const std::vector<uint64_t>& shape, size_t width,
+                                            const std::vector<std::byte>& f) {
     if (shape.size() < 2 || f.empty()) return f;
     std::vector<uint64_t> fortran_stride(shape.size());
     uint64_t s = 1;
-    for (size_t j = 0; j < shape.size(); ++j) { fortran_stride[j] = s; s *= shape[j]; }
+    for (size_t j = 0; j < shape.size(); ++j) {
+        fortran_stride[j] = s;
+        s *= shape[j];
+    }
     std::vector<std::byte> c(f.size());
     std::vector<uint64_t> index(shape.size(), 0);
     for (uint64_t n = 0; n < f.size() / width; ++n) {  // n: the C-order position of `index`
@@ -98,19 +103,22 @@ std::vector<std::byte> c_order_from_fortran(const std::vector<uint64_t>& shape, 
 namespace {
 
 struct Header {
-    NpyArray array;         // data_type and shape; data left empty
+    NpyArray array;  // data_type and shape; data left empty
     bool fortran = false;
     size_t data_start = 0;
-    uint64_t bytes = 0;     // of the data
+    uint64_t bytes = 0;  // of the data
 };
 
 // The header at the start of `f` (the first `f.size()` bytes of a file of `file_size` bytes):
 // every field checked, and the data's size against the file's, before anything is allocated.
 // Throws NeedMore with the prefix length it needs when `f` is too short to hold the header.
-struct NeedMore { size_t bytes; };
+struct NeedMore {
+    size_t bytes;
+};
 
 Header parse_header(std::string_view f, uint64_t file_size, uint64_t max_bytes) {
-    if (file_size < 10 || (f.size() >= 6 && f.compare(0, 6, "\x93NUMPY") != 0)) throw NpyError("not a .npy file (no \\x93NUMPY magic)");
+    if (file_size < 10 || (f.size() >= 6 && f.compare(0, 6, "\x93NUMPY") != 0))
+        throw NpyError("not a .npy file (no \\x93NUMPY magic)");
     if (f.size() < 12 && f.size() < file_size) throw NeedMore{size_t(std::min<uint64_t>(file_size, 12))};
     if (f.compare(0, 6, "\x93NUMPY") != 0) throw NpyError("not a .npy file (no \\x93NUMPY magic)");
     const int major = static_cast<unsigned char>(f[6]);
@@ -120,7 +128,8 @@ Header parse_header(std::string_view f, uint64_t file_size, uint64_t max_bytes) 
         header_start = 10;
     } else if (major == 2 || major == 3) {
         if (file_size < 12) throw NpyError("the file ends inside the header length");
-        header_len = size_t(uint8_t(f[8])) | size_t(uint8_t(f[9])) << 8 | size_t(uint8_t(f[10])) << 16 | size_t(uint8_t(f[11])) << 24;
+        header_len = size_t(uint8_t(f[8])) | size_t(uint8_t(f[9])) << 8 | size_t(uint8_t(f[10])) << 16 |
+                     size_t(uint8_t(f[11])) << 24;
         header_start = 12;
     } else {
         throw NpyError("format version " + std::to_string(major) + " is not supported (1.0 and 2.0 are)");
@@ -135,14 +144,17 @@ Header parse_header(std::string_view f, uint64_t file_size, uint64_t max_bytes) 
     const std::string descr = header_value(h, "descr");
     a.data_type = dtype_from(descr);
     if (a.data_type == DataType::UNKNOWN) {
-        if (!descr.empty() && descr[0] == '>') throw NpyError("dtype '" + descr + "' is big-endian; dmlref reads little-endian data only");
-        throw NpyError("dtype '" + descr + "' is not one of the eleven element types (<f2 <f4 <f8 |i1 <i2 <i4 <i8 |u1 <u2 <u4 <u8)");
+        if (!descr.empty() && descr[0] == '>')
+            throw NpyError("dtype '" + descr + "' is big-endian; dmlref reads little-endian data only");
+        throw NpyError("dtype '" + descr +
+                       "' is not one of the eleven element types (<f2 <f4 <f8 |i1 <i2 <i4 <i8 |u1 <u2 <u4 <u8)");
     }
     const std::string order = header_value(h, "fortran_order");
     if (order != "True" && order != "False") throw NpyError("fortran_order is '" + order + "', not True or False");
     r.fortran = order == "True";
     const std::string shape = header_value(h, "shape");
-    if (shape.size() < 2 || shape.front() != '(' || shape.back() != ')') throw NpyError("shape '" + shape + "' is not a tuple");
+    if (shape.size() < 2 || shape.front() != '(' || shape.back() != ')')
+        throw NpyError("shape '" + shape + "' is not a tuple");
     uint64_t count = 1;
     std::string item;
     std::istringstream ss(shape.substr(1, shape.size() - 2));
@@ -155,16 +167,20 @@ Header parse_header(std::string_view f, uint64_t file_size, uint64_t max_bytes) 
         const uint64_t n = std::stoull(item);
         a.shape.push_back(n);
         count = saturating_mul(count, n);
-        if (count > max_bytes) throw NpyError("shape '" + shape + "' holds more elements than dmlref's byte limit allows");
+        if (count > max_bytes)
+            throw NpyError("shape '" + shape + "' holds more elements than dmlref's byte limit allows");
     }
     const uint64_t bytes = saturating_mul(count, element_size(a.data_type));
-    if (bytes > max_bytes) throw NpyError("the array needs " + std::to_string(bytes) + " bytes, over the limit of " + std::to_string(max_bytes));
+    if (bytes > max_bytes)
+        throw NpyError("the array needs " + std::to_string(bytes) + " bytes, over the limit of " +
+                       std::to_string(max_bytes));
     const size_t data_start = header_start + header_len;
     if (file_size - data_start < bytes)
         throw NpyError("the file is truncated: shape " + shape + " of " + descr + " needs " + std::to_string(bytes) +
                        " data bytes, the file has " + std::to_string(file_size - data_start));
     if (file_size - data_start > bytes)
-        throw NpyError("the file has " + std::to_string(file_size - data_start - bytes) + " bytes after the data that shape " + shape + " describes");
+        throw NpyError("the file has " + std::to_string(file_size - data_start - bytes) +
+                       " bytes after the data that shape " + shape + " describes");
     r.data_start = data_start;
     r.bytes = bytes;
     return r;
@@ -181,7 +197,8 @@ NpyArray parse_npy(const std::string& f, uint64_t max_bytes) {
     }
     NpyArray a = std::move(h.array);
     a.data.resize(h.bytes);
-    if (h.bytes) std::memcpy(a.data.data(), f.data() + h.data_start, h.bytes);  // never memcpy from or to null (a 0-sized array)
+    if (h.bytes)
+        std::memcpy(a.data.data(), f.data() + h.data_start, h.bytes);  // never memcpy from or to null (a 0-sized array)
     if (h.fortran) a.data = c_order_from_fortran(a.shape, element_size(a.data_type), a.data);
     return a;
 }
@@ -190,7 +207,8 @@ NpyArray read_npy(const std::filesystem::path& file, uint64_t max_bytes, std::st
     std::error_code ec;
     const auto size = std::filesystem::file_size(file, ec);
     if (ec) throw NpyError("cannot read " + file.string() + ": " + ec.message());
-    if (size > max_bytes + (uint64_t(1) << 20)) throw NpyError(file.string() + " is larger than the limit of " + std::to_string(max_bytes) + " bytes");
+    if (size > max_bytes + (uint64_t(1) << 20))
+        throw NpyError(file.string() + " is larger than the limit of " + std::to_string(max_bytes) + " bytes");
     std::unique_ptr<std::FILE, int (*)(std::FILE*)> in(std::fopen(file.c_str(), "rb"), &std::fclose);
     if (!in) throw NpyError("cannot open " + file.string());
     // The header first (as much of it as it says it has), then the data in one read into its buffer.
@@ -199,7 +217,8 @@ NpyArray read_npy(const std::filesystem::path& file, uint64_t max_bytes, std::st
     for (size_t want = size_t(std::min<uint64_t>(size, 128));;) {
         const size_t had = head.size();
         head.resize(want);
-        if (std::fread(head.data() + had, 1, want - had, in.get()) != want - had) throw NpyError("cannot read " + file.string());
+        if (std::fread(head.data() + had, 1, want - had, in.get()) != want - had)
+            throw NpyError("cannot read " + file.string());
         try {
             h = parse_header(head, size, max_bytes);
             break;
@@ -227,7 +246,8 @@ NpyArray read_npy(const std::filesystem::path& file, uint64_t max_bytes, std::st
 
 std::string npy_header(DataType t, const std::vector<uint64_t>& shape_) {
     std::string shape = "(";
-    for (size_t i = 0; i < shape_.size(); ++i) shape += std::to_string(shape_[i]) + (shape_.size() == 1 ? "," : (i + 1 < shape_.size() ? ", " : ""));
+    for (size_t i = 0; i < shape_.size(); ++i)
+        shape += std::to_string(shape_[i]) + (shape_.size() == 1 ? "," : (i + 1 < shape_.size() ? ", " : ""));
     shape += ")";
     std::string h = "{'descr': '" + npy_dtype(t) + "', 'fortran_order': False, 'shape': " + shape + ", }";
     // Pad with spaces so that the data starts on a 64-byte boundary; the header ends in '\n'.
@@ -248,8 +268,8 @@ std::string npy_bytes(const NpyArray& a) {
     return out;
 }
 
-void write_npy(const std::filesystem::path& file, DataType t, const std::vector<uint64_t>& shape, std::span<const std::byte> data,
-               std::string* sha256) {
+void write_npy(const std::filesystem::path& file, DataType t, const std::vector<uint64_t>& shape,
+               std::span<const std::byte> data, std::string* sha256) {
     const std::string header = npy_header(t, shape);
     const std::string_view body(reinterpret_cast<const char*>(data.data()), data.size());
     if (sha256) {

@@ -16,7 +16,7 @@ public:
     void update(const void* data, size_t n);
     void update(std::string_view s) { update(s.data(), s.size()); }
     std::array<uint8_t, 32> digest();  // ends the hash
-    std::string hex();                  // the digest as 64 lowercase hex digits (ends the hash)
+    std::string hex();                 // the digest as 64 lowercase hex digits (ends the hash)
 
 private:
     void blocks(const uint8_t* p, size_t count);

@@ -18,7 +18,8 @@ std::string format(const Diagnostic& d, std::string_view file) {
 
 namespace {
 std::string first_message(const Diagnostics& d) {
-    for (const auto& item : d.items()) if (item.severity == Severity::Error) return item.message;
+    for (const auto& item : d.items())
+        if (item.severity == Severity::Error) return item.message;
     return "invalid case";
 }
 }  // namespace

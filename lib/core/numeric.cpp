@@ -36,8 +36,8 @@ half half_from_double(double d) {
         return from_bits<half>(uint16_t(sign | uint16_t(units)));
     }
     int e2;
-    std::frexp(a, &e2);           // a = f * 2^e2 with f in [0.5, 1)
-    const int e = e2 - 1;         // a in [2^e, 2^(e+1)), e in [-14, 15]
+    std::frexp(a, &e2);                                      // a = f * 2^e2 with f in [0.5, 1)
+    const int e = e2 - 1;                                    // a in [2^e, 2^(e+1)), e in [-14, 15]
     const double m = std::nearbyint(std::ldexp(a, 10 - e));  // [1024, 2048]
     // m == 2048 carries into the exponent field, which the addition does by itself.
     const uint32_t bits = (uint32_t(e + 15) << 10) + (uint32_t(m) - 1024u);

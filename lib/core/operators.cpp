@@ -40,7 +40,8 @@ std::string_view tensor_array_element(std::string_view array, size_t index) {
 
 std::optional<std::pair<std::string_view, size_t>> split_tensor_array_element(std::string_view name) {
     const size_t open = name.rfind('[');
-    if (open == std::string_view::npos || open == 0 || name.size() < open + 3 || name.back() != ']') return std::nullopt;
+    if (open == std::string_view::npos || open == 0 || name.size() < open + 3 || name.back() != ']')
+        return std::nullopt;
     size_t index = 0;
     const char* first = name.data() + open + 1;
     const char* last = name.data() + name.size() - 1;
@@ -87,9 +88,13 @@ Diagnostics validate(const Operator& op, const ValidateOptions& options) {
         return diags;
     }
     if (op.Desc.type() != op.Type) {
-        diags.error("/desc", "operator.desc-type",
-                    "the desc is " + (op.Desc.empty() ? std::string("missing") : "a DML_" + std::string(operator_type_name(op.Desc.type())) + "_OPERATOR_DESC") +
-                        "; DML_OPERATOR_" + std::string(r->info.Name) + " takes a DML_" + std::string(r->info.Name) + "_OPERATOR_DESC");
+        diags.error(
+            "/desc", "operator.desc-type",
+            "the desc is " +
+                (op.Desc.empty() ? std::string("missing")
+                                 : "a DML_" + std::string(operator_type_name(op.Desc.type())) + "_OPERATOR_DESC") +
+                "; DML_OPERATOR_" + std::string(r->info.Name) + " takes a DML_" + std::string(r->info.Name) +
+                "_OPERATOR_DESC");
         return diags;
     }
     for (const auto& f : tensor_fields(op))
@@ -109,8 +114,9 @@ Diagnostics validate(const Operator& op, const ValidateOptions& options) {
     }
     if (total > options.max_bytes) {
         diags.error("/desc", "limit.case-bytes",
-                    "the case's buffers need " + std::to_string(total) + " bytes together (" + parts + "), over dmlref's limit of " +
-                        std::to_string(options.max_bytes) + " bytes per case (raise it with --max-bytes)");
+                    "the case's buffers need " + std::to_string(total) + " bytes together (" + parts +
+                        "), over dmlref's limit of " + std::to_string(options.max_bytes) +
+                        " bytes per case (raise it with --max-bytes)");
         return diags;
     }
     r->validate(op.Desc, diags);
@@ -187,7 +193,10 @@ std::optional<uint32_t> parse_feature_level(std::string_view s) {
 bool supported_at(const Operator& op, uint32_t level, std::vector<std::string>* why) {
     const OperatorInfo& oi = info(op.Type);
     bool ok = true;
-    auto say = [&](std::string s) { ok = false; if (why) why->push_back(std::move(s)); };
+    auto say = [&](std::string s) {
+        ok = false;
+        if (why) why->push_back(std::move(s));
+    };
     if (level < oi.IntroducedIn) {
         say("DML_OPERATOR_" + std::string(oi.Name) + " was introduced in " + feature_level_name(oi.IntroducedIn));
         return false;
@@ -195,10 +204,14 @@ bool supported_at(const Operator& op, uint32_t level, std::vector<std::string>* 
     for (const auto& f : tensor_fields(op)) {
         const SupportRow* row = nullptr;
         for (const auto& r : oi.Support) {
-            const bool covers = r.Tensors.empty() || std::find(r.Tensors.begin(), r.Tensors.end(), f.name) != r.Tensors.end();
+            const bool covers = r.Tensors.empty() ||
+                                std::find(r.Tensors.begin(), r.Tensors.end(), f.name) != r.Tensors.end();
             if (covers && r.FeatureLevel <= level) row = &r;
         }
-        if (!row) { say(std::string(f.name) + ": no support row at this feature level"); continue; }
+        if (!row) {
+            say(std::string(f.name) + ": no support row at this feature level");
+            continue;
+        }
         const uint32_t dims = f.desc->DimensionCount();
         if (dims < row->MinDims || dims > row->MaxDims)
             say(std::string(f.name) + ": DimensionCount " + std::to_string(dims) + " is outside " +

@@ -60,7 +60,10 @@ bool has_overlapping_elements(const TensorDesc& d) {
     bool nested = true;
     for (auto [stride, size] : dims) {
         if (stride == 0) return true;
-        if (stride <= extent) { nested = false; break; }
+        if (stride <= extent) {
+            nested = false;
+            break;
+        }
         extent = saturating_add(extent, saturating_mul(stride, size - 1));
     }
     if (nested) return false;
@@ -70,34 +73,37 @@ bool has_overlapping_elements(const TensorDesc& d) {
     const auto strides = effective_strides(d);
     bool overlap = false;
     for_each_run<1>(d.Sizes, {strides.data()}, {0},
-        [&](const std::array<int64_t, 1>& off, int64_t count, const std::array<int64_t, 1>& step) {
-            for (int64_t i = 0; i < count && !overlap; ++i) {
-                const auto a = size_t(off[0] + i * step[0]);
-                overlap = used[a];
-                used[a] = true;
-            }
-        });
+                    [&](const std::array<int64_t, 1>& off, int64_t count, const std::array<int64_t, 1>& step) {
+        for (int64_t i = 0; i < count && !overlap; ++i) {
+            const auto a = size_t(off[0] + i * step[0]);
+            overlap = used[a];
+            used[a] = true;
+        }
+    });
     return overlap;
 }
 
-void validate_tensor_desc(const TensorDesc& d, TensorRole role, const std::string& path,
-                          uint64_t max_bytes, Diagnostics& diags) {
+void validate_tensor_desc(const TensorDesc& d, TensorRole role, const std::string& path, uint64_t max_bytes,
+                          Diagnostics& diags) {
     const size_t errors_before = diags.error_count();
     if (!is_valid(d.DataType))
-        diags.error(pointer_append(path, "DataType"), "tensor.data-type",
-                    "DataType must be one of the eleven DML_TENSOR_DATA_TYPE values FLOAT32..INT64 (UNKNOWN is never valid)");
+        diags.error(
+            pointer_append(path, "DataType"), "tensor.data-type",
+            "DataType must be one of the eleven DML_TENSOR_DATA_TYPE values FLOAT32..INT64 (UNKNOWN is never valid)");
     const size_t n = d.Sizes.size();
     if (n < 1 || n > kMaxDimensionCount)
         diags.error(pointer_append(path, "Sizes"), "tensor.dimension-count",
-                    "DimensionCount is " + std::to_string(n) + "; DML_BUFFER_TENSOR_DESC allows 1 to 8 dimensions (DML_TENSOR_DIMENSION_COUNT_MAX1)");
+                    "DimensionCount is " + std::to_string(n) +
+                        "; DML_BUFFER_TENSOR_DESC allows 1 to 8 dimensions (DML_TENSOR_DIMENSION_COUNT_MAX1)");
     for (size_t i = 0; i < n; ++i)
         if (d.Sizes[i] == 0)
             diags.error(pointer_append(pointer_append(path, "Sizes"), i), "tensor.sizes.positive",
-                        "Sizes[" + std::to_string(i) + "] is 0; every size must be at least 1 (a zero-sized dimension is invalid)");
+                        "Sizes[" + std::to_string(i) +
+                            "] is 0; every size must be at least 1 (a zero-sized dimension is invalid)");
     if (!d.Strides.empty() && d.Strides.size() != n)
         diags.error(pointer_append(path, "Strides"), "tensor.strides.length",
                     "Strides has " + std::to_string(d.Strides.size()) + " entries but Sizes has " + std::to_string(n) +
-                    "; Strides must have DimensionCount entries");
+                        "; Strides must have DimensionCount entries");
     if (d.Flags & ~DML_TENSOR_FLAG_OWNED_BY_DML)
         diags.error(pointer_append(path, "Flags"), "tensor.flags",
                     "Flags " + std::to_string(d.Flags) + " holds bits other than DML_TENSOR_FLAG_OWNED_BY_DML (1)");
@@ -108,7 +114,7 @@ void validate_tensor_desc(const TensorDesc& d, TensorRole role, const std::strin
     if (a != 0 && ((a & (a - 1)) != 0 || (is_valid(d.DataType) && a < element_size(d.DataType))))
         diags.error(pointer_append(path, "GuaranteedBaseOffsetAlignment"), "tensor.alignment",
                     "GuaranteedBaseOffsetAlignment " + std::to_string(a) +
-                    " must be 0 or a power of two at least the element size");
+                        " must be 0 or a power of two at least the element size");
     if (diags.error_count() != errors_before) return;  // sizes below need a well-formed desc
 
     const uint64_t count = element_count(d);
@@ -119,22 +125,23 @@ void validate_tensor_desc(const TensorDesc& d, TensorRole role, const std::strin
     }
     const uint64_t minimum = calc_buffer_tensor_size(d);
     if (minimum == kSaturated) {
-        diags.error(pointer_append(path, "Strides"), "tensor.size-overflow",
-                    "the buffer's size, DMLCalcBufferTensorSize = (dot(Sizes - 1, Strides) + 1) * element size, does not fit "
-                    "in 64 bits; no buffer can hold this tensor");
+        diags.error(
+            pointer_append(path, "Strides"), "tensor.size-overflow",
+            "the buffer's size, DMLCalcBufferTensorSize = (dot(Sizes - 1, Strides) + 1) * element size, does not fit "
+            "in 64 bits; no buffer can hold this tensor");
         return;
     }
     if (d.TotalTensorSizeInBytes != 0 && d.TotalTensorSizeInBytes < minimum) {
         diags.error(pointer_append(path, "TotalTensorSizeInBytes"), "tensor.total-size",
                     "TotalTensorSizeInBytes is " + std::to_string(d.TotalTensorSizeInBytes) +
-                    " but DMLCalcBufferTensorSize gives " + std::to_string(minimum) +
-                    "; it must be at least the minimum implied size");
+                        " but DMLCalcBufferTensorSize gives " + std::to_string(minimum) +
+                        "; it must be at least the minimum implied size");
         return;  // the overlap check below sizes its work by the minimum size
     }
     if (buffer_size(d) > max_bytes) {
         diags.error(pointer_append(path, "TotalTensorSizeInBytes"), "limit.buffer-bytes",
                     "the buffer needs " + std::to_string(buffer_size(d)) + " bytes, over dmlref's limit of " +
-                    std::to_string(max_bytes) + " bytes per case (raise it with --max-bytes)");
+                        std::to_string(max_bytes) + " bytes per case (raise it with --max-bytes)");
         return;
     }
     if (role == TensorRole::Output && has_overlapping_elements(d))

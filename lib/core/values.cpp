@@ -70,7 +70,10 @@ ParsedValue fail(std::string msg) {
 ParsedValue parse_integer_text(DataType t, std::string_view s) {
     std::string_view digits = s;
     bool negative = false;
-    if (!digits.empty() && (digits[0] == '-' || digits[0] == '+')) { negative = digits[0] == '-'; digits.remove_prefix(1); }
+    if (!digits.empty() && (digits[0] == '-' || digits[0] == '+')) {
+        negative = digits[0] == '-';
+        digits.remove_prefix(1);
+    }
     // Accumulate in 128 bits; anything longer than 39 digits is out of every range.
     if (digits.size() > 38) return fail(std::string(s) + " is outside the range of " + std::string(name(t)));
     int128_t v = 0;
@@ -78,12 +81,19 @@ ParsedValue parse_integer_text(DataType t, std::string_view s) {
     if (negative) v = -v;
     int128_t lo, hi;
     dispatch(t, [&]<class T>() {
-        if constexpr (std::is_integral_v<T>) { lo = std::numeric_limits<T>::min(); hi = std::numeric_limits<T>::max(); }
-        else { lo = 0; hi = -1; }
+        if constexpr (std::is_integral_v<T>) {
+            lo = std::numeric_limits<T>::min();
+            hi = std::numeric_limits<T>::max();
+        } else {
+            lo = 0;
+            hi = -1;
+        }
     });
     if (v < lo || v > hi) {
         const auto lo_s = dispatch(t, [&]<class T>() -> std::string {
-            if constexpr (std::is_integral_v<T>) return std::to_string(std::numeric_limits<T>::min()) + " to " + std::to_string(std::numeric_limits<T>::max());
+            if constexpr (std::is_integral_v<T>)
+                return std::to_string(std::numeric_limits<T>::min()) + " to " +
+                       std::to_string(std::numeric_limits<T>::max());
             else return "";
         });
         return fail(std::string(s) + " is outside the range of " + std::string(name(t)) + " (" + lo_s + ")");
@@ -100,7 +110,8 @@ ParsedValue parse_decimal(DataType t, std::string_view text) {
     if (!is_decimal_syntax(text)) return fail("\"" + std::string(text) + "\" is not a number");
     if (!is_float(t)) {
         if (!is_integer_syntax(text))
-            return fail(std::string(text) + " is not an integer; " + std::string(name(t)) + " elements must be integers");
+            return fail(std::string(text) + " is not an integer; " + std::string(name(t)) +
+                        " elements must be integers");
         return parse_integer_text(t, text);
     }
     const std::string s(text);
@@ -175,7 +186,9 @@ ParsedValue parse_value(DataType t, const ValueToken& token) {
         return p;
     }
     if (is_decimal_syntax(s)) return parse_decimal(t, s);
-    return fail("\"" + s + "\" is not a value: write a number, \"nan\", \"-nan\", \"inf\", \"-inf\" or raw bits such as \"0x7fc00001\"");
+    return fail(
+        "\"" + s +
+        "\" is not a value: write a number, \"nan\", \"-nan\", \"inf\", \"-inf\" or raw bits such as \"0x7fc00001\"");
 }
 
 std::string hex_bits(DataType t, uint64_t bits) {

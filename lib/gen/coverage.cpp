@@ -22,10 +22,12 @@ namespace {
 const TensorDesc* base_tensor(const Operator& op) {
     const auto fields = tensor_fields(op);
     for (const char* n : {"InputTensor", "OutputGradientTensor"})
-        for (const auto& f : fields) if (f.name == n) return f.desc;
+        for (const auto& f : fields)
+            if (f.name == n) return f.desc;
     if (const kit::OperatorRecord* r = kit::find_record(op.Type))
         for (std::string_view n : r->BaseTensors)
-            for (const auto& f : fields) if (f.name == n) return f.desc;
+            for (const auto& f : fields)
+                if (f.name == n) return f.desc;
     return fields.empty() ? nullptr : fields.front().desc;
 }
 
@@ -91,7 +93,9 @@ std::vector<std::string> case_features(const Case& c) {
         const DataType dt = t.desc->DataType;
         const size_t w = element_size(dt);
         for (size_t i = 0; i + w <= in->second.size(); i += w) {
-            const double v = dispatch(dt, [&]<class T>() -> double { return double(widen(from_bits<T>(bits_t<T>(load_bits(dt, in->second.data() + i))))); });
+            const double v = dispatch(dt, [&]<class T>() -> double {
+                return double(widen(from_bits<T>(bits_t<T>(load_bits(dt, in->second.data() + i)))));
+            });
             nan = nan || std::isnan(v);
             inf = inf || std::isinf(v);
         }

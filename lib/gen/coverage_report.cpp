@@ -43,8 +43,13 @@ std::string pad_left(const std::string& s, size_t n) { return s.size() >= n ? s 
 std::string coverage_text(const Coverage& c) {
     std::ostringstream o;
     const Holes h = holes(c);
-    o << c.cases << " cases (" << [&] { uint64_t n = 0; for (const auto& [r, k] : c.error_rules) n += k; return n; }()
-      << " error cases, " << c.unreadable << " unreadable)\n\n";
+    o << c.cases << " cases ("
+      << [&] {
+        uint64_t n = 0;
+        for (const auto& [r, k] : c.error_rules) n += k;
+        return n;
+    }() << " error cases, "
+        << c.unreadable << " unreadable)\n\n";
     o << "Operator x type x rank: cases per cell; '!' none, inside DirectML's support tables; '.' none, inside\n"
          "dmlref's scope (11 types, ranks 1-8, max pooling 3-8); '-' outside it.\n";
     for (const auto& i : all_operators()) {
@@ -84,8 +89,8 @@ std::string coverage_json(const Coverage& c) {
     nlohmann::ordered_json ops = nlohmann::ordered_json::object();
     for (const auto& i : all_operators()) {
         nlohmann::ordered_json op, cells = nlohmann::ordered_json::object(), scope = nlohmann::ordered_json::array(),
-                                    dml = nlohmann::ordered_json::array(), feats = nlohmann::ordered_json::object(),
-                                    fholes = nlohmann::ordered_json::array();
+                                   dml = nlohmann::ordered_json::array(), feats = nlohmann::ordered_json::object(),
+                                   fholes = nlohmann::ordered_json::array();
         const auto [lo, hi] = scope_ranks(i.Type);
         for (DataType t : kAllDataTypes) {
             nlohmann::ordered_json row = nlohmann::ordered_json::object();
@@ -146,14 +151,16 @@ std::string coverage_html(const Coverage& c) {
         o << "</table><table>";
         for (const auto& f : applicable_features(i.Type)) {
             const uint64_t n = feature_count(c, i.Type, f);
-            o << "<tr><th>" << markup_escaped(f) << "</th><td class=" << (n ? "ok" : "scope") << ">" << n << "</td></tr>";
+            o << "<tr><th>" << markup_escaped(f) << "</th><td class=" << (n ? "ok" : "scope") << ">" << n
+              << "</td></tr>";
         }
         o << "</table></div>\n";
     }
     o << "</div>\n";
     if (!c.error_rules.empty()) {
         o << "<h2>Error cases by rule</h2><table>";
-        for (const auto& [r, n] : c.error_rules) o << "<tr><th>" << markup_escaped(r) << "</th><td class=ok>" << n << "</td></tr>";
+        for (const auto& [r, n] : c.error_rules)
+            o << "<tr><th>" << markup_escaped(r) << "</th><td class=ok>" << n << "</td></tr>";
         o << "</table>\n";
     }
     o << "</body></html>\n";

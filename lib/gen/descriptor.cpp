@@ -28,23 +28,41 @@ struct ArrayToken {
     std::vector<std::string_view> fields;
 };
 const std::vector<ArrayToken> kArrays = {
-    {"w", {"WindowSize", "WindowSizes"}}, {"s", {"Strides", "InputWindowStrides"}}, {"p", {"StartPadding"}},
-    {"d", {"Dilations"}},           {"o", {"Offsets", "InputWindowOffsets"}}, {"ws", {"InputWindowSizes"}},
-    {"sz", {"Sizes"}},              {"sc", {"Scales"}},                       {"io", {"InputPixelOffsets"}},
-    {"oo", {"OutputPixelOffsets"}}, {"b", {"Bias"}},             {"ax", {"Axes"}},                {"rep", {"Repeats"}},
+    {"w", {"WindowSize", "WindowSizes"}},
+    {"s", {"Strides", "InputWindowStrides"}},
+    {"p", {"StartPadding"}},
+    {"d", {"Dilations"}},
+    {"o", {"Offsets", "InputWindowOffsets"}},
+    {"ws", {"InputWindowSizes"}},
+    {"sz", {"Sizes"}},
+    {"sc", {"Scales"}},
+    {"io", {"InputPixelOffsets"}},
+    {"oo", {"OutputPixelOffsets"}},
+    {"b", {"Bias"}},
+    {"ax", {"Axes"}},
+    {"rep", {"Repeats"}},
 };
 
 // Defaults for arrays a descriptor leaves out, per dimension (docs/gen.md).
 const std::vector<std::pair<std::string_view, const char*>> kDefaults = {
-    {"Strides", "1"}, {"InputWindowStrides", "1"}, {"StartPadding", "0"}, {"EndPadding", "0"}, {"Dilations", "1"},
-    {"Offsets", "0"}, {"InputWindowOffsets", "0"}, {"InputPixelOffsets", "0.5"}, {"OutputPixelOffsets", "-0.5"},
+    {"Strides", "1"},
+    {"InputWindowStrides", "1"},
+    {"StartPadding", "0"},
+    {"EndPadding", "0"},
+    {"Dilations", "1"},
+    {"Offsets", "0"},
+    {"InputWindowOffsets", "0"},
+    {"InputPixelOffsets", "0.5"},
+    {"OutputPixelOffsets", "-0.5"},
 };
 
 // Tokens of the scalar fields (key=value): unsigned integers and FLOAT32 values.
 const std::vector<std::pair<std::string_view, std::string_view>> kUintTokens = {
-    {"incpad", "IncludePadding"}, {"cc", "CrossChannel"}, {"ls", "LocalSize"}, {"ch", "ChannelCount"},
-    {"ac", "AxisCount"}, {"axis", "Axis"}, {"exsum", "HasExclusiveSum"}, {"exprod", "HasExclusiveProduct"},
-    {"bs", "BlockSize"}, {"aa", "Antialiased"},
+    {"incpad", "IncludePadding"}, {"cc", "CrossChannel"},
+    {"ls", "LocalSize"},          {"ch", "ChannelCount"},
+    {"ac", "AxisCount"},          {"axis", "Axis"},
+    {"exsum", "HasExclusiveSum"}, {"exprod", "HasExclusiveProduct"},
+    {"bs", "BlockSize"},          {"aa", "Antialiased"},
 };
 // Signed INT fields (key=value, a value from -2^31 to 2^31-1).
 const std::vector<std::pair<std::string_view, std::string_view>> kIntTokens = {
@@ -55,36 +73,45 @@ const std::vector<std::pair<std::string_view, std::string_view>> kSize2dTokens =
     {"ss", "ScaleSize"}, {"pooled", "PooledSize"},  // UPSAMPLE_2D, ROI_POOLING
 };
 const std::vector<std::pair<std::string_view, std::string_view>> kFloatTokens = {
-    {"min", "Min"}, {"max", "Max"}, {"alpha", "Alpha"}, {"beta", "Beta"}, {"bias", "Bias"}, {"scale", "Scale"},
-    {"thr", "Threshold"},  // ACTIVATION_SHRINK
+    {"min", "Min"},          {"max", "Max"},          {"alpha", "Alpha"},           {"beta", "Beta"},
+    {"bias", "Bias"},        {"scale", "Scale"},      {"thr", "Threshold"},  // ACTIVATION_SHRINK
     {"pad", "PaddingValue"},  // PADDING (FLOAT), PADDING1 (DML_SCALAR_UNION)
-    {"val", "Value"}, {"start", "ValueStart"}, {"delta", "ValueDelta"},  // FILL_VALUE_CONSTANT, FILL_VALUE_SEQUENCE (DML_SCALAR_UNION)
-    {"exp", "Exponent"},  // ELEMENT_WISE_CONSTANT_POW
-    {"gamma", "Gamma"}, {"steep", "Steepness"}, {"sis", "SigmoidInputScale"},  // ACTIVATION_SCALED_ELU, _SOFTPLUS, _SWISH
+    {"val", "Value"},        {"start", "ValueStart"}, {"delta", "ValueDelta"},  // FILL_VALUE_CONSTANT, FILL_VALUE_SEQUENCE (DML_SCALAR_UNION)
+    {"exp", "Exponent"},                                                        // ELEMENT_WISE_CONSTANT_POW
+    {"gamma", "Gamma"},      {"steep", "Steepness"},  {"sis", "SigmoidInputScale"},  // ACTIVATION_SCALED_ELU, _SOFTPLUS, _SWISH
 };
 // Enumerations without a word of their own above: TOKEN=NAME, NAME one of the enum's names in any case.
 const std::vector<std::pair<std::string_view, std::string_view>> kEnumTokens = {
-    {"mode", "RoundingMode"}, {"fn", "Function"}, {"dir", "AxisDirection"}, {"pmode", "PaddingMode"}, {"order", "Order"},
+    {"mode", "RoundingMode"}, {"fn", "Function"}, {"dir", "AxisDirection"},
+    {"pmode", "PaddingMode"}, {"order", "Order"},
 };
-std::string_view token_of(const std::vector<std::pair<std::string_view, std::string_view>>& table, std::string_view field) {
-    for (const auto& [t, f] : table) if (f == field) return t;
+std::string_view token_of(const std::vector<std::pair<std::string_view, std::string_view>>& table,
+                          std::string_view field) {
+    for (const auto& [t, f] : table)
+        if (f == field) return t;
     return "";
 }
-std::string_view field_of(const std::vector<std::pair<std::string_view, std::string_view>>& table, std::string_view token) {
-    for (const auto& [t, f] : table) if (t == token) return f;
+std::string_view field_of(const std::vector<std::pair<std::string_view, std::string_view>>& table,
+                          std::string_view token) {
+    for (const auto& [t, f] : table)
+        if (t == token) return f;
     return "";
 }
 
 struct Fields : FieldVisitor {
     std::vector<std::pair<std::string, std::string>> items;  // (name, kind)
     void add(std::string_view n, const char* k) { items.emplace_back(std::string(n), k); }
-    void tensor(std::string_view n, TensorDesc&, TensorRole r) override { add(n, r == TensorRole::Input ? "input" : "output"); }
+    void tensor(std::string_view n, TensorDesc&, TensorRole r) override {
+        add(n, r == TensorRole::Input ? "input" : "output");
+    }
     void optional_tensor(std::string_view n, std::optional<TensorDesc>&, TensorRole r) override {
         add(n, "optional");
         if (r == TensorRole::Input) optional_inputs.insert(std::string(n));
     }
     std::set<std::string> optional_inputs;
-    void tensor_array(std::string_view, std::string_view n, std::vector<TensorDesc>&, TensorRole) override { add(n, "tensor_array"); }
+    void tensor_array(std::string_view, std::string_view n, std::vector<TensorDesc>&, TensorRole) override {
+        add(n, "tensor_array");
+    }
     void data_type(std::string_view n, DataType&) override { add(n, "data_type"); }
     void scalar(std::string_view n, DML_SCALAR_UNION&, DataType) override { add(n, "bound"); }
     void float32(std::string_view n, float&) override { add(n, "bound"); }
@@ -99,10 +126,13 @@ struct Fields : FieldVisitor {
         add(n, "enum");
         if (!e.Names.empty()) enum_default[std::string(n)] = std::string(e.Names.front());
     }
-    void fused_activation(std::string_view n, std::optional<DML_FUSED_ACTIVATION>&) override { add(n, "fused_activation"); }
+    void fused_activation(std::string_view n, std::optional<DML_FUSED_ACTIVATION>&) override {
+        add(n, "fused_activation");
+    }
     std::map<std::string, std::string> enum_default;  // an enumeration's first name, its default
     bool has(std::string_view n) const {
-        for (const auto& [name, k] : items) if (name == n) return true;
+        for (const auto& [name, k] : items)
+            if (name == n) return true;
         return false;
     }
 };
@@ -125,7 +155,10 @@ std::vector<std::string> split(const std::string& s, char sep) {
     std::vector<std::string> out;
     std::string cur;
     for (char ch : s) {
-        if (ch == sep) { out.push_back(cur); cur.clear(); } else cur += ch;
+        if (ch == sep) {
+            out.push_back(cur);
+            cur.clear();
+        } else cur += ch;
     }
     out.push_back(cur);
     return out;
@@ -137,7 +170,10 @@ bool number(const std::string& t, ordered_json& out) {
     size_t i = t[0] == '-' ? 1 : 0;
     bool integer = i < t.size();
     for (size_t k = i; k < t.size(); ++k) integer = integer && std::isdigit((unsigned char)t[k]);
-    if (integer && t.size() < 19) { out = std::stoll(t); return true; }
+    if (integer && t.size() < 19) {
+        out = std::stoll(t);
+        return true;
+    }
     // Within FLOAT64's range: the case's JSON reader refuses 1e999 as a number, and its error
     // would name a line of the made case, which the user never wrote.
     const ParsedValue v = parse_decimal(DataType::FLOAT64, t);
@@ -150,12 +186,14 @@ bool packed(const TensorDesc& d) {
     if (d.Strides.empty()) return true;
     const auto p = packed_strides(d.Sizes);
     if (p.size() != d.Strides.size()) return false;
-    for (size_t i = 0; i < p.size(); ++i) if (int64_t(d.Strides[i]) != p[i]) return false;
+    for (size_t i = 0; i < p.size(); ++i)
+        if (int64_t(d.Strides[i]) != p[i]) return false;
     return true;
 }
 
 std::string forward_output(const Fields& f) {
-    for (const char* n : {"OutputTensor", "InputGradientTensor"}) if (f.has(n)) return n;
+    for (const char* n : {"OutputTensor", "InputGradientTensor"})
+        if (f.has(n)) return n;
     return "";
 }
 
@@ -179,7 +217,8 @@ std::optional<gen::Planned> descriptor_to_planned(const std::string& text, Diagn
         return std::nullopt;
     };
     if (tok.size() < 3) return fail("a descriptor is OPERATOR TYPE SIZES token...");
-    for (auto& t : tok) if (t.size() > 4096) return fail("a token is longer than 4096 bytes");
+    for (auto& t : tok)
+        if (t.size() > 4096) return fail("a token is longer than 4096 bytes");
     const auto op = parse_operator_type(tok[0]);
     if (!op) return fail("\"" + clipped(tok[0], 64) + "\" is not an operator");
     const auto type = parse_data_type(tok[1]);
@@ -188,14 +227,15 @@ std::optional<gen::Planned> descriptor_to_planned(const std::string& text, Diagn
     ordered_json sizes = ordered_json::array();
     for (const auto& s : split(tok[2], 'x')) {
         ordered_json v;
-        if (!number(s, v) || !v.is_number_integer() || v.get<int64_t>() < 0) return fail("\"" + clipped(tok[2], 64) + "\" is not sizes like 2x3x9x9");
+        if (!number(s, v) || !v.is_number_integer() || v.get<int64_t>() < 0)
+            return fail("\"" + clipped(tok[2], 64) + "\" is not sizes like 2x3x9x9");
         sizes.push_back(v);
     }
 
     ordered_json desc = ordered_json::object(), inputs = ordered_json::object();
     std::string recipe = "dyadic", sizes_mode = "auto", indices = "UINT32";
     ordered_json out_sizes;
-    std::map<std::string, ordered_json> given;  // field -> value
+    std::map<std::string, ordered_json> given;          // field -> value
     std::map<std::string, ordered_json> given_tensors;  // NameTensor= tokens: {DataType, Sizes}, or null (left out)
     std::optional<uint64_t> seed, random_seed;
     bool in_place = false;
@@ -204,7 +244,8 @@ std::optional<gen::Planned> descriptor_to_planned(const std::string& text, Diagn
     for (size_t i = 3; i < tok.size(); ++i) {
         const std::string& t = tok[i];
         const auto eq = t.find('=');
-        const std::string key = eq == std::string::npos ? t : t.substr(0, eq), val = eq == std::string::npos ? "" : t.substr(eq + 1);
+        const std::string key = eq == std::string::npos ? t : t.substr(0, eq),
+                          val = eq == std::string::npos ? "" : t.substr(eq + 1);
         auto twice = [&](const std::string& what) { return !said.insert(what).second; };
         const std::string shown = clipped(t, 64);
         if (t == "ceil" || t == "floor") {
@@ -246,29 +287,31 @@ std::optional<gen::Planned> descriptor_to_planned(const std::string& text, Diagn
                 std::string upper = val;
                 for (char& ch : upper) ch = char(std::toupper((unsigned char)ch));
                 given[std::string(field_of(kEnumTokens, key))] = upper;
-            }
-            else if (key == "idx") indices = val;
+            } else if (key == "idx") indices = val;
             else if (!field_of(kFloatTokens, key).empty()) {
                 if (!number(val, v)) return fail(key + "= takes a number within FLOAT64's range");
                 given[std::string(field_of(kFloatTokens, key))] = v;
             } else if (!field_of(kUintTokens, key).empty()) {
-                if (!number(val, v) || !v.is_number_integer() || v.get<int64_t>() < 0) return fail(key + "= takes an unsigned integer");
+                if (!number(val, v) || !v.is_number_integer() || v.get<int64_t>() < 0)
+                    return fail(key + "= takes an unsigned integer");
                 given[std::string(field_of(kUintTokens, key))] = v;
             } else if (!field_of(kIntTokens, key).empty()) {
-                if (!number(val, v) || !v.is_number_integer() || v.get<int64_t>() < INT32_MIN || v.get<int64_t>() > INT32_MAX)
+                if (!number(val, v) || !v.is_number_integer() || v.get<int64_t>() < INT32_MIN ||
+                    v.get<int64_t>() > INT32_MAX)
                     return fail(key + "= takes an integer from -2147483648 to 2147483647");
                 given[std::string(field_of(kIntTokens, key))] = v;
             } else if (!field_of(kSize2dTokens, key).empty()) {
                 const auto parts = split(val, 'x');
                 ordered_json w, h;
-                if (parts.size() != 2 || !number(parts[0], w) || !number(parts[1], h) || !w.is_number_integer() || !h.is_number_integer() ||
-                    w.get<int64_t>() < 0 || h.get<int64_t>() < 0)
+                if (parts.size() != 2 || !number(parts[0], w) || !number(parts[1], h) || !w.is_number_integer() ||
+                    !h.is_number_integer() || w.get<int64_t>() < 0 || h.get<int64_t>() < 0)
                     return fail(key + "= takes WIDTHxHEIGHT, two unsigned integers");
                 given[std::string(field_of(kSize2dTokens, key))] = ordered_json{{"Width", w}, {"Height", h}};
             } else if (key == "sb") {
                 const auto parts = split(val, ',');
                 ordered_json s, b;
-                if (parts.size() != 2 || !number(parts[0], s) || !number(parts[1], b)) return fail("sb= takes Scale,Bias");
+                if (parts.size() != 2 || !number(parts[0], s) || !number(parts[1], b))
+                    return fail("sb= takes Scale,Bias");
                 given["ScaleBias"] = ordered_json{{"Scale", s}, {"Bias", b}};
             } else if (key == "out") {
                 out_sizes = ordered_json::array();
@@ -279,7 +322,8 @@ std::optional<gen::Planned> descriptor_to_planned(const std::string& text, Diagn
             } else if (tensor_kind(f, key)) {
                 // NameTensor=[TYPE:]SIZES, or NameTensor=none for an optional tensor left out.
                 if (val == "none") {
-                    if (std::string(tensor_kind(f, key)) != "optional") return fail(key + " is not optional: give its sizes");
+                    if (std::string(tensor_kind(f, key)) != "optional")
+                        return fail(key + " is not optional: give its sizes");
                     given_tensors[key] = nullptr;
                     continue;
                 }
@@ -287,12 +331,14 @@ std::optional<gen::Planned> descriptor_to_planned(const std::string& text, Diagn
                 ordered_json t = {{"DataType", "auto"}};
                 if (colon != std::string::npos) {
                     const auto dt = parse_data_type(val.substr(0, colon));
-                    if (!dt) return fail("\"" + shown + "\": " + clipped(val.substr(0, colon), 64) + " is not a data type");
+                    if (!dt)
+                        return fail("\"" + shown + "\": " + clipped(val.substr(0, colon), 64) + " is not a data type");
                     t["DataType"] = std::string(dmlref::name(*dt));
                 }
                 ordered_json sz = ordered_json::array();
                 for (const auto& part : split(colon == std::string::npos ? val : val.substr(colon + 1), 'x')) {
-                    if (!number(part, v) || !v.is_number_integer() || v.get<int64_t>() < 0) return fail("\"" + shown + "\": " + key + "= takes [TYPE:]SIZES like FLOAT32:2x3");
+                    if (!number(part, v) || !v.is_number_integer() || v.get<int64_t>() < 0)
+                        return fail("\"" + shown + "\": " + key + "= takes [TYPE:]SIZES like FLOAT32:2x3");
                     sz.push_back(v);
                 }
                 t["Sizes"] = sz;
@@ -303,13 +349,16 @@ std::optional<gen::Planned> descriptor_to_planned(const std::string& text, Diagn
         // An array token: the longest prefix that names one.
         const ArrayToken* at = nullptr;
         for (const auto& a : kArrays)
-            if (t.rfind(a.prefix, 0) == 0 && t.size() > a.prefix.size() && (!at || a.prefix.size() > at->prefix.size()) &&
+            if (t.rfind(a.prefix, 0) == 0 && t.size() > a.prefix.size() &&
+                (!at || a.prefix.size() > at->prefix.size()) &&
                 (std::isdigit((unsigned char)t[a.prefix.size()]) || t[a.prefix.size()] == '-'))
                 at = &a;
         if (!at) return fail("unknown token \"" + shown + "\"");
         std::string field;
-        for (auto n : at->fields) if (f.has(n)) field = std::string(n);
-        if (field.empty()) return fail("\"" + std::string(at->prefix) + "\" names no field of " + std::string(info(*op).Name));
+        for (auto n : at->fields)
+            if (f.has(n)) field = std::string(n);
+        if (field.empty())
+            return fail("\"" + std::string(at->prefix) + "\" names no field of " + std::string(info(*op).Name));
         if (twice(field)) return fail("\"" + shown + "\": " + field + " is given twice");
         const std::string body = t.substr(at->prefix.size());
         ordered_json arr = ordered_json::array();
@@ -337,39 +386,49 @@ std::optional<gen::Planned> descriptor_to_planned(const std::string& text, Diagn
                 // Left out unless given, but for max pooling's OutputIndicesTensor (idx=).
                 if (name.find("Indices") == std::string::npos || indices == "none") continue;
                 desc[name] = ordered_json{{"DataType", indices}, {"Sizes", sizes_mode}};
-            } else if (name == base) desc[name] = ordered_json{{"DataType", std::string(dmlref::name(*type))}, {"Sizes", sizes}};
-            else desc[name] = ordered_json{{"DataType", "auto"}, {"Sizes", name == out && !out_sizes.is_null() ? out_sizes : ordered_json(sizes_mode)}};
+            } else if (name == base)
+                desc[name] = ordered_json{{"DataType", std::string(dmlref::name(*type))}, {"Sizes", sizes}};
+            else
+                desc[name] = ordered_json{
+                    {"DataType", "auto"},
+                    {"Sizes", name == out && !out_sizes.is_null() ? out_sizes : ordered_json(sizes_mode)}};
             if (kind == "input" || (kind == "optional" && f.optional_inputs.count(name))) {
                 ordered_json r = ordered_json{{"Recipe", recipe}};
                 if (random_seed) r = ordered_json{{"Recipe", {{"Name", "random"}, {"Seed", *random_seed}}}};
                 inputs[name] = r;
             }
         } else if (kind == "data_type") desc[name] = "auto";
-        else if (kind == "tensor_array") return fail(name + " is an array of tensors, which a descriptor cannot say (one sizes token)");
+        else if (kind == "tensor_array")
+            return fail(name + " is an array of tensors, which a descriptor cannot say (one sizes token)");
         else if (given.count(name)) desc[name] = given[name];
-        else if (kind == "count" && (name == "DimensionCount" || name == "ScaleCount" || name == "RepeatsCount")) desc[name] = "auto";
+        else if (kind == "count" && (name == "DimensionCount" || name == "ScaleCount" || name == "RepeatsCount"))
+            desc[name] = "auto";
         else if (kind == "count" && (name == "IncludePadding" || name == "Antialiased")) desc[name] = 0;
         else if (kind == "count") return fail("give " + std::string(token_of(kUintTokens, name)) + "= (" + name + ")");
         else if (kind == "int") return fail("give " + std::string(token_of(kIntTokens, name)) + "= (" + name + ")");
-        else if (kind == "size_2d") return fail("give " + std::string(token_of(kSize2dTokens, name)) + "= (" + name + ")");
+        else if (kind == "size_2d")
+            return fail("give " + std::string(token_of(kSize2dTokens, name)) + "= (" + name + ")");
         else if (kind == "enum" && name == "InterpolationMode") desc[name] = "NEAREST_NEIGHBOR";
         else if (kind == "enum" && name == "RoundingDirection") desc[name] = "INCREASING";
         else if (kind == "enum" && f.enum_default.count(name)) desc[name] = f.enum_default.at(name);
         else if (kind == "array") {
             const char* d = nullptr;
-            for (const auto& [n, v] : kDefaults) if (n == name) d = v;
+            for (const auto& [n, v] : kDefaults)
+                if (n == name) d = v;
             if (!d) return fail(name + " has no default; give it");
             ordered_json v;
             number(d, v);
             desc[name] = ordered_json{{"$repeat", v}};
-        } else if (kind == "bound") return fail("give " + std::string(token_of(kFloatTokens, name)) + "= (" + name + ")");
+        } else if (kind == "bound")
+            return fail("give " + std::string(token_of(kFloatTokens, name)) + "= (" + name + ")");
         // scale_bias: absent unless given
     }
     gen::Planned p;
     p.name = "descriptor/" + gen::safe_label(text);
     p.description = "The case of the descriptor \"" + text + "\" (docs/gen.md)";
     p.seed = seed.value_or(0);
-    p.doc = ordered_json{{"format", kCaseFormatVersion}, {"operator", std::string(info(*op).Name)}, {"desc", desc}, {"inputs", inputs}};
+    p.doc = ordered_json{
+        {"format", kCaseFormatVersion}, {"operator", std::string(info(*op).Name)}, {"desc", desc}, {"inputs", inputs}};
     if (in_place) {
         if (info(*op).InPlace.empty()) return fail(std::string(info(*op).Name) + " has no in-place execution");
         const auto& [o, i] = info(*op).InPlace.front();
@@ -409,11 +468,15 @@ struct TokenWriter : FieldVisitor {
     bool ok = true;
     std::string why;
 
-    void no(const std::string& w) { ok = false; if (why.empty()) why = w; }
+    void no(const std::string& w) {
+        ok = false;
+        if (why.empty()) why = w;
+    }
     void tensor(std::string_view n, TensorDesc& d, TensorRole) override {
         if (!packed(d)) no(std::string(n) + " has strides");
         if (d.Flags) no(std::string(n) + " has flags");
-        if (d.TotalTensorSizeInBytes && d.TotalTensorSizeInBytes != calc_buffer_tensor_size(d)) no(std::string(n) + " has a padded buffer");
+        if (d.TotalTensorSizeInBytes && d.TotalTensorSizeInBytes != calc_buffer_tensor_size(d))
+            no(std::string(n) + " has a padded buffer");
         if (d.GuaranteedBaseOffsetAlignment) no(std::string(n) + " states an alignment");
         // The base tensor is TYPE SIZES; an indices output has its own type, derived or said by idx=.
         if (n == base_name || n.find("Indices") != std::string_view::npos) return;
@@ -450,13 +513,18 @@ struct TokenWriter : FieldVisitor {
         tokens.push_back(std::string(token_of(kFloatTokens, n)) + "=" + v);
     }
     void scalar(std::string_view n, DML_SCALAR_UNION& u, DataType t) override {
-        if (!is_valid(t)) { no("MinMaxDataType is not valid"); return; }
-        bound(n, t, u.as<uint64_t>() & (element_size(t) == 8 ? ~uint64_t(0) : (uint64_t(1) << (8 * element_size(t))) - 1));
+        if (!is_valid(t)) {
+            no("MinMaxDataType is not valid");
+            return;
+        }
+        bound(n, t,
+              u.as<uint64_t>() & (element_size(t) == 8 ? ~uint64_t(0) : (uint64_t(1) << (8 * element_size(t))) - 1));
     }
     void float32(std::string_view n, float& f) override { bound(n, DataType::FLOAT32, to_bits(f)); }
     void scale_bias(std::string_view, std::optional<DML_SCALE_BIAS>& sb) override {
-        if (sb) tokens.push_back("sb=" + format_exact_value(DataType::FLOAT32, to_bits(sb->Scale)) + "," +
-                                 format_exact_value(DataType::FLOAT32, to_bits(sb->Bias)));
+        if (sb)
+            tokens.push_back("sb=" + format_exact_value(DataType::FLOAT32, to_bits(sb->Scale)) + "," +
+                             format_exact_value(DataType::FLOAT32, to_bits(sb->Bias)));
     }
     template <class V> void array(std::string_view n, const std::vector<V>& v) {
         std::string body;
@@ -468,12 +536,25 @@ struct TokenWriter : FieldVisitor {
             if (!e.empty() && e[0] == '"') no(std::string(n) + " holds a value that is not a plain number");
             body += (i ? std::string(1, sep) : "") + e;
         }
-        if (v.empty()) { no(std::string(n) + " is empty"); return; }
-        if (n == "StartPadding") { padding_start = body; return; }
+        if (v.empty()) {
+            no(std::string(n) + " is empty");
+            return;
+        }
+        if (n == "StartPadding") {
+            padding_start = body;
+            return;
+        }
         for (size_t r = 0; r < kArrays.size(); ++r) {
             const auto& a = kArrays[r];
-            if (n == "EndPadding" && a.prefix == "p") { arrays.emplace_back(r, "p" + padding_start + "," + body); return; }
-            for (auto f : a.fields) if (f == n) { arrays.emplace_back(r, std::string(a.prefix) + body); return; }
+            if (n == "EndPadding" && a.prefix == "p") {
+                arrays.emplace_back(r, "p" + padding_start + "," + body);
+                return;
+            }
+            for (auto f : a.fields)
+                if (f == n) {
+                    arrays.emplace_back(r, std::string(a.prefix) + body);
+                    return;
+                }
         }
         no(std::string(n) + " has no token");
     }
@@ -486,7 +567,10 @@ struct TokenWriter : FieldVisitor {
         else if (n == "InfinityMode" && v != DML_IS_INFINITY_MODE_EITHER)
             tokens.push_back(v == DML_IS_INFINITY_MODE_POSITIVE ? "posinf" : "neginf");
         else if (const auto t = token_of(kEnumTokens, n); !t.empty()) {
-            if (v >= e.Names.size()) { no(std::string(n) + " is not one of its names"); return; }
+            if (v >= e.Names.size()) {
+                no(std::string(n) + " is not one of its names");
+                return;
+            }
             std::string lower(e.Names[v]);
             for (char& ch : lower) ch = char(std::tolower((unsigned char)ch));
             tokens.push_back(std::string(t) + "=" + lower);
@@ -519,21 +603,31 @@ std::string case_descriptor(const Case& c, std::string& why) {
     const auto fields = tensor_fields(c.op);
     const TensorDesc* base = nullptr;
     for (std::string_view n : kit::record(c.op.Type).BaseTensors)
-        for (const auto& f : fields) if (!base && f.name == n) base = f.desc;
-    if (!base) { why = "the operator has no forward input"; return ""; }
+        for (const auto& f : fields)
+            if (!base && f.name == n) base = f.desc;
+    if (!base) {
+        why = "the operator has no forward input";
+        return "";
+    }
     std::string base_name;
-    for (const auto& f : fields) if (f.desc == base) base_name = std::string(f.name);
+    for (const auto& f : fields)
+        if (f.desc == base) base_name = std::string(f.name);
     TokenWriter w(base->DataType, base_name);
     c.op.Desc.fields(w);
-    if (!w.ok) { why = w.why; return ""; }
-    std::string head = std::string(info(c.op.Type).Name) + " " + std::string(name(base->DataType)) + " " + sizes_token(base->Sizes);
+    if (!w.ok) {
+        why = w.why;
+        return "";
+    }
+    std::string head = std::string(info(c.op.Type).Name) + " " + std::string(name(base->DataType)) + " " +
+                       sizes_token(base->Sizes);
     std::string tail;
     for (const auto& t : w.all()) tail += " " + t;
     if (!c.in_place.empty()) tail += " inplace";
 
     std::string out_field;
     for (const char* n : {"OutputTensor", "InputGradientTensor"})
-        for (const auto& f : fields) if (out_field.empty() && f.name == n && f.desc != base) out_field = n;
+        for (const auto& f : fields)
+            if (out_field.empty() && f.name == n && f.desc != base) out_field = n;
     std::vector<std::string> candidates;
     if (!w.types_differ) {
         candidates = {head + tail, head + tail + " ceil"};
@@ -566,7 +660,8 @@ std::string case_descriptor(const Case& c, std::string& why) {
         // Inputs: one Random seed for every input says them exactly; anything else stays the case's.
         std::optional<uint64_t> seed;
         for (const auto& [k, spec] : c.input_specs)
-            if (spec.is_object() && spec.contains("Random") && spec["Random"].contains("Seed") && spec["Random"]["Seed"].is_number_unsigned())
+            if (spec.is_object() && spec.contains("Random") && spec["Random"].contains("Seed") &&
+                spec["Random"]["Seed"].is_number_unsigned())
                 seed = spec["Random"]["Seed"].get<uint64_t>();
         if (seed) {
             const std::string with = text + " random=" + std::to_string(*seed);

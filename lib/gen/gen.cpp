@@ -13,7 +13,10 @@ namespace dmlref::gen {
 
 uint64_t case_seed(uint64_t sweep_seed, std::string_view name) {
     uint64_t h = 0xcbf29ce484222325ull;  // FNV-1a
-    for (unsigned char ch : name) { h ^= ch; h *= 0x100000001b3ull; }
+    for (unsigned char ch : name) {
+        h ^= ch;
+        h *= 0x100000001b3ull;
+    }
     SplitMix64 r{sweep_seed ^ h};
     return r.next() >> 32;  // 32 bits: short in names and descriptors, exact in every JSON reader
 }
@@ -39,11 +42,15 @@ namespace {
 
 void plan_sweep(const JsonDocument& doc, const json& sw, const std::string& sp, const Options& o, Diagnostics& diags,
                 std::vector<Planned>& out) {
-    if (!sw.is_object()) { diags.error(sp, "gen.sweep", "a sweep is an object with \"name\", \"base\" and \"cases\""); return; }
+    if (!sw.is_object()) {
+        diags.error(sp, "gen.sweep", "a sweep is an object with \"name\", \"base\" and \"cases\"");
+        return;
+    }
     for (auto it = sw.begin(); it != sw.end(); ++it)
-        if (it.key() != "sweep" && it.key() != "name" && it.key() != "description" && it.key() != "seed" && it.key() != "base" &&
-            it.key() != "cases" && !(it.key() == "defs" && sp.empty()))
-            diags.error(pointer_append(sp, it.key()), "gen.sweep", "\"" + it.key() + "\" is not a key of a sweep (name, description, seed, base, cases)");
+        if (it.key() != "sweep" && it.key() != "name" && it.key() != "description" && it.key() != "seed" &&
+            it.key() != "base" && it.key() != "cases" && !(it.key() == "defs" && sp.empty()))
+            diags.error(pointer_append(sp, it.key()), "gen.sweep",
+                        "\"" + it.key() + "\" is not a key of a sweep (name, description, seed, base, cases)");
     if (!sw.contains("name") || !sw["name"].is_string() || !sw.contains("base") || !sw["base"].is_object()) {
         diags.error(sp, "gen.sweep", "a sweep has a \"name\" (string) and a \"base\" case (object)");
         return;
@@ -62,21 +69,31 @@ void plan_sweep(const JsonDocument& doc, const json& sw, const std::string& sp, 
         }
     }
     if (!safe) {
-        diags.error(pointer_append(sp, "name"), "gen.sweep", "a sweep's name is a relative path of plain segments ([A-Za-z0-9._,+-], no \".\" or \"..\"): \"" + name + "\"");
+        diags.error(pointer_append(sp, "name"), "gen.sweep",
+                    "a sweep's name is a relative path of plain segments ([A-Za-z0-9._,+-], no \".\" or \"..\"): \"" +
+                        name + "\"");
         return;
     }
-    const std::string description = sw.contains("description") && sw["description"].is_string() ? sw["description"].get<std::string>() : "";
+    const std::string description = sw.contains("description") && sw["description"].is_string()
+                                        ? sw["description"].get<std::string>()
+                                        : "";
     uint64_t seed = 0;
     if (sw.contains("seed")) {
-        if (!sw["seed"].is_number_unsigned()) { diags.error(pointer_append(sp, "seed"), "gen.sweep", "\"seed\" is an unsigned integer"); return; }
+        if (!sw["seed"].is_number_unsigned()) {
+            diags.error(pointer_append(sp, "seed"), "gen.sweep", "\"seed\" is an unsigned integer");
+            return;
+        }
         seed = sw["seed"].get<uint64_t>();
     }
     const ordered_json base = raw_json(doc, sw["base"], pointer_append(sp, "base"));
-    std::vector<Variant> vs = sw.contains("cases") ? expand(doc, sw["cases"], pointer_append(sp, "cases"), o.tier, diags, o.max_cases) : std::vector<Variant>{Variant{}};
+    std::vector<Variant> vs = sw.contains("cases")
+                                  ? expand(doc, sw["cases"], pointer_append(sp, "cases"), o.tier, diags, o.max_cases)
+                                  : std::vector<Variant>{Variant{}};
     if (out.size() + vs.size() > o.max_cases) {
-        diags.error(sp, "gen.too-many-cases", "with this sweep the spec gives " + std::to_string(out.size() + vs.size()) +
-                                                  " cases, past the limit of " + std::to_string(o.max_cases) +
-                                                  " (gen --max-cases; split the spec, or narrow its axes)");
+        diags.error(sp, "gen.too-many-cases",
+                    "with this sweep the spec gives " + std::to_string(out.size() + vs.size()) +
+                        " cases, past the limit of " + std::to_string(o.max_cases) +
+                        " (gen --max-cases; split the spec, or narrow its axes)");
         return;
     }
     for (const auto& v : vs) {
@@ -124,7 +141,8 @@ ordered_json ordered_case(const ordered_json& c) {
     ordered_json o = ordered_json::object();
     for (const char* k : {"format", "name", "description", "expectError", "operator", "desc", "inputs", "inPlace"})
         if (c.contains(k)) o[k] = c[k];
-    for (auto it = c.begin(); it != c.end(); ++it) if (!o.contains(it.key())) o[it.key()] = *it;
+    for (auto it = c.begin(); it != c.end(); ++it)
+        if (!o.contains(it.key())) o[it.key()] = *it;
     return o;
 }
 
@@ -147,16 +165,23 @@ std::vector<Planned> plan_spec(const JsonDocument& doc, const Options& o, Diagno
         return out;
     }
     if (root.contains("sweeps")) {
-        if (!root["sweeps"].is_array()) { diags.error("/sweeps", "gen.sweep", "\"sweeps\" is an array of sweeps"); return out; }
+        if (!root["sweeps"].is_array()) {
+            diags.error("/sweeps", "gen.sweep", "\"sweeps\" is an array of sweeps");
+            return out;
+        }
         for (auto it = root.begin(); it != root.end(); ++it)
-            if (it.key() != "sweep" && it.key() != "sweeps" && it.key() != "defs") diags.error(pointer_append("", it.key()), "gen.sweep", "a file of \"sweeps\" has no other key");
-        for (size_t i = 0; i < root["sweeps"].size(); ++i) plan_sweep(doc, root["sweeps"][i], pointer_append("/sweeps", i), o, diags, out);
+            if (it.key() != "sweep" && it.key() != "sweeps" && it.key() != "defs")
+                diags.error(pointer_append("", it.key()), "gen.sweep", "a file of \"sweeps\" has no other key");
+        for (size_t i = 0; i < root["sweeps"].size(); ++i)
+            plan_sweep(doc, root["sweeps"][i], pointer_append("/sweeps", i), o, diags, out);
     } else {
         plan_sweep(doc, root, "", o, diags, out);
     }
     std::set<std::string> seen;
     for (const auto& p : out)
-        if (!seen.insert(p.name).second) diags.error("", "gen.duplicate-name", "two cases are named " + p.name + ": give the axes labels that tell them apart");
+        if (!seen.insert(p.name).second)
+            diags.error("", "gen.duplicate-name",
+                        "two cases are named " + p.name + ": give the axes labels that tell them apart");
     return out;
 }
 
@@ -196,7 +221,8 @@ std::string spec_pointer(const Planned& p, const std::string& given) {
     }
     for (auto it = p.origins.rbegin(); it != p.origins.rend(); ++it) {
         const std::string& at = it->first;
-        if (path == at || (path.size() > at.size() && path.compare(0, at.size(), at) == 0 && (at.empty() || path[at.size()] == '/')))
+        if (path == at ||
+            (path.size() > at.size() && path.compare(0, at.size(), at) == 0 && (at.empty() || path[at.size()] == '/')))
             return it->second + path.substr(at.size());
     }
     return p.base_pointer + path;
@@ -204,7 +230,8 @@ std::string spec_pointer(const Planned& p, const std::string& given) {
 
 // A problem of the made case, reported at the spec's node with the case's name and its own path.
 void case_error(Diagnostics& diags, const Planned& p, const Diagnostic& d) {
-    const std::string where = p.base_pointer.empty() ? std::string() : " (case " + (d.path.empty() ? std::string("/") : d.path) + ")";
+    const std::string where = p.base_pointer.empty() ? std::string()
+                                                     : " (case " + (d.path.empty() ? std::string("/") : d.path) + ")";
     diags.error(spec_pointer(p, d.path), "gen.case", p.name + where + ": " + d.message + " [" + d.rule + "]");
 }
 
@@ -212,7 +239,10 @@ void case_error(Diagnostics& diags, const Planned& p, const Diagnostic& d) {
 
 std::optional<Generated> make_case(const Planned& p, const Options& o, Diagnostics& diags) {
     ordered_json c = p.doc;
-    if (!c.is_object()) { diags.error("", "gen.case", p.name + ": the case is not a JSON object"); return std::nullopt; }
+    if (!c.is_object()) {
+        diags.error("", "gen.case", p.name + ": the case is not a JSON object");
+        return std::nullopt;
+    }
     c["name"] = p.name;
     if (!c.contains("format")) c["format"] = kCaseFormatVersion;
     {
@@ -239,7 +269,11 @@ std::optional<Generated> make_case(const Planned& p, const Options& o, Diagnosti
     if (c.contains("inputs") && c["inputs"].is_object()) {
         ordered_json probe = c;
         bool any = false;
-        for (auto& [k, v] : probe["inputs"].items()) if (is_recipe(v)) { v = ordered_json{{"Fill", 0}}; any = true; }
+        for (auto& [k, v] : probe["inputs"].items())
+            if (is_recipe(v)) {
+                v = ordered_json{{"Fill", 0}};
+                any = true;
+            }
         if (any) {
             Diagnostics pd;
             probe.erase("expectError");
@@ -259,7 +293,8 @@ std::optional<Generated> make_case(const Planned& p, const Options& o, Diagnosti
                     std::string note, error;
                     const ordered_json recipe = in;  // make_recipe writes over `in`
                     if (!make_recipe(parsed.op, f, recipe, case_seed(p.seed, f.name), in, note, error)) {
-                        diags.error(spec_pointer(p, "/inputs/" + std::string(f.name)), "gen.recipe", p.name + ": " + error);
+                        diags.error(spec_pointer(p, "/inputs/" + std::string(f.name)), "gen.recipe",
+                                    p.name + ": " + error);
                         return std::nullopt;
                     }
                     recipe_notes += (recipe_notes.empty() ? "" : "; ") + note;

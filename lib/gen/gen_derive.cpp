@@ -13,7 +13,8 @@
 
 namespace dmlref::gen {
 
-uint64_t pooled_size(uint64_t in, uint64_t start, uint64_t end, uint64_t window, uint64_t stride, uint64_t dilation, bool ceil) {
+uint64_t pooled_size(uint64_t in, uint64_t start, uint64_t end, uint64_t window, uint64_t stride, uint64_t dilation,
+                     bool ceil) {
     const uint64_t padded = in + start + end;
     const uint64_t extent = 1 + (window - 1) * dilation;
     if (stride == 0 || window == 0 || extent > padded) return 0;
@@ -46,7 +47,9 @@ struct FieldNames : FieldVisitor {
     void int_array(std::string_view n, std::vector<int32_t>&) override { add(n, "array"); }
     void float_array(std::string_view n, std::vector<float>&) override { add(n, "array"); }
     void enumeration(std::string_view n, uint32_t&, const EnumNames&) override { add(n, "enum"); }
-    void fused_activation(std::string_view n, std::optional<DML_FUSED_ACTIVATION>&) override { add(n, "fused_activation"); }
+    void fused_activation(std::string_view n, std::optional<DML_FUSED_ACTIVATION>&) override {
+        add(n, "fused_activation");
+    }
 };
 
 FieldNames field_names(OperatorType t) {
@@ -57,7 +60,8 @@ FieldNames field_names(OperatorType t) {
 }
 
 bool has(const FieldNames& f, std::string_view n) {
-    for (const auto& [name, kind] : f.items) if (name == n) return true;
+    for (const auto& [name, kind] : f.items)
+        if (name == n) return true;
     return false;
 }
 
@@ -108,7 +112,8 @@ struct Deriver {
 
 // The JSON pointer of a tensor field in the desc: "InputTensors[1]" is /desc/InputTensors/1.
 std::string reference_path(const std::string& name) {
-    if (const auto e = split_tensor_array_element(name)) return pointer_append(pointer_append("/desc", e->first), e->second);
+    if (const auto e = split_tensor_array_element(name))
+        return pointer_append(pointer_append("/desc", e->first), e->second);
     return pointer_append("/desc", name);
 }
 
@@ -121,7 +126,8 @@ ordered_json to_json(const std::vector<uint64_t>& v) {
 }  // namespace
 
 bool derive(ordered_json& c, const std::string& where, Diagnostics& diags) {
-    if (!c.is_object() || !c.contains("operator") || !c["operator"].is_string() || !c.contains("desc") || !c["desc"].is_object())
+    if (!c.is_object() || !c.contains("operator") || !c["operator"].is_string() || !c.contains("desc") ||
+        !c["desc"].is_object())
         return true;  // nothing to derive; the case reader names what is missing
     const auto type = parse_operator_type(c["operator"].get<std::string>());
     if (!type) return true;
@@ -133,7 +139,10 @@ bool derive(ordered_json& c, const std::string& where, Diagnostics& diags) {
     // The tensor the others follow (the record's BaseTensors: the first the case gives sizes for).
     std::string base;
     for (std::string_view n : record.BaseTensors)
-        if (has(f, n) && d.sizes(std::string(n))) { base = n; break; }
+        if (has(f, n) && d.sizes(std::string(n))) {
+            base = n;
+            break;
+        }
     if (base.empty()) return true;
     const std::vector<uint64_t> base_sizes = *d.sizes(base);
     const size_t rank = base_sizes.size();
@@ -147,7 +156,10 @@ bool derive(ordered_json& c, const std::string& where, Diagnostics& diags) {
         if (v.is_object() && v.contains("$repeat")) {
             const ordered_json& r = v["$repeat"];
             ordered_json a = ordered_json::array();
-            if (r.is_array() && r.empty()) { d.fail(p, "$repeat of an empty array"); continue; }
+            if (r.is_array() && r.empty()) {
+                d.fail(p, "$repeat of an empty array");
+                continue;
+            }
             for (size_t i = 0; i < count; ++i) a.push_back(r.is_array() ? r[i % r.size()] : r);
             v = a;
         } else if ((kind == "uint") && v == "auto") {
@@ -161,7 +173,8 @@ bool derive(ordered_json& c, const std::string& where, Diagnostics& diags) {
             v = desc.contains(a) && desc[a].is_array() ? desc[a].size() : 0;
         } else if (kind == "tensor_array" && v.is_array()) {
             for (auto& t : v)
-                if (t.is_object() && t.contains("DataType") && t["DataType"] == "auto") t["DataType"] = desc[base]["DataType"];
+                if (t.is_object() && t.contains("DataType") && t["DataType"] == "auto")
+                    t["DataType"] = desc[base]["DataType"];
         }
     }
 
@@ -172,7 +185,8 @@ bool derive(ordered_json& c, const std::string& where, Diagnostics& diags) {
         if (kind == "tensor" && desc.contains(name) && desc[name].is_object()) tensors.emplace_back(name, &desc[name]);
         if (kind == "tensor_array" && desc.contains(name) && desc[name].is_array())
             for (size_t i = 0; i < desc[name].size(); ++i)
-                if (desc[name][i].is_object()) tensors.emplace_back(std::string(tensor_array_element(name, i)), &desc[name][i]);
+                if (desc[name][i].is_object())
+                    tensors.emplace_back(std::string(tensor_array_element(name, i)), &desc[name][i]);
     }
     for (const auto& [name, t] : tensors) {
         if (!t->contains("Sizes")) continue;
@@ -180,7 +194,10 @@ bool derive(ordered_json& c, const std::string& where, Diagnostics& diags) {
         if (!is_auto(s)) continue;
         const std::string p = reference_path(name) + "/Sizes";
         const std::string mode = s.get<std::string>();
-        if (mode != "auto" && mode != "auto:ceil") { d.fail(p, "Sizes is \"auto\" or \"auto:ceil\", not \"" + mode + "\""); continue; }
+        if (mode != "auto" && mode != "auto:ceil") {
+            d.fail(p, "Sizes is \"auto\" or \"auto:ceil\", not \"" + mode + "\"");
+            continue;
+        }
         std::vector<uint64_t> out = base_sizes;
         if (record.sizes) {
             std::string error_path, error;
@@ -198,8 +215,8 @@ bool derive(ordered_json& c, const std::string& where, Diagnostics& diags) {
 
 namespace dmlref::kit {
 
-std::optional<std::vector<uint64_t>> json_uints(const ordered_json& desc, std::string_view field, size_t count, uint64_t fallback,
-                                                std::string& error) {
+std::optional<std::vector<uint64_t>> json_uints(const ordered_json& desc, std::string_view field, size_t count,
+                                                uint64_t fallback, std::string& error) {
     const std::string n(field);
     if (!desc.contains(n)) return std::vector<uint64_t>(count, fallback);
     auto got = gen::uints(desc[n]);
@@ -210,7 +227,8 @@ std::optional<std::vector<uint64_t>> json_uints(const ordered_json& desc, std::s
     return got;
 }
 
-std::optional<std::vector<int64_t>> json_ints(const ordered_json& desc, std::string_view field, size_t count, std::string& error) {
+std::optional<std::vector<int64_t>> json_ints(const ordered_json& desc, std::string_view field, size_t count,
+                                              std::string& error) {
     const std::string n(field);
     auto got = desc.contains(n) ? gen::ints(desc[n]) : std::nullopt;
     if (!got || got->size() != count) {
@@ -224,7 +242,8 @@ std::optional<std::vector<int64_t>> json_ints(const ordered_json& desc, std::str
 std::optional<float> json_float(const ordered_json& v) {
     std::string text;
     if (v.is_number_integer()) text = v.dump();
-    else if (v.is_string() && !v.get<std::string>().empty() && v.get<std::string>()[0] == '\x1f') text = v.get<std::string>().substr(1);
+    else if (v.is_string() && !v.get<std::string>().empty() && v.get<std::string>()[0] == '\x1f')
+        text = v.get<std::string>().substr(1);
     else return std::nullopt;
     const ParsedValue p = parse_decimal(DataType::FLOAT32, text);
     if (!p.ok) return std::nullopt;

@@ -29,8 +29,8 @@ struct Variant {
 ordered_json raw_json(const JsonDocument& doc, const json& node, const std::string& pointer);
 // The variants a node gives at a tier (product, zip, concat, byTier, use, axes, variants); none,
 // with an error, where a node would give more than max_cases or a "use" is a cycle.
-std::vector<Variant> expand(const JsonDocument& doc, const json& node, const std::string& pointer, Tier tier, Diagnostics& diags,
-                            size_t max_cases);
+std::vector<Variant> expand(const JsonDocument& doc, const json& node, const std::string& pointer, Tier tier,
+                            Diagnostics& diags, size_t max_cases);
 // A label made safe for a file name: [A-Za-z0-9._,+-] kept, anything else '-'.
 std::string safe_label(std::string s);
 
@@ -43,7 +43,7 @@ bool derive(ordered_json& c, const std::string& where, Diagnostics& diags);
 // (an array of exact values, or a Random generator) for a field of a parsed operator. `note`
 // receives what the recipe exercises, for the case's description.
 bool is_recipe(const ordered_json& input);
-bool make_recipe(const Operator& op, const TensorField& field, const ordered_json& recipe, uint64_t seed, ordered_json& out,
-                 std::string& note, std::string& error);
+bool make_recipe(const Operator& op, const TensorField& field, const ordered_json& recipe, uint64_t seed,
+                 ordered_json& out, std::string& note, std::string& error);
 
 }  // namespace dmlref::gen

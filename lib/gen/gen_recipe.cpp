@@ -59,7 +59,10 @@ bool clip_bounds(const Operator& op, DataType t, uint64_t& lo, uint64_t& hi) {
 std::vector<uint64_t> min_max_candidates(DataType t, uint64_t lo, uint64_t hi) {
     std::vector<uint64_t> c = {lo, hi};
     if (is_float(t)) {
-        for (uint64_t b : {lo, hi}) { c.push_back(float_step(t, b, true)); c.push_back(float_step(t, b, false)); }
+        for (uint64_t b : {lo, hi}) {
+            c.push_back(float_step(t, b, true));
+            c.push_back(float_step(t, b, false));
+        }
     } else {
         dispatch(t, [&]<class T>() {
             if constexpr (!is_floating_v<T>) {
@@ -85,11 +88,13 @@ std::vector<uint64_t> window_positions(const Operator& op, const TensorDesc& in,
 
 }  // namespace
 
-bool make_recipe(const Operator& op, const TensorField& field, const ordered_json& recipe, uint64_t seed, ordered_json& out,
-                 std::string& note, std::string& error) {
+bool make_recipe(const Operator& op, const TensorField& field, const ordered_json& recipe, uint64_t seed,
+                 ordered_json& out, std::string& note, std::string& error) {
     const ordered_json& r = recipe["Recipe"];
-    const std::string name = r.is_string() ? r.get<std::string>() : r.is_object() && r.contains("Name") && r["Name"].is_string()
-                                                                         ? r["Name"].get<std::string>() : "";
+    const std::string name = r.is_string() ? r.get<std::string>()
+                             : r.is_object() && r.contains("Name") && r["Name"].is_string()
+                                 ? r["Name"].get<std::string>()
+                                 : "";
     const TensorDesc& desc = *field.desc;
     const DataType t = desc.DataType;
     const std::string f(field.name);
@@ -104,7 +109,8 @@ bool make_recipe(const Operator& op, const TensorField& field, const ordered_jso
             g["Max"] = json_raw(format_value(t, t == DataType::UINT64 ? 0x7fffffffffffffffull : sp[2]));
         }
         if (r.is_object())
-            for (auto it = r.begin(); it != r.end(); ++it) if (it.key() != "Name") g[it.key()] = *it;
+            for (auto it = r.begin(); it != r.end(); ++it)
+                if (it.key() != "Name") g[it.key()] = *it;
         out = ordered_json{{"Random", g}};
         note = f + ": Random, seed " + std::to_string(seed);
         return true;
@@ -114,14 +120,16 @@ bool make_recipe(const Operator& op, const TensorField& field, const ordered_jso
     if (r.is_object())
         for (auto it = r.begin(); it != r.end(); ++it)
             if (it.key() != "Name") {
-                error = f + ": the recipe \"" + name + "\" takes no \"" + printable(clipped(it.key(), 64)) + "\" (only \"random\" takes parameters; docs/gen.md)";
+                error = f + ": the recipe \"" + name + "\" takes no \"" + printable(clipped(it.key(), 64)) +
+                        "\" (only \"random\" takes parameters; docs/gen.md)";
                 return false;
             }
     const uint64_t n = element_count(desc);
     // Recipe values are written into the case file (at most 1 GiB, limit.file-bytes).
     if (index_of_last_element(desc) >= kMaxRecipeElements) {
-        error = f + " has " + std::to_string(index_of_last_element(desc) + 1) + " buffer elements; recipes write at most " +
-                std::to_string(kMaxRecipeElements) + " values into a case file (use the recipe \"random\", a generator, for larger tensors)";
+        error = f + " has " + std::to_string(index_of_last_element(desc) + 1) +
+                " buffer elements; recipes write at most " + std::to_string(kMaxRecipeElements) +
+                " values into a case file (use the recipe \"random\", a generator, for larger tensors)";
         return false;
     }
     std::vector<uint64_t> logical(n);
@@ -135,7 +143,10 @@ bool make_recipe(const Operator& op, const TensorField& field, const ordered_jso
         for (auto& v : logical) v = pool[pick(rng, pool.size())];
         note = f + ": planted argmax ties (values from {0, 1" + std::string(is_float(t) ? ", -0" : "") + "})";
     } else if (name == "nan-first" || name == "nan-middle" || name == "nan-last") {
-        if (!is_float(t)) { error = "the recipe \"" + name + "\" needs a float type, not " + std::string(dmlref::name(t)); return false; }
+        if (!is_float(t)) {
+            error = "the recipe \"" + name + "\" needs a float type, not " + std::string(dmlref::name(t));
+            return false;
+        }
         for (auto& v : logical) v = dyadic(t, rng);
         const int where = name == "nan-first" ? 0 : name == "nan-middle" ? 1 : 2;
         const std::string what = name.substr(4);
@@ -149,17 +160,22 @@ bool make_recipe(const Operator& op, const TensorField& field, const ordered_jso
         for (uint64_t h : hits) logical[h] = quiet_nan(t);
     } else if (name == "min-max") {
         uint64_t lo = 0, hi = 0;
-        if (!clip_bounds(op, t, lo, hi)) { error = "the recipe \"min-max\" needs a clip desc whose bounds are of the tensor's type"; return false; }
+        if (!clip_bounds(op, t, lo, hi)) {
+            error = "the recipe \"min-max\" needs a clip desc whose bounds are of the tensor's type";
+            return false;
+        }
         const auto c = min_max_candidates(t, lo, hi);
         for (auto& v : logical) v = pick(rng, 3) == 0 ? dyadic(t, rng) : c[pick(rng, c.size())];
-        note = f + ": x equal to Min and Max and their neighbours (" + display_value(t, lo) + ", " + display_value(t, hi) + ")";
+        note = f + ": x equal to Min and Max and their neighbours (" + display_value(t, lo) + ", " +
+               display_value(t, hi) + ")";
     } else if (name == "specials") {
         const auto s = special_values(t);
         const uint64_t start = pick(rng, s.size());
         for (uint64_t i = 0; i < n; ++i) logical[i] = s[(start + i) % s.size()];
         note = f + ": each special value of " + std::string(dmlref::name(t)) + " in turn";
     } else {
-        error = "\"" + name + "\" is not a recipe (random, dyadic, ties, nan-first, nan-middle, nan-last, min-max, specials)";
+        error = "\"" + name +
+                "\" is not a recipe (random, dyadic, ties, nan-first, nan-middle, nan-last, min-max, specials)";
         return false;
     }
     // Logical elements to the buffer, in memory order, up to the last logical element.

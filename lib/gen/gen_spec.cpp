@@ -18,7 +18,8 @@ std::string_view tier_name(Tier t) { return t == Tier::Smoke ? "smoke" : t == Ti
 ordered_json raw_json(const JsonDocument& doc, const json& node, const std::string& pointer) {
     if (node.is_object()) {
         ordered_json o = ordered_json::object();
-        for (auto it = node.begin(); it != node.end(); ++it) o[it.key()] = raw_json(doc, *it, pointer_append(pointer, it.key()));
+        for (auto it = node.begin(); it != node.end(); ++it)
+            o[it.key()] = raw_json(doc, *it, pointer_append(pointer, it.key()));
         return o;
     }
     if (node.is_array()) {
@@ -32,8 +33,8 @@ ordered_json raw_json(const JsonDocument& doc, const json& node, const std::stri
 
 std::string safe_label(std::string s) {
     for (char& ch : s) {
-        const bool ok = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || ch == '.' || ch == ',' || ch == '_' ||
-                        ch == '+' || ch == '-';
+        const bool ok = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || ch == '.' ||
+                        ch == ',' || ch == '_' || ch == '+' || ch == '-';
         if (!ok) ch = '-';
     }
     return s;
@@ -67,7 +68,8 @@ std::string value_label(const JsonDocument& doc, const json& v, const std::strin
     if (v.is_number()) return v.dump();
     if (v.is_array()) {
         std::string s;
-        for (size_t i = 0; i < v.size(); ++i) s += (i ? "x" : "") + value_label(doc, v[i], pointer_append(pointer, i), ok);
+        for (size_t i = 0; i < v.size(); ++i)
+            s += (i ? "x" : "") + value_label(doc, v[i], pointer_append(pointer, i), ok);
         return s;
     }
     ok = false;
@@ -92,14 +94,16 @@ Variant merge(const Variant& a, const Variant& b) {
     return v;
 }
 
-void list_of(Expansion& x, const json& node, const std::string& key, const std::string& pointer, std::vector<std::vector<Variant>>& parts) {
+void list_of(Expansion& x, const json& node, const std::string& key, const std::string& pointer,
+             std::vector<std::vector<Variant>>& parts) {
     const json& items = node[key];
     const std::string p = pointer_append(pointer, key);
     if (!items.is_array() || items.empty()) {
         x.diags.error(p, "gen.node", "\"" + key + "\" is a non-empty array of nodes");
         return;
     }
-    for (size_t i = 0; i < items.size() && !x.failed; ++i) parts.push_back(expand_node(x, items[i], pointer_append(p, i)));
+    for (size_t i = 0; i < items.size() && !x.failed; ++i)
+        parts.push_back(expand_node(x, items[i], pointer_append(p, i)));
 }
 
 // Refuses a node that would give more than --max-cases variants, before they are made.
@@ -118,7 +122,8 @@ std::vector<Variant> axis(const JsonDocument& doc, const json& node, const std::
     std::vector<std::string> pointers;
     if (node.contains("pointer") && node["pointer"].is_string()) pointers.push_back(node["pointer"].get<std::string>());
     if (node.contains("pointers") && node["pointers"].is_array())
-        for (const auto& p : node["pointers"]) if (p.is_string()) pointers.push_back(p.get<std::string>());
+        for (const auto& p : node["pointers"])
+            if (p.is_string()) pointers.push_back(p.get<std::string>());
     const json& values = node["values"];
     if (pointers.empty() || !values.is_array()) {
         diags.error(pointer, "gen.node", "an axis has \"pointer\" (or \"pointers\") and an array of \"values\"");
@@ -138,20 +143,22 @@ std::vector<Variant> axis(const JsonDocument& doc, const json& node, const std::
         Variant v;
         bool ok = true;
         std::string label = labels.is_array() && labels[i].is_string() ? labels[i].get<std::string>()
-                                                                         : prefix + value_label(doc, values[i], vp, ok);
+                                                                       : prefix + value_label(doc, values[i], vp, ok);
         if (!ok) {
             diags.error(vp, "gen.node", "an object value needs its label in the axis's \"labels\"");
             return {};
         }
         if (!label.empty()) v.labels.push_back(safe_label(label));
-        if (notes.is_array() && notes[i].is_string() && !notes[i].get<std::string>().empty()) v.notes.push_back(notes[i].get<std::string>());
+        if (notes.is_array() && notes[i].is_string() && !notes[i].get<std::string>().empty())
+            v.notes.push_back(notes[i].get<std::string>());
         for (const auto& p : pointers) v.overrides.push_back({p, raw_json(doc, values[i], vp), vp});
         out.push_back(std::move(v));
     }
     return out;
 }
 
-std::vector<Variant> variants(const JsonDocument& doc, const json& node, const std::string& pointer, Tier tier, Diagnostics& diags) {
+std::vector<Variant> variants(const JsonDocument& doc, const json& node, const std::string& pointer, Tier tier,
+                              Diagnostics& diags) {
     const json& items = node["variants"];
     const std::string p = pointer_append(pointer, "variants");
     if (!items.is_array()) {
@@ -171,8 +178,7 @@ std::vector<Variant> variants(const JsonDocument& doc, const json& node, const s
         if (it.contains("label") && it["label"].is_string() && !it["label"].get<std::string>().empty())
             v.labels.push_back(safe_label(it["label"].get<std::string>()));
         if (it.contains("note") && it["note"].is_string()) v.notes.push_back(it["note"].get<std::string>());
-        for (auto s = it["set"].begin(); s != it["set"].end(); ++s)
-        {
+        for (auto s = it["set"].begin(); s != it["set"].end(); ++s) {
             const std::string sp = pointer_append(pointer_append(ip, "set"), s.key());
             v.overrides.push_back({s.key(), raw_json(doc, *s, sp), sp});
         }
@@ -187,7 +193,8 @@ std::vector<Variant> expand_node(Expansion& x, const json& node, const std::stri
     Diagnostics& diags = x.diags;
     if (x.failed) return {};
     if (!node.is_object()) {
-        diags.error(pointer, "gen.node", "a sweep node is an object: product, zip, concat, byTier, an axis or variants");
+        diags.error(pointer, "gen.node",
+                    "a sweep node is an object: product, zip, concat, byTier, an axis or variants");
         return {};
     }
     if (is_tier_excluded(node, pointer, tier, diags)) return {};
@@ -200,7 +207,8 @@ std::vector<Variant> expand_node(Expansion& x, const json& node, const std::stri
         std::vector<Variant> acc{Variant{}};
         for (const auto& part : parts) {
             std::vector<Variant> next;
-            for (const auto& a : acc) for (const auto& b : part) next.push_back(merge(a, b));
+            for (const auto& a : acc)
+                for (const auto& b : part) next.push_back(merge(a, b));
             acc = std::move(next);
         }
         return parts.empty() ? std::vector<Variant>{} : acc;
@@ -222,8 +230,9 @@ std::vector<Variant> expand_node(Expansion& x, const json& node, const std::stri
         for (const auto& part : parts) n = std::max(n, part.size());
         for (const auto& part : parts) {
             if (part.empty() || (part.size() != n && !cycle)) {
-                diags.error(pointer_append(pointer, "zip"), "gen.zip-length",
-                            "the nodes of a zip give the same number of cases (or say \"cycle\": true to repeat the shorter ones)");
+                diags.error(
+                    pointer_append(pointer, "zip"), "gen.zip-length",
+                    "the nodes of a zip give the same number of cases (or say \"cycle\": true to repeat the shorter ones)");
                 return {};
             }
         }
@@ -259,7 +268,8 @@ std::vector<Variant> expand_node(Expansion& x, const json& node, const std::stri
         if (std::find(x.using_defs.begin(), x.using_defs.end(), n) != x.using_defs.end()) {
             std::string chain;
             for (const auto& u : x.using_defs) chain += u + " -> ";
-            diags.error(pointer_append(pointer, "use"), "gen.use-cycle", "\"use\": \"" + n + "\" is a cycle (" + chain + n + ")");
+            diags.error(pointer_append(pointer, "use"), "gen.use-cycle",
+                        "\"use\": \"" + n + "\" is a cycle (" + chain + n + ")");
             x.failed = true;
             return {};
         }
@@ -276,8 +286,8 @@ std::vector<Variant> expand_node(Expansion& x, const json& node, const std::stri
 
 }  // namespace
 
-std::vector<Variant> expand(const JsonDocument& doc, const json& node, const std::string& pointer, Tier tier, Diagnostics& diags,
-                            size_t max_cases) {
+std::vector<Variant> expand(const JsonDocument& doc, const json& node, const std::string& pointer, Tier tier,
+                            Diagnostics& diags, size_t max_cases) {
     Expansion x{doc, tier, diags, max_cases, {}};
     auto out = expand_node(x, node, pointer);
     if (x.failed) return {};

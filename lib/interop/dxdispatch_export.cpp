@@ -16,7 +16,8 @@ namespace {
 
 [[noreturn]] void cannot_spell(const std::string& path, const std::string& what) {
     Diagnostics d;
-    d.error(path, "dxdispatch.export", what + ": DxDispatch's JSON spells floats as numbers, 'NaN', 'Inf' or '-Inf' only");
+    d.error(path, "dxdispatch.export",
+            what + ": DxDispatch's JSON spells floats as numbers, 'NaN', 'Inf' or '-Inf' only");
     throw CaseError(std::move(d));
 }
 
@@ -38,9 +39,9 @@ std::optional<ordered_json> dx_spelling(DataType t, uint64_t bits) {
     // Check the round trip as DxDispatch reads it: decimal -> double -> float -> half.
     ordered_json token = json_raw(s);
     const double d = std::strtod(s.c_str(), nullptr);
-    uint64_t back = t == DataType::FLOAT64 ? uint64_t(to_bits(d))
-                  : t == DataType::FLOAT32 ? uint64_t(to_bits(float(d)))
-                                           : uint64_t(to_bits(half_from_double(double(float(d)))));
+    uint64_t back = t == DataType::FLOAT64   ? uint64_t(to_bits(d))
+                    : t == DataType::FLOAT32 ? uint64_t(to_bits(float(d)))
+                                             : uint64_t(to_bits(half_from_double(double(float(d)))));
     if (back != bits) return std::nullopt;
     return token;
 }
@@ -55,13 +56,16 @@ struct DescWriter : FieldVisitor {
         j["Sizes"] = d.Sizes;
         if (!d.Strides.empty()) j["Strides"] = d.Strides;
         if (d.Flags == DML_TENSOR_FLAG_OWNED_BY_DML) j["Flags"] = "DML_TENSOR_FLAG_OWNED_BY_DML";
-        if (d.TotalTensorSizeInBytes) j["TotalTensorSizeInBytes"] = d.TotalTensorSizeInBytes;  // else DxDispatch computes DMLCalcBufferTensorSize too
+        if (d.TotalTensorSizeInBytes)
+            j["TotalTensorSizeInBytes"] =
+                d.TotalTensorSizeInBytes;  // else DxDispatch computes DMLCalcBufferTensorSize too
         if (d.GuaranteedBaseOffsetAlignment) j["GuaranteedBaseOffsetAlignment"] = d.GuaranteedBaseOffsetAlignment;
         return j;
     }
     static ordered_json float_json(std::string_view n, float f) {
         auto s = dx_spelling(DataType::FLOAT32, to_bits(f));
-        if (!s) cannot_spell("/desc/" + std::string(n), std::string(n) + " is " + hex_bits(DataType::FLOAT32, to_bits(f)));
+        if (!s)
+            cannot_spell("/desc/" + std::string(n), std::string(n) + " is " + hex_bits(DataType::FLOAT32, to_bits(f)));
         return *s;
     }
     void tensor(std::string_view n, TensorDesc& d, TensorRole) override { out[std::string(n)] = tensor_json(d); }
@@ -82,20 +86,28 @@ struct DescWriter : FieldVisitor {
     void scalar(std::string_view n, DML_SCALAR_UNION& u, DataType t) override {
         const std::string path = "/desc/" + std::string(n);
         for (size_t i = is_valid(t) ? element_size(t) : 0; i < 8; ++i)
-            if (u.Bytes[i] != 0) cannot_spell(path, std::string(n) + " has bytes past its " + std::string(name(t)) + " member");
+            if (u.Bytes[i] != 0)
+                cannot_spell(path, std::string(n) + " has bytes past its " + std::string(name(t)) + " member");
         const uint64_t bits = u.as<uint64_t>();
-        if (t == DataType::FLOAT16) { out[std::string(n)] = {{"UInt16", bits}}; return; }  // DxDispatch reads FLOAT16 bits from UInt16
+        if (t == DataType::FLOAT16) {
+            out[std::string(n)] = {{"UInt16", bits}};
+            return;
+        }  // DxDispatch reads FLOAT16 bits from UInt16
         auto s = dx_spelling(t, bits);
         if (!s) cannot_spell(path, std::string(n) + " is " + hex_bits(t, bits));
-        static const std::map<DataType, std::string> member = {{DataType::FLOAT32, "Float32"}, {DataType::FLOAT64, "Float64"}};
+        static const std::map<DataType, std::string> member = {{DataType::FLOAT32, "Float32"},
+                                                               {DataType::FLOAT64, "Float64"}};
         // DxDispatch takes a number or a member object; "NaN" and "Inf" need the member object.
-        if (s->is_string() && !s->get<std::string>().empty() && s->get<std::string>()[0] != '\x1f') out[std::string(n)] = {{member.at(t), *s}};
+        if (s->is_string() && !s->get<std::string>().empty() && s->get<std::string>()[0] != '\x1f')
+            out[std::string(n)] = {{member.at(t), *s}};
         else out[std::string(n)] = *s;
     }
     void uint(std::string_view n, uint32_t& v) override { out[std::string(n)] = v; }
     void int32(std::string_view n, int32_t& v) override { out[std::string(n)] = v; }  // DxDispatch's ParseInt32Field
     // DxDispatch's ParseDmlSize2d reads the members "Width" and "Height".
-    void size_2d(std::string_view n, DML_SIZE_2D& v) override { out[std::string(n)] = {{"Width", v.Width}, {"Height", v.Height}}; }
+    void size_2d(std::string_view n, DML_SIZE_2D& v) override {
+        out[std::string(n)] = {{"Width", v.Width}, {"Height", v.Height}};
+    }
     void uint_array(std::string_view n, std::vector<uint32_t>& v) override { out[std::string(n)] = v; }
     void int_array(std::string_view n, std::vector<int32_t>& v) override { out[std::string(n)] = v; }
     void float_array(std::string_view n, std::vector<float>& v) override {
@@ -123,7 +135,8 @@ struct DescWriter : FieldVisitor {
 DxExport export_dxdispatch(const Case& c, const std::string& file_stem, const std::string& output_dir) {
     DxExport x;
     ordered_json model;
-    ordered_json resources = ordered_json::object(), bindings = ordered_json::object(), commands = ordered_json::array();
+    ordered_json resources = ordered_json::object(), bindings = ordered_json::object(),
+                 commands = ordered_json::array();
     // A tensor array's elements bind as DxDispatch's list for the array field ("InputTensors":
     // ["InputTensors[0]", ...]); tensor_fields lists them in order.
     auto bind = [&](const std::string& field, const std::string& resource) {
@@ -167,7 +180,8 @@ DxExport export_dxdispatch(const Case& c, const std::string& file_stem, const st
             bind(field, res);
             // No "dimensions": DxDispatch writes the resource as a 1-D array of its whole buffer,
             // which `dmlref diff` reads through the output's strides.
-            commands.push_back({{"type", "writeFile"}, {"resource", res},
+            commands.push_back({{"type", "writeFile"},
+                                {"resource", res},
                                 {"targetPath", (output_dir.empty() ? field : output_dir + "/" + field) + ".npy"}});
         }
     }
@@ -177,7 +191,8 @@ DxExport export_dxdispatch(const Case& c, const std::string& file_stem, const st
     std::string lower(info(c.op.Type).Name);
     std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char ch) { return char(std::tolower(ch)); });
     model["dispatchables"] = {{lower, {{"type", full_name(c.op.Type)}, {"desc", w.out}}}};
-    commands.insert(commands.begin(), ordered_json{{"type", "dispatch"}, {"dispatchable", lower}, {"bindings", bindings}});
+    commands.insert(commands.begin(),
+                    ordered_json{{"type", "dispatch"}, {"dispatchable", lower}, {"bindings", bindings}});
     model["commands"] = commands;
     x.model = dump_json(model);
     return x;

@@ -18,7 +18,10 @@ namespace {
 
 const json* member(const json& o, std::initializer_list<const char*> names, std::string& key) {
     for (const char* n : names)
-        if (o.is_object() && o.contains(n)) { key = n; return &o[n]; }
+        if (o.is_object() && o.contains(n)) {
+            key = n;
+            return &o[n];
+        }
     return nullptr;
 }
 
@@ -29,7 +32,10 @@ struct Binding {
 };
 std::optional<Binding> read_binding(const json& b, const std::string& ptr, Diagnostics& diags) {
     if (b.is_array()) {
-        if (b.size() != 1) { diags.error(ptr, "dxdispatch.binding", "a tensor field binds exactly one resource"); return std::nullopt; }
+        if (b.size() != 1) {
+            diags.error(ptr, "dxdispatch.binding", "a tensor field binds exactly one resource");
+            return std::nullopt;
+        }
         return read_binding(b[0], pointer_append(ptr, size_t(0)), diags);
     }
     if (b.is_string()) return Binding{b.get<std::string>(), 0};
@@ -37,7 +43,8 @@ std::optional<Binding> read_binding(const json& b, const std::string& ptr, Diagn
         Binding r{b["name"].get<std::string>(), 0};
         if (b.contains("elementOffset")) {
             if (!b["elementOffset"].is_number_unsigned()) {
-                diags.error(pointer_append(ptr, "elementOffset"), "dxdispatch.binding", "elementOffset must be a non-negative integer");
+                diags.error(pointer_append(ptr, "elementOffset"), "dxdispatch.binding",
+                            "elementOffset must be a non-negative integer");
                 return std::nullopt;
             }
             r.element_offset = b["elementOffset"].get<uint64_t>();
@@ -53,8 +60,14 @@ struct FieldNames : FieldVisitor {
     std::vector<std::string> names;
     std::vector<std::string> inputs;  // input tensor fields, optional ones included (ROI_ALIGN_GRAD's InputTensor)
     void add(std::string_view n) { names.emplace_back(n); }
-    void tensor(std::string_view n, TensorDesc&, TensorRole r) override { add(n); if (r == TensorRole::Input) inputs.emplace_back(n); }
-    void optional_tensor(std::string_view n, std::optional<TensorDesc>&, TensorRole r) override { add(n); if (r == TensorRole::Input) inputs.emplace_back(n); }
+    void tensor(std::string_view n, TensorDesc&, TensorRole r) override {
+        add(n);
+        if (r == TensorRole::Input) inputs.emplace_back(n);
+    }
+    void optional_tensor(std::string_view n, std::optional<TensorDesc>&, TensorRole r) override {
+        add(n);
+        if (r == TensorRole::Input) inputs.emplace_back(n);
+    }
     std::vector<std::string> input_arrays;  // tensor arrays of inputs (JOIN's InputTensors)
     void tensor_array(std::string_view count, std::string_view n, std::vector<TensorDesc>&, TensorRole r) override {
         add(count);
@@ -84,7 +97,8 @@ std::string read_text(const fs::path& file, uint64_t max_bytes) {
     }
     if (fs::file_size(file, ec) > max_bytes) {
         Diagnostics d;
-        d.error("", "limit.file-bytes", "the model is larger than the limit of " + std::to_string(max_bytes) + " bytes");
+        d.error("", "limit.file-bytes",
+                "the model is larger than the limit of " + std::to_string(max_bytes) + " bytes");
         throw CaseError(std::move(d));
     }
     std::ifstream in(file, std::ios::binary);
@@ -124,8 +138,9 @@ std::string import_dxdispatch(const fs::path& model, Diagnostics& diags, const D
     };
     if (!options.dispatchable.empty()) {
         if (std::find(known.begin(), known.end(), options.dispatchable) == known.end()) {
-            diags.error("/dispatchables", "dxdispatch.dispatchable", "no dispatchable '" + options.dispatchable +
-                        "' of an operator dmlref evaluates; those are: " + list(known));
+            diags.error("/dispatchables", "dxdispatch.dispatchable",
+                        "no dispatchable '" + options.dispatchable +
+                            "' of an operator dmlref evaluates; those are: " + list(known));
             return "";
         }
         chosen = options.dispatchable;
@@ -134,7 +149,8 @@ std::string import_dxdispatch(const fs::path& model, Diagnostics& diags, const D
     } else {
         diags.error("/dispatchables", "dxdispatch.dispatchable",
                     known.empty() ? "no dispatchable is an operator dmlref evaluates (others: " + list(others) + ")"
-                                  : "several dispatchables are operators dmlref evaluates (" + list(known) + "); name one with --dispatchable");
+                                  : "several dispatchables are operators dmlref evaluates (" + list(known) +
+                                        "); name one with --dispatchable");
         return "";
     }
     const std::string dptr = pointer_append("/dispatchables", chosen);
@@ -153,8 +169,9 @@ std::string import_dxdispatch(const fs::path& model, Diagnostics& diags, const D
     std::string bptr;
     for (size_t i = 0; i < root["commands"].size() && !bindings; ++i) {
         const json& c = root["commands"][i];
-        if (c.is_object() && c.contains("type") && c["type"].is_string() && iequals(c["type"].get<std::string>(), "dispatch") &&
-            c.contains("dispatchable") && c["dispatchable"] == chosen && c.contains("bindings") && c["bindings"].is_object()) {
+        if (c.is_object() && c.contains("type") && c["type"].is_string() &&
+            iequals(c["type"].get<std::string>(), "dispatch") && c.contains("dispatchable") &&
+            c["dispatchable"] == chosen && c.contains("bindings") && c["bindings"].is_object()) {
             bindings = &c["bindings"];
             bptr = pointer_append(pointer_append("/commands", i), "bindings");
         }
@@ -176,7 +193,8 @@ std::string import_dxdispatch(const fs::path& model, Diagnostics& diags, const D
         if (!case_desc.contains(k)) case_desc[k] = v;
     for (auto& [field, value] : case_desc.items()) {
         ordered_json* t = value.is_object() && value.contains("Desc") ? &value["Desc"] : &value;
-        if (t->is_object() && t->contains("TotalTensorSizeInBytes") && (*t)["TotalTensorSizeInBytes"] == 0) t->erase("TotalTensorSizeInBytes");
+        if (t->is_object() && t->contains("TotalTensorSizeInBytes") && (*t)["TotalTensorSizeInBytes"] == 0)
+            t->erase("TotalTensorSizeInBytes");
     }
     // DxDispatch reads non-finite floats as "nan", "inf" and "-inf" in any case, and
     // export-dxdispatch writes "NaN", "Inf", "-Inf" (a FLOAT field, or a DML_SCALAR_UNION's
@@ -195,8 +213,8 @@ std::string import_dxdispatch(const fs::path& model, Diagnostics& diags, const D
     ordered_json c;
     c["format"] = kCaseFormatVersion;
     c["name"] = json_text(options.name.empty() ? model.stem().string() : options.name);
-    c["description"] = json_text("Imported from the DxDispatch model " + model.filename().string() + ", dispatchable '" + chosen +
-                                 "' (dmlref import-dxdispatch, docs/dxdispatch.md).");
+    c["description"] = json_text("Imported from the DxDispatch model " + model.filename().string() +
+                                 ", dispatchable '" + chosen + "' (dmlref import-dxdispatch, docs/dxdispatch.md).");
     c["operator"] = full_name(type);
     c["desc"] = case_desc;
     ordered_json placeholder = ordered_json::object();
@@ -204,7 +222,8 @@ std::string import_dxdispatch(const fs::path& model, Diagnostics& diags, const D
         if (desc->contains(n) && !(*desc)[n].is_null()) placeholder[n] = {{"Fill", 0}};
     for (const auto& n : order.input_arrays)  // each element of an array of inputs
         if (desc->contains(n) && (*desc)[n].is_array())
-            for (size_t i = 0; i < (*desc)[n].size(); ++i) placeholder[std::string(tensor_array_element(n, i))] = {{"Fill", 0}};
+            for (size_t i = 0; i < (*desc)[n].size(); ++i)
+                placeholder[std::string(tensor_array_element(n, i))] = {{"Fill", 0}};
     c["inputs"] = placeholder;
     auto remap = [&](const Diagnostics& d) {  // the case's /desc paths are the model's desc paths
         for (const auto& item : d.items()) {
@@ -222,7 +241,10 @@ std::string import_dxdispatch(const fs::path& model, Diagnostics& diags, const D
         bool desc_error = false;
         for (const auto& item : d.items())
             desc_error = desc_error || (item.severity == Severity::Error && item.path.rfind("/inputs", 0) != 0);
-        if (desc_error) { remap(d); return ""; }
+        if (desc_error) {
+            remap(d);
+            return "";
+        }
     }
 
     // Inputs from their resources; outputs bound to an input's resource run in place.
@@ -235,7 +257,8 @@ std::string import_dxdispatch(const fs::path& model, Diagnostics& diags, const D
         if (const auto e = split_tensor_array_element(field)) {
             const std::string a(e->first);
             p = pointer_append(pointer_append(bptr, a), e->second);
-            if (!bindings->contains(a) || !(*bindings)[a].is_array() || (*bindings)[a].size() <= e->second) return nullptr;
+            if (!bindings->contains(a) || !(*bindings)[a].is_array() || (*bindings)[a].size() <= e->second)
+                return nullptr;
             return &(*bindings)[a][e->second];
         }
         p = pointer_append(bptr, field);
@@ -244,7 +267,10 @@ std::string import_dxdispatch(const fs::path& model, Diagnostics& diags, const D
     auto resource = [&](const std::string& field) -> std::pair<const Resource*, uint64_t> {
         std::string p;
         const json* bj = binding_of(field, p);
-        if (!bj) { diags.error(bptr, "dxdispatch.binding", "nothing is bound to " + field); return {nullptr, 0}; }
+        if (!bj) {
+            diags.error(bptr, "dxdispatch.binding", "nothing is bound to " + field);
+            return {nullptr, 0};
+        }
         auto b = read_binding(*bj, p, diags);
         if (!b) return {nullptr, 0};
         if (!root["resources"].contains(b->resource)) {
@@ -253,8 +279,8 @@ std::string import_dxdispatch(const fs::path& model, Diagnostics& diags, const D
         }
         bound[field] = b->resource;
         if (!resources.count(b->resource)) {
-            auto r = read_resource(doc, root["resources"][b->resource], pointer_append("/resources", b->resource), model.parent_path(),
-                                   options.max_bytes, options.allow_paths, diags, respelled);
+            auto r = read_resource(doc, root["resources"][b->resource], pointer_append("/resources", b->resource),
+                                   model.parent_path(), options.max_bytes, options.allow_paths, diags, respelled);
             if (!r) return {nullptr, 0};
             resources[b->resource] = std::move(*r);
         }
@@ -272,9 +298,10 @@ std::string import_dxdispatch(const fs::path& model, Diagnostics& diags, const D
         if (offset > r->bytes.size() || r->bytes.size() - offset < buffer_size(*f.desc)) {
             std::string p;
             binding_of(std::string(f.name), p);
-            diags.error(p, "dxdispatch.binding", "the resource holds " + std::to_string(r->bytes.size()) +
-                        " bytes; " + std::string(f.name) + " binds TotalTensorSizeInBytes " + std::to_string(buffer_size(*f.desc)) +
-                        " bytes from byte " + std::to_string(offset));
+            diags.error(p, "dxdispatch.binding",
+                        "the resource holds " + std::to_string(r->bytes.size()) + " bytes; " + std::string(f.name) +
+                            " binds TotalTensorSizeInBytes " + std::to_string(buffer_size(*f.desc)) +
+                            " bytes from byte " + std::to_string(offset));
             return "";
         }
         inputs[std::string(f.name)] = input_spelling(*r, offset, *f.desc);
@@ -292,8 +319,10 @@ std::string import_dxdispatch(const fs::path& model, Diagnostics& diags, const D
     }
     if (!in_place.empty()) c["inPlace"] = in_place;
     if (respelled)
-        diags.warning(desc_ptr, "dxdispatch.rounding", std::to_string(respelled) + " decimal" + (respelled == 1 ? "" : "s") +
-                      " round to other bits through a double (DxDispatch) than once (dmlref); the case holds DxDispatch's bits");
+        diags.warning(
+            desc_ptr, "dxdispatch.rounding",
+            std::to_string(respelled) + " decimal" + (respelled == 1 ? "" : "s") +
+                " round to other bits through a double (DxDispatch) than once (dmlref); the case holds DxDispatch's bits");
     const std::string text = dump_json(c);
     Diagnostics check;
     parse_case(parse_json_text(text), model, check);

@@ -64,30 +64,36 @@ std::vector<BaselineEntry> read_baseline(const fs::path& file) {
         doc = parse_json_text(ss.str());
     } catch (const CaseError& e) {
         const auto& items = e.diagnostics().items();
-        const std::string why = items.empty() ? std::string("not JSON") : printable(items.front().message) + " [" + items.front().rule + "]";
-        throw BaselineError(file.string() + ": " + (items.empty() || items.front().path.empty() ? "/" : items.front().path) +
+        const std::string why = items.empty() ? std::string("not JSON")
+                                              : printable(items.front().message) + " [" + items.front().rule + "]";
+        throw BaselineError(file.string() + ": " +
+                            (items.empty() || items.front().path.empty() ? "/" : items.front().path) +
                             ": error: the baseline is not strict JSON: " + why + " [baseline.format]");
     }
     const auto& j = doc.root;
     auto bad = [&](const std::string& where, const std::string& what) {
-        return BaselineError(file.string() + ": " + where + ": error: " + what + " (docs/diff.md, Baselines) [baseline.format]");
+        return BaselineError(file.string() + ": " + where + ": error: " + what +
+                             " (docs/diff.md, Baselines) [baseline.format]");
     };
     if (!j.is_object() || !j.contains("dmlrefBaseline") || j["dmlrefBaseline"] != kBaselineFormat)
-        throw bad("/dmlrefBaseline", "a baseline starts with \"dmlrefBaseline\": 1 (written by dmlref diff --write-baseline)");
+        throw bad("/dmlrefBaseline",
+                  "a baseline starts with \"dmlrefBaseline\": 1 (written by dmlref diff --write-baseline)");
     if (!j.contains("failures") || !j["failures"].is_array()) throw bad("/failures", "\"failures\" must be an array");
     std::vector<BaselineEntry> v;
     for (size_t i = 0; i < j["failures"].size(); ++i) {
         const oj& e = j["failures"][i];
         const std::string at = "/failures/" + std::to_string(i);
-        if (!e.is_object() || !e.contains("case") || !e["case"].is_string() || !e.contains("output") || !e["output"].is_string() ||
-            !e.contains("reading") || !e["reading"].is_string() || !e.contains("elements") || !e["elements"].is_number_unsigned())
+        if (!e.is_object() || !e.contains("case") || !e["case"].is_string() || !e.contains("output") ||
+            !e["output"].is_string() || !e.contains("reading") || !e["reading"].is_string() ||
+            !e.contains("elements") || !e["elements"].is_number_unsigned())
             throw bad(at, "a failure is {\"case\": text, \"output\": text, \"reading\": text, \"elements\": count}");
         v.push_back({e["case"], e["output"], e["reading"], e["elements"].get<uint64_t>()});
     }
     std::sort(v.begin(), v.end(), before);
     for (size_t i = 1; i < v.size(); ++i)
         if (key(v[i]) == key(v[i - 1]))
-            throw bad("/failures", "the failure (" + printable(v[i].Case) + ", " + printable(v[i].Output) + ", " + printable(v[i].Reading) + ") is listed twice");
+            throw bad("/failures", "the failure (" + printable(v[i].Case) + ", " + printable(v[i].Output) + ", " +
+                                       printable(v[i].Reading) + ") is listed twice");
     return v;
 }
 
@@ -128,14 +134,15 @@ std::string entry_text(const BaselineEntry& e) {
     if (e.Reading == "error") return s + ": could not be compared";
     if (e.Reading == "systematic") return s + ": systematic error";
     s += ": " + std::to_string(e.Elements) + " element" + (e.Elements == 1 ? "" : "s");
-    return s + (e.Reading == "none" ? " over tolerance, no known reading" : " follow" + std::string(e.Elements == 1 ? "s " : " ") + printable(e.Reading));
+    return s + (e.Reading == "none" ? " over tolerance, no known reading"
+                                    : " follow" + std::string(e.Elements == 1 ? "s " : " ") + printable(e.Reading));
 }
 }  // namespace
 
 std::string baseline_text(const BaselineComparison& c, const fs::path& file) {
     std::ostringstream s;
-    s << "baseline " << file.string() << ": " << c.fresh.size() << " new, " << c.known.size() << " known, " << c.fixed.size()
-      << " fixed\n";
+    s << "baseline " << file.string() << ": " << c.fresh.size() << " new, " << c.known.size() << " known, "
+      << c.fixed.size() << " fixed\n";
     for (size_t i = 0; i < c.fresh.size(); ++i)
         s << "  new    " << entry_text(c.fresh[i])
           << (c.fresh_was[i] ? " (the baseline has " + std::to_string(c.fresh_was[i]) + ")" : std::string()) << "\n";
@@ -147,7 +154,8 @@ std::string baseline_text(const BaselineComparison& c, const fs::path& file) {
 std::string baseline_comparison_json(const BaselineComparison& c, const fs::path& file) {
     auto list = [](const std::vector<BaselineEntry>& v) {
         oj a = oj::array();
-        for (const auto& e : v) a.push_back({{"case", e.Case}, {"output", e.Output}, {"reading", e.Reading}, {"elements", e.Elements}});
+        for (const auto& e : v)
+            a.push_back({{"case", e.Case}, {"output", e.Output}, {"reading", e.Reading}, {"elements", e.Elements}});
         return a;
     };
     oj j;

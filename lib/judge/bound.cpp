@@ -42,7 +42,8 @@ uint64_t max_finite_bits(DataType t) {
 // largest finite value, the spacing below it). Exact: a power of two.
 double ulp_of(DataType t, uint64_t g) {
     const uint64_t mag = magnitude_bits(t, g);
-    return mag < max_finite_bits(t) ? element_value(t, mag + 1) - element_value(t, mag) : element_value(t, mag) - element_value(t, mag - 1);
+    return mag < max_finite_bits(t) ? element_value(t, mag + 1) - element_value(t, mag)
+                                    : element_value(t, mag) - element_value(t, mag - 1);
 }
 
 // |a - g| <= bound, exactly. s = a - g rounded to nearest and e its residual (TwoSum). Rounding
@@ -132,8 +133,8 @@ std::optional<Accumulate> parse_accumulate(std::string_view s) {
 }
 
 std::optional<Coordinates> parse_coordinates(std::string_view s) {
-    for (Coordinates c : {Coordinates::Any, Coordinates::Float64, Coordinates::Float32Division, Coordinates::Float32Reciprocal,
-                          Coordinates::Float32ReciprocalFma})
+    for (Coordinates c : {Coordinates::Any, Coordinates::Float64, Coordinates::Float32Division,
+                          Coordinates::Float32Reciprocal, Coordinates::Float32ReciprocalFma})
         if (name(c) == s) return c;
     return std::nullopt;
 }
@@ -273,7 +274,8 @@ double overflow_threshold(DataType a) {
 
 }  // namespace
 
-bool overflow_admissible(const ElementTerms& e, DataType t, uint64_t golden_bits, uint64_t actual_bits, const ArithmeticProfile& p) {
+bool overflow_admissible(const ElementTerms& e, DataType t, uint64_t golden_bits, uint64_t actual_bits,
+                         const ArithmeticProfile& p) {
     if (e.computed || e.nan) return false;
     const double actual = element_value(t, actual_bits);
     if (std::isfinite(actual)) return false;

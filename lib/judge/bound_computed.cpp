@@ -80,7 +80,12 @@ std::pair<double, double> product_range(const Quantity& x, const Quantity& y) {
 }  // namespace
 
 Arithmetic::Arithmetic(DataType a, bool flush)
-    : a_(a), flush_(flush), u_(unit_roundoff(a)), eta_(smallest_subnormal(a)), lambda_(smallest_normal(a)), max_(largest_finite(a)) {}
+    : a_(a),
+      flush_(flush),
+      u_(unit_roundoff(a)),
+      eta_(smallest_subnormal(a)),
+      lambda_(smallest_normal(a)),
+      max_(largest_finite(a)) {}
 
 // ulps ULPs of a result of magnitude at most m: 1 ULP <= 2u |y| for a normal y, eta below;
 // a flushed result moves by less than lambda.
@@ -91,7 +96,8 @@ double Arithmetic::round_err(double m, double ulps) const {
 }
 
 Quantity Arithmetic::checked(Quantity q) const {
-    if (std::isnan(q.err) || std::isnan(q.lo) || std::isnan(q.hi) || !(add_up(q.mag(), q.err) <= max_)) return no_bound(q);
+    if (std::isnan(q.err) || std::isnan(q.lo) || std::isnan(q.hi) || !(add_up(q.mag(), q.err) <= max_))
+        return no_bound(q);
     return q;
 }
 
@@ -210,7 +216,8 @@ double Arithmetic::result_error(const Quantity& q, DataType t) const {
     return e;
 }
 
-double computed_error(const ArithmeticProfile& p, DataType t, const std::function<Quantity(const Arithmetic&)>& formula) {
+double computed_error(const ArithmeticProfile& p, DataType t,
+                      const std::function<Quantity(const Arithmetic&)>& formula) {
     double worst_error = 0;
     for (DataType a : working_types(p, t)) {
         const Arithmetic ar(a, p.flush_subnormals);

@@ -99,7 +99,8 @@ bool negative(DataType t, uint64_t bits) { return (bits >> (8 * element_size(t) 
 
 }  // namespace
 
-OutputCensus census(const Case& golden, std::string_view output, const std::vector<std::byte>& actual, const DiffOptions& options) {
+OutputCensus census(const Case& golden, std::string_view output, const std::vector<std::byte>& actual,
+                    const DiffOptions& options) {
     const TensorDesc* d = output_desc(golden, output);
     const auto& e = golden.expected.at(std::string(output));
     OutputCensus r;
@@ -151,8 +152,8 @@ OutputCensus census(const Case& golden, std::string_view output, const std::vect
                 lost.insert(members[root].begin(), members[root].end());
             }
     }
-    const std::vector<uint32_t> terms =
-        !r.bounded && r.tolerance.Kind == "Summed" ? term_counts(golden, output) : std::vector<uint32_t>{};
+    const std::vector<uint32_t> terms = !r.bounded && r.tolerance.Kind == "Summed" ? term_counts(golden, output)
+                                                                                   : std::vector<uint32_t>{};
 
     // An integer output's Ulp at its operator's boundary elements only (lib/judge/integer_ulp.hpp).
     const bool ulp_at_boundary = ulp_only_at_boundary(golden, t, r.tolerance.Kind);
@@ -183,8 +184,8 @@ OutputCensus census(const Case& golden, std::string_view output, const std::vect
         // A computed element whose forward error has no finite bound (a log of a sum whose sign
         // the backend's rounding may flip: docs/tolerance.md, "Computed values"): any value,
         // NaN and the infinities included, is what some correct backend gives.
-        if (et && et->computed && !et->nan && !et->infinite && std::isinf(et->computed_error) && j.verdict == Verdict::Over &&
-            j.nonfinite) {
+        if (et && et->computed && !et->nan && !et->infinite && std::isinf(et->computed_error) &&
+            j.verdict == Verdict::Over && j.nonfinite) {
             j.verdict = Verdict::Within;
             j.nonfinite = false;
         }
@@ -209,17 +210,21 @@ OutputCensus census(const Case& golden, std::string_view output, const std::vect
             const bool finite = j.comparable || j.verdict == Verdict::Identical;
             if (finite && std::isfinite(tol.bound) && !et->nan && !et->infinite) {
                 we.error = abs_error(t, g, a);
-                we.ratio = tol.bound > 0 ? we.error / tol.bound : (we.error > 0 ? std::numeric_limits<double>::infinity() : 0.0);
+                we.ratio = tol.bound > 0 ? we.error / tol.bound
+                                         : (we.error > 0 ? std::numeric_limits<double>::infinity() : 0.0);
                 if (tol.bound > 0) {
                     ++r.summed_elements;
                     r.worst_ratio = std::max(r.worst_ratio, we.ratio);
                     r.detection_limit = std::max(r.detection_limit, 2 * tol.bound);
-                    if (et->abs_sum > 0) r.detection_limit_relative = std::max(r.detection_limit_relative, 2 * tol.bound / et->abs_sum);
+                    if (et->abs_sum > 0)
+                        r.detection_limit_relative = std::max(r.detection_limit_relative, 2 * tol.bound / et->abs_sum);
                     // The systematic check: the error beyond the formation allowance, relative
                     // to the rounding part of the bound (docs/tolerance.md).
                     if (!et->ambiguous && j.verdict != Verdict::Over) {
                         const double err = signed_error(t, g, a);
-                        const double soft = err > et->formation ? err - et->formation : err < -et->formation ? err + et->formation : 0.0;
+                        const double soft = err > et->formation    ? err - et->formation
+                                            : err < -et->formation ? err + et->formation
+                                                                   : 0.0;
                         const double rounding = tol.bound - et->formation;
                         if (rounding > 0) r.systematic.add(std::clamp(soft / rounding, -1.0, 1.0), negative(t, g));
                     }
@@ -271,7 +276,8 @@ Case load_or_throw(const fs::path& file, uint64_t max_bytes, const char* what) {
         diags = e.diagnostics();
     } catch (const std::exception&) {  // one bad case never stops a batch (docs/rules.md, internal.error)
         diags = {};
-        diags.error("", "internal.error", "dmlref could not read this case because of an internal error; please report it with the file");
+        diags.error("", "internal.error",
+                    "dmlref could not read this case because of an internal error; please report it with the file");
     }
     if (diags.has_errors()) {
         std::string msg;
@@ -306,7 +312,8 @@ CaseDiff diff_case(const fs::path& golden_file, const fs::path& actual, const Di
     for (const auto& f : tensor_fields(golden.op))
         if (f.role == TensorRole::Output && golden.expected.count(std::string(f.name))) outputs.emplace_back(f.name);
     if (outputs.empty()) {
-        r.errors.push_back(golden_file.string() + ": the golden has no expected outputs (write goldens with dmlref run -o)");
+        r.errors.push_back(golden_file.string() +
+                           ": the golden has no expected outputs (write goldens with dmlref run -o)");
         return r;
     }
     for (const auto& [field, file] : options.files)
@@ -324,7 +331,9 @@ CaseDiff diff_case(const fs::path& golden_file, const fs::path& actual, const Di
     bool reads_inputs = false;
     for (const auto& o : outputs) reads_inputs = reads_inputs || judging_reads_inputs(golden, o);
     if (!reads_inputs) golden.inputs.clear();
-    ReadingsDiagnosis readings(golden, [&] { return load_or_throw(golden_file, options.max_bytes, "the golden case").inputs; });  // docs/diff.md, "Readings"
+    ReadingsDiagnosis readings(golden, [&] {
+        return load_or_throw(golden_file, options.max_bytes, "the golden case").inputs;
+    });  // docs/diff.md, "Readings"
     size_t unnamed = 0;
     for (const auto& o : outputs) unnamed += !options.files.count(o);
 
@@ -336,30 +345,36 @@ CaseDiff diff_case(const fs::path& golden_file, const fs::path& actual, const Di
             if (auto it = options.files.find(o); it != options.files.end()) {
                 file = it->second;
             } else if (actual.empty()) {
-                throw DiffError(golden_file.string() + ": no actual values for " + o + " (give ACTUAL or --output " + o + "=FILE)");
+                throw DiffError(golden_file.string() + ": no actual values for " + o + " (give ACTUAL or --output " +
+                                o + "=FILE)");
             } else if (actual_dir) {
                 const fs::path npy = actual / (o + ".npy"), bin = actual / (o + ".bin");
                 const bool has_npy = fs::is_regular_file(npy, ec), has_bin = fs::is_regular_file(bin, ec);
-                if (has_npy && has_bin) throw DiffError(actual.string() + ": holds both " + o + ".npy and " + o + ".bin; keep one");
-                if (!has_npy && !has_bin) throw DiffError(actual.string() + ": holds neither " + o + ".npy nor " + o + ".bin");
+                if (has_npy && has_bin)
+                    throw DiffError(actual.string() + ": holds both " + o + ".npy and " + o + ".bin; keep one");
+                if (!has_npy && !has_bin)
+                    throw DiffError(actual.string() + ": holds neither " + o + ".npy nor " + o + ".bin");
                 file = has_npy ? npy : bin;
             } else if (actual_case) {
                 file = actual;
             } else if (unnamed == 1) {
                 file = actual;
             } else {
-                throw DiffError(actual.string() + ": one file for a golden with " + std::to_string(unnamed) + " outputs (" + list(outputs) +
+                throw DiffError(actual.string() + ": one file for a golden with " + std::to_string(unnamed) +
+                                " outputs (" + list(outputs) +
                                 "); give a directory of <Output>.npy/.bin files, a case file, or --output NAME=FILE");
             }
             if (file.extension() == ".json") {
-                if (!actual_outputs || file != actual) actual_outputs = load_or_throw(file, options.max_bytes, "the actual outputs");
+                if (!actual_outputs || file != actual)
+                    actual_outputs = load_or_throw(file, options.max_bytes, "the actual outputs");
                 const TensorDesc* ad = output_desc(*actual_outputs, o);
                 auto ex = actual_outputs->expected.find(o);
                 if (!ad || ex == actual_outputs->expected.end())
                     throw DiffError(file.string() + ": the case has no expected values for " + o);
                 if (ad->DataType != d.DataType)
-                    throw DiffError(file.string() + ": wrong dtype: " + o + ".DataType is " + std::string(name(ad->DataType)) +
-                                    ", the golden's is " + std::string(name(d.DataType)));
+                    throw DiffError(file.string() + ": wrong dtype: " + o + ".DataType is " +
+                                    std::string(name(ad->DataType)) + ", the golden's is " +
+                                    std::string(name(d.DataType)));
                 if (ad->Sizes != d.Sizes)
                     throw DiffError(file.string() + ": wrong shape: " + o + ".Sizes are " + sizes_text(ad->Sizes) +
                                     ", the golden's are " + sizes_text(d.Sizes));
@@ -407,9 +422,12 @@ DiffReport diff(const fs::path& golden, const fs::path& actual, const DiffOption
         report.cases.push_back(std::move(c));
         return report;
     };
-    if (!options.files.empty()) return fail(golden.string() + ": --output is for a single golden file, not a directory");
+    if (!options.files.empty())
+        return fail(golden.string() + ": --output is for a single golden file, not a directory");
     if (actual.empty() || !fs::is_directory(actual, ec))
-        return fail(actual.string() + ": with a directory of goldens, ACTUAL must be a directory (ACTUAL/<case>.json or ACTUAL/<case>/<Output>.npy|.bin)");
+        return fail(
+            actual.string() +
+            ": with a directory of goldens, ACTUAL must be a directory (ACTUAL/<case>.json or ACTUAL/<case>/<Output>.npy|.bin)");
     std::vector<fs::path> files;
     // Every folder of the tree (links to folders are not followed); an entry that cannot be read
     // is reported and the walk goes on with the rest (issue 12; as `run DIR` does).
@@ -429,14 +447,16 @@ DiffReport diff(const fs::path& golden, const fs::path& actual, const DiffOption
         for (; !dec && it != end; it.increment(dec)) {
             const fs::path& p = it->path();
             if (!is_utf8(p.filename().string())) {
-                unreadable(p, printable(p.string()) + ": the name is not UTF-8; dmlref reads UTF-8 names only (rename it) [file.name]");
+                unreadable(p, printable(p.string()) +
+                                  ": the name is not UTF-8; dmlref reads UTF-8 names only (rename it) [file.name]");
                 continue;
             }
             std::error_code lec, sec;
             const auto link = it->symlink_status(lec);
             const auto st = it->status(sec);
             if (fs::is_symlink(link) && !fs::exists(st)) {
-                unreadable(p, p.string() + ": a symbolic link to nothing (dangling); remove it or fix its target [file.read]");
+                unreadable(
+                    p, p.string() + ": a symbolic link to nothing (dangling); remove it or fix its target [file.read]");
             } else if (lec || (sec && !fs::is_symlink(link))) {
                 unreadable(p, p.string() + ": cannot read: " + (lec ? lec : sec).message() + " [file.read]");
             } else if (fs::is_directory(link)) {
@@ -463,8 +483,8 @@ DiffReport diff(const fs::path& golden, const fs::path& actual, const DiffOption
             CaseDiff c;
             c.golden = golden / rel;
             c.name = stem.generic_string();
-            c.errors.push_back((golden / rel).string() + ": no actual outputs: neither " + as_case.string() + " nor the directory " +
-                               as_dir.string() + " exists");
+            c.errors.push_back((golden / rel).string() + ": no actual outputs: neither " + as_case.string() +
+                               " nor the directory " + as_dir.string() + " exists");
             report.cases.push_back(std::move(c));
         }
     }

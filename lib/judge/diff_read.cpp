@@ -17,7 +17,6 @@ namespace dmlref {
 
 namespace {
 
-
 template <class V> std::vector<uint64_t> without_ones(const V& s) {
     std::vector<uint64_t> out;
     for (auto n : s)
@@ -30,7 +29,9 @@ std::string read_file_bytes(const fs::path& file, uint64_t max_bytes) {
     if (!fs::is_regular_file(file, ec)) throw DiffError(file.string() + ": no such file");
     const auto size = fs::file_size(file, ec);
     if (ec) throw DiffError(file.string() + ": cannot read: " + ec.message());
-    if (size > max_bytes) throw DiffError(file.string() + ": " + std::to_string(size) + " bytes, over the limit of " + std::to_string(max_bytes));
+    if (size > max_bytes)
+        throw DiffError(file.string() + ": " + std::to_string(size) + " bytes, over the limit of " +
+                        std::to_string(max_bytes));
     std::ifstream in(file, std::ios::binary);
     if (!in) throw DiffError(file.string() + ": cannot open");
     std::ostringstream ss;
@@ -56,8 +57,9 @@ std::vector<std::byte> read_actual_npy(const fs::path& file, const TensorDesc& d
         throw DiffError(file.string() + ": " + e.what());
     }
     if (a.data_type != d.DataType)
-        throw DiffError(file.string() + ": wrong dtype: the file holds " + npy_dtype(a.data_type) + " (" + std::string(name(a.data_type)) +
-                        "), the golden output's DataType is " + std::string(name(d.DataType)) + " (" + npy_dtype(d.DataType) + ")");
+        throw DiffError(file.string() + ": wrong dtype: the file holds " + npy_dtype(a.data_type) + " (" +
+                        std::string(name(a.data_type)) + "), the golden output's DataType is " +
+                        std::string(name(d.DataType)) + " (" + npy_dtype(d.DataType) + ")");
     // The elements are in row-major order of the shape; dimensions of size 1 do not change that order.
     if (without_ones(a.shape) == without_ones(d.Sizes)) return std::move(a.data);
     if (auto logical = logical_from_whole_buffer(a, d)) return std::move(*logical);
@@ -78,13 +80,15 @@ std::vector<std::byte> read_actual_raw(const fs::path& file, const TensorDesc& d
     const std::string what = std::string(name(d.DataType)) + " " + sizes_text(d.Sizes) +
                              (d.Strides.empty() ? "" : " with Strides " + sizes_text(d.Strides));
     if (bytes.size() < needed)
-        throw DiffError(file.string() + ": truncated raw buffer: " + what + " needs at least " + std::to_string(needed) +
-                        " bytes (its last logical element ends there; TotalTensorSizeInBytes is " + std::to_string(total) +
-                        "), the file has " + std::to_string(bytes.size()));
+        throw DiffError(file.string() + ": truncated raw buffer: " + what + " needs at least " +
+                        std::to_string(needed) +
+                        " bytes (its last logical element ends there; TotalTensorSizeInBytes is " +
+                        std::to_string(total) + "), the file has " + std::to_string(bytes.size()));
     if (bytes.size() > total)
-        throw DiffError(file.string() + ": the raw buffer has " + std::to_string(bytes.size()) + " bytes, more than the " +
-                        std::to_string(total) + " of TotalTensorSizeInBytes for " + what +
-                        " (another DataType or Sizes?); set TotalTensorSizeInBytes in the golden's desc for a larger binding");
+        throw DiffError(
+            file.string() + ": the raw buffer has " + std::to_string(bytes.size()) + " bytes, more than the " +
+            std::to_string(total) + " of TotalTensorSizeInBytes for " + what +
+            " (another DataType or Sizes?); set TotalTensorSizeInBytes in the golden's desc for a larger binding");
     std::vector<std::byte> buffer(total);
     std::memcpy(buffer.data(), bytes.data(), bytes.size());
     return gather_logical(d, buffer);

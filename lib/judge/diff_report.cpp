@@ -78,42 +78,45 @@ void output_details(const OutputCensus& o, std::ostream& s) {
     s << "  " << o.output << " " << name(o.data_type) << " " << sizes_text(o.sizes) << " from " << o.source << "\n";
     s << "    tolerance: " << tolerance_text(o.tolerance, o.bounded) << "\n";
     s << "    " << o.elements << " elements: " << o.identical << " bit-identical, " << o.within << " within tolerance, "
-      << o.over << " over tolerance, " << skipped_total(o) << " skipped; " << o.nonfinite_mismatches << " non-finite mismatches";
+      << o.over << " over tolerance, " << skipped_total(o) << " skipped; " << o.nonfinite_mismatches
+      << " non-finite mismatches";
     if (o.flushed_subnormals) s << "; " << o.flushed_subnormals << " flushed subnormals accepted";
     s << "\n";
     for (const auto& [reason, count] : o.skipped) s << "    skipped (don't care): " << count << " " << reason << "\n";
     for (const auto& [reason, b] : o.boundary)
         s << "    boundary elements: " << b.elements << " " << reason << ", " << b.over << " of them over tolerance\n";
     for (const auto& [reading, n] : o.readings)  // docs/diff.md, "Readings"; changes no verdict
-        s << "    readings: " << n << " element" << (n == 1 ? "" : "s")
-          << (reading.empty() ? " over tolerance" : "") << (n == 1 ? " follows " : " follow ")
-          << (reading.empty() ? "no known reading" : reading) << "\n";
+        s << "    readings: " << n << " element" << (n == 1 ? "" : "s") << (reading.empty() ? " over tolerance" : "")
+          << (n == 1 ? " follows " : " follow ") << (reading.empty() ? "no known reading" : reading) << "\n";
     s << "    ULP distances:";
     for (size_t b = 0; b < o.histogram.size(); ++b)
         if (o.histogram[b]) s << "  " << histogram_label(b) << ": " << o.histogram[b];
     s << "\n";
     if (o.bounded) {
         s << "    profile: " << profile_text(o.profile) << "\n";
-        s << "    summed elements: " << o.summed_elements << " with a non-zero bound; worst error/bound " << sci(o.worst_ratio)
-          << "; admissible readings: " << o.admissible << " elements, " << o.lost_readings << " groups lost a term\n";
+        s << "    summed elements: " << o.summed_elements << " with a non-zero bound; worst error/bound "
+          << sci(o.worst_ratio) << "; admissible readings: " << o.admissible << " elements, " << o.lost_readings
+          << " groups lost a term\n";
         s << "    detection limit: one term's error larger than " << sci(o.detection_limit) << ", or than "
           << sci(o.detection_limit_relative) << " of its element's sum |t|, never passes\n";
         const auto& c = o.systematic;
         s << "    systematic error: " << c.elements << " elements, mean r " << sci(c.mean()) << ", mean r away from 0 "
-          << sci(c.mean_toward()) << "; |sum| <= " << sci(c.threshold) << " (false alarm " << sci(c.false_alarm) << "): "
-          << (c.passed() ? "pass" : "FAIL") << "\n";
+          << sci(c.mean_toward()) << "; |sum| <= " << sci(c.threshold) << " (false alarm " << sci(c.false_alarm)
+          << "): " << (c.passed() ? "pass" : "FAIL") << "\n";
     }
     if (!o.worst.empty()) {
         // Columns as wide as their widest cell plus two spaces: they never run together.
         std::vector<std::vector<std::string>> rows;
         rows.push_back({"index", "golden", "actual", "ULPs"});
-        if (o.bounded) for (const char* h : {"n", "sum|t|", "bound", "|error|", "error/bound"}) rows[0].push_back(h);
+        if (o.bounded)
+            for (const char* h : {"n", "sum|t|", "bound", "|error|", "error/bound"}) rows[0].push_back(h);
         rows[0].push_back("verdict");
         for (const auto& w : o.worst) {
-            std::vector<std::string> row = {coordinate_text(w.coordinate),
-                                            display_value(o.data_type, w.golden_bits) + " " + hex_bits(o.data_type, w.golden_bits),
-                                            display_value(o.data_type, w.actual_bits) + " " + hex_bits(o.data_type, w.actual_bits),
-                                            w.judgement.comparable ? std::to_string(w.judgement.distance) : "n/a"};
+            std::vector<std::string> row = {
+                coordinate_text(w.coordinate),
+                display_value(o.data_type, w.golden_bits) + " " + hex_bits(o.data_type, w.golden_bits),
+                display_value(o.data_type, w.actual_bits) + " " + hex_bits(o.data_type, w.actual_bits),
+                w.judgement.comparable ? std::to_string(w.judgement.distance) : "n/a"};
             if (o.bounded) {
                 const bool b = w.bound >= 0 && w.judgement.comparable;
                 row.push_back(std::to_string(w.terms));
@@ -150,21 +153,26 @@ std::string switches_text(const DiffSwitches& s) {
 std::string report_text(const DiffReport& r) {
     std::ostringstream s;
     size_t pass = 0, fail = 0, error = 0;
-    s << "dmlref " << dmlref_version() << " diff; switches: " << switches_text(r.switches) << "; profile: " << profile_text(r.profile)
-      << "\n";
+    s << "dmlref " << dmlref_version() << " diff; switches: " << switches_text(r.switches)
+      << "; profile: " << profile_text(r.profile) << "\n";
     if (r.directory_mode) {
         // Columns as wide as their widest cell plus two spaces: they never run together.
-        std::vector<std::vector<std::string>> rows = {
-            {"status", "case", "elements", "identical", "within", "over", "skipped", "worst ULPs", "worst error/bound"}};
+        std::vector<std::vector<std::string>> rows = {{"status", "case", "elements", "identical", "within", "over",
+                                                       "skipped", "worst ULPs", "worst error/bound"}};
         for (const auto& c : r.cases) {
             uint64_t n = 0, id = 0, wi = 0, ov = 0, sk = 0;
             uint64_t worst = 0;
             bool noncomparable = false, bounded = false;
             double ratio = 0;
             for (const auto& o : c.outputs) {
-                n += o.elements; id += o.identical; wi += o.within; ov += o.over; sk += skipped_total(o);
+                n += o.elements;
+                id += o.identical;
+                wi += o.within;
+                ov += o.over;
+                sk += skipped_total(o);
                 for (const auto& w : o.worst) {
-                    if (!w.judgement.comparable) noncomparable = true; else worst = std::max(worst, w.judgement.distance);
+                    if (!w.judgement.comparable) noncomparable = true;
+                    else worst = std::max(worst, w.judgement.distance);
                     if (w.bound >= 0 && w.judgement.comparable) ratio = std::max(ratio, w.ratio);
                 }
                 bounded = bounded || o.bounded;
@@ -173,8 +181,9 @@ std::string report_text(const DiffReport& r) {
                 rows.push_back({status_name(c.status()), printable(c.name), "see below"});
                 continue;
             }
-            rows.push_back({status_name(c.status()), printable(c.name), std::to_string(n), std::to_string(id), std::to_string(wi), std::to_string(ov),
-                            std::to_string(sk), noncomparable ? "n/a" : std::to_string(worst), bounded ? sci(ratio) : "-"});
+            rows.push_back({status_name(c.status()), printable(c.name), std::to_string(n), std::to_string(id),
+                            std::to_string(wi), std::to_string(ov), std::to_string(sk),
+                            noncomparable ? "n/a" : std::to_string(worst), bounded ? sci(ratio) : "-"});
         }
         std::vector<size_t> width(rows[0].size(), 0);
         for (const auto& row : rows)
@@ -191,12 +200,13 @@ std::string report_text(const DiffReport& r) {
         fail += st == CaseDiff::Status::Fail;
         error += st == CaseDiff::Status::Error;
         if (r.directory_mode && st == CaseDiff::Status::Pass) continue;
-        s << status_name(st) << " " << printable(c.name) << (c.op.empty() ? "" : " " + c.op) << " (" << printable(c.golden.string()) << ")\n";
+        s << status_name(st) << " " << printable(c.name) << (c.op.empty() ? "" : " " + c.op) << " ("
+          << printable(c.golden.string()) << ")\n";
         for (const auto& e : c.errors) s << "  error: " << printable(e) << "\n";
         for (const auto& o : c.outputs) output_details(o, s);
     }
-    s << r.cases.size() << " case" << (r.cases.size() == 1 ? "" : "s") << ": " << pass << " passed, " << fail << " failed, " << error
-      << " errors\n";
+    s << r.cases.size() << " case" << (r.cases.size() == 1 ? "" : "s") << ": " << pass << " passed, " << fail
+      << " failed, " << error << " errors\n";
     return s.str();
 }
 
@@ -204,9 +214,11 @@ std::string report_json(const DiffReport& r) {
     using oj = nlohmann::ordered_json;
     oj root;
     root["dmlref"] = std::string(dmlref_version());
-    root["switches"] = {{"zeros_equal", r.switches.zeros_equal}, {"any_nan", r.switches.any_nan},
+    root["switches"] = {{"zeros_equal", r.switches.zeros_equal},
+                        {"any_nan", r.switches.any_nan},
                         {"accept_flushed_subnormals", r.switches.flushed_subnormals}};
-    root["profile"] = {{"accumulate", std::string(name(r.profile.accumulate))}, {"coordinates", std::string(name(r.profile.coordinates))},
+    root["profile"] = {{"accumulate", std::string(name(r.profile.accumulate))},
+                       {"coordinates", std::string(name(r.profile.coordinates))},
                        {"flush_subnormals", r.profile.flush_subnormals}};
     size_t pass = 0, fail = 0, error = 0;
     oj cases = oj::array();
@@ -245,11 +257,13 @@ std::string report_json(const DiffReport& r) {
             j["nonfinite_mismatches"] = o.nonfinite_mismatches;
             j["flushed_subnormals"] = o.flushed_subnormals;
             j["boundary"] = oj::object();
-            for (const auto& [reason, b] : o.boundary) j["boundary"][reason] = {{"elements", b.elements}, {"over", b.over}};
+            for (const auto& [reason, b] : o.boundary)
+                j["boundary"][reason] = {{"elements", b.elements}, {"over", b.over}};
             j["readings"] = oj::object();  // over-tolerance elements by the alternative reading they follow ("": none)
             for (const auto& [reading, n] : o.readings) j["readings"][reading.empty() ? "none" : reading] = n;
             oj hist = oj::array();
-            for (size_t b = 0; b < o.histogram.size(); ++b) hist.push_back({{"bin", histogram_label(b)}, {"count", o.histogram[b]}});
+            for (size_t b = 0; b < o.histogram.size(); ++b)
+                hist.push_back({{"bin", histogram_label(b)}, {"count", o.histogram[b]}});
             j["histogram"] = hist;
             j["bounded"] = o.bounded;
             if (o.bounded) {
@@ -260,9 +274,14 @@ std::string report_json(const DiffReport& r) {
                 j["detection_limit"] = o.detection_limit;
                 j["detection_limit_relative"] = o.detection_limit_relative;
                 const auto& c = o.systematic;
-                j["systematic"] = {{"elements", c.elements}, {"sum", c.sum}, {"sum_away_from_zero", c.sum_toward},
-                                   {"mean", c.mean()}, {"mean_away_from_zero", c.mean_toward()}, {"threshold", c.threshold},
-                                   {"false_alarm", c.false_alarm}, {"passed", c.passed()}};
+                j["systematic"] = {{"elements", c.elements},
+                                   {"sum", c.sum},
+                                   {"sum_away_from_zero", c.sum_toward},
+                                   {"mean", c.mean()},
+                                   {"mean_away_from_zero", c.mean_toward()},
+                                   {"threshold", c.threshold},
+                                   {"false_alarm", c.false_alarm},
+                                   {"passed", c.passed()}};
             }
             oj worst = oj::array();
             for (const auto& w : o.worst) {
@@ -293,7 +312,8 @@ std::string report_json(const DiffReport& r) {
         cj["outputs"] = outs;
         cases.push_back(cj);
     }
-    root["summary"] = {{"cases", r.cases.size()}, {"passed", pass}, {"failed", fail}, {"errors", error}, {"exit_code", r.exit_code()}};
+    root["summary"] = {
+        {"cases", r.cases.size()}, {"passed", pass}, {"failed", fail}, {"errors", error}, {"exit_code", r.exit_code()}};
     root["cases"] = cases;
     // A name that is not UTF-8 (a file name) is written with U+FFFD in its place, never an exception.
     return root.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
@@ -307,10 +327,10 @@ using Rgb = std::array<uint8_t, 3>;
 
 Rgb colour(Verdict v) {
     switch (v) {
-        case Verdict::Identical: return {96, 96, 96};   // grey
-        case Verdict::Within: return {0, 190, 0};       // green
-        case Verdict::Over: return {230, 0, 0};         // red
-        case Verdict::Skipped: return {40, 90, 255};    // blue
+        case Verdict::Identical: return {96, 96, 96};  // grey
+        case Verdict::Within: return {0, 190, 0};      // green
+        case Verdict::Over: return {230, 0, 0};        // red
+        case Verdict::Skipped: return {40, 90, 255};   // blue
     }
     return {0, 0, 0};
 }
@@ -382,7 +402,8 @@ void write_mismatch_image(const OutputCensus& c, const fs::path& file) {
     const uint64_t gap = tiles > 1 ? 1 : 0;
     const uint64_t bw = cols * W + (cols - 1) * gap, bh = rows * H + (rows - 1) * gap;
     if (bw * bh > (uint64_t(1) << 26))
-        throw DiffError(file.string() + ": " + c.output + " is too large for a picture (" + std::to_string(bw) + " x " + std::to_string(bh) + " pixels)");
+        throw DiffError(file.string() + ": " + c.output + " is too large for a picture (" + std::to_string(bw) + " x " +
+                        std::to_string(bh) + " pixels)");
     // Small tensors are scaled up so that a tile is visible: about 512 pixels on the long side.
     const uint64_t scale = std::clamp<uint64_t>(512 / std::max(bw, bh), 1, 32);
     const uint64_t width = bw * scale, height = bh * scale;
@@ -463,7 +484,8 @@ int run_diff(const DiffCommand& cmd, std::ostream& out, std::ostream& err) {
         try {
             write_file_atomic(cmd.write_baseline, baseline_json(report));
         } catch (const WriteError& e) {
-            err << cmd.write_baseline.string() << ": cannot write the baseline: " << e.what() << " [" << e.rule() << "]\n";
+            err << cmd.write_baseline.string() << ": cannot write the baseline: " << e.what() << " [" << e.rule()
+                << "]\n";
             code = 2;
         }
     }
@@ -471,7 +493,8 @@ int run_diff(const DiffCommand& cmd, std::ostream& out, std::ostream& err) {
         try {
             write_file_atomic(cmd.json_file, json_text());
         } catch (const WriteError& e) {
-            err << cmd.json_file.string() << ": cannot write the JSON report: " << e.what() << " [" << e.rule() << "]\n";
+            err << cmd.json_file.string() << ": cannot write the JSON report: " << e.what() << " [" << e.rule()
+                << "]\n";
             code = 2;
         }
     }
@@ -483,7 +506,8 @@ int run_diff(const DiffCommand& cmd, std::ostream& out, std::ostream& err) {
         for (const auto* o : failing) {
             fs::path file = cmd.image;
             if (failing.size() > 1)
-                file = cmd.image.parent_path() / (cmd.image.stem().string() + "." + o->output + cmd.image.extension().string());
+                file = cmd.image.parent_path() /
+                       (cmd.image.stem().string() + "." + o->output + cmd.image.extension().string());
             try {
                 write_mismatch_image(*o, file);
                 err << "dmlref diff: picture of " << o->output << " in " << file.string() << "\n";

@@ -23,7 +23,8 @@ namespace dmlref {
 
 namespace {
 
-[[noreturn]] void fail(const std::string& file, const std::string& pointer, const std::string& sentence, const std::string& rule) {
+[[noreturn]] void fail(const std::string& file, const std::string& pointer, const std::string& sentence,
+                       const std::string& rule) {
     throw ExplainError(file + ": " + pointer + ": error: " + sentence + " [" + rule + "]");
 }
 
@@ -72,7 +73,8 @@ std::vector<uint64_t> nd_coordinate(const std::vector<uint32_t>& sizes, uint64_t
     return c;
 }
 
-ExplainedInput input_element(const Case& c, const std::string& field, const std::vector<uint64_t>& index, std::string role) {
+ExplainedInput input_element(const Case& c, const std::string& field, const std::vector<uint64_t>& index,
+                             std::string role) {
     const TensorDesc* d = field_desc(c, field, TensorRole::Input);
     if (!d || !c.inputs.count(field)) throw std::invalid_argument("explain: no input " + field);
     const TensorView v(*d, std::span<const std::byte>(c.inputs.at(field)));
@@ -87,10 +89,13 @@ uint64_t parse_element_index(std::string_view text, const std::vector<uint32_t>&
     size_t start = 0;
     for (;;) {
         const size_t comma = text.find(',', start);
-        const std::string_view part = text.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start);
+        const std::string_view part = text.substr(
+            start, comma == std::string_view::npos ? std::string_view::npos : comma - start);
         if (part.empty() || part.size() > 19 || part.find_first_not_of("0123456789") != std::string_view::npos)
-            fail(file, "/expected", "INDEX \"" + printable(std::string(text)) +
-                 "\" is not a flat index or N comma-separated indices (0,1,2,3)", "explain.index-syntax");
+            fail(file, "/expected",
+                 "INDEX \"" + printable(std::string(text)) +
+                     "\" is not a flat index or N comma-separated indices (0,1,2,3)",
+                 "explain.index-syntax");
         parts.push_back(std::stoull(std::string(part)));
         if (comma == std::string_view::npos) break;
         start = comma + 1;
@@ -100,18 +105,24 @@ uint64_t parse_element_index(std::string_view text, const std::vector<uint32_t>&
     const std::string shape = index_text(std::vector<uint64_t>(sizes.begin(), sizes.end()));
     if (parts.size() == 1) {
         if (parts[0] >= count)
-            fail(file, "/expected", "flat index " + std::to_string(parts[0]) + " is out of range: the output has " +
-                 std::to_string(count) + " elements (Sizes " + shape + ")", "explain.index-range");
+            fail(file, "/expected",
+                 "flat index " + std::to_string(parts[0]) + " is out of range: the output has " +
+                     std::to_string(count) + " elements (Sizes " + shape + ")",
+                 "explain.index-range");
         return parts[0];
     }
     if (parts.size() != sizes.size())
-        fail(file, "/expected", "INDEX has " + std::to_string(parts.size()) + " indices but the output has " +
-             std::to_string(sizes.size()) + " dimensions (Sizes " + shape + ")", "explain.index-rank");
+        fail(file, "/expected",
+             "INDEX has " + std::to_string(parts.size()) + " indices but the output has " +
+                 std::to_string(sizes.size()) + " dimensions (Sizes " + shape + ")",
+             "explain.index-rank");
     uint64_t flat = 0;
     for (size_t i = 0; i < sizes.size(); ++i) {
         if (parts[i] >= sizes[i])
-            fail(file, "/expected", "index " + std::to_string(parts[i]) + " of dimension " + std::to_string(i) +
-                 " is out of range: Sizes " + shape, "explain.index-range");
+            fail(file, "/expected",
+                 "index " + std::to_string(parts[i]) + " of dimension " + std::to_string(i) +
+                     " is out of range: Sizes " + shape,
+                 "explain.index-range");
         flat = flat * sizes[i] + parts[i];
     }
     return flat;
@@ -121,11 +132,15 @@ Explanation explain_element(const Case& golden, std::string output, uint64_t fla
                             const std::string& actual_source, const DiffOptions& options) {
     const std::string file = golden.file.string();
     if (golden.expected.empty())
-        fail(file, "/expected", "the case has no expected values; explain needs a golden (dmlref run CASE -o DIR writes one)",
+        fail(file, "/expected",
+             "the case has no expected values; explain needs a golden (dmlref run CASE -o DIR writes one)",
              "explain.not-a-golden");
     if (output.empty())
         for (const auto& f : tensor_fields(golden.op))
-            if (f.role == TensorRole::Output) { output = std::string(f.name); break; }
+            if (f.role == TensorRole::Output) {
+                output = std::string(f.name);
+                break;
+            }
     const TensorDesc* d = field_desc(golden, output, TensorRole::Output);
     if (!d) fail(file, "/expected", "the operator has no output " + printable(output), "explain.no-output");
     auto ex = golden.expected.find(output);
@@ -138,8 +153,10 @@ Explanation explain_element(const Case& golden, std::string output, uint64_t fla
     e.type = d->DataType;
     e.sizes = d->Sizes;
     if (flat >= element_count(*d))
-        fail(file, "/expected/" + output, "flat index " + std::to_string(flat) + " is out of range: " + output + " has " +
-             std::to_string(element_count(*d)) + " elements", "explain.index-range");
+        fail(file, "/expected/" + output,
+             "flat index " + std::to_string(flat) + " is out of range: " + output + " has " +
+                 std::to_string(element_count(*d)) + " elements",
+             "explain.index-range");
     e.flat = flat;
     e.index = nd_coordinate(d->Sizes, flat);
     const size_t w = element_size(e.type);
@@ -147,14 +164,17 @@ Explanation explain_element(const Case& golden, std::string output, uint64_t fla
 
     // The family's own account (validated descs only; a golden's desc validates).
     if (!validate(golden.op).has_errors())
-        if (ExplainHook hook = kit::record(golden.op.Type).explain) e.family_known = hook(golden, output, flat, e.family);
+        if (ExplainHook hook = kit::record(golden.op.Type).explain)
+            e.family_known = hook(golden, output, flat, e.family);
     for (const auto& p : info(golden.op.Type).Policies)  // in the registry's order, once each
         if (std::find(e.family.policies.begin(), e.family.policies.end(), p.Name) != e.family.policies.end())
             e.policies.emplace_back(std::string(p.Name), std::string(p.Value));
 
     // Don't care and boundary flags, as the diff knows them.
-    for (const auto& x : ex->second.dont_care) if (x.Index == flat) e.dont_care = x.Reason;
-    for (const auto& x : dont_care(golden.op, output)) if (x.Index == flat && e.dont_care.empty()) e.dont_care = x.Reason;
+    for (const auto& x : ex->second.dont_care)
+        if (x.Index == flat) e.dont_care = x.Reason;
+    for (const auto& x : dont_care(golden.op, output))
+        if (x.Index == flat && e.dont_care.empty()) e.dont_care = x.Reason;
     for (const auto& b : boundary_elements(golden, output, ex->second.values))
         if (b.Index == flat) e.boundary.push_back(b.Reason);
 
@@ -180,8 +200,10 @@ Explanation explain_element(const Case& golden, std::string output, uint64_t fla
         const std::vector<uint32_t> counts = term_counts(golden, output);
         if (!counts.empty()) et.terms = std::min<uint64_t>(counts[flat], tol.MaxTerms);
         e.term_count = uint32_t(et.terms);
-        e.tolerance_note = counts.empty() ? "at most " + std::to_string(et.terms) + " terms (the golden's MaxTerms; no bound from the terms)"
-                                          : "Terms = " + std::to_string(et.terms) + " (the golden's count for its tolerance; no bound from the terms)";
+        e.tolerance_note = counts.empty() ? "at most " + std::to_string(et.terms) +
+                                                " terms (the golden's MaxTerms; no bound from the terms)"
+                                          : "Terms = " + std::to_string(et.terms) +
+                                                " (the golden's count for its tolerance; no bound from the terms)";
     }
     if (actual_bits) {
         e.actual_source = actual_source;
@@ -192,8 +214,10 @@ Explanation explain_element(const Case& golden, std::string output, uint64_t fla
             e.judgement.verdict = Verdict::Within;  // an overflowing partial sum (docs/tolerance.md)
             e.judgement.nonfinite = false;
         }
-        if (ulp_only_at_boundary(golden, e.type, tol.Kind) && e.judgement.verdict == Verdict::Within && e.boundary.empty())
-            e.judgement.verdict = Verdict::Over;  // an integer Ulp off its operator's boundary (lib/judge/integer_ulp.hpp)
+        if (ulp_only_at_boundary(golden, e.type, tol.Kind) && e.judgement.verdict == Verdict::Within &&
+            e.boundary.empty())
+            e.judgement.verdict =
+                Verdict::Over;  // an integer Ulp off its operator's boundary (lib/judge/integer_ulp.hpp)
         if (!e.dont_care.empty()) e.judgement.verdict = Verdict::Skipped;
         if (is_float(e.type) && e.judgement.comparable) e.error = abs_error(e.type, e.golden_bits, e.actual_bits);
     }
@@ -218,13 +242,15 @@ int explain_worst(const DiffCommand& cmd, size_t k, bool json, std::ostream& out
         lo.max_bytes = options.max_bytes;
         const Case golden = load_case(cd.golden, diags, lo);
         for (const auto& o : cd.outputs)
-            for (const auto& w : o.worst) list.push_back(explain_element(golden, o.output, w.index, w.actual_bits, o.source, options));
+            for (const auto& w : o.worst)
+                list.push_back(explain_element(golden, o.output, w.index, w.actual_bits, o.source, options));
     }
     if (json) {
         out << explanation_json(list);
         return 0;
     }
-    out << "\nThe " << list.size() << " worst element" << (list.size() == 1 ? "" : "s") << ", explained (docs/explain.md):\n";
+    out << "\nThe " << list.size() << " worst element" << (list.size() == 1 ? "" : "s")
+        << ", explained (docs/explain.md):\n";
     for (const auto& e : list) out << "\n" << explanation_text(e);
     return 0;
 }
@@ -232,45 +258,53 @@ int explain_worst(const DiffCommand& cmd, size_t k, bool json, std::ostream& out
 std::string explanation_text(const Explanation& e) {
     std::ostringstream s;
     s << e.golden << ": " << e.op << " " << e.output << " element " << index_text(e.index) << " (flat " << e.flat
-      << ", Sizes " << index_text(std::vector<uint64_t>(e.sizes.begin(), e.sizes.end())) << ", " << name(e.type) << ")\n";
+      << ", Sizes " << index_text(std::vector<uint64_t>(e.sizes.begin(), e.sizes.end())) << ", " << name(e.type)
+      << ")\n";
     auto row = [&](const std::string& k, const std::string& v) {
         s << "  " << std::left << std::setw(14) << (k.size() >= 14 ? k + "  " : k) << v << "\n";
     };
     row("golden", display_value(e.type, e.golden_bits) + "  (" + hex_bits(e.type, e.golden_bits) + ")");
     if (!e.actual_source.empty()) {
-        row("actual", display_value(e.type, e.actual_bits) + "  (" + hex_bits(e.type, e.actual_bits) + ", from " + e.actual_source + ")");
-        std::string err = e.judgement.comparable ? std::to_string(e.judgement.distance) + " ULP" : "non-comparable (NaN or infinity)";
+        row("actual", display_value(e.type, e.actual_bits) + "  (" + hex_bits(e.type, e.actual_bits) + ", from " +
+                          e.actual_source + ")");
+        std::string err = e.judgement.comparable ? std::to_string(e.judgement.distance) + " ULP"
+                                                 : "non-comparable (NaN or infinity)";
         if (is_float(e.type) && e.judgement.comparable) err += ", |actual - golden| = " + short_number(e.error);
         row("error", err);
     }
     std::string tol = e.tolerance_kind;
-    if (e.bound >= 0) tol += ": bound " + short_number(e.bound) + " from " + std::to_string(e.term_count) +
-                             " terms, sum |t| = " + short_number(e.abs_sum) + ", " + e.profile + " (lib/judge/bound.cpp, docs/tolerance.md)";
+    if (e.bound >= 0)
+        tol += ": bound " + short_number(e.bound) + " from " + std::to_string(e.term_count) +
+               " terms, sum |t| = " + short_number(e.abs_sum) + ", " + e.profile +
+               " (lib/judge/bound.cpp, docs/tolerance.md)";
     else if (!e.tolerance_note.empty()) tol += ": " + e.tolerance_note;
     row("tolerance", tol);
     if (!e.actual_source.empty()) row("verdict", verdict_name(e.judgement.verdict));
-    row("boundary", e.boundary.empty() ? "no" : [&] {
-        std::string b;
-        for (const auto& r : e.boundary) b += (b.empty() ? "" : ", ") + r;
-        return b;
-    }());
+    row(
+        "boundary", e.boundary.empty() ? "no" : [&] {
+            std::string b;
+            for (const auto& r : e.boundary) b += (b.empty() ? "" : ", ") + r;
+            return b;
+        }());
     if (!e.dont_care.empty()) row("don't care", e.dont_care);
     if (!e.family_known) row("note", "no per-family explanation for this operator yet (docs/explain.md)");
     for (const auto& [k, v] : e.family.facts) row(k, v);
     if (!e.family.inputs.empty()) {
         s << "  inputs that reach it:\n";
-        s << "    " << std::left << std::setw(22) << "tensor" << std::setw(20) << "index" << std::setw(12) << "role" << "value\n";
+        s << "    " << std::left << std::setw(22) << "tensor" << std::setw(20) << "index" << std::setw(12) << "role"
+          << "value\n";
         for (const auto& in : e.family.inputs)
-            s << "    " << std::left << std::setw(22) << in.tensor << std::setw(20) << index_text(in.index) << std::setw(12)
-              << in.role << display_value(in.type, in.bits) << "\n";
+            s << "    " << std::left << std::setw(22) << in.tensor << std::setw(20) << index_text(in.index)
+              << std::setw(12) << in.role << display_value(in.type, in.bits) << "\n";
     }
     if (!e.family.terms.empty()) {
         s << "  terms (" << e.family.terms.size() << "):\n";
-        s << "    " << std::left << std::setw(22) << "from" << std::setw(20) << "index" << std::setw(24) << "value" << std::setw(24)
-          << "weight" << "weight * value\n";
+        s << "    " << std::left << std::setw(22) << "from" << std::setw(20) << "index" << std::setw(24) << "value"
+          << std::setw(24) << "weight"
+          << "weight * value\n";
         for (const auto& t : e.family.terms)
-            s << "    " << std::left << std::setw(22) << t.tensor << std::setw(20) << index_text(t.index) << std::setw(24)
-              << number(t.value) << std::setw(24) << number(t.weight) << number(t.weight * t.value)
+            s << "    " << std::left << std::setw(22) << t.tensor << std::setw(20) << index_text(t.index)
+              << std::setw(24) << number(t.value) << std::setw(24) << number(t.weight) << number(t.weight * t.value)
               << (t.note.empty() ? "" : "  " + t.note) << "\n";
     }
     if (!e.policies.empty()) {
@@ -317,11 +351,15 @@ std::string explanation_json(const std::vector<Explanation>& list) {
         j["facts"] = facts;
         oj inputs = oj::array();
         for (const auto& in : e.family.inputs)
-            inputs.push_back({{"tensor", in.tensor}, {"index", in.index}, {"role", in.role}, {"value", format_value(in.type, in.bits)}});
+            inputs.push_back({{"tensor", in.tensor},
+                              {"index", in.index},
+                              {"role", in.role},
+                              {"value", format_value(in.type, in.bits)}});
         j["inputs"] = inputs;
         oj terms = oj::array();
         for (const auto& t : e.family.terms)
-            terms.push_back({{"tensor", t.tensor}, {"index", t.index}, {"value", t.value}, {"weight", t.weight}, {"note", t.note}});
+            terms.push_back(
+                {{"tensor", t.tensor}, {"index", t.index}, {"value", t.value}, {"weight", t.weight}, {"note", t.note}});
         j["terms"] = terms;
         oj pol = oj::object();
         for (const auto& [k, v] : e.policies) pol[k] = v;

@@ -8,7 +8,8 @@
 
 namespace dmlref {
 
-ReadingsDiagnosis::ReadingsDiagnosis(const Case& golden, std::function<std::map<std::string, std::vector<std::byte>>()> inputs)
+ReadingsDiagnosis::ReadingsDiagnosis(const Case& golden,
+                                     std::function<std::map<std::string, std::vector<std::byte>>()> inputs)
     : golden_(golden), inputs_(std::move(inputs)) {}
 
 const std::vector<std::byte>* ReadingsDiagnosis::outputs_under(const Alternative& a, std::string_view output) {
@@ -30,8 +31,10 @@ const std::vector<std::byte>* ReadingsDiagnosis::outputs_under(const Alternative
     return v == it->second->values.end() ? nullptr : &v->second;
 }
 
-std::vector<std::pair<std::string, uint64_t>> ReadingsDiagnosis::diagnose(std::string_view output, const std::vector<std::byte>& actual,
-                                                      const OutputCensus& census, const DiffOptions& options) {
+std::vector<std::pair<std::string, uint64_t>> ReadingsDiagnosis::diagnose(std::string_view output,
+                                                                          const std::vector<std::byte>& actual,
+                                                                          const OutputCensus& census,
+                                                                          const DiffOptions& options) {
     std::vector<std::pair<std::string, uint64_t>> r;
     if (census.over == 0) return r;
     const auto ex = golden_.expected.find(std::string(output));
@@ -52,7 +55,8 @@ std::vector<std::pair<std::string, uint64_t>> ReadingsDiagnosis::diagnose(std::s
         std::pair<std::string, uint64_t> n{a->name(), 0};
         for (size_t i = 0; i < census.verdicts.size() && i < c.verdicts.size(); ++i) {
             if (census.verdicts[i] != Verdict::Over) continue;
-            const bool both_nan = is_nan_bits(t, load_bits(t, values->data() + i * w)) && is_nan_bits(t, load_bits(t, actual.data() + i * w));
+            const bool both_nan = is_nan_bits(t, load_bits(t, values->data() + i * w)) &&
+                                  is_nan_bits(t, load_bits(t, actual.data() + i * w));
             if (c.verdicts[i] != Verdict::Over || both_nan) {
                 ++n.second;
                 explained[i] = true;

@@ -24,28 +24,35 @@ std::string failure_class(DataType t, uint64_t g, uint64_t a) {
             if (std::isinf(gx) || std::isinf(ay)) return "Infinity";
             if (gx == 0 && ay == 0) return "SignedZero";
             const double min_normal = is_half_v<T> ? 0x1p-14 : std::is_same_v<T, float> ? 0x1p-126 : 0x1p-1022;
-            if (gx != 0 && std::fabs(gx) < min_normal && ay == 0)
-                return "FlushedSubnormal";
+            if (gx != 0 && std::fabs(gx) < min_normal && ay == 0) return "FlushedSubnormal";
         }
         return "Finite";
     });
 }
 
-bool operator<(const FailureKind& a, const FailureKind& b) { return std::tie(a.output, a.klass) < std::tie(b.output, b.klass); }
+bool operator<(const FailureKind& a, const FailureKind& b) {
+    return std::tie(a.output, a.klass) < std::tie(b.output, b.klass);
+}
 
-std::map<FailureKind, uint64_t> failures(const Case& golden, const std::map<std::string, std::vector<std::byte>>& actual, const DiffOptions& o) {
+std::map<FailureKind, uint64_t> failures(const Case& golden,
+                                         const std::map<std::string, std::vector<std::byte>>& actual,
+                                         const DiffOptions& o) {
     std::map<FailureKind, uint64_t> out;
     for (const auto& f : tensor_fields(golden.op)) {
         if (f.role != TensorRole::Output) continue;
         const std::string name(f.name);
         auto a = actual.find(name);
         const auto& g = golden.expected.at(name).values;
-        if (a == actual.end() || a->second.size() != g.size()) { ++out[{name, "Missing"}]; continue; }
+        if (a == actual.end() || a->second.size() != g.size()) {
+            ++out[{name, "Missing"}];
+            continue;
+        }
         const OutputCensus c = census(golden, name, a->second, o);
         const DataType t = f.desc->DataType;
         const size_t w = element_size(t);
         for (size_t i = 0; i < c.verdicts.size(); ++i)
-            if (c.verdicts[i] == Verdict::Over) ++out[{name, failure_class(t, load_bits(t, g.data() + i * w), load_bits(t, a->second.data() + i * w))}];
+            if (c.verdicts[i] == Verdict::Over)
+                ++out[{name, failure_class(t, load_bits(t, g.data() + i * w), load_bits(t, a->second.data() + i * w))}];
     }
     return out;
 }
@@ -85,7 +92,8 @@ static ordered_json reduce_case_json(const Case& c) {
         const auto& b = c.inputs.at(std::string(f.name));
         const DataType t = f.desc->DataType;
         ordered_json list = ordered_json::array();
-        for (size_t i = 0; i < b.size() / element_size(t); ++i) list.push_back(json_raw(format_exact_value(t, load_bits(t, b.data() + i * element_size(t)))));
+        for (size_t i = 0; i < b.size() / element_size(t); ++i)
+            list.push_back(json_raw(format_exact_value(t, load_bits(t, b.data() + i * element_size(t)))));
         inputs[std::string(f.name)] = list;
     }
     j["inputs"] = inputs;
@@ -102,8 +110,8 @@ bool is_tensor(const ordered_json& v) { return v.is_object() && v.contains("Data
 
 // The logical elements of `from` (sizes `old`) kept in `now` (each dimension no larger), from the
 // start (low) or the end (high) of each shrunk dimension.
-std::vector<std::byte> keep(const std::vector<std::byte>& from, size_t w, const std::vector<uint32_t>& old, const std::vector<uint32_t>& now,
-                            bool high) {
+std::vector<std::byte> keep(const std::vector<std::byte>& from, size_t w, const std::vector<uint32_t>& old,
+                            const std::vector<uint32_t>& now, bool high) {
     uint64_t n = 1;
     for (auto s : now) n *= s;
     std::vector<std::byte> out(n * w);
@@ -147,7 +155,9 @@ struct Reducer {
         cj = case_json(current);
         ++r.accepted;
         r.steps.push_back(what);
-        if (o.progress) o.progress("[" + std::to_string(r.runs) + " runs] " + what + ": " + std::to_string(total_elements(current)) + " elements");
+        if (o.progress)
+            o.progress("[" + std::to_string(r.runs) + " runs] " + what + ": " +
+                       std::to_string(total_elements(current)) + " elements");
         return true;
     }
 
@@ -161,7 +171,8 @@ struct Reducer {
         try {
             Diagnostics d;
             parse_case(parse_json_text(dump_json(placeholder(j))), "reduce.json", d);
-            for (const auto& item : d.items()) if (item.severity == Severity::Error) e.push_back(item);
+            for (const auto& item : d.items())
+                if (item.severity == Severity::Error) e.push_back(item);
         } catch (const CaseError& ex) {
             e = ex.diagnostics().items();
         }
@@ -183,7 +194,8 @@ struct Reducer {
             // that no longer fits may need a smaller offset rather than a smaller size).
             std::vector<std::string> paths{path};
             for (const auto& [field, value] : j["desc"].items())
-                if (!is_tensor(value) && value.is_array() && "/desc/" + field != parent) paths.push_back("/desc/" + field + "/" + last);
+                if (!is_tensor(value) && value.is_array() && "/desc/" + field != parent)
+                    paths.push_back("/desc/" + field + "/" + last);
             bool fixed_it = false;
             for (const auto& candidate : paths) {
                 ordered_json::json_pointer p(candidate);
@@ -192,7 +204,8 @@ struct Reducer {
                 for (int64_t v = old - 1; v >= 0 && !fixed_it; --v) {
                     j[p] = v;
                     const auto again = errors(j);
-                    fixed_it = std::none_of(again.begin(), again.end(), [&](const Diagnostic& d) { return d.path == path; });
+                    fixed_it = std::none_of(again.begin(), again.end(),
+                                            [&](const Diagnostic& d) { return d.path == path; });
                 }
                 if (fixed_it) break;
                 j[p] = old;
@@ -213,7 +226,8 @@ struct Reducer {
             const DataType t = f.desc->DataType;
             const auto kept = keep(gather_logical(*f.desc, current.inputs.at(n)), element_size(t), old, now, high);
             ordered_json list = ordered_json::array();
-            for (size_t i = 0; i < kept.size() / element_size(t); ++i) list.push_back(json_raw(format_exact_value(t, load_bits(t, kept.data() + i * element_size(t)))));
+            for (size_t i = 0; i < kept.size() / element_size(t); ++i)
+                list.push_back(json_raw(format_exact_value(t, load_bits(t, kept.data() + i * element_size(t)))));
             j["inputs"][n] = list;
         }
     }
@@ -235,7 +249,8 @@ struct Reducer {
             const DataType t = f.desc->DataType;
             const auto logical = gather_logical(*f.desc, current.inputs.at(std::string(f.name)));
             ordered_json list = ordered_json::array();
-            for (size_t i = 0; i < logical.size() / element_size(t); ++i) list.push_back(json_raw(format_exact_value(t, load_bits(t, logical.data() + i * element_size(t)))));
+            for (size_t i = 0; i < logical.size() / element_size(t); ++i)
+                list.push_back(json_raw(format_exact_value(t, load_bits(t, logical.data() + i * element_size(t)))));
             j["inputs"][std::string(f.name)] = list;
         }
         return accept(j, "packed layout (no Strides)");
@@ -248,7 +263,8 @@ struct Reducer {
             for (size_t k = 0; k < sizes.size(); ++k) {
                 std::vector<uint32_t> tries;
                 for (uint32_t n : {1u, (sizes[k] + 1) / 2, sizes[k] - 1})
-                    if (n >= 1 && n < sizes[k] && std::find(tries.begin(), tries.end(), n) == tries.end()) tries.push_back(n);
+                    if (n >= 1 && n < sizes[k] && std::find(tries.begin(), tries.end(), n) == tries.end())
+                        tries.push_back(n);
                 for (uint32_t n : tries)
                     for (bool high : {false, true}) {
                         if (!budget()) return false;
@@ -260,8 +276,9 @@ struct Reducer {
                             if (g.desc->Sizes == sizes) j["desc"][std::string(g.name)]["Sizes"][k] = n;
                         if (!repair(j, path)) continue;
                         cut_inputs(j, high);
-                        if (accept(j, std::string(f.name) + ".Sizes[" + std::to_string(k) + "] " + std::to_string(sizes[k]) + " -> " +
-                                      std::to_string(n) + (high ? " (last elements)" : " (first elements)")))
+                        if (accept(j, std::string(f.name) + ".Sizes[" + std::to_string(k) + "] " +
+                                          std::to_string(sizes[k]) + " -> " + std::to_string(n) +
+                                          (high ? " (last elements)" : " (first elements)")))
                             return true;
                     }
             }
@@ -321,7 +338,9 @@ struct Reducer {
                         if (!budget()) return false;
                         ordered_json j = cj;
                         for (size_t i = start; i < end; ++i) j["inputs"][n][i] = json_raw(simple);
-                        if (accept(j, n + " elements " + std::to_string(start) + ".." + std::to_string(end - 1) + " -> " + simple)) return true;
+                        if (accept(j, n + " elements " + std::to_string(start) + ".." + std::to_string(end - 1) +
+                                          " -> " + simple))
+                            return true;
                     }
                     if (block <= 1) break;
                 }
@@ -344,7 +363,10 @@ ReduceResult reduce(const Case& c, const Backend& backend, const ReduceOptions& 
     for (const auto& f : tensor_fields(golden.op)) {
         if (f.role != TensorRole::Output || !z.r.kind.output.empty()) continue;
         const std::string name(f.name);
-        if (!actual->count(name)) { z.r.kind = {name, "Missing"}; break; }
+        if (!actual->count(name)) {
+            z.r.kind = {name, "Missing"};
+            break;
+        }
         const OutputCensus cs = census(golden, name, actual->at(name), o.diff);
         for (const auto& w : cs.worst)
             if (w.judgement.verdict == Verdict::Over) {
@@ -352,9 +374,11 @@ ReduceResult reduce(const Case& c, const Backend& backend, const ReduceOptions& 
                 break;
             }
     }
-    if (z.r.kind.output.empty()) throw NothingToReduce("the backend's outputs are within tolerance: there is no failure to reduce");
+    if (z.r.kind.output.empty())
+        throw NothingToReduce("the backend's outputs are within tolerance: there is no failure to reduce");
     z.r.elements_before = total_elements(c);
-    while (z.budget() && (z.try_pack() || z.try_sizes() || z.try_arrays() || z.try_values())) {}
+    while (z.budget() && (z.try_pack() || z.try_sizes() || z.try_arrays() || z.try_values())) {
+    }
     z.r.reduced = z.current;
     z.r.elements_after = total_elements(z.current);
     return z.r;

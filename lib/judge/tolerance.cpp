@@ -20,8 +20,10 @@ using OT = OperatorType;
 using TR = ToleranceRule;
 using BR = BoundaryRule;
 
-const std::string kBitsWhy = "values are moved or selected, never computed: bit for bit (docs/golden.md, moved and selected values)";
-const std::string kScaleBiasWhy = "x * Scale + Bias is rounded twice in float32; a fused multiply-add rounds once and may land 1 ULP away";
+const std::string kBitsWhy =
+    "values are moved or selected, never computed: bit for bit (docs/golden.md, moved and selected values)";
+const std::string kScaleBiasWhy =
+    "x * Scale + Bias is rounded twice in float32; a fused multiply-add rounds once and may land 1 ULP away";
 const std::string kSummedWhy =
     "elements are exact sums of their gradient terms, rounded once (docs/golden.md): a NaN sum matches any NaN, an "
     "element with no term is +0, one term of weight 1 is that term's value (a -0 term gives +0: sums start from +0); "
@@ -49,9 +51,7 @@ const TensorDesc* output_desc(const Case& c, std::string_view output) {
     return nullptr;
 }
 
-bool type_matches(TypeClass k, DataType t) {
-    return k == TypeClass::Any || (k == TypeClass::Float) == is_float(t);
-}
+bool type_matches(TypeClass k, DataType t) { return k == TypeClass::Any || (k == TypeClass::Float) == is_float(t); }
 
 // The record's rule for this output of this case: the first that matches its element type.
 const kit::OutputRule* output_rule(const Case& c, std::string_view output) {
@@ -77,7 +77,8 @@ std::optional<Tolerance> operator_stated(const Case& c, std::string_view output)
 }  // namespace
 
 ToleranceRow tolerance_row(const Case& c, std::string_view output) {
-    if (const kit::OutputRule* o = output_rule(c, output)) return {c.op.Type, o->output, o->types, o->rule, o->boundary};
+    if (const kit::OutputRule* o = output_rule(c, output))
+        return {c.op.Type, o->output, o->types, o->rule, o->boundary};
     // An output no rule covers (a record's completeness is checked at registration): bit for bit.
     return {c.op.Type, output, TypeClass::Any, TR::Bits, BR::None};
 }
@@ -98,8 +99,7 @@ Tolerance stated_tolerance(const Case& c, std::string_view output) {
     t.Kind = "Bits";
     t.Why = kBitsWhy;
     switch (tolerance_row(c, output).rule) {
-        case TR::Bits:
-            break;
+        case TR::Bits: break;
         case TR::OperatorStated:
             if (auto stated = operator_stated(c, output)) return *stated;
             break;
@@ -118,7 +118,8 @@ Tolerance stated_tolerance(const Case& c, std::string_view output) {
             t.Kind = "Summed";
             t.MaxTerms = most;
             t.Terms = terms;  // each element's own count, as the golden records it
-            t.Why = (most == 1 ? std::string("at most 1 term") : "up to " + std::to_string(most) + " terms") + " per element; " + kSummedWhy;
+            t.Why = (most == 1 ? std::string("at most 1 term") : "up to " + std::to_string(most) + " terms") +
+                    " per element; " + kSummedWhy;
             break;
         }
     }
@@ -135,7 +136,8 @@ bool judging_reads_inputs(const Case& c, std::string_view output) {
     const kit::OutputRule* o = output_rule(c, output);
     const bool rule_reads = row.rule != TR::Bits && row.rule != TR::Ulp1WithScaleBias;
     const bool boundary_reads = row.boundary != BR::None && row.boundary != BR::OperatorStated;
-    return rule_reads || boundary_reads || (o && (o->terms || o->bounds)) || (r && (r->reads_inputs || r->case_boundary));
+    return rule_reads || boundary_reads || (o && (o->terms || o->bounds)) ||
+           (r && (r->reads_inputs || r->case_boundary));
 }
 
 bool is_summed_output(const Case& c, std::string_view output) {
@@ -205,7 +207,8 @@ int128_t integer_value(DataType t, uint64_t b) {
 
 }  // namespace
 
-std::vector<BoundaryElement> boundary_elements(const Case& c, std::string_view output, const std::vector<std::byte>& golden) {
+std::vector<BoundaryElement> boundary_elements(const Case& c, std::string_view output,
+                                               const std::vector<std::byte>& golden) {
     std::vector<BoundaryElement> out;
     const TensorDesc* d = output_desc(c, output);
     if (!d) return out;
@@ -226,7 +229,8 @@ std::vector<BoundaryElement> boundary_elements(const Case& c, std::string_view o
         for (uint64_t i = 0; i < golden.size() / w; ++i)
             if (is_subnormal_bits(t, load_bits(t, golden.data() + i * w))) out.push_back({i, "Subnormal"});
     }
-    std::stable_sort(out.begin(), out.end(), [](const BoundaryElement& a, const BoundaryElement& b) { return a.Index < b.Index; });
+    std::stable_sort(out.begin(), out.end(),
+                     [](const BoundaryElement& a, const BoundaryElement& b) { return a.Index < b.Index; });
     return out;
 }
 

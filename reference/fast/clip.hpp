@@ -71,9 +71,13 @@ inline bool clip1_floats(const TensorView& X, const TensorView& Y, float Min, fl
     if (Min == 0 || Max == 0 || !one_contiguous_run(Y, {&X})) return false;
     const float* x = X.data<float>();
     const __m128 lo = _mm_set1_ps(Min), hi = _mm_set1_ps(Max);
-    floats_streamed(Y.data<float>(), size_t(element_count(Y.desc)),
-                    [=](size_t i) { return _mm_max_ps(_mm_min_ps(_mm_loadu_ps(x + i), hi), lo); },
-                    [=](size_t i) { const float m = x[i] < Max ? x[i] : Max; return m > Min ? m : Min; });
+    floats_streamed(
+        Y.data<float>(), size_t(element_count(Y.desc)),
+        [=](size_t i) { return _mm_max_ps(_mm_min_ps(_mm_loadu_ps(x + i), hi), lo); },
+        [=](size_t i) {
+        const float m = x[i] < Max ? x[i] : Max;
+        return m > Min ? m : Min;
+        });
     return true;
 #else
     (void)X, (void)Y, (void)Min, (void)Max;
@@ -89,12 +93,15 @@ template <class T> bool clip1_elements(const TensorView& X, const TensorView& Y,
     if constexpr (is_half_v<T>) {
         const uint16_t lo = to_bits(Min), hi = to_bits(Max);
         if (one_contiguous_run(Y, {&X}))
-            in_runs(size_t(element_count(Y.desc)),
-                    [&](size_t b, size_t e) { clip1_half_run(Y.data<uint16_t>() + b, X.data<uint16_t>() + b, e - b, lo, hi); });
+            in_runs(size_t(element_count(Y.desc)), [&](size_t b, size_t e) {
+                clip1_half_run(Y.data<uint16_t>() + b, X.data<uint16_t>() + b, e - b, lo, hi);
+            });
         else
-            map_elements<T, T>(Y, [=](T x) { return from_bits<half>(clip1_half_bits(to_bits(x), lo, hi)); }, X);
+            map_elements<T, T>(
+                Y, [=](T x) { return from_bits<half>(clip1_half_bits(to_bits(x), lo, hi)); }, X);
     } else {
-        map_elements<T, T>(Y, [=](T x) { return clip1(x, Min, Max); }, X);
+        map_elements<T, T>(
+            Y, [=](T x) { return clip1(x, Min, Max); }, X);
     }
     return true;
 }
@@ -106,12 +113,14 @@ inline bool clip_grad1_half(const TensorView& X, const TensorView& dY, const Ten
     const uint16_t lo = to_bits(Min), hi = to_bits(Max);
     if (one_contiguous_run(dX, {&X, &dY})) {
         in_runs(size_t(element_count(dX.desc)), [&](size_t b, size_t e) {
-            clip_grad1_half_run(dX.data<uint16_t>() + b, X.data<uint16_t>() + b, dY.data<uint16_t>() + b, e - b, lo, hi);
+            clip_grad1_half_run(dX.data<uint16_t>() + b, X.data<uint16_t>() + b, dY.data<uint16_t>() + b, e - b, lo,
+                                hi);
         });
         return true;
     }
-    map_elements<half, half, half>(dX, [=](half x, half dy) { return from_bits<half>(clip_grad1_half_bits(to_bits(x), to_bits(dy), lo, hi)); },
-                                   X, dY);
+    map_elements<half, half, half>(
+        dX, [=](half x, half dy) { return from_bits<half>(clip_grad1_half_bits(to_bits(x), to_bits(dy), lo, hi)); }, X,
+        dY);
     return true;
 }
 
@@ -123,12 +132,13 @@ inline bool clip_grad1_floats(const TensorView& X, const TensorView& dY, const T
     if (is_nan(Min) || is_nan(Max) || !one_contiguous_run(dX, {&X, &dY})) return false;
     const float *x = X.data<float>(), *dy = dY.data<float>();
     const __m128 lo = _mm_set1_ps(Min), hi = _mm_set1_ps(Max);
-    floats_streamed(dX.data<float>(), size_t(element_count(dX.desc)),
-                    [=](size_t i) {
-                        const __m128 v = _mm_loadu_ps(x + i);
-                        return _mm_andnot_ps(_mm_or_ps(_mm_cmple_ps(v, lo), _mm_cmpge_ps(v, hi)), _mm_loadu_ps(dy + i));
-                    },
-                    [=](size_t i) { return select((x[i] <= Min) | (x[i] >= Max), 0.0f, dy[i]); });
+    floats_streamed(
+        dX.data<float>(), size_t(element_count(dX.desc)),
+        [=](size_t i) {
+        const __m128 v = _mm_loadu_ps(x + i);
+        return _mm_andnot_ps(_mm_or_ps(_mm_cmple_ps(v, lo), _mm_cmpge_ps(v, hi)), _mm_loadu_ps(dy + i));
+        },
+        [=](size_t i) { return select((x[i] <= Min) | (x[i] >= Max), 0.0f, dy[i]); });
     return true;
 #else
     (void)X, (void)dY, (void)dX, (void)Min, (void)Max;

@@ -21,7 +21,8 @@ namespace dmlref::reference::fast {
 // + h) * W.in + w: the windows that hold e (at most one per window element), argmaxes recomputed.
 template <class T, class F> void windows_choosing(const Volume& v, const T* x, int64_t e, F&& f) {
     const int64_t w = e % v.W.in, h = e / v.W.in % v.H.in, d = e / v.W.in / v.H.in;
-    auto holding = [](const PoolAxis& a, int64_t p, auto&& g) {  // the outputs o with o * stride - start + k * dilation = p
+    auto holding =
+        [](const PoolAxis& a, int64_t p, auto&& g) {  // the outputs o with o * stride - start + k * dilation = p
         for (int64_t k = 0; k < a.size; ++k) {
             const int64_t q = p + a.start - k * a.dilation;
             if (q >= 0 && q % a.stride == 0 && q / a.stride < a.out) g(q / a.stride);
@@ -40,8 +41,9 @@ template <class T, class F> void windows_choosing(const Volume& v, const T* x, i
 // on) of acc, for each window with index[ow] >= 0; for a float T, index[ow] listed in retry where
 // the float64 addition was not exact (TwoSum's error non-zero) or met an infinity or NaN (NaN error).
 template <class T>
-inline void add_terms(std::conditional_t<std::is_integral_v<T>, uint64_t, double>* __restrict acc, const int64_t* __restrict index,
-                      const T* __restrict dy, int64_t dy_step, int64_t n, int64_t shift, int64_t RS, std::vector<int64_t>& retry) {
+inline void add_terms(std::conditional_t<std::is_integral_v<T>, uint64_t, double>* __restrict acc,
+                      const int64_t* __restrict index, const T* __restrict dy, int64_t dy_step, int64_t n,
+                      int64_t shift, int64_t RS, std::vector<int64_t>& retry) {
     for (int64_t ow = 0; ow < n; ++ow) {
         const int64_t i = index[ow];
         if (i < 0) continue;
@@ -51,7 +53,8 @@ inline void add_terms(std::conditional_t<std::is_integral_v<T>, uint64_t, double
         if constexpr (std::is_integral_v<T>) {
             acc[t] += uint64_t(e);  // wraps
         } else {
-            if (two_sum(acc[t], widen_fast(e), acc[t]) != 0) retry.push_back(i);  // also for a NaN error (an infinity or NaN term)
+            if (two_sum(acc[t], widen_fast(e), acc[t]) != 0)
+                retry.push_back(i);  // also for a NaN error (an infinity or NaN term)
         }
     }
 }
@@ -89,7 +92,8 @@ void max_pool_grad_fast(const Volume& v, const TensorView& X, const TensorView& 
         thread_local RowScratch<T> row_buffer;
         // Bound once: each use of a thread_local in the loops below would look its address up again.
         std::vector<Acc>& ring = ring_buffer;
-        std::vector<int64_t>& retry = retry_buffer;  // volume indices of dX elements to sum again exactly (repeats possible)
+        std::vector<int64_t>& retry =
+            retry_buffer;  // volume indices of dX elements to sum again exactly (repeats possible)
         std::vector<int64_t>& ready = ready_buffer;
         RowScratch<T>& row = row_buffer;
         ring.assign(size_t(RS), Acc(0));
@@ -108,11 +112,20 @@ void max_pool_grad_fast(const Volume& v, const TensorView& X, const TensorView& 
                     Acc* a = slab + r * v.W.in;
                     // Written, and the slot cleared for the slab that reuses it.
                     if constexpr (std::is_integral_v<T>) {
-                        for (int64_t w = 0; w < v.W.in; ++w) { out[w * xs[2]] = static_cast<T>(a[w]); a[w] = 0; }
+                        for (int64_t w = 0; w < v.W.in; ++w) {
+                            out[w * xs[2]] = static_cast<T>(a[w]);
+                            a[w] = 0;
+                        }
                     } else if (xs[2] == 1) {
-                        for (int64_t w = 0; w < v.W.in; ++w) { out[w] = exact_result<T>(a[w]); a[w] = 0; }
+                        for (int64_t w = 0; w < v.W.in; ++w) {
+                            out[w] = exact_result<T>(a[w]);
+                            a[w] = 0;
+                        }
                     } else {
-                        for (int64_t w = 0; w < v.W.in; ++w) { out[w * xs[2]] = exact_result<T>(a[w]); a[w] = 0; }
+                        for (int64_t w = 0; w < v.W.in; ++w) {
+                            out[w * xs[2]] = exact_result<T>(a[w]);
+                            a[w] = 0;
+                        }
                     }
                 }
             }
@@ -144,7 +157,8 @@ void max_pool_grad_fast(const Volume& v, const TensorView& X, const TensorView& 
             const int64_t b = std::max<int64_t>(A.position(o, 0), 0);
             const int64_t shift = (b % R - b) * S;
             if (by_rows) add_row(0, o, shift);
-            else for (int64_t oh = 0; oh < v.H.out; ++oh) add_row(o, oh, shift);
+            else
+                for (int64_t oh = 0; oh < v.H.out; ++oh) add_row(o, oh, shift);
             finish(o + 1 < A.out ? std::clamp<int64_t>(A.position(o + 1, 0), 0, A.in) : A.in);
         }
         finish(A.in);

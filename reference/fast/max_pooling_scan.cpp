@@ -37,7 +37,8 @@ template <int S> inline void load8(const float* p, v8f& out) {
 typedef int64_t v8l __attribute__((vector_size(64)));
 
 template <int S>
-inline int64_t scan(const float* const* candidates, const int32_t* candidate_index, int32_t m, int64_t n, float* value, int64_t* index) {
+inline int64_t scan(const float* const* candidates, const int32_t* candidate_index, int32_t m, int64_t n, float* value,
+                    int64_t* index) {
     if (n < 8) return 0;
     for (int64_t next = 0; next < n; next += 8) {
         const int64_t k = std::min(next, n - 8);  // the last eight overlap the ones before: the same winners again
@@ -65,8 +66,9 @@ inline int64_t scan(const float* const* candidates, const int32_t* candidate_ind
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
 __attribute__((target_clones("avx512f", "avx2", "default")))
 #endif
-int64_t scan_windows(const float* const* candidates, const int32_t* candidate_index, int32_t m, int64_t n, int64_t step, float* value,
-                     int64_t* index) {
+int64_t
+scan_windows(const float* const* candidates, const int32_t* candidate_index, int32_t m, int64_t n, int64_t step,
+             float* value, int64_t* index) {
 #if defined(__GNUC__)
     if (step == 1) return scan<1>(candidates, candidate_index, m, n, value, index);
     if (step == 2) return scan<2>(candidates, candidate_index, m, n, value, index);

@@ -44,7 +44,10 @@ struct PoolAxis {
         while (a < b && !full(a)) ++a;
         while (b > a && !full(b - 1)) --b;
         for (int64_t o = a; o < b; ++o)
-            if (!full(o)) { a = b; break; }
+            if (!full(o)) {
+                a = b;
+                break;
+            }
         interior_begin = a;
         interior_end = b;
     }
@@ -69,16 +72,19 @@ inline PoolAxis unit_axis() {
 
 // max_pooling.cpp's beats(x, best), branch-free: greater, or best is NaN and x is not.
 template <class T> inline bool beats_fast(T x, T best) {
-    if constexpr (is_half_v<T>) return is_nan(best) ? !is_nan(x) : !is_nan(x) && half_order_key(x) > half_order_key(best);
+    if constexpr (is_half_v<T>)
+        return is_nan(best) ? !is_nan(x) : !is_nan(x) && half_order_key(x) > half_order_key(best);
     else if constexpr (std::is_floating_point_v<T>) return (x > best) | ((best != best) & (x == x));
     else return x > best;
 }
 
 // The window of output (od, oh, ow) in the volume at x: the spatial index ((d * in_h + h) * in_w
 // + w) of its argmax and the value, or index -1 for a window of padding only.
-template <class T> struct Best { int64_t index; T value; };
-template <class T>
-inline Best<T> argmax_window(const Volume& v, const T* x, int64_t od, int64_t oh, int64_t ow) {
+template <class T> struct Best {
+    int64_t index;
+    T value;
+};
+template <class T> inline Best<T> argmax_window(const Volume& v, const T* x, int64_t od, int64_t oh, int64_t ow) {
     const PoolAxis &D = v.D, &H = v.H, &W = v.W;
     Best<T> best{-1, T(0)};
     const int64_t dl = D.lo[size_t(od)], dh = D.hi[size_t(od)];
@@ -118,8 +124,16 @@ template <class T> struct RowScratch {
     std::vector<int32_t> scan_index;
     std::vector<const T*> candidates;  // scan_windows' candidates and their spatial indices
     std::vector<int32_t> candidate_index;
-    void resize(size_t n) { index.resize(n); value.resize(n); scan_value.resize(n); scan_index.resize(n); }
-    void set(int64_t ow, const Best<T>& b) { index[size_t(ow)] = b.index; value[size_t(ow)] = b.value; }
+    void resize(size_t n) {
+        index.resize(n);
+        value.resize(n);
+        scan_value.resize(n);
+        scan_index.resize(n);
+    }
+    void set(int64_t ow, const Best<T>& b) {
+        index[size_t(ow)] = b.index;
+        value[size_t(ow)] = b.value;
+    }
 };
 
 // FLOAT32 windows side by side in vector registers (max_pooling_scan.cpp): for windows k < n,
@@ -127,13 +141,14 @@ template <class T> struct RowScratch {
 // of spatial index candidate_index[j] + k * step, the winner's value[k] and index[k], with
 // beats_fast's rule. It reads candidates[j][0 .. n * step) and returns n, or 0 (nothing done)
 // for fewer than 8 windows or another step.
-int64_t scan_windows(const float* const* candidates, const int32_t* candidate_index, int32_t m, int64_t n, int64_t step, float* value,
-                     int64_t* index);
+int64_t scan_windows(const float* const* candidates, const int32_t* candidate_index, int32_t m, int64_t n, int64_t step,
+                     float* value, int64_t* index);
 
 // argmax_row's interior windows [a, a + n) of output row (od, oh) through scan_windows, for a
 // FLOAT32 X with contiguous rows; the windows it leaves are the caller's. Returns how many it did.
 template <class T>
-inline int64_t argmax_row_vector(const Volume& v, const T* x, int64_t od, int64_t oh, int64_t a, int64_t n, RowScratch<T>& scratch) {
+inline int64_t argmax_row_vector(const Volume& v, const T* x, int64_t od, int64_t oh, int64_t a, int64_t n,
+                                 RowScratch<T>& scratch) {
     if constexpr (!std::is_same_v<T, float>) {
         return 0;
     } else {
@@ -163,12 +178,12 @@ inline int64_t argmax_row_vector(const Volume& v, const T* x, int64_t od, int64_
                 const float* r = x + D.position(od, D.lo[size_t(od)]) * v.xs_d + H.position(oh + 1, kh) * v.xs_h;
                 for (int64_t w = 0; w < W.in; w += 16) __builtin_prefetch(r + w);
             }
-        return scan_windows(c.data(), ci.data(), int32_t(c.size()), n, step, scratch.value.data() + a, scratch.index.data() + a);
+        return scan_windows(c.data(), ci.data(), int32_t(c.size()), n, step, scratch.value.data() + a,
+                            scratch.index.data() + a);
     }
 }
 
-template <class T>
-inline void argmax_row(const Volume& v, const T* x, int64_t od, int64_t oh, RowScratch<T>& scratch) {
+template <class T> inline void argmax_row(const Volume& v, const T* x, int64_t od, int64_t oh, RowScratch<T>& scratch) {
     const PoolAxis &D = v.D, &H = v.H, &W = v.W;
     const int64_t dl = D.lo[size_t(od)], dh = D.hi[size_t(od)], hl = H.lo[size_t(oh)], hh = H.hi[size_t(oh)];
     int64_t a = W.interior_begin, b = W.interior_end;  // the interior: a full window of real columns
@@ -181,7 +196,8 @@ inline void argmax_row(const Volume& v, const T* x, int64_t od, int64_t oh, RowS
         return;
     }
     T* __restrict bv = scratch.scan_value.data();
-    int32_t* __restrict bi = scratch.scan_index.data();  // the winning candidate's index for window 0; window k's is k * stride more
+    int32_t* __restrict bi =
+        scratch.scan_index.data();  // the winning candidate's index for window 0; window k's is k * stride more
     const int64_t n = b - a, step = W.stride * v.xs_w;
     bool first = true;
     for (int64_t kd = dl; kd < dh; ++kd)
@@ -196,7 +212,10 @@ inline void argmax_row(const Volume& v, const T* x, int64_t od, int64_t oh, RowS
                 auto candidate = [&]<int64_t S>(std::integral_constant<int64_t, S>) {
                     const int64_t s = S ? S : step;
                     if (first) {
-                        for (int64_t k = 0; k < n; ++k) { bv[k] = c[k * s]; bi[k] = i0; }
+                        for (int64_t k = 0; k < n; ++k) {
+                            bv[k] = c[k * s];
+                            bi[k] = i0;
+                        }
                         return;
                     }
                     for (int64_t k = 0; k < n; ++k) {
@@ -226,7 +245,8 @@ inline std::array<int64_t, 3> spatial_strides(const TensorView& t) {
 
 // X, the pooled tensor P and (optionally) the indices, all of P's rank with sizes {N, C, [OD,] OH, OW}.
 template <class T>
-void max_pool_fast(const Volume& v, const TensorView& X, const TensorView& Y, const std::optional<TensorView>& I, bool wide_indices) {
+void max_pool_fast(const Volume& v, const TensorView& X, const TensorView& Y, const std::optional<TensorView>& I,
+                   bool wide_indices) {
     const int64_t N = Y.sizes()[0], Cn = Y.sizes()[1];
     const auto ys = spatial_strides(Y);
     const auto is = I ? spatial_strides(*I) : std::array<int64_t, 3>{};
@@ -239,7 +259,8 @@ void max_pool_fast(const Volume& v, const TensorView& X, const TensorView& Y, co
         row.resize(size_t(v.W.out));
         // The indices' plane, and the strides in locals: the stores below cannot move them.
         uint64_t* const i64 = I && wide_indices ? I->data<uint64_t>() + n * I->strides[0] + c * I->strides[1] : nullptr;
-        uint32_t* const i32 = I && !wide_indices ? I->data<uint32_t>() + n * I->strides[0] + c * I->strides[1] : nullptr;
+        uint32_t* const i32 = I && !wide_indices ? I->data<uint32_t>() + n * I->strides[0] + c * I->strides[1]
+                                                 : nullptr;
         const int64_t y_step = ys[2], i_step = is[2], W_out = v.W.out;
         const uint64_t first = uint64_t(plane) * uint64_t(v.in());  // the plane's first element's index
         for (int64_t od = 0; od < v.D.out; ++od)
@@ -251,8 +272,10 @@ void max_pool_fast(const Volume& v, const TensorView& X, const TensorView& Y, co
                 // An empty window's value is +0 and its index 0; indices are < 2^32 where UINT32
                 // (element counts are). Contiguous rows get loops of their own, vectorised.
                 auto write = [&](auto* out, int64_t step, auto&& f) {
-                    if (step == 1) for (int64_t ow = 0; ow < W_out; ++ow) out[ow] = f(ow);
-                    else for (int64_t ow = 0; ow < W_out; ++ow) out[ow * step] = f(ow);
+                    if (step == 1)
+                        for (int64_t ow = 0; ow < W_out; ++ow) out[ow] = f(ow);
+                    else
+                        for (int64_t ow = 0; ow < W_out; ++ow) out[ow * step] = f(ow);
                 };
                 write(y_row, y_step, [&](int64_t ow) { return index[ow] < 0 ? T(0) : value[ow]; });
                 const int64_t at = od * is[0] + oh * is[1];

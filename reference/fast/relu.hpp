@@ -15,7 +15,9 @@ namespace dmlref::reference::fast {
 
 inline uint16_t half_positive_mask(half x) { return uint16_t(0) - uint16_t(uint16_t(to_bits(x) - 1u) < 0x7c00u); }
 
-inline half relu_grad_half_value(half x, half dy) { return from_bits<half>(uint16_t(to_bits(dy) & half_positive_mask(x))); }
+inline half relu_grad_half_value(half x, half dy) {
+    return from_bits<half>(uint16_t(to_bits(dy) & half_positive_mask(x)));
+}
 
 // Contiguous tensors in runs over the cores (streamed.hpp), others through map_elements.
 inline void relu_grad_half(const TensorView& X, const TensorView& dY, const TensorView& dX) {
@@ -38,9 +40,10 @@ inline bool relu_grad_floats(const TensorView& X, const TensorView& dY, const Te
     if (!one_contiguous_run(dX, {&X, &dY})) return false;
     const float *x = X.data<float>(), *dy = dY.data<float>();
     const __m128 zero = _mm_setzero_ps();
-    floats_streamed(dX.data<float>(), size_t(element_count(dX.desc)),
-                    [=](size_t i) { return _mm_and_ps(_mm_cmpgt_ps(_mm_loadu_ps(x + i), zero), _mm_loadu_ps(dy + i)); },
-                    [=](size_t i) { return select(x[i] > 0.0f, dy[i], 0.0f); });
+    floats_streamed(
+        dX.data<float>(), size_t(element_count(dX.desc)),
+        [=](size_t i) { return _mm_and_ps(_mm_cmpgt_ps(_mm_loadu_ps(x + i), zero), _mm_loadu_ps(dy + i)); },
+        [=](size_t i) { return select(x[i] > 0.0f, dy[i], 0.0f); });
     return true;
 #else
     (void)X, (void)dY, (void)dX;

@@ -7,9 +7,9 @@ namespace dmlref::reference::fast {
 
 namespace {
 template <class Out>
-inline bool sums(Out* __restrict out, const double* __restrict e00, const double* __restrict e01, const double* __restrict e10,
-                 const double* __restrict e11, const double* __restrict c0, const double* __restrict c1, double a0, double a1,
-                 size_t n) {
+inline bool sums(Out* __restrict out, const double* __restrict e00, const double* __restrict e01,
+                 const double* __restrict e10, const double* __restrict e11, const double* __restrict c0,
+                 const double* __restrict c1, double a0, double a1, size_t n) {
     uint64_t bad = 0;
     for (size_t k = 0; k < n; ++k) {
         uint64_t inexact;
@@ -25,8 +25,10 @@ template <class V> inline void pairs(double* __restrict out, const V* __restrict
 }
 
 template <class V> inline void strided(double* __restrict out, const V* __restrict v, int step, size_t n) {
-    if (step == 1) for (size_t i = 0; i < n; ++i) out[i] = double(v[i]);
-    else for (size_t i = 0; i < n; ++i) out[i] = double(v[size_t(step) * i]);
+    if (step == 1)
+        for (size_t i = 0; i < n; ++i) out[i] = double(v[i]);
+    else
+        for (size_t i = 0; i < n; ++i) out[i] = double(v[size_t(step) * i]);
 }
 }  // namespace
 

@@ -41,10 +41,10 @@ inline double linear_sum(double a0, double a1, double c0, double c1, double v00,
 // (a0 * c0[k]) * e00[k], (a0 * c1[k]) * e01[k], (a1 * c0[k]) * e10[k], (a1 * c1[k]) * e11[k]
 // (linear_sum) rounded to float, or the float64 sum s + 0. True when every addition of every
 // column was exact; otherwise the inexact columns' out must be recomputed.
-bool linear_sums(float* out, const double* e00, const double* e01, const double* e10, const double* e11, const double* c0,
-                 const double* c1, double a0, double a1, size_t n);
-bool linear_sums(double* out, const double* e00, const double* e01, const double* e10, const double* e11, const double* c0,
-                 const double* c1, double a0, double a1, size_t n);
+bool linear_sums(float* out, const double* e00, const double* e01, const double* e10, const double* e11,
+                 const double* c0, const double* c1, double a0, double a1, size_t n);
+bool linear_sums(double* out, const double* e00, const double* e01, const double* e10, const double* e11,
+                 const double* c0, const double* c1, double a0, double a1, size_t n);
 // out[2i] = out[2i + 1] = v[i] for i < pairs (a row upsampled by 2); out[i] = v[step * i] for i < n.
 void expand_pairs(double* out, const float* v, size_t pairs);
 void expand_pairs(double* out, const double* v, size_t pairs);
@@ -83,7 +83,8 @@ template <class T> bool linear_rows(const RowPlan& p, const TensorView& src, con
         const T* plane = s_base + p.planes[size_t(job / blocks)][0];
         T* d_plane = d_base + p.planes[size_t(job / blocks)][1];
         const uint32_t h_begin = uint32_t(job % blocks) * kBlock, h_end = std::min(h_begin + kBlock, rows);
-        thread_local std::vector<double> buf;  // kCached expanded rows (p.slots x cols each); a widened row; a float64 row
+        thread_local std::vector<double>
+            buf;  // kCached expanded rows (p.slots x cols each); a widened row; a float64 row
         const size_t need = kCached * size_t(p.slots) * cols + p.src_cols + cols;
         if (buf.size() < need) buf.resize(need);
         double* V = buf.data() + kCached * size_t(p.slots) * cols;
@@ -97,7 +98,10 @@ template <class T> bool linear_rows(const RowPlan& p, const TensorView& src, con
         auto expanded = [&](uint32_t i, int keep) -> int {
             int victim = keep == 0 ? 1 : 0;
             for (int k = 0; k < int(kCached); ++k) {
-                if (key[k] == int64_t(i)) { used[k] = ++clock; return k; }
+                if (key[k] == int64_t(i)) {
+                    used[k] = ++clock;
+                    return k;
+                }
                 if (k != keep && used[k] < used[victim]) victim = k;
             }
             double* e = buf.data() + size_t(victim) * p.slots * cols;
@@ -164,7 +168,8 @@ template <class T> bool linear_rows(const RowPlan& p, const TensorView& src, con
 // Writes dst[c] = the sum over c's taps of weight * src[tap] (sums == true), or copies the one
 // tap's value (sums == false, nearest neighbour forward). Returns false, having written
 // nothing, where the shape is not the row loops' (a leading dimension that is not an identity).
-template <class T> bool resample_rows(const std::vector<Axis>& axes, const TensorView& src, const TensorView& dst, bool sums) {
+template <class T>
+bool resample_rows(const std::vector<Axis>& axes, const TensorView& src, const TensorView& dst, bool sums) {
     const std::optional<RowPlan> plan = row_plan(axes, src, dst);
     if (!plan) return false;
     if (sums && linear_rows<T>(*plan, src, dst)) return true;

@@ -29,7 +29,8 @@ namespace dmlref::reference::fast {
 // Position p has one tap, index p, weight 1.
 inline bool is_identity(const Axis& a) {
     for (size_t p = 0; p + 1 < a.first.size(); ++p)
-        if (a.first[p + 1] - a.first[p] != 1 || a.taps[a.first[p]].index != p || a.taps[a.first[p]].weight != 1.0) return false;
+        if (a.first[p + 1] - a.first[p] != 1 || a.taps[a.first[p]].index != p || a.taps[a.first[p]].weight != 1.0)
+            return false;
     return true;
 }
 
@@ -74,12 +75,15 @@ inline std::vector<SlotRun> slot_runs(const std::vector<int32_t>& index, uint32_
 // FLOAT16, every addition exact otherwise) or summed exactly over the plain loop's terms.
 // Zero- and one-term columns take exact_sum_of.
 template <class T>
-void finish_column(const Axis& H, const Axis& W, const T* src, int64_t sH, int64_t sW, uint32_t h, uint32_t w, double S, double C,
-                   double B, T& y) {
+void finish_column(const Axis& H, const Axis& W, const T* src, int64_t sH, int64_t sW, uint32_t h, uint32_t w, double S,
+                   double C, double B, T& y) {
     if constexpr (is_narrow_v<T>) {
         if (narrow_rounded<T>(S, C, B, y)) return;
     } else {
-        if (B == 0) { y = exact_result<T>(S); return; }  // every addition exact: the common case
+        if (B == 0) {
+            y = exact_result<T>(S);
+            return;
+        }  // every addition exact: the common case
     }
     const uint32_t h0 = H.first[h], h1 = H.first[h + 1];
     // The plain loop's terms of this element, for the one-term case and the exact retry.
@@ -106,8 +110,8 @@ void finish_column(const Axis& H, const Axis& W, const T* src, int64_t sH, int64
 // max(2^16, q) doubles for q terms per element (the chunk narrows as q grows).
 template <class T>
 void sum_row(const Axis& H, const Axis& W, const std::vector<SlotRun>& runs, const std::vector<int32_t>& slot_index,
-             const std::vector<double>& slot_weight, const T* src, int64_t sH, int64_t sW, uint32_t src_cols, uint32_t h,
-             T* out, int64_t dW) {
+             const std::vector<double>& slot_weight, const T* src, int64_t sH, int64_t sW, uint32_t src_cols,
+             uint32_t h, T* out, int64_t dW) {
     const uint32_t cols = uint32_t(W.first.size() - 1), slots = uint32_t(runs.size());
     const uint32_t h0 = H.first[h], h1 = H.first[h + 1], rows = h1 - h0;
     const size_t q = size_t(rows) * slots;
@@ -123,8 +127,8 @@ void sum_row(const Axis& H, const Axis& W, const std::vector<SlotRun>& runs, con
     // FLOAT32 rows along a contiguous last dimension are read in place; others are widened first.
     constexpr bool in_place = std::is_same_v<T, float>;
     const bool widened = !in_place || sW != 1;
-    auto add_terms = [&](double* t, const double* wt, const int32_t* ix, double wh, uint32_t k, const SlotRun& run, uint32_t a,
-                         uint32_t e, uint32_t c0, uint32_t c1) {
+    auto add_terms = [&](double* t, const double* wt, const int32_t* ix, double wh, uint32_t k, const SlotRun& run,
+                         uint32_t a, uint32_t e, uint32_t c0, uint32_t c1) {
         auto go = [&](const auto* v) {  // [c0, c1) split into gathered, patterned, gathered parts
             if (run.step == kHalved) {  // whole pairs only
                 if ((a - run.begin) & 1) a = std::min(a + 1, e);
@@ -134,7 +138,8 @@ void sum_row(const Axis& H, const Axis& W, const std::vector<SlotRun>& runs, con
             if (e > a && run.step == kHalved)
                 FastSum::terms_halved(t + (a - c0), wt + a, v + run.first + (a - run.begin) / 2, wh, (e - a) / 2);
             else if (e > a)
-                FastSum::terms_strided(t + (a - c0), wt + a, v + run.first + int64_t(a - run.begin) * run.step, run.step, wh, e - a);
+                FastSum::terms_strided(t + (a - c0), wt + a, v + run.first + int64_t(a - run.begin) * run.step,
+                                       run.step, wh, e - a);
             FastSum::terms_gathered(t + (e - c0), wt + e, v, ix + e, wh, c1 - e);
         };
         if constexpr (in_place)
@@ -143,7 +148,12 @@ void sum_row(const Axis& H, const Axis& W, const std::vector<SlotRun>& runs, con
     };
     for (uint32_t c0 = 0; c0 < cols; c0 += kChunk) {
         const uint32_t n = std::min(kChunk, cols - c0);
-        if (q == 0) { std::fill(S + c0, S + c0 + n, 0.0); std::fill(C + c0, C + c0 + n, 0.0); std::fill(B + c0, B + c0 + n, 0.0); continue; }
+        if (q == 0) {
+            std::fill(S + c0, S + c0 + n, 0.0);
+            std::fill(C + c0, C + c0 + n, 0.0);
+            std::fill(B + c0, B + c0 + n, 0.0);
+            continue;
+        }
         int32_t lo = INT32_MAX, hi = -1;  // the source columns this chunk reads
         if (widened)
             for (uint32_t j = 0; j < slots; ++j)
@@ -167,7 +177,8 @@ void sum_row(const Axis& H, const Axis& W, const std::vector<SlotRun>& runs, con
     }
     if constexpr (std::is_same_v<T, float>)
         if (FastSum::narrow_floats(S, C, B, out, dW, cols)) return;
-    for (uint32_t w = 0; w < cols; ++w) finish_column<T>(H, W, src, sH, sW, h, w, S[w], C[w], B[w], out[int64_t(w) * dW]);
+    for (uint32_t w = 0; w < cols; ++w)
+        finish_column<T>(H, W, src, sH, sW, h, w, S[w], C[w], B[w], out[int64_t(w) * dW]);
 }
 
 // The element offsets (in src and in dst) of every position of the leading dimensions (all but
@@ -177,7 +188,8 @@ inline std::vector<std::array<int64_t, 2>> leading_planes(const TensorView& src,
     const size_t lead = rank >= 2 ? rank - 2 : 0;
     std::vector<uint32_t> sizes(dst.sizes().begin(), dst.sizes().begin() + lead);
     const std::array<const int64_t*, 2> strides = {src.strides.data(), dst.strides.data()};
-    for_each_run<2>(sizes, strides, {0, 0}, [&](const std::array<int64_t, 2>& off, int64_t count, const std::array<int64_t, 2>& step) {
+    for_each_run<2>(sizes, strides, {0, 0},
+                    [&](const std::array<int64_t, 2>& off, int64_t count, const std::array<int64_t, 2>& step) {
         for (int64_t i = 0; i < count; ++i) planes.push_back({off[0] + i * step[0], off[1] + i * step[1]});
     });
     return planes;
@@ -188,7 +200,7 @@ inline std::vector<std::array<int64_t, 2>> leading_planes(const TensorView& src,
 struct RowPlan {
     Axis H, W;  // a missing dimension (rank 1): one position, one tap of weight 1
     uint32_t rows = 0, cols = 0, slots = 0, src_cols = 0;
-    int64_t sH = 0, sW = 0, dH = 0, dW = 0;  // element strides along H and W
+    int64_t sH = 0, sW = 0, dH = 0, dW = 0;      // element strides along H and W
     std::vector<std::array<int64_t, 2>> planes;  // src and dst offsets of each leading coordinate
     // Slot j of column w (index j * cols + w): its j-th tap (src offset along W, index and
     // weight), or weight 0 (and the last tap's index) where the column has fewer taps.
@@ -209,12 +221,15 @@ inline std::optional<RowPlan> row_plan(const std::vector<Axis>& axes, const Tens
     unit.first = {0, 1};
     p.H = n >= 2 ? axes[n - 2] : unit;
     p.W = axes[n - 1];
-    if (n >= 2) { p.sH = src.strides[n - 2]; p.dH = dst.strides[n - 2]; }
+    if (n >= 2) {
+        p.sH = src.strides[n - 2];
+        p.dH = dst.strides[n - 2];
+    }
     p.sW = src.strides[n - 1];
     p.dW = dst.strides[n - 1];
     p.rows = uint32_t(p.H.first.size() - 1);
     p.cols = uint32_t(p.W.first.size() - 1);
-    p.src_cols = src.sizes()[n - 1];  // the source row along the last dimension
+    p.src_cols = src.sizes()[n - 1];                            // the source row along the last dimension
     if (p.src_cols > uint32_t(INT32_MAX)) return std::nullopt;  // the row gather uses 32-bit indices
     p.planes = leading_planes(src, dst, n);
     const Axis& W = p.W;
@@ -255,7 +270,8 @@ template <class T> void row_loop(const RowPlan& p, const TensorView& src, const 
             for (uint32_t w = 0; w < cols; ++w) out[int64_t(w) * dW] = row[offset[w]];
             return;
         }
-        sum_row<T>(p.H, p.W, p.runs, p.slot_index, p.slot_weight, s_base + s_plane, p.sH, p.sW, p.src_cols, h, out, p.dW);
+        sum_row<T>(p.H, p.W, p.runs, p.slot_index, p.slot_weight, s_base + s_plane, p.sH, p.sW, p.src_cols, h, out,
+                   p.dW);
     });
 }
 

@@ -56,13 +56,13 @@ inline std::array<int64_t, 2> slice_sources_in(const SliceAxis& x, int64_t a, in
 // A window of stride 2 over contiguous dY rows writes each dY element and the +0 after it: on a
 // little-endian machine that pair is one unsigned integer twice as wide holding the element's
 // bits, which a loop of plain stores writes and the compiler vectorises.
-template <class U> using widened = std::conditional_t<sizeof(U) == 1, uint16_t, std::conditional_t<sizeof(U) == 2, uint32_t, uint64_t>>;
+template <class U>
+using widened = std::conditional_t<sizeof(U) == 1, uint16_t, std::conditional_t<sizeof(U) == 2, uint32_t, uint64_t>>;
 
 // SLICE_GRAD with dX packed (every byte of it a logical element, in row-major order); dY may have
 // any strides. U is the unsigned integer as wide as an element. False, having written nothing,
 // where dX is not packed.
-template <class U>
-bool slice_grad_rows(const TensorView& dY, const TensorView& dX, std::span<const SliceAxis> axes) {
+template <class U> bool slice_grad_rows(const TensorView& dY, const TensorView& dX, std::span<const SliceAxis> axes) {
     if (!one_contiguous_run(dX, {})) return false;
     const size_t n = dX.sizes().size();
     const int64_t width = dX.sizes()[n - 1];

@@ -61,7 +61,9 @@ template <class F> void in_runs(size_t n, F&& f, size_t run = kRunElements) {
 // might alias it: reloading its pointers every iteration cost 20% on one core).
 template <class F4, class F1> void floats_streamed(float* y, size_t n, const F4& f4, const F1& f1) {
     const bool streamed = n >= kStreamedElements && reinterpret_cast<uintptr_t>(y) % alignof(float) == 0;
-    in_runs(n, [&](size_t i, size_t end) {
+    in_runs(
+        n,
+        [&](size_t i, size_t end) {
         const F4 g4 = f4;
         const F1 g1 = f1;
         float* const out = y;
@@ -73,7 +75,8 @@ template <class F4, class F1> void floats_streamed(float* y, size_t n, const F4&
             for (; i + 4 <= end; i += 4) _mm_storeu_ps(out + i, g4(i));
         }
         for (; i < end; ++i) out[i] = g1(i);
-    }, streamed ? kStreamedElements / 4 : kRunElements);  // a fence per run: streamed runs are long
+        },
+        streamed ? kStreamedElements / 4 : kRunElements);  // a fence per run: streamed runs are long
 }
 
 #endif

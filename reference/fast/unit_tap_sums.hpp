@@ -29,9 +29,7 @@
 namespace dmlref::reference::fast {
 
 // s += t, with |the addition's rounding error| added to err (NaN for an infinity or NaN term).
-inline void add_checked(double& s, double& err, double t) {
-    err += std::fabs(two_sum(s, t, s));
-}
+inline void add_checked(double& s, double& err, double t) { err += std::fabs(two_sum(s, t, s)); }
 
 // acc[i] += row[2i] + row[2i + 1] for i < n, every addition checked as add_checked does.
 void add_pairs(double* __restrict acc, double* __restrict err, const float* __restrict row, size_t n);
@@ -55,7 +53,8 @@ template <class T> bool sum_quads(T* __restrict out, const T* __restrict a, cons
     uint32_t bad = 0;
     for (size_t i = 0; i < n; ++i) {
         double s = 0, e = 0;
-        for (const double t : {widen_fast(a[2 * i]), widen_fast(a[2 * i + 1]), widen_fast(b[2 * i]), widen_fast(b[2 * i + 1])})
+        for (const double t :
+             {widen_fast(a[2 * i]), widen_fast(a[2 * i + 1]), widen_fast(b[2 * i]), widen_fast(b[2 * i + 1])})
             add_checked(s, e, t);
         out[i] = exact_result<T>(s);
         bad |= uint32_t(e != 0);
@@ -66,8 +65,7 @@ template <class T> bool sum_quads(T* __restrict out, const T* __restrict a, cons
 // dst[e] = the sum of src over e's taps, where every dimension but the last two is the identity,
 // every tap of the last two weighs 1, each column's taps are consecutive source columns and src's
 // rows are contiguous. Returns false, having written nothing, where the shape is not this path's.
-template <class T>
-bool unit_tap_sums(const std::vector<Axis>& axes, const TensorView& src, const TensorView& dst) {
+template <class T> bool unit_tap_sums(const std::vector<Axis>& axes, const TensorView& src, const TensorView& dst) {
     if constexpr (!std::is_same_v<T, float> && !is_half_v<T>) {
         return false;
     } else {
@@ -107,11 +105,13 @@ bool unit_tap_sums(const std::vector<Axis>& axes, const TensorView& src, const T
                 for (uint32_t k = h0; k < h1; ++k)
                     for (uint32_t j = W.first[w]; j < W.first[w + 1]; ++j)
                         add_checked(s, e, widen_fast(plane[int64_t(H.taps[k].index) * sH + W.taps[j].index]));
-                out[int64_t(w) * dW] = e == 0 ? exact_result<T>(s) : exact_sum_of<T>([&](auto&& add) {  // the plain loop's terms
-                    for (uint32_t k = h0; k < h1; ++k)
-                        for (uint32_t j = W.first[w]; j < W.first[w + 1]; ++j)
-                            add(H.taps[k].weight * W.taps[j].weight * widen(plane[int64_t(H.taps[k].index) * sH + W.taps[j].index]));
-                });
+                out[int64_t(w) * dW] =
+                    e == 0 ? exact_result<T>(s) : exact_sum_of<T>([&](auto&& add) {  // the plain loop's terms
+                        for (uint32_t k = h0; k < h1; ++k)
+                            for (uint32_t j = W.first[w]; j < W.first[w + 1]; ++j)
+                                add(H.taps[k].weight * W.taps[j].weight *
+                                    widen(plane[int64_t(H.taps[k].index) * sH + W.taps[j].index]));
+                    });
             };
             if (h1 - h0 == 2 && dW == 1 && pa < pb) {  // two rows of pairs: each element's four terms in registers
                 const T* r0 = plane + int64_t(H.taps[h0].index) * sH + pair_base + 2 * int64_t(pa);
@@ -139,7 +139,8 @@ bool unit_tap_sums(const std::vector<Axis>& axes, const TensorView& src, const T
                         w = pb - 1;
                         continue;
                     }
-                    for (uint32_t j = W.first[w]; j < W.first[w + 1]; ++j) add_checked(acc[w], err[w], widen_fast(row[W.taps[j].index]));
+                    for (uint32_t j = W.first[w]; j < W.first[w + 1]; ++j)
+                        add_checked(acc[w], err[w], widen_fast(row[W.taps[j].index]));
                 }
             }
             // Every element as if exact (one branch-free loop), then the others again.

@@ -28,8 +28,8 @@ using TermsHook = void (*)(const Case&, std::string_view output, const Arithmeti
 using SummedHook = bool (*)(const Operator&, std::string_view output);
 
 struct OutputRule {
-    std::string_view output;        // the output tensor field
-    TypeClass types;                // the element types the row covers; the first matching row wins
+    std::string_view output;  // the output tensor field
+    TypeClass types;          // the element types the row covers; the first matching row wins
     ToleranceRule rule;
     BoundaryRule boundary = BoundaryRule::None;
     ComputedBounds bounds = nullptr;  // computed outputs: each element's bound (docs/tolerance.md)
@@ -50,17 +50,17 @@ using DetectHook = void (*)(const Case&, std::vector<std::string>& features);
 struct SizeRequest {
     const nlohmann::ordered_json& desc;
     std::string_view tensor;
-    std::string_view base;                  // the tensor the others follow
+    std::string_view base;  // the tensor the others follow
     const std::vector<uint64_t>& base_sizes;
-    bool ceil;                              // "auto:ceil"
+    bool ceil;  // "auto:ceil"
 };
 // On failure `error_path` is the JSON pointer of the field at fault ("" for the tensor's Sizes).
 using SizesHook = bool (*)(const SizeRequest&, std::vector<uint64_t>& out, std::string& error_path, std::string& error);
 // Reading a desc given as JSON, for a SizesHook: `count` non-negative integers of an array field
 // (`fallback` each where the field is absent), or any integers; a FLOAT32 value as the case
 // reader reads it. nullopt with `error` set where the field does not hold them.
-std::optional<std::vector<uint64_t>> json_uints(const nlohmann::ordered_json& desc, std::string_view field, size_t count,
-                                                uint64_t fallback, std::string& error);
+std::optional<std::vector<uint64_t>> json_uints(const nlohmann::ordered_json& desc, std::string_view field,
+                                                size_t count, uint64_t fallback, std::string& error);
 std::optional<std::vector<int64_t>> json_ints(const nlohmann::ordered_json& desc, std::string_view field, size_t count,
                                               std::string& error);
 std::optional<float> json_float(const nlohmann::ordered_json& v);
@@ -74,8 +74,8 @@ using WindowsHook = std::vector<uint64_t> (*)(const Operator&, const TensorDesc&
 
 // ---- One operator ------------------------------------------------------------------------
 struct OperatorRecord {
-    OperatorInfo info;                     // name, type, feature level, support rows, policies
-    OperatorDesc (*make)() = nullptr;      // a default desc of the operator's struct
+    OperatorInfo info;                 // name, type, feature level, support rows, policies
+    OperatorDesc (*make)() = nullptr;  // a default desc of the operator's struct
 
     // The rules and the loop (reference/<family>.cpp).
     void (*validate)(const OperatorDesc&, Diagnostics&) = nullptr;
@@ -106,7 +106,7 @@ struct OperatorRecord {
     // ToleranceRule::Ulp1WithScaleBias: whether the desc applies a ScaleBias.
     bool (*has_scale_bias)(const OperatorDesc&) = nullptr;
 
-    ExplainHook explain = nullptr;         // dmlref explain's operator part
+    ExplainHook explain = nullptr;  // dmlref explain's operator part
 
     // dmlref's own scope: the ranks and types it evaluates (all eleven types when empty), which
     // coverage counts holes against.
@@ -131,7 +131,7 @@ struct OperatorRecord {
 };
 
 struct FamilyRecord {
-    std::string_view name;       // "max_pooling": its files are reference/max_pooling*.cpp
+    std::string_view name;  // "max_pooling": its files are reference/max_pooling*.cpp
     std::vector<OperatorRecord> operators;
 };
 
@@ -145,17 +145,31 @@ const OperatorRecord* find_record(OperatorType t);
 // Type-erased hooks from functions of the operator's own desc struct; an overloaded name picks
 // the overload of that struct: `r.validate = kit::validate_as<DML_SLICE_OPERATOR_DESC, validate>;`
 template <class D> OperatorDesc make_desc() { return D{}; }
-template <class D, void (*F)(const D&, Diagnostics&)> void validate_as(const OperatorDesc& d, Diagnostics& g) { F(get<D>(d), g); }
-template <class D, void (*F)(const D&, const Bindings&)> void evaluate_as(const OperatorDesc& d, const Bindings& b) { F(get<D>(d), b); }
-template <class D, bool (*F)(const D&, const Bindings&)> bool fast_as(const OperatorDesc& d, const Bindings& b) { return F(get<D>(d), b); }
+template <class D, void (*F)(const D&, Diagnostics&)> void validate_as(const OperatorDesc& d, Diagnostics& g) {
+    F(get<D>(d), g);
+}
+template <class D, void (*F)(const D&, const Bindings&)> void evaluate_as(const OperatorDesc& d, const Bindings& b) {
+    F(get<D>(d), b);
+}
+template <class D, bool (*F)(const D&, const Bindings&)> bool fast_as(const OperatorDesc& d, const Bindings& b) {
+    return F(get<D>(d), b);
+}
 template <class D, std::vector<DontCare> (*F)(const D&, std::string_view)>
-std::vector<DontCare> dont_care_as(const OperatorDesc& d, std::string_view o) { return F(get<D>(d), o); }
+std::vector<DontCare> dont_care_as(const OperatorDesc& d, std::string_view o) {
+    return F(get<D>(d), o);
+}
 template <class D, void (*F)(const D&, const InputBuffers&, uint64_t, Diagnostics&)>
-void validate_values_as(const OperatorDesc& d, const InputBuffers& in, uint64_t w, Diagnostics& g) { F(get<D>(d), in, w, g); }
+void validate_values_as(const OperatorDesc& d, const InputBuffers& in, uint64_t w, Diagnostics& g) {
+    F(get<D>(d), in, w, g);
+}
 template <class D, std::optional<Tolerance> (*F)(const D&, std::string_view)>
-std::optional<Tolerance> tolerance_as(const OperatorDesc& d, std::string_view o) { return F(get<D>(d), o); }
+std::optional<Tolerance> tolerance_as(const OperatorDesc& d, std::string_view o) {
+    return F(get<D>(d), o);
+}
 template <class D, Boundary (*F)(const D&, std::string_view)>
-Boundary boundary_as(const OperatorDesc& d, std::string_view o) { return F(get<D>(d), o); }
+Boundary boundary_as(const OperatorDesc& d, std::string_view o) {
+    return F(get<D>(d), o);
+}
 
 // A record with the parts every operator has: its facts, its desc, validate and the plain loop.
 template <class D, void (*V)(const D&, Diagnostics&), void (*E)(const D&, const Bindings&)>

@@ -11,11 +11,12 @@ namespace dmlref::kit {
 
 using DT = DataType;
 inline const std::vector<DT> kF32F16 = {DT::FLOAT32, DT::FLOAT16};
-inline const std::vector<DT> kEightTypes = {DT::FLOAT32, DT::FLOAT16, DT::INT32, DT::INT16, DT::INT8, DT::UINT32, DT::UINT16, DT::UINT8};
-inline const std::vector<DT> kTenTypes = {DT::FLOAT32, DT::FLOAT16, DT::INT64, DT::INT32, DT::INT16, DT::INT8,
-                                          DT::UINT64, DT::UINT32, DT::UINT16, DT::UINT8};
-inline const std::vector<DT> kElevenTypes = {DT::FLOAT64, DT::FLOAT32, DT::FLOAT16, DT::INT64, DT::INT32, DT::INT16, DT::INT8,
-                                             DT::UINT64, DT::UINT32, DT::UINT16, DT::UINT8};
+inline const std::vector<DT> kEightTypes = {DT::FLOAT32, DT::FLOAT16, DT::INT32,  DT::INT16,
+                                            DT::INT8,    DT::UINT32,  DT::UINT16, DT::UINT8};
+inline const std::vector<DT> kTenTypes = {DT::FLOAT32, DT::FLOAT16, DT::INT64,  DT::INT32,  DT::INT16,
+                                          DT::INT8,    DT::UINT64,  DT::UINT32, DT::UINT16, DT::UINT8};
+inline const std::vector<DT> kElevenTypes = {DT::FLOAT64, DT::FLOAT32, DT::FLOAT16, DT::INT64,  DT::INT32, DT::INT16,
+                                             DT::INT8,    DT::UINT64,  DT::UINT32,  DT::UINT16, DT::UINT8};
 inline const std::vector<DT> kF32F16I8U8 = {DT::FLOAT32, DT::FLOAT16, DT::INT8, DT::UINT8};
 inline const std::vector<DT> kU32 = {DT::UINT32};
 inline const std::vector<DT> kU32U64 = {DT::UINT32, DT::UINT64};

@@ -56,20 +56,26 @@ const OperatorRecord* find_record(OperatorType t) {
 const OperatorRecord& record(OperatorType t) {
     if (const OperatorRecord* r = find_record(t)) return *r;
     const std::string_view name = operator_type_name(t);
-    throw std::invalid_argument(name.empty() ? "operator type " + std::to_string(uint32_t(t)) + " is not in DirectML.h"
-                                             : "DML_OPERATOR_" + std::string(name) + " is not an operator dmlref evaluates");
+    throw std::invalid_argument(name.empty()
+                                    ? "operator type " + std::to_string(uint32_t(t)) + " is not in DirectML.h"
+                                    : "DML_OPERATOR_" + std::string(name) + " is not an operator dmlref evaluates");
 }
 
 std::vector<std::string> record_gaps(const OperatorRecord& r) {
     std::vector<std::string> gaps;
-    const std::string name = r.info.Name.empty() ? "operator " + std::to_string(uint32_t(r.info.Type)) : std::string(r.info.Name);
+    const std::string name = r.info.Name.empty() ? "operator " + std::to_string(uint32_t(r.info.Type))
+                                                 : std::string(r.info.Name);
     auto gap = [&](const std::string& what) { gaps.push_back(name + ": " + what); };
     if (r.info.Name != operator_type_name(r.info.Type)) gap("its Name is not DirectML.h's name of its type");
-    if (!r.make || !r.validate || !r.evaluate) { gap("no desc, validate or evaluate"); return gaps; }
+    if (!r.make || !r.validate || !r.evaluate) {
+        gap("no desc, validate or evaluate");
+        return gaps;
+    }
     if (r.make().type() != r.info.Type) gap("make() gives a desc of another operator");
     if (r.info.Support.empty()) gap("no support rows (DirectML's tensor-support table)");
     if (r.info.Policies.empty()) gap("no policies (docs/golden.md, Decisions)");
-    if (r.features.empty() != !r.detect) gap("coverage features declared without detecting them, or detected undeclared");
+    if (r.features.empty() != !r.detect)
+        gap("coverage features declared without detecting them, or detected undeclared");
     if (r.MinRank < 1 || r.MaxRank > 8 || r.MinRank > r.MaxRank) gap("its scope's ranks are not within 1 to 8");
     // Every output has a judging rule, and every rule names an output; the modes have their hooks.
     const Operator op{r.info.Type, r.make()};
@@ -83,7 +89,8 @@ std::vector<std::string> record_gaps(const OperatorRecord& r) {
         bool known = false;
         for (const auto& f : tensor_fields(op)) known = known || (f.name == o.output && f.role == TensorRole::Output);
         // An optional output that a default desc leaves absent is known too.
-        if (!known && !o.output.starts_with("Output")) gap("a judging rule for " + std::string(o.output) + ", which is not an output");
+        if (!known && !o.output.starts_with("Output"))
+            gap("a judging rule for " + std::string(o.output) + ", which is not an output");
         if (o.rule == ToleranceRule::OperatorStated && !r.desc_tolerance && !r.case_tolerance)
             gap(std::string(o.output) + " is OperatorStated, but the record states no tolerance");
         if (o.rule == ToleranceRule::Ulp1WithScaleBias && !r.has_scale_bias)

@@ -17,11 +17,22 @@ namespace {
 std::vector<float> load(const std::string& path) {
     std::ifstream f(path, std::ios::binary);
     std::string all((std::istreambuf_iterator<char>(f)), {});
-    if (all.size() < 12 || all.compare(0, 6, "\x93NUMPY") != 0) { std::fprintf(stderr, "%s: not .npy\n", path.c_str()); std::exit(2); }
+    if (all.size() < 12 || all.compare(0, 6, "\x93NUMPY") != 0) {
+        std::fprintf(stderr, "%s: not .npy\n", path.c_str());
+        std::exit(2);
+    }
     size_t hlen, start;
-    if (all[6] == 1) { hlen = uint8_t(all[8]) | uint8_t(all[9]) << 8; start = 10; }
-    else { hlen = uint8_t(all[8]) | uint8_t(all[9]) << 8 | uint8_t(all[10]) << 16 | size_t(uint8_t(all[11])) << 24; start = 12; }
-    if (all.find("<f4", start) > start + hlen) { std::fprintf(stderr, "%s: not float32\n", path.c_str()); std::exit(2); }
+    if (all[6] == 1) {
+        hlen = uint8_t(all[8]) | uint8_t(all[9]) << 8;
+        start = 10;
+    } else {
+        hlen = uint8_t(all[8]) | uint8_t(all[9]) << 8 | uint8_t(all[10]) << 16 | size_t(uint8_t(all[11])) << 24;
+        start = 12;
+    }
+    if (all.find("<f4", start) > start + hlen) {
+        std::fprintf(stderr, "%s: not float32\n", path.c_str());
+        std::exit(2);
+    }
     std::vector<float> v((all.size() - start - hlen) / 4);
     std::memcpy(v.data(), all.data() + start + hlen, v.size() * 4);
     return v;
@@ -35,7 +46,7 @@ struct Stats {
 // |a - b^p| / ulp(b^p) with ulp of the exact value's binade (float32: 2^(e - 23), e = floor(log2|x|)).
 void measure(Stats& s, float b, float p, float a) {
     mpfr_t x, y, r, d;
-    mpfr_inits2(200, x, y, r, d, (mpfr_ptr)nullptr);
+    mpfr_inits2(200, x, y, r, d, (mpfr_ptr) nullptr);
     mpfr_set_flt(x, b, MPFR_RNDN);
     mpfr_set_flt(y, p, MPFR_RNDN);
     mpfr_pow(r, x, y, MPFR_RNDN);
@@ -54,20 +65,28 @@ void measure(Stats& s, float b, float p, float a) {
         s.over_half += ulps > 0.5;
         s.over_one += ulps > 1;
         s.over_two += ulps > 2;
-        if (ulps > s.worst) { s.worst = ulps; s.worst_b = b; s.worst_p = p; }
+        if (ulps > s.worst) {
+            s.worst = ulps;
+            s.worst_b = b;
+            s.worst_p = p;
+        }
     }
-    mpfr_clears(x, y, r, d, (mpfr_ptr)nullptr);
+    mpfr_clears(x, y, r, d, (mpfr_ptr) nullptr);
 }
 
 void print(const char* what, const Stats& s) {
-    std::printf("%-34s %9ld measured (%ld skipped: overflow/underflow)  max %.4f ULP at pow(%.9g, %.9g)  >0.5: %ld  >1: %ld  >2: %ld\n",
-                what, s.n, s.skipped, s.worst, s.worst_b, s.worst_p, s.over_half, s.over_one, s.over_two);
+    std::printf(
+        "%-34s %9ld measured (%ld skipped: overflow/underflow)  max %.4f ULP at pow(%.9g, %.9g)  >0.5: %ld  >1: %ld  >2: %ld\n",
+        what, s.n, s.skipped, s.worst, s.worst_b, s.worst_p, s.over_half, s.over_one, s.over_two);
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-    if (argc != 3) { std::fprintf(stderr, "usage: pow_ulp INPUTS RESULTS\n"); return 2; }
+    if (argc != 3) {
+        std::fprintf(stderr, "usage: pow_ulp INPUTS RESULTS\n");
+        return 2;
+    }
     const std::string in = argv[1], res = argv[2];
     const auto b = load(in + "/b.npy"), p = load(in + "/p.npy"), tt = load(res + "/pow_tt.npy");
     Stats all, lrn_range;

@@ -31,8 +31,8 @@ struct DML_ACTIVATION_RELU_GRAD_OPERATOR_DESC {
 
 // ---- The activation family (reference/activation.cpp) ------------------------------------------
 // One input, one output of the same type and sizes, and the page's FLOAT parameters in struct order.
-#define DMLREF_UNARY_ACTIVATION_FIELDS                                      \
-    v.tensor("InputTensor", s.InputTensor, TensorRole::Input);             \
+#define DMLREF_UNARY_ACTIVATION_FIELDS                         \
+    v.tensor("InputTensor", s.InputTensor, TensorRole::Input); \
     v.tensor("OutputTensor", s.OutputTensor, TensorRole::Output);
 
 struct DML_ACTIVATION_IDENTITY_OPERATOR_DESC {

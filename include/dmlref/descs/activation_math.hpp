@@ -9,8 +9,8 @@
 namespace dmlref {
 
 // Every desc of the family starts with the same two tensors.
-#define DMLREF_ACTIVATION_MATH_TENSORS                                   \
-    v.tensor("InputTensor", s.InputTensor, TensorRole::Input);           \
+#define DMLREF_ACTIVATION_MATH_TENSORS                         \
+    v.tensor("InputTensor", s.InputTensor, TensorRole::Input); \
     v.tensor("OutputTensor", s.OutputTensor, TensorRole::Output);
 
 // DML_ACTIVATION_SIGMOID_OPERATOR_DESC: OutputTensor = 1 / (1 + exp(-x)).
@@ -18,9 +18,7 @@ struct DML_ACTIVATION_SIGMOID_OPERATOR_DESC {
     static constexpr OperatorType kType = OperatorType::ACTIVATION_SIGMOID;
     TensorDesc InputTensor;
     TensorDesc OutputTensor;
-    template <class S, class V> static void fields(S& s, V& v) {
-        DMLREF_ACTIVATION_MATH_TENSORS
-    }
+    template <class S, class V> static void fields(S& s, V& v) { DMLREF_ACTIVATION_MATH_TENSORS }
 };
 
 // DML_ACTIVATION_TANH_OPERATOR_DESC: OutputTensor = (1 - exp(-2 x)) / (1 + exp(-2 x)).
@@ -28,9 +26,7 @@ struct DML_ACTIVATION_TANH_OPERATOR_DESC {
     static constexpr OperatorType kType = OperatorType::ACTIVATION_TANH;
     TensorDesc InputTensor;
     TensorDesc OutputTensor;
-    template <class S, class V> static void fields(S& s, V& v) {
-        DMLREF_ACTIVATION_MATH_TENSORS
-    }
+    template <class S, class V> static void fields(S& s, V& v) { DMLREF_ACTIVATION_MATH_TENSORS }
 };
 
 // DML_ACTIVATION_GELU_OPERATOR_DESC: OutputTensor = 0.5 x (1 + erf(x / sqrt(2))).
@@ -38,9 +34,7 @@ struct DML_ACTIVATION_GELU_OPERATOR_DESC {
     static constexpr OperatorType kType = OperatorType::ACTIVATION_GELU;
     TensorDesc InputTensor;
     TensorDesc OutputTensor;
-    template <class S, class V> static void fields(S& s, V& v) {
-        DMLREF_ACTIVATION_MATH_TENSORS
-    }
+    template <class S, class V> static void fields(S& s, V& v) { DMLREF_ACTIVATION_MATH_TENSORS }
 };
 
 // DML_ACTIVATION_ELU_OPERATOR_DESC: OutputTensor = x if x >= 0, Alpha * (exp(x) - 1) otherwise.

@@ -60,7 +60,8 @@ struct BatchNormalizationTrainingGradTag {};
 struct DML_BATCH_NORMALIZATION_GRAD_OPERATOR_DESC : BatchNormalizationGradFields<BatchNormalizationGradTag> {
     static constexpr OperatorType kType = OperatorType::BATCH_NORMALIZATION_GRAD;
 };
-struct DML_BATCH_NORMALIZATION_TRAINING_GRAD_OPERATOR_DESC : BatchNormalizationGradFields<BatchNormalizationTrainingGradTag> {
+struct DML_BATCH_NORMALIZATION_TRAINING_GRAD_OPERATOR_DESC
+    : BatchNormalizationGradFields<BatchNormalizationTrainingGradTag> {
     static constexpr OperatorType kType = OperatorType::BATCH_NORMALIZATION_TRAINING_GRAD;
 };
 

@@ -213,7 +213,8 @@ struct DML_ELEMENT_WISE_THRESHOLD_OPERATOR_DESC {
 };
 
 // DML_ROUNDING_MODE.
-inline const EnumNames kRoundingModeNames{"DML_ROUNDING_MODE_", {"HALVES_TO_NEAREST_EVEN", "TOWARD_ZERO", "TOWARD_INFINITY"}};
+inline const EnumNames kRoundingModeNames{"DML_ROUNDING_MODE_",
+                                          {"HALVES_TO_NEAREST_EVEN", "TOWARD_ZERO", "TOWARD_INFINITY"}};
 
 // DML_ELEMENT_WISE_ROUND_OPERATOR_DESC: OutputTensor = x rounded to an integer value by RoundingMode.
 struct DML_ELEMENT_WISE_ROUND_OPERATOR_DESC {

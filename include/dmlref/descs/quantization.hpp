@@ -27,9 +27,11 @@ template <OperatorType T> struct Linear {
 }  // namespace quantization_desc
 
 // Output = clamp(round(Input / Scale) + ZeroPoint, Min, Max), element by element.
-using DML_ELEMENT_WISE_QUANTIZE_LINEAR_OPERATOR_DESC = quantization_desc::Linear<OperatorType::ELEMENT_WISE_QUANTIZE_LINEAR>;
+using DML_ELEMENT_WISE_QUANTIZE_LINEAR_OPERATOR_DESC =
+    quantization_desc::Linear<OperatorType::ELEMENT_WISE_QUANTIZE_LINEAR>;
 // Output = (Input - ZeroPoint) * Scale, element by element.
-using DML_ELEMENT_WISE_DEQUANTIZE_LINEAR_OPERATOR_DESC = quantization_desc::Linear<OperatorType::ELEMENT_WISE_DEQUANTIZE_LINEAR>;
+using DML_ELEMENT_WISE_DEQUANTIZE_LINEAR_OPERATOR_DESC =
+    quantization_desc::Linear<OperatorType::ELEMENT_WISE_DEQUANTIZE_LINEAR>;
 
 // The scale and zero point of the whole input from its minimum and maximum, then the input
 // quantized with them: three outputs.

@@ -20,11 +20,13 @@ enum DML_RECURRENT_NETWORK_DIRECTION : uint32_t {
     DML_RECURRENT_NETWORK_DIRECTION_BACKWARD = 1,
     DML_RECURRENT_NETWORK_DIRECTION_BIDIRECTIONAL = 2,
 };
-inline const EnumNames kRecurrentNetworkDirectionNames{"DML_RECURRENT_NETWORK_DIRECTION_", {"FORWARD", "BACKWARD", "BIDIRECTIONAL"}};
+inline const EnumNames kRecurrentNetworkDirectionNames{"DML_RECURRENT_NETWORK_DIRECTION_",
+                                                       {"FORWARD", "BACKWARD", "BIDIRECTIONAL"}};
 
 // The field names of the ActivationDescs elements.
-inline constexpr std::array<std::string_view, 6> kActivationDescNames = {"ActivationDescs[0]", "ActivationDescs[1]", "ActivationDescs[2]",
-                                                                         "ActivationDescs[3]", "ActivationDescs[4]", "ActivationDescs[5]"};
+inline constexpr std::array<std::string_view, 6> kActivationDescNames = {"ActivationDescs[0]", "ActivationDescs[1]",
+                                                                         "ActivationDescs[2]", "ActivationDescs[3]",
+                                                                         "ActivationDescs[4]", "ActivationDescs[5]"};
 
 template <size_t N, class S, class V> void activation_desc_fields(S& s, V& v) {
     v.uint("ActivationDescCount", s.ActivationDescCount);

@@ -11,9 +11,9 @@ namespace dmlref {
 // MAX only (the operator's validate says so, naming its rule).
 inline constexpr uint32_t DML_REDUCE_FUNCTION_AVERAGE = 2;
 inline constexpr uint32_t DML_REDUCE_FUNCTION_MAX = 7;
-inline const EnumNames kReduceFunctionNames{
-    "DML_REDUCE_FUNCTION_",
-    {"ARGMAX", "ARGMIN", "AVERAGE", "L1", "L2", "LOG_SUM", "LOG_SUM_EXP", "MAX", "MIN", "MULTIPLY", "SUM", "SUM_SQUARE"}};
+inline const EnumNames kReduceFunctionNames{"DML_REDUCE_FUNCTION_",
+                                            {"ARGMAX", "ARGMIN", "AVERAGE", "L1", "L2", "LOG_SUM", "LOG_SUM_EXP", "MAX",
+                                             "MIN", "MULTIPLY", "SUM", "SUM_SQUARE"}};
 
 // InputTensor {BatchCount, ChannelCount, InputHeight, InputWidth}; ROITensor {NumROIs, 4} (or with
 // leading 1s), each row [x1, y1, x2, y2]; BatchIndicesTensor {NumROIs} (or with leading 1s);
