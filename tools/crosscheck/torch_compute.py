@@ -37,15 +37,20 @@ For every golden in CASES whose operator maps onto PyTorch (inputs read through 
                           the zero-padded image, 1 or 2 spatial dimensions
   LP_POOLING, LP_POOLING1 F.lp_pool2d on the zero-padded input (x^P, not |x|^P; no dilations;
                           floor output sizes)
-  MULTIHEAD_ATTENTION(1)  separate 3-D Query, Key and Value, mask NONE or BOOLEAN (0 adds
-                          MaskFilterValue), RelativePositionBias: softmax(Scale Q K^T + ...) V in
-                          the tensor's type; the "1" form's query head i reads key/value head
-                          i / (QueryHeadCount / KeyValueHeadCount)
+  MULTIHEAD_ATTENTION(1)  softmax(Scale (Q + Bq)(K + Bk)^T + RelativePositionBias + mask)(V + Bv)
+                          in the tensor's type, separate or stacked inputs, past keys and values
+                          first (and the present outputs), masks BOOLEAN (0 adds MaskFilterValue),
+                          KEY_SEQUENCE_LENGTH and _END_START (keys outside score MaskFilterValue),
+                          PastSequenceLengths (past keys beyond a batch's length left out); the
+                          "1" form's query head i reads key/value head i / (QueryHeadCount /
+                          KeyValueHeadCount)
 Integer operators (MATRIX_MULTIPLY_INTEGER*, CONVOLUTION_INTEGER) have no general PyTorch CUDA
 kernel and are not mapped. Planted bugs: `ulp2` (every GEMM FLOAT32 output of the planted cases
 two ULP up), `dropped_product` (GEMM without its last k), `flipped_kernel` (the other Mode),
 `exp2_unscaled` (EXP as exp2 of x: a wrong constant, 2^x), `sin_f16_in_f16` (a FLOAT32 SIN
-computed through FLOAT16).
+computed through FLOAT16), and for FLOAT32 attention `attention_bias_ignored` (BiasTensor not added),
+`attention_end_start_swapped` (KEY_SEQUENCE_END_START read as start, end),
+`attention_past_lengths_ignored` (every past key taking part).
 """
 import sys
 
@@ -282,34 +287,74 @@ def lp_pool(d, npy, dev):
     return y.reshape(d["OutputTensor"]["Sizes"])
 
 
-def attention(d, npy, dev):
-    """MULTIHEAD_ATTENTION with separate Query, Key and Value (3-D, [batch, sequence, heads x size]),
-    mask NONE or BOOLEAN, optional RelativePositionBias: the page's composite in the tensor's type on
-    cuBLAS (TF32 off) and PyTorch's softmax."""
-    if any(f in d for f in ("StackedQueryKeyTensor", "StackedKeyValueTensor", "StackedQueryKeyValueTensor", "BiasTensor",
-                            "PastKeyTensor", "PastValueTensor", "OutputPresentKeyTensor", "OutputPresentValueTensor",
-                            "PastSequenceLengthsTensor")):
-        raise NotImplementedError("stacked inputs, Bias or past keys (not mapped)")
+def attention(d, npy, dev, plant=None):
+    """MULTIHEAD_ATTENTION(1), every form dmlref evaluates: separate or stacked Query, Key and Value
+    (their trailing dimensions: leading 1s dropped), BiasTensor added to each, past keys and values
+    before the new ones (the present outputs their concatenation), RelativePositionBias, the
+    masks NONE, BOOLEAN (0 adds MaskFilterValue), KEY_SEQUENCE_LENGTH and KEY_SEQUENCE_END_START
+    (keys outside [start, end) score MaskFilterValue), PastSequenceLengths (past keys at or beyond
+    a batch's length left out of the softmax): the page's composite in the tensor's type on cuBLAS
+    (TF32 off) and PyTorch's softmax."""
     mt = d.get("MaskType", "NONE").removeprefix("DML_MULTIHEAD_ATTENTION_MASK_TYPE_")
-    if mt not in ("NONE", "BOOLEAN"):
-        raise NotImplementedError(f"mask {mt} (not mapped)")
-    q, k_, v = (x_in(d, npy, dev, f) for f in ("QueryTensor", "KeyTensor", "ValueTensor"))
-    if q.dim() != 3:
-        raise NotImplementedError("Query of rank other than 3")
     h = int(d.get("HeadCount", d.get("QueryHeadCount", 0)))
     hkv = int(d.get("KeyValueHeadCount", h))  # MULTIHEAD_ATTENTION1: query head i reads key/value head i / (h / hkv)
-    b, sq, _ = q.shape
-    sk = k_.shape[1]
+    last = lambda t, n: t.reshape(t.shape[t.dim() - n:]) if t.dim() > n else t
+    if "StackedQueryKeyValueTensor" in d:  # [B, S, H, 3, hd]
+        x = last(x_in(d, npy, dev, "StackedQueryKeyValueTensor"), 5)
+        b, sq = x.shape[0], x.shape[1]
+        q, k_, v = (x[:, :, :, i, :].reshape(b, sq, -1) for i in range(3))
+    else:
+        if "StackedQueryKeyTensor" in d:  # [B, S, H, 2, hd]
+            x = last(x_in(d, npy, dev, "StackedQueryKeyTensor"), 5)
+            q, k_ = (x[:, :, :, i, :].reshape(x.shape[0], x.shape[1], -1) for i in range(2))
+        else:
+            q = last(x_in(d, npy, dev, "QueryTensor"), 3)
+            k_ = last(x_in(d, npy, dev, "KeyTensor"), 3) if "KeyTensor" in d else None
+        if "StackedKeyValueTensor" in d:  # [B, Skv, KH, 2, hd]
+            x = last(x_in(d, npy, dev, "StackedKeyValueTensor"), 5)
+            k_, v = (x[:, :, :, i, :].reshape(x.shape[0], x.shape[1], -1) for i in range(2))
+        else:
+            v = last(x_in(d, npy, dev, "ValueTensor"), 3)
+    b, sq, sk = q.shape[0], q.shape[1], k_.shape[1]
+    if "BiasTensor" in d and plant != "attention_bias_ignored":  # [hidden + hidden (KH heads) + value hidden], added to Q, K and V in their type
+        bias = last(x_in(d, npy, dev, "BiasTensor"), 1).to(q.dtype)
+        nq, nk = q.shape[2], k_.shape[2]
+        q, k_, v = q + bias[:nq], k_ + bias[nq:nq + nk], v + bias[nq + nk:]
     heads = lambda t, n: t.reshape(b, t.shape[1], n, -1).transpose(1, 2)
-    kv = lambda t: heads(t, hkv).repeat_interleave(h // hkv, dim=1)
-    s = torch.matmul(heads(q, h), kv(k_).transpose(-1, -2)) * num(d["Scale"])
+    kh, vh = heads(k_, hkv), heads(v, hkv)  # [B, KH, Skv, hd]
+    if "PastKeyTensor" in d:
+        kh = torch.cat([last(x_in(d, npy, dev, "PastKeyTensor"), 4).to(kh.dtype), kh], 2)
+        vh = torch.cat([last(x_in(d, npy, dev, "PastValueTensor"), 4).to(vh.dtype), vh], 2)
+    past = kh.shape[2] - sk
+    t = kh.shape[2]
+    rep = lambda x: x.repeat_interleave(h // hkv, dim=1)
+    s = torch.matmul(heads(q, h), rep(kh).transpose(-1, -2)) * num(d["Scale"])
     if "RelativePositionBiasTensor" in d:
-        s = s + x_in(d, npy, dev, "RelativePositionBiasTensor").reshape(b, h, sq, sk).to(s.dtype)
+        s = s + last(x_in(d, npy, dev, "RelativePositionBiasTensor"), 4).reshape(b, h, sq, t).to(s.dtype)
+    j = torch.arange(t, device=s.device).reshape(1, 1, 1, t)
     if mt == "BOOLEAN":
-        m = x_in(d, npy, dev, "MaskTensor").reshape(b, -1, sq, sk)
+        m = last(x_in(d, npy, dev, "MaskTensor"), 4).reshape(b, -1, sq, t)
         s = s + torch.where(m == 0, num(d["MaskFilterValue"]), 0.0).to(s.dtype)
-    y = torch.matmul(torch.softmax(s, -1), kv(v))
-    return y.transpose(1, 2).reshape(d["OutputTensor"]["Sizes"])
+    elif mt in ("KEY_SEQUENCE_LENGTH", "KEY_SEQUENCE_END_START"):
+        m = last(x_in(d, npy, dev, "MaskTensor"), 2).to(torch.float64)
+        end = m[0].reshape(b, 1, 1, 1)
+        start = m[1].reshape(b, 1, 1, 1) if mt == "KEY_SEQUENCE_END_START" else torch.zeros_like(end)
+        if plant == "attention_end_start_swapped":
+            end, start = start, end
+        outside = (j >= end) | (j < start)
+        s = torch.where(outside, torch.tensor(num(d["MaskFilterValue"]), dtype=s.dtype, device=s.device), s)
+    elif mt != "NONE":
+        raise NotImplementedError(f"mask {mt} (dmlref does not evaluate it)")
+    if "PastSequenceLengthsTensor" in d and plant != "attention_past_lengths_ignored":
+        n = last(x_in(d, npy, dev, "PastSequenceLengthsTensor"), 1).to(torch.float64).reshape(b, 1, 1, 1)
+        s = torch.where((j < past) & ~(j < n), torch.tensor(float("-inf"), dtype=s.dtype, device=s.device), s)
+    y = torch.matmul(torch.softmax(s, -1), rep(vh))
+    out = {"OutputTensor": y.transpose(1, 2).reshape(d["OutputTensor"]["Sizes"])}
+    if "OutputPresentKeyTensor" in d:
+        out["OutputPresentKeyTensor"] = kh.reshape(d["OutputPresentKeyTensor"]["Sizes"])
+    if "OutputPresentValueTensor" in d:
+        out["OutputPresentValueTensor"] = vh.reshape(d["OutputPresentValueTensor"]["Sizes"])
+    return out if len(out) > 1 else out["OutputTensor"]
 
 
 OPERATORS = {
@@ -379,6 +424,10 @@ PLANTED = {
     "softmax_last_axis_only": (lambda d, npy, dev, outs: softmax("log" if "LOG" in d["_op"] else "soft", last_axis_only=True)(d, npy, dev), None),
     "softmax_in_f16": (lambda d, npy, dev, outs: softmax("soft", half=True)(d, npy, dev), None),
     "log_of_softmax": (plant_log_of_softmax, None),
+    "attention_bias_ignored": (lambda d, npy, dev, outs: attention(d, npy, dev, "attention_bias_ignored"), None),
+    "attention_end_start_swapped": (lambda d, npy, dev, outs: attention(d, npy, dev, "attention_end_start_swapped"), None),
+    "attention_past_lengths_ignored": (lambda d, npy, dev, outs: attention(d, npy, dev, "attention_past_lengths_ignored"),
+                                       None),
     "elu_alpha_one": (lambda d, npy, dev, outs: unary(F.elu)(d, npy, dev), None),
     "swish_unscaled": (lambda d, npy, dev, outs: unary(lambda x: x * torch.sigmoid(x))(d, npy, dev), None),
 }
@@ -395,6 +444,13 @@ def planted_targets(op, d, rel):
         bugs.append("flipped_kernel")
     if op == "ELEMENT_WISE_EXP" and dt == "FLOAT32":
         bugs.append("exp2_unscaled")
+    if op.startswith("MULTIHEAD_ATTENTION") and dt == "FLOAT32":
+        if "BiasTensor" in d:
+            bugs.append("attention_bias_ignored")
+        if d.get("MaskType", "").endswith("KEY_SEQUENCE_END_START"):
+            bugs.append("attention_end_start_swapped")
+        if "PastSequenceLengthsTensor" in d:
+            bugs.append("attention_past_lengths_ignored")
     if op == "ELEMENT_WISE_SIN" and dt == "FLOAT32":
         bugs.append("sin_f16_in_f16")
     if op in ("ACTIVATION_SOFTMAX1", "ACTIVATION_LOG_SOFTMAX1") and len(set(d["Axes"])) > 1:
