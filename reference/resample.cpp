@@ -14,8 +14,11 @@
 //   of the per-dimension weights, multiplied in dimension order 0..N-1.
 //   RESAMPLE   = RESAMPLE1 with InputPixelOffsets 0.5 and OutputPixelOffsets -0.5.
 //   RESAMPLE3  = RESAMPLE2 when Antialiased is FALSE (its page's remark), and when TRUE where the
-//              page applies no antialiasing (NEAREST_NEIGHBOR, or every Scale at least 0.5); LINEAR
-//              with a Scale below 0.5 and Antialiased TRUE is refused (resample3.antialiased).
+//              page applies no antialiasing (NEAREST_NEIGHBOR, or a Scale of at least 0.5). LINEAR
+//              with Antialiased TRUE and a Scale below 0.5 stretches the filter by 1 / Scale (the
+//              page: "assuming" LINEAR "and 1/Scales > 2"); the page gives no taps, weights or edges:
+//              AntialiasFilter=StretchedTriangle, xc = clamp(x, 0, In - 1), t_j = 1 - |j - xc| Scale
+//              for the indices j in [0, In) where it is positive, weight t_j / sum of t (float64).
 //   RESAMPLE1, RESAMPLE (and RESAMPLE_GRAD) in NEAREST_NEIGHBOR = RESAMPLE2 with DECREASING "and
 //              OutputPixelOffsets adjusted an additional -0.5" (the RESAMPLE_GRAD1 page's remark).
 //   RESAMPLE_GRAD, RESAMPLE_GRAD1: the adjoints of RESAMPLE1 and RESAMPLE2 with the same
@@ -144,6 +147,8 @@ Axis forward_axis(const Params& p, size_t i) {
         const double x = (double(o) - opo) / double(Scale) - double(InputPixelOffset);
         if (nearest) {
             a.taps.push_back({nearest_index(x_plus_half ? x + 0.5 : x, ceil, in), 1.0});
+        } else if (stretched(p, i)) {  // RESAMPLE3's antialiasing filter
+            stretched_taps(x, in, double(Scale), [&](uint32_t j, double w) { a.taps.push_back({j, w}); });
         } else {
             const double xc = std::clamp(x, 0.0, double(in - 1));
             const double x0 = std::floor(xc);
@@ -318,24 +323,14 @@ using namespace resampling;
 void validate(const DML_RESAMPLE_OPERATOR_DESC& d, Diagnostics& diags) { validate_resample(params(d), diags); }
 void validate(const DML_RESAMPLE1_OPERATOR_DESC& d, Diagnostics& diags) { validate_resample(params(d), diags); }
 void validate(const DML_RESAMPLE2_OPERATOR_DESC& d, Diagnostics& diags) { validate_resample(params(d), diags); }
-// RESAMPLE3: RESAMPLE2's rules, and Antialiased a BOOL (.antialiased-bool); TRUE is refused where
-// the page stretches the filter, LINEAR with some 1 / Scale above 2 (.antialiased: not evaluated,
-// docs/golden.md, "Resampling", AntialiasFilter). Elsewhere TRUE changes nothing (the page: "this
-// occurs when this flag is set to TRUE, and assuming" LINEAR and 1/Scales > 2).
+// RESAMPLE3: RESAMPLE2's rules, and Antialiased a BOOL (.antialiased-bool). TRUE stretches LINEAR's
+// filter where 1 / Scale > 2 (forward_axis) and changes nothing elsewhere (the page: "this occurs
+// when this flag is set to TRUE, and assuming" LINEAR and 1/Scales > 2).
 void validate(const DML_RESAMPLE3_OPERATOR_DESC& d, Diagnostics& diags) {
     validate_resample(params(d), diags);
     if (d.Antialiased > 1)
         diags.error(desc_path("Antialiased"), "resample3.antialiased-bool",
                     "Antialiased is " + std::to_string(d.Antialiased) + "; a BOOL is 0 (FALSE) or 1 (TRUE)");
-    if (d.Antialiased != 1 || d.InterpolationMode != DML_INTERPOLATION_MODE_LINEAR) return;
-    for (size_t i = 0; i < d.Scales.size(); ++i)
-        if (d.Scales[i] > 0 && double(d.Scales[i]) < 0.5)  // 1 / Scale > 2, exactly
-            diags.error(
-                pointer_append(desc_path("Scales"), i), "resample3.antialiased",
-                "Antialiased is TRUE and Scales[" + std::to_string(i) + "] is " +
-                    format_exact_value(DataType::FLOAT32, to_bits(d.Scales[i])) +
-                    " (1 / Scale > 2): DirectML stretches the LINEAR filter by 1 / Scale there, which dmlref does not "
-                    "evaluate (docs/golden.md, AntialiasFilter); Antialiased FALSE, or Scales of at least 0.5, are evaluated");
 }
 void validate(const DML_RESAMPLE_GRAD_OPERATOR_DESC& d, Diagnostics& diags) { validate_resample(params(d), diags); }
 void validate(const DML_RESAMPLE_GRAD1_OPERATOR_DESC& d, Diagnostics& diags) { validate_resample(params(d), diags); }

@@ -4,7 +4,9 @@
 #include "common.hpp"
 #include "resample_taps.hpp"
 
+#include <algorithm>
 #include <array>
+#include <cmath>
 #include <optional>
 #include <string_view>
 #include <vector>
@@ -26,6 +28,7 @@ struct Params {
     const std::vector<float>* OutputPixelOffsets;  // null for RESAMPLE: -0.5 each
     Named input;
     Named output;
+    bool antialiased = false;  // RESAMPLE3 with Antialiased TRUE: LINEAR's filter stretched where 1 / Scale > 2
 };
 
 inline Params params(const DML_RESAMPLE_OPERATOR_DESC& d) {
@@ -64,8 +67,8 @@ inline Params params(const DML_RESAMPLE2_OPERATOR_DESC& d) {
             {"InputTensor", d.InputTensor},
             {"OutputTensor", d.OutputTensor}};
 }
-// RESAMPLE3 is RESAMPLE2 wherever dmlref evaluates it (Antialiased FALSE, or TRUE where the filter
-// is not stretched: resample3.antialiased).
+// RESAMPLE3 is RESAMPLE2 with Antialiased: with LINEAR, a dimension whose 1 / Scale is above 2
+// reads the stretched filter (stretched_taps in resample.cpp).
 inline Params params(const DML_RESAMPLE3_OPERATOR_DESC& d) {
     return {"resample3",
             "DimensionCount",
@@ -76,7 +79,29 @@ inline Params params(const DML_RESAMPLE3_OPERATOR_DESC& d) {
             &d.InputPixelOffsets,
             &d.OutputPixelOffsets,
             {"InputTensor", d.InputTensor},
-            {"OutputTensor", d.OutputTensor}};
+            {"OutputTensor", d.OutputTensor},
+            d.Antialiased == 1 && d.InterpolationMode == DML_INTERPOLATION_MODE_LINEAR};
+}
+
+// Whether dimension i of a LINEAR resample reads RESAMPLE3's stretched filter: Antialiased TRUE
+// and 1 / Scale > 2 exactly (a Scale below 0.5; the page: "assuming" LINEAR "and 1/Scales > 2").
+inline bool stretched(const Params& p, size_t i) { return p.antialiased && double(p.Scales[i]) < 0.5; }
+
+// The stretched filter's taps of one output position with input coordinate x along a dimension of
+// `in` elements (AntialiasFilter=StretchedTriangle, docs/golden.md): xc = clamp(x, 0, in - 1); for
+// every index j in [0, in) with t_j = 1 - |j - xc| * Scale > 0 (a triangle of half-width
+// 1 / Scale), the weight t_j / T, T the sum of the t_j in index order, all in float64.
+template <class F> void stretched_taps(double x, uint32_t in, double scale, F&& tap) {
+    const double xc = x < 0 ? 0.0 : x > double(in - 1) ? double(in - 1) : x;
+    const double half = 1 / scale;  // > 2: only bounds the indices to look at
+    const int64_t lo = int64_t(std::max(0.0, std::floor(xc - half))),
+                  hi = int64_t(std::min(double(in - 1), std::ceil(xc + half)));
+    double total = 0;
+    for (int64_t j = lo; j <= hi; ++j) total += std::max(0.0, 1 - std::fabs(double(j) - xc) * scale);
+    for (int64_t j = lo; j <= hi; ++j) {
+        const double t = 1 - std::fabs(double(j) - xc) * scale;
+        if (t > 0) tap(uint32_t(j), t / total);
+    }
 }
 inline Params params(const DML_RESAMPLE_GRAD_OPERATOR_DESC& d) {
     return {"resample-grad",

@@ -3,6 +3,7 @@
 // stated per desc (a copy, or a sum of taps with its terms; nearest-neighbour coordinates on a
 // rounding boundary apart), coverage, gen's derived sizes, and the fast paths.
 #include "resample.hpp"
+#include "resample_internal.hpp"
 #include "resample_policies.hpp"
 
 #include "kit/policies.hpp"
@@ -49,13 +50,29 @@ template <class D> void detect(const Case& c, std::vector<std::string>& f) {
     if (frac) f.push_back("non-integer-scale");
     if constexpr (requires { d.RoundingDirection; })
         f.push_back(d.RoundingDirection == DML_AXIS_DIRECTION_DECREASING ? "DECREASING" : "INCREASING");
-    if constexpr (requires { d.Antialiased; })
+    if constexpr (requires { d.Antialiased; }) {
         if (d.Antialiased) f.push_back("antialiased-flag");
+        const resampling::Params p = resampling::params(d);
+        for (size_t i = 0; i < p.Scales.size(); ++i)
+            if (resampling::stretched(p, i)) {
+                f.push_back("antialiased-stretched");
+                break;
+            }
+    }
 }
 
-// Up to 2^dimensions neighbours per element.
+// Up to 2^dimensions neighbours per element; RESAMPLE3's stretched filter reads up to
+// 2 / Scale + 2 per stretched dimension.
 template <class D> uint64_t neighbours(const OperatorDesc& d) {
-    return uint64_t(1) << std::min<size_t>(get<D>(d).Scales.size(), 8);
+    const D& r = get<D>(d);
+    if constexpr (requires { r.Antialiased; }) {
+        const resampling::Params p = resampling::params(r);
+        double n = 1;
+        for (size_t i = 0; i < p.Scales.size(); ++i)
+            n *= resampling::stretched(p, i) && p.Scales[i] > 0 ? std::ceil(2 / double(p.Scales[i])) + 2 : 2;
+        return n < 1.8e19 ? uint64_t(n) : UINT64_MAX;
+    }
+    return uint64_t(1) << std::min<size_t>(r.Scales.size(), 8);
 }
 
 // The forward output (a grad's InputGradientTensor) is floor(input size * scale) per dimension.
@@ -94,7 +111,8 @@ template <class D, bool Grad> OperatorRecord resample_record(OperatorInfo info) 
     r.features = {"NEAREST_NEIGHBOR", "LINEAR", "upsample", "downsample", "non-integer-scale"};
     if constexpr (requires(D d) { d.RoundingDirection; })
         r.features.insert(r.features.end(), {"INCREASING", "DECREASING"});
-    if constexpr (requires(D d) { d.Antialiased; }) r.features.push_back("antialiased-flag");
+    if constexpr (requires(D d) { d.Antialiased; })
+        r.features.insert(r.features.end(), {"antialiased-flag", "antialiased-stretched"});
     r.detect = detect<D>;
     r.work_factor = neighbours<D>;
     r.sizes = scaled_sizes;
@@ -105,8 +123,8 @@ const std::vector<Policy> kGrad = {kResampleCoordinate, kNearestRounding, kLinea
                                    kResampleSum,        kIntegerResult,   kNonFiniteSum, kZeroWeightTaps,
                                    kScalesAndOffsets,   kSelectedZero,    kSubnormals};
 // RESAMPLE3's Antialiased (docs/golden.md, "Resampling"): TRUE is RESAMPLE2 where the page
-// applies no filter, and refused where it stretches one.
-constexpr Policy kAntialiasFilter{"AntialiasFilter", "RefusedWhereStretched"};
+// applies no filter, and a normalised triangle of half-width 1 / Scale where it stretches one.
+constexpr Policy kAntialiasFilter{"AntialiasFilter", "StretchedTriangle"};
 std::vector<Policy> with_antialias(std::vector<Policy> p) {
     p.push_back(kAntialiasFilter);
     return p;

@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 
 namespace dmlref::reference {
@@ -85,6 +86,28 @@ ProfileAxis profile_axis(const Params& p, size_t i, Coordinates f) {
             const bool amb = j_lo != j_hi;
             for (uint32_t j = j_lo; j <= j_hi; ++j)
                 a.taps.push_back({j, j == j64 ? 1.0 : 0.0, amb ? 1.0 : 0.0, amb, false});
+        } else if (stretched(p, i)) {
+            // RESAMPLE3's stretched filter (docs/tolerance.md, "Resampling"): a backend forms
+            // t_j = 1 - |j - x'| Scale within e of the golden's (x' within eps of x, three
+            // roundings), sums n of them into T' within n (e + u T) of T, and divides: its weight
+            // differs from t_j / T by at most (e + w_j n (e + u T)) / (T - n (e + u T)) + 2 u w_j.
+            const double s = double(Scale), top = double(in - 1), u = weight_rounding;
+            const double clo = std::clamp(lo, 0.0, top), chi = std::clamp(hi, 0.0, top), xc = std::clamp(x, 0.0, top);
+            const double half = 1 / s;
+            const uint32_t j0 = uint32_t(std::max(0.0, std::floor(clo - half))),
+                           j1 = uint32_t(std::min(top, std::ceil(chi + half)));
+            double total = 0;
+            for (uint32_t j = j0; j <= j1; ++j) total += std::max(0.0, 1 - std::fabs(double(j) - xc) * s);
+            const double e = s * eps * (1 + u) + 4 * u, n = double(j1 - j0 + 1);
+            const double denominator = total - n * (e + u * total);
+            for (uint32_t j = j0; j <= j1; ++j) {
+                const double w = golden_weight(j);
+                const bool reached = double(j) > clo - half && double(j) < chi + half;
+                if (w == 0 && !reached) continue;
+                const double delta = denominator > 0 ? 1.01 * ((e + w * n * (e + u * total)) / denominator + 2 * u * w)
+                                                     : std::numeric_limits<double>::infinity();
+                a.taps.push_back({j, w, delta, false, false});
+            }
         } else {
             const double top = double(in - 1);
             const double clo = std::clamp(lo, 0.0, top), chi = std::clamp(hi, 0.0, top);

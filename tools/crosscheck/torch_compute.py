@@ -44,13 +44,17 @@ For every golden in CASES whose operator maps onto PyTorch (inputs read through 
                           PastSequenceLengths (past keys beyond a batch's length left out); the
                           "1" form's query head i reads key/value head i / (QueryHeadCount /
                           KeyValueHeadCount)
+  RESAMPLE3               Antialiased TRUE, LINEAR, half-pixel offsets, the last two dimensions:
+                          F.interpolate(bilinear, antialias=True) with the same Scales (in
+                          float32, rounded to the tensor's type)
 Integer operators (MATRIX_MULTIPLY_INTEGER*, CONVOLUTION_INTEGER) have no general PyTorch CUDA
 kernel and are not mapped. Planted bugs: `ulp2` (every GEMM FLOAT32 output of the planted cases
 two ULP up), `dropped_product` (GEMM without its last k), `flipped_kernel` (the other Mode),
 `exp2_unscaled` (EXP as exp2 of x: a wrong constant, 2^x), `sin_f16_in_f16` (a FLOAT32 SIN
 computed through FLOAT16), and for FLOAT32 attention `attention_bias_ignored` (BiasTensor not added),
 `attention_end_start_swapped` (KEY_SEQUENCE_END_START read as start, end),
-`attention_past_lengths_ignored` (every past key taking part).
+`attention_past_lengths_ignored` (every past key taking part), and `antialias_off` (a stretched
+FLOAT32 RESAMPLE3 as plain bilinear, two taps).
 """
 import sys
 
@@ -357,6 +361,25 @@ def attention(d, npy, dev, plant=None):
     return out if len(out) > 1 else out["OutputTensor"]
 
 
+def resample3_antialiased(d, npy, dev, antialias=True):
+    """RESAMPLE3 with Antialiased TRUE and LINEAR over a float tensor whose last two dimensions are the
+    resampled ones (the others Scale 1), half-pixel offsets: F.interpolate(mode="bilinear",
+    antialias=True) with the same Scales (recompute_scale_factor False), PyTorch's triangle filter
+    stretched by 1 / Scale wherever Scale < 1 (AntialiasFilter=AnyDownscale where 0.5 <= Scale < 1)."""
+    if not d.get("Antialiased") or not d.get("InterpolationMode", "").endswith("LINEAR"):
+        raise NotImplementedError("Antialiased FALSE or NEAREST_NEIGHBOR (RESAMPLE2's mapping)")
+    x = x_in(d, npy, dev)
+    sc = [float(num(v)) for v in d["Scales"]]
+    if x.dim() < 2 or any(v != 1 for v in sc[:-2]) or x.dtype not in (torch.float32, torch.float16):
+        raise NotImplementedError("resampled dimensions other than the last two, or an integer type")
+    if any(float(num(v)) != 0.5 for v in d["InputPixelOffsets"]) or any(float(num(v)) != -0.5 for v in d["OutputPixelOffsets"]):
+        raise NotImplementedError("offsets other than half-pixel")
+    x4 = x.reshape(-1, 1, *x.shape[-2:])
+    y = F.interpolate(x4.float(), scale_factor=(sc[-2], sc[-1]), mode="bilinear", antialias=antialias, align_corners=False,
+                      recompute_scale_factor=False).to(x.dtype)
+    return y.reshape(d["OutputTensor"]["Sizes"])
+
+
 OPERATORS = {
     "GEMM": gemm, "CONVOLUTION": convolution,
     "ELEMENT_WISE_EXP": unary(torch.exp), "ELEMENT_WISE_LOG": unary(torch.log),
@@ -381,6 +404,7 @@ OPERATORS = {
     "ACTIVATION_HARDMAX": softmax("hard"), "ACTIVATION_HARDMAX1": softmax("hard"),
     "UNFOLD": unfold, "FOLD": fold, "LP_POOLING": lp_pool, "LP_POOLING1": lp_pool,
     "MULTIHEAD_ATTENTION": attention, "MULTIHEAD_ATTENTION1": attention,
+    "RESAMPLE3": resample3_antialiased,
 }
 
 
@@ -428,6 +452,7 @@ PLANTED = {
     "attention_end_start_swapped": (lambda d, npy, dev, outs: attention(d, npy, dev, "attention_end_start_swapped"), None),
     "attention_past_lengths_ignored": (lambda d, npy, dev, outs: attention(d, npy, dev, "attention_past_lengths_ignored"),
                                        None),
+    "antialias_off": (lambda d, npy, dev, outs: resample3_antialiased(d, npy, dev, antialias=False), None),
     "elu_alpha_one": (lambda d, npy, dev, outs: unary(F.elu)(d, npy, dev), None),
     "swish_unscaled": (lambda d, npy, dev, outs: unary(lambda x: x * torch.sigmoid(x))(d, npy, dev), None),
 }
@@ -444,6 +469,8 @@ def planted_targets(op, d, rel):
         bugs.append("flipped_kernel")
     if op == "ELEMENT_WISE_EXP" and dt == "FLOAT32":
         bugs.append("exp2_unscaled")
+    if op == "RESAMPLE3" and dt == "FLOAT32" and d.get("Antialiased") and any(float(num(v)) < 0.5 for v in d["Scales"]):
+        bugs.append("antialias_off")
     if op.startswith("MULTIHEAD_ATTENTION") and dt == "FLOAT32":
         if "BiasTensor" in d:
             bugs.append("attention_bias_ignored")
