@@ -182,6 +182,18 @@ bool number(const std::string& t, ordered_json& out) {
     return true;
 }
 
+// A sizes list, "2x3x9x9": integers separated by 'x', none below 0 unless `negative` (out= leaves
+// negative sizes to the case's own rule). The one parser of sizes: the base tensor, out= and tensors.
+std::optional<ordered_json> sizes_list(const std::string& s, bool negative = false) {
+    ordered_json out = ordered_json::array();
+    for (const auto& part : split(s, 'x')) {
+        ordered_json v;
+        if (!number(part, v) || !v.is_number_integer() || (!negative && v.get<int64_t>() < 0)) return std::nullopt;
+        out.push_back(v);
+    }
+    return out;
+}
+
 bool packed(const TensorDesc& d) {
     if (d.Strides.empty()) return true;
     const auto p = packed_strides(d.Sizes);
@@ -224,13 +236,9 @@ std::optional<gen::Planned> descriptor_to_planned(const std::string& text, Diagn
     const auto type = parse_data_type(tok[1]);
     if (!type) return fail("\"" + clipped(tok[1], 64) + "\" is not a data type");
     const Fields f = fields_of(*op);
-    ordered_json sizes = ordered_json::array();
-    for (const auto& s : split(tok[2], 'x')) {
-        ordered_json v;
-        if (!number(s, v) || !v.is_number_integer() || v.get<int64_t>() < 0)
-            return fail("\"" + clipped(tok[2], 64) + "\" is not sizes like 2x3x9x9");
-        sizes.push_back(v);
-    }
+    const auto base_sizes = sizes_list(tok[2]);
+    if (!base_sizes) return fail("\"" + clipped(tok[2], 64) + "\" is not sizes like 2x3x9x9");
+    const ordered_json sizes = *base_sizes;
 
     ordered_json desc = ordered_json::object(), inputs = ordered_json::object();
     std::string recipe = "dyadic", sizes_mode = "auto", indices = "UINT32";
@@ -314,11 +322,9 @@ std::optional<gen::Planned> descriptor_to_planned(const std::string& text, Diagn
                     return fail("sb= takes Scale,Bias");
                 given["ScaleBias"] = ordered_json{{"Scale", s}, {"Bias", b}};
             } else if (key == "out") {
-                out_sizes = ordered_json::array();
-                for (const auto& s : split(val, 'x')) {
-                    if (!number(s, v) || !v.is_number_integer()) return fail("out= takes sizes like 2x2");
-                    out_sizes.push_back(v);
-                }
+                const auto o = sizes_list(val, true);
+                if (!o) return fail("out= takes sizes like 2x2");
+                out_sizes = *o;
             } else if (tensor_kind(f, key)) {
                 // NameTensor=[TYPE:]SIZES, or NameTensor=none for an optional tensor left out.
                 if (val == "none") {
@@ -335,13 +341,9 @@ std::optional<gen::Planned> descriptor_to_planned(const std::string& text, Diagn
                         return fail("\"" + shown + "\": " + clipped(val.substr(0, colon), 64) + " is not a data type");
                     t["DataType"] = std::string(dmlref::name(*dt));
                 }
-                ordered_json sz = ordered_json::array();
-                for (const auto& part : split(colon == std::string::npos ? val : val.substr(colon + 1), 'x')) {
-                    if (!number(part, v) || !v.is_number_integer() || v.get<int64_t>() < 0)
-                        return fail("\"" + shown + "\": " + key + "= takes [TYPE:]SIZES like FLOAT32:2x3");
-                    sz.push_back(v);
-                }
-                t["Sizes"] = sz;
+                const auto sz = sizes_list(colon == std::string::npos ? val : val.substr(colon + 1));
+                if (!sz) return fail("\"" + shown + "\": " + key + "= takes [TYPE:]SIZES like FLOAT32:2x3");
+                t["Sizes"] = *sz;
                 given_tensors[key] = t;
             } else return fail("unknown token \"" + shown + "\"");
             continue;
