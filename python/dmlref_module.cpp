@@ -121,6 +121,12 @@ LoadOptions load_options(uint64_t max_bytes, uint64_t max_work, bool allow_paths
     return lo;
 }
 
+// A path from Python: a NUL byte would end it early for the system, so it is refused.
+void check_path(const std::string& path) {
+    if (path.find('\0') != std::string::npos)
+        fail(printable(path) + ": /: error: the path holds a NUL byte [file.read]", "file.read", text(path));
+}
+
 // Reads a case file; its errors raise.
 Case load(const fs::path& file, const LoadOptions& lo) {
     Diagnostics d;
@@ -144,12 +150,12 @@ Case load(const fs::path& file, const LoadOptions& lo) {
 
 // The case a one-line descriptor stands for (docs/gen.md, "Descriptors"), made as `dmlref run
 // DESCRIPTOR` makes it.
-Case descriptor_case(const std::string& text, const LoadOptions& lo) {
+Case descriptor_case(const std::string& descriptor, const LoadOptions& lo) {
     Diagnostics d;
     std::optional<gen::Generated> g;
     gen::Options go;
     go.evaluate = false;
-    if (auto p = descriptor_to_planned(text, d)) g = gen::make_case(*p, go, d);
+    if (auto p = descriptor_to_planned(descriptor, d)) g = gen::make_case(*p, go, d);
     if (!g || d.has_errors()) fail(d, "descriptor");
     Case c;
     try {
@@ -165,6 +171,7 @@ Case descriptor_case(const std::string& text, const LoadOptions& lo) {
 
 py::dict run(const std::string& what, const py::object& policies, uint64_t max_bytes, uint64_t max_work,
              bool allow_paths) {
+    check_path(what);
     const LoadOptions lo = load_options(max_bytes, max_work, allow_paths);
     std::error_code ec;
     // As `dmlref run` reads its arguments: a path that exists is a case file; text with a space that
@@ -172,10 +179,10 @@ py::dict run(const std::string& what, const py::object& policies, uint64_t max_b
     Case c = (fs::exists(what, ec) || what.find(' ') == std::string::npos) ? load(what, lo) : descriptor_case(what, lo);
     const std::string file = c.file.empty() ? std::string("descriptor") : c.file.string();
     if (!policies.is_none()) {
-        for (const auto& [key, value] : policies.cast<py::dict>()) {
-            const std::string text = py::str(key).cast<std::string>() + "=" + py::str(value).cast<std::string>();
+        for (const auto& [key, value] : py::dict(policies)) {
+            const std::string option = py::str(key).cast<std::string>() + "=" + py::str(value).cast<std::string>();
             Diagnostics d;
-            const auto p = parse_policy_option(text, d);
+            const auto p = parse_policy_option(option, d);
             if (!p || d.has_errors()) fail(d, "policies");
             c.policies[p->first] = p->second;
         }
@@ -199,6 +206,7 @@ py::dict run(const std::string& what, const py::object& policies, uint64_t max_b
 }
 
 py::object read_golden(const std::string& path, uint64_t max_bytes, uint64_t max_work, bool allow_paths) {
+    check_path(path);
     const Case c = load(path, load_options(max_bytes, max_work, allow_paths));
     py::dict inputs, expected, tolerances, dont_care, policies;
     for (const auto& f : tensor_fields(c.op)) {
@@ -309,9 +317,11 @@ py::object output_result(const OutputCensus& o) {
 py::object diff_arrays(const std::string& golden, const py::dict& actual, size_t worst, bool zeros_equal, bool any_nan,
                        bool accept_flushed_subnormals, const std::string& accumulate, const std::string& coordinates,
                        bool allow_flushed_subnormals, double false_alarm, uint64_t max_bytes) {
+    check_path(golden);
     std::error_code ec;
     if (!fs::is_regular_file(golden, ec))
-        fail(printable(golden) + ": /: error: no such golden case file [file.read]", "file.read", golden);
+        fail(printable(golden) + ": /: error: no golden case file there (diff takes one file) [file.read]", "file.read",
+             golden);
     DiffOptions o;
     o.worst = worst;
     o.switches.zeros_equal = zeros_equal;

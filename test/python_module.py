@@ -128,6 +128,8 @@ for rule, fn, args, kwargs, what in [
     ("descriptor.syntax", dmlref.run, ["SLICE1 INT8 5x6 nonsense"], {}, "run: a bad descriptor"),
     ("policy.unknown-name", dmlref.run, [clip, {"NoSuchPolicy": "X"}], {}, "run: an unknown policy"),
     ("file.read", dmlref.read_golden, ["/nonexistent/golden.json"], {}, "read_golden: a path that does not exist"),
+    ("file.read", dmlref.read_golden, [clip + "\0.json"], {}, "read_golden: a path with a NUL byte"),
+    ("file.read", dmlref.diff, [os.path.join(root, "cases"), {}], {}, "diff: a folder for the golden"),
     ("file.read", dmlref.diff, ["/nonexistent/golden.json", {}], {}, "diff: a golden that does not exist"),
     ("diff", dmlref.diff, [upsample, {"OutputTensor": want.astype(np.float64)}], {}, "diff: an array of the wrong dtype"),
     ("diff", dmlref.diff, [upsample, {"OutputTensor": want[:3]}], {}, "diff: an array of the wrong shape"),
