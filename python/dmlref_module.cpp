@@ -82,27 +82,12 @@ const char* numpy_name(DataType t) {
     }
 }
 
-// The element type of a numpy dtype, or UNKNOWN.
+// The element type of a numpy dtype (its kind and size), or UNKNOWN; the caller checks the byte order.
 DataType data_type_of(const py::dtype& dt) {
-    const char k = dt.kind();
-    const auto size = dt.itemsize();
-    if (k == 'f')
-        return size == 2   ? DataType::FLOAT16
-               : size == 4 ? DataType::FLOAT32
-               : size == 8 ? DataType::FLOAT64
-                           : DataType::UNKNOWN;
-    if (k == 'i')
-        return size == 1   ? DataType::INT8
-               : size == 2 ? DataType::INT16
-               : size == 4 ? DataType::INT32
-               : size == 8 ? DataType::INT64
-                           : DataType::UNKNOWN;
-    if (k == 'u')
-        return size == 1   ? DataType::UINT8
-               : size == 2 ? DataType::UINT16
-               : size == 4 ? DataType::UINT32
-               : size == 8 ? DataType::UINT64
-                           : DataType::UNKNOWN;
+    for (const DataType t : kAllDataTypes) {
+        const py::dtype candidate(numpy_name(t));
+        if (candidate.kind() == dt.kind() && candidate.itemsize() == dt.itemsize()) return t;
+    }
     return DataType::UNKNOWN;
 }
 
@@ -501,29 +486,21 @@ PYBIND11_MODULE(dmlref, m) {
     constexpr uint64_t max_bytes = uint64_t(4) << 30;
     m.def("run", &run, py::arg("case"), py::arg("policies") = py::none(), py::kw_only(),
           py::arg("max_bytes") = max_bytes, py::arg("max_work") = kDefaultMaxWork, py::arg("allow_paths") = false,
-          R"(run(case, policies=None, *, max_bytes=4 GiB, max_work=2**32, allow_paths=False) -> dict[str, numpy.ndarray]
-
-Evaluates a case file, or a one-line descriptor ("SLICE1 INT8 5x6 s-2x3 o1x0 ws4x6", docs/gen.md),
+          R"(Evaluates a case file, or a one-line descriptor ("SLICE1 INT8 5x6 s-2x3 o1x0 ws4x6", docs/gen.md),
 as `dmlref run` does, and returns every output by its field name as a numpy array in the output's
 Sizes and element type (FLOAT16 as numpy.float16). ``policies`` ({"ArgmaxNaN": "NaNWins"}) evaluates
 under alternative readings (docs/golden.md), as `run --policy`. The limits are those of the command
 line's --max-bytes, --max-work and --allow-paths. Raises dmlref.Error with the rule id.)");
     m.def("read_golden", &read_golden, py::arg("path"), py::kw_only(), py::arg("max_bytes") = max_bytes,
           py::arg("max_work") = kDefaultMaxWork, py::arg("allow_paths") = false,
-          R"(read_golden(path, *, max_bytes=4 GiB, max_work=2**32, allow_paths=False) -> dmlref.Golden
-
-Reads a golden case file: its operator, its inputs and expected outputs as numpy arrays (logical
+          R"(Reads a golden case file: its operator, its inputs and expected outputs as numpy arrays (logical
 elements in each tensor's Sizes, read through its Strides), tolerances, don't-care elements and
 policies. Raises dmlref.Error with the rule id.)");
     m.def("diff", &diff_arrays, py::arg("golden"), py::arg("actual"), py::kw_only(), py::arg("worst") = size_t(10),
           py::arg("zeros_equal") = false, py::arg("any_nan") = false, py::arg("accept_flushed_subnormals") = false,
           py::arg("accumulate") = "any", py::arg("coordinates") = "any", py::arg("allow_flushed_subnormals") = false,
           py::arg("false_alarm") = 1e-6, py::arg("max_bytes") = max_bytes,
-          R"(diff(golden, actual, *, worst=10, zeros_equal=False, any_nan=False, accept_flushed_subnormals=False,
-     accumulate="any", coordinates="any", allow_flushed_subnormals=False, false_alarm=1e-6,
-     max_bytes=4 GiB) -> dmlref.Result
-
-Judges a backend's outputs, ``actual`` ({output field: numpy array}, each of the output's element
+          R"(Judges a backend's outputs, ``actual`` ({output field: numpy array}, each of the output's element
 type, in its Sizes or as its whole buffer in 1-D), against the golden case file ``golden`` under the
 tolerance model, with the verdicts and numbers of `dmlref diff` and its options of the same names
 (docs/diff.md). Raises dmlref.Error with the rule id when the golden or an array cannot be used.)");
