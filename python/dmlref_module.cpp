@@ -233,9 +233,12 @@ py::object read_golden(const std::string& path, uint64_t max_bytes, uint64_t max
 struct TempFolder {
     fs::path path;
     TempFolder() {
-        std::string pattern = (fs::temp_directory_path() / "dmlref-python-XXXXXX").string();
+        std::error_code ec;
+        fs::path under = fs::temp_directory_path(ec);  // TMPDIR, else /tmp
+        if (ec) under = "/tmp";
+        std::string pattern = (under / "dmlref-python-XXXXXX").string();
         if (!::mkdtemp(pattern.data()))
-            fail("cannot make a temporary folder under " + fs::temp_directory_path().string() + " [file.write]",
+            fail(printable(under.string()) + ": /: error: cannot make a temporary folder for the arrays [file.write]",
                  "file.write");
         path = pattern;
     }

@@ -118,6 +118,21 @@ with tempfile.TemporaryDirectory() as tmp:
     check(cli.stdout.replace("from " + npy, "from the array for OutputTensor") == r.text, "diff: the command line's text report, word for word")
     check(json.loads(r.json)["cases"][0]["outputs"][0]["over"] == 2, "diff: the JSON report")
 
+# diff with TMPDIR naming no folder: its arrays go to /tmp.
+saved = os.environ.get("TMPDIR")
+os.environ["TMPDIR"] = "/nonexistent-dmlref-tmpdir"
+try:
+    ok = dmlref.diff(upsample, {"OutputTensor": want}).passed
+except Exception as e:
+    ok = False
+    print(f"     {type(e).__name__}: {e}")
+finally:
+    if saved is None:
+        del os.environ["TMPDIR"]
+    else:
+        os.environ["TMPDIR"] = saved
+check(ok, "diff: TMPDIR that names no folder")
+
 # diff names the reading a backend follows.
 r = dmlref.diff(zero_taps, {"OutputGradientTensor": alt})
 check(not r.passed and r.reading == "ZeroWeightTaps=MultiplyAll" and r.readings == {"ZeroWeightTaps=MultiplyAll": 1}, "diff: names the reading ZeroWeightTaps=MultiplyAll")
