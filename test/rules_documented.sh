@@ -5,7 +5,7 @@
 set -euo pipefail
 root=$1
 missing=0
-ids=$(grep -ohE '"[a-z][a-z0-9-]*\.[a-z0-9][a-z0-9.-]*"' "$root"/lib/*/*.cpp "$root"/reference/*.cpp "$root"/tools/*.cpp \
+ids=$(grep -ohE '"[a-z][a-z0-9-]*\.[a-z0-9][a-z0-9.-]*"' "$root"/lib/*/*.cpp "$root"/reference/*.cpp "$root"/tools/*.cpp "$root"/python/*.cpp \
       | tr -d '"' | grep -vE '\.(hpp|cpp|json|npy|md|txt)$' | sort -u)
 for id in $ids; do
   grep -qF "\`$id\`" "$root/docs/rules.md" || { echo "rule id not in docs/rules.md: $id"; missing=1; }
