@@ -140,6 +140,26 @@ TEST_CASE("cause: sign and scale") {
     CHECK(k.found[0].what == "the result is 2/3 times the right one (a wrong scale or divisor)");
 }
 
+TEST_CASE("cause: a term of about the bound's size is not blamed") {
+    // Terms 1 + 2^-15 and 2^-18, bound 2^-20; the actual 1 + 2^-15 (no FLOAT16 value) is 2^-18 =
+    // 4 bounds over. Without the small term the sum is the actual, but that candidate is only
+    // 2^-18 / (2^-20 + 2^-24 + slack) < 4 of its bounds from the golden: a rounding a little worse
+    // than admitted looks the same, so no cause is named.
+    const double big = 1 + std::ldexp(1.0, -15), bound = std::ldexp(1.0, -20);
+    const auto terms = [&](double small) {
+        return std::vector<ExplainedTerm>{{"X", {0}, big, 1, ""}, {"X", {1}, small, 1, ""}};
+    };
+    const double small = std::ldexp(1.0, -18);
+    const CauseResult r = diagnose_cause(input(terms(small), big + small, big, bound));
+    CHECK(r.tested);
+    CHECK(r.found.empty());
+    // A term of 2^-16, 16 bounds: named.
+    const double larger = std::ldexp(1.0, -16);
+    const CauseResult named = diagnose_cause(input(terms(larger), big + larger, big, bound));
+    REQUIRE(named.found.size() == 1);
+    CHECK(named.found[0].what == "the term X[1] (= 1.52587891e-05) is missing");
+}
+
 TEST_CASE("cause: what is not tested") {
     // Within the bound: nothing to explain.
     CHECK_FALSE(diagnose_cause(input(bilinear(3, 5, 7, 11), 4.625, 4.625, 1e-6)).tested);

@@ -1,7 +1,7 @@
 // What, not where (docs/explain.md, "The cause"): each likely bug of a backend's sum is a
 // candidate value built from the element's own terms; a candidate explains the actual value when
-// the actual lies within the bound of the candidate's own sum, the candidate is itself detectably
-// away from the golden, and the actual is nearer to it than to the golden. Every candidate that
+// the actual lies within the bound of the candidate's own sum, the candidate is itself more than
+// four such bounds away from the golden, and the actual is nearer to it than to the golden. Every candidate that
 // explains it is reported: one is named as the cause, two or three are named as equals, more say
 // that no single cause explains it.
 #include "cause.hpp"
@@ -26,6 +26,9 @@ namespace dmlref {
 namespace {
 
 constexpr size_t kMaxTerms = 4096;  // the candidates are O(n) each, O(n) of them
+// A candidate must stand this many of its bounds away from the golden: an actual just over the
+// bound (a rounding a little worse than admitted) is not blamed on a term of about that size.
+constexpr double kClear = 4;
 
 int precision_bits(DataType t) {
     switch (t) {
@@ -281,7 +284,7 @@ CauseResult diagnose_cause(const CauseInput& in) {
         if (!std::isfinite(c.value)) continue;
         const double B = candidate_bound(in, S, n, c);
         const double off = std::fabs(a - c.value);
-        if (std::fabs(c.value - g) > B && off <= B && off < std::fabs(a - g))
+        if (std::fabs(c.value - g) > kClear * B && off <= B && off < std::fabs(a - g))
             hits.push_back({{c.kind, c.what, c.value, B}, B > 0 ? off / B : 0});
     }
     // An accumulator narrower than any the profile admits: the terms summed (and weighed) in it
