@@ -97,7 +97,8 @@ has "$tmp/diff2.txt" "Summed: bound " "diff --explain linear bound"
 # The cause (docs/explain.md, "The cause"), on two planted buggy backends written here in Python
 # from the cases' inputs: a bilinear RESAMPLE1 that drops the tap at (floor(y) + 1, floor(x) + 1),
 # and an AVERAGE_POOLING whose window starts one element later along the last dimension (what
-# falls past the end is not read). The expected causes are derived by hand below. The inputs
+# falls past the end is not read); and the bilinear RESAMPLE1 summed in FLOAT16. The expected
+# causes are derived by hand below. The inputs
 # have four random decimals: with one, sums of different elements coincide, and the named cause
 # becomes "one of 2" (test/test_cause.cpp has such ties).
 cat > "$tmp/bilinear.json" <<'EOF'
@@ -128,6 +129,7 @@ case, out, bug = sys.argv[1:4]
 c = json.load(open(case))
 d = c["desc"]
 f32 = lambda v: struct.unpack('<f', struct.pack('<f', v))[0]
+f16 = lambda v: struct.unpack('<e', struct.pack('<e', v))[0]
 x = [f32(v) for v in c["inputs"]["InputTensor"]]
 _, _, H, W = d["InputTensor"]["Sizes"]
 _, _, OH, OW = d["OutputTensor"]["Sizes"]
@@ -144,7 +146,12 @@ def taps(o, i):  # DirectML's coordinate, clamped; the taps floor(x) and floor(x
 y = []
 for oh in range(OH):
     for ow in range(OW):
-        if bug.startswith("dropped-tap"):
+        if bug == "half-sum":  # every product and partial sum rounded to FLOAT16
+            s = 0.0
+            for h, wh in taps(oh, 2):
+                for w, ww in taps(ow, 3):
+                    s = f16(s + f16(f16(wh * ww) * f16(x[h * W + w])))
+        elif bug.startswith("dropped-tap"):
             s = 0.0
             for a, (h, wh) in enumerate(taps(oh, 2)):
                 for b, (w, ww) in enumerate(taps(ow, 3)):
@@ -161,6 +168,7 @@ EOF
 }
 planted_backend "$tmp/bilinear.json" "$tmp/bilinear.npy" dropped-tap
 planted_backend "$tmp/avgpool.json" "$tmp/avgpool.npy" shifted-window
+planted_backend "$tmp/bilinear.json" "$tmp/half.npy" half-sum
 # The backend without its bug is within tolerance: the bug is all that differs.
 planted_backend "$tmp/bilinear.json" "$tmp/bilinear-none.npy" dropped-tap-none
 "$dmlref" diff "$tmp/cause/bilinear.json" "$tmp/bilinear-none.npy" > "$tmp/diff-none.txt" \
@@ -196,6 +204,12 @@ for c in bilinear avgpool; do
   n=$(grep -c -- "^  cause         .*$want" "$tmp/diff-$c.txt" || true)
   [ "$n" = 4 ] || { cat "$tmp/diff-$c.txt"; fail "diff --explain $c: $n of 4 worst elements name the cause"; }
 done
+# A backend that sums in FLOAT16 for the FLOAT32 output: its values are FLOAT16 values.
+set +e
+"$dmlref" diff --explain 4 "$tmp/cause/bilinear.json" "$tmp/half.npy" > "$tmp/diff-half.txt" 2>&1
+set -e
+n=$(grep -c "^  cause         the element is computed in FLOAT16 (its products and sums), narrower than FLOAT32: " "$tmp/diff-half.txt" || true)
+[ "$n" = 4 ] || { cat "$tmp/diff-half.txt"; fail "diff --explain half-sum: $n of 4 worst elements name FLOAT16"; }
 # Within tolerance: no cause row.
 "$dmlref" explain "$tmp/cause/bilinear.json" 0,0,3,4 "$tmp/bilinear-none.npy" > "$tmp/within.txt" || fail "explain within"
 ! grep -q "^  cause " "$tmp/within.txt" || { cat "$tmp/within.txt"; fail "a cause row for an element within tolerance"; }

@@ -124,7 +124,7 @@ TEST_CASE("cause: a FLOAT16 accumulator for a FLOAT32 output") {
         input({{"X", {0}, 1, 1, ""}, {"X", {1}, 3 * std::ldexp(1.0, -12), 1, ""}}, g, a, 2e-7));
     REQUIRE(r.found.size() == 1);
     CHECK(r.found[0].kind == "accumulator");
-    CHECK(r.text.find("the terms are summed in FLOAT16, narrower than FLOAT32") == 0);
+    CHECK(r.text.find("the element is computed in FLOAT16 (its products and sums), narrower than FLOAT32") == 0);
     // The same error off FLOAT16's grid (a + 2^-23 is no FLOAT16 value): no cause.
     const CauseResult off = diagnose_cause(
         input({{"X", {0}, 1, 1, ""}, {"X", {1}, 3 * std::ldexp(1.0, -12), 1, ""}}, g, a + std::ldexp(1.0, -23), 2e-7));

@@ -287,26 +287,26 @@ CauseResult diagnose_cause(const CauseInput& in) {
         if (std::fabs(c.value - g) > kClear * B && off <= B && off < std::fabs(a - g))
             hits.push_back({{c.kind, c.what, c.value, B}, B > 0 ? off / B : 0});
     }
-    // An accumulator narrower than any the profile admits: the terms summed (and weighed) in it
-    // give a value of that type, within its bound of the golden. Named for the widest such type.
+    // An accumulator narrower than any the profile admits: the element computed in it (products
+    // and sums; one term: the value carried in it) is a value of that type, within its bound of
+    // the golden. Named for the widest such type.
     DataType narrowest = t;
     for (DataType w : in.accumulators)
         if (element_size(w) < element_size(narrowest)) narrowest = w;
-    if (n >= 2)
-        for (DataType w : {DataType::FLOAT64, DataType::FLOAT32, DataType::FLOAT16}) {
-            if (element_size(w) >= element_size(narrowest) || !representable(w, a)) continue;
-            const double B = in.bound + gamma_up(n + 2, unit_roundoff(w)) * S + slack;
-            ++r.candidates;
-            if (std::fabs(a - g) <= B) {
-                hits.push_back(
-                    {{"accumulator",
-                      "the terms are summed in " + std::string(name(w)) + ", narrower than " +
-                          (in.accumulators.empty() ? std::string("the output") : std::string(name(narrowest))),
-                      g, B},
-                     std::fabs(a - g) / B});
-                break;
-            }
+    for (DataType w : {DataType::FLOAT64, DataType::FLOAT32, DataType::FLOAT16}) {
+        if (element_size(w) >= element_size(narrowest) || !representable(w, a)) continue;
+        const double B = in.bound + gamma_up(n + 2, unit_roundoff(w)) * S + slack;
+        ++r.candidates;
+        if (std::fabs(a - g) <= B) {
+            hits.push_back(
+                {{"accumulator",
+                  "the element is computed in " + std::string(name(w)) + " (its products and sums), narrower than " +
+                      (in.accumulators.empty() ? std::string("the output") : std::string(name(narrowest))),
+                  g, B},
+                 std::fabs(a - g) / B});
+            break;
         }
+    }
     std::stable_sort(hits.begin(), hits.end(), [](const Hit& x, const Hit& y) { return x.closeness < y.closeness; });
     for (const auto& h : hits) r.found.push_back(h.f);
 
