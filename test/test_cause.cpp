@@ -125,6 +125,13 @@ TEST_CASE("cause: a FLOAT16 accumulator for a FLOAT32 output") {
     REQUIRE(r.found.size() == 1);
     CHECK(r.found[0].kind == "accumulator");
     CHECK(r.text.find("the element is computed in FLOAT16 (its products and sums), narrower than FLOAT32") == 0);
+    // 2046 terms of 1: gamma_2048 of FLOAT16 is infinite, a FLOAT16 sum's bound says nothing, and
+    // the FLOAT16 value 2048 (2 from the golden 2046) is not blamed on it. Nor on anything else:
+    // a term missing 2045, twice 2047, of the wrong sign 2044; 2048 / 2046 = 1024/1023.
+    const CauseResult many = diagnose_cause(
+        input(std::vector<ExplainedTerm>(2046, {"X", {0}, 1, 1, ""}), 2046, 2048, 1e-3));
+    CHECK(many.tested);
+    CHECK(many.found.empty());
     // The same error off FLOAT16's grid (a + 2^-23 is no FLOAT16 value): no cause.
     const CauseResult off = diagnose_cause(
         input({{"X", {0}, 1, 1, ""}, {"X", {1}, 3 * std::ldexp(1.0, -12), 1, ""}}, g, a + std::ldexp(1.0, -23), 2e-7));

@@ -16,6 +16,7 @@
 #include <algorithm>
 #include <cmath>
 #include <iomanip>
+#include <limits>
 #include <map>
 #include <numeric>
 #include <set>
@@ -57,7 +58,8 @@ double ulp_at(DataType t, double x) {
 bool representable(DataType t, double x) {
     switch (t) {
         case DataType::FLOAT16: return half_to_double(half_from_double(x)) == x;
-        case DataType::FLOAT32: return double(float(x)) == x;
+        case DataType::FLOAT32:  // a double beyond float's range would make the conversion undefined
+            return std::fabs(x) <= double(std::numeric_limits<float>::max()) && double(float(x)) == x;
         default: return true;
     }
 }
@@ -297,7 +299,7 @@ CauseResult diagnose_cause(const CauseInput& in) {
         if (element_size(w) >= element_size(narrowest) || !representable(w, a)) continue;
         const double B = in.bound + gamma_up(n + 2, unit_roundoff(w)) * S + slack;
         ++r.candidates;
-        if (std::fabs(a - g) <= B) {
+        if (std::isfinite(B) && std::fabs(a - g) <= B) {  // infinite: that type's sum bounds nothing
             hits.push_back(
                 {{"accumulator",
                   "the element is computed in " + std::string(name(w)) + " (its products and sums), narrower than " +
