@@ -7,6 +7,8 @@
 #include "kit/policies.hpp"
 #include "pooling_geometry.hpp"
 
+#include "dmlref/bits.hpp"
+
 namespace dmlref::reference {
 
 namespace {
@@ -54,12 +56,32 @@ template <class D> std::vector<uint64_t> windows(const Operator& op, const Tenso
     return pooling_window_positions(view(get<D>(op.Desc)), in, where);
 }
 
-// The window of an output element (the grad: the dY elements whose windows hold a dX element) and
-// the divisor the page's IncludePadding chooses.
+// D(o), the divisor of the forward window of pooled element `o` (its N-d index): the product of
+// WindowSize with IncludePadding, else the number of the window's real elements.
+template <class D> uint64_t divisor_at(const D& d, const std::vector<uint64_t>& o) {
+    if (d.IncludePadding) return pooling_window_taps(view(d));
+    const PoolingWindows w = pooling_windows(view(d));
+    uint64_t n = 1;
+    for (size_t i = 0; i < w.spatial; ++i) {
+        const TapRange r = pooling_real_taps(w, i, int64_t(o[i + 2]));
+        n *= uint64_t(r.hi - r.lo);
+    }
+    return n;
+}
+
+// The window of an output element (the grad: the dY elements whose windows hold a dX element),
+// the divisor the page's IncludePadding chooses, and the terms: each listed element / D.
 template <class D> bool explain(const Case& c, std::string_view, uint64_t flat, FamilyExplanation& out) {
     const D& d = get<D>(c.op.Desc);
     constexpr bool grad = std::is_same_v<D, GRAD>;
     explain_pooling_window(c, view(d), grad, flat, "InputTensor", "InputGradientTensor", out);
+    std::vector<uint64_t> at;  // the forward's element
+    if constexpr (!grad) at = nd_coordinate(d.OutputTensor.Sizes, flat);
+    for (const auto& in : out.inputs) {
+        const uint64_t D_o = divisor_at(d, grad ? in.index : at);  // the grad: dY's own window
+        out.terms.push_back(
+            {in.tensor, in.index, element_value(in.type, in.bits), 1.0 / double(D_o), "1/" + std::to_string(D_o)});
+    }
     out.facts.emplace_back("formula", grad ? "dX = sum over the windows holding x of dY / divisor"
                                            : "Y = sum of the window's real elements / divisor");
     out.facts.emplace_back("divisor", d.IncludePadding ? "the window's size, padding included (IncludePadding TRUE)"

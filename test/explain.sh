@@ -94,6 +94,129 @@ set -e
 has "$tmp/diff2.txt" "OutputTensor element [2]" "diff --explain linear"
 has "$tmp/diff2.txt" "Summed: bound " "diff --explain linear bound"
 
+# The cause (docs/explain.md, "The cause"), on two planted buggy backends written here in Python
+# from the cases' inputs: a bilinear RESAMPLE1 that drops the tap at (floor(y) + 1, floor(x) + 1),
+# and an AVERAGE_POOLING whose window starts one element later along the last dimension (what
+# falls past the end is not read); and the bilinear RESAMPLE1 summed in FLOAT16. The expected
+# causes are derived by hand below. The inputs
+# have four random decimals: with one, sums of different elements coincide, and the named cause
+# becomes "one of 2" (test/test_cause.cpp has such ties).
+cat > "$tmp/bilinear.json" <<'EOF'
+{"format": 1, "name": "bilinear", "operator": "RESAMPLE1",
+ "desc": {"InputTensor": {"DataType": "FLOAT32", "Sizes": [1, 1, 4, 4]},
+          "OutputTensor": {"DataType": "FLOAT32", "Sizes": [1, 1, 8, 8]},
+          "InterpolationMode": "LINEAR", "DimensionCount": 4, "Scales": [1, 1, 2, 2],
+          "InputPixelOffsets": [0.5, 0.5, 0.5, 0.5], "OutputPixelOffsets": [-0.5, -0.5, -0.5, -0.5]},
+ "inputs": {"InputTensor": [2.9952, 3.6825, 6.0149, 3.0802, 3.3502, 3.8593, 1.2818, 3.3762,
+                            4.1312, 5.1751, 0.7024, 2.0418, 0.6803, 5.2817, 4.5380, 0.3680]}}
+EOF
+cat > "$tmp/avgpool.json" <<'EOF'
+{"format": 1, "name": "avgpool", "operator": "AVERAGE_POOLING",
+ "desc": {"InputTensor": {"DataType": "FLOAT32", "Sizes": [1, 1, 5, 6]},
+          "OutputTensor": {"DataType": "FLOAT32", "Sizes": [1, 1, 3, 4]},
+          "DimensionCount": 2, "Strides": [1, 1], "WindowSize": [3, 3], "StartPadding": [0, 0],
+          "EndPadding": [0, 0], "IncludePadding": 0},
+ "inputs": {"InputTensor": [6.3860, 6.2744, 4.2851, 4.0396, 1.1080, 0.1960, 3.4816, 0.4811, 1.3173, 1.6484,
+                            0.2925, 3.0692, 2.9194, 5.4915, 3.4224, 4.1979, 3.2985, 4.3397, 3.0269, 1.8802,
+                            6.4850, 6.4724, 5.4774, 4.6300, 2.1178, 1.5699, 1.9499, 0.5494, 5.0042, 2.6626]}}
+EOF
+"$dmlref" run --quiet "$tmp/bilinear.json" "$tmp/avgpool.json" -o "$tmp/cause" > "$tmp/run2.log" \
+  || { cat "$tmp/run2.log"; fail "dmlref run (cause cases)"; }
+planted_backend() {  # CASE OUT.npy BUG: the case's output, computed with BUG, as float32 .npy
+  python3 - "$1" "$2" "$3" <<'EOF'
+import json, math, struct, sys
+case, out, bug = sys.argv[1:4]
+c = json.load(open(case))
+d = c["desc"]
+f32 = lambda v: struct.unpack('<f', struct.pack('<f', v))[0]
+f16 = lambda v: struct.unpack('<e', struct.pack('<e', v))[0]
+x = [f32(v) for v in c["inputs"]["InputTensor"]]
+_, _, H, W = d["InputTensor"]["Sizes"]
+_, _, OH, OW = d["OutputTensor"]["Sizes"]
+
+
+def taps(o, i):  # DirectML's coordinate, clamped; the taps floor(x) and floor(x) + 1
+    n = d["InputTensor"]["Sizes"][i]
+    t = (o - d["OutputPixelOffsets"][i]) / d["Scales"][i] - d["InputPixelOffsets"][i]
+    t = min(max(t, 0.0), n - 1.0)
+    lo = math.floor(t)
+    return [(lo, 1 - (t - lo)), (min(lo + 1, n - 1), t - lo)]
+
+
+y = []
+for oh in range(OH):
+    for ow in range(OW):
+        if bug == "half-sum":  # every product and partial sum rounded to FLOAT16
+            s = 0.0
+            for h, wh in taps(oh, 2):
+                for w, ww in taps(ow, 3):
+                    s = f16(s + f16(f16(wh * ww) * f16(x[h * W + w])))
+        elif bug.startswith("dropped-tap"):
+            s = 0.0
+            for a, (h, wh) in enumerate(taps(oh, 2)):
+                for b, (w, ww) in enumerate(taps(ow, 3)):
+                    if (a, b) != (1, 1) or bug == "dropped-tap-none":
+                        s += wh * ww * x[h * W + w]
+        else:  # shifted-window: window rows oh..oh+2, columns ow+1..ow+3 (those before W)
+            s = sum(x[h * W + w] for h in range(oh, oh + 3) for w in range(ow + 1, ow + 4) if w < W) / 9
+        y.append(s)
+h = "{'descr': '<f4', 'fortran_order': False, 'shape': (1, 1, %d, %d), }" % (OH, OW)
+h += ' ' * (63 - (10 + len(h)) % 64) + '\n'
+data = b''.join(struct.pack('<f', v) for v in y)
+open(out, 'wb').write(b'\x93NUMPY\x01\x00' + len(h).to_bytes(2, 'little') + h.encode() + data)
+EOF
+}
+planted_backend "$tmp/bilinear.json" "$tmp/bilinear.npy" dropped-tap
+planted_backend "$tmp/avgpool.json" "$tmp/avgpool.npy" shifted-window
+planted_backend "$tmp/bilinear.json" "$tmp/half.npy" half-sum
+# The backend without its bug is within tolerance: the bug is all that differs.
+planted_backend "$tmp/bilinear.json" "$tmp/bilinear-none.npy" dropped-tap-none
+"$dmlref" diff "$tmp/cause/bilinear.json" "$tmp/bilinear-none.npy" > "$tmp/diff-none.txt" \
+  || { cat "$tmp/diff-none.txt"; fail "the bilinear backend without its bug"; }
+
+# Y[0,0,3,4]: y = (3 + 0.5) / 2 - 0.5 = 1.25 (rows 1 and 2, weights 0.75 and 0.25), x = (4 + 0.5)
+# / 2 - 0.5 = 1.75 (columns 1 and 2, weights 0.25 and 0.75): the dropped tap is X[0,0,2,2], weight
+# 0.25 * 0.75 = 0.1875.
+"$dmlref" explain "$tmp/cause/bilinear.json" 0,0,3,4 "$tmp/bilinear.npy" > "$tmp/bilinear.txt" || fail "explain bilinear"
+has "$tmp/bilinear.txt" "OVER tolerance" "explain bilinear verdict"
+has "$tmp/bilinear.txt" "cause         the term InputTensor[0,0,2,2] x 0.1875 (= " "explain bilinear cause"
+has "$tmp/bilinear.txt" ") is missing: that gives " "explain bilinear cause"
+# Y[0,0,1,1] averages X[0,0,1..3,1..3]; the backend read X[0,0,1..3,2..4].
+"$dmlref" explain --json "$tmp/cause/avgpool.json" 0,0,1,1 "$tmp/avgpool.npy" > "$tmp/avgpool.json.out" || fail "explain avgpool"
+python3 - "$tmp/avgpool.json.out" <<'EOF' || fail "explain avgpool cause"
+import json, sys
+e = json.load(open(sys.argv[1]))[0]
+assert e["verdict"] == "OVER tolerance", e
+want = ("the window or taps are shifted by +1 along dimension 3 (InputTensor[0,0,1,1] read as "
+        "InputTensor[0,0,1,2], ...): that gives ")
+assert e["cause"].startswith(want), e["cause"]
+assert "cause" not in e["facts"], e["facts"]
+assert len(e["terms"]) == 9 and all(t["note"] == "1/9" for t in e["terms"]), e["terms"]
+EOF
+# diff --explain names the cause of each worst element: every element these bugs touch has it.
+for c in bilinear avgpool; do
+  set +e
+  "$dmlref" diff --explain 4 "$tmp/cause/$c.json" "$tmp/$c.npy" > "$tmp/diff-$c.txt" 2>&1
+  rc=$?
+  set -e
+  [ $rc = 1 ] || { cat "$tmp/diff-$c.txt"; fail "diff --explain $c exited $rc, expected 1"; }
+  if [ $c = bilinear ]; then want=") is missing: that gives "; else want="shifted by +1 along dimension 3 ("; fi
+  n=$(grep -c -- "^  cause         .*$want" "$tmp/diff-$c.txt" || true)
+  [ "$n" = 4 ] || { cat "$tmp/diff-$c.txt"; fail "diff --explain $c: $n of 4 worst elements name the cause"; }
+done
+# A backend that sums in FLOAT16 for the FLOAT32 output: its values are FLOAT16 values.
+set +e
+"$dmlref" diff --explain 4 "$tmp/cause/bilinear.json" "$tmp/half.npy" > "$tmp/diff-half.txt" 2>&1
+set -e
+n=$(grep -c "^  cause         the element is computed in FLOAT16 (its products and sums), narrower than FLOAT32: " "$tmp/diff-half.txt" || true)
+[ "$n" = 4 ] || { cat "$tmp/diff-half.txt"; fail "diff --explain half-sum: $n of 4 worst elements name FLOAT16"; }
+# Within tolerance: no cause row.
+"$dmlref" explain "$tmp/cause/bilinear.json" 0,0,3,4 "$tmp/bilinear-none.npy" > "$tmp/within.txt" || fail "explain within"
+! grep -q "^  cause " "$tmp/within.txt" || { cat "$tmp/within.txt"; fail "a cause row for an element within tolerance"; }
+# The planted linear element above (18.5 for 17.5 = 10 x 0.25 + 20 x 0.75): no candidate gives it.
+"$dmlref" explain "$tmp/golden/linear.json" 2 "$tmp/actual/linear/OutputTensor.npy" > "$tmp/nocause.txt" || fail "explain no cause"
+has "$tmp/nocause.txt" "cause         no single cause explains it (" "explain no cause"
+
 # Bad input: exit 2 and the rule id.
 refused() {  # refused RULE ARGS...: `dmlref explain ARGS` exits 2 naming RULE
   local want=$1; shift

@@ -181,3 +181,49 @@ TEST_CASE("explain: bad indices and cases are errors with a rule id") {
     REQUIRE_FALSE(d.has_errors());
     CHECK(rule_of([&] { explain_element(plain, "", 0, std::nullopt, "", {}); }) == "explain.not-a-golden");
 }
+
+TEST_CASE("explain: average pooling's terms, and the cause of a window shifted by one") {
+    // X (1x1x3x3) = 0.3 1.7 2.9 / 4.1 0.6 3.3 / 5.2 2.2 1.1, window 2x2, stride 1, StartPadding 1,
+    // IncludePadding FALSE: Y is 3x3, window o reads rows and columns o - 1 .. o.
+    const Case c = golden(R"({"format": 1, "name": "t", "operator": "AVERAGE_POOLING",
+        "desc": {"InputTensor": {"DataType": "FLOAT32", "Sizes": [1, 1, 3, 3]},
+                 "OutputTensor": {"DataType": "FLOAT32", "Sizes": [1, 1, 3, 3]},
+                 "DimensionCount": 2, "Strides": [1, 1], "WindowSize": [2, 2], "StartPadding": [1, 1],
+                 "EndPadding": [0, 0], "IncludePadding": 0},
+        "inputs": {"InputTensor": [0.3, 1.7, 2.9, 4.1, 0.6, 3.3, 5.2, 2.2, 1.1]}})");
+    // Y[0,0,0,0]: one real element, X[0,0,0,0], D = 1.
+    const Explanation corner = explain_element(c, "", 0, std::nullopt, "", {});
+    REQUIRE(corner.family.terms.size() == 1);
+    CHECK(corner.family.terms[0].weight == 1);
+    CHECK(corner.family.terms[0].note == "1/1");
+    // Y[0,0,1,1]: X[0,0,0..1,0..1], D = 4: (0.3 + 1.7 + 4.1 + 0.6) / 4.
+    const auto x = [](double v) { return double(float(v)); };
+    const double shifted = (x(1.7) + x(2.9) + x(0.6) + x(3.3)) / 4;  // X[0,0,0..1,1..2] / 4
+    const Explanation e = explain_element(c, "", 4, to_bits(float(shifted)), "actual.npy", {});
+    REQUIRE(e.family.terms.size() == 4);
+    CHECK(e.family.terms[3].index == std::vector<uint64_t>{0, 0, 1, 1});
+    CHECK(e.family.terms[3].value == x(0.6));
+    CHECK(e.family.terms[3].weight == 0.25);
+    CHECK(e.judgement.verdict == Verdict::Over);
+    // Its other candidates: the window shifted by -1 (1.1) or along dimension 2 (3.025, 0.5), a
+    // neighbour taken in (2.4, 2.5, 2.975, 2.225), a term twice (1.75, 2.1, 2.7, 1.825), missing or
+    // of the wrong sign (below 1.675); 2.125 / 1.675 is no p/q <= 16.
+    CHECK(fact(e, "cause")
+              .find("the window or taps are shifted by +1 along dimension 3 (InputTensor[0,0,0,0] read "
+                    "as InputTensor[0,0,0,1], ...)") == 0);
+
+    // The grad, same windows: dX[0,0,0,0] is held by the windows of dY[0,0,0..1,0..1], whose
+    // divisors are 1 (rows -1..0, columns -1..0: one real element), 2, 2 and 4.
+    const Case g = golden(R"({"format": 1, "name": "t", "operator": "AVERAGE_POOLING_GRAD",
+        "desc": {"InputGradientTensor": {"DataType": "FLOAT32", "Sizes": [1, 1, 3, 3]},
+                 "OutputGradientTensor": {"DataType": "FLOAT32", "Sizes": [1, 1, 3, 3]},
+                 "DimensionCount": 2, "Strides": [1, 1], "WindowSize": [2, 2], "StartPadding": [1, 1],
+                 "EndPadding": [0, 0], "IncludePadding": 0},
+        "inputs": {"InputGradientTensor": [1, 2, 3, 4, 5, 6, 7, 8, 9]}})");
+    const Explanation ge = explain_element(g, "", 0, std::nullopt, "", {});
+    REQUIRE(ge.family.terms.size() == 4);
+    std::vector<double> weights;
+    for (const auto& t : ge.family.terms) weights.push_back(t.weight);
+    CHECK(weights == std::vector<double>{1, 0.5, 0.5, 0.25});
+    CHECK(ge.family.terms[3].tensor == "InputGradientTensor");
+}

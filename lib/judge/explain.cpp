@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "../../reference/kit/family.hpp"
+#include "cause.hpp"
 #include "integer_ulp.hpp"
 
 #include <algorithm>
@@ -51,6 +52,8 @@ std::string short_number(double v) {
     s << std::setprecision(6) << v;
     return s.str();
 }
+
+constexpr std::string_view kCauseRow = "cause";
 
 std::string verdict_name(Verdict v) {
     switch (v) {
@@ -220,6 +223,11 @@ Explanation explain_element(const Case& golden, std::string output, uint64_t fla
                 Verdict::Over;  // an integer Ulp off its operator's boundary (lib/judge/integer_ulp.hpp)
         if (!e.dont_care.empty()) e.judgement.verdict = Verdict::Skipped;
         if (is_float(e.type) && e.judgement.comparable) e.error = abs_error(e.type, e.golden_bits, e.actual_bits);
+        // What explains an element over its bound (lib/judge/cause.cpp). It travels as the first of
+        // the element's rows, keyed "cause", so that Explanation (included by every family) keeps its
+        // layout; the text shows it first and the JSON as "cause".
+        const std::string cause = explain_cause(golden, e, profile);
+        if (!cause.empty()) e.family.facts.insert(e.family.facts.begin(), {std::string(kCauseRow), cause});
     }
     return e;
 }
@@ -347,7 +355,9 @@ std::string explanation_json(const std::vector<Explanation>& list) {
         if (!e.dont_care.empty()) j["dont_care"] = e.dont_care;
         j["explained"] = e.family_known;
         oj facts = oj::object();
-        for (const auto& [k, v] : e.family.facts) facts[k] = v;
+        for (const auto& [k, v] : e.family.facts)
+            if (k == kCauseRow) j["cause"] = v;
+            else facts[k] = v;
         j["facts"] = facts;
         oj inputs = oj::array();
         for (const auto& in : e.family.inputs)
