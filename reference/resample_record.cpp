@@ -97,6 +97,7 @@ template <class D, bool Grad> OperatorRecord resample_record(OperatorInfo info) 
     if constexpr (requires(D d) { d.Antialiased; }) r.features.push_back("antialiased-flag");
     r.detect = detect<D>;
     r.work_factor = neighbours<D>;
+    r.rounding_cost = rounding_cost<40>;  // the weighted sum rounded once (measured; docs/rules.md, limit.work)
     r.sizes = scaled_sizes;
     return r;
 }

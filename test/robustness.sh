@@ -213,6 +213,21 @@ expect "--max-work 8 allows them" 0 "" -- "$dmlref" run -q work.json --max-work 
 # (10^12 in all, hours of exact arithmetic); the work estimate counts the window.
 printf '{"format": 1, "operator": "DML_OPERATOR_LOCAL_RESPONSE_NORMALIZATION", "desc": {"InputTensor": {"DataType": "FLOAT32", "Sizes": [1, 1, 1024, 1024]}, "OutputTensor": {"DataType": "FLOAT32", "Sizes": [1, 1, 1024, 1024]}, "CrossChannel": 0, "LocalSize": 1024, "Alpha": 1, "Beta": 0.75, "Bias": 1}, "inputs": {"InputTensor": {"Fill": 1}}}\n' > lrn_wide.json
 expect "LRN's window counts in --max-work (LocalSize 1024 within the channel)" 2 "limit.work" -- timeout 60 "$dmlref" run -q lrn_wide.json
+# The computed operators: rounding an element correctly (Ziv's loop in MPFR, exact rationals) costs
+# hundreds of reads, which the estimate counts from the operator's rounding cost (docs/rules.md,
+# limit.work). ACTIVATION_SIGMOID, 700 an element, over 4 FLOAT32 elements: 4 reads, 4 writes and
+# 4 x 700, 2808 in all.
+printf '{"format": 1, "operator": "DML_OPERATOR_ACTIVATION_SIGMOID", "desc": {"InputTensor": {"DataType": "FLOAT32", "Sizes": [4]}, "OutputTensor": {"DataType": "FLOAT32", "Sizes": [4]}}, "inputs": {"InputTensor": {"Fill": 1}}}\n' > sigmoid.json
+expect "a computed case one over --max-work is refused (SIGMOID: 2808 > 2807)" 2 "limit.work" -- "$dmlref" run -q sigmoid.json --max-work 2807
+expect "a computed case at --max-work is admitted (SIGMOID: 2808)" 0 "" -- "$dmlref" run -q sigmoid.json --max-work 2808
+# LP_POOLING's cost grows with its window, 70 a tap: P = 3 over 1x1x6, window 3, stride 3 (two
+# outputs) is (6 + 2) x 3 reads and writes and 2 x 3 x 70, 444 in all.
+printf '{"format": 1, "operator": "DML_OPERATOR_LP_POOLING", "desc": {"InputTensor": {"DataType": "FLOAT32", "Sizes": [1, 1, 6]}, "OutputTensor": {"DataType": "FLOAT32", "Sizes": [1, 1, 2]}, "DimensionCount": 1, "Strides": [3], "WindowSize": [3], "StartPadding": [0], "EndPadding": [0], "P": 3}, "inputs": {"InputTensor": {"Fill": 1}}}\n' > lp_pool.json
+expect "LP_POOLING one over --max-work is refused (444 > 443)" 2 "limit.work" -- "$dmlref" run -q lp_pool.json --max-work 443
+expect "LP_POOLING at --max-work is admitted (444)" 0 "" -- "$dmlref" run -q lp_pool.json --max-work 444
+# At the default limit: GELU over 4Mi FLOAT64 elements (about 25 us an element, well over a
+# minute) was admitted at 8Mi reads and writes; its 1600 an element put it past 2^32.
+expect "a 4Mi-element FLOAT64 GELU is refused at the default --max-work" 2 "limit.work" -- timeout 60 "$dmlref" run -q "ACTIVATION_GELU FLOAT64 4194304"
 # All-padding pooling windows: each is an entry of the operator's own DontCare list, which counts
 # 128 element reads and writes (docs/rules.md, limit.work). A 1x1 input padded by 65000 after it
 # along both axes, window 1: 65001^2 = 4,225,130,001 outputs, all but one all padding. As outputs
