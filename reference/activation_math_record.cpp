@@ -81,6 +81,8 @@ OperatorRecord activation(uint32_t introduced, std::vector<SupportRow> support, 
     r.desc_tolerance = activation_math_tolerance;
     r.reads_inputs = true;
     r.explain = explain_activation_math;
+    // --max-work: an MPFR evaluation per element, GELU's erf the dearest (measured; docs/rules.md, limit.work).
+    r.rounding_cost = std::is_same_v<D, DML_ACTIVATION_GELU_OPERATOR_DESC> ? rounding_cost<1600> : rounding_cost<700>;
     return r;
 }
 

@@ -46,6 +46,7 @@ OperatorRecord activation(uint32_t introduced, std::vector<SupportRow> support, 
             {"OutputTensor", TypeClass::Integer, ToleranceRule::Bits}};
         r.desc_tolerance = tolerance_as<D, tolerance>;
         r.reads_inputs = true;
+        r.rounding_cost = rounding_cost<300>;  // exact rationals, rounded once (measured; docs/rules.md, limit.work)
     }
     r.explain = explain_activation;
     return r;

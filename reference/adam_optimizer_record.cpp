@@ -70,6 +70,9 @@ OperatorRecord adam_optimizer() {
                  {"OutputFirstMomentTensor", TypeClass::Integer, ToleranceRule::Bits},
                  {"OutputSecondMomentTensor", TypeClass::Integer, ToleranceRule::Bits}};
     r.desc_tolerance = tolerance_as<ADAM, adam_optimizer_tolerance>;
+    // --max-work: MPFR powers of the betas, a square root and a division per element (measured;
+    // docs/rules.md, limit.work).
+    r.rounding_cost = rounding_cost<1500>;
     r.reads_inputs = true;
     r.explain = explain_adam_optimizer;
     r.ScopeTypes = {DataType::FLOAT32, DataType::FLOAT16};

@@ -5,6 +5,8 @@
 #include "average_pooling.hpp"
 
 #include "kit/policies.hpp"
+
+#include "dmlref/checked.hpp"
 #include "pooling_geometry.hpp"
 
 #include "dmlref/bits.hpp"
@@ -104,6 +106,9 @@ template <class D> OperatorRecord average_pooling_record(OperatorInfo info, std:
     r.features.insert(r.features.end(), {"include-padding", "exclude-padding"});
     r.detect = detect<D>;
     r.work_factor = taps<D>;
+    // --max-work: the exact sum rounded once, divided and rounded again, about 150 reads and 12 a
+    // tap (measured; docs/rules.md, limit.work).
+    r.rounding_cost = [](const OperatorDesc& d) { return saturating_add(150, saturating_mul(12, taps<D>(d))); };
     if constexpr (!std::is_same_v<D, GRAD>) {
         r.dont_care = dont_care_as<D, dont_care>;
         r.dont_care_entries = empty_entries<D>;

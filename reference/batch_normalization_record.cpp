@@ -4,6 +4,7 @@
 // coverage.
 #include "batch_normalization.hpp"
 
+#include "fused_activation.hpp"
 #include "fused_activation_policies.hpp"
 #include "kit/policies.hpp"
 
@@ -115,6 +116,11 @@ template <class D> OperatorRecord bn_record(OperatorInfo info, std::vector<Outpu
     r.desc_tolerance = tolerance_as<D, tolerance>;
     r.explain = explain<D>;
     r.reads_inputs = true;
+    // --max-work: a square root and a division per element in MPFR, and the fused activation's
+    // (measured; docs/rules.md, limit.work).
+    if constexpr (std::is_same_v<D, BN> || std::is_same_v<D, TRAINING>)
+        r.rounding_cost = [](const OperatorDesc& d) { return 400 + fused_activation_cost(get<D>(d).FusedActivation); };
+    else r.rounding_cost = rounding_cost<400>;
     r.features = {"reduced-statistics"};
     if constexpr (std::is_same_v<D, BN> || std::is_same_v<D, TRAINING>) r.features.push_back("fused-activation");
     if constexpr (std::is_same_v<D, TRAINING>) r.features.push_back("fused-add");
@@ -134,7 +140,8 @@ std::vector<Policy> join(std::initializer_list<std::vector<Policy>> parts) {
 OperatorRecord bn() {
     auto r = bn_record<BN>(
         {.IntroducedIn = 0x1000,
-         // 0x4000: the same table; MeanTensor to BiasTensor may broadcast any dimension from then on (bn_support_rules).
+         // 0x4000: the same table; MeanTensor to BiasTensor may broadcast any dimension from then
+         // on (bn_support_rules).
          .Support = {{0x1000, {}, 4, 4, kF32F16}, {0x3100, {}, 1, 8, kF32F16}, {0x4000, {}, 1, 8, kF32F16}},
          .Policies = join({{kBnBroadcast, kBnSpatial}, kActivation, kCommon})},
         {computed("OutputTensor", batch_normalization_output_bounds)});

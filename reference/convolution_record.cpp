@@ -4,6 +4,7 @@
 // bit), coverage, gen's derived sizes and the work estimate.
 #include "convolution.hpp"
 
+#include "fused_activation.hpp"
 #include "kit/policies.hpp"
 
 #include "dmlref/checked.hpp"
@@ -205,6 +206,11 @@ OperatorRecord convolution() {
         {"OutputTensor", TypeClass::Float, ToleranceRule::OperatorStated, BoundaryRule::None, convolution_bounds},
         {"OutputTensor", TypeClass::Integer, ToleranceRule::Bits}};
     r.desc_tolerance = convolution_tolerance;
+    // --max-work: the taps counted cover the sum; the fused activation costs its own (measured;
+    // docs/rules.md, limit.work).
+    r.rounding_cost = [](const OperatorDesc& d) {
+        return 100 + fused_activation_cost(get<DML_CONVOLUTION_OPERATOR_DESC>(d).FusedActivation);
+    };
     r.MaxRank = 5;
     r.ScopeTypes = kF32F16;
     r.features = {"1x1",        "stride>1",       "dilation>1",       "padding",    "asymmetric-padding",

@@ -75,6 +75,7 @@ OperatorRecord product() {
     r.outputs = {
         {"OutputTensor", TypeClass::Any, ToleranceRule::OperatorStated, BoundaryRule::None, cumulative_product_bounds}};
     r.desc_tolerance = tolerance_as<PROD, tolerance>;
+    r.rounding_cost = rounding_cost<100>;  // the exact product rounded once (measured; docs/rules.md, limit.work)
     return r;
 }
 

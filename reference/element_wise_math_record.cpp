@@ -95,6 +95,8 @@ OperatorRecord math(uint32_t introduced) {
                  {"OutputTensor", TypeClass::Integer, ToleranceRule::Bits}};
     r.desc_tolerance = math_tolerance;
     r.explain = explain_math;
+    // --max-work: an MPFR evaluation per element, erf the dearest (measured; docs/rules.md, limit.work).
+    r.rounding_cost = std::is_same_v<D, DML_ELEMENT_WISE_ERF_OPERATOR_DESC> ? rounding_cost<1100> : rounding_cost<700>;
     r.features = {"scale-bias"};
     r.detect = scale_bias_feature;
     return r;
@@ -175,6 +177,7 @@ OperatorRecord two_operand(OperatorInfo info) {
                  {"OutputTensor", TypeClass::Integer, ToleranceRule::Bits}};
     r.desc_tolerance = pow_tolerance;
     r.explain = explain_pow;
+    r.rounding_cost = rounding_cost<700>;  // an MPFR evaluation per element (measured; docs/rules.md, limit.work)
     return r;
 }
 

@@ -4,6 +4,7 @@
 // "Element-wise arithmetic").
 #include "element_wise.hpp"
 
+#include "fused_activation.hpp"
 #include "kit/policies.hpp"
 
 #include <cmath>
@@ -14,6 +15,11 @@ namespace {
 
 using namespace kit;
 using ADD = DML_ELEMENT_WISE_ADD_OPERATOR_DESC;
+
+// --max-work's rounding cost per element (docs/rules.md, limit.work): an exact result rounded once
+// takes the exact accumulator where the terms' exponents lie far apart (dyadic data; FLOAT16 the
+// dearest), measured.
+constexpr uint64_t kExactCost = 300;
 
 constexpr Policy kIntegerOverflow{"IntegerOverflow", "WrapToWidth"};
 const std::vector<DT> kAdd30 = {DT::FLOAT32, DT::FLOAT16, DT::INT32, DT::UINT32};
@@ -48,6 +54,7 @@ OperatorRecord add() {
                  {"OutputTensor", TypeClass::Integer, ToleranceRule::Bits}};
     r.desc_tolerance = add_tolerance;
     r.explain = explain_element_wise;
+    r.rounding_cost = rounding_cost<kExactCost>;
     r.BaseTensors = {"ATensor", "BTensor"};
     return r;
 }
@@ -154,6 +161,7 @@ OperatorRecord binary(std::vector<SupportRow> support, std::vector<Policy> polic
                  {"OutputTensor", TypeClass::Integer, ToleranceRule::Bits}};
     r.desc_tolerance = float_tolerance<D, K>;
     r.explain = explain_element_wise;
+    r.rounding_cost = rounding_cost<kExactCost>;
     r.BaseTensors = {"ATensor", "BTensor"};
     return r;
 }
@@ -244,6 +252,9 @@ OperatorRecord add1_record() {
                  {"OutputTensor", TypeClass::Integer, ToleranceRule::Bits}};
     r.desc_tolerance = add1_tolerance;
     r.explain = explain_element_wise;
+    r.rounding_cost = [](const OperatorDesc& d) {
+        return kExactCost + fused_activation_cost(get<DML_ELEMENT_WISE_ADD1_OPERATOR_DESC>(d).FusedActivation);
+    };
     r.BaseTensors = {"ATensor", "BTensor"};
     r.features = {"fused-activation"};
     r.detect = add1_features;
@@ -274,6 +285,7 @@ OperatorRecord value_scale_2d_record() {
                  {"OutputTensor", TypeClass::Integer, ToleranceRule::Bits}};
     r.desc_tolerance = value_scale_2d_tolerance;
     r.explain = explain_value_scale_2d;
+    r.rounding_cost = rounding_cost<kExactCost>;
     r.MinRank = 4;
     r.MaxRank = 4;
     r.ScopeTypes = {DT::FLOAT32, DT::FLOAT16, DT::FLOAT64};
@@ -371,6 +383,7 @@ OperatorRecord unary(uint32_t introduced, std::vector<SupportRow> support, std::
                  {"OutputTensor", TypeClass::Integer, ToleranceRule::Bits}};
     r.desc_tolerance = unary_tolerance<D, K, KSB>;
     r.explain = explain_unary;
+    r.rounding_cost = rounding_cost<kExactCost>;
     if constexpr (requires(D d) { d.ScaleBias; }) {
         r.features = {"scale-bias"};
         r.detect = scale_bias_feature<D>;

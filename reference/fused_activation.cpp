@@ -1,4 +1,5 @@
-// The fused activations of batch normalization, one function per DirectML activation page, each returning the exact real value of the page's formula before its one rounding.
+// The fused activations of batch normalization, one function per DirectML activation page, each
+// returning the exact real value of the page's formula before its one rounding.
 //
 // Spec: the DML_ACTIVATION_*_OPERATOR_DESC pages (formulas below, parameter names as the structs);
 // docs/golden.md, BnFusedActivation and the BnActivation* rows:
@@ -393,6 +394,11 @@ void validate_fused_activation(Diagnostics& diags, const DML_FUSED_ACTIVATION& a
         diags.error(desc_path("FusedActivation") + "/Alpha", rule(op, "fused-activation-celu-alpha"),
                     "Alpha of ACTIVATION_CELU is 0; the formula divides by Alpha (exp(x / Alpha)), so it must not be 0 "
                     "(docs/golden.md, BnActivationCeluAlpha)");
+}
+
+uint64_t fused_activation_cost(const std::optional<DML_FUSED_ACTIVATION>& a) {
+    if (!a) return 0;
+    return a->name() == "ACTIVATION_GELU" ? 1600 : 700;  // erf; the other activations' exp, tanh, log
 }
 
 }  // namespace dmlref::reference

@@ -1,4 +1,6 @@
-// The activations DirectML fuses into batch normalization: their evaluation on a rounded value (reference/fused_activation.cpp), their parameter rules, and a backend's error through them (reference/fused_activation_bound.cpp). Internal.
+// The activations DirectML fuses into batch normalization: their evaluation on a rounded value
+// (reference/fused_activation.cpp), their parameter rules, and a backend's error through them
+// (reference/fused_activation_bound.cpp). Internal.
 #pragma once
 
 #include "dmlref/diagnostics.hpp"
@@ -28,5 +30,9 @@ struct ActivationError {
     double magnitude = 0;
 };
 ActivationError fused_activation_error(const DML_FUSED_ACTIVATION& a, double y, double E, DataType w, bool flush);
+
+// --max-work's rounding cost of a fused activation per output element (kit::OperatorRecord::
+// rounding_cost): as the activation_math family's, measured (docs/rules.md, limit.work); 0 without one.
+uint64_t fused_activation_cost(const std::optional<DML_FUSED_ACTIVATION>& a);
 
 }  // namespace dmlref::reference

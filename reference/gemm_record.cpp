@@ -1,10 +1,12 @@
 // The GEMM family's record (reference/kit/family.hpp): the facts of DML_GEMM_OPERATOR_DESC,
-// DML_MATRIX_MULTIPLY_INTEGER_OPERATOR_DESC and DML_MATRIX_MULTIPLY_INTEGER_TO_FLOAT_OPERATOR_DESC from their pages ("Availability", "Tensor support"),
+// DML_MATRIX_MULTIPLY_INTEGER_OPERATOR_DESC and DML_MATRIX_MULTIPLY_INTEGER_TO_FLOAT_OPERATOR_DESC
+// from their pages ("Availability", "Tensor support"),
 // the policies their goldens record, and how their outputs are judged: GEMM's float elements
 // from their own K products and Beta * c (docs/tolerance.md, "GEMM"), the integer products bit
 // for bit.
 #include "gemm.hpp"
 
+#include "fused_activation.hpp"
 #include "kit/policies.hpp"
 
 namespace dmlref::reference {
@@ -61,6 +63,9 @@ OperatorRecord gemm_record() {
         {"OutputTensor", TypeClass::Float, ToleranceRule::OperatorStated, BoundaryRule::None, nullptr, gemm_terms},
         {"OutputTensor", TypeClass::Integer, ToleranceRule::Bits}};
     r.desc_tolerance = tolerance_as<GEMM, gemm_tolerance>;
+    // --max-work: the products counted cover the sum; the fused activation costs its own (measured;
+    // docs/rules.md, limit.work).
+    r.rounding_cost = [](const OperatorDesc& d) { return 100 + fused_activation_cost(get<GEMM>(d).FusedActivation); };
     r.explain = explain_gemm;
     r.MinRank = 2;
     r.MaxRank = 4;
@@ -152,6 +157,7 @@ OperatorRecord mmif_record() {
         {"OutputTensor", TypeClass::Float, ToleranceRule::OperatorStated, BoundaryRule::None, mmi_to_float_bounds},
         {"OutputTensor", TypeClass::Integer, ToleranceRule::Bits}};
     r.desc_tolerance = tolerance_as<MMIF, mmi_to_float_tolerance>;
+    r.rounding_cost = rounding_cost<100>;  // the scaled sum rounded once (measured; docs/rules.md, limit.work)
     r.explain = explain_matrix_multiply_integer_to_float;
     r.MinRank = 2;
     r.MaxRank = 4;

@@ -46,6 +46,8 @@ OperatorRecord lp_normalization() {
     r.outputs = {
         {"OutputTensor", TypeClass::Any, ToleranceRule::OperatorStated, BoundaryRule::None, lp_normalization_bounds}};
     r.desc_tolerance = tolerance_as<LPN, tolerance>;
+    r.rounding_cost =
+        rounding_cost<300>;  // a root and a division per element in MPFR (measured; docs/rules.md, limit.work)
     r.explain = explain;
     r.reads_inputs = true;
     r.features = {"p1", "inner-axis"};

@@ -6,6 +6,8 @@
 
 #include "kit/policies.hpp"
 
+#include "dmlref/checked.hpp"
+
 namespace dmlref::reference {
 
 namespace {
@@ -58,6 +60,8 @@ template <class D> OperatorRecord lp_pooling_record(OperatorInfo info) {
     r.features.insert(r.features.end(), {"p1", "p2", "p3-or-more"});
     r.detect = detect<D>;
     r.work_factor = taps<D>;
+    // --max-work: an MPFR power a tap, then a root (measured; docs/rules.md, limit.work).
+    r.rounding_cost = [](const OperatorDesc& d) { return saturating_mul(70, taps<D>(d)); };
     r.ArraysFrom = 2;
     r.sizes = pooling_sizes;
     r.windows = windows<D>;

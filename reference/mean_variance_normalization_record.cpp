@@ -5,6 +5,7 @@
 #include "mean_variance_normalization.hpp"
 #include "batch_normalization_internal.hpp"
 
+#include "fused_activation.hpp"
 #include "fused_activation_policies.hpp"
 #include "kit/policies.hpp"
 
@@ -108,6 +109,9 @@ OperatorRecord mvn_record(uint32_t level, std::vector<SupportRow> support, std::
     r.outputs = {{"OutputTensor", TypeClass::Any, ToleranceRule::OperatorStated, BoundaryRule::None,
                   mean_variance_normalization_bounds}};
     r.desc_tolerance = tolerance_as<D, tolerance>;
+    // --max-work: a square root and a division per element in MPFR, and the fused activation's
+    // (measured; docs/rules.md, limit.work).
+    r.rounding_cost = [](const OperatorDesc& d) { return 400 + fused_activation_cost(get<D>(d).FusedActivation); };
     r.explain = explain<D>;
     r.reads_inputs = true;
     r.features = {"scale-bias", "scale-or-bias-alone", "fused-activation", "no-variance", "several-groups"};

@@ -1,5 +1,6 @@
 // The MULTIHEAD_ATTENTION family's record (reference/kit/family.hpp): the facts of
-// DML_MULTIHEAD_ATTENTION_OPERATOR_DESC and DML_MULTIHEAD_ATTENTION1_OPERATOR_DESC from their pages, how the outputs are judged
+// DML_MULTIHEAD_ATTENTION_OPERATOR_DESC and DML_MULTIHEAD_ATTENTION1_OPERATOR_DESC from their
+// pages, how the outputs are judged
 // (reference/multihead_attention.cpp), explain and coverage.
 #include "multihead_attention.hpp"
 
@@ -12,6 +13,10 @@ namespace {
 using namespace kit;
 using MHA = DML_MULTIHEAD_ATTENTION_OPERATOR_DESC;
 using MHA1 = DML_MULTIHEAD_ATTENTION1_OPERATOR_DESC;
+
+// --max-work: the reads counted cover long key sequences; a short one's MPFR exponentials and
+// division per element (measured; docs/rules.md, limit.work).
+constexpr uint64_t kAttentionCost = 1000;
 
 // docs/golden.md, "Multihead attention".
 constexpr Policy kAttentionValue{"AttentionValue", "ExactThenRoundOnce"};
@@ -147,6 +152,7 @@ OperatorRecord multihead_attention() {
     share(r);
     r.desc_tolerance = tolerance_as<MHA, tolerance>;
     r.work_factor = work;
+    r.rounding_cost = rounding_cost<kAttentionCost>;
     (void)kFloatTensors;
     return r;
 }
@@ -175,6 +181,7 @@ OperatorRecord multihead_attention1() {
     share(r);
     r.desc_tolerance = tolerance_as<MHA1, tolerance>;
     r.work_factor = work1;
+    r.rounding_cost = rounding_cost<kAttentionCost>;
     r.features.insert(r.features.end(), {"grouped-heads", "past-sequence-lengths"});
     return r;
 }

@@ -15,6 +15,10 @@ namespace dmlref::reference {
 namespace {
 
 using namespace kit;
+
+// --max-work's rounding cost per element: the requantization or quotient, exact and rounded once
+// (measured; docs/rules.md, limit.work).
+constexpr uint64_t kRequantizeCost = 200;
 using QL = DML_ELEMENT_WISE_QUANTIZE_LINEAR_OPERATOR_DESC;
 using DQL = DML_ELEMENT_WISE_DEQUANTIZE_LINEAR_OPERATOR_DESC;
 using DYN = DML_DYNAMIC_QUANTIZE_LINEAR_OPERATOR_DESC;
@@ -88,6 +92,7 @@ OperatorRecord quantize_linear() {
     r.validate_values = validate_values_as<QL, validate_values>;
     r.outputs = {{"OutputTensor", TypeClass::Any, ToleranceRule::OperatorStated}};
     r.case_tolerance = quantize_tolerance;
+    r.rounding_cost = rounding_cost<kRequantizeCost>;
     r.case_boundary = quantize_ties;
     r.reads_inputs = true;
     r.support_rules = zero_point_from_6_2<QL>;
@@ -120,6 +125,7 @@ OperatorRecord dequantize_linear() {
     r.outputs = {{"OutputTensor", TypeClass::Float, ToleranceRule::OperatorStated},
                  {"OutputTensor", TypeClass::Integer, ToleranceRule::Bits}};
     r.desc_tolerance = tolerance_as<DQL, dequantize_tolerance>;
+    r.rounding_cost = rounding_cost<kRequantizeCost>;
     r.support_rules = zero_point_from_6_2<DQL>;
     r.explain = explain_quantize;
     r.ScopeTypes = kSixIntegers;  // InputTensor's types (OutputTensor is FLOAT32 or FLOAT16)
@@ -161,6 +167,7 @@ OperatorRecord dynamic_quantize_linear() {
                  {"OutputScaleTensor", TypeClass::Any, ToleranceRule::Bits},
                  {"OutputZeroPointTensor", TypeClass::Any, ToleranceRule::Bits}};
     r.case_tolerance = quantize_tolerance;
+    r.rounding_cost = rounding_cost<kRequantizeCost>;
     r.case_boundary = quantize_ties;
     r.reads_inputs = true;
     r.explain = explain_quantize;
@@ -194,6 +201,7 @@ OperatorRecord quantized_linear_add() {
     r.validate_values = validate_values_as<QADD, validate_values>;
     r.outputs = {{"OutputTensor", TypeClass::Any, ToleranceRule::OperatorStated}};
     r.case_tolerance = quantize_tolerance;
+    r.rounding_cost = rounding_cost<kRequantizeCost>;
     r.case_boundary = quantize_ties;
     r.reads_inputs = true;
     r.explain = explain_quantize;

@@ -54,6 +54,7 @@ OperatorRecord quantize() {
     r.validate_values = validate_values_as<Q, validate_values>;
     r.outputs = {{"OutputTensor", TypeClass::Any, ToleranceRule::OperatorStated}};
     r.case_tolerance = quantize_block_tolerance;
+    r.rounding_cost = rounding_cost<100>;  // the quotient, exact and rounded once (measured; docs/rules.md, limit.work)
     r.case_boundary = quantize_block_ties;
     r.reads_inputs = true;
     r.explain = explain_quantize_block;
@@ -79,6 +80,7 @@ OperatorRecord dequantize() {
     r.outputs = {{"OutputTensor", TypeClass::Float, ToleranceRule::OperatorStated},
                  {"OutputTensor", TypeClass::Integer, ToleranceRule::Bits}};
     r.desc_tolerance = tolerance_as<DQ, dequantize_block_tolerance>;
+    r.rounding_cost = rounding_cost<100>;  // the product, exact and rounded once (measured; docs/rules.md, limit.work)
     r.explain = explain_quantize_block;
     r.ScopeTypes = kI8U8;  // InputTensor's types (OutputTensor is FLOAT32 or FLOAT16)
     r.features = {"no-zero-point", "block-wise"};

@@ -102,6 +102,8 @@ OperatorRecord quantized_linear_matrix_multiply() {
     r.validate_values = validate_values_as<QLMM, validate_values>;
     r.outputs = {{"OutputTensor", TypeClass::Any, ToleranceRule::OperatorStated}};
     r.case_tolerance = quantized_linear_tolerance;
+    r.rounding_cost =
+        rounding_cost<200>;  // the requantization, exact and rounded once (measured; docs/rules.md, limit.work)
     r.case_boundary = quantized_linear_ties;
     r.reads_inputs = true;
     r.explain = explain_quantized_linear;
@@ -170,6 +172,8 @@ OperatorRecord quantized_linear_convolution() {
     r.validate_values = validate_values_as<QLCONV, validate_values>;
     r.outputs = {{"OutputTensor", TypeClass::Any, ToleranceRule::OperatorStated}};
     r.case_tolerance = quantized_linear_tolerance;
+    r.rounding_cost =
+        rounding_cost<200>;  // the requantization, exact and rounded once (measured; docs/rules.md, limit.work)
     r.case_boundary = quantized_linear_ties;
     r.reads_inputs = true;
     r.explain = explain_quantized_linear;

@@ -99,6 +99,8 @@ OperatorRecord quantized_linear_average_pooling() {
                   "no-zero-point", "per-channel",        "mixed-signedness",    "rounding-tie"};
     r.detect = detect;
     r.work_factor = taps;
+    r.rounding_cost =
+        rounding_cost<100>;  // the requantization, exact and rounded once (measured; docs/rules.md, limit.work)
     r.ArraysFrom = 2;
     r.sizes = pooling_sizes;
     r.windows = windows;

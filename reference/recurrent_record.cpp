@@ -93,6 +93,11 @@ template <class D> OperatorRecord recurrent_record(std::vector<Policy> policies)
         for (std::string_view f : {"peephole", "cell-mem-init", "clip", "couple-input-forget"}) r.features.push_back(f);
     r.detect = detect<D>;
     r.work_factor = recurrent_work_factor;
+    // --max-work: an MPFR activation per gate and element (RNN one, GRU three, LSTM five)
+    // (measured; docs/rules.md, limit.work).
+    r.rounding_cost = std::is_same_v<D, DML_RNN_OPERATOR_DESC>   ? rounding_cost<700>
+                      : std::is_same_v<D, DML_GRU_OPERATOR_DESC> ? rounding_cost<2000>
+                                                                 : rounding_cost<3500>;
     r.BaseTensors = {"InputTensor"};
     return r;
 }

@@ -181,6 +181,9 @@ OperatorRecord reduce() {
     r.outputs = {
         {"OutputTensor", TypeClass::Any, ToleranceRule::OperatorStated, BoundaryRule::ArgmaxTie, reduction_bounds}};
     r.desc_tolerance = tolerance_as<RD, tolerance>;
+    // --max-work: the reads above cover long reductions; a short one's MPFR log, exp or root
+    // (measured; docs/rules.md, limit.work).
+    r.rounding_cost = rounding_cost<1000>;
     r.support_rules = reduce_support_rules;
     for (const char* fn : {"function-argmax", "function-argmin", "function-average", "function-l1", "function-l2",
                            "function-log-sum", "function-log-sum-exp", "function-max", "function-min",

@@ -115,6 +115,7 @@ template <class D, bool Grad> OperatorRecord resample_record(OperatorInfo info) 
         r.features.insert(r.features.end(), {"antialiased-flag", "antialiased-stretched"});
     r.detect = detect<D>;
     r.work_factor = neighbours<D>;
+    r.rounding_cost = rounding_cost<40>;  // the weighted sum rounded once (measured; docs/rules.md, limit.work)
     r.sizes = scaled_sizes;
     return r;
 }

@@ -80,6 +80,8 @@ template <class D> OperatorRecord roi_record(OperatorInfo info, std::vector<Outp
     r.validate_values = validate_values_as<D, validate_values>;
     r.outputs = std::move(outputs);
     r.case_tolerance = roi_align_tolerance;
+    r.rounding_cost =
+        rounding_cost<500>;  // the samples' average, exact and rounded once (measured; docs/rules.md, limit.work)
     r.case_boundary = boundary;
     r.explain = explain<D>;
     r.reads_inputs = true;

@@ -94,6 +94,9 @@ template <class D> OperatorRecord softmax_record(uint32_t introduced, std::vecto
                         : std::vector<std::string_view>{"long-row"};
     r.detect = detect;
     r.work_factor = row_length;
+    // --max-work: the row's reads above cover its exponentials but for short rows; an MPFR exp and
+    // division per element (measured; docs/rules.md, limit.work).
+    r.rounding_cost = rounding_cost<100>;
     return r;
 }
 

@@ -82,6 +82,7 @@ OperatorRecord upsample_2d() {
     r.features = {"NEAREST_NEIGHBOR", "LINEAR", "scale-one", "unequal-scales", "odd-scale"};
     r.detect = detect;
     r.work_factor = neighbours;
+    r.rounding_cost = rounding_cost<40>;  // as RESAMPLE's (measured; docs/rules.md, limit.work)
     r.MinRank = 4;
     r.MaxRank = 4;
     r.sizes = scaled_sizes;

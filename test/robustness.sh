@@ -66,6 +66,93 @@ done
 cmp -s gold/big.json new/big.json && [ "$(ls -A gold)" = big.json ] && ok "an uninterrupted run -o replaces the golden with the new one, no temporary file left" \
   || bad "an uninterrupted run -o replaces the golden" "$(ls -A gold | tr '\n' ' ')"
 
+# Concurrent writers (parallel CI shards): two run -o of different cases with one name into one
+# folder. The golden and its .npy files are one unit under the folder's lock
+# (include/dmlref/folder_lock.hpp), so whatever the interleaving, the folder holds one writer's
+# whole golden: byte for byte the golden that writer makes alone, every .npy it names present
+# with the digest it states, and no other .npy. Without the lock, one writer's clean-up removed
+# the .npy the other's golden was about to name (about one trial in five). 30 trials, about 2 s.
+mkdir -p shardA shardB
+for s in 1 2; do
+  d=$([ "$s" = 1 ] && echo shardA || echo shardB)
+  printf '{"format": 1, "name": "c", "operator": "DML_OPERATOR_ACTIVATION_RELU", "desc": {"InputTensor": {"DataType": "FLOAT32", "Sizes": [4096]}, "OutputTensor": {"DataType": "FLOAT32", "Sizes": [4096]}}, "inputs": {"InputTensor": {"Random": {"Seed": %d}}}}\n' "$s" > "$d/c.json"
+  "$dmlref" run -q "$d/c.json" -o "alone$s" --npy-threshold 99 >/dev/null 2>&1
+done
+rcs=""
+for i in $(seq 30); do
+  [ $((i % 2)) = 1 ] && rm -rf conc  # half into an empty folder, half over the last trial's golden
+  "$dmlref" run -q shardA/c.json -o conc --npy-threshold 99 >/dev/null 2>&1 &
+  a=$!
+  "$dmlref" run -q shardB/c.json -o conc --npy-threshold 99 >/dev/null 2>&1 &
+  b=$!
+  wait "$a"; ra=$?
+  wait "$b"; rb=$?
+  rcs="$rcs $ra$rb"
+  cp -r conc "trial$i"
+done
+if echo "$rcs" | grep -q '[^0 ]'; then bad "concurrent run -o: both writers exit 0" "exit codes:$rcs"; fi
+python3 - "$(seq -s ' ' 30)" <<'PY' && ok "concurrent run -o (30 trials): one writer's whole golden, its .npy files present and matching, no other" || bad "concurrent run -o leaves one writer's whole golden"
+import hashlib, json, os, sys
+alone = [open(f"alone{s}/c.json", "rb").read() for s in (1, 2)]
+broken = []
+for i in sys.argv[1].split():
+    d = f"trial{i}"
+    text = open(f"{d}/c.json", "rb").read()
+    golden = json.loads(text)
+    named = {}
+    for o in golden["expected"].values():
+        if "Npy" in o:
+            named[o["Npy"]] = o["Sha256"]
+    present = {f for f in os.listdir(d) if f.endswith(".npy")}
+    why = []
+    if text not in alone:
+        why.append("the golden is neither writer's")
+    for f, digest in named.items():
+        if f not in present:
+            why.append(f"names {f}, which is gone")
+        elif hashlib.sha256(open(f"{d}/{f}", "rb").read()).hexdigest() != digest:
+            why.append(f"{f} does not match its Sha256")
+    if present - set(named):
+        why.append(f"stray .npy files {sorted(present - set(named))}")
+    if why:
+        broken.append(f"trial {i}: " + "; ".join(why))
+if broken:
+    print("\n".join(broken))
+sys.exit(1 if broken else 0)
+PY
+
+# The same for gen -o: two specs giving one case name, written at once. The first gen is stopped
+# (the test hook) with its file written but not yet renamed into place; the second must wait for
+# the folder's lock, then find the first's file and refuse to replace it without --overwrite
+# (exit 2). Without the lock both checked an empty folder, and both exited 0, the second's file
+# silently replaced.
+for s in 1 2; do
+  printf '{"sweep": 1, "sweeps": [{"name": "same", "seed": %d, "base": {"operator": "ACTIVATION_RELU", "desc": {"InputTensor": {"DataType": "FLOAT32", "Sizes": [4]}, "OutputTensor": {"DataType": "auto", "Sizes": "auto"}}, "inputs": {"InputTensor": {"Recipe": "random"}}}}]}\n' "$s" > "spec$s.json"
+done
+"$dmlref" gen spec1.json -o genalone >/dev/null 2>&1
+DMLREF_TEST_STOP_WRITE=before-rename "$dmlref" gen spec1.json -o genconc >/dev/null 2>&1 &
+g1=$!
+if ! stopped "$g1"; then
+  wait "$g1" 2>/dev/null
+  bad "concurrent gen -o" "the first gen never stopped at the test hook"
+else
+  "$dmlref" gen spec2.json -o genconc >/dev/null 2>gen2.err &
+  g2=$!
+  # Until the second gen has ended, or waits for the lock (a "->" line of /proc/locks).
+  for _ in $(seq 500); do
+    kill -0 "$g2" 2>/dev/null || break
+    grep -q -- "-> FLOCK.* $g2 " /proc/locks && break
+    sleep 0.01
+  done
+  kill -CONT "$g1"
+  wait "$g1"; r1=$?
+  wait "$g2"; r2=$?
+  if [ "$r1" != 0 ] || [ "$r2" != 2 ]; then bad "concurrent gen -o: the first writes, the second finds its file" "exits $r1 and $r2, want 0 and 2"
+  elif ! grep -q "exists with different contents" gen2.err; then bad "concurrent gen -o: the second says why" "$(head -c 300 gen2.err)"
+  elif ! cmp -s genconc/same/random.json genalone/same/random.json; then bad "concurrent gen -o: the first's file is kept" "it changed"
+  else ok "concurrent gen -o: the second waits for the first, then refuses to replace its file (exit 2)"; fi
+fi
+
 # A full disk: writes fail (EFBIG under a file-size limit, as ENOSPC would); exit 2, old file kept.
 # (A kill -9 above may leave a stray hidden temporary file in gold/, never a broken golden; this
 # check uses a folder of its own.)
@@ -126,6 +213,21 @@ expect "--max-work 8 allows them" 0 "" -- "$dmlref" run -q work.json --max-work 
 # (10^12 in all, hours of exact arithmetic); the work estimate counts the window.
 printf '{"format": 1, "operator": "DML_OPERATOR_LOCAL_RESPONSE_NORMALIZATION", "desc": {"InputTensor": {"DataType": "FLOAT32", "Sizes": [1, 1, 1024, 1024]}, "OutputTensor": {"DataType": "FLOAT32", "Sizes": [1, 1, 1024, 1024]}, "CrossChannel": 0, "LocalSize": 1024, "Alpha": 1, "Beta": 0.75, "Bias": 1}, "inputs": {"InputTensor": {"Fill": 1}}}\n' > lrn_wide.json
 expect "LRN's window counts in --max-work (LocalSize 1024 within the channel)" 2 "limit.work" -- timeout 60 "$dmlref" run -q lrn_wide.json
+# The computed operators: rounding an element correctly (Ziv's loop in MPFR, exact rationals) costs
+# hundreds of reads, which the estimate counts from the operator's rounding cost (docs/rules.md,
+# limit.work). ACTIVATION_SIGMOID, 700 an element, over 4 FLOAT32 elements: 4 reads, 4 writes and
+# 4 x 700, 2808 in all.
+printf '{"format": 1, "operator": "DML_OPERATOR_ACTIVATION_SIGMOID", "desc": {"InputTensor": {"DataType": "FLOAT32", "Sizes": [4]}, "OutputTensor": {"DataType": "FLOAT32", "Sizes": [4]}}, "inputs": {"InputTensor": {"Fill": 1}}}\n' > sigmoid.json
+expect "a computed case one over --max-work is refused (SIGMOID: 2808 > 2807)" 2 "limit.work" -- "$dmlref" run -q sigmoid.json --max-work 2807
+expect "a computed case at --max-work is admitted (SIGMOID: 2808)" 0 "" -- "$dmlref" run -q sigmoid.json --max-work 2808
+# LP_POOLING's cost grows with its window, 70 a tap: P = 3 over 1x1x6, window 3, stride 3 (two
+# outputs) is (6 + 2) x 3 reads and writes and 2 x 3 x 70, 444 in all.
+printf '{"format": 1, "operator": "DML_OPERATOR_LP_POOLING", "desc": {"InputTensor": {"DataType": "FLOAT32", "Sizes": [1, 1, 6]}, "OutputTensor": {"DataType": "FLOAT32", "Sizes": [1, 1, 2]}, "DimensionCount": 1, "Strides": [3], "WindowSize": [3], "StartPadding": [0], "EndPadding": [0], "P": 3}, "inputs": {"InputTensor": {"Fill": 1}}}\n' > lp_pool.json
+expect "LP_POOLING one over --max-work is refused (444 > 443)" 2 "limit.work" -- "$dmlref" run -q lp_pool.json --max-work 443
+expect "LP_POOLING at --max-work is admitted (444)" 0 "" -- "$dmlref" run -q lp_pool.json --max-work 444
+# At the default limit: GELU over 4Mi FLOAT64 elements (about 25 us an element, well over a
+# minute) was admitted at 8Mi reads and writes; its 1600 an element put it past 2^32.
+expect "a 4Mi-element FLOAT64 GELU is refused at the default --max-work" 2 "limit.work" -- timeout 60 "$dmlref" run -q "ACTIVATION_GELU FLOAT64 4194304"
 # All-padding pooling windows: each is an entry of the operator's own DontCare list, which counts
 # 128 element reads and writes (docs/rules.md, limit.work). A 1x1 input padded by 65000 after it
 # along both axes, window 1: 65001^2 = 4,225,130,001 outputs, all but one all padding. As outputs

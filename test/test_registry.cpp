@@ -90,6 +90,21 @@ TEST_CASE("the registry: every family's operators are complete") {
     CHECK(operators == all_operators().size());
 }
 
+TEST_CASE("a computed operator states its rounding cost for --max-work") {
+    // Every OperatorStated output needs the record's rounding_cost (docs/rules.md, limit.work): a
+    // record without it is incomplete, so the registry refuses to start with it.
+    kit::OperatorRecord r = kit::record(OperatorType::ACTIVATION_SIGMOID);
+    CHECK(kit::record_gaps(r).empty());
+    CHECK(r.rounding_cost(r.make()) == 700);
+    r.rounding_cost = nullptr;
+    const auto gaps = kit::record_gaps(r);
+    REQUIRE(gaps.size() == 1);
+    CHECK(gaps[0].find("rounding_cost") != std::string::npos);
+    // A Bits-only operator needs none.
+    CHECK(kit::record_gaps(kit::record(OperatorType::ACTIVATION_RELU)).empty());
+    CHECK_FALSE(bool(kit::record(OperatorType::ACTIVATION_RELU).rounding_cost));
+}
+
 TEST_CASE("the registry refuses what DirectML does not have, and names what dmlref lacks") {
     CHECK(directml_operator_type("DML_OPERATOR_GEMM") == OperatorType::GEMM);
     CHECK(directml_operator_type("SCATTER") == OperatorType::SCATTER_ELEMENTS);

@@ -4,6 +4,7 @@
 
 #include "dmlref/atomic_file.hpp"
 #include "dmlref/descriptor.hpp"
+#include "dmlref/folder_lock.hpp"
 #include "dmlref/gen.hpp"
 
 #include <atomic>
@@ -34,22 +35,25 @@ struct GenOptions {
 
 // Writes `text` to `target` (inside the output folder `root`) unless the same bytes are there; a
 // different file there is an error without --overwrite. Written through a temporary file, so no
-// broken file is left behind; never through a linked folder. `error` ends with its rule id.
+// broken file is left behind; never through a linked folder. The folder's lock is held from the
+// check to the rename, so that of two gen writing one name at once (parallel shards), the second
+// sees the first's file. `error` ends with its rule id.
 bool write_file(const fs::path& root, const fs::path& target, const std::string& text, bool overwrite,
                 std::string& error) {
     std::error_code ec;
     if (!make_output_folder(root, target.parent_path(), error)) return false;
-    if (fs::exists(target, ec)) {
-        std::ifstream f(target, std::ios::binary);
-        std::stringstream ss;
-        ss << f.rdbuf();
-        if (ss.str() == text) return true;
-        if (!overwrite) {
-            error = "exists with different contents (--overwrite replaces it) [file.write]";
-            return false;
-        }
-    }
     try {
+        const FolderLock lock(target.parent_path());  // dmlref/folder_lock.hpp
+        if (fs::exists(target, ec)) {
+            std::ifstream f(target, std::ios::binary);
+            std::stringstream ss;
+            ss << f.rdbuf();
+            if (ss.str() == text) return true;
+            if (!overwrite) {
+                error = "exists with different contents (--overwrite replaces it) [file.write]";
+                return false;
+            }
+        }
         write_file_atomic(target, text);  // a temporary file of its own, flushed, renamed (dmlref/atomic_file.hpp)
     } catch (const WriteError& e) {
         error = "cannot be written: " + printable(e.what()) + " [" + e.rule() + "]";

@@ -1,5 +1,6 @@
 // Atomic file writing (dmlref/atomic_file.hpp): temporary file, write, fsync, rename.
 #include "dmlref/atomic_file.hpp"
+#include "dmlref/folder_lock.hpp"
 
 #include <algorithm>
 #include <cerrno>
@@ -8,6 +9,7 @@
 #include <cstring>
 
 #include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -112,6 +114,19 @@ void write_file_atomic(const std::filesystem::path& file, std::initializer_list<
         fail("file.write",
              "cannot rename the temporary file into place: " + errno_text(e) + " (the file was left as it was)");
     }
+}
+
+FolderLock::FolderLock(const std::filesystem::path& folder) {
+    const std::string dir = folder.empty() ? std::string(".") : folder.string();
+    if (dir.find('\0') != std::string::npos) fail("file.write", "the folder name holds a NUL byte");
+    fd_ = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd_ < 0) fail("file.write", "cannot open the folder " + dir + " to lock it: " + errno_text(errno));
+    while (::flock(fd_, LOCK_EX) != 0)
+        if (errno != EINTR) break;  // a file system without flock (ENOLCK, EOPNOTSUPP): unlocked
+}
+
+FolderLock::~FolderLock() {
+    if (fd_ >= 0) ::close(fd_);  // releases the lock
 }
 
 }  // namespace dmlref

@@ -22,20 +22,24 @@ constexpr uint64_t kDontCareWork = 128;
 }  // namespace
 
 uint64_t work_estimate(const Operator& op) {
-    uint64_t elements = 0;
+    uint64_t elements = 0, outputs = 0;
     for (const auto& f : tensor_fields(op)) {
         // Inputs by their whole buffer (a generator fills all of it), outputs by their elements.
         const uint64_t n = f.role == TensorRole::Input ? buffer_size(*f.desc) / element_size(f.desc->DataType)
                                                        : element_count(*f.desc);
         elements = saturating_add(elements, n);
+        if (f.role != TensorRole::Input) outputs = saturating_add(outputs, n);
     }
     // A windowed operator reads its whole window for an element, an interpolating one up to
-    // 2^dimensions neighbours (the record's work factor); its own DontCare lists (all-padding
-    // pooling windows) cost kDontCareWork an entry.
+    // 2^dimensions neighbours (the record's work factor); rounding an output element correctly
+    // costs the record's rounding cost (an MPFR evaluation is hundreds of reads); its own DontCare
+    // lists (all-padding pooling windows) cost kDontCareWork an entry.
     const kit::OperatorRecord& r = kit::record(op.Type);
     const uint64_t factor = r.work_factor ? r.work_factor(op.Desc) : 1;
+    const uint64_t rounding = r.rounding_cost ? r.rounding_cost(op.Desc) : 0;
     const uint64_t dont_care = r.dont_care_entries ? r.dont_care_entries(op.Desc) : 0;
-    return saturating_add(saturating_mul(elements, factor), saturating_mul(dont_care, kDontCareWork));
+    return saturating_add(saturating_add(saturating_mul(elements, factor), saturating_mul(outputs, rounding)),
+                          saturating_mul(dont_care, kDontCareWork));
 }
 
 // ---- Running -----------------------------------------------------------------------------

@@ -14,6 +14,7 @@
 #include "case/json_values.hpp"
 #include "case/sha256.hpp"
 #include "dmlref/atomic_file.hpp"
+#include "dmlref/folder_lock.hpp"
 #include "../../reference/kit/family.hpp"
 
 #include <charconv>
@@ -196,9 +197,18 @@ ordered_json expected_json(DataType t, const std::vector<std::byte>& values, con
 
 namespace {
 
-// The golden's text; with `npy_threshold`, outputs of more elements are written (atomically) as
-// .npy files beside `out_file` first.
-std::string golden_text(const Case& c, const Outputs& outputs, const fs::path& out_file, uint64_t npy_threshold) {
+// An output the golden keeps in a .npy file beside it.
+struct Sidecar {
+    fs::path file;
+    DataType type;
+    std::vector<uint64_t> shape;
+    const std::vector<std::byte>* values;
+};
+
+// The golden's text; with `npy_threshold`, outputs of more elements are named as .npy files
+// beside `out_file`, which `sidecars` lists for the caller to write.
+std::string golden_text(const Case& c, const Outputs& outputs, const fs::path& out_file, uint64_t npy_threshold,
+                        std::vector<Sidecar>& sidecars) {
     ordered_json j = case_json(c, out_file);
     ordered_json ex = ordered_json::object();
     for (const auto& f : tensor_fields(c.op)) {
@@ -232,7 +242,7 @@ std::string golden_text(const Case& c, const Outputs& outputs, const fs::path& o
             sha256 = hash.hex();
             npy = out_file.stem().string() + "." + std::string(f.name) + "." + sha256.substr(0, 16) + ".npy";
             const fs::path file = out_file.has_parent_path() ? out_file.parent_path() / npy : fs::path(npy);
-            write_npy(file, f.desc->DataType, shape, values);
+            sidecars.push_back({file, f.desc->DataType, shape, &values});
         }
         ex[std::string(f.name)] = expected_json(f.desc->DataType, values, stated_tolerance(c, f.name), dc,
                                                 boundary(c.op, f.name), npy, sha256);
@@ -275,15 +285,22 @@ std::string golden_text(const Case& c, const Outputs& outputs, const fs::path& o
 }  // namespace
 
 std::string write_golden(const Case& c, const Outputs& outputs, const fs::path& out_file) {
-    return golden_text(c, outputs, out_file, std::numeric_limits<uint64_t>::max());
+    std::vector<Sidecar> none;
+    return golden_text(c, outputs, out_file, std::numeric_limits<uint64_t>::max(), none);
 }
 
 void write_golden_files(const Case& c, const Outputs& outputs, const fs::path& out_file, uint64_t npy_threshold) {
-    const std::string text = golden_text(c, outputs, out_file, npy_threshold);
+    std::vector<Sidecar> sidecars;
+    const std::string text = golden_text(c, outputs, out_file, npy_threshold, sidecars);
+    const fs::path dir = out_file.has_parent_path() ? out_file.parent_path() : fs::path(".");
+    // The golden and its .npy files are one unit: another dmlref writing a golden of this name
+    // into this folder (a parallel CI shard) waits, so that its clean-up below never removes a
+    // .npy this golden is about to name (dmlref/folder_lock.hpp).
+    const FolderLock lock(dir);
+    for (const Sidecar& s : sidecars) write_npy(s.file, s.type, s.shape, *s.values);
     write_file_atomic(out_file, text);
     // Once the new golden is in place, the .npy files an earlier golden of this name wrote
     // (<stem>.<Output>.<16 hex digits>.npy) and the new one does not name are removed.
-    const fs::path dir = out_file.has_parent_path() ? out_file.parent_path() : fs::path(".");
     const std::string stem = out_file.stem().string() + ".";
     std::error_code ec;
     for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {

@@ -119,6 +119,12 @@ struct OperatorRecord {
     // operator's own DontCare entries, for --max-work (docs/rules.md, limit.work).
     uint64_t (*work_factor)(const OperatorDesc&) = nullptr;
     uint64_t (*dont_care_entries)(const OperatorDesc&) = nullptr;
+    // The work of rounding one output element correctly (Ziv's loop in MPFR, exact rationals)
+    // beyond the reads above, in element reads and writes as --max-work counts them: measured
+    // against ELEMENT_WISE_ADD (docs/rules.md, limit.work). Required of every operator with an
+    // OperatorStated output (record_gaps); kit::rounding_cost<0> where rounding costs no more
+    // than a read.
+    uint64_t (*rounding_cost)(const OperatorDesc&) = nullptr;
 
     // gen's derived fields: the tensors the others follow, in order of preference (the first the
     // case gives sizes for); the first dimension the desc's per-dimension arrays cover (pooling: 2,
@@ -170,6 +176,9 @@ template <class D, Boundary (*F)(const D&, std::string_view)>
 Boundary boundary_as(const OperatorDesc& d, std::string_view o) {
     return F(get<D>(d), o);
 }
+
+// A rounding cost that the desc does not change (OperatorRecord::rounding_cost).
+template <uint64_t N> uint64_t rounding_cost(const OperatorDesc&) { return N; }
 
 // A record with the parts every operator has: its facts, its desc, validate and the plain loop.
 template <class D, void (*V)(const D&, Diagnostics&), void (*E)(const D&, const Bindings&)>

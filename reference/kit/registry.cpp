@@ -93,6 +93,8 @@ std::vector<std::string> record_gaps(const OperatorRecord& r) {
             gap("a judging rule for " + std::string(o.output) + ", which is not an output");
         if (o.rule == ToleranceRule::OperatorStated && !r.desc_tolerance && !r.case_tolerance)
             gap(std::string(o.output) + " is OperatorStated, but the record states no tolerance");
+        if (o.rule == ToleranceRule::OperatorStated && !r.rounding_cost)
+            gap(std::string(o.output) + " is OperatorStated, but the record states no rounding_cost (--max-work)");
         if (o.rule == ToleranceRule::Ulp1WithScaleBias && !r.has_scale_bias)
             gap(std::string(o.output) + " is Ulp1WithScaleBias, but the record has no has_scale_bias");
         if (o.boundary == BoundaryRule::OperatorStated && !r.desc_boundary)
