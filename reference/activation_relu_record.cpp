@@ -84,7 +84,22 @@ OperatorRecord relu_grad() {
 
 namespace dmlref::kit {
 const FamilyRecord& activation_relu_family() {
-    static const FamilyRecord f{"activation_relu", {reference::relu(), reference::relu_grad()}};
+    static const FamilyRecord f{
+        "activation_relu",
+        {reference::relu(), reference::relu_grad()},
+        // docs/golden.md, "Alternative readings".
+        {{.Policy = "GradNaN",
+          .Value = "PassesGradient",
+          .Meaning = "RELU_GRAD computes x <= 0 ? 0 : dY, so a NaN x passes dY",
+          .Who = "PyTorch threshold_backward (relu's gradient)",
+          .Operators = {OperatorType::ACTIVATION_RELU_GRAD}},
+         {.Policy = "ForwardNaN",
+          .Value = "NaNPropagates",
+          .Meaning = "min and max propagate a NaN operand: RELU(NaN) and CLIP(NaN) are that NaN (its bits)",
+          .Who = "PyTorch relu and clamp, JAX jnp.maximum/jnp.clip, IEEE 754-2019 minimum/maximum",
+          // CLIP's loop (reference/element_wise_clip.cpp) follows it too.
+          .Operators = {OperatorType::ACTIVATION_RELU, OperatorType::ELEMENT_WISE_CLIP,
+                        OperatorType::ELEMENT_WISE_CLIP1}}}};
     return f;
 }
 }  // namespace dmlref::kit

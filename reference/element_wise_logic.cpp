@@ -206,8 +206,8 @@ template <OT Op> void evaluate(const Binary<Op>& d, const Bindings& b) {
             return;
         }
         // The alternative readings (docs/golden.md, "Element-wise logic"), each where it decides.
-        const bool modulo = in_force(Reading::ShiftCountModuloWidth);  // ShiftCount=ModuloWidth
-        const bool arithmetic = Op == OT::ELEMENT_WISE_BIT_SHIFT_RIGHT && in_force(Reading::SignedShiftArithmetic) &&
+        const bool modulo = in_force<"ShiftCount", "ModuloWidth">();
+        const bool arithmetic = Op == OT::ELEMENT_WISE_BIT_SHIFT_RIGHT && in_force<"SignedShift", "Arithmetic">() &&
                                 !is_float(in) && in != DataType::UINT8 && in != DataType::UINT16 &&
                                 in != DataType::UINT32 &&
                                 in != DataType::UINT64;  // SignedShift=Arithmetic: signed types

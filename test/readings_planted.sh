@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # `dmlref diff` names the alternative reading a planted backend follows (docs/diff.md, "Readings"):
-# for each reading of docs/golden.md, a backend's outputs computed that way (by `run --policy`,
-# and for three of them by an independent Python script that knows nothing of dmlref's code)
-# are diffed against dmlref's golden; the report must name that reading, and dmlref's own
+# for each evaluated reading of docs/golden.md (test/test_readings.cpp checks that every one is
+# listed here), a backend's outputs computed that way (by `run --policy`, and for three of them
+# by an independent Python script that knows nothing of dmlref's code) are diffed against
+# dmlref's golden; the report must name that reading, and dmlref's own
 # outputs must name none. Also: --policy's errors (exit 2 with the rule id).
 # Usage: readings_planted.sh DMLREF SOURCE_ROOT
 set -u
@@ -25,6 +26,8 @@ pairs=(
   "cases/resample/old_nn_evidence_floor_x_plus_half.json|OldNearestNeighbor=FloorXPlusHalf"
   "cases/element_wise_logic/bit_shift_left_uint8_count_at_least_width.json|ShiftCount=ModuloWidth"
   "cases/element_wise_logic/bit_shift_right_int8_logical.json|SignedShift=Arithmetic"
+  "cases/batch_normalization/fused_leaky_relu_negative_zero.json|BnActivationSignedZero=PositiveZero"
+  "cases/fill/fill_value_sequence_float16_accumulated_ties.json|FillSequenceValue=StartPlusIndexTimesDelta"
 )
 
 k=0

@@ -7,8 +7,14 @@
 #include "dmlref/json_document.hpp"
 #include "dmlref/readings.hpp"
 
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
 using namespace dmlref;
 using namespace dmlref::test;
+namespace fs = std::filesystem;
 
 namespace {
 
@@ -197,13 +203,31 @@ TEST_CASE("A case's policies may name an alternative of its operator: evaluated 
               .find("policy") != std::string::npos);
 }
 
-TEST_CASE("Every alternative names a policy some operator records and is documented in docs/golden.md") {
+TEST_CASE("Every alternative: each of its operators records its policy; documented, planted, and its id handed out") {
+    const fs::path root = fs::path(DMLREF_TEST_DATA).parent_path().parent_path();
+    auto slurp = [](const fs::path& p) {
+        std::ifstream f(p, std::ios::binary);
+        std::ostringstream s;
+        s << f.rdbuf();
+        return s.str();
+    };
+    const std::string golden = slurp(root / "docs" / "golden.md"),
+                      planted = slurp(root / "test" / "readings_planted.sh");
+    REQUIRE(!golden.empty());
+    REQUIRE(!planted.empty());
     for (const auto& a : alternatives()) {
         INFO(a.name());
-        bool recorded = false;
-        for (OperatorType t : a.Operators)
+        for (OperatorType t : a.Operators) {
+            bool recorded = false;
             for (const auto& p : info(t).Policies) recorded = recorded || p.Name == a.Policy;
-        CHECK(recorded);
+            CHECK(recorded);
+        }
         CHECK(&alternative(a.Id) == &a);
+        CHECK(reading_id(a.Policy, a.Value) == a.Id);
+        // A row of docs/golden.md's table of evaluated alternatives, and a planted backend that
+        // `dmlref diff` must name (test/readings_planted.sh).
+        CHECK(golden.find("| `" + a.name() + "` |") != std::string::npos);
+        CHECK(planted.find("|" + a.name() + "\"") != std::string::npos);
     }
+    CHECK_THROWS_AS(reading_id("ArgmaxNaN", "NoSuchValue"), std::logic_error);
 }
