@@ -28,6 +28,10 @@ pairs=(
   "cases/element_wise_logic/bit_shift_right_int8_logical.json|SignedShift=Arithmetic"
   "cases/batch_normalization/fused_leaky_relu_negative_zero.json|BnActivationSignedZero=PositiveZero"
   "cases/fill/fill_value_sequence_float16_accumulated_ties.json|FillSequenceValue=StartPlusIndexTimesDelta"
+  "cases/lp_pooling/p3_negative_elements_use_magnitudes.json|LpPoolingTerms=SignedPowers"
+  "cases/quantized_linear/quantized_linear_matrix_multiply_accumulator_exact.json|QuantizedAccumulator=WrapToInt32"
+  "cases/quantized_pooling/include_padding_padding_is_dequantized_zero.json|QuantizedPoolingPadding=RawZero"
+  "cases/quantization/element_wise_dequantize_linear_int32_exact_difference.json|DequantizeValue=WrapToInt32"
 )
 
 k=0

@@ -174,6 +174,93 @@ TEST_CASE("Subnormals=FlushAtomicSums on MAX_POOLING_GRAD: subnormal terms and s
           std::vector<uint32_t>{kPos0, kPos0, bits(3), kPos0});
 }
 
+// Values of type T of an output of `c` run under `reading` ("" for the default).
+template <class T> std::vector<T> out_as(Case c, const std::string& output, const std::string& reading) {
+    if (!reading.empty()) {
+        Diagnostics d;
+        auto p = parse_policy_option(reading, d);
+        REQUIRE(p);
+        c.policies[p->first] = p->second;
+    }
+    return as_values<T>(run_case(c).values.at(output));
+}
+
+TEST_CASE("LpPoolingTerms=SignedPowers on LP_POOLING: x^P with its sign, a negative sum's root NaN for P = 3") {
+    auto lp = [](uint32_t P, const std::string& x) {
+        return from_text(R"({"format": 1, "operator": "LP_POOLING", "desc": {
+            "InputTensor": {"DataType": "FLOAT32", "Sizes": [1, 1, 6]}, "OutputTensor": {"DataType": "FLOAT32", "Sizes": [1, 1, 2]},
+            "DimensionCount": 1, "Strides": [3], "WindowSize": [3], "StartPadding": [0], "EndPadding": [0], "P": )" +
+                         std::to_string(P) + R"(}, "inputs": {"InputTensor": [)" + x + "]}}");
+    };
+    // P = 3, windows (12, 1, -9) and (-3, -4, -5). Signed: 1728 + 1 - 729 = 1000 = 10^3, and
+    // -27 - 64 - 125 = -216, no real root: NaN. By default the second is (27 + 64 + 125)^(1/3) = 6.
+    const Case p3 = lp(3, "12, 1, -9, -3, -4, -5");
+    CHECK(f32_out(p3, "OutputTensor", "")[1] == bits(6));
+    CHECK(f32_out(p3, "OutputTensor", "")[0] != bits(10));  // 2458^(1/3) = 13.49...
+    CHECK(f32_out(p3, "OutputTensor", "LpPoolingTerms=SignedPowers") == std::vector<uint32_t>{bits(10), kNaN});
+    // P = 1, windows (3, -4, 0.5) and (-1, -2, 0): |x| gives 7.5 and 3; signed, -0.5 and -3.
+    const Case p1 = lp(1, "3, -4, 0.5, -1, -2, 0");
+    CHECK(f32_out(p1, "OutputTensor", "") == std::vector<uint32_t>{bits(7.5f), bits(3)});
+    CHECK(f32_out(p1, "OutputTensor", "LpPoolingTerms=SignedPowers") == std::vector<uint32_t>{bits(-0.5f), bits(-3)});
+    // P = 2: x^2 is |x|^2, the readings agree: (3, -4, 0) gives 5.
+    const Case p2 = lp(2, "3, -4, 0, 0, 0, -5");
+    CHECK(f32_out(p2, "OutputTensor", "LpPoolingTerms=SignedPowers") == f32_out(p2, "OutputTensor", ""));
+    CHECK(f32_out(p2, "OutputTensor", "") == std::vector<uint32_t>{bits(5), bits(5)});
+}
+
+TEST_CASE("QuantizedAccumulator=WrapToInt32 on QUANTIZED_LINEAR_MATRIX_MULTIPLY: K = 33100 gives 128, wrapped 0") {
+    // 33100 products 255 * 255 = 2152327500; over OutputScale 2^24: 128.29, so 128. Modulo 2^32
+    // (two's complement) the sum is 2152327500 - 4294967296 = -2142639796; / 2^24 = -127.71,
+    // rounded -128, saturated to UINT8's 0.
+    const Case c = from_text(R"({"format": 1, "operator": "QUANTIZED_LINEAR_MATRIX_MULTIPLY", "desc": {
+        "ATensor": {"DataType": "UINT8", "Sizes": [1, 33100]}, "AScaleTensor": {"DataType": "FLOAT32", "Sizes": [1, 1]},
+        "BTensor": {"DataType": "UINT8", "Sizes": [33100, 1]}, "BScaleTensor": {"DataType": "FLOAT32", "Sizes": [1, 1]},
+        "OutputScaleTensor": {"DataType": "FLOAT32", "Sizes": [1, 1]}, "OutputTensor": {"DataType": "UINT8", "Sizes": [1, 1]}},
+        "inputs": {"ATensor": {"Fill": 255}, "AScaleTensor": [1], "BTensor": {"Fill": 255}, "BScaleTensor": [1],
+                   "OutputScaleTensor": [16777216]}})");
+    CHECK(out_as<uint8_t>(c, "OutputTensor", "") == std::vector<uint8_t>{128});
+    CHECK(out_as<uint8_t>(c, "OutputTensor", "QuantizedAccumulator=WrapToInt32") == std::vector<uint8_t>{0});
+    // A small K never wraps: the readings agree (2 * 3 + 4 * 5 = 26, scale 1).
+    const Case small = from_text(R"({"format": 1, "operator": "QUANTIZED_LINEAR_MATRIX_MULTIPLY", "desc": {
+        "ATensor": {"DataType": "UINT8", "Sizes": [1, 2]}, "AScaleTensor": {"DataType": "FLOAT32", "Sizes": [1, 1]},
+        "BTensor": {"DataType": "UINT8", "Sizes": [2, 1]}, "BScaleTensor": {"DataType": "FLOAT32", "Sizes": [1, 1]},
+        "OutputScaleTensor": {"DataType": "FLOAT32", "Sizes": [1, 1]}, "OutputTensor": {"DataType": "UINT8", "Sizes": [1, 1]}},
+        "inputs": {"ATensor": [2, 4], "AScaleTensor": [1], "BTensor": [3, 5], "BScaleTensor": [1], "OutputScaleTensor": [1]}})");
+    CHECK(out_as<uint8_t>(small, "OutputTensor", "QuantizedAccumulator=WrapToInt32") == std::vector<uint8_t>{26});
+}
+
+TEST_CASE("QuantizedPoolingPadding=RawZero: with IncludePadding, padding is the quantized 0, a term 0 - zero point") {
+    // INT8 [10, 20, 30], InputZeroPoint 10 (dequantized [0, 10, 20]), window 3, padding 1 each side,
+    // IncludePadding, scales 1. By default padding is 0: 10/3 -> 3, 30/3 = 10, 30/3 = 10. Raw zero:
+    // padding is 0 - 10 = -10: (-10 + 0 + 10)/3 = 0, 30/3 = 10, (10 + 20 - 10)/3 = 6.67 -> 7.
+    const std::string head = R"({"format": 1, "operator": "QUANTIZED_LINEAR_AVERAGE_POOLING", "desc": {
+        "InputTensor": {"DataType": "INT8", "Sizes": [1, 1, 3]}, "InputScaleTensor": {"DataType": "FLOAT32", "Sizes": [1, 1, 1]},
+        "InputZeroPointTensor": {"DataType": "INT8", "Sizes": [1, 1, 1]}, "OutputScaleTensor": {"DataType": "FLOAT32", "Sizes": [1, 1, 1]},
+        "OutputTensor": {"DataType": "INT8", "Sizes": [1, 1, 3]}, "DimensionCount": 1, "Strides": [1], "WindowSize": [3],
+        "StartPadding": [1], "EndPadding": [1], "Dilations": [1], "IncludePadding": )";
+    const std::string tail =
+        R"(}, "inputs": {"InputTensor": [10, 20, 30], "InputScaleTensor": [1], "InputZeroPointTensor": [10], "OutputScaleTensor": [1]}})";
+    const Case c = from_text(head + "1" + tail);
+    CHECK(out_as<int8_t>(c, "OutputTensor", "") == std::vector<int8_t>{3, 10, 10});
+    CHECK(out_as<int8_t>(c, "OutputTensor", "QuantizedPoolingPadding=RawZero") == std::vector<int8_t>{0, 10, 7});
+    // Without IncludePadding padding is no term either way: 10/2 = 5, 30/3 = 10, 30/2 = 15.
+    const Case ex = from_text(head + "0" + tail);
+    CHECK(out_as<int8_t>(ex, "OutputTensor", "QuantizedPoolingPadding=RawZero") == std::vector<int8_t>{5, 10, 15});
+}
+
+TEST_CASE("DequantizeValue=WrapToInt32 on ELEMENT_WISE_DEQUANTIZE_LINEAR: the INT32 difference wraps") {
+    // 2147483647 - (-2147483648) = 2^32 - 1, rounded to FLOAT32 2^32 (0x4f800000); wrapped, -1.
+    // -2147483648 - 2147483647 = -(2^32 - 1) -> -2^32 (0xcf800000); wrapped, +1. 5 - 3 = 2 either way.
+    const Case c = from_text(R"({"format": 1, "operator": "ELEMENT_WISE_DEQUANTIZE_LINEAR", "desc": {
+        "InputTensor": {"DataType": "INT32", "Sizes": [3]}, "ScaleTensor": {"DataType": "FLOAT32", "Sizes": [3]},
+        "ZeroPointTensor": {"DataType": "INT32", "Sizes": [3]}, "OutputTensor": {"DataType": "FLOAT32", "Sizes": [3]}},
+        "inputs": {"InputTensor": [2147483647, -2147483648, 5], "ScaleTensor": [1, 1, 1],
+                   "ZeroPointTensor": [-2147483648, 2147483647, 3]}})");
+    CHECK(f32_out(c, "OutputTensor", "") == std::vector<uint32_t>{0x4f800000, 0xcf800000, bits(2)});
+    CHECK(f32_out(c, "OutputTensor", "DequantizeValue=WrapToInt32") ==
+          std::vector<uint32_t>{bits(-1), bits(1), bits(2)});
+}
+
 TEST_CASE("--policy parsing: rule ids for a bad text, a name no operator records, a value dmlref does not evaluate") {
     auto rule = [](const std::string& text) {
         Diagnostics d;
