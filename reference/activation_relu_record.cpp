@@ -95,11 +95,13 @@ const FamilyRecord& activation_relu_family() {
           .Operators = {OperatorType::ACTIVATION_RELU_GRAD}},
          {.Policy = "ForwardNaN",
           .Value = "NaNPropagates",
-          .Meaning = "min and max propagate a NaN operand: RELU(NaN) and CLIP(NaN) are that NaN (its bits)",
-          .Who = "PyTorch relu and clamp, JAX jnp.maximum/jnp.clip, IEEE 754-2019 minimum/maximum",
-          // CLIP's loop (reference/element_wise_clip.cpp) follows it too.
+          .Meaning = "min and max propagate a NaN operand: RELU(NaN) and CLIP(NaN) are that NaN (its bits); REDUCE's "
+                     "MAX and MIN of elements with a NaN are the first NaN (its bits)",
+          .Who = "PyTorch relu, clamp and amax/amin, JAX jnp.maximum/jnp.clip, IEEE 754-2019 minimum/maximum",
+          // CLIP's loop (reference/element_wise_clip.cpp) and REDUCE's MAX and MIN
+          // (reference/reduction.cpp) follow it too.
           .Operators = {OperatorType::ACTIVATION_RELU, OperatorType::ELEMENT_WISE_CLIP,
-                        OperatorType::ELEMENT_WISE_CLIP1}}}};
+                        OperatorType::ELEMENT_WISE_CLIP1, OperatorType::REDUCE}}}};
     return f;
 }
 }  // namespace dmlref::kit

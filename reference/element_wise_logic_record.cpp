@@ -184,7 +184,25 @@ const FamilyRecord& element_wise_logic_family() {
               "BIT_SHIFT_RIGHT of a signed integer type is arithmetic: the sign bit comes in at the top (INT8 -128 >> 1 is -64; "
               "a count of the width or more gives -1 or 0)",
           .Who = "PyTorch bitwise_right_shift and C++'s >> on signed types, numpy right_shift",
-          .Operators = {OT::ELEMENT_WISE_BIT_SHIFT_RIGHT}}}};
+          .Operators = {OT::ELEMENT_WISE_BIT_SHIFT_RIGHT}},
+         {.Policy = "BooleanOutput",
+          .Value = "AllOnes",
+          .Meaning =
+              "true is every bit of the output element set (0xff in UINT8, 0xffffffff in UINT32, 0xffff, a NaN, in "
+              "FLOAT16), false +0",
+          .Who = "HLSL's comparison masks written as they are (a comparison of vectors gives all ones)",
+          .Operators = {OT::ELEMENT_WISE_LOGICAL_EQUALS, OT::ELEMENT_WISE_LOGICAL_GREATER_THAN,
+                        OT::ELEMENT_WISE_LOGICAL_LESS_THAN, OT::ELEMENT_WISE_LOGICAL_GREATER_THAN_OR_EQUAL,
+                        OT::ELEMENT_WISE_LOGICAL_LESS_THAN_OR_EQUAL, OT::ELEMENT_WISE_LOGICAL_AND,
+                        OT::ELEMENT_WISE_LOGICAL_OR, OT::ELEMENT_WISE_LOGICAL_XOR, OT::ELEMENT_WISE_LOGICAL_NOT,
+                        OT::ELEMENT_WISE_IS_NAN, OT::ELEMENT_WISE_IS_INFINITY}},
+         {.Policy = "IfCondition",
+          .Value = "NaNSelectsB",
+          .Meaning =
+              "a condition selects ATensor where `c > 0 || c < 0`: a NaN condition selects BTensor (-0 selects B "
+              "either way)",
+          .Who = "kernels that test a float condition by comparison rather than by its bits",
+          .Operators = {OT::ELEMENT_WISE_IF}}}};
     return f;
 }
 }  // namespace dmlref::kit

@@ -32,6 +32,16 @@ pairs=(
   "cases/quantized_linear/quantized_linear_matrix_multiply_accumulator_exact.json|QuantizedAccumulator=WrapToInt32"
   "cases/quantized_pooling/include_padding_padding_is_dequantized_zero.json|QuantizedPoolingPadding=RawZero"
   "cases/quantization/element_wise_dequantize_linear_int32_exact_difference.json|DequantizeValue=WrapToInt32"
+  "cases/reduction/argmin_float32_nan_loses_to_any_number.json|ArgMinMaxNaN=NaNWins"
+  "cases/reduction/reduce_argmax_int8_ties_first_index.json|ReduceArgTies=LastIndex"
+  "cases/reduction/reduce_max_float32_nan_and_signed_zeros.json|ReduceMinMaxAllNaN=CanonicalNaN"
+  "cases/reduction/reduce_max_float32_nan_and_signed_zeros.json|ForwardNaN=NaNPropagates"
+  "cases/element_wise_logic/is_nan_float16_output.json|BooleanOutput=AllOnes"
+  "cases/element_wise_logic/if_float32_condition_zero_nan_subnormal.json|IfCondition=NaNSelectsB"
+  "cases/top_k/top_k1_page_example_4_increasing.json|TopKTies=HigherIndexFirstWhenIncreasing"
+  "cases/top_k/top_k1_nan_decreasing.json|TopKNaN=NaNLoses"
+  "cases/one_hot/one_hot_below_minus_size.json|OneHotOutOfRange=Modulo"
+  "cases/one_hot/one_hot_page_example_4_negative_outside.json|OneHotOutOfRange=Clamp"
 )
 
 k=0

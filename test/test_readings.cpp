@@ -261,6 +261,109 @@ TEST_CASE("DequantizeValue=WrapToInt32 on ELEMENT_WISE_DEQUANTIZE_LINEAR: the IN
           std::vector<uint32_t>{bits(-1), bits(1), bits(2)});
 }
 
+TEST_CASE("ArgMinMaxNaN, ReduceArgTies, ReduceMinMaxAllNaN and ForwardNaN alternatives on the reductions") {
+    auto argmin = [](const std::string& direction) {
+        return from_text(R"({"format": 1, "operator": "ARGMIN", "desc": {
+            "InputTensor": {"DataType": "FLOAT32", "Sizes": [2, 4]}, "OutputTensor": {"DataType": "UINT32", "Sizes": [2, 1]},
+            "AxisCount": 1, "Axes": [1], "AxisDirection": ")" +
+                         direction + R"("}, "inputs": {"InputTensor": [1, "nan", -2, "nan", 3, 2, 2, 5]}})");
+    };
+    // Row 0 [1, NaN, -2, NaN]: NaN loses, -2 at 2; NaN wins, the first NaN: 1 (DECREASING scans
+    // from the end: 3). Row 1 [3, 2, 2, 5]: the first 2 in scan order, 1 or 2, either way.
+    CHECK(out_as<uint32_t>(argmin("INCREASING"), "OutputTensor", "") == std::vector<uint32_t>{2, 1});
+    CHECK(out_as<uint32_t>(argmin("INCREASING"), "OutputTensor", "ArgMinMaxNaN=NaNWins") ==
+          std::vector<uint32_t>{1, 1});
+    CHECK(out_as<uint32_t>(argmin("DECREASING"), "OutputTensor", "") == std::vector<uint32_t>{2, 2});
+    CHECK(out_as<uint32_t>(argmin("DECREASING"), "OutputTensor", "ArgMinMaxNaN=NaNWins") ==
+          std::vector<uint32_t>{3, 2});
+    // REDUCE's ARGMAX over [7, 3, 7, 7] and [-1, -1, -5, -1]: the first maximum 0, the last 3.
+    const Case ties = from_text(R"({"format": 1, "operator": "REDUCE", "desc": {"Function": "ARGMAX",
+        "InputTensor": {"DataType": "INT8", "Sizes": [2, 4]}, "OutputTensor": {"DataType": "UINT32", "Sizes": [2, 1]},
+        "AxisCount": 1, "Axes": [1]}, "inputs": {"InputTensor": [7, 3, 7, 7, -1, -1, -5, -1]}})");
+    CHECK(out_as<uint32_t>(ties, "OutputTensor", "") == std::vector<uint32_t>{0, 0});
+    CHECK(out_as<uint32_t>(ties, "OutputTensor", "ReduceArgTies=LastIndex") == std::vector<uint32_t>{3, 3});
+    // REDUCE's MAX of [0x7fc00001, 0xffc00002] (NaN only) and [NaN, 1]: the first NaN's bits, or
+    // the canonical NaN; 1 either way.
+    const Case all_nan = from_text(R"({"format": 1, "operator": "REDUCE", "desc": {"Function": "MAX",
+        "InputTensor": {"DataType": "FLOAT32", "Sizes": [2, 2]}, "OutputTensor": {"DataType": "FLOAT32", "Sizes": [2, 1]},
+        "AxisCount": 1, "Axes": [1]}, "inputs": {"InputTensor": ["0x7fc00001", "0xffc00002", "nan", 1]}})");
+    CHECK(f32_out(all_nan, "OutputTensor", "") == std::vector<uint32_t>{0x7fc00001, bits(1)});
+    CHECK(f32_out(all_nan, "OutputTensor", "ReduceMinMaxAllNaN=CanonicalNaN") == std::vector<uint32_t>{kNaN, bits(1)});
+    // ForwardNaN=NaNPropagates on REDUCE's MIN: [0x7fc00005, -3, 0xffc00002] and [1, 0xffc00002, NaN]
+    // give -3 and 1 (NaN ignored), or each row's first NaN, bits kept.
+    const Case min = from_text(R"({"format": 1, "operator": "REDUCE", "desc": {"Function": "MIN",
+        "InputTensor": {"DataType": "FLOAT32", "Sizes": [2, 3]}, "OutputTensor": {"DataType": "FLOAT32", "Sizes": [2, 1]},
+        "AxisCount": 1, "Axes": [1]}, "inputs": {"InputTensor": ["0x7fc00005", -3, "0xffc00002", 1, "0xffc00002", "nan"]}})");
+    CHECK(f32_out(min, "OutputTensor", "") == std::vector<uint32_t>{bits(-3), bits(1)});
+    CHECK(f32_out(min, "OutputTensor", "ForwardNaN=NaNPropagates") == std::vector<uint32_t>{0x7fc00005, 0xffc00002});
+}
+
+TEST_CASE("BooleanOutput=AllOnes and IfCondition=NaNSelectsB on the element-wise logic operators") {
+    // IS_NAN of [NaN, 1] into FLOAT16: 1.0 (0x3c00) and +0; every bit set, 0xffff; into UINT8, 0xff.
+    auto is_nan_into = [](const std::string& out) {
+        return from_text(R"({"format": 1, "operator": "ELEMENT_WISE_IS_NAN", "desc": {
+            "InputTensor": {"DataType": "FLOAT32", "Sizes": [2]}, "OutputTensor": {"DataType": ")" +
+                         out + R"(", "Sizes": [2]}}, "inputs": {"InputTensor": ["nan", 1]}})");
+    };
+    CHECK(out_as<uint16_t>(is_nan_into("FLOAT16"), "OutputTensor", "") == std::vector<uint16_t>{0x3c00, 0});
+    CHECK(out_as<uint16_t>(is_nan_into("FLOAT16"), "OutputTensor", "BooleanOutput=AllOnes") ==
+          std::vector<uint16_t>{0xffff, 0});
+    CHECK(out_as<uint8_t>(is_nan_into("UINT8"), "OutputTensor", "BooleanOutput=AllOnes") ==
+          std::vector<uint8_t>{0xff, 0});
+    // LESS_THAN of 1 < 2 and 2 < 1 into UINT32: 0xffffffff and 0.
+    const Case lt = from_text(R"({"format": 1, "operator": "ELEMENT_WISE_LOGICAL_LESS_THAN", "desc": {
+        "ATensor": {"DataType": "INT8", "Sizes": [2]}, "BTensor": {"DataType": "INT8", "Sizes": [2]},
+        "OutputTensor": {"DataType": "UINT32", "Sizes": [2]}}, "inputs": {"ATensor": [1, 2], "BTensor": [2, 1]}})");
+    CHECK(out_as<uint32_t>(lt, "OutputTensor", "BooleanOutput=AllOnes") == std::vector<uint32_t>{0xffffffff, 0});
+    // IF with conditions NaN, -0, 2: A, B, A by default; NaN selects B under NaNSelectsB.
+    const Case c = from_text(R"({"format": 1, "operator": "ELEMENT_WISE_IF", "desc": {
+        "ConditionTensor": {"DataType": "FLOAT32", "Sizes": [3]}, "ATensor": {"DataType": "FLOAT32", "Sizes": [3]},
+        "BTensor": {"DataType": "FLOAT32", "Sizes": [3]}, "OutputTensor": {"DataType": "FLOAT32", "Sizes": [3]}},
+        "inputs": {"ConditionTensor": ["nan", -0.0, 2], "ATensor": [1, 2, 3], "BTensor": [4, 5, 6]}})");
+    CHECK(f32_out(c, "OutputTensor", "") == std::vector<uint32_t>{bits(1), bits(5), bits(3)});
+    CHECK(f32_out(c, "OutputTensor", "IfCondition=NaNSelectsB") == std::vector<uint32_t>{bits(4), bits(5), bits(3)});
+}
+
+TEST_CASE("TopKTies=HigherIndexFirstWhenIncreasing and TopKNaN=NaNLoses on TOP_K1") {
+    auto top_k1 = [](const std::string& direction, const std::string& x) {
+        return from_text(R"({"format": 1, "operator": "TOP_K1", "desc": {
+            "InputTensor": {"DataType": "FLOAT32", "Sizes": [6]}, "OutputValueTensor": {"DataType": "FLOAT32", "Sizes": [3]},
+            "OutputIndexTensor": {"DataType": "UINT32", "Sizes": [3]}, "Axis": 0, "K": 3, "AxisDirection": ")" +
+                         direction + R"("}, "inputs": {"InputTensor": [)" + x + "]}}");
+    };
+    // INCREASING on [2, 1, 2, 1, 5, 2]: 1, 1, 2 at positions 1, 3, then the first 2 (0); a
+    // descending sort reversed takes equal values from the highest index: 3, 1, then 5.
+    const Case ties = top_k1("INCREASING", "2, 1, 2, 1, 5, 2");
+    CHECK(out_as<uint32_t>(ties, "OutputIndexTensor", "") == std::vector<uint32_t>{1, 3, 0});
+    CHECK(out_as<uint32_t>(ties, "OutputIndexTensor", "TopKTies=HigherIndexFirstWhenIncreasing") ==
+          std::vector<uint32_t>{3, 1, 5});
+    // DECREASING is unchanged by it: 5 (4), then the 2s at 0 and 2.
+    const Case dec = top_k1("DECREASING", "2, 1, 2, 1, 5, 2");
+    CHECK(out_as<uint32_t>(dec, "OutputIndexTensor", "TopKTies=HigherIndexFirstWhenIncreasing") ==
+          std::vector<uint32_t>{4, 0, 2});
+    // DECREASING on [1, NaN, -inf, inf, NaN, 0]: NaN largest gives 1, 4, 3; NaN losing gives the
+    // numbers first, +inf (3), 1 (0), 0 (5).
+    const Case nan = top_k1("DECREASING", R"(1, "nan", "-inf", "inf", "nan", 0)");
+    CHECK(out_as<uint32_t>(nan, "OutputIndexTensor", "") == std::vector<uint32_t>{1, 4, 3});
+    CHECK(out_as<uint32_t>(nan, "OutputIndexTensor", "TopKNaN=NaNLoses") == std::vector<uint32_t>{3, 0, 5});
+}
+
+TEST_CASE("OneHotOutOfRange=Modulo and Clamp on ONE_HOT") {
+    // INT32 indices [-3, 100, 3, -5] in sequences of 4, OffValue 0, OnValue 1: by default -3 is
+    // position 1, 100 and -5 name none, 3 is 3. Modulo: 1, 100 mod 4 = 0, 3, -5 mod 4 = 3. Clamp:
+    // 1, 3, 3, and -5 + 4 = -1 clamped to 0.
+    const Case c = from_text(R"({"format": 1, "operator": "ONE_HOT", "desc": {
+        "IndicesTensor": {"DataType": "INT32", "Sizes": [4, 1]}, "ValuesTensor": {"DataType": "UINT8", "Sizes": [1, 2]},
+        "OutputTensor": {"DataType": "UINT8", "Sizes": [4, 4]}, "Axis": 1},
+        "inputs": {"IndicesTensor": [-3, 100, 3, -5], "ValuesTensor": [0, 1]}})");
+    CHECK(out_as<uint8_t>(c, "OutputTensor", "") ==
+          std::vector<uint8_t>{0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0});
+    CHECK(out_as<uint8_t>(c, "OutputTensor", "OneHotOutOfRange=Modulo") ==
+          std::vector<uint8_t>{0, 1, 0, 0, 1, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 1});
+    CHECK(out_as<uint8_t>(c, "OutputTensor", "OneHotOutOfRange=Clamp") ==
+          std::vector<uint8_t>{0, 1, 0, 0, 0, 0, 0, 1, 0, 0, 0, 1, 1, 0, 0, 0});
+}
+
 TEST_CASE("--policy parsing: rule ids for a bad text, a name no operator records, a value dmlref does not evaluate") {
     auto rule = [](const std::string& text) {
         Diagnostics d;
