@@ -36,7 +36,7 @@ void validate(const DML_ACTIVATION_RELU_OPERATOR_DESC& d, Diagnostics& diags) {
 void evaluate(const DML_ACTIVATION_RELU_OPERATOR_DESC& d, const Bindings& b) {
     const TensorView X(d.InputTensor, b.at("InputTensor"));
     const TensorView Y(d.OutputTensor, b.at("OutputTensor"));
-    if (in_force(Reading::ForwardNaNPropagates)) {  // ForwardNaN=NaNPropagates: a NaN passes as it is
+    if (in_force<"ForwardNaN", "NaNPropagates">()) {  // a NaN passes as it is
         dispatch(d.InputTensor.DataType, [&]<class T>() {
             map_elements<T, T>(
                 Y, [](T x) { return select(exact_gt(x, T(0)) | is_nan(x), x, T(0)); }, X);
@@ -66,8 +66,8 @@ void evaluate(const DML_ACTIVATION_RELU_GRAD_OPERATOR_DESC& d, const Bindings& b
     const TensorView dY(d.InputGradientTensor, b.at("InputGradientTensor"));
     const TensorView dX(d.OutputGradientTensor, b.at("OutputGradientTensor"));
     if (any_reading_in_force()) {  // the alternative readings, each where it decides (docs/golden.md)
-        const bool nan_passes = in_force(Reading::GradNaNPassesGradient);  // GradNaN=PassesGradient: x <= 0 ? 0 : dY
-        const bool mask_product = in_force(Reading::SelectedZeroMaskProduct);  // SelectedZero=MaskProduct: dY * mask
+        const bool nan_passes = in_force<"GradNaN", "PassesGradient">();      // x <= 0 ? 0 : dY
+        const bool mask_product = in_force<"SelectedZero", "MaskProduct">();  // dY * mask
         dispatch(d.InputTensor.DataType, [&]<class T>() {
             map_elements<T, T, T>(
                 dX,

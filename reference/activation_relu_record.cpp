@@ -84,7 +84,24 @@ OperatorRecord relu_grad() {
 
 namespace dmlref::kit {
 const FamilyRecord& activation_relu_family() {
-    static const FamilyRecord f{"activation_relu", {reference::relu(), reference::relu_grad()}};
+    static const FamilyRecord f{
+        "activation_relu",
+        {reference::relu(), reference::relu_grad()},
+        // docs/golden.md, "Alternative readings".
+        {{.Policy = "GradNaN",
+          .Value = "PassesGradient",
+          .Meaning = "RELU_GRAD computes x <= 0 ? 0 : dY, so a NaN x passes dY",
+          .Who = "PyTorch threshold_backward (relu's gradient)",
+          .Operators = {OperatorType::ACTIVATION_RELU_GRAD}},
+         {.Policy = "ForwardNaN",
+          .Value = "NaNPropagates",
+          .Meaning = "min and max propagate a NaN operand: RELU(NaN) and CLIP(NaN) are that NaN (its bits); REDUCE's "
+                     "MAX and MIN of elements with a NaN are the first NaN (its bits)",
+          .Who = "PyTorch relu, clamp and amax/amin, JAX jnp.maximum/jnp.clip, IEEE 754-2019 minimum/maximum",
+          // CLIP's loop (reference/element_wise_clip.cpp) and REDUCE's MAX and MIN
+          // (reference/reduction.cpp) follow it too.
+          .Operators = {OperatorType::ACTIVATION_RELU, OperatorType::ELEMENT_WISE_CLIP,
+                        OperatorType::ELEMENT_WISE_CLIP1, OperatorType::REDUCE}}}};
     return f;
 }
 }  // namespace dmlref::kit

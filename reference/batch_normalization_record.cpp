@@ -174,9 +174,20 @@ OperatorRecord training() {
 namespace dmlref::kit {
 const FamilyRecord& batch_normalization_family() {
     using namespace reference;
-    static const FamilyRecord f{"batch_normalization",
-                                {bn(), grad<GRAD>(0x3100, join({{kNonFiniteSum}, kCommon})), training(),
-                                 grad<TRAINING_GRAD>(0x4100, join({{kBnTrainingGradMean, kNonFiniteSum}, kCommon}))}};
+    static const FamilyRecord f{
+        "batch_normalization",
+        {bn(), grad<GRAD>(0x3100, join({{kNonFiniteSum}, kCommon})), training(),
+         grad<TRAINING_GRAD>(0x4100, join({{kBnTrainingGradMean, kNonFiniteSum}, kCommon}))},
+        // docs/golden.md, "Alternative readings".
+        {{.Policy = "BnActivationSignedZero",
+          .Value = "PositiveZero",
+          .Meaning =
+              "a fused activation never gives -0: where the formula selects y itself (LEAKY_RELU's and ELU's y >= 0, "
+              "THRESHOLDED_RELU's y > Alpha), a -0 normalized value gives +0",
+          .Who =
+              "activations written without a branch on y >= 0: PyTorch's elu (x > 0 ? x : Alpha (exp(x) - 1)), a LEAKY_RELU "
+              "written as max(0, y) + Alpha min(0, y)",
+          .Operators = {OperatorType::BATCH_NORMALIZATION, OperatorType::BATCH_NORMALIZATION_TRAINING}}}};
     return f;
 }
 }  // namespace dmlref::kit

@@ -94,7 +94,7 @@ void evaluate(const DML_ELEMENT_WISE_CLIP_OPERATOR_DESC& d, const Bindings& b) {
     const TensorView X(d.InputTensor, b.at("InputTensor"));
     const TensorView Y(d.OutputTensor, b.at("OutputTensor"));
     const Number Min = Number::of(d.Min), Max = Number::of(d.Max);
-    const bool nan_propagates = in_force(Reading::ForwardNaNPropagates);  // ForwardNaN=NaNPropagates
+    const bool nan_propagates = in_force<"ForwardNaN", "NaNPropagates">();
     dispatch(d.InputTensor.DataType, [&]<class T>() {
         map_elements<T, T>(
             Y,
@@ -123,7 +123,7 @@ void evaluate(const DML_ELEMENT_WISE_CLIP1_OPERATOR_DESC& d, const Bindings& b) 
     const TensorView Y(d.OutputTensor, b.at("OutputTensor"));
     dispatch(d.InputTensor.DataType, [&]<class T>() {
         const Number Min = Number::of(d.Min.as<T>()), Max = Number::of(d.Max.as<T>());
-        const bool nan_propagates = in_force(Reading::ForwardNaNPropagates);  // ForwardNaN=NaNPropagates
+        const bool nan_propagates = in_force<"ForwardNaN", "NaNPropagates">();
         map_elements<T, T>(
             Y,
             [&](T x) {
@@ -147,10 +147,10 @@ void clip_grad(const TensorView& X, const TensorView& dY, const TensorView& dX, 
         return;
     }
     // The alternative readings (docs/golden.md), each where it decides.
-    const bool at_bounds = in_force(Reading::ClipGradGradientAtBounds);    // ClipGradBounds=GradientAtBounds
-    const bool half = in_force(Reading::ClipGradHalfAtBounds);             // ClipGradBounds=HalfAtBounds
-    const bool nan_zero = in_force(Reading::GradNaNZeroGradient);          // GradNaN=ZeroGradient
-    const bool mask_product = in_force(Reading::SelectedZeroMaskProduct);  // SelectedZero=MaskProduct
+    const bool at_bounds = in_force<"ClipGradBounds", "GradientAtBounds">();
+    const bool half = in_force<"ClipGradBounds", "HalfAtBounds">();
+    const bool nan_zero = in_force<"GradNaN", "ZeroGradient">();
+    const bool mask_product = in_force<"SelectedZero", "MaskProduct">();
     map_elements<T, T, T>(
         dX,
         [=](T x, T dy) {

@@ -199,7 +199,36 @@ OperatorRecord clip_grad1() {
 namespace dmlref::kit {
 const FamilyRecord& element_wise_clip_family() {
     static const FamilyRecord f{
-        "element_wise_clip", {reference::clip(), reference::clip_grad(), reference::clip1(), reference::clip_grad1()}};
+        "element_wise_clip",
+        {reference::clip(), reference::clip_grad(), reference::clip1(), reference::clip_grad1()},
+        // docs/golden.md, "Alternative readings".
+        {{.Policy = "GradNaN",
+          .Value = "ZeroGradient",
+          .Meaning = "CLIP_GRAD computes (Min <= x && x <= Max) ? dY : 0, so a NaN x gives +0",
+          .Who = "PyTorch clamp_backward and hardtanh_backward",
+          .Operators = {OperatorType::ELEMENT_WISE_CLIP_GRAD, OperatorType::ELEMENT_WISE_CLIP_GRAD1}},
+         {.Policy = "ClipGradBounds",
+          .Value = "GradientAtBounds",
+          .Meaning = "dY passes where x equals Min or Max (the bounds are inside the pass-through range)",
+          .Who = "PyTorch clamp_backward (where(x >= min & x <= max, dY, 0))",
+          .Operators = {OperatorType::ELEMENT_WISE_CLIP_GRAD, OperatorType::ELEMENT_WISE_CLIP_GRAD1}},
+         {.Policy = "ClipGradBounds",
+          .Value = "HalfAtBounds",
+          .Meaning =
+              "where x equals Min or Max the gradient is dY / 2 (dY / 4 where x == Min == Max): the derivative of "
+              "min(max(x, Min), Max) with max and min splitting a tie evenly; in the data type, rounded to nearest even "
+              "(integers: toward zero)",
+          .Who = "JAX jnp.clip (lax.max/lax.min JVP gives 0.5 on a tie)",
+          .Operators = {OperatorType::ELEMENT_WISE_CLIP_GRAD, OperatorType::ELEMENT_WISE_CLIP_GRAD1}},
+         {.Policy = "SelectedZero",
+          .Value = "MaskProduct",
+          .Meaning =
+              "the gradient is dY multiplied by a 0/1 mask: a masked element is dY * 0, so -0 or a negative dY gives -0 and a "
+              "NaN or infinite dY gives NaN (dY's NaN quieted, else the canonical NaN); integers are unchanged",
+          .Who = "JAX relu (jax.nn.relu's JVP g * (x > 0)), frameworks that build a grad as dY * mask",
+          // RELU_GRAD's loop (reference/activation_relu.cpp) follows it too.
+          .Operators = {OperatorType::ACTIVATION_RELU_GRAD, OperatorType::ELEMENT_WISE_CLIP_GRAD,
+                        OperatorType::ELEMENT_WISE_CLIP_GRAD1}}}};
     return f;
 }
 }  // namespace dmlref::kit

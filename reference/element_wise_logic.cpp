@@ -118,6 +118,13 @@ uint64_t value_bits(DataType t, unsigned k) {
     });
 }
 
+// The bits of true as an element of t: 1 of the type (BooleanOutput=OneOrZeroOfOutputType), or
+// every bit of its width set (BooleanOutput=AllOnes, docs/golden.md "Alternative readings").
+uint64_t true_bits(DataType t) {
+    if (!in_force<"BooleanOutput", "AllOnes">()) return value_bits(t, 1);
+    return element_size(t) == 8 ? ~uint64_t(0) : (uint64_t(1) << (8 * element_size(t))) - 1;
+}
+
 // An element as a truth value: not zero. For floats: its value is not +-0 (NaN is not zero).
 template <class T> bool nonzero(T x) {
     if constexpr (is_floating_v<T>) return !(widen(x) == 0.0);
@@ -183,7 +190,7 @@ template <OT Op> void evaluate(const Binary<Op>& d, const Bindings& b) {
     const DataType in = d.ATensor.DataType, out = d.OutputTensor.DataType;
     if constexpr (is_comparison(Op)) {
         dispatch_width(out, [&]<class U>() {
-            const U one = U(value_bits(out, 1)), zero = U(value_bits(out, 0));
+            const U one = U(true_bits(out)), zero = U(value_bits(out, 0));
             dispatch(in, [&]<class T>() {
                 map_elements<U, T, T>(
                     Y, [=](T x, T y) { return compare<Op>(x, y) ? one : zero; }, A, B);
@@ -193,7 +200,7 @@ template <OT Op> void evaluate(const Binary<Op>& d, const Bindings& b) {
                          Op == OT::ELEMENT_WISE_LOGICAL_XOR) {
         dispatch(in, [&]<class T>() {
             using U = uint_of<T>;
-            const U one = U(value_bits(out, 1)), zero = U(value_bits(out, 0));
+            const U one = U(true_bits(out)), zero = U(value_bits(out, 0));
             map_elements<U, T, T>(
                 Y, [=](T x, T y) { return logical<Op>(nonzero(x), nonzero(y)) ? one : zero; }, A, B);
         });
@@ -206,8 +213,8 @@ template <OT Op> void evaluate(const Binary<Op>& d, const Bindings& b) {
             return;
         }
         // The alternative readings (docs/golden.md, "Element-wise logic"), each where it decides.
-        const bool modulo = in_force(Reading::ShiftCountModuloWidth);  // ShiftCount=ModuloWidth
-        const bool arithmetic = Op == OT::ELEMENT_WISE_BIT_SHIFT_RIGHT && in_force(Reading::SignedShiftArithmetic) &&
+        const bool modulo = in_force<"ShiftCount", "ModuloWidth">();
+        const bool arithmetic = Op == OT::ELEMENT_WISE_BIT_SHIFT_RIGHT && in_force<"SignedShift", "Arithmetic">() &&
                                 !is_float(in) && in != DataType::UINT8 && in != DataType::UINT16 &&
                                 in != DataType::UINT32 &&
                                 in != DataType::UINT64;  // SignedShift=Arithmetic: signed types
@@ -251,13 +258,13 @@ template <OT Op> void evaluate(const Unary<Op>& d, const Bindings& b) {
     if constexpr (Op == OT::ELEMENT_WISE_LOGICAL_NOT) {
         dispatch(in, [&]<class T>() {
             using U = uint_of<T>;
-            const U one = U(value_bits(out, 1)), zero = U(value_bits(out, 0));
+            const U one = U(true_bits(out)), zero = U(value_bits(out, 0));
             map_elements<U, T>(
                 Y, [=](T x) { return nonzero(x) ? zero : one; }, X);
         });
     } else if constexpr (Op == OT::ELEMENT_WISE_IS_NAN) {
         dispatch_width(out, [&]<class U>() {
-            const U one = U(value_bits(out, 1)), zero = U(value_bits(out, 0));
+            const U one = U(true_bits(out)), zero = U(value_bits(out, 0));
             dispatch(in, [&]<class T>() {
                 map_elements<U, T>(
                     Y, [=](T x) { return is_nan(x) ? one : zero; }, X);
@@ -299,7 +306,7 @@ void evaluate(const DML_ELEMENT_WISE_IS_INFINITY_OPERATOR_DESC& d, const Binding
     const bool positive = d.InfinityMode != DML_IS_INFINITY_MODE_NEGATIVE,
                negative = d.InfinityMode != DML_IS_INFINITY_MODE_POSITIVE;
     dispatch_width(out, [&]<class U>() {
-        const U one = U(value_bits(out, 1)), zero = U(value_bits(out, 0));
+        const U one = U(true_bits(out)), zero = U(value_bits(out, 0));
         dispatch(in, [&]<class T>() {
             map_elements<U, T>(
                 Y,
@@ -338,10 +345,13 @@ void evaluate(const DML_ELEMENT_WISE_IF_OPERATOR_DESC& d, const Bindings& b) {
     const TensorView A(d.ATensor, b.at("ATensor"));
     const TensorView B(d.BTensor, b.at("BTensor"));
     const TensorView Y(d.OutputTensor, b.at("OutputTensor"));
+    // IfCondition=NaNSelectsB (docs/golden.md, "Alternative readings"): `c > 0 || c < 0`, so a NaN
+    // condition selects B.
+    const bool nan_selects_b = in_force<"IfCondition", "NaNSelectsB">();
     dispatch_width(d.ATensor.DataType, [&]<class W>() {
         dispatch(d.ConditionTensor.DataType, [&]<class T>() {
             map_elements<W, T, W, W>(
-                Y, [](T c, W a, W x) { return nonzero(c) ? a : x; }, C, A, B);
+                Y, [=](T c, W a, W x) { return nonzero(c) && !(nan_selects_b && is_nan(c)) ? a : x; }, C, A, B);
         });
     });
 }

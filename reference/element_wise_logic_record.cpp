@@ -169,7 +169,40 @@ const FamilyRecord& element_wise_logic_family() {
          logical<OT::ELEMENT_WISE_LOGICAL_NOT>(), is_nan_op(), is_infinity_op(), if_op(),
          bitwise<OT::ELEMENT_WISE_BIT_AND>(), bitwise<OT::ELEMENT_WISE_BIT_OR>(), bitwise<OT::ELEMENT_WISE_BIT_XOR>(),
          bitwise<OT::ELEMENT_WISE_BIT_NOT>(), bit_count(), shift<OT::ELEMENT_WISE_BIT_SHIFT_LEFT>(),
-         shift<OT::ELEMENT_WISE_BIT_SHIFT_RIGHT>()}};
+         shift<OT::ELEMENT_WISE_BIT_SHIFT_RIGHT>()},
+        // docs/golden.md, "Alternative readings".
+        {{.Policy = "ShiftCount",
+          .Value = "ModuloWidth",
+          .Meaning =
+              "a shift count is taken modulo the element's width (its low bits only): 1 << 8 is 1 in UINT8, 3 << 255 is 0x80",
+          .Who =
+              "HLSL's << and >> (the count's low 5 bits for 32-bit values), x86 shift instructions, C compilers' shifts",
+          .Operators = {OT::ELEMENT_WISE_BIT_SHIFT_LEFT, OT::ELEMENT_WISE_BIT_SHIFT_RIGHT}},
+         {.Policy = "SignedShift",
+          .Value = "Arithmetic",
+          .Meaning =
+              "BIT_SHIFT_RIGHT of a signed integer type is arithmetic: the sign bit comes in at the top (INT8 -128 >> 1 is -64; "
+              "a count of the width or more gives -1 or 0)",
+          .Who = "PyTorch bitwise_right_shift and C++'s >> on signed types, numpy right_shift",
+          .Operators = {OT::ELEMENT_WISE_BIT_SHIFT_RIGHT}},
+         {.Policy = "BooleanOutput",
+          .Value = "AllOnes",
+          .Meaning =
+              "true is every bit of the output element set (0xff in UINT8, 0xffffffff in UINT32, 0xffff, a NaN, in "
+              "FLOAT16), false +0",
+          .Who = "HLSL's comparison masks written as they are (a comparison of vectors gives all ones)",
+          .Operators = {OT::ELEMENT_WISE_LOGICAL_EQUALS, OT::ELEMENT_WISE_LOGICAL_GREATER_THAN,
+                        OT::ELEMENT_WISE_LOGICAL_LESS_THAN, OT::ELEMENT_WISE_LOGICAL_GREATER_THAN_OR_EQUAL,
+                        OT::ELEMENT_WISE_LOGICAL_LESS_THAN_OR_EQUAL, OT::ELEMENT_WISE_LOGICAL_AND,
+                        OT::ELEMENT_WISE_LOGICAL_OR, OT::ELEMENT_WISE_LOGICAL_XOR, OT::ELEMENT_WISE_LOGICAL_NOT,
+                        OT::ELEMENT_WISE_IS_NAN, OT::ELEMENT_WISE_IS_INFINITY}},
+         {.Policy = "IfCondition",
+          .Value = "NaNSelectsB",
+          .Meaning =
+              "a condition selects ATensor where `c > 0 || c < 0`: a NaN condition selects BTensor (-0 selects B "
+              "either way)",
+          .Who = "kernels that test a float condition by comparison rather than by its bits",
+          .Operators = {OT::ELEMENT_WISE_IF}}}};
     return f;
 }
 }  // namespace dmlref::kit

@@ -102,7 +102,7 @@ template <class T> std::vector<T> sequence(const DML_FILL_VALUE_SEQUENCE_OPERATO
     std::vector<T> v(n);
     if (n == 0) return v;
     v[0] = start;
-    if (in_force(Reading::FillSequenceStartPlusIndexTimesDelta))
+    if (in_force<"FillSequenceValue", "StartPlusIndexTimesDelta">())
         for (uint64_t i = 1; i < n; ++i) v[i] = start_plus_index_times_delta(start, delta, i);
     else
         for (uint64_t i = 1; i < n; ++i) v[i] = accumulate(v[i - 1], delta);
@@ -157,7 +157,7 @@ bool explain_fill(const Case& c, std::string_view, uint64_t flat, FamilyExplanat
                            "element " + std::to_string(flat) + " of the sequence (logical row-major order)");
     out.facts.emplace_back("start, delta", display_value(t, width_bits(t, d->ValueStart)) + ", " +
                                                display_value(t, width_bits(t, d->ValueDelta)));
-    const bool exact = in_force(Reading::FillSequenceStartPlusIndexTimesDelta);
+    const bool exact = in_force<"FillSequenceValue", "StartPlusIndexTimesDelta">();
     out.facts.emplace_back(
         "rule", flat == 0 ? std::string("ValueStart itself")
                 : exact   ? "ValueStart + " + std::to_string(flat) + " * ValueDelta, exact, rounded once"

@@ -122,7 +122,19 @@ OperatorRecord fill_value_sequence() {
 
 namespace dmlref::kit {
 const FamilyRecord& fill_family() {
-    static const FamilyRecord f{"fill", {reference::fill_value_constant(), reference::fill_value_sequence()}};
+    static const FamilyRecord f{
+        "fill",
+        {reference::fill_value_constant(), reference::fill_value_sequence()},
+        // docs/golden.md, "Alternative readings".
+        {{.Policy = "FillSequenceValue",
+          .Value = "StartPlusIndexTimesDelta",
+          .Meaning =
+              "FILL_VALUE_SEQUENCE's element i is ValueStart + i * ValueDelta computed exactly and rounded once to the type, "
+              "not the page's running Value += Delta rounded at every step (the readings agree for integers)",
+          .Who =
+              "kernels that compute each element from its index (a GPU thread per element); PyTorch's and numpy's arange "
+              "compute start + i * step per element, in the type's arithmetic (at most two roundings)",
+          .Operators = {OperatorType::FILL_VALUE_SEQUENCE}}}};
     return f;
 }
 }  // namespace dmlref::kit

@@ -357,7 +357,7 @@ template <class T> T fused_activation(const DML_FUSED_ACTIVATION& a, T y) {
     if (v.kind != Out::Selected) return rounded<T>(v);
     // BnActivationSignedZero=PositiveZero (docs/golden.md, "Alternative readings"): no -0.
     if constexpr (!std::is_integral_v<T>)
-        if (in_force(Reading::BnActivationPositiveZero) && widen(y) == 0) return round_to_float<T>(0.0);
+        if (in_force<"BnActivationSignedZero", "PositiveZero">() && widen(y) == 0) return round_to_float<T>(0.0);
     return y;
 }
 

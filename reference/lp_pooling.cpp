@@ -14,7 +14,8 @@
 //
 // Decisions (docs/golden.md, "Lp pooling"; recorded as policies in golden files):
 //   - |x|^P (LpPoolingTerms=AbsoluteValue): the page calls it an Lp norm; its formula's X^P
-//     without the bars is named as the alternative reading SignedPowers.
+//     without the bars is the alternative reading SignedPowers (evaluated: x^P with its sign, a
+//     negative sum's root NaN for P >= 3, as PyTorch's LPPool computes it).
 //   - Padding is no term (LpPoolingPadding=NotATerm); a padded 0 would add 0^P = 0, the same value.
 //     A window of padding only is the empty sum, +0, a defined value (LpPoolingEmptyWindow=Zero).
 //   - The exact value rounded once (ComputedValue): P = 1 an exact rational sum; P >= 2 the sum of
@@ -31,6 +32,8 @@
 #include "lp_pooling.hpp"
 #include "correctly_rounded.hpp"
 #include "exact_rational.hpp"
+
+#include "dmlref/readings.hpp"
 
 #include <mpfr.h>
 
@@ -98,6 +101,8 @@ constexpr int64_t kExactBits = int64_t(1) << 20;
 // RN(Y). When the enclosure stays undecided, the precision doubles, or jumps to `exact_bits`, at
 // which every power and the sum are exact (then a root with at most w bits, a rounding midpoint
 // of T for one, comes out exact from both ends and rounds by ties-to-even).
+// LpPoolingTerms=SignedPowers gives negative a_i with an odd P: the sum may be negative (no real
+// root: the canonical NaN) or of a sign the enclosure does not yet decide (more precision).
 template <class T> T root_of_powers(const std::vector<long double>& a, uint32_t P, int64_t exact_bits) {
     release_mpfr_caches_at_thread_exit();  // MPFR directly, outside Ziv's loop
     const WideExponents wide;
@@ -114,13 +119,19 @@ template <class T> T root_of_powers(const std::vector<long double>& a, uint32_t 
             mpfr_pow_ui(t.v, b.v, P, MPFR_RNDU);
             mpfr_add(hi.v, hi.v, t.v, MPFR_RNDU);
         }
-        mpfr_rootn_ui(lo.v, lo.v, P, MPFR_RNDD);
-        mpfr_rootn_ui(hi.v, hi.v, P, MPFR_RNDU);
-        mpq_class qlo, qhi;
-        mpfr_get_q(qlo.get_mpq_t(), lo.v);
-        mpfr_get_q(qhi.get_mpq_t(), hi.v);
-        const T rlo = round_rational<T>(qlo);
-        if (qlo == qhi || to_bits(rlo) == to_bits(round_rational<T>(qhi))) return rlo;
+        if (mpfr_sgn(hi.v) < 0) {  // no real root: NaN (0 in an integer type, as CAST stores a NaN)
+            if constexpr (std::is_integral_v<T>) return T(0);
+            else return canonical_nan<T>();
+        }
+        if (mpfr_sgn(lo.v) >= 0) {
+            mpfr_rootn_ui(lo.v, lo.v, P, MPFR_RNDD);
+            mpfr_rootn_ui(hi.v, hi.v, P, MPFR_RNDU);
+            mpq_class qlo, qhi;
+            mpfr_get_q(qlo.get_mpq_t(), lo.v);
+            mpfr_get_q(qhi.get_mpq_t(), hi.v);
+            const T rlo = round_rational<T>(qlo);
+            if (qlo == qhi || to_bits(rlo) == to_bits(round_rational<T>(qhi))) return rlo;
+        }
         if (w < exact_bits && exact_bits <= kExactBits) w = mpfr_prec_t(std::max<int64_t>(exact_bits, 2 * w));
         else w *= 2;
         if (w > kMaxPrecision)
@@ -135,8 +146,8 @@ int64_t exact_precision(const std::vector<long double>& a, uint32_t P) {
     int64_t top = std::numeric_limits<int64_t>::min(), low = std::numeric_limits<int64_t>::max();
     for (long double x : a) {
         int e = 0;
-        const long double f = std::frexp(x, &e);         // x = f 2^e, f in [1/2, 1)
-        const uint64_t m = uint64_t(std::ldexp(f, 64));  // x = m 2^(e - 64), exactly
+        const long double f = std::frexp(std::fabs(x), &e);  // |x| = f 2^e, f in [1/2, 1)
+        const uint64_t m = uint64_t(std::ldexp(f, 64));      // x = m 2^(e - 64), exactly
         top = std::max<int64_t>(top, e);
         low = std::min<int64_t>(low, int64_t(e) - 64 + std::countr_zero(m));
     }
@@ -150,8 +161,11 @@ int64_t exact_precision(const std::vector<long double>& a, uint32_t P) {
 }  // namespace
 
 template <class T> T lp_norm(const std::vector<T>& values, uint32_t P) {
-    bool nan = false, infinite = false;
-    std::vector<long double> a;  // the nonzero magnitudes, exact
+    // LpPoolingTerms=SignedPowers (docs/golden.md, "Alternative readings"): the page's formula
+    // without the bars, x^P with its sign for an odd P (an even P is the same either way).
+    const bool signed_powers = (P & 1) && in_force<"LpPoolingTerms", "SignedPowers">();
+    bool nan = false, infinite = false, negative_infinite = false;
+    std::vector<long double> a;  // the nonzero magnitudes (signed values under SignedPowers), exact
     mpq_class sum;               // P = 1: the exact sum
     for (T v : values) {
         if constexpr (!std::is_integral_v<T>) {
@@ -160,22 +174,26 @@ template <class T> T lp_norm(const std::vector<T>& values, uint32_t P) {
                 continue;
             }
             if (std::isinf(widen(v))) {
-                infinite = true;
+                (signed_powers && widen(v) < 0 ? negative_infinite : infinite) = true;
                 continue;
             }
         }
         if (P == 1) {
-            sum += abs(exact_value(v));
+            sum += signed_powers ? exact_value(v) : abs(exact_value(v));
             continue;
         }
         long double m;
-        if constexpr (std::is_integral_v<T>) m = std::fabs(static_cast<long double>(v));
-        else m = std::fabs(static_cast<long double>(widen(v)));
+        if constexpr (std::is_integral_v<T>) m = static_cast<long double>(v);
+        else m = static_cast<long double>(widen(v));
+        if (!signed_powers) m = std::fabs(m);
         if (m != 0) a.push_back(m);
     }
     if constexpr (!std::is_integral_v<T>) {
-        if (nan) return canonical_nan<T>();
+        // SignedPowers: +inf and -inf terms give NaN; a -inf term a negative sum, whose root is
+        // NaN for P >= 3 and -inf for P = 1.
+        if (nan || (infinite && negative_infinite) || (negative_infinite && P > 1)) return canonical_nan<T>();
         if (infinite) return round_to_float<T>(std::numeric_limits<double>::infinity());
+        if (negative_infinite) return round_to_float<T>(-std::numeric_limits<double>::infinity());
     }
     if (P == 1) return round_rational<T>(sum);
     if (a.empty()) return round_rational<T>(mpq_class(0));

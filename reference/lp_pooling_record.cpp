@@ -89,7 +89,16 @@ const FamilyRecord& lp_pooling_family() {
     static const FamilyRecord f{
         "lp_pooling",
         {lp_pooling_record<LP>({.IntroducedIn = 0x1000, .Support = {{0x1000, {}, 4, 5, kF32F16}}, .Policies = kLp}),
-         lp_pooling_record<LP1>({.IntroducedIn = 0x6200, .Support = {{0x6200, {}, 4, 5, kF32F16}}, .Policies = kLp})}};
+         lp_pooling_record<LP1>({.IntroducedIn = 0x6200, .Support = {{0x6200, {}, 4, 5, kF32F16}}, .Policies = kLp})},
+        // docs/golden.md, "Alternative readings" (reference/lp_pooling.cpp, lp_norm).
+        {{.Policy = "LpPoolingTerms",
+          .Value = "SignedPowers",
+          .Meaning =
+              "the page's formula without the bars: each term is x^P with its sign for an odd P (an even P is the "
+              "same), the exact sum's P-th root rounded once; a negative sum has no real root, NaN, for P >= 3 "
+              "(P = 1: the signed sum itself)",
+          .Who = "PyTorch's LPPool1d/2d/3d (avg_pool of x.pow(p), then .pow(1 / p)), the formula as printed",
+          .Operators = {OperatorType::LP_POOLING, OperatorType::LP_POOLING1}}}};
     return f;
 }
 }  // namespace dmlref::kit

@@ -318,7 +318,7 @@ void evaluate(const DML_MAX_POOLING_GRAD_OPERATOR_DESC& d, const Bindings& b) {
         }
         const Groups g = group_terms(grad_targets<T>(w, X, d.InputGradientTensor.Sizes),
                                      element_count(d.OutputGradientTensor));
-        const bool flush = in_force(Reading::SubnormalsFlushAtomicSums);
+        const bool flush = in_force<"Subnormals", "FlushAtomicSums">();
         // dY's elements in logical order.
         const std::vector<std::byte> dy_bytes = gather_logical(d.InputGradientTensor, dY_buffer);
         std::vector<T> dy(dy_bytes.size() / sizeof(T));

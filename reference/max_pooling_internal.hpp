@@ -77,7 +77,7 @@ inline bool next(Coord& c, const Coord& lo, const Coord& hi, size_t n) {
 // A candidate replaces the best so far only when it is greater, or when the best is NaN and
 // the candidate is not: ties keep the lower index, NaN loses to any number.
 template <class T> bool beats(T x, T best) {
-    if (in_force(Reading::ArgmaxNaNWins)) {  // ArgmaxNaN=NaNWins: `x > best || isnan(x)`, the last NaN wins
+    if (in_force<"ArgmaxNaN", "NaNWins">()) {  // `x > best || isnan(x)`, the last NaN wins
         if (is_nan(x)) return true;
         if (is_nan(best)) return false;
     } else if (is_nan(best)) return !is_nan(x);

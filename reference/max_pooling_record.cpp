@@ -165,7 +165,16 @@ const FamilyRecord& max_pooling_family() {
     static const FamilyRecord f{
         "max_pooling",
         {reference::max_pooling(), reference::max_pooling_with_indices<DML_MAX_POOLING1_OPERATOR_DESC>(0x2000),
-         reference::max_pooling_with_indices<DML_MAX_POOLING2_OPERATOR_DESC>(0x2100), reference::max_pooling_grad()}};
+         reference::max_pooling_with_indices<DML_MAX_POOLING2_OPERATOR_DESC>(0x2100), reference::max_pooling_grad()},
+        // docs/golden.md, "Alternative readings".
+        {{.Policy = "ArgmaxNaN",
+          .Value = "NaNWins",
+          .Meaning =
+              "a NaN beats any number and any earlier NaN (`x > best || isnan(x)`): the last NaN of the window is the argmax",
+          .Who = "PyTorch max_pool2d/3d (CPU and CUDA kernels), max_pool*_with_indices and their backward",
+          // ROI_POOLING's bins take MAX_POOLING's rule (reference/roi_pooling.cpp).
+          .Operators = {OperatorType::MAX_POOLING, OperatorType::MAX_POOLING1, OperatorType::MAX_POOLING2,
+                        OperatorType::MAX_POOLING_GRAD, OperatorType::ROI_POOLING}}}};
     return f;
 }
 }  // namespace dmlref::kit

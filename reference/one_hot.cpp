@@ -21,8 +21,10 @@
 //   - The values are copied as bits (NaN payloads, -0).
 #include "one_hot.hpp"
 
+#include "dmlref/readings.hpp"
 #include "dmlref/values.hpp"
 
+#include <algorithm>
 #include <cstring>
 
 namespace dmlref::reference {
@@ -38,11 +40,23 @@ bool is_index_type(DataType t) {
 // The position of the OnValue in a sequence of `size`, or -1 when the index names none.
 int64_t on_position(DataType t, const std::byte* p, uint64_t size) {
     const uint64_t bits = load_bits(t, p);
+    // The alternative readings of OneHotOutOfRange (docs/golden.md, "Alternative readings"):
+    // Modulo, the index modulo the size, Python's way (-5 of 4 is 3, 100 is 0); Clamp, the index
+    // (after NegativeIndex) clamped into the sequence (100 is 3, -5 is 0).
+    if (in_force<"OneHotOutOfRange", "Modulo">()) {
+        if (t == DataType::INT32 || t == DataType::INT64) {
+            const int64_t s = t == DataType::INT32 ? int64_t(int32_t(uint32_t(bits))) : int64_t(bits);
+            return ((s % int64_t(size)) + int64_t(size)) % int64_t(size);
+        }
+        return int64_t(bits % size);
+    }
+    const bool clamp = in_force<"OneHotOutOfRange", "Clamp">();
     int64_t s;
     if (t == DataType::INT32) s = int32_t(uint32_t(bits));
     else if (t == DataType::INT64) s = int64_t(bits);
-    else return bits < size ? int64_t(bits) : -1;
-    if (s < 0) s += int64_t(size);                 // NegativeIndex=FromEndOnce (size < 2^32)
+    else return bits < size ? int64_t(bits) : clamp ? int64_t(size) - 1 : -1;
+    if (s < 0) s += int64_t(size);  // NegativeIndex=FromEndOnce (size < 2^32)
+    if (clamp) return std::clamp<int64_t>(s, 0, int64_t(size) - 1);
     return s >= 0 && uint64_t(s) < size ? s : -1;  // OneHotOutOfRange=AllOff
 }
 

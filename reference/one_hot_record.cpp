@@ -62,7 +62,22 @@ OperatorRecord one_hot() {
 
 namespace dmlref::kit {
 const FamilyRecord& one_hot_family() {
-    static const FamilyRecord f{"one_hot", {reference::one_hot()}};
+    static const FamilyRecord f{
+        "one_hot",
+        {reference::one_hot()},
+        // docs/golden.md, "Alternative readings" (reference/one_hot.cpp, on_position).
+        {{.Policy = "OneHotOutOfRange",
+          .Value = "Modulo",
+          .Meaning = "every index is taken modulo the sequence's size, Python's way: -5 of 4 is position 3, 100 of 4 "
+                     "position 0",
+          .Who = "kernels that wrap an index into the axis (a Python-style remainder)",
+          .Operators = {OperatorType::ONE_HOT}},
+         {.Policy = "OneHotOutOfRange",
+          .Value = "Clamp",
+          .Meaning = "an index outside the sequence (after a negative one counts from the end) is clamped into it: 100 "
+                     "of 4 is position 3, -5 of 4 position 0",
+          .Who = "kernels that clamp an index into the axis, as a clamping gather reads it",
+          .Operators = {OperatorType::ONE_HOT}}}};
     return f;
 }
 }  // namespace dmlref::kit

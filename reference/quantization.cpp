@@ -42,6 +42,7 @@
 
 #include "exact_rational.hpp"
 
+#include "dmlref/readings.hpp"
 #include "dmlref/terms.hpp"
 
 #include <algorithm>
@@ -292,8 +293,15 @@ void evaluate(const DQL& d, const Bindings& b) {
     const std::vector<double> z = d.ZeroPointTensor
                                       ? logical_doubles(*d.ZeroPointTensor, bytes_of(b, "ZeroPointTensor"))
                                       : std::vector<double>{};
+    // DequantizeValue=WrapToInt32 (docs/golden.md, "Alternative readings"): the difference
+    // InputTensor - ZeroPointTensor modulo 2^32, two's complement, as an INT32 subtraction leaves it.
+    const bool wrap = in_force<"DequantizeValue", "WrapToInt32">();
     auto at = [&](uint64_t i, auto zero) {
-        return dequantize_element<decltype(zero)>(int64_t(q[i]), z.empty() ? 0 : int64_t(z[i]), s[i]);
+        const int64_t zp = z.empty() ? 0 : int64_t(z[i]);
+        if (wrap)
+            return dequantize_element<decltype(zero)>(int64_t(int32_t(uint32_t(uint64_t(int64_t(q[i]) - zp)))), 0,
+                                                      s[i]);
+        return dequantize_element<decltype(zero)>(int64_t(q[i]), zp, s[i]);
     };
     if (d.OutputTensor.DataType == DataType::FLOAT16)
         write_logical<half>(d.OutputTensor, b.at("OutputTensor"), [&](uint64_t i) { return at(i, half{}); });

@@ -219,9 +219,18 @@ OperatorRecord quantized_linear_add() {
 
 namespace dmlref::kit {
 const FamilyRecord& quantization_family() {
-    static const FamilyRecord f{"quantization",
-                                {reference::quantize_linear(), reference::dequantize_linear(),
-                                 reference::dynamic_quantize_linear(), reference::quantized_linear_add()}};
+    static const FamilyRecord f{
+        "quantization",
+        {reference::quantize_linear(), reference::dequantize_linear(), reference::dynamic_quantize_linear(),
+         reference::quantized_linear_add()},
+        // docs/golden.md, "Alternative readings" (reference/quantization.cpp).
+        {{.Policy = "DequantizeValue",
+          .Value = "WrapToInt32",
+          .Meaning = "InputTensor - ZeroPointTensor is an INT32 subtraction that wraps: the exact difference "
+                     "modulo 2^32, two's complement (INT32 2147483647 - (-2147483648) is -1), then times "
+                     "the scale, rounded once",
+          .Who = "kernels that subtract the zero point in a 32-bit integer register",
+          .Operators = {OperatorType::ELEMENT_WISE_DEQUANTIZE_LINEAR}}}};
     return f;
 }
 }  // namespace dmlref::kit

@@ -20,7 +20,8 @@
 //
 // Decisions (policies recorded in the goldens, docs/golden.md):
 //   - The integer accumulator is exact, never wrapped to INT32 (QuantizedAccumulator=Exact): the
-//     pages describe real arithmetic, and no INT32 intermediate.
+//     pages describe real arithmetic, and no INT32 intermediate. The alternative reading
+//     WrapToInt32 (an INT32 accumulator modulo 2^32) is evaluated: wrap_accumulators below.
 //   - acc * AScale * BScale / OutputScale is exact, rounded to an integer once, half to even
 //     (RequantizeValue=ExactThenRoundOnce, QuantizeRounding=HalfToEven, as
 //     ELEMENT_WISE_QUANTIZED_LINEAR_ADD: reference/quantization.cpp's requantize_exact).
@@ -35,6 +36,8 @@
 #include "exact_rational.hpp"
 #include "gemm_internal.hpp"
 #include "quantization.hpp"
+
+#include "dmlref/readings.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -114,6 +117,13 @@ void write_quantized(const TensorDesc& out, std::span<std::byte> buffer, const s
 void write_output(const TensorDesc& out, std::span<std::byte> buffer, const std::vector<int64_t>& v) {
     if (out.DataType == DataType::INT8) write_quantized<int8_t>(out, buffer, v);
     else write_quantized<uint8_t>(out, buffer, v);
+}
+
+// QuantizedAccumulator=WrapToInt32 (docs/golden.md, "Alternative readings"): an INT32 accumulator
+// that wraps at every addition holds the exact sum modulo 2^32, two's complement (bias included).
+void wrap_accumulators(std::vector<RequantizeTerms>& t) {
+    if (!in_force<"QuantizedAccumulator", "WrapToInt32">()) return;
+    for (RequantizeTerms& e : t) e.acc = int64_t(int32_t(uint32_t(uint64_t(e.acc))));
 }
 
 std::vector<double> optional_values(const std::optional<TensorDesc>& d, const Input& input, const char* field) {
@@ -253,8 +263,9 @@ void validate_values(const QLMM& d, const InputBuffers& in, uint64_t, Diagnostic
 }
 
 void evaluate(const QLMM& d, const Bindings& b) {
-    const std::vector<RequantizeTerms> t = matmul_elements(
+    std::vector<RequantizeTerms> t = matmul_elements(
         d, [&](const char* f) { return std::span<const std::byte>(b.at(f)); });
+    wrap_accumulators(t);
     const int64_t lo = type_min(d.OutputTensor.DataType), hi = type_max(d.OutputTensor.DataType);
     std::vector<int64_t> r(t.size());
     for (size_t e = 0; e < t.size(); ++e) r[e] = requantized_element(t[e], lo, hi);
@@ -402,8 +413,9 @@ void validate_values(const QLCONV& d, const InputBuffers& in, uint64_t, Diagnost
 }
 
 void evaluate(const QLCONV& d, const Bindings& b) {
-    const std::vector<RequantizeTerms> t = convolution_elements(
+    std::vector<RequantizeTerms> t = convolution_elements(
         d, [&](const char* f) { return std::span<const std::byte>(b.at(f)); });
+    wrap_accumulators(t);
     const int64_t lo = type_min(d.OutputTensor.DataType), hi = type_max(d.OutputTensor.DataType);
     std::vector<int64_t> r(t.size());
     for (size_t e = 0; e < t.size(); ++e) r[e] = requantized_element(t[e], lo, hi);

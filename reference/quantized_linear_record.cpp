@@ -196,7 +196,16 @@ OperatorRecord quantized_linear_convolution() {
 namespace dmlref::kit {
 const FamilyRecord& quantized_linear_family() {
     static const FamilyRecord f{
-        "quantized_linear", {reference::quantized_linear_matrix_multiply(), reference::quantized_linear_convolution()}};
+        "quantized_linear",
+        {reference::quantized_linear_matrix_multiply(), reference::quantized_linear_convolution()},
+        // docs/golden.md, "Alternative readings" (reference/quantized_linear.cpp, wrap_accumulators).
+        {{.Policy = "QuantizedAccumulator",
+          .Value = "WrapToInt32",
+          .Meaning = "the integer accumulator (the products and the convolution's Bias) is an INT32 that wraps: the "
+                     "exact sum modulo 2^32, two's complement, then requantized as usual",
+          .Who = "kernels that accumulate in a 32-bit integer register, as MATRIX_MULTIPLY_INTEGER's "
+                 "IntegerOverflow=WrapToWidth reads its INT32 output",
+          .Operators = {OperatorType::QUANTIZED_LINEAR_MATRIX_MULTIPLY, OperatorType::QUANTIZED_LINEAR_CONVOLUTION}}}};
     return f;
 }
 }  // namespace dmlref::kit

@@ -20,7 +20,8 @@
 //   - The dequantized average is exact and rounded once (RequantizeValue=ExactThenRoundOnce),
 //     ties to even (QuantizeRounding=HalfToEven), as ELEMENT_WISE_QUANTIZED_LINEAR_ADD's.
 //   - Padding is a dequantized 0 (QuantizedPoolingPadding=DequantizedZero): it adds nothing to S
-//     and counts in D under IncludePadding, as average pooling of the dequantized input does.
+//     and counts in D under IncludePadding, as average pooling of the dequantized input does. The
+//     alternative reading RawZero (padding as the quantized 0, a term 0 - zi) is evaluated.
 //   - The divisor is average pooling's (IncludePaddingDivisor, ExcludePaddingDivisor).
 //   - A window of padding only without IncludePadding is 0 / 0: its golden is OutputZeroPoint
 //     (the quantized +0 of average pooling's golden), listed DontCare
@@ -36,11 +37,13 @@
 #include "exact_rational.hpp"
 #include "quantization.hpp"
 
+#include "dmlref/readings.hpp"
 #include "dmlref/terms.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <stdexcept>
 
 namespace dmlref::reference {
 
@@ -104,6 +107,7 @@ template <class Buffers> Pooled pooled(const QAP& d, const Buffers& in) {
     const auto packed = packed_strides(d.InputTensor.Sizes);
     mpz_class taps = 1;  // prod(WindowSize): up to (2^32 - 1)^6
     for (size_t i = 0; i < w.spatial; ++i) taps *= static_cast<unsigned long>(w.size[i]);
+    const bool raw_zero = in_force<"QuantizedPoolingPadding", "RawZero">();
     Pooled p;
     p.lo = type_min(d.OutputTensor.DataType), p.hi = type_max(d.OutputTensor.DataType);
     p.e.reserve(size_t(element_count(d.OutputTensor)));
@@ -117,6 +121,15 @@ template <class Buffers> Pooled pooled(const QAP& d, const Buffers& in) {
             ++e.terms;
         });
         e.D = d.IncludePadding ? taps : mpz_class(static_cast<unsigned long>(e.terms));
+        // QuantizedPoolingPadding=RawZero (docs/golden.md, "Alternative readings"): with
+        // IncludePadding, each padding position of the window is the quantized 0, a term 0 - zi.
+        if (raw_zero && d.IncludePadding && z != 0) {
+            const mpz_class s = mpz_class(static_cast<long>(e.S)) -
+                                (taps - static_cast<unsigned long>(e.terms)) * static_cast<long>(z);
+            if (!s.fits_slong_p())
+                throw std::runtime_error("QuantizedPoolingPadding=RawZero: a window's padding sum exceeds 64 bits");
+            e.S = s.get_si();
+        }
         e.si = at(si, c), e.so = at(so, c), e.zo = int64_t(at(zo, c));
         p.e.push_back(std::move(e));
     });

@@ -113,7 +113,17 @@ OperatorRecord quantized_linear_average_pooling() {
 
 namespace dmlref::kit {
 const FamilyRecord& quantized_pooling_family() {
-    static const FamilyRecord f{"quantized_pooling", {reference::quantized_linear_average_pooling()}};
+    static const FamilyRecord f{
+        "quantized_pooling",
+        {reference::quantized_linear_average_pooling()},
+        // docs/golden.md, "Alternative readings" (reference/quantized_pooling.cpp, pooled).
+        {{.Policy = "QuantizedPoolingPadding",
+          .Value = "RawZero",
+          .Meaning = "with IncludePadding, each padding position of a window is the quantized value 0, dequantized "
+                     "(0 - InputZeroPoint) * InputScale, a term of the sum (without IncludePadding padding is no term "
+                     "either way)",
+          .Who = "kernels that pad the quantized input with 0 bytes before averaging",
+          .Operators = {OperatorType::QUANTIZED_LINEAR_AVERAGE_POOLING}}}};
     return f;
 }
 }  // namespace dmlref::kit

@@ -40,6 +40,7 @@
 #include "exact_rational.hpp"
 
 #include "dmlref/bound.hpp"
+#include "dmlref/readings.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -242,14 +243,19 @@ template <class T> bool nan_of(T x) {
 
 // The index of the chosen element of x[0..N-1] (through offsets): the largest (max) or smallest,
 // NaN never chosen unless all are NaN; `last` picks the last of equal values (DECREASING).
+// `nan_wins` (ArgMinMaxNaN=NaNWins): the first NaN in that order is chosen, before any number.
 template <class T>
-uint64_t arg_select(const T* x, int64_t base, const std::vector<int64_t>& reduced, bool max, bool last) {
+uint64_t arg_select(const T* x, int64_t base, const std::vector<int64_t>& reduced, bool max, bool last,
+                    bool nan_wins = false) {
     const uint64_t n = reduced.size();
     uint64_t best = n;  // none yet
     for (uint64_t k = 0; k < n; ++k) {
         const uint64_t j = last ? n - 1 - k : k;  // scan in AxisDirection's order; the first found wins ties
         const T v = x[base + reduced[j]];
-        if (nan_of(v)) continue;
+        if (nan_of(v)) {
+            if (nan_wins) return j;
+            continue;
+        }
         if (best == n) {
             best = j;
             continue;
@@ -261,13 +267,18 @@ uint64_t arg_select(const T* x, int64_t base, const std::vector<int64_t>& reduce
     return best;
 }
 
-// MAX or MIN: D3D's, NaN ignored, +0 above -0; all NaN: the first NaN's bits.
-template <class T> T min_max(const T* x, int64_t base, const std::vector<int64_t>& reduced, bool max) {
+// MAX or MIN: D3D's, NaN ignored, +0 above -0; all NaN: the first NaN's bits. `nan_propagates`
+// (ForwardNaN=NaNPropagates): the first NaN's bits wherever there is one.
+template <class T>
+T min_max(const T* x, int64_t base, const std::vector<int64_t>& reduced, bool max, bool nan_propagates = false) {
     bool have = false;
     T best{};
     for (int64_t off : reduced) {
         const T v = x[base + off];
-        if (nan_of(v)) continue;
+        if (nan_of(v)) {
+            if (nan_propagates) return v;
+            continue;
+        }
         if (!have) {
             best = v;
             have = true;
@@ -477,6 +488,10 @@ void reduce(uint32_t f, const TensorDesc& in, const TensorDesc& out, const std::
     const TensorView X(in, b.at("InputTensor"));
     const TensorView Y(out, b.at("OutputTensor"));
     const Geometry g = geometry(in, X.strides, out, Y.strides, axes);
+    // The alternative readings (docs/golden.md, "Alternative readings"), each where it decides.
+    const bool nan_wins = in_force<"ArgMinMaxNaN", "NaNWins">();
+    const bool canonical_all_nan = in_force<"ReduceMinMaxAllNaN", "CanonicalNaN">();
+    const bool nan_propagates = in_force<"ForwardNaN", "NaNPropagates">();
     // Every output element is computed before any is written: OutputTensor never aliases the
     // input (the pages allow no in-place execution), but the values are read first anyway.
     dispatch(in.DataType, [&]<class T>() {
@@ -484,7 +499,7 @@ void reduce(uint32_t f, const TensorDesc& in, const TensorDesc& out, const std::
         if (is_arg(f)) {
             std::vector<uint64_t> idx(g.base.size());
             for (size_t o = 0; o < g.base.size(); ++o)
-                idx[o] = arg_select(x, g.base[o], g.reduced, f == DML_REDUCE_FUNCTION_ARGMAX, last);
+                idx[o] = arg_select(x, g.base[o], g.reduced, f == DML_REDUCE_FUNCTION_ARGMAX, last, nan_wins);
             dispatch(out.DataType, [&]<class O>() {
                 for (size_t o = 0; o < idx.size(); ++o) store_index<O>(Y.base, g.out[o], idx[o]);
             });
@@ -492,9 +507,11 @@ void reduce(uint32_t f, const TensorDesc& in, const TensorDesc& out, const std::
         }
         std::vector<T> r(g.base.size());
         for (size_t o = 0; o < g.base.size(); ++o) {
-            if (f == DML_REDUCE_FUNCTION_MAX || f == DML_REDUCE_FUNCTION_MIN)
-                r[o] = min_max(x, g.base[o], g.reduced, f == DML_REDUCE_FUNCTION_MAX);
-            else if constexpr (std::is_integral_v<T>) r[o] = integer_reduce(f, x, g.base[o], g.reduced);
+            if (f == DML_REDUCE_FUNCTION_MAX || f == DML_REDUCE_FUNCTION_MIN) {
+                r[o] = min_max(x, g.base[o], g.reduced, f == DML_REDUCE_FUNCTION_MAX, nan_propagates);
+                if constexpr (!std::is_integral_v<T>)
+                    if (canonical_all_nan && is_nan(r[o])) r[o] = canonical_nan<T>();  // only when all are NaN
+            } else if constexpr (std::is_integral_v<T>) r[o] = integer_reduce(f, x, g.base[o], g.reduced);
             else r[o] = float_reduce(f, x, g.base[o], g.reduced);
         }
         T* y = Y.data<T>();
@@ -534,7 +551,9 @@ void validate(const DML_REDUCE_OPERATOR_DESC& d, Diagnostics& diags) {
 }
 
 void evaluate(const DML_REDUCE_OPERATOR_DESC& d, const Bindings& b) {
-    reduce(d.Function, d.InputTensor, d.OutputTensor, d.Axes, b, false);
+    // ReduceArgTies=LastIndex (docs/golden.md, "Alternative readings"): ARGMAX and ARGMIN take the
+    // last of equal elements, as the DECREASING ones do.
+    reduce(d.Function, d.InputTensor, d.OutputTensor, d.Axes, b, in_force<"ReduceArgTies", "LastIndex">());
 }
 
 template <OperatorType T> void validate(const reduction_desc::ArgMinMax<T>& d, Diagnostics& diags) {

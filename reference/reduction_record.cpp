@@ -199,7 +199,27 @@ OperatorRecord reduce() {
 namespace dmlref::kit {
 const FamilyRecord& reduction_family() {
     using namespace reference;
-    static const FamilyRecord f{"reduction", {reduce(), arg_min_max<AMIN>(), arg_min_max<AMAX>()}};
+    static const FamilyRecord f{
+        "reduction",
+        {reduce(), arg_min_max<AMIN>(), arg_min_max<AMAX>()},
+        // docs/golden.md, "Alternative readings" (reference/reduction.cpp, reduce).
+        {{.Policy = "ArgMinMaxNaN",
+          .Value = "NaNWins",
+          .Meaning =
+              "a NaN is chosen before any number: the first NaN in AxisDirection's order is the argmin or argmax",
+          .Who = "PyTorch's argmax and argmin, numpy's argmax and argmin (a NaN is the maximum and the minimum)",
+          .Operators = {OperatorType::ARGMIN, OperatorType::ARGMAX, OperatorType::REDUCE}},
+         {.Policy = "ReduceArgTies",
+          .Value = "LastIndex",
+          .Meaning = "REDUCE's ARGMAX and ARGMIN take the last of equal elements (as the DECREASING ones of ARGMAX and "
+                     "ARGMIN do)",
+          .Who = "a reduction that replaces the best on >= (or <=) rather than > (or <)",
+          .Operators = {OperatorType::REDUCE}},
+         {.Policy = "ReduceMinMaxAllNaN",
+          .Value = "CanonicalNaN",
+          .Meaning = "MAX or MIN of NaN only is the canonical NaN, not the first element's bits",
+          .Who = "kernels whose min and max produce a fresh NaN (a default NaN) rather than pass an operand",
+          .Operators = {OperatorType::REDUCE}}}};
     return f;
 }
 }  // namespace dmlref::kit

@@ -136,8 +136,7 @@ Axis forward_axis(const Params& p, size_t i) {
     const bool nearest = p.InterpolationMode == DML_INTERPOLATION_MODE_NEAREST_NEIGHBOR;
     // The old nearest-neighbour rule: DECREASING with OutputPixelOffset lowered by 0.5.
     const bool old_rule = nearest && !p.RoundingDirection;
-    const bool x_plus_half = old_rule &&
-                             in_force(Reading::OldNearestFloorXPlusHalf);  // OldNearestNeighbor=FloorXPlusHalf
+    const bool x_plus_half = old_rule && in_force<"OldNearestNeighbor", "FloorXPlusHalf">();
     const bool ceil = p.RoundingDirection == DML_AXIS_DIRECTION_INCREASING;
     const double opo = double(OutputPixelOffset) - (old_rule && !x_plus_half ? 0.5 : 0.0);
     Axis a;
@@ -154,7 +153,7 @@ Axis forward_axis(const Params& p, size_t i) {
             const double x0 = std::floor(xc);
             const uint32_t i0 = uint32_t(x0), i1 = std::min(i0 + 1, in - 1);
             const double w1 = xc - x0, w0 = 1 - w1;
-            const bool all = in_force(Reading::ZeroWeightTapsMultiplyAll);  // ZeroWeightTaps=MultiplyAll: weight 0 too
+            const bool all = in_force<"ZeroWeightTaps", "MultiplyAll">();  // weight 0 too
             if (w0 != 0 || all) a.taps.push_back({i0, w0});
             if (w1 != 0 || all) a.taps.push_back({i1, w1});  // 0 when i1 == i0
         }
@@ -211,7 +210,7 @@ void resample(const Params& p, const Bindings& b) {
     const TensorView X(p.input.desc, b.at(p.input.name));
     const TensorView Y(p.output.desc, b.at(p.output.name));
     const bool nearest = p.InterpolationMode == DML_INTERPOLATION_MODE_NEAREST_NEIGHBOR;
-    const bool all = in_force(Reading::ZeroWeightTapsMultiplyAll);  // ZeroWeightTaps=MultiplyAll: 0 x inf = NaN
+    const bool all = in_force<"ZeroWeightTaps", "MultiplyAll">();  // 0 x inf = NaN
     dispatch(p.input.desc.DataType, [&]<class T>() {
         const T* x = X.data<T>();
         T* y = Y.data<T>();
@@ -255,8 +254,8 @@ void resample_grad(const Params& p, const Bindings& b) {
     const std::vector<Axis> axes = inverse_axes(p);
     const TensorView dY(p.output.desc, b.at(p.output.name));
     const TensorView dX(p.input.desc, b.at(p.input.name));
-    const bool all = in_force(Reading::ZeroWeightTapsMultiplyAll);    // ZeroWeightTaps=MultiplyAll: 0 x inf = NaN
-    const bool flush = in_force(Reading::SubnormalsFlushAtomicSums);  // Subnormals=FlushAtomicSums
+    const bool all = in_force<"ZeroWeightTaps", "MultiplyAll">();  // 0 x inf = NaN
+    const bool flush = in_force<"Subnormals", "FlushAtomicSums">();
     dispatch(p.input.desc.DataType, [&]<class T>() {
         const T* dy = dY.data<T>();
         T* dx = dX.data<T>();

@@ -166,7 +166,30 @@ const FamilyRecord& resample_family() {
               .Support = {{0x3000, {}, 4, 4, kF32F16}, {0x5100, {}, 1, 4, kF32F16}},
               .Policies = old_nearest(kGrad)}),
          resample_record<DML_RESAMPLE_GRAD1_OPERATOR_DESC, true>(
-             {.IntroducedIn = 0x5100, .Support = {{0x5100, {}, 1, 4, kF32F16}}, .Policies = kGrad})}};
+             {.IntroducedIn = 0x5100, .Support = {{0x5100, {}, 1, 4, kF32F16}}, .Policies = kGrad})},
+        // docs/golden.md, "Alternative readings". UPSAMPLE_2D is evaluated as RESAMPLE.
+        {{.Policy = "ZeroWeightTaps",
+          .Value = "MultiplyAll",
+          .Meaning =
+              "LINEAR takes both taps of every dimension, also a tap of weight 0, so 0 x inf and 0 x NaN add a NaN",
+          .Who = "PyTorch upsample_bilinear2d/linear1d/trilinear3d (h0lambda * x0 + h1lambda * x1), JAX image.resize",
+          .Operators = {OperatorType::RESAMPLE, OperatorType::RESAMPLE1, OperatorType::RESAMPLE2,
+                        OperatorType::RESAMPLE3, OperatorType::RESAMPLE_GRAD, OperatorType::RESAMPLE_GRAD1,
+                        OperatorType::UPSAMPLE_2D}},
+         {.Policy = "Subnormals",
+          .Value = "FlushAtomicSums",
+          .Meaning =
+              "a summed grad flushes subnormal terms and a subnormal result to zero (sign kept), as float atomics do",
+          .Who = "GPU backends that scatter a grad with atomicAdd on float (flush-to-zero atomics)",
+          // MAX_POOLING_GRAD's loop (reference/max_pooling.cpp) follows it too.
+          .Operators = {OperatorType::MAX_POOLING_GRAD, OperatorType::RESAMPLE_GRAD, OperatorType::RESAMPLE_GRAD1}},
+         {.Policy = "OldNearestNeighbor",
+          .Value = "FloorXPlusHalf",
+          .Meaning =
+              "the old nearest-neighbour rule as floor(x + 0.5), x computed with the desc's OutputPixelOffset (no extra -0.5)",
+          .Who = "TF-DML's legacy nearest resize, ONNX Runtime's old comment, WPT's tie observation",
+          .Operators = {OperatorType::RESAMPLE, OperatorType::RESAMPLE1, OperatorType::RESAMPLE_GRAD,
+                        OperatorType::UPSAMPLE_2D}}}};
     return f;
 }
 }  // namespace dmlref::kit

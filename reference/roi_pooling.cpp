@@ -161,7 +161,7 @@ void evaluate(const DML_ROI_POOLING_OPERATOR_DESC& d, const Bindings& b) {
     const TensorView X(d.InputTensor, b.at("InputTensor"));
     const DataType t = d.InputTensor.DataType;
     const uint64_t C = d.InputTensor.Sizes[1], PH = d.PooledSize.Height, PW = d.PooledSize.Width;
-    const bool nan_wins = in_force(Reading::ArgmaxNaNWins);  // ArgmaxNaN=NaNWins
+    const bool nan_wins = in_force<"ArgmaxNaN", "NaNWins">();
     dispatch(t, [&]<class T>() {
         using U = bits_t<T>;
         std::vector<U> out(element_count(d.OutputTensor));

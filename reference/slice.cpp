@@ -236,7 +236,7 @@ void evaluate(const DML_SLICE_GRAD_OPERATOR_DESC& d, const Bindings& b) {
         // Non-zero strides send distinct dY coordinates to distinct dX elements: nothing is summed.
         copy_elements<U>(dY.sizes(), dX.base, w.strides.data(), w.base, dY.base, dY.strides.data(), 0);
     });
-    if (in_force(Reading::SelectedZeroScatterAdd) &&
+    if (in_force<"SelectedZero", "ScatterAdd">() &&
         is_float(d.InputGradientTensor.DataType))  // SelectedZero=ScatterAdd
         dispatch(d.InputGradientTensor.DataType, [&]<class T>() {
             map_elements<T, T>(

@@ -157,7 +157,17 @@ OperatorRecord slice_grad() {
 
 namespace dmlref::kit {
 const FamilyRecord& slice_family() {
-    static const FamilyRecord f{"slice", {reference::slice(), reference::slice1(), reference::slice_grad()}};
+    static const FamilyRecord f{
+        "slice",
+        {reference::slice(), reference::slice1(), reference::slice_grad()},
+        // docs/golden.md, "Alternative readings".
+        {{.Policy = "SelectedZero",
+          .Value = "ScatterAdd",
+          .Meaning =
+              "dX starts at +0 and dY is added into it rather than copied: -0 becomes +0 and a signalling NaN is quieted "
+              "(payload kept)",
+          .Who = "scatter-add / index_put_(accumulate=True) based slice backward (PyTorch, XLA scatter)",
+          .Operators = {OperatorType::SLICE_GRAD}}}};
     return f;
 }
 }  // namespace dmlref::kit

@@ -21,9 +21,12 @@
 //   - TopKSignedZero=EqualTie: -0 and +0 are equal values, so they tie and the lower index comes first.
 //   - TopKNaN=NaNLargest: a NaN orders above +inf (all NaNs equal, so among them the lower index first):
 //     DECREASING selects NaNs first, INCREASING last (numpy's sort and PyTorch's topk).
+//   The alternative readings TopKTies=HigherIndexFirstWhenIncreasing and TopKNaN=NaNLoses are
+//   evaluated (sequence_order).
 #include "top_k.hpp"
 
 #include "dmlref/numeric.hpp"
+#include "dmlref/readings.hpp"
 #include "dmlref/values.hpp"
 
 #include <algorithm>
@@ -106,10 +109,11 @@ int64_t offset_of(const std::vector<int64_t>& strides, const std::vector<uint64_
 }
 
 // Whether a orders strictly before b in the output (ties are broken by index outside): NaN above
-// every number (TopKNaN=NaNLargest), -0 == +0 (TopKSignedZero=EqualTie).
-template <class T> bool before(T a, T b, bool decreasing) {
+// every number (TopKNaN=NaNLargest), -0 == +0 (TopKSignedZero=EqualTie). `nan_loses`
+// (TopKNaN=NaNLoses): a NaN after every number in either direction.
+template <class T> bool before(T a, T b, bool decreasing, bool nan_loses) {
     const bool na = is_nan(a), nb = is_nan(b);
-    if (na || nb) return decreasing ? (na && !nb) : (!na && nb);
+    if (na || nb) return decreasing && !nan_loses ? (na && !nb) : (!na && nb);
     return decreasing ? exact_gt(a, b) : exact_lt(a, b);
 }
 
@@ -139,9 +143,15 @@ template <class T> std::vector<uint32_t> sequence_order(const Params& p, const T
     }
     std::vector<uint32_t> order(n);
     std::iota(order.begin(), order.end(), 0u);
-    // stable: equal values keep ascending index (TopKTies=LowerIndexFirst).
+    // The alternative readings (docs/golden.md, "Alternative readings"), each where it decides.
+    // TopKTies=HigherIndexFirstWhenIncreasing: INCREASING as a DECREASING sort reversed, so
+    // equal values come in descending index.
+    if (!p.decreasing && in_force<"TopKTies", "HigherIndexFirstWhenIncreasing">())
+        std::reverse(order.begin(), order.end());
+    const bool nan_loses = in_force<"TopKNaN", "NaNLoses">();
+    // stable: equal values keep the index order above (TopKTies=LowerIndexFirst: ascending).
     std::stable_sort(order.begin(), order.end(),
-                     [&](uint32_t a, uint32_t b) { return before(v[a], v[b], p.decreasing); });
+                     [&](uint32_t a, uint32_t b) { return before(v[a], v[b], p.decreasing, nan_loses); });
     return order;
 }
 

@@ -90,7 +90,20 @@ const FamilyRecord& top_k_family() {
                                                 .Policies = {kTopKTies, kTopKSignedZero, kTopKNaN, kSubnormals}}),
          top_k_record<DML_TOP_K1_OPERATOR_DESC>({.IntroducedIn = 0x2100,
                                                  .Support = kRows21,
-                                                 .Policies = {kTopKTies, kTopKSignedZero, kTopKNaN, kSubnormals}})}};
+                                                 .Policies = {kTopKTies, kTopKSignedZero, kTopKNaN, kSubnormals}})},
+        // docs/golden.md, "Alternative readings" (reference/top_k.cpp, sequence_order).
+        {{.Policy = "TopKTies",
+          .Value = "HigherIndexFirstWhenIncreasing",
+          .Meaning = "INCREASING is a DECREASING sort reversed: equal values come in descending index (DECREASING "
+                     "unchanged)",
+          .Who = "an ascending top-k computed as a stable descending sort read from its end",
+          .Operators = {OperatorType::TOP_K1}},
+         {.Policy = "TopKNaN",
+          .Value = "NaNLoses",
+          .Meaning = "a NaN fails every comparison, as D3D's min and max, so it comes after every number in either "
+                     "direction (NaNs among themselves in index order)",
+          .Who = "sorts and selections built on comparisons that are false for NaN",
+          .Operators = {OperatorType::TOP_K, OperatorType::TOP_K1}}}};
     return f;
 }
 }  // namespace dmlref::kit

@@ -92,7 +92,7 @@ TEST_CASE("fused activations: a -0 normalized value (BnActivationSignedZero)") {
     CHECK(act("ACTIVATION_LEAKY_RELU", kInf, 0.1f) == kInf);
     // The alternative reading PositiveZero: +0.
     {
-        ScopedReadings r(Reading::BnActivationPositiveZero);
+        ScopedReadings r(reading_id("BnActivationSignedZero", "PositiveZero"));
         CHECK(bits(act("ACTIVATION_LEAKY_RELU", nz, 0.1f)) == 0u);
         CHECK(bits(act("ACTIVATION_ELU", nz, 1.0f)) == 0u);
         CHECK(act("ACTIVATION_LEAKY_RELU", 2.5f, 0.1f) == 2.5f);

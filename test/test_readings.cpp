@@ -7,8 +7,14 @@
 #include "dmlref/json_document.hpp"
 #include "dmlref/readings.hpp"
 
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
 using namespace dmlref;
 using namespace dmlref::test;
+namespace fs = std::filesystem;
 
 namespace {
 
@@ -168,6 +174,196 @@ TEST_CASE("Subnormals=FlushAtomicSums on MAX_POOLING_GRAD: subnormal terms and s
           std::vector<uint32_t>{kPos0, kPos0, bits(3), kPos0});
 }
 
+// Values of type T of an output of `c` run under `reading` ("" for the default).
+template <class T> std::vector<T> out_as(Case c, const std::string& output, const std::string& reading) {
+    if (!reading.empty()) {
+        Diagnostics d;
+        auto p = parse_policy_option(reading, d);
+        REQUIRE(p);
+        c.policies[p->first] = p->second;
+    }
+    return as_values<T>(run_case(c).values.at(output));
+}
+
+TEST_CASE("LpPoolingTerms=SignedPowers on LP_POOLING: x^P with its sign, a negative sum's root NaN for P = 3") {
+    auto lp = [](uint32_t P, const std::string& x) {
+        return from_text(R"({"format": 1, "operator": "LP_POOLING", "desc": {
+            "InputTensor": {"DataType": "FLOAT32", "Sizes": [1, 1, 6]}, "OutputTensor": {"DataType": "FLOAT32", "Sizes": [1, 1, 2]},
+            "DimensionCount": 1, "Strides": [3], "WindowSize": [3], "StartPadding": [0], "EndPadding": [0], "P": )" +
+                         std::to_string(P) + R"(}, "inputs": {"InputTensor": [)" + x + "]}}");
+    };
+    // P = 3, windows (12, 1, -9) and (-3, -4, -5). Signed: 1728 + 1 - 729 = 1000 = 10^3, and
+    // -27 - 64 - 125 = -216, no real root: NaN. By default the second is (27 + 64 + 125)^(1/3) = 6.
+    const Case p3 = lp(3, "12, 1, -9, -3, -4, -5");
+    CHECK(f32_out(p3, "OutputTensor", "")[1] == bits(6));
+    CHECK(f32_out(p3, "OutputTensor", "")[0] != bits(10));  // 2458^(1/3) = 13.49...
+    CHECK(f32_out(p3, "OutputTensor", "LpPoolingTerms=SignedPowers") == std::vector<uint32_t>{bits(10), kNaN});
+    // P = 1, windows (3, -4, 0.5) and (-1, -2, 0): |x| gives 7.5 and 3; signed, -0.5 and -3.
+    const Case p1 = lp(1, "3, -4, 0.5, -1, -2, 0");
+    CHECK(f32_out(p1, "OutputTensor", "") == std::vector<uint32_t>{bits(7.5f), bits(3)});
+    CHECK(f32_out(p1, "OutputTensor", "LpPoolingTerms=SignedPowers") == std::vector<uint32_t>{bits(-0.5f), bits(-3)});
+    // P = 2: x^2 is |x|^2, the readings agree: (3, -4, 0) gives 5.
+    const Case p2 = lp(2, "3, -4, 0, 0, 0, -5");
+    CHECK(f32_out(p2, "OutputTensor", "LpPoolingTerms=SignedPowers") == f32_out(p2, "OutputTensor", ""));
+    CHECK(f32_out(p2, "OutputTensor", "") == std::vector<uint32_t>{bits(5), bits(5)});
+}
+
+TEST_CASE("QuantizedAccumulator=WrapToInt32 on QUANTIZED_LINEAR_MATRIX_MULTIPLY: K = 33100 gives 128, wrapped 0") {
+    // 33100 products 255 * 255 = 2152327500; over OutputScale 2^24: 128.29, so 128. Modulo 2^32
+    // (two's complement) the sum is 2152327500 - 4294967296 = -2142639796; / 2^24 = -127.71,
+    // rounded -128, saturated to UINT8's 0.
+    const Case c = from_text(R"({"format": 1, "operator": "QUANTIZED_LINEAR_MATRIX_MULTIPLY", "desc": {
+        "ATensor": {"DataType": "UINT8", "Sizes": [1, 33100]}, "AScaleTensor": {"DataType": "FLOAT32", "Sizes": [1, 1]},
+        "BTensor": {"DataType": "UINT8", "Sizes": [33100, 1]}, "BScaleTensor": {"DataType": "FLOAT32", "Sizes": [1, 1]},
+        "OutputScaleTensor": {"DataType": "FLOAT32", "Sizes": [1, 1]}, "OutputTensor": {"DataType": "UINT8", "Sizes": [1, 1]}},
+        "inputs": {"ATensor": {"Fill": 255}, "AScaleTensor": [1], "BTensor": {"Fill": 255}, "BScaleTensor": [1],
+                   "OutputScaleTensor": [16777216]}})");
+    CHECK(out_as<uint8_t>(c, "OutputTensor", "") == std::vector<uint8_t>{128});
+    CHECK(out_as<uint8_t>(c, "OutputTensor", "QuantizedAccumulator=WrapToInt32") == std::vector<uint8_t>{0});
+    // A small K never wraps: the readings agree (2 * 3 + 4 * 5 = 26, scale 1).
+    const Case small = from_text(R"({"format": 1, "operator": "QUANTIZED_LINEAR_MATRIX_MULTIPLY", "desc": {
+        "ATensor": {"DataType": "UINT8", "Sizes": [1, 2]}, "AScaleTensor": {"DataType": "FLOAT32", "Sizes": [1, 1]},
+        "BTensor": {"DataType": "UINT8", "Sizes": [2, 1]}, "BScaleTensor": {"DataType": "FLOAT32", "Sizes": [1, 1]},
+        "OutputScaleTensor": {"DataType": "FLOAT32", "Sizes": [1, 1]}, "OutputTensor": {"DataType": "UINT8", "Sizes": [1, 1]}},
+        "inputs": {"ATensor": [2, 4], "AScaleTensor": [1], "BTensor": [3, 5], "BScaleTensor": [1], "OutputScaleTensor": [1]}})");
+    CHECK(out_as<uint8_t>(small, "OutputTensor", "QuantizedAccumulator=WrapToInt32") == std::vector<uint8_t>{26});
+}
+
+TEST_CASE("QuantizedPoolingPadding=RawZero: with IncludePadding, padding is the quantized 0, a term 0 - zero point") {
+    // INT8 [10, 20, 30], InputZeroPoint 10 (dequantized [0, 10, 20]), window 3, padding 1 each side,
+    // IncludePadding, scales 1. By default padding is 0: 10/3 -> 3, 30/3 = 10, 30/3 = 10. Raw zero:
+    // padding is 0 - 10 = -10: (-10 + 0 + 10)/3 = 0, 30/3 = 10, (10 + 20 - 10)/3 = 6.67 -> 7.
+    const std::string head = R"({"format": 1, "operator": "QUANTIZED_LINEAR_AVERAGE_POOLING", "desc": {
+        "InputTensor": {"DataType": "INT8", "Sizes": [1, 1, 3]}, "InputScaleTensor": {"DataType": "FLOAT32", "Sizes": [1, 1, 1]},
+        "InputZeroPointTensor": {"DataType": "INT8", "Sizes": [1, 1, 1]}, "OutputScaleTensor": {"DataType": "FLOAT32", "Sizes": [1, 1, 1]},
+        "OutputTensor": {"DataType": "INT8", "Sizes": [1, 1, 3]}, "DimensionCount": 1, "Strides": [1], "WindowSize": [3],
+        "StartPadding": [1], "EndPadding": [1], "Dilations": [1], "IncludePadding": )";
+    const std::string tail =
+        R"(}, "inputs": {"InputTensor": [10, 20, 30], "InputScaleTensor": [1], "InputZeroPointTensor": [10], "OutputScaleTensor": [1]}})";
+    const Case c = from_text(head + "1" + tail);
+    CHECK(out_as<int8_t>(c, "OutputTensor", "") == std::vector<int8_t>{3, 10, 10});
+    CHECK(out_as<int8_t>(c, "OutputTensor", "QuantizedPoolingPadding=RawZero") == std::vector<int8_t>{0, 10, 7});
+    // Without IncludePadding padding is no term either way: 10/2 = 5, 30/3 = 10, 30/2 = 15.
+    const Case ex = from_text(head + "0" + tail);
+    CHECK(out_as<int8_t>(ex, "OutputTensor", "QuantizedPoolingPadding=RawZero") == std::vector<int8_t>{5, 10, 15});
+}
+
+TEST_CASE("DequantizeValue=WrapToInt32 on ELEMENT_WISE_DEQUANTIZE_LINEAR: the INT32 difference wraps") {
+    // 2147483647 - (-2147483648) = 2^32 - 1, rounded to FLOAT32 2^32 (0x4f800000); wrapped, -1.
+    // -2147483648 - 2147483647 = -(2^32 - 1) -> -2^32 (0xcf800000); wrapped, +1. 5 - 3 = 2 either way.
+    const Case c = from_text(R"({"format": 1, "operator": "ELEMENT_WISE_DEQUANTIZE_LINEAR", "desc": {
+        "InputTensor": {"DataType": "INT32", "Sizes": [3]}, "ScaleTensor": {"DataType": "FLOAT32", "Sizes": [3]},
+        "ZeroPointTensor": {"DataType": "INT32", "Sizes": [3]}, "OutputTensor": {"DataType": "FLOAT32", "Sizes": [3]}},
+        "inputs": {"InputTensor": [2147483647, -2147483648, 5], "ScaleTensor": [1, 1, 1],
+                   "ZeroPointTensor": [-2147483648, 2147483647, 3]}})");
+    CHECK(f32_out(c, "OutputTensor", "") == std::vector<uint32_t>{0x4f800000, 0xcf800000, bits(2)});
+    CHECK(f32_out(c, "OutputTensor", "DequantizeValue=WrapToInt32") ==
+          std::vector<uint32_t>{bits(-1), bits(1), bits(2)});
+}
+
+TEST_CASE("ArgMinMaxNaN, ReduceArgTies, ReduceMinMaxAllNaN and ForwardNaN alternatives on the reductions") {
+    auto argmin = [](const std::string& direction) {
+        return from_text(R"({"format": 1, "operator": "ARGMIN", "desc": {
+            "InputTensor": {"DataType": "FLOAT32", "Sizes": [2, 4]}, "OutputTensor": {"DataType": "UINT32", "Sizes": [2, 1]},
+            "AxisCount": 1, "Axes": [1], "AxisDirection": ")" +
+                         direction + R"("}, "inputs": {"InputTensor": [1, "nan", -2, "nan", 3, 2, 2, 5]}})");
+    };
+    // Row 0 [1, NaN, -2, NaN]: NaN loses, -2 at 2; NaN wins, the first NaN: 1 (DECREASING scans
+    // from the end: 3). Row 1 [3, 2, 2, 5]: the first 2 in scan order, 1 or 2, either way.
+    CHECK(out_as<uint32_t>(argmin("INCREASING"), "OutputTensor", "") == std::vector<uint32_t>{2, 1});
+    CHECK(out_as<uint32_t>(argmin("INCREASING"), "OutputTensor", "ArgMinMaxNaN=NaNWins") ==
+          std::vector<uint32_t>{1, 1});
+    CHECK(out_as<uint32_t>(argmin("DECREASING"), "OutputTensor", "") == std::vector<uint32_t>{2, 2});
+    CHECK(out_as<uint32_t>(argmin("DECREASING"), "OutputTensor", "ArgMinMaxNaN=NaNWins") ==
+          std::vector<uint32_t>{3, 2});
+    // REDUCE's ARGMAX over [7, 3, 7, 7] and [-1, -1, -5, -1]: the first maximum 0, the last 3.
+    const Case ties = from_text(R"({"format": 1, "operator": "REDUCE", "desc": {"Function": "ARGMAX",
+        "InputTensor": {"DataType": "INT8", "Sizes": [2, 4]}, "OutputTensor": {"DataType": "UINT32", "Sizes": [2, 1]},
+        "AxisCount": 1, "Axes": [1]}, "inputs": {"InputTensor": [7, 3, 7, 7, -1, -1, -5, -1]}})");
+    CHECK(out_as<uint32_t>(ties, "OutputTensor", "") == std::vector<uint32_t>{0, 0});
+    CHECK(out_as<uint32_t>(ties, "OutputTensor", "ReduceArgTies=LastIndex") == std::vector<uint32_t>{3, 3});
+    // REDUCE's MAX of [0x7fc00001, 0xffc00002] (NaN only) and [NaN, 1]: the first NaN's bits, or
+    // the canonical NaN; 1 either way.
+    const Case all_nan = from_text(R"({"format": 1, "operator": "REDUCE", "desc": {"Function": "MAX",
+        "InputTensor": {"DataType": "FLOAT32", "Sizes": [2, 2]}, "OutputTensor": {"DataType": "FLOAT32", "Sizes": [2, 1]},
+        "AxisCount": 1, "Axes": [1]}, "inputs": {"InputTensor": ["0x7fc00001", "0xffc00002", "nan", 1]}})");
+    CHECK(f32_out(all_nan, "OutputTensor", "") == std::vector<uint32_t>{0x7fc00001, bits(1)});
+    CHECK(f32_out(all_nan, "OutputTensor", "ReduceMinMaxAllNaN=CanonicalNaN") == std::vector<uint32_t>{kNaN, bits(1)});
+    // ForwardNaN=NaNPropagates on REDUCE's MIN: [0x7fc00005, -3, 0xffc00002] and [1, 0xffc00002, NaN]
+    // give -3 and 1 (NaN ignored), or each row's first NaN, bits kept.
+    const Case min = from_text(R"({"format": 1, "operator": "REDUCE", "desc": {"Function": "MIN",
+        "InputTensor": {"DataType": "FLOAT32", "Sizes": [2, 3]}, "OutputTensor": {"DataType": "FLOAT32", "Sizes": [2, 1]},
+        "AxisCount": 1, "Axes": [1]}, "inputs": {"InputTensor": ["0x7fc00005", -3, "0xffc00002", 1, "0xffc00002", "nan"]}})");
+    CHECK(f32_out(min, "OutputTensor", "") == std::vector<uint32_t>{bits(-3), bits(1)});
+    CHECK(f32_out(min, "OutputTensor", "ForwardNaN=NaNPropagates") == std::vector<uint32_t>{0x7fc00005, 0xffc00002});
+}
+
+TEST_CASE("BooleanOutput=AllOnes and IfCondition=NaNSelectsB on the element-wise logic operators") {
+    // IS_NAN of [NaN, 1] into FLOAT16: 1.0 (0x3c00) and +0; every bit set, 0xffff; into UINT8, 0xff.
+    auto is_nan_into = [](const std::string& out) {
+        return from_text(R"({"format": 1, "operator": "ELEMENT_WISE_IS_NAN", "desc": {
+            "InputTensor": {"DataType": "FLOAT32", "Sizes": [2]}, "OutputTensor": {"DataType": ")" +
+                         out + R"(", "Sizes": [2]}}, "inputs": {"InputTensor": ["nan", 1]}})");
+    };
+    CHECK(out_as<uint16_t>(is_nan_into("FLOAT16"), "OutputTensor", "") == std::vector<uint16_t>{0x3c00, 0});
+    CHECK(out_as<uint16_t>(is_nan_into("FLOAT16"), "OutputTensor", "BooleanOutput=AllOnes") ==
+          std::vector<uint16_t>{0xffff, 0});
+    CHECK(out_as<uint8_t>(is_nan_into("UINT8"), "OutputTensor", "BooleanOutput=AllOnes") ==
+          std::vector<uint8_t>{0xff, 0});
+    // LESS_THAN of 1 < 2 and 2 < 1 into UINT32: 0xffffffff and 0.
+    const Case lt = from_text(R"({"format": 1, "operator": "ELEMENT_WISE_LOGICAL_LESS_THAN", "desc": {
+        "ATensor": {"DataType": "INT8", "Sizes": [2]}, "BTensor": {"DataType": "INT8", "Sizes": [2]},
+        "OutputTensor": {"DataType": "UINT32", "Sizes": [2]}}, "inputs": {"ATensor": [1, 2], "BTensor": [2, 1]}})");
+    CHECK(out_as<uint32_t>(lt, "OutputTensor", "BooleanOutput=AllOnes") == std::vector<uint32_t>{0xffffffff, 0});
+    // IF with conditions NaN, -0, 2: A, B, A by default; NaN selects B under NaNSelectsB.
+    const Case c = from_text(R"({"format": 1, "operator": "ELEMENT_WISE_IF", "desc": {
+        "ConditionTensor": {"DataType": "FLOAT32", "Sizes": [3]}, "ATensor": {"DataType": "FLOAT32", "Sizes": [3]},
+        "BTensor": {"DataType": "FLOAT32", "Sizes": [3]}, "OutputTensor": {"DataType": "FLOAT32", "Sizes": [3]}},
+        "inputs": {"ConditionTensor": ["nan", -0.0, 2], "ATensor": [1, 2, 3], "BTensor": [4, 5, 6]}})");
+    CHECK(f32_out(c, "OutputTensor", "") == std::vector<uint32_t>{bits(1), bits(5), bits(3)});
+    CHECK(f32_out(c, "OutputTensor", "IfCondition=NaNSelectsB") == std::vector<uint32_t>{bits(4), bits(5), bits(3)});
+}
+
+TEST_CASE("TopKTies=HigherIndexFirstWhenIncreasing and TopKNaN=NaNLoses on TOP_K1") {
+    auto top_k1 = [](const std::string& direction, const std::string& x) {
+        return from_text(R"({"format": 1, "operator": "TOP_K1", "desc": {
+            "InputTensor": {"DataType": "FLOAT32", "Sizes": [6]}, "OutputValueTensor": {"DataType": "FLOAT32", "Sizes": [3]},
+            "OutputIndexTensor": {"DataType": "UINT32", "Sizes": [3]}, "Axis": 0, "K": 3, "AxisDirection": ")" +
+                         direction + R"("}, "inputs": {"InputTensor": [)" + x + "]}}");
+    };
+    // INCREASING on [2, 1, 2, 1, 5, 2]: 1, 1, 2 at positions 1, 3, then the first 2 (0); a
+    // descending sort reversed takes equal values from the highest index: 3, 1, then 5.
+    const Case ties = top_k1("INCREASING", "2, 1, 2, 1, 5, 2");
+    CHECK(out_as<uint32_t>(ties, "OutputIndexTensor", "") == std::vector<uint32_t>{1, 3, 0});
+    CHECK(out_as<uint32_t>(ties, "OutputIndexTensor", "TopKTies=HigherIndexFirstWhenIncreasing") ==
+          std::vector<uint32_t>{3, 1, 5});
+    // DECREASING is unchanged by it: 5 (4), then the 2s at 0 and 2.
+    const Case dec = top_k1("DECREASING", "2, 1, 2, 1, 5, 2");
+    CHECK(out_as<uint32_t>(dec, "OutputIndexTensor", "TopKTies=HigherIndexFirstWhenIncreasing") ==
+          std::vector<uint32_t>{4, 0, 2});
+    // DECREASING on [1, NaN, -inf, inf, NaN, 0]: NaN largest gives 1, 4, 3; NaN losing gives the
+    // numbers first, +inf (3), 1 (0), 0 (5).
+    const Case nan = top_k1("DECREASING", R"(1, "nan", "-inf", "inf", "nan", 0)");
+    CHECK(out_as<uint32_t>(nan, "OutputIndexTensor", "") == std::vector<uint32_t>{1, 4, 3});
+    CHECK(out_as<uint32_t>(nan, "OutputIndexTensor", "TopKNaN=NaNLoses") == std::vector<uint32_t>{3, 0, 5});
+}
+
+TEST_CASE("OneHotOutOfRange=Modulo and Clamp on ONE_HOT") {
+    // INT32 indices [-3, 100, 3, -5] in sequences of 4, OffValue 0, OnValue 1: by default -3 is
+    // position 1, 100 and -5 name none, 3 is 3. Modulo: 1, 100 mod 4 = 0, 3, -5 mod 4 = 3. Clamp:
+    // 1, 3, 3, and -5 + 4 = -1 clamped to 0.
+    const Case c = from_text(R"({"format": 1, "operator": "ONE_HOT", "desc": {
+        "IndicesTensor": {"DataType": "INT32", "Sizes": [4, 1]}, "ValuesTensor": {"DataType": "UINT8", "Sizes": [1, 2]},
+        "OutputTensor": {"DataType": "UINT8", "Sizes": [4, 4]}, "Axis": 1},
+        "inputs": {"IndicesTensor": [-3, 100, 3, -5], "ValuesTensor": [0, 1]}})");
+    CHECK(out_as<uint8_t>(c, "OutputTensor", "") ==
+          std::vector<uint8_t>{0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0});
+    CHECK(out_as<uint8_t>(c, "OutputTensor", "OneHotOutOfRange=Modulo") ==
+          std::vector<uint8_t>{0, 1, 0, 0, 1, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 1});
+    CHECK(out_as<uint8_t>(c, "OutputTensor", "OneHotOutOfRange=Clamp") ==
+          std::vector<uint8_t>{0, 1, 0, 0, 0, 0, 0, 1, 0, 0, 0, 1, 1, 0, 0, 0});
+}
+
 TEST_CASE("--policy parsing: rule ids for a bad text, a name no operator records, a value dmlref does not evaluate") {
     auto rule = [](const std::string& text) {
         Diagnostics d;
@@ -197,13 +393,31 @@ TEST_CASE("A case's policies may name an alternative of its operator: evaluated 
               .find("policy") != std::string::npos);
 }
 
-TEST_CASE("Every alternative names a policy some operator records and is documented in docs/golden.md") {
+TEST_CASE("Every alternative: each of its operators records its policy; documented, planted, and its id handed out") {
+    const fs::path root = fs::path(DMLREF_TEST_DATA).parent_path().parent_path();
+    auto slurp = [](const fs::path& p) {
+        std::ifstream f(p, std::ios::binary);
+        std::ostringstream s;
+        s << f.rdbuf();
+        return s.str();
+    };
+    const std::string golden = slurp(root / "docs" / "golden.md"),
+                      planted = slurp(root / "test" / "readings_planted.sh");
+    REQUIRE(!golden.empty());
+    REQUIRE(!planted.empty());
     for (const auto& a : alternatives()) {
         INFO(a.name());
-        bool recorded = false;
-        for (OperatorType t : a.Operators)
+        for (OperatorType t : a.Operators) {
+            bool recorded = false;
             for (const auto& p : info(t).Policies) recorded = recorded || p.Name == a.Policy;
-        CHECK(recorded);
+            CHECK(recorded);
+        }
         CHECK(&alternative(a.Id) == &a);
+        CHECK(reading_id(a.Policy, a.Value) == a.Id);
+        // A row of docs/golden.md's table of evaluated alternatives, and a planted backend that
+        // `dmlref diff` must name (test/readings_planted.sh).
+        CHECK(golden.find("| `" + a.name() + "` |") != std::string::npos);
+        CHECK(planted.find("|" + a.name() + "\"") != std::string::npos);
     }
+    CHECK_THROWS_AS(reading_id("ArgmaxNaN", "NoSuchValue"), std::logic_error);
 }

@@ -9,6 +9,7 @@
 #include "dmlref/numeric.hpp"
 #include "dmlref/operators.hpp"
 
+#include <bitset>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -18,39 +19,32 @@
 
 namespace dmlref {
 
-// Every alternative dmlref can evaluate. The reference loops ask in_force(Reading::X) at the
-// place where the operator decides that policy.
-enum class Reading : uint8_t {
-    ArgmaxNaNWins,                         // ArgmaxNaN=NaNWins
-    GradNaNPassesGradient,                 // GradNaN=PassesGradient
-    GradNaNZeroGradient,                   // GradNaN=ZeroGradient
-    ClipGradGradientAtBounds,              // ClipGradBounds=GradientAtBounds
-    ClipGradHalfAtBounds,                  // ClipGradBounds=HalfAtBounds
-    SelectedZeroMaskProduct,               // SelectedZero=MaskProduct
-    SelectedZeroScatterAdd,                // SelectedZero=ScatterAdd
-    ZeroWeightTapsMultiplyAll,             // ZeroWeightTaps=MultiplyAll
-    SubnormalsFlushAtomicSums,             // Subnormals=FlushAtomicSums
-    ForwardNaNPropagates,                  // ForwardNaN=NaNPropagates
-    OldNearestFloorXPlusHalf,              // OldNearestNeighbor=FloorXPlusHalf
-    BnActivationPositiveZero,              // BnActivationSignedZero=PositiveZero
-    ShiftCountModuloWidth,                 // ShiftCount=ModuloWidth
-    SignedShiftArithmetic,                 // SignedShift=Arithmetic
-    FillSequenceStartPlusIndexTimesDelta,  // FillSequenceValue=StartPlusIndexTimesDelta
-    Count
-};
+// Every alternative dmlref can evaluate is declared by the family record of the operators it
+// changes (reference/kit/family.hpp, FamilyRecord::readings), and the kit gives it an id, in the
+// order of the one list of families: the reference loops ask in_force(id) at the place where the
+// operator decides that policy, with the id reading_id(Policy, Value) hands out.
+using ReadingId = uint16_t;
+// The most alternatives the readings in force can hold (the kit refuses more at its first use).
+inline constexpr size_t kMaxReadings = 256;
 
 struct Alternative {
-    Reading Id;
     std::string_view Policy;              // the policy name goldens record ("ArgmaxNaN")
     std::string_view Value;               // the alternative's value ("NaNWins")
     std::string_view Meaning;             // one sentence
     std::string_view Who;                 // who reads it this way (PyTorch, JAX, ...)
     std::vector<OperatorType> Operators;  // the operators whose values it can change
+    ReadingId Id = 0;                     // given by the kit (the declaration leaves it)
     std::string name() const { return std::string(Policy) + "=" + std::string(Value); }
 };
 
+// Every alternative the family records declare, in the order of the list (Id is the position).
 const std::vector<Alternative>& alternatives();
-const Alternative& alternative(Reading r);
+const Alternative& alternative(ReadingId r);
+// The id of Policy=Value; std::logic_error where no family record declares it (a loop asking
+// for a reading nobody declared stops at its first use, never silently reads the default). A
+// loop keeps it in a function-local static (`static const ReadingId id = reading_id(...)`),
+// never a namespace-scope one: the records are not built before main.
+ReadingId reading_id(std::string_view policy, std::string_view value);
 // The alternatives that can change an operator's values.
 std::vector<const Alternative*> alternatives_for(OperatorType t);
 
@@ -74,24 +68,39 @@ const Alternative* alternative_of(OperatorType t, std::string_view name, std::st
 std::vector<std::pair<std::string, std::string>> policies_in_force(OperatorType t, const ReadingChoice& choice);
 
 namespace detail {
-extern thread_local uint32_t readings_mask;
+extern thread_local std::bitset<kMaxReadings> readings_mask;
 }
 // Whether an alternative is in force on this thread (the reference loops read it).
-inline bool in_force(Reading r) { return (detail::readings_mask >> unsigned(r)) & 1u; }
-inline bool any_reading_in_force() { return detail::readings_mask != 0; }
+inline bool in_force(ReadingId r) { return detail::readings_mask[r]; }
+inline bool any_reading_in_force() { return detail::readings_mask.any(); }
+
+// A policy's or a value's name as a template argument: `in_force<"ArgmaxNaN", "NaNWins">()`.
+template <size_t N> struct ReadingName {
+    char text[N];
+    constexpr ReadingName(const char (&s)[N]) {
+        for (size_t i = 0; i < N; ++i) text[i] = s[i];
+    }
+};
+// Whether Policy=Value is in force on this thread: what a family's loop asks where it decides
+// that policy. The id is looked up once, at the first call (std::logic_error where no family
+// record declares the reading).
+template <ReadingName Policy, ReadingName Value> bool in_force() {
+    static const ReadingId id = reading_id(Policy.text, Value.text);
+    return in_force(id);
+}
 
 // Sets the readings in force on this thread for its lifetime (the previous ones come back).
 // Values that are defaults or alternatives of other operators are simply not bits here.
 class ScopedReadings {
 public:
     explicit ScopedReadings(const ReadingChoice& choice);
-    explicit ScopedReadings(Reading r);
+    explicit ScopedReadings(ReadingId r);
     ~ScopedReadings();
     ScopedReadings(const ScopedReadings&) = delete;
     ScopedReadings& operator=(const ScopedReadings&) = delete;
 
 private:
-    uint32_t saved_;
+    std::bitset<kMaxReadings> saved_;
 };
 
 // ---- Diagnosis (`dmlref diff`, docs/diff.md "Readings") -------------------------------------
@@ -106,7 +115,7 @@ public:
     explicit ReadingsDiagnosis(const Case& golden,
                                std::function<std::map<std::string, std::vector<std::byte>>()> inputs = {});
     // (reading, elements) for each alternative that some over-tolerance element follows, in the
-    // order of docs/golden.md, then ("", elements that follow none) when there are such elements.
+    // order of alternatives(), then ("", elements that follow none) when there are such elements.
     // An element may follow several readings. Changes no verdict.
     std::vector<std::pair<std::string, uint64_t>> diagnose(std::string_view output,
                                                            const std::vector<std::byte>& actual,

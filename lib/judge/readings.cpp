@@ -1,4 +1,5 @@
-// The alternative readings dmlref evaluates (docs/golden.md, "Alternative readings"), the
+// The alternative readings dmlref evaluates (docs/golden.md, "Alternative readings"; the family
+// records declare them and the kit gives them their ids, reference/kit/registry.cpp), the
 // --policy NAME=VALUE syntax, and the readings in force on a thread.
 #include "dmlref/readings.hpp"
 
@@ -9,102 +10,10 @@
 namespace dmlref {
 
 namespace detail {
-thread_local uint32_t readings_mask = 0;
+thread_local std::bitset<kMaxReadings> readings_mask;
 }
 
 namespace {
-
-using OT = OperatorType;
-const std::vector<OT> kMaxPooling = {OT::MAX_POOLING, OT::MAX_POOLING1, OT::MAX_POOLING2, OT::MAX_POOLING_GRAD,
-                                     OT::ROI_POOLING};  // ROI_POOLING's bins take MAX_POOLING's rule
-const std::vector<OT> kClipGrads = {OT::ELEMENT_WISE_CLIP_GRAD, OT::ELEMENT_WISE_CLIP_GRAD1};
-const std::vector<OT> kMaskGrads = {OT::ACTIVATION_RELU_GRAD, OT::ELEMENT_WISE_CLIP_GRAD, OT::ELEMENT_WISE_CLIP_GRAD1};
-const std::vector<OT> kResample = {
-    OT::RESAMPLE,      OT::RESAMPLE1,      OT::RESAMPLE2,  OT::RESAMPLE3,
-    OT::RESAMPLE_GRAD, OT::RESAMPLE_GRAD1, OT::UPSAMPLE_2D};  // UPSAMPLE_2D is evaluated as RESAMPLE
-const std::vector<OT> kAtomicGrads = {OT::MAX_POOLING_GRAD, OT::RESAMPLE_GRAD, OT::RESAMPLE_GRAD1};
-const std::vector<OT> kForwardMinMax = {OT::ACTIVATION_RELU, OT::ELEMENT_WISE_CLIP, OT::ELEMENT_WISE_CLIP1};
-
-std::vector<Alternative> make_alternatives() {
-    return {
-        {Reading::ArgmaxNaNWins, "ArgmaxNaN", "NaNWins",
-         "a NaN beats any number and any earlier NaN (`x > best || isnan(x)`): the last NaN of the window is the argmax",
-         "PyTorch max_pool2d/3d (CPU and CUDA kernels), max_pool*_with_indices and their backward", kMaxPooling},
-        {Reading::GradNaNPassesGradient,
-         "GradNaN",
-         "PassesGradient",
-         "RELU_GRAD computes x <= 0 ? 0 : dY, so a NaN x passes dY",
-         "PyTorch threshold_backward (relu's gradient)",
-         {OT::ACTIVATION_RELU_GRAD}},
-        {Reading::GradNaNZeroGradient, "GradNaN", "ZeroGradient",
-         "CLIP_GRAD computes (Min <= x && x <= Max) ? dY : 0, so a NaN x gives +0",
-         "PyTorch clamp_backward and hardtanh_backward", kClipGrads},
-        {Reading::ClipGradGradientAtBounds, "ClipGradBounds", "GradientAtBounds",
-         "dY passes where x equals Min or Max (the bounds are inside the pass-through range)",
-         "PyTorch clamp_backward (where(x >= min & x <= max, dY, 0))", kClipGrads},
-        {Reading::ClipGradHalfAtBounds, "ClipGradBounds", "HalfAtBounds",
-         "where x equals Min or Max the gradient is dY / 2 (dY / 4 where x == Min == Max): the derivative of "
-         "min(max(x, Min), Max) with max and min splitting a tie evenly; in the data type, rounded to nearest even "
-         "(integers: toward zero)",
-         "JAX jnp.clip (lax.max/lax.min JVP gives 0.5 on a tie)", kClipGrads},
-        {Reading::SelectedZeroMaskProduct, "SelectedZero", "MaskProduct",
-         "the gradient is dY multiplied by a 0/1 mask: a masked element is dY * 0, so -0 or a negative dY gives -0 and a "
-         "NaN or infinite dY gives NaN (dY's NaN quieted, else the canonical NaN); integers are unchanged",
-         "JAX relu (jax.nn.relu's JVP g * (x > 0)), frameworks that build a grad as dY * mask", kMaskGrads},
-        {Reading::SelectedZeroScatterAdd,
-         "SelectedZero",
-         "ScatterAdd",
-         "dX starts at +0 and dY is added into it rather than copied: -0 becomes +0 and a signalling NaN is quieted "
-         "(payload kept)",
-         "scatter-add / index_put_(accumulate=True) based slice backward (PyTorch, XLA scatter)",
-         {OT::SLICE_GRAD}},
-        {Reading::ZeroWeightTapsMultiplyAll, "ZeroWeightTaps", "MultiplyAll",
-         "LINEAR takes both taps of every dimension, also a tap of weight 0, so 0 x inf and 0 x NaN add a NaN",
-         "PyTorch upsample_bilinear2d/linear1d/trilinear3d (h0lambda * x0 + h1lambda * x1), JAX image.resize",
-         kResample},
-        {Reading::SubnormalsFlushAtomicSums, "Subnormals", "FlushAtomicSums",
-         "a summed grad flushes subnormal terms and a subnormal result to zero (sign kept), as float atomics do",
-         "GPU backends that scatter a grad with atomicAdd on float (flush-to-zero atomics)", kAtomicGrads},
-        {Reading::ForwardNaNPropagates, "ForwardNaN", "NaNPropagates",
-         "min and max propagate a NaN operand: RELU(NaN) and CLIP(NaN) are that NaN (its bits)",
-         "PyTorch relu and clamp, JAX jnp.maximum/jnp.clip, IEEE 754-2019 minimum/maximum", kForwardMinMax},
-        {Reading::OldNearestFloorXPlusHalf,
-         "OldNearestNeighbor",
-         "FloorXPlusHalf",
-         "the old nearest-neighbour rule as floor(x + 0.5), x computed with the desc's OutputPixelOffset (no extra -0.5)",
-         "TF-DML's legacy nearest resize, ONNX Runtime's old comment, WPT's tie observation",
-         {OT::RESAMPLE, OT::RESAMPLE1, OT::RESAMPLE_GRAD, OT::UPSAMPLE_2D}},
-        {Reading::BnActivationPositiveZero,
-         "BnActivationSignedZero",
-         "PositiveZero",
-         "a fused activation never gives -0: where the formula selects y itself (LEAKY_RELU's and ELU's y >= 0, "
-         "THRESHOLDED_RELU's y > Alpha), a -0 normalized value gives +0",
-         "activations written without a branch on y >= 0: PyTorch's elu (x > 0 ? x : Alpha (exp(x) - 1)), a LEAKY_RELU "
-         "written as max(0, y) + Alpha min(0, y)",
-         {OT::BATCH_NORMALIZATION, OT::BATCH_NORMALIZATION_TRAINING}},
-        {Reading::ShiftCountModuloWidth,
-         "ShiftCount",
-         "ModuloWidth",
-         "a shift count is taken modulo the element's width (its low bits only): 1 << 8 is 1 in UINT8, 3 << 255 is 0x80",
-         "HLSL's << and >> (the count's low 5 bits for 32-bit values), x86 shift instructions, C compilers' shifts",
-         {OT::ELEMENT_WISE_BIT_SHIFT_LEFT, OT::ELEMENT_WISE_BIT_SHIFT_RIGHT}},
-        {Reading::SignedShiftArithmetic,
-         "SignedShift",
-         "Arithmetic",
-         "BIT_SHIFT_RIGHT of a signed integer type is arithmetic: the sign bit comes in at the top (INT8 -128 >> 1 is -64; "
-         "a count of the width or more gives -1 or 0)",
-         "PyTorch bitwise_right_shift and C++'s >> on signed types, numpy right_shift",
-         {OT::ELEMENT_WISE_BIT_SHIFT_RIGHT}},
-        {Reading::FillSequenceStartPlusIndexTimesDelta,
-         "FillSequenceValue",
-         "StartPlusIndexTimesDelta",
-         "FILL_VALUE_SEQUENCE's element i is ValueStart + i * ValueDelta computed exactly and rounded once to the type, "
-         "not the page's running Value += Delta rounded at every step (the readings agree for integers)",
-         "kernels that compute each element from its index (a GPU thread per element); PyTorch's and numpy's arange "
-         "compute start + i * step per element, in the type's arithmetic (at most two roundings)",
-         {OT::FILL_VALUE_SEQUENCE}},
-    };
-}
 
 // Policies recorded by no operator's registry entry but named by an alternative: none today.
 bool recorded_by_some_operator(std::string_view name) {
@@ -115,13 +24,6 @@ bool recorded_by_some_operator(std::string_view name) {
 }
 
 }  // namespace
-
-const std::vector<Alternative>& alternatives() {
-    static const std::vector<Alternative> a = make_alternatives();
-    return a;
-}
-
-const Alternative& alternative(Reading r) { return alternatives().at(size_t(r)); }
 
 std::vector<const Alternative*> alternatives_for(OperatorType t) {
     std::vector<const Alternative*> r;
@@ -211,10 +113,10 @@ std::vector<std::pair<std::string, std::string>> policies_in_force(OperatorType 
 }
 
 namespace {
-uint32_t mask_of(const ReadingChoice& choice) {
-    uint32_t m = 0;
+std::bitset<kMaxReadings> mask_of(const ReadingChoice& choice) {
+    std::bitset<kMaxReadings> m;
     for (const auto& [name, value] : choice)
-        if (const Alternative* a = find_alternative(name, value)) m |= 1u << unsigned(a->Id);
+        if (const Alternative* a = find_alternative(name, value)) m.set(a->Id);
     return m;
 }
 }  // namespace
@@ -222,7 +124,10 @@ uint32_t mask_of(const ReadingChoice& choice) {
 ScopedReadings::ScopedReadings(const ReadingChoice& choice) : saved_(detail::readings_mask) {
     detail::readings_mask = mask_of(choice);
 }
-ScopedReadings::ScopedReadings(Reading r) : saved_(detail::readings_mask) { detail::readings_mask = 1u << unsigned(r); }
+ScopedReadings::ScopedReadings(ReadingId r) : saved_(detail::readings_mask) {
+    detail::readings_mask.reset();
+    detail::readings_mask.set(r);
+}
 ScopedReadings::~ScopedReadings() { detail::readings_mask = saved_; }
 
 }  // namespace dmlref

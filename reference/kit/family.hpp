@@ -8,6 +8,7 @@
 #include "dmlref/case.hpp"
 #include "dmlref/explain.hpp"
 #include "dmlref/operators.hpp"
+#include "dmlref/readings.hpp"
 #include "dmlref/terms.hpp"
 #include "dmlref/tolerance.hpp"
 
@@ -139,6 +140,11 @@ struct OperatorRecord {
 struct FamilyRecord {
     std::string_view name;  // "max_pooling": its files are reference/max_pooling*.cpp
     std::vector<OperatorRecord> operators;
+    // The alternative readings the family evaluates (docs/golden.md, "Alternative readings"): each
+    // names its policy, value, meaning, who reads it so and the operators it changes (one of
+    // another family too, where that family's loop follows it). The kit gives each an id; a loop
+    // asks in_force<"Policy", "Value">() (dmlref/readings.hpp) where it decides that policy.
+    std::vector<Alternative> readings = {};
 };
 
 // Every family, in the order of the one list (reference/kit/registry.cpp).

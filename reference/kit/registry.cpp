@@ -20,7 +20,41 @@ namespace {
 struct Index {
     std::vector<const FamilyRecord*> families;
     std::map<OperatorType, const OperatorRecord*> by_type;
+    std::vector<Alternative> readings;  // every family's, in the list's order: the id is the position
 };
+
+// The alternative readings the records declare, each given its id; where one is malformed, the
+// reasons go to `gaps`.
+void index_readings(Index& x, std::string& gaps) {
+    for (const FamilyRecord* f : x.families)
+        for (Alternative a : f->readings) {
+            const std::string where = "\n  " + std::string(f->name) + ": the reading " + a.name();
+            if (a.Policy.empty() || a.Value.empty() || a.Meaning.empty() || a.Who.empty() || a.Operators.empty())
+                gaps += where + " lacks its policy, value, meaning, who reads it so, or operators";
+            for (const Alternative& b : x.readings)
+                if (b.Policy == a.Policy && b.Value == a.Value) gaps += where + " is declared twice";
+            for (OperatorType t : a.Operators) {
+                auto r = x.by_type.find(t);
+                if (r == x.by_type.end()) {
+                    gaps += where + " names " + std::string(operator_type_name(t)) + ", which dmlref does not evaluate";
+                    continue;
+                }
+                bool recorded = false;
+                for (const Policy& p : r->second->info.Policies) {
+                    recorded = recorded || p.Name == a.Policy;
+                    if (p.Name == a.Policy && p.Value == a.Value)
+                        gaps += where + " is " + std::string(r->second->info.Name) + "'s default";
+                }
+                if (!recorded)
+                    gaps += where + " names " + std::string(r->second->info.Name) + ", which records no policy " +
+                            std::string(a.Policy);
+            }
+            a.Id = ReadingId(x.readings.size());
+            x.readings.push_back(std::move(a));
+        }
+    if (x.readings.size() > kMaxReadings)
+        gaps += "\n  more alternative readings than kMaxReadings (dmlref/readings.hpp) holds";
+}
 
 const Index& index() {
     static const Index i = [] {
@@ -37,6 +71,7 @@ const Index& index() {
                 if (!x.by_type.emplace(r.info.Type, &r).second)
                     gaps += "\n  " + std::string(r.info.Name) + " is registered twice";
             }
+        index_readings(x, gaps);
         if (!gaps.empty()) throw std::logic_error("dmlref's operator registry is incomplete:" + gaps);
         return x;
     }();
@@ -60,6 +95,25 @@ const OperatorRecord& record(OperatorType t) {
                                     ? "operator type " + std::to_string(uint32_t(t)) + " is not in DirectML.h"
                                     : "DML_OPERATOR_" + std::string(name) + " is not an operator dmlref evaluates");
 }
+
+}  // namespace dmlref::kit
+
+namespace dmlref {
+
+const std::vector<Alternative>& alternatives() { return kit::index().readings; }
+
+const Alternative& alternative(ReadingId r) { return alternatives().at(r); }
+
+ReadingId reading_id(std::string_view policy, std::string_view value) {
+    for (const Alternative& a : alternatives())
+        if (a.Policy == policy && a.Value == value) return a.Id;
+    throw std::logic_error("no family record declares the alternative reading " + std::string(policy) + "=" +
+                           std::string(value) + " (reference/kit/family.hpp, FamilyRecord::readings)");
+}
+
+}  // namespace dmlref
+
+namespace dmlref::kit {
 
 std::vector<std::string> record_gaps(const OperatorRecord& r) {
     std::vector<std::string> gaps;
