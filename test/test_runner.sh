@@ -170,10 +170,12 @@ rc=$?
 check "a hanging backend is killed after --timeout: an error (exit 1)" test $rc -eq 1
 check "the error says it was killed" grep -q "^ERROR .*killed after --timeout" "$work/hang.txt"
 
-"$dmlref" test "$goldens"/abs_float32_sign_bit.json --backend "$work/crash.sh" --junit "$work/crash.xml" > "$work/crash.txt" 2>&1
+"$dmlref" test "$goldens"/abs_float32_sign_bit.json --backend "$work/crash.sh" --junit "$work/crash.xml" \
+  --html "$work/crash.html" > "$work/crash.txt" 2>&1
 rc=$?
 check "a crashing backend is an error (exit 1)" test $rc -eq 1
 check "its output is shown" grep -q "segmentation fault in my_kernel" "$work/crash.txt"
+check "and on the page, line by line" test -n "$(grep 'segmentation fault in my_kernel' "$work/crash.html")" -a -z "$(grep -F '\n' "$work/crash.html")"
 check "the JUnit XML has the error with the output" python3 -c "
 import sys, xml.etree.ElementTree as ET
 e = ET.parse(sys.argv[1]).getroot().find('testsuite/testcase/error')

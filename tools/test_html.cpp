@@ -22,6 +22,16 @@ using json = nlohmann::json;
 // Text of the report (case names, messages, the backend's log are user data) made safe.
 std::string h(const std::string& s) { return markup_escaped(printable(s)); }
 std::string h(const json& j) { return j.is_string() ? h(j.get<std::string>()) : h(j.dump()); }
+// The same line by line, the line breaks kept (a backend's output in <pre>).
+std::string h_lines(const std::string& s) {
+    std::string out;
+    for (size_t at = 0; at < s.size();) {
+        const size_t end = std::min(s.find('\n', at), s.size());
+        out += h(s.substr(at, end - at)) + (end < s.size() ? "\n" : "");
+        at = end + 1;
+    }
+    return out;
+}
 
 std::string text(const json& j, const char* key, const std::string& otherwise = "") {
     return j.contains(key) && j[key].is_string() ? j[key].get<std::string>() : otherwise;
@@ -204,7 +214,7 @@ std::string test_html(const json& report, const std::vector<std::vector<OutputPi
         s << "<p>" << h(text(c, "operator")) << " &middot; <code>" << h(text(c, "golden"))
           << "</code> &middot; backend " << h(num(c["backend"]["seconds"])) << " s</p>\n";
         if (c.contains("why")) s << "<p class=\"why\">" << h(c["why"]) << "</p>\n";
-        if (c.contains("log")) s << "<pre class=\"log\">" << h(c["log"]) << "</pre>\n";
+        if (c.contains("log")) s << "<pre class=\"log\">" << h_lines(text(c, "log")) << "</pre>\n";
         if (c.contains("diff") && outcome != "PASS") {
             for (const auto& e : c["diff"]["errors"]) s << "<p class=\"error\">" << h(e) << "</p>\n";
             for (const auto& o : c["diff"]["outputs"]) output_section(s, o, k < pictures.size() ? pictures[k] : none);
