@@ -2,7 +2,7 @@
 // backend contract is tools/backend.hpp's (the one `dmlref reduce` uses); judging is `dmlref diff`'s
 // (lib/judge/diff.cpp), and its baselines are `dmlref diff`'s (lib/judge/baseline.cpp). This file
 // runs the cases in parallel and writes the reports: a line per case, a summary, and on request
-// JSON, JUnit XML and HTML (tools/test_html.cpp).
+// JSON, JUnit XML and HTML (the page: tools/test_html.hpp).
 #include "backend.hpp"
 #include "test_html.hpp"
 
