@@ -209,18 +209,32 @@ TEST_CASE("run_diff: exit codes 0, 1, 2, the JSON report and the picture") {
     std::string header;
     std::getline(in, header);
     CHECK(header == "P6");
+    // 2 x 2 elements scaled up 32 times (the most): 64 x 64 pixels of tiles. Below them the legend:
+    // a margin of 4, then four rows of 11 pixels (a 7 x 7 swatch at x = 4, its label in a 5 x 7
+    // font at x = 15, 6 pixels a character); the longest label, "not judged (don't care): 0", is
+    // 26 characters: 4 + 11 + 26 * 6 + 4 = 175 wide, 64 + 8 + 4 * 11 = 116 high.
     std::string size_line;
     std::getline(in, size_line);
-    CHECK(size_line == "64 64");  // 2 x 2 elements, scaled up 32 times (the most)
+    CHECK(size_line == "175 116");
     std::string max_line;
     std::getline(in, max_line);
-    std::vector<unsigned char> px(size_t(64 * 64 * 3));
+    std::vector<unsigned char> px(size_t(175 * 116 * 3));
     in.read(reinterpret_cast<char*>(px.data()), std::streamsize(px.size()));
+    CHECK(in.gcount() == std::streamsize(px.size()));
     auto at = [&](size_t x, size_t y) {
-        return std::array<int, 3>{px[(y * 64 + x) * 3], px[(y * 64 + x) * 3 + 1], px[(y * 64 + x) * 3 + 2]};
+        return std::array<int, 3>{px[(y * 175 + x) * 3], px[(y * 175 + x) * 3 + 1], px[(y * 175 + x) * 3 + 2]};
     };
-    CHECK(at(0, 0) == std::array<int, 3>{96, 96, 96});   // [0,0] identical: grey
-    CHECK(at(63, 63) == std::array<int, 3>{230, 0, 0});  // [1,1] over: red
+    CHECK(at(0, 0) == std::array<int, 3>{96, 96, 96});        // [0,0] identical: grey
+    CHECK(at(63, 63) == std::array<int, 3>{230, 0, 0});       // [1,1] over: red
+    CHECK(at(100, 30) == std::array<int, 3>{255, 255, 255});  // beside the tiles: white
+    CHECK(at(7, 75) == std::array<int, 3>{96, 96, 96});       // the legend's swatches, in order
+    CHECK(at(7, 86) == std::array<int, 3>{0, 190, 0});
+    CHECK(at(7, 97) == std::array<int, 3>{230, 0, 0});
+    CHECK(at(7, 108) == std::array<int, 3>{40, 90, 255});
+    size_t ink = 0;  // the labels' black pixels, right of the swatches
+    for (size_t y = 72; y < 116; ++y)
+        for (size_t x = 15; x < 175; ++x) ink += at(x, y) == std::array<int, 3>{0, 0, 0};
+    CHECK(ink > 100);
     const auto j = nlohmann::json::parse(std::ifstream(dir / "report.json"));
     CHECK(j["summary"]["exit_code"] == 1);
     CHECK(j["cases"][0]["outputs"][0]["worst"][0]["index"] == 3);
@@ -230,4 +244,7 @@ TEST_CASE("run_diff: exit codes 0, 1, 2, the JSON report and the picture") {
     std::string sig(8, '\0');
     png.read(sig.data(), 8);
     CHECK(sig == "\x89PNG\r\n\x1a\n");
+    // Deflated: its 116 rows of 1 + 175 * 3 bytes (61,016 stored) take a few hundred bytes. The
+    // test runner (test/test_runner.sh) decodes such a PNG independently, with Python's zlib.
+    CHECK(fs::file_size(dir / "where.png") < 2000);
 }

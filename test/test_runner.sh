@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # `dmlref test` (docs/test.md) with backends planted here: a correct one (dmlref itself), one that
 # flips the sign of one FLOAT32 output element, one that skips FLOAT16 cases (exit 77), one that
-# hangs, one that crashes. Checks the verdicts, the exit codes, the JUnit XML and the JSON report,
-# and the refusals (exit 2) for bad command lines.
+# hangs, one that crashes. Checks the verdicts, the exit codes, the JUnit XML, the JSON and HTML
+# reports, baselines, and the refusals (exit 2) for bad command lines.
 #   test_runner.sh DMLREF SOURCE_ROOT
 set -uo pipefail
 dmlref=$(realpath "$1") root=$2
@@ -77,7 +77,8 @@ assert all(c['outcome'] == 'PASS' and c['diff']['status'] == 'pass' for c in j['
 "$dmlref" test "$goldens" --backend "$work/logical.sh" -j 2 -q > "$work/logical.txt" 2>&1
 check "the logical inputs and the buffers are handed over" test $? -eq 0
 
-"$dmlref" test "$goldens" --backend "$work/flip.sh" -j 2 --junit "$work/flip.xml" > "$work/flip.txt" 2>&1
+"$dmlref" test "$goldens" --backend "$work/flip.sh" -j 2 --junit "$work/flip.xml" --html "$work/flip.html" \
+  --write-baseline "$work/known.json" > "$work/flip.txt" 2>&1
 rc=$?
 f32=$(grep -l '"OutputTensor": {[^}]*"FLOAT32"' "$goldens"/*.json | wc -l)
 nfail=$(grep -c "^FAIL  " "$work/flip.txt")
@@ -88,6 +89,75 @@ check "the JUnit XML holds the failures" python3 -c "
 import sys, xml.etree.ElementTree as ET
 s = ET.parse(sys.argv[1]).getroot().find('testsuite')
 assert int(s.get('failures')) == int(sys.argv[2]) == len([t for t in s.findall('testcase') if t.find('failure') is not None])" "$work/flip.xml" "$nfail"
+
+# The HTML report, read by Python's own parser; its pictures decoded with Python's zlib and struct,
+# apart from dmlref's writer: the signature, each chunk's CRC, IHDR, and IDAT inflating to
+# height * (1 + 3 * width) bytes (a filter byte and RGB per row).
+first=$(sed -n 's/^FAIL  \([^ ]*\) .*/\1/p' "$work/flip.txt" | head -1)
+check "the HTML report: a section per case, failing first, no reference outside, its PNG decodes" python3 -c "
+import base64, struct, sys, zlib
+from html.parser import HTMLParser
+class P(HTMLParser):
+    def __init__(self):
+        super().__init__(); self.sections = []; self.srcs = []; self.inside = 0
+    def handle_starttag(self, tag, attrs):
+        a = dict(attrs)
+        if tag == 'section': self.sections.append([a.get('class'), '']); self.inside += 1
+        for k in ('href', 'src', 'action', 'data', 'poster'):
+            if k in a: self.srcs.append(a[k])
+        assert tag not in ('script', 'link', 'iframe', 'object', 'embed'), tag
+    def handle_endtag(self, tag):
+        if tag == 'section': self.inside -= 1
+    def handle_data(self, d):
+        if self.inside: self.sections[-1][1] += d
+text = open(sys.argv[1], encoding='utf-8').read()
+p = P(); p.feed(text); p.close()
+assert 'http:' not in text and 'https:' not in text and 'url(' not in text
+assert len(p.sections) == int(sys.argv[2]), (len(p.sections), sys.argv[2])
+assert p.sections[0][0] == 'FAIL', p.sections[0][0]
+fail = [t for c, t in p.sections if c == 'FAIL' and sys.argv[3] in t]
+assert len(fail) == 1 and 'elements over tolerance' in fail[0], fail
+assert 'the sign flipped' in fail[0] or 'a zero of the other sign' in fail[0], fail
+pngs = [s for s in p.srcs if s.startswith('data:image/png;base64,')]
+assert pngs and len(pngs) == len(p.srcs), p.srcs
+for s in pngs:
+    b = base64.b64decode(s.split(',', 1)[1], validate=True)
+    assert b[:8] == b'\x89PNG\r\n\x1a\n'
+    at, idat, ihdr = 8, b'', None
+    while at < len(b):
+        n, kind = struct.unpack('>I4s', b[at:at + 8]); body = b[at + 8:at + 8 + n]
+        assert struct.unpack('>I', b[at + 8 + n:at + 12 + n])[0] == zlib.crc32(kind + body), kind
+        if kind == b'IHDR': ihdr = struct.unpack('>IIBBBBB', body)
+        if kind == b'IDAT': idat += body
+        at += 12 + n
+    w, h, depth, colour = ihdr[:4]
+    assert depth == 8 and colour == 2, ihdr
+    raw = zlib.decompress(idat)
+    assert len(raw) == h * (1 + 3 * w), (len(raw), w, h)
+    rows = [raw[y * (1 + 3 * w):(y + 1) * (1 + 3 * w)] for y in range(h)]
+    assert all(r[0] == 0 for r in rows)
+    assert b'\xe6\x00\x00' in raw  # a red pixel: (230, 0, 0), over tolerance
+    assert len(b) < 20000, len(b)
+" "$work/flip.html" "$total" "$first"
+
+# Baselines, as dmlref diff's (docs/diff.md, Baselines): the failures written by --write-baseline
+# are known (exit 0); a baseline without them leaves them new (exit 1). The second run's case has
+# a name that markup would read (a case name is user data): it is escaped on the page.
+"$dmlref" test "$goldens" --filter "$first" --backend "$work/flip.sh" --baseline "$work/known.json" \
+  --junit "$work/known.xml" > "$work/known.txt" 2>&1
+rc=$?
+check "a baseline that lists the failure: exit 0, reported known" test $rc -eq 0 -a -n "$(grep "^KNOWN $first" "$work/known.txt")"
+check "a known failure is <skipped> in the JUnit XML" grep -q '<skipped message="known failure (--baseline): ' "$work/known.xml"
+check "only the cases run are compared (0 new, 0 fixed)" grep -qE "^baseline .*known.json: 0 new, [1-9][0-9]* known, 0 fixed" "$work/known.txt"
+echo '{"dmlrefBaseline": 1, "failures": []}' > "$work/empty.json"
+sed '0,/"name": *"[^"]*"/s||"name": "<script>alert(1)</script> \& \\"x\\""|' "$goldens/$(basename "$first").json" > "$work/escape.json"
+"$dmlref" test "$work/escape.json" --backend "$work/flip.sh" --baseline "$work/empty.json" --html "$work/escape.html" > "$work/new.txt" 2>&1
+rc=$?
+check "a baseline without it: exit 1, reported new" test $rc -eq 1 -a -n "$(grep -F '  new    <script>alert(1)</script> & "x"' "$work/new.txt")"
+check "a case name is escaped on the page" test -n "$(grep -F '&lt;script&gt;alert(1)&lt;/script&gt; &amp; &quot;x&quot;' "$work/escape.html")" -a -z "$(grep -F '<script' "$work/escape.html")"
+echo '{"dmlrefBaseline": 1}' > "$work/broken.json"
+"$dmlref" test "$goldens" --backend "$work/hang.sh" --baseline "$work/broken.json" > "$work/broken.txt" 2>&1
+check "a malformed baseline: exit 2 before anything runs" test $? -eq 2 -a -n "$(grep '\[baseline.format\]' "$work/broken.txt")"
 
 "$dmlref" test "$goldens" --backend "$work/skip16.sh" -j 2 > "$work/skip.txt" 2>&1
 rc=$?
@@ -100,10 +170,12 @@ rc=$?
 check "a hanging backend is killed after --timeout: an error (exit 1)" test $rc -eq 1
 check "the error says it was killed" grep -q "^ERROR .*killed after --timeout" "$work/hang.txt"
 
-"$dmlref" test "$goldens"/abs_float32_sign_bit.json --backend "$work/crash.sh" --junit "$work/crash.xml" > "$work/crash.txt" 2>&1
+"$dmlref" test "$goldens"/abs_float32_sign_bit.json --backend "$work/crash.sh" --junit "$work/crash.xml" \
+  --html "$work/crash.html" > "$work/crash.txt" 2>&1
 rc=$?
 check "a crashing backend is an error (exit 1)" test $rc -eq 1
 check "its output is shown" grep -q "segmentation fault in my_kernel" "$work/crash.txt"
+check "and on the page, line by line" test -n "$(grep 'segmentation fault in my_kernel' "$work/crash.html")" -a -z "$(grep -F '\n' "$work/crash.html")"
 check "the JUnit XML has the error with the output" python3 -c "
 import sys, xml.etree.ElementTree as ET
 e = ET.parse(sys.argv[1]).getroot().find('testsuite/testcase/error')

@@ -1,12 +1,16 @@
 // dmlref test: run a backend command on golden cases and judge its outputs (docs/test.md). The
 // backend contract is tools/backend.hpp's (the one `dmlref reduce` uses); judging is `dmlref diff`'s
-// (lib/judge/diff.cpp). This file runs the cases in parallel and writes the reports: a line per
-// case, a summary, and on request JSON and JUnit XML.
+// (lib/judge/diff.cpp), and its baselines are `dmlref diff`'s (lib/judge/baseline.cpp). This file
+// runs the cases in parallel and writes the reports: a line per case, a summary, and on request
+// JSON, JUnit XML and HTML (the page: tools/test_html.hpp).
 #include "backend.hpp"
+#include "test_html.hpp"
 
 #include "dmlref/atomic_file.hpp"
+#include "dmlref/baseline.hpp"
 #include "dmlref/diff.hpp"
 #include "dmlref/markup.hpp"
+#include "dmlref/picture.hpp"
 
 #include <atomic>
 #include <chrono>
@@ -15,6 +19,7 @@
 #include <iostream>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <sstream>
 #include <thread>
 #include <unistd.h>
@@ -29,7 +34,7 @@ constexpr int kUnsupported = 77;
 
 struct TestCmdOptions {
     std::vector<std::string> goldens;
-    std::string backend, junit, json_file, keep;
+    std::string backend, junit, json_file, html, keep, baseline, write_baseline;
     std::vector<std::string> filters, operators;
     unsigned jobs = 0;  // 0: one per hardware thread
     double timeout = 600;
@@ -60,6 +65,7 @@ struct CaseResult {
     bool timed_out = false;
     double seconds = 0;  // the backend's run
     std::optional<CaseDiff> diff;
+    bool known = false;  // a FAIL or ERROR whose every failure the --baseline holds
 };
 
 // The answer for a failing case in one line: per failing output, elements over, the worst
@@ -142,12 +148,13 @@ std::string xml_escaped(std::string_view s) { return markup_escaped(printable(st
 // JUnit XML as Jenkins, GitLab and GitHub's test reporters read it: one testcase per case, its
 // classname the operator; a FAIL a <failure>, an ERROR an <error> (with the backend's output), a
 // SKIP <skipped>.
+// A known failure (--baseline) is <skipped>, so that a CI's test reporter fails on new ones only.
 std::string junit_xml(const std::vector<CaseResult>& results, double seconds) {
     size_t failures = 0, errors = 0, skipped = 0;
     for (const auto& r : results) {
-        failures += r.outcome == Outcome::Fail;
-        errors += r.outcome == Outcome::Error;
-        skipped += r.outcome == Outcome::Skip;
+        failures += r.outcome == Outcome::Fail && !r.known;
+        errors += r.outcome == Outcome::Error && !r.known;
+        skipped += r.outcome == Outcome::Skip || r.known;
     }
     std::ostringstream x;
     x << std::fixed << std::setprecision(3);
@@ -159,6 +166,11 @@ std::string junit_xml(const std::vector<CaseResult>& results, double seconds) {
     for (const auto& r : results) {
         x << "    <testcase classname=\"" << xml_escaped(r.op) << "\" name=\"" << xml_escaped(r.name) << "\" file=\""
           << xml_escaped(r.golden.string()) << "\" time=\"" << r.seconds << "\"";
+        if (r.known) {
+            x << ">\n      <skipped message=\"known " << (r.outcome == Outcome::Fail ? "failure" : "error")
+              << " (--baseline): " << xml_escaped(r.why) << "\"/>\n    </testcase>\n";
+            continue;
+        }
         switch (r.outcome) {
             case Outcome::Pass: x << "/>\n"; continue;
             case Outcome::Skip: x << ">\n      <skipped message=\"" << xml_escaped(r.why) << "\"/>\n"; break;
@@ -177,7 +189,9 @@ std::string junit_xml(const std::vector<CaseResult>& results, double seconds) {
     return x.str();
 }
 
-std::string json_report(const TestCmdOptions& o, const std::vector<CaseResult>& results, const DiffOptions& options) {
+// The results as `--json` writes them; `--html` builds its page from the same object.
+json json_report(const TestCmdOptions& o, const std::vector<CaseResult>& results, const DiffOptions& options,
+                 const std::optional<BaselineComparison>& against) {
     json j;
     j["dmlref"] = DMLREF_VERSION;
     j["backend"] = o.backend;
@@ -194,6 +208,7 @@ std::string json_report(const TestCmdOptions& o, const std::vector<CaseResult>& 
                : r.outcome == Outcome::Skip ? "skipped"
                                             : "errors"]++;
         if (!r.why.empty()) c["why"] = r.why;
+        if (against && (r.outcome == Outcome::Fail || r.outcome == Outcome::Error)) c["known"] = r.known;
         c["backend"] = {{"status", r.status}, {"timed_out", r.timed_out}, {"seconds", r.seconds}};
         if (!r.log.empty()) c["log"] = r.log;
         if (r.diff) {  // the case as `dmlref diff --json` reports it (docs/diff.md)
@@ -203,7 +218,48 @@ std::string json_report(const TestCmdOptions& o, const std::vector<CaseResult>& 
         j["cases"].push_back(std::move(c));
     }
     j["summary"] = counts;
-    return j.dump(2) + "\n";
+    if (against) j["baseline"] = json::parse(baseline_comparison_json(*against, o.baseline));
+    return j;
+}
+
+// The cases judged (not skipped) as `dmlref diff` would report them, for the baselines: a backend
+// that failed to run is a case that could not be compared (reading "error", docs/diff.md).
+DiffReport judged_report(const std::vector<CaseResult>& results) {
+    DiffReport report;
+    for (const auto& r : results) {
+        if (r.outcome == Outcome::Skip) continue;
+        if (r.diff) {
+            report.cases.push_back(*r.diff);
+            for (auto& o : report.cases.back().outputs) o.verdicts = {};  // only the counts are needed
+        } else {
+            CaseDiff d;
+            d.golden = r.golden;
+            d.name = r.name;
+            d.op = r.op;
+            d.errors = {r.why};
+            report.cases.push_back(std::move(d));
+        }
+    }
+    return report;
+}
+
+// The pictures of every output over tolerance, per case, for the HTML report.
+std::vector<std::vector<OutputPicture>> pictures(const std::vector<CaseResult>& results) {
+    std::vector<std::vector<OutputPicture>> all(results.size());
+    for (size_t k = 0; k < results.size(); ++k) {
+        if (!results[k].diff) continue;
+        for (const auto& o : results[k].diff->outputs) {
+            if (o.passed() || o.verdicts.size() != o.elements) continue;
+            OutputPicture p{o.output, "", ""};
+            try {
+                p.png = mismatch_picture(o, PictureFormat::Png);
+            } catch (const DiffError& e) {
+                p.why_none = e.what();
+            }
+            all[k].push_back(std::move(p));
+        }
+    }
+    return all;
 }
 
 bool selected(const TestCmdOptions& o, const Case& c) {
@@ -220,6 +276,16 @@ int cmd_test(TestCmdOptions& o) {
     options.profile.accumulate = parse_accumulate(o.accumulate).value_or(Accumulate::Any);
     options.max_bytes = o.load.max_bytes;
 
+    // --baseline is read before anything is run, as `dmlref diff` does (docs/diff.md, Baselines).
+    std::vector<BaselineEntry> baseline;
+    if (!o.baseline.empty()) {
+        try {
+            baseline = read_baseline(o.baseline);
+        } catch (const BaselineError& e) {
+            std::cerr << e.what() << "\n";
+            return 2;
+        }
+    }
     std::vector<std::string> problems;
     const auto inputs = collect(o.goldens, problems);
     for (const auto& p : problems) std::cerr << p << "\n";
@@ -297,13 +363,30 @@ int cmd_test(TestCmdOptions& o) {
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     if (!keep) fs::remove_all(root, ec);
 
+    // Known failures: the run against the baseline, limited to the cases judged now, so that a case
+    // left out by --filter or skipped is never reported fixed.
+    std::optional<BaselineComparison> against;
+    const DiffReport judged = o.baseline.empty() && o.write_baseline.empty() ? DiffReport{} : judged_report(results);
+    if (!o.baseline.empty()) {
+        std::set<std::string> names;
+        for (const auto& c : judged.cases) names.insert(c.name);
+        std::vector<BaselineEntry> relevant;
+        for (const auto& e : baseline)
+            if (names.count(e.Case)) relevant.push_back(e);
+        against = compare_baseline(judged, relevant);
+        std::set<std::string> fresh;
+        for (const auto& e : against->fresh) fresh.insert(e.Case);
+        for (auto& r : results)
+            r.known = (r.outcome == Outcome::Fail || r.outcome == Outcome::Error) && !fresh.count(r.name);
+    }
+
     // The answer first: a line per case that did not pass (every case without --quiet), then the sums.
     size_t n[4] = {0, 0, 0, 0};
     for (const auto& r : results) {
         ++n[size_t(r.outcome)];
         if (r.outcome == Outcome::Pass && o.quiet) continue;
-        std::cout << pad(std::string(outcome_name(r.outcome)), 6) << pad(printable(r.name), 44) << " "
-                  << (r.why.empty() ? r.op : pad(r.op, 24) + " " + r.why) << "\n";
+        std::cout << pad(r.known ? "KNOWN" : std::string(outcome_name(r.outcome)), 6) << pad(printable(r.name), 44)
+                  << " " << (r.why.empty() ? r.op : pad(r.op, 24) + " " + r.why) << "\n";
         if (r.outcome == Outcome::Error && !o.quiet) {
             std::istringstream lines(r.log);
             std::string line;
@@ -313,13 +396,22 @@ int cmd_test(TestCmdOptions& o) {
     std::cout << results.size() << " cases: " << n[0] << " passed, " << n[1] << " failed, " << n[2] << " skipped, "
               << n[3] << " errors (" << std::fixed << std::setprecision(1) << seconds << " s, " << jobs << " jobs"
               << (keep ? "; files kept in " + shown(root) : "") << ")\n";
+    if (against) std::cout << baseline_text(*against, o.baseline);
     try {
         if (!o.junit.empty()) write_file_atomic(o.junit, junit_xml(results, seconds));
-        if (!o.json_file.empty()) write_file_atomic(o.json_file, json_report(o, results, options));
+        if (!o.json_file.empty() || !o.html.empty()) {
+            const json report = json_report(o, results, options, against);
+            if (!o.json_file.empty())
+                write_file_atomic(o.json_file, report.dump(2, ' ', false, json::error_handler_t::replace) + "\n");
+            if (!o.html.empty()) write_file_atomic(o.html, test_html(report, pictures(results)));
+        }
+        if (!o.write_baseline.empty()) write_file_atomic(o.write_baseline, baseline_json(judged));
     } catch (const WriteError& e) {
         std::cerr << "dmlref test: error: cannot write a report: " << printable(e.what()) << " [" << e.rule() << "]\n";
         return 2;
     }
+    // With --baseline only new failures fail the run; without, every failure and error does.
+    if (against) return against->fresh.empty() ? 0 : 1;
     return n[1] || n[3] ? 1 : 0;
 }
 
@@ -345,6 +437,13 @@ Command add_test_command(CLI::App& app) {
                     "run only cases of this operator (CAST or DML_OPERATOR_CAST; repeatable)");
     cmd->add_option("--junit", o->junit, "also write the results as JUnit XML to FILE");
     cmd->add_option("--json", o->json_file, "also write the results, with each case's diff report, as JSON to FILE");
+    cmd->add_option("--html", o->html,
+                    "also write the results as one self-contained HTML page to FILE: per case the verdict, the worst "
+                    "elements and the picture");
+    cmd->add_option("--baseline", o->baseline,
+                    "known failures (a file --write-baseline wrote): report new, known and fixed; exit 1 only on new");
+    cmd->add_option("--write-baseline", o->write_baseline,
+                    "write this run's failures, per case, output and reading, as a baseline FILE");
     cmd->add_option("--keep", o->keep,
                     "keep every case's files (inputs, outputs, the backend's log) in this new folder");
     cmd->add_flag("--zeros-equal", o->switches.zeros_equal, "treat +0 and -0 as equal");

@@ -1,5 +1,5 @@
-// `dmlref diff`: the text and JSON reports, the picture of where an output mismatches, and
-// the command (docs/diff.md).
+// `dmlref diff`: the text and JSON reports and the command (docs/diff.md); the picture of where
+// an output mismatches is lib/judge/picture.cpp.
 #include "dmlref/diff.hpp"
 #include "dmlref/baseline.hpp"
 
@@ -12,7 +12,6 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
-#include <array>
 #include <cstdio>
 #include <cmath>
 #include <fstream>
@@ -319,122 +318,7 @@ std::string report_json(const DiffReport& r) {
     return root.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
 }
 
-// ---- The picture -------------------------------------------------------------------------------
-
-namespace {
-
-using Rgb = std::array<uint8_t, 3>;
-
-Rgb colour(Verdict v) {
-    switch (v) {
-        case Verdict::Identical: return {96, 96, 96};  // grey
-        case Verdict::Within: return {0, 190, 0};      // green
-        case Verdict::Over: return {230, 0, 0};        // red
-        case Verdict::Skipped: return {40, 90, 255};   // blue
-    }
-    return {0, 0, 0};
-}
-
-uint32_t crc32(const std::string& s) {
-    uint32_t c = 0xffffffffu;
-    for (unsigned char ch : s) {
-        c ^= ch;
-        for (int k = 0; k < 8; ++k) c = (c >> 1) ^ (0xedb88320u & (0u - (c & 1u)));
-    }
-    return c ^ 0xffffffffu;
-}
-
-void put32(std::string& s, uint32_t v) {
-    for (int i = 3; i >= 0; --i) s.push_back(char((v >> (8 * i)) & 0xff));
-}
-
-// PNG with zlib "stored" (uncompressed) deflate blocks: no dependency, larger files.
-std::string png(uint64_t width, uint64_t height, const std::vector<uint8_t>& rgb) {
-    std::string raw;
-    raw.reserve(size_t(height * (width * 3 + 1)));
-    for (uint64_t y = 0; y < height; ++y) {
-        raw.push_back('\0');  // filter: none
-        raw.append(reinterpret_cast<const char*>(rgb.data() + y * width * 3), size_t(width * 3));
-    }
-    std::string z = "\x78\x01";
-    for (size_t p = 0; p < raw.size() || p == 0; p += 65535) {
-        const size_t n = std::min<size_t>(65535, raw.size() - p);
-        z.push_back(p + n >= raw.size() ? '\1' : '\0');
-        z.push_back(char(n & 0xff));
-        z.push_back(char(n >> 8));
-        z.push_back(char(~n & 0xff));
-        z.push_back(char((~n >> 8) & 0xff));
-        z.append(raw, p, n);
-        if (raw.empty()) break;
-    }
-    uint32_t a = 1, b = 0;
-    for (unsigned char ch : raw) {
-        a = (a + ch) % 65521;
-        b = (b + a) % 65521;
-    }
-    put32(z, (b << 16) | a);
-    auto chunk = [](std::string& out, const char* type, const std::string& data) {
-        put32(out, uint32_t(data.size()));
-        const std::string body = std::string(type, 4) + data;
-        out += body;
-        put32(out, crc32(body));
-    };
-    std::string ihdr;
-    put32(ihdr, uint32_t(width));
-    put32(ihdr, uint32_t(height));
-    ihdr += std::string("\x08\x02\x00\x00\x00", 5);  // 8 bits, RGB, deflate, no filter, no interlace
-    std::string out = "\x89PNG\r\n\x1a\n";
-    chunk(out, "IHDR", ihdr);
-    chunk(out, "IDAT", z);
-    chunk(out, "IEND", "");
-    return out;
-}
-
-}  // namespace
-
-void write_mismatch_image(const OutputCensus& c, const fs::path& file) {
-    // Tiles of the last two dimensions (a 1-D tensor is one row), one per leading index, in a grid.
-    const uint64_t W = c.sizes.back();
-    const uint64_t H = c.sizes.size() >= 2 ? c.sizes[c.sizes.size() - 2] : 1;
-    const uint64_t tiles = c.elements / (W * H);  // Sizes are >= 1
-    const uint64_t cols = std::max<uint64_t>(1, uint64_t(std::ceil(std::sqrt(double(tiles)))));
-    const uint64_t rows = (tiles + cols - 1) / cols;
-    const uint64_t gap = tiles > 1 ? 1 : 0;
-    const uint64_t bw = cols * W + (cols - 1) * gap, bh = rows * H + (rows - 1) * gap;
-    if (bw * bh > (uint64_t(1) << 26))
-        throw DiffError(file.string() + ": " + c.output + " is too large for a picture (" + std::to_string(bw) + " x " +
-                        std::to_string(bh) + " pixels)");
-    // Small tensors are scaled up so that a tile is visible: about 512 pixels on the long side.
-    const uint64_t scale = std::clamp<uint64_t>(512 / std::max(bw, bh), 1, 32);
-    const uint64_t width = bw * scale, height = bh * scale;
-    std::vector<uint8_t> rgb(size_t(width * height * 3), 255);  // white between tiles
-    for (uint64_t i = 0; i < c.elements; ++i) {
-        const uint64_t tile = i / (W * H), y = (i / W) % H, x = i % W;
-        const uint64_t px = (tile % cols) * (W + gap) + x, py = (tile / cols) * (H + gap) + y;
-        const Rgb col = colour(c.verdicts[i]);
-        for (uint64_t dy = 0; dy < scale; ++dy)
-            for (uint64_t dx = 0; dx < scale; ++dx) {
-                const size_t p = size_t(((py * scale + dy) * width + px * scale + dx) * 3);
-                rgb[p] = col[0];
-                rgb[p + 1] = col[1];
-                rgb[p + 2] = col[2];
-            }
-    }
-    std::string bytes;
-    if (file.extension() == ".png") {
-        bytes = png(width, height, rgb);
-    } else if (file.extension() == ".ppm") {
-        bytes = "P6\n" + std::to_string(width) + " " + std::to_string(height) + "\n255\n";
-        bytes.append(reinterpret_cast<const char*>(rgb.data()), rgb.size());
-    } else {
-        throw DiffError(file.string() + ": a picture is written as .ppm or .png");
-    }
-    try {
-        write_file_atomic(file, bytes);
-    } catch (const WriteError& e) {
-        throw DiffError(file.string() + ": cannot write the picture: " + e.what() + " [" + e.rule() + "]");
-    }
-}
+// The picture (write_mismatch_image) is lib/judge/picture.cpp.
 
 // ---- The command -------------------------------------------------------------------------------
 

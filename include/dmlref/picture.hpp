@@ -1,0 +1,18 @@
+// The picture of where an output mismatches (docs/diff.md, "The picture"), as the bytes of a
+// file: `dmlref diff --image` writes them, `dmlref test --html` embeds the PNG in its page.
+#pragma once
+
+#include "dmlref/diff.hpp"
+
+#include <string>
+
+namespace dmlref {
+
+enum class PictureFormat { Png, Ppm };
+
+// The tiles of the output's elements coloured by verdict, above a legend strip that names each
+// colour and its count. PNG is compressed through zlib; PPM is binary P6. Throws DiffError for an
+// output past 2^26 pixels.
+std::string mismatch_picture(const OutputCensus& c, PictureFormat format);
+
+}  // namespace dmlref
