@@ -204,6 +204,24 @@ for c in bilinear avgpool; do
   n=$(grep -c -- "^  cause         .*$want" "$tmp/diff-$c.txt" || true)
   [ "$n" = 4 ] || { cat "$tmp/diff-$c.txt"; fail "diff --explain $c: $n of 4 worst elements name the cause"; }
 done
+# `dmlref test` with the dropped-tap backend: its JSON and HTML report carry the cause of the
+# worst elements over tolerance (up to three per output).
+printf 'cp "%s" "$2/OutputTensor.npy"\n' "$tmp/bilinear.npy" > "$tmp/dropped-tap-backend.sh"
+set +e
+"$dmlref" test "$tmp/cause/bilinear.json" --backend "bash $tmp/dropped-tap-backend.sh" -q \
+  --json "$tmp/test-cause.json" --html "$tmp/test-cause.html" > "$tmp/test-cause.txt" 2>&1
+rc=$?
+set -e
+[ $rc = 1 ] || { cat "$tmp/test-cause.txt"; fail "dmlref test with the dropped tap exited $rc, expected 1"; }
+python3 - "$tmp/test-cause.json" <<'EOF' || fail "dmlref test --json: the cause"
+import json, sys
+r = json.load(open(sys.argv[1]))
+worst = r["cases"][0]["diff"]["outputs"][0]["worst"]
+causes = [w.get("cause", "") for w in worst[:3]]
+assert all(") is missing: that gives " in c for c in causes), causes
+EOF
+n=$(grep -c '<tr class="cause"><td colspan="6">cause: the term InputTensor\[' "$tmp/test-cause.html" || true)
+[ "$n" = 3 ] || fail "dmlref test --html: $n of 3 worst elements show the cause"
 # A backend that sums in FLOAT16 for the FLOAT32 output: its values are FLOAT16 values.
 set +e
 "$dmlref" diff --explain 4 "$tmp/cause/bilinear.json" "$tmp/half.npy" > "$tmp/diff-half.txt" 2>&1

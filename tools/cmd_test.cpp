@@ -9,6 +9,7 @@
 #include "dmlref/atomic_file.hpp"
 #include "dmlref/baseline.hpp"
 #include "dmlref/diff.hpp"
+#include "dmlref/explain.hpp"
 #include "dmlref/markup.hpp"
 #include "dmlref/picture.hpp"
 
@@ -190,6 +191,33 @@ std::string junit_xml(const std::vector<CaseResult>& results, double seconds) {
 }
 
 // The results as `--json` writes them; `--html` builds its page from the same object.
+// What explain names as the cause of each of the first kCauses worst elements over tolerance of a
+// failing output (docs/explain.md, "Cause"), as "cause" beside the element in the report, where
+// one is named.
+constexpr size_t kCauses = 3;
+void add_causes(const CaseDiff& d, const DiffOptions& options, json& diff) {
+    if (d.status() != CaseDiff::Status::Fail || !diff.contains("outputs")) return;
+    Diagnostics diags;
+    LoadOptions lo;
+    lo.max_bytes = options.max_bytes;
+    std::optional<Case> golden;
+    for (size_t k = 0; k < d.outputs.size() && k < diff["outputs"].size(); ++k) {
+        const OutputCensus& o = d.outputs[k];
+        json& worst = diff["outputs"][k]["worst"];
+        for (size_t i = 0; i < o.worst.size() && i < kCauses && i < worst.size(); ++i) {
+            const WorstElement& w = o.worst[i];
+            if (w.judgement.verdict != Verdict::Over) break;  // over tolerance come first
+            if (!golden) {
+                golden = load_case(d.golden, diags, lo);
+                if (diags.has_errors()) return;
+            }
+            const Explanation e = explain_element(*golden, o.output, w.index, w.actual_bits, o.source, options);
+            for (const auto& [key, text] : e.family.facts)
+                if (key == "cause") worst[i]["cause"] = text;
+        }
+    }
+}
+
 json json_report(const TestCmdOptions& o, const std::vector<CaseResult>& results, const DiffOptions& options,
                  const std::optional<BaselineComparison>& against) {
     json j;
@@ -214,6 +242,7 @@ json json_report(const TestCmdOptions& o, const std::vector<CaseResult>& results
         if (r.diff) {  // the case as `dmlref diff --json` reports it (docs/diff.md)
             DiffReport one{options.switches, options.profile, {*r.diff}, false};
             c["diff"] = json::parse(report_json(one))["cases"][0];
+            add_causes(*r.diff, options, c["diff"]);
         }
         j["cases"].push_back(std::move(c));
     }

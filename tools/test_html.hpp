@@ -151,6 +151,8 @@ inline void output_section(std::ostream& s, const json& o, const std::vector<Out
               << h(w["golden_bits"]) << "</small></td><td>" << h(w["actual"]) << " <small>" << h(w["actual_bits"])
               << "</small></td><td>" << h(error) << "</td><td>" << h(bounded ? num(w["bound"]) : stated_bound(o))
               << "</td><td class=\"" << h(w["verdict"]) << "\">" << h(w["verdict"]) << "</td></tr>\n";
+            if (w.contains("cause"))  // what explain names (docs/explain.md, "Cause")
+                s << "<tr class=\"cause\"><td colspan=\"6\">cause: " << h(w["cause"]) << "</td></tr>\n";
         }
         s << "</table>\n";
     }
@@ -190,7 +192,7 @@ inline std::string test_html(const nlohmann::json& report, const std::vector<std
          "section{border-left:6px solid #888;padding:.1em 1em;margin:1em 0}\n"
          "section.FAIL{border-color:#e60000}section.ERROR{border-color:#e08000}\n"
          "section.KNOWN{border-color:#b8a000}section.PASS{border-color:#00be00}\n"
-         ".verdict{font-weight:bold}td.over{color:#e60000}\n"
+         ".verdict{font-weight:bold}td.over{color:#e60000}tr.cause td{color:#7a3e00}\n"
          "img{image-rendering:pixelated;max-width:100%;border:1px solid #ccc}\n"
          "pre{background:#f4f4f4;padding:.5em;overflow:auto}.tolerance{color:#555;font-size:90%}\n"
          "</style></head><body>\n";
