@@ -222,6 +222,22 @@ assert all(") is missing: that gives " in c for c in causes), causes
 EOF
 n=$(grep -c '<tr class="cause"><td colspan="6">cause: the term InputTensor\[' "$tmp/test-cause.html" || true)
 [ "$n" = 3 ] || fail "dmlref test --html: $n of 3 worst elements show the cause"
+# Its picture draws those three elements in the colour of a named cause (160, 0, 220), the other
+# elements over tolerance red: the PNG decoded here with zlib (filter type 0 rows, as written).
+python3 - "$tmp/test-cause.html" <<'EOF' || fail "dmlref test --html: the picture's named causes"
+import base64, re, struct, sys, zlib
+png = base64.b64decode(re.search(r'src="data:image/png;base64,([^"]+)"', open(sys.argv[1]).read()).group(1))
+w, h = struct.unpack(">II", png[16:24])
+at, idat = 8, b""
+while at < len(png):
+    n, kind = struct.unpack(">I4s", png[at:at + 8])
+    if kind == b"IDAT":
+        idat += png[at + 8:at + 8 + n]
+    at += 12 + n
+raw = zlib.decompress(idat)
+pixels = {raw[y * (3 * w + 1) + 1 + 3 * x:y * (3 * w + 1) + 4 + 3 * x] for y in range(h) for x in range(w)}
+assert bytes([160, 0, 220]) in pixels and bytes([230, 0, 0]) in pixels, "no purple or no red"
+EOF
 # A backend that sums in FLOAT16 for the FLOAT32 output: its values are FLOAT16 values.
 set +e
 "$dmlref" diff --explain 4 "$tmp/cause/bilinear.json" "$tmp/half.npy" > "$tmp/diff-half.txt" 2>&1

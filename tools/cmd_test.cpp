@@ -272,16 +272,23 @@ DiffReport judged_report(const std::vector<CaseResult>& results) {
     return report;
 }
 
-// The pictures of every output over tolerance, per case, for the HTML report.
-std::vector<std::vector<OutputPicture>> pictures(const std::vector<CaseResult>& results) {
+// The pictures of every output over tolerance, per case, for the HTML report; the elements whose
+// cause the report names (add_causes) in their own colour.
+std::vector<std::vector<OutputPicture>> pictures(const std::vector<CaseResult>& results, const json& report) {
     std::vector<std::vector<OutputPicture>> all(results.size());
     for (size_t k = 0; k < results.size(); ++k) {
         if (!results[k].diff) continue;
-        for (const auto& o : results[k].diff->outputs) {
+        for (size_t n = 0; n < results[k].diff->outputs.size(); ++n) {
+            const OutputCensus& o = results[k].diff->outputs[n];
             if (o.passed() || o.verdicts.size() != o.elements) continue;
+            std::vector<uint64_t> caused;
+            const json& c = report["cases"][k];
+            if (c.contains("diff") && n < c["diff"]["outputs"].size())
+                for (const auto& w : c["diff"]["outputs"][n]["worst"])
+                    if (w.contains("cause") && w.contains("index")) caused.push_back(w["index"].get<uint64_t>());
             OutputPicture p{o.output, "", ""};
             try {
-                p.png = mismatch_picture(o, PictureFormat::Png);
+                p.png = mismatch_picture(o, PictureFormat::Png, caused);
             } catch (const DiffError& e) {
                 p.why_none = e.what();
             }
@@ -432,7 +439,7 @@ int cmd_test(TestCmdOptions& o) {
             const json report = json_report(o, results, options, against);
             if (!o.json_file.empty())
                 write_file_atomic(o.json_file, report.dump(2, ' ', false, json::error_handler_t::replace) + "\n");
-            if (!o.html.empty()) write_file_atomic(o.html, test_html(report, pictures(results)));
+            if (!o.html.empty()) write_file_atomic(o.html, test_html(report, pictures(results, report)));
         }
         if (!o.write_baseline.empty()) write_file_atomic(o.write_baseline, baseline_json(judged));
     } catch (const WriteError& e) {

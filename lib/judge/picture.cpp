@@ -15,6 +15,8 @@
 
 namespace fs = std::filesystem;
 
+#include <set>
+
 namespace dmlref {
 
 namespace {
@@ -25,6 +27,7 @@ constexpr Rgb kIdentical{96, 96, 96};  // grey
 constexpr Rgb kWithin{0, 190, 0};      // green
 constexpr Rgb kOver{230, 0, 0};        // red
 constexpr Rgb kSkipped{40, 90, 255};   // blue
+constexpr Rgb kCaused{160, 0, 220};    // purple: over, and explain names its cause
 constexpr Rgb kInk{0, 0, 0};           // the legend's text
 
 Rgb colour(Verdict v) {
@@ -58,6 +61,8 @@ constexpr Glyph kFont[] = {
     {'n', {0b00000, 0b00000, 0b10110, 0b11001, 0b10001, 0b10001, 0b10001}},
     {'o', {0b00000, 0b00000, 0b01110, 0b10001, 0b10001, 0b10001, 0b01110}},
     {'r', {0b00000, 0b00000, 0b10110, 0b11001, 0b10000, 0b10000, 0b10000}},
+    {'s', {0b00000, 0b00000, 0b01111, 0b10000, 0b01110, 0b00001, 0b11110}},
+    {'m', {0b00000, 0b00000, 0b11010, 0b10101, 0b10101, 0b10001, 0b10001}},
     {'t', {0b01000, 0b01000, 0b11100, 0b01000, 0b01000, 0b01001, 0b00110}},
     {'u', {0b00000, 0b00000, 0b10001, 0b10001, 0b10001, 0b10011, 0b01101}},
     {'v', {0b00000, 0b00000, 0b10001, 0b10001, 0b10001, 0b01010, 0b00100}},
@@ -101,18 +106,20 @@ struct Canvas {
     }
 };
 
-std::vector<std::pair<Rgb, std::string>> legend(const OutputCensus& c) {
+std::vector<std::pair<Rgb, std::string>> legend(const OutputCensus& c, size_t caused) {
     uint64_t skipped = 0;
     for (const auto& [reason, n] : c.skipped) skipped += n;
     std::string over = "over tolerance: " + std::to_string(c.over);
     if (c.nonfinite_mismatches) over += " (" + std::to_string(c.nonfinite_mismatches) + " with nan or inf)";
-    return {{kIdentical, "bit-identical: " + std::to_string(c.identical)},
-            {kWithin, "within tolerance: " + std::to_string(c.within)},
-            {kOver, over},
-            {kSkipped, "not judged (don't care): " + std::to_string(skipped)}};
+    std::vector<std::pair<Rgb, std::string>> entries = {{kIdentical, "bit-identical: " + std::to_string(c.identical)},
+                                                        {kWithin, "within tolerance: " + std::to_string(c.within)},
+                                                        {kOver, over}};
+    if (caused) entries.push_back({kCaused, "over with a cause named: " + std::to_string(caused)});
+    entries.push_back({kSkipped, "not judged (don't care): " + std::to_string(skipped)});
+    return entries;
 }
 
-Canvas draw(const OutputCensus& c) {
+Canvas draw(const OutputCensus& c, const std::set<uint64_t>& caused) {
     // Tiles of the last two dimensions (a 1-D tensor is one row), one per leading index, in a grid.
     const uint64_t W = c.sizes.back();
     const uint64_t H = c.sizes.size() >= 2 ? c.sizes[c.sizes.size() - 2] : 1;
@@ -128,7 +135,7 @@ Canvas draw(const OutputCensus& c) {
     const uint64_t scale = std::clamp<uint64_t>(512 / std::max(bw, bh), 1, 32);
     const uint64_t tw = bw * scale, th = bh * scale;
     // The legend below: a swatch and its label per row, the font scaled with the picture's width.
-    const auto entries = legend(c);
+    const auto entries = legend(c, caused.size());
     const uint64_t f = std::clamp<uint64_t>(tw / 256, 1, 3), row = 11 * f, margin = 4 * f;
     size_t longest = 0;
     for (const auto& e : entries) longest = std::max(longest, e.second.size());
@@ -137,7 +144,7 @@ Canvas draw(const OutputCensus& c) {
     for (uint64_t i = 0; i < c.elements; ++i) {
         const uint64_t tile = i / (W * H), y = (i / W) % H, x = i % W;
         const uint64_t px = (tile % cols) * (W + gap) + x, py = (tile / cols) * (H + gap) + y;
-        pic.fill(px * scale, py * scale, scale, scale, colour(c.verdicts[i]));
+        pic.fill(px * scale, py * scale, scale, scale, caused.count(i) ? kCaused : colour(c.verdicts[i]));
     }
     for (uint64_t k = 0; k < entries.size(); ++k) {
         const uint64_t y = th + 2 * margin + k * row;
@@ -184,8 +191,11 @@ std::string png(const Canvas& pic) {
 
 }  // namespace
 
-std::string mismatch_picture(const OutputCensus& c, PictureFormat format) {
-    const Canvas pic = draw(c);
+std::string mismatch_picture(const OutputCensus& c, PictureFormat format, const std::vector<uint64_t>& caused) {
+    std::set<uint64_t> named;  // only elements over tolerance are drawn so
+    for (uint64_t i : caused)
+        if (i < c.verdicts.size() && c.verdicts[i] == Verdict::Over) named.insert(i);
+    const Canvas pic = draw(c, named);
     if (format == PictureFormat::Png) return png(pic);
     std::string bytes = "P6\n" + std::to_string(pic.width) + " " + std::to_string(pic.height) + "\n255\n";
     bytes.append(reinterpret_cast<const char*>(pic.rgb.data()), pic.rgb.size());
