@@ -419,4 +419,21 @@ expect "two specs giving cases of one name are refused (one file cannot hold bot
 expect "--policy given twice is an error (the order would decide PASS or FAIL)" 2 "policy.twice" -- \
   "$dmlref" run -q cases/good.json --policy NonFiniteSum=CanonicalNaN --policy NonFiniteSum=CanonicalNaN
 
+# ---- Outputs that exist: refused, replaced whole only with --overwrite ---------------------------
+relu other '[5, -6, 7, -8]' > cases/other.json
+"$dmlref" export-dxdispatch cases/good.json -o model.json >/dev/null 2>&1 || bad "export-dxdispatch" "exit $?"
+expect "export-dxdispatch refuses an existing model" 2 "model.json: /: error: .*--overwrite \\[file.write\\]" -- \
+  "$dmlref" export-dxdispatch cases/other.json -o model.json
+grep -q '"initialValues": \[1, -2, 3, -4\]' model.json && ok "the refused export left the model as it was" || bad "the refused export left the model" "$(head -c 300 model.json)"
+expect "export-dxdispatch --overwrite replaces it" 0 "" -- "$dmlref" export-dxdispatch cases/other.json -o model.json --overwrite
+grep -q '"initialValues": \[5, -6, 7, -8\]' model.json && ok "the model replaced" || bad "the model replaced" "$(head -c 300 model.json)"
+"$dmlref" import-dxdispatch model.json -o imported.json >/dev/null 2>&1 || bad "import-dxdispatch" "exit $?"
+expect "import-dxdispatch refuses an existing case" 2 "imported.json: /: error: .*--overwrite \\[file.write\\]" -- \
+  "$dmlref" import-dxdispatch model.json -o imported.json
+expect "import-dxdispatch --overwrite replaces it" 0 "" -- "$dmlref" import-dxdispatch model.json -o imported.json --overwrite
+printf 'exit 0\n' > noop_backend.sh
+: > reduced.json
+expect "reduce refuses an existing output before running the backend" 2 "reduced.json: /: error: .*--overwrite \\[file.write\\]" -- \
+  "$dmlref" reduce cases/good.json --backend "bash noop_backend.sh" -o reduced.json
+
 finish "0 failed"

@@ -17,6 +17,7 @@ namespace {
 struct ImportOptions {
     std::string model, out;
     DxImportOptions dx;
+    bool overwrite = false;
 };
 
 // Writes `text` to `file` whole, or removes what it wrote; false (with a message) on failure.
@@ -47,8 +48,9 @@ int cmd_import(const ImportOptions& o) {
         std::cout << text;
         return 0;
     }
-    if (fs::exists(o.out)) {
-        std::cerr << o.out << ": /: error: the file exists; dmlref does not overwrite it [file.write]\n";
+    if (fs::exists(o.out) && !o.overwrite) {
+        std::cerr << o.out
+                  << ": /: error: the file exists; dmlref does not overwrite it without --overwrite [file.write]\n";
         return 2;
     }
     if (!write_file(o.out, text)) return 2;
@@ -58,6 +60,7 @@ int cmd_import(const ImportOptions& o) {
 
 struct ExportOptions {
     std::string case_file, out, output_dir;
+    bool overwrite = false;
     uint64_t max_bytes = uint64_t(4) << 30;
 };
 
@@ -81,8 +84,9 @@ int cmd_export(const ExportOptions& o) {
              for (const auto& [file, array] : x.files) all.push_back(out.parent_path() / file);
              return all;
          }())
-        if (fs::exists(p)) {
-            std::cerr << p.string() << ": /: error: the file exists; dmlref does not overwrite it [file.write]\n";
+        if (fs::exists(p) && !o.overwrite) {
+            std::cerr << p.string()
+                      << ": /: error: the file exists; dmlref does not overwrite it without --overwrite [file.write]\n";
             return 2;
         }
     std::vector<fs::path> written;
@@ -120,7 +124,9 @@ Command add_import_dxdispatch_command(CLI::App& app) {
         "import-dxdispatch",
         "Read a DxDispatch model's DirectML dispatchable and its bound resources as a case (docs/dxdispatch.md).");
     cmd->add_option("MODEL", o->model, "the DxDispatch model (.json)")->required();
-    cmd->add_option("-o,--output", o->out, "the case file to write (default: standard output); never overwritten");
+    cmd->add_option("-o,--output", o->out,
+                    "the case file to write (default: standard output); an existing one only with --overwrite");
+    cmd->add_flag("--overwrite", o->overwrite, "replace an existing output file (written whole, through a temporary)");
     cmd->add_option("--dispatchable", o->dx.dispatchable,
                     "the dispatchable to read when the model has several dmlref evaluates");
     cmd->add_option("--name", o->dx.name, "the case's name (default: the model's file name)");
@@ -140,6 +146,8 @@ Command add_export_dxdispatch_command(CLI::App& app) {
     cmd->add_option("CASE", o->case_file, "the case or golden file")->required();
     cmd->add_option("-o,--output", o->out,
                     "the model file to write (default: CASE's name with .dxdispatch.json, here)");
+    cmd->add_flag("--overwrite", o->overwrite,
+                  "replace an existing model file and .npy files (each written whole, through a temporary)");
     cmd->add_option("--outputs-dir", o->output_dir,
                     "the directory the writeFile commands write <OutputField>.npy to (default: the model's name)");
     cmd->add_option("--max-bytes", o->max_bytes, "largest buffer the case may allocate, in bytes (default 4 GiB)")

@@ -20,6 +20,7 @@ struct ReduceCmdOptions {
     double timeout = 600;  // seconds per backend run
     uint64_t max_bytes = uint64_t(4) << 30;
     bool quiet = false;
+    bool overwrite = false;
 };
 
 // The contract (docs/reduce.md, tools/backend.hpp): `CMD CASE OUTDIR` through the shell, with
@@ -81,8 +82,9 @@ int cmd_reduce(const ReduceCmdOptions& o) {
     if (diags.has_errors()) return 2;
     const fs::path out = o.out.empty() ? fs::path(fs::path(o.golden).stem().string() + ".reduced.json")
                                        : fs::path(o.out);
-    if (fs::exists(out)) {
-        std::cerr << out.string() << ": /: error: the file exists; dmlref does not overwrite it [file.write]\n";
+    if (fs::exists(out) && !o.overwrite) {
+        std::cerr << out.string()
+                  << ": /: error: the file exists; dmlref does not overwrite it without --overwrite [file.write]\n";
         return 2;
     }
     // A directory of its own (removed at the end), inside --work or the temporary directory.
@@ -139,8 +141,12 @@ Command add_reduce_command(CLI::App& app) {
     cmd->add_option("--backend", o->backend,
                     "the command: run as `CMD CASE.json OUTDIR`, it writes OUTDIR/<OutputField>.npy")
         ->required();
-    cmd->add_option("-o,--output", o->out,
-                    "the reduced golden to write (default: GOLDEN's name with .reduced.json, here); never overwritten");
+    cmd->add_option(
+        "-o,--output", o->out,
+        "the reduced golden to write (default: GOLDEN's name with .reduced.json, here); an existing one only "
+        "with --overwrite");
+    cmd->add_flag("--overwrite", o->overwrite,
+                  "replace an existing reduced golden (written whole, through a temporary)");
     cmd->add_option("--max-runs", o->max_runs, "backend runs at most (default 1000)")->check(CLI::NonNegativeNumber);
     cmd->add_option("--timeout", o->timeout,
                     "seconds one backend run may take (default 600); then its process group is killed, "
