@@ -436,4 +436,12 @@ printf 'exit 0\n' > noop_backend.sh
 expect "reduce refuses an existing output before running the backend" 2 "reduced.json: /: error: .*--overwrite \\[file.write\\]" -- \
   "$dmlref" reduce cases/good.json --backend "bash noop_backend.sh" -o reduced.json
 
+# ---- coverage of a few cases: the operators they exercise; --all for the registry's ----------------
+"$dmlref" coverage cases/good.json > cov_few.txt 2>&1 || bad "coverage of one case" "exit $?"
+"$dmlref" coverage cases/good.json --all > cov_all.txt 2>&1 || bad "coverage --all" "exit $?"
+grep -q "^ACTIVATION_RELU$" cov_few.txt && ! grep -q "^GEMM$" cov_few.txt && ok "coverage shows the operators the cases exercise" \
+  || bad "coverage shows the operators the cases exercise" "$(head -c 400 cov_few.txt)"
+grep -q "^GEMM$" cov_all.txt && ok "coverage --all shows every operator" || bad "coverage --all shows every operator" "$(head -c 400 cov_all.txt)"
+[ "$(wc -l < cov_few.txt)" -lt 40 ] && ok "coverage of one case is short" || bad "coverage of one case is short" "$(wc -l < cov_few.txt) lines"
+
 finish "0 failed"

@@ -18,6 +18,7 @@ struct CoverageOptions {
     std::string format = "text";
     std::string json_file, html_file;
     bool fail_on_holes = false;
+    bool all = false;
     uint64_t max_bytes = uint64_t(4) << 30;
 };
 
@@ -41,6 +42,7 @@ int cmd_coverage(const CoverageOptions& o) {
     const auto inputs = collect(o.paths, problems);
     for (const auto& p : problems) std::cerr << p << "\n";
     Coverage cov;
+    cov.every_operator = o.all;
     for (const auto& in : inputs) {
         Diagnostics d;
         Case c = load(in.file, o.max_bytes, d);
@@ -81,6 +83,9 @@ Command add_coverage_command(CLI::App& app) {
     c->add_option("--format", co->format, "text (default) or json, on standard output");
     c->add_option("--json", co->json_file, "also write the JSON report to FILE");
     c->add_option("--html", co->html_file, "also write a self-contained HTML page to FILE");
+    c->add_flag("--all", co->all,
+                "every operator of the registry (default: the operators the cases exercise), in the reports and "
+                "the holes");
     c->add_flag("--fail-on-holes", co->fail_on_holes,
                 "exit 1 when some (operator, type, rank) in dmlref's scope has no case");
     c->add_option("--max-bytes", co->max_bytes, "largest buffer a case may allocate, in bytes (default 4 GiB)")

@@ -19,6 +19,10 @@ struct Coverage {
     std::map<OperatorType, std::map<std::string, uint64_t>> features;
     std::map<std::string, uint64_t> error_rules;  // expectError cases by rule
     uint64_t cases = 0, unreadable = 0;
+    // The reports and holes() cover every operator of the registry, or (false; `dmlref coverage`
+    // without --all) only those some case exercises.
+    bool every_operator = true;
+    bool shown(OperatorType t) const { return every_operator || cells.count(t) || features.count(t); }
 
     void add(const Case& c);  // a case that read without errors
     // An expectError case, by the rule it expects and its operator (when it names a known one).

@@ -126,6 +126,7 @@ void Coverage::add_error_case(const std::string& rule, std::optional<OperatorTyp
 Holes holes(const Coverage& c) {
     Holes h;
     for (const auto& i : all_operators()) {
+        if (!c.shown(i.Type)) continue;
         const auto [lo, hi] = scope_ranks(i.Type);
         auto it = c.cells.find(i.Type);
         for (DataType t : kAllDataTypes)

@@ -50,9 +50,11 @@ std::string coverage_text(const Coverage& c) {
         return n;
     }() << " error cases, "
         << c.unreadable << " unreadable)\n\n";
+    if (!c.every_operator) o << "The operators these cases exercise (--all: every operator of dmlref's registry).\n\n";
     o << "Operator x type x rank: cases per cell; '!' none, inside DirectML's support tables; '.' none, inside\n"
          "dmlref's scope (11 types, ranks 1-8, max pooling 3-8); '-' outside it.\n";
     for (const auto& i : all_operators()) {
+        if (!c.shown(i.Type)) continue;
         o << "\n" << i.Name << "\n  " << std::string(8, ' ');
         for (uint32_t r = 1; r <= 8; ++r) o << pad_left("r" + std::to_string(r), 5);
         o << "\n";
@@ -65,6 +67,7 @@ std::string coverage_text(const Coverage& c) {
     }
     o << "\nOperator x feature: cases with the feature; features with none are listed as holes.\n";
     for (const auto& i : all_operators()) {
+        if (!c.shown(i.Type)) continue;
         std::string line, missing;
         for (const auto& f : applicable_features(i.Type)) {
             const uint64_t n = feature_count(c, i.Type, f);
@@ -86,8 +89,10 @@ std::string coverage_json(const Coverage& c) {
     nlohmann::ordered_json j;
     j["cases"] = c.cases;
     j["unreadable"] = c.unreadable;
+    j["operators"] = c.every_operator ? "all" : "exercised";  // --all, or the operators the cases exercise
     nlohmann::ordered_json ops = nlohmann::ordered_json::object();
     for (const auto& i : all_operators()) {
+        if (!c.shown(i.Type)) continue;
         nlohmann::ordered_json op, cells = nlohmann::ordered_json::object(), scope = nlohmann::ordered_json::array(),
                                    dml = nlohmann::ordered_json::array(), feats = nlohmann::ordered_json::object(),
                                    fholes = nlohmann::ordered_json::array();
@@ -136,6 +141,7 @@ std::string coverage_html(const Coverage& c) {
          "<span class=dml>&nbsp;!&nbsp;</span> hole inside DirectML's tables <span class=scope>&nbsp;.&nbsp;</span> hole in "
          "dmlref's scope <span class=out>&nbsp;-&nbsp;</span> outside the scope</p>\n<div class=grid>\n";
     for (const auto& i : all_operators()) {
+        if (!c.shown(i.Type)) continue;
         o << "<div><h2>" << i.Name << "</h2><table><tr><th></th>";
         for (uint32_t r = 1; r <= 8; ++r) o << "<th>r" << r << "</th>";
         o << "</tr>\n";
