@@ -436,6 +436,10 @@ printf 'exit 0\n' > noop_backend.sh
 expect "reduce refuses an existing output before running the backend" 2 "reduced.json: /: error: .*--overwrite \\[file.write\\]" -- \
   "$dmlref" reduce cases/good.json --backend "bash noop_backend.sh" -o reduced.json
 
+# ---- run shows a new case's first values (ReLU of [1, -2, 3, -4]) ---------------------------------
+"$dmlref" run cases/good.json > run_new.txt 2>&1
+grep -q "^      OutputTensor: 1 0 3 0$" run_new.txt && ok "run shows a new case's values" || bad "run shows a new case's values" "$(cat run_new.txt)"
+
 # ---- coverage of a few cases: the operators they exercise; --all for the registry's ----------------
 "$dmlref" coverage cases/good.json > cov_few.txt 2>&1 || bad "coverage of one case" "exit $?"
 "$dmlref" coverage cases/good.json --all > cov_all.txt 2>&1 || bad "coverage --all" "exit $?"

@@ -174,6 +174,25 @@ struct RunOptions {
     std::vector<std::string> policy;  // --policy NAME=VALUE, repeatable
 };
 
+// The first kShownValues logical elements of each output, as `run` shows a case with no expected
+// values (a one-line descriptor's): its values and their bits.
+constexpr uint64_t kShownValues = 16;
+void print_first_values(const Case& c, const Outputs& outputs) {
+    for (const auto& f : tensor_fields(c.op)) {
+        const auto it = outputs.values.find(std::string(f.name));
+        if (it == outputs.values.end() || !f.desc) continue;
+        const DataType t = f.desc->DataType;
+        const uint64_t size = element_size(t), n = size ? it->second.size() / size : 0;
+        std::cout << "      " << f.name << ":";
+        for (uint64_t i = 0; i < n && i < kShownValues; ++i) {
+            const uint64_t bits = load_bits(t, it->second.data() + i * size);
+            std::cout << " " << display_value(t, bits);
+        }
+        if (n > kShownValues) std::cout << " ... (" << n << " elements; -o DIR writes them all)";
+        std::cout << "\n";
+    }
+}
+
 int cmd_run(const RunOptions& o) {
     auto same_dir = [](const std::string& a, const std::string& b) {
         auto norm = [](const std::string& p) {
@@ -289,8 +308,11 @@ int cmd_run(const RunOptions& o) {
             if (!descriptor.empty())
                 std::cout << "      reproducer: dmlref run \"" << descriptor << "\""
                           << (why.empty() ? "" : "  (inputs: the case file's)") << "\n";
-        } else if (c.expected.empty()) ++fresh;
-        else ++passed;
+        } else if (c.expected.empty()) {
+            ++fresh;
+            // A case with no expected values (a descriptor's): its first values, to read at once.
+            if (!o.quiet && o.out_dir.empty()) print_first_values(c, outputs);
+        } else ++passed;
         if (!o.out_dir.empty() && (mismatches.empty() || o.overwrite_expected)) {
             const fs::path target = fs::path(o.out_dir) / in.relative;
             std::string folder_error;
