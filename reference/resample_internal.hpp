@@ -91,15 +91,18 @@ inline bool stretched(const Params& p, size_t i) { return p.antialiased && doubl
 // `in` elements (AntialiasFilter=StretchedTriangle, docs/golden.md): xc = clamp(x, 0, in - 1); for
 // every index j in [0, in) with t_j = 1 - |j - xc| * Scale > 0 (a triangle of half-width
 // 1 / Scale), the weight t_j / T, T the sum of the t_j in index order, all in float64.
+// The stretched triangle at index j around xc: 1 - |j - xc| * Scale, in float64 (not clipped at 0).
+inline double stretched_triangle(double j, double xc, double scale) { return 1 - std::fabs(j - xc) * scale; }
+
 template <class F> void stretched_taps(double x, uint32_t in, double scale, F&& tap) {
     const double xc = x < 0 ? 0.0 : x > double(in - 1) ? double(in - 1) : x;
     const double half = 1 / scale;  // > 2: only bounds the indices to look at
     const int64_t lo = int64_t(std::max(0.0, std::floor(xc - half))),
                   hi = int64_t(std::min(double(in - 1), std::ceil(xc + half)));
     double total = 0;
-    for (int64_t j = lo; j <= hi; ++j) total += std::max(0.0, 1 - std::fabs(double(j) - xc) * scale);
+    for (int64_t j = lo; j <= hi; ++j) total += std::max(0.0, stretched_triangle(double(j), xc, scale));
     for (int64_t j = lo; j <= hi; ++j) {
-        const double t = 1 - std::fabs(double(j) - xc) * scale;
+        const double t = stretched_triangle(double(j), xc, scale);
         if (t > 0) tap(uint32_t(j), t / total);
     }
 }

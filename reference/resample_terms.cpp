@@ -97,7 +97,7 @@ ProfileAxis profile_axis(const Params& p, size_t i, Coordinates f) {
             const uint32_t j0 = uint32_t(std::max(0.0, std::floor(clo - half))),
                            j1 = uint32_t(std::min(top, std::ceil(chi + half)));
             double total = 0;
-            for (uint32_t j = j0; j <= j1; ++j) total += std::max(0.0, 1 - std::fabs(double(j) - xc) * s);
+            for (uint32_t j = j0; j <= j1; ++j) total += std::max(0.0, stretched_triangle(double(j), xc, s));
             const double e = s * eps * (1 + u) + 4 * u, n = double(j1 - j0 + 1);
             const double denominator = total - n * (e + u * total);
             for (uint32_t j = j0; j <= j1; ++j) {
