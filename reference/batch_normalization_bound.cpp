@@ -42,6 +42,19 @@ double order_error(const W& w, std::vector<double> a) {
     return (w.u * weighted + double(n - 1) * w.eta) / (1 - chain) * (1 + 1e-12);
 }
 
+// A sum of terms in any order: their own errors plus order_error over their computed magnitudes.
+V sum_any_order(const W& w, const std::vector<V>& t) {
+    double v = 0, e = 0;
+    std::vector<double> a;
+    a.reserve(t.size());
+    for (const V& x : t) {
+        v += x.v;
+        e += x.e;
+        a.push_back(std::fabs(x.v) + x.e);
+    }
+    return {v, e + order_error(w, std::move(a))};
+}
+
 // The mean: the sum in any order, times 1/n rounded to w. Its value is the exact mean.
 V group_mean(const W& w, const std::vector<double>& x) {
     std::vector<double> a;
@@ -202,9 +215,9 @@ std::vector<double> bn_grad(const InputBuffer& c, const D& d, std::string_view o
         std::vector<V> sdy(n_stat), sc(n_stat);
         std::vector<double> dscale_e(n_stat);
         for (size_t k = 0; k < n_stat; ++k) {
-            sdy[k] = w.sum(dys[k]);
-            sc[k] = w.sum(cs[k]);
-            dscale_e[k] = std::max(w.prod({sc[k], r[k]}).e, w.sum(cns[k]).e);
+            sdy[k] = sum_any_order(w, dys[k]);
+            sc[k] = sum_any_order(w, cs[k]);
+            dscale_e[k] = std::max(w.prod({sc[k], r[k]}).e, sum_any_order(w, cns[k]).e);
         }
         std::vector<double> b;
         if (output == "OutputBiasGradientTensor")
