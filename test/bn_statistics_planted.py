@@ -56,6 +56,12 @@ def cases():
         yield name, dt, x, scale, bias
 
 
+def bits(a):
+    """The values as raw bits (docs/case-format.md): exact, whatever the decimal reader."""
+    w = 4 if a.dtype == np.float16 else 8
+    return ["0x%0*x" % (w, int(v)) for v in a.ravel().view(np.uint16 if a.dtype == np.float16 else np.uint32)]
+
+
 def write_case(path, name, dt, x, scale, bias):
     stat = [1, x.shape[1], 1, 1]
     t = lambda s: {"DataType": dt, "Sizes": list(s)}
@@ -64,8 +70,7 @@ def write_case(path, name, dt, x, scale, bias):
             "desc": {"InputTensor": t(x.shape), "ScaleTensor": t(stat), "BiasTensor": t(stat),
                      "OutputTensor": t(x.shape), "OutputMeanTensor": t(stat), "OutputVarianceTensor": t(stat),
                      "Epsilon": EPS},
-            "inputs": {"InputTensor": [float(v) for v in x.ravel()], "ScaleTensor": [float(v) for v in scale],
-                       "BiasTensor": [float(v) for v in bias]}}
+            "inputs": {"InputTensor": bits(x), "ScaleTensor": bits(scale), "BiasTensor": bits(bias)}}
     with open(path, "w") as f:
         json.dump(case, f)
 
