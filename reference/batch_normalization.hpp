@@ -13,6 +13,13 @@ namespace dmlref {
 // One bound function per output (reference/batch_normalization_bound.cpp): the OutputTensor of
 // BATCH_NORMALIZATION and _TRAINING; _TRAINING's OutputMeanTensor and OutputVarianceTensor;
 // OutputGradientTensor, OutputScaleGradientTensor and OutputBiasGradientTensor of _GRAD and _TRAINING_GRAD.
+// The statistics forms _TRAINING's bounds cover (docs/tolerance.md, "Batch normalization"): two-pass
+// (the mean, then the squared deviations from it), online (Welford's or Chan's updates), one-pass
+// (E[X^2] - E[X]^2), or their union, Any, which the functions below use. One output's bounds of a
+// _TRAINING case under one form (the other operators ignore `form`).
+enum class BnStatistics { Any, TwoPass, Online, OnePass };
+void batch_normalization_training_bounds(const Operator& op, const InputBuffer& input, std::string_view output,
+                                         const ArithmeticProfile& p, BnStatistics form, TermSink& sink);
 void batch_normalization_output_bounds(const Operator& op, const InputBuffer& input, const ArithmeticProfile& p,
                                        TermSink& sink);
 void batch_normalization_mean_bounds(const Operator& op, const InputBuffer& input, const ArithmeticProfile& p,

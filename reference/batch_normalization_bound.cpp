@@ -24,6 +24,98 @@ namespace {
 
 using namespace running_error;  // reference/running_error.hpp
 
+// The rounding error of adding terms whose computed values are at most a_i in magnitude, in any
+// order (any binary tree of additions; docs/tolerance.md, "Batch normalization": the statistics).
+// Each addition rounds within u of its computed result, which is at most the sum of the a_i below
+// it plus the error E so far; a tree's k-th largest subtree holds at most n - k + 1 leaves (the
+// chain's count), so the additions' results sum to at most sum_i a_(i) c_i with the a sorted largest
+// first and c = (n-1, n-1, n-2, ..., 1): E <= u (sum_i a_(i) c_i + (n-1) E) + (n-1) eta. For n
+// equal terms this is about half of gamma_(n-1) sum a_i.
+double order_error(const W& w, std::vector<double> a) {
+    const uint64_t n = a.size();
+    if (n < 2) return 0;
+    const double chain = double(n - 1) * w.u;
+    if (!(chain < 1)) return kInf;
+    std::sort(a.begin(), a.end(), std::greater<>());
+    double weighted = a[0] * double(n - 1);
+    for (uint64_t i = 1; i < n; ++i) weighted += a[i] * double(n - i);
+    return (w.u * weighted + double(n - 1) * w.eta) / (1 - chain) * (1 + 1e-12);
+}
+
+// A sum of terms in any order: their own errors plus order_error over their computed magnitudes.
+V sum_any_order(const W& w, const std::vector<V>& t) {
+    double v = 0, e = 0;
+    std::vector<double> a;
+    a.reserve(t.size());
+    for (const V& x : t) {
+        v += x.v;
+        e += x.e;
+        a.push_back(std::fabs(x.v) + x.e);
+    }
+    return {v, e + order_error(w, std::move(a))};
+}
+
+// The mean: the sum in any order, times 1/n rounded to w. Its value is the exact mean.
+V group_mean(const W& w, const std::vector<double>& x) {
+    std::vector<double> a;
+    a.reserve(x.size());
+    long double exact = 0;
+    for (double v : x) {
+        a.push_back(std::fabs(v));
+        exact += v;
+    }
+    V m = w.mean(V{double(exact), order_error(w, std::move(a))}, x.size());
+    m.v = double(exact / (long double)x.size());
+    return m;
+}
+
+// The variance's exact value sum (x_i - mean)^2 / n and the sum of squared deviations.
+long double deviations(const std::vector<double>& x, double mean) {
+    long double s = 0;
+    for (double v : x) s += (long double)(v - mean) * (v - mean);
+    return s;
+}
+
+// Two-pass: the backend's mean~ = mean + delta (|delta| <= e_m), then t_i = fl(fl(x_i - mean~)^2),
+// summed in any order, times 1/n. Exactly, sum (d_i - delta)^2 = S + n delta^2 (sum d_i = 0 with
+// d_i = x_i - mean), so the mean's error enters only squared; each t_i is (d_i - delta)^2 (1 +
+// theta), |theta| <= (1 + u)^3 - 1, plus an underflow eta.
+V two_pass_variance(const W& w, const std::vector<double>& x, V mean) {
+    const uint64_t n = x.size();
+    const double g3 = std::pow(1 + w.u, 3) - 1, em = mean.e;
+    const long double S = deviations(x, mean.v);
+    std::vector<double> a;  // the computed terms' magnitudes
+    a.reserve(n);
+    for (double v : x) {
+        const double d = std::fabs(v - mean.v) + em;
+        a.push_back(d * d * (1 + g3) + w.eta);
+    }
+    const double e_sum = double(n) * em * em + g3 * (double(S) + double(n) * em * em) + double(n) * w.eta +
+                         order_error(w, std::move(a));
+    V var = w.mean(V{double(S), e_sum}, n);
+    var.v = double(S / (long double)n);
+    return var;
+}
+
+// One-pass E[x^2] - E[x]^2: the squares rounded once each, summed in any order, times 1/n; the
+// backend's mean~ squared; their difference rounded. Large where |mean| is large against the
+// spread (the cancellation), as a backend computing it that way is.
+V one_pass_variance(const W& w, const std::vector<double>& x, V mean) {
+    std::vector<double> a;
+    a.reserve(x.size());
+    long double squares = 0;
+    double rounding = 0;
+    for (double v : x) {
+        squares += (long double)v * v;
+        rounding += w.u * v * v + w.eta;
+        a.push_back(v * v * (1 + w.u) + w.eta);
+    }
+    const V sum{double(squares), rounding + order_error(w, std::move(a))};
+    V var = w.sub(w.mean(sum, x.size()), w.prod({mean, mean}));
+    var.v = double(deviations(x, mean.v) / (long double)x.size());
+    return var;
+}
+
 std::vector<double> bn_forward(const InputBuffer& c, const DML_BATCH_NORMALIZATION_OPERATOR_DESC& d,
                                const ArithmeticProfile& p) {
     const auto x = values(c, d.InputTensor, "InputTensor"), mean = values(c, d.MeanTensor, "MeanTensor"),
@@ -47,15 +139,37 @@ std::vector<double> bn_forward(const InputBuffer& c, const DML_BATCH_NORMALIZATI
     });
 }
 
+// The statistics of every group in w, for the forms `form` covers: the mean as a sum in any order
+// times 1/n; the variance two-pass, online (Welford's or Chan's updates: within kOnlineFactor times
+// the two-pass bounds, an assumption) or one-pass; BnStatistics::Any takes the largest error.
+Statistics training_statistics(const W& w, const std::vector<double>& x, const std::vector<uint64_t>& k_of,
+                               size_t n_stat, BnStatistics form) {
+    std::vector<std::vector<double>> groups(n_stat);
+    for (size_t i = 0; i < x.size(); ++i) groups[k_of[i]].push_back(x[i]);
+    Statistics s;
+    for (const auto& g : groups) {
+        const V m0 = group_mean(w, g);
+        V m = m0, var = form == BnStatistics::OnePass ? one_pass_variance(w, g, m0) : two_pass_variance(w, g, m0);
+        if (form == BnStatistics::Online || form == BnStatistics::Any) {
+            var.e *= kOnlineFactor;
+            m.e *= kOnlineFactor;
+        }
+        if (form == BnStatistics::Any) var.e = std::max(var.e, one_pass_variance(w, g, m0).e);
+        s.mean.push_back(m);
+        s.var.push_back(var);
+    }
+    return s;
+}
+
 std::vector<double> bn_training(const InputBuffer& c, const DML_BATCH_NORMALIZATION_TRAINING_OPERATOR_DESC& d,
-                                std::string_view output, const ArithmeticProfile& p) {
+                                std::string_view output, const ArithmeticProfile& p, BnStatistics form) {
     const auto x = values(c, d.InputTensor, "InputTensor"), scale = values(c, d.ScaleTensor, "ScaleTensor"),
                bias = values(c, d.BiasTensor, "BiasTensor");
     const auto fused = d.FusedAddTensor ? values(c, *d.FusedAddTensor, "FusedAddTensor") : std::vector<double>{};
     const auto k_of = reference::stat_index(d.InputTensor.Sizes, d.ScaleTensor.Sizes);
     const DataType t = d.InputTensor.DataType;
     return over_profile(t, p, [&](DataType wt, const W& w) {
-        const Statistics s = batch_statistics(w, x, k_of, scale.size());
+        const Statistics s = training_statistics(w, x, k_of, scale.size(), form);
         std::vector<double> b;
         if (output == "OutputMeanTensor")
             for (const V& m : s.mean) b.push_back(stored(m.e, m.v, t, wt, p.flush_subnormals));
@@ -101,9 +215,9 @@ std::vector<double> bn_grad(const InputBuffer& c, const D& d, std::string_view o
         std::vector<V> sdy(n_stat), sc(n_stat);
         std::vector<double> dscale_e(n_stat);
         for (size_t k = 0; k < n_stat; ++k) {
-            sdy[k] = w.sum(dys[k]);
-            sc[k] = w.sum(cs[k]);
-            dscale_e[k] = std::max(w.prod({sc[k], r[k]}).e, w.sum(cns[k]).e);
+            sdy[k] = sum_any_order(w, dys[k]);
+            sc[k] = sum_any_order(w, cs[k]);
+            dscale_e[k] = std::max(w.prod({sc[k], r[k]}).e, sum_any_order(w, cns[k]).e);
         }
         std::vector<double> b;
         if (output == "OutputBiasGradientTensor")
@@ -140,7 +254,7 @@ namespace {
 // One output's bounds into the sink: each element's error against the exact value (the golden's
 // half ULP is element_bound's). The case validates (summed_terms checks it); float outputs only.
 void fill(const Operator& op, const InputBuffer& input, std::string_view output, const ArithmeticProfile& p,
-          TermSink& sink) {
+          TermSink& sink, BnStatistics form = BnStatistics::Any) {
     const std::vector<double> b =
         visit_as<DML_BATCH_NORMALIZATION_OPERATOR_DESC, DML_BATCH_NORMALIZATION_GRAD_OPERATOR_DESC,
                  DML_BATCH_NORMALIZATION_TRAINING_OPERATOR_DESC, DML_BATCH_NORMALIZATION_TRAINING_GRAD_OPERATOR_DESC>(
@@ -149,7 +263,7 @@ void fill(const Operator& op, const InputBuffer& input, std::string_view output,
                 if constexpr (std::is_same_v<D, DML_BATCH_NORMALIZATION_OPERATOR_DESC>) {
                     return bn_forward(input, d, p);
                 } else if constexpr (std::is_same_v<D, DML_BATCH_NORMALIZATION_TRAINING_OPERATOR_DESC>) {
-                    return bn_training(input, d, output, p);
+                    return bn_training(input, d, output, p, form);
                 } else if constexpr (std::is_same_v<D, DML_BATCH_NORMALIZATION_GRAD_OPERATOR_DESC> ||
                                      std::is_same_v<D, DML_BATCH_NORMALIZATION_TRAINING_GRAD_OPERATOR_DESC>) {
                     return bn_grad(input, d, output,
@@ -163,6 +277,10 @@ void fill(const Operator& op, const InputBuffer& input, std::string_view output,
 
 }  // namespace
 
+void batch_normalization_training_bounds(const Operator& op, const InputBuffer& input, std::string_view output,
+                                         const ArithmeticProfile& p, BnStatistics form, TermSink& sink) {
+    fill(op, input, output, p, sink, form);
+}
 void batch_normalization_output_bounds(const Operator& op, const InputBuffer& input, const ArithmeticProfile& p,
                                        TermSink& sink) {
     fill(op, input, "OutputTensor", p, sink);

@@ -4,6 +4,7 @@
 // goldens over random cases with Bias cancelling the normalized value, and planted errors (one
 // float beyond the bound, a wrong-sign Bias, FLOAT16-rounded statistics under the float32
 // profile) are rejected.
+#include "../reference/batch_normalization.hpp"
 #include "bn_naive.hpp"
 
 #include "dmlref/tolerance.hpp"
@@ -296,4 +297,82 @@ TEST_CASE("batch normalization bound: _GRAD and _TRAINING_GRAD in float32 loops 
             }
         }
     }
+}
+
+namespace {
+
+// One output's bounds (golden's half ULP included) of a _TRAINING case under one statistics form.
+std::vector<double> form_bounds(const Case& c, const char* output, BnStatistics form, const ArithmeticProfile& p) {
+    const auto golden = run_case(c).values.at(output);
+    const auto& D = get<DML_BATCH_NORMALIZATION_TRAINING_OPERATOR_DESC>(c.op.Desc);
+    const TensorDesc& t = std::string_view(output) == "OutputTensor" ? D.OutputTensor : D.OutputVarianceTensor;
+    const uint64_t n = golden.size() / element_size(t.DataType);
+    TermSink sink(n);
+    const InputBuffer in = [&](const char* f) { return std::span<const std::byte>(c.inputs.at(f)); };
+    batch_normalization_training_bounds(c.op, in, output, p, form, sink);
+    std::vector<double> b;
+    for (uint64_t i = 0; i < n; ++i)
+        b.push_back(element_bound(sink.elements()[i], t.DataType,
+                                  load_bits(t.DataType, golden.data() + i * element_size(t.DataType)), p));
+    return b;
+}
+
+}  // namespace
+
+TEST_CASE("batch normalization bound: _TRAINING statistics forms; the Bessel-corrected variance against each") {
+    // One channel of 1,024 FLOAT32 values uniform on [3, 5): the mean is 7 times the spread. The
+    // exact variance (naive double loop over the float32 data; within 1e-12 relative) and n / (n - 1)
+    // of it, the Bessel-corrected one, off by 1/1023 relative.
+    std::mt19937_64 rng(24);
+    std::uniform_real_distribution<float> U(3, 5);
+    const uint32_t N = 1024;
+    std::vector<float> x(N);
+    for (float& v : x) v = U(rng);
+    double mean = 0, ss = 0;
+    for (float v : x) mean += v;
+    mean /= N;
+    for (float v : x) ss += (v - mean) * (v - mean);
+    const float bessel = float(ss / (N - 1));
+    Case c;
+    c.op = training_op(DataType::FLOAT32, {N, 1}, {1, 1}, 1e-5f, false);
+    const auto& D = get<DML_BATCH_NORMALIZATION_TRAINING_OPERATOR_DESC>(c.op.Desc);
+    c.inputs = {{"InputTensor", logical_buffer(D.InputTensor, x)},
+                {"ScaleTensor", buffer(D.ScaleTensor, std::vector<float>{1})},
+                {"BiasTensor", buffer(D.BiasTensor, std::vector<float>{0})}};
+    const float golden = as_values<float>(run_case(c).values.at("OutputVarianceTensor"))[0];
+    CHECK(std::fabs(golden - ss / N) <= 0.5 * (std::nextafter(golden, INFINITY) - golden));
+    ArithmeticProfile p;
+    const double two_pass = form_bounds(c, "OutputVarianceTensor", BnStatistics::TwoPass, p)[0],
+                 online = form_bounds(c, "OutputVarianceTensor", BnStatistics::Online, p)[0],
+                 one_pass = form_bounds(c, "OutputVarianceTensor", BnStatistics::OnePass, p)[0],
+                 any = form_bounds(c, "OutputVarianceTensor", BnStatistics::Any, p)[0];
+    MESSAGE("variance " << golden << ": Bessel off by " << (bessel - golden) << "; bounds two-pass " << two_pass
+                        << ", online " << online << ", one-pass " << one_pass << ", any " << any);
+    CHECK(any == (*batch_normalization_bounds(c, "OutputVarianceTensor", p))[0]);
+    CHECK(any == std::max(online, one_pass));
+    // The two-pass and online forms reject it; the one-pass form E[X^2] - E[X]^2 in float32 cannot
+    // (its cancellation: sum X^2 is 50 times n Variance here), so the union accepts it.
+    CHECK_FALSE(accepted(golden, bessel, two_pass));
+    CHECK_FALSE(accepted(golden, bessel, online));
+    CHECK(accepted(golden, bessel, one_pass));
+    // The statistics bound by the data: two-pass within n u of the variance (the mean's error
+    // enters only squared); one-pass about sum X^2 / (n Variance) = 50 times larger.
+    const double u = std::ldexp(1.0, -24);
+    CHECK(two_pass < N * u * golden);
+    CHECK(one_pass > 20 * two_pass);
+    // Float32 loops of each form are inside their own form's bound.
+    float s = 0, s2 = 0, m = 0, M2 = 0;
+    for (float v : x) s += v;
+    const float tm = s / float(N);
+    for (float v : x) s2 += (v - tm) * (v - tm);
+    CHECK(accepted(golden, s2 / float(N), two_pass));
+    s2 = 0;
+    for (float v : x) s2 += v * v;
+    CHECK(accepted(golden, s2 / float(N) - tm * tm, one_pass));
+    for (uint32_t j = 0; j < N; ++j) {
+        const float d = x[j] - m;
+        m += d / float(j + 1);
+        M2 += d * (x[j] - m);
+    }
+    CHECK(accepted(golden, M2 / float(N), online));
 }

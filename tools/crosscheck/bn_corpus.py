@@ -3,7 +3,8 @@
 normalization"): BATCH_NORMALIZATION (plain, with a fused RELU, and `bnact_*` with each other
 fused activation DirectML allows, with the parameters in ACTIVATIONS), _TRAINING, _GRAD and
 _TRAINING_GRAD, FLOAT32 and FLOAT16, N x C x H x W = 8 x 16 x 16 x 16 with per-channel statistics
-(2048 elements each), seeded Random inputs.
+(2048 elements each), seeded Random inputs; and `stats_*`, _TRAINING on channels of 1,024 to 65,536
+elements (STATISTICS), X uniform on [3, 5) (a mean 7 times the spread) or [-1, 3) (`centred`).
 
     python3 tools/crosscheck/bn_corpus.py CORPUS
 """
@@ -33,6 +34,17 @@ ACTIVATIONS = [
     ("identity", {"Type": "ACTIVATION_IDENTITY"}),
     ("shrink", {"Type": "ACTIVATION_SHRINK", "Bias": 0.25, "Threshold": 0.5}),
     ("gelu", {"Type": "ACTIVATION_GELU"}),
+]
+
+
+# _TRAINING's statistics at realistic sizes: (name, type, N x C x H x W, X's range).
+STATISTICS = [
+    ("stats_f32_c1024", "FLOAT32", [4, 8, 16, 16], (3, 5)),
+    ("stats_f32_c16384", "FLOAT32", [16, 4, 32, 32], (3, 5)),
+    ("stats_f32_c65536", "FLOAT32", [16, 2, 64, 64], (3, 5)),
+    ("stats_f32_centred_c2048", "FLOAT32", [8, 8, 16, 16], (-1, 3)),
+    ("stats_f16_c1024", "FLOAT16", [4, 8, 16, 16], (3, 5)),
+    ("stats_f16_c16384", "FLOAT16", [16, 4, 32, 32], (3, 5)),
 ]
 
 
@@ -76,9 +88,18 @@ def cases():
                 "VarianceTensor": rnd(12, 0.5, 1.5), "ScaleTensor": rnd(13)}
 
 
+def statistics_cases():
+    for name, dt, sizes, (lo, hi) in STATISTICS:
+        stat = [1, sizes[1], 1, 1]
+        yield name, "BATCH_NORMALIZATION_TRAINING", {
+            "InputTensor": t(dt, sizes), "ScaleTensor": t(dt, stat), "BiasTensor": t(dt, stat),
+            "OutputTensor": t(dt, sizes), "OutputMeanTensor": t(dt, stat), "OutputVarianceTensor": t(dt, stat),
+            "Epsilon": EPS}, {"InputTensor": rnd(14, lo, hi), "ScaleTensor": rnd(15), "BiasTensor": rnd(16, -1, 1)}
+
+
 def main(out):
     os.makedirs(out, exist_ok=True)
-    for name, op, desc, inputs in cases():
+    for name, op, desc, inputs in list(cases()) + list(statistics_cases()):
         case = {"format": 1, "name": name, "description": "GPU cross-check corpus (docs/crosscheck-gpu.md, Batch normalization)",
                 "operator": op, "desc": desc, "inputs": inputs}
         with open(os.path.join(out, name + ".json"), "w") as f:
