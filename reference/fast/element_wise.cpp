@@ -19,6 +19,7 @@
 #include <vector>
 
 #if defined(__x86_64__) && defined(__GNUC__)
+#include <cpuid.h>
 #include <immintrin.h>
 #define DMLREF_F16C_PATHS 1
 #define DMLREF_F16C __attribute__((target("avx2,f16c")))
@@ -128,8 +129,13 @@ enum class HalfOp { Add, Multiply, Divide, Sqrt };
 
 #if defined(DMLREF_F16C_PATHS)
 
+// AVX2 (which GCC's and Clang's builtin test with the OS's saving of the AVX registers) and F16C
+// (CPUID leaf 1, ECX bit 29: Clang's builtin does not know the name).
 bool have_f16c() {
-    static const bool yes = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("f16c");
+    static const bool yes = [] {
+        unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
+        return __builtin_cpu_supports("avx2") && __get_cpuid(1, &eax, &ebx, &ecx, &edx) && (ecx & bit_F16C) != 0;
+    }();
     return yes;
 }
 
@@ -249,9 +255,11 @@ template <bool Max, class D> bool min_max(const D& d, const Bindings& bindings) 
 // -0 < +0 false); FLOAT16 through the order key of its bits, with a NaN operand false.
 
 DMLREF_CLONES void less_half_run(uint8_t* y, const uint16_t* a, const uint16_t* b, size_t n) {
-    for (size_t i = 0; i < n; ++i)
-        y[i] = uint8_t(!nan_bits(a[i]) & !nan_bits(b[i]) &
-                       (order_key<uint16_t, int16_t>(a[i]) < order_key<uint16_t, int16_t>(b[i])));
+    for (size_t i = 0; i < n; ++i) {
+        const bool an = nan_bits(a[i]), bn = nan_bits(b[i]);
+        const bool numbers = !(an | bn);
+        y[i] = uint8_t(numbers & (order_key<uint16_t, int16_t>(a[i]) < order_key<uint16_t, int16_t>(b[i])));
+    }
 }
 DMLREF_CLONES void less_float_run(uint8_t* y, const float* a, const float* b, size_t n) {
     for (size_t i = 0; i < n; ++i) y[i] = uint8_t(a[i] < b[i]);
