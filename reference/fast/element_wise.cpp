@@ -1,12 +1,13 @@
 // The copy-speed element-wise fast paths (element_wise.hpp): the same bits as the plain loops, on
 // runs of stride 1, spread over the cores by parallel_for (each element written by one thread, so
 // the bits never depend on the thread count). Why each gives the plain loop's bits is said at the
-// kernel; docs/golden.md ("Fast paths") sums it up.
+// kernel; docs/golden.md ("Element-wise" and "Cast") sums it up.
 //
 // FLOAT16 arithmetic and the casts use F16C (x86-64 with AVX2 and F16C, asked of the CPU at run
 // time: elsewhere they return false and the plain loop runs); MAX, MIN and LESS_THAN are integer
-// operations on the bit patterns, plain loops cloned for x86-64-v4 (AVX-512BW), AVX2 and the
-// baseline, every clone giving the same bits.
+// operations on the bit patterns (FLOAT32 LESS_THAN one IEEE compare), plain loops cloned for AVX2
+// and the baseline, every clone giving the same bits (AVX-512 clones gain nothing on loops bound
+// by memory, and cost compile time).
 #include "element_wise.hpp"
 
 #include "streamed.hpp"
@@ -25,7 +26,7 @@
 #define DMLREF_F16C __attribute__((target("avx2,f16c")))
 #endif
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
-#define DMLREF_CLONES __attribute__((target_clones("arch=x86-64-v4", "avx2", "default")))
+#define DMLREF_CLONES __attribute__((target_clones("avx2", "default")))
 #else
 #define DMLREF_CLONES
 #endif
@@ -82,23 +83,29 @@ template <size_t K, class F> void over_runs(const UnitRuns<K>& r, F&& f) {
     });
 }
 
-// A unary or binary map whose kernel is run(y, a, b, count) on element pointers.
-template <class TY, class TA, class Run> bool unary_map(const TensorView& Y, const TensorView& A, Run run) {
+// A unary or binary map whose kernel is run(y, a, [b,] count) on the runs' first elements, the
+// element sizes given (one driver for every kernel: no instantiation per kernel).
+using UnaryRun = void (*)(void* y, const void* a, size_t n);
+using BinaryRun = void (*)(void* y, const void* a, const void* b, size_t n);
+
+bool unary_map(const TensorView& Y, const TensorView& A, size_t ys, size_t as, UnaryRun run) {
     UnitRuns<2> r;
     if (!unit_runs<2>({&Y, &A}, r)) return false;
-    TY* y = Y.data<TY>();
-    const TA* a = A.data<TA>();
-    over_runs<2>(r, [&](const std::array<int64_t, 2>& o, size_t n) { run(y + o[0], a + o[1], n); });
+    std::byte* y = Y.base;
+    const std::byte* a = A.base;
+    over_runs<2>(
+        r, [&](const std::array<int64_t, 2>& o, size_t n) { run(y + o[0] * int64_t(ys), a + o[1] * int64_t(as), n); });
     return true;
 }
 
-template <class TY, class T, class Run>
-bool binary_map(const TensorView& Y, const TensorView& A, const TensorView& B, Run run) {
+bool binary_map(const TensorView& Y, const TensorView& A, const TensorView& B, size_t ys, size_t ts, BinaryRun run) {
     UnitRuns<3> r;
     if (!unit_runs<3>({&Y, &A, &B}, r)) return false;
-    TY* y = Y.data<TY>();
-    const T *a = A.data<T>(), *b = B.data<T>();
-    over_runs<3>(r, [&](const std::array<int64_t, 3>& o, size_t n) { run(y + o[0], a + o[1], b + o[2], n); });
+    std::byte* y = Y.base;
+    const std::byte *a = A.base, *b = B.base;
+    over_runs<3>(r, [&](const std::array<int64_t, 3>& o, size_t n) {
+        run(y + o[0] * int64_t(ys), a + o[1] * int64_t(ts), b + o[2] * int64_t(ts), n);
+    });
     return true;
 }
 
@@ -160,7 +167,9 @@ template <HalfOp Op> DMLREF_F16C inline __m128i half_op8(const uint16_t* a, cons
 }
 
 // The tail of fewer than 8 elements goes through the same vector code on a padded copy.
-template <HalfOp Op> DMLREF_F16C void half_arith_run(uint16_t* y, const uint16_t* a, const uint16_t* b, size_t n) {
+template <HalfOp Op> DMLREF_F16C void half_arith_run(void* yv, const void* av, const void* bv, size_t n) {
+    auto* y = static_cast<uint16_t*>(yv);
+    auto *a = static_cast<const uint16_t*>(av), *b = static_cast<const uint16_t*>(bv);
     size_t i = 0;
     for (; i + 8 <= n; i += 8) _mm_storeu_si128(reinterpret_cast<__m128i*>(y + i), half_op8<Op>(a + i, b + i));
     if (i < n) {
@@ -172,18 +181,19 @@ template <HalfOp Op> DMLREF_F16C void half_arith_run(uint16_t* y, const uint16_t
     }
 }
 
+DMLREF_F16C void half_sqrt_run(void* y, const void* x, size_t n) { half_arith_run<HalfOp::Sqrt>(y, x, x, n); }
+
 template <HalfOp Op, class D> bool half_arith(const D& d, const Bindings& bindings) {
     if (!have_f16c() || d.OutputTensor.DataType != DataType::FLOAT16) return false;
     const TensorView Y(d.OutputTensor, bindings.at("OutputTensor"));
     if constexpr (Op == HalfOp::Sqrt) {
         if (d.ScaleBias || d.InputTensor.DataType != DataType::FLOAT16) return false;
         const TensorView X(d.InputTensor, bindings.at("InputTensor"));
-        return unary_map<uint16_t, uint16_t>(
-            Y, X, [](uint16_t* y, const uint16_t* x, size_t n) { half_arith_run<Op>(y, x, x, n); });
+        return unary_map(Y, X, 2, 2, half_sqrt_run);
     } else {
         if (d.ATensor.DataType != DataType::FLOAT16 || d.BTensor.DataType != DataType::FLOAT16) return false;
         const TensorView A(d.ATensor, bindings.at("ATensor")), B(d.BTensor, bindings.at("BTensor"));
-        return binary_map<uint16_t, uint16_t>(Y, A, B, half_arith_run<Op>);
+        return binary_map(Y, A, B, 2, 2, half_arith_run<Op>);
     }
 }
 
@@ -225,16 +235,24 @@ template <bool Max, class B, class S> inline B min_max_bits(B a, B b) {
     return (an & bn) ? canonical : r;
 }
 
-DMLREF_CLONES void max_half_run(uint16_t* y, const uint16_t* a, const uint16_t* b, size_t n) {
+DMLREF_CLONES void max_half_run(void* yv, const void* av, const void* bv, size_t n) {
+    auto* y = static_cast<uint16_t*>(yv);
+    auto *a = static_cast<const uint16_t*>(av), *b = static_cast<const uint16_t*>(bv);
     for (size_t i = 0; i < n; ++i) y[i] = min_max_bits<true, uint16_t, int16_t>(a[i], b[i]);
 }
-DMLREF_CLONES void min_half_run(uint16_t* y, const uint16_t* a, const uint16_t* b, size_t n) {
+DMLREF_CLONES void min_half_run(void* yv, const void* av, const void* bv, size_t n) {
+    auto* y = static_cast<uint16_t*>(yv);
+    auto *a = static_cast<const uint16_t*>(av), *b = static_cast<const uint16_t*>(bv);
     for (size_t i = 0; i < n; ++i) y[i] = min_max_bits<false, uint16_t, int16_t>(a[i], b[i]);
 }
-DMLREF_CLONES void max_float_run(uint32_t* y, const uint32_t* a, const uint32_t* b, size_t n) {
+DMLREF_CLONES void max_float_run(void* yv, const void* av, const void* bv, size_t n) {
+    auto* y = static_cast<uint32_t*>(yv);
+    auto *a = static_cast<const uint32_t*>(av), *b = static_cast<const uint32_t*>(bv);
     for (size_t i = 0; i < n; ++i) y[i] = min_max_bits<true, uint32_t, int32_t>(a[i], b[i]);
 }
-DMLREF_CLONES void min_float_run(uint32_t* y, const uint32_t* a, const uint32_t* b, size_t n) {
+DMLREF_CLONES void min_float_run(void* yv, const void* av, const void* bv, size_t n) {
+    auto* y = static_cast<uint32_t*>(yv);
+    auto *a = static_cast<const uint32_t*>(av), *b = static_cast<const uint32_t*>(bv);
     for (size_t i = 0; i < n; ++i) y[i] = min_max_bits<false, uint32_t, int32_t>(a[i], b[i]);
 }
 
@@ -243,8 +261,8 @@ template <bool Max, class D> bool min_max(const D& d, const Bindings& bindings) 
     if (d.ATensor.DataType != t || d.BTensor.DataType != t) return false;
     const TensorView A(d.ATensor, bindings.at("ATensor")), B(d.BTensor, bindings.at("BTensor"));
     const TensorView Y(d.OutputTensor, bindings.at("OutputTensor"));
-    if (t == DataType::FLOAT16) return binary_map<uint16_t, uint16_t>(Y, A, B, Max ? max_half_run : min_half_run);
-    if (t == DataType::FLOAT32) return binary_map<uint32_t, uint32_t>(Y, A, B, Max ? max_float_run : min_float_run);
+    if (t == DataType::FLOAT16) return binary_map(Y, A, B, 2, 2, Max ? max_half_run : min_half_run);
+    if (t == DataType::FLOAT32) return binary_map(Y, A, B, 4, 4, Max ? max_float_run : min_float_run);
     return false;
 }
 
@@ -254,20 +272,28 @@ template <bool Max, class D> bool min_max(const D& d, const Bindings& bindings) 
 // (BooleanOutput=OneOrZeroOfOutputType). Integers and FLOAT32 compare as C++ does (NaN false,
 // -0 < +0 false); FLOAT16 through the order key of its bits, with a NaN operand false.
 
-DMLREF_CLONES void less_half_run(uint8_t* y, const uint16_t* a, const uint16_t* b, size_t n) {
+DMLREF_CLONES void less_half_run(void* yv, const void* av, const void* bv, size_t n) {
+    auto* y = static_cast<uint8_t*>(yv);
+    auto *a = static_cast<const uint16_t*>(av), *b = static_cast<const uint16_t*>(bv);
     for (size_t i = 0; i < n; ++i) {
         const bool an = nan_bits(a[i]), bn = nan_bits(b[i]);
         const bool numbers = !(an | bn);
         y[i] = uint8_t(numbers & (order_key<uint16_t, int16_t>(a[i]) < order_key<uint16_t, int16_t>(b[i])));
     }
 }
-DMLREF_CLONES void less_float_run(uint8_t* y, const float* a, const float* b, size_t n) {
+DMLREF_CLONES void less_float_run(void* yv, const void* av, const void* bv, size_t n) {
+    auto* y = static_cast<uint8_t*>(yv);
+    auto *a = static_cast<const float*>(av), *b = static_cast<const float*>(bv);
     for (size_t i = 0; i < n; ++i) y[i] = uint8_t(a[i] < b[i]);
 }
-DMLREF_CLONES void less_int8_run(uint8_t* y, const int8_t* a, const int8_t* b, size_t n) {
+DMLREF_CLONES void less_int8_run(void* yv, const void* av, const void* bv, size_t n) {
+    auto* y = static_cast<uint8_t*>(yv);
+    auto *a = static_cast<const int8_t*>(av), *b = static_cast<const int8_t*>(bv);
     for (size_t i = 0; i < n; ++i) y[i] = uint8_t(a[i] < b[i]);
 }
-DMLREF_CLONES void less_int32_run(uint8_t* y, const int32_t* a, const int32_t* b, size_t n) {
+DMLREF_CLONES void less_int32_run(void* yv, const void* av, const void* bv, size_t n) {
+    auto* y = static_cast<uint8_t*>(yv);
+    auto *a = static_cast<const int32_t*>(av), *b = static_cast<const int32_t*>(bv);
     for (size_t i = 0; i < n; ++i) y[i] = uint8_t(a[i] < b[i]);
 }
 
@@ -331,20 +357,16 @@ template <bool Signed> DMLREF_F16C void int8_to_half8(unsigned char* o, const un
     _mm_storeu_si128(reinterpret_cast<__m128i*>(o), to_halves(_mm256_cvtepi32_ps(w)));
 }
 
-template <class TY, class TX, size_t In, size_t Out, Eight F> bool cast_map(const TensorView& Y, const TensorView& X) {
-    return unary_map<TY, TX>(Y, X, [](TY* y, const TX* x, size_t n) { eights<In, Out, F>(y, x, n); });
-}
-
 bool cast_fast(const TensorView& Y, const TensorView& X, DataType to, DataType from) {
     if (!have_f16c()) return false;
     if (to == DataType::FLOAT32 && from == DataType::FLOAT16)
-        return cast_map<float, uint16_t, 2, 4, half_to_float8>(Y, X);
+        return unary_map(Y, X, 4, 2, eights<2, 4, half_to_float8>);
     if (to != DataType::FLOAT16) return false;
     switch (from) {
-        case DataType::FLOAT32: return cast_map<uint16_t, float, 4, 2, float_to_half8>(Y, X);
-        case DataType::INT32: return cast_map<uint16_t, int32_t, 4, 2, int32_to_half8>(Y, X);
-        case DataType::INT8: return cast_map<uint16_t, uint8_t, 1, 2, int8_to_half8<true>>(Y, X);
-        case DataType::UINT8: return cast_map<uint16_t, uint8_t, 1, 2, int8_to_half8<false>>(Y, X);
+        case DataType::FLOAT32: return unary_map(Y, X, 2, 4, eights<4, 2, float_to_half8>);
+        case DataType::INT32: return unary_map(Y, X, 2, 4, eights<4, 2, int32_to_half8>);
+        case DataType::INT8: return unary_map(Y, X, 2, 1, eights<1, 2, int8_to_half8<true>>);
+        case DataType::UINT8: return unary_map(Y, X, 2, 1, eights<1, 2, int8_to_half8<false>>);
         default: return false;
     }
 }
@@ -378,10 +400,10 @@ bool element_wise_fast(const DML_ELEMENT_WISE_LOGICAL_LESS_THAN_OPERATOR_DESC& d
     const TensorView A(d.ATensor, b.at("ATensor")), B(d.BTensor, b.at("BTensor"));
     const TensorView Y(d.OutputTensor, b.at("OutputTensor"));
     switch (t) {
-        case DataType::FLOAT16: return binary_map<uint8_t, uint16_t>(Y, A, B, less_half_run);
-        case DataType::FLOAT32: return binary_map<uint8_t, float>(Y, A, B, less_float_run);
-        case DataType::INT8: return binary_map<uint8_t, int8_t>(Y, A, B, less_int8_run);
-        case DataType::INT32: return binary_map<uint8_t, int32_t>(Y, A, B, less_int32_run);
+        case DataType::FLOAT16: return binary_map(Y, A, B, 1, 2, less_half_run);
+        case DataType::FLOAT32: return binary_map(Y, A, B, 1, 4, less_float_run);
+        case DataType::INT8: return binary_map(Y, A, B, 1, 1, less_int8_run);
+        case DataType::INT32: return binary_map(Y, A, B, 1, 4, less_int32_run);
         default: return false;
     }
 }
