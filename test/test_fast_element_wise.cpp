@@ -233,3 +233,19 @@ TEST_CASE("Element-wise fast paths = plain loop over several runs on the cores")
                                     {{"OutputTensor", &d.OutputTensor}}));
     check_cast<float>(DataType::FLOAT32, DataType::FLOAT16, n, [](uint32_t i) { return float(i) * 0.37f; });
 }
+
+TEST_CASE("Element-wise fast paths = plain loop with streamed outputs (packed, and rows at odd addresses)") {
+    // From fast::kStreamedElements up the outputs go through non-temporal stores: a packed CAST
+    // with an odd tail, and LESS_THAN into UINT8 rows of 1001 elements 1003 apart (every row's
+    // first output at a different offset from a 16-byte boundary).
+    const uint32_t n = uint32_t(reference::fast::kStreamedElements) + 5;
+    check_cast<uint8_t>(DataType::INT8, DataType::FLOAT16, n, [](uint32_t i) { return uint8_t(i * 37u); });
+    if (sanitizer_tier()) return;  // the rows once, in the release build's run
+    std::mt19937_64 rng(2700);
+    const uint32_t rows = n / 1001 + 1;
+    const Operator op = binary_op<DML_ELEMENT_WISE_LOGICAL_LESS_THAN_OPERATOR_DESC>(
+        DataType::INT8, DataType::UINT8, {rows, 1001}, {1003, 1}, {0, 1}, {1003, 1});
+    const auto& d = desc_of<DML_ELEMENT_WISE_LOGICAL_LESS_THAN_OPERATOR_DESC>(op);
+    check_op(op, make_buffers<int8_t>(rng, {{"ATensor", &d.ATensor}, {"BTensor", &d.BTensor}},
+                                      {{"OutputTensor", &d.OutputTensor}}));
+}

@@ -64,24 +64,50 @@ template <size_t K> bool unit_runs(const std::array<const TensorView*, K>& t, Un
     return ok && !r.offsets.empty();
 }
 
-// f(offsets, count) over every element of the runs, in pieces of about kRunElements spread over
-// the cores; each element is in exactly one piece.
-template <size_t K, class F> void over_runs(const UnitRuns<K>& r, F&& f) {
+// f(offsets, count) over every element of the runs, in pieces of about `piece` elements spread
+// over the cores; each element is in exactly one piece.
+template <size_t K, class F> void over_runs(const UnitRuns<K>& r, size_t piece, F&& f) {
     const size_t length = size_t(r.length);
     if (r.offsets.size() == 1) {
-        in_runs(length, [&](size_t begin, size_t end) {
+        in_runs(
+            length,
+            [&](size_t begin, size_t end) {
             std::array<int64_t, K> o = r.offsets[0];
             for (int64_t& v : o) v += int64_t(begin);
             f(o, end - begin);
-        });
+            },
+            piece);
         return;
     }
-    const size_t per = std::max<size_t>(1, kRunElements / length);  // runs per piece
+    const size_t per = std::max<size_t>(1, piece / length);  // runs per piece
     parallel_for(int64_t((r.offsets.size() + per - 1) / per), [&](int64_t p) {
         const size_t first = size_t(p) * per, last = std::min(r.offsets.size(), first + per);
         for (size_t i = first; i < last; ++i) f(r.offsets[i], length);
     });
 }
+
+// Outputs of kStreamedElements and more (streamed.hpp) are written around the caches: the kernel
+// writes kStaged elements at a time into a buffer in L1, which non-temporal stores copy out (no
+// read of the output's cache lines before they are written). The bits are the kernel's either way.
+constexpr size_t kStaged = 1024;
+
+#if defined(__SSE2__)
+void stream_out(std::byte* y, const std::byte* staged, size_t bytes) {
+    const size_t head = std::min(bytes, size_t((16 - reinterpret_cast<uintptr_t>(y) % 16) % 16));
+    std::memcpy(y, staged, head);
+    size_t k = head;
+    for (; k + 16 <= bytes; k += 16)
+        _mm_stream_si128(reinterpret_cast<__m128i*>(y + k),
+                         _mm_loadu_si128(reinterpret_cast<const __m128i*>(staged + k)));
+    std::memcpy(y + k, staged + k, bytes - k);
+}
+inline bool streamed(const TensorView& Y) { return element_count(Y.desc) >= kStreamedElements; }
+inline void fence() { _mm_sfence(); }
+#else
+void stream_out(std::byte* y, const std::byte* staged, size_t bytes) { std::memcpy(y, staged, bytes); }
+inline bool streamed(const TensorView&) { return false; }
+inline void fence() {}
+#endif
 
 // A unary or binary map whose kernel is run(y, a, [b,] count) on the runs' first elements, the
 // element sizes given (one driver for every kernel: no instantiation per kernel).
@@ -93,8 +119,21 @@ bool unary_map(const TensorView& Y, const TensorView& A, size_t ys, size_t as, U
     if (!unit_runs<2>({&Y, &A}, r)) return false;
     std::byte* y = Y.base;
     const std::byte* a = A.base;
-    over_runs<2>(
-        r, [&](const std::array<int64_t, 2>& o, size_t n) { run(y + o[0] * int64_t(ys), a + o[1] * int64_t(as), n); });
+    if (!streamed(Y)) {
+        over_runs<2>(r, kRunElements, [&](const std::array<int64_t, 2>& o, size_t n) {
+            run(y + o[0] * int64_t(ys), a + o[1] * int64_t(as), n);
+        });
+        return true;
+    }
+    over_runs<2>(r, kStreamedElements / 4, [&](const std::array<int64_t, 2>& o, size_t n) {
+        alignas(64) std::byte stage[kStaged * 8];
+        for (size_t j = 0; j < n; j += kStaged) {
+            const size_t m = std::min(kStaged, n - j);
+            run(stage, a + (o[1] + int64_t(j)) * int64_t(as), m);
+            stream_out(y + (o[0] + int64_t(j)) * int64_t(ys), stage, m * ys);
+        }
+        fence();
+    });
     return true;
 }
 
@@ -103,8 +142,20 @@ bool binary_map(const TensorView& Y, const TensorView& A, const TensorView& B, s
     if (!unit_runs<3>({&Y, &A, &B}, r)) return false;
     std::byte* y = Y.base;
     const std::byte *a = A.base, *b = B.base;
-    over_runs<3>(r, [&](const std::array<int64_t, 3>& o, size_t n) {
-        run(y + o[0] * int64_t(ys), a + o[1] * int64_t(ts), b + o[2] * int64_t(ts), n);
+    if (!streamed(Y)) {
+        over_runs<3>(r, kRunElements, [&](const std::array<int64_t, 3>& o, size_t n) {
+            run(y + o[0] * int64_t(ys), a + o[1] * int64_t(ts), b + o[2] * int64_t(ts), n);
+        });
+        return true;
+    }
+    over_runs<3>(r, kStreamedElements / 4, [&](const std::array<int64_t, 3>& o, size_t n) {
+        alignas(64) std::byte stage[kStaged * 8];
+        for (size_t j = 0; j < n; j += kStaged) {
+            const size_t m = std::min(kStaged, n - j);
+            run(stage, a + (o[1] + int64_t(j)) * int64_t(ts), b + (o[2] + int64_t(j)) * int64_t(ts), m);
+            stream_out(y + (o[0] + int64_t(j)) * int64_t(ys), stage, m * ys);
+        }
+        fence();
     });
     return true;
 }
