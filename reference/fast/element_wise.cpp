@@ -286,25 +286,28 @@ template <bool Max, class B, class S> inline B min_max_bits(B a, B b) {
     return (an & bn) ? canonical : r;
 }
 
-DMLREF_CLONES void max_half_run(void* yv, const void* av, const void* bv, size_t n) {
-    auto* y = static_cast<uint16_t*>(yv);
-    auto *a = static_cast<const uint16_t*>(av), *b = static_cast<const uint16_t*>(bv);
-    for (size_t i = 0; i < n; ++i) y[i] = min_max_bits<true, uint16_t, int16_t>(a[i], b[i]);
+// y[i] = f(a[i], b[i]) over n elements of the types given, inlined into each cloned loop below so
+// that each clone vectorises it for its own target.
+template <class TY, class T, class F> inline void each(void* yv, const void* av, const void* bv, size_t n, F f) {
+    auto* y = static_cast<TY*>(yv);
+    auto *a = static_cast<const T*>(av), *b = static_cast<const T*>(bv);
+    for (size_t i = 0; i < n; ++i) y[i] = f(a[i], b[i]);
 }
-DMLREF_CLONES void min_half_run(void* yv, const void* av, const void* bv, size_t n) {
-    auto* y = static_cast<uint16_t*>(yv);
-    auto *a = static_cast<const uint16_t*>(av), *b = static_cast<const uint16_t*>(bv);
-    for (size_t i = 0; i < n; ++i) y[i] = min_max_bits<false, uint16_t, int16_t>(a[i], b[i]);
+
+template <bool Max, class B, class S> inline void min_max_each(void* y, const void* a, const void* b, size_t n) {
+    each<B, B>(y, a, b, n, [](B x, B z) { return min_max_bits<Max, B, S>(x, z); });
 }
-DMLREF_CLONES void max_float_run(void* yv, const void* av, const void* bv, size_t n) {
-    auto* y = static_cast<uint32_t*>(yv);
-    auto *a = static_cast<const uint32_t*>(av), *b = static_cast<const uint32_t*>(bv);
-    for (size_t i = 0; i < n; ++i) y[i] = min_max_bits<true, uint32_t, int32_t>(a[i], b[i]);
+DMLREF_CLONES void max_half_run(void* y, const void* a, const void* b, size_t n) {
+    min_max_each<true, uint16_t, int16_t>(y, a, b, n);
 }
-DMLREF_CLONES void min_float_run(void* yv, const void* av, const void* bv, size_t n) {
-    auto* y = static_cast<uint32_t*>(yv);
-    auto *a = static_cast<const uint32_t*>(av), *b = static_cast<const uint32_t*>(bv);
-    for (size_t i = 0; i < n; ++i) y[i] = min_max_bits<false, uint32_t, int32_t>(a[i], b[i]);
+DMLREF_CLONES void min_half_run(void* y, const void* a, const void* b, size_t n) {
+    min_max_each<false, uint16_t, int16_t>(y, a, b, n);
+}
+DMLREF_CLONES void max_float_run(void* y, const void* a, const void* b, size_t n) {
+    min_max_each<true, uint32_t, int32_t>(y, a, b, n);
+}
+DMLREF_CLONES void min_float_run(void* y, const void* a, const void* b, size_t n) {
+    min_max_each<false, uint32_t, int32_t>(y, a, b, n);
 }
 
 template <bool Max, class D> bool min_max(const D& d, const Bindings& bindings) {
@@ -323,30 +326,19 @@ template <bool Max, class D> bool min_max(const D& d, const Bindings& bindings) 
 // (BooleanOutput=OneOrZeroOfOutputType). Integers and FLOAT32 compare as C++ does (NaN false,
 // -0 < +0 false); FLOAT16 through the order key of its bits, with a NaN operand false.
 
-DMLREF_CLONES void less_half_run(void* yv, const void* av, const void* bv, size_t n) {
-    auto* y = static_cast<uint8_t*>(yv);
-    auto *a = static_cast<const uint16_t*>(av), *b = static_cast<const uint16_t*>(bv);
-    for (size_t i = 0; i < n; ++i) {
-        const bool an = nan_bits(a[i]), bn = nan_bits(b[i]);
-        const bool numbers = !(an | bn);
-        y[i] = uint8_t(numbers & (order_key<uint16_t, int16_t>(a[i]) < order_key<uint16_t, int16_t>(b[i])));
-    }
+DMLREF_CLONES void less_half_run(void* y, const void* a, const void* b, size_t n) {
+    each<uint8_t, uint16_t>(y, a, b, n, [](uint16_t x, uint16_t z) {
+        const bool xn = nan_bits(x), zn = nan_bits(z);
+        const bool numbers = !(xn | zn);
+        return uint8_t(numbers & (order_key<uint16_t, int16_t>(x) < order_key<uint16_t, int16_t>(z)));
+    });
 }
-DMLREF_CLONES void less_float_run(void* yv, const void* av, const void* bv, size_t n) {
-    auto* y = static_cast<uint8_t*>(yv);
-    auto *a = static_cast<const float*>(av), *b = static_cast<const float*>(bv);
-    for (size_t i = 0; i < n; ++i) y[i] = uint8_t(a[i] < b[i]);
+template <class T> inline void less_each(void* y, const void* a, const void* b, size_t n) {
+    each<uint8_t, T>(y, a, b, n, [](T x, T z) { return uint8_t(x < z); });
 }
-DMLREF_CLONES void less_int8_run(void* yv, const void* av, const void* bv, size_t n) {
-    auto* y = static_cast<uint8_t*>(yv);
-    auto *a = static_cast<const int8_t*>(av), *b = static_cast<const int8_t*>(bv);
-    for (size_t i = 0; i < n; ++i) y[i] = uint8_t(a[i] < b[i]);
-}
-DMLREF_CLONES void less_int32_run(void* yv, const void* av, const void* bv, size_t n) {
-    auto* y = static_cast<uint8_t*>(yv);
-    auto *a = static_cast<const int32_t*>(av), *b = static_cast<const int32_t*>(bv);
-    for (size_t i = 0; i < n; ++i) y[i] = uint8_t(a[i] < b[i]);
-}
+DMLREF_CLONES void less_float_run(void* y, const void* a, const void* b, size_t n) { less_each<float>(y, a, b, n); }
+DMLREF_CLONES void less_int8_run(void* y, const void* a, const void* b, size_t n) { less_each<int8_t>(y, a, b, n); }
+DMLREF_CLONES void less_int32_run(void* y, const void* a, const void* b, size_t n) { less_each<int32_t>(y, a, b, n); }
 
 // ---- CAST (F16C) --------------------------------------------------------------------------------
 //
