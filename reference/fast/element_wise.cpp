@@ -16,6 +16,7 @@
 #include "dmlref/tensor.hpp"
 
 #include <array>
+#include <bit>
 #include <cstring>
 #include <vector>
 
@@ -254,14 +255,15 @@ template <HalfOp, class D> bool half_arith(const D&, const Bindings&) { return f
 
 #endif
 
-// ---- MAX and MIN of FLOAT16 and FLOAT32 on the bits ---------------------------------------------
+// ---- MAX and MIN of FLOAT16 and FLOAT32 -----------------------------------------------------------
 //
 // The plain loop (reference/element_wise.cpp, maximum and minimum): both operands NaN give the
 // canonical NaN; one NaN operand is ignored (the other's bits); equal values give, for MAX, b where a
 // is negative (so +0 over -0) and a otherwise, for MIN, a where a is negative and b otherwise;
-// else the larger (smaller) operand, its bits unchanged. Here the order of values is the order of
-// an integer key of the bits (sign and magnitude made two's complement, -0 and +0 both 0), and
-// the NaN tests are on the bits: the same choices, as integer compares and selects that vectorise.
+// else the larger (smaller) operand, its bits unchanged. Here, for FLOAT16, the order of values
+// is the order of an integer key of the bits (sign and magnitude made two's complement, -0 and +0
+// both 0), and the NaN tests are on the bits; FLOAT32 compares as FLOAT32 (below). The same
+// choices, as compares and selects that vectorise.
 
 template <class B, class S> inline S order_key(B bits) {
     constexpr B sign = B(B(1) << (sizeof(B) * 8 - 1));
@@ -303,11 +305,22 @@ DMLREF_CLONES void max_half_run(void* y, const void* a, const void* b, size_t n)
 DMLREF_CLONES void min_half_run(void* y, const void* a, const void* b, size_t n) {
     min_max_each<false, uint16_t, int16_t>(y, a, b, n);
 }
+// FLOAT32: the order of values is FLOAT32's own compare (false for NaN, -0 == +0), fewer vector
+// operations than the key; the same choices as min_max_bits.
+template <bool Max> inline uint32_t min_max_float(uint32_t a, uint32_t b) {
+    const float x = std::bit_cast<float>(a), z = std::bit_cast<float>(b);
+    const bool an = x != x, bn = z != z, a_negative = (a >> 31) != 0;
+    const bool take_a = Max ? (x > z) | ((x == z) & !a_negative) : (x < z) | ((x == z) & a_negative);
+    uint32_t r = take_a ? a : b;
+    r = an ? b : r;
+    r = bn ? a : r;
+    return (an & bn) ? 0x7fc00000u : r;
+}
 DMLREF_CLONES void max_float_run(void* y, const void* a, const void* b, size_t n) {
-    min_max_each<true, uint32_t, int32_t>(y, a, b, n);
+    each<uint32_t, uint32_t>(y, a, b, n, min_max_float<true>);
 }
 DMLREF_CLONES void min_float_run(void* y, const void* a, const void* b, size_t n) {
-    min_max_each<false, uint32_t, int32_t>(y, a, b, n);
+    each<uint32_t, uint32_t>(y, a, b, n, min_max_float<false>);
 }
 
 template <bool Max, class D> bool min_max(const D& d, const Bindings& bindings) {
