@@ -4,6 +4,7 @@
 // so Bits.
 #include "cast.hpp"
 
+#include "fast/element_wise.hpp"
 #include "kit/policies.hpp"
 
 namespace dmlref::reference {
@@ -34,6 +35,7 @@ OperatorRecord cast() {
     });
     r.outputs = {{"OutputTensor", TypeClass::Any, ToleranceRule::Bits}};
     r.explain = explain_cast;
+    r.fast = fast_as<DML_CAST_OPERATOR_DESC, fast::element_wise_fast>;
     return r;
 }
 

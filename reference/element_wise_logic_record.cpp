@@ -4,6 +4,7 @@
 // exact (a 0 or 1, a selected element, or bits), so Bits.
 #include "element_wise_logic.hpp"
 
+#include "fast/element_wise.hpp"
 #include "kit/policies.hpp"
 
 namespace dmlref::reference {
@@ -64,9 +65,12 @@ const std::vector<SupportRow> kCompare30Rows = {{0x3000, kAB, 1, 8, kEightTypes}
 template <OT T> OperatorRecord comparison() {
     const bool v30 = T == OT::ELEMENT_WISE_LOGICAL_GREATER_THAN_OR_EQUAL ||
                      T == OT::ELEMENT_WISE_LOGICAL_LESS_THAN_OR_EQUAL;
-    return binary<T>({.IntroducedIn = v30 ? 0x3000u : 0x1000u,
-                      .Support = v30 ? kCompare30Rows : kCompareRows,
-                      .Policies = {kBooleanOutput, kSubnormals}});
+    auto r = binary<T>({.IntroducedIn = v30 ? 0x3000u : 0x1000u,
+                        .Support = v30 ? kCompare30Rows : kCompareRows,
+                        .Policies = {kBooleanOutput, kSubnormals}});
+    if constexpr (T == OT::ELEMENT_WISE_LOGICAL_LESS_THAN)
+        r.fast = fast_as<logic_desc::Binary<T>, fast::element_wise_fast>;
+    return r;
 }
 
 // ---- LOGICAL_AND, _OR, _XOR (1.0, in place), LOGICAL_NOT (1.0, in place) ----------------------

@@ -4,6 +4,7 @@
 // "Element-wise arithmetic").
 #include "element_wise.hpp"
 
+#include "fast/element_wise.hpp"
 #include "fused_activation.hpp"
 #include "kit/policies.hpp"
 
@@ -56,6 +57,7 @@ OperatorRecord add() {
     r.explain = explain_element_wise;
     r.rounding_cost = rounding_cost<kExactCost>;
     r.BaseTensors = {"ATensor", "BTensor"};
+    r.fast = fast_as<ADD, fast::element_wise_fast>;
     return r;
 }
 
@@ -178,12 +180,14 @@ OperatorRecord subtract() {
 
 OperatorRecord multiply() {
     // 1.0 and 2.1: 4 to 5 dimensions.
-    return binary<MUL, validate, evaluate, 2>({{0x1000, {}, 4, 5, kF32F16},
-                                               {0x2100, {}, 4, 5, kF32F16I32U32},
-                                               {0x3000, {}, 1, 8, kF32F16I32U32},
-                                               {0x4100, {}, 1, 8, kAdd41},
-                                               {0x5100, {}, 1, 8, kTenTypes}},
-                                              {kNaNResult, kIntegerOverflow, kSubnormals});
+    auto r = binary<MUL, validate, evaluate, 2>({{0x1000, {}, 4, 5, kF32F16},
+                                                 {0x2100, {}, 4, 5, kF32F16I32U32},
+                                                 {0x3000, {}, 1, 8, kF32F16I32U32},
+                                                 {0x4100, {}, 1, 8, kAdd41},
+                                                 {0x5100, {}, 1, 8, kTenTypes}},
+                                                {kNaNResult, kIntegerOverflow, kSubnormals});
+    r.fast = fast_as<MUL, fast::element_wise_fast>;
+    return r;
 }
 
 OperatorRecord divide() {
@@ -194,6 +198,7 @@ OperatorRecord divide() {
                                                  {0x6000, {}, 1, 8, kTenTypes}},
                                                 {kNaNResult, kIntegerDivisionByZero, kIntegerOverflow, kSubnormals});
     r.case_boundary = zero_divisor_boundary<DIV>;
+    r.fast = fast_as<DIV, fast::element_wise_fast>;
     return r;
 }
 
@@ -300,6 +305,7 @@ template <class D, void (*V)(const D&, Diagnostics&), void (*E)(const D&, const 
                                  {0x5000, {}, 1, 8, kTenTypes}},
                                 {kMinMaxNaN, kSignedZeroMinMax, kSubnormals});
     r.case_boundary = signed_zero_boundary<D>;
+    r.fast = fast_as<D, fast::element_wise_fast>;
     return r;
 }
 
@@ -424,9 +430,11 @@ OperatorRecord sign_record() {
                                            {kSignOfZero, kSignOfNaN, kSubnormals});
 }
 OperatorRecord sqrt_record() {
-    return unary<DML_ELEMENT_WISE_SQRT_OPERATOR_DESC, validate, evaluate, 4, 5>(
+    auto r = unary<DML_ELEMENT_WISE_SQRT_OPERATOR_DESC, validate, evaluate, 4, 5>(
         0x1000, {{0x1000, {}, 4, 4, kF32F16}, {0x3000, {}, 1, 8, kF32F16}},
         {kNaNResult, kIntegerResult, kScaleBias, kSubnormals});
+    r.fast = fast_as<DML_ELEMENT_WISE_SQRT_OPERATOR_DESC, fast::element_wise_fast>;
+    return r;
 }
 OperatorRecord recip_record() {
     return unary<DML_ELEMENT_WISE_RECIP_OPERATOR_DESC, validate, evaluate, 4, 6>(

@@ -1,0 +1,473 @@
+// The copy-speed element-wise fast paths (element_wise.hpp): the same bits as the plain loops, on
+// runs of stride 1, spread over the cores by parallel_for (each element written by one thread, so
+// the bits never depend on the thread count). Why each gives the plain loop's bits is said at the
+// kernel; docs/golden.md ("Element-wise" and "Cast") sums it up.
+//
+// FLOAT16 arithmetic and the casts use F16C (x86-64 with AVX2 and F16C, asked of the CPU at run
+// time: elsewhere they return false and the plain loop runs); MAX, MIN and LESS_THAN are integer
+// operations on the bit patterns (FLOAT32 LESS_THAN one IEEE compare), plain loops cloned for AVX2
+// and the baseline, every clone giving the same bits (AVX-512 clones gain nothing on loops bound
+// by memory, and cost compile time).
+#include "element_wise.hpp"
+
+#include "streamed.hpp"
+
+#include "dmlref/numeric.hpp"
+#include "dmlref/tensor.hpp"
+
+#include <array>
+#include <bit>
+#include <cstring>
+#include <vector>
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <cpuid.h>
+#include <immintrin.h>
+#define DMLREF_F16C_PATHS 1
+#define DMLREF_F16C __attribute__((target("avx2,f16c")))
+#endif
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define DMLREF_CLONES __attribute__((target_clones("avx2", "default")))
+#else
+#define DMLREF_CLONES
+#endif
+
+namespace dmlref::reference::fast {
+
+namespace {
+
+// ---- Runs of stride 1 ---------------------------------------------------------------------------
+
+// Shorter runs than this leave the tensor to the plain loop (a run costs a call and a tail).
+constexpr int64_t kMinRun = 32;
+
+// The runs of a map over Y's elements along which Y and every input have stride 1 (dimensions of
+// size 1 dropped, contiguous ones merged: for_each_run), each at least kMinRun long; false where
+// some run is not of stride 1 or shorter.
+template <size_t K> struct UnitRuns {
+    std::vector<std::array<int64_t, K>> offsets;  // element offsets of each run's first element
+    int64_t length = 0;                           // every run's length
+};
+
+template <size_t K> bool unit_runs(const std::array<const TensorView*, K>& t, UnitRuns<K>& r) {
+    std::array<const int64_t*, K> strides;
+    for (size_t k = 0; k < K; ++k) strides[k] = t[k]->strides.data();
+    bool ok = true;
+    for_each_run<K>(t[0]->sizes(), strides, std::array<int64_t, K>{},
+                    [&](const std::array<int64_t, K>& offsets, int64_t count, const std::array<int64_t, K>& steps) {
+        if (!ok) return;
+        for (size_t k = 0; k < K; ++k) ok = ok && (steps[k] == 1 || count == 1);
+        ok = ok && count >= kMinRun;
+        if (!ok) return;
+        r.offsets.push_back(offsets);
+        r.length = count;
+    });
+    return ok && !r.offsets.empty();
+}
+
+// f(offsets, count) over every element of the runs, in pieces of about `piece` elements spread
+// over the cores; each element is in exactly one piece.
+template <size_t K, class F> void over_runs(const UnitRuns<K>& r, size_t piece, F&& f) {
+    const size_t length = size_t(r.length);
+    if (r.offsets.size() == 1) {
+        in_runs(
+            length,
+            [&](size_t begin, size_t end) {
+            std::array<int64_t, K> o = r.offsets[0];
+            for (int64_t& v : o) v += int64_t(begin);
+            f(o, end - begin);
+            },
+            piece);
+        return;
+    }
+    const size_t per = std::max<size_t>(1, piece / length);  // runs per piece
+    parallel_for(int64_t((r.offsets.size() + per - 1) / per), [&](int64_t p) {
+        const size_t first = size_t(p) * per, last = std::min(r.offsets.size(), first + per);
+        for (size_t i = first; i < last; ++i) f(r.offsets[i], length);
+    });
+}
+
+// Outputs of kStreamedElements and more (streamed.hpp) are written around the caches: the kernel
+// writes kStaged elements at a time into a buffer in L1, which non-temporal stores copy out (no
+// read of the output's cache lines before they are written). The bits are the kernel's either way.
+constexpr size_t kStaged = 1024;
+
+#if defined(__SSE2__)
+void stream_out(std::byte* y, const std::byte* staged, size_t bytes) {
+    const size_t head = std::min(bytes, size_t((16 - reinterpret_cast<uintptr_t>(y) % 16) % 16));
+    std::memcpy(y, staged, head);
+    size_t k = head;
+    for (; k + 16 <= bytes; k += 16)
+        _mm_stream_si128(reinterpret_cast<__m128i*>(y + k),
+                         _mm_loadu_si128(reinterpret_cast<const __m128i*>(staged + k)));
+    std::memcpy(y + k, staged + k, bytes - k);
+}
+inline bool streamed(const TensorView& Y) { return element_count(Y.desc) >= kStreamedElements; }
+inline void fence() { _mm_sfence(); }
+#else
+void stream_out(std::byte* y, const std::byte* staged, size_t bytes) { std::memcpy(y, staged, bytes); }
+inline bool streamed(const TensorView&) { return false; }
+inline void fence() {}
+#endif
+
+// A unary or binary map whose kernel is run(y, a, [b,] count) on the runs' first elements, the
+// element sizes given (one driver for every kernel: no instantiation per kernel).
+using UnaryRun = void (*)(void* y, const void* a, size_t n);
+using BinaryRun = void (*)(void* y, const void* a, const void* b, size_t n);
+
+bool unary_map(const TensorView& Y, const TensorView& A, size_t ys, size_t as, UnaryRun run) {
+    UnitRuns<2> r;
+    if (!unit_runs<2>({&Y, &A}, r)) return false;
+    std::byte* y = Y.base;
+    const std::byte* a = A.base;
+    if (!streamed(Y)) {
+        over_runs<2>(r, kRunElements, [&](const std::array<int64_t, 2>& o, size_t n) {
+            run(y + o[0] * int64_t(ys), a + o[1] * int64_t(as), n);
+        });
+        return true;
+    }
+    over_runs<2>(r, kStreamedElements / 4, [&](const std::array<int64_t, 2>& o, size_t n) {
+        alignas(64) std::byte stage[kStaged * 8];
+        for (size_t j = 0; j < n; j += kStaged) {
+            const size_t m = std::min(kStaged, n - j);
+            run(stage, a + (o[1] + int64_t(j)) * int64_t(as), m);
+            stream_out(y + (o[0] + int64_t(j)) * int64_t(ys), stage, m * ys);
+        }
+        fence();
+    });
+    return true;
+}
+
+bool binary_map(const TensorView& Y, const TensorView& A, const TensorView& B, size_t ys, size_t ts, BinaryRun run) {
+    UnitRuns<3> r;
+    if (!unit_runs<3>({&Y, &A, &B}, r)) return false;
+    std::byte* y = Y.base;
+    const std::byte *a = A.base, *b = B.base;
+    if (!streamed(Y)) {
+        over_runs<3>(r, kRunElements, [&](const std::array<int64_t, 3>& o, size_t n) {
+            run(y + o[0] * int64_t(ys), a + o[1] * int64_t(ts), b + o[2] * int64_t(ts), n);
+        });
+        return true;
+    }
+    over_runs<3>(r, kStreamedElements / 4, [&](const std::array<int64_t, 3>& o, size_t n) {
+        alignas(64) std::byte stage[kStaged * 8];
+        for (size_t j = 0; j < n; j += kStaged) {
+            const size_t m = std::min(kStaged, n - j);
+            run(stage, a + (o[1] + int64_t(j)) * int64_t(ts), b + (o[2] + int64_t(j)) * int64_t(ts), m);
+            stream_out(y + (o[0] + int64_t(j)) * int64_t(ys), stage, m * ys);
+        }
+        fence();
+    });
+    return true;
+}
+
+// ---- FLOAT16 ADD, MULTIPLY, DIVIDE, SQRT (F16C) ------------------------------------------------
+//
+// The plain loop widens each FLOAT16 to float64, computes there and rounds once to FLOAT16, which is
+// the correctly rounded result (reference/element_wise.cpp). Here the operands are widened to
+// FLOAT32 (exact: every FLOAT16 is a FLOAT32, subnormals included), the operation is one IEEE
+// FLOAT32 operation, and VCVTPS2PH rounds the FLOAT32 result once more to FLOAT16, to nearest-even
+// (imm8 rounding control, not MXCSR), subnormals kept, overflow to infinity. The two roundings give
+// the correctly rounded FLOAT16 result:
+//   - a * b: the exact product of two 11-bit significands has at most 22 bits, and its exponent
+//     lies in [2^-48, 2^32), inside FLOAT32's normal range: the FLOAT32 product is exact, so the
+//     only rounding is VCVTPS2PH's.
+//   - a + b, a / b, sqrt(a): a double rounding through a format of q bits is innocuous for the
+//     basic operations of p-bit operands when q >= 2p + 2 (Figueroa, "When is double rounding
+//     innocuous?", 1995): 24 >= 2 * 11 + 2. No FLOAT32 result is subnormal (the smallest non-zero
+//     magnitudes: a sum 2^-24, a quotient 2^-24 / 65504 > 2^-40, a root 2^-12), where FLOAT32's
+//     precision would fall below 24 bits; and no finite FLOAT16 operands overflow FLOAT32.
+//   - Signed zeros, infinities and zero divisors are IEEE's in both formats (x / 0 the signed
+//     infinity, sqrt(-0) = -0), and VCVTPS2PH keeps them.
+//   - Every NaN result (a NaN operand, inf - inf, 0 * inf, 0 / 0, sqrt of a negative) is replaced by
+//     FLOAT16's canonical NaN 0x7e00, as the plain loop's NaNResult/NonFiniteSum=CanonicalNaN do.
+// test/test_fast_element_wise.cpp compares every FLOAT16 operand for SQRT and a dense sample of
+// operand pairs for the others with the plain loop, bit for bit.
+
+enum class HalfOp { Add, Multiply, Divide, Sqrt };
+
+#if defined(DMLREF_F16C_PATHS)
+
+// AVX2 (which GCC's and Clang's builtin test with the OS's saving of the AVX registers) and F16C
+// (CPUID leaf 1, ECX bit 29: Clang's builtin does not know the name).
+bool have_f16c() {
+    static const bool yes = [] {
+        unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
+        return __builtin_cpu_supports("avx2") && __get_cpuid(1, &eax, &ebx, &ecx, &edx) && (ecx & bit_F16C) != 0;
+    }();
+    return yes;
+}
+
+// Lanes whose FLOAT16 bits are a NaN become the canonical NaN 0x7e00.
+DMLREF_F16C inline __m128i canonical_half_nans(__m128i h) {
+    const __m128i nan = _mm_cmpgt_epi16(_mm_and_si128(h, _mm_set1_epi16(0x7fff)), _mm_set1_epi16(0x7c00));
+    return _mm_blendv_epi8(h, _mm_set1_epi16(0x7e00), nan);
+}
+
+DMLREF_F16C inline __m256 load_halves(const uint16_t* p) {
+    return _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
+}
+
+template <HalfOp Op> DMLREF_F16C inline __m128i half_op8(const uint16_t* a, const uint16_t* b) {
+    const __m256 x = load_halves(a);
+    __m256 r;
+    if constexpr (Op == HalfOp::Add) r = _mm256_add_ps(x, load_halves(b));
+    else if constexpr (Op == HalfOp::Multiply) r = _mm256_mul_ps(x, load_halves(b));
+    else if constexpr (Op == HalfOp::Divide) r = _mm256_div_ps(x, load_halves(b));
+    else r = _mm256_sqrt_ps(x);
+    return canonical_half_nans(_mm256_cvtps_ph(r, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
+}
+
+// The tail of fewer than 8 elements goes through the same vector code on a padded copy.
+template <HalfOp Op> DMLREF_F16C void half_arith_run(void* yv, const void* av, const void* bv, size_t n) {
+    auto* y = static_cast<uint16_t*>(yv);
+    auto *a = static_cast<const uint16_t*>(av), *b = static_cast<const uint16_t*>(bv);
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) _mm_storeu_si128(reinterpret_cast<__m128i*>(y + i), half_op8<Op>(a + i, b + i));
+    if (i < n) {
+        uint16_t ta[8] = {}, tb[8] = {}, ty[8];
+        std::memcpy(ta, a + i, (n - i) * 2);
+        std::memcpy(tb, b + i, (n - i) * 2);
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(ty), half_op8<Op>(ta, tb));
+        std::memcpy(y + i, ty, (n - i) * 2);
+    }
+}
+
+DMLREF_F16C void half_sqrt_run(void* y, const void* x, size_t n) { half_arith_run<HalfOp::Sqrt>(y, x, x, n); }
+
+template <HalfOp Op, class D> bool half_arith(const D& d, const Bindings& bindings) {
+    if (!have_f16c() || d.OutputTensor.DataType != DataType::FLOAT16) return false;
+    const TensorView Y(d.OutputTensor, bindings.at("OutputTensor"));
+    if constexpr (Op == HalfOp::Sqrt) {
+        if (d.ScaleBias || d.InputTensor.DataType != DataType::FLOAT16) return false;
+        const TensorView X(d.InputTensor, bindings.at("InputTensor"));
+        return unary_map(Y, X, 2, 2, half_sqrt_run);
+    } else {
+        if (d.ATensor.DataType != DataType::FLOAT16 || d.BTensor.DataType != DataType::FLOAT16) return false;
+        const TensorView A(d.ATensor, bindings.at("ATensor")), B(d.BTensor, bindings.at("BTensor"));
+        return binary_map(Y, A, B, 2, 2, half_arith_run<Op>);
+    }
+}
+
+#else
+
+template <HalfOp, class D> bool half_arith(const D&, const Bindings&) { return false; }
+
+#endif
+
+// ---- MAX and MIN of FLOAT16 and FLOAT32 -----------------------------------------------------------
+//
+// The plain loop (reference/element_wise.cpp, maximum and minimum): both operands NaN give the
+// canonical NaN; one NaN operand is ignored (the other's bits); equal values give, for MAX, b where a
+// is negative (so +0 over -0) and a otherwise, for MIN, a where a is negative and b otherwise;
+// else the larger (smaller) operand, its bits unchanged. Here, for FLOAT16, the order of values
+// is the order of an integer key of the bits (sign and magnitude made two's complement, -0 and +0
+// both 0), and the NaN tests are on the bits; FLOAT32 compares as FLOAT32 (below). The same
+// choices, as compares and selects that vectorise.
+
+template <class B, class S> inline S order_key(B bits) {
+    constexpr B sign = B(B(1) << (sizeof(B) * 8 - 1));
+    const S magnitude = S(bits & B(~sign)), negative = S(S(0) - S(bits >> (sizeof(B) * 8 - 1)));  // 0 or -1
+    return S((magnitude ^ negative) - negative);
+}
+
+template <class B> inline bool nan_bits(B bits) {
+    if constexpr (sizeof(B) == 2) return (bits & 0x7fffu) > 0x7c00u;
+    else return (bits & 0x7fffffffu) > 0x7f800000u;
+}
+
+template <bool Max, class B, class S> inline B min_max_bits(B a, B b) {
+    constexpr B canonical = sizeof(B) == 2 ? B(0x7e00u) : B(0x7fc00000u);
+    const bool an = nan_bits(a), bn = nan_bits(b);
+    const S ka = order_key<B, S>(a), kb = order_key<B, S>(b);
+    const bool a_negative = (a >> (sizeof(B) * 8 - 1)) != 0;
+    const bool take_a = Max ? (ka > kb) | ((ka == kb) & !a_negative) : (ka < kb) | ((ka == kb) & a_negative);
+    B r = take_a ? a : b;
+    r = an ? b : r;
+    r = bn ? a : r;
+    return (an & bn) ? canonical : r;
+}
+
+// y[i] = f(a[i], b[i]) over n elements of the types given, inlined into each cloned loop below so
+// that each clone vectorises it for its own target.
+template <class TY, class T, class F> inline void each(void* yv, const void* av, const void* bv, size_t n, F f) {
+    auto* y = static_cast<TY*>(yv);
+    auto *a = static_cast<const T*>(av), *b = static_cast<const T*>(bv);
+    for (size_t i = 0; i < n; ++i) y[i] = f(a[i], b[i]);
+}
+
+template <bool Max, class B, class S> inline void min_max_each(void* y, const void* a, const void* b, size_t n) {
+    each<B, B>(y, a, b, n, [](B x, B z) { return min_max_bits<Max, B, S>(x, z); });
+}
+DMLREF_CLONES void max_half_run(void* y, const void* a, const void* b, size_t n) {
+    min_max_each<true, uint16_t, int16_t>(y, a, b, n);
+}
+DMLREF_CLONES void min_half_run(void* y, const void* a, const void* b, size_t n) {
+    min_max_each<false, uint16_t, int16_t>(y, a, b, n);
+}
+// FLOAT32: the order of values is FLOAT32's own compare (false for NaN, -0 == +0), fewer vector
+// operations than the key; the same choices as min_max_bits.
+template <bool Max> inline uint32_t min_max_float(uint32_t a, uint32_t b) {
+    const float x = std::bit_cast<float>(a), z = std::bit_cast<float>(b);
+    const bool an = x != x, bn = z != z, a_negative = (a >> 31) != 0;
+    const bool take_a = Max ? (x > z) | ((x == z) & !a_negative) : (x < z) | ((x == z) & a_negative);
+    uint32_t r = take_a ? a : b;
+    r = an ? b : r;
+    r = bn ? a : r;
+    return (an & bn) ? 0x7fc00000u : r;
+}
+DMLREF_CLONES void max_float_run(void* y, const void* a, const void* b, size_t n) {
+    each<uint32_t, uint32_t>(y, a, b, n, min_max_float<true>);
+}
+DMLREF_CLONES void min_float_run(void* y, const void* a, const void* b, size_t n) {
+    each<uint32_t, uint32_t>(y, a, b, n, min_max_float<false>);
+}
+
+template <bool Max, class D> bool min_max(const D& d, const Bindings& bindings) {
+    const DataType t = d.OutputTensor.DataType;
+    if (d.ATensor.DataType != t || d.BTensor.DataType != t) return false;
+    const TensorView A(d.ATensor, bindings.at("ATensor")), B(d.BTensor, bindings.at("BTensor"));
+    const TensorView Y(d.OutputTensor, bindings.at("OutputTensor"));
+    if (t == DataType::FLOAT16) return binary_map(Y, A, B, 2, 2, Max ? max_half_run : min_half_run);
+    if (t == DataType::FLOAT32) return binary_map(Y, A, B, 4, 4, Max ? max_float_run : min_float_run);
+    return false;
+}
+
+// ---- LESS_THAN into UINT8 ------------------------------------------------------------------------
+//
+// The plain loop (reference/element_wise_logic.cpp) writes 1 where exact_lt(a, b), else 0
+// (BooleanOutput=OneOrZeroOfOutputType). Integers and FLOAT32 compare as C++ does (NaN false,
+// -0 < +0 false); FLOAT16 through the order key of its bits, with a NaN operand false.
+
+DMLREF_CLONES void less_half_run(void* y, const void* a, const void* b, size_t n) {
+    each<uint8_t, uint16_t>(y, a, b, n, [](uint16_t x, uint16_t z) {
+        const bool xn = nan_bits(x), zn = nan_bits(z);
+        const bool numbers = !(xn | zn);
+        return uint8_t(numbers & (order_key<uint16_t, int16_t>(x) < order_key<uint16_t, int16_t>(z)));
+    });
+}
+template <class T> inline void less_each(void* y, const void* a, const void* b, size_t n) {
+    each<uint8_t, T>(y, a, b, n, [](T x, T z) { return uint8_t(x < z); });
+}
+DMLREF_CLONES void less_float_run(void* y, const void* a, const void* b, size_t n) { less_each<float>(y, a, b, n); }
+DMLREF_CLONES void less_int8_run(void* y, const void* a, const void* b, size_t n) { less_each<int8_t>(y, a, b, n); }
+DMLREF_CLONES void less_int32_run(void* y, const void* a, const void* b, size_t n) { less_each<int32_t>(y, a, b, n); }
+
+// ---- CAST (F16C) --------------------------------------------------------------------------------
+//
+// The plain loop (reference/cast.cpp) for the pairs here:
+//   - FLOAT32 -> FLOAT16: the value rounded once to nearest-even, overflow to infinity, subnormals
+//     kept; a NaN keeps its sign and the top 10 bits of its fraction, quiet bit set
+//     (CastNaN=QuietKeepsSignAndPayload). VCVTPS2PH with nearest-even in imm8 does exactly that:
+//     one rounding of the exact FLOAT32 value, and for a NaN the sign, the fraction's top bits and
+//     the quiet bit (Intel SDM, VCVTPS2PH, NaN handling).
+//   - FLOAT16 -> FLOAT32: exact; a NaN keeps sign and payload shifted up 13 bits, quiet bit set.
+//     VCVTPH2PS widens exactly; the quiet bit is set here on every NaN lane, which is the plain
+//     loop's encoding whether or not the instruction quiets a signalling NaN itself.
+//   - INT8, UINT8 -> FLOAT16: every such integer is a FLOAT32 (exact) and VCVTPS2PH rounds it once.
+//   - INT32 -> FLOAT16: VCVTDQ2PS rounds an integer beyond 2^24 to FLOAT32 first. It is exact
+//     below 2^24 in magnitude, so the one rounding is VCVTPS2PH's; from 65520 in magnitude up the
+//     plain loop gives the infinity of the sign, and so does VCVTPS2PH, because the FLOAT32 value,
+//     rounded from an integer of at least 65520 (itself a FLOAT32), is at least 65520 too.
+
+#if defined(DMLREF_F16C_PATHS)
+
+DMLREF_F16C inline __m128i to_halves(__m256 v) {
+    return _mm256_cvtps_ph(v, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+}
+
+// Eight elements from in[] to out[] by F; a tail of fewer than 8 through a padded copy.
+using Eight = void (*)(unsigned char* out, const unsigned char* in);
+template <size_t In, size_t Out, Eight F> DMLREF_F16C void eights(void* out, const void* in, size_t n) {
+    auto* o = static_cast<unsigned char*>(out);
+    auto* s = static_cast<const unsigned char*>(in);
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) F(o + i * Out, s + i * In);
+    if (i < n) {
+        alignas(32) unsigned char ti[8 * In] = {}, to[8 * Out];
+        std::memcpy(ti, s + i * In, (n - i) * In);
+        F(to, ti);
+        std::memcpy(o + i * Out, to, (n - i) * Out);
+    }
+}
+
+DMLREF_F16C void float_to_half8(unsigned char* o, const unsigned char* s) {
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(o), to_halves(_mm256_loadu_ps(reinterpret_cast<const float*>(s))));
+}
+
+DMLREF_F16C void half_to_float8(unsigned char* o, const unsigned char* s) {
+    const __m256 v = load_halves(reinterpret_cast<const uint16_t*>(s));
+    const __m256 quiet = _mm256_and_ps(_mm256_cmp_ps(v, v, _CMP_UNORD_Q),
+                                       _mm256_castsi256_ps(_mm256_set1_epi32(0x00400000)));
+    _mm256_storeu_ps(reinterpret_cast<float*>(o), _mm256_or_ps(v, quiet));
+}
+
+DMLREF_F16C void int32_to_half8(unsigned char* o, const unsigned char* s) {
+    const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(s));
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(o), to_halves(_mm256_cvtepi32_ps(v)));
+}
+
+template <bool Signed> DMLREF_F16C void int8_to_half8(unsigned char* o, const unsigned char* s) {
+    const __m128i v = _mm_loadl_epi64(reinterpret_cast<const __m128i*>(s));
+    const __m256i w = Signed ? _mm256_cvtepi8_epi32(v) : _mm256_cvtepu8_epi32(v);
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(o), to_halves(_mm256_cvtepi32_ps(w)));
+}
+
+bool cast_fast(const TensorView& Y, const TensorView& X, DataType to, DataType from) {
+    if (!have_f16c()) return false;
+    if (to == DataType::FLOAT32 && from == DataType::FLOAT16)
+        return unary_map(Y, X, 4, 2, eights<2, 4, half_to_float8>);
+    if (to != DataType::FLOAT16) return false;
+    switch (from) {
+        case DataType::FLOAT32: return unary_map(Y, X, 2, 4, eights<4, 2, float_to_half8>);
+        case DataType::INT32: return unary_map(Y, X, 2, 4, eights<4, 2, int32_to_half8>);
+        case DataType::INT8: return unary_map(Y, X, 2, 1, eights<1, 2, int8_to_half8<true>>);
+        case DataType::UINT8: return unary_map(Y, X, 2, 1, eights<1, 2, int8_to_half8<false>>);
+        default: return false;
+    }
+}
+
+#else
+
+bool cast_fast(const TensorView&, const TensorView&, DataType, DataType) { return false; }
+
+#endif
+
+}  // namespace
+
+bool element_wise_fast(const DML_ELEMENT_WISE_ADD_OPERATOR_DESC& d, const Bindings& b) {
+    return half_arith<HalfOp::Add>(d, b);
+}
+bool element_wise_fast(const DML_ELEMENT_WISE_MULTIPLY_OPERATOR_DESC& d, const Bindings& b) {
+    return half_arith<HalfOp::Multiply>(d, b);
+}
+bool element_wise_fast(const DML_ELEMENT_WISE_DIVIDE_OPERATOR_DESC& d, const Bindings& b) {
+    return half_arith<HalfOp::Divide>(d, b);
+}
+bool element_wise_fast(const DML_ELEMENT_WISE_SQRT_OPERATOR_DESC& d, const Bindings& b) {
+    return half_arith<HalfOp::Sqrt>(d, b);
+}
+bool element_wise_fast(const DML_ELEMENT_WISE_MAX_OPERATOR_DESC& d, const Bindings& b) { return min_max<true>(d, b); }
+bool element_wise_fast(const DML_ELEMENT_WISE_MIN_OPERATOR_DESC& d, const Bindings& b) { return min_max<false>(d, b); }
+
+bool element_wise_fast(const DML_ELEMENT_WISE_LOGICAL_LESS_THAN_OPERATOR_DESC& d, const Bindings& b) {
+    const DataType t = d.ATensor.DataType;
+    if (d.OutputTensor.DataType != DataType::UINT8 || d.BTensor.DataType != t) return false;
+    const TensorView A(d.ATensor, b.at("ATensor")), B(d.BTensor, b.at("BTensor"));
+    const TensorView Y(d.OutputTensor, b.at("OutputTensor"));
+    switch (t) {
+        case DataType::FLOAT16: return binary_map(Y, A, B, 1, 2, less_half_run);
+        case DataType::FLOAT32: return binary_map(Y, A, B, 1, 4, less_float_run);
+        case DataType::INT8: return binary_map(Y, A, B, 1, 1, less_int8_run);
+        case DataType::INT32: return binary_map(Y, A, B, 1, 4, less_int32_run);
+        default: return false;
+    }
+}
+
+bool element_wise_fast(const DML_CAST_OPERATOR_DESC& d, const Bindings& b) {
+    const TensorView X(d.InputTensor, b.at("InputTensor"));
+    const TensorView Y(d.OutputTensor, b.at("OutputTensor"));
+    return cast_fast(Y, X, d.OutputTensor.DataType, d.InputTensor.DataType);
+}
+
+}  // namespace dmlref::reference::fast

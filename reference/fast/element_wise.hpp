@@ -1,0 +1,31 @@
+// Fast paths of the copy-speed element-wise operators (reference/fast/element_wise.cpp): FLOAT16
+// ADD, MULTIPLY, DIVIDE and SQRT through F16C, MAX and MIN of FLOAT16 and FLOAT32 on the bits,
+// LESS_THAN into UINT8, and CAST between FLOAT32, FLOAT16 and the 8- and 32-bit integers.
+// Internal to dmlref.
+//
+// Each gives the plain loop's bits exactly (reference/element_wise.cpp, element_wise_unary.cpp,
+// element_wise_logic.cpp, cast.cpp; test/test_fast_element_wise.cpp compares them element for
+// element), for inputs and output whose elements lie in runs of stride 1 (packed tensors, or
+// rows of the last dimension, which is how a broadcast row is read); anything else returns false,
+// having written nothing, and the plain loop runs. The kit calls them only while every policy of
+// the operator is at its default (lib/core/operators.cpp: fast_paths_enabled() is false while
+// any alternative reading is in force).
+#pragma once
+
+#include "dmlref/descs/cast.hpp"
+#include "dmlref/descs/element_wise.hpp"
+#include "dmlref/descs/element_wise_logic.hpp"
+#include "dmlref/operators.hpp"
+
+namespace dmlref::reference::fast {
+
+bool element_wise_fast(const DML_ELEMENT_WISE_ADD_OPERATOR_DESC& d, const Bindings& b);
+bool element_wise_fast(const DML_ELEMENT_WISE_MULTIPLY_OPERATOR_DESC& d, const Bindings& b);
+bool element_wise_fast(const DML_ELEMENT_WISE_DIVIDE_OPERATOR_DESC& d, const Bindings& b);
+bool element_wise_fast(const DML_ELEMENT_WISE_SQRT_OPERATOR_DESC& d, const Bindings& b);
+bool element_wise_fast(const DML_ELEMENT_WISE_MAX_OPERATOR_DESC& d, const Bindings& b);
+bool element_wise_fast(const DML_ELEMENT_WISE_MIN_OPERATOR_DESC& d, const Bindings& b);
+bool element_wise_fast(const DML_ELEMENT_WISE_LOGICAL_LESS_THAN_OPERATOR_DESC& d, const Bindings& b);
+bool element_wise_fast(const DML_CAST_OPERATOR_DESC& d, const Bindings& b);
+
+}  // namespace dmlref::reference::fast
