@@ -31,6 +31,7 @@ template <class D> OperatorRecord scatter_record(OperatorInfo info) {
     r.validate_values = validate_values_as<D, validate_values>;
     r.outputs = {{"OutputTensor", TypeClass::Any, ToleranceRule::Bits}};
     r.explain = explain_scatter;
+    r.reads_inputs = true;  // the judge takes the admissible writes from the inputs (dmlref/admissible.hpp)
     r.features = {"indices-int32", "indices-int64", "indices-uint64", "negative-index", "duplicate-index"};
     r.detect = detect_scatter;
     r.BaseTensors = {"InputTensor"};

@@ -347,7 +347,7 @@ CaseDiff diff_case(const fs::path& golden_file, const fs::path& actual, const Di
     std::optional<Case> actual_outputs;  // ACTUAL as a case file, loaded once
     // Where no output's judging reads the golden's inputs (moved and selected values), they are
     // freed before the actual values are read; a reading's run reads them again (issue 13: memory).
-    bool reads_inputs = has_admissible(golden.op.Type);  // the writes that could win, from the inputs
+    bool reads_inputs = false;
     for (const auto& o : outputs) reads_inputs = reads_inputs || judging_reads_inputs(golden, o);
     if (!reads_inputs) golden.inputs.clear();
     ReadingsDiagnosis readings(golden, [&] {
