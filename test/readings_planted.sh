@@ -224,6 +224,24 @@ for pair in "${anywrite[@]}"; do
   [ $? -eq 1 ] || { bad "$file: a backend summing the writes should fail"; cat "$d/sum.txt"; }
   grep -q "the backend wrote the 1st (1 element), none of them (1 element)\$" "$d/sum.txt" ||
     { bad "$file: diff does not say the summed element matched none"; cat "$d/sum.txt"; }
+  # dmlref test judges through the same census: a backend that writes the first writes passes, one
+  # that sums them fails.
+  for kind in first sum; do
+    mkdir -p "$d/$kind-npy"
+    python3 - "$d/$kind.json" "$d/$kind-npy/OutputTensor.npy" <<'EOF' || bad "$file: writing the $kind .npy failed"
+import json, struct, sys
+e = json.load(open(sys.argv[1]))["expected"]["OutputTensor"]["Values"]  # FLOAT32 bits as "0x..." (common.py's out)
+header = "{'descr': '<f4', 'fortran_order': False, 'shape': (2, 3), }"
+header += " " * (63 - (10 + len(header)) % 64) + "\n"
+with open(sys.argv[2], "wb") as f:
+    f.write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(header)) + header.encode())
+    f.write(b"".join(struct.pack("<I", int(v, 16)) for v in e))
+EOF
+  done
+  "$dmlref" test "$d/golden/$name.json" --backend "cp $d/first-npy/OutputTensor.npy" -q > "$d/test-first.txt" 2>&1 ||
+    { bad "$file: dmlref test should pass a backend that writes the first writes"; cat "$d/test-first.txt"; }
+  "$dmlref" test "$d/golden/$name.json" --backend "cp $d/sum-npy/OutputTensor.npy" -q > "$d/test-sum.txt" 2>&1
+  [ $? -eq 1 ] || { bad "$file: dmlref test should fail a backend that sums the writes"; cat "$d/test-sum.txt"; }
 done
 
 # A backend wrong in a way no reading explains: the diagnosis says so, and names no reading.
