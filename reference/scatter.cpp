@@ -21,20 +21,24 @@
 // example has InputDimensionCount 1 of a 1-D tensor), the dimensions before them 1
 // (.input-leading-ones, .indices-leading-ones), the tuple size at most InputDimensionCount
 // (.tuple-size), UpdatesTensor.Sizes the page's formula (.updates-sizes). Values: every index inside
-// its dimension (.index-range), and no output element written twice with different bits
-// (.duplicate-index).
+// its dimension (.index-range).
 //
 // Decisions (docs/golden.md, "Scattering"):
 //   - NegativeIndex=FromEndOnce, OutOfRangeIndex=Refused: as the gathers.
-//   - DuplicateIndex=Refused: "If two output element indices overlap (which is invalid), there is
-//     no guarantee of which last write wins" (the pages). Updates that write one output element
-//     with the same bits leave one right answer, and are taken; different bits have none, and the
-//     case is refused, naming the IndicesTensor element of the second write. (The admissible set,
-//     every update that could win, with `diff` accepting any, is not built: docs/golden.md.)
+//   - DuplicateIndex=AnyWrite: "If two output element indices overlap (which is invalid), there is
+//     no guarantee of which last write wins" (the pages). An output element that several updates
+//     write with different bits has no single right answer: its golden states the admissible set,
+//     the distinct bits of every update that writes it (scatter_admissible), and `diff` accepts
+//     any of them. The golden's value is the last write in UpdatesTensor's row-major order, which
+//     the loop below gives; LastInOrder (an alternative) takes that value as the only answer.
+//     Updates of the same bits leave one right answer, whatever the reading.
 //   - Values are moved: bytes copied, NaN payloads and -0 unchanged.
 #include "scatter.hpp"
 
+#include "dmlref/readings.hpp"
 #include "dmlref/values.hpp"
+
+#include <algorithm>
 
 #include <cstring>
 #include <limits>
@@ -112,14 +116,10 @@ uint64_t update_bits(const Geometry& g, const TensorView& U, uint64_t flat) {
                      U.base + offset_of(U.strides, c.data(), c.size()) * int64_t(element_size(g.output.DataType)));
 }
 
-// Writes of one output element by two updates: (first updates flat, second updates flat, output flat, second's lookup).
-struct Collision {
-    uint64_t first, second, target;
-    bool same_bits;
-    Lookup at;
-};
-std::vector<Collision> collisions(const Geometry& g, const InputBuffers& inputs, size_t limit) {
-    std::vector<Collision> out;
+// Every write the loop makes (output flat, the update's bits), in its order; none where the desc
+// breaks a rule or an input is missing.
+std::vector<Write> writes(const Geometry& g, const InputBuffers& inputs) {
+    std::vector<Write> out;
     const auto ix = inputs.find("IndicesTensor"), up = inputs.find("UpdatesTensor");
     Diagnostics desc;
     validate_geometry(g, desc);
@@ -127,40 +127,14 @@ std::vector<Collision> collisions(const Geometry& g, const InputBuffers& inputs,
         up->second.size() < buffer_size(g.output))
         return out;
     const TensorView U(g.output, std::span<const std::byte>(up->second));
-    std::vector<uint64_t> writer(element_count(g.input), std::numeric_limits<uint64_t>::max());
-    for_each_write(g, ix->second, [&](uint64_t flat, uint64_t target, const Lookup& l) {
-        if (writer[target] == std::numeric_limits<uint64_t>::max()) {
-            writer[target] = flat;
-            return;
-        }
-        if (out.size() < limit)
-            out.push_back(
-                {writer[target], flat, target, update_bits(g, U, writer[target]) == update_bits(g, U, flat), l});
+    for_each_write(g, ix->second, [&](uint64_t flat, uint64_t target, const Lookup&) {
+        out.push_back({target, update_bits(g, U, flat)});
     });
     return out;
 }
 
 void validate_scatter_values(const Geometry& g, const InputBuffers& inputs, Diagnostics& diags) {
     validate_index_values(g, inputs, diags);
-    if (diags.has_errors()) return;
-    int reported = 0;
-    for (const Collision& c : collisions(g, inputs, std::numeric_limits<size_t>::max())) {
-        if (c.same_bits || reported++ >= 8) continue;
-        const uint32_t R = g.rank();
-        const auto target = nd_coordinate(g.input.Sizes, c.target);
-        const auto at = c.at.at[0];
-        const auto flat_at = [&] {
-            uint64_t f = 0;
-            for (uint32_t i = 0; i < R; ++i) f = f * g.indices.Sizes[i] + at[i];
-            return f;
-        }();
-        diags.error(
-            pointer_append("/inputs/IndicesTensor", flat_at), rule(g, "duplicate-index"),
-            "UpdatesTensor elements " + std::to_string(c.first) + " and " + std::to_string(c.second) +
-                " both write OutputTensor[" + coordinate_text(target.data(), R) +
-                "] with different values; the page gives no guarantee which write wins, so dmlref refuses the case "
-                "(DuplicateIndex=Refused: duplicates are taken only where their updates have the same bits)");
-    }
 }
 
 void evaluate_scatter(const Geometry& g, const TensorDesc& output, const Bindings& b) {
@@ -175,8 +149,8 @@ void evaluate_scatter(const Geometry& g, const TensorDesc& output, const Binding
         std::memcpy(Y.base + offset_of(Y.strides, c.data(), R) * int64_t(w),
                     X.base + offset_of(X.strides, c.data(), R) * int64_t(w), w);
     }
-    // Then every update, in UpdatesTensor's row-major order (which write lands last matters only for
-    // duplicates of the same bits, which validate_values leaves).
+    // Then every update, in UpdatesTensor's row-major order: where several write one element, the
+    // last wins (the golden's value; DuplicateIndex=AnyWrite admits every one of them).
     const std::span<const std::byte> indices = b.at("IndicesTensor");
     for_each_write(g, indices, [&](uint64_t flat, uint64_t target, const Lookup&) {
         const auto u = nd_coordinate(g.output.Sizes, flat);
@@ -207,16 +181,54 @@ void evaluate(const DML_SCATTER_ND_OPERATOR_DESC& d, const Bindings& b) {
     evaluate_scatter(geometry(d), d.OutputTensor, b);
 }
 
+std::vector<Admissible> any_write_sets(std::vector<Write> w) {
+    std::vector<Admissible> out;
+    // By target, each target's writes in the loop's order; then per target the last write of each
+    // distinct value, in the order of those last writes.
+    std::vector<uint64_t> order(w.size());
+    for (uint64_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::stable_sort(order.begin(), order.end(), [&](uint64_t a, uint64_t b) { return w[a].target < w[b].target; });
+    for (size_t lo = 0, hi; lo < order.size(); lo = hi) {
+        for (hi = lo + 1; hi < order.size() && w[order[hi]].target == w[order[lo]].target;) ++hi;
+        if (hi - lo < 2) continue;
+        std::vector<std::pair<uint64_t, uint64_t>> last;  // (bits, position of its last write)
+        for (size_t k = lo; k < hi; ++k) last.emplace_back(w[order[k]].bits, order[k]);
+        std::sort(last.begin(), last.end(), [](const auto& a, const auto& b) {
+            return a.first != b.first ? a.first < b.first : a.second > b.second;
+        });
+        last.erase(
+            std::unique(last.begin(), last.end(), [](const auto& a, const auto& b) { return a.first == b.first; }),
+            last.end());
+        if (last.size() < 2) continue;  // one value: one right answer
+        std::sort(last.begin(), last.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
+        Admissible a{w[order[lo]].target, {}};
+        for (const auto& [bits, at] : last) a.Values.push_back(bits);
+        out.push_back(std::move(a));
+    }
+    return out;
+}
+
 uint64_t scatter_collisions(const Case& c) {
     const auto g = visit_as<DML_SCATTER_OPERATOR_DESC, DML_SCATTER_ND_OPERATOR_DESC>(
         c.op.Desc, [](const auto& d) { return geometry(d); });
-    return collisions(g, c.inputs, 1 << 20).size();
+    const std::vector<Write> w = writes(g, c.inputs);
+    std::vector<uint64_t> targets;
+    for (const Write& x : w) targets.push_back(x.target);
+    std::sort(targets.begin(), targets.end());
+    return uint64_t(targets.size() - size_t(std::unique(targets.begin(), targets.end()) - targets.begin()));
+}
+
+std::vector<Admissible> scatter_admissible(const Case& c, std::string_view output) {
+    if (output != "OutputTensor" || in_force<"DuplicateIndex", "LastInOrder">()) return {};
+    const auto g = visit_as<DML_SCATTER_OPERATOR_DESC, DML_SCATTER_ND_OPERATOR_DESC>(
+        c.op.Desc, [](const auto& d) { return geometry(d); });
+    return any_write_sets(writes(g, c.inputs));
 }
 
 // ---- explain (dmlref/explain.hpp, docs/explain.md) -------------------------------------------
 
-// The updates that write the element (the last of them, in UpdatesTensor's order, is the value), or
-// the input element it keeps.
+// The updates that write the element (the last of them, in UpdatesTensor's order, is the value;
+// where their bits differ, each is a candidate), or the input element it keeps.
 bool explain_scatter(const Case& c, std::string_view output, uint64_t flat, FamilyExplanation& out) {
     (void)output;
     const auto g = visit_as<DML_SCATTER_OPERATOR_DESC, DML_SCATTER_ND_OPERATOR_DESC>(
@@ -225,20 +237,27 @@ bool explain_scatter(const Case& c, std::string_view output, uint64_t flat, Fami
     const auto target = nd_coordinate(g.input.Sizes, flat);
     const size_t iw = element_size(g.indices.DataType);
     const TensorView I(g.indices, std::span<const std::byte>(c.inputs.at("IndicesTensor")));
-    std::vector<uint64_t> writers;
-    Lookup last;
+    const TensorView U(g.output, std::span<const std::byte>(c.inputs.at("UpdatesTensor")));
+    std::vector<std::pair<uint64_t, Lookup>> writers;
     for_each_write(g, c.inputs.at("IndicesTensor"), [&](uint64_t u, uint64_t t, const Lookup& l) {
-        if (t == flat) {
-            writers.push_back(u);
-            last = l;
-        }
+        if (t == flat) writers.emplace_back(u, l);
     });
+    const auto index_text = [&](const Lookup& l) {
+        std::string s;
+        for (uint32_t j = 0; j < l.count; ++j) {
+            const std::byte* p = I.base + offset_of(I.strides, l.at[j].data(), R) * int64_t(iw);
+            s += (j ? ", " : "") + std::string("IndicesTensor[") + coordinate_text(l.at[j].data(), R) +
+                 "] = " + index_value_text(g.indices.DataType, p);
+        }
+        return s;
+    };
     if (writers.empty()) {
         out.facts.emplace_back("source", "no index names OutputTensor[" + coordinate_text(target.data(), R) +
                                              "]: InputTensor's element, copied");
         out.inputs.push_back(input_element(c, "InputTensor", target, "input"));
     } else {
-        const auto u = nd_coordinate(g.output.Sizes, writers.back());
+        const Lookup& last = writers.back().second;
+        const auto u = nd_coordinate(g.output.Sizes, writers.back().first);
         for (uint32_t j = 0; j < last.count; ++j) {
             const std::byte* p = I.base + offset_of(I.strides, last.at[j].data(), R) * int64_t(iw);
             out.facts.emplace_back("index", "IndicesTensor[" + coordinate_text(last.at[j].data(), R) +
@@ -248,11 +267,24 @@ bool explain_scatter(const Case& c, std::string_view output, uint64_t flat, Fami
             out.inputs.push_back(input_element(
                 c, "IndicesTensor", std::vector<uint64_t>(last.at[j].begin(), last.at[j].begin() + R), "index"));
         }
-        out.facts.emplace_back("source",
-                               "UpdatesTensor[" + coordinate_text(u.data(), R) + "] (bits copied)" +
-                                   (writers.size() > 1 ? "; " + std::to_string(writers.size()) +
-                                                             " updates write this element, all with these bits"
-                                                       : ""));
+        bool differ = false;
+        const uint64_t last_bits = update_bits(g, U, writers.back().first);
+        for (const auto& [w, l] : writers) differ = differ || update_bits(g, U, w) != last_bits;
+        out.facts.emplace_back(
+            "source", "UpdatesTensor[" + coordinate_text(u.data(), R) + "] (bits copied)" +
+                          (writers.size() < 2 ? ""
+                           : differ           ? "; the last of " + std::to_string(writers.size()) +
+                                          " updates that write this element with different bits (DuplicateIndex)"
+                                    : "; " + std::to_string(writers.size()) +
+                                          " updates write this element, all with these bits"));
+        // Every write that could win (DuplicateIndex=AnyWrite), in UpdatesTensor's order.
+        if (differ)
+            for (const auto& [w, l] : writers) {
+                const auto uc = nd_coordinate(g.output.Sizes, w);
+                out.facts.emplace_back("candidate", "UpdatesTensor[" + coordinate_text(uc.data(), R) +
+                                                        "] = " + format_value(g.output.DataType, update_bits(g, U, w)) +
+                                                        ", by " + index_text(l));
+            }
         out.inputs.push_back(input_element(c, "UpdatesTensor", u, "update"));
     }
     out.policies = {"NegativeIndex", "OutOfRangeIndex", "DuplicateIndex"};

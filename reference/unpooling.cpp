@@ -13,21 +13,25 @@
 // three tensors one DimensionCount (.dimension-count: "the same number of dimensions as the input
 // tensor"); IndicesTensor has InputTensor's sizes (.indices-sizes: "the same tensor sizes");
 // IndicesTensor is UINT32 or UINT64 (.indices-data-type, the tables); on the values, every index
-// names an OutputTensor element (.index-range) and no two input elements with different bits
-// write one element (.duplicate-index).
+// names an OutputTensor element (.index-range).
 //
 // Decisions (docs/golden.md, "Max unpooling"):
 //   - OutOfRangeIndex=Refused: an index at or past OutputTensor's element count has no element to
 //     write; the case is an error naming the IndicesTensor element (the gathers' decision).
-//   - DuplicateIndex=Refused: the page says nothing of two inputs sent to one element; where their
-//     bits agree there is one answer and it is taken, where they differ the case is an error
-//     naming the second write (SCATTER's decision, reference/scatter.cpp).
+//   - DuplicateIndex=AnyWrite: the page says nothing of two inputs sent to one element; where their
+//     bits agree there is one answer, where they differ each could win: the golden states the
+//     admissible set (unpooling_admissible) and its value is the last write in InputTensor's
+//     row-major order (SCATTER's decision, reference/scatter.cpp; LastInOrder its alternative).
 //   - SelectedZero=PositiveZero: an element no index names is +0 of the type.
 //   - Subnormals=Preserve: values are copied as bits.
 #include "unpooling.hpp"
 
+#include "dmlref/readings.hpp"
+#include "scatter.hpp"
+
 #include "dmlref/values.hpp"
 
+#include <algorithm>
 #include <cstring>
 #include <limits>
 
@@ -119,29 +123,27 @@ UnpoolingCensus unpooling_census(const DML_MAX_UNPOOLING_OPERATOR_DESC& d, const
 void validate_values(const DML_MAX_UNPOOLING_OPERATOR_DESC& d, const InputBuffers& in, uint64_t, Diagnostics& diags) {
     if (!usable(d, in)) return;
     const uint64_t n = element_count(d.OutputTensor);
-    std::vector<uint64_t> first(n, kNone), bits(n, 0);
     int reported = 0;
-    for_each_write(d, in.at("InputTensor"), in.at("IndicesTensor"), [&](uint64_t i, uint64_t target, uint64_t b) {
-        if (target >= n) {
-            if (reported++ < 8)
-                diags.error(pointer_append("/inputs/IndicesTensor", i), rule("index-range"),
-                            "IndicesTensor element " + std::to_string(i) + " is " + std::to_string(target) +
-                                "; OutputTensor has " + std::to_string(n) + " elements (valid: 0 to " +
-                                std::to_string(n - 1) + "); DirectML does not say what happens, dmlref refuses it");
-            return;
-        }
-        if (first[target] == kNone) {
-            first[target] = i;
-            bits[target] = b;
-        } else if (bits[target] != b && reported++ < 8) {
-            diags.error(
-                pointer_append("/inputs/IndicesTensor", i), rule("duplicate-index"),
-                "InputTensor elements " + std::to_string(first[target]) + " and " + std::to_string(i) +
-                    " both write OutputTensor element " + std::to_string(target) +
-                    " with different values; the page gives no order, so dmlref refuses the case "
-                    "(DuplicateIndex=Refused: duplicates are taken only where their values have the same bits)");
-        }
+    for_each_write(d, in.at("InputTensor"), in.at("IndicesTensor"), [&](uint64_t i, uint64_t target, uint64_t) {
+        if (target >= n && reported++ < 8)
+            diags.error(pointer_append("/inputs/IndicesTensor", i), rule("index-range"),
+                        "IndicesTensor element " + std::to_string(i) + " is " + std::to_string(target) +
+                            "; OutputTensor has " + std::to_string(n) + " elements (valid: 0 to " +
+                            std::to_string(n - 1) + "); DirectML does not say what happens, dmlref refuses it");
     });
+}
+
+std::vector<Admissible> unpooling_admissible(const Case& c, std::string_view output) {
+    const auto* d = get_if<DML_MAX_UNPOOLING_OPERATOR_DESC>(&c.op.Desc);
+    if (!d || output != "OutputTensor" || in_force<"DuplicateIndex", "LastInOrder">() || !usable(*d, c.inputs))
+        return {};
+    const uint64_t n = element_count(d->OutputTensor);
+    std::vector<Write> w;
+    for_each_write(*d, c.inputs.at("InputTensor"), c.inputs.at("IndicesTensor"),
+                   [&](uint64_t, uint64_t target, uint64_t bits) {
+        if (target < n) w.push_back({target, bits});
+    });
+    return any_write_sets(std::move(w));
 }
 
 void evaluate(const DML_MAX_UNPOOLING_OPERATOR_DESC& d, const Bindings& b) {
@@ -151,8 +153,8 @@ void evaluate(const DML_MAX_UNPOOLING_OPERATOR_DESC& d, const Bindings& b) {
     const size_t w = element_size(t);
     const uint64_t n = element_count(d.OutputTensor);
     // Every element +0 (SelectedZero=PositiveZero: all-zero bits in every type), through the
-    // output's strides; then the writes in InputTensor's order (the order matters only for
-    // duplicates of one value, which are taken).
+    // output's strides; then the writes in InputTensor's order: where several write one element,
+    // the last wins (the golden's value; DuplicateIndex=AnyWrite admits every one of them).
     const auto at = [&](uint64_t flat) {
         const auto c = nd_coordinate(d.OutputTensor.Sizes, flat);
         int64_t off = 0;
@@ -172,10 +174,13 @@ void evaluate(const DML_MAX_UNPOOLING_OPERATOR_DESC& d, const Bindings& b) {
 bool explain_unpooling(const Case& c, std::string_view, uint64_t flat, FamilyExplanation& out) {
     const auto* d = get_if<DML_MAX_UNPOOLING_OPERATOR_DESC>(&c.op.Desc);
     if (!d) return false;
-    std::vector<uint64_t> writers;
+    std::vector<uint64_t> writers, bits;
     for_each_write(*d, c.inputs.at("InputTensor"), c.inputs.at("IndicesTensor"),
-                   [&](uint64_t i, uint64_t target, uint64_t) {
-        if (target == flat) writers.push_back(i);
+                   [&](uint64_t i, uint64_t target, uint64_t b) {
+        if (target == flat) {
+            writers.push_back(i);
+            bits.push_back(b);
+        }
     });
     out.facts.emplace_back(
         "position", "element " + std::to_string(flat) + " of OutputTensor as a contiguous one-dimensional array");
@@ -184,9 +189,24 @@ bool explain_unpooling(const Case& c, std::string_view, uint64_t flat, FamilyExp
     } else {
         std::string list;
         for (uint64_t i : writers) list += (list.empty() ? "" : ", ") + std::to_string(i);
+        const bool differ = std::any_of(bits.begin(), bits.end(), [&](uint64_t b) { return b != bits.back(); });
         out.facts.emplace_back("written by", "InputTensor element" + std::string(writers.size() > 1 ? "s " : " ") +
-                                                 list + (writers.size() > 1 ? " (the same bits: DuplicateIndex)" : ""));
-        const auto at = nd_coordinate(d->InputTensor.Sizes, writers.front());
+                                                 list +
+                                                 (writers.size() < 2 ? ""
+                                                  : differ ? " (different bits: each could win, the last is the "
+                                                             "golden's value; DuplicateIndex)"
+                                                           : " (the same bits: DuplicateIndex)"));
+        // Every write that could win (DuplicateIndex=AnyWrite), in InputTensor's order.
+        if (differ)
+            for (size_t k = 0; k < writers.size(); ++k) {
+                const auto c_at = nd_coordinate(d->InputTensor.Sizes, writers[k]);
+                out.facts.emplace_back(
+                    "candidate", "InputTensor[" + gathering::coordinate_text(c_at.data(), c_at.size()) +
+                                     "] = " + format_value(d->InputTensor.DataType, bits[k]) + ", by IndicesTensor[" +
+                                     gathering::coordinate_text(c_at.data(), c_at.size()) +
+                                     "] = " + std::to_string(flat));
+            }
+        const auto at = nd_coordinate(d->InputTensor.Sizes, writers.back());
         out.inputs.push_back(input_element(c, "IndicesTensor", at, "index"));
         out.inputs.push_back(input_element(c, "InputTensor", at, "source"));
     }

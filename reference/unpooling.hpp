@@ -2,6 +2,7 @@
 // family's record (reference/unpooling_record.cpp) and tests. Internal to dmlref.
 #pragma once
 
+#include "dmlref/admissible.hpp"
 #include "dmlref/descs/unpooling.hpp"
 #include "dmlref/explain.hpp"
 #include "common.hpp"
@@ -13,6 +14,9 @@ void validate_values(const DML_MAX_UNPOOLING_OPERATOR_DESC& d, const InputBuffer
                      Diagnostics& diags);
 void evaluate(const DML_MAX_UNPOOLING_OPERATOR_DESC& d, const Bindings& b);
 bool explain_unpooling(const Case& c, std::string_view output, uint64_t flat, FamilyExplanation& out);
+// The OutputTensor elements several input elements write with different bits, with every value
+// that could win (none under DuplicateIndex=LastInOrder).
+std::vector<Admissible> unpooling_admissible(const Case& c, std::string_view output);
 
 // What the case's indices do: how many are outside OutputTensor, how many write an element
 // already written with the same bits or with different bits, and how many output elements no

@@ -6,6 +6,8 @@
 
 #include "kit/policies.hpp"
 
+#include "dmlref/admissible.hpp"
+
 namespace dmlref::reference {
 
 namespace {
@@ -14,7 +16,7 @@ using namespace kit;
 using UNPOOL = DML_MAX_UNPOOLING_OPERATOR_DESC;
 
 // The policy of docs/golden.md, "Max unpooling" (the others are the kit's and SCATTER's).
-constexpr Policy kDuplicateIndex{"DuplicateIndex", "Refused"};
+constexpr Policy kDuplicateIndex{"DuplicateIndex", "AnyWrite"};
 const std::vector<std::string_view> kData = {"InputTensor", "OutputTensor"};
 const std::vector<std::string_view> kIndices = {"IndicesTensor"};
 
@@ -41,6 +43,7 @@ OperatorRecord max_unpooling() {
     r.validate_values = validate_values_as<UNPOOL, validate_values>;
     r.outputs = {{"OutputTensor", TypeClass::Any, ToleranceRule::Bits}};
     r.explain = explain_unpooling;
+    r.reads_inputs = true;  // the judge takes the admissible writes from the inputs (dmlref/admissible.hpp)
     r.features = {"indices-uint64", "unwritten-elements", "duplicate-same-bits"};
     r.detect = detect;
     return r;
@@ -52,6 +55,9 @@ OperatorRecord max_unpooling() {
 
 namespace dmlref::kit {
 const FamilyRecord& unpooling_family() {
+    // Elements several inputs write with different bits: every one that could win
+    // (dmlref/admissible.hpp; DuplicateIndex=AnyWrite, LastInOrder declared by the scatter family).
+    set_admissible_hook(OperatorType::MAX_UNPOOLING, reference::unpooling_admissible);
     static const FamilyRecord f{"unpooling", {reference::max_unpooling()}};
     return f;
 }

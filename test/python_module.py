@@ -137,6 +137,16 @@ check(ok, "diff: TMPDIR that names no folder")
 r = dmlref.diff(zero_taps, {"OutputGradientTensor": alt})
 check(not r.passed and r.reading == "ZeroWeightTaps=MultiplyAll" and r.readings == {"ZeroWeightTaps=MultiplyAll": 1}, "diff: names the reading ZeroWeightTaps=MultiplyAll")
 
+# diff of an element several writes reach with different bits (the golden's Admissible lists,
+# DuplicateIndex=AnyWrite): each listed value passes, a sum of the writes does not.
+anywrite = case("scatter/scatter_elements_duplicates_any_write.json")
+first = np.array([[10, 2, 30], [4, 0, 6]], dtype=np.float32)  # the first write of each, by hand
+r = dmlref.diff(anywrite, {"OutputTensor": first})
+check(r.passed and "the backend wrote the 1st" in r.text, "diff: the first admissible writes pass, as the report says")
+summed = np.array([[10, 2, 30], [4, 7.5, 6]], dtype=np.float32)  # 0 + 7 + 0.5 at (1, 1)
+r = dmlref.diff(anywrite, {"OutputTensor": summed})
+check(not r.passed and r.over == 1 and "none of them" in r.text, "diff: the sum of the writes fails")
+
 # Errors raise dmlref.Error with the rule id, and the interpreter goes on.
 for rule, fn, args, kwargs, what in [
     ("file.read", dmlref.run, ["/nonexistent/case.json"], {}, "run: a path that does not exist"),

@@ -165,6 +165,85 @@ out(sys.argv[1], sys.argv[2], "OutputGradientTensor", [0x7fc00000 if math.isnan(
 EOF
 plant cases/relu/relu_grad_masked_negative_and_nan_gradients.json SelectedZero=MaskProduct "$tmp/mask.py"
 
+# DuplicateIndex: AnyWrite's golden lists every write that could win (Admissible) and takes the
+# last in row-major order as its value; LastInOrder has the same values and no lists. So a backend
+# following LastInOrder passes the AnyWrite golden (and diff says it wrote the last); one that took
+# the first write at every element passes it too, and fails the LastInOrder golden; one that sums
+# the writes (an independent script, from the case's inputs) fails both.
+cat > "$tmp/first_write.py" <<'EOF'
+import sys; sys.path.insert(0, sys.argv[0].rsplit("/", 1)[0]); from common import *
+g = json.load(open(sys.argv[1]))
+e = g["expected"]["OutputTensor"]
+bits = [f32(v) for v in e["Values"]]
+for a in e["Admissible"]:
+    bits[a["Index"]] = f32(a["Values"][0])  # the first write of each value that could win
+out(sys.argv[1], sys.argv[2], "OutputTensor", bits)
+EOF
+cat > "$tmp/sum_writes.py" <<'EOF'
+import sys; sys.path.insert(0, sys.argv[0].rsplit("/", 1)[0]); from common import *
+g = json.load(open(sys.argv[1]))  # SCATTER_ELEMENTS, 2-D, Axis 1, FLOAT32: a written element is the sum of its writes
+rows, cols = g["desc"]["InputTensor"]["Sizes"]
+n = g["desc"]["IndicesTensor"]["Sizes"][1]
+val = lambda v: struct.unpack("<f", struct.pack("<I", f32(v)))[0]
+x = [val(v) for v in g["inputs"]["InputTensor"]]
+u = [val(v) for v in g["inputs"]["UpdatesTensor"]]
+idx = g["inputs"]["IndicesTensor"]
+sums = {}
+for r in range(rows):
+    for j in range(n):
+        t = r * cols + idx[r * n + j] % cols  # Python's % wraps a negative index once
+        sums[t] = sums.get(t, 0.0) + u[r * n + j]
+y = [sums.get(t, x[t]) for t in range(rows * cols)]
+out(sys.argv[1], sys.argv[2], "OutputTensor", [struct.unpack("<I", struct.pack("<f", v))[0] for v in y])
+EOF
+anywrite=("cases/scatter/scatter_elements_duplicates_any_write.json|DuplicateIndex=LastInOrder")
+for pair in "${anywrite[@]}"; do
+  file=${pair%%|*}
+  reading=${pair#*|}
+  name=$(basename "$file" .json)
+  d=$tmp/anywrite-$name
+  mkdir -p "$d"
+  "$dmlref" run "$root/$file" -o "$d/golden" -q > /dev/null 2>&1 || { bad "$file: run -o"; continue; }
+  "$dmlref" run "$root/$file" --policy "$reading" -o "$d/last" -q > /dev/null 2>&1 || bad "$file: run --policy $reading -o"
+  grep -q '"Admissible"' "$d/golden/$name.json" || bad "$file: the AnyWrite golden has no Admissible list"
+  grep -q '"Admissible"' "$d/last/$name.json" && bad "$file: the $reading golden has an Admissible list"
+  "$dmlref" run "$root/$file" --policy "$reading" --npy-outputs "$d/planted" -q > /dev/null 2>&1 ||
+    bad "$file: $reading gives AnyWrite's golden values, run --policy should pass"
+  "$dmlref" diff "$d/golden/$name.json" "$d/planted/$name" > "$d/diff.txt" 2>&1 ||
+    { bad "$file: a backend following $reading should pass the AnyWrite golden"; cat "$d/diff.txt"; }
+  grep -q "^    several writes: 2 elements had several admissible writes; the backend wrote the 2nd (1 element), the 3rd (1 element)\$" "$d/diff.txt" ||
+    { bad "$file: diff does not say the backend wrote the last writes"; cat "$d/diff.txt"; }
+  python3 "$tmp/first_write.py" "$d/golden/$name.json" "$d/first.json" || bad "$file: the first-write script failed"
+  "$dmlref" diff "$d/golden/$name.json" "$d/first.json" > "$d/first.txt" 2>&1 ||
+    { bad "$file: the first admissible writes should pass the AnyWrite golden"; cat "$d/first.txt"; }
+  grep -q "the backend wrote the 1st\$" "$d/first.txt" || { bad "$file: diff does not say the backend wrote the 1st"; cat "$d/first.txt"; }
+  "$dmlref" diff "$d/last/$name.json" "$d/first.json" > "$d/first-last.txt" 2>&1
+  [ $? -eq 1 ] || bad "$file: the first writes should fail the $reading golden"
+  python3 "$tmp/sum_writes.py" "$d/golden/$name.json" "$d/sum.json" || bad "$file: the sum script failed"
+  "$dmlref" diff "$d/golden/$name.json" "$d/sum.json" > "$d/sum.txt" 2>&1
+  [ $? -eq 1 ] || { bad "$file: a backend summing the writes should fail"; cat "$d/sum.txt"; }
+  grep -q "the backend wrote the 1st (1 element), none of them (1 element)\$" "$d/sum.txt" ||
+    { bad "$file: diff does not say the summed element matched none"; cat "$d/sum.txt"; }
+  # dmlref test judges through the same census: a backend that writes the first writes passes, one
+  # that sums them fails.
+  for kind in first sum; do
+    mkdir -p "$d/$kind-npy"
+    python3 - "$d/$kind.json" "$d/$kind-npy/OutputTensor.npy" <<'EOF' || bad "$file: writing the $kind .npy failed"
+import json, struct, sys
+e = json.load(open(sys.argv[1]))["expected"]["OutputTensor"]["Values"]  # FLOAT32 bits as "0x..." (common.py's out)
+header = "{'descr': '<f4', 'fortran_order': False, 'shape': (2, 3), }"
+header += " " * (63 - (10 + len(header)) % 64) + "\n"
+with open(sys.argv[2], "wb") as f:
+    f.write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(header)) + header.encode())
+    f.write(b"".join(struct.pack("<I", int(v, 16)) for v in e))
+EOF
+  done
+  "$dmlref" test "$d/golden/$name.json" --backend "cp $d/first-npy/OutputTensor.npy" -q > "$d/test-first.txt" 2>&1 ||
+    { bad "$file: dmlref test should pass a backend that writes the first writes"; cat "$d/test-first.txt"; }
+  "$dmlref" test "$d/golden/$name.json" --backend "cp $d/sum-npy/OutputTensor.npy" -q > "$d/test-sum.txt" 2>&1
+  [ $? -eq 1 ] || { bad "$file: dmlref test should fail a backend that sums the writes"; cat "$d/test-sum.txt"; }
+done
+
 # A backend wrong in a way no reading explains: the diagnosis says so, and names no reading.
 cat > "$tmp/wrong.py" <<'EOF'
 import sys; sys.path.insert(0, sys.argv[0].rsplit("/", 1)[0]); from common import *

@@ -4,8 +4,13 @@
 // shapes with Python-style negative indices; none comes from dmlref's evaluation.
 #include "support.hpp"
 
+#include "dmlref/admissible.hpp"
 #include "dmlref/descs/scatter.hpp"
+#include "dmlref/diff.hpp"
+#include "dmlref/explain.hpp"
 
+#include <algorithm>
+#include <cstring>
 #include <numeric>
 
 using namespace dmlref;
@@ -156,32 +161,187 @@ TEST_CASE("SCATTER_ELEMENTS and SCATTER_ND against put_along_axis and tensor_sca
     }
 }
 
-TEST_CASE("SCATTER: duplicate indices with different updates are refused, with the same bits taken") {
-    // Axis 0 of [0,0,0]: indices [1,1] with updates [5,6] both write element 1: no right answer.
+TEST_CASE("SCATTER: duplicate indices are valid, the last write in order is the value; out of range refused") {
+    // Axis 0 of [0,0,0]: indices [1,1] with updates [5,6] both write element 1: no error, and the
+    // value is the last in UpdatesTensor's row-major order (6); -2 of 3 is element 1 too.
     SE e = make<SE>(DataType::FLOAT32, DataType::INT32, {3}, {2}, {2});
     const std::vector<float> x = {0, 0, 0};
-    CHECK(value_errors(e, x, std::vector<int32_t>{1, 1}, std::vector<float>{5, 6}) ==
-          std::vector<std::pair<std::string, std::string>>{
-              {"scatter-elements.duplicate-index", "/inputs/IndicesTensor/1"}});
-    // -2 is element 1 too.
-    CHECK(value_errors(e, x, std::vector<int32_t>{1, -2}, std::vector<float>{5, 6}).size() == 1);
-    // The same bits: one answer, taken. -0 and +0 differ in bits: refused.
-    CHECK(value_errors(e, x, std::vector<int32_t>{1, -2}, std::vector<float>{7, 7}).empty());
+    CHECK(value_errors(e, x, std::vector<int32_t>{1, 1}, std::vector<float>{5, 6}).empty());
+    CHECK(scatter(e, x, std::vector<int32_t>{1, -2}, std::vector<float>{5, 6}) == std::vector<float>{0, 6, 0});
     CHECK(scatter(e, x, std::vector<int32_t>{1, -2}, std::vector<float>{7, 7}) == std::vector<float>{0, 7, 0});
-    CHECK(value_errors(e, x, std::vector<int32_t>{1, 1}, std::vector<float>{0.0f, -0.0f}).size() == 1);
     // Out of range: 3 and -4 of 3, UINT32 0xffffffff.
     CHECK(
         value_errors(e, x, std::vector<int32_t>{3, 0}, std::vector<float>{1, 2}) ==
         std::vector<std::pair<std::string, std::string>>{{"scatter-elements.index-range", "/inputs/IndicesTensor/0"}});
     CHECK(value_errors(e, x, std::vector<int32_t>{0, -4}, std::vector<float>{1, 2}).size() == 1);
-    // SCATTER_ND: two tuples (0) and (-2) into a {2,2}: both write row 0, with different rows of updates.
+    // SCATTER_ND: two tuples (0) and (-2) into a {2,2}: both write row 0; the second wins.
     SND n = make<SND>(DataType::UINT8, DataType::INT64, {2, 2}, {2, 1}, {2, 2});
     n.InputDimensionCount = n.IndicesDimensionCount = 2;
     CHECK(
         value_errors(n, std::vector<uint8_t>{0, 0, 0, 0}, std::vector<int64_t>{0, -2}, std::vector<uint8_t>{1, 2, 3, 4})
-            .size() == 2);
-    CHECK(scatter(n, std::vector<uint8_t>{0, 0, 0, 0}, std::vector<int64_t>{-1, 0}, std::vector<uint8_t>{1, 2, 3, 4}) ==
-          std::vector<uint8_t>{3, 4, 1, 2});
+            .empty());
+    CHECK(scatter(n, std::vector<uint8_t>{9, 9, 9, 9}, std::vector<int64_t>{0, -2}, std::vector<uint8_t>{1, 2, 3, 4}) ==
+          std::vector<uint8_t>{3, 4, 9, 9});
+}
+
+// A SCATTER_ELEMENTS case of [10, 20, 30] (FLOAT32), INT32 indices and updates as JSON text, with
+// `expected` (JSON text of the expected output's object) when given.
+std::string scatter_case(const std::string& indices, const std::string& updates, const std::string& expected = "",
+                         const std::string& policies = "") {
+    const std::string n = std::to_string(std::count(indices.begin(), indices.end(), ',') + 1);
+    return R"({"format": 1, "operator": "SCATTER_ELEMENTS", "desc": {
+        "InputTensor": {"DataType": "FLOAT32", "Sizes": [3]}, "IndicesTensor": {"DataType": "INT32", "Sizes": [)" +
+           n + R"(]},
+        "UpdatesTensor": {"DataType": "FLOAT32", "Sizes": [)" +
+           n + R"(]}, "OutputTensor": {"DataType": "FLOAT32", "Sizes": [3]}, "Axis": 0},
+        "inputs": {"InputTensor": [10, 20, 30], "IndicesTensor": )" +
+           indices + R"(, "UpdatesTensor": )" + updates + "}" +
+           (expected.empty() ? "" : R"(, "expected": {"OutputTensor": )" + expected + "}") +
+           (policies.empty() ? "" : R"(, "policies": )" + policies) + "}";
+}
+
+uint64_t f32(float v) { return to_bits(v); }
+
+TEST_CASE("DuplicateIndex=AnyWrite: the admissible values of each element, derived by hand") {
+    // Indices [1, -2, 1, 0, 2] (-2 of 3 is 1) with updates [5, 6, 5, 8, 9]: element 1 is written by
+    // updates 0 (5), 1 (6) and 2 (5); its distinct values in the order of each one's last write are
+    // 6 (last at 1), then 5 (last at 2), the golden's value. Elements 0 and 2 have one write each.
+    const Case c = parse_valid(scatter_case("[1, -2, 1, 0, 2]", "[5, 6, 5, 8, 9]"));
+    CHECK(admissible(c, "OutputTensor") == std::vector<Admissible>{{1, {f32(6), f32(5)}}});
+    CHECK(as_values<float>(run_case(c).values.at("OutputTensor")) == std::vector<float>{8, 5, 9});
+    // -0 and +0 differ in bits: both admissible. One value written twice: one answer, no list.
+    CHECK(admissible(parse_valid(scatter_case("[0, 0]", "[0.0, -0.0]")), "OutputTensor") ==
+          std::vector<Admissible>{{0, {f32(0.0f), f32(-0.0f)}}});
+    CHECK(admissible(parse_valid(scatter_case("[2, -1, 2]", "[7, 7, 7]")), "OutputTensor").empty());
+    // Two elements, each with its own list; three distinct values: [4, 3, 4, 3, 1] into element 0
+    // leaves 4 (last at 2), 3 (last at 3), 1 (last at 4).
+    CHECK(admissible(parse_valid(scatter_case("[0, 0, 0, 0, 0, 2, 2]", "[4, 3, 4, 3, 1, 1, 2]")), "OutputTensor") ==
+          std::vector<Admissible>{{0, {f32(4), f32(3), f32(1)}}, {2, {f32(1), f32(2)}}});
+    // LastInOrder: the last write is the only answer.
+    Case last = c;
+    last.policies["DuplicateIndex"] = "LastInOrder";
+    CHECK(admissible(last, "OutputTensor").empty());
+    CHECK(run_case(last).values == run_case(c).values);
+    // SCATTER_ND: tuples (0) and (-2) of a {2, 2} both write row 0 with rows [1, 2] and [3, 4].
+    const Case nd = parse_valid(R"({"format": 1, "operator": "SCATTER_ND", "desc": {
+        "InputTensor": {"DataType": "UINT8", "Sizes": [2, 2]}, "IndicesTensor": {"DataType": "INT64", "Sizes": [2, 1]},
+        "UpdatesTensor": {"DataType": "UINT8", "Sizes": [2, 2]}, "OutputTensor": {"DataType": "UINT8", "Sizes": [2, 2]},
+        "InputDimensionCount": 2, "IndicesDimensionCount": 2},
+        "inputs": {"InputTensor": [9, 9, 9, 9], "IndicesTensor": [0, -2], "UpdatesTensor": [1, 2, 3, 4]}})");
+    CHECK(admissible(nd, "OutputTensor") == std::vector<Admissible>{{0, {1, 3}}, {1, {2, 4}}});
+}
+
+TEST_CASE("DuplicateIndex=AnyWrite: the golden states the lists, reads them back, and refuses malformed ones") {
+    const Case c = parse_valid(scatter_case("[1, -2, 1, 0, 2]", "[5, 6, 5, 8, 9]"));
+    const std::string text = write_golden(c, run_case(c), "golden.json");
+    CHECK(text.find(R"("DuplicateIndex": "AnyWrite")") != std::string::npos);
+    CHECK(text.find(R"("Admissible": [{"Index": 1, "Values": [6, 5]}])") != std::string::npos);
+    const Case back = parse_valid(text);
+    CHECK(write_golden(back, run_case(back), "golden.json") == text);
+    // Under LastInOrder the golden has no list.
+    Case last = c;
+    last.policies["DuplicateIndex"] = "LastInOrder";
+    CHECK(write_golden(last, run_case(last), "golden.json").find("Admissible") == std::string::npos);
+
+    const auto error = [](const std::string& admissible, const std::string& rule, const std::string& path) {
+        const Diagnostics d = diagnose(scatter_case("[1, -2, 1, 0, 2]", "[5, 6, 5, 8, 9]",
+                                                    R"({"Values": [8, 5, 9], "Admissible": )" + admissible + "}"));
+        INFO(first_error(d));
+        bool found = false;
+        for (const auto& item : d.items())
+            found = found || (item.severity == Severity::Error && item.rule == rule && item.path == path);
+        CHECK(found);
+    };
+    const std::string a = "/expected/OutputTensor/Admissible";
+    error(R"({"Index": 1})", "expected.admissible", a);
+    error(R"([{"Index": 1, "Values": 5}])", "expected.admissible", a + "/0");
+    error(R"([{"Index": 3, "Values": [6, 5]}])", "expected.admissible-index", a + "/0/Index");  // 3 elements
+    error(R"([{"Index": -1, "Values": [6, 5]}])", "expected.admissible-index", a + "/0/Index");
+    error(R"([{"Index": 1, "Values": [6, 5]}, {"Index": 1, "Values": [6, 5]}])", "expected.admissible-index",
+          a + "/1/Index");
+    error(R"([{"Index": 0, "Values": [8, 5]}])", "expected.admissible-index", a + "/0/Index");  // one write
+    error(R"([{"Index": 1, "Values": [5]}])", "expected.admissible-count", a + "/0/Values");
+    error(R"([{"Index": 1, "Values": [5, 5]}])", "expected.admissible-count", a + "/0/Values/1");
+    error(R"([{"Index": 1, "Values": [6, "five"]}])", "value.parse", a + "/0/Values/1");
+    error(R"([{"Index": 1, "Values": [6, 7]}])", "expected.admissible-value", a + "/0/Values/1");     // no write of 7
+    error(R"([{"Index": 1, "Values": [6, 7, 5]}])", "expected.admissible-value", a + "/0/Values/1");  // no write of 7
+    error(R"([{"Index": 1, "Values": [6, 5], "Why": 1}])", "case.unknown-key", a + "/0/Why");
+    // The same values in another order are the same list.
+    parse_valid(scatter_case("[1, -2, 1, 0, 2]", "[5, 6, 5, 8, 9]",
+                             R"({"Values": [8, 5, 9], "Admissible": [{"Index": 1, "Values": [5, 6]}]})"));
+    // LastInOrder admits no list.
+    const Diagnostics d = diagnose(
+        scatter_case("[1, -2, 1, 0, 2]", "[5, 6, 5, 8, 9]",
+                     R"({"Values": [8, 5, 9], "Admissible": [{"Index": 1, "Values": [6, 5]}]})",
+                     R"({"DuplicateIndex": "LastInOrder"})"));
+    CHECK(first_error(d).find("expected.admissible-index") != std::string::npos);
+}
+
+TEST_CASE("DuplicateIndex=AnyWrite: diff accepts each admissible value and nothing else; explain lists them") {
+    const Case c = parse_valid(scatter_case("[1, -2, 1, 0, 2]", "[5, 6, 5, 8, 9]"));
+    const Case g = parse_valid(write_golden(c, run_case(c), "golden.json"));
+    const auto judge = [&](std::vector<float> v) {
+        std::vector<std::byte> b(v.size() * sizeof(float));
+        std::memcpy(b.data(), v.data(), b.size());
+        return census(g, "OutputTensor", b, {});
+    };
+    // Element 1 admits 6 (the 1st) and 5 (the 2nd, the golden's value): flagged SeveralWrites, and
+    // counted under the one the backend wrote.
+    const auto count = [](const OutputCensus& o, const std::string& reason) {
+        const auto it = o.boundary.find(reason);
+        return it == o.boundary.end() ? uint64_t(0) : it->second.elements;
+    };
+    const OutputCensus six = judge({8, 6, 9}), five = judge({8, 5, 9});
+    CHECK(six.over == 0);
+    CHECK(six.identical == 3);
+    CHECK(count(six, "SeveralWrites") == 1);
+    CHECK(count(six, "SeveralWrites:1") == 1);
+    CHECK(count(six, "SeveralWrites:2") == 0);
+    CHECK(five.over == 0);
+    CHECK(count(five, "SeveralWrites:2") == 1);
+    // A value no write carries, the sum of the three writes (a backend that accumulates), and a
+    // wrong value at element 0, which one update writes: over.
+    const OutputCensus seven = judge({8, 7, 9}), sum = judge({8, 16, 9}), other = judge({5, 5, 9});
+    CHECK(seven.over == 1);
+    CHECK(seven.boundary.at("SeveralWrites").over == 1);
+    CHECK(count(seven, "SeveralWrites:1") + count(seven, "SeveralWrites:2") == 0);
+    CHECK(sum.over == 1);
+    CHECK(other.over == 1);
+    CHECK(count(other, "SeveralWrites:2") == 1);
+    // The report says which write the backend took.
+    const auto text = [](const OutputCensus& o) {
+        DiffReport r;
+        CaseDiff d;
+        d.name = "t";
+        d.outputs = {o};
+        r.cases = {d};
+        return report_text(r);
+    };
+    CHECK(text(five).find("several writes: 1 element had several admissible writes; the backend wrote the 2nd\n") !=
+          std::string::npos);
+    CHECK(text(seven).find("1 element had several admissible writes; the backend wrote none of them\n") !=
+          std::string::npos);
+    // explain names every candidate write with its UpdatesTensor and IndicesTensor positions.
+    const Explanation e = explain_element(g, "OutputTensor", 1, std::nullopt, "", {});
+    std::vector<std::string> candidates;
+    for (const auto& [k, v] : e.family.facts)
+        if (k == "candidate") candidates.push_back(v);
+    CHECK(candidates == std::vector<std::string>{"UpdatesTensor[0] = 5, by IndicesTensor[0] = 1",
+                                                 "UpdatesTensor[1] = 6, by IndicesTensor[1] = -2",
+                                                 "UpdatesTensor[2] = 5, by IndicesTensor[2] = 1"});
+    // With the backend's value, explain judges it as diff does: 6 is admissible, 7 is not.
+    const auto fact = [](const Explanation& x, const std::string& text) {
+        for (const auto& [k, v] : x.family.facts)
+            if (k == "admissible" && v == text) return true;
+        return false;
+    };
+    const Explanation took6 = explain_element(g, "OutputTensor", 1, f32(6), "actual", {});
+    CHECK(took6.judgement.verdict == Verdict::Identical);
+    CHECK(fact(took6, "2 values could win (the golden's is the last): 6, 5"));
+    CHECK(fact(took6, "the backend wrote admissible value 1 of 2"));
+    const Explanation took7 = explain_element(g, "OutputTensor", 1, f32(7), "actual", {});
+    CHECK(took7.judgement.verdict == Verdict::Over);
+    CHECK(fact(took7, "the backend wrote none of them"));
 }
 
 TEST_CASE("SCATTER moves bits; strided and broadcast tensors") {

@@ -2,6 +2,7 @@
 // vector, each input element stored at its index); none comes from dmlref's evaluation.
 #include "support.hpp"
 
+#include "dmlref/admissible.hpp"
 #include "dmlref/descs/unpooling.hpp"
 #include "dmlref/explain.hpp"
 
@@ -136,14 +137,32 @@ TEST_CASE("MAX_UNPOOLING rules, each with its id and path; explain names the wri
     const std::string head =
         R"({"format": 1, "operator": "MAX_UNPOOLING", "desc": {"InputTensor": {"DataType": "INT8", "Sizes": [3]},
         "IndicesTensor": {"DataType": "UINT32", "Sizes": [3]}, "OutputTensor": {"DataType": "INT8", "Sizes": [4]}}, "inputs": )";
-    SUBCASE("index-range and duplicate-index, on the values") {
-        // Index 4 of 4 elements; then index 1 twice with 5 and 6.
+    SUBCASE("index-range on the values; repeated indices admit every write") {
+        // Index 4 of 4 elements.
         const Diagnostics r = diagnose(head + R"({"InputTensor": [1, 2, 3], "IndicesTensor": [0, 4, 2]}})");
         CHECK(first_error(r).find("max-unpooling.index-range") != std::string::npos);
         CHECK(first_error(r).find("/inputs/IndicesTensor/1") != std::string::npos);
-        const Diagnostics u = diagnose(head + R"({"InputTensor": [5, 6, 7], "IndicesTensor": [1, 1, 2]}})");
-        CHECK(first_error(u).find("max-unpooling.duplicate-index") != std::string::npos);
-        CHECK(first_error(u).find("/inputs/IndicesTensor/1") != std::string::npos);
+        // Index 1 twice, with 5 and 6: both could win; the golden's value is the last (6), element
+        // 2 is 7 and the others +0. With the same bits (5, 5) there is one answer and no list.
+        const Case u = parse_valid(head + R"({"InputTensor": [5, 6, 7], "IndicesTensor": [1, 1, 2]}})");
+        CHECK(admissible(u, "OutputTensor") == std::vector<Admissible>{{1, {5, 6}}});
+        CHECK(as_values<int8_t>(run_case(u).values.at("OutputTensor")) == std::vector<int8_t>{0, 6, 7, 0});
+        // -1 (0xff) then 5 then -1 again into element 3: 5 (last at 1), then -1 (last at 2).
+        const Case v = parse_valid(head + R"({"InputTensor": [-1, 5, -1], "IndicesTensor": [3, 3, 3]}})");
+        CHECK(admissible(v, "OutputTensor") == std::vector<Admissible>{{3, {5, 0xff}}});
+        CHECK(
+            admissible(parse_valid(head + R"({"InputTensor": [5, 5, 7], "IndicesTensor": [1, 1, 2]}})"), "OutputTensor")
+                .empty());
+        Case last = u;
+        last.policies["DuplicateIndex"] = "LastInOrder";
+        CHECK(admissible(last, "OutputTensor").empty());
+        // explain lists both writes.
+        const Explanation e = explain_element(with_golden(u, "OutputTensor"), "OutputTensor", 1, std::nullopt, "", {});
+        std::vector<std::string> candidates;
+        for (const auto& [k, f] : e.family.facts)
+            if (k == "candidate") candidates.push_back(f);
+        CHECK(candidates == std::vector<std::string>{"InputTensor[0] = 5, by IndicesTensor[0] = 1",
+                                                     "InputTensor[1] = 6, by IndicesTensor[1] = 1"});
     }
     SUBCASE("explain") {
         const Case c = parse_valid(head + R"({"InputTensor": [5, 6, 7], "IndicesTensor": [3, 0, 2]}})");

@@ -3,6 +3,7 @@
 // clamped or guessed. The parts are read by lib/case/case_read_desc.cpp and lib/case/case_read_values.cpp.
 #include "case/case_reader.hpp"
 
+#include "dmlref/admissible.hpp"
 #include "dmlref/printable.hpp"
 #include "dmlref/readings.hpp"
 
@@ -76,6 +77,107 @@ static void read_readings(Reader& r, Case& c, const json& root) {
 }
 
 // ---- The case ----------------------------------------------------------------------------
+
+namespace {
+
+// "Admissible" of each expected output (docs/case-format.md, "Admissible values"): entries
+// {"Index": i, "Values": [v, ...]} with increasing indices inside the output, each an element that
+// several writes reach with different bits under the case's policies (dmlref::admissible), its
+// values exactly the ones those writes carry, each once. Read once the inputs and policies are.
+void read_admissible(Reader& r, const Case& c, const json& root) {
+    if (!root.contains("expected") || !root["expected"].is_object()) return;
+    for (const auto& f : tensor_fields(c.op)) {
+        const std::string name(f.name);
+        const json& ex = root["expected"];
+        if (f.role != TensorRole::Output || !ex.contains(name) || !ex[name].is_object() ||
+            !ex[name].contains("Admissible") || !c.expected.count(name))
+            continue;
+        const json& aj = ex[name]["Admissible"];
+        const std::string ap = pointer_append(pointer_append("/expected", name), "Admissible");
+        const char* form =
+            "Admissible is an array of {\"Index\": i, \"Values\": [v, ...]}: an output element that "
+            "several writes reach with different bits, and every value that could win";
+        if (!aj.is_array()) {
+            r.diags.error(ap, "expected.admissible", form);
+            continue;
+        }
+        const DataType t = f.desc->DataType;
+        const uint64_t n = element_count(*f.desc);
+        const size_t w = element_size(t);
+        const std::vector<Admissible> own = admissible(c, name);
+        uint64_t previous = 0;
+        for (size_t i = 0; i < aj.size(); ++i) {
+            const std::string ip = pointer_append(ap, i);
+            const json& x = aj[i];
+            if (!x.is_object() || !x.contains("Index") || !x.contains("Values") || !r.is_array(x["Values"])) {
+                r.diags.error(ip, "expected.admissible", form);
+                continue;
+            }
+            r.only_keys(x, ip, {"Index", "Values"}, "an Admissible entry");
+            const json& ij = x["Index"];
+            const bool integer = ij.is_number_unsigned() || (ij.is_number_integer() && ij.get<int64_t>() >= 0);
+            const uint64_t index = !integer                  ? 0
+                                   : ij.is_number_unsigned() ? ij.get<uint64_t>()
+                                                             : uint64_t(ij.get<int64_t>());
+            const std::string xp = pointer_append(ip, "Index");
+            if (!integer || index >= n) {
+                r.diags.error(
+                    xp, "expected.admissible-index",
+                    "Index must be an element of " + name + ": a flat row-major index, 0 to " + std::to_string(n - 1));
+                continue;
+            }
+            if (i > 0 && index <= previous) {
+                r.diags.error(xp, "expected.admissible-index",
+                              "Index " + std::to_string(index) + " does not follow " + std::to_string(previous) +
+                                  ": Admissible lists each element once, in increasing order");
+                continue;
+            }
+            previous = index;
+            const std::string vp = pointer_append(ip, "Values");
+            const size_t m = r.array_size(x["Values"]);
+            if (m < 2) {
+                r.diags.error(vp, "expected.admissible-count",
+                              std::to_string(m) +
+                                  " values given; an admissible list holds at least two (with one, the element's "
+                                  "Values entry is its only answer)");
+                continue;
+            }
+            std::vector<std::byte> buf(m * w);
+            if (!r.values(t, x["Values"], vp, false, buf.data())) continue;
+            const auto it = std::lower_bound(own.begin(), own.end(), index,
+                                             [](const Admissible& a, uint64_t k) { return a.Index < k; });
+            if (it == own.end() || it->Index != index) {
+                r.diags.error(xp, "expected.admissible-index",
+                              name + " element " + std::to_string(index) +
+                                  " is not reached by several writes with different bits under this case's policies "
+                                  "(DuplicateIndex): its Values entry is its only answer");
+                continue;
+            }
+            std::vector<uint64_t> seen;
+            for (size_t k = 0; k < m; ++k) {
+                const uint64_t bits = load_bits(t, buf.data() + k * w);
+                const std::string kp = pointer_append(vp, k);
+                if (std::find(seen.begin(), seen.end(), bits) != seen.end())
+                    r.diags.error(kp, "expected.admissible-count",
+                                  format_value(t, bits) +
+                                      " is listed twice; each value that could win is listed once, so a list has at "
+                                      "most as many values as writes reach the element");
+                else if (std::find(it->Values.begin(), it->Values.end(), bits) == it->Values.end())
+                    r.diags.error(kp, "expected.admissible-value",
+                                  "no write carries " + format_value(t, bits) + " into " + name + " element " +
+                                      std::to_string(index) + "; an admissible value is one some write leaves there");
+                seen.push_back(bits);
+            }
+            if (seen.size() == m && seen.size() < it->Values.size())
+                r.diags.error(vp, "expected.admissible-count",
+                              std::to_string(m) + " values listed; " + std::to_string(it->Values.size()) +
+                                  " different values are written into " + name + " element " + std::to_string(index) +
+                                  " and each could win");
+        }
+    }
+}
+
+}  // namespace
 
 Case parse_case(const JsonDocument& doc, const fs::path& file, Diagnostics& diags, const LoadOptions& options) {
     Reader r{doc, diags};
@@ -250,6 +352,7 @@ Case parse_case(const JsonDocument& doc, const fs::path& file, Diagnostics& diag
         }
     }
     read_readings(r, c, root);
+    if (!diags.has_errors()) read_admissible(r, c, root);
     if (root.contains("provenance") && r.is_object(root["provenance"], "/provenance", "\"provenance\"")) {
         const json& pv = root["provenance"];
         r.only_keys(pv, "/provenance", {"dmlref", "format", "seeds"}, "provenance");

@@ -390,7 +390,9 @@ static bool read_expected_npy(Reader& r, Case& c, const TensorField& f, const js
 void read_expected(Reader& r, Case& c, const TensorField& f, const json& spec, const std::string& path,
                    const fs::path& base_dir, const LoadOptions& options) {
     if (!r.is_object(spec, path, "an expected output")) return;
-    r.only_keys(spec, path, {"Values", "Npy", "Sha256", "Tolerance", "DontCare", "Boundary"}, "an expected output");
+    // "Admissible" is read once the policies are (case_read.cpp, read_admissible).
+    r.only_keys(spec, path, {"Values", "Npy", "Sha256", "Tolerance", "DontCare", "Boundary", "Admissible"},
+                "an expected output");
     const TensorDesc& d = *f.desc;
     const DataType t = d.DataType;
     const uint64_t n = element_count(d);

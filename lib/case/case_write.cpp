@@ -4,6 +4,7 @@
 #include "dmlref/case.hpp"
 #include "dmlref/tolerance.hpp"
 
+#include "dmlref/admissible.hpp"
 #include "dmlref/generate.hpp"
 #include "dmlref/npy.hpp"
 #include "dmlref/numeric.hpp"
@@ -167,7 +168,8 @@ template <class V> ordered_json integer_tokens(const V& v) {
 
 // `npy`: the output is in that .npy file beside the golden, with that SHA-256 ("" and "": in Values).
 ordered_json expected_json(DataType t, const std::vector<std::byte>& values, const Tolerance& tol,
-                           const std::vector<DontCare>& dc, const Boundary& boundary, const std::string& npy,
+                           const std::vector<DontCare>& dc, const Boundary& boundary,
+                           const std::vector<Admissible>& admissible, const std::string& npy,
                            const std::string& sha256) {
     ordered_json e;
     if (npy.empty()) {
@@ -190,6 +192,17 @@ ordered_json expected_json(DataType t, const std::vector<std::byte>& values, con
     }
     if (!boundary.Indices.empty())
         e["Boundary"] = {{"Indices", integer_tokens(boundary.Indices)}, {"Reason", json_text(boundary.Reason)}};
+    // Elements several writes reach with different bits: every value that could win, in the order
+    // of each one's last write (docs/case-format.md, "Admissible values").
+    if (!admissible.empty()) {
+        ordered_json a = ordered_json::array();
+        for (const auto& x : admissible) {
+            ordered_json vals = ordered_json::array();
+            for (uint64_t bits : x.Values) vals.push_back(json_raw(format_value(t, bits)));
+            a.push_back({{"Index", x.Index}, {"Values", vals}});
+        }
+        e["Admissible"] = a;
+    }
     return e;
 }
 
@@ -245,7 +258,7 @@ std::string golden_text(const Case& c, const Outputs& outputs, const fs::path& o
             sidecars.push_back({file, f.desc->DataType, shape, &values});
         }
         ex[std::string(f.name)] = expected_json(f.desc->DataType, values, stated_tolerance(c, f.name), dc,
-                                                boundary(c.op, f.name), npy, sha256);
+                                                boundary(c.op, f.name), admissible(c, f.name), npy, sha256);
     }
     j["expected"] = ex;
     // The values under each alternative the case asks to show (docs/case-format.md, "Readings").

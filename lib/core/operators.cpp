@@ -2,6 +2,8 @@
 // the support tables, all through the operator's record (reference/kit/family.hpp). No operator
 // is named here.
 #include "dmlref/operators.hpp"
+#include "dmlref/admissible.hpp"
+#include "dmlref/readings.hpp"
 
 #include "dmlref/case.hpp"
 
@@ -148,6 +150,26 @@ void evaluate(const Operator& op, const Bindings& bindings) {
 std::vector<DontCare> dont_care(const Operator& op, std::string_view output) {
     const kit::OperatorRecord& r = kit::record(op.Type);
     return r.dont_care ? r.dont_care(op.Desc, output) : std::vector<DontCare>{};
+}
+
+namespace {
+std::map<OperatorType, kit::AdmissibleHook>& admissible_hooks() {
+    static std::map<OperatorType, kit::AdmissibleHook> hooks;
+    return hooks;
+}
+}  // namespace
+
+void kit::set_admissible_hook(OperatorType t, AdmissibleHook hook) { admissible_hooks()[t] = hook; }
+
+bool has_admissible(OperatorType t) {
+    (void)kit::find_record(t);  // builds the records, which give the hooks
+    return admissible_hooks().count(t) > 0;
+}
+
+std::vector<Admissible> admissible(const Case& c, std::string_view output) {
+    if (!has_admissible(c.op.Type)) return {};
+    const ScopedReadings readings(c.policies);  // LastInOrder leaves one answer (docs/golden.md)
+    return admissible_hooks().at(c.op.Type)(c, output);
 }
 
 Boundary boundary(const Operator& op, std::string_view output) {

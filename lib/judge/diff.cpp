@@ -1,6 +1,7 @@
 // `dmlref diff`: the census of each output under the tolerance model (per-element bounds of
 // summed outputs from their own terms), one case, and directories of cases (docs/diff.md).
 #include "dmlref/diff.hpp"
+#include "dmlref/admissible.hpp"
 #include "dmlref/bits.hpp"
 
 #include "dmlref/npy.hpp"
@@ -121,6 +122,12 @@ OutputCensus census(const Case& golden, std::string_view output, const std::vect
     for (const auto& x : dont_care(golden.op, output)) skip.emplace(x.Index, x.Reason);
     std::map<uint64_t, std::vector<std::string>> flags;
     for (auto& b : boundary_elements(golden, output, e.values)) flags[b.Index].push_back(b.Reason);
+    // Elements several writes reach with different bits (DuplicateIndex=AnyWrite; from the golden's
+    // inputs, which the golden's Admissible lists state): flagged, each judged below against the
+    // listed value the backend wrote.
+    const std::vector<Admissible> several = golden.inputs.empty() ? std::vector<Admissible>{}
+                                                                  : admissible(golden, output);
+    for (const auto& x : several) flags[x.Index].push_back(std::string(kSeveralWrites));
     // Outputs whose terms the operator enumerates are judged per element by their bound; other
     // Summed goldens fall back to their term counts.
     const bool sum = is_summed_output(golden, output);
@@ -164,13 +171,25 @@ OutputCensus census(const Case& golden, std::string_view output, const std::vect
     tol.sum = sum;
     r.verdicts.assign(r.elements, Verdict::Identical);
     std::vector<WorstElement> candidates;
+    size_t next_several = 0;
     for (uint64_t i = 0; i < r.elements; ++i) {
         if (auto s = skip.find(i); s != skip.end()) {
             ++r.skipped[s->second];
             r.verdicts[i] = Verdict::Skipped;
             continue;
         }
-        const uint64_t g = load_bits(t, e.values.data() + i * w), a = load_bits(t, actual.data() + i * w);
+        uint64_t g = load_bits(t, e.values.data() + i * w);
+        const uint64_t a = load_bits(t, actual.data() + i * w);
+        // An element several writes reach with different bits: any of them is right; the
+        // backend's is judged as the one it equals, counted under "SeveralWrites:k".
+        while (next_several < several.size() && several[next_several].Index < i) ++next_several;
+        if (next_several < several.size() && several[next_several].Index == i) {
+            const auto& v = several[next_several].Values;
+            if (const auto k = size_t(std::find(v.begin(), v.end(), a) - v.begin()); k < v.size()) {
+                g = a;
+                ++r.boundary[std::string(kSeveralWrites) + ":" + std::to_string(k + 1)].elements;
+            }
+        }
         // Per element: its own number of terms, never more than the golden states.
         if (!terms.empty()) tol.terms = std::min<uint64_t>(terms[i], r.tolerance.MaxTerms);
         const ElementTerms* et = element_terms ? &element_terms->elements()[i] : nullptr;

@@ -1,6 +1,7 @@
 // `dmlref diff`: the text and JSON reports and the command (docs/diff.md); the picture of where
 // an output mismatches is lib/judge/picture.cpp.
 #include "dmlref/diff.hpp"
+#include "dmlref/admissible.hpp"
 #include "dmlref/baseline.hpp"
 
 #include "dmlref/atomic_file.hpp"
@@ -73,6 +74,48 @@ uint64_t skipped_total(const OutputCensus& o) {
     return n;
 }
 
+std::string ordinal(uint64_t n) {  // 1st, 2nd, 3rd, 4th, 11th, 21st
+    const uint64_t t = n % 100, u = n % 10;
+    const char* suffix = t >= 11 && t <= 13 ? "th" : u == 1 ? "st" : u == 2 ? "nd" : u == 3 ? "rd" : "th";
+    return std::to_string(n) + suffix;
+}
+
+std::string elements_text(uint64_t n) { return std::to_string(n) + (n == 1 ? " element" : " elements"); }
+
+// The elements with several admissible writes (dmlref/admissible.hpp): how many, and how many the
+// backend wrote with the k-th admissible value (k from 1), from the census' boundary counts.
+struct SeveralWrites {
+    uint64_t elements = 0, matched = 0;
+    std::map<uint64_t, uint64_t> kth;
+};
+SeveralWrites several_writes(const OutputCensus& o) {
+    SeveralWrites w;
+    const std::string prefix = std::string(kSeveralWrites) + ":";
+    for (const auto& [reason, b] : o.boundary) {
+        if (reason == kSeveralWrites) w.elements = b.elements;
+        if (reason.rfind(prefix, 0) == 0) {
+            w.kth[std::stoull(reason.substr(prefix.size()))] = b.elements;
+            w.matched += b.elements;
+        }
+    }
+    return w;
+}
+bool several_writes_reason(const std::string& reason) { return reason.rfind(kSeveralWrites, 0) == 0; }
+
+// "3 elements had several admissible writes; the backend wrote the 1st (2 elements), the 2nd (1 element)".
+std::string several_writes_text(const SeveralWrites& w) {
+    std::string t = elements_text(w.elements) + " had several admissible writes; the backend wrote";
+    size_t listed = 0;
+    for (const auto& [k, n] : w.kth) {
+        t += std::string(listed++ ? "," : "") + " the " + ordinal(k);
+        if (n != w.elements) t += " (" + elements_text(n) + ")";
+    }
+    if (w.matched < w.elements)
+        t += std::string(listed ? "," : "") + " none of them" +
+             (listed ? " (" + elements_text(w.elements - w.matched) + ")" : "");
+    return t;
+}
+
 void output_details(const OutputCensus& o, std::ostream& s) {
     s << "  " << o.output << " " << name(o.data_type) << " " << sizes_text(o.sizes) << " from " << o.source << "\n";
     s << "    tolerance: " << tolerance_text(o.tolerance, o.bounded) << "\n";
@@ -83,7 +126,11 @@ void output_details(const OutputCensus& o, std::ostream& s) {
     s << "\n";
     for (const auto& [reason, count] : o.skipped) s << "    skipped (don't care): " << count << " " << reason << "\n";
     for (const auto& [reason, b] : o.boundary)
-        s << "    boundary elements: " << b.elements << " " << reason << ", " << b.over << " of them over tolerance\n";
+        if (!several_writes_reason(reason))
+            s << "    boundary elements: " << b.elements << " " << reason << ", " << b.over
+              << " of them over tolerance\n";
+    if (const SeveralWrites w = several_writes(o); w.elements)  // docs/diff.md, "Several admissible writes"
+        s << "    several writes: " << several_writes_text(w) << "\n";
     for (const auto& [reading, n] : o.readings)  // docs/diff.md, "Readings"; changes no verdict
         s << "    readings: " << n << " element" << (n == 1 ? "" : "s") << (reading.empty() ? " over tolerance" : "")
           << (n == 1 ? " follows " : " follow ") << (reading.empty() ? "no known reading" : reading) << "\n";
@@ -258,6 +305,12 @@ std::string report_json(const DiffReport& r) {
             j["boundary"] = oj::object();
             for (const auto& [reason, b] : o.boundary)
                 j["boundary"][reason] = {{"elements", b.elements}, {"over", b.over}};
+            if (const SeveralWrites w = several_writes(o); w.elements) {  // by the value the backend wrote
+                oj kth = oj::array();
+                for (uint64_t k = 1; !w.kth.empty() && k <= w.kth.rbegin()->first; ++k)
+                    kth.push_back(w.kth.count(k) ? w.kth.at(k) : 0);
+                j["several_writes"] = {{"elements", w.elements}, {"wrote_kth", kth}, {"none", w.elements - w.matched}};
+            }
             j["readings"] = oj::object();  // over-tolerance elements by the alternative reading they follow ("": none)
             for (const auto& [reading, n] : o.readings) j["readings"][reading.empty() ? "none" : reading] = n;
             oj hist = oj::array();

@@ -2,6 +2,7 @@
 // comes from the explain hook of the operator's record (reference/<family>_record.cpp);
 // the judgement, the bound and the boundary flags come from the diff's own machinery.
 #include "dmlref/explain.hpp"
+#include "dmlref/admissible.hpp"
 
 #include "dmlref/bound.hpp"
 #include "dmlref/numeric.hpp"
@@ -180,6 +181,19 @@ Explanation explain_element(const Case& golden, std::string output, uint64_t fla
         if (x.Index == flat && e.dont_care.empty()) e.dont_care = x.Reason;
     for (const auto& b : boundary_elements(golden, output, ex->second.values))
         if (b.Index == flat) e.boundary.push_back(b.Reason);
+    // An element several writes reach with different bits: any of their values is right (the
+    // golden's Admissible list, recomputed from its inputs; DuplicateIndex=AnyWrite, docs/diff.md).
+    const std::vector<Admissible> lists = golden.inputs.empty() ? std::vector<Admissible>{}
+                                                                : dmlref::admissible(golden, output);
+    const Admissible* admissible = nullptr;
+    for (const auto& a : lists)
+        if (a.Index == flat) admissible = &a;
+    if (admissible) {
+        std::string list;
+        for (uint64_t bits : admissible->Values) list += (list.empty() ? "" : ", ") + format_value(e.type, bits);
+        e.family.facts.emplace_back("admissible", std::to_string(admissible->Values.size()) +
+                                                      " values could win (the golden's is the last): " + list);
+    }
 
     // The tolerance and the element's bound, as the diff computes them (lib/judge/diff.cpp, census).
     Tolerance tol = ex->second.tolerance;
@@ -211,7 +225,17 @@ Explanation explain_element(const Case& golden, std::string output, uint64_t fla
     if (actual_bits) {
         e.actual_source = actual_source;
         e.actual_bits = *actual_bits;
-        e.judgement = judge(e.type, e.golden_bits, e.actual_bits, et, options.switches);
+        uint64_t judged = e.golden_bits;
+        if (admissible) {
+            const auto& v = admissible->Values;
+            const size_t k = size_t(std::find(v.begin(), v.end(), e.actual_bits) - v.begin());
+            if (k < v.size()) judged = e.actual_bits;
+            e.family.facts.emplace_back("admissible", k < v.size() ? "the backend wrote admissible value " +
+                                                                         std::to_string(k + 1) + " of " +
+                                                                         std::to_string(v.size())
+                                                                   : "the backend wrote none of them");
+        }
+        e.judgement = judge(e.type, judged, e.actual_bits, et, options.switches);
         if (sink && e.judgement.verdict == Verdict::Over && e.judgement.nonfinite &&
             overflow_admissible(sink->elements()[flat], e.type, e.golden_bits, e.actual_bits, profile)) {
             e.judgement.verdict = Verdict::Within;  // an overflowing partial sum (docs/tolerance.md)

@@ -47,14 +47,20 @@ For every golden in CASES whose operator maps onto PyTorch (inputs read through 
   RESAMPLE3               Antialiased TRUE, LINEAR, half-pixel offsets, the last two dimensions:
                           F.interpolate(bilinear, antialias=True) with the same Scales (in
                           float32, rounded to the tensor's type)
+  SCATTER_ELEMENTS        Tensor.scatter_ (negative indices from the end), SCATTER_ND
+  SCATTER_ND              Tensor.index_put_(accumulate=False) over the trailing dimensions, and
+  MAX_UNPOOLING           MAX_UNPOOLING index_put_(accumulate=False) into the flattened output:
+                          where indices repeat, CUDA's winner is unspecified, which the golden's
+                          Admissible lists (DuplicateIndex=AnyWrite) must accept whichever it is
 Integer operators (MATRIX_MULTIPLY_INTEGER*, CONVOLUTION_INTEGER) have no general PyTorch CUDA
 kernel and are not mapped. Planted bugs: `ulp2` (every GEMM FLOAT32 output of the planted cases
 two ULP up), `dropped_product` (GEMM without its last k), `flipped_kernel` (the other Mode),
 `exp2_unscaled` (EXP as exp2 of x: a wrong constant, 2^x), `sin_f16_in_f16` (a FLOAT32 SIN
 computed through FLOAT16), and for FLOAT32 attention `attention_bias_ignored` (BiasTensor not added),
 `attention_end_start_swapped` (KEY_SEQUENCE_END_START read as start, end),
-`attention_past_lengths_ignored` (every past key taking part), and `antialias_off` (a stretched
-FLOAT32 RESAMPLE3 as plain bilinear, two taps).
+`attention_past_lengths_ignored` (every past key taking part), `antialias_off` (a stretched
+FLOAT32 RESAMPLE3 as plain bilinear, two taps), and `sum_duplicates` (a scatter or unpooling
+whose golden has Admissible lists, with the writes into one element summed, accumulate=True).
 """
 import sys
 
@@ -380,6 +386,46 @@ def resample3_antialiased(d, npy, dev, antialias=True):
     return y.reshape(d["OutputTensor"]["Sizes"])
 
 
+# ---------------------------------------------------------------- writes that may collide
+def scatter_elements(d, npy, dev, accumulate=False):
+    x, i, u = x_in(d, npy, dev), torch_data.idx_in(d, npy, dev), x_in(d, npy, dev, "UpdatesTensor")
+    a = d["Axis"]
+    i = torch_data.wrap(i, x.shape[a])
+    r = x.clone()
+    if not accumulate:
+        return r.scatter_(a, i, u.to(r.dtype))
+    r.scatter_(a, i, torch.zeros_like(u, dtype=r.dtype))  # every written element from 0, then the sum of its writes
+    return r.scatter_add_(a, i, u.to(r.dtype))
+
+
+def scatter_nd(d, npy, dev, accumulate=False):
+    x = torch_data.trailing(x_in(d, npy, dev), d["InputDimensionCount"])
+    i = torch_data.trailing(torch_data.idx_in(d, npy, dev), d["IndicesDimensionCount"])
+    u = x_in(d, npy, dev, "UpdatesTensor")
+    _, _, cols, k = torch_data.nd_positions(x, i, 0)
+    u = u.reshape(-1, *x.shape[k:]).to(x.dtype)
+    r = x.clone()
+    if accumulate:
+        r.index_put_(tuple(cols), torch.zeros_like(u))
+    r.index_put_(tuple(cols), u, accumulate=accumulate)
+    return r.reshape(d["OutputTensor"]["Sizes"])
+
+
+def max_unpooling(d, npy, dev, accumulate=False):
+    # DirectML's index is the position in OutputTensor as one contiguous row-major array (not
+    # PyTorch's max_unpool, whose index is per plane).
+    x, i = x_in(d, npy, dev), torch_data.idx_in(d, npy, dev)
+    out = d["OutputTensor"]["Sizes"]
+    r = torch.zeros(int(np.prod(out)), dtype=x.dtype, device=dev)
+    r.index_put_((i.reshape(-1),), x.reshape(-1), accumulate=accumulate)
+    return r.reshape(out)
+
+
+def plant_sum_duplicates(d, npy, dev, outs):
+    return {"SCATTER_ELEMENTS": scatter_elements, "SCATTER_ND": scatter_nd,
+            "MAX_UNPOOLING": max_unpooling}[d["_op"]](d, npy, dev, accumulate=True)
+
+
 OPERATORS = {
     "GEMM": gemm, "CONVOLUTION": convolution,
     "ELEMENT_WISE_EXP": unary(torch.exp), "ELEMENT_WISE_LOG": unary(torch.log),
@@ -405,6 +451,7 @@ OPERATORS = {
     "UNFOLD": unfold, "FOLD": fold, "LP_POOLING": lp_pool, "LP_POOLING1": lp_pool,
     "MULTIHEAD_ATTENTION": attention, "MULTIHEAD_ATTENTION1": attention,
     "RESAMPLE3": resample3_antialiased,
+    "SCATTER_ELEMENTS": scatter_elements, "SCATTER_ND": scatter_nd, "MAX_UNPOOLING": max_unpooling,
 }
 
 
@@ -455,12 +502,16 @@ PLANTED = {
     "antialias_off": (lambda d, npy, dev, outs: resample3_antialiased(d, npy, dev, antialias=False), None),
     "elu_alpha_one": (lambda d, npy, dev, outs: unary(F.elu)(d, npy, dev), None),
     "swish_unscaled": (lambda d, npy, dev, outs: unary(lambda x: x * torch.sigmoid(x))(d, npy, dev), None),
+    "sum_duplicates": (plant_sum_duplicates, None),
 }
 
 
-def planted_targets(op, d, rel):
+def planted_targets(op, d, rel, golden=None):
     dt = d.get("OutputTensor", {}).get("DataType")
     bugs = []
+    if op in ("SCATTER_ELEMENTS", "SCATTER_ND", "MAX_UNPOOLING") and golden and \
+            golden.get("expected", {}).get("OutputTensor", {}).get("Admissible"):
+        bugs.append("sum_duplicates")  # only where writes of different bits meet
     if op in ("GEMM", "CONVOLUTION") and dt == "FLOAT32":
         bugs.append("tf32")
     if op == "GEMM" and dt == "FLOAT32" and "FusedActivation" not in d:

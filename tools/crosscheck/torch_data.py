@@ -369,7 +369,7 @@ PLANTED = {
 }
 
 
-def planted_targets(op, d, rel):
+def planted_targets(op, d, rel, golden=None):
     bugs = [b for b, (_, t) in PLANTED.items() if rel in t]
     dt = next(v["DataType"] for v in d.values() if isinstance(v, dict) and "DataType" in v)
     if op == "CUMULATIVE_SUMMATION" and d.get("HasExclusiveSum") and dt == "FLOAT32":
@@ -434,7 +434,7 @@ def main(operators, planted_bugs, targets):
             ran += 1
             if not planted:
                 continue
-            for bug in targets(op, c["desc"], rel):
+            for bug in targets(op, c["desc"], rel, c):
                 try:
                     g = planted_bugs[bug][0](dict(c["desc"], _op=op), npy, dev, results)
                     save(out, os.path.join("planted", bug), rel, c, g)
