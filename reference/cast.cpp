@@ -19,11 +19,17 @@
 //   integer -> integer  the value modulo 2^width, two's complement (CastIntegerToInteger=WrapToWidth):
 //                    300 -> 44 and -1 -> 255 in UINT8.
 //
+// The alternative readings of docs/golden.md ("Alternative readings": CastFloatToInteger=RoundHalfEven,
+// Wrap, NaNIsMinimum; CastIntegerToInteger=Saturate; CastIntegerToFloat=ThroughDouble; CastNaN=Canonical)
+// are decided once per call (CastReading) and taken as runtime branches inside the one scalar
+// conversion, so no type pair is instantiated twice.
+//
 // Every input is read through its own strides (zero strides broadcast). The page does not allow
 // in-place execution.
 #include "cast.hpp"
 
 #include "dmlref/numeric.hpp"
+#include "dmlref/readings.hpp"
 
 #include <cmath>
 #include <limits>
@@ -55,16 +61,54 @@ template <class To, class From> To cast_nan(From x) {
     return from_bits<To>(BT((sign << (wt - 1)) | exponent_all_ones | quiet | f));
 }
 
-template <class To, class From> To cast_value(From x) {
+// The readings of the cast policies in force for one call (docs/golden.md, "Alternative
+// readings"), decided once per call, outside the loops: the defaults, or the alternatives.
+struct CastReading {
+    enum FloatToInteger : uint8_t { Truncate, RoundHalfEven, Wrap, NaNIsMinimum } float_to_integer = Truncate;
+    bool saturate_integers = false;  // CastIntegerToInteger=Saturate
+    bool through_double = false;     // CastIntegerToFloat=ThroughDouble
+    bool canonical_nan = false;      // CastNaN=Canonical
+};
+
+CastReading reading_in_force() {
+    CastReading r;
+    if (in_force<"CastFloatToInteger", "RoundHalfEven">()) r.float_to_integer = CastReading::RoundHalfEven;
+    else if (in_force<"CastFloatToInteger", "Wrap">()) r.float_to_integer = CastReading::Wrap;
+    else if (in_force<"CastFloatToInteger", "NaNIsMinimum">()) r.float_to_integer = CastReading::NaNIsMinimum;
+    r.saturate_integers = in_force<"CastIntegerToInteger", "Saturate">();
+    r.through_double = in_force<"CastIntegerToFloat", "ThroughDouble">();
+    r.canonical_nan = in_force<"CastNaN", "Canonical">();
+    return r;
+}
+
+// v (finite) rounded to an integer, halves to the even one; exact in a double (|v| >= 2^52 is an
+// integer already, and below it v - floor(v) is exact).
+double round_half_even(double v) {
+    const double f = std::floor(v), d = v - f;
+    if (d > 0.5 || (d == 0.5 && std::fmod(f, 2.0) != 0)) return f + 1;
+    return f;
+}
+
+// A finite integer-valued double t modulo 2^64 (then, by the caller, modulo 2^width).
+uint64_t modulo_2_64(double t) {
+    const double m = std::fmod(t, 18446744073709551616.0);  // exact, |m| < 2^64, the sign of t
+    return m >= 0 ? uint64_t(m) : uint64_t(0) - uint64_t(-m);
+}
+
+template <class To, class From> To cast_value(From x, const CastReading& r) {
     if constexpr (std::is_same_v<To, From>) {
-        return x;  // the same type: the bits, unchanged
+        return x;  // the same type: the bits, unchanged (under every reading)
     } else if constexpr (is_floating_v<From> && is_floating_v<To>) {
-        if (is_nan(x)) return cast_nan<To>(x);
+        if (is_nan(x)) return r.canonical_nan ? canonical_nan<To>() : cast_nan<To>(x);
         return round_to_float<To>(widen(x));     // widen is exact; one rounding to To
     } else if constexpr (is_floating_v<From>) {  // float -> integer
         const double v = widen(x);
-        if (std::isnan(v)) return To(0);
-        const double t = std::trunc(v);
+        if (std::isnan(v))
+            return r.float_to_integer == CastReading::NaNIsMinimum ? std::numeric_limits<To>::min() : To(0);
+        if (r.float_to_integer == CastReading::Wrap)  // the truncated value modulo 2^width; +-inf 0
+            return std::isinf(v) ? To(0) : To(modulo_2_64(std::trunc(v)));
+        const double t = r.float_to_integer == CastReading::RoundHalfEven && !std::isinf(v) ? round_half_even(v)
+                                                                                            : std::trunc(v);
         // The range [min, 2^digits) of To, both ends exact in a double.
         const double hi = std::ldexp(1.0, std::numeric_limits<To>::digits);
         const double lo = double(std::numeric_limits<To>::min());
@@ -77,9 +121,15 @@ template <class To, class From> To cast_value(From x) {
             // far beyond FLOAT16's range (65520 and above give infinity) whatever the double rounds to.
             return half_from_double(double(x));
         } else {
+            if (r.through_double) return static_cast<To>(double(x));  // two roundings for 64-bit into FLOAT32
             return static_cast<To>(x);  // one conversion, rounded once to nearest-even (SSE2 cvtsi2ss/sd)
         }
     } else {
+        if (r.saturate_integers) {  // the value clamped to To's range
+            const int128_t v = int128_t(x);
+            if (v > int128_t(std::numeric_limits<To>::max())) return std::numeric_limits<To>::max();
+            if (v < int128_t(std::numeric_limits<To>::min())) return std::numeric_limits<To>::min();
+        }
         return To(x);  // integer -> integer: modulo 2^width (C++20), two's complement
     }
 }
@@ -94,18 +144,22 @@ void validate(const DML_CAST_OPERATOR_DESC& d, Diagnostics& diags) {
 void evaluate(const DML_CAST_OPERATOR_DESC& d, const Bindings& b) {
     const TensorView X(d.InputTensor, b.at("InputTensor"));
     const TensorView Y(d.OutputTensor, b.at("OutputTensor"));
+    const CastReading r = reading_in_force();
     dispatch(d.OutputTensor.DataType, [&]<class To>() {
         dispatch(d.InputTensor.DataType, [&]<class From>() {
             map_elements<To, From>(
-                Y, [](From x) { return cast_value<To>(x); }, X);
+                Y, [&r](From x) { return cast_value<To>(x, r); }, X);
         });
     });
 }
 
+// dmlref's defaults, whatever reading is in force: PADDING and DIAGONAL_MATRIX store their values
+// through this under policies of their own (PaddingValueConversion, DiagonalValueConversion).
 uint64_t cast_bits(DataType from, uint64_t bits, DataType to) {
     return dispatch(to, [&]<class To>() {
-        return dispatch(
-            from, [&]<class From>() { return uint64_t(to_bits(cast_value<To>(from_bits<From>(bits_t<From>(bits))))); });
+        return dispatch(from, [&]<class From>() {
+            return uint64_t(to_bits(cast_value<To>(from_bits<From>(bits_t<From>(bits)), CastReading{})));
+        });
     });
 }
 

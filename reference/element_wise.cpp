@@ -26,7 +26,10 @@
 //   - A NaN result (a NaN operand, or inf + -inf) is the type's canonical quiet NaN
 //     (NonFiniteSum=CanonicalNaN); judging lets any NaN match it.
 //   - Integer types wrap to the width (IntegerOverflow=WrapToWidth): two's complement, as
-//     DirectML's integer arithmetic on GPUs does.
+//     DirectML's integer arithmetic on GPUs does. The alternative reading IntegerOverflow=Saturate
+//     (the exact result clamped to the type's range) is a branch of each operator's element
+//     function, decided once per call (integer_overflow), for ADD, ADD1, SUBTRACT, MULTIPLY,
+//     DIVIDE and DIFFERENCE_SQUARE.
 // The other six (docs/golden.md, "Element-wise arithmetic"):
 //   - SUBTRACT is ADD of -b: the same rounding, NaN and wrapping decisions.
 //   - MULTIPLY: a product of two FLOAT16 or FLOAT32 values is exact in float64 (at most 2 * 24
@@ -58,6 +61,7 @@
 #include "fused_activation.hpp"
 
 #include "dmlref/numeric.hpp"
+#include "dmlref/readings.hpp"
 #include "dmlref/values.hpp"
 #include "dmlref/working_types.hpp"
 
@@ -293,6 +297,49 @@ template <class T> T difference_square(T a, T b) {
     }
 }
 
+// IntegerOverflow=Saturate (docs/golden.md, "Alternative readings"): the exact integer result
+// clamped to T's range. The builtins compute the exact result and say whether T holds it; where it
+// does not, the exact result's sign picks the end.
+template <class T> T add_saturate(T a, T b) {
+    T r;
+    if (!__builtin_add_overflow(a, b, &r)) return r;
+    return b > 0 ? std::numeric_limits<T>::max() : std::numeric_limits<T>::min();
+}
+template <class T> T subtract_saturate(T a, T b) {
+    T r;
+    if (!__builtin_sub_overflow(a, b, &r)) return r;
+    return b > 0 ? std::numeric_limits<T>::min() : std::numeric_limits<T>::max();
+}
+template <class T> T multiply_saturate(T a, T b) {
+    T r;
+    if (!__builtin_mul_overflow(a, b, &r)) return r;
+    return (a < 0) != (b < 0) ? std::numeric_limits<T>::min() : std::numeric_limits<T>::max();
+}
+template <class T> T divide_saturate(T a, T b) {
+    if constexpr (std::is_signed_v<T>)  // the one quotient beyond the range: INT_MIN / -1
+        if (a == std::numeric_limits<T>::min() && b == T(-1)) return std::numeric_limits<T>::max();
+    return divide(a, b);
+}
+template <class T> T difference_square_saturate(T a, T b) {
+    const int128_t d = int128_t(a) - int128_t(b);  // exact: |d| < 2^65
+    const uint128_t m = uint128_t(d < 0 ? -d : d);
+    uint128_t sq;
+    if (__builtin_mul_overflow(m, m, &sq) || sq > uint128_t(std::numeric_limits<T>::max()))
+        return std::numeric_limits<T>::max();
+    return T(sq);
+}
+
+// f, or under IntegerOverflow=Saturate (integer types only) its saturating form g: decided once per
+// call, a branch in the element's function.
+template <class F, class G> auto integer_overflow(F f, G g) {
+    const bool saturate = in_force<"IntegerOverflow", "Saturate">();
+    return [saturate, f, g]<class T>(T a, T b) {
+        if constexpr (std::is_integral_v<T>)
+            if (saturate) return g(a, b);
+        return f(a, b);
+    };
+}
+
 }  // namespace
 
 void validate(const DML_ELEMENT_WISE_ADD_OPERATOR_DESC& d, Diagnostics& diags) {
@@ -307,9 +354,11 @@ void evaluate(const DML_ELEMENT_WISE_ADD_OPERATOR_DESC& d, const Bindings& b) {
     const TensorView A(d.ATensor, b.at("ATensor"));
     const TensorView B(d.BTensor, b.at("BTensor"));
     const TensorView Y(d.OutputTensor, b.at("OutputTensor"));
+    const auto f = integer_overflow([](auto a, auto x) { return add(a, x); },
+                                    [](auto a, auto x) { return add_saturate(a, x); });
     dispatch(d.OutputTensor.DataType, [&]<class T>() {
         map_elements<T, T, T>(
-            Y, [](T a, T x) { return add(a, x); }, A, B);
+            Y, [&](T a, T x) { return f(a, x); }, A, B);
     });
 }
 
@@ -344,19 +393,25 @@ void validate(const DML_ELEMENT_WISE_SUBTRACT_OPERATOR_DESC& d, Diagnostics& dia
     validate_binary(d, diags, "subtract.same-data-type", "subtract.same-sizes");
 }
 void evaluate(const DML_ELEMENT_WISE_SUBTRACT_OPERATOR_DESC& d, const Bindings& b) {
-    evaluate_binary(d, b, [](auto a, auto x) { return subtract(a, x); });
+    evaluate_binary(d, b,
+                    integer_overflow([](auto a, auto x) { return subtract(a, x); },
+                                     [](auto a, auto x) { return subtract_saturate(a, x); }));
 }
 void validate(const DML_ELEMENT_WISE_MULTIPLY_OPERATOR_DESC& d, Diagnostics& diags) {
     validate_binary(d, diags, "multiply.same-data-type", "multiply.same-sizes");
 }
 void evaluate(const DML_ELEMENT_WISE_MULTIPLY_OPERATOR_DESC& d, const Bindings& b) {
-    evaluate_binary(d, b, [](auto a, auto x) { return multiply(a, x); });
+    evaluate_binary(d, b,
+                    integer_overflow([](auto a, auto x) { return multiply(a, x); },
+                                     [](auto a, auto x) { return multiply_saturate(a, x); }));
 }
 void validate(const DML_ELEMENT_WISE_DIVIDE_OPERATOR_DESC& d, Diagnostics& diags) {
     validate_binary(d, diags, "divide.same-data-type", "divide.same-sizes");
 }
 void evaluate(const DML_ELEMENT_WISE_DIVIDE_OPERATOR_DESC& d, const Bindings& b) {
-    evaluate_binary(d, b, [](auto a, auto x) { return divide(a, x); });
+    evaluate_binary(d, b,
+                    integer_overflow([](auto a, auto x) { return divide(a, x); },
+                                     [](auto a, auto x) { return divide_saturate(a, x); }));
 }
 void validate(const DML_ELEMENT_WISE_MAX_OPERATOR_DESC& d, Diagnostics& diags) {
     validate_binary(d, diags, "max.same-data-type", "max.same-sizes");
@@ -393,7 +448,9 @@ void validate(const DML_ELEMENT_WISE_DIFFERENCE_SQUARE_OPERATOR_DESC& d, Diagnos
     validate_binary(d, diags, "difference-square.same-data-type", "difference-square.same-sizes");
 }
 void evaluate(const DML_ELEMENT_WISE_DIFFERENCE_SQUARE_OPERATOR_DESC& d, const Bindings& b) {
-    evaluate_binary(d, b, [](auto a, auto x) { return difference_square(a, x); });
+    evaluate_binary(d, b,
+                    integer_overflow([](auto a, auto x) { return difference_square(a, x); },
+                                     [](auto a, auto x) { return difference_square_saturate(a, x); }));
 }
 
 // ---- ADD1 ----------------------------------------------------------------------------------
@@ -417,7 +474,10 @@ void validate(const DML_ELEMENT_WISE_ADD1_OPERATOR_DESC& d, Diagnostics& diags) 
 
 void evaluate(const DML_ELEMENT_WISE_ADD1_OPERATOR_DESC& d, const Bindings& b) {
     const std::optional<DML_FUSED_ACTIVATION> a = d.FusedActivation;
+    const bool saturate = in_force<"IntegerOverflow", "Saturate">();  // integers (no activation there)
     evaluate_binary(d, b, [&](auto x, auto y) {
+        if constexpr (std::is_integral_v<decltype(x)>)
+            if (saturate) return add_saturate(x, y);
         const auto sum = add(x, y);
         return a ? fused_activation(*a, sum) : sum;
     });
