@@ -49,6 +49,8 @@ pairs=(
   "cases/cast/cast_float32_to_float16_nan_payload.json|CastNaN=Canonical"
   "cases/element_wise/add_int8_wraps.json|IntegerOverflow=Saturate"
   "cases/reduction/reduce_average_int32_half_to_even.json|IntegerResult=TruncateTowardZero"
+  "cases/top_k/top_k1_signed_zero_tie_decreasing.json|TopKSignedZero=NegativeZeroSmaller"
+  "cases/one_hot/one_hot_below_minus_size.json|NegativeIndex=Modulo"
 )
 
 k=0

@@ -509,6 +509,34 @@ TEST_CASE("IntegerOverflow=Saturate and IntegerResult=TruncateTowardZero on REDU
     CHECK(out_as<int8_t>(avg, "OutputTensor", "IntegerResult=TruncateTowardZero") == std::vector<int8_t>{-3, 1});
 }
 
+TEST_CASE("TopKSignedZero=NegativeZeroSmaller on TOP_K1 and NegativeIndex=Modulo on ONE_HOT") {
+    auto top_k1 = [](const std::string& direction) {
+        return from_text(R"({"format": 1, "operator": "TOP_K1", "desc": {
+            "InputTensor": {"DataType": "FLOAT16", "Sizes": [4]}, "OutputValueTensor": {"DataType": "FLOAT16", "Sizes": [3]},
+            "OutputIndexTensor": {"DataType": "UINT32", "Sizes": [3]}, "Axis": 0, "K": 3, "AxisDirection": ")" +
+                         direction + R"("}, "inputs": {"InputTensor": ["-0.0", 1, 0, "-0.0"]}})");
+    };
+    // FLOAT16 [-0, 1, +0, -0]. DECREASING: 1 (1), then the zeros tie: -0 (0), +0 (2); with -0 below
+    // +0: +0 (2), then -0 (0). INCREASING: the tie gives 0, 2, 3; -0 first: 0, 3, then +0 (2).
+    const Case dec = top_k1("DECREASING"), inc = top_k1("INCREASING");
+    const std::string r = "TopKSignedZero=NegativeZeroSmaller";
+    CHECK(out_as<uint32_t>(dec, "OutputIndexTensor", "") == std::vector<uint32_t>{1, 0, 2});
+    CHECK(out_as<uint32_t>(dec, "OutputIndexTensor", r) == std::vector<uint32_t>{1, 2, 0});
+    CHECK(out_as<uint16_t>(dec, "OutputValueTensor", r) == std::vector<uint16_t>{0x3c00, 0x0000, 0x8000});
+    CHECK(out_as<uint32_t>(inc, "OutputIndexTensor", "") == std::vector<uint32_t>{0, 2, 3});
+    CHECK(out_as<uint32_t>(inc, "OutputIndexTensor", r) == std::vector<uint32_t>{0, 3, 2});
+    // ONE_HOT, INT32 indices [-5, -9, 100, -1] in sequences of 4: by default -5, -9 and 100 name
+    // none and -1 is 3; wrapping a negative index: -5 is 3, -9 is 3 (-9 + 12), 100 still none.
+    const Case c = from_text(R"({"format": 1, "operator": "ONE_HOT", "desc": {
+        "IndicesTensor": {"DataType": "INT32", "Sizes": [4, 1]}, "ValuesTensor": {"DataType": "UINT8", "Sizes": [1, 2]},
+        "OutputTensor": {"DataType": "UINT8", "Sizes": [4, 4]}, "Axis": 1},
+        "inputs": {"IndicesTensor": [-5, -9, 100, -1], "ValuesTensor": [0, 1]}})");
+    CHECK(out_as<uint8_t>(c, "OutputTensor", "") ==
+          std::vector<uint8_t>{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1});
+    CHECK(out_as<uint8_t>(c, "OutputTensor", "NegativeIndex=Modulo") ==
+          std::vector<uint8_t>{0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 1});
+}
+
 TEST_CASE("--policy parsing: rule ids for a bad text, a name no operator records, a value dmlref does not evaluate") {
     auto rule = [](const std::string& text) {
         Diagnostics d;
