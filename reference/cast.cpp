@@ -21,8 +21,9 @@
 //
 // The alternative readings of docs/golden.md ("Alternative readings": CastFloatToInteger=RoundHalfEven,
 // Wrap, NaNIsMinimum; CastIntegerToInteger=Saturate; CastIntegerToFloat=ThroughDouble; CastNaN=Canonical)
-// are decided once per call (CastReading) and taken as runtime branches inside the one scalar
-// conversion, so no type pair is instantiated twice.
+// are decided once per call (CastReading). Under one, each element goes through convert_bits, one
+// runtime dispatch per element to the scalar conversions cast_bits already has; the typed loops
+// are the default's alone, so no loop is instantiated twice.
 //
 // Every input is read through its own strides (zero strides broadcast). The page does not allow
 // in-place execution.
@@ -30,6 +31,7 @@
 
 #include "dmlref/numeric.hpp"
 #include "dmlref/readings.hpp"
+#include "dmlref/values.hpp"
 
 #include <cmath>
 #include <limits>
@@ -68,6 +70,7 @@ struct CastReading {
     bool saturate_integers = false;  // CastIntegerToInteger=Saturate
     bool through_double = false;     // CastIntegerToFloat=ThroughDouble
     bool canonical_nan = false;      // CastNaN=Canonical
+    bool any() const { return float_to_integer != Truncate || saturate_integers || through_double || canonical_nan; }
 };
 
 CastReading reading_in_force() {
@@ -95,20 +98,16 @@ uint64_t modulo_2_64(double t) {
     return m >= 0 ? uint64_t(m) : uint64_t(0) - uint64_t(-m);
 }
 
-template <class To, class From> To cast_value(From x, const CastReading& r) {
+template <class To, class From> To cast_value(From x) {
     if constexpr (std::is_same_v<To, From>) {
-        return x;  // the same type: the bits, unchanged (under every reading)
+        return x;  // the same type: the bits, unchanged
     } else if constexpr (is_floating_v<From> && is_floating_v<To>) {
-        if (is_nan(x)) return r.canonical_nan ? canonical_nan<To>() : cast_nan<To>(x);
+        if (is_nan(x)) return cast_nan<To>(x);
         return round_to_float<To>(widen(x));     // widen is exact; one rounding to To
     } else if constexpr (is_floating_v<From>) {  // float -> integer
         const double v = widen(x);
-        if (std::isnan(v))
-            return r.float_to_integer == CastReading::NaNIsMinimum ? std::numeric_limits<To>::min() : To(0);
-        if (r.float_to_integer == CastReading::Wrap)  // the truncated value modulo 2^width; +-inf 0
-            return std::isinf(v) ? To(0) : To(modulo_2_64(std::trunc(v)));
-        const double t = r.float_to_integer == CastReading::RoundHalfEven && !std::isinf(v) ? round_half_even(v)
-                                                                                            : std::trunc(v);
+        if (std::isnan(v)) return To(0);
+        const double t = std::trunc(v);
         // The range [min, 2^digits) of To, both ends exact in a double.
         const double hi = std::ldexp(1.0, std::numeric_limits<To>::digits);
         const double lo = double(std::numeric_limits<To>::min());
@@ -121,17 +120,50 @@ template <class To, class From> To cast_value(From x, const CastReading& r) {
             // far beyond FLOAT16's range (65520 and above give infinity) whatever the double rounds to.
             return half_from_double(double(x));
         } else {
-            if (r.through_double) return static_cast<To>(double(x));  // two roundings for 64-bit into FLOAT32
             return static_cast<To>(x);  // one conversion, rounded once to nearest-even (SSE2 cvtsi2ss/sd)
         }
     } else {
-        if (r.saturate_integers) {  // the value clamped to To's range
-            const int128_t v = int128_t(x);
-            if (v > int128_t(std::numeric_limits<To>::max())) return std::numeric_limits<To>::max();
-            if (v < int128_t(std::numeric_limits<To>::min())) return std::numeric_limits<To>::min();
-        }
         return To(x);  // integer -> integer: modulo 2^width (C++20), two's complement
     }
+}
+
+// x under the readings r: the alternative where one applies, else the default above.
+template <class To, class From> To cast_value(From x, const CastReading& r) {
+    if constexpr (std::is_same_v<To, From>) {
+        return x;  // the same type: the bits, unchanged under every reading
+    } else if constexpr (is_floating_v<From> && is_floating_v<To>) {
+        if (r.canonical_nan && is_nan(x)) return canonical_nan<To>();
+    } else if constexpr (is_floating_v<From>) {  // float -> integer
+        const double v = widen(x);
+        switch (r.float_to_integer) {
+            case CastReading::NaNIsMinimum:
+                if (std::isnan(v)) return std::numeric_limits<To>::min();
+                break;
+            case CastReading::Wrap:  // the truncated value modulo 2^width; NaN and +-inf 0
+                return std::isfinite(v) ? To(modulo_2_64(std::trunc(v))) : To(0);
+            case CastReading::RoundHalfEven:  // an integer, then saturated as the default saturates
+                if (std::isfinite(v)) return cast_value<To>(round_half_even(v));
+                break;
+            case CastReading::Truncate: break;
+        }
+    } else if constexpr (std::is_same_v<To, float>) {             // integer -> FLOAT32
+        if (r.through_double) return static_cast<To>(double(x));  // 64-bit integers: two roundings
+    } else if constexpr (!is_floating_v<To>) {                    // integer -> integer
+        if (r.saturate_integers) {                                // the value clamped to To's range
+            if (int128_t(x) > int128_t(std::numeric_limits<To>::max())) return std::numeric_limits<To>::max();
+            if (int128_t(x) < int128_t(std::numeric_limits<To>::min())) return std::numeric_limits<To>::min();
+        }
+    }
+    return cast_value<To>(x);
+}
+
+// One element of type `from` as type `to` under the readings r.
+uint64_t convert_bits(DataType from, uint64_t bits, DataType to, const CastReading& r) {
+    return dispatch(to, [&]<class To>() {
+        return dispatch(from, [&]<class From>() {
+            return uint64_t(to_bits(cast_value<To>(from_bits<From>(bits_t<From>(bits)), r)));
+        });
+    });
 }
 
 }  // namespace
@@ -145,23 +177,41 @@ void evaluate(const DML_CAST_OPERATOR_DESC& d, const Bindings& b) {
     const TensorView X(d.InputTensor, b.at("InputTensor"));
     const TensorView Y(d.OutputTensor, b.at("OutputTensor"));
     const CastReading r = reading_in_force();
+    if (r.any()) {
+        // An alternative reading: element by element through convert_bits (one dispatch each; the
+        // readings are for small cases), so the typed loops below stay the default's alone.
+        const DataType from = d.InputTensor.DataType, to = d.OutputTensor.DataType;
+        const std::vector<std::byte> x = gather_logical(d.InputTensor, b.at("InputTensor"));
+        const size_t wi = element_size(from), wo = element_size(to);
+        auto out = [&](uint64_t i) { return convert_bits(from, load_bits(from, x.data() + i * wi), to, r); };
+        switch (wo) {
+            case 1:
+                write_logical<uint8_t>(d.OutputTensor, b.at("OutputTensor"),
+                                       [&](uint64_t i) { return uint8_t(out(i)); });
+                break;
+            case 2:
+                write_logical<uint16_t>(d.OutputTensor, b.at("OutputTensor"),
+                                        [&](uint64_t i) { return uint16_t(out(i)); });
+                break;
+            case 4:
+                write_logical<uint32_t>(d.OutputTensor, b.at("OutputTensor"),
+                                        [&](uint64_t i) { return uint32_t(out(i)); });
+                break;
+            default: write_logical<uint64_t>(d.OutputTensor, b.at("OutputTensor"), out); break;
+        }
+        return;
+    }
     dispatch(d.OutputTensor.DataType, [&]<class To>() {
         dispatch(d.InputTensor.DataType, [&]<class From>() {
             map_elements<To, From>(
-                Y, [&r](From x) { return cast_value<To>(x, r); }, X);
+                Y, [](From x) { return cast_value<To>(x); }, X);
         });
     });
 }
 
 // dmlref's defaults, whatever reading is in force: PADDING and DIAGONAL_MATRIX store their values
 // through this under policies of their own (PaddingValueConversion, DiagonalValueConversion).
-uint64_t cast_bits(DataType from, uint64_t bits, DataType to) {
-    return dispatch(to, [&]<class To>() {
-        return dispatch(from, [&]<class From>() {
-            return uint64_t(to_bits(cast_value<To>(from_bits<From>(bits_t<From>(bits)), CastReading{})));
-        });
-    });
-}
+uint64_t cast_bits(DataType from, uint64_t bits, DataType to) { return convert_bits(from, bits, to, CastReading{}); }
 
 // ---- explain (dmlref/explain.hpp, docs/explain.md) -------------------------------------------
 
