@@ -27,9 +27,8 @@
 //     (NonFiniteSum=CanonicalNaN); judging lets any NaN match it.
 //   - Integer types wrap to the width (IntegerOverflow=WrapToWidth): two's complement, as
 //     DirectML's integer arithmetic on GPUs does. The alternative reading IntegerOverflow=Saturate
-//     (the exact result clamped to the type's range) is a branch of each operator's element
-//     function, decided once per call (integer_overflow), for ADD, ADD1, SUBTRACT, MULTIPLY,
-//     DIVIDE and DIFFERENCE_SQUARE.
+//     (the exact result clamped to the type's range) is a pass of its own (saturated_binary) for
+//     ADD, ADD1, SUBTRACT, MULTIPLY, DIVIDE and DIFFERENCE_SQUARE; the typed loops are the default's.
 // The other six (docs/golden.md, "Element-wise arithmetic"):
 //   - SUBTRACT is ADD of -b: the same rounding, NaN and wrapping decisions.
 //   - MULTIPLY: a product of two FLOAT16 or FLOAT32 values is exact in float64 (at most 2 * 24
@@ -297,6 +296,23 @@ template <class T> T difference_square(T a, T b) {
     }
 }
 
+// Packed logical elements (row-major) written through a tensor's strides.
+void write_packed(const TensorDesc& d, std::span<std::byte> buffer, const std::vector<std::byte>& packed) {
+    auto put = [&]<class U>() {
+        write_logical<U>(d, buffer, [&](uint64_t i) {
+            U u;
+            std::memcpy(&u, packed.data() + i * sizeof(U), sizeof(U));
+            return u;
+        });
+    };
+    switch (element_size(d.DataType)) {
+        case 1: put.template operator()<uint8_t>(); break;
+        case 2: put.template operator()<uint16_t>(); break;
+        case 4: put.template operator()<uint32_t>(); break;
+        default: put.template operator()<uint64_t>(); break;
+    }
+}
+
 // IntegerOverflow=Saturate (docs/golden.md, "Alternative readings"): the exact integer result
 // clamped to T's range. The builtins compute the exact result and say whether T holds it; where it
 // does not, the exact result's sign picks the end.
@@ -329,15 +345,30 @@ template <class T> T difference_square_saturate(T a, T b) {
     return T(sq);
 }
 
-// f, or under IntegerOverflow=Saturate (integer types only) its saturating form g: decided once per
-// call, a branch in the element's function.
-template <class F, class G> auto integer_overflow(F f, G g) {
-    const bool saturate = in_force<"IntegerOverflow", "Saturate">();
-    return [saturate, f, g]<class T>(T a, T b) {
-        if constexpr (std::is_integral_v<T>)
-            if (saturate) return g(a, b);
-        return f(a, b);
-    };
+// Under IntegerOverflow=Saturate, an integer operator's OutputTensor as g of the logical elements
+// of ATensor and BTensor, in one packed pass (both read before anything is written: in place is
+// safe), written through the output's strides; false (nothing done) otherwise. The typed strided
+// loops stay the default's alone: the reading adds one small loop per integer type, not a branch
+// in every loop.
+template <class D, class G> bool saturated_binary(const D& d, const Bindings& b, G g) {
+    const DataType t = d.OutputTensor.DataType;
+    if (is_float(t) || !in_force<"IntegerOverflow", "Saturate">()) return false;
+    const std::vector<std::byte> a = gather_logical(d.ATensor, b.at("ATensor"));
+    const std::vector<std::byte> x = gather_logical(d.BTensor, b.at("BTensor"));
+    std::vector<std::byte> y(a.size());
+    dispatch(t, [&]<class T>() {
+        if constexpr (std::is_integral_v<T>) {
+            for (size_t i = 0; i + sizeof(T) <= y.size(); i += sizeof(T)) {
+                T u, v;
+                std::memcpy(&u, a.data() + i, sizeof(T));
+                std::memcpy(&v, x.data() + i, sizeof(T));
+                const T r = g(u, v);
+                std::memcpy(y.data() + i, &r, sizeof(T));
+            }
+        }
+    });
+    write_packed(d.OutputTensor, b.at("OutputTensor"), y);
+    return true;
 }
 
 }  // namespace
@@ -354,11 +385,10 @@ void evaluate(const DML_ELEMENT_WISE_ADD_OPERATOR_DESC& d, const Bindings& b) {
     const TensorView A(d.ATensor, b.at("ATensor"));
     const TensorView B(d.BTensor, b.at("BTensor"));
     const TensorView Y(d.OutputTensor, b.at("OutputTensor"));
-    const auto f = integer_overflow([](auto a, auto x) { return add(a, x); },
-                                    [](auto a, auto x) { return add_saturate(a, x); });
+    if (saturated_binary(d, b, [](auto a, auto x) { return add_saturate(a, x); })) return;
     dispatch(d.OutputTensor.DataType, [&]<class T>() {
         map_elements<T, T, T>(
-            Y, [&](T a, T x) { return f(a, x); }, A, B);
+            Y, [](T a, T x) { return add(a, x); }, A, B);
     });
 }
 
@@ -393,25 +423,22 @@ void validate(const DML_ELEMENT_WISE_SUBTRACT_OPERATOR_DESC& d, Diagnostics& dia
     validate_binary(d, diags, "subtract.same-data-type", "subtract.same-sizes");
 }
 void evaluate(const DML_ELEMENT_WISE_SUBTRACT_OPERATOR_DESC& d, const Bindings& b) {
-    evaluate_binary(d, b,
-                    integer_overflow([](auto a, auto x) { return subtract(a, x); },
-                                     [](auto a, auto x) { return subtract_saturate(a, x); }));
+    if (saturated_binary(d, b, [](auto a, auto x) { return subtract_saturate(a, x); })) return;
+    evaluate_binary(d, b, [](auto a, auto x) { return subtract(a, x); });
 }
 void validate(const DML_ELEMENT_WISE_MULTIPLY_OPERATOR_DESC& d, Diagnostics& diags) {
     validate_binary(d, diags, "multiply.same-data-type", "multiply.same-sizes");
 }
 void evaluate(const DML_ELEMENT_WISE_MULTIPLY_OPERATOR_DESC& d, const Bindings& b) {
-    evaluate_binary(d, b,
-                    integer_overflow([](auto a, auto x) { return multiply(a, x); },
-                                     [](auto a, auto x) { return multiply_saturate(a, x); }));
+    if (saturated_binary(d, b, [](auto a, auto x) { return multiply_saturate(a, x); })) return;
+    evaluate_binary(d, b, [](auto a, auto x) { return multiply(a, x); });
 }
 void validate(const DML_ELEMENT_WISE_DIVIDE_OPERATOR_DESC& d, Diagnostics& diags) {
     validate_binary(d, diags, "divide.same-data-type", "divide.same-sizes");
 }
 void evaluate(const DML_ELEMENT_WISE_DIVIDE_OPERATOR_DESC& d, const Bindings& b) {
-    evaluate_binary(d, b,
-                    integer_overflow([](auto a, auto x) { return divide(a, x); },
-                                     [](auto a, auto x) { return divide_saturate(a, x); }));
+    if (saturated_binary(d, b, [](auto a, auto x) { return divide_saturate(a, x); })) return;
+    evaluate_binary(d, b, [](auto a, auto x) { return divide(a, x); });
 }
 void validate(const DML_ELEMENT_WISE_MAX_OPERATOR_DESC& d, Diagnostics& diags) {
     validate_binary(d, diags, "max.same-data-type", "max.same-sizes");
@@ -448,9 +475,8 @@ void validate(const DML_ELEMENT_WISE_DIFFERENCE_SQUARE_OPERATOR_DESC& d, Diagnos
     validate_binary(d, diags, "difference-square.same-data-type", "difference-square.same-sizes");
 }
 void evaluate(const DML_ELEMENT_WISE_DIFFERENCE_SQUARE_OPERATOR_DESC& d, const Bindings& b) {
-    evaluate_binary(d, b,
-                    integer_overflow([](auto a, auto x) { return difference_square(a, x); },
-                                     [](auto a, auto x) { return difference_square_saturate(a, x); }));
+    if (saturated_binary(d, b, [](auto a, auto x) { return difference_square_saturate(a, x); })) return;
+    evaluate_binary(d, b, [](auto a, auto x) { return difference_square(a, x); });
 }
 
 // ---- ADD1 ----------------------------------------------------------------------------------
@@ -474,10 +500,9 @@ void validate(const DML_ELEMENT_WISE_ADD1_OPERATOR_DESC& d, Diagnostics& diags) 
 
 void evaluate(const DML_ELEMENT_WISE_ADD1_OPERATOR_DESC& d, const Bindings& b) {
     const std::optional<DML_FUSED_ACTIVATION> a = d.FusedActivation;
-    const bool saturate = in_force<"IntegerOverflow", "Saturate">();  // integers (no activation there)
+    // Integers (no activation there) under IntegerOverflow=Saturate.
+    if (saturated_binary(d, b, [](auto x, auto y) { return add_saturate(x, y); })) return;
     evaluate_binary(d, b, [&](auto x, auto y) {
-        if constexpr (std::is_integral_v<decltype(x)>)
-            if (saturate) return add_saturate(x, y);
         const auto sum = add(x, y);
         return a ? fused_activation(*a, sum) : sum;
     });
