@@ -19,11 +19,19 @@
 //   integer -> integer  the value modulo 2^width, two's complement (CastIntegerToInteger=WrapToWidth):
 //                    300 -> 44 and -1 -> 255 in UINT8.
 //
+// The alternative readings of docs/golden.md ("Alternative readings": CastFloatToInteger=RoundHalfEven,
+// Wrap, NaNIsMinimum; CastIntegerToInteger=Saturate; CastIntegerToFloat=ThroughDouble; CastNaN=Canonical)
+// are decided once per call (CastReading). Under one, each element goes through convert_bits, one
+// runtime dispatch per element to the scalar conversions cast_bits already has; the typed loops
+// are the default's alone, so no loop is instantiated twice.
+//
 // Every input is read through its own strides (zero strides broadcast). The page does not allow
 // in-place execution.
 #include "cast.hpp"
 
 #include "dmlref/numeric.hpp"
+#include "dmlref/readings.hpp"
+#include "dmlref/values.hpp"
 
 #include <cmath>
 #include <limits>
@@ -55,6 +63,41 @@ template <class To, class From> To cast_nan(From x) {
     return from_bits<To>(BT((sign << (wt - 1)) | exponent_all_ones | quiet | f));
 }
 
+// The readings of the cast policies in force for one call (docs/golden.md, "Alternative
+// readings"), decided once per call, outside the loops: the defaults, or the alternatives.
+struct CastReading {
+    enum FloatToInteger : uint8_t { Truncate, RoundHalfEven, Wrap, NaNIsMinimum } float_to_integer = Truncate;
+    bool saturate_integers = false;  // CastIntegerToInteger=Saturate
+    bool through_double = false;     // CastIntegerToFloat=ThroughDouble
+    bool canonical_nan = false;      // CastNaN=Canonical
+    bool any() const { return float_to_integer != Truncate || saturate_integers || through_double || canonical_nan; }
+};
+
+CastReading reading_in_force() {
+    CastReading r;
+    if (in_force<"CastFloatToInteger", "RoundHalfEven">()) r.float_to_integer = CastReading::RoundHalfEven;
+    else if (in_force<"CastFloatToInteger", "Wrap">()) r.float_to_integer = CastReading::Wrap;
+    else if (in_force<"CastFloatToInteger", "NaNIsMinimum">()) r.float_to_integer = CastReading::NaNIsMinimum;
+    r.saturate_integers = in_force<"CastIntegerToInteger", "Saturate">();
+    r.through_double = in_force<"CastIntegerToFloat", "ThroughDouble">();
+    r.canonical_nan = in_force<"CastNaN", "Canonical">();
+    return r;
+}
+
+// v (finite) rounded to an integer, halves to the even one; exact in a double (|v| >= 2^52 is an
+// integer already, and below it v - floor(v) is exact).
+double round_half_even(double v) {
+    const double f = std::floor(v), d = v - f;
+    if (d > 0.5 || (d == 0.5 && std::fmod(f, 2.0) != 0)) return f + 1;
+    return f;
+}
+
+// A finite integer-valued double t modulo 2^64 (then, by the caller, modulo 2^width).
+uint64_t modulo_2_64(double t) {
+    const double m = std::fmod(t, 18446744073709551616.0);  // exact, |m| < 2^64, the sign of t
+    return m >= 0 ? uint64_t(m) : uint64_t(0) - uint64_t(-m);
+}
+
 template <class To, class From> To cast_value(From x) {
     if constexpr (std::is_same_v<To, From>) {
         return x;  // the same type: the bits, unchanged
@@ -84,6 +127,45 @@ template <class To, class From> To cast_value(From x) {
     }
 }
 
+// x under the readings r: the alternative where one applies, else the default above.
+template <class To, class From> To cast_value(From x, const CastReading& r) {
+    if constexpr (std::is_same_v<To, From>) {
+        return x;  // the same type: the bits, unchanged under every reading
+    } else if constexpr (is_floating_v<From> && is_floating_v<To>) {
+        if (r.canonical_nan && is_nan(x)) return canonical_nan<To>();
+    } else if constexpr (is_floating_v<From>) {  // float -> integer
+        const double v = widen(x);
+        switch (r.float_to_integer) {
+            case CastReading::NaNIsMinimum:
+                if (std::isnan(v)) return std::numeric_limits<To>::min();
+                break;
+            case CastReading::Wrap:  // the truncated value modulo 2^width; NaN and +-inf 0
+                return std::isfinite(v) ? To(modulo_2_64(std::trunc(v))) : To(0);
+            case CastReading::RoundHalfEven:  // an integer, then saturated as the default saturates
+                if (std::isfinite(v)) return cast_value<To>(round_half_even(v));
+                break;
+            case CastReading::Truncate: break;
+        }
+    } else if constexpr (std::is_same_v<To, float>) {             // integer -> FLOAT32
+        if (r.through_double) return static_cast<To>(double(x));  // 64-bit integers: two roundings
+    } else if constexpr (!is_floating_v<To>) {                    // integer -> integer
+        if (r.saturate_integers) {                                // the value clamped to To's range
+            if (int128_t(x) > int128_t(std::numeric_limits<To>::max())) return std::numeric_limits<To>::max();
+            if (int128_t(x) < int128_t(std::numeric_limits<To>::min())) return std::numeric_limits<To>::min();
+        }
+    }
+    return cast_value<To>(x);
+}
+
+// One element of type `from` as type `to` under the readings r.
+uint64_t convert_bits(DataType from, uint64_t bits, DataType to, const CastReading& r) {
+    return dispatch(to, [&]<class To>() {
+        return dispatch(from, [&]<class From>() {
+            return uint64_t(to_bits(cast_value<To>(from_bits<From>(bits_t<From>(bits)), r)));
+        });
+    });
+}
+
 }  // namespace
 
 void validate(const DML_CAST_OPERATOR_DESC& d, Diagnostics& diags) {
@@ -94,6 +176,31 @@ void validate(const DML_CAST_OPERATOR_DESC& d, Diagnostics& diags) {
 void evaluate(const DML_CAST_OPERATOR_DESC& d, const Bindings& b) {
     const TensorView X(d.InputTensor, b.at("InputTensor"));
     const TensorView Y(d.OutputTensor, b.at("OutputTensor"));
+    const CastReading r = reading_in_force();
+    if (r.any()) {
+        // An alternative reading: element by element through convert_bits (one dispatch each; the
+        // readings are for small cases), so the typed loops below stay the default's alone.
+        const DataType from = d.InputTensor.DataType, to = d.OutputTensor.DataType;
+        const std::vector<std::byte> x = gather_logical(d.InputTensor, b.at("InputTensor"));
+        const size_t wi = element_size(from), wo = element_size(to);
+        auto out = [&](uint64_t i) { return convert_bits(from, load_bits(from, x.data() + i * wi), to, r); };
+        switch (wo) {
+            case 1:
+                write_logical<uint8_t>(d.OutputTensor, b.at("OutputTensor"),
+                                       [&](uint64_t i) { return uint8_t(out(i)); });
+                break;
+            case 2:
+                write_logical<uint16_t>(d.OutputTensor, b.at("OutputTensor"),
+                                        [&](uint64_t i) { return uint16_t(out(i)); });
+                break;
+            case 4:
+                write_logical<uint32_t>(d.OutputTensor, b.at("OutputTensor"),
+                                        [&](uint64_t i) { return uint32_t(out(i)); });
+                break;
+            default: write_logical<uint64_t>(d.OutputTensor, b.at("OutputTensor"), out); break;
+        }
+        return;
+    }
     dispatch(d.OutputTensor.DataType, [&]<class To>() {
         dispatch(d.InputTensor.DataType, [&]<class From>() {
             map_elements<To, From>(
@@ -102,12 +209,9 @@ void evaluate(const DML_CAST_OPERATOR_DESC& d, const Bindings& b) {
     });
 }
 
-uint64_t cast_bits(DataType from, uint64_t bits, DataType to) {
-    return dispatch(to, [&]<class To>() {
-        return dispatch(
-            from, [&]<class From>() { return uint64_t(to_bits(cast_value<To>(from_bits<From>(bits_t<From>(bits))))); });
-    });
-}
+// dmlref's defaults, whatever reading is in force: PADDING and DIAGONAL_MATRIX store their values
+// through this under policies of their own (PaddingValueConversion, DiagonalValueConversion).
+uint64_t cast_bits(DataType from, uint64_t bits, DataType to) { return convert_bits(from, bits, to, CastReading{}); }
 
 // ---- explain (dmlref/explain.hpp, docs/explain.md) -------------------------------------------
 

@@ -26,7 +26,9 @@
 //   - A NaN result (a NaN operand, or inf + -inf) is the type's canonical quiet NaN
 //     (NonFiniteSum=CanonicalNaN); judging lets any NaN match it.
 //   - Integer types wrap to the width (IntegerOverflow=WrapToWidth): two's complement, as
-//     DirectML's integer arithmetic on GPUs does.
+//     DirectML's integer arithmetic on GPUs does. The alternative reading IntegerOverflow=Saturate
+//     (the exact result clamped to the type's range) is a pass of its own (saturated_binary) for
+//     ADD, ADD1, SUBTRACT, MULTIPLY, DIVIDE and DIFFERENCE_SQUARE; the typed loops are the default's.
 // The other six (docs/golden.md, "Element-wise arithmetic"):
 //   - SUBTRACT is ADD of -b: the same rounding, NaN and wrapping decisions.
 //   - MULTIPLY: a product of two FLOAT16 or FLOAT32 values is exact in float64 (at most 2 * 24
@@ -58,6 +60,7 @@
 #include "fused_activation.hpp"
 
 #include "dmlref/numeric.hpp"
+#include "dmlref/readings.hpp"
 #include "dmlref/values.hpp"
 #include "dmlref/working_types.hpp"
 
@@ -293,6 +296,81 @@ template <class T> T difference_square(T a, T b) {
     }
 }
 
+// Packed logical elements (row-major) written through a tensor's strides.
+void write_packed(const TensorDesc& d, std::span<std::byte> buffer, const std::vector<std::byte>& packed) {
+    auto put = [&]<class U>() {
+        write_logical<U>(d, buffer, [&](uint64_t i) {
+            U u;
+            std::memcpy(&u, packed.data() + i * sizeof(U), sizeof(U));
+            return u;
+        });
+    };
+    switch (element_size(d.DataType)) {
+        case 1: put.template operator()<uint8_t>(); break;
+        case 2: put.template operator()<uint16_t>(); break;
+        case 4: put.template operator()<uint32_t>(); break;
+        default: put.template operator()<uint64_t>(); break;
+    }
+}
+
+// IntegerOverflow=Saturate (docs/golden.md, "Alternative readings"): the exact integer result
+// clamped to T's range. The builtins compute the exact result and say whether T holds it; where it
+// does not, the exact result's sign picks the end.
+template <class T> T add_saturate(T a, T b) {
+    T r;
+    if (!__builtin_add_overflow(a, b, &r)) return r;
+    return b > 0 ? std::numeric_limits<T>::max() : std::numeric_limits<T>::min();
+}
+template <class T> T subtract_saturate(T a, T b) {
+    T r;
+    if (!__builtin_sub_overflow(a, b, &r)) return r;
+    return b > 0 ? std::numeric_limits<T>::min() : std::numeric_limits<T>::max();
+}
+template <class T> T multiply_saturate(T a, T b) {
+    T r;
+    if (!__builtin_mul_overflow(a, b, &r)) return r;
+    return (a < 0) != (b < 0) ? std::numeric_limits<T>::min() : std::numeric_limits<T>::max();
+}
+template <class T> T divide_saturate(T a, T b) {
+    if constexpr (std::is_signed_v<T>)  // the one quotient beyond the range: INT_MIN / -1
+        if (a == std::numeric_limits<T>::min() && b == T(-1)) return std::numeric_limits<T>::max();
+    return divide(a, b);
+}
+template <class T> T difference_square_saturate(T a, T b) {
+    const int128_t d = int128_t(a) - int128_t(b);  // exact: |d| < 2^65
+    const uint128_t m = uint128_t(d < 0 ? -d : d);
+    uint128_t sq;
+    if (__builtin_mul_overflow(m, m, &sq) || sq > uint128_t(std::numeric_limits<T>::max()))
+        return std::numeric_limits<T>::max();
+    return T(sq);
+}
+
+// Under IntegerOverflow=Saturate, an integer operator's OutputTensor as g of the logical elements
+// of ATensor and BTensor, in one packed pass (both read before anything is written: in place is
+// safe), written through the output's strides; false (nothing done) otherwise. The typed strided
+// loops stay the default's alone: the reading adds one small loop per integer type, not a branch
+// in every loop.
+template <class D, class G> bool saturated_binary(const D& d, const Bindings& b, G g) {
+    const DataType t = d.OutputTensor.DataType;
+    if (is_float(t) || !in_force<"IntegerOverflow", "Saturate">()) return false;
+    const std::vector<std::byte> a = gather_logical(d.ATensor, b.at("ATensor"));
+    const std::vector<std::byte> x = gather_logical(d.BTensor, b.at("BTensor"));
+    std::vector<std::byte> y(a.size());
+    dispatch(t, [&]<class T>() {
+        if constexpr (std::is_integral_v<T>) {
+            for (size_t i = 0; i + sizeof(T) <= y.size(); i += sizeof(T)) {
+                T u, v;
+                std::memcpy(&u, a.data() + i, sizeof(T));
+                std::memcpy(&v, x.data() + i, sizeof(T));
+                const T r = g(u, v);
+                std::memcpy(y.data() + i, &r, sizeof(T));
+            }
+        }
+    });
+    write_packed(d.OutputTensor, b.at("OutputTensor"), y);
+    return true;
+}
+
 }  // namespace
 
 void validate(const DML_ELEMENT_WISE_ADD_OPERATOR_DESC& d, Diagnostics& diags) {
@@ -307,6 +385,7 @@ void evaluate(const DML_ELEMENT_WISE_ADD_OPERATOR_DESC& d, const Bindings& b) {
     const TensorView A(d.ATensor, b.at("ATensor"));
     const TensorView B(d.BTensor, b.at("BTensor"));
     const TensorView Y(d.OutputTensor, b.at("OutputTensor"));
+    if (saturated_binary(d, b, [](auto a, auto x) { return add_saturate(a, x); })) return;
     dispatch(d.OutputTensor.DataType, [&]<class T>() {
         map_elements<T, T, T>(
             Y, [](T a, T x) { return add(a, x); }, A, B);
@@ -344,18 +423,21 @@ void validate(const DML_ELEMENT_WISE_SUBTRACT_OPERATOR_DESC& d, Diagnostics& dia
     validate_binary(d, diags, "subtract.same-data-type", "subtract.same-sizes");
 }
 void evaluate(const DML_ELEMENT_WISE_SUBTRACT_OPERATOR_DESC& d, const Bindings& b) {
+    if (saturated_binary(d, b, [](auto a, auto x) { return subtract_saturate(a, x); })) return;
     evaluate_binary(d, b, [](auto a, auto x) { return subtract(a, x); });
 }
 void validate(const DML_ELEMENT_WISE_MULTIPLY_OPERATOR_DESC& d, Diagnostics& diags) {
     validate_binary(d, diags, "multiply.same-data-type", "multiply.same-sizes");
 }
 void evaluate(const DML_ELEMENT_WISE_MULTIPLY_OPERATOR_DESC& d, const Bindings& b) {
+    if (saturated_binary(d, b, [](auto a, auto x) { return multiply_saturate(a, x); })) return;
     evaluate_binary(d, b, [](auto a, auto x) { return multiply(a, x); });
 }
 void validate(const DML_ELEMENT_WISE_DIVIDE_OPERATOR_DESC& d, Diagnostics& diags) {
     validate_binary(d, diags, "divide.same-data-type", "divide.same-sizes");
 }
 void evaluate(const DML_ELEMENT_WISE_DIVIDE_OPERATOR_DESC& d, const Bindings& b) {
+    if (saturated_binary(d, b, [](auto a, auto x) { return divide_saturate(a, x); })) return;
     evaluate_binary(d, b, [](auto a, auto x) { return divide(a, x); });
 }
 void validate(const DML_ELEMENT_WISE_MAX_OPERATOR_DESC& d, Diagnostics& diags) {
@@ -393,6 +475,7 @@ void validate(const DML_ELEMENT_WISE_DIFFERENCE_SQUARE_OPERATOR_DESC& d, Diagnos
     validate_binary(d, diags, "difference-square.same-data-type", "difference-square.same-sizes");
 }
 void evaluate(const DML_ELEMENT_WISE_DIFFERENCE_SQUARE_OPERATOR_DESC& d, const Bindings& b) {
+    if (saturated_binary(d, b, [](auto a, auto x) { return difference_square_saturate(a, x); })) return;
     evaluate_binary(d, b, [](auto a, auto x) { return difference_square(a, x); });
 }
 
@@ -417,6 +500,8 @@ void validate(const DML_ELEMENT_WISE_ADD1_OPERATOR_DESC& d, Diagnostics& diags) 
 
 void evaluate(const DML_ELEMENT_WISE_ADD1_OPERATOR_DESC& d, const Bindings& b) {
     const std::optional<DML_FUSED_ACTIVATION> a = d.FusedActivation;
+    // Integers (no activation there) under IntegerOverflow=Saturate.
+    if (saturated_binary(d, b, [](auto x, auto y) { return add_saturate(x, y); })) return;
     evaluate_binary(d, b, [&](auto x, auto y) {
         const auto sum = add(x, y);
         return a ? fused_activation(*a, sum) : sum;

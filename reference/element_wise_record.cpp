@@ -500,7 +500,20 @@ const FamilyRecord& element_wise_family() {
          reference::modulus<DML_ELEMENT_WISE_MODULUS_FLOOR_OPERATOR_DESC, reference::validate, reference::evaluate>(),
          reference::difference_square(),
          reference::value_scale_2d_record(),
-         reference::add1_record()}};
+         reference::add1_record()},
+        // docs/golden.md, "Alternative readings" (reference/element_wise.cpp, integer_overflow;
+        // element_wise_unary.cpp, ABS and NEGATE; reduction.cpp, integer_reduce_alternative).
+        {{.Policy = "IntegerOverflow",
+          .Value = "Saturate",
+          .Meaning = "an integer result beyond the type's range is clamped to it, not wrapped: INT8 100 + 100 is 127, "
+                     "-128 * -1 and abs(-128) are 127, UINT8 1 - 2 is 0; REDUCE's exact SUM, MULTIPLY, L1 and "
+                     "SUM_SQUARE clamped once, at the end",
+          .Who = "saturating integer arithmetic (SIMD adds with saturation, kernels that accumulate wide and clamp "
+                 "on the store)",
+          .Operators = {OperatorType::ELEMENT_WISE_ADD, OperatorType::ELEMENT_WISE_ADD1,
+                        OperatorType::ELEMENT_WISE_SUBTRACT, OperatorType::ELEMENT_WISE_MULTIPLY,
+                        OperatorType::ELEMENT_WISE_DIVIDE, OperatorType::ELEMENT_WISE_DIFFERENCE_SQUARE,
+                        OperatorType::ELEMENT_WISE_ABS, OperatorType::ELEMENT_WISE_NEGATE, OperatorType::REDUCE}}}};
     return f;
 }
 }  // namespace dmlref::kit

@@ -31,7 +31,8 @@
 //   - SIGN: -1, +0 or 1; sign(-0) = +0 (SignOfZero=PositiveZero); sign(NaN) is the canonical NaN
 //     (SignOfNaN=CanonicalNaN); unsigned integers give 0 or 1.
 //   - Integer ABS and NEGATE wrap (IntegerOverflow=WrapToWidth): abs(-128) = -128 and -(-128) = -128
-//     in INT8; NEGATE of an unsigned x is 2^N - x.
+//     in INT8; NEGATE of an unsigned x is 2^N - x. Under the alternative reading
+//     IntegerOverflow=Saturate both give 127 there, and an unsigned -x is 0.
 //   - SQRT and RECIP are correctly rounded: the float64 square root or reciprocal of a FLOAT16 or
 //     FLOAT32 value (or of g's float32 value), rounded to the type, is the once-rounded one
 //     (53 >= 2 * 24 + 2); FLOAT64 is one IEEE operation. sqrt(-0) = -0, sqrt(x < 0) and sqrt(NaN)
@@ -46,6 +47,7 @@
 //     (integers; ClipBoundStore=RoundNearestEvenSaturate).
 #include "element_wise.hpp"
 
+#include "dmlref/readings.hpp"
 #include "dmlref/values.hpp"
 
 #include <cmath>
@@ -268,7 +270,13 @@ void validate(const DML_ELEMENT_WISE_ABS_OPERATOR_DESC& d, Diagnostics& diags) {
     validate_unary(d, diags, "abs.same-data-type", "abs.same-sizes", "abs.scale-bias-integer");
 }
 void evaluate(const DML_ELEMENT_WISE_ABS_OPERATOR_DESC& d, const Bindings& b) {
-    evaluate_unary(d, b, [](auto x) { return abs_of(x); });
+    const bool saturate = in_force<"IntegerOverflow", "Saturate">();  // abs(INT_MIN) is INT_MAX
+    evaluate_unary(d, b, [saturate](auto x) {
+        using V = decltype(x);
+        if constexpr (std::is_signed_v<V> && std::is_integral_v<V>)
+            if (saturate && x == std::numeric_limits<V>::min()) return std::numeric_limits<V>::max();
+        return abs_of(x);
+    });
 }
 void validate(const DML_ELEMENT_WISE_CEIL_OPERATOR_DESC& d, Diagnostics& diags) {
     validate_unary(d, diags, "ceil.same-data-type", "ceil.same-sizes", "ceil.scale-bias-integer");
@@ -292,7 +300,17 @@ void validate(const DML_ELEMENT_WISE_NEGATE_OPERATOR_DESC& d, Diagnostics& diags
     validate_unary(d, diags, "negate.same-data-type", "negate.same-sizes", "");
 }
 void evaluate(const DML_ELEMENT_WISE_NEGATE_OPERATOR_DESC& d, const Bindings& b) {
-    evaluate_unary(d, b, [](auto x) { return negate_of(x); });
+    // IntegerOverflow=Saturate: -INT_MIN is INT_MAX; an unsigned -x is 0 (its exact value is <= 0).
+    const bool saturate = in_force<"IntegerOverflow", "Saturate">();
+    evaluate_unary(d, b, [saturate](auto x) {
+        using V = decltype(x);
+        if constexpr (std::is_integral_v<V> && std::is_unsigned_v<V>) {
+            if (saturate) return V(0);
+        } else if constexpr (std::is_integral_v<V>) {
+            if (saturate && x == std::numeric_limits<V>::min()) return std::numeric_limits<V>::max();
+        }
+        return negate_of(x);
+    });
 }
 
 // ---- explain (dmlref/explain.hpp, docs/explain.md) -------------------------------------------

@@ -55,7 +55,11 @@ int64_t on_position(DataType t, const std::byte* p, uint64_t size) {
     if (t == DataType::INT32) s = int32_t(uint32_t(bits));
     else if (t == DataType::INT64) s = int64_t(bits);
     else return bits < size ? int64_t(bits) : clamp ? int64_t(size) - 1 : -1;
-    if (s < 0) s += int64_t(size);  // NegativeIndex=FromEndOnce (size < 2^32)
+    // NegativeIndex=FromEndOnce (size < 2^32); the alternative NegativeIndex=Modulo wraps a
+    // negative index any number of times, Python's way (-5 of 4 is 3; 100 is still outside).
+    if (s < 0)
+        s = in_force<"NegativeIndex", "Modulo">() ? ((s % int64_t(size)) + int64_t(size)) % int64_t(size)
+                                                  : s + int64_t(size);
     if (clamp) return std::clamp<int64_t>(s, 0, int64_t(size) - 1);
     return s >= 0 && uint64_t(s) < size ? s : -1;  // OneHotOutOfRange=AllOff
 }

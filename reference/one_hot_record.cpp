@@ -77,6 +77,12 @@ const FamilyRecord& one_hot_family() {
           .Meaning = "an index outside the sequence (after a negative one counts from the end) is clamped into it: 100 "
                      "of 4 is position 3, -5 of 4 position 0",
           .Who = "kernels that clamp an index into the axis, as a clamping gather reads it",
+          .Operators = {OperatorType::ONE_HOT}},
+         {.Policy = "NegativeIndex",
+          .Value = "Modulo",
+          .Meaning = "a negative index wraps any number of times, Python's way: -5 of 4 is position 3 (an index above "
+                     "the range still names none: 100 of 4 is all OffValue)",
+          .Who = "kernels that take a negative index modulo the axis (a Python-style remainder) before the range test",
           .Operators = {OperatorType::ONE_HOT}}}};
     return f;
 }

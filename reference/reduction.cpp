@@ -30,7 +30,8 @@
 //   - -0 and +0: MAX prefers +0, MIN -0 (D3D's recommended min and max); for ARGMIN and ARGMAX they
 //     are equal values, a tie.
 //   - Integers: SUM, MULTIPLY, L1 and SUM_SQUARE wrap to the width (two's complement); AVERAGE is
-//     the exact mean rounded half to even. L2, LOG_SUM and LOG_SUM_EXP take float data only.
+//     the exact mean rounded half to even. The alternative readings IntegerOverflow=Saturate and
+//     IntegerResult=TruncateTowardZero are integer_reduce_alternative. L2, LOG_SUM and LOG_SUM_EXP take float data only.
 //   - The index ARGMIN and ARGMAX write must fit the output type (any integer type): an error
 //     otherwise. AxisCount is 1 to DimensionCount and Axes are distinct: errors otherwise.
 #include "reduction.hpp"
@@ -324,6 +325,53 @@ template <class T> T integer_reduce(uint32_t f, const T* x, int64_t base, const 
     return wrap<T>(acc);
 }
 
+// The alternative readings of the integer functions (docs/golden.md, "Alternative readings"):
+// IntegerOverflow=Saturate, the exact SUM, MULTIPLY, L1 or SUM_SQUARE (a wide accumulator)
+// clamped to T's range once, at the end; IntegerResult=TruncateTowardZero, AVERAGE's exact sum
+// divided by N and truncated toward zero (always inside the range). A magnitude at or beyond
+// kBeyond (2^65, past every type's range) is held there: later terms of L1 and SUM_SQUARE only
+// add, and later factors of MULTIPLY are 0 (which the product becomes) or at least 1 in magnitude.
+template <class T>
+T integer_reduce_alternative(uint32_t f, const T* x, int64_t base, const std::vector<int64_t>& reduced, bool saturate,
+                             bool truncate) {
+    constexpr uint128_t kBeyond = uint128_t(1) << 65;
+    auto magnitude = [](T v) { return std::is_signed_v<T> && v < 0 ? uint128_t(-int128_t(v)) : uint128_t(v); };
+    if (f == DML_REDUCE_FUNCTION_AVERAGE) {
+        if (!truncate) return integer_reduce(f, x, base, reduced);
+        int128_t s = 0;  // exact: each term below 2^64 in magnitude
+        for (int64_t off : reduced) s += int128_t(x[base + off]);
+        return T(s / int128_t(reduced.size()));  // C++: toward zero
+    }
+    if (!saturate) return integer_reduce(f, x, base, reduced);
+    bool negative = false;
+    uint128_t m = f == DML_REDUCE_FUNCTION_MULTIPLY ? 1 : 0;
+    int128_t sum = 0;
+    for (int64_t off : reduced) {
+        const T v = x[base + off];
+        switch (f) {
+            case DML_REDUCE_FUNCTION_SUM: sum += int128_t(v); break;
+            case DML_REDUCE_FUNCTION_MULTIPLY:
+                negative = negative != (std::is_signed_v<T> && v < 0);
+                if (__builtin_mul_overflow(m, magnitude(v), &m) || m > kBeyond) m = kBeyond;
+                break;
+            case DML_REDUCE_FUNCTION_L1: m = std::min(m + magnitude(v), kBeyond); break;
+            case DML_REDUCE_FUNCTION_SUM_SQUARE:  // a square below 2^128, held at kBeyond before the sum
+                m = std::min(m + std::min(magnitude(v) * magnitude(v), kBeyond), kBeyond);
+                break;
+            default: break;
+        }
+    }
+    if (f == DML_REDUCE_FUNCTION_SUM) {
+        negative = sum < 0;
+        m = uint128_t(negative ? -sum : sum);
+    }
+    if (negative && m != 0) {
+        const uint128_t lowest = uint128_t(-int128_t(std::numeric_limits<T>::min()));  // 0 for unsigned T
+        return m >= lowest ? std::numeric_limits<T>::min() : T(-int128_t(m));
+    }
+    return m >= uint128_t(std::numeric_limits<T>::max()) ? std::numeric_limits<T>::max() : T(m);
+}
+
 // ---- Floats: exact values rounded once ---------------------------------------------------------
 
 struct NonFinite {
@@ -492,6 +540,8 @@ void reduce(uint32_t f, const TensorDesc& in, const TensorDesc& out, const std::
     const bool nan_wins = in_force<"ArgMinMaxNaN", "NaNWins">();
     const bool canonical_all_nan = in_force<"ReduceMinMaxAllNaN", "CanonicalNaN">();
     const bool nan_propagates = in_force<"ForwardNaN", "NaNPropagates">();
+    const bool saturate = in_force<"IntegerOverflow", "Saturate">();
+    const bool truncate = in_force<"IntegerResult", "TruncateTowardZero">();
     // Every output element is computed before any is written: OutputTensor never aliases the
     // input (the pages allow no in-place execution), but the values are read first anyway.
     dispatch(in.DataType, [&]<class T>() {
@@ -511,8 +561,10 @@ void reduce(uint32_t f, const TensorDesc& in, const TensorDesc& out, const std::
                 r[o] = min_max(x, g.base[o], g.reduced, f == DML_REDUCE_FUNCTION_MAX, nan_propagates);
                 if constexpr (!std::is_integral_v<T>)
                     if (canonical_all_nan && is_nan(r[o])) r[o] = canonical_nan<T>();  // only when all are NaN
-            } else if constexpr (std::is_integral_v<T>) r[o] = integer_reduce(f, x, g.base[o], g.reduced);
-            else r[o] = float_reduce(f, x, g.base[o], g.reduced);
+            } else if constexpr (std::is_integral_v<T>) {
+                r[o] = saturate || truncate ? integer_reduce_alternative(f, x, g.base[o], g.reduced, saturate, truncate)
+                                            : integer_reduce(f, x, g.base[o], g.reduced);
+            } else r[o] = float_reduce(f, x, g.base[o], g.reduced);
         }
         T* y = Y.data<T>();
         for (size_t o = 0; o < r.size(); ++o) y[g.out[o]] = r[o];

@@ -219,6 +219,12 @@ const FamilyRecord& reduction_family() {
           .Value = "CanonicalNaN",
           .Meaning = "MAX or MIN of NaN only is the canonical NaN, not the first element's bits",
           .Who = "kernels whose min and max produce a fresh NaN (a default NaN) rather than pass an operand",
+          .Operators = {OperatorType::REDUCE}},
+         {.Policy = "IntegerResult",
+          .Value = "TruncateTowardZero",
+          .Meaning = "integer AVERAGE is the exact sum divided by N and truncated toward zero, not rounded half to "
+                     "even: INT32 (1 + 2) / 2 is 1, -7 / 2 is -3",
+          .Who = "an integer division after an integer sum (C's and HLSL's /)",
           .Operators = {OperatorType::REDUCE}}}};
     return f;
 }

@@ -110,10 +110,17 @@ int64_t offset_of(const std::vector<int64_t>& strides, const std::vector<uint64_
 
 // Whether a orders strictly before b in the output (ties are broken by index outside): NaN above
 // every number (TopKNaN=NaNLargest), -0 == +0 (TopKSignedZero=EqualTie). `nan_loses`
-// (TopKNaN=NaNLoses): a NaN after every number in either direction.
-template <class T> bool before(T a, T b, bool decreasing, bool nan_loses) {
+// (TopKNaN=NaNLoses): a NaN after every number in either direction. `zero_order`
+// (TopKSignedZero=NegativeZeroSmaller): -0 below +0, so +0 first when DECREASING, -0 when INCREASING.
+template <class T> bool before(T a, T b, bool decreasing, bool nan_loses, bool zero_order) {
     const bool na = is_nan(a), nb = is_nan(b);
     if (na || nb) return decreasing && !nan_loses ? (na && !nb) : (!na && nb);
+    if constexpr (is_floating_v<T>) {
+        if (zero_order && widen(a) == 0 && widen(b) == 0) {
+            const bool sa = std::signbit(widen(a)), sb = std::signbit(widen(b));
+            return decreasing ? (!sa && sb) : (sa && !sb);
+        }
+    }
     return decreasing ? exact_gt(a, b) : exact_lt(a, b);
 }
 
@@ -149,9 +156,10 @@ template <class T> std::vector<uint32_t> sequence_order(const Params& p, const T
     if (!p.decreasing && in_force<"TopKTies", "HigherIndexFirstWhenIncreasing">())
         std::reverse(order.begin(), order.end());
     const bool nan_loses = in_force<"TopKNaN", "NaNLoses">();
+    const bool zero_order = in_force<"TopKSignedZero", "NegativeZeroSmaller">();
     // stable: equal values keep the index order above (TopKTies=LowerIndexFirst: ascending).
     std::stable_sort(order.begin(), order.end(),
-                     [&](uint32_t a, uint32_t b) { return before(v[a], v[b], p.decreasing, nan_loses); });
+                     [&](uint32_t a, uint32_t b) { return before(v[a], v[b], p.decreasing, nan_loses, zero_order); });
     return order;
 }
 

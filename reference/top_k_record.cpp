@@ -103,6 +103,13 @@ const FamilyRecord& top_k_family() {
           .Meaning = "a NaN fails every comparison, as D3D's min and max, so it comes after every number in either "
                      "direction (NaNs among themselves in index order)",
           .Who = "sorts and selections built on comparisons that are false for NaN",
+          .Operators = {OperatorType::TOP_K, OperatorType::TOP_K1}},
+         {.Policy = "TopKSignedZero",
+          .Value = "NegativeZeroSmaller",
+          .Meaning = "-0 orders below +0 (IEEE 754's totalOrder): DECREASING takes +0 before -0 and INCREASING -0 "
+                     "before +0, whatever their indices",
+          .Who = "sorts on a total order of the bits (a radix sort of the float keys, PyTorch's and numpy's sorts "
+                 "on some paths)",
           .Operators = {OperatorType::TOP_K, OperatorType::TOP_K1}}}};
     return f;
 }

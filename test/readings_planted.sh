@@ -41,6 +41,16 @@ pairs=(
   "cases/top_k/top_k1_nan_decreasing.json|TopKNaN=NaNLoses"
   "cases/one_hot/one_hot_below_minus_size.json|OneHotOutOfRange=Modulo"
   "cases/one_hot/one_hot_page_example_4_negative_outside.json|OneHotOutOfRange=Clamp"
+  "cases/cast/cast_float32_to_int8_truncate_saturate.json|CastFloatToInteger=RoundHalfEven"
+  "cases/cast/cast_float32_to_int8_truncate_saturate.json|CastFloatToInteger=Wrap"
+  "cases/cast/cast_float32_to_int8_truncate_saturate.json|CastFloatToInteger=NaNIsMinimum"
+  "cases/cast/cast_int32_to_uint8_wraps.json|CastIntegerToInteger=Saturate"
+  "cases/cast/cast_int64_to_float32_rounds_once.json|CastIntegerToFloat=ThroughDouble"
+  "cases/cast/cast_float32_to_float16_nan_payload.json|CastNaN=Canonical"
+  "cases/element_wise/add_int8_wraps.json|IntegerOverflow=Saturate"
+  "cases/reduction/reduce_average_int32_half_to_even.json|IntegerResult=TruncateTowardZero"
+  "cases/top_k/top_k1_signed_zero_tie_decreasing.json|TopKSignedZero=NegativeZeroSmaller"
+  "cases/one_hot/one_hot_below_minus_size.json|NegativeIndex=Modulo"
 )
 
 k=0

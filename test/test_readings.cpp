@@ -364,6 +364,179 @@ TEST_CASE("OneHotOutOfRange=Modulo and Clamp on ONE_HOT") {
           std::vector<uint8_t>{0, 1, 0, 0, 0, 0, 0, 1, 0, 0, 0, 1, 1, 0, 0, 0});
 }
 
+namespace {
+
+// A case of a one-input operator with the given desc fields beside InputTensor and OutputTensor.
+Case unary_case(const std::string& op, const std::string& in, const std::string& out, size_t n, const std::string& x,
+                const std::string& extra = "") {
+    const std::string sizes = "[" + std::to_string(n) + "]";
+    return from_text(R"({"format": 1, "operator": ")" + op + R"(", "desc": {"InputTensor": {"DataType": ")" + in +
+                     R"(", "Sizes": )" + sizes + R"(}, "OutputTensor": {"DataType": ")" + out + R"(", "Sizes": )" +
+                     sizes + "}" + extra + R"(}, "inputs": {"InputTensor": [)" + x + "]}}");
+}
+
+Case binary_case(const std::string& op, const std::string& type, size_t n, const std::string& a, const std::string& b) {
+    const std::string t = R"({"DataType": ")" + type + R"(", "Sizes": [)" + std::to_string(n) + "]}";
+    return from_text(R"({"format": 1, "operator": ")" + op + R"(", "desc": {"ATensor": )" + t + R"(, "BTensor": )" + t +
+                     R"(, "OutputTensor": )" + t + R"(}, "inputs": {"ATensor": [)" + a + R"(], "BTensor": [)" + b +
+                     "]}}");
+}
+
+// REDUCE of `function` over the last axis of rows x n elements of `type`.
+Case reduce_case(const std::string& function, const std::string& type, size_t rows, size_t n, const std::string& x) {
+    return from_text(R"({"format": 1, "operator": "REDUCE", "desc": {"Function": ")" + function +
+                     R"(", "InputTensor": {"DataType": ")" + type + R"(", "Sizes": [)" + std::to_string(rows) + ", " +
+                     std::to_string(n) + R"(]}, "OutputTensor": {"DataType": ")" + type + R"(", "Sizes": [)" +
+                     std::to_string(rows) + R"(, 1]}, "AxisCount": 1, "Axes": [1]}, "inputs": {"InputTensor": [)" + x +
+                     "]}}");
+}
+
+}  // namespace
+
+TEST_CASE("CastFloatToInteger=RoundHalfEven, Wrap and NaNIsMinimum on CAST") {
+    // FLOAT32 [2.5, 2.75, -2.75, 300, -300, NaN, inf, -0.5, 3.5] into INT8. Truncated and
+    // saturated: 2, 2, -2, 127, -128, 0, 127, 0, 3. Halves to even: 2.5 is 2, 2.75 is 3, -2.75 is
+    // -3, -0.5 is 0, 3.5 is 4. Wrapped: 300 - 256 = 44, -300 + 256 = -44, NaN and inf 0. NaN as
+    // the minimum: -128 there, the rest as truncated.
+    const Case c = unary_case("CAST", "FLOAT32", "INT8", 9, R"(2.5, 2.75, -2.75, 300, -300, "nan", "inf", -0.5, 3.5)");
+    CHECK(out_as<int8_t>(c, "OutputTensor", "") == std::vector<int8_t>{2, 2, -2, 127, -128, 0, 127, 0, 3});
+    CHECK(out_as<int8_t>(c, "OutputTensor", "CastFloatToInteger=RoundHalfEven") ==
+          std::vector<int8_t>{2, 3, -3, 127, -128, 0, 127, 0, 4});
+    CHECK(out_as<int8_t>(c, "OutputTensor", "CastFloatToInteger=Wrap") ==
+          std::vector<int8_t>{2, 2, -2, 44, -44, 0, 0, 0, 3});
+    CHECK(out_as<int8_t>(c, "OutputTensor", "CastFloatToInteger=NaNIsMinimum") ==
+          std::vector<int8_t>{2, 2, -2, 127, -128, -128, 127, 0, 3});
+    // FLOAT64 [NaN, 1e10, -1e10] into INT32: 1e10 = 2 * 2^32 + 1410065408, so wrapped +-1410065408.
+    const Case wide = unary_case("CAST", "FLOAT64", "INT32", 3, R"("nan", 1e10, -1e10)");
+    CHECK(out_as<int32_t>(wide, "OutputTensor", "") == std::vector<int32_t>{0, 2147483647, -2147483647 - 1});
+    CHECK(out_as<int32_t>(wide, "OutputTensor", "CastFloatToInteger=Wrap") ==
+          std::vector<int32_t>{0, 1410065408, -1410065408});
+    CHECK(out_as<int32_t>(wide, "OutputTensor", "CastFloatToInteger=NaNIsMinimum") ==
+          std::vector<int32_t>{-2147483647 - 1, 2147483647, -2147483647 - 1});
+}
+
+TEST_CASE("CastIntegerToInteger=Saturate, CastIntegerToFloat=ThroughDouble and CastNaN=Canonical on CAST") {
+    // INT32 [300, -1, 256, -129, 7] into UINT8: modulo 256 44, 255, 0, 127, 7; clamped 255, 0, 255, 0, 7.
+    const Case narrow = unary_case("CAST", "INT32", "UINT8", 5, "300, -1, 256, -129, 7");
+    CHECK(out_as<uint8_t>(narrow, "OutputTensor", "") == std::vector<uint8_t>{44, 255, 0, 127, 7});
+    CHECK(out_as<uint8_t>(narrow, "OutputTensor", "CastIntegerToInteger=Saturate") ==
+          std::vector<uint8_t>{255, 0, 255, 0, 7});
+    // UINT32 2^31 into INT32: -2^31 wrapped, 2^31 - 1 clamped.
+    const Case sign = unary_case("CAST", "UINT32", "INT32", 2, "2147483648, 5");
+    CHECK(out_as<int32_t>(sign, "OutputTensor", "") == std::vector<int32_t>{-2147483647 - 1, 5});
+    CHECK(out_as<int32_t>(sign, "OutputTensor", "CastIntegerToInteger=Saturate") ==
+          std::vector<int32_t>{2147483647, 5});
+    // INT64 2^60 + 2^36 + 1 into FLOAT32 (spacing 2^37 there): once rounded 2^60 + 2^37, 0x5d800001;
+    // through a double (spacing 2^8) first 2^60 + 2^36, a FLOAT32 tie, to even: 2^60, 0x5d800000. 7 is 0x40e00000.
+    const Case big = unary_case("CAST", "INT64", "FLOAT32", 2, "1152921573326323713, 7");
+    CHECK(f32_out(big, "OutputTensor", "") == std::vector<uint32_t>{0x5d800001, 0x40e00000});
+    CHECK(f32_out(big, "OutputTensor", "CastIntegerToFloat=ThroughDouble") ==
+          std::vector<uint32_t>{0x5d800000, 0x40e00000});
+    // FLOAT32 NaNs 0xffc02000 and 0x7fa00000 into FLOAT16: sign, fraction >> 13 and the quiet bit,
+    // 0xfe01 and 0x7f00; canonical, 0x7e00 both. 1 is 0x3c00. A cast to FLOAT32 copies the bits.
+    const Case nan = unary_case("CAST", "FLOAT32", "FLOAT16", 3, R"("0xffc02000", "0x7fa00000", 1)");
+    CHECK(out_as<uint16_t>(nan, "OutputTensor", "") == std::vector<uint16_t>{0xfe01, 0x7f00, 0x3c00});
+    CHECK(out_as<uint16_t>(nan, "OutputTensor", "CastNaN=Canonical") == std::vector<uint16_t>{0x7e00, 0x7e00, 0x3c00});
+    const Case same = unary_case("CAST", "FLOAT32", "FLOAT32", 1, R"("0xffc02000")");
+    CHECK(f32_out(same, "OutputTensor", "CastNaN=Canonical") == std::vector<uint32_t>{0xffc02000});
+}
+
+TEST_CASE("IntegerOverflow=Saturate on the element-wise integer arithmetic") {
+    const std::string sat = "IntegerOverflow=Saturate";
+    // INT8 100 + 100, -100 + -100, 5 + -3, 127 + 1: wrapped -56, 56, 2, -128; clamped 127, -128, 2, 127.
+    const Case add = binary_case("ELEMENT_WISE_ADD", "INT8", 4, "100, -100, 5, 127", "100, -100, -3, 1");
+    CHECK(out_as<int8_t>(add, "OutputTensor", "") == std::vector<int8_t>{-56, 56, 2, -128});
+    CHECK(out_as<int8_t>(add, "OutputTensor", sat) == std::vector<int8_t>{127, -128, 2, 127});
+    // ADD1 (no activation) INT32 2^31 - 1 + 1.
+    const Case add1 = binary_case("ELEMENT_WISE_ADD1", "INT32", 1, "2147483647", "1");
+    CHECK(out_as<int32_t>(add1, "OutputTensor", "") == std::vector<int32_t>{-2147483647 - 1});
+    CHECK(out_as<int32_t>(add1, "OutputTensor", sat) == std::vector<int32_t>{2147483647});
+    // UINT8 1 - 2, 200 - 100, 5 - 5: 255, 100, 0; clamped 0, 100, 0.
+    const Case sub = binary_case("ELEMENT_WISE_SUBTRACT", "UINT8", 3, "1, 200, 5", "2, 100, 5");
+    CHECK(out_as<uint8_t>(sub, "OutputTensor", "") == std::vector<uint8_t>{255, 100, 0});
+    CHECK(out_as<uint8_t>(sub, "OutputTensor", sat) == std::vector<uint8_t>{0, 100, 0});
+    // INT64 2^62 * 4 = 2^64 and -2^62 * 4: 0 modulo 2^64; clamped to the ends. 3 * -5 = -15.
+    const Case mul = binary_case("ELEMENT_WISE_MULTIPLY", "INT64", 3, "4611686018427387904, -4611686018427387904, 3",
+                                 "4, 4, -5");
+    CHECK(out_as<int64_t>(mul, "OutputTensor", "") == std::vector<int64_t>{0, 0, -15});
+    CHECK(out_as<int64_t>(mul, "OutputTensor", sat) ==
+          std::vector<int64_t>{9223372036854775807, -9223372036854775807 - 1, -15});
+    // INT32 -2^31 / -1 = 2^31: wrapped -2^31, clamped 2^31 - 1; 7 / 2 and -7 / 2 truncate, 3 and -3.
+    const Case div = binary_case("ELEMENT_WISE_DIVIDE", "INT32", 3, "-2147483648, 7, -7", "-1, 2, 2");
+    CHECK(out_as<int32_t>(div, "OutputTensor", "") == std::vector<int32_t>{-2147483647 - 1, 3, -3});
+    CHECK(out_as<int32_t>(div, "OutputTensor", sat) == std::vector<int32_t>{2147483647, 3, -3});
+    // INT8 (-128 - 127)^2 = 65025 = 254 * 256 + 1: wrapped 1, clamped 127; (0 - 11)^2 = 121.
+    const Case dsq = binary_case("ELEMENT_WISE_DIFFERENCE_SQUARE", "INT8", 2, "-128, 0", "127, 11");
+    CHECK(out_as<int8_t>(dsq, "OutputTensor", "") == std::vector<int8_t>{1, 121});
+    CHECK(out_as<int8_t>(dsq, "OutputTensor", sat) == std::vector<int8_t>{127, 121});
+    // abs(-128) and -(-128) in INT8: -128, clamped 127; UINT8 -3 is 253, clamped 0.
+    const Case abs = unary_case("ELEMENT_WISE_ABS", "INT8", "INT8", 2, "-128, -5");
+    CHECK(out_as<int8_t>(abs, "OutputTensor", "") == std::vector<int8_t>{-128, 5});
+    CHECK(out_as<int8_t>(abs, "OutputTensor", sat) == std::vector<int8_t>{127, 5});
+    const Case neg = unary_case("ELEMENT_WISE_NEGATE", "INT8", "INT8", 2, "-128, 5");
+    CHECK(out_as<int8_t>(neg, "OutputTensor", "") == std::vector<int8_t>{-128, -5});
+    CHECK(out_as<int8_t>(neg, "OutputTensor", sat) == std::vector<int8_t>{127, -5});
+    const Case uneg = unary_case("ELEMENT_WISE_NEGATE", "UINT8", "UINT8", 2, "0, 3");
+    CHECK(out_as<uint8_t>(uneg, "OutputTensor", "") == std::vector<uint8_t>{0, 253});
+    CHECK(out_as<uint8_t>(uneg, "OutputTensor", sat) == std::vector<uint8_t>{0, 0});
+}
+
+TEST_CASE("IntegerOverflow=Saturate and IntegerResult=TruncateTowardZero on REDUCE") {
+    const std::string sat = "IntegerOverflow=Saturate";
+    // INT8 SUM of [100, 100, -100] is 100 either way (clamped once, at the end, not per step: 27);
+    // of [100, 100, 0] 200: wrapped -56, clamped 127.
+    const Case sum = reduce_case("SUM", "INT8", 2, 3, "100, 100, -100, 100, 100, 0");
+    CHECK(out_as<int8_t>(sum, "OutputTensor", "") == std::vector<int8_t>{100, -56});
+    CHECK(out_as<int8_t>(sum, "OutputTensor", sat) == std::vector<int8_t>{100, 127});
+    // INT64 MULTIPLY of [-2^32, 2^32, 2^32, 1] = -2^96 and [2^40, 2^40, 2^40, 0] = 0: wrapped 0 and
+    // 0; clamped INT64's minimum and 0.
+    const Case mul = reduce_case("MULTIPLY", "INT64", 2, 4,
+                                 "-4294967296, 4294967296, 4294967296, 1, 1099511627776, 1099511627776, "
+                                 "1099511627776, 0");
+    CHECK(out_as<int64_t>(mul, "OutputTensor", "") == std::vector<int64_t>{0, 0});
+    CHECK(out_as<int64_t>(mul, "OutputTensor", sat) == std::vector<int64_t>{-9223372036854775807 - 1, 0});
+    // INT8 L1 of [-128, -128, 1] = 257: wrapped 1, clamped 127.
+    const Case l1 = reduce_case("L1", "INT8", 1, 3, "-128, -128, 1");
+    CHECK(out_as<int8_t>(l1, "OutputTensor", "") == std::vector<int8_t>{1});
+    CHECK(out_as<int8_t>(l1, "OutputTensor", sat) == std::vector<int8_t>{127});
+    // UINT64 SUM_SQUARE of [2^64 - 1, 2^64 - 1]: each square is 1 modulo 2^64, so 2 wrapped; clamped 2^64 - 1.
+    const Case sq = reduce_case("SUM_SQUARE", "UINT64", 1, 2, R"("18446744073709551615", "18446744073709551615")");
+    CHECK(out_as<uint64_t>(sq, "OutputTensor", "") == std::vector<uint64_t>{2});
+    CHECK(out_as<uint64_t>(sq, "OutputTensor", sat) == std::vector<uint64_t>{18446744073709551615ull});
+    // INT8 AVERAGE of [-7, 0] = -3.5 and [1, 2] = 1.5: halves to even -4 and 2; truncated -3 and 1.
+    const Case avg = reduce_case("AVERAGE", "INT8", 2, 2, "-7, 0, 1, 2");
+    CHECK(out_as<int8_t>(avg, "OutputTensor", "") == std::vector<int8_t>{-4, 2});
+    CHECK(out_as<int8_t>(avg, "OutputTensor", "IntegerResult=TruncateTowardZero") == std::vector<int8_t>{-3, 1});
+}
+
+TEST_CASE("TopKSignedZero=NegativeZeroSmaller on TOP_K1 and NegativeIndex=Modulo on ONE_HOT") {
+    auto top_k1 = [](const std::string& direction) {
+        return from_text(R"({"format": 1, "operator": "TOP_K1", "desc": {
+            "InputTensor": {"DataType": "FLOAT16", "Sizes": [4]}, "OutputValueTensor": {"DataType": "FLOAT16", "Sizes": [3]},
+            "OutputIndexTensor": {"DataType": "UINT32", "Sizes": [3]}, "Axis": 0, "K": 3, "AxisDirection": ")" +
+                         direction + R"("}, "inputs": {"InputTensor": ["-0.0", 1, 0, "-0.0"]}})");
+    };
+    // FLOAT16 [-0, 1, +0, -0]. DECREASING: 1 (1), then the zeros tie: -0 (0), +0 (2); with -0 below
+    // +0: +0 (2), then -0 (0). INCREASING: the tie gives 0, 2, 3; -0 first: 0, 3, then +0 (2).
+    const Case dec = top_k1("DECREASING"), inc = top_k1("INCREASING");
+    const std::string r = "TopKSignedZero=NegativeZeroSmaller";
+    CHECK(out_as<uint32_t>(dec, "OutputIndexTensor", "") == std::vector<uint32_t>{1, 0, 2});
+    CHECK(out_as<uint32_t>(dec, "OutputIndexTensor", r) == std::vector<uint32_t>{1, 2, 0});
+    CHECK(out_as<uint16_t>(dec, "OutputValueTensor", r) == std::vector<uint16_t>{0x3c00, 0x0000, 0x8000});
+    CHECK(out_as<uint32_t>(inc, "OutputIndexTensor", "") == std::vector<uint32_t>{0, 2, 3});
+    CHECK(out_as<uint32_t>(inc, "OutputIndexTensor", r) == std::vector<uint32_t>{0, 3, 2});
+    // ONE_HOT, INT32 indices [-5, -9, 100, -1] in sequences of 4: by default -5, -9 and 100 name
+    // none and -1 is 3; wrapping a negative index: -5 is 3, -9 is 3 (-9 + 12), 100 still none.
+    const Case c = from_text(R"({"format": 1, "operator": "ONE_HOT", "desc": {
+        "IndicesTensor": {"DataType": "INT32", "Sizes": [4, 1]}, "ValuesTensor": {"DataType": "UINT8", "Sizes": [1, 2]},
+        "OutputTensor": {"DataType": "UINT8", "Sizes": [4, 4]}, "Axis": 1},
+        "inputs": {"IndicesTensor": [-5, -9, 100, -1], "ValuesTensor": [0, 1]}})");
+    CHECK(out_as<uint8_t>(c, "OutputTensor", "") ==
+          std::vector<uint8_t>{0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1});
+    CHECK(out_as<uint8_t>(c, "OutputTensor", "NegativeIndex=Modulo") ==
+          std::vector<uint8_t>{0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 1});
+}
+
 TEST_CASE("--policy parsing: rule ids for a bad text, a name no operator records, a value dmlref does not evaluate") {
     auto rule = [](const std::string& text) {
         Diagnostics d;
