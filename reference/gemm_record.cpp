@@ -6,6 +6,7 @@
 // for bit.
 #include "gemm.hpp"
 
+#include "fast/gemm_f64.hpp"
 #include "fused_activation.hpp"
 #include "kit/policies.hpp"
 
@@ -67,6 +68,7 @@ OperatorRecord gemm_record() {
     // docs/rules.md, limit.work).
     r.rounding_cost = [](const OperatorDesc& d) { return 100 + fused_activation_cost(get<GEMM>(d).FusedActivation); };
     r.explain = explain_gemm;
+    r.fast = fast_as<GEMM, fast::gemm_f64>;  // reference/fast/gemm_f64.cpp
     r.MinRank = 2;
     r.MaxRank = 4;
     r.ScopeTypes = kF32F16;
