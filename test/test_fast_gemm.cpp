@@ -147,7 +147,7 @@ TEST_CASE("GEMM fast path = plain loop on random shapes, transposes, Alpha, Beta
         const auto counts = t == DataType::FLOAT16 ? check(op, buffers<half>(op, rng, uniform))
                                                    : check(op, buffers<float>(op, rng, uniform));
         decided += counts.decided;
-        exact += counts.exact;
+        exact += counts.compensated + counts.exact;
     }
     // Random data: nearly every element decided by the bound (zeros aside: Alpha 0).
     CHECK(decided > 5 * exact);
@@ -172,9 +172,10 @@ TEST_CASE("GEMM fast path: adversarial elements take the exact path and give the
     std::mt19937_64 rng(3);
     // Cancellation: each row of A is a small term t, then x, then -x, then 1; B is all ones. The
     // exact value is 1 + t, a float32 (t is a multiple of 2^-22 below 2^-18); a float64 sum in
-    // order loses t ((t + x) - x = 0 for x >= 2^37), and gives 1. The bound, from the rows' norms,
-    // is far wider than t: every element takes the exact path.
-    {
+    // order loses t ((t + x) - x = 0 for x >= 2^37), and gives 1. The product's bound, from the
+    // rows' norms, is far wider than t; the compensated sum keeps t and decides every element
+    // (x up to 2^41); with x up to 2^71 its own bound is too wide, and the exact path runs.
+    for (const int big : {30, 60}) {
         const uint32_t M = 6, N = 5, half_k = 40, K = 2 * half_k + 2;
         const Operator op = make({.M = M, .N = N, .K = K}, DataType::FLOAT32);
         Buffers in = buffers<float>(op, rng, [](std::mt19937_64&) { return 1.0; });
@@ -182,7 +183,33 @@ TEST_CASE("GEMM fast path: adversarial elements take the exact path and give the
         for (uint32_t m = 0; m < M; ++m) {
             a[m * K] = std::ldexp(float(1 + rng() % 15), -22) * (m % 2 ? -1.f : 1.f);
             for (uint32_t k = 1; k <= half_k; ++k) {
-                const float x = std::ldexp(float(128 + rng() % 128), 30 + int(rng() % 5));
+                const float x = std::ldexp(float(128 + rng() % 128), big + int(rng() % 5));
+                a[m * K + k] = x;
+                a[m * K + half_k + k] = -x;
+            }
+            a[m * K + K - 1] = 1;
+        }
+        std::memcpy(in.bytes[0].data(), static_cast<const void*>(a.data()), a.size() * sizeof(float));
+        const auto counts = check(op, in);
+        INFO("x from 2^" << big);
+        CHECK(counts.decided == 0);
+        CHECK(counts.compensated == (big == 30 ? M * N : 0));
+        CHECK(counts.exact == (big == 30 ? 0 : M * N));
+    }
+    // Near a tie, far below the float64 sums: 2^-24 +- 2^-40, x, -x, 1 with x of 24 random bits
+    // between 2^23 and 2^73: the exact value 1 + 2^-24 +- 2^-40 rounds to 1 + 2^-23 or 1, but the
+    // product and the compensated sum (whose partial sums span more than 53 bits, so that it loses
+    // the 2^-40) both land within their bounds of the tie: the exact path decides every element.
+    {
+        const uint32_t M = 12, N = 2, half_k = 40, K = 2 * half_k + 3;
+        const Operator op = make({.M = M, .N = N, .K = K}, DataType::FLOAT32);
+        Buffers in = buffers<float>(op, rng, [](std::mt19937_64&) { return 1.0; });
+        std::vector<float> a(M * K);
+        for (uint32_t m = 0; m < M; ++m) {
+            a[m * K] = 0x1p-24f;
+            a[m * K + 1] = m % 2 ? -0x1p-40f : 0x1p-40f;
+            for (uint32_t k = 2; k < 2 + half_k; ++k) {
+                const float x = std::ldexp(float((rng() & 0x7fffff) | 0x800000), int(rng() % 50));
                 a[m * K + k] = x;
                 a[m * K + half_k + k] = -x;
             }
@@ -191,7 +218,6 @@ TEST_CASE("GEMM fast path: adversarial elements take the exact path and give the
         std::memcpy(in.bytes[0].data(), static_cast<const void*>(a.data()), a.size() * sizeof(float));
         const auto counts = check(op, in);
         CHECK(counts.exact == M * N);
-        CHECK(counts.decided == 0);
     }
     // Ties: [1, 2^-24, ...] . [1, 1, ...] is exactly 1 + 2^-24, halfway between two floats (it
     // rounds to 1); one more term of +-2^-60 moves it off the tie. Also exact zeros (a zero row:
@@ -216,7 +242,7 @@ TEST_CASE("GEMM fast path: adversarial elements take the exact path and give the
         b[1 * N + 2] = 2;  // one column where the tie becomes 1 + 2^-23 exactly
         std::memcpy(in.bytes[1].data(), static_cast<const void*>(b.data()), b.size() * sizeof(float));
         const auto counts = check(op, in);
-        CHECK(counts.exact >= 4 * N);  // the ties, the zero rows and the overflow
+        CHECK(counts.exact >= 4 * N);  // the ties, just off them (the compensated sum can't say), zeros, overflow
     }
     // FLOAT16: 65504, -65504 and the smallest subnormal (float64 holds this sum exactly, and the
     // bound decides it), and the tie 1 + 2^-11 (undecided).
@@ -230,6 +256,7 @@ TEST_CASE("GEMM fast path: adversarial elements take the exact path and give the
         const auto counts = check(op, in);
         CHECK(counts.exact == N);
         CHECK(counts.decided == N);
+        CHECK(counts.compensated == 0);
     }
 }
 

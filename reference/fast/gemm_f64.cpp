@@ -26,8 +26,15 @@
 //     and hi >= v + err exactly). Rounding to T is monotonic, so when lo and hi round to the same
 //     T, every real in [lo, hi], V among them, rounds to it: that is the golden. Else (an
 //     interval across a rounding boundary or a tie, a result of zero, whose sign the plain loop
-//     decides, or one that overflows) the element takes the plain loop's exact path
-//     (gemm_element: FastSum, then ExactSum).
+//     decides, or one that overflows):
+//  5a. the element's K products summed again in order with TwoSum, s_i + e_i = s_(i-1) + p_i
+//     exactly, and the errors e_i summed in float64: P = s_K + sum e_i, |e_i| <= u |s_i|, so
+//     sum |e_i| <= K u (1 + gamma_K) sum |p_k| and the float64 sum of the e_i is within
+//     gamma_(K-1) of that: |P - (s_K + c)| <= (K u)^2 (1 + 2^-17) Mb. E2 = fl(E^2 (1 + 2^-10))
+//     covers it (E as in step 3), and 2^-52 |fl(s_K + c)| the last addition; steps 4 and 5 again
+//     with fl(s_K + c) and that bound decide all but the elements within about 2^-52 of a
+//     boundary (a tie that is the exact value among them);
+//  5b. those take the plain loop's exact path (gemm_element: FastSum, then ExactSum).
 //  6. The FusedActivation, as the plain loop applies it, to the rounded value.
 //
 // A NaN or infinite element of A, B or C, a NaN or infinite Alpha, or a NaN or infinite Beta with
@@ -72,7 +79,7 @@ using GEMM = DML_GEMM_OPERATOR_DESC;
 using Kernel = void (*)(const double*, const double*, double*, int64_t, int64_t, int64_t, int64_t);
 
 std::atomic<int> forced_kernel{0};
-std::atomic<uint64_t> decided_count{0}, exact_count{0};
+std::atomic<uint64_t> decided_count{0}, compensated_count{0}, exact_count{0};
 
 bool supported(int k) {
     if (k == 1) return true;
@@ -131,6 +138,17 @@ int thread_count() {
 #endif
 }
 
+// Steps 4 and 5: y, and true, when every real within E of the sum approximated by s, times
+// Alpha, plus c (Beta * c, exact), rounds to one finite non-zero y.
+template <class T> bool decide(double s, double E, double alpha, double c, T& y) {
+    const double as = alpha * s, v = as + c;
+    const double err = (std::fabs(alpha) * E + 0x1p-52 * (std::fabs(as) + std::fabs(v))) * (1 + 0x1p-40);
+    const double inf = std::numeric_limits<double>::infinity();
+    const T lo = round_to_float<T>(std::nextafter(v - err, -inf)), hi = round_to_float<T>(std::nextafter(v + err, inf));
+    y = lo;
+    return to_bits(lo) == to_bits(hi) && std::isfinite(widen(lo)) && widen(lo) != 0;
+}
+
 template <class T> bool gemm_fast(const GEMM& d, const Bindings& bind) {
     const double alpha = d.Alpha, beta = d.Beta;
     if (!std::isfinite(alpha) || (d.CTensor && !std::isfinite(beta))) return false;
@@ -160,7 +178,7 @@ template <class T> bool gemm_fast(const GEMM& d, const Bindings& bind) {
         for (uint64_t n = 0; n < N; ++n) col[n] = std::sqrt(col[n]);
     }
     const double gamma = double(K) * 0x1p-53 * (1 + 0x1p-16);
-    const double abs_alpha = std::fabs(alpha);
+    const double gamma2 = gamma * gamma * (1 + 0x1p-10);
 
     // Tasks: panels of rows of one batch, about four per thread.
     const uint64_t threads = uint64_t(std::max(1, thread_count()));
@@ -169,41 +187,49 @@ template <class T> bool gemm_fast(const GEMM& d, const Bindings& bind) {
     const uint64_t panels = (M + rows - 1) / rows;
     const Kernel kernel = kernel_of(kernel_in_use());
     std::vector<T> r(Batch * M * N);
-    std::atomic<uint64_t> exact{0};
+    std::atomic<uint64_t> second{0}, exact{0};
     parallel_for(int64_t(Batch * panels), [&](int64_t task) {
         const uint64_t b = uint64_t(task) / panels, r0 = (uint64_t(task) % panels) * rows;
         const uint64_t r1 = std::min(M, r0 + rows);
         std::vector<double> S((r1 - r0) * N);
         kernel(A + b * M * K, B + b * K * N, S.data(), int64_t(r0), int64_t(r1), int64_t(K), int64_t(N));
-        uint64_t undecided = 0;
+        uint64_t compensated = 0, undecided = 0;
+        const double* nb = column_norm.data() + b * N;
         for (uint64_t m = r0; m < r1; ++m) {
             const double na = row_norm[b * M + m];
             const double* s = S.data() + (m - r0) * N;
-            const double* nb = column_norm.data() + b * N;
             for (uint64_t n = 0; n < N; ++n) {
                 const uint64_t e = (b * M + m) * N + n;
-                const double E = (na * nb[n]) * gamma;  // step 3
-                const double as = alpha * s[n];         // step 4
-                const double v = d.CTensor ? as + beta * g.c[e] : as;
-                const double err = (abs_alpha * E + 0x1p-52 * (std::fabs(as) + std::fabs(v))) * (1 + 0x1p-40);
-                const double inf = std::numeric_limits<double>::infinity();
-                const double lo = std::nextafter(v - err, -inf), hi = std::nextafter(v + err, inf);  // step 5
-                const T ylo = round_to_float<T>(lo), yhi = round_to_float<T>(hi);
+                const double c = d.CTensor ? beta * g.c[e] : 0.0;
                 T y;
-                if (to_bits(ylo) == to_bits(yhi) && std::isfinite(widen(ylo)) && widen(ylo) != 0) {
-                    y = ylo;
-                } else {
-                    y = gemm_element<T>(d, g, e);
-                    ++undecided;
+                if (!decide<T>(s[n], (na * nb[n]) * gamma, alpha, c, y)) {  // steps 3 to 5
+                    // Step 5a: the compensated sum of the element's products, and its bound.
+                    const double* arow = A + (b * M + m) * K;
+                    const double* bcol = B + b * K * N + n;
+                    double sum = 0, comp = 0;
+                    for (uint64_t k = 0; k < K; ++k) {
+                        const double p = arow[k] * bcol[k * N];
+                        const double t = sum + p, z = t - sum;
+                        comp += (sum - (t - z)) + (p - z);  // TwoSum's exact error
+                        sum = t;
+                    }
+                    const double s2 = sum + comp;
+                    ++compensated;
+                    if (!decide<T>(s2, (na * nb[n]) * gamma2 + 0x1p-52 * std::fabs(s2), alpha, c, y)) {
+                        y = gemm_element<T>(d, g, e);  // step 5b
+                        ++undecided;
+                    }
                 }
                 r[e] = d.FusedActivation ? fused_activation(*d.FusedActivation, y) : y;  // step 6
             }
         }
         exact.fetch_add(undecided, std::memory_order_relaxed);
+        second.fetch_add(compensated, std::memory_order_relaxed);
     });
     write_logical<T>(d.OutputTensor, bind.at("OutputTensor"), [&](uint64_t i) { return r[i]; });
     exact_count.store(exact.load(), std::memory_order_relaxed);
-    decided_count.store(Batch * M * N - exact.load(), std::memory_order_relaxed);
+    compensated_count.store(second.load() - exact.load(), std::memory_order_relaxed);
+    decided_count.store(Batch * M * N - second.load(), std::memory_order_relaxed);
     return true;
 }
 
@@ -215,7 +241,7 @@ bool gemm_f64(const GEMM& d, const Bindings& b) {
     return false;
 }
 
-GemmFastCounts gemm_fast_counts() { return {decided_count.load(), exact_count.load()}; }
+GemmFastCounts gemm_fast_counts() { return {decided_count.load(), compensated_count.load(), exact_count.load()}; }
 
 int set_gemm_kernel(int kernel) {
     forced_kernel.store(kernel, std::memory_order_relaxed);
