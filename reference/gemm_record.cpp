@@ -47,9 +47,13 @@ void gemm_detect(const Case& c, std::vector<std::string>& f) {
     if (s.K >= 256) f.push_back("large-k");
 }
 
+// An output element's K products are 2K reads; the factor counts each element of A, B and
+// Output, about three of them per output element in a square product, so a third of that
+// (docs/cli.md, "Work"; the plain loop took 12 to 14 us an element at K = 1024, about 700
+// units, against about 2050 counted).
 uint64_t gemm_work(const OperatorDesc& desc) {
     const GEMM& d = get<GEMM>(desc);
-    return 2 * gemm_shape(d.OutputTensor, d.ATensor, d.TransA != 0).K + 1;
+    return (2 * gemm_shape(d.OutputTensor, d.ATensor, d.TransA != 0).K + 2) / 3 + 1;
 }
 
 OperatorRecord gemm_record() {
