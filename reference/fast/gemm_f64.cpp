@@ -41,7 +41,8 @@
 // a CTensor: the plain loop runs for the whole call. The bits never depend on the thread count or
 // the kernel: a decided element is the correct rounding, an undecided one the plain loop's.
 // Memory: beside the plain loop's own float64 copies of A, B and C, at most one transposed copy
-// of A and of B, one float64 panel of S per task (rows x N) and the norms.
+// of A and of B (B's columns made contiguous for step 5a, when an element gets there), one
+// float64 panel of S per task (rows x N), the norms and the list of elements left to step 5a.
 #include "gemm_f64.hpp"
 
 #include "parallel.hpp"
@@ -119,11 +120,14 @@ bool all_finite(const std::vector<double>& v) {
 // Batch slices of x ([Batch, rows, cols] row-major) transposed into [Batch, cols, rows].
 std::vector<double> transposed(const std::vector<double>& x, uint64_t batch, uint64_t rows, uint64_t cols) {
     std::vector<double> t(x.size());
+    constexpr uint64_t kTile = 32;  // tiles, so that neither side strides through memory a line at a time
     for (uint64_t b = 0; b < batch; ++b) {
         const double* src = x.data() + b * rows * cols;
         double* dst = t.data() + b * rows * cols;
-        for (uint64_t i = 0; i < rows; ++i)
-            for (uint64_t j = 0; j < cols; ++j) dst[j * rows + i] = src[i * cols + j];
+        for (uint64_t i0 = 0; i0 < rows; i0 += kTile)
+            for (uint64_t j0 = 0; j0 < cols; j0 += kTile)
+                for (uint64_t i = i0; i < std::min(rows, i0 + kTile); ++i)
+                    for (uint64_t j = j0; j < std::min(cols, j0 + kTile); ++j) dst[j * rows + i] = src[i * cols + j];
     }
     return t;
 }
@@ -187,49 +191,65 @@ template <class T> bool gemm_fast(const GEMM& d, const Bindings& bind) {
     const uint64_t panels = (M + rows - 1) / rows;
     const Kernel kernel = kernel_of(kernel_in_use());
     std::vector<T> r(Batch * M * N);
-    std::atomic<uint64_t> second{0}, exact{0};
+    auto finish = [&](T y) { return d.FusedActivation ? fused_activation(*d.FusedActivation, y) : y; };  // step 6
+    std::vector<std::vector<uint64_t>> pending(Batch * panels);  // the elements each task leaves
     parallel_for(int64_t(Batch * panels), [&](int64_t task) {
         const uint64_t b = uint64_t(task) / panels, r0 = (uint64_t(task) % panels) * rows;
         const uint64_t r1 = std::min(M, r0 + rows);
         std::vector<double> S((r1 - r0) * N);
         kernel(A + b * M * K, B + b * K * N, S.data(), int64_t(r0), int64_t(r1), int64_t(K), int64_t(N));
-        uint64_t compensated = 0, undecided = 0;
         const double* nb = column_norm.data() + b * N;
         for (uint64_t m = r0; m < r1; ++m) {
             const double na = row_norm[b * M + m];
             const double* s = S.data() + (m - r0) * N;
             for (uint64_t n = 0; n < N; ++n) {
                 const uint64_t e = (b * M + m) * N + n;
-                const double c = d.CTensor ? beta * g.c[e] : 0.0;
                 T y;
-                if (!decide<T>(s[n], (na * nb[n]) * gamma, alpha, c, y)) {  // steps 3 to 5
-                    // Step 5a: the compensated sum of the element's products, and its bound.
-                    const double* arow = A + (b * M + m) * K;
-                    const double* bcol = B + b * K * N + n;
-                    double sum = 0, comp = 0;
-                    for (uint64_t k = 0; k < K; ++k) {
-                        const double p = arow[k] * bcol[k * N];
-                        const double t = sum + p, z = t - sum;
-                        comp += (sum - (t - z)) + (p - z);  // TwoSum's exact error
-                        sum = t;
-                    }
-                    const double s2 = sum + comp;
-                    ++compensated;
-                    if (!decide<T>(s2, (na * nb[n]) * gamma2 + 0x1p-52 * std::fabs(s2), alpha, c, y)) {
-                        y = gemm_element<T>(d, g, e);  // step 5b
-                        ++undecided;
-                    }
-                }
-                r[e] = d.FusedActivation ? fused_activation(*d.FusedActivation, y) : y;  // step 6
+                if (decide<T>(s[n], (na * nb[n]) * gamma, alpha, d.CTensor ? beta * g.c[e] : 0.0, y))  // steps 3 to 5
+                    r[e] = finish(y);
+                else pending[size_t(task)].push_back(e);
             }
         }
-        exact.fetch_add(undecided, std::memory_order_relaxed);
-        second.fetch_add(compensated, std::memory_order_relaxed);
     });
+    std::vector<uint64_t> rest;
+    for (const auto& p : pending) rest.insert(rest.end(), p.begin(), p.end());
+    std::atomic<uint64_t> exact{0};
+    if (!rest.empty()) {
+        // Step 5a: the compensated sum of each element's products, over B's columns made contiguous
+        // ([Batch, N, K]: B as stored with TransB).
+        const std::vector<double> bc = g.tb ? std::vector<double>() : transposed(g.b, Batch, K, N);
+        const double* columns = g.tb ? g.b.data() : bc.data();
+        constexpr uint64_t kChunk = 64;
+        parallel_for(int64_t((rest.size() + kChunk - 1) / kChunk), [&](int64_t chunk) {
+            uint64_t undecided = 0;
+            for (uint64_t i = uint64_t(chunk) * kChunk;
+                 i < std::min<uint64_t>(rest.size(), (uint64_t(chunk) + 1) * kChunk); ++i) {
+                const uint64_t e = rest[i], n = e % N, bm = e / N, b = bm / M;
+                const double* arow = A + bm * K;
+                const double* bcol = columns + (b * N + n) * K;
+                double sum = 0, comp = 0;
+                for (uint64_t k = 0; k < K; ++k) {
+                    const double p = arow[k] * bcol[k];
+                    const double t = sum + p, z = t - sum;
+                    comp += (sum - (t - z)) + (p - z);  // TwoSum's exact error
+                    sum = t;
+                }
+                const double s2 = sum + comp;
+                const double E2 = (row_norm[bm] * column_norm[b * N + n]) * gamma2 + 0x1p-52 * std::fabs(s2);
+                T y;
+                if (!decide<T>(s2, E2, alpha, d.CTensor ? beta * g.c[e] : 0.0, y)) {
+                    y = gemm_element<T>(d, g, e);  // step 5b
+                    ++undecided;
+                }
+                r[e] = finish(y);
+            }
+            exact.fetch_add(undecided, std::memory_order_relaxed);
+        });
+    }
     write_logical<T>(d.OutputTensor, bind.at("OutputTensor"), [&](uint64_t i) { return r[i]; });
     exact_count.store(exact.load(), std::memory_order_relaxed);
-    compensated_count.store(second.load() - exact.load(), std::memory_order_relaxed);
-    decided_count.store(Batch * M * N - second.load(), std::memory_order_relaxed);
+    compensated_count.store(rest.size() - exact.load(), std::memory_order_relaxed);
+    decided_count.store(Batch * M * N - rest.size(), std::memory_order_relaxed);
     return true;
 }
 
