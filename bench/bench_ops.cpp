@@ -20,6 +20,7 @@
 #include "dmlref/descs/element_wise.hpp"
 #include "dmlref/descs/element_wise_clip.hpp"
 #include "dmlref/descs/element_wise_logic.hpp"
+#include "dmlref/descs/gemm.hpp"
 #include "dmlref/descs/max_pooling.hpp"
 #include "dmlref/descs/resample.hpp"
 #include "dmlref/descs/slice.hpp"
@@ -208,6 +209,13 @@ std::map<std::string, std::function<Config(DataType)>> configs() {
         d.StartPadding = d.EndPadding = {1, 1};
         d.Dilations = {1, 1};
         return Config{{OperatorType::MAX_POOLING_GRAD, d}};
+    };
+    m["gemm"] = [](DataType t) {  // 1024 x 1024 x 1024, Alpha 1, no C: issue 22's bar (4 x PyTorch's matmul)
+        DML_GEMM_OPERATOR_DESC d;
+        d.ATensor = d.BTensor = d.OutputTensor = desc(t, {1024, 1024});
+        d.Alpha = 1;
+        d.Beta = 0;
+        return Config{{OperatorType::GEMM, d}};
     };
     // The computed operators (exact rationals, MPFR) have no fast path yet: small shapes, so that
     // a row takes about a second.

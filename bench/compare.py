@@ -193,13 +193,18 @@ def torch_peers():
         tx = T(x); out = torch.empty(tx.shape, dtype=torch.float32 if tx.dtype == torch.float16 else torch.float16)
         return lambda: out.copy_(tx), lambda: out.numpy()
 
+    def gemm(a, b):  # float32 matmul (not correctly rounded; dmlref's golden is)
+        ta, tb = T(a), T(b); out = torch.empty((a.shape[0], b.shape[1]), dtype=ta.dtype)
+        return lambda: torch.matmul(ta, tb, out=out), lambda: out.numpy()
+
     elementwise = {"add": binary(torch.add), "add_broadcast": broadcast_add, "multiply": binary(torch.mul),
                    "divide": binary(torch.div), "max": binary(torch.maximum), "sqrt": sqrt, "less_than": less_than,
                    "cast": cast}
     return {**elementwise, "relu": relu, "relu_grad": relu_grad, "clip1": clip1, "clip_grad1": clip_grad1, "slice_grad": slice_grad,
             "resample2_linear": resample2("bilinear"), "resample2_nearest": resample2("nearest"),
             "resample_grad1_linear": resample_grad1("bilinear"), "resample_grad1_nearest": resample_grad1("nearest"),
-            "max_pooling2": max_pooling2, "max_pooling_grad": max_pooling_grad, "average_pooling": average_pooling, "lrn": lrn}
+            "max_pooling2": max_pooling2, "max_pooling_grad": max_pooling_grad, "average_pooling": average_pooling, "lrn": lrn,
+            "gemm": gemm}
 
 
 def numpy_peers():
@@ -259,9 +264,14 @@ def numpy_peers():
                 np.divide(a, b, out=out)
         return run, lambda: out
 
+    def gemm(a, b):
+        out = np.empty((a.shape[0], b.shape[1]), dtype=a.dtype)
+        return lambda: np.matmul(a, b, out=out), lambda: out
+
     elementwise = {"add": binary(np.add), "add_broadcast": broadcast_add, "multiply": binary(np.multiply),
                    "divide": divide, "max": binary(np.maximum), "sqrt": sqrt, "less_than": less_than, "cast": cast}
-    return {**elementwise, "relu": relu, "relu_grad": relu_grad, "clip1": clip1, "clip_grad1": clip_grad1, "slice_grad": slice_grad}
+    return {**elementwise, "relu": relu, "relu_grad": relu_grad, "clip1": clip1, "clip_grad1": clip_grad1, "slice_grad": slice_grad,
+            "gemm": gemm}
 
 
 # Input shapes (in bench_ops' field order) and whether the peer must match bit for bit.
@@ -287,6 +297,7 @@ CONFIGS = {
     "max_pooling_grad": ([(1, 64, 224, 224), (1, 64, 112, 112)], False),
     "average_pooling": ([(1, 16, 64, 64)], False),
     "lrn": ([(1, 16, 16, 16)], False),
+    "gemm": ([(1024, 1024), (1024, 1024)], False),
 }
 # Peers that round on the way (float32 or float16 arithmetic) are checked against dmlref's
 # correctly rounded results within a tolerance: the largest difference relative to the largest
@@ -297,6 +308,7 @@ TYPES = {"FLOAT32": np.float32, "FLOAT16": np.float16, "INT32": np.int32, "INT8"
 # operators' integer rows too (DIVIDE and SQRT: floats; integer division by zero is a policy, not
 # a speed). Outputs of another type than the inputs: OUT_TYPE.
 CONFIG_TYPES = {name: ("FLOAT32", "FLOAT16", "INT32", "INT8") for name in ("add", "add_broadcast", "multiply", "max", "less_than", "cast")}
+CONFIG_TYPES["gemm"] = ("FLOAT32",)  # numpy's FLOAT16 matmul has no BLAS: minutes at 1024^3
 OUT_TYPE = {"less_than": lambda t: np.uint8, "cast": lambda t: np.float32 if t == "FLOAT16" else np.float16}
 
 # Issue 13's goals on one core: (configuration, type) -> (peer, least ratio).
@@ -305,6 +317,8 @@ GOALS = {("resample_grad1_linear", "FLOAT32"): ("pytorch", 2.0), ("resample_grad
          ("resample2_nearest", "FLOAT32"): ("pytorch", 1.0), ("max_pooling2", "FLOAT32"): ("pytorch", 1.0),
          ("clip1", "FLOAT32"): ("pytorch", 1.0), ("relu_grad", "FLOAT32"): ("pytorch", 1.0),
          ("clip_grad1", "FLOAT32"): ("pytorch", 1.0), ("slice_grad", "FLOAT32"): ("numpy", 1.0)}
+# Issue 22's GEMM bar: the golden within 4 times PyTorch's float32 matmul (one core and all cores).
+GOALS[("gemm", "FLOAT32")] = ("pytorch", 0.25)
 # FLOAT16: the issue's ">= 10 against numpy where numpy computes" is for the summed and forward
 # operators; numpy computes none of the summed ones, so it is RELU and CLIP1. The element-wise
 # grads are copy-speed operators in the issue (its first row): in FLOAT16 too, at least PyTorch's

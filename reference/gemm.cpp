@@ -77,11 +77,28 @@ void value_terms(double alpha, bool alpha_pow2, const std::vector<double>& a, co
     if (beta_c) add(*beta_c);
 }
 
-struct GemmData {
-    GemmShape s;
-    bool ta = false, tb = false;
-    std::vector<double> a, b, c;
-};
+template <class T> void gemm_loop(const GEMM& d, const Bindings& bind) {
+    const std::span<const std::byte> cbuf = d.CTensor ? std::span<const std::byte>(bind.at("CTensor"))
+                                                      : std::span<const std::byte>();
+    const GemmData g = read_gemm(d, bind.at("ATensor"), bind.at("BTensor"), d.CTensor ? &cbuf : nullptr);
+    const uint64_t count = g.s.Batch * g.s.M * g.s.N;
+    std::vector<T> r(count);
+    for (uint64_t e = 0; e < count; ++e) {
+        const T y = gemm_element<T>(d, g, e);
+        r[e] = d.FusedActivation ? fused_activation(*d.FusedActivation, y) : y;
+    }
+    write_logical<T>(d.OutputTensor, bind.at("OutputTensor"), [&](uint64_t i) { return r[i]; });
+}
+
+bool valid(const GEMM& d) {
+    Diagnostics diags;
+    validate(d, diags);
+    return !diags.has_errors();
+}
+
+}  // namespace
+
+// ---- The plain loop's per-element path (reference/gemm_internal.hpp) ---------------------------
 
 GemmData read_gemm(const GEMM& d, std::span<const std::byte> a, std::span<const std::byte> b,
                    const std::span<const std::byte>* c) {
@@ -117,26 +134,8 @@ template <class T> T gemm_element(const GEMM& d, const GemmData& g, uint64_t e) 
     return std::isnan(v) ? canonical_nan<T>() : round_to_float<T>(v);
 }
 
-template <class T> void gemm_loop(const GEMM& d, const Bindings& bind) {
-    const std::span<const std::byte> cbuf = d.CTensor ? std::span<const std::byte>(bind.at("CTensor"))
-                                                      : std::span<const std::byte>();
-    const GemmData g = read_gemm(d, bind.at("ATensor"), bind.at("BTensor"), d.CTensor ? &cbuf : nullptr);
-    const uint64_t count = g.s.Batch * g.s.M * g.s.N;
-    std::vector<T> r(count);
-    for (uint64_t e = 0; e < count; ++e) {
-        const T y = gemm_element<T>(d, g, e);
-        r[e] = d.FusedActivation ? fused_activation(*d.FusedActivation, y) : y;
-    }
-    write_logical<T>(d.OutputTensor, bind.at("OutputTensor"), [&](uint64_t i) { return r[i]; });
-}
-
-bool valid(const GEMM& d) {
-    Diagnostics diags;
-    validate(d, diags);
-    return !diags.has_errors();
-}
-
-}  // namespace
+template float gemm_element<float>(const GEMM&, const GemmData&, uint64_t);
+template half gemm_element<half>(const GEMM&, const GemmData&, uint64_t);
 
 // ---- What the family shares (reference/gemm_internal.hpp) ----------------------------------------
 

@@ -14,6 +14,19 @@ namespace dmlref::reference {
 
 std::string rank_text(const TensorDesc& d);
 
+// GEMM's A, B and C as logical doubles (row-major, through their strides), and its shape.
+struct GemmData {
+    GemmShape s;
+    bool ta = false, tb = false;
+    std::vector<double> a, b, c;
+};
+GemmData read_gemm(const DML_GEMM_OPERATOR_DESC& d, std::span<const std::byte> a, std::span<const std::byte> b,
+                   const std::span<const std::byte>* c);
+// Output element e's exact value rounded once to T, before any FusedActivation: the plain loop's
+// per-element path, which GEMM's fast path (reference/fast/gemm_f64.cpp) takes for the elements
+// it cannot decide. Instantiated for float and half.
+template <class T> T gemm_element(const DML_GEMM_OPERATOR_DESC& d, const GemmData& g, uint64_t e);
+
 // A, B and Output have 2 to 4 dimensions, one count for all; the inner sizes agree; M and N are
 // Output's; the batch dimensions equal Output's (rule ids `<op>.dimension-count`,
 // .same-dimension-count, .inner-size, .output-sizes, .batch-sizes). False when the shape can't be
