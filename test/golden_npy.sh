@@ -107,14 +107,6 @@ expect "a negative gen --npy-threshold is a usage error" 2 "" -- "$dmlref" gen s
 # new golden whole but not renamed. The old golden is left exactly, with its .npy; the next gen
 # completes the write and removes the stale files.
 "$dmlref" gen s1.json -o gkill --npy-threshold 99 >/dev/null 2>&1 && cp gkill/same/dyadic.json old.json
-stopped() {  # stopped PID: waits until PID has stopped itself (0) or ended without stopping (1)
-  local s
-  while s=$(awk '{print $3}' "/proc/$1/stat" 2>/dev/null); do
-    case $s in T|t) return 0 ;; Z|X) return 1 ;; esac
-    sleep 0.02
-  done
-  return 1
-}
 DMLREF_TEST_STOP_WRITE=before-rename "$dmlref" gen s2.json -o gkill --npy-threshold 99 --overwrite -j 1 >/dev/null 2>&1 &
 pid=$!
 at_golden() {  # at_golden PID: waits until PID has stopped with the golden's temporary file written
