@@ -51,4 +51,85 @@ head -c 100 c1.npy > "$npyf"
 expect "a truncated .npy" 2 "expected.npy" -- "$dmlref" validate out/c.json
 rm "$npyf"
 expect "a missing .npy" 2 "expected.npy" -- "$dmlref" validate out/c.json
+# gen -o writes the same files as run -o (docs/gen.md): above --npy-threshold an output is a .npy
+# beside the golden. Checked independently: python's hashlib gives the golden's Sha256, and the
+# .npy read with struct holds the values an inline gen lists in its JSON.
+spec() {  # spec SEED: a sweep of one case, same/dyadic, 100 FLOAT32 elements
+  printf '{"sweep": 1, "sweeps": [{"name": "same", "seed": %d, "base": {"operator": "ACTIVATION_RELU", "desc": {"InputTensor": {"DataType": "FLOAT32", "Sizes": [2, 50]}, "OutputTensor": {"DataType": "auto", "Sizes": "auto"}}, "inputs": {"InputTensor": {"Recipe": "dyadic"}}}}]}\n' "$1"
+}
+spec 1 > s1.json && spec 2 > s2.json
+expect "gen --npy-threshold" 0 "" -- "$dmlref" gen s1.json -o gnpy --npy-threshold 99
+expect "gen inline (the default threshold)" 0 "" -- "$dmlref" gen s1.json -o ginl
+python3 - <<'PY' && ok "gen's .npy: hashlib confirms its Sha256, struct reads the inline golden's values" || bad "gen's .npy against the inline golden"
+import glob, hashlib, json, os, struct, sys
+golden = json.load(open("gnpy/same/dyadic.json"))
+inline = json.load(open("ginl/same/dyadic.json"))
+e = golden["expected"]["OutputTensor"]
+files = glob.glob("gnpy/same/*.npy")
+assert files == ["gnpy/same/" + e["Npy"]], (files, e)
+data = open(files[0], "rb").read()
+digest = hashlib.sha256(data).hexdigest()
+assert digest == e["Sha256"] and e["Npy"] == "dyadic.OutputTensor." + digest[:16] + ".npy", (digest, e)
+assert data[:6] == b"\x93NUMPY"
+major = data[6]
+hlen = struct.unpack("<H", data[8:10])[0] if major == 1 else struct.unpack("<I", data[8:12])[0]
+start = (10 if major == 1 else 12) + hlen
+header = data[(10 if major == 1 else 12):start].decode()
+assert "'descr': '<f4'" in header and "(2, 50)" in header, header
+values = struct.unpack("<100f", data[start:])
+want = [float(v) for v in inline["expected"]["OutputTensor"]["Values"]]
+assert list(values) == want, (values[:5], want[:5])
+# Apart from where the values are, the two goldens say the same.
+for g in (golden, inline):
+    g["expected"]["OutputTensor"] = {k: v for k, v in g["expected"]["OutputTensor"].items() if k not in ("Values", "Npy", "Sha256")}
+assert golden == inline
+PY
+expect "run passes on gen's golden with a .npy" 0 "1 passed" -- "$dmlref" run gnpy
+expect "run -o of the inline golden" 0 "" -- "$dmlref" run -q ginl/same/dyadic.json -o rnpy --npy-threshold 99
+cmp -s gnpy/same/dyadic.json rnpy/dyadic.json && cmp -s gnpy/same/dyadic.OutputTensor.*.npy rnpy/dyadic.OutputTensor.*.npy \
+  && ok "gen -o and run -o write the same golden and .npy" || bad "gen -o and run -o write the same golden and .npy" "they differ"
+expect "gen again: the same files are left alone" 0 "" -- "$dmlref" gen s1.json -o gnpy --npy-threshold 99
+rm gnpy/same/*.npy
+expect "gen again restores a missing .npy" 0 "" -- "$dmlref" gen s1.json -o gnpy --npy-threshold 99
+expect "and the golden passes" 0 "1 passed" -- "$dmlref" run gnpy
+expect "gen over an inline golden refuses without --overwrite" 2 "exists with different contents" -- "$dmlref" gen s1.json -o ginl --npy-threshold 99
+[ -z "$(ls ginl/same/*.npy 2>/dev/null)" ] && ok "a refused gen writes no .npy" || bad "a refused gen writes no .npy" "$(ls ginl/same)"
+expect "gen --list writes nothing" 0 "1 cases" -- "$dmlref" gen s1.json -o glist --list --npy-threshold 1
+[ ! -e glist ] && ok "gen --list made no folder" || bad "gen --list made no folder" "$(ls -R glist)"
+expect "gen a new golden over it (--overwrite)" 0 "" -- "$dmlref" gen s2.json -o gnpy --npy-threshold 99 --overwrite
+[ "$(ls gnpy/same/*.npy | wc -l)" = 1 ] && ok "the stale .npy is removed" || bad "the stale .npy is removed" "$(ls gnpy/same)"
+expect "inline again (--overwrite)" 0 "" -- "$dmlref" gen s2.json -o gnpy --overwrite
+[ -z "$(ls gnpy/same/*.npy 2>/dev/null)" ] && grep -q '"Values"' gnpy/same/dyadic.json && ok "an inline golden leaves no .npy" \
+  || bad "an inline golden leaves no .npy" "$(ls gnpy/same)"
+expect "a negative gen --npy-threshold is a usage error" 2 "" -- "$dmlref" gen s1.json -o neg --npy-threshold -1
+
+# kill -9 mid-write (the test hook of include/dmlref/atomic_file.hpp): the new .npy written, the
+# new golden whole but not renamed. The old golden is left exactly, with its .npy; the next gen
+# completes the write and removes the stale files.
+"$dmlref" gen s1.json -o gkill --npy-threshold 99 >/dev/null 2>&1 && cp gkill/same/dyadic.json old.json
+DMLREF_TEST_STOP_WRITE=before-rename "$dmlref" gen s2.json -o gkill --npy-threshold 99 --overwrite -j 1 >/dev/null 2>&1 &
+pid=$!
+at_golden() {  # at_golden PID: waits until PID has stopped with the golden's temporary file written
+  for _ in $(seq 500); do
+    ls -A gkill/same | grep -q '^\.dyadic\.json\.tmp-' && { stopped "$1"; return; }
+    kill -0 "$1" 2>/dev/null || return 1
+    sleep 0.01
+  done
+  return 1
+}
+if stopped "$pid" && kill -CONT "$pid" && at_golden "$pid"; then  # at the .npy, then at the golden
+  kill -9 "$pid"
+  wait "$pid" 2>/dev/null
+  cmp -s gkill/same/dyadic.json old.json && ok "a gen killed before the golden's rename leaves the old golden exactly" \
+    || bad "a gen killed before the golden's rename leaves the old golden exactly" "it changed"
+  expect "the old golden still passes" 0 "1 passed" -- "$dmlref" run gkill/same/dyadic.json
+  expect "the next gen writes the new golden" 0 "" -- "$dmlref" gen s2.json -o gkill --npy-threshold 99 --overwrite
+  "$dmlref" gen s2.json -o gnpy2 --npy-threshold 99 >/dev/null 2>&1
+  cmp -s gkill/same/dyadic.json gnpy2/same/dyadic.json && [ "$(ls -A gkill/same | wc -l)" = 2 ] \
+    && ok "and leaves only it and its .npy" || bad "and leaves only it and its .npy" "$(ls -A gkill/same | tr '\n' ' ')"
+else
+  kill -9 "$pid" 2>/dev/null
+  wait "$pid" 2>/dev/null
+  bad "kill -9 during gen -o" "gen never stopped twice at the test hook"
+fi
 finish

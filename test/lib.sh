@@ -39,3 +39,15 @@ finish() {
   [ -z "${1:-}" ] || echo "$1"
   exit 0
 }
+
+# stopped PID: waits until PID has stopped itself (0) or ended without stopping (1): the kill -9
+# checks stop dmlref at a known point of a write with DMLREF_TEST_STOP_WRITE
+# (include/dmlref/atomic_file.hpp).
+stopped() {
+  local s
+  while s=$(awk '{print $3}' "/proc/$1/stat" 2>/dev/null); do
+    case $s in T|t) return 0 ;; Z|X) return 1 ;; esac
+    sleep 0.02
+  done
+  return 1
+}

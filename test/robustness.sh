@@ -26,15 +26,6 @@ printf '{"format": 1, "name": "big", "operator": "DML_OPERATOR_ACTIVATION_RELU",
 # so "the old golden, exactly" is what must be left.
 mkdir -p next && sed 's/"Seed": 1/"Seed": 2/' big.json > next/big.json
 "$dmlref" run -q next/big.json -o new >/dev/null 2>&1
-# stopped PID: waits until PID has stopped itself (0) or ended without stopping (1).
-stopped() {
-  local s
-  while s=$(awk '{print $3}' "/proc/$1/stat" 2>/dev/null); do
-    case $s in T|t) return 0 ;; Z|X) return 1 ;; esac
-    sleep 0.02
-  done
-  return 1
-}
 for point in partial before-rename; do
   DMLREF_TEST_STOP_WRITE=$point "$dmlref" run -q next/big.json -o gold >/dev/null 2>&1 &
   pid=$!

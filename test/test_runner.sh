@@ -190,6 +190,16 @@ check "no case to run: exit 2 with the rule" test $? -eq 2 -a -n "$(grep '\[test
 echo '{"not": "a case"}' > "$work/bad.json"
 "$dmlref" test "$work/bad.json" --backend "$work/correct.sh" > "$work/bad.txt" 2>&1
 check "an unreadable golden: exit 2, nothing run" test $? -eq 2 -a -n "$(grep 'nothing was run' "$work/bad.txt")"
+# gen writes a sweep's error cases (expectError) beside its goldens: they are left out, not
+# unreadable goldens. One whose error is not the one it expects is still an unreadable golden.
+mkdir -p "$work/witherrors"
+cp "$goldens"/abs_float32_sign_bit.json "$work/witherrors/"
+printf '{"format": 1, "name": "e", "operator": "DML_OPERATOR_ACTIVATION_RELU", "desc": {"InputTensor": {"DataType": "FLOAT32", "Sizes": [4]}, "OutputTensor": {"DataType": "FLOAT16", "Sizes": [4]}}, "inputs": {"InputTensor": {"Fill": 0}}, "expectError": "%s"}\n' relu.same-data-type > "$work/witherrors/e.json"
+"$dmlref" test "$work/witherrors" --backend "$work/correct.sh" > "$work/witherrors.txt" 2>&1
+check "an error case is left out (exit 0, one case run)" test $? -eq 0 -a -n "$(grep '^1 cases: 1 passed' "$work/witherrors.txt")"
+sed -i 's/relu.same-data-type/relu.same-sizes/' "$work/witherrors/e.json"
+"$dmlref" test "$work/witherrors" --backend "$work/correct.sh" > "$work/witherrors2.txt" 2>&1
+check "an error case with another error: exit 2, nothing run" test $? -eq 2 -a -n "$(grep 'nothing was run' "$work/witherrors2.txt")"
 mkdir -p "$work/kept"
 "$dmlref" test "$goldens" --backend "$work/correct.sh" --keep "$work/kept" > "$work/keep.txt" 2>&1
 check "--keep refuses an existing folder (exit 2)" test $? -eq 2

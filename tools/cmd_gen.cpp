@@ -4,12 +4,11 @@
 
 #include "dmlref/atomic_file.hpp"
 #include "dmlref/descriptor.hpp"
-#include "dmlref/folder_lock.hpp"
 #include "dmlref/gen.hpp"
+#include "dmlref/npy.hpp"
 
 #include <atomic>
 #include <map>
-#include <fstream>
 #include <iostream>
 #include <memory>
 #include <sstream>
@@ -29,37 +28,27 @@ struct GenOptions {
     bool list = false;
     bool no_expected = false;
     bool overwrite = false;
+    uint64_t npy_threshold = kDefaultNpyThreshold;
     unsigned jobs = 0;
     size_t max_cases = gen::Options{}.max_cases;
 };
 
-// Writes `text` to `target` (inside the output folder `root`) unless the same bytes are there; a
-// different file there is an error without --overwrite. Written through a temporary file, so no
-// broken file is left behind; never through a linked folder. The folder's lock is held from the
-// check to the rename, so that of two gen writing one name at once (parallel shards), the second
-// sees the first's file. `error` ends with its rule id.
-bool write_file(const fs::path& root, const fs::path& target, const std::string& text, bool overwrite,
-                std::string& error) {
-    std::error_code ec;
+// Writes a made case as `target` (inside the output folder `root`): gen::write_case, never
+// through a linked folder. The folder's lock is held from the check to the rename, so that of two
+// gen writing one name at once (parallel shards), the second sees the first's file. `error` ends
+// with its rule id.
+bool write_file(const fs::path& root, const fs::path& target, const gen::Generated& g, uint64_t npy_threshold,
+                bool overwrite, std::string& error) {
     if (!make_output_folder(root, target.parent_path(), error)) return false;
     try {
-        const FolderLock lock(target.parent_path());  // dmlref/folder_lock.hpp
-        if (fs::exists(target, ec)) {
-            std::ifstream f(target, std::ios::binary);
-            std::stringstream ss;
-            ss << f.rdbuf();
-            if (ss.str() == text) return true;
-            if (!overwrite) {
-                error = "exists with different contents (--overwrite replaces it) [file.write]";
-                return false;
-            }
-        }
-        write_file_atomic(target, text);  // a temporary file of its own, flushed, renamed (dmlref/atomic_file.hpp)
+        if (gen::write_case(g, target, npy_threshold, overwrite)) return true;
+        error = "exists with different contents (--overwrite replaces it) [file.write]";
     } catch (const WriteError& e) {
         error = "cannot be written: " + printable(e.what()) + " [" + e.rule() + "]";
-        return false;
+    } catch (const NpyError& e) {
+        error = "cannot write an output's .npy file beside it: " + printable(e.what()) + " [file.write]";
     }
-    return true;
+    return false;
 }
 
 int cmd_gen(const GenOptions& o) {
@@ -80,6 +69,7 @@ int cmd_gen(const GenOptions& o) {
     go.shard_index = si;
     go.shard_count = sn;
     go.evaluate = !o.no_expected;
+    go.golden_text = false;  // written from its case and outputs: gen::write_case
     go.max_cases = o.max_cases;
     if (!o.list && o.out_dir.empty()) {
         std::cerr << "dmlref gen: error: give -o DIR (or --list)\n";
@@ -126,16 +116,29 @@ int cmd_gen(const GenOptions& o) {
         return 0;
     }
 
-    // Make them on every core; results are kept by position, so the bytes and the order of the
-    // messages do not depend on the number of threads.
+    // Make them on every core, each case written by the thread that made it and then dropped, so
+    // that no more than one case per thread is held. The messages are kept by position and printed
+    // in order, so that they and the bytes written do not depend on the number of threads.
     const unsigned jobs = o.jobs ? o.jobs : std::max(1u, std::thread::hardware_concurrency());
-    std::vector<std::optional<gen::Generated>> made(planned.size());
-    std::vector<Diagnostics> diags(planned.size());
+    struct Result {
+        Diagnostics diags;
+        bool made = false, written = false, error_case = false;
+        std::string write_error;  // with the file it names
+    };
+    std::vector<Result> results(planned.size());
     std::atomic<size_t> next{0}, done{0};
     const bool tty = isatty(2);
     auto worker = [&] {
         for (size_t k; (k = next++) < planned.size();) {
-            made[k] = gen::make_case(planned[k], go, diags[k]);
+            Result& r = results[k];
+            if (auto made = gen::make_case(planned[k], go, r.diags)) {
+                r.made = true;
+                r.error_case = !made->expect_error.empty();
+                const fs::path target = fs::path(o.out_dir) / (made->name + ".json");
+                std::string error;
+                r.written = write_file(o.out_dir, target, *made, o.npy_threshold, o.overwrite, error);
+                if (!r.written) r.write_error = shown(target) + ": /: error: " + error;
+            }
             ++done;
         }
     };
@@ -161,20 +164,15 @@ int cmd_gen(const GenOptions& o) {
     for (size_t k = 0; k < planned.size(); ++k) {
         // A made case's problems are at its spec's nodes: name the spec file ("descriptor" for one).
         const std::string& by = made_by.at(planned[k].name);
-        print_diagnostics(diags[k], planned[k].base_pointer.empty() ? std::string("descriptor") : by, std::cerr);
-        if (!made[k]) {
-            ++errors;
-            continue;
-        }
-        std::string error;
-        const fs::path target = fs::path(o.out_dir) / (made[k]->name + ".json");
-        if (!write_file(o.out_dir, target, made[k]->text, o.overwrite, error)) {
-            std::cerr << shown(target) << ": /: error: " << error << "\n";
+        const Result& r = results[k];
+        print_diagnostics(r.diags, planned[k].base_pointer.empty() ? std::string("descriptor") : by, std::cerr);
+        if (!r.written) {
+            if (!r.write_error.empty()) std::cerr << r.write_error << "\n";
             ++errors;
             continue;
         }
         ++written;
-        error_cases += !made[k]->expect_error.empty();
+        error_cases += r.error_case;
     }
     std::cout << "dmlref gen: " << written << " cases (" << error_cases << " error cases) in " << o.out_dir << ", tier "
               << o.tier << (sn > 1 ? ", shard " + o.shard : std::string())
@@ -197,6 +195,10 @@ Command add_gen_command(CLI::App& app) {
     g->add_flag("--list", go->list, "print the case names, write nothing");
     g->add_flag("--no-expected", go->no_expected, "write the cases without evaluating them (no expected outputs)");
     g->add_flag("--overwrite", go->overwrite, "replace existing files whose contents differ");
+    g->add_option("--npy-threshold", go->npy_threshold,
+                  "outputs of more than N elements go to <golden>.<Output>.npy beside the golden, with a SHA-256 in "
+                  "it, as run -o writes them (default 1048576; docs/case-format.md)")
+        ->check(CLI::NonNegativeNumber);
     g->add_option("-j,--jobs", go->jobs, "threads (default: every core); the output is the same for any number");
     g->add_option("--max-cases", go->max_cases,
                   "the most cases the specs may give together (default 100000): more is an error, "

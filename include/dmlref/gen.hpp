@@ -28,14 +28,20 @@ struct Options {
     uint64_t shard_count = 1;
     bool evaluate = true;       // write goldens (expected outputs); false: the inputs only
     size_t max_cases = 100000;  // the most cases a spec (and one gen command) may plan: gen.too-many-cases
+    // An evaluated golden's text (Generated::text, every output inline); false: only its case and
+    // outputs, which write_case writes with its large outputs in .npy files beside it (gen -o).
+    bool golden_text = true;
 };
 
 // One generated case.
 struct Generated {
     std::string name;  // also its path under the output directory, without ".json"
     std::string description;
-    std::string text;          // the case file's bytes (a golden when Options::evaluate)
+    std::string text;          // the case file's bytes (a golden: only with Options::golden_text)
     std::string expect_error;  // the rule an error case expects, or ""
+    // An evaluated golden (Options::evaluate, no expectError): the case and its expected outputs.
+    std::optional<Case> golden;
+    Outputs outputs;
 };
 
 // A case of a sweep, named and with its overrides applied, before its derived fields, recipes
@@ -63,6 +69,14 @@ std::vector<Planned> shard(std::vector<Planned> cases, const Options& options);
 // Makes a planned case: derived fields, recipes, and (Options::evaluate) its expected outputs.
 // A case that does not validate is a problem in `diags`, unless it states "expectError".
 std::optional<Generated> make_case(const Planned& p, const Options& options, Diagnostics& diags);
+
+// Writes a made case to `file`: a golden as `run -o` writes it (write_golden_files: each output of
+// more than `npy_threshold` elements as a .npy file beside it, named with its SHA-256), else its
+// text; under the folder's lock (dmlref/folder_lock.hpp), each file atomically, and the .npy files
+// an earlier golden of this name named removed. The same bytes already there are left as they
+// are; other bytes are replaced only with `overwrite`, else false is returned and nothing is
+// written. Throws WriteError or NpyError.
+bool write_case(const Generated& g, const std::filesystem::path& file, uint64_t npy_threshold, bool overwrite);
 
 // Whether a case's diagnostics are exactly the error it expects: at least one error, every
 // error names `rule`, and, when `path` is given, one of them is at `path`. `why` says what was

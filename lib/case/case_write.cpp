@@ -11,6 +11,7 @@
 #include "dmlref/readings.hpp"
 #include "dmlref/values.hpp"
 #include "case/case_notation.hpp"
+#include "case/golden_files.hpp"
 #include "case/json_writer.hpp"
 #include "case/json_values.hpp"
 #include "case/sha256.hpp"
@@ -19,6 +20,7 @@
 #include "../../reference/kit/family.hpp"
 
 #include <charconv>
+#include <fstream>
 
 #include <algorithm>
 #include <cmath>
@@ -302,16 +304,47 @@ std::string write_golden(const Case& c, const Outputs& outputs, const fs::path& 
     return golden_text(c, outputs, out_file, std::numeric_limits<uint64_t>::max(), none);
 }
 
-void write_golden_files(const Case& c, const Outputs& outputs, const fs::path& out_file, uint64_t npy_threshold) {
-    std::vector<Sidecar> sidecars;
-    const std::string text = golden_text(c, outputs, out_file, npy_threshold, sidecars);
+namespace {
+
+enum class Found { Absent, Same, Different };
+
+// Whether `file` holds exactly `text` (a link, a folder or a device is never the same).
+Found found_at(const fs::path& file, const std::string& text) {
+    std::error_code ec;
+    const fs::file_status st = fs::symlink_status(file, ec);
+    if (!fs::exists(st)) return Found::Absent;
+    if (!fs::is_regular_file(st) || fs::file_size(file, ec) != text.size() || ec) return Found::Different;
+    std::ifstream f(file, std::ios::binary);
+    std::string bytes(text.size(), '\0');
+    if (!f.read(bytes.data(), std::streamsize(bytes.size()))) return Found::Different;
+    return bytes == text ? Found::Same : Found::Different;
+}
+
+// Writes `text` to `out_file` and the .npy files it names first, under the folder's lock; then
+// removes the stale .npy files of an earlier golden of this name.
+bool write_unit(const std::string& text, const std::vector<Sidecar>& sidecars, const fs::path& out_file,
+                ExistingFile existing) {
     const fs::path dir = out_file.has_parent_path() ? out_file.parent_path() : fs::path(".");
     // The golden and its .npy files are one unit: another dmlref writing a golden of this name
     // into this folder (a parallel CI shard) waits, so that its clean-up below never removes a
     // .npy this golden is about to name (dmlref/folder_lock.hpp).
     const FolderLock lock(dir);
-    for (const Sidecar& s : sidecars) write_npy(s.file, s.type, s.shape, *s.values);
-    write_file_atomic(out_file, text);
+    bool write = true;
+    if (existing != ExistingFile::Replace) {
+        const Found found = found_at(out_file, text);
+        if (found == Found::Different && existing == ExistingFile::Refuse) return false;
+        if (found == Found::Same) {  // whole already, unless a .npy it names is missing or cut short
+            write = false;
+            std::error_code ec;
+            for (const Sidecar& s : sidecars)
+                write = write || !fs::is_regular_file(fs::symlink_status(s.file, ec)) ||
+                        fs::file_size(s.file, ec) != npy_header(s.type, s.shape).size() + s.values->size();
+        }
+    }
+    if (write) {
+        for (const Sidecar& s : sidecars) write_npy(s.file, s.type, s.shape, *s.values);
+        write_file_atomic(out_file, text);
+    }
     // Once the new golden is in place, the .npy files an earlier golden of this name wrote
     // (<stem>.<Output>.<16 hex digits>.npy) and the new one does not name are removed.
     const std::string stem = out_file.stem().string() + ".";
@@ -330,6 +363,24 @@ void write_golden_files(const Case& c, const Outputs& outputs, const fs::path& o
         std::error_code rm;
         if (it->is_regular_file(rm)) fs::remove(it->path(), rm);
     }
+    return true;
+}
+
+}  // namespace
+
+bool write_golden_files(const Case& c, const Outputs& outputs, const fs::path& out_file, uint64_t npy_threshold,
+                        ExistingFile existing) {
+    std::vector<Sidecar> sidecars;
+    const std::string text = golden_text(c, outputs, out_file, npy_threshold, sidecars);
+    return write_unit(text, sidecars, out_file, existing);
+}
+
+void write_golden_files(const Case& c, const Outputs& outputs, const fs::path& out_file, uint64_t npy_threshold) {
+    write_golden_files(c, outputs, out_file, npy_threshold, ExistingFile::Replace);
+}
+
+bool write_case_file(const std::string& text, const fs::path& out_file, ExistingFile existing) {
+    return write_unit(text, {}, out_file, existing);
 }
 
 }  // namespace dmlref

@@ -2,6 +2,7 @@
 // then each case's derived fields, recipe inputs and expected outputs.
 #include "gen/gen_internal.hpp"
 
+#include "case/golden_files.hpp"
 #include "dmlref/generate.hpp"
 
 #include <algorithm>
@@ -330,12 +331,21 @@ std::optional<Generated> make_case(const Planned& p, const Options& o, Diagnosti
         return std::nullopt;
     }
     try {
-        g.text = write_golden(parsed, run_case(parsed), p.name + ".json");
+        g.outputs = run_case(parsed);
+        if (o.golden_text) g.text = write_golden(parsed, g.outputs, p.name + ".json");
+        else g.text.clear();
+        g.golden = std::move(parsed);
     } catch (const std::exception& e) {
         diags.error("", "gen.case", p.name + ": evaluation failed: " + e.what());
         return std::nullopt;
     }
     return g;
+}
+
+bool write_case(const Generated& g, const std::filesystem::path& file, uint64_t npy_threshold, bool overwrite) {
+    const ExistingFile existing = overwrite ? ExistingFile::KeepSame : ExistingFile::Refuse;
+    if (g.golden) return write_golden_files(*g.golden, g.outputs, file, npy_threshold, existing);
+    return write_case_file(g.text, file, existing);
 }
 
 }  // namespace dmlref::gen
