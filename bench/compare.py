@@ -8,9 +8,9 @@ that is not installed, or that does not compute the type, is skipped. Asserts no
 
 The floor column is the memory floor (bench_ops --floor): the time this machine takes to read
 every input byte once (GATHER: of the table, only as many bytes as it writes), then write every
-output byte once. A loop that reads and writes at once
-can come in somewhat under it (10 to 15% for two inputs and one output), so it says how far an
-operator is from moving its bytes rather than bounding it exactly. Where a goal is not met, the
+output byte once. A loop that reads and writes at once can come in somewhat under it (10 to 15%
+for two inputs and one output), so it says how far an operator is from moving its bytes rather
+than bounding it exactly. Where a goal is not met, the
 check says the ratio a dmlref running at that floor would reach: when that is well below the
 goal, the goal cannot be met against this peer on this machine.
 
