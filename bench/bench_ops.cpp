@@ -3,12 +3,16 @@
 // so that bench/compare.py can time PyTorch and numpy on the same inputs in the same run and
 // check their results against dmlref's. Inputs are the formula compare.py also uses:
 //   value(i, seed) = ((i * 2654435761 + seed * 40503) mod 2^32) / 2^32 * 2 - 1, rounded to the type.
+// An index tensor (GATHER's IndicesTensor) takes instead, in [0, Config::index_range):
+//   index(i, seed) = ((i * 2654435761 + seed * 40503) mod 2^32) mod index_range.
+// Operators with several outputs (SPLIT) dump only the first.
 // It asserts nothing about time (tests never do).
 //
 // With --floor it times instead the least work any implementation of the configuration must do
 // on this machine: read every input byte once, then write every output byte once (memset or
 // non-temporal stores, whichever is faster): the "memory floor" that compare.py divides the
-// peers' times by, to show the best ratio possible.
+// peers' times by, to show the best ratio possible. GATHER's floor reads as many bytes of the
+// table as it writes (its 8192 indices are distinct rows), not the whole table.
 //
 //   bench_ops --list
 //   bench_ops CONFIG [repeats=5] [dump.bin]      prints "CONFIG seconds"
@@ -20,10 +24,15 @@
 #include "dmlref/descs/element_wise.hpp"
 #include "dmlref/descs/element_wise_clip.hpp"
 #include "dmlref/descs/element_wise_logic.hpp"
+#include "dmlref/descs/depth_space.hpp"
+#include "dmlref/descs/gather.hpp"
 #include "dmlref/descs/gemm.hpp"
+#include "dmlref/descs/join_split.hpp"
 #include "dmlref/descs/max_pooling.hpp"
+#include "dmlref/descs/padding.hpp"
 #include "dmlref/descs/resample.hpp"
 #include "dmlref/descs/slice.hpp"
+#include "dmlref/descs/tile.hpp"
 #include "dmlref/descs/average_pooling.hpp"
 #include "dmlref/descs/local_response_normalization.hpp"
 #include "dmlref/descs/batch_normalization.hpp"
@@ -39,6 +48,7 @@
 #include <fstream>
 #include <functional>
 #include <map>
+#include <span>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -71,8 +81,19 @@ template <class T> std::vector<std::byte> inputs(const TensorDesc& d, uint64_t s
     return b;
 }
 
+// An index tensor's values, each in [0, range): the header's index(i, seed).
+template <class T> std::vector<std::byte> indices(const TensorDesc& d, uint64_t seed, uint64_t range) {
+    std::vector<std::byte> b(buffer_size(d));
+    const uint64_t n = b.size() / sizeof(T);
+    T* v = reinterpret_cast<T*>(b.data());
+    for (uint64_t i = 0; i < n; ++i)
+        v[i] = static_cast<T>((i * 2654435761ull + seed * 40503ull) % 4294967296ull % range);
+    return b;
+}
+
 struct Config {
     Operator op;
+    uint64_t index_range = 0;  // nonzero: IndicesTensor takes index(i, seed) in [0, index_range)
 };
 
 constexpr uint32_t kFlat = 1u << 24;  // 16M elements for the element-wise operators
@@ -217,6 +238,55 @@ std::map<std::string, std::function<Config(DataType)>> configs() {
         d.Beta = 0;
         return Config{{OperatorType::GEMM, d}};
     };
+    // Data movement: the values are copied, never computed, so these run at memory speed.
+    m["gather"] = [](DataType t) {  // an embedding lookup: 8192 INT64 indices into a 32768 x 4096 table
+        DML_GATHER_OPERATOR_DESC d;
+        d.InputTensor = desc(t, {32768, 4096});
+        d.IndicesTensor = desc(DataType::INT64, {1, 8192});
+        d.OutputTensor = desc(t, {8192, 4096});
+        d.Axis = 0;
+        d.IndexDimensions = 1;
+        return Config{{OperatorType::GATHER, d}, 32768};
+    };
+    m["join"] = [](DataType t) {  // 4 x 1x64x256x256 along axis 1
+        DML_JOIN_OPERATOR_DESC d;
+        d.InputTensors.assign(4, desc(t, {1, 64, 256, 256}));
+        d.OutputTensor = desc(t, {1, 256, 256, 256});
+        d.Axis = 1;
+        return Config{{OperatorType::JOIN, d}};
+    };
+    m["split"] = [](DataType t) {  // 1x256x256x256 into 4 x 1x64x256x256 along axis 1
+        DML_SPLIT_OPERATOR_DESC d;
+        d.InputTensor = desc(t, {1, 256, 256, 256});
+        d.OutputTensors.assign(4, desc(t, {1, 64, 256, 256}));
+        d.Axis = 1;
+        return Config{{OperatorType::SPLIT, d}};
+    };
+    m["padding"] = [](DataType t) {  // CONSTANT 0, 1x64x256x256 padded by 2 each side of the last two axes
+        DML_PADDING_OPERATOR_DESC d;
+        d.InputTensor = desc(t, {1, 64, 256, 256});
+        d.OutputTensor = desc(t, {1, 64, 260, 260});
+        d.PaddingMode = DML_PADDING_MODE_CONSTANT;
+        d.PaddingValue = 0.0f;
+        d.DimensionCount = 4;
+        d.StartPadding = d.EndPadding = {0, 0, 2, 2};
+        return Config{{OperatorType::PADDING, d}};
+    };
+    m["tile"] = [](DataType t) {  // 1x64x128x128 repeated 1x1x2x2
+        DML_TILE_OPERATOR_DESC d;
+        d.InputTensor = desc(t, {1, 64, 128, 128});
+        d.OutputTensor = desc(t, {1, 64, 256, 256});
+        d.RepeatsCount = 4;
+        d.Repeats = {1, 1, 2, 2};
+        return Config{{OperatorType::TILE, d}};
+    };
+    m["depth_to_space"] = [](DataType t) {  // 1x256x128x128 -> 1x64x256x256, BlockSize 2 (DEPTH_COLUMN_ROW)
+        DML_DEPTH_TO_SPACE_OPERATOR_DESC d;
+        d.InputTensor = desc(t, {1, 256, 128, 128});
+        d.OutputTensor = desc(t, {1, 64, 256, 256});
+        d.BlockSize = 2;
+        return Config{{OperatorType::DEPTH_TO_SPACE, d}};
+    };
     // The computed operators (exact rationals, MPFR) have no fast path yet: small shapes, so that
     // a row takes about a second.
     m["average_pooling"] = [](DataType t) {  // 1x16x64x64, 3x3 / 2, padding 1, padding not counted
@@ -245,7 +315,7 @@ std::map<std::string, std::function<Config(DataType)>> configs() {
 
 // Reads every byte of b (eight independent sums of 64-bit words, so that the loop is bound by
 // memory, not by one chain of additions) and returns the sum, so that the reads are not removed.
-uint64_t read_all(const std::vector<std::byte>& b) {
+uint64_t read_all(std::span<const std::byte> b) {
     const size_t words = b.size() / 8;
     std::array<uint64_t, 8> sum{};
     const std::byte* p = b.data();
@@ -332,20 +402,39 @@ int main(int argc, char** argv) {
     for (const TensorField& f : tensor_fields(c.op)) {
         if (f.role == TensorRole::Input) {
             ++seed;
-            dispatch(f.desc->DataType,
-                     [&]<class T>() { buffers.emplace_back(std::string(f.name), inputs<T>(*f.desc, seed)); });
+            dispatch(f.desc->DataType, [&]<class T>() {
+                if constexpr (std::is_integral_v<T>)
+                    if (c.index_range != 0 && f.name == "IndicesTensor") {
+                        buffers.emplace_back(std::string(f.name), indices<T>(*f.desc, seed, c.index_range));
+                        return;
+                    }
+                buffers.emplace_back(std::string(f.name), inputs<T>(*f.desc, seed));
+            });
         } else {
             buffers.emplace_back(std::string(f.name), std::vector<std::byte>(buffer_size(*f.desc)));
         }
     }
     if (floor) {
-        std::vector<std::vector<std::byte>*> reads, writes;
+        std::vector<std::span<const std::byte>> reads;
+        std::vector<std::vector<std::byte>*> writes;
+        uint64_t written = 0;
         for (const TensorField& f : tensor_fields(c.op))
             for (auto& [field, bytes] : buffers)
-                if (field == f.name) (f.role == TensorRole::Input ? reads : writes).push_back(&bytes);
+                if (field == f.name && f.role != TensorRole::Input) {
+                    writes.push_back(&bytes);
+                    written += bytes.size();
+                }
+        for (const TensorField& f : tensor_fields(c.op))
+            for (auto& [field, bytes] : buffers)
+                if (field == f.name && f.role == TensorRole::Input) {
+                    // A lookup reads only the rows it writes (the header's indices are distinct rows):
+                    // as many bytes of InputTensor as the output has, not the whole table.
+                    const bool table = c.index_range != 0 && field == "InputTensor";
+                    reads.emplace_back(bytes.data(), table ? std::min<uint64_t>(written, bytes.size()) : bytes.size());
+                }
         uint64_t sink = 0;
         auto pass = [&](bool streamed) {
-            for (auto* r : reads) sink += read_all(*r);
+            for (const auto r : reads) sink += read_all(r);
             for (auto* w : writes) write_all(*w, int(sink & 1), streamed);
         };
         pass(false);

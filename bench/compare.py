@@ -7,9 +7,10 @@ dmlref's output, and prints ratio = peer time / dmlref time (above 1: dmlref is 
 that is not installed, or that does not compute the type, is skipped. Asserts nothing.
 
 The floor column is the memory floor (bench_ops --floor): the time this machine takes to read
-every input byte once, then write every output byte once. A loop that reads and writes at once
-can come in somewhat under it (10 to 15% for two inputs and one output), so it says how far an
-operator is from moving its bytes rather than bounding it exactly. Where a goal is not met, the
+every input byte once (GATHER: of the table, only as many bytes as it writes), then write every
+output byte once. A loop that reads and writes at once can come in somewhat under it (10 to 15%
+for two inputs and one output), so it says how far an operator is from moving its bytes rather
+than bounding it exactly. Where a goal is not met, the
 check says the ratio a dmlref running at that floor would reach: when that is well below the
 goal, the goal cannot be met against this peer on this machine.
 
@@ -74,14 +75,28 @@ if np is None:
 FLAT = 1 << 24
 
 
-def values(shape, seed, dtype):
-    n = int(np.prod(shape))
+def hashed(n, seed):  # (i * 2654435761 + seed * 40503) mod 2^32, in place (GATHER's table is 128M elements)
     i = np.arange(n, dtype=np.uint64)
-    u = ((i * np.uint64(2654435761) + np.uint64(seed * 40503)) % np.uint64(1 << 32)).astype(np.float64)
-    v = u / 2.0**32 * 2 - 1
+    i *= np.uint64(2654435761)
+    i += np.uint64(seed * 40503)
+    i %= np.uint64(1 << 32)
+    return i
+
+
+def values(shape, seed, dtype):
+    v = hashed(int(np.prod(shape)), seed).astype(np.float64)
+    v /= 2.0**32
+    v *= 2
+    v -= 1
     if np.issubdtype(dtype, np.integer):  # -100..100, truncated toward zero as bench_ops' static_cast
-        v = v * 100
+        v *= 100
     return v.astype(dtype).reshape(shape)
+
+
+def index_values(shape, seed, dtype, limit):  # bench_ops' index(i, seed), in [0, limit)
+    i = hashed(int(np.prod(shape)), seed)
+    i %= np.uint64(limit)
+    return i.astype(dtype).reshape(shape)
 
 
 def best(f):
@@ -197,6 +212,39 @@ def torch_peers():
         ta, tb = T(a), T(b); out = torch.empty((a.shape[0], b.shape[1]), dtype=ta.dtype)
         return lambda: torch.matmul(ta, tb, out=out), lambda: out.numpy()
 
+    # Data movement. GATHER's IndicesTensor is INT64, PyTorch's index type (F.embedding is index_select).
+    def gather(table, idx):
+        ttab, tidx = T(table), T(idx.reshape(-1)); out = torch.empty((tidx.numel(), ttab.shape[1]), dtype=ttab.dtype)
+        return lambda: torch.index_select(ttab, 0, tidx, out=out), lambda: out.numpy()
+
+    def join(*xs):
+        txs = [T(x) for x in xs]; out = torch.empty((1, 64 * len(xs), 256, 256), dtype=txs[0].dtype)
+        return lambda: torch.cat(txs, 1, out=out), lambda: out.numpy()
+
+    def split(x):  # torch.split gives views: each part copied out, as SPLIT writes its outputs
+        tx = T(x); outs = [torch.empty((1, 64, 256, 256), dtype=tx.dtype) for _ in range(4)]
+        def run():
+            for o, part in zip(outs, torch.split(tx, 64, 1)):
+                o.copy_(part)
+        return run, lambda: outs[0].numpy()  # bench_ops dumps the first output only
+
+    def padding(x):
+        tx = T(x); holder = {}
+        def run():
+            holder["out"] = F.pad(tx, (2, 2, 2, 2), mode="constant", value=0.0)
+        return run, lambda: holder["out"].numpy()
+
+    def tile(x):
+        tx = T(x); holder = {}
+        def run():
+            holder["out"] = tx.repeat(1, 1, 2, 2)
+        return run, lambda: holder["out"].numpy()
+
+    def depth_to_space(x):  # DEPTH_COLUMN_ROW is ONNX's DCR; F.pixel_shuffle is CRD, so the DCR permutation
+        tx = T(x); out = torch.empty((1, 64, 256, 256), dtype=tx.dtype)
+        src, dst = tx.view(1, 2, 2, 64, 128, 128).permute(0, 3, 4, 1, 5, 2), out.view(1, 64, 128, 2, 128, 2)
+        return lambda: dst.copy_(src), lambda: out.numpy()
+
     elementwise = {"add": binary(torch.add), "add_broadcast": broadcast_add, "multiply": binary(torch.mul),
                    "divide": binary(torch.div), "max": binary(torch.maximum), "sqrt": sqrt, "less_than": less_than,
                    "cast": cast}
@@ -204,7 +252,8 @@ def torch_peers():
             "resample2_linear": resample2("bilinear"), "resample2_nearest": resample2("nearest"),
             "resample_grad1_linear": resample_grad1("bilinear"), "resample_grad1_nearest": resample_grad1("nearest"),
             "max_pooling2": max_pooling2, "max_pooling_grad": max_pooling_grad, "average_pooling": average_pooling, "lrn": lrn,
-            "gemm": gemm}
+            "gemm": gemm, "gather": gather, "join": join, "split": split, "padding": padding, "tile": tile,
+            "depth_to_space": depth_to_space}
 
 
 def numpy_peers():
@@ -268,10 +317,43 @@ def numpy_peers():
         out = np.empty((a.shape[0], b.shape[1]), dtype=a.dtype)
         return lambda: np.matmul(a, b, out=out), lambda: out
 
+    def gather(table, idx):
+        flat = idx.reshape(-1); out = np.empty((flat.size, table.shape[1]), dtype=table.dtype)
+        return lambda: np.take(table, flat, axis=0, out=out), lambda: out
+
+    def join(*xs):
+        out = np.empty((1, 64 * len(xs), 256, 256), dtype=xs[0].dtype)
+        return lambda: np.concatenate(xs, axis=1, out=out), lambda: out
+
+    def split(x):  # np.split gives views: each part copied out
+        outs = [np.empty((1, 64, 256, 256), dtype=x.dtype) for _ in range(4)]
+        def run():
+            for o, part in zip(outs, np.split(x, 4, axis=1)):
+                np.copyto(o, part)
+        return run, lambda: outs[0]  # bench_ops dumps the first output only
+
+    def padding(x):
+        holder = {}
+        def run():
+            holder["out"] = np.pad(x, ((0, 0), (0, 0), (2, 2), (2, 2)), mode="constant")
+        return run, lambda: holder["out"]
+
+    def tile(x):
+        holder = {}
+        def run():
+            holder["out"] = np.tile(x, (1, 1, 2, 2))
+        return run, lambda: holder["out"]
+
+    def depth_to_space(x):  # DCR, as the torch peer
+        out = np.empty((1, 64, 256, 256), dtype=x.dtype)
+        src, dst = x.reshape(1, 2, 2, 64, 128, 128).transpose(0, 3, 4, 1, 5, 2), out.reshape(1, 64, 128, 2, 128, 2)
+        return lambda: np.copyto(dst, src), lambda: out
+
     elementwise = {"add": binary(np.add), "add_broadcast": broadcast_add, "multiply": binary(np.multiply),
                    "divide": divide, "max": binary(np.maximum), "sqrt": sqrt, "less_than": less_than, "cast": cast}
     return {**elementwise, "relu": relu, "relu_grad": relu_grad, "clip1": clip1, "clip_grad1": clip_grad1, "slice_grad": slice_grad,
-            "gemm": gemm}
+            "gemm": gemm, "gather": gather, "join": join, "split": split, "padding": padding, "tile": tile,
+            "depth_to_space": depth_to_space}
 
 
 # Input shapes (in bench_ops' field order) and whether the peer must match bit for bit.
@@ -298,7 +380,15 @@ CONFIGS = {
     "average_pooling": ([(1, 16, 64, 64)], False),
     "lrn": ([(1, 16, 16, 16)], False),
     "gemm": ([(1024, 1024), (1024, 1024)], False),
+    "gather": ([(32768, 4096), (1, 8192)], True),
+    "join": ([(1, 64, 256, 256)] * 4, True),
+    "split": ([(1, 256, 256, 256)], True),
+    "padding": ([(1, 64, 256, 256)], True),
+    "tile": ([(1, 64, 128, 128)], True),
+    "depth_to_space": ([(1, 256, 128, 128)], True),
 }
+# Index inputs (by position): their type and the range of bench_ops' index(i, seed), not values().
+INDEX_INPUTS = {"gather": {1: (np.int64, 32768)}}
 # Peers that round on the way (float32 or float16 arithmetic) are checked against dmlref's
 # correctly rounded results within a tolerance: the largest difference relative to the largest
 # |result|, per type. Exact configurations must match bit for bit.
@@ -309,6 +399,8 @@ TYPES = {"FLOAT32": np.float32, "FLOAT16": np.float16, "INT32": np.int32, "INT8"
 # a speed). Outputs of another type than the inputs: OUT_TYPE.
 CONFIG_TYPES = {name: ("FLOAT32", "FLOAT16", "INT32", "INT8") for name in ("add", "add_broadcast", "multiply", "max", "less_than", "cast")}
 CONFIG_TYPES["gemm"] = ("FLOAT32",)  # numpy's FLOAT16 matmul has no BLAS: minutes at 1024^3
+for name in ("gather", "join", "split", "padding", "tile", "depth_to_space"):  # the two float widths of a model's tensors
+    CONFIG_TYPES[name] = ("FLOAT32", "FLOAT16")
 OUT_TYPE = {"less_than": lambda t: np.uint8, "cast": lambda t: np.float32 if t == "FLOAT16" else np.float16}
 
 # Issue 13's goals on one core: (configuration, type) -> (peer, least ratio).
@@ -319,6 +411,10 @@ GOALS = {("resample_grad1_linear", "FLOAT32"): ("pytorch", 2.0), ("resample_grad
          ("clip_grad1", "FLOAT32"): ("pytorch", 1.0), ("slice_grad", "FLOAT32"): ("numpy", 1.0)}
 # Issue 22's GEMM bar: the golden within 4 times PyTorch's float32 matmul (one core and all cores).
 GOALS[("gemm", "FLOAT32")] = ("pytorch", 0.25)
+# Issue 23's data movement: at memory speed, at least PyTorch's speed (one core and all cores).
+for name in ("gather", "join", "split", "padding", "tile", "depth_to_space"):
+    for tname in ("FLOAT32", "FLOAT16"):
+        GOALS[(name, tname)] = ("pytorch", 1.0)
 # FLOAT16: the issue's ">= 10 against numpy where numpy computes" is for the summed and forward
 # operators; numpy computes none of the summed ones, so it is RELU and CLIP1. The element-wise
 # grads are copy-speed operators in the issue (its first row): in FLOAT16 too, at least PyTorch's
@@ -369,7 +465,8 @@ with tempfile.TemporaryDirectory() as tmp:
             if types_kept is not None and tname not in types_kept:
                 continue
             dump = os.path.join(tmp, "out.bin")
-            inputs = [values(s, k + 1, dtype) for k, s in enumerate(shapes)]
+            index = INDEX_INPUTS.get(name, {})
+            inputs = [index_values(s, k + 1, *index[k]) if k in index else values(s, k + 1, dtype) for k, s in enumerate(shapes)]
             runs, times, failed = {}, {}, {}  # per peer: (run, result), best time, exception
             for peer in ("pytorch", "numpy"):
                 f = peers.get(peer, {}).get(name)
