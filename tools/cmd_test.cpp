@@ -9,6 +9,7 @@
 #include "dmlref/atomic_file.hpp"
 #include "dmlref/baseline.hpp"
 #include "dmlref/diff.hpp"
+#include "dmlref/diff_golden.hpp"
 #include "dmlref/explain.hpp"
 #include "dmlref/gen.hpp"
 #include "dmlref/markup.hpp"
@@ -109,45 +110,6 @@ std::string failure_line(const CaseDiff& d) {
     return s.str();
 }
 
-// `dmlref diff GOLDEN OUT` (diff_case, lib/judge/diff.cpp) on the golden as read once: each
-// expected output's census from OUT/<Output>.npy or OUT/<Output>.bin, and the alternative readings
-// its over-tolerance elements follow. Errors are recorded in the result, as diff_case records them.
-CaseDiff judge(const Case& golden, const fs::path& file, const fs::path& out, const DiffOptions& options) {
-    CaseDiff r;
-    r.golden = file;
-    r.name = golden.name;
-    r.op = "DML_OPERATOR_" + std::string(info(golden.op.Type).Name);
-    std::vector<const TensorField*> outputs;  // expected outputs, in the desc's order
-    const auto fields = tensor_fields(golden.op);
-    for (const auto& f : fields)
-        if (f.role == TensorRole::Output && golden.expected.count(std::string(f.name))) outputs.push_back(&f);
-    if (outputs.empty()) {
-        r.errors.push_back(file.string() + ": the golden has no expected outputs (write goldens with dmlref run -o)");
-        return r;
-    }
-    ReadingsDiagnosis readings(golden);  // docs/diff.md, "Readings"
-    for (const TensorField* f : outputs) {
-        const std::string o(f->name);
-        try {
-            std::error_code ec;
-            const fs::path npy = out / (o + ".npy"), bin = out / (o + ".bin");
-            const bool has_npy = fs::is_regular_file(npy, ec), has_bin = fs::is_regular_file(bin, ec);
-            if (has_npy && has_bin)
-                throw DiffError(out.string() + ": holds both " + o + ".npy and " + o + ".bin; keep one");
-            if (!has_npy && !has_bin) throw DiffError(out.string() + ": holds neither " + o + ".npy nor " + o + ".bin");
-            const std::vector<std::byte> values = has_npy ? read_actual_npy(npy, *f->desc, options.max_bytes)
-                                                          : read_actual_raw(bin, *f->desc, options.max_bytes);
-            OutputCensus c = census(golden, o, values, options);
-            c.source = (has_npy ? npy : bin).string();
-            c.readings = readings.diagnose(o, values, c, options);
-            r.outputs.push_back(std::move(c));
-        } catch (const DiffError& e) {
-            r.errors.push_back(e.what());
-        }
-    }
-    return r;
-}
-
 // What explain names as the cause of each of the first kCauses worst elements over tolerance of a
 // failing output (docs/explain.md, "Cause"); the report shows it as "cause" beside the element.
 constexpr size_t kCauses = 3;
@@ -192,7 +154,7 @@ CaseResult run_one(const TestCmdOptions& o, const fs::path& golden, const Case& 
         r.log = log_excerpt(run.log, 4096);
         return r;
     }
-    r.diff = judge(c, golden, run.out, options);
+    r.diff = diff_case(c, golden, run.out, options);  // the golden as read once (dmlref diff's judgement)
     if (!o.json_file.empty() || !o.html.empty()) r.causes = causes(c, *r.diff, options);
     switch (r.diff->status()) {
         case CaseDiff::Status::Pass: r.outcome = Outcome::Pass; break;

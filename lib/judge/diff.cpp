@@ -1,6 +1,7 @@
 // `dmlref diff`: the census of each output under the tolerance model (per-element bounds of
 // summed outputs from their own terms), one case, and directories of cases (docs/diff.md).
 #include "dmlref/diff.hpp"
+#include "dmlref/diff_golden.hpp"
 #include "dmlref/admissible.hpp"
 #include "dmlref/bits.hpp"
 
@@ -314,17 +315,14 @@ std::string list(const std::vector<std::string>& names) {
 
 }  // namespace
 
-CaseDiff diff_case(const fs::path& golden_file, const fs::path& actual, const DiffOptions& options) {
+namespace {
+
+// The census of each expected output of `golden` (read from golden_file) against ACTUAL, with
+// `readings` diagnosing the misses: both entry points below.
+CaseDiff diff_outputs(const Case& golden, const fs::path& golden_file, const fs::path& actual,
+                      const DiffOptions& options, ReadingsDiagnosis& readings) {
     CaseDiff r;
     r.golden = golden_file;
-    r.name = golden_file.stem().string();
-    Case golden;
-    try {
-        golden = load_or_throw(golden_file, options.max_bytes, "the golden case");
-    } catch (const DiffError& e) {
-        r.errors.push_back(e.what());
-        return r;
-    }
     r.name = golden.name;
     r.op = "DML_OPERATOR_" + std::string(info(golden.op.Type).Name);
     std::vector<std::string> outputs;  // expected outputs, in the desc's order
@@ -345,14 +343,6 @@ CaseDiff diff_case(const fs::path& golden_file, const fs::path& actual, const Di
     const bool actual_dir = !actual.empty() && fs::is_directory(actual, ec);
     const bool actual_case = !actual.empty() && !actual_dir && actual.extension() == ".json";
     std::optional<Case> actual_outputs;  // ACTUAL as a case file, loaded once
-    // Where no output's judging reads the golden's inputs (moved and selected values), they are
-    // freed before the actual values are read; a reading's run reads them again (issue 13: memory).
-    bool reads_inputs = false;
-    for (const auto& o : outputs) reads_inputs = reads_inputs || judging_reads_inputs(golden, o);
-    if (!reads_inputs) golden.inputs.clear();
-    ReadingsDiagnosis readings(golden, [&] {
-        return load_or_throw(golden_file, options.max_bytes, "the golden case").inputs;
-    });  // docs/diff.md, "Readings"
     size_t unnamed = 0;
     for (const auto& o : outputs) unnamed += !options.files.count(o);
 
@@ -412,6 +402,38 @@ CaseDiff diff_case(const fs::path& golden_file, const fs::path& actual, const Di
         }
     }
     return r;
+}
+
+}  // namespace
+
+CaseDiff diff_case(const fs::path& golden_file, const fs::path& actual, const DiffOptions& options) {
+    Case golden;
+    try {
+        golden = load_or_throw(golden_file, options.max_bytes, "the golden case");
+    } catch (const DiffError& e) {
+        CaseDiff r;
+        r.golden = golden_file;
+        r.name = golden_file.stem().string();
+        r.errors.push_back(e.what());
+        return r;
+    }
+    // Where no output's judging reads the golden's inputs (moved and selected values), they are
+    // freed before the actual values are read; a reading's run reads them again (issue 13: memory).
+    bool reads_inputs = false;
+    for (const auto& f : tensor_fields(golden.op))
+        if (f.role == TensorRole::Output && golden.expected.count(std::string(f.name)))
+            reads_inputs = reads_inputs || judging_reads_inputs(golden, std::string(f.name));
+    if (!reads_inputs) golden.inputs.clear();
+    ReadingsDiagnosis readings(golden, [&] {
+        return load_or_throw(golden_file, options.max_bytes, "the golden case").inputs;
+    });  // docs/diff.md, "Readings"
+    return diff_outputs(golden, golden_file, actual, options, readings);
+}
+
+CaseDiff diff_case(const Case& golden, const fs::path& golden_file, const fs::path& actual,
+                   const DiffOptions& options) {
+    ReadingsDiagnosis readings(golden);  // docs/diff.md, "Readings"; the inputs are at hand
+    return diff_outputs(golden, golden_file, actual, options, readings);
 }
 
 DiffReport diff(const fs::path& golden, const fs::path& actual, const DiffOptions& options) {
