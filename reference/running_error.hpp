@@ -150,35 +150,6 @@ struct Statistics {
     std::vector<V> mean, var;
 };
 
-// Two-pass batch statistics over the reduced sets, in w (times kOnlineFactor for online forms).
-inline Statistics batch_statistics(const W& w, const std::vector<double>& x, const std::vector<uint64_t>& k_of,
-                                   size_t n_stat) {
-    std::vector<std::vector<V>> terms(n_stat);
-    for (size_t i = 0; i < x.size(); ++i) terms[k_of[i]].push_back(w.in(x[i]));
-    Statistics s;
-    for (auto& t : terms) {
-        const uint64_t n = t.size();
-        V m = w.mean(w.sum(t), n);
-        long double exact = 0;
-        for (const V& v : t) exact += v.v;
-        m.v = double(exact / n);
-        std::vector<V> sq;
-        long double var = 0;
-        for (const V& v : t) {
-            const V d = w.sub(v, m);
-            sq.push_back(w.prod({d, d}));
-            var += (long double)(v.v - m.v) * (v.v - m.v);
-        }
-        V vr = w.mean(w.sum(sq), n);
-        vr.v = double(var / n);
-        m.e *= kOnlineFactor;
-        vr.e *= kOnlineFactor;
-        s.mean.push_back(m);
-        s.var.push_back(vr);
-    }
-    return s;
-}
-
 template <class F> std::vector<double> over_profile(DataType t, const ArithmeticProfile& p, F&& per_precision) {
     std::vector<double> best;
     for (DataType wt : working_types(p, t)) {
