@@ -13,10 +13,11 @@
 //
 // Decisions (docs/golden.md; recorded as policies in golden files):
 //   - GemmValue=ExactThenRoundOnce: each element is the exact real Alpha * sum_k a_k b_k + Beta * c
-//     rounded once to the output type: products of FLOAT32 or FLOAT16 operands are exact in
-//     float64, Alpha times a product is split into two exact float64 terms, Beta * c is exact,
-//     and the exact sum of those terms is rounded once (FastSum, then ExactSum when undecided).
-//     Nothing (A x B in particular) is rounded before the end.
+//     rounded to the output type: products of FLOAT32 or FLOAT16 operands are exact in float64,
+//     Alpha times a product is split into two exact float64 terms, Beta * c is exact, and the
+//     exact sum of those terms is rounded once to float64, then once to the output type, as every
+//     summed value (FastSum, then ExactSum when undecided; docs/golden.md, "GEMM"). Nothing (A x B
+//     in particular) is rounded to the output type before the end.
 //   - FusedActivationInput=RoundedSum: the activation applies to that value already rounded to
 //     the output type, then its exact result is rounded once more (ELEMENT_WISE_ADD1's decision).
 //   - GemmBetaWithoutC=Ignored: without CTensor, Beta is ignored (the page: "If CTensor is not
