@@ -1,6 +1,7 @@
 // The SPACE_TO_DEPTH, SPACE_TO_DEPTH1, DEPTH_TO_SPACE and DEPTH_TO_SPACE1 records
 // (reference/kit/family.hpp): the facts of their pages, coverage, and gen's derived sizes.
 #include "depth_space.hpp"
+#include "fast/data_movement.hpp"
 
 #include "kit/policies.hpp"
 
@@ -51,6 +52,7 @@ OperatorRecord depth_space_record(uint32_t introduced, const std::vector<Support
         {.IntroducedIn = introduced, .Support = rows, .Policies = policies});
     r.outputs = {{"OutputTensor", TypeClass::Any, ToleranceRule::Bits}};
     r.explain = explain_depth_space;
+    r.fast = fast_as<D, fast::data_movement_fast>;
     r.features = {"order-dcr", "block>2"};
     if (D::kType == OperatorType::SPACE_TO_DEPTH1 || D::kType == OperatorType::DEPTH_TO_SPACE1)
         r.features.push_back("order-crd");

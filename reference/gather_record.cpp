@@ -4,6 +4,7 @@
 // goldens record, coverage features and gen's derived sizes. Every output element is a copied
 // input element: Bits.
 #include "gather.hpp"
+#include "fast/data_movement.hpp"
 
 #include "kit/policies.hpp"
 
@@ -56,6 +57,7 @@ template <class D> OperatorRecord gather_record(OperatorInfo info) {
     r.detect = detect_gather;
     r.BaseTensors = {"InputTensor"};
     r.sizes = gather_sizes;
+    if constexpr (std::is_same_v<D, DML_GATHER_OPERATOR_DESC>) r.fast = fast_as<D, fast::data_movement_fast>;
     return r;
 }
 

@@ -1,6 +1,7 @@
 // The JOIN and SPLIT records (reference/kit/family.hpp): the facts of DML_JOIN_OPERATOR_DESC and
 // DML_SPLIT_OPERATOR_DESC from their pages, coverage, and gen's derived sizes.
 #include "join_split.hpp"
+#include "fast/data_movement.hpp"
 
 #include "kit/policies.hpp"
 
@@ -72,6 +73,7 @@ OperatorRecord join() {
         {.IntroducedIn = 0x1000, .Support = kRows, .Policies = {kSubnormals}});
     r.outputs = {{"OutputTensor", TypeClass::Any, ToleranceRule::Bits}};
     r.explain = explain_join_split;
+    r.fast = fast_as<JOIN, fast::data_movement_fast>;
     r.features = kFeatures;
     r.detect = detect_join;
     r.BaseTensors = {"OutputTensor"};
@@ -86,6 +88,7 @@ OperatorRecord split() {
     // through the judge's lookup of "OutputTensors[k]" by its array (kit/registry.cpp).
     r.outputs = {{"OutputTensors", TypeClass::Any, ToleranceRule::Bits}};
     r.explain = explain_join_split;
+    r.fast = fast_as<SPLIT, fast::data_movement_fast>;
     r.features = kFeatures;
     r.detect = detect_split;
     r.sizes = even_split;

@@ -141,10 +141,12 @@ int64_t padding_source(uint32_t mode, int64_t o, int64_t start, int64_t n) {
 
 void validate(const DML_PADDING_OPERATOR_DESC& d, Diagnostics& diags) { validate_padding(d, diags, "padding"); }
 
-void evaluate(const DML_PADDING_OPERATOR_DESC& d, const Bindings& b) {
+uint64_t padding_value_bits(const DML_PADDING_OPERATOR_DESC& d) {
     // PaddingValueConversion = AsCast: the FLOAT value as CAST stores a FLOAT32 element.
-    evaluate_padding(d, b, cast_bits(DataType::FLOAT32, to_bits(d.PaddingValue), d.OutputTensor.DataType));
+    return cast_bits(DataType::FLOAT32, to_bits(d.PaddingValue), d.OutputTensor.DataType);
 }
+
+void evaluate(const DML_PADDING_OPERATOR_DESC& d, const Bindings& b) { evaluate_padding(d, b, padding_value_bits(d)); }
 
 // ---- PADDING1 -----------------------------------------------------------------------------
 
@@ -156,9 +158,11 @@ void validate(const DML_PADDING1_OPERATOR_DESC& d, Diagnostics& diags) {
                         std::string(name(d.OutputTensor.DataType)) + "; they must match");
 }
 
-void evaluate(const DML_PADDING1_OPERATOR_DESC& d, const Bindings& b) {
-    evaluate_padding(d, b, d.PaddingValue.as<uint64_t>() & width_mask(d.OutputTensor.DataType));
+uint64_t padding_value_bits(const DML_PADDING1_OPERATOR_DESC& d) {
+    return d.PaddingValue.as<uint64_t>() & width_mask(d.OutputTensor.DataType);
 }
+
+void evaluate(const DML_PADDING1_OPERATOR_DESC& d, const Bindings& b) { evaluate_padding(d, b, padding_value_bits(d)); }
 
 // ---- explain (dmlref/explain.hpp, docs/explain.md) -------------------------------------------
 
@@ -193,8 +197,7 @@ bool explain_padding(const Case& c, std::string_view, uint64_t flat, FamilyExpla
                    std::string(name(d->OutputTensor.DataType)));
         if (d->PaddingMode == DML_PADDING_MODE_CONSTANT) out.policies.push_back("PaddingValueConversion");
     } else if (const auto* d1 = get_if<DML_PADDING1_OPERATOR_DESC>(&c.op.Desc)) {
-        go(*d1, display_value(d1->OutputTensor.DataType,
-                              d1->PaddingValue.as<uint64_t>() & width_mask(d1->OutputTensor.DataType)));
+        go(*d1, display_value(d1->OutputTensor.DataType, padding_value_bits(*d1)));
     } else {
         return false;
     }

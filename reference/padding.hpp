@@ -19,4 +19,9 @@ bool explain_padding(const Case& c, std::string_view output, uint64_t flat, Fami
 // StartPadding `start`), or -1 for CONSTANT's padding value.
 int64_t padding_source(uint32_t mode, int64_t o, int64_t start, int64_t n);
 
+// The bits the padding value is written as, in the element's width: PADDING's FLOAT converted as
+// PaddingValueConversion = AsCast says, PADDING1's own bits.
+uint64_t padding_value_bits(const DML_PADDING_OPERATOR_DESC& d);
+uint64_t padding_value_bits(const DML_PADDING1_OPERATOR_DESC& d);
+
 }  // namespace dmlref::reference

@@ -2,6 +2,7 @@
 // DML_PADDING_OPERATOR_DESC and DML_PADDING1_OPERATOR_DESC from their pages, the policies their
 // goldens record, coverage, and gen's derived sizes.
 #include "padding.hpp"
+#include "fast/data_movement.hpp"
 
 #include "kit/policies.hpp"
 
@@ -76,6 +77,7 @@ template <class D> OperatorRecord padding_record(OperatorInfo info) {
     r.detect = detect<D>;
     r.sizes = padded_sizes;
     r.support_rules = support<D>;
+    r.fast = fast_as<D, fast::data_movement_fast>;
     return r;
 }
 

@@ -1,6 +1,7 @@
 // The TILE record (reference/kit/family.hpp): the facts of DML_TILE_OPERATOR_DESC from its page,
 // coverage, and gen's derived sizes.
 #include "tile.hpp"
+#include "fast/data_movement.hpp"
 
 #include "kit/policies.hpp"
 
@@ -45,6 +46,7 @@ OperatorRecord tile() {
     });
     r.outputs = {{"OutputTensor", TypeClass::Any, ToleranceRule::Bits}};
     r.explain = explain_tile;
+    r.fast = fast_as<TILE, fast::data_movement_fast>;
     r.features = {"no-repeat", "one-dimension-repeated", "several-dimensions-repeated"};
     r.detect = detect;
     r.sizes = tiled_sizes;
