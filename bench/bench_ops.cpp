@@ -30,6 +30,7 @@
 #include "dmlref/descs/join_split.hpp"
 #include "dmlref/descs/max_pooling.hpp"
 #include "dmlref/descs/padding.hpp"
+#include "dmlref/descs/reduction.hpp"
 #include "dmlref/descs/resample.hpp"
 #include "dmlref/descs/slice.hpp"
 #include "dmlref/descs/tile.hpp"
@@ -238,6 +239,18 @@ std::map<std::string, std::function<Config(DataType)>> configs() {
         d.Beta = 0;
         return Config{{OperatorType::GEMM, d}};
     };
+    // REDUCE SUM of 16M elements: all axes (one output) and the last axis (4096 outputs of 4096).
+    auto reduce_sum = [](DataType t, std::vector<uint32_t> out, std::vector<uint32_t> axes) {
+        DML_REDUCE_OPERATOR_DESC d;
+        d.Function = DML_REDUCE_FUNCTION_SUM;
+        d.InputTensor = desc(t, {4096, 4096});
+        d.OutputTensor = desc(t, std::move(out));
+        d.AxisCount = uint32_t(axes.size());
+        d.Axes = std::move(axes);
+        return Config{{OperatorType::REDUCE, d}};
+    };
+    m["reduce_sum"] = [=](DataType t) { return reduce_sum(t, {1, 1}, {0, 1}); };
+    m["reduce_sum_axis"] = [=](DataType t) { return reduce_sum(t, {4096, 1}, {1}); };
     // Data movement: the values are copied, never computed, so these run at memory speed.
     m["gather"] = [](DataType t) {  // an embedding lookup: 8192 INT64 indices into a 32768 x 4096 table
         DML_GATHER_OPERATOR_DESC d;

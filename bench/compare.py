@@ -212,6 +212,14 @@ def torch_peers():
         ta, tb = T(a), T(b); out = torch.empty((a.shape[0], b.shape[1]), dtype=ta.dtype)
         return lambda: torch.matmul(ta, tb, out=out), lambda: out.numpy()
 
+    def reduce_sum(axes):
+        def peer(x):
+            tx = T(x); holder = {}
+            def run():
+                holder["out"] = torch.sum(tx, dim=axes, keepdim=True)
+            return run, lambda: holder["out"].numpy()
+        return peer
+
     # Data movement. GATHER's IndicesTensor is INT64, PyTorch's index type (F.embedding is index_select).
     def gather(table, idx):
         ttab, tidx = T(table), T(idx.reshape(-1)); out = torch.empty((tidx.numel(), ttab.shape[1]), dtype=ttab.dtype)
@@ -252,7 +260,8 @@ def torch_peers():
             "resample2_linear": resample2("bilinear"), "resample2_nearest": resample2("nearest"),
             "resample_grad1_linear": resample_grad1("bilinear"), "resample_grad1_nearest": resample_grad1("nearest"),
             "max_pooling2": max_pooling2, "max_pooling_grad": max_pooling_grad, "average_pooling": average_pooling, "lrn": lrn,
-            "gemm": gemm, "gather": gather, "join": join, "split": split, "padding": padding, "tile": tile,
+            "gemm": gemm, "reduce_sum": reduce_sum((0, 1)), "reduce_sum_axis": reduce_sum((1,)),
+            "gather": gather, "join": join, "split": split, "padding": padding, "tile": tile,
             "depth_to_space": depth_to_space}
 
 
@@ -317,6 +326,14 @@ def numpy_peers():
         out = np.empty((a.shape[0], b.shape[1]), dtype=a.dtype)
         return lambda: np.matmul(a, b, out=out), lambda: out
 
+    def reduce_sum(axes):
+        def peer(x):
+            holder = {}
+            def run():
+                holder["out"] = np.sum(x, axis=axes, keepdims=True)
+            return run, lambda: holder["out"]
+        return peer
+
     def gather(table, idx):
         flat = idx.reshape(-1); out = np.empty((flat.size, table.shape[1]), dtype=table.dtype)
         return lambda: np.take(table, flat, axis=0, out=out), lambda: out
@@ -352,7 +369,8 @@ def numpy_peers():
     elementwise = {"add": binary(np.add), "add_broadcast": broadcast_add, "multiply": binary(np.multiply),
                    "divide": divide, "max": binary(np.maximum), "sqrt": sqrt, "less_than": less_than, "cast": cast}
     return {**elementwise, "relu": relu, "relu_grad": relu_grad, "clip1": clip1, "clip_grad1": clip_grad1, "slice_grad": slice_grad,
-            "gemm": gemm, "gather": gather, "join": join, "split": split, "padding": padding, "tile": tile,
+            "gemm": gemm, "reduce_sum": reduce_sum((0, 1)), "reduce_sum_axis": reduce_sum((1,)),
+            "gather": gather, "join": join, "split": split, "padding": padding, "tile": tile,
             "depth_to_space": depth_to_space}
 
 
@@ -380,6 +398,8 @@ CONFIGS = {
     "average_pooling": ([(1, 16, 64, 64)], False),
     "lrn": ([(1, 16, 16, 16)], False),
     "gemm": ([(1024, 1024), (1024, 1024)], False),
+    "reduce_sum": ([(4096, 4096)], False),
+    "reduce_sum_axis": ([(4096, 4096)], False),
     "gather": ([(32768, 4096), (1, 8192)], True),
     "join": ([(1, 64, 256, 256)] * 4, True),
     "split": ([(1, 256, 256, 256)], True),
@@ -393,12 +413,18 @@ INDEX_INPUTS = {"gather": {1: (np.int64, 32768)}}
 # correctly rounded results within a tolerance: the largest difference relative to the largest
 # |result|, per type. Exact configurations must match bit for bit.
 TOLERANCE = {"FLOAT32": 1e-5, "FLOAT16": 4e-3}
+# A sum's peers are judged relative to the sum of |x| over its terms (the largest over the
+# outputs) rather than to the result: their error is a multiple of it, and the result of 16M
+# terms in [-1, 1) is small beside it.
+CHECK_SCALE = {"reduce_sum": lambda x: float(np.abs(x.astype(np.float64)).sum()),
+               "reduce_sum_axis": lambda x: float(np.abs(x.astype(np.float64)).sum(axis=1).max())}
 TYPES = {"FLOAT32": np.float32, "FLOAT16": np.float16, "INT32": np.int32, "INT8": np.int8}
 # The types each configuration runs in (FLOAT32 and FLOAT16 unless named here): the element-wise
 # operators' integer rows too (DIVIDE and SQRT: floats; integer division by zero is a policy, not
 # a speed). Outputs of another type than the inputs: OUT_TYPE.
 CONFIG_TYPES = {name: ("FLOAT32", "FLOAT16", "INT32", "INT8") for name in ("add", "add_broadcast", "multiply", "max", "less_than", "cast")}
 CONFIG_TYPES["gemm"] = ("FLOAT32",)  # numpy's FLOAT16 matmul has no BLAS: minutes at 1024^3
+CONFIG_TYPES["reduce_sum"] = CONFIG_TYPES["reduce_sum_axis"] = ("FLOAT32",)
 for name in ("gather", "join", "split", "padding", "tile", "depth_to_space"):  # the two float widths of a model's tensors
     CONFIG_TYPES[name] = ("FLOAT32", "FLOAT16")
 OUT_TYPE = {"less_than": lambda t: np.uint8, "cast": lambda t: np.float32 if t == "FLOAT16" else np.float16}
@@ -411,6 +437,8 @@ GOALS = {("resample_grad1_linear", "FLOAT32"): ("pytorch", 2.0), ("resample_grad
          ("clip_grad1", "FLOAT32"): ("pytorch", 1.0), ("slice_grad", "FLOAT32"): ("numpy", 1.0)}
 # Issue 22's GEMM bar: the golden within 4 times PyTorch's float32 matmul (one core and all cores).
 GOALS[("gemm", "FLOAT32")] = ("pytorch", 0.25)
+# REDUCE SUM: the correctly rounded sum at least as fast as numpy's (pairwise, in float32).
+GOALS[("reduce_sum", "FLOAT32")] = GOALS[("reduce_sum_axis", "FLOAT32")] = ("numpy", 1.0)
 # Issue 23's data movement: at memory speed, at least PyTorch's speed (one core and all cores).
 for name in ("gather", "join", "split", "padding", "tile", "depth_to_space"):
     for tname in ("FLOAT32", "FLOAT16"):
@@ -526,7 +554,8 @@ with tempfile.TemporaryDirectory() as tmp:
                     same = res.size == mine.size and np.array_equal(res, mine, equal_nan=True)
                     checks.append(f"{peer} {'same' if same else 'DIFFERS'}")
                 else:
-                    scale = float(np.max(np.abs(mine.astype(np.float64)))) or 1.0
+                    scale = CHECK_SCALE[name](inputs[0]) if name in CHECK_SCALE else float(np.max(np.abs(mine.astype(np.float64))))
+                    scale = scale or 1.0
                     diff = float(np.max(np.abs(res.astype(np.float64) - mine.astype(np.float64)))) / scale
                     tol = TOLERANCE[tname]
                     checks.append(f"{peer} {diff:.1e} {'within' if diff <= tol else 'BEYOND'} {tol:g}")

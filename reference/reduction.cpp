@@ -35,6 +35,7 @@
 //   - The index ARGMIN and ARGMAX write must fit the output type (any integer type): an error
 //     otherwise. AxisCount is 1 to DimensionCount and Axes are distinct: errors otherwise.
 #include "reduction.hpp"
+#include "reduction_internal.hpp"
 
 #include "correctly_rounded.hpp"
 #include "exact_product.hpp"
@@ -617,6 +618,12 @@ template <OperatorType T> void evaluate(const reduction_desc::ArgMinMax<T>& d, c
     const uint32_t f = T == OT::ARGMAX ? DML_REDUCE_FUNCTION_ARGMAX : DML_REDUCE_FUNCTION_ARGMIN;
     reduce(f, d.InputTensor, d.OutputTensor, d.Axes, b, d.AxisDirection == DML_AXIS_DIRECTION_DECREASING);
 }
+
+template <class T> T reduce_sum_element(const T* x, int64_t base, const std::vector<int64_t>& reduced) {
+    return sum_like(DML_REDUCE_FUNCTION_SUM, x, base, reduced);
+}
+template float reduce_sum_element(const float*, int64_t, const std::vector<int64_t>&);
+template half reduce_sum_element(const half*, int64_t, const std::vector<int64_t>&);
 
 template void validate(const DML_ARGMIN_OPERATOR_DESC&, Diagnostics&);
 template void validate(const DML_ARGMAX_OPERATOR_DESC&, Diagnostics&);

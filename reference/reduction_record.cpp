@@ -6,6 +6,8 @@
 // estimate.
 #include "reduction.hpp"
 
+#include "fast/reduce_sum.hpp"
+
 #include "kit/policies.hpp"
 
 #include <algorithm>
@@ -185,6 +187,7 @@ OperatorRecord reduce() {
     // (measured; docs/rules.md, limit.work).
     r.rounding_cost = rounding_cost<1000>;
     r.support_rules = reduce_support_rules;
+    r.fast = fast_as<RD, fast::reduce_sum>;  // SUM of FLOAT32 and FLOAT16: reference/fast/reduce_sum.cpp
     for (const char* fn : {"function-argmax", "function-argmin", "function-average", "function-l1", "function-l2",
                            "function-log-sum", "function-log-sum-exp", "function-max", "function-min",
                            "function-multiply", "function-sum", "function-sum-square"})

@@ -28,6 +28,7 @@ struct Shape {
     uint32_t batch = 0;  // 0: 2-D; else 3-D [batch, M, N] (4-D [1, batch, M, N] when batch4)
     bool batch4 = false, ta = false, tb = false, c = false;
     bool a_broadcast = false, c_broadcast = false;
+    bool out_padded = false;  // OutputTensor's rows 3 elements apart more than packed
     uint32_t M = 1, N = 1, K = 1;
     float alpha = 1, beta = 0;
 };
@@ -65,6 +66,15 @@ Operator make(const Shape& s, DataType t) {
         d.CTensor = desc(t, out, cs);
     }
     d.OutputTensor = desc(t, out);
+    if (s.out_padded) {
+        std::vector<uint32_t> os(out.size());
+        uint32_t step = 1;
+        for (size_t i = out.size(); i-- > 0;) {
+            os[i] = step;
+            step *= out[i] + (i + 1 == out.size() ? 3 : 0);
+        }
+        d.OutputTensor = desc(t, out, os);
+    }
     d.TransA = s.ta;
     d.TransB = s.tb;
     d.Alpha = s.alpha;
@@ -92,9 +102,9 @@ template <class T, class V> Buffers buffers(const Operator& op, std::mt19937_64&
     return b;
 }
 
-// The fast path (one thread and three, each kernel) against the plain loop; the fast path's
-// counts of its one-thread run on the best kernel.
-reference::fast::GemmFastCounts check(const Operator& op, const Buffers& in) {
+// The fast path (one thread and three, each kernel; and each of `threads`) against the plain
+// loop; the fast path's counts of its one-thread run on the best kernel.
+reference::fast::GemmFastCounts check(const Operator& op, const Buffers& in, std::initializer_list<int> threads = {}) {
     const Diagnostics diags = validate(op);
     for (const auto& item : diags.items()) INFO(format(item, "<test>"));
     REQUIRE_FALSE(diags.has_errors());
@@ -103,6 +113,10 @@ reference::fast::GemmFastCounts check(const Operator& op, const Buffers& in) {
     const reference::fast::GemmFastCounts counts = reference::fast::gemm_fast_counts();
     CHECK(first_difference(plain, fast) == -1);
     CHECK(first_difference(plain, evaluate_with(op, in, true, 3)) == -1);
+    for (const int t : threads) {
+        INFO(t << " threads");
+        CHECK(first_difference(plain, evaluate_with(op, in, true, t)) == -1);
+    }
     for (int k = 1; k <= 3; ++k) {
         if (reference::fast::set_gemm_kernel(k) != k) continue;  // not built or not supported here
         INFO("kernel " << k);
@@ -126,6 +140,7 @@ Shape random_shape(std::mt19937_64& rng, uint32_t max_k) {
     s.a_broadcast = rng() % 3 == 0;
     s.c = rng() % 2;
     s.c_broadcast = s.c && rng() % 3 == 0;
+    s.out_padded = rng() % 4 == 0;
     const float alphas[] = {1, -1, 0.5f, 0x1.555556p-2f, -3.75e-3f};
     s.alpha = alphas[rng() % std::size(alphas)];
     const float betas[] = {0, 1, -0.5f, 0x1.99999ap-4f};
@@ -151,6 +166,23 @@ TEST_CASE("GEMM fast path = plain loop on random shapes, transposes, Alpha, Beta
     }
     // Random data: nearly every element decided by the bound (zeros aside: Alpha 0).
     CHECK(decided > 5 * exact);
+}
+
+TEST_CASE("GEMM fast path = plain loop on shapes cut into tiles, 1 to 16 threads") {
+    // Sides up to 300: on several threads the output is cut into tiles of 64 and more (two per
+    // thread), each its own product and decisions; the bits must not depend on the cut.
+    std::mt19937_64 rng(99);
+    for (int i = 0; i < 6; ++i) {
+        Shape s = random_shape(rng, 96);
+        s.M = 60 + uint32_t(rng() % 240);
+        s.N = 60 + uint32_t(rng() % 240);
+        if (i < 2) s.batch = 0;
+        INFO("case " << i << ": M " << s.M << " N " << s.N << " K " << s.K << " batch " << s.batch << " TransA " << s.ta
+                     << " TransB " << s.tb);
+        const Operator op = make(s, i == 5 ? DataType::FLOAT16 : DataType::FLOAT32);
+        if (i == 5) check(op, buffers<half>(op, rng, uniform), {2, 7, 16});
+        else check(op, buffers<float>(op, rng, uniform), {2, 7, 16});
+    }
 }
 
 TEST_CASE("GEMM fast path = plain loop with values across binades, K up to 300, a fused activation") {

@@ -3,50 +3,61 @@
 // rounded once, at the speed of a float64 matrix product.
 //
 // How (docs/golden.md, "How GEMM's golden is computed"):
-//  1. A and B as float64 (the plain loop's read_gemm), transposed into row-major M x K and K x N
-//     where TransA or TransB says so. Every product p_k = a_k b_k of FLOAT32 (24 + 24 significant
-//     bits) or FLOAT16 (11 + 11) values is exact in float64, and 0 or 2^-298 <= |p_k| <= 2^256.
-//  2. S = A x B in float64 by a blocked, vectorised product (reference/fast/gemm_kernel.cpp),
-//     in whatever order and with whatever FMAs it likes. Each S is the K exact products added by
-//     float64 additions (an FMA of an exact product is one rounded addition), each product
-//     through at most K - 1 of them, none overflowing and none losing bits to underflow (a sum
-//     whose result is subnormal is exact): |S - P| <= gamma_{K-1} sum_k |p_k|, P the exact sum,
-//     gamma_n = n u / (1 - n u), u = 2^-53, for every order (Higham, "Accuracy and Stability of
-//     Numerical Algorithms", 2nd ed., section 4.2).
+//  1. A and B as float64: packed tensors converted on every core, others through the plain
+//     loop's logical_doubles. A transposed operand is read in place, as a column-major matrix.
+//     Every product p_k = a_k b_k of FLOAT32 (24 + 24 significant bits) or FLOAT16 (11 + 11)
+//     values is exact in float64, and 0 or 2^-298 <= |p_k| <= 2^256.
+//  2. S = A x B in float64 by a blocked, vectorised product (reference/fast/gemm_kernel.cpp), a
+//     tile at a time, in whatever order and with whatever FMAs it likes. Each S is the K exact
+//     products added by float64 additions (an FMA of an exact product is one rounded addition),
+//     each product through at most K - 1 of them, none overflowing and none losing bits to
+//     underflow (a sum whose result is subnormal is exact): |S - P| <= gamma_{K-1} sum_k |p_k|,
+//     P the exact sum, gamma_n = n u / (1 - n u), u = 2^-53, for every order (Higham, "Accuracy
+//     and Stability of Numerical Algorithms", 2nd ed., section 4.2).
 //  3. sum_k |p_k| <= ||a|| ||b|| (Cauchy-Schwarz; a the row of A, b the column of B). q = fl(sum
-//     a_k^2) (squares exact, positive terms) is at least sum a_k^2 (1 - gamma_{K-1}); its rounded
-//     square root at least sqrt(q) (1 - u); so ||a|| ||b|| <= Mb / ((1 - u)^3 (1 - gamma_{K-1}))
-//     where Mb = fl(fl(sqrt(qa)) fl(sqrt(qb))). K < 2^32 gives K u < 2^-21, and then
-//     E = Mb * fl(K u (1 + 2^-16)), rounded, is at least gamma_{K-1} ||a|| ||b|| >= |S - P|.
+//     a_k^2) (squares exact, positive terms, any order) is at least sum a_k^2 (1 - gamma_{K-1});
+//     its rounded square root at least sqrt(q) (1 - u); so ||a|| ||b|| <= Mb / ((1 - u)^3 (1 -
+//     gamma_{K-1})) where Mb = fl(fl(sqrt(qa)) fl(sqrt(qb))). K < 2^32 gives K u < 2^-21, and
+//     then E = Mb * fl(K u (1 + 2^-16)), rounded, is at least gamma_{K-1} ||a|| ||b|| >= |S - P|.
 //  4. The value V = Alpha P + Beta c (Beta c exact in float64: 24 + 24 bits) is computed as
 //     v = fl(fl(Alpha S) + Beta c), so |v - V| <= |Alpha| E + u |fl(Alpha S)| / (1 - u) +
-//     u |v| / (1 - u) (no underflow: |Alpha S| >= 2^-149 2^-298 or 0). err = (|Alpha| E + 2^-52
-//     (|fl(Alpha S)| + |v|)) (1 + 2^-40) covers it and the four roundings of err itself.
-//  5. lo and hi: v - err and v + err rounded, each moved one float64 outward (so lo <= v - err
-//     and hi >= v + err exactly). Rounding to T is monotonic, so when lo and hi round to the same
-//     T, every real in [lo, hi], V among them, rounds to it: that is the golden. Else (an
-//     interval across a rounding boundary or a tie, a result of zero, whose sign the plain loop
-//     decides, or one that overflows):
-//  5a. the element's K products summed again in order with TwoSum, s_i + e_i = s_(i-1) + p_i
-//     exactly, and the errors e_i summed in float64: P = s_K + sum e_i, |e_i| <= u |s_i|, so
-//     sum |e_i| <= K u (1 + gamma_K) sum |p_k| and the float64 sum of the e_i is within
-//     gamma_(K-1) of that: |P - (s_K + c)| <= (K u)^2 (1 + 2^-17) Mb. E2 = fl(E^2 (1 + 2^-10))
-//     covers it (E as in step 3), and 2^-52 |fl(s_K + c)| the last addition; steps 4 and 5 again
-//     with fl(s_K + c) and that bound decide all but the elements within about 2^-52 of a
-//     boundary (a tie that is the exact value among them);
-//  5b. those take the plain loop's exact path (gemm_element: FastSum, then ExactSum).
+//     u |v| / (1 - u) (no underflow: |Alpha S| >= 2^-149 2^-298 or 0). (|Alpha| E + 2^-52
+//     (|fl(Alpha S)| + |v|)) (1 + 2^-41) covers it and the four roundings of that bound itself.
+//  5. lo and hi: v - err and v + err rounded, with err = (|Alpha| E + 2^-50 (|fl(Alpha S)| +
+//     |v|)) (1 + 2^-40) + 2^-1070: the extra 2^-51 |v| and 2^-41 of the bound cover the rounding
+//     of v - err and v + err (at most 2^-53 (|v| + err), or 2^-1075 below the normal range), so
+//     lo <= V <= hi. Rounding to T is monotonic, so when lo and hi round to the same T, every real
+//     in [lo, hi], V among them, rounds to it: that is the golden. For FLOAT32 this is one branch-
+//     free, vectorised loop over each row of the tile. Else (an interval across a rounding
+//     boundary or a tie, a result of zero, whose sign the plain loop decides, or one that
+//     overflows):
+//  5a. the element's K products summed again with TwoSum in four interleaved lanes (k mod 4),
+//     the lanes' sums then added with TwoSum, s_i + e_i = s_(i-1) + p_i exactly, and the K + 4
+//     or fewer errors e_i summed in float64: P = s + sum e_i, |e_i| <= u |s_i| <= u (1 +
+//     gamma_K) sum |p_k|, so sum |e_i| <= (K + 4) u (1 + gamma_K) sum |p_k| and the float64
+//     sum of the e_i is within gamma_(K+3) of that: |P - (s + c)| <= ((K + 4) u)^2 (1 + 2^-17)
+//     Mb. E2 = fl(Mb fl(G^2 (1 + 2^-10))), G = fl((K + 4) u (1 + 2^-16)), covers it, and 2^-52
+//     |fl(s + c)| the last addition; steps 4 and 5 again with fl(s + c) and that bound decide
+//     all but the elements within about 2^-52 of a boundary (a tie that is the exact value
+//     among them);
+//  5b. those take the plain loop's exact path (gemm_element: FastSum, then ExactSum), on the
+//     plain loop's own copies of A, B and C (read_gemm), read only when an element gets there.
 //  6. The FusedActivation, as the plain loop applies it, to the rounded value.
 //
 // A NaN or infinite element of A, B or C, a NaN or infinite Alpha, or a NaN or infinite Beta with
-// a CTensor: the plain loop runs for the whole call. The bits never depend on the thread count or
-// the kernel: a decided element is the correct rounding, an undecided one the plain loop's.
-// Memory: beside the plain loop's own float64 copies of A, B and C, at most one transposed copy
-// of A and of B (B's columns made contiguous for step 5a, when an element gets there), one
-// float64 panel of S per task (rows x N), the norms and the list of elements left to step 5a.
+// a CTensor: the plain loop runs for the whole call. The bits never depend on the thread count,
+// the tiles or the kernel: a decided element is the correct rounding, an undecided one the plain
+// loop's.
+// Tiles: one per batch on one thread; on several, the output cut into tiles of at least 64 x 64
+// until there are two per thread, each tile's product and decisions one task (its float64 S
+// stays in the cache between them). Memory: float64 copies of A, B and C, one float64 tile of S
+// per task, the norms, the elements left to step 5a, and for step 5a, where B is not transposed,
+// a block of 64 of B's columns made contiguous per task.
 #include "gemm_f64.hpp"
 
 #include "parallel.hpp"
 
+#include "../fast_sum.hpp"
 #include "../fused_activation.hpp"
 #include "../gemm_internal.hpp"
 
@@ -55,21 +66,30 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <cstring>
 #include <limits>
+#include <cstdlib>
+#include <memory>
+#include <new>
 #include <vector>
 
 #if defined(_OPENMP)
 #include <omp.h>
+#endif
+#if defined(__linux__)
+#include <sys/mman.h>
 #endif
 
 // The kernels (reference/fast/gemm_kernel.cpp, one per instruction set reference/meson.build builds).
 #if defined(__x86_64__) && defined(__GNUC__)
 #define DMLREF_GEMM_X86_KERNELS 1
 #endif
-extern "C" void dmlref_gemm_rows_base(const double*, const double*, double*, int64_t, int64_t, int64_t, int64_t);
+#define DMLREF_GEMM_KERNEL_ARGS \
+    const double*, int64_t, int, const double*, int64_t, int, double*, int64_t, int64_t, int64_t, int64_t
+extern "C" void dmlref_gemm_tile_base(DMLREF_GEMM_KERNEL_ARGS);
 #if defined(DMLREF_GEMM_X86_KERNELS)
-extern "C" void dmlref_gemm_rows_avx2(const double*, const double*, double*, int64_t, int64_t, int64_t, int64_t);
-extern "C" void dmlref_gemm_rows_avx512(const double*, const double*, double*, int64_t, int64_t, int64_t, int64_t);
+extern "C" void dmlref_gemm_tile_avx2(DMLREF_GEMM_KERNEL_ARGS);
+extern "C" void dmlref_gemm_tile_avx512(DMLREF_GEMM_KERNEL_ARGS);
 #endif
 
 namespace dmlref::reference::fast {
@@ -77,7 +97,7 @@ namespace dmlref::reference::fast {
 namespace {
 
 using GEMM = DML_GEMM_OPERATOR_DESC;
-using Kernel = void (*)(const double*, const double*, double*, int64_t, int64_t, int64_t, int64_t);
+using Kernel = void (*)(DMLREF_GEMM_KERNEL_ARGS);
 
 std::atomic<int> forced_kernel{0};
 std::atomic<uint64_t> decided_count{0}, compensated_count{0}, exact_count{0};
@@ -104,32 +124,11 @@ int kernel_in_use() {
 
 Kernel kernel_of(int k) {
 #if defined(DMLREF_GEMM_X86_KERNELS)
-    if (k == 3) return dmlref_gemm_rows_avx512;
-    if (k == 2) return dmlref_gemm_rows_avx2;
+    if (k == 3) return dmlref_gemm_tile_avx512;
+    if (k == 2) return dmlref_gemm_tile_avx2;
 #endif
     (void)k;
-    return dmlref_gemm_rows_base;
-}
-
-bool all_finite(const std::vector<double>& v) {
-    bool ok = true;
-    for (double x : v) ok &= std::fabs(x) <= std::numeric_limits<double>::max();
-    return ok;
-}
-
-// Batch slices of x ([Batch, rows, cols] row-major) transposed into [Batch, cols, rows].
-std::vector<double> transposed(const std::vector<double>& x, uint64_t batch, uint64_t rows, uint64_t cols) {
-    std::vector<double> t(x.size());
-    constexpr uint64_t kTile = 32;  // tiles, so that neither side strides through memory a line at a time
-    for (uint64_t b = 0; b < batch; ++b) {
-        const double* src = x.data() + b * rows * cols;
-        double* dst = t.data() + b * rows * cols;
-        for (uint64_t i0 = 0; i0 < rows; i0 += kTile)
-            for (uint64_t j0 = 0; j0 < cols; j0 += kTile)
-                for (uint64_t i = i0; i < std::min(rows, i0 + kTile); ++i)
-                    for (uint64_t j = j0; j < std::min(cols, j0 + kTile); ++j) dst[j * rows + i] = src[i * cols + j];
-    }
-    return t;
+    return dmlref_gemm_tile_base;
 }
 
 int thread_count() {
@@ -142,114 +141,305 @@ int thread_count() {
 #endif
 }
 
-// Steps 4 and 5: y, and true, when every real within E of the sum approximated by s, times
-// Alpha, plus c (Beta * c, exact), rounds to one finite non-zero y.
+// An uninitialised float64 array (no pass zeroing what is written next anyway). A large one is
+// asked for in huge pages where the system has them (2 MiB aligned, madvise): its first touch
+// then faults 512 times less often, which costs as much as a pass over it otherwise.
+struct Doubles {
+    struct Free {
+        void operator()(double* p) const { std::free(p); }
+    };
+    std::unique_ptr<double, Free> p;
+    uint64_t size = 0;
+    explicit Doubles(uint64_t n = 0) : size(n) {
+        if (n == 0) return;
+        constexpr size_t kHuge = size_t(1) << 21;
+        const size_t bytes = size_t(n) * sizeof(double);
+        const bool huge = bytes >= 2 * kHuge;
+        void* q = huge ? std::aligned_alloc(kHuge, (bytes + kHuge - 1) / kHuge * kHuge) : std::malloc(bytes);
+        if (!q) throw std::bad_alloc();
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+        if (huge) madvise(q, (bytes + kHuge - 1) / kHuge * kHuge, MADV_HUGEPAGE);  // advice only: no error to handle
+#endif
+        p.reset(static_cast<double*>(q));
+    }
+    double* data() { return p.get(); }
+    const double* data() const { return p.get(); }
+};
+
+constexpr uint64_t kChunk = 1 << 16;  // elements per task of the element-wise passes
+
+// The tensor's logical elements as float64 (step 1); false when one is NaN or infinite.
+template <class T> bool read_doubles(const TensorDesc& d, std::span<const std::byte> bytes, Doubles& out) {
+    const uint64_t n = element_count(d);
+    out = Doubles(n);
+    double* o = out.data();
+    if (d.Strides.empty() || packed_strides(d.Sizes) == std::vector<int64_t>(d.Strides.begin(), d.Strides.end())) {
+        const T* x = reinterpret_cast<const T*>(bytes.data());
+        const int64_t chunks = int64_t((n + kChunk - 1) / kChunk);
+        std::vector<unsigned char> finite(size_t(chunks), 1);
+        parallel_for(chunks, [&](int64_t c) {
+            const uint64_t i0 = uint64_t(c) * kChunk, i1 = std::min(n, i0 + kChunk);
+            bool ok = true;
+            for (uint64_t i = i0; i < i1; ++i) {
+                const double v = widen_fast(x[i]);
+                o[i] = v;
+                ok &= std::fabs(v) <= std::numeric_limits<double>::max();
+            }
+            finite[size_t(c)] = ok;
+        });
+        return std::find(finite.begin(), finite.end(), 0) == finite.end();
+    }
+    const std::vector<double> v = logical_doubles(d, bytes);
+    bool ok = true;
+    for (uint64_t i = 0; i < n; ++i) {
+        o[i] = v[i];
+        ok &= std::fabs(v[i]) <= std::numeric_limits<double>::max();
+    }
+    return ok;
+}
+
+bool read_doubles(const TensorDesc& d, std::span<const std::byte> bytes, Doubles& out) {
+    if (d.DataType == DataType::FLOAT16) return read_doubles<half>(d, bytes, out);
+    return read_doubles<float>(d, bytes, out);
+}
+
+// Step 3's rounded norms of the rows (sum over each row) or the columns (sum down each column)
+// of each of `batch` row-major rows x cols matrices at x, into out.
+void norms(const double* x, uint64_t batch, uint64_t rows, uint64_t cols, bool of_rows, double* out) {
+    if (of_rows) {
+        parallel_for(int64_t((batch * rows + 63) / 64), [&](int64_t t) {
+            for (uint64_t r = uint64_t(t) * 64; r < std::min(batch * rows, uint64_t(t) * 64 + 64); ++r) {
+                const double* row = x + r * cols;
+                double q = 0;
+                for (uint64_t k = 0; k < cols; ++k) q += row[k] * row[k];
+                out[r] = std::sqrt(q);
+            }
+        });
+        return;
+    }
+    constexpr uint64_t kColumns = 256;
+    const uint64_t blocks = (cols + kColumns - 1) / kColumns;
+    parallel_for(int64_t(batch * blocks), [&](int64_t t) {
+        const uint64_t b = uint64_t(t) / blocks, c0 = (uint64_t(t) % blocks) * kColumns;
+        const uint64_t c1 = std::min(cols, c0 + kColumns);
+        double* q = out + b * cols;
+        for (uint64_t c = c0; c < c1; ++c) q[c] = 0;
+        for (uint64_t r = 0; r < rows; ++r) {
+            const double* row = x + (b * rows + r) * cols;
+            for (uint64_t c = c0; c < c1; ++c) q[c] += row[c] * row[c];
+        }
+        for (uint64_t c = c0; c < c1; ++c) q[c] = std::sqrt(q[c]);
+    });
+}
+
+// Steps 4 and 5 for one element: y, and true, when every real within E of the sum approximated
+// by s, times Alpha, plus c (Beta * c, exact), rounds to one finite non-zero y.
 template <class T> bool decide(double s, double E, double alpha, double c, T& y) {
     const double as = alpha * s, v = as + c;
-    const double err = (std::fabs(alpha) * E + 0x1p-52 * (std::fabs(as) + std::fabs(v))) * (1 + 0x1p-40);
-    const double inf = std::numeric_limits<double>::infinity();
-    const T lo = round_to_float<T>(std::nextafter(v - err, -inf)), hi = round_to_float<T>(std::nextafter(v + err, inf));
+    const double err = (std::fabs(alpha) * E + 0x1p-50 * (std::fabs(as) + std::fabs(v))) * (1 + 0x1p-40) + 0x1p-1070;
+    const T lo = round_to_float<T>(v - err), hi = round_to_float<T>(v + err);
     y = lo;
     return to_bits(lo) == to_bits(hi) && std::isfinite(widen(lo)) && widen(lo) != 0;
+}
+
+// Steps 3 to 5 for one row of a tile: y[j] for n elements, E from the row's norm na, the
+// columns' norms nb and gamma; c (Beta * C's row) may be null. Returns the number of elements
+// left undecided, each marked in bad.
+template <class T>
+uint64_t decide_row(const double* s, double na, const double* nb, double gamma, double alpha, const double* c, T* y,
+                    unsigned char* bad, uint64_t n) {
+    uint64_t left = 0;
+    for (uint64_t j = 0; j < n; ++j) {
+        const bool ok = decide<T>(s[j], (na * nb[j]) * gamma, alpha, c ? c[j] : 0.0, y[j]);
+        bad[j] = !ok;
+        left += !ok;
+    }
+    return left;
+}
+
+// The same for FLOAT32 without branches, so that it vectorises (AVX-512 or AVX2 where the CPU
+// has them: the same IEEE operations, unfused).
+template <bool HasC>
+inline uint64_t decide_floats(const double* __restrict s, double na, const double* __restrict nb, double gamma,
+                              double alpha, const double* __restrict c, float* __restrict y,
+                              unsigned char* __restrict bad, uint64_t n) {
+    const double aa = std::fabs(alpha);
+    uint64_t left = 0;
+    for (uint64_t j = 0; j < n; ++j) {
+        const double as = alpha * s[j];
+        double v = as;
+        if constexpr (HasC) v = as + c[j];
+        const double err = (aa * ((na * nb[j]) * gamma) + 0x1p-50 * (std::fabs(as) + std::fabs(v))) * (1 + 0x1p-40) +
+                           0x1p-1070;
+        const float lo = static_cast<float>(v - err), hi = static_cast<float>(v + err);
+        const uint32_t lb = to_bits(lo), hb = to_bits(hi);
+        // Same bits, finite (exponent not all ones) and non-zero.
+        const unsigned char fail = (lb != hb) | ((lb & 0x7f800000u) == 0x7f800000u) | ((lb & 0x7fffffffu) == 0);
+        y[j] = lo;
+        bad[j] = fail;
+        left += fail;
+    }
+    return left;
+}
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+__attribute__((target_clones("avx512f", "avx2", "default"), flatten))
+#endif
+uint64_t
+decide_row_float(const double* s, double na, const double* nb, double gamma, double alpha, const double* c, float* y,
+                 unsigned char* bad, uint64_t n) {
+    return c ? decide_floats<true>(s, na, nb, gamma, alpha, c, y, bad, n)
+             : decide_floats<false>(s, na, nb, gamma, alpha, c, y, bad, n);
+}
+
+// Step 5a: the compensated sum of a . b (K terms, a's step sa, b contiguous) in four lanes;
+// s + c approximates it (P - (s + c) within step 5a's bound).
+void compensated_dot(const double* a, int64_t sa, const double* b, uint64_t K, double& s, double& c) {
+    double ls[4] = {0, 0, 0, 0}, lc[4] = {0, 0, 0, 0};
+    uint64_t k = 0;
+    for (; k + 4 <= K; k += 4)
+        for (int l = 0; l < 4; ++l) lc[l] += two_sum(ls[l], a[int64_t(k + l) * sa] * b[k + l], ls[l]);
+    for (int l = 0; k < K; ++k, ++l) lc[l] += two_sum(ls[l], a[int64_t(k) * sa] * b[k], ls[l]);
+    double sum = ls[0], comp = lc[0];
+    for (int l = 1; l < 4; ++l) comp += lc[l] + two_sum(sum, ls[l], sum);
+    s = sum;
+    c = comp;
 }
 
 template <class T> bool gemm_fast(const GEMM& d, const Bindings& bind) {
     const double alpha = d.Alpha, beta = d.Beta;
     if (!std::isfinite(alpha) || (d.CTensor && !std::isfinite(beta))) return false;
-    const std::span<const std::byte> cbuf = d.CTensor ? std::span<const std::byte>(bind.at("CTensor"))
-                                                      : std::span<const std::byte>();
-    const GemmData g = read_gemm(d, bind.at("ATensor"), bind.at("BTensor"), d.CTensor ? &cbuf : nullptr);
-    if (!all_finite(g.a) || !all_finite(g.b) || !all_finite(g.c)) return false;
-    const uint64_t Batch = g.s.Batch, M = g.s.M, N = g.s.N, K = g.s.K;
-    const std::vector<double> at = g.ta ? transposed(g.a, Batch, K, M) : std::vector<double>();
-    const std::vector<double> bt = g.tb ? transposed(g.b, Batch, N, K) : std::vector<double>();
-    const double* A = g.ta ? at.data() : g.a.data();  // [Batch, M, K]
-    const double* B = g.tb ? bt.data() : g.b.data();  // [Batch, K, N]
+    const bool ta = d.TransA == DML_MATRIX_TRANSFORM_TRANSPOSE, tb = d.TransB == DML_MATRIX_TRANSFORM_TRANSPOSE;
+    const GemmShape g = gemm_shape(d.OutputTensor, d.ATensor, ta);
+    const uint64_t Batch = g.Batch, M = g.M, N = g.N, K = g.K;
+    Doubles A, B, C;
+    if (!read_doubles(d.ATensor, bind.at("ATensor"), A) || !read_doubles(d.BTensor, bind.at("BTensor"), B))
+        return false;
+    if (d.CTensor && !read_doubles(*d.CTensor, bind.at("CTensor"), C)) return false;
+    if (d.CTensor && beta != 1) {  // Beta * c, exact
+        double* c = C.data();
+        parallel_for(int64_t((C.size + kChunk - 1) / kChunk), [&](int64_t t) {
+            for (uint64_t i = uint64_t(t) * kChunk; i < std::min(C.size, uint64_t(t) * kChunk + kChunk); ++i)
+                c[i] = beta * c[i];
+        });
+    }
+    // A is [Batch, M, K] as stored, or [Batch, K, M] with TransA; B [Batch, K, N], or [Batch, N, K].
+    const int64_t lda = int64_t(ta ? M : K), ldb = int64_t(tb ? K : N);
 
     // Step 3: the rows' and columns' rounded norms.
-    std::vector<double> row_norm(Batch * M), column_norm(Batch * N, 0.0);
-    for (uint64_t r = 0; r < Batch * M; ++r) {
-        double q = 0;
-        for (uint64_t k = 0; k < K; ++k) q += A[r * K + k] * A[r * K + k];
-        row_norm[r] = std::sqrt(q);
-    }
-    for (uint64_t b = 0; b < Batch; ++b) {
-        double* col = column_norm.data() + b * N;
-        for (uint64_t k = 0; k < K; ++k) {
-            const double* row = B + (b * K + k) * N;
-            for (uint64_t n = 0; n < N; ++n) col[n] += row[n] * row[n];
-        }
-        for (uint64_t n = 0; n < N; ++n) col[n] = std::sqrt(col[n]);
-    }
+    Doubles row_norm(Batch * M), column_norm(Batch * N);
+    norms(A.data(), Batch, ta ? K : M, ta ? M : K, !ta, row_norm.data());
+    norms(B.data(), Batch, tb ? N : K, tb ? K : N, tb, column_norm.data());
     const double gamma = double(K) * 0x1p-53 * (1 + 0x1p-16);
-    const double gamma2 = gamma * gamma * (1 + 0x1p-10);
+    const double gamma4 = double(K + 4) * 0x1p-53 * (1 + 0x1p-16);
+    const double gamma2 = gamma4 * gamma4 * (1 + 0x1p-10);
 
-    // Tasks: panels of rows of one batch, about four per thread.
+    // The output: written in place where it is packed, else through write_logical at the end.
+    const TensorDesc& od = d.OutputTensor;
+    const bool packed_out = od.Strides.empty() ||
+                            packed_strides(od.Sizes) == std::vector<int64_t>(od.Strides.begin(), od.Strides.end());
+    std::vector<T> staged;
+    if (!packed_out) staged.resize(Batch * M * N);
+    T* r = packed_out ? reinterpret_cast<T*>(bind.at("OutputTensor").data()) : staged.data();
+
+    // Tiles: one per batch on one thread; on several, halved (the larger side, down to 64) until
+    // there are two per thread. At most 2^22 float64 of S per tile either way.
     const uint64_t threads = uint64_t(std::max(1, thread_count()));
-    const uint64_t per_batch = threads == 1 ? 1 : std::max<uint64_t>(1, (4 * threads + Batch - 1) / Batch);
-    const uint64_t rows = std::max<uint64_t>(std::min<uint64_t>(M, 32), (M + per_batch - 1) / per_batch);
-    const uint64_t panels = (M + rows - 1) / rows;
+    const uint64_t want = threads == 1 ? 1 : 2 * threads;
+    uint64_t tm = M, tn = N;
+    auto tiles = [&] { return Batch * ((M + tm - 1) / tm) * ((N + tn - 1) / tn); };
+    while ((tiles() < want && std::max(tm, tn) > 64) || tm * tn > (uint64_t(1) << 22)) {
+        uint64_t& side = tm >= tn ? tm : tn;
+        side = std::max<uint64_t>(8, (side / 2 + 7) / 8 * 8);
+    }
+    const uint64_t mt = (M + tm - 1) / tm, nt = (N + tn - 1) / tn;
     const Kernel kernel = kernel_of(kernel_in_use());
-    std::vector<T> r(Batch * M * N);
-    auto finish = [&](T y) { return d.FusedActivation ? fused_activation(*d.FusedActivation, y) : y; };  // step 6
-    std::vector<std::vector<uint64_t>> pending(Batch * panels);  // the elements each task leaves
-    parallel_for(int64_t(Batch * panels), [&](int64_t task) {
-        const uint64_t b = uint64_t(task) / panels, r0 = (uint64_t(task) % panels) * rows;
-        const uint64_t r1 = std::min(M, r0 + rows);
-        std::vector<double> S((r1 - r0) * N);
-        kernel(A + b * M * K, B + b * K * N, S.data(), int64_t(r0), int64_t(r1), int64_t(K), int64_t(N));
-        const double* nb = column_norm.data() + b * N;
-        for (uint64_t m = r0; m < r1; ++m) {
-            const double na = row_norm[b * M + m];
-            const double* s = S.data() + (m - r0) * N;
-            for (uint64_t n = 0; n < N; ++n) {
-                const uint64_t e = (b * M + m) * N + n;
-                T y;
-                if (decide<T>(s[n], (na * nb[n]) * gamma, alpha, d.CTensor ? beta * g.c[e] : 0.0, y))  // steps 3 to 5
-                    r[e] = finish(y);
-                else pending[size_t(task)].push_back(e);
-            }
+    std::vector<std::vector<uint64_t>> pending(Batch * mt * nt);  // the elements each task leaves
+    parallel_for(int64_t(Batch * mt * nt), [&](int64_t task) {
+        const uint64_t b = uint64_t(task) / (mt * nt), i = uint64_t(task) % (mt * nt) / nt, j = uint64_t(task) % nt;
+        const uint64_t m0 = i * tm, m1 = std::min(M, m0 + tm), n0 = j * tn, n1 = std::min(N, n0 + tn);
+        const uint64_t h = m1 - m0, w = n1 - n0;
+        Doubles S(h * w);
+        const double* a = A.data() + b * M * K + (ta ? m0 : m0 * K);
+        const double* bb = B.data() + b * K * N + (tb ? n0 * K : n0);
+        kernel(a, lda, ta, bb, ldb, tb, S.data(), int64_t(w), int64_t(h), int64_t(w), int64_t(K));
+        const double* nb = column_norm.data() + b * N + n0;
+        std::vector<unsigned char> bad(w);
+        for (uint64_t m = m0; m < m1; ++m) {
+            const uint64_t e0 = (b * M + m) * N + n0;
+            const double* c = d.CTensor ? C.data() + e0 : nullptr;
+            const double* s = S.data() + (m - m0) * w;
+            uint64_t left;
+            if constexpr (std::is_same_v<T, float>)
+                left = decide_row_float(s, row_norm.data()[b * M + m], nb, gamma, alpha, c, r + e0, bad.data(), w);
+            else left = decide_row<T>(s, row_norm.data()[b * M + m], nb, gamma, alpha, c, r + e0, bad.data(), w);
+            if (left)
+                for (uint64_t n = 0; n < w; ++n)
+                    if (bad[n]) pending[size_t(task)].push_back(e0 + n);
         }
     });
     std::vector<uint64_t> rest;
     for (const auto& p : pending) rest.insert(rest.end(), p.begin(), p.end());
-    std::atomic<uint64_t> exact{0};
+
+    // Step 5a, by blocks of 64 of B's columns (made contiguous where B is not transposed).
+    std::vector<uint64_t> undecided;
     if (!rest.empty()) {
-        // Step 5a: the compensated sum of each element's products, over B's columns made contiguous
-        // ([Batch, N, K]: B as stored with TransB).
-        const std::vector<double> bc = g.tb ? std::vector<double>() : transposed(g.b, Batch, K, N);
-        const double* columns = g.tb ? g.b.data() : bc.data();
-        constexpr uint64_t kChunk = 64;
-        parallel_for(int64_t((rest.size() + kChunk - 1) / kChunk), [&](int64_t chunk) {
-            uint64_t undecided = 0;
-            for (uint64_t i = uint64_t(chunk) * kChunk;
-                 i < std::min<uint64_t>(rest.size(), (uint64_t(chunk) + 1) * kChunk); ++i) {
-                const uint64_t e = rest[i], n = e % N, bm = e / N, b = bm / M;
-                const double* arow = A + bm * K;
-                const double* bcol = columns + (b * N + n) * K;
-                double sum = 0, comp = 0;
+        constexpr uint64_t kColumns = 64;
+        auto block_of = [&](uint64_t e) { return e / (M * N) * N + e % N / kColumns * kColumns; };
+        std::sort(rest.begin(), rest.end(), [&](uint64_t x, uint64_t y) {
+            return block_of(x) != block_of(y) ? block_of(x) < block_of(y) : x < y;
+        });
+        std::vector<uint64_t> starts;
+        for (uint64_t i = 0; i < rest.size(); ++i)
+            if (i == 0 || block_of(rest[i]) != block_of(rest[i - 1])) starts.push_back(i);
+        starts.push_back(rest.size());
+        std::vector<std::vector<uint64_t>> left(starts.size() - 1);
+        parallel_for(int64_t(starts.size() - 1), [&](int64_t t) {
+            const uint64_t first = rest[starts[size_t(t)]], b = first / (M * N);
+            const uint64_t n0 = first % N / kColumns * kColumns, n1 = std::min(N, n0 + kColumns);
+            // Columns K + 8 apart, not K: at K a multiple of 512, 64 of them 4 KiB apart would fall
+            // into one set of the first-level cache.
+            const uint64_t ldc = K + 8;
+            Doubles columns(tb ? 0 : (n1 - n0) * ldc);
+            if (!tb)
                 for (uint64_t k = 0; k < K; ++k) {
-                    const double p = arow[k] * bcol[k];
-                    const double t = sum + p, z = t - sum;
-                    comp += (sum - (t - z)) + (p - z);  // TwoSum's exact error
-                    sum = t;
+                    const double* row = B.data() + (b * K + k) * N;
+                    for (uint64_t n = n0; n < n1; ++n) columns.data()[(n - n0) * ldc + k] = row[n];
                 }
+            for (uint64_t i = starts[size_t(t)]; i < starts[size_t(t) + 1]; ++i) {
+                const uint64_t e = rest[i], n = e % N, m = e / N % M;
+                const double* arow = A.data() + b * M * K + (ta ? m : m * K);
+                const double* bcol = tb ? B.data() + (b * N + n) * K : columns.data() + (n - n0) * ldc;
+                double sum, comp;
+                compensated_dot(arow, ta ? int64_t(M) : 1, bcol, K, sum, comp);
                 const double s2 = sum + comp;
-                const double E2 = (row_norm[bm] * column_norm[b * N + n]) * gamma2 + 0x1p-52 * std::fabs(s2);
-                T y;
-                if (!decide<T>(s2, E2, alpha, d.CTensor ? beta * g.c[e] : 0.0, y)) {
-                    y = gemm_element<T>(d, g, e);  // step 5b
-                    ++undecided;
-                }
-                r[e] = finish(y);
+                const double E2 = (row_norm.data()[b * M + m] * column_norm.data()[b * N + n]) * gamma2 +
+                                  0x1p-52 * std::fabs(s2);
+                if (!decide<T>(s2, E2, alpha, d.CTensor ? C.data()[e] : 0.0, r[e])) left[size_t(t)].push_back(e);
             }
-            exact.fetch_add(undecided, std::memory_order_relaxed);
+        });
+        for (const auto& l : left) undecided.insert(undecided.end(), l.begin(), l.end());
+    }
+    // Step 5b: the plain loop's exact path, on its own copies of the operands.
+    if (!undecided.empty()) {
+        const std::span<const std::byte> cbuf = d.CTensor ? std::span<const std::byte>(bind.at("CTensor"))
+                                                          : std::span<const std::byte>();
+        const GemmData gd = read_gemm(d, bind.at("ATensor"), bind.at("BTensor"), d.CTensor ? &cbuf : nullptr);
+        parallel_for(int64_t(undecided.size()), [&](int64_t i) {
+            const uint64_t e = undecided[size_t(i)];
+            r[e] = gemm_element<T>(d, gd, e);
         });
     }
-    write_logical<T>(d.OutputTensor, bind.at("OutputTensor"), [&](uint64_t i) { return r[i]; });
-    exact_count.store(exact.load(), std::memory_order_relaxed);
-    compensated_count.store(rest.size() - exact.load(), std::memory_order_relaxed);
-    decided_count.store(Batch * M * N - rest.size(), std::memory_order_relaxed);
+    // Step 6.
+    const uint64_t count = Batch * M * N;
+    if (d.FusedActivation)
+        parallel_for(int64_t((count + kChunk - 1) / kChunk), [&](int64_t t) {
+            for (uint64_t i = uint64_t(t) * kChunk; i < std::min(count, uint64_t(t) * kChunk + kChunk); ++i)
+                r[i] = fused_activation(*d.FusedActivation, r[i]);
+        });
+    if (!packed_out) write_logical<T>(od, bind.at("OutputTensor"), [&](uint64_t i) { return r[i]; });
+    exact_count.store(undecided.size(), std::memory_order_relaxed);
+    compensated_count.store(rest.size() - undecided.size(), std::memory_order_relaxed);
+    decided_count.store(count - rest.size(), std::memory_order_relaxed);
     return true;
 }
 
