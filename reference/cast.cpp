@@ -166,6 +166,13 @@ uint64_t convert_bits(DataType from, uint64_t bits, DataType to, const CastReadi
     });
 }
 
+// Y's elements as C++ converts X's to B: for an unsigned B, the value modulo 2^width. Outside
+// evaluate, so that every pair of types with the same B and F shares the loop.
+template <class B, class F> void convert_bits_loop(const TensorView& Y, const TensorView& X) {
+    map_elements<B, F>(
+        Y, [](F x) { return B(x); }, X);
+}
+
 }  // namespace
 
 void validate(const DML_CAST_OPERATOR_DESC& d, Diagnostics& diags) {
@@ -203,8 +210,16 @@ void evaluate(const DML_CAST_OPERATOR_DESC& d, const Bindings& b) {
     }
     dispatch(d.OutputTensor.DataType, [&]<class To>() {
         dispatch(d.InputTensor.DataType, [&]<class From>() {
-            map_elements<To, From>(
-                Y, [](From x) { return cast_value<To>(x); }, X);
+            if constexpr (std::is_same_v<To, From> || (std::is_integral_v<To> && std::is_integral_v<From>)) {
+                // The bits alone decide: a copy, or an integer modulo 2^width (the low bits of a
+                // narrower To; a wider To's sign or zero extension of From). One loop per width
+                // (and per From where To is wider) serves every pair of types of those widths.
+                using F = std::conditional_t<(sizeof(To) > sizeof(From)), From, bits_t<From>>;
+                convert_bits_loop<bits_t<To>, F>(Y, X);
+            } else {
+                map_elements<To, From>(
+                    Y, [](From x) { return cast_value<To>(x); }, X);
+            }
         });
     });
 }

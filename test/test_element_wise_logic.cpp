@@ -8,6 +8,7 @@
 #include "dmlref/descs/element_wise_logic.hpp"
 
 #include <bit>
+#include <cmath>
 #include <limits>
 
 using namespace dmlref;
@@ -289,6 +290,86 @@ TEST_CASE("IF: the page's example, float conditions, selected bits") {
     op = make(DataType::UINT8, DataType::FLOAT32, {2, 2});
     get<IF>(op.Desc).ATensor.Sizes = {4};  // differs from the first tensor, ConditionTensor
     CHECK(has_error(op, "if.same-sizes", "/desc/ATensor/Sizes"));
+}
+
+TEST_CASE("comparisons, IS_NAN, IS_INFINITY and IF over many elements into outputs of every width") {
+    // Tens of thousands of elements: an output wider than a byte is written in blocks, each
+    // element's truth first (reference/element_wise_logic.cpp); the expected values are the
+    // operators' formulas on the same values, written here in C++ (`<` on int32_t, isnan).
+    uint32_t seed = 12345;
+    auto next = [&] { return seed = seed * 1103515245u + 12345u; };
+
+    // LESS_THAN on INT32: A packed 3x7x1000, B 7x1000 broadcast along dimension 0 (Strides 0, 1000, 1).
+    const Operator lt = binary_op<LT>(DataType::INT32, DataType::UINT8, {3, 7, 1000}, {0, 1000, 1});
+    std::vector<int32_t> a(21000), b(7000);
+    for (auto& v : a) v = int32_t(next() % 201) - 100;
+    for (auto& v : b) v = int32_t(next() % 201) - 100;
+    std::vector<uint64_t> truth(21000);
+    for (size_t i = 0; i < a.size(); ++i) truth[i] = a[i] < b[i % 7000] ? 1 : 0;
+    auto expect = [&](auto one) {
+        std::vector<decltype(one)> e;
+        for (uint64_t t : truth) e.push_back(t ? one : decltype(one)(0));
+        return e;
+    };
+    for (DataType out : {DataType::UINT8, DataType::UINT16, DataType::UINT32, DataType::FLOAT16, DataType::INT64}) {
+        Operator op = lt;
+        auto& d = get<LT>(op.Desc);
+        d.OutputTensor.DataType = out;
+        const auto y =
+            run(op, {{"ATensor", buffer(d.ATensor, a)}, {"BTensor", buffer(d.BTensor, b)}}).at("OutputTensor");
+        INFO(name(out));
+        if (out == DataType::UINT8) check_bits(as_values<uint8_t>(y), expect(uint8_t(1)));
+        if (out == DataType::UINT16) check_bits(as_values<uint16_t>(y), expect(uint16_t(1)));
+        if (out == DataType::UINT32) check_bits(as_values<uint32_t>(y), expect(uint32_t(1)));
+        if (out == DataType::FLOAT16) check_bits(as_values<uint16_t>(y), expect(uint16_t(0x3c00)));  // 1.0
+        if (out == DataType::INT64) check_bits(as_values<int64_t>(y), expect(int64_t(1)));
+    }
+
+    // IS_NAN and IS_INFINITY of 40000 FLOAT32 values (1-D: blocks of a part of the one dimension)
+    // into FLOAT64 (1.0 is 0x3ff0000000000000) and UINT32; about one value in 8 a NaN, one in 8 infinite.
+    std::vector<float> x(40000);
+    for (auto& v : x) {
+        const uint32_t r = next();
+        v = (r >> 29) == 0   ? from_bits<float>(0x7f800001u | (r & 0xffff))
+            : (r >> 29) == 1 ? -std::numeric_limits<float>::infinity()
+                             : float(r % 1000);
+    }
+    const auto nan_out = run(unary_op<DML_ELEMENT_WISE_IS_NAN_OPERATOR_DESC>(DataType::FLOAT32, DataType::FLOAT64,
+                                                                             {40000}),
+                             {{"InputTensor", buffer(desc(DataType::FLOAT32, {40000}), x)}})
+                             .at("OutputTensor");
+    const auto inf_out = run(unary_op<DML_ELEMENT_WISE_IS_INFINITY_OPERATOR_DESC>(DataType::FLOAT32, DataType::UINT32,
+                                                                                  {40000}),
+                             {{"InputTensor", buffer(desc(DataType::FLOAT32, {40000}), x)}})
+                             .at("OutputTensor");
+    std::vector<uint64_t> nan_expected;
+    std::vector<uint32_t> inf_expected;
+    for (float v : x) {
+        nan_expected.push_back(std::isnan(v) ? 0x3ff0000000000000ull : 0);
+        inf_expected.push_back(std::isinf(v) ? 1 : 0);
+    }
+    check_bits(as_values<uint64_t>(nan_out), nan_expected);
+    check_bits(as_values<uint32_t>(inf_out), inf_expected);
+
+    // IF on INT16 values 5x5000: A transposed (Strides 1, 5), the UINT8 condition one per column
+    // (Strides 0, 1), B packed.
+    DML_ELEMENT_WISE_IF_OPERATOR_DESC f;
+    f.ConditionTensor = desc(DataType::UINT8, {5, 5000}, {0, 1});
+    f.ATensor = desc(DataType::INT16, {5, 5000}, {1, 5});
+    f.BTensor = f.OutputTensor = desc(DataType::INT16, {5, 5000});
+    std::vector<uint8_t> c(5000);
+    std::vector<int16_t> av(25000), bv(25000);
+    for (auto& v : c) v = uint8_t(next() % 3);  // 0 selects B, 1 and 2 select A
+    for (auto& v : av) v = int16_t(next());
+    for (auto& v : bv) v = int16_t(next());
+    const auto sel = run({OperatorType::ELEMENT_WISE_IF, f}, {{"ConditionTensor", buffer(f.ConditionTensor, c)},
+                                                              {"ATensor", buffer(f.ATensor, av)},
+                                                              {"BTensor", buffer(f.BTensor, bv)}})
+                         .at("OutputTensor");
+    std::vector<int16_t> sel_expected;
+    for (uint32_t i = 0; i < 5; ++i)
+        for (uint32_t j = 0; j < 5000; ++j) sel_expected.push_back(c[j] != 0 ? av[i + 5 * j] : bv[i * 5000 + j]);
+    check_bits(as_values<int16_t>(sel), sel_expected);
 }
 
 TEST_CASE("BIT_AND, OR, XOR, NOT: the pages' example and the bits of every width") {
