@@ -50,6 +50,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <cstring>
 #include <vector>
 
 namespace dmlref::reference::fast {
@@ -89,16 +90,21 @@ struct Planes {
     double* at(double* base, int64_t j) const { return base + (j % step) * length + j / step; }
 };
 
-// Widens count elements x[0], x[xstep], ... into padded positions first, first + 1, ...
+// Widens count elements x[0], x[xstep], ... into padded positions first, first + 1, ...: plane by
+// plane, each a strided read and a contiguous write.
 template <class T> void widen_into(const Planes& p, const T* x, int64_t xstep, int64_t first, int64_t count) {
-    int64_t r = first % p.step, m = first / p.step;
-    for (int64_t i = 0; i < count; ++i) {
-        const double v = widen_fast(x[i * xstep]);
-        p.value[r * p.length + m] = v;
-        p.magnitude[r * p.length + m] = std::fabs(v);
-        if (++r == p.step) {
-            r = 0;
-            ++m;
+    for (int64_t r = 0; r < p.step; ++r) {
+        const int64_t i0 = ((r - first) % p.step + p.step) % p.step;  // the first i with first + i in plane r
+        if (i0 >= count) continue;
+        const int64_t at = r * p.length + (first + i0) / p.step, n = (count - i0 + p.step - 1) / p.step;
+        const int64_t step = xstep * p.step;
+        const T* src = x + i0 * xstep;
+        double* __restrict v = p.value + at;
+        double* __restrict m = p.magnitude + at;
+        for (int64_t k = 0; k < n; ++k) {
+            const double d = widen_fast(src[k * step]);
+            v[k] = d;
+            m[k] = std::fabs(d);
         }
     }
 }
@@ -107,6 +113,40 @@ template <class T> void widen_into(const Planes& p, const T* x, int64_t xstep, i
 std::vector<double>& scratch() {
     thread_local std::vector<double> s;
     return s;
+}
+
+// A dX row's sums and bounds, per thread.
+std::vector<double>& row_sums() {
+    thread_local std::vector<double> s;
+    return s;
+}
+
+// A row's decisions (decide_all, decide.hpp): the values and the undecided flags, per thread.
+template <class T> struct Decided {
+    std::vector<T> value;
+    std::vector<uint8_t> undecided;
+};
+template <class T> Decided<T>& decided_row(int64_t n) {
+    thread_local Decided<T> d;
+    d.value.resize(size_t(n));
+    d.undecided.resize(size_t(n));
+    return d;
+}
+
+// Writes the row's decided values to out[j * step]; true when every one was decided (the
+// caller then has nothing left to do).
+template <class T> bool write_decided(const Decided<T>& d, T* out, int64_t step, int64_t n) {
+    const T* __restrict value = d.value.data();
+    const uint8_t* __restrict undecided = d.undecided.data();
+    uint8_t any = 0;
+    for (int64_t j = 0; j < n; ++j) any |= undecided[j];
+    if (step == 1 && !any) {
+        std::memcpy(static_cast<void*>(out), value, size_t(n) * sizeof(T));
+        return true;
+    }
+    for (int64_t j = 0; j < n; ++j)
+        if (!undecided[j]) out[j * step] = value[j];
+    return !any;
 }
 
 // ---- Forward -------------------------------------------------------------------------------
@@ -163,16 +203,25 @@ template <class T> bool forward(const avgpool::Window& w, const TensorView& X, c
         at[L] = 0;
         T* out = y + pooling_offset(Y.strides, n, c, at, w.spatial);
         uint64_t ex = 0, pl = 0;
+        // q and its bound e in place of s and a (one vectorised loop), then the decisions.
         for (int64_t j = 0; j < OW; ++j) {
+            const double Dd = double(w.include_padding ? int64_t(taps) : outer_count * row_count[size_t(j)]);
+            const double q = s[j] / Dd;
+            a[j] = (n1 * (a[j] / Dd) + std::fabs(q)) * 0x1p-53 * (1 + 0x1p-30);
+            s[j] = q;
+        }
+        Decided<T>& d = decided_row<T>(OW);
+        decide_all(s, a, d.value.data(), d.undecided.data(), OW);
+        if (write_decided(d, out, ystep, OW)) return;
+        for (int64_t j = 0; j < OW; ++j) {
+            if (!d.undecided[size_t(j)]) continue;
             T& v = out[j * ystep];
             const int64_t D = w.include_padding ? int64_t(taps) : outer_count * row_count[size_t(j)];
             if (D == 0) {  // no real element, IncludePadding FALSE: +0 (DontCare)
                 v = T(0);
                 continue;
             }
-            const double Dd = double(D), q = s[j] / Dd;
-            const double e = (n1 * (a[j] / Dd) + std::fabs(q)) * 0x1p-53 * (1 + 0x1p-30);
-            if (decide(q, e, v)) continue;
+            const double Dd = double(D);
             at[L] = j;
             FastSum f;
             for_each_real_tap(w, at, [&](const Coord& pos) {
@@ -229,7 +278,14 @@ template <class T> bool backward(const avgpool::Window& w, const TensorView& dY,
         row_count[size_t(j)] = r.hi - r.lo;
     }
     const int64_t dy_rows = N * C * out_outer;
-    std::vector<double> t(size_t(dy_rows * OW)), tm(size_t(dy_rows * OW));
+    // Kept between calls (of this thread): a fresh buffer of this size costs its page faults again.
+    // The lambdas below see these through the references (a thread_local named in a lambda would
+    // be each worker's own).
+    thread_local std::vector<double> kept_terms, kept_magnitudes;
+    std::vector<double>& t = kept_terms;
+    std::vector<double>& tm = kept_magnitudes;
+    t.resize(size_t(dy_rows * OW));
+    tm.resize(size_t(dy_rows * OW));
     parallel_for(dy_rows, [&](int64_t row) {
         Coord o{};
         int64_t rest = row;
@@ -294,10 +350,26 @@ template <class T> bool backward(const avgpool::Window& w, const TensorView& dY,
         at[L] = 0;
         T* out = dx + pooling_offset(dX.strides, n, c, at, w.spatial);
         uint64_t ex = 0, pl = 0;
+        // The row's sums and bounds in order (padded position j + pad), then the decisions.
+        std::vector<double>& sums = row_sums();
+        sums.resize(size_t(2 * W));
+        double* s = sums.data();
+        double* e = s + W;
+        for (int64_t r = 0; r < S; ++r) {
+            const int64_t j0 = ((r - pad) % S + S) % S;  // the first j with j + pad in plane r
+            const double* sv = p.value + r * length + (j0 + pad) / S;
+            const double* sm = p.magnitude + r * length + (j0 + pad) / S;
+            for (int64_t k = 0, j = j0; j < W; ++k, j += S) {
+                s[j] = sv[k];
+                e[j] = Kd * sm[k] * 0x1p-53 * (1 + 0x1p-29);
+            }
+        }
+        Decided<T>& d = decided_row<T>(W);
+        decide_all(s, e, d.value.data(), d.undecided.data(), W);
+        if (write_decided(d, out, dxstep, W)) return;
         for (int64_t j = 0; j < W; ++j) {
+            if (!d.undecided[size_t(j)]) continue;
             T& v = out[j * dxstep];
-            const double s = *p.at(p.value, j + pad), a = *p.at(p.magnitude, j + pad);
-            if (decide(s, Kd * a * 0x1p-53 * (1 + 0x1p-29), v)) continue;
             at[L] = j;
             FastSum f;
             bool one = true;
