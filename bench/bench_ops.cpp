@@ -108,18 +108,23 @@ template <class Desc> Config binary(DataType t, bool broadcast = false) {
     return Config{{Desc::kType, d}};
 }
 
-// AVERAGE_POOLING of 1 x channels x size x size: 3x3 windows, Strides 2, padding 1 on each side,
-// padding not counted (IncludePadding FALSE; PyTorch's count_include_pad=False).
-Config average_pooling(DataType t, uint32_t channels, uint32_t size) {
-    DML_AVERAGE_POOLING_OPERATOR_DESC d;
-    d.InputTensor = desc(t, {1, channels, size, size});
-    d.OutputTensor = desc(t, {1, channels, size / 2, size / 2});
+// The average pooling rows' windows: 3x3, Strides 2, padding 1 on each side, padding not counted
+// (IncludePadding FALSE; PyTorch's count_include_pad=False).
+template <class D> Config average_pooling_3x3(D d) {
     d.DimensionCount = 2;
     d.Strides = {2, 2};
     d.WindowSize = {3, 3};
     d.StartPadding = d.EndPadding = {1, 1};
     d.IncludePadding = 0;
-    return Config{{OperatorType::AVERAGE_POOLING, d}};
+    return Config{{D::kType, d}};
+}
+
+// AVERAGE_POOLING of 1 x channels x size x size.
+Config average_pooling(DataType t, uint32_t channels, uint32_t size) {
+    DML_AVERAGE_POOLING_OPERATOR_DESC d;
+    d.InputTensor = desc(t, {1, channels, size, size});
+    d.OutputTensor = desc(t, {1, channels, size / 2, size / 2});
+    return average_pooling_3x3(d);
 }
 
 // Every configuration by name: OPERATOR_TYPE (and shape) as compare.py names them.
@@ -314,12 +319,7 @@ std::map<std::string, std::function<Config(DataType)>> configs() {
         DML_AVERAGE_POOLING_GRAD_OPERATOR_DESC d;
         d.InputGradientTensor = desc(t, {1, 64, 56, 56});
         d.OutputGradientTensor = desc(t, {1, 64, 112, 112});
-        d.DimensionCount = 2;
-        d.Strides = {2, 2};
-        d.WindowSize = {3, 3};
-        d.StartPadding = d.EndPadding = {1, 1};
-        d.IncludePadding = 0;
-        return Config{{OperatorType::AVERAGE_POOLING_GRAD, d}};
+        return average_pooling_3x3(d);
     };
     m["lrn"] = [](DataType t) {  // 1x16x16x16 across channels, LocalSize 5, AlexNet's Alpha 1e-4, Beta 0.75, Bias 1
         DML_LOCAL_RESPONSE_NORMALIZATION_OPERATOR_DESC d;

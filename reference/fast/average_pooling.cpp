@@ -149,6 +149,17 @@ template <class T> bool write_decided(const Decided<T>& d, T* out, int64_t step,
     return !any;
 }
 
+// Task `row`'s (n, c) and position `at` along the dimensions before the row's (extents `extent`);
+// returns c.
+int64_t split_row(int64_t row, const Coord& extent, size_t L, int64_t C, Coord& at, int64_t& n) {
+    for (size_t i = L; i-- > 0;) {
+        at[i] = row % extent[i];
+        row /= extent[i];
+    }
+    n = row / C;
+    return row % C;
+}
+
 // ---- Forward -------------------------------------------------------------------------------
 
 template <class T> bool forward(const avgpool::Window& w, const TensorView& X, const TensorView& Y) {
@@ -179,12 +190,8 @@ template <class T> bool forward(const avgpool::Window& w, const TensorView& X, c
         double* s = p.magnitude + S * length;
         double* a = s + OW;
         Coord o{}, lo{}, hi{}, k{};
-        int64_t rest = row;
-        for (size_t i = L; i-- > 0;) {
-            o[i] = rest % w.out[i];
-            rest /= w.out[i];
-        }
-        const int64_t c = rest % C, n = rest / C;
+        int64_t n = 0;
+        const int64_t c = split_row(row, w.out, L, C, o, n);
         int64_t outer_count = 1;
         for (size_t i = 0; i < L; ++i) {
             const TapRange r = pooling_real_taps(w, i, o[i]);
@@ -288,12 +295,8 @@ template <class T> bool backward(const avgpool::Window& w, const TensorView& dY,
     tm.resize(size_t(dy_rows * OW));
     parallel_for(dy_rows, [&](int64_t row) {
         Coord o{};
-        int64_t rest = row;
-        for (size_t i = L; i-- > 0;) {
-            o[i] = rest % w.out[i];
-            rest /= w.out[i];
-        }
-        const int64_t c = rest % C, n = rest / C;
+        int64_t n = 0;
+        const int64_t c = split_row(row, w.out, L, C, o, n);
         int64_t outer_count = 1;
         for (size_t i = 0; i < L; ++i) {
             const TapRange r = pooling_real_taps(w, i, o[i]);
@@ -323,12 +326,8 @@ template <class T> bool backward(const avgpool::Window& w, const TensorView& dY,
         buffer.assign(size_t(2 * S * length), 0.0);
         const Planes p{S, length, buffer.data(), buffer.data() + S * length};
         Coord x{}, lo{}, hi{}, k{};
-        int64_t rest = row;
-        for (size_t i = L; i-- > 0;) {
-            x[i] = rest % w.in[i];
-            rest /= w.in[i];
-        }
-        const int64_t c = rest % C, n = rest / C;
+        int64_t n = 0;
+        const int64_t c = split_row(row, w.in, L, C, x, n);
         bool any = true;
         for (size_t i = 0; i < L; ++i) {
             const TapRange r = holders(w, i, x[i]);
