@@ -109,6 +109,25 @@ template <class Desc> Config binary(DataType t, bool broadcast = false) {
     return Config{{Desc::kType, d}};
 }
 
+// The average pooling rows' windows: 3x3, Strides 2, padding 1 on each side, padding not counted
+// (IncludePadding FALSE; PyTorch's count_include_pad=False).
+template <class D> Config average_pooling_3x3(D d) {
+    d.DimensionCount = 2;
+    d.Strides = {2, 2};
+    d.WindowSize = {3, 3};
+    d.StartPadding = d.EndPadding = {1, 1};
+    d.IncludePadding = 0;
+    return Config{{D::kType, d}};
+}
+
+// AVERAGE_POOLING of 1 x channels x size x size.
+Config average_pooling(DataType t, uint32_t channels, uint32_t size) {
+    DML_AVERAGE_POOLING_OPERATOR_DESC d;
+    d.InputTensor = desc(t, {1, channels, size, size});
+    d.OutputTensor = desc(t, {1, channels, size / 2, size / 2});
+    return average_pooling_3x3(d);
+}
+
 // Every configuration by name: OPERATOR_TYPE (and shape) as compare.py names them.
 std::map<std::string, std::function<Config(DataType)>> configs() {
     std::map<std::string, std::function<Config(DataType)>> m;
@@ -300,18 +319,20 @@ std::map<std::string, std::function<Config(DataType)>> configs() {
         d.BlockSize = 2;
         return Config{{OperatorType::DEPTH_TO_SPACE, d}};
     };
-    // The computed operators (exact rationals, MPFR) have no fast path yet: small shapes, so that
-    // a row takes about a second.
+    // The computed operators (exact rationals, MPFR). Average pooling has a fast path (float64
+    // sums with an error bound, reference/fast/average_pooling.cpp); LRN has none yet: a small
+    // shape, so that its row takes about a second.
     m["average_pooling"] = [](DataType t) {  // 1x16x64x64, 3x3 / 2, padding 1, padding not counted
-        DML_AVERAGE_POOLING_OPERATOR_DESC d;
-        d.InputTensor = desc(t, {1, 16, 64, 64});
-        d.OutputTensor = desc(t, {1, 16, 32, 32});
-        d.DimensionCount = 2;
-        d.Strides = {2, 2};
-        d.WindowSize = {3, 3};
-        d.StartPadding = d.EndPadding = {1, 1};
-        d.IncludePadding = 0;
-        return Config{{OperatorType::AVERAGE_POOLING, d}};
+        return average_pooling(t, 16, 64);
+    };
+    m["average_pooling_large"] = [](DataType t) {  // 1x64x112x112 (ResNet's first pooling), as above
+        return average_pooling(t, 64, 112);
+    };
+    m["average_pooling_grad"] = [](DataType t) {  // its grad: dY 1x64x56x56 into dX 1x64x112x112
+        DML_AVERAGE_POOLING_GRAD_OPERATOR_DESC d;
+        d.InputGradientTensor = desc(t, {1, 64, 56, 56});
+        d.OutputGradientTensor = desc(t, {1, 64, 112, 112});
+        return average_pooling_3x3(d);
     };
     m["lrn"] = [](DataType t) {  // 1x16x16x16 across channels, LocalSize 5, AlexNet's Alpha 1e-4, Beta 0.75, Bias 1
         DML_LOCAL_RESPONSE_NORMALIZATION_OPERATOR_DESC d;

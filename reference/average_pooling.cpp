@@ -26,8 +26,10 @@
 //   - A NaN term, or +inf with -inf, gives the canonical NaN; an exact zero is +0.
 //   - Every rank from 3 to 8 and every type is evaluated (DirectML's tables: 4 and 5, floats).
 #include "average_pooling.hpp"
+#include "average_pooling_internal.hpp"
 #include "common.hpp"
 #include "exact_rational.hpp"
+#include "fast/average_pooling.hpp"
 #include "pooling_geometry.hpp"
 
 #include "dmlref/terms.hpp"
@@ -39,7 +41,6 @@ namespace dmlref::reference {
 
 namespace {
 
-constexpr size_t kMaxSpatial = kMaxPoolingSpatial;
 using Coord = PoolingCoord;
 
 // What the three descs reduce to. For the grad, `input` is OutputGradientTensor (the forward
@@ -114,12 +115,14 @@ template <class D> bool valid(const D& d) {
     return !diags.has_errors();
 }
 
-// ---- The window (the walk itself: reference/pooling_geometry.hpp) ------------------------------
+// ---- The window (the walk itself: reference/pooling_geometry.hpp; the divisors:
+// reference/average_pooling_internal.hpp) ---------------------------------------------------
 
-struct Window : PoolingWindows {
-    mpz_class taps = 1;  // prod(WindowSize): up to (2^32 - 1)^6, beyond 64 bits
-    bool include_padding = false;
-};
+using avgpool::divisor;
+using avgpool::for_each_reader;
+using avgpool::readers;
+using avgpool::real_count;
+using avgpool::Window;
 
 Window window_of(const Params& p) {
     Window w;
@@ -128,51 +131,6 @@ Window window_of(const Params& p) {
     for (size_t i = 0; i < w.spatial; ++i) w.taps *= static_cast<unsigned long>(w.size[i]);
     w.include_padding = p.IncludePadding != 0;
     return w;
-}
-
-// The number of real elements of o's window (a box: the product of the per-dimension counts).
-uint64_t real_count(const Window& w, const Coord& o) {
-    uint64_t n = 1;
-    for (size_t i = 0; i < w.spatial; ++i) {
-        const TapRange r = pooling_real_taps(w, i, o[i]);
-        n *= uint64_t(r.hi - r.lo);
-    }
-    return n;
-}
-
-// D(o): the divisor of o's window; 0 for a window with no real element when IncludePadding is FALSE.
-mpz_class divisor(const Window& w, const Coord& o) {
-    return w.include_padding ? w.taps : mpz_class(static_cast<unsigned long>(real_count(w, o)));
-}
-
-// For each spatial dimension and input position, the output positions whose window reads it.
-std::array<std::vector<std::vector<int64_t>>, kMaxSpatial> readers(const Window& w) {
-    std::array<std::vector<std::vector<int64_t>>, kMaxSpatial> r;
-    for (size_t i = 0; i < w.spatial; ++i) {
-        r[i].resize(size_t(w.in[i]));
-        for (int64_t o = 0; o < w.out[i]; ++o) {
-            const TapRange k = pooling_real_taps(w, i, o);
-            for (int64_t j = k.lo; j < k.hi; ++j)
-                r[i][size_t(o * w.stride[i] - w.start[i] + j * w.dilation[i])].push_back(o);
-        }
-    }
-    return r;
-}
-
-// Calls f(o) for every output position whose window reads input position x (all spatial dims).
-template <class F>
-void for_each_reader(const Window& w, const std::array<std::vector<std::vector<int64_t>>, kMaxSpatial>& r,
-                     const Coord& x, F&& f) {
-    Coord pick{}, count{};
-    for (size_t i = 0; i < w.spatial; ++i) {
-        count[i] = int64_t(r[i][size_t(x[i])].size());
-        if (count[i] == 0) return;
-    }
-    do {
-        Coord o{};
-        for (size_t i = 0; i < w.spatial; ++i) o[i] = r[i][size_t(x[i])][size_t(pick[i])];
-        f(o);
-    } while (pooling_next(pick, Coord{}, count, w.spatial));
 }
 
 // ---- Forward -------------------------------------------------------------------------------
@@ -185,12 +143,7 @@ void average_pool(const Params& p, const Bindings& b) {
         const T* x = X.data<T>();
         T* y = Y.data<T>();
         for_each_pooled(Y.sizes(), w.out, w.spatial, [&](int64_t n, int64_t c, const Coord& o) {
-            ExactRationalSum sum;
-            for_each_real_tap(w, o, [&](const Coord& pos) {
-                sum.add_quotient(x[pooling_offset(X.strides, n, c, pos, w.spatial)], mpz_class(1));
-            });
-            const mpz_class D = divisor(w, o);
-            y[pooling_offset(Y.strides, n, c, o, w.spatial)] = D == 0 ? T(0) : sum.template result<T>(D);
+            y[pooling_offset(Y.strides, n, c, o, w.spatial)] = avgpool::average_element(w, x, X.strides, n, c, o);
         });
     });
 }
@@ -206,13 +159,18 @@ void average_pool_grad(const Params& p, const Bindings& b) {
         const T* dy = dY.data<T>();
         T* dx = dX.data<T>();
         for_each_pooled(dX.sizes(), w.in, w.spatial, [&](int64_t n, int64_t c, const Coord& x) {
-            ExactRationalSum sum;
-            for_each_reader(w, r, x, [&](const Coord& o) {
-                sum.add_quotient(dy[pooling_offset(dY.strides, n, c, o, w.spatial)], divisor(w, o));
-            });
-            dx[pooling_offset(dX.strides, n, c, x, w.spatial)] = sum.template result<T>();
+            dx[pooling_offset(dX.strides, n, c, x, w.spatial)] = avgpool::average_grad_element(w, r, dy, dY.strides, n,
+                                                                                               c, x);
         });
     });
+}
+
+// ---- The fast paths (reference/fast/average_pooling.cpp) -----------------------------------
+
+bool pool_fast(const Params& p, const Bindings& b, bool grad) {
+    const Window w = window_of(p);
+    const TensorView in(p.input.desc, b.at(p.input.name)), pooled(p.pooled.desc, b.at(p.pooled.name));
+    return grad ? fast::average_pool_grad(w, pooled, in) : fast::average_pool(w, in, pooled);
 }
 
 // ---- Don't care and tolerance --------------------------------------------------------------
@@ -382,6 +340,16 @@ void validate(const DML_AVERAGE_POOLING_GRAD_OPERATOR_DESC& d, Diagnostics& diag
 void evaluate(const DML_AVERAGE_POOLING_OPERATOR_DESC& d, const Bindings& b) { average_pool(params(d), b); }
 void evaluate(const DML_AVERAGE_POOLING1_OPERATOR_DESC& d, const Bindings& b) { average_pool(params(d), b); }
 void evaluate(const DML_AVERAGE_POOLING_GRAD_OPERATOR_DESC& d, const Bindings& b) { average_pool_grad(params(d), b); }
+
+bool average_pooling_fast(const DML_AVERAGE_POOLING_OPERATOR_DESC& d, const Bindings& b) {
+    return pool_fast(params(d), b, false);
+}
+bool average_pooling_fast(const DML_AVERAGE_POOLING1_OPERATOR_DESC& d, const Bindings& b) {
+    return pool_fast(params(d), b, false);
+}
+bool average_pooling_fast(const DML_AVERAGE_POOLING_GRAD_OPERATOR_DESC& d, const Bindings& b) {
+    return pool_fast(params(d), b, true);
+}
 
 std::vector<DontCare> dont_care(const DML_AVERAGE_POOLING_OPERATOR_DESC& d, std::string_view output) {
     return output == "OutputTensor" && valid(d) ? empty_windows(params(d)) : std::vector<DontCare>{};

@@ -24,6 +24,11 @@ void validate(const DML_AVERAGE_POOLING1_OPERATOR_DESC& d, Diagnostics& diags);
 void evaluate(const DML_AVERAGE_POOLING1_OPERATOR_DESC& d, const Bindings& b);
 void validate(const DML_AVERAGE_POOLING_GRAD_OPERATOR_DESC& d, Diagnostics& diags);
 void evaluate(const DML_AVERAGE_POOLING_GRAD_OPERATOR_DESC& d, const Bindings& b);
+// The fast paths (reference/fast/average_pooling.cpp): false where they do not apply (integer and
+// FLOAT64 data, windows of more than 2^20 taps), and the plain loop runs.
+bool average_pooling_fast(const DML_AVERAGE_POOLING_OPERATOR_DESC& d, const Bindings& b);
+bool average_pooling_fast(const DML_AVERAGE_POOLING1_OPERATOR_DESC& d, const Bindings& b);
+bool average_pooling_fast(const DML_AVERAGE_POOLING_GRAD_OPERATOR_DESC& d, const Bindings& b);
 std::vector<DontCare> dont_care(const DML_AVERAGE_POOLING_OPERATOR_DESC& d, std::string_view output);
 std::vector<DontCare> dont_care(const DML_AVERAGE_POOLING1_OPERATOR_DESC& d, std::string_view output);
 std::optional<Tolerance> tolerance(const DML_AVERAGE_POOLING_OPERATOR_DESC& d, std::string_view output);

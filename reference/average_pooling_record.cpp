@@ -100,6 +100,7 @@ template <class D> OperatorRecord average_pooling_record(OperatorInfo info, std:
     r.outputs = {{output, TypeClass::Any, ToleranceRule::OperatorStated, BoundaryRule::None, average_pooling_bounds}};
     r.desc_tolerance = tolerance_as<D, tolerance>;
     r.explain = explain<D>;
+    r.fast = fast_as<D, average_pooling_fast>;
     r.MinRank = 3;
     r.features = {"padding", "stride>1", "overlapping-windows", "ceil-size", "all-padding-window"};
     if constexpr (std::is_same_v<D, AP1>) r.features.push_back("dilation>1");

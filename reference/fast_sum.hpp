@@ -16,6 +16,7 @@
 #pragma once
 
 #include "exact_sum.hpp"
+#include "fast/decide.hpp"
 #include "fast/switch.hpp"
 
 #include <cmath>
@@ -128,7 +129,8 @@ template <class T> inline T exact_result(double s) {
 //     2^-1070 covers these, the roundings of r - w, r + w and of w itself, and underflow; so the
 //     float64 rounding of the exact sum lies in [r - w, r + w];
 //   - rounding to T is monotone: when r - w and r + w round to the same T (same bits: -0 and +0
-//     differ), so does every value between them, that one included.
+//     differ), so does every value between them, that one included (rounds_to_one,
+//     fast/decide.hpp).
 // A NaN or infinity anywhere, or an overflow, makes b non-finite: undecided, and the caller sums
 // exactly, as when the interval holds a rounding boundary.
 template <class T> inline constexpr bool is_narrow_v = std::is_same_v<T, float> || is_half_v<T>;
@@ -143,10 +145,7 @@ template <class T> inline bool narrow_rounded(double s, double c, double b, T& o
     if (!std::isfinite(b)) return false;
     const double r = s + c;
     const double w = b * 0x1p-51 + std::fabs(r) * 0x1p-50 + 0x1p-1070;
-    const T lo = round_to_float<T>(r - w), hi = round_to_float<T>(r + w);
-    if (to_bits(lo) != to_bits(hi)) return false;
-    out = lo;
-    return true;
+    return rounds_to_one(r - w, r + w, out);
 }
 
 // The one-term sum: ExactSum's result for a single term, without an accumulator.
