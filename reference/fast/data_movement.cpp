@@ -19,6 +19,7 @@
 // one thread, with the same bits whatever the thread count.
 #include "data_movement.hpp"
 
+#include "odometer.hpp"
 #include "parallel.hpp"
 #include "slice_grad.hpp"
 
@@ -62,31 +63,6 @@ int64_t product(const std::vector<uint32_t>& s, size_t from, size_t to) {
     for (size_t i = from; i < to; ++i) p *= s[i];
     return p;
 }
-
-// The coordinates of dimensions [0, n) in row-major order from flat row r on: by division for the
-// first, then counted.
-template <class S> struct Odometer {
-    const S* sizes;
-    size_t n;
-    std::array<int64_t, kMaxDimensionCount> c{};
-    Odometer(const S* s, size_t count, int64_t r) : sizes(s), n(count) {
-        for (size_t i = n; i-- > 0;) {
-            c[i] = r % int64_t(sizes[i]);
-            r /= int64_t(sizes[i]);
-        }
-    }
-    void next() {
-        for (size_t i = n; i-- > 0;) {
-            if (++c[i] < int64_t(sizes[i])) return;
-            c[i] = 0;
-        }
-    }
-    int64_t offset(const int64_t* strides) const {
-        int64_t o = 0;
-        for (size_t i = 0; i < n; ++i) o += c[i] * strides[i];
-        return o;
-    }
-};
 
 // f(first, last) over rows [0, rows) of row_bytes each, in tasks spread over the cores.
 template <class F> void over_rows(int64_t rows, int64_t row_bytes, F&& f) {

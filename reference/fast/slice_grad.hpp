@@ -9,6 +9,7 @@
 // dX[CopyStart + InputWindowStrides * c] = dY[c].
 #pragma once
 
+#include "odometer.hpp"
 #include "parallel.hpp"
 #include "streamed.hpp"
 
@@ -102,23 +103,15 @@ template <class U> bool slice_grad_rows(const TensorView& dY, const TensorView& 
 
     constexpr int64_t kBlock = 64;  // rows per parallel task
     parallel_for((rows + kBlock - 1) / kBlock, [&](int64_t block) {
-        std::array<int64_t, kMaxDimensionCount> j{};  // the row's coordinates, by division then an odometer
-        int64_t r = block * kBlock;
-        for (size_t i = n - 1; i-- > 0;) {
-            j[i] = r % dX.sizes()[i];
-            r /= dX.sizes()[i];
-        }
+        Odometer<uint32_t> j(dX.sizes().data(), n - 1, block * kBlock);  // the row's coordinates
         for (int64_t row = block * kBlock; row < std::min(rows, (block + 1) * kBlock); ++row) {
             const U* dy_row = dy;
             for (size_t i = 0; i + 1 < n && dy_row != nullptr; ++i) {
-                const int64_t c = slice_source(axes[i], j[i]);
+                const int64_t c = slice_source(axes[i], j.c[i]);
                 dy_row = c < 0 ? nullptr : dy_row + c * dY.strides[i];
             }
             write_row(dx + row * width, dy_row);
-            for (size_t i = n - 1; i-- > 0;) {
-                if (++j[i] < dX.sizes()[i]) break;
-                j[i] = 0;
-            }
+            j.next();
         }
     });
     return true;
