@@ -13,6 +13,9 @@
 #include <cmath>
 #include <random>
 
+// One namespace per file: the test binary is a unity build (test/meson.build).
+namespace dmlref_test_activation {
+
 using namespace dmlref;
 using namespace dmlref::test;
 
@@ -479,3 +482,5 @@ TEST_CASE("activation judging: float32 and FLOAT16 evaluations with and without 
     CHECK(judged(pr, pr_ok).passed());
     CHECK(judged(pr, pr_wrong).over > 50);
 }
+
+}  // namespace dmlref_test_activation

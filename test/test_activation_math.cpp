@@ -17,6 +17,9 @@
 #include <cstring>
 #include <random>
 
+// One namespace per file: the test binary is a unity build (test/meson.build).
+namespace dmlref_test_activation_math {
+
 using namespace dmlref;
 using namespace dmlref::test;
 
@@ -608,3 +611,5 @@ TEST_CASE("activation_math parametric: validation rules and the Steepness featur
     CHECK(lowest_supporting_feature_level(op_of(OT::ACTIVATION_SWISH, DataType::FLOAT32, 2, 1.0f), nullptr) == 0x6200u);
     CHECK(lowest_supporting_feature_level(op_of(OT::ACTIVATION_CELU, DataType::FLOAT32, 2, 1.0f), nullptr) == 0x3000u);
 }
+
+}  // namespace dmlref_test_activation_math

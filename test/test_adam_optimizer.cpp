@@ -13,6 +13,9 @@
 #include <cmath>
 #include <limits>
 
+// One namespace per file: the test binary is a unity build (test/meson.build).
+namespace dmlref_test_adam_optimizer {
+
 using namespace dmlref;
 using namespace dmlref::test;
 using namespace dmlref::test::computed;
@@ -279,3 +282,5 @@ TEST_CASE("ADAM_OPTIMIZER: validation") {
         CHECK(g.has_errors());
     }
 }
+
+}  // namespace dmlref_test_adam_optimizer

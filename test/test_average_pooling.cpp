@@ -12,6 +12,9 @@
 
 #include <random>
 
+// One namespace per file: the test binary is a unity build (test/meson.build).
+namespace dmlref_test_average_pooling {
+
 using namespace dmlref;
 using namespace dmlref::test;
 
@@ -390,3 +393,5 @@ TEST_CASE("average pooling: a divisor beyond 64 bits, prod(WindowSize) = (2^32 -
                  {{"InputTensor", buffer(desc(DataType::FLOAT64, g.in), std::vector<double>{std::ldexp(1.0, 96), 0})}});
     check_bits(as_values<double>(y.at("OutputTensor")), {0.0, 1.000000000698492, 1.000000000698492});
 }
+
+}  // namespace dmlref_test_average_pooling

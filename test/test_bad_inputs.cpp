@@ -8,6 +8,9 @@
 #include <fstream>
 #include <functional>
 
+// One namespace per file: the test binary is a unity build (test/meson.build).
+namespace dmlref_test_bad_inputs {
+
 using namespace dmlref;
 using namespace dmlref::test;
 
@@ -318,3 +321,5 @@ TEST_CASE("an inexact decimal input is a warning naming the rounded value") {
         format(d.items()[0], "t.json") ==
         "t.json: /inputs/InputTensor/0: warning: 0.1 is not exactly representable in FLOAT32; rounded to nearest-even, 0.1 (0x3dcccccd) [value.inexact]");
 }
+
+}  // namespace dmlref_test_bad_inputs

@@ -7,6 +7,9 @@
 
 #include "dmlref/tolerance.hpp"
 
+// One namespace per file: the test binary is a unity build (test/meson.build).
+namespace dmlref_test_batch_normalization {
+
 using namespace dmlref;
 using namespace dmlref::test;
 using namespace dmlref::test::bn;
@@ -377,3 +380,5 @@ TEST_CASE("batch normalization: the checks catch planted errors") {
     CHECK(judge(DataType::FLOAT32, to_bits(y[0]), to_bits(std::nextafter(far, 0.0f)), e, sw).verdict ==
           Verdict::Within);
 }
+
+}  // namespace dmlref_test_batch_normalization

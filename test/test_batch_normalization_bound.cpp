@@ -11,6 +11,9 @@
 
 #include <cmath>
 
+// One namespace per file: the test binary is a unity build (test/meson.build).
+namespace dmlref_test_batch_normalization_bound {
+
 using namespace dmlref;
 using namespace dmlref::test;
 using namespace dmlref::test::bn;
@@ -376,3 +379,5 @@ TEST_CASE("batch normalization bound: _TRAINING statistics forms; the Bessel-cor
     }
     CHECK(accepted(golden, M2 / float(N), online));
 }
+
+}  // namespace dmlref_test_batch_normalization_bound

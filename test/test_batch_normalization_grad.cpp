@@ -4,6 +4,9 @@
 // training grad, where the supplied Mean and Variance are exactly the batch's).
 #include "bn_naive.hpp"
 
+// One namespace per file: the test binary is a unity build (test/meson.build).
+namespace dmlref_test_batch_normalization_grad {
+
 using namespace dmlref;
 using namespace dmlref::test;
 using namespace dmlref::test::bn;
@@ -116,3 +119,5 @@ TEST_CASE_TEMPLATE("batch normalization training grad: the central difference of
     }
     CHECK(checked >= 6);
 }
+
+}  // namespace dmlref_test_batch_normalization_grad

@@ -10,6 +10,9 @@
 #include <limits>
 #include <sstream>
 
+// One namespace per file: the test binary is a unity build (test/meson.build).
+namespace dmlref_test_bound {
+
 using namespace dmlref;
 using namespace dmlref::test;
 
@@ -366,3 +369,5 @@ TEST_CASE("overflowing partial sums: their infinities and NaN are admitted only 
         CHECK_FALSE(verdict("[65504, 8, -65504]", kPosInf).first);
     }
 }
+
+}  // namespace dmlref_test_bound

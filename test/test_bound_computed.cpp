@@ -9,6 +9,9 @@
 #include <functional>
 #include <random>
 
+// One namespace per file: the test binary is a unity build (test/meson.build).
+namespace dmlref_test_bound_computed {
+
 using namespace dmlref;
 using namespace dmlref::test;
 using namespace dmlref::test::computed;
@@ -213,3 +216,5 @@ TEST_CASE("computed bounds: a base that may reach 0 gives no bound; the flushing
     CHECK(p.err >= 0.125 * (2 * K * u + 27 * u * std::log(2.0)));
     CHECK(p.err <= 2 * 0.125 * (2 * K * u + 27 * u));
 }
+
+}  // namespace dmlref_test_bound_computed

@@ -11,6 +11,9 @@
 #include <functional>
 #include <random>
 
+// One namespace per file: the test binary is a unity build (test/meson.build).
+namespace dmlref_test_bound_computed_lrn {
+
 using namespace dmlref;
 using namespace dmlref::test;
 using namespace dmlref::test::computed;
@@ -203,3 +206,5 @@ TEST_CASE("LRN: planted errors fail: 1 ULP beyond the bound, a flipped sign, the
                     Accumulate::Any)
               .over > n / 2);
 }
+
+}  // namespace dmlref_test_bound_computed_lrn

@@ -9,6 +9,9 @@
 #include <fstream>
 #include <random>
 
+// One namespace per file: the test binary is a unity build (test/meson.build).
+namespace dmlref_test_case_format {
+
 using namespace dmlref;
 using namespace dmlref::test;
 namespace fs = std::filesystem;
@@ -216,3 +219,5 @@ TEST_CASE("names and reasons with control characters are written escaped and rea
     CHECK(d.description == "\x1fraw");
     CHECK(d.expected.at("OutputTensor").dont_care.at(0).Reason == std::string("\x1f\0x", 3));
 }
+
+}  // namespace dmlref_test_case_format

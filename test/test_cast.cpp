@@ -7,6 +7,9 @@
 
 #include <limits>
 
+// One namespace per file: the test binary is a unity build (test/meson.build).
+namespace dmlref_test_cast {
+
 using namespace dmlref;
 using namespace dmlref::test;
 
@@ -134,3 +137,5 @@ TEST_CASE("CAST reads strided and broadcast inputs; validation") {
     get<DML_CAST_OPERATOR_DESC>(op.Desc).OutputTensor.Sizes = {3, 2};
     CHECK(has_error(op, "cast.same-sizes", "/desc/OutputTensor/Sizes"));
 }
+
+}  // namespace dmlref_test_cast

@@ -10,6 +10,9 @@
 #include <algorithm>
 #include <cmath>
 
+// One namespace per file: the test binary is a unity build (test/meson.build).
+namespace dmlref_test_cause {
+
 using namespace dmlref;
 
 namespace {
@@ -184,3 +187,5 @@ TEST_CASE("cause: what is not tested") {
     CHECK(far.tested);
     CHECK(far.found.empty());
 }
+
+}  // namespace dmlref_test_cause

@@ -4,6 +4,9 @@
 // with D3D's min/max (a NaN operand is ignored) and the decisions of docs/golden.md, Decisions.
 #include "support.hpp"
 
+// One namespace per file: the test binary is a unity build (test/meson.build).
+namespace dmlref_test_clip {
+
 using namespace dmlref;
 using namespace dmlref::test;
 
@@ -189,3 +192,5 @@ TEST_CASE("ClipGrad1 in place: OutputGradientTensor bound to InputTensor's buffe
     evaluate({OperatorType::ELEMENT_WISE_CLIP_GRAD1, d}, b);
     check_bits(as_values<int16_t>(xbuf), std::vector<int16_t>{0, 200, 0, 400});
 }
+
+}  // namespace dmlref_test_clip

@@ -17,6 +17,9 @@
 
 #include <cmath>
 
+// One namespace per file: the test binary is a unity build (test/meson.build).
+namespace dmlref_test_convolution {
+
 using namespace dmlref;
 using namespace dmlref::test;
 
@@ -794,3 +797,5 @@ TEST_CASE("convolution integer: every rule of the page, with its id") {
     get<D>(op.Desc).FilterZeroPointTensor = desc(DataType::INT8, {2});
     CHECK_FALSE(validate(op).has_errors());
 }
+
+}  // namespace dmlref_test_convolution

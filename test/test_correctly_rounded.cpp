@@ -5,6 +5,9 @@
 
 #include "../reference/correctly_rounded.hpp"
 
+// One namespace per file: the test binary is a unity build (test/meson.build).
+namespace dmlref_test_correctly_rounded {
+
 using namespace dmlref;
 using namespace dmlref::reference;
 
@@ -145,3 +148,5 @@ TEST_CASE("Ziv: a power beyond MPFR's exponent range rounds to a zero or an infi
     CHECK(to_bits(correctly_rounded<double>(power(2, 3e38))) == 0x7ff0000000000000ull);
     CHECK(correctly_rounded<int32_t>(power(2, 3e38)) == INT32_MAX);
 }
+
+}  // namespace dmlref_test_correctly_rounded

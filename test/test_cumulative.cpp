@@ -8,6 +8,9 @@
 
 #include <limits>
 
+// One namespace per file: the test binary is a unity build (test/meson.build).
+namespace dmlref_test_cumulative {
+
 using namespace dmlref;
 using namespace dmlref::test;
 
@@ -224,3 +227,5 @@ TEST_CASE("CUMULATIVE_PRODUCT judging: a running FLOAT16 product that overflows 
     CHECK(judged({from_bits<half>(0x4000), one, zero}, {from_bits<half>(0x4000), from_bits<half>(0x4000), zero}));
     CHECK_FALSE(judged({from_bits<half>(0x4000), one, zero}, {from_bits<half>(0x4000), from_bits<half>(0x4000), nan}));
 }
+
+}  // namespace dmlref_test_cumulative

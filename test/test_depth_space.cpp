@@ -11,6 +11,9 @@
 #include <array>
 #include <random>
 
+// One namespace per file: the test binary is a unity build (test/meson.build).
+namespace dmlref_test_depth_space {
+
 using namespace dmlref;
 using namespace dmlref::test;
 
@@ -183,3 +186,5 @@ TEST_CASE("depth and space: bits moved through strides; rules with ids and paths
         CHECK(e.family.inputs[0].bits == 36);
     }
 }
+
+}  // namespace dmlref_test_depth_space

@@ -12,6 +12,9 @@
 #include <cstring>
 #include <sstream>
 
+// One namespace per file: the test binary is a unity build (test/meson.build).
+namespace dmlref_test_descriptor {
+
 using namespace dmlref;
 using namespace dmlref::test;
 
@@ -240,3 +243,5 @@ TEST_CASE("descriptors: the generic tokens land in the desc and the inputs") {
     for (int64_t i : idx) CHECK((i >= -4 && i <= 3));
     CHECK(*std::min_element(idx.begin(), idx.end()) < 0);  // the seeded draw reaches the negative side
 }
+
+}  // namespace dmlref_test_descriptor

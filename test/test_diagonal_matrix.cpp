@@ -10,6 +10,9 @@
 #include <climits>
 #include <random>
 
+// One namespace per file: the test binary is a unity build (test/meson.build).
+namespace dmlref_test_diagonal_matrix {
+
 using namespace dmlref;
 using namespace dmlref::test;
 
@@ -221,3 +224,5 @@ TEST_CASE("INT fields: read from JSON in INT32's range, written back as integers
         CHECK(d.items().at(0).path == "/desc/Offset");
     }
 }
+
+}  // namespace dmlref_test_diagonal_matrix

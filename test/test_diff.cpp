@@ -10,6 +10,9 @@
 #include <filesystem>
 #include <functional>
 
+// One namespace per file: the test binary is a unity build (test/meson.build).
+namespace dmlref_test_diff {
+
 namespace fs = std::filesystem;
 using namespace dmlref;
 using namespace dmlref::test;
@@ -310,3 +313,5 @@ TEST_CASE("the tolerance table has a row for every output of every operator, and
     CHECK(stated_tolerance(clip, "OutputTensor").Kind == "Ulp");
     CHECK(stated_tolerance(clip, "OutputTensor").Ulp == 1);
 }
+
+}  // namespace dmlref_test_diff

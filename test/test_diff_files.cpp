@@ -12,6 +12,9 @@
 #include <fstream>
 #include <sstream>
 
+// One namespace per file: the test binary is a unity build (test/meson.build).
+namespace dmlref_test_diff_files {
+
 namespace fs = std::filesystem;
 using namespace dmlref;
 using namespace dmlref::test;
@@ -248,3 +251,5 @@ TEST_CASE("run_diff: exit codes 0, 1, 2, the JSON report and the picture") {
     // test runner (test/test_runner.sh) decodes such a PNG independently, with Python's zlib.
     CHECK(fs::file_size(dir / "where.png") < 2000);
 }
+
+}  // namespace dmlref_test_diff_files

@@ -15,6 +15,9 @@
 #include <filesystem>
 #include <fstream>
 
+// One namespace per file: the test binary is a unity build (test/meson.build).
+namespace dmlref_test_dxdispatch {
+
 namespace fs = std::filesystem;
 using namespace dmlref;
 using namespace dmlref::test;
@@ -324,3 +327,5 @@ TEST_CASE("export then import: a non-finite FLOAT desc field written as DxDispat
         CHECK(std::bit_cast<uint32_t>(a) == std::bit_cast<uint32_t>(b));
     }
 }
+
+}  // namespace dmlref_test_dxdispatch

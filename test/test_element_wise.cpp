@@ -4,6 +4,12 @@
 #include "support.hpp"
 
 #include "dmlref/descs/element_wise.hpp"
+#include "mpfr_round.hpp"
+
+#include <random>
+
+// One namespace per file: the test binary is a unity build (test/meson.build).
+namespace dmlref_test_element_wise {
 
 using namespace dmlref;
 using namespace dmlref::test;
@@ -106,10 +112,6 @@ TEST_CASE("ELEMENT_WISE_ADD validation: one type and one shape") {
 // Expected values are derived by hand from each page's formula (the bit patterns and the reasoning
 // are in the comments), or computed by MPFR below (an independent rounding of the exact result);
 // none comes from dmlref's evaluation.
-
-#include "mpfr_round.hpp"
-
-#include <random>
 
 namespace {
 
@@ -893,3 +895,5 @@ TEST_CASE("ELEMENT_WISE_ADD1: the fused activation of the rounded sum") {
     get<ADD1>(op.Desc).BTensor.DataType = DataType::FLOAT16;
     CHECK(has_error(op, "add1.same-data-type", "/desc/BTensor/DataType"));
 }
+
+}  // namespace dmlref_test_element_wise

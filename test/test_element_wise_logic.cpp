@@ -11,6 +11,9 @@
 #include <cmath>
 #include <limits>
 
+// One namespace per file: the test binary is a unity build (test/meson.build).
+namespace dmlref_test_element_wise_logic {
+
 using namespace dmlref;
 using namespace dmlref::test;
 
@@ -530,3 +533,5 @@ TEST_CASE("BIT_SHIFT alternative readings: ShiftCount=ModuloWidth, SignedShift=A
                        {{"SignedShift", "Arithmetic"}}),
                std::vector<uint8_t>{0x40});
 }
+
+}  // namespace dmlref_test_element_wise_logic

@@ -12,6 +12,9 @@
 #include <cmath>
 #include <random>
 
+// One namespace per file: the test binary is a unity build (test/meson.build).
+namespace dmlref_test_element_wise_math {
+
 using namespace dmlref;
 using namespace dmlref::test;
 
@@ -457,3 +460,5 @@ TEST_CASE("element_wise_math POW, CONSTANT_POW, ATAN_YX: validation rules") {
     a.BTensor.DataType = DataType::FLOAT16;
     CHECK(has_error({OperatorType::ELEMENT_WISE_ATAN_YX, a}, "atan-yx.same-data-type", "/desc/BTensor/DataType"));
 }
+
+}  // namespace dmlref_test_element_wise_math

@@ -10,6 +10,9 @@
 
 #include <algorithm>
 
+// One namespace per file: the test binary is a unity build (test/meson.build).
+namespace dmlref_test_explain {
+
 using namespace dmlref;
 
 namespace {
@@ -227,3 +230,5 @@ TEST_CASE("explain: average pooling's terms, and the cause of a window shifted b
     CHECK(weights == std::vector<double>{1, 0.5, 0.5, 0.25});
     CHECK(ge.family.terms[3].tensor == "InputGradientTensor");
 }
+
+}  // namespace dmlref_test_explain

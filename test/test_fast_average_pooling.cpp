@@ -15,6 +15,9 @@
 #include <cmath>
 #include <random>
 
+// One namespace per file: the test binary is a unity build (test/meson.build).
+namespace dmlref_test_fast_average_pooling {
+
 using namespace dmlref;
 using namespace dmlref::test;
 
@@ -309,3 +312,5 @@ TEST_CASE("Average pooling fast path: non-finite windows take the plain element"
     CHECK(same_bits(y[0], std::numeric_limits<float>::infinity()));
     CHECK(same_bits(y[1], canonical_nan<float>()));
 }
+
+}  // namespace dmlref_test_fast_average_pooling

@@ -20,6 +20,9 @@
 #include <limits>
 #include <random>
 
+// One namespace per file: the test binary is a unity build (test/meson.build).
+namespace dmlref_test_fast_data_movement {
+
 using namespace dmlref;
 using namespace dmlref::test;
 
@@ -389,3 +392,5 @@ TEST_CASE("data movement fast paths = plain loop on shapes cut into many rows an
         }
     }
 }
+
+}  // namespace dmlref_test_fast_data_movement

@@ -20,6 +20,9 @@
 #include <cstring>
 #include <random>
 
+// One namespace per file: the test binary is a unity build (test/meson.build).
+namespace dmlref_test_fast_element_wise {
+
 using namespace dmlref;
 using namespace dmlref::test;
 
@@ -249,3 +252,5 @@ TEST_CASE("Element-wise fast paths = plain loop with streamed outputs (packed, a
     check_op(op, make_buffers<int8_t>(rng, {{"ATensor", &d.ATensor}, {"BTensor", &d.BTensor}},
                                       {{"OutputTensor", &d.OutputTensor}}));
 }
+
+}  // namespace dmlref_test_fast_element_wise

@@ -17,6 +17,9 @@
 #include <limits>
 #include <random>
 
+// One namespace per file: the test binary is a unity build (test/meson.build).
+namespace dmlref_test_fast_gemm {
+
 using namespace dmlref;
 using namespace dmlref::test;
 
@@ -308,3 +311,5 @@ TEST_CASE("GEMM fast path: NaN and infinite inputs, Alpha and Beta take the plai
         check(op, buffers<float>(op, rng, uniform));
     }
 }
+
+}  // namespace dmlref_test_fast_gemm

@@ -22,6 +22,9 @@
 #include <limits>
 #include <random>
 
+// One namespace per file: the test binary is a unity build (test/meson.build).
+namespace dmlref_test_fast_paths {
+
 using namespace dmlref;
 using namespace dmlref::test;
 using dmlref::reference::ExactSum;
@@ -280,3 +283,5 @@ TEST_CASE("The element-for-element check fails on a planted difference") {
     fast.bytes[1][17] ^= std::byte{1};  // one bit of one element
     CHECK(first_difference(plain, fast) == 1);
 }
+
+}  // namespace dmlref_test_fast_paths

@@ -7,6 +7,9 @@
 
 #include <random>
 
+// One namespace per file: the test binary is a unity build (test/meson.build).
+namespace dmlref_test_fast_pooling {
+
 using namespace dmlref;
 using namespace dmlref::test;
 
@@ -194,3 +197,5 @@ TEST_CASE_TEMPLATE("Max pooling fast path = plain loop: rolling accumulator, vec
     std::mt19937_64 rng = rng_for<T>(1400);
     check_pooling_rolling<T>(rng);
 }
+
+}  // namespace dmlref_test_fast_pooling

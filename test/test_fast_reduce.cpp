@@ -17,6 +17,9 @@
 #include <limits>
 #include <random>
 
+// One namespace per file: the test binary is a unity build (test/meson.build).
+namespace dmlref_test_fast_reduce {
+
 using namespace dmlref;
 using namespace dmlref::test;
 
@@ -182,3 +185,5 @@ TEST_CASE("REDUCE SUM fast path: adversarial sums take the plain loop's exact su
         CHECK(counts.exact == 2);
     }
 }
+
+}  // namespace dmlref_test_fast_reduce

@@ -12,6 +12,9 @@
 #include <limits>
 #include <random>
 
+// One namespace per file: the test binary is a unity build (test/meson.build).
+namespace dmlref_test_fast_resample_linear {
+
 using namespace dmlref;
 using namespace dmlref::test;
 
@@ -116,3 +119,5 @@ TEST_CASE("Resample LINEAR fused rows: sums that are not exact in float64, prove
     CHECK(linear_probe<float>({1, std::numeric_limits<double>::infinity(), -std::numeric_limits<double>::infinity(),
                                1}) == to_bits(canonical_nan<float>()));
 }
+
+}  // namespace dmlref_test_fast_resample_linear

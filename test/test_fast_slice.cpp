@@ -8,6 +8,9 @@
 
 #include <random>
 
+// One namespace per file: the test binary is a unity build (test/meson.build).
+namespace dmlref_test_fast_slice {
+
 using namespace dmlref;
 using namespace dmlref::test;
 
@@ -117,3 +120,5 @@ TEST_CASE("SLICE_GRAD fast path: a window derived by hand") {
     evaluate({OperatorType::SLICE_GRAD, d}, b);
     CHECK(dx == std::vector<float>{0, 2, 0, 0, 1, 0, 0, 0, 0, 0, 0, 4, 0, 0, 3});
 }
+
+}  // namespace dmlref_test_fast_slice

@@ -11,6 +11,9 @@
 #include <limits>
 #include <random>
 
+// One namespace per file: the test binary is a unity build (test/meson.build).
+namespace dmlref_test_fast_sums {
+
 using namespace dmlref;
 using namespace dmlref::test;
 using dmlref::reference::ExactSum;
@@ -162,3 +165,5 @@ TEST_CASE("FastSum's side-by-side loops = FastSum::add term by term") {
         }
     }
 }
+
+}  // namespace dmlref_test_fast_sums

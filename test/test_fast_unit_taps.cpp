@@ -9,6 +9,9 @@
 #include <cmath>
 #include <random>
 
+// One namespace per file: the test binary is a unity build (test/meson.build).
+namespace dmlref_test_fast_unit_taps {
+
 using namespace dmlref;
 using namespace dmlref::test;
 
@@ -104,3 +107,5 @@ TEST_CASE("Resample grad nearest fast path: an inexact float64 addition is caugh
     b.bytes = {buffer(d.InputGradientTensor, dy), std::vector<std::byte>(32, std::byte{0x5a})};
     check_op({OperatorType::RESAMPLE_GRAD1, d}, b);
 }
+
+}  // namespace dmlref_test_fast_unit_taps

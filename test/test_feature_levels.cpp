@@ -9,6 +9,9 @@
 
 #include <algorithm>
 
+// One namespace per file: the test binary is a unity build (test/meson.build).
+namespace dmlref_test_feature_levels {
+
 using namespace dmlref;
 using namespace dmlref::test;
 
@@ -67,3 +70,5 @@ TEST_CASE("feature levels: only DirectML's are read, and every record names only
             for (const SupportRow& row : r.info.Support) CHECK(known(row.FeatureLevel));
         }
 }
+
+}  // namespace dmlref_test_feature_levels

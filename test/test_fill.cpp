@@ -10,6 +10,9 @@
 #include <limits>
 #include <random>
 
+// One namespace per file: the test binary is a unity build (test/meson.build).
+namespace dmlref_test_fill {
+
 using namespace dmlref;
 using namespace dmlref::test;
 
@@ -206,3 +209,5 @@ TEST_CASE("FILL_VALUE_CONSTANT and FILL_VALUE_SEQUENCE rules; explain names the 
         said = said || (key == "rule" && text.find("added 4 times") != std::string::npos);
     CHECK(said);
 }
+
+}  // namespace dmlref_test_fill

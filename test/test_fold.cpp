@@ -14,6 +14,9 @@
 #include <cstring>
 #include <random>
 
+// One namespace per file: the test binary is a unity build (test/meson.build).
+namespace dmlref_test_fold {
+
 using namespace dmlref;
 using namespace dmlref::test;
 
@@ -411,3 +414,5 @@ TEST_CASE("FOLD and UNFOLD rules, each with its id and path; explain") {
         CHECK(p.golden_bits == 0);
     }
 }
+
+}  // namespace dmlref_test_fold

@@ -12,6 +12,9 @@
 #include <cmath>
 #include <limits>
 
+// One namespace per file: the test binary is a unity build (test/meson.build).
+namespace dmlref_test_fused_activation {
+
 using namespace dmlref;
 using namespace dmlref::test;
 using namespace dmlref::test::bn;
@@ -345,3 +348,5 @@ TEST_CASE(
         }
     }
 }
+
+}  // namespace dmlref_test_fused_activation

@@ -6,6 +6,9 @@
 
 #include "dmlref/descs/gather.hpp"
 
+// One namespace per file: the test binary is a unity build (test/meson.build).
+namespace dmlref_test_gather {
+
 using namespace dmlref;
 using namespace dmlref::test;
 
@@ -407,3 +410,5 @@ TEST_CASE("gather: feature levels from the pages' tables") {
             {OperatorType::GATHER_ELEMENTS, make<GE>(DataType::FLOAT64, DataType::UINT32, {2}, {2}, {2})}, nullptr)
             .has_value());
 }
+
+}  // namespace dmlref_test_gather

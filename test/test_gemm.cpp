@@ -14,6 +14,9 @@
 #include <random>
 #include <utility>
 
+// One namespace per file: the test binary is a unity build (test/meson.build).
+namespace dmlref_test_gemm {
+
 using namespace dmlref;
 using namespace dmlref::test;
 
@@ -631,3 +634,5 @@ TEST_CASE("MATRIX_MULTIPLY_INTEGER_TO_FLOAT judging: a dequantize-then-float32 l
     CHECK(judged(false));
     CHECK_FALSE(judged(true));
 }
+
+}  // namespace dmlref_test_gemm

@@ -11,6 +11,9 @@
 #include <cmath>
 #include <set>
 
+// One namespace per file: the test binary is a unity build (test/meson.build).
+namespace dmlref_test_gen {
+
 using namespace dmlref;
 
 namespace {
@@ -597,3 +600,5 @@ TEST_CASE("coverage: cells, features and holes") {
     CHECK(coverage_html(c).find("</html>") != std::string::npos);
     CHECK(coverage_json(c).find("\"holes\"") != std::string::npos);
 }
+
+}  // namespace dmlref_test_gen

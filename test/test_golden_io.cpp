@@ -13,13 +13,16 @@
 #include <fstream>
 #include <random>
 
-namespace fs = std::filesystem;
-using namespace dmlref;
-using namespace dmlref::test;
-
 namespace dmlref {
 extern bool g_sha256_plain_only;
 }
+
+// One namespace per file: the test binary is a unity build (test/meson.build).
+namespace dmlref_test_golden_io {
+
+namespace fs = std::filesystem;
+using namespace dmlref;
+using namespace dmlref::test;
 
 namespace {
 
@@ -417,3 +420,5 @@ TEST_CASE(".npy files are read straight into their buffer, header checks unchang
     write_text(dir / "m.npy", "\x93NUMPX" + bytes.substr(6));
     CHECK_THROWS_WITH_AS(read_npy(dir / "m.npy", 1 << 20), doctest::Contains("magic"), NpyError);
 }
+
+}  // namespace dmlref_test_golden_io

@@ -14,6 +14,9 @@
 #include <fstream>
 #include <random>
 
+// One namespace per file: the test binary is a unity build (test/meson.build).
+namespace dmlref_test_join_split {
+
 using namespace dmlref;
 using namespace dmlref::test;
 
@@ -303,3 +306,5 @@ TEST_CASE("explain names the source element of JOIN and SPLIT outputs") {
     CHECK(es.family.inputs[0].index == std::vector<uint64_t>{1, 1});
     CHECK(es.family.inputs[0].bits == 5);
 }
+
+}  // namespace dmlref_test_join_split

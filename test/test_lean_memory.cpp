@@ -10,6 +10,9 @@
 #include <filesystem>
 #include <fstream>
 
+// One namespace per file: the test binary is a unity build (test/meson.build).
+namespace dmlref_test_lean_memory {
+
 namespace fs = std::filesystem;
 using namespace dmlref;
 
@@ -209,3 +212,5 @@ TEST_CASE("expected values read after evaluating: the same values, the same diag
     CHECK(bad_whole.expected.count("OutputTensor") == 0);
     CHECK(bad_later.expected.count("OutputTensor") == 0);
 }
+
+}  // namespace dmlref_test_lean_memory

@@ -8,6 +8,9 @@
 
 #include <cmath>
 
+// One namespace per file: the test binary is a unity build (test/meson.build).
+namespace dmlref_test_lp_normalization {
+
 using namespace dmlref;
 using namespace dmlref::test;
 using namespace dmlref::test::bn;
@@ -163,3 +166,5 @@ TEST_CASE("lp normalization: the bound accepts float32 backends and rejects wron
     CHECK(rejected_plus > 0);
     CHECK(rejected_off > 0);
 }
+
+}  // namespace dmlref_test_lp_normalization

@@ -10,6 +10,9 @@
 
 #include <cmath>
 
+// One namespace per file: the test binary is a unity build (test/meson.build).
+namespace dmlref_test_lp_pooling {
+
 using namespace dmlref;
 using namespace dmlref::test;
 using namespace dmlref::test::bn;
@@ -271,3 +274,5 @@ TEST_CASE("lp pooling: the bound accepts float32 backends and rejects planted bu
     CHECK(rejected_p1 == compared);
     CHECK(rejected_shift > compared * 3 / 4);
 }
+
+}  // namespace dmlref_test_lp_pooling

@@ -10,6 +10,9 @@
 
 #include <random>
 
+// One namespace per file: the test binary is a unity build (test/meson.build).
+namespace dmlref_test_lrn {
+
 using namespace dmlref;
 using namespace dmlref::test;
 
@@ -369,3 +372,5 @@ TEST_CASE("lrn: grad exact zeros across distinct bases and with negative bases a
         CHECK(lrn_grad_of({{1, 1}, 1, 3, -1.0f, 1.0f, -1.0f}, {1}, {2}).at(0) == -0.75f);
     }
 }
+
+}  // namespace dmlref_test_lrn

@@ -9,6 +9,9 @@
 #include <cmath>
 #include <limits>
 
+// One namespace per file: the test binary is a unity build (test/meson.build).
+namespace dmlref_test_max_pooling {
+
 using namespace dmlref;
 using namespace dmlref::test;
 using namespace dmlref::test::max_pool;
@@ -380,3 +383,5 @@ TEST_CASE("max pooling: argmax ties are reported as boundary elements") {
     const auto distinct = buffer<float>(x, {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12});
     CHECK(max_pooling_argmax_ties({OperatorType::MAX_POOLING_GRAD, g}, distinct).empty());
 }
+
+}  // namespace dmlref_test_max_pooling

@@ -7,6 +7,9 @@
 #include <cmath>
 #include <limits>
 
+// One namespace per file: the test binary is a unity build (test/meson.build).
+namespace dmlref_test_max_pooling_grad {
+
 using namespace dmlref;
 using namespace dmlref::test;
 using namespace dmlref::test::max_pool;
@@ -228,3 +231,5 @@ TEST_CASE_TEMPLATE("max pooling: ranks 3 to 8 against the naive computation", T,
         }
     }
 }
+
+}  // namespace dmlref_test_max_pooling_grad

@@ -12,6 +12,9 @@
 #include <algorithm>
 #include <cmath>
 
+// One namespace per file: the test binary is a unity build (test/meson.build).
+namespace dmlref_test_mean_variance_normalization {
+
 using namespace dmlref;
 using namespace dmlref::test;
 using namespace dmlref::test::bn;
@@ -334,3 +337,5 @@ TEST_CASE("mean variance normalization: the bound takes either variance form and
     CHECK(rejected_outside > 0);
     CHECK(rejected_off > 0);
 }
+
+}  // namespace dmlref_test_mean_variance_normalization

@@ -12,6 +12,9 @@
 
 #include <cmath>
 
+// One namespace per file: the test binary is a unity build (test/meson.build).
+namespace dmlref_test_multihead_attention {
+
 using namespace dmlref;
 using namespace dmlref::test;
 using namespace dmlref::test::bn;
@@ -567,3 +570,5 @@ TEST_CASE("multihead attention1: the page's rules and the grouped heads") {
                     }),
                     "multihead-attention.past-sizes", "/desc/PastKeyTensor/Sizes"));
 }
+
+}  // namespace dmlref_test_multihead_attention

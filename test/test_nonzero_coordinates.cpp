@@ -11,6 +11,9 @@
 #include <limits>
 #include <random>
 
+// One namespace per file: the test binary is a unity build (test/meson.build).
+namespace dmlref_test_nonzero_coordinates {
+
 using namespace dmlref;
 using namespace dmlref::test;
 
@@ -203,3 +206,5 @@ TEST_CASE("NONZERO_COORDINATES: validation") {
     d.OutputCoordinatesTensor = desc(DataType::UINT32, {4});
     CHECK(has_error(op(d), "nonzero-coordinates.dimension-count", "/desc/InputTensor/Sizes"));
 }
+
+}  // namespace dmlref_test_nonzero_coordinates

@@ -5,6 +5,9 @@
 
 #include <nlohmann/json.hpp>
 
+// One namespace per file: the test binary is a unity build (test/meson.build).
+namespace dmlref_test_notation {
+
 using namespace dmlref;
 using namespace dmlref::test;
 
@@ -62,3 +65,5 @@ TEST_CASE("a value that was rounded is written exactly, and a field changed sinc
     REQUIRE(h["desc"]["Max"].is_number());                                     // changed: dmlref's spelling, 5
     CHECK(h["desc"]["Max"].get<double>() == 5.0);
 }
+
+}  // namespace dmlref_test_notation

@@ -9,6 +9,9 @@
 #include <filesystem>
 #include <fstream>
 
+// One namespace per file: the test binary is a unity build (test/meson.build).
+namespace dmlref_test_npy_interop {
+
 namespace fs = std::filesystem;
 using namespace dmlref;
 using namespace dmlref::test;
@@ -141,3 +144,5 @@ TEST_CASE("Fortran-order .npy files are read in their logical (row-major) order"
         CHECK(r.outputs.at(0).over == 4);
     }
 }
+
+}  // namespace dmlref_test_npy_interop

@@ -5,6 +5,9 @@
 
 #include "dmlref/descs/one_hot.hpp"
 
+// One namespace per file: the test binary is a unity build (test/meson.build).
+namespace dmlref_test_one_hot {
+
 using namespace dmlref;
 using namespace dmlref::test;
 
@@ -142,3 +145,5 @@ TEST_CASE("ONE_HOT validation: the page's constraints, each with its rule") {
               {OperatorType::ONE_HOT, make(DataType::INT8, DataType::INT64, {2, 1}, {1, 2}, {2, 3}, 1)}, nullptr) ==
           0x3000u);
 }
+
+}  // namespace dmlref_test_one_hot

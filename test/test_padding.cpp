@@ -10,6 +10,9 @@
 #include <limits>
 #include <random>
 
+// One namespace per file: the test binary is a unity build (test/meson.build).
+namespace dmlref_test_padding {
+
 using namespace dmlref;
 using namespace dmlref::test;
 
@@ -242,3 +245,5 @@ TEST_CASE("PADDING: the feature levels of SYMMETRIC and WRAP; explain names the 
     CHECK(e.family.inputs[0].index == std::vector<uint64_t>{1, 1});
     CHECK(e.family.inputs[0].bits == to_bits(4.0f));
 }
+
+}  // namespace dmlref_test_padding

@@ -15,6 +15,9 @@
 #include <limits>
 #include <random>
 
+// One namespace per file: the test binary is a unity build (test/meson.build).
+namespace dmlref_test_quantization {
+
 using namespace dmlref;
 using namespace dmlref::test;
 
@@ -520,3 +523,5 @@ TEST_CASE("Quantization: the stated tolerances") {
     dq.InputTensor.DataType = DataType::UINT8;
     CHECK(reference::dequantize_tolerance(dq, "OutputTensor")->MaxTerms == 2);
 }
+
+}  // namespace dmlref_test_quantization

@@ -18,6 +18,9 @@
 #include <limits>
 #include <random>
 
+// One namespace per file: the test binary is a unity build (test/meson.build).
+namespace dmlref_test_quantize {
+
 using namespace dmlref;
 using namespace dmlref::test;
 
@@ -407,3 +410,5 @@ TEST_CASE("QUANTIZE and DEQUANTIZE: every rule, with its id") {
         "inputs": {"InputTensor": [1, 2], "QuantizationTensors[0]": [1]}})");
     CHECK(first_error(four).find("[case.int4-unsupported]") != std::string::npos);
 }
+
+}  // namespace dmlref_test_quantize

@@ -15,6 +15,9 @@
 #include <cmath>
 #include <random>
 
+// One namespace per file: the test binary is a unity build (test/meson.build).
+namespace dmlref_test_quantized_linear {
+
 using namespace dmlref;
 using namespace dmlref::test;
 
@@ -291,3 +294,5 @@ TEST_CASE("Quantized linear products: the rules, with their ids") {
     cbad.InputTensor.Sizes = {1, 2, 1, 3, 3};
     CHECK(has_error({kConv, cbad}, "quantized-linear-convolution.rank", "/desc/InputTensor/Sizes"));
 }
+
+}  // namespace dmlref_test_quantized_linear

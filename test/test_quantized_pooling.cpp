@@ -14,6 +14,9 @@
 #include <cmath>
 #include <random>
 
+// One namespace per file: the test binary is a unity build (test/meson.build).
+namespace dmlref_test_quantized_pooling {
+
 using namespace dmlref;
 using namespace dmlref::test;
 
@@ -309,3 +312,5 @@ TEST_CASE("QUANTIZED_LINEAR_AVERAGE_POOLING: bit for bit, or 1 at a requantizati
     CHECK_FALSE(reference::quantized_pool_near_tie({9, 9, 4, 4, 1.0, 1.0, 0}, 0, 255));
     CHECK_FALSE(reference::quantized_pool_near_tie({5, 5, 2, 2, 1.0, 1.0, 300}, 0, 255));
 }
+
+}  // namespace dmlref_test_quantized_pooling

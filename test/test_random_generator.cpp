@@ -9,6 +9,9 @@
 
 #include "../reference/random_generator.hpp"
 
+// One namespace per file: the test binary is a unity build (test/meson.build).
+namespace dmlref_test_random_generator {
+
 using namespace dmlref;
 using namespace dmlref::test;
 
@@ -156,3 +159,5 @@ TEST_CASE("RANDOM_GENERATOR: validation") {
     d.InputStateTensor.Sizes = {6};
     CHECK_FALSE(validate(op(d)).has_errors());
 }
+
+}  // namespace dmlref_test_random_generator

@@ -12,6 +12,9 @@
 #include <sstream>
 #include <stdexcept>
 
+// One namespace per file: the test binary is a unity build (test/meson.build).
+namespace dmlref_test_readings {
+
 using namespace dmlref;
 using namespace dmlref::test;
 namespace fs = std::filesystem;
@@ -594,3 +597,5 @@ TEST_CASE("Every alternative: each of its operators records its policy; document
     }
     CHECK_THROWS_AS(reading_id("ArgmaxNaN", "NoSuchValue"), std::logic_error);
 }
+
+}  // namespace dmlref_test_readings

@@ -12,6 +12,9 @@
 #include <cmath>
 #include <optional>
 
+// One namespace per file: the test binary is a unity build (test/meson.build).
+namespace dmlref_test_recurrent {
+
 using namespace dmlref;
 using namespace dmlref::test;
 
@@ -567,3 +570,5 @@ TEST_CASE("recurrent judging: float32 and float64 loops pass; a transposed recur
         CHECK_FALSE(backend(2, 0.0f));
     }
 }
+
+}  // namespace dmlref_test_recurrent

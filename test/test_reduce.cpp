@@ -4,6 +4,9 @@
 
 #include "dmlref/reduce.hpp"
 
+// One namespace per file: the test binary is a unity build (test/meson.build).
+namespace dmlref_test_reduce {
+
 using namespace dmlref;
 using namespace dmlref::test;
 
@@ -57,3 +60,5 @@ TEST_CASE("reduce keeps the failure's kind and shrinks a slice to one element") 
     const Backend correct = [](const Case& k) { return std::optional(run_case(k).values); };
     CHECK_THROWS_AS(reduce(c, correct, {}), std::runtime_error);
 }
+
+}  // namespace dmlref_test_reduce

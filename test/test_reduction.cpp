@@ -14,6 +14,9 @@
 #include <cmath>
 #include <limits>
 
+// One namespace per file: the test binary is a unity build (test/meson.build).
+namespace dmlref_test_reduction {
+
 using namespace dmlref;
 using namespace dmlref::test;
 
@@ -486,3 +489,5 @@ TEST_CASE("REDUCE SUM, L1, MAX and ARGMAX over FLOAT16: random data against an e
     check_bits(out(DML_REDUCE_FUNCTION_MAX), mx);
     CHECK(run_values<uint32_t>(arg_op<AMAX>(DataType::FLOAT16, DataType::UINT32, sizes, {0, 2}), x) == arg);
 }
+
+}  // namespace dmlref_test_reduction

@@ -18,6 +18,9 @@
 #include <set>
 #include <sstream>
 
+// One namespace per file: the test binary is a unity build (test/meson.build).
+namespace dmlref_test_registry {
+
 using namespace dmlref;
 using namespace dmlref::test;
 namespace fs = std::filesystem;
@@ -120,3 +123,5 @@ TEST_CASE("the registry refuses what DirectML does not have, and names what dmlr
     const Operator mismatched{OperatorType::ACTIVATION_RELU_GRAD, DML_ACTIVATION_RELU_OPERATOR_DESC{}};
     CHECK(has_error(mismatched, "operator.desc-type", "/desc"));
 }
+
+}  // namespace dmlref_test_registry

@@ -4,6 +4,9 @@
 
 #include <random>
 
+// One namespace per file: the test binary is a unity build (test/meson.build).
+namespace dmlref_test_relu {
+
 using namespace dmlref;
 using namespace dmlref::test;
 
@@ -151,3 +154,5 @@ TEST_CASE("Relu in place: the output bound to the input's buffer") {
     evaluate({OperatorType::ACTIVATION_RELU, d}, b);
     check_bits(as_values<float>(buf), std::vector<float>{0, 2, 0, 4, 0});
 }
+
+}  // namespace dmlref_test_relu

@@ -7,6 +7,9 @@
 #include <cmath>
 #include <limits>
 
+// One namespace per file: the test binary is a unity build (test/meson.build).
+namespace dmlref_test_resample {
+
 using namespace dmlref;
 using namespace dmlref::test;
 using namespace dmlref::test::resample;
@@ -371,3 +374,5 @@ TEST_CASE("resample: Boundary and Tolerance.Terms are written in goldens and rea
     bad.replace(bad.find("\"Terms\": [2, 1, 0, 0]"), 21, "\"Terms\": [2, 1]");
     CHECK(first_error(diagnose(bad)).find("[expected.tolerance]") != std::string::npos);
 }
+
+}  // namespace dmlref_test_resample

@@ -9,6 +9,9 @@
 
 #include <random>
 
+// One namespace per file: the test binary is a unity build (test/meson.build).
+namespace dmlref_test_resample3 {
+
 using namespace dmlref;
 using namespace dmlref::test;
 
@@ -175,3 +178,5 @@ TEST_CASE("RESAMPLE3: the stretched filter's fast path = its plain loop, element
         CHECK(fast == plain);
     }
 }
+
+}  // namespace dmlref_test_resample3

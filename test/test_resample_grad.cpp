@@ -6,6 +6,9 @@
 #include <cmath>
 #include <limits>
 
+// One namespace per file: the test binary is a unity build (test/meson.build).
+namespace dmlref_test_resample_grad {
+
 using namespace dmlref;
 using namespace dmlref::test;
 using namespace dmlref::test::resample;
@@ -151,3 +154,5 @@ TEST_CASE_TEMPLATE("resample: ranks 1 to 8 against the naive computation", T, DM
         check_bits(backward(grad0(t, g, LINEAR), dy), naive_grad(g, LINEAR, DOWN, dy));
     }
 }
+
+}  // namespace dmlref_test_resample_grad

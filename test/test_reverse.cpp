@@ -10,6 +10,9 @@
 #include <limits>
 #include <random>
 
+// One namespace per file: the test binary is a unity build (test/meson.build).
+namespace dmlref_test_reverse {
+
 using namespace dmlref;
 using namespace dmlref::test;
 
@@ -174,3 +177,5 @@ TEST_CASE("REVERSE_SUBSEQUENCES rules, each with its id and path; explain names 
         CHECK(f.family.inputs[1].bits == 6);
     }
 }
+
+}  // namespace dmlref_test_reverse

@@ -12,6 +12,9 @@
 #include <fstream>
 #include <sstream>
 
+// One namespace per file: the test binary is a unity build (test/meson.build).
+namespace dmlref_test_robustness {
+
 using namespace dmlref;
 using namespace dmlref::test;
 namespace fs = std::filesystem;
@@ -180,3 +183,5 @@ TEST_CASE("limit.work counts the all-padding DontCare entries the pooling operat
     CHECK(checked > 500);
     CHECK(with_empty > 100);  // the geometries do hold all-padding windows
 }
+
+}  // namespace dmlref_test_robustness

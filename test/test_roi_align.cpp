@@ -9,6 +9,9 @@
 
 #include "dmlref/tolerance.hpp"
 
+// One namespace per file: the test binary is a unity build (test/meson.build).
+namespace dmlref_test_roi_align {
+
 using namespace dmlref;
 using namespace dmlref::test;
 using namespace dmlref::test::roi;
@@ -565,3 +568,5 @@ TEST_CASE("roi align: decision boundaries of the exact formula are flagged, hand
     CHECK(roi_flags.size() == 12);  // regions 0, 1 and 2 (x = 1: a cell edge), 4 coordinates each
     CHECK(roi_flags[8] == std::pair<uint64_t, std::string>{8, "RoiAlignCellEdge"});
 }
+
+}  // namespace dmlref_test_roi_align

@@ -14,6 +14,9 @@
 #include <cmath>
 #include <random>
 
+// One namespace per file: the test binary is a unity build (test/meson.build).
+namespace dmlref_test_roi_align_bound {
+
 using namespace dmlref;
 using namespace dmlref::test;
 
@@ -227,3 +230,5 @@ TEST_CASE("roi align bound: planted errors fail, the bound's edge is exact") {
     CHECK(judge(golden, inside_all).over == 0);
     CHECK(judge(golden, a).over == beyond);
 }
+
+}  // namespace dmlref_test_roi_align_bound

@@ -15,6 +15,9 @@
 #include <cmath>
 #include <random>
 
+// One namespace per file: the test binary is a unity build (test/meson.build).
+namespace dmlref_test_roi_align_grad_bound {
+
 using namespace dmlref;
 using namespace dmlref::test;
 
@@ -315,3 +318,5 @@ TEST_CASE("roi align grad bound: planted errors fail, the bound's edge is exact"
         CHECK(tested == 5);
     }
 }
+
+}  // namespace dmlref_test_roi_align_grad_bound

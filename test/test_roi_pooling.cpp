@@ -8,6 +8,9 @@
 #include <cmath>
 #include <random>
 
+// One namespace per file: the test binary is a unity build (test/meson.build).
+namespace dmlref_test_roi_pooling {
+
 using namespace dmlref;
 using namespace dmlref::test;
 
@@ -165,3 +168,5 @@ TEST_CASE("ROI_POOLING: each rule") {
     CHECK(rule_at(values({0, 0, NAN, 1, 1, 1, 0, 0, 1, 1}), "roi-pooling.roi-coordinate", "/inputs/ROITensor/2"));
     CHECK_FALSE(values({1, 0, 0, 1, 1, 0, -3, 0, 9, 1}).has_errors());
 }
+
+}  // namespace dmlref_test_roi_pooling

@@ -13,6 +13,9 @@
 #include <cstring>
 #include <numeric>
 
+// One namespace per file: the test binary is a unity build (test/meson.build).
+namespace dmlref_test_scatter {
+
 using namespace dmlref;
 using namespace dmlref::test;
 
@@ -415,3 +418,5 @@ TEST_CASE("scatter validation: the pages' constraints, each with its rule") {
     m.InputDimensionCount = 3;
     CHECK(has_error({OperatorType::SCATTER_ND, m}, "scatter-nd.input-dimension-count", "/desc/InputDimensionCount"));
 }
+
+}  // namespace dmlref_test_scatter

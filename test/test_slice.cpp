@@ -9,6 +9,9 @@
 #include <limits>
 #include <random>
 
+// One namespace per file: the test binary is a unity build (test/meson.build).
+namespace dmlref_test_slice {
+
 using namespace dmlref;
 using namespace dmlref::test;
 using namespace dmlref::test::slicing;
@@ -353,3 +356,5 @@ TEST_CASE("SLICE_GRAD with a strided dX zeroes and fills only dX's logical eleme
     check_bits(std::vector<int8_t>(got.begin(), got.begin() + long(expected.size())), expected);
     for (size_t i = expected.size(); i < got.size(); ++i) CHECK(got[i] == s);  // rounding bytes of the buffer
 }
+
+}  // namespace dmlref_test_slice

@@ -6,6 +6,9 @@
 #include <cstdint>
 #include <limits>
 
+// One namespace per file: the test binary is a unity build (test/meson.build).
+namespace dmlref_test_slice_validation {
+
 using namespace dmlref;
 using namespace dmlref::test;
 using namespace dmlref::test::slicing;
@@ -181,3 +184,5 @@ TEST_CASE("Slice family support tables (DirectML API reference)") {
     CHECK(uint32_t(OperatorType::SLICE1) == 111u);
     CHECK(uint32_t(OperatorType::SLICE_GRAD) == 135u);
 }
+
+}  // namespace dmlref_test_slice_validation

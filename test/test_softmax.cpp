@@ -16,6 +16,9 @@
 #include <cstring>
 #include <random>
 
+// One namespace per file: the test binary is a unity build (test/meson.build).
+namespace dmlref_test_softmax {
+
 using namespace dmlref;
 using namespace dmlref::test;
 
@@ -311,3 +314,5 @@ TEST_CASE("softmax family: every rule of the pages, with its rule id") {
     CHECK(has_error(listed<HM1>(DataType::FLOAT32, {2, 3}, {2}), "hardmax1.axis-range", "/desc/Axes/0"));
     CHECK(has_error(listed<HM1>(DataType::FLOAT16, {2, 3}, {1, 1}), "hardmax1.axes-distinct", "/desc/Axes/1"));
 }
+
+}  // namespace dmlref_test_softmax

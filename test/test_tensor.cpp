@@ -3,6 +3,9 @@
 
 #include <random>
 
+// One namespace per file: the test binary is a unity build (test/meson.build).
+namespace dmlref_test_tensor {
+
 using namespace dmlref;
 using namespace dmlref::test;
 
@@ -63,3 +66,5 @@ TEST_CASE("for_each_run visits every coordinate once, in row-major order") {
         REQUIRE(actual == expected);
     }
 }
+
+}  // namespace dmlref_test_tensor

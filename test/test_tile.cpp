@@ -9,6 +9,9 @@
 #include <limits>
 #include <random>
 
+// One namespace per file: the test binary is a unity build (test/meson.build).
+namespace dmlref_test_tile {
+
 using namespace dmlref;
 using namespace dmlref::test;
 
@@ -117,3 +120,5 @@ TEST_CASE("TILE rules: each with its id and path; explain names the source") {
         CHECK(e.family.inputs[0].bits == 5);
     }
 }
+
+}  // namespace dmlref_test_tile

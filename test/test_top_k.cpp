@@ -8,6 +8,9 @@
 
 #include <cmath>
 
+// One namespace per file: the test binary is a unity build (test/meson.build).
+namespace dmlref_test_top_k {
+
 using namespace dmlref;
 using namespace dmlref::test;
 
@@ -159,3 +162,5 @@ TEST_CASE("top-k validation: the pages' constraints, each with its rule") {
                                           nullptr) == 0x2100u);
     CHECK(lowest_supporting_feature_level({OperatorType::TOP_K1, d}, nullptr) == 0x3100u);
 }
+
+}  // namespace dmlref_test_top_k

@@ -10,6 +10,9 @@
 #include <cstring>
 #include <random>
 
+// One namespace per file: the test binary is a unity build (test/meson.build).
+namespace dmlref_test_unpooling {
+
 using namespace dmlref;
 using namespace dmlref::test;
 
@@ -176,3 +179,5 @@ TEST_CASE("MAX_UNPOOLING rules, each with its id and path; explain names the wri
         CHECK(f.golden_bits == 0);
     }
 }
+
+}  // namespace dmlref_test_unpooling

@@ -8,6 +8,9 @@
 
 #include <random>
 
+// One namespace per file: the test binary is a unity build (test/meson.build).
+namespace dmlref_test_upsample_2d {
+
 using namespace dmlref;
 using namespace dmlref::test;
 
@@ -137,3 +140,5 @@ TEST_CASE("DML_SIZE_2D fields: {\"Width\", \"Height\"}, both required, each a UI
         CHECK(d.items().at(0).path.rfind("/desc/ScaleSize", 0) == 0);
     }
 }
+
+}  // namespace dmlref_test_upsample_2d

@@ -9,6 +9,9 @@
 #include <algorithm>
 #include <random>
 
+// One namespace per file: the test binary is a unity build (test/meson.build).
+namespace dmlref_test_values {
+
 using namespace dmlref;
 using namespace dmlref::test;
 
@@ -243,3 +246,5 @@ TEST_CASE("FLOAT16 comparisons by ordered key agree with float comparison") {
     INFO("first disagreement: x bits 0x" << std::hex << first_x << ", y bits 0x" << first_y);
     CHECK(mismatches == 0);
 }
+
+}  // namespace dmlref_test_values
