@@ -266,7 +266,7 @@ def torch_peers():
             "resample2_linear": resample2("bilinear"), "resample2_nearest": resample2("nearest"),
             "resample_grad1_linear": resample_grad1("bilinear"), "resample_grad1_nearest": resample_grad1("nearest"),
             "max_pooling2": max_pooling2, "max_pooling_grad": max_pooling_grad, "average_pooling": average_pooling,
-            "average_pooling_large": average_pooling, "average_pooling_grad": average_pooling_grad, "lrn": lrn,
+            "average_pooling_large": average_pooling, "average_pooling_grad": average_pooling_grad, "lrn": lrn, "lrn_large": lrn,
             "gemm": gemm, "reduce_sum": reduce_sum((0, 1)), "reduce_sum_axis": reduce_sum((1,)),
             "gather": gather, "join": join, "split": split, "padding": padding, "tile": tile,
             "depth_to_space": depth_to_space}
@@ -406,6 +406,7 @@ CONFIGS = {
     "average_pooling_large": ([(1, 64, 112, 112)], False),
     "average_pooling_grad": ([(1, 64, 56, 56)], False),
     "lrn": ([(1, 16, 16, 16)], False),
+    "lrn_large": ([(1, 96, 55, 55)], False),
     "gemm": ([(1024, 1024), (1024, 1024)], False),
     "reduce_sum": ([(4096, 4096)], False),
     "reduce_sum_axis": ([(4096, 4096)], False),

@@ -29,6 +29,7 @@
 #include "local_response_normalization.hpp"
 #include "common.hpp"
 #include "correctly_rounded.hpp"
+#include "fast/local_response_normalization.hpp"
 #include "dmlref/explain.hpp"
 #include "lrn_region.hpp"
 
@@ -68,31 +69,35 @@ template <class D> bool valid(const D& d) {
     return !diags.has_errors();
 }
 
-// S of every element, exactly, or NaN / +inf when a value of the region is not finite.
+// S, exactly, or NaN / +inf when a value of the region is not finite.
 struct Square {
     mpq_class value;
     int special = 0;  // 0 finite, 1 +inf, 2 NaN
 };
 
+// S of element i, exactly, or NaN / +inf when a value of its region is not finite.
+template <class T> Square square_of(const Geometry& g, const std::vector<T>& x, uint64_t i) {
+    Square q;
+    for_each_in_box(g, coord_of(g, i), g.before, g.after, [&](uint64_t j) {
+        if constexpr (!std::is_integral_v<T>) {
+            if (is_nan(x[j])) {
+                q.special = 2;
+                return;
+            }
+            if (std::isinf(widen(x[j]))) {
+                q.special = std::max(q.special, 1);
+                return;
+            }
+        }
+        const mpq_class v = exact_value(x[j]);
+        q.value += v * v;
+    });
+    return q;
+}
+
 template <class T> std::vector<Square> squares(const Geometry& g, const std::vector<T>& x) {
     std::vector<Square> s(x.size());
-    for (uint64_t i = 0; i < x.size(); ++i) {
-        Square& q = s[i];
-        for_each_in_box(g, coord_of(g, i), g.before, g.after, [&](uint64_t j) {
-            if constexpr (!std::is_integral_v<T>) {
-                if (is_nan(x[j])) {
-                    q.special = 2;
-                    return;
-                }
-                if (std::isinf(widen(x[j]))) {
-                    q.special = std::max(q.special, 1);
-                    return;
-                }
-            }
-            const mpq_class v = exact_value(x[j]);
-            q.value += v * v;
-        });
-    }
+    for (uint64_t i = 0; i < x.size(); ++i) s[i] = square_of(g, x, i);
     return s;
 }
 
@@ -167,6 +172,29 @@ void lrn(const DML_LOCAL_RESPONSE_NORMALIZATION_OPERATOR_DESC& d, const Bindings
         const auto s = squares(g, x);
         write_logical<T>(d.OutputTensor, b.at("OutputTensor"), [&](uint64_t i) { return lrn_value<T>(p, x[i], s[i]); });
     });
+}
+
+// The fast path (reference/fast/local_response_normalization.cpp): FLOAT32 and FLOAT16 values in
+// float64 with an error bound; the elements it leaves undecided are this loop's lrn_value.
+bool lrn_fast(const DML_LOCAL_RESPONSE_NORMALIZATION_OPERATOR_DESC& d, const Bindings& b) {
+    const DataType t = d.InputTensor.DataType;
+    if (t != DataType::FLOAT32 && t != DataType::FLOAT16) return false;
+    const Params p = params(d);
+    const Geometry g = geometry_of(p);
+    bool done = false;
+    dispatch(t, [&]<class T>() {
+        if constexpr (std::is_same_v<T, float> || is_half_v<T>) {
+            const auto x = logical_values<T>(d.InputTensor, b.at("InputTensor"));
+            std::vector<T> y(x.size());
+            std::vector<uint8_t> undecided(x.size());
+            if (!fast::lrn_decide<T>(p, g, x, y, undecided)) return;
+            for (uint64_t i = 0; i < x.size(); ++i)
+                if (undecided[i]) y[i] = lrn_value<T>(p, x[i], square_of(g, x, i));
+            write_logical<T>(d.OutputTensor, b.at("OutputTensor"), [&](uint64_t i) { return y[i]; });
+            done = true;
+        }
+    });
+    return done;
 }
 
 // ---- Grad ----------------------------------------------------------------------------------
@@ -428,6 +456,9 @@ void validate(const DML_LOCAL_RESPONSE_NORMALIZATION_GRAD_OPERATOR_DESC& d, Diag
 
 void evaluate(const DML_LOCAL_RESPONSE_NORMALIZATION_OPERATOR_DESC& d, const Bindings& b) { lrn(d, b); }
 void evaluate(const DML_LOCAL_RESPONSE_NORMALIZATION_GRAD_OPERATOR_DESC& d, const Bindings& b) { lrn_grad(d, b); }
+bool lrn_fast_path(const DML_LOCAL_RESPONSE_NORMALIZATION_OPERATOR_DESC& d, const Bindings& b) {
+    return lrn_fast(d, b);
+}
 
 std::optional<Tolerance> tolerance(const DML_LOCAL_RESPONSE_NORMALIZATION_OPERATOR_DESC& d, std::string_view output) {
     return output == "OutputTensor" && valid(d) ? lrn_tolerance(params(d), false) : std::nullopt;

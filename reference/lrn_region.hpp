@@ -4,6 +4,7 @@
 #pragma once
 
 #include "common.hpp"
+#include "dmlref/descs/local_response_normalization.hpp"
 
 #include <algorithm>
 #include <array>
