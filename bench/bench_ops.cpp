@@ -344,9 +344,8 @@ std::map<std::string, std::function<Config(DataType)>> configs() {
         d.Bias = 1.0f;
         return Config{{OperatorType::LOCAL_RESPONSE_NORMALIZATION, d}};
     };
-    m["lrn_large"] =
-        [](DataType
-               t) {  // 1x96x55x55 (AlexNet's first LRN) across channels, LocalSize 5, AlexNet's Alpha 1e-4, Beta 0.75, Bias 1
+    // 1x96x55x55 (AlexNet's first LRN), the same parameters
+    m["lrn_large"] = [](DataType t) {
         DML_LOCAL_RESPONSE_NORMALIZATION_OPERATOR_DESC d;
         d.InputTensor = d.OutputTensor = desc(t, {1, 96, 55, 55});
         d.CrossChannel = 1;
@@ -355,6 +354,16 @@ std::map<std::string, std::function<Config(DataType)>> configs() {
         d.Beta = 0.75f;
         d.Bias = 1.0f;
         return Config{{OperatorType::LOCAL_RESPONSE_NORMALIZATION, d}};
+    };
+    m["lrn_grad_large"] = [](DataType t) {  // its grad: X and dY 1x96x55x55, the same parameters
+        DML_LOCAL_RESPONSE_NORMALIZATION_GRAD_OPERATOR_DESC d;
+        d.InputTensor = d.InputGradientTensor = d.OutputGradientTensor = desc(t, {1, 96, 55, 55});
+        d.CrossChannel = 1;
+        d.LocalSize = 5;
+        d.Alpha = 1e-4f;
+        d.Beta = 0.75f;
+        d.Bias = 1.0f;
+        return Config{{OperatorType::LOCAL_RESPONSE_NORMALIZATION_GRAD, d}};
     };
     return m;
 }

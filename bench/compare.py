@@ -192,6 +192,14 @@ def torch_peers():
             holder["out"] = F.local_response_norm(tx, 5, alpha=1e-4, beta=0.75, k=1.0)
         return run, lambda: holder["out"].numpy()
 
+    def lrn_grad(x, dy):  # forward and backward through autograd, as LRN_GRAD recomputes B from X
+        tdy = T(dy); holder = {}
+        def run():
+            tx = T(x).requires_grad_()
+            F.local_response_norm(tx, 5, alpha=1e-4, beta=0.75, k=1.0).backward(tdy)
+            holder["out"] = tx.grad
+        return run, lambda: holder["out"].numpy()
+
     def binary(fn):
         def peer(a, b):
             ta, tb = T(a), T(b); out = torch.empty_like(ta)
@@ -267,6 +275,7 @@ def torch_peers():
             "resample_grad1_linear": resample_grad1("bilinear"), "resample_grad1_nearest": resample_grad1("nearest"),
             "max_pooling2": max_pooling2, "max_pooling_grad": max_pooling_grad, "average_pooling": average_pooling,
             "average_pooling_large": average_pooling, "average_pooling_grad": average_pooling_grad, "lrn": lrn, "lrn_large": lrn,
+            "lrn_grad_large": lrn_grad,
             "gemm": gemm, "reduce_sum": reduce_sum((0, 1)), "reduce_sum_axis": reduce_sum((1,)),
             "gather": gather, "join": join, "split": split, "padding": padding, "tile": tile,
             "depth_to_space": depth_to_space}
@@ -407,6 +416,7 @@ CONFIGS = {
     "average_pooling_grad": ([(1, 64, 56, 56)], False),
     "lrn": ([(1, 16, 16, 16)], False),
     "lrn_large": ([(1, 96, 55, 55)], False),
+    "lrn_grad_large": ([(1, 96, 55, 55), (1, 96, 55, 55)], False),
     "gemm": ([(1024, 1024), (1024, 1024)], False),
     "reduce_sum": ([(4096, 4096)], False),
     "reduce_sum_axis": ([(4096, 4096)], False),

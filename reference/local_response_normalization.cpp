@@ -36,6 +36,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <unordered_map>
 
 namespace dmlref::reference {
 
@@ -220,9 +221,10 @@ std::optional<mpq_class> signed_power(const mpq_class& b, double e) {
     return p;
 }
 
-template <class T>
-std::optional<Groups> grouped_terms(const Params& p, const std::vector<T>& x, const std::vector<T>& dy,
-                                    const std::vector<Square>& s, uint64_t j, const std::vector<uint64_t>& readers) {
+// S: the squares, indexed by element (a std::vector<Square>, or LazySquares).
+template <class T, class S>
+std::optional<Groups> grouped_terms(const Params& p, const std::vector<T>& x, const std::vector<T>& dy, const S& s,
+                                    uint64_t j, const std::vector<uint64_t>& readers) {
     auto finite = [](T v) {
         if constexpr (std::is_integral_v<T>) return true;
         else return std::isfinite(widen(v));
@@ -317,9 +319,9 @@ template <class T> T grouped_value(const Groups& groups, double beta) {
     });
 }
 
-template <class T>
-T lrn_grad_value(const Params& p, const Geometry& g, const std::vector<T>& x, const std::vector<T>& dy,
-                 const std::vector<Square>& s, uint64_t j) {
+template <class T, class S>
+T lrn_grad_value(const Params& p, const Geometry& g, const std::vector<T>& x, const std::vector<T>& dy, const S& s,
+                 uint64_t j) {
     const double beta = double(p.Beta);
     std::vector<uint64_t> readers;  // {c : j in c's region}: the mirrored window
     for_each_in_box(g, coord_of(g, j), g.after, g.before, [&](uint64_t c) { readers.push_back(c); });
@@ -394,6 +396,19 @@ T lrn_grad_value(const Params& p, const Geometry& g, const std::vector<T>& x, co
     });
 }
 
+// The squares of the elements asked for, each computed once: the fast path's undecided elements
+// need those of their own region and of the regions that hold them, not the whole tensor's.
+template <class T> struct LazySquares {
+    const Geometry& g;
+    const std::vector<T>& x;
+    mutable std::unordered_map<uint64_t, Square> cache;
+    const Square& operator[](uint64_t i) const {
+        auto it = cache.find(i);
+        if (it == cache.end()) it = cache.emplace(i, square_of(g, x, i)).first;
+        return it->second;
+    }
+};
+
 void lrn_grad(const DML_LOCAL_RESPONSE_NORMALIZATION_GRAD_OPERATOR_DESC& d, const Bindings& b) {
     const Params p = params(d);
     const Geometry g = geometry_of(p);
@@ -404,6 +419,30 @@ void lrn_grad(const DML_LOCAL_RESPONSE_NORMALIZATION_GRAD_OPERATOR_DESC& d, cons
         write_logical<T>(d.OutputGradientTensor, b.at("OutputGradientTensor"),
                          [&](uint64_t j) { return lrn_grad_value<T>(p, g, x, dy, s, j); });
     });
+}
+
+// The grad's fast path (reference/fast/local_response_normalization.cpp), as the forward's.
+bool lrn_grad_fast(const DML_LOCAL_RESPONSE_NORMALIZATION_GRAD_OPERATOR_DESC& d, const Bindings& b) {
+    const DataType t = d.InputTensor.DataType;
+    if (t != DataType::FLOAT32 && t != DataType::FLOAT16) return false;
+    const Params p = params(d);
+    const Geometry g = geometry_of(p);
+    bool done = false;
+    dispatch(t, [&]<class T>() {
+        if constexpr (std::is_same_v<T, float> || is_half_v<T>) {
+            const auto x = logical_values<T>(d.InputTensor, b.at("InputTensor"));
+            const auto dy = logical_values<T>(d.InputGradientTensor, b.at("InputGradientTensor"));
+            std::vector<T> y(x.size());
+            std::vector<uint8_t> undecided(x.size());
+            if (!fast::lrn_grad_decide<T>(p, g, x, dy, y, undecided)) return;
+            const LazySquares<T> s{g, x, {}};
+            for (uint64_t j = 0; j < x.size(); ++j)
+                if (undecided[j]) y[j] = lrn_grad_value<T>(p, g, x, dy, s, j);
+            write_logical<T>(d.OutputGradientTensor, b.at("OutputGradientTensor"), [&](uint64_t i) { return y[i]; });
+            done = true;
+        }
+    });
+    return done;
 }
 
 // ---- Tolerance (docs/tolerance.md, "Local response normalization") -------------------------
@@ -458,6 +497,9 @@ void evaluate(const DML_LOCAL_RESPONSE_NORMALIZATION_OPERATOR_DESC& d, const Bin
 void evaluate(const DML_LOCAL_RESPONSE_NORMALIZATION_GRAD_OPERATOR_DESC& d, const Bindings& b) { lrn_grad(d, b); }
 bool lrn_fast_path(const DML_LOCAL_RESPONSE_NORMALIZATION_OPERATOR_DESC& d, const Bindings& b) {
     return lrn_fast(d, b);
+}
+bool lrn_fast_path(const DML_LOCAL_RESPONSE_NORMALIZATION_GRAD_OPERATOR_DESC& d, const Bindings& b) {
+    return lrn_grad_fast(d, b);
 }
 
 std::optional<Tolerance> tolerance(const DML_LOCAL_RESPONSE_NORMALIZATION_OPERATOR_DESC& d, std::string_view output) {

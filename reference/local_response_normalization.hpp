@@ -19,9 +19,10 @@ namespace dmlref::reference {
 
 void validate(const DML_LOCAL_RESPONSE_NORMALIZATION_OPERATOR_DESC& d, Diagnostics& diags);
 void evaluate(const DML_LOCAL_RESPONSE_NORMALIZATION_OPERATOR_DESC& d, const Bindings& b);
-// The fast path, tried first (reference/fast/local_response_normalization.cpp); false where it
+// The fast paths, tried first (reference/fast/local_response_normalization.cpp); false where it
 // does not apply.
 bool lrn_fast_path(const DML_LOCAL_RESPONSE_NORMALIZATION_OPERATOR_DESC& d, const Bindings& b);
+bool lrn_fast_path(const DML_LOCAL_RESPONSE_NORMALIZATION_GRAD_OPERATOR_DESC& d, const Bindings& b);
 void validate(const DML_LOCAL_RESPONSE_NORMALIZATION_GRAD_OPERATOR_DESC& d, Diagnostics& diags);
 void evaluate(const DML_LOCAL_RESPONSE_NORMALIZATION_GRAD_OPERATOR_DESC& d, const Bindings& b);
 std::optional<Tolerance> tolerance(const DML_LOCAL_RESPONSE_NORMALIZATION_OPERATOR_DESC& d, std::string_view output);

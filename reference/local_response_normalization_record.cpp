@@ -55,7 +55,7 @@ template <class D> OperatorRecord lrn_record(OperatorInfo info, std::string_view
     r.features = {"cross-channel", "within-channel", "even-local-size"};
     r.detect = detect<D>;
     r.work_factor = work<D>;
-    if constexpr (std::is_same_v<D, LRN>) r.fast = fast_as<D, lrn_fast_path>;
+    r.fast = fast_as<D, lrn_fast_path>;
     r.rounding_cost = rounding_cost<1200>;  // an MPFR power per element (measured; docs/rules.md, limit.work)
     return r;
 }

@@ -28,25 +28,49 @@ namespace {
 
 Operator lrn_op(DataType t, const std::vector<uint32_t>& sizes, const std::vector<uint32_t>& in_strides,
                 const std::vector<uint32_t>& out_strides, uint32_t cross, uint32_t local, float alpha, float beta,
-                float bias) {
+                float bias, bool grad = false) {
+    auto fill = [&](auto& d) {
+        d.InputTensor = desc(t, sizes, in_strides);
+        d.CrossChannel = cross;
+        d.LocalSize = local;
+        d.Alpha = alpha;
+        d.Beta = beta;
+        d.Bias = bias;
+    };
+    if (grad) {
+        DML_LOCAL_RESPONSE_NORMALIZATION_GRAD_OPERATOR_DESC d;
+        fill(d);
+        d.InputGradientTensor = desc(t, sizes, in_strides);
+        d.OutputGradientTensor = desc(t, sizes, out_strides);
+        return {OperatorType::LOCAL_RESPONSE_NORMALIZATION_GRAD, d};
+    }
     DML_LOCAL_RESPONSE_NORMALIZATION_OPERATOR_DESC d;
-    d.InputTensor = desc(t, sizes, in_strides);
+    fill(d);
     d.OutputTensor = desc(t, sizes, out_strides);
-    d.CrossChannel = cross;
-    d.LocalSize = local;
-    d.Alpha = alpha;
-    d.Beta = beta;
-    d.Bias = bias;
     return {OperatorType::LOCAL_RESPONSE_NORMALIZATION, d};
 }
 
-template <class T> Buffers lrn_buffers(const Operator& op, const std::vector<T>& values) {
-    const auto& d = get<DML_LOCAL_RESPONSE_NORMALIZATION_OPERATOR_DESC>(op.Desc);
+std::vector<std::byte> bytes_of(const void* data, uint64_t size) {
+    std::vector<std::byte> b(size);
+    std::memcpy(b.data(), data, size);
+    return b;
+}
+
+// X (and for the grad dY) from `values`, the output filled with 0x5a.
+template <class T>
+Buffers lrn_buffers(const Operator& op, const std::vector<T>& values, const std::vector<T>& dy = {}) {
     Buffers b;
-    std::vector<std::byte> bytes(buffer_size(d.InputTensor));
-    std::memcpy(bytes.data(), static_cast<const void*>(values.data()), bytes.size());
+    if (op.Type == OperatorType::LOCAL_RESPONSE_NORMALIZATION_GRAD) {
+        const auto& d = get<DML_LOCAL_RESPONSE_NORMALIZATION_GRAD_OPERATOR_DESC>(op.Desc);
+        b.names = {"InputTensor", "InputGradientTensor", "OutputGradientTensor"};
+        b.bytes.push_back(bytes_of(values.data(), buffer_size(d.InputTensor)));
+        b.bytes.push_back(bytes_of(dy.data(), buffer_size(d.InputGradientTensor)));
+        b.bytes.emplace_back(buffer_size(d.OutputGradientTensor), std::byte{0x5a});
+        return b;
+    }
+    const auto& d = get<DML_LOCAL_RESPONSE_NORMALIZATION_OPERATOR_DESC>(op.Desc);
     b.names = {"InputTensor", "OutputTensor"};
-    b.bytes.push_back(std::move(bytes));
+    b.bytes.push_back(bytes_of(values.data(), buffer_size(d.InputTensor)));
     b.bytes.emplace_back(buffer_size(d.OutputTensor), std::byte{0x5a});
     return b;
 }
@@ -79,20 +103,57 @@ template <class T> void check_random(std::mt19937_64& rng, int count) {
         const auto out_strides = random_strides(rng, sizes);
         INFO("rank " << rank << ", cross " << cross << ", LocalSize " << local << ", Alpha " << alpha << ", Beta "
                      << beta << ", Bias " << bias << ", kind " << kind << ", iteration " << k);
-        const Operator o = lrn_op(t, sizes, in_strides, out_strides, cross, local, alpha, beta, bias);
-        std::vector<T> v(
-            buffer_size(get<DML_LOCAL_RESPONSE_NORMALIZATION_OPERATOR_DESC>(o.Desc).InputTensor) / sizeof(T) + 1);
+        const bool grad = rng() % 2;
+        INFO("grad " << grad);
+        const Operator o = lrn_op(t, sizes, in_strides, out_strides, cross, local, alpha, beta, bias, grad);
+        const uint64_t n = buffer_size(desc(t, sizes, in_strides)) / sizeof(T) + 1;
+        std::vector<T> v(n), dy(n);
         for (T& x : v) x = value_of_kind<T>(rng, kind);
-        check_op(o, lrn_buffers<T>(o, v));
+        for (T& x : dy) x = value_of_kind<T>(rng, rng() % 4 ? kind : 2);
+        check_op(o, lrn_buffers<T>(o, v, dy));
     }
 }
 
 }  // namespace
 
-TEST_CASE_TEMPLATE("LRN fast path = plain loop, element for element", T, DMLREF_ALL_TYPES) {
+TEST_CASE_TEMPLATE("LRN fast paths = plain loop, element for element", T, DMLREF_ALL_TYPES) {
     std::mt19937_64 rng = rng_for<T>(3310);
     const bool fast_type = std::is_same_v<T, float> || is_half_v<T>;
-    check_random<T>(rng, fast_type ? 120 : 10);
+    check_random<T>(rng, fast_type ? 200 : 10);
+}
+
+// The grad on hand-derived values. Alpha 0, Bias 4, Beta 0.5: B = 4 everywhere and the second term
+// is 0, so dX = dY 4^-0.5 = dY / 2, exact and decided; X = dY = 0 is an exact zero, +0
+// (docs/golden.md, Computed values), decided without the plain loop. Alpha 3, LocalSize 1, Beta 1,
+// Bias 1, X = 1: B = 1 + 3 = 4 and dX = dY B^-1 - 2 * 3 * 1 * X * dY X B^-2 = dY (1/4 - 6/16) = -dY / 8.
+TEST_CASE_TEMPLATE("LRN_GRAD fast path on hand-derived values", T, float, dmlref::half) {
+    const DataType t = data_type_of<T>();
+    {
+        const std::vector<T> x = {value_of<T>(1.0), value_of<T>(0.0), value_of<T>(-3.0), value_of<T>(0.0)};
+        const std::vector<T> dy = {value_of<T>(3.0), value_of<T>(0.0), value_of<T>(-0.5), value_of<T>(-0.0)};
+        const Operator o = lrn_op(t, {1, 4}, {}, {}, 1, 3, 0.0f, 0.5f, 4.0f, true);
+        const Buffers in = lrn_buffers<T>(o, x, dy);
+        check_op(o, in);
+        const Buffers fast = evaluate_with(o, in, true, 1);
+        CHECK(reference::fast::lrn_fast_counts().decided == 4);
+        const T* y = reinterpret_cast<const T*>(fast.bytes[2].data());
+        const double expected[] = {1.5, 0.0, -0.25, 0.0};
+        for (size_t i = 0; i < 4; ++i) {
+            INFO("element " << i);
+            CHECK(to_bits(y[i]) == to_bits(value_of<T>(expected[i])));
+        }
+    }
+    {
+        const std::vector<T> x = {value_of<T>(1.0), value_of<T>(1.0)};
+        const std::vector<T> dy = {value_of<T>(8.0), value_of<T>(-2.0)};
+        const Operator o = lrn_op(t, {1, 2}, {}, {}, 1, 1, 3.0f, 1.0f, 1.0f, true);
+        const Buffers in = lrn_buffers<T>(o, x, dy);
+        check_op(o, in);
+        const Buffers fast = evaluate_with(o, in, true, 1);
+        const T* y = reinterpret_cast<const T*>(fast.bytes[2].data());
+        CHECK(to_bits(y[0]) == to_bits(value_of<T>(-1.0)));
+        CHECK(to_bits(y[1]) == to_bits(value_of<T>(0.25)));
+    }
 }
 
 // Alpha 0, Bias 3, Beta -1: B = 3 and B^(-Beta) = 3 exactly, so the value is 3 X. With X one unit

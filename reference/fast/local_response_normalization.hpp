@@ -1,4 +1,4 @@
-// LOCAL_RESPONSE_NORMALIZATION's fast path (reference/fast/local_response_normalization.cpp):
+// LOCAL_RESPONSE_NORMALIZATION's and its grad's fast paths (reference/fast/local_response_normalization.cpp):
 // FLOAT32 and FLOAT16 values computed in float64 with a rigorous error bound and decided by
 // fast/decide.hpp; the plain loop's exact element only where the bound leaves one undecided
 // (docs/golden.md, "How local response normalization's golden is computed"). Internal to dmlref.
@@ -17,6 +17,11 @@ namespace dmlref::reference::fast {
 template <class T>
 bool lrn_decide(const lrn_region::Params& p, const lrn_region::Geometry& g, const std::vector<T>& x, std::vector<T>& y,
                 std::vector<uint8_t>& undecided);
+
+// The grad's dX (OutputGradientTensor) from X and dY, the same way.
+template <class T>
+bool lrn_grad_decide(const lrn_region::Params& p, const lrn_region::Geometry& g, const std::vector<T>& x,
+                     const std::vector<T>& dy, std::vector<T>& y, std::vector<uint8_t>& undecided);
 
 // For the tests: of the last call's elements, those decided and those left undecided.
 struct LrnFastCounts {
