@@ -17,7 +17,9 @@ namespace dmlref {
 
 namespace {
 
-[[noreturn]] void fail(const std::string& rule, const std::string& message) { throw WriteError(rule, message); }
+[[noreturn]] void write_failure(const std::string& rule, const std::string& message) {
+    throw WriteError(rule, message);
+}
 
 std::string errno_text(int e) { return std::strerror(e); }
 
@@ -52,25 +54,27 @@ void write_file_atomic(const std::filesystem::path& file, std::string_view bytes
 
 void write_file_atomic(const std::filesystem::path& file, std::initializer_list<std::string_view> parts) {
     const std::string target = file.string();
-    if (target.find('\0') != std::string::npos) fail("file.write", "the file name holds a NUL byte");
+    if (target.find('\0') != std::string::npos) write_failure("file.write", "the file name holds a NUL byte");
     struct stat st {};
     if (::lstat(target.c_str(), &st) == 0) {
         if (S_ISLNK(st.st_mode))
-            fail("file.not-regular", "is a symbolic link; dmlref does not write through links (remove it first)");
+            write_failure("file.not-regular",
+                          "is a symbolic link; dmlref does not write through links (remove it first)");
         if (!S_ISREG(st.st_mode))
-            fail("file.not-regular",
-                 "exists and is not a regular file (a folder or a device); dmlref replaces only files");
+            write_failure("file.not-regular",
+                          "exists and is not a regular file (a folder or a device); dmlref replaces only files");
     }
     const std::filesystem::path dir = file.has_parent_path() ? file.parent_path() : std::filesystem::path(".");
     const std::string prefix = "." + file.filename().string() + ".tmp-";
     remove_stale_temporaries(dir, prefix);
     std::string temp = (dir / (prefix + std::to_string(::getpid()) + "-XXXXXX")).string();
     const int fd = ::mkstemp(temp.data());
-    if (fd < 0) fail("file.write", "cannot create a temporary file in " + dir.string() + ": " + errno_text(errno));
+    if (fd < 0)
+        write_failure("file.write", "cannot create a temporary file in " + dir.string() + ": " + errno_text(errno));
     auto abandon = [&](const std::string& what, int e) {
         ::close(fd);
         ::unlink(temp.c_str());
-        fail("file.write", what + ": " + errno_text(e) + " (the file was left as it was)");
+        write_failure("file.write", what + ": " + errno_text(e) + " (the file was left as it was)");
     };
     // mkstemp makes the file 0600; give it the permissions a plain open would (0666 less umask).
     const mode_t mask = ::umask(0);
@@ -106,21 +110,21 @@ void write_file_atomic(const std::filesystem::path& file, std::initializer_list<
     if (::close(fd) != 0) {
         const int e = errno;
         ::unlink(temp.c_str());
-        fail("file.write", "cannot close the file: " + errno_text(e) + " (the file was left as it was)");
+        write_failure("file.write", "cannot close the file: " + errno_text(e) + " (the file was left as it was)");
     }
     if (::rename(temp.c_str(), target.c_str()) != 0) {
         const int e = errno;
         ::unlink(temp.c_str());
-        fail("file.write",
-             "cannot rename the temporary file into place: " + errno_text(e) + " (the file was left as it was)");
+        write_failure("file.write", "cannot rename the temporary file into place: " + errno_text(e) +
+                                        " (the file was left as it was)");
     }
 }
 
 FolderLock::FolderLock(const std::filesystem::path& folder) {
     const std::string dir = folder.empty() ? std::string(".") : folder.string();
-    if (dir.find('\0') != std::string::npos) fail("file.write", "the folder name holds a NUL byte");
+    if (dir.find('\0') != std::string::npos) write_failure("file.write", "the folder name holds a NUL byte");
     fd_ = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (fd_ < 0) fail("file.write", "cannot open the folder " + dir + " to lock it: " + errno_text(errno));
+    if (fd_ < 0) write_failure("file.write", "cannot open the folder " + dir + " to lock it: " + errno_text(errno));
     while (::flock(fd_, LOCK_EX) != 0)
         if (errno != EINTR) break;  // a file system without flock (ENOLCK, EOPNOTSUPP): unlocked
 }

@@ -2,6 +2,8 @@
 // scalars of the tree and of its packed arrays as ValueTokens.
 #include "dmlref/json_document.hpp"
 
+#include "case_fail.hpp"
+
 #include <charconv>
 #include <cstdio>
 #include <memory>
@@ -10,11 +12,7 @@ namespace dmlref {
 
 namespace {
 
-[[noreturn]] void fail(std::string rule, std::string message, std::string path = "") {
-    Diagnostics d;
-    d.error(std::move(path), std::move(rule), std::move(message));
-    throw CaseError(std::move(d));
-}
+using case_detail::fail;
 
 }  // namespace
 

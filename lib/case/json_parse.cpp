@@ -3,6 +3,8 @@
 // rounding; a case's tensor data is kept as packed arrays of tokens, not one node per value.
 #include "dmlref/json_document.hpp"
 
+#include "case_fail.hpp"
+
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
@@ -461,11 +463,7 @@ private:
     size_t next_progress_ = size_t(8) << 20;
 };
 
-[[noreturn]] void fail(std::string rule, std::string message, std::string path = "") {
-    Diagnostics d;
-    d.error(std::move(path), std::move(rule), std::move(message));
-    throw CaseError(std::move(d));
-}
+using case_detail::fail;
 
 }  // namespace
 

@@ -31,7 +31,8 @@ const TensorDesc* base_tensor(const Operator& op) {
     return fields.empty() ? nullptr : fields.front().desc;
 }
 
-bool packed(const TensorDesc& d) {
+// Whether d reads its elements in packed order (a stride of a dimension of size 1 never matters).
+bool reads_packed(const TensorDesc& d) {
     if (d.Strides.empty()) return true;
     const auto p = packed_strides(d.Sizes);
     for (size_t i = 0; i < p.size() && i < d.Strides.size(); ++i)
@@ -85,7 +86,7 @@ std::vector<std::string> case_features(const Case& c) {
     if (!c.in_place.empty()) f.push_back("in-place");
     bool strided = false, broadcast = false, nan = false, inf = false;
     for (const auto& t : tensor_fields(c.op)) {
-        strided = strided || !packed(*t.desc);
+        strided = strided || !reads_packed(*t.desc);
         for (size_t i = 0; i < t.desc->Strides.size() && i < t.desc->Sizes.size(); ++i)
             broadcast = broadcast || (t.desc->Strides[i] == 0 && t.desc->Sizes[i] > 1);
         auto in = c.inputs.find(std::string(t.name));

@@ -350,7 +350,8 @@ bool derived_count(std::string_view n) { return n == "DimensionCount" || n == "S
 // The largest count of a tensor array a descriptor makes: the made case stays small.
 constexpr int64_t kMaxArrayCount = 1024;
 
-bool packed(const TensorDesc& d) {
+// Whether d's Strides are absent or exactly the packed ones (a descriptor then omits them).
+bool strides_are_packed(const TensorDesc& d) {
     if (d.Strides.empty()) return true;
     const auto p = packed_strides(d.Sizes);
     if (p.size() != d.Strides.size()) return false;
@@ -714,12 +715,12 @@ struct TokenWriter : FieldVisitor {
         if (d.GuaranteedBaseOffsetAlignment) no(std::string(n) + " states an alignment");
         types_differ = types_differ || d.DataType != type;
         return std::string(name(d.DataType)) + ":" + sizes_token(d.Sizes) +
-               (packed(d) ? "" : "/" + sizes_token(d.Strides));
+               (strides_are_packed(d) ? "" : "/" + sizes_token(d.Strides));
     }
     void tensor(std::string_view n, TensorDesc& d, TensorRole) override {
         const std::string t = tensor_text(n, d);
         // The base tensor is TYPE SIZES, said by name only where it has strides.
-        if (n != base_name || !packed(d)) tensor_tokens.push_back(std::string(n) + "=" + t);
+        if (n != base_name || !strides_are_packed(d)) tensor_tokens.push_back(std::string(n) + "=" + t);
     }
     // The count (InputCount=N: every element derived), and every element said for the cases it does not derive.
     void tensor_array(std::string_view count, std::string_view n, std::vector<TensorDesc>& d, TensorRole) override {
@@ -930,8 +931,8 @@ std::string case_descriptor(const Case& c, std::string& why) {
             TensorDesc x = *a[i].desc, y = *b[i].desc;
             if (x.TotalTensorSizeInBytes == calc_buffer_tensor_size(x)) x.TotalTensorSizeInBytes = 0;
             if (y.TotalTensorSizeInBytes == calc_buffer_tensor_size(y)) y.TotalTensorSizeInBytes = 0;
-            if (packed(x)) x.Strides.clear();
-            if (packed(y)) y.Strides.clear();
+            if (strides_are_packed(x)) x.Strides.clear();
+            if (strides_are_packed(y)) y.Strides.clear();
             if (a[i].name != b[i].name || x != y) return false;
         }
         TokenWriter v(base->DataType, base_name, left_out);

@@ -48,7 +48,7 @@ std::optional<ordered_json> dx_spelling(DataType t, uint64_t bits) {
 
 // The desc with DxDispatch's spellings: full enum names, TotalTensorSizeInBytes where the case gives it,
 // DML_SCALAR_UNION as a number or a member object ({"UInt16": bits} for FLOAT16).
-struct DescWriter : FieldVisitor {
+struct DxDispatchDescWriter : FieldVisitor {
     ordered_json out = ordered_json::object();
     static ordered_json tensor_json(const TensorDesc& d) {
         ordered_json j;
@@ -186,7 +186,7 @@ DxExport export_dxdispatch(const Case& c, const std::string& file_stem, const st
         }
     }
     model["resources"] = resources;
-    DescWriter w;
+    DxDispatchDescWriter w;
     c.op.Desc.fields(w);
     std::string lower(info(c.op.Type).Name);
     std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char ch) { return char(std::tolower(ch)); });

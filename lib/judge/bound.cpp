@@ -14,13 +14,13 @@ namespace dmlref {
 
 namespace {
 
-constexpr double kInf = std::numeric_limits<double>::infinity();
+constexpr double kInfinity = std::numeric_limits<double>::infinity();
 
 // Operations on non-negative doubles, rounded up: the result of a round-to-nearest operation
 // is within half an ULP of the exact one, so the next double up is never below it.
-double up(double x) { return std::nextafter(x, kInf); }
-double add_up(double a, double b) { return up(a + b); }
-double mul_up(double a, double b) { return up(a * b); }
+double next_up(double x) { return std::nextafter(x, kInfinity); }
+double add_next_up(double a, double b) { return next_up(a + b); }
+double mul_next_up(double a, double b) { return next_up(a * b); }
 
 uint64_t magnitude_bits(DataType t, uint64_t b) {
     switch (t) {
@@ -64,22 +64,24 @@ double bound_for(const ElementTerms& e, DataType t, DataType a, uint64_t golden_
     const double ua = unit_roundoff(a), uo = unit_roundoff(t), u64 = unit_roundoff(DataType::FLOAT64);
     // Term formation: weight error, the product's rounding, its underflow.
     double F = e.formation;
-    F = add_up(F, mul_up(ua, e.product_sum));
-    F = add_up(F, mul_up(double(e.products), subnormal_rounding_error(a)));
-    const double S1 = add_up(e.abs_sum, F);  // at least the sum of a backend's |term|
+    F = add_next_up(F, mul_next_up(ua, e.product_sum));
+    F = add_next_up(F, mul_next_up(double(e.products), subnormal_rounding_error(a)));
+    const double S1 = add_next_up(e.abs_sum, F);  // at least the sum of a backend's |term|
     const double g = e.n >= 2 ? gamma_up(e.n - 1, ua) : 0.0;
-    if (!std::isfinite(g)) return kInf;
-    const double sum_error = mul_up(g, S1);
-    double bound = add_up(F, sum_error);
+    if (!std::isfinite(g)) return kInfinity;
+    const double sum_error = mul_next_up(g, S1);
+    double bound = add_next_up(F, sum_error);
     // A wider accumulator is rounded once more, to the output type.
-    if (a != t) bound = add_up(bound, add_up(mul_up(uo, add_up(S1, sum_error)), subnormal_rounding_error(t)));
+    if (a != t)
+        bound = add_next_up(bound,
+                            add_next_up(mul_next_up(uo, add_next_up(S1, sum_error)), subnormal_rounding_error(t)));
     // The golden's own rounding: the float64 terms and sum, then half an ULP of the golden.
-    bound = add_up(bound, add_up(mul_up(2 * u64, e.abs_sum), ulp_of(t, golden_bits) / 2));
+    bound = add_next_up(bound, add_next_up(mul_next_up(2 * u64, e.abs_sum), ulp_of(t, golden_bits) / 2));
     if (flush) {
         // Every product, every partial sum and every operand may be flushed, each by less
         // than the smallest normal; then the result.
         const double ops = double(2 * uint64_t(e.n) + e.products);
-        bound = add_up(bound, add_up(mul_up(ops, smallest_normal(a)), smallest_normal(t)));
+        bound = add_next_up(bound, add_next_up(mul_next_up(ops, smallest_normal(a)), smallest_normal(t)));
     }
     return bound;
 }
@@ -165,18 +167,18 @@ void TermSink::add(uint64_t e, double value, double weight, double delta, bool p
         }
         return;
     }
-    const double t = mul_up(std::fabs(weight), v);
+    const double t = mul_next_up(std::fabs(weight), v);
     const bool negative = std::signbit(value) != std::signbit(weight);
     ++(negative ? x.negative_terms : x.positive_terms);
     double& side = negative ? x.negative_sum : x.positive_sum;
-    side = add_up(side, t);
-    x.abs_sum = add_up(x.abs_sum, t);
+    side = add_next_up(side, t);
+    x.abs_sum = add_next_up(x.abs_sum, t);
     x.max_term = std::max(x.max_term, t);
-    if (delta > 0) x.formation = add_up(x.formation, mul_up(delta, v));
-    if (ambiguous && delta > 0) x.ambiguous_formation = add_up(x.ambiguous_formation, mul_up(delta, v));
+    if (delta > 0) x.formation = add_next_up(x.formation, mul_next_up(delta, v));
+    if (ambiguous && delta > 0) x.ambiguous_formation = add_next_up(x.ambiguous_formation, mul_next_up(delta, v));
     if (product) {
         ++x.products;
-        x.product_sum = add_up(x.product_sum, mul_up(add_up(std::fabs(weight), delta), v));
+        x.product_sum = add_next_up(x.product_sum, mul_next_up(add_next_up(std::fabs(weight), delta), v));
     }
     x.ambiguous = x.ambiguous || ambiguous;
 }
@@ -188,7 +190,7 @@ void TermSink::set_computed(uint64_t e, double error, double scale, uint32_t ter
     x.n = terms;
     x.nan = nan;
     x.infinite = infinite && !nan;
-    x.computed_error = std::isnan(error) ? kInf : error;
+    x.computed_error = std::isnan(error) ? kInfinity : error;
     x.abs_sum = scale;
     // The whole allowance counts as formation: the systematic check (which assumes unbiased
     // rounding) does not apply to computed elements, whose stated accuracies may be biased.
@@ -242,17 +244,17 @@ double smallest_normal(DataType t) {
 double gamma_up(uint64_t k, double u) {
     if (k == 0) return 0;
     const double ku = double(k) * u;  // exact: u is a power of two and k < 2^53
-    if (ku >= 1) return kInf;
+    if (ku >= 1) return kInfinity;
     const double den = std::nextafter(1.0 - ku, 0.0);  // rounded down
-    return up(ku / den);
+    return next_up(ku / den);
 }
 
 double element_bound(const ElementTerms& e, DataType t, uint64_t golden_bits, const ArithmeticProfile& p) {
-    if (e.infinite || e.nan) return kInf;  // judged as non-finite values, not by the bound
+    if (e.infinite || e.nan) return kInfinity;  // judged as non-finite values, not by the bound
     // A computed element: the backend's distance from the exact value, plus the golden's own
     // (correct) rounding, at most half the spacing of the golden's binade. E = 0: the backend's
     // value is the exact one, a float of type t, so the golden is that float: bit for bit.
-    if (e.computed) return e.computed_error == 0 ? 0.0 : add_up(e.computed_error, ulp_of(t, golden_bits) / 2);
+    if (e.computed) return e.computed_error == 0 ? 0.0 : add_next_up(e.computed_error, ulp_of(t, golden_bits) / 2);
     if (!e.inexact() && e.formation == 0) return 0;  // an exact copy, or +0
     double bound = 0;
     for (DataType a : working_types(p, t)) bound = std::max(bound, bound_for(e, t, a, golden_bits, p.flush_subnormals));
@@ -268,7 +270,7 @@ double overflow_threshold(DataType a) {
     switch (a) {
         case DataType::FLOAT16: return 65520.0;
         case DataType::FLOAT32: return std::ldexp(1.0, 128) - std::ldexp(1.0, 103);
-        default: return kInf;
+        default: return kInfinity;
     }
 }
 
@@ -287,12 +289,12 @@ bool overflow_admissible(const ElementTerms& e, DataType t, uint64_t golden_bits
         // exact sum is at least -(N + F)(1 + u_A)^(k - 2) for k negative terms: rounding inflates
         // a negative partial sum by at most (1 + u_A) per level that joins negative terms. F: the
         // terms' formation error (weights, products). Likewise for +inf.
-        double F = add_up(e.formation, mul_up(ua, e.product_sum));
-        F = add_up(F, mul_up(double(e.products), subnormal_rounding_error(a)));
+        double F = add_next_up(e.formation, mul_next_up(ua, e.product_sum));
+        F = add_next_up(F, mul_next_up(double(e.products), subnormal_rounding_error(a)));
         auto reaches = [&](double side, uint32_t k) {
             if (k < 2) return false;  // one term of a sign: no sum of that sign to overflow
             const double g = gamma_up(k - 2, ua);
-            return !std::isfinite(g) || mul_up(add_up(side, F), add_up(1, g)) >= overflow_threshold(a);
+            return !std::isfinite(g) || mul_next_up(add_next_up(side, F), add_next_up(1, g)) >= overflow_threshold(a);
         };
         positive = positive || reaches(e.positive_sum, e.positive_terms);
         negative = negative || reaches(e.negative_sum, e.negative_terms);
@@ -301,8 +303,8 @@ bool overflow_admissible(const ElementTerms& e, DataType t, uint64_t golden_bits
         const double golden = element_value(t, golden_bits);
         if (a != t && std::isfinite(golden) && !e.infinite) {
             const double b = bound_for(e, t, a, golden_bits, p.flush_subnormals);
-            positive = positive || add_up(golden, b) >= overflow_threshold(t);
-            negative = negative || add_up(-golden, b) >= overflow_threshold(t);
+            positive = positive || add_next_up(golden, b) >= overflow_threshold(t);
+            negative = negative || add_next_up(-golden, b) >= overflow_threshold(t);
         }
     }
     if (std::isnan(actual)) return positive && negative;
@@ -312,7 +314,7 @@ bool overflow_admissible(const ElementTerms& e, DataType t, uint64_t golden_bits
 double conserved_bound(const ElementTerms& e, DataType t, uint64_t golden_bits, const ArithmeticProfile& p) {
     ElementTerms m = e;
     m.formation = std::max(0.0, e.formation - e.ambiguous_formation);
-    m.abs_sum = add_up(e.abs_sum, e.ambiguous_formation);
+    m.abs_sum = add_next_up(e.abs_sum, e.ambiguous_formation);
     m.ambiguous_formation = 0;
     return element_bound(m, t, golden_bits, p);
 }

@@ -11,6 +11,7 @@
 #include "dmlref/readings.hpp"
 #include "dmlref/values.hpp"
 
+#include "fields.hpp"
 #include "integer_ulp.hpp"
 
 #include <nlohmann/json.hpp>
@@ -76,12 +77,6 @@ std::vector<uint64_t> coordinate_of(const std::vector<uint32_t>& sizes, uint64_t
         flat /= sizes[i];
     }
     return c;
-}
-
-const TensorDesc* output_desc(const Case& c, std::string_view output) {
-    for (const auto& f : tensor_fields(c.op))
-        if (f.role == TensorRole::Output && f.name == output) return f.desc;
-    return nullptr;
 }
 
 // Worse first: over tolerance before within, non-comparable before comparable, larger error /

@@ -14,6 +14,7 @@
 
 #include "../../reference/kit/family.hpp"
 #include "cause.hpp"
+#include "fields.hpp"
 #include "integer_ulp.hpp"
 
 #include <algorithm>
@@ -28,12 +29,6 @@ namespace {
 [[noreturn]] void fail(const std::string& file, const std::string& pointer, const std::string& sentence,
                        const std::string& rule) {
     throw ExplainError(file + ": " + pointer + ": error: " + sentence + " [" + rule + "]");
-}
-
-const TensorDesc* field_desc(const Case& c, std::string_view name, TensorRole role) {
-    for (const auto& f : tensor_fields(c.op))
-        if (f.name == name && f.role == role) return f.desc;
-    return nullptr;
 }
 
 std::string index_text(const std::vector<uint64_t>& index) {

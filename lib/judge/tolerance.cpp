@@ -7,6 +7,7 @@
 #include "dmlref/values.hpp"
 
 #include "../../reference/kit/family.hpp"
+#include "fields.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -44,12 +45,6 @@ const std::vector<ToleranceRow>& tolerance_table() {
 }
 
 namespace {
-
-const TensorDesc* output_desc(const Case& c, std::string_view output) {
-    for (const auto& f : tensor_fields(c.op))
-        if (f.role == TensorRole::Output && f.name == output) return f.desc;
-    return nullptr;
-}
 
 bool type_matches(TypeClass k, DataType t) { return k == TypeClass::Any || (k == TypeClass::Float) == is_float(t); }
 
