@@ -92,8 +92,10 @@
 // B' (first_pass) comes before B: the same sums for 8 channels side by side, with M bounded from
 // each plane's largest |x| rather than summed; B then takes the outputs B' leaves undecided.
 // The image is copied once into floats (FLOAT16 widened exactly), 8 channels to a block, each
-// block channel-last; the regions' tables are built in batches (one thread), then the regions
-// of a batch are spread over the threads (parallel.hpp), each running every block of channels.
+// block channel-last (a tap is one int32 offset into a block's plane: an image whose plane holds
+// 2^31 or more of them, 2^28 pixels, leaves everything to the plain loop); the regions' tables
+// are built in batches (one thread), then the regions of a batch are spread over the threads
+// (parallel.hpp), each running every block of channels.
 #include "roi_align.hpp"
 
 #include "../fast_sum.hpp"
@@ -210,7 +212,7 @@ struct Output {
 
 struct Table {
     std::vector<AxisTap> ax, ay;
-    std::vector<int64_t> offset;
+    std::vector<int32_t> offset;  // in a block's plane, below 2^31 (checked)
     std::vector<double> weight;
     std::vector<uint8_t> sample_taps;
     std::vector<Output> outputs;
@@ -264,7 +266,7 @@ bool build(const Params& p, const roi::Region& g, double lo_x, double hi_x, doub
                     }
                     for (int ka = 0; ka < a.taps; ++ka)
                         for (int kb = 0; kb < b.taps; ++kb) {
-                            t.offset.push_back(a.index[ka] * s2 + b.index[kb] * s3);
+                            t.offset.push_back(int32_t(a.index[ka] * s2 + b.index[kb] * s3));
                             t.weight.push_back(a.weight[ka] * b.weight[kb]);
                         }
                     t.sample_taps.push_back(uint8_t(a.taps * b.taps));
@@ -281,7 +283,7 @@ bool build(const Params& p, const roi::Region& g, double lo_x, double hi_x, doub
 // B, D: one AVERAGE element of plane x (the source), or false.
 template <class T, class S>
 bool average(const Table& t, const Output& o, const S* x, double oob, double divisor, T& out) {
-    const int64_t* off = t.offset.data() + o.tap_begin;
+    const int32_t* off = t.offset.data() + o.tap_begin;
     const double* w = t.weight.data() + o.tap_begin;
     // Four partial sums (a fixed summation tree: B's bound holds for any), then the
     // out-of-bounds values.
@@ -315,7 +317,7 @@ bool average(const Table& t, const Output& o, const S* x, double oob, double div
 // C, D: one MAX element, or false.
 template <class T, class S> bool greatest(const Table& t, const Output& o, const S* x, double oob, T& out) {
     double lo = -std::numeric_limits<double>::infinity(), hi = lo;
-    const int64_t* off = t.offset.data() + o.tap_begin;
+    const int32_t* off = t.offset.data() + o.tap_begin;
     const double* w = t.weight.data() + o.tap_begin;
     const uint8_t* samples = t.sample_taps.data() + o.sample_begin;
     uint32_t j = 0;
@@ -357,7 +359,7 @@ void first_pass(const Table& t, const float* x, double oob, double divisor, cons
     const double oob_magnitude = std::fabs(oob);
     for (size_t i = 0; i < t.outputs.size(); ++i) {
         const Output& o = t.outputs[i];
-        const int64_t* off = t.offset.data() + o.tap_begin;
+        const int32_t* off = t.offset.data() + o.tap_begin;
         const double* w = t.weight.data() + o.tap_begin;
         double s[kLanes] = {};
 #if defined(__SSE2__)
@@ -458,10 +460,14 @@ void roi_align_decide(const Params& p, std::span<const std::byte> roi, std::span
         plane_max[size_t(k)] = finite ? m : std::numeric_limits<double>::infinity();
     });
     const std::vector<int64_t> strides = {blocks * block_size, block_size, width * kLanes, kLanes};
+    const bool offsets_fit = block_size <= int64_t(INT32_MAX);  // the tables' int32 offsets
     T* y = Y.data<T>();
     const double oob = double(p.oob_value);
     const int64_t ys0 = Y.strides[0], ys1 = Y.strides[1], ys2 = Y.strides[2], ys3 = Y.strides[3];
     const bool max = p.reduction == DML_REDUCE_FUNCTION_MAX;
+    std::vector<int64_t> out_offset;  // output i = oy * out_w + ox of a region and channel
+    for (uint64_t oy = 0; oy < out_h; ++oy)
+        for (uint64_t ox = 0; ox < out_w; ++ox) out_offset.push_back(int64_t(oy) * ys2 + int64_t(ox) * ys3);
     std::vector<std::vector<RoiElement>> pending;
     // Regions in batches of at most kBatchTaps taps in all: each batch's tables are built (one
     // thread), then every channel runs through the batch's regions, its plane staying in cache.
@@ -483,7 +489,7 @@ void roi_align_decide(const Params& p, std::span<const std::byte> roi, std::span
             const double hi_y = roi::roi_value(p, roi, r, 3) * double(p.scale_y);
             if (tables.size() <= batch_regions.size()) tables.emplace_back();
             Table& t = tables[batch_regions.size()];
-            if (!build(p, g, lo_x, hi_x, lo_y, hi_y, strides[2], strides[3], t)) {
+            if (!offsets_fit || !build(p, g, lo_x, hi_x, lo_y, hi_y, strides[2], strides[3], t)) {
                 for (uint64_t c = 0; c < channels; ++c)
                     for (uint64_t oy = 0; oy < out_h; ++oy)
                         for (uint64_t ox = 0; ox < out_w; ++ox) undecided.push_back({r, c, oy, ox});
@@ -521,14 +527,12 @@ void roi_align_decide(const Params& p, std::span<const std::byte> roi, std::span
                     T* __restrict yc = y + int64_t(r) * ys0 + int64_t(c) * ys1;
                     const size_t lane = c - c0;
                     if (!max) {  // B's decided outputs, then B for the rest
-                        bool any = false;
-                        size_t i = 0;
-                        for (uint64_t oy = 0; oy < out_h; ++oy)
-                            for (uint64_t ox = 0; ox < out_w; ++ox, ++i) {
-                                const size_t at = i * kLanes + lane;
-                                any = any || open[at];
-                                if (!open[at]) yc[int64_t(oy) * ys2 + int64_t(ox) * ys3] = res[at];
-                            }
+                        uint8_t any = 0;
+                        for (int64_t i = 0; i < outputs; ++i) {
+                            const size_t at = size_t(i) * kLanes + lane;
+                            any |= open[at];
+                            if (!open[at]) yc[out_offset[size_t(i)]] = res[at];
+                        }
                         done += uint64_t(outputs);
                         if (!any) continue;
                     }
