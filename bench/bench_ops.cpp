@@ -5,6 +5,10 @@
 //   value(i, seed) = ((i * 2654435761 + seed * 40503) mod 2^32) / 2^32 * 2 - 1, rounded to the type.
 // An index tensor (GATHER's IndicesTensor) takes instead, in [0, Config::index_range):
 //   index(i, seed) = ((i * 2654435761 + seed * 40503) mod 2^32) mod index_range.
+// A region tensor (ROI_ALIGN's ROITensor, Config::roi_extent = E) takes region r = elements 4r..4r+3
+// from a(i, seed) = ((i * 2654435761 + seed * 40503) mod 2^32) / 2^32 in [0, 1), in float64, then
+// rounded to the type: x1 = a(4r) 0.75 E, y1 = a(4r + 1) 0.75 E, x2 = x1 + E / 16 + a(4r + 2) E / 4,
+// y2 = y1 + E / 16 + a(4r + 3) E / 4 (x1 and y1 before rounding); its BatchIndicesTensor is all 0.
 // Operators with several outputs (SPLIT) dump only the first.
 // It asserts nothing about time (tests never do).
 //
@@ -92,9 +96,27 @@ template <class T> std::vector<std::byte> indices(const TensorDesc& d, uint64_t 
     return b;
 }
 
+// Regions in [0, extent) (the header's formula), boxes of extent / 16 to extent (5 / 16) a side.
+template <class T> std::vector<std::byte> regions(const TensorDesc& d, uint64_t seed, double extent) {
+    std::vector<std::byte> b(buffer_size(d));
+    const uint64_t n = b.size() / sizeof(T);
+    std::vector<double> v(n);
+    for (uint64_t i = 0; i < n; ++i) {
+        const double a = double((i * 2654435761ull + seed * 40503ull) % 4294967296ull) / 4294967296.0;
+        v[i] = i % 4 < 2 ? a * 0.75 * extent : v[i - 2] + extent / 16 + a * extent / 4;
+    }
+    T* out = reinterpret_cast<T*>(b.data());
+    for (uint64_t i = 0; i < n; ++i) {
+        if constexpr (is_half_v<T>) out[i] = half_from_double(v[i]);
+        else out[i] = static_cast<T>(v[i]);
+    }
+    return b;
+}
+
 struct Config {
     Operator op;
     uint64_t index_range = 0;  // nonzero: IndicesTensor takes index(i, seed) in [0, index_range)
+    double roi_extent = 0;     // nonzero: ROITensor takes regions(seed, roi_extent), BatchIndicesTensor 0
 };
 
 constexpr uint32_t kFlat = 1u << 24;  // 16M elements for the element-wise operators
@@ -365,6 +387,27 @@ std::map<std::string, std::function<Config(DataType)>> configs() {
         d.Bias = 1.0f;
         return Config{{OperatorType::LOCAL_RESPONSE_NORMALIZATION_GRAD, d}};
     };
+    // ROI align (reference/fast/roi_align.cpp): Mask R-CNN's box head on one level of the feature
+    // pyramid, 128 regions of a 224 x 224 image on its 1x256x56x56 map (SpatialScale 1/4), 7x7
+    // outputs of 2x2 samples (sampling ratio 2), averaged; ROI_ALIGN's half-pixel offsets
+    // (torchvision's aligned=True). "roi_align_small" is the same on 16 channels and 16 regions,
+    // where the plain loop was timed.
+    auto roi_align = [](DataType t, uint32_t channels, uint32_t count) {
+        DML_ROI_ALIGN_OPERATOR_DESC d;
+        d.InputTensor = desc(t, {1, channels, 56, 56});
+        d.ROITensor = desc(t, {count, 4});
+        d.BatchIndicesTensor = desc(DataType::UINT32, {count});
+        d.OutputTensor = desc(t, {count, channels, 7, 7});
+        d.ReductionFunction = DML_REDUCE_FUNCTION_AVERAGE;
+        d.InterpolationMode = DML_INTERPOLATION_MODE_LINEAR;
+        d.SpatialScaleX = d.SpatialScaleY = 0.25f;
+        d.MinimumSamplesPerOutput = d.MaximumSamplesPerOutput = 2;
+        Config c{{OperatorType::ROI_ALIGN, d}};
+        c.roi_extent = 224;
+        return c;
+    };
+    m["roi_align"] = [=](DataType t) { return roi_align(t, 256, 128); };
+    m["roi_align_small"] = [=](DataType t) { return roi_align(t, 16, 16); };
     return m;
 }
 
@@ -458,6 +501,16 @@ int main(int argc, char** argv) {
         if (f.role == TensorRole::Input) {
             ++seed;
             dispatch(f.desc->DataType, [&]<class T>() {
+                if constexpr (std::is_integral_v<T>)
+                    if (c.roi_extent != 0 && f.name == "BatchIndicesTensor") {
+                        buffers.emplace_back(std::string(f.name), indices<T>(*f.desc, seed, 1));
+                        return;
+                    }
+                if constexpr (!std::is_integral_v<T>)
+                    if (c.roi_extent != 0 && f.name == "ROITensor") {
+                        buffers.emplace_back(std::string(f.name), regions<T>(*f.desc, seed, c.roi_extent));
+                        return;
+                    }
                 if constexpr (std::is_integral_v<T>)
                     if (c.index_range != 0 && f.name == "IndicesTensor") {
                         buffers.emplace_back(std::string(f.name), indices<T>(*f.desc, seed, c.index_range));

@@ -99,6 +99,14 @@ def index_values(shape, seed, dtype, limit):  # bench_ops' index(i, seed), in [0
     return i.astype(dtype).reshape(shape)
 
 
+def region_values(shape, seed, dtype, extent):  # bench_ops' regions(seed, extent): [x1, y1, x2, y2] rows
+    a = hashed(int(np.prod(shape)), seed).astype(np.float64).reshape(-1, 4) / 2.0**32
+    v = np.empty_like(a)
+    v[:, :2] = a[:, :2] * 0.75 * extent
+    v[:, 2:] = v[:, :2] + extent / 16 + a[:, 2:] * extent / 4
+    return v.astype(dtype).reshape(shape)  # rounded once from float64, as bench_ops does
+
+
 def best(f):
     f()
     b = 1e30
@@ -267,6 +275,23 @@ def torch_peers():
         src, dst = tx.view(1, 2, 2, 64, 128, 128).permute(0, 3, 4, 1, 5, 2), out.view(1, 64, 128, 2, 128, 2)
         return lambda: dst.copy_(src), lambda: out.numpy()
 
+    # ROI_ALIGN = ROI_ALIGN1 with InputPixelOffset 0.5, OutputPixelOffset -0.5: sample s of
+    # n = 7 * 2 along x sits at x1 * scale + (s + 0.5) / n * (x2 - x1) * scale - 0.5, which is
+    # torchvision's aligned=True (roi_start = x1 * scale - 0.5, the width not clamped to 1); its
+    # sampling_ratio 2 is Minimum = MaximumSamplesPerOutput = 2; out-of-bounds samples (outside
+    # [-1, size]) read 0 and count (OutOfBoundsInputValue 0); the same clamps. torchvision is
+    # optional: without it the row has no PyTorch peer.
+    try:
+        import torchvision
+    except ImportError:
+        torchvision = None
+
+    def roi_align(x, rois, batch):
+        tx = T(x); boxes = torch.cat([T(batch.astype(np.float64)).to(tx.dtype).reshape(-1, 1), T(rois)], 1); holder = {}
+        def run():
+            holder["out"] = torchvision.ops.roi_align(tx, boxes, (7, 7), spatial_scale=0.25, sampling_ratio=2, aligned=True)
+        return run, lambda: holder["out"].numpy()
+
     elementwise = {"add": binary(torch.add), "add_broadcast": broadcast_add, "multiply": binary(torch.mul),
                    "divide": binary(torch.div), "max": binary(torch.maximum), "sqrt": sqrt, "less_than": less_than,
                    "cast": cast}
@@ -278,7 +303,7 @@ def torch_peers():
             "lrn_grad_large": lrn_grad,
             "gemm": gemm, "reduce_sum": reduce_sum((0, 1)), "reduce_sum_axis": reduce_sum((1,)),
             "gather": gather, "join": join, "split": split, "padding": padding, "tile": tile,
-            "depth_to_space": depth_to_space}
+            "depth_to_space": depth_to_space, **({"roi_align": roi_align} if torchvision else {})}
 
 
 def numpy_peers():
@@ -426,9 +451,12 @@ CONFIGS = {
     "padding": ([(1, 64, 256, 256)], True),
     "tile": ([(1, 64, 128, 128)], True),
     "depth_to_space": ([(1, 256, 128, 128)], True),
+    "roi_align": ([(1, 256, 56, 56), (128, 4), (128,)], False),
 }
 # Index inputs (by position): their type and the range of bench_ops' index(i, seed), not values().
-INDEX_INPUTS = {"gather": {1: (np.int64, 32768)}}
+INDEX_INPUTS = {"gather": {1: (np.int64, 32768)}, "roi_align": {2: (np.uint32, 1)}}
+# Region inputs (by position): the extent of bench_ops' regions(seed, extent), not values().
+REGION_INPUTS = {"roi_align": {1: 224.0}}
 # Peers that round on the way (float32 or float16 arithmetic) are checked against dmlref's
 # correctly rounded results within a tolerance: the largest difference relative to the largest
 # |result|, per type. Exact configurations must match bit for bit.
@@ -468,6 +496,9 @@ for name in ("gather", "join", "split", "padding", "tile", "depth_to_space"):
 for name in ("average_pooling", "average_pooling_large", "average_pooling_grad"):
     for tname in ("FLOAT32", "FLOAT16"):
         GOALS[(name, tname)] = ("pytorch", 1.0)
+# ROI align: at least half PyTorch's (torchvision's) speed.
+for tname in ("FLOAT32", "FLOAT16"):
+    GOALS[("roi_align", tname)] = ("pytorch", 0.5)
 # FLOAT16: the issue's ">= 10 against numpy where numpy computes" is for the summed and forward
 # operators; numpy computes none of the summed ones, so it is RELU and CLIP1. The element-wise
 # grads are copy-speed operators in the issue (its first row): in FLOAT16 too, at least PyTorch's
@@ -519,7 +550,10 @@ with tempfile.TemporaryDirectory() as tmp:
                 continue
             dump = os.path.join(tmp, "out.bin")
             index = INDEX_INPUTS.get(name, {})
-            inputs = [index_values(s, k + 1, *index[k]) if k in index else values(s, k + 1, dtype) for k, s in enumerate(shapes)]
+            region = REGION_INPUTS.get(name, {})
+            inputs = [index_values(s, k + 1, *index[k]) if k in index
+                      else region_values(s, k + 1, dtype, region[k]) if k in region
+                      else values(s, k + 1, dtype) for k, s in enumerate(shapes)]
             runs, times, failed = {}, {}, {}  # per peer: (run, result), best time, exception
             for peer in ("pytorch", "numpy"):
                 f = peers.get(peer, {}).get(name)

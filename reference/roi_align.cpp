@@ -24,9 +24,11 @@
 // the output type; MAX compares exact values. No floating-point arithmetic touches a value.
 #include "roi_align.hpp"
 #include "dmlref/checked.hpp"
+#include "fast/roi_align.hpp"
 #include "roi_align_internal.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <stdexcept>
 
@@ -243,6 +245,7 @@ const AxisSample& Region::y(uint64_t o, uint64_t i) const { return cached_sample
 Region region(const Params& p, std::span<const std::byte> roi, std::span<const std::byte> indices, uint64_t r) {
     Region g;
     g.p = &p;
+    g.index = r;
     g.batch = batch_index(p, indices, r);
     const TensorDesc& img = image_desc(p);
     g.ax.lo = mpq_class(roi_value(p, roi, r, 0)) * mpq_class(double(p.scale_x));
@@ -327,6 +330,28 @@ template <class F> void dispatch_float(DataType t, F&& f) {
 
 // ---- Forward -------------------------------------------------------------------------------
 
+// One output element of plane `plane` of X (image g.batch, one channel): the average or the
+// greatest of its samples, exact, rounded once. The fast path (reference/fast/roi_align.cpp) takes
+// this for the elements it leaves undecided.
+template <class T>
+T forward_element(const Params& p, const Region& g, const T* x, const std::vector<int64_t>& strides, int64_t plane,
+                  uint64_t oy, uint64_t ox) {
+    Value v{Value::Finite, 0};
+    if (p.reduction == DML_REDUCE_FUNCTION_MAX) {
+        max_sample<T>(p, g, oy, ox, x, strides, plane, false, &v);
+    } else {
+        for (uint64_t iy = 0; iy < g.sy; ++iy)
+            for (uint64_t ix = 0; ix < g.sx; ++ix)
+                accumulate(v, sample_value<T>(p, g.y(oy, iy), g.x(ox, ix), x, strides, plane));
+        v = scaled(v, mpq_class(1, mpz_class(static_cast<unsigned long>(g.sx)) * static_cast<unsigned long>(g.sy)));
+    }
+    return rounded<T>(v);
+}
+template float forward_element<float>(const Params&, const Region&, const float*, const std::vector<int64_t>&, int64_t,
+                                      uint64_t, uint64_t);
+template half forward_element<half>(const Params&, const Region&, const half*, const std::vector<int64_t>&, int64_t,
+                                    uint64_t, uint64_t);
+
 void forward(const Params& p, const Bindings& b) {
     const auto roi = b.at("ROITensor"), indices = b.at("BatchIndicesTensor");
     const TensorView X(*p.input, b.at("InputTensor"));
@@ -339,27 +364,44 @@ void forward(const Params& p, const Bindings& b) {
             const Region g = region(p, roi, indices, r);
             if (g.batch >= p.input->Sizes[0])
                 throw std::invalid_argument("a batch index is out of range (roi-align rules)");
-            const mpq_class per_sample(1,
-                                       mpz_class(static_cast<unsigned long>(g.sx)) * static_cast<unsigned long>(g.sy));
             for (uint64_t c = 0; c < channels; ++c) {
                 const int64_t plane = int64_t(g.batch) * X.strides[0] + int64_t(c) * X.strides[1];
                 for (uint64_t oy = 0; oy < out_h; ++oy)
-                    for (uint64_t ox = 0; ox < out_w; ++ox) {
-                        Value v{Value::Finite, 0};
-                        if (p.reduction == DML_REDUCE_FUNCTION_MAX) {
-                            max_sample<T>(p, g, oy, ox, x, X.strides, plane, false, &v);
-                        } else {
-                            for (uint64_t iy = 0; iy < g.sy; ++iy)
-                                for (uint64_t ix = 0; ix < g.sx; ++ix)
-                                    accumulate(v, sample_value<T>(p, g.y(oy, iy), g.x(ox, ix), x, X.strides, plane));
-                            v = scaled(v, per_sample);
-                        }
+                    for (uint64_t ox = 0; ox < out_w; ++ox)
                         y[int64_t(r) * Y.strides[0] + int64_t(c) * Y.strides[1] + int64_t(oy) * Y.strides[2] +
-                          int64_t(ox) * Y.strides[3]] = rounded<T>(v);
-                    }
+                          int64_t(ox) * Y.strides[3]] = forward_element<T>(p, g, x, X.strides, plane, oy, ox);
             }
         }
     });
+}
+
+// The fast path (reference/fast/roi_align.cpp): FLOAT32 and FLOAT16 outputs in float64 with an
+// error bound; the elements it leaves undecided are forward_element. False (the plain loop then
+// runs, with its errors) where a region's coordinates are not finite or its batch index is out of
+// range.
+bool forward_fast(const Params& p, const Bindings& b) {
+    const auto roi = b.at("ROITensor"), indices = b.at("BatchIndicesTensor");
+    for (uint64_t r = 0; r < region_count(p); ++r) {
+        for (int k = 0; k < 4; ++k)
+            if (!std::isfinite(roi_value(p, roi, r, k))) return false;
+        if (batch_index(p, indices, r) >= p.input->Sizes[0]) return false;
+    }
+    const TensorView X(*p.input, b.at("InputTensor"));
+    const TensorView Y(p.pooled, b.at(p.pooled_name));
+    dispatch_float(p.pooled.DataType, [&]<class T>() {
+        std::vector<fast::RoiElement> undecided;
+        fast::roi_align_decide<T>(p, roi, indices, X, Y, undecided);
+        const T* x = X.data<T>();
+        T* y = Y.data<T>();
+        std::optional<Region> g;
+        for (const fast::RoiElement& e : undecided) {
+            if (!g || e.r != g->index) g.emplace(region(p, roi, indices, e.r));
+            const int64_t plane = int64_t(g->batch) * X.strides[0] + int64_t(e.c) * X.strides[1];
+            y[int64_t(e.r) * Y.strides[0] + int64_t(e.c) * Y.strides[1] + int64_t(e.oy) * Y.strides[2] +
+              int64_t(e.ox) * Y.strides[3]] = forward_element<T>(p, *g, x, X.strides, plane, e.oy, e.ox);
+        }
+    });
+    return true;
 }
 
 // ---- Grad ----------------------------------------------------------------------------------
@@ -476,6 +518,12 @@ void backward(const Params& p, const Bindings& b) {
 
 void evaluate(const DML_ROI_ALIGN_OPERATOR_DESC& d, const Bindings& b) { roi::forward(roi::params(d), b); }
 void evaluate(const DML_ROI_ALIGN1_OPERATOR_DESC& d, const Bindings& b) { roi::forward(roi::params(d), b); }
+bool roi_align_fast_path(const DML_ROI_ALIGN_OPERATOR_DESC& d, const Bindings& b) {
+    return roi::forward_fast(roi::params(d), b);
+}
+bool roi_align_fast_path(const DML_ROI_ALIGN1_OPERATOR_DESC& d, const Bindings& b) {
+    return roi::forward_fast(roi::params(d), b);
+}
 void evaluate(const DML_ROI_ALIGN_GRAD_OPERATOR_DESC& d, const Bindings& b) { roi::backward(roi::params(d), b); }
 
 }  // namespace dmlref::reference

@@ -70,6 +70,7 @@ struct Axis {
 };
 struct Region {
     const Params* p = nullptr;
+    uint64_t index = 0;  // r, the region's row of ROITensor
     uint64_t batch = 0;
     uint64_t sx = 1, sy = 1;  // samples per output along x and y
     Axis ax, ay;
@@ -80,6 +81,11 @@ struct Region {
 Region region(const Params& p, std::span<const std::byte> roi, std::span<const std::byte> indices, uint64_t r);
 double roi_value(const Params& p, std::span<const std::byte> roi, uint64_t r, int k);  // exact
 uint64_t batch_index(const Params& p, std::span<const std::byte> indices, uint64_t r);
+// One output element of the forward (ROI_ALIGN, ROI_ALIGN1): plane `plane` of X is the region's
+// image and the element's channel; exact, rounded once (the plain loop's element).
+template <class T>
+T forward_element(const Params& p, const Region& g, const T* x, const std::vector<int64_t>& strides, int64_t plane,
+                  uint64_t oy, uint64_t ox);
 // Samples read for region r over all its outputs (saturating), for the work limit.
 uint64_t sample_work(const Params& p, std::span<const std::byte> roi, uint64_t r);
 
