@@ -105,6 +105,13 @@ template <class D> bool valid(const D& d) {
 
 // ---- BATCH_NORMALIZATION ---------------------------------------------------------------------
 
+// One output element: Act(RN(Scale (X - Mean) r + Bias)), r from `root` (D = Variance + Epsilon).
+template <class T>
+T bn_value(T x, T mean, const Root& root, T scale, T bias, const std::optional<DML_FUSED_ACTIVATION>& a) {
+    const Ext K = mul(ext(scale), sub(ext(x), ext(mean)));
+    return activate<T>(a, scaled_root<T>(K, root, ext(bias)));
+}
+
 void bn(const DML_BATCH_NORMALIZATION_OPERATOR_DESC& d, const Bindings& b) {
     dispatch(d.InputTensor.DataType, [&]<class T>() {
         const auto x = logical_values<T>(d.InputTensor, b.at("InputTensor"));
@@ -118,8 +125,7 @@ void bn(const DML_BATCH_NORMALIZATION_OPERATOR_DESC& d, const Bindings& b) {
         std::vector<Root> roots;
         for (const T& v : var) roots.push_back(root_of(add(ext(v), ext_float(d.Epsilon))));
         write_logical<T>(d.OutputTensor, b.at("OutputTensor"), [&](uint64_t i) {
-            const Ext K = mul(ext(scale[is[i]]), sub(ext(x[i]), ext(mean[im[i]])));
-            return activate<T>(d.FusedActivation, scaled_root<T>(K, roots[iv[i]], ext(bias[ib[i]])));
+            return bn_value(x[i], mean[im[i]], roots[iv[i]], scale[is[i]], bias[ib[i]], d.FusedActivation);
         });
     });
 }
@@ -229,6 +235,16 @@ std::vector<uint64_t> stat_index(const std::vector<uint32_t>& in, const std::vec
     }
     return idx;
 }
+
+template <class T>
+T batch_normalization_element(T x, T mean, T variance, T scale, T bias, float epsilon,
+                              const std::optional<DML_FUSED_ACTIVATION>& activation) {
+    return bn_value(x, mean, root_of(add(ext(variance), ext_float(epsilon))), scale, bias, activation);
+}
+template float batch_normalization_element(float, float, float, float, float, float,
+                                           const std::optional<DML_FUSED_ACTIVATION>&);
+template half batch_normalization_element(half, half, half, half, half, float,
+                                          const std::optional<DML_FUSED_ACTIVATION>&);
 
 void validate(const DML_BATCH_NORMALIZATION_OPERATOR_DESC& d, Diagnostics& diags) {
     const std::initializer_list<Named> all = {{"InputTensor", d.InputTensor},       {"MeanTensor", d.MeanTensor},

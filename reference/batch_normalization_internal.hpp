@@ -1,7 +1,10 @@
 // What batch_normalization.cpp shares with its bound (batch_normalization_bound.cpp).
 #pragma once
 
+#include "dmlref/desc_base.hpp"
+
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 namespace dmlref::reference {
@@ -9,5 +12,13 @@ namespace dmlref::reference {
 // For every logical element of `in`, the logical index of the element of `stat` it broadcasts to
 // (stat's dimensions are 1 or in's).
 std::vector<uint64_t> stat_index(const std::vector<uint32_t>& in, const std::vector<uint32_t>& stat);
+
+// One element of BATCH_NORMALIZATION's output as its plain loop computes it: RN(Scale (X - Mean)
+// (Variance + Epsilon)^(-1/2) + Bias) in exact arithmetic (reference/exact_ext.hpp), then the
+// fused activation. The fast path (reference/fast/batch_normalization.cpp) takes it for the
+// elements its bound leaves undecided. Instantiated for float and half.
+template <class T>
+T batch_normalization_element(T x, T mean, T variance, T scale, T bias, float epsilon,
+                              const std::optional<DML_FUSED_ACTIVATION>& activation);
 
 }  // namespace dmlref::reference

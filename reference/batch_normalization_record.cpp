@@ -4,6 +4,7 @@
 // coverage.
 #include "batch_normalization.hpp"
 
+#include "fast/batch_normalization.hpp"
 #include "fused_activation.hpp"
 #include "fused_activation_policies.hpp"
 #include "kit/policies.hpp"
@@ -146,6 +147,7 @@ OperatorRecord bn() {
          .Policies = join({{kBnBroadcast, kBnSpatial}, kActivation, kCommon})},
         {computed("OutputTensor", batch_normalization_output_bounds)});
     r.support_rules = bn_support_rules;
+    r.fast = fast_as<BN, fast::batch_normalization>;  // FLOAT32 and FLOAT16: reference/fast/batch_normalization.cpp
     return r;
 }
 

@@ -1,0 +1,376 @@
+// BATCH_NORMALIZATION's fast path (reference/fast/batch_normalization.cpp) against the plain loop of
+// reference/batch_normalization.cpp, element for element (fast_check.hpp: one thread and three):
+// random shapes of rank 1 to 5 with each statistic broadcast on its own, packed, padded and gapped
+// layouts, every fused activation, FLOAT32 and FLOAT16 (other types must fall back), on plain
+// values, hard values (+-0, subnormals, the largest values, +-inf, NaN, Variance + Epsilon <= 0)
+// and values whose results fall on rounding ties of the output type (a perfect-square D), so that
+// both ways out of the decision are taken. Then the error bound itself: its constant checked in
+// exact rationals, and every estimate within its bound of the exact value, with some estimates
+// using more than half of it (so that a bound too small by half fails).
+#include "fast_check.hpp"
+#include "fast_values.hpp"
+#include "support.hpp"
+
+#include "../reference/fast/batch_normalization.hpp"
+
+#include <gmpxx.h>
+#include <mpfr.h>
+
+#include <cmath>
+#include <random>
+
+// One namespace per file: the test binary is a unity build (test/meson.build).
+namespace dmlref_test_fast_batch_normalization {
+
+using namespace dmlref;
+using namespace dmlref::test;
+using BN = DML_BATCH_NORMALIZATION_OPERATOR_DESC;
+
+namespace {
+
+std::optional<DML_FUSED_ACTIVATION> activation(std::string_view name, float a = 0, float b = 0) {
+    const auto& t = fused_activation_types();
+    for (uint32_t i = 0; i < t.size(); ++i)
+        if (t[i].Name == name) return DML_FUSED_ACTIVATION{i, {a, b}};
+    return std::nullopt;
+}
+
+// Every activation DirectML allows to be fused, with valid parameters, and none.
+const std::vector<std::optional<DML_FUSED_ACTIVATION>>& activations() {
+    static const std::vector<std::optional<DML_FUSED_ACTIVATION>> a = {
+        std::nullopt,
+        activation("ACTIVATION_RELU"),
+        activation("ACTIVATION_IDENTITY"),
+        activation("ACTIVATION_LEAKY_RELU", 0.3f),
+        activation("ACTIVATION_LINEAR", -1.5f, 0.25f),
+        activation("ACTIVATION_SIGMOID"),
+        activation("ACTIVATION_HARD_SIGMOID", 0.25f, 0.5f),
+        activation("ACTIVATION_TANH"),
+        activation("ACTIVATION_SCALED_TANH", 1.25f, -0.75f),
+        activation("ACTIVATION_THRESHOLDED_RELU", -0.5f),
+        activation("ACTIVATION_ELU", 0.75f),
+        activation("ACTIVATION_CELU", -2.0f),
+        activation("ACTIVATION_SCALED_ELU", 1.6732f, 1.0507f),
+        activation("ACTIVATION_SOFTPLUS", 2.0f),
+        activation("ACTIVATION_PARAMETRIC_SOFTPLUS", 0.5f, -1.5f),
+        activation("ACTIVATION_SOFTSIGN"),
+        activation("ACTIVATION_SHRINK", 0.25f, 0.5f),
+        activation("ACTIVATION_GELU")};
+    return a;
+}
+
+const char* const kInputs[] = {"InputTensor", "MeanTensor", "VarianceTensor", "ScaleTensor", "BiasTensor"};
+
+struct Shape {
+    std::vector<uint32_t> in;
+    std::array<std::vector<uint32_t>, 4> stat;  // Mean, Variance, Scale, Bias
+};
+
+Operator make_op(DataType t, const Shape& s, std::array<std::vector<uint32_t>, 6> strides, float epsilon,
+                 const std::optional<DML_FUSED_ACTIVATION>& act) {
+    BN d;
+    d.InputTensor = desc(t, s.in, strides[0]);
+    d.MeanTensor = desc(t, s.stat[0], strides[1]);
+    d.VarianceTensor = desc(t, s.stat[1], strides[2]);
+    d.ScaleTensor = desc(t, s.stat[2], strides[3]);
+    d.BiasTensor = desc(t, s.stat[3], strides[4]);
+    d.OutputTensor = desc(t, s.in, strides[5]);
+    d.Spatial = 1;
+    d.Epsilon = epsilon;
+    d.FusedActivation = act;
+    return {OperatorType::BATCH_NORMALIZATION, d};
+}
+
+// Buffers for op: input k's every element from value(k) (k indexes kInputs), the output filled.
+template <class T, class Value> Buffers op_buffers(const Operator& op, Value&& value) {
+    const BN& d = get<BN>(op.Desc);
+    const TensorDesc* in[] = {&d.InputTensor, &d.MeanTensor, &d.VarianceTensor, &d.ScaleTensor, &d.BiasTensor};
+    Buffers b;
+    for (int k = 0; k < 5; ++k) {
+        std::vector<T> v(buffer_size(*in[k]) / sizeof(T) + 1);
+        for (T& x : v) x = value(k);
+        std::vector<std::byte> bytes(buffer_size(*in[k]));
+        std::memcpy(bytes.data(), static_cast<const void*>(v.data()), bytes.size());
+        b.names.emplace_back(kInputs[k]);
+        b.bytes.push_back(std::move(bytes));
+    }
+    b.names.emplace_back("OutputTensor");
+    b.bytes.emplace_back(buffer_size(d.OutputTensor), std::byte{0x5a});
+    return b;
+}
+
+// Random values of one of three kinds for input k (1: Mean, 2: Variance, ...):
+//  0 plain: multiples of 2^-10 in [-1, 1) (a Variance in (0, 1]): almost all decided by the bound;
+//  1 hard: hard_element (+-0, subnormals, the largest values, +-inf, NaN; a negative Variance);
+//  2 ties: few-bit values and a perfect-square Variance (Epsilon 0): K r + b exact, often on a
+//    rounding tie of T, which the bound cannot decide.
+template <class T> T value_of_kind(std::mt19937_64& rng, int kind, int k) {
+    if (kind == 1) return rng() % 8 == 0 ? T(0.0f) : hard_element<T>(rng);
+    if (kind == 2) {
+        if (k == 2) {
+            static const double squares[] = {0.25, 1.0, 4.0, 2.25, 0.0625, 16.0, 6.25, 0.5625};
+            return value_of<T>(squares[rng() % std::size(squares)]);
+        }
+        const int bits = is_half_v<T> ? 6 : 13;
+        const int64_t m = int64_t(rng() % (uint64_t(1) << bits)) - (int64_t(1) << (bits - 1));
+        return value_of<T>(std::ldexp(double(m), -bits + int(rng() % 4)));
+    }
+    if (k == 2) return value_of<T>(std::ldexp(double(1 + rng() % 1024), -10));
+    return value_of<T>(std::ldexp(double(int64_t(rng() % 2048) - 1024), -10));
+}
+
+Shape random_shape(std::mt19937_64& rng, uint32_t last_max) {
+    Shape s;
+    const uint32_t rank = 1 + uint32_t(rng() % 5);
+    uint64_t n = 1;
+    for (uint32_t i = 0; i < rank; ++i) {
+        const uint32_t size = i + 1 == rank ? 1 + uint32_t(rng() % last_max) : 1 + uint32_t(rng() % 4);
+        if (n * size > 400) s.in.push_back(1);
+        else s.in.push_back(size);
+        n *= s.in.back();
+    }
+    for (auto& st : s.stat)
+        for (const uint32_t v : s.in) st.push_back(rng() % 2 ? v : 1);
+    return s;
+}
+
+template <class T> void check_random(std::mt19937_64& rng, int count, uint32_t last_max) {
+    const DataType t = data_type_of<T>();
+    const auto& acts = activations();
+    for (int it = 0; it < count; ++it) {
+        const Shape s = random_shape(rng, last_max);
+        const int kind = int(rng() % 3);
+        const auto& act = acts[size_t(it) % acts.size()];
+        const float epsilon = kind == 2 ? 0.0f : std::array<float, 4>{0.0f, 1e-5f, 1e-3f, 0.1f}[rng() % 4];
+        std::array<std::vector<uint32_t>, 6> strides;
+        strides[0] = rng() % 3 == 0 ? gapped_strides(rng, s.in) : random_strides(rng, s.in);
+        for (int k = 0; k < 4; ++k) strides[size_t(k + 1)] = random_strides(rng, s.stat[size_t(k)]);
+        strides[5] = rng() % 3 == 0 ? gapped_strides(rng, s.in) : random_strides(rng, s.in);
+        INFO("iteration " << it << ", kind " << kind << ", activation " << (act ? act->name() : "none")
+                          << ", epsilon " << epsilon << ", input " << sizes_text(s.in) << ", mean "
+                          << sizes_text(s.stat[0]) << ", variance " << sizes_text(s.stat[1]) << ", scale "
+                          << sizes_text(s.stat[2]) << ", bias " << sizes_text(s.stat[3]));
+        const Operator op = make_op(t, s, strides, epsilon, act);
+        check_op(op, op_buffers<T>(op, [&](int k) { return value_of_kind<T>(rng, kind, k); }));
+    }
+}
+
+}  // namespace
+
+TEST_CASE_TEMPLATE("Batch normalization fast path = plain loop, element for element", T, float, dmlref::half) {
+    std::mt19937_64 rng = rng_for<T>(2400);
+    uint64_t decided = 0, plain = 0;
+    const auto& acts = activations();
+    for (int round = 0; round < 6; ++round) {
+        check_random<T>(rng, int(acts.size()), 12);
+        // check_op's last run (three threads) is the fast path's: its counts.
+        const auto c = reference::fast::batch_normalization_counts();
+        decided += c.decided;
+        plain += c.plain;
+    }
+    CHECK(decided > 0);
+    CHECK(plain > 0);
+}
+
+TEST_CASE_TEMPLATE("Batch normalization fast path: other types take the plain loop", T, double, int32_t, uint8_t) {
+    std::mt19937_64 rng = rng_for<T>(2410);
+    check_random<T>(rng, 6, 6);
+}
+
+// Runs longer than a task's chunk (4096 elements), per-channel statistics and statistics that vary
+// along the run, with and without a fused activation; one thread against three.
+TEST_CASE_TEMPLATE("Batch normalization fast path = plain loop on long runs", T, float, dmlref::half) {
+    std::mt19937_64 rng = rng_for<T>(2420);
+    const DataType t = data_type_of<T>();
+    const Shape shapes[] = {{{1, 2, 80, 70}, {{{1, 2, 1, 1}, {1, 2, 1, 1}, {1, 2, 1, 1}, {1, 2, 1, 1}}}},
+                            {{2, 1, 90, 60}, {{{1, 1, 1, 60}, {1, 1, 90, 1}, {1, 1, 1, 1}, {2, 1, 1, 60}}}}};
+    const std::optional<DML_FUSED_ACTIVATION> acts[] = {std::nullopt, activation("ACTIVATION_RELU"),
+                                                        activation("ACTIVATION_LEAKY_RELU", 0.3f)};
+    for (const Shape& s : shapes)
+        for (const auto& act : acts) {
+            const Operator op = make_op(t, s, {}, 1e-5f, act);
+            check_op(op, op_buffers<T>(op, [&](int k) { return value_of_kind<T>(rng, 0, k); }));
+            CHECK(reference::fast::batch_normalization_counts().decided > 0);
+        }
+}
+
+// ---- Hard elements, by hand ------------------------------------------------------------------
+// One element per row (InputTensor, MeanTensor, VarianceTensor, ScaleTensor and BiasTensor all of
+// the input's sizes), with the result worked out by hand where there is one.
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+const double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+struct Row {
+    double x, mean, var, scale, bias;
+    std::optional<double> expected;  // NaN: the canonical NaN; none: compared with the plain loop only
+    bool plain;                      // must be left to the plain element
+};
+
+template <class T>
+void check_rows(const std::vector<Row>& rows, float epsilon, const std::optional<DML_FUSED_ACTIVATION>& act) {
+    const uint32_t n = uint32_t(rows.size());
+    const Shape s{{1, n}, {{{1, n}, {1, n}, {1, n}, {1, n}}}};
+    const Operator op = make_op(data_type_of<T>(), s, {}, epsilon, act);
+    std::array<uint32_t, 5> next{};
+    const Buffers in = op_buffers<T>(op, [&](int k) {
+        const uint32_t j = next[size_t(k)]++;
+        if (j >= n) return T(0.0f);
+        const Row& r = rows[j];
+        return value_of<T>(std::array<double, 5>{r.x, r.mean, r.var, r.scale, r.bias}[size_t(k)]);
+    });
+    check_op(op, in);
+    const Buffers fast = evaluate_with(op, in, true, 1);
+    uint64_t plain = 0;
+    for (const Row& r : rows) plain += r.plain;
+    CHECK(reference::fast::batch_normalization_counts().plain == plain);
+    const T* y = reinterpret_cast<const T*>(fast.bytes[5].data());
+    for (uint32_t j = 0; j < n; ++j) {
+        const Row& r = rows[j];
+        INFO("row " << j << ": x " << r.x << ", mean " << r.mean << ", variance " << r.var << ", scale " << r.scale
+                    << ", bias " << r.bias << ", result " << widen(y[j]));
+        if (!r.expected) continue;
+        CHECK(same_bits(y[j], std::isnan(*r.expected) ? canonical_nan<T>() : value_of<T>(*r.expected)));
+    }
+}
+
+// RELU of the rows' results: y > 0 ? y : +0, NaN +0; the plain-element rows stay plain.
+std::vector<Row> relu_of(std::vector<Row> rows) {
+    for (Row& r : rows)
+        if (r.expected) r.expected = *r.expected > 0 ? *r.expected : 0.0;
+    return rows;
+}
+
+}  // namespace
+
+// FLOAT32, Epsilon 0. Variance 4 makes r = 1/2 exactly:
+//  - 3 (2^23 + 1) / 2 = 12582913.5 is the midpoint of two floats (to even: 12582914), and
+//    3 (2^23 + 3) / 2 = 12582916.5 another (to even: 12582916); a Mean of +-2^-100 puts V a hair below
+//    or above the first, which float64 cannot see (x - m rounds to x): the plain element decides;
+//  - x = Mean gives an exact +0 whatever Bias's sign; -0 - (+0) too; a tiny negative V gives -0;
+//  - an overflow to inf is decided; D <= 0, NaN and infinite operands take the plain element.
+TEST_CASE("Batch normalization fast path: ties, zeros and special values of FLOAT32, by hand") {
+    const std::vector<Row> rows = {
+        // x, mean, variance, scale, bias, expected, plain
+        {1.0, 0.0, 4.0, 1.0, 0.25, 0.75, false},                 // decided
+        {0x1p23 + 1, 0.0, 4.0, 3.0, 0.0, 12582914.0, true},       // a tie, to even (up)
+        {0x1p23 + 3, 0.0, 4.0, 3.0, 0.0, 12582916.0, true},       // a tie, to even (down)
+        {0x1p23 + 1, 0x1p-100, 4.0, 3.0, 0.0, 12582913.0, true},  // a hair below the tie
+        {0x1p23 + 1, -0x1p-100, 4.0, 3.0, 0.0, 12582914.0, true}, // a hair above it
+        {3.0, 3.0, 4.0, 5.0, -0.0, 0.0, false},                  // x = Mean: +0
+        {3.0, 3.0, 4.0, 5.0, 0.0, 0.0, false},                   //
+        {-0.0, 0.0, 1.0, 1.0, -0.0, 0.0, false},                 // -0 - 0: an exact 0, +0
+        {-0x1p-149, 0.0, 16.0, 0.25, 0.0, -0.0, false},          // -2^-153: -0
+        {0x1p-149, 0.0, 0x1p-149, 1.0, 0.0, std::nullopt, false}, // 2^-149 / 2^-74.5, irrational
+        {0x1p127, -0x1p127, 0x1p-149, 0x1p127, 0.0, kInf, false}, // 2^329.5: inf
+        {1.0, 0.0, -1.0, 1.0, 0.0, kNaN, true},                  // D < 0: NaN
+        {1.0, 0.0, 0.0, 1.0, 0.0, kInf, true},                   // D = 0: 1 / 0 = inf
+        {0.0, 0.0, 0.0, 1.0, 0.0, kNaN, true},                   // 0 / 0
+        {kInf, 0.0, 1.0, 1.0, 0.0, kInf, true},                  // inf
+        {kInf, kInf, 1.0, 1.0, 0.0, kNaN, true},                 // inf - inf
+        {1.0, 0.0, kInf, 1.0, 2.0, 2.0, true},                   // 1 / sqrt(inf) = 0
+        {1.0, 0.0, 1.0, 1.0, -kInf, -kInf, true},                // Bias -inf
+        {kNaN, 0.0, 1.0, 1.0, 0.0, kNaN, true},                  // NaN
+        {1.0, 0.0, 1.0, 0.0, kNaN, kNaN, true},                  // 0 + NaN
+    };
+    check_rows<float>(rows, 0.0f, std::nullopt);
+    check_rows<float>(relu_of(rows), 0.0f, activation("ACTIVATION_RELU"));
+    // LEAKY_RELU selects y itself for y >= 0, so -0 stays -0 (BnActivationSignedZero).
+    std::vector<Row> leaky = rows;
+    for (Row& r : leaky)
+        if (!r.expected || *r.expected < 0 || std::isnan(*r.expected)) r.expected = std::nullopt;
+    check_rows<float>(leaky, 0.0f, activation("ACTIVATION_LEAKY_RELU", 0.3f));
+}
+
+// FLOAT16, Epsilon 2^-2 and Variance 3.75: D = 4, r = 1/2. Floats are 2^-10 apart in [1, 2):
+// 3 (1 + 2^-10) / 2 = 1.5 + 3 * 2^-11 is a midpoint (to even: 1.5 + 2^-9), 3 (1 + 3 * 2^-10) / 2 another
+// (to even: 1.5 + 2^-8); a Mean of +-2^-24 moves V by 1.5 * 2^-24, which float64 sees. Subnormal ties
+// (2^-25 to +0, 1.5 * 2^-24 to 2^-23), -0, the largest value and an overflow.
+TEST_CASE("Batch normalization fast path: ties of FLOAT16, by hand") {
+    const std::vector<Row> rows = {
+        {1 + 0x1p-10, 0.0, 3.75, 3.0, 0.0, 1.5 + 0x1p-9, true},        // a tie, to even (up)
+        {1 + 3 * 0x1p-10, 0.0, 3.75, 3.0, 0.0, 1.5 + 0x1p-8, true},    // a tie, to even (down)
+        {1 + 0x1p-10, 0x1p-24, 3.75, 3.0, 0.0, 1.5 + 0x1p-10, false},  // below the tie
+        {1 + 0x1p-10, -0x1p-24, 3.75, 3.0, 0.0, 1.5 + 0x1p-9, false},  // above it
+        {0x1p-24, 0.0, 3.75, 1.0, 0.0, 0.0, true},                     // 2^-25: to even, +0
+        {3 * 0x1p-24, 0.0, 3.75, 1.0, 0.0, 0x1p-23, true},             // 1.5 * 2^-24: to even, 2^-23
+        {-0x1p-24, 0.0, 3.75, 0.5, 0.0, -0.0, false},                  // -2^-26: -0
+        {1.0, 0.0, 3.75, 1.0, 65504.0, 65504.0, false},                // 65504.5: 65504
+        {1.0, 0.0, 3.75, 65504.0, 65504.0, kInf, false},               // 98256: inf
+        {1.5, 1.5, 3.75, 7.0, -0.0, 0.0, false},                       // x = Mean: +0
+    };
+    check_rows<dmlref::half>(rows, 0.25f, std::nullopt);
+    check_rows<dmlref::half>(relu_of(rows), 0.25f, activation("ACTIVATION_RELU"));
+}
+
+// ---- The bound itself --------------------------------------------------------------------------
+
+// The header's constants in exact rationals: theta < 6u ((1 + u)^8 < (1 + 6u)^2 (1 - u)^3, squared to
+// avoid the root), step 6's 1 / (1 - u) and 6 / (1 - 6u) within (1 + 2^-49), and e's margin
+// (1 + 2^-30)(1 - u)^3 > 1 + 2^-49.
+TEST_CASE("Batch normalization fast path: the bound's constants, in exact rationals") {
+    const mpq_class u(mpz_class(1), mpz_class(1) << 53), one(1);
+    const mpq_class p49(mpz_class(1), mpz_class(1) << 49), p30(mpz_class(1), mpz_class(1) << 30);
+    auto pow = [](mpq_class b, int k) {
+        mpq_class r(1);
+        for (int i = 0; i < k; ++i) r *= b;
+        return r;
+    };
+    CHECK(pow(one + u, 8) < pow(one + 6 * u, 2) * pow(one - u, 3));
+    CHECK(one / (one - u) <= one + p49);
+    CHECK(6 / (one - 6 * u) <= 6 * (one + p49));
+    CHECK((one + p30) * pow(one - u, 3) > one + p49);
+}
+
+// Every estimate within its bound of the exact value (MPFR at 600 bits: x - m and s (x - m) exact,
+// the root and the quotient rounded far below 2^-53), over operands chosen so that every float64
+// operation rounds (Mean and Epsilon far below x and Variance) and Bias cancels the product, so that
+// the bound is all 6u|t~|. The largest error seen must use more than half the bound: a bound half as
+// large would fail.
+TEST_CASE("Batch normalization fast path: the bound holds and is within a factor 2 of the errors seen") {
+    std::mt19937_64 rng(2430);
+    mpfr_t x, m, v, s, b, t, V, err;
+    mpfr_inits2(600, x, m, v, s, b, t, V, err, (mpfr_ptr) nullptr);
+    auto random_float = [&](int lo, int hi) {
+        const double mant = double(int64_t((uint64_t(1) << 23) + rng() % (uint64_t(1) << 23)));
+        const int e = lo + int(rng() % uint64_t(hi - lo + 1));
+        return double(float(std::ldexp(rng() % 2 ? mant : -mant, e - 23)));
+    };
+    double worst = 0;
+    int checked = 0;
+    for (int i = 0; i < 200000; ++i) {
+        const double xd = random_float(-2, 2), md = random_float(-45, -35), vd = std::fabs(random_float(-2, 2)),
+                     sd = random_float(-2, 2);
+        const float eps = float(std::fabs(random_float(-45, -35)));
+        const double approx = sd * (xd - md) / std::sqrt(vd + double(eps));
+        const double bd = i % 2 ? double(-float(approx)) : random_float(-2, 2);
+        const auto est = reference::fast::batch_normalization_estimate(xd, md, vd, sd, bd, eps);
+        mpfr_set_d(x, xd, MPFR_RNDN);
+        mpfr_set_d(m, md, MPFR_RNDN);
+        mpfr_set_d(v, vd, MPFR_RNDN);
+        mpfr_set_d(s, sd, MPFR_RNDN);
+        mpfr_set_d(b, bd, MPFR_RNDN);
+        mpfr_sub(t, x, m, MPFR_RNDN);  // exact
+        mpfr_mul(t, t, s, MPFR_RNDN);  // exact
+        mpfr_set_d(V, double(eps), MPFR_RNDN);
+        mpfr_add(V, V, v, MPFR_RNDN);  // exact
+        mpfr_rec_sqrt(V, V, MPFR_RNDN);
+        mpfr_mul(V, V, t, MPFR_RNDN);
+        mpfr_add(V, V, b, MPFR_RNDN);
+        mpfr_set_d(err, est.y, MPFR_RNDN);
+        mpfr_sub(err, err, V, MPFR_RNDN);
+        const double error = std::fabs(mpfr_get_d(err, MPFR_RNDU));
+        INFO("x " << xd << " mean " << md << " variance " << vd << " scale " << sd << " bias " << bd << " epsilon "
+                  << eps);
+        REQUIRE(error <= est.e);
+        worst = std::max(worst, error / est.e);
+        ++checked;
+    }
+    mpfr_clears(x, m, v, s, b, t, V, err, (mpfr_ptr) nullptr);
+    INFO("largest error / bound: " << worst << " over " << checked << " estimates");
+    CHECK(worst > 0.5);
+    CHECK(worst <= 1.0);
+}
+
+}  // namespace dmlref_test_fast_batch_normalization
