@@ -83,11 +83,14 @@ def hashed(n, seed):  # (i * 2654435761 + seed * 40503) mod 2^32, in place (GATH
     return i
 
 
-def values(shape, seed, dtype):
+def values(shape, seed, dtype, positive=False):
     v = hashed(int(np.prod(shape)), seed).astype(np.float64)
     v /= 2.0**32
     v *= 2
     v -= 1
+    if positive:  # bench_ops' Config::positive: (value + 3) / 4 in float64, in [0.5, 1)
+        v += 3
+        v /= 4
     if np.issubdtype(dtype, np.integer):  # -100..100, truncated toward zero as bench_ops' static_cast
         v *= 100
     return v.astype(dtype).reshape(shape)
@@ -186,6 +189,12 @@ def torch_peers():
             holder["out"] = aten.avg_pool2d_backward(tdy, tx, [3, 3], [2, 2], [1, 1], False, False, None)
         return run, lambda: holder["out"].numpy()
 
+    def batch_normalization(x, mean, var, scale, bias):  # inference: the given statistics, Epsilon 1e-5
+        tx = T(x); stats = [T(a.reshape(-1)) for a in (mean, var, scale, bias)]; holder = {}
+        def run():
+            holder["out"] = F.batch_norm(tx, stats[0], stats[1], stats[2], stats[3], training=False, eps=1e-5)
+        return run, lambda: holder["out"].numpy()
+
     def lrn(x):  # the same window (LocalSize 5 across channels) and divisor (Alpha / LocalSize)
         tx = T(x); holder = {}
         def run():
@@ -266,7 +275,8 @@ def torch_peers():
             "resample2_linear": resample2("bilinear"), "resample2_nearest": resample2("nearest"),
             "resample_grad1_linear": resample_grad1("bilinear"), "resample_grad1_nearest": resample_grad1("nearest"),
             "max_pooling2": max_pooling2, "max_pooling_grad": max_pooling_grad, "average_pooling": average_pooling,
-            "average_pooling_large": average_pooling, "average_pooling_grad": average_pooling_grad, "lrn": lrn,
+            "average_pooling_large": average_pooling, "average_pooling_grad": average_pooling_grad,
+            "batch_normalization": batch_normalization, "lrn": lrn,
             "gemm": gemm, "reduce_sum": reduce_sum((0, 1)), "reduce_sum_axis": reduce_sum((1,)),
             "gather": gather, "join": join, "split": split, "padding": padding, "tile": tile,
             "depth_to_space": depth_to_space}
@@ -405,6 +415,7 @@ CONFIGS = {
     "average_pooling": ([(1, 16, 64, 64)], False),
     "average_pooling_large": ([(1, 64, 112, 112)], False),
     "average_pooling_grad": ([(1, 64, 56, 56)], False),
+    "batch_normalization": ([(1, 64, 112, 112)] + [(1, 64, 1, 1)] * 4, False),
     "lrn": ([(1, 16, 16, 16)], False),
     "gemm": ([(1024, 1024), (1024, 1024)], False),
     "reduce_sum": ([(4096, 4096)], False),
@@ -418,6 +429,8 @@ CONFIGS = {
 }
 # Index inputs (by position): their type and the range of bench_ops' index(i, seed), not values().
 INDEX_INPUTS = {"gather": {1: (np.int64, 32768)}}
+# Inputs (by position) that bench_ops makes positive (Config::positive): BATCH_NORMALIZATION's Variance.
+POSITIVE_INPUTS = {"batch_normalization": {2}}
 # Peers that round on the way (float32 or float16 arithmetic) are checked against dmlref's
 # correctly rounded results within a tolerance: the largest difference relative to the largest
 # |result|, per type. Exact configurations must match bit for bit.
@@ -457,6 +470,9 @@ for name in ("gather", "join", "split", "padding", "tile", "depth_to_space"):
 for name in ("average_pooling", "average_pooling_large", "average_pooling_grad"):
     for tname in ("FLOAT32", "FLOAT16"):
         GOALS[(name, tname)] = ("pytorch", 1.0)
+# Batch normalization: at least half PyTorch CPU's speed (the same issue).
+for tname in ("FLOAT32", "FLOAT16"):
+    GOALS[("batch_normalization", tname)] = ("pytorch", 0.5)
 # FLOAT16: the issue's ">= 10 against numpy where numpy computes" is for the summed and forward
 # operators; numpy computes none of the summed ones, so it is RELU and CLIP1. The element-wise
 # grads are copy-speed operators in the issue (its first row): in FLOAT16 too, at least PyTorch's
@@ -508,7 +524,9 @@ with tempfile.TemporaryDirectory() as tmp:
                 continue
             dump = os.path.join(tmp, "out.bin")
             index = INDEX_INPUTS.get(name, {})
-            inputs = [index_values(s, k + 1, *index[k]) if k in index else values(s, k + 1, dtype) for k, s in enumerate(shapes)]
+            positive = POSITIVE_INPUTS.get(name, set())
+            inputs = [index_values(s, k + 1, *index[k]) if k in index else values(s, k + 1, dtype, k in positive)
+                      for k, s in enumerate(shapes)]
             runs, times, failed = {}, {}, {}  # per peer: (run, result), best time, exception
             for peer in ("pytorch", "numpy"):
                 f = peers.get(peer, {}).get(name)

@@ -304,14 +304,73 @@ TEST_CASE("Batch normalization fast path: ties of FLOAT16, by hand") {
     check_rows<dmlref::half>(relu_of(rows), 0.25f, activation("ACTIVATION_RELU"));
 }
 
+// Every FLOAT16 bit pattern as X, Mean 0, Epsilon 0: with Variance 1, V = Scale X + Bias exactly, a
+// value of FLOAT16 or a midpoint, so every conversion and rounding case of the FLOAT16 decision is
+// met (subnormals, the largest values, overflow, ties to even); with Variance 2, V is irrational and
+// its float rounding lands on a FLOAT16 midpoint about once in 2^13 (the double rounding the
+// decision must refuse). And 65536 random FLOAT32 patterns.
+TEST_CASE("Batch normalization fast path: every FLOAT16 value, and random FLOAT32 bit patterns") {
+    const uint32_t n = 65536;
+    const Shape s{{1, 1, n}, {{{1, 1, 1}, {1, 1, 1}, {1, 1, 1}, {1, 1, 1}}}};
+    for (const double var : {1.0, 2.0})
+        for (const double scale : {1.0, 0.5, 3.0, -1.5})
+            for (const double bias : {0.0, -1.0}) {
+                INFO("variance " << var << ", scale " << scale << ", bias " << bias);
+                const Operator op = make_op(DataType::FLOAT16, s, {}, 0.0f, std::nullopt);
+                uint32_t i = 0;
+                check_op(op, op_buffers<dmlref::half>(op, [&](int k) {
+                    if (k == 0) return from_bits<dmlref::half>(uint16_t(i++));
+                    return value_of<dmlref::half>(k == 2 ? var : k == 3 ? scale : k == 4 ? bias : 0.0);
+                }));
+            }
+    std::mt19937_64 rng(2440);
+    for (const double scale : {1.0, 0.5, 3.0}) {
+        INFO("scale " << scale);
+        const Operator op = make_op(DataType::FLOAT32, s, {}, 0.0f, std::nullopt);
+        check_op(op, op_buffers<float>(op, [&](int k) {
+            if (k == 0) return from_bits<float>(uint32_t(rng()));
+            return float(k == 2 ? 1.0 : k == 3 ? scale : 0.0);
+        }));
+    }
+}
+
+// An output bound over the input's own bytes (same layout): every element reads its input before
+// anything is written, as the plain loop (which reads every input first) does.
+TEST_CASE_TEMPLATE("Batch normalization fast path: output in place over the input", T, float, dmlref::half) {
+    std::mt19937_64 rng = rng_for<T>(2450);
+    const DataType t = data_type_of<T>();
+    for (int kind = 0; kind < 3; ++kind) {
+        const Shape s{{2, 3, 40, 50}, {{{1, 3, 1, 1}, {1, 3, 1, 1}, {1, 3, 1, 1}, {1, 3, 1, 1}}}};
+        const Operator op = make_op(t, s, {}, kind == 2 ? 0.0f : 1e-3f, kind == 1 ? activation("ACTIVATION_RELU") : std::nullopt);
+        const Buffers in = op_buffers<T>(op, [&](int k) { return value_of_kind<T>(rng, kind, k); });
+        auto in_place = [&](bool fast, int threads) {
+            Buffers b = in;
+            reference::set_fast_paths_enabled(fast);
+            reference::set_fast_path_threads(threads);
+            Bindings bindings;
+            for (size_t i = 0; i < 5; ++i) bindings.bind(b.names[i], b.bytes[i]);
+            bindings.bind("OutputTensor", b.bytes[0]);
+            evaluate(op, bindings);
+            reference::set_fast_paths_enabled(true);
+            reference::set_fast_path_threads(0);
+            return b.bytes[0];
+        };
+        INFO("kind " << kind);
+        const auto plain = in_place(false, 1);
+        CHECK(in_place(true, 1) == plain);
+        CHECK(in_place(true, 3) == plain);
+    }
+}
+
 // ---- The bound itself --------------------------------------------------------------------------
 
 // The header's constants in exact rationals: theta < 6u ((1 + u)^8 < (1 + 6u)^2 (1 - u)^3, squared to
-// avoid the root), step 6's 1 / (1 - u) and 6 / (1 - 6u) within (1 + 2^-49), and e's margin
-// (1 + 2^-30)(1 - u)^3 > 1 + 2^-49.
+// avoid the root), step 6's 1 / (1 - u) and 6 / (1 - 6u) within (1 + 2^-49), and step 7's margin
+// (1 - u)^4 (1 + 2^-40) >= 1 + 2^-41, with the conclusion it serves: (1 + 2^-41) 2 >= (1 + 2^-49) + 1.
 TEST_CASE("Batch normalization fast path: the bound's constants, in exact rationals") {
     const mpq_class u(mpz_class(1), mpz_class(1) << 53), one(1);
-    const mpq_class p49(mpz_class(1), mpz_class(1) << 49), p30(mpz_class(1), mpz_class(1) << 30);
+    const mpq_class p49(mpz_class(1), mpz_class(1) << 49), p41(mpz_class(1), mpz_class(1) << 41),
+        p40(mpz_class(1), mpz_class(1) << 40);
     auto pow = [](mpq_class b, int k) {
         mpq_class r(1);
         for (int i = 0; i < k; ++i) r *= b;
@@ -320,14 +379,18 @@ TEST_CASE("Batch normalization fast path: the bound's constants, in exact ration
     CHECK(pow(one + u, 8) < pow(one + 6 * u, 2) * pow(one - u, 3));
     CHECK(one / (one - u) <= one + p49);
     CHECK(6 / (one - 6 * u) <= 6 * (one + p49));
-    CHECK((one + p30) * pow(one - u, 3) > one + p49);
+    CHECK(pow(one - u, 4) * (one + p40) >= one + p41);
+    CHECK((one + p41) * 2 >= (one + p49) + 1);
+    // C1 and C2 are doubles exactly.
+    CHECK(mpq_class(6 * 0x1p-53 * (1 + 0x1p-40)) == 6 * u * (one + p40));
+    CHECK(mpq_class(0x1p-52 * (1 + 0x1p-40)) == 2 * u * (one + p40));
 }
 
-// Every estimate within its bound of the exact value (MPFR at 600 bits: x - m and s (x - m) exact,
-// the root and the quotient rounded far below 2^-53), over operands chosen so that every float64
-// operation rounds (Mean and Epsilon far below x and Variance) and Bias cancels the product, so that
-// the bound is all 6u|t~|. The largest error seen must use more than half the bound: a bound half as
-// large would fail.
+// Every estimate within its interval's half-width w of the exact value (MPFR at 600 bits: x - m and
+// s (x - m) exact, the root and the quotient rounded far below 2^-53), over operands chosen so that
+// every float64 operation rounds (Mean and Epsilon far below x and Variance) and, every other time,
+// Bias cancels the product, so that w is nearly all 6u|t~|. The largest error seen must use more
+// than half of w: a w half as large would fail.
 TEST_CASE("Batch normalization fast path: the bound holds and is within a factor 2 of the errors seen") {
     std::mt19937_64 rng(2430);
     mpfr_t x, m, v, s, b, t, V, err;
@@ -363,8 +426,8 @@ TEST_CASE("Batch normalization fast path: the bound holds and is within a factor
         const double error = std::fabs(mpfr_get_d(err, MPFR_RNDU));
         INFO("x " << xd << " mean " << md << " variance " << vd << " scale " << sd << " bias " << bd << " epsilon "
                   << eps);
-        REQUIRE(error <= est.e);
-        worst = std::max(worst, error / est.e);
+        REQUIRE(error <= est.w);
+        worst = std::max(worst, error / est.w);
         ++checked;
     }
     mpfr_clears(x, m, v, s, b, t, V, err, (mpfr_ptr) nullptr);

@@ -14,31 +14,36 @@
 //      negative, K / 0) and a non-finite D~ take the plain element (step 7).
 //   2. r~ = fl(1 / fl(sqrt(D~))) = D^(-1/2) (1 + d3) / ((1 + d1)^(1/2) (1 + d2)); D in
 //      [2^-149, 2^129] puts r in [2^-64.5, 2^74.5], normal. Computed once per VarianceTensor element.
-//   3. k~ = fl(s fl(x - m)) = K (1 + d4)(1 + d5) with K = s (x - m): x - m is 0 or at least 2^-149
-//      and below 2^129 in magnitude, so k~ is 0 exactly when K is, and otherwise
-//      2^-298 <= |K| < 2^257, normal.
-//   4. t~ = fl(k~ r~) = t (1 + d3)(1 + d4)(1 + d5)(1 + d6) / ((1 + d1)^(1/2) (1 + d2)), t = K D^(-1/2)
-//      the exact product, |t| in [2^-363, 2^332] unless 0 (normal): |t~ - t| <= theta |t| with
-//      theta = (1 + u)^4 / (1 - u)^(3/2) - 1 = 5.5 u + O(u^2) < 6 u (test/test_fast_batch_normalization.cpp
-//      checks (1 + u)^8 < (1 + 6u)^2 (1 - u)^3 in exact rationals), so
-//      |t~ - t| <= 6 u |t~| / (1 - 6 u).
+//   3. sr~ = fl(s r~) = s r~ (1 + d4) (once per run where s and r are constant), d~ = fl(x - m) =
+//      (x - m)(1 + d5), t~ = fl(sr~ d~): |s r~| is 0 (s = 0) or in [2^-213.5, 2^202.5], x - m is 0
+//      or in [2^-149, 2^129] in magnitude, so t~ is 0 exactly when t = s (x - m) D^(-1/2) is, and
+//      otherwise |t| is in [2^-363, 2^332]: every step normal.
+//   4. t~ = t (1 + d3)(1 + d4)(1 + d5)(1 + d6) / ((1 + d1)^(1/2) (1 + d2)): |t~ - t| <= theta |t| with
+//      theta = (1 + u)^4 / (1 - u)^(3/2) - 1 = 5.5 u + O(u^2) < 6 u, so |t~ - t| <= 6 u |t~| / (1 - 6 u).
 //   5. y~ = fl(t~ + b): |y~ - (t~ + b)| <= u |t~ + b| <= u |y~| / (1 - u) (a sum in float64's
 //      subnormal range is exact).
-//   6. |y~ - V| <= u |y~| / (1 - u) + 6 u |t~| / (1 - 6 u) <= u (1 + 2^-49) (|y~| + 6 |t~|), which
-//      e = fl(fl(fl(6 |t~|) + |y~|) 2^-53 (1 + 2^-30)) covers: the product by 2^-53 is exact (e is
-//      0 or at least 2^-416), the three other roundings lose at most a factor (1 - u) each, and
-//      (1 + 2^-30)(1 - u)^3 > 1 + 2^-49. K = 0 (x = m, or s = 0) gives t~ = +-0 and y~ = b + +-0,
-//      which is V = b exactly (b = +-0: y~ = +-0 with e = 0, decided as +0, the plain loop's exact
-//      zero).
-//   7. decide_all (fast/decide.hpp) gives T's rounding of V where [y~ - e, y~ + e] rounds to one
-//      value (an end at 0 counting as +0: a V of 0, or next to 0 with either sign possible, is
-//      undecided). A NaN or infinite operand makes y~ or e NaN or infinite (t~ is non-finite
-//      whenever x, m or s is; b = +-inf makes y~ infinite), and D~ <= 0 or non-finite makes r~
-//      NaN by construction: all undecided. Every undecided element (V on or within about 2^-50
-//      relative of a rounding boundary or tie of T: a perfect-square D can put V on a tie) takes
-//      the plain loop's element, batch_normalization_element (exact rationals and Ziv's loop,
+//   6. |y~ - V| <= u |y~| / (1 - u) + 6 u |t~| / (1 - 6 u) <= E = u (1 + 2^-49) (|y~| + 6 |t~|).
+//   7. The interval. y0 = y~ + 0 (a -0 becomes +0). t~ = 0 (s = 0 or x = m) makes y~ = b + +-0 = V
+//      exactly: w = 0 (b = +-0 gives y0 = +0, the plain loop's exact zero). Otherwise
+//      w = fl(fl(fl(|t~| C1) + fl(|y~| C2)) + 2^-1072), C1 = 6 2^-53 (1 + 2^-40), C2 = 2^-52 (1 + 2^-40)
+//      (both exact doubles), lo = fl(y0 - w), hi = fl(y0 + w). A rounding moves y0 -+ w by at most
+//      u |y0 -+ w| + 2^-1075 (below the normal range), so lo <= y~ - E and hi >= y~ + E, [lo, hi]
+//      holds V, when w (1 - u) >= E + u |y~| + 2^-1075; and w (1 - u) >= (1 - u)^4 (1 + 2^-40)
+//      (6 u |t~| + 2 u |y~|) + (1 - u)^2 2^-1072 >= (1 + 2^-41)(6 u |t~| + 2 u |y~|) + 2^-1073, which
+//      is more. An end at 0 is +0 (y0 - w and y0 + w are never -0).
+//      test/test_fast_batch_normalization.cpp checks theta < 6u ((1 + u)^8 < (1 + 6u)^2 (1 - u)^3),
+//      1 / (1 - u) and 6 / (1 - 6u) within (1 + 2^-49), and (1 - u)^4 (1 + 2^-40) >= 1 + 2^-41 in
+//      exact rationals, and that estimates stay within w of the exact value.
+//   8. The decision, as fast/decide.hpp's: rounding to T is monotone, so when lo and hi round to the
+//      same bits every real between them does, V among them, and those bits are the golden's. FLOAT32:
+//      lo and hi converted to float. FLOAT16: as rounds_to_one, through FLOAT32 (see decide_one).
+//      A NaN or infinite operand makes y~ or w NaN or infinite (t~ is non-finite whenever x, m or s
+//      is; b = +-inf makes y~ infinite), and D~ <= 0 or a non-finite D~ makes r~ NaN by
+//      construction: all undecided. Every undecided element (V on or within about 2^-50 relative of
+//      a rounding boundary or tie of T: a perfect-square D can put V on a tie) takes the plain
+//      loop's element, batch_normalization_element (exact rationals and Ziv's loop,
 //      reference/batch_normalization.cpp), fused activation included.
-//   8. The fused activation of a decided element is applied to its rounded value, as the plain
+//   9. The fused activation of a decided element is applied to its rounded value, as the plain
 //      loop does: RELU inline (y > 0 ? y : +0; a decided y is never NaN), every other one through
 //      the plain loop's own fused_activation (reference/fused_activation.cpp); for FLOAT16, whose
 //      65,536 values can all occur, each value's activation is computed once per call and kept.
@@ -48,8 +53,9 @@
 // every statistic (the statistics as packed logical copies, stride 0 where broadcast). The inner
 // run is cut into chunks of 4096 elements; chunks are the tasks of parallel_for. Each element is
 // computed by one task, the same way whatever the thread count or chunking, so the bits never
-// depend on them. Within a chunk the undecided elements are computed before anything is written,
-// so an output bound in place over the input (same layout) reads only inputs.
+// depend on them. A contiguous output is written in place; one whose bytes meet the input's gets a
+// chunk's values in a scratch row first, its undecided elements computed before anything is
+// written, so that an output bound in place over the input (same layout) reads only inputs.
 #include "batch_normalization.hpp"
 
 #include "../batch_normalization_internal.hpp"
@@ -65,7 +71,9 @@
 #include <array>
 #include <atomic>
 #include <cmath>
+#include <cstring>
 #include <memory>
+#include <span>
 #include <vector>
 
 namespace dmlref::reference::fast {
@@ -88,11 +96,123 @@ inline double root_estimate(double v, float epsilon) {
     return 1.0 / std::sqrt(D);
 }
 
-// Steps 3 to 6 for one element: y~ into y, e into e.
-inline void estimate(double x, double m, double r, double s, double b, double& y, double& e) {
-    const double t = s * (x - m) * r;
-    y = t + b;
-    e = (6 * std::fabs(t) + std::fabs(y)) * 0x1p-53 * (1 + 0x1p-30);
+// Steps 3 to 7 for one element, from sr~ = fl(s r~): y0 into y and w into w.
+inline void estimate(double x, double m, double sr, double b, double& y, double& w) {
+    const double t = sr * (x - m);
+    const double yt = t + b;
+    y = yt + 0.0;
+    const double w0 = (std::fabs(t) * (6 * 0x1p-53 * (1 + 0x1p-40)) + std::fabs(yt) * (0x1p-52 * (1 + 0x1p-40))) + 0x1p-1072;
+    // w = t == 0 ? 0 : w0, as a mask (a select on a floating comparison is a branch to the vectoriser).
+    w = from_bits<double>(to_bits(w0) & (uint64_t(0) - uint64_t(t != 0)));
+}
+
+// A FLOAT16's bits as a double: exact for every finite value, infinite or NaN for +-inf and NaN
+// (which leave the element undecided; the plain element reads the original bits). Through a
+// float built on 32-bit lanes with masks rather than branches, so that the loops vectorise
+// without F16C: a normal value rebiased (exponent + 112, mantissa << 13), a subnormal one
+// M 2^-24 (exact), inf and NaN with the float's exponent all ones.
+inline double half_bits_to_double(uint16_t h) {
+    const uint32_t E = (uint32_t(h) >> 10) & 31u, M = uint32_t(h) & 1023u, sign = (uint32_t(h) & 0x8000u) << 16;
+    const uint32_t base = ((E == 0 ? 113u : E == 31 ? 255u : E + 112u) << 23) | (M << 13);
+    const float sub = from_bits<float>(base) - 0x1p-14f;  // E = 0: 2^-14 (1 + M 2^-10) - 2^-14 = M 2^-24, exact
+    const uint32_t mask = 0u - uint32_t(E == 0);
+    return double(from_bits<float>((to_bits(sub) & mask) | (base & ~mask) | sign));
+}
+template <class T> inline double load(const T& v) {
+    if constexpr (is_half_v<T>) return half_bits_to_double(to_bits(v));
+    else return double(v);
+}
+
+// What a chunk's value holds for an element the decision leaves undecided: a NaN's bits, which
+// no decided value has (a decided value rounds a finite interval).
+template <class T> constexpr auto undecided_bits() {
+    if constexpr (is_half_v<T>) return uint16_t(0x7fadu);
+    else return uint32_t(0x7fcadbadu);
+}
+template <class T> inline bool is_undecided(T v) { return to_bits(v) == undecided_bits<T>(); }
+
+// Step 8 for FLOAT32: both ends rounded to float; their bits, or undecided_bits.
+inline float decide_float(double y, double w, bool& undecided) {
+    constexpr double kMax = std::numeric_limits<double>::max();
+    const double lo = y - w, hi = y + w;
+    const float a = static_cast<float>(lo), b = static_cast<float>(hi);
+    undecided = !(std::fabs(y) <= kMax) | !(w <= kMax) | (to_bits(a) != to_bits(b));
+    return a;
+}
+inline float decide_one(double y, double w, float*) {
+    bool undecided;
+    const float a = decide_float(y, w, undecided);
+    const uint32_t mask = 0u - uint32_t(undecided);
+    return from_bits<float>((undecided_bits<float>() & mask) | (to_bits(a) & ~mask));
+}
+
+// Step 8 for FLOAT16, as rounds_to_one (fast/decide.hpp) does it, without a float-to-half
+// conversion instruction: the FLOAT32 decision first (every real of the interval rounds to one
+// float f), then f's FLOAT16 rounding, which is every real's unless f is a FLOAT16 midpoint
+// (rounding twice errs only where the first rounding lands on a midpoint of the second: the
+// midpoints are floats). On f's bits u (sign aside):
+//   - |f| >= 2^-14 (u >= 0x38800000): a midpoint when the 13 bits below FLOAT16's last are
+//     1000000000000; the rounding, to nearest even, is (u + 0xfff + bit 13 of u) >> 13 rebiased
+//     (a carry moves to the next binade; 65520 and above give 0x7c00, inf);
+//   - below 2^-14: FLOAT16's values are the multiples of 2^-24: |f| + 0.5 (a float sum, rounded to
+//     nearest even on 2^-24) minus 0.5 is the rounding; the midpoints are the odd multiples of 2^-25,
+//     which |f| + 0.25 (spacing 2^-25 there) keeps exactly.
+inline half decide_one(double y, double w, half*) {
+    bool undecided;
+    const float f = decide_float(y, w, undecided);
+    const uint32_t bits = to_bits(f), u = bits & 0x7fffffffu, sign = (bits >> 16) & 0x8000u;
+    // Normal FLOAT16 range (and inf).
+    const uint32_t normal_midpoint = uint32_t((u & 0x1fffu) == 0x1000u);
+    const uint32_t over = 0u - uint32_t(u >= 0x477ff000u);
+    const uint32_t normal = ((((u + 0xfffu + ((u >> 13) & 1u)) >> 13) - (112u << 10)) & ~over) | (0x7c00u & over);
+    // Subnormal FLOAT16 range.
+    const float m = from_bits<float>(u);
+    const float half_sum = m + 0.5f, quarter = m + 0.25f, back = quarter - 0.25f;
+    const uint32_t sub = to_bits(half_sum) - to_bits(0.5f);
+    const uint32_t sub_midpoint = uint32_t(to_bits(back) == u) & (to_bits(quarter) - to_bits(0.25f)) & 1u;
+    // Masks rather than selects, so that the loops vectorise.
+    const uint32_t is_normal = 0u - uint32_t(u >= 0x38800000u);
+    const uint32_t midpoint = (normal_midpoint & is_normal) | (sub_midpoint & ~is_normal);
+    const uint32_t h = sign | (normal & is_normal) | (sub & ~is_normal);
+    const uint32_t out = 0u - (uint32_t(undecided) | midpoint);
+    return from_bits<half>(uint16_t((undecided_bits<half>() & out) | (h & ~out)));
+}
+
+// Steps 3 to 7 over a run of n elements whose statistics are constant (per-channel statistics):
+// x contiguous. Cloned for AVX-512 and AVX2 and the baseline: each clone performs the same IEEE
+// operations (no FMA: -ffp-contract=off), so the bits do not depend on which one runs.
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define DMLREF_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
+#else
+#define DMLREF_CLONES
+#endif
+// Returns whether any element is undecided.
+template <class T>
+inline bool uniform_run(const T* __restrict x, int64_t n, double m, double sr, double b, T* __restrict value) {
+    // Stored as bits (a half's assignment is a struct copy to the vectoriser).
+    using Bits = decltype(undecided_bits<T>());
+    Bits* __restrict out = reinterpret_cast<Bits*>(value);
+    uint32_t any = 0;
+    for (int64_t j = 0; j < n; ++j) {
+        double y, w;
+        estimate(load(x[j]), m, sr, b, y, w);
+        const Bits v = to_bits(decide_one(y, w, value));
+        any |= uint32_t(v == undecided_bits<T>());
+        out[j] = v;
+    }
+    return any != 0;
+}
+DMLREF_CLONES bool uniform_run_f32(const float* x, int64_t n, double m, double sr, double b, float* value) {
+    return uniform_run(x, n, m, sr, b, value);
+}
+DMLREF_CLONES bool uniform_run_f16(const half* x, int64_t n, double m, double sr, double b, half* value) {
+    return uniform_run(x, n, m, sr, b, value);
+}
+inline bool run_uniform(const float* x, int64_t n, double m, double sr, double b, float* value) {
+    return uniform_run_f32(x, n, m, sr, b, value);
+}
+inline bool run_uniform(const half* x, int64_t n, double m, double sr, double b, half* value) {
+    return uniform_run_f16(x, n, m, sr, b, value);
 }
 
 // The fused activation applied to a decided, rounded value (step 8).
@@ -106,15 +226,16 @@ public:
             if constexpr (is_half_v<T>) memo_ = std::make_unique<std::atomic<uint32_t>[]>(65536);
         }
     }
-    // values[j] for the j < n with undecided[j] == 0.
-    void apply(T* __restrict values, const uint8_t* __restrict undecided, int64_t n) const {
+    // values[j] for the j < n that are decided (a RELU overwrites the undecided ones too: the
+    // caller has noted them and writes their plain element over them afterwards).
+    void apply(T* __restrict values, int64_t n) const {
         if (kind_ == None) return;
-        if (kind_ == Relu) {  // every j: an undecided value is overwritten afterwards
-            for (int64_t j = 0; j < n; ++j) values[j] = widen_fast(values[j]) > 0 ? values[j] : T(0.0f);
+        if (kind_ == Relu) {
+            for (int64_t j = 0; j < n; ++j) values[j] = load(values[j]) > 0 ? values[j] : T(0.0f);
             return;
         }
         for (int64_t j = 0; j < n; ++j)
-            if (!undecided[j]) values[j] = other(values[j]);
+            if (!is_undecided(values[j])) values[j] = other(values[j]);
     }
 
 private:
@@ -138,18 +259,14 @@ private:
     std::unique_ptr<std::atomic<uint32_t>[]> memo_;
 };
 
-// A chunk's estimates and decisions, per thread.
+// A chunk's decided values, and the positions left undecided, per thread.
 template <class T> struct Scratch {
-    std::vector<double> y, e;
     std::vector<T> value;
-    std::vector<uint8_t> undecided;
+    std::vector<int32_t> undecided;
 };
 template <class T> Scratch<T>& scratch() {
     thread_local Scratch<T> s;
-    s.y.resize(size_t(kChunk));
-    s.e.resize(size_t(kChunk));
     s.value.resize(size_t(kChunk));
-    s.undecided.resize(size_t(kChunk));
     return s;
 }
 
@@ -173,7 +290,7 @@ template <class T> bool forward(const BN& d, const Bindings& b) {
     const std::vector<T> scale = logical_values<T>(d.ScaleTensor, b.at("ScaleTensor"));
     const std::vector<T> bias = logical_values<T>(d.BiasTensor, b.at("BiasTensor"));
     std::vector<double> root(var.size());
-    for (size_t k = 0; k < var.size(); ++k) root[k] = root_estimate(widen_fast(var[k]), d.Epsilon);
+    for (size_t k = 0; k < var.size(); ++k) root[k] = root_estimate(load(var[k]), d.Epsilon);
 
     // The dimensions, merged as for_each_run merges them.
     const std::array<std::vector<int64_t>, 4> stat = {stat_strides(d.MeanTensor.Sizes), stat_strides(d.VarianceTensor.Sizes),
@@ -208,6 +325,9 @@ template <class T> bool forward(const BN& d, const Bindings& b) {
     const T* S = scale.data();
     const T* B = bias.data();
     const double* R = root.data();
+    // Whether the output's bytes meet the input's.
+    const std::span<std::byte> xb = b.at("InputTensor"), yb = b.at("OutputTensor");
+    const bool overlap = xb.data() < yb.data() + yb.size() && yb.data() < xb.data() + xb.size();
     std::atomic<uint64_t> plain{0};
     parallel_for(outer * chunks, [&](int64_t task) {
         int64_t rest = task / chunks;
@@ -221,44 +341,41 @@ template <class T> bool forward(const BN& d, const Bindings& b) {
         for (size_t k = 0; k < K; ++k) at[k] += first * inner.stride[k];
         const std::array<int64_t, K>& step = inner.stride;
         Scratch<T>& s = scratch<T>();
-        double* __restrict ye = s.y.data();
-        double* __restrict ee = s.e.data();
+        // The values go straight to a contiguous output, unless it overlaps the input (an undecided
+        // element reads its input after the decided ones are written).
+        T* out = y + at[kY];
+        const bool direct = step[kY] == 1 && !overlap;
+        T* value = direct ? out : s.value.data();
         const T* xr = x + at[kX];
         const T *mr = M + at[kMean], *sr = S + at[kScale], *br = B + at[kBias];
         const double* rr = R + at[kRoot];
-        if (step[kMean] == 0 && step[kRoot] == 0 && step[kScale] == 0 && step[kBias] == 0) {
+        bool any = false;
+        if (step[kMean] == 0 && step[kRoot] == 0 && step[kScale] == 0 && step[kBias] == 0 && step[kX] == 1) {
             // Statistics constant along the run (per-channel statistics): one of each.
-            const double m = widen_fast(*mr), r = *rr, sc = widen_fast(*sr), bi = widen_fast(*br);
-            if (step[kX] == 1)
-                for (int64_t j = 0; j < n; ++j) estimate(widen_fast(xr[j]), m, r, sc, bi, ye[j], ee[j]);
-            else
-                for (int64_t j = 0; j < n; ++j) estimate(widen_fast(xr[j * step[kX]]), m, r, sc, bi, ye[j], ee[j]);
+            any = run_uniform(xr, n, load(*mr), load(*sr) * *rr, load(*br), value);
         } else {
-            for (int64_t j = 0; j < n; ++j)
-                estimate(widen_fast(xr[j * step[kX]]), widen_fast(mr[j * step[kMean]]), rr[j * step[kRoot]],
-                         widen_fast(sr[j * step[kScale]]), widen_fast(br[j * step[kBias]]), ye[j], ee[j]);
-        }
-        T* value = s.value.data();
-        uint8_t* undecided = s.undecided.data();
-        decide_all(ye, ee, value, undecided, n);
-        activation.apply(value, undecided, n);
-        uint8_t any = 0;
-        for (int64_t j = 0; j < n; ++j) any |= undecided[j];
-        if (any) {
-            const T* vr = V + at[kRoot];
-            uint64_t count = 0;
             for (int64_t j = 0; j < n; ++j) {
-                if (!undecided[j]) continue;
-                value[j] = batch_normalization_element<T>(xr[j * step[kX]], mr[j * step[kMean]], vr[j * step[kRoot]],
-                                                          sr[j * step[kScale]], br[j * step[kBias]], d.Epsilon,
-                                                          d.FusedActivation);
-                ++count;
+                double ye, we;
+                estimate(load(xr[j * step[kX]]), load(mr[j * step[kMean]]),
+                         load(sr[j * step[kScale]]) * rr[j * step[kRoot]], load(br[j * step[kBias]]), ye, we);
+                value[j] = decide_one(ye, we, value);
+                any |= is_undecided(value[j]);
             }
-            plain.fetch_add(count, std::memory_order_relaxed);
         }
-        T* out = y + at[kY];
+        std::vector<int32_t>& undecided = s.undecided;
+        undecided.clear();
+        if (any)
+            for (int64_t j = 0; j < n; ++j)
+                if (is_undecided(value[j])) undecided.push_back(int32_t(j));
+        activation.apply(value, n);
+        for (const int32_t j : undecided)
+            value[j] = batch_normalization_element<T>(xr[j * step[kX]], mr[j * step[kMean]], V[at[kRoot] + j * step[kRoot]],
+                                                      sr[j * step[kScale]], br[j * step[kBias]], d.Epsilon,
+                                                      d.FusedActivation);
+        if (!undecided.empty()) plain.fetch_add(undecided.size(), std::memory_order_relaxed);
+        if (direct) return;
         if (step[kY] == 1)
-            for (int64_t j = 0; j < n; ++j) out[j] = value[j];
+            std::memcpy(static_cast<void*>(out), value, size_t(n) * sizeof(T));
         else
             for (int64_t j = 0; j < n; ++j) out[j * step[kY]] = value[j];
     });
@@ -282,7 +399,7 @@ BatchNormalizationCounts batch_normalization_counts() { return {decided_count.lo
 BatchNormalizationEstimate batch_normalization_estimate(double x, double mean, double variance, double scale,
                                                         double bias, float epsilon) {
     BatchNormalizationEstimate r;
-    estimate(x, mean, root_estimate(variance, epsilon), scale, bias, r.y, r.e);
+    estimate(x, mean, scale * root_estimate(variance, epsilon), bias, r.y, r.w);
     return r;
 }
 

@@ -22,11 +22,11 @@ struct BatchNormalizationCounts {
 };
 BatchNormalizationCounts batch_normalization_counts();
 
-// For the tests: the float64 estimate of one element before its rounding, as the fast path
-// computes it, and the bound e with |y - V| <= e for the exact value V (NaN for what the path
-// leaves to the plain loop: D <= 0, non-finite operands).
+// For the tests: the float64 estimate y of one element before its rounding, as the fast path
+// computes it, and the half-width w of the interval it decides from, with |y - V| <= w for the
+// exact value V (NaN for what the path leaves to the plain loop: D <= 0, non-finite operands).
 struct BatchNormalizationEstimate {
-    double y = 0, e = 0;
+    double y = 0, w = 0;
 };
 BatchNormalizationEstimate batch_normalization_estimate(double x, double mean, double variance, double scale,
                                                         double bias, float epsilon);
