@@ -338,8 +338,8 @@ std::map<std::string, std::function<Config(DataType)>> configs() {
         d.OutputGradientTensor = desc(t, {1, 64, 112, 112});
         return average_pooling_3x3(d);
     };
-    // Batch normalization's forward has a fast path (float64 with an error bound,
-    // reference/fast/batch_normalization.cpp).
+    // Batch normalization's forward and training operators have fast paths (float64 with an error
+    // bound, reference/fast/batch_normalization.cpp).
     m["batch_normalization"] = [](DataType t) {  // 1x64x112x112, per-channel statistics, Epsilon 1e-5, no activation
         DML_BATCH_NORMALIZATION_OPERATOR_DESC d;
         d.InputTensor = d.OutputTensor = desc(t, {1, 64, 112, 112});
@@ -349,6 +349,13 @@ std::map<std::string, std::function<Config(DataType)>> configs() {
         Config c{{OperatorType::BATCH_NORMALIZATION, d}};
         c.positive = "VarianceTensor";
         return c;
+    };
+    m["batch_normalization_training"] = [](DataType t) {  // the same shape, batch statistics, no FusedAdd
+        DML_BATCH_NORMALIZATION_TRAINING_OPERATOR_DESC d;
+        d.InputTensor = d.OutputTensor = desc(t, {1, 64, 112, 112});
+        d.ScaleTensor = d.BiasTensor = d.OutputMeanTensor = d.OutputVarianceTensor = desc(t, {1, 64, 1, 1});
+        d.Epsilon = 1e-5f;
+        return Config{{OperatorType::BATCH_NORMALIZATION_TRAINING, d}};
     };
     m["lrn"] = [](DataType t) {  // 1x16x16x16 across channels, LocalSize 5, AlexNet's Alpha 1e-4, Beta 0.75, Bias 1
         DML_LOCAL_RESPONSE_NORMALIZATION_OPERATOR_DESC d;

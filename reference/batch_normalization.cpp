@@ -168,6 +168,15 @@ template <class D> void bn_grad(const D& d, const Bindings& b, bool training) {
 
 // ---- BATCH_NORMALIZATION_TRAINING --------------------------------------------------------------
 
+// One OutputTensor element: Act(RN(Scale (X - mean) r + Bias + FusedAdd)), the statistics exact.
+template <class T>
+T bn_training_value(T x, const Ext& mean, const Root& root, T scale, T bias, const T* fused_add,
+                    const std::optional<DML_FUSED_ACTIVATION>& a) {
+    const Ext K = mul(ext(scale), sub(ext(x), mean));
+    const Ext c = fused_add ? add(ext(bias), ext(*fused_add)) : ext(bias);
+    return activate<T>(a, scaled_root<T>(K, root, c));
+}
+
 void bn_training(const DML_BATCH_NORMALIZATION_TRAINING_OPERATOR_DESC& d, const Bindings& b) {
     dispatch(d.InputTensor.DataType, [&]<class T>() {
         const auto x = logical_values<T>(d.InputTensor, b.at("InputTensor"));
@@ -190,9 +199,8 @@ void bn_training(const DML_BATCH_NORMALIZATION_TRAINING_OPERATOR_DESC& d, const 
         for (const auto& v : var) roots.push_back(root_of(add(v, ext_float(d.Epsilon))));
         write_logical<T>(d.OutputTensor, b.at("OutputTensor"), [&](uint64_t i) {
             const uint64_t k = k_of[i];
-            const Ext K = mul(ext(scale[k]), sub(ext(x[i]), mean[k]));
-            const Ext c = fused_add.empty() ? ext(bias[k]) : add(ext(bias[k]), ext(fused_add[i]));
-            return activate<T>(d.FusedActivation, scaled_root<T>(K, roots[k], c));
+            return bn_training_value(x[i], mean[k], roots[k], scale[k], bias[k],
+                                     fused_add.empty() ? nullptr : &fused_add[i], d.FusedActivation);
         });
         write_logical<T>(d.OutputMeanTensor, b.at("OutputMeanTensor"),
                          [&](uint64_t k) { return round_ext<T>(mean[k]); });
@@ -245,6 +253,18 @@ template float batch_normalization_element(float, float, float, float, float, fl
                                            const std::optional<DML_FUSED_ACTIVATION>&);
 template half batch_normalization_element(half, half, half, half, half, float,
                                           const std::optional<DML_FUSED_ACTIVATION>&);
+
+template <class T>
+T batch_normalization_training_element(T x, const mpq_class& mean, const mpq_class& variance, T scale, T bias,
+                                       const T* fused_add, float epsilon,
+                                       const std::optional<DML_FUSED_ACTIVATION>& activation) {
+    const Root root = root_of(add(Ext{Ext::Finite, variance}, ext_float(epsilon)));
+    return bn_training_value(x, Ext{Ext::Finite, mean}, root, scale, bias, fused_add, activation);
+}
+template float batch_normalization_training_element(float, const mpq_class&, const mpq_class&, float, float,
+                                                    const float*, float, const std::optional<DML_FUSED_ACTIVATION>&);
+template half batch_normalization_training_element(half, const mpq_class&, const mpq_class&, half, half, const half*,
+                                                   float, const std::optional<DML_FUSED_ACTIVATION>&);
 
 void validate(const DML_BATCH_NORMALIZATION_OPERATOR_DESC& d, Diagnostics& diags) {
     const std::initializer_list<Named> all = {{"InputTensor", d.InputTensor},       {"MeanTensor", d.MeanTensor},

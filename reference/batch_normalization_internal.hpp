@@ -3,6 +3,8 @@
 
 #include "dmlref/desc_base.hpp"
 
+#include <gmpxx.h>
+
 #include <cstdint>
 #include <optional>
 #include <vector>
@@ -20,5 +22,14 @@ std::vector<uint64_t> stat_index(const std::vector<uint32_t>& in, const std::vec
 template <class T>
 T batch_normalization_element(T x, T mean, T variance, T scale, T bias, float epsilon,
                               const std::optional<DML_FUSED_ACTIVATION>& activation);
+
+// One element of BATCH_NORMALIZATION_TRAINING's OutputTensor as its plain loop computes it, from
+// the exact batch mean and variance of its statistics element (finite rationals): RN(Scale (X -
+// mean) (variance + Epsilon)^(-1/2) + Bias + FusedAdd) exactly, then the fused activation.
+// fused_add is null without a FusedAddTensor. Instantiated for float and half.
+template <class T>
+T batch_normalization_training_element(T x, const mpq_class& mean, const mpq_class& variance, T scale, T bias,
+                                       const T* fused_add, float epsilon,
+                                       const std::optional<DML_FUSED_ACTIVATION>& activation);
 
 }  // namespace dmlref::reference

@@ -160,13 +160,15 @@ template <class D> OperatorRecord grad(uint32_t level, std::vector<Policy> polic
 }
 
 OperatorRecord training() {
-    return bn_record<TRAINING>(
+    auto r = bn_record<TRAINING>(
         {.IntroducedIn = 0x4100,
          .Support = {{0x4100, {}, 1, 8, kF32F16}},
          .Policies = join({{kBnVariance, kBnTrainingStatistics, kBnFusedAdd}, kActivation, kCommon})},
         {computed("OutputTensor", batch_normalization_output_bounds),
          computed("OutputMeanTensor", batch_normalization_mean_bounds),
          computed("OutputVarianceTensor", batch_normalization_variance_bounds)});
+    r.fast = fast_as<TRAINING, fast::batch_normalization_training>;  // reference/fast/batch_normalization.cpp
+    return r;
 }
 
 }  // namespace

@@ -103,9 +103,21 @@ template <class T, class Value> Buffers op_buffers(const Operator& op, Value&& v
 //  0 plain: multiples of 2^-10 in [-1, 1) (a Variance in (0, 1]): almost all decided by the bound;
 //  1 hard: hard_element (+-0, subnormals, the largest values, +-inf, NaN; a negative Variance);
 //  2 ties: few-bit values and a perfect-square Variance (Epsilon 0): K r + b exact, often on a
-//    rounding tie of T, which the bound cannot decide.
+//    rounding tie of T, which the bound cannot decide;
+//  3 hard and finite: as 1 without NaN and infinities (subnormals, the largest values, +-0);
+//  4 tiny: multiples of T's smallest subnormal below 2^12 of them (a Variance as kind 0).
 template <class T> T value_of_kind(std::mt19937_64& rng, int kind, int k) {
     if (kind == 1) return rng() % 8 == 0 ? T(0.0f) : hard_element<T>(rng);
+    if (kind == 4 && k != 2) {  // tiny: subnormals and the lowest normal binades of T
+        const int64_t m = int64_t(rng() % 8192) - 4096;
+        return value_of<T>(std::ldexp(double(m), is_half_v<T> ? -24 : -149));
+    }
+    if (kind == 3) {  // hard and finite (a NaN or an infinity in X sends all of _TRAINING to the plain loop)
+        for (;;) {
+            const T v = hard_element<T>(rng);
+            if (std::isfinite(widen(v))) return v;
+        }
+    }
     if (kind == 2) {
         if (k == 2) {
             static const double squares[] = {0.25, 1.0, 4.0, 2.25, 0.0625, 16.0, 6.25, 0.5625};
@@ -139,7 +151,7 @@ template <class T> void check_random(std::mt19937_64& rng, int count, uint32_t l
     const auto& acts = activations();
     for (int it = 0; it < count; ++it) {
         const Shape s = random_shape(rng, last_max);
-        const int kind = int(rng() % 3);
+        const int kind = int(rng() % 5);
         const auto& act = acts[size_t(it) % acts.size()];
         const float epsilon = kind == 2 ? 0.0f : std::array<float, 4>{0.0f, 1e-5f, 1e-3f, 0.1f}[rng() % 4];
         std::array<std::vector<uint32_t>, 6> strides;
@@ -362,6 +374,109 @@ TEST_CASE_TEMPLATE("Batch normalization fast path: output in place over the inpu
     }
 }
 
+// ---- BATCH_NORMALIZATION_TRAINING --------------------------------------------------------------
+namespace {
+
+using TRAINING = DML_BATCH_NORMALIZATION_TRAINING_OPERATOR_DESC;
+
+// A random training case: the statistics' sizes (Scale, Bias, OutputMean, OutputVariance) 1 or the
+// input's per dimension, an optional FusedAdd, strided or packed tensors.
+template <class T>
+void check_training(std::mt19937_64& rng, const std::vector<uint32_t>& in, const std::vector<uint32_t>& stat, int kind,
+                    bool fused_add, const std::optional<DML_FUSED_ACTIVATION>& act, bool strided) {
+    const DataType t = data_type_of<T>();
+    TRAINING d;
+    auto strides = [&](const std::vector<uint32_t>& sizes) {
+        return strided ? (rng() % 2 ? gapped_strides(rng, sizes) : random_strides(rng, sizes)) : std::vector<uint32_t>{};
+    };
+    d.InputTensor = desc(t, in, strides(in));
+    d.ScaleTensor = desc(t, stat, strides(stat));
+    d.BiasTensor = desc(t, stat, strides(stat));
+    if (fused_add) d.FusedAddTensor = desc(t, in, strides(in));
+    d.OutputTensor = desc(t, in, strides(in));
+    d.OutputMeanTensor = desc(t, stat, strides(stat));
+    d.OutputVarianceTensor = desc(t, stat, strides(stat));
+    d.Epsilon = kind == 2 ? 0.0f : std::array<float, 3>{1e-5f, 1e-3f, 0.25f}[rng() % 3];
+    d.FusedActivation = act;
+    const Operator op{OperatorType::BATCH_NORMALIZATION_TRAINING, d};
+    Buffers b;
+    auto input = [&](const char* name, const TensorDesc& td, int k) {
+        std::vector<T> v(buffer_size(td) / sizeof(T) + 1);
+        for (T& e : v) e = value_of_kind<T>(rng, kind, k);
+        std::vector<std::byte> bytes(buffer_size(td));
+        std::memcpy(bytes.data(), static_cast<const void*>(v.data()), bytes.size());
+        b.names.emplace_back(name);
+        b.bytes.push_back(std::move(bytes));
+    };
+    input("InputTensor", d.InputTensor, 0);
+    input("ScaleTensor", d.ScaleTensor, 3);
+    input("BiasTensor", d.BiasTensor, 4);
+    if (fused_add) input("FusedAddTensor", *d.FusedAddTensor, 4);
+    for (const auto& [name, td] : {std::pair<const char*, const TensorDesc*>{"OutputTensor", &d.OutputTensor},
+                                   {"OutputMeanTensor", &d.OutputMeanTensor},
+                                   {"OutputVarianceTensor", &d.OutputVarianceTensor}}) {
+        b.names.emplace_back(name);
+        b.bytes.emplace_back(buffer_size(*td), std::byte{0x5a});
+    }
+    INFO("input " << sizes_text(in) << ", statistics " << sizes_text(stat) << ", kind " << kind << ", fused add "
+                  << fused_add << ", activation " << (act ? act->name() : "none") << ", strided " << strided);
+    check_op(op, b);
+}
+
+}  // namespace
+
+TEST_CASE_TEMPLATE("Batch normalization training fast path = plain loop, element for element", T, float, dmlref::half) {
+    std::mt19937_64 rng = rng_for<T>(2460);
+    const auto& acts = activations();
+    uint64_t decided = 0, plain = 0;
+    for (int it = 0; it < 3 * int(acts.size()); ++it) {
+        const Shape s = random_shape(rng, 12);
+        const int kind = int(rng() % 5);
+        INFO("iteration " << it);
+        check_training<T>(rng, s.in, s.stat[0], kind, rng() % 2, acts[size_t(it) % acts.size()], rng() % 2);
+        const auto c = reference::fast::batch_normalization_training_counts();
+        decided += c.decided;
+        plain += c.plain;
+    }
+    CHECK(decided > 0);
+    CHECK(plain > 0);
+}
+
+TEST_CASE_TEMPLATE("Batch normalization training fast path = plain loop on long runs", T, float, dmlref::half) {
+    std::mt19937_64 rng = rng_for<T>(2470);
+    check_training<T>(rng, {2, 3, 50, 60}, {1, 3, 1, 1}, 0, false, std::nullopt, false);
+    CHECK(reference::fast::batch_normalization_training_counts().decided > 0);
+    check_training<T>(rng, {2, 3, 50, 60}, {1, 3, 1, 1}, 0, true, activation("ACTIVATION_RELU"), false);
+    check_training<T>(rng, {1, 2, 30, 70}, {1, 1, 1, 70}, 0, true, std::nullopt, true);
+}
+
+// Statistics no float64 holds: a sum of 2^30, 1 and -2^30 with 2^-149 (FLOAT32), whose mean and
+// variance need every bit; the exact moments give them.
+TEST_CASE("Batch normalization training fast path: exact statistics of far-apart values") {
+    std::mt19937_64 rng(2480);
+    TRAINING d;
+    d.InputTensor = d.OutputTensor = desc(DataType::FLOAT32, {1, 2, 4});
+    d.ScaleTensor = d.BiasTensor = d.OutputMeanTensor = d.OutputVarianceTensor = desc(DataType::FLOAT32, {1, 2, 1});
+    d.Epsilon = 0.0f;
+    const Operator op{OperatorType::BATCH_NORMALIZATION_TRAINING, d};
+    const std::vector<float> x = {0x1p30f, 1.0f, -0x1p30f, 0x1p-149f, 3.0f, 3.0f, 3.0f, 3.0f};
+    Buffers b;
+    b.names = {"InputTensor", "ScaleTensor", "BiasTensor", "OutputTensor", "OutputMeanTensor", "OutputVarianceTensor"};
+    b.bytes.push_back(buffer(d.InputTensor, x));
+    b.bytes.push_back(buffer(d.ScaleTensor, std::vector<float>{1.0f, 1.0f}));
+    b.bytes.push_back(buffer(d.BiasTensor, std::vector<float>{0.0f, 0.5f}));
+    for (const TensorDesc* td : {&d.OutputTensor, &d.OutputMeanTensor, &d.OutputVarianceTensor})
+        b.bytes.emplace_back(buffer_size(*td), std::byte{0x5a});
+    check_op(op, b);
+    const Buffers fast = evaluate_with(op, b, true, 1);
+    const float* mean = reinterpret_cast<const float*>(fast.bytes[4].data());
+    const float* y = reinterpret_cast<const float*>(fast.bytes[3].data());
+    CHECK(same_bits(mean[0], 0.25f));  // (1 + 2^-149) / 4 rounds to 1/4
+    CHECK(same_bits(mean[1], 3.0f));
+    // Channel 1 has variance 0 and Epsilon 0: D = 0, x - mean = 0: 0 / 0, NaN (the plain element).
+    CHECK(same_bits(y[4], canonical_nan<float>()));
+}
+
 // ---- The bound itself --------------------------------------------------------------------------
 
 // The header's constants in exact rationals: theta < 6u ((1 + u)^8 < (1 + 6u)^2 (1 - u)^3, squared to
@@ -380,6 +495,11 @@ TEST_CASE("Batch normalization fast path: the bound's constants, in exact ration
     CHECK(one / (one - u) <= one + p49);
     CHECK(6 / (one - 6 * u) <= 6 * (one + p49));
     CHECK(pow(one - u, 4) * (one + p40) >= one + p41);
+    // The training's w (step T4): six roundings at most for each term, A's with its margin 2^-39.
+    CHECK(pow(one - u, 6) * (one + p40) >= one + p41);
+    const mpq_class p39(mpz_class(1), mpz_class(1) << 39);
+    CHECK((one + p39) * pow(one - u, 6) >= one + p40);
+    CHECK((one + 5 * u) * (one + 2 * u) <= one + 8 * u);  // |eta|'s factor
     CHECK((one + p41) * 2 >= (one + p49) + 1);
     // C1 and C2 are doubles exactly.
     CHECK(mpq_class(6 * 0x1p-53 * (1 + 0x1p-40)) == 6 * u * (one + p40));
@@ -432,6 +552,54 @@ TEST_CASE("Batch normalization fast path: the bound holds and is within a factor
     }
     mpfr_clears(x, m, v, s, b, t, V, err, (mpfr_ptr) nullptr);
     INFO("largest error / bound: " << worst << " over " << checked << " estimates");
+    CHECK(worst > 0.5);
+    CHECK(worst <= 1.0);
+}
+
+// The training estimates within w of the exact value, over batch means that float64 does not hold
+// (three values: a third) and inputs next to the mean (x the float nearest it), so that mu~'s
+// rounding, which the A term bounds, is most of the error; and Bias + FusedAdd rounded in float64.
+// The largest error must again use more than half of w.
+TEST_CASE("Batch normalization training fast path: the bound holds with the batch mean rounded") {
+    std::mt19937_64 rng(2490);
+    mpfr_t V, t, err;
+    mpfr_inits2(800, V, t, err, (mpfr_ptr) nullptr);
+    auto random_float = [&](int lo, int hi) {
+        const double mant = double(int64_t((uint64_t(1) << 23) + rng() % (uint64_t(1) << 23)));
+        const int e = lo + int(rng() % uint64_t(hi - lo + 1));
+        return double(float(std::ldexp(rng() % 2 ? mant : -mant, e - 23)));
+    };
+    double worst = 0;
+    for (int i = 0; i < 100000; ++i) {
+        const double a = random_float(-2, 2), b = random_float(-2, 2), c = random_float(-2, 2);
+        const mpq_class mean = (mpq_class(a) + mpq_class(b) + mpq_class(c)) / 3;
+        const mpq_class var = ((mpq_class(a) - mean) * (mpq_class(a) - mean) + (mpq_class(b) - mean) * (mpq_class(b) - mean) +
+                               (mpq_class(c) - mean) * (mpq_class(c) - mean)) /
+                              3;
+        const double x = i % 2 ? double(float(mean.get_d())) : random_float(-2, 2);
+        const double s = random_float(-3, 3), bias = random_float(-2, 2), fa = i % 3 ? random_float(-30, 2) : 0.0;
+        const float eps = float(std::fabs(random_float(-20, -5)));
+        const auto est = reference::fast::batch_normalization_training_estimate(x, mean, var, s, bias, fa, eps);
+        // V = s (x - mean) / sqrt(var + eps) + bias + fa at 800 bits (x - mean, var + eps exact).
+        const mpq_class D = var + mpq_class(double(eps));
+        mpfr_set_q(t, D.get_mpq_t(), MPFR_RNDN);
+        mpfr_rec_sqrt(t, t, MPFR_RNDN);
+        const mpq_class K = mpq_class(s) * (mpq_class(x) - mean);
+        mpfr_set_q(V, K.get_mpq_t(), MPFR_RNDN);
+        mpfr_mul(V, V, t, MPFR_RNDN);
+        const mpq_class c0 = mpq_class(bias) + mpq_class(fa);
+        mpfr_set_q(t, c0.get_mpq_t(), MPFR_RNDN);
+        mpfr_add(V, V, t, MPFR_RNDN);
+        mpfr_set_d(err, est.y, MPFR_RNDN);
+        mpfr_sub(err, err, V, MPFR_RNDN);
+        const double error = std::fabs(mpfr_get_d(err, MPFR_RNDU));
+        INFO("values " << a << " " << b << " " << c << ", x " << x << ", scale " << s << ", bias " << bias
+                       << ", fused add " << fa << ", epsilon " << eps);
+        REQUIRE(error <= est.w);
+        worst = std::max(worst, error / est.w);
+    }
+    mpfr_clears(V, t, err, (mpfr_ptr) nullptr);
+    INFO("largest error / w: " << worst);
     CHECK(worst > 0.5);
     CHECK(worst <= 1.0);
 }

@@ -1,6 +1,6 @@
-// BATCH_NORMALIZATION's fast path (batch_normalization.hpp): FLOAT32 and FLOAT16 data. docs/golden.md
-// ("How batch normalization's golden is computed") sums up why each element is the plain loop's
-// bits; the derivation is here.
+// BATCH_NORMALIZATION's and BATCH_NORMALIZATION_TRAINING's fast paths (batch_normalization.hpp):
+// FLOAT32 and FLOAT16 data. docs/golden.md ("How batch normalization's golden is computed") sums up
+// why each element is the plain loop's bits; the derivations are here.
 //
 // Element i is V = s (x - m) D^(-1/2) + b with D = v + Epsilon (x, m, v, s, b the element's
 // InputTensor, MeanTensor, VarianceTensor, ScaleTensor and BiasTensor values, each statistic
@@ -48,6 +48,33 @@
 //      the plain loop's own fused_activation (reference/fused_activation.cpp); for FLOAT16, whose
 //      65,536 values can all occur, each value's activation is computed once per call and kept.
 //
+// BATCH_NORMALIZATION_TRAINING. Statistics element k has the M elements X_i of its reduced set;
+// mean = sum X_i / M, var = sum (X_i - mean)^2 / M (exact), and each OutputTensor element is
+// V = s (x - mean) (var + Epsilon)^(-1/2) + b + f (f the FusedAdd element, 0 without one).
+//  T1. The moments exactly: X = m 2^(e - 150) with an integer m < 2^24, so sum X and sum X^2 (X^2 =
+//      m^2 2^(2e - 300), exact) are integer sums in bins by e (Moments), exact in any order (FLOAT16:
+//      X 2^24 is an integer below 2^41, summed in one int64, its square in 128 bits). A NaN
+//      or an infinity in X: the whole operator takes the plain loop. With S = sum X and Q = sum X^2,
+//      mean = S / M and var = (M Q - S^2) / M^2 exactly (sum (X - mean)^2 = Q - S^2 / M); OutputMean
+//      and OutputVariance are them rounded once, as the plain loop's.
+//  T2. Per k: mu~ = RN(mean), |mu~ - mean| <= u |mean| <= u (1 + 2u) |mu~|; D~ = RN(var + Epsilon) (the
+//      sign decided exactly: D <= 0 makes r~ NaN, the plain element), so D~ = D (1 + d1) as in
+//      step 1; r~ and sr~ = fl(s r~) as in steps 2 and 3 (var >= 2^-418 unless 0, mean 0 or at least
+//      2^-209 for M < 2^60: all in float64's normal range, as is every step below).
+//  T3. t~ = fl(sr~ fl(x - mu~)) = (t - eta)(1 + theta') with t = s (x - mean) D^(-1/2), |theta'| < 6u as
+//      in step 4, and eta = s D^(-1/2) (mu~ - mean), |eta| <= u (1 + 8u) |sr~| |mu~| (|s D^(-1/2)| <=
+//      |sr~| (1 + 5u)): |t~ - t| <= 6u (1 + 2^-50) |t~| + |eta|. bf = fl(b + f), within u |bf| / (1 - u)
+//      of b + f (exact without a FusedAdd); y~ = fl(t~ + bf) within u |y~| / (1 - u) of t~ + bf.
+//  T4. So |y~ - V| <= E = u (1 + 2^-49)(|y~| + |bf| + 6 |t~| + |sr~| |mu~|). The run's constant
+//      A = fl(fl(|sr~| |mu~|) 2^-53 (1 + 2^-39)) and w = fl(fl(fl(fl(|t~| C1) + fl(|y~| C2)) +
+//      fl(|bf| C4)) + A) + 2^-1072, C4 = 2^-53 (1 + 2^-40): each term passes at most six roundings
+//      counting w (1 - u), (1 - u)^6 (1 + 2^-40) >= 1 + 2^-41 and (1 - u)^6 (1 + 2^-39) >= 1 + 2^-40 for
+//      A, so w (1 - u) >= E + u |y~| + 2^-1075 as in step 7, and [fl(y~ - w), fl(y~ + w)] holds V.
+//      (No exact shortcut for x = mu~: mu~ is not the mean.)
+//  T5. Steps 8 and 9 as for the forward; the plain element is batch_normalization_training_element,
+//      from the exact mean and variance of T1. test/test_fast_batch_normalization.cpp checks the
+//      estimates against MPFR with the batch mean a third, x next to it.
+//
 // Layout: the logical index space is walked as for_each_run (dmlref/tensor.hpp) does: dimensions
 // of size 1 dropped, neighbours merged where they are contiguous in the input, the output and
 // every statistic (the statistics as packed logical copies, stride 0 where broadcast). The inner
@@ -60,6 +87,7 @@
 
 #include "../batch_normalization_internal.hpp"
 #include "../common.hpp"
+#include "../exact_rational.hpp"
 #include "../fast_sum.hpp"
 #include "../fused_activation.hpp"
 #include "decide.hpp"
@@ -67,6 +95,8 @@
 
 #include "dmlref/numeric.hpp"
 #include "dmlref/tensor.hpp"
+
+#include <gmpxx.h>
 
 #include <array>
 #include <atomic>
@@ -384,7 +414,298 @@ template <class T> bool forward(const BN& d, const Bindings& b) {
     return true;
 }
 
+// ---- BATCH_NORMALIZATION_TRAINING ----------------------------------------------------------------
+
+using TRAINING = DML_BATCH_NORMALIZATION_TRAINING_OPERATOR_DESC;
+
+std::atomic<uint64_t> training_decided{0}, training_plain{0};
+
+// The exact moments of one statistics element: sum X and sum X^2 as integers in bins by the float
+// exponent of X. X = m 2^(e - 150) (m < 2^24 with the hidden bit; a subnormal has e = 1 and no
+// hidden bit), so bin e holds sum of +-m (an int64 for 2^39 terms) and sum of m^2 (X^2 = m^2
+// 2^(2e - 300), an unsigned 128-bit integer). Exact whatever the order of the additions.
+__extension__ typedef unsigned __int128 uint128;  // GCC's and Clang's
+struct Moments {
+    std::array<int64_t, 256> sum{};
+    std::array<uint128, 256> squares{};
+    int64_t half_sum = 0;   // FLOAT16: sum of X 2^24 (|X| 2^24 < 2^41: 2^22 terms)
+    uint128 half_squares = 0;  // and of X^2 2^48
+    // Adds the float whose bits are `bits`; false for an infinity or a NaN.
+    bool add(uint32_t bits) {
+        const uint32_t e = (bits >> 23) & 0xffu;
+        const uint32_t m = (bits & 0x7fffffu) | (e != 0 ? 0x800000u : 0u);
+        const size_t bin = e != 0 ? e : 1;
+        sum[bin] += (bits >> 31) ? -int64_t(m) : int64_t(m);
+        squares[bin] += uint64_t(m) * m;
+        return e != 255;
+    }
+    // Adds the FLOAT16 whose bits are `bits` (X 2^24 = m 2^(E - 1), or M below 2^-14); false for an
+    // infinity or a NaN.
+    bool add_half(uint16_t bits) {
+        const uint32_t E = (uint32_t(bits) >> 10) & 31u, M = uint32_t(bits) & 1023u;
+        const int64_t v = E != 0 ? int64_t(M | 1024u) << (E - 1) : int64_t(M);
+        half_sum += (bits & 0x8000u) ? -v : v;
+        half_squares += uint128(uint64_t(v)) * uint64_t(v);
+        return E != 31;
+    }
+    // S 2^149 and Q 2^298, the exact sums as integers.
+    void totals(mpz_class& S, mpz_class& Q) const {
+        S = 0;
+        Q = 0;
+        auto wide = [](uint128 q) {
+            mpz_class z(static_cast<unsigned long>(uint64_t(q >> 64)));
+            z <<= 64;
+            z += static_cast<unsigned long>(uint64_t(q));
+            return z;
+        };
+        for (size_t e = 1; e < 255; ++e) {
+            if (sum[e] != 0) S += mpz_class(static_cast<long>(sum[e])) << (e - 1);
+            if (squares[e] != 0) Q += wide(squares[e]) << (2 * (e - 1));
+        }
+        S += mpz_class(static_cast<long>(half_sum)) << 125;
+        Q += wide(half_squares) << 250;
+    }
+};
+
+// The interval of one OutputTensor element (the training header's steps T3 to T5): y0 into y and
+// the half-width w into w, from sr~ = fl(s r~), mu~, bf = fl(Bias + FusedAdd) and the run's A.
+inline void estimate_training(double x, double mu, double sr, double bf, double A, double& y, double& w) {
+    const double t = sr * (x - mu);
+    const double yt = t + bf;
+    y = yt + 0.0;
+    w = (((std::fabs(t) * (6 * 0x1p-53 * (1 + 0x1p-40)) + std::fabs(yt) * (0x1p-52 * (1 + 0x1p-40))) +
+          std::fabs(bf) * (0x1p-53 * (1 + 0x1p-40))) +
+         A) +
+        0x1p-1072;
+}
+
+template <class T>
+inline bool training_run(const T* __restrict x, const T* __restrict fa, int64_t n, double mu, double sr, double b,
+                         double A, T* __restrict value) {
+    using Bits = decltype(undecided_bits<T>());
+    Bits* __restrict out = reinterpret_cast<Bits*>(value);
+    uint32_t any = 0;
+    for (int64_t j = 0; j < n; ++j) {
+        double y, w;
+        estimate_training(load(x[j]), mu, sr, fa ? b + load(fa[j]) : b, A, y, w);
+        const Bits v = to_bits(decide_one(y, w, value));
+        any |= uint32_t(v == undecided_bits<T>());
+        out[j] = v;
+    }
+    return any != 0;
+}
+DMLREF_CLONES bool training_run_f32(const float* x, const float* fa, int64_t n, double mu, double sr, double b,
+                                    double A, float* value) {
+    return fa ? training_run(x, fa, n, mu, sr, b, A, value) : training_run<float>(x, nullptr, n, mu, sr, b, A, value);
+}
+DMLREF_CLONES bool training_run_f16(const half* x, const half* fa, int64_t n, double mu, double sr, double b,
+                                    double A, half* value) {
+    return fa ? training_run(x, fa, n, mu, sr, b, A, value) : training_run<half>(x, nullptr, n, mu, sr, b, A, value);
+}
+inline bool run_training(const float* x, const float* fa, int64_t n, double mu, double sr, double b, double A,
+                         float* value) {
+    return training_run_f32(x, fa, n, mu, sr, b, A, value);
+}
+inline bool run_training(const half* x, const half* fa, int64_t n, double mu, double sr, double b, double A,
+                         half* value) {
+    return training_run_f16(x, fa, n, mu, sr, b, A, value);
+}
+
+// Step T2's constants of one statistics element: mu~ = RN(mean), r~ = fl(1 / fl(sqrt(RN(var +
+// Epsilon)))) (NaN for var + Epsilon <= 0), sr~ = fl(s r~), A = fl(fl(|sr~| |mu~|) 2^-53 (1 + 2^-39)).
+struct Run {
+    double mu, sr, A;
+};
+Run run_constants(const mpq_class& mean, const mpq_class& var, double scale, float epsilon) {
+    Run r;
+    r.mu = round_rational<double>(mean);
+    const mpq_class D = var + mpq_class(double(epsilon));
+    const double root = sgn(D) > 0 ? 1.0 / std::sqrt(round_rational<double>(D)) : std::numeric_limits<double>::quiet_NaN();
+    r.sr = scale * root;
+    r.A = (std::fabs(r.sr) * std::fabs(r.mu)) * (0x1p-53 * (1 + 0x1p-39));
+    return r;
+}
+
+constexpr size_t kMaxStatistics = 4096;  // Moments are 6 KiB each
+
+template <class T> bool training(const TRAINING& d, const Bindings& b) {
+    const std::vector<T> scale = logical_values<T>(d.ScaleTensor, b.at("ScaleTensor"));
+    const std::vector<T> bias = logical_values<T>(d.BiasTensor, b.at("BiasTensor"));
+    const size_t count = scale.size();
+    if (count > kMaxStatistics) return false;
+    const uint64_t M = element_count(d.InputTensor) / count;
+    if (M >= (uint64_t(1) << (is_half_v<T> ? 22 : 38))) return false;  // Moments' integers
+    const TensorView X(d.InputTensor, b.at("InputTensor")), Y(d.OutputTensor, b.at("OutputTensor"));
+    std::optional<TensorView> FA;
+    if (d.FusedAddTensor) FA.emplace(*d.FusedAddTensor, b.at("FusedAddTensor"));
+    const std::vector<int64_t> stat = stat_strides(d.ScaleTensor.Sizes);
+    const T* x = X.data<T>();
+
+    // Step T1: the exact moments (one pass, in order; a NaN or an infinity in X: the plain loop).
+    std::vector<Moments> moments(count);
+    bool finite = true;
+    {
+        const std::array<const int64_t*, 2> strides = {X.strides.data(), stat.data()};
+        for_each_run<2>(d.InputTensor.Sizes, strides, {0, 0},
+                        [&](const std::array<int64_t, 2>& off, int64_t n, const std::array<int64_t, 2>& step) {
+            if (!finite) return;
+            const T* xr = x + off[0];
+            auto add = [&](Moments& m, T v) {
+                if constexpr (is_half_v<T>) return m.add_half(to_bits(v));
+                else return m.add(to_bits(v));
+            };
+            bool ok = true;
+            if (step[1] == 0) {
+                Moments& m = moments[size_t(off[1])];
+                if (step[0] == 1)
+                    for (int64_t j = 0; j < n; ++j) ok &= add(m, xr[j]);
+                else
+                    for (int64_t j = 0; j < n; ++j) ok &= add(m, xr[j * step[0]]);
+            } else {
+                for (int64_t j = 0; j < n; ++j) ok &= add(moments[size_t(off[1] + j * step[1])], xr[j * step[0]]);
+            }
+            finite = finite && ok;
+        });
+    }
+    if (!finite) return false;
+
+    // Step T2: per statistics element, the exact mean and variance (OutputMean and OutputVariance
+    // rounded once), mu~ and D~ rounded to float64, r~ and sr~, and A.
+    std::vector<mpq_class> mean(count), var(count);
+    std::vector<double> mu(count), sr(count), A(count);
+    std::vector<T> out_mean(count), out_var(count);
+    for (size_t k = 0; k < count; ++k) {
+        mpz_class S, Q;
+        moments[k].totals(S, Q);
+        mean[k] = mpq_class(S, mpz_class(static_cast<unsigned long>(M)) << 149);
+        mean[k].canonicalize();
+        var[k] = mpq_class(Q * mpz_class(static_cast<unsigned long>(M)) - S * S,
+                           (mpz_class(static_cast<unsigned long>(M)) * mpz_class(static_cast<unsigned long>(M))) << 298);
+        var[k].canonicalize();
+        out_mean[k] = round_rational<T>(mean[k]);
+        out_var[k] = round_rational<T>(var[k]);
+        const Run run = run_constants(mean[k], var[k], load(scale[k]), d.Epsilon);
+        mu[k] = run.mu;
+        sr[k] = run.sr;
+        A[k] = run.A;
+    }
+
+    // Step T3 on: OutputTensor, as the forward's loop (runs of neighbouring elements in chunks).
+    const std::array<std::vector<int64_t>, 1> stats = {stat};
+    const int64_t* fa_strides = FA ? FA->strides.data() : X.strides.data();
+    std::vector<Dim> dims;
+    for (size_t i = 0; i < d.InputTensor.Sizes.size(); ++i) {
+        const int64_t size = d.InputTensor.Sizes[i];
+        if (size == 1) continue;
+        // kX, kY, then the fused add in kMean's place, the statistics in kRoot's (kScale, kBias unused).
+        const Dim dim{size, {X.strides[i], Y.strides[i], fa_strides[i], stat[i], 0, 0}};
+        if (!dims.empty()) {
+            bool contiguous = true;
+            for (size_t k = 0; k < K; ++k) contiguous = contiguous && dims.back().stride[k] == dim.stride[k] * size;
+            if (contiguous) {
+                dims.back() = {dims.back().size * size, dim.stride};
+                continue;
+            }
+        }
+        dims.push_back(dim);
+    }
+    if (dims.empty()) dims.push_back({1, {}});
+    const Dim inner = dims.back();
+    dims.pop_back();
+    int64_t outer = 1;
+    for (const Dim& dim : dims) outer *= dim.size;
+    const int64_t chunks = (inner.size + kChunk - 1) / kChunk;
+    const Activation<T> activation(d.FusedActivation);
+    T* y = Y.data<T>();
+    const T* fa = FA ? FA->data<T>() : nullptr;
+    const std::span<std::byte> xb = b.at("InputTensor"), yb = b.at("OutputTensor");
+    bool overlap = xb.data() < yb.data() + yb.size() && yb.data() < xb.data() + xb.size();
+    if (FA) {
+        const std::span<std::byte> fb = b.at("FusedAddTensor");
+        overlap = overlap || (fb.data() < yb.data() + yb.size() && yb.data() < fb.data() + fb.size());
+    }
+    constexpr size_t kFa = kMean, kStat = kRoot;
+    std::atomic<uint64_t> plain{0};
+    parallel_for(outer * chunks, [&](int64_t task) {
+        int64_t rest = task / chunks;
+        const int64_t first = (task % chunks) * kChunk, n = std::min(kChunk, inner.size - first);
+        std::array<int64_t, K> at{};
+        for (size_t i = dims.size(); i-- > 0;) {
+            const int64_t c = rest % dims[i].size;
+            rest /= dims[i].size;
+            for (size_t k = 0; k < K; ++k) at[k] += c * dims[i].stride[k];
+        }
+        for (size_t k = 0; k < K; ++k) at[k] += first * inner.stride[k];
+        const std::array<int64_t, K>& step = inner.stride;
+        Scratch<T>& s = scratch<T>();
+        T* out = y + at[kY];
+        const bool direct = step[kY] == 1 && !overlap;
+        T* value = direct ? out : s.value.data();
+        const T* xr = x + at[kX];
+        const T* far = fa ? fa + at[kFa] : nullptr;
+        const size_t k0 = size_t(at[kStat]);
+        bool any = false;
+        if (step[kStat] == 0 && step[kX] == 1 && (!fa || step[kFa] == 1)) {
+            any = run_training(xr, far, n, mu[k0], sr[k0], load(bias[k0]), A[k0], value);
+        } else {
+            for (int64_t j = 0; j < n; ++j) {
+                const size_t k = k0 + size_t(j * step[kStat]);
+                const double bk = load(bias[k]);
+                double ye, we;
+                estimate_training(load(xr[j * step[kX]]), mu[k], sr[k], far ? bk + load(far[j * step[kFa]]) : bk, A[k],
+                                  ye, we);
+                value[j] = decide_one(ye, we, value);
+                any |= is_undecided(value[j]);
+            }
+        }
+        std::vector<int32_t>& undecided = s.undecided;
+        undecided.clear();
+        if (any)
+            for (int64_t j = 0; j < n; ++j)
+                if (is_undecided(value[j])) undecided.push_back(int32_t(j));
+        activation.apply(value, n);
+        for (const int32_t j : undecided) {
+            const size_t k = k0 + size_t(j * step[kStat]);
+            value[j] = batch_normalization_training_element<T>(xr[j * step[kX]], mean[k], var[k], scale[k], bias[k],
+                                                               far ? &far[j * step[kFa]] : nullptr, d.Epsilon,
+                                                               d.FusedActivation);
+        }
+        if (!undecided.empty()) plain.fetch_add(undecided.size(), std::memory_order_relaxed);
+        if (direct) return;
+        if (step[kY] == 1)
+            std::memcpy(static_cast<void*>(out), value, size_t(n) * sizeof(T));
+        else
+            for (int64_t j = 0; j < n; ++j) out[j * step[kY]] = value[j];
+    });
+    write_logical<T>(d.OutputMeanTensor, b.at("OutputMeanTensor"), [&](uint64_t k) { return out_mean[k]; });
+    write_logical<T>(d.OutputVarianceTensor, b.at("OutputVarianceTensor"), [&](uint64_t k) { return out_var[k]; });
+    training_plain = plain.load();
+    training_decided = uint64_t(outer * inner.size) - training_plain.load();
+    return true;
+}
+
 }  // namespace
+
+bool batch_normalization_training(const TRAINING& d, const Bindings& b) {
+    switch (d.InputTensor.DataType) {
+        case DataType::FLOAT32: return training<float>(d, b);
+        case DataType::FLOAT16: return training<half>(d, b);
+        default: return false;
+    }
+}
+
+BatchNormalizationCounts batch_normalization_training_counts() {
+    return {training_decided.load(), training_plain.load()};
+}
+
+BatchNormalizationEstimate batch_normalization_training_estimate(double x, const mpq_class& mean, const mpq_class& variance,
+                                                                 double scale, double bias, double fused_add,
+                                                                 float epsilon) {
+    const Run run = run_constants(mean, variance, scale, epsilon);
+    BatchNormalizationEstimate r;
+    estimate_training(x, run.mu, run.sr, bias + fused_add, run.A, r.y, r.w);
+    return r;
+}
 
 bool batch_normalization(const BN& d, const Bindings& b) {
     switch (d.InputTensor.DataType) {

@@ -10,10 +10,17 @@
 
 #include <cstdint>
 
+#include <gmpxx.h>
+
 namespace dmlref::reference::fast {
 
 // Y for every element; false, with nothing written, for other data types (the plain loop runs).
 bool batch_normalization(const DML_BATCH_NORMALIZATION_OPERATOR_DESC& d, const Bindings& b);
+
+// BATCH_NORMALIZATION_TRAINING's OutputTensor, OutputMeanTensor and OutputVarianceTensor; false, with
+// nothing written, for other data types, a NaN or an infinity in InputTensor, more than 4096
+// statistics elements, or 2^38 elements or more per statistics element (the plain loop runs).
+bool batch_normalization_training(const DML_BATCH_NORMALIZATION_TRAINING_OPERATOR_DESC& d, const Bindings& b);
 
 // For the tests: of the last call's elements, those decided by the float64 bound and those left
 // to the plain loop's exact element.
@@ -21,6 +28,7 @@ struct BatchNormalizationCounts {
     uint64_t decided = 0, plain = 0;
 };
 BatchNormalizationCounts batch_normalization_counts();
+BatchNormalizationCounts batch_normalization_training_counts();  // OutputTensor's elements
 
 // For the tests: the float64 estimate y of one element before its rounding, as the fast path
 // computes it, and the half-width w of the interval it decides from, with |y - V| <= w for the
@@ -30,5 +38,10 @@ struct BatchNormalizationEstimate {
 };
 BatchNormalizationEstimate batch_normalization_estimate(double x, double mean, double variance, double scale,
                                                         double bias, float epsilon);
+// The same for one OutputTensor element of BATCH_NORMALIZATION_TRAINING, from the exact batch mean
+// and variance of its statistics element (Bias + FusedAdd as given: pass 0 without a FusedAdd).
+BatchNormalizationEstimate batch_normalization_training_estimate(double x, const mpq_class& mean, const mpq_class& variance,
+                                                                 double scale, double bias, double fused_add,
+                                                                 float epsilon);
 
 }  // namespace dmlref::reference::fast
