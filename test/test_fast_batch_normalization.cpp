@@ -158,10 +158,10 @@ template <class T> void check_random(std::mt19937_64& rng, int count, uint32_t l
         strides[0] = rng() % 3 == 0 ? gapped_strides(rng, s.in) : random_strides(rng, s.in);
         for (int k = 0; k < 4; ++k) strides[size_t(k + 1)] = random_strides(rng, s.stat[size_t(k)]);
         strides[5] = rng() % 3 == 0 ? gapped_strides(rng, s.in) : random_strides(rng, s.in);
-        INFO("iteration " << it << ", kind " << kind << ", activation " << (act ? act->name() : "none")
-                          << ", epsilon " << epsilon << ", input " << sizes_text(s.in) << ", mean "
-                          << sizes_text(s.stat[0]) << ", variance " << sizes_text(s.stat[1]) << ", scale "
-                          << sizes_text(s.stat[2]) << ", bias " << sizes_text(s.stat[3]));
+        INFO("iteration " << it << ", kind " << kind << ", activation " << (act ? act->name() : "none") << ", epsilon "
+                          << epsilon << ", input " << sizes_text(s.in) << ", mean " << sizes_text(s.stat[0])
+                          << ", variance " << sizes_text(s.stat[1]) << ", scale " << sizes_text(s.stat[2]) << ", bias "
+                          << sizes_text(s.stat[3]));
         const Operator op = make_op(t, s, strides, epsilon, act);
         check_op(op, op_buffers<T>(op, [&](int k) { return value_of_kind<T>(rng, kind, k); }));
     }
@@ -265,26 +265,26 @@ std::vector<Row> relu_of(std::vector<Row> rows) {
 TEST_CASE("Batch normalization fast path: ties, zeros and special values of FLOAT32, by hand") {
     const std::vector<Row> rows = {
         // x, mean, variance, scale, bias, expected, plain
-        {1.0, 0.0, 4.0, 1.0, 0.25, 0.75, false},                 // decided
-        {0x1p23 + 1, 0.0, 4.0, 3.0, 0.0, 12582914.0, true},       // a tie, to even (up)
-        {0x1p23 + 3, 0.0, 4.0, 3.0, 0.0, 12582916.0, true},       // a tie, to even (down)
-        {0x1p23 + 1, 0x1p-100, 4.0, 3.0, 0.0, 12582913.0, true},  // a hair below the tie
-        {0x1p23 + 1, -0x1p-100, 4.0, 3.0, 0.0, 12582914.0, true}, // a hair above it
-        {3.0, 3.0, 4.0, 5.0, -0.0, 0.0, false},                  // x = Mean: +0
-        {3.0, 3.0, 4.0, 5.0, 0.0, 0.0, false},                   //
-        {-0.0, 0.0, 1.0, 1.0, -0.0, 0.0, false},                 // -0 - 0: an exact 0, +0
-        {-0x1p-149, 0.0, 16.0, 0.25, 0.0, -0.0, false},          // -2^-153: -0
-        {0x1p-149, 0.0, 0x1p-149, 1.0, 0.0, std::nullopt, false}, // 2^-149 / 2^-74.5, irrational
-        {0x1p127, -0x1p127, 0x1p-149, 0x1p127, 0.0, kInf, false}, // 2^329.5: inf
-        {1.0, 0.0, -1.0, 1.0, 0.0, kNaN, true},                  // D < 0: NaN
-        {1.0, 0.0, 0.0, 1.0, 0.0, kInf, true},                   // D = 0: 1 / 0 = inf
-        {0.0, 0.0, 0.0, 1.0, 0.0, kNaN, true},                   // 0 / 0
-        {kInf, 0.0, 1.0, 1.0, 0.0, kInf, true},                  // inf
-        {kInf, kInf, 1.0, 1.0, 0.0, kNaN, true},                 // inf - inf
-        {1.0, 0.0, kInf, 1.0, 2.0, 2.0, true},                   // 1 / sqrt(inf) = 0
-        {1.0, 0.0, 1.0, 1.0, -kInf, -kInf, true},                // Bias -inf
-        {kNaN, 0.0, 1.0, 1.0, 0.0, kNaN, true},                  // NaN
-        {1.0, 0.0, 1.0, 0.0, kNaN, kNaN, true},                  // 0 + NaN
+        {1.0, 0.0, 4.0, 1.0, 0.25, 0.75, false},                   // decided
+        {0x1p23 + 1, 0.0, 4.0, 3.0, 0.0, 12582914.0, true},        // a tie, to even (up)
+        {0x1p23 + 3, 0.0, 4.0, 3.0, 0.0, 12582916.0, true},        // a tie, to even (down)
+        {0x1p23 + 1, 0x1p-100, 4.0, 3.0, 0.0, 12582913.0, true},   // a hair below the tie
+        {0x1p23 + 1, -0x1p-100, 4.0, 3.0, 0.0, 12582914.0, true},  // a hair above it
+        {3.0, 3.0, 4.0, 5.0, -0.0, 0.0, false},                    // x = Mean: +0
+        {3.0, 3.0, 4.0, 5.0, 0.0, 0.0, false},                     //
+        {-0.0, 0.0, 1.0, 1.0, -0.0, 0.0, false},                   // -0 - 0: an exact 0, +0
+        {-0x1p-149, 0.0, 16.0, 0.25, 0.0, -0.0, false},            // -2^-153: -0
+        {0x1p-149, 0.0, 0x1p-149, 1.0, 0.0, std::nullopt, false},  // 2^-149 / 2^-74.5, irrational
+        {0x1p127, -0x1p127, 0x1p-149, 0x1p127, 0.0, kInf, false},  // 2^329.5: inf
+        {1.0, 0.0, -1.0, 1.0, 0.0, kNaN, true},                    // D < 0: NaN
+        {1.0, 0.0, 0.0, 1.0, 0.0, kInf, true},                     // D = 0: 1 / 0 = inf
+        {0.0, 0.0, 0.0, 1.0, 0.0, kNaN, true},                     // 0 / 0
+        {kInf, 0.0, 1.0, 1.0, 0.0, kInf, true},                    // inf
+        {kInf, kInf, 1.0, 1.0, 0.0, kNaN, true},                   // inf - inf
+        {1.0, 0.0, kInf, 1.0, 2.0, 2.0, true},                     // 1 / sqrt(inf) = 0
+        {1.0, 0.0, 1.0, 1.0, -kInf, -kInf, true},                  // Bias -inf
+        {kNaN, 0.0, 1.0, 1.0, 0.0, kNaN, true},                    // NaN
+        {1.0, 0.0, 1.0, 0.0, kNaN, kNaN, true},                    // 0 + NaN
     };
     check_rows<float>(rows, 0.0f, std::nullopt);
     check_rows<float>(relu_of(rows), 0.0f, activation("ACTIVATION_RELU"));
@@ -331,18 +331,18 @@ TEST_CASE("Batch normalization fast path: every FLOAT16 value, and random FLOAT3
                 const Operator op = make_op(DataType::FLOAT16, s, {}, 0.0f, std::nullopt);
                 uint32_t i = 0;
                 check_op(op, op_buffers<dmlref::half>(op, [&](int k) {
-                    if (k == 0) return from_bits<dmlref::half>(uint16_t(i++));
-                    return value_of<dmlref::half>(k == 2 ? var : k == 3 ? scale : k == 4 ? bias : 0.0);
-                }));
+                             if (k == 0) return from_bits<dmlref::half>(uint16_t(i++));
+                             return value_of<dmlref::half>(k == 2 ? var : k == 3 ? scale : k == 4 ? bias : 0.0);
+                         }));
             }
     std::mt19937_64 rng(2440);
     for (const double scale : {1.0, 0.5, 3.0}) {
         INFO("scale " << scale);
         const Operator op = make_op(DataType::FLOAT32, s, {}, 0.0f, std::nullopt);
         check_op(op, op_buffers<float>(op, [&](int k) {
-            if (k == 0) return from_bits<float>(uint32_t(rng()));
-            return float(k == 2 ? 1.0 : k == 3 ? scale : 0.0);
-        }));
+                     if (k == 0) return from_bits<float>(uint32_t(rng()));
+                     return float(k == 2 ? 1.0 : k == 3 ? scale : 0.0);
+                 }));
     }
 }
 
@@ -353,7 +353,8 @@ TEST_CASE_TEMPLATE("Batch normalization fast path: output in place over the inpu
     const DataType t = data_type_of<T>();
     for (int kind = 0; kind < 3; ++kind) {
         const Shape s{{2, 3, 40, 50}, {{{1, 3, 1, 1}, {1, 3, 1, 1}, {1, 3, 1, 1}, {1, 3, 1, 1}}}};
-        const Operator op = make_op(t, s, {}, kind == 2 ? 0.0f : 1e-3f, kind == 1 ? activation("ACTIVATION_RELU") : std::nullopt);
+        const Operator op = make_op(t, s, {}, kind == 2 ? 0.0f : 1e-3f,
+                                    kind == 1 ? activation("ACTIVATION_RELU") : std::nullopt);
         const Buffers in = op_buffers<T>(op, [&](int k) { return value_of_kind<T>(rng, kind, k); });
         auto in_place = [&](bool fast, int threads) {
             Buffers b = in;
@@ -387,7 +388,8 @@ void check_training(std::mt19937_64& rng, const std::vector<uint32_t>& in, const
     const DataType t = data_type_of<T>();
     TRAINING d;
     auto strides = [&](const std::vector<uint32_t>& sizes) {
-        return strided ? (rng() % 2 ? gapped_strides(rng, sizes) : random_strides(rng, sizes)) : std::vector<uint32_t>{};
+        return strided ? (rng() % 2 ? gapped_strides(rng, sizes) : random_strides(rng, sizes))
+                       : std::vector<uint32_t>{};
     };
     d.InputTensor = desc(t, in, strides(in));
     d.ScaleTensor = desc(t, stat, strides(stat));
@@ -573,7 +575,8 @@ TEST_CASE("Batch normalization training fast path: the bound holds with the batc
     for (int i = 0; i < 100000; ++i) {
         const double a = random_float(-2, 2), b = random_float(-2, 2), c = random_float(-2, 2);
         const mpq_class mean = (mpq_class(a) + mpq_class(b) + mpq_class(c)) / 3;
-        const mpq_class var = ((mpq_class(a) - mean) * (mpq_class(a) - mean) + (mpq_class(b) - mean) * (mpq_class(b) - mean) +
+        const mpq_class var = ((mpq_class(a) - mean) * (mpq_class(a) - mean) +
+                               (mpq_class(b) - mean) * (mpq_class(b) - mean) +
                                (mpq_class(c) - mean) * (mpq_class(c) - mean)) /
                               3;
         const double x = i % 2 ? double(float(mean.get_d())) : random_float(-2, 2);

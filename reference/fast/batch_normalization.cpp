@@ -88,9 +88,7 @@
 #include "../batch_normalization_internal.hpp"
 #include "../common.hpp"
 #include "../exact_rational.hpp"
-#include "../fast_sum.hpp"
 #include "../fused_activation.hpp"
-#include "decide.hpp"
 #include "parallel.hpp"
 
 #include "dmlref/numeric.hpp"
@@ -131,7 +129,8 @@ inline void estimate(double x, double m, double sr, double b, double& y, double&
     const double t = sr * (x - m);
     const double yt = t + b;
     y = yt + 0.0;
-    const double w0 = (std::fabs(t) * (6 * 0x1p-53 * (1 + 0x1p-40)) + std::fabs(yt) * (0x1p-52 * (1 + 0x1p-40))) + 0x1p-1072;
+    const double w0 = (std::fabs(t) * (6 * 0x1p-53 * (1 + 0x1p-40)) + std::fabs(yt) * (0x1p-52 * (1 + 0x1p-40))) +
+                      0x1p-1072;
     // w = t == 0 ? 0 : w0, as a mask (a select on a floating comparison is a branch to the vectoriser).
     w = from_bits<double>(to_bits(w0) & (uint64_t(0) - uint64_t(t != 0)));
 }
@@ -323,8 +322,9 @@ template <class T> bool forward(const BN& d, const Bindings& b) {
     for (size_t k = 0; k < var.size(); ++k) root[k] = root_estimate(load(var[k]), d.Epsilon);
 
     // The dimensions, merged as for_each_run merges them.
-    const std::array<std::vector<int64_t>, 4> stat = {stat_strides(d.MeanTensor.Sizes), stat_strides(d.VarianceTensor.Sizes),
-                                                      stat_strides(d.ScaleTensor.Sizes), stat_strides(d.BiasTensor.Sizes)};
+    const std::array<std::vector<int64_t>, 4> stat = {
+        stat_strides(d.MeanTensor.Sizes), stat_strides(d.VarianceTensor.Sizes), stat_strides(d.ScaleTensor.Sizes),
+        stat_strides(d.BiasTensor.Sizes)};
     std::vector<Dim> dims;
     for (size_t i = 0; i < d.InputTensor.Sizes.size(); ++i) {
         const int64_t size = d.InputTensor.Sizes[i];
@@ -399,13 +399,12 @@ template <class T> bool forward(const BN& d, const Bindings& b) {
                 if (is_undecided(value[j])) undecided.push_back(int32_t(j));
         activation.apply(value, n);
         for (const int32_t j : undecided)
-            value[j] = batch_normalization_element<T>(xr[j * step[kX]], mr[j * step[kMean]], V[at[kRoot] + j * step[kRoot]],
-                                                      sr[j * step[kScale]], br[j * step[kBias]], d.Epsilon,
-                                                      d.FusedActivation);
+            value[j] = batch_normalization_element<T>(xr[j * step[kX]], mr[j * step[kMean]],
+                                                      V[at[kRoot] + j * step[kRoot]], sr[j * step[kScale]],
+                                                      br[j * step[kBias]], d.Epsilon, d.FusedActivation);
         if (!undecided.empty()) plain.fetch_add(undecided.size(), std::memory_order_relaxed);
         if (direct) return;
-        if (step[kY] == 1)
-            std::memcpy(static_cast<void*>(out), value, size_t(n) * sizeof(T));
+        if (step[kY] == 1) std::memcpy(static_cast<void*>(out), value, size_t(n) * sizeof(T));
         else
             for (int64_t j = 0; j < n; ++j) out[j * step[kY]] = value[j];
     });
@@ -428,7 +427,7 @@ __extension__ typedef unsigned __int128 uint128;  // GCC's and Clang's
 struct Moments {
     std::array<int64_t, 256> sum{};
     std::array<uint128, 256> squares{};
-    int64_t half_sum = 0;   // FLOAT16: sum of X 2^24 (|X| 2^24 < 2^41: 2^22 terms)
+    int64_t half_sum = 0;      // FLOAT16: sum of X 2^24 (|X| 2^24 < 2^41: 2^22 terms)
     uint128 half_squares = 0;  // and of X^2 2^48
     // Adds the float whose bits are `bits`; false for an infinity or a NaN.
     bool add(uint32_t bits) {
@@ -498,8 +497,8 @@ DMLREF_CLONES bool training_run_f32(const float* x, const float* fa, int64_t n, 
                                     double A, float* value) {
     return fa ? training_run(x, fa, n, mu, sr, b, A, value) : training_run<float>(x, nullptr, n, mu, sr, b, A, value);
 }
-DMLREF_CLONES bool training_run_f16(const half* x, const half* fa, int64_t n, double mu, double sr, double b,
-                                    double A, half* value) {
+DMLREF_CLONES bool training_run_f16(const half* x, const half* fa, int64_t n, double mu, double sr, double b, double A,
+                                    half* value) {
     return fa ? training_run(x, fa, n, mu, sr, b, A, value) : training_run<half>(x, nullptr, n, mu, sr, b, A, value);
 }
 inline bool run_training(const float* x, const float* fa, int64_t n, double mu, double sr, double b, double A,
@@ -520,7 +519,8 @@ Run run_constants(const mpq_class& mean, const mpq_class& var, double scale, flo
     Run r;
     r.mu = round_rational<double>(mean);
     const mpq_class D = var + mpq_class(double(epsilon));
-    const double root = sgn(D) > 0 ? 1.0 / std::sqrt(round_rational<double>(D)) : std::numeric_limits<double>::quiet_NaN();
+    const double root = sgn(D) > 0 ? 1.0 / std::sqrt(round_rational<double>(D))
+                                   : std::numeric_limits<double>::quiet_NaN();
     r.sr = scale * root;
     r.A = (std::fabs(r.sr) * std::fabs(r.mu)) * (0x1p-53 * (1 + 0x1p-39));
     return r;
@@ -580,7 +580,8 @@ template <class T> bool training(const TRAINING& d, const Bindings& b) {
         mean[k] = mpq_class(S, mpz_class(static_cast<unsigned long>(M)) << 149);
         mean[k].canonicalize();
         var[k] = mpq_class(Q * mpz_class(static_cast<unsigned long>(M)) - S * S,
-                           (mpz_class(static_cast<unsigned long>(M)) * mpz_class(static_cast<unsigned long>(M))) << 298);
+                           (mpz_class(static_cast<unsigned long>(M)) * mpz_class(static_cast<unsigned long>(M)))
+                               << 298);
         var[k].canonicalize();
         out_mean[k] = round_rational<T>(mean[k]);
         out_var[k] = round_rational<T>(var[k]);
@@ -672,8 +673,7 @@ template <class T> bool training(const TRAINING& d, const Bindings& b) {
         }
         if (!undecided.empty()) plain.fetch_add(undecided.size(), std::memory_order_relaxed);
         if (direct) return;
-        if (step[kY] == 1)
-            std::memcpy(static_cast<void*>(out), value, size_t(n) * sizeof(T));
+        if (step[kY] == 1) std::memcpy(static_cast<void*>(out), value, size_t(n) * sizeof(T));
         else
             for (int64_t j = 0; j < n; ++j) out[j * step[kY]] = value[j];
     });
@@ -698,9 +698,9 @@ BatchNormalizationCounts batch_normalization_training_counts() {
     return {training_decided.load(), training_plain.load()};
 }
 
-BatchNormalizationEstimate batch_normalization_training_estimate(double x, const mpq_class& mean, const mpq_class& variance,
-                                                                 double scale, double bias, double fused_add,
-                                                                 float epsilon) {
+BatchNormalizationEstimate batch_normalization_training_estimate(double x, const mpq_class& mean,
+                                                                 const mpq_class& variance, double scale, double bias,
+                                                                 double fused_add, float epsilon) {
     const Run run = run_constants(mean, variance, scale, epsilon);
     BatchNormalizationEstimate r;
     estimate_training(x, run.mu, run.sr, bias + fused_add, run.A, r.y, r.w);

@@ -40,8 +40,8 @@ BatchNormalizationEstimate batch_normalization_estimate(double x, double mean, d
                                                         double bias, float epsilon);
 // The same for one OutputTensor element of BATCH_NORMALIZATION_TRAINING, from the exact batch mean
 // and variance of its statistics element (Bias + FusedAdd as given: pass 0 without a FusedAdd).
-BatchNormalizationEstimate batch_normalization_training_estimate(double x, const mpq_class& mean, const mpq_class& variance,
-                                                                 double scale, double bias, double fused_add,
-                                                                 float epsilon);
+BatchNormalizationEstimate batch_normalization_training_estimate(double x, const mpq_class& mean,
+                                                                 const mpq_class& variance, double scale, double bias,
+                                                                 double fused_add, float epsilon);
 
 }  // namespace dmlref::reference::fast
