@@ -338,8 +338,8 @@ std::map<std::string, std::function<Config(DataType)>> configs() {
         d.OutputGradientTensor = desc(t, {1, 64, 112, 112});
         return average_pooling_3x3(d);
     };
-    // Batch normalization's forward and training operators have fast paths (float64 with an error
-    // bound, reference/fast/batch_normalization.cpp).
+    // Batch normalization's forward, training and grad operators have fast paths (float64 with an
+    // error bound, reference/fast/batch_normalization.cpp).
     m["batch_normalization"] = [](DataType t) {  // 1x64x112x112, per-channel statistics, Epsilon 1e-5, no activation
         DML_BATCH_NORMALIZATION_OPERATOR_DESC d;
         d.InputTensor = d.OutputTensor = desc(t, {1, 64, 112, 112});
@@ -356,6 +356,16 @@ std::map<std::string, std::function<Config(DataType)>> configs() {
         d.ScaleTensor = d.BiasTensor = d.OutputMeanTensor = d.OutputVarianceTensor = desc(t, {1, 64, 1, 1});
         d.Epsilon = 1e-5f;
         return Config{{OperatorType::BATCH_NORMALIZATION_TRAINING, d}};
+    };
+    m["batch_normalization_grad"] = [](DataType t) {  // the same shape: dX, dScale and dBias (dX dumped)
+        DML_BATCH_NORMALIZATION_GRAD_OPERATOR_DESC d;
+        d.InputTensor = d.InputGradientTensor = d.OutputGradientTensor = desc(t, {1, 64, 112, 112});
+        d.MeanTensor = d.VarianceTensor = d.ScaleTensor = desc(t, {1, 64, 1, 1});
+        d.OutputScaleGradientTensor = d.OutputBiasGradientTensor = desc(t, {1, 64, 1, 1});
+        d.Epsilon = 1e-5f;
+        Config c{{OperatorType::BATCH_NORMALIZATION_GRAD, d}};
+        c.positive = "VarianceTensor";
+        return c;
     };
     m["lrn"] = [](DataType t) {  // 1x16x16x16 across channels, LocalSize 5, AlexNet's Alpha 1e-4, Beta 0.75, Bias 1
         DML_LOCAL_RESPONSE_NORMALIZATION_OPERATOR_DESC d;

@@ -201,6 +201,13 @@ def torch_peers():
             holder["out"] = F.batch_norm(tx, None, None, ts, tb, training=True, eps=1e-5)
         return run, lambda: holder["out"].numpy()
 
+    def batch_normalization_grad(x, dy, mean, var, scale):  # the inference grad: the given statistics
+        tx, tdy = T(x), T(dy); stats = [T(a.reshape(-1)) for a in (mean, var, scale)]; holder = {}
+        def run():  # dX, dScale and dBias, as BATCH_NORMALIZATION_GRAD writes them
+            holder["out"] = aten.native_batch_norm_backward(tdy, tx, stats[2], stats[0], stats[1], None, None, False,
+                                                            1e-5, [True, True, True])[0]
+        return run, lambda: holder["out"].numpy()
+
     def lrn(x):  # the same window (LocalSize 5 across channels) and divisor (Alpha / LocalSize)
         tx = T(x); holder = {}
         def run():
@@ -283,7 +290,7 @@ def torch_peers():
             "max_pooling2": max_pooling2, "max_pooling_grad": max_pooling_grad, "average_pooling": average_pooling,
             "average_pooling_large": average_pooling, "average_pooling_grad": average_pooling_grad,
             "batch_normalization": batch_normalization, "batch_normalization_training": batch_normalization_training,
-            "lrn": lrn,
+            "batch_normalization_grad": batch_normalization_grad, "lrn": lrn,
             "gemm": gemm, "reduce_sum": reduce_sum((0, 1)), "reduce_sum_axis": reduce_sum((1,)),
             "gather": gather, "join": join, "split": split, "padding": padding, "tile": tile,
             "depth_to_space": depth_to_space}
@@ -424,6 +431,7 @@ CONFIGS = {
     "average_pooling_grad": ([(1, 64, 56, 56)], False),
     "batch_normalization": ([(1, 64, 112, 112)] + [(1, 64, 1, 1)] * 4, False),
     "batch_normalization_training": ([(1, 64, 112, 112)] + [(1, 64, 1, 1)] * 2, False),
+    "batch_normalization_grad": ([(1, 64, 112, 112)] * 2 + [(1, 64, 1, 1)] * 3, False),
     "lrn": ([(1, 16, 16, 16)], False),
     "gemm": ([(1024, 1024), (1024, 1024)], False),
     "reduce_sum": ([(4096, 4096)], False),
@@ -438,7 +446,7 @@ CONFIGS = {
 # Index inputs (by position): their type and the range of bench_ops' index(i, seed), not values().
 INDEX_INPUTS = {"gather": {1: (np.int64, 32768)}}
 # Inputs (by position) that bench_ops makes positive (Config::positive): BATCH_NORMALIZATION's Variance.
-POSITIVE_INPUTS = {"batch_normalization": {2}}
+POSITIVE_INPUTS = {"batch_normalization": {2}, "batch_normalization_grad": {3}}
 # Peers that round on the way (float32 or float16 arithmetic) are checked against dmlref's
 # correctly rounded results within a tolerance: the largest difference relative to the largest
 # |result|, per type. Exact configurations must match bit for bit.
@@ -479,7 +487,7 @@ for name in ("average_pooling", "average_pooling_large", "average_pooling_grad")
     for tname in ("FLOAT32", "FLOAT16"):
         GOALS[(name, tname)] = ("pytorch", 1.0)
 # Batch normalization: at least half PyTorch CPU's speed (the same issue).
-for name in ("batch_normalization", "batch_normalization_training"):
+for name in ("batch_normalization", "batch_normalization_training", "batch_normalization_grad"):
     for tname in ("FLOAT32", "FLOAT16"):
         GOALS[(name, tname)] = ("pytorch", 0.5)
 # FLOAT16: the issue's ">= 10 against numpy where numpy computes" is for the summed and forward

@@ -254,6 +254,17 @@ template float batch_normalization_element(float, float, float, float, float, fl
 template half batch_normalization_element(half, half, half, half, half, float,
                                           const std::optional<DML_FUSED_ACTIVATION>&);
 
+template <class T> T batch_normalization_grad_element(T dy, T scale, T variance, float epsilon) {
+    return scaled_root<T>(mul(ext(dy), ext(scale)), root_of(add(ext(variance), ext_float(epsilon))), Ext{});
+}
+template <class T> T batch_normalization_scale_gradient(const mpq_class& sum, T variance, float epsilon) {
+    return scaled_root<T>(Ext{Ext::Finite, sum}, root_of(add(ext(variance), ext_float(epsilon))), Ext{});
+}
+template float batch_normalization_grad_element(float, float, float, float);
+template half batch_normalization_grad_element(half, half, half, float);
+template float batch_normalization_scale_gradient(const mpq_class&, float, float);
+template half batch_normalization_scale_gradient(const mpq_class&, half, float);
+
 template <class T>
 T batch_normalization_training_element(T x, const mpq_class& mean, const mpq_class& variance, T scale, T bias,
                                        const T* fused_add, float epsilon,

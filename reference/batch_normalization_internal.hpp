@@ -23,6 +23,12 @@ template <class T>
 T batch_normalization_element(T x, T mean, T variance, T scale, T bias, float epsilon,
                               const std::optional<DML_FUSED_ACTIVATION>& activation);
 
+// BATCH_NORMALIZATION_GRAD's plain computations, for its fast path: one OutputGradientTensor
+// element, RN(dY Scale (Variance + Epsilon)^(-1/2)); one OutputScaleGradientTensor element from the
+// exact sum C = sum dY (X - Mean), RN(C (Variance + Epsilon)^(-1/2)). Instantiated for float and half.
+template <class T> T batch_normalization_grad_element(T dy, T scale, T variance, float epsilon);
+template <class T> T batch_normalization_scale_gradient(const mpq_class& sum, T variance, float epsilon);
+
 // One element of BATCH_NORMALIZATION_TRAINING's OutputTensor as its plain loop computes it, from
 // the exact batch mean and variance of its statistics element (finite rationals): RN(Scale (X -
 // mean) (variance + Epsilon)^(-1/2) + Bias + FusedAdd) exactly, then the fused activation.

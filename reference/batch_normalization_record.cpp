@@ -152,11 +152,13 @@ OperatorRecord bn() {
 }
 
 template <class D> OperatorRecord grad(uint32_t level, std::vector<Policy> policies) {
-    return bn_record<D>(
+    auto r = bn_record<D>(
         {.IntroducedIn = level, .Support = {{level, {}, 1, 8, kF32F16}}, .Policies = std::move(policies)},
         {computed("OutputGradientTensor", batch_normalization_gradient_bounds),
          computed("OutputScaleGradientTensor", batch_normalization_scale_gradient_bounds),
          computed("OutputBiasGradientTensor", batch_normalization_bias_gradient_bounds)});
+    if constexpr (std::is_same_v<D, GRAD>) r.fast = fast_as<GRAD, fast::batch_normalization_grad>;
+    return r;
 }
 
 OperatorRecord training() {

@@ -479,6 +479,75 @@ TEST_CASE("Batch normalization training fast path: exact statistics of far-apart
     CHECK(same_bits(y[4], canonical_nan<float>()));
 }
 
+// ---- BATCH_NORMALIZATION_GRAD ------------------------------------------------------------------
+namespace {
+
+using GRAD = DML_BATCH_NORMALIZATION_GRAD_OPERATOR_DESC;
+
+template <class T>
+void check_grad(std::mt19937_64& rng, const std::vector<uint32_t>& in, const std::vector<uint32_t>& stat, int kind,
+                bool strided) {
+    const DataType t = data_type_of<T>();
+    GRAD d;
+    auto strides = [&](const std::vector<uint32_t>& sizes) {
+        return strided ? (rng() % 2 ? gapped_strides(rng, sizes) : random_strides(rng, sizes))
+                       : std::vector<uint32_t>{};
+    };
+    d.InputTensor = desc(t, in, strides(in));
+    d.InputGradientTensor = desc(t, in, strides(in));
+    d.MeanTensor = desc(t, stat, strides(stat));
+    d.VarianceTensor = desc(t, stat, strides(stat));
+    d.ScaleTensor = desc(t, stat, strides(stat));
+    d.OutputGradientTensor = desc(t, in, strides(in));
+    d.OutputScaleGradientTensor = desc(t, stat, strides(stat));
+    d.OutputBiasGradientTensor = desc(t, stat, strides(stat));
+    d.Epsilon = kind == 2 ? 0.0f : std::array<float, 3>{1e-5f, 1e-3f, 0.25f}[rng() % 3];
+    const Operator op{OperatorType::BATCH_NORMALIZATION_GRAD, d};
+    Buffers b;
+    auto input = [&](const char* name, const TensorDesc& td, int k) {
+        std::vector<T> v(buffer_size(td) / sizeof(T) + 1);
+        for (T& e : v) e = value_of_kind<T>(rng, kind, k);
+        std::vector<std::byte> bytes(buffer_size(td));
+        std::memcpy(bytes.data(), static_cast<const void*>(v.data()), bytes.size());
+        b.names.emplace_back(name);
+        b.bytes.push_back(std::move(bytes));
+    };
+    input("InputTensor", d.InputTensor, 0);
+    input("InputGradientTensor", d.InputGradientTensor, 0);
+    input("MeanTensor", d.MeanTensor, 1);
+    input("VarianceTensor", d.VarianceTensor, 2);
+    input("ScaleTensor", d.ScaleTensor, 3);
+    for (const auto& [name, td] :
+         {std::pair<const char*, const TensorDesc*>{"OutputGradientTensor", &d.OutputGradientTensor},
+          {"OutputScaleGradientTensor", &d.OutputScaleGradientTensor},
+          {"OutputBiasGradientTensor", &d.OutputBiasGradientTensor}}) {
+        b.names.emplace_back(name);
+        b.bytes.emplace_back(buffer_size(*td), std::byte{0x5a});
+    }
+    INFO("input " << sizes_text(in) << ", statistics " << sizes_text(stat) << ", kind " << kind << ", strided "
+                  << strided);
+    check_op(op, b);
+}
+
+}  // namespace
+
+TEST_CASE_TEMPLATE("Batch normalization grad fast path = plain loop, element for element", T, float, dmlref::half) {
+    std::mt19937_64 rng = rng_for<T>(2500);
+    uint64_t decided = 0, plain = 0;
+    for (int it = 0; it < 60; ++it) {
+        const Shape s = random_shape(rng, 12);
+        INFO("iteration " << it);
+        check_grad<T>(rng, s.in, s.stat[0], int(rng() % 5), rng() % 2);
+        const auto c = reference::fast::batch_normalization_grad_counts();
+        decided += c.decided;
+        plain += c.plain;
+    }
+    CHECK(decided > 0);
+    CHECK(plain > 0);
+    check_grad<T>(rng, {2, 3, 50, 60}, {1, 3, 1, 1}, 0, false);
+    check_grad<T>(rng, {1, 2, 30, 70}, {1, 1, 1, 70}, 4, true);
+}
+
 // ---- The bound itself --------------------------------------------------------------------------
 
 // The header's constants in exact rationals: theta < 6u ((1 + u)^8 < (1 + 6u)^2 (1 - u)^3, squared to

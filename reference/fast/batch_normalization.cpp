@@ -1,5 +1,5 @@
-// BATCH_NORMALIZATION's and BATCH_NORMALIZATION_TRAINING's fast paths (batch_normalization.hpp):
-// FLOAT32 and FLOAT16 data. docs/golden.md ("How batch normalization's golden is computed") sums up
+// The fast paths of BATCH_NORMALIZATION, BATCH_NORMALIZATION_TRAINING and BATCH_NORMALIZATION_GRAD
+// (batch_normalization.hpp): FLOAT32 and FLOAT16 data. docs/golden.md ("How batch normalization's golden is computed") sums up
 // why each element is the plain loop's bits; the derivations are here.
 //
 // Element i is V = s (x - m) D^(-1/2) + b with D = v + Epsilon (x, m, v, s, b the element's
@@ -74,6 +74,16 @@
 //  T5. Steps 8 and 9 as for the forward; the plain element is batch_normalization_training_element,
 //      from the exact mean and variance of T1. test/test_fast_batch_normalization.cpp checks the
 //      estimates against MPFR with the batch mean a third, x next to it.
+//
+// BATCH_NORMALIZATION_GRAD (Mean and Variance given). OutputBiasGradient = sum dY and
+// OutputScaleGradient = r sum dY (X - Mean) = r (sum dY X - Mean sum dY): dY X, a product of two
+// floats, is an exact double (48 significant bits), so both sums are exact integer sums in bins by
+// exponent as in T1 (GradSums), rounded once (the scale gradient through the plain loop's own
+// K r rounding, batch_normalization_scale_gradient, once per statistics element). A NaN or an
+// infinity in X, dY or Mean sends the operator to the plain loop. OutputGradient = dY Scale r is
+// the forward's steps 1 to 9 with x = dY, m = 0, b = 0 (t~ = 0 only for dY = 0 or Scale = 0: the
+// exact zero, +0), its undecided elements batch_normalization_grad_element. _TRAINING_GRAD keeps
+// the plain loop.
 //
 // Layout: the logical index space is walked as for_each_run (dmlref/tensor.hpp) does: dimensions
 // of size 1 dropped, neighbours merged where they are contiguous in the input, the output and
@@ -684,7 +694,206 @@ template <class T> bool training(const TRAINING& d, const Bindings& b) {
     return true;
 }
 
+// ---- BATCH_NORMALIZATION_GRAD ---------------------------------------------------------------------
+
+using GRAD = DML_BATCH_NORMALIZATION_GRAD_OPERATOR_DESC;
+
+std::atomic<uint64_t> grad_decided{0}, grad_plain{0};
+
+// The exact sums of one statistics element: sum dY (as Moments' sum) and sum dY X, each product of
+// two floats an exact double m_dy m_x 2^(e_dy + e_x - 300) with m_dy m_x < 2^48, summed in 128-bit
+// bins by e_dy + e_x (FLOAT16: dY 2^24 in one int64, dY X 2^48 in one 128-bit integer).
+__extension__ typedef __int128 int128;
+struct GradSums {
+    std::array<int64_t, 256> dy{};
+    std::array<int128, 512> product{};
+    int64_t half_dy = 0;
+    int128 half_product = 0;
+    // Adds the floats whose bits are dy and x; false for an infinity or a NaN in either.
+    bool add(uint32_t db, uint32_t xb) {
+        const uint32_t ed = (db >> 23) & 0xffu, ex = (xb >> 23) & 0xffu;
+        const uint32_t md = (db & 0x7fffffu) | (ed != 0 ? 0x800000u : 0u);
+        const uint32_t mx = (xb & 0x7fffffu) | (ex != 0 ? 0x800000u : 0u);
+        const size_t bd = ed != 0 ? ed : 1, bx = ex != 0 ? ex : 1;
+        dy[bd] += (db >> 31) ? -int64_t(md) : int64_t(md);
+        const int64_t p = int64_t(uint64_t(md) * mx);
+        product[bd + bx] += ((db ^ xb) >> 31) ? -int128(p) : int128(p);
+        return ed != 255 && ex != 255;
+    }
+    bool add_half(uint16_t db, uint16_t xb) {
+        auto scaled = [](uint16_t h) {  // h 2^24, an integer below 2^41
+            const uint32_t E = (uint32_t(h) >> 10) & 31u, M = uint32_t(h) & 1023u;
+            const int64_t v = E != 0 ? int64_t(M | 1024u) << (E - 1) : int64_t(M);
+            return (h & 0x8000u) ? -v : v;
+        };
+        const int64_t d = scaled(db), x = scaled(xb);
+        half_dy += d;
+        half_product += int128(d) * x;
+        return ((db >> 10) & 31u) != 31u && ((xb >> 10) & 31u) != 31u;
+    }
+    // sum dY 2^149 and sum dY X 2^298 as integers.
+    void totals(mpz_class& D, mpz_class& P) const {
+        auto wide = [](int128 q) {
+            const bool negative = q < 0;
+            const uint128 m = negative ? uint128(-(q + 1)) + 1 : uint128(q);
+            mpz_class z(static_cast<unsigned long>(uint64_t(m >> 64)));
+            z <<= 64;
+            z += static_cast<unsigned long>(uint64_t(m));
+            return negative ? mpz_class(-z) : z;
+        };
+        D = 0;
+        P = 0;
+        for (size_t e = 1; e < 255; ++e)
+            if (dy[e] != 0) D += mpz_class(static_cast<long>(dy[e])) << (e - 1);
+        for (size_t e = 2; e < 510; ++e)
+            if (product[e] != 0) P += wide(product[e]) << (e - 2);
+        D += mpz_class(static_cast<long>(half_dy)) << 125;
+        P += wide(half_product) << 250;
+    }
+};
+
+template <class T> bool grad(const GRAD& d, const Bindings& b) {
+    const std::vector<T> mean = logical_values<T>(d.MeanTensor, b.at("MeanTensor"));
+    const std::vector<T> var = logical_values<T>(d.VarianceTensor, b.at("VarianceTensor"));
+    const std::vector<T> scale = logical_values<T>(d.ScaleTensor, b.at("ScaleTensor"));
+    const size_t count = mean.size();
+    if (count > kMaxStatistics) return false;
+    const uint64_t M = element_count(d.InputTensor) / count;
+    if (M >= (uint64_t(1) << (is_half_v<T> ? 22 : 38))) return false;  // GradSums' integers
+    for (const T& m : mean)
+        if (!std::isfinite(load(m))) return false;  // sum dY (X - Mean) by IEEE's rules: the plain loop
+    const TensorView X(d.InputTensor, b.at("InputTensor")), dY(d.InputGradientTensor, b.at("InputGradientTensor")),
+        dX(d.OutputGradientTensor, b.at("OutputGradientTensor"));
+    const std::vector<int64_t> stat = stat_strides(d.MeanTensor.Sizes);
+    const T* x = X.data<T>();
+    const T* dy = dY.data<T>();
+
+    // The exact sums (a NaN or an infinity in X or dY: the plain loop).
+    std::vector<GradSums> sums(count);
+    bool finite = true;
+    {
+        const std::array<const int64_t*, 3> strides = {X.strides.data(), dY.strides.data(), stat.data()};
+        for_each_run<3>(d.InputTensor.Sizes, strides, {0, 0, 0},
+                        [&](const std::array<int64_t, 3>& off, int64_t n, const std::array<int64_t, 3>& step) {
+            if (!finite) return;
+            bool ok = true;
+            for (int64_t j = 0; j < n; ++j) {
+                GradSums& g = sums[size_t(off[2] + j * step[2])];
+                const T xv = x[off[0] + j * step[0]], dv = dy[off[1] + j * step[1]];
+                if constexpr (is_half_v<T>) ok &= g.add_half(to_bits(dv), to_bits(xv));
+                else ok &= g.add(to_bits(dv), to_bits(xv));
+            }
+            finite = finite && ok;
+        });
+    }
+    if (!finite) return false;
+
+    // OutputBiasGradient = sum dY and OutputScaleGradient = r sum dY (X - Mean), from the exact sums.
+    std::vector<T> bias_gradient(count), scale_gradient(count);
+    std::vector<double> sr(count);
+    for (size_t k = 0; k < count; ++k) {
+        mpz_class D, P;
+        sums[k].totals(D, P);
+        mpq_class sum_dy(D, mpz_class(1) << 149), sum_c(P, mpz_class(1) << 298);
+        sum_dy.canonicalize();
+        sum_c.canonicalize();
+        sum_c -= mpq_class(load(mean[k])) * sum_dy;
+        bias_gradient[k] = round_rational<T>(sum_dy);
+        scale_gradient[k] = batch_normalization_scale_gradient<T>(sum_c, var[k], d.Epsilon);
+        sr[k] = load(scale[k]) * root_estimate(load(var[k]), d.Epsilon);
+    }
+
+    // OutputGradientTensor: the forward's steps with x = dY, m = 0, b = 0 (t = 0 only for dY = 0 or
+    // Scale = 0, the exact zero), in the forward's chunks.
+    std::vector<Dim> dims;
+    for (size_t i = 0; i < d.InputTensor.Sizes.size(); ++i) {
+        const int64_t size = d.InputTensor.Sizes[i];
+        if (size == 1) continue;
+        const Dim dim{size, {dY.strides[i], dX.strides[i], 0, stat[i], 0, 0}};
+        if (!dims.empty()) {
+            bool contiguous = true;
+            for (size_t k = 0; k < K; ++k) contiguous = contiguous && dims.back().stride[k] == dim.stride[k] * size;
+            if (contiguous) {
+                dims.back() = {dims.back().size * size, dim.stride};
+                continue;
+            }
+        }
+        dims.push_back(dim);
+    }
+    if (dims.empty()) dims.push_back({1, {}});
+    const Dim inner = dims.back();
+    dims.pop_back();
+    int64_t outer = 1;
+    for (const Dim& dim : dims) outer *= dim.size;
+    const int64_t chunks = (inner.size + kChunk - 1) / kChunk;
+    T* out_base = dX.data<T>();
+    const std::span<std::byte> ib = b.at("InputGradientTensor"), ob = b.at("OutputGradientTensor");
+    const bool overlap = ib.data() < ob.data() + ob.size() && ob.data() < ib.data() + ib.size();
+    constexpr size_t kStat = kRoot;
+    std::atomic<uint64_t> plain{0};
+    parallel_for(outer * chunks, [&](int64_t task) {
+        int64_t rest = task / chunks;
+        const int64_t first = (task % chunks) * kChunk, n = std::min(kChunk, inner.size - first);
+        std::array<int64_t, K> at{};
+        for (size_t i = dims.size(); i-- > 0;) {
+            const int64_t c = rest % dims[i].size;
+            rest /= dims[i].size;
+            for (size_t k = 0; k < K; ++k) at[k] += c * dims[i].stride[k];
+        }
+        for (size_t k = 0; k < K; ++k) at[k] += first * inner.stride[k];
+        const std::array<int64_t, K>& step = inner.stride;
+        Scratch<T>& s = scratch<T>();
+        T* out = out_base + at[kY];
+        const bool direct = step[kY] == 1 && !overlap;
+        T* value = direct ? out : s.value.data();
+        const T* dyr = dy + at[kX];
+        const size_t k0 = size_t(at[kStat]);
+        bool any = false;
+        if (step[kStat] == 0 && step[kX] == 1) {
+            any = run_uniform(dyr, n, 0.0, sr[k0], 0.0, value);
+        } else {
+            for (int64_t j = 0; j < n; ++j) {
+                double ye, we;
+                estimate(load(dyr[j * step[kX]]), 0.0, sr[k0 + size_t(j * step[kStat])], 0.0, ye, we);
+                value[j] = decide_one(ye, we, value);
+                any |= is_undecided(value[j]);
+            }
+        }
+        std::vector<int32_t>& undecided = s.undecided;
+        undecided.clear();
+        if (any)
+            for (int64_t j = 0; j < n; ++j)
+                if (is_undecided(value[j])) undecided.push_back(int32_t(j));
+        for (const int32_t j : undecided) {
+            const size_t k = k0 + size_t(j * step[kStat]);
+            value[j] = batch_normalization_grad_element<T>(dyr[j * step[kX]], scale[k], var[k], d.Epsilon);
+        }
+        if (!undecided.empty()) plain.fetch_add(undecided.size(), std::memory_order_relaxed);
+        if (direct) return;
+        if (step[kY] == 1) std::memcpy(static_cast<void*>(out), value, size_t(n) * sizeof(T));
+        else
+            for (int64_t j = 0; j < n; ++j) out[j * step[kY]] = value[j];
+    });
+    write_logical<T>(d.OutputScaleGradientTensor, b.at("OutputScaleGradientTensor"),
+                     [&](uint64_t k) { return scale_gradient[k]; });
+    write_logical<T>(d.OutputBiasGradientTensor, b.at("OutputBiasGradientTensor"),
+                     [&](uint64_t k) { return bias_gradient[k]; });
+    grad_plain = plain.load();
+    grad_decided = uint64_t(outer * inner.size) - grad_plain.load();
+    return true;
+}
+
 }  // namespace
+
+bool batch_normalization_grad(const GRAD& d, const Bindings& b) {
+    switch (d.InputTensor.DataType) {
+        case DataType::FLOAT32: return grad<float>(d, b);
+        case DataType::FLOAT16: return grad<half>(d, b);
+        default: return false;
+    }
+}
+
+BatchNormalizationCounts batch_normalization_grad_counts() { return {grad_decided.load(), grad_plain.load()}; }
 
 bool batch_normalization_training(const TRAINING& d, const Bindings& b) {
     switch (d.InputTensor.DataType) {

@@ -1,6 +1,7 @@
-// BATCH_NORMALIZATION's fast path (reference/fast/batch_normalization.cpp): FLOAT32 and FLOAT16
-// data evaluated in float64 with a rigorous error bound, decided by fast/decide.hpp, the plain
-// loop's exact element (reference/batch_normalization.cpp) only where the bound leaves the
+// The fast paths of BATCH_NORMALIZATION, _TRAINING and _GRAD (reference/fast/batch_normalization.cpp):
+// FLOAT32 and FLOAT16 data; batch statistics and gradient sums as exact integer sums, each element
+// evaluated in float64 with a rigorous error bound and decided as fast/decide.hpp decides, the
+// plain loop's exact element (reference/batch_normalization.cpp) only where the bound leaves the
 // rounding undecided (docs/golden.md, "How batch normalization's golden is computed"). Internal
 // to dmlref.
 #pragma once
@@ -19,8 +20,14 @@ bool batch_normalization(const DML_BATCH_NORMALIZATION_OPERATOR_DESC& d, const B
 
 // BATCH_NORMALIZATION_TRAINING's OutputTensor, OutputMeanTensor and OutputVarianceTensor; false, with
 // nothing written, for other data types, a NaN or an infinity in InputTensor, more than 4096
-// statistics elements, or 2^38 elements or more per statistics element (the plain loop runs).
+// statistics elements, or 2^38 (FLOAT16: 2^22) elements or more per statistics element (the plain
+// loop runs).
 bool batch_normalization_training(const DML_BATCH_NORMALIZATION_TRAINING_OPERATOR_DESC& d, const Bindings& b);
+
+// BATCH_NORMALIZATION_GRAD's three outputs; false, with nothing written, for other data types, a NaN
+// or an infinity in InputTensor, InputGradientTensor or MeanTensor, more than 4096 statistics
+// elements, or 2^38 (FLOAT16: 2^22) elements or more per statistics element (the plain loop runs).
+bool batch_normalization_grad(const DML_BATCH_NORMALIZATION_GRAD_OPERATOR_DESC& d, const Bindings& b);
 
 // For the tests: of the last call's elements, those decided by the float64 bound and those left
 // to the plain loop's exact element.
@@ -29,6 +36,7 @@ struct BatchNormalizationCounts {
 };
 BatchNormalizationCounts batch_normalization_counts();
 BatchNormalizationCounts batch_normalization_training_counts();  // OutputTensor's elements
+BatchNormalizationCounts batch_normalization_grad_counts();      // OutputGradientTensor's elements
 
 // For the tests: the float64 estimate y of one element before its rounding, as the fast path
 // computes it, and the half-width w of the interval it decides from, with |y - V| <= w for the
