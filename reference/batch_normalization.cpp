@@ -260,6 +260,20 @@ template <class T> T batch_normalization_grad_element(T dy, T scale, T variance,
 template <class T> T batch_normalization_scale_gradient(const mpq_class& sum, T variance, float epsilon) {
     return scaled_root<T>(Ext{Ext::Finite, sum}, root_of(add(ext(variance), ext_float(epsilon))), Ext{});
 }
+template <class T>
+T batch_normalization_training_grad_element(T dy, T x, T mean, T scale, T variance, const mpq_class& sum_dy,
+                                            const mpq_class& sum_c, uint64_t M, float epsilon) {
+    const Root root = root_of(add(ext(variance), ext_float(epsilon)));
+    const Ext m = Ext{Ext::Finite, mpq_class(mpz_class(M))};
+    const Ext centered = sub(ext(x), ext(mean));
+    const Ext inner = sub(sub(ext(dy), div(Ext{Ext::Finite, sum_dy}, m)),
+                          div(mul(centered, div(Ext{Ext::Finite, sum_c}, m)), root.D));
+    return scaled_root<T>(mul(ext(scale), inner), root, Ext{});
+}
+template float batch_normalization_training_grad_element(float, float, float, float, float, const mpq_class&,
+                                                         const mpq_class&, uint64_t, float);
+template half batch_normalization_training_grad_element(half, half, half, half, half, const mpq_class&,
+                                                        const mpq_class&, uint64_t, float);
 template float batch_normalization_grad_element(float, float, float, float);
 template half batch_normalization_grad_element(half, half, half, float);
 template float batch_normalization_scale_gradient(const mpq_class&, float, float);

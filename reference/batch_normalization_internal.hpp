@@ -28,6 +28,11 @@ T batch_normalization_element(T x, T mean, T variance, T scale, T bias, float ep
 // exact sum C = sum dY (X - Mean), RN(C (Variance + Epsilon)^(-1/2)). Instantiated for float and half.
 template <class T> T batch_normalization_grad_element(T dy, T scale, T variance, float epsilon);
 template <class T> T batch_normalization_scale_gradient(const mpq_class& sum, T variance, float epsilon);
+// One OutputGradientTensor element of BATCH_NORMALIZATION_TRAINING_GRAD from the exact sums of its
+// statistics element (sum dY, sum dY (X - Mean)) and their count M, as the plain loop computes it.
+template <class T>
+T batch_normalization_training_grad_element(T dy, T x, T mean, T scale, T variance, const mpq_class& sum_dy,
+                                            const mpq_class& sum_c, uint64_t M, float epsilon);
 
 // One element of BATCH_NORMALIZATION_TRAINING's OutputTensor as its plain loop computes it, from
 // the exact batch mean and variance of its statistics element (finite rationals): RN(Scale (X -

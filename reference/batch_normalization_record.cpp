@@ -158,6 +158,7 @@ template <class D> OperatorRecord grad(uint32_t level, std::vector<Policy> polic
          computed("OutputScaleGradientTensor", batch_normalization_scale_gradient_bounds),
          computed("OutputBiasGradientTensor", batch_normalization_bias_gradient_bounds)});
     if constexpr (std::is_same_v<D, GRAD>) r.fast = fast_as<GRAD, fast::batch_normalization_grad>;
+    else r.fast = fast_as<TRAINING_GRAD, fast::batch_normalization_training_grad>;
     return r;
 }
 

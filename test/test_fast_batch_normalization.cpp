@@ -484,11 +484,11 @@ namespace {
 
 using GRAD = DML_BATCH_NORMALIZATION_GRAD_OPERATOR_DESC;
 
-template <class T>
+template <class T, class D = GRAD>
 void check_grad(std::mt19937_64& rng, const std::vector<uint32_t>& in, const std::vector<uint32_t>& stat, int kind,
                 bool strided) {
     const DataType t = data_type_of<T>();
-    GRAD d;
+    D d;
     auto strides = [&](const std::vector<uint32_t>& sizes) {
         return strided ? (rng() % 2 ? gapped_strides(rng, sizes) : random_strides(rng, sizes))
                        : std::vector<uint32_t>{};
@@ -502,7 +502,7 @@ void check_grad(std::mt19937_64& rng, const std::vector<uint32_t>& in, const std
     d.OutputScaleGradientTensor = desc(t, stat, strides(stat));
     d.OutputBiasGradientTensor = desc(t, stat, strides(stat));
     d.Epsilon = kind == 2 ? 0.0f : std::array<float, 3>{1e-5f, 1e-3f, 0.25f}[rng() % 3];
-    const Operator op{OperatorType::BATCH_NORMALIZATION_GRAD, d};
+    const Operator op{D::kType, d};
     Buffers b;
     auto input = [&](const char* name, const TensorDesc& td, int k) {
         std::vector<T> v(buffer_size(td) / sizeof(T) + 1);
@@ -548,6 +548,27 @@ TEST_CASE_TEMPLATE("Batch normalization grad fast path = plain loop, element for
     check_grad<T>(rng, {1, 2, 30, 70}, {1, 1, 1, 70}, 4, true);
 }
 
+// BATCH_NORMALIZATION_TRAINING_GRAD: dX = Scale r (dY - mean(dY) - (X - Mean) mean(dY (X - Mean)) / D)
+// from the same exact sums (header, steps G1 to G3).
+TEST_CASE_TEMPLATE("Batch normalization training grad fast path = plain loop, element for element", T, float,
+                   dmlref::half) {
+    using TG = DML_BATCH_NORMALIZATION_TRAINING_GRAD_OPERATOR_DESC;
+    std::mt19937_64 rng = rng_for<T>(2510);
+    uint64_t decided = 0, plain = 0;
+    for (int it = 0; it < 60; ++it) {
+        const Shape s = random_shape(rng, 12);
+        INFO("iteration " << it);
+        check_grad<T, TG>(rng, s.in, s.stat[0], int(rng() % 5), rng() % 2);
+        const auto c = reference::fast::batch_normalization_grad_counts();
+        decided += c.decided;
+        plain += c.plain;
+    }
+    CHECK(decided > 0);
+    CHECK(plain > 0);
+    check_grad<T, TG>(rng, {2, 3, 50, 60}, {1, 3, 1, 1}, 0, false);
+    check_grad<T, TG>(rng, {1, 2, 30, 70}, {1, 1, 1, 70}, 4, true);
+}
+
 // ---- The bound itself --------------------------------------------------------------------------
 
 // The header's constants in exact rationals: theta < 6u ((1 + u)^8 < (1 + 6u)^2 (1 - u)^3, squared to
@@ -568,6 +589,10 @@ TEST_CASE("Batch normalization fast path: the bound's constants, in exact ration
     CHECK(pow(one - u, 4) * (one + p40) >= one + p41);
     // The training's w (step T4): six roundings at most for each term, A's with its margin 2^-39.
     CHECK(pow(one - u, 6) * (one + p40) >= one + p41);
+    // The training grad's w (step G3): nine roundings; theta < 5u ((1 + u)^6 < (1 + 5u)^2 (1 - u)^3).
+    const mpq_class p48(mpz_class(1), mpz_class(1) << 48);
+    CHECK(pow(one - u, 9) * (one + p40) > one + p48);
+    CHECK(pow(one + u, 6) < pow(one + 5 * u, 2) * pow(one - u, 3));
     const mpq_class p39(mpz_class(1), mpz_class(1) << 39);
     CHECK((one + p39) * pow(one - u, 6) >= one + p40);
     CHECK((one + 5 * u) * (one + 2 * u) <= one + 8 * u);  // |eta|'s factor
@@ -674,6 +699,53 @@ TEST_CASE("Batch normalization training fast path: the bound holds with the batc
     INFO("largest error / w: " << worst);
     CHECK(worst > 0.5);
     CHECK(worst <= 1.0);
+}
+
+// The training grad's estimates within w of the exact value (MPFR at 800 bits), over statistics of
+// three elements whose sums make a~ and c~ roundings (thirds), and, every other time, a dY that
+// nearly cancels a~ + (X - Mean) c~, so that the rounding terms dominate. The largest error must
+// use more than half of w (0.66 seen): a w half as large would fail.
+TEST_CASE("Batch normalization training grad fast path: the bound holds") {
+    std::mt19937_64 rng(2520);
+    mpfr_t V, t, err;
+    mpfr_inits2(800, V, t, err, (mpfr_ptr) nullptr);
+    auto random_float = [&](int lo, int hi) {
+        const double mant = double(int64_t((uint64_t(1) << 23) + rng() % (uint64_t(1) << 23)));
+        const int e = lo + int(rng() % uint64_t(hi - lo + 1));
+        return double(float(std::ldexp(rng() % 2 ? mant : -mant, e - 23)));
+    };
+    double worst = 0;
+    for (int i = 0; i < 100000; ++i) {
+        const double mean = random_float(-2, 2), var = std::fabs(random_float(-2, 2)), s = random_float(-2, 2);
+        const float eps = float(std::fabs(random_float(-20, -5)));
+        mpq_class sum_dy, sum_c;
+        for (int j = 0; j < 3; ++j) {
+            const double xj = random_float(-2, 2), dyj = random_float(-2, 2);
+            sum_dy += mpq_class(dyj);
+            sum_c += mpq_class(dyj) * (mpq_class(xj) - mpq_class(mean));
+        }
+        const double x = random_float(-2, 2);
+        const mpq_class D = mpq_class(var) + mpq_class(double(eps));
+        const mpq_class a = sum_dy / 3, c = sum_c / (3 * D);
+        const mpq_class near = a + (mpq_class(x) - mpq_class(mean)) * c;
+        const double dy = i % 2 ? double(float(near.get_d())) : random_float(-2, 2);
+        const auto est = reference::fast::batch_normalization_training_grad_estimate(dy, x, mean, sum_dy, sum_c, 3, s,
+                                                                                     var, eps);
+        const mpq_class K = mpq_class(s) * (mpq_class(dy) - near);
+        mpfr_set_q(t, D.get_mpq_t(), MPFR_RNDN);
+        mpfr_rec_sqrt(t, t, MPFR_RNDN);
+        mpfr_set_q(V, K.get_mpq_t(), MPFR_RNDN);
+        mpfr_mul(V, V, t, MPFR_RNDN);
+        mpfr_set_d(err, est.y, MPFR_RNDN);
+        mpfr_sub(err, err, V, MPFR_RNDN);
+        const double error = std::fabs(mpfr_get_d(err, MPFR_RNDU));
+        INFO("mean " << mean << ", variance " << var << ", scale " << s << ", x " << x << ", dy " << dy);
+        REQUIRE(error <= est.w);
+        worst = std::max(worst, error / est.w);
+    }
+    mpfr_clears(V, t, err, (mpfr_ptr) nullptr);
+    INFO("largest error / w: " << worst);
+    CHECK(worst > 0.5);
 }
 
 }  // namespace dmlref_test_fast_batch_normalization

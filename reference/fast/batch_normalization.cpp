@@ -1,5 +1,5 @@
-// The fast paths of BATCH_NORMALIZATION, BATCH_NORMALIZATION_TRAINING and BATCH_NORMALIZATION_GRAD
-// (batch_normalization.hpp): FLOAT32 and FLOAT16 data. docs/golden.md ("How batch normalization's golden is computed") sums up
+// The fast paths of BATCH_NORMALIZATION, _TRAINING, _GRAD and _TRAINING_GRAD (batch_normalization.hpp):
+// FLOAT32 and FLOAT16 data. docs/golden.md ("How batch normalization's golden is computed") sums up
 // why each element is the plain loop's bits; the derivations are here.
 //
 // Element i is V = s (x - m) D^(-1/2) + b with D = v + Epsilon (x, m, v, s, b the element's
@@ -82,8 +82,23 @@
 // K r rounding, batch_normalization_scale_gradient, once per statistics element). A NaN or an
 // infinity in X, dY or Mean sends the operator to the plain loop. OutputGradient = dY Scale r is
 // the forward's steps 1 to 9 with x = dY, m = 0, b = 0 (t~ = 0 only for dY = 0 or Scale = 0: the
-// exact zero, +0), its undecided elements batch_normalization_grad_element. _TRAINING_GRAD keeps
-// the plain loop.
+// exact zero, +0), its undecided elements batch_normalization_grad_element.
+//
+// BATCH_NORMALIZATION_TRAINING_GRAD: the same sums and the same two statistics outputs; dX = s r I
+// with I = dY - a - (X - Mean) c, a = sum dY / M and c = sum dY (X - Mean) / (M D) exact rationals.
+//  G1. a~ = RN(a), c~ = RN(c) per statistics element (D <= 0 or a non-finite Variance: r~ NaN, the
+//      plain element). h = fl(dY - a~) is within u (|h| + |a~|) / (1 - u) of dY - a; q = fl(fl(X - Mean)
+//      c~) within 3u (1 + 2^-50) |q| of (X - Mean) c (three relative roundings); g = fl(h - q) within
+//      u |g| / (1 - u) of h - q: |g - I| <= u (1 + 2^-49) G, G = |g| + |h| + |a~| + 3 |q|.
+//  G2. z = fl(sr~ g) = s D^(-1/2) g (1 + theta), |theta| < 5u (the roundings of steps 1 to 3 and the
+//      product; two under the root), so with |s D^(-1/2)| <= |sr~| (1 + 5u),
+//      |z - V| <= u (1 + 2^-48) |sr~| G + 5u (1 + 2^-50) |z|. Values may reach float64's subnormal range
+//      here (c~ small, g cancelling): each rounding there errs by at most 2^-1075 absolutely.
+//  G3. w = fl(fl(fl(|sr~| G~) 2^-53 (1 + 2^-40)) + fl(|z| 6 2^-53 (1 + 2^-40))) + 2^-1068, G~ = G summed
+//      in float64 (at most four roundings): each term passes at most nine roundings counting
+//      w (1 - u), (1 + 2^-40)(1 - u)^9 > 1 + 2^-48, the |z| term covers 5u |z| and the rounding of
+//      z0 -+ w (u |z0|), and 2^-1068 covers the absolute errors of subnormal steps. Then step 8.
+//      test/test_fast_batch_normalization.cpp checks the estimates against MPFR.
 //
 // Layout: the logical index space is walked as for_each_run (dmlref/tensor.hpp) does: dimensions
 // of size 1 dropped, neighbours merged where they are contiguous in the input, the output and
@@ -107,6 +122,7 @@
 #include <gmpxx.h>
 
 #include <array>
+#include <utility>
 #include <atomic>
 #include <cmath>
 #include <cstring>
@@ -752,7 +768,29 @@ struct GradSums {
     }
 };
 
-template <class T> bool grad(const GRAD& d, const Bindings& b) {
+// a~ = RN(sum dY / M) and c~ = RN(sum dY (X - Mean) / (M D)) where D = Variance + Epsilon > 0 is finite
+// (otherwise c~ is 0 and r~, hence sr~, NaN: every element of the statistic takes the plain element).
+std::pair<double, double> training_grad_constants(const mpq_class& sum_dy, const mpq_class& sum_c, uint64_t M,
+                                                  double variance, float epsilon) {
+    const mpq_class Mq{mpz_class(static_cast<unsigned long>(M))};
+    const mpq_class Dq = std::isfinite(variance) ? mpq_class(variance) + mpq_class(double(epsilon)) : mpq_class(0);
+    return {round_rational<double>(sum_dy / Mq), sgn(Dq) > 0 ? round_rational<double>(sum_c / (Mq * Dq)) : 0.0};
+}
+
+// One OutputGradientTensor element of _TRAINING_GRAD (steps G1 to G3 of the header): z0 and w.
+inline void estimate_training_grad(double dy, double x, double m, double a, double c, double sr, double& z0,
+                                   double& w) {
+    const double h = dy - a;
+    const double q = (x - m) * c;
+    const double g = h - q;
+    const double z = sr * g;
+    z0 = z + 0.0;
+    const double G = ((std::fabs(g) + std::fabs(h)) + std::fabs(a)) + 3 * std::fabs(q);
+    w = ((std::fabs(sr) * G) * (0x1p-53 * (1 + 0x1p-40)) + std::fabs(z) * (6 * 0x1p-53 * (1 + 0x1p-40))) + 0x1p-1068;
+}
+
+template <class T, class D> bool grad(const D& d, const Bindings& b) {
+    constexpr bool training = std::is_same_v<D, DML_BATCH_NORMALIZATION_TRAINING_GRAD_OPERATOR_DESC>;
     const std::vector<T> mean = logical_values<T>(d.MeanTensor, b.at("MeanTensor"));
     const std::vector<T> var = logical_values<T>(d.VarianceTensor, b.at("VarianceTensor"));
     const std::vector<T> scale = logical_values<T>(d.ScaleTensor, b.at("ScaleTensor"));
@@ -790,17 +828,25 @@ template <class T> bool grad(const GRAD& d, const Bindings& b) {
 
     // OutputBiasGradient = sum dY and OutputScaleGradient = r sum dY (X - Mean), from the exact sums.
     std::vector<T> bias_gradient(count), scale_gradient(count);
-    std::vector<double> sr(count);
+    std::vector<double> sr(count), a(count), c(count);
+    std::vector<mpq_class> sums_dy(training ? count : 0), sums_c(training ? count : 0);
     for (size_t k = 0; k < count; ++k) {
-        mpz_class D, P;
-        sums[k].totals(D, P);
-        mpq_class sum_dy(D, mpz_class(1) << 149), sum_c(P, mpz_class(1) << 298);
+        mpz_class Dz, P;
+        sums[k].totals(Dz, P);
+        mpq_class sum_dy(Dz, mpz_class(1) << 149), sum_c(P, mpz_class(1) << 298);
         sum_dy.canonicalize();
         sum_c.canonicalize();
         sum_c -= mpq_class(load(mean[k])) * sum_dy;
         bias_gradient[k] = round_rational<T>(sum_dy);
         scale_gradient[k] = batch_normalization_scale_gradient<T>(sum_c, var[k], d.Epsilon);
         sr[k] = load(scale[k]) * root_estimate(load(var[k]), d.Epsilon);
+        if constexpr (training) {
+            const auto [ak, ck] = training_grad_constants(sum_dy, sum_c, M, load(var[k]), d.Epsilon);
+            a[k] = ak;
+            c[k] = ck;
+            sums_dy[k] = sum_dy;
+            sums_c[k] = sum_c;
+        }
     }
 
     // OutputGradientTensor: the forward's steps with x = dY, m = 0, b = 0 (t = 0 only for dY = 0 or
@@ -809,7 +855,7 @@ template <class T> bool grad(const GRAD& d, const Bindings& b) {
     for (size_t i = 0; i < d.InputTensor.Sizes.size(); ++i) {
         const int64_t size = d.InputTensor.Sizes[i];
         if (size == 1) continue;
-        const Dim dim{size, {dY.strides[i], dX.strides[i], 0, stat[i], 0, 0}};
+        const Dim dim{size, {dY.strides[i], dX.strides[i], X.strides[i], stat[i], 0, 0}};
         if (!dims.empty()) {
             bool contiguous = true;
             for (size_t k = 0; k < K; ++k) contiguous = contiguous && dims.back().stride[k] == dim.stride[k] * size;
@@ -829,16 +875,16 @@ template <class T> bool grad(const GRAD& d, const Bindings& b) {
     T* out_base = dX.data<T>();
     const std::span<std::byte> ib = b.at("InputGradientTensor"), ob = b.at("OutputGradientTensor");
     const bool overlap = ib.data() < ob.data() + ob.size() && ob.data() < ib.data() + ib.size();
-    constexpr size_t kStat = kRoot;
+    constexpr size_t kStat = kRoot, kIn = kMean;
     std::atomic<uint64_t> plain{0};
     parallel_for(outer * chunks, [&](int64_t task) {
         int64_t rest = task / chunks;
         const int64_t first = (task % chunks) * kChunk, n = std::min(kChunk, inner.size - first);
         std::array<int64_t, K> at{};
         for (size_t i = dims.size(); i-- > 0;) {
-            const int64_t c = rest % dims[i].size;
+            const int64_t q = rest % dims[i].size;
             rest /= dims[i].size;
-            for (size_t k = 0; k < K; ++k) at[k] += c * dims[i].stride[k];
+            for (size_t k = 0; k < K; ++k) at[k] += q * dims[i].stride[k];
         }
         for (size_t k = 0; k < K; ++k) at[k] += first * inner.stride[k];
         const std::array<int64_t, K>& step = inner.stride;
@@ -847,9 +893,19 @@ template <class T> bool grad(const GRAD& d, const Bindings& b) {
         const bool direct = step[kY] == 1 && !overlap;
         T* value = direct ? out : s.value.data();
         const T* dyr = dy + at[kX];
+        const T* xr = x + at[kIn];
         const size_t k0 = size_t(at[kStat]);
         bool any = false;
-        if (step[kStat] == 0 && step[kX] == 1) {
+        if constexpr (training) {
+            for (int64_t j = 0; j < n; ++j) {
+                const size_t k = k0 + size_t(j * step[kStat]);
+                double ze, we;
+                estimate_training_grad(load(dyr[j * step[kX]]), load(xr[j * step[kIn]]), load(mean[k]), a[k], c[k],
+                                       sr[k], ze, we);
+                value[j] = decide_one(ze, we, value);
+                any |= is_undecided(value[j]);
+            }
+        } else if (step[kStat] == 0 && step[kX] == 1) {
             any = run_uniform(dyr, n, 0.0, sr[k0], 0.0, value);
         } else {
             for (int64_t j = 0; j < n; ++j) {
@@ -866,7 +922,11 @@ template <class T> bool grad(const GRAD& d, const Bindings& b) {
                 if (is_undecided(value[j])) undecided.push_back(int32_t(j));
         for (const int32_t j : undecided) {
             const size_t k = k0 + size_t(j * step[kStat]);
-            value[j] = batch_normalization_grad_element<T>(dyr[j * step[kX]], scale[k], var[k], d.Epsilon);
+            if constexpr (training)
+                value[j] = batch_normalization_training_grad_element<T>(dyr[j * step[kX]], xr[j * step[kIn]], mean[k],
+                                                                        scale[k], var[k], sums_dy[k], sums_c[k], M,
+                                                                        d.Epsilon);
+            else value[j] = batch_normalization_grad_element<T>(dyr[j * step[kX]], scale[k], var[k], d.Epsilon);
         }
         if (!undecided.empty()) plain.fetch_add(undecided.size(), std::memory_order_relaxed);
         if (direct) return;
@@ -891,6 +951,25 @@ bool batch_normalization_grad(const GRAD& d, const Bindings& b) {
         case DataType::FLOAT16: return grad<half>(d, b);
         default: return false;
     }
+}
+
+bool batch_normalization_training_grad(const DML_BATCH_NORMALIZATION_TRAINING_GRAD_OPERATOR_DESC& d,
+                                       const Bindings& b) {
+    switch (d.InputTensor.DataType) {
+        case DataType::FLOAT32: return grad<float>(d, b);
+        case DataType::FLOAT16: return grad<half>(d, b);
+        default: return false;
+    }
+}
+
+BatchNormalizationEstimate batch_normalization_training_grad_estimate(double dy, double x, double mean,
+                                                                      const mpq_class& sum_dy, const mpq_class& sum_c,
+                                                                      uint64_t M, double scale, double variance,
+                                                                      float epsilon) {
+    const auto [a, c] = training_grad_constants(sum_dy, sum_c, M, variance, epsilon);
+    BatchNormalizationEstimate r;
+    estimate_training_grad(dy, x, mean, a, c, scale * root_estimate(variance, epsilon), r.y, r.w);
+    return r;
 }
 
 BatchNormalizationCounts batch_normalization_grad_counts() { return {grad_decided.load(), grad_plain.load()}; }
