@@ -9,6 +9,8 @@
 // from a(i, seed) = ((i * 2654435761 + seed * 40503) mod 2^32) / 2^32 in [0, 1), in float64, then
 // rounded to the type: x1 = a(4r) 0.75 E, y1 = a(4r + 1) 0.75 E, x2 = x1 + E / 16 + a(4r + 2) E / 4,
 // y2 = y1 + E / 16 + a(4r + 3) E / 4 (x1 and y1 before rounding); its BatchIndicesTensor is all 0.
+// A tensor that must be positive (BATCH_NORMALIZATION's VarianceTensor, Config::positive) takes
+// (value(i, seed) + 3) / 4, in [0.5, 1), computed in float64 and then rounded to the type.
 // Operators with several outputs (SPLIT) dump only the first.
 // It asserts nothing about time (tests never do).
 //
@@ -73,12 +75,13 @@ TensorDesc desc(DataType t, std::vector<uint32_t> sizes) {
     return d;
 }
 
-template <class T> std::vector<std::byte> inputs(const TensorDesc& d, uint64_t seed) {
+template <class T> std::vector<std::byte> inputs(const TensorDesc& d, uint64_t seed, bool positive = false) {
     std::vector<std::byte> b(buffer_size(d));
     const uint64_t n = b.size() / element_size(d.DataType);  // every element of the buffer (a broadcast one is smaller)
     T* v = reinterpret_cast<T*>(b.data());
     for (uint64_t i = 0; i < n; ++i) {
-        const double u = double((i * 2654435761ull + seed * 40503ull) % 4294967296ull) / 4294967296.0 * 2 - 1;
+        double u = double((i * 2654435761ull + seed * 40503ull) % 4294967296ull) / 4294967296.0 * 2 - 1;
+        if (positive) u = (u + 3) / 4;
         if constexpr (is_half_v<T>) v[i] = half_from_double(u);
         else if constexpr (std::is_integral_v<T>) v[i] = static_cast<T>(u * 100);  // -100..100, truncated
         else v[i] = static_cast<T>(u);
@@ -117,6 +120,7 @@ struct Config {
     Operator op;
     uint64_t index_range = 0;  // nonzero: IndicesTensor takes index(i, seed) in [0, index_range)
     double roi_extent = 0;     // nonzero: ROITensor takes regions(seed, roi_extent), BatchIndicesTensor 0
+    std::string positive;      // a tensor field whose values are (value(i, seed) + 3) / 4
 };
 
 constexpr uint32_t kFlat = 1u << 24;  // 16M elements for the element-wise operators
@@ -356,6 +360,35 @@ std::map<std::string, std::function<Config(DataType)>> configs() {
         d.OutputGradientTensor = desc(t, {1, 64, 112, 112});
         return average_pooling_3x3(d);
     };
+    // Batch normalization's forward, training and grad operators have fast paths (float64 with an
+    // error bound, reference/fast/batch_normalization.cpp).
+    m["batch_normalization"] = [](DataType t) {  // 1x64x112x112, per-channel statistics, Epsilon 1e-5, no activation
+        DML_BATCH_NORMALIZATION_OPERATOR_DESC d;
+        d.InputTensor = d.OutputTensor = desc(t, {1, 64, 112, 112});
+        d.MeanTensor = d.VarianceTensor = d.ScaleTensor = d.BiasTensor = desc(t, {1, 64, 1, 1});
+        d.Spatial = 1;
+        d.Epsilon = 1e-5f;
+        Config c{{OperatorType::BATCH_NORMALIZATION, d}};
+        c.positive = "VarianceTensor";
+        return c;
+    };
+    m["batch_normalization_training"] = [](DataType t) {  // the same shape, batch statistics, no FusedAdd
+        DML_BATCH_NORMALIZATION_TRAINING_OPERATOR_DESC d;
+        d.InputTensor = d.OutputTensor = desc(t, {1, 64, 112, 112});
+        d.ScaleTensor = d.BiasTensor = d.OutputMeanTensor = d.OutputVarianceTensor = desc(t, {1, 64, 1, 1});
+        d.Epsilon = 1e-5f;
+        return Config{{OperatorType::BATCH_NORMALIZATION_TRAINING, d}};
+    };
+    m["batch_normalization_grad"] = [](DataType t) {  // the same shape: dX, dScale and dBias (dX dumped)
+        DML_BATCH_NORMALIZATION_GRAD_OPERATOR_DESC d;
+        d.InputTensor = d.InputGradientTensor = d.OutputGradientTensor = desc(t, {1, 64, 112, 112});
+        d.MeanTensor = d.VarianceTensor = d.ScaleTensor = desc(t, {1, 64, 1, 1});
+        d.OutputScaleGradientTensor = d.OutputBiasGradientTensor = desc(t, {1, 64, 1, 1});
+        d.Epsilon = 1e-5f;
+        Config c{{OperatorType::BATCH_NORMALIZATION_GRAD, d}};
+        c.positive = "VarianceTensor";
+        return c;
+    };
     m["lrn"] = [](DataType t) {  // 1x16x16x16 across channels, LocalSize 5, AlexNet's Alpha 1e-4, Beta 0.75, Bias 1
         DML_LOCAL_RESPONSE_NORMALIZATION_OPERATOR_DESC d;
         d.InputTensor = d.OutputTensor = desc(t, {1, 16, 16, 16});
@@ -516,7 +549,7 @@ int main(int argc, char** argv) {
                         buffers.emplace_back(std::string(f.name), indices<T>(*f.desc, seed, c.index_range));
                         return;
                     }
-                buffers.emplace_back(std::string(f.name), inputs<T>(*f.desc, seed));
+                buffers.emplace_back(std::string(f.name), inputs<T>(*f.desc, seed, f.name == c.positive));
             });
         } else {
             buffers.emplace_back(std::string(f.name), std::vector<std::byte>(buffer_size(*f.desc)));

@@ -83,11 +83,14 @@ def hashed(n, seed):  # (i * 2654435761 + seed * 40503) mod 2^32, in place (GATH
     return i
 
 
-def values(shape, seed, dtype):
+def values(shape, seed, dtype, positive=False):
     v = hashed(int(np.prod(shape)), seed).astype(np.float64)
     v /= 2.0**32
     v *= 2
     v -= 1
+    if positive:  # bench_ops' Config::positive: (value + 3) / 4 in float64, in [0.5, 1)
+        v += 3
+        v /= 4
     if np.issubdtype(dtype, np.integer):  # -100..100, truncated toward zero as bench_ops' static_cast
         v *= 100
     return v.astype(dtype).reshape(shape)
@@ -192,6 +195,25 @@ def torch_peers():
         tdy = T(dy); tx = torch.zeros((1, 64, 112, 112), dtype=tdy.dtype); holder = {}
         def run():
             holder["out"] = aten.avg_pool2d_backward(tdy, tx, [3, 3], [2, 2], [1, 1], False, False, None)
+        return run, lambda: holder["out"].numpy()
+
+    def batch_normalization(x, mean, var, scale, bias):  # inference: the given statistics, Epsilon 1e-5
+        tx = T(x); stats = [T(a.reshape(-1)) for a in (mean, var, scale, bias)]; holder = {}
+        def run():
+            holder["out"] = F.batch_norm(tx, stats[0], stats[1], stats[2], stats[3], training=False, eps=1e-5)
+        return run, lambda: holder["out"].numpy()
+
+    def batch_normalization_training(x, scale, bias):  # the batch's statistics (OutputTensor only)
+        tx = T(x); ts, tb = T(scale.reshape(-1)), T(bias.reshape(-1)); holder = {}
+        def run():
+            holder["out"] = F.batch_norm(tx, None, None, ts, tb, training=True, eps=1e-5)
+        return run, lambda: holder["out"].numpy()
+
+    def batch_normalization_grad(x, dy, mean, var, scale):  # the inference grad: the given statistics
+        tx, tdy = T(x), T(dy); stats = [T(a.reshape(-1)) for a in (mean, var, scale)]; holder = {}
+        def run():  # dX, dScale and dBias, as BATCH_NORMALIZATION_GRAD writes them
+            holder["out"] = aten.native_batch_norm_backward(tdy, tx, stats[2], stats[0], stats[1], None, None, False,
+                                                            1e-5, [True, True, True])[0]
         return run, lambda: holder["out"].numpy()
 
     def lrn(x):  # the same window (LocalSize 5 across channels) and divisor (Alpha / LocalSize)
@@ -299,7 +321,9 @@ def torch_peers():
             "resample2_linear": resample2("bilinear"), "resample2_nearest": resample2("nearest"),
             "resample_grad1_linear": resample_grad1("bilinear"), "resample_grad1_nearest": resample_grad1("nearest"),
             "max_pooling2": max_pooling2, "max_pooling_grad": max_pooling_grad, "average_pooling": average_pooling,
-            "average_pooling_large": average_pooling, "average_pooling_grad": average_pooling_grad, "lrn": lrn, "lrn_large": lrn,
+            "average_pooling_large": average_pooling, "average_pooling_grad": average_pooling_grad,
+            "batch_normalization": batch_normalization, "batch_normalization_training": batch_normalization_training,
+            "batch_normalization_grad": batch_normalization_grad, "lrn": lrn, "lrn_large": lrn,
             "lrn_grad_large": lrn_grad,
             "gemm": gemm, "reduce_sum": reduce_sum((0, 1)), "reduce_sum_axis": reduce_sum((1,)),
             "gather": gather, "join": join, "split": split, "padding": padding, "tile": tile,
@@ -439,6 +463,9 @@ CONFIGS = {
     "average_pooling": ([(1, 16, 64, 64)], False),
     "average_pooling_large": ([(1, 64, 112, 112)], False),
     "average_pooling_grad": ([(1, 64, 56, 56)], False),
+    "batch_normalization": ([(1, 64, 112, 112)] + [(1, 64, 1, 1)] * 4, False),
+    "batch_normalization_training": ([(1, 64, 112, 112)] + [(1, 64, 1, 1)] * 2, False),
+    "batch_normalization_grad": ([(1, 64, 112, 112)] * 2 + [(1, 64, 1, 1)] * 3, False),
     "lrn": ([(1, 16, 16, 16)], False),
     "lrn_large": ([(1, 96, 55, 55)], False),
     "lrn_grad_large": ([(1, 96, 55, 55), (1, 96, 55, 55)], False),
@@ -457,6 +484,8 @@ CONFIGS = {
 INDEX_INPUTS = {"gather": {1: (np.int64, 32768)}, "roi_align": {2: (np.uint32, 1)}}
 # Region inputs (by position): the extent of bench_ops' regions(seed, extent), not values().
 REGION_INPUTS = {"roi_align": {1: 224.0}}
+# Inputs (by position) that bench_ops makes positive (Config::positive): BATCH_NORMALIZATION's Variance.
+POSITIVE_INPUTS = {"batch_normalization": {2}, "batch_normalization_grad": {3}}
 # Peers that round on the way (float32 or float16 arithmetic) are checked against dmlref's
 # correctly rounded results within a tolerance: the largest difference relative to the largest
 # |result|, per type. Exact configurations must match bit for bit.
@@ -499,6 +528,10 @@ for name in ("average_pooling", "average_pooling_large", "average_pooling_grad")
 # ROI align: at least half PyTorch's (torchvision's) speed.
 for tname in ("FLOAT32", "FLOAT16"):
     GOALS[("roi_align", tname)] = ("pytorch", 0.5)
+# Batch normalization: at least half PyTorch CPU's speed (the same issue).
+for name in ("batch_normalization", "batch_normalization_training", "batch_normalization_grad"):
+    for tname in ("FLOAT32", "FLOAT16"):
+        GOALS[(name, tname)] = ("pytorch", 0.5)
 # FLOAT16: the issue's ">= 10 against numpy where numpy computes" is for the summed and forward
 # operators; numpy computes none of the summed ones, so it is RELU and CLIP1. The element-wise
 # grads are copy-speed operators in the issue (its first row): in FLOAT16 too, at least PyTorch's
@@ -551,9 +584,10 @@ with tempfile.TemporaryDirectory() as tmp:
             dump = os.path.join(tmp, "out.bin")
             index = INDEX_INPUTS.get(name, {})
             region = REGION_INPUTS.get(name, {})
+            positive = POSITIVE_INPUTS.get(name, set())
             inputs = [index_values(s, k + 1, *index[k]) if k in index
                       else region_values(s, k + 1, dtype, region[k]) if k in region
-                      else values(s, k + 1, dtype) for k, s in enumerate(shapes)]
+                      else values(s, k + 1, dtype, k in positive) for k, s in enumerate(shapes)]
             runs, times, failed = {}, {}, {}  # per peer: (run, result), best time, exception
             for peer in ("pytorch", "numpy"):
                 f = peers.get(peer, {}).get(name)

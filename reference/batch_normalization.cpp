@@ -105,6 +105,13 @@ template <class D> bool valid(const D& d) {
 
 // ---- BATCH_NORMALIZATION ---------------------------------------------------------------------
 
+// One output element: Act(RN(Scale (X - Mean) r + Bias)), r from `root` (D = Variance + Epsilon).
+template <class T>
+T bn_value(T x, T mean, const Root& root, T scale, T bias, const std::optional<DML_FUSED_ACTIVATION>& a) {
+    const Ext K = mul(ext(scale), sub(ext(x), ext(mean)));
+    return activate<T>(a, scaled_root<T>(K, root, ext(bias)));
+}
+
 void bn(const DML_BATCH_NORMALIZATION_OPERATOR_DESC& d, const Bindings& b) {
     dispatch(d.InputTensor.DataType, [&]<class T>() {
         const auto x = logical_values<T>(d.InputTensor, b.at("InputTensor"));
@@ -118,8 +125,7 @@ void bn(const DML_BATCH_NORMALIZATION_OPERATOR_DESC& d, const Bindings& b) {
         std::vector<Root> roots;
         for (const T& v : var) roots.push_back(root_of(add(ext(v), ext_float(d.Epsilon))));
         write_logical<T>(d.OutputTensor, b.at("OutputTensor"), [&](uint64_t i) {
-            const Ext K = mul(ext(scale[is[i]]), sub(ext(x[i]), ext(mean[im[i]])));
-            return activate<T>(d.FusedActivation, scaled_root<T>(K, roots[iv[i]], ext(bias[ib[i]])));
+            return bn_value(x[i], mean[im[i]], roots[iv[i]], scale[is[i]], bias[ib[i]], d.FusedActivation);
         });
     });
 }
@@ -162,6 +168,15 @@ template <class D> void bn_grad(const D& d, const Bindings& b, bool training) {
 
 // ---- BATCH_NORMALIZATION_TRAINING --------------------------------------------------------------
 
+// One OutputTensor element: Act(RN(Scale (X - mean) r + Bias + FusedAdd)), the statistics exact.
+template <class T>
+T bn_training_value(T x, const Ext& mean, const Root& root, T scale, T bias, const T* fused_add,
+                    const std::optional<DML_FUSED_ACTIVATION>& a) {
+    const Ext K = mul(ext(scale), sub(ext(x), mean));
+    const Ext c = fused_add ? add(ext(bias), ext(*fused_add)) : ext(bias);
+    return activate<T>(a, scaled_root<T>(K, root, c));
+}
+
 void bn_training(const DML_BATCH_NORMALIZATION_TRAINING_OPERATOR_DESC& d, const Bindings& b) {
     dispatch(d.InputTensor.DataType, [&]<class T>() {
         const auto x = logical_values<T>(d.InputTensor, b.at("InputTensor"));
@@ -184,9 +199,8 @@ void bn_training(const DML_BATCH_NORMALIZATION_TRAINING_OPERATOR_DESC& d, const 
         for (const auto& v : var) roots.push_back(root_of(add(v, ext_float(d.Epsilon))));
         write_logical<T>(d.OutputTensor, b.at("OutputTensor"), [&](uint64_t i) {
             const uint64_t k = k_of[i];
-            const Ext K = mul(ext(scale[k]), sub(ext(x[i]), mean[k]));
-            const Ext c = fused_add.empty() ? ext(bias[k]) : add(ext(bias[k]), ext(fused_add[i]));
-            return activate<T>(d.FusedActivation, scaled_root<T>(K, roots[k], c));
+            return bn_training_value(x[i], mean[k], roots[k], scale[k], bias[k],
+                                     fused_add.empty() ? nullptr : &fused_add[i], d.FusedActivation);
         });
         write_logical<T>(d.OutputMeanTensor, b.at("OutputMeanTensor"),
                          [&](uint64_t k) { return round_ext<T>(mean[k]); });
@@ -229,6 +243,53 @@ std::vector<uint64_t> stat_index(const std::vector<uint32_t>& in, const std::vec
     }
     return idx;
 }
+
+template <class T>
+T batch_normalization_element(T x, T mean, T variance, T scale, T bias, float epsilon,
+                              const std::optional<DML_FUSED_ACTIVATION>& activation) {
+    return bn_value(x, mean, root_of(add(ext(variance), ext_float(epsilon))), scale, bias, activation);
+}
+template float batch_normalization_element(float, float, float, float, float, float,
+                                           const std::optional<DML_FUSED_ACTIVATION>&);
+template half batch_normalization_element(half, half, half, half, half, float,
+                                          const std::optional<DML_FUSED_ACTIVATION>&);
+
+template <class T> T batch_normalization_grad_element(T dy, T scale, T variance, float epsilon) {
+    return scaled_root<T>(mul(ext(dy), ext(scale)), root_of(add(ext(variance), ext_float(epsilon))), Ext{});
+}
+template <class T> T batch_normalization_scale_gradient(const mpq_class& sum, T variance, float epsilon) {
+    return scaled_root<T>(Ext{Ext::Finite, sum}, root_of(add(ext(variance), ext_float(epsilon))), Ext{});
+}
+template <class T>
+T batch_normalization_training_grad_element(T dy, T x, T mean, T scale, T variance, const mpq_class& sum_dy,
+                                            const mpq_class& sum_c, uint64_t M, float epsilon) {
+    const Root root = root_of(add(ext(variance), ext_float(epsilon)));
+    const Ext m = Ext{Ext::Finite, mpq_class(mpz_class(M))};
+    const Ext centered = sub(ext(x), ext(mean));
+    const Ext inner = sub(sub(ext(dy), div(Ext{Ext::Finite, sum_dy}, m)),
+                          div(mul(centered, div(Ext{Ext::Finite, sum_c}, m)), root.D));
+    return scaled_root<T>(mul(ext(scale), inner), root, Ext{});
+}
+template float batch_normalization_training_grad_element(float, float, float, float, float, const mpq_class&,
+                                                         const mpq_class&, uint64_t, float);
+template half batch_normalization_training_grad_element(half, half, half, half, half, const mpq_class&,
+                                                        const mpq_class&, uint64_t, float);
+template float batch_normalization_grad_element(float, float, float, float);
+template half batch_normalization_grad_element(half, half, half, float);
+template float batch_normalization_scale_gradient(const mpq_class&, float, float);
+template half batch_normalization_scale_gradient(const mpq_class&, half, float);
+
+template <class T>
+T batch_normalization_training_element(T x, const mpq_class& mean, const mpq_class& variance, T scale, T bias,
+                                       const T* fused_add, float epsilon,
+                                       const std::optional<DML_FUSED_ACTIVATION>& activation) {
+    const Root root = root_of(add(Ext{Ext::Finite, variance}, ext_float(epsilon)));
+    return bn_training_value(x, Ext{Ext::Finite, mean}, root, scale, bias, fused_add, activation);
+}
+template float batch_normalization_training_element(float, const mpq_class&, const mpq_class&, float, float,
+                                                    const float*, float, const std::optional<DML_FUSED_ACTIVATION>&);
+template half batch_normalization_training_element(half, const mpq_class&, const mpq_class&, half, half, const half*,
+                                                   float, const std::optional<DML_FUSED_ACTIVATION>&);
 
 void validate(const DML_BATCH_NORMALIZATION_OPERATOR_DESC& d, Diagnostics& diags) {
     const std::initializer_list<Named> all = {{"InputTensor", d.InputTensor},       {"MeanTensor", d.MeanTensor},

@@ -4,6 +4,7 @@
 // coverage.
 #include "batch_normalization.hpp"
 
+#include "fast/batch_normalization.hpp"
 #include "fused_activation.hpp"
 #include "fused_activation_policies.hpp"
 #include "kit/policies.hpp"
@@ -146,25 +147,31 @@ OperatorRecord bn() {
          .Policies = join({{kBnBroadcast, kBnSpatial}, kActivation, kCommon})},
         {computed("OutputTensor", batch_normalization_output_bounds)});
     r.support_rules = bn_support_rules;
+    r.fast = fast_as<BN, fast::batch_normalization>;  // FLOAT32 and FLOAT16: reference/fast/batch_normalization.cpp
     return r;
 }
 
 template <class D> OperatorRecord grad(uint32_t level, std::vector<Policy> policies) {
-    return bn_record<D>(
+    auto r = bn_record<D>(
         {.IntroducedIn = level, .Support = {{level, {}, 1, 8, kF32F16}}, .Policies = std::move(policies)},
         {computed("OutputGradientTensor", batch_normalization_gradient_bounds),
          computed("OutputScaleGradientTensor", batch_normalization_scale_gradient_bounds),
          computed("OutputBiasGradientTensor", batch_normalization_bias_gradient_bounds)});
+    if constexpr (std::is_same_v<D, GRAD>) r.fast = fast_as<GRAD, fast::batch_normalization_grad>;
+    else r.fast = fast_as<TRAINING_GRAD, fast::batch_normalization_training_grad>;
+    return r;
 }
 
 OperatorRecord training() {
-    return bn_record<TRAINING>(
+    auto r = bn_record<TRAINING>(
         {.IntroducedIn = 0x4100,
          .Support = {{0x4100, {}, 1, 8, kF32F16}},
          .Policies = join({{kBnVariance, kBnTrainingStatistics, kBnFusedAdd}, kActivation, kCommon})},
         {computed("OutputTensor", batch_normalization_output_bounds),
          computed("OutputMeanTensor", batch_normalization_mean_bounds),
          computed("OutputVarianceTensor", batch_normalization_variance_bounds)});
+    r.fast = fast_as<TRAINING, fast::batch_normalization_training>;  // reference/fast/batch_normalization.cpp
+    return r;
 }
 
 }  // namespace

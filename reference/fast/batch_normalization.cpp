@@ -1,0 +1,1015 @@
+// The fast paths of BATCH_NORMALIZATION, _TRAINING, _GRAD and _TRAINING_GRAD (batch_normalization.hpp):
+// FLOAT32 and FLOAT16 data. docs/golden.md ("How batch normalization's golden is computed") sums up
+// why each element is the plain loop's bits; the derivations are here.
+//
+// Element i is V = s (x - m) D^(-1/2) + b with D = v + Epsilon (x, m, v, s, b the element's
+// InputTensor, MeanTensor, VarianceTensor, ScaleTensor and BiasTensor values, each statistic
+// broadcast on its own), rounded once to T, then the fused activation applied to that rounded
+// value (BnFusedActivation). u = 2^-53; fl() is a float64 operation, correctly rounded (+, -, *, /
+// and sqrt only: no libm). Every FLOAT32 or FLOAT16 value, and Epsilon (a finite FLOAT32), is a
+// double, a multiple of 2^-149 below 2^128 in magnitude. While every operand is finite:
+//   1. D~ = fl(v + Epsilon) = D (1 + d1), |d1| <= u: the exact D is a multiple of 2^-149 below
+//      2^129, so it is 0 or a normal double's neighbourhood (no underflow), and D~ has D's sign
+//      (a rounding keeps the sign and gives 0 only for an exact 0). D~ <= 0 (D <= 0: sqrt of a
+//      negative, K / 0) and a non-finite D~ take the plain element (step 7).
+//   2. r~ = fl(1 / fl(sqrt(D~))) = D^(-1/2) (1 + d3) / ((1 + d1)^(1/2) (1 + d2)); D in
+//      [2^-149, 2^129] puts r in [2^-64.5, 2^74.5], normal. Computed once per VarianceTensor element.
+//   3. sr~ = fl(s r~) = s r~ (1 + d4) (once per run where s and r are constant), d~ = fl(x - m) =
+//      (x - m)(1 + d5), t~ = fl(sr~ d~): |s r~| is 0 (s = 0) or in [2^-213.5, 2^202.5], x - m is 0
+//      or in [2^-149, 2^129] in magnitude, so t~ is 0 exactly when t = s (x - m) D^(-1/2) is, and
+//      otherwise |t| is in [2^-363, 2^332]: every step normal.
+//   4. t~ = t (1 + d3)(1 + d4)(1 + d5)(1 + d6) / ((1 + d1)^(1/2) (1 + d2)): |t~ - t| <= theta |t| with
+//      theta = (1 + u)^4 / (1 - u)^(3/2) - 1 = 5.5 u + O(u^2) < 6 u, so |t~ - t| <= 6 u |t~| / (1 - 6 u).
+//   5. y~ = fl(t~ + b): |y~ - (t~ + b)| <= u |t~ + b| <= u |y~| / (1 - u) (a sum in float64's
+//      subnormal range is exact).
+//   6. |y~ - V| <= u |y~| / (1 - u) + 6 u |t~| / (1 - 6 u) <= E = u (1 + 2^-49) (|y~| + 6 |t~|).
+//   7. The interval. y0 = y~ + 0 (a -0 becomes +0). t~ = 0 (s = 0 or x = m) makes y~ = b + +-0 = V
+//      exactly: w = 0 (b = +-0 gives y0 = +0, the plain loop's exact zero). Otherwise
+//      w = fl(fl(fl(|t~| C1) + fl(|y~| C2)) + 2^-1072), C1 = 6 2^-53 (1 + 2^-40), C2 = 2^-52 (1 + 2^-40)
+//      (both exact doubles), lo = fl(y0 - w), hi = fl(y0 + w). A rounding moves y0 -+ w by at most
+//      u |y0 -+ w| + 2^-1075 (below the normal range), so lo <= y~ - E and hi >= y~ + E, [lo, hi]
+//      holds V, when w (1 - u) >= E + u |y~| + 2^-1075; and w (1 - u) >= (1 - u)^4 (1 + 2^-40)
+//      (6 u |t~| + 2 u |y~|) + (1 - u)^2 2^-1072 >= (1 + 2^-41)(6 u |t~| + 2 u |y~|) + 2^-1073, which
+//      is more. An end at 0 is +0 (y0 - w and y0 + w are never -0).
+//      test/test_fast_batch_normalization.cpp checks theta < 6u ((1 + u)^8 < (1 + 6u)^2 (1 - u)^3),
+//      1 / (1 - u) and 6 / (1 - 6u) within (1 + 2^-49), and (1 - u)^4 (1 + 2^-40) >= 1 + 2^-41 in
+//      exact rationals, and that estimates stay within w of the exact value.
+//   8. The decision, as fast/decide.hpp's: rounding to T is monotone, so when lo and hi round to the
+//      same bits every real between them does, V among them, and those bits are the golden's. FLOAT32:
+//      lo and hi converted to float. FLOAT16: as rounds_to_one, through FLOAT32 (see decide_one).
+//      A NaN or infinite operand makes y~ or w NaN or infinite (t~ is non-finite whenever x, m or s
+//      is; b = +-inf makes y~ infinite), and D~ <= 0 or a non-finite D~ makes r~ NaN by
+//      construction: all undecided. Every undecided element (V on or within about 2^-50 relative of
+//      a rounding boundary or tie of T: a perfect-square D can put V on a tie) takes the plain
+//      loop's element, batch_normalization_element (exact rationals and Ziv's loop,
+//      reference/batch_normalization.cpp), fused activation included.
+//   9. The fused activation of a decided element is applied to its rounded value, as the plain
+//      loop does: RELU inline (y > 0 ? y : +0; a decided y is never NaN), every other one through
+//      the plain loop's own fused_activation (reference/fused_activation.cpp); for FLOAT16, whose
+//      65,536 values can all occur, each value's activation is computed once per call and kept.
+//
+// BATCH_NORMALIZATION_TRAINING. Statistics element k has the M elements X_i of its reduced set;
+// mean = sum X_i / M, var = sum (X_i - mean)^2 / M (exact), and each OutputTensor element is
+// V = s (x - mean) (var + Epsilon)^(-1/2) + b + f (f the FusedAdd element, 0 without one).
+//  T1. The moments exactly: X = m 2^(e - 150) with an integer m < 2^24, so sum X and sum X^2 (X^2 =
+//      m^2 2^(2e - 300), exact) are integer sums in bins by e (Moments), exact in any order (FLOAT16:
+//      X 2^24 is an integer below 2^41, summed in one int64, its square in 128 bits). A NaN
+//      or an infinity in X: the whole operator takes the plain loop. With S = sum X and Q = sum X^2,
+//      mean = S / M and var = (M Q - S^2) / M^2 exactly (sum (X - mean)^2 = Q - S^2 / M); OutputMean
+//      and OutputVariance are them rounded once, as the plain loop's.
+//  T2. Per k: mu~ = RN(mean), |mu~ - mean| <= u |mean| <= u (1 + 2u) |mu~|; D~ = RN(var + Epsilon) (the
+//      sign decided exactly: D <= 0 makes r~ NaN, the plain element), so D~ = D (1 + d1) as in
+//      step 1; r~ and sr~ = fl(s r~) as in steps 2 and 3 (var >= 2^-418 unless 0, mean 0 or at least
+//      2^-209 for M < 2^60: all in float64's normal range, as is every step below).
+//  T3. t~ = fl(sr~ fl(x - mu~)) = (t - eta)(1 + theta') with t = s (x - mean) D^(-1/2), |theta'| < 6u as
+//      in step 4, and eta = s D^(-1/2) (mu~ - mean), |eta| <= u (1 + 8u) |sr~| |mu~| (|s D^(-1/2)| <=
+//      |sr~| (1 + 5u)): |t~ - t| <= 6u (1 + 2^-50) |t~| + |eta|. bf = fl(b + f), within u |bf| / (1 - u)
+//      of b + f (exact without a FusedAdd); y~ = fl(t~ + bf) within u |y~| / (1 - u) of t~ + bf.
+//  T4. So |y~ - V| <= E = u (1 + 2^-49)(|y~| + |bf| + 6 |t~| + |sr~| |mu~|). The run's constant
+//      A = fl(fl(|sr~| |mu~|) 2^-53 (1 + 2^-39)) and w = fl(fl(fl(fl(|t~| C1) + fl(|y~| C2)) +
+//      fl(|bf| C4)) + A) + 2^-1072, C4 = 2^-53 (1 + 2^-40): each term passes at most six roundings
+//      counting w (1 - u), (1 - u)^6 (1 + 2^-40) >= 1 + 2^-41 and (1 - u)^6 (1 + 2^-39) >= 1 + 2^-40 for
+//      A, so w (1 - u) >= E + u |y~| + 2^-1075 as in step 7, and [fl(y~ - w), fl(y~ + w)] holds V.
+//      (No exact shortcut for x = mu~: mu~ is not the mean.)
+//  T5. Steps 8 and 9 as for the forward; the plain element is batch_normalization_training_element,
+//      from the exact mean and variance of T1. test/test_fast_batch_normalization.cpp checks the
+//      estimates against MPFR with the batch mean a third, x next to it.
+//
+// BATCH_NORMALIZATION_GRAD (Mean and Variance given). OutputBiasGradient = sum dY and
+// OutputScaleGradient = r sum dY (X - Mean) = r (sum dY X - Mean sum dY): dY X, a product of two
+// floats, is an exact double (48 significant bits), so both sums are exact integer sums in bins by
+// exponent as in T1 (GradSums), rounded once (the scale gradient through the plain loop's own
+// K r rounding, batch_normalization_scale_gradient, once per statistics element). A NaN or an
+// infinity in X, dY or Mean sends the operator to the plain loop. OutputGradient = dY Scale r is
+// the forward's steps 1 to 9 with x = dY, m = 0, b = 0 (t~ = 0 only for dY = 0 or Scale = 0: the
+// exact zero, +0), its undecided elements batch_normalization_grad_element.
+//
+// BATCH_NORMALIZATION_TRAINING_GRAD: the same sums and the same two statistics outputs; dX = s r I
+// with I = dY - a - (X - Mean) c, a = sum dY / M and c = sum dY (X - Mean) / (M D) exact rationals.
+//  G1. a~ = RN(a), c~ = RN(c) per statistics element (D <= 0 or a non-finite Variance: r~ NaN, the
+//      plain element). h = fl(dY - a~) is within u (|h| + |a~|) / (1 - u) of dY - a; q = fl(fl(X - Mean)
+//      c~) within 3u (1 + 2^-50) |q| of (X - Mean) c (three relative roundings); g = fl(h - q) within
+//      u |g| / (1 - u) of h - q: |g - I| <= u (1 + 2^-49) G, G = |g| + |h| + |a~| + 3 |q|.
+//  G2. z = fl(sr~ g) = s D^(-1/2) g (1 + theta), |theta| < 5u (the roundings of steps 1 to 3 and the
+//      product; two under the root), so with |s D^(-1/2)| <= |sr~| (1 + 5u),
+//      |z - V| <= u (1 + 2^-48) |sr~| G + 5u (1 + 2^-50) |z|. Values may reach float64's subnormal range
+//      here (c~ small, g cancelling): each rounding there errs by at most 2^-1075 absolutely.
+//  G3. w = fl(fl(fl(|sr~| G~) 2^-53 (1 + 2^-40)) + fl(|z| 6 2^-53 (1 + 2^-40))) + 2^-1068, G~ = G summed
+//      in float64 (at most four roundings): each term passes at most nine roundings counting
+//      w (1 - u), (1 + 2^-40)(1 - u)^9 > 1 + 2^-48, the |z| term covers 5u |z| and the rounding of
+//      z0 -+ w (u |z0|), and 2^-1068 covers the absolute errors of subnormal steps. Then step 8.
+//      test/test_fast_batch_normalization.cpp checks the estimates against MPFR.
+//
+// Layout: the logical index space is walked as for_each_run (dmlref/tensor.hpp) does: dimensions
+// of size 1 dropped, neighbours merged where they are contiguous in the input, the output and
+// every statistic (the statistics as packed logical copies, stride 0 where broadcast). The inner
+// run is cut into chunks of 4096 elements; chunks are the tasks of parallel_for. Each element is
+// computed by one task, the same way whatever the thread count or chunking, so the bits never
+// depend on them. A contiguous output is written in place; one whose bytes meet the input's gets a
+// chunk's values in a scratch row first, its undecided elements computed before anything is
+// written, so that an output bound in place over the input (same layout) reads only inputs.
+#include "batch_normalization.hpp"
+
+#include "../batch_normalization_internal.hpp"
+#include "../common.hpp"
+#include "../exact_rational.hpp"
+#include "../fused_activation.hpp"
+#include "parallel.hpp"
+
+#include "dmlref/numeric.hpp"
+#include "dmlref/tensor.hpp"
+
+#include <gmpxx.h>
+
+#include <array>
+#include <utility>
+#include <atomic>
+#include <cmath>
+#include <cstring>
+#include <memory>
+#include <span>
+#include <vector>
+
+namespace dmlref::reference::fast {
+
+namespace {
+
+using BN = DML_BATCH_NORMALIZATION_OPERATOR_DESC;
+
+constexpr int64_t kChunk = 4096;  // elements per task
+constexpr size_t K = 6;           // input, output, mean, variance (its r~), scale, bias
+enum { kX, kY, kMean, kRoot, kScale, kBias };
+
+std::atomic<uint64_t> decided_count{0}, plain_count{0};
+
+// Step 2: r~ = fl(1 / fl(sqrt(fl(v + Epsilon)))), NaN where D~ <= 0 or is not finite (the plain
+// element decides those).
+inline double root_estimate(double v, float epsilon) {
+    const double D = v + double(epsilon);
+    if (!(D > 0) || !std::isfinite(D)) return std::numeric_limits<double>::quiet_NaN();
+    return 1.0 / std::sqrt(D);
+}
+
+// Steps 3 to 7 for one element, from sr~ = fl(s r~): y0 into y and w into w.
+inline void estimate(double x, double m, double sr, double b, double& y, double& w) {
+    const double t = sr * (x - m);
+    const double yt = t + b;
+    y = yt + 0.0;
+    const double w0 = (std::fabs(t) * (6 * 0x1p-53 * (1 + 0x1p-40)) + std::fabs(yt) * (0x1p-52 * (1 + 0x1p-40))) +
+                      0x1p-1072;
+    // w = t == 0 ? 0 : w0, as a mask (a select on a floating comparison is a branch to the vectoriser).
+    w = from_bits<double>(to_bits(w0) & (uint64_t(0) - uint64_t(t != 0)));
+}
+
+// A FLOAT16's bits as a double: exact for every finite value, infinite or NaN for +-inf and NaN
+// (which leave the element undecided; the plain element reads the original bits). Through a
+// float built on 32-bit lanes with masks rather than branches, so that the loops vectorise
+// without F16C: a normal value rebiased (exponent + 112, mantissa << 13), a subnormal one
+// M 2^-24 (exact), inf and NaN with the float's exponent all ones.
+inline double half_bits_to_double(uint16_t h) {
+    const uint32_t E = (uint32_t(h) >> 10) & 31u, M = uint32_t(h) & 1023u, sign = (uint32_t(h) & 0x8000u) << 16;
+    const uint32_t base = ((E == 0 ? 113u : E == 31 ? 255u : E + 112u) << 23) | (M << 13);
+    const float sub = from_bits<float>(base) - 0x1p-14f;  // E = 0: 2^-14 (1 + M 2^-10) - 2^-14 = M 2^-24, exact
+    const uint32_t mask = 0u - uint32_t(E == 0);
+    return double(from_bits<float>((to_bits(sub) & mask) | (base & ~mask) | sign));
+}
+template <class T> inline double load(const T& v) {
+    if constexpr (is_half_v<T>) return half_bits_to_double(to_bits(v));
+    else return double(v);
+}
+
+// What a chunk's value holds for an element the decision leaves undecided: a NaN's bits, which
+// no decided value has (a decided value rounds a finite interval).
+template <class T> constexpr auto undecided_bits() {
+    if constexpr (is_half_v<T>) return uint16_t(0x7fadu);
+    else return uint32_t(0x7fcadbadu);
+}
+template <class T> inline bool is_undecided(T v) { return to_bits(v) == undecided_bits<T>(); }
+
+// Step 8 for FLOAT32: both ends rounded to float; their bits, or undecided_bits.
+inline float decide_float(double y, double w, bool& undecided) {
+    constexpr double kMax = std::numeric_limits<double>::max();
+    const double lo = y - w, hi = y + w;
+    const float a = static_cast<float>(lo), b = static_cast<float>(hi);
+    undecided = !(std::fabs(y) <= kMax) | !(w <= kMax) | (to_bits(a) != to_bits(b));
+    return a;
+}
+inline float decide_one(double y, double w, float*) {
+    bool undecided;
+    const float a = decide_float(y, w, undecided);
+    const uint32_t mask = 0u - uint32_t(undecided);
+    return from_bits<float>((undecided_bits<float>() & mask) | (to_bits(a) & ~mask));
+}
+
+// Step 8 for FLOAT16, as rounds_to_one (fast/decide.hpp) does it, without a float-to-half
+// conversion instruction: the FLOAT32 decision first (every real of the interval rounds to one
+// float f), then f's FLOAT16 rounding, which is every real's unless f is a FLOAT16 midpoint
+// (rounding twice errs only where the first rounding lands on a midpoint of the second: the
+// midpoints are floats). On f's bits u (sign aside):
+//   - |f| >= 2^-14 (u >= 0x38800000): a midpoint when the 13 bits below FLOAT16's last are
+//     1000000000000; the rounding, to nearest even, is (u + 0xfff + bit 13 of u) >> 13 rebiased
+//     (a carry moves to the next binade; 65520 and above give 0x7c00, inf);
+//   - below 2^-14: FLOAT16's values are the multiples of 2^-24: |f| + 0.5 (a float sum, rounded to
+//     nearest even on 2^-24) minus 0.5 is the rounding; the midpoints are the odd multiples of 2^-25,
+//     which |f| + 0.25 (spacing 2^-25 there) keeps exactly.
+inline half decide_one(double y, double w, half*) {
+    bool undecided;
+    const float f = decide_float(y, w, undecided);
+    const uint32_t bits = to_bits(f), u = bits & 0x7fffffffu, sign = (bits >> 16) & 0x8000u;
+    // Normal FLOAT16 range (and inf).
+    const uint32_t normal_midpoint = uint32_t((u & 0x1fffu) == 0x1000u);
+    const uint32_t over = 0u - uint32_t(u >= 0x477ff000u);
+    const uint32_t normal = ((((u + 0xfffu + ((u >> 13) & 1u)) >> 13) - (112u << 10)) & ~over) | (0x7c00u & over);
+    // Subnormal FLOAT16 range.
+    const float m = from_bits<float>(u);
+    const float half_sum = m + 0.5f, quarter = m + 0.25f, back = quarter - 0.25f;
+    const uint32_t sub = to_bits(half_sum) - to_bits(0.5f);
+    const uint32_t sub_midpoint = uint32_t(to_bits(back) == u) & (to_bits(quarter) - to_bits(0.25f)) & 1u;
+    // Masks rather than selects, so that the loops vectorise.
+    const uint32_t is_normal = 0u - uint32_t(u >= 0x38800000u);
+    const uint32_t midpoint = (normal_midpoint & is_normal) | (sub_midpoint & ~is_normal);
+    const uint32_t h = sign | (normal & is_normal) | (sub & ~is_normal);
+    const uint32_t out = 0u - (uint32_t(undecided) | midpoint);
+    return from_bits<half>(uint16_t((undecided_bits<half>() & out) | (h & ~out)));
+}
+
+// Steps 3 to 7 over a run of n elements whose statistics are constant (per-channel statistics):
+// x contiguous. Cloned for AVX-512 and AVX2 and the baseline: each clone performs the same IEEE
+// operations (no FMA: -ffp-contract=off), so the bits do not depend on which one runs.
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define DMLREF_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
+#else
+#define DMLREF_CLONES
+#endif
+// Returns whether any element is undecided.
+template <class T>
+inline bool uniform_run(const T* __restrict x, int64_t n, double m, double sr, double b, T* __restrict value) {
+    // Stored as bits (a half's assignment is a struct copy to the vectoriser).
+    using Bits = decltype(undecided_bits<T>());
+    Bits* __restrict out = reinterpret_cast<Bits*>(value);
+    uint32_t any = 0;
+    for (int64_t j = 0; j < n; ++j) {
+        double y, w;
+        estimate(load(x[j]), m, sr, b, y, w);
+        const Bits v = to_bits(decide_one(y, w, value));
+        any |= uint32_t(v == undecided_bits<T>());
+        out[j] = v;
+    }
+    return any != 0;
+}
+DMLREF_CLONES bool uniform_run_f32(const float* x, int64_t n, double m, double sr, double b, float* value) {
+    return uniform_run(x, n, m, sr, b, value);
+}
+DMLREF_CLONES bool uniform_run_f16(const half* x, int64_t n, double m, double sr, double b, half* value) {
+    return uniform_run(x, n, m, sr, b, value);
+}
+inline bool run_uniform(const float* x, int64_t n, double m, double sr, double b, float* value) {
+    return uniform_run_f32(x, n, m, sr, b, value);
+}
+inline bool run_uniform(const half* x, int64_t n, double m, double sr, double b, half* value) {
+    return uniform_run_f16(x, n, m, sr, b, value);
+}
+
+// The fused activation applied to a decided, rounded value (step 8).
+template <class T> class Activation {
+public:
+    explicit Activation(const std::optional<DML_FUSED_ACTIVATION>& a) : a_(a) {
+        if (!a || a->name() == "ACTIVATION_IDENTITY") kind_ = None;
+        else if (a->name() == "ACTIVATION_RELU") kind_ = Relu;
+        else {
+            kind_ = Other;
+            if constexpr (is_half_v<T>) memo_ = std::make_unique<std::atomic<uint32_t>[]>(65536);
+        }
+    }
+    // values[j] for the j < n that are decided (a RELU overwrites the undecided ones too: the
+    // caller has noted them and writes their plain element over them afterwards).
+    void apply(T* __restrict values, int64_t n) const {
+        if (kind_ == None) return;
+        if (kind_ == Relu) {
+            for (int64_t j = 0; j < n; ++j) values[j] = load(values[j]) > 0 ? values[j] : T(0.0f);
+            return;
+        }
+        for (int64_t j = 0; j < n; ++j)
+            if (!is_undecided(values[j])) values[j] = other(values[j]);
+    }
+
+private:
+    T other(T y) const {
+        if constexpr (is_half_v<T>) {
+            // 0 is "not yet"; a kept value is its bits with bit 16 set. Two threads may compute the
+            // same value at once: both store the same bits.
+            std::atomic<uint32_t>& slot = memo_[to_bits(y)];
+            uint32_t kept = slot.load(std::memory_order_relaxed);
+            if (kept == 0) {
+                kept = 0x10000u | to_bits(fused_activation<T>(*a_, y));
+                slot.store(kept, std::memory_order_relaxed);
+            }
+            return from_bits<T>(uint16_t(kept));
+        } else {
+            return fused_activation<T>(*a_, y);
+        }
+    }
+    enum Kind { None, Relu, Other } kind_ = None;
+    const std::optional<DML_FUSED_ACTIVATION>& a_;
+    std::unique_ptr<std::atomic<uint32_t>[]> memo_;
+};
+
+// A chunk's decided values, and the positions left undecided, per thread.
+template <class T> struct Scratch {
+    std::vector<T> value;
+    std::vector<int32_t> undecided;
+};
+template <class T> Scratch<T>& scratch() {
+    thread_local Scratch<T> s;
+    s.value.resize(size_t(kChunk));
+    return s;
+}
+
+struct Dim {
+    int64_t size;
+    std::array<int64_t, K> stride;
+};
+
+// The stride of each logical dimension in a statistic's packed logical copy: 0 where it broadcasts.
+std::vector<int64_t> stat_strides(const std::vector<uint32_t>& stat) {
+    std::vector<int64_t> s = packed_strides(stat);
+    for (size_t i = 0; i < stat.size(); ++i)
+        if (stat[i] == 1) s[i] = 0;
+    return s;
+}
+
+template <class T> bool forward(const BN& d, const Bindings& b) {
+    const TensorView X(d.InputTensor, b.at("InputTensor")), Y(d.OutputTensor, b.at("OutputTensor"));
+    const std::vector<T> mean = logical_values<T>(d.MeanTensor, b.at("MeanTensor"));
+    const std::vector<T> var = logical_values<T>(d.VarianceTensor, b.at("VarianceTensor"));
+    const std::vector<T> scale = logical_values<T>(d.ScaleTensor, b.at("ScaleTensor"));
+    const std::vector<T> bias = logical_values<T>(d.BiasTensor, b.at("BiasTensor"));
+    std::vector<double> root(var.size());
+    for (size_t k = 0; k < var.size(); ++k) root[k] = root_estimate(load(var[k]), d.Epsilon);
+
+    // The dimensions, merged as for_each_run merges them.
+    const std::array<std::vector<int64_t>, 4> stat = {
+        stat_strides(d.MeanTensor.Sizes), stat_strides(d.VarianceTensor.Sizes), stat_strides(d.ScaleTensor.Sizes),
+        stat_strides(d.BiasTensor.Sizes)};
+    std::vector<Dim> dims;
+    for (size_t i = 0; i < d.InputTensor.Sizes.size(); ++i) {
+        const int64_t size = d.InputTensor.Sizes[i];
+        if (size == 1) continue;
+        const Dim dim{size, {X.strides[i], Y.strides[i], stat[0][i], stat[1][i], stat[2][i], stat[3][i]}};
+        if (!dims.empty()) {
+            bool contiguous = true;
+            for (size_t k = 0; k < K; ++k) contiguous = contiguous && dims.back().stride[k] == dim.stride[k] * size;
+            if (contiguous) {
+                dims.back() = {dims.back().size * size, dim.stride};
+                continue;
+            }
+        }
+        dims.push_back(dim);
+    }
+    if (dims.empty()) dims.push_back({1, {}});
+    const Dim inner = dims.back();
+    dims.pop_back();
+    int64_t outer = 1;
+    for (const Dim& dim : dims) outer *= dim.size;
+    const int64_t chunks = (inner.size + kChunk - 1) / kChunk;
+
+    const Activation<T> activation(d.FusedActivation);
+    const T* x = X.data<T>();
+    T* y = Y.data<T>();
+    const T* M = mean.data();
+    const T* V = var.data();
+    const T* S = scale.data();
+    const T* B = bias.data();
+    const double* R = root.data();
+    // Whether the output's bytes meet the input's.
+    const std::span<std::byte> xb = b.at("InputTensor"), yb = b.at("OutputTensor");
+    const bool overlap = xb.data() < yb.data() + yb.size() && yb.data() < xb.data() + xb.size();
+    std::atomic<uint64_t> plain{0};
+    parallel_for(outer * chunks, [&](int64_t task) {
+        int64_t rest = task / chunks;
+        const int64_t first = (task % chunks) * kChunk, n = std::min(kChunk, inner.size - first);
+        std::array<int64_t, K> at{};
+        for (size_t i = dims.size(); i-- > 0;) {
+            const int64_t c = rest % dims[i].size;
+            rest /= dims[i].size;
+            for (size_t k = 0; k < K; ++k) at[k] += c * dims[i].stride[k];
+        }
+        for (size_t k = 0; k < K; ++k) at[k] += first * inner.stride[k];
+        const std::array<int64_t, K>& step = inner.stride;
+        Scratch<T>& s = scratch<T>();
+        // The values go straight to a contiguous output, unless it overlaps the input (an undecided
+        // element reads its input after the decided ones are written).
+        T* out = y + at[kY];
+        const bool direct = step[kY] == 1 && !overlap;
+        T* value = direct ? out : s.value.data();
+        const T* xr = x + at[kX];
+        const T *mr = M + at[kMean], *sr = S + at[kScale], *br = B + at[kBias];
+        const double* rr = R + at[kRoot];
+        bool any = false;
+        if (step[kMean] == 0 && step[kRoot] == 0 && step[kScale] == 0 && step[kBias] == 0 && step[kX] == 1) {
+            // Statistics constant along the run (per-channel statistics): one of each.
+            any = run_uniform(xr, n, load(*mr), load(*sr) * *rr, load(*br), value);
+        } else {
+            for (int64_t j = 0; j < n; ++j) {
+                double ye, we;
+                estimate(load(xr[j * step[kX]]), load(mr[j * step[kMean]]),
+                         load(sr[j * step[kScale]]) * rr[j * step[kRoot]], load(br[j * step[kBias]]), ye, we);
+                value[j] = decide_one(ye, we, value);
+                any |= is_undecided(value[j]);
+            }
+        }
+        std::vector<int32_t>& undecided = s.undecided;
+        undecided.clear();
+        if (any)
+            for (int64_t j = 0; j < n; ++j)
+                if (is_undecided(value[j])) undecided.push_back(int32_t(j));
+        activation.apply(value, n);
+        for (const int32_t j : undecided)
+            value[j] = batch_normalization_element<T>(xr[j * step[kX]], mr[j * step[kMean]],
+                                                      V[at[kRoot] + j * step[kRoot]], sr[j * step[kScale]],
+                                                      br[j * step[kBias]], d.Epsilon, d.FusedActivation);
+        if (!undecided.empty()) plain.fetch_add(undecided.size(), std::memory_order_relaxed);
+        if (direct) return;
+        if (step[kY] == 1) std::memcpy(static_cast<void*>(out), value, size_t(n) * sizeof(T));
+        else
+            for (int64_t j = 0; j < n; ++j) out[j * step[kY]] = value[j];
+    });
+    plain_count = plain.load();
+    decided_count = uint64_t(outer * inner.size) - plain_count.load();
+    return true;
+}
+
+// ---- BATCH_NORMALIZATION_TRAINING ----------------------------------------------------------------
+
+using TRAINING = DML_BATCH_NORMALIZATION_TRAINING_OPERATOR_DESC;
+
+std::atomic<uint64_t> training_decided{0}, training_plain{0};
+
+// The exact moments of one statistics element: sum X and sum X^2 as integers in bins by the float
+// exponent of X. X = m 2^(e - 150) (m < 2^24 with the hidden bit; a subnormal has e = 1 and no
+// hidden bit), so bin e holds sum of +-m (an int64 for 2^39 terms) and sum of m^2 (X^2 = m^2
+// 2^(2e - 300), an unsigned 128-bit integer). Exact whatever the order of the additions.
+__extension__ typedef unsigned __int128 uint128;  // GCC's and Clang's
+struct Moments {
+    std::array<int64_t, 256> sum{};
+    std::array<uint128, 256> squares{};
+    int64_t half_sum = 0;      // FLOAT16: sum of X 2^24 (|X| 2^24 < 2^41: 2^22 terms)
+    uint128 half_squares = 0;  // and of X^2 2^48
+    // Adds the float whose bits are `bits`; false for an infinity or a NaN.
+    bool add(uint32_t bits) {
+        const uint32_t e = (bits >> 23) & 0xffu;
+        const uint32_t m = (bits & 0x7fffffu) | (e != 0 ? 0x800000u : 0u);
+        const size_t bin = e != 0 ? e : 1;
+        sum[bin] += (bits >> 31) ? -int64_t(m) : int64_t(m);
+        squares[bin] += uint64_t(m) * m;
+        return e != 255;
+    }
+    // Adds the FLOAT16 whose bits are `bits` (X 2^24 = m 2^(E - 1), or M below 2^-14); false for an
+    // infinity or a NaN.
+    bool add_half(uint16_t bits) {
+        const uint32_t E = (uint32_t(bits) >> 10) & 31u, M = uint32_t(bits) & 1023u;
+        const int64_t v = E != 0 ? int64_t(M | 1024u) << (E - 1) : int64_t(M);
+        half_sum += (bits & 0x8000u) ? -v : v;
+        half_squares += uint128(uint64_t(v)) * uint64_t(v);
+        return E != 31;
+    }
+    // S 2^149 and Q 2^298, the exact sums as integers.
+    void totals(mpz_class& S, mpz_class& Q) const {
+        S = 0;
+        Q = 0;
+        auto wide = [](uint128 q) {
+            mpz_class z(static_cast<unsigned long>(uint64_t(q >> 64)));
+            z <<= 64;
+            z += static_cast<unsigned long>(uint64_t(q));
+            return z;
+        };
+        for (size_t e = 1; e < 255; ++e) {
+            if (sum[e] != 0) S += mpz_class(static_cast<long>(sum[e])) << (e - 1);
+            if (squares[e] != 0) Q += wide(squares[e]) << (2 * (e - 1));
+        }
+        S += mpz_class(static_cast<long>(half_sum)) << 125;
+        Q += wide(half_squares) << 250;
+    }
+};
+
+// The interval of one OutputTensor element (the training header's steps T3 to T5): y0 into y and
+// the half-width w into w, from sr~ = fl(s r~), mu~, bf = fl(Bias + FusedAdd) and the run's A.
+inline void estimate_training(double x, double mu, double sr, double bf, double A, double& y, double& w) {
+    const double t = sr * (x - mu);
+    const double yt = t + bf;
+    y = yt + 0.0;
+    w = (((std::fabs(t) * (6 * 0x1p-53 * (1 + 0x1p-40)) + std::fabs(yt) * (0x1p-52 * (1 + 0x1p-40))) +
+          std::fabs(bf) * (0x1p-53 * (1 + 0x1p-40))) +
+         A) +
+        0x1p-1072;
+}
+
+template <class T>
+inline bool training_run(const T* __restrict x, const T* __restrict fa, int64_t n, double mu, double sr, double b,
+                         double A, T* __restrict value) {
+    using Bits = decltype(undecided_bits<T>());
+    Bits* __restrict out = reinterpret_cast<Bits*>(value);
+    uint32_t any = 0;
+    for (int64_t j = 0; j < n; ++j) {
+        double y, w;
+        estimate_training(load(x[j]), mu, sr, fa ? b + load(fa[j]) : b, A, y, w);
+        const Bits v = to_bits(decide_one(y, w, value));
+        any |= uint32_t(v == undecided_bits<T>());
+        out[j] = v;
+    }
+    return any != 0;
+}
+DMLREF_CLONES bool training_run_f32(const float* x, const float* fa, int64_t n, double mu, double sr, double b,
+                                    double A, float* value) {
+    return fa ? training_run(x, fa, n, mu, sr, b, A, value) : training_run<float>(x, nullptr, n, mu, sr, b, A, value);
+}
+DMLREF_CLONES bool training_run_f16(const half* x, const half* fa, int64_t n, double mu, double sr, double b, double A,
+                                    half* value) {
+    return fa ? training_run(x, fa, n, mu, sr, b, A, value) : training_run<half>(x, nullptr, n, mu, sr, b, A, value);
+}
+inline bool run_training(const float* x, const float* fa, int64_t n, double mu, double sr, double b, double A,
+                         float* value) {
+    return training_run_f32(x, fa, n, mu, sr, b, A, value);
+}
+inline bool run_training(const half* x, const half* fa, int64_t n, double mu, double sr, double b, double A,
+                         half* value) {
+    return training_run_f16(x, fa, n, mu, sr, b, A, value);
+}
+
+// Step T2's constants of one statistics element: mu~ = RN(mean), r~ = fl(1 / fl(sqrt(RN(var +
+// Epsilon)))) (NaN for var + Epsilon <= 0), sr~ = fl(s r~), A = fl(fl(|sr~| |mu~|) 2^-53 (1 + 2^-39)).
+struct Run {
+    double mu, sr, A;
+};
+Run run_constants(const mpq_class& mean, const mpq_class& var, double scale, float epsilon) {
+    Run r;
+    r.mu = round_rational<double>(mean);
+    const mpq_class D = var + mpq_class(double(epsilon));
+    const double root = sgn(D) > 0 ? 1.0 / std::sqrt(round_rational<double>(D))
+                                   : std::numeric_limits<double>::quiet_NaN();
+    r.sr = scale * root;
+    r.A = (std::fabs(r.sr) * std::fabs(r.mu)) * (0x1p-53 * (1 + 0x1p-39));
+    return r;
+}
+
+constexpr size_t kMaxStatistics = 4096;  // Moments are 6 KiB each
+
+template <class T> bool training(const TRAINING& d, const Bindings& b) {
+    const std::vector<T> scale = logical_values<T>(d.ScaleTensor, b.at("ScaleTensor"));
+    const std::vector<T> bias = logical_values<T>(d.BiasTensor, b.at("BiasTensor"));
+    const size_t count = scale.size();
+    if (count > kMaxStatistics) return false;
+    const uint64_t M = element_count(d.InputTensor) / count;
+    if (M >= (uint64_t(1) << (is_half_v<T> ? 22 : 38))) return false;  // Moments' integers
+    const TensorView X(d.InputTensor, b.at("InputTensor")), Y(d.OutputTensor, b.at("OutputTensor"));
+    std::optional<TensorView> FA;
+    if (d.FusedAddTensor) FA.emplace(*d.FusedAddTensor, b.at("FusedAddTensor"));
+    const std::vector<int64_t> stat = stat_strides(d.ScaleTensor.Sizes);
+    const T* x = X.data<T>();
+
+    // Step T1: the exact moments (one pass, in order; a NaN or an infinity in X: the plain loop).
+    std::vector<Moments> moments(count);
+    bool finite = true;
+    {
+        const std::array<const int64_t*, 2> strides = {X.strides.data(), stat.data()};
+        for_each_run<2>(d.InputTensor.Sizes, strides, {0, 0},
+                        [&](const std::array<int64_t, 2>& off, int64_t n, const std::array<int64_t, 2>& step) {
+            if (!finite) return;
+            const T* xr = x + off[0];
+            auto add = [&](Moments& m, T v) {
+                if constexpr (is_half_v<T>) return m.add_half(to_bits(v));
+                else return m.add(to_bits(v));
+            };
+            bool ok = true;
+            if (step[1] == 0) {
+                Moments& m = moments[size_t(off[1])];
+                if (step[0] == 1)
+                    for (int64_t j = 0; j < n; ++j) ok &= add(m, xr[j]);
+                else
+                    for (int64_t j = 0; j < n; ++j) ok &= add(m, xr[j * step[0]]);
+            } else {
+                for (int64_t j = 0; j < n; ++j) ok &= add(moments[size_t(off[1] + j * step[1])], xr[j * step[0]]);
+            }
+            finite = finite && ok;
+        });
+    }
+    if (!finite) return false;
+
+    // Step T2: per statistics element, the exact mean and variance (OutputMean and OutputVariance
+    // rounded once), mu~ and D~ rounded to float64, r~ and sr~, and A.
+    std::vector<mpq_class> mean(count), var(count);
+    std::vector<double> mu(count), sr(count), A(count);
+    std::vector<T> out_mean(count), out_var(count);
+    for (size_t k = 0; k < count; ++k) {
+        mpz_class S, Q;
+        moments[k].totals(S, Q);
+        mean[k] = mpq_class(S, mpz_class(static_cast<unsigned long>(M)) << 149);
+        mean[k].canonicalize();
+        var[k] = mpq_class(Q * mpz_class(static_cast<unsigned long>(M)) - S * S,
+                           (mpz_class(static_cast<unsigned long>(M)) * mpz_class(static_cast<unsigned long>(M)))
+                               << 298);
+        var[k].canonicalize();
+        out_mean[k] = round_rational<T>(mean[k]);
+        out_var[k] = round_rational<T>(var[k]);
+        const Run run = run_constants(mean[k], var[k], load(scale[k]), d.Epsilon);
+        mu[k] = run.mu;
+        sr[k] = run.sr;
+        A[k] = run.A;
+    }
+
+    // Step T3 on: OutputTensor, as the forward's loop (runs of neighbouring elements in chunks).
+    const std::array<std::vector<int64_t>, 1> stats = {stat};
+    const int64_t* fa_strides = FA ? FA->strides.data() : X.strides.data();
+    std::vector<Dim> dims;
+    for (size_t i = 0; i < d.InputTensor.Sizes.size(); ++i) {
+        const int64_t size = d.InputTensor.Sizes[i];
+        if (size == 1) continue;
+        // kX, kY, then the fused add in kMean's place, the statistics in kRoot's (kScale, kBias unused).
+        const Dim dim{size, {X.strides[i], Y.strides[i], fa_strides[i], stat[i], 0, 0}};
+        if (!dims.empty()) {
+            bool contiguous = true;
+            for (size_t k = 0; k < K; ++k) contiguous = contiguous && dims.back().stride[k] == dim.stride[k] * size;
+            if (contiguous) {
+                dims.back() = {dims.back().size * size, dim.stride};
+                continue;
+            }
+        }
+        dims.push_back(dim);
+    }
+    if (dims.empty()) dims.push_back({1, {}});
+    const Dim inner = dims.back();
+    dims.pop_back();
+    int64_t outer = 1;
+    for (const Dim& dim : dims) outer *= dim.size;
+    const int64_t chunks = (inner.size + kChunk - 1) / kChunk;
+    const Activation<T> activation(d.FusedActivation);
+    T* y = Y.data<T>();
+    const T* fa = FA ? FA->data<T>() : nullptr;
+    const std::span<std::byte> xb = b.at("InputTensor"), yb = b.at("OutputTensor");
+    bool overlap = xb.data() < yb.data() + yb.size() && yb.data() < xb.data() + xb.size();
+    if (FA) {
+        const std::span<std::byte> fb = b.at("FusedAddTensor");
+        overlap = overlap || (fb.data() < yb.data() + yb.size() && yb.data() < fb.data() + fb.size());
+    }
+    constexpr size_t kFa = kMean, kStat = kRoot;
+    std::atomic<uint64_t> plain{0};
+    parallel_for(outer * chunks, [&](int64_t task) {
+        int64_t rest = task / chunks;
+        const int64_t first = (task % chunks) * kChunk, n = std::min(kChunk, inner.size - first);
+        std::array<int64_t, K> at{};
+        for (size_t i = dims.size(); i-- > 0;) {
+            const int64_t c = rest % dims[i].size;
+            rest /= dims[i].size;
+            for (size_t k = 0; k < K; ++k) at[k] += c * dims[i].stride[k];
+        }
+        for (size_t k = 0; k < K; ++k) at[k] += first * inner.stride[k];
+        const std::array<int64_t, K>& step = inner.stride;
+        Scratch<T>& s = scratch<T>();
+        T* out = y + at[kY];
+        const bool direct = step[kY] == 1 && !overlap;
+        T* value = direct ? out : s.value.data();
+        const T* xr = x + at[kX];
+        const T* far = fa ? fa + at[kFa] : nullptr;
+        const size_t k0 = size_t(at[kStat]);
+        bool any = false;
+        if (step[kStat] == 0 && step[kX] == 1 && (!fa || step[kFa] == 1)) {
+            any = run_training(xr, far, n, mu[k0], sr[k0], load(bias[k0]), A[k0], value);
+        } else {
+            for (int64_t j = 0; j < n; ++j) {
+                const size_t k = k0 + size_t(j * step[kStat]);
+                const double bk = load(bias[k]);
+                double ye, we;
+                estimate_training(load(xr[j * step[kX]]), mu[k], sr[k], far ? bk + load(far[j * step[kFa]]) : bk, A[k],
+                                  ye, we);
+                value[j] = decide_one(ye, we, value);
+                any |= is_undecided(value[j]);
+            }
+        }
+        std::vector<int32_t>& undecided = s.undecided;
+        undecided.clear();
+        if (any)
+            for (int64_t j = 0; j < n; ++j)
+                if (is_undecided(value[j])) undecided.push_back(int32_t(j));
+        activation.apply(value, n);
+        for (const int32_t j : undecided) {
+            const size_t k = k0 + size_t(j * step[kStat]);
+            value[j] = batch_normalization_training_element<T>(xr[j * step[kX]], mean[k], var[k], scale[k], bias[k],
+                                                               far ? &far[j * step[kFa]] : nullptr, d.Epsilon,
+                                                               d.FusedActivation);
+        }
+        if (!undecided.empty()) plain.fetch_add(undecided.size(), std::memory_order_relaxed);
+        if (direct) return;
+        if (step[kY] == 1) std::memcpy(static_cast<void*>(out), value, size_t(n) * sizeof(T));
+        else
+            for (int64_t j = 0; j < n; ++j) out[j * step[kY]] = value[j];
+    });
+    write_logical<T>(d.OutputMeanTensor, b.at("OutputMeanTensor"), [&](uint64_t k) { return out_mean[k]; });
+    write_logical<T>(d.OutputVarianceTensor, b.at("OutputVarianceTensor"), [&](uint64_t k) { return out_var[k]; });
+    training_plain = plain.load();
+    training_decided = uint64_t(outer * inner.size) - training_plain.load();
+    return true;
+}
+
+// ---- BATCH_NORMALIZATION_GRAD ---------------------------------------------------------------------
+
+using GRAD = DML_BATCH_NORMALIZATION_GRAD_OPERATOR_DESC;
+
+std::atomic<uint64_t> grad_decided{0}, grad_plain{0};
+
+// The exact sums of one statistics element: sum dY (as Moments' sum) and sum dY X, each product of
+// two floats an exact double m_dy m_x 2^(e_dy + e_x - 300) with m_dy m_x < 2^48, summed in 128-bit
+// bins by e_dy + e_x (FLOAT16: dY 2^24 in one int64, dY X 2^48 in one 128-bit integer).
+__extension__ typedef __int128 int128;
+struct GradSums {
+    std::array<int64_t, 256> dy{};
+    std::array<int128, 512> product{};
+    int64_t half_dy = 0;
+    int128 half_product = 0;
+    // Adds the floats whose bits are dy and x; false for an infinity or a NaN in either.
+    bool add(uint32_t db, uint32_t xb) {
+        const uint32_t ed = (db >> 23) & 0xffu, ex = (xb >> 23) & 0xffu;
+        const uint32_t md = (db & 0x7fffffu) | (ed != 0 ? 0x800000u : 0u);
+        const uint32_t mx = (xb & 0x7fffffu) | (ex != 0 ? 0x800000u : 0u);
+        const size_t bd = ed != 0 ? ed : 1, bx = ex != 0 ? ex : 1;
+        dy[bd] += (db >> 31) ? -int64_t(md) : int64_t(md);
+        const int64_t p = int64_t(uint64_t(md) * mx);
+        product[bd + bx] += ((db ^ xb) >> 31) ? -int128(p) : int128(p);
+        return ed != 255 && ex != 255;
+    }
+    bool add_half(uint16_t db, uint16_t xb) {
+        auto scaled = [](uint16_t h) {  // h 2^24, an integer below 2^41
+            const uint32_t E = (uint32_t(h) >> 10) & 31u, M = uint32_t(h) & 1023u;
+            const int64_t v = E != 0 ? int64_t(M | 1024u) << (E - 1) : int64_t(M);
+            return (h & 0x8000u) ? -v : v;
+        };
+        const int64_t d = scaled(db), x = scaled(xb);
+        half_dy += d;
+        half_product += int128(d) * x;
+        return ((db >> 10) & 31u) != 31u && ((xb >> 10) & 31u) != 31u;
+    }
+    // sum dY 2^149 and sum dY X 2^298 as integers.
+    void totals(mpz_class& D, mpz_class& P) const {
+        auto wide = [](int128 q) {
+            const bool negative = q < 0;
+            const uint128 m = negative ? uint128(-(q + 1)) + 1 : uint128(q);
+            mpz_class z(static_cast<unsigned long>(uint64_t(m >> 64)));
+            z <<= 64;
+            z += static_cast<unsigned long>(uint64_t(m));
+            return negative ? mpz_class(-z) : z;
+        };
+        D = 0;
+        P = 0;
+        for (size_t e = 1; e < 255; ++e)
+            if (dy[e] != 0) D += mpz_class(static_cast<long>(dy[e])) << (e - 1);
+        for (size_t e = 2; e < 510; ++e)
+            if (product[e] != 0) P += wide(product[e]) << (e - 2);
+        D += mpz_class(static_cast<long>(half_dy)) << 125;
+        P += wide(half_product) << 250;
+    }
+};
+
+// a~ = RN(sum dY / M) and c~ = RN(sum dY (X - Mean) / (M D)) where D = Variance + Epsilon > 0 is finite
+// (otherwise c~ is 0 and r~, hence sr~, NaN: every element of the statistic takes the plain element).
+std::pair<double, double> training_grad_constants(const mpq_class& sum_dy, const mpq_class& sum_c, uint64_t M,
+                                                  double variance, float epsilon) {
+    const mpq_class Mq{mpz_class(static_cast<unsigned long>(M))};
+    const mpq_class Dq = std::isfinite(variance) ? mpq_class(variance) + mpq_class(double(epsilon)) : mpq_class(0);
+    return {round_rational<double>(sum_dy / Mq), sgn(Dq) > 0 ? round_rational<double>(sum_c / (Mq * Dq)) : 0.0};
+}
+
+// One OutputGradientTensor element of _TRAINING_GRAD (steps G1 to G3 of the header): z0 and w.
+inline void estimate_training_grad(double dy, double x, double m, double a, double c, double sr, double& z0,
+                                   double& w) {
+    const double h = dy - a;
+    const double q = (x - m) * c;
+    const double g = h - q;
+    const double z = sr * g;
+    z0 = z + 0.0;
+    const double G = ((std::fabs(g) + std::fabs(h)) + std::fabs(a)) + 3 * std::fabs(q);
+    w = ((std::fabs(sr) * G) * (0x1p-53 * (1 + 0x1p-40)) + std::fabs(z) * (6 * 0x1p-53 * (1 + 0x1p-40))) + 0x1p-1068;
+}
+
+template <class T, class D> bool grad(const D& d, const Bindings& b) {
+    constexpr bool training = std::is_same_v<D, DML_BATCH_NORMALIZATION_TRAINING_GRAD_OPERATOR_DESC>;
+    const std::vector<T> mean = logical_values<T>(d.MeanTensor, b.at("MeanTensor"));
+    const std::vector<T> var = logical_values<T>(d.VarianceTensor, b.at("VarianceTensor"));
+    const std::vector<T> scale = logical_values<T>(d.ScaleTensor, b.at("ScaleTensor"));
+    const size_t count = mean.size();
+    if (count > kMaxStatistics) return false;
+    const uint64_t M = element_count(d.InputTensor) / count;
+    if (M >= (uint64_t(1) << (is_half_v<T> ? 22 : 38))) return false;  // GradSums' integers
+    for (const T& m : mean)
+        if (!std::isfinite(load(m))) return false;  // sum dY (X - Mean) by IEEE's rules: the plain loop
+    const TensorView X(d.InputTensor, b.at("InputTensor")), dY(d.InputGradientTensor, b.at("InputGradientTensor")),
+        dX(d.OutputGradientTensor, b.at("OutputGradientTensor"));
+    const std::vector<int64_t> stat = stat_strides(d.MeanTensor.Sizes);
+    const T* x = X.data<T>();
+    const T* dy = dY.data<T>();
+
+    // The exact sums (a NaN or an infinity in X or dY: the plain loop).
+    std::vector<GradSums> sums(count);
+    bool finite = true;
+    {
+        const std::array<const int64_t*, 3> strides = {X.strides.data(), dY.strides.data(), stat.data()};
+        for_each_run<3>(d.InputTensor.Sizes, strides, {0, 0, 0},
+                        [&](const std::array<int64_t, 3>& off, int64_t n, const std::array<int64_t, 3>& step) {
+            if (!finite) return;
+            bool ok = true;
+            for (int64_t j = 0; j < n; ++j) {
+                GradSums& g = sums[size_t(off[2] + j * step[2])];
+                const T xv = x[off[0] + j * step[0]], dv = dy[off[1] + j * step[1]];
+                if constexpr (is_half_v<T>) ok &= g.add_half(to_bits(dv), to_bits(xv));
+                else ok &= g.add(to_bits(dv), to_bits(xv));
+            }
+            finite = finite && ok;
+        });
+    }
+    if (!finite) return false;
+
+    // OutputBiasGradient = sum dY and OutputScaleGradient = r sum dY (X - Mean), from the exact sums.
+    std::vector<T> bias_gradient(count), scale_gradient(count);
+    std::vector<double> sr(count), a(count), c(count);
+    std::vector<mpq_class> sums_dy(training ? count : 0), sums_c(training ? count : 0);
+    for (size_t k = 0; k < count; ++k) {
+        mpz_class Dz, P;
+        sums[k].totals(Dz, P);
+        mpq_class sum_dy(Dz, mpz_class(1) << 149), sum_c(P, mpz_class(1) << 298);
+        sum_dy.canonicalize();
+        sum_c.canonicalize();
+        sum_c -= mpq_class(load(mean[k])) * sum_dy;
+        bias_gradient[k] = round_rational<T>(sum_dy);
+        scale_gradient[k] = batch_normalization_scale_gradient<T>(sum_c, var[k], d.Epsilon);
+        sr[k] = load(scale[k]) * root_estimate(load(var[k]), d.Epsilon);
+        if constexpr (training) {
+            const auto [ak, ck] = training_grad_constants(sum_dy, sum_c, M, load(var[k]), d.Epsilon);
+            a[k] = ak;
+            c[k] = ck;
+            sums_dy[k] = sum_dy;
+            sums_c[k] = sum_c;
+        }
+    }
+
+    // OutputGradientTensor: the forward's steps with x = dY, m = 0, b = 0 (t = 0 only for dY = 0 or
+    // Scale = 0, the exact zero), in the forward's chunks.
+    std::vector<Dim> dims;
+    for (size_t i = 0; i < d.InputTensor.Sizes.size(); ++i) {
+        const int64_t size = d.InputTensor.Sizes[i];
+        if (size == 1) continue;
+        const Dim dim{size, {dY.strides[i], dX.strides[i], X.strides[i], stat[i], 0, 0}};
+        if (!dims.empty()) {
+            bool contiguous = true;
+            for (size_t k = 0; k < K; ++k) contiguous = contiguous && dims.back().stride[k] == dim.stride[k] * size;
+            if (contiguous) {
+                dims.back() = {dims.back().size * size, dim.stride};
+                continue;
+            }
+        }
+        dims.push_back(dim);
+    }
+    if (dims.empty()) dims.push_back({1, {}});
+    const Dim inner = dims.back();
+    dims.pop_back();
+    int64_t outer = 1;
+    for (const Dim& dim : dims) outer *= dim.size;
+    const int64_t chunks = (inner.size + kChunk - 1) / kChunk;
+    T* out_base = dX.data<T>();
+    const std::span<std::byte> ib = b.at("InputGradientTensor"), ob = b.at("OutputGradientTensor");
+    const bool overlap = ib.data() < ob.data() + ob.size() && ob.data() < ib.data() + ib.size();
+    constexpr size_t kStat = kRoot, kIn = kMean;
+    std::atomic<uint64_t> plain{0};
+    parallel_for(outer * chunks, [&](int64_t task) {
+        int64_t rest = task / chunks;
+        const int64_t first = (task % chunks) * kChunk, n = std::min(kChunk, inner.size - first);
+        std::array<int64_t, K> at{};
+        for (size_t i = dims.size(); i-- > 0;) {
+            const int64_t q = rest % dims[i].size;
+            rest /= dims[i].size;
+            for (size_t k = 0; k < K; ++k) at[k] += q * dims[i].stride[k];
+        }
+        for (size_t k = 0; k < K; ++k) at[k] += first * inner.stride[k];
+        const std::array<int64_t, K>& step = inner.stride;
+        Scratch<T>& s = scratch<T>();
+        T* out = out_base + at[kY];
+        const bool direct = step[kY] == 1 && !overlap;
+        T* value = direct ? out : s.value.data();
+        const T* dyr = dy + at[kX];
+        const T* xr = x + at[kIn];
+        const size_t k0 = size_t(at[kStat]);
+        bool any = false;
+        if constexpr (training) {
+            for (int64_t j = 0; j < n; ++j) {
+                const size_t k = k0 + size_t(j * step[kStat]);
+                double ze, we;
+                estimate_training_grad(load(dyr[j * step[kX]]), load(xr[j * step[kIn]]), load(mean[k]), a[k], c[k],
+                                       sr[k], ze, we);
+                value[j] = decide_one(ze, we, value);
+                any |= is_undecided(value[j]);
+            }
+        } else if (step[kStat] == 0 && step[kX] == 1) {
+            any = run_uniform(dyr, n, 0.0, sr[k0], 0.0, value);
+        } else {
+            for (int64_t j = 0; j < n; ++j) {
+                double ye, we;
+                estimate(load(dyr[j * step[kX]]), 0.0, sr[k0 + size_t(j * step[kStat])], 0.0, ye, we);
+                value[j] = decide_one(ye, we, value);
+                any |= is_undecided(value[j]);
+            }
+        }
+        std::vector<int32_t>& undecided = s.undecided;
+        undecided.clear();
+        if (any)
+            for (int64_t j = 0; j < n; ++j)
+                if (is_undecided(value[j])) undecided.push_back(int32_t(j));
+        for (const int32_t j : undecided) {
+            const size_t k = k0 + size_t(j * step[kStat]);
+            if constexpr (training)
+                value[j] = batch_normalization_training_grad_element<T>(dyr[j * step[kX]], xr[j * step[kIn]], mean[k],
+                                                                        scale[k], var[k], sums_dy[k], sums_c[k], M,
+                                                                        d.Epsilon);
+            else value[j] = batch_normalization_grad_element<T>(dyr[j * step[kX]], scale[k], var[k], d.Epsilon);
+        }
+        if (!undecided.empty()) plain.fetch_add(undecided.size(), std::memory_order_relaxed);
+        if (direct) return;
+        if (step[kY] == 1) std::memcpy(static_cast<void*>(out), value, size_t(n) * sizeof(T));
+        else
+            for (int64_t j = 0; j < n; ++j) out[j * step[kY]] = value[j];
+    });
+    write_logical<T>(d.OutputScaleGradientTensor, b.at("OutputScaleGradientTensor"),
+                     [&](uint64_t k) { return scale_gradient[k]; });
+    write_logical<T>(d.OutputBiasGradientTensor, b.at("OutputBiasGradientTensor"),
+                     [&](uint64_t k) { return bias_gradient[k]; });
+    grad_plain = plain.load();
+    grad_decided = uint64_t(outer * inner.size) - grad_plain.load();
+    return true;
+}
+
+}  // namespace
+
+bool batch_normalization_grad(const GRAD& d, const Bindings& b) {
+    switch (d.InputTensor.DataType) {
+        case DataType::FLOAT32: return grad<float>(d, b);
+        case DataType::FLOAT16: return grad<half>(d, b);
+        default: return false;
+    }
+}
+
+bool batch_normalization_training_grad(const DML_BATCH_NORMALIZATION_TRAINING_GRAD_OPERATOR_DESC& d,
+                                       const Bindings& b) {
+    switch (d.InputTensor.DataType) {
+        case DataType::FLOAT32: return grad<float>(d, b);
+        case DataType::FLOAT16: return grad<half>(d, b);
+        default: return false;
+    }
+}
+
+BatchNormalizationEstimate batch_normalization_training_grad_estimate(double dy, double x, double mean,
+                                                                      const mpq_class& sum_dy, const mpq_class& sum_c,
+                                                                      uint64_t M, double scale, double variance,
+                                                                      float epsilon) {
+    const auto [a, c] = training_grad_constants(sum_dy, sum_c, M, variance, epsilon);
+    BatchNormalizationEstimate r;
+    estimate_training_grad(dy, x, mean, a, c, scale * root_estimate(variance, epsilon), r.y, r.w);
+    return r;
+}
+
+BatchNormalizationCounts batch_normalization_grad_counts() { return {grad_decided.load(), grad_plain.load()}; }
+
+bool batch_normalization_training(const TRAINING& d, const Bindings& b) {
+    switch (d.InputTensor.DataType) {
+        case DataType::FLOAT32: return training<float>(d, b);
+        case DataType::FLOAT16: return training<half>(d, b);
+        default: return false;
+    }
+}
+
+BatchNormalizationCounts batch_normalization_training_counts() {
+    return {training_decided.load(), training_plain.load()};
+}
+
+BatchNormalizationEstimate batch_normalization_training_estimate(double x, const mpq_class& mean,
+                                                                 const mpq_class& variance, double scale, double bias,
+                                                                 double fused_add, float epsilon) {
+    const Run run = run_constants(mean, variance, scale, epsilon);
+    BatchNormalizationEstimate r;
+    estimate_training(x, run.mu, run.sr, bias + fused_add, run.A, r.y, r.w);
+    return r;
+}
+
+bool batch_normalization(const BN& d, const Bindings& b) {
+    switch (d.InputTensor.DataType) {
+        case DataType::FLOAT32: return forward<float>(d, b);
+        case DataType::FLOAT16: return forward<half>(d, b);
+        default: return false;
+    }
+}
+
+BatchNormalizationCounts batch_normalization_counts() { return {decided_count.load(), plain_count.load()}; }
+
+BatchNormalizationEstimate batch_normalization_estimate(double x, double mean, double variance, double scale,
+                                                        double bias, float epsilon) {
+    BatchNormalizationEstimate r;
+    estimate(x, mean, scale * root_estimate(variance, epsilon), bias, r.y, r.w);
+    return r;
+}
+
+}  // namespace dmlref::reference::fast

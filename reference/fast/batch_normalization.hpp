@@ -1,0 +1,65 @@
+// The fast paths of BATCH_NORMALIZATION, _TRAINING, _GRAD and _TRAINING_GRAD
+// (reference/fast/batch_normalization.cpp):
+// FLOAT32 and FLOAT16 data; batch statistics and gradient sums as exact integer sums, each element
+// evaluated in float64 with a rigorous error bound and decided as fast/decide.hpp decides, the
+// plain loop's exact element (reference/batch_normalization.cpp) only where the bound leaves the
+// rounding undecided (docs/golden.md, "How batch normalization's golden is computed"). Internal
+// to dmlref.
+#pragma once
+
+#include "dmlref/descs/batch_normalization.hpp"
+#include "dmlref/operators.hpp"
+
+#include <cstdint>
+
+#include <gmpxx.h>
+
+namespace dmlref::reference::fast {
+
+// Y for every element; false, with nothing written, for other data types (the plain loop runs).
+bool batch_normalization(const DML_BATCH_NORMALIZATION_OPERATOR_DESC& d, const Bindings& b);
+
+// BATCH_NORMALIZATION_TRAINING's OutputTensor, OutputMeanTensor and OutputVarianceTensor; false, with
+// nothing written, for other data types, a NaN or an infinity in InputTensor, more than 4096
+// statistics elements, or 2^38 (FLOAT16: 2^22) elements or more per statistics element (the plain
+// loop runs).
+bool batch_normalization_training(const DML_BATCH_NORMALIZATION_TRAINING_OPERATOR_DESC& d, const Bindings& b);
+
+// BATCH_NORMALIZATION_GRAD's three outputs; false, with nothing written, for other data types, a NaN
+// or an infinity in InputTensor, InputGradientTensor or MeanTensor, more than 4096 statistics
+// elements, or 2^38 (FLOAT16: 2^22) elements or more per statistics element (the plain loop runs).
+bool batch_normalization_grad(const DML_BATCH_NORMALIZATION_GRAD_OPERATOR_DESC& d, const Bindings& b);
+// The same for BATCH_NORMALIZATION_TRAINING_GRAD (the supplied Mean, BnTrainingGradMean).
+bool batch_normalization_training_grad(const DML_BATCH_NORMALIZATION_TRAINING_GRAD_OPERATOR_DESC& d, const Bindings& b);
+
+// For the tests: of the last call's elements, those decided by the float64 bound and those left
+// to the plain loop's exact element.
+struct BatchNormalizationCounts {
+    uint64_t decided = 0, plain = 0;
+};
+BatchNormalizationCounts batch_normalization_counts();
+BatchNormalizationCounts batch_normalization_training_counts();  // OutputTensor's elements
+BatchNormalizationCounts batch_normalization_grad_counts();      // OutputGradientTensor's elements, either grad
+
+// For the tests: the float64 estimate y of one element before its rounding, as the fast path
+// computes it, and the half-width w of the interval it decides from, with |y - V| <= w for the
+// exact value V (NaN for what the path leaves to the plain loop: D <= 0, non-finite operands).
+struct BatchNormalizationEstimate {
+    double y = 0, w = 0;
+};
+BatchNormalizationEstimate batch_normalization_estimate(double x, double mean, double variance, double scale,
+                                                        double bias, float epsilon);
+// The same for one OutputTensor element of BATCH_NORMALIZATION_TRAINING, from the exact batch mean
+// and variance of its statistics element (Bias + FusedAdd as given: pass 0 without a FusedAdd).
+BatchNormalizationEstimate batch_normalization_training_estimate(double x, const mpq_class& mean,
+                                                                 const mpq_class& variance, double scale, double bias,
+                                                                 double fused_add, float epsilon);
+
+// The same for one OutputGradientTensor element of BATCH_NORMALIZATION_TRAINING_GRAD, from the exact
+// sums of its statistics element (sum dY, sum dY (X - Mean)) and their count M.
+BatchNormalizationEstimate batch_normalization_training_grad_estimate(double dy, double x, double mean,
+                                                                      const mpq_class& sum_dy, const mpq_class& sum_c,
+                                                                      uint64_t M, double scale, double variance,
+                                                                      float epsilon);
+
+}  // namespace dmlref::reference::fast

@@ -1,0 +1,751 @@
+// BATCH_NORMALIZATION's fast path (reference/fast/batch_normalization.cpp) against the plain loop of
+// reference/batch_normalization.cpp, element for element (fast_check.hpp: one thread and three):
+// random shapes of rank 1 to 5 with each statistic broadcast on its own, packed, padded and gapped
+// layouts, every fused activation, FLOAT32 and FLOAT16 (other types must fall back), on plain
+// values, hard values (+-0, subnormals, the largest values, +-inf, NaN, Variance + Epsilon <= 0)
+// and values whose results fall on rounding ties of the output type (a perfect-square D), so that
+// both ways out of the decision are taken. Then the error bound itself: its constant checked in
+// exact rationals, and every estimate within its bound of the exact value, with some estimates
+// using more than half of it (so that a bound too small by half fails).
+#include "fast_check.hpp"
+#include "fast_values.hpp"
+#include "support.hpp"
+
+#include "../reference/fast/batch_normalization.hpp"
+
+#include <gmpxx.h>
+#include <mpfr.h>
+
+#include <cmath>
+#include <random>
+
+// One namespace per file: the test binary is a unity build (test/meson.build).
+namespace dmlref_test_fast_batch_normalization {
+
+using namespace dmlref;
+using namespace dmlref::test;
+using BN = DML_BATCH_NORMALIZATION_OPERATOR_DESC;
+
+namespace {
+
+std::optional<DML_FUSED_ACTIVATION> activation(std::string_view name, float a = 0, float b = 0) {
+    const auto& t = fused_activation_types();
+    for (uint32_t i = 0; i < t.size(); ++i)
+        if (t[i].Name == name) return DML_FUSED_ACTIVATION{i, {a, b}};
+    return std::nullopt;
+}
+
+// Every activation DirectML allows to be fused, with valid parameters, and none.
+const std::vector<std::optional<DML_FUSED_ACTIVATION>>& activations() {
+    static const std::vector<std::optional<DML_FUSED_ACTIVATION>> a = {
+        std::nullopt,
+        activation("ACTIVATION_RELU"),
+        activation("ACTIVATION_IDENTITY"),
+        activation("ACTIVATION_LEAKY_RELU", 0.3f),
+        activation("ACTIVATION_LINEAR", -1.5f, 0.25f),
+        activation("ACTIVATION_SIGMOID"),
+        activation("ACTIVATION_HARD_SIGMOID", 0.25f, 0.5f),
+        activation("ACTIVATION_TANH"),
+        activation("ACTIVATION_SCALED_TANH", 1.25f, -0.75f),
+        activation("ACTIVATION_THRESHOLDED_RELU", -0.5f),
+        activation("ACTIVATION_ELU", 0.75f),
+        activation("ACTIVATION_CELU", -2.0f),
+        activation("ACTIVATION_SCALED_ELU", 1.6732f, 1.0507f),
+        activation("ACTIVATION_SOFTPLUS", 2.0f),
+        activation("ACTIVATION_PARAMETRIC_SOFTPLUS", 0.5f, -1.5f),
+        activation("ACTIVATION_SOFTSIGN"),
+        activation("ACTIVATION_SHRINK", 0.25f, 0.5f),
+        activation("ACTIVATION_GELU")};
+    return a;
+}
+
+const char* const kInputs[] = {"InputTensor", "MeanTensor", "VarianceTensor", "ScaleTensor", "BiasTensor"};
+
+struct Shape {
+    std::vector<uint32_t> in;
+    std::array<std::vector<uint32_t>, 4> stat;  // Mean, Variance, Scale, Bias
+};
+
+Operator make_op(DataType t, const Shape& s, std::array<std::vector<uint32_t>, 6> strides, float epsilon,
+                 const std::optional<DML_FUSED_ACTIVATION>& act) {
+    BN d;
+    d.InputTensor = desc(t, s.in, strides[0]);
+    d.MeanTensor = desc(t, s.stat[0], strides[1]);
+    d.VarianceTensor = desc(t, s.stat[1], strides[2]);
+    d.ScaleTensor = desc(t, s.stat[2], strides[3]);
+    d.BiasTensor = desc(t, s.stat[3], strides[4]);
+    d.OutputTensor = desc(t, s.in, strides[5]);
+    d.Spatial = 1;
+    d.Epsilon = epsilon;
+    d.FusedActivation = act;
+    return {OperatorType::BATCH_NORMALIZATION, d};
+}
+
+// Buffers for op: input k's every element from value(k) (k indexes kInputs), the output filled.
+template <class T, class Value> Buffers op_buffers(const Operator& op, Value&& value) {
+    const BN& d = get<BN>(op.Desc);
+    const TensorDesc* in[] = {&d.InputTensor, &d.MeanTensor, &d.VarianceTensor, &d.ScaleTensor, &d.BiasTensor};
+    Buffers b;
+    for (int k = 0; k < 5; ++k) {
+        std::vector<T> v(buffer_size(*in[k]) / sizeof(T) + 1);
+        for (T& x : v) x = value(k);
+        std::vector<std::byte> bytes(buffer_size(*in[k]));
+        std::memcpy(bytes.data(), static_cast<const void*>(v.data()), bytes.size());
+        b.names.emplace_back(kInputs[k]);
+        b.bytes.push_back(std::move(bytes));
+    }
+    b.names.emplace_back("OutputTensor");
+    b.bytes.emplace_back(buffer_size(d.OutputTensor), std::byte{0x5a});
+    return b;
+}
+
+// Random values of one of three kinds for input k (1: Mean, 2: Variance, ...):
+//  0 plain: multiples of 2^-10 in [-1, 1) (a Variance in (0, 1]): almost all decided by the bound;
+//  1 hard: hard_element (+-0, subnormals, the largest values, +-inf, NaN; a negative Variance);
+//  2 ties: few-bit values and a perfect-square Variance (Epsilon 0): K r + b exact, often on a
+//    rounding tie of T, which the bound cannot decide;
+//  3 hard and finite: as 1 without NaN and infinities (subnormals, the largest values, +-0);
+//  4 tiny: multiples of T's smallest subnormal below 2^12 of them (a Variance as kind 0).
+template <class T> T value_of_kind(std::mt19937_64& rng, int kind, int k) {
+    if (kind == 1) return rng() % 8 == 0 ? T(0.0f) : hard_element<T>(rng);
+    if (kind == 4 && k != 2) {  // tiny: subnormals and the lowest normal binades of T
+        const int64_t m = int64_t(rng() % 8192) - 4096;
+        return value_of<T>(std::ldexp(double(m), is_half_v<T> ? -24 : -149));
+    }
+    if (kind == 3) {  // hard and finite (a NaN or an infinity in X sends all of _TRAINING to the plain loop)
+        for (;;) {
+            const T v = hard_element<T>(rng);
+            if (std::isfinite(widen(v))) return v;
+        }
+    }
+    if (kind == 2) {
+        if (k == 2) {
+            static const double squares[] = {0.25, 1.0, 4.0, 2.25, 0.0625, 16.0, 6.25, 0.5625};
+            return value_of<T>(squares[rng() % std::size(squares)]);
+        }
+        const int bits = is_half_v<T> ? 6 : 13;
+        const int64_t m = int64_t(rng() % (uint64_t(1) << bits)) - (int64_t(1) << (bits - 1));
+        return value_of<T>(std::ldexp(double(m), -bits + int(rng() % 4)));
+    }
+    if (k == 2) return value_of<T>(std::ldexp(double(1 + rng() % 1024), -10));
+    return value_of<T>(std::ldexp(double(int64_t(rng() % 2048) - 1024), -10));
+}
+
+Shape random_shape(std::mt19937_64& rng, uint32_t last_max) {
+    Shape s;
+    const uint32_t rank = 1 + uint32_t(rng() % 5);
+    uint64_t n = 1;
+    for (uint32_t i = 0; i < rank; ++i) {
+        const uint32_t size = i + 1 == rank ? 1 + uint32_t(rng() % last_max) : 1 + uint32_t(rng() % 4);
+        if (n * size > 400) s.in.push_back(1);
+        else s.in.push_back(size);
+        n *= s.in.back();
+    }
+    for (auto& st : s.stat)
+        for (const uint32_t v : s.in) st.push_back(rng() % 2 ? v : 1);
+    return s;
+}
+
+template <class T> void check_random(std::mt19937_64& rng, int count, uint32_t last_max) {
+    const DataType t = data_type_of<T>();
+    const auto& acts = activations();
+    for (int it = 0; it < count; ++it) {
+        const Shape s = random_shape(rng, last_max);
+        const int kind = int(rng() % 5);
+        const auto& act = acts[size_t(it) % acts.size()];
+        const float epsilon = kind == 2 ? 0.0f : std::array<float, 4>{0.0f, 1e-5f, 1e-3f, 0.1f}[rng() % 4];
+        std::array<std::vector<uint32_t>, 6> strides;
+        strides[0] = rng() % 3 == 0 ? gapped_strides(rng, s.in) : random_strides(rng, s.in);
+        for (int k = 0; k < 4; ++k) strides[size_t(k + 1)] = random_strides(rng, s.stat[size_t(k)]);
+        strides[5] = rng() % 3 == 0 ? gapped_strides(rng, s.in) : random_strides(rng, s.in);
+        INFO("iteration " << it << ", kind " << kind << ", activation " << (act ? act->name() : "none") << ", epsilon "
+                          << epsilon << ", input " << sizes_text(s.in) << ", mean " << sizes_text(s.stat[0])
+                          << ", variance " << sizes_text(s.stat[1]) << ", scale " << sizes_text(s.stat[2]) << ", bias "
+                          << sizes_text(s.stat[3]));
+        const Operator op = make_op(t, s, strides, epsilon, act);
+        check_op(op, op_buffers<T>(op, [&](int k) { return value_of_kind<T>(rng, kind, k); }));
+    }
+}
+
+}  // namespace
+
+TEST_CASE_TEMPLATE("Batch normalization fast path = plain loop, element for element", T, float, dmlref::half) {
+    std::mt19937_64 rng = rng_for<T>(2400);
+    uint64_t decided = 0, plain = 0;
+    const auto& acts = activations();
+    for (int round = 0; round < 6; ++round) {
+        check_random<T>(rng, int(acts.size()), 12);
+        // check_op's last run (three threads) is the fast path's: its counts.
+        const auto c = reference::fast::batch_normalization_counts();
+        decided += c.decided;
+        plain += c.plain;
+    }
+    CHECK(decided > 0);
+    CHECK(plain > 0);
+}
+
+TEST_CASE_TEMPLATE("Batch normalization fast path: other types take the plain loop", T, double, int32_t, uint8_t) {
+    std::mt19937_64 rng = rng_for<T>(2410);
+    check_random<T>(rng, 6, 6);
+}
+
+// Runs longer than a task's chunk (4096 elements), per-channel statistics and statistics that vary
+// along the run, with and without a fused activation; one thread against three.
+TEST_CASE_TEMPLATE("Batch normalization fast path = plain loop on long runs", T, float, dmlref::half) {
+    std::mt19937_64 rng = rng_for<T>(2420);
+    const DataType t = data_type_of<T>();
+    const Shape shapes[] = {{{1, 2, 80, 70}, {{{1, 2, 1, 1}, {1, 2, 1, 1}, {1, 2, 1, 1}, {1, 2, 1, 1}}}},
+                            {{2, 1, 90, 60}, {{{1, 1, 1, 60}, {1, 1, 90, 1}, {1, 1, 1, 1}, {2, 1, 1, 60}}}}};
+    const std::optional<DML_FUSED_ACTIVATION> acts[] = {std::nullopt, activation("ACTIVATION_RELU"),
+                                                        activation("ACTIVATION_LEAKY_RELU", 0.3f)};
+    for (const Shape& s : shapes)
+        for (const auto& act : acts) {
+            const Operator op = make_op(t, s, {}, 1e-5f, act);
+            check_op(op, op_buffers<T>(op, [&](int k) { return value_of_kind<T>(rng, 0, k); }));
+            CHECK(reference::fast::batch_normalization_counts().decided > 0);
+        }
+}
+
+// ---- Hard elements, by hand ------------------------------------------------------------------
+// One element per row (InputTensor, MeanTensor, VarianceTensor, ScaleTensor and BiasTensor all of
+// the input's sizes), with the result worked out by hand where there is one.
+namespace {
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+const double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+struct Row {
+    double x, mean, var, scale, bias;
+    std::optional<double> expected;  // NaN: the canonical NaN; none: compared with the plain loop only
+    bool plain;                      // must be left to the plain element
+};
+
+template <class T>
+void check_rows(const std::vector<Row>& rows, float epsilon, const std::optional<DML_FUSED_ACTIVATION>& act) {
+    const uint32_t n = uint32_t(rows.size());
+    const Shape s{{1, n}, {{{1, n}, {1, n}, {1, n}, {1, n}}}};
+    const Operator op = make_op(data_type_of<T>(), s, {}, epsilon, act);
+    std::array<uint32_t, 5> next{};
+    const Buffers in = op_buffers<T>(op, [&](int k) {
+        const uint32_t j = next[size_t(k)]++;
+        if (j >= n) return T(0.0f);
+        const Row& r = rows[j];
+        return value_of<T>(std::array<double, 5>{r.x, r.mean, r.var, r.scale, r.bias}[size_t(k)]);
+    });
+    check_op(op, in);
+    const Buffers fast = evaluate_with(op, in, true, 1);
+    uint64_t plain = 0;
+    for (const Row& r : rows) plain += r.plain;
+    CHECK(reference::fast::batch_normalization_counts().plain == plain);
+    const T* y = reinterpret_cast<const T*>(fast.bytes[5].data());
+    for (uint32_t j = 0; j < n; ++j) {
+        const Row& r = rows[j];
+        INFO("row " << j << ": x " << r.x << ", mean " << r.mean << ", variance " << r.var << ", scale " << r.scale
+                    << ", bias " << r.bias << ", result " << widen(y[j]));
+        if (!r.expected) continue;
+        CHECK(same_bits(y[j], std::isnan(*r.expected) ? canonical_nan<T>() : value_of<T>(*r.expected)));
+    }
+}
+
+// RELU of the rows' results: y > 0 ? y : +0, NaN +0; the plain-element rows stay plain.
+std::vector<Row> relu_of(std::vector<Row> rows) {
+    for (Row& r : rows)
+        if (r.expected) r.expected = *r.expected > 0 ? *r.expected : 0.0;
+    return rows;
+}
+
+}  // namespace
+
+// FLOAT32, Epsilon 0. Variance 4 makes r = 1/2 exactly:
+//  - 3 (2^23 + 1) / 2 = 12582913.5 is the midpoint of two floats (to even: 12582914), and
+//    3 (2^23 + 3) / 2 = 12582916.5 another (to even: 12582916); a Mean of +-2^-100 puts V a hair below
+//    or above the first, which float64 cannot see (x - m rounds to x): the plain element decides;
+//  - x = Mean gives an exact +0 whatever Bias's sign; -0 - (+0) too; a tiny negative V gives -0;
+//  - an overflow to inf is decided; D <= 0, NaN and infinite operands take the plain element.
+TEST_CASE("Batch normalization fast path: ties, zeros and special values of FLOAT32, by hand") {
+    const std::vector<Row> rows = {
+        // x, mean, variance, scale, bias, expected, plain
+        {1.0, 0.0, 4.0, 1.0, 0.25, 0.75, false},                   // decided
+        {0x1p23 + 1, 0.0, 4.0, 3.0, 0.0, 12582914.0, true},        // a tie, to even (up)
+        {0x1p23 + 3, 0.0, 4.0, 3.0, 0.0, 12582916.0, true},        // a tie, to even (down)
+        {0x1p23 + 1, 0x1p-100, 4.0, 3.0, 0.0, 12582913.0, true},   // a hair below the tie
+        {0x1p23 + 1, -0x1p-100, 4.0, 3.0, 0.0, 12582914.0, true},  // a hair above it
+        {3.0, 3.0, 4.0, 5.0, -0.0, 0.0, false},                    // x = Mean: +0
+        {3.0, 3.0, 4.0, 5.0, 0.0, 0.0, false},                     //
+        {-0.0, 0.0, 1.0, 1.0, -0.0, 0.0, false},                   // -0 - 0: an exact 0, +0
+        {-0x1p-149, 0.0, 16.0, 0.25, 0.0, -0.0, false},            // -2^-153: -0
+        {0x1p-149, 0.0, 0x1p-149, 1.0, 0.0, std::nullopt, false},  // 2^-149 / 2^-74.5, irrational
+        {0x1p127, -0x1p127, 0x1p-149, 0x1p127, 0.0, kInf, false},  // 2^329.5: inf
+        {1.0, 0.0, -1.0, 1.0, 0.0, kNaN, true},                    // D < 0: NaN
+        {1.0, 0.0, 0.0, 1.0, 0.0, kInf, true},                     // D = 0: 1 / 0 = inf
+        {0.0, 0.0, 0.0, 1.0, 0.0, kNaN, true},                     // 0 / 0
+        {kInf, 0.0, 1.0, 1.0, 0.0, kInf, true},                    // inf
+        {kInf, kInf, 1.0, 1.0, 0.0, kNaN, true},                   // inf - inf
+        {1.0, 0.0, kInf, 1.0, 2.0, 2.0, true},                     // 1 / sqrt(inf) = 0
+        {1.0, 0.0, 1.0, 1.0, -kInf, -kInf, true},                  // Bias -inf
+        {kNaN, 0.0, 1.0, 1.0, 0.0, kNaN, true},                    // NaN
+        {1.0, 0.0, 1.0, 0.0, kNaN, kNaN, true},                    // 0 + NaN
+    };
+    check_rows<float>(rows, 0.0f, std::nullopt);
+    check_rows<float>(relu_of(rows), 0.0f, activation("ACTIVATION_RELU"));
+    // LEAKY_RELU selects y itself for y >= 0, so -0 stays -0 (BnActivationSignedZero).
+    std::vector<Row> leaky = rows;
+    for (Row& r : leaky)
+        if (!r.expected || *r.expected < 0 || std::isnan(*r.expected)) r.expected = std::nullopt;
+    check_rows<float>(leaky, 0.0f, activation("ACTIVATION_LEAKY_RELU", 0.3f));
+}
+
+// FLOAT16, Epsilon 2^-2 and Variance 3.75: D = 4, r = 1/2. Floats are 2^-10 apart in [1, 2):
+// 3 (1 + 2^-10) / 2 = 1.5 + 3 * 2^-11 is a midpoint (to even: 1.5 + 2^-9), 3 (1 + 3 * 2^-10) / 2 another
+// (to even: 1.5 + 2^-8); a Mean of +-2^-24 moves V by 1.5 * 2^-24, which float64 sees. Subnormal ties
+// (2^-25 to +0, 1.5 * 2^-24 to 2^-23), -0, the largest value and an overflow.
+TEST_CASE("Batch normalization fast path: ties of FLOAT16, by hand") {
+    const std::vector<Row> rows = {
+        {1 + 0x1p-10, 0.0, 3.75, 3.0, 0.0, 1.5 + 0x1p-9, true},        // a tie, to even (up)
+        {1 + 3 * 0x1p-10, 0.0, 3.75, 3.0, 0.0, 1.5 + 0x1p-8, true},    // a tie, to even (down)
+        {1 + 0x1p-10, 0x1p-24, 3.75, 3.0, 0.0, 1.5 + 0x1p-10, false},  // below the tie
+        {1 + 0x1p-10, -0x1p-24, 3.75, 3.0, 0.0, 1.5 + 0x1p-9, false},  // above it
+        {0x1p-24, 0.0, 3.75, 1.0, 0.0, 0.0, true},                     // 2^-25: to even, +0
+        {3 * 0x1p-24, 0.0, 3.75, 1.0, 0.0, 0x1p-23, true},             // 1.5 * 2^-24: to even, 2^-23
+        {-0x1p-24, 0.0, 3.75, 0.5, 0.0, -0.0, false},                  // -2^-26: -0
+        {1.0, 0.0, 3.75, 1.0, 65504.0, 65504.0, false},                // 65504.5: 65504
+        {1.0, 0.0, 3.75, 65504.0, 65504.0, kInf, false},               // 98256: inf
+        {1.5, 1.5, 3.75, 7.0, -0.0, 0.0, false},                       // x = Mean: +0
+    };
+    check_rows<dmlref::half>(rows, 0.25f, std::nullopt);
+    check_rows<dmlref::half>(relu_of(rows), 0.25f, activation("ACTIVATION_RELU"));
+}
+
+// Every FLOAT16 bit pattern as X, Mean 0, Epsilon 0: with Variance 1, V = Scale X + Bias exactly, a
+// value of FLOAT16 or a midpoint, so every conversion and rounding case of the FLOAT16 decision is
+// met (subnormals, the largest values, overflow, ties to even); with Variance 2, V is irrational and
+// its float rounding lands on a FLOAT16 midpoint about once in 2^13 (the double rounding the
+// decision must refuse). And 65536 random FLOAT32 patterns.
+TEST_CASE("Batch normalization fast path: every FLOAT16 value, and random FLOAT32 bit patterns") {
+    const uint32_t n = 65536;
+    const Shape s{{1, 1, n}, {{{1, 1, 1}, {1, 1, 1}, {1, 1, 1}, {1, 1, 1}}}};
+    for (const double var : {1.0, 2.0})
+        for (const double scale : {1.0, 0.5, 3.0, -1.5})
+            for (const double bias : {0.0, -1.0}) {
+                INFO("variance " << var << ", scale " << scale << ", bias " << bias);
+                const Operator op = make_op(DataType::FLOAT16, s, {}, 0.0f, std::nullopt);
+                uint32_t i = 0;
+                check_op(op, op_buffers<dmlref::half>(op, [&](int k) {
+                             if (k == 0) return from_bits<dmlref::half>(uint16_t(i++));
+                             return value_of<dmlref::half>(k == 2 ? var : k == 3 ? scale : k == 4 ? bias : 0.0);
+                         }));
+            }
+    std::mt19937_64 rng(2440);
+    for (const double scale : {1.0, 0.5, 3.0}) {
+        INFO("scale " << scale);
+        const Operator op = make_op(DataType::FLOAT32, s, {}, 0.0f, std::nullopt);
+        check_op(op, op_buffers<float>(op, [&](int k) {
+                     if (k == 0) return from_bits<float>(uint32_t(rng()));
+                     return float(k == 2 ? 1.0 : k == 3 ? scale : 0.0);
+                 }));
+    }
+}
+
+// An output bound over the input's own bytes (same layout): every element reads its input before
+// anything is written, as the plain loop (which reads every input first) does.
+TEST_CASE_TEMPLATE("Batch normalization fast path: output in place over the input", T, float, dmlref::half) {
+    std::mt19937_64 rng = rng_for<T>(2450);
+    const DataType t = data_type_of<T>();
+    for (int kind = 0; kind < 3; ++kind) {
+        const Shape s{{2, 3, 40, 50}, {{{1, 3, 1, 1}, {1, 3, 1, 1}, {1, 3, 1, 1}, {1, 3, 1, 1}}}};
+        const Operator op = make_op(t, s, {}, kind == 2 ? 0.0f : 1e-3f,
+                                    kind == 1 ? activation("ACTIVATION_RELU") : std::nullopt);
+        const Buffers in = op_buffers<T>(op, [&](int k) { return value_of_kind<T>(rng, kind, k); });
+        auto in_place = [&](bool fast, int threads) {
+            Buffers b = in;
+            reference::set_fast_paths_enabled(fast);
+            reference::set_fast_path_threads(threads);
+            Bindings bindings;
+            for (size_t i = 0; i < 5; ++i) bindings.bind(b.names[i], b.bytes[i]);
+            bindings.bind("OutputTensor", b.bytes[0]);
+            evaluate(op, bindings);
+            reference::set_fast_paths_enabled(true);
+            reference::set_fast_path_threads(0);
+            return b.bytes[0];
+        };
+        INFO("kind " << kind);
+        const auto plain = in_place(false, 1);
+        CHECK(in_place(true, 1) == plain);
+        CHECK(in_place(true, 3) == plain);
+    }
+}
+
+// ---- BATCH_NORMALIZATION_TRAINING --------------------------------------------------------------
+namespace {
+
+using TRAINING = DML_BATCH_NORMALIZATION_TRAINING_OPERATOR_DESC;
+
+// A random training case: the statistics' sizes (Scale, Bias, OutputMean, OutputVariance) 1 or the
+// input's per dimension, an optional FusedAdd, strided or packed tensors.
+template <class T>
+void check_training(std::mt19937_64& rng, const std::vector<uint32_t>& in, const std::vector<uint32_t>& stat, int kind,
+                    bool fused_add, const std::optional<DML_FUSED_ACTIVATION>& act, bool strided) {
+    const DataType t = data_type_of<T>();
+    TRAINING d;
+    auto strides = [&](const std::vector<uint32_t>& sizes) {
+        return strided ? (rng() % 2 ? gapped_strides(rng, sizes) : random_strides(rng, sizes))
+                       : std::vector<uint32_t>{};
+    };
+    d.InputTensor = desc(t, in, strides(in));
+    d.ScaleTensor = desc(t, stat, strides(stat));
+    d.BiasTensor = desc(t, stat, strides(stat));
+    if (fused_add) d.FusedAddTensor = desc(t, in, strides(in));
+    d.OutputTensor = desc(t, in, strides(in));
+    d.OutputMeanTensor = desc(t, stat, strides(stat));
+    d.OutputVarianceTensor = desc(t, stat, strides(stat));
+    d.Epsilon = kind == 2 ? 0.0f : std::array<float, 3>{1e-5f, 1e-3f, 0.25f}[rng() % 3];
+    d.FusedActivation = act;
+    const Operator op{OperatorType::BATCH_NORMALIZATION_TRAINING, d};
+    Buffers b;
+    auto input = [&](const char* name, const TensorDesc& td, int k) {
+        std::vector<T> v(buffer_size(td) / sizeof(T) + 1);
+        for (T& e : v) e = value_of_kind<T>(rng, kind, k);
+        std::vector<std::byte> bytes(buffer_size(td));
+        std::memcpy(bytes.data(), static_cast<const void*>(v.data()), bytes.size());
+        b.names.emplace_back(name);
+        b.bytes.push_back(std::move(bytes));
+    };
+    input("InputTensor", d.InputTensor, 0);
+    input("ScaleTensor", d.ScaleTensor, 3);
+    input("BiasTensor", d.BiasTensor, 4);
+    if (fused_add) input("FusedAddTensor", *d.FusedAddTensor, 4);
+    for (const auto& [name, td] : {std::pair<const char*, const TensorDesc*>{"OutputTensor", &d.OutputTensor},
+                                   {"OutputMeanTensor", &d.OutputMeanTensor},
+                                   {"OutputVarianceTensor", &d.OutputVarianceTensor}}) {
+        b.names.emplace_back(name);
+        b.bytes.emplace_back(buffer_size(*td), std::byte{0x5a});
+    }
+    INFO("input " << sizes_text(in) << ", statistics " << sizes_text(stat) << ", kind " << kind << ", fused add "
+                  << fused_add << ", activation " << (act ? act->name() : "none") << ", strided " << strided);
+    check_op(op, b);
+}
+
+}  // namespace
+
+TEST_CASE_TEMPLATE("Batch normalization training fast path = plain loop, element for element", T, float, dmlref::half) {
+    std::mt19937_64 rng = rng_for<T>(2460);
+    const auto& acts = activations();
+    uint64_t decided = 0, plain = 0;
+    for (int it = 0; it < 3 * int(acts.size()); ++it) {
+        const Shape s = random_shape(rng, 12);
+        const int kind = int(rng() % 5);
+        INFO("iteration " << it);
+        check_training<T>(rng, s.in, s.stat[0], kind, rng() % 2, acts[size_t(it) % acts.size()], rng() % 2);
+        const auto c = reference::fast::batch_normalization_training_counts();
+        decided += c.decided;
+        plain += c.plain;
+    }
+    CHECK(decided > 0);
+    CHECK(plain > 0);
+}
+
+TEST_CASE_TEMPLATE("Batch normalization training fast path = plain loop on long runs", T, float, dmlref::half) {
+    std::mt19937_64 rng = rng_for<T>(2470);
+    check_training<T>(rng, {2, 3, 50, 60}, {1, 3, 1, 1}, 0, false, std::nullopt, false);
+    CHECK(reference::fast::batch_normalization_training_counts().decided > 0);
+    check_training<T>(rng, {2, 3, 50, 60}, {1, 3, 1, 1}, 0, true, activation("ACTIVATION_RELU"), false);
+    check_training<T>(rng, {1, 2, 30, 70}, {1, 1, 1, 70}, 0, true, std::nullopt, true);
+}
+
+// Statistics no float64 holds: a sum of 2^30, 1 and -2^30 with 2^-149 (FLOAT32), whose mean and
+// variance need every bit; the exact moments give them.
+TEST_CASE("Batch normalization training fast path: exact statistics of far-apart values") {
+    std::mt19937_64 rng(2480);
+    TRAINING d;
+    d.InputTensor = d.OutputTensor = desc(DataType::FLOAT32, {1, 2, 4});
+    d.ScaleTensor = d.BiasTensor = d.OutputMeanTensor = d.OutputVarianceTensor = desc(DataType::FLOAT32, {1, 2, 1});
+    d.Epsilon = 0.0f;
+    const Operator op{OperatorType::BATCH_NORMALIZATION_TRAINING, d};
+    const std::vector<float> x = {0x1p30f, 1.0f, -0x1p30f, 0x1p-149f, 3.0f, 3.0f, 3.0f, 3.0f};
+    Buffers b;
+    b.names = {"InputTensor", "ScaleTensor", "BiasTensor", "OutputTensor", "OutputMeanTensor", "OutputVarianceTensor"};
+    b.bytes.push_back(buffer(d.InputTensor, x));
+    b.bytes.push_back(buffer(d.ScaleTensor, std::vector<float>{1.0f, 1.0f}));
+    b.bytes.push_back(buffer(d.BiasTensor, std::vector<float>{0.0f, 0.5f}));
+    for (const TensorDesc* td : {&d.OutputTensor, &d.OutputMeanTensor, &d.OutputVarianceTensor})
+        b.bytes.emplace_back(buffer_size(*td), std::byte{0x5a});
+    check_op(op, b);
+    const Buffers fast = evaluate_with(op, b, true, 1);
+    const float* mean = reinterpret_cast<const float*>(fast.bytes[4].data());
+    const float* y = reinterpret_cast<const float*>(fast.bytes[3].data());
+    CHECK(same_bits(mean[0], 0.25f));  // (1 + 2^-149) / 4 rounds to 1/4
+    CHECK(same_bits(mean[1], 3.0f));
+    // Channel 1 has variance 0 and Epsilon 0: D = 0, x - mean = 0: 0 / 0, NaN (the plain element).
+    CHECK(same_bits(y[4], canonical_nan<float>()));
+}
+
+// ---- BATCH_NORMALIZATION_GRAD ------------------------------------------------------------------
+namespace {
+
+using GRAD = DML_BATCH_NORMALIZATION_GRAD_OPERATOR_DESC;
+
+template <class T, class D = GRAD>
+void check_grad(std::mt19937_64& rng, const std::vector<uint32_t>& in, const std::vector<uint32_t>& stat, int kind,
+                bool strided) {
+    const DataType t = data_type_of<T>();
+    D d;
+    auto strides = [&](const std::vector<uint32_t>& sizes) {
+        return strided ? (rng() % 2 ? gapped_strides(rng, sizes) : random_strides(rng, sizes))
+                       : std::vector<uint32_t>{};
+    };
+    d.InputTensor = desc(t, in, strides(in));
+    d.InputGradientTensor = desc(t, in, strides(in));
+    d.MeanTensor = desc(t, stat, strides(stat));
+    d.VarianceTensor = desc(t, stat, strides(stat));
+    d.ScaleTensor = desc(t, stat, strides(stat));
+    d.OutputGradientTensor = desc(t, in, strides(in));
+    d.OutputScaleGradientTensor = desc(t, stat, strides(stat));
+    d.OutputBiasGradientTensor = desc(t, stat, strides(stat));
+    d.Epsilon = kind == 2 ? 0.0f : std::array<float, 3>{1e-5f, 1e-3f, 0.25f}[rng() % 3];
+    const Operator op{D::kType, d};
+    Buffers b;
+    auto input = [&](const char* name, const TensorDesc& td, int k) {
+        std::vector<T> v(buffer_size(td) / sizeof(T) + 1);
+        for (T& e : v) e = value_of_kind<T>(rng, kind, k);
+        std::vector<std::byte> bytes(buffer_size(td));
+        std::memcpy(bytes.data(), static_cast<const void*>(v.data()), bytes.size());
+        b.names.emplace_back(name);
+        b.bytes.push_back(std::move(bytes));
+    };
+    input("InputTensor", d.InputTensor, 0);
+    input("InputGradientTensor", d.InputGradientTensor, 0);
+    input("MeanTensor", d.MeanTensor, 1);
+    input("VarianceTensor", d.VarianceTensor, 2);
+    input("ScaleTensor", d.ScaleTensor, 3);
+    for (const auto& [name, td] :
+         {std::pair<const char*, const TensorDesc*>{"OutputGradientTensor", &d.OutputGradientTensor},
+          {"OutputScaleGradientTensor", &d.OutputScaleGradientTensor},
+          {"OutputBiasGradientTensor", &d.OutputBiasGradientTensor}}) {
+        b.names.emplace_back(name);
+        b.bytes.emplace_back(buffer_size(*td), std::byte{0x5a});
+    }
+    INFO("input " << sizes_text(in) << ", statistics " << sizes_text(stat) << ", kind " << kind << ", strided "
+                  << strided);
+    check_op(op, b);
+}
+
+}  // namespace
+
+TEST_CASE_TEMPLATE("Batch normalization grad fast path = plain loop, element for element", T, float, dmlref::half) {
+    std::mt19937_64 rng = rng_for<T>(2500);
+    uint64_t decided = 0, plain = 0;
+    for (int it = 0; it < 60; ++it) {
+        const Shape s = random_shape(rng, 12);
+        INFO("iteration " << it);
+        check_grad<T>(rng, s.in, s.stat[0], int(rng() % 5), rng() % 2);
+        const auto c = reference::fast::batch_normalization_grad_counts();
+        decided += c.decided;
+        plain += c.plain;
+    }
+    CHECK(decided > 0);
+    CHECK(plain > 0);
+    check_grad<T>(rng, {2, 3, 50, 60}, {1, 3, 1, 1}, 0, false);
+    check_grad<T>(rng, {1, 2, 30, 70}, {1, 1, 1, 70}, 4, true);
+}
+
+// BATCH_NORMALIZATION_TRAINING_GRAD: dX = Scale r (dY - mean(dY) - (X - Mean) mean(dY (X - Mean)) / D)
+// from the same exact sums (header, steps G1 to G3).
+TEST_CASE_TEMPLATE("Batch normalization training grad fast path = plain loop, element for element", T, float,
+                   dmlref::half) {
+    using TG = DML_BATCH_NORMALIZATION_TRAINING_GRAD_OPERATOR_DESC;
+    std::mt19937_64 rng = rng_for<T>(2510);
+    uint64_t decided = 0, plain = 0;
+    for (int it = 0; it < 60; ++it) {
+        const Shape s = random_shape(rng, 12);
+        INFO("iteration " << it);
+        check_grad<T, TG>(rng, s.in, s.stat[0], int(rng() % 5), rng() % 2);
+        const auto c = reference::fast::batch_normalization_grad_counts();
+        decided += c.decided;
+        plain += c.plain;
+    }
+    CHECK(decided > 0);
+    CHECK(plain > 0);
+    check_grad<T, TG>(rng, {2, 3, 50, 60}, {1, 3, 1, 1}, 0, false);
+    check_grad<T, TG>(rng, {1, 2, 30, 70}, {1, 1, 1, 70}, 4, true);
+}
+
+// ---- The bound itself --------------------------------------------------------------------------
+
+// The header's constants in exact rationals: theta < 6u ((1 + u)^8 < (1 + 6u)^2 (1 - u)^3, squared to
+// avoid the root), step 6's 1 / (1 - u) and 6 / (1 - 6u) within (1 + 2^-49), and step 7's margin
+// (1 - u)^4 (1 + 2^-40) >= 1 + 2^-41, with the conclusion it serves: (1 + 2^-41) 2 >= (1 + 2^-49) + 1.
+TEST_CASE("Batch normalization fast path: the bound's constants, in exact rationals") {
+    const mpq_class u(mpz_class(1), mpz_class(1) << 53), one(1);
+    const mpq_class p49(mpz_class(1), mpz_class(1) << 49), p41(mpz_class(1), mpz_class(1) << 41),
+        p40(mpz_class(1), mpz_class(1) << 40);
+    auto pow = [](mpq_class b, int k) {
+        mpq_class r(1);
+        for (int i = 0; i < k; ++i) r *= b;
+        return r;
+    };
+    CHECK(pow(one + u, 8) < pow(one + 6 * u, 2) * pow(one - u, 3));
+    CHECK(one / (one - u) <= one + p49);
+    CHECK(6 / (one - 6 * u) <= 6 * (one + p49));
+    CHECK(pow(one - u, 4) * (one + p40) >= one + p41);
+    // The training's w (step T4): six roundings at most for each term, A's with its margin 2^-39.
+    CHECK(pow(one - u, 6) * (one + p40) >= one + p41);
+    // The training grad's w (step G3): nine roundings; theta < 5u ((1 + u)^6 < (1 + 5u)^2 (1 - u)^3).
+    const mpq_class p48(mpz_class(1), mpz_class(1) << 48);
+    CHECK(pow(one - u, 9) * (one + p40) > one + p48);
+    CHECK(pow(one + u, 6) < pow(one + 5 * u, 2) * pow(one - u, 3));
+    const mpq_class p39(mpz_class(1), mpz_class(1) << 39);
+    CHECK((one + p39) * pow(one - u, 6) >= one + p40);
+    CHECK((one + 5 * u) * (one + 2 * u) <= one + 8 * u);  // |eta|'s factor
+    CHECK((one + p41) * 2 >= (one + p49) + 1);
+    // C1 and C2 are doubles exactly.
+    CHECK(mpq_class(6 * 0x1p-53 * (1 + 0x1p-40)) == 6 * u * (one + p40));
+    CHECK(mpq_class(0x1p-52 * (1 + 0x1p-40)) == 2 * u * (one + p40));
+}
+
+// Every estimate within its interval's half-width w of the exact value (MPFR at 600 bits: x - m and
+// s (x - m) exact, the root and the quotient rounded far below 2^-53), over operands chosen so that
+// every float64 operation rounds (Mean and Epsilon far below x and Variance) and, every other time,
+// Bias cancels the product, so that w is nearly all 6u|t~|. The largest error seen must use more
+// than half of w: a w half as large would fail.
+TEST_CASE("Batch normalization fast path: the bound holds and is within a factor 2 of the errors seen") {
+    std::mt19937_64 rng(2430);
+    mpfr_t x, m, v, s, b, t, V, err;
+    mpfr_inits2(600, x, m, v, s, b, t, V, err, (mpfr_ptr) nullptr);
+    auto random_float = [&](int lo, int hi) {
+        const double mant = double(int64_t((uint64_t(1) << 23) + rng() % (uint64_t(1) << 23)));
+        const int e = lo + int(rng() % uint64_t(hi - lo + 1));
+        return double(float(std::ldexp(rng() % 2 ? mant : -mant, e - 23)));
+    };
+    double worst = 0;
+    int checked = 0;
+    for (int i = 0; i < 200000; ++i) {
+        const double xd = random_float(-2, 2), md = random_float(-45, -35), vd = std::fabs(random_float(-2, 2)),
+                     sd = random_float(-2, 2);
+        const float eps = float(std::fabs(random_float(-45, -35)));
+        const double approx = sd * (xd - md) / std::sqrt(vd + double(eps));
+        const double bd = i % 2 ? double(-float(approx)) : random_float(-2, 2);
+        const auto est = reference::fast::batch_normalization_estimate(xd, md, vd, sd, bd, eps);
+        mpfr_set_d(x, xd, MPFR_RNDN);
+        mpfr_set_d(m, md, MPFR_RNDN);
+        mpfr_set_d(v, vd, MPFR_RNDN);
+        mpfr_set_d(s, sd, MPFR_RNDN);
+        mpfr_set_d(b, bd, MPFR_RNDN);
+        mpfr_sub(t, x, m, MPFR_RNDN);  // exact
+        mpfr_mul(t, t, s, MPFR_RNDN);  // exact
+        mpfr_set_d(V, double(eps), MPFR_RNDN);
+        mpfr_add(V, V, v, MPFR_RNDN);  // exact
+        mpfr_rec_sqrt(V, V, MPFR_RNDN);
+        mpfr_mul(V, V, t, MPFR_RNDN);
+        mpfr_add(V, V, b, MPFR_RNDN);
+        mpfr_set_d(err, est.y, MPFR_RNDN);
+        mpfr_sub(err, err, V, MPFR_RNDN);
+        const double error = std::fabs(mpfr_get_d(err, MPFR_RNDU));
+        INFO("x " << xd << " mean " << md << " variance " << vd << " scale " << sd << " bias " << bd << " epsilon "
+                  << eps);
+        REQUIRE(error <= est.w);
+        worst = std::max(worst, error / est.w);
+        ++checked;
+    }
+    mpfr_clears(x, m, v, s, b, t, V, err, (mpfr_ptr) nullptr);
+    INFO("largest error / bound: " << worst << " over " << checked << " estimates");
+    CHECK(worst > 0.5);
+    CHECK(worst <= 1.0);
+}
+
+// The training estimates within w of the exact value, over batch means that float64 does not hold
+// (three values: a third) and inputs next to the mean (x the float nearest it), so that mu~'s
+// rounding, which the A term bounds, is most of the error; and Bias + FusedAdd rounded in float64.
+// The largest error must again use more than half of w.
+TEST_CASE("Batch normalization training fast path: the bound holds with the batch mean rounded") {
+    std::mt19937_64 rng(2490);
+    mpfr_t V, t, err;
+    mpfr_inits2(800, V, t, err, (mpfr_ptr) nullptr);
+    auto random_float = [&](int lo, int hi) {
+        const double mant = double(int64_t((uint64_t(1) << 23) + rng() % (uint64_t(1) << 23)));
+        const int e = lo + int(rng() % uint64_t(hi - lo + 1));
+        return double(float(std::ldexp(rng() % 2 ? mant : -mant, e - 23)));
+    };
+    double worst = 0;
+    for (int i = 0; i < 100000; ++i) {
+        const double a = random_float(-2, 2), b = random_float(-2, 2), c = random_float(-2, 2);
+        const mpq_class mean = (mpq_class(a) + mpq_class(b) + mpq_class(c)) / 3;
+        const mpq_class var = ((mpq_class(a) - mean) * (mpq_class(a) - mean) +
+                               (mpq_class(b) - mean) * (mpq_class(b) - mean) +
+                               (mpq_class(c) - mean) * (mpq_class(c) - mean)) /
+                              3;
+        const double x = i % 2 ? double(float(mean.get_d())) : random_float(-2, 2);
+        const double s = random_float(-3, 3), bias = random_float(-2, 2), fa = i % 3 ? random_float(-30, 2) : 0.0;
+        const float eps = float(std::fabs(random_float(-20, -5)));
+        const auto est = reference::fast::batch_normalization_training_estimate(x, mean, var, s, bias, fa, eps);
+        // V = s (x - mean) / sqrt(var + eps) + bias + fa at 800 bits (x - mean, var + eps exact).
+        const mpq_class D = var + mpq_class(double(eps));
+        mpfr_set_q(t, D.get_mpq_t(), MPFR_RNDN);
+        mpfr_rec_sqrt(t, t, MPFR_RNDN);
+        const mpq_class K = mpq_class(s) * (mpq_class(x) - mean);
+        mpfr_set_q(V, K.get_mpq_t(), MPFR_RNDN);
+        mpfr_mul(V, V, t, MPFR_RNDN);
+        const mpq_class c0 = mpq_class(bias) + mpq_class(fa);
+        mpfr_set_q(t, c0.get_mpq_t(), MPFR_RNDN);
+        mpfr_add(V, V, t, MPFR_RNDN);
+        mpfr_set_d(err, est.y, MPFR_RNDN);
+        mpfr_sub(err, err, V, MPFR_RNDN);
+        const double error = std::fabs(mpfr_get_d(err, MPFR_RNDU));
+        INFO("values " << a << " " << b << " " << c << ", x " << x << ", scale " << s << ", bias " << bias
+                       << ", fused add " << fa << ", epsilon " << eps);
+        REQUIRE(error <= est.w);
+        worst = std::max(worst, error / est.w);
+    }
+    mpfr_clears(V, t, err, (mpfr_ptr) nullptr);
+    INFO("largest error / w: " << worst);
+    CHECK(worst > 0.5);
+    CHECK(worst <= 1.0);
+}
+
+// The training grad's estimates within w of the exact value (MPFR at 800 bits), over statistics of
+// three elements whose sums make a~ and c~ roundings (thirds), and, every other time, a dY that
+// nearly cancels a~ + (X - Mean) c~, so that the rounding terms dominate. The largest error must
+// use more than half of w (0.66 seen): a w half as large would fail.
+TEST_CASE("Batch normalization training grad fast path: the bound holds") {
+    std::mt19937_64 rng(2520);
+    mpfr_t V, t, err;
+    mpfr_inits2(800, V, t, err, (mpfr_ptr) nullptr);
+    auto random_float = [&](int lo, int hi) {
+        const double mant = double(int64_t((uint64_t(1) << 23) + rng() % (uint64_t(1) << 23)));
+        const int e = lo + int(rng() % uint64_t(hi - lo + 1));
+        return double(float(std::ldexp(rng() % 2 ? mant : -mant, e - 23)));
+    };
+    double worst = 0;
+    for (int i = 0; i < 100000; ++i) {
+        const double mean = random_float(-2, 2), var = std::fabs(random_float(-2, 2)), s = random_float(-2, 2);
+        const float eps = float(std::fabs(random_float(-20, -5)));
+        mpq_class sum_dy, sum_c;
+        for (int j = 0; j < 3; ++j) {
+            const double xj = random_float(-2, 2), dyj = random_float(-2, 2);
+            sum_dy += mpq_class(dyj);
+            sum_c += mpq_class(dyj) * (mpq_class(xj) - mpq_class(mean));
+        }
+        const double x = random_float(-2, 2);
+        const mpq_class D = mpq_class(var) + mpq_class(double(eps));
+        const mpq_class a = sum_dy / 3, c = sum_c / (3 * D);
+        const mpq_class near = a + (mpq_class(x) - mpq_class(mean)) * c;
+        const double dy = i % 2 ? double(float(near.get_d())) : random_float(-2, 2);
+        const auto est = reference::fast::batch_normalization_training_grad_estimate(dy, x, mean, sum_dy, sum_c, 3, s,
+                                                                                     var, eps);
+        const mpq_class K = mpq_class(s) * (mpq_class(dy) - near);
+        mpfr_set_q(t, D.get_mpq_t(), MPFR_RNDN);
+        mpfr_rec_sqrt(t, t, MPFR_RNDN);
+        mpfr_set_q(V, K.get_mpq_t(), MPFR_RNDN);
+        mpfr_mul(V, V, t, MPFR_RNDN);
+        mpfr_set_d(err, est.y, MPFR_RNDN);
+        mpfr_sub(err, err, V, MPFR_RNDN);
+        const double error = std::fabs(mpfr_get_d(err, MPFR_RNDU));
+        INFO("mean " << mean << ", variance " << var << ", scale " << s << ", x " << x << ", dy " << dy);
+        REQUIRE(error <= est.w);
+        worst = std::max(worst, error / est.w);
+    }
+    mpfr_clears(V, t, err, (mpfr_ptr) nullptr);
+    INFO("largest error / w: " << worst);
+    CHECK(worst > 0.5);
+}
+
+}  // namespace dmlref_test_fast_batch_normalization
