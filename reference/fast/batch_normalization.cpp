@@ -330,6 +330,63 @@ struct Dim {
     std::array<int64_t, K> stride;
 };
 
+// A fast path's loop nest: the dimensions of size above 1, neighbours merged where every tensor's
+// strides allow (as for_each_run merges them); the last, `inner`, is cut in chunks of kChunk, and
+// task t is chunk t % chunks of outer index t / chunks.
+struct Nest {
+    std::vector<Dim> dims;
+    Dim inner{1, {}};
+    int64_t outer = 1, chunks = 1;
+
+    struct Task {
+        std::array<int64_t, K> at{};  // offsets into every tensor
+        int64_t first = 0, n = 0;     // the chunk's first inner index and its length
+    };
+    Task task(int64_t t) const {
+        Task r;
+        int64_t rest = t / chunks;
+        r.first = (t % chunks) * kChunk;
+        r.n = std::min(kChunk, inner.size - r.first);
+        for (size_t i = dims.size(); i-- > 0;) {
+            const int64_t c = rest % dims[i].size;
+            rest /= dims[i].size;
+            for (size_t k = 0; k < K; ++k) r.at[k] += c * dims[i].stride[k];
+        }
+        for (size_t k = 0; k < K; ++k) r.at[k] += r.first * inner.stride[k];
+        return r;
+    }
+};
+
+// The nest of a tensor of these sizes, strides_of(i) giving every tensor's stride along dimension i.
+template <class F> Nest nest_of(const std::vector<uint32_t>& sizes, F&& strides_of) {
+    Nest s;
+    for (size_t i = 0; i < sizes.size(); ++i) {
+        const int64_t size = sizes[i];
+        if (size == 1) continue;
+        const Dim dim{size, strides_of(i)};
+        if (!s.dims.empty()) {
+            bool contiguous = true;
+            for (size_t k = 0; k < K; ++k) contiguous = contiguous && s.dims.back().stride[k] == dim.stride[k] * size;
+            if (contiguous) {
+                s.dims.back() = {s.dims.back().size * size, dim.stride};
+                continue;
+            }
+        }
+        s.dims.push_back(dim);
+    }
+    if (s.dims.empty()) s.dims.push_back({1, {}});
+    s.inner = s.dims.back();
+    s.dims.pop_back();
+    for (const Dim& dim : s.dims) s.outer *= dim.size;
+    s.chunks = (s.inner.size + kChunk - 1) / kChunk;
+    return s;
+}
+
+// Whether two buffers share a byte (an output written over an input).
+bool overlaps(std::span<const std::byte> a, std::span<const std::byte> b) {
+    return a.data() < b.data() + b.size() && b.data() < a.data() + a.size();
+}
+
 // The stride of each logical dimension in a statistic's packed logical copy: 0 where it broadcasts.
 std::vector<int64_t> stat_strides(const std::vector<uint32_t>& stat) {
     std::vector<int64_t> s = packed_strides(stat);
@@ -351,27 +408,10 @@ template <class T> bool forward(const BN& d, const Bindings& b) {
     const std::array<std::vector<int64_t>, 4> stat = {
         stat_strides(d.MeanTensor.Sizes), stat_strides(d.VarianceTensor.Sizes), stat_strides(d.ScaleTensor.Sizes),
         stat_strides(d.BiasTensor.Sizes)};
-    std::vector<Dim> dims;
-    for (size_t i = 0; i < d.InputTensor.Sizes.size(); ++i) {
-        const int64_t size = d.InputTensor.Sizes[i];
-        if (size == 1) continue;
-        const Dim dim{size, {X.strides[i], Y.strides[i], stat[0][i], stat[1][i], stat[2][i], stat[3][i]}};
-        if (!dims.empty()) {
-            bool contiguous = true;
-            for (size_t k = 0; k < K; ++k) contiguous = contiguous && dims.back().stride[k] == dim.stride[k] * size;
-            if (contiguous) {
-                dims.back() = {dims.back().size * size, dim.stride};
-                continue;
-            }
-        }
-        dims.push_back(dim);
-    }
-    if (dims.empty()) dims.push_back({1, {}});
-    const Dim inner = dims.back();
-    dims.pop_back();
-    int64_t outer = 1;
-    for (const Dim& dim : dims) outer *= dim.size;
-    const int64_t chunks = (inner.size + kChunk - 1) / kChunk;
+    const Nest nest = nest_of(d.InputTensor.Sizes, [&](size_t i) {
+        return std::array<int64_t, K>{X.strides[i], Y.strides[i], stat[0][i], stat[1][i], stat[2][i], stat[3][i]};
+    });
+    const int64_t outer = nest.outer, chunks = nest.chunks;
 
     const Activation<T> activation(d.FusedActivation);
     const T* x = X.data<T>();
@@ -383,19 +423,11 @@ template <class T> bool forward(const BN& d, const Bindings& b) {
     const double* R = root.data();
     // Whether the output's bytes meet the input's.
     const std::span<std::byte> xb = b.at("InputTensor"), yb = b.at("OutputTensor");
-    const bool overlap = xb.data() < yb.data() + yb.size() && yb.data() < xb.data() + xb.size();
+    const bool overlap = overlaps(xb, yb);
     std::atomic<uint64_t> plain{0};
     parallel_for(outer * chunks, [&](int64_t task) {
-        int64_t rest = task / chunks;
-        const int64_t first = (task % chunks) * kChunk, n = std::min(kChunk, inner.size - first);
-        std::array<int64_t, K> at{};
-        for (size_t i = dims.size(); i-- > 0;) {
-            const int64_t c = rest % dims[i].size;
-            rest /= dims[i].size;
-            for (size_t k = 0; k < K; ++k) at[k] += c * dims[i].stride[k];
-        }
-        for (size_t k = 0; k < K; ++k) at[k] += first * inner.stride[k];
-        const std::array<int64_t, K>& step = inner.stride;
+        const auto [at, first, n] = nest.task(task);
+        const std::array<int64_t, K>& step = nest.inner.stride;
         Scratch<T>& s = scratch<T>();
         // The values go straight to a contiguous output, unless it overlaps the input (an undecided
         // element reads its input after the decided ones are written).
@@ -435,7 +467,7 @@ template <class T> bool forward(const BN& d, const Bindings& b) {
             for (int64_t j = 0; j < n; ++j) out[j * step[kY]] = value[j];
     });
     plain_count = plain.load();
-    decided_count = uint64_t(outer * inner.size) - plain_count.load();
+    decided_count = uint64_t(outer * nest.inner.size) - plain_count.load();
     return true;
 }
 
@@ -620,50 +652,25 @@ template <class T> bool training(const TRAINING& d, const Bindings& b) {
     // Step T3 on: OutputTensor, as the forward's loop (runs of neighbouring elements in chunks).
     const std::array<std::vector<int64_t>, 1> stats = {stat};
     const int64_t* fa_strides = FA ? FA->strides.data() : X.strides.data();
-    std::vector<Dim> dims;
-    for (size_t i = 0; i < d.InputTensor.Sizes.size(); ++i) {
-        const int64_t size = d.InputTensor.Sizes[i];
-        if (size == 1) continue;
-        // kX, kY, then the fused add in kMean's place, the statistics in kRoot's (kScale, kBias unused).
-        const Dim dim{size, {X.strides[i], Y.strides[i], fa_strides[i], stat[i], 0, 0}};
-        if (!dims.empty()) {
-            bool contiguous = true;
-            for (size_t k = 0; k < K; ++k) contiguous = contiguous && dims.back().stride[k] == dim.stride[k] * size;
-            if (contiguous) {
-                dims.back() = {dims.back().size * size, dim.stride};
-                continue;
-            }
-        }
-        dims.push_back(dim);
-    }
-    if (dims.empty()) dims.push_back({1, {}});
-    const Dim inner = dims.back();
-    dims.pop_back();
-    int64_t outer = 1;
-    for (const Dim& dim : dims) outer *= dim.size;
-    const int64_t chunks = (inner.size + kChunk - 1) / kChunk;
+    // kX, kY, then the fused add in kMean's place, the statistics in kRoot's (kScale, kBias unused).
+    const Nest nest = nest_of(d.InputTensor.Sizes, [&](size_t i) {
+        return std::array<int64_t, K>{X.strides[i], Y.strides[i], fa_strides[i], stat[i], 0, 0};
+    });
+    const int64_t outer = nest.outer, chunks = nest.chunks;
     const Activation<T> activation(d.FusedActivation);
     T* y = Y.data<T>();
     const T* fa = FA ? FA->data<T>() : nullptr;
     const std::span<std::byte> xb = b.at("InputTensor"), yb = b.at("OutputTensor");
-    bool overlap = xb.data() < yb.data() + yb.size() && yb.data() < xb.data() + xb.size();
+    bool overlap = overlaps(xb, yb);
     if (FA) {
         const std::span<std::byte> fb = b.at("FusedAddTensor");
-        overlap = overlap || (fb.data() < yb.data() + yb.size() && yb.data() < fb.data() + fb.size());
+        overlap = overlap || overlaps(fb, yb);
     }
     constexpr size_t kFa = kMean, kStat = kRoot;
     std::atomic<uint64_t> plain{0};
     parallel_for(outer * chunks, [&](int64_t task) {
-        int64_t rest = task / chunks;
-        const int64_t first = (task % chunks) * kChunk, n = std::min(kChunk, inner.size - first);
-        std::array<int64_t, K> at{};
-        for (size_t i = dims.size(); i-- > 0;) {
-            const int64_t c = rest % dims[i].size;
-            rest /= dims[i].size;
-            for (size_t k = 0; k < K; ++k) at[k] += c * dims[i].stride[k];
-        }
-        for (size_t k = 0; k < K; ++k) at[k] += first * inner.stride[k];
-        const std::array<int64_t, K>& step = inner.stride;
+        const auto [at, first, n] = nest.task(task);
+        const std::array<int64_t, K>& step = nest.inner.stride;
         Scratch<T>& s = scratch<T>();
         T* out = y + at[kY];
         const bool direct = step[kY] == 1 && !overlap;
@@ -706,7 +713,7 @@ template <class T> bool training(const TRAINING& d, const Bindings& b) {
     write_logical<T>(d.OutputMeanTensor, b.at("OutputMeanTensor"), [&](uint64_t k) { return out_mean[k]; });
     write_logical<T>(d.OutputVarianceTensor, b.at("OutputVarianceTensor"), [&](uint64_t k) { return out_var[k]; });
     training_plain = plain.load();
-    training_decided = uint64_t(outer * inner.size) - training_plain.load();
+    training_decided = uint64_t(outer * nest.inner.size) - training_plain.load();
     return true;
 }
 
@@ -851,43 +858,18 @@ template <class T, class D> bool grad(const D& d, const Bindings& b) {
 
     // OutputGradientTensor: the forward's steps with x = dY, m = 0, b = 0 (t = 0 only for dY = 0 or
     // Scale = 0, the exact zero), in the forward's chunks.
-    std::vector<Dim> dims;
-    for (size_t i = 0; i < d.InputTensor.Sizes.size(); ++i) {
-        const int64_t size = d.InputTensor.Sizes[i];
-        if (size == 1) continue;
-        const Dim dim{size, {dY.strides[i], dX.strides[i], X.strides[i], stat[i], 0, 0}};
-        if (!dims.empty()) {
-            bool contiguous = true;
-            for (size_t k = 0; k < K; ++k) contiguous = contiguous && dims.back().stride[k] == dim.stride[k] * size;
-            if (contiguous) {
-                dims.back() = {dims.back().size * size, dim.stride};
-                continue;
-            }
-        }
-        dims.push_back(dim);
-    }
-    if (dims.empty()) dims.push_back({1, {}});
-    const Dim inner = dims.back();
-    dims.pop_back();
-    int64_t outer = 1;
-    for (const Dim& dim : dims) outer *= dim.size;
-    const int64_t chunks = (inner.size + kChunk - 1) / kChunk;
+    const Nest nest = nest_of(d.InputTensor.Sizes, [&](size_t i) {
+        return std::array<int64_t, K>{dY.strides[i], dX.strides[i], X.strides[i], stat[i], 0, 0};
+    });
+    const int64_t outer = nest.outer, chunks = nest.chunks;
     T* out_base = dX.data<T>();
     const std::span<std::byte> ib = b.at("InputGradientTensor"), ob = b.at("OutputGradientTensor");
-    const bool overlap = ib.data() < ob.data() + ob.size() && ob.data() < ib.data() + ib.size();
+    const bool overlap = overlaps(ib, ob);
     constexpr size_t kStat = kRoot, kIn = kMean;
     std::atomic<uint64_t> plain{0};
     parallel_for(outer * chunks, [&](int64_t task) {
-        int64_t rest = task / chunks;
-        const int64_t first = (task % chunks) * kChunk, n = std::min(kChunk, inner.size - first);
-        std::array<int64_t, K> at{};
-        for (size_t i = dims.size(); i-- > 0;) {
-            const int64_t q = rest % dims[i].size;
-            rest /= dims[i].size;
-            for (size_t k = 0; k < K; ++k) at[k] += q * dims[i].stride[k];
-        }
-        for (size_t k = 0; k < K; ++k) at[k] += first * inner.stride[k];
-        const std::array<int64_t, K>& step = inner.stride;
+        const auto [at, first, n] = nest.task(task);
+        const std::array<int64_t, K>& step = nest.inner.stride;
         Scratch<T>& s = scratch<T>();
         T* out = out_base + at[kY];
         const bool direct = step[kY] == 1 && !overlap;
@@ -939,7 +921,7 @@ template <class T, class D> bool grad(const D& d, const Bindings& b) {
     write_logical<T>(d.OutputBiasGradientTensor, b.at("OutputBiasGradientTensor"),
                      [&](uint64_t k) { return bias_gradient[k]; });
     grad_plain = plain.load();
-    grad_decided = uint64_t(outer * inner.size) - grad_plain.load();
+    grad_decided = uint64_t(outer * nest.inner.size) - grad_plain.load();
     return true;
 }
 
