@@ -175,29 +175,6 @@ void lrn(const DML_LOCAL_RESPONSE_NORMALIZATION_OPERATOR_DESC& d, const Bindings
     });
 }
 
-// The fast path (reference/fast/local_response_normalization.cpp): FLOAT32 and FLOAT16 values in
-// float64 with an error bound; the elements it leaves undecided are this loop's lrn_value.
-bool lrn_fast(const DML_LOCAL_RESPONSE_NORMALIZATION_OPERATOR_DESC& d, const Bindings& b) {
-    const DataType t = d.InputTensor.DataType;
-    if (t != DataType::FLOAT32 && t != DataType::FLOAT16) return false;
-    const Params p = params(d);
-    const Geometry g = geometry_of(p);
-    bool done = false;
-    dispatch(t, [&]<class T>() {
-        if constexpr (std::is_same_v<T, float> || is_half_v<T>) {
-            const auto x = logical_values<T>(d.InputTensor, b.at("InputTensor"));
-            std::vector<T> y(x.size());
-            std::vector<uint8_t> undecided(x.size());
-            if (!fast::lrn_decide<T>(p, g, x, y, undecided)) return;
-            for (uint64_t i = 0; i < x.size(); ++i)
-                if (undecided[i]) y[i] = lrn_value<T>(p, x[i], square_of(g, x, i));
-            write_logical<T>(d.OutputTensor, b.at("OutputTensor"), [&](uint64_t i) { return y[i]; });
-            done = true;
-        }
-    });
-    return done;
-}
-
 // ---- Grad ----------------------------------------------------------------------------------
 
 // With every B involved finite and non-zero (and > 0 unless Beta is an integer),
@@ -421,8 +398,11 @@ void lrn_grad(const DML_LOCAL_RESPONSE_NORMALIZATION_GRAD_OPERATOR_DESC& d, cons
     });
 }
 
-// The grad's fast path (reference/fast/local_response_normalization.cpp), as the forward's.
-bool lrn_grad_fast(const DML_LOCAL_RESPONSE_NORMALIZATION_GRAD_OPERATOR_DESC& d, const Bindings& b) {
+// The fast paths (reference/fast/local_response_normalization.cpp): FLOAT32 and FLOAT16 values
+// in float64 with an error bound; the elements they leave undecided are the plain loops' lrn_value
+// and lrn_grad_value (the grad's squares looked up lazily, for those elements only).
+template <class D> bool lrn_fast(const D& d, const Bindings& b) {
+    constexpr bool grad = std::is_same_v<D, DML_LOCAL_RESPONSE_NORMALIZATION_GRAD_OPERATOR_DESC>;
     const DataType t = d.InputTensor.DataType;
     if (t != DataType::FLOAT32 && t != DataType::FLOAT16) return false;
     const Params p = params(d);
@@ -431,14 +411,19 @@ bool lrn_grad_fast(const DML_LOCAL_RESPONSE_NORMALIZATION_GRAD_OPERATOR_DESC& d,
     dispatch(t, [&]<class T>() {
         if constexpr (std::is_same_v<T, float> || is_half_v<T>) {
             const auto x = logical_values<T>(d.InputTensor, b.at("InputTensor"));
-            const auto dy = logical_values<T>(d.InputGradientTensor, b.at("InputGradientTensor"));
+            std::vector<T> dy;
+            if constexpr (grad) dy = logical_values<T>(d.InputGradientTensor, b.at("InputGradientTensor"));
             std::vector<T> y(x.size());
             std::vector<uint8_t> undecided(x.size());
-            if (!fast::lrn_grad_decide<T>(p, g, x, dy, y, undecided)) return;
+            if (!(grad ? fast::lrn_grad_decide<T>(p, g, x, dy, y, undecided)
+                       : fast::lrn_decide<T>(p, g, x, y, undecided)))
+                return;
             const LazySquares<T> s{g, x, {}};
-            for (uint64_t j = 0; j < x.size(); ++j)
-                if (undecided[j]) y[j] = lrn_grad_value<T>(p, g, x, dy, s, j);
-            write_logical<T>(d.OutputGradientTensor, b.at("OutputGradientTensor"), [&](uint64_t i) { return y[i]; });
+            for (uint64_t i = 0; i < x.size(); ++i)
+                if (undecided[i]) y[i] = grad ? lrn_grad_value<T>(p, g, x, dy, s, i) : lrn_value<T>(p, x[i], s[i]);
+            auto value = [&](uint64_t i) { return y[i]; };
+            if constexpr (grad) write_logical<T>(d.OutputGradientTensor, b.at("OutputGradientTensor"), value);
+            else write_logical<T>(d.OutputTensor, b.at("OutputTensor"), value);
             done = true;
         }
     });
@@ -499,7 +484,7 @@ bool lrn_fast_path(const DML_LOCAL_RESPONSE_NORMALIZATION_OPERATOR_DESC& d, cons
     return lrn_fast(d, b);
 }
 bool lrn_fast_path(const DML_LOCAL_RESPONSE_NORMALIZATION_GRAD_OPERATOR_DESC& d, const Bindings& b) {
-    return lrn_grad_fast(d, b);
+    return lrn_fast(d, b);
 }
 
 std::optional<Tolerance> tolerance(const DML_LOCAL_RESPONSE_NORMALIZATION_OPERATOR_DESC& d, std::string_view output) {
