@@ -135,6 +135,21 @@ template <class Desc> Config binary(DataType t, bool broadcast = false) {
     return Config{{Desc::kType, d}};
 }
 
+// LRN or its grad across channels with AlexNet's parameters, every tensor of the given sizes.
+template <class D> Config alexnet_lrn(DataType t, std::vector<uint32_t> sizes) {
+    D d;
+    d.InputTensor = desc(t, sizes);
+    if constexpr (std::is_same_v<D, DML_LOCAL_RESPONSE_NORMALIZATION_GRAD_OPERATOR_DESC>)
+        d.InputGradientTensor = d.OutputGradientTensor = d.InputTensor;
+    else d.OutputTensor = d.InputTensor;
+    d.CrossChannel = 1;
+    d.LocalSize = 5;
+    d.Alpha = 1e-4f;
+    d.Beta = 0.75f;
+    d.Bias = 1.0f;
+    return Config{{D::kType, d}};
+}
+
 // The average pooling rows' windows: 3x3, Strides 2, padding 1 on each side, padding not counted
 // (IncludePadding FALSE; PyTorch's count_include_pad=False).
 template <class D> Config average_pooling_3x3(D d) {
@@ -389,36 +404,16 @@ std::map<std::string, std::function<Config(DataType)>> configs() {
         c.positive = "VarianceTensor";
         return c;
     };
-    m["lrn"] = [](DataType t) {  // 1x16x16x16 across channels, LocalSize 5, AlexNet's Alpha 1e-4, Beta 0.75, Bias 1
-        DML_LOCAL_RESPONSE_NORMALIZATION_OPERATOR_DESC d;
-        d.InputTensor = d.OutputTensor = desc(t, {1, 16, 16, 16});
-        d.CrossChannel = 1;
-        d.LocalSize = 5;
-        d.Alpha = 1e-4f;
-        d.Beta = 0.75f;
-        d.Bias = 1.0f;
-        return Config{{OperatorType::LOCAL_RESPONSE_NORMALIZATION, d}};
+    // LRN across channels with AlexNet's parameters (LocalSize 5, Alpha 1e-4, Beta 0.75, Bias 1):
+    // 1x16x16x16, 1x96x55x55 (AlexNet's first LRN) and its grad (X and dY 1x96x55x55).
+    m["lrn"] = [](DataType t) {
+        return alexnet_lrn<DML_LOCAL_RESPONSE_NORMALIZATION_OPERATOR_DESC>(t, {1, 16, 16, 16});
     };
-    // 1x96x55x55 (AlexNet's first LRN), the same parameters
     m["lrn_large"] = [](DataType t) {
-        DML_LOCAL_RESPONSE_NORMALIZATION_OPERATOR_DESC d;
-        d.InputTensor = d.OutputTensor = desc(t, {1, 96, 55, 55});
-        d.CrossChannel = 1;
-        d.LocalSize = 5;
-        d.Alpha = 1e-4f;
-        d.Beta = 0.75f;
-        d.Bias = 1.0f;
-        return Config{{OperatorType::LOCAL_RESPONSE_NORMALIZATION, d}};
+        return alexnet_lrn<DML_LOCAL_RESPONSE_NORMALIZATION_OPERATOR_DESC>(t, {1, 96, 55, 55});
     };
-    m["lrn_grad_large"] = [](DataType t) {  // its grad: X and dY 1x96x55x55, the same parameters
-        DML_LOCAL_RESPONSE_NORMALIZATION_GRAD_OPERATOR_DESC d;
-        d.InputTensor = d.InputGradientTensor = d.OutputGradientTensor = desc(t, {1, 96, 55, 55});
-        d.CrossChannel = 1;
-        d.LocalSize = 5;
-        d.Alpha = 1e-4f;
-        d.Beta = 0.75f;
-        d.Bias = 1.0f;
-        return Config{{OperatorType::LOCAL_RESPONSE_NORMALIZATION_GRAD, d}};
+    m["lrn_grad_large"] = [](DataType t) {
+        return alexnet_lrn<DML_LOCAL_RESPONSE_NORMALIZATION_GRAD_OPERATOR_DESC>(t, {1, 96, 55, 55});
     };
     // ROI align (reference/fast/roi_align.cpp): Mask R-CNN's box head on one level of the feature
     // pyramid, 128 regions of a 224 x 224 image on its 1x256x56x56 map (SpatialScale 1/4), 7x7

@@ -28,6 +28,14 @@ using BN = DML_BATCH_NORMALIZATION_OPERATOR_DESC;
 
 namespace {
 
+// A random FLOAT32 value with a full significand, either sign, and an exponent in [lo, hi] (as a
+// double): the bound tests' operands.
+double random_float(std::mt19937_64& rng, int lo, int hi) {
+    const double mant = double(int64_t((uint64_t(1) << 23) + rng() % (uint64_t(1) << 23)));
+    const int e = lo + int(rng() % uint64_t(hi - lo + 1));
+    return double(float(std::ldexp(rng() % 2 ? mant : -mant, e - 23)));
+}
+
 std::optional<DML_FUSED_ACTIVATION> activation(std::string_view name, float a = 0, float b = 0) {
     const auto& t = fused_activation_types();
     for (uint32_t i = 0; i < t.size(); ++i)
@@ -611,19 +619,14 @@ TEST_CASE("Batch normalization fast path: the bound holds and is within a factor
     std::mt19937_64 rng(2430);
     mpfr_t x, m, v, s, b, t, V, err;
     mpfr_inits2(600, x, m, v, s, b, t, V, err, (mpfr_ptr) nullptr);
-    auto random_float = [&](int lo, int hi) {
-        const double mant = double(int64_t((uint64_t(1) << 23) + rng() % (uint64_t(1) << 23)));
-        const int e = lo + int(rng() % uint64_t(hi - lo + 1));
-        return double(float(std::ldexp(rng() % 2 ? mant : -mant, e - 23)));
-    };
     double worst = 0;
     int checked = 0;
     for (int i = 0; i < 200000; ++i) {
-        const double xd = random_float(-2, 2), md = random_float(-45, -35), vd = std::fabs(random_float(-2, 2)),
-                     sd = random_float(-2, 2);
-        const float eps = float(std::fabs(random_float(-45, -35)));
+        const double xd = random_float(rng, -2, 2), md = random_float(rng, -45, -35),
+                     vd = std::fabs(random_float(rng, -2, 2)), sd = random_float(rng, -2, 2);
+        const float eps = float(std::fabs(random_float(rng, -45, -35)));
         const double approx = sd * (xd - md) / std::sqrt(vd + double(eps));
-        const double bd = i % 2 ? double(-float(approx)) : random_float(-2, 2);
+        const double bd = i % 2 ? double(-float(approx)) : random_float(rng, -2, 2);
         const auto est = reference::fast::batch_normalization_estimate(xd, md, vd, sd, bd, eps);
         mpfr_set_d(x, xd, MPFR_RNDN);
         mpfr_set_d(m, md, MPFR_RNDN);
@@ -660,22 +663,18 @@ TEST_CASE("Batch normalization training fast path: the bound holds with the batc
     std::mt19937_64 rng(2490);
     mpfr_t V, t, err;
     mpfr_inits2(800, V, t, err, (mpfr_ptr) nullptr);
-    auto random_float = [&](int lo, int hi) {
-        const double mant = double(int64_t((uint64_t(1) << 23) + rng() % (uint64_t(1) << 23)));
-        const int e = lo + int(rng() % uint64_t(hi - lo + 1));
-        return double(float(std::ldexp(rng() % 2 ? mant : -mant, e - 23)));
-    };
     double worst = 0;
     for (int i = 0; i < 100000; ++i) {
-        const double a = random_float(-2, 2), b = random_float(-2, 2), c = random_float(-2, 2);
+        const double a = random_float(rng, -2, 2), b = random_float(rng, -2, 2), c = random_float(rng, -2, 2);
         const mpq_class mean = (mpq_class(a) + mpq_class(b) + mpq_class(c)) / 3;
         const mpq_class var = ((mpq_class(a) - mean) * (mpq_class(a) - mean) +
                                (mpq_class(b) - mean) * (mpq_class(b) - mean) +
                                (mpq_class(c) - mean) * (mpq_class(c) - mean)) /
                               3;
-        const double x = i % 2 ? double(float(mean.get_d())) : random_float(-2, 2);
-        const double s = random_float(-3, 3), bias = random_float(-2, 2), fa = i % 3 ? random_float(-30, 2) : 0.0;
-        const float eps = float(std::fabs(random_float(-20, -5)));
+        const double x = i % 2 ? double(float(mean.get_d())) : random_float(rng, -2, 2);
+        const double s = random_float(rng, -3, 3), bias = random_float(rng, -2, 2),
+                     fa = i % 3 ? random_float(rng, -30, 2) : 0.0;
+        const float eps = float(std::fabs(random_float(rng, -20, -5)));
         const auto est = reference::fast::batch_normalization_training_estimate(x, mean, var, s, bias, fa, eps);
         // V = s (x - mean) / sqrt(var + eps) + bias + fa at 800 bits (x - mean, var + eps exact).
         const mpq_class D = var + mpq_class(double(eps));
@@ -709,26 +708,22 @@ TEST_CASE("Batch normalization training grad fast path: the bound holds") {
     std::mt19937_64 rng(2520);
     mpfr_t V, t, err;
     mpfr_inits2(800, V, t, err, (mpfr_ptr) nullptr);
-    auto random_float = [&](int lo, int hi) {
-        const double mant = double(int64_t((uint64_t(1) << 23) + rng() % (uint64_t(1) << 23)));
-        const int e = lo + int(rng() % uint64_t(hi - lo + 1));
-        return double(float(std::ldexp(rng() % 2 ? mant : -mant, e - 23)));
-    };
     double worst = 0;
     for (int i = 0; i < 100000; ++i) {
-        const double mean = random_float(-2, 2), var = std::fabs(random_float(-2, 2)), s = random_float(-2, 2);
-        const float eps = float(std::fabs(random_float(-20, -5)));
+        const double mean = random_float(rng, -2, 2), var = std::fabs(random_float(rng, -2, 2)),
+                     s = random_float(rng, -2, 2);
+        const float eps = float(std::fabs(random_float(rng, -20, -5)));
         mpq_class sum_dy, sum_c;
         for (int j = 0; j < 3; ++j) {
-            const double xj = random_float(-2, 2), dyj = random_float(-2, 2);
+            const double xj = random_float(rng, -2, 2), dyj = random_float(rng, -2, 2);
             sum_dy += mpq_class(dyj);
             sum_c += mpq_class(dyj) * (mpq_class(xj) - mpq_class(mean));
         }
-        const double x = random_float(-2, 2);
+        const double x = random_float(rng, -2, 2);
         const mpq_class D = mpq_class(var) + mpq_class(double(eps));
         const mpq_class a = sum_dy / 3, c = sum_c / (3 * D);
         const mpq_class near = a + (mpq_class(x) - mpq_class(mean)) * c;
-        const double dy = i % 2 ? double(float(near.get_d())) : random_float(-2, 2);
+        const double dy = i % 2 ? double(float(near.get_d())) : random_float(rng, -2, 2);
         const auto est = reference::fast::batch_normalization_training_grad_estimate(dy, x, mean, sum_dy, sum_c, 3, s,
                                                                                      var, eps);
         const mpq_class K = mpq_class(s) * (mpq_class(dy) - near);
