@@ -2,6 +2,9 @@
 // plain loop of reference/gemm.cpp, each element Alpha * sum_k a_k b_k + Beta * c exact and
 // rounded once, at the speed of a float64 matrix product.
 //
+// The machinery of steps 1 to 5a (reading, norms, the product kernels, the decisions, the
+// compensated dot product) is in f64_product.hpp/.cpp; this file is GEMM's use of it.
+//
 // How (docs/golden.md, "How GEMM's golden is computed"):
 //  1. A and B as float64: packed tensors converted on every core, others through the plain
 //     loop's logical_doubles. A transposed operand is read in place, as a column-major matrix.
@@ -55,6 +58,7 @@
 // a block of 64 of B's columns made contiguous per task.
 #include "gemm_f64.hpp"
 
+#include "f64_product.hpp"
 #include "parallel.hpp"
 
 #include "../fast_sum.hpp"
@@ -66,244 +70,16 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
-#include <cstring>
-#include <limits>
-#include <cstdlib>
-#include <memory>
-#include <new>
 #include <vector>
-
-#if defined(_OPENMP)
-#include <omp.h>
-#endif
-#if defined(__linux__)
-#include <sys/mman.h>
-#endif
-
-// The kernels (reference/fast/gemm_kernel.cpp, one per instruction set reference/meson.build builds).
-#if defined(__x86_64__) && defined(__GNUC__)
-#define DMLREF_GEMM_X86_KERNELS 1
-#endif
-#define DMLREF_GEMM_KERNEL_ARGS \
-    const double*, int64_t, int, const double*, int64_t, int, double*, int64_t, int64_t, int64_t, int64_t
-extern "C" void dmlref_gemm_tile_base(DMLREF_GEMM_KERNEL_ARGS);
-#if defined(DMLREF_GEMM_X86_KERNELS)
-extern "C" void dmlref_gemm_tile_avx2(DMLREF_GEMM_KERNEL_ARGS);
-extern "C" void dmlref_gemm_tile_avx512(DMLREF_GEMM_KERNEL_ARGS);
-#endif
 
 namespace dmlref::reference::fast {
 
 namespace {
 
 using GEMM = DML_GEMM_OPERATOR_DESC;
-using Kernel = void (*)(DMLREF_GEMM_KERNEL_ARGS);
+using namespace f64;
 
-std::atomic<int> forced_kernel{0};
 std::atomic<uint64_t> decided_count{0}, compensated_count{0}, exact_count{0};
-
-bool supported(int k) {
-    if (k == 1) return true;
-#if defined(DMLREF_GEMM_X86_KERNELS)
-    __builtin_cpu_init();
-    if (k == 2) return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
-    if (k == 3)
-        return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq") &&
-               __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
-#endif
-    return false;
-}
-
-int kernel_in_use() {
-    const int f = forced_kernel.load(std::memory_order_relaxed);
-    if (f > 0 && supported(f)) return f;
-    for (int k = 3; k > 1; --k)
-        if (supported(k)) return k;
-    return 1;
-}
-
-Kernel kernel_of(int k) {
-#if defined(DMLREF_GEMM_X86_KERNELS)
-    if (k == 3) return dmlref_gemm_tile_avx512;
-    if (k == 2) return dmlref_gemm_tile_avx2;
-#endif
-    (void)k;
-    return dmlref_gemm_tile_base;
-}
-
-int thread_count() {
-    const int n = fast_path_threads();
-#if defined(_OPENMP)
-    return n > 0 ? n : omp_get_max_threads();
-#else
-    (void)n;
-    return 1;
-#endif
-}
-
-// An uninitialised float64 array (no pass zeroing what is written next anyway). A large one is
-// asked for in huge pages where the system has them (2 MiB aligned, madvise): its first touch
-// then faults 512 times less often, which costs as much as a pass over it otherwise.
-struct Doubles {
-    struct Free {
-        void operator()(double* p) const { std::free(p); }
-    };
-    std::unique_ptr<double, Free> p;
-    uint64_t size = 0;
-    explicit Doubles(uint64_t n = 0) : size(n) {
-        if (n == 0) return;
-        constexpr size_t kHuge = size_t(1) << 21;
-        const size_t bytes = size_t(n) * sizeof(double);
-        const bool huge = bytes >= 2 * kHuge;
-        void* q = huge ? std::aligned_alloc(kHuge, (bytes + kHuge - 1) / kHuge * kHuge) : std::malloc(bytes);
-        if (!q) throw std::bad_alloc();
-#if defined(__linux__) && defined(MADV_HUGEPAGE)
-        if (huge) madvise(q, (bytes + kHuge - 1) / kHuge * kHuge, MADV_HUGEPAGE);  // advice only: no error to handle
-#endif
-        p.reset(static_cast<double*>(q));
-    }
-    double* data() { return p.get(); }
-    const double* data() const { return p.get(); }
-};
-
-constexpr uint64_t kChunk = 1 << 16;  // elements per task of the element-wise passes
-
-// The tensor's logical elements as float64 (step 1); false when one is NaN or infinite.
-template <class T> bool read_doubles(const TensorDesc& d, std::span<const std::byte> bytes, Doubles& out) {
-    const uint64_t n = element_count(d);
-    out = Doubles(n);
-    double* o = out.data();
-    if (d.Strides.empty() || packed_strides(d.Sizes) == std::vector<int64_t>(d.Strides.begin(), d.Strides.end())) {
-        const T* x = reinterpret_cast<const T*>(bytes.data());
-        const int64_t chunks = int64_t((n + kChunk - 1) / kChunk);
-        std::vector<unsigned char> finite(size_t(chunks), 1);
-        parallel_for(chunks, [&](int64_t c) {
-            const uint64_t i0 = uint64_t(c) * kChunk, i1 = std::min(n, i0 + kChunk);
-            bool ok = true;
-            for (uint64_t i = i0; i < i1; ++i) {
-                const double v = widen_fast(x[i]);
-                o[i] = v;
-                ok &= std::fabs(v) <= std::numeric_limits<double>::max();
-            }
-            finite[size_t(c)] = ok;
-        });
-        return std::find(finite.begin(), finite.end(), 0) == finite.end();
-    }
-    const std::vector<double> v = logical_doubles(d, bytes);
-    bool ok = true;
-    for (uint64_t i = 0; i < n; ++i) {
-        o[i] = v[i];
-        ok &= std::fabs(v[i]) <= std::numeric_limits<double>::max();
-    }
-    return ok;
-}
-
-bool read_doubles(const TensorDesc& d, std::span<const std::byte> bytes, Doubles& out) {
-    if (d.DataType == DataType::FLOAT16) return read_doubles<half>(d, bytes, out);
-    return read_doubles<float>(d, bytes, out);
-}
-
-// Step 3's rounded norms of the rows (sum over each row) or the columns (sum down each column)
-// of each of `batch` row-major rows x cols matrices at x, into out.
-void norms(const double* x, uint64_t batch, uint64_t rows, uint64_t cols, bool of_rows, double* out) {
-    if (of_rows) {
-        parallel_for(int64_t((batch * rows + 63) / 64), [&](int64_t t) {
-            for (uint64_t r = uint64_t(t) * 64; r < std::min(batch * rows, uint64_t(t) * 64 + 64); ++r) {
-                const double* row = x + r * cols;
-                double q = 0;
-                for (uint64_t k = 0; k < cols; ++k) q += row[k] * row[k];
-                out[r] = std::sqrt(q);
-            }
-        });
-        return;
-    }
-    constexpr uint64_t kColumns = 256;
-    const uint64_t blocks = (cols + kColumns - 1) / kColumns;
-    parallel_for(int64_t(batch * blocks), [&](int64_t t) {
-        const uint64_t b = uint64_t(t) / blocks, c0 = (uint64_t(t) % blocks) * kColumns;
-        const uint64_t c1 = std::min(cols, c0 + kColumns);
-        double* q = out + b * cols;
-        for (uint64_t c = c0; c < c1; ++c) q[c] = 0;
-        for (uint64_t r = 0; r < rows; ++r) {
-            const double* row = x + (b * rows + r) * cols;
-            for (uint64_t c = c0; c < c1; ++c) q[c] += row[c] * row[c];
-        }
-        for (uint64_t c = c0; c < c1; ++c) q[c] = std::sqrt(q[c]);
-    });
-}
-
-// Steps 4 and 5 for one element: y, and true, when every real within E of the sum approximated
-// by s, times Alpha, plus c (Beta * c, exact), rounds to one finite non-zero y.
-template <class T> bool decide(double s, double E, double alpha, double c, T& y) {
-    const double as = alpha * s, v = as + c;
-    const double err = (std::fabs(alpha) * E + 0x1p-50 * (std::fabs(as) + std::fabs(v))) * (1 + 0x1p-40) + 0x1p-1070;
-    const T lo = round_to_float<T>(v - err), hi = round_to_float<T>(v + err);
-    y = lo;
-    return to_bits(lo) == to_bits(hi) && std::isfinite(widen(lo)) && widen(lo) != 0;
-}
-
-// Steps 3 to 5 for one row of a tile: y[j] for n elements, E from the row's norm na, the
-// columns' norms nb and gamma; c (Beta * C's row) may be null. Returns the number of elements
-// left undecided, each marked in bad.
-template <class T>
-uint64_t decide_row(const double* s, double na, const double* nb, double gamma, double alpha, const double* c, T* y,
-                    unsigned char* bad, uint64_t n) {
-    uint64_t left = 0;
-    for (uint64_t j = 0; j < n; ++j) {
-        const bool ok = decide<T>(s[j], (na * nb[j]) * gamma, alpha, c ? c[j] : 0.0, y[j]);
-        bad[j] = !ok;
-        left += !ok;
-    }
-    return left;
-}
-
-// The same for FLOAT32 without branches, so that it vectorises (AVX-512 or AVX2 where the CPU
-// has them: the same IEEE operations, unfused).
-template <bool HasC>
-inline uint64_t decide_floats(const double* __restrict s, double na, const double* __restrict nb, double gamma,
-                              double alpha, const double* __restrict c, float* __restrict y,
-                              unsigned char* __restrict bad, uint64_t n) {
-    const double aa = std::fabs(alpha);
-    uint64_t left = 0;
-    for (uint64_t j = 0; j < n; ++j) {
-        const double as = alpha * s[j];
-        double v = as;
-        if constexpr (HasC) v = as + c[j];
-        const double err = (aa * ((na * nb[j]) * gamma) + 0x1p-50 * (std::fabs(as) + std::fabs(v))) * (1 + 0x1p-40) +
-                           0x1p-1070;
-        const float lo = static_cast<float>(v - err), hi = static_cast<float>(v + err);
-        const uint32_t lb = to_bits(lo), hb = to_bits(hi);
-        // Same bits, finite (exponent not all ones) and non-zero.
-        const unsigned char fail = (lb != hb) | ((lb & 0x7f800000u) == 0x7f800000u) | ((lb & 0x7fffffffu) == 0);
-        y[j] = lo;
-        bad[j] = fail;
-        left += fail;
-    }
-    return left;
-}
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
-__attribute__((target_clones("avx512f", "avx2", "default"), flatten))
-#endif
-uint64_t
-decide_row_float(const double* s, double na, const double* nb, double gamma, double alpha, const double* c, float* y,
-                 unsigned char* bad, uint64_t n) {
-    return c ? decide_floats<true>(s, na, nb, gamma, alpha, c, y, bad, n)
-             : decide_floats<false>(s, na, nb, gamma, alpha, c, y, bad, n);
-}
-
-// Step 5a: the compensated sum of a . b (K terms, a's step sa, b contiguous) in four lanes;
-// s + c approximates it (P - (s + c) within step 5a's bound).
-void compensated_dot(const double* a, int64_t sa, const double* b, uint64_t K, double& s, double& c) {
-    double ls[4] = {0, 0, 0, 0}, lc[4] = {0, 0, 0, 0};
-    uint64_t k = 0;
-    for (; k + 4 <= K; k += 4)
-        for (int l = 0; l < 4; ++l) lc[l] += two_sum(ls[l], a[int64_t(k + l) * sa] * b[k + l], ls[l]);
-    for (int l = 0; k < K; ++k, ++l) lc[l] += two_sum(ls[l], a[int64_t(k) * sa] * b[k], ls[l]);
-    double sum = ls[0], comp = lc[0];
-    for (int l = 1; l < 4; ++l) comp += lc[l] + two_sum(sum, ls[l], sum);
-    s = sum;
-    c = comp;
-}
 
 template <class T> bool gemm_fast(const GEMM& d, const Bindings& bind) {
     const double alpha = d.Alpha, beta = d.Beta;
@@ -329,9 +105,7 @@ template <class T> bool gemm_fast(const GEMM& d, const Bindings& bind) {
     Doubles row_norm(Batch * M), column_norm(Batch * N);
     norms(A.data(), Batch, ta ? K : M, ta ? M : K, !ta, row_norm.data());
     norms(B.data(), Batch, tb ? N : K, tb ? K : N, tb, column_norm.data());
-    const double gamma = double(K) * 0x1p-53 * (1 + 0x1p-16);
-    const double gamma4 = double(K + 4) * 0x1p-53 * (1 + 0x1p-16);
-    const double gamma2 = gamma4 * gamma4 * (1 + 0x1p-10);
+    const double gamma = gamma_of(K), gamma2 = gamma2_of(K);
 
     // The output: written in place where it is packed, else through write_logical at the end.
     const TensorDesc& od = d.OutputTensor;
@@ -352,7 +126,7 @@ template <class T> bool gemm_fast(const GEMM& d, const Bindings& bind) {
         side = std::max<uint64_t>(8, (side / 2 + 7) / 8 * 8);
     }
     const uint64_t mt = (M + tm - 1) / tm, nt = (N + tn - 1) / tn;
-    const Kernel kernel = kernel_of(kernel_in_use());
+    const ProductKernel kernel = product_kernel();
     std::vector<std::vector<uint64_t>> pending(Batch * mt * nt);  // the elements each task leaves
     parallel_for(int64_t(Batch * mt * nt), [&](int64_t task) {
         const uint64_t b = uint64_t(task) / (mt * nt), i = uint64_t(task) % (mt * nt) / nt, j = uint64_t(task) % nt;
@@ -453,9 +227,6 @@ bool gemm_f64(const GEMM& d, const Bindings& b) {
 
 GemmFastCounts gemm_fast_counts() { return {decided_count.load(), compensated_count.load(), exact_count.load()}; }
 
-int set_gemm_kernel(int kernel) {
-    forced_kernel.store(kernel, std::memory_order_relaxed);
-    return kernel_in_use();
-}
+int set_gemm_kernel(int kernel) { return f64::set_product_kernel(kernel); }
 
 }  // namespace dmlref::reference::fast
