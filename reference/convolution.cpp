@@ -314,6 +314,19 @@ void validate(const DML_CONVOLUTION_OPERATOR_DESC& d, Diagnostics& diags) {
     if (d.FusedActivation) validate_fused_activation(diags, *d.FusedActivation, "convolution");
 }
 
+template <class T>
+T convolution_element(const ConvolutionGeometry& g, const double* x, const double* w, const double* bias, uint64_t e) {
+    // Products of FLOAT16 and FLOAT32 values are exact in float64.
+    return exact_sum_of<T>([&](auto&& add) {
+        for_each_product(g, e, [&](uint64_t xi, uint64_t wi) { add(x[xi] * w[wi]); });
+        if (bias) add(bias[output_channel(g, e)]);
+    });
+}
+template float convolution_element<float>(const ConvolutionGeometry&, const double*, const double*, const double*,
+                                          uint64_t);
+template half convolution_element<half>(const ConvolutionGeometry&, const double*, const double*, const double*,
+                                        uint64_t);
+
 void evaluate(const DML_CONVOLUTION_OPERATOR_DESC& d, const Bindings& b) {
     const ConvolutionGeometry g = convolution_geometry(d);
     const std::vector<double> x = logical_doubles(d.InputTensor, b.at("InputTensor"));
@@ -322,11 +335,7 @@ void evaluate(const DML_CONVOLUTION_OPERATOR_DESC& d, const Bindings& b) {
                                                   : std::vector<double>{};
     const std::optional<DML_FUSED_ACTIVATION> act = d.FusedActivation;
     auto element = [&]<class T>(uint64_t e) {
-        // Products of FLOAT16 and FLOAT32 values are exact in float64.
-        T y = exact_sum_of<T>([&](auto&& add) {
-            for_each_product(g, e, [&](uint64_t xi, uint64_t wi) { add(x[xi] * w[wi]); });
-            if (!bias.empty()) add(bias[output_channel(g, e)]);
-        });
+        const T y = convolution_element<T>(g, x.data(), w.data(), bias.empty() ? nullptr : bias.data(), e);
         return act ? fused_activation(*act, y) : y;
     };
     const std::span<std::byte> out = b.at("OutputTensor");

@@ -39,6 +39,12 @@ ConvolutionGeometry convolution_geometry(const DML_CONVOLUTION_INTEGER_OPERATOR_
 // f(x, w) with the logical indices of the InputTensor and FilterTensor elements multiplied.
 // Padding gives no product (ConvolutionPadding=NoTerm).
 void for_each_product(const ConvolutionGeometry& g, uint64_t e, const std::function<void(uint64_t x, uint64_t w)>& f);
+// Output element e's exact value rounded once to T (float or half), before any FusedActivation:
+// the plain loop's per-element path, on InputTensor's, FilterTensor's and BiasTensor's (null:
+// none) logical elements as float64. CONVOLUTION's fast path (reference/fast/convolution_f64.cpp)
+// takes it for the elements it cannot decide.
+template <class T>
+T convolution_element(const ConvolutionGeometry& g, const double* x, const double* w, const double* bias, uint64_t e);
 // The output channel of element `e`.
 inline uint64_t output_channel(const ConvolutionGeometry& g, uint64_t e) {
     return (e / g.out_plane()) % g.out_channels;

@@ -4,6 +4,7 @@
 // bit), coverage, gen's derived sizes and the work estimate.
 #include "convolution.hpp"
 
+#include "fast/convolution_f64.hpp"
 #include "fused_activation.hpp"
 #include "kit/policies.hpp"
 
@@ -206,6 +207,7 @@ OperatorRecord convolution() {
         {"OutputTensor", TypeClass::Float, ToleranceRule::OperatorStated, BoundaryRule::None, convolution_bounds},
         {"OutputTensor", TypeClass::Integer, ToleranceRule::Bits}};
     r.desc_tolerance = convolution_tolerance;
+    r.fast = fast_as<CONV, fast::convolution_f64>;  // reference/fast/convolution_f64.cpp
     // --max-work: the taps counted cover the sum; the fused activation costs its own (measured;
     // docs/rules.md, limit.work).
     r.rounding_cost = [](const OperatorDesc& d) {

@@ -3,7 +3,8 @@
 // rounded once, at the speed of a float64 matrix product.
 //
 // The machinery of steps 1 to 5a (reading, norms, the product kernels, the decisions, the
-// compensated dot product) is in f64_product.hpp/.cpp; this file is GEMM's use of it.
+// compensated dot product) is in f64_product.hpp/.cpp, which CONVOLUTION's fast path
+// (convolution_f64.cpp) shares; this file is GEMM's use of it.
 //
 // How (docs/golden.md, "How GEMM's golden is computed"):
 //  1. A and B as float64: packed tensors converted on every core, others through the plain
