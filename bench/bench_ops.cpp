@@ -32,6 +32,7 @@
 #include "dmlref/descs/element_wise_logic.hpp"
 #include "dmlref/descs/depth_space.hpp"
 #include "dmlref/descs/gather.hpp"
+#include "dmlref/descs/convolution.hpp"
 #include "dmlref/descs/gemm.hpp"
 #include "dmlref/descs/join_split.hpp"
 #include "dmlref/descs/max_pooling.hpp"
@@ -298,6 +299,19 @@ std::map<std::string, std::function<Config(DataType)>> configs() {
         d.Alpha = 1;
         d.Beta = 0;
         return Config{{OperatorType::GEMM, d}};
+    };
+    m["conv_resnet"] = [](DataType t) {  // a ResNet-50 3x3 layer: 1x256x56x56, 256 filters 3x3, padding 1
+        DML_CONVOLUTION_OPERATOR_DESC d;
+        d.InputTensor = d.OutputTensor = desc(t, {1, 256, 56, 56});
+        d.FilterTensor = desc(t, {256, 256, 3, 3});
+        d.Mode = kConvolutionModeCrossCorrelation;
+        d.Direction = kConvolutionDirectionForward;
+        d.DimensionCount = 2;
+        d.Strides = d.Dilations = {1, 1};
+        d.StartPadding = d.EndPadding = {1, 1};
+        d.OutputPadding = {0, 0};
+        d.GroupCount = 1;
+        return Config{{OperatorType::CONVOLUTION, d}};
     };
     // REDUCE SUM of 16M elements: all axes (one output) and the last axis (4096 outputs of 4096).
     auto reduce_sum = [](DataType t, std::vector<uint32_t> out, std::vector<uint32_t> axes) {

@@ -256,6 +256,13 @@ def torch_peers():
         ta, tb = T(a), T(b); out = torch.empty((a.shape[0], b.shape[1]), dtype=ta.dtype)
         return lambda: torch.matmul(ta, tb, out=out), lambda: out.numpy()
 
+    def conv_resnet(x, w):  # float32 (or float16) convolution, padding 1 (not correctly rounded)
+        tx, tw = T(x), T(w)
+        holder = {}
+        def run():
+            holder["out"] = torch.nn.functional.conv2d(tx, tw, padding=1)
+        return run, lambda: holder["out"].numpy()
+
     def reduce_sum(axes):
         def peer(x):
             tx = T(x); holder = {}
@@ -325,7 +332,7 @@ def torch_peers():
             "batch_normalization": batch_normalization, "batch_normalization_training": batch_normalization_training,
             "batch_normalization_grad": batch_normalization_grad, "lrn": lrn, "lrn_large": lrn,
             "lrn_grad_large": lrn_grad,
-            "gemm": gemm, "reduce_sum": reduce_sum((0, 1)), "reduce_sum_axis": reduce_sum((1,)),
+            "gemm": gemm, "conv_resnet": conv_resnet, "reduce_sum": reduce_sum((0, 1)), "reduce_sum_axis": reduce_sum((1,)),
             "gather": gather, "join": join, "split": split, "padding": padding, "tile": tile,
             "depth_to_space": depth_to_space, **({"roi_align": roi_align} if torchvision else {})}
 
@@ -470,6 +477,7 @@ CONFIGS = {
     "lrn_large": ([(1, 96, 55, 55)], False),
     "lrn_grad_large": ([(1, 96, 55, 55), (1, 96, 55, 55)], False),
     "gemm": ([(1024, 1024), (1024, 1024)], False),
+    "conv_resnet": ([(1, 256, 56, 56), (256, 256, 3, 3)], False),
     "reduce_sum": ([(4096, 4096)], False),
     "reduce_sum_axis": ([(4096, 4096)], False),
     "gather": ([(32768, 4096), (1, 8192)], True),
@@ -514,6 +522,8 @@ GOALS = {("resample_grad1_linear", "FLOAT32"): ("pytorch", 2.0), ("resample_grad
          ("clip_grad1", "FLOAT32"): ("pytorch", 1.0), ("slice_grad", "FLOAT32"): ("numpy", 1.0)}
 # Issue 22's GEMM bar: the golden within 4 times PyTorch's float32 matmul (one core and all cores).
 GOALS[("gemm", "FLOAT32")] = ("pytorch", 0.25)
+# And a ResNet-50 3x3 convolution layer's golden within 4 times PyTorch's conv2d.
+GOALS[("conv_resnet", "FLOAT32")] = ("pytorch", 0.25)
 # REDUCE SUM: the correctly rounded sum at least as fast as numpy's (pairwise, in float32).
 GOALS[("reduce_sum", "FLOAT32")] = GOALS[("reduce_sum_axis", "FLOAT32")] = ("numpy", 1.0)
 # Issue 23's data movement: at memory speed, at least PyTorch's speed (one core and all cores).
