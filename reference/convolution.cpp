@@ -458,6 +458,7 @@ void convolution_bounds(const Operator& op, const InputBuffer& input, const Arit
     const std::vector<DataType> ws = working_types(p, t);  // the working types the profile admits
     const bool flush = p.flush_subnormals;
     auto eta = [&](DataType a) { return flush ? smallest_normal(a) : subnormal_rounding_error(a); };
+    const double tf32 = tf32_operand_error(p, t);
     for (uint64_t e = 0; e < count; ++e) {
         ExactSum exact;
         double magnitudes = 0;
@@ -481,9 +482,15 @@ void convolution_bounds(const Operator& op, const InputBuffer& input, const Arit
         double worst = 0;
         for (DataType a : ws) {
             const Arithmetic ar(a, flush);
+            // An operand of a product, moved by up to tf32 of itself where the profile admits TF32.
+            auto operand = [&](double v) {
+                Quantity q = ar.input(v);
+                q.err = (q.err + tf32 * std::fabs(v)) * (1 + 0x1p-50);
+                return q;
+            };
             std::vector<Quantity> terms;
             for_each_product(
-                g, e, [&](uint64_t xi, uint64_t wi) { terms.push_back(ar.mul(ar.input(x[xi]), ar.input(w[wi]))); });
+                g, e, [&](uint64_t xi, uint64_t wi) { terms.push_back(ar.mul(operand(x[xi]), operand(w[wi]))); });
             if (!bias.empty()) terms.push_back(ar.input(bias[output_channel(g, e)]));
             const Quantity q = ar.sum(terms);
             // The backend's pre-activation value (rounded to t when a is wider) and the golden's own.

@@ -382,7 +382,9 @@ void gemm_terms(const Case& c, std::string_view, const ArithmeticProfile& p, Ter
         for (DataType w : ws) {
             const double u = unit_roundoff(w);
             const double eta = p.flush_subnormals ? smallest_normal(w) : subnormal_rounding_error(w);
-            const double F = gamma_up(2, u) * S + 2.0 * double(terms) * eta;
+            // TF32 operands (the profile): each product moves by (2r + r^2) of itself more.
+            const double tf = tf32_operand_error(p, t);
+            const double F = (gamma_up(2, u) + 2 * tf + tf * tf) * S + 2.0 * double(terms) * eta;
             const double S2 = S + F;
             double pre = F + gamma_up(terms > 0 ? terms - 1 : 0, u) * S2;
             if (w != t)

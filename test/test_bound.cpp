@@ -297,6 +297,66 @@ TEST_CASE("the subnormal-flushing profile adds its stated allowance, and only it
     CHECK(within_bound(DataType::FLOAT32, golden, flushed, bf));
 }
 
+// FLOAT32 x rounded to TF32 toward zero: 10 fraction bits kept (a tensor core's conversion).
+float tf32_truncated(float x) { return std::bit_cast<float>(std::bit_cast<uint32_t>(x) & 0xffffe000u); }
+
+TEST_CASE("TF32 operands: a backend rounding products' operands to TF32 passes under the profile only") {
+    // GEMM 32 x 64 x 32 of FLOAT32 data in [0.25, 1): each element's 64 products rounded toward
+    // zero to TF32 operands move the sum by about 2^-10 of it (each operand loses up to 2^-10 of
+    // itself, on average 2^-11, both operands: 2^-10 of each product, all the same sign). The
+    // default bound, gamma_63(2^-24) sum |t| plus the roundings, is about 63 2^-24 = 2^-18 of the
+    // sum: over. Under the profile each product may move by (2 2^-10 + 2^-20) of itself: within,
+    // and the whole-tensor check discounts that allowance (the error is biased by construction).
+    const Case c = with_golden(parse_text(R"({"format": 1, "name": "t", "operator": "GEMM",
+        "desc": {"ATensor": {"DataType": "FLOAT32", "Sizes": [32, 64]}, "BTensor": {"DataType": "FLOAT32", "Sizes": [64, 32]},
+                 "OutputTensor": {"DataType": "FLOAT32", "Sizes": [32, 32]}, "TransA": "NONE", "TransB": "NONE",
+                 "Alpha": 1, "Beta": 0},
+        "inputs": {"ATensor": {"Random": {"Seed": 3, "Min": 0.25, "Max": 1}},
+                   "BTensor": {"Random": {"Seed": 4, "Min": 0.25, "Max": 1}}}})"),
+                               "OutputTensor");
+    const auto a = as_values<float>(c.inputs.at("ATensor")), b = as_values<float>(c.inputs.at("BTensor"));
+    std::vector<float> tf32(32 * 32);
+    for (int m = 0; m < 32; ++m)
+        for (int n = 0; n < 32; ++n) {
+            double s = 0;  // products of 11-bit significands, exact; the sum in float64, rounded once
+            for (int k = 0; k < 64; ++k) s += double(tf32_truncated(a[m * 64 + k])) * tf32_truncated(b[k * 32 + n]);
+            tf32[m * 32 + n] = float(s);
+        }
+    DiffOptions o;
+    const OutputCensus strict = census(c, "OutputTensor", bytes_of(tf32), o);
+    CHECK(strict.over > 900);  // nearly all 1024
+    CHECK_FALSE(strict.passed());
+    o.profile.tf32_operands = true;
+    const OutputCensus admitted = census(c, "OutputTensor", bytes_of(tf32), o);
+    CHECK(admitted.over == 0);
+    CHECK(admitted.systematic.passed());
+    CHECK(admitted.passed());
+    // What the profile does not admit: operands rounded to 8 fraction bits, toward zero. Each
+    // loses about 2^-8 / 1.5 of itself on average, a product about 2^-8.6 of itself, above the
+    // allowance of 2^-9 + 2^-20: over, element after element.
+    std::vector<float> eight(32 * 32);
+    for (int m = 0; m < 32; ++m)
+        for (int n = 0; n < 32; ++n) {
+            double s = 0;
+            for (int k = 0; k < 64; ++k) {
+                const float x = std::bit_cast<float>(std::bit_cast<uint32_t>(a[m * 64 + k]) & 0xffff8000u);
+                const float y = std::bit_cast<float>(std::bit_cast<uint32_t>(b[k * 32 + n]) & 0xffff8000u);
+                s += double(x) * y;
+            }
+            eight[m * 32 + n] = float(s);
+        }
+    CHECK(census(c, "OutputTensor", bytes_of(eight), o).over > 900);
+    // The profile widens FLOAT32 elements only: FLOAT16 operands are already TF32 values.
+    TermSink sink(1);
+    sink.add(0, 0.75, 0.5, 0, true);
+    sink.add(0, 0.5, 0.25, 0, true);
+    ArithmeticProfile p;
+    const double b16 = element_bound(sink.elements()[0], DataType::FLOAT16, 0x3800, p);  // golden 0.5
+    p.tf32_operands = true;
+    CHECK(element_bound(sink.elements()[0], DataType::FLOAT16, 0x3800, p) == b16);
+    CHECK(profile_text(p) == "accumulate=any coordinates=any subnormals=kept operands=tf32");
+}
+
 TEST_CASE("zeros of the other sign: within where the element's bound is above 0, over where it is 0 or Bits") {
     // FLOAT16 average pooling grad on the GPU: exact -2^-26, golden -0, PyTorch +0 (docs/tolerance.md, "Zeros").
     const uint64_t minus_zero = 0x8000, plus_zero = 0x0000;

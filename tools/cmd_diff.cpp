@@ -92,6 +92,9 @@ Command add_diff_command(CLI::App& app) {
     diff->add_flag(
         "--allow-flushed-subnormals", dc.options.profile.flush_subnormals,
         "the bound of summed elements admits flushing of subnormal operands and partial sums (adds its allowance)");
+    diff->add_flag("--allow-tf32", dc.options.profile.tf32_operands,
+                   "the bound of FLOAT32 products admits operands rounded to TF32 first (tensor cores; adds 2^-9 of "
+                   "each product)");
     diff->add_option("--false-alarm", dc.options.false_alarm,
                      "false-alarm probability of the systematic-error check (default 1e-6)")
         ->check(CLI::Range(1e-300, 0.5));

@@ -43,6 +43,7 @@ struct TestCmdOptions {
     unsigned jobs = 0;  // 0: one per hardware thread
     double timeout = 600;
     std::string accumulate = "any";
+    bool tf32 = false;
     DiffSwitches switches;
     LoadOptions load;
     bool quiet = false;
@@ -331,6 +332,7 @@ int cmd_test(TestCmdOptions& o) {
     DiffOptions options;
     options.switches = o.switches;
     options.profile.accumulate = parse_accumulate(o.accumulate).value_or(Accumulate::Any);
+    options.profile.tf32_operands = o.tf32;
     options.max_bytes = o.load.max_bytes;
 
     // --baseline is read before anything is run, as `dmlref diff` does (docs/diff.md, Baselines).
@@ -539,6 +541,7 @@ Command add_test_command(CLI::App& app) {
     cmd->add_option("--accumulate", o->accumulate,
                     "precision of the backend's sums: any (default), output, float32, float64")
         ->check(CLI::IsMember({"any", "output", "float32", "float64"}));
+    cmd->add_flag("--allow-tf32", o->tf32, "the bound admits FLOAT32 product operands rounded to TF32 (as diff)");
     cmd->add_flag("-q,--quiet", o->quiet, "list only the cases that do not pass");
     add_load_options(*cmd, o->load);
     return {cmd, [o] { return cmd_test(*o); }};

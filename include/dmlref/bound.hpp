@@ -35,6 +35,10 @@ struct ArithmeticProfile {
     Accumulate accumulate = Accumulate::Any;
     Coordinates coordinates = Coordinates::Any;
     bool flush_subnormals = false;  // a backend may flush subnormal results and operands to zero
+    // A backend may round the FLOAT32 operands of every product to TF32 (10 fraction bits, toward
+    // zero or to nearest) before multiplying: tensor cores' FP32 convolutions and, where enabled,
+    // matrix products (docs/tolerance.md, "TF32 operands").
+    bool tf32_operands = false;
     bool operator==(const ArithmeticProfile&) const = default;
 };
 
@@ -96,6 +100,17 @@ private:
     std::vector<ElementTerms> elements_;
     std::vector<uint64_t> parent_;  // union-find over elements, empty until the first link
 };
+
+// The part of a summed element's bound that its terms' formation may take, biased or not: the
+// terms' own formation error (their weights' deltas), plus, under tf32_operands for a FLOAT32
+// output, each product's operands rounded to TF32 (docs/tolerance.md, "TF32 operands"). The
+// whole-tensor systematic check discounts it.
+double formation_allowance(const ElementTerms& e, DataType t, const ArithmeticProfile& p);
+// Under tf32_operands, for data of type t: how far a product's operand may move when rounded to
+// TF32, relative to itself (2^-10: toward zero; 0 where t is not FLOAT32 or the profile is off).
+inline double tf32_operand_error(const ArithmeticProfile& p, DataType t) {
+    return p.tf32_operands && t == DataType::FLOAT32 ? 0x1p-10 : 0.0;
+}
 
 // The most |backend - golden| may be for an element of float type t whose golden has bits
 // golden_bits, under the profile (docs/tolerance.md gives the derivation). 0 for an exact

@@ -59,11 +59,24 @@ bool difference_within(double a, double g, double bound) {
     return (s > 0 ? e : -e) <= 0;
 }
 
+}  // namespace
+
+double formation_allowance(const ElementTerms& e, DataType t, const ArithmeticProfile& p) {
+    const double r = tf32_operand_error(p, t);
+    if (r == 0 || e.products == 0) return e.formation;
+    // Each operand of a product rounded to TF32 moves by less than r = 2^-10 of itself (toward
+    // zero; to nearest 2^-11), so the product by at most (2r + r^2) of |weight * value|.
+    return add_next_up(e.formation, mul_next_up(2 * r + r * r, e.product_sum));
+}
+
+namespace {
+
 // The bound for one accumulation type `a` (a at least as wide as the output type t).
-double bound_for(const ElementTerms& e, DataType t, DataType a, uint64_t golden_bits, bool flush) {
+double bound_for(const ElementTerms& e, DataType t, DataType a, uint64_t golden_bits, const ArithmeticProfile& p) {
+    const bool flush = p.flush_subnormals;
     const double ua = unit_roundoff(a), uo = unit_roundoff(t), u64 = unit_roundoff(DataType::FLOAT64);
-    // Term formation: weight error, the product's rounding, its underflow.
-    double F = e.formation;
+    // Term formation: weight error (and TF32 operands), the product's rounding, its underflow.
+    double F = formation_allowance(e, t, p);
     F = add_next_up(F, mul_next_up(ua, e.product_sum));
     F = add_next_up(F, mul_next_up(double(e.products), subnormal_rounding_error(a)));
     const double S1 = add_next_up(e.abs_sum, F);  // at least the sum of a backend's |term|
@@ -143,7 +156,8 @@ std::optional<Coordinates> parse_coordinates(std::string_view s) {
 
 std::string profile_text(const ArithmeticProfile& p) {
     return "accumulate=" + std::string(name(p.accumulate)) + " coordinates=" + std::string(name(p.coordinates)) +
-           " subnormals=" + (p.flush_subnormals ? "may-flush" : "kept");
+           " subnormals=" + (p.flush_subnormals ? "may-flush" : "kept") +
+           " operands=" + (p.tf32_operands ? "tf32" : "exact");
 }
 
 void TermSink::add(uint64_t e, double value, double weight, double delta, bool product, bool ambiguous) {
@@ -257,7 +271,7 @@ double element_bound(const ElementTerms& e, DataType t, uint64_t golden_bits, co
     if (e.computed) return e.computed_error == 0 ? 0.0 : add_next_up(e.computed_error, ulp_of(t, golden_bits) / 2);
     if (!e.inexact() && e.formation == 0) return 0;  // an exact copy, or +0
     double bound = 0;
-    for (DataType a : working_types(p, t)) bound = std::max(bound, bound_for(e, t, a, golden_bits, p.flush_subnormals));
+    for (DataType a : working_types(p, t)) bound = std::max(bound, bound_for(e, t, a, golden_bits, p));
     return bound;
 }
 
@@ -289,7 +303,7 @@ bool overflow_admissible(const ElementTerms& e, DataType t, uint64_t golden_bits
         // exact sum is at least -(N + F)(1 + u_A)^(k - 2) for k negative terms: rounding inflates
         // a negative partial sum by at most (1 + u_A) per level that joins negative terms. F: the
         // terms' formation error (weights, products). Likewise for +inf.
-        double F = add_next_up(e.formation, mul_next_up(ua, e.product_sum));
+        double F = add_next_up(formation_allowance(e, t, p), mul_next_up(ua, e.product_sum));
         F = add_next_up(F, mul_next_up(double(e.products), subnormal_rounding_error(a)));
         auto reaches = [&](double side, uint32_t k) {
             if (k < 2) return false;  // one term of a sign: no sum of that sign to overflow
@@ -302,7 +316,7 @@ bool overflow_admissible(const ElementTerms& e, DataType t, uint64_t golden_bits
         // result's bound reaches t's threshold.
         const double golden = element_value(t, golden_bits);
         if (a != t && std::isfinite(golden) && !e.infinite) {
-            const double b = bound_for(e, t, a, golden_bits, p.flush_subnormals);
+            const double b = bound_for(e, t, a, golden_bits, p);
             positive = positive || add_next_up(golden, b) >= overflow_threshold(t);
             negative = negative || add_next_up(-golden, b) >= overflow_threshold(t);
         }

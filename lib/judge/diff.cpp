@@ -236,11 +236,11 @@ OutputCensus census(const Case& golden, std::string_view output, const std::vect
                     // The systematic check: the error beyond the formation allowance, relative
                     // to the rounding part of the bound (docs/tolerance.md).
                     if (!et->ambiguous && j.verdict != Verdict::Over) {
-                        const double err = signed_error(t, g, a);
-                        const double soft = err > et->formation    ? err - et->formation
-                                            : err < -et->formation ? err + et->formation
-                                                                   : 0.0;
-                        const double rounding = tol.bound - et->formation;
+                        const double err = signed_error(t, g, a), formation = formation_allowance(*et, t, r.profile);
+                        const double soft = err > formation    ? err - formation
+                                            : err < -formation ? err + formation
+                                                               : 0.0;
+                        const double rounding = tol.bound - formation;
                         if (rounding > 0) r.systematic.add(std::clamp(soft / rounding, -1.0, 1.0), negative(t, g));
                     }
                 }
