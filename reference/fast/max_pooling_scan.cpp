@@ -87,7 +87,7 @@ __attribute__((always_inline)) inline void argmax_keys(const v16s& b, v16s& key)
     const v16s magnitude = b & 0x7fff;
     const v16s negative = b >> 15;  // 0 or -1 (arithmetic shift)
     const v16s nan = magnitude > 0x7c00;
-    key = nan ? v16s{} + int16_t(INT16_MIN) : (magnitude ^ negative) - negative;
+    key = (((magnitude ^ negative) - negative) & ~nan) | (nan & int16_t(INT16_MIN));  // selects on masks: SSE2 too
 }
 
 // Always inlined: each clone of scan_windows compiles it for its own instruction set.
@@ -106,9 +106,9 @@ __attribute__((always_inline)) inline int64_t scan_half(const half* const* candi
             // beats_fast: x's key above best's.
             argmax_keys(x, x_key);
             const v16s wins = x_key > key;
-            best = wins ? x : best;
-            key = wins ? x_key : key;
-            w = wins ? v16s{} + int16_t(j) : w;
+            best = (x & wins) | (best & ~wins);
+            key = (x_key & wins) | (key & ~wins);
+            w = (wins & int16_t(j)) | (w & ~wins);
         }
         std::memcpy(static_cast<void*>(value + k), &best, sizeof best);
         int16_t winner[16];

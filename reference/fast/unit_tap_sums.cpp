@@ -1,9 +1,7 @@
-// unit_tap_sums.hpp's paired-column loops for FLOAT32 (FLOAT16 widened to it), cloned for AVX-512 and AVX2: each clone
+// unit_tap_sums.hpp's paired-column loop for FLOAT32, cloned for AVX-512 and AVX2: each clone
 // performs the same IEEE-754 double operations in the same order (no FMA: -ffp-contract=off),
 // so the bits do not depend on which one the CPU runs.
 #include "unit_tap_sums.hpp"
-
-#include <vector>
 
 namespace dmlref::reference::fast {
 
@@ -36,16 +34,6 @@ bool sum_quads(float* __restrict out, const float* __restrict a, const float* __
         bad |= uint32_t(e != 0);
     }
     return bad == 0;
-}
-
-// FLOAT16: the row widened to FLOAT32 exactly (half_rows.hpp), then the loop above, which gives
-// what the per-element widening gave.
-void add_pairs(double* __restrict acc, double* __restrict err, const half* __restrict row, size_t n) {
-    thread_local std::vector<float> buffer;
-    std::vector<float>& wide = buffer;  // bound once
-    wide.resize(2 * n);
-    widen_halves(wide.data(), row, 2 * n);
-    add_pairs(acc, err, wide.data(), n);
 }
 
 }  // namespace dmlref::reference::fast

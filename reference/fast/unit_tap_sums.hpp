@@ -33,10 +33,9 @@ namespace dmlref::reference::fast {
 // s += t, with |the addition's rounding error| added to err (NaN for an infinity or NaN term).
 inline void add_checked(double& s, double& err, double t) { err += std::fabs(two_sum(s, t, s)); }
 
-// acc[i] += row[2i] + row[2i + 1] for i < n, every addition checked as add_checked does. FLOAT16
-// rows are widened to FLOAT32 in bulk first (half_rows.hpp), exactly.
+// acc[i] += row[2i] + row[2i + 1] for i < n, every addition checked as add_checked does (FLOAT16
+// rows come widened to FLOAT32).
 void add_pairs(double* __restrict acc, double* __restrict err, const float* __restrict row, size_t n);
-void add_pairs(double* __restrict acc, double* __restrict err, const half* __restrict row, size_t n);
 
 // out[i] = the rounding of a[2i] + a[2i + 1] + b[2i] + b[2i + 1] (to float64, then to T) where
 // the additions are exact; returns whether all were (false for an infinity or NaN too), or else
@@ -77,6 +76,7 @@ template <class T> bool unit_tap_sums(const std::vector<Axis>& axes, const Tenso
 
         const auto planes = leading_planes(src, dst, n);
         const int64_t sH = src.strides[n - 2], dH = dst.strides[n - 2], dW = dst.strides[n - 1];
+        const int64_t src_cols = src.sizes()[n - 1];  // every tap of W reads below it
         const T* s_base = src.data<T>();
         T* d_base = dst.data<T>();
         parallel_for(int64_t(planes.size()) * rows, [&](int64_t job) {
@@ -116,16 +116,29 @@ template <class T> bool unit_tap_sums(const std::vector<Axis>& axes, const Tenso
             err_vector.assign(cols, 0.0);
             double* __restrict acc = acc_vector.data();
             double* __restrict err = err_vector.data();
+            // A FLOAT16 source row is widened to FLOAT32 in bulk first (half_rows.hpp), exactly:
+            // the same terms, read by the FLOAT32 loops.
+            thread_local std::vector<float> wide_buffer;
+            std::vector<float>& wide = wide_buffer;
             for (uint32_t k = h0; k < h1; ++k) {
-                const T* row = plane + int64_t(H.taps[k].index) * sH;
-                for (uint32_t w = 0; w < cols; ++w) {
-                    if (w == pa && pa < pb) {
-                        add_pairs(acc + pa, err + pa, row + pair_base + 2 * int64_t(pa), pb - pa);
-                        w = pb - 1;
-                        continue;
+                auto add_row = [&](const auto* row) {
+                    for (uint32_t w = 0; w < cols; ++w) {
+                        if (w == pa && pa < pb) {
+                            add_pairs(acc + pa, err + pa, row + pair_base + 2 * int64_t(pa), pb - pa);
+                            w = pb - 1;
+                            continue;
+                        }
+                        for (uint32_t j = W.first[w]; j < W.first[w + 1]; ++j)
+                            add_checked(acc[w], err[w], widen_fast(row[W.taps[j].index]));
                     }
-                    for (uint32_t j = W.first[w]; j < W.first[w + 1]; ++j)
-                        add_checked(acc[w], err[w], widen_fast(row[W.taps[j].index]));
+                };
+                const T* row = plane + int64_t(H.taps[k].index) * sH;
+                if constexpr (is_half_v<T>) {
+                    wide.resize(size_t(src_cols));
+                    widen_halves(wide.data(), row, size_t(src_cols));
+                    add_row(static_cast<const float*>(wide.data()));
+                } else {
+                    add_row(row);
                 }
             }
             // Every element as if exact (one branch-free loop), then the others again.
