@@ -7,13 +7,17 @@
 //     which the sums that read it send to their exact path);
 //   - narrow_halves: exact_result<half> (fast_sum.hpp) of any double s: s + 0 (so -0 is +0) is
 //     rounded to odd at float32's 24 bits (truncated, the last bit set where bits were dropped),
-//     then to FLOAT16 by VCVTPS2PH (nearest even). Rounding to odd at two or more extra bits and
-//     then to nearest gives the correct rounding (Boldo and Melquiond, "When double rounding is
-//     odd"); the truncation is exact where s is a normal float32, and outside that range both
-//     steps give what one rounding gives: below 2^-126 a signed zero (FLOAT16's smallest
-//     rounding boundary is 2^-25), beyond FLOAT32's range an infinity (FLOAT16's overflow
-//     boundary 65520 is a float32), and a NaN keeps its sign and its payload's top bits, as
-//     half_from_double does (test/test_fast_unit_taps.cpp checks all of these).
+//     then to FLOAT16 by VCVTPS2PH (nearest even). That is the one correct rounding: every FLOAT16
+//     value and every midpoint between two has at most 12 significant bits, so it is an even
+//     24-bit number (last bit 0). An s with more bits lies strictly between two neighbouring 24-bit
+//     numbers, one even and one odd, and its rounding to odd r is the odd one: from s to r (r
+//     included) there is no even 24-bit number, so no FLOAT16 value or midpoint, and s and r round
+//     to the same FLOAT16. The truncation is exact where s is a normal float32, and outside that
+//     range both steps give what one rounding gives: below
+//     2^-126 a signed zero (FLOAT16's smallest rounding boundary is 2^-25), beyond FLOAT32's range
+//     an infinity (FLOAT16's overflow boundary 65520 is a float32), and a NaN keeps its sign and
+//     its payload's top bits, as half_from_double does (test/test_fast_unit_taps.cpp checks all
+//     of these).
 #pragma once
 
 #include "dmlref/types.hpp"
