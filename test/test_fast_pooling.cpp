@@ -5,6 +5,8 @@
 #include "fast_values.hpp"
 #include "support.hpp"
 
+#include <algorithm>
+#include <cstring>
 #include <random>
 
 // One namespace per file: the test binary is a unity build (test/meson.build).
@@ -23,9 +25,23 @@ struct PoolingGeometry {
     uint32_t spatial = 0;
     std::vector<uint32_t> Strides, WindowSize, StartPadding, EndPadding, Dilations;
 };
+// few_values: X's elements (the argmax's candidates) drawn from few_values_pool instead (FLOAT16 only).
+const uint16_t few_values_pool[] = {0x0000, 0x8000, 0x3c00, 0x3c00, 0xbc00, 0x4000, 0x0001, 0x8001,
+                                    0x7bff, 0xfbff, 0x7c00, 0xfc00, 0x7e00, 0xfe00, 0x7c01, 0xffff};
+template <class T> Buffers with_few_values([[maybe_unused]] std::mt19937_64& rng, Buffers b) {
+    if constexpr (is_half_v<T>) {
+        const bool nan_rich = rng() % 2;  // windows of NaN only, often
+        for (size_t i = 0; i + 1 < b.bytes[0].size(); i += 2) {
+            const uint16_t h = nan_rich && rng() % 2 ? 0x7e00 : few_values_pool[rng() % std::size(few_values_pool)];
+            std::memcpy(&b.bytes[0][i], &h, 2);
+        }
+    }
+    return b;
+}
 template <class T>
 void check_pooling_op(std::mt19937_64& rng, bool forward, DataType indices, const std::vector<uint32_t>& in,
-                      const std::vector<uint32_t>& out, const PoolingGeometry& g, bool gapped = false) {
+                      const std::vector<uint32_t>& out, const PoolingGeometry& g, bool gapped = false,
+                      bool few_values = false) {
     const DataType t = data_type_of<T>();
     auto random_strides = [&](std::mt19937_64& r, const std::vector<uint32_t>& sizes) {
         return gapped && r() % 3 != 0 ? gapped_strides(r, sizes) : dmlref::test::random_strides(r, sizes);
@@ -44,19 +60,20 @@ void check_pooling_op(std::mt19937_64& rng, bool forward, DataType indices, cons
         d.OutputTensor = desc(t, out, random_strides(rng, out));
         d.OutputIndicesTensor = desc(indices, out, random_strides(rng, out));
         geometry(d);
-        check_op({OperatorType::MAX_POOLING2, d}, make_buffers<T>(rng, {{"InputTensor", &d.InputTensor}},
-                                                                  {{"OutputTensor", &d.OutputTensor},
-                                                                   {"OutputIndicesTensor", &*d.OutputIndicesTensor}}));
+        Buffers b = make_buffers<T>(
+            rng, {{"InputTensor", &d.InputTensor}},
+            {{"OutputTensor", &d.OutputTensor}, {"OutputIndicesTensor", &*d.OutputIndicesTensor}});
+        check_op({OperatorType::MAX_POOLING2, d}, few_values ? with_few_values<T>(rng, std::move(b)) : b);
     } else {
         DML_MAX_POOLING_GRAD_OPERATOR_DESC d;
         d.InputTensor = desc(t, in, random_strides(rng, in));
         d.InputGradientTensor = desc(t, out, random_strides(rng, out));
         d.OutputGradientTensor = desc(t, in, random_strides(rng, in));
         geometry(d);
-        check_op(
-            {OperatorType::MAX_POOLING_GRAD, d},
-            make_buffers<T>(rng, {{"InputTensor", &d.InputTensor}, {"InputGradientTensor", &d.InputGradientTensor}},
-                            {{"OutputGradientTensor", &d.OutputGradientTensor}}));
+        Buffers b = make_buffers<T>(rng,
+                                    {{"InputTensor", &d.InputTensor}, {"InputGradientTensor", &d.InputGradientTensor}},
+                                    {{"OutputGradientTensor", &d.OutputGradientTensor}});
+        check_op({OperatorType::MAX_POOLING_GRAD, d}, few_values ? with_few_values<T>(rng, std::move(b)) : b);
     }
 }
 
@@ -151,7 +168,8 @@ struct AxisChoice {
 };
 
 template <class T>
-void check_pooling_axes(std::mt19937_64& rng, const std::vector<uint32_t>& nc, const std::vector<AxisChoice>& axes) {
+void check_pooling_axes(std::mt19937_64& rng, const std::vector<uint32_t>& nc, const std::vector<AxisChoice>& axes,
+                        bool few_values = false) {
     std::vector<uint32_t> in = nc, out = nc;
     PoolingGeometry g;
     g.spatial = uint32_t(axes.size());
@@ -170,7 +188,7 @@ void check_pooling_axes(std::mt19937_64& rng, const std::vector<uint32_t>& nc, c
         for (const bool gapped : {false, true}) {
             INFO("forward " << forward << ", gapped " << gapped << ", in " << in.back() << ", window "
                             << axes.back().window << ", stride " << axes.back().stride);
-            check_pooling_op<T>(rng, forward, DataType::UINT64, in, out, g, gapped);
+            check_pooling_op<T>(rng, forward, DataType::UINT64, in, out, g, gapped, few_values);
         }
 }
 
@@ -196,6 +214,30 @@ TEST_CASE_TEMPLATE("Max pooling fast path = plain loop: rolling accumulator, vec
                    DMLREF_ALL_TYPES) {
     std::mt19937_64 rng = rng_for<T>(1400);
     check_pooling_rolling<T>(rng);
+}
+
+// FLOAT16's argmax on the bits (max_pooling_scan.cpp's sixteen-wide blocks, half_argmax_key) and
+// its grad's bulk conversions (half_rows.hpp): X drawn from few values, so that windows tie
+// (equal values, -0 against +0), hold NaNs of both signs and payloads (NaN only, often),
+// infinities, subnormals and the largest finite values; rows of 16 to 300 columns, steps 1 and 2
+// (and 3, the scalar scan), windows of 1 to 4, packed and gapped.
+TEST_CASE("Max pooling fast path, FLOAT16: ties, signed zeros and NaNs on wide rows = plain loop") {
+    std::mt19937_64 rng(1420);
+    for (int k = 0; k < 24; ++k) {
+        const uint32_t stride = 1 + uint32_t(rng() % 3), window = 1 + uint32_t(rng() % 4);
+        const uint32_t start = uint32_t(rng() % window), end = uint32_t(rng() % window);
+        const uint32_t w = std::max(window, 16 * stride + uint32_t(rng() % 280));
+        const uint32_t h = window + uint32_t(rng() % 4);
+        INFO("iteration " << k);
+        if (k % 4 == 3)  // 3-D
+            check_pooling_axes<half>(
+                rng, {1, 2}, {{3, 2, 1, 0, 0, 1}, {h, window, 2, start, end, 1}, {w, window, stride, start, end, 1}},
+                true);
+        else
+            check_pooling_axes<half>(
+                rng, {1, 2}, {{h, window, 1 + uint32_t(rng() % 2), start, end, 1}, {w, window, stride, start, end, 1}},
+                true);
+    }
 }
 
 }  // namespace dmlref_test_fast_pooling

@@ -1,12 +1,19 @@
 // The nearest-neighbour RESAMPLE grads' unit-tap sums (reference/fast/unit_tap_sums.hpp) against
-// the plain loop, element for element over all eleven types (fast_check.hpp's harness), and one
-// sum derived by hand whose FLOAT32 result an unchecked float64 addition would change.
+// the plain loop, element for element over all eleven types (fast_check.hpp's harness), one sum
+// derived by hand whose FLOAT32 result an unchecked float64 addition would change, and the bulk
+// FLOAT16 kernels (reference/fast/half_rows.hpp) against independent computations: every FLOAT16
+// rounding boundary through half_from_double, and sums of four FLOAT16 values in integers.
 #include "fast_check.hpp"
 #include "fast_values.hpp"
 #include "support.hpp"
 
+#include "../reference/fast/half_rows.hpp"
+
 #include <array>
+#include <cfloat>
 #include <cmath>
+#include <cstring>
+#include <limits>
 #include <random>
 
 // One namespace per file: the test binary is a unity build (test/meson.build).
@@ -106,6 +113,125 @@ TEST_CASE("Resample grad nearest fast path: an inexact float64 addition is caugh
     b.names = {"InputGradientTensor", "OutputGradientTensor"};
     b.bytes = {buffer(d.InputGradientTensor, dy), std::vector<std::byte>(32, std::byte{0x5a})};
     check_op({OperatorType::RESAMPLE_GRAD1, d}, b);
+}
+
+// ---- FLOAT16 in bulk (reference/fast/half_rows.hpp) -------------------------------------------
+
+// narrow_halves against half_from_double(s + 0) (numeric.hpp's correctly rounded narrowing, which
+// exact_result<half> is): every FLOAT16 value, every rounding midpoint between neighbours (65520,
+// the overflow boundary, included), the doubles next to each midpoint and a little farther, of both
+// signs; zeros, FLOAT32's and float64's subnormal and overflow ranges, infinities and NaNs with
+// payloads (signalling too), all passed in runs of 1 to 19 so that the kernels' tails run too.
+TEST_CASE("FLOAT16 rows narrowed in bulk = half_from_double, on every rounding boundary") {
+    std::vector<double> v;
+    auto both = [&](double d) {
+        v.push_back(d);
+        v.push_back(-d);
+    };
+    constexpr double inf = std::numeric_limits<double>::infinity();
+    for (uint32_t h = 0; h < 0x7c00; ++h) {
+        const double lo = half_to_double(from_bits<half>(uint16_t(h)));
+        const double hi = h + 1 == 0x7c00 ? 65536.0 : half_to_double(from_bits<half>(uint16_t(h + 1)));
+        const double mid = (lo + hi) / 2, near = (hi - lo) * 0x1p-20;  // exact
+        for (const double d : {lo, mid, std::nextafter(mid, 0.0), std::nextafter(mid, inf), mid - near, mid + near})
+            both(d);
+    }
+    for (const double d : {0.0, std::numeric_limits<double>::denorm_min(), 0x1p-1022, 0x1p-150, 0x1p-149, 0x1p-127,
+                           std::nextafter(0x1p-126, 0.0), 0x1p-126, 0x1p-26, std::nextafter(0x1p-25, 0.0), 0x1p-25,
+                           std::nextafter(0x1p-25, 1.0), 1e-300, double(FLT_MAX), std::nextafter(double(FLT_MAX), inf),
+                           0x1p128, 0x1p200, std::numeric_limits<double>::max(), inf})
+        both(d);
+    for (const uint64_t b : {0x7ff8000000000000ull, 0xfff8000000000000ull, 0x7ff8123456789abcull, 0xfffc000000000001ull,
+                             0x7ff0000000000001ull, 0xfff4000000000000ull, 0x7fffffffffffffffull})
+        v.push_back(from_bits<double>(b));
+    std::vector<half> got(v.size(), from_bits<half>(uint16_t(0x5a5a)));
+    for (size_t i = 0, len = 1; i < v.size(); i += len, len = len % 19 + 1)
+        reference::fast::narrow_halves(got.data() + i, v.data() + i, std::min(len, v.size() - i));
+    size_t wrong = 0;
+    for (size_t i = 0; i < v.size(); ++i) {
+        const uint16_t want = to_bits(half_from_double(v[i] + 0.0));
+        if (to_bits(got[i]) == want || ++wrong > 5) continue;  // the first five shown
+        INFO("s = " << v[i] << ": got " << to_bits(got[i]) << ", want " << want);
+        CHECK(to_bits(got[i]) == want);
+    }
+    CHECK(wrong == 0);
+}
+
+// sum_half_quads against sums in integers: a finite FLOAT16 is an integer multiple of 2^-24 below
+// 2^40 of them, so four add exactly in int64, and the sum (below 2^42, exact in float64, +0 when
+// zero) goes through half_from_double once. Terms are any finite bits, or values over a few
+// binades (so that sums meet rounding midpoints), with signed zeros; some rows hold an infinity or
+// a NaN, where the kernel must answer false.
+TEST_CASE("FLOAT16 quads summed in bulk = their integer sum rounded once") {
+    std::mt19937_64 rng(1500);
+    auto scaled = [](half h) { return int64_t(std::ldexp(half_to_double(h), 24)); };  // exact
+    for (int round = 0; round < 400; ++round) {
+        const size_t n = 1 + rng() % 40;
+        const int kind = round % 4;
+        std::vector<half> a(2 * n), b(2 * n), got(n);
+        auto term = [&] {
+            const uint16_t bits = kind == 0 ? uint16_t(rng() % 0x7c00) : uint16_t(0x3800 + rng() % 0x0c00);
+            return from_bits<half>(uint16_t(bits | (rng() % 2 ? 0x8000 : 0)));
+        };
+        for (std::vector<half>* r : {&a, &b})
+            for (half& h : *r) h = rng() % 8 == 0 ? from_bits<half>(rng() % 2 ? 0x8000 : 0x0000) : term();
+        bool special = false;
+        if (kind == 3) {  // an infinity or a NaN in this row
+            static const uint16_t hard[] = {0x7c00, 0xfc00, 0x7e00, 0xfe01, 0x7c01};
+            (rng() % 2 ? a : b)[rng() % (2 * n)] = from_bits<half>(hard[rng() % std::size(hard)]);
+            special = true;
+        }
+        const bool ok = reference::fast::sum_half_quads(got.data(), a.data(), b.data(), n);
+        INFO("round " << round << ", n " << n);
+        CHECK(ok == !special);
+        if (special) continue;
+        for (size_t i = 0; i < n; ++i) {
+            const int64_t sum = scaled(a[2 * i]) + scaled(a[2 * i + 1]) + scaled(b[2 * i]) + scaled(b[2 * i + 1]);
+            CHECK(to_bits(got[i]) == to_bits(half_from_double(std::ldexp(double(sum), -24))));
+        }
+    }
+}
+
+// The operator over FLOAT16 rows of every width from 1 to 40 (the kernels' eight-wide blocks and
+// tails), packed, two taps per column and two or three per row (sum_quads, or the paired rows
+// widened in bulk and narrowed in bulk), on terms that meet rounding midpoints, with signed zeros,
+// the largest finite value (sums that overflow) and, in some rows, an infinity or a NaN.
+TEST_CASE("Resample grad nearest fast path, FLOAT16 rows of every width = plain loop") {
+    std::mt19937_64 rng(1510);
+    for (uint32_t width = 1; width <= 40; ++width)
+        for (const float row_scale : {2.0f, 3.0f}) {
+            const std::vector<uint32_t> in = {1, 2, 3, width};
+            const std::vector<uint32_t> out = {1, 2, uint32_t(3 * row_scale), 2 * width};
+            ResampleCase c{in,
+                           out,
+                           {},
+                           {},
+                           {1, 1, row_scale, 2},
+                           {0, 0, 0, 0},
+                           {0, 0, 0, 0},
+                           DML_INTERPOLATION_MODE_NEAREST_NEIGHBOR,
+                           0};
+            const DML_RESAMPLE_GRAD1_OPERATOR_DESC d = c.grad(DataType::FLOAT16);
+            std::vector<half> dy(buffer_size(d.InputGradientTensor) / sizeof(half));
+            for (half& h : dy) {
+                const uint64_t r = rng() % 64;
+                h = r == 0
+                        ? from_bits<half>(uint16_t(std::array<uint16_t, 4>{0x7c00, 0xfc00, 0x7e00, 0xfe00}[rng() % 4]))
+                    : r < 4  ? from_bits<half>(uint16_t(0x7bff | (rng() % 2 ? 0x8000 : 0)))
+                    : r < 12 ? from_bits<half>(uint16_t(rng() % 2 ? 0x8000 : 0))
+                             : from_bits<half>(uint16_t((0x3000 + rng() % 0x1000) | (rng() % 2 ? 0x8000 : 0)));
+            }
+            if (rng() % 2)  // rows without an infinity or NaN: the vector path's results kept
+                for (half& h : dy)
+                    if ((to_bits(h) & 0x7c00) == 0x7c00) h = from_bits<half>(0x3c00);
+            Buffers bufs;
+            bufs.names = {"InputGradientTensor", "OutputGradientTensor"};
+            std::vector<std::byte> bytes(buffer_size(d.InputGradientTensor));
+            std::memcpy(bytes.data(), static_cast<const void*>(dy.data()), bytes.size());
+            bufs.bytes = {bytes, std::vector<std::byte>(buffer_size(d.OutputGradientTensor), std::byte{0x5a})};
+            INFO("width " << width << ", row scale " << row_scale);
+            check_op({OperatorType::RESAMPLE_GRAD1, d}, bufs);
+        }
 }
 
 }  // namespace dmlref_test_fast_unit_taps

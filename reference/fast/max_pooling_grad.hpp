@@ -9,6 +9,7 @@
 // terms, found again by recomputing the argmax of each window that holds it; integer sums wrap.
 #pragma once
 
+#include "half_rows.hpp"
 #include "max_pooling_windows.hpp"
 
 #include <algorithm>
@@ -117,10 +118,14 @@ void max_pool_grad_fast(const Volume& v, const TensorView& X, const TensorView& 
                             a[w] = 0;
                         }
                     } else if (xs[2] == 1) {
-                        for (int64_t w = 0; w < v.W.in; ++w) {
-                            out[w] = exact_result<T>(a[w]);
-                            a[w] = 0;
-                        }
+                        if constexpr (is_half_v<T>) {  // narrowed in bulk (half_rows.hpp)
+                            narrow_halves(out, a, size_t(v.W.in));
+                            std::fill_n(a, v.W.in, 0.0);
+                        } else
+                            for (int64_t w = 0; w < v.W.in; ++w) {
+                                out[w] = exact_result<T>(a[w]);
+                                a[w] = 0;
+                            }
                     } else {
                         for (int64_t w = 0; w < v.W.in; ++w) {
                             out[w * xs[2]] = exact_result<T>(a[w]);
@@ -146,9 +151,20 @@ void max_pool_grad_fast(const Volume& v, const TensorView& X, const TensorView& 
 
         // The windows of output row (od, oh), added; `shift` takes a volume index to its slot
         // offset, less RS where it passes the end.
+        // FLOAT16 dY rows of stride 1 are widened to FLOAT32 in bulk first (half_rows.hpp), exactly.
+        thread_local std::vector<float> wide_buffer;
+        std::vector<float>& wide = wide_buffer;
         auto add_row = [&](int64_t od, int64_t oh, int64_t shift) {
             argmax_row(v, x, od, oh, row);
-            add_terms<T>(acc, best, dy + od * ys[0] + oh * ys[1], ys[2], v.W.out, shift, RS, retry);
+            const T* dy_row = dy + od * ys[0] + oh * ys[1];
+            if constexpr (is_half_v<T>)
+                if (ys[2] == 1) {
+                    wide.resize(size_t(v.W.out));
+                    widen_halves(wide.data(), dy_row, size_t(v.W.out));
+                    add_terms<float>(acc, best, wide.data(), 1, v.W.out, shift, RS, retry);
+                    return;
+                }
+            add_terms<T>(acc, best, dy_row, ys[2], v.W.out, shift, RS, retry);
         };
 
         for (int64_t o = 0; o < A.out; ++o) {

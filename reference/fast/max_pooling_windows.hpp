@@ -70,10 +70,14 @@ inline PoolAxis unit_axis() {
     return a;
 }
 
+// A FLOAT16's key for beats_fast: half_order_key (ordered like the values, -0 and +0 both 0; -inf
+// is -0x7c00) for a number, and below every number's for a NaN. Then x beats best exactly when
+// its key is greater: a number beats a NaN, a NaN beats nothing, and numbers compare by value.
+inline int32_t half_argmax_key(half h) { return is_nan(h) ? INT32_MIN : half_order_key(h); }
+
 // max_pooling.cpp's beats(x, best), branch-free: greater, or best is NaN and x is not.
 template <class T> inline bool beats_fast(T x, T best) {
-    if constexpr (is_half_v<T>)
-        return is_nan(best) ? !is_nan(x) : !is_nan(x) && half_order_key(x) > half_order_key(best);
+    if constexpr (is_half_v<T>) return half_argmax_key(x) > half_argmax_key(best);
     else if constexpr (std::is_floating_point_v<T>) return (x > best) | ((best != best) & (x == x));
     else return x > best;
 }
@@ -143,13 +147,17 @@ template <class T> struct RowScratch {
 // for fewer than 8 windows or another step.
 int64_t scan_windows(const float* const* candidates, const int32_t* candidate_index, int32_t m, int64_t n, int64_t step,
                      float* value, int64_t* index);
+// The same for FLOAT16, sixteen windows at a time (fewer than 16 windows, or more than INT16_MAX
+// candidates: 0), comparing half_argmax_key on the bits.
+int64_t scan_windows(const half* const* candidates, const int32_t* candidate_index, int32_t m, int64_t n, int64_t step,
+                     half* value, int64_t* index);
 
 // argmax_row's interior windows [a, a + n) of output row (od, oh) through scan_windows, for a
-// FLOAT32 X with contiguous rows; the windows it leaves are the caller's. Returns how many it did.
+// FLOAT32 or FLOAT16 X with contiguous rows; the windows it leaves are the caller's. Returns how many it did.
 template <class T>
 inline int64_t argmax_row_vector(const Volume& v, const T* x, int64_t od, int64_t oh, int64_t a, int64_t n,
                                  RowScratch<T>& scratch) {
-    if constexpr (!std::is_same_v<T, float>) {
+    if constexpr (!std::is_same_v<T, float> && !is_half_v<T>) {
         return 0;
     } else {
         const PoolAxis &D = v.D, &H = v.H, &W = v.W;
@@ -159,7 +167,7 @@ inline int64_t argmax_row_vector(const Volume& v, const T* x, int64_t od, int64_
         const int64_t last = W.position(a, W.size - 1), room = W.in - last - step;
         n = room < 0 ? 0 : std::min(n, room / step + 1);
         if (n < 8) return 0;
-        std::vector<const float*>& c = scratch.candidates;
+        std::vector<const T*>& c = scratch.candidates;
         std::vector<int32_t>& ci = scratch.candidate_index;
         c.clear();
         ci.clear();
@@ -175,8 +183,8 @@ inline int64_t argmax_row_vector(const Volume& v, const T* x, int64_t od, int64_
         if (c.size() > size_t(INT32_MAX)) return 0;
         if (oh + 1 < H.out)  // the next output row's rows, on their way to the cache while this one is scanned
             for (int64_t kh = H.lo[size_t(oh + 1)]; kh < H.hi[size_t(oh + 1)]; ++kh) {
-                const float* r = x + D.position(od, D.lo[size_t(od)]) * v.xs_d + H.position(oh + 1, kh) * v.xs_h;
-                for (int64_t w = 0; w < W.in; w += 16) __builtin_prefetch(r + w);
+                const T* r = x + D.position(od, D.lo[size_t(od)]) * v.xs_d + H.position(oh + 1, kh) * v.xs_h;
+                for (int64_t w = 0; w < W.in; w += 64 / int64_t(sizeof(T))) __builtin_prefetch(r + w);
             }
         return scan_windows(c.data(), ci.data(), int32_t(c.size()), n, step, scratch.value.data() + a,
                             scratch.index.data() + a);
@@ -191,7 +199,7 @@ template <class T> inline void argmax_row(const Volume& v, const T* x, int64_t o
     for (int64_t ow = 0; ow < a; ++ow) scratch.set(ow, argmax_window(v, x, od, oh, ow));
     for (int64_t ow = std::max(a, b); ow < W.out; ++ow) scratch.set(ow, argmax_window(v, x, od, oh, ow));
     if (a == b) return;
-    if (const int64_t done = argmax_row_vector(v, x, od, oh, a, b - a, scratch)) {  // FLOAT32: vector registers
+    if (const int64_t done = argmax_row_vector(v, x, od, oh, a, b - a, scratch)) {  // FLOAT32, FLOAT16: vectors
         for (int64_t ow = a + done; ow < b; ++ow) scratch.set(ow, argmax_window(v, x, od, oh, ow));
         return;
     }

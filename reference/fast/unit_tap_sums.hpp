@@ -10,11 +10,13 @@
 //   - any other element (an inexact addition, or an infinity or NaN, which make the recorded
 //     error NaN) is summed again by exact_sum_of over the plain loop's terms.
 // Columns of two taps at 2w + base (a row upsampled by 2, the common case) are read in pairs by
-// one vectorised loop (unit_tap_sums.cpp, cloned for AVX-512 and AVX2); other columns one by one.
+// one vectorised loop (unit_tap_sums.cpp, cloned for AVX-512 and AVX2; FLOAT16 through F16C,
+// half_rows.hpp); other columns one by one.
 #pragma once
 
 #include "../fast_sum.hpp"
 #include "../resample_taps.hpp"
+#include "half_rows.hpp"
 #include "parallel.hpp"
 #include "resample_sums.hpp"
 
@@ -31,35 +33,17 @@ namespace dmlref::reference::fast {
 // s += t, with |the addition's rounding error| added to err (NaN for an infinity or NaN term).
 inline void add_checked(double& s, double& err, double t) { err += std::fabs(two_sum(s, t, s)); }
 
-// acc[i] += row[2i] + row[2i + 1] for i < n, every addition checked as add_checked does.
+// acc[i] += row[2i] + row[2i + 1] for i < n, every addition checked as add_checked does (FLOAT16
+// rows come widened to FLOAT32).
 void add_pairs(double* __restrict acc, double* __restrict err, const float* __restrict row, size_t n);
-
-template <class T> void add_pairs(double* __restrict acc, double* __restrict err, const T* __restrict row, size_t n) {
-    for (size_t i = 0; i < n; ++i) {
-        double p = 0, e = 0;
-        add_checked(p, e, widen_fast(row[2 * i]));
-        add_checked(p, e, widen_fast(row[2 * i + 1]));
-        add_checked(acc[i], err[i], p);
-        err[i] += e;
-    }
-}
 
 // out[i] = the rounding of a[2i] + a[2i + 1] + b[2i] + b[2i + 1] (to float64, then to T) where
 // the additions are exact; returns whether all were (false for an infinity or NaN too), or else
-// the caller sums the row again.
+// the caller sums the row again. For FLOAT16 every such float64 sum of finite terms is exact
+// (half_rows.hpp's sum_half_quads).
 bool sum_quads(float* __restrict out, const float* __restrict a, const float* __restrict b, size_t n);
-
-template <class T> bool sum_quads(T* __restrict out, const T* __restrict a, const T* __restrict b, size_t n) {
-    uint32_t bad = 0;
-    for (size_t i = 0; i < n; ++i) {
-        double s = 0, e = 0;
-        for (const double t :
-             {widen_fast(a[2 * i]), widen_fast(a[2 * i + 1]), widen_fast(b[2 * i]), widen_fast(b[2 * i + 1])})
-            add_checked(s, e, t);
-        out[i] = exact_result<T>(s);
-        bad |= uint32_t(e != 0);
-    }
-    return bad == 0;
+inline bool sum_quads(half* __restrict out, const half* __restrict a, const half* __restrict b, size_t n) {
+    return sum_half_quads(out, a, b, n);
 }
 
 // dst[e] = the sum of src over e's taps, where every dimension but the last two is the identity,
@@ -92,6 +76,7 @@ template <class T> bool unit_tap_sums(const std::vector<Axis>& axes, const Tenso
 
         const auto planes = leading_planes(src, dst, n);
         const int64_t sH = src.strides[n - 2], dH = dst.strides[n - 2], dW = dst.strides[n - 1];
+        const int64_t src_cols = src.sizes()[n - 1];  // every tap of W reads below it
         const T* s_base = src.data<T>();
         T* d_base = dst.data<T>();
         parallel_for(int64_t(planes.size()) * rows, [&](int64_t job) {
@@ -131,23 +116,44 @@ template <class T> bool unit_tap_sums(const std::vector<Axis>& axes, const Tenso
             err_vector.assign(cols, 0.0);
             double* __restrict acc = acc_vector.data();
             double* __restrict err = err_vector.data();
+            // A FLOAT16 source row is widened to FLOAT32 in bulk first (half_rows.hpp), exactly:
+            // the same terms, read by the FLOAT32 loops.
+            thread_local std::vector<float> wide_buffer;
+            std::vector<float>& wide = wide_buffer;
             for (uint32_t k = h0; k < h1; ++k) {
-                const T* row = plane + int64_t(H.taps[k].index) * sH;
-                for (uint32_t w = 0; w < cols; ++w) {
-                    if (w == pa && pa < pb) {
-                        add_pairs(acc + pa, err + pa, row + pair_base + 2 * int64_t(pa), pb - pa);
-                        w = pb - 1;
-                        continue;
+                auto add_row = [&](const auto* row) {
+                    for (uint32_t w = 0; w < cols; ++w) {
+                        if (w == pa && pa < pb) {
+                            add_pairs(acc + pa, err + pa, row + pair_base + 2 * int64_t(pa), pb - pa);
+                            w = pb - 1;
+                            continue;
+                        }
+                        for (uint32_t j = W.first[w]; j < W.first[w + 1]; ++j)
+                            add_checked(acc[w], err[w], widen_fast(row[W.taps[j].index]));
                     }
-                    for (uint32_t j = W.first[w]; j < W.first[w + 1]; ++j)
-                        add_checked(acc[w], err[w], widen_fast(row[W.taps[j].index]));
+                };
+                const T* row = plane + int64_t(H.taps[k].index) * sH;
+                if constexpr (is_half_v<T>) {
+                    wide.resize(size_t(src_cols));
+                    widen_halves(wide.data(), row, size_t(src_cols));
+                    add_row(static_cast<const float*>(wide.data()));
+                } else {
+                    add_row(row);
                 }
             }
             // Every element as if exact (one branch-free loop), then the others again.
+            // FLOAT16 rows of stride 1 narrowed in bulk (half_rows.hpp).
             bool all_exact = true;
-            for (uint32_t w = 0; w < cols; ++w) {
-                out[int64_t(w) * dW] = exact_result<T>(acc[w]);
-                all_exact &= err[w] == 0;
+            if constexpr (is_half_v<T>) {
+                if (dW == 1) narrow_halves(out, acc, cols);
+                else
+                    for (uint32_t w = 0; w < cols; ++w) out[int64_t(w) * dW] = exact_result<T>(acc[w]);
+                for (uint32_t w = 0; w < cols; ++w) all_exact &= err[w] == 0;
+            } else {
+                for (uint32_t w = 0; w < cols; ++w) {
+                    out[int64_t(w) * dW] = exact_result<T>(acc[w]);
+                    all_exact &= err[w] == 0;
+                }
             }
             if (!all_exact)
                 for (uint32_t w = 0; w < cols; ++w)
