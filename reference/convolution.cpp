@@ -35,16 +35,24 @@
 //   - FORWARD output sizes: exactly the floor size (ConvolutionOutputSizes=Floor).
 //   - CONVOLUTION_INTEGER: a padded input position is the input zero point, so it adds nothing
 //     (IntegerPadding=InputZeroPoint); the exact sum wraps to INT32 (IntegerOverflow=WrapToWidth).
+//     The alternative IntegerOverflow=Saturate (docs/golden.md, "Alternative readings") clamps the
+//     exact sum once to INT32's range: 33100 products 255 x 255 give 2147483647. That is a
+//     saturating backend's convolution: the products are summed in a wider accumulator (each is
+//     at most 65025 in magnitude, so 64 bits never overflow) and the sum is stored with
+//     saturation; an INT32 accumulator saturated after each product would depend on the order of
+//     the taps and channels, which the page does not give.
 #include "convolution.hpp"
 
 #include "fast_sum.hpp"
 #include "fused_activation.hpp"
 
 #include "dmlref/checked.hpp"
+#include "dmlref/readings.hpp"
 #include "dmlref/working_types.hpp"
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 
 namespace dmlref::reference {
@@ -424,10 +432,14 @@ void evaluate(const DML_CONVOLUTION_INTEGER_OPERATOR_DESC& d, const Bindings& b)
     const std::vector<int32_t> wz = d.FilterZeroPointTensor
                                         ? logical_bytes(*d.FilterZeroPointTensor, b.at("FilterZeroPointTensor"))
                                         : std::vector<int32_t>{0};
+    const bool saturate = in_force<"IntegerOverflow", "Saturate">();
     write_logical<int32_t>(d.OutputTensor, b.at("OutputTensor"), [&](uint64_t e) {
         const int32_t z = wz.size() == 1 ? wz[0] : wz[output_channel(g, e)];
         int64_t sum = 0;  // |each product| <= 255 * 255; the count of products is below 2^32: no overflow
         for_each_product(g, e, [&](uint64_t xi, uint64_t wi) { sum += int64_t(x[xi] - xz) * int64_t(w[wi] - z); });
+        if (saturate)  // IntegerOverflow=Saturate: the exact sum clamped once
+            return int32_t(
+                std::clamp<int64_t>(sum, std::numeric_limits<int32_t>::min(), std::numeric_limits<int32_t>::max()));
         return int32_t(uint32_t(uint64_t(sum)));  // wraps to INT32 (two's complement)
     });
 }

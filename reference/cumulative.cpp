@@ -16,7 +16,14 @@
 //   - A sum starts from +0 (an exclusive first element, -0 alone, cancellation: +0); a NaN, or
 //     +inf with -inf, in the prefix gives the canonical NaN. A product's zero or infinity carries
 //     the exclusive or of the signs; 0 times an infinity is NaN.
-//   - Integers wrap to the width (two's complement).
+//   - Integers wrap to the width (two's complement). The alternative reading IntegerOverflow=Saturate
+//     (docs/golden.md, "Alternative readings"; saturating_scan) clamps each output element's exact
+//     prefix sum (product) once to the type's range, as a wide accumulator stored with saturation:
+//     INT32 [2^31 - 1, 1, -1] gives 2^31 - 1, 2^31 - 1, 2^31 - 1. Not a running sum saturated at
+//     every step (2^31 - 1, 2^31 - 1, 2^31 - 2): a saturating addition is not associative, so a
+//     parallel scan built on it would depend on its tree, while a wide accumulator gives every
+//     element one answer in any order; and it is the integer counterpart of the floats' "each
+//     prefix exact, then rounded once" (and of REDUCE's Saturate, clamped once, at the end).
 //   - OutputTensor may alias InputTensor (the pages allow in-place execution): every element is
 //     read before any is written.
 #include "cumulative.hpp"
@@ -26,7 +33,9 @@
 #include "reduction.hpp"  // product_quantity
 
 #include "dmlref/bound.hpp"
+#include "dmlref/readings.hpp"
 
+#include <algorithm>
 #include <limits>
 
 namespace dmlref::reference {
@@ -125,6 +134,34 @@ template <class T> uint64_t as_u64(T x) {
     else return uint64_t(x);
 }
 
+// IntegerOverflow=Saturate: a line's prefix values, exact, each clamped once to T's range. A sum
+// is exact in int128 (each term below 2^64 in magnitude, fewer than 2^63 of them). A product
+// keeps its sign and its magnitude, held at kBeyond (2^65, past every type's range) once it
+// reaches it: a later factor is 0, which the product then is, or at least 1 in magnitude.
+template <class T> void saturating_scan(const T* x, const Line& line, bool product, bool exclusive, std::vector<T>& r) {
+    constexpr uint128_t kBeyond = uint128_t(1) << 65;
+    int128_t sum = 0;
+    bool negative = false;
+    uint128_t magnitude = 1;
+    auto clamped = [&]() {
+        const int128_t v = product ? (negative ? -int128_t(magnitude) : int128_t(magnitude)) : sum;
+        return T(std::clamp<int128_t>(v, std::numeric_limits<T>::min(), std::numeric_limits<T>::max()));
+    };
+    for (size_t k = 0; k < line.offsets.size(); ++k) {
+        const T v = x[line.offsets[k]];
+        if (exclusive) r[line.logical[k]] = clamped();
+        if (!product) sum += int128_t(v);
+        else {
+            const bool below = std::is_signed_v<T> && v < 0;
+            negative = negative != below;
+            if (__builtin_mul_overflow(magnitude, below ? uint128_t(-int128_t(v)) : uint128_t(v), &magnitude) ||
+                magnitude > kBeyond)
+                magnitude = kBeyond;
+        }
+        if (!exclusive) r[line.logical[k]] = clamped();
+    }
+}
+
 void scan(const Params& p, bool product, const Bindings& b) {
     const TensorView X(p.input, b.at("InputTensor"));
     const TensorView Y(p.output, b.at("OutputTensor"));
@@ -133,8 +170,13 @@ void scan(const Params& p, bool product, const Bindings& b) {
         const T* x = X.data<T>();
         // Every value first (OutputTensor may alias InputTensor), in logical order.
         std::vector<T> r(element_count(p.output));
+        const bool saturate = in_force<"IntegerOverflow", "Saturate">();
         for_each_line(p.input, X.strides, p.Axis, p.decreasing, [&](const Line& line) {
             if constexpr (std::is_integral_v<T>) {
+                if (saturate) {
+                    saturating_scan(x, line, product, exclusive, r);
+                    return;
+                }
                 uint64_t acc = product ? 1 : 0;
                 for (size_t k = 0; k < line.offsets.size(); ++k) {
                     const uint64_t v = as_u64(x[line.offsets[k]]);

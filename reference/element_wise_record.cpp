@@ -501,19 +501,26 @@ const FamilyRecord& element_wise_family() {
          reference::difference_square(),
          reference::value_scale_2d_record(),
          reference::add1_record()},
-        // docs/golden.md, "Alternative readings" (reference/element_wise.cpp, integer_overflow;
-        // element_wise_unary.cpp, ABS and NEGATE; reduction.cpp, integer_reduce_alternative).
+        // docs/golden.md, "Alternative readings" (reference/element_wise.cpp, saturated_binary;
+        // element_wise_unary.cpp, ABS and NEGATE; reduction.cpp, integer_reduce_alternative;
+        // cumulative.cpp, saturating_scan; fill.cpp, saturating_step; fold.cpp, gemm_integer.cpp and
+        // convolution.cpp, where each sums).
         {{.Policy = "IntegerOverflow",
           .Value = "Saturate",
           .Meaning = "an integer result beyond the type's range is clamped to it, not wrapped: INT8 100 + 100 is 127, "
-                     "-128 * -1 and abs(-128) are 127, UINT8 1 - 2 is 0; REDUCE's exact SUM, MULTIPLY, L1 and "
-                     "SUM_SQUARE clamped once, at the end",
+                     "-128 * -1 and abs(-128) are 127, UINT8 1 - 2 is 0; the exact sums and products of REDUCE, "
+                     "FOLD, MATRIX_MULTIPLY_INTEGER and CONVOLUTION_INTEGER and each prefix of CUMULATIVE_SUMMATION "
+                     "and CUMULATIVE_PRODUCT clamped once, at the end, and FILL_VALUE_SEQUENCE's Value += Delta "
+                     "clamped at every step",
           .Who = "saturating integer arithmetic (SIMD adds with saturation, kernels that accumulate wide and clamp "
                  "on the store)",
           .Operators = {OperatorType::ELEMENT_WISE_ADD, OperatorType::ELEMENT_WISE_ADD1,
                         OperatorType::ELEMENT_WISE_SUBTRACT, OperatorType::ELEMENT_WISE_MULTIPLY,
                         OperatorType::ELEMENT_WISE_DIVIDE, OperatorType::ELEMENT_WISE_DIFFERENCE_SQUARE,
-                        OperatorType::ELEMENT_WISE_ABS, OperatorType::ELEMENT_WISE_NEGATE, OperatorType::REDUCE}}}};
+                        OperatorType::ELEMENT_WISE_ABS, OperatorType::ELEMENT_WISE_NEGATE, OperatorType::REDUCE,
+                        OperatorType::CUMULATIVE_SUMMATION, OperatorType::CUMULATIVE_PRODUCT,
+                        OperatorType::FILL_VALUE_SEQUENCE, OperatorType::FOLD, OperatorType::MATRIX_MULTIPLY_INTEGER,
+                        OperatorType::CONVOLUTION_INTEGER}}}};
     return f;
 }
 }  // namespace dmlref::kit

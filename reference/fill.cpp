@@ -20,7 +20,16 @@
 //     independently would; for integers the two readings agree.
 //   - IntegerOverflow=WrapToWidth: the page's Example 2 fills UINT8 with ValueDelta -2, which a
 //     UINT8 member holds as 254: 10 + 254 is 8 only modulo 256. INT* wrap the same way (two's
-//     complement).
+//     complement). The alternative IntegerOverflow=Saturate (docs/golden.md, "Alternative
+//     readings") reads the page's `Value += Delta` as a saturating addition in ValueDataType, the
+//     running sum clamped at every step (saturating_step), and under StartPlusIndexTimesDelta
+//     element i is ValueStart + i * ValueDelta exact, clamped once (start_plus_index_saturated).
+//     The two agree, and each element is its exact value clamped: Delta is one value of the type,
+//     so the exact sequence is monotone, and once a step passes an end, every later exact value
+//     is past it too while the saturated sum stays there (INT8 from 120 by 5: 120, 125, 127,
+//     127). ValueDelta is read as the type holds it, as the default does: the page's Example 2
+//     (UINT8 from 10 by 254) gives 10, 255, 255, 255, not the page's 10, 8, 6, 4, so the page
+//     itself speaks for wrapping.
 //   - FillSequenceOrder=LogicalRowMajor: "for each coordinate" is the logical coordinates in
 //     row-major order (the last dimension fastest, the page's Example 2), whatever the output's
 //     Strides; a strided output holds the same sequence at other addresses.
@@ -37,7 +46,9 @@
 #include "dmlref/readings.hpp"
 #include "dmlref/values.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace dmlref::reference {
 
@@ -76,6 +87,22 @@ template <class T> T accumulate(T a, T b) {
     }
 }
 
+// One step of `Value += Delta` under IntegerOverflow=Saturate: the exact sum clamped to T's range.
+template <class T> T saturating_step(T a, T b) {
+    T s;
+    if (!__builtin_add_overflow(a, b, &s)) return s;
+    return b > 0 ? std::numeric_limits<T>::max() : std::numeric_limits<T>::min();
+}
+
+// Element i under StartPlusIndexTimesDelta and IntegerOverflow=Saturate: ValueStart + i *
+// ValueDelta, exact, clamped once to T's range (i * ValueDelta past int128 is past every end).
+template <class T> T start_plus_index_saturated(T start, T delta, uint64_t i) {
+    int128_t v;
+    if (__builtin_mul_overflow(int128_t(i), int128_t(delta), &v) || __builtin_add_overflow(v, int128_t(start), &v))
+        return delta > 0 ? std::numeric_limits<T>::max() : std::numeric_limits<T>::min();
+    return T(std::clamp<int128_t>(v, std::numeric_limits<T>::min(), std::numeric_limits<T>::max()));
+}
+
 // Element i > 0 under FillSequenceValue=StartPlusIndexTimesDelta: ValueStart + i * ValueDelta,
 // exact, rounded once. Integers: modulo 2^width, as the accumulated reading.
 template <class T> T start_plus_index_times_delta(T start, T delta, uint64_t i) {
@@ -102,7 +129,15 @@ template <class T> std::vector<T> sequence(const DML_FILL_VALUE_SEQUENCE_OPERATO
     std::vector<T> v(n);
     if (n == 0) return v;
     v[0] = start;
-    if (in_force<"FillSequenceValue", "StartPlusIndexTimesDelta">())
+    const bool by_index = in_force<"FillSequenceValue", "StartPlusIndexTimesDelta">();
+    if constexpr (std::is_integral_v<T>) {
+        if (in_force<"IntegerOverflow", "Saturate">()) {
+            for (uint64_t i = 1; i < n; ++i)
+                v[i] = by_index ? start_plus_index_saturated(start, delta, i) : saturating_step(v[i - 1], delta);
+            return v;
+        }
+    }
+    if (by_index)
         for (uint64_t i = 1; i < n; ++i) v[i] = start_plus_index_times_delta(start, delta, i);
     else
         for (uint64_t i = 1; i < n; ++i) v[i] = accumulate(v[i - 1], delta);
@@ -158,11 +193,15 @@ bool explain_fill(const Case& c, std::string_view, uint64_t flat, FamilyExplanat
     out.facts.emplace_back("start, delta", display_value(t, width_bits(t, d->ValueStart)) + ", " +
                                                display_value(t, width_bits(t, d->ValueDelta)));
     const bool exact = in_force<"FillSequenceValue", "StartPlusIndexTimesDelta">();
-    out.facts.emplace_back(
-        "rule", flat == 0 ? std::string("ValueStart itself")
-                : exact   ? "ValueStart + " + std::to_string(flat) + " * ValueDelta, exact, rounded once"
-                          : "ValueStart with ValueDelta added " + std::to_string(flat) + " times, each addition in " +
-                              std::string(name(t)) + (is_float(t) ? " (rounded at every step)" : " (modulo 2^width)"));
+    const bool saturate = !is_float(t) && in_force<"IntegerOverflow", "Saturate">();
+    out.facts.emplace_back("rule", flat == 0 ? std::string("ValueStart itself")
+                                   : exact   ? "ValueStart + " + std::to_string(flat) + " * ValueDelta, exact, " +
+                                                 (saturate ? "clamped once to the type's range" : "rounded once")
+                                           : "ValueStart with ValueDelta added " + std::to_string(flat) +
+                                                 " times, each addition in " + std::string(name(t)) +
+                                                 (is_float(t) ? " (rounded at every step)"
+                                                  : saturate  ? " (clamped to the type's range at every step)"
+                                                              : " (modulo 2^width)"));
     out.facts.emplace_back("value", display_value(t, fill_sequence_element(*d, flat)));
     out.policies = {"FillSequenceValue", "FillSequenceOrder", "IntegerOverflow", "NonFiniteSum", "Float16ScalarUnion"};
     return true;

@@ -25,6 +25,13 @@
 //           no tap reaches is +0 (UncoveredPosition). Floats: the exact sum rounded once
 //           (FloatSum); integers wrap to the width (IntegerOverflow).
 //
+// The alternative reading IntegerOverflow=Saturate (docs/golden.md, "Alternative readings")
+// clamps FOLD's exact integer sum once to the type's range: INT8 100 + 100 is 127, and
+// 100 + 100 - 100 is 100 (not 27, as a sum saturated at every step would give). That is what a
+// saturating backend computes: a col2im gathers a position's taps into a wide register and stores
+// the sum with saturation; a sum saturated after each tap would depend on the order of the taps,
+// which the page does not give. It is REDUCE's reading of the same policy (reference/reduction.cpp).
+//
 // Rules (each with its id, fold.* or unfold.*): InputTensor and OutputTensor have one DataType
 // (.same-data-type); DimensionCount is 1 to 6 (.dimension-count: the UNFOLD page's "[1, 6]",
 // FOLD's "<= 6" with the tables' 3 dimensions at least); each array has DimensionCount entries
@@ -40,10 +47,12 @@
 #include "fast_sum.hpp"
 
 #include "dmlref/checked.hpp"
+#include "dmlref/readings.hpp"
 #include "dmlref/values.hpp"
 
 #include <algorithm>
 #include <cstring>
+#include <limits>
 #include <optional>
 
 namespace dmlref::reference {
@@ -349,6 +358,7 @@ void evaluate(const FOLD& d, const Bindings& b) {
     // Each (k, l)'s element offset within a (batch, channel) block of rows.
     std::vector<int64_t> coff(g.target.size());
     for (uint64_t kl = 0; kl < coff.size(); ++kl) coff[kl] = int64_t(kl / g.L) * xs1 + int64_t(kl % g.L) * xs2;
+    const bool saturate = in_force<"IntegerOverflow", "Saturate">();
     dispatch(d.InputTensor.DataType, [&]<class T>() {
         const T* x = X.data<T>();
         T* y = Y.data<T>();
@@ -360,6 +370,15 @@ void evaluate(const FOLD& d, const Bindings& b) {
                     const uint64_t lo = gr.first[p], hi = gr.first[p + 1];
                     T v;
                     if constexpr (std::is_integral_v<T>) {
+                        if (saturate) {
+                            // IntegerOverflow=Saturate: exact in int128 (fewer than 2^63 terms
+                            // below 2^64 in magnitude), clamped once to T's range.
+                            int128_t sum = 0;
+                            for (uint64_t t = lo; t < hi; ++t) sum += int128_t(x[in + coff[gr.order[t]]]);
+                            y[out + yoff[p]] = T(std::clamp<int128_t>(sum, std::numeric_limits<T>::min(),
+                                                                      std::numeric_limits<T>::max()));
+                            continue;
+                        }
                         uint64_t sum = 0;  // IntegerOverflow=WrapToWidth: two's complement
                         for (uint64_t t = lo; t < hi; ++t) sum += uint64_t(x[in + coff[gr.order[t]]]);
                         v = static_cast<T>(sum);

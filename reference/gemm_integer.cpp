@@ -9,13 +9,21 @@
 //   MATRIX_MULTIPLY_INTEGER: Output = (A - AZeroPoint) x (B - BZeroPoint) in INT32, the zero
 //   points per tensor (one element) or per row of A ({ .., M, 1 }) and per column of B
 //   ({ .., 1, N }). IntegerOverflow=WrapToWidth: the exact sum is reduced modulo 2^32 to INT32
-//   (two's complement), as an INT32 accumulator wraps.
+//   (two's complement), as an INT32 accumulator wraps. The alternative IntegerOverflow=Saturate
+//   (docs/golden.md, "Alternative readings") clamps the exact sum once to INT32's range: K = 33100
+//   products 255 x 255 give 2147483647. That is a saturating backend's product: the terms are
+//   summed in a wider accumulator (each is at most 65025 in magnitude, so 64 bits never overflow)
+//   and the sum is stored with saturation; an INT32 accumulator saturated after each term would
+//   depend on the order of the K terms, which the page does not give (and a blocked or split-K
+//   kernel sums them in pieces).
 #include "gemm_internal.hpp"
 
 #include "exact_rational.hpp"
 
 #include "dmlref/bound.hpp"
+#include "dmlref/readings.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <functional>
 #include <limits>
@@ -74,12 +82,18 @@ void evaluate(const MMI& d, const Bindings& bind) {
                                        ? logical_doubles(*d.BZeroPointTensor, bind.at("BZeroPointTensor"))
                                        : std::vector<double>{};
     std::vector<int32_t> r(s.Batch * s.M * s.N);
+    const bool saturate = in_force<"IntegerOverflow", "Saturate">();
     for (uint64_t e = 0; e < r.size(); ++e) {
         const uint64_t n = e % s.N, m = (e / s.N) % s.M, batch = e / (s.N * s.M);
         int64_t acc = 0;  // exact: |term| <= 255 * 255 and K < 2^32
         for (uint64_t k = 0; k < s.K; ++k)
             acc += (int64_t(a[a_index(s, false, batch, m, k)]) - zero_point_at(za, m)) *
                    (int64_t(b[b_index(s, false, batch, k, n)]) - zero_point_at(zb, n));
+        if (saturate) {  // IntegerOverflow=Saturate: the exact sum clamped once
+            r[e] = int32_t(
+                std::clamp<int64_t>(acc, std::numeric_limits<int32_t>::min(), std::numeric_limits<int32_t>::max()));
+            continue;
+        }
         r[e] = static_cast<int32_t>(static_cast<uint32_t>(static_cast<uint64_t>(acc)));  // modulo 2^32
     }
     write_logical<int32_t>(d.OutputTensor, bind.at("OutputTensor"), [&](uint64_t i) { return r[i]; });

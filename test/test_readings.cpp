@@ -512,6 +512,119 @@ TEST_CASE("IntegerOverflow=Saturate and IntegerResult=TruncateTowardZero on REDU
     CHECK(out_as<int8_t>(avg, "OutputTensor", "IntegerResult=TruncateTowardZero") == std::vector<int8_t>{-3, 1});
 }
 
+TEST_CASE("IntegerOverflow=Saturate on CUMULATIVE_SUMMATION and CUMULATIVE_PRODUCT: each exact prefix clamped once") {
+    const std::string sat = "IntegerOverflow=Saturate";
+    auto scan = [](const std::string& op, const std::string& type, const std::string& sizes, uint32_t axis,
+                   bool decreasing, bool exclusive, const std::string& x) {
+        const std::string t = R"({"DataType": ")" + type + R"(", "Sizes": )" + sizes + "}";
+        const std::string flag = op == "CUMULATIVE_SUMMATION" ? "HasExclusiveSum" : "HasExclusiveProduct";
+        return from_text(R"({"format": 1, "operator": ")" + op + R"(", "desc": {"InputTensor": )" + t +
+                         R"(, "OutputTensor": )" + t + R"(, "Axis": )" + std::to_string(axis) +
+                         R"(, "AxisDirection": ")" + (decreasing ? "DECREASING" : "INCREASING") + R"(", ")" + flag +
+                         R"(": )" + (exclusive ? "1" : "0") + R"(}, "inputs": {"InputTensor": [)" + x + "]}}");
+    };
+    // INT32 rows [2^31 - 1, 1, -1] and [-2^31, -1, 5]. Exact prefixes: 2^31 - 1, 2^31, 2^31 - 1 and
+    // -2^31, -2^31 - 1, -2^31 + 4. Wrapped (modulo 2^32): 2147483647, -2147483648, 2147483647 and
+    // -2147483648, 2147483647, 2147483647 + 5 - 2^32 = -2147483644. Clamped: 2147483647 three times
+    // and -2147483648, -2147483648, -2147483644 (a sum saturated at every step would give
+    // 2147483646 and -2147483643 last).
+    const Case sum = scan("CUMULATIVE_SUMMATION", "INT32", "[2, 3]", 1, false, false,
+                          "2147483647, 1, -1, -2147483648, -1, 5");
+    CHECK(out_as<int32_t>(sum, "OutputTensor", "") ==
+          std::vector<int32_t>{2147483647, -2147483647 - 1, 2147483647, -2147483647 - 1, 2147483647, -2147483644});
+    CHECK(out_as<int32_t>(sum, "OutputTensor", sat) ==
+          std::vector<int32_t>{2147483647, 2147483647, 2147483647, -2147483647 - 1, -2147483647 - 1, -2147483644});
+    // UINT8 [1, 200, 100], DECREASING and exclusive: position 2 is the empty sum 0, position 1 is
+    // 100, position 0 is 100 + 200 = 300: wrapped 44, clamped 255.
+    const Case dec = scan("CUMULATIVE_SUMMATION", "UINT8", "[3]", 0, true, true, "1, 200, 100");
+    CHECK(out_as<uint8_t>(dec, "OutputTensor", "") == std::vector<uint8_t>{44, 100, 0});
+    CHECK(out_as<uint8_t>(dec, "OutputTensor", sat) == std::vector<uint8_t>{255, 100, 0});
+    // INT8 [-16, 16, -1, 0]: exact prefixes -16, -256, 256, 0. Wrapped: -16, 0, 0, 0; clamped
+    // -16, -128, 127, 0.
+    const Case prod = scan("CUMULATIVE_PRODUCT", "INT8", "[4]", 0, false, false, "-16, 16, -1, 0");
+    CHECK(out_as<int8_t>(prod, "OutputTensor", "") == std::vector<int8_t>{-16, 0, 0, 0});
+    CHECK(out_as<int8_t>(prod, "OutputTensor", sat) == std::vector<int8_t>{-16, -128, 127, 0});
+    // INT64 [2^32, 2^32, 2^32, -1, 0]: exact 2^32, 2^64, 2^96, -2^96, 0. Wrapped: 2^32, then 0
+    // (2^64 and 2^96 are 0 modulo 2^64); clamped: 2^32, INT64's maximum twice, its minimum, 0.
+    const Case big = scan("CUMULATIVE_PRODUCT", "INT64", "[5]", 0, false, false,
+                          "4294967296, 4294967296, 4294967296, -1, 0");
+    CHECK(out_as<int64_t>(big, "OutputTensor", "") == std::vector<int64_t>{4294967296, 0, 0, 0, 0});
+    CHECK(out_as<int64_t>(big, "OutputTensor", sat) ==
+          std::vector<int64_t>{4294967296, 9223372036854775807, 9223372036854775807, -9223372036854775807 - 1, 0});
+}
+
+TEST_CASE("IntegerOverflow=Saturate on FILL_VALUE_SEQUENCE: Value += Delta clamped, under either FillSequenceValue") {
+    const std::string sat = "IntegerOverflow=Saturate";
+    auto fill = [](const std::string& type, uint32_t n, const std::string& start, const std::string& delta) {
+        return from_text(R"({"format": 1, "operator": "FILL_VALUE_SEQUENCE", "desc": {"OutputTensor": {"DataType": ")" +
+                         type + R"(", "Sizes": [)" + std::to_string(n) + R"(]}, "ValueDataType": ")" + type +
+                         R"(", "ValueStart": )" + start + R"(, "ValueDelta": )" + delta + R"(}, "inputs": {}})");
+    };
+    // INT8 from 120 by 5: 120, 125, 130, 135 exactly. Wrapped: 120, 125, -126, -121; clamped
+    // 120, 125, 127, 127.
+    Case up = fill("INT8", 4, "120", "5");
+    CHECK(out_as<int8_t>(up, "OutputTensor", "") == std::vector<int8_t>{120, 125, -126, -121});
+    CHECK(out_as<int8_t>(up, "OutputTensor", sat) == std::vector<int8_t>{120, 125, 127, 127});
+    // INT16 from -32760 by -5: -32760, -32765, -32770, -32775 exactly. Wrapped (+ 65536): 32766 and
+    // 32761 last; clamped -32768, -32768.
+    Case down = fill("INT16", 4, "-32760", "-5");
+    CHECK(out_as<int16_t>(down, "OutputTensor", "") == std::vector<int16_t>{-32760, -32765, 32766, 32761});
+    CHECK(out_as<int16_t>(down, "OutputTensor", sat) == std::vector<int16_t>{-32760, -32765, -32768, -32768});
+    // The page's Example 2, UINT8 from 10 by 254 (its -2): wrapped 10, 8, 6, 4; saturated 10 + 254
+    // = 264 is 255, and so is every later one.
+    Case page = fill("UINT8", 4, "10", "254");
+    CHECK(out_as<uint8_t>(page, "OutputTensor", "") == std::vector<uint8_t>{10, 8, 6, 4});
+    CHECK(out_as<uint8_t>(page, "OutputTensor", sat) == std::vector<uint8_t>{10, 255, 255, 255});
+    // With StartPlusIndexTimesDelta too (each element ValueStart + i * ValueDelta, clamped once):
+    // the same values.
+    for (Case* c : {&up, &down, &page}) c->policies["FillSequenceValue"] = "StartPlusIndexTimesDelta";
+    CHECK(out_as<int8_t>(up, "OutputTensor", sat) == std::vector<int8_t>{120, 125, 127, 127});
+    CHECK(out_as<int16_t>(down, "OutputTensor", sat) == std::vector<int16_t>{-32760, -32765, -32768, -32768});
+    CHECK(out_as<uint8_t>(page, "OutputTensor", sat) == std::vector<uint8_t>{10, 255, 255, 255});
+    CHECK(out_as<int8_t>(up, "OutputTensor", "") == std::vector<int8_t>{120, 125, -126, -121});
+}
+
+TEST_CASE(
+    "IntegerOverflow=Saturate on FOLD, MATRIX_MULTIPLY_INTEGER and CONVOLUTION_INTEGER: exact sums clamped once") {
+    const std::string sat = "IntegerOverflow=Saturate";
+    // FOLD, INT8, one channel, window 3 over 5 positions, stride 1: blocks l = 0..2, tap k of block
+    // l lands on position k + l; InputTensor row k, column l holds it. Rows [10, 100, 100],
+    // [100, 100, -100], [-100, -100, -5]. Position 0: 10; 1: 100 + 100 = 200; 2: 100 + 100 - 100 =
+    // 100; 3: -100 - 100 = -200; 4: -5. Wrapped: 10, -56, 100, 56, -5. Clamped once: 10, 127, 100,
+    // -128, -5 (position 2 stays 100: clamped at the end, not after 100 + 100).
+    const Case fold = from_text(R"({"format": 1, "operator": "FOLD", "desc": {
+        "InputTensor": {"DataType": "INT8", "Sizes": [1, 3, 3]}, "OutputTensor": {"DataType": "INT8", "Sizes": [1, 1, 5]},
+        "DimensionCount": 1, "WindowSizes": [3], "Strides": [1], "Dilations": [1], "StartPadding": [0], "EndPadding": [0]},
+        "inputs": {"InputTensor": [10, 100, 100, 100, 100, -100, -100, -100, -5]}})");
+    CHECK(out_as<int8_t>(fold, "OutputTensor", "") == std::vector<int8_t>{10, -56, 100, 56, -5});
+    CHECK(out_as<int8_t>(fold, "OutputTensor", sat) == std::vector<int8_t>{10, 127, 100, -128, -5});
+    // MATRIX_MULTIPLY_INTEGER, K = 33100: A all 255 (UINT8), B's column 0 all 255 and column 1 all
+    // 0 with BZeroPoint [0, 255]. Column 0: 33100 * 255 * 255 = 2152327500, wrapped - 2^32 =
+    // -2142639796, clamped 2147483647; column 1: 33100 * 255 * (0 - 255) = -2152327500, wrapped
+    // + 2^32 = 2142639796, clamped -2147483648.
+    const Case mmi = from_text(R"({"format": 1, "operator": "MATRIX_MULTIPLY_INTEGER", "desc": {
+        "ATensor": {"DataType": "UINT8", "Sizes": [1, 33100], "Strides": [0, 0]},
+        "BTensor": {"DataType": "UINT8", "Sizes": [33100, 2], "Strides": [0, 1]},
+        "BZeroPointTensor": {"DataType": "UINT8", "Sizes": [1, 2]},
+        "OutputTensor": {"DataType": "INT32", "Sizes": [1, 2]}},
+        "inputs": {"ATensor": [255], "BTensor": [255, 0], "BZeroPointTensor": [0, 255]}})");
+    CHECK(out_as<int32_t>(mmi, "OutputTensor", "") == std::vector<int32_t>{-2142639796, 2142639796});
+    CHECK(out_as<int32_t>(mmi, "OutputTensor", sat) == std::vector<int32_t>{2147483647, -2147483647 - 1});
+    // CONVOLUTION_INTEGER, 33026 input channels all 255, one position; output channel 0's filter
+    // all 255, channel 1's all 0 with FilterZeroPoint [0, 255]. Channel 0: 33026 * 65025 =
+    // 2147515650, wrapped - 2^32 = -2147451646, clamped 2147483647; channel 1: -2147515650,
+    // wrapped + 2^32 = 2147451646, clamped -2147483648.
+    const Case conv = from_text(R"({"format": 1, "operator": "CONVOLUTION_INTEGER", "desc": {
+        "InputTensor": {"DataType": "UINT8", "Sizes": [1, 33026, 1], "Strides": [0, 0, 0]},
+        "FilterTensor": {"DataType": "UINT8", "Sizes": [2, 33026, 1], "Strides": [1, 0, 0]},
+        "FilterZeroPointTensor": {"DataType": "UINT8", "Sizes": [1, 2, 1]},
+        "OutputTensor": {"DataType": "INT32", "Sizes": [1, 2, 1]},
+        "DimensionCount": 1, "Strides": [1], "Dilations": [1], "StartPadding": [0], "EndPadding": [0], "GroupCount": 1},
+        "inputs": {"InputTensor": [255], "FilterTensor": [255, 0], "FilterZeroPointTensor": [0, 255]}})");
+    CHECK(out_as<int32_t>(conv, "OutputTensor", "") == std::vector<int32_t>{-2147451646, 2147451646});
+    CHECK(out_as<int32_t>(conv, "OutputTensor", sat) == std::vector<int32_t>{2147483647, -2147483647 - 1});
+}
+
 TEST_CASE("TopKSignedZero=NegativeZeroSmaller on TOP_K1 and NegativeIndex=Modulo on ONE_HOT") {
     auto top_k1 = [](const std::string& direction) {
         return from_text(R"({"format": 1, "operator": "TOP_K1", "desc": {
