@@ -668,21 +668,22 @@ TEST_CASE("Batch normalization fast paths: exact sums the extraction leaves to t
     grad_op(TG{});
 }
 
-// Sums that sit 2^-45 above a rounding tie of FLOAT32, the 2^-45 first in a chunk of 4,096 ones: a
-// sum of the chunk that dropped it (partial sums past 2^53 times their unit) would round to even
-// instead. sum dY = 2^-45 + (1 + 2^-12) + 4095 = 4096 + 2^-12 + 2^-45 rounds up to 4096 + 2^-11 (the
-// midpoint is 4096 + 2^-12); the batch mean of 2^-45, 1 + 2^-13 and 4094 ones is (4095 + 2^-13 + 2^-45) /
-// 4096 = 1 - 2^-12 + 2^-25 + 2^-57, which rounds up to 1 - 2^-12 + 2^-24 (the midpoint's even neighbour
-// is 1 - 2^-12). By hand, and against the plain loop.
-TEST_CASE("Batch normalization fast paths: exact sums decide a FLOAT32 tie by 2^-45") {
-    {
+// Sums that sit a tiny term above a rounding tie of FLOAT32, the tiny term (2^-45, which the second
+// level of extraction takes, or 2^-85, which the third does) first in a chunk of 4,096 ones: a chunk
+// sum that dropped it would round to even instead. sum dY = tiny + (1 + 2^-12) + 4095 = 4096 + 2^-12 +
+// tiny rounds up to 4096 + 2^-11 (the midpoint is 4096 + 2^-12); the batch mean of tiny, 1 + 2^-13
+// and 4094 ones is (4095 + 2^-13 + tiny) / 4096 = 1 - 2^-12 + 2^-25 + tiny 2^-12, which rounds up to
+// 1 - 2^-12 + 2^-24 (the midpoint's even neighbour is 1 - 2^-12). By hand, and against the plain loop.
+TEST_CASE("Batch normalization fast paths: exact sums decide a FLOAT32 tie by a tiny term") {
+    for (const float tiny : {0x1p-45f, 0x1p-85f}) {
+        INFO("tiny " << tiny);
         DML_BATCH_NORMALIZATION_GRAD_OPERATOR_DESC d;
         d.InputTensor = d.InputGradientTensor = d.OutputGradientTensor = desc(DataType::FLOAT32, {1, 1, 4097});
         d.MeanTensor = d.VarianceTensor = d.ScaleTensor = d.OutputScaleGradientTensor = d.OutputBiasGradientTensor =
             desc(DataType::FLOAT32, {1, 1, 1});
         d.Epsilon = 0.0f;
         std::vector<float> dy(4097, 1.0f);
-        dy[0] = 0x1p-45f;
+        dy[0] = tiny;
         dy[1] = 1.0f + 0x1p-12f;
         Buffers b;
         b.names = {"InputTensor",
@@ -704,13 +705,14 @@ TEST_CASE("Batch normalization fast paths: exact sums decide a FLOAT32 tie by 2^
         const Buffers fast = evaluate_with(op, b, true, 1);
         CHECK(same_bits(reinterpret_cast<const float*>(fast.bytes[7].data())[0], 4096.0f + 0x1p-11f));
     }
-    {
+    for (const float tiny : {0x1p-45f, 0x1p-85f}) {
+        INFO("tiny " << tiny);
         TRAINING d;
         d.InputTensor = d.OutputTensor = desc(DataType::FLOAT32, {1, 1, 4096});
         d.ScaleTensor = d.BiasTensor = d.OutputMeanTensor = d.OutputVarianceTensor = desc(DataType::FLOAT32, {1, 1, 1});
         d.Epsilon = 1e-3f;
         std::vector<float> x(4096, 1.0f);
-        x[0] = 0x1p-45f;
+        x[0] = tiny;
         x[1] = 1.0f + 0x1p-13f;
         Buffers b;
         b.names = {"InputTensor",  "ScaleTensor",      "BiasTensor",

@@ -615,7 +615,8 @@ template <class T> DMLREF_INLINE uint32_t largest_magnitude(const T* __restrict 
 // Step S2 for the n terms a_j and a_j b_j (b_j = a_j with kSquares): the levels' sums into tau (sum a
 // at levels 0 to kLevels - 1, then sum a b), and whether a residual is left (nonzero). In blocks: the
 // terms as doubles first, then the levels four lanes at a time (each lane sums its own terms; every
-// partial sum is exact, so the grouping does not matter).
+// partial sum is exact, so the grouping does not matter), the last level only over blocks that
+// still have a residual (a level leaves a zero term zero).
 typedef double V4d __attribute__((vector_size(32)));
 typedef int64_t V4i __attribute__((vector_size(32)));
 template <class T, bool kSquares>
@@ -634,11 +635,13 @@ DMLREF_INLINE uint64_t extract(const T* __restrict a, const T* __restrict b, int
             vp[j] = x * (kSquares ? x : load(b[first + j]));  // the product of two floats or halves is exact
         }
         for (int64_t j = length; j < padded; ++j) va[j] = vp[j] = 0;  // zero terms: q = r = 0
+        // Levels 1 and 2 over the block, their residuals kept; level 3 only where one is left.
+        V4i left = {};
         for (int64_t j = 0; j < padded; j += 4) {
             V4d r, rp;
             std::memcpy(&r, va + j, sizeof r);
             std::memcpy(&rp, vp + j, sizeof rp);
-            for (int i = 0; i < kLevels; ++i) {
+            for (int i = 0; i < kLevels - 1; ++i) {
                 const V4d q = (s[i] + r) - s[i];
                 r = r - q;
                 acc[i] += q;
@@ -646,7 +649,23 @@ DMLREF_INLINE uint64_t extract(const T* __restrict a, const T* __restrict b, int
                 rp = rp - qp;
                 acc[kLevels + i] += qp;
             }
-            rest |= ((V4i)r | (V4i)rp) << 1;  // sign aside
+            std::memcpy(va + j, &r, sizeof r);
+            std::memcpy(vp + j, &rp, sizeof rp);
+            left |= ((V4i)r | (V4i)rp) << 1;  // sign aside
+        }
+        if ((left[0] | left[1] | left[2] | left[3]) == 0) continue;
+        constexpr int i = kLevels - 1;
+        for (int64_t j = 0; j < padded; j += 4) {
+            V4d r, rp;
+            std::memcpy(&r, va + j, sizeof r);
+            std::memcpy(&rp, vp + j, sizeof rp);
+            const V4d q = (s[i] + r) - s[i];
+            r = r - q;
+            acc[i] += q;
+            const V4d qp = (s[kLevels + i] + rp) - s[kLevels + i];
+            rp = rp - qp;
+            acc[kLevels + i] += qp;
+            rest |= ((V4i)r | (V4i)rp) << 1;
         }
     }
     for (int i = 0; i < 2 * kLevels; ++i) tau[i] = (acc[i][0] + acc[i][1]) + (acc[i][2] + acc[i][3]);
