@@ -319,43 +319,88 @@ bool have_f16c() {
 }
 
 // The float ends of four elements (a non-finite end makes them 0 and 1: undecided).
-DMLREF_F16C inline void float_ends(const double* y, const double* w, __m128& lo_f, __m128& hi_f) {
+DMLREF_F16C inline __m128 float_end(__m256d e, __m256d finite, double otherwise) {
+    return _mm256_cvtpd_ps(_mm256_blendv_pd(_mm256_set1_pd(otherwise), e, finite));
+}
+// Eight elements' y0 and w (two groups of four): their FLOAT16 bits or undecided_bits, and a mask of
+// 0xffff per undecided element.
+DMLREF_F16C inline __m128i decide8(__m256d y0, __m256d w0, __m256d y1, __m256d w1, __m128i& mask) {
     const __m256d sign = _mm256_set1_pd(-0.0), top = _mm256_set1_pd(std::numeric_limits<double>::max());
-    const __m256d yv = _mm256_loadu_pd(y), wv = _mm256_loadu_pd(w);
-    const __m256d lo = _mm256_sub_pd(yv, wv), hi = _mm256_add_pd(yv, wv);
-    const __m256d finite = _mm256_and_pd(_mm256_cmp_pd(_mm256_andnot_pd(sign, lo), top, _CMP_LE_OQ),
-                                         _mm256_cmp_pd(_mm256_andnot_pd(sign, hi), top, _CMP_LE_OQ));
-    lo_f = _mm256_cvtpd_ps(_mm256_blendv_pd(_mm256_setzero_pd(), lo, finite));
-    hi_f = _mm256_cvtpd_ps(_mm256_blendv_pd(_mm256_set1_pd(1.0), hi, finite));
+    const __m256d lo0 = _mm256_sub_pd(y0, w0), hi0 = _mm256_add_pd(y0, w0);
+    const __m256d lo1 = _mm256_sub_pd(y1, w1), hi1 = _mm256_add_pd(y1, w1);
+    // A non-finite end makes the float ends 0 and 1: undecided.
+    const __m256d finite0 = _mm256_and_pd(_mm256_cmp_pd(_mm256_andnot_pd(sign, lo0), top, _CMP_LE_OQ),
+                                          _mm256_cmp_pd(_mm256_andnot_pd(sign, hi0), top, _CMP_LE_OQ));
+    const __m256d finite1 = _mm256_and_pd(_mm256_cmp_pd(_mm256_andnot_pd(sign, lo1), top, _CMP_LE_OQ),
+                                          _mm256_cmp_pd(_mm256_andnot_pd(sign, hi1), top, _CMP_LE_OQ));
+    const __m256 f = _mm256_set_m128(float_end(lo1, finite1, 0.0), float_end(lo0, finite0, 0.0));
+    const __m256 g = _mm256_set_m128(float_end(hi1, finite1, 1.0), float_end(hi0, finite0, 1.0));
+    const __m256i same = _mm256_cmpeq_epi32(_mm256_castps_si256(f), _mm256_castps_si256(g));
+    const __m256 down = _mm256_cvtph_ps(_mm256_cvtps_ph(f, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC));
+    const __m256 up = _mm256_cvtph_ps(_mm256_cvtps_ph(f, _MM_FROUND_TO_POS_INF | _MM_FROUND_NO_EXC));
+    const __m256 magnitude = _mm256_castsi256_ps(_mm256_set1_epi32(0x7fffffff));
+    const __m256 midpoint = _mm256_or_ps(
+        _mm256_and_ps(_mm256_cmp_ps(_mm256_add_ps(down, up), _mm256_add_ps(f, f), _CMP_EQ_OQ),
+                      _mm256_cmp_ps(down, up, _CMP_NEQ_UQ)),
+        _mm256_cmp_ps(_mm256_and_ps(f, magnitude), _mm256_set1_ps(65520.0f), _CMP_EQ_OQ));
+    const __m256i undecided = _mm256_or_si256(_mm256_andnot_si256(same, _mm256_set1_epi32(-1)),
+                                              _mm256_castps_si256(midpoint));
+    const __m128i h = _mm256_cvtps_ph(f, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+    mask = _mm_packs_epi32(_mm256_castsi256_si128(undecided), _mm256_extracti128_si256(undecided, 1));
+    return _mm_blendv_epi8(h, _mm_set1_epi16(int16_t(undecided_bits<half>())), mask);
 }
 
 DMLREF_F16C bool decide_halves_f16c(const double* __restrict y, const double* __restrict w, uint16_t* __restrict out,
                                     int64_t n) {
-    const __m256 magnitude = _mm256_castsi256_ps(_mm256_set1_epi32(0x7fffffff)), overflow = _mm256_set1_ps(65520.0f);
     int any = 0;
     int64_t j = 0;
     for (; j + 8 <= n; j += 8) {
-        __m128 a0, b0, a1, b1;
-        float_ends(y + j, w + j, a0, b0);
-        float_ends(y + j + 4, w + j + 4, a1, b1);
-        const __m256 f = _mm256_set_m128(a1, a0), g = _mm256_set_m128(b1, b0);
-        const __m256i same = _mm256_cmpeq_epi32(_mm256_castps_si256(f), _mm256_castps_si256(g));
-        const __m256 down = _mm256_cvtph_ps(_mm256_cvtps_ph(f, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC));
-        const __m256 up = _mm256_cvtph_ps(_mm256_cvtps_ph(f, _MM_FROUND_TO_POS_INF | _MM_FROUND_NO_EXC));
-        const __m256 midpoint = _mm256_or_ps(
-            _mm256_and_ps(_mm256_cmp_ps(_mm256_add_ps(down, up), _mm256_add_ps(f, f), _CMP_EQ_OQ),
-                          _mm256_cmp_ps(down, up, _CMP_NEQ_UQ)),
-            _mm256_cmp_ps(_mm256_and_ps(f, magnitude), overflow, _CMP_EQ_OQ));
-        const __m256i undecided = _mm256_or_si256(_mm256_andnot_si256(same, _mm256_set1_epi32(-1)),
-                                                  _mm256_castps_si256(midpoint));
-        const __m128i h = _mm256_cvtps_ph(f, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-        const __m128i mask = _mm_packs_epi32(_mm256_castsi256_si128(undecided), _mm256_extracti128_si256(undecided, 1));
-        _mm_storeu_si128(reinterpret_cast<__m128i*>(out + j),
-                         _mm_blendv_epi8(h, _mm_set1_epi16(int16_t(undecided_bits<half>())), mask));
+        __m128i mask;
+        const __m128i h = decide8(_mm256_loadu_pd(y + j), _mm256_loadu_pd(w + j), _mm256_loadu_pd(y + j + 4),
+                                  _mm256_loadu_pd(w + j + 4), mask);
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(out + j), h);
         any |= _mm_movemask_epi8(mask);
     }
     for (; j < n; ++j) {
         out[j] = to_bits(decide_one(y[j], w[j], static_cast<half*>(nullptr)));
+        any |= int(out[j] == undecided_bits<half>());
+    }
+    return any != 0;
+}
+
+// estimate (steps 3 to 7) on four elements, the same IEEE operations: y0 and w.
+DMLREF_F16C inline void estimate4(__m256d x, __m256d m, __m256d sr, __m256d b, __m256d& y, __m256d& w) {
+    const __m256d sign = _mm256_set1_pd(-0.0);
+    const __m256d t = _mm256_mul_pd(sr, _mm256_sub_pd(x, m));
+    const __m256d yt = _mm256_add_pd(t, b);
+    y = _mm256_add_pd(yt, _mm256_setzero_pd());
+    const __m256d w0 = _mm256_add_pd(
+        _mm256_add_pd(_mm256_mul_pd(_mm256_andnot_pd(sign, t), _mm256_set1_pd(6 * 0x1p-53 * (1 + 0x1p-40))),
+                      _mm256_mul_pd(_mm256_andnot_pd(sign, yt), _mm256_set1_pd(0x1p-52 * (1 + 0x1p-40)))),
+        _mm256_set1_pd(0x1p-1072));
+    w = _mm256_and_pd(w0, _mm256_cmp_pd(t, _mm256_setzero_pd(), _CMP_NEQ_UQ));  // t = 0: w = 0
+}
+
+// uniform_run for FLOAT16 with F16C, in registers: eight elements at a time, the tail as uniform_run.
+DMLREF_F16C bool uniform_run_f16c(const half* __restrict x, int64_t n, double m, double sr, double b,
+                                  half* __restrict value) {
+    const __m256d mv = _mm256_set1_pd(m), srv = _mm256_set1_pd(sr), bv = _mm256_set1_pd(b);
+    uint16_t* out = reinterpret_cast<uint16_t*>(value);
+    int any = 0;
+    int64_t j = 0;
+    for (; j + 8 <= n; j += 8) {
+        const __m256 xf = _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(x + j)));
+        __m256d y0, w0, y1, w1;
+        estimate4(_mm256_cvtps_pd(_mm256_castps256_ps128(xf)), mv, srv, bv, y0, w0);
+        estimate4(_mm256_cvtps_pd(_mm256_extractf128_ps(xf, 1)), mv, srv, bv, y1, w1);
+        __m128i mask;
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(out + j), decide8(y0, w0, y1, w1, mask));
+        any |= _mm_movemask_epi8(mask);
+    }
+    for (; j < n; ++j) {
+        double y, w;
+        estimate(load(x[j]), m, sr, b, y, w);
+        out[j] = to_bits(decide_one(y, w, static_cast<half*>(nullptr)));
         any |= int(out[j] == undecided_bits<half>());
     }
     return any != 0;
@@ -375,10 +420,6 @@ template <class F> bool half_blocks(int64_t n, half* value, F&& estimates) {
     return any;
 }
 
-DMLREF_CLONES void uniform_estimates_f16(const half* __restrict x, int64_t n, double m, double sr, double b,
-                                         double* __restrict y, double* __restrict w) {
-    for (int64_t j = 0; j < n; ++j) estimate(load(x[j]), m, sr, b, y[j], w[j]);
-}
 #endif
 
 inline bool run_uniform(const float* x, int64_t n, double m, double sr, double b, float* value) {
@@ -386,10 +427,7 @@ inline bool run_uniform(const float* x, int64_t n, double m, double sr, double b
 }
 inline bool run_uniform(const half* x, int64_t n, double m, double sr, double b, half* value) {
 #if defined(DMLREF_F16C_PATHS)
-    if (have_f16c())
-        return half_blocks(n, value, [&](int64_t first, int64_t length, double* y, double* w) {
-            uniform_estimates_f16(x + first, length, m, sr, b, y, w);
-        });
+    if (have_f16c()) return uniform_run_f16c(x, n, m, sr, b, value);
 #endif
     return uniform_run_f16(x, n, m, sr, b, value);
 }
