@@ -605,7 +605,7 @@ TEST_CASE_TEMPLATE("Batch normalization training grad fast path = plain loop, el
 }
 
 // The exact sums by extraction (the header's steps S1 to S3) over runs of several chunks per statistics
-// element (9,000 and 3,000 elements a channel, chunks of 4,096), packed and strided, on plain values, hard
+// element (9,000 and 3,000 elements a channel, chunks of 4,096), strided and packed, on plain values, hard
 // finite values (subnormals beside the largest values: chunks the three levels do not exhaust, summed in
 // bins) and hard values with infinities and NaN (the plain loop): one thread against three, and
 // against the plain loop, for the training forward (sum X, sum X^2) and both grads (sum dY, sum dY X).
@@ -614,7 +614,7 @@ TEST_CASE_TEMPLATE("Batch normalization fast paths: exact sums over several chun
     std::mt19937_64 rng = rng_for<T>(2520);
     for (const int kind : {0, 3, 1}) {
         INFO("kind " << kind);
-        const bool strided = kind == 3;
+        const bool strided = kind == 0;  // kind 3 packed: hard values through the runs of constant statistics
         check_training<T>(rng, {1, 2, 100, 90}, {1, 2, 1, 1}, kind, false, std::nullopt, strided);
         check_grad<T>(rng, {1, 2, 100, 90}, {1, 2, 1, 1}, kind, strided);
         check_grad<T, TG>(rng, {1, 2, 100, 90}, {1, 2, 1, 1}, kind, strided);

@@ -299,14 +299,20 @@ DMLREF_CLONES bool uniform_run_f32(const float* x, int64_t n, double m, double s
 DMLREF_CLONES bool uniform_run_f16(const half* x, int64_t n, double m, double sr, double b, half* value) {
     return uniform_run(x, n, m, sr, b, value);
 }
-// Step 8 for FLOAT16 with F16C's conversions, over n elements' y0 and w: the FLOAT32 decision of
-// decide_one (the ends fl(y0 - w) and fl(y0 + w), both finite, rounded to one float f), then f's FLOAT16
-// rounding unless f is a FLOAT16 midpoint. f is one when f rounded down and up to FLOAT16 differ and
-// sum to 2 f (adjacent FLOAT16 values sum exactly in float, as does f + f below 2^127; at or beyond it
-// the sum is infinite and the element undecided), or when |f| = 65520, the midpoint between 65504 and
-// the overflow to infinity (f rounded up is infinite there). Undecided elements get undecided_bits.
-// Returns whether any element is undecided. The decided values are the correct roundings, as
-// decide_one's: the same bits.
+// Step 8 for FLOAT16 with F16C's conversions, over eight elements' y0 and w (decide8): the FLOAT32
+// decision of decide_one (the ends lo = fl(y0 - w) and hi = fl(y0 + w), both finite, rounded to one
+// float f: every real between them rounds to f), then f's FLOAT16 rounding unless f is a FLOAT16
+// midpoint. f is one when f rounded down and up to FLOAT16 differ and sum to 2 f, |f| below 65536
+// (adjacent FLOAT16 values sum exactly in float, as does f + f), or when |f| = 65520, the midpoint
+// between 65504 and the overflow to infinity (f rounded up is infinite there). At a midpoint the
+// ends decide against f itself: lo > f puts every real of [lo, hi] above the midpoint and below the
+// next float, so all round to f rounded up; hi < f, to f rounded down; otherwise undecided. (The
+// scalar decide_one leaves every midpoint undecided: a float's rounding lands on one about once in
+// 2^13.) Undecided elements get undecided_bits. The decided values are the correct roundings, as
+// decide_one's: the same bits. The runs below (uniform_run_f16c, training_run_f16c,
+// training_grad_run_f16c) compute their estimates with the same IEEE operations as estimate,
+// estimate_training and estimate_training_grad, four lanes at a time, and decide eight elements
+// in registers.
 #if defined(DMLREF_F16C_PATHS)
 // AVX2 (which GCC's and Clang's builtin test with the OS's saving of the AVX registers) and F16C
 // (CPUID leaf 1, ECX bit 29), as reference/fast/element_wise.cpp tests them.
@@ -322,6 +328,12 @@ bool have_f16c() {
 DMLREF_F16C inline __m128 float_end(__m256d e, __m256d finite, double otherwise) {
     return _mm256_cvtpd_ps(_mm256_blendv_pd(_mm256_set1_pd(otherwise), e, finite));
 }
+// 32-bit lane masks as 16-bit ones.
+DMLREF_F16C inline __m128i narrow(__m256i m) {
+    return _mm_packs_epi32(_mm256_castsi256_si128(m), _mm256_extracti128_si256(m, 1));
+}
+DMLREF_F16C inline __m256 join(__m256d a, __m256d b) { return _mm256_set_m128(_mm256_cvtpd_ps(b), _mm256_cvtpd_ps(a)); }
+
 // Eight elements' y0 and w (two groups of four): their FLOAT16 bits or undecided_bits, and a mask of
 // 0xffff per undecided element.
 DMLREF_F16C inline __m128i decide8(__m256d y0, __m256d w0, __m256d y1, __m256d w1, __m128i& mask) {
@@ -336,36 +348,29 @@ DMLREF_F16C inline __m128i decide8(__m256d y0, __m256d w0, __m256d y1, __m256d w
     const __m256 f = _mm256_set_m128(float_end(lo1, finite1, 0.0), float_end(lo0, finite0, 0.0));
     const __m256 g = _mm256_set_m128(float_end(hi1, finite1, 1.0), float_end(hi0, finite0, 1.0));
     const __m256i same = _mm256_cmpeq_epi32(_mm256_castps_si256(f), _mm256_castps_si256(g));
-    const __m256 down = _mm256_cvtph_ps(_mm256_cvtps_ph(f, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC));
-    const __m256 up = _mm256_cvtph_ps(_mm256_cvtps_ph(f, _MM_FROUND_TO_POS_INF | _MM_FROUND_NO_EXC));
-    const __m256 magnitude = _mm256_castsi256_ps(_mm256_set1_epi32(0x7fffffff));
+    const __m128i down_h = _mm256_cvtps_ph(f, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC);
+    const __m128i up_h = _mm256_cvtps_ph(f, _MM_FROUND_TO_POS_INF | _MM_FROUND_NO_EXC);
+    const __m256 down = _mm256_cvtph_ps(down_h), up = _mm256_cvtph_ps(up_h);
+    const __m256 magnitude = _mm256_and_ps(f, _mm256_castsi256_ps(_mm256_set1_epi32(0x7fffffff)));
     const __m256 midpoint = _mm256_or_ps(
-        _mm256_and_ps(_mm256_cmp_ps(_mm256_add_ps(down, up), _mm256_add_ps(f, f), _CMP_EQ_OQ),
-                      _mm256_cmp_ps(down, up, _CMP_NEQ_UQ)),
-        _mm256_cmp_ps(_mm256_and_ps(f, magnitude), _mm256_set1_ps(65520.0f), _CMP_EQ_OQ));
-    const __m256i undecided = _mm256_or_si256(_mm256_andnot_si256(same, _mm256_set1_epi32(-1)),
-                                              _mm256_castps_si256(midpoint));
-    const __m128i h = _mm256_cvtps_ph(f, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-    mask = _mm_packs_epi32(_mm256_castsi256_si128(undecided), _mm256_extracti128_si256(undecided, 1));
+        _mm256_and_ps(_mm256_and_ps(_mm256_cmp_ps(_mm256_add_ps(down, up), _mm256_add_ps(f, f), _CMP_EQ_OQ),
+                                    _mm256_cmp_ps(down, up, _CMP_NEQ_UQ)),
+                      _mm256_cmp_ps(magnitude, _mm256_set1_ps(65536.0f), _CMP_LT_OQ)),
+        _mm256_cmp_ps(magnitude, _mm256_set1_ps(65520.0f), _CMP_EQ_OQ));
+    // At a midpoint f, the sign of the ends' distance to f (a double difference is zero only when
+    // exact; its float rounding keeps the sign or gives a zero, which stays undecided).
+    const __m256d f0 = _mm256_cvtps_pd(_mm256_castps256_ps128(f)), f1 = _mm256_cvtps_pd(_mm256_extractf128_ps(f, 1));
+    const __m256 above = _mm256_cmp_ps(join(_mm256_sub_pd(lo0, f0), _mm256_sub_pd(lo1, f1)), _mm256_setzero_ps(),
+                                       _CMP_GT_OQ);
+    const __m256 below = _mm256_cmp_ps(join(_mm256_sub_pd(hi0, f0), _mm256_sub_pd(hi1, f1)), _mm256_setzero_ps(),
+                                       _CMP_LT_OQ);
+    const __m256i open = _mm256_castps_si256(_mm256_andnot_ps(_mm256_or_ps(above, below), midpoint));
+    const __m256i undecided = _mm256_or_si256(_mm256_andnot_si256(same, _mm256_set1_epi32(-1)), open);
+    const __m128i nearest = _mm256_cvtps_ph(f, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+    const __m128i side = _mm_blendv_epi8(down_h, up_h, narrow(_mm256_castps_si256(above)));
+    const __m128i h = _mm_blendv_epi8(nearest, side, narrow(_mm256_castps_si256(midpoint)));
+    mask = narrow(undecided);
     return _mm_blendv_epi8(h, _mm_set1_epi16(int16_t(undecided_bits<half>())), mask);
-}
-
-DMLREF_F16C bool decide_halves_f16c(const double* __restrict y, const double* __restrict w, uint16_t* __restrict out,
-                                    int64_t n) {
-    int any = 0;
-    int64_t j = 0;
-    for (; j + 8 <= n; j += 8) {
-        __m128i mask;
-        const __m128i h = decide8(_mm256_loadu_pd(y + j), _mm256_loadu_pd(w + j), _mm256_loadu_pd(y + j + 4),
-                                  _mm256_loadu_pd(w + j + 4), mask);
-        _mm_storeu_si128(reinterpret_cast<__m128i*>(out + j), h);
-        any |= _mm_movemask_epi8(mask);
-    }
-    for (; j < n; ++j) {
-        out[j] = to_bits(decide_one(y[j], w[j], static_cast<half*>(nullptr)));
-        any |= int(out[j] == undecided_bits<half>());
-    }
-    return any != 0;
 }
 
 // estimate (steps 3 to 7) on four elements, the same IEEE operations: y0 and w.
@@ -404,20 +409,6 @@ DMLREF_F16C bool uniform_run_f16c(const half* __restrict x, int64_t n, double m,
         any |= int(out[j] == undecided_bits<half>());
     }
     return any != 0;
-}
-
-// A FLOAT16 run in blocks: estimates(first, length, y, w) fills the block's y0 and w, and
-// decide_halves_f16c decides it.
-template <class F> bool half_blocks(int64_t n, half* value, F&& estimates) {
-    constexpr int64_t kBlock = 512;
-    alignas(32) double y[kBlock], w[kBlock];
-    bool any = false;
-    for (int64_t j = 0; j < n; j += kBlock) {
-        const int64_t length = std::min(kBlock, n - j);
-        estimates(j, length, y, w);
-        any |= decide_halves_f16c(y, w, reinterpret_cast<uint16_t*>(value + j), length);
-    }
-    return any;
 }
 
 #endif
@@ -922,21 +913,63 @@ inline bool run_training(const float* x, const float* fa, int64_t n, double mu, 
     return training_run_f32(x, fa, n, mu, sr, b, A, value);
 }
 #if defined(DMLREF_F16C_PATHS)
-DMLREF_CLONES void training_estimates_f16(const half* __restrict x, const half* __restrict fa, int64_t n, double mu,
-                                          double sr, double b, double A, double* __restrict y, double* __restrict w) {
-    if (fa)
-        for (int64_t j = 0; j < n; ++j) estimate_training(load(x[j]), mu, sr, b + load(fa[j]), A, y[j], w[j]);
-    else
-        for (int64_t j = 0; j < n; ++j) estimate_training(load(x[j]), mu, sr, b, A, y[j], w[j]);
+// Eight FLOAT16 values as two groups of four doubles (exact).
+DMLREF_F16C inline void load8(const half* p, __m256d& lo, __m256d& hi) {
+    const __m256 f = _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
+    lo = _mm256_cvtps_pd(_mm256_castps256_ps128(f));
+    hi = _mm256_cvtps_pd(_mm256_extractf128_ps(f, 1));
+}
+DMLREF_F16C inline __m256d magnitude4(__m256d v) { return _mm256_andnot_pd(_mm256_set1_pd(-0.0), v); }
+
+// estimate_training on four elements, the same IEEE operations.
+DMLREF_F16C inline void estimate_training4(__m256d x, __m256d mu, __m256d sr, __m256d bf, __m256d A, __m256d& y,
+                                           __m256d& w) {
+    const __m256d t = _mm256_mul_pd(sr, _mm256_sub_pd(x, mu));
+    const __m256d yt = _mm256_add_pd(t, bf);
+    y = _mm256_add_pd(yt, _mm256_setzero_pd());
+    const __m256d e = _mm256_add_pd(_mm256_mul_pd(magnitude4(t), _mm256_set1_pd(6 * 0x1p-53 * (1 + 0x1p-40))),
+                                    _mm256_mul_pd(magnitude4(yt), _mm256_set1_pd(0x1p-52 * (1 + 0x1p-40))));
+    w = _mm256_add_pd(
+        _mm256_add_pd(_mm256_add_pd(e, _mm256_mul_pd(magnitude4(bf), _mm256_set1_pd(0x1p-53 * (1 + 0x1p-40)))), A),
+        _mm256_set1_pd(0x1p-1072));
+}
+
+// training_run for FLOAT16 with F16C, in registers, as uniform_run_f16c.
+DMLREF_F16C bool training_run_f16c(const half* __restrict x, const half* __restrict fa, int64_t n, double mu, double sr,
+                                   double b, double A, half* __restrict value) {
+    const __m256d muv = _mm256_set1_pd(mu), srv = _mm256_set1_pd(sr), bv = _mm256_set1_pd(b), Av = _mm256_set1_pd(A);
+    uint16_t* out = reinterpret_cast<uint16_t*>(value);
+    int any = 0;
+    int64_t j = 0;
+    for (; j + 8 <= n; j += 8) {
+        __m256d x0, x1, b0 = bv, b1 = bv;
+        load8(x + j, x0, x1);
+        if (fa) {
+            __m256d f0, f1;
+            load8(fa + j, f0, f1);
+            b0 = _mm256_add_pd(bv, f0);
+            b1 = _mm256_add_pd(bv, f1);
+        }
+        __m256d y0, w0, y1, w1;
+        estimate_training4(x0, muv, srv, b0, Av, y0, w0);
+        estimate_training4(x1, muv, srv, b1, Av, y1, w1);
+        __m128i mask;
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(out + j), decide8(y0, w0, y1, w1, mask));
+        any |= _mm_movemask_epi8(mask);
+    }
+    for (; j < n; ++j) {
+        double y, w;
+        estimate_training(load(x[j]), mu, sr, fa ? b + load(fa[j]) : b, A, y, w);
+        out[j] = to_bits(decide_one(y, w, static_cast<half*>(nullptr)));
+        any |= int(out[j] == undecided_bits<half>());
+    }
+    return any != 0;
 }
 #endif
 inline bool run_training(const half* x, const half* fa, int64_t n, double mu, double sr, double b, double A,
                          half* value) {
 #if defined(DMLREF_F16C_PATHS)
-    if (have_f16c())
-        return half_blocks(n, value, [&](int64_t first, int64_t length, double* y, double* w) {
-            training_estimates_f16(x + first, fa ? fa + first : nullptr, length, mu, sr, b, A, y, w);
-        });
+    if (have_f16c()) return training_run_f16c(x, fa, n, mu, sr, b, A, value);
 #endif
     return training_run_f16(x, fa, n, mu, sr, b, A, value);
 }
@@ -1205,19 +1238,53 @@ inline bool run_training_grad(const float* dy, const float* x, int64_t n, double
     return training_grad_run_f32(dy, x, n, m, a, c, sr, value);
 }
 #if defined(DMLREF_F16C_PATHS)
-DMLREF_CLONES void training_grad_estimates_f16(const half* __restrict dy, const half* __restrict x, int64_t n, double m,
-                                               double a, double c, double sr, double* __restrict z,
-                                               double* __restrict w) {
-    for (int64_t j = 0; j < n; ++j) estimate_training_grad(load(dy[j]), load(x[j]), m, a, c, sr, z[j], w[j]);
+// estimate_training_grad on four elements, the same IEEE operations.
+DMLREF_F16C inline void estimate_training_grad4(__m256d dy, __m256d x, __m256d m, __m256d a, __m256d c, __m256d sr,
+                                                __m256d& z0, __m256d& w) {
+    const __m256d h = _mm256_sub_pd(dy, a);
+    const __m256d q = _mm256_mul_pd(_mm256_sub_pd(x, m), c);
+    const __m256d g = _mm256_sub_pd(h, q);
+    const __m256d z = _mm256_mul_pd(sr, g);
+    z0 = _mm256_add_pd(z, _mm256_setzero_pd());
+    const __m256d G = _mm256_add_pd(_mm256_add_pd(_mm256_add_pd(magnitude4(g), magnitude4(h)), magnitude4(a)),
+                                    _mm256_mul_pd(_mm256_set1_pd(3.0), magnitude4(q)));
+    w = _mm256_add_pd(
+        _mm256_add_pd(_mm256_mul_pd(_mm256_mul_pd(magnitude4(sr), G), _mm256_set1_pd(0x1p-53 * (1 + 0x1p-40))),
+                      _mm256_mul_pd(magnitude4(z), _mm256_set1_pd(6 * 0x1p-53 * (1 + 0x1p-40)))),
+        _mm256_set1_pd(0x1p-1068));
+}
+
+// training_grad_run for FLOAT16 with F16C, in registers, as uniform_run_f16c.
+DMLREF_F16C bool training_grad_run_f16c(const half* __restrict dy, const half* __restrict x, int64_t n, double m,
+                                        double a, double c, double sr, half* __restrict value) {
+    const __m256d mv = _mm256_set1_pd(m), av = _mm256_set1_pd(a), cv = _mm256_set1_pd(c), srv = _mm256_set1_pd(sr);
+    uint16_t* out = reinterpret_cast<uint16_t*>(value);
+    int any = 0;
+    int64_t j = 0;
+    for (; j + 8 <= n; j += 8) {
+        __m256d d0, d1, x0, x1;
+        load8(dy + j, d0, d1);
+        load8(x + j, x0, x1);
+        __m256d z0, w0, z1, w1;
+        estimate_training_grad4(d0, x0, mv, av, cv, srv, z0, w0);
+        estimate_training_grad4(d1, x1, mv, av, cv, srv, z1, w1);
+        __m128i mask;
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(out + j), decide8(z0, w0, z1, w1, mask));
+        any |= _mm_movemask_epi8(mask);
+    }
+    for (; j < n; ++j) {
+        double z, w;
+        estimate_training_grad(load(dy[j]), load(x[j]), m, a, c, sr, z, w);
+        out[j] = to_bits(decide_one(z, w, static_cast<half*>(nullptr)));
+        any |= int(out[j] == undecided_bits<half>());
+    }
+    return any != 0;
 }
 #endif
 inline bool run_training_grad(const half* dy, const half* x, int64_t n, double m, double a, double c, double sr,
                               half* value) {
 #if defined(DMLREF_F16C_PATHS)
-    if (have_f16c())
-        return half_blocks(n, value, [&](int64_t first, int64_t length, double* z, double* w) {
-            training_grad_estimates_f16(dy + first, x + first, length, m, a, c, sr, z, w);
-        });
+    if (have_f16c()) return training_grad_run_f16c(dy, x, n, m, a, c, sr, value);
 #endif
     return training_grad_run_f16(dy, x, n, m, a, c, sr, value);
 }
