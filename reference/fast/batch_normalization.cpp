@@ -36,7 +36,8 @@
 //      exact rationals, and that estimates stay within w of the exact value.
 //   8. The decision, as fast/decide.hpp's: rounding to T is monotone, so when lo and hi round to the
 //      same bits every real between them does, V among them, and those bits are the golden's. FLOAT32:
-//      lo and hi converted to float. FLOAT16: as rounds_to_one, through FLOAT32 (see decide_one).
+//      lo and hi converted to float. FLOAT16: as rounds_to_one, through FLOAT32 (see decide_one; with F16C,
+//      decide8, which also decides a float on a FLOAT16 midpoint from the ends' side of it).
 //      A NaN or infinite operand makes y~ or w NaN or infinite (t~ is non-finite whenever x, m or s
 //      is; b = +-inf makes y~ infinite), and D~ <= 0 or a non-finite D~ makes r~ NaN by
 //      construction: all undecided. Every undecided element (V on or within about 2^-50 relative of
