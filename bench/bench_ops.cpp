@@ -418,6 +418,16 @@ std::map<std::string, std::function<Config(DataType)>> configs() {
         c.positive = "VarianceTensor";
         return c;
     };
+    m["batch_normalization_training_grad"] = [](DataType t) {  // the training grad, the same shape and outputs
+        DML_BATCH_NORMALIZATION_TRAINING_GRAD_OPERATOR_DESC d;
+        d.InputTensor = d.InputGradientTensor = d.OutputGradientTensor = desc(t, {1, 64, 112, 112});
+        d.MeanTensor = d.VarianceTensor = d.ScaleTensor = desc(t, {1, 64, 1, 1});
+        d.OutputScaleGradientTensor = d.OutputBiasGradientTensor = desc(t, {1, 64, 1, 1});
+        d.Epsilon = 1e-5f;
+        Config c{{OperatorType::BATCH_NORMALIZATION_TRAINING_GRAD, d}};
+        c.positive = "VarianceTensor";
+        return c;
+    };
     // LRN across channels with AlexNet's parameters (LocalSize 5, Alpha 1e-4, Beta 0.75, Bias 1):
     // 1x16x16x16, 1x96x55x55 (AlexNet's first LRN) and its grad (X and dY 1x96x55x55).
     m["lrn"] = [](DataType t) {

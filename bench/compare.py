@@ -216,6 +216,14 @@ def torch_peers():
                                                             1e-5, [True, True, True])[0]
         return run, lambda: holder["out"].numpy()
 
+    def batch_normalization_training_grad(x, dy, mean, var, scale):  # the training grad: the given batch statistics
+        tx, tdy = T(x), T(dy); tm, ts = T(mean.reshape(-1)), T(scale.reshape(-1)); holder = {}
+        tinvstd = 1 / torch.sqrt(T(var.reshape(-1)) + 1e-5)  # save_invstd, as the forward keeps it (not timed)
+        def run():  # dX, dScale and dBias with train=True (dX through the batch's mean and variance)
+            holder["out"] = aten.native_batch_norm_backward(tdy, tx, ts, None, None, tm, tinvstd, True, 1e-5,
+                                                            [True, True, True])[0]
+        return run, lambda: holder["out"].numpy()
+
     def lrn(x):  # the same window (LocalSize 5 across channels) and divisor (Alpha / LocalSize)
         tx = T(x); holder = {}
         def run():
@@ -330,7 +338,8 @@ def torch_peers():
             "max_pooling2": max_pooling2, "max_pooling_grad": max_pooling_grad, "average_pooling": average_pooling,
             "average_pooling_large": average_pooling, "average_pooling_grad": average_pooling_grad,
             "batch_normalization": batch_normalization, "batch_normalization_training": batch_normalization_training,
-            "batch_normalization_grad": batch_normalization_grad, "lrn": lrn, "lrn_large": lrn,
+            "batch_normalization_grad": batch_normalization_grad,
+            "batch_normalization_training_grad": batch_normalization_training_grad, "lrn": lrn, "lrn_large": lrn,
             "lrn_grad_large": lrn_grad,
             "gemm": gemm, "conv_resnet": conv_resnet, "reduce_sum": reduce_sum((0, 1)), "reduce_sum_axis": reduce_sum((1,)),
             "gather": gather, "join": join, "split": split, "padding": padding, "tile": tile,
@@ -473,6 +482,7 @@ CONFIGS = {
     "batch_normalization": ([(1, 64, 112, 112)] + [(1, 64, 1, 1)] * 4, False),
     "batch_normalization_training": ([(1, 64, 112, 112)] + [(1, 64, 1, 1)] * 2, False),
     "batch_normalization_grad": ([(1, 64, 112, 112)] * 2 + [(1, 64, 1, 1)] * 3, False),
+    "batch_normalization_training_grad": ([(1, 64, 112, 112)] * 2 + [(1, 64, 1, 1)] * 3, False),
     "lrn": ([(1, 16, 16, 16)], False),
     "lrn_large": ([(1, 96, 55, 55)], False),
     "lrn_grad_large": ([(1, 96, 55, 55), (1, 96, 55, 55)], False),
@@ -493,7 +503,7 @@ INDEX_INPUTS = {"gather": {1: (np.int64, 32768)}, "roi_align": {2: (np.uint32, 1
 # Region inputs (by position): the extent of bench_ops' regions(seed, extent), not values().
 REGION_INPUTS = {"roi_align": {1: 224.0}}
 # Inputs (by position) that bench_ops makes positive (Config::positive): BATCH_NORMALIZATION's Variance.
-POSITIVE_INPUTS = {"batch_normalization": {2}, "batch_normalization_grad": {3}}
+POSITIVE_INPUTS = {"batch_normalization": {2}, "batch_normalization_grad": {3}, "batch_normalization_training_grad": {3}}
 # Peers that round on the way (float32 or float16 arithmetic) are checked against dmlref's
 # correctly rounded results within a tolerance: the largest difference relative to the largest
 # |result|, per type. Exact configurations must match bit for bit.
@@ -539,7 +549,8 @@ for name in ("average_pooling", "average_pooling_large", "average_pooling_grad")
 for tname in ("FLOAT32", "FLOAT16"):
     GOALS[("roi_align", tname)] = ("pytorch", 0.5)
 # Batch normalization: at least half PyTorch CPU's speed (the same issue).
-for name in ("batch_normalization", "batch_normalization_training", "batch_normalization_grad"):
+for name in ("batch_normalization", "batch_normalization_training", "batch_normalization_grad",
+             "batch_normalization_training_grad"):
     for tname in ("FLOAT32", "FLOAT16"):
         GOALS[(name, tname)] = ("pytorch", 0.5)
 # FLOAT16: the issue's ">= 10 against numpy where numpy computes" is for the summed and forward

@@ -354,6 +354,33 @@ TEST_CASE("Batch normalization fast path: every FLOAT16 value, and random FLOAT3
     }
 }
 
+// FLOAT16 runs with constant statistics (decided eight at a time where the machine has F16C) next to
+// the midpoint 65520 between 65504 and the overflow: Mean 2^-20, Variance 3.75, Epsilon 2^-2 (r = 1/2),
+// Bias 65504, V = 65504 + (X - 2^-20) / 2 for X in [31, 33) (2^-5 apart). X = 32 gives 65520 - 2^-21,
+// whose float rounding is 65520, the midpoint, but which itself rounds to 65504: by hand, every X up
+// to 32 gives 65504 and every X above it infinity; negated with Scale -1 and Bias -65504.
+TEST_CASE("Batch normalization fast path: FLOAT16 runs next to the overflow, by hand") {
+    using dmlref::half;
+    const uint32_t n = 64;
+    const Shape s{{1, 1, n}, {{{1, 1, 1}, {1, 1, 1}, {1, 1, 1}, {1, 1, 1}}}};
+    for (const double sign : {1.0, -1.0}) {
+        INFO("sign " << sign);
+        const Operator op = make_op(DataType::FLOAT16, s, {}, 0.25f, std::nullopt);
+        uint32_t i = 0;
+        const Buffers in = op_buffers<half>(op, [&](int k) {
+            if (k == 0) return value_of<half>(31.0 + (i++ % n) * 0x1p-5);
+            return value_of<half>(std::array<double, 5>{0, 0x1p-20, 3.75, sign, sign * 65504.0}[size_t(k)]);
+        });
+        check_op(op, in);
+        const Buffers fast = evaluate_with(op, in, true, 1);
+        const half* y = reinterpret_cast<const half*>(fast.bytes[5].data());
+        for (uint32_t j = 0; j < n; ++j) {
+            INFO("X " << 31.0 + j * 0x1p-5);
+            CHECK(same_bits(y[j], value_of<half>(sign * (31.0 + j * 0x1p-5 <= 32.0 ? 65504.0 : kInf))));
+        }
+    }
+}
+
 // An output bound over the input's own bytes (same layout): every element reads its input before
 // anything is written, as the plain loop (which reads every input first) does.
 TEST_CASE_TEMPLATE("Batch normalization fast path: output in place over the input", T, float, dmlref::half) {
@@ -575,6 +602,131 @@ TEST_CASE_TEMPLATE("Batch normalization training grad fast path = plain loop, el
     CHECK(plain > 0);
     check_grad<T, TG>(rng, {2, 3, 50, 60}, {1, 3, 1, 1}, 0, false);
     check_grad<T, TG>(rng, {1, 2, 30, 70}, {1, 1, 1, 70}, 4, true);
+}
+
+// The exact sums by extraction (the header's steps S1 to S3) over runs of several chunks per statistics
+// element (9,000 and 3,000 elements a channel, chunks of 4,096), strided and packed, on plain values, hard
+// finite values (subnormals beside the largest values: chunks the three levels do not exhaust, summed in
+// bins) and hard values with infinities and NaN (the plain loop): one thread against three, and
+// against the plain loop, for the training forward (sum X, sum X^2) and both grads (sum dY, sum dY X).
+TEST_CASE_TEMPLATE("Batch normalization fast paths: exact sums over several chunks", T, float, dmlref::half) {
+    using TG = DML_BATCH_NORMALIZATION_TRAINING_GRAD_OPERATOR_DESC;
+    std::mt19937_64 rng = rng_for<T>(2520);
+    for (const int kind : {0, 3, 1}) {
+        INFO("kind " << kind);
+        const bool strided = kind == 0;  // kind 3 packed: hard values through the runs of constant statistics
+        check_training<T>(rng, {1, 2, 100, 90}, {1, 2, 1, 1}, kind, false, std::nullopt, strided);
+        check_grad<T>(rng, {1, 2, 100, 90}, {1, 2, 1, 1}, kind, strided);
+        check_grad<T, TG>(rng, {1, 2, 100, 90}, {1, 2, 1, 1}, kind, strided);
+        if (kind == 0) {
+            CHECK(reference::fast::batch_normalization_grad_counts().decided > 0);
+            check_grad<T, TG>(rng, {3, 1, 50, 60}, {1, 1, 1, 1}, kind, false);
+        }
+    }
+}
+
+// Chunks whose terms span more bits than the three levels hold (1 and 2^-100, 2^-60 and 2^40 in one
+// sum): the bins take them, and the results are still the plain loop's. FLOAT32 (a half's terms
+// never span that far).
+TEST_CASE("Batch normalization fast paths: exact sums the extraction leaves to the bins") {
+    using TG = DML_BATCH_NORMALIZATION_TRAINING_GRAD_OPERATOR_DESC;
+    const std::vector<float> x = {1.0f, 0x1p-100f, -1.0f, 0x1p-60f, 0x1p40f, 3.0f, -0x1p-126f, 0.5f};
+    const std::vector<float> dy = {0x1p-100f, 1.0f, 0x1p-60f, 0x1p40f, 1.0f, -0x1p-149f, 2.0f, 1.0f};
+    auto grad_op = [&](auto tag) {
+        using D = decltype(tag);
+        D d;
+        d.InputTensor = d.InputGradientTensor = d.OutputGradientTensor = desc(DataType::FLOAT32, {1, 2, 4});
+        d.MeanTensor = d.VarianceTensor = d.ScaleTensor = d.OutputScaleGradientTensor = d.OutputBiasGradientTensor =
+            desc(DataType::FLOAT32, {1, 2, 1});
+        d.Epsilon = 1e-3f;
+        Buffers b;
+        b.names = {"InputTensor",
+                   "InputGradientTensor",
+                   "MeanTensor",
+                   "VarianceTensor",
+                   "ScaleTensor",
+                   "OutputGradientTensor",
+                   "OutputScaleGradientTensor",
+                   "OutputBiasGradientTensor"};
+        b.bytes.push_back(buffer(d.InputTensor, x));
+        b.bytes.push_back(buffer(d.InputGradientTensor, dy));
+        b.bytes.push_back(buffer(d.MeanTensor, std::vector<float>{0.25f, -1.0f}));
+        b.bytes.push_back(buffer(d.VarianceTensor, std::vector<float>{2.0f, 0.5f}));
+        b.bytes.push_back(buffer(d.ScaleTensor, std::vector<float>{1.5f, -0.75f}));
+        for (const TensorDesc* td :
+             {&d.OutputGradientTensor, &d.OutputScaleGradientTensor, &d.OutputBiasGradientTensor})
+            b.bytes.emplace_back(buffer_size(*td), std::byte{0x5a});
+        check_op({D::kType, d}, b);
+        const Buffers fast = evaluate_with({D::kType, d}, b, true, 1);
+        // OutputBiasGradient = sum dY, by hand: 2^-100 + 1 + 2^-60 + 2^40 rounds to 2^40 (floats are 2^17
+        // apart there), and 1 - 2^-149 + 2 + 1 to 4.
+        const float* bias = reinterpret_cast<const float*>(fast.bytes[7].data());
+        CHECK(same_bits(bias[0], 0x1p40f));
+        CHECK(same_bits(bias[1], 4.0f));
+    };
+    grad_op(DML_BATCH_NORMALIZATION_GRAD_OPERATOR_DESC{});
+    grad_op(TG{});
+}
+
+// Sums that sit a tiny term above a rounding tie of FLOAT32, the tiny term (2^-45, which the second
+// level of extraction takes, or 2^-85, which the third does) first in a chunk of 4,096 ones: a chunk
+// sum that dropped it would round to even instead. sum dY = tiny + (1 + 2^-12) + 4095 = 4096 + 2^-12 +
+// tiny rounds up to 4096 + 2^-11 (the midpoint is 4096 + 2^-12); the batch mean of tiny, 1 + 2^-13
+// and 4094 ones is (4095 + 2^-13 + tiny) / 4096 = 1 - 2^-12 + 2^-25 + tiny 2^-12, which rounds up to
+// 1 - 2^-12 + 2^-24 (the midpoint's even neighbour is 1 - 2^-12). By hand, and against the plain loop.
+TEST_CASE("Batch normalization fast paths: exact sums decide a FLOAT32 tie by a tiny term") {
+    for (const float tiny : {0x1p-45f, 0x1p-85f}) {
+        INFO("tiny " << tiny);
+        DML_BATCH_NORMALIZATION_GRAD_OPERATOR_DESC d;
+        d.InputTensor = d.InputGradientTensor = d.OutputGradientTensor = desc(DataType::FLOAT32, {1, 1, 4097});
+        d.MeanTensor = d.VarianceTensor = d.ScaleTensor = d.OutputScaleGradientTensor = d.OutputBiasGradientTensor =
+            desc(DataType::FLOAT32, {1, 1, 1});
+        d.Epsilon = 0.0f;
+        std::vector<float> dy(4097, 1.0f);
+        dy[0] = tiny;
+        dy[1] = 1.0f + 0x1p-12f;
+        Buffers b;
+        b.names = {"InputTensor",
+                   "InputGradientTensor",
+                   "MeanTensor",
+                   "VarianceTensor",
+                   "ScaleTensor",
+                   "OutputGradientTensor",
+                   "OutputScaleGradientTensor",
+                   "OutputBiasGradientTensor"};
+        b.bytes.push_back(buffer(d.InputTensor, std::vector<float>(4097, 0.5f)));
+        b.bytes.push_back(buffer(d.InputGradientTensor, dy));
+        for (const float v : {0.0f, 1.0f, 1.0f}) b.bytes.push_back(buffer(d.MeanTensor, std::vector<float>{v}));
+        for (const TensorDesc* td :
+             {&d.OutputGradientTensor, &d.OutputScaleGradientTensor, &d.OutputBiasGradientTensor})
+            b.bytes.emplace_back(buffer_size(*td), std::byte{0x5a});
+        const Operator op{OperatorType::BATCH_NORMALIZATION_GRAD, d};
+        check_op(op, b);
+        const Buffers fast = evaluate_with(op, b, true, 1);
+        CHECK(same_bits(reinterpret_cast<const float*>(fast.bytes[7].data())[0], 4096.0f + 0x1p-11f));
+    }
+    for (const float tiny : {0x1p-45f, 0x1p-85f}) {
+        INFO("tiny " << tiny);
+        TRAINING d;
+        d.InputTensor = d.OutputTensor = desc(DataType::FLOAT32, {1, 1, 4096});
+        d.ScaleTensor = d.BiasTensor = d.OutputMeanTensor = d.OutputVarianceTensor = desc(DataType::FLOAT32, {1, 1, 1});
+        d.Epsilon = 1e-3f;
+        std::vector<float> x(4096, 1.0f);
+        x[0] = tiny;
+        x[1] = 1.0f + 0x1p-13f;
+        Buffers b;
+        b.names = {"InputTensor",  "ScaleTensor",      "BiasTensor",
+                   "OutputTensor", "OutputMeanTensor", "OutputVarianceTensor"};
+        b.bytes.push_back(buffer(d.InputTensor, x));
+        b.bytes.push_back(buffer(d.ScaleTensor, std::vector<float>{1.0f}));
+        b.bytes.push_back(buffer(d.BiasTensor, std::vector<float>{0.0f}));
+        for (const TensorDesc* td : {&d.OutputTensor, &d.OutputMeanTensor, &d.OutputVarianceTensor})
+            b.bytes.emplace_back(buffer_size(*td), std::byte{0x5a});
+        const Operator op{OperatorType::BATCH_NORMALIZATION_TRAINING, d};
+        check_op(op, b);
+        const Buffers fast = evaluate_with(op, b, true, 1);
+        CHECK(same_bits(reinterpret_cast<const float*>(fast.bytes[4].data())[0], 1.0f - 0x1p-12f + 0x1p-24f));
+    }
 }
 
 // ---- The bound itself --------------------------------------------------------------------------

@@ -36,7 +36,8 @@
 //      exact rationals, and that estimates stay within w of the exact value.
 //   8. The decision, as fast/decide.hpp's: rounding to T is monotone, so when lo and hi round to the
 //      same bits every real between them does, V among them, and those bits are the golden's. FLOAT32:
-//      lo and hi converted to float. FLOAT16: as rounds_to_one, through FLOAT32 (see decide_one).
+//      lo and hi converted to float. FLOAT16: as rounds_to_one, through FLOAT32 (see decide_one; with F16C,
+//      decide8, which also decides a float on a FLOAT16 midpoint from the ends' side of it).
 //      A NaN or infinite operand makes y~ or w NaN or infinite (t~ is non-finite whenever x, m or s
 //      is; b = +-inf makes y~ infinite), and D~ <= 0 or a non-finite D~ makes r~ NaN by
 //      construction: all undecided. Every undecided element (V on or within about 2^-50 relative of
@@ -100,6 +101,27 @@
 //      z0 -+ w (u |z0|), and 2^-1068 covers the absolute errors of subnormal steps. Then step 8.
 //      test/test_fast_batch_normalization.cpp checks the estimates against MPFR.
 //
+// The exact sums (T1's sum X and sum X^2, the grads' sum dY and sum dY X) where the statistics are constant
+// along the inner run of the layout below: by extraction (Rump, Ogita and Oishi's ExtractVector, on
+// Dekker's FastTwoSum), a chunk of n <= 2^12 terms per task, in float64 lanes. Every term v (a float, a
+// half, or the product of two, exact in float64) is finite (a NaN or an infinity: the plain loop).
+//  S1. |v| < 2^E for every term (E from the largest |X| or |dY| and |X|: a float's or a half's exponent
+//      field e >= 1 bounds it by 2^(e - 126)); sigma = 2^k with k = E + 13. s = fl(sigma + v), q = fl(s - sigma),
+//      r = fl(v - q): FastTwoSum (|sigma| >= |v|, rounding to nearest, underflow harmless) makes q = s - sigma
+//      and r = v - q exactly, so v = q + r. s lies in [sigma/2, 2 sigma], so q is a multiple of 2^(k - 53),
+//      and |r| <= 2^(k - 53), half the spacing at sigma + v. |q| <= |v| + 2^(k - 53), so any sum of at most
+//      2^12 of them is below 2^12 (2^(k - 13) + 2^(k - 53)) < 2^k: a multiple of 2^(k - 53) below 2^k, a
+//      double. The float64 sum of the q, in any order and grouping (eight lanes), is exact.
+//  S2. Three levels: the residuals r are the next level's terms, with k' = k - 40 (|r| <= 2^(k' - 13), as S1
+//      needs), so sum v = sum q1 + sum q2 + sum q3 + sum r3 exactly. Where every r3 is 0 (so for terms that are
+//      multiples of 2^(k - 132), twice q3's unit: r3 is one with |r3| at most half of it; for the products
+//      of two floats in [-1, 1), k = 13: those of magnitude 2^-72 or more, and zero) the three level sums are the chunk's exact sum; otherwise the chunk is summed in
+//      bins (Moments, GradSums). With k >= -237 (e >= 1 twice) every step stays in float64's range.
+//  S3. The level sums of a statistics element's chunks, doubles m 2^e (integer |m| < 2^53), are added
+//      exactly as integers scaled by the least 2^e, with the chunks' bins; the totals are exact whatever
+//      the chunking and the thread count. Elsewhere (statistics that vary along the inner run) the terms
+//      go to the bins in one pass.
+//
 // Layout: the logical index space is walked as for_each_run (dmlref/tensor.hpp) does: dimensions
 // of size 1 dropped, neighbours merged where they are contiguous in the input, the output and
 // every statistic (the statistics as packed logical copies, stride 0 where broadcast). The inner
@@ -121,6 +143,13 @@
 
 #include <gmpxx.h>
 
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <cpuid.h>
+#include <immintrin.h>
+#define DMLREF_F16C_PATHS 1
+#define DMLREF_F16C __attribute__((target("avx2,f16c")))
+#endif
+
 #include <array>
 #include <utility>
 #include <atomic>
@@ -129,6 +158,13 @@
 #include <memory>
 #include <span>
 #include <vector>
+
+// Inlined into each clone (the loops below are cloned per instruction set: a call would run the baseline's code).
+#if defined(__GNUC__)
+#define DMLREF_INLINE inline __attribute__((always_inline))
+#else
+#define DMLREF_INLINE inline
+#endif
 
 namespace dmlref::reference::fast {
 
@@ -151,7 +187,7 @@ inline double root_estimate(double v, float epsilon) {
 }
 
 // Steps 3 to 7 for one element, from sr~ = fl(s r~): y0 into y and w into w.
-inline void estimate(double x, double m, double sr, double b, double& y, double& w) {
+DMLREF_INLINE void estimate(double x, double m, double sr, double b, double& y, double& w) {
     const double t = sr * (x - m);
     const double yt = t + b;
     y = yt + 0.0;
@@ -166,14 +202,15 @@ inline void estimate(double x, double m, double sr, double b, double& y, double&
 // float built on 32-bit lanes with masks rather than branches, so that the loops vectorise
 // without F16C: a normal value rebiased (exponent + 112, mantissa << 13), a subnormal one
 // M 2^-24 (exact), inf and NaN with the float's exponent all ones.
-inline double half_bits_to_double(uint16_t h) {
+DMLREF_INLINE float half_bits_to_float(uint16_t h) {
     const uint32_t E = (uint32_t(h) >> 10) & 31u, M = uint32_t(h) & 1023u, sign = (uint32_t(h) & 0x8000u) << 16;
     const uint32_t base = ((E == 0 ? 113u : E == 31 ? 255u : E + 112u) << 23) | (M << 13);
     const float sub = from_bits<float>(base) - 0x1p-14f;  // E = 0: 2^-14 (1 + M 2^-10) - 2^-14 = M 2^-24, exact
     const uint32_t mask = 0u - uint32_t(E == 0);
-    return double(from_bits<float>((to_bits(sub) & mask) | (base & ~mask) | sign));
+    return from_bits<float>((to_bits(sub) & mask) | (base & ~mask) | sign);
 }
-template <class T> inline double load(const T& v) {
+DMLREF_INLINE double half_bits_to_double(uint16_t h) { return double(half_bits_to_float(h)); }
+template <class T> DMLREF_INLINE double load(const T& v) {
     if constexpr (is_half_v<T>) return half_bits_to_double(to_bits(v));
     else return double(v);
 }
@@ -187,14 +224,14 @@ template <class T> constexpr auto undecided_bits() {
 template <class T> inline bool is_undecided(T v) { return to_bits(v) == undecided_bits<T>(); }
 
 // Step 8 for FLOAT32: both ends rounded to float; their bits, or undecided_bits.
-inline float decide_float(double y, double w, bool& undecided) {
+DMLREF_INLINE float decide_float(double y, double w, bool& undecided) {
     constexpr double kMax = std::numeric_limits<double>::max();
     const double lo = y - w, hi = y + w;
     const float a = static_cast<float>(lo), b = static_cast<float>(hi);
     undecided = !(std::fabs(y) <= kMax) | !(w <= kMax) | (to_bits(a) != to_bits(b));
     return a;
 }
-inline float decide_one(double y, double w, float*) {
+DMLREF_INLINE float decide_one(double y, double w, float*) {
     bool undecided;
     const float a = decide_float(y, w, undecided);
     const uint32_t mask = 0u - uint32_t(undecided);
@@ -212,7 +249,7 @@ inline float decide_one(double y, double w, float*) {
 //   - below 2^-14: FLOAT16's values are the multiples of 2^-24: |f| + 0.5 (a float sum, rounded to
 //     nearest even on 2^-24) minus 0.5 is the rounding; the midpoints are the odd multiples of 2^-25,
 //     which |f| + 0.25 (spacing 2^-25 there) keeps exactly.
-inline half decide_one(double y, double w, half*) {
+DMLREF_INLINE half decide_one(double y, double w, half*) {
     bool undecided;
     const float f = decide_float(y, w, undecided);
     const uint32_t bits = to_bits(f), u = bits & 0x7fffffffu, sign = (bits >> 16) & 0x8000u;
@@ -263,10 +300,127 @@ DMLREF_CLONES bool uniform_run_f32(const float* x, int64_t n, double m, double s
 DMLREF_CLONES bool uniform_run_f16(const half* x, int64_t n, double m, double sr, double b, half* value) {
     return uniform_run(x, n, m, sr, b, value);
 }
+// Step 8 for FLOAT16 with F16C's conversions, over eight elements' y0 and w (decide8): the FLOAT32
+// decision of decide_one (the ends lo = fl(y0 - w) and hi = fl(y0 + w), both finite, rounded to one
+// float f: every real between them rounds to f), then f's FLOAT16 rounding unless f is a FLOAT16
+// midpoint. f is one when f rounded down and up to FLOAT16 differ and sum to 2 f, |f| below 65536
+// (adjacent FLOAT16 values sum exactly in float, as does f + f), or when |f| = 65520, the midpoint
+// between 65504 and the overflow to infinity (f rounded up is infinite there). At a midpoint the
+// ends decide against f itself: lo > f puts every real of [lo, hi] above the midpoint and below the
+// next float, so all round to f rounded up; hi < f, to f rounded down; otherwise undecided. (The
+// scalar decide_one leaves every midpoint undecided: a float's rounding lands on one about once in
+// 2^13.) Undecided elements get undecided_bits. The decided values are the correct roundings, as
+// decide_one's: the same bits. The runs below (uniform_run_f16c, training_run_f16c,
+// training_grad_run_f16c) compute their estimates with the same IEEE operations as estimate,
+// estimate_training and estimate_training_grad, four lanes at a time, and decide eight elements
+// in registers.
+#if defined(DMLREF_F16C_PATHS)
+// AVX2 (which GCC's and Clang's builtin test with the OS's saving of the AVX registers) and F16C
+// (CPUID leaf 1, ECX bit 29), as reference/fast/element_wise.cpp tests them.
+bool have_f16c() {
+    static const bool yes = [] {
+        unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
+        return __builtin_cpu_supports("avx2") && __get_cpuid(1, &eax, &ebx, &ecx, &edx) && (ecx & bit_F16C) != 0;
+    }();
+    return yes;
+}
+
+// The float ends of four elements (a non-finite end makes them 0 and 1: undecided).
+DMLREF_F16C inline __m128 float_end(__m256d e, __m256d finite, double otherwise) {
+    return _mm256_cvtpd_ps(_mm256_blendv_pd(_mm256_set1_pd(otherwise), e, finite));
+}
+// 32-bit lane masks as 16-bit ones.
+DMLREF_F16C inline __m128i narrow(__m256i m) {
+    return _mm_packs_epi32(_mm256_castsi256_si128(m), _mm256_extracti128_si256(m, 1));
+}
+DMLREF_F16C inline __m256 join(__m256d a, __m256d b) { return _mm256_set_m128(_mm256_cvtpd_ps(b), _mm256_cvtpd_ps(a)); }
+
+// Eight elements' y0 and w (two groups of four): their FLOAT16 bits or undecided_bits, and a mask of
+// 0xffff per undecided element.
+DMLREF_F16C inline __m128i decide8(__m256d y0, __m256d w0, __m256d y1, __m256d w1, __m128i& mask) {
+    const __m256d sign = _mm256_set1_pd(-0.0), top = _mm256_set1_pd(std::numeric_limits<double>::max());
+    const __m256d lo0 = _mm256_sub_pd(y0, w0), hi0 = _mm256_add_pd(y0, w0);
+    const __m256d lo1 = _mm256_sub_pd(y1, w1), hi1 = _mm256_add_pd(y1, w1);
+    // A non-finite end makes the float ends 0 and 1: undecided.
+    const __m256d finite0 = _mm256_and_pd(_mm256_cmp_pd(_mm256_andnot_pd(sign, lo0), top, _CMP_LE_OQ),
+                                          _mm256_cmp_pd(_mm256_andnot_pd(sign, hi0), top, _CMP_LE_OQ));
+    const __m256d finite1 = _mm256_and_pd(_mm256_cmp_pd(_mm256_andnot_pd(sign, lo1), top, _CMP_LE_OQ),
+                                          _mm256_cmp_pd(_mm256_andnot_pd(sign, hi1), top, _CMP_LE_OQ));
+    const __m256 f = _mm256_set_m128(float_end(lo1, finite1, 0.0), float_end(lo0, finite0, 0.0));
+    const __m256 g = _mm256_set_m128(float_end(hi1, finite1, 1.0), float_end(hi0, finite0, 1.0));
+    const __m256i same = _mm256_cmpeq_epi32(_mm256_castps_si256(f), _mm256_castps_si256(g));
+    const __m128i down_h = _mm256_cvtps_ph(f, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC);
+    const __m128i up_h = _mm256_cvtps_ph(f, _MM_FROUND_TO_POS_INF | _MM_FROUND_NO_EXC);
+    const __m256 down = _mm256_cvtph_ps(down_h), up = _mm256_cvtph_ps(up_h);
+    const __m256 magnitude = _mm256_and_ps(f, _mm256_castsi256_ps(_mm256_set1_epi32(0x7fffffff)));
+    const __m256 midpoint = _mm256_or_ps(
+        _mm256_and_ps(_mm256_and_ps(_mm256_cmp_ps(_mm256_add_ps(down, up), _mm256_add_ps(f, f), _CMP_EQ_OQ),
+                                    _mm256_cmp_ps(down, up, _CMP_NEQ_UQ)),
+                      _mm256_cmp_ps(magnitude, _mm256_set1_ps(65536.0f), _CMP_LT_OQ)),
+        _mm256_cmp_ps(magnitude, _mm256_set1_ps(65520.0f), _CMP_EQ_OQ));
+    // At a midpoint f, the sign of the ends' distance to f (a double difference is zero only when
+    // exact; its float rounding keeps the sign or gives a zero, which stays undecided).
+    const __m256d f0 = _mm256_cvtps_pd(_mm256_castps256_ps128(f)), f1 = _mm256_cvtps_pd(_mm256_extractf128_ps(f, 1));
+    const __m256 above = _mm256_cmp_ps(join(_mm256_sub_pd(lo0, f0), _mm256_sub_pd(lo1, f1)), _mm256_setzero_ps(),
+                                       _CMP_GT_OQ);
+    const __m256 below = _mm256_cmp_ps(join(_mm256_sub_pd(hi0, f0), _mm256_sub_pd(hi1, f1)), _mm256_setzero_ps(),
+                                       _CMP_LT_OQ);
+    const __m256i open = _mm256_castps_si256(_mm256_andnot_ps(_mm256_or_ps(above, below), midpoint));
+    const __m256i undecided = _mm256_or_si256(_mm256_andnot_si256(same, _mm256_set1_epi32(-1)), open);
+    const __m128i nearest = _mm256_cvtps_ph(f, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+    const __m128i side = _mm_blendv_epi8(down_h, up_h, narrow(_mm256_castps_si256(above)));
+    const __m128i h = _mm_blendv_epi8(nearest, side, narrow(_mm256_castps_si256(midpoint)));
+    mask = narrow(undecided);
+    return _mm_blendv_epi8(h, _mm_set1_epi16(int16_t(undecided_bits<half>())), mask);
+}
+
+// estimate (steps 3 to 7) on four elements, the same IEEE operations: y0 and w.
+DMLREF_F16C inline void estimate4(__m256d x, __m256d m, __m256d sr, __m256d b, __m256d& y, __m256d& w) {
+    const __m256d sign = _mm256_set1_pd(-0.0);
+    const __m256d t = _mm256_mul_pd(sr, _mm256_sub_pd(x, m));
+    const __m256d yt = _mm256_add_pd(t, b);
+    y = _mm256_add_pd(yt, _mm256_setzero_pd());
+    const __m256d w0 = _mm256_add_pd(
+        _mm256_add_pd(_mm256_mul_pd(_mm256_andnot_pd(sign, t), _mm256_set1_pd(6 * 0x1p-53 * (1 + 0x1p-40))),
+                      _mm256_mul_pd(_mm256_andnot_pd(sign, yt), _mm256_set1_pd(0x1p-52 * (1 + 0x1p-40)))),
+        _mm256_set1_pd(0x1p-1072));
+    w = _mm256_and_pd(w0, _mm256_cmp_pd(t, _mm256_setzero_pd(), _CMP_NEQ_UQ));  // t = 0: w = 0
+}
+
+// uniform_run for FLOAT16 with F16C, in registers: eight elements at a time, the tail as uniform_run.
+DMLREF_F16C bool uniform_run_f16c(const half* __restrict x, int64_t n, double m, double sr, double b,
+                                  half* __restrict value) {
+    const __m256d mv = _mm256_set1_pd(m), srv = _mm256_set1_pd(sr), bv = _mm256_set1_pd(b);
+    uint16_t* out = reinterpret_cast<uint16_t*>(value);
+    int any = 0;
+    int64_t j = 0;
+    for (; j + 8 <= n; j += 8) {
+        const __m256 xf = _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(x + j)));
+        __m256d y0, w0, y1, w1;
+        estimate4(_mm256_cvtps_pd(_mm256_castps256_ps128(xf)), mv, srv, bv, y0, w0);
+        estimate4(_mm256_cvtps_pd(_mm256_extractf128_ps(xf, 1)), mv, srv, bv, y1, w1);
+        __m128i mask;
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(out + j), decide8(y0, w0, y1, w1, mask));
+        any |= _mm_movemask_epi8(mask);
+    }
+    for (; j < n; ++j) {
+        double y, w;
+        estimate(load(x[j]), m, sr, b, y, w);
+        out[j] = to_bits(decide_one(y, w, static_cast<half*>(nullptr)));
+        any |= int(out[j] == undecided_bits<half>());
+    }
+    return any != 0;
+}
+
+#endif
+
 inline bool run_uniform(const float* x, int64_t n, double m, double sr, double b, float* value) {
     return uniform_run_f32(x, n, m, sr, b, value);
 }
 inline bool run_uniform(const half* x, int64_t n, double m, double sr, double b, half* value) {
+#if defined(DMLREF_F16C_PATHS)
+    if (have_f16c()) return uniform_run_f16c(x, n, m, sr, b, value);
+#endif
     return uniform_run_f16(x, n, m, sr, b, value);
 }
 
@@ -316,7 +470,7 @@ private:
 
 // A chunk's decided values, and the positions left undecided, per thread.
 template <class T> struct Scratch {
-    std::vector<T> value;
+    std::vector<T> value, other;
     std::vector<int32_t> undecided;
 };
 template <class T> Scratch<T>& scratch() {
@@ -471,6 +625,202 @@ template <class T> bool forward(const BN& d, const Bindings& b) {
     return true;
 }
 
+// ---- Exact sums by extraction (header, steps S1 to S3) ----------------------------------------
+
+constexpr int kLevels = 3;
+static_assert(kChunk <= 4096, "the extraction's sigmas assume at most 2^12 terms");
+enum SumsState { kExtracted, kLeft, kNotFinite };
+
+// |v| as a float's bits: the largest of them is max |v|, at least 0x7f800000 for an infinity or a NaN.
+template <class T> DMLREF_INLINE uint32_t magnitude_bits(const T& v) {
+    if constexpr (is_half_v<T>) return to_bits(half_bits_to_float(to_bits(v))) & 0x7fffffffu;
+    else return to_bits(v) & 0x7fffffffu;
+}
+template <class T> DMLREF_INLINE uint32_t largest_magnitude(const T* __restrict a, int64_t n) {
+    uint32_t m = 0;
+    for (int64_t j = 0; j < n; ++j) m = std::max(m, magnitude_bits(a[j]));
+    return m;
+}
+
+// Step S2 for the n terms a_j and a_j b_j (b_j = a_j with kSquares): the levels' sums into tau (sum a
+// at levels 0 to kLevels - 1, then sum a b), and whether a residual is left (nonzero). In blocks: the
+// terms as doubles first, then the levels four lanes at a time (each lane sums its own terms; every
+// partial sum is exact, so the grouping does not matter), the last level only over blocks that
+// still have a residual (a level leaves a zero term zero).
+typedef double V4d __attribute__((vector_size(32)));
+typedef int64_t V4i __attribute__((vector_size(32)));
+template <class T, bool kSquares>
+DMLREF_INLINE uint64_t extract(const T* __restrict a, const T* __restrict b, int64_t n, const double* __restrict sigma,
+                               double* __restrict tau) {
+    constexpr int64_t kBlock = 256;
+    alignas(32) double va[kBlock], vp[kBlock];
+    V4d acc[2 * kLevels] = {}, s[2 * kLevels];
+    for (int i = 0; i < 2 * kLevels; ++i) s[i] = V4d{sigma[i], sigma[i], sigma[i], sigma[i]};
+    V4i rest = {};
+    for (int64_t first = 0; first < n; first += kBlock) {
+        const int64_t length = std::min(kBlock, n - first), padded = (length + 3) & ~int64_t(3);
+        for (int64_t j = 0; j < length; ++j) {
+            const double x = load(a[first + j]);
+            va[j] = x;
+            vp[j] = x * (kSquares ? x : load(b[first + j]));  // the product of two floats or halves is exact
+        }
+        for (int64_t j = length; j < padded; ++j) va[j] = vp[j] = 0;  // zero terms: q = r = 0
+        // Levels 1 and 2 over the block, their residuals kept; level 3 only where one is left.
+        V4i left = {};
+        for (int64_t j = 0; j < padded; j += 4) {
+            V4d r, rp;
+            std::memcpy(&r, va + j, sizeof r);
+            std::memcpy(&rp, vp + j, sizeof rp);
+            for (int i = 0; i < kLevels - 1; ++i) {
+                const V4d q = (s[i] + r) - s[i];
+                r = r - q;
+                acc[i] += q;
+                const V4d qp = (s[kLevels + i] + rp) - s[kLevels + i];
+                rp = rp - qp;
+                acc[kLevels + i] += qp;
+            }
+            std::memcpy(va + j, &r, sizeof r);
+            std::memcpy(vp + j, &rp, sizeof rp);
+            left |= ((V4i)r | (V4i)rp) << 1;  // sign aside
+        }
+        if ((left[0] | left[1] | left[2] | left[3]) == 0) continue;
+        constexpr int i = kLevels - 1;
+        for (int64_t j = 0; j < padded; j += 4) {
+            V4d r, rp;
+            std::memcpy(&r, va + j, sizeof r);
+            std::memcpy(&rp, vp + j, sizeof rp);
+            const V4d q = (s[i] + r) - s[i];
+            r = r - q;
+            acc[i] += q;
+            const V4d qp = (s[kLevels + i] + rp) - s[kLevels + i];
+            rp = rp - qp;
+            acc[kLevels + i] += qp;
+            rest |= ((V4i)r | (V4i)rp) << 1;
+        }
+    }
+    for (int i = 0; i < 2 * kLevels; ++i) tau[i] = (acc[i][0] + acc[i][1]) + (acc[i][2] + acc[i][3]);
+    return uint64_t(rest[0] | rest[1] | rest[2] | rest[3]);
+}
+
+// Steps S1 and S2 for one chunk of n <= 2^12 terms: kExtracted (tau holds the sums), kLeft (a
+// residual is left: the caller sums the chunk in bins) or kNotFinite.
+template <class T, bool kSquares> DMLREF_INLINE int chunk_sums(const T* a, const T* b, int64_t n, double* tau) {
+    const uint32_t ma = largest_magnitude(a, n), mb = kSquares ? ma : largest_magnitude(b, n);
+    if (std::max(ma, mb) >= 0x7f800000u) return kNotFinite;
+    // |a| < 2^ea, |b| < 2^eb: a float's exponent field e (at least 1) bounds it by 2^(e - 126).
+    const int ea = std::max(int(ma >> 23), 1) - 126, eb = std::max(int(mb >> 23), 1) - 126;
+    double sigma[2 * kLevels];
+    for (int i = 0; i < kLevels; ++i) {
+        sigma[i] = std::ldexp(1.0, ea + 13 - 40 * i);
+        sigma[kLevels + i] = std::ldexp(1.0, ea + eb + 13 - 40 * i);
+    }
+    return extract<T, kSquares>(a, b, n, sigma, tau) == 0 ? kExtracted : kLeft;
+}
+DMLREF_CLONES int chunk_sums_f32(const float* a, const float* b, int64_t n, double* tau) {
+    return b ? chunk_sums<float, false>(a, b, n, tau) : chunk_sums<float, true>(a, nullptr, n, tau);
+}
+DMLREF_CLONES int chunk_sums_f16(const half* a, const half* b, int64_t n, double* tau) {
+    return b ? chunk_sums<half, false>(a, b, n, tau) : chunk_sums<half, true>(a, nullptr, n, tau);
+}
+// sum a and sum a b (b null: sum a^2) of a chunk.
+inline int run_chunk_sums(const float* a, const float* b, int64_t n, double* tau) {
+    return chunk_sums_f32(a, b, n, tau);
+}
+inline int run_chunk_sums(const half* a, const half* b, int64_t n, double* tau) { return chunk_sums_f16(a, b, n, tau); }
+
+// The exact sum of doubles (step S3): each m 2^e with an integer |m| < 2^53, summed as integers
+// scaled by the least 2^e.
+mpq_class exact_sum(const std::vector<double>& v) {
+    int lowest = std::numeric_limits<int>::max();
+    for (const double d : v)
+        if (d != 0) {
+            int e;
+            std::frexp(d, &e);
+            lowest = std::min(lowest, e - 53);
+        }
+    if (lowest == std::numeric_limits<int>::max()) return 0;
+    mpz_class z = 0;
+    for (const double d : v)
+        if (d != 0) {
+            int e;
+            const double f = std::frexp(d, &e);
+            z += mpz_class(static_cast<long>(std::ldexp(f, 53))) << (e - 53 - lowest);
+        }
+    mpq_class r(z);
+    if (lowest >= 0) mpq_mul_2exp(r.get_mpq_t(), r.get_mpq_t(), mp_bitcnt_t(lowest));
+    else mpq_div_2exp(r.get_mpq_t(), r.get_mpq_t(), mp_bitcnt_t(-lowest));
+    return r;
+}
+
+// z 2^-bits, canonical.
+mpq_class scaled(const mpz_class& z, int bits) {
+    mpq_class r(z);
+    mpq_div_2exp(r.get_mpq_t(), r.get_mpq_t(), mp_bitcnt_t(bits));
+    return r;
+}
+
+// One task's sums (step S1's chunk): its statistics element, and the levels' sums or, where a
+// residual was left, the chunk summed in Bins (Moments or GradSums).
+template <class Bins> struct TaskSums {
+    size_t stat = 0;
+    int state = kExtracted;
+    std::array<double, 2 * kLevels> tau{};
+    std::unique_ptr<Bins> bins;
+};
+
+// Steps S1 to S3 over a nest whose inner run has constant statistics (the stride kStat 0): sum a
+// and sum a b (b null: sum a^2) of every statistics element into A and AB, a chunk per task;
+// false where a value is not finite. add(bins, j, a, b) adds term j of the chunk to Bins.
+template <class T, class Bins, class Add>
+bool split_sums(const Nest& nest, const T* a, size_t ka, const T* b, size_t kb, size_t kstat, size_t count,
+                std::vector<mpq_class>& A, std::vector<mpq_class>& AB, Add&& add) {
+    std::vector<TaskSums<Bins>> tasks(size_t(nest.outer * nest.chunks));
+    std::atomic<bool> finite{true};
+    parallel_for(nest.outer * nest.chunks, [&](int64_t task) {
+        const auto [at, first, n] = nest.task(task);
+        const std::array<int64_t, K>& step = nest.inner.stride;
+        Scratch<T>& s = scratch<T>();
+        const T* ar = a + at[ka];
+        const T* br = b ? b + at[kb] : nullptr;
+        if (step[ka] != 1) {  // gathered into the scratch rows
+            for (int64_t j = 0; j < n; ++j) s.value[size_t(j)] = ar[j * step[ka]];
+            ar = s.value.data();
+        }
+        if (br && step[kb] != 1) {
+            s.other.resize(size_t(kChunk));
+            for (int64_t j = 0; j < n; ++j) s.other[size_t(j)] = br[j * step[kb]];
+            br = s.other.data();
+        }
+        TaskSums<Bins>& t = tasks[size_t(task)];
+        t.stat = size_t(at[kstat]);
+        t.state = run_chunk_sums(ar, br, n, t.tau.data());
+        if (t.state == kNotFinite) finite = false;
+        if (t.state != kLeft) return;
+        t.bins = std::make_unique<Bins>();
+        for (int64_t j = 0; j < n; ++j) add(*t.bins, ar[j], br ? br[j] : ar[j]);
+    });
+    if (!finite) return false;
+    std::vector<std::vector<double>> parts_a(count), parts_ab(count);
+    A.assign(count, 0);
+    AB.assign(count, 0);
+    for (const TaskSums<Bins>& t : tasks) {
+        if (t.state == kLeft) {
+            mpz_class za, zab;
+            t.bins->totals(za, zab);
+            A[t.stat] += scaled(za, 149);
+            AB[t.stat] += scaled(zab, 298);
+            continue;
+        }
+        parts_a[t.stat].insert(parts_a[t.stat].end(), t.tau.begin(), t.tau.begin() + kLevels);
+        parts_ab[t.stat].insert(parts_ab[t.stat].end(), t.tau.begin() + kLevels, t.tau.end());
+    }
+    for (size_t k = 0; k < count; ++k) {
+        A[k] += exact_sum(parts_a[k]);
+        AB[k] += exact_sum(parts_ab[k]);
+    }
+    return true;
+}
+
 // ---- BATCH_NORMALIZATION_TRAINING ----------------------------------------------------------------
 
 using TRAINING = DML_BATCH_NORMALIZATION_TRAINING_OPERATOR_DESC;
@@ -526,7 +876,7 @@ struct Moments {
 
 // The interval of one OutputTensor element (the training header's steps T3 to T5): y0 into y and
 // the half-width w into w, from sr~ = fl(s r~), mu~, bf = fl(Bias + FusedAdd) and the run's A.
-inline void estimate_training(double x, double mu, double sr, double bf, double A, double& y, double& w) {
+DMLREF_INLINE void estimate_training(double x, double mu, double sr, double bf, double A, double& y, double& w) {
     const double t = sr * (x - mu);
     const double yt = t + bf;
     y = yt + 0.0;
@@ -563,8 +913,65 @@ inline bool run_training(const float* x, const float* fa, int64_t n, double mu, 
                          float* value) {
     return training_run_f32(x, fa, n, mu, sr, b, A, value);
 }
+#if defined(DMLREF_F16C_PATHS)
+// Eight FLOAT16 values as two groups of four doubles (exact).
+DMLREF_F16C inline void load8(const half* p, __m256d& lo, __m256d& hi) {
+    const __m256 f = _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
+    lo = _mm256_cvtps_pd(_mm256_castps256_ps128(f));
+    hi = _mm256_cvtps_pd(_mm256_extractf128_ps(f, 1));
+}
+DMLREF_F16C inline __m256d magnitude4(__m256d v) { return _mm256_andnot_pd(_mm256_set1_pd(-0.0), v); }
+
+// estimate_training on four elements, the same IEEE operations.
+DMLREF_F16C inline void estimate_training4(__m256d x, __m256d mu, __m256d sr, __m256d bf, __m256d A, __m256d& y,
+                                           __m256d& w) {
+    const __m256d t = _mm256_mul_pd(sr, _mm256_sub_pd(x, mu));
+    const __m256d yt = _mm256_add_pd(t, bf);
+    y = _mm256_add_pd(yt, _mm256_setzero_pd());
+    const __m256d e = _mm256_add_pd(_mm256_mul_pd(magnitude4(t), _mm256_set1_pd(6 * 0x1p-53 * (1 + 0x1p-40))),
+                                    _mm256_mul_pd(magnitude4(yt), _mm256_set1_pd(0x1p-52 * (1 + 0x1p-40))));
+    w = _mm256_add_pd(
+        _mm256_add_pd(_mm256_add_pd(e, _mm256_mul_pd(magnitude4(bf), _mm256_set1_pd(0x1p-53 * (1 + 0x1p-40)))), A),
+        _mm256_set1_pd(0x1p-1072));
+}
+
+// training_run for FLOAT16 with F16C, in registers, as uniform_run_f16c.
+DMLREF_F16C bool training_run_f16c(const half* __restrict x, const half* __restrict fa, int64_t n, double mu, double sr,
+                                   double b, double A, half* __restrict value) {
+    const __m256d muv = _mm256_set1_pd(mu), srv = _mm256_set1_pd(sr), bv = _mm256_set1_pd(b), Av = _mm256_set1_pd(A);
+    uint16_t* out = reinterpret_cast<uint16_t*>(value);
+    int any = 0;
+    int64_t j = 0;
+    for (; j + 8 <= n; j += 8) {
+        __m256d x0, x1, b0 = bv, b1 = bv;
+        load8(x + j, x0, x1);
+        if (fa) {
+            __m256d f0, f1;
+            load8(fa + j, f0, f1);
+            b0 = _mm256_add_pd(bv, f0);
+            b1 = _mm256_add_pd(bv, f1);
+        }
+        __m256d y0, w0, y1, w1;
+        estimate_training4(x0, muv, srv, b0, Av, y0, w0);
+        estimate_training4(x1, muv, srv, b1, Av, y1, w1);
+        __m128i mask;
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(out + j), decide8(y0, w0, y1, w1, mask));
+        any |= _mm_movemask_epi8(mask);
+    }
+    for (; j < n; ++j) {
+        double y, w;
+        estimate_training(load(x[j]), mu, sr, fa ? b + load(fa[j]) : b, A, y, w);
+        out[j] = to_bits(decide_one(y, w, static_cast<half*>(nullptr)));
+        any |= int(out[j] == undecided_bits<half>());
+    }
+    return any != 0;
+}
+#endif
 inline bool run_training(const half* x, const half* fa, int64_t n, double mu, double sr, double b, double A,
                          half* value) {
+#if defined(DMLREF_F16C_PATHS)
+    if (have_f16c()) return training_run_f16c(x, fa, n, mu, sr, b, A, value);
+#endif
     return training_run_f16(x, fa, n, mu, sr, b, A, value);
 }
 
@@ -599,48 +1006,61 @@ template <class T> bool training(const TRAINING& d, const Bindings& b) {
     const std::vector<int64_t> stat = stat_strides(d.ScaleTensor.Sizes);
     const T* x = X.data<T>();
 
-    // Step T1: the exact moments (one pass, in order; a NaN or an infinity in X: the plain loop).
-    std::vector<Moments> moments(count);
-    bool finite = true;
-    {
+    // The nest of OutputTensor's loop (step T3): kX, kY, then the fused add in kMean's place, the
+    // statistics in kRoot's (kScale, kBias unused).
+    const int64_t* fa_strides = FA ? FA->strides.data() : X.strides.data();
+    const Nest nest = nest_of(d.InputTensor.Sizes, [&](size_t i) {
+        return std::array<int64_t, K>{X.strides[i], Y.strides[i], fa_strides[i], stat[i], 0, 0};
+    });
+    constexpr size_t kFa = kMean, kStat = kRoot;
+
+    // Step T1: the exact moments S = sum X and Q = sum X^2 (a NaN or an infinity in X: the plain
+    // loop). Statistics constant along the inner run: by extraction, a chunk per task (steps S1 to
+    // S3); otherwise in bins, one pass in order.
+    std::vector<mpq_class> S, Q;
+    if (nest.inner.stride[kStat] == 0) {
+        auto add = [](Moments& m, T v, T) {
+            if constexpr (is_half_v<T>) m.add_half(to_bits(v));
+            else m.add(to_bits(v));
+        };
+        if (!split_sums<T, Moments>(nest, x, kX, static_cast<const T*>(nullptr), kX, kStat, count, S, Q, add))
+            return false;
+    } else {
+        std::vector<Moments> moments(count);
+        bool finite = true;
         const std::array<const int64_t*, 2> strides = {X.strides.data(), stat.data()};
         for_each_run<2>(d.InputTensor.Sizes, strides, {0, 0},
                         [&](const std::array<int64_t, 2>& off, int64_t n, const std::array<int64_t, 2>& step) {
             if (!finite) return;
             const T* xr = x + off[0];
-            auto add = [&](Moments& m, T v) {
-                if constexpr (is_half_v<T>) return m.add_half(to_bits(v));
-                else return m.add(to_bits(v));
-            };
             bool ok = true;
-            if (step[1] == 0) {
-                Moments& m = moments[size_t(off[1])];
-                if (step[0] == 1)
-                    for (int64_t j = 0; j < n; ++j) ok &= add(m, xr[j]);
-                else
-                    for (int64_t j = 0; j < n; ++j) ok &= add(m, xr[j * step[0]]);
-            } else {
-                for (int64_t j = 0; j < n; ++j) ok &= add(moments[size_t(off[1] + j * step[1])], xr[j * step[0]]);
+            for (int64_t j = 0; j < n; ++j) {
+                Moments& m = moments[size_t(off[1] + j * step[1])];
+                if constexpr (is_half_v<T>) ok &= m.add_half(to_bits(xr[j * step[0]]));
+                else ok &= m.add(to_bits(xr[j * step[0]]));
             }
             finite = finite && ok;
         });
+        if (!finite) return false;
+        S.resize(count);
+        Q.resize(count);
+        for (size_t k = 0; k < count; ++k) {
+            mpz_class zs, zq;
+            moments[k].totals(zs, zq);
+            S[k] = scaled(zs, 149);
+            Q[k] = scaled(zq, 298);
+        }
     }
-    if (!finite) return false;
 
-    // Step T2: per statistics element, the exact mean and variance (OutputMean and OutputVariance
-    // rounded once), mu~ and D~ rounded to float64, r~ and sr~, and A.
+    // Step T2: per statistics element, the exact mean S / M and variance (M Q - S^2) / M^2 (OutputMean
+    // and OutputVariance rounded once), mu~ and D~ rounded to float64, r~ and sr~, and A.
     std::vector<mpq_class> mean(count), var(count);
     std::vector<double> mu(count), sr(count), A(count);
     std::vector<T> out_mean(count), out_var(count);
+    const mpq_class Mq{mpz_class(static_cast<unsigned long>(M))};
     for (size_t k = 0; k < count; ++k) {
-        mpz_class S, Q;
-        moments[k].totals(S, Q);
-        mean[k] = mpq_class(S, mpz_class(static_cast<unsigned long>(M)) << 149);
-        mean[k].canonicalize();
-        var[k] = mpq_class(Q * mpz_class(static_cast<unsigned long>(M)) - S * S,
-                           (mpz_class(static_cast<unsigned long>(M)) * mpz_class(static_cast<unsigned long>(M)))
-                               << 298);
-        var[k].canonicalize();
+        mean[k] = S[k] / Mq;
+        var[k] = (Q[k] * Mq - S[k] * S[k]) / (Mq * Mq);
         out_mean[k] = round_rational<T>(mean[k]);
         out_var[k] = round_rational<T>(var[k]);
         const Run run = run_constants(mean[k], var[k], load(scale[k]), d.Epsilon);
@@ -650,12 +1070,6 @@ template <class T> bool training(const TRAINING& d, const Bindings& b) {
     }
 
     // Step T3 on: OutputTensor, as the forward's loop (runs of neighbouring elements in chunks).
-    const std::array<std::vector<int64_t>, 1> stats = {stat};
-    const int64_t* fa_strides = FA ? FA->strides.data() : X.strides.data();
-    // kX, kY, then the fused add in kMean's place, the statistics in kRoot's (kScale, kBias unused).
-    const Nest nest = nest_of(d.InputTensor.Sizes, [&](size_t i) {
-        return std::array<int64_t, K>{X.strides[i], Y.strides[i], fa_strides[i], stat[i], 0, 0};
-    });
     const int64_t outer = nest.outer, chunks = nest.chunks;
     const Activation<T> activation(d.FusedActivation);
     T* y = Y.data<T>();
@@ -666,7 +1080,6 @@ template <class T> bool training(const TRAINING& d, const Bindings& b) {
         const std::span<std::byte> fb = b.at("FusedAddTensor");
         overlap = overlap || overlaps(fb, yb);
     }
-    constexpr size_t kFa = kMean, kStat = kRoot;
     std::atomic<uint64_t> plain{0};
     parallel_for(outer * chunks, [&](int64_t task) {
         const auto [at, first, n] = nest.task(task);
@@ -785,8 +1198,8 @@ std::pair<double, double> training_grad_constants(const mpq_class& sum_dy, const
 }
 
 // One OutputGradientTensor element of _TRAINING_GRAD (steps G1 to G3 of the header): z0 and w.
-inline void estimate_training_grad(double dy, double x, double m, double a, double c, double sr, double& z0,
-                                   double& w) {
+DMLREF_INLINE void estimate_training_grad(double dy, double x, double m, double a, double c, double sr, double& z0,
+                                          double& w) {
     const double h = dy - a;
     const double q = (x - m) * c;
     const double g = h - q;
@@ -794,6 +1207,87 @@ inline void estimate_training_grad(double dy, double x, double m, double a, doub
     z0 = z + 0.0;
     const double G = ((std::fabs(g) + std::fabs(h)) + std::fabs(a)) + 3 * std::fabs(q);
     w = ((std::fabs(sr) * G) * (0x1p-53 * (1 + 0x1p-40)) + std::fabs(z) * (6 * 0x1p-53 * (1 + 0x1p-40))) + 0x1p-1068;
+}
+
+// estimate_training_grad and the decision over a run of n elements whose statistics are constant, dY
+// and X contiguous (cloned as uniform_run); returns whether any element is undecided.
+template <class T>
+DMLREF_INLINE bool training_grad_run(const T* __restrict dy, const T* __restrict x, int64_t n, double m, double a,
+                                     double c, double sr, T* __restrict value) {
+    using Bits = decltype(undecided_bits<T>());
+    Bits* __restrict out = reinterpret_cast<Bits*>(value);
+    uint32_t any = 0;
+    for (int64_t j = 0; j < n; ++j) {
+        double z, w;
+        estimate_training_grad(load(dy[j]), load(x[j]), m, a, c, sr, z, w);
+        const Bits v = to_bits(decide_one(z, w, value));
+        any |= uint32_t(v == undecided_bits<T>());
+        out[j] = v;
+    }
+    return any != 0;
+}
+DMLREF_CLONES bool training_grad_run_f32(const float* dy, const float* x, int64_t n, double m, double a, double c,
+                                         double sr, float* value) {
+    return training_grad_run(dy, x, n, m, a, c, sr, value);
+}
+DMLREF_CLONES bool training_grad_run_f16(const half* dy, const half* x, int64_t n, double m, double a, double c,
+                                         double sr, half* value) {
+    return training_grad_run(dy, x, n, m, a, c, sr, value);
+}
+inline bool run_training_grad(const float* dy, const float* x, int64_t n, double m, double a, double c, double sr,
+                              float* value) {
+    return training_grad_run_f32(dy, x, n, m, a, c, sr, value);
+}
+#if defined(DMLREF_F16C_PATHS)
+// estimate_training_grad on four elements, the same IEEE operations.
+DMLREF_F16C inline void estimate_training_grad4(__m256d dy, __m256d x, __m256d m, __m256d a, __m256d c, __m256d sr,
+                                                __m256d& z0, __m256d& w) {
+    const __m256d h = _mm256_sub_pd(dy, a);
+    const __m256d q = _mm256_mul_pd(_mm256_sub_pd(x, m), c);
+    const __m256d g = _mm256_sub_pd(h, q);
+    const __m256d z = _mm256_mul_pd(sr, g);
+    z0 = _mm256_add_pd(z, _mm256_setzero_pd());
+    const __m256d G = _mm256_add_pd(_mm256_add_pd(_mm256_add_pd(magnitude4(g), magnitude4(h)), magnitude4(a)),
+                                    _mm256_mul_pd(_mm256_set1_pd(3.0), magnitude4(q)));
+    w = _mm256_add_pd(
+        _mm256_add_pd(_mm256_mul_pd(_mm256_mul_pd(magnitude4(sr), G), _mm256_set1_pd(0x1p-53 * (1 + 0x1p-40))),
+                      _mm256_mul_pd(magnitude4(z), _mm256_set1_pd(6 * 0x1p-53 * (1 + 0x1p-40)))),
+        _mm256_set1_pd(0x1p-1068));
+}
+
+// training_grad_run for FLOAT16 with F16C, in registers, as uniform_run_f16c.
+DMLREF_F16C bool training_grad_run_f16c(const half* __restrict dy, const half* __restrict x, int64_t n, double m,
+                                        double a, double c, double sr, half* __restrict value) {
+    const __m256d mv = _mm256_set1_pd(m), av = _mm256_set1_pd(a), cv = _mm256_set1_pd(c), srv = _mm256_set1_pd(sr);
+    uint16_t* out = reinterpret_cast<uint16_t*>(value);
+    int any = 0;
+    int64_t j = 0;
+    for (; j + 8 <= n; j += 8) {
+        __m256d d0, d1, x0, x1;
+        load8(dy + j, d0, d1);
+        load8(x + j, x0, x1);
+        __m256d z0, w0, z1, w1;
+        estimate_training_grad4(d0, x0, mv, av, cv, srv, z0, w0);
+        estimate_training_grad4(d1, x1, mv, av, cv, srv, z1, w1);
+        __m128i mask;
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(out + j), decide8(z0, w0, z1, w1, mask));
+        any |= _mm_movemask_epi8(mask);
+    }
+    for (; j < n; ++j) {
+        double z, w;
+        estimate_training_grad(load(dy[j]), load(x[j]), m, a, c, sr, z, w);
+        out[j] = to_bits(decide_one(z, w, static_cast<half*>(nullptr)));
+        any |= int(out[j] == undecided_bits<half>());
+    }
+    return any != 0;
+}
+#endif
+inline bool run_training_grad(const half* dy, const half* x, int64_t n, double m, double a, double c, double sr,
+                              half* value) {
+#if defined(DMLREF_F16C_PATHS)
+    if (have_f16c()) return training_grad_run_f16c(dy, x, n, m, a, c, sr, value);
+#endif
+    return training_grad_run_f16(dy, x, n, m, a, c, sr, value);
 }
 
 template <class T, class D> bool grad(const D& d, const Bindings& b) {
@@ -813,10 +1307,26 @@ template <class T, class D> bool grad(const D& d, const Bindings& b) {
     const T* x = X.data<T>();
     const T* dy = dY.data<T>();
 
-    // The exact sums (a NaN or an infinity in X or dY: the plain loop).
-    std::vector<GradSums> sums(count);
-    bool finite = true;
-    {
+    // The nest of OutputGradientTensor's loop: dY in kX's place, dX in kY's, X in kMean's, the
+    // statistics in kRoot's.
+    const Nest nest = nest_of(d.InputTensor.Sizes, [&](size_t i) {
+        return std::array<int64_t, K>{dY.strides[i], dX.strides[i], X.strides[i], stat[i], 0, 0};
+    });
+    constexpr size_t kStat = kRoot, kIn = kMean;
+
+    // The exact sums, sum dY and sum dY X (a NaN or an infinity in X or dY: the plain loop): by
+    // extraction where the statistics are constant along the inner run (steps S1 to S3), otherwise
+    // in bins, one pass in order.
+    std::vector<mpq_class> sum_dys, sum_products;
+    if (nest.inner.stride[kStat] == 0) {
+        auto add = [](GradSums& g, T dv, T xv) {
+            if constexpr (is_half_v<T>) g.add_half(to_bits(dv), to_bits(xv));
+            else g.add(to_bits(dv), to_bits(xv));
+        };
+        if (!split_sums<T, GradSums>(nest, dy, kX, x, kIn, kStat, count, sum_dys, sum_products, add)) return false;
+    } else {
+        std::vector<GradSums> sums(count);
+        bool finite = true;
         const std::array<const int64_t*, 3> strides = {X.strides.data(), dY.strides.data(), stat.data()};
         for_each_run<3>(d.InputTensor.Sizes, strides, {0, 0, 0},
                         [&](const std::array<int64_t, 3>& off, int64_t n, const std::array<int64_t, 3>& step) {
@@ -830,20 +1340,24 @@ template <class T, class D> bool grad(const D& d, const Bindings& b) {
             }
             finite = finite && ok;
         });
+        if (!finite) return false;
+        sum_dys.resize(count);
+        sum_products.resize(count);
+        for (size_t k = 0; k < count; ++k) {
+            mpz_class Dz, P;
+            sums[k].totals(Dz, P);
+            sum_dys[k] = scaled(Dz, 149);
+            sum_products[k] = scaled(P, 298);
+        }
     }
-    if (!finite) return false;
 
     // OutputBiasGradient = sum dY and OutputScaleGradient = r sum dY (X - Mean), from the exact sums.
     std::vector<T> bias_gradient(count), scale_gradient(count);
     std::vector<double> sr(count), a(count), c(count);
     std::vector<mpq_class> sums_dy(training ? count : 0), sums_c(training ? count : 0);
     for (size_t k = 0; k < count; ++k) {
-        mpz_class Dz, P;
-        sums[k].totals(Dz, P);
-        mpq_class sum_dy(Dz, mpz_class(1) << 149), sum_c(P, mpz_class(1) << 298);
-        sum_dy.canonicalize();
-        sum_c.canonicalize();
-        sum_c -= mpq_class(load(mean[k])) * sum_dy;
+        const mpq_class& sum_dy = sum_dys[k];
+        const mpq_class sum_c = sum_products[k] - mpq_class(load(mean[k])) * sum_dy;
         bias_gradient[k] = round_rational<T>(sum_dy);
         scale_gradient[k] = batch_normalization_scale_gradient<T>(sum_c, var[k], d.Epsilon);
         sr[k] = load(scale[k]) * root_estimate(load(var[k]), d.Epsilon);
@@ -858,14 +1372,10 @@ template <class T, class D> bool grad(const D& d, const Bindings& b) {
 
     // OutputGradientTensor: the forward's steps with x = dY, m = 0, b = 0 (t = 0 only for dY = 0 or
     // Scale = 0, the exact zero), in the forward's chunks.
-    const Nest nest = nest_of(d.InputTensor.Sizes, [&](size_t i) {
-        return std::array<int64_t, K>{dY.strides[i], dX.strides[i], X.strides[i], stat[i], 0, 0};
-    });
     const int64_t outer = nest.outer, chunks = nest.chunks;
     T* out_base = dX.data<T>();
     const std::span<std::byte> ib = b.at("InputGradientTensor"), ob = b.at("OutputGradientTensor");
     const bool overlap = overlaps(ib, ob);
-    constexpr size_t kStat = kRoot, kIn = kMean;
     std::atomic<uint64_t> plain{0};
     parallel_for(outer * chunks, [&](int64_t task) {
         const auto [at, first, n] = nest.task(task);
@@ -878,7 +1388,9 @@ template <class T, class D> bool grad(const D& d, const Bindings& b) {
         const T* xr = x + at[kIn];
         const size_t k0 = size_t(at[kStat]);
         bool any = false;
-        if constexpr (training) {
+        if (training && step[kStat] == 0 && step[kX] == 1 && step[kIn] == 1) {
+            any = run_training_grad(dyr, xr, n, load(mean[k0]), a[k0], c[k0], sr[k0], value);
+        } else if (training) {
             for (int64_t j = 0; j < n; ++j) {
                 const size_t k = k0 + size_t(j * step[kStat]);
                 double ze, we;
