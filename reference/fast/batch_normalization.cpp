@@ -131,6 +131,7 @@
 // chunk's values in a scratch row first, its undecided elements computed before anything is
 // written, so that an output bound in place over the input (same layout) reads only inputs.
 #include "batch_normalization.hpp"
+#include "half_rows.hpp"
 
 #include "../batch_normalization_internal.hpp"
 #include "../common.hpp"
@@ -315,16 +316,6 @@ DMLREF_CLONES bool uniform_run_f16(const half* x, int64_t n, double m, double sr
 // estimate_training and estimate_training_grad, four lanes at a time, and decide eight elements
 // in registers.
 #if defined(DMLREF_F16C_PATHS)
-// AVX2 (which GCC's and Clang's builtin test with the OS's saving of the AVX registers) and F16C
-// (CPUID leaf 1, ECX bit 29), as reference/fast/element_wise.cpp tests them.
-bool have_f16c() {
-    static const bool yes = [] {
-        unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
-        return __builtin_cpu_supports("avx2") && __get_cpuid(1, &eax, &ebx, &ecx, &edx) && (ecx & bit_F16C) != 0;
-    }();
-    return yes;
-}
-
 // The float ends of four elements (a non-finite end makes them 0 and 1: undecided).
 DMLREF_F16C inline __m128 float_end(__m256d e, __m256d finite, double otherwise) {
     return _mm256_cvtpd_ps(_mm256_blendv_pd(_mm256_set1_pd(otherwise), e, finite));

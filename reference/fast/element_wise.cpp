@@ -11,6 +11,7 @@
 #include "element_wise.hpp"
 
 #include "streamed.hpp"
+#include "half_rows.hpp"
 
 #include "dmlref/numeric.hpp"
 #include "dmlref/tensor.hpp"
@@ -187,16 +188,6 @@ bool binary_map(const TensorView& Y, const TensorView& A, const TensorView& B, s
 enum class HalfOp { Add, Multiply, Divide, Sqrt };
 
 #if defined(DMLREF_F16C_PATHS)
-
-// AVX2 (which GCC's and Clang's builtin test with the OS's saving of the AVX registers) and F16C
-// (CPUID leaf 1, ECX bit 29: Clang's builtin does not know the name).
-bool have_f16c() {
-    static const bool yes = [] {
-        unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
-        return __builtin_cpu_supports("avx2") && __get_cpuid(1, &eax, &ebx, &ecx, &edx) && (ecx & bit_F16C) != 0;
-    }();
-    return yes;
-}
 
 // Lanes whose FLOAT16 bits are a NaN become the canonical NaN 0x7e00.
 DMLREF_F16C inline __m128i canonical_half_nans(__m128i h) {
