@@ -59,7 +59,8 @@
 // modulo Strides are held by the same run of columns, so each residue is one contiguous window
 // sum (a gather; no scatter). The rows' kernels are plain loops of IEEE operations, unfused
 // (-ffp-contract=off), cloned for AVX-512 and AVX2: every clone gives the same bits. The output
-// decision is decide_all (decide.hpp), for FLOAT16 with F16C: see decide_halves_f16c.
+// decision is decide_all (decide.hpp), with AVX2 and F16C four at a time:
+// see decide4.
 #include "average_pooling.hpp"
 
 #include "../fast_sum.hpp"
@@ -67,6 +68,7 @@
 #include "parallel.hpp"
 
 #include <algorithm>
+#include <array>
 #include <numeric>
 #include <atomic>
 #include <cmath>
@@ -142,13 +144,12 @@ DMLREF_POOL_CLONES void pool_quotients(double* __restrict s, double* __restrict 
     }
 }
 
-// The same where s is the exact sum (FLOAT16 data, few taps): q = s / D, e = |q| 2^-52.
-DMLREF_POOL_CLONES void pool_exact_quotients(double* __restrict s, double* __restrict e, const double* __restrict D,
-                                             int64_t n) {
+// The same where s is the exact sum (FLOAT16 data, few taps), s kept: q = s / D, e = |q| 2^-52.
+DMLREF_POOL_CLONES void pool_exact_quotients(const double* __restrict s, double* __restrict q, double* __restrict e,
+                                             const double* __restrict D, int64_t n) {
     for (int64_t j = 0; j < n; ++j) {
-        const double q = s[j] / D[j];
-        e[j] = std::fabs(q) * 0x1p-52;
-        s[j] = q;
+        q[j] = s[j] / D[j];
+        e[j] = std::fabs(q[j]) * 0x1p-52;
     }
 }
 
@@ -187,76 +188,118 @@ DMLREF_POOL_F16C void halves_to_floats_f16c(float* __restrict out, const uint16_
 
 // The undecided flags of four elements (one byte each, 1: undecided) from the mask of the decided.
 inline void store_flags(uint8_t* undecided, int decided) {
-    const uint32_t flags = 0x01010101u & ~(uint32_t(decided & 1) | uint32_t(decided & 2) << 7 |
-                                           uint32_t(decided & 4) << 14 | uint32_t(decided & 8) << 21);
-    std::memcpy(undecided, &flags, 4);
+    static constexpr auto kFlags = [] {
+        std::array<uint32_t, 16> f{};
+        for (uint32_t d = 0; d < 16; ++d)
+            for (uint32_t k = 0; k < 4; ++k) f[d] |= uint32_t(((d >> k) & 1) ^ 1) << (8 * k);
+        return f;
+    }();
+    std::memcpy(undecided, &kFlags[size_t(decided)], 4);
 }
 
-// decide_all's FLOAT32 loop (decide.hpp), four at a time: the same operations on the same
-// values, so the same decisions and bits.
-DMLREF_POOL_F16C void decide_floats_avx2(const double* v, const double* e, float* res, uint8_t* undecided, int64_t n) {
+// decide_all's interval for four values (decide.hpp): [lo, hi] with fl(v - w) <= v - e and
+// fl(v + w) >= v + e; ok where it is ordered and finite.
+DMLREF_POOL_F16C inline __m256d interval4(__m256d V, __m256d E, __m256d& lo, __m256d& hi) {
     const __m256d sign = _mm256_set1_pd(-0.0), zero = _mm256_setzero_pd();
-    const __m256d widen = _mm256_set1_pd(0x1p-52), grow = _mm256_set1_pd(1 + 0x1p-50), tiny = _mm256_set1_pd(0x1p-1072),
-                  largest = _mm256_set1_pd(std::numeric_limits<double>::max());
-    int64_t i = 0;
-    for (; i + 4 <= n; i += 4) {
-        const __m256d V = _mm256_loadu_pd(v + i), E = _mm256_loadu_pd(e + i);
-        const __m256d absV = _mm256_andnot_pd(sign, V);
-        __m256d w = _mm256_add_pd(_mm256_mul_pd(_mm256_add_pd(E, _mm256_mul_pd(absV, widen)), grow), tiny);
-        w = _mm256_blendv_pd(w, zero, _mm256_cmp_pd(E, zero, _CMP_EQ_OQ));
-        const __m256d lo = _mm256_add_pd(_mm256_sub_pd(V, w), zero), hi = _mm256_add_pd(_mm256_add_pd(V, w), zero);
-        const __m256d ok = _mm256_and_pd(_mm256_cmp_pd(lo, hi, _CMP_LE_OQ),
-                                         _mm256_and_pd(_mm256_cmp_pd(_mm256_andnot_pd(sign, lo), largest, _CMP_LE_OQ),
-                                                       _mm256_cmp_pd(_mm256_andnot_pd(sign, hi), largest, _CMP_LE_OQ)));
-        const __m128 a = _mm256_cvtpd_ps(lo), b = _mm256_cvtpd_ps(hi);
-        const __m128i same = _mm_cmpeq_epi32(_mm_castps_si128(a), _mm_castps_si128(b));
-        _mm_storeu_ps(res + i, a);
-        store_flags(undecided + i, _mm256_movemask_pd(ok) & _mm_movemask_ps(_mm_castsi128_ps(same)));
-    }
-    if (i < n) decide_all(v + i, e + i, res + i, undecided + i, n - i);
+    const __m256d largest = _mm256_set1_pd(std::numeric_limits<double>::max());
+    const __m256d absV = _mm256_andnot_pd(sign, V);
+    __m256d w = _mm256_add_pd(
+        _mm256_mul_pd(_mm256_add_pd(E, _mm256_mul_pd(absV, _mm256_set1_pd(0x1p-52))), _mm256_set1_pd(1 + 0x1p-50)),
+        _mm256_set1_pd(0x1p-1072));
+    w = _mm256_blendv_pd(w, zero, _mm256_cmp_pd(E, zero, _CMP_EQ_OQ));
+    lo = _mm256_add_pd(_mm256_sub_pd(V, w), zero);
+    hi = _mm256_add_pd(_mm256_add_pd(V, w), zero);
+    return _mm256_and_pd(_mm256_cmp_pd(lo, hi, _CMP_LE_OQ),
+                         _mm256_and_pd(_mm256_cmp_pd(_mm256_andnot_pd(sign, lo), largest, _CMP_LE_OQ),
+                                       _mm256_cmp_pd(_mm256_andnot_pd(sign, hi), largest, _CMP_LE_OQ)));
 }
 
-// decide_all for FLOAT16 (res as bits), four at a time. The interval [lo, hi] is decide_all's
-// FLOAT32 one (w widened from e, decide.hpp), so it holds the exact value V. a = fl32(lo) and
-// b = fl32(hi) (to nearest): where a and b are the same float f, every real of [lo, hi] rounds to
-// f in FLOAT32 (monotone); where moreover f is no FLOAT16 rounding midpoint, each of those reals
-// rounds to f's FLOAT16 (rounding twice errs only where the first rounding lands on a midpoint of
-// the second), and f is none when the floats on either side of it round to the same FLOAT16 as f
+// decide_all's FLOAT32 loop (decide.hpp) for four values: the same operations on the same values,
+// so the same decisions and bits. Stores the four results, returns the mask of the decided.
+DMLREF_POOL_F16C inline int decide4(__m256d V, __m256d E, float* res) {
+    __m256d lo, hi;
+    const __m256d ok = interval4(V, E, lo, hi);
+    const __m128 a = _mm256_cvtpd_ps(lo), b = _mm256_cvtpd_ps(hi);
+    const __m128i same = _mm_cmpeq_epi32(_mm_castps_si128(a), _mm_castps_si128(b));
+    _mm_storeu_ps(res, a);
+    return _mm256_movemask_pd(ok) & _mm_movemask_ps(_mm_castsi128_ps(same));
+}
+
+// decide_all for four FLOAT16 results (res as bits). The interval [lo, hi] is decide_all's
+// FLOAT32 one (interval4), so it holds the exact value V. a = fl32(lo) and b = fl32(hi) (to
+// nearest): where a and b are the same float f, every real of [lo, hi] rounds to f in FLOAT32
+// (monotone); where moreover f is no FLOAT16 rounding midpoint, each of those reals rounds to
+// f's FLOAT16 (rounding twice errs only where the first rounding lands on a midpoint of the
+// second), and f is none when the floats on either side of it round to the same FLOAT16 as f
 // (rounds_to_one, decide.hpp); f = +-0 or +-infinity is decided as it stands. F16C's
 // float-to-half rounds to nearest even, as round_to_float does. The others are undecided here.
-DMLREF_POOL_F16C void decide_halves_f16c(const double* v, const double* e, uint16_t* res, uint8_t* undecided,
-                                         int64_t n) {
-    const __m256d sign = _mm256_set1_pd(-0.0), zero = _mm256_setzero_pd();
-    const __m256d widen = _mm256_set1_pd(0x1p-52), grow = _mm256_set1_pd(1 + 0x1p-50), tiny = _mm256_set1_pd(0x1p-1072),
-                  largest = _mm256_set1_pd(std::numeric_limits<double>::max());
-    const __m128i one = _mm_set1_epi32(1), magnitude = _mm_set1_epi32(0x7fffffff), finite = _mm_set1_epi32(0x7f7fffff);
+DMLREF_POOL_F16C inline int decide4(__m256d V, __m256d E, half* res) {
     constexpr int kNearest = _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC;
+    const __m128i one = _mm_set1_epi32(1);
+    __m256d lo, hi;
+    const __m256d ok = interval4(V, E, lo, hi);
+    const __m128i a = _mm_castps_si128(_mm256_cvtpd_ps(lo)), b = _mm_castps_si128(_mm256_cvtpd_ps(hi));
+    const __m128i h = _mm_cvtps_ph(_mm_castsi128_ps(a), kNearest);
+    const __m128i below = _mm_cvtps_ph(_mm_castsi128_ps(_mm_sub_epi32(a, one)), kNearest);
+    const __m128i above = _mm_cvtps_ph(_mm_castsi128_ps(_mm_add_epi32(a, one)), kNearest);
+    const __m128i alone = _mm_cvtepi16_epi32(_mm_and_si128(_mm_cmpeq_epi16(below, h), _mm_cmpeq_epi16(above, h)));
+    const __m128i m = _mm_and_si128(a, _mm_set1_epi32(0x7fffffff));
+    const __m128i edge = _mm_or_si128(_mm_cmpeq_epi32(m, _mm_setzero_si128()),
+                                      _mm_cmpgt_epi32(m, _mm_set1_epi32(0x7f7fffff)));
+    const __m128i same = _mm_and_si128(_mm_cmpeq_epi32(a, b), _mm_or_si128(edge, alone));
+    _mm_storel_epi64(reinterpret_cast<__m128i*>(res), h);
+    return _mm256_movemask_pd(ok) & _mm_movemask_ps(_mm_castsi128_ps(same));
+}
+
+// decide_all (decide.hpp) for FLOAT32 or FLOAT16, four at a time; true when some are undecided.
+template <class T>
+DMLREF_POOL_F16C bool decide_f16c(const double* v, const double* e, T* res, uint8_t* undecided, int64_t n) {
     int64_t i = 0;
+    int all = 15;
     for (; i + 4 <= n; i += 4) {
-        const __m256d V = _mm256_loadu_pd(v + i), E = _mm256_loadu_pd(e + i);
-        const __m256d absV = _mm256_andnot_pd(sign, V);
-        __m256d w = _mm256_add_pd(_mm256_mul_pd(_mm256_add_pd(E, _mm256_mul_pd(absV, widen)), grow), tiny);
-        w = _mm256_blendv_pd(w, zero, _mm256_cmp_pd(E, zero, _CMP_EQ_OQ));
-        const __m256d lo = _mm256_add_pd(_mm256_sub_pd(V, w), zero), hi = _mm256_add_pd(_mm256_add_pd(V, w), zero);
-        const __m256d ok = _mm256_and_pd(_mm256_cmp_pd(lo, hi, _CMP_LE_OQ),
-                                         _mm256_and_pd(_mm256_cmp_pd(_mm256_andnot_pd(sign, lo), largest, _CMP_LE_OQ),
-                                                       _mm256_cmp_pd(_mm256_andnot_pd(sign, hi), largest, _CMP_LE_OQ)));
-        const __m128i a = _mm_castps_si128(_mm256_cvtpd_ps(lo)), b = _mm_castps_si128(_mm256_cvtpd_ps(hi));
-        const __m128i h = _mm_cvtps_ph(_mm_castsi128_ps(a), kNearest);
-        const __m128i below = _mm_cvtps_ph(_mm_castsi128_ps(_mm_sub_epi32(a, one)), kNearest);
-        const __m128i above = _mm_cvtps_ph(_mm_castsi128_ps(_mm_add_epi32(a, one)), kNearest);
-        const __m128i alone = _mm_cvtepi16_epi32(_mm_and_si128(_mm_cmpeq_epi16(below, h), _mm_cmpeq_epi16(above, h)));
-        const __m128i m = _mm_and_si128(a, magnitude);
-        const __m128i edge = _mm_or_si128(_mm_cmpeq_epi32(m, _mm_setzero_si128()), _mm_cmpgt_epi32(m, finite));
-        const __m128i same = _mm_and_si128(_mm_cmpeq_epi32(a, b), _mm_or_si128(edge, alone));
-        _mm_storel_epi64(reinterpret_cast<__m128i*>(res + i), h);
-        store_flags(undecided + i, _mm256_movemask_pd(ok) & _mm_movemask_ps(_mm_castsi128_ps(same)));
+        const int decided = decide4(_mm256_loadu_pd(v + i), _mm256_loadu_pd(e + i), res + i);
+        store_flags(undecided + i, decided);
+        all &= decided;
     }
+    bool some = all != 15;
     for (; i < n; ++i) {
-        half out{};
-        undecided[i] = uint8_t(!decide(v[i], e[i], out));
-        res[i] = to_bits(out);
+        undecided[i] = uint8_t(!decide(v[i], e[i], res[i]));
+        some = some || undecided[i];
     }
+    return some;
+}
+
+// The grad's plane (see backward): s[m] = u[m] + u[m + 1] + ... + u[m + nr - 1], a[m] the same of
+// ua, e = (K a) 2^-53 (1 + 2^-29) (pool_window_sums and pool_grad_bounds, the same operations
+// in the same order), decided four at a time as decide_f16c; true when some are undecided.
+template <class T>
+DMLREF_POOL_F16C bool grad_plane_f16c(const double* u, const double* ua, int64_t nr, double K, int64_t count, T* res,
+                                      uint8_t* undecided) {
+    const __m256d k = _mm256_set1_pd(K), scale = _mm256_set1_pd(0x1p-53), grow = _mm256_set1_pd(1 + 0x1p-29);
+    int64_t m = 0;
+    int all = 15;
+    for (; m + 4 <= count; m += 4) {
+        __m256d s = _mm256_loadu_pd(u + m), a = _mm256_loadu_pd(ua + m);
+        for (int64_t t = 1; t < nr; ++t) {
+            s = _mm256_add_pd(s, _mm256_loadu_pd(u + m + t));
+            a = _mm256_add_pd(a, _mm256_loadu_pd(ua + m + t));
+        }
+        const __m256d e = _mm256_mul_pd(_mm256_mul_pd(_mm256_mul_pd(k, a), scale), grow);
+        const int decided = decide4(s, e, res + m);
+        store_flags(undecided + m, decided);
+        all &= decided;
+    }
+    bool some = all != 15;
+    for (; m < count; ++m) {
+        double s = u[m], a = ua[m];
+        for (int64_t t = 1; t < nr; ++t) {
+            s += u[m + t];
+            a += ua[m + t];
+        }
+        undecided[m] = uint8_t(!decide(s, K * a * 0x1p-53 * (1 + 0x1p-29), res[m]));
+        some = some || undecided[m];
+    }
+    return some;
 }
 
 #endif
@@ -268,9 +311,9 @@ constexpr uint64_t kMaxTaps = uint64_t(1) << 20;
 constexpr uint64_t kExactHalfTaps = uint64_t(1) << 13;
 // The grad's exact retry scales its terms to a common divisor of at most this.
 constexpr uint64_t kMaxMultiple = uint64_t(1) << 29;
-// A task is a run of rows of about this many additions at least: small tensors stay on one thread
-// (parallel_for runs a single task in place) and large ones are not split finer than needed.
-constexpr int64_t kTaskWork = int64_t(1) << 15;
+// Rows go to the threads in runs of about kTaskWork additions; a call of fewer than kSerialWork
+// stays on one thread (parallel_for runs a single run in place), not paying the threads' start.
+constexpr int64_t kTaskWork = int64_t(1) << 13, kSerialWork = int64_t(1) << 15;
 
 std::atomic<uint64_t> decided_count{0}, exact_count{0}, plain_count{0};
 
@@ -333,24 +376,17 @@ DivisorRows divisor_rows(const avgpool::Window& w, uint64_t taps) {
     return d;
 }
 
-// decide_all (decide.hpp) for a row, F16C's for FLOAT16 where the CPU has it.
-template <class T> void decide_row(const double* v, const double* e, T* res, uint8_t* undecided, int64_t n) {
+// decide_all (decide.hpp) for a row, four at a time with AVX2 and F16C where the CPU has them;
+// true when some are undecided.
+template <class T> bool decide_row(const double* v, const double* e, T* res, uint8_t* undecided, int64_t n) {
 #if defined(DMLREF_POOL_F16C_PATHS)
-    if constexpr (std::is_same_v<T, float>) {
-        if (have_f16c()) {
-            decide_floats_avx2(v, e, res, undecided, n);
-            return;
-        }
-    }
-    if constexpr (is_half_v<T>) {
-        if (have_f16c()) {
-            decide_halves_f16c(v, e, reinterpret_cast<uint16_t*>(res), undecided, n);
-            return;
-        }
-    }
+    if (have_f16c()) return decide_f16c(v, e, res, undecided, n);
 #endif
     if constexpr (std::is_same_v<T, float>) pool_decide_floats(v, e, res, undecided, n);
     else decide_all(v, e, res, undecided, n);
+    uint8_t some = 0;
+    for (int64_t j = 0; j < n; ++j) some |= undecided[j];
+    return some != 0;
 }
 
 // T's rounding of S / D where FastSum f holds S exactly (every addition exact) and the quotient
@@ -366,7 +402,7 @@ template <class T> bool exact_quotient(const FastSum& f, double D, T& out) {
 // undecided flags). Kept between calls: fresh buffers cost their page faults again.
 template <class T> struct Scratch {
     std::vector<float> room;
-    std::vector<double> v, a, s, e;
+    std::vector<double> v, a, s, e, q;
     std::vector<T> value;
     std::vector<uint8_t> undecided;
     std::vector<std::pair<double, uint64_t>> terms;  // an undecided grad element's dY and divisors
@@ -376,21 +412,18 @@ template <class T> Scratch<T>& scratch() {
     return s;
 }
 
-// Writes the row's decided values to out[j * step]; true when every one was decided (the
-// caller then has nothing left to do).
+// Writes the row's decided values to out[j * step] (`some`: whether some are undecided).
 template <class T>
-bool write_decided(const T* __restrict value, const uint8_t* __restrict undecided, T* out, int64_t step, int64_t n) {
-    uint8_t any = 0;
-    for (int64_t j = 0; j < n; ++j) any |= undecided[j];
-    if (!any) {
-        if (step == 1) std::memcpy(static_cast<void*>(out), value, size_t(n) * sizeof(T));
-        else
-            for (int64_t j = 0; j < n; ++j) out[j * step] = value[j];
-        return true;
+void write_decided(const T* __restrict value, const uint8_t* __restrict undecided, bool some, T* out, int64_t step,
+                   int64_t n) {
+    if (!some && step == 1) {
+        std::memcpy(static_cast<void*>(out), value, size_t(n) * sizeof(T));
+    } else if (!some) {
+        for (int64_t j = 0; j < n; ++j) out[j * step] = value[j];
+    } else {
+        for (int64_t j = 0; j < n; ++j)
+            if (!undecided[j]) out[j * step] = value[j];
     }
-    for (int64_t j = 0; j < n; ++j)
-        if (!undecided[j]) out[j * step] = value[j];
-    return !any;
 }
 
 // Task `row`'s (n, c) and position `at` along the dimensions before the row's (extents `extent`);
@@ -404,10 +437,12 @@ int64_t split_row(int64_t row, const Coord& extent, size_t L, int64_t C, Coord& 
     return row % C;
 }
 
-// parallel_for over rows in runs of about kTaskWork additions (each row `work` of them): f(row, b)
-// with the running thread's scratch b, looked up once a run (a thread_local costs a call).
+// parallel_for over rows in runs of about kTaskWork additions (each row `work` of them; one run
+// for fewer than kSerialWork in all): f(row, b) with the running thread's scratch b, looked up
+// once a run (a thread_local costs a call).
 template <class T, class F> void for_rows(int64_t rows, int64_t work, F&& f) {
-    const int64_t per = std::max<int64_t>(1, kTaskWork / std::max<int64_t>(1, work));
+    work = std::max<int64_t>(1, work);
+    const int64_t per = rows * work < kSerialWork ? std::max<int64_t>(1, rows) : std::max<int64_t>(1, kTaskWork / work);
     parallel_for((rows + per - 1) / per, [&](int64_t task) {
         Scratch<T>& b = scratch<T>();
         const int64_t last = std::min(rows, (task + 1) * per);
@@ -440,6 +475,7 @@ template <class T> bool forward(const avgpool::Window& w, const TensorView& X, c
         b.a.assign(exact_sums ? 0 : size_t(Wp), 0.0);
         b.s.resize(size_t(OW));
         b.e.resize(size_t(OW));
+        b.q.resize(exact_sums ? size_t(OW) : 0);
         b.value.resize(size_t(OW));
         b.undecided.resize(size_t(OW));
         double* s = b.s.data();
@@ -467,8 +503,10 @@ template <class T> bool forward(const avgpool::Window& w, const TensorView& X, c
         // The window sums along the row, then q and its bound e in place of s and a.
         pool_window_sums(s, b.v.data(), OW, S, KW, dil);
         const double* D = divisors.divisors(row % outer);
+        double* q = s;  // the quotients: in place of the sums, or beside the exact ones
         if (exact_sums) {
-            pool_exact_quotients(s, e, D, OW);
+            q = b.q.data();
+            pool_exact_quotients(s, q, e, D, OW);
         } else {
             pool_window_sums(e, b.a.data(), OW, S, KW, dil);
             pool_quotients(s, e, D, divisors.reciprocals(row % outer), n1, OW);
@@ -477,8 +515,9 @@ template <class T> bool forward(const avgpool::Window& w, const TensorView& X, c
         at[L] = 0;
         T* out = y + pooling_offset(Y.strides, n, c, at, w.spatial);
         uint8_t* undecided = b.undecided.data();
-        decide_row(s, e, b.value.data(), undecided, OW);
-        if (write_decided(b.value.data(), undecided, out, ystep, OW)) return;
+        const bool some = decide_row(q, e, b.value.data(), undecided, OW);
+        write_decided(b.value.data(), undecided, some, out, ystep, OW);
+        if (!some) return;
         uint64_t ex = 0, pl = 0;
         for (int64_t j = 0; j < OW; ++j) {
             if (!undecided[j]) continue;
@@ -488,12 +527,14 @@ template <class T> bool forward(const avgpool::Window& w, const TensorView& X, c
                 v = T(0);
                 continue;
             }
-            if (decide(s[j], e[j], v)) continue;  // decide's own interval, a little narrower
+            if (decide(q[j], e[j], v)) continue;  // decide's own interval, a little narrower
             at[L] = j;
-            FastSum f;
-            for_each_real_tap(w, at, [&](const Coord& pos) {
-                f.add(widen_fast(x[pooling_offset(X.strides, n, c, pos, w.spatial)]));
-            });
+            FastSum f;  // S exactly where f.b is 0: then V = q exactly where the remainder S - q D is 0
+            if (exact_sums) f.s = s[j];
+            else
+                for_each_real_tap(w, at, [&](const Coord& pos) {
+                    f.add(widen_fast(x[pooling_offset(X.strides, n, c, pos, w.spatial)]));
+                });
             if (exact_quotient(f, Dj, v)) {
                 ++ex;
                 continue;
@@ -539,6 +580,17 @@ template <class T> bool backward(const avgpool::Window& w, const TensorView& dY,
     // the first), and up to the last window any dX position of the row could need.
     const int64_t M = (KW + S - 1) / S;
     const int64_t ulen = M + std::max(OW, (W - 1 + pad) / S + 1) + 1;
+    // Along the row: dX position p (padded t = p + pad = q S + r) is held by the windows q - i,
+    // i < n_r = ceil((KW - r) / S) (those outside [0, OW) read zeros). The positions of one r are
+    // a plane p0, p0 + S, ... (count of them, q = q0, q0 + 1, ...).
+    struct Plane {
+        int64_t p0, count, q0, nr;
+    };
+    std::vector<Plane> planes;
+    for (int64_t r = 0; r < S; ++r) {
+        const int64_t p0 = ((r - pad) % S + S) % S;
+        if (p0 < W) planes.push_back({p0, (W - p0 + S - 1) / S, (p0 + pad) / S, r < KW ? (KW - r + S - 1) / S : 0});
+    }
     const avgpool::Readers readers = avgpool::readers(w);
     const double Kd = double(K + 1);  // the bound's K + 1 (header comment)
     std::atomic<uint64_t> exact{0}, plain{0};
@@ -605,27 +657,26 @@ template <class T> bool backward(const avgpool::Window& w, const TensorView& dY,
             v = avgpool::average_grad_element(w, readers, dy, dY.strides, n, c, at);
             ++pl;
         };
-        // Along the row: dX position p (padded t = p + pad = q S + r) is held by the windows
-        // q - i, i < n_r = ceil((KW - r) / S) (those outside [0, OW) read zeros). The positions of
-        // one r are a plane p0, p0 + S, ...: each a contiguous window sum of u, decided as a row
-        // and written with step S.
-        for (int64_t r = 0; r < S; ++r) {
-            const int64_t p0 = ((r - pad) % S + S) % S;
-            if (p0 >= W) continue;
-            const int64_t count = (W - p0 + S - 1) / S, q0 = (p0 + pad) / S;
-            const int64_t nr = r < KW ? (KW - r + S - 1) / S : 0;
-            double* s = b.s.data();
-            double* e = b.e.data();
-            if (nr == 0) {
-                std::fill(s, s + count, 0.0);
-                std::fill(e, e + count, 0.0);
+        // Each plane: a contiguous window sum of u, decided as a row and written with step S.
+        for (const Plane& plane : planes) {
+            const int64_t p0 = plane.p0, count = plane.count, q0 = plane.q0, nr = plane.nr;
+            bool some = false;
+            if (nr == 0) {  // held by no window: +0
+                std::fill(value, value + count, T(0));
+#if defined(DMLREF_POOL_F16C_PATHS)
+            } else if (have_f16c()) {
+                some = grad_plane_f16c(u + q0 - (nr - 1), ua + q0 - (nr - 1), nr, Kd, count, value, undecided);
+#endif
             } else {
+                double* s = b.s.data();
+                double* e = b.e.data();
                 pool_window_sums(s, u + q0 - (nr - 1), count, 1, nr, 1);
                 pool_window_sums(e, ua + q0 - (nr - 1), count, 1, nr, 1);
                 pool_grad_bounds(e, Kd, count);
+                some = decide_row(s, e, value, undecided, count);
             }
-            decide_row(s, e, value, undecided, count);
-            if (write_decided(value, undecided, out + p0 * dxstep, S * dxstep, count)) continue;
+            write_decided(value, undecided, some, out + p0 * dxstep, S * dxstep, count);
+            if (!some) continue;
             for (int64_t m = 0; m < count; ++m)
                 if (undecided[m]) settle(p0 + m * S);
         }
