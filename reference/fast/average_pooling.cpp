@@ -17,9 +17,11 @@
 // subnormal is exact anyway) nor overflow, and S / D with D <= 2^20 is at least 2^-169, normal.
 //   - s = the window's terms added in float64 as above, padding read as +0 (adding zero is
 //     exact): h <= T - 1, T = prod(WindowSize), so |s - S| <= gamma_(T-1) A and
-//     a >= (1 - gamma_(T-1)) A; q = fl(s / D), m = fl(a / D) >= (a / D)(1 - u);
-//   - |q - V| <= u |s / D| + |s - S| / D <= u |q| / (1 - u) + gamma_(T-1) m / ((1 - u)(1 - gamma_(T-1)))
-//     <= u (1 + 2^-31) (|q| + (T - 1) m) for T <= 2^20 ((T - 1) u / (1 - 2 (T - 1) u) <= (T - 1) u (1 + 2^-31));
+//     a >= (1 - gamma_(T-1)) A; q = fl(s / D); m = fl(a r), r = fl(1 / D) (tabled once per
+//     call), so m >= (a / D)(1 - u)^2;
+//   - |q - V| <= u |s / D| + |s - S| / D <= u |q| / (1 - u) + gamma_(T-1) m / ((1 - u)^2 (1 - gamma_(T-1)))
+//     <= u (1 + 2^-31) (|q| + (T - 1) m) for T <= 2^20 ((T - 1) u <= 2^-33, so
+//     (T - 1) u / ((1 - u)^2 (1 - 2 (T - 1) u)) <= (T - 1) u (1 + 2^-31));
 //   - e = fl(fl(fl((T - 1) m) + |q|) 2^-53 (1 + 2^-30)): three roundings down by at most (1 - u)
 //     each, and (1 - u)^3 (1 + 2^-30) > 1 + 2^-31, so e bounds |q - V|; decide (decide.hpp) gives
 //     the output's bits where [q - e, q + e] rounds to one value.
@@ -28,39 +30,46 @@
 // below T 2^16 <= 2^29, a double: s = S exactly (a NaN or an infinity makes s NaN or infinite:
 // undecided). Then |q - V| <= u |V| <= u |q| / (1 - u) <= e = |q| 2^-52 (exact: a power of two).
 // Undecided elements (V within about 2^-50 |V| of a rounding boundary or tie of the output type,
-// a NaN or infinite element in the window) are tried with decide's own interval, then summed
-// again with TwoSum (FastSum, fast_sum.hpp): where every addition was exact (b == 0) s is S
-// itself, and where the remainder fma(-q, D, S) (exact: the remainder of a rounded quotient is a
-// double) is 0, q = S / D = V exactly, rounded once (a value on a tie of the output type: 2x2
-// windows of FLOAT16 data, say). The rest take the plain loop's element (avgpool::average_element:
-// exact rationals).
+// a NaN or infinite element in the window) are tried with decide's own interval, then with the
+// exact sum S: FLOAT16's s, or the window summed again with TwoSum (FastSum, fast_sum.hpp), S
+// where every addition was exact (b == 0). Where the remainder fma(-q, D, S) (exact: the
+// remainder of a rounded quotient is a double) is 0, q = S / D = V exactly, rounded once (a value
+// on a tie of the output type: 2x2 windows of FLOAT16 data, say). The rest take the plain loop's
+// element (avgpool::average_element: exact rationals).
 //
 // The grad. Element x of dX is V = sum over the k windows o that hold x of dY[o] / D(o).
-//   - t_o = fl(dY[o] / D(o)): |t_o - dY[o] / D(o)| <= u |t_o| / (1 - u);
+//   - t_o = fl(dY[o] r_o), r_o = fl(1 / D(o)) (tabled once per call): t_o = (dY[o] / D(o))(1 + d)
+//     with |d| <= gamma_2, so |t_o - dY[o] / D(o)| <= gamma_2 |t_o| / (1 - gamma_2);
 //   - s = the t_o of x's windows added as a tree (down the dY rows that hold x's row, then along
 //     the row: R rows, c columns, k = R c), a = their |t_o| the same way, with h <= R + c - 2
 //     <= K - 1, K = prod(ceil(WindowSize / Strides)) >= R c (no dilation: a position is held by at
 //     most ceil(WindowSize / Strides) windows along each dimension; columns of windows outside
 //     the tensor read +0), K <= 2^20: |s - sum t_o| <= gamma_(K-1) sum |t_o|,
 //     a >= (1 - gamma_(K-1)) sum |t_o|;
-//   - |s - V| <= (u / (1 - u) + gamma_(K-1)) a / (1 - gamma_(K-1)) <= K u (1 + 2^-31) a;
-//   - e = fl(fl(K a) 2^-53 (1 + 2^-29)) >= K a u (1 + 2^-29)(1 - u)^2 bounds it.
-// Undecided elements whose windows share one divisor (always with IncludePadding) are summed
-// again as sum dY[o] with TwoSum and divided once, as in the forward; the rest take the plain
+//   - |s - V| <= (gamma_2 / (1 - gamma_2) + gamma_(K-1)) a / (1 - gamma_(K-1)) <= (K + 1) u (1 + 2^-31) a;
+//   - e = fl(fl((K + 1) a) 2^-53 (1 + 2^-29)) >= (K + 1) a u (1 + 2^-29)(1 - u)^2 bounds it.
+// FLOAT16 where K M <= 2^13, M the least common multiple of the call's divisors (those not 0),
+// sums exactly instead: V = S' / M, S' = sum dY[o] (M / D(o)); each product is exact (11
+// significant bits times an integer of at most 2^13) and a multiple of 2^-24 below 2^16 M, so
+// every partial sum of at most K of them is a multiple of 2^-24 below K M 2^16 <= 2^29: s = S'
+// exactly, q = fl(s / M), e = |q| 2^-52 as in the forward.
+// Undecided elements: V = S' / M as well for any multiple M of their own windows' divisors, with
+// M <= 2^29 (a FLOAT32 significand of 24 bits times M / D(o) is exact); where FastSum finds S'
+// exact (FLOAT16's s is) and the remainder fma(-q, M, S') is 0, q = V. The rest take the plain
 // loop's element (avgpool::average_grad_element).
 //
 // Layout and work. The last spatial dimension is a row. A task is a run of rows of outputs
 // (forward) or of dX (grad), long enough that small tensors stay on one thread, spread over the
 // threads by parallel_for; every element is computed by one task the same way, so the bits never
-// depend on the thread count. Forward: the window's input rows are widened to float64 in bulk
-// (F16C for FLOAT16 where the CPU has it: exact, as Eigen's conversion is) and added into column
-// sums over the padded row, then the KW columns of each window along it. Grad: the dY rows that
-// hold the dX row give column sums of t_o; dX positions of one residue of (position + padding)
-// modulo Strides are held by the same run of columns, so each residue is one contiguous window
-// sum (a gather; no scatter). The rows' kernels are plain loops of IEEE operations, unfused
-// (-ffp-contract=off), cloned for AVX-512 and AVX2: every clone gives the same bits. The output
-// decision is decide_all (decide.hpp), with AVX2 and F16C four at a time:
-// see decide4.
+// depend on the thread count. Forward: the window's input rows are read as floats (FLOAT16
+// converted in bulk with F16C where the CPU has it: exact, as Eigen's conversion is) and added
+// into float64 column sums over the padded row, then the KW columns of each window along it.
+// Grad: the dY rows that hold the dX row give column sums of t_o (or of dY (M / D)); dX positions
+// of one residue of (position + padding) modulo Strides are held by the same run of columns, so
+// each residue is one contiguous window sum (a gather; no scatter). The rows' kernels are plain
+// loops of IEEE operations, unfused (-ffp-contract=off), cloned for AVX-512 and AVX2, or AVX2
+// intrinsics doing the same operations in the same order: every version gives the same bits.
+// The output decision is decide_all (decide.hpp), four at a time with AVX2 and F16C (decide4).
 #include "average_pooling.hpp"
 
 #include "../fast_sum.hpp"
@@ -112,6 +121,12 @@ DMLREF_POOL_CLONES void pool_add_terms(double* __restrict v, double* __restrict 
         v[i] += t;
         a[i] += std::fabs(t);
     }
+}
+
+// The FLOAT16 grad's exact terms: v[i] += x[i] Wt[i] (Wt = M / D, an integer: exact products).
+DMLREF_POOL_CLONES void pool_add_weighted(double* __restrict v, const float* __restrict x, const double* __restrict Wt,
+                                          int64_t n) {
+    for (int64_t i = 0; i < n; ++i) v[i] += double(x[i]) * Wt[i];
 }
 
 // s[j] = v[j S] + v[j S + dil] + ... + v[j S + (K - 1) dil], added in that order (K >= 1); stride
@@ -271,32 +286,44 @@ DMLREF_POOL_F16C bool decide_f16c(const double* v, const double* e, T* res, uint
 
 // The grad's plane (see backward): s[m] = u[m] + u[m + 1] + ... + u[m + nr - 1], a[m] the same of
 // ua, e = (K a) 2^-53 (1 + 2^-29) (pool_window_sums and pool_grad_bounds, the same operations
-// in the same order), decided four at a time as decide_f16c; true when some are undecided.
+// in the same order); or, for exact sums (ua null), q = s / M and e = |q| 2^-52. Decided four at
+// a time as decide_f16c; true when some are undecided.
 template <class T>
-DMLREF_POOL_F16C bool grad_plane_f16c(const double* u, const double* ua, int64_t nr, double K, int64_t count, T* res,
-                                      uint8_t* undecided) {
+DMLREF_POOL_F16C bool grad_plane_f16c(const double* u, const double* ua, int64_t nr, double K, double M, int64_t count,
+                                      T* res, uint8_t* undecided) {
     const __m256d k = _mm256_set1_pd(K), scale = _mm256_set1_pd(0x1p-53), grow = _mm256_set1_pd(1 + 0x1p-29);
+    const __m256d m4 = _mm256_set1_pd(M), sign = _mm256_set1_pd(-0.0), exact_scale = _mm256_set1_pd(0x1p-52);
     int64_t m = 0;
     int all = 15;
     for (; m + 4 <= count; m += 4) {
-        __m256d s = _mm256_loadu_pd(u + m), a = _mm256_loadu_pd(ua + m);
-        for (int64_t t = 1; t < nr; ++t) {
-            s = _mm256_add_pd(s, _mm256_loadu_pd(u + m + t));
-            a = _mm256_add_pd(a, _mm256_loadu_pd(ua + m + t));
+        __m256d s = _mm256_loadu_pd(u + m);
+        for (int64_t t = 1; t < nr; ++t) s = _mm256_add_pd(s, _mm256_loadu_pd(u + m + t));
+        __m256d e;
+        if (ua == nullptr) {
+            s = _mm256_div_pd(s, m4);
+            e = _mm256_mul_pd(_mm256_andnot_pd(sign, s), exact_scale);
+        } else {
+            __m256d a = _mm256_loadu_pd(ua + m);
+            for (int64_t t = 1; t < nr; ++t) a = _mm256_add_pd(a, _mm256_loadu_pd(ua + m + t));
+            e = _mm256_mul_pd(_mm256_mul_pd(_mm256_mul_pd(k, a), scale), grow);
         }
-        const __m256d e = _mm256_mul_pd(_mm256_mul_pd(_mm256_mul_pd(k, a), scale), grow);
         const int decided = decide4(s, e, res + m);
         store_flags(undecided + m, decided);
         all &= decided;
     }
     bool some = all != 15;
     for (; m < count; ++m) {
-        double s = u[m], a = ua[m];
-        for (int64_t t = 1; t < nr; ++t) {
-            s += u[m + t];
-            a += ua[m + t];
+        double s = u[m], e = 0;
+        for (int64_t t = 1; t < nr; ++t) s += u[m + t];
+        if (ua == nullptr) {
+            s = s / M;
+            e = std::fabs(s) * 0x1p-52;
+        } else {
+            double a = ua[m];
+            for (int64_t t = 1; t < nr; ++t) a += ua[m + t];
+            e = K * a * 0x1p-53 * (1 + 0x1p-29);
         }
-        undecided[m] = uint8_t(!decide(s, K * a * 0x1p-53 * (1 + 0x1p-29), res[m]));
+        undecided[m] = uint8_t(!decide(s, e, res[m]));
         some = some || undecided[m];
     }
     return some;
@@ -340,10 +367,22 @@ template <class T> const float* row_floats(const T* x, int64_t step, int64_t n, 
 // (row-major over those dimensions of the output) takes row index[p].
 struct DivisorRows {
     int64_t width = 0;
-    std::vector<double> D, R;
+    std::vector<double> D, R, Wt;  // Wt: M / D for a multiple M of every D (weights())
     std::vector<int32_t> index;
     const double* divisors(int64_t p) const { return D.data() + index[size_t(p)] * width; }
     const double* reciprocals(int64_t p) const { return R.data() + index[size_t(p)] * width; }
+    const double* weights(int64_t p) const { return Wt.data() + index[size_t(p)] * width; }
+    // The least common multiple M of the divisors (those not 0), and Wt; 0 (and no Wt) where M
+    // would pass `most`.
+    uint64_t set_weights(uint64_t most) {
+        uint64_t m = 1;
+        for (const double d : D)
+            if (d != 0 && m <= most) m = std::lcm(m, uint64_t(d));
+        if (m > most) return 0;
+        Wt.resize(D.size());
+        for (size_t j = 0; j < D.size(); ++j) Wt[j] = D[j] == 0 ? 0.0 : double(m / uint64_t(D[j]));
+        return m;
+    }
 };
 
 DivisorRows divisor_rows(const avgpool::Window& w, uint64_t taps) {
@@ -575,11 +614,16 @@ template <class T> bool backward(const avgpool::Window& w, const TensorView& dY,
     const T* dy = dY.data<T>();
     T* dx = dX.data<T>();
     const int64_t dystep = dY.strides[L + 2], dxstep = dX.strides[L + 2];
-    const DivisorRows divisors = divisor_rows(w, taps);
-    // The column sums u[o] (o < OW) of a dX row live in a row of zeros: M before (windows left of
+    DivisorRows divisors = divisor_rows(w, taps);
+    // FLOAT16 with K M <= 2^13, M the divisors' least common multiple: exact sums of dY (M / D)
+    // (header comment), whose quotient by M is V.
+    const uint64_t multiple = is_half_v<T> && K <= kExactHalfTaps ? divisors.set_weights(kExactHalfTaps / K) : 0;
+    const bool exact_sums = multiple != 0;
+    const double Md = double(multiple);
+    // The column sums u[o] (o < OW) of a dX row live in a row of zeros: G before (windows left of
     // the first), and up to the last window any dX position of the row could need.
-    const int64_t M = (KW + S - 1) / S;
-    const int64_t ulen = M + std::max(OW, (W - 1 + pad) / S + 1) + 1;
+    const int64_t G = (KW + S - 1) / S;
+    const int64_t ulen = G + std::max(OW, (W - 1 + pad) / S + 1) + 1;
     // Along the row: dX position p (padded t = p + pad = q S + r) is held by the windows q - i,
     // i < n_r = ceil((KW - r) / S) (those outside [0, OW) read zeros). The positions of one r are
     // a plane p0, p0 + S, ... (count of them, q = q0, q0 + 1, ...).
@@ -597,15 +641,15 @@ template <class T> bool backward(const avgpool::Window& w, const TensorView& dY,
     for_rows<T>(N * C * in_outer, int64_t(K) * W + OW * int64_t(taps), [&](int64_t row, Scratch<T>& b) {
         b.room.resize(size_t(OW));
         b.v.assign(size_t(ulen), 0.0);
-        b.a.assign(size_t(ulen), 0.0);
+        b.a.assign(exact_sums ? 0 : size_t(ulen), 0.0);
         b.s.resize(size_t(W));
         b.e.resize(size_t(W));
         b.value.resize(size_t(W));
         b.undecided.resize(size_t(W));
         T* value = b.value.data();
         uint8_t* undecided = b.undecided.data();
-        double* u = b.v.data() + M;
-        double* ua = b.a.data() + M;
+        double* u = b.v.data() + G;
+        double* ua = exact_sums ? nullptr : b.a.data() + G;
         Coord x{}, lo{}, hi{}, k{};
         int64_t n = 0;
         const int64_t c = split_row(row, w.in, L, C, x, n);
@@ -625,7 +669,8 @@ template <class T> bool backward(const avgpool::Window& w, const TensorView& dY,
                 o[L] = 0;
                 const float* f = row_floats(dy + pooling_offset(dY.strides, n, c, o, w.spatial), dystep, OW,
                                             b.room.data());
-                pool_add_terms(u, ua, f, divisors.reciprocals(p), OW);
+                if (exact_sums) pool_add_weighted(u, f, divisors.weights(p), OW);
+                else pool_add_terms(u, ua, f, divisors.reciprocals(p), OW);
             } while (pooling_next(k, lo, hi, L));
         Coord at = x;
         at[L] = 0;
@@ -635,9 +680,20 @@ template <class T> bool backward(const avgpool::Window& w, const TensorView& dY,
         // divisors' least common multiple: each product is exact (a significand of at most 24
         // bits times an integer of at most 2^29), so where their FastSum is exact and so is its
         // quotient by M, that quotient is V. Otherwise the plain loop's element.
-        auto settle = [&](int64_t j) {
+        auto settle = [&](int64_t j, const double* sums) {
             T& v = out[j * dxstep];
             at[L] = j;
+            if (exact_sums) {  // sums[0] is S' = M V exactly
+                FastSum f;
+                f.s = sums[0];
+                if (exact_quotient(f, Md, v)) {
+                    ++ex;
+                    return;
+                }
+                v = avgpool::average_grad_element(w, readers, dy, dY.strides, n, c, at);
+                ++pl;
+                return;
+            }
             std::vector<std::pair<double, uint64_t>>& terms = b.terms;
             terms.clear();
             uint64_t multiple = 1;
@@ -665,20 +721,35 @@ template <class T> bool backward(const avgpool::Window& w, const TensorView& dY,
                 std::fill(value, value + count, T(0));
 #if defined(DMLREF_POOL_F16C_PATHS)
             } else if (have_f16c()) {
-                some = grad_plane_f16c(u + q0 - (nr - 1), ua + q0 - (nr - 1), nr, Kd, count, value, undecided);
+                some = grad_plane_f16c(u + q0 - (nr - 1), exact_sums ? nullptr : ua + q0 - (nr - 1), nr, Kd, Md, count,
+                                       value, undecided);
 #endif
             } else {
                 double* s = b.s.data();
                 double* e = b.e.data();
                 pool_window_sums(s, u + q0 - (nr - 1), count, 1, nr, 1);
-                pool_window_sums(e, ua + q0 - (nr - 1), count, 1, nr, 1);
-                pool_grad_bounds(e, Kd, count);
+                if (exact_sums) {
+                    for (int64_t m = 0; m < count; ++m) {
+                        s[m] = s[m] / Md;
+                        e[m] = std::fabs(s[m]) * 0x1p-52;
+                    }
+                } else {
+                    pool_window_sums(e, ua + q0 - (nr - 1), count, 1, nr, 1);
+                    pool_grad_bounds(e, Kd, count);
+                }
                 some = decide_row(s, e, value, undecided, count);
             }
             write_decided(value, undecided, some, out + p0 * dxstep, S * dxstep, count);
             if (!some) continue;
-            for (int64_t m = 0; m < count; ++m)
-                if (undecided[m]) settle(p0 + m * S);
+            for (int64_t m = 0; m < count; ++m) {
+                if (!undecided[m]) continue;
+                double sum = 0;  // the plane's sum, again (exact where exact_sums)
+                if (exact_sums) {
+                    sum = u[q0 + m - (nr - 1)];
+                    for (int64_t t = 1; t < nr; ++t) sum += u[q0 + m - (nr - 1) + t];
+                }
+                settle(p0 + m * S, &sum);
+            }
         }
         if (ex) exact.fetch_add(ex, std::memory_order_relaxed);
         if (pl) plain.fetch_add(pl, std::memory_order_relaxed);
