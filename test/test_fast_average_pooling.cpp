@@ -12,6 +12,7 @@
 
 #include "../reference/fast/average_pooling.hpp"
 
+#include <array>
 #include <cmath>
 #include <random>
 
@@ -254,6 +255,25 @@ TEST_CASE("Average pooling fast path: FLOAT16 windows on either side of 2^13 tap
                          const size_t i = mostly_largest && rng() % 8 != 0 ? 0 : size_t(rng() % 7);
                          return value_of<dmlref::half>(pick[i]);
                      }));
+        }
+    }
+}
+
+// The FLOAT16 grad sums dY (M / D) exactly where K M <= 2^13 (K: the most windows holding a
+// position, M: the divisors' least common multiple), with the bound and magnitudes otherwise:
+// 3x3 windows, Strides 2 (K = 4) on the first side, 12x12 windows, Strides 1 (K = 144, M >= 144)
+// on the other, each both ways of IncludePadding, on plain, hard and tie-prone values.
+TEST_CASE("Average pooling fast path: FLOAT16 grad on either side of exact sums") {
+    std::mt19937_64 rng = rng_for<dmlref::half>(2370);
+    for (const auto& [window, stride, pad] : {std::array<uint32_t, 3>{3, 2, 1}, std::array<uint32_t, 3>{12, 1, 5}}) {
+        for (const uint32_t include : {0u, 1u}) {
+            for (const int kind : {0, 1, 2}) {
+                const Geometry g = box_geometry({1, 2, 20, 26}, window, stride, pad, include);
+                INFO("window " << window << ", include " << include << ", kind " << kind);
+                const Operator o = make_op(Op::Grad, DataType::FLOAT16, g, {}, {});
+                check_op(o,
+                         op_buffers<dmlref::half>(o, [&](size_t) { return value_of_kind<dmlref::half>(rng, kind); }));
+            }
         }
     }
 }
