@@ -569,11 +569,19 @@ template <class T> bool forward(const avgpool::Window& w, const TensorView& X, c
             if (decide(q[j], e[j], v)) continue;  // decide's own interval, a little narrower
             at[L] = j;
             FastSum f;  // S exactly where f.b is 0: then V = q exactly where the remainder S - q D is 0
-            if (exact_sums) f.s = s[j];
-            else
-                for_each_real_tap(w, at, [&](const Coord& pos) {
-                    f.add(widen_fast(x[pooling_offset(X.strides, n, c, pos, w.spatial)]));
-                });
+            if (exact_sums) {
+                f.s = s[j];
+            } else {  // the window's real elements: rows k in [lo, hi), taps [r.lo, r.hi) along the row
+                const TapRange r = pooling_real_taps(w, L, j);
+                Coord kk = lo;
+                if (r.hi > r.lo && outer_count > 0) do {
+                        Coord pos{};
+                        for (size_t i = 0; i < L; ++i) pos[i] = o[i] * w.stride[i] - w.start[i] + kk[i] * w.dilation[i];
+                        pos[L] = j * S - pad + r.lo * dil;
+                        const T* p = x + pooling_offset(X.strides, n, c, pos, w.spatial);
+                        for (int64_t t = r.lo; t < r.hi; ++t, p += xstep * dil) f.add(widen_fast(*p));
+                    } while (pooling_next(kk, lo, hi, L));
+            }
             if (exact_quotient(f, Dj, v)) {
                 ++ex;
                 continue;
@@ -680,12 +688,14 @@ template <class T> bool backward(const avgpool::Window& w, const TensorView& dY,
         // divisors' least common multiple: each product is exact (a significand of at most 24
         // bits times an integer of at most 2^29), so where their FastSum is exact and so is its
         // quotient by M, that quotient is V. Otherwise the plain loop's element.
-        auto settle = [&](int64_t j, const double* sums) {
+        // Position j's windows are the dY rows k in [lo, hi) times the columns top - i, i < nr, in
+        // [0, OW).
+        auto settle = [&](int64_t j, int64_t top, int64_t nr, double sum) {
             T& v = out[j * dxstep];
             at[L] = j;
-            if (exact_sums) {  // sums[0] is S' = M V exactly
+            if (exact_sums) {  // sum is S' = M V exactly
                 FastSum f;
-                f.s = sums[0];
+                f.s = sum;
                 if (exact_quotient(f, Md, v)) {
                     ++ex;
                     return;
@@ -697,11 +707,19 @@ template <class T> bool backward(const avgpool::Window& w, const TensorView& dY,
             std::vector<std::pair<double, uint64_t>>& terms = b.terms;
             terms.clear();
             uint64_t multiple = 1;
-            for_each_reader(w, readers, at, [&](const Coord& o) {
-                const uint64_t d = w.include_padding ? taps : avgpool::real_count(w, o);
-                multiple = multiple > kMaxMultiple ? multiple : std::lcm(multiple, d);
-                terms.push_back({widen_fast(dy[pooling_offset(dY.strides, n, c, o, w.spatial)]), d});
-            });
+            Coord o = lo;
+            do {
+                int64_t p = 0;  // the dY row's outer position
+                for (size_t i = 0; i < L; ++i) p = p * w.out[i] + o[i];
+                const double* D = divisors.divisors(p);
+                for (int64_t i = 0; i < nr; ++i) {
+                    o[L] = top - i;
+                    if (o[L] < 0 || o[L] >= OW) continue;
+                    const uint64_t d = uint64_t(D[o[L]]);
+                    multiple = multiple > kMaxMultiple ? multiple : std::lcm(multiple, d);
+                    terms.push_back({widen_fast(dy[pooling_offset(dY.strides, n, c, o, w.spatial)]), d});
+                }
+            } while (pooling_next(o, lo, hi, L));
             if (multiple <= kMaxMultiple) {
                 FastSum f;
                 for (const auto& [term, d] : terms) f.add(term * double(multiple / d));
@@ -748,7 +766,7 @@ template <class T> bool backward(const avgpool::Window& w, const TensorView& dY,
                     sum = u[q0 + m - (nr - 1)];
                     for (int64_t t = 1; t < nr; ++t) sum += u[q0 + m - (nr - 1) + t];
                 }
-                settle(p0 + m * S, &sum);
+                settle(p0 + m * S, q0 + m, nr, sum);
             }
         }
         if (ex) exact.fetch_add(ex, std::memory_order_relaxed);
