@@ -465,6 +465,20 @@ void write_decided(const T* __restrict value, const uint8_t* __restrict undecide
     }
 }
 
+// f(j) for every j < n with undecided[j] set, eight flags at a time (few are set).
+template <class F> void for_each_undecided(const uint8_t* undecided, int64_t n, F&& f) {
+    int64_t j = 0;
+    for (; j + 8 <= n; j += 8) {
+        uint64_t word;
+        std::memcpy(&word, undecided + j, 8);
+        if (word == 0) continue;
+        for (int64_t k = j; k < j + 8; ++k)
+            if (undecided[k]) f(k);
+    }
+    for (; j < n; ++j)
+        if (undecided[j]) f(j);
+}
+
 // Task `row`'s (n, c) and position `at` along the dimensions before the row's (extents `extent`);
 // returns c.
 int64_t split_row(int64_t row, const Coord& extent, size_t L, int64_t C, Coord& at, int64_t& n) {
@@ -558,15 +572,14 @@ template <class T> bool forward(const avgpool::Window& w, const TensorView& X, c
         write_decided(b.value.data(), undecided, some, out, ystep, OW);
         if (!some) return;
         uint64_t ex = 0, pl = 0;
-        for (int64_t j = 0; j < OW; ++j) {
-            if (!undecided[j]) continue;
+        for_each_undecided(undecided, OW, [&](int64_t j) {
             T& v = out[j * ystep];
             const double Dj = D[j];
             if (Dj == 0) {  // no real element, IncludePadding FALSE: +0 (DontCare)
                 v = T(0);
-                continue;
+                return;
             }
-            if (decide(q[j], e[j], v)) continue;  // decide's own interval, a little narrower
+            if (decide(q[j], e[j], v)) return;  // decide's own interval, a little narrower
             at[L] = j;
             FastSum f;  // S exactly where f.b is 0: then V = q exactly where the remainder S - q D is 0
             if (exact_sums) {
@@ -584,11 +597,11 @@ template <class T> bool forward(const avgpool::Window& w, const TensorView& X, c
             }
             if (exact_quotient(f, Dj, v)) {
                 ++ex;
-                continue;
+                return;
             }
             v = avgpool::average_element(w, x, X.strides, n, c, at);
             ++pl;
-        }
+        });
         if (ex) exact.fetch_add(ex, std::memory_order_relaxed);
         if (pl) plain.fetch_add(pl, std::memory_order_relaxed);
     });
@@ -759,15 +772,14 @@ template <class T> bool backward(const avgpool::Window& w, const TensorView& dY,
             }
             write_decided(value, undecided, some, out + p0 * dxstep, S * dxstep, count);
             if (!some) continue;
-            for (int64_t m = 0; m < count; ++m) {
-                if (!undecided[m]) continue;
+            for_each_undecided(undecided, count, [&](int64_t m) {
                 double sum = 0;  // the plane's sum, again (exact where exact_sums)
                 if (exact_sums) {
                     sum = u[q0 + m - (nr - 1)];
                     for (int64_t t = 1; t < nr; ++t) sum += u[q0 + m - (nr - 1) + t];
                 }
                 settle(p0 + m * S, q0 + m, nr, sum);
-            }
+            });
         }
         if (ex) exact.fetch_add(ex, std::memory_order_relaxed);
         if (pl) plain.fetch_add(pl, std::memory_order_relaxed);
