@@ -442,7 +442,7 @@ template <class T> bool exact_quotient(const FastSum& f, double D, T& out) {
 template <class T> struct Scratch {
     std::vector<float> room;
     std::vector<double> v, a, s, e, q;
-    std::vector<T> value;
+    std::vector<T> value, row;
     std::vector<uint8_t> undecided;
     std::vector<std::pair<double, uint64_t>> terms;  // an undecided grad element's dY and divisors
 };
@@ -666,8 +666,8 @@ template <class T> bool backward(const avgpool::Window& w, const TensorView& dY,
         b.s.resize(size_t(W));
         b.e.resize(size_t(W));
         b.value.resize(size_t(W));
+        b.row.resize(size_t(W));
         b.undecided.resize(size_t(W));
-        T* value = b.value.data();
         uint8_t* undecided = b.undecided.data();
         double* u = b.v.data() + G;
         double* ua = exact_sums ? nullptr : b.a.data() + G;
@@ -701,10 +701,12 @@ template <class T> bool backward(const avgpool::Window& w, const TensorView& dY,
         // divisors' least common multiple: each product is exact (a significand of at most 24
         // bits times an integer of at most 2^29), so where their FastSum is exact and so is its
         // quotient by M, that quotient is V. Otherwise the plain loop's element.
+        // The row is assembled in row_out (in the cache), then written out in one pass.
+        T* row_out = b.row.data();
         // Position j's windows are the dY rows k in [lo, hi) times the columns top - i, i < nr, in
         // [0, OW).
         auto settle = [&](int64_t j, int64_t top, int64_t nr, double sum) {
-            T& v = out[j * dxstep];
+            T& v = row_out[j];
             at[L] = j;
             if (exact_sums) {  // sum is S' = M V exactly
                 FastSum f;
@@ -747,6 +749,7 @@ template <class T> bool backward(const avgpool::Window& w, const TensorView& dY,
         // Each plane: a contiguous window sum of u, decided as a row and written with step S.
         for (const Plane& plane : planes) {
             const int64_t p0 = plane.p0, count = plane.count, q0 = plane.q0, nr = plane.nr;
+            T* value = S == 1 ? row_out : b.value.data();
             bool some = false;
             if (nr == 0) {  // held by no window: +0
                 std::fill(value, value + count, T(0));
@@ -770,7 +773,8 @@ template <class T> bool backward(const avgpool::Window& w, const TensorView& dY,
                 }
                 some = decide_row(s, e, value, undecided, count);
             }
-            write_decided(value, undecided, some, out + p0 * dxstep, S * dxstep, count);
+            if (value != row_out)
+                for (int64_t m = 0; m < count; ++m) row_out[p0 + m * S] = value[m];
             if (!some) continue;
             for_each_undecided(undecided, count, [&](int64_t m) {
                 double sum = 0;  // the plane's sum, again (exact where exact_sums)
@@ -781,6 +785,9 @@ template <class T> bool backward(const avgpool::Window& w, const TensorView& dY,
                 settle(p0 + m * S, q0 + m, nr, sum);
             });
         }
+        if (dxstep == 1) std::memcpy(static_cast<void*>(out), row_out, size_t(W) * sizeof(T));
+        else
+            for (int64_t j = 0; j < W; ++j) out[j * dxstep] = row_out[j];
         if (ex) exact.fetch_add(ex, std::memory_order_relaxed);
         if (pl) plain.fetch_add(pl, std::memory_order_relaxed);
     });
