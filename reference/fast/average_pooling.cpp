@@ -665,10 +665,9 @@ template <class T> bool backward(const avgpool::Window& w, const TensorView& dY,
         b.a.assign(exact_sums ? 0 : size_t(ulen), 0.0);
         b.s.resize(size_t(W));
         b.e.resize(size_t(W));
-        b.value.resize(size_t(W));
+        b.value.resize(planes.size() * size_t(W));
         b.row.resize(size_t(W));
-        b.undecided.resize(size_t(W));
-        uint8_t* undecided = b.undecided.data();
+        b.undecided.resize(planes.size() * size_t(W));
         double* u = b.v.data() + G;
         double* ua = exact_sums ? nullptr : b.a.data() + G;
         Coord x{}, lo{}, hi{}, k{};
@@ -747,12 +746,18 @@ template <class T> bool backward(const avgpool::Window& w, const TensorView& dY,
             ++pl;
         };
         // Each plane: a contiguous window sum of u, decided as a row and written with step S.
-        for (const Plane& plane : planes) {
+        // Each plane decided into its own row (row_out itself for Strides 1), then spread into
+        // row_out: one interleaving pass for two planes, else with step S.
+        bool any_undecided = false;
+        for (size_t pi = 0; pi < planes.size(); ++pi) {
+            const Plane& plane = planes[pi];
             const int64_t p0 = plane.p0, count = plane.count, q0 = plane.q0, nr = plane.nr;
-            T* value = S == 1 ? row_out : b.value.data();
+            T* value = S == 1 ? row_out : b.value.data() + pi * size_t(W);
+            uint8_t* undecided = b.undecided.data() + pi * size_t(W);
             bool some = false;
             if (nr == 0) {  // held by no window: +0
                 std::fill(value, value + count, T(0));
+                std::fill(undecided, undecided + count, uint8_t(0));
 #if defined(DMLREF_POOL_F16C_PATHS)
             } else if (have_f16c()) {
                 some = grad_plane_f16c(u + q0 - (nr - 1), exact_sums ? nullptr : ua + q0 - (nr - 1), nr, Kd, Md, count,
@@ -773,17 +778,35 @@ template <class T> bool backward(const avgpool::Window& w, const TensorView& dY,
                 }
                 some = decide_row(s, e, value, undecided, count);
             }
-            if (value != row_out)
+            any_undecided = any_undecided || some;
+            if (S > 2) {
                 for (int64_t m = 0; m < count; ++m) row_out[p0 + m * S] = value[m];
-            if (!some) continue;
-            for_each_undecided(undecided, count, [&](int64_t m) {
-                double sum = 0;  // the plane's sum, again (exact where exact_sums)
-                if (exact_sums) {
-                    sum = u[q0 + m - (nr - 1)];
-                    for (int64_t t = 1; t < nr; ++t) sum += u[q0 + m - (nr - 1) + t];
-                }
-                settle(p0 + m * S, q0 + m, nr, sum);
-            });
+            }
+        }
+        if (S == 2) {
+            const size_t first = planes[0].p0 == 0 ? 0 : 1;  // the plane of the even positions
+            const T* __restrict even = b.value.data() + first * size_t(W);
+            const T* __restrict odd = b.value.data() + (first ^ 1) * size_t(W);
+            const int64_t pairs = W / 2;
+            for (int64_t m = 0; m < pairs; ++m) {
+                row_out[2 * m] = even[m];
+                row_out[2 * m + 1] = odd[m];
+            }
+            if (W % 2) row_out[W - 1] = even[pairs];
+        }
+        if (any_undecided) {
+            for (size_t pi = 0; pi < planes.size(); ++pi) {
+                const Plane& plane = planes[pi];
+                const int64_t p0 = plane.p0, q0 = plane.q0, nr = plane.nr;
+                for_each_undecided(b.undecided.data() + pi * size_t(W), plane.count, [&](int64_t m) {
+                    double sum = 0;  // the plane's sum, again (exact where exact_sums)
+                    if (exact_sums) {
+                        sum = u[q0 + m - (nr - 1)];
+                        for (int64_t t = 1; t < nr; ++t) sum += u[q0 + m - (nr - 1) + t];
+                    }
+                    settle(p0 + m * S, q0 + m, nr, sum);
+                });
+            }
         }
         if (dxstep == 1) std::memcpy(static_cast<void*>(out), row_out, size_t(W) * sizeof(T));
         else
