@@ -78,10 +78,10 @@
 
 #include <algorithm>
 #include <array>
-#include <numeric>
 #include <atomic>
 #include <cmath>
 #include <cstring>
+#include <numeric>
 #include <vector>
 
 #if defined(__x86_64__) && defined(__GNUC__)
