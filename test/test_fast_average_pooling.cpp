@@ -12,6 +12,7 @@
 
 #include "../reference/fast/average_pooling.hpp"
 
+#include <array>
 #include <cmath>
 #include <random>
 
@@ -169,6 +170,112 @@ TEST_CASE_TEMPLATE("Average pooling fast path = plain loop, element for element"
 TEST_CASE_TEMPLATE("Average pooling fast path = plain loop on wide rows", T, float, dmlref::half) {
     std::mt19937_64 rng = rng_for<T>(2290);
     check_random<T>(rng, 40, 120);
+}
+
+// ---- Tensors of several tasks ----------------------------------------------------------------
+// The fast path hands rows to the threads in runs of some 2^15 additions, so the small random
+// tensors above run on one thread whatever the count. These are large enough for several runs
+// (check_op: one thread and three), with the benchmark's windows (3x3, Strides 2, padding 1)
+// and others, both ways of IncludePadding, packed and strided.
+namespace {
+
+Geometry box_geometry(std::vector<uint32_t> in, uint32_t window, uint32_t stride, uint32_t pad, uint32_t include) {
+    Geometry g;
+    g.in = in;
+    g.out = in;
+    g.IncludePadding = include;
+    for (size_t i = 2; i < in.size(); ++i) {
+        g.out[i] = (in[i] + 2 * pad - window) / stride + 1;
+        g.Strides.push_back(stride);
+        g.WindowSize.push_back(window);
+        g.StartPadding.push_back(pad);
+        g.EndPadding.push_back(pad);
+        g.Dilations.push_back(1);
+    }
+    return g;
+}
+
+template <class T> void check_tasks(std::mt19937_64& rng) {
+    const DataType t = data_type_of<T>();
+    struct Case {
+        std::vector<uint32_t> in;
+        uint32_t window, stride, pad;
+    };
+    const Case cases[] = {{{2, 4, 64, 96}, 3, 2, 1}, {{2, 3, 60, 71}, 2, 1, 0}, {{1, 3, 30, 12, 50}, 3, 3, 1}};
+    for (const Case& k : cases) {
+        for (const Op op : {Op::Forward, Op::Grad}) {
+            const uint32_t include = uint32_t(rng() % 2);
+            const int kind = int(rng() % 3);
+            const Geometry g = box_geometry(k.in, k.window, k.stride, k.pad, include);
+            const bool strided = rng() % 2 == 0;
+            const auto in_strides = strided ? gapped_strides(rng, g.in) : std::vector<uint32_t>{};
+            INFO("op " << int(op) << ", dims " << k.in.size() << ", window " << k.window << ", include " << include
+                       << ", kind " << kind << ", strided " << strided);
+            const Operator o = make_op(op, t, g, in_strides, {});
+            check_op(o, op_buffers<T>(o, [&](size_t) { return value_of_kind<T>(rng, kind); }));
+        }
+    }
+}
+
+}  // namespace
+
+TEST_CASE_TEMPLATE("Average pooling fast path = plain loop on tensors of several tasks", T, float, dmlref::half) {
+    std::mt19937_64 rng = rng_for<T>(2330);
+    check_tasks<T>(rng);
+}
+
+// FLOAT16 windows of up to 2^13 taps are summed exactly in float64 without magnitudes; larger
+// ones take the bound with magnitudes. Both sides of that limit (a window of 8192 taps and one of
+// 9261) against the plain loop, on values far apart in magnitude (the largest FLOAT16 values
+// beside subnormals) and on sums that reach 2^29 (the largest value, mostly), where float64
+// partial sums of more than 2^13 terms can round.
+TEST_CASE("Average pooling fast path: FLOAT16 windows on either side of 2^13 taps") {
+    std::mt19937_64 rng = rng_for<dmlref::half>(2350);
+    const double pick[] = {65504.0, -65504.0, 0x1p-24, -0x1p-24, 0x1p-14, 1.0, 0x1.ffcp-1};
+    struct Case {
+        std::vector<uint32_t> in, window;
+    };
+    const Case cases[] = {{{1, 1, 64, 130}, {64, 128}}, {{1, 1, 21, 21, 23}, {21, 21, 21}}};
+    for (const Case& k : cases) {
+        for (const int mostly_largest : {0, 1}) {
+            Geometry g;
+            g.in = g.out = k.in;
+            g.IncludePadding = uint32_t(mostly_largest);
+            for (size_t i = 0; i < k.window.size(); ++i) {
+                g.out[i + 2] = k.in[i + 2] - k.window[i] + 1;
+                g.Strides.push_back(1);
+                g.WindowSize.push_back(k.window[i]);
+                g.StartPadding.push_back(0);
+                g.EndPadding.push_back(0);
+                g.Dilations.push_back(1);
+            }
+            INFO("window dimensions " << k.window.size() << ", mostly the largest " << mostly_largest);
+            const Operator o = make_op(Op::Forward, DataType::FLOAT16, g, {}, {});
+            check_op(o, op_buffers<dmlref::half>(o, [&](size_t) {
+                         const size_t i = mostly_largest && rng() % 8 != 0 ? 0 : size_t(rng() % 7);
+                         return value_of<dmlref::half>(pick[i]);
+                     }));
+        }
+    }
+}
+
+// The FLOAT16 grad sums dY (M / D) exactly where K M <= 2^13 (K: the most windows holding a
+// position, M: the divisors' least common multiple), with the bound and magnitudes otherwise:
+// 3x3 windows, Strides 2 (K = 4) on the first side, 12x12 windows, Strides 1 (K = 144, M >= 144)
+// on the other, each both ways of IncludePadding, on plain, hard and tie-prone values.
+TEST_CASE("Average pooling fast path: FLOAT16 grad on either side of exact sums") {
+    std::mt19937_64 rng = rng_for<dmlref::half>(2370);
+    for (const auto& [window, stride, pad] : {std::array<uint32_t, 3>{3, 2, 1}, std::array<uint32_t, 3>{12, 1, 5}}) {
+        for (const uint32_t include : {0u, 1u}) {
+            for (const int kind : {0, 1, 2}) {
+                const Geometry g = box_geometry({1, 2, 20, 26}, window, stride, pad, include);
+                INFO("window " << window << ", include " << include << ", kind " << kind);
+                const Operator o = make_op(Op::Grad, DataType::FLOAT16, g, {}, {});
+                check_op(o,
+                         op_buffers<dmlref::half>(o, [&](size_t) { return value_of_kind<dmlref::half>(rng, kind); }));
+            }
+        }
+    }
 }
 
 // ---- Ties and near ties ----------------------------------------------------------------------

@@ -1,46 +1,75 @@
 // The fast paths of AVERAGE_POOLING, AVERAGE_POOLING1 and AVERAGE_POOLING_GRAD (average_pooling.hpp):
 // FLOAT32 and FLOAT16 data. docs/golden.md ("How average pooling's golden is computed") sums up
-// why each element is the plain loop's bits; the derivations are at the code.
+// why each element is the plain loop's bits; the derivations are here.
+//
+// Summation trees. The sums below are not added one term after another but as a tree: first
+// down the columns (the window rows, one after another), then along the row. Every real term x_i
+// reaches the root through h_i additions, each of which multiplies what it adds by some (1 + d),
+// |d| <= u = 2^-53 (an addition of +0 is exact: d = 0). So the computed sum s of terms x_i obeys
+// |s - S| <= sum |x_i| ((1 + u)^h_i - 1) <= gamma_h A, A = sum |x_i|, h the largest h_i,
+// gamma_k = k u / (1 - k u) (Higham, "Accuracy and Stability of Numerical Algorithms", 4.2, for
+// any order and grouping), and the same tree over the |x_i| gives a >= (1 - u)^h A >=
+// (1 - gamma_h) A. A window of R rows and KW columns has h <= (R - 1) + (KW - 1) <= R KW - 1.
 //
 // The forward. Element o is V = S / D, S the exact sum of the n real elements x_i of o's window,
 // D its divisor (docs/golden.md, Average pooling). Every FLOAT32 or FLOAT16 value is a double, a
 // multiple of 2^-149 below 2^128: float64 sums of them never underflow (a sum whose result is
 // subnormal is exact anyway) nor overflow, and S / D with D <= 2^20 is at least 2^-169, normal.
-//   - s = the window's terms added in float64 into +0, one at a time, padding read as +0 (adding
-//     zero is exact): at most T = prod(WindowSize) terms, so |s - S| <= gamma_(T-1) A, A the sum
-//     of |x_i|, gamma_k = k u / (1 - k u), u = 2^-53 (Higham, "Accuracy and Stability of
-//     Numerical Algorithms", 4.2: any order of recursive summation);
-//   - a = the |x_i| added the same way: every addition rounds down by at most a factor (1 - u),
-//     so a >= (1 - gamma_(T-1)) A; q = fl(s / D), m = fl(a / D) >= (a / D)(1 - u);
-//   - |q - V| <= u |s / D| + |s - S| / D <= u |q| / (1 - u) + gamma_(T-1) m / ((1 - u)(1 - gamma_(T-1)))
-//     <= u (1 + 2^-31) (|q| + (T - 1) m) for T <= 2^20 ((T - 1) u / (1 - 2 (T - 1) u) <= (T - 1) u (1 + 2^-31));
+//   - s = the window's terms added in float64 as above, padding read as +0 (adding zero is
+//     exact): h <= T - 1, T = prod(WindowSize), so |s - S| <= gamma_(T-1) A and
+//     a >= (1 - gamma_(T-1)) A; q = fl(s / D); m = fl(a r), r = fl(1 / D) (tabled once per
+//     call), so m >= (a / D)(1 - u)^2;
+//   - |q - V| <= u |s / D| + |s - S| / D <= u |q| / (1 - u) + gamma_(T-1) m / ((1 - u)^2 (1 - gamma_(T-1)))
+//     <= u (1 + 2^-31) (|q| + (T - 1) m) for T <= 2^20 ((T - 1) u <= 2^-33, so
+//     (T - 1) u / ((1 - u)^2 (1 - 2 (T - 1) u)) <= (T - 1) u (1 + 2^-31));
 //   - e = fl(fl(fl((T - 1) m) + |q|) 2^-53 (1 + 2^-30)): three roundings down by at most (1 - u)
 //     each, and (1 - u)^3 (1 + 2^-30) > 1 + 2^-31, so e bounds |q - V|; decide (decide.hpp) gives
 //     the output's bits where [q - e, q + e] rounds to one value.
+// FLOAT16 windows of T <= 2^13 taps need no magnitudes: every FLOAT16 value is a multiple of
+// 2^-24 below 2^16 in magnitude, so every partial sum of at most T of them is a multiple of 2^-24
+// below T 2^16 <= 2^29, a double: s = S exactly (a NaN or an infinity makes s NaN or infinite:
+// undecided). Then |q - V| <= u |V| <= u |q| / (1 - u) <= e = |q| 2^-52 (exact: a power of two).
 // Undecided elements (V within about 2^-50 |V| of a rounding boundary or tie of the output type,
-// a NaN or infinite element in the window) are summed again with TwoSum (FastSum, fast_sum.hpp):
-// where every addition was exact (b == 0) s is S itself, and where the remainder
-// fma(-q, D, S) (exact: the remainder of a rounded quotient is a double) is 0, q = S / D = V exactly,
-// rounded once (a value on a tie of the output type: 2x2 windows of FLOAT16 data, say). The rest
-// take the plain loop's element (avgpool::average_element: exact rationals).
+// a NaN or infinite element in the window) are tried with decide's own interval, then with the
+// exact sum S: FLOAT16's s, or the window summed again with TwoSum (FastSum, fast_sum.hpp), S
+// where every addition was exact (b == 0). Where the remainder fma(-q, D, S) (exact: the
+// remainder of a rounded quotient is a double) is 0, q = S / D = V exactly, rounded once (a value
+// on a tie of the output type: 2x2 windows of FLOAT16 data, say). The rest take the plain loop's
+// element (avgpool::average_element: exact rationals).
 //
 // The grad. Element x of dX is V = sum over the k windows o that hold x of dY[o] / D(o).
-//   - t_o = fl(dY[o] / D(o)) once per dY element: |t_o - dY[o] / D(o)| <= u |t_o| / (1 - u);
-//   - s = the t_o of x's windows added into +0 one at a time, a = their |t_o| the same way:
-//     |s - sum t_o| <= gamma_(k-1) sum |t_o|, a >= (1 - gamma_(k-1)) sum |t_o|;
-//   - |s - V| <= (u / (1 - u) + gamma_(k-1)) a / (1 - gamma_(k-1)) <= k u (1 + 2^-31) a, with k at
-//     most K = prod(ceil(WindowSize / Strides)) (no dilation: a position is held by at most
-//     ceil(WindowSize / Strides) windows along each dimension), K <= 2^20;
-//   - e = fl(fl(K a) 2^-53 (1 + 2^-29)) >= K a u (1 + 2^-29)(1 - u)^2 bounds it.
-// Undecided elements whose windows share one divisor (always with IncludePadding) are summed
-// again as sum dY[o] with TwoSum and divided once, as in the forward; the rest take the plain
+//   - t_o = fl(dY[o] r_o), r_o = fl(1 / D(o)) (tabled once per call): t_o = (dY[o] / D(o))(1 + d)
+//     with |d| <= gamma_2, so |t_o - dY[o] / D(o)| <= gamma_2 |t_o| / (1 - gamma_2);
+//   - s = the t_o of x's windows added as a tree (down the dY rows that hold x's row, then along
+//     the row: R rows, c columns, k = R c), a = their |t_o| the same way, with h <= R + c - 2
+//     <= K - 1, K = prod(ceil(WindowSize / Strides)) >= R c (no dilation: a position is held by at
+//     most ceil(WindowSize / Strides) windows along each dimension; columns of windows outside
+//     the tensor read +0), K <= 2^20: |s - sum t_o| <= gamma_(K-1) sum |t_o|,
+//     a >= (1 - gamma_(K-1)) sum |t_o|;
+//   - |s - V| <= (gamma_2 / (1 - gamma_2) + gamma_(K-1)) a / (1 - gamma_(K-1)) <= (K + 1) u (1 + 2^-31) a;
+//   - e = fl(fl((K + 1) a) 2^-53 (1 + 2^-29)) >= (K + 1) a u (1 + 2^-29)(1 - u)^2 bounds it.
+// FLOAT16 where K M <= 2^13, M the least common multiple of the call's divisors (those not 0),
+// sums exactly instead: V = S' / M, S' = sum dY[o] (M / D(o)); each product is exact (11
+// significant bits times an integer of at most 2^13) and a multiple of 2^-24 below 2^16 M, so
+// every partial sum of at most K of them is a multiple of 2^-24 below K M 2^16 <= 2^29: s = S'
+// exactly, q = fl(s / M), e = |q| 2^-52 as in the forward.
+// Undecided elements: V = S' / M as well for any multiple M of their own windows' divisors, with
+// M <= 2^29 (a FLOAT32 significand of 24 bits times M / D(o) is exact); where FastSum finds S'
+// exact (FLOAT16's s is) and the remainder fma(-q, M, S') is 0, q = V. The rest take the plain
 // loop's element (avgpool::average_grad_element).
 //
-// Layout: the last spatial dimension is a row. A task is one row of outputs (forward) or of dX
-// (grad), spread over the threads by parallel_for; every element is computed by one task the
-// same way, so the bits never depend on the thread count. With stride S along the row, the
-// padded input row is split into S interleaved planes, so that every tap of a row of windows is
-// one contiguous, vectorised loop of additions (plane r holds the padded positions r, r + S, ...).
+// Layout and work. The last spatial dimension is a row. A task is a run of rows of outputs
+// (forward) or of dX (grad), long enough that small tensors stay on one thread, spread over the
+// threads by parallel_for; every element is computed by one task the same way, so the bits never
+// depend on the thread count. Forward: the window's input rows are read as floats (FLOAT16
+// converted in bulk with F16C where the CPU has it: exact, as Eigen's conversion is) and added
+// into float64 column sums over the padded row, then the KW columns of each window along it.
+// Grad: the dY rows that hold the dX row give column sums of t_o (or of dY (M / D)); dX positions
+// of one residue of (position + padding) modulo Strides are held by the same run of columns, so
+// each residue is one contiguous window sum (a gather; no scatter). The rows' kernels are plain
+// loops of IEEE operations, unfused (-ffp-contract=off), cloned for AVX-512 and AVX2, or AVX2
+// intrinsics doing the same operations in the same order: every version gives the same bits.
+// The output decision is decide_all (decide.hpp), four at a time with AVX2 and F16C (decide4).
 #include "average_pooling.hpp"
 
 #include "../fast_sum.hpp"
@@ -48,28 +77,355 @@
 #include "parallel.hpp"
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <cmath>
 #include <cstring>
+#include <numeric>
 #include <vector>
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <cpuid.h>
+#include <immintrin.h>
+#define DMLREF_POOL_F16C_PATHS 1
+#define DMLREF_POOL_F16C __attribute__((target("avx2,f16c")))
+#endif
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define DMLREF_POOL_CLONES __attribute__((target_clones("arch=x86-64-v4", "avx2", "default")))
+#else
+#define DMLREF_POOL_CLONES
+#endif
 
 namespace dmlref::reference::fast {
 
+// ---- Kernels over contiguous float64 rows (the same IEEE operations in every clone) ----------
+
+// v[i] += x[i] and, where a is given, a[i] += |x[i]| (x widened exactly).
+DMLREF_POOL_CLONES void pool_add_floats(double* __restrict v, double* __restrict a, const float* __restrict x,
+                                        int64_t n) {
+    if (a == nullptr) {
+        for (int64_t i = 0; i < n; ++i) v[i] += double(x[i]);
+        return;
+    }
+    for (int64_t i = 0; i < n; ++i) {
+        v[i] += double(x[i]);
+        a[i] += std::fabs(double(x[i]));
+    }
+}
+
+// The grad's terms: t = x[i] R[i] (R = fl(1 / D), 0 where D is 0), then v[i] += t, a[i] += |t|.
+DMLREF_POOL_CLONES void pool_add_terms(double* __restrict v, double* __restrict a, const float* __restrict x,
+                                       const double* __restrict R, int64_t n) {
+    for (int64_t i = 0; i < n; ++i) {
+        const double t = double(x[i]) * R[i];
+        v[i] += t;
+        a[i] += std::fabs(t);
+    }
+}
+
+// The FLOAT16 grad's exact terms: v[i] += x[i] Wt[i] (Wt = M / D, an integer: exact products).
+DMLREF_POOL_CLONES void pool_add_weighted(double* __restrict v, const float* __restrict x, const double* __restrict Wt,
+                                          int64_t n) {
+    for (int64_t i = 0; i < n; ++i) v[i] += double(x[i]) * Wt[i];
+}
+
+// s[j] = v[j S] + v[j S + dil] + ... + v[j S + (K - 1) dil], added in that order (K >= 1); stride
+// S given at compile time where it is 1 or 2 (contiguous or paired loads), else read at run time.
+template <int kS>
+inline void pool_window_sums_t(double* __restrict s, const double* __restrict v, int64_t n, int64_t S, int64_t K,
+                               int64_t dil) {
+    const int64_t step = kS > 0 ? kS : S;
+    for (int64_t j = 0; j < n; ++j) s[j] = v[j * step];
+    for (int64_t t = 1; t < K; ++t) {
+        const double* __restrict vt = v + t * dil;
+        for (int64_t j = 0; j < n; ++j) s[j] += vt[j * step];
+    }
+}
+DMLREF_POOL_CLONES void pool_window_sums(double* __restrict s, const double* __restrict v, int64_t n, int64_t S,
+                                         int64_t K, int64_t dil) {
+    if (S == 1) pool_window_sums_t<1>(s, v, n, 1, K, dil);
+    else if (S == 2) pool_window_sums_t<2>(s, v, n, 2, K, dil);
+    else pool_window_sums_t<0>(s, v, n, S, K, dil);
+}
+
+// The forward's quotient and bound in place: q = s / D, e = ((T - 1)(a R) + |q|) 2^-53 (1 + 2^-30),
+// R = fl(1 / D).
+DMLREF_POOL_CLONES void pool_quotients(double* __restrict s, double* __restrict a, const double* __restrict D,
+                                       const double* __restrict R, double n1, int64_t n) {
+    for (int64_t j = 0; j < n; ++j) {
+        const double q = s[j] / D[j];
+        a[j] = (n1 * (a[j] * R[j]) + std::fabs(q)) * 0x1p-53 * (1 + 0x1p-30);
+        s[j] = q;
+    }
+}
+
+// The same where s is the exact sum (FLOAT16 data, few taps), s kept: q = s / D, e = |q| 2^-52.
+DMLREF_POOL_CLONES void pool_exact_quotients(const double* __restrict s, double* __restrict q, double* __restrict e,
+                                             const double* __restrict D, int64_t n) {
+    for (int64_t j = 0; j < n; ++j) {
+        q[j] = s[j] / D[j];
+        e[j] = std::fabs(q[j]) * 0x1p-52;
+    }
+}
+
+// The grad's bound in place: e = (K a) 2^-53 (1 + 2^-29), K given (the header comment's K + 1).
+DMLREF_POOL_CLONES void pool_grad_bounds(double* __restrict a, double K, int64_t n) {
+    for (int64_t j = 0; j < n; ++j) a[j] = K * a[j] * 0x1p-53 * (1 + 0x1p-29);
+}
+
+// decide_all (decide.hpp) for FLOAT32, cloned.
+DMLREF_POOL_CLONES void pool_decide_floats(const double* v, const double* e, float* res, uint8_t* undecided,
+                                           int64_t n) {
+    decide_all(v, e, res, undecided, n);
+}
+
 namespace {
+
+#if defined(DMLREF_POOL_F16C_PATHS)
+
+// AVX2 and F16C (CPUID leaf 1, ECX bit 29), as reference/fast/element_wise.cpp asks.
+bool have_f16c() {
+    static const bool yes = [] {
+        unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
+        return __builtin_cpu_supports("avx2") && __get_cpuid(1, &eax, &ebx, &ecx, &edx) && (ecx & bit_F16C) != 0;
+    }();
+    return yes;
+}
+
+// out[i] = x[i] (FLOAT16 bits) as a float: F16C's half-to-float is exact for every binary16
+// (subnormals included), as Eigen's is.
+DMLREF_POOL_F16C void halves_to_floats_f16c(float* __restrict out, const uint16_t* __restrict x, int64_t n) {
+    int64_t i = 0;
+    for (; i + 8 <= n; i += 8)
+        _mm256_storeu_ps(out + i, _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(x + i))));
+    for (; i < n; ++i) out[i] = _cvtsh_ss(x[i]);
+}
+
+// The undecided flags of four elements (one byte each, 1: undecided) from the mask of the decided.
+inline void store_flags(uint8_t* undecided, int decided) {
+    static constexpr auto kFlags = [] {
+        std::array<uint32_t, 16> f{};
+        for (uint32_t d = 0; d < 16; ++d)
+            for (uint32_t k = 0; k < 4; ++k) f[d] |= uint32_t(((d >> k) & 1) ^ 1) << (8 * k);
+        return f;
+    }();
+    std::memcpy(undecided, &kFlags[size_t(decided)], 4);
+}
+
+// decide_all's interval for four values (decide.hpp): [lo, hi] with fl(v - w) <= v - e and
+// fl(v + w) >= v + e; ok where it is ordered and finite.
+DMLREF_POOL_F16C inline __m256d interval4(__m256d V, __m256d E, __m256d& lo, __m256d& hi) {
+    const __m256d sign = _mm256_set1_pd(-0.0), zero = _mm256_setzero_pd();
+    const __m256d largest = _mm256_set1_pd(std::numeric_limits<double>::max());
+    const __m256d absV = _mm256_andnot_pd(sign, V);
+    __m256d w = _mm256_add_pd(
+        _mm256_mul_pd(_mm256_add_pd(E, _mm256_mul_pd(absV, _mm256_set1_pd(0x1p-52))), _mm256_set1_pd(1 + 0x1p-50)),
+        _mm256_set1_pd(0x1p-1072));
+    w = _mm256_blendv_pd(w, zero, _mm256_cmp_pd(E, zero, _CMP_EQ_OQ));
+    lo = _mm256_add_pd(_mm256_sub_pd(V, w), zero);
+    hi = _mm256_add_pd(_mm256_add_pd(V, w), zero);
+    return _mm256_and_pd(_mm256_cmp_pd(lo, hi, _CMP_LE_OQ),
+                         _mm256_and_pd(_mm256_cmp_pd(_mm256_andnot_pd(sign, lo), largest, _CMP_LE_OQ),
+                                       _mm256_cmp_pd(_mm256_andnot_pd(sign, hi), largest, _CMP_LE_OQ)));
+}
+
+// decide_all's FLOAT32 loop (decide.hpp) for four values: the same operations on the same values,
+// so the same decisions and bits. Stores the four results, returns the mask of the decided.
+DMLREF_POOL_F16C inline int decide4(__m256d V, __m256d E, float* res) {
+    __m256d lo, hi;
+    const __m256d ok = interval4(V, E, lo, hi);
+    const __m128 a = _mm256_cvtpd_ps(lo), b = _mm256_cvtpd_ps(hi);
+    const __m128i same = _mm_cmpeq_epi32(_mm_castps_si128(a), _mm_castps_si128(b));
+    _mm_storeu_ps(res, a);
+    return _mm256_movemask_pd(ok) & _mm_movemask_ps(_mm_castsi128_ps(same));
+}
+
+// decide_all for four FLOAT16 results (res as bits). The interval [lo, hi] is decide_all's
+// FLOAT32 one (interval4), so it holds the exact value V. a = fl32(lo) and b = fl32(hi) (to
+// nearest): where a and b are the same float f, every real of [lo, hi] rounds to f in FLOAT32
+// (monotone); where moreover f is no FLOAT16 rounding midpoint, each of those reals rounds to
+// f's FLOAT16 (rounding twice errs only where the first rounding lands on a midpoint of the
+// second), and f is none when the floats on either side of it round to the same FLOAT16 as f
+// (rounds_to_one, decide.hpp); f = +-0 or +-infinity is decided as it stands. F16C's
+// float-to-half rounds to nearest even, as round_to_float does. The others are undecided here.
+DMLREF_POOL_F16C inline int decide4(__m256d V, __m256d E, half* res) {
+    constexpr int kNearest = _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC;
+    const __m128i one = _mm_set1_epi32(1);
+    __m256d lo, hi;
+    const __m256d ok = interval4(V, E, lo, hi);
+    const __m128i a = _mm_castps_si128(_mm256_cvtpd_ps(lo)), b = _mm_castps_si128(_mm256_cvtpd_ps(hi));
+    const __m128i h = _mm_cvtps_ph(_mm_castsi128_ps(a), kNearest);
+    const __m128i below = _mm_cvtps_ph(_mm_castsi128_ps(_mm_sub_epi32(a, one)), kNearest);
+    const __m128i above = _mm_cvtps_ph(_mm_castsi128_ps(_mm_add_epi32(a, one)), kNearest);
+    const __m128i alone = _mm_cvtepi16_epi32(_mm_and_si128(_mm_cmpeq_epi16(below, h), _mm_cmpeq_epi16(above, h)));
+    const __m128i m = _mm_and_si128(a, _mm_set1_epi32(0x7fffffff));
+    const __m128i edge = _mm_or_si128(_mm_cmpeq_epi32(m, _mm_setzero_si128()),
+                                      _mm_cmpgt_epi32(m, _mm_set1_epi32(0x7f7fffff)));
+    const __m128i same = _mm_and_si128(_mm_cmpeq_epi32(a, b), _mm_or_si128(edge, alone));
+    _mm_storel_epi64(reinterpret_cast<__m128i*>(res), h);
+    return _mm256_movemask_pd(ok) & _mm_movemask_ps(_mm_castsi128_ps(same));
+}
+
+// decide_all (decide.hpp) for FLOAT32 or FLOAT16, four at a time; true when some are undecided.
+template <class T>
+DMLREF_POOL_F16C bool decide_f16c(const double* v, const double* e, T* res, uint8_t* undecided, int64_t n) {
+    int64_t i = 0;
+    int all = 15;
+    for (; i + 4 <= n; i += 4) {
+        const int decided = decide4(_mm256_loadu_pd(v + i), _mm256_loadu_pd(e + i), res + i);
+        store_flags(undecided + i, decided);
+        all &= decided;
+    }
+    bool some = all != 15;
+    for (; i < n; ++i) {
+        undecided[i] = uint8_t(!decide(v[i], e[i], res[i]));
+        some = some || undecided[i];
+    }
+    return some;
+}
+
+// The grad's plane (see backward): s[m] = u[m] + u[m + 1] + ... + u[m + nr - 1], a[m] the same of
+// ua, e = (K a) 2^-53 (1 + 2^-29) (pool_window_sums and pool_grad_bounds, the same operations
+// in the same order); or, for exact sums (ua null), q = s / M and e = |q| 2^-52. Decided four at
+// a time as decide_f16c; true when some are undecided.
+template <class T>
+DMLREF_POOL_F16C bool grad_plane_f16c(const double* u, const double* ua, int64_t nr, double K, double M, int64_t count,
+                                      T* res, uint8_t* undecided) {
+    const __m256d k = _mm256_set1_pd(K), scale = _mm256_set1_pd(0x1p-53), grow = _mm256_set1_pd(1 + 0x1p-29);
+    const __m256d m4 = _mm256_set1_pd(M), sign = _mm256_set1_pd(-0.0), exact_scale = _mm256_set1_pd(0x1p-52);
+    int64_t m = 0;
+    int all = 15;
+    for (; m + 4 <= count; m += 4) {
+        __m256d s = _mm256_loadu_pd(u + m);
+        for (int64_t t = 1; t < nr; ++t) s = _mm256_add_pd(s, _mm256_loadu_pd(u + m + t));
+        __m256d e;
+        if (ua == nullptr) {
+            s = _mm256_div_pd(s, m4);
+            e = _mm256_mul_pd(_mm256_andnot_pd(sign, s), exact_scale);
+        } else {
+            __m256d a = _mm256_loadu_pd(ua + m);
+            for (int64_t t = 1; t < nr; ++t) a = _mm256_add_pd(a, _mm256_loadu_pd(ua + m + t));
+            e = _mm256_mul_pd(_mm256_mul_pd(_mm256_mul_pd(k, a), scale), grow);
+        }
+        const int decided = decide4(s, e, res + m);
+        store_flags(undecided + m, decided);
+        all &= decided;
+    }
+    bool some = all != 15;
+    for (; m < count; ++m) {
+        double s = u[m], e = 0;
+        for (int64_t t = 1; t < nr; ++t) s += u[m + t];
+        if (ua == nullptr) {
+            s = s / M;
+            e = std::fabs(s) * 0x1p-52;
+        } else {
+            double a = ua[m];
+            for (int64_t t = 1; t < nr; ++t) a += ua[m + t];
+            e = K * a * 0x1p-53 * (1 + 0x1p-29);
+        }
+        undecided[m] = uint8_t(!decide(s, e, res[m]));
+        some = some || undecided[m];
+    }
+    return some;
+}
+
+#endif
 
 using avgpool::Coord;
 
 constexpr uint64_t kMaxTaps = uint64_t(1) << 20;
+// FLOAT16 windows of at most this many taps are summed exactly in float64 (header comment).
+constexpr uint64_t kExactHalfTaps = uint64_t(1) << 13;
+// The grad's exact retry scales its terms to a common divisor of at most this.
+constexpr uint64_t kMaxMultiple = uint64_t(1) << 29;
+// Rows go to the threads in runs of about kTaskWork additions; a call of fewer than kSerialWork
+// stays on one thread (parallel_for runs a single run in place), not paying the threads' start.
+constexpr int64_t kTaskWork = int64_t(1) << 13, kSerialWork = int64_t(1) << 15;
 
 std::atomic<uint64_t> decided_count{0}, exact_count{0}, plain_count{0};
 
-// s[i] += v[i] and a[i] += m[i] for i < n: one tap of a row of windows.
-void add_tap(double* __restrict s, double* __restrict a, const double* __restrict v, const double* __restrict m,
-             int64_t n) {
-    for (int64_t i = 0; i < n; ++i) {
-        s[i] += v[i];
-        a[i] += m[i];
+// x[0], x[step], ..., x[(n - 1) step] as contiguous floats (exact: every FLOAT16 is a float): x
+// itself where it is FLOAT32 of step 1, else `room` filled, in bulk with F16C where it can.
+template <class T> const float* row_floats(const T* x, int64_t step, int64_t n, float* room) {
+    if constexpr (std::is_same_v<T, float>) {
+        if (step == 1) return x;
     }
+#if defined(DMLREF_POOL_F16C_PATHS)
+    if constexpr (is_half_v<T>) {
+        if (step == 1 && have_f16c()) {
+            halves_to_floats_f16c(room, reinterpret_cast<const uint16_t*>(x), n);
+            return room;
+        }
+    }
+#endif
+    for (int64_t i = 0; i < n; ++i) room[i] = static_cast<float>(x[i * step]);
+    return room;
+}
+
+// The divisors D(o) of the rows of windows and their reciprocals fl(1 / D) (0 where D is 0): one
+// row per distinct number of real taps across the dimensions before the row's; outer position p
+// (row-major over those dimensions of the output) takes row index[p].
+struct DivisorRows {
+    int64_t width = 0;
+    std::vector<double> D, R, Wt;  // Wt: M / D for a multiple M of every D (weights())
+    std::vector<int32_t> index;
+    const double* divisors(int64_t p) const { return D.data() + index[size_t(p)] * width; }
+    const double* reciprocals(int64_t p) const { return R.data() + index[size_t(p)] * width; }
+    const double* weights(int64_t p) const { return Wt.data() + index[size_t(p)] * width; }
+    // The least common multiple M of the divisors (those not 0), and Wt; 0 (and no Wt) where M
+    // would pass `most`.
+    uint64_t set_weights(uint64_t most) {
+        uint64_t m = 1;
+        for (const double d : D)
+            if (d != 0 && m <= most) m = std::lcm(m, uint64_t(d));
+        if (m > most) return 0;
+        Wt.resize(D.size());
+        for (size_t j = 0; j < D.size(); ++j) Wt[j] = D[j] == 0 ? 0.0 : double(m / uint64_t(D[j]));
+        return m;
+    }
+};
+
+DivisorRows divisor_rows(const avgpool::Window& w, uint64_t taps) {
+    const size_t L = w.spatial - 1;
+    DivisorRows d;
+    d.width = w.out[L];
+    int64_t outer = 1;
+    for (size_t i = 0; i < L; ++i) outer *= w.out[i];
+    d.index.resize(size_t(outer));
+    std::vector<int64_t> counts;  // the distinct numbers of real taps before the row's dimension
+    for (int64_t p = 0; p < outer; ++p) {
+        int64_t rest = p, count = 1;
+        for (size_t i = L; i-- > 0;) {
+            const TapRange r = pooling_real_taps(w, i, rest % w.out[i]);
+            rest /= w.out[i];
+            count *= r.hi - r.lo;
+        }
+        if (w.include_padding) count = 0;  // one row: every D is prod(WindowSize)
+        const auto it = std::find(counts.begin(), counts.end(), count);
+        d.index[size_t(p)] = int32_t(it - counts.begin());
+        if (it != counts.end()) continue;
+        counts.push_back(count);
+        for (int64_t j = 0; j < d.width; ++j) {
+            const TapRange r = pooling_real_taps(w, L, j);
+            const double D = double(w.include_padding ? int64_t(taps) : count * (r.hi - r.lo));
+            d.D.push_back(D);
+            d.R.push_back(D == 0 ? 0.0 : 1 / D);
+        }
+    }
+    return d;
+}
+
+// decide_all (decide.hpp) for a row, four at a time with AVX2 and F16C where the CPU has them;
+// true when some are undecided.
+template <class T> bool decide_row(const double* v, const double* e, T* res, uint8_t* undecided, int64_t n) {
+#if defined(DMLREF_POOL_F16C_PATHS)
+    if (have_f16c()) return decide_f16c(v, e, res, undecided, n);
+#endif
+    if constexpr (std::is_same_v<T, float>) pool_decide_floats(v, e, res, undecided, n);
+    else decide_all(v, e, res, undecided, n);
+    uint8_t some = 0;
+    for (int64_t j = 0; j < n; ++j) some |= undecided[j];
+    return some != 0;
 }
 
 // T's rounding of S / D where FastSum f holds S exactly (every addition exact) and the quotient
@@ -81,72 +437,46 @@ template <class T> bool exact_quotient(const FastSum& f, double D, T& out) {
     return rounds_to_one(q, q, out);
 }
 
-// A padded row split into `step` interleaved planes of `length` doubles: padded position j is
-// plane j % step, index j / step. Values and magnitudes side by side.
-struct Planes {
-    int64_t step = 1, length = 0;
-    double* value = nullptr;
-    double* magnitude = nullptr;
-    double* at(double* base, int64_t j) const { return base + (j % step) * length + j / step; }
-};
-
-// Widens count elements x[0], x[xstep], ... into padded positions first, first + 1, ...: plane by
-// plane, each a strided read and a contiguous write.
-template <class T> void widen_into(const Planes& p, const T* x, int64_t xstep, int64_t first, int64_t count) {
-    for (int64_t r = 0; r < p.step; ++r) {
-        const int64_t i0 = ((r - first) % p.step + p.step) % p.step;  // the first i with first + i in plane r
-        if (i0 >= count) continue;
-        const int64_t at = r * p.length + (first + i0) / p.step, n = (count - i0 + p.step - 1) / p.step;
-        const int64_t step = xstep * p.step;
-        const T* src = x + i0 * xstep;
-        double* __restrict v = p.value + at;
-        double* __restrict m = p.magnitude + at;
-        for (int64_t k = 0; k < n; ++k) {
-            const double d = widen_fast(src[k * step]);
-            v[k] = d;
-            m[k] = std::fabs(d);
-        }
-    }
-}
-
-// Per-call scratch of one thread.
-std::vector<double>& scratch() {
-    thread_local std::vector<double> s;
-    return s;
-}
-
-// A dX row's sums and bounds, per thread.
-std::vector<double>& row_sums() {
-    thread_local std::vector<double> s;
-    return s;
-}
-
-// A row's decisions (decide_all, decide.hpp): the values and the undecided flags, per thread.
-template <class T> struct Decided {
-    std::vector<T> value;
+// One thread's rows: the float64 work rows and a row's decisions (decide_all: the values and the
+// undecided flags). Kept between calls: fresh buffers cost their page faults again.
+template <class T> struct Scratch {
+    std::vector<float> room;
+    std::vector<double> v, a, s, e, q;
+    std::vector<T> value, row;
     std::vector<uint8_t> undecided;
+    std::vector<std::pair<double, uint64_t>> terms;  // an undecided grad element's dY and divisors
 };
-template <class T> Decided<T>& decided_row(int64_t n) {
-    thread_local Decided<T> d;
-    d.value.resize(size_t(n));
-    d.undecided.resize(size_t(n));
-    return d;
+template <class T> Scratch<T>& scratch() {
+    thread_local Scratch<T> s;
+    return s;
 }
 
-// Writes the row's decided values to out[j * step]; true when every one was decided (the
-// caller then has nothing left to do).
-template <class T> bool write_decided(const Decided<T>& d, T* out, int64_t step, int64_t n) {
-    const T* __restrict value = d.value.data();
-    const uint8_t* __restrict undecided = d.undecided.data();
-    uint8_t any = 0;
-    for (int64_t j = 0; j < n; ++j) any |= undecided[j];
-    if (step == 1 && !any) {
+// Writes the row's decided values to out[j * step] (`some`: whether some are undecided).
+template <class T>
+void write_decided(const T* __restrict value, const uint8_t* __restrict undecided, bool some, T* out, int64_t step,
+                   int64_t n) {
+    if (!some && step == 1) {
         std::memcpy(static_cast<void*>(out), value, size_t(n) * sizeof(T));
-        return true;
+    } else if (!some) {
+        for (int64_t j = 0; j < n; ++j) out[j * step] = value[j];
+    } else {
+        for (int64_t j = 0; j < n; ++j)
+            if (!undecided[j]) out[j * step] = value[j];
     }
-    for (int64_t j = 0; j < n; ++j)
-        if (!undecided[j]) out[j * step] = value[j];
-    return !any;
+}
+
+// f(j) for every j < n with undecided[j] set, eight flags at a time (few are set).
+template <class F> void for_each_undecided(const uint8_t* undecided, int64_t n, F&& f) {
+    int64_t j = 0;
+    for (; j + 8 <= n; j += 8) {
+        uint64_t word;
+        std::memcpy(&word, undecided + j, 8);
+        if (word == 0) continue;
+        for (int64_t k = j; k < j + 8; ++k)
+            if (undecided[k]) f(k);
+    }
+    for (; j < n; ++j)
+        if (undecided[j]) f(j);
 }
 
 // Task `row`'s (n, c) and position `at` along the dimensions before the row's (extents `extent`);
@@ -160,6 +490,19 @@ int64_t split_row(int64_t row, const Coord& extent, size_t L, int64_t C, Coord& 
     return row % C;
 }
 
+// parallel_for over rows in runs of about kTaskWork additions (each row `work` of them; one run
+// for fewer than kSerialWork in all): f(row, b) with the running thread's scratch b, looked up
+// once a run (a thread_local costs a call).
+template <class T, class F> void for_rows(int64_t rows, int64_t work, F&& f) {
+    work = std::max<int64_t>(1, work);
+    const int64_t per = rows * work < kSerialWork ? std::max<int64_t>(1, rows) : std::max<int64_t>(1, kTaskWork / work);
+    parallel_for((rows + per - 1) / per, [&](int64_t task) {
+        Scratch<T>& b = scratch<T>();
+        const int64_t last = std::min(rows, (task + 1) * per);
+        for (int64_t row = task * per; row < last; ++row) f(row, b);
+    });
+}
+
 // ---- Forward -------------------------------------------------------------------------------
 
 template <class T> bool forward(const avgpool::Window& w, const TensorView& X, const TensorView& Y) {
@@ -168,13 +511,9 @@ template <class T> bool forward(const avgpool::Window& w, const TensorView& X, c
     const size_t L = w.spatial - 1;  // the row's dimension
     const int64_t W = w.in[L], OW = w.out[L], S = w.stride[L], dil = w.dilation[L], KW = w.size[L], pad = w.start[L];
     const int64_t Wp = (OW - 1) * S + (KW - 1) * dil + 1;  // padded positions a row of windows reads
-    const int64_t length = (Wp + S - 1) / S;
     const int64_t jlo = std::min(pad, Wp), jhi = std::max(jlo, std::min(pad + W, Wp));  // the real ones
-    std::vector<int64_t> row_count(static_cast<size_t>(OW));  // real taps along the row, per output
-    for (int64_t j = 0; j < OW; ++j) {
-        const TapRange r = pooling_real_taps(w, L, j);
-        row_count[size_t(j)] = r.hi - r.lo;
-    }
+    const bool exact_sums = is_half_v<T> && taps <= kExactHalfTaps;
+    const DivisorRows divisors = divisor_rows(w, taps);
     int64_t outer = 1;
     for (size_t i = 0; i < L; ++i) outer *= w.out[i];
     const int64_t C = Y.sizes()[1], rows = int64_t(Y.sizes()[0]) * C * outer;
@@ -183,12 +522,17 @@ template <class T> bool forward(const avgpool::Window& w, const TensorView& X, c
     const int64_t xstep = X.strides[L + 2], ystep = Y.strides[L + 2];
     const double n1 = double(taps - 1);
     std::atomic<uint64_t> exact{0}, plain{0};
-    parallel_for(rows, [&](int64_t row) {
-        std::vector<double>& buffer = scratch();
-        buffer.assign(size_t(2 * S * length + 2 * OW), 0.0);
-        const Planes p{S, length, buffer.data(), buffer.data() + S * length};
-        double* s = p.magnitude + S * length;
-        double* a = s + OW;
+    for_rows<T>(rows, int64_t(taps) * OW, [&](int64_t row, Scratch<T>& b) {
+        b.room.resize(size_t(Wp));
+        b.v.assign(size_t(Wp), 0.0);
+        b.a.assign(exact_sums ? 0 : size_t(Wp), 0.0);
+        b.s.resize(size_t(OW));
+        b.e.resize(size_t(OW));
+        b.q.resize(exact_sums ? size_t(OW) : 0);
+        b.value.resize(size_t(OW));
+        b.undecided.resize(size_t(OW));
+        double* s = b.s.data();
+        double* e = b.e.data();
         Coord o{}, lo{}, hi{}, k{};
         int64_t n = 0;
         const int64_t c = split_row(row, w.out, L, C, o, n);
@@ -199,50 +543,67 @@ template <class T> bool forward(const avgpool::Window& w, const TensorView& X, c
             hi[i] = r.hi;
             outer_count *= r.hi - r.lo;
         }
+        // The column sums: v[j] = the sum of padded position j over the window rows (+0 for
+        // padding), a[j] the same of the magnitudes.
         if (outer_count > 0 && jhi > jlo) do {
                 Coord pos{};
                 for (size_t i = 0; i < L; ++i) pos[i] = o[i] * w.stride[i] - w.start[i] + k[i] * w.dilation[i];
                 pos[L] = jlo - pad;
-                widen_into(p, x + pooling_offset(X.strides, n, c, pos, w.spatial), xstep, jlo, jhi - jlo);
-                for (int64_t t = 0; t < KW; ++t) add_tap(s, a, p.at(p.value, t * dil), p.at(p.magnitude, t * dil), OW);
+                const float* f = row_floats(x + pooling_offset(X.strides, n, c, pos, w.spatial), xstep, jhi - jlo,
+                                            b.room.data());
+                pool_add_floats(b.v.data() + jlo, exact_sums ? nullptr : b.a.data() + jlo, f, jhi - jlo);
             } while (pooling_next(k, lo, hi, L));
+        // The window sums along the row, then q and its bound e in place of s and a.
+        pool_window_sums(s, b.v.data(), OW, S, KW, dil);
+        const double* D = divisors.divisors(row % outer);
+        double* q = s;  // the quotients: in place of the sums, or beside the exact ones
+        if (exact_sums) {
+            q = b.q.data();
+            pool_exact_quotients(s, q, e, D, OW);
+        } else {
+            pool_window_sums(e, b.a.data(), OW, S, KW, dil);
+            pool_quotients(s, e, D, divisors.reciprocals(row % outer), n1, OW);
+        }
         Coord at = o;
         at[L] = 0;
         T* out = y + pooling_offset(Y.strides, n, c, at, w.spatial);
+        uint8_t* undecided = b.undecided.data();
+        const bool some = decide_row(q, e, b.value.data(), undecided, OW);
+        write_decided(b.value.data(), undecided, some, out, ystep, OW);
+        if (!some) return;
         uint64_t ex = 0, pl = 0;
-        // q and its bound e in place of s and a (one vectorised loop), then the decisions.
-        for (int64_t j = 0; j < OW; ++j) {
-            const double Dd = double(w.include_padding ? int64_t(taps) : outer_count * row_count[size_t(j)]);
-            const double q = s[j] / Dd;
-            a[j] = (n1 * (a[j] / Dd) + std::fabs(q)) * 0x1p-53 * (1 + 0x1p-30);
-            s[j] = q;
-        }
-        Decided<T>& d = decided_row<T>(OW);
-        decide_all(s, a, d.value.data(), d.undecided.data(), OW);
-        if (write_decided(d, out, ystep, OW)) return;
-        for (int64_t j = 0; j < OW; ++j) {
-            if (!d.undecided[size_t(j)]) continue;
+        for_each_undecided(undecided, OW, [&](int64_t j) {
             T& v = out[j * ystep];
-            const int64_t D = w.include_padding ? int64_t(taps) : outer_count * row_count[size_t(j)];
-            if (D == 0) {  // no real element, IncludePadding FALSE: +0 (DontCare)
+            const double Dj = D[j];
+            if (Dj == 0) {  // no real element, IncludePadding FALSE: +0 (DontCare)
                 v = T(0);
-                continue;
+                return;
             }
-            const double Dd = double(D);
+            if (decide(q[j], e[j], v)) return;  // decide's own interval, a little narrower
             at[L] = j;
-            FastSum f;
-            for_each_real_tap(w, at, [&](const Coord& pos) {
-                f.add(widen_fast(x[pooling_offset(X.strides, n, c, pos, w.spatial)]));
-            });
-            if (exact_quotient(f, Dd, v)) {
+            FastSum f;  // S exactly where f.b is 0: then V = q exactly where the remainder S - q D is 0
+            if (exact_sums) {
+                f.s = s[j];
+            } else {  // the window's real elements: rows k in [lo, hi), taps [r.lo, r.hi) along the row
+                const TapRange r = pooling_real_taps(w, L, j);
+                Coord kk = lo;
+                if (r.hi > r.lo && outer_count > 0) do {
+                        Coord pos{};
+                        for (size_t i = 0; i < L; ++i) pos[i] = o[i] * w.stride[i] - w.start[i] + kk[i] * w.dilation[i];
+                        pos[L] = j * S - pad + r.lo * dil;
+                        const T* p = x + pooling_offset(X.strides, n, c, pos, w.spatial);
+                        for (int64_t t = r.lo; t < r.hi; ++t, p += xstep * dil) f.add(widen_fast(*p));
+                    } while (pooling_next(kk, lo, hi, L));
+            }
+            if (exact_quotient(f, Dj, v)) {
                 ++ex;
-                continue;
+                return;
             }
             v = avgpool::average_element(w, x, X.strides, n, c, at);
             ++pl;
-        }
-        exact.fetch_add(ex, std::memory_order_relaxed);
-        plain.fetch_add(pl, std::memory_order_relaxed);
+        });
+        if (ex) exact.fetch_add(ex, std::memory_order_relaxed);
+        if (pl) plain.fetch_add(pl, std::memory_order_relaxed);
     });
     decided_count = uint64_t(rows * OW) - exact - plain;
     exact_count = exact.load();
@@ -268,63 +629,47 @@ template <class T> bool backward(const avgpool::Window& w, const TensorView& dY,
     for (size_t i = 0; i < w.spatial; ++i) K *= uint64_t((w.size[i] + w.stride[i] - 1) / w.stride[i]);
     const size_t L = w.spatial - 1;
     const int64_t W = w.in[L], OW = w.out[L], S = w.stride[L], KW = w.size[L], pad = w.start[L];
-    int64_t out_outer = 1, in_outer = 1;
-    for (size_t i = 0; i < L; ++i) {
-        out_outer *= w.out[i];
-        in_outer *= w.in[i];
-    }
+    int64_t in_outer = 1;
+    for (size_t i = 0; i < L; ++i) in_outer *= w.in[i];
     const int64_t C = dX.sizes()[1], N = dX.sizes()[0];
     const T* dy = dY.data<T>();
     T* dx = dX.data<T>();
     const int64_t dystep = dY.strides[L + 2], dxstep = dX.strides[L + 2];
-
-    // t_o = dY[o] / D(o), and |t_o|, one row of OW per dY row (N, C, outer positions).
-    std::vector<int64_t> row_count(static_cast<size_t>(OW));
-    for (int64_t j = 0; j < OW; ++j) {
-        const TapRange r = pooling_real_taps(w, L, j);
-        row_count[size_t(j)] = r.hi - r.lo;
+    DivisorRows divisors = divisor_rows(w, taps);
+    // FLOAT16 with K M <= 2^13, M the divisors' least common multiple: exact sums of dY (M / D)
+    // (header comment), whose quotient by M is V.
+    const uint64_t multiple = is_half_v<T> && K <= kExactHalfTaps ? divisors.set_weights(kExactHalfTaps / K) : 0;
+    const bool exact_sums = multiple != 0;
+    const double Md = double(multiple);
+    // The column sums u[o] (o < OW) of a dX row live in a row of zeros: G before (windows left of
+    // the first), and up to the last window any dX position of the row could need.
+    const int64_t G = (KW + S - 1) / S;
+    const int64_t ulen = G + std::max(OW, (W - 1 + pad) / S + 1) + 1;
+    // Along the row: dX position p (padded t = p + pad = q S + r) is held by the windows q - i,
+    // i < n_r = ceil((KW - r) / S) (those outside [0, OW) read zeros). The positions of one r are
+    // a plane p0, p0 + S, ... (count of them, q = q0, q0 + 1, ...).
+    struct Plane {
+        int64_t p0, count, q0, nr;
+    };
+    std::vector<Plane> planes;
+    for (int64_t r = 0; r < S; ++r) {
+        const int64_t p0 = ((r - pad) % S + S) % S;
+        if (p0 < W) planes.push_back({p0, (W - p0 + S - 1) / S, (p0 + pad) / S, r < KW ? (KW - r + S - 1) / S : 0});
     }
-    const int64_t dy_rows = N * C * out_outer;
-    // Kept between calls (of this thread): a fresh buffer of this size costs its page faults again.
-    // The lambdas below see these through the references (a thread_local named in a lambda would
-    // be each worker's own).
-    thread_local std::vector<double> kept_terms, kept_magnitudes;
-    std::vector<double>& t = kept_terms;
-    std::vector<double>& tm = kept_magnitudes;
-    t.resize(size_t(dy_rows * OW));
-    tm.resize(size_t(dy_rows * OW));
-    parallel_for(dy_rows, [&](int64_t row) {
-        Coord o{};
-        int64_t n = 0;
-        const int64_t c = split_row(row, w.out, L, C, o, n);
-        int64_t outer_count = 1;
-        for (size_t i = 0; i < L; ++i) {
-            const TapRange r = pooling_real_taps(w, i, o[i]);
-            outer_count *= r.hi - r.lo;
-        }
-        const T* src = dy + pooling_offset(dY.strides, n, c, o, w.spatial);  // o[L] = 0
-        double* tr = t.data() + row * OW;
-        double* mr = tm.data() + row * OW;
-        for (int64_t j = 0; j < OW; ++j) {
-            const int64_t D = w.include_padding ? int64_t(taps) : outer_count * row_count[size_t(j)];
-            // A window without a real element holds no dX position: its term is never read.
-            const double v = D == 0 ? 0.0 : widen_fast(src[j * dystep]) / double(D);
-            tr[j] = v;
-            mr[j] = std::fabs(v);
-        }
-    });
-
-    // dX rows. Along the row, window o's tap k lands on padded position o S + k (position x is
-    // x + pad): plane k % S, index o + k / S, so each tap adds a contiguous run of t.
-    const int64_t Wp = std::max(W + pad, (OW - 1) * S + KW);
-    const int64_t length = (Wp + S - 1) / S + 1;
     const avgpool::Readers readers = avgpool::readers(w);
-    const double Kd = double(K);
+    const double Kd = double(K + 1);  // the bound's K + 1 (header comment)
     std::atomic<uint64_t> exact{0}, plain{0};
-    parallel_for(N * C * in_outer, [&](int64_t row) {
-        std::vector<double>& buffer = scratch();
-        buffer.assign(size_t(2 * S * length), 0.0);
-        const Planes p{S, length, buffer.data(), buffer.data() + S * length};
+    for_rows<T>(N * C * in_outer, int64_t(K) * W + OW * int64_t(taps), [&](int64_t row, Scratch<T>& b) {
+        b.room.resize(size_t(OW));
+        b.v.assign(size_t(ulen), 0.0);
+        b.a.assign(exact_sums ? 0 : size_t(ulen), 0.0);
+        b.s.resize(size_t(W));
+        b.e.resize(size_t(W));
+        b.value.resize(planes.size() * size_t(W));
+        b.row.resize(size_t(W));
+        b.undecided.resize(planes.size() * size_t(W));
+        double* u = b.v.data() + G;
+        double* ua = exact_sums ? nullptr : b.a.data() + G;
         Coord x{}, lo{}, hi{}, k{};
         int64_t n = 0;
         const int64_t c = split_row(row, w.in, L, C, x, n);
@@ -335,59 +680,139 @@ template <class T> bool backward(const avgpool::Window& w, const TensorView& dY,
             hi[i] = r.hi;
             any = any && r.hi > r.lo;
         }
+        // The column sums: u[o] = the sum of the terms t = dY / D(o) of column o over the dY rows
+        // holding the dX row, ua[o] the same of their magnitudes.
         if (any) do {
-                int64_t dy_row = n * C + c;
-                for (size_t i = 0; i < L; ++i) dy_row = dy_row * w.out[i] + k[i];
-                const double* tr = t.data() + dy_row * OW;
-                const double* mr = tm.data() + dy_row * OW;
-                for (int64_t tap = 0; tap < KW; ++tap) {
-                    const int64_t shift = (tap % S) * length + tap / S;
-                    add_tap(p.value + shift, p.magnitude + shift, tr, mr, OW);
-                }
+                int64_t p = 0;  // k's outer position
+                for (size_t i = 0; i < L; ++i) p = p * w.out[i] + k[i];
+                Coord o = k;
+                o[L] = 0;
+                const float* f = row_floats(dy + pooling_offset(dY.strides, n, c, o, w.spatial), dystep, OW,
+                                            b.room.data());
+                if (exact_sums) pool_add_weighted(u, f, divisors.weights(p), OW);
+                else pool_add_terms(u, ua, f, divisors.reciprocals(p), OW);
             } while (pooling_next(k, lo, hi, L));
         Coord at = x;
         at[L] = 0;
         T* out = dx + pooling_offset(dX.strides, n, c, at, w.spatial);
         uint64_t ex = 0, pl = 0;
-        // The row's sums and bounds in order (padded position j + pad), then the decisions.
-        std::vector<double>& sums = row_sums();
-        sums.resize(size_t(2 * W));
-        double* s = sums.data();
-        double* e = s + W;
-        for (int64_t r = 0; r < S; ++r) {
-            const int64_t j0 = ((r - pad) % S + S) % S;  // the first j with j + pad in plane r
-            const double* sv = p.value + r * length + (j0 + pad) / S;
-            const double* sm = p.magnitude + r * length + (j0 + pad) / S;
-            for (int64_t k = 0, j = j0; j < W; ++k, j += S) {
-                s[j] = sv[k];
-                e[j] = Kd * sm[k] * 0x1p-53 * (1 + 0x1p-29);
-            }
-        }
-        Decided<T>& d = decided_row<T>(W);
-        decide_all(s, e, d.value.data(), d.undecided.data(), W);
-        if (write_decided(d, out, dxstep, W)) return;
-        for (int64_t j = 0; j < W; ++j) {
-            if (!d.undecided[size_t(j)]) continue;
-            T& v = out[j * dxstep];
+        // An undecided element j: V = sum dY[o] / D(o) = (sum dY[o] (M / D(o))) / M, M the
+        // divisors' least common multiple: each product is exact (a significand of at most 24
+        // bits times an integer of at most 2^29), so where their FastSum is exact and so is its
+        // quotient by M, that quotient is V. Otherwise the plain loop's element.
+        // The row is assembled in row_out (in the cache), then written out in one pass.
+        T* row_out = b.row.data();
+        // Position j's windows are the dY rows k in [lo, hi) times the columns top - i, i < nr, in
+        // [0, OW).
+        auto settle = [&](int64_t j, int64_t top, int64_t nr, double sum) {
+            T& v = row_out[j];
             at[L] = j;
-            FastSum f;
-            bool one = true;
-            mpz_class D = 0;
-            for_each_reader(w, readers, at, [&](const Coord& o) {
-                const mpz_class d = avgpool::divisor(w, o);
-                one = one && (D == 0 || d == D);
-                D = d;
-                f.add(widen_fast(dy[pooling_offset(dY.strides, n, c, o, w.spatial)]));
-            });
-            if (one && D != 0 && exact_quotient(f, D.get_d(), v)) {
-                ++ex;
-                continue;
+            if (exact_sums) {  // sum is S' = M V exactly
+                FastSum f;
+                f.s = sum;
+                if (exact_quotient(f, Md, v)) {
+                    ++ex;
+                    return;
+                }
+                v = avgpool::average_grad_element(w, readers, dy, dY.strides, n, c, at);
+                ++pl;
+                return;
+            }
+            std::vector<std::pair<double, uint64_t>>& terms = b.terms;
+            terms.clear();
+            uint64_t multiple = 1;
+            Coord o = lo;
+            do {
+                int64_t p = 0;  // the dY row's outer position
+                for (size_t i = 0; i < L; ++i) p = p * w.out[i] + o[i];
+                const double* D = divisors.divisors(p);
+                for (int64_t i = 0; i < nr; ++i) {
+                    o[L] = top - i;
+                    if (o[L] < 0 || o[L] >= OW) continue;
+                    const uint64_t d = uint64_t(D[o[L]]);
+                    multiple = multiple > kMaxMultiple ? multiple : std::lcm(multiple, d);
+                    terms.push_back({widen_fast(dy[pooling_offset(dY.strides, n, c, o, w.spatial)]), d});
+                }
+            } while (pooling_next(o, lo, hi, L));
+            if (multiple <= kMaxMultiple) {
+                FastSum f;
+                for (const auto& [term, d] : terms) f.add(term * double(multiple / d));
+                if (exact_quotient(f, double(multiple), v)) {
+                    ++ex;
+                    return;
+                }
             }
             v = avgpool::average_grad_element(w, readers, dy, dY.strides, n, c, at);
             ++pl;
+        };
+        // Each plane: a contiguous window sum of u, decided as a row and written with step S.
+        // Each plane decided into its own row (row_out itself for Strides 1), then spread into
+        // row_out: one interleaving pass for two planes, else with step S.
+        bool any_undecided = false;
+        for (size_t pi = 0; pi < planes.size(); ++pi) {
+            const Plane& plane = planes[pi];
+            const int64_t p0 = plane.p0, count = plane.count, q0 = plane.q0, nr = plane.nr;
+            T* value = S == 1 ? row_out : b.value.data() + pi * size_t(W);
+            uint8_t* undecided = b.undecided.data() + pi * size_t(W);
+            bool some = false;
+            if (nr == 0) {  // held by no window: +0
+                std::fill(value, value + count, T(0));
+                std::fill(undecided, undecided + count, uint8_t(0));
+#if defined(DMLREF_POOL_F16C_PATHS)
+            } else if (have_f16c()) {
+                some = grad_plane_f16c(u + q0 - (nr - 1), exact_sums ? nullptr : ua + q0 - (nr - 1), nr, Kd, Md, count,
+                                       value, undecided);
+#endif
+            } else {
+                double* s = b.s.data();
+                double* e = b.e.data();
+                pool_window_sums(s, u + q0 - (nr - 1), count, 1, nr, 1);
+                if (exact_sums) {
+                    for (int64_t m = 0; m < count; ++m) {
+                        s[m] = s[m] / Md;
+                        e[m] = std::fabs(s[m]) * 0x1p-52;
+                    }
+                } else {
+                    pool_window_sums(e, ua + q0 - (nr - 1), count, 1, nr, 1);
+                    pool_grad_bounds(e, Kd, count);
+                }
+                some = decide_row(s, e, value, undecided, count);
+            }
+            any_undecided = any_undecided || some;
+            if (S > 2) {
+                for (int64_t m = 0; m < count; ++m) row_out[p0 + m * S] = value[m];
+            }
         }
-        exact.fetch_add(ex, std::memory_order_relaxed);
-        plain.fetch_add(pl, std::memory_order_relaxed);
+        if (S == 2) {
+            const size_t first = planes[0].p0 == 0 ? 0 : 1;  // the plane of the even positions
+            const T* __restrict even = b.value.data() + first * size_t(W);
+            const T* __restrict odd = b.value.data() + (first ^ 1) * size_t(W);
+            const int64_t pairs = W / 2;
+            for (int64_t m = 0; m < pairs; ++m) {
+                row_out[2 * m] = even[m];
+                row_out[2 * m + 1] = odd[m];
+            }
+            if (W % 2) row_out[W - 1] = even[pairs];
+        }
+        if (any_undecided) {
+            for (size_t pi = 0; pi < planes.size(); ++pi) {
+                const Plane& plane = planes[pi];
+                const int64_t p0 = plane.p0, q0 = plane.q0, nr = plane.nr;
+                for_each_undecided(b.undecided.data() + pi * size_t(W), plane.count, [&](int64_t m) {
+                    double sum = 0;  // the plane's sum, again (exact where exact_sums)
+                    if (exact_sums) {
+                        sum = u[q0 + m - (nr - 1)];
+                        for (int64_t t = 1; t < nr; ++t) sum += u[q0 + m - (nr - 1) + t];
+                    }
+                    settle(p0 + m * S, q0 + m, nr, sum);
+                });
+            }
+        }
+        if (dxstep == 1) std::memcpy(static_cast<void*>(out), row_out, size_t(W) * sizeof(T));
+        else
+            for (int64_t j = 0; j < W; ++j) out[j * dxstep] = row_out[j];
+        if (ex) exact.fetch_add(ex, std::memory_order_relaxed);
+        if (pl) plain.fetch_add(pl, std::memory_order_relaxed);
     });
     decided_count = uint64_t(N * C * in_outer * W) - exact - plain;
     exact_count = exact.load();
