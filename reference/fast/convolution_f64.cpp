@@ -53,11 +53,13 @@ std::atomic<uint64_t> decided_count{0}, compensated_count{0}, exact_count{0};
 
 // The columns of X for output positions [p0, p0 + w) of batch n, group grp, as the rows of xt
 // (w x K, row-major: each position's window contiguous, for its norm and step 5a): the input
-// element under tap t of channel c of the window, 0 over padding.
+// element under tap t of channel c of the window, 0 over padding. norm[q] gets step 3's rounded
+// norm of row q: its squares (exact) added in the row's order, one order of the any-order bound.
 void windows(const ConvolutionGeometry& g, const double* input, uint64_t n, uint64_t grp, uint64_t p0, uint64_t w,
-             double* xt) {
-    const uint64_t Cg = g.in_channels / g.groups, taps = g.taps(), K = Cg * taps;
-    const double* planes = input + (n * g.in_channels + grp * Cg) * g.in_plane();
+             double* xt, double* norm) {
+    const uint64_t Cg = g.in_channels / g.groups, taps = g.taps(), K = Cg * taps, plane = g.in_plane();
+    const double* planes = input + (n * g.in_channels + grp * Cg) * plane;
+    std::vector<int64_t> at(taps);  // each tap's offset in a channel's plane, or -1 over padding
     for (uint64_t q = 0; q < w; ++q) {
         int64_t origin[3];
         uint64_t p = p0 + q;
@@ -65,25 +67,31 @@ void windows(const ConvolutionGeometry& g, const double* input, uint64_t n, uint
             origin[j] = int64_t(p % uint64_t(g.out[j])) * g.stride[j] - g.start[j];
             p /= uint64_t(g.out[j]);
         }
-        double* row = xt + q * K;
+        uint64_t t = 0;
         for (int64_t t0 = 0; t0 < g.kernel[0]; ++t0) {
             const int64_t i0 = origin[0] + t0 * g.dilation[0];
             const bool in0 = uint64_t(i0) < uint64_t(g.in[0]);
             for (int64_t t1 = 0; t1 < g.kernel[1]; ++t1) {
                 const int64_t i1 = origin[1] + t1 * g.dilation[1];
                 const bool in1 = in0 && uint64_t(i1) < uint64_t(g.in[1]);
-                for (int64_t t2 = 0; t2 < g.kernel[2]; ++t2) {
+                for (int64_t t2 = 0; t2 < g.kernel[2]; ++t2, ++t) {
                     const int64_t i2 = origin[2] + t2 * g.dilation[2];
-                    const uint64_t t = uint64_t((t0 * g.kernel[1] + t1) * g.kernel[2] + t2);
-                    if (!(in1 && uint64_t(i2) < uint64_t(g.in[2]))) {
-                        for (uint64_t c = 0; c < Cg; ++c) row[c * taps + t] = 0.0;
-                        continue;
-                    }
-                    const double* at = planes + (i0 * g.in[1] + i1) * g.in[2] + i2;
-                    for (uint64_t c = 0; c < Cg; ++c) row[c * taps + t] = at[c * g.in_plane()];
+                    at[t] = in1 && uint64_t(i2) < uint64_t(g.in[2]) ? (i0 * g.in[1] + i1) * g.in[2] + i2 : -1;
                 }
             }
         }
+        double* row = xt + q * K;
+        double squares = 0;
+        for (uint64_t c = 0; c < Cg; ++c) {
+            const double* x = planes + c * plane;
+            double* r = row + c * taps;
+            for (uint64_t k = 0; k < taps; ++k) {
+                const double v = at[k] >= 0 ? x[at[k]] : 0.0;
+                r[k] = v;
+                squares += v * v;
+            }
+        }
+        norm[q] = std::sqrt(squares);
     }
 }
 
@@ -134,8 +142,7 @@ template <class T> bool convolution_fast(const CONV& d, const Bindings& bind) {
         const uint64_t n = uint64_t(task) / (G * pt), grp = uint64_t(task) / pt % G;
         const uint64_t p0 = uint64_t(task) % pt * tp, w = std::min(P, p0 + tp) - p0;
         Doubles xt(w * K), column_norm(w), S(Mg * w);
-        windows(g, X.data(), n, grp, p0, w, xt.data());
-        norms(xt.data(), 1, w, K, true, column_norm.data());
+        windows(g, X.data(), n, grp, p0, w, xt.data(), column_norm.data());
         const double* f = F + grp * Mg * K;
         kernel(f, int64_t(K), 0, xt.data(), int64_t(K), 1, S.data(), int64_t(w), int64_t(Mg), int64_t(w), int64_t(K));
         std::vector<unsigned char> bad(w);
