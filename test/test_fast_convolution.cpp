@@ -103,14 +103,13 @@ template <class T, class V> Buffers buffers(const Operator& op, std::mt19937_64&
 
 // The fast path (one thread, three, and each of `threads`) against the plain loop; the fast
 // path's counts of its one-thread run.
-reference::fast::ConvolutionFastCounts check(const Operator& op, const Buffers& in,
-                                             std::initializer_list<int> threads = {}) {
+reference::fast::f64::PathCounts check(const Operator& op, const Buffers& in, std::initializer_list<int> threads = {}) {
     const Diagnostics diags = validate(op);
     for (const auto& item : diags.items()) INFO(format(item, "<test>"));
     REQUIRE_FALSE(diags.has_errors());
     const Buffers plain = evaluate_with(op, in, false, 1);
     const Buffers fast = evaluate_with(op, in, true, 1);
-    const reference::fast::ConvolutionFastCounts counts = reference::fast::convolution_fast_counts();
+    const reference::fast::f64::PathCounts counts = reference::fast::convolution_fast_counts();
     CHECK(first_difference(plain, fast) == -1);
     CHECK(first_difference(plain, evaluate_with(op, in, true, 3)) == -1);
     for (const int t : threads) {

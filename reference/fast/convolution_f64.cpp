@@ -118,13 +118,8 @@ template <class T> bool convolution_fast(const CONV& d, const Bindings& bind) {
     norms(F, 1, M, K, true, row_norm.data());
     const double gamma = gamma_of(K), gamma2 = gamma2_of(K);
 
-    // The output: written in place where it is packed, else through write_logical at the end.
-    const TensorDesc& od = d.OutputTensor;
-    const bool packed_out = od.Strides.empty() ||
-                            packed_strides(od.Sizes) == std::vector<int64_t>(od.Strides.begin(), od.Strides.end());
-    std::vector<T> staged;
-    if (!packed_out) staged.resize(N * M * P);
-    T* r = packed_out ? reinterpret_cast<T*>(bind.at("OutputTensor").data()) : staged.data();
+    LogicalOutput<T> out(d.OutputTensor, bind.at("OutputTensor"));
+    T* r = out.data();
 
     // The cut: ranges of output positions, halved while there are fewer than two tasks per thread
     // (down to 64) or a tile of X or S is over 2^21 float64 (down to 8).
@@ -179,14 +174,8 @@ template <class T> bool convolution_fast(const CONV& d, const Bindings& bind) {
         const uint64_t e = undecided[size_t(i)];
         r[e] = convolution_element<T>(g, X.data(), W.data(), bias, e);
     });
-    // Step 6.
+    out.finish(d.FusedActivation);  // step 6
     const uint64_t count = N * M * P;
-    if (d.FusedActivation)
-        parallel_for(int64_t((count + kChunk - 1) / kChunk), [&](int64_t t) {
-            for (uint64_t i = uint64_t(t) * kChunk; i < std::min(count, uint64_t(t) * kChunk + kChunk); ++i)
-                r[i] = fused_activation(*d.FusedActivation, r[i]);
-        });
-    if (!packed_out) write_logical<T>(od, bind.at("OutputTensor"), [&](uint64_t i) { return r[i]; });
     uint64_t by_compensation = 0;
     for (uint64_t v : compensated) by_compensation += v;
     exact_count.store(undecided.size(), std::memory_order_relaxed);
@@ -203,7 +192,7 @@ bool convolution_f64(const CONV& d, const Bindings& b) {
     return false;
 }
 
-ConvolutionFastCounts convolution_fast_counts() {
+f64::PathCounts convolution_fast_counts() {
     return {decided_count.load(), compensated_count.load(), exact_count.load()};
 }
 

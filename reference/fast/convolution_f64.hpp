@@ -7,6 +7,8 @@
 #include "dmlref/descs/convolution.hpp"
 #include "dmlref/operators.hpp"
 
+#include "f64_product.hpp"
+
 #include <cstdint>
 
 namespace dmlref::reference::fast {
@@ -15,11 +17,7 @@ namespace dmlref::reference::fast {
 // plain loop runs.
 bool convolution_f64(const DML_CONVOLUTION_OPERATOR_DESC& d, const Bindings& b);
 
-// For the tests: the elements the last call decided by the product's bound, by the compensated
-// sum, and those it left to the exact path.
-struct ConvolutionFastCounts {
-    uint64_t decided = 0, compensated = 0, exact = 0;
-};
-ConvolutionFastCounts convolution_fast_counts();
+// For the tests: the last call's counts (f64_product.hpp).
+f64::PathCounts convolution_fast_counts();
 
 }  // namespace dmlref::reference::fast

@@ -7,13 +7,21 @@
 // computed", sums it up. Internal to dmlref.
 #pragma once
 
+#include "parallel.hpp"
+
+#include "../common.hpp"
+#include "../fused_activation.hpp"
+
 #include "dmlref/numeric.hpp"
 #include "dmlref/tensor.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <span>
+#include <vector>
 
 namespace dmlref::reference::fast::f64 {
 
@@ -90,6 +98,42 @@ uint64_t decide_row(const double* s, double na, const double* nb, double gamma, 
 // same IEEE operations, unfused).
 uint64_t decide_row_float(const double* s, double na, const double* nb, double gamma, double alpha, const double* c,
                           float* y, unsigned char* bad, uint64_t n);
+
+// The output's elements in logical order: the tensor's own bytes where it is packed, else a staged
+// copy that finish() writes through the strides.
+template <class T> class LogicalOutput {
+public:
+    LogicalOutput(const TensorDesc& d, std::span<std::byte> bytes) : d_(d), bytes_(bytes) {
+        const bool packed = d.Strides.empty() ||
+                            packed_strides(d.Sizes) == std::vector<int64_t>(d.Strides.begin(), d.Strides.end());
+        if (!packed) staged_.resize(element_count(d));
+        data_ = packed ? reinterpret_cast<T*>(bytes.data()) : staged_.data();
+    }
+    T* data() { return data_; }
+    // Step 6, the FusedActivation (if any) as the plain loops apply it, to every rounded value;
+    // then the staged copy, if any, written out.
+    void finish(const std::optional<DML_FUSED_ACTIVATION>& activation) {
+        const uint64_t count = element_count(d_);
+        if (activation)
+            parallel_for(int64_t((count + kChunk - 1) / kChunk), [&](int64_t t) {
+                for (uint64_t i = uint64_t(t) * kChunk; i < std::min(count, uint64_t(t) * kChunk + kChunk); ++i)
+                    data_[i] = fused_activation(*activation, data_[i]);
+            });
+        if (!staged_.empty()) write_logical<T>(d_, bytes_, [&](uint64_t i) { return data_[i]; });
+    }
+
+private:
+    const TensorDesc& d_;
+    std::span<std::byte> bytes_;
+    std::vector<T> staged_;
+    T* data_ = nullptr;
+};
+
+// For the tests: the elements a fast path's last call decided by the product's bound, by the
+// compensated sum, and those it left to the exact path.
+struct PathCounts {
+    uint64_t decided = 0, compensated = 0, exact = 0;
+};
 
 // Step 5a: the compensated sum of a . b (K terms, a's step sa, b contiguous) in four lanes;
 // s + c approximates it (P - (s + c) within step 5a's bound).

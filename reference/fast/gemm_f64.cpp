@@ -108,13 +108,8 @@ template <class T> bool gemm_fast(const GEMM& d, const Bindings& bind) {
     norms(B.data(), Batch, tb ? N : K, tb ? K : N, tb, column_norm.data());
     const double gamma = gamma_of(K), gamma2 = gamma2_of(K);
 
-    // The output: written in place where it is packed, else through write_logical at the end.
-    const TensorDesc& od = d.OutputTensor;
-    const bool packed_out = od.Strides.empty() ||
-                            packed_strides(od.Sizes) == std::vector<int64_t>(od.Strides.begin(), od.Strides.end());
-    std::vector<T> staged;
-    if (!packed_out) staged.resize(Batch * M * N);
-    T* r = packed_out ? reinterpret_cast<T*>(bind.at("OutputTensor").data()) : staged.data();
+    LogicalOutput<T> out(d.OutputTensor, bind.at("OutputTensor"));
+    T* r = out.data();
 
     // Tiles: one per batch on one thread; on several, halved (the larger side, down to 64) until
     // there are two per thread. At most 2^22 float64 of S per tile either way.
@@ -204,14 +199,8 @@ template <class T> bool gemm_fast(const GEMM& d, const Bindings& bind) {
             r[e] = gemm_element<T>(d, gd, e);
         });
     }
-    // Step 6.
+    out.finish(d.FusedActivation);  // step 6
     const uint64_t count = Batch * M * N;
-    if (d.FusedActivation)
-        parallel_for(int64_t((count + kChunk - 1) / kChunk), [&](int64_t t) {
-            for (uint64_t i = uint64_t(t) * kChunk; i < std::min(count, uint64_t(t) * kChunk + kChunk); ++i)
-                r[i] = fused_activation(*d.FusedActivation, r[i]);
-        });
-    if (!packed_out) write_logical<T>(od, bind.at("OutputTensor"), [&](uint64_t i) { return r[i]; });
     exact_count.store(undecided.size(), std::memory_order_relaxed);
     compensated_count.store(rest.size() - undecided.size(), std::memory_order_relaxed);
     decided_count.store(count - rest.size(), std::memory_order_relaxed);

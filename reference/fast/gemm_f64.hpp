@@ -6,6 +6,8 @@
 #include "dmlref/descs/gemm.hpp"
 #include "dmlref/operators.hpp"
 
+#include "f64_product.hpp"
+
 #include <cstdint>
 
 namespace dmlref::reference::fast {
@@ -17,9 +19,7 @@ bool gemm_f64(const DML_GEMM_OPERATOR_DESC& d, const Bindings& b);
 // For the tests: the elements the last call decided by the product's bound, by the compensated
 // sum, and those it left to the exact path; and the float64 kernel to use (0: the best the CPU supports; 1: the baseline,
 // 2: AVX2 with FMA, 3: AVX-512, each where built and supported). Returns the kernel in use.
-struct GemmFastCounts {
-    uint64_t decided = 0, compensated = 0, exact = 0;
-};
+using GemmFastCounts = f64::PathCounts;
 GemmFastCounts gemm_fast_counts();
 int set_gemm_kernel(int kernel);
 
