@@ -9,17 +9,7 @@
 //     stride of the output). Anything else returns false, and the plain loop runs.
 //  2. FastSum (reference/fast_sum.hpp) over a fixed partition of the terms, the same for any
 //     thread count: with I = 1, each output's run cut into chunks of 2^16 elements, each chunk
-//     summed in 16 interleaved lanes (element j of the chunk to lane j mod 16). With I = 1 a
-//     plain pass comes first: each lane's terms (at most 2^12) added in float64 without TwoSum,
-//     in blocks of 64 whose sums are added to the lane's, the |x| summed beside them (a). Every
-//     term passes through at most h = 128 + (the number of blocks) additions, so the lane's sum s
-//     is within gamma_h A of its exact sum, A the exact sum of |x| <= a / (1 - gamma_4095)
-//     (Higham, 4.2: a summation tree of height h), so within h 2^-53 a (1 + 2^-29), and the
-//     lane's partial is (s, 0, b) with b = h a / 2 (1 + 2^-28), rounded: 2^-52 b bounds it, as a
-//     FastSum's b does. An output that step 3
-//     leaves undecided after it (cancellation: a plain sum's bound is of the sum of |x|, not
-//     of the result) has its partials made again by FastSum's lanes, and step 3 runs again for
-//     it. With I > 1, each
+//     summed in 16 interleaved lanes (element j of the chunk to lane j mod 16); with I > 1, each
 //     chunk of rows of 64Ki elements or less summed column by column (one FastSum per output
 //     element, the rows added in order). Every term is a FLOAT32 or FLOAT16 value widened
 //     exactly. Each partial FastSum (s, c, b) holds its exact sum within 2^-52 b of s + c.
@@ -46,7 +36,6 @@
 #include "dmlref/numeric.hpp"
 
 #include <algorithm>
-#include <cmath>
 #include <atomic>
 #include <vector>
 
@@ -56,7 +45,7 @@ namespace {
 
 using RD = DML_REDUCE_OPERATOR_DESC;
 
-std::atomic<uint64_t> decided_count{0}, exact_count{0}, compensated_count{0};
+std::atomic<uint64_t> decided_count{0}, exact_count{0};
 
 constexpr uint64_t kRun = uint64_t(1) << 16;  // elements per chunk of a run (I = 1)
 constexpr int kLanes = 16;
@@ -104,54 +93,7 @@ inline void columns(const T* __restrict x, int64_t sr, int64_t si, uint64_t rows
 #else
 #define DMLREF_REDUCE_CLONES
 #endif
-// Step 2's plain pass for a chunk of a run (header, step 2): n terms x[j * step] into 16 lanes,
-// each lane's terms added in blocks of kBlock into a block sum that is then added to the lane's
-// sum; each partial is (s, 0, b).
-constexpr uint64_t kBlock = 64;
-template <class T> inline void plain_lanes(const T* __restrict x, int64_t step, uint64_t n, double* __restrict out) {
-    double s[kLanes] = {}, a[kLanes] = {};
-    uint64_t j = 0, blocks = 0;
-    for (; j + kLanes * kBlock <= n; j += kLanes * kBlock, ++blocks) {
-        double bs[kLanes] = {};
-        if (step == 1) {
-            for (uint64_t k = 0; k < kLanes * kBlock; k += kLanes)
-                for (int l = 0; l < kLanes; ++l) {
-                    const double v = widen_fast(x[j + k + uint64_t(l)]);
-                    bs[l] += v;
-                    a[l] += std::fabs(v);
-                }
-        } else {
-            for (uint64_t k = 0; k < kLanes * kBlock; k += kLanes)
-                for (int l = 0; l < kLanes; ++l) {
-                    const double v = widen_fast(x[int64_t(j + k + uint64_t(l)) * step]);
-                    bs[l] += v;
-                    a[l] += std::fabs(v);
-                }
-        }
-        for (int l = 0; l < kLanes; ++l) s[l] += bs[l];
-    }
-    for (int l = 0; j < n; ++j, l = (l + 1) % kLanes) {
-        const double v = widen_fast(x[int64_t(j) * step]);
-        s[l] += v;
-        a[l] += std::fabs(v);
-    }
-    // A term passes through at most kBlock - 1 additions in its block and one per block after it
-    // (blocks), or, in the tail, at most blocks + kBlock: h below bounds both.
-    const double h = double(2 * kBlock + blocks);
-    for (int l = 0; l < kLanes; ++l) {
-        out[3 * l] = s[l];
-        out[3 * l + 1] = 0;
-        out[3 * l + 2] = a[l] * (h * 0.5) * (1 + 0x1p-28);
-    }
-}
-
 DMLREF_REDUCE_CLONES void lanes_float(const float* x, int64_t step, uint64_t n, double* out) { lanes(x, step, n, out); }
-DMLREF_REDUCE_CLONES void plain_lanes_float(const float* x, int64_t step, uint64_t n, double* out) {
-    plain_lanes(x, step, n, out);
-}
-DMLREF_REDUCE_CLONES void plain_lanes_half(const half* x, int64_t step, uint64_t n, double* out) {
-    plain_lanes(x, step, n, out);
-}
 DMLREF_REDUCE_CLONES void lanes_half(const half* x, int64_t step, uint64_t n, double* out) { lanes(x, step, n, out); }
 DMLREF_REDUCE_CLONES void columns_float(const float* x, int64_t sr, int64_t si, uint64_t rows, uint64_t n, double* s,
                                         double* c, double* b) {
@@ -233,8 +175,8 @@ template <class T> bool sum_fast(const RD& d, const Bindings& bind) {
             const uint64_t j0 = ch * kRun, n = std::min(R.size, j0 + kRun) - j0;
             const T* p = x + in_base[o] + int64_t(j0) * R.in;
             double* out = partial.data() + uint64_t(t) * width * 3;
-            if constexpr (std::is_same_v<T, float>) plain_lanes_float(p, R.in, n, out);
-            else plain_lanes_half(p, R.in, n, out);
+            if constexpr (std::is_same_v<T, float>) lanes_float(p, R.in, n, out);
+            else lanes_half(p, R.in, n, out);
         });
     } else {
         const uint64_t rows = std::max<uint64_t>(1, kRun / std::min(I.size, kColumns));
@@ -257,42 +199,23 @@ template <class T> bool sum_fast(const RD& d, const Bindings& bind) {
     // Step 3, for each output element in row-major order (outer, inner).
     std::vector<T> y(outputs);
     std::vector<unsigned char> undecided(outputs, 0);
-    auto decide = [&](uint64_t e) {
-        FastSum f;
-        double bounds = 0;
-        for (uint64_t ch = 0; ch < chunks; ++ch)
-            for (uint64_t l = 0; l < width; ++l) {
-                const double* p = I.size == 1 ? partial.data() + ((e * chunks + ch) * width + l) * 3 : nullptr;
-                const double s = p ? p[0] : partial[ch * 3 * outputs + e];
-                const double c = p ? p[1] : partial[ch * 3 * outputs + outputs + e];
-                const double b = p ? p[2] : partial[ch * 3 * outputs + 2 * outputs + e];
-                f.add(s);
-                f.add(c);
-                bounds += b;
-            }
-        undecided[e] = !narrow_rounded<T>(f.s, f.c, f.b + bounds, y[e]);
-    };
     parallel_for(int64_t((outputs + 1023) / 1024), [&](int64_t t) {
-        for (uint64_t e = uint64_t(t) * 1024; e < std::min(outputs, uint64_t(t) * 1024 + 1024); ++e) decide(e);
+        for (uint64_t e = uint64_t(t) * 1024; e < std::min(outputs, uint64_t(t) * 1024 + 1024); ++e) {
+            FastSum f;
+            double bounds = 0;
+            for (uint64_t ch = 0; ch < chunks; ++ch)
+                for (uint64_t l = 0; l < width; ++l) {
+                    const double* p = I.size == 1 ? partial.data() + ((e * chunks + ch) * width + l) * 3 : nullptr;
+                    const double s = p ? p[0] : partial[ch * 3 * outputs + e];
+                    const double c = p ? p[1] : partial[ch * 3 * outputs + outputs + e];
+                    const double b = p ? p[2] : partial[ch * 3 * outputs + 2 * outputs + e];
+                    f.add(s);
+                    f.add(c);
+                    bounds += b;
+                }
+            undecided[e] = !narrow_rounded<T>(f.s, f.c, f.b + bounds, y[e]);
+        }
     });
-    // After the plain pass (I = 1): the undecided outputs' partials by FastSum's lanes, and step 3
-    // again for them.
-    uint64_t compensated = 0;
-    if (I.size == 1) {
-        std::vector<uint64_t> again;
-        for (uint64_t e = 0; e < outputs; ++e)
-            if (undecided[e]) again.push_back(e);
-        parallel_for(int64_t(again.size() * chunks), [&](int64_t t) {
-            const uint64_t o = again[uint64_t(t) / chunks], ch = uint64_t(t) % chunks;
-            const uint64_t j0 = ch * kRun, n = std::min(R.size, j0 + kRun) - j0;
-            const T* p = x + in_base[o] + int64_t(j0) * R.in;
-            double* out = partial.data() + (o * chunks + ch) * width * 3;
-            if constexpr (std::is_same_v<T, float>) lanes_float(p, R.in, n, out);
-            else lanes_half(p, R.in, n, out);
-        });
-        parallel_for(int64_t(again.size()), [&](int64_t i) { decide(again[size_t(i)]); });
-        for (uint64_t e : again) compensated += !undecided[e];
-    }
     // Step 4.
     const uint64_t exact = uint64_t(std::count(undecided.begin(), undecided.end(), 1));
     if (exact) {
@@ -317,7 +240,6 @@ template <class T> bool sum_fast(const RD& d, const Bindings& bind) {
     for (uint64_t e = 0; e < outputs; ++e) out[out_base[e / I.size] + int64_t(e % I.size) * I.out] = y[e];
     decided_count.store(outputs - exact, std::memory_order_relaxed);
     exact_count.store(exact, std::memory_order_relaxed);
-    compensated_count.store(compensated, std::memory_order_relaxed);
     return true;
 }
 
@@ -330,6 +252,6 @@ bool reduce_sum(const RD& d, const Bindings& b) {
     return false;
 }
 
-ReduceSumCounts reduce_sum_counts() { return {decided_count.load(), exact_count.load(), compensated_count.load()}; }
+ReduceSumCounts reduce_sum_counts() { return {decided_count.load(), exact_count.load()}; }
 
 }  // namespace dmlref::reference::fast

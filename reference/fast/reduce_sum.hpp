@@ -18,8 +18,7 @@ bool reduce_sum(const DML_REDUCE_OPERATOR_DESC& d, const Bindings& b);
 // For the tests: the output elements the last call decided from its compensated sums, and those
 // it left to the plain loop's exact sum.
 struct ReduceSumCounts {
-    uint64_t decided = 0, exact = 0;  // outputs decided by a float64 pass, outputs the exact path took
-    uint64_t compensated = 0;         // of the decided, those the plain pass left to FastSum's
+    uint64_t decided = 0, exact = 0;
 };
 ReduceSumCounts reduce_sum_counts();
 
