@@ -473,8 +473,10 @@ bool explain_fold(const Case& c, std::string_view output, uint64_t flat, FamilyE
                                            std::to_string(ch) + ", batch " + std::to_string(n));
     out.facts.emplace_back("terms", std::to_string(terms) + " column element" + (terms == 1 ? "" : "s") +
                                         " (the taps that land here; those at padding positions are dropped)");
-    out.facts.emplace_back("formula", terms ? "their exact sum, rounded once (integers wrap to the width)"
-                                            : "no tap lands here: the empty sum, +0");
+    const char* integers = in_force<"IntegerOverflow", "Saturate">() ? "integers clamped to the type's range"
+                                                                     : "integers wrap to the width";
+    out.facts.emplace_back("formula", terms ? "their exact sum, rounded once (" + std::string(integers) + ")"
+                                            : std::string("no tap lands here: the empty sum, +0"));
     const auto it = c.inputs.find("InputTensor");
     const std::vector<double> x = it != c.inputs.end() ? logical_doubles(s->columns, it->second)
                                                        : std::vector<double>();

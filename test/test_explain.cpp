@@ -103,6 +103,27 @@ TEST_CASE("explain: a 2-tap linear resample, weights derived by hand") {
     CHECK(e.judgement.verdict == Verdict::Over);
 }
 
+TEST_CASE("explain: the readings a golden records are in force while it is explained") {
+    // FOLD of INT8 columns [[1, 100], [100, -128]] (window 2, stride 1) into an image of 3: the
+    // middle element sums 100 + 100 = 200, which wraps to -56 by default and is clamped to 127
+    // under IntegerOverflow=Saturate; explain names the reading the golden was computed under.
+    const std::string head = R"({"format": 1, "name": "t", "operator": "FOLD",
+        "desc": {"InputTensor": {"DataType": "INT8", "Sizes": [1, 2, 2]}, "OutputTensor": {"DataType": "INT8", "Sizes": [1, 1, 3]},
+                 "DimensionCount": 1, "WindowSizes": [2], "Strides": [1], "Dilations": [1], "StartPadding": [0], "EndPadding": [0]},
+        "inputs": {"InputTensor": [1, 100, 100, -128]})";
+    const Explanation wraps = explain_element(golden(head + "}"), "", 1, std::nullopt, "", {});
+    CHECK(wraps.golden_bits == 0xc8);  // -56
+    CHECK(fact(wraps, "formula") == "their exact sum, rounded once (integers wrap to the width)");
+    const Explanation clamps = explain_element(golden(head + R"(, "policies": {"IntegerOverflow": "Saturate"}})"), "",
+                                               1, std::nullopt, "", {});
+    CHECK(clamps.golden_bits == 127);
+    CHECK(fact(clamps, "formula") == "their exact sum, rounded once (integers clamped to the type's range)");
+    bool saturate = false;
+    for (const auto& [name, value] : clamps.policies)
+        saturate = saturate || (name == "IntegerOverflow" && value == "Saturate");
+    CHECK(saturate);
+}
+
 TEST_CASE("explain: the slice source index with a negative stride") {
     // SLICE1, In 10, InputWindowOffsets 2, InputWindowSizes 6, InputWindowStrides -2:
     // CopyStart = 2 + 6 - 1 = 7; Out has 1 + (6 - 1) / 2 = 3 elements; Out[1] = In[7 - 2 * 1] = In[5].

@@ -7,6 +7,7 @@
 #include "dmlref/bound.hpp"
 #include "dmlref/numeric.hpp"
 #include "dmlref/printable.hpp"
+#include "dmlref/readings.hpp"
 #include "dmlref/tolerance.hpp"
 #include "dmlref/values.hpp"
 
@@ -162,12 +163,18 @@ Explanation explain_element(const Case& golden, std::string output, uint64_t fla
     e.golden_bits = load_bits(e.type, ex->second.values.data() + flat * w);
 
     // The family's own account (validated descs only; a golden's desc validates).
+    // The alternative readings the golden records are in force while the family explains it, as
+    // they were when it was computed (dmlref run); the policies shown are the golden's values.
     if (!validate(golden.op).has_errors())
-        if (ExplainHook hook = kit::record(golden.op.Type).explain)
+        if (ExplainHook hook = kit::record(golden.op.Type).explain) {
+            const ScopedReadings readings(golden.policies);
             e.family_known = hook(golden, output, flat, e.family);
+        }
     for (const auto& p : info(golden.op.Type).Policies)  // in the registry's order, once each
-        if (std::find(e.family.policies.begin(), e.family.policies.end(), p.Name) != e.family.policies.end())
-            e.policies.emplace_back(std::string(p.Name), std::string(p.Value));
+        if (std::find(e.family.policies.begin(), e.family.policies.end(), p.Name) != e.family.policies.end()) {
+            const auto g = golden.policies.find(std::string(p.Name));
+            e.policies.emplace_back(std::string(p.Name), g != golden.policies.end() ? g->second : std::string(p.Value));
+        }
 
     // Don't care and boundary flags, as the diff knows them.
     for (const auto& x : ex->second.dont_care)
