@@ -750,6 +750,15 @@ mpq_class scaled(const mpz_class& z, int bits) {
     return r;
 }
 
+// A Bins' (Moments' or GradSums') two integer totals as the rationals they stand for, z 2^-149 and
+// z 2^-298, added to a and ab.
+template <class Bins> void add_totals(const Bins& bins, mpq_class& a, mpq_class& ab) {
+    mpz_class za, zab;
+    bins.totals(za, zab);
+    a += scaled(za, 149);
+    ab += scaled(zab, 298);
+}
+
 // One task's sums (step S1's chunk): its statistics element, and the levels' sums or, where a
 // residual was left, the chunk summed in Bins (Moments or GradSums).
 template <class Bins> struct TaskSums {
@@ -796,10 +805,7 @@ bool split_sums(const Nest& nest, const T* a, size_t ka, const T* b, size_t kb, 
     AB.assign(count, 0);
     for (const TaskSums<Bins>& t : tasks) {
         if (t.state == kLeft) {
-            mpz_class za, zab;
-            t.bins->totals(za, zab);
-            A[t.stat] += scaled(za, 149);
-            AB[t.stat] += scaled(zab, 298);
+            add_totals(*t.bins, A[t.stat], AB[t.stat]);
             continue;
         }
         parts_a[t.stat].insert(parts_a[t.stat].end(), t.tau.begin(), t.tau.begin() + kLevels);
@@ -1033,14 +1039,9 @@ template <class T> bool training(const TRAINING& d, const Bindings& b) {
             finite = finite && ok;
         });
         if (!finite) return false;
-        S.resize(count);
-        Q.resize(count);
-        for (size_t k = 0; k < count; ++k) {
-            mpz_class zs, zq;
-            moments[k].totals(zs, zq);
-            S[k] = scaled(zs, 149);
-            Q[k] = scaled(zq, 298);
-        }
+        S.assign(count, 0);
+        Q.assign(count, 0);
+        for (size_t k = 0; k < count; ++k) add_totals(moments[k], S[k], Q[k]);
     }
 
     // Step T2: per statistics element, the exact mean S / M and variance (M Q - S^2) / M^2 (OutputMean
@@ -1332,14 +1333,9 @@ template <class T, class D> bool grad(const D& d, const Bindings& b) {
             finite = finite && ok;
         });
         if (!finite) return false;
-        sum_dys.resize(count);
-        sum_products.resize(count);
-        for (size_t k = 0; k < count; ++k) {
-            mpz_class Dz, P;
-            sums[k].totals(Dz, P);
-            sum_dys[k] = scaled(Dz, 149);
-            sum_products[k] = scaled(P, 298);
-        }
+        sum_dys.assign(count, 0);
+        sum_products.assign(count, 0);
+        for (size_t k = 0; k < count; ++k) add_totals(sums[k], sum_dys[k], sum_products[k]);
     }
 
     // OutputBiasGradient = sum dY and OutputScaleGradient = r sum dY (X - Mean), from the exact sums.
