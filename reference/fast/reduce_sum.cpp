@@ -7,12 +7,32 @@
 //     one block of reduced ones, then inner kept ones; the reduced block is merged into one
 //     dimension of R elements (stride sr), the inner kept ones into one of I (stride si, and a
 //     stride of the output). Anything else returns false, and the plain loop runs.
-//  2. FastSum (reference/fast_sum.hpp) over a fixed partition of the terms, the same for any
-//     thread count: with I = 1, each output's run cut into chunks of 2^16 elements, each chunk
-//     summed in 16 interleaved lanes (element j of the chunk to lane j mod 16); with I > 1, each
-//     chunk of rows of 64Ki elements or less summed column by column (one FastSum per output
-//     element, the rows added in order). Every term is a FLOAT32 or FLOAT16 value widened
-//     exactly. Each partial FastSum (s, c, b) holds its exact sum within 2^-52 b of s + c.
+//  2. Partial sums over a fixed partition of the terms, the same for any thread count. With
+//     I = 1, each output's run is cut into chunks of 2^16 elements. A chunk of contiguous
+//     elements is cut into blocks of kBlock = 256 (2a); a strided one, or a block 2a cannot
+//     certify, is summed by FastSum (reference/fast_sum.hpp) in 16 interleaved lanes (element j
+//     to lane j mod 16). With I > 1, each chunk of rows of 64Ki elements or less is summed
+//     column by column (one FastSum per output element, the rows added in order). Every term is
+//     a FLOAT32 or FLOAT16 value widened exactly. Each partial (s, c, b) holds its exact sum
+//     within 2^-52 b of s + c.
+//  2a. A block summed plainly in float64 is exact where its terms allow it, and the block
+//     proves that from two integer reductions of its bits taken in the same pass. A finite
+//     FLOAT32 value whose biased exponent field is E (its bits, sign cleared, shifted right by
+//     23) is a multiple of 2^(max(E, 1) - 150) and below 2^(E - 126) in magnitude. Let Emax and
+//     Emin be the largest and smallest fields of the block's nonzero terms: every term, and so
+//     every partial sum of any subset, is a multiple of g = 2^(max(Emin, 1) - 150), and every
+//     partial sum is below n 2^(Emax - 126) in magnitude. Where n 2^(Emax - 126) <= 2^53 g,
+//     that is Emax - max(Emin, 1) <= 29 - log2(n) (21 for n = 256), every partial sum is an
+//     integer multiple of g below 2^53 g: a float64 (g >= 2^-149 is far above float64's
+//     subnormals), so every addition is exact, in whatever order, and the block's float64 sum
+//     is its exact sum (a cancelling block gives +0, as the lanes from +0 do). Unsigned
+//     integer max and min of the bits (sign cleared; the min over bits - 1, so that zeros wrap
+//     to the top and drop out) give Emax and Emin; a max at 0x7f800000 or above is an
+//     infinity or a NaN, which the block does not certify. FLOAT16 needs no range: every finite
+//     FLOAT16 is a multiple of 2^-24 below 2^16, so a sum of n <= 2^13 of them (n 2^16 <= 2^53
+//     2^-24) is exact in float64 whatever the exponents; the block certifies where no term is
+//     an infinity or NaN. A certified block adds its sum to the chunk's FastSum as an exact
+//     term; an uncertified one is summed again by the lanes and adds their partials.
 //  3. Each output element's partial sums s and c added, in the partition's order, into one more
 //     FastSum (s', c', b'): its exact sum is within 2^-52 b' of s' + c', so the element's exact
 //     sum is within 2^-52 (b' + sum b) of s' + c' (the bounds add; the 2^-51 of narrow_rounded
@@ -28,6 +48,7 @@
 // offsets when an output element reaches step 4.
 #include "reduce_sum.hpp"
 
+#include "half_rows.hpp"
 #include "parallel.hpp"
 
 #include "../fast_sum.hpp"
@@ -37,6 +58,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <bit>
 #include <vector>
 
 namespace dmlref::reference::fast {
@@ -45,7 +67,7 @@ namespace {
 
 using RD = DML_REDUCE_OPERATOR_DESC;
 
-std::atomic<uint64_t> decided_count{0}, exact_count{0};
+std::atomic<uint64_t> decided_count{0}, exact_count{0}, certified_count{0}, uncertified_count{0};
 
 constexpr uint64_t kRun = uint64_t(1) << 16;  // elements per chunk of a run (I = 1)
 constexpr int kLanes = 16;
@@ -69,6 +91,50 @@ template <class T> inline void lanes(const T* __restrict x, int64_t step, uint64
         out[3 * l + 1] = c[l];
         out[3 * l + 2] = b[l];
     }
+}
+
+// Step 2a: the float64 sum of n <= kBlock contiguous terms in 16 lanes, with the unsigned max
+// of their bits (sign cleared) and the unsigned min of those bits minus 1, for the proof.
+constexpr uint64_t kBlock = 256;
+constexpr uint32_t kBlockLog2 = 8;
+struct Block {
+    double sum;
+    uint32_t top, low;  // max(bits & 0x7fffffff), min((bits & 0x7fffffff) - 1)
+};
+inline Block block_sum(const float* __restrict x, uint64_t n) {
+    double acc[kLanes] = {};
+    uint32_t top[kLanes] = {}, low[kLanes];
+    for (int l = 0; l < kLanes; ++l) low[l] = 0xffffffffu;
+    uint64_t j = 0;
+    for (; j + kLanes <= n; j += kLanes)
+        for (int l = 0; l < kLanes; ++l) {
+            const float v = x[j + uint64_t(l)];
+            const uint32_t bits = std::bit_cast<uint32_t>(v) & 0x7fffffffu;
+            top[l] = std::max(top[l], bits);
+            low[l] = std::min(low[l], bits - 1u);
+            acc[l] += double(v);
+        }
+    for (int l = 0; j < n; ++j, ++l) {
+        const uint32_t bits = std::bit_cast<uint32_t>(x[j]) & 0x7fffffffu;
+        top[l] = std::max(top[l], bits);
+        low[l] = std::min(low[l], bits - 1u);
+        acc[l] += double(x[j]);
+    }
+    Block b{0, 0, 0xffffffffu};
+    for (int l = 0; l < kLanes; ++l) {
+        b.sum += acc[l];
+        b.top = std::max(b.top, top[l]);
+        b.low = std::min(b.low, low[l]);
+    }
+    return b;
+}
+
+// Whether step 2a proves a block's float64 sum exact.
+inline bool certified(const Block& b, bool half_terms) {
+    if (b.top >= 0x7f800000u) return false;               // an infinity or a NaN
+    if (half_terms || b.low == 0xffffffffu) return true;  // FLOAT16 terms (n <= 2^13); or only zeros
+    const uint32_t emax = b.top >> 23, emin = std::max<uint32_t>((b.low + 1u) >> 23, 1);
+    return emax <= emin + (29 - kBlockLog2);
 }
 
 // Step 2 for a block of columns: rows r0..r1 of n columns (rows sr apart, columns si apart)
@@ -95,6 +161,17 @@ inline void columns(const T* __restrict x, int64_t sr, int64_t si, uint64_t rows
 #endif
 DMLREF_REDUCE_CLONES void lanes_float(const float* x, int64_t step, uint64_t n, double* out) { lanes(x, step, n, out); }
 DMLREF_REDUCE_CLONES void lanes_half(const half* x, int64_t step, uint64_t n, double* out) { lanes(x, step, n, out); }
+DMLREF_REDUCE_CLONES void blocks_float(const float* x, uint64_t n, Block* out) {
+    for (uint64_t j = 0, k = 0; j < n; j += kBlock, ++k) out[k] = block_sum(x + j, std::min(kBlock, n - j));
+}
+DMLREF_REDUCE_CLONES void blocks_half(const half* x, uint64_t n, Block* out) {
+    float wide[kBlock];
+    for (uint64_t j = 0, k = 0; j < n; j += kBlock, ++k) {
+        const uint64_t m = std::min(kBlock, n - j);
+        widen_halves(wide, x + j, m);  // exact
+        out[k] = block_sum(wide, m);
+    }
+}
 DMLREF_REDUCE_CLONES void columns_float(const float* x, int64_t sr, int64_t si, uint64_t rows, uint64_t n, double* s,
                                         double* c, double* b) {
     columns(x, sr, si, rows, n, s, c, b);
@@ -102,6 +179,44 @@ DMLREF_REDUCE_CLONES void columns_float(const float* x, int64_t sr, int64_t si, 
 DMLREF_REDUCE_CLONES void columns_half(const half* x, int64_t sr, int64_t si, uint64_t rows, uint64_t n, double* s,
                                        double* c, double* b) {
     columns(x, sr, si, rows, n, s, c, b);
+}
+
+// Step 2 for a chunk of n <= kRun terms x[j * step] of one run: its partial (s, c, b) in out.
+template <class T> void chunk_sum(const T* x, int64_t step, uint64_t n, double* out) {
+    FastSum f;
+    double bounds = 0;
+    const auto add_lanes = [&](const T* p, int64_t st, uint64_t m) {
+        double part[3 * kLanes];
+        if constexpr (std::is_same_v<T, float>) lanes_float(p, st, m, part);
+        else lanes_half(p, st, m, part);
+        for (int l = 0; l < kLanes; ++l) {
+            f.add(part[3 * l]);
+            f.add(part[3 * l + 1]);
+            bounds += part[3 * l + 2];
+        }
+    };
+    if (step != 1) {
+        add_lanes(x, step, n);
+    } else {
+        Block blocks[kRun / kBlock];
+        if constexpr (std::is_same_v<T, float>) blocks_float(x, n, blocks);
+        else blocks_half(x, n, blocks);
+        uint64_t proved = 0, not_proved = 0;
+        for (uint64_t j = 0, k = 0; j < n; j += kBlock, ++k) {
+            if (certified(blocks[k], is_half_v<T>)) {
+                f.add(blocks[k].sum);
+                ++proved;
+            } else {
+                add_lanes(x + j, 1, std::min(kBlock, n - j));
+                ++not_proved;
+            }
+        }
+        certified_count.fetch_add(proved, std::memory_order_relaxed);
+        uncertified_count.fetch_add(not_proved, std::memory_order_relaxed);
+    }
+    out[0] = f.s;
+    out[1] = f.c;
+    out[2] = f.b + bounds;
 }
 
 struct Dim {
@@ -162,21 +277,20 @@ template <class T> bool sum_fast(const RD& d, const Bindings& bind) {
         }
     }
     const T* x = X.data<T>();
+    certified_count.store(0, std::memory_order_relaxed);
+    uncertified_count.store(0, std::memory_order_relaxed);
     const uint64_t outputs = O * I.size;
     // Step 2: partials[(element * chunks + chunk) * width + lane] as (s, c, b).
     std::vector<double> partial;
     uint64_t chunks, width;
     if (I.size == 1) {
         chunks = (R.size + kRun - 1) / kRun;
-        width = kLanes;
+        width = 1;
         partial.resize(O * chunks * width * 3);
         parallel_for(int64_t(O * chunks), [&](int64_t t) {
             const uint64_t o = uint64_t(t) / chunks, ch = uint64_t(t) % chunks;
             const uint64_t j0 = ch * kRun, n = std::min(R.size, j0 + kRun) - j0;
-            const T* p = x + in_base[o] + int64_t(j0) * R.in;
-            double* out = partial.data() + uint64_t(t) * width * 3;
-            if constexpr (std::is_same_v<T, float>) lanes_float(p, R.in, n, out);
-            else lanes_half(p, R.in, n, out);
+            chunk_sum(x + in_base[o] + int64_t(j0) * R.in, R.in, n, partial.data() + uint64_t(t) * 3);
         });
     } else {
         const uint64_t rows = std::max<uint64_t>(1, kRun / std::min(I.size, kColumns));
@@ -252,6 +366,8 @@ bool reduce_sum(const RD& d, const Bindings& b) {
     return false;
 }
 
-ReduceSumCounts reduce_sum_counts() { return {decided_count.load(), exact_count.load()}; }
+ReduceSumCounts reduce_sum_counts() {
+    return {decided_count.load(), exact_count.load(), certified_count.load(), uncertified_count.load()};
+}
 
 }  // namespace dmlref::reference::fast

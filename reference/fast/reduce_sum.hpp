@@ -16,9 +16,10 @@ namespace dmlref::reference::fast {
 bool reduce_sum(const DML_REDUCE_OPERATOR_DESC& d, const Bindings& b);
 
 // For the tests: the output elements the last call decided from its compensated sums, and those
-// it left to the plain loop's exact sum.
+// it left to the plain loop's exact sum; the blocks of contiguous terms whose float64 sum it
+// proved exact, and those it summed again with FastSum (reduce_sum.cpp, step 2a).
 struct ReduceSumCounts {
-    uint64_t decided = 0, exact = 0;
+    uint64_t decided = 0, exact = 0, certified_blocks = 0, uncertified_blocks = 0;
 };
 ReduceSumCounts reduce_sum_counts();
 
