@@ -390,6 +390,25 @@ TEST_CASE("data movement fast paths = plain loop on shapes cut into many rows an
                 in.push_back({"InputTensors[" + std::to_string(k) + "]", &d.InputTensors[k]});
             check_op({OperatorType::JOIN, d}, buffers_for(t, rng, in, {{"OutputTensor", &d.OutputTensor}}));
         }
+        // Every tensor's runs at least one 256 KiB piece (in UINT8 too): all tensors' pieces in one
+        // parallel loop (data_movement.cpp, JOIN and SPLIT), two rows of runs of several pieces each.
+        {
+            DML_JOIN_OPERATOR_DESC d;
+            d.InputTensors = {desc(t, {2, 600, 512}), desc(t, {2, 520, 512})};
+            d.OutputTensor = desc(t, {2, 1120, 512});
+            d.Axis = 1;
+            check_op(
+                {OperatorType::JOIN, d},
+                buffers_for(t, rng, {{"InputTensors[0]", &d.InputTensors[0]}, {"InputTensors[1]", &d.InputTensors[1]}},
+                            {{"OutputTensor", &d.OutputTensor}}));
+            DML_SPLIT_OPERATOR_DESC e;
+            e.InputTensor = d.OutputTensor;
+            e.OutputTensors = d.InputTensors;
+            e.Axis = 1;
+            check_op({OperatorType::SPLIT, e}, buffers_for(t, rng, {{"InputTensor", &e.InputTensor}},
+                                                           {{"OutputTensors[0]", &e.OutputTensors[0]},
+                                                            {"OutputTensors[1]", &e.OutputTensors[1]}}));
+        }
     }
 }
 

@@ -14,7 +14,8 @@
 //                   them); SPACE_TO_DEPTH one input row read every BlockSize elements.
 //   TILE            the input block copied once, then doubled in place (memcpy of what is written).
 //   JOIN, SPLIT     each tensor of the array copied whole: runs of stride 1 in both tensors with
-//                   memcpy, in pieces of 256 KiB, others element by element.
+//                   memcpy, in pieces of 256 KiB, others element by element; where every
+//                   tensor's runs are such pieces, all tensors' pieces in one parallel loop.
 // Rows, or pieces of runs, are spread over the cores (parallel.hpp); each output byte is written by
 // one thread, with the same bits whatever the thread count.
 #include "data_movement.hpp"
@@ -314,64 +315,118 @@ template <class U> void copy_run(std::byte* to, int64_t ts, const std::byte* fro
 // copy), w bytes an element: dimensions of size 1 dropped, contiguous ones merged (as
 // for_each_run), the runs of stride 1 in both copied with memcpy in pieces of at most kPiece bytes.
 constexpr int64_t kPiece = int64_t(1) << 18;
-void copy_block(const std::vector<uint32_t>& sizes, std::byte* dst, const int64_t* dst_strides, int64_t dst_base,
-                const std::byte* src, const int64_t* src_strides, int64_t src_base, DataType t) {
-    const int64_t w = int64_t(element_size(t));
-    std::vector<int64_t> size, ds, ss;
+struct Block {
+    std::byte* dst;
+    const std::byte* src;
+    int64_t w;
+    std::vector<int64_t> size, ds, ss;  // merged dimensions, the last one the run
+    int64_t rows() const {
+        int64_t r = 1;
+        for (size_t i = 0; i + 1 < size.size(); ++i) r *= size[i];
+        return r;
+    }
+    bool unit() const { return ds.back() == 1 && ss.back() == 1; }
+};
+Block merged(const std::vector<uint32_t>& sizes, std::byte* dst, const int64_t* dst_strides, int64_t dst_base,
+             const std::byte* src, const int64_t* src_strides, int64_t src_base, DataType t) {
+    Block k{nullptr, nullptr, int64_t(element_size(t)), {}, {}, {}};
     for (size_t i = 0; i < sizes.size(); ++i) {
         if (sizes[i] == 1) continue;
-        if (!size.empty() && ds.back() == dst_strides[i] * sizes[i] && ss.back() == src_strides[i] * sizes[i]) {
-            size.back() *= sizes[i];
-            ds.back() = dst_strides[i];
-            ss.back() = src_strides[i];
+        if (!k.size.empty() && k.ds.back() == dst_strides[i] * sizes[i] && k.ss.back() == src_strides[i] * sizes[i]) {
+            k.size.back() *= sizes[i];
+            k.ds.back() = dst_strides[i];
+            k.ss.back() = src_strides[i];
             continue;
         }
-        size.push_back(sizes[i]);
-        ds.push_back(dst_strides[i]);
-        ss.push_back(src_strides[i]);
+        k.size.push_back(sizes[i]);
+        k.ds.push_back(dst_strides[i]);
+        k.ss.push_back(src_strides[i]);
     }
-    dst += dst_base * w;
-    src += src_base * w;
-    if (size.empty()) return void(std::memcpy(dst, src, size_t(w)));
-    const size_t outer = size.size() - 1;
-    const int64_t n = size.back(), dstep = ds.back(), sstep = ss.back();
-    const bool unit = dstep == 1 && sstep == 1;
-    int64_t rows = 1;
-    for (size_t i = 0; i < outer; ++i) rows *= size[i];
+    k.dst = dst + dst_base * k.w;
+    k.src = src + src_base * k.w;
+    return k;
+}
+
+// One memcpy of a block whose runs are of stride 1 in both tensors.
+struct Piece {
+    std::byte* to;
+    const std::byte* from;
+    size_t bytes;
+};
+// Appends a unit block's pieces: each run cut into pieces of at most kPiece bytes.
+void append_pieces(const Block& k, std::vector<Piece>& out) {
+    const size_t outer = k.size.size() - 1;
+    const int64_t n = k.size.back(), per = std::max<int64_t>(1, kPiece / k.w), rows = k.rows();
+    Odometer<int64_t> c(k.size.data(), outer, 0);
+    for (int64_t r = 0; r < rows; ++r, c.next()) {
+        std::byte* to = k.dst + c.offset(k.ds.data()) * k.w;
+        const std::byte* from = k.src + c.offset(k.ss.data()) * k.w;
+        for (int64_t b = 0; b < n; b += per)
+            out.push_back({to + b * k.w, from + b * k.w, size_t(std::min(per, n - b) * k.w)});
+    }
+}
+
+void copy_block(const Block& k, DataType t) {
+    const int64_t w = k.w;
+    if (k.size.empty()) return void(std::memcpy(k.dst, k.src, size_t(w)));
+    const size_t outer = k.size.size() - 1;
+    const int64_t n = k.size.back(), dstep = k.ds.back(), sstep = k.ss.back();
+    const bool unit = k.unit();
+    const int64_t rows = k.rows();
     const int64_t per = unit ? std::max<int64_t>(1, kPiece / w) : n;  // elements per piece of a run
     const int64_t pieces = (n + per - 1) / per;
     auto run = [&](int64_t row_offset_d, int64_t row_offset_s, int64_t begin, int64_t count) {
-        std::byte* to = dst + (row_offset_d + begin * dstep) * w;
-        const std::byte* from = src + (row_offset_s + begin * sstep) * w;
+        std::byte* to = k.dst + (row_offset_d + begin * dstep) * w;
+        const std::byte* from = k.src + (row_offset_s + begin * sstep) * w;
         if (unit) return void(std::memcpy(to, from, size_t(count * w)));
         by_width(t, [&]<class U>() { copy_run<U>(to, dstep, from, sstep, count); });
     };
     if (pieces > 1) {
-        parallel_for(rows * pieces, [&](int64_t k) {
-            const Odometer<int64_t> c(size.data(), outer, k / pieces);
-            const int64_t begin = (k % pieces) * per;
-            run(c.offset(ds.data()), c.offset(ss.data()), begin, std::min(per, n - begin));
+        parallel_for(rows * pieces, [&](int64_t i) {
+            const Odometer<int64_t> c(k.size.data(), outer, i / pieces);
+            const int64_t begin = (i % pieces) * per;
+            run(c.offset(k.ds.data()), c.offset(k.ss.data()), begin, std::min(per, n - begin));
         });
         return;
     }
     over_rows(rows, n * w, [&](int64_t first, int64_t last) {
-        Odometer<int64_t> c(size.data(), outer, first);
-        for (int64_t r = first; r < last; ++r, c.next()) run(c.offset(ds.data()), c.offset(ss.data()), 0, n);
+        Odometer<int64_t> c(k.size.data(), outer, first);
+        for (int64_t r = first; r < last; ++r, c.next()) run(c.offset(k.ds.data()), c.offset(k.ss.data()), 0, n);
     });
 }
 
 // Tensor k of the array is the single tensor's stretch of Axis from Start[k] (reference/join_split.cpp).
+// Where every tensor's runs are of stride 1 and at least kPiece bytes (a join or split along an
+// outer axis of packed tensors), the pieces of all of them are spread over the cores in one
+// parallel loop (one fork and one join, the load balanced across the tensors); otherwise each
+// tensor is one copy_block.
 bool join_split_blocks(const std::vector<TensorDesc>& array, std::string_view array_name, const TensorDesc& one,
                        std::string_view one_name, uint32_t axis, const Bindings& b, bool into_one) {
     const TensorView S(one, b.at(one_name));
-    int64_t start = 0;
+    std::vector<Block> blocks;
+    int64_t start = 0, piece_count = 0;
+    bool together = true;
     for (size_t k = 0; k < array.size(); ++k) {
         const TensorView A(array[k], b.at(tensor_array_element(array_name, k)));
         const int64_t at = start * S.strides[axis];
-        if (into_one) copy_block(A.sizes(), S.base, S.strides.data(), at, A.base, A.strides.data(), 0, one.DataType);
-        else copy_block(A.sizes(), A.base, A.strides.data(), 0, S.base, S.strides.data(), at, one.DataType);
+        blocks.push_back(
+            into_one ? merged(A.sizes(), S.base, S.strides.data(), at, A.base, A.strides.data(), 0, one.DataType)
+                     : merged(A.sizes(), A.base, A.strides.data(), 0, S.base, S.strides.data(), at, one.DataType));
+        const Block& blk = blocks.back();
+        together = together && !blk.size.empty() && blk.unit() && blk.size.back() * blk.w >= kPiece;
+        if (together) piece_count += blk.rows() * ((blk.size.back() * blk.w + kPiece - 1) / kPiece);
         start += array[k].Sizes[axis];
     }
+    if (together && piece_count <= (int64_t(1) << 20)) {
+        std::vector<Piece> pieces;
+        pieces.reserve(size_t(piece_count));
+        for (const Block& blk : blocks) append_pieces(blk, pieces);
+        parallel_for(int64_t(pieces.size()), [&](int64_t i) {
+            std::memcpy(pieces[size_t(i)].to, pieces[size_t(i)].from, pieces[size_t(i)].bytes);
+        });
+        return true;
+    }
+    for (const Block& blk : blocks) copy_block(blk, one.DataType);
     return true;
 }
 
