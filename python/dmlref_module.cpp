@@ -304,7 +304,8 @@ py::object output_result(const OutputCensus& o) {
 
 py::object diff_arrays(const std::string& golden, const py::dict& actual, size_t worst, bool zeros_equal, bool any_nan,
                        bool accept_flushed_subnormals, const std::string& accumulate, const std::string& coordinates,
-                       bool allow_flushed_subnormals, bool allow_tf32, double false_alarm, uint64_t max_bytes) {
+                       bool allow_flushed_subnormals, bool allow_tf32, bool allow_winograd, double false_alarm,
+                       uint64_t max_bytes) {
     check_path(golden);
     std::error_code ec;
     if (!fs::is_regular_file(golden, ec))
@@ -317,6 +318,7 @@ py::object diff_arrays(const std::string& golden, const py::dict& actual, size_t
     o.switches.flushed_subnormals = accept_flushed_subnormals;
     o.profile.flush_subnormals = allow_flushed_subnormals;
     o.profile.tf32_operands = allow_tf32;
+    o.profile.winograd = allow_winograd;
     o.max_bytes = max_bytes;
     const auto acc = parse_accumulate(accumulate);
     if (!acc)
@@ -503,7 +505,8 @@ policies. Raises dmlref.Error with the rule id.)");
     m.def("diff", &diff_arrays, py::arg("golden"), py::arg("actual"), py::kw_only(), py::arg("worst") = size_t(10),
           py::arg("zeros_equal") = false, py::arg("any_nan") = false, py::arg("accept_flushed_subnormals") = false,
           py::arg("accumulate") = "any", py::arg("coordinates") = "any", py::arg("allow_flushed_subnormals") = false,
-          py::arg("allow_tf32") = false, py::arg("false_alarm") = 1e-6, py::arg("max_bytes") = max_bytes,
+          py::arg("allow_tf32") = false, py::arg("allow_winograd") = false, py::arg("false_alarm") = 1e-6,
+          py::arg("max_bytes") = max_bytes,
           R"(Judges a backend's outputs, ``actual`` ({output field: numpy array}, each of the output's element
 type, in its Sizes or as its whole buffer in 1-D), against the golden case file ``golden`` under the
 tolerance model, with the verdicts and numbers of `dmlref diff` and its options of the same names

@@ -460,14 +460,22 @@ void convolution_bounds(const Operator& op, const InputBuffer& input, const Arit
                                                   : std::vector<double>{};
     const uint64_t count = element_count(d.OutputTensor);
     const bool activation = d.FusedActivation && d.FusedActivation->name() != "ACTIVATION_IDENTITY";
+    const std::vector<DataType> ws = working_types(p, t);  // the working types the profile admits
+    // Under the Winograd profile, each element's magnitude W (reference/convolution_winograd.cpp).
+    const std::vector<double> winograd = p.winograd ? winograd_magnitudes(g, x, w) : std::vector<double>{};
     if (!activation) {
+        double u = 0;
+        for (DataType a : ws) u = std::max(u, unit_roundoff(a));
         for (uint64_t e = 0; e < count; ++e) {
             for_each_product(g, e, [&](uint64_t xi, uint64_t wi) { sink.add(e, x[xi], w[wi], 0.0, true); });
             if (!bias.empty()) sink.add(e, bias[output_channel(g, e)], 1.0, 0.0, false);
+            // The Winograd allowance as a ghost term: weight 0, moved by up to the allowance (a
+            // formation error, which the whole-tensor systematic check discounts).
+            if (!winograd.empty() && winograd[e] > 0)
+                sink.add(e, 1.0, 0.0, winograd_allowance(g, winograd[e], u), false);
         }
         return;
     }
-    const std::vector<DataType> ws = working_types(p, t);  // the working types the profile admits
     const bool flush = p.flush_subnormals;
     auto eta = [&](DataType a) { return flush ? smallest_normal(a) : subnormal_rounding_error(a); };
     const double tf32 = tf32_operand_error(p, t);
@@ -507,6 +515,7 @@ void convolution_bounds(const Operator& op, const InputBuffer& input, const Arit
             const Quantity q = ar.sum(terms);
             // The backend's pre-activation value (rounded to t when a is wider) and the golden's own.
             double pre = q.err;
+            if (!winograd.empty()) pre += winograd_allowance(g, winograd[e], unit_roundoff(a));
             if (a != t) pre += unit_roundoff(t) * (std::fabs(y) + pre) + eta(t);
             const double golden_pre = unit_roundoff(t) * std::fabs(y) + eta(t);
             const ActivationError r = fused_activation_error(*d.FusedActivation, y,

@@ -45,6 +45,15 @@ void for_each_product(const ConvolutionGeometry& g, uint64_t e, const std::funct
 // takes it for the elements it cannot decide.
 template <class T>
 T convolution_element(const ConvolutionGeometry& g, const double* x, const double* w, const double* bias, uint64_t e);
+// The Winograd profile (ArithmeticProfile::winograd; reference/convolution_winograd.cpp has the
+// derivation): whether a backend may use F(2x2, 3x3) or F(4x4, 3x3) on this geometry (FORWARD,
+// 2-D, 3x3, strides and dilations 1); per output element the magnitude W of the two variants'
+// transforms (the larger), empty where it does not apply; and the allowance gamma_k(u) W, k the
+// group's input channels plus 33, for a working type of unit roundoff u.
+bool winograd_applies(const ConvolutionGeometry& g);
+std::vector<double> winograd_magnitudes(const ConvolutionGeometry& g, const std::vector<double>& x,
+                                        const std::vector<double>& w);
+double winograd_allowance(const ConvolutionGeometry& g, double magnitude, double u);
 // The output channel of element `e`.
 inline uint64_t output_channel(const ConvolutionGeometry& g, uint64_t e) {
     return (e / g.out_plane()) % g.out_channels;

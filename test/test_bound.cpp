@@ -354,7 +354,101 @@ TEST_CASE("TF32 operands: a backend rounding products' operands to TF32 passes u
     const double b16 = element_bound(sink.elements()[0], DataType::FLOAT16, 0x3800, p);  // golden 0.5
     p.tf32_operands = true;
     CHECK(element_bound(sink.elements()[0], DataType::FLOAT16, 0x3800, p) == b16);
-    CHECK(profile_text(p) == "accumulate=any coordinates=any subnormals=kept operands=tf32");
+    CHECK(profile_text(p) == "accumulate=any coordinates=any subnormals=kept operands=tf32 convolution=direct");
+}
+
+// A backend computing CONVOLUTION (cross-correlation, one output channel, C input channels, 3x3,
+// padding 1) by Winograd's F(4x4, 3x3) in float32, written from Lavin and Gray's matrices
+// ("Fast Algorithms for Convolutional Neural Networks", 2016), independently of
+// reference/convolution_winograd.cpp: Y = A^T [sum_c (G g_c G^T) . (B^T d_c B)] A per 4x4 tile.
+// `drop` leaves out channel 0's filter tap (0, 0) (a planted bug).
+std::vector<float> winograd_f4(const std::vector<float>& x, const std::vector<float>& w, int C, int H, int W,
+                               bool drop = false) {
+    const float BT[6][6] = {{4, 0, -5, 0, 1, 0},  {0, -4, -4, 1, 1, 0}, {0, 4, -4, -1, 1, 0},
+                            {0, -2, -1, 2, 1, 0}, {0, 2, -1, -2, 1, 0}, {0, 4, 0, -5, 0, 1}};
+    const float G[6][3] = {{1.f / 4, 0, 0},
+                           {-1.f / 6, -1.f / 6, -1.f / 6},
+                           {-1.f / 6, 1.f / 6, -1.f / 6},
+                           {1.f / 24, 1.f / 12, 1.f / 6},
+                           {1.f / 24, -1.f / 12, 1.f / 6},
+                           {0, 0, 1}};
+    const float AT[4][6] = {{1, 1, 1, 1, 1, 0}, {0, 1, -1, 2, -2, 0}, {0, 1, 1, 4, 4, 0}, {0, 1, -1, 8, -8, 1}};
+    std::vector<float> y(size_t(H * W));
+    for (int ty = 0; ty < H; ty += 4)
+        for (int tx = 0; tx < W; tx += 4) {
+            float M[6][6] = {};
+            for (int c = 0; c < C; ++c) {
+                float g[3][3], d[6][6], t[6][6] = {}, U[6][6] = {}, V[6][6] = {};
+                for (int a = 0; a < 3; ++a)
+                    for (int b = 0; b < 3; ++b)
+                        g[a][b] = drop && c == 0 && a == 0 && b == 0 ? 0.f : w[size_t((c * 3 + a) * 3 + b)];
+                for (int a = 0; a < 6; ++a)
+                    for (int b = 0; b < 6; ++b) {
+                        const int r = ty - 1 + a, q = tx - 1 + b;
+                        d[a][b] = r >= 0 && r < H && q >= 0 && q < W ? x[size_t((c * H + r) * W + q)] : 0.f;
+                    }
+                for (int i = 0; i < 6; ++i)  // G g
+                    for (int b = 0; b < 3; ++b)
+                        for (int a = 0; a < 3; ++a) t[i][b] += G[i][a] * g[a][b];
+                for (int i = 0; i < 6; ++i)  // (G g) G^T
+                    for (int j = 0; j < 6; ++j)
+                        for (int b = 0; b < 3; ++b) U[i][j] += t[i][b] * G[j][b];
+                float e[6][6] = {};
+                for (int i = 0; i < 6; ++i)  // B^T d
+                    for (int b = 0; b < 6; ++b)
+                        for (int a = 0; a < 6; ++a) e[i][b] += BT[i][a] * d[a][b];
+                for (int i = 0; i < 6; ++i)  // (B^T d) B
+                    for (int j = 0; j < 6; ++j)
+                        for (int b = 0; b < 6; ++b) V[i][j] += e[i][b] * BT[j][b];
+                for (int i = 0; i < 6; ++i)
+                    for (int j = 0; j < 6; ++j) M[i][j] += U[i][j] * V[i][j];
+            }
+            float t[4][6] = {};
+            for (int i = 0; i < 4; ++i)
+                for (int b = 0; b < 6; ++b)
+                    for (int a = 0; a < 6; ++a) t[i][b] += AT[i][a] * M[a][b];
+            for (int i = 0; i < 4 && ty + i < H; ++i)
+                for (int j = 0; j < 4 && tx + j < W; ++j) {
+                    float s = 0;
+                    for (int b = 0; b < 6; ++b) s += t[i][b] * AT[j][b];
+                    y[size_t((ty + i) * W + tx + j)] = s;
+                }
+        }
+    return y;
+}
+
+TEST_CASE("Winograd convolutions: F(4x4, 3x3) in float32 passes under the profile only, a dropped tap fails") {
+    // 1 x 4 x 16 x 16 FLOAT32 data in [-1, 1], one 3x3 filter, padding 1. The direct bound is
+    // gamma_35(2^-24) sum |x w| and the roundings; Winograd's transforms amplify the rounding errors
+    // by their constants (up to 8 in A^T, 5 in B^T), past that bound on some elements (the
+    // magnitude W of reference/convolution_winograd.cpp is several times sum |x w|). Under the
+    // profile the allowance gamma_37(2^-24) W covers every element.
+    const Case c = with_golden(parse_text(R"({"format": 1, "name": "w", "operator": "CONVOLUTION",
+        "desc": {"InputTensor": {"DataType": "FLOAT32", "Sizes": [1, 4, 16, 16]},
+                 "FilterTensor": {"DataType": "FLOAT32", "Sizes": [1, 4, 3, 3]},
+                 "OutputTensor": {"DataType": "FLOAT32", "Sizes": [1, 1, 16, 16]},
+                 "Mode": "CROSS_CORRELATION", "Direction": "FORWARD", "DimensionCount": 2, "Strides": [1, 1],
+                 "Dilations": [1, 1], "StartPadding": [1, 1], "EndPadding": [1, 1], "OutputPadding": [0, 0],
+                 "GroupCount": 1},
+        "inputs": {"InputTensor": {"Random": {"Seed": 11, "Min": -1, "Max": 1}},
+                   "FilterTensor": {"Random": {"Seed": 12, "Min": -1, "Max": 1}}}})"),
+                               "OutputTensor");
+    const auto x = as_values<float>(c.inputs.at("InputTensor")), w = as_values<float>(c.inputs.at("FilterTensor"));
+    const std::vector<float> y = winograd_f4(x, w, 4, 16, 16);
+    DiffOptions o;
+    const OutputCensus strict = census(c, "OutputTensor", bytes_of(y), o);
+    INFO("over the direct bound: " << strict.over);
+    CHECK(strict.over > 0);
+    o.profile.winograd = true;
+    const OutputCensus admitted = census(c, "OutputTensor", bytes_of(y), o);
+    CHECK(admitted.over == 0);
+    CHECK(admitted.passed());
+    // A dropped filter tap is still caught under the profile.
+    CHECK(census(c, "OutputTensor", bytes_of(winograd_f4(x, w, 4, 16, 16, true)), o).over > 100);
+    ArithmeticProfile p;
+    p.winograd = true;
+    CHECK(profile_text(p) ==
+          "accumulate=any coordinates=any subnormals=kept operands=exact convolution=direct-or-winograd");
 }
 
 TEST_CASE("zeros of the other sign: within where the element's bound is above 0, over where it is 0 or Bits") {

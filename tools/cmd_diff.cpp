@@ -95,6 +95,9 @@ Command add_diff_command(CLI::App& app) {
     diff->add_flag("--allow-tf32", dc.options.profile.tf32_operands,
                    "the bound of FLOAT32 products admits operands rounded to TF32 first (tensor cores; adds 2^-9 of "
                    "each product)");
+    diff->add_flag("--allow-winograd", dc.options.profile.winograd,
+                   "the bound of FORWARD 2-D 3x3 convolutions (strides and dilations 1) admits Winograd's F(2x2, 3x3) "
+                   "and F(4x4, 3x3) (adds their allowance)");
     diff->add_option("--false-alarm", dc.options.false_alarm,
                      "false-alarm probability of the systematic-error check (default 1e-6)")
         ->check(CLI::Range(1e-300, 0.5));

@@ -19,6 +19,7 @@ struct ExplainCmdOptions {
     std::string accumulate = "any", coordinates = "any";  // the arithmetic profile, as diff takes it
     bool flushed = false;
     bool tf32 = false;
+    bool winograd = false;
 };
 
 int cmd_explain(const ExplainCmdOptions& o) {
@@ -64,6 +65,7 @@ int cmd_explain(const ExplainCmdOptions& o) {
         options.profile.coordinates = parse_coordinates(o.coordinates).value_or(Coordinates::Any);
         options.profile.flush_subnormals = o.flushed;
         options.profile.tf32_operands = o.tf32;
+        options.profile.winograd = o.winograd;
         std::optional<uint64_t> bits;
         if (!o.actual.empty()) bits = load_bits(desc->DataType, actual.data() + flat * element_size(desc->DataType));
         const Explanation e = explain_element(c, output, flat, bits, o.actual, options);
@@ -97,6 +99,7 @@ Command add_explain_command(CLI::App& app) {
         ->check(CLI::IsMember({"any", "float64", "float32-division", "float32-reciprocal", "float32-reciprocal-fma"}));
     cmd->add_flag("--allow-flushed-subnormals", o->flushed, "the bound admits flushing of subnormals (as diff)");
     cmd->add_flag("--allow-tf32", o->tf32, "the bound admits FLOAT32 product operands rounded to TF32 (as diff)");
+    cmd->add_flag("--allow-winograd", o->winograd, "the bound admits Winograd convolutions (as diff)");
     return {cmd, [o] { return cmd_explain(*o); }};
 }
 

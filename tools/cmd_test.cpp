@@ -44,6 +44,7 @@ struct TestCmdOptions {
     double timeout = 600;
     std::string accumulate = "any";
     bool tf32 = false;
+    bool winograd = false;
     DiffSwitches switches;
     LoadOptions load;
     bool quiet = false;
@@ -333,6 +334,7 @@ int cmd_test(TestCmdOptions& o) {
     options.switches = o.switches;
     options.profile.accumulate = parse_accumulate(o.accumulate).value_or(Accumulate::Any);
     options.profile.tf32_operands = o.tf32;
+    options.profile.winograd = o.winograd;
     options.max_bytes = o.load.max_bytes;
 
     // --baseline is read before anything is run, as `dmlref diff` does (docs/diff.md, Baselines).
@@ -542,6 +544,7 @@ Command add_test_command(CLI::App& app) {
                     "precision of the backend's sums: any (default), output, float32, float64")
         ->check(CLI::IsMember({"any", "output", "float32", "float64"}));
     cmd->add_flag("--allow-tf32", o->tf32, "the bound admits FLOAT32 product operands rounded to TF32 (as diff)");
+    cmd->add_flag("--allow-winograd", o->winograd, "the bound admits Winograd convolutions (as diff)");
     cmd->add_flag("-q,--quiet", o->quiet, "list only the cases that do not pass");
     add_load_options(*cmd, o->load);
     return {cmd, [o] { return cmd_test(*o); }};

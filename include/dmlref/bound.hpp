@@ -39,6 +39,10 @@ struct ArithmeticProfile {
     // zero or to nearest) before multiplying: tensor cores' FP32 convolutions and, where enabled,
     // matrix products (docs/tolerance.md, "TF32 operands").
     bool tf32_operands = false;
+    // A backend may compute a FORWARD 2-D convolution with 3x3 filters, strides and dilations 1,
+    // by Winograd's minimal filtering, F(2x2, 3x3) or F(4x4, 3x3) with the points 0, 1, -1, 2, -2
+    // and infinity (docs/tolerance.md, "Winograd convolutions").
+    bool winograd = false;
     bool operator==(const ArithmeticProfile&) const = default;
 };
 

@@ -157,7 +157,8 @@ std::optional<Coordinates> parse_coordinates(std::string_view s) {
 std::string profile_text(const ArithmeticProfile& p) {
     return "accumulate=" + std::string(name(p.accumulate)) + " coordinates=" + std::string(name(p.coordinates)) +
            " subnormals=" + (p.flush_subnormals ? "may-flush" : "kept") +
-           " operands=" + (p.tf32_operands ? "tf32" : "exact");
+           " operands=" + (p.tf32_operands ? "tf32" : "exact") +
+           " convolution=" + (p.winograd ? "direct-or-winograd" : "direct");
 }
 
 void TermSink::add(uint64_t e, double value, double weight, double delta, bool product, bool ambiguous) {
