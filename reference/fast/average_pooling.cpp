@@ -52,7 +52,8 @@
 // sums exactly instead: V = S' / M, S' = sum dY[o] (M / D(o)); each product is exact (11
 // significant bits times an integer of at most 2^13) and a multiple of 2^-24 below 2^16 M, so
 // every partial sum of at most K of them is a multiple of 2^-24 below K M 2^16 <= 2^29: s = S'
-// exactly, q = fl(s / M), e = |q| 2^-52 as in the forward.
+// exactly, q = fl(s / M), e = |q| 2^-52 as in the forward (four at a time, grad_plane_exact_f16c
+// decides from fl32(s fl(1 / M)) and its float neighbours instead, no interval needed).
 // Undecided elements: V = S' / M as well for any multiple M of their own windows' divisors, with
 // M <= 2^29 (a FLOAT32 significand of 24 bits times M / D(o) is exact); where FastSum finds S'
 // exact (FLOAT16's s is) and the remainder fma(-q, M, S') is 0, q = V. The rest take the plain
@@ -286,44 +287,78 @@ DMLREF_POOL_F16C bool decide_f16c(const double* v, const double* e, T* res, uint
 
 // The grad's plane (see backward): s[m] = u[m] + u[m + 1] + ... + u[m + nr - 1], a[m] the same of
 // ua, e = (K a) 2^-53 (1 + 2^-29) (pool_window_sums and pool_grad_bounds, the same operations
-// in the same order); or, for exact sums (ua null), q = s / M and e = |q| 2^-52. Decided four at
-// a time as decide_f16c; true when some are undecided.
+// in the same order), decided four at a time as decide_f16c; true when some are undecided.
 template <class T>
-DMLREF_POOL_F16C bool grad_plane_f16c(const double* u, const double* ua, int64_t nr, double K, double M, int64_t count,
-                                      T* res, uint8_t* undecided) {
+DMLREF_POOL_F16C bool grad_plane_f16c(const double* u, const double* ua, int64_t nr, double K, int64_t count, T* res,
+                                      uint8_t* undecided) {
     const __m256d k = _mm256_set1_pd(K), scale = _mm256_set1_pd(0x1p-53), grow = _mm256_set1_pd(1 + 0x1p-29);
-    const __m256d m4 = _mm256_set1_pd(M), sign = _mm256_set1_pd(-0.0), exact_scale = _mm256_set1_pd(0x1p-52);
     int64_t m = 0;
     int all = 15;
     for (; m + 4 <= count; m += 4) {
-        __m256d s = _mm256_loadu_pd(u + m);
-        for (int64_t t = 1; t < nr; ++t) s = _mm256_add_pd(s, _mm256_loadu_pd(u + m + t));
-        __m256d e;
-        if (ua == nullptr) {
-            s = _mm256_div_pd(s, m4);
-            e = _mm256_mul_pd(_mm256_andnot_pd(sign, s), exact_scale);
-        } else {
-            __m256d a = _mm256_loadu_pd(ua + m);
-            for (int64_t t = 1; t < nr; ++t) a = _mm256_add_pd(a, _mm256_loadu_pd(ua + m + t));
-            e = _mm256_mul_pd(_mm256_mul_pd(_mm256_mul_pd(k, a), scale), grow);
+        __m256d s = _mm256_loadu_pd(u + m), a = _mm256_loadu_pd(ua + m);
+        for (int64_t t = 1; t < nr; ++t) {
+            s = _mm256_add_pd(s, _mm256_loadu_pd(u + m + t));
+            a = _mm256_add_pd(a, _mm256_loadu_pd(ua + m + t));
         }
+        const __m256d e = _mm256_mul_pd(_mm256_mul_pd(_mm256_mul_pd(k, a), scale), grow);
         const int decided = decide4(s, e, res + m);
         store_flags(undecided + m, decided);
         all &= decided;
     }
     bool some = all != 15;
     for (; m < count; ++m) {
-        double s = u[m], e = 0;
-        for (int64_t t = 1; t < nr; ++t) s += u[m + t];
-        if (ua == nullptr) {
-            s = s / M;
-            e = std::fabs(s) * 0x1p-52;
-        } else {
-            double a = ua[m];
-            for (int64_t t = 1; t < nr; ++t) a += ua[m + t];
-            e = K * a * 0x1p-53 * (1 + 0x1p-29);
+        double s = u[m], a = ua[m];
+        for (int64_t t = 1; t < nr; ++t) {
+            s += u[m + t];
+            a += ua[m + t];
         }
-        undecided[m] = uint8_t(!decide(s, e, res[m]));
+        undecided[m] = uint8_t(!decide(s, K * a * 0x1p-53 * (1 + 0x1p-29), res[m]));
+        some = some || undecided[m];
+    }
+    return some;
+}
+
+// The FLOAT16 grad's plane of exact sums (see backward): s[m] = u[m] + ... + u[m + nr - 1] = S'
+// exactly, V = S' / M, a multiple of 2^-24 / M >= 2^-37 below 2^29 in magnitude, or 0 (s is never
+// -0: the column sums start at +0). q = fl(s r), r = fl(1 / M): |q - V| <= 2^-51.9 |q|. f =
+// fl32(q + 0) (a float, normal or +0; + 0 as decide_all's interval does), and q lies within half a
+// float spacing of f, so V lies strictly between f's float neighbours f- and f+. Rounding to
+// FLOAT16 is monotone: where f-, f and f+ round to the same h (F16C's float-to-half, to nearest
+// even), so does V: h is V's correct rounding. f = +0 is V = 0 exactly: +0. Infinite or NaN s
+// (such dY) are left undecided, as are f next to a FLOAT16 rounding boundary (about 2^-12 of
+// them). Four at a time; the scalar tail takes decide with e = |q| 2^-52, q = fl(s / M) (header
+// comment). True when some are undecided.
+DMLREF_POOL_F16C bool grad_plane_exact_f16c(const double* u, int64_t nr, double M, int64_t count, half* res,
+                                            uint8_t* undecided) {
+    constexpr int kNearest = _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC;
+    const __m256d r = _mm256_set1_pd(1 / M), zero = _mm256_setzero_pd();
+    const __m128i one = _mm_set1_epi32(1), magnitude = _mm_set1_epi32(0x7fffffff);
+    const __m128i infinity = _mm_set1_epi32(0x7f800000);
+    int64_t m = 0;
+    int all = 15;
+    for (; m + 4 <= count; m += 4) {
+        __m256d s = _mm256_loadu_pd(u + m);
+        for (int64_t t = 1; t < nr; ++t) s = _mm256_add_pd(s, _mm256_loadu_pd(u + m + t));
+        const __m128i f = _mm_castps_si128(_mm256_cvtpd_ps(_mm256_add_pd(_mm256_mul_pd(s, r), zero)));
+        const __m128i h = _mm_cvtps_ph(_mm_castsi128_ps(f), kNearest);
+        const __m128i below = _mm_cvtps_ph(_mm_castsi128_ps(_mm_sub_epi32(f, one)), kNearest);
+        const __m128i above = _mm_cvtps_ph(_mm_castsi128_ps(_mm_add_epi32(f, one)), kNearest);
+        const __m128i alone = _mm_cvtepi16_epi32(_mm_and_si128(_mm_cmpeq_epi16(below, h), _mm_cmpeq_epi16(above, h)));
+        const __m128i fm = _mm_and_si128(f, magnitude);
+        const __m128i same = _mm_andnot_si128(
+            _mm_or_si128(_mm_cmpgt_epi32(fm, infinity), _mm_cmpeq_epi32(fm, infinity)),
+            _mm_or_si128(alone, _mm_cmpeq_epi32(fm, _mm_setzero_si128())));
+        _mm_storel_epi64(reinterpret_cast<__m128i*>(res + m), h);
+        const int decided = _mm_movemask_ps(_mm_castsi128_ps(same));
+        store_flags(undecided + m, decided);
+        all &= decided;
+    }
+    bool some = all != 15;
+    for (; m < count; ++m) {
+        double s = u[m];
+        for (int64_t t = 1; t < nr; ++t) s += u[m + t];
+        const double q = s / M;
+        undecided[m] = uint8_t(!decide(q, std::fabs(q) * 0x1p-52, res[m]));
         some = some || undecided[m];
     }
     return some;
@@ -762,8 +797,11 @@ template <class T> bool backward(const avgpool::Window& w, const TensorView& dY,
                 std::fill(undecided, undecided + count, uint8_t(0));
 #if defined(DMLREF_POOL_F16C_PATHS)
             } else if (have_f16c()) {
-                some = grad_plane_f16c(u + q0 - (nr - 1), exact_sums ? nullptr : ua + q0 - (nr - 1), nr, Kd, Md, count,
-                                       value, undecided);
+                const double* top = u + q0 - (nr - 1);
+                if constexpr (is_half_v<T>) {
+                    if (exact_sums) some = grad_plane_exact_f16c(top, nr, Md, count, value, undecided);
+                }
+                if (!exact_sums) some = grad_plane_f16c(top, ua + q0 - (nr - 1), nr, Kd, count, value, undecided);
 #endif
             } else {
                 double* s = b.s.data();
