@@ -60,8 +60,8 @@
 // loop's element (avgpool::average_grad_element).
 //
 // Layout and work. The last spatial dimension is a row. A task is a run of rows of outputs
-// (forward) or of dX (grad), long enough that small tensors stay on one thread, spread over the
-// threads by parallel_for; every element is computed by one task the same way, so the bits never
+// (forward) or of dX (grad), spread by parallel_for over at most one thread per grain of work (so
+// small tensors stay on one thread); every element is computed by one task the same way, so the bits never
 // depend on the thread count. Forward: the window's input rows are read as floats (FLOAT16
 // converted in bulk with F16C where the CPU has it: exact, as Eigen's conversion is) and added
 // into float64 column sums over the padded row, then the KW columns of each window along it.
@@ -407,9 +407,18 @@ constexpr uint64_t kMaxTaps = uint64_t(1) << 20;
 constexpr uint64_t kExactHalfTaps = uint64_t(1) << 13;
 // The grad's exact retry scales its terms to a common divisor of at most this.
 constexpr uint64_t kMaxMultiple = uint64_t(1) << 29;
-// Rows go to the threads in runs of about kTaskWork additions; a call of fewer than kSerialWork
-// stays on one thread (parallel_for runs a single run in place), not paying the threads' start.
-constexpr int64_t kTaskWork = int64_t(1) << 13, kSerialWork = int64_t(1) << 15;
+// Rows go to the threads in runs of about kTaskWork units of work (a row's estimate: the forward's
+// additions, the grad's terms and window taps), on at most one thread per grain of work
+// (threads_for_work): kForwardGrain for the forward, kGradGrain for the grad, so that a small call
+// does not pay more threads' start than they bring. Measured on a 2-core AMD EPYC VM (one
+// thread, then two), 3x3 windows, Strides 2, padding 1, FLOAT32 1xCx64x64, best of 400: the
+// forward (9216 units a channel, about 1.05 ns each on one thread) took 20 / 20-24 us at 18,432
+// units, 40 / 30-44 at 36,864, 59 / 52 at 55,296, 79 / 54-66 at 73,728, 154 / 124 at 147,456;
+// the grad (34,816 units a channel, about 0.6 ns each) 24-26 / 26-28 us at 34,816, 41 / 37 at
+// 69,632, 69-71 / 56-70 at 139,264, 124-136 / 100-107 at 278,528. A second thread pays from about
+// 40 us of one thread's work on either: 2^15 forward units, 2^16 grad units.
+constexpr int64_t kTaskWork = int64_t(1) << 13;
+constexpr int64_t kForwardGrain = int64_t(1) << 15, kGradGrain = int64_t(1) << 16;
 
 std::atomic<uint64_t> decided_count{0}, exact_count{0}, plain_count{0};
 
@@ -561,17 +570,25 @@ int64_t split_row(int64_t row, const Coord& extent, size_t L, int64_t C, Coord& 
     return row % C;
 }
 
-// parallel_for over rows in runs of about kTaskWork additions (each row `work` of them; one run
-// for fewer than kSerialWork in all): f(row, b) with the running thread's scratch b, looked up
+// The most threads the last call allowed (for the tests).
+std::atomic<int> threads_allowed{0};
+
+// parallel_for over rows in runs of about kTaskWork units (each row `work` of them), on at most
+// one thread per `grain` units in all: f(row, b) with the running thread's scratch b, looked up
 // once a run (a thread_local costs a call).
-template <class T, class F> void for_rows(int64_t rows, int64_t work, F&& f) {
+template <class T, class F> void for_rows(int64_t rows, int64_t work, int64_t grain, F&& f) {
     work = std::max<int64_t>(1, work);
-    const int64_t per = rows * work < kSerialWork ? std::max<int64_t>(1, rows) : std::max<int64_t>(1, kTaskWork / work);
-    parallel_for((rows + per - 1) / per, [&](int64_t task) {
+    const int most = threads_for_work(rows * work, grain);
+    const int64_t per = most == 1 ? std::max<int64_t>(1, rows) : std::max<int64_t>(1, kTaskWork / work);
+    threads_allowed.store(most, std::memory_order_relaxed);
+    parallel_for(
+        (rows + per - 1) / per,
+        [&](int64_t task) {
         Scratch<T>& b = scratch<T>();
         const int64_t last = std::min(rows, (task + 1) * per);
         for (int64_t row = task * per; row < last; ++row) f(row, b);
-    });
+        },
+        most);
 }
 
 // ---- Forward -------------------------------------------------------------------------------
@@ -593,7 +610,7 @@ template <class T> bool forward(const avgpool::Window& w, const TensorView& X, c
     const int64_t xstep = X.strides[L + 2], ystep = Y.strides[L + 2];
     const double n1 = double(taps - 1);
     std::atomic<uint64_t> exact{0}, plain{0};
-    for_rows<T>(rows, int64_t(taps) * OW, [&](int64_t row, Scratch<T>& b) {
+    for_rows<T>(rows, int64_t(taps) * OW, kForwardGrain, [&](int64_t row, Scratch<T>& b) {
         b.room.resize(size_t(Wp));
         b.v.assign(size_t(Wp), 0.0);
         b.a.assign(exact_sums ? 0 : size_t(Wp), 0.0);
@@ -730,7 +747,7 @@ template <class T> bool backward(const avgpool::Window& w, const TensorView& dY,
     const avgpool::Readers readers = avgpool::readers(w);
     const double Kd = double(K + 1);  // the bound's K + 1 (header comment)
     std::atomic<uint64_t> exact{0}, plain{0};
-    for_rows<T>(N * C * in_outer, int64_t(K) * W + OW * int64_t(taps), [&](int64_t row, Scratch<T>& b) {
+    for_rows<T>(N * C * in_outer, int64_t(K) * W + OW * int64_t(taps), kGradGrain, [&](int64_t row, Scratch<T>& b) {
         b.room.resize(size_t(OW));
         b.v.assign(size_t(ulen), 0.0);
         b.a.assign(exact_sums ? 0 : size_t(ulen), 0.0);
@@ -910,7 +927,7 @@ bool average_pool_grad(const avgpool::Window& w, const TensorView& dY, const Ten
 }
 
 AveragePoolingFastCounts average_pooling_fast_counts() {
-    return {decided_count.load(), exact_count.load(), plain_count.load()};
+    return {decided_count.load(), exact_count.load(), plain_count.load(), threads_allowed.load()};
 }
 
 }  // namespace dmlref::reference::fast
