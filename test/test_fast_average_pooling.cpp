@@ -11,6 +11,7 @@
 #include "support.hpp"
 
 #include "../reference/fast/average_pooling.hpp"
+#include "../reference/fast/parallel.hpp"
 
 #include <array>
 #include <cmath>
@@ -173,10 +174,12 @@ TEST_CASE_TEMPLATE("Average pooling fast path = plain loop on wide rows", T, flo
 }
 
 // ---- Tensors of several tasks ----------------------------------------------------------------
-// The fast path hands rows to the threads in runs of some 2^15 additions, so the small random
-// tensors above run on one thread whatever the count. These are large enough for several runs
-// (check_op: one thread and three), with the benchmark's windows (3x3, Strides 2, padding 1)
-// and others, both ways of IncludePadding, packed and strided.
+// The fast path hands rows to the threads in runs of some 2^13 units of work, on at most one
+// thread per 2^15 units (forward) or 2^16 (grad), so the small random tensors above run on one
+// thread whatever the count. These are large enough for several runs and, all but one, for three
+// threads (check_op: one thread and three; the last call's allowance is checked), with the
+// benchmark's windows (3x3, Strides 2, padding 1) and others, both ways of IncludePadding, packed
+// and strided.
 namespace {
 
 Geometry box_geometry(std::vector<uint32_t> in, uint32_t window, uint32_t stride, uint32_t pad, uint32_t include) {
@@ -213,6 +216,14 @@ template <class T> void check_tasks(std::mt19937_64& rng) {
                        << ", kind " << kind << ", strided " << strided);
             const Operator o = make_op(op, t, g, in_strides, {});
             check_op(o, op_buffers<T>(o, [&](size_t) { return value_of_kind<T>(rng, kind); }));
+            // The work, by hand: forward 2x4x64x96 (3x3 / 2) 2 * 4 * 32 rows of 48 * 9 additions,
+            // 110,592, three grains of 2^15; 2x3x60x71 (2x2 / 1) 2 * 3 * 59 rows of 70 * 4, 99,120,
+            // three; 1x3x30x12x50 (3 / 3, padding 1) 3 * 10 * 4 rows of 17 * 27, 55,080, one. The
+            // grads: 2 * 4 * 64 rows of 4 * 96 + 48 * 9 (417,792: six grains of 2^16), 2 * 3 * 60
+            // of 4 * 71 + 70 * 4 (203,040: three), 3 * 30 * 12 of 1 * 50 + 17 * 27 (549,720: eight).
+            const int threads = reference::fast::average_pooling_fast_counts().threads;
+            if (op == Op::Forward && k.in.size() == 5) CHECK(threads == 1);
+            else CHECK(threads >= 3);
         }
     }
 }
@@ -222,6 +233,35 @@ template <class T> void check_tasks(std::mt19937_64& rng) {
 TEST_CASE_TEMPLATE("Average pooling fast path = plain loop on tensors of several tasks", T, float, dmlref::half) {
     std::mt19937_64 rng = rng_for<T>(2330);
     check_tasks<T>(rng);
+}
+
+// The thread rule (reference/fast/parallel.hpp): one thread per whole grain of work, at least one.
+TEST_CASE("Average pooling fast path: threads follow the work") {
+    using reference::threads_for_work;
+    CHECK(threads_for_work(0, 1 << 15) == 1);
+    CHECK(threads_for_work((1 << 15) - 1, 1 << 15) == 1);
+    CHECK(threads_for_work(1 << 15, 1 << 15) == 1);
+    CHECK(threads_for_work((1 << 16) - 1, 1 << 15) == 1);
+    CHECK(threads_for_work(1 << 16, 1 << 15) == 2);
+    CHECK(threads_for_work(110592, 1 << 15) == 3);
+    CHECK(threads_for_work(int64_t(1) << 40, 1 << 15) == 1 << 16);
+    // The benchmark's small forward (1x16x64x64: 16 * 32 rows of 32 * 9 additions, 147,456) takes
+    // four threads of sixteen, its grad (16 * 64 rows of 4 * 64 + 32 * 9, 557,056) eight; a
+    // 1x1x8x8 forward (4 rows of 4 * 9) one. Each against the plain loop at one thread and three.
+    struct Case {
+        Op op;
+        uint32_t channels, size;
+        int threads;
+    };
+    for (const Case& k : {Case{Op::Forward, 16, 64, 4}, Case{Op::Grad, 16, 64, 8}, Case{Op::Forward, 1, 8, 1}}) {
+        std::mt19937_64 rng(2340 + k.channels);
+        const Geometry g = box_geometry({1, k.channels, k.size, k.size}, 3, 2, 1, 0);
+        const Operator o = make_op(k.op, DataType::FLOAT32, g, {}, {});
+        const Buffers in = op_buffers<float>(o, [&](size_t) { return value_of_kind<float>(rng, 0); });
+        INFO("op " << int(k.op) << ", channels " << k.channels << ", size " << k.size);
+        check_op(o, in);
+        CHECK(reference::fast::average_pooling_fast_counts().threads == k.threads);
+    }
 }
 
 // FLOAT16 windows of up to 2^13 taps are summed exactly in float64 without magnitudes; larger

@@ -52,15 +52,16 @@
 // sums exactly instead: V = S' / M, S' = sum dY[o] (M / D(o)); each product is exact (11
 // significant bits times an integer of at most 2^13) and a multiple of 2^-24 below 2^16 M, so
 // every partial sum of at most K of them is a multiple of 2^-24 below K M 2^16 <= 2^29: s = S'
-// exactly, q = fl(s / M), e = |q| 2^-52 as in the forward.
+// exactly, q = fl(s / M), e = |q| 2^-52 as in the forward (four at a time, grad_plane_exact_f16c
+// decides from fl32(s fl(1 / M)) and its float neighbours instead, no interval needed).
 // Undecided elements: V = S' / M as well for any multiple M of their own windows' divisors, with
 // M <= 2^29 (a FLOAT32 significand of 24 bits times M / D(o) is exact); where FastSum finds S'
 // exact (FLOAT16's s is) and the remainder fma(-q, M, S') is 0, q = V. The rest take the plain
 // loop's element (avgpool::average_grad_element).
 //
 // Layout and work. The last spatial dimension is a row. A task is a run of rows of outputs
-// (forward) or of dX (grad), long enough that small tensors stay on one thread, spread over the
-// threads by parallel_for; every element is computed by one task the same way, so the bits never
+// (forward) or of dX (grad), spread by parallel_for over at most one thread per grain of work (so
+// small tensors stay on one thread); every element is computed by one task the same way, so the bits never
 // depend on the thread count. Forward: the window's input rows are read as floats (FLOAT16
 // converted in bulk with F16C where the CPU has it: exact, as Eigen's conversion is) and added
 // into float64 column sums over the padded row, then the KW columns of each window along it.
@@ -286,50 +287,118 @@ DMLREF_POOL_F16C bool decide_f16c(const double* v, const double* e, T* res, uint
 
 // The grad's plane (see backward): s[m] = u[m] + u[m + 1] + ... + u[m + nr - 1], a[m] the same of
 // ua, e = (K a) 2^-53 (1 + 2^-29) (pool_window_sums and pool_grad_bounds, the same operations
-// in the same order); or, for exact sums (ua null), q = s / M and e = |q| 2^-52. Decided four at
-// a time as decide_f16c; true when some are undecided.
+// in the same order), decided four at a time as decide_f16c; true when some are undecided.
 template <class T>
-DMLREF_POOL_F16C bool grad_plane_f16c(const double* u, const double* ua, int64_t nr, double K, double M, int64_t count,
-                                      T* res, uint8_t* undecided) {
+DMLREF_POOL_F16C bool grad_plane_f16c(const double* u, const double* ua, int64_t nr, double K, int64_t count, T* res,
+                                      uint8_t* undecided) {
     const __m256d k = _mm256_set1_pd(K), scale = _mm256_set1_pd(0x1p-53), grow = _mm256_set1_pd(1 + 0x1p-29);
-    const __m256d m4 = _mm256_set1_pd(M), sign = _mm256_set1_pd(-0.0), exact_scale = _mm256_set1_pd(0x1p-52);
     int64_t m = 0;
     int all = 15;
     for (; m + 4 <= count; m += 4) {
-        __m256d s = _mm256_loadu_pd(u + m);
-        for (int64_t t = 1; t < nr; ++t) s = _mm256_add_pd(s, _mm256_loadu_pd(u + m + t));
-        __m256d e;
-        if (ua == nullptr) {
-            s = _mm256_div_pd(s, m4);
-            e = _mm256_mul_pd(_mm256_andnot_pd(sign, s), exact_scale);
-        } else {
-            __m256d a = _mm256_loadu_pd(ua + m);
-            for (int64_t t = 1; t < nr; ++t) a = _mm256_add_pd(a, _mm256_loadu_pd(ua + m + t));
-            e = _mm256_mul_pd(_mm256_mul_pd(_mm256_mul_pd(k, a), scale), grow);
+        __m256d s = _mm256_loadu_pd(u + m), a = _mm256_loadu_pd(ua + m);
+        for (int64_t t = 1; t < nr; ++t) {
+            s = _mm256_add_pd(s, _mm256_loadu_pd(u + m + t));
+            a = _mm256_add_pd(a, _mm256_loadu_pd(ua + m + t));
         }
+        const __m256d e = _mm256_mul_pd(_mm256_mul_pd(_mm256_mul_pd(k, a), scale), grow);
         const int decided = decide4(s, e, res + m);
         store_flags(undecided + m, decided);
         all &= decided;
     }
     bool some = all != 15;
     for (; m < count; ++m) {
-        double s = u[m], e = 0;
-        for (int64_t t = 1; t < nr; ++t) s += u[m + t];
-        if (ua == nullptr) {
-            s = s / M;
-            e = std::fabs(s) * 0x1p-52;
-        } else {
-            double a = ua[m];
-            for (int64_t t = 1; t < nr; ++t) a += ua[m + t];
-            e = K * a * 0x1p-53 * (1 + 0x1p-29);
+        double s = u[m], a = ua[m];
+        for (int64_t t = 1; t < nr; ++t) {
+            s += u[m + t];
+            a += ua[m + t];
         }
-        undecided[m] = uint8_t(!decide(s, e, res[m]));
+        undecided[m] = uint8_t(!decide(s, K * a * 0x1p-53 * (1 + 0x1p-29), res[m]));
         some = some || undecided[m];
     }
     return some;
 }
 
+// The FLOAT16 grad's plane of exact sums (see backward): s[m] = u[m] + ... + u[m + nr - 1] = S'
+// exactly, V = S' / M, a multiple of 2^-24 / M >= 2^-37 below 2^29 in magnitude, or 0 (s is never
+// -0: the column sums start at +0). q = fl(s r), r = fl(1 / M): |q - V| <= 2^-51.9 |q|. f =
+// fl32(q + 0) (a float, normal or +0; + 0 as decide_all's interval does), and q lies within half a
+// float spacing of f, so V lies strictly between f's float neighbours f- and f+. Rounding to
+// FLOAT16 is monotone: where f-, f and f+ round to the same h (F16C's float-to-half, to nearest
+// even), so does V: h is V's correct rounding. f = +0 is V = 0 exactly: +0. Infinite or NaN s
+// (such dY) are left undecided, as are f next to a FLOAT16 rounding boundary (about 2^-12 of
+// them). Four at a time; the scalar tail takes decide with e = |q| 2^-52, q = fl(s / M) (header
+// comment). True when some are undecided.
+DMLREF_POOL_F16C bool grad_plane_exact_f16c(const double* u, int64_t nr, double M, int64_t count, half* res,
+                                            uint8_t* undecided) {
+    constexpr int kNearest = _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC;
+    const __m256d r = _mm256_set1_pd(1 / M), zero = _mm256_setzero_pd();
+    const __m128i one = _mm_set1_epi32(1), magnitude = _mm_set1_epi32(0x7fffffff);
+    const __m128i infinity = _mm_set1_epi32(0x7f800000);
+    int64_t m = 0;
+    int all = 15;
+    for (; m + 4 <= count; m += 4) {
+        __m256d s = _mm256_loadu_pd(u + m);
+        for (int64_t t = 1; t < nr; ++t) s = _mm256_add_pd(s, _mm256_loadu_pd(u + m + t));
+        const __m128i f = _mm_castps_si128(_mm256_cvtpd_ps(_mm256_add_pd(_mm256_mul_pd(s, r), zero)));
+        const __m128i h = _mm_cvtps_ph(_mm_castsi128_ps(f), kNearest);
+        const __m128i below = _mm_cvtps_ph(_mm_castsi128_ps(_mm_sub_epi32(f, one)), kNearest);
+        const __m128i above = _mm_cvtps_ph(_mm_castsi128_ps(_mm_add_epi32(f, one)), kNearest);
+        const __m128i alone = _mm_cvtepi16_epi32(_mm_and_si128(_mm_cmpeq_epi16(below, h), _mm_cmpeq_epi16(above, h)));
+        const __m128i fm = _mm_and_si128(f, magnitude);
+        const __m128i same = _mm_andnot_si128(
+            _mm_or_si128(_mm_cmpgt_epi32(fm, infinity), _mm_cmpeq_epi32(fm, infinity)),
+            _mm_or_si128(alone, _mm_cmpeq_epi32(fm, _mm_setzero_si128())));
+        _mm_storel_epi64(reinterpret_cast<__m128i*>(res + m), h);
+        const int decided = _mm_movemask_ps(_mm_castsi128_ps(same));
+        store_flags(undecided + m, decided);
+        all &= decided;
+    }
+    bool some = all != 15;
+    for (; m < count; ++m) {
+        double s = u[m];
+        for (int64_t t = 1; t < nr; ++t) s += u[m + t];
+        const double q = s / M;
+        undecided[m] = uint8_t(!decide(q, std::fabs(q) * 0x1p-52, res[m]));
+        some = some || undecided[m];
+    }
+    return some;
+}
+
+// out[2 m] = even[m], out[2 m + 1] = odd[m] for m < pairs: FLOAT16 bits, eight pairs at a time.
+DMLREF_POOL_F16C void interleave_halves_f16c(uint16_t* __restrict out, const uint16_t* __restrict even,
+                                             const uint16_t* __restrict odd, int64_t pairs) {
+    int64_t m = 0;
+    for (; m + 8 <= pairs; m += 8) {
+        const __m128i e = _mm_loadu_si128(reinterpret_cast<const __m128i*>(even + m));
+        const __m128i o = _mm_loadu_si128(reinterpret_cast<const __m128i*>(odd + m));
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(out + 2 * m), _mm_unpacklo_epi16(e, o));
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(out + 2 * m + 8), _mm_unpackhi_epi16(e, o));
+    }
+    for (; m < pairs; ++m) {
+        out[2 * m] = even[m];
+        out[2 * m + 1] = odd[m];
+    }
+}
+
 #endif
+
+// row[2 m] = even[m], row[2 m + 1] = odd[m] for m < pairs.
+template <class T>
+void interleave(T* __restrict row, const T* __restrict even, const T* __restrict odd, int64_t pairs) {
+#if defined(DMLREF_POOL_F16C_PATHS)
+    if constexpr (is_half_v<T>) {
+        if (have_f16c()) {
+            interleave_halves_f16c(reinterpret_cast<uint16_t*>(row), reinterpret_cast<const uint16_t*>(even),
+                                   reinterpret_cast<const uint16_t*>(odd), pairs);
+            return;
+        }
+    }
+#endif
+    for (int64_t m = 0; m < pairs; ++m) {
+        row[2 * m] = even[m];
+        row[2 * m + 1] = odd[m];
+    }
+}
 
 using avgpool::Coord;
 
@@ -338,9 +407,18 @@ constexpr uint64_t kMaxTaps = uint64_t(1) << 20;
 constexpr uint64_t kExactHalfTaps = uint64_t(1) << 13;
 // The grad's exact retry scales its terms to a common divisor of at most this.
 constexpr uint64_t kMaxMultiple = uint64_t(1) << 29;
-// Rows go to the threads in runs of about kTaskWork additions; a call of fewer than kSerialWork
-// stays on one thread (parallel_for runs a single run in place), not paying the threads' start.
-constexpr int64_t kTaskWork = int64_t(1) << 13, kSerialWork = int64_t(1) << 15;
+// Rows go to the threads in runs of about kTaskWork units of work (a row's estimate: the forward's
+// additions, the grad's terms and window taps), on at most one thread per grain of work
+// (threads_for_work): kForwardGrain for the forward, kGradGrain for the grad, so that a small call
+// does not pay more threads' start than they bring. Measured on a 2-core AMD EPYC VM (one
+// thread, then two), 3x3 windows, Strides 2, padding 1, FLOAT32 1xCx64x64, best of 400: the
+// forward (9216 units a channel, about 1.05 ns each on one thread) took 20 / 20-24 us at 18,432
+// units, 40 / 30-44 at 36,864, 59 / 52 at 55,296, 79 / 54-66 at 73,728, 154 / 124 at 147,456;
+// the grad (34,816 units a channel, about 0.6 ns each) 24-26 / 26-28 us at 34,816, 41 / 37 at
+// 69,632, 69-71 / 56-70 at 139,264, 124-136 / 100-107 at 278,528. A second thread pays from about
+// 40 us of one thread's work on either: 2^15 forward units, 2^16 grad units.
+constexpr int64_t kTaskWork = int64_t(1) << 13;
+constexpr int64_t kForwardGrain = int64_t(1) << 15, kGradGrain = int64_t(1) << 16;
 
 std::atomic<uint64_t> decided_count{0}, exact_count{0}, plain_count{0};
 
@@ -446,7 +524,9 @@ template <class T> struct Scratch {
     std::vector<uint8_t> undecided;
     std::vector<std::pair<double, uint64_t>> terms;  // an undecided grad element's dY and divisors
 };
-template <class T> Scratch<T>& scratch() {
+// Not inlined: inlined, GCC reaches every member of the scratch through the thread_local itself,
+// one __tls_get_addr call per use in the shared library (perf: 3.6% of the FLOAT16 grad's time).
+template <class T> [[gnu::noinline]] Scratch<T>& scratch() {
     thread_local Scratch<T> s;
     return s;
 }
@@ -490,17 +570,25 @@ int64_t split_row(int64_t row, const Coord& extent, size_t L, int64_t C, Coord& 
     return row % C;
 }
 
-// parallel_for over rows in runs of about kTaskWork additions (each row `work` of them; one run
-// for fewer than kSerialWork in all): f(row, b) with the running thread's scratch b, looked up
+// The most threads the last call allowed (for the tests).
+std::atomic<int> threads_allowed{0};
+
+// parallel_for over rows in runs of about kTaskWork units (each row `work` of them), on at most
+// one thread per `grain` units in all: f(row, b) with the running thread's scratch b, looked up
 // once a run (a thread_local costs a call).
-template <class T, class F> void for_rows(int64_t rows, int64_t work, F&& f) {
+template <class T, class F> void for_rows(int64_t rows, int64_t work, int64_t grain, F&& f) {
     work = std::max<int64_t>(1, work);
-    const int64_t per = rows * work < kSerialWork ? std::max<int64_t>(1, rows) : std::max<int64_t>(1, kTaskWork / work);
-    parallel_for((rows + per - 1) / per, [&](int64_t task) {
+    const int most = threads_for_work(rows * work, grain);
+    const int64_t per = most == 1 ? std::max<int64_t>(1, rows) : std::max<int64_t>(1, kTaskWork / work);
+    threads_allowed.store(most, std::memory_order_relaxed);
+    parallel_for(
+        (rows + per - 1) / per,
+        [&](int64_t task) {
         Scratch<T>& b = scratch<T>();
         const int64_t last = std::min(rows, (task + 1) * per);
         for (int64_t row = task * per; row < last; ++row) f(row, b);
-    });
+        },
+        most);
 }
 
 // ---- Forward -------------------------------------------------------------------------------
@@ -522,7 +610,7 @@ template <class T> bool forward(const avgpool::Window& w, const TensorView& X, c
     const int64_t xstep = X.strides[L + 2], ystep = Y.strides[L + 2];
     const double n1 = double(taps - 1);
     std::atomic<uint64_t> exact{0}, plain{0};
-    for_rows<T>(rows, int64_t(taps) * OW, [&](int64_t row, Scratch<T>& b) {
+    for_rows<T>(rows, int64_t(taps) * OW, kForwardGrain, [&](int64_t row, Scratch<T>& b) {
         b.room.resize(size_t(Wp));
         b.v.assign(size_t(Wp), 0.0);
         b.a.assign(exact_sums ? 0 : size_t(Wp), 0.0);
@@ -659,7 +747,7 @@ template <class T> bool backward(const avgpool::Window& w, const TensorView& dY,
     const avgpool::Readers readers = avgpool::readers(w);
     const double Kd = double(K + 1);  // the bound's K + 1 (header comment)
     std::atomic<uint64_t> exact{0}, plain{0};
-    for_rows<T>(N * C * in_outer, int64_t(K) * W + OW * int64_t(taps), [&](int64_t row, Scratch<T>& b) {
+    for_rows<T>(N * C * in_outer, int64_t(K) * W + OW * int64_t(taps), kGradGrain, [&](int64_t row, Scratch<T>& b) {
         b.room.resize(size_t(OW));
         b.v.assign(size_t(ulen), 0.0);
         b.a.assign(exact_sums ? 0 : size_t(ulen), 0.0);
@@ -760,8 +848,11 @@ template <class T> bool backward(const avgpool::Window& w, const TensorView& dY,
                 std::fill(undecided, undecided + count, uint8_t(0));
 #if defined(DMLREF_POOL_F16C_PATHS)
             } else if (have_f16c()) {
-                some = grad_plane_f16c(u + q0 - (nr - 1), exact_sums ? nullptr : ua + q0 - (nr - 1), nr, Kd, Md, count,
-                                       value, undecided);
+                const double* top = u + q0 - (nr - 1);
+                if constexpr (is_half_v<T>) {
+                    if (exact_sums) some = grad_plane_exact_f16c(top, nr, Md, count, value, undecided);
+                }
+                if (!exact_sums) some = grad_plane_f16c(top, ua + q0 - (nr - 1), nr, Kd, count, value, undecided);
 #endif
             } else {
                 double* s = b.s.data();
@@ -788,10 +879,7 @@ template <class T> bool backward(const avgpool::Window& w, const TensorView& dY,
             const T* __restrict even = b.value.data() + first * size_t(W);
             const T* __restrict odd = b.value.data() + (first ^ 1) * size_t(W);
             const int64_t pairs = W / 2;
-            for (int64_t m = 0; m < pairs; ++m) {
-                row_out[2 * m] = even[m];
-                row_out[2 * m + 1] = odd[m];
-            }
+            interleave(row_out, even, odd, pairs);
             if (W % 2) row_out[W - 1] = even[pairs];
         }
         if (any_undecided) {
@@ -839,7 +927,7 @@ bool average_pool_grad(const avgpool::Window& w, const TensorView& dY, const Ten
 }
 
 AveragePoolingFastCounts average_pooling_fast_counts() {
-    return {decided_count.load(), exact_count.load(), plain_count.load()};
+    return {decided_count.load(), exact_count.load(), plain_count.load(), threads_allowed.load()};
 }
 
 }  // namespace dmlref::reference::fast

@@ -20,9 +20,10 @@ bool average_pool_grad(const avgpool::Window& w, const TensorView& dY, const Ten
 
 // For the tests: of the last call's elements, those decided by the float64 bound, those found
 // exact by the compensated sum (a value on a rounding tie, say), and those left to the plain
-// loop's exact element.
+// loop's exact element; and the most threads the call's work allowed (before the switch's count).
 struct AveragePoolingFastCounts {
     uint64_t decided = 0, exact = 0, plain = 0;
+    int threads = 0;
 };
 AveragePoolingFastCounts average_pooling_fast_counts();
 
