@@ -120,7 +120,7 @@
 //  S3. The level sums of a statistics element's chunks, doubles m 2^e (integer |m| < 2^53), are added
 //      exactly as integers scaled by the least 2^e, with the chunks' bins; the totals are exact whatever
 //      the chunking and the thread count. Elsewhere (statistics that vary along the inner run) the terms
-//      go to the bins in one pass.
+//      go to the bins in one pass (serial_sums).
 //
 // Layout: the logical index space is walked as for_each_run (dmlref/tensor.hpp) does: dimensions
 // of size 1 dropped, neighbours merged where they are contiguous in the input, the output and
@@ -818,6 +818,32 @@ bool split_sums(const Nest& nest, const T* a, size_t ka, const T* b, size_t kb, 
     return true;
 }
 
+// The sums of every statistics element in Bins (Moments or GradSums), one pass in order (statistics
+// that vary along the inner run): add(bins, a, b) adds the terms of an element of a and b (b = a for
+// the moments), false for an infinity or a NaN. Into A and AB (one per statistics element, stat's
+// strides); false where a value is not finite.
+template <class Bins, class T, class Add>
+bool serial_sums(const std::vector<uint32_t>& sizes, const T* a, const int64_t* a_strides, const T* b,
+                 const int64_t* b_strides, const std::vector<int64_t>& stat, size_t count, std::vector<mpq_class>& A,
+                 std::vector<mpq_class>& AB, Add&& add) {
+    std::vector<Bins> bins(count);
+    bool finite = true;
+    const std::array<const int64_t*, 3> strides = {a_strides, b_strides, stat.data()};
+    for_each_run<3>(sizes, strides, {0, 0, 0},
+                    [&](const std::array<int64_t, 3>& off, int64_t n, const std::array<int64_t, 3>& step) {
+        if (!finite) return;
+        bool ok = true;
+        for (int64_t j = 0; j < n; ++j)
+            ok &= add(bins[size_t(off[2] + j * step[2])], a[off[0] + j * step[0]], b[off[1] + j * step[1]]);
+        finite = finite && ok;
+    });
+    if (!finite) return false;
+    A.assign(count, 0);
+    AB.assign(count, 0);
+    for (size_t k = 0; k < count; ++k) add_totals(bins[k], A[k], AB[k]);
+    return true;
+}
+
 // ---- BATCH_NORMALIZATION_TRAINING ----------------------------------------------------------------
 
 using TRAINING = DML_BATCH_NORMALIZATION_TRAINING_OPERATOR_DESC;
@@ -1015,34 +1041,16 @@ template <class T> bool training(const TRAINING& d, const Bindings& b) {
     // loop). Statistics constant along the inner run: by extraction, a chunk per task (steps S1 to
     // S3); otherwise in bins, one pass in order.
     std::vector<mpq_class> S, Q;
-    if (nest.inner.stride[kStat] == 0) {
-        auto add = [](Moments& m, T v, T) {
-            if constexpr (is_half_v<T>) m.add_half(to_bits(v));
-            else m.add(to_bits(v));
-        };
-        if (!split_sums<T, Moments>(nest, x, kX, static_cast<const T*>(nullptr), kX, kStat, count, S, Q, add))
-            return false;
-    } else {
-        std::vector<Moments> moments(count);
-        bool finite = true;
-        const std::array<const int64_t*, 2> strides = {X.strides.data(), stat.data()};
-        for_each_run<2>(d.InputTensor.Sizes, strides, {0, 0},
-                        [&](const std::array<int64_t, 2>& off, int64_t n, const std::array<int64_t, 2>& step) {
-            if (!finite) return;
-            const T* xr = x + off[0];
-            bool ok = true;
-            for (int64_t j = 0; j < n; ++j) {
-                Moments& m = moments[size_t(off[1] + j * step[1])];
-                if constexpr (is_half_v<T>) ok &= m.add_half(to_bits(xr[j * step[0]]));
-                else ok &= m.add(to_bits(xr[j * step[0]]));
-            }
-            finite = finite && ok;
-        });
-        if (!finite) return false;
-        S.assign(count, 0);
-        Q.assign(count, 0);
-        for (size_t k = 0; k < count; ++k) add_totals(moments[k], S[k], Q[k]);
-    }
+    auto add = [](Moments& m, T v, T) {
+        if constexpr (is_half_v<T>) return m.add_half(to_bits(v));
+        else return m.add(to_bits(v));
+    };
+    const bool finite = nest.inner.stride[kStat] == 0
+                            ? split_sums<T, Moments>(nest, x, kX, static_cast<const T*>(nullptr), kX, kStat, count, S,
+                                                     Q, add)
+                            : serial_sums<Moments>(d.InputTensor.Sizes, x, X.strides.data(), x, X.strides.data(), stat,
+                                                   count, S, Q, add);
+    if (!finite) return false;
 
     // Step T2: per statistics element, the exact mean S / M and variance (M Q - S^2) / M^2 (OutputMean
     // and OutputVariance rounded once), mu~ and D~ rounded to float64, r~ and sr~, and A.
@@ -1310,33 +1318,15 @@ template <class T, class D> bool grad(const D& d, const Bindings& b) {
     // extraction where the statistics are constant along the inner run (steps S1 to S3), otherwise
     // in bins, one pass in order.
     std::vector<mpq_class> sum_dys, sum_products;
-    if (nest.inner.stride[kStat] == 0) {
-        auto add = [](GradSums& g, T dv, T xv) {
-            if constexpr (is_half_v<T>) g.add_half(to_bits(dv), to_bits(xv));
-            else g.add(to_bits(dv), to_bits(xv));
-        };
-        if (!split_sums<T, GradSums>(nest, dy, kX, x, kIn, kStat, count, sum_dys, sum_products, add)) return false;
-    } else {
-        std::vector<GradSums> sums(count);
-        bool finite = true;
-        const std::array<const int64_t*, 3> strides = {X.strides.data(), dY.strides.data(), stat.data()};
-        for_each_run<3>(d.InputTensor.Sizes, strides, {0, 0, 0},
-                        [&](const std::array<int64_t, 3>& off, int64_t n, const std::array<int64_t, 3>& step) {
-            if (!finite) return;
-            bool ok = true;
-            for (int64_t j = 0; j < n; ++j) {
-                GradSums& g = sums[size_t(off[2] + j * step[2])];
-                const T xv = x[off[0] + j * step[0]], dv = dy[off[1] + j * step[1]];
-                if constexpr (is_half_v<T>) ok &= g.add_half(to_bits(dv), to_bits(xv));
-                else ok &= g.add(to_bits(dv), to_bits(xv));
-            }
-            finite = finite && ok;
-        });
-        if (!finite) return false;
-        sum_dys.assign(count, 0);
-        sum_products.assign(count, 0);
-        for (size_t k = 0; k < count; ++k) add_totals(sums[k], sum_dys[k], sum_products[k]);
-    }
+    auto add = [](GradSums& g, T dv, T xv) {
+        if constexpr (is_half_v<T>) return g.add_half(to_bits(dv), to_bits(xv));
+        else return g.add(to_bits(dv), to_bits(xv));
+    };
+    const bool finite = nest.inner.stride[kStat] == 0
+                            ? split_sums<T, GradSums>(nest, dy, kX, x, kIn, kStat, count, sum_dys, sum_products, add)
+                            : serial_sums<GradSums>(d.InputTensor.Sizes, dy, dY.strides.data(), x, X.strides.data(),
+                                                    stat, count, sum_dys, sum_products, add);
+    if (!finite) return false;
 
     // OutputBiasGradient = sum dY and OutputScaleGradient = r sum dY (X - Mean), from the exact sums.
     std::vector<T> bias_gradient(count), scale_gradient(count);
