@@ -101,6 +101,61 @@
 //      z0 -+ w (u |z0|), and 2^-1068 covers the absolute errors of subnormal steps. Then step 8.
 //      test/test_fast_batch_normalization.cpp checks the estimates against MPFR.
 //
+// FLOAT16 runs of constant statistics (per-channel statistics), where the machine has F16C: two stages.
+// A FLOAT16 output needs V only to about 2^-12 relative, so a float32 estimate, eight elements at a time,
+// decides nearly every element; the float64 estimates above (then the plain element) take the rest.
+// Here v = 2^-24 and fl() is a float32 operation (+, - and * only), correctly rounded to nearest:
+// |fl(e) - e| <= v |e| and <= v |fl(e)| wherever fl(e) is normal (Higham's (2.4) and (2.5)), a sum or
+// difference is exact in float32's subnormal range, and a product below 2^-126 errs by at most 2^-150
+// absolutely. Every FLOAT16 value is a float32, a multiple of 2^-24 below 2^16 in magnitude; P = s D^(-1/2).
+//  H1. The run constants, rounded from the float64 ones: S = fl32(sr~), with |sr~ - P| < 4u |P| (steps 1
+//      to 3) and 4u (1 + v) / (1 - 4u) < 2^-26 v, so |S - P| <= v (1 + 2^-26) |S|; the training's
+//      mu32 = RN32(mean), |mu32 - mean| <= v |mu32|; the training grad's a32 = fl32(a~) and c32 = fl32(c~),
+//      within v (1 + 2^-27) |a32| and v (1 + 2^-27) |c32| of a and c (u |a~| <= u (1 + v) |a32| on top of
+//      v |a32|). The stage runs only where |S| is in [2^-32, 2^32] or S = sr~ = 0 (Scale 0), and for the
+//      training grad |a32| in [2^-60, 2^60] and |c32| in [2^-40, 2^40] or a~, c~ exactly 0 (in_range): a
+//      NaN or an infinity fails (D <= 0, a non-finite D or Scale), and the float64 stage takes the run.
+//      Then, with finite operands, every product of an estimate below is 0 or normal: x - m is a multiple
+//      of 2^-24 (forward; the grad's x is dY, m = 0) or of 2^-69 (training: mean = sum X / M with M < 2^22
+//      is 0 or at least 2^-46 in magnitude, and so is mu32), so t = fl(S d) is 0 or at least 2^-101; the
+//      training grad's q = fl(fl(x - m) c32) is 0 or at least 2^-64 (a multiple of 2^-87), h = fl(dY - a32)
+//      a multiple of 2^-83, so g = fl(h - q) is 0 or at least 2^-87 and z = fl(S g) 0 or at least 2^-119.
+//      And every value stays below 2^93 in magnitude.
+//  H2. Forward and training: d = fl(x - m32) (m32 the Mean, or mu32), t = fl(S d), bf = fl(b + f) (f the
+//      FusedAdd; without one bf = b, exact), y = fl(t + bf). |t - S d| <= v |t|, |d - (x - m32)| <= v |d|
+//      and |S d| <= (1 + v) |t|, so |t - P (x - m32)| <= v |t| (1 + (1 + v) + (1 + 2^-26)(1 + v)^2) <=
+//      3v (1 + 2^-22) |t|; P (m32 - mean) is 0 (forward) or at most v (1 + 2^-23) |S| |mu32| in magnitude.
+//      So |y - V| <= E = v |y| + 3v (1 + 2^-22) |t| + v |bf| + v (1 + 2^-23) |S| |mu32|, the last two terms
+//      only with a FusedAdd and for the training. w = fl(fl(e 4v) + K), e = fl(|t| + |y|) (with a FusedAdd
+//      fl(fl(|t| + |y|) + |bf|)), K = 2^-125 (forward) or, per run, K = fl32(fl64(fl64(|S| |mu32|) 2^-23) +
+//      2^-125) >= (1 - v)(1 - u)^2 (2v |S| |mu32| + 2^-125) (training). e 4v is exact but below 2^-126,
+//      where it errs by at most 2^-150, so w (1 - v) >= (1 - v)^4 4v (|t| + |y| + |bf|) + (1 - v)^2 (K - 2^-150)
+//      >= E + v |y|: 4 (1 - v)^4 >= 3 (1 + 2^-22), 2 (1 - v)^3 (1 - u)^2 >= 1 + 2^-23 and (1 - v)^3 2^-125 >=
+//      2^-150.
+//  H3. The decision: lo = fl(y - w) <= y - w + v (|y| + w) <= y - E <= V when w (1 - v) >= E + v |y|, and
+//      likewise hi = fl(y + w) >= V. VCVTPS2PH rounds lo and hi to FLOAT16 (to nearest even, each the
+//      correct rounding of a float); where both give the same bits h, every real between them rounds to h
+//      (rounding is monotone), V among them: h is the golden. A +0 from both ends needs lo >= 0 (a
+//      negative float rounds to -0 or below), so V >= 0 and an exact zero is +0, the plain loop's; a -0
+//      needs hi < 0 (y + w, w > 0, is never -0). The stage also asks w < 2^100: with finite operands w
+//      stays below 2^71, and a NaN or an infinite x, f, Bias or Mean (the training's X and the grads' dY
+//      and X are finite, or the whole operator takes the plain loop) makes t, bf or y, and so w, which
+//      takes |t| and |y| (0 inf is NaN), infinite or NaN: undecided.
+//  H4. Training grad: h = fl(dY - a32), q = fl(fl(x - m) c32) (m the Mean, a FLOAT16), g = fl(h - q),
+//      z = fl(S g). As in H2 and G1, |q - (x - m) c| <= v |q| (1 + (1 + v) + (1 + v)^2 (1 + 2^-27)) <=
+//      3v (1 + 2^-22) |q|, |h - (dY - a)| <= v |h| + v (1 + 2^-27) |a32| and |g - (h - q)| <= v |g|, so
+//      |g - I| <= v (1 + 2^-22) G, G = |g| + |h| + |a32| + 3 |q|; then with |S| |g| <= (1 + v) |z|,
+//      |z - V| <= v |z| + |S| |g - I| + |S - P| |I| <= 2v (1 + 2^-24) |z| + v (1 + 2^-21) |S| G. w =
+//      fl(fl(fl(fl(|S| G~) + fl(|z| + |z|)) 2v) + 2^-125), G~ = fl(fl(fl(|g| + |h|) + fl(3 |q|)) + |a32|) >=
+//      (1 - v)^3 G: w (1 - v) >= (1 - v)^7 2v |S| G + (1 - v)^3 4v |z| + (1 - v)^2 2^-125 - 2^-150 >=
+//      E + v |z| (2 (1 - v)^7 >= 1 + 2^-21, 4 (1 - v)^3 >= 3 (1 + 2^-24)). Then H3.
+//  H5. A run (half_run): the float32 stage on elements j to j + 7 (j + 8 <= n) where the run meets H1's
+//      ranges; the elements it leaves undecided and the last n % 8 take the float64 stage (steps 3 to 7,
+//      T3 and T4, G1 to G3; decide8's decision, step 8), and what that leaves, the plain element. Every
+//      decided value is the correct rounding of V, so which stage decides does not change the bits.
+//      test/test_fast_batch_normalization.cpp checks these constants in exact rationals, the float32
+//      estimates against MPFR, and counts the elements each stage decides.
+//
 // The exact sums (T1's sum X and sum X^2, the grads' sum dY and sum dY X) where the statistics are constant
 // along the inner run of the layout below: by extraction (Rump, Ogita and Oishi's ExtractVector, on
 // Dekker's FastTwoSum), a chunk of n <= 2^12 terms per task, in float64 lanes. Every term v (a float, a
@@ -152,12 +207,13 @@
 #endif
 
 #include <array>
-#include <utility>
 #include <atomic>
+#include <bit>
 #include <cmath>
 #include <cstring>
 #include <memory>
 #include <span>
+#include <utility>
 #include <vector>
 
 // Inlined into each clone (the loops below are cloned per instruction set: a call would run the baseline's code).
@@ -177,7 +233,7 @@ constexpr int64_t kChunk = 4096;  // elements per task
 constexpr size_t K = 6;           // input, output, mean, variance (its r~), scale, bias
 enum { kX, kY, kMean, kRoot, kScale, kBias };
 
-std::atomic<uint64_t> decided_count{0}, plain_count{0};
+std::atomic<uint64_t> decided_count{0}, plain_count{0}, single_count{0};
 
 // Step 2: r~ = fl(1 / fl(sqrt(fl(v + Epsilon)))), NaN where D~ <= 0 or is not finite (the plain
 // element decides those).
@@ -311,10 +367,8 @@ DMLREF_CLONES bool uniform_run_f16(const half* x, int64_t n, double m, double sr
 // next float, so all round to f rounded up; hi < f, to f rounded down; otherwise undecided. (The
 // scalar decide_one leaves every midpoint undecided: a float's rounding lands on one about once in
 // 2^13.) Undecided elements get undecided_bits. The decided values are the correct roundings, as
-// decide_one's: the same bits. The runs below (uniform_run_f16c, training_run_f16c,
-// training_grad_run_f16c) compute their estimates with the same IEEE operations as estimate,
-// estimate_training and estimate_training_grad, four lanes at a time, and decide eight elements
-// in registers.
+// decide_one's: the same bits. half_run (below, "FLOAT16 runs in two stages") decides with it the
+// elements its float32 stage leaves.
 #if defined(DMLREF_F16C_PATHS)
 // The float ends of four elements (a non-finite end makes them 0 and 1: undecided).
 DMLREF_F16C inline __m128 float_end(__m256d e, __m256d finite, double otherwise) {
@@ -325,6 +379,11 @@ DMLREF_F16C inline __m128i narrow(__m256i m) {
     return _mm_packs_epi32(_mm256_castsi256_si128(m), _mm256_extracti128_si256(m, 1));
 }
 DMLREF_F16C inline __m256 join(__m256d a, __m256d b) { return _mm256_set_m128(_mm256_cvtpd_ps(b), _mm256_cvtpd_ps(a)); }
+// Eight FLOAT16 values as floats (exact), and magnitudes.
+DMLREF_F16C inline __m256 load8(const half* p) {
+    return _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
+}
+DMLREF_F16C inline __m256 magnitude8(__m256 v) { return _mm256_andnot_ps(_mm256_set1_ps(-0.0f), v); }
 
 // Eight elements' y0 and w (two groups of four): their FLOAT16 bits or undecided_bits, and a mask of
 // 0xffff per undecided element.
@@ -365,55 +424,14 @@ DMLREF_F16C inline __m128i decide8(__m256d y0, __m256d w0, __m256d y1, __m256d w
     return _mm_blendv_epi8(h, _mm_set1_epi16(int16_t(undecided_bits<half>())), mask);
 }
 
-// estimate (steps 3 to 7) on four elements, the same IEEE operations: y0 and w.
-DMLREF_F16C inline void estimate4(__m256d x, __m256d m, __m256d sr, __m256d b, __m256d& y, __m256d& w) {
-    const __m256d sign = _mm256_set1_pd(-0.0);
-    const __m256d t = _mm256_mul_pd(sr, _mm256_sub_pd(x, m));
-    const __m256d yt = _mm256_add_pd(t, b);
-    y = _mm256_add_pd(yt, _mm256_setzero_pd());
-    const __m256d w0 = _mm256_add_pd(
-        _mm256_add_pd(_mm256_mul_pd(_mm256_andnot_pd(sign, t), _mm256_set1_pd(6 * 0x1p-53 * (1 + 0x1p-40))),
-                      _mm256_mul_pd(_mm256_andnot_pd(sign, yt), _mm256_set1_pd(0x1p-52 * (1 + 0x1p-40)))),
-        _mm256_set1_pd(0x1p-1072));
-    w = _mm256_and_pd(w0, _mm256_cmp_pd(t, _mm256_setzero_pd(), _CMP_NEQ_UQ));  // t = 0: w = 0
-}
-
-// uniform_run for FLOAT16 with F16C, in registers: eight elements at a time, the tail as uniform_run.
-DMLREF_F16C bool uniform_run_f16c(const half* __restrict x, int64_t n, double m, double sr, double b,
-                                  half* __restrict value) {
-    const __m256d mv = _mm256_set1_pd(m), srv = _mm256_set1_pd(sr), bv = _mm256_set1_pd(b);
-    uint16_t* out = reinterpret_cast<uint16_t*>(value);
-    int any = 0;
-    int64_t j = 0;
-    for (; j + 8 <= n; j += 8) {
-        const __m256 xf = _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(x + j)));
-        __m256d y0, w0, y1, w1;
-        estimate4(_mm256_cvtps_pd(_mm256_castps256_ps128(xf)), mv, srv, bv, y0, w0);
-        estimate4(_mm256_cvtps_pd(_mm256_extractf128_ps(xf, 1)), mv, srv, bv, y1, w1);
-        __m128i mask;
-        _mm_storeu_si128(reinterpret_cast<__m128i*>(out + j), decide8(y0, w0, y1, w1, mask));
-        any |= _mm_movemask_epi8(mask);
-    }
-    for (; j < n; ++j) {
-        double y, w;
-        estimate(load(x[j]), m, sr, b, y, w);
-        out[j] = to_bits(decide_one(y, w, static_cast<half*>(nullptr)));
-        any |= int(out[j] == undecided_bits<half>());
-    }
-    return any != 0;
-}
-
 #endif
 
-inline bool run_uniform(const float* x, int64_t n, double m, double sr, double b, float* value) {
+// A run of constant statistics (per-channel statistics); returns whether any element is undecided. FLOAT16's
+// (defined below, "FLOAT16 runs in two stages") adds to `single` the elements its float32 stage decided.
+inline bool run_uniform(const float* x, int64_t n, double m, double sr, double b, float* value, uint64_t&) {
     return uniform_run_f32(x, n, m, sr, b, value);
 }
-inline bool run_uniform(const half* x, int64_t n, double m, double sr, double b, half* value) {
-#if defined(DMLREF_F16C_PATHS)
-    if (have_f16c()) return uniform_run_f16c(x, n, m, sr, b, value);
-#endif
-    return uniform_run_f16(x, n, m, sr, b, value);
-}
+bool run_uniform(const half* x, int64_t n, double m, double sr, double b, half* value, uint64_t& single);
 
 // The fused activation applied to a decided, rounded value (step 8).
 template <class T> class Activation {
@@ -569,11 +587,12 @@ template <class T> bool forward(const BN& d, const Bindings& b) {
     // Whether the output's bytes meet the input's.
     const std::span<std::byte> xb = b.at("InputTensor"), yb = b.at("OutputTensor");
     const bool overlap = overlaps(xb, yb);
-    std::atomic<uint64_t> plain{0};
+    std::atomic<uint64_t> plain{0}, single{0};
     parallel_for(outer * chunks, [&](int64_t task) {
         const auto [at, first, n] = nest.task(task);
         const std::array<int64_t, K>& step = nest.inner.stride;
         Scratch<T>& s = scratch<T>();
+        uint64_t by_single = 0;
         // The values go straight to a contiguous output, unless it overlaps the input (an undecided
         // element reads its input after the decided ones are written).
         T* out = y + at[kY];
@@ -585,7 +604,7 @@ template <class T> bool forward(const BN& d, const Bindings& b) {
         bool any = false;
         if (step[kMean] == 0 && step[kRoot] == 0 && step[kScale] == 0 && step[kBias] == 0 && step[kX] == 1) {
             // Statistics constant along the run (per-channel statistics): one of each.
-            any = run_uniform(xr, n, load(*mr), load(*sr) * *rr, load(*br), value);
+            any = run_uniform(xr, n, load(*mr), load(*sr) * *rr, load(*br), value, by_single);
         } else {
             for (int64_t j = 0; j < n; ++j) {
                 double ye, we;
@@ -606,6 +625,7 @@ template <class T> bool forward(const BN& d, const Bindings& b) {
                                                       V[at[kRoot] + j * step[kRoot]], sr[j * step[kScale]],
                                                       br[j * step[kBias]], d.Epsilon, d.FusedActivation);
         if (!undecided.empty()) plain.fetch_add(undecided.size(), std::memory_order_relaxed);
+        if (by_single != 0) single.fetch_add(by_single, std::memory_order_relaxed);
         if (direct) return;
         if (step[kY] == 1) std::memcpy(static_cast<void*>(out), value, size_t(n) * sizeof(T));
         else
@@ -613,6 +633,7 @@ template <class T> bool forward(const BN& d, const Bindings& b) {
     });
     plain_count = plain.load();
     decided_count = uint64_t(outer * nest.inner.size) - plain_count.load();
+    single_count = single.load();
     return true;
 }
 
@@ -848,7 +869,7 @@ bool serial_sums(const std::vector<uint32_t>& sizes, const T* a, const int64_t* 
 
 using TRAINING = DML_BATCH_NORMALIZATION_TRAINING_OPERATOR_DESC;
 
-std::atomic<uint64_t> training_decided{0}, training_plain{0};
+std::atomic<uint64_t> training_decided{0}, training_plain{0}, training_single{0};
 
 // The exact moments of one statistics element: sum X and sum X^2 as integers in bins by the float
 // exponent of X. X = m 2^(e - 150) (m < 2^24 with the hidden bit; a subnormal has e = 1 and no
@@ -932,71 +953,14 @@ DMLREF_CLONES bool training_run_f16(const half* x, const half* fa, int64_t n, do
                                     half* value) {
     return fa ? training_run(x, fa, n, mu, sr, b, A, value) : training_run<half>(x, nullptr, n, mu, sr, b, A, value);
 }
-inline bool run_training(const float* x, const float* fa, int64_t n, double mu, double sr, double b, double A,
-                         float* value) {
+// As run_uniform, for the training's OutputTensor (mu32: the batch mean rounded to FLOAT32, for FLOAT16's float32
+// stage).
+inline bool run_training(const float* x, const float* fa, int64_t n, double mu, float, double sr, double b, double A,
+                         float* value, uint64_t&) {
     return training_run_f32(x, fa, n, mu, sr, b, A, value);
 }
-#if defined(DMLREF_F16C_PATHS)
-// Eight FLOAT16 values as two groups of four doubles (exact).
-DMLREF_F16C inline void load8(const half* p, __m256d& lo, __m256d& hi) {
-    const __m256 f = _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
-    lo = _mm256_cvtps_pd(_mm256_castps256_ps128(f));
-    hi = _mm256_cvtps_pd(_mm256_extractf128_ps(f, 1));
-}
-DMLREF_F16C inline __m256d magnitude4(__m256d v) { return _mm256_andnot_pd(_mm256_set1_pd(-0.0), v); }
-
-// estimate_training on four elements, the same IEEE operations.
-DMLREF_F16C inline void estimate_training4(__m256d x, __m256d mu, __m256d sr, __m256d bf, __m256d A, __m256d& y,
-                                           __m256d& w) {
-    const __m256d t = _mm256_mul_pd(sr, _mm256_sub_pd(x, mu));
-    const __m256d yt = _mm256_add_pd(t, bf);
-    y = _mm256_add_pd(yt, _mm256_setzero_pd());
-    const __m256d e = _mm256_add_pd(_mm256_mul_pd(magnitude4(t), _mm256_set1_pd(6 * 0x1p-53 * (1 + 0x1p-40))),
-                                    _mm256_mul_pd(magnitude4(yt), _mm256_set1_pd(0x1p-52 * (1 + 0x1p-40))));
-    w = _mm256_add_pd(
-        _mm256_add_pd(_mm256_add_pd(e, _mm256_mul_pd(magnitude4(bf), _mm256_set1_pd(0x1p-53 * (1 + 0x1p-40)))), A),
-        _mm256_set1_pd(0x1p-1072));
-}
-
-// training_run for FLOAT16 with F16C, in registers, as uniform_run_f16c.
-DMLREF_F16C bool training_run_f16c(const half* __restrict x, const half* __restrict fa, int64_t n, double mu, double sr,
-                                   double b, double A, half* __restrict value) {
-    const __m256d muv = _mm256_set1_pd(mu), srv = _mm256_set1_pd(sr), bv = _mm256_set1_pd(b), Av = _mm256_set1_pd(A);
-    uint16_t* out = reinterpret_cast<uint16_t*>(value);
-    int any = 0;
-    int64_t j = 0;
-    for (; j + 8 <= n; j += 8) {
-        __m256d x0, x1, b0 = bv, b1 = bv;
-        load8(x + j, x0, x1);
-        if (fa) {
-            __m256d f0, f1;
-            load8(fa + j, f0, f1);
-            b0 = _mm256_add_pd(bv, f0);
-            b1 = _mm256_add_pd(bv, f1);
-        }
-        __m256d y0, w0, y1, w1;
-        estimate_training4(x0, muv, srv, b0, Av, y0, w0);
-        estimate_training4(x1, muv, srv, b1, Av, y1, w1);
-        __m128i mask;
-        _mm_storeu_si128(reinterpret_cast<__m128i*>(out + j), decide8(y0, w0, y1, w1, mask));
-        any |= _mm_movemask_epi8(mask);
-    }
-    for (; j < n; ++j) {
-        double y, w;
-        estimate_training(load(x[j]), mu, sr, fa ? b + load(fa[j]) : b, A, y, w);
-        out[j] = to_bits(decide_one(y, w, static_cast<half*>(nullptr)));
-        any |= int(out[j] == undecided_bits<half>());
-    }
-    return any != 0;
-}
-#endif
-inline bool run_training(const half* x, const half* fa, int64_t n, double mu, double sr, double b, double A,
-                         half* value) {
-#if defined(DMLREF_F16C_PATHS)
-    if (have_f16c()) return training_run_f16c(x, fa, n, mu, sr, b, A, value);
-#endif
-    return training_run_f16(x, fa, n, mu, sr, b, A, value);
-}
+bool run_training(const half* x, const half* fa, int64_t n, double mu, float mu32, double sr, double b, double A,
+                  half* value, uint64_t& single);
 
 // Step T2's constants of one statistics element: mu~ = RN(mean), r~ = fl(1 / fl(sqrt(RN(var +
 // Epsilon)))) (NaN for var + Epsilon <= 0), sr~ = fl(s r~), A = fl(fl(|sr~| |mu~|) 2^-53 (1 + 2^-39)).
@@ -1056,6 +1020,7 @@ template <class T> bool training(const TRAINING& d, const Bindings& b) {
     // and OutputVariance rounded once), mu~ and D~ rounded to float64, r~ and sr~, and A.
     std::vector<mpq_class> mean(count), var(count);
     std::vector<double> mu(count), sr(count), A(count);
+    std::vector<float> mu32(count);  // the mean rounded to FLOAT32 (FLOAT16's float32 stage)
     std::vector<T> out_mean(count), out_var(count);
     const mpq_class Mq{mpz_class(static_cast<unsigned long>(M))};
     for (size_t k = 0; k < count; ++k) {
@@ -1065,6 +1030,7 @@ template <class T> bool training(const TRAINING& d, const Bindings& b) {
         out_var[k] = round_rational<T>(var[k]);
         const Run run = run_constants(mean[k], var[k], load(scale[k]), d.Epsilon);
         mu[k] = run.mu;
+        mu32[k] = round_rational<float>(mean[k]);
         sr[k] = run.sr;
         A[k] = run.A;
     }
@@ -1080,11 +1046,12 @@ template <class T> bool training(const TRAINING& d, const Bindings& b) {
         const std::span<std::byte> fb = b.at("FusedAddTensor");
         overlap = overlap || overlaps(fb, yb);
     }
-    std::atomic<uint64_t> plain{0};
+    std::atomic<uint64_t> plain{0}, single{0};
     parallel_for(outer * chunks, [&](int64_t task) {
         const auto [at, first, n] = nest.task(task);
         const std::array<int64_t, K>& step = nest.inner.stride;
         Scratch<T>& s = scratch<T>();
+        uint64_t by_single = 0;
         T* out = y + at[kY];
         const bool direct = step[kY] == 1 && !overlap;
         T* value = direct ? out : s.value.data();
@@ -1093,7 +1060,7 @@ template <class T> bool training(const TRAINING& d, const Bindings& b) {
         const size_t k0 = size_t(at[kStat]);
         bool any = false;
         if (step[kStat] == 0 && step[kX] == 1 && (!fa || step[kFa] == 1)) {
-            any = run_training(xr, far, n, mu[k0], sr[k0], load(bias[k0]), A[k0], value);
+            any = run_training(xr, far, n, mu[k0], mu32[k0], sr[k0], load(bias[k0]), A[k0], value, by_single);
         } else {
             for (int64_t j = 0; j < n; ++j) {
                 const size_t k = k0 + size_t(j * step[kStat]);
@@ -1118,6 +1085,7 @@ template <class T> bool training(const TRAINING& d, const Bindings& b) {
                                                                d.FusedActivation);
         }
         if (!undecided.empty()) plain.fetch_add(undecided.size(), std::memory_order_relaxed);
+        if (by_single != 0) single.fetch_add(by_single, std::memory_order_relaxed);
         if (direct) return;
         if (step[kY] == 1) std::memcpy(static_cast<void*>(out), value, size_t(n) * sizeof(T));
         else
@@ -1127,6 +1095,7 @@ template <class T> bool training(const TRAINING& d, const Bindings& b) {
     write_logical<T>(d.OutputVarianceTensor, b.at("OutputVarianceTensor"), [&](uint64_t k) { return out_var[k]; });
     training_plain = plain.load();
     training_decided = uint64_t(outer * nest.inner.size) - training_plain.load();
+    training_single = single.load();
     return true;
 }
 
@@ -1134,7 +1103,7 @@ template <class T> bool training(const TRAINING& d, const Bindings& b) {
 
 using GRAD = DML_BATCH_NORMALIZATION_GRAD_OPERATOR_DESC;
 
-std::atomic<uint64_t> grad_decided{0}, grad_plain{0};
+std::atomic<uint64_t> grad_decided{0}, grad_plain{0}, grad_single{0};
 
 // The exact sums of one statistics element: sum dY (as Moments' sum) and sum dY X, each product of
 // two floats an exact double m_dy m_x 2^(e_dy + e_x - 300) with m_dy m_x < 2^48, summed in 128-bit
@@ -1235,57 +1204,176 @@ DMLREF_CLONES bool training_grad_run_f16(const half* dy, const half* x, int64_t 
     return training_grad_run(dy, x, n, m, a, c, sr, value);
 }
 inline bool run_training_grad(const float* dy, const float* x, int64_t n, double m, double a, double c, double sr,
-                              float* value) {
+                              float* value, uint64_t&) {
     return training_grad_run_f32(dy, x, n, m, a, c, sr, value);
 }
-#if defined(DMLREF_F16C_PATHS)
-// estimate_training_grad on four elements, the same IEEE operations.
-DMLREF_F16C inline void estimate_training_grad4(__m256d dy, __m256d x, __m256d m, __m256d a, __m256d c, __m256d sr,
-                                                __m256d& z0, __m256d& w) {
-    const __m256d h = _mm256_sub_pd(dy, a);
-    const __m256d q = _mm256_mul_pd(_mm256_sub_pd(x, m), c);
-    const __m256d g = _mm256_sub_pd(h, q);
-    const __m256d z = _mm256_mul_pd(sr, g);
-    z0 = _mm256_add_pd(z, _mm256_setzero_pd());
-    const __m256d G = _mm256_add_pd(_mm256_add_pd(_mm256_add_pd(magnitude4(g), magnitude4(h)), magnitude4(a)),
-                                    _mm256_mul_pd(_mm256_set1_pd(3.0), magnitude4(q)));
-    w = _mm256_add_pd(
-        _mm256_add_pd(_mm256_mul_pd(_mm256_mul_pd(magnitude4(sr), G), _mm256_set1_pd(0x1p-53 * (1 + 0x1p-40))),
-                      _mm256_mul_pd(magnitude4(z), _mm256_set1_pd(6 * 0x1p-53 * (1 + 0x1p-40)))),
-        _mm256_set1_pd(0x1p-1068));
+
+// ---- FLOAT16 runs in two stages (header, steps H1 to H5) ----------------------------------------
+
+// The float32 stage's constants: 4v and 2v (v = 2^-24), and the floor of w (step H2).
+constexpr float kFour = 0x1p-22f, kTwo = 0x1p-23f, kFloor = 0x1p-125f;
+
+// Step H1's range of a run constant k = fl32(k64): 0 only where k64 is 0, otherwise 2^-e <= |k| <= 2^e
+// (false for a NaN or an infinity).
+inline bool in_range(double k64, float k, int e) {
+    return k64 == 0 || (std::fabs(k) >= std::ldexp(1.0f, -e) && std::fabs(k) <= std::ldexp(1.0f, e));
 }
 
-// training_grad_run for FLOAT16 with F16C, in registers, as uniform_run_f16c.
-DMLREF_F16C bool training_grad_run_f16c(const half* __restrict dy, const half* __restrict x, int64_t n, double m,
-                                        double a, double c, double sr, half* __restrict value) {
-    const __m256d mv = _mm256_set1_pd(m), av = _mm256_set1_pd(a), cv = _mm256_set1_pd(c), srv = _mm256_set1_pd(sr);
-    uint16_t* out = reinterpret_cast<uint16_t*>(value);
-    int any = 0;
-    int64_t j = 0;
-    for (; j + 8 <= n; j += 8) {
-        __m256d d0, d1, x0, x1;
-        load8(dy + j, d0, d1);
-        load8(x + j, x0, x1);
-        __m256d z0, w0, z1, w1;
-        estimate_training_grad4(d0, x0, mv, av, cv, srv, z0, w0);
-        estimate_training_grad4(d1, x1, mv, av, cv, srv, z1, w1);
-        __m128i mask;
-        _mm_storeu_si128(reinterpret_cast<__m128i*>(out + j), decide8(z0, w0, z1, w1, mask));
-        any |= _mm_movemask_epi8(mask);
+#if defined(DMLREF_F16C_PATHS)
+
+// Step H3 on eight elements' y and w: the FLOAT16 bits of lo = fl(y - w) and hi = fl(y + w), each
+// rounded to nearest even by VCVTPS2PH, where they are the same and w < 2^100 (false for NaN);
+// otherwise undecided_bits, with 0xffff in mask.
+DMLREF_F16C inline __m128i decide8f(__m256 y, __m256 w, __m128i& mask) {
+    const __m128i lo = _mm256_cvtps_ph(_mm256_sub_ps(y, w), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+    const __m128i hi = _mm256_cvtps_ph(_mm256_add_ps(y, w), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+    const __m128i finite = narrow(_mm256_castps_si256(_mm256_cmp_ps(w, _mm256_set1_ps(0x1p100f), _CMP_LT_OQ)));
+    mask = _mm_andnot_si128(_mm_and_si128(_mm_cmpeq_epi16(lo, hi), finite), _mm_set1_epi16(-1));
+    return _mm_blendv_epi8(lo, _mm_set1_epi16(int16_t(undecided_bits<half>())), mask);
+}
+
+// The estimates of a run of y = s (x - m) D^(-1/2) + b + f: the forward (m the Mean, no f; the grad:
+// x = dY, m = b = 0) and the training (m the batch mean, f the FusedAdd where kFused). single: step
+// H2's float32 estimate of elements j to j + 7; twofold: the float64 estimate of element j (estimate,
+// estimate_training). ok: whether the run meets step H1's ranges (otherwise only twofold is used).
+template <bool kTraining, bool kFused> struct AffineHalf {
+    const half* x;
+    const half* f;
+    double m, sr, b, A;  // the float64 estimate's run constants (A: the training's)
+    float m32, S, b32, K;
+    bool ok;
+    DMLREF_F16C void single(int64_t j, __m256& y, __m256& w) const {
+        const __m256 t = _mm256_mul_ps(_mm256_set1_ps(S), _mm256_sub_ps(load8(x + j), _mm256_set1_ps(m32)));
+        __m256 bf = _mm256_set1_ps(b32);
+        if constexpr (kFused) bf = _mm256_add_ps(bf, load8(f + j));
+        y = _mm256_add_ps(t, bf);
+        __m256 e = _mm256_add_ps(magnitude8(t), magnitude8(y));
+        if constexpr (kFused) e = _mm256_add_ps(e, magnitude8(bf));
+        w = _mm256_add_ps(_mm256_mul_ps(e, _mm256_set1_ps(kFour)), _mm256_set1_ps(K));
     }
-    for (; j < n; ++j) {
-        double z, w;
+    void twofold(int64_t j, double& y, double& w) const {
+        if constexpr (kTraining) estimate_training(load(x[j]), m, sr, kFused ? b + load(f[j]) : b, A, y, w);
+        else estimate(load(x[j]), m, sr, b, y, w);
+    }
+};
+
+// The same for the training grad's OutputGradientTensor (steps H4 and G1 to G3).
+struct TrainingGradHalf {
+    const half* dy;
+    const half* x;
+    double m, a, c, sr;
+    float m32, a32, c32, S;
+    bool ok;
+    DMLREF_F16C void single(int64_t j, __m256& z, __m256& w) const {
+        const __m256 h = _mm256_sub_ps(load8(dy + j), _mm256_set1_ps(a32));
+        const __m256 q = _mm256_mul_ps(_mm256_sub_ps(load8(x + j), _mm256_set1_ps(m32)), _mm256_set1_ps(c32));
+        const __m256 g = _mm256_sub_ps(h, q);
+        z = _mm256_mul_ps(_mm256_set1_ps(S), g);
+        const __m256 G = _mm256_add_ps(_mm256_add_ps(_mm256_add_ps(magnitude8(g), magnitude8(h)),
+                                                     _mm256_mul_ps(_mm256_set1_ps(3.0f), magnitude8(q))),
+                                       _mm256_set1_ps(std::fabs(a32)));
+        const __m256 e = _mm256_add_ps(_mm256_mul_ps(_mm256_set1_ps(std::fabs(S)), G),
+                                       _mm256_add_ps(magnitude8(z), magnitude8(z)));
+        w = _mm256_add_ps(_mm256_mul_ps(e, _mm256_set1_ps(kTwo)), _mm256_set1_ps(kFloor));
+    }
+    void twofold(int64_t j, double& z, double& w) const {
         estimate_training_grad(load(dy[j]), load(x[j]), m, a, c, sr, z, w);
-        out[j] = to_bits(decide_one(z, w, static_cast<half*>(nullptr)));
-        any |= int(out[j] == undecided_bits<half>());
+    }
+};
+
+// A run of n FLOAT16 elements in two stages (step H5): the float32 stage eight at a time (where the run
+// meets its ranges), then the float64 stage (decide8 on doubles) on the elements it left and the last
+// n % 8. Returns whether any element is still undecided (undecided_bits); adds the float32 stage's
+// decided elements to single.
+template <class E> DMLREF_F16C bool half_run(const E& e, int64_t n, half* __restrict value, uint64_t& single) {
+    uint16_t* out = reinterpret_cast<uint16_t*>(value);
+    int32_t left[kChunk];
+    int64_t count = 0, j = 0;
+    if (e.ok)
+        for (; j + 8 <= n; j += 8) {
+            __m256 y, w;
+            e.single(j, y, w);
+            __m128i mask;
+            _mm_storeu_si128(reinterpret_cast<__m128i*>(out + j), decide8f(y, w, mask));
+            // Two mask bits per undecided element.
+            for (uint32_t bits = uint32_t(_mm_movemask_epi8(mask)); bits != 0; bits &= bits - 1) {
+                left[count++] = int32_t(j + (std::countr_zero(bits) >> 1));
+                bits &= bits - 1;
+            }
+        }
+    for (; j < n; ++j) left[count++] = int32_t(j);
+    single += uint64_t(n - count);
+    int any = 0;
+    for (int64_t i = 0; i < count; i += 8) {
+        alignas(32) double y[8], w[8];
+        alignas(16) uint16_t h[8];
+        const int64_t length = std::min<int64_t>(8, count - i);
+        for (int64_t k = 0; k < 8; ++k) {
+            y[k] = 0;
+            w[k] = std::numeric_limits<double>::quiet_NaN();  // padding: undecided
+            if (k < length) e.twofold(left[i + k], y[k], w[k]);
+        }
+        __m128i mask;
+        _mm_store_si128(reinterpret_cast<__m128i*>(h), decide8(_mm256_load_pd(y), _mm256_load_pd(w),
+                                                               _mm256_load_pd(y + 4), _mm256_load_pd(w + 4), mask));
+        for (int64_t k = 0; k < length; ++k) {
+            out[left[i + k]] = h[k];
+            any |= int(h[k] == undecided_bits<half>());
+        }
     }
     return any != 0;
 }
+
+// A run's estimates from the float64 run constants (step H1).
+AffineHalf<false, false> forward_half(const half* x, double m, double sr, double b) {
+    const float S = float(sr);
+    return {x, nullptr, m, sr, b, 0.0, float(m), S, float(b), kFloor, in_range(sr, S, 32)};
+}
+template <bool kFused>
+AffineHalf<true, kFused> training_half(const half* x, const half* fa, double mu, float mu32, double sr, double b,
+                                       double A) {
+    const float S = float(sr);
+    // Step H2's K = fl32(fl64(fl64(|S| |mu32|) 2^-23) + 2^-125).
+    const float K = float((std::fabs(double(S)) * std::fabs(double(mu32))) * 0x1p-23 + 0x1p-125);
+    return {x, fa, mu, sr, b, A, mu32, S, float(b), K, in_range(sr, S, 32)};
+}
+TrainingGradHalf training_grad_half(const half* dy, const half* x, double m, double a, double c, double sr) {
+    const float S = float(sr), a32 = float(a), c32 = float(c);
+    return {
+        dy, x, m, a, c, sr, float(m), a32, c32, S, in_range(sr, S, 32) && in_range(a, a32, 60) && in_range(c, c32, 40)};
+}
+
+// For the tests: the float32 estimate of an element, as the run computes it (eight copies of it), or NaN.
+template <class E> DMLREF_F16C BatchNormalizationEstimate single_estimate(const E& e) {
+    if (!e.ok) return {std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::quiet_NaN()};
+    __m256 y, w;
+    e.single(0, y, w);
+    return {double(_mm256_cvtss_f32(y)), double(_mm256_cvtss_f32(w))};
+}
 #endif
-inline bool run_training_grad(const half* dy, const half* x, int64_t n, double m, double a, double c, double sr,
-                              half* value) {
+
+bool run_uniform(const half* x, int64_t n, double m, double sr, double b, half* value, uint64_t& single) {
 #if defined(DMLREF_F16C_PATHS)
-    if (have_f16c()) return training_grad_run_f16c(dy, x, n, m, a, c, sr, value);
+    if (have_f16c()) return half_run(forward_half(x, m, sr, b), n, value, single);
+#endif
+    return uniform_run_f16(x, n, m, sr, b, value);
+}
+
+bool run_training(const half* x, const half* fa, int64_t n, double mu, float mu32, double sr, double b, double A,
+                  half* value, uint64_t& single) {
+#if defined(DMLREF_F16C_PATHS)
+    if (have_f16c()) {
+        if (fa) return half_run(training_half<true>(x, fa, mu, mu32, sr, b, A), n, value, single);
+        return half_run(training_half<false>(x, nullptr, mu, mu32, sr, b, A), n, value, single);
+    }
+#endif
+    return training_run_f16(x, fa, n, mu, sr, b, A, value);
+}
+
+inline bool run_training_grad(const half* dy, const half* x, int64_t n, double m, double a, double c, double sr,
+                              half* value, uint64_t& single) {
+#if defined(DMLREF_F16C_PATHS)
+    if (have_f16c()) return half_run(training_grad_half(dy, x, m, a, c, sr), n, value, single);
 #endif
     return training_grad_run_f16(dy, x, n, m, a, c, sr, value);
 }
@@ -1353,11 +1441,12 @@ template <class T, class D> bool grad(const D& d, const Bindings& b) {
     T* out_base = dX.data<T>();
     const std::span<std::byte> ib = b.at("InputGradientTensor"), ob = b.at("OutputGradientTensor");
     const bool overlap = overlaps(ib, ob);
-    std::atomic<uint64_t> plain{0};
+    std::atomic<uint64_t> plain{0}, single{0};
     parallel_for(outer * chunks, [&](int64_t task) {
         const auto [at, first, n] = nest.task(task);
         const std::array<int64_t, K>& step = nest.inner.stride;
         Scratch<T>& s = scratch<T>();
+        uint64_t by_single = 0;
         T* out = out_base + at[kY];
         const bool direct = step[kY] == 1 && !overlap;
         T* value = direct ? out : s.value.data();
@@ -1366,7 +1455,7 @@ template <class T, class D> bool grad(const D& d, const Bindings& b) {
         const size_t k0 = size_t(at[kStat]);
         bool any = false;
         if (training && step[kStat] == 0 && step[kX] == 1 && step[kIn] == 1) {
-            any = run_training_grad(dyr, xr, n, load(mean[k0]), a[k0], c[k0], sr[k0], value);
+            any = run_training_grad(dyr, xr, n, load(mean[k0]), a[k0], c[k0], sr[k0], value, by_single);
         } else if (training) {
             for (int64_t j = 0; j < n; ++j) {
                 const size_t k = k0 + size_t(j * step[kStat]);
@@ -1377,7 +1466,7 @@ template <class T, class D> bool grad(const D& d, const Bindings& b) {
                 any |= is_undecided(value[j]);
             }
         } else if (step[kStat] == 0 && step[kX] == 1) {
-            any = run_uniform(dyr, n, 0.0, sr[k0], 0.0, value);
+            any = run_uniform(dyr, n, 0.0, sr[k0], 0.0, value, by_single);
         } else {
             for (int64_t j = 0; j < n; ++j) {
                 double ye, we;
@@ -1400,6 +1489,7 @@ template <class T, class D> bool grad(const D& d, const Bindings& b) {
             else value[j] = batch_normalization_grad_element<T>(dyr[j * step[kX]], scale[k], var[k], d.Epsilon);
         }
         if (!undecided.empty()) plain.fetch_add(undecided.size(), std::memory_order_relaxed);
+        if (by_single != 0) single.fetch_add(by_single, std::memory_order_relaxed);
         if (direct) return;
         if (step[kY] == 1) std::memcpy(static_cast<void*>(out), value, size_t(n) * sizeof(T));
         else
@@ -1411,6 +1501,7 @@ template <class T, class D> bool grad(const D& d, const Bindings& b) {
                      [&](uint64_t k) { return bias_gradient[k]; });
     grad_plain = plain.load();
     grad_decided = uint64_t(outer * nest.inner.size) - grad_plain.load();
+    grad_single = single.load();
     return true;
 }
 
@@ -1443,7 +1534,9 @@ BatchNormalizationEstimate batch_normalization_training_grad_estimate(double dy,
     return r;
 }
 
-BatchNormalizationCounts batch_normalization_grad_counts() { return {grad_decided.load(), grad_plain.load()}; }
+BatchNormalizationCounts batch_normalization_grad_counts() {
+    return {grad_decided.load(), grad_plain.load(), grad_single.load()};
+}
 
 bool batch_normalization_training(const TRAINING& d, const Bindings& b) {
     switch (d.InputTensor.DataType) {
@@ -1454,7 +1547,7 @@ bool batch_normalization_training(const TRAINING& d, const Bindings& b) {
 }
 
 BatchNormalizationCounts batch_normalization_training_counts() {
-    return {training_decided.load(), training_plain.load()};
+    return {training_decided.load(), training_plain.load(), training_single.load()};
 }
 
 BatchNormalizationEstimate batch_normalization_training_estimate(double x, const mpq_class& mean,
@@ -1474,13 +1567,65 @@ bool batch_normalization(const BN& d, const Bindings& b) {
     }
 }
 
-BatchNormalizationCounts batch_normalization_counts() { return {decided_count.load(), plain_count.load()}; }
+BatchNormalizationCounts batch_normalization_counts() {
+    return {decided_count.load(), plain_count.load(), single_count.load()};
+}
 
 BatchNormalizationEstimate batch_normalization_estimate(double x, double mean, double variance, double scale,
                                                         double bias, float epsilon) {
     BatchNormalizationEstimate r;
     estimate(x, mean, scale * root_estimate(variance, epsilon), bias, r.y, r.w);
     return r;
+}
+
+namespace {
+constexpr BatchNormalizationEstimate kNoEstimate{std::numeric_limits<double>::quiet_NaN(),
+                                                 std::numeric_limits<double>::quiet_NaN()};
+}  // namespace
+
+BatchNormalizationEstimate batch_normalization_half_estimate(half x, half mean, half variance, half scale, half bias,
+                                                             float epsilon) {
+#if defined(DMLREF_F16C_PATHS)
+    if (have_f16c()) {
+        const std::array<half, 8> xs = {x, x, x, x, x, x, x, x};
+        const double sr = load(scale) * root_estimate(load(variance), epsilon);
+        return single_estimate(forward_half(xs.data(), load(mean), sr, load(bias)));
+    }
+#endif
+    return kNoEstimate;
+}
+
+BatchNormalizationEstimate batch_normalization_training_half_estimate(half x, const mpq_class& mean,
+                                                                      const mpq_class& variance, half scale, half bias,
+                                                                      const half* fused_add, float epsilon) {
+#if defined(DMLREF_F16C_PATHS)
+    if (have_f16c()) {
+        const std::array<half, 8> xs = {x, x, x, x, x, x, x, x};
+        const half f = fused_add ? *fused_add : half(0.0f);
+        const std::array<half, 8> fs = {f, f, f, f, f, f, f, f};
+        const Run run = run_constants(mean, variance, load(scale), epsilon);
+        const float mu32 = round_rational<float>(mean);
+        if (fused_add)
+            return single_estimate(training_half<true>(xs.data(), fs.data(), run.mu, mu32, run.sr, load(bias), run.A));
+        return single_estimate(training_half<false>(xs.data(), nullptr, run.mu, mu32, run.sr, load(bias), run.A));
+    }
+#endif
+    return kNoEstimate;
+}
+
+BatchNormalizationEstimate batch_normalization_training_grad_half_estimate(half dy, half x, half mean,
+                                                                           const mpq_class& sum_dy,
+                                                                           const mpq_class& sum_c, uint64_t M,
+                                                                           half scale, half variance, float epsilon) {
+#if defined(DMLREF_F16C_PATHS)
+    if (have_f16c()) {
+        const std::array<half, 8> dys = {dy, dy, dy, dy, dy, dy, dy, dy}, xs = {x, x, x, x, x, x, x, x};
+        const auto [a, c] = training_grad_constants(sum_dy, sum_c, M, load(variance), epsilon);
+        const double sr = load(scale) * root_estimate(load(variance), epsilon);
+        return single_estimate(training_grad_half(dys.data(), xs.data(), load(mean), a, c, sr));
+    }
+#endif
+    return kNoEstimate;
 }
 
 }  // namespace dmlref::reference::fast
