@@ -176,6 +176,17 @@
 //      exactly as integers scaled by the least 2^e, with the chunks' bins; the totals are exact whatever
 //      the chunking and the thread count. Elsewhere (statistics that vary along the inner run) the terms
 //      go to the bins in one pass (serial_sums).
+//  S4. FLOAT16 terms where the machine has F16C (half_chunk_sums), in place of S1 and S2: every FLOAT16 is a
+//      multiple of 2^-24 below 2^16 in magnitude, so n <= 2^12 of them sum exactly in float64, in any order
+//      (multiples of 2^-24 below 2^28). The product p of two is exact in float32 (22 significant bits, a
+//      multiple of 2^-48 below 2^32: normal unless 0) and so in float64. With sigma = 2^45 > |p|,
+//      q = fl(fl(sigma + p) - sigma) and r = fl(p - q) split p exactly (S1's FastTwoSum; fl(sigma + p) lies in
+//      [2^44, 2^46], where doubles are 2^-8 and 2^-7 apart): q is a multiple of 2^-8 with |q| <= |p| + 2^-8,
+//      r a multiple of 2^-48 (p and q are) with |r| <= 2^-8. So n of the q sum to below 2^12 (2^32 + 2^-8) <
+//      2^45 and n of the r to at most 2^4: multiples of 2^-8 and of 2^-48 of at most 53 bits, exact doubles
+//      in any order and grouping (four lanes). sum p is the two sums' total exactly; they go to S3 as level
+//      sums. An infinity or a NaN among the terms makes a sum infinite or NaN (inf - inf is NaN): the plain
+//      loop.
 //
 // Layout: the logical index space is walked as for_each_run (dmlref/tensor.hpp) does: dimensions
 // of size 1 dropped, neighbours merged where they are contiguous in the input, the output and
@@ -738,7 +749,50 @@ DMLREF_CLONES int chunk_sums_f16(const half* a, const half* b, int64_t n, double
 inline int run_chunk_sums(const float* a, const float* b, int64_t n, double* tau) {
     return chunk_sums_f32(a, b, n, tau);
 }
-inline int run_chunk_sums(const half* a, const half* b, int64_t n, double* tau) { return chunk_sums_f16(a, b, n, tau); }
+#if defined(DMLREF_F16C_PATHS)
+// Step S4 for a chunk of n <= 2^12 FLOAT16 terms with F16C: sum a into tau[0] and sum a b (b null: a^2) as
+// tau[3] + tau[4], eight terms at a time, four float64 lanes per sum; kExtracted or kNotFinite.
+DMLREF_F16C inline void add_split(__m128 x, __m128 p, __m256d& A, __m256d& Q, __m256d& R) {
+    const __m256d sigma = _mm256_set1_pd(0x1p45), pd = _mm256_cvtps_pd(p);
+    A = _mm256_add_pd(A, _mm256_cvtps_pd(x));
+    const __m256d q = _mm256_sub_pd(_mm256_add_pd(sigma, pd), sigma);
+    Q = _mm256_add_pd(Q, q);
+    R = _mm256_add_pd(R, _mm256_sub_pd(pd, q));
+}
+template <bool kSquares> DMLREF_F16C int half_chunk_sums(const half* a, const half* b, int64_t n, double* tau) {
+    __m256d A = _mm256_setzero_pd(), Q = A, R = A;
+    int64_t j = 0;
+    for (; j + 8 <= n; j += 8) {
+        const __m256 x = load8(a + j), p = _mm256_mul_ps(x, kSquares ? x : load8(b + j));  // exact
+        add_split(_mm256_castps256_ps128(x), _mm256_castps256_ps128(p), A, Q, R);
+        add_split(_mm256_extractf128_ps(x, 1), _mm256_extractf128_ps(p, 1), A, Q, R);
+    }
+    alignas(32) double lanes[3][4];
+    _mm256_store_pd(lanes[0], A);
+    _mm256_store_pd(lanes[1], Q);
+    _mm256_store_pd(lanes[2], R);
+    double sums[3];
+    for (int i = 0; i < 3; ++i) sums[i] = (lanes[i][0] + lanes[i][1]) + (lanes[i][2] + lanes[i][3]);
+    for (; j < n; ++j) {
+        const double x = load(a[j]), p = x * (kSquares ? x : load(b[j]));
+        const double q = (0x1p45 + p) - 0x1p45;
+        sums[0] += x;
+        sums[1] += q;
+        sums[2] += p - q;
+    }
+    tau[0] = sums[0];
+    tau[1] = tau[2] = tau[5] = 0;
+    tau[3] = sums[1];
+    tau[4] = sums[2];
+    return std::isfinite(sums[0]) && std::isfinite(sums[1]) && std::isfinite(sums[2]) ? kExtracted : kNotFinite;
+}
+#endif
+inline int run_chunk_sums(const half* a, const half* b, int64_t n, double* tau) {
+#if defined(DMLREF_F16C_PATHS)
+    if (have_f16c()) return b ? half_chunk_sums<false>(a, b, n, tau) : half_chunk_sums<true>(a, nullptr, n, tau);
+#endif
+    return chunk_sums_f16(a, b, n, tau);
+}
 
 // The exact sum of doubles (step S3): each m 2^e with an integer |m| < 2^53, summed as integers
 // scaled by the least 2^e.
