@@ -664,60 +664,77 @@ template <class T> DMLREF_INLINE uint32_t largest_magnitude(const T* __restrict 
     for (int64_t j = 0; j < n; ++j) m = std::max(m, magnitude_bits(a[j]));
     return m;
 }
+// Both in one pass.
+template <class T>
+DMLREF_INLINE void largest_magnitudes(const T* __restrict a, const T* __restrict b, int64_t n, uint32_t& ma,
+                                      uint32_t& mb) {
+    uint32_t x = 0, y = 0;
+    for (int64_t j = 0; j < n; ++j) {
+        x = std::max(x, magnitude_bits(a[j]));
+        y = std::max(y, magnitude_bits(b[j]));
+    }
+    ma = x;
+    mb = y;
+}
 
 // Step S2 for the n terms a_j and a_j b_j (b_j = a_j with kSquares): the levels' sums into tau (sum a
-// at levels 0 to kLevels - 1, then sum a b), and whether a residual is left (nonzero). In blocks: the
-// terms as doubles first, then the levels four lanes at a time (each lane sums its own terms; every
-// partial sum is exact, so the grouping does not matter), the last level only over blocks that
-// still have a residual (a level leaves a zero term zero).
+// at levels 0 to kLevels - 1, then sum a b), and whether a residual is left (nonzero). Four lanes at a
+// time in registers (each lane sums its own terms; every partial sum is exact, so the grouping does not
+// matter), in blocks: the first two levels over a block, then, only for a block that still has a
+// residual, the terms again with the last level (the same operations give the same residuals; a level
+// leaves a zero term zero).
 typedef double V4d __attribute__((vector_size(32)));
 typedef int64_t V4i __attribute__((vector_size(32)));
+// Terms j to j + 3 of both sums, zero from n on (zero terms: q = r = 0).
+template <class T, bool kSquares>
+DMLREF_INLINE void four_terms(const T* __restrict a, const T* __restrict b, int64_t j, int64_t n, V4d& r, V4d& rp) {
+    if (j + 4 <= n) {
+        r = V4d{load(a[j]), load(a[j + 1]), load(a[j + 2]), load(a[j + 3])};
+        if constexpr (kSquares) rp = r * r;  // the product of two floats or halves is exact
+        else rp = r * V4d{load(b[j]), load(b[j + 1]), load(b[j + 2]), load(b[j + 3])};
+        return;
+    }
+    r = rp = V4d{0, 0, 0, 0};
+    for (int64_t k = 0; j + k < n; ++k) {
+        r[k] = load(a[j + k]);
+        rp[k] = r[k] * (kSquares ? r[k] : load(b[j + k]));
+    }
+}
+// One level on four terms: q = fl(fl(sigma + r) - sigma) into acc, r - q left in r.
+DMLREF_INLINE void level(const V4d& sigma, V4d& r, V4d& acc) {
+    const V4d q = (sigma + r) - sigma;
+    r = r - q;
+    acc += q;
+}
 template <class T, bool kSquares>
 DMLREF_INLINE uint64_t extract(const T* __restrict a, const T* __restrict b, int64_t n, const double* __restrict sigma,
                                double* __restrict tau) {
     constexpr int64_t kBlock = 256;
-    alignas(32) double va[kBlock], vp[kBlock];
     V4d acc[2 * kLevels] = {}, s[2 * kLevels];
     for (int i = 0; i < 2 * kLevels; ++i) s[i] = V4d{sigma[i], sigma[i], sigma[i], sigma[i]};
     V4i rest = {};
     for (int64_t first = 0; first < n; first += kBlock) {
-        const int64_t length = std::min(kBlock, n - first), padded = (length + 3) & ~int64_t(3);
-        for (int64_t j = 0; j < length; ++j) {
-            const double x = load(a[first + j]);
-            va[j] = x;
-            vp[j] = x * (kSquares ? x : load(b[first + j]));  // the product of two floats or halves is exact
-        }
-        for (int64_t j = length; j < padded; ++j) va[j] = vp[j] = 0;  // zero terms: q = r = 0
-        // Levels 1 and 2 over the block, their residuals kept; level 3 only where one is left.
+        const int64_t end = std::min(n, first + kBlock);
         V4i left = {};
-        for (int64_t j = 0; j < padded; j += 4) {
+        for (int64_t j = first; j < end; j += 4) {
             V4d r, rp;
-            std::memcpy(&r, va + j, sizeof r);
-            std::memcpy(&rp, vp + j, sizeof rp);
+            four_terms<T, kSquares>(a, b, j, end, r, rp);
             for (int i = 0; i < kLevels - 1; ++i) {
-                const V4d q = (s[i] + r) - s[i];
-                r = r - q;
-                acc[i] += q;
-                const V4d qp = (s[kLevels + i] + rp) - s[kLevels + i];
-                rp = rp - qp;
-                acc[kLevels + i] += qp;
+                level(s[i], r, acc[i]);
+                level(s[kLevels + i], rp, acc[kLevels + i]);
             }
-            std::memcpy(va + j, &r, sizeof r);
-            std::memcpy(vp + j, &rp, sizeof rp);
             left |= ((V4i)r | (V4i)rp) << 1;  // sign aside
         }
         if ((left[0] | left[1] | left[2] | left[3]) == 0) continue;
-        constexpr int i = kLevels - 1;
-        for (int64_t j = 0; j < padded; j += 4) {
-            V4d r, rp;
-            std::memcpy(&r, va + j, sizeof r);
-            std::memcpy(&rp, vp + j, sizeof rp);
-            const V4d q = (s[i] + r) - s[i];
-            r = r - q;
-            acc[i] += q;
-            const V4d qp = (s[kLevels + i] + rp) - s[kLevels + i];
-            rp = rp - qp;
-            acc[kLevels + i] += qp;
+        for (int64_t j = first; j < end; j += 4) {
+            V4d r, rp, unused[2] = {};
+            four_terms<T, kSquares>(a, b, j, end, r, rp);
+            for (int i = 0; i < kLevels - 1; ++i) {
+                level(s[i], r, unused[0]);
+                level(s[kLevels + i], rp, unused[1]);
+            }
+            level(s[kLevels - 1], r, acc[kLevels - 1]);
+            level(s[2 * kLevels - 1], rp, acc[2 * kLevels - 1]);
             rest |= ((V4i)r | (V4i)rp) << 1;
         }
     }
@@ -728,7 +745,9 @@ DMLREF_INLINE uint64_t extract(const T* __restrict a, const T* __restrict b, int
 // Steps S1 and S2 for one chunk of n <= 2^12 terms: kExtracted (tau holds the sums), kLeft (a
 // residual is left: the caller sums the chunk in bins) or kNotFinite.
 template <class T, bool kSquares> DMLREF_INLINE int chunk_sums(const T* a, const T* b, int64_t n, double* tau) {
-    const uint32_t ma = largest_magnitude(a, n), mb = kSquares ? ma : largest_magnitude(b, n);
+    uint32_t ma, mb;
+    if constexpr (kSquares) ma = mb = largest_magnitude(a, n);
+    else largest_magnitudes(a, b, n, ma, mb);
     if (std::max(ma, mb) >= 0x7f800000u) return kNotFinite;
     // |a| < 2^ea, |b| < 2^eb: a float's exponent field e (at least 1) bounds it by 2^(e - 126).
     const int ea = std::max(int(ma >> 23), 1) - 126, eb = std::max(int(mb >> 23), 1) - 126;
