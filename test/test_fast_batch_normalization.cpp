@@ -12,6 +12,7 @@
 #include "support.hpp"
 
 #include "../reference/fast/batch_normalization.hpp"
+#include "../reference/fast/half_rows.hpp"
 
 #include <gmpxx.h>
 #include <mpfr.h>
@@ -212,6 +213,12 @@ TEST_CASE_TEMPLATE("Batch normalization fast path = plain loop on long runs", T,
             check_op(op, op_buffers<T>(op, [&](int k) { return value_of_kind<T>(rng, 0, k); }));
             CHECK(reference::fast::batch_normalization_counts().decided > 0);
         }
+    // Hard values, ties (Epsilon 0) and tiny values on the same long runs.
+    for (const int kind : {1, 2, 3, 4}) {
+        INFO("kind " << kind);
+        const Operator op = make_op(t, shapes[0], {}, kind == 2 ? 0.0f : 1e-5f, std::nullopt);
+        check_op(op, op_buffers<T>(op, [&](int k) { return value_of_kind<T>(rng, kind, k); }));
+    }
 }
 
 // ---- Hard elements, by hand ------------------------------------------------------------------
@@ -485,6 +492,8 @@ TEST_CASE_TEMPLATE("Batch normalization training fast path = plain loop on long 
     CHECK(reference::fast::batch_normalization_training_counts().decided > 0);
     check_training<T>(rng, {2, 3, 50, 60}, {1, 3, 1, 1}, 0, true, activation("ACTIVATION_RELU"), false);
     check_training<T>(rng, {1, 2, 30, 70}, {1, 1, 1, 70}, 0, true, std::nullopt, true);
+    for (const int kind : {2, 3, 4})
+        check_training<T>(rng, {2, 3, 50, 60}, {1, 3, 1, 1}, kind, true, std::nullopt, false);
 }
 
 // Statistics no float64 holds: a sum of 2^30, 1 and -2^30 with 2^-149 (FLOAT32), whose mean and
@@ -581,6 +590,7 @@ TEST_CASE_TEMPLATE("Batch normalization grad fast path = plain loop, element for
     CHECK(plain > 0);
     check_grad<T>(rng, {2, 3, 50, 60}, {1, 3, 1, 1}, 0, false);
     check_grad<T>(rng, {1, 2, 30, 70}, {1, 1, 1, 70}, 4, true);
+    for (const int kind : {2, 3, 4}) check_grad<T>(rng, {2, 3, 50, 60}, {1, 3, 1, 1}, kind, false);
 }
 
 // BATCH_NORMALIZATION_TRAINING_GRAD: dX = Scale r (dY - mean(dY) - (X - Mean) mean(dY (X - Mean)) / D)
@@ -602,6 +612,7 @@ TEST_CASE_TEMPLATE("Batch normalization training grad fast path = plain loop, el
     CHECK(plain > 0);
     check_grad<T, TG>(rng, {2, 3, 50, 60}, {1, 3, 1, 1}, 0, false);
     check_grad<T, TG>(rng, {1, 2, 30, 70}, {1, 1, 1, 70}, 4, true);
+    for (const int kind : {2, 3, 4}) check_grad<T, TG>(rng, {2, 3, 50, 60}, {1, 3, 1, 1}, kind, false);
 }
 
 // The exact sums by extraction (the header's steps S1 to S3) over runs of several chunks per statistics
@@ -726,6 +737,243 @@ TEST_CASE("Batch normalization fast paths: exact sums decide a FLOAT32 tie by a 
         check_op(op, b);
         const Buffers fast = evaluate_with(op, b, true, 1);
         CHECK(same_bits(reinterpret_cast<const float*>(fast.bytes[4].data())[0], 1.0f - 0x1p-12f + 0x1p-24f));
+    }
+}
+
+// ---- FLOAT16 in two stages -------------------------------------------------------------------
+// FLOAT16 runs of constant statistics, where the machine has F16C, are decided by a float32 estimate
+// first, then the float64 one, then the plain element (the header's steps H1 to H5). Each operator on
+// three channels of 4096 elements: random values (nearly all decided by the float32 stage, those next
+// to a rounding boundary by the float64 one), exact ties (left by both to the plain element) and hard
+// values (subnormals, the largest values, +-0; NaN and infinities where they do not send the whole
+// operator to the plain loop); then a run whose constants fall outside the float32 stage's ranges (step
+// H1), which only the float64 stage may decide. Element for element against the plain loop, one thread
+// and three, and the stages counted.
+namespace {
+
+using dmlref::half;
+
+// A random FLOAT16 with a full significand, either sign, in [2^lo, 2^(hi + 1)).
+half random_half(std::mt19937_64& rng, int lo, int hi) {
+    const double mant = double(1024 + int64_t(rng() % 1024));
+    const int e = lo + int(rng() % uint64_t(hi - lo + 1));
+    return value_of<half>(std::ldexp(rng() % 2 ? mant : -mant, e - 10));
+}
+
+// A hard finite FLOAT16 (hard_element without NaN and infinities), or, with `special`, any.
+half hard_half(std::mt19937_64& rng, bool special) {
+    for (;;) {
+        const half v = hard_element<half>(rng);
+        if (special || std::isfinite(widen(v))) return v;
+    }
+}
+
+struct Counted {
+    uint64_t single = 0, twofold = 0, plain = 0;
+};
+
+// Buffers of a FLOAT16 operator: input `name`'s packed element i (of count) from value(name, channel,
+// i), three channels, the channel i / (count / 3); every output filled.
+template <class Value>
+Buffers half_buffers(const std::vector<std::pair<std::string, const TensorDesc*>>& inputs,
+                     const std::vector<std::pair<std::string, const TensorDesc*>>& outputs, Value&& value) {
+    Buffers b;
+    for (const auto& [name, td] : inputs) {
+        const size_t count = buffer_size(*td) / sizeof(half);
+        std::vector<half> v(count);
+        for (size_t i = 0; i < count; ++i) v[i] = value(name, int(i / (count / 3)), i % (count / 3));
+        std::vector<std::byte> bytes(buffer_size(*td));
+        std::memcpy(bytes.data(), static_cast<const void*>(v.data()), bytes.size());
+        b.names.push_back(name);
+        b.bytes.push_back(std::move(bytes));
+    }
+    for (const auto& [name, td] : outputs) {
+        b.names.push_back(name);
+        b.bytes.emplace_back(buffer_size(*td), std::byte{0x5a});
+    }
+    return b;
+}
+
+// The forward's and either grad's FLOAT16 buffers, and a grad's FLOAT16 desc.
+template <class Value> Buffers forward_half_buffers(const BN& d, Value&& value) {
+    return half_buffers({{"InputTensor", &d.InputTensor},
+                         {"MeanTensor", &d.MeanTensor},
+                         {"VarianceTensor", &d.VarianceTensor},
+                         {"ScaleTensor", &d.ScaleTensor},
+                         {"BiasTensor", &d.BiasTensor}},
+                        {{"OutputTensor", &d.OutputTensor}}, value);
+}
+template <class D, class Value> Buffers grad_half_buffers(const D& d, Value&& value) {
+    return half_buffers({{"InputTensor", &d.InputTensor},
+                         {"InputGradientTensor", &d.InputGradientTensor},
+                         {"MeanTensor", &d.MeanTensor},
+                         {"VarianceTensor", &d.VarianceTensor},
+                         {"ScaleTensor", &d.ScaleTensor}},
+                        {{"OutputGradientTensor", &d.OutputGradientTensor},
+                         {"OutputScaleGradientTensor", &d.OutputScaleGradientTensor},
+                         {"OutputBiasGradientTensor", &d.OutputBiasGradientTensor}},
+                        value);
+}
+template <class D> D grad_half_desc(const std::vector<uint32_t>& in, const std::vector<uint32_t>& stat, float epsilon) {
+    D d;
+    d.InputTensor = d.InputGradientTensor = d.OutputGradientTensor = desc(DataType::FLOAT16, in);
+    d.MeanTensor = d.VarianceTensor = d.ScaleTensor = d.OutputScaleGradientTensor = d.OutputBiasGradientTensor = desc(
+        DataType::FLOAT16, stat);
+    d.Epsilon = epsilon;
+    return d;
+}
+
+Counted counted(const reference::fast::BatchNormalizationCounts& c) {
+    return {c.single, c.decided - c.single, c.plain};
+}
+
+void check_stages(const Counted& c, const char* what) {
+    MESSAGE(std::string(what) << ": float32 stage " << c.single << ", float64 stage " << c.twofold << ", plain "
+                              << c.plain);
+    if (!reference::fast::have_f16c()) {
+        CHECK(c.single == 0);
+        return;
+    }
+    CHECK(c.single > 0);
+    CHECK(c.twofold > 0);
+    CHECK(c.plain > 0);
+    // The float32 stage decides nearly every element of the random channel (4096 of the 12288).
+    CHECK(c.single > 3500);
+}
+
+}  // namespace
+
+TEST_CASE("Batch normalization fast path: FLOAT16 stages of the forward and the grad") {
+    std::mt19937_64 rng(2530);
+    const std::vector<uint32_t> in = {1, 3, 64, 64}, stat = {1, 3, 1, 1};
+    // The forward, Epsilon 0: channel 0 random (Variance in [1/2, 4)), channel 1 V = 1.5 X on
+    // multiples of 2^-10 (Variance 4, Scale 3: ties wherever 3k is odd and |V| >= 1), channel 2 hard X.
+    for (const bool relu : {false, true}) {
+        const Operator op = make_op(DataType::FLOAT16, {in, {stat, stat, stat, stat}}, {}, 0.0f,
+                                    relu ? activation("ACTIVATION_RELU") : std::nullopt);
+        const BN& d = get<BN>(op.Desc);
+        const Buffers b = forward_half_buffers(d, [&](const std::string& name, int c, size_t) {
+            if (c == 1) {
+                if (name == "InputTensor") return value_of<half>(std::ldexp(double(int64_t(rng() % 4096) - 2048), -10));
+                return value_of<half>(name == "VarianceTensor" ? 4.0 : name == "ScaleTensor" ? 3.0 : 0.0);
+            }
+            if (name == "InputTensor") return c == 2 ? hard_half(rng, true) : random_half(rng, -3, 2);
+            if (name == "VarianceTensor") return value_of<half>(std::fabs(widen(random_half(rng, -1, 1))));
+            return random_half(rng, -2, 1);
+        });
+        check_op(op, b);
+        check_stages(counted(reference::fast::batch_normalization_counts()), "forward");
+    }
+    // Outside the float32 stage's range: Epsilon 2^20 and Scale 2^-24 make |S| about 2^-34.
+    {
+        const Operator op = make_op(DataType::FLOAT16, {in, {stat, stat, stat, stat}}, {}, 0x1p20f, std::nullopt);
+        const BN& d = get<BN>(op.Desc);
+        const Buffers b = forward_half_buffers(d, [&](const std::string& name, int, size_t) {
+            if (name == "ScaleTensor") return value_of<half>(0x1p-24);
+            if (name == "BiasTensor") return value_of<half>(0.0);
+            return random_half(rng, -3, 2);
+        });
+        check_op(op, b);
+        const auto c = reference::fast::batch_normalization_counts();
+        CHECK(c.single == 0);
+        CHECK(c.decided > 0);
+    }
+    // The grad, Epsilon 0: dX = dY Scale r, the same three channels (channel 1: dY on multiples of 2^-10,
+    // Variance 4, Scale 3); then Epsilon 2^20 with Scale 2^-24.
+    for (const float epsilon : {0.0f, 0x1p20f}) {
+        const auto d = grad_half_desc<DML_BATCH_NORMALIZATION_GRAD_OPERATOR_DESC>(in, stat, epsilon);
+        const Buffers b = grad_half_buffers(d, [&](const std::string& name, int c, size_t) {
+            if (epsilon != 0 && name == "ScaleTensor") return value_of<half>(0x1p-24);
+            if (c == 1 && name != "InputTensor") {
+                if (name == "InputGradientTensor")
+                    return value_of<half>(std::ldexp(double(int64_t(rng() % 4096) - 2048), -10));
+                return value_of<half>(name == "VarianceTensor" ? 4.0 : name == "ScaleTensor" ? 3.0 : 0.0);
+            }
+            if (name == "InputTensor" || name == "InputGradientTensor")
+                return c == 2 ? hard_half(rng, false) : random_half(rng, -3, 2);
+            if (name == "VarianceTensor") return value_of<half>(std::fabs(widen(random_half(rng, -1, 1))));
+            return random_half(rng, -2, 1);
+        });
+        check_op({OperatorType::BATCH_NORMALIZATION_GRAD, d}, b);
+        const Counted c = counted(reference::fast::batch_normalization_grad_counts());
+        if (epsilon == 0) check_stages(c, "grad");
+        else CHECK(c.single == 0);
+    }
+}
+
+// The training forward, Epsilon 0: channel 0 random, channel 1 X = +-2 in turn (mean 0, variance 4),
+// Scale 1/2 and Bias 1024 (V = 1024 +- 1/2: ties), channel 2 hard finite X; with and without a FusedAdd
+// (0 on channel 1, hard values with NaN and infinities on channel 2). Then Epsilon 2^20 with Scale 2^-24.
+TEST_CASE("Batch normalization training fast path: FLOAT16 stages") {
+    std::mt19937_64 rng(2540);
+    const std::vector<uint32_t> in = {1, 3, 64, 64}, stat = {1, 3, 1, 1};
+    for (const int variant : {0, 1, 2}) {
+        const bool fused = variant == 1;
+        TRAINING d;
+        d.InputTensor = d.OutputTensor = desc(DataType::FLOAT16, in);
+        d.ScaleTensor = d.BiasTensor = d.OutputMeanTensor = d.OutputVarianceTensor = desc(DataType::FLOAT16, stat);
+        if (fused) d.FusedAddTensor = desc(DataType::FLOAT16, in);
+        d.Epsilon = variant == 2 ? 0x1p20f : 0.0f;
+        std::vector<std::pair<std::string, const TensorDesc*>> inputs = {
+            {"InputTensor", &d.InputTensor}, {"ScaleTensor", &d.ScaleTensor}, {"BiasTensor", &d.BiasTensor}};
+        if (fused) inputs.emplace_back("FusedAddTensor", &*d.FusedAddTensor);
+        const Buffers b = half_buffers(inputs,
+                                       {{"OutputTensor", &d.OutputTensor},
+                                        {"OutputMeanTensor", &d.OutputMeanTensor},
+                                        {"OutputVarianceTensor", &d.OutputVarianceTensor}},
+                                       [&](const std::string& name, int c, size_t i) {
+            if (variant == 2 && name == "ScaleTensor") return value_of<half>(0x1p-24);
+            if (c == 1) {
+                if (name == "InputTensor") return value_of<half>(i % 2 ? 2.0 : -2.0);
+                return value_of<half>(name == "ScaleTensor" ? 0.5 : name == "BiasTensor" ? 1024.0 : 0.0);
+            }
+            if (c == 2 && (name == "InputTensor" || name == "FusedAddTensor"))
+                return hard_half(rng, name == "FusedAddTensor");
+            return random_half(rng, -3, 2);
+        });
+        INFO("variant " << variant);
+        check_op({OperatorType::BATCH_NORMALIZATION_TRAINING, d}, b);
+        const Counted c = counted(reference::fast::batch_normalization_training_counts());
+        if (variant == 2) CHECK(c.single == 0);
+        else check_stages(c, fused ? "training with a FusedAdd" : "training");
+    }
+}
+
+// The training grad, Epsilon 0: channel 0 random, channel 1 X = Mean = 1 and dY = +-k 2^-10 in pairs (a = c
+// = 0: dX = dY Scale r, Variance 4, Scale 3: ties), channel 2 hard finite. Then c outside the float32
+// stage's range: Variance 2^-24, X - Mean and dY positive near 2^10 and 2^11, so c is near 2^45.
+TEST_CASE("Batch normalization training grad fast path: FLOAT16 stages") {
+    using TG = DML_BATCH_NORMALIZATION_TRAINING_GRAD_OPERATOR_DESC;
+    std::mt19937_64 rng(2550);
+    const std::vector<uint32_t> in = {1, 3, 64, 64}, stat = {1, 3, 1, 1};
+    for (const bool wide : {false, true}) {
+        const TG d = grad_half_desc<TG>(in, stat, 0.0f);
+        half pair{};
+        const Buffers b = grad_half_buffers(d, [&](const std::string& name, int c, size_t i) {
+            if (wide) {
+                if (name == "VarianceTensor") return value_of<half>(0x1p-24);
+                if (name == "MeanTensor") return value_of<half>(-1024.0);
+                if (name == "InputTensor" || name == "InputGradientTensor")
+                    return value_of<half>(std::fabs(widen(random_half(rng, 9, 10))));
+                return random_half(rng, -2, 1);
+            }
+            if (c == 1) {
+                if (name == "InputGradientTensor") {
+                    if (i % 2 == 0) pair = value_of<half>(std::ldexp(double(1 + rng() % 2047), -10));
+                    return i % 2 ? value_of<half>(-widen(pair)) : pair;
+                }
+                return value_of<half>(name == "VarianceTensor" ? 4.0 : name == "ScaleTensor" ? 3.0 : 1.0);
+            }
+            if (name == "InputTensor" || name == "InputGradientTensor")
+                return c == 2 ? hard_half(rng, false) : random_half(rng, -3, 2);
+            if (name == "VarianceTensor") return value_of<half>(std::fabs(widen(random_half(rng, -1, 1))));
+            return random_half(rng, -2, 1);
+        });
+        INFO("wide " << wide);
+        check_op({OperatorType::BATCH_NORMALIZATION_TRAINING_GRAD, d}, b);
+        const Counted c = counted(reference::fast::batch_normalization_grad_counts());
+        if (wide) CHECK(c.single == 0);
+        else check_stages(c, "training grad");
     }
 }
 
@@ -893,6 +1141,121 @@ TEST_CASE("Batch normalization training grad fast path: the bound holds") {
     mpfr_clears(V, t, err, (mpfr_ptr) nullptr);
     INFO("largest error / w: " << worst);
     CHECK(worst > 0.5);
+}
+
+// The float32 stage's constants (steps H1 to H4) in exact rationals, v = 2^-24.
+TEST_CASE("Batch normalization fast paths: the float32 stage's constants, in exact rationals") {
+    const mpq_class one(1), u(mpz_class(1), mpz_class(1) << 53), v(mpz_class(1), mpz_class(1) << 24);
+    auto p = [](int k) { return mpq_class(mpz_class(1), mpz_class(1) << k); };
+    auto pow = [](mpq_class b, int k) {
+        mpq_class r(1);
+        for (int i = 0; i < k; ++i) r *= b;
+        return r;
+    };
+    // H1: sr~ within 4u of P ((1 + u)^2 / (1 - u)^(3/2) < 1 + 4u, squared), S within v (1 + 2^-26) |S|,
+    // a32 and c32 within v (1 + 2^-27).
+    CHECK(pow(one + u, 4) < pow(one + 4 * u, 2) * pow(one - u, 3));
+    CHECK(4 * u * (one + v) / (one - 4 * u) < p(26) * v);
+    CHECK(u * (one + v) <= p(27) * v);
+    // H2: t's three terms, |P| <= (1 + v (1 + 2^-26)) |S|, and w's margins.
+    CHECK(one + (one + v) + (one + p(26)) * pow(one + v, 2) <= 3 * (one + p(22)));
+    CHECK(one + v * (one + p(26)) <= one + p(23));
+    CHECK(4 * pow(one - v, 4) >= 3 * (one + p(22)));
+    CHECK(4 * pow(one - v, 4) >= 2);
+    CHECK(2 * pow(one - v, 3) * pow(one - u, 2) >= one + p(23));
+    CHECK(pow(one - v, 3) * pow(one - u, 2) * p(125) >= p(150));
+    // H4: q's three terms, |g - I|'s, |z - V|'s, and w's margins.
+    CHECK(one + (one + v) + pow(one + v, 2) * (one + p(27)) <= 3 * (one + p(22)));
+    CHECK(one + (one + p(26)) * (one + v) <= 2 * (one + p(24)));
+    CHECK((one + p(22)) * (one + v * (one + p(26))) <= one + p(21));
+    CHECK(2 * pow(one - v, 7) >= one + p(21));
+    CHECK(4 * pow(one - v, 3) >= 3 * (one + p(24)));
+    CHECK((one - v) * (one - v) * p(125) >= p(150));
+    // The constants are floats exactly.
+    CHECK(mpq_class(double(0x1p-22f)) == 4 * v);
+    CHECK(mpq_class(double(0x1p-23f)) == 2 * v);
+}
+
+// FLOAT16's float32 estimates (steps H1 to H4) against MPFR at 800 bits: the float32 ends fl(y - w) and
+// fl(y + w) hold the exact value, over random FLOAT16 operands; every other time Bias cancels most of
+// the product (forward, training) or dY sits next to a~ + (X - Mean) c~ (training grad), so that the
+// rounding errors are most of y's. The largest error must use more than a third of w: a w a third as
+// large would fail. (Without F16C the stage does not run.)
+TEST_CASE("Batch normalization fast paths: FLOAT16's float32 bound holds") {
+    using dmlref::half;
+    if (!reference::fast::have_f16c()) return;
+    std::mt19937_64 rng(2560);
+    mpfr_t V, t;
+    mpfr_inits2(800, V, t, (mpfr_ptr) nullptr);
+    double worst[3] = {};
+    int estimates[3] = {};
+    // V = K r + c with K and c exact rationals and r = (variance + epsilon)^(-1/2) >= 0.
+    auto check = [&](int which, const reference::fast::BatchNormalizationEstimate& est, const mpq_class& K,
+                     const mpq_class& D, const mpq_class& c) {
+        if (std::isnan(est.w)) return;  // outside the stage's ranges
+        mpfr_set_q(t, D.get_mpq_t(), MPFR_RNDN);
+        mpfr_rec_sqrt(t, t, MPFR_RNDN);
+        mpfr_set_q(V, K.get_mpq_t(), MPFR_RNDN);
+        mpfr_mul(V, V, t, MPFR_RNDN);
+        mpfr_set_q(t, c.get_mpq_t(), MPFR_RNDN);
+        mpfr_add(V, V, t, MPFR_RNDN);
+        const float lo = float(est.y) - float(est.w), hi = float(est.y) + float(est.w);
+        REQUIRE(mpfr_cmp_d(V, double(lo)) >= 0);
+        REQUIRE(mpfr_cmp_d(V, double(hi)) <= 0);
+        mpfr_set_d(t, est.y, MPFR_RNDN);
+        mpfr_sub(t, t, V, MPFR_RNDN);
+        worst[which] = std::max(worst[which], std::fabs(mpfr_get_d(t, MPFR_RNDU)) / est.w);
+        ++estimates[which];
+    };
+    for (int i = 0; i < 100000; ++i) {
+        const half x = random_half(rng, -3, 3), m = random_half(rng, -3, 3), s = random_half(rng, -3, 3);
+        const half v = value_of<half>(std::fabs(widen(random_half(rng, -4, 4))));
+        const float eps = i % 3 ? 0.0f : float(std::fabs(widen(random_half(rng, -10, -2))));
+        const mpq_class D = mpq_class(widen(v)) + mpq_class(double(eps));
+        // The forward.
+        const mpq_class K = mpq_class(widen(s)) * (mpq_class(widen(x)) - mpq_class(widen(m)));
+        const double near = -(widen(s) * (widen(x) - widen(m)) / std::sqrt(widen(v) + double(eps)));
+        const half b = i % 2 ? value_of<half>(near) : random_half(rng, -3, 3);
+        INFO("x " << widen(x) << ", mean " << widen(m) << ", variance " << widen(v) << ", scale " << widen(s)
+                  << ", bias " << widen(b) << ", epsilon " << eps);
+        check(0, reference::fast::batch_normalization_half_estimate(x, m, v, s, b, eps), K, D, mpq_class(widen(b)));
+        // The training: the mean and variance of three FLOAT16 values (a third: no float holds the mean).
+        const half p = random_half(rng, -3, 3), q = random_half(rng, -3, 3), r = random_half(rng, -3, 3);
+        const mpq_class mean = (mpq_class(widen(p)) + mpq_class(widen(q)) + mpq_class(widen(r))) / 3;
+        auto square = [&](const half h) -> mpq_class {
+            return (mpq_class(widen(h)) - mean) * (mpq_class(widen(h)) - mean);
+        };
+        const mpq_class var = (square(p) + square(q) + square(r)) / 3, Dt = var + mpq_class(double(eps));
+        const half xt = i % 4 < 2 ? value_of<half>(mean.get_d()) : x;
+        const mpq_class Kt = mpq_class(widen(s)) * (mpq_class(widen(xt)) - mean);
+        const half f = random_half(rng, -12, 3);
+        const half bt = i % 2 ? value_of<half>(-(Kt.get_d() / std::sqrt(Dt.get_d())) - widen(f)) : b;
+        const bool fused = i % 3 == 1;
+        check(1,
+              reference::fast::batch_normalization_training_half_estimate(xt, mean, var, s, bt, fused ? &f : nullptr,
+                                                                          eps),
+              Kt, Dt, mpq_class(widen(bt)) + (fused ? mpq_class(widen(f)) : mpq_class(0)));
+        // The training grad: sums of three elements.
+        mpq_class sum_dy, sum_c;
+        for (int j = 0; j < 3; ++j) {
+            const half xj = random_half(rng, -3, 3), dyj = random_half(rng, -3, 3);
+            sum_dy += mpq_class(widen(dyj));
+            sum_c += mpq_class(widen(dyj)) * (mpq_class(widen(xj)) - mpq_class(widen(m)));
+        }
+        const mpq_class a = sum_dy / 3, c = sum_c / (3 * D);
+        const mpq_class centre = a + (mpq_class(widen(x)) - mpq_class(widen(m))) * c;
+        const half dy = i % 2 ? value_of<half>(centre.get_d()) : random_half(rng, -3, 3);
+        check(2,
+              reference::fast::batch_normalization_training_grad_half_estimate(dy, x, m, sum_dy, sum_c, 3, s, v, eps),
+              mpq_class(widen(s)) * (mpq_class(widen(dy)) - centre), D, mpq_class(0));
+    }
+    mpfr_clears(V, t, (mpfr_ptr) nullptr);
+    for (int k = 0; k < 3; ++k) {
+        MESSAGE("estimate " << k << ": " << estimates[k] << " checked, largest error / w " << worst[k]);
+        CHECK(estimates[k] > 50000);
+        CHECK(worst[k] > 1.0 / 3);
+        CHECK(worst[k] <= 1.0);
+    }
 }
 
 }  // namespace dmlref_test_fast_batch_normalization

@@ -101,6 +101,61 @@
 //      z0 -+ w (u |z0|), and 2^-1068 covers the absolute errors of subnormal steps. Then step 8.
 //      test/test_fast_batch_normalization.cpp checks the estimates against MPFR.
 //
+// FLOAT16 runs of constant statistics (per-channel statistics), where the machine has F16C: two stages.
+// A FLOAT16 output needs V only to about 2^-12 relative, so a float32 estimate, eight elements at a time,
+// decides nearly every element; the float64 estimates above (then the plain element) take the rest.
+// Here v = 2^-24 and fl() is a float32 operation (+, - and * only), correctly rounded to nearest:
+// |fl(e) - e| <= v |e| and <= v |fl(e)| wherever fl(e) is normal (Higham's (2.4) and (2.5)), a sum or
+// difference is exact in float32's subnormal range, and a product below 2^-126 errs by at most 2^-150
+// absolutely. Every FLOAT16 value is a float32, a multiple of 2^-24 below 2^16 in magnitude; P = s D^(-1/2).
+//  H1. The run constants, rounded from the float64 ones: S = fl32(sr~), with |sr~ - P| < 4u |P| (steps 1
+//      to 3) and 4u (1 + v) / (1 - 4u) < 2^-26 v, so |S - P| <= v (1 + 2^-26) |S|; the training's
+//      mu32 = RN32(mean), |mu32 - mean| <= v |mu32|; the training grad's a32 = fl32(a~) and c32 = fl32(c~),
+//      within v (1 + 2^-27) |a32| and v (1 + 2^-27) |c32| of a and c (u |a~| <= u (1 + v) |a32| on top of
+//      v |a32|). The stage runs only where |S| is in [2^-32, 2^32] or S = sr~ = 0 (Scale 0), and for the
+//      training grad |a32| in [2^-60, 2^60] and |c32| in [2^-40, 2^40] or a~, c~ exactly 0 (in_range): a
+//      NaN or an infinity fails (D <= 0, a non-finite D or Scale), and the float64 stage takes the run.
+//      Then, with finite operands, every product of an estimate below is 0 or normal: x - m is a multiple
+//      of 2^-24 (forward; the grad's x is dY, m = 0) or of 2^-69 (training: mean = sum X / M with M < 2^22
+//      is 0 or at least 2^-46 in magnitude, and so is mu32), so t = fl(S d) is 0 or at least 2^-101; the
+//      training grad's q = fl(fl(x - m) c32) is 0 or at least 2^-64 (a multiple of 2^-87), h = fl(dY - a32)
+//      a multiple of 2^-83, so g = fl(h - q) is 0 or at least 2^-87 and z = fl(S g) 0 or at least 2^-119.
+//      And every value stays below 2^93 in magnitude.
+//  H2. Forward and training: d = fl(x - m32) (m32 the Mean, or mu32), t = fl(S d), bf = fl(b + f) (f the
+//      FusedAdd; without one bf = b, exact), y = fl(t + bf). |t - S d| <= v |t|, |d - (x - m32)| <= v |d|
+//      and |S d| <= (1 + v) |t|, so |t - P (x - m32)| <= v |t| (1 + (1 + v) + (1 + 2^-26)(1 + v)^2) <=
+//      3v (1 + 2^-22) |t|; P (m32 - mean) is 0 (forward) or at most v (1 + 2^-23) |S| |mu32| in magnitude.
+//      So |y - V| <= E = v |y| + 3v (1 + 2^-22) |t| + v |bf| + v (1 + 2^-23) |S| |mu32|, the last two terms
+//      only with a FusedAdd and for the training. w = fl(fl(e 4v) + K), e = fl(|t| + |y|) (with a FusedAdd
+//      fl(fl(|t| + |y|) + |bf|)), K = 2^-125 (forward) or, per run, K = fl32(fl64(fl64(|S| |mu32|) 2^-23) +
+//      2^-125) >= (1 - v)(1 - u)^2 (2v |S| |mu32| + 2^-125) (training). e 4v is exact but below 2^-126,
+//      where it errs by at most 2^-150, so w (1 - v) >= (1 - v)^4 4v (|t| + |y| + |bf|) + (1 - v)^2 (K - 2^-150)
+//      >= E + v |y|: 4 (1 - v)^4 >= 3 (1 + 2^-22), 2 (1 - v)^3 (1 - u)^2 >= 1 + 2^-23 and (1 - v)^3 2^-125 >=
+//      2^-150.
+//  H3. The decision: lo = fl(y - w) <= y - w + v (|y| + w) <= y - E <= V when w (1 - v) >= E + v |y|, and
+//      likewise hi = fl(y + w) >= V. VCVTPS2PH rounds lo and hi to FLOAT16 (to nearest even, each the
+//      correct rounding of a float); where both give the same bits h, every real between them rounds to h
+//      (rounding is monotone), V among them: h is the golden. A +0 from both ends needs lo >= 0 (a
+//      negative float rounds to -0 or below), so V >= 0 and an exact zero is +0, the plain loop's; a -0
+//      needs hi < 0 (y + w, w > 0, is never -0). The stage also asks w < 2^100: with finite operands w
+//      stays below 2^71, and a NaN or an infinite x, f, Bias or Mean (the training's X and the grads' dY
+//      and X are finite, or the whole operator takes the plain loop) makes t, bf or y, and so w, which
+//      takes |t| and |y| (0 inf is NaN), infinite or NaN: undecided.
+//  H4. Training grad: h = fl(dY - a32), q = fl(fl(x - m) c32) (m the Mean, a FLOAT16), g = fl(h - q),
+//      z = fl(S g). As in H2 and G1, |q - (x - m) c| <= v |q| (1 + (1 + v) + (1 + v)^2 (1 + 2^-27)) <=
+//      3v (1 + 2^-22) |q|, |h - (dY - a)| <= v |h| + v (1 + 2^-27) |a32| and |g - (h - q)| <= v |g|, so
+//      |g - I| <= v (1 + 2^-22) G, G = |g| + |h| + |a32| + 3 |q|; then with |S| |g| <= (1 + v) |z|,
+//      |z - V| <= v |z| + |S| |g - I| + |S - P| |I| <= 2v (1 + 2^-24) |z| + v (1 + 2^-21) |S| G. w =
+//      fl(fl(fl(fl(|S| G~) + fl(|z| + |z|)) 2v) + 2^-125), G~ = fl(fl(fl(|g| + |h|) + fl(3 |q|)) + |a32|) >=
+//      (1 - v)^3 G: w (1 - v) >= (1 - v)^7 2v |S| G + (1 - v)^3 4v |z| + (1 - v)^2 2^-125 - 2^-150 >=
+//      E + v |z| (2 (1 - v)^7 >= 1 + 2^-21, 4 (1 - v)^3 >= 3 (1 + 2^-24)). Then H3.
+//  H5. A run (half_run): the float32 stage on elements j to j + 7 (j + 8 <= n) where the run meets H1's
+//      ranges; the elements it leaves undecided and the last n % 8 take the float64 stage (steps 3 to 7,
+//      T3 and T4, G1 to G3; decide8's decision, step 8), and what that leaves, the plain element. Every
+//      decided value is the correct rounding of V, so which stage decides does not change the bits.
+//      test/test_fast_batch_normalization.cpp checks these constants in exact rationals, the float32
+//      estimates against MPFR, and counts the elements each stage decides.
+//
 // The exact sums (T1's sum X and sum X^2, the grads' sum dY and sum dY X) where the statistics are constant
 // along the inner run of the layout below: by extraction (Rump, Ogita and Oishi's ExtractVector, on
 // Dekker's FastTwoSum), a chunk of n <= 2^12 terms per task, in float64 lanes. Every term v (a float, a
@@ -120,7 +175,18 @@
 //  S3. The level sums of a statistics element's chunks, doubles m 2^e (integer |m| < 2^53), are added
 //      exactly as integers scaled by the least 2^e, with the chunks' bins; the totals are exact whatever
 //      the chunking and the thread count. Elsewhere (statistics that vary along the inner run) the terms
-//      go to the bins in one pass.
+//      go to the bins in one pass (serial_sums).
+//  S4. FLOAT16 terms where the machine has F16C (half_chunk_sums), in place of S1 and S2: every FLOAT16 is a
+//      multiple of 2^-24 below 2^16 in magnitude, so n <= 2^12 of them sum exactly in float64, in any order
+//      (multiples of 2^-24 below 2^28). The product p of two is exact in float32 (22 significant bits, a
+//      multiple of 2^-48 below 2^32: normal unless 0) and so in float64. With sigma = 2^45 > |p|,
+//      q = fl(fl(sigma + p) - sigma) and r = fl(p - q) split p exactly (S1's FastTwoSum; fl(sigma + p) lies in
+//      [2^44, 2^46], where doubles are 2^-8 and 2^-7 apart): q is a multiple of 2^-8 with |q| <= |p| + 2^-8,
+//      r a multiple of 2^-48 (p and q are) with |r| <= 2^-8. So n of the q sum to below 2^12 (2^32 + 2^-8) <
+//      2^45 and n of the r to at most 2^4: multiples of 2^-8 and of 2^-48 of at most 53 bits, exact doubles
+//      in any order and grouping (four lanes). sum p is the two sums' total exactly; they go to S3 as level
+//      sums. An infinity or a NaN among the terms makes a sum infinite or NaN (inf - inf is NaN): the plain
+//      loop.
 //
 // Layout: the logical index space is walked as for_each_run (dmlref/tensor.hpp) does: dimensions
 // of size 1 dropped, neighbours merged where they are contiguous in the input, the output and
@@ -152,12 +218,13 @@
 #endif
 
 #include <array>
-#include <utility>
 #include <atomic>
+#include <bit>
 #include <cmath>
 #include <cstring>
 #include <memory>
 #include <span>
+#include <utility>
 #include <vector>
 
 // Inlined into each clone (the loops below are cloned per instruction set: a call would run the baseline's code).
@@ -177,7 +244,7 @@ constexpr int64_t kChunk = 4096;  // elements per task
 constexpr size_t K = 6;           // input, output, mean, variance (its r~), scale, bias
 enum { kX, kY, kMean, kRoot, kScale, kBias };
 
-std::atomic<uint64_t> decided_count{0}, plain_count{0};
+std::atomic<uint64_t> decided_count{0}, plain_count{0}, single_count{0};
 
 // Step 2: r~ = fl(1 / fl(sqrt(fl(v + Epsilon)))), NaN where D~ <= 0 or is not finite (the plain
 // element decides those).
@@ -311,10 +378,8 @@ DMLREF_CLONES bool uniform_run_f16(const half* x, int64_t n, double m, double sr
 // next float, so all round to f rounded up; hi < f, to f rounded down; otherwise undecided. (The
 // scalar decide_one leaves every midpoint undecided: a float's rounding lands on one about once in
 // 2^13.) Undecided elements get undecided_bits. The decided values are the correct roundings, as
-// decide_one's: the same bits. The runs below (uniform_run_f16c, training_run_f16c,
-// training_grad_run_f16c) compute their estimates with the same IEEE operations as estimate,
-// estimate_training and estimate_training_grad, four lanes at a time, and decide eight elements
-// in registers.
+// decide_one's: the same bits. half_run (below, "FLOAT16 runs in two stages") decides with it the
+// elements its float32 stage leaves.
 #if defined(DMLREF_F16C_PATHS)
 // The float ends of four elements (a non-finite end makes them 0 and 1: undecided).
 DMLREF_F16C inline __m128 float_end(__m256d e, __m256d finite, double otherwise) {
@@ -325,6 +390,11 @@ DMLREF_F16C inline __m128i narrow(__m256i m) {
     return _mm_packs_epi32(_mm256_castsi256_si128(m), _mm256_extracti128_si256(m, 1));
 }
 DMLREF_F16C inline __m256 join(__m256d a, __m256d b) { return _mm256_set_m128(_mm256_cvtpd_ps(b), _mm256_cvtpd_ps(a)); }
+// Eight FLOAT16 values as floats (exact), and magnitudes.
+DMLREF_F16C inline __m256 load8(const half* p) {
+    return _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
+}
+DMLREF_F16C inline __m256 magnitude8(__m256 v) { return _mm256_andnot_ps(_mm256_set1_ps(-0.0f), v); }
 
 // Eight elements' y0 and w (two groups of four): their FLOAT16 bits or undecided_bits, and a mask of
 // 0xffff per undecided element.
@@ -365,55 +435,14 @@ DMLREF_F16C inline __m128i decide8(__m256d y0, __m256d w0, __m256d y1, __m256d w
     return _mm_blendv_epi8(h, _mm_set1_epi16(int16_t(undecided_bits<half>())), mask);
 }
 
-// estimate (steps 3 to 7) on four elements, the same IEEE operations: y0 and w.
-DMLREF_F16C inline void estimate4(__m256d x, __m256d m, __m256d sr, __m256d b, __m256d& y, __m256d& w) {
-    const __m256d sign = _mm256_set1_pd(-0.0);
-    const __m256d t = _mm256_mul_pd(sr, _mm256_sub_pd(x, m));
-    const __m256d yt = _mm256_add_pd(t, b);
-    y = _mm256_add_pd(yt, _mm256_setzero_pd());
-    const __m256d w0 = _mm256_add_pd(
-        _mm256_add_pd(_mm256_mul_pd(_mm256_andnot_pd(sign, t), _mm256_set1_pd(6 * 0x1p-53 * (1 + 0x1p-40))),
-                      _mm256_mul_pd(_mm256_andnot_pd(sign, yt), _mm256_set1_pd(0x1p-52 * (1 + 0x1p-40)))),
-        _mm256_set1_pd(0x1p-1072));
-    w = _mm256_and_pd(w0, _mm256_cmp_pd(t, _mm256_setzero_pd(), _CMP_NEQ_UQ));  // t = 0: w = 0
-}
-
-// uniform_run for FLOAT16 with F16C, in registers: eight elements at a time, the tail as uniform_run.
-DMLREF_F16C bool uniform_run_f16c(const half* __restrict x, int64_t n, double m, double sr, double b,
-                                  half* __restrict value) {
-    const __m256d mv = _mm256_set1_pd(m), srv = _mm256_set1_pd(sr), bv = _mm256_set1_pd(b);
-    uint16_t* out = reinterpret_cast<uint16_t*>(value);
-    int any = 0;
-    int64_t j = 0;
-    for (; j + 8 <= n; j += 8) {
-        const __m256 xf = _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(x + j)));
-        __m256d y0, w0, y1, w1;
-        estimate4(_mm256_cvtps_pd(_mm256_castps256_ps128(xf)), mv, srv, bv, y0, w0);
-        estimate4(_mm256_cvtps_pd(_mm256_extractf128_ps(xf, 1)), mv, srv, bv, y1, w1);
-        __m128i mask;
-        _mm_storeu_si128(reinterpret_cast<__m128i*>(out + j), decide8(y0, w0, y1, w1, mask));
-        any |= _mm_movemask_epi8(mask);
-    }
-    for (; j < n; ++j) {
-        double y, w;
-        estimate(load(x[j]), m, sr, b, y, w);
-        out[j] = to_bits(decide_one(y, w, static_cast<half*>(nullptr)));
-        any |= int(out[j] == undecided_bits<half>());
-    }
-    return any != 0;
-}
-
 #endif
 
-inline bool run_uniform(const float* x, int64_t n, double m, double sr, double b, float* value) {
+// A run of constant statistics (per-channel statistics); returns whether any element is undecided. FLOAT16's
+// (defined below, "FLOAT16 runs in two stages") adds to `single` the elements its float32 stage decided.
+inline bool run_uniform(const float* x, int64_t n, double m, double sr, double b, float* value, uint64_t&) {
     return uniform_run_f32(x, n, m, sr, b, value);
 }
-inline bool run_uniform(const half* x, int64_t n, double m, double sr, double b, half* value) {
-#if defined(DMLREF_F16C_PATHS)
-    if (have_f16c()) return uniform_run_f16c(x, n, m, sr, b, value);
-#endif
-    return uniform_run_f16(x, n, m, sr, b, value);
-}
+bool run_uniform(const half* x, int64_t n, double m, double sr, double b, half* value, uint64_t& single);
 
 // The fused activation applied to a decided, rounded value (step 8).
 template <class T> class Activation {
@@ -569,11 +598,12 @@ template <class T> bool forward(const BN& d, const Bindings& b) {
     // Whether the output's bytes meet the input's.
     const std::span<std::byte> xb = b.at("InputTensor"), yb = b.at("OutputTensor");
     const bool overlap = overlaps(xb, yb);
-    std::atomic<uint64_t> plain{0};
+    std::atomic<uint64_t> plain{0}, single{0};
     parallel_for(outer * chunks, [&](int64_t task) {
         const auto [at, first, n] = nest.task(task);
         const std::array<int64_t, K>& step = nest.inner.stride;
         Scratch<T>& s = scratch<T>();
+        uint64_t by_single = 0;
         // The values go straight to a contiguous output, unless it overlaps the input (an undecided
         // element reads its input after the decided ones are written).
         T* out = y + at[kY];
@@ -585,7 +615,7 @@ template <class T> bool forward(const BN& d, const Bindings& b) {
         bool any = false;
         if (step[kMean] == 0 && step[kRoot] == 0 && step[kScale] == 0 && step[kBias] == 0 && step[kX] == 1) {
             // Statistics constant along the run (per-channel statistics): one of each.
-            any = run_uniform(xr, n, load(*mr), load(*sr) * *rr, load(*br), value);
+            any = run_uniform(xr, n, load(*mr), load(*sr) * *rr, load(*br), value, by_single);
         } else {
             for (int64_t j = 0; j < n; ++j) {
                 double ye, we;
@@ -606,6 +636,7 @@ template <class T> bool forward(const BN& d, const Bindings& b) {
                                                       V[at[kRoot] + j * step[kRoot]], sr[j * step[kScale]],
                                                       br[j * step[kBias]], d.Epsilon, d.FusedActivation);
         if (!undecided.empty()) plain.fetch_add(undecided.size(), std::memory_order_relaxed);
+        if (by_single != 0) single.fetch_add(by_single, std::memory_order_relaxed);
         if (direct) return;
         if (step[kY] == 1) std::memcpy(static_cast<void*>(out), value, size_t(n) * sizeof(T));
         else
@@ -613,6 +644,7 @@ template <class T> bool forward(const BN& d, const Bindings& b) {
     });
     plain_count = plain.load();
     decided_count = uint64_t(outer * nest.inner.size) - plain_count.load();
+    single_count = single.load();
     return true;
 }
 
@@ -632,60 +664,77 @@ template <class T> DMLREF_INLINE uint32_t largest_magnitude(const T* __restrict 
     for (int64_t j = 0; j < n; ++j) m = std::max(m, magnitude_bits(a[j]));
     return m;
 }
+// Both in one pass.
+template <class T>
+DMLREF_INLINE void largest_magnitudes(const T* __restrict a, const T* __restrict b, int64_t n, uint32_t& ma,
+                                      uint32_t& mb) {
+    uint32_t x = 0, y = 0;
+    for (int64_t j = 0; j < n; ++j) {
+        x = std::max(x, magnitude_bits(a[j]));
+        y = std::max(y, magnitude_bits(b[j]));
+    }
+    ma = x;
+    mb = y;
+}
 
 // Step S2 for the n terms a_j and a_j b_j (b_j = a_j with kSquares): the levels' sums into tau (sum a
-// at levels 0 to kLevels - 1, then sum a b), and whether a residual is left (nonzero). In blocks: the
-// terms as doubles first, then the levels four lanes at a time (each lane sums its own terms; every
-// partial sum is exact, so the grouping does not matter), the last level only over blocks that
-// still have a residual (a level leaves a zero term zero).
+// at levels 0 to kLevels - 1, then sum a b), and whether a residual is left (nonzero). Four lanes at a
+// time in registers (each lane sums its own terms; every partial sum is exact, so the grouping does not
+// matter), in blocks: the first two levels over a block, then, only for a block that still has a
+// residual, the terms again with the last level (the same operations give the same residuals; a level
+// leaves a zero term zero).
 typedef double V4d __attribute__((vector_size(32)));
 typedef int64_t V4i __attribute__((vector_size(32)));
+// Terms j to j + 3 of both sums, zero from n on (zero terms: q = r = 0).
+template <class T, bool kSquares>
+DMLREF_INLINE void four_terms(const T* __restrict a, const T* __restrict b, int64_t j, int64_t n, V4d& r, V4d& rp) {
+    if (j + 4 <= n) {
+        r = V4d{load(a[j]), load(a[j + 1]), load(a[j + 2]), load(a[j + 3])};
+        if constexpr (kSquares) rp = r * r;  // the product of two floats or halves is exact
+        else rp = r * V4d{load(b[j]), load(b[j + 1]), load(b[j + 2]), load(b[j + 3])};
+        return;
+    }
+    r = rp = V4d{0, 0, 0, 0};
+    for (int64_t k = 0; j + k < n; ++k) {
+        r[k] = load(a[j + k]);
+        rp[k] = r[k] * (kSquares ? r[k] : load(b[j + k]));
+    }
+}
+// One level on four terms: q = fl(fl(sigma + r) - sigma) into acc, r - q left in r.
+DMLREF_INLINE void level(const V4d& sigma, V4d& r, V4d& acc) {
+    const V4d q = (sigma + r) - sigma;
+    r = r - q;
+    acc += q;
+}
 template <class T, bool kSquares>
 DMLREF_INLINE uint64_t extract(const T* __restrict a, const T* __restrict b, int64_t n, const double* __restrict sigma,
                                double* __restrict tau) {
     constexpr int64_t kBlock = 256;
-    alignas(32) double va[kBlock], vp[kBlock];
     V4d acc[2 * kLevels] = {}, s[2 * kLevels];
     for (int i = 0; i < 2 * kLevels; ++i) s[i] = V4d{sigma[i], sigma[i], sigma[i], sigma[i]};
     V4i rest = {};
     for (int64_t first = 0; first < n; first += kBlock) {
-        const int64_t length = std::min(kBlock, n - first), padded = (length + 3) & ~int64_t(3);
-        for (int64_t j = 0; j < length; ++j) {
-            const double x = load(a[first + j]);
-            va[j] = x;
-            vp[j] = x * (kSquares ? x : load(b[first + j]));  // the product of two floats or halves is exact
-        }
-        for (int64_t j = length; j < padded; ++j) va[j] = vp[j] = 0;  // zero terms: q = r = 0
-        // Levels 1 and 2 over the block, their residuals kept; level 3 only where one is left.
+        const int64_t end = std::min(n, first + kBlock);
         V4i left = {};
-        for (int64_t j = 0; j < padded; j += 4) {
+        for (int64_t j = first; j < end; j += 4) {
             V4d r, rp;
-            std::memcpy(&r, va + j, sizeof r);
-            std::memcpy(&rp, vp + j, sizeof rp);
+            four_terms<T, kSquares>(a, b, j, end, r, rp);
             for (int i = 0; i < kLevels - 1; ++i) {
-                const V4d q = (s[i] + r) - s[i];
-                r = r - q;
-                acc[i] += q;
-                const V4d qp = (s[kLevels + i] + rp) - s[kLevels + i];
-                rp = rp - qp;
-                acc[kLevels + i] += qp;
+                level(s[i], r, acc[i]);
+                level(s[kLevels + i], rp, acc[kLevels + i]);
             }
-            std::memcpy(va + j, &r, sizeof r);
-            std::memcpy(vp + j, &rp, sizeof rp);
             left |= ((V4i)r | (V4i)rp) << 1;  // sign aside
         }
         if ((left[0] | left[1] | left[2] | left[3]) == 0) continue;
-        constexpr int i = kLevels - 1;
-        for (int64_t j = 0; j < padded; j += 4) {
-            V4d r, rp;
-            std::memcpy(&r, va + j, sizeof r);
-            std::memcpy(&rp, vp + j, sizeof rp);
-            const V4d q = (s[i] + r) - s[i];
-            r = r - q;
-            acc[i] += q;
-            const V4d qp = (s[kLevels + i] + rp) - s[kLevels + i];
-            rp = rp - qp;
-            acc[kLevels + i] += qp;
+        for (int64_t j = first; j < end; j += 4) {
+            V4d r, rp, unused[2] = {};
+            four_terms<T, kSquares>(a, b, j, end, r, rp);
+            for (int i = 0; i < kLevels - 1; ++i) {
+                level(s[i], r, unused[0]);
+                level(s[kLevels + i], rp, unused[1]);
+            }
+            level(s[kLevels - 1], r, acc[kLevels - 1]);
+            level(s[2 * kLevels - 1], rp, acc[2 * kLevels - 1]);
             rest |= ((V4i)r | (V4i)rp) << 1;
         }
     }
@@ -696,7 +745,9 @@ DMLREF_INLINE uint64_t extract(const T* __restrict a, const T* __restrict b, int
 // Steps S1 and S2 for one chunk of n <= 2^12 terms: kExtracted (tau holds the sums), kLeft (a
 // residual is left: the caller sums the chunk in bins) or kNotFinite.
 template <class T, bool kSquares> DMLREF_INLINE int chunk_sums(const T* a, const T* b, int64_t n, double* tau) {
-    const uint32_t ma = largest_magnitude(a, n), mb = kSquares ? ma : largest_magnitude(b, n);
+    uint32_t ma, mb;
+    if constexpr (kSquares) ma = mb = largest_magnitude(a, n);
+    else largest_magnitudes(a, b, n, ma, mb);
     if (std::max(ma, mb) >= 0x7f800000u) return kNotFinite;
     // |a| < 2^ea, |b| < 2^eb: a float's exponent field e (at least 1) bounds it by 2^(e - 126).
     const int ea = std::max(int(ma >> 23), 1) - 126, eb = std::max(int(mb >> 23), 1) - 126;
@@ -717,7 +768,50 @@ DMLREF_CLONES int chunk_sums_f16(const half* a, const half* b, int64_t n, double
 inline int run_chunk_sums(const float* a, const float* b, int64_t n, double* tau) {
     return chunk_sums_f32(a, b, n, tau);
 }
-inline int run_chunk_sums(const half* a, const half* b, int64_t n, double* tau) { return chunk_sums_f16(a, b, n, tau); }
+#if defined(DMLREF_F16C_PATHS)
+// Step S4 for a chunk of n <= 2^12 FLOAT16 terms with F16C: sum a into tau[0] and sum a b (b null: a^2) as
+// tau[3] + tau[4], eight terms at a time, four float64 lanes per sum; kExtracted or kNotFinite.
+DMLREF_F16C inline void add_split(__m128 x, __m128 p, __m256d& A, __m256d& Q, __m256d& R) {
+    const __m256d sigma = _mm256_set1_pd(0x1p45), pd = _mm256_cvtps_pd(p);
+    A = _mm256_add_pd(A, _mm256_cvtps_pd(x));
+    const __m256d q = _mm256_sub_pd(_mm256_add_pd(sigma, pd), sigma);
+    Q = _mm256_add_pd(Q, q);
+    R = _mm256_add_pd(R, _mm256_sub_pd(pd, q));
+}
+template <bool kSquares> DMLREF_F16C int half_chunk_sums(const half* a, const half* b, int64_t n, double* tau) {
+    __m256d A = _mm256_setzero_pd(), Q = A, R = A;
+    int64_t j = 0;
+    for (; j + 8 <= n; j += 8) {
+        const __m256 x = load8(a + j), p = _mm256_mul_ps(x, kSquares ? x : load8(b + j));  // exact
+        add_split(_mm256_castps256_ps128(x), _mm256_castps256_ps128(p), A, Q, R);
+        add_split(_mm256_extractf128_ps(x, 1), _mm256_extractf128_ps(p, 1), A, Q, R);
+    }
+    alignas(32) double lanes[3][4];
+    _mm256_store_pd(lanes[0], A);
+    _mm256_store_pd(lanes[1], Q);
+    _mm256_store_pd(lanes[2], R);
+    double sums[3];
+    for (int i = 0; i < 3; ++i) sums[i] = (lanes[i][0] + lanes[i][1]) + (lanes[i][2] + lanes[i][3]);
+    for (; j < n; ++j) {
+        const double x = load(a[j]), p = x * (kSquares ? x : load(b[j]));
+        const double q = (0x1p45 + p) - 0x1p45;
+        sums[0] += x;
+        sums[1] += q;
+        sums[2] += p - q;
+    }
+    tau[0] = sums[0];
+    tau[1] = tau[2] = tau[5] = 0;
+    tau[3] = sums[1];
+    tau[4] = sums[2];
+    return std::isfinite(sums[0]) && std::isfinite(sums[1]) && std::isfinite(sums[2]) ? kExtracted : kNotFinite;
+}
+#endif
+inline int run_chunk_sums(const half* a, const half* b, int64_t n, double* tau) {
+#if defined(DMLREF_F16C_PATHS)
+    if (have_f16c()) return b ? half_chunk_sums<false>(a, b, n, tau) : half_chunk_sums<true>(a, nullptr, n, tau);
+#endif
+    return chunk_sums_f16(a, b, n, tau);
+}
 
 // The exact sum of doubles (step S3): each m 2^e with an integer |m| < 2^53, summed as integers
 // scaled by the least 2^e.
@@ -818,11 +912,37 @@ bool split_sums(const Nest& nest, const T* a, size_t ka, const T* b, size_t kb, 
     return true;
 }
 
+// The sums of every statistics element in Bins (Moments or GradSums), one pass in order (statistics
+// that vary along the inner run): add(bins, a, b) adds the terms of an element of a and b (b = a for
+// the moments), false for an infinity or a NaN. Into A and AB (one per statistics element, stat's
+// strides); false where a value is not finite.
+template <class Bins, class T, class Add>
+bool serial_sums(const std::vector<uint32_t>& sizes, const T* a, const int64_t* a_strides, const T* b,
+                 const int64_t* b_strides, const std::vector<int64_t>& stat, size_t count, std::vector<mpq_class>& A,
+                 std::vector<mpq_class>& AB, Add&& add) {
+    std::vector<Bins> bins(count);
+    bool finite = true;
+    const std::array<const int64_t*, 3> strides = {a_strides, b_strides, stat.data()};
+    for_each_run<3>(sizes, strides, {0, 0, 0},
+                    [&](const std::array<int64_t, 3>& off, int64_t n, const std::array<int64_t, 3>& step) {
+        if (!finite) return;
+        bool ok = true;
+        for (int64_t j = 0; j < n; ++j)
+            ok &= add(bins[size_t(off[2] + j * step[2])], a[off[0] + j * step[0]], b[off[1] + j * step[1]]);
+        finite = finite && ok;
+    });
+    if (!finite) return false;
+    A.assign(count, 0);
+    AB.assign(count, 0);
+    for (size_t k = 0; k < count; ++k) add_totals(bins[k], A[k], AB[k]);
+    return true;
+}
+
 // ---- BATCH_NORMALIZATION_TRAINING ----------------------------------------------------------------
 
 using TRAINING = DML_BATCH_NORMALIZATION_TRAINING_OPERATOR_DESC;
 
-std::atomic<uint64_t> training_decided{0}, training_plain{0};
+std::atomic<uint64_t> training_decided{0}, training_plain{0}, training_single{0};
 
 // The exact moments of one statistics element: sum X and sum X^2 as integers in bins by the float
 // exponent of X. X = m 2^(e - 150) (m < 2^24 with the hidden bit; a subnormal has e = 1 and no
@@ -906,71 +1026,14 @@ DMLREF_CLONES bool training_run_f16(const half* x, const half* fa, int64_t n, do
                                     half* value) {
     return fa ? training_run(x, fa, n, mu, sr, b, A, value) : training_run<half>(x, nullptr, n, mu, sr, b, A, value);
 }
-inline bool run_training(const float* x, const float* fa, int64_t n, double mu, double sr, double b, double A,
-                         float* value) {
+// As run_uniform, for the training's OutputTensor (mu32: the batch mean rounded to FLOAT32, for FLOAT16's float32
+// stage).
+inline bool run_training(const float* x, const float* fa, int64_t n, double mu, float, double sr, double b, double A,
+                         float* value, uint64_t&) {
     return training_run_f32(x, fa, n, mu, sr, b, A, value);
 }
-#if defined(DMLREF_F16C_PATHS)
-// Eight FLOAT16 values as two groups of four doubles (exact).
-DMLREF_F16C inline void load8(const half* p, __m256d& lo, __m256d& hi) {
-    const __m256 f = _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
-    lo = _mm256_cvtps_pd(_mm256_castps256_ps128(f));
-    hi = _mm256_cvtps_pd(_mm256_extractf128_ps(f, 1));
-}
-DMLREF_F16C inline __m256d magnitude4(__m256d v) { return _mm256_andnot_pd(_mm256_set1_pd(-0.0), v); }
-
-// estimate_training on four elements, the same IEEE operations.
-DMLREF_F16C inline void estimate_training4(__m256d x, __m256d mu, __m256d sr, __m256d bf, __m256d A, __m256d& y,
-                                           __m256d& w) {
-    const __m256d t = _mm256_mul_pd(sr, _mm256_sub_pd(x, mu));
-    const __m256d yt = _mm256_add_pd(t, bf);
-    y = _mm256_add_pd(yt, _mm256_setzero_pd());
-    const __m256d e = _mm256_add_pd(_mm256_mul_pd(magnitude4(t), _mm256_set1_pd(6 * 0x1p-53 * (1 + 0x1p-40))),
-                                    _mm256_mul_pd(magnitude4(yt), _mm256_set1_pd(0x1p-52 * (1 + 0x1p-40))));
-    w = _mm256_add_pd(
-        _mm256_add_pd(_mm256_add_pd(e, _mm256_mul_pd(magnitude4(bf), _mm256_set1_pd(0x1p-53 * (1 + 0x1p-40)))), A),
-        _mm256_set1_pd(0x1p-1072));
-}
-
-// training_run for FLOAT16 with F16C, in registers, as uniform_run_f16c.
-DMLREF_F16C bool training_run_f16c(const half* __restrict x, const half* __restrict fa, int64_t n, double mu, double sr,
-                                   double b, double A, half* __restrict value) {
-    const __m256d muv = _mm256_set1_pd(mu), srv = _mm256_set1_pd(sr), bv = _mm256_set1_pd(b), Av = _mm256_set1_pd(A);
-    uint16_t* out = reinterpret_cast<uint16_t*>(value);
-    int any = 0;
-    int64_t j = 0;
-    for (; j + 8 <= n; j += 8) {
-        __m256d x0, x1, b0 = bv, b1 = bv;
-        load8(x + j, x0, x1);
-        if (fa) {
-            __m256d f0, f1;
-            load8(fa + j, f0, f1);
-            b0 = _mm256_add_pd(bv, f0);
-            b1 = _mm256_add_pd(bv, f1);
-        }
-        __m256d y0, w0, y1, w1;
-        estimate_training4(x0, muv, srv, b0, Av, y0, w0);
-        estimate_training4(x1, muv, srv, b1, Av, y1, w1);
-        __m128i mask;
-        _mm_storeu_si128(reinterpret_cast<__m128i*>(out + j), decide8(y0, w0, y1, w1, mask));
-        any |= _mm_movemask_epi8(mask);
-    }
-    for (; j < n; ++j) {
-        double y, w;
-        estimate_training(load(x[j]), mu, sr, fa ? b + load(fa[j]) : b, A, y, w);
-        out[j] = to_bits(decide_one(y, w, static_cast<half*>(nullptr)));
-        any |= int(out[j] == undecided_bits<half>());
-    }
-    return any != 0;
-}
-#endif
-inline bool run_training(const half* x, const half* fa, int64_t n, double mu, double sr, double b, double A,
-                         half* value) {
-#if defined(DMLREF_F16C_PATHS)
-    if (have_f16c()) return training_run_f16c(x, fa, n, mu, sr, b, A, value);
-#endif
-    return training_run_f16(x, fa, n, mu, sr, b, A, value);
-}
+bool run_training(const half* x, const half* fa, int64_t n, double mu, float mu32, double sr, double b, double A,
+                  half* value, uint64_t& single);
 
 // Step T2's constants of one statistics element: mu~ = RN(mean), r~ = fl(1 / fl(sqrt(RN(var +
 // Epsilon)))) (NaN for var + Epsilon <= 0), sr~ = fl(s r~), A = fl(fl(|sr~| |mu~|) 2^-53 (1 + 2^-39)).
@@ -1015,39 +1078,22 @@ template <class T> bool training(const TRAINING& d, const Bindings& b) {
     // loop). Statistics constant along the inner run: by extraction, a chunk per task (steps S1 to
     // S3); otherwise in bins, one pass in order.
     std::vector<mpq_class> S, Q;
-    if (nest.inner.stride[kStat] == 0) {
-        auto add = [](Moments& m, T v, T) {
-            if constexpr (is_half_v<T>) m.add_half(to_bits(v));
-            else m.add(to_bits(v));
-        };
-        if (!split_sums<T, Moments>(nest, x, kX, static_cast<const T*>(nullptr), kX, kStat, count, S, Q, add))
-            return false;
-    } else {
-        std::vector<Moments> moments(count);
-        bool finite = true;
-        const std::array<const int64_t*, 2> strides = {X.strides.data(), stat.data()};
-        for_each_run<2>(d.InputTensor.Sizes, strides, {0, 0},
-                        [&](const std::array<int64_t, 2>& off, int64_t n, const std::array<int64_t, 2>& step) {
-            if (!finite) return;
-            const T* xr = x + off[0];
-            bool ok = true;
-            for (int64_t j = 0; j < n; ++j) {
-                Moments& m = moments[size_t(off[1] + j * step[1])];
-                if constexpr (is_half_v<T>) ok &= m.add_half(to_bits(xr[j * step[0]]));
-                else ok &= m.add(to_bits(xr[j * step[0]]));
-            }
-            finite = finite && ok;
-        });
-        if (!finite) return false;
-        S.assign(count, 0);
-        Q.assign(count, 0);
-        for (size_t k = 0; k < count; ++k) add_totals(moments[k], S[k], Q[k]);
-    }
+    auto add = [](Moments& m, T v, T) {
+        if constexpr (is_half_v<T>) return m.add_half(to_bits(v));
+        else return m.add(to_bits(v));
+    };
+    const bool finite = nest.inner.stride[kStat] == 0
+                            ? split_sums<T, Moments>(nest, x, kX, static_cast<const T*>(nullptr), kX, kStat, count, S,
+                                                     Q, add)
+                            : serial_sums<Moments>(d.InputTensor.Sizes, x, X.strides.data(), x, X.strides.data(), stat,
+                                                   count, S, Q, add);
+    if (!finite) return false;
 
     // Step T2: per statistics element, the exact mean S / M and variance (M Q - S^2) / M^2 (OutputMean
     // and OutputVariance rounded once), mu~ and D~ rounded to float64, r~ and sr~, and A.
     std::vector<mpq_class> mean(count), var(count);
     std::vector<double> mu(count), sr(count), A(count);
+    std::vector<float> mu32(count);  // the mean rounded to FLOAT32 (FLOAT16's float32 stage)
     std::vector<T> out_mean(count), out_var(count);
     const mpq_class Mq{mpz_class(static_cast<unsigned long>(M))};
     for (size_t k = 0; k < count; ++k) {
@@ -1057,6 +1103,7 @@ template <class T> bool training(const TRAINING& d, const Bindings& b) {
         out_var[k] = round_rational<T>(var[k]);
         const Run run = run_constants(mean[k], var[k], load(scale[k]), d.Epsilon);
         mu[k] = run.mu;
+        mu32[k] = round_rational<float>(mean[k]);
         sr[k] = run.sr;
         A[k] = run.A;
     }
@@ -1072,11 +1119,12 @@ template <class T> bool training(const TRAINING& d, const Bindings& b) {
         const std::span<std::byte> fb = b.at("FusedAddTensor");
         overlap = overlap || overlaps(fb, yb);
     }
-    std::atomic<uint64_t> plain{0};
+    std::atomic<uint64_t> plain{0}, single{0};
     parallel_for(outer * chunks, [&](int64_t task) {
         const auto [at, first, n] = nest.task(task);
         const std::array<int64_t, K>& step = nest.inner.stride;
         Scratch<T>& s = scratch<T>();
+        uint64_t by_single = 0;
         T* out = y + at[kY];
         const bool direct = step[kY] == 1 && !overlap;
         T* value = direct ? out : s.value.data();
@@ -1085,7 +1133,7 @@ template <class T> bool training(const TRAINING& d, const Bindings& b) {
         const size_t k0 = size_t(at[kStat]);
         bool any = false;
         if (step[kStat] == 0 && step[kX] == 1 && (!fa || step[kFa] == 1)) {
-            any = run_training(xr, far, n, mu[k0], sr[k0], load(bias[k0]), A[k0], value);
+            any = run_training(xr, far, n, mu[k0], mu32[k0], sr[k0], load(bias[k0]), A[k0], value, by_single);
         } else {
             for (int64_t j = 0; j < n; ++j) {
                 const size_t k = k0 + size_t(j * step[kStat]);
@@ -1110,6 +1158,7 @@ template <class T> bool training(const TRAINING& d, const Bindings& b) {
                                                                d.FusedActivation);
         }
         if (!undecided.empty()) plain.fetch_add(undecided.size(), std::memory_order_relaxed);
+        if (by_single != 0) single.fetch_add(by_single, std::memory_order_relaxed);
         if (direct) return;
         if (step[kY] == 1) std::memcpy(static_cast<void*>(out), value, size_t(n) * sizeof(T));
         else
@@ -1119,6 +1168,7 @@ template <class T> bool training(const TRAINING& d, const Bindings& b) {
     write_logical<T>(d.OutputVarianceTensor, b.at("OutputVarianceTensor"), [&](uint64_t k) { return out_var[k]; });
     training_plain = plain.load();
     training_decided = uint64_t(outer * nest.inner.size) - training_plain.load();
+    training_single = single.load();
     return true;
 }
 
@@ -1126,7 +1176,7 @@ template <class T> bool training(const TRAINING& d, const Bindings& b) {
 
 using GRAD = DML_BATCH_NORMALIZATION_GRAD_OPERATOR_DESC;
 
-std::atomic<uint64_t> grad_decided{0}, grad_plain{0};
+std::atomic<uint64_t> grad_decided{0}, grad_plain{0}, grad_single{0};
 
 // The exact sums of one statistics element: sum dY (as Moments' sum) and sum dY X, each product of
 // two floats an exact double m_dy m_x 2^(e_dy + e_x - 300) with m_dy m_x < 2^48, summed in 128-bit
@@ -1227,57 +1277,176 @@ DMLREF_CLONES bool training_grad_run_f16(const half* dy, const half* x, int64_t 
     return training_grad_run(dy, x, n, m, a, c, sr, value);
 }
 inline bool run_training_grad(const float* dy, const float* x, int64_t n, double m, double a, double c, double sr,
-                              float* value) {
+                              float* value, uint64_t&) {
     return training_grad_run_f32(dy, x, n, m, a, c, sr, value);
 }
-#if defined(DMLREF_F16C_PATHS)
-// estimate_training_grad on four elements, the same IEEE operations.
-DMLREF_F16C inline void estimate_training_grad4(__m256d dy, __m256d x, __m256d m, __m256d a, __m256d c, __m256d sr,
-                                                __m256d& z0, __m256d& w) {
-    const __m256d h = _mm256_sub_pd(dy, a);
-    const __m256d q = _mm256_mul_pd(_mm256_sub_pd(x, m), c);
-    const __m256d g = _mm256_sub_pd(h, q);
-    const __m256d z = _mm256_mul_pd(sr, g);
-    z0 = _mm256_add_pd(z, _mm256_setzero_pd());
-    const __m256d G = _mm256_add_pd(_mm256_add_pd(_mm256_add_pd(magnitude4(g), magnitude4(h)), magnitude4(a)),
-                                    _mm256_mul_pd(_mm256_set1_pd(3.0), magnitude4(q)));
-    w = _mm256_add_pd(
-        _mm256_add_pd(_mm256_mul_pd(_mm256_mul_pd(magnitude4(sr), G), _mm256_set1_pd(0x1p-53 * (1 + 0x1p-40))),
-                      _mm256_mul_pd(magnitude4(z), _mm256_set1_pd(6 * 0x1p-53 * (1 + 0x1p-40)))),
-        _mm256_set1_pd(0x1p-1068));
+
+// ---- FLOAT16 runs in two stages (header, steps H1 to H5) ----------------------------------------
+
+// The float32 stage's constants: 4v and 2v (v = 2^-24), and the floor of w (step H2).
+constexpr float kFour = 0x1p-22f, kTwo = 0x1p-23f, kFloor = 0x1p-125f;
+
+// Step H1's range of a run constant k = fl32(k64): 0 only where k64 is 0, otherwise 2^-e <= |k| <= 2^e
+// (false for a NaN or an infinity).
+inline bool in_range(double k64, float k, int e) {
+    return k64 == 0 || (std::fabs(k) >= std::ldexp(1.0f, -e) && std::fabs(k) <= std::ldexp(1.0f, e));
 }
 
-// training_grad_run for FLOAT16 with F16C, in registers, as uniform_run_f16c.
-DMLREF_F16C bool training_grad_run_f16c(const half* __restrict dy, const half* __restrict x, int64_t n, double m,
-                                        double a, double c, double sr, half* __restrict value) {
-    const __m256d mv = _mm256_set1_pd(m), av = _mm256_set1_pd(a), cv = _mm256_set1_pd(c), srv = _mm256_set1_pd(sr);
-    uint16_t* out = reinterpret_cast<uint16_t*>(value);
-    int any = 0;
-    int64_t j = 0;
-    for (; j + 8 <= n; j += 8) {
-        __m256d d0, d1, x0, x1;
-        load8(dy + j, d0, d1);
-        load8(x + j, x0, x1);
-        __m256d z0, w0, z1, w1;
-        estimate_training_grad4(d0, x0, mv, av, cv, srv, z0, w0);
-        estimate_training_grad4(d1, x1, mv, av, cv, srv, z1, w1);
-        __m128i mask;
-        _mm_storeu_si128(reinterpret_cast<__m128i*>(out + j), decide8(z0, w0, z1, w1, mask));
-        any |= _mm_movemask_epi8(mask);
+#if defined(DMLREF_F16C_PATHS)
+
+// Step H3 on eight elements' y and w: the FLOAT16 bits of lo = fl(y - w) and hi = fl(y + w), each
+// rounded to nearest even by VCVTPS2PH, where they are the same and w < 2^100 (false for NaN);
+// otherwise undecided_bits, with 0xffff in mask.
+DMLREF_F16C inline __m128i decide8f(__m256 y, __m256 w, __m128i& mask) {
+    const __m128i lo = _mm256_cvtps_ph(_mm256_sub_ps(y, w), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+    const __m128i hi = _mm256_cvtps_ph(_mm256_add_ps(y, w), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+    const __m128i finite = narrow(_mm256_castps_si256(_mm256_cmp_ps(w, _mm256_set1_ps(0x1p100f), _CMP_LT_OQ)));
+    mask = _mm_andnot_si128(_mm_and_si128(_mm_cmpeq_epi16(lo, hi), finite), _mm_set1_epi16(-1));
+    return _mm_blendv_epi8(lo, _mm_set1_epi16(int16_t(undecided_bits<half>())), mask);
+}
+
+// The estimates of a run of y = s (x - m) D^(-1/2) + b + f: the forward (m the Mean, no f; the grad:
+// x = dY, m = b = 0) and the training (m the batch mean, f the FusedAdd where kFused). single: step
+// H2's float32 estimate of elements j to j + 7; twofold: the float64 estimate of element j (estimate,
+// estimate_training). ok: whether the run meets step H1's ranges (otherwise only twofold is used).
+template <bool kTraining, bool kFused> struct AffineHalf {
+    const half* x;
+    const half* f;
+    double m, sr, b, A;  // the float64 estimate's run constants (A: the training's)
+    float m32, S, b32, K;
+    bool ok;
+    DMLREF_F16C void single(int64_t j, __m256& y, __m256& w) const {
+        const __m256 t = _mm256_mul_ps(_mm256_set1_ps(S), _mm256_sub_ps(load8(x + j), _mm256_set1_ps(m32)));
+        __m256 bf = _mm256_set1_ps(b32);
+        if constexpr (kFused) bf = _mm256_add_ps(bf, load8(f + j));
+        y = _mm256_add_ps(t, bf);
+        __m256 e = _mm256_add_ps(magnitude8(t), magnitude8(y));
+        if constexpr (kFused) e = _mm256_add_ps(e, magnitude8(bf));
+        w = _mm256_add_ps(_mm256_mul_ps(e, _mm256_set1_ps(kFour)), _mm256_set1_ps(K));
     }
-    for (; j < n; ++j) {
-        double z, w;
+    void twofold(int64_t j, double& y, double& w) const {
+        if constexpr (kTraining) estimate_training(load(x[j]), m, sr, kFused ? b + load(f[j]) : b, A, y, w);
+        else estimate(load(x[j]), m, sr, b, y, w);
+    }
+};
+
+// The same for the training grad's OutputGradientTensor (steps H4 and G1 to G3).
+struct TrainingGradHalf {
+    const half* dy;
+    const half* x;
+    double m, a, c, sr;
+    float m32, a32, c32, S;
+    bool ok;
+    DMLREF_F16C void single(int64_t j, __m256& z, __m256& w) const {
+        const __m256 h = _mm256_sub_ps(load8(dy + j), _mm256_set1_ps(a32));
+        const __m256 q = _mm256_mul_ps(_mm256_sub_ps(load8(x + j), _mm256_set1_ps(m32)), _mm256_set1_ps(c32));
+        const __m256 g = _mm256_sub_ps(h, q);
+        z = _mm256_mul_ps(_mm256_set1_ps(S), g);
+        const __m256 G = _mm256_add_ps(_mm256_add_ps(_mm256_add_ps(magnitude8(g), magnitude8(h)),
+                                                     _mm256_mul_ps(_mm256_set1_ps(3.0f), magnitude8(q))),
+                                       _mm256_set1_ps(std::fabs(a32)));
+        const __m256 e = _mm256_add_ps(_mm256_mul_ps(_mm256_set1_ps(std::fabs(S)), G),
+                                       _mm256_add_ps(magnitude8(z), magnitude8(z)));
+        w = _mm256_add_ps(_mm256_mul_ps(e, _mm256_set1_ps(kTwo)), _mm256_set1_ps(kFloor));
+    }
+    void twofold(int64_t j, double& z, double& w) const {
         estimate_training_grad(load(dy[j]), load(x[j]), m, a, c, sr, z, w);
-        out[j] = to_bits(decide_one(z, w, static_cast<half*>(nullptr)));
-        any |= int(out[j] == undecided_bits<half>());
+    }
+};
+
+// A run of n FLOAT16 elements in two stages (step H5): the float32 stage eight at a time (where the run
+// meets its ranges), then the float64 stage (decide8 on doubles) on the elements it left and the last
+// n % 8. Returns whether any element is still undecided (undecided_bits); adds the float32 stage's
+// decided elements to single.
+template <class E> DMLREF_F16C bool half_run(const E& e, int64_t n, half* __restrict value, uint64_t& single) {
+    uint16_t* out = reinterpret_cast<uint16_t*>(value);
+    int32_t left[kChunk];
+    int64_t count = 0, j = 0;
+    if (e.ok)
+        for (; j + 8 <= n; j += 8) {
+            __m256 y, w;
+            e.single(j, y, w);
+            __m128i mask;
+            _mm_storeu_si128(reinterpret_cast<__m128i*>(out + j), decide8f(y, w, mask));
+            // Two mask bits per undecided element.
+            for (uint32_t bits = uint32_t(_mm_movemask_epi8(mask)); bits != 0; bits &= bits - 1) {
+                left[count++] = int32_t(j + (std::countr_zero(bits) >> 1));
+                bits &= bits - 1;
+            }
+        }
+    for (; j < n; ++j) left[count++] = int32_t(j);
+    single += uint64_t(n - count);
+    int any = 0;
+    for (int64_t i = 0; i < count; i += 8) {
+        alignas(32) double y[8], w[8];
+        alignas(16) uint16_t h[8];
+        const int64_t length = std::min<int64_t>(8, count - i);
+        for (int64_t k = 0; k < 8; ++k) {
+            y[k] = 0;
+            w[k] = std::numeric_limits<double>::quiet_NaN();  // padding: undecided
+            if (k < length) e.twofold(left[i + k], y[k], w[k]);
+        }
+        __m128i mask;
+        _mm_store_si128(reinterpret_cast<__m128i*>(h), decide8(_mm256_load_pd(y), _mm256_load_pd(w),
+                                                               _mm256_load_pd(y + 4), _mm256_load_pd(w + 4), mask));
+        for (int64_t k = 0; k < length; ++k) {
+            out[left[i + k]] = h[k];
+            any |= int(h[k] == undecided_bits<half>());
+        }
     }
     return any != 0;
 }
+
+// A run's estimates from the float64 run constants (step H1).
+AffineHalf<false, false> forward_half(const half* x, double m, double sr, double b) {
+    const float S = float(sr);
+    return {x, nullptr, m, sr, b, 0.0, float(m), S, float(b), kFloor, in_range(sr, S, 32)};
+}
+template <bool kFused>
+AffineHalf<true, kFused> training_half(const half* x, const half* fa, double mu, float mu32, double sr, double b,
+                                       double A) {
+    const float S = float(sr);
+    // Step H2's K = fl32(fl64(fl64(|S| |mu32|) 2^-23) + 2^-125).
+    const float K = float((std::fabs(double(S)) * std::fabs(double(mu32))) * 0x1p-23 + 0x1p-125);
+    return {x, fa, mu, sr, b, A, mu32, S, float(b), K, in_range(sr, S, 32)};
+}
+TrainingGradHalf training_grad_half(const half* dy, const half* x, double m, double a, double c, double sr) {
+    const float S = float(sr), a32 = float(a), c32 = float(c);
+    return {
+        dy, x, m, a, c, sr, float(m), a32, c32, S, in_range(sr, S, 32) && in_range(a, a32, 60) && in_range(c, c32, 40)};
+}
+
+// For the tests: the float32 estimate of an element, as the run computes it (eight copies of it), or NaN.
+template <class E> DMLREF_F16C BatchNormalizationEstimate single_estimate(const E& e) {
+    if (!e.ok) return {std::numeric_limits<double>::quiet_NaN(), std::numeric_limits<double>::quiet_NaN()};
+    __m256 y, w;
+    e.single(0, y, w);
+    return {double(_mm256_cvtss_f32(y)), double(_mm256_cvtss_f32(w))};
+}
 #endif
-inline bool run_training_grad(const half* dy, const half* x, int64_t n, double m, double a, double c, double sr,
-                              half* value) {
+
+bool run_uniform(const half* x, int64_t n, double m, double sr, double b, half* value, uint64_t& single) {
 #if defined(DMLREF_F16C_PATHS)
-    if (have_f16c()) return training_grad_run_f16c(dy, x, n, m, a, c, sr, value);
+    if (have_f16c()) return half_run(forward_half(x, m, sr, b), n, value, single);
+#endif
+    return uniform_run_f16(x, n, m, sr, b, value);
+}
+
+bool run_training(const half* x, const half* fa, int64_t n, double mu, float mu32, double sr, double b, double A,
+                  half* value, uint64_t& single) {
+#if defined(DMLREF_F16C_PATHS)
+    if (have_f16c()) {
+        if (fa) return half_run(training_half<true>(x, fa, mu, mu32, sr, b, A), n, value, single);
+        return half_run(training_half<false>(x, nullptr, mu, mu32, sr, b, A), n, value, single);
+    }
+#endif
+    return training_run_f16(x, fa, n, mu, sr, b, A, value);
+}
+
+inline bool run_training_grad(const half* dy, const half* x, int64_t n, double m, double a, double c, double sr,
+                              half* value, uint64_t& single) {
+#if defined(DMLREF_F16C_PATHS)
+    if (have_f16c()) return half_run(training_grad_half(dy, x, m, a, c, sr), n, value, single);
 #endif
     return training_grad_run_f16(dy, x, n, m, a, c, sr, value);
 }
@@ -1310,33 +1479,15 @@ template <class T, class D> bool grad(const D& d, const Bindings& b) {
     // extraction where the statistics are constant along the inner run (steps S1 to S3), otherwise
     // in bins, one pass in order.
     std::vector<mpq_class> sum_dys, sum_products;
-    if (nest.inner.stride[kStat] == 0) {
-        auto add = [](GradSums& g, T dv, T xv) {
-            if constexpr (is_half_v<T>) g.add_half(to_bits(dv), to_bits(xv));
-            else g.add(to_bits(dv), to_bits(xv));
-        };
-        if (!split_sums<T, GradSums>(nest, dy, kX, x, kIn, kStat, count, sum_dys, sum_products, add)) return false;
-    } else {
-        std::vector<GradSums> sums(count);
-        bool finite = true;
-        const std::array<const int64_t*, 3> strides = {X.strides.data(), dY.strides.data(), stat.data()};
-        for_each_run<3>(d.InputTensor.Sizes, strides, {0, 0, 0},
-                        [&](const std::array<int64_t, 3>& off, int64_t n, const std::array<int64_t, 3>& step) {
-            if (!finite) return;
-            bool ok = true;
-            for (int64_t j = 0; j < n; ++j) {
-                GradSums& g = sums[size_t(off[2] + j * step[2])];
-                const T xv = x[off[0] + j * step[0]], dv = dy[off[1] + j * step[1]];
-                if constexpr (is_half_v<T>) ok &= g.add_half(to_bits(dv), to_bits(xv));
-                else ok &= g.add(to_bits(dv), to_bits(xv));
-            }
-            finite = finite && ok;
-        });
-        if (!finite) return false;
-        sum_dys.assign(count, 0);
-        sum_products.assign(count, 0);
-        for (size_t k = 0; k < count; ++k) add_totals(sums[k], sum_dys[k], sum_products[k]);
-    }
+    auto add = [](GradSums& g, T dv, T xv) {
+        if constexpr (is_half_v<T>) return g.add_half(to_bits(dv), to_bits(xv));
+        else return g.add(to_bits(dv), to_bits(xv));
+    };
+    const bool finite = nest.inner.stride[kStat] == 0
+                            ? split_sums<T, GradSums>(nest, dy, kX, x, kIn, kStat, count, sum_dys, sum_products, add)
+                            : serial_sums<GradSums>(d.InputTensor.Sizes, dy, dY.strides.data(), x, X.strides.data(),
+                                                    stat, count, sum_dys, sum_products, add);
+    if (!finite) return false;
 
     // OutputBiasGradient = sum dY and OutputScaleGradient = r sum dY (X - Mean), from the exact sums.
     std::vector<T> bias_gradient(count), scale_gradient(count);
@@ -1363,11 +1514,12 @@ template <class T, class D> bool grad(const D& d, const Bindings& b) {
     T* out_base = dX.data<T>();
     const std::span<std::byte> ib = b.at("InputGradientTensor"), ob = b.at("OutputGradientTensor");
     const bool overlap = overlaps(ib, ob);
-    std::atomic<uint64_t> plain{0};
+    std::atomic<uint64_t> plain{0}, single{0};
     parallel_for(outer * chunks, [&](int64_t task) {
         const auto [at, first, n] = nest.task(task);
         const std::array<int64_t, K>& step = nest.inner.stride;
         Scratch<T>& s = scratch<T>();
+        uint64_t by_single = 0;
         T* out = out_base + at[kY];
         const bool direct = step[kY] == 1 && !overlap;
         T* value = direct ? out : s.value.data();
@@ -1376,7 +1528,7 @@ template <class T, class D> bool grad(const D& d, const Bindings& b) {
         const size_t k0 = size_t(at[kStat]);
         bool any = false;
         if (training && step[kStat] == 0 && step[kX] == 1 && step[kIn] == 1) {
-            any = run_training_grad(dyr, xr, n, load(mean[k0]), a[k0], c[k0], sr[k0], value);
+            any = run_training_grad(dyr, xr, n, load(mean[k0]), a[k0], c[k0], sr[k0], value, by_single);
         } else if (training) {
             for (int64_t j = 0; j < n; ++j) {
                 const size_t k = k0 + size_t(j * step[kStat]);
@@ -1387,7 +1539,7 @@ template <class T, class D> bool grad(const D& d, const Bindings& b) {
                 any |= is_undecided(value[j]);
             }
         } else if (step[kStat] == 0 && step[kX] == 1) {
-            any = run_uniform(dyr, n, 0.0, sr[k0], 0.0, value);
+            any = run_uniform(dyr, n, 0.0, sr[k0], 0.0, value, by_single);
         } else {
             for (int64_t j = 0; j < n; ++j) {
                 double ye, we;
@@ -1410,6 +1562,7 @@ template <class T, class D> bool grad(const D& d, const Bindings& b) {
             else value[j] = batch_normalization_grad_element<T>(dyr[j * step[kX]], scale[k], var[k], d.Epsilon);
         }
         if (!undecided.empty()) plain.fetch_add(undecided.size(), std::memory_order_relaxed);
+        if (by_single != 0) single.fetch_add(by_single, std::memory_order_relaxed);
         if (direct) return;
         if (step[kY] == 1) std::memcpy(static_cast<void*>(out), value, size_t(n) * sizeof(T));
         else
@@ -1421,6 +1574,7 @@ template <class T, class D> bool grad(const D& d, const Bindings& b) {
                      [&](uint64_t k) { return bias_gradient[k]; });
     grad_plain = plain.load();
     grad_decided = uint64_t(outer * nest.inner.size) - grad_plain.load();
+    grad_single = single.load();
     return true;
 }
 
@@ -1453,7 +1607,9 @@ BatchNormalizationEstimate batch_normalization_training_grad_estimate(double dy,
     return r;
 }
 
-BatchNormalizationCounts batch_normalization_grad_counts() { return {grad_decided.load(), grad_plain.load()}; }
+BatchNormalizationCounts batch_normalization_grad_counts() {
+    return {grad_decided.load(), grad_plain.load(), grad_single.load()};
+}
 
 bool batch_normalization_training(const TRAINING& d, const Bindings& b) {
     switch (d.InputTensor.DataType) {
@@ -1464,7 +1620,7 @@ bool batch_normalization_training(const TRAINING& d, const Bindings& b) {
 }
 
 BatchNormalizationCounts batch_normalization_training_counts() {
-    return {training_decided.load(), training_plain.load()};
+    return {training_decided.load(), training_plain.load(), training_single.load()};
 }
 
 BatchNormalizationEstimate batch_normalization_training_estimate(double x, const mpq_class& mean,
@@ -1484,13 +1640,65 @@ bool batch_normalization(const BN& d, const Bindings& b) {
     }
 }
 
-BatchNormalizationCounts batch_normalization_counts() { return {decided_count.load(), plain_count.load()}; }
+BatchNormalizationCounts batch_normalization_counts() {
+    return {decided_count.load(), plain_count.load(), single_count.load()};
+}
 
 BatchNormalizationEstimate batch_normalization_estimate(double x, double mean, double variance, double scale,
                                                         double bias, float epsilon) {
     BatchNormalizationEstimate r;
     estimate(x, mean, scale * root_estimate(variance, epsilon), bias, r.y, r.w);
     return r;
+}
+
+namespace {
+constexpr BatchNormalizationEstimate kNoEstimate{std::numeric_limits<double>::quiet_NaN(),
+                                                 std::numeric_limits<double>::quiet_NaN()};
+}  // namespace
+
+BatchNormalizationEstimate batch_normalization_half_estimate(half x, half mean, half variance, half scale, half bias,
+                                                             float epsilon) {
+#if defined(DMLREF_F16C_PATHS)
+    if (have_f16c()) {
+        const std::array<half, 8> xs = {x, x, x, x, x, x, x, x};
+        const double sr = load(scale) * root_estimate(load(variance), epsilon);
+        return single_estimate(forward_half(xs.data(), load(mean), sr, load(bias)));
+    }
+#endif
+    return kNoEstimate;
+}
+
+BatchNormalizationEstimate batch_normalization_training_half_estimate(half x, const mpq_class& mean,
+                                                                      const mpq_class& variance, half scale, half bias,
+                                                                      const half* fused_add, float epsilon) {
+#if defined(DMLREF_F16C_PATHS)
+    if (have_f16c()) {
+        const std::array<half, 8> xs = {x, x, x, x, x, x, x, x};
+        const half f = fused_add ? *fused_add : half(0.0f);
+        const std::array<half, 8> fs = {f, f, f, f, f, f, f, f};
+        const Run run = run_constants(mean, variance, load(scale), epsilon);
+        const float mu32 = round_rational<float>(mean);
+        if (fused_add)
+            return single_estimate(training_half<true>(xs.data(), fs.data(), run.mu, mu32, run.sr, load(bias), run.A));
+        return single_estimate(training_half<false>(xs.data(), nullptr, run.mu, mu32, run.sr, load(bias), run.A));
+    }
+#endif
+    return kNoEstimate;
+}
+
+BatchNormalizationEstimate batch_normalization_training_grad_half_estimate(half dy, half x, half mean,
+                                                                           const mpq_class& sum_dy,
+                                                                           const mpq_class& sum_c, uint64_t M,
+                                                                           half scale, half variance, float epsilon) {
+#if defined(DMLREF_F16C_PATHS)
+    if (have_f16c()) {
+        const std::array<half, 8> dys = {dy, dy, dy, dy, dy, dy, dy, dy}, xs = {x, x, x, x, x, x, x, x};
+        const auto [a, c] = training_grad_constants(sum_dy, sum_c, M, load(variance), epsilon);
+        const double sr = load(scale) * root_estimate(load(variance), epsilon);
+        return single_estimate(training_grad_half(dys.data(), xs.data(), load(mean), a, c, sr));
+    }
+#endif
+    return kNoEstimate;
 }
 
 }  // namespace dmlref::reference::fast

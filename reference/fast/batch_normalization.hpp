@@ -32,10 +32,11 @@ bool batch_normalization_grad(const DML_BATCH_NORMALIZATION_GRAD_OPERATOR_DESC& 
 // The same for BATCH_NORMALIZATION_TRAINING_GRAD (the supplied Mean, BnTrainingGradMean).
 bool batch_normalization_training_grad(const DML_BATCH_NORMALIZATION_TRAINING_GRAD_OPERATOR_DESC& d, const Bindings& b);
 
-// For the tests: of the last call's elements, those decided by the float64 bound and those left
-// to the plain loop's exact element.
+// For the tests: of the last call's elements, those decided by an error bound and those left to the
+// plain loop's exact element; of the decided, those FLOAT16's float32 stage decided (the rest, the
+// float64 bound).
 struct BatchNormalizationCounts {
-    uint64_t decided = 0, plain = 0;
+    uint64_t decided = 0, plain = 0, single = 0;
 };
 BatchNormalizationCounts batch_normalization_counts();
 BatchNormalizationCounts batch_normalization_training_counts();  // OutputTensor's elements
@@ -61,5 +62,20 @@ BatchNormalizationEstimate batch_normalization_training_grad_estimate(double dy,
                                                                       const mpq_class& sum_dy, const mpq_class& sum_c,
                                                                       uint64_t M, double scale, double variance,
                                                                       float epsilon);
+
+// For the tests: FLOAT16's float32 stage (reference/fast/batch_normalization.cpp, steps H1 to H4) on one
+// element, as a run of constant statistics computes it: y and the half-width w (|y - V| <= w, and the
+// float32 ends fl(y -+ w) hold V), both floats; NaN where the run would skip the stage (H1's ranges) or
+// the machine lacks F16C. The forward (the grad: x = dY, Mean and Bias 0), the training (fused_add null
+// for none) and the training grad, from the same operands as the float64 estimates above.
+BatchNormalizationEstimate batch_normalization_half_estimate(half x, half mean, half variance, half scale, half bias,
+                                                             float epsilon);
+BatchNormalizationEstimate batch_normalization_training_half_estimate(half x, const mpq_class& mean,
+                                                                      const mpq_class& variance, half scale, half bias,
+                                                                      const half* fused_add, float epsilon);
+BatchNormalizationEstimate batch_normalization_training_grad_half_estimate(half dy, half x, half mean,
+                                                                           const mpq_class& sum_dy,
+                                                                           const mpq_class& sum_c, uint64_t M,
+                                                                           half scale, half variance, float epsilon);
 
 }  // namespace dmlref::reference::fast
