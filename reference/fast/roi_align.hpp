@@ -13,6 +13,29 @@
 
 namespace dmlref::reference::fast {
 
+// One sample position along one axis (reference/fast/roi_align.cpp, A2 to A4): its taps (0: out of
+// bounds; 1 or 2), their element indices and weights (each within `error` of the exact weight, in
+// [0, 1], a weight 1 exact), the weights' error bound ea; `hard`: a weight below 2^-400 (A4). The
+// taps are the plain loop's taps of non-zero weight (roi::AxisSample), in its order.
+struct AxisTap {
+    int64_t index[2] = {0, 0};
+    double weight[2] = {1, 0};
+    double error = 0;
+    uint8_t taps = 0;
+    bool hard = false;
+};
+
+// A1's limits: whether region g's sample counts are within the fast paths' reach.
+bool region_fits(const roi::Region& g);
+
+// A2 to A4: the Out * S sample positions along x (is_x) or y of region g, whose scaled coordinates
+// are lo and hi (exact in float64, A1); how many were placed in float64 and how many exactly.
+struct AxisCounts {
+    uint64_t floats = 0, exacts = 0;
+};
+AxisCounts axis_taps(const roi::Params& p, const roi::Region& g, bool is_x, double lo, double hi,
+                     std::vector<AxisTap>& taps);
+
 // An output element: region r, channel c, row oy, column ox.
 struct RoiElement {
     uint64_t r, c, oy, ox;
