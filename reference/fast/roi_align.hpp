@@ -54,4 +54,20 @@ struct RoiFastCounts {
 };
 RoiFastCounts roi_fast_counts();
 
+// ROI_ALIGN_GRAD's OutputGradientTensor (reference/fast/roi_align_grad.cpp): every element of dX,
+// decided in float64 or the plain loop's; false (nothing written) where the path declines and the
+// plain loop must run. Every region's coordinates must be finite and its batch index in range; X
+// is InputTensor (needed for MAX).
+template <class T>
+bool roi_align_grad_fast(const roi::Params& p, std::span<const std::byte> roi, std::span<const std::byte> indices,
+                         const TensorView* X, const TensorView& dY, const TensorView& dX);
+
+// For the tests: of the last call's elements, those decided and those the plain loop's; of its
+// axis sample positions those placed in float64 and exactly; of MAX's outputs (per channel), the
+// chosen samples found in float64 and those found exactly.
+struct RoiGradFastCounts {
+    uint64_t decided = 0, undecided = 0, float_positions = 0, exact_positions = 0, float_choices = 0, exact_choices = 0;
+};
+RoiGradFastCounts roi_grad_fast_counts();
+
 }  // namespace dmlref::reference::fast
