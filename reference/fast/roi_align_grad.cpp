@@ -31,8 +31,8 @@
 //   H1. t_j = fl(W'_j dy_j): dy_j is a FLOAT32 or FLOAT16 value (0 or at least 2^-149 in magnitude),
 //       so t_j is 0 or at least 2^-970: no underflow; |t_j - dy_j W'_j| <= u |dy_j| W'_j, so
 //       |t_j - dy_j WY_j WX_j / D_j| <= (|dy_j| / D_j)(g_j + 3u)(1 + 2^-50) and |t_j| <=
-//       (|dy_j| / D_j)(1 + u)^3. In float64, from +0, per channel: s = sum of the t_j in list
-//       order, a = sum of fl(r_j |dy_j|) (each at least (|dy_j| / D_j)(1 - u)^2, 2^-170 or 0: no
+//       (|dy_j| / D_j)(1 + u)^3. In float64, from +0, per channel: s = sum of the t_j (H1':
+//       four partial sums added pairwise; alone: in list order), a = sum of fl(r_j |dy_j|) (each at least (|dy_j| / D_j)(1 - u)^2, 2^-170 or 0: no
 //       underflow). With N <= 2^25, gamma_(N-1) <= (N - 1) u (1 + 2^-27), so (Higham 4.2)
 //           |s - V| <= sum_j (|dy_j| / D_j) ((g_j + 3u)(1 + 2^-50) + gamma_(N-1) (1 + u)^3)
 //                   <= ((N + 2) u + G)(1 + 2^-26) A,   A = sum_j |dy_j| / D_j,
@@ -71,7 +71,7 @@
 //       dY. A decided element is the correct rounding of the exact value, an undecided one the
 //       plain loop's: the bits depend neither on the thread count nor on the order of the additions.
 //
-// Layout and work. dY is copied once into floats (FLOAT16 widened exactly) in blocks of 8 channels,
+// Layout and work. dY is copied once into doubles (widened exactly) in blocks of 8 channels,
 // each block row-major over the dY rows (AVERAGE: a row per region and output; MAX: per region,
 // output and sample, dY at the chosen sample, 0 elsewhere) with the block's 8 channels side by
 // side, padded with zeros. The transpose (G1) is built once (one thread). Then every block of
@@ -88,6 +88,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <memory>
 #include <optional>
@@ -105,24 +106,54 @@ namespace {
 constexpr int kLanes = 8;  // channels side by side
 }
 
-// H1' over positions [0, n) of one block: s and e' for each position and lane (q[i * 8 + l],
-// e[i * 8 + l]), the taps of position i being [begin[i], begin[i + 1]), k its H1' coefficient and M
-// the lanes' bounds on |dY|. The same IEEE operations in every clone (no contraction: the build's
-// -ffp-contract=off).
-DMLREF_ROI_GRAD_CLONES void roi_grad_gather(const float* __restrict table, const uint32_t* __restrict begin,
+// Four doubles (GCC's vector extensions: the same lane-wise IEEE operations in every clone, AVX
+// in the AVX ones, pairs of SSE2 operations in the default one).
+typedef double Doubles4 __attribute__((vector_size(32)));
+
+// H1' over positions [0, n) of one block: s and e' for each lane and position (q[l * n + i],
+// e[l * n + i]), the taps of position i being [begin[i], begin[i + 1]), k its H1' coefficient and M
+// the lanes' bounds on |dY|. Four partial sums per lane (runs of four taps, the rest on the
+// first), added pairwise at the end (a summation tree: H1's bound holds for any). No contraction
+// (the build's -ffp-contract=off).
+DMLREF_ROI_GRAD_CLONES void roi_grad_gather(const double* __restrict table, const uint32_t* __restrict begin,
                                             const int32_t* __restrict row, const double* __restrict weight,
                                             const double* __restrict k, const double* __restrict M, int64_t n,
                                             double* __restrict q, double* __restrict e) {
+    static_assert(kLanes == 8);
+    auto load = [&](uint32_t j, Doubles4& lo, Doubles4& hi) {
+        std::memcpy(&lo, table + int64_t(row[j]) * kLanes, sizeof lo);
+        std::memcpy(&hi, table + int64_t(row[j]) * kLanes + 4, sizeof hi);
+    };
     for (int64_t i = 0; i < n; ++i) {
-        double s[kLanes] = {};
-        for (uint32_t j = begin[i]; j < begin[i + 1]; ++j) {
-            const float* __restrict v = table + int64_t(row[j]) * kLanes;
-            const double w = weight[j];
-            for (int l = 0; l < kLanes; ++l) s[l] += w * double(v[l]);
+        Doubles4 s0 = {}, s1 = {}, s2 = {}, s3 = {}, t0 = {}, t1 = {}, t2 = {}, t3 = {};  // lanes 0-3, 4-7
+        uint32_t j = begin[i];
+        const uint32_t end = begin[i + 1];
+        Doubles4 lo, hi;
+        for (; j + 4 <= end; j += 4) {
+            load(j, lo, hi);
+            s0 += weight[j] * lo;
+            t0 += weight[j] * hi;
+            load(j + 1, lo, hi);
+            s1 += weight[j + 1] * lo;
+            t1 += weight[j + 1] * hi;
+            load(j + 2, lo, hi);
+            s2 += weight[j + 2] * lo;
+            t2 += weight[j + 2] * hi;
+            load(j + 3, lo, hi);
+            s3 += weight[j + 3] * lo;
+            t3 += weight[j + 3] * hi;
         }
-        for (int l = 0; l < kLanes; ++l) {
-            q[i * kLanes + l] = s[l];
-            e[i * kLanes + l] = k[i] * M[l];
+        for (; j < end; ++j) {
+            load(j, lo, hi);
+            s0 += weight[j] * lo;
+            t0 += weight[j] * hi;
+        }
+        const Doubles4 a = (s0 + s1) + (s2 + s3), b = (t0 + t1) + (t2 + t3);
+        for (int l = 0; l < 4; ++l) {
+            q[l * n + i] = a[l];
+            q[(l + 4) * n + i] = b[l];
+            e[l * n + i] = k[i] * M[l];
+            e[(l + 4) * n + i] = k[i] * M[l + 4];
         }
     }
 }
@@ -284,10 +315,10 @@ bool choose(const RegionTaps& g, uint64_t oy, uint64_t ox, const T* x, int64_t s
 }
 
 // H1 for one element (lane `lane` of position p of a block's table), or false.
-template <class T> bool element(const Transpose& t, const float* table, uint64_t p, uint64_t lane, T& out) {
+template <class T> bool element(const Transpose& t, const double* table, uint64_t p, uint64_t lane, T& out) {
     double s = 0, a = 0;
     for (uint32_t j = t.begin[p]; j < t.begin[p + 1]; ++j) {
-        const double d = double(table[int64_t(t.row[j]) * kLanes + int64_t(lane)]);
+        const double d = table[int64_t(t.row[j]) * kLanes + int64_t(lane)];
         s += t.weight[j] * d;
         a += t.share[j] * std::fabs(d);
     }
@@ -299,14 +330,16 @@ template <class T> struct Scratch {
     std::vector<double> q, e;
     std::vector<T> res;
     std::vector<uint8_t> undecided;
+    std::vector<int64_t> offset;
 };
 template <class T> Scratch<T>& scratch(size_t n) {
     thread_local Scratch<T> w;
-    if (w.q.size() < n) {
-        w.q.resize(n);
-        w.e.resize(n);
-        w.res.resize(n);
-        w.undecided.resize(n);
+    if (w.offset.size() < n) {
+        w.q.resize(n * kLanes);
+        w.e.resize(n * kLanes);
+        w.res.resize(n * kLanes);
+        w.undecided.resize(n * kLanes);
+        w.offset.resize(n);
     }
     return w;
 }
@@ -362,7 +395,7 @@ bool roi_align_grad_fast(const Params& p, std::span<const std::byte> roi, std::s
 
     // The dY table: [block][row][kLanes]; zeros in the padding lanes and at MAX's other samples.
     const uint64_t blocks = (channels + kLanes - 1) / kLanes;
-    std::unique_ptr<float[]> table(new float[blocks * rows * kLanes]);
+    std::unique_ptr<double[]> table(new double[blocks * rows * kLanes]);
     std::vector<uint32_t> chosen(max ? count * channels * outputs : 0);
     const T* dy = dY.data<T>();
     const int64_t d0 = dY.strides[0], d1 = dY.strides[1], d2 = dY.strides[2], d3 = dY.strides[3];
@@ -373,18 +406,18 @@ bool roi_align_grad_fast(const Params& p, std::span<const std::byte> roi, std::s
         const RegionTaps& g = regions[r];
         const uint64_t per = max ? g.sx * g.sy : 1;  // rows per output
         for (uint64_t k = max ? 0 : channels / kLanes; k < blocks; ++k)
-            std::fill_n(table.get() + (k * rows + g.row) * kLanes, outputs * per * kLanes, 0.0f);
+            std::fill_n(table.get() + (k * rows + g.row) * kLanes, outputs * per * kLanes, 0.0);
         std::optional<roi::Region> exact;
         std::vector<double> lo, hi;
         uint64_t floats_here = 0, exacts_here = 0;
         for (uint64_t c = 0; c < channels; ++c) {
-            float* block = table.get() + ((c / kLanes) * rows + g.row) * kLanes + c % kLanes;
+            double* block = table.get() + ((c / kLanes) * rows + g.row) * kLanes + c % kLanes;
             const T* dyc = dy + int64_t(r) * d0 + int64_t(c) * d1;
             const int64_t plane = max ? int64_t(g.batch) * X->strides[0] + int64_t(c) * X->strides[1] : 0;
             for (uint64_t oy = 0; oy < out_h; ++oy)
                 for (uint64_t ox = 0; ox < out_w; ++ox) {
                     const uint64_t o = oy * out_w + ox;
-                    const float v = static_cast<float>(dyc[int64_t(oy) * d2 + int64_t(ox) * d3]);  // exact
+                    const double v = widen(dyc[int64_t(oy) * d2 + int64_t(ox) * d3]);  // exact
                     if (!max) {
                         block[o * kLanes] = v;
                         continue;
@@ -409,11 +442,11 @@ bool roi_align_grad_fast(const Params& p, std::span<const std::byte> roi, std::s
     // H1's M: per channel, the largest |dY| in the table (+inf for a NaN or an infinity).
     std::vector<double> M(blocks * kLanes, 0);
     parallel_for(int64_t(blocks), [&](int64_t k) {
-        const float* t = table.get() + uint64_t(k) * rows * kLanes;
+        const double* t = table.get() + uint64_t(k) * rows * kLanes;
         double m[kLanes] = {};
         for (uint64_t i = 0; i < rows; ++i)
             for (int l = 0; l < kLanes; ++l) {
-                const double a = std::fabs(double(t[i * kLanes + uint64_t(l)]));
+                const double a = std::fabs(t[i * kLanes + uint64_t(l)]);
                 m[l] = a > m[l] || a != a ? a : m[l];  // NaN is kept
             }
         for (int l = 0; l < kLanes; ++l)
@@ -429,26 +462,37 @@ bool roi_align_grad_fast(const Params& p, std::span<const std::byte> roi, std::s
     parallel_for(chunks * int64_t(blocks), [&](int64_t task) {
         const uint64_t k = uint64_t(task) / uint64_t(chunks), p0 = (uint64_t(task) % uint64_t(chunks)) * kChunk;
         const uint64_t n = std::min<uint64_t>(kChunk, positions - p0);
-        const float* tk = table.get() + k * rows * kLanes;
-        Scratch<T>& w = scratch<T>(n * kLanes);
+        const double* tk = table.get() + k * rows * kLanes;
+        Scratch<T>& w = scratch<T>(n);
         roi_grad_gather(tk, tr.begin.data() + p0, tr.row.data(), tr.weight.data(), tr.k.data() + p0,
                         M.data() + k * kLanes, int64_t(n), w.q.data(), w.e.data());
         decide_all<T>(w.q.data(), w.e.data(), w.res.data(), w.undecided.data(), int64_t(n * kLanes));
         auto& left = pending[size_t(task)];
         const uint64_t c0 = k * kLanes, c_end = std::min<uint64_t>(channels, c0 + kLanes);
+        int64_t* at = w.offset.data();  // each position's element of dX, channel 0
+        for (uint64_t i = 0, pos = p0; i < n; ++i, ++pos)
+            at[i] = int64_t(pos / width / height) * x0 + int64_t(pos / width % height) * x2 + int64_t(pos % width) * x3;
         uint64_t done = 0;
-        for (uint64_t i = 0; i < n; ++i) {
-            const uint64_t pos = p0 + i, xx = pos % width, yy = pos / width % height, nn = pos / width / height;
-            T* o = out + int64_t(nn) * x0 + int64_t(yy) * x2 + int64_t(xx) * x3;
-            for (uint64_t c = c0; c < c_end; ++c) {
-                const size_t at = size_t(i * kLanes + (c - c0));
-                T v = w.res[at];
-                if (w.undecided[at] && !element<T>(tr, tk, pos, c - c0, v)) {
-                    left.emplace_back(pos, c);
-                    continue;
+        for (uint64_t c = c0; c < c_end; ++c) {
+            const T* __restrict res = w.res.data() + (c - c0) * n;
+            const uint8_t* __restrict open = w.undecided.data() + (c - c0) * n;
+            T* __restrict oc = out + int64_t(c) * x1;
+            uint8_t any = 0;
+            for (uint64_t i = 0; i < n; ++i) {  // every element; the undecided ones are written again below
+                oc[at[i]] = res[i];
+                any |= open[i];
+            }
+            done += n;
+            if (!any) continue;
+            for (uint64_t i = 0; i < n; ++i) {
+                if (!open[i]) continue;
+                T v;
+                if (element<T>(tr, tk, p0 + i, c - c0, v)) {
+                    oc[at[i]] = v;
+                } else {
+                    left.emplace_back(p0 + i, c);
+                    --done;
                 }
-                o[int64_t(c) * x1] = v;
-                ++done;
             }
         }
         decided += done;
