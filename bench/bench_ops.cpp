@@ -460,6 +460,25 @@ std::map<std::string, std::function<Config(DataType)>> configs() {
     };
     m["roi_align"] = [=](DataType t) { return roi_align(t, 256, 128); };
     m["roi_align_small"] = [=](DataType t) { return roi_align(t, 16, 16); };
+    // ROI_ALIGN_GRAD of the same shape (reference/fast/roi_align_grad.cpp): X (bound, as the
+    // forward's input; AVERAGE does not read it), dY 128x256x7x7, the same regions; dX dumped.
+    // "roi_align_grad_small" is the same on 16 channels and 16 regions, where the plain loop was timed.
+    auto roi_align_grad = [](DataType t, uint32_t channels, uint32_t count) {
+        DML_ROI_ALIGN_GRAD_OPERATOR_DESC d;
+        d.InputTensor = d.OutputGradientTensor = desc(t, {1, channels, 56, 56});
+        d.InputGradientTensor = desc(t, {count, channels, 7, 7});
+        d.ROITensor = desc(t, {count, 4});
+        d.BatchIndicesTensor = desc(DataType::UINT32, {count});
+        d.ReductionFunction = DML_REDUCE_FUNCTION_AVERAGE;
+        d.InterpolationMode = DML_INTERPOLATION_MODE_LINEAR;
+        d.SpatialScaleX = d.SpatialScaleY = 0.25f;
+        d.MinimumSamplesPerOutput = d.MaximumSamplesPerOutput = 2;
+        Config c{{OperatorType::ROI_ALIGN_GRAD, d}};
+        c.roi_extent = 224;
+        return c;
+    };
+    m["roi_align_grad"] = [=](DataType t) { return roi_align_grad(t, 256, 128); };
+    m["roi_align_grad_small"] = [=](DataType t) { return roi_align_grad(t, 16, 16); };
     return m;
 }
 

@@ -329,6 +329,17 @@ def torch_peers():
             holder["out"] = torchvision.ops.roi_align(tx, boxes, (7, 7), spatial_scale=0.25, sampling_ratio=2, aligned=True)
         return run, lambda: holder["out"].numpy()
 
+    # ROI_ALIGN_GRAD (AVERAGE, the same regions): torchvision's forward, then its backward through
+    # autograd with the same dY, as training runs them (the forward's output is not kept); the
+    # result is the gradient of X, OutputGradientTensor.
+    def roi_align_grad(x, dy, rois, batch):
+        tx = T(x).clone().requires_grad_(True); tdy = T(dy); holder = {}
+        boxes = torch.cat([T(batch.astype(np.float64)).to(tx.dtype).reshape(-1, 1), T(rois)], 1)
+        def run():
+            out = torchvision.ops.roi_align(tx, boxes, (7, 7), spatial_scale=0.25, sampling_ratio=2, aligned=True)
+            holder["out"], = torch.autograd.grad(out, tx, tdy)
+        return run, lambda: holder["out"].numpy()
+
     elementwise = {"add": binary(torch.add), "add_broadcast": broadcast_add, "multiply": binary(torch.mul),
                    "divide": binary(torch.div), "max": binary(torch.maximum), "sqrt": sqrt, "less_than": less_than,
                    "cast": cast}
@@ -343,7 +354,7 @@ def torch_peers():
             "lrn_grad_large": lrn_grad,
             "gemm": gemm, "conv_resnet": conv_resnet, "reduce_sum": reduce_sum((0, 1)), "reduce_sum_axis": reduce_sum((1,)),
             "gather": gather, "join": join, "split": split, "padding": padding, "tile": tile,
-            "depth_to_space": depth_to_space, **({"roi_align": roi_align} if torchvision else {})}
+            "depth_to_space": depth_to_space, **({"roi_align": roi_align, "roi_align_grad": roi_align_grad} if torchvision else {})}
 
 
 def numpy_peers():
@@ -497,11 +508,12 @@ CONFIGS = {
     "tile": ([(1, 64, 128, 128)], True),
     "depth_to_space": ([(1, 256, 128, 128)], True),
     "roi_align": ([(1, 256, 56, 56), (128, 4), (128,)], False),
+    "roi_align_grad": ([(1, 256, 56, 56), (128, 256, 7, 7), (128, 4), (128,)], False),
 }
 # Index inputs (by position): their type and the range of bench_ops' index(i, seed), not values().
-INDEX_INPUTS = {"gather": {1: (np.int64, 32768)}, "roi_align": {2: (np.uint32, 1)}}
+INDEX_INPUTS = {"gather": {1: (np.int64, 32768)}, "roi_align": {2: (np.uint32, 1)}, "roi_align_grad": {3: (np.uint32, 1)}}
 # Region inputs (by position): the extent of bench_ops' regions(seed, extent), not values().
-REGION_INPUTS = {"roi_align": {1: 224.0}}
+REGION_INPUTS = {"roi_align": {1: 224.0}, "roi_align_grad": {2: 224.0}}
 # Inputs (by position) that bench_ops makes positive (Config::positive): BATCH_NORMALIZATION's Variance.
 POSITIVE_INPUTS = {"batch_normalization": {2}, "batch_normalization_grad": {3}, "batch_normalization_training_grad": {3}}
 # Peers that round on the way (float32 or float16 arithmetic) are checked against dmlref's
@@ -545,9 +557,9 @@ for name in ("gather", "join", "split", "padding", "tile", "depth_to_space"):
 for name in ("average_pooling", "average_pooling_large", "average_pooling_grad"):
     for tname in ("FLOAT32", "FLOAT16"):
         GOALS[(name, tname)] = ("pytorch", 1.0)
-# ROI align: at least half PyTorch's (torchvision's) speed.
+# ROI align and its grad: at least half PyTorch's (torchvision's) speed.
 for tname in ("FLOAT32", "FLOAT16"):
-    GOALS[("roi_align", tname)] = ("pytorch", 0.5)
+    GOALS[("roi_align", tname)] = GOALS[("roi_align_grad", tname)] = ("pytorch", 0.5)
 # Batch normalization: at least half PyTorch CPU's speed (the same issue).
 for name in ("batch_normalization", "batch_normalization_training", "batch_normalization_grad",
              "batch_normalization_training_grad"):

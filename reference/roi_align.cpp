@@ -406,6 +406,61 @@ bool forward_fast(const Params& p, const Bindings& b) {
 
 // ---- Grad ----------------------------------------------------------------------------------
 
+// The plain loop's terms, one element at a time, for the fast path (reference/fast/roi_align_grad.cpp).
+mpq_class grad_weight(const Params& p, const Region& g, const AxisSample& ay, const AxisSample& ax, int64_t ky,
+                      int64_t kx) {
+    mpq_class w = 0;
+    if (ay.oob || ax.oob) return w;  // out-of-bounds samples send nothing
+    for (int a = 0; a < 2; ++a)
+        for (int b = 0; b < 2; ++b)
+            if (ay.index[a] == ky && ax.index[b] == kx) w += ay.weight[a] * ax.weight[b];
+    if (p.reduction != DML_REDUCE_FUNCTION_MAX)
+        w /= mpz_class(static_cast<unsigned long>(g.sx)) * static_cast<unsigned long>(g.sy);
+    return w;
+}
+
+template <class T> T grad_sum(std::span<const double> dy, std::span<const mpq_class> w) {
+    Value v{Value::Finite, 0};
+    for (size_t k = 0; k < dy.size(); ++k)
+        if (sgn(w[k]) != 0) accumulate(v, scaled(value_of_float(dy[k]), w[k]));  // a zero weight is no term
+    return rounded<T>(v);
+}
+template float grad_sum<float>(std::span<const double>, std::span<const mpq_class>);
+template half grad_sum<half>(std::span<const double>, std::span<const mpq_class>);
+
+template <class T>
+uint64_t grad_max_sample(const Params& p, const Region& g, const T* x, const std::vector<int64_t>& strides,
+                         int64_t plane, uint64_t oy, uint64_t ox) {
+    const auto [iy, ix] = max_sample<T>(p, g, oy, ox, x, strides, plane, true, nullptr);
+    return iy == UINT64_MAX ? UINT64_MAX : iy * g.sx + ix;
+}
+template uint64_t grad_max_sample<float>(const Params&, const Region&, const float*, const std::vector<int64_t>&,
+                                         int64_t, uint64_t, uint64_t);
+template uint64_t grad_max_sample<half>(const Params&, const Region&, const half*, const std::vector<int64_t>&, int64_t,
+                                        uint64_t, uint64_t);
+
+// The grad's fast path (reference/fast/roi_align_grad.cpp) for OutputGradientTensor. False (the
+// plain loop then runs, with its errors) where OutputROIGradientTensor is bound (the plain loop
+// computes both), where OutputGradientTensor is not, where a region's coordinates are not finite or
+// its batch index is out of range, or where the path declines the sizes.
+bool backward_fast(const Params& p, const Bindings& b) {
+    if (!p.dx || p.droi) return false;
+    const auto roi = b.at("ROITensor"), indices = b.at("BatchIndicesTensor");
+    for (uint64_t r = 0; r < region_count(p); ++r) {
+        for (int k = 0; k < 4; ++k)
+            if (!std::isfinite(roi_value(p, roi, r, k))) return false;
+        if (batch_index(p, indices, r) >= image_desc(p).Sizes[0]) return false;
+    }
+    const TensorView dY(p.pooled, b.at("InputGradientTensor"));
+    const TensorView dX(*p.dx, b.at("OutputGradientTensor"));
+    std::optional<TensorView> X;
+    if (p.input) X.emplace(*p.input, b.at("InputTensor"));
+    bool done = false;
+    dispatch_float(p.pooled.DataType,
+                   [&]<class T>() { done = fast::roi_align_grad_fast<T>(p, roi, indices, X ? &*X : nullptr, dY, dX); });
+    return done;
+}
+
 void backward(const Params& p, const Bindings& b) {
     const auto roi = b.at("ROITensor"), indices = b.at("BatchIndicesTensor");
     const TensorView dY(p.pooled, b.at("InputGradientTensor"));
@@ -525,5 +580,8 @@ bool roi_align_fast_path(const DML_ROI_ALIGN1_OPERATOR_DESC& d, const Bindings& 
     return roi::forward_fast(roi::params(d), b);
 }
 void evaluate(const DML_ROI_ALIGN_GRAD_OPERATOR_DESC& d, const Bindings& b) { roi::backward(roi::params(d), b); }
+bool roi_align_fast_path(const DML_ROI_ALIGN_GRAD_OPERATOR_DESC& d, const Bindings& b) {
+    return roi::backward_fast(roi::params(d), b);
+}
 
 }  // namespace dmlref::reference

@@ -29,6 +29,9 @@ void validate_values(const DML_ROI_ALIGN_OPERATOR_DESC& d, const InputBuffers& i
 // The forward's fast path, tried first (reference/fast/roi_align.cpp); false where it does not apply.
 bool roi_align_fast_path(const DML_ROI_ALIGN_OPERATOR_DESC& d, const Bindings& b);
 bool roi_align_fast_path(const DML_ROI_ALIGN1_OPERATOR_DESC& d, const Bindings& b);
+// The grad's fast path for OutputGradientTensor (reference/fast/roi_align_grad.cpp); false where it
+// does not apply (OutputROIGradientTensor bound among others).
+bool roi_align_fast_path(const DML_ROI_ALIGN_GRAD_OPERATOR_DESC& d, const Bindings& b);
 void validate(const DML_ROI_ALIGN1_OPERATOR_DESC& d, Diagnostics& diags);
 void evaluate(const DML_ROI_ALIGN1_OPERATOR_DESC& d, const Bindings& b);
 void validate_values(const DML_ROI_ALIGN1_OPERATOR_DESC& d, const InputBuffers& in, uint64_t max_work,

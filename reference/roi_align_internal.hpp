@@ -86,6 +86,23 @@ uint64_t batch_index(const Params& p, std::span<const std::byte> indices, uint64
 template <class T>
 T forward_element(const Params& p, const Region& g, const T* x, const std::vector<int64_t>& strides, int64_t plane,
                   uint64_t oy, uint64_t ox);
+// Sample i of output o along axis a, exact (what Region::x and Region::y cache).
+AxisSample axis_sample(const Params& p, const Axis& a, uint64_t o, uint64_t i);
+// ROI_ALIGN_GRAD, for its fast path (reference/fast/roi_align_grad.cpp), as the plain loop
+// (roi::backward) computes it. grad_weight: the exact weight with which the sample of region g
+// placed at ay and ax (axis_sample) sends its dY to element (ky, kx) of OutputGradientTensor's plane: the sum of
+// its taps' weights there times 1 / (Sx * Sy) (AVERAGE) or 1 (MAX, for the chosen sample); 0 for an
+// out-of-bounds sample or one with no tap there. grad_sum: the element from its terms, the exact
+// sum of dy[k] * w[k] over the terms of non-zero weight (NaN and infinities by IEEE's rules; the
+// order does not matter), rounded once. grad_max_sample: the sample iy * Sx + ix that MAX sends
+// output (oy, ox) of plane `plane` of InputTensor to (the first greatest in-bounds sample), or
+// UINT64_MAX where every sample is out of bounds.
+mpq_class grad_weight(const Params& p, const Region& g, const AxisSample& ay, const AxisSample& ax, int64_t ky,
+                      int64_t kx);
+template <class T> T grad_sum(std::span<const double> dy, std::span<const mpq_class> w);
+template <class T>
+uint64_t grad_max_sample(const Params& p, const Region& g, const T* x, const std::vector<int64_t>& strides,
+                         int64_t plane, uint64_t oy, uint64_t ox);
 // Samples read for region r over all its outputs (saturating), for the work limit.
 uint64_t sample_work(const Params& p, std::span<const std::byte> roi, uint64_t r);
 

@@ -91,7 +91,7 @@ template <class D> OperatorRecord roi_record(OperatorInfo info, std::vector<Outp
     r.features = {"NEAREST_NEIGHBOR", "LINEAR", "AVERAGE", "MAX", "several-samples"};
     if constexpr (!std::is_same_v<D, ROI>) r.features.push_back("align-corners");
     r.detect = detect<D>;
-    if constexpr (!std::is_same_v<D, GRAD>) r.fast = fast_as<D, roi_align_fast_path>;
+    r.fast = fast_as<D, roi_align_fast_path>;
     return r;
 }
 

@@ -130,16 +130,6 @@ constexpr int kLanes = 8;                           // channels side by side (B'
 
 std::atomic<uint64_t> decided_count{0}, undecided_count{0}, float_count{0}, exact_count{0};
 
-// One sample position along one axis: its taps (0: out of bounds; 1 or 2), their element indices
-// and weights, the weights' error bound ea (A3, A4); `hard`: a weight below 2^-400 (A4).
-struct AxisTap {
-    int64_t index[2] = {0, 0};
-    double weight[2] = {1, 0};
-    double error = 0;
-    uint8_t taps = 0;
-    bool hard = false;
-};
-
 // A2, A3: the position in float64; false where its cell is not certain.
 bool float_tap(const Params& p, double lo, double hi, uint64_t n, uint64_t s, int64_t size, AxisTap& t) {
     const double tt = p.corners && n == 1 ? 0.5 : (double(s) - double(p.opo)) / double(p.corners ? n - 1 : n);
@@ -222,28 +212,12 @@ struct Table {
 // the source (strides s2, s3 along y and x).
 bool build(const Params& p, const roi::Region& g, double lo_x, double hi_x, double lo_y, double hi_y, int64_t s2,
            int64_t s3, Table& t) {
-    if (g.sx > kMaxSamples || g.sy > kMaxSamples || g.sx * g.sy > kMaxSamples) return false;
-    const uint64_t out_h = g.ay.out, out_w = g.ax.out, nx = out_w * g.sx, ny = out_h * g.sy;
-    if (nx > kMaxAxisPositions || ny > kMaxAxisPositions) return false;
+    if (!region_fits(g)) return false;
+    const uint64_t out_h = g.ay.out, out_w = g.ax.out;
     if (out_h * out_w > kMaxTaps || out_h * out_w * g.sx * g.sy * 4 > kMaxTaps) return false;
-    uint64_t floats = 0, exacts = 0;
-    auto axis = [&](std::vector<AxisTap>& taps, const roi::Axis& a, double lo, double hi, bool is_x) {
-        const uint64_t n = a.out * a.samples;
-        taps.assign(n, AxisTap{});
-        for (uint64_t s = 0; s < n; ++s) {
-            if (float_tap(p, lo, hi, n, s, a.size, taps[s])) {
-                ++floats;
-                continue;
-            }
-            ++exacts;
-            const uint64_t o = s / a.samples, i = s % a.samples;
-            taps[s] = exact_tap(is_x ? g.x(o, i) : g.y(o, i));
-        }
-    };
-    axis(t.ax, g.ax, lo_x, hi_x, true);
-    axis(t.ay, g.ay, lo_y, hi_y, false);
-    float_count += floats;
-    exact_count += exacts;
+    const AxisCounts cx = axis_taps(p, g, true, lo_x, hi_x, t.ax), cy = axis_taps(p, g, false, lo_y, hi_y, t.ay);
+    float_count += cx.floats + cy.floats;
+    exact_count += cx.exacts + cy.exacts;
     t.offset.clear();
     t.weight.clear();
     t.sample_taps.clear();
@@ -417,6 +391,29 @@ template <class T> Scratch<T>& scratch(uint64_t n) {
 }
 
 }  // namespace
+
+bool region_fits(const roi::Region& g) {
+    if (g.sx > kMaxSamples || g.sy > kMaxSamples || g.sx * g.sy > kMaxSamples) return false;
+    return g.ax.out * g.sx <= kMaxAxisPositions && g.ay.out * g.sy <= kMaxAxisPositions;
+}
+
+AxisCounts axis_taps(const Params& p, const roi::Region& g, bool is_x, double lo, double hi,
+                     std::vector<AxisTap>& taps) {
+    const roi::Axis& a = is_x ? g.ax : g.ay;
+    const uint64_t n = a.out * a.samples;
+    AxisCounts counts;
+    taps.assign(n, AxisTap{});
+    for (uint64_t s = 0; s < n; ++s) {
+        if (float_tap(p, lo, hi, n, s, a.size, taps[s])) {
+            ++counts.floats;
+            continue;
+        }
+        ++counts.exacts;
+        const uint64_t o = s / a.samples, i = s % a.samples;
+        taps[s] = exact_tap(is_x ? g.x(o, i) : g.y(o, i));
+    }
+    return counts;
+}
 
 RoiFastCounts roi_fast_counts() {
     return {decided_count.load(), undecided_count.load(), float_count.load(), exact_count.load()};
