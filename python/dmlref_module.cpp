@@ -304,8 +304,8 @@ py::object output_result(const OutputCensus& o) {
 
 py::object diff_arrays(const std::string& golden, const py::dict& actual, size_t worst, bool zeros_equal, bool any_nan,
                        bool accept_flushed_subnormals, const std::string& accumulate, const std::string& coordinates,
-                       bool allow_flushed_subnormals, bool allow_tf32, bool allow_winograd, double false_alarm,
-                       uint64_t max_bytes) {
+                       bool allow_flushed_subnormals, bool allow_tf32, bool allow_winograd,
+                       const std::string& statistics, double false_alarm, uint64_t max_bytes) {
     check_path(golden);
     std::error_code ec;
     if (!fs::is_regular_file(golden, ec))
@@ -330,6 +330,11 @@ py::object diff_arrays(const std::string& golden, const py::dict& actual, size_t
                  ": is any, float64, float32-division, float32-reciprocal or float32-reciprocal-fma [python.option]",
              "python.option");
     o.profile.coordinates = *coord;
+    const auto stats = parse_statistics(statistics);
+    if (!stats)
+        fail("statistics=" + statistics + ": is any, stable, two-pass, online or one-pass [python.option]",
+             "python.option");
+    o.profile.statistics = *stats;
     if (!(false_alarm >= 1e-300 && false_alarm <= 0.5))
         fail("false_alarm=" + std::to_string(false_alarm) + ": lies in [1e-300, 0.5] [python.option]", "python.option");
 
@@ -505,8 +510,8 @@ policies. Raises dmlref.Error with the rule id.)");
     m.def("diff", &diff_arrays, py::arg("golden"), py::arg("actual"), py::kw_only(), py::arg("worst") = size_t(10),
           py::arg("zeros_equal") = false, py::arg("any_nan") = false, py::arg("accept_flushed_subnormals") = false,
           py::arg("accumulate") = "any", py::arg("coordinates") = "any", py::arg("allow_flushed_subnormals") = false,
-          py::arg("allow_tf32") = false, py::arg("allow_winograd") = false, py::arg("false_alarm") = 1e-6,
-          py::arg("max_bytes") = max_bytes,
+          py::arg("allow_tf32") = false, py::arg("allow_winograd") = false, py::arg("statistics") = "any",
+          py::arg("false_alarm") = 1e-6, py::arg("max_bytes") = max_bytes,
           R"(Judges a backend's outputs, ``actual`` ({output field: numpy array}, each of the output's element
 type, in its Sizes or as its whole buffer in 1-D), against the golden case file ``golden`` under the
 tolerance model, with the verdicts and numbers of `dmlref diff` and its options of the same names

@@ -15,9 +15,10 @@ namespace dmlref {
 // OutputGradientTensor, OutputScaleGradientTensor and OutputBiasGradientTensor of _GRAD and _TRAINING_GRAD.
 // The statistics forms _TRAINING's bounds cover (docs/tolerance.md, "Batch normalization"): two-pass
 // (the mean, then the squared deviations from it), online (Welford's or Chan's updates), one-pass
-// (E[X^2] - E[X]^2), or their union, Any, which the functions below use. One output's bounds of a
-// _TRAINING case under one form (the other operators ignore `form`).
-enum class BnStatistics { Any, TwoPass, Online, OnePass };
+// (E[X^2] - E[X]^2), the stable two (Stable) or all three (Any): the profile's `statistics`, which
+// the functions below use (dmlref/bound.hpp). One output's bounds of a _TRAINING case under `form`
+// whatever the profile says (the other operators ignore `form`).
+using BnStatistics = Statistics;
 void batch_normalization_training_bounds(const Operator& op, const InputBuffer& input, std::string_view output,
                                          const ArithmeticProfile& p, BnStatistics form, TermSink& sink);
 void batch_normalization_output_bounds(const Operator& op, const InputBuffer& input, const ArithmeticProfile& p,

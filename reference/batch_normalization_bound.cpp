@@ -141,16 +141,19 @@ std::vector<double> bn_forward(const InputBuffer& c, const DML_BATCH_NORMALIZATI
 
 // The statistics of every group in w, for the forms `form` covers: the mean as a sum in any order
 // times 1/n; the variance two-pass, online (Welford's or Chan's updates: within kOnlineFactor times
-// the two-pass bounds, an assumption) or one-pass; BnStatistics::Any takes the largest error.
-Statistics training_statistics(const W& w, const std::vector<double>& x, const std::vector<uint64_t>& k_of,
-                               size_t n_stat, BnStatistics form) {
+// the two-pass bounds, an assumption) or one-pass. A union of forms (Stable: two-pass or online;
+// Any: all three) takes the largest error of each statistic: Stable's are the online ones, and so
+// is Any's mean.
+BatchStatistics training_statistics(const W& w, const std::vector<double>& x, const std::vector<uint64_t>& k_of,
+                                    size_t n_stat, BnStatistics form) {
     std::vector<std::vector<double>> groups(n_stat);
     for (size_t i = 0; i < x.size(); ++i) groups[k_of[i]].push_back(x[i]);
-    Statistics s;
+    static_assert(kOnlineFactor >= 1, "the online bounds hold the two-pass ones");
+    BatchStatistics s;
     for (const auto& g : groups) {
         const V m0 = group_mean(w, g);
         V m = m0, var = form == BnStatistics::OnePass ? one_pass_variance(w, g, m0) : two_pass_variance(w, g, m0);
-        if (form == BnStatistics::Online || form == BnStatistics::Any) {
+        if (form == BnStatistics::Online || form == BnStatistics::Stable || form == BnStatistics::Any) {
             var.e *= kOnlineFactor;
             m.e *= kOnlineFactor;
         }
@@ -169,7 +172,7 @@ std::vector<double> bn_training(const InputBuffer& c, const DML_BATCH_NORMALIZAT
     const auto k_of = reference::stat_index(d.InputTensor.Sizes, d.ScaleTensor.Sizes);
     const DataType t = d.InputTensor.DataType;
     return over_profile(t, p, [&](DataType wt, const W& w) {
-        const Statistics s = training_statistics(w, x, k_of, scale.size(), form);
+        const BatchStatistics s = training_statistics(w, x, k_of, scale.size(), form);
         std::vector<double> b;
         if (output == "OutputMeanTensor")
             for (const V& m : s.mean) b.push_back(stored(m.e, m.v, t, wt, p.flush_subnormals));
@@ -253,8 +256,10 @@ namespace {
 
 // One output's bounds into the sink: each element's error against the exact value (the golden's
 // half ULP is element_bound's). The case validates (summed_terms checks it); float outputs only.
+// _TRAINING's statistics admit the forms `form` names (the profile's, but for
+// batch_normalization_training_bounds).
 void fill(const Operator& op, const InputBuffer& input, std::string_view output, const ArithmeticProfile& p,
-          TermSink& sink, BnStatistics form = BnStatistics::Any) {
+          TermSink& sink, BnStatistics form) {
     const std::vector<double> b =
         visit_as<DML_BATCH_NORMALIZATION_OPERATOR_DESC, DML_BATCH_NORMALIZATION_GRAD_OPERATOR_DESC,
                  DML_BATCH_NORMALIZATION_TRAINING_OPERATOR_DESC, DML_BATCH_NORMALIZATION_TRAINING_GRAD_OPERATOR_DESC>(
@@ -283,27 +288,27 @@ void batch_normalization_training_bounds(const Operator& op, const InputBuffer& 
 }
 void batch_normalization_output_bounds(const Operator& op, const InputBuffer& input, const ArithmeticProfile& p,
                                        TermSink& sink) {
-    fill(op, input, "OutputTensor", p, sink);
+    fill(op, input, "OutputTensor", p, sink, p.statistics);
 }
 void batch_normalization_mean_bounds(const Operator& op, const InputBuffer& input, const ArithmeticProfile& p,
                                      TermSink& sink) {
-    fill(op, input, "OutputMeanTensor", p, sink);
+    fill(op, input, "OutputMeanTensor", p, sink, p.statistics);
 }
 void batch_normalization_variance_bounds(const Operator& op, const InputBuffer& input, const ArithmeticProfile& p,
                                          TermSink& sink) {
-    fill(op, input, "OutputVarianceTensor", p, sink);
+    fill(op, input, "OutputVarianceTensor", p, sink, p.statistics);
 }
 void batch_normalization_gradient_bounds(const Operator& op, const InputBuffer& input, const ArithmeticProfile& p,
                                          TermSink& sink) {
-    fill(op, input, "OutputGradientTensor", p, sink);
+    fill(op, input, "OutputGradientTensor", p, sink, p.statistics);
 }
 void batch_normalization_scale_gradient_bounds(const Operator& op, const InputBuffer& input, const ArithmeticProfile& p,
                                                TermSink& sink) {
-    fill(op, input, "OutputScaleGradientTensor", p, sink);
+    fill(op, input, "OutputScaleGradientTensor", p, sink, p.statistics);
 }
 void batch_normalization_bias_gradient_bounds(const Operator& op, const InputBuffer& input, const ArithmeticProfile& p,
                                               TermSink& sink) {
-    fill(op, input, "OutputBiasGradientTensor", p, sink);
+    fill(op, input, "OutputBiasGradientTensor", p, sink, p.statistics);
 }
 
 }  // namespace dmlref

@@ -261,9 +261,10 @@ std::optional<Tolerance> tolerance(const DML_MEAN_VARIANCE_NORMALIZATION2_OPERAT
 // ---- The bound (docs/tolerance.md, "Mean variance normalization") ------------------------------
 //
 // Per group, in the working precision w: the mean as BATCH_NORMALIZATION_TRAINING's (a sum of M
-// terms, times 1/M), and the variance as the larger error of two forms: two-pass (sum (X - mean~)^2
-// / M, times kOnlineFactor for Welford-style updates) and one-pass E[X^2] - E[X]^2, whose
-// cancellation is what makes it large where |Mean| is large against the spread. Then each element
+// terms, times 1/M), and the variance as the largest error of the forms the profile admits
+// (`statistics`; by default all): two-pass (sum (X - mean~)^2 / M), online (the two-pass bounds
+// times kOnlineFactor for Welford-style updates) and one-pass E[X^2] - E[X]^2, whose cancellation
+// is what makes it large where |Mean| is large against the spread. Then each element
 // as BATCH_NORMALIZATION's (forward_error: subtract first, or the folded form), the root within
 // kRootError unit roundoffs, the rounding to the output type and the fused activation.
 namespace dmlref {
@@ -276,7 +277,10 @@ struct GroupStatistics {
     V mean, var;
 };
 
-GroupStatistics group_statistics(const W& w, const std::vector<V>& t, bool use_mean) {
+// The forms the profile's `statistics` names (dmlref/bound.hpp) admit: two-pass, online (two-pass
+// times kOnlineFactor, the mean's error too) and one-pass; a union takes each statistic's largest
+// error.
+GroupStatistics group_statistics(const W& w, const std::vector<V>& t, bool use_mean, Statistics form) {
     const uint64_t n = t.size();
     long double exact_sum = 0;
     for (const V& v : t) exact_sum += v.v;
@@ -295,8 +299,15 @@ GroupStatistics group_statistics(const W& w, const std::vector<V>& t, bool use_m
     }
     V two_pass = w.mean(w.sum(centred), n);
     V one_pass = w.sub(w.mean(w.sum(squares), n), w.prod({mean, mean}));
-    const double e = std::max(two_pass.e * kOnlineFactor, one_pass.e);
-    mean.e *= kOnlineFactor;
+    static_assert(kOnlineFactor >= 1, "the online bounds hold the two-pass ones");
+    const bool online = form == Statistics::Online || form == Statistics::Stable || form == Statistics::Any;
+    double e = two_pass.e;
+    if (online) {
+        e = two_pass.e * kOnlineFactor;
+        mean.e *= kOnlineFactor;
+    }
+    if (form == Statistics::OnePass) e = one_pass.e;
+    if (form == Statistics::Any) e = std::max(e, one_pass.e);
     return {mean, V{double(exact_var / n), e}};
 }
 
@@ -322,7 +333,7 @@ std::vector<double> bounds(const InputBuffer& c, const reference::MvnPlan& p, co
         std::vector<GroupStatistics> s;
         std::vector<V> r;
         for (const auto& g : terms) {
-            s.push_back(group_statistics(w, g, p.use_mean));
+            s.push_back(group_statistics(w, g, p.use_mean, prof.statistics));
             r.push_back(p.use_variance ? w.rsqrt(w.add(s.back().var, constant(w, wt, p.epsilon))) : V{1, 0});
         }
         std::vector<double> b(n);

@@ -146,7 +146,8 @@ inline double forward_error(const W& w, V x, V mean, V r, V scale, V bias, std::
     return std::max(y1.e, y2.e + shared);
 }
 
-struct Statistics {
+// Each statistics group's mean and variance with their errors (BATCH_NORMALIZATION_TRAINING's).
+struct BatchStatistics {
     std::vector<V> mean, var;
 };
 

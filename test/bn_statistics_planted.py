@@ -17,6 +17,26 @@ E[X^2] - E[X]^2 loop, Welford's updates); backends with a semantic bug fail it a
 The goldens' OutputMeanTensor and OutputVarianceTensor are checked against the exact mean and
 variance (Python fractions) rounded to the type. --report prints every output's worst
 error/bound per backend. Data: X uniform on [-1, 3) (mean 1 against a spread of 1.15).
+
+`--statistics stable` (two-pass or online statistics, not E[X^2] - E[X]^2) is judged too, on
+those cases and on two FLOAT32 ones whose mean is large against the spread (channels of 1,024, X
+uniform on [3, 5) and on [64, 65)), where the default `any` must admit the one-pass form's
+cancellation: numpy's two-pass and Welford's updates still pass; bessel's OutputVariance passes
+under any there but fails under stable; the one-pass loop passes under any and, on [64, 65),
+fails under stable (intended: the profile claims the backend does not compute one-pass). Each
+expected verdict there follows from the derivation (docs/tolerance.md, "Batch normalization"),
+whose inequalities are checked on the data first:
+
+    - stable's variance bound (the online form's, twice the two-pass one) is at most
+      2 * 1.01 (e^2 + u (n + 6) (Var + 2 e max|X - mean| + e^2)) + u Var, e = 1.01 u (n + 1) max|X|
+      the mean's error (u = 2^-24; the golden's half ULP included), and n - 1 moves the variance
+      by Var / (n - 1), more;
+    - any's variance bound is at least the one-pass form's 2 |mean| e_mean, with e_mean at least
+      u min X (n - 1)(n + 2) / (2 n) (the order error of n terms of at least min X, times 1/n),
+      more than n - 1's error;
+    - on [64, 65) the one-pass loop's sum X^2 / n and mean^2 are floats in [2^12, 2^13), so its
+      variance is a multiple of 2^-11: at least the exact variance's distance to that grid away,
+      more than stable's bound on the channels where that distance is (at least one).
 """
 import json
 import os
@@ -43,13 +63,18 @@ def check(ok, what):
         failures.append(what)
 
 
+LARGE_MEAN = {"f32_c1024_m4": (3, 5), "f32_c1024_m64": (64, 65)}  # X's range: mean against spread
+
+
 def cases():
     """(name, type, N x C x H x W): channels of 1,024 and 2,048 elements."""
     rng = np.random.default_rng(2026)
     for name, dt, shape in (("f32_c1024", "FLOAT32", (4, 3, 16, 16)), ("f32_c2048", "FLOAT32", (8, 2, 16, 16)),
-                            ("f16_c1024", "FLOAT16", (4, 3, 16, 16))):
+                            ("f16_c1024", "FLOAT16", (4, 3, 16, 16)), ("f32_c1024_m4", "FLOAT32", (4, 3, 16, 16)),
+                            ("f32_c1024_m64", "FLOAT32", (4, 3, 16, 16))):
         np_t = np.float32 if dt == "FLOAT32" else np.float16
-        x = rng.uniform(-1, 3, shape).astype(np_t)
+        lo, hi = LARGE_MEAN.get(name, (-1, 3))
+        x = rng.uniform(lo, hi, shape).astype(np_t)
         c = shape[1]
         scale = rng.uniform(0.5, 2, c).astype(np_t)
         bias = rng.uniform(-1, 1, c).astype(np_t)
@@ -163,6 +188,43 @@ for name, (dt, x, scale, bias) in data.items():
               and np_t(g["OutputVarianceTensor"]["Values"][k]) == round_to(var, np_t),
               f"{name} channel {k}: the golden mean and variance are the exact ones rounded")
 
+U = Fraction(1, 2 ** 24)  # FLOAT32's unit roundoff
+
+
+def channel_premises(name, x):
+    """Per channel of a large-mean case: the derivation's inequalities behind the expected verdicts
+    (the module's docstring), checked here on the exact statistics. Returns (bessel_caught_by_stable,
+    bessel_admitted_by_any, one_pass_caught_by_stable) per channel."""
+    n = x[:, 0].size
+    out = []
+    for k in range(x.shape[1]):
+        vals = [Fraction(float(v)) for v in x[:, k].ravel()]
+        mean = sum(vals) / n
+        var = sum((v - mean) ** 2 for v in vals) / n
+        e = Fraction(101, 100) * U * (n + 1) * max(abs(v) for v in vals)  # the mean's error, at most
+        dmax = max(abs(v - mean) for v in vals)
+        two = Fraction(101, 100) * (e * e + U * (n + 6) * (var + 2 * e * dmax + e * e))
+        stable = 2 * two + U * var  # at least stable's variance bound, the golden's half ULP included
+        bessel_off = var / (n - 1)  # n - 1's move of the variance
+        # Stable rejects it beyond its bound and the float's own rounding.
+        caught = bessel_off > stable + 2 * U * var
+        lower = 2 * abs(mean) * U * min(vals) * (n - 1) * (n + 2) / (2 * n)  # below any's variance bound
+        admitted = lower > bessel_off + 3 * U * var
+        one_pass = False
+        if name == "f32_c1024_m64":
+            grid = Fraction(1, 2 ** 11)
+            off_grid = abs(var - grid * round(var / grid))
+            one_pass = off_grid > stable + U * var
+        out.append((caught, admitted, one_pass))
+    return out
+
+
+premises = {name: channel_premises(name, data[name][1]) for name in LARGE_MEAN}
+for name, p in premises.items():
+    check(all(c and a for c, a, _ in p), f"{name}: n - 1 is beyond stable's bound and within any's on every channel")
+check(any(o for _, _, o in premises["f32_c1024_m64"]),
+      "f32_c1024_m64: the one-pass grid puts some channel beyond stable's bound")
+
 for kind in CORRECT + PLANTED:
     actual = os.path.join(work, "actual-" + kind)
     for name, (dt, x, scale, bias) in data.items():
@@ -174,30 +236,50 @@ for kind in CORRECT + PLANTED:
                          ("OutputVarianceTensor", v.reshape(1, c, 1, 1))):
             np.save(os.path.join(actual, name, field + ".npy"), a.astype(np_t))
     for profile in ("any", "float32"):
-        js = os.path.join(work, f"{kind}-{profile}.json")
-        subprocess.run([dmlref, "diff", golden_dir, actual, "--accumulate", profile, "--json", js],
-                       capture_output=True, text=True)
-        for case in json.load(open(js))["cases"]:
-            name = case["name"]
-            if profile == "any" and data[name][0] == "FLOAT16":
-                continue  # FLOAT16 sums in FLOAT16 over 1,024 terms bound nothing: judged under float32
-            outs = {o["output"]: o for o in case["outputs"]}
-            if report:
-                print("      ", kind, profile, name,
-                      " ".join(f"{f}={outs[f].get('worst_ratio')}" for f in sorted(outs)))
-            if kind in CORRECT:
-                check(case["status"] == "pass", f"{kind} {name} ({profile}) passes")
-            elif kind == "bessel":
-                # n / (n - 1): the variance is off by 1/n relative, the normalization by 1/(2n),
-                # which only FLOAT32 channels of 1,024 elements put beyond the output's bound.
-                check(not outs["OutputVarianceTensor"]["passed"], f"bessel {name} ({profile}): OutputVariance fails")
-                if name == "f32_c1024":
-                    check(not outs["OutputTensor"]["passed"], f"bessel {name} ({profile}): OutputTensor fails")
-            elif kind == "eps-outside":
-                check(not outs["OutputTensor"]["passed"], f"eps-outside {name} ({profile}): OutputTensor fails")
-            else:  # the mean of the planes' means is the channel's: OutputMean is right
-                check(not outs["OutputTensor"]["passed"] and not outs["OutputVarianceTensor"]["passed"],
-                      f"wrong-axes {name} ({profile}): OutputTensor and OutputVariance fail")
+        for stats in ("any", "stable"):
+            js = os.path.join(work, f"{kind}-{profile}-{stats}.json")
+            subprocess.run([dmlref, "diff", golden_dir, actual, "--accumulate", profile, "--statistics", stats,
+                            "--json", js], capture_output=True, text=True)
+            report_json = json.load(open(js))
+            check(report_json["profile"]["statistics"] == stats, f"{kind} ({profile}, {stats}): the report's profile")
+            where = f"{profile}" if stats == "any" else f"{profile}, stable"
+            for case in report_json["cases"]:
+                name = case["name"]
+                if profile == "any" and data[name][0] == "FLOAT16":
+                    continue  # FLOAT16 sums in FLOAT16 over 1,024 terms bound nothing: judged under float32
+                outs = {o["output"]: o for o in case["outputs"]}
+                if report:
+                    print("      ", kind, where, name,
+                          " ".join(f"{f}={outs[f].get('worst_ratio')}" for f in sorted(outs)))
+                if name in LARGE_MEAN:
+                    if profile != "any":
+                        continue  # FLOAT32 data: float32 is one of any's precisions, nothing new
+                    if kind in ("two-pass", "welford") or (kind == "one-pass" and stats == "any"):
+                        check(case["status"] == "pass", f"{kind} {name} ({where}) passes")
+                    elif kind == "one-pass" and name == "f32_c1024_m64":  # stable: the grid
+                        check(not outs["OutputVarianceTensor"]["passed"],
+                              f"one-pass {name} ({where}): OutputVariance fails (intended: stable excludes it)")
+                    elif kind == "bessel":
+                        ok = outs["OutputVarianceTensor"]["passed"] == (stats == "any")
+                        check(ok, f"bessel {name} ({where}): OutputVariance "
+                              + ("passes (any admits one-pass)" if stats == "any" else "fails"))
+                    continue
+                # Stable's bounds are at most any's (the same forms but one-pass): what fails under
+                # any fails under stable; the one-pass backend is not claimed under stable.
+                if kind in CORRECT:
+                    if kind != "one-pass" or stats == "any":
+                        check(case["status"] == "pass", f"{kind} {name} ({where}) passes")
+                elif kind == "bessel":
+                    # n / (n - 1): the variance is off by 1/n relative, the normalization by 1/(2n),
+                    # which only FLOAT32 channels of 1,024 elements put beyond the output's bound.
+                    check(not outs["OutputVarianceTensor"]["passed"], f"bessel {name} ({where}): OutputVariance fails")
+                    if name == "f32_c1024":
+                        check(not outs["OutputTensor"]["passed"], f"bessel {name} ({where}): OutputTensor fails")
+                elif kind == "eps-outside":
+                    check(not outs["OutputTensor"]["passed"], f"eps-outside {name} ({where}): OutputTensor fails")
+                else:  # the mean of the planes' means is the channel's: OutputMean is right
+                    check(not outs["OutputTensor"]["passed"] and not outs["OutputVarianceTensor"]["passed"],
+                          f"wrong-axes {name} ({where}): OutputTensor and OutputVariance fail")
 
 print(f"{len(failures)} failures")
 sys.exit(1 if failures else 0)

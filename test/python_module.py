@@ -117,6 +117,10 @@ with tempfile.TemporaryDirectory() as tmp:
     check(cli.returncode == r.exit_code and cli_out["over"] == o.over and cli_out["identical"] == o.identical, "diff: the command line gives the same exit code and counts")
     check(cli.stdout.replace("from " + npy, "from the array for OutputTensor") == r.text, "diff: the command line's text report, word for word")
     check(json.loads(r.json)["cases"][0]["outputs"][0]["over"] == 2, "diff: the JSON report")
+# The statistics profile (docs/tolerance.md, "Batch normalization") reaches the report.
+r = dmlref.diff(upsample, {"OutputTensor": want}, statistics="stable")
+check(r.passed and json.loads(r.json)["profile"]["statistics"] == "stable" and "statistics=stable" in r.text,
+      "diff: statistics=stable, in the JSON and text reports")
 
 # diff with TMPDIR naming no folder: its arrays go to /tmp.
 saved = os.environ.get("TMPDIR")
@@ -161,6 +165,7 @@ for rule, fn, args, kwargs, what in [
     ("diff", dmlref.diff, [upsample, {"Output": want}], {}, "diff: an array for no output"),
     ("python.array", dmlref.diff, [upsample, {"OutputTensor": want.astype(np.complex64)}], {}, "diff: an array of no element type"),
     ("python.option", dmlref.diff, [upsample, {"OutputTensor": want}], {"accumulate": "float16"}, "diff: a bad option value"),
+    ("python.option", dmlref.diff, [upsample, {"OutputTensor": want}], {"statistics": "welford"}, "diff: a bad statistics value"),
 ]:
     ok, got = raises(rule, fn, *args, **kwargs)
     check(ok, f"{what} raises [{rule}]" + ("" if ok else f" (got {got})"))

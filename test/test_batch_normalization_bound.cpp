@@ -380,4 +380,157 @@ TEST_CASE("batch normalization bound: _TRAINING statistics forms; the Bessel-cor
     CHECK(accepted(golden, M2 / float(N), online));
 }
 
+namespace {
+
+// One FLOAT32 channel of N values: BATCH_NORMALIZATION_TRAINING with Scale 1, Bias 0, Epsilon 1e-5.
+Case one_channel(const std::vector<float>& x) {
+    const uint32_t N = uint32_t(x.size());
+    Case c;
+    c.op = training_op(DataType::FLOAT32, {N, 1}, {1, 1}, 1e-5f, false);
+    const auto& D = get<DML_BATCH_NORMALIZATION_TRAINING_OPERATOR_DESC>(c.op.Desc);
+    c.inputs = {{"InputTensor", logical_buffer(D.InputTensor, x)},
+                {"ScaleTensor", buffer(D.ScaleTensor, std::vector<float>{1})},
+                {"BiasTensor", buffer(D.BiasTensor, std::vector<float>{0})}};
+    return c;
+}
+
+// A float32 backend's statistics of one channel in each form: two-pass (the sum backwards, then
+// the squared deviations), Welford's updates, and a sequential one-pass E[X^2] - E[X]^2.
+struct FormStatistics {
+    float mean, var;
+};
+FormStatistics two_pass_f32(const std::vector<float>& x) {
+    float s = 0, ss = 0;
+    for (size_t j = x.size(); j-- > 0;) s += x[j];
+    const float m = s / float(x.size());
+    for (float v : x) ss += (v - m) * (v - m);
+    return {m, ss / float(x.size())};
+}
+FormStatistics welford_f32(const std::vector<float>& x) {
+    float m = 0, M2 = 0;
+    for (size_t j = 0; j < x.size(); ++j) {
+        const float d = x[j] - m;
+        m += d / float(j + 1);
+        M2 += d * (x[j] - m);
+    }
+    return {m, M2 / float(x.size())};
+}
+FormStatistics one_pass_f32(const std::vector<float>& x) {
+    float s = 0, s2 = 0;
+    for (float v : x) {
+        s += v;
+        s2 += v * v;
+    }
+    const float m = s / float(x.size());
+    return {m, s2 / float(x.size()) - m * m};
+}
+
+// The exact (double, within 1e-12 relative) mean and variance of float32 data.
+void exact_statistics(const std::vector<float>& x, double& mean, double& var) {
+    mean = 0;
+    for (float v : x) mean += v;
+    mean /= double(x.size());
+    double ss = 0;
+    for (float v : x) ss += (v - mean) * (v - mean);
+    var = ss / double(x.size());
+}
+
+// An upper estimate, from the derivation (docs/tolerance.md, "The statistics forms"), of the
+// stable (online) bound of a float32 channel's variance, the golden's half ULP included: the mean's
+// error e_m <= u (n + 1) max |X| (a sum in any order within u (n - 1) sum |X|, times 1/n rounded);
+// the two-pass variance's e_m^2 + 3u (Var + e_m^2) + its order error, at most u (n - 1) times the
+// mean of (|d_i| + e_m)^2, plus 1/n's rounding; all times 1.01. Online is twice that.
+double stable_variance_upper(const std::vector<float>& x, double mean, double var) {
+    const double u = std::ldexp(1.0, -24), n = double(x.size());
+    double xmax = 0, dmax = 0;
+    for (float v : x) {
+        xmax = std::max(xmax, std::fabs(double(v)));
+        dmax = std::max(dmax, std::fabs(v - mean));
+    }
+    const double em = 1.01 * u * (n + 1) * xmax;
+    const double two_pass = 1.01 * (em * em + u * (n + 6) * (var + 2 * em * dmax + em * em));
+    return 2 * two_pass + u * var;
+}
+
+}  // namespace
+
+// --statistics stable (docs/tolerance.md, "Batch normalization": the statistics forms) admits the
+// two-pass and online forms only: a backend computing E[X^2] - E[X]^2 on data whose mean is large
+// against its spread is rejected under it, as intended (the profile claims the backend does not
+// use that form), and so is the Bessel-corrected variance that the default must admit. Each
+// verdict below is predicted from the derivation's inequalities, which the test checks first.
+TEST_CASE(
+    "batch normalization bound: the stable statistics profile rejects n - 1 and one-pass, admits two-pass and Welford") {
+    const double u = std::ldexp(1.0, -24);
+    const uint32_t N = 1024;
+    ArithmeticProfile any, stable;
+    stable.statistics = Statistics::Stable;
+    CHECK(profile_text(stable) == "accumulate=any coordinates=any subnormals=kept operands=exact statistics=stable");
+    for (const float lo : {3.0f, 64.0f}) {
+        CAPTURE(lo);
+        // X uniform on [3, 5) (mean 7 times the spread) and on [64, 65) (220 times).
+        std::mt19937_64 rng(lo == 3.0f ? 24 : 65);
+        std::uniform_real_distribution<float> U(lo, lo == 3.0f ? 5.0f : 65.0f);
+        std::vector<float> x(N);
+        for (float& v : x) v = U(rng);
+        double mean = 0, var = 0;
+        exact_statistics(x, mean, var);
+        const Case c = one_channel(x);
+        const auto out = run_case(c).values;
+        const float gm = as_values<float>(out.at("OutputMeanTensor"))[0],
+                    gv = as_values<float>(out.at("OutputVarianceTensor"))[0];
+        const auto gy = as_values<float>(out.at("OutputTensor"));
+        const auto bm = *batch_normalization_bounds(c, "OutputMeanTensor", stable),
+                   bv = *batch_normalization_bounds(c, "OutputVarianceTensor", stable),
+                   by = *batch_normalization_bounds(c, "OutputTensor", stable),
+                   av = *batch_normalization_bounds(c, "OutputVarianceTensor", any);
+        // Stable is the online form's bounds (twice the two-pass ones), within the derivation's
+        // upper estimate.
+        const double upper = stable_variance_upper(x, mean, var);
+        CHECK(bv[0] == form_bounds(c, "OutputVarianceTensor", BnStatistics::Online, any)[0]);
+        CHECK(bv[0] <= upper);
+        CHECK(bv[0] <= av[0]);
+        MESSAGE("X uniform on [" << lo << ", " << U.b() << "): variance " << var << "; bound stable " << bv[0]
+                                 << ", any " << av[0] << " (the estimate of stable's " << upper << "); n - 1 off by "
+                                 << var / (N - 1));
+        // Two-pass and Welford in float32 pass under stable: mean, variance and the normalized output.
+        for (const FormStatistics f : {two_pass_f32(x), welford_f32(x)}) {
+            CHECK(accepted(gm, f.mean, bm[0]));
+            CHECK(accepted(gv, f.var, bv[0]));
+            for (uint32_t i = 0; i < N; ++i) {
+                CAPTURE(i);
+                CHECK(accepted(gy[i], (x[i] - f.mean) / std::sqrt(f.var + 1e-5f), by[i]));
+            }
+        }
+        // The Bessel-corrected variance, off by Var / (n - 1), more than that estimate plus its own
+        // and the golden's roundings: rejected under stable.
+        const float bessel = float(var * N / (N - 1));
+        REQUIRE(var / (N - 1) > upper + 2 * u * var);
+        CHECK_FALSE(accepted(gv, bessel, bv[0]));
+        // Under any the variance's bound is at least the one-pass form's error of mean~^2, 2 |m| e_m,
+        // with e_m at least the order error of n terms of at least min X, times 1/n:
+        // u min X (n - 1)(n + 2) / (2 n). That exceeds n - 1's error: any admits it.
+        const double xmin = *std::min_element(x.begin(), x.end());
+        const double lower = 2 * std::fabs(mean) * u * xmin * (N - 1) * (N + 2) / (2.0 * N);
+        CHECK(av[0] >= lower);
+        REQUIRE(lower > std::fabs(double(bessel) - gv));
+        CHECK(accepted(gv, bessel, av[0]));
+        // The one-pass backend: under any its form's own bound holds it.
+        const FormStatistics op = one_pass_f32(x);
+        CHECK(accepted(gv, op.var, av[0]));
+        if (lo == 64.0f) {
+            // X in [64, 65): s2 / n and m~^2 are floats in [2^12, 2^13), multiples of 2^-11, and so
+            // is their difference (exact, Sterbenz): the one-pass variance is at least the exact
+            // one's distance to that grid away, more than stable's bound (the estimate, plus the
+            // golden's half ULP). Rejected under stable.
+            const double grid = std::ldexp(1.0, -11);
+            REQUIRE(std::fmod(double(op.var), grid) == 0);
+            const double off_grid = std::fabs(var - grid * std::nearbyint(var / grid));
+            REQUIRE(off_grid > upper + u * var);
+            CHECK_FALSE(accepted(gv, op.var, bv[0]));
+            MESSAGE("one-pass off by " << std::fabs(op.var - var) << ", at least " << off_grid);
+        }
+    }
+}
+
 }  // namespace dmlref_test_batch_normalization_bound

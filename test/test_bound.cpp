@@ -354,7 +354,8 @@ TEST_CASE("TF32 operands: a backend rounding products' operands to TF32 passes u
     const double b16 = element_bound(sink.elements()[0], DataType::FLOAT16, 0x3800, p);  // golden 0.5
     p.tf32_operands = true;
     CHECK(element_bound(sink.elements()[0], DataType::FLOAT16, 0x3800, p) == b16);
-    CHECK(profile_text(p) == "accumulate=any coordinates=any subnormals=kept operands=tf32 convolution=direct");
+    CHECK(profile_text(p) ==
+          "accumulate=any coordinates=any subnormals=kept operands=tf32 convolution=direct statistics=any");
 }
 
 // A backend computing CONVOLUTION (cross-correlation, one output channel, C input channels, 3x3,
@@ -448,7 +449,8 @@ TEST_CASE("Winograd convolutions: F(4x4, 3x3) in float32 passes under the profil
     ArithmeticProfile p;
     p.winograd = true;
     CHECK(profile_text(p) ==
-          "accumulate=any coordinates=any subnormals=kept operands=exact convolution=direct-or-winograd");
+          "accumulate=any coordinates=any subnormals=kept operands=exact convolution=direct-or-winograd "
+          "statistics=any");
 }
 
 TEST_CASE("zeros of the other sign: within where the element's bound is above 0, over where it is 0 or Bits") {

@@ -338,4 +338,57 @@ TEST_CASE("mean variance normalization: the bound takes either variance form and
     CHECK(rejected_off > 0);
 }
 
+// --statistics stable (docs/tolerance.md, "Mean variance normalization"): groups of M = 64 values
+// near 1000 (spread 1). Under the default the one-pass form's error bound of the variance is at
+// least 2 |mean| e_mean, e_mean >= (M - 1) u min X (gamma_(M-1) of the sum, times 1/M, at least),
+// which exceeds Variance + Epsilon: the root is unbounded and every bound is +infinity. Without
+// the one-pass form the bounds are finite and hold float32 two-pass and Welford backends.
+TEST_CASE("mean variance normalization: the stable statistics profile bounds what the default cannot") {
+    std::mt19937_64 rng(736);
+    std::uniform_real_distribution<float> U(-1, 1);
+    const double u = std::ldexp(1.0, -24);
+    const uint32_t M = 64;
+    Spec s;
+    s.in = {2, M};
+    s.axes = {1};
+    s.eps = 1e-5f;
+    std::vector<float> x;
+    for (uint32_t i = 0; i < 2 * M; ++i) x.push_back(1000.0f + U(rng));
+    Case c;
+    c.op = make(s);
+    c.inputs["InputTensor"] = logical_buffer(desc(s.t, s.in), x);
+    const auto golden = as_values<float>(run_case(c).values.at("OutputTensor"));
+    ArithmeticProfile stable;
+    stable.statistics = Statistics::Stable;
+    const auto any = *batch_normalization_bounds(c, "OutputTensor", ArithmeticProfile{}),
+               bound = *batch_normalization_bounds(c, "OutputTensor", stable);
+    for (uint32_t g = 0; g < 2; ++g) {
+        const float* v = x.data() + g * M;
+        double mean = 0, var = 0;
+        for (uint32_t i = 0; i < M; ++i) mean += v[i];
+        mean /= M;
+        for (uint32_t i = 0; i < M; ++i) var += (v[i] - mean) * (v[i] - mean);
+        var /= M;
+        REQUIRE(2 * std::fabs(mean) * (M - 1) * u * *std::min_element(v, v + M) > var + s.eps);
+        float sum = 0, cen = 0, m = 0, M2 = 0;
+        for (uint32_t i = 0; i < M; ++i) sum += v[i];
+        const float tm = sum / float(M);
+        for (uint32_t i = 0; i < M; ++i) cen += (v[i] - tm) * (v[i] - tm);
+        for (uint32_t i = 0; i < M; ++i) {  // Welford
+            const float d = v[i] - m;
+            m += d / float(i + 1);
+            M2 += d * (v[i] - m);
+        }
+        for (uint32_t i = 0; i < M; ++i) {
+            const size_t k = g * M + i;
+            CAPTURE(k);
+            CHECK(std::isinf(any[k]));
+            REQUIRE(std::isfinite(bound[k]));
+            auto within = [&](float a) { return std::fabs(double(a) - double(golden[k])) <= bound[k]; };
+            CHECK(within((v[i] - tm) / std::sqrt(cen / float(M) + s.eps)));
+            CHECK(within((v[i] - m) / std::sqrt(M2 / float(M) + s.eps)));
+        }
+    }
+}
+
 }  // namespace dmlref_test_mean_variance_normalization

@@ -19,7 +19,7 @@ struct DiffCmdOptions {
     DiffCommand dc;
     std::string golden, actual, json_file, image, baseline, write_baseline;
     std::vector<std::string> output_files;
-    std::string accumulate = "any", coordinates = "any";
+    std::string accumulate = "any", coordinates = "any", statistics = "any";
     size_t explain = 0;  // --explain K (docs/explain.md)
 };
 
@@ -34,6 +34,7 @@ int cmd_diff(DiffCmdOptions& o) {
     // CLI11's IsMember checks have admitted only these names.
     dc.options.profile.accumulate = parse_accumulate(o.accumulate).value_or(Accumulate::Any);
     dc.options.profile.coordinates = parse_coordinates(o.coordinates).value_or(Coordinates::Any);
+    dc.options.profile.statistics = parse_statistics(o.statistics).value_or(Statistics::Any);
     for (const auto& f : o.output_files) {
         const size_t eq = f.find('=');
         if (eq == std::string::npos || eq == 0 || eq + 1 == f.size()) {
@@ -98,6 +99,11 @@ Command add_diff_command(CLI::App& app) {
     diff->add_flag("--allow-winograd", dc.options.profile.winograd,
                    "the bound of FORWARD 2-D 3x3 convolutions (strides and dilations 1) admits Winograd's F(2x2, 3x3) "
                    "and F(4x4, 3x3) (adds their allowance)");
+    diff->add_option(
+            "--statistics", o->statistics,
+            "how a backend computes batch statistics (BATCH_NORMALIZATION_TRAINING, MEAN_VARIANCE_NORMALIZATION*): "
+            "any (default), stable (two-pass or online, not E[X^2] - E[X]^2), two-pass, online, one-pass")
+        ->check(CLI::IsMember({"any", "stable", "two-pass", "online", "one-pass"}));
     diff->add_option("--false-alarm", dc.options.false_alarm,
                      "false-alarm probability of the systematic-error check (default 1e-6)")
         ->check(CLI::Range(1e-300, 0.5));

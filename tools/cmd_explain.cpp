@@ -20,6 +20,7 @@ struct ExplainCmdOptions {
     bool flushed = false;
     bool tf32 = false;
     bool winograd = false;
+    std::string statistics = "any";
 };
 
 int cmd_explain(const ExplainCmdOptions& o) {
@@ -66,6 +67,7 @@ int cmd_explain(const ExplainCmdOptions& o) {
         options.profile.flush_subnormals = o.flushed;
         options.profile.tf32_operands = o.tf32;
         options.profile.winograd = o.winograd;
+        options.profile.statistics = parse_statistics(o.statistics).value_or(Statistics::Any);
         std::optional<uint64_t> bits;
         if (!o.actual.empty()) bits = load_bits(desc->DataType, actual.data() + flat * element_size(desc->DataType));
         const Explanation e = explain_element(c, output, flat, bits, o.actual, options);
@@ -100,6 +102,9 @@ Command add_explain_command(CLI::App& app) {
     cmd->add_flag("--allow-flushed-subnormals", o->flushed, "the bound admits flushing of subnormals (as diff)");
     cmd->add_flag("--allow-tf32", o->tf32, "the bound admits FLOAT32 product operands rounded to TF32 (as diff)");
     cmd->add_flag("--allow-winograd", o->winograd, "the bound admits Winograd convolutions (as diff)");
+    cmd->add_option("--statistics", o->statistics,
+                    "batch statistics' forms, for the bound (as diff: any, stable, two-pass, online, one-pass)")
+        ->check(CLI::IsMember({"any", "stable", "two-pass", "online", "one-pass"}));
     return {cmd, [o] { return cmd_explain(*o); }};
 }
 

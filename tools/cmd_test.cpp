@@ -45,6 +45,7 @@ struct TestCmdOptions {
     std::string accumulate = "any";
     bool tf32 = false;
     bool winograd = false;
+    std::string statistics = "any";
     DiffSwitches switches;
     LoadOptions load;
     bool quiet = false;
@@ -335,6 +336,7 @@ int cmd_test(TestCmdOptions& o) {
     options.profile.accumulate = parse_accumulate(o.accumulate).value_or(Accumulate::Any);
     options.profile.tf32_operands = o.tf32;
     options.profile.winograd = o.winograd;
+    options.profile.statistics = parse_statistics(o.statistics).value_or(Statistics::Any);
     options.max_bytes = o.load.max_bytes;
 
     // --baseline is read before anything is run, as `dmlref diff` does (docs/diff.md, Baselines).
@@ -545,6 +547,9 @@ Command add_test_command(CLI::App& app) {
         ->check(CLI::IsMember({"any", "output", "float32", "float64"}));
     cmd->add_flag("--allow-tf32", o->tf32, "the bound admits FLOAT32 product operands rounded to TF32 (as diff)");
     cmd->add_flag("--allow-winograd", o->winograd, "the bound admits Winograd convolutions (as diff)");
+    cmd->add_option("--statistics", o->statistics,
+                    "batch statistics' forms, for the bound (as diff: any, stable, two-pass, online, one-pass)")
+        ->check(CLI::IsMember({"any", "stable", "two-pass", "online", "one-pass"}));
     cmd->add_flag("-q,--quiet", o->quiet, "list only the cases that do not pass");
     add_load_options(*cmd, o->load);
     return {cmd, [o] { return cmd_test(*o); }};

@@ -30,6 +30,16 @@ enum class Coordinates : uint8_t {
     Float32Reciprocal,     // (o - OutputPixelOffset) * float32(1 / Scale) - InputPixelOffset in float32
     Float32ReciprocalFma,  // the same with the multiply and subtract fused
 };
+// How a backend may compute batch statistics (BATCH_NORMALIZATION_TRAINING's mean and variance,
+// MEAN_VARIANCE_NORMALIZATION*'s; docs/tolerance.md, "Batch normalization": the statistics forms).
+// A bound admits every form it names: the largest of their bounds.
+enum class Statistics : uint8_t {
+    Any,      // two-pass, online or one-pass (default)
+    Stable,   // two-pass or online: not one-pass E[X^2] - E[X]^2
+    TwoPass,  // the mean, then the squared deviations from it
+    Online,   // Welford's or Chan's updates
+    OnePass,  // E[X^2] - E[X]^2
+};
 
 struct ArithmeticProfile {
     Accumulate accumulate = Accumulate::Any;
@@ -43,15 +53,21 @@ struct ArithmeticProfile {
     // by Winograd's minimal filtering, F(2x2, 3x3) or F(4x4, 3x3) with the points 0, 1, -1, 2, -2
     // and infinity (docs/tolerance.md, "Winograd convolutions").
     bool winograd = false;
+    // The batch statistics' forms the bound admits (Statistics above): BATCH_NORMALIZATION_TRAINING's
+    // and MEAN_VARIANCE_NORMALIZATION*'s bounds only.
+    Statistics statistics = Statistics::Any;
     bool operator==(const ArithmeticProfile&) const = default;
 };
 
 std::string_view name(Accumulate a);  // "any", "output", "float32", "float64"
 std::string_view name(
     Coordinates c);  // "any", "float64", "float32-division", "float32-reciprocal", "float32-reciprocal-fma"
+std::string_view name(Statistics s);  // "any", "stable", "two-pass", "online", "one-pass"
 std::optional<Accumulate> parse_accumulate(std::string_view s);
 std::optional<Coordinates> parse_coordinates(std::string_view s);
-// "accumulate=any coordinates=any subnormals=kept", as every report prints it.
+std::optional<Statistics> parse_statistics(std::string_view s);
+// "accumulate=any coordinates=any subnormals=kept operands=exact convolution=direct statistics=any",
+// as every report prints it.
 std::string profile_text(const ArithmeticProfile& p);
 
 // What the bound needs of one summed element. Sums of magnitudes are rounded up.

@@ -141,6 +141,17 @@ std::string_view name(Coordinates c) {
     return "?";
 }
 
+std::string_view name(Statistics s) {
+    switch (s) {
+        case Statistics::Any: return "any";
+        case Statistics::Stable: return "stable";
+        case Statistics::TwoPass: return "two-pass";
+        case Statistics::Online: return "online";
+        case Statistics::OnePass: return "one-pass";
+    }
+    return "?";
+}
+
 std::optional<Accumulate> parse_accumulate(std::string_view s) {
     for (Accumulate a : {Accumulate::Any, Accumulate::Output, Accumulate::Float32, Accumulate::Float64})
         if (name(a) == s) return a;
@@ -154,11 +165,19 @@ std::optional<Coordinates> parse_coordinates(std::string_view s) {
     return std::nullopt;
 }
 
+std::optional<Statistics> parse_statistics(std::string_view s) {
+    for (Statistics f :
+         {Statistics::Any, Statistics::Stable, Statistics::TwoPass, Statistics::Online, Statistics::OnePass})
+        if (name(f) == s) return f;
+    return std::nullopt;
+}
+
 std::string profile_text(const ArithmeticProfile& p) {
     return "accumulate=" + std::string(name(p.accumulate)) + " coordinates=" + std::string(name(p.coordinates)) +
            " subnormals=" + (p.flush_subnormals ? "may-flush" : "kept") +
            " operands=" + (p.tf32_operands ? "tf32" : "exact") +
-           " convolution=" + (p.winograd ? "direct-or-winograd" : "direct");
+           " convolution=" + (p.winograd ? "direct-or-winograd" : "direct") +
+           " statistics=" + std::string(name(p.statistics));
 }
 
 void TermSink::add(uint64_t e, double value, double weight, double delta, bool product, bool ambiguous) {

@@ -267,7 +267,8 @@ std::string report_json(const DiffReport& r) {
                        {"coordinates", std::string(name(r.profile.coordinates))},
                        {"flush_subnormals", r.profile.flush_subnormals},
                        {"tf32_operands", r.profile.tf32_operands},
-                       {"winograd", r.profile.winograd}};
+                       {"winograd", r.profile.winograd},
+                       {"statistics", std::string(name(r.profile.statistics))}};
     size_t pass = 0, fail = 0, error = 0;
     oj cases = oj::array();
     for (const auto& c : r.cases) {
