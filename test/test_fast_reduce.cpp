@@ -187,52 +187,52 @@ TEST_CASE("REDUCE SUM fast path: adversarial sums take the plain loop's exact su
 }
 
 TEST_CASE("REDUCE SUM fast path: a block's float64 sum is taken as exact only where its exponents prove it") {
-    // One run of 1024 FLOAT32 terms, one block (reduce_sum.cpp, step 2a: exact where the largest and
-    // smallest exponent fields of the nonzero terms differ by at most 29 - log2(1024) = 19). By hand:
-    // 1021 terms 0.75 (field 126) sum to 765.75; with 2^-15 the sum is 765.75 + 2^-15, halfway
-    // between the FLOAT32 neighbours 765.75 and 765.75 + 2^-14 (FLOAT32's spacing in [512, 1024) is
-    // 2^-14). Then -2^k and 2^k + 2^(k-23), both of field 127 + k, add 2^(k-23): the exact sum is
-    // above the midpoint and rounds to 765.75 + 2^-14. With k = -20 (fields 126 and 107: 19 apart)
-    // the block is proved exact, and it is (2^-43 is float64's spacing there). With k = -21 (fields
-    // 126 and 106: 20 apart) it is not: a plain float64 sum, in the lanes' order and tree, loses the
-    // 2^-44 (half of float64's spacing, a tie, to the even 765.75 + 2^-15) and would round to 765.75
+    // One run of 256 FLOAT32 terms, one block (reduce_sum.cpp, step 2a: exact where the largest and
+    // smallest exponent fields of the nonzero terms differ by at most 29 - log2(256) = 21). By hand:
+    // 253 terms 0.75 (field 126) sum to 189.75; with 2^-17 the sum is 189.75 + 2^-17, halfway
+    // between the FLOAT32 neighbours 189.75 and 189.75 + 2^-16 (FLOAT32's spacing in [128, 256) is
+    // 2^-16). Then -2^k and 2^k + 2^(k-23), both of field 127 + k, add 2^(k-23): the exact sum is
+    // above the midpoint and rounds to 189.75 + 2^-16. With k = -22 (fields 126 and 105: 21 apart)
+    // the block is proved exact, and it is (2^-45 is float64's spacing there). With k = -23 (fields
+    // 126 and 104: 22 apart) it is not: a plain float64 sum, in the lanes' order, loses the 2^-46
+    // (half of float64's spacing, a tie, to the even 189.75 + 2^-17) and would round to 189.75
     // (ties to even); FastSum's compensation keeps it, and the exact sum settles it.
-    for (const int k : {-20, -21}) {
+    for (const int k : {-22, -23}) {
         INFO("k = " << k);
-        const Operator op = make(DataType::FLOAT32, {1, 1024}, {1});
+        const Operator op = make(DataType::FLOAT32, {1, 256}, {1});
         std::mt19937_64 rng(4);
         Buffers in = buffers<float>(op, rng, [](std::mt19937_64&) { return 0.0; });
-        std::vector<float> x(1024, 0.75f);
-        x[1021] = 0x1p-15f;
-        x[1022] = -std::ldexp(1.f, k);
-        x[1023] = std::ldexp(1.f, k) + std::ldexp(1.f, k - 23);
+        std::vector<float> x(256, 0.75f);
+        x[253] = 0x1p-17f;
+        x[254] = -std::ldexp(1.f, k);
+        x[255] = std::ldexp(1.f, k) + std::ldexp(1.f, k - 23);
         std::memcpy(in.bytes[0].data(), static_cast<const void*>(x.data()), x.size() * sizeof(float));
         const auto counts = check(op, in);
-        CHECK(counts.certified_blocks == (k == -20 ? 1u : 0u));
-        CHECK(counts.uncertified_blocks == (k == -20 ? 0u : 1u));
-        CHECK(counts.decided + counts.exact == 1);
+        CHECK(counts.certified_blocks == (k == -22 ? 1u : 0u));
+        CHECK(counts.uncertified_blocks == (k == -22 ? 0u : 1u));
+        CHECK(counts.decided + counts.exact == 1);  // k = -23: FastSum leaves this tie to the exact sum
         const Buffers fast = evaluate_with(op, in, true, 1);
         float y;
         std::memcpy(&y, fast.bytes[1].data(), sizeof y);
-        CHECK(y == 765.75f + 0x1p-14f);
+        CHECK(y == 189.75f + 0x1p-16f);
     }
-    // Random data in [-1, 1): nearly every block proved (a term below 2^-19 or so in magnitude
+    // Random data in [-1, 1): nearly every block proved (a term below 2^-21 or so in magnitude
     // leaves its block to FastSum), and FLOAT16 blocks always, where finite.
     {
         const Operator op = make(DataType::FLOAT32, {4, 20000}, {1});
         std::mt19937_64 rng(6);
         const auto counts = check(op, buffers<float>(op, rng, uniform));
-        CHECK(counts.certified_blocks + counts.uncertified_blocks == 4 * 20);
-        CHECK(counts.certified_blocks >= 4 * 20 - 4);
+        CHECK(counts.certified_blocks + counts.uncertified_blocks == 4 * 79);
+        CHECK(counts.certified_blocks >= 4 * 79 - 4);
     }
     {
         const Operator op = make(DataType::FLOAT16, {3, 1000}, {1});
         std::mt19937_64 rng(7);
         Buffers in = buffers<half>(op, rng, mixed);
-        const uint16_t inf = 0x7c00;  // +infinity in the second run
+        const uint16_t inf = 0x7c00;  // +infinity in the second run's first block
         std::memcpy(in.bytes[0].data() + 2 * 1000, &inf, 2);
         const auto counts = check(op, in);
-        CHECK(counts.certified_blocks + counts.uncertified_blocks == 3);
+        CHECK(counts.certified_blocks + counts.uncertified_blocks == 3 * 4);
         CHECK(counts.uncertified_blocks >= 1);
     }
 }

@@ -9,7 +9,7 @@
 //     stride of the output). Anything else returns false, and the plain loop runs.
 //  2. Partial sums over a fixed partition of the terms, the same for any thread count. With
 //     I = 1, each output's run is cut into chunks of 2^16 elements. A chunk of contiguous
-//     elements is cut into blocks of kBlock = 1024 (2a); a strided one, or a block 2a cannot
+//     elements is cut into blocks of kBlock = 256 (2a); a strided one, or a block 2a cannot
 //     certify, is summed by FastSum (reference/fast_sum.hpp) in 16 interleaved lanes (element j
 //     to lane j mod 16). With I > 1, each chunk of rows of 64Ki elements or less is summed
 //     column by column (one FastSum per output element, the rows added in order). Every term is
@@ -22,7 +22,7 @@
 //     Emin be the largest and smallest fields of the block's nonzero terms: every term, and so
 //     every partial sum of any subset, is a multiple of g = 2^(max(Emin, 1) - 150), and every
 //     partial sum is below n 2^(Emax - 126) in magnitude. Where n 2^(Emax - 126) <= 2^53 g,
-//     that is Emax - max(Emin, 1) <= 29 - log2(n) (19 for n = 1024), every partial sum is an
+//     that is Emax - max(Emin, 1) <= 29 - log2(n) (21 for n = 256), every partial sum is an
 //     integer multiple of g below 2^53 g: a float64 (g >= 2^-149 is far above float64's
 //     subnormals), so every addition is exact, in whatever order, and the block's float64 sum
 //     is its exact sum (a cancelling block gives +0, as the lanes from +0 do). Unsigned
@@ -59,7 +59,6 @@
 #include <algorithm>
 #include <atomic>
 #include <bit>
-#include <cstring>
 #include <vector>
 
 namespace dmlref::reference::fast {
@@ -94,59 +93,38 @@ template <class T> inline void lanes(const T* __restrict x, int64_t step, uint64
     }
 }
 
-// Step 2a: the float64 sum of n <= kBlock contiguous terms, with the unsigned max of their bits
-// (sign cleared) and the unsigned min of those bits minus 1, for the proof. Held in GCC vector
-// types (16 floats a step, four accumulators of 4 doubles) so that each clone keeps them in its
-// own registers; the lanes are added in a tree at the end, which a certified block allows (every
-// order is exact) and an uncertified one does not use.
-constexpr uint64_t kBlock = 1024;
-constexpr uint32_t kBlockLog2 = 10;
+// Step 2a: the float64 sum of n <= kBlock contiguous terms in 16 lanes, with the unsigned max
+// of their bits (sign cleared) and the unsigned min of those bits minus 1, for the proof.
+constexpr uint64_t kBlock = 256;
+constexpr uint32_t kBlockLog2 = 8;
 struct Block {
     double sum;
     uint32_t top, low;  // max(bits & 0x7fffffff), min((bits & 0x7fffffff) - 1)
 };
-typedef float F4 __attribute__((vector_size(16)));
-typedef uint32_t U8 __attribute__((vector_size(32)));
-typedef double D4 __attribute__((vector_size(32)));
 inline Block block_sum(const float* __restrict x, uint64_t n) {
-    D4 a0 = {}, a1 = {}, a2 = {}, a3 = {};
-    U8 t0 = {}, t1 = {}, l0 = ~U8{}, l1 = ~U8{};
-    const U8 mask = U8{} + 0x7fffffffu, one = U8{} + 1u;
+    double acc[kLanes] = {};
+    uint32_t top[kLanes] = {}, low[kLanes];
+    for (int l = 0; l < kLanes; ++l) low[l] = 0xffffffffu;
     uint64_t j = 0;
-    for (; j + 16 <= n; j += 16) {
-        F4 v0, v1, v2, v3;
-        U8 b0, b1;
-        std::memcpy(&v0, x + j, sizeof v0);
-        std::memcpy(&v1, x + j + 4, sizeof v1);
-        std::memcpy(&v2, x + j + 8, sizeof v2);
-        std::memcpy(&v3, x + j + 12, sizeof v3);
-        std::memcpy(&b0, x + j, sizeof b0);
-        std::memcpy(&b1, x + j + 8, sizeof b1);
-        b0 &= mask;  // the bits, sign cleared
-        b1 &= mask;
-        // Lane-wise unsigned max and min by masks (GCC and Clang lower them to VPMAXUD, VPMINUD).
-        const U8 c0 = b0 - one, c1 = b1 - one;
-        const U8 m0 = (U8)(b0 > t0), m1 = (U8)(b1 > t1), n0 = (U8)(c0 < l0), n1 = (U8)(c1 < l1);
-        t0 = (b0 & m0) | (t0 & ~m0);
-        t1 = (b1 & m1) | (t1 & ~m1);
-        l0 = (c0 & n0) | (l0 & ~n0);
-        l1 = (c1 & n1) | (l1 & ~n1);
-        a0 += __builtin_convertvector(v0, D4);
-        a1 += __builtin_convertvector(v1, D4);
-        a2 += __builtin_convertvector(v2, D4);
-        a3 += __builtin_convertvector(v3, D4);
-    }
-    const D4 a = (a0 + a2) + (a1 + a3);
-    Block b{(a[0] + a[2]) + (a[1] + a[3]), 0, 0xffffffffu};
-    for (int l = 0; l < 8; ++l) {
-        b.top = std::max({b.top, t0[l], t1[l]});
-        b.low = std::min({b.low, l0[l], l1[l]});
-    }
-    for (; j < n; ++j) {
+    for (; j + kLanes <= n; j += kLanes)
+        for (int l = 0; l < kLanes; ++l) {
+            const float v = x[j + uint64_t(l)];
+            const uint32_t bits = std::bit_cast<uint32_t>(v) & 0x7fffffffu;
+            top[l] = std::max(top[l], bits);
+            low[l] = std::min(low[l], bits - 1u);
+            acc[l] += double(v);
+        }
+    for (int l = 0; j < n; ++j, ++l) {
         const uint32_t bits = std::bit_cast<uint32_t>(x[j]) & 0x7fffffffu;
-        b.top = std::max(b.top, bits);
-        b.low = std::min(b.low, bits - 1u);
-        b.sum += double(x[j]);
+        top[l] = std::max(top[l], bits);
+        low[l] = std::min(low[l], bits - 1u);
+        acc[l] += double(x[j]);
+    }
+    Block b{0, 0, 0xffffffffu};
+    for (int l = 0; l < kLanes; ++l) {
+        b.sum += acc[l];
+        b.top = std::max(b.top, top[l]);
+        b.low = std::min(b.low, low[l]);
     }
     return b;
 }
