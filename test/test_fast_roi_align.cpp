@@ -11,6 +11,7 @@
 // FLOAT32 tie, which the bound must leave to the plain loop.
 #include "fast_check.hpp"
 #include "fast_values.hpp"
+#include "roi_random.hpp"
 #include "support.hpp"
 
 #include "../reference/fast/roi_align.hpp"
@@ -99,36 +100,6 @@ Buffers roi_buffers(const Operator& op, const std::vector<T>& values, const std:
     return b;
 }
 
-template <class T> T pick(std::mt19937_64& rng, std::initializer_list<T> list) {
-    return *(list.begin() + rng() % list.size());
-}
-
-// A region coordinate along an axis of `size`: anywhere in and around the image, on the integer
-// and half grid (exact sample positions), far outside, or a float between.
-float coordinate(std::mt19937_64& rng, uint32_t size, int kind) {
-    const double s = double(size);
-    std::uniform_real_distribution<double> in(0, s), around(-3, s + 3);
-    switch (kind) {
-        case 0: return float(in(rng));
-        case 1: return float(around(rng));
-        case 2: return float(std::round(around(rng) * 2) / 2);  // integers and halves
-        default: return pick<float>(rng, {-1.0f, 0.0f, float(s - 1), float(s), -1.5f, float(s + 0.5), -1e6f, 3e5f});
-    }
-}
-
-// X's values: plain small floats (nearly every element decided), small integers (ties), or hard
-// values (NaN, infinities, subnormals, +-0, the largest values) mixed in.
-template <class T> std::vector<T> image_values(std::mt19937_64& rng, size_t n, int kind) {
-    std::vector<T> v(n);
-    std::uniform_real_distribution<double> plain(-4, 4);
-    for (T& x : v) {
-        if (kind == 0) x = value_of<T>(plain(rng));
-        else if (kind == 1) x = value_of<T>(double(int64_t(rng() % 7) - 3));
-        else x = rng() % 3 ? value_of<T>(plain(rng)) : hard_element<T>(rng);
-    }
-    return v;
-}
-
 RoiCase random_case(std::mt19937_64& rng) {
     RoiCase c;
     const uint32_t batch = 1 + uint32_t(rng() % 2), channels = 1 + uint32_t(rng() % 3);
@@ -164,8 +135,8 @@ template <class T> void check_random(uint64_t seed, int cases) {
         std::vector<uint64_t> batches;
         for (uint32_t r = 0; r < c.regions; ++r) {
             const int kind = int(rng() % 4);
-            float x1 = coordinate(rng, c.in[3], kind), y1 = coordinate(rng, c.in[2], kind);
-            float x2 = coordinate(rng, c.in[3], kind), y2 = coordinate(rng, c.in[2], kind);
+            float x1 = roi_coordinate(rng, c.in[3], kind), y1 = roi_coordinate(rng, c.in[2], kind);
+            float x2 = roi_coordinate(rng, c.in[3], kind), y2 = roi_coordinate(rng, c.in[2], kind);
             if (rng() % 5 == 0) x2 = x1;                       // degenerate
             if (rng() % 3 != 0 && x2 < x1) std::swap(x1, x2);  // upright, or inverted
             if (rng() % 3 != 0 && y2 < y1) std::swap(y1, y2);
@@ -180,7 +151,7 @@ template <class T> void check_random(uint64_t seed, int cases) {
             batches.push_back(rng() % c.in[0]);
         }
         const uint64_t n = buffer_size(desc(t, c.in, c.in_strides)) / sizeof(T);
-        const std::vector<T> values = image_values<T>(rng, size_t(n), int(rng() % 3));
+        const std::vector<T> values = roi_values<T>(rng, size_t(n), int(rng() % 3));
         CAPTURE(k);
         check_op(op, roi_buffers<T>(op, values, rois, batches));
         const auto counts = reference::fast::roi_fast_counts();

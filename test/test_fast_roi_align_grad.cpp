@@ -11,6 +11,7 @@
 // MAX's first greatest sample, and a sum exactly on a FLOAT32 (FLOAT16) tie.
 #include "fast_check.hpp"
 #include "fast_values.hpp"
+#include "roi_random.hpp"
 #include "support.hpp"
 
 #include "../reference/fast/roi_align.hpp"
@@ -91,36 +92,6 @@ Buffers grad_buffers(const DML_ROI_ALIGN_GRAD_OPERATOR_DESC& d, const std::vecto
     return b;
 }
 
-template <class T> T pick(std::mt19937_64& rng, std::initializer_list<T> list) {
-    return *(list.begin() + rng() % list.size());
-}
-
-// A region coordinate along an axis of `size`: anywhere in and around the image, on the integer
-// and half grid (exact sample positions), at the edges and far outside, or a float between.
-float coordinate(std::mt19937_64& rng, uint32_t size, int kind) {
-    const double s = double(size);
-    std::uniform_real_distribution<double> in(0, s), around(-3, s + 3);
-    switch (kind) {
-        case 0: return float(in(rng));
-        case 1: return float(around(rng));
-        case 2: return float(std::round(around(rng) * 2) / 2);  // integers and halves
-        default: return pick<float>(rng, {-1.0f, 0.0f, float(s - 1), float(s), -1.5f, float(s + 0.5), -1e6f, 3e5f});
-    }
-}
-
-// Values: plain small floats (nearly every element decided), small integers (ties among MAX's
-// samples, sums on the grid), or hard values (NaN, infinities, subnormals, +-0, the largest).
-template <class T> std::vector<T> some_values(std::mt19937_64& rng, size_t n, int kind) {
-    std::vector<T> v(n);
-    std::uniform_real_distribution<double> plain(-4, 4);
-    for (T& x : v) {
-        if (kind == 0) x = value_of<T>(plain(rng));
-        else if (kind == 1) x = value_of<T>(double(int64_t(rng() % 7) - 3));
-        else x = rng() % 3 ? value_of<T>(plain(rng)) : hard_element<T>(rng);
-    }
-    return v;
-}
-
 GradCase random_case(std::mt19937_64& rng) {
     GradCase c;
     const uint32_t batch = 1 + uint32_t(rng() % 2), channels = 1 + uint32_t(rng() % 11);
@@ -156,8 +127,8 @@ void random_regions(std::mt19937_64& rng, const GradCase& c, bool mirrored, std:
             continue;
         }
         const int kind = int(rng() % 4);
-        float x1 = coordinate(rng, c.in[3], kind), y1 = coordinate(rng, c.in[2], kind);
-        float x2 = coordinate(rng, c.in[3], kind), y2 = coordinate(rng, c.in[2], kind);
+        float x1 = roi_coordinate(rng, c.in[3], kind), y1 = roi_coordinate(rng, c.in[2], kind);
+        float x2 = roi_coordinate(rng, c.in[3], kind), y2 = roi_coordinate(rng, c.in[2], kind);
         if (rng() % 5 == 0) x2 = x1;                       // degenerate
         if (rng() % 3 != 0 && x2 < x1) std::swap(x1, x2);  // upright, or inverted
         if (rng() % 3 != 0 && y2 < y1) std::swap(y1, y2);
@@ -176,7 +147,7 @@ template <class T>
 std::vector<T> gradient_values(std::mt19937_64& rng, const DML_ROI_ALIGN_GRAD_OPERATOR_DESC& d, bool mirrored,
                                uint32_t regions) {
     const size_t n = size_t(buffer_size(d.InputGradientTensor) / sizeof(T));
-    std::vector<T> v = some_values<T>(rng, n, mirrored ? int(rng() % 2) : int(rng() % 3));
+    std::vector<T> v = roi_values<T>(rng, n, mirrored ? int(rng() % 2) : int(rng() % 3));
     if (mirrored) {
         const size_t per = n / regions, half_regions = (regions + 1) / 2;
         for (size_t r = half_regions; r < regions; ++r)
@@ -212,7 +183,7 @@ template <class T> void check_random(uint64_t seed, int cases) {
         std::vector<uint32_t> batches;
         random_regions<T>(rng, c, mirrored, rois, batches);
         const size_t nx = d.InputTensor ? size_t(buffer_size(*d.InputTensor) / sizeof(T)) : 1;
-        const std::vector<T> x = some_values<T>(rng, nx, int(rng() % 3));
+        const std::vector<T> x = roi_values<T>(rng, nx, int(rng() % 3));
         const std::vector<T> dy = gradient_values<T>(rng, d, mirrored, c.regions);
         CAPTURE(k);
         const Buffers b = grad_buffers<T>(d, x, dy, rois, batches);
@@ -267,7 +238,7 @@ TEST_CASE_TEMPLATE("ROI align grad fast path declines where OutputROIGradientTen
     c.regions = 2;
     const std::vector<T> rois = {value_of<T>(0.5),  value_of<T>(0.25), value_of<T>(4.0), value_of<T>(3.5),
                                  value_of<T>(-1.0), value_of<T>(1.0),  value_of<T>(5.5), value_of<T>(6.0)};
-    const std::vector<T> x = some_values<T>(rng, 90, 0), dy = some_values<T>(rng, 24, 0);
+    const std::vector<T> x = roi_values<T>(rng, 90, 0), dy = roi_values<T>(rng, 24, 0);
     const DML_ROI_ALIGN_GRAD_OPERATOR_DESC plain_desc = c.desc_of(t);
     const Operator plain_op{OperatorType::ROI_ALIGN_GRAD, plain_desc};
     check_op(plain_op, grad_buffers<T>(plain_desc, x, dy, rois, {0, 0}));
