@@ -320,6 +320,18 @@ std::vector<double> form_bounds(const Case& c, const char* output, BnStatistics 
     return b;
 }
 
+// One FLOAT32 channel of N values: BATCH_NORMALIZATION_TRAINING with Scale 1, Bias 0, Epsilon 1e-5.
+Case one_channel(const std::vector<float>& x) {
+    const uint32_t N = uint32_t(x.size());
+    Case c;
+    c.op = training_op(DataType::FLOAT32, {N, 1}, {1, 1}, 1e-5f, false);
+    const auto& D = get<DML_BATCH_NORMALIZATION_TRAINING_OPERATOR_DESC>(c.op.Desc);
+    c.inputs = {{"InputTensor", logical_buffer(D.InputTensor, x)},
+                {"ScaleTensor", buffer(D.ScaleTensor, std::vector<float>{1})},
+                {"BiasTensor", buffer(D.BiasTensor, std::vector<float>{0})}};
+    return c;
+}
+
 }  // namespace
 
 TEST_CASE("batch normalization bound: _TRAINING statistics forms; the Bessel-corrected variance against each") {
@@ -336,12 +348,7 @@ TEST_CASE("batch normalization bound: _TRAINING statistics forms; the Bessel-cor
     mean /= N;
     for (float v : x) ss += (v - mean) * (v - mean);
     const float bessel = float(ss / (N - 1));
-    Case c;
-    c.op = training_op(DataType::FLOAT32, {N, 1}, {1, 1}, 1e-5f, false);
-    const auto& D = get<DML_BATCH_NORMALIZATION_TRAINING_OPERATOR_DESC>(c.op.Desc);
-    c.inputs = {{"InputTensor", logical_buffer(D.InputTensor, x)},
-                {"ScaleTensor", buffer(D.ScaleTensor, std::vector<float>{1})},
-                {"BiasTensor", buffer(D.BiasTensor, std::vector<float>{0})}};
+    const Case c = one_channel(x);
     const float golden = as_values<float>(run_case(c).values.at("OutputVarianceTensor"))[0];
     CHECK(std::fabs(golden - ss / N) <= 0.5 * (std::nextafter(golden, INFINITY) - golden));
     ArithmeticProfile p;
@@ -381,18 +388,6 @@ TEST_CASE("batch normalization bound: _TRAINING statistics forms; the Bessel-cor
 }
 
 namespace {
-
-// One FLOAT32 channel of N values: BATCH_NORMALIZATION_TRAINING with Scale 1, Bias 0, Epsilon 1e-5.
-Case one_channel(const std::vector<float>& x) {
-    const uint32_t N = uint32_t(x.size());
-    Case c;
-    c.op = training_op(DataType::FLOAT32, {N, 1}, {1, 1}, 1e-5f, false);
-    const auto& D = get<DML_BATCH_NORMALIZATION_TRAINING_OPERATOR_DESC>(c.op.Desc);
-    c.inputs = {{"InputTensor", logical_buffer(D.InputTensor, x)},
-                {"ScaleTensor", buffer(D.ScaleTensor, std::vector<float>{1})},
-                {"BiasTensor", buffer(D.BiasTensor, std::vector<float>{0})}};
-    return c;
-}
 
 // A float32 backend's statistics of one channel in each form: two-pass (the sum backwards, then
 // the squared deviations), Welford's updates, and a sequential one-pass E[X^2] - E[X]^2.
@@ -465,7 +460,8 @@ TEST_CASE(
     const uint32_t N = 1024;
     ArithmeticProfile any, stable;
     stable.statistics = Statistics::Stable;
-    CHECK(profile_text(stable) == "accumulate=any coordinates=any subnormals=kept operands=exact statistics=stable");
+    CHECK(profile_text(stable) ==
+          "accumulate=any coordinates=any subnormals=kept operands=exact convolution=direct statistics=stable");
     for (const float lo : {3.0f, 64.0f}) {
         CAPTURE(lo);
         // X uniform on [3, 5) (mean 7 times the spread) and on [64, 65) (220 times).
