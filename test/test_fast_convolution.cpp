@@ -6,6 +6,7 @@
 // compensated and exact paths really run; NaN inputs and BACKWARD (the plain loop for the call).
 // The expected values are the plain loop's (reference/convolution.cpp), itself tested against
 // hand-derived and independent values in test_convolution.cpp.
+#include "f64_product_check.hpp"
 #include "fast_check.hpp"
 #include "support.hpp"
 
@@ -101,22 +102,10 @@ template <class T, class V> Buffers buffers(const Operator& op, std::mt19937_64&
     return b;
 }
 
-// The fast path (one thread, three, and each of `threads`) against the plain loop; the fast
-// path's counts of its one-thread run.
+// The fast path (one thread and three, each product kernel; and each of `threads`) against the
+// plain loop (f64_product_check.hpp); the fast path's counts of its one-thread run.
 reference::fast::f64::PathCounts check(const Operator& op, const Buffers& in, std::initializer_list<int> threads = {}) {
-    const Diagnostics diags = validate(op);
-    for (const auto& item : diags.items()) INFO(format(item, "<test>"));
-    REQUIRE_FALSE(diags.has_errors());
-    const Buffers plain = evaluate_with(op, in, false, 1);
-    const Buffers fast = evaluate_with(op, in, true, 1);
-    const reference::fast::f64::PathCounts counts = reference::fast::convolution_fast_counts();
-    CHECK(first_difference(plain, fast) == -1);
-    CHECK(first_difference(plain, evaluate_with(op, in, true, 3)) == -1);
-    for (const int t : threads) {
-        INFO(t << " threads");
-        CHECK(first_difference(plain, evaluate_with(op, in, true, t)) == -1);
-    }
-    return counts;
+    return check_product_path(op, in, reference::fast::convolution_fast_counts, threads);
 }
 
 double uniform(std::mt19937_64& rng, const std::string&) { return std::uniform_real_distribution<double>(-1, 1)(rng); }

@@ -6,6 +6,7 @@
 // (the plain loop for the whole call); one thread against three; every float64 kernel the CPU has.
 // The expected values are the plain loop's (reference/gemm.cpp), itself tested against exact
 // rationals in test_gemm.cpp.
+#include "f64_product_check.hpp"
 #include "fast_check.hpp"
 #include "support.hpp"
 
@@ -106,27 +107,9 @@ template <class T, class V> Buffers buffers(const Operator& op, std::mt19937_64&
 }
 
 // The fast path (one thread and three, each kernel; and each of `threads`) against the plain
-// loop; the fast path's counts of its one-thread run on the best kernel.
+// loop (f64_product_check.hpp); the fast path's counts of its one-thread run on the best kernel.
 reference::fast::GemmFastCounts check(const Operator& op, const Buffers& in, std::initializer_list<int> threads = {}) {
-    const Diagnostics diags = validate(op);
-    for (const auto& item : diags.items()) INFO(format(item, "<test>"));
-    REQUIRE_FALSE(diags.has_errors());
-    const Buffers plain = evaluate_with(op, in, false, 1);
-    const Buffers fast = evaluate_with(op, in, true, 1);
-    const reference::fast::GemmFastCounts counts = reference::fast::gemm_fast_counts();
-    CHECK(first_difference(plain, fast) == -1);
-    CHECK(first_difference(plain, evaluate_with(op, in, true, 3)) == -1);
-    for (const int t : threads) {
-        INFO(t << " threads");
-        CHECK(first_difference(plain, evaluate_with(op, in, true, t)) == -1);
-    }
-    for (int k = 1; k <= 3; ++k) {
-        if (reference::fast::set_gemm_kernel(k) != k) continue;  // not built or not supported here
-        INFO("kernel " << k);
-        CHECK(first_difference(plain, evaluate_with(op, in, true, 1)) == -1);
-    }
-    reference::fast::set_gemm_kernel(0);
-    return counts;
+    return check_product_path(op, in, reference::fast::gemm_fast_counts, threads);
 }
 
 double uniform(std::mt19937_64& rng) { return std::uniform_real_distribution<double>(-1, 1)(rng); }
