@@ -636,6 +636,35 @@ TEST_CASE_TEMPLATE("Batch normalization fast paths: exact sums over several chun
     }
 }
 
+namespace {
+
+// A FLOAT32 BATCH_NORMALIZATION_GRAD's or _TRAINING_GRAD's buffers: X, dY and the per-channel
+// Mean, Variance and Scale as given, the three outputs filled with 0x5a.
+template <class D>
+Buffers grad_buffers(const D& d, const std::vector<float>& x, const std::vector<float>& dy,
+                     const std::vector<float>& mean, const std::vector<float>& variance,
+                     const std::vector<float>& scale) {
+    Buffers b;
+    b.names = {"InputTensor",
+               "InputGradientTensor",
+               "MeanTensor",
+               "VarianceTensor",
+               "ScaleTensor",
+               "OutputGradientTensor",
+               "OutputScaleGradientTensor",
+               "OutputBiasGradientTensor"};
+    b.bytes.push_back(buffer(d.InputTensor, x));
+    b.bytes.push_back(buffer(d.InputGradientTensor, dy));
+    b.bytes.push_back(buffer(d.MeanTensor, mean));
+    b.bytes.push_back(buffer(d.VarianceTensor, variance));
+    b.bytes.push_back(buffer(d.ScaleTensor, scale));
+    for (const TensorDesc* td : {&d.OutputGradientTensor, &d.OutputScaleGradientTensor, &d.OutputBiasGradientTensor})
+        b.bytes.emplace_back(buffer_size(*td), std::byte{0x5a});
+    return b;
+}
+
+}  // namespace
+
 // Chunks whose terms span more bits than the three levels hold (1 and 2^-100, 2^-60 and 2^40 in one
 // sum): the bins take them, and the results are still the plain loop's. FLOAT32 (a half's terms
 // never span that far).
@@ -650,23 +679,7 @@ TEST_CASE("Batch normalization fast paths: exact sums the extraction leaves to t
         d.MeanTensor = d.VarianceTensor = d.ScaleTensor = d.OutputScaleGradientTensor = d.OutputBiasGradientTensor =
             desc(DataType::FLOAT32, {1, 2, 1});
         d.Epsilon = 1e-3f;
-        Buffers b;
-        b.names = {"InputTensor",
-                   "InputGradientTensor",
-                   "MeanTensor",
-                   "VarianceTensor",
-                   "ScaleTensor",
-                   "OutputGradientTensor",
-                   "OutputScaleGradientTensor",
-                   "OutputBiasGradientTensor"};
-        b.bytes.push_back(buffer(d.InputTensor, x));
-        b.bytes.push_back(buffer(d.InputGradientTensor, dy));
-        b.bytes.push_back(buffer(d.MeanTensor, std::vector<float>{0.25f, -1.0f}));
-        b.bytes.push_back(buffer(d.VarianceTensor, std::vector<float>{2.0f, 0.5f}));
-        b.bytes.push_back(buffer(d.ScaleTensor, std::vector<float>{1.5f, -0.75f}));
-        for (const TensorDesc* td :
-             {&d.OutputGradientTensor, &d.OutputScaleGradientTensor, &d.OutputBiasGradientTensor})
-            b.bytes.emplace_back(buffer_size(*td), std::byte{0x5a});
+        const Buffers b = grad_buffers(d, x, dy, {0.25f, -1.0f}, {2.0f, 0.5f}, {1.5f, -0.75f});
         check_op({D::kType, d}, b);
         const Buffers fast = evaluate_with({D::kType, d}, b, true, 1);
         // OutputBiasGradient = sum dY, by hand: 2^-100 + 1 + 2^-60 + 2^40 rounds to 2^40 (floats are 2^17
@@ -696,21 +709,7 @@ TEST_CASE("Batch normalization fast paths: exact sums decide a FLOAT32 tie by a 
         std::vector<float> dy(4097, 1.0f);
         dy[0] = tiny;
         dy[1] = 1.0f + 0x1p-12f;
-        Buffers b;
-        b.names = {"InputTensor",
-                   "InputGradientTensor",
-                   "MeanTensor",
-                   "VarianceTensor",
-                   "ScaleTensor",
-                   "OutputGradientTensor",
-                   "OutputScaleGradientTensor",
-                   "OutputBiasGradientTensor"};
-        b.bytes.push_back(buffer(d.InputTensor, std::vector<float>(4097, 0.5f)));
-        b.bytes.push_back(buffer(d.InputGradientTensor, dy));
-        for (const float v : {0.0f, 1.0f, 1.0f}) b.bytes.push_back(buffer(d.MeanTensor, std::vector<float>{v}));
-        for (const TensorDesc* td :
-             {&d.OutputGradientTensor, &d.OutputScaleGradientTensor, &d.OutputBiasGradientTensor})
-            b.bytes.emplace_back(buffer_size(*td), std::byte{0x5a});
+        const Buffers b = grad_buffers(d, std::vector<float>(4097, 0.5f), dy, {0.0f}, {1.0f}, {1.0f});
         const Operator op{OperatorType::BATCH_NORMALIZATION_GRAD, d};
         check_op(op, b);
         const Buffers fast = evaluate_with(op, b, true, 1);
