@@ -346,21 +346,28 @@ DMLREF_INLINE half decide_one(double y, double w, half*) {
 #else
 #define DMLREF_CLONES
 #endif
-// Returns whether any element is undecided.
-template <class T>
-inline bool uniform_run(const T* __restrict x, int64_t n, double m, double sr, double b, T* __restrict value) {
+// value[j] = decide_one of element j's estimate (y, w), which estimate_of(j, y, w) gives, j < n, for
+// the forward's, the training's and the training grad's runs. Returns whether any element is
+// undecided.
+template <class T, class EstimateOf>
+DMLREF_INLINE bool decide_run(int64_t n, EstimateOf&& estimate_of, T* __restrict value) {
     // Stored as bits (a half's assignment is a struct copy to the vectoriser).
     using Bits = decltype(undecided_bits<T>());
     Bits* __restrict out = reinterpret_cast<Bits*>(value);
     uint32_t any = 0;
     for (int64_t j = 0; j < n; ++j) {
         double y, w;
-        estimate(load(x[j]), m, sr, b, y, w);
+        estimate_of(j, y, w);
         const Bits v = to_bits(decide_one(y, w, value));
         any |= uint32_t(v == undecided_bits<T>());
         out[j] = v;
     }
     return any != 0;
+}
+template <class T>
+inline bool uniform_run(const T* __restrict x, int64_t n, double m, double sr, double b, T* __restrict value) {
+    return decide_run(
+        n, [x, m, sr, b](int64_t j, double& y, double& w) { estimate(load(x[j]), m, sr, b, y, w); }, value);
 }
 DMLREF_CLONES bool uniform_run_f32(const float* x, int64_t n, double m, double sr, double b, float* value) {
     return uniform_run(x, n, m, sr, b, value);
@@ -1006,17 +1013,12 @@ DMLREF_INLINE void estimate_training(double x, double mu, double sr, double bf, 
 template <class T>
 inline bool training_run(const T* __restrict x, const T* __restrict fa, int64_t n, double mu, double sr, double b,
                          double A, T* __restrict value) {
-    using Bits = decltype(undecided_bits<T>());
-    Bits* __restrict out = reinterpret_cast<Bits*>(value);
-    uint32_t any = 0;
-    for (int64_t j = 0; j < n; ++j) {
-        double y, w;
+    return decide_run(
+        n,
+        [x, fa, mu, sr, b, A](int64_t j, double& y, double& w) {
         estimate_training(load(x[j]), mu, sr, fa ? b + load(fa[j]) : b, A, y, w);
-        const Bits v = to_bits(decide_one(y, w, value));
-        any |= uint32_t(v == undecided_bits<T>());
-        out[j] = v;
-    }
-    return any != 0;
+        },
+        value);
 }
 DMLREF_CLONES bool training_run_f32(const float* x, const float* fa, int64_t n, double mu, double sr, double b,
                                     double A, float* value) {
@@ -1256,17 +1258,12 @@ DMLREF_INLINE void estimate_training_grad(double dy, double x, double m, double 
 template <class T>
 DMLREF_INLINE bool training_grad_run(const T* __restrict dy, const T* __restrict x, int64_t n, double m, double a,
                                      double c, double sr, T* __restrict value) {
-    using Bits = decltype(undecided_bits<T>());
-    Bits* __restrict out = reinterpret_cast<Bits*>(value);
-    uint32_t any = 0;
-    for (int64_t j = 0; j < n; ++j) {
-        double z, w;
+    return decide_run(
+        n,
+        [dy, x, m, a, c, sr](int64_t j, double& z, double& w) {
         estimate_training_grad(load(dy[j]), load(x[j]), m, a, c, sr, z, w);
-        const Bits v = to_bits(decide_one(z, w, value));
-        any |= uint32_t(v == undecided_bits<T>());
-        out[j] = v;
-    }
-    return any != 0;
+        },
+        value);
 }
 DMLREF_CLONES bool training_grad_run_f32(const float* dy, const float* x, int64_t n, double m, double a, double c,
                                          double sr, float* value) {
