@@ -46,11 +46,10 @@ void for_each_product(const ConvolutionGeometry& g, uint64_t e, const std::funct
 template <class T>
 T convolution_element(const ConvolutionGeometry& g, const double* x, const double* w, const double* bias, uint64_t e);
 // The Winograd profile (ArithmeticProfile::winograd; reference/convolution_winograd.cpp has the
-// derivation): whether a backend may use F(2x2, 3x3) or F(4x4, 3x3) on this geometry (FORWARD,
-// 2-D, 3x3, strides and dilations 1); per output element the magnitude W of the two variants'
-// transforms (the larger), empty where it does not apply; and the allowance gamma_k(u) W, k the
-// group's input channels plus 33, for a working type of unit roundoff u.
-bool winograd_applies(const ConvolutionGeometry& g);
+// derivation): per output element the magnitude W of the F(2x2, 3x3) and F(4x4, 3x3) transforms
+// (the larger), empty where a backend may not use them (anything but FORWARD, 2-D, 3x3, strides
+// and dilations 1); and the allowance gamma_k(u) W, k the group's input channels plus 33, for a
+// working type of unit roundoff u.
 std::vector<double> winograd_magnitudes(const ConvolutionGeometry& g, const std::vector<double>& x,
                                         const std::vector<double>& w);
 double winograd_allowance(const ConvolutionGeometry& g, double magnitude, double u);

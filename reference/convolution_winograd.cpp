@@ -146,12 +146,13 @@ void variant_magnitudes(const Variant& v, const ConvolutionGeometry& g, const st
             }
 }
 
-}  // namespace
-
+// Whether a backend may use F(2x2, 3x3) or F(4x4, 3x3) on this geometry.
 bool winograd_applies(const ConvolutionGeometry& g) {
     return !g.backward && g.spatial == 2 && g.kernel[1] == 3 && g.kernel[2] == 3 && g.stride[1] == 1 &&
            g.stride[2] == 1 && g.dilation[1] == 1 && g.dilation[2] == 1;
 }
+
+}  // namespace
 
 std::vector<double> winograd_magnitudes(const ConvolutionGeometry& g, const std::vector<double>& x,
                                         const std::vector<double>& w) {
