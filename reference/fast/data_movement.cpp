@@ -366,32 +366,32 @@ void append_pieces(const Block& k, std::vector<Piece>& out) {
     }
 }
 
+// The pieces copied, spread over the cores.
+void copy_pieces(const std::vector<Piece>& pieces) {
+    parallel_for(int64_t(pieces.size()), [&](int64_t i) {
+        std::memcpy(pieces[size_t(i)].to, pieces[size_t(i)].from, pieces[size_t(i)].bytes);
+    });
+}
+
 void copy_block(const Block& k, DataType t) {
     const int64_t w = k.w;
     if (k.size.empty()) return void(std::memcpy(k.dst, k.src, size_t(w)));
-    const size_t outer = k.size.size() - 1;
     const int64_t n = k.size.back(), dstep = k.ds.back(), sstep = k.ss.back();
     const bool unit = k.unit();
-    const int64_t rows = k.rows();
-    const int64_t per = unit ? std::max<int64_t>(1, kPiece / w) : n;  // elements per piece of a run
-    const int64_t pieces = (n + per - 1) / per;
-    auto run = [&](int64_t row_offset_d, int64_t row_offset_s, int64_t begin, int64_t count) {
-        std::byte* to = k.dst + (row_offset_d + begin * dstep) * w;
-        const std::byte* from = k.src + (row_offset_s + begin * sstep) * w;
-        if (unit) return void(std::memcpy(to, from, size_t(count * w)));
-        by_width(t, [&]<class U>() { copy_run<U>(to, dstep, from, sstep, count); });
-    };
-    if (pieces > 1) {
-        parallel_for(rows * pieces, [&](int64_t i) {
-            const Odometer<int64_t> c(k.size.data(), outer, i / pieces);
-            const int64_t begin = (i % pieces) * per;
-            run(c.offset(k.ds.data()), c.offset(k.ss.data()), begin, std::min(per, n - begin));
-        });
-        return;
+    if (unit && n * w > kPiece) {  // runs of more than one piece
+        std::vector<Piece> pieces;
+        append_pieces(k, pieces);
+        return copy_pieces(pieces);
     }
-    over_rows(rows, n * w, [&](int64_t first, int64_t last) {
-        Odometer<int64_t> c(k.size.data(), outer, first);
-        for (int64_t r = first; r < last; ++r, c.next()) run(c.offset(k.ds.data()), c.offset(k.ss.data()), 0, n);
+    auto run = [&](int64_t row_offset_d, int64_t row_offset_s) {
+        std::byte* to = k.dst + row_offset_d * w;
+        const std::byte* from = k.src + row_offset_s * w;
+        if (unit) return void(std::memcpy(to, from, size_t(n * w)));
+        by_width(t, [&]<class U>() { copy_run<U>(to, dstep, from, sstep, n); });
+    };
+    over_rows(k.rows(), n * w, [&](int64_t first, int64_t last) {
+        Odometer<int64_t> c(k.size.data(), k.size.size() - 1, first);
+        for (int64_t r = first; r < last; ++r, c.next()) run(c.offset(k.ds.data()), c.offset(k.ss.data()));
     });
 }
 
@@ -421,9 +421,7 @@ bool join_split_blocks(const std::vector<TensorDesc>& array, std::string_view ar
         std::vector<Piece> pieces;
         pieces.reserve(size_t(piece_count));
         for (const Block& blk : blocks) append_pieces(blk, pieces);
-        parallel_for(int64_t(pieces.size()), [&](int64_t i) {
-            std::memcpy(pieces[size_t(i)].to, pieces[size_t(i)].from, pieces[size_t(i)].bytes);
-        });
+        copy_pieces(pieces);
         return true;
     }
     for (const Block& blk : blocks) copy_block(blk, one.DataType);
