@@ -72,7 +72,7 @@ inline bool clip1_floats(const TensorView& X, const TensorView& Y, float Min, fl
     const float* x = X.data<float>();
     const __m128 lo = _mm_set1_ps(Min), hi = _mm_set1_ps(Max);
     floats_streamed(
-        Y.data<float>(), size_t(element_count(Y.desc)),
+        Y.data<float>(), size_t(element_count(Y.desc)), 8,
         [=](size_t i) { return _mm_max_ps(_mm_min_ps(_mm_loadu_ps(x + i), hi), lo); },
         [=](size_t i) {
         const float m = x[i] < Max ? x[i] : Max;
@@ -133,7 +133,7 @@ inline bool clip_grad1_floats(const TensorView& X, const TensorView& dY, const T
     const float *x = X.data<float>(), *dy = dY.data<float>();
     const __m128 lo = _mm_set1_ps(Min), hi = _mm_set1_ps(Max);
     floats_streamed(
-        dX.data<float>(), size_t(element_count(dX.desc)),
+        dX.data<float>(), size_t(element_count(dX.desc)), 12,
         [=](size_t i) {
         const __m128 v = _mm_loadu_ps(x + i);
         return _mm_andnot_ps(_mm_or_ps(_mm_cmple_ps(v, lo), _mm_cmpge_ps(v, hi)), _mm_loadu_ps(dy + i));

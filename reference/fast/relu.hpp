@@ -41,7 +41,7 @@ inline bool relu_grad_floats(const TensorView& X, const TensorView& dY, const Te
     const float *x = X.data<float>(), *dy = dY.data<float>();
     const __m128 zero = _mm_setzero_ps();
     floats_streamed(
-        dX.data<float>(), size_t(element_count(dX.desc)),
+        dX.data<float>(), size_t(element_count(dX.desc)), &X == &dY ? 8 : 12,
         [=](size_t i) { return _mm_and_ps(_mm_cmpgt_ps(_mm_loadu_ps(x + i), zero), _mm_loadu_ps(dy + i)); },
         [=](size_t i) { return select(x[i] > 0.0f, dy[i], 0.0f); });
     return true;

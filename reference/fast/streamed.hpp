@@ -31,6 +31,16 @@ inline constexpr size_t kStreamedElements = DMLREF_STREAMED_ELEMENTS;
 inline constexpr size_t kStreamedElements = size_t(1) << 22;
 #endif
 
+// An output of n elements, in a call that reads and writes `bytes` in all, is streamed where it is
+// large and the call's data does not fit the last-level cache (switch.hpp): data that fits is read
+// from the cache by the next call or operator, and non-temporal stores would evict it to memory
+// (on many cores a cache-resident map runs at the cache's bandwidth, well above memory's).
+inline bool stream_output(size_t n, size_t bytes) { return n >= kStreamedElements && bytes > last_level_cache_bytes(); }
+
+// Streamed outputs go in pieces of this many elements (a fence each): enough pieces to balance
+// 16 cores and more on a 16M-element tensor, each long enough that its fence costs nothing.
+inline constexpr size_t kStreamedRun = size_t(1) << 17;
+
 // Y and the inputs (Y's sizes) as single runs of contiguous elements, or false.
 inline bool one_contiguous_run(const TensorView& Y, std::initializer_list<const TensorView*> inputs) {
     std::vector<const int64_t*> strides = {Y.strides.data()};
@@ -59,8 +69,9 @@ template <class F> void in_runs(size_t n, F&& f, size_t run = kRunElements) {
 // The callers' f4 and f1 capture by value: each run works on its own copies, which the compiler
 // keeps in registers (a closure reached through parallel_for is in memory, where the vector stores
 // might alias it: reloading its pointers every iteration cost 20% on one core).
-template <class F4, class F1> void floats_streamed(float* y, size_t n, const F4& f4, const F1& f1) {
-    const bool streamed = n >= kStreamedElements && reinterpret_cast<uintptr_t>(y) % alignof(float) == 0;
+// `bytes` is what the call reads and writes per element (stream_output).
+template <class F4, class F1> void floats_streamed(float* y, size_t n, size_t bytes, const F4& f4, const F1& f1) {
+    const bool streamed = stream_output(n, n * bytes) && reinterpret_cast<uintptr_t>(y) % alignof(float) == 0;
     in_runs(
         n,
         [&](size_t i, size_t end) {
@@ -76,7 +87,7 @@ template <class F4, class F1> void floats_streamed(float* y, size_t n, const F4&
         }
         for (; i < end; ++i) out[i] = g1(i);
         },
-        streamed ? kStreamedElements / 4 : kRunElements);  // a fence per run: streamed runs are long
+        streamed ? kStreamedRun : kRunElements);  // a fence per run: streamed runs are long
 }
 
 #endif

@@ -2,6 +2,8 @@
 // compare every fast path with its plain loop, element for element. Internal to dmlref.
 #pragma once
 
+#include <cstddef>
+
 namespace dmlref::reference {
 
 // On by default. Off: every operator runs its plain loop (reference/<family>.cpp); also off on a
@@ -13,5 +15,13 @@ void set_fast_paths_enabled(bool on);
 // 1 runs serially. Every output element is computed by one thread, so the bits never depend on it.
 int fast_path_threads();
 void set_fast_path_threads(int n);
+
+// The bytes of one last-level cache (Linux: /sys/devices/system/cpu/cpu0/cache/index3/size, read
+// once), 0 where unknown. Large element-wise outputs are written around the caches only when what
+// a call touches exceeds it (reference/fast/streamed.hpp): data that fits stays cached for the next
+// operator, and non-temporal stores would send it to memory. A test may set it (0: stream every
+// large output); the values never depend on it.
+size_t last_level_cache_bytes();
+void set_last_level_cache_bytes(size_t bytes);
 
 }  // namespace dmlref::reference
