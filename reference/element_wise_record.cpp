@@ -170,12 +170,14 @@ OperatorRecord binary(std::vector<SupportRow> support, std::vector<Policy> polic
 
 OperatorRecord subtract() {
     // The page's rows: 1.0 and 2.1 4-D; 3.0, 4.1 and 5.1 1 to 8 dimensions.
-    return binary<SUB, validate, evaluate, 2>({{0x1000, {}, 4, 4, kF32F16},
-                                               {0x2100, {}, 4, 4, kF32F16I32U32},
-                                               {0x3000, {}, 1, 8, kF32F16I32U32},
-                                               {0x4100, {}, 1, 8, kAdd41},
-                                               {0x5100, {}, 1, 8, kTenTypes}},
-                                              {kNonFiniteSum, kIntegerOverflow, kSubnormals});
+    auto r = binary<SUB, validate, evaluate, 2>({{0x1000, {}, 4, 4, kF32F16},
+                                                 {0x2100, {}, 4, 4, kF32F16I32U32},
+                                                 {0x3000, {}, 1, 8, kF32F16I32U32},
+                                                 {0x4100, {}, 1, 8, kAdd41},
+                                                 {0x5100, {}, 1, 8, kTenTypes}},
+                                                {kNonFiniteSum, kIntegerOverflow, kSubnormals});
+    r.fast = fast_as<SUB, fast::element_wise_fast>;
+    return r;
 }
 
 OperatorRecord multiply() {
@@ -263,6 +265,7 @@ OperatorRecord add1_record() {
     r.BaseTensors = {"ATensor", "BTensor"};
     r.features = {"fused-activation"};
     r.detect = add1_features;
+    r.fast = fast_as<DML_ELEMENT_WISE_ADD1_OPERATOR_DESC, fast::element_wise_fast>;
     return r;
 }
 

@@ -1,6 +1,7 @@
 // The copy-speed element-wise fast paths (reference/fast/element_wise.cpp) against the plain loops,
 // element for element (fast_check.hpp's check_op: fast on one thread and three, fast off): FLOAT16
-// ADD, MULTIPLY, DIVIDE, SQRT, MAX, MIN, LESS_THAN; FLOAT32 MAX, MIN, LESS_THAN; INT8 and INT32
+// and FLOAT32 ADD (and ADD1), SUBTRACT, MULTIPLY, DIVIDE, SQRT; FLOAT16 MAX, MIN, LESS_THAN; FLOAT32
+// MAX, MIN, LESS_THAN; integer ADD, SUBTRACT, MULTIPLY, MAX, MIN of every width; INT8 and INT32
 // LESS_THAN; CAST FLOAT32 <-> FLOAT16 and INT32, INT8, UINT8 -> FLOAT16. Every FLOAT16 bit pattern
 // for the unary ones and as the first operand of the binary ones (against hard second operands,
 // broadcast by a zero stride, and against shuffled patterns), NaN payloads, signed zeros,
@@ -123,6 +124,107 @@ template <class From, class F> void check_cast(DataType from, DataType to, uint3
     check_op({OperatorType::CAST, d}, in);
 }
 
+// FLOAT32 bit patterns: zeros, ones and their neighbours, ties of a sum's rounding (1 + 2^-24 is
+// half an ULP of 1), the largest finite and the overflow edge, the smallest normal, subnormals,
+// infinities, NaNs of both signs with payloads (quiet and signalling).
+const uint32_t kHardFloats[] = {0x00000000, 0x80000000, 0x3f800000, 0xbf800000, 0x3f800001, 0x33800000, 0x33800001,
+                                0xb3800000, 0x34000000, 0x3fc00000, 0x40400000, 0x3eaaaaab, 0x7f7fffff, 0xff7fffff,
+                                0x7f000000, 0x73800000, 0x00800000, 0x80800000, 0x00400000, 0x00000001, 0x80000001,
+                                0x007fffff, 0x1f800000, 0x7f800000, 0xff800000, 0x7fc00000, 0xffc00000, 0x7f800001,
+                                0xff812345, 0x7fffffff, 0x5f800000, 0x20000000};
+
+// A FLOAT32 pattern: a hard one, any 32 bits, a value near 1 (sums and differences that round,
+// quotients of nearby values), or a small one (subnormal results).
+uint32_t float_bits(std::mt19937_64& rng) {
+    const uint64_t r = rng();
+    switch (r % 4) {
+        case 0: return kHardFloats[(r >> 8) % std::size(kHardFloats)];
+        case 1: return uint32_t(r >> 16);
+        case 2:
+            return uint32_t((r >> 40) & 1) << 31 | uint32_t(120 + (r >> 8) % 16) << 23 | (uint32_t(r >> 41) & 0x7fffff);
+        default: return uint32_t((r >> 40) & 1) << 31 | uint32_t((r >> 8) % 30) << 23 | (uint32_t(r >> 41) & 0x7fffff);
+    }
+}
+
+// A binary operator of FLOAT32 on every pair of hard patterns (packed), then n random pairs, packed
+// and with B one row of 64 broadcast by a zero stride over rows written 67 apart.
+template <class D> void check_float_binary(uint32_t n) {
+    std::mt19937_64 rng(2800 + uint64_t(D::kType));
+    const uint32_t h = uint32_t(std::size(kHardFloats));
+    {
+        const Operator op = binary_op<D>(DataType::FLOAT32, DataType::FLOAT32, {h * h}, {}, {}, {});
+        const D& d = desc_of<D>(op);
+        Buffers in = make_buffers<float>(rng, {{"ATensor", &d.ATensor}, {"BTensor", &d.BTensor}},
+                                         {{"OutputTensor", &d.OutputTensor}});
+        for (uint32_t k = 0; k < h * h; ++k) {
+            put<uint32_t>(in, 0, k, kHardFloats[k % h]);
+            put<uint32_t>(in, 1, k, kHardFloats[k / h]);
+        }
+        check_op(op, in);
+    }
+    for (const bool broadcast : {false, true}) {
+        const std::vector<uint32_t> sizes = broadcast ? std::vector<uint32_t>{n / 64, 64} : std::vector<uint32_t>{n};
+        const Operator op = broadcast ? binary_op<D>(DataType::FLOAT32, DataType::FLOAT32, sizes, {}, {0, 1}, {67, 1})
+                                      : binary_op<D>(DataType::FLOAT32, DataType::FLOAT32, sizes, {}, {}, {});
+        const D& d = desc_of<D>(op);
+        Buffers in = make_buffers<float>(rng, {{"ATensor", &d.ATensor}, {"BTensor", &d.BTensor}},
+                                         {{"OutputTensor", &d.OutputTensor}});
+        for (size_t i = 0; i < buffer_size(d.ATensor) / 4; ++i) put<uint32_t>(in, 0, i, float_bits(rng));
+        for (size_t i = 0; i < buffer_size(d.BTensor) / 4; ++i) put<uint32_t>(in, 1, i, float_bits(rng));
+        check_op(op, in);
+    }
+}
+
+// Integer edges of T: 0, 1, -1 (all bits), the extremes and their neighbours, 2^(N/2) (products
+// that wrap), a bit pattern.
+template <class T> std::vector<T> integer_edges() {
+    using L = std::numeric_limits<T>;
+    const T half = T(T(1) << (sizeof(T) * 4));
+    return {T(0),     T(1),
+            T(-1),    T(2),
+            L::max(), T(L::max() - 1),
+            L::min(), T(L::min() + 1),
+            half,     T(half + 1),
+            T(0x55),  T(uint64_t(0x9e3779b97f4a7c15ull))};
+}
+
+// A binary integer operator on every pair of T's edges, then on random shapes and strides.
+template <class D, class T> void check_integer_binary(int count) {
+    std::mt19937_64 rng = rng_for<T>(2900 + uint64_t(D::kType));
+    const std::vector<T> e = integer_edges<T>();
+    const uint32_t h = uint32_t(e.size());
+    // Every pair, repeated to 5 * h * h elements (several vectors and a tail).
+    const uint32_t n = 5 * h * h;
+    const Operator op = binary_op<D>(data_type_of<T>(), data_type_of<T>(), {n}, {}, {}, {});
+    const D& d = desc_of<D>(op);
+    Buffers in = make_buffers<T>(rng, {{"ATensor", &d.ATensor}, {"BTensor", &d.BTensor}},
+                                 {{"OutputTensor", &d.OutputTensor}});
+    for (uint32_t k = 0; k < n; ++k) {
+        put<T>(in, 0, k, e[k % h]);
+        put<T>(in, 1, k, e[(k / h) % h]);
+    }
+    check_op(op, in);
+    check_random_binary<D, T>(data_type_of<T>(), count);
+}
+
+template <class D> void check_integer_types(int count) {
+    check_integer_binary<D, int8_t>(count);
+    check_integer_binary<D, uint8_t>(count);
+    check_integer_binary<D, int16_t>(count);
+    check_integer_binary<D, uint16_t>(count);
+    check_integer_binary<D, int32_t>(count);
+    check_integer_binary<D, uint32_t>(count);
+    check_integer_binary<D, int64_t>(count);
+    check_integer_binary<D, uint64_t>(count);
+}
+
+// Streams every large output while alive (the last-level cache size taken as 0), then restores it.
+struct StreamEverything {
+    size_t saved = reference::last_level_cache_bytes();
+    StreamEverything() { reference::set_last_level_cache_bytes(0); }
+    ~StreamEverything() { reference::set_last_level_cache_bytes(saved); }
+};
+
 }  // namespace
 
 TEST_CASE("FLOAT16 ADD, MULTIPLY, DIVIDE fast paths = plain loop: every pattern against hard and shuffled ones") {
@@ -225,6 +327,74 @@ TEST_CASE("CAST fast paths = plain loop: FLOAT16 <-> FLOAT32, INT32, INT8, UINT8
         DataType::INT8, DataType::FLOAT16, 37 * 20, [](uint32_t i) { return uint8_t(i); }, true);
 }
 
+TEST_CASE("FLOAT32 ADD, SUBTRACT, MULTIPLY, DIVIDE fast paths = plain loop: hard pairs, random bits, broadcast") {
+    const uint32_t n = sanitizer_tier() ? 64 * 200 : 64 * 1500;
+    check_float_binary<DML_ELEMENT_WISE_ADD_OPERATOR_DESC>(n);
+    check_float_binary<DML_ELEMENT_WISE_SUBTRACT_OPERATOR_DESC>(n);
+    check_float_binary<DML_ELEMENT_WISE_MULTIPLY_OPERATOR_DESC>(n);
+    check_float_binary<DML_ELEMENT_WISE_DIVIDE_OPERATOR_DESC>(n);
+    check_float_binary<DML_ELEMENT_WISE_ADD1_OPERATOR_DESC>(n / 8);
+    check_half_binary<DML_ELEMENT_WISE_SUBTRACT_OPERATOR_DESC>(DataType::FLOAT16);
+}
+
+TEST_CASE("FLOAT32 arithmetic fast paths = plain loop on random shapes and strides, taken and declined") {
+    const int count = sanitizer_tier() ? 30 : 100;
+    check_random_binary<DML_ELEMENT_WISE_ADD_OPERATOR_DESC, float>(DataType::FLOAT32, count);
+    check_random_binary<DML_ELEMENT_WISE_SUBTRACT_OPERATOR_DESC, float>(DataType::FLOAT32, count);
+    check_random_binary<DML_ELEMENT_WISE_MULTIPLY_OPERATOR_DESC, float>(DataType::FLOAT32, count);
+    check_random_binary<DML_ELEMENT_WISE_DIVIDE_OPERATOR_DESC, float>(DataType::FLOAT32, count);
+    check_random_binary<DML_ELEMENT_WISE_SUBTRACT_OPERATOR_DESC, half>(DataType::FLOAT16, count);
+    check_random_binary<DML_ELEMENT_WISE_MULTIPLY_OPERATOR_DESC, half>(DataType::FLOAT16, count);
+}
+
+TEST_CASE("ADD1 with a FusedActivation and SQRT with a ScaleBias decline the FLOAT32 fast paths") {
+    std::mt19937_64 rng(3000);
+    Operator add1 = binary_op<DML_ELEMENT_WISE_ADD1_OPERATOR_DESC>(DataType::FLOAT32, DataType::FLOAT32, {4096}, {}, {},
+                                                                   {});
+    auto& a = get<DML_ELEMENT_WISE_ADD1_OPERATOR_DESC>(add1.Desc);
+    a.FusedActivation = DML_FUSED_ACTIVATION{5, {0, 0}};  // RELU
+    Buffers in = make_buffers<float>(rng, {{"ATensor", &a.ATensor}, {"BTensor", &a.BTensor}},
+                                     {{"OutputTensor", &a.OutputTensor}});
+    for (size_t i = 0; i < 4096; ++i) put<uint32_t>(in, 0, i, float_bits(rng));
+    check_op(add1, in);
+    DML_ELEMENT_WISE_SQRT_OPERATOR_DESC d;
+    d.InputTensor = desc(DataType::FLOAT32, {4096}, {});
+    d.OutputTensor = desc(DataType::FLOAT32, {4096}, {});
+    d.ScaleBias = DML_SCALE_BIAS{0.5f, -3.0f};
+    Buffers x = make_buffers<float>(rng, {{"InputTensor", &d.InputTensor}}, {{"OutputTensor", &d.OutputTensor}});
+    check_op({OperatorType::ELEMENT_WISE_SQRT, d}, x);
+}
+
+TEST_CASE("FLOAT32 SQRT fast path = plain loop: hard and random patterns, packed and in padded rows") {
+    std::mt19937_64 rng(3100);
+    const uint32_t rows = sanitizer_tier() ? 100 : 1000;
+    for (const bool padded : {false, true}) {
+        DML_ELEMENT_WISE_SQRT_OPERATOR_DESC d;
+        const std::vector<uint32_t> sizes = padded ? std::vector<uint32_t>{rows, 61} : std::vector{rows * 61};
+        d.InputTensor = desc(DataType::FLOAT32, sizes, padded ? std::vector<uint32_t>{64, 1} : std::vector<uint32_t>{});
+        d.OutputTensor = desc(DataType::FLOAT32, sizes,
+                              padded ? std::vector<uint32_t>{63, 1} : std::vector<uint32_t>{});
+        Buffers in = make_buffers<float>(rng, {{"InputTensor", &d.InputTensor}}, {{"OutputTensor", &d.OutputTensor}});
+        const uint32_t h = uint32_t(std::size(kHardFloats));
+        for (size_t i = 0; i < buffer_size(d.InputTensor) / 4; ++i)
+            put<uint32_t>(in, 0, i, i < h ? kHardFloats[i] : float_bits(rng));
+        check_op({OperatorType::ELEMENT_WISE_SQRT, d}, in);
+    }
+}
+
+TEST_CASE("Integer ADD, SUBTRACT, MULTIPLY fast paths = plain loop (wrapping): every type, edges, random shapes") {
+    const int count = sanitizer_tier() ? 10 : 40;
+    check_integer_types<DML_ELEMENT_WISE_ADD_OPERATOR_DESC>(count);
+    check_integer_types<DML_ELEMENT_WISE_SUBTRACT_OPERATOR_DESC>(count);
+    check_integer_types<DML_ELEMENT_WISE_MULTIPLY_OPERATOR_DESC>(count);
+}
+
+TEST_CASE("Integer MAX and MIN fast paths = plain loop: every type, edges, random shapes") {
+    const int count = sanitizer_tier() ? 10 : 40;
+    check_integer_types<DML_ELEMENT_WISE_MAX_OPERATOR_DESC>(count);
+    check_integer_types<DML_ELEMENT_WISE_MIN_OPERATOR_DESC>(count);
+}
+
 TEST_CASE("Element-wise fast paths = plain loop over several runs on the cores") {
     // Long enough for several pieces of fast::kRunElements (check_op runs one thread and three).
     std::mt19937_64 rng(2600);
@@ -235,15 +405,38 @@ TEST_CASE("Element-wise fast paths = plain loop over several runs on the cores")
     check_op(op, make_buffers<half>(rng, {{"ATensor", &d.ATensor}, {"BTensor", &d.BTensor}},
                                     {{"OutputTensor", &d.OutputTensor}}));
     check_cast<float>(DataType::FLOAT32, DataType::FLOAT16, n, [](uint32_t i) { return float(i) * 0.37f; });
+    const Operator add = binary_op<DML_ELEMENT_WISE_ADD_OPERATOR_DESC>(DataType::FLOAT32, DataType::FLOAT32, {n}, {},
+                                                                       {}, {});
+    const auto& da = desc_of<DML_ELEMENT_WISE_ADD_OPERATOR_DESC>(add);
+    check_op(add, make_buffers<float>(rng, {{"ATensor", &da.ATensor}, {"BTensor", &da.BTensor}},
+                                      {{"OutputTensor", &da.OutputTensor}}));
+    const Operator mul = binary_op<DML_ELEMENT_WISE_MULTIPLY_OPERATOR_DESC>(DataType::INT32, DataType::INT32, {n}, {},
+                                                                            {}, {});
+    const auto& dm = desc_of<DML_ELEMENT_WISE_MULTIPLY_OPERATOR_DESC>(mul);
+    check_op(mul, make_buffers<int32_t>(rng, {{"ATensor", &dm.ATensor}, {"BTensor", &dm.BTensor}},
+                                        {{"OutputTensor", &dm.OutputTensor}}));
 }
 
 TEST_CASE("Element-wise fast paths = plain loop with streamed outputs (packed, and rows at odd addresses)") {
     // From fast::kStreamedElements up the outputs go through non-temporal stores: a packed CAST
     // with an odd tail, and LESS_THAN into UINT8 rows of 1001 elements 1003 apart (every row's
     // first output at a different offset from a 16-byte boundary).
+    // Streamed only where the call's data exceeds the last-level cache: here taken as 0.
+    const StreamEverything streamed;
     const uint32_t n = uint32_t(reference::fast::kStreamedElements) + 5;
     check_cast<uint8_t>(DataType::INT8, DataType::FLOAT16, n, [](uint32_t i) { return uint8_t(i * 37u); });
     if (sanitizer_tier()) return;  // the rows once, in the release build's run
+    {
+        // FLOAT32 DIVIDE, packed, with an odd tail.
+        std::mt19937_64 r(2750);
+        const Operator op = binary_op<DML_ELEMENT_WISE_DIVIDE_OPERATOR_DESC>(DataType::FLOAT32, DataType::FLOAT32, {n},
+                                                                             {}, {}, {});
+        const auto& d = desc_of<DML_ELEMENT_WISE_DIVIDE_OPERATOR_DESC>(op);
+        Buffers in = make_buffers<float>(r, {{"ATensor", &d.ATensor}, {"BTensor", &d.BTensor}},
+                                         {{"OutputTensor", &d.OutputTensor}});
+        for (uint32_t i = 0; i < n; ++i) put<uint32_t>(in, 0, i, float_bits(r));
+        check_op(op, in);
+    }
     std::mt19937_64 rng(2700);
     const uint32_t rows = n / 1001 + 1;
     const Operator op = binary_op<DML_ELEMENT_WISE_LOGICAL_LESS_THAN_OPERATOR_DESC>(

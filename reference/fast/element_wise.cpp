@@ -3,11 +3,11 @@
 // the bits never depend on the thread count). Why each gives the plain loop's bits is said at the
 // kernel; docs/golden.md ("Element-wise" and "Cast") sums it up.
 //
-// FLOAT16 arithmetic and the casts use F16C (x86-64 with AVX2 and F16C, asked of the CPU at run
-// time: elsewhere they return false and the plain loop runs); MAX, MIN and LESS_THAN are integer
-// operations on the bit patterns (FLOAT32 LESS_THAN one IEEE compare), plain loops cloned for AVX2
-// and the baseline, every clone giving the same bits (AVX-512 clones gain nothing on loops bound
-// by memory, and cost compile time).
+// FLOAT16 and FLOAT32 arithmetic and the casts use AVX2 and F16C (asked of the CPU at run time:
+// elsewhere they return false and the plain loop runs); integer arithmetic, MAX, MIN and LESS_THAN
+// are integer operations (on the bit patterns for floats; FLOAT32 LESS_THAN one IEEE compare),
+// plain loops cloned for AVX2 and the baseline, every clone giving the same bits (AVX-512 clones
+// gain nothing on loops bound by memory, and cost compile time).
 #include "element_wise.hpp"
 
 #include "streamed.hpp"
@@ -88,9 +88,10 @@ template <size_t K, class F> void over_runs(const UnitRuns<K>& r, size_t piece, 
     });
 }
 
-// Outputs of kStreamedElements and more (streamed.hpp) are written around the caches: the kernel
-// writes kStaged elements at a time into a buffer in L1, which non-temporal stores copy out (no
-// read of the output's cache lines before they are written). The bits are the kernel's either way.
+// Large outputs whose call does not fit the last-level cache (streamed.hpp, stream_output) are
+// written around the caches: the kernel writes kStaged elements at a time into a buffer in L1,
+// which non-temporal stores copy out (no read of the output's cache lines before they are
+// written). The bits are the kernel's either way.
 constexpr size_t kStaged = 1024;
 
 #if defined(__SSE2__)
@@ -103,11 +104,14 @@ void stream_out(std::byte* y, const std::byte* staged, size_t bytes) {
                          _mm_loadu_si128(reinterpret_cast<const __m128i*>(staged + k)));
     std::memcpy(y + k, staged + k, bytes - k);
 }
-inline bool streamed(const TensorView& Y) { return element_count(Y.desc) >= kStreamedElements; }
+inline bool streamed(const TensorView& Y, size_t bytes_per_element) {
+    const size_t n = size_t(element_count(Y.desc));
+    return stream_output(n, n * bytes_per_element);
+}
 inline void fence() { _mm_sfence(); }
 #else
 void stream_out(std::byte* y, const std::byte* staged, size_t bytes) { std::memcpy(y, staged, bytes); }
-inline bool streamed(const TensorView&) { return false; }
+inline bool streamed(const TensorView&, size_t) { return false; }
 inline void fence() {}
 #endif
 
@@ -121,13 +125,13 @@ bool unary_map(const TensorView& Y, const TensorView& A, size_t ys, size_t as, U
     if (!unit_runs<2>({&Y, &A}, r)) return false;
     std::byte* y = Y.base;
     const std::byte* a = A.base;
-    if (!streamed(Y)) {
+    if (!streamed(Y, ys + as)) {
         over_runs<2>(r, kRunElements, [&](const std::array<int64_t, 2>& o, size_t n) {
             run(y + o[0] * int64_t(ys), a + o[1] * int64_t(as), n);
         });
         return true;
     }
-    over_runs<2>(r, kStreamedElements / 4, [&](const std::array<int64_t, 2>& o, size_t n) {
+    over_runs<2>(r, kStreamedRun, [&](const std::array<int64_t, 2>& o, size_t n) {
         alignas(64) std::byte stage[kStaged * 8];
         for (size_t j = 0; j < n; j += kStaged) {
             const size_t m = std::min(kStaged, n - j);
@@ -144,13 +148,13 @@ bool binary_map(const TensorView& Y, const TensorView& A, const TensorView& B, s
     if (!unit_runs<3>({&Y, &A, &B}, r)) return false;
     std::byte* y = Y.base;
     const std::byte *a = A.base, *b = B.base;
-    if (!streamed(Y)) {
+    if (!streamed(Y, ys + 2 * ts)) {
         over_runs<3>(r, kRunElements, [&](const std::array<int64_t, 3>& o, size_t n) {
             run(y + o[0] * int64_t(ys), a + o[1] * int64_t(ts), b + o[2] * int64_t(ts), n);
         });
         return true;
     }
-    over_runs<3>(r, kStreamedElements / 4, [&](const std::array<int64_t, 3>& o, size_t n) {
+    over_runs<3>(r, kStreamedRun, [&](const std::array<int64_t, 3>& o, size_t n) {
         alignas(64) std::byte stage[kStaged * 8];
         for (size_t j = 0; j < n; j += kStaged) {
             const size_t m = std::min(kStaged, n - j);
@@ -162,7 +166,15 @@ bool binary_map(const TensorView& Y, const TensorView& A, const TensorView& B, s
     return true;
 }
 
-// ---- FLOAT16 ADD, MULTIPLY, DIVIDE, SQRT (F16C) ------------------------------------------------
+// y[i] = f(a[i], b[i]) over n elements of the types given, inlined into each cloned loop below so
+// that each clone vectorises it for its own target.
+template <class TY, class T, class F> inline void each(void* yv, const void* av, const void* bv, size_t n, F f) {
+    auto* y = static_cast<TY*>(yv);
+    auto *a = static_cast<const T*>(av), *b = static_cast<const T*>(bv);
+    for (size_t i = 0; i < n; ++i) y[i] = f(a[i], b[i]);
+}
+
+// ---- FLOAT16 ADD, SUBTRACT, MULTIPLY, DIVIDE, SQRT (F16C) --------------------------------------
 //
 // The plain loop widens each FLOAT16 to float64, computes there and rounds once to FLOAT16, which is
 // the correctly rounded result (reference/element_wise.cpp). Here the operands are widened to
@@ -173,7 +185,7 @@ bool binary_map(const TensorView& Y, const TensorView& A, const TensorView& B, s
 //   - a * b: the exact product of two 11-bit significands has at most 22 bits, and its exponent
 //     lies in [2^-48, 2^32), inside FLOAT32's normal range: the FLOAT32 product is exact, so the
 //     only rounding is VCVTPS2PH's.
-//   - a + b, a / b, sqrt(a): a double rounding through a format of q bits is innocuous for the
+//   - a + b, a - b, a / b, sqrt(a): a double rounding through a format of q bits is innocuous for the
 //     basic operations of p-bit operands when q >= 2p + 2 (Figueroa, "When is double rounding
 //     innocuous?", 1995): 24 >= 2 * 11 + 2. No FLOAT32 result is subnormal (the smallest non-zero
 //     magnitudes: a sum 2^-24, a quotient 2^-24 / 65504 > 2^-40, a root 2^-12), where FLOAT32's
@@ -185,7 +197,7 @@ bool binary_map(const TensorView& Y, const TensorView& A, const TensorView& B, s
 // test/test_fast_element_wise.cpp compares every FLOAT16 operand for SQRT and a dense sample of
 // operand pairs for the others with the plain loop, bit for bit.
 
-enum class HalfOp { Add, Multiply, Divide, Sqrt };
+enum class ArithOp { Add, Subtract, Multiply, Divide, Sqrt };
 
 #if defined(DMLREF_F16C_PATHS)
 
@@ -199,18 +211,19 @@ DMLREF_F16C inline __m256 load_halves(const uint16_t* p) {
     return _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
 }
 
-template <HalfOp Op> DMLREF_F16C inline __m128i half_op8(const uint16_t* a, const uint16_t* b) {
+template <ArithOp Op> DMLREF_F16C inline __m128i half_op8(const uint16_t* a, const uint16_t* b) {
     const __m256 x = load_halves(a);
     __m256 r;
-    if constexpr (Op == HalfOp::Add) r = _mm256_add_ps(x, load_halves(b));
-    else if constexpr (Op == HalfOp::Multiply) r = _mm256_mul_ps(x, load_halves(b));
-    else if constexpr (Op == HalfOp::Divide) r = _mm256_div_ps(x, load_halves(b));
+    if constexpr (Op == ArithOp::Add) r = _mm256_add_ps(x, load_halves(b));
+    else if constexpr (Op == ArithOp::Subtract) r = _mm256_sub_ps(x, load_halves(b));
+    else if constexpr (Op == ArithOp::Multiply) r = _mm256_mul_ps(x, load_halves(b));
+    else if constexpr (Op == ArithOp::Divide) r = _mm256_div_ps(x, load_halves(b));
     else r = _mm256_sqrt_ps(x);
     return canonical_half_nans(_mm256_cvtps_ph(r, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
 }
 
 // The tail of fewer than 8 elements goes through the same vector code on a padded copy.
-template <HalfOp Op> DMLREF_F16C void half_arith_run(void* yv, const void* av, const void* bv, size_t n) {
+template <ArithOp Op> DMLREF_F16C void half_arith_run(void* yv, const void* av, const void* bv, size_t n) {
     auto* y = static_cast<uint16_t*>(yv);
     auto *a = static_cast<const uint16_t*>(av), *b = static_cast<const uint16_t*>(bv);
     size_t i = 0;
@@ -224,27 +237,175 @@ template <HalfOp Op> DMLREF_F16C void half_arith_run(void* yv, const void* av, c
     }
 }
 
-DMLREF_F16C void half_sqrt_run(void* y, const void* x, size_t n) { half_arith_run<HalfOp::Sqrt>(y, x, x, n); }
+DMLREF_F16C void half_sqrt_run(void* y, const void* x, size_t n) { half_arith_run<ArithOp::Sqrt>(y, x, x, n); }
 
-template <HalfOp Op, class D> bool half_arith(const D& d, const Bindings& bindings) {
-    if (!have_f16c() || d.OutputTensor.DataType != DataType::FLOAT16) return false;
+#endif
+
+// ---- FLOAT32 ADD, SUBTRACT, MULTIPLY, DIVIDE, SQRT (AVX2) ---------------------------------------
+//
+// The plain loop (reference/element_wise.cpp; element_wise_unary.cpp for SQRT) widens the FLOAT32
+// operands to float64, computes there and rounds once to FLOAT32 (round_to_float: the SSE2
+// conversion, nearest-even, subnormals kept, overflow to infinity), which is the correctly rounded
+// FLOAT32 result: a product is exact in float64, and a sum, difference, quotient or root rounded
+// to float64 first is rounded innocuously (53 >= 2 * 24 + 2; docs/golden.md, "Element-wise").
+// IEEE 754's FLOAT32 +, -, *, / and square root are correctly rounded too, under MXCSR's default
+// (nearest-even, neither flush-to-zero nor denormals-are-zero: dmlref never changes it, and the plain
+// loop's float64 arithmetic and conversion read the same MXCSR), so the one vector operation
+// gives the same value, subnormal results and operands included. Signed zeros are IEEE's in both
+// formats (x - x = +0, -0 + -0 = -0, sqrt(-0) = -0, 1 / -0 = -inf), and a result beyond FLOAT32's
+// range is the infinity of its sign in both. Every NaN result (a NaN operand with any payload and
+// sign, inf - inf, 0 * inf, 0 / 0, inf / inf, the root of a negative) becomes FLOAT32's canonical
+// NaN 0x7fc00000, as the plain loop's NonFiniteSum/NaNResult=CanonicalNaN give. The descs with a
+// ScaleBias (SQRT) take this path only without one; ADD1 only without a FusedActivation.
+
+#if defined(DMLREF_F16C_PATHS)
+
+template <ArithOp Op> DMLREF_F16C inline __m256 float_op8(const float* a, const float* b) {
+    const __m256 x = _mm256_loadu_ps(a);
+    __m256 r;
+    if constexpr (Op == ArithOp::Add) r = _mm256_add_ps(x, _mm256_loadu_ps(b));
+    else if constexpr (Op == ArithOp::Subtract) r = _mm256_sub_ps(x, _mm256_loadu_ps(b));
+    else if constexpr (Op == ArithOp::Multiply) r = _mm256_mul_ps(x, _mm256_loadu_ps(b));
+    else if constexpr (Op == ArithOp::Divide) r = _mm256_div_ps(x, _mm256_loadu_ps(b));
+    else r = _mm256_sqrt_ps(x);
+    const __m256 canonical = _mm256_castsi256_ps(_mm256_set1_epi32(0x7fc00000));
+    return _mm256_blendv_ps(r, canonical, _mm256_cmp_ps(r, r, _CMP_UNORD_Q));
+}
+
+// The tail of fewer than 8 elements goes through the same vector code on a padded copy.
+template <ArithOp Op> DMLREF_F16C void float_arith_run(void* yv, const void* av, const void* bv, size_t n) {
+    auto* y = static_cast<float*>(yv);
+    auto *a = static_cast<const float*>(av), *b = static_cast<const float*>(bv);
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) _mm256_storeu_ps(y + i, float_op8<Op>(a + i, b + i));
+    if (i < n) {
+        alignas(32) float ta[8] = {}, tb[8] = {}, ty[8];
+        std::memcpy(ta, a + i, (n - i) * 4);
+        std::memcpy(tb, b + i, (n - i) * 4);
+        _mm256_store_ps(ty, float_op8<Op>(ta, tb));
+        std::memcpy(y + i, ty, (n - i) * 4);
+    }
+}
+
+DMLREF_F16C void float_sqrt_run(void* y, const void* x, size_t n) { float_arith_run<ArithOp::Sqrt>(y, x, x, n); }
+
+// FLOAT16 and FLOAT32 arithmetic of the desc; false (nothing written) for other types, a ScaleBias,
+// runs not of stride 1, or a CPU without AVX2 and F16C.
+template <ArithOp Op, class D> bool float_arith(const D& d, const Bindings& bindings) {
+    const DataType t = d.OutputTensor.DataType;
+    if (!have_f16c() || (t != DataType::FLOAT16 && t != DataType::FLOAT32)) return false;
+    const bool h = t == DataType::FLOAT16;
+    const size_t size = h ? 2 : 4;
     const TensorView Y(d.OutputTensor, bindings.at("OutputTensor"));
-    if constexpr (Op == HalfOp::Sqrt) {
-        if (d.ScaleBias || d.InputTensor.DataType != DataType::FLOAT16) return false;
+    if constexpr (Op == ArithOp::Sqrt) {
+        if (d.ScaleBias || d.InputTensor.DataType != t) return false;
         const TensorView X(d.InputTensor, bindings.at("InputTensor"));
-        return unary_map(Y, X, 2, 2, half_sqrt_run);
+        return unary_map(Y, X, size, size, h ? half_sqrt_run : float_sqrt_run);
     } else {
-        if (d.ATensor.DataType != DataType::FLOAT16 || d.BTensor.DataType != DataType::FLOAT16) return false;
+        if (d.ATensor.DataType != t || d.BTensor.DataType != t) return false;
         const TensorView A(d.ATensor, bindings.at("ATensor")), B(d.BTensor, bindings.at("BTensor"));
-        return binary_map(Y, A, B, 2, 2, half_arith_run<Op>);
+        return binary_map(Y, A, B, size, size, h ? half_arith_run<Op> : float_arith_run<Op>);
     }
 }
 
 #else
 
-template <HalfOp, class D> bool half_arith(const D&, const Bindings&) { return false; }
+template <ArithOp, class D> bool float_arith(const D&, const Bindings&) { return false; }
 
 #endif
+
+// ---- Integer ADD, SUBTRACT, MULTIPLY, MAX, MIN ----------------------------------------------------
+//
+// The plain loop (reference/element_wise.cpp) wraps ADD, SUBTRACT and MULTIPLY to the width
+// (IntegerOverflow=WrapToWidth: the result modulo 2^N, two's complement), which is the same N bits
+// for signed and unsigned operands of N bits: one kernel per element size, on unsigned integers
+// (no signed overflow in C++; 8- and 16-bit products in 32 bits, unsigned, before the truncation).
+// MAX and MIN pick the larger (smaller) operand, so they depend on the sign: one kernel per type.
+// IntegerOverflow=Saturate is an alternative reading (saturated_binary), and while any reading is in
+// force the fast paths are off (switch.hpp): the kernels here are the default's alone. Plain loops
+// cloned for AVX2 and the baseline, every clone giving the same bits.
+
+enum class IntOp { Add, Subtract, Multiply, Max, Min };
+
+template <IntOp Op, class T> inline T int_op(T a, T b) {
+    if constexpr (Op == IntOp::Add) return T(a + b);
+    else if constexpr (Op == IntOp::Subtract) return T(a - b);
+    else if constexpr (Op == IntOp::Multiply) {
+        if constexpr (sizeof(T) < 4) return T(uint32_t(a) * uint32_t(b));
+        else return T(a * b);
+    } else if constexpr (Op == IntOp::Max) return a > b ? a : b;
+    else return a < b ? a : b;
+}
+
+#define DMLREF_INT_RUN(name, op, T)                                                  \
+    DMLREF_CLONES void name(void* y, const void* a, const void* b, size_t n) {       \
+        each<T, T>(y, a, b, n, [](T x, T z) { return int_op<IntOp::op, T>(x, z); }); \
+    }
+DMLREF_INT_RUN(add_u8_run, Add, uint8_t)
+DMLREF_INT_RUN(add_u16_run, Add, uint16_t)
+DMLREF_INT_RUN(add_u32_run, Add, uint32_t)
+DMLREF_INT_RUN(add_u64_run, Add, uint64_t)
+DMLREF_INT_RUN(subtract_u8_run, Subtract, uint8_t)
+DMLREF_INT_RUN(subtract_u16_run, Subtract, uint16_t)
+DMLREF_INT_RUN(subtract_u32_run, Subtract, uint32_t)
+DMLREF_INT_RUN(subtract_u64_run, Subtract, uint64_t)
+DMLREF_INT_RUN(multiply_u8_run, Multiply, uint8_t)
+DMLREF_INT_RUN(multiply_u16_run, Multiply, uint16_t)
+DMLREF_INT_RUN(multiply_u32_run, Multiply, uint32_t)
+DMLREF_INT_RUN(multiply_u64_run, Multiply, uint64_t)
+DMLREF_INT_RUN(max_i8_run, Max, int8_t)
+DMLREF_INT_RUN(max_i16_run, Max, int16_t)
+DMLREF_INT_RUN(max_i32_run, Max, int32_t)
+DMLREF_INT_RUN(max_i64_run, Max, int64_t)
+DMLREF_INT_RUN(max_u8_run, Max, uint8_t)
+DMLREF_INT_RUN(max_u16_run, Max, uint16_t)
+DMLREF_INT_RUN(max_u32_run, Max, uint32_t)
+DMLREF_INT_RUN(max_u64_run, Max, uint64_t)
+DMLREF_INT_RUN(min_i8_run, Min, int8_t)
+DMLREF_INT_RUN(min_i16_run, Min, int16_t)
+DMLREF_INT_RUN(min_i32_run, Min, int32_t)
+DMLREF_INT_RUN(min_i64_run, Min, int64_t)
+DMLREF_INT_RUN(min_u8_run, Min, uint8_t)
+DMLREF_INT_RUN(min_u16_run, Min, uint16_t)
+DMLREF_INT_RUN(min_u32_run, Min, uint32_t)
+DMLREF_INT_RUN(min_u64_run, Min, uint64_t)
+#undef DMLREF_INT_RUN
+
+// The kernel of Op for integer type t (index: log2 of the element size), or null.
+BinaryRun int_run(IntOp op, DataType t) {
+    static constexpr BinaryRun wrap[3][4] = {{add_u8_run, add_u16_run, add_u32_run, add_u64_run},
+                                             {subtract_u8_run, subtract_u16_run, subtract_u32_run, subtract_u64_run},
+                                             {multiply_u8_run, multiply_u16_run, multiply_u32_run, multiply_u64_run}};
+    static constexpr BinaryRun select[2][2][4] = {
+        {{max_u8_run, max_u16_run, max_u32_run, max_u64_run}, {max_i8_run, max_i16_run, max_i32_run, max_i64_run}},
+        {{min_u8_run, min_u16_run, min_u32_run, min_u64_run}, {min_i8_run, min_i16_run, min_i32_run, min_i64_run}}};
+    if (is_float(t) || !is_valid(t)) return nullptr;
+    const size_t size = element_size(t);
+    const int k = size == 1 ? 0 : size == 2 ? 1 : size == 4 ? 2 : 3;
+    const int sign = t == DataType::INT8 || t == DataType::INT16 || t == DataType::INT32 || t == DataType::INT64;
+    switch (op) {
+        case IntOp::Add: return wrap[0][k];
+        case IntOp::Subtract: return wrap[1][k];
+        case IntOp::Multiply: return wrap[2][k];
+        case IntOp::Max: return select[0][sign][k];
+        default: return select[1][sign][k];
+    }
+}
+
+template <IntOp Op, class D> bool int_arith(const D& d, const Bindings& bindings) {
+    const DataType t = d.OutputTensor.DataType;
+    const BinaryRun run = int_run(Op, t);
+    if (!run || d.ATensor.DataType != t || d.BTensor.DataType != t) return false;
+    const TensorView A(d.ATensor, bindings.at("ATensor")), B(d.BTensor, bindings.at("BTensor"));
+    const TensorView Y(d.OutputTensor, bindings.at("OutputTensor"));
+    const size_t size = element_size(t);
+    return binary_map(Y, A, B, size, size, run);
+}
+
+// The float kernels where the type is a float, the integer ones otherwise.
+template <ArithOp F, IntOp I, class D> bool arith(const D& d, const Bindings& b) {
+    return is_float(d.OutputTensor.DataType) ? float_arith<F>(d, b) : int_arith<I>(d, b);
+}
 
 // ---- MAX and MIN of FLOAT16 and FLOAT32 -----------------------------------------------------------
 //
@@ -277,14 +438,6 @@ template <bool Max, class B, class S> inline B min_max_bits(B a, B b) {
     r = an ? b : r;
     r = bn ? a : r;
     return (an & bn) ? canonical : r;
-}
-
-// y[i] = f(a[i], b[i]) over n elements of the types given, inlined into each cloned loop below so
-// that each clone vectorises it for its own target.
-template <class TY, class T, class F> inline void each(void* yv, const void* av, const void* bv, size_t n, F f) {
-    auto* y = static_cast<TY*>(yv);
-    auto *a = static_cast<const T*>(av), *b = static_cast<const T*>(bv);
-    for (size_t i = 0; i < n; ++i) y[i] = f(a[i], b[i]);
 }
 
 template <bool Max, class B, class S> inline void min_max_each(void* y, const void* a, const void* b, size_t n) {
@@ -321,7 +474,7 @@ template <bool Max, class D> bool min_max(const D& d, const Bindings& bindings) 
     const TensorView Y(d.OutputTensor, bindings.at("OutputTensor"));
     if (t == DataType::FLOAT16) return binary_map(Y, A, B, 2, 2, Max ? max_half_run : min_half_run);
     if (t == DataType::FLOAT32) return binary_map(Y, A, B, 4, 4, Max ? max_float_run : min_float_run);
-    return false;
+    return int_arith < Max ? IntOp::Max : IntOp::Min > (d, bindings);
 }
 
 // ---- LESS_THAN into UINT8 ------------------------------------------------------------------------
@@ -427,16 +580,22 @@ bool cast_fast(const TensorView&, const TensorView&, DataType, DataType) { retur
 }  // namespace
 
 bool element_wise_fast(const DML_ELEMENT_WISE_ADD_OPERATOR_DESC& d, const Bindings& b) {
-    return half_arith<HalfOp::Add>(d, b);
+    return arith<ArithOp::Add, IntOp::Add>(d, b);
+}
+bool element_wise_fast(const DML_ELEMENT_WISE_ADD1_OPERATOR_DESC& d, const Bindings& b) {
+    return !d.FusedActivation && arith<ArithOp::Add, IntOp::Add>(d, b);  // without an activation, ADD
+}
+bool element_wise_fast(const DML_ELEMENT_WISE_SUBTRACT_OPERATOR_DESC& d, const Bindings& b) {
+    return arith<ArithOp::Subtract, IntOp::Subtract>(d, b);
 }
 bool element_wise_fast(const DML_ELEMENT_WISE_MULTIPLY_OPERATOR_DESC& d, const Bindings& b) {
-    return half_arith<HalfOp::Multiply>(d, b);
+    return arith<ArithOp::Multiply, IntOp::Multiply>(d, b);
 }
 bool element_wise_fast(const DML_ELEMENT_WISE_DIVIDE_OPERATOR_DESC& d, const Bindings& b) {
-    return half_arith<HalfOp::Divide>(d, b);
+    return float_arith<ArithOp::Divide>(d, b);
 }
 bool element_wise_fast(const DML_ELEMENT_WISE_SQRT_OPERATOR_DESC& d, const Bindings& b) {
-    return half_arith<HalfOp::Sqrt>(d, b);
+    return float_arith<ArithOp::Sqrt>(d, b);
 }
 bool element_wise_fast(const DML_ELEMENT_WISE_MAX_OPERATOR_DESC& d, const Bindings& b) { return min_max<true>(d, b); }
 bool element_wise_fast(const DML_ELEMENT_WISE_MIN_OPERATOR_DESC& d, const Bindings& b) { return min_max<false>(d, b); }
