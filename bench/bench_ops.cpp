@@ -175,6 +175,7 @@ std::map<std::string, std::function<Config(DataType)>> configs() {
     std::map<std::string, std::function<Config(DataType)>> m;
     m["add"] = [](DataType t) { return binary<DML_ELEMENT_WISE_ADD_OPERATOR_DESC>(t); };
     m["add_broadcast"] = [](DataType t) { return binary<DML_ELEMENT_WISE_ADD_OPERATOR_DESC>(t, true); };
+    m["subtract"] = [](DataType t) { return binary<DML_ELEMENT_WISE_SUBTRACT_OPERATOR_DESC>(t); };
     m["multiply"] = [](DataType t) { return binary<DML_ELEMENT_WISE_MULTIPLY_OPERATOR_DESC>(t); };
     m["divide"] = [](DataType t) { return binary<DML_ELEMENT_WISE_DIVIDE_OPERATOR_DESC>(t); };
     m["max"] = [](DataType t) { return binary<DML_ELEMENT_WISE_MAX_OPERATOR_DESC>(t); };

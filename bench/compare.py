@@ -340,7 +340,8 @@ def torch_peers():
             holder["out"], = torch.autograd.grad(out, tx, tdy)
         return run, lambda: holder["out"].numpy()
 
-    elementwise = {"add": binary(torch.add), "add_broadcast": broadcast_add, "multiply": binary(torch.mul),
+    elementwise = {"add": binary(torch.add), "add_broadcast": broadcast_add, "subtract": binary(torch.sub),
+                   "multiply": binary(torch.mul),
                    "divide": binary(torch.div), "max": binary(torch.maximum), "sqrt": sqrt, "less_than": less_than,
                    "cast": cast}
     return {**elementwise, "relu": relu, "relu_grad": relu_grad, "clip1": clip1, "clip_grad1": clip_grad1, "slice_grad": slice_grad,
@@ -458,7 +459,8 @@ def numpy_peers():
         src, dst = x.reshape(1, 2, 2, 64, 128, 128).transpose(0, 3, 4, 1, 5, 2), out.reshape(1, 64, 128, 2, 128, 2)
         return lambda: np.copyto(dst, src), lambda: out
 
-    elementwise = {"add": binary(np.add), "add_broadcast": broadcast_add, "multiply": binary(np.multiply),
+    elementwise = {"add": binary(np.add), "add_broadcast": broadcast_add, "subtract": binary(np.subtract),
+                   "multiply": binary(np.multiply),
                    "divide": divide, "max": binary(np.maximum), "sqrt": sqrt, "less_than": less_than, "cast": cast}
     return {**elementwise, "relu": relu, "relu_grad": relu_grad, "clip1": clip1, "clip_grad1": clip_grad1, "slice_grad": slice_grad,
             "gemm": gemm, "reduce_sum": reduce_sum((0, 1)), "reduce_sum_axis": reduce_sum((1,)),
@@ -470,6 +472,7 @@ def numpy_peers():
 CONFIGS = {
     "add": ([(FLAT,), (FLAT,)], True),
     "add_broadcast": ([(FLAT,), (1, 4096)], True),
+    "subtract": ([(FLAT,), (FLAT,)], True),
     "multiply": ([(FLAT,), (FLAT,)], True),
     "divide": ([(FLAT,), (FLAT,)], True),
     "max": ([(FLAT,), (FLAT,)], True),
@@ -529,7 +532,8 @@ TYPES = {"FLOAT32": np.float32, "FLOAT16": np.float16, "INT32": np.int32, "INT8"
 # The types each configuration runs in (FLOAT32 and FLOAT16 unless named here): the element-wise
 # operators' integer rows too (DIVIDE and SQRT: floats; integer division by zero is a policy, not
 # a speed). Outputs of another type than the inputs: OUT_TYPE.
-CONFIG_TYPES = {name: ("FLOAT32", "FLOAT16", "INT32", "INT8") for name in ("add", "add_broadcast", "multiply", "max", "less_than", "cast")}
+CONFIG_TYPES = {name: ("FLOAT32", "FLOAT16", "INT32", "INT8") for name in ("add", "add_broadcast", "subtract", "multiply", "max", "less_than",
+                                                                   "cast")}
 CONFIG_TYPES["gemm"] = ("FLOAT32",)  # numpy's FLOAT16 matmul has no BLAS: minutes at 1024^3
 CONFIG_TYPES["reduce_sum"] = CONFIG_TYPES["reduce_sum_axis"] = ("FLOAT32",)
 for name in ("gather", "join", "split", "padding", "tile", "depth_to_space"):  # the two float widths of a model's tensors
@@ -574,7 +578,7 @@ for name in ("relu", "clip1"):
 for name in ("relu_grad", "clip_grad1"):
     GOALS[(name, "FLOAT16")] = ("pytorch", 1.0)
 # The element-wise operators are copy-speed operators: every row at least PyTorch's speed.
-for name in ("add", "add_broadcast", "multiply", "divide", "max", "sqrt", "less_than", "cast"):
+for name in ("add", "add_broadcast", "subtract", "multiply", "divide", "max", "sqrt", "less_than", "cast"):
     for tname in CONFIG_TYPES.get(name, ("FLOAT32", "FLOAT16")):
         GOALS[(name, tname)] = ("pytorch", 1.0)
 
