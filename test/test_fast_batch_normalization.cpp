@@ -68,6 +68,14 @@ const std::vector<std::optional<DML_FUSED_ACTIVATION>>& activations() {
     return a;
 }
 
+// check_op (the plain loop, the fast path on one thread and on three), then the fast path on eight
+// threads against one: the training's and the grads' statistics elements are finished on the threads
+// (each channel's chunks gathered from anywhere in the task list), their outputs' elements too.
+inline void check_op_threads(const Operator& op, const Buffers& b) {
+    check_op(op, b);
+    CHECK(first_difference(evaluate_with(op, b, true, 1), evaluate_with(op, b, true, 8)) == -1);
+}
+
 const char* const kInputs[] = {"InputTensor", "MeanTensor", "VarianceTensor", "ScaleTensor", "BiasTensor"};
 
 struct Shape {
@@ -464,7 +472,7 @@ void check_training(std::mt19937_64& rng, const std::vector<uint32_t>& in, const
     }
     INFO("input " << sizes_text(in) << ", statistics " << sizes_text(stat) << ", kind " << kind << ", fused add "
                   << fused_add << ", activation " << (act ? act->name() : "none") << ", strided " << strided);
-    check_op(op, b);
+    check_op_threads(op, b);
 }
 
 }  // namespace
@@ -570,14 +578,14 @@ void check_grad(std::mt19937_64& rng, const std::vector<uint32_t>& in, const std
     }
     INFO("input " << sizes_text(in) << ", statistics " << sizes_text(stat) << ", kind " << kind << ", strided "
                   << strided);
-    check_op(op, b);
+    check_op_threads(op, b);
 }
 
 }  // namespace
 
 TEST_CASE_TEMPLATE("Batch normalization grad fast path = plain loop, element for element", T, float, dmlref::half) {
     std::mt19937_64 rng = rng_for<T>(2500);
-    uint64_t decided = 0, plain = 0;
+    uint64_t decided = 0, plain = 0, statistics_decided = 0, statistics_plain = 0;
     for (int it = 0; it < 60; ++it) {
         const Shape s = random_shape(rng, 12);
         INFO("iteration " << it);
@@ -585,9 +593,16 @@ TEST_CASE_TEMPLATE("Batch normalization grad fast path = plain loop, element for
         const auto c = reference::fast::batch_normalization_grad_counts();
         decided += c.decided;
         plain += c.plain;
+        const auto st = reference::fast::batch_normalization_grad_statistics_counts();
+        statistics_decided += st.decided;
+        statistics_plain += st.plain;
     }
     CHECK(decided > 0);
     CHECK(plain > 0);
+    // OutputScaleGradient and OutputBiasGradient: decided from float64 estimates (step G0), and left to
+    // the plain loop's roundings (zeros, ties of few-bit values).
+    CHECK(statistics_decided > 0);
+    CHECK(statistics_plain > 0);
     check_grad<T>(rng, {2, 3, 50, 60}, {1, 3, 1, 1}, 0, false);
     check_grad<T>(rng, {1, 2, 30, 70}, {1, 1, 1, 70}, 4, true);
     for (const int kind : {2, 3, 4}) check_grad<T>(rng, {2, 3, 50, 60}, {1, 3, 1, 1}, kind, false);
@@ -632,6 +647,11 @@ TEST_CASE_TEMPLATE("Batch normalization fast paths: exact sums over several chun
         if (kind == 0) {
             CHECK(reference::fast::batch_normalization_grad_counts().decided > 0);
             check_grad<T, TG>(rng, {3, 1, 50, 60}, {1, 1, 1, 1}, kind, false);
+            // Nine channels of two chunks each in three batches: a channel's six chunks lie apart in the
+            // task list, and the channels are finished on several threads.
+            check_training<T>(rng, {3, 9, 60, 80}, {1, 9, 1, 1}, kind, false, std::nullopt, false);
+            check_grad<T>(rng, {3, 9, 60, 80}, {1, 9, 1, 1}, kind, false);
+            check_grad<T, TG>(rng, {3, 9, 60, 80}, {1, 9, 1, 1}, kind, false);
         }
     }
 }
