@@ -374,7 +374,7 @@ DMLREF_INLINE bool decide_run(int64_t n, EstimateOf&& estimate_of, T* __restrict
     return any != 0;
 }
 template <class T>
-inline bool uniform_run(const T* __restrict x, int64_t n, double m, double sr, double b, T* __restrict value) {
+DMLREF_INLINE bool uniform_run(const T* __restrict x, int64_t n, double m, double sr, double b, T* __restrict value) {
     return decide_run(
         n, [x, m, sr, b](int64_t j, double& y, double& w) { estimate(load(x[j]), m, sr, b, y, w); }, value);
 }
@@ -694,80 +694,65 @@ DMLREF_INLINE void largest_magnitudes(const T* __restrict a, const T* __restrict
 }
 
 // Step S2 for the n terms a_j and a_j b_j (b_j = a_j with kSquares): the levels' sums into tau (sum a
-// at levels 0 to kLevels - 1, then sum a b), and whether a residual is left (nonzero). Eight lanes at a
+// at levels 0 to kLevels - 1, then sum a b), and whether a residual is left (nonzero). Four lanes at a
 // time in registers (each lane sums its own terms; every partial sum is exact, so the grouping does not
-// matter; AVX-512 holds the eight, AVX2 two groups of four), in blocks: the first level of sum a and the
-// first two of sum a b over a block (a float or a half in the largest 17 binades below 2^E leaves no
-// residual at level 0, a product in the largest 33 none at level 1), then, only for a block that still has
-// a residual, the terms again with the levels left (the same operations give the same residuals; a level
-// leaves a zero term zero).
-constexpr int kLanes = 8;
-typedef double Vd __attribute__((vector_size(8 * kLanes)));
-typedef int64_t Vi __attribute__((vector_size(8 * kLanes)));
-// Terms j to j + 7 of both sums, zero from n on (zero terms: q = r = 0).
+// matter), in blocks: the first level of sum a and the first two of sum a b over a block (a float or a
+// half in the largest 17 binades below 2^E leaves no residual at level 0, a product in the largest 33
+// none at level 1), then, only for a block that still has a residual, the terms again with the levels
+// left (the same operations give the same residuals; a level leaves a zero term zero).
+typedef double V4d __attribute__((vector_size(32)));
+typedef int64_t V4i __attribute__((vector_size(32)));
+// Terms j to j + 3 of both sums, zero from n on (zero terms: q = r = 0).
 template <class T, bool kSquares>
-DMLREF_INLINE void lane_terms(const T* __restrict a, const T* __restrict b, int64_t j, int64_t n, Vd& r, Vd& rp) {
-    if (j + kLanes <= n) {
-        for (int k = 0; k < kLanes; ++k) r[k] = load(a[j + k]);
+DMLREF_INLINE void four_terms(const T* __restrict a, const T* __restrict b, int64_t j, int64_t n, V4d& r, V4d& rp) {
+    if (j + 4 <= n) {
+        r = V4d{load(a[j]), load(a[j + 1]), load(a[j + 2]), load(a[j + 3])};
         if constexpr (kSquares) rp = r * r;  // the product of two floats or halves is exact
-        else {
-            Vd v;
-            for (int k = 0; k < kLanes; ++k) v[k] = load(b[j + k]);
-            rp = r * v;
-        }
+        else rp = r * V4d{load(b[j]), load(b[j + 1]), load(b[j + 2]), load(b[j + 3])};
         return;
     }
-    r = rp = Vd{};
+    r = rp = V4d{0, 0, 0, 0};
     for (int64_t k = 0; j + k < n; ++k) {
         r[k] = load(a[j + k]);
         rp[k] = r[k] * (kSquares ? r[k] : load(b[j + k]));
     }
 }
-// One level on eight terms: q = fl(fl(sigma + r) - sigma) into acc, r - q left in r.
-DMLREF_INLINE void level(const Vd& sigma, Vd& r, Vd& acc) {
-    const Vd q = (sigma + r) - sigma;
+// One level on four terms: q = fl(fl(sigma + r) - sigma) into acc, r - q left in r.
+DMLREF_INLINE void level(const V4d& sigma, V4d& r, V4d& acc) {
+    const V4d q = (sigma + r) - sigma;
     r = r - q;
     acc += q;
-}
-DMLREF_INLINE int64_t any_lane(const Vi& v) {
-    int64_t m = 0;
-    for (int k = 0; k < kLanes; ++k) m |= v[k];
-    return m;
 }
 template <class T, bool kSquares>
 DMLREF_INLINE uint64_t extract(const T* __restrict a, const T* __restrict b, int64_t n, const double* __restrict sigma,
                                double* __restrict tau) {
     constexpr int64_t kBlock = 256;
-    Vd acc[2 * kLevels] = {}, s[2 * kLevels];
-    for (int i = 0; i < 2 * kLevels; ++i) s[i] = Vd{} + sigma[i];
-    Vi rest = {};
+    V4d acc[2 * kLevels] = {}, s[2 * kLevels];
+    for (int i = 0; i < 2 * kLevels; ++i) s[i] = V4d{sigma[i], sigma[i], sigma[i], sigma[i]};
+    V4i rest = {};
     for (int64_t first = 0; first < n; first += kBlock) {
         const int64_t end = std::min(n, first + kBlock);
-        Vi left = {};
-        for (int64_t j = first; j < end; j += kLanes) {
-            Vd r, rp;
-            lane_terms<T, kSquares>(a, b, j, end, r, rp);
+        V4i left = {};
+        for (int64_t j = first; j < end; j += 4) {
+            V4d r, rp;
+            four_terms<T, kSquares>(a, b, j, end, r, rp);
             level(s[0], r, acc[0]);
             for (int i = 0; i < kLevels - 1; ++i) level(s[kLevels + i], rp, acc[kLevels + i]);
-            left |= ((Vi)r | (Vi)rp) << 1;  // sign aside
+            left |= ((V4i)r | (V4i)rp) << 1;  // sign aside
         }
-        if (any_lane(left) == 0) continue;
-        for (int64_t j = first; j < end; j += kLanes) {
-            Vd r, rp, unused[2] = {};
-            lane_terms<T, kSquares>(a, b, j, end, r, rp);
+        if ((left[0] | left[1] | left[2] | left[3]) == 0) continue;
+        for (int64_t j = first; j < end; j += 4) {
+            V4d r, rp, unused[2] = {};
+            four_terms<T, kSquares>(a, b, j, end, r, rp);
             level(s[0], r, unused[0]);
             for (int i = 1; i < kLevels; ++i) level(s[i], r, acc[i]);
             for (int i = 0; i < kLevels - 1; ++i) level(s[kLevels + i], rp, unused[1]);
             level(s[2 * kLevels - 1], rp, acc[2 * kLevels - 1]);
-            rest |= ((Vi)r | (Vi)rp) << 1;
+            rest |= ((V4i)r | (V4i)rp) << 1;
         }
     }
-    for (int i = 0; i < 2 * kLevels; ++i) {
-        double t = 0;
-        for (int k = 0; k < kLanes; ++k) t += acc[i][k];
-        tau[i] = t;
-    }
-    return uint64_t(any_lane(rest));
+    for (int i = 0; i < 2 * kLevels; ++i) tau[i] = (acc[i][0] + acc[i][1]) + (acc[i][2] + acc[i][3]);
+    return uint64_t(rest[0] | rest[1] | rest[2] | rest[3]);
 }
 
 // Steps S1 and S2 for one chunk of n <= 2^12 terms: kExtracted (tau holds the sums), kLeft (a
@@ -1045,8 +1030,8 @@ DMLREF_INLINE void estimate_training(double x, double mu, double sr, double bf, 
 }
 
 template <class T>
-inline bool training_run(const T* __restrict x, const T* __restrict fa, int64_t n, double mu, double sr, double b,
-                         double A, T* __restrict value) {
+DMLREF_INLINE bool training_run(const T* __restrict x, const T* __restrict fa, int64_t n, double mu, double sr,
+                                double b, double A, T* __restrict value) {
     return decide_run(
         n,
         [x, fa, mu, sr, b, A](int64_t j, double& y, double& w) {
