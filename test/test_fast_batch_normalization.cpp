@@ -630,12 +630,30 @@ TEST_CASE_TEMPLATE("Batch normalization training grad fast path = plain loop, el
     for (const int kind : {2, 3, 4}) check_grad<T, TG>(rng, {2, 3, 50, 60}, {1, 3, 1, 1}, kind, false);
 }
 
+namespace {
+
+// The exact sums' FLOAT32 extraction four lanes at a time (this machine's, unless it has AVX-512) and, in a
+// second pass of the test (doctest's subcases), eight lanes at a time (what AVX-512 machines take): both
+// must give the plain loop's bits.
+struct LaneSubcases {
+    LaneSubcases() {
+        SUBCASE("four lanes") {}
+        SUBCASE("eight lanes") { reference::fast::batch_normalization_wide_sums(true); }
+    }
+    ~LaneSubcases() { reference::fast::batch_normalization_wide_sums(false); }
+    LaneSubcases(const LaneSubcases&) = delete;
+    LaneSubcases& operator=(const LaneSubcases&) = delete;
+};
+
+}  // namespace
+
 // The exact sums by extraction (the header's steps S1 to S3) over runs of several chunks per statistics
 // element (9,000 and 3,000 elements a channel, chunks of 4,096), strided and packed, on plain values, hard
 // finite values (subnormals beside the largest values: chunks the three levels do not exhaust, summed in
 // bins) and hard values with infinities and NaN (the plain loop): one thread against three, and
 // against the plain loop, for the training forward (sum X, sum X^2) and both grads (sum dY, sum dY X).
 TEST_CASE_TEMPLATE("Batch normalization fast paths: exact sums over several chunks", T, float, dmlref::half) {
+    const LaneSubcases lanes;
     using TG = DML_BATCH_NORMALIZATION_TRAINING_GRAD_OPERATOR_DESC;
     std::mt19937_64 rng = rng_for<T>(2520);
     for (const int kind : {0, 3, 1}) {
@@ -689,6 +707,7 @@ Buffers grad_buffers(const D& d, const std::vector<float>& x, const std::vector<
 // sum): the bins take them, and the results are still the plain loop's. FLOAT32 (a half's terms
 // never span that far).
 TEST_CASE("Batch normalization fast paths: exact sums the extraction leaves to the bins") {
+    const LaneSubcases lanes;
     using TG = DML_BATCH_NORMALIZATION_TRAINING_GRAD_OPERATOR_DESC;
     const std::vector<float> x = {1.0f, 0x1p-100f, -1.0f, 0x1p-60f, 0x1p40f, 3.0f, -0x1p-126f, 0.5f};
     const std::vector<float> dy = {0x1p-100f, 1.0f, 0x1p-60f, 0x1p40f, 1.0f, -0x1p-149f, 2.0f, 1.0f};
@@ -719,6 +738,7 @@ TEST_CASE("Batch normalization fast paths: exact sums the extraction leaves to t
 // and 4094 ones is (4095 + 2^-13 + tiny) / 4096 = 1 - 2^-12 + 2^-25 + tiny 2^-12, which rounds up to
 // 1 - 2^-12 + 2^-24 (the midpoint's even neighbour is 1 - 2^-12). By hand, and against the plain loop.
 TEST_CASE("Batch normalization fast paths: exact sums decide a FLOAT32 tie by a tiny term") {
+    const LaneSubcases lanes;
     for (const float tiny : {0x1p-45f, 0x1p-85f}) {
         INFO("tiny " << tiny);
         DML_BATCH_NORMALIZATION_GRAD_OPERATOR_DESC d;
