@@ -68,6 +68,14 @@ const std::vector<std::optional<DML_FUSED_ACTIVATION>>& activations() {
     return a;
 }
 
+// check_op (the plain loop, the fast path on one thread and on three), then the fast path on eight
+// threads against one: the training's and the grads' statistics elements are finished on the threads
+// (each channel's chunks gathered from anywhere in the task list), their outputs' elements too.
+inline void check_op_threads(const Operator& op, const Buffers& b) {
+    check_op(op, b);
+    CHECK(first_difference(evaluate_with(op, b, true, 1), evaluate_with(op, b, true, 8)) == -1);
+}
+
 const char* const kInputs[] = {"InputTensor", "MeanTensor", "VarianceTensor", "ScaleTensor", "BiasTensor"};
 
 struct Shape {
@@ -464,7 +472,7 @@ void check_training(std::mt19937_64& rng, const std::vector<uint32_t>& in, const
     }
     INFO("input " << sizes_text(in) << ", statistics " << sizes_text(stat) << ", kind " << kind << ", fused add "
                   << fused_add << ", activation " << (act ? act->name() : "none") << ", strided " << strided);
-    check_op(op, b);
+    check_op_threads(op, b);
 }
 
 }  // namespace
@@ -570,14 +578,14 @@ void check_grad(std::mt19937_64& rng, const std::vector<uint32_t>& in, const std
     }
     INFO("input " << sizes_text(in) << ", statistics " << sizes_text(stat) << ", kind " << kind << ", strided "
                   << strided);
-    check_op(op, b);
+    check_op_threads(op, b);
 }
 
 }  // namespace
 
 TEST_CASE_TEMPLATE("Batch normalization grad fast path = plain loop, element for element", T, float, dmlref::half) {
     std::mt19937_64 rng = rng_for<T>(2500);
-    uint64_t decided = 0, plain = 0;
+    uint64_t decided = 0, plain = 0, statistics_decided = 0, statistics_plain = 0;
     for (int it = 0; it < 60; ++it) {
         const Shape s = random_shape(rng, 12);
         INFO("iteration " << it);
@@ -585,9 +593,16 @@ TEST_CASE_TEMPLATE("Batch normalization grad fast path = plain loop, element for
         const auto c = reference::fast::batch_normalization_grad_counts();
         decided += c.decided;
         plain += c.plain;
+        const auto st = reference::fast::batch_normalization_grad_statistics_counts();
+        statistics_decided += st.decided;
+        statistics_plain += st.plain;
     }
     CHECK(decided > 0);
     CHECK(plain > 0);
+    // OutputScaleGradient and OutputBiasGradient: decided from float64 estimates (step G0), and left to
+    // the plain loop's roundings (zeros, ties of few-bit values).
+    CHECK(statistics_decided > 0);
+    CHECK(statistics_plain > 0);
     check_grad<T>(rng, {2, 3, 50, 60}, {1, 3, 1, 1}, 0, false);
     check_grad<T>(rng, {1, 2, 30, 70}, {1, 1, 1, 70}, 4, true);
     for (const int kind : {2, 3, 4}) check_grad<T>(rng, {2, 3, 50, 60}, {1, 3, 1, 1}, kind, false);
@@ -615,12 +630,30 @@ TEST_CASE_TEMPLATE("Batch normalization training grad fast path = plain loop, el
     for (const int kind : {2, 3, 4}) check_grad<T, TG>(rng, {2, 3, 50, 60}, {1, 3, 1, 1}, kind, false);
 }
 
+namespace {
+
+// The exact sums' FLOAT32 extraction four lanes at a time (this machine's, unless it has AVX-512) and, in a
+// second pass of the test (doctest's subcases), eight lanes at a time (what AVX-512 machines take): both
+// must give the plain loop's bits.
+struct LaneSubcases {
+    LaneSubcases() {
+        SUBCASE("four lanes") {}
+        SUBCASE("eight lanes") { reference::fast::batch_normalization_wide_sums(true); }
+    }
+    ~LaneSubcases() { reference::fast::batch_normalization_wide_sums(false); }
+    LaneSubcases(const LaneSubcases&) = delete;
+    LaneSubcases& operator=(const LaneSubcases&) = delete;
+};
+
+}  // namespace
+
 // The exact sums by extraction (the header's steps S1 to S3) over runs of several chunks per statistics
 // element (9,000 and 3,000 elements a channel, chunks of 4,096), strided and packed, on plain values, hard
 // finite values (subnormals beside the largest values: chunks the three levels do not exhaust, summed in
 // bins) and hard values with infinities and NaN (the plain loop): one thread against three, and
 // against the plain loop, for the training forward (sum X, sum X^2) and both grads (sum dY, sum dY X).
 TEST_CASE_TEMPLATE("Batch normalization fast paths: exact sums over several chunks", T, float, dmlref::half) {
+    const LaneSubcases lanes;
     using TG = DML_BATCH_NORMALIZATION_TRAINING_GRAD_OPERATOR_DESC;
     std::mt19937_64 rng = rng_for<T>(2520);
     for (const int kind : {0, 3, 1}) {
@@ -632,6 +665,11 @@ TEST_CASE_TEMPLATE("Batch normalization fast paths: exact sums over several chun
         if (kind == 0) {
             CHECK(reference::fast::batch_normalization_grad_counts().decided > 0);
             check_grad<T, TG>(rng, {3, 1, 50, 60}, {1, 1, 1, 1}, kind, false);
+            // Nine channels of two chunks each in three batches: a channel's six chunks lie apart in the
+            // task list, and the channels are finished on several threads.
+            check_training<T>(rng, {3, 9, 60, 80}, {1, 9, 1, 1}, kind, false, std::nullopt, false);
+            check_grad<T>(rng, {3, 9, 60, 80}, {1, 9, 1, 1}, kind, false);
+            check_grad<T, TG>(rng, {3, 9, 60, 80}, {1, 9, 1, 1}, kind, false);
         }
     }
 }
@@ -669,6 +707,7 @@ Buffers grad_buffers(const D& d, const std::vector<float>& x, const std::vector<
 // sum): the bins take them, and the results are still the plain loop's. FLOAT32 (a half's terms
 // never span that far).
 TEST_CASE("Batch normalization fast paths: exact sums the extraction leaves to the bins") {
+    const LaneSubcases lanes;
     using TG = DML_BATCH_NORMALIZATION_TRAINING_GRAD_OPERATOR_DESC;
     const std::vector<float> x = {1.0f, 0x1p-100f, -1.0f, 0x1p-60f, 0x1p40f, 3.0f, -0x1p-126f, 0.5f};
     const std::vector<float> dy = {0x1p-100f, 1.0f, 0x1p-60f, 0x1p40f, 1.0f, -0x1p-149f, 2.0f, 1.0f};
@@ -699,6 +738,7 @@ TEST_CASE("Batch normalization fast paths: exact sums the extraction leaves to t
 // and 4094 ones is (4095 + 2^-13 + tiny) / 4096 = 1 - 2^-12 + 2^-25 + tiny 2^-12, which rounds up to
 // 1 - 2^-12 + 2^-24 (the midpoint's even neighbour is 1 - 2^-12). By hand, and against the plain loop.
 TEST_CASE("Batch normalization fast paths: exact sums decide a FLOAT32 tie by a tiny term") {
+    const LaneSubcases lanes;
     for (const float tiny : {0x1p-45f, 0x1p-85f}) {
         INFO("tiny " << tiny);
         DML_BATCH_NORMALIZATION_GRAD_OPERATOR_DESC d;
@@ -714,6 +754,9 @@ TEST_CASE("Batch normalization fast paths: exact sums decide a FLOAT32 tie by a 
         check_op(op, b);
         const Buffers fast = evaluate_with(op, b, true, 1);
         CHECK(same_bits(reinterpret_cast<const float*>(fast.bytes[7].data())[0], 4096.0f + 0x1p-11f));
+        // OutputScaleGradient = sum dY (X - 0) / sqrt(1 + 0) = 2048 + 2^-13 + tiny / 2 rounds up to 2048 + 2^-12:
+        // a float64 estimate (step G0) cannot decide it, and a bound too small would round to even.
+        CHECK(same_bits(reinterpret_cast<const float*>(fast.bytes[6].data())[0], 2048.0f + 0x1p-12f));
     }
     for (const float tiny : {0x1p-45f, 0x1p-85f}) {
         INFO("tiny " << tiny);

@@ -80,7 +80,16 @@
 // OutputScaleGradient = r sum dY (X - Mean) = r (sum dY X - Mean sum dY): dY X, a product of two
 // floats, is an exact double (48 significant bits), so both sums are exact integer sums in bins by
 // exponent as in T1 (GradSums), rounded once (the scale gradient through the plain loop's own
-// K r rounding, batch_normalization_scale_gradient, once per statistics element). A NaN or an
+// K r rounding, batch_normalization_scale_gradient, once per statistics element), unless step G0
+// decides them first:
+//  G0. k = mpq_get_d(sum), the exact sum truncated to float64: |k - sum| <= 2u |sum| (53 bits; sum is 0
+//      or at least 2^-298 and below 2^300 in magnitude: normal). Bias: p = k, w = fl(|p| 2^-51) = 4u |p|
+//      (exact); then lo = fl(p - w) is at most p - w + u |p - w| <= p - (3u - 4u^2) |p| <= sum (|p - sum|
+//      <= 2u |sum| <= 2u |p| / (1 - 2u)), and likewise hi >= sum. Scale: p = fl(k r~) with r~ of step 2,
+//      p = V (1 + theta), |theta| <= (1 + 2u)(1 + u)^2 / (1 - u)^(3/2) - 1 < 6u, and w = fl(|p| 2^-50) =
+//      8u |p|: fl(p -+ w) moves p by at least (7u - 8u^2) |p| >= 6u |p| / (1 - 6u) >= |p - V|. Step 8
+//      decides [lo, hi] (r~ NaN: undecided). A zero sum, a decided zero and an undecided value take the
+//      plain loop's rounding (round_rational, batch_normalization_scale_gradient). A NaN or an
 // infinity in X, dY or Mean sends the operator to the plain loop. OutputGradient = dY Scale r is
 // the forward's steps 1 to 9 with x = dY, m = 0, b = 0 (t~ = 0 only for dY = 0 or Scale = 0: the
 // exact zero, +0), its undecided elements batch_normalization_grad_element.
@@ -365,7 +374,7 @@ DMLREF_INLINE bool decide_run(int64_t n, EstimateOf&& estimate_of, T* __restrict
     return any != 0;
 }
 template <class T>
-inline bool uniform_run(const T* __restrict x, int64_t n, double m, double sr, double b, T* __restrict value) {
+DMLREF_INLINE bool uniform_run(const T* __restrict x, int64_t n, double m, double sr, double b, T* __restrict value) {
     return decide_run(
         n, [x, m, sr, b](int64_t j, double& y, double& w) { estimate(load(x[j]), m, sr, b, y, w); }, value);
 }
@@ -687,9 +696,10 @@ DMLREF_INLINE void largest_magnitudes(const T* __restrict a, const T* __restrict
 // Step S2 for the n terms a_j and a_j b_j (b_j = a_j with kSquares): the levels' sums into tau (sum a
 // at levels 0 to kLevels - 1, then sum a b), and whether a residual is left (nonzero). Four lanes at a
 // time in registers (each lane sums its own terms; every partial sum is exact, so the grouping does not
-// matter), in blocks: the first two levels over a block, then, only for a block that still has a
-// residual, the terms again with the last level (the same operations give the same residuals; a level
-// leaves a zero term zero).
+// matter), in blocks: the first level of sum a and the first two of sum a b over a block (a float or a
+// half in the largest 17 binades below 2^E leaves no residual at level 0, a product in the largest 33
+// none at level 1), then, only for a block that still has a residual, the terms again with the levels
+// left (the same operations give the same residuals; a level leaves a zero term zero).
 typedef double V4d __attribute__((vector_size(32)));
 typedef int64_t V4i __attribute__((vector_size(32)));
 // Terms j to j + 3 of both sums, zero from n on (zero terms: q = r = 0).
@@ -726,21 +736,17 @@ DMLREF_INLINE uint64_t extract(const T* __restrict a, const T* __restrict b, int
         for (int64_t j = first; j < end; j += 4) {
             V4d r, rp;
             four_terms<T, kSquares>(a, b, j, end, r, rp);
-            for (int i = 0; i < kLevels - 1; ++i) {
-                level(s[i], r, acc[i]);
-                level(s[kLevels + i], rp, acc[kLevels + i]);
-            }
+            level(s[0], r, acc[0]);
+            for (int i = 0; i < kLevels - 1; ++i) level(s[kLevels + i], rp, acc[kLevels + i]);
             left |= ((V4i)r | (V4i)rp) << 1;  // sign aside
         }
         if ((left[0] | left[1] | left[2] | left[3]) == 0) continue;
         for (int64_t j = first; j < end; j += 4) {
             V4d r, rp, unused[2] = {};
             four_terms<T, kSquares>(a, b, j, end, r, rp);
-            for (int i = 0; i < kLevels - 1; ++i) {
-                level(s[i], r, unused[0]);
-                level(s[kLevels + i], rp, unused[1]);
-            }
-            level(s[kLevels - 1], r, acc[kLevels - 1]);
+            level(s[0], r, unused[0]);
+            for (int i = 1; i < kLevels; ++i) level(s[i], r, acc[i]);
+            for (int i = 0; i < kLevels - 1; ++i) level(s[kLevels + i], rp, unused[1]);
             level(s[2 * kLevels - 1], rp, acc[2 * kLevels - 1]);
             rest |= ((V4i)r | (V4i)rp) << 1;
         }
@@ -749,9 +755,79 @@ DMLREF_INLINE uint64_t extract(const T* __restrict a, const T* __restrict b, int
     return uint64_t(rest[0] | rest[1] | rest[2] | rest[3]);
 }
 
+// extract for FLOAT32 terms eight lanes at a time (the same steps; AVX-512 holds the eight lanes in one
+// register): FLOAT32 chunks where the machine has AVX-512 (chunk_sums_f32_wide), and in the tests on any
+// machine (batch_normalization_wide_sums).
+typedef double V8d __attribute__((vector_size(64)));
+typedef int64_t V8i __attribute__((vector_size(64)));
+typedef float V8f __attribute__((vector_size(32)));
+template <bool kSquares>
+DMLREF_INLINE void eight_terms(const float* __restrict a, const float* __restrict b, int64_t j, int64_t n, V8d& r,
+                               V8d& rp) {
+    if (j + 8 <= n) {
+        V8f f;
+        std::memcpy(&f, a + j, sizeof f);
+        r = __builtin_convertvector(f, V8d);
+        if constexpr (kSquares) rp = r * r;  // the product of two floats is exact
+        else {
+            V8f g;
+            std::memcpy(&g, b + j, sizeof g);
+            rp = r * __builtin_convertvector(g, V8d);
+        }
+        return;
+    }
+    r = rp = V8d{};
+    for (int64_t k = 0; j + k < n; ++k) {
+        r[k] = a[j + k];
+        rp[k] = r[k] * (kSquares ? r[k] : double(b[j + k]));
+    }
+}
+DMLREF_INLINE void level8(const V8d& sigma, V8d& r, V8d& acc) {
+    const V8d q = (sigma + r) - sigma;
+    r = r - q;
+    acc += q;
+}
+DMLREF_INLINE int64_t any8(const V8i& v) { return ((v[0] | v[1]) | (v[2] | v[3])) | ((v[4] | v[5]) | (v[6] | v[7])); }
+template <bool kSquares>
+DMLREF_INLINE uint64_t extract8(const float* __restrict a, const float* __restrict b, int64_t n,
+                                const double* __restrict sigma, double* __restrict tau) {
+    constexpr int64_t kBlock = 256;
+    V8d acc[2 * kLevels] = {}, s[2 * kLevels];
+    for (int i = 0; i < 2 * kLevels; ++i) s[i] = V8d{} + sigma[i];
+    V8i rest = {};
+    for (int64_t first = 0; first < n; first += kBlock) {
+        const int64_t end = std::min(n, first + kBlock);
+        V8i left = {};
+        for (int64_t j = first; j < end; j += 8) {
+            V8d r, rp;
+            eight_terms<kSquares>(a, b, j, end, r, rp);
+            level8(s[0], r, acc[0]);
+            for (int i = 0; i < kLevels - 1; ++i) level8(s[kLevels + i], rp, acc[kLevels + i]);
+            left |= ((V8i)r | (V8i)rp) << 1;  // sign aside
+        }
+        if (any8(left) == 0) continue;
+        for (int64_t j = first; j < end; j += 8) {
+            V8d r, rp, unused[2] = {};
+            eight_terms<kSquares>(a, b, j, end, r, rp);
+            level8(s[0], r, unused[0]);
+            for (int i = 1; i < kLevels; ++i) level8(s[i], r, acc[i]);
+            for (int i = 0; i < kLevels - 1; ++i) level8(s[kLevels + i], rp, unused[1]);
+            level8(s[2 * kLevels - 1], rp, acc[2 * kLevels - 1]);
+            rest |= ((V8i)r | (V8i)rp) << 1;
+        }
+    }
+    for (int i = 0; i < 2 * kLevels; ++i) {
+        const V8d& v = acc[i];
+        tau[i] = ((v[0] + v[1]) + (v[2] + v[3])) + ((v[4] + v[5]) + (v[6] + v[7]));
+    }
+    return uint64_t(any8(rest));
+}
+std::atomic<bool> wide_sums_forced{false};
+
 // Steps S1 and S2 for one chunk of n <= 2^12 terms: kExtracted (tau holds the sums), kLeft (a
 // residual is left: the caller sums the chunk in bins) or kNotFinite.
-template <class T, bool kSquares> DMLREF_INLINE int chunk_sums(const T* a, const T* b, int64_t n, double* tau) {
+template <class T, bool kSquares, bool kWide = false>
+DMLREF_INLINE int chunk_sums(const T* a, const T* b, int64_t n, double* tau) {
     uint32_t ma, mb;
     if constexpr (kSquares) ma = mb = largest_magnitude(a, n);
     else largest_magnitudes(a, b, n, ma, mb);
@@ -763,7 +839,8 @@ template <class T, bool kSquares> DMLREF_INLINE int chunk_sums(const T* a, const
         sigma[i] = std::ldexp(1.0, ea + 13 - 40 * i);
         sigma[kLevels + i] = std::ldexp(1.0, ea + eb + 13 - 40 * i);
     }
-    return extract<T, kSquares>(a, b, n, sigma, tau) == 0 ? kExtracted : kLeft;
+    if constexpr (kWide) return extract8<kSquares>(a, b, n, sigma, tau) == 0 ? kExtracted : kLeft;
+    else return extract<T, kSquares>(a, b, n, sigma, tau) == 0 ? kExtracted : kLeft;
 }
 DMLREF_CLONES int chunk_sums_f32(const float* a, const float* b, int64_t n, double* tau) {
     return b ? chunk_sums<float, false>(a, b, n, tau) : chunk_sums<float, true>(a, nullptr, n, tau);
@@ -771,8 +848,24 @@ DMLREF_CLONES int chunk_sums_f32(const float* a, const float* b, int64_t n, doub
 DMLREF_CLONES int chunk_sums_f16(const half* a, const half* b, int64_t n, double* tau) {
     return b ? chunk_sums<half, false>(a, b, n, tau) : chunk_sums<half, true>(a, nullptr, n, tau);
 }
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+__attribute__((target("avx512f"))) int chunk_sums_f32_avx512(const float* a, const float* b, int64_t n, double* tau) {
+    return b ? chunk_sums<float, false, true>(a, b, n, tau) : chunk_sums<float, true, true>(a, nullptr, n, tau);
+}
+bool have_avx512() {
+    static const bool yes = __builtin_cpu_supports("avx512f");
+    return yes;
+}
+#endif
+int chunk_sums_f32_wide(const float* a, const float* b, int64_t n, double* tau) {  // any machine (the tests)
+    return b ? chunk_sums<float, false, true>(a, b, n, tau) : chunk_sums<float, true, true>(a, nullptr, n, tau);
+}
 // sum a and sum a b (b null: sum a^2) of a chunk.
 inline int run_chunk_sums(const float* a, const float* b, int64_t n, double* tau) {
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+    if (have_avx512()) return chunk_sums_f32_avx512(a, b, n, tau);
+#endif
+    if (wide_sums_forced.load(std::memory_order_relaxed)) return chunk_sums_f32_wide(a, b, n, tau);
     return chunk_sums_f32(a, b, n, tau);
 }
 #if defined(DMLREF_F16C_PATHS)
@@ -870,11 +963,14 @@ template <class Bins> struct TaskSums {
 };
 
 // Steps S1 to S3 over a nest whose inner run has constant statistics (the stride kStat 0): sum a
-// and sum a b (b null: sum a^2) of every statistics element into A and AB, a chunk per task;
-// false where a value is not finite. add(bins, j, a, b) adds term j of the chunk to Bins.
-template <class T, class Bins, class Add>
-bool split_sums(const Nest& nest, const T* a, size_t ka, const T* b, size_t kb, size_t kstat, size_t count,
-                std::vector<mpq_class>& A, std::vector<mpq_class>& AB, Add&& add) {
+// and sum a b (b null: sum a^2) of every statistics element, a chunk per task; false where a value
+// is not finite. add(bins, j, a, b) adds term j of the chunk to Bins. finish(k, A, AB) then takes
+// statistics element k's two exact sums, the elements spread over the threads (each element's
+// constants, computed in exact rationals, cost as much as thousands of terms: with few statistics
+// elements a serial loop over them would cap the speed-up on many cores).
+template <class T, class Bins, class Add, class Finish>
+bool split_sums(const Nest& nest, const T* a, size_t ka, const T* b, size_t kb, size_t kstat, size_t count, Add&& add,
+                Finish&& finish) {
     std::vector<TaskSums<Bins>> tasks(size_t(nest.outer * nest.chunks));
     std::atomic<bool> finite{true};
     parallel_for(nest.outer * nest.chunks, [&](int64_t task) {
@@ -901,32 +997,40 @@ bool split_sums(const Nest& nest, const T* a, size_t ka, const T* b, size_t kb, 
         for (int64_t j = 0; j < n; ++j) add(*t.bins, ar[j], br ? br[j] : ar[j]);
     });
     if (!finite) return false;
-    std::vector<std::vector<double>> parts_a(count), parts_ab(count);
-    A.assign(count, 0);
-    AB.assign(count, 0);
-    for (const TaskSums<Bins>& t : tasks) {
-        if (t.state == kLeft) {
-            add_totals(*t.bins, A[t.stat], AB[t.stat]);
-            continue;
+    // The tasks of each statistics element, in task order (a counting sort).
+    std::vector<size_t> begin(count + 1, 0), order(tasks.size());
+    for (const TaskSums<Bins>& t : tasks) ++begin[t.stat + 1];
+    for (size_t k = 0; k < count; ++k) begin[k + 1] += begin[k];
+    {
+        std::vector<size_t> next(begin.begin(), begin.end() - 1);
+        for (size_t i = 0; i < tasks.size(); ++i) order[next[tasks[i].stat]++] = i;
+    }
+    parallel_for(int64_t(count), [&](int64_t k) {
+        std::vector<double> parts_a, parts_ab;
+        mpq_class A = 0, AB = 0;
+        for (size_t i = begin[size_t(k)]; i < begin[size_t(k) + 1]; ++i) {
+            const TaskSums<Bins>& t = tasks[order[i]];
+            if (t.state == kLeft) {
+                add_totals(*t.bins, A, AB);
+                continue;
+            }
+            parts_a.insert(parts_a.end(), t.tau.begin(), t.tau.begin() + kLevels);
+            parts_ab.insert(parts_ab.end(), t.tau.begin() + kLevels, t.tau.end());
         }
-        parts_a[t.stat].insert(parts_a[t.stat].end(), t.tau.begin(), t.tau.begin() + kLevels);
-        parts_ab[t.stat].insert(parts_ab[t.stat].end(), t.tau.begin() + kLevels, t.tau.end());
-    }
-    for (size_t k = 0; k < count; ++k) {
-        A[k] += exact_sum(parts_a[k]);
-        AB[k] += exact_sum(parts_ab[k]);
-    }
+        A += exact_sum(parts_a);
+        AB += exact_sum(parts_ab);
+        finish(size_t(k), A, AB);
+    });
     return true;
 }
 
 // The sums of every statistics element in Bins (Moments or GradSums), one pass in order (statistics
 // that vary along the inner run): add(bins, a, b) adds the terms of an element of a and b (b = a for
-// the moments), false for an infinity or a NaN. Into A and AB (one per statistics element, stat's
-// strides); false where a value is not finite.
-template <class Bins, class T, class Add>
+// the moments), false for an infinity or a NaN; then finish(k, A, AB) as split_sums (stat's strides
+// give an element's statistics element). False where a value is not finite.
+template <class Bins, class T, class Add, class Finish>
 bool serial_sums(const std::vector<uint32_t>& sizes, const T* a, const int64_t* a_strides, const T* b,
-                 const int64_t* b_strides, const std::vector<int64_t>& stat, size_t count, std::vector<mpq_class>& A,
-                 std::vector<mpq_class>& AB, Add&& add) {
+                 const int64_t* b_strides, const std::vector<int64_t>& stat, size_t count, Add&& add, Finish&& finish) {
     std::vector<Bins> bins(count);
     bool finite = true;
     const std::array<const int64_t*, 3> strides = {a_strides, b_strides, stat.data()};
@@ -939,9 +1043,11 @@ bool serial_sums(const std::vector<uint32_t>& sizes, const T* a, const int64_t* 
         finite = finite && ok;
     });
     if (!finite) return false;
-    A.assign(count, 0);
-    AB.assign(count, 0);
-    for (size_t k = 0; k < count; ++k) add_totals(bins[k], A[k], AB[k]);
+    parallel_for(int64_t(count), [&](int64_t k) {
+        mpq_class A = 0, AB = 0;
+        add_totals(bins[size_t(k)], A, AB);
+        finish(size_t(k), A, AB);
+    });
     return true;
 }
 
@@ -1011,8 +1117,8 @@ DMLREF_INLINE void estimate_training(double x, double mu, double sr, double bf, 
 }
 
 template <class T>
-inline bool training_run(const T* __restrict x, const T* __restrict fa, int64_t n, double mu, double sr, double b,
-                         double A, T* __restrict value) {
+DMLREF_INLINE bool training_run(const T* __restrict x, const T* __restrict fa, int64_t n, double mu, double sr,
+                                double b, double A, T* __restrict value) {
     return decide_run(
         n,
         [x, fa, mu, sr, b, A](int64_t j, double& y, double& w) {
@@ -1079,28 +1185,21 @@ template <class T> bool training(const TRAINING& d, const Bindings& b) {
     // Step T1: the exact moments S = sum X and Q = sum X^2 (a NaN or an infinity in X: the plain
     // loop). Statistics constant along the inner run: by extraction, a chunk per task (steps S1 to
     // S3); otherwise in bins, one pass in order.
-    std::vector<mpq_class> S, Q;
-    auto add = [](Moments& m, T v, T) {
-        if constexpr (is_half_v<T>) return m.add_half(to_bits(v));
-        else return m.add(to_bits(v));
-    };
-    const bool finite = nest.inner.stride[kStat] == 0
-                            ? split_sums<T, Moments>(nest, x, kX, static_cast<const T*>(nullptr), kX, kStat, count, S,
-                                                     Q, add)
-                            : serial_sums<Moments>(d.InputTensor.Sizes, x, X.strides.data(), x, X.strides.data(), stat,
-                                                   count, S, Q, add);
-    if (!finite) return false;
-
-    // Step T2: per statistics element, the exact mean S / M and variance (M Q - S^2) / M^2 (OutputMean
-    // and OutputVariance rounded once), mu~ and D~ rounded to float64, r~ and sr~, and A.
+    // Step T2, per statistics element as its sums are known: the exact mean S / M and variance
+    // (M Q - S^2) / M^2 (OutputMean and OutputVariance rounded once), mu~ and D~ rounded to float64,
+    // r~ and sr~, and A.
     std::vector<mpq_class> mean(count), var(count);
     std::vector<double> mu(count), sr(count), A(count);
     std::vector<float> mu32(count);  // the mean rounded to FLOAT32 (FLOAT16's float32 stage)
     std::vector<T> out_mean(count), out_var(count);
     const mpq_class Mq{mpz_class(static_cast<unsigned long>(M))};
-    for (size_t k = 0; k < count; ++k) {
-        mean[k] = S[k] / Mq;
-        var[k] = (Q[k] * Mq - S[k] * S[k]) / (Mq * Mq);
+    auto add = [](Moments& m, T v, T) {
+        if constexpr (is_half_v<T>) return m.add_half(to_bits(v));
+        else return m.add(to_bits(v));
+    };
+    auto finish = [&](size_t k, const mpq_class& S, const mpq_class& Q) {
+        mean[k] = S / Mq;
+        var[k] = (Q * Mq - S * S) / (Mq * Mq);
         out_mean[k] = round_rational<T>(mean[k]);
         out_var[k] = round_rational<T>(var[k]);
         const Run run = run_constants(mean[k], var[k], load(scale[k]), d.Epsilon);
@@ -1108,7 +1207,13 @@ template <class T> bool training(const TRAINING& d, const Bindings& b) {
         mu32[k] = round_rational<float>(mean[k]);
         sr[k] = run.sr;
         A[k] = run.A;
-    }
+    };
+    const bool finite = nest.inner.stride[kStat] == 0
+                            ? split_sums<T, Moments>(nest, x, kX, static_cast<const T*>(nullptr), kX, kStat, count, add,
+                                                     finish)
+                            : serial_sums<Moments>(d.InputTensor.Sizes, x, X.strides.data(), x, X.strides.data(), stat,
+                                                   count, add, finish);
+    if (!finite) return false;
 
     // Step T3 on: OutputTensor, as the forward's loop (runs of neighbouring elements in chunks).
     const int64_t outer = nest.outer, chunks = nest.chunks;
@@ -1239,6 +1344,30 @@ std::pair<double, double> training_grad_constants(const mpq_class& sum_dy, const
     const mpq_class Mq{mpz_class(static_cast<unsigned long>(M))};
     const mpq_class Dq = std::isfinite(variance) ? mpq_class(variance) + mpq_class(double(epsilon)) : mpq_class(0);
     return {round_rational<double>(sum_dy / Mq), sgn(Dq) > 0 ? round_rational<double>(sum_c / (Mq * Dq)) : 0.0};
+}
+
+// Step G0: OutputBiasGradient and OutputScaleGradient of one statistics element, decided from float64
+// estimates, else (and for a zero) the plain loop's roundings. The decided and the left are counted.
+std::atomic<uint64_t> statistics_decided{0}, statistics_plain{0};
+// p and w as step 8 decides them: the value's bits, or undecided_bits for a zero or an undecided one.
+template <class T> T decide_nonzero(double p, double w) {
+    const T v = decide_one(p, w, static_cast<T*>(nullptr));
+    return is_undecided(v) || load(v) == 0 ? from_bits<T>(undecided_bits<T>()) : v;
+}
+template <class T> T bias_gradient_of(const mpq_class& sum_dy, std::atomic<uint64_t>& decided) {
+    const double k = mpq_get_d(sum_dy.get_mpq_t());
+    const T v = decide_nonzero<T>(k, std::fabs(k) * 0x1p-51);
+    if (is_undecided(v)) return round_rational<T>(sum_dy);
+    decided.fetch_add(1, std::memory_order_relaxed);
+    return v;
+}
+template <class T>
+T scale_gradient_of(const mpq_class& sum_c, T variance, float epsilon, std::atomic<uint64_t>& decided) {
+    const double p = mpq_get_d(sum_c.get_mpq_t()) * root_estimate(load(variance), epsilon);
+    const T v = decide_nonzero<T>(p, std::fabs(p) * 0x1p-50);
+    if (is_undecided(v)) return batch_normalization_scale_gradient<T>(sum_c, variance, epsilon);
+    decided.fetch_add(1, std::memory_order_relaxed);
+    return v;
 }
 
 // One OutputGradientTensor element of _TRAINING_GRAD (steps G1 to G3 of the header): z0 and w.
@@ -1474,27 +1603,20 @@ template <class T, class D> bool grad(const D& d, const Bindings& b) {
 
     // The exact sums, sum dY and sum dY X (a NaN or an infinity in X or dY: the plain loop): by
     // extraction where the statistics are constant along the inner run (steps S1 to S3), otherwise
-    // in bins, one pass in order.
-    std::vector<mpq_class> sum_dys, sum_products;
+    // in bins, one pass in order. Then, per statistics element as its sums are known,
+    // OutputBiasGradient = sum dY and OutputScaleGradient = r sum dY (X - Mean), and the run constants.
+    std::vector<T> bias_gradient(count), scale_gradient(count);
+    std::vector<double> sr(count), a(count), c(count);
+    std::vector<mpq_class> sums_dy(training ? count : 0), sums_c(training ? count : 0);
+    std::atomic<uint64_t> decided_statistics{0};
     auto add = [](GradSums& g, T dv, T xv) {
         if constexpr (is_half_v<T>) return g.add_half(to_bits(dv), to_bits(xv));
         else return g.add(to_bits(dv), to_bits(xv));
     };
-    const bool finite = nest.inner.stride[kStat] == 0
-                            ? split_sums<T, GradSums>(nest, dy, kX, x, kIn, kStat, count, sum_dys, sum_products, add)
-                            : serial_sums<GradSums>(d.InputTensor.Sizes, dy, dY.strides.data(), x, X.strides.data(),
-                                                    stat, count, sum_dys, sum_products, add);
-    if (!finite) return false;
-
-    // OutputBiasGradient = sum dY and OutputScaleGradient = r sum dY (X - Mean), from the exact sums.
-    std::vector<T> bias_gradient(count), scale_gradient(count);
-    std::vector<double> sr(count), a(count), c(count);
-    std::vector<mpq_class> sums_dy(training ? count : 0), sums_c(training ? count : 0);
-    for (size_t k = 0; k < count; ++k) {
-        const mpq_class& sum_dy = sum_dys[k];
-        const mpq_class sum_c = sum_products[k] - mpq_class(load(mean[k])) * sum_dy;
-        bias_gradient[k] = round_rational<T>(sum_dy);
-        scale_gradient[k] = batch_normalization_scale_gradient<T>(sum_c, var[k], d.Epsilon);
+    auto finish = [&](size_t k, const mpq_class& sum_dy, const mpq_class& sum_products) {
+        const mpq_class sum_c = sum_products - mpq_class(load(mean[k])) * sum_dy;
+        bias_gradient[k] = bias_gradient_of<T>(sum_dy, decided_statistics);
+        scale_gradient[k] = scale_gradient_of<T>(sum_c, var[k], d.Epsilon, decided_statistics);
         sr[k] = load(scale[k]) * root_estimate(load(var[k]), d.Epsilon);
         if constexpr (training) {
             const auto [ak, ck] = training_grad_constants(sum_dy, sum_c, M, load(var[k]), d.Epsilon);
@@ -1503,7 +1625,12 @@ template <class T, class D> bool grad(const D& d, const Bindings& b) {
             sums_dy[k] = sum_dy;
             sums_c[k] = sum_c;
         }
-    }
+    };
+    const bool finite = nest.inner.stride[kStat] == 0
+                            ? split_sums<T, GradSums>(nest, dy, kX, x, kIn, kStat, count, add, finish)
+                            : serial_sums<GradSums>(d.InputTensor.Sizes, dy, dY.strides.data(), x, X.strides.data(),
+                                                    stat, count, add, finish);
+    if (!finite) return false;
 
     // OutputGradientTensor: the forward's steps with x = dY, m = 0, b = 0 (t = 0 only for dY = 0 or
     // Scale = 0, the exact zero), in the forward's chunks.
@@ -1572,6 +1699,8 @@ template <class T, class D> bool grad(const D& d, const Bindings& b) {
     grad_plain = plain.load();
     grad_decided = uint64_t(outer * nest.inner.size) - grad_plain.load();
     grad_single = single.load();
+    statistics_decided = decided_statistics.load();
+    statistics_plain = 2 * count - statistics_decided.load();
     return true;
 }
 
@@ -1606,6 +1735,12 @@ BatchNormalizationEstimate batch_normalization_training_grad_estimate(double dy,
 
 BatchNormalizationCounts batch_normalization_grad_counts() {
     return {grad_decided.load(), grad_plain.load(), grad_single.load()};
+}
+
+void batch_normalization_wide_sums(bool on) { wide_sums_forced = on; }
+
+BatchNormalizationCounts batch_normalization_grad_statistics_counts() {
+    return {statistics_decided.load(), statistics_plain.load(), 0};
 }
 
 bool batch_normalization_training(const TRAINING& d, const Bindings& b) {

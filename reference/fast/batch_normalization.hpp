@@ -41,6 +41,11 @@ struct BatchNormalizationCounts {
 BatchNormalizationCounts batch_normalization_counts();
 BatchNormalizationCounts batch_normalization_training_counts();  // OutputTensor's elements
 BatchNormalizationCounts batch_normalization_grad_counts();      // OutputGradientTensor's elements, either grad
+// OutputScaleGradientTensor's and OutputBiasGradientTensor's elements together, either grad (single 0).
+BatchNormalizationCounts batch_normalization_grad_statistics_counts();
+// For the tests: FLOAT32's exact sums by the eight-lane extraction (which machines with AVX-512 take) on
+// any machine, or not (the default).
+void batch_normalization_wide_sums(bool on);
 
 // For the tests: the float64 estimate y of one element before its rounding, as the fast path
 // computes it, and the half-width w of the interval it decides from, with |y - V| <= w for the
