@@ -82,6 +82,7 @@
 #include <atomic>
 #include <cmath>
 #include <cstring>
+#include <mutex>
 #include <numeric>
 #include <vector>
 
@@ -407,18 +408,20 @@ constexpr uint64_t kMaxTaps = uint64_t(1) << 20;
 constexpr uint64_t kExactHalfTaps = uint64_t(1) << 13;
 // The grad's exact retry scales its terms to a common divisor of at most this.
 constexpr uint64_t kMaxMultiple = uint64_t(1) << 29;
-// Rows go to the threads in runs of about kTaskWork units of work (a row's estimate: the forward's
-// additions, the grad's terms and window taps), on at most one thread per grain of work
+// Rows go to the threads in runs of at most about kTaskWork units of work (a row's estimate: the
+// forward's additions, the grad's terms and window taps), as many runs as a multiple of the
+// threads allows (rows_per_task, parallel.hpp), on at most one thread per grain of work
 // (threads_for_work): kForwardGrain for the forward, kGradGrain for the grad, so that a small call
-// does not pay more threads' start than they bring. Measured on a 2-core AMD EPYC VM (one
-// thread, then two), 3x3 windows, Strides 2, padding 1, FLOAT32 1xCx64x64, best of 400: the
-// forward (9216 units a channel, about 1.05 ns each on one thread) took 20 / 20-24 us at 18,432
-// units, 40 / 30-44 at 36,864, 59 / 52 at 55,296, 79 / 54-66 at 73,728, 154 / 124 at 147,456;
-// the grad (34,816 units a channel, about 0.6 ns each) 24-26 / 26-28 us at 34,816, 41 / 37 at
-// 69,632, 69-71 / 56-70 at 139,264, 124-136 / 100-107 at 278,528. A second thread pays from about
-// 40 us of one thread's work on either: 2^15 forward units, 2^16 grad units.
+// does not pay more threads' start than they bring. A grain is about 9 us of one thread's work on
+// a 2-core AMD EPYC VM (the forward about 1.05 ns a unit, the grad about 0.6 ns: 3x3 windows,
+// Strides 2, padding 1, FLOAT32 1xCx64x64), some four times the fork and join of a parallel region
+// there (about 2 us, an empty `omp parallel for` on two threads, best of 20,000) and about what
+// one costs on 16 cores; so a call of 1x16x64x64 (147,456 forward units) takes every thread of
+// 16 cores, about 9 us each, rather than four of 37 us. (Timings of one thread against two on the
+// VM do not say where a second thread pays: its other core is shared with other work, and the
+// dynamic schedule leaves the tasks to the first thread while the second is not running.)
 constexpr int64_t kTaskWork = int64_t(1) << 13;
-constexpr int64_t kForwardGrain = int64_t(1) << 15, kGradGrain = int64_t(1) << 16;
+constexpr int64_t kForwardGrain = int64_t(1) << 13, kGradGrain = int64_t(1) << 14;
 
 std::atomic<uint64_t> decided_count{0}, exact_count{0}, plain_count{0};
 
@@ -573,13 +576,14 @@ int64_t split_row(int64_t row, const Coord& extent, size_t L, int64_t C, Coord& 
 // The most threads the last call allowed (for the tests).
 std::atomic<int> threads_allowed{0};
 
-// parallel_for over rows in runs of about kTaskWork units (each row `work` of them), on at most
-// one thread per `grain` units in all: f(row, b) with the running thread's scratch b, looked up
-// once a run (a thread_local costs a call).
+// parallel_for over rows in runs of at most about kTaskWork units (each row `work` of them), as
+// many runs as a multiple of the threads allows (rows_per_task), on at most one thread per `grain`
+// units in all: f(row, b) with the running thread's scratch b, looked up once a run (a
+// thread_local costs a call).
 template <class T, class F> void for_rows(int64_t rows, int64_t work, int64_t grain, F&& f) {
     work = std::max<int64_t>(1, work);
     const int most = threads_for_work(rows * work, grain);
-    const int64_t per = most == 1 ? std::max<int64_t>(1, rows) : std::max<int64_t>(1, kTaskWork / work);
+    const int64_t per = rows_per_task(rows, work, kTaskWork, parallel_threads(rows, most));
     threads_allowed.store(most, std::memory_order_relaxed);
     parallel_for(
         (rows + per - 1) / per,
@@ -744,7 +748,15 @@ template <class T> bool backward(const avgpool::Window& w, const TensorView& dY,
         const int64_t p0 = ((r - pad) % S + S) % S;
         if (p0 < W) planes.push_back({p0, (W - p0 + S - 1) / S, (p0 + pad) / S, r < KW ? (KW - r + S - 1) / S : 0});
     }
-    const avgpool::Readers readers = avgpool::readers(w);
+    // The plain element's table of the windows reading each position (avgpool::readers): built
+    // once, by the first element left to it (most calls have none: a table of vectors per call
+    // was a fixed cost of every call).
+    std::once_flag readers_once;
+    avgpool::Readers readers;
+    auto plain_element = [&](int64_t n, int64_t c, const Coord& at) {
+        std::call_once(readers_once, [&] { readers = avgpool::readers(w); });
+        return avgpool::average_grad_element(w, readers, dy, dY.strides, n, c, at);
+    };
     const double Kd = double(K + 1);  // the bound's K + 1 (header comment)
     std::atomic<uint64_t> exact{0}, plain{0};
     for_rows<T>(N * C * in_outer, int64_t(K) * W + OW * int64_t(taps), kGradGrain, [&](int64_t row, Scratch<T>& b) {
@@ -802,7 +814,7 @@ template <class T> bool backward(const avgpool::Window& w, const TensorView& dY,
                     ++ex;
                     return;
                 }
-                v = avgpool::average_grad_element(w, readers, dy, dY.strides, n, c, at);
+                v = plain_element(n, c, at);
                 ++pl;
                 return;
             }
@@ -830,7 +842,7 @@ template <class T> bool backward(const avgpool::Window& w, const TensorView& dY,
                     return;
                 }
             }
-            v = avgpool::average_grad_element(w, readers, dy, dY.strides, n, c, at);
+            v = plain_element(n, c, at);
             ++pl;
         };
         // Each plane: a contiguous window sum of u, decided as a row and written with step S.
