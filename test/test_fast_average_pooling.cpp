@@ -174,12 +174,11 @@ TEST_CASE_TEMPLATE("Average pooling fast path = plain loop on wide rows", T, flo
 }
 
 // ---- Tensors of several tasks ----------------------------------------------------------------
-// The fast path hands rows to the threads in runs of some 2^13 units of work, on at most one
-// thread per 2^15 units (forward) or 2^16 (grad), so the small random tensors above run on one
-// thread whatever the count. These are large enough for several runs and, all but one, for three
-// threads (check_op: one thread and three; the last call's allowance is checked), with the
-// benchmark's windows (3x3, Strides 2, padding 1) and others, both ways of IncludePadding, packed
-// and strided.
+// The fast path hands rows to the threads in runs of at most some 2^13 units of work, on at most
+// one thread per 2^13 units (forward) or 2^14 (grad), so the small random tensors above run mostly
+// on one thread whatever the count. These are large enough for several runs and for three threads
+// (check_op: one thread and three; the last call's allowance is checked), with the benchmark's
+// windows (3x3, Strides 2, padding 1) and others, both ways of IncludePadding, packed and strided.
 namespace {
 
 Geometry box_geometry(std::vector<uint32_t> in, uint32_t window, uint32_t stride, uint32_t pad, uint32_t include) {
@@ -217,13 +216,12 @@ template <class T> void check_tasks(std::mt19937_64& rng) {
             const Operator o = make_op(op, t, g, in_strides, {});
             check_op(o, op_buffers<T>(o, [&](size_t) { return value_of_kind<T>(rng, kind); }));
             // The work, by hand: forward 2x4x64x96 (3x3 / 2) 2 * 4 * 32 rows of 48 * 9 additions,
-            // 110,592, three grains of 2^15; 2x3x60x71 (2x2 / 1) 2 * 3 * 59 rows of 70 * 4, 99,120,
-            // three; 1x3x30x12x50 (3 / 3, padding 1) 3 * 10 * 4 rows of 17 * 27, 55,080, one. The
-            // grads: 2 * 4 * 64 rows of 4 * 96 + 48 * 9 (417,792: six grains of 2^16), 2 * 3 * 60
-            // of 4 * 71 + 70 * 4 (203,040: three), 3 * 30 * 12 of 1 * 50 + 17 * 27 (549,720: eight).
-            const int threads = reference::fast::average_pooling_fast_counts().threads;
-            if (op == Op::Forward && k.in.size() == 5) CHECK(threads == 1);
-            else CHECK(threads >= 3);
+            // 110,592, thirteen grains of 2^13; 2x3x60x71 (2x2 / 1) 2 * 3 * 59 rows of 70 * 4, 99,120,
+            // twelve; 1x3x30x12x50 (3 / 3, padding 1) 3 * 10 * 4 rows of 17 * 27, 55,080, six. The
+            // grads: 2 * 4 * 64 rows of 4 * 96 + 48 * 9 (417,792: 25 grains of 2^14), 2 * 3 * 60 of
+            // 4 * 71 + 70 * 4 (203,040: twelve), 3 * 30 * 12 of 1 * 50 + 17 * 27 (549,720: 33).
+            const int expected[2][3] = {{13, 12, 6}, {25, 12, 33}};
+            CHECK(reference::fast::average_pooling_fast_counts().threads == expected[op == Op::Grad][&k - cases]);
         }
     }
 }
@@ -238,22 +236,24 @@ TEST_CASE_TEMPLATE("Average pooling fast path = plain loop on tensors of several
 // The thread rule (reference/fast/parallel.hpp): one thread per whole grain of work, at least one.
 TEST_CASE("Average pooling fast path: threads follow the work") {
     using reference::threads_for_work;
-    CHECK(threads_for_work(0, 1 << 15) == 1);
-    CHECK(threads_for_work((1 << 15) - 1, 1 << 15) == 1);
-    CHECK(threads_for_work(1 << 15, 1 << 15) == 1);
-    CHECK(threads_for_work((1 << 16) - 1, 1 << 15) == 1);
-    CHECK(threads_for_work(1 << 16, 1 << 15) == 2);
-    CHECK(threads_for_work(110592, 1 << 15) == 3);
-    CHECK(threads_for_work(int64_t(1) << 40, 1 << 15) == 1 << 16);
+    CHECK(threads_for_work(0, 1 << 13) == 1);
+    CHECK(threads_for_work((1 << 13) - 1, 1 << 13) == 1);
+    CHECK(threads_for_work(1 << 13, 1 << 13) == 1);
+    CHECK(threads_for_work((1 << 14) - 1, 1 << 13) == 1);
+    CHECK(threads_for_work(1 << 14, 1 << 13) == 2);
+    CHECK(threads_for_work(110592, 1 << 13) == 13);
+    CHECK(threads_for_work(int64_t(1) << 40, 1 << 13) == 1 << 16);
     // The benchmark's small forward (1x16x64x64: 16 * 32 rows of 32 * 9 additions, 147,456) takes
-    // four threads of sixteen, its grad (16 * 64 rows of 4 * 64 + 32 * 9, 557,056) eight; a
-    // 1x1x8x8 forward (4 rows of 4 * 9) one. Each against the plain loop at one thread and three.
+    // 18 threads (every core of 16), its grad (16 * 64 rows of 4 * 64 + 32 * 9, 557,056) 34; a
+    // 1x1x8x8 forward (4 rows of 4 * 9, 144) one, and so does a 1x1x16x16 grad (16 rows of 4 * 16
+    // + 8 * 9, 2,176). Each against the plain loop at one thread and three.
     struct Case {
         Op op;
         uint32_t channels, size;
         int threads;
     };
-    for (const Case& k : {Case{Op::Forward, 16, 64, 4}, Case{Op::Grad, 16, 64, 8}, Case{Op::Forward, 1, 8, 1}}) {
+    for (const Case& k : {Case{Op::Forward, 16, 64, 18}, Case{Op::Grad, 16, 64, 34}, Case{Op::Forward, 1, 8, 1},
+                          Case{Op::Grad, 1, 16, 1}}) {
         std::mt19937_64 rng(2340 + k.channels);
         const Geometry g = box_geometry({1, k.channels, k.size, k.size}, 3, 2, 1, 0);
         const Operator o = make_op(k.op, DataType::FLOAT32, g, {}, {});
@@ -262,6 +262,40 @@ TEST_CASE("Average pooling fast path: threads follow the work") {
         check_op(o, in);
         CHECK(reference::fast::average_pooling_fast_counts().threads == k.threads);
     }
+}
+
+// Rows per task (reference/fast/parallel.hpp), by hand: runs of at most about the task's work, as
+// many as a multiple of the threads allows, every row in exactly one.
+TEST_CASE("Average pooling fast path: rows per task fill every thread alike") {
+    using reference::rows_per_task;
+    // One thread: one task of every row.
+    CHECK(rows_per_task(512, 288, 1 << 13, 1) == 512);
+    CHECK(rows_per_task(0, 288, 1 << 13, 1) == 1);
+    // 1x16x64x64's forward on 16 threads: 28 rows a task would be 19 tasks (two tasks' time on
+    // some threads); 32 tasks of 16 rows take one round less of the largest task.
+    CHECK(rows_per_task(512, 288, 1 << 13, 16) == 16);
+    // Three threads: 19 tasks become 21 of ceil(512 / 21) = 25 rows (the last 12).
+    CHECK(rows_per_task(512, 288, 1 << 13, 3) == 25);
+    // 1x64x112x112's forward (56 * 9 a row): 16 rows a task, 224 tasks, already 14 a thread.
+    CHECK(rows_per_task(3584, 504, 1 << 13, 16) == 16);
+    // Rows heavier than a task: one row a task; fewer rows than threads: one row a task.
+    CHECK(rows_per_task(100, 1 << 14, 1 << 13, 16) == 1);
+    CHECK(rows_per_task(5, 10, 1 << 13, 16) == 1);
+    // Every row in exactly one task of at most the task's work (or one row), and the rows of the
+    // busiest thread (ceil(tasks / threads) tasks) no more than with tasks of the task's work.
+    for (int64_t rows : {1, 2, 7, 31, 32, 33, 511, 512, 1000, 4099})
+        for (int threads : {2, 3, 4, 16})
+            for (int64_t work : {1, 100, 288, 5000, 9000}) {
+                const int64_t per = rows_per_task(rows, work, 1 << 13, threads);
+                const int64_t tasks = (rows + per - 1) / per;
+                INFO("rows " << rows << ", threads " << threads << ", work " << work);
+                CHECK(per >= 1);
+                CHECK((tasks - 1) * per < rows);
+                CHECK(per * work <= std::max<int64_t>(1 << 13, work));
+                const int64_t plain = std::clamp<int64_t>((1 << 13) / work, 1, rows);
+                CHECK((tasks + threads - 1) / threads * per <=
+                      ((rows + plain - 1) / plain + threads - 1) / threads * plain);
+            }
 }
 
 // FLOAT16 windows of up to 2^13 taps are summed exactly in float64 without magnitudes; larger

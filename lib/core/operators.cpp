@@ -30,6 +30,23 @@ struct TensorLister : FieldVisitorBase {
     }
 };
 
+// Checks that every tensor field is bound to as many bytes as its desc needs, walking the fields
+// in place: evaluate's check on every call, without a list of the fields (an allocation a call).
+struct BindingChecker : FieldVisitorBase {
+    const Bindings& bindings;
+    explicit BindingChecker(const Bindings& b) : bindings(b) {}
+    void check(std::string_view name, const TensorDesc& d) const {
+        const auto bytes = bindings.at(name);
+        if (bytes.size() < buffer_size(d))
+            throw std::invalid_argument(std::string(name) + " is bound to " + std::to_string(bytes.size()) +
+                                        " bytes; its desc needs " + std::to_string(buffer_size(d)));
+    }
+    void tensor(std::string_view n, TensorDesc& d, TensorRole) override { check(n, d); }
+    void optional_tensor(std::string_view n, std::optional<TensorDesc>& d, TensorRole) override {
+        if (d) check(n, *d);
+    }
+};
+
 }  // namespace
 
 std::string_view tensor_array_element(std::string_view array, size_t index) {
@@ -135,12 +152,8 @@ Diagnostics validate_input_values(const Operator& op, const InputBuffers& inputs
 void evaluate(const Operator& op, const Bindings& bindings) {
     const kit::OperatorRecord& r = kit::record(op.Type);
     if (op.Desc.type() != op.Type) throw std::invalid_argument("the desc is not the operator's (validate first)");
-    for (const auto& f : tensor_fields(op)) {
-        const auto bytes = bindings.at(f.name);
-        if (bytes.size() < buffer_size(*f.desc))
-            throw std::invalid_argument(std::string(f.name) + " is bound to " + std::to_string(bytes.size()) +
-                                        " bytes; its desc needs " + std::to_string(buffer_size(*f.desc)));
-    }
+    BindingChecker checker{bindings};
+    op.Desc.fields(checker);
     // The family's fast path where it applies (tested element for element against the plain loop),
     // else the plain loop of reference/<family>.cpp.
     if (r.fast && reference::fast_paths_enabled() && r.fast(op.Desc, bindings)) return;

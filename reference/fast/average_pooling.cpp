@@ -82,6 +82,7 @@
 #include <atomic>
 #include <cmath>
 #include <cstring>
+#include <mutex>
 #include <numeric>
 #include <vector>
 
@@ -407,18 +408,20 @@ constexpr uint64_t kMaxTaps = uint64_t(1) << 20;
 constexpr uint64_t kExactHalfTaps = uint64_t(1) << 13;
 // The grad's exact retry scales its terms to a common divisor of at most this.
 constexpr uint64_t kMaxMultiple = uint64_t(1) << 29;
-// Rows go to the threads in runs of about kTaskWork units of work (a row's estimate: the forward's
-// additions, the grad's terms and window taps), on at most one thread per grain of work
+// Rows go to the threads in runs of at most about kTaskWork units of work (a row's estimate: the
+// forward's additions, the grad's terms and window taps), as many runs as a multiple of the
+// threads allows (rows_per_task, parallel.hpp), on at most one thread per grain of work
 // (threads_for_work): kForwardGrain for the forward, kGradGrain for the grad, so that a small call
-// does not pay more threads' start than they bring. Measured on a 2-core AMD EPYC VM (one
-// thread, then two), 3x3 windows, Strides 2, padding 1, FLOAT32 1xCx64x64, best of 400: the
-// forward (9216 units a channel, about 1.05 ns each on one thread) took 20 / 20-24 us at 18,432
-// units, 40 / 30-44 at 36,864, 59 / 52 at 55,296, 79 / 54-66 at 73,728, 154 / 124 at 147,456;
-// the grad (34,816 units a channel, about 0.6 ns each) 24-26 / 26-28 us at 34,816, 41 / 37 at
-// 69,632, 69-71 / 56-70 at 139,264, 124-136 / 100-107 at 278,528. A second thread pays from about
-// 40 us of one thread's work on either: 2^15 forward units, 2^16 grad units.
+// does not pay more threads' start than they bring. A grain is about 9 us of one thread's work on
+// a 2-core AMD EPYC VM (the forward about 1.05 ns a unit, the grad about 0.6 ns: 3x3 windows,
+// Strides 2, padding 1, FLOAT32 1xCx64x64), some four times the fork and join of a parallel region
+// there (about 2 us, an empty `omp parallel for` on two threads, best of 20,000) and about what
+// one costs on 16 cores; so a call of 1x16x64x64 (147,456 forward units) takes every thread of
+// 16 cores, about 9 us each, rather than four of 37 us. (Timings of one thread against two on the
+// VM do not say where a second thread pays: its other core is shared with other work, and the
+// dynamic schedule leaves the tasks to the first thread while the second is not running.)
 constexpr int64_t kTaskWork = int64_t(1) << 13;
-constexpr int64_t kForwardGrain = int64_t(1) << 15, kGradGrain = int64_t(1) << 16;
+constexpr int64_t kForwardGrain = int64_t(1) << 13, kGradGrain = int64_t(1) << 14;
 
 std::atomic<uint64_t> decided_count{0}, exact_count{0}, plain_count{0};
 
@@ -523,6 +526,7 @@ template <class T> struct Scratch {
     std::vector<T> value, row;
     std::vector<uint8_t> undecided;
     std::vector<std::pair<double, uint64_t>> terms;  // an undecided grad element's dY and divisors
+    uint64_t exact = 0, plain = 0;                   // the task's undecided elements, each way
 };
 // Not inlined: inlined, GCC reaches every member of the scratch through the thread_local itself,
 // one __tls_get_addr call per use in the shared library (perf: 3.6% of the FLOAT16 grad's time).
@@ -573,20 +577,33 @@ int64_t split_row(int64_t row, const Coord& extent, size_t L, int64_t C, Coord& 
 // The most threads the last call allowed (for the tests).
 std::atomic<int> threads_allowed{0};
 
-// parallel_for over rows in runs of about kTaskWork units (each row `work` of them), on at most
-// one thread per `grain` units in all: f(row, b) with the running thread's scratch b, looked up
-// once a run (a thread_local costs a call).
-template <class T, class F> void for_rows(int64_t rows, int64_t work, int64_t grain, F&& f) {
+// The call's undecided elements, each way: added to once a task, on a cache line of their own (the
+// threads read the call's shared state through references to the caller's frame; an atomic there
+// added to once a row sent that line from core to core).
+struct alignas(64) Tally {
+    std::atomic<uint64_t> exact{0}, plain{0};
+};
+
+// parallel_for over rows in runs of at most about kTaskWork units (each row `work` of them), as
+// many runs as a multiple of the threads allows (rows_per_task), on at most one thread per `grain`
+// units in all: f(row, b) with the running thread's scratch b, looked up once a run (a
+// thread_local costs a call); f counts the run's undecided elements in b.exact and b.plain, added
+// to `tally` once a run.
+
+template <class T, class F> void for_rows(int64_t rows, int64_t work, int64_t grain, Tally& tally, F&& f) {
     work = std::max<int64_t>(1, work);
     const int most = threads_for_work(rows * work, grain);
-    const int64_t per = most == 1 ? std::max<int64_t>(1, rows) : std::max<int64_t>(1, kTaskWork / work);
+    const int64_t per = rows_per_task(rows, work, kTaskWork, parallel_threads(rows, most));
     threads_allowed.store(most, std::memory_order_relaxed);
     parallel_for(
         (rows + per - 1) / per,
         [&](int64_t task) {
         Scratch<T>& b = scratch<T>();
+        b.exact = b.plain = 0;
         const int64_t last = std::min(rows, (task + 1) * per);
         for (int64_t row = task * per; row < last; ++row) f(row, b);
+        if (b.exact) tally.exact.fetch_add(b.exact, std::memory_order_relaxed);
+        if (b.plain) tally.plain.fetch_add(b.plain, std::memory_order_relaxed);
         },
         most);
 }
@@ -609,8 +626,8 @@ template <class T> bool forward(const avgpool::Window& w, const TensorView& X, c
     T* y = Y.data<T>();
     const int64_t xstep = X.strides[L + 2], ystep = Y.strides[L + 2];
     const double n1 = double(taps - 1);
-    std::atomic<uint64_t> exact{0}, plain{0};
-    for_rows<T>(rows, int64_t(taps) * OW, kForwardGrain, [&](int64_t row, Scratch<T>& b) {
+    Tally tally;
+    for_rows<T>(rows, int64_t(taps) * OW, kForwardGrain, tally, [&](int64_t row, Scratch<T>& b) {
         b.room.resize(size_t(Wp));
         b.v.assign(size_t(Wp), 0.0);
         b.a.assign(exact_sums ? 0 : size_t(Wp), 0.0);
@@ -659,7 +676,6 @@ template <class T> bool forward(const avgpool::Window& w, const TensorView& X, c
         const bool some = decide_row(q, e, b.value.data(), undecided, OW);
         write_decided(b.value.data(), undecided, some, out, ystep, OW);
         if (!some) return;
-        uint64_t ex = 0, pl = 0;
         for_each_undecided(undecided, OW, [&](int64_t j) {
             T& v = out[j * ystep];
             const double Dj = D[j];
@@ -684,18 +700,16 @@ template <class T> bool forward(const avgpool::Window& w, const TensorView& X, c
                     } while (pooling_next(kk, lo, hi, L));
             }
             if (exact_quotient(f, Dj, v)) {
-                ++ex;
+                ++b.exact;
                 return;
             }
             v = avgpool::average_element(w, x, X.strides, n, c, at);
-            ++pl;
+            ++b.plain;
         });
-        if (ex) exact.fetch_add(ex, std::memory_order_relaxed);
-        if (pl) plain.fetch_add(pl, std::memory_order_relaxed);
     });
-    decided_count = uint64_t(rows * OW) - exact - plain;
-    exact_count = exact.load();
-    plain_count = plain.load();
+    decided_count = uint64_t(rows * OW) - tally.exact - tally.plain;
+    exact_count = tally.exact.load();
+    plain_count = tally.plain.load();
     return true;
 }
 
@@ -744,10 +758,19 @@ template <class T> bool backward(const avgpool::Window& w, const TensorView& dY,
         const int64_t p0 = ((r - pad) % S + S) % S;
         if (p0 < W) planes.push_back({p0, (W - p0 + S - 1) / S, (p0 + pad) / S, r < KW ? (KW - r + S - 1) / S : 0});
     }
-    const avgpool::Readers readers = avgpool::readers(w);
+    // The plain element's table of the windows reading each position (avgpool::readers): built
+    // once, by the first element left to it (most calls have none: a table of vectors per call
+    // was a fixed cost of every call).
+    std::once_flag readers_once;
+    avgpool::Readers readers;
+    auto plain_element = [&](int64_t n, int64_t c, const Coord& at) {
+        std::call_once(readers_once, [&] { readers = avgpool::readers(w); });
+        return avgpool::average_grad_element(w, readers, dy, dY.strides, n, c, at);
+    };
     const double Kd = double(K + 1);  // the bound's K + 1 (header comment)
-    std::atomic<uint64_t> exact{0}, plain{0};
-    for_rows<T>(N * C * in_outer, int64_t(K) * W + OW * int64_t(taps), kGradGrain, [&](int64_t row, Scratch<T>& b) {
+    Tally tally;
+    for_rows<T>(N * C * in_outer, int64_t(K) * W + OW * int64_t(taps), kGradGrain, tally,
+                [&](int64_t row, Scratch<T>& b) {
         b.room.resize(size_t(OW));
         b.v.assign(size_t(ulen), 0.0);
         b.a.assign(exact_sums ? 0 : size_t(ulen), 0.0);
@@ -783,7 +806,6 @@ template <class T> bool backward(const avgpool::Window& w, const TensorView& dY,
         Coord at = x;
         at[L] = 0;
         T* out = dx + pooling_offset(dX.strides, n, c, at, w.spatial);
-        uint64_t ex = 0, pl = 0;
         // An undecided element j: V = sum dY[o] / D(o) = (sum dY[o] (M / D(o))) / M, M the
         // divisors' least common multiple: each product is exact (a significand of at most 24
         // bits times an integer of at most 2^29), so where their FastSum is exact and so is its
@@ -799,11 +821,11 @@ template <class T> bool backward(const avgpool::Window& w, const TensorView& dY,
                 FastSum f;
                 f.s = sum;
                 if (exact_quotient(f, Md, v)) {
-                    ++ex;
+                    ++b.exact;
                     return;
                 }
-                v = avgpool::average_grad_element(w, readers, dy, dY.strides, n, c, at);
-                ++pl;
+                v = plain_element(n, c, at);
+                ++b.plain;
                 return;
             }
             std::vector<std::pair<double, uint64_t>>& terms = b.terms;
@@ -826,12 +848,12 @@ template <class T> bool backward(const avgpool::Window& w, const TensorView& dY,
                 FastSum f;
                 for (const auto& [term, d] : terms) f.add(term * double(multiple / d));
                 if (exact_quotient(f, double(multiple), v)) {
-                    ++ex;
+                    ++b.exact;
                     return;
                 }
             }
-            v = avgpool::average_grad_element(w, readers, dy, dY.strides, n, c, at);
-            ++pl;
+            v = plain_element(n, c, at);
+            ++b.plain;
         };
         // Each plane: a contiguous window sum of u, decided as a row and written with step S.
         // Each plane decided into its own row (row_out itself for Strides 1), then spread into
@@ -899,12 +921,10 @@ template <class T> bool backward(const avgpool::Window& w, const TensorView& dY,
         if (dxstep == 1) std::memcpy(static_cast<void*>(out), row_out, size_t(W) * sizeof(T));
         else
             for (int64_t j = 0; j < W; ++j) out[j * dxstep] = row_out[j];
-        if (ex) exact.fetch_add(ex, std::memory_order_relaxed);
-        if (pl) plain.fetch_add(pl, std::memory_order_relaxed);
     });
-    decided_count = uint64_t(N * C * in_outer * W) - exact - plain;
-    exact_count = exact.load();
-    plain_count = plain.load();
+    decided_count = uint64_t(N * C * in_outer * W) - tally.exact - tally.plain;
+    exact_count = tally.exact.load();
+    plain_count = tally.plain.load();
     return true;
 }
 

@@ -20,20 +20,44 @@ inline int threads_for_work(int64_t work, int64_t grain) {
     return int(std::clamp<int64_t>(work / std::max<int64_t>(grain, 1), 1, int64_t(1) << 16));
 }
 
-// f(i) for every i < count, on the fast paths' threads (the switch's count, else OpenMP's: all
-// cores or OMP_NUM_THREADS), at most `most` of them where it is positive, and at most count.
+// The threads parallel_for(count, f, most) runs on: the switch's count, else OpenMP's (all cores
+// or OMP_NUM_THREADS), at most `most` where it is positive, at most count, at least 1.
+inline int parallel_threads(int64_t count, int most = 0) {
+#if defined(_OPENMP)
+    if (count <= 1 || most == 1) return 1;
+    int n = fast_path_threads();
+    if (n <= 0) n = omp_get_max_threads();
+    if (most > 0) n = std::min(n, most);
+    return std::max(1, int(std::min<int64_t>(n, count)));
+#else
+    (void)count;
+    (void)most;
+    return 1;
+#endif
+}
+
+// Rows per task where `rows` rows of `row_work` units each go to `threads` threads in tasks of
+// about `task_work` units: all rows in one task on one thread; else tasks of at most about
+// task_work units (at least a row), as many as a multiple of the threads allows, so that rows of
+// equal work end together (19 tasks on 16 threads take two tasks' time; 32 take one of half the
+// size). Every row is in exactly one task: ceil(rows / per) tasks of per rows, the last shorter.
+inline int64_t rows_per_task(int64_t rows, int64_t row_work, int64_t task_work, int threads) {
+    rows = std::max<int64_t>(rows, 1);
+    if (threads <= 1) return rows;
+    const int64_t per = std::clamp<int64_t>(task_work / std::max<int64_t>(row_work, 1), 1, rows);
+    const int64_t rounds = ((rows + per - 1) / per + threads - 1) / threads;  // tasks per thread
+    const int64_t tasks = std::min(rows, rounds * threads);
+    return (rows + tasks - 1) / tasks;
+}
+
+// f(i) for every i < count, on parallel_threads(count, most) threads (no parallel region for one).
 template <class F> void parallel_for(int64_t count, F&& f, int most = 0) {
 #if defined(_OPENMP)
-    if (count > 1 && most != 1) {
-        int n = fast_path_threads();
-        if (n <= 0) n = omp_get_max_threads();
-        if (most > 0) n = std::min(n, most);
-        n = int(std::min<int64_t>(n, count));
-        if (n > 1) {  // one thread: no parallel region at all
+    const int n = parallel_threads(count, most);
+    if (n > 1) {
 #pragma omp parallel for schedule(dynamic) num_threads(n)
-            for (int64_t i = 0; i < count; ++i) f(i);
-            return;
-        }
+        for (int64_t i = 0; i < count; ++i) f(i);
+        return;
     }
 #endif
     (void)most;
