@@ -9,7 +9,7 @@
 
 namespace dmlref::reference {
 
-namespace {
+namespace rec_activation_math {
 
 using namespace kit;
 
@@ -97,13 +97,14 @@ OperatorRecord softplus_record() {
     return r;
 }
 
-}  // namespace
+}  // namespace rec_activation_math
 
 }  // namespace dmlref::reference
 
 namespace dmlref::kit {
 const FamilyRecord& activation_math_family() {
     using namespace reference;
+    using namespace reference::rec_activation_math;
     static const FamilyRecord f{
         "activation_math",
         {activation<DML_ACTIVATION_SIGMOID_OPERATOR_DESC>(0x1000, since_1_0()),

@@ -8,7 +8,7 @@
 
 namespace dmlref::reference {
 
-namespace {
+namespace rec_activation {
 
 using namespace kit;
 
@@ -59,13 +59,14 @@ std::vector<Policy> computed(std::initializer_list<Policy> own) {
     return v;
 }
 
-}  // namespace
+}  // namespace rec_activation
 
 }  // namespace dmlref::reference
 
 namespace dmlref::kit {
 const FamilyRecord& activation_family() {
     using namespace reference;
+    using namespace reference::rec_activation;
     static const FamilyRecord f{
         "activation",
         {

@@ -8,7 +8,7 @@
 
 namespace dmlref::reference {
 
-namespace {
+namespace rec_activation_relu {
 
 using namespace kit;
 
@@ -78,7 +78,7 @@ OperatorRecord relu_grad() {
     return r;
 }
 
-}  // namespace
+}  // namespace rec_activation_relu
 
 }  // namespace dmlref::reference
 
@@ -86,7 +86,7 @@ namespace dmlref::kit {
 const FamilyRecord& activation_relu_family() {
     static const FamilyRecord f{
         "activation_relu",
-        {reference::relu(), reference::relu_grad()},
+        {reference::rec_activation_relu::relu(), reference::rec_activation_relu::relu_grad()},
         // docs/golden.md, "Alternative readings".
         {{.Policy = "GradNaN",
           .Value = "PassesGradient",

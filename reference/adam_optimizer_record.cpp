@@ -9,7 +9,7 @@
 
 namespace dmlref::reference {
 
-namespace {
+namespace rec_adam_optimizer {
 
 using namespace kit;
 using ADAM = DML_ADAM_OPTIMIZER_OPERATOR_DESC;
@@ -82,13 +82,13 @@ OperatorRecord adam_optimizer() {
     return r;
 }
 
-}  // namespace
+}  // namespace rec_adam_optimizer
 
 }  // namespace dmlref::reference
 
 namespace dmlref::kit {
 const FamilyRecord& adam_optimizer_family() {
-    static const FamilyRecord f{"adam_optimizer", {reference::adam_optimizer()}};
+    static const FamilyRecord f{"adam_optimizer", {reference::rec_adam_optimizer::adam_optimizer()}};
     return f;
 }
 }  // namespace dmlref::kit

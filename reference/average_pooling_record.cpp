@@ -13,7 +13,7 @@
 
 namespace dmlref::reference {
 
-namespace {
+namespace rec_average_pooling {
 
 using namespace kit;
 using AP = DML_AVERAGE_POOLING_OPERATOR_DESC;
@@ -124,13 +124,14 @@ const std::vector<Policy> kAverage = {
     kIncludePaddingDivisor, kExcludePaddingDivisor, kEmptyWindow, kOutputSizes, kComputedValue,
     kIntegerResult,         kNonFiniteSum,          kZeroResult,  kSubnormals};
 
-}  // namespace
+}  // namespace rec_average_pooling
 
 }  // namespace dmlref::reference
 
 namespace dmlref::kit {
 const FamilyRecord& average_pooling_family() {
     using namespace reference;
+    using namespace reference::rec_average_pooling;
     static const FamilyRecord f{
         "average_pooling",
         {average_pooling_record<AP>(

@@ -11,7 +11,7 @@
 
 namespace dmlref::reference {
 
-namespace {
+namespace rec_batch_normalization {
 
 using namespace kit;
 using BN = DML_BATCH_NORMALIZATION_OPERATOR_DESC;
@@ -174,13 +174,14 @@ OperatorRecord training() {
     return r;
 }
 
-}  // namespace
+}  // namespace rec_batch_normalization
 
 }  // namespace dmlref::reference
 
 namespace dmlref::kit {
 const FamilyRecord& batch_normalization_family() {
     using namespace reference;
+    using namespace reference::rec_batch_normalization;
     static const FamilyRecord f{
         "batch_normalization",
         {bn(), grad<GRAD>(0x3100, join({{kNonFiniteSum}, kCommon})), training(),

@@ -9,7 +9,7 @@
 
 namespace dmlref::reference {
 
-namespace {
+namespace rec_cast {
 
 using namespace kit;
 
@@ -39,7 +39,7 @@ OperatorRecord cast() {
     return r;
 }
 
-}  // namespace
+}  // namespace rec_cast
 
 }  // namespace dmlref::reference
 
@@ -47,7 +47,7 @@ namespace dmlref::kit {
 const FamilyRecord& cast_family() {
     static const FamilyRecord f{
         "cast",
-        {reference::cast()},
+        {reference::rec_cast::cast()},
         // docs/golden.md, "Alternative readings" (reference/cast.cpp, cast_value).
         {{.Policy = "CastFloatToInteger",
           .Value = "RoundHalfEven",

@@ -12,7 +12,7 @@
 
 namespace dmlref::reference {
 
-namespace {
+namespace rec_convolution {
 
 using namespace kit;
 using CONV = DML_CONVOLUTION_OPERATOR_DESC;
@@ -243,13 +243,14 @@ OperatorRecord convolution_integer() {
     return r;
 }
 
-}  // namespace
+}  // namespace rec_convolution
 
 }  // namespace dmlref::reference
 
 namespace dmlref::kit {
 const FamilyRecord& convolution_family() {
-    static const FamilyRecord f{"convolution", {reference::convolution(), reference::convolution_integer()}};
+    static const FamilyRecord f{
+        "convolution", {reference::rec_convolution::convolution(), reference::rec_convolution::convolution_integer()}};
     return f;
 }
 }  // namespace dmlref::kit

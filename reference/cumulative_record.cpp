@@ -9,7 +9,7 @@
 
 namespace dmlref::reference {
 
-namespace {
+namespace rec_cumulative {
 
 using namespace kit;
 using SUM = DML_CUMULATIVE_SUMMATION_OPERATOR_DESC;
@@ -79,13 +79,14 @@ OperatorRecord product() {
     return r;
 }
 
-}  // namespace
+}  // namespace rec_cumulative
 
 }  // namespace dmlref::reference
 
 namespace dmlref::kit {
 const FamilyRecord& cumulative_family() {
-    static const FamilyRecord f{"cumulative", {reference::summation(), reference::product()}};
+    static const FamilyRecord f{"cumulative",
+                                {reference::rec_cumulative::summation(), reference::rec_cumulative::product()}};
     return f;
 }
 }  // namespace dmlref::kit

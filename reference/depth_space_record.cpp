@@ -7,7 +7,7 @@
 
 namespace dmlref::reference {
 
-namespace {
+namespace rec_depth_space {
 
 using namespace kit;
 using S2D = DML_SPACE_TO_DEPTH_OPERATOR_DESC;
@@ -63,13 +63,14 @@ OperatorRecord depth_space_record(uint32_t introduced, const std::vector<Support
     return r;
 }
 
-}  // namespace
+}  // namespace rec_depth_space
 
 }  // namespace dmlref::reference
 
 namespace dmlref::kit {
 const FamilyRecord& depth_space_family() {
     using namespace reference;
+    using namespace reference::rec_depth_space;
     static const FamilyRecord f{
         "depth_space",
         {depth_space_record<S2D, false>(0x1000, kOldRows), depth_space_record<S2D1, false>(0x2100, kNewRows),

@@ -12,7 +12,7 @@
 
 namespace dmlref::reference {
 
-namespace {
+namespace rec_diagonal_matrix {
 
 using namespace kit;
 using DIAGONAL = DML_DIAGONAL_MATRIX_OPERATOR_DESC;
@@ -98,13 +98,15 @@ OperatorRecord diagonal_matrix1() {
     return r;
 }
 
-}  // namespace
+}  // namespace rec_diagonal_matrix
 
 }  // namespace dmlref::reference
 
 namespace dmlref::kit {
 const FamilyRecord& diagonal_matrix_family() {
-    static const FamilyRecord f{"diagonal_matrix", {reference::diagonal_matrix(), reference::diagonal_matrix1()}};
+    static const FamilyRecord f{
+        "diagonal_matrix",
+        {reference::rec_diagonal_matrix::diagonal_matrix(), reference::rec_diagonal_matrix::diagonal_matrix1()}};
     return f;
 }
 }  // namespace dmlref::kit

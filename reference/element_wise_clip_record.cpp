@@ -13,7 +13,7 @@
 
 namespace dmlref::reference {
 
-namespace {
+namespace rec_element_wise_clip {
 
 using namespace kit;
 using CLIP = DML_ELEMENT_WISE_CLIP_OPERATOR_DESC;
@@ -192,7 +192,7 @@ OperatorRecord clip_grad1() {
     return r;
 }
 
-}  // namespace
+}  // namespace rec_element_wise_clip
 
 }  // namespace dmlref::reference
 
@@ -200,7 +200,8 @@ namespace dmlref::kit {
 const FamilyRecord& element_wise_clip_family() {
     static const FamilyRecord f{
         "element_wise_clip",
-        {reference::clip(), reference::clip_grad(), reference::clip1(), reference::clip_grad1()},
+        {reference::rec_element_wise_clip::clip(), reference::rec_element_wise_clip::clip_grad(),
+         reference::rec_element_wise_clip::clip1(), reference::rec_element_wise_clip::clip_grad1()},
         // docs/golden.md, "Alternative readings".
         {{.Policy = "GradNaN",
           .Value = "ZeroGradient",

@@ -9,7 +9,7 @@
 
 namespace dmlref::reference {
 
-namespace {
+namespace rec_element_wise_logic {
 
 using namespace kit;
 using OT = OperatorType;
@@ -156,13 +156,14 @@ template <OT T> OperatorRecord shift() {
          .Policies = {kShiftCount, kSignedShift, kBitwiseFloats}});
 }
 
-}  // namespace
+}  // namespace rec_element_wise_logic
 
 }  // namespace dmlref::reference
 
 namespace dmlref::kit {
 const FamilyRecord& element_wise_logic_family() {
     using namespace reference;
+    using namespace reference::rec_element_wise_logic;
     using OT = OperatorType;
     static const FamilyRecord f{
         "element_wise_logic",

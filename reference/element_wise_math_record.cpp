@@ -10,7 +10,7 @@
 
 namespace dmlref::reference {
 
-namespace {
+namespace rec_element_wise_math {
 
 using namespace kit;
 
@@ -221,13 +221,14 @@ OperatorRecord atan_yx_record() {
     return r;
 }
 
-}  // namespace
+}  // namespace rec_element_wise_math
 
 }  // namespace dmlref::reference
 
 namespace dmlref::kit {
 const FamilyRecord& element_wise_math_family() {
     using namespace reference;
+    using namespace reference::rec_element_wise_math;
     static const FamilyRecord f{"element_wise_math",
                                 {math<DML_ELEMENT_WISE_EXP_OPERATOR_DESC, validate, evaluate>(0x1000),
                                  math<DML_ELEMENT_WISE_LOG_OPERATOR_DESC, validate, evaluate>(0x1000),

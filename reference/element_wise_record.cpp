@@ -12,7 +12,7 @@
 
 namespace dmlref::reference {
 
-namespace {
+namespace rec_element_wise {
 
 using namespace kit;
 using ADD = DML_ELEMENT_WISE_ADD_OPERATOR_DESC;
@@ -473,7 +473,7 @@ OperatorRecord negate_record() {
                                              {kSignBitOperation, kIntegerOverflow, kSubnormals});
 }
 
-}  // namespace
+}  // namespace rec_element_wise
 
 }  // namespace dmlref::reference
 
@@ -481,29 +481,32 @@ namespace dmlref::kit {
 const FamilyRecord& element_wise_family() {
     static const FamilyRecord f{
         "element_wise",
-        {reference::add(),
-         reference::subtract(),
-         reference::multiply(),
-         reference::divide(),
-         reference::min_max<DML_ELEMENT_WISE_MAX_OPERATOR_DESC, reference::validate, reference::evaluate>(),
-         reference::min_max<DML_ELEMENT_WISE_MIN_OPERATOR_DESC, reference::validate, reference::evaluate>(),
-         reference::mean(),
-         reference::identity_record(),
-         reference::abs_record(),
-         reference::ceil_record(),
-         reference::floor_record(),
-         reference::sign_record(),
-         reference::negate_record(),
-         reference::sqrt_record(),
-         reference::recip_record(),
-         reference::threshold_record(),
-         reference::round_record(),
-         reference::modulus<DML_ELEMENT_WISE_MODULUS_TRUNCATE_OPERATOR_DESC, reference::validate,
-                            reference::evaluate>(),
-         reference::modulus<DML_ELEMENT_WISE_MODULUS_FLOOR_OPERATOR_DESC, reference::validate, reference::evaluate>(),
-         reference::difference_square(),
-         reference::value_scale_2d_record(),
-         reference::add1_record()},
+        {reference::rec_element_wise::add(),
+         reference::rec_element_wise::subtract(),
+         reference::rec_element_wise::multiply(),
+         reference::rec_element_wise::divide(),
+         reference::rec_element_wise::min_max<DML_ELEMENT_WISE_MAX_OPERATOR_DESC, reference::validate,
+                                              reference::evaluate>(),
+         reference::rec_element_wise::min_max<DML_ELEMENT_WISE_MIN_OPERATOR_DESC, reference::validate,
+                                              reference::evaluate>(),
+         reference::rec_element_wise::mean(),
+         reference::rec_element_wise::identity_record(),
+         reference::rec_element_wise::abs_record(),
+         reference::rec_element_wise::ceil_record(),
+         reference::rec_element_wise::floor_record(),
+         reference::rec_element_wise::sign_record(),
+         reference::rec_element_wise::negate_record(),
+         reference::rec_element_wise::sqrt_record(),
+         reference::rec_element_wise::recip_record(),
+         reference::rec_element_wise::threshold_record(),
+         reference::rec_element_wise::round_record(),
+         reference::rec_element_wise::modulus<DML_ELEMENT_WISE_MODULUS_TRUNCATE_OPERATOR_DESC, reference::validate,
+                                              reference::evaluate>(),
+         reference::rec_element_wise::modulus<DML_ELEMENT_WISE_MODULUS_FLOOR_OPERATOR_DESC, reference::validate,
+                                              reference::evaluate>(),
+         reference::rec_element_wise::difference_square(),
+         reference::rec_element_wise::value_scale_2d_record(),
+         reference::rec_element_wise::add1_record()},
         // docs/golden.md, "Alternative readings" (reference/element_wise.cpp, saturated_binary;
         // element_wise_unary.cpp, ABS and NEGATE; reduction.cpp, integer_reduce_alternative;
         // cumulative.cpp, saturating_scan; fill.cpp, saturating_step; fold.cpp, gemm_integer.cpp and

@@ -9,7 +9,7 @@
 
 namespace dmlref::reference {
 
-namespace {
+namespace rec_fill {
 
 using namespace kit;
 
@@ -116,7 +116,7 @@ OperatorRecord fill_value_sequence() {
     return r;
 }
 
-}  // namespace
+}  // namespace rec_fill
 
 }  // namespace dmlref::reference
 
@@ -124,7 +124,7 @@ namespace dmlref::kit {
 const FamilyRecord& fill_family() {
     static const FamilyRecord f{
         "fill",
-        {reference::fill_value_constant(), reference::fill_value_sequence()},
+        {reference::rec_fill::fill_value_constant(), reference::rec_fill::fill_value_sequence()},
         // docs/golden.md, "Alternative readings".
         {{.Policy = "FillSequenceValue",
           .Value = "StartPlusIndexTimesDelta",

@@ -8,7 +8,7 @@
 
 namespace dmlref::reference {
 
-namespace {
+namespace rec_fold {
 
 using namespace kit;
 using FOLD = DML_FOLD_OPERATOR_DESC;
@@ -66,13 +66,13 @@ OperatorRecord fold() {
     return r;
 }
 
-}  // namespace
+}  // namespace rec_fold
 
 }  // namespace dmlref::reference
 
 namespace dmlref::kit {
 const FamilyRecord& fold_family() {
-    static const FamilyRecord f{"fold", {reference::fold(), reference::unfold()}};
+    static const FamilyRecord f{"fold", {reference::rec_fold::fold(), reference::rec_fold::unfold()}};
     return f;
 }
 }  // namespace dmlref::kit

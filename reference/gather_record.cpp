@@ -12,7 +12,7 @@
 
 namespace dmlref::reference {
 
-namespace {
+namespace rec_gather {
 
 using namespace kit;
 
@@ -61,13 +61,14 @@ template <class D> OperatorRecord gather_record(OperatorInfo info) {
     return r;
 }
 
-}  // namespace
+}  // namespace rec_gather
 
 }  // namespace dmlref::reference
 
 namespace dmlref::kit {
 const FamilyRecord& gather_family() {
     using namespace reference;
+    using namespace reference::rec_gather;
     static const FamilyRecord f{
         "gather",
         {

@@ -12,7 +12,7 @@
 
 namespace dmlref::reference {
 
-namespace {
+namespace rec_gemm {
 
 using namespace kit;
 using GEMM = DML_GEMM_OPERATOR_DESC;
@@ -175,13 +175,15 @@ OperatorRecord mmif_record() {
     return r;
 }
 
-}  // namespace
+}  // namespace rec_gemm
 
 }  // namespace dmlref::reference
 
 namespace dmlref::kit {
 const FamilyRecord& gemm_family() {
-    static const FamilyRecord f{"gemm", {reference::gemm_record(), reference::mmi_record(), reference::mmif_record()}};
+    static const FamilyRecord f{
+        "gemm",
+        {reference::rec_gemm::gemm_record(), reference::rec_gemm::mmi_record(), reference::rec_gemm::mmif_record()}};
     return f;
 }
 }  // namespace dmlref::kit

@@ -7,7 +7,7 @@
 
 namespace dmlref::reference {
 
-namespace {
+namespace rec_join_split {
 
 using namespace kit;
 using JOIN = DML_JOIN_OPERATOR_DESC;
@@ -95,13 +95,13 @@ OperatorRecord split() {
     return r;
 }
 
-}  // namespace
+}  // namespace rec_join_split
 
 }  // namespace dmlref::reference
 
 namespace dmlref::kit {
 const FamilyRecord& join_split_family() {
-    static const FamilyRecord f{"join_split", {reference::join(), reference::split()}};
+    static const FamilyRecord f{"join_split", {reference::rec_join_split::join(), reference::rec_join_split::split()}};
     return f;
 }
 }  // namespace dmlref::kit

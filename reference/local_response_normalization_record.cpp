@@ -12,7 +12,7 @@
 
 namespace dmlref::reference {
 
-namespace {
+namespace rec_local_response_normalization {
 
 using namespace kit;
 using LRN = DML_LOCAL_RESPONSE_NORMALIZATION_OPERATOR_DESC;
@@ -67,13 +67,14 @@ std::vector<Policy> with(std::vector<Policy> p, Policy extra) {
     return p;
 }
 
-}  // namespace
+}  // namespace rec_local_response_normalization
 
 }  // namespace dmlref::reference
 
 namespace dmlref::kit {
 const FamilyRecord& local_response_normalization_family() {
     using namespace reference;
+    using namespace reference::rec_local_response_normalization;
     static const FamilyRecord f{
         "local_response_normalization",
         {lrn_record<LRN>({.IntroducedIn = 0x1000, .Support = {{0x1000, {}, 4, 4, kF32F16}}, .Policies = kLrn},

@@ -7,7 +7,7 @@
 
 namespace dmlref::reference {
 
-namespace {
+namespace rec_lp_normalization {
 
 using namespace kit;
 using LPN = DML_LP_NORMALIZATION_OPERATOR_DESC;
@@ -55,13 +55,13 @@ OperatorRecord lp_normalization() {
     return r;
 }
 
-}  // namespace
+}  // namespace rec_lp_normalization
 
 }  // namespace dmlref::reference
 
 namespace dmlref::kit {
 const FamilyRecord& lp_normalization_family() {
-    static const FamilyRecord f{"lp_normalization", {reference::lp_normalization()}};
+    static const FamilyRecord f{"lp_normalization", {reference::rec_lp_normalization::lp_normalization()}};
     return f;
 }
 }  // namespace dmlref::kit

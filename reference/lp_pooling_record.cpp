@@ -10,7 +10,7 @@
 
 namespace dmlref::reference {
 
-namespace {
+namespace rec_lp_pooling {
 
 using namespace kit;
 using LP = DML_LP_POOLING_OPERATOR_DESC;
@@ -79,13 +79,14 @@ const std::vector<Policy> kLp = {kLpPoolingTerms,
                                  kZeroResult,
                                  kSubnormals};
 
-}  // namespace
+}  // namespace rec_lp_pooling
 
 }  // namespace dmlref::reference
 
 namespace dmlref::kit {
 const FamilyRecord& lp_pooling_family() {
     using namespace reference;
+    using namespace reference::rec_lp_pooling;
     static const FamilyRecord f{
         "lp_pooling",
         {lp_pooling_record<LP>({.IntroducedIn = 0x1000, .Support = {{0x1000, {}, 4, 5, kF32F16}}, .Policies = kLp}),

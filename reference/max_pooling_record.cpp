@@ -11,7 +11,7 @@
 
 namespace dmlref::reference {
 
-namespace {
+namespace rec_max_pooling {
 
 using namespace kit;
 using MP = DML_MAX_POOLING_OPERATOR_DESC;
@@ -156,7 +156,7 @@ OperatorRecord max_pooling_grad() {
     return r;
 }
 
-}  // namespace
+}  // namespace rec_max_pooling
 
 }  // namespace dmlref::reference
 
@@ -164,8 +164,10 @@ namespace dmlref::kit {
 const FamilyRecord& max_pooling_family() {
     static const FamilyRecord f{
         "max_pooling",
-        {reference::max_pooling(), reference::max_pooling_with_indices<DML_MAX_POOLING1_OPERATOR_DESC>(0x2000),
-         reference::max_pooling_with_indices<DML_MAX_POOLING2_OPERATOR_DESC>(0x2100), reference::max_pooling_grad()},
+        {reference::rec_max_pooling::max_pooling(),
+         reference::rec_max_pooling::max_pooling_with_indices<DML_MAX_POOLING1_OPERATOR_DESC>(0x2000),
+         reference::rec_max_pooling::max_pooling_with_indices<DML_MAX_POOLING2_OPERATOR_DESC>(0x2100),
+         reference::rec_max_pooling::max_pooling_grad()},
         // docs/golden.md, "Alternative readings".
         {{.Policy = "ArgmaxNaN",
           .Value = "NaNWins",

@@ -11,7 +11,7 @@
 
 namespace dmlref::reference {
 
-namespace {
+namespace rec_mean_variance_normalization {
 
 using namespace kit;
 using MVN = DML_MEAN_VARIANCE_NORMALIZATION_OPERATOR_DESC;
@@ -122,13 +122,14 @@ OperatorRecord mvn_record(uint32_t level, std::vector<SupportRow> support, std::
     return r;
 }
 
-}  // namespace
+}  // namespace rec_mean_variance_normalization
 
 }  // namespace dmlref::reference
 
 namespace dmlref::kit {
 const FamilyRecord& mean_variance_normalization_family() {
     using namespace reference;
+    using namespace reference::rec_mean_variance_normalization;
     static const FamilyRecord f{
         "mean_variance_normalization",
         {mvn_record<MVN>(0x1000, {{0x1000, {}, 4, 4, kF32F16}}, {kMvnCrossChannelAxes}),

@@ -8,7 +8,7 @@
 
 namespace dmlref::reference {
 
-namespace {
+namespace rec_multihead_attention {
 
 using namespace kit;
 using MHA = DML_MULTIHEAD_ATTENTION_OPERATOR_DESC;
@@ -186,14 +186,15 @@ OperatorRecord multihead_attention1() {
     return r;
 }
 
-}  // namespace
+}  // namespace rec_multihead_attention
 
 }  // namespace dmlref::reference
 
 namespace dmlref::kit {
 const FamilyRecord& multihead_attention_family() {
     static const FamilyRecord f{"multihead_attention",
-                                {reference::multihead_attention(), reference::multihead_attention1()}};
+                                {reference::rec_multihead_attention::multihead_attention(),
+                                 reference::rec_multihead_attention::multihead_attention1()}};
     return f;
 }
 }  // namespace dmlref::kit

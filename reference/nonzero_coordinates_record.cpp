@@ -12,7 +12,7 @@
 
 namespace dmlref::reference {
 
-namespace {
+namespace rec_nonzero_coordinates {
 
 using namespace kit;
 using NZ = DML_NONZERO_COORDINATES_OPERATOR_DESC;
@@ -90,13 +90,13 @@ OperatorRecord nonzero_coordinates() {
     return r;
 }
 
-}  // namespace
+}  // namespace rec_nonzero_coordinates
 
 }  // namespace dmlref::reference
 
 namespace dmlref::kit {
 const FamilyRecord& nonzero_coordinates_family() {
-    static const FamilyRecord f{"nonzero_coordinates", {reference::nonzero_coordinates()}};
+    static const FamilyRecord f{"nonzero_coordinates", {reference::rec_nonzero_coordinates::nonzero_coordinates()}};
     return f;
 }
 }  // namespace dmlref::kit

@@ -10,7 +10,7 @@
 
 namespace dmlref::reference {
 
-namespace {
+namespace rec_one_hot {
 
 using namespace kit;
 
@@ -56,7 +56,7 @@ OperatorRecord one_hot() {
     return r;
 }
 
-}  // namespace
+}  // namespace rec_one_hot
 
 }  // namespace dmlref::reference
 
@@ -64,7 +64,7 @@ namespace dmlref::kit {
 const FamilyRecord& one_hot_family() {
     static const FamilyRecord f{
         "one_hot",
-        {reference::one_hot()},
+        {reference::rec_one_hot::one_hot()},
         // docs/golden.md, "Alternative readings" (reference/one_hot.cpp, on_position).
         {{.Policy = "OneHotOutOfRange",
           .Value = "Modulo",

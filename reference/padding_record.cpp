@@ -10,7 +10,7 @@
 
 namespace dmlref::reference {
 
-namespace {
+namespace rec_padding {
 
 using namespace kit;
 using PADDING = DML_PADDING_OPERATOR_DESC;
@@ -100,13 +100,13 @@ OperatorRecord padding1() {
     });
 }
 
-}  // namespace
+}  // namespace rec_padding
 
 }  // namespace dmlref::reference
 
 namespace dmlref::kit {
 const FamilyRecord& padding_family() {
-    static const FamilyRecord f{"padding", {reference::padding(), reference::padding1()}};
+    static const FamilyRecord f{"padding", {reference::rec_padding::padding(), reference::rec_padding::padding1()}};
     return f;
 }
 }  // namespace dmlref::kit

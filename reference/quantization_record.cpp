@@ -12,7 +12,7 @@
 
 namespace dmlref::reference {
 
-namespace {
+namespace rec_quantization {
 
 using namespace kit;
 
@@ -213,7 +213,7 @@ OperatorRecord quantized_linear_add() {
     return r;
 }
 
-}  // namespace
+}  // namespace rec_quantization
 
 }  // namespace dmlref::reference
 
@@ -221,8 +221,8 @@ namespace dmlref::kit {
 const FamilyRecord& quantization_family() {
     static const FamilyRecord f{
         "quantization",
-        {reference::quantize_linear(), reference::dequantize_linear(), reference::dynamic_quantize_linear(),
-         reference::quantized_linear_add()},
+        {reference::rec_quantization::quantize_linear(), reference::rec_quantization::dequantize_linear(),
+         reference::rec_quantization::dynamic_quantize_linear(), reference::rec_quantization::quantized_linear_add()},
         // docs/golden.md, "Alternative readings" (reference/quantization.cpp).
         {{.Policy = "DequantizeValue",
           .Value = "WrapToInt32",

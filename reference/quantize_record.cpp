@@ -10,7 +10,7 @@
 
 namespace dmlref::reference {
 
-namespace {
+namespace rec_quantize {
 
 using namespace kit;
 using Q = DML_QUANTIZE_OPERATOR_DESC;
@@ -89,13 +89,14 @@ OperatorRecord dequantize() {
     return r;
 }
 
-}  // namespace
+}  // namespace rec_quantize
 
 }  // namespace dmlref::reference
 
 namespace dmlref::kit {
 const FamilyRecord& quantize_family() {
-    static const FamilyRecord f{"quantize", {reference::quantize(), reference::dequantize()}};
+    static const FamilyRecord f{"quantize",
+                                {reference::rec_quantize::quantize(), reference::rec_quantize::dequantize()}};
     return f;
 }
 }  // namespace dmlref::kit

@@ -14,7 +14,7 @@
 
 namespace dmlref::reference {
 
-namespace {
+namespace rec_quantized_linear {
 
 using namespace kit;
 using QLMM = DML_QUANTIZED_LINEAR_MATRIX_MULTIPLY_OPERATOR_DESC;
@@ -189,7 +189,7 @@ OperatorRecord quantized_linear_convolution() {
     return r;
 }
 
-}  // namespace
+}  // namespace rec_quantized_linear
 
 }  // namespace dmlref::reference
 
@@ -197,7 +197,8 @@ namespace dmlref::kit {
 const FamilyRecord& quantized_linear_family() {
     static const FamilyRecord f{
         "quantized_linear",
-        {reference::quantized_linear_matrix_multiply(), reference::quantized_linear_convolution()},
+        {reference::rec_quantized_linear::quantized_linear_matrix_multiply(),
+         reference::rec_quantized_linear::quantized_linear_convolution()},
         // docs/golden.md, "Alternative readings" (reference/quantized_linear.cpp, wrap_accumulators).
         {{.Policy = "QuantizedAccumulator",
           .Value = "WrapToInt32",

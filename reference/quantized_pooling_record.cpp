@@ -11,7 +11,7 @@
 
 namespace dmlref::reference {
 
-namespace {
+namespace rec_quantized_pooling {
 
 using namespace kit;
 
@@ -107,7 +107,7 @@ OperatorRecord quantized_linear_average_pooling() {
     return r;
 }
 
-}  // namespace
+}  // namespace rec_quantized_pooling
 
 }  // namespace dmlref::reference
 
@@ -115,7 +115,7 @@ namespace dmlref::kit {
 const FamilyRecord& quantized_pooling_family() {
     static const FamilyRecord f{
         "quantized_pooling",
-        {reference::quantized_linear_average_pooling()},
+        {reference::rec_quantized_pooling::quantized_linear_average_pooling()},
         // docs/golden.md, "Alternative readings" (reference/quantized_pooling.cpp, pooled).
         {{.Policy = "QuantizedPoolingPadding",
           .Value = "RawZero",

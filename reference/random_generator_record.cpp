@@ -8,7 +8,7 @@
 
 namespace dmlref::reference {
 
-namespace {
+namespace rec_random_generator {
 
 using namespace kit;
 using RNG = DML_RANDOM_GENERATOR_OPERATOR_DESC;
@@ -53,13 +53,13 @@ OperatorRecord random_generator() {
     return r;
 }
 
-}  // namespace
+}  // namespace rec_random_generator
 
 }  // namespace dmlref::reference
 
 namespace dmlref::kit {
 const FamilyRecord& random_generator_family() {
-    static const FamilyRecord f{"random_generator", {reference::random_generator()}};
+    static const FamilyRecord f{"random_generator", {reference::rec_random_generator::random_generator()}};
     return f;
 }
 }  // namespace dmlref::kit

@@ -7,7 +7,7 @@
 
 namespace dmlref::reference {
 
-namespace {
+namespace rec_recurrent {
 
 using namespace kit;
 using RNN = DML_RNN_OPERATOR_DESC;
@@ -105,13 +105,14 @@ template <class D> OperatorRecord recurrent_record(std::vector<Policy> policies)
 const std::vector<Policy> kCommon = {kRecurrentState, kRecurrentGateInput, kRecurrentSequenceLengths,
                                      kNonFiniteSum,   kZeroResult,         kSubnormals};
 
-}  // namespace
+}  // namespace rec_recurrent
 
 }  // namespace dmlref::reference
 
 namespace dmlref::kit {
 const FamilyRecord& recurrent_family() {
     using namespace reference;
+    using namespace reference::rec_recurrent;
     std::vector<Policy> gru = kCommon, lstm = kCommon;
     gru.insert(gru.begin() + 2, kGruIntermediates);
     lstm.insert(lstm.begin() + 2, {kLstmIntermediates, kLstmClip});

@@ -14,7 +14,7 @@
 
 namespace dmlref::reference {
 
-namespace {
+namespace rec_reduction {
 
 using namespace kit;
 using RD = DML_REDUCE_OPERATOR_DESC;
@@ -195,13 +195,14 @@ OperatorRecord reduce() {
     return r;
 }
 
-}  // namespace
+}  // namespace rec_reduction
 
 }  // namespace dmlref::reference
 
 namespace dmlref::kit {
 const FamilyRecord& reduction_family() {
     using namespace reference;
+    using namespace reference::rec_reduction;
     static const FamilyRecord f{
         "reduction",
         {reduce(), arg_min_max<AMIN>(), arg_min_max<AMAX>()},

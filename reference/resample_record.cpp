@@ -14,7 +14,7 @@
 
 namespace dmlref::reference {
 
-namespace {
+namespace rec_resample {
 
 using namespace kit;
 
@@ -135,13 +135,14 @@ std::vector<Policy> old_nearest(std::vector<Policy> p) {
     return p;
 }
 
-}  // namespace
+}  // namespace rec_resample
 
 }  // namespace dmlref::reference
 
 namespace dmlref::kit {
 const FamilyRecord& resample_family() {
     using namespace reference;
+    using namespace reference::rec_resample;
     static const FamilyRecord f{
         "resample",
         {resample_record<DML_RESAMPLE_OPERATOR_DESC, false>(

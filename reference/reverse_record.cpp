@@ -8,7 +8,7 @@
 
 namespace dmlref::reference {
 
-namespace {
+namespace rec_reverse {
 
 using namespace kit;
 using REVERSE = DML_REVERSE_SUBSEQUENCES_OPERATOR_DESC;
@@ -78,13 +78,13 @@ OperatorRecord reverse_subsequences() {
     return r;
 }
 
-}  // namespace
+}  // namespace rec_reverse
 
 }  // namespace dmlref::reference
 
 namespace dmlref::kit {
 const FamilyRecord& reverse_family() {
-    static const FamilyRecord f{"reverse", {reference::reverse_subsequences()}};
+    static const FamilyRecord f{"reverse", {reference::rec_reverse::reverse_subsequences()}};
     return f;
 }
 }  // namespace dmlref::kit

@@ -7,7 +7,7 @@
 
 namespace dmlref::reference {
 
-namespace {
+namespace rec_roi_align {
 
 using namespace kit;
 using ROI = DML_ROI_ALIGN_OPERATOR_DESC;
@@ -127,13 +127,14 @@ OperatorRecord roi_align_grad() {
          computed("OutputROIGradientTensor", roi_align_roi_gradient_bounds)});
 }
 
-}  // namespace
+}  // namespace rec_roi_align
 
 }  // namespace dmlref::reference
 
 namespace dmlref::kit {
 const FamilyRecord& roi_align_family() {
     using namespace reference;
+    using namespace reference::rec_roi_align;
     static const FamilyRecord f{
         "roi_align",
         {roi_record<ROI>({.IntroducedIn = 0x3000, .Support = forward_rows(0x3000), .Policies = kForward},

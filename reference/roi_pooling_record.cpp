@@ -10,7 +10,7 @@
 
 namespace dmlref::reference {
 
-namespace {
+namespace rec_roi_pooling {
 
 using namespace kit;
 using ROI = DML_ROI_POOLING_OPERATOR_DESC;
@@ -95,13 +95,13 @@ OperatorRecord roi_pooling() {
     return r;
 }
 
-}  // namespace
+}  // namespace rec_roi_pooling
 
 }  // namespace dmlref::reference
 
 namespace dmlref::kit {
 const FamilyRecord& roi_pooling_family() {
-    static const FamilyRecord f{"roi_pooling", {reference::roi_pooling()}};
+    static const FamilyRecord f{"roi_pooling", {reference::rec_roi_pooling::roi_pooling()}};
     return f;
 }
 }  // namespace dmlref::kit

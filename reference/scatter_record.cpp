@@ -9,7 +9,7 @@
 
 namespace dmlref::reference {
 
-namespace {
+namespace rec_scatter {
 
 using namespace kit;
 
@@ -46,13 +46,14 @@ const std::vector<SupportRow> kRows = {{0x2100, kValues, 4, 4, kEightTypes},
                                        {0x3000, kValues, 1, 8, kEightTypes},
                                        {0x3000, kIndices, 1, 8, kIndexTypes}};
 
-}  // namespace
+}  // namespace rec_scatter
 
 }  // namespace dmlref::reference
 
 namespace dmlref::kit {
 const FamilyRecord& scatter_family() {
     using namespace reference;
+    using namespace reference::rec_scatter;
     // Elements several updates write with different bits: every update that could win
     // (dmlref/admissible.hpp; DuplicateIndex=AnyWrite).
     set_admissible_hook(OperatorType::SCATTER_ELEMENTS, scatter_admissible);

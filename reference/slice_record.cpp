@@ -8,7 +8,7 @@
 
 namespace dmlref::reference {
 
-namespace {
+namespace rec_slice {
 
 using namespace kit;
 using SLICE = DML_SLICE_OPERATOR_DESC;
@@ -151,7 +151,7 @@ OperatorRecord slice_grad() {
     return r;
 }
 
-}  // namespace
+}  // namespace rec_slice
 
 }  // namespace dmlref::reference
 
@@ -159,7 +159,7 @@ namespace dmlref::kit {
 const FamilyRecord& slice_family() {
     static const FamilyRecord f{
         "slice",
-        {reference::slice(), reference::slice1(), reference::slice_grad()},
+        {reference::rec_slice::slice(), reference::rec_slice::slice1(), reference::rec_slice::slice_grad()},
         // docs/golden.md, "Alternative readings".
         {{.Policy = "SelectedZero",
           .Value = "ScatterAdd",

@@ -11,7 +11,7 @@
 
 namespace dmlref::reference {
 
-namespace {
+namespace rec_softmax {
 
 using namespace kit;
 using OT = OperatorType;
@@ -107,13 +107,14 @@ std::vector<SupportRow> since_1_0() {
 }
 std::vector<SupportRow> since_5_1() { return {{0x5100, {}, 1, 8, kF32F16}}; }
 
-}  // namespace
+}  // namespace rec_softmax
 
 }  // namespace dmlref::reference
 
 namespace dmlref::kit {
 const FamilyRecord& softmax_family() {
     using namespace reference;
+    using namespace reference::rec_softmax;
     static const FamilyRecord f{"softmax",
                                 {softmax_record<DML_ACTIVATION_SOFTMAX_OPERATOR_DESC>(0x1000, since_1_0()),
                                  softmax_record<DML_ACTIVATION_SOFTMAX1_OPERATOR_DESC>(0x5100, since_5_1()),

@@ -7,7 +7,7 @@
 
 namespace dmlref::reference {
 
-namespace {
+namespace rec_tile {
 
 using namespace kit;
 using TILE = DML_TILE_OPERATOR_DESC;
@@ -53,13 +53,13 @@ OperatorRecord tile() {
     return r;
 }
 
-}  // namespace
+}  // namespace rec_tile
 
 }  // namespace dmlref::reference
 
 namespace dmlref::kit {
 const FamilyRecord& tile_family() {
-    static const FamilyRecord f{"tile", {reference::tile()}};
+    static const FamilyRecord f{"tile", {reference::rec_tile::tile()}};
     return f;
 }
 }  // namespace dmlref::kit

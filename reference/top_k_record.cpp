@@ -10,7 +10,7 @@
 
 namespace dmlref::reference {
 
-namespace {
+namespace rec_top_k {
 
 using namespace kit;
 
@@ -70,13 +70,14 @@ const std::vector<SupportRow> kRows21 = {{0x2100, kValues, 4, 4, kEightTypes},
                                          {0x3100, kValues, 1, 8, kEightTypes},
                                          {0x3100, kIndex, 1, 8, kU32}};
 
-}  // namespace
+}  // namespace rec_top_k
 
 }  // namespace dmlref::reference
 
 namespace dmlref::kit {
 const FamilyRecord& top_k_family() {
     using namespace reference;
+    using namespace reference::rec_top_k;
     static const FamilyRecord f{
         "top_k",
         {// TOP_K (1.0): 4-D FLOAT32, FLOAT16 with UINT32 indices; then TOP_K1's rows (2.1 eight types, 3.1 1 to 8 dimensions).

@@ -10,7 +10,7 @@
 
 namespace dmlref::reference {
 
-namespace {
+namespace rec_unpooling {
 
 using namespace kit;
 using UNPOOL = DML_MAX_UNPOOLING_OPERATOR_DESC;
@@ -49,7 +49,7 @@ OperatorRecord max_unpooling() {
     return r;
 }
 
-}  // namespace
+}  // namespace rec_unpooling
 
 }  // namespace dmlref::reference
 
@@ -58,7 +58,7 @@ const FamilyRecord& unpooling_family() {
     // Elements several inputs write with different bits: every one that could win
     // (dmlref/admissible.hpp; DuplicateIndex=AnyWrite, LastInOrder declared by the scatter family).
     set_admissible_hook(OperatorType::MAX_UNPOOLING, reference::unpooling_admissible);
-    static const FamilyRecord f{"unpooling", {reference::max_unpooling()}};
+    static const FamilyRecord f{"unpooling", {reference::rec_unpooling::max_unpooling()}};
     return f;
 }
 }  // namespace dmlref::kit

@@ -11,7 +11,7 @@
 
 namespace dmlref::reference {
 
-namespace {
+namespace rec_upsample_2d {
 
 using namespace kit;
 using UPSAMPLE = DML_UPSAMPLE_2D_OPERATOR_DESC;
@@ -89,13 +89,13 @@ OperatorRecord upsample_2d() {
     return r;
 }
 
-}  // namespace
+}  // namespace rec_upsample_2d
 
 }  // namespace dmlref::reference
 
 namespace dmlref::kit {
 const FamilyRecord& upsample_2d_family() {
-    static const FamilyRecord f{"upsample_2d", {reference::upsample_2d()}};
+    static const FamilyRecord f{"upsample_2d", {reference::rec_upsample_2d::upsample_2d()}};
     return f;
 }
 }  // namespace dmlref::kit
