@@ -84,9 +84,10 @@ OperatorRecord relu_grad() {
 
 namespace dmlref::kit {
 const FamilyRecord& activation_relu_family() {
+    using namespace reference::rec_activation_relu;
     static const FamilyRecord f{
         "activation_relu",
-        {reference::rec_activation_relu::relu(), reference::rec_activation_relu::relu_grad()},
+        {relu(), relu_grad()},
         // docs/golden.md, "Alternative readings".
         {{.Policy = "GradNaN",
           .Value = "PassesGradient",

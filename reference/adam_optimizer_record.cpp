@@ -88,7 +88,8 @@ OperatorRecord adam_optimizer() {
 
 namespace dmlref::kit {
 const FamilyRecord& adam_optimizer_family() {
-    static const FamilyRecord f{"adam_optimizer", {reference::rec_adam_optimizer::adam_optimizer()}};
+    using namespace reference::rec_adam_optimizer;
+    static const FamilyRecord f{"adam_optimizer", {adam_optimizer()}};
     return f;
 }
 }  // namespace dmlref::kit

@@ -45,9 +45,10 @@ OperatorRecord cast() {
 
 namespace dmlref::kit {
 const FamilyRecord& cast_family() {
+    using namespace reference::rec_cast;
     static const FamilyRecord f{
         "cast",
-        {reference::rec_cast::cast()},
+        {cast()},
         // docs/golden.md, "Alternative readings" (reference/cast.cpp, cast_value).
         {{.Policy = "CastFloatToInteger",
           .Value = "RoundHalfEven",

@@ -249,8 +249,8 @@ OperatorRecord convolution_integer() {
 
 namespace dmlref::kit {
 const FamilyRecord& convolution_family() {
-    static const FamilyRecord f{
-        "convolution", {reference::rec_convolution::convolution(), reference::rec_convolution::convolution_integer()}};
+    using namespace reference::rec_convolution;
+    static const FamilyRecord f{"convolution", {convolution(), convolution_integer()}};
     return f;
 }
 }  // namespace dmlref::kit

@@ -85,8 +85,8 @@ OperatorRecord product() {
 
 namespace dmlref::kit {
 const FamilyRecord& cumulative_family() {
-    static const FamilyRecord f{"cumulative",
-                                {reference::rec_cumulative::summation(), reference::rec_cumulative::product()}};
+    using namespace reference::rec_cumulative;
+    static const FamilyRecord f{"cumulative", {summation(), product()}};
     return f;
 }
 }  // namespace dmlref::kit

@@ -104,9 +104,8 @@ OperatorRecord diagonal_matrix1() {
 
 namespace dmlref::kit {
 const FamilyRecord& diagonal_matrix_family() {
-    static const FamilyRecord f{
-        "diagonal_matrix",
-        {reference::rec_diagonal_matrix::diagonal_matrix(), reference::rec_diagonal_matrix::diagonal_matrix1()}};
+    using namespace reference::rec_diagonal_matrix;
+    static const FamilyRecord f{"diagonal_matrix", {diagonal_matrix(), diagonal_matrix1()}};
     return f;
 }
 }  // namespace dmlref::kit

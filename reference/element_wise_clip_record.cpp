@@ -198,10 +198,10 @@ OperatorRecord clip_grad1() {
 
 namespace dmlref::kit {
 const FamilyRecord& element_wise_clip_family() {
+    using namespace reference::rec_element_wise_clip;
     static const FamilyRecord f{
         "element_wise_clip",
-        {reference::rec_element_wise_clip::clip(), reference::rec_element_wise_clip::clip_grad(),
-         reference::rec_element_wise_clip::clip1(), reference::rec_element_wise_clip::clip_grad1()},
+        {clip(), clip_grad(), clip1(), clip_grad1()},
         // docs/golden.md, "Alternative readings".
         {{.Policy = "GradNaN",
           .Value = "ZeroGradient",

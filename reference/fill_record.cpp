@@ -122,9 +122,10 @@ OperatorRecord fill_value_sequence() {
 
 namespace dmlref::kit {
 const FamilyRecord& fill_family() {
+    using namespace reference::rec_fill;
     static const FamilyRecord f{
         "fill",
-        {reference::rec_fill::fill_value_constant(), reference::rec_fill::fill_value_sequence()},
+        {fill_value_constant(), fill_value_sequence()},
         // docs/golden.md, "Alternative readings".
         {{.Policy = "FillSequenceValue",
           .Value = "StartPlusIndexTimesDelta",

@@ -72,7 +72,8 @@ OperatorRecord fold() {
 
 namespace dmlref::kit {
 const FamilyRecord& fold_family() {
-    static const FamilyRecord f{"fold", {reference::rec_fold::fold(), reference::rec_fold::unfold()}};
+    using namespace reference::rec_fold;
+    static const FamilyRecord f{"fold", {fold(), unfold()}};
     return f;
 }
 }  // namespace dmlref::kit

@@ -181,9 +181,8 @@ OperatorRecord mmif_record() {
 
 namespace dmlref::kit {
 const FamilyRecord& gemm_family() {
-    static const FamilyRecord f{
-        "gemm",
-        {reference::rec_gemm::gemm_record(), reference::rec_gemm::mmi_record(), reference::rec_gemm::mmif_record()}};
+    using namespace reference::rec_gemm;
+    static const FamilyRecord f{"gemm", {gemm_record(), mmi_record(), mmif_record()}};
     return f;
 }
 }  // namespace dmlref::kit

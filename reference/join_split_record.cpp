@@ -101,7 +101,8 @@ OperatorRecord split() {
 
 namespace dmlref::kit {
 const FamilyRecord& join_split_family() {
-    static const FamilyRecord f{"join_split", {reference::rec_join_split::join(), reference::rec_join_split::split()}};
+    using namespace reference::rec_join_split;
+    static const FamilyRecord f{"join_split", {join(), split()}};
     return f;
 }
 }  // namespace dmlref::kit

@@ -61,7 +61,8 @@ OperatorRecord lp_normalization() {
 
 namespace dmlref::kit {
 const FamilyRecord& lp_normalization_family() {
-    static const FamilyRecord f{"lp_normalization", {reference::rec_lp_normalization::lp_normalization()}};
+    using namespace reference::rec_lp_normalization;
+    static const FamilyRecord f{"lp_normalization", {lp_normalization()}};
     return f;
 }
 }  // namespace dmlref::kit

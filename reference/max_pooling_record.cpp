@@ -162,12 +162,11 @@ OperatorRecord max_pooling_grad() {
 
 namespace dmlref::kit {
 const FamilyRecord& max_pooling_family() {
+    using namespace reference::rec_max_pooling;
     static const FamilyRecord f{
         "max_pooling",
-        {reference::rec_max_pooling::max_pooling(),
-         reference::rec_max_pooling::max_pooling_with_indices<DML_MAX_POOLING1_OPERATOR_DESC>(0x2000),
-         reference::rec_max_pooling::max_pooling_with_indices<DML_MAX_POOLING2_OPERATOR_DESC>(0x2100),
-         reference::rec_max_pooling::max_pooling_grad()},
+        {max_pooling(), max_pooling_with_indices<DML_MAX_POOLING1_OPERATOR_DESC>(0x2000),
+         max_pooling_with_indices<DML_MAX_POOLING2_OPERATOR_DESC>(0x2100), max_pooling_grad()},
         // docs/golden.md, "Alternative readings".
         {{.Policy = "ArgmaxNaN",
           .Value = "NaNWins",

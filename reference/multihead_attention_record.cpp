@@ -192,9 +192,8 @@ OperatorRecord multihead_attention1() {
 
 namespace dmlref::kit {
 const FamilyRecord& multihead_attention_family() {
-    static const FamilyRecord f{"multihead_attention",
-                                {reference::rec_multihead_attention::multihead_attention(),
-                                 reference::rec_multihead_attention::multihead_attention1()}};
+    using namespace reference::rec_multihead_attention;
+    static const FamilyRecord f{"multihead_attention", {multihead_attention(), multihead_attention1()}};
     return f;
 }
 }  // namespace dmlref::kit

@@ -96,7 +96,8 @@ OperatorRecord nonzero_coordinates() {
 
 namespace dmlref::kit {
 const FamilyRecord& nonzero_coordinates_family() {
-    static const FamilyRecord f{"nonzero_coordinates", {reference::rec_nonzero_coordinates::nonzero_coordinates()}};
+    using namespace reference::rec_nonzero_coordinates;
+    static const FamilyRecord f{"nonzero_coordinates", {nonzero_coordinates()}};
     return f;
 }
 }  // namespace dmlref::kit

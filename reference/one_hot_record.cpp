@@ -62,9 +62,10 @@ OperatorRecord one_hot() {
 
 namespace dmlref::kit {
 const FamilyRecord& one_hot_family() {
+    using namespace reference::rec_one_hot;
     static const FamilyRecord f{
         "one_hot",
-        {reference::rec_one_hot::one_hot()},
+        {one_hot()},
         // docs/golden.md, "Alternative readings" (reference/one_hot.cpp, on_position).
         {{.Policy = "OneHotOutOfRange",
           .Value = "Modulo",

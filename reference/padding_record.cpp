@@ -106,7 +106,8 @@ OperatorRecord padding1() {
 
 namespace dmlref::kit {
 const FamilyRecord& padding_family() {
-    static const FamilyRecord f{"padding", {reference::rec_padding::padding(), reference::rec_padding::padding1()}};
+    using namespace reference::rec_padding;
+    static const FamilyRecord f{"padding", {padding(), padding1()}};
     return f;
 }
 }  // namespace dmlref::kit

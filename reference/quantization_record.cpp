@@ -219,10 +219,10 @@ OperatorRecord quantized_linear_add() {
 
 namespace dmlref::kit {
 const FamilyRecord& quantization_family() {
+    using namespace reference::rec_quantization;
     static const FamilyRecord f{
         "quantization",
-        {reference::rec_quantization::quantize_linear(), reference::rec_quantization::dequantize_linear(),
-         reference::rec_quantization::dynamic_quantize_linear(), reference::rec_quantization::quantized_linear_add()},
+        {quantize_linear(), dequantize_linear(), dynamic_quantize_linear(), quantized_linear_add()},
         // docs/golden.md, "Alternative readings" (reference/quantization.cpp).
         {{.Policy = "DequantizeValue",
           .Value = "WrapToInt32",

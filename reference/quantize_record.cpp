@@ -95,8 +95,8 @@ OperatorRecord dequantize() {
 
 namespace dmlref::kit {
 const FamilyRecord& quantize_family() {
-    static const FamilyRecord f{"quantize",
-                                {reference::rec_quantize::quantize(), reference::rec_quantize::dequantize()}};
+    using namespace reference::rec_quantize;
+    static const FamilyRecord f{"quantize", {quantize(), dequantize()}};
     return f;
 }
 }  // namespace dmlref::kit

@@ -195,10 +195,10 @@ OperatorRecord quantized_linear_convolution() {
 
 namespace dmlref::kit {
 const FamilyRecord& quantized_linear_family() {
+    using namespace reference::rec_quantized_linear;
     static const FamilyRecord f{
         "quantized_linear",
-        {reference::rec_quantized_linear::quantized_linear_matrix_multiply(),
-         reference::rec_quantized_linear::quantized_linear_convolution()},
+        {quantized_linear_matrix_multiply(), quantized_linear_convolution()},
         // docs/golden.md, "Alternative readings" (reference/quantized_linear.cpp, wrap_accumulators).
         {{.Policy = "QuantizedAccumulator",
           .Value = "WrapToInt32",

@@ -113,9 +113,10 @@ OperatorRecord quantized_linear_average_pooling() {
 
 namespace dmlref::kit {
 const FamilyRecord& quantized_pooling_family() {
+    using namespace reference::rec_quantized_pooling;
     static const FamilyRecord f{
         "quantized_pooling",
-        {reference::rec_quantized_pooling::quantized_linear_average_pooling()},
+        {quantized_linear_average_pooling()},
         // docs/golden.md, "Alternative readings" (reference/quantized_pooling.cpp, pooled).
         {{.Policy = "QuantizedPoolingPadding",
           .Value = "RawZero",

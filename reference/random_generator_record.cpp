@@ -59,7 +59,8 @@ OperatorRecord random_generator() {
 
 namespace dmlref::kit {
 const FamilyRecord& random_generator_family() {
-    static const FamilyRecord f{"random_generator", {reference::rec_random_generator::random_generator()}};
+    using namespace reference::rec_random_generator;
+    static const FamilyRecord f{"random_generator", {random_generator()}};
     return f;
 }
 }  // namespace dmlref::kit

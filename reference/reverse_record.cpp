@@ -84,7 +84,8 @@ OperatorRecord reverse_subsequences() {
 
 namespace dmlref::kit {
 const FamilyRecord& reverse_family() {
-    static const FamilyRecord f{"reverse", {reference::rec_reverse::reverse_subsequences()}};
+    using namespace reference::rec_reverse;
+    static const FamilyRecord f{"reverse", {reverse_subsequences()}};
     return f;
 }
 }  // namespace dmlref::kit

@@ -101,7 +101,8 @@ OperatorRecord roi_pooling() {
 
 namespace dmlref::kit {
 const FamilyRecord& roi_pooling_family() {
-    static const FamilyRecord f{"roi_pooling", {reference::rec_roi_pooling::roi_pooling()}};
+    using namespace reference::rec_roi_pooling;
+    static const FamilyRecord f{"roi_pooling", {roi_pooling()}};
     return f;
 }
 }  // namespace dmlref::kit

@@ -157,9 +157,10 @@ OperatorRecord slice_grad() {
 
 namespace dmlref::kit {
 const FamilyRecord& slice_family() {
+    using namespace reference::rec_slice;
     static const FamilyRecord f{
         "slice",
-        {reference::rec_slice::slice(), reference::rec_slice::slice1(), reference::rec_slice::slice_grad()},
+        {slice(), slice1(), slice_grad()},
         // docs/golden.md, "Alternative readings".
         {{.Policy = "SelectedZero",
           .Value = "ScatterAdd",

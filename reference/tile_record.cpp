@@ -59,7 +59,8 @@ OperatorRecord tile() {
 
 namespace dmlref::kit {
 const FamilyRecord& tile_family() {
-    static const FamilyRecord f{"tile", {reference::rec_tile::tile()}};
+    using namespace reference::rec_tile;
+    static const FamilyRecord f{"tile", {tile()}};
     return f;
 }
 }  // namespace dmlref::kit

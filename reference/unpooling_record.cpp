@@ -55,10 +55,11 @@ OperatorRecord max_unpooling() {
 
 namespace dmlref::kit {
 const FamilyRecord& unpooling_family() {
+    using namespace reference::rec_unpooling;
     // Elements several inputs write with different bits: every one that could win
     // (dmlref/admissible.hpp; DuplicateIndex=AnyWrite, LastInOrder declared by the scatter family).
     set_admissible_hook(OperatorType::MAX_UNPOOLING, reference::unpooling_admissible);
-    static const FamilyRecord f{"unpooling", {reference::rec_unpooling::max_unpooling()}};
+    static const FamilyRecord f{"unpooling", {max_unpooling()}};
     return f;
 }
 }  // namespace dmlref::kit

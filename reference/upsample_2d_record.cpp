@@ -95,7 +95,8 @@ OperatorRecord upsample_2d() {
 
 namespace dmlref::kit {
 const FamilyRecord& upsample_2d_family() {
-    static const FamilyRecord f{"upsample_2d", {reference::rec_upsample_2d::upsample_2d()}};
+    using namespace reference::rec_upsample_2d;
+    static const FamilyRecord f{"upsample_2d", {upsample_2d()}};
     return f;
 }
 }  // namespace dmlref::kit
