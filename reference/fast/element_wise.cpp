@@ -211,7 +211,25 @@ DMLREF_F16C inline __m256 load_halves(const uint16_t* p) {
     return _mm256_cvtph_ps(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)));
 }
 
-template <ArithOp Op> DMLREF_F16C inline __m128i half_op8(const uint16_t* a, const uint16_t* b) {
+// Eight results y = F(a, b) of Size-byte elements at a time; a tail of fewer than 8 goes through the
+// same vector code on padded copies (the casts' unary form: eights, below).
+using EightPairs = void (*)(void* y, const void* a, const void* b);
+template <size_t Size, EightPairs F> DMLREF_F16C void eight_pairs(void* yv, const void* av, const void* bv, size_t n) {
+    auto* y = static_cast<unsigned char*>(yv);
+    auto *a = static_cast<const unsigned char*>(av), *b = static_cast<const unsigned char*>(bv);
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8) F(y + i * Size, a + i * Size, b + i * Size);
+    if (i < n) {
+        alignas(32) unsigned char ta[8 * Size] = {}, tb[8 * Size] = {}, ty[8 * Size];
+        std::memcpy(ta, a + i * Size, (n - i) * Size);
+        std::memcpy(tb, b + i * Size, (n - i) * Size);
+        F(ty, ta, tb);
+        std::memcpy(y + i * Size, ty, (n - i) * Size);
+    }
+}
+
+template <ArithOp Op> DMLREF_F16C void half_op8(void* y, const void* av, const void* bv) {
+    const auto *a = static_cast<const uint16_t*>(av), *b = static_cast<const uint16_t*>(bv);
     const __m256 x = load_halves(a);
     __m256 r;
     if constexpr (Op == ArithOp::Add) r = _mm256_add_ps(x, load_halves(b));
@@ -219,22 +237,12 @@ template <ArithOp Op> DMLREF_F16C inline __m128i half_op8(const uint16_t* a, con
     else if constexpr (Op == ArithOp::Multiply) r = _mm256_mul_ps(x, load_halves(b));
     else if constexpr (Op == ArithOp::Divide) r = _mm256_div_ps(x, load_halves(b));
     else r = _mm256_sqrt_ps(x);
-    return canonical_half_nans(_mm256_cvtps_ph(r, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
+    _mm_storeu_si128(static_cast<__m128i*>(y),
+                     canonical_half_nans(_mm256_cvtps_ph(r, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC)));
 }
 
-// The tail of fewer than 8 elements goes through the same vector code on a padded copy.
-template <ArithOp Op> DMLREF_F16C void half_arith_run(void* yv, const void* av, const void* bv, size_t n) {
-    auto* y = static_cast<uint16_t*>(yv);
-    auto *a = static_cast<const uint16_t*>(av), *b = static_cast<const uint16_t*>(bv);
-    size_t i = 0;
-    for (; i + 8 <= n; i += 8) _mm_storeu_si128(reinterpret_cast<__m128i*>(y + i), half_op8<Op>(a + i, b + i));
-    if (i < n) {
-        uint16_t ta[8] = {}, tb[8] = {}, ty[8];
-        std::memcpy(ta, a + i, (n - i) * 2);
-        std::memcpy(tb, b + i, (n - i) * 2);
-        _mm_storeu_si128(reinterpret_cast<__m128i*>(ty), half_op8<Op>(ta, tb));
-        std::memcpy(y + i, ty, (n - i) * 2);
-    }
+template <ArithOp Op> DMLREF_F16C void half_arith_run(void* y, const void* a, const void* b, size_t n) {
+    eight_pairs<2, half_op8<Op>>(y, a, b, n);
 }
 
 DMLREF_F16C void half_sqrt_run(void* y, const void* x, size_t n) { half_arith_run<ArithOp::Sqrt>(y, x, x, n); }
@@ -260,7 +268,8 @@ DMLREF_F16C void half_sqrt_run(void* y, const void* x, size_t n) { half_arith_ru
 
 #if defined(DMLREF_F16C_PATHS)
 
-template <ArithOp Op> DMLREF_F16C inline __m256 float_op8(const float* a, const float* b) {
+template <ArithOp Op> DMLREF_F16C void float_op8(void* y, const void* av, const void* bv) {
+    const auto *a = static_cast<const float*>(av), *b = static_cast<const float*>(bv);
     const __m256 x = _mm256_loadu_ps(a);
     __m256 r;
     if constexpr (Op == ArithOp::Add) r = _mm256_add_ps(x, _mm256_loadu_ps(b));
@@ -269,22 +278,11 @@ template <ArithOp Op> DMLREF_F16C inline __m256 float_op8(const float* a, const 
     else if constexpr (Op == ArithOp::Divide) r = _mm256_div_ps(x, _mm256_loadu_ps(b));
     else r = _mm256_sqrt_ps(x);
     const __m256 canonical = _mm256_castsi256_ps(_mm256_set1_epi32(0x7fc00000));
-    return _mm256_blendv_ps(r, canonical, _mm256_cmp_ps(r, r, _CMP_UNORD_Q));
+    _mm256_storeu_ps(static_cast<float*>(y), _mm256_blendv_ps(r, canonical, _mm256_cmp_ps(r, r, _CMP_UNORD_Q)));
 }
 
-// The tail of fewer than 8 elements goes through the same vector code on a padded copy.
-template <ArithOp Op> DMLREF_F16C void float_arith_run(void* yv, const void* av, const void* bv, size_t n) {
-    auto* y = static_cast<float*>(yv);
-    auto *a = static_cast<const float*>(av), *b = static_cast<const float*>(bv);
-    size_t i = 0;
-    for (; i + 8 <= n; i += 8) _mm256_storeu_ps(y + i, float_op8<Op>(a + i, b + i));
-    if (i < n) {
-        alignas(32) float ta[8] = {}, tb[8] = {}, ty[8];
-        std::memcpy(ta, a + i, (n - i) * 4);
-        std::memcpy(tb, b + i, (n - i) * 4);
-        _mm256_store_ps(ty, float_op8<Op>(ta, tb));
-        std::memcpy(y + i, ty, (n - i) * 4);
-    }
+template <ArithOp Op> DMLREF_F16C void float_arith_run(void* y, const void* a, const void* b, size_t n) {
+    eight_pairs<4, float_op8<Op>>(y, a, b, n);
 }
 
 DMLREF_F16C void float_sqrt_run(void* y, const void* x, size_t n) { float_arith_run<ArithOp::Sqrt>(y, x, x, n); }
@@ -380,8 +378,7 @@ BinaryRun int_run(IntOp op, DataType t) {
         {{max_u8_run, max_u16_run, max_u32_run, max_u64_run}, {max_i8_run, max_i16_run, max_i32_run, max_i64_run}},
         {{min_u8_run, min_u16_run, min_u32_run, min_u64_run}, {min_i8_run, min_i16_run, min_i32_run, min_i64_run}}};
     if (is_float(t) || !is_valid(t)) return nullptr;
-    const size_t size = element_size(t);
-    const int k = size == 1 ? 0 : size == 2 ? 1 : size == 4 ? 2 : 3;
+    const int k = std::countr_zero(element_size(t));  // sizes 1, 2, 4, 8
     const int sign = t == DataType::INT8 || t == DataType::INT16 || t == DataType::INT32 || t == DataType::INT64;
     switch (op) {
         case IntOp::Add: return wrap[0][k];
@@ -474,7 +471,7 @@ template <bool Max, class D> bool min_max(const D& d, const Bindings& bindings) 
     const TensorView Y(d.OutputTensor, bindings.at("OutputTensor"));
     if (t == DataType::FLOAT16) return binary_map(Y, A, B, 2, 2, Max ? max_half_run : min_half_run);
     if (t == DataType::FLOAT32) return binary_map(Y, A, B, 4, 4, Max ? max_float_run : min_float_run);
-    return int_arith < Max ? IntOp::Max : IntOp::Min > (d, bindings);
+    return int_arith<(Max ? IntOp::Max : IntOp::Min)>(d, bindings);
 }
 
 // ---- LESS_THAN into UINT8 ------------------------------------------------------------------------
