@@ -231,6 +231,7 @@
 #include <bit>
 #include <cmath>
 #include <cstring>
+#include <functional>
 #include <memory>
 #include <span>
 #include <utility>
@@ -694,8 +695,8 @@ DMLREF_INLINE void largest_magnitudes(const T* __restrict a, const T* __restrict
 }
 
 // Step S2 for the n terms a_j and a_j b_j (b_j = a_j with kSquares): the levels' sums into tau (sum a
-// at levels 0 to kLevels - 1, then sum a b), and whether a residual is left (nonzero). Four lanes at a
-// time in registers (each lane sums its own terms; every partial sum is exact, so the grouping does not
+// at levels 0 to kLevels - 1, then sum a b), and whether a residual is left (nonzero). Four lanes (eight
+// with AVX-512) at a time in registers (each lane sums its own terms; every partial sum is exact, so the grouping does not
 // matter), in blocks: the first level of sum a and the first two of sum a b over a block (a float or a
 // half in the largest 17 binades below 2^E leaves no residual at level 0, a product in the largest 33
 // none at level 1), then, only for a block that still has a residual, the terms again with the levels
@@ -717,46 +718,8 @@ DMLREF_INLINE void four_terms(const T* __restrict a, const T* __restrict b, int6
         rp[k] = r[k] * (kSquares ? r[k] : load(b[j + k]));
     }
 }
-// One level on four terms: q = fl(fl(sigma + r) - sigma) into acc, r - q left in r.
-DMLREF_INLINE void level(const V4d& sigma, V4d& r, V4d& acc) {
-    const V4d q = (sigma + r) - sigma;
-    r = r - q;
-    acc += q;
-}
-template <class T, bool kSquares>
-DMLREF_INLINE uint64_t extract(const T* __restrict a, const T* __restrict b, int64_t n, const double* __restrict sigma,
-                               double* __restrict tau) {
-    constexpr int64_t kBlock = 256;
-    V4d acc[2 * kLevels] = {}, s[2 * kLevels];
-    for (int i = 0; i < 2 * kLevels; ++i) s[i] = V4d{sigma[i], sigma[i], sigma[i], sigma[i]};
-    V4i rest = {};
-    for (int64_t first = 0; first < n; first += kBlock) {
-        const int64_t end = std::min(n, first + kBlock);
-        V4i left = {};
-        for (int64_t j = first; j < end; j += 4) {
-            V4d r, rp;
-            four_terms<T, kSquares>(a, b, j, end, r, rp);
-            level(s[0], r, acc[0]);
-            for (int i = 0; i < kLevels - 1; ++i) level(s[kLevels + i], rp, acc[kLevels + i]);
-            left |= ((V4i)r | (V4i)rp) << 1;  // sign aside
-        }
-        if ((left[0] | left[1] | left[2] | left[3]) == 0) continue;
-        for (int64_t j = first; j < end; j += 4) {
-            V4d r, rp, unused[2] = {};
-            four_terms<T, kSquares>(a, b, j, end, r, rp);
-            level(s[0], r, unused[0]);
-            for (int i = 1; i < kLevels; ++i) level(s[i], r, acc[i]);
-            for (int i = 0; i < kLevels - 1; ++i) level(s[kLevels + i], rp, unused[1]);
-            level(s[2 * kLevels - 1], rp, acc[2 * kLevels - 1]);
-            rest |= ((V4i)r | (V4i)rp) << 1;
-        }
-    }
-    for (int i = 0; i < 2 * kLevels; ++i) tau[i] = (acc[i][0] + acc[i][1]) + (acc[i][2] + acc[i][3]);
-    return uint64_t(rest[0] | rest[1] | rest[2] | rest[3]);
-}
-
-// extract for FLOAT32 terms eight lanes at a time (the same steps; AVX-512 holds the eight lanes in one
-// register): FLOAT32 chunks where the machine has AVX-512 (chunk_sums_f32_wide), and in the tests on any
+// Terms j to j + 7 of both sums for FLOAT32, eight lanes (AVX-512 holds them in one register):
+// FLOAT32 chunks where the machine has AVX-512 (chunk_sums_f32_wide), and in the tests on any
 // machine (batch_normalization_wide_sums).
 typedef double V8d __attribute__((vector_size(64)));
 typedef int64_t V8i __attribute__((vector_size(64)));
@@ -782,45 +745,69 @@ DMLREF_INLINE void eight_terms(const float* __restrict a, const float* __restric
         rp[k] = r[k] * (kSquares ? r[k] : double(b[j + k]));
     }
 }
-DMLREF_INLINE void level8(const V8d& sigma, V8d& r, V8d& acc) {
-    const V8d q = (sigma + r) - sigma;
+
+// W lanes: their vector types and the terms j to j + W - 1 of both sums.
+template <int W> struct Lanes;
+template <> struct Lanes<4> {
+    using D = V4d;
+    using I = V4i;
+    template <class T, bool kSquares>
+    static DMLREF_INLINE void terms(const T* __restrict a, const T* __restrict b, int64_t j, int64_t n, D& r, D& rp) {
+        four_terms<T, kSquares>(a, b, j, n, r, rp);
+    }
+};
+template <> struct Lanes<8> {
+    using D = V8d;
+    using I = V8i;
+    template <class T, bool kSquares>
+    static DMLREF_INLINE void terms(const T* __restrict a, const T* __restrict b, int64_t j, int64_t n, D& r, D& rp) {
+        eight_terms<kSquares>(a, b, j, n, r, rp);
+    }
+};
+// One level on W terms: q = fl(fl(sigma + r) - sigma) into acc, r - q left in r.
+template <class V> DMLREF_INLINE void level(const V& sigma, V& r, V& acc) {
+    const V q = (sigma + r) - sigma;
     r = r - q;
     acc += q;
 }
-DMLREF_INLINE int64_t any8(const V8i& v) { return ((v[0] | v[1]) | (v[2] | v[3])) | ((v[4] | v[5]) | (v[6] | v[7])); }
-template <bool kSquares>
-DMLREF_INLINE uint64_t extract8(const float* __restrict a, const float* __restrict b, int64_t n,
-                                const double* __restrict sigma, double* __restrict tau) {
+// Lanes lo to lo + N - 1 of v combined by op in pairs: (v0 op v1) op (v2 op v3), and so on.
+template <int N, class V, class Op> DMLREF_INLINE auto pairwise(const V& v, int lo, Op op) {
+    if constexpr (N == 1) return v[lo];
+    else return op(pairwise<N / 2>(v, lo, op), pairwise<N / 2>(v, lo + N / 2, op));
+}
+// Step S2 (above) on W lanes: 4, or 8 for FLOAT32 where AVX-512 holds them in one register.
+template <class T, bool kSquares, int W>
+DMLREF_INLINE uint64_t extract(const T* __restrict a, const T* __restrict b, int64_t n, const double* __restrict sigma,
+                               double* __restrict tau) {
+    using D = typename Lanes<W>::D;
+    using I = typename Lanes<W>::I;
     constexpr int64_t kBlock = 256;
-    V8d acc[2 * kLevels] = {}, s[2 * kLevels];
-    for (int i = 0; i < 2 * kLevels; ++i) s[i] = V8d{} + sigma[i];
-    V8i rest = {};
+    D acc[2 * kLevels] = {}, s[2 * kLevels];
+    for (int i = 0; i < 2 * kLevels; ++i) s[i] = D{} + sigma[i];
+    I rest = {};
     for (int64_t first = 0; first < n; first += kBlock) {
         const int64_t end = std::min(n, first + kBlock);
-        V8i left = {};
-        for (int64_t j = first; j < end; j += 8) {
-            V8d r, rp;
-            eight_terms<kSquares>(a, b, j, end, r, rp);
-            level8(s[0], r, acc[0]);
-            for (int i = 0; i < kLevels - 1; ++i) level8(s[kLevels + i], rp, acc[kLevels + i]);
-            left |= ((V8i)r | (V8i)rp) << 1;  // sign aside
+        I left = {};
+        for (int64_t j = first; j < end; j += W) {
+            D r, rp;
+            Lanes<W>::template terms<T, kSquares>(a, b, j, end, r, rp);
+            level(s[0], r, acc[0]);
+            for (int i = 0; i < kLevels - 1; ++i) level(s[kLevels + i], rp, acc[kLevels + i]);
+            left |= ((I)r | (I)rp) << 1;  // sign aside
         }
-        if (any8(left) == 0) continue;
-        for (int64_t j = first; j < end; j += 8) {
-            V8d r, rp, unused[2] = {};
-            eight_terms<kSquares>(a, b, j, end, r, rp);
-            level8(s[0], r, unused[0]);
-            for (int i = 1; i < kLevels; ++i) level8(s[i], r, acc[i]);
-            for (int i = 0; i < kLevels - 1; ++i) level8(s[kLevels + i], rp, unused[1]);
-            level8(s[2 * kLevels - 1], rp, acc[2 * kLevels - 1]);
-            rest |= ((V8i)r | (V8i)rp) << 1;
+        if (pairwise<W>(left, 0, std::bit_or<>{}) == 0) continue;
+        for (int64_t j = first; j < end; j += W) {
+            D r, rp, unused[2] = {};
+            Lanes<W>::template terms<T, kSquares>(a, b, j, end, r, rp);
+            level(s[0], r, unused[0]);
+            for (int i = 1; i < kLevels; ++i) level(s[i], r, acc[i]);
+            for (int i = 0; i < kLevels - 1; ++i) level(s[kLevels + i], rp, unused[1]);
+            level(s[2 * kLevels - 1], rp, acc[2 * kLevels - 1]);
+            rest |= ((I)r | (I)rp) << 1;
         }
     }
-    for (int i = 0; i < 2 * kLevels; ++i) {
-        const V8d& v = acc[i];
-        tau[i] = ((v[0] + v[1]) + (v[2] + v[3])) + ((v[4] + v[5]) + (v[6] + v[7]));
-    }
-    return uint64_t(any8(rest));
+    for (int i = 0; i < 2 * kLevels; ++i) tau[i] = pairwise<W>(acc[i], 0, std::plus<>{});
+    return uint64_t(pairwise<W>(rest, 0, std::bit_or<>{}));
 }
 std::atomic<bool> wide_sums_forced{false};
 
@@ -839,8 +826,7 @@ DMLREF_INLINE int chunk_sums(const T* a, const T* b, int64_t n, double* tau) {
         sigma[i] = std::ldexp(1.0, ea + 13 - 40 * i);
         sigma[kLevels + i] = std::ldexp(1.0, ea + eb + 13 - 40 * i);
     }
-    if constexpr (kWide) return extract8<kSquares>(a, b, n, sigma, tau) == 0 ? kExtracted : kLeft;
-    else return extract<T, kSquares>(a, b, n, sigma, tau) == 0 ? kExtracted : kLeft;
+    return extract < T, kSquares, kWide ? 8 : 4 > (a, b, n, sigma, tau) == 0 ? kExtracted : kLeft;
 }
 DMLREF_CLONES int chunk_sums_f32(const float* a, const float* b, int64_t n, double* tau) {
     return b ? chunk_sums<float, false>(a, b, n, tau) : chunk_sums<float, true>(a, nullptr, n, tau);
