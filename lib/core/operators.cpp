@@ -21,31 +21,20 @@ namespace dmlref {
 
 namespace {
 
-// Collects the tensor fields of a desc.
-struct TensorLister : FieldVisitorBase {
-    std::vector<TensorField> out;
-    void tensor(std::string_view n, TensorDesc& d, TensorRole role) override { out.push_back({n, role, &d}); }
+// f(name, role, desc) for each tensor field of a desc that holds a tensor (an optional one only where
+// present), in the desc's order, without building a list.
+template <class F> struct EachTensor : FieldVisitorBase {
+    F f;
+    explicit EachTensor(F g) : f(std::move(g)) {}
+    void tensor(std::string_view n, TensorDesc& d, TensorRole role) override { f(n, role, d); }
     void optional_tensor(std::string_view n, std::optional<TensorDesc>& d, TensorRole role) override {
-        if (d) out.push_back({n, role, &*d});
+        if (d) f(n, role, *d);
     }
 };
-
-// Checks that every tensor field is bound to as many bytes as its desc needs, walking the fields
-// in place: evaluate's check on every call, without a list of the fields (an allocation a call).
-struct BindingChecker : FieldVisitorBase {
-    const Bindings& bindings;
-    explicit BindingChecker(const Bindings& b) : bindings(b) {}
-    void check(std::string_view name, const TensorDesc& d) const {
-        const auto bytes = bindings.at(name);
-        if (bytes.size() < buffer_size(d))
-            throw std::invalid_argument(std::string(name) + " is bound to " + std::to_string(bytes.size()) +
-                                        " bytes; its desc needs " + std::to_string(buffer_size(d)));
-    }
-    void tensor(std::string_view n, TensorDesc& d, TensorRole) override { check(n, d); }
-    void optional_tensor(std::string_view n, std::optional<TensorDesc>& d, TensorRole) override {
-        if (d) check(n, *d);
-    }
-};
+template <class F> void for_each_tensor(const Operator& op, F f) {
+    EachTensor<F> v(std::move(f));
+    op.Desc.fields(v);
+}
 
 }  // namespace
 
@@ -94,9 +83,9 @@ std::string full_name(OperatorType t) { return "DML_OPERATOR_" + std::string(ope
 Operator make_operator(OperatorType t) { return {t, kit::record(t).make()}; }
 
 std::vector<TensorField> tensor_fields(const Operator& op) {
-    TensorLister l;
-    op.Desc.fields(l);
-    return std::move(l.out);
+    std::vector<TensorField> out;
+    for_each_tensor(op, [&](std::string_view n, TensorRole role, TensorDesc& d) { out.push_back({n, role, &d}); });
+    return out;
 }
 
 Diagnostics validate(const Operator& op, const ValidateOptions& options) {
@@ -152,8 +141,13 @@ Diagnostics validate_input_values(const Operator& op, const InputBuffers& inputs
 void evaluate(const Operator& op, const Bindings& bindings) {
     const kit::OperatorRecord& r = kit::record(op.Type);
     if (op.Desc.type() != op.Type) throw std::invalid_argument("the desc is not the operator's (validate first)");
-    BindingChecker checker{bindings};
-    op.Desc.fields(checker);
+    // Every tensor bound to as many bytes as its desc needs (checked in place: no list per call).
+    for_each_tensor(op, [&](std::string_view name, TensorRole, const TensorDesc& d) {
+        const auto bytes = bindings.at(name);
+        if (bytes.size() < buffer_size(d))
+            throw std::invalid_argument(std::string(name) + " is bound to " + std::to_string(bytes.size()) +
+                                        " bytes; its desc needs " + std::to_string(buffer_size(d)));
+    });
     // The family's fast path where it applies (tested element for element against the plain loop),
     // else the plain loop of reference/<family>.cpp.
     if (r.fast && reference::fast_paths_enabled() && r.fast(op.Desc, bindings)) return;
