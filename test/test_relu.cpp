@@ -155,4 +155,17 @@ TEST_CASE("Relu in place: the output bound to the input's buffer") {
     check_bits(as_values<float>(buf), std::vector<float>{0, 2, 0, 4, 0});
 }
 
+TEST_CASE("evaluate refuses a tensor bound to fewer bytes than its desc needs, naming it") {
+    DML_ACTIVATION_RELU_OPERATOR_DESC d;
+    d.InputTensor = d.OutputTensor = desc(DataType::FLOAT32, {5});  // 5 x 4 = 20 bytes each
+    auto in = buffer<float>(d.InputTensor, {1, 2, 3, 4, 5});
+    std::vector<std::byte> out(16, std::byte{0xAB});  // 4 bytes short
+    Bindings b;
+    b.bind("InputTensor", in);
+    b.bind("OutputTensor", out);
+    CHECK_THROWS_WITH_AS(evaluate({OperatorType::ACTIVATION_RELU, d}, b),
+                         "OutputTensor is bound to 16 bytes; its desc needs 20", std::invalid_argument);
+    for (std::byte v : out) CHECK(v == std::byte{0xAB});  // nothing written
+}
+
 }  // namespace dmlref_test_relu
