@@ -43,8 +43,7 @@ void detect_constant(const Case& c, std::vector<std::string>& f) {
         if (std::isinf(*v)) f.push_back("infinite-value");
         if (*v == 0 && std::signbit(*v)) f.push_back("negative-zero-value");
         if (*v < 0) f.push_back("negative-value");
-    } else if (bits >> (element_size(t) * 8 - 1) &&
-               (t == DataType::INT8 || t == DataType::INT16 || t == DataType::INT32 || t == DataType::INT64)) {
+    } else if (bits >> (element_size(t) * 8 - 1) && is_signed_integer(t)) {
         f.push_back("negative-value");
     }
 }
@@ -52,7 +51,7 @@ void detect_constant(const Case& c, std::vector<std::string>& f) {
 // The integer value of a sequence's field, signed types sign-extended.
 int128_t integer_of(DataType t, uint64_t bits) {
     const uint32_t w = element_size(t) * 8;
-    const bool is_signed = t == DataType::INT8 || t == DataType::INT16 || t == DataType::INT32 || t == DataType::INT64;
+    const bool is_signed = is_signed_integer(t);
     if (is_signed && w < 64 && (bits >> (w - 1)) & 1) return int128_t(bits) - (int128_t(1) << w);
     if (is_signed && w == 64) return int128_t(int64_t(bits));
     return int128_t(bits);

@@ -67,6 +67,10 @@ constexpr bool is_float(DataType t) {
     return t == DataType::FLOAT16 || t == DataType::FLOAT32 || t == DataType::FLOAT64;
 }
 constexpr bool is_valid(DataType t) { return element_size(t) != 0; }
+// INT8, INT16, INT32, INT64.
+constexpr bool is_signed_integer(DataType t) {
+    return t == DataType::INT8 || t == DataType::INT16 || t == DataType::INT32 || t == DataType::INT64;
+}
 
 // Storage type of each element type.
 template <DataType> struct storage;

@@ -36,7 +36,7 @@ uint64_t pick(SplitMix64& rng, uint64_t n) { return uint64_t(((uint128_t)rng.nex
 // A dyadic value: k/4 with |k| <= 16 for float types, an integer in [-8, 8] ([0, 16] unsigned).
 uint64_t dyadic(DataType t, SplitMix64& rng) {
     if (is_float(t)) return bits_of(t, (double(pick(rng, 33)) - 16.0) / 4.0);
-    const bool is_signed = t == DataType::INT8 || t == DataType::INT16 || t == DataType::INT32 || t == DataType::INT64;
+    const bool is_signed = is_signed_integer(t);
     return bits_of(t, is_signed ? double(pick(rng, 17)) - 8.0 : double(pick(rng, 17)));
 }
 
