@@ -1,5 +1,6 @@
 // Times one dmlref operator configuration through the public API (validate once, then evaluate
-// into preallocated buffers; best of N after a warm-up) and optionally dumps its first output,
+// into preallocated buffers; after a warm-up, the best of N calls and of as many more as fill
+// 0.2 s, at most 1000) and optionally dumps its first output,
 // so that bench/compare.py can time PyTorch and numpy on the same inputs in the same run and
 // check their results against dmlref's. Inputs are the formula compare.py also uses:
 //   value(i, seed) = ((i * 2654435761 + seed * 40503) mod 2^32) / 2^32 * 2 - 1, rounded to the type.
@@ -124,6 +125,8 @@ struct Config {
     std::string positive;      // a tensor field whose values are (value(i, seed) + 3) / 4
 };
 
+constexpr double kMinSeconds = 0.2;  // the timed calls of a row fill at least this, unless kMaxCalls
+constexpr int kMaxCalls = 1000;
 constexpr uint32_t kFlat = 1u << 24;  // 16M elements for the element-wise operators
 
 // A binary element-wise operator on 16M elements; with `broadcast`, B is one 4096-element row read
@@ -631,11 +634,15 @@ int main(int argc, char** argv) {
     Bindings b;
     for (auto& [field, bytes] : buffers) b.bind(field, bytes);
     evaluate(c.op, b);  // warm up: page in the buffers
-    double best = 1e30;
-    for (int r = 0; r < repeats; ++r) {
+    // Best of `repeats` calls, and of as many more as fill kMinSeconds of calls: a row of a few
+    // milliseconds takes its best over ~100 calls, as compare.py's peers do (its best()).
+    double best = 1e30, spent = 0;
+    for (int r = 0; r < repeats || (spent < kMinSeconds && r < kMaxCalls); ++r) {
         const auto t0 = std::chrono::steady_clock::now();
         evaluate(c.op, b);
-        best = std::min(best, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+        const double t = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        best = std::min(best, t);
+        spent += t;
     }
     std::printf("%s %.6f\n", arg.c_str(), best);
     if (argc > 3) {  // the first output
