@@ -70,13 +70,6 @@ using SOFTSIGN = DML_ACTIVATION_SOFTSIGN_OPERATOR_DESC;
 
 // ---- The formulas ---------------------------------------------------------------------------
 
-// The activation as the fused form that fused_activation<T> evaluates (one function per page).
-DML_FUSED_ACTIVATION fused(std::string_view name, float p0 = 0, float p1 = 0) {
-    const auto& types = fused_activation_types();
-    for (uint32_t k = 0; k < types.size(); ++k)
-        if (types[k].Name == name) return {k, {p0, p1}};
-    throw std::logic_error("no fused activation " + std::string(name));
-}
 DML_FUSED_ACTIVATION form(const IDENTITY&) { return fused("ACTIVATION_IDENTITY"); }
 DML_FUSED_ACTIVATION form(const LINEAR& d) { return fused("ACTIVATION_LINEAR", d.Alpha, d.Beta); }
 DML_FUSED_ACTIVATION form(const LEAKY_RELU& d) { return fused("ACTIVATION_LEAKY_RELU", d.Alpha); }
@@ -152,11 +145,13 @@ template <class D> constexpr std::string_view prefix() {
     else if constexpr (std::is_same_v<D, HARD_SWISH>) return "hard-swish";
     else return "softsign";
 }
-template <class D> std::string rule(std::string_view id) { return std::string(prefix<D>()) + "." + std::string(id); }
+template <class D> std::string activation_rule(std::string_view id) {
+    return std::string(prefix<D>()) + "." + std::string(id);
+}
 
 template <class D> void require_finite(Diagnostics& diags, std::string_view field, float v) {
     if (std::isfinite(v)) return;
-    diags.error(desc_path(field), rule<D>("parameter-finite"),
+    diags.error(desc_path(field), activation_rule<D>("parameter-finite"),
                 std::string(field) + " is " +
                     (std::isnan(v) ? "NaN"
                      : v > 0       ? "+infinity"
@@ -171,12 +166,12 @@ template <class D> void validate_activation(const D& d, Diagnostics& diags) {
     if constexpr (std::is_same_v<D, PRELU>) {
         const std::initializer_list<Named> all = {
             {"InputTensor", d.InputTensor}, {"SlopeTensor", d.SlopeTensor}, {"OutputTensor", d.OutputTensor}};
-        require_same_data_type(diags, all, rule<D>("same-data-type"));
-        require_same_sizes(diags, all, rule<D>("same-sizes"));
+        require_same_data_type(diags, all, activation_rule<D>("same-data-type"));
+        require_same_sizes(diags, all, activation_rule<D>("same-sizes"));
     } else {
         const std::initializer_list<Named> all = {{"InputTensor", d.InputTensor}, {"OutputTensor", d.OutputTensor}};
-        require_same_data_type(diags, all, rule<D>("same-data-type"));
-        require_same_sizes(diags, all, rule<D>("same-sizes"));
+        require_same_data_type(diags, all, activation_rule<D>("same-data-type"));
+        require_same_sizes(diags, all, activation_rule<D>("same-sizes"));
     }
     if constexpr (requires { d.Alpha; }) require_finite<D>(diags, "Alpha", d.Alpha);
     if constexpr (requires { d.Beta; }) require_finite<D>(diags, "Beta", d.Beta);

@@ -58,14 +58,6 @@ using PARAMETRIC_SOFTPLUS = DML_ACTIVATION_PARAMETRIC_SOFTPLUS_OPERATOR_DESC;
 using SCALED_TANH = DML_ACTIVATION_SCALED_TANH_OPERATOR_DESC;
 using SWISH = DML_ACTIVATION_SWISH_OPERATOR_DESC;
 
-DML_FUSED_ACTIVATION fused(std::string_view name, float p0 = 0, float p1 = 0) {
-    DML_FUSED_ACTIVATION a;
-    for (uint32_t i = 0; i < fused_activation_types().size(); ++i)
-        if (fused_activation_types()[i].Name == name) a.Type = i;
-    a.Parameters = {p0, p1};
-    return a;
-}
-
 // The operator as the fused activation that evaluates it; SWISH (not fusable) as its scale.
 struct Form {
     DML_FUSED_ACTIVATION a;
@@ -132,13 +124,6 @@ void evaluate_activation(const Form& f, const TensorDesc& in, const TensorDesc& 
 template <class D> void evaluate_desc(const D& d, const Bindings& b) {
     evaluate_activation(form_of(OperatorDesc(d)), d.InputTensor, d.OutputTensor, b);
 }
-
-// 2^-2000: a value that far below every type's smallest subnormal rounds as 0 does, with its sign.
-const mpq_class kTiny = [] {
-    mpz_class d = 1;
-    d <<= 2000;
-    return mpq_class(mpz_class(1), d);
-}();
 
 }  // namespace
 
@@ -256,12 +241,12 @@ namespace {
 
 // A working type's unit roundoff, smallest magnitude (eta: half the smallest subnormal, or the
 // smallest normal where subnormals may be flushed) and largest finite value.
-struct Work {
+struct MathWork {
     double u, eta, max;
     double ulps(double k, double r) const { return 2 * k * u * r + 2 * k * eta; }  // k ULPs of a result |r| <= r
     double rnd(double r) const { return u * r + eta; }                             // one rounding to nearest
 };
-Work work(DataType w, bool flush) {
+MathWork work(DataType w, bool flush) {
     return {unit_roundoff(w), flush ? smallest_normal(w) : subnormal_rounding_error(w),
             w == DataType::FLOAT16   ? 65504.0
             : w == DataType::FLOAT32 ? double(std::numeric_limits<float>::max())
@@ -273,7 +258,7 @@ Work work(DataType w, bool flush) {
 // (as exp2(-s x log2 e)), which reach the sigmoid times e / (1 + e) = 1 - sigmoid; 1 + e (u), the division
 // (2.5 ULP, relative to the sigmoid or to the result), the product (u). A sigmoid that underflows in w costs its absolute error times |x|. Where exp(-s x)
 // overflows w the backend's sigmoid is 0: an error of the whole value M.
-ActivationError swish_error(double x, double s, const Work& w) {
+ActivationError swish_error(double x, double s, const MathWork& w) {
     const double z = s * x, az = std::fabs(z);
     const double sig = z >= 0 ? 1 / (1 + std::exp(-z)) : std::exp(z) / (1 + std::exp(z));
     const double rest = z >= 0 ? std::exp(-z) / (1 + std::exp(-z)) : 1 / (1 + std::exp(z));  // 1 - sig = e / (1 + e)
@@ -291,7 +276,7 @@ ActivationError swish_error(double x, double s, const Work& w) {
 // bound there): the exact value is c (b x + ln(1 + exp(-b x))) / s, and a backend must give the
 // asymptote c b x / s (softplus: x) there (SoftplusLargeInput). Its error: the neglected term (at most
 // |c / s| exp(-b x)) and the asymptote's products and division (2.5 ULP and two roundings).
-ActivationError softplus_asymptote_error(double x, double c, double b, double s, const Work& w) {
+ActivationError softplus_asymptote_error(double x, double c, double b, double s, const MathWork& w) {
     const double z = b * x;
     if (!(z > 0)) return {std::numeric_limits<double>::infinity(), std::numeric_limits<double>::infinity()};
     const double tail = std::fabs(c / s) * std::exp(-z);
@@ -341,7 +326,7 @@ void activation_math_bounds(const Operator& op, const InputBuffer& input, const 
         }
         double worst = 0, magnitude = 0;
         for (DataType w : ws) {
-            const Work wk = work(w, flush);
+            const MathWork wk = work(w, flush);
             ActivationError r = f.swish ? swish_error(v, f.scale, wk) : fused_activation_error(f.a, v, 0, w, flush);
             if (!std::isfinite(r.error) && softplus && std::isfinite(v)) {
                 const float p0 = f.a.Parameters[0], p1 = f.a.Parameters[1];

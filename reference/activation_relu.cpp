@@ -89,11 +89,6 @@ void evaluate(const DML_ACTIVATION_RELU_GRAD_OPERATOR_DESC& d, const Bindings& b
 
 namespace {
 // An input element of the explained position and its value as T (little-endian bits).
-template <class T> T explained_value(const ExplainedInput& in) {
-    T v;
-    std::memcpy(static_cast<void*>(&v), &in.bits, sizeof(T));
-    return v;
-}
 }  // namespace
 
 // The comparison x > 0 (exact_gt, as the loops use it) and what it selected.

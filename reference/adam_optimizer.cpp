@@ -51,10 +51,9 @@ namespace dmlref::reference {
 namespace {
 
 using ADAM = DML_ADAM_OPTIMIZER_OPERATOR_DESC;
-constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
-std::string rule(std::string_view id) { return "adam-optimizer." + std::string(id); }
+constexpr std::string_view kAdam = "adam-optimizer";
 
 // ---- The case's constants: T, the exact Beta^T and Alpha's parts -------------------------------
 
@@ -166,12 +165,12 @@ std::optional<mpq_class> rational_parameter(const Constants& c, const mpq_class&
 }
 
 // An MPFR interval [lo, hi].
-struct Interval {
+struct MpfrInterval {
     mpfr_t lo, hi;
-    explicit Interval(mpfr_prec_t w) { mpfr_inits2(w, lo, hi, (mpfr_ptr) nullptr); }
-    ~Interval() { mpfr_clears(lo, hi, (mpfr_ptr) nullptr); }
-    Interval(const Interval&) = delete;
-    Interval& operator=(const Interval&) = delete;
+    explicit MpfrInterval(mpfr_prec_t w) { mpfr_inits2(w, lo, hi, (mpfr_ptr) nullptr); }
+    ~MpfrInterval() { mpfr_clears(lo, hi, (mpfr_ptr) nullptr); }
+    MpfrInterval(const MpfrInterval&) = delete;
+    MpfrInterval& operator=(const MpfrInterval&) = delete;
     void set(const mpq_class& q) {
         mpfr_set_q(lo, q.get_mpq_t(), MPFR_RNDD);
         mpfr_set_q(hi, q.get_mpq_t(), MPFR_RNDU);
@@ -182,7 +181,7 @@ struct Interval {
 // operation rounded outward, so that X' lies in [lo, hi]; the midpoint and its correct bits.
 long parameter_interval(const Constants& c, const mpq_class& x, const mpq_class& M, const mpq_class& V, mpfr_ptr y,
                         mpfr_prec_t w) {
-    Interval p1(w), p2(w), a(w), b(w), r(w), m(w), lr(w), q(w), out(w);
+    MpfrInterval p1(w), p2(w), a(w), b(w), r(w), m(w), lr(w), q(w), out(w);
     mpfr_t one;
     mpfr_init2(one, w);
     mpfr_set_ui(one, 1, MPFR_RNDN);
@@ -262,12 +261,6 @@ template <class T> T parameter(const Constants& c, double x, const Exact& M, con
     return correctly_rounded<T>([&](mpfr_ptr y, mpfr_prec_t w) { return parameter_interval(c, xq, M.q, V.q, y, w); });
 }
 
-bool valid(const ADAM& d) {
-    Diagnostics g;
-    validate(d, g);
-    return !g.has_errors();
-}
-
 }  // namespace
 
 // ---- Validation --------------------------------------------------------------------------------
@@ -284,7 +277,7 @@ void validate(const ADAM& d, Diagnostics& diags) {
     const DataType t = d.InputParametersTensor.DataType;
     for (const Named& n : all)
         if (n.desc.DataType != t) {
-            diags.error(desc_path(n.name) + "/DataType", rule("same-data-type"),
+            diags.error(desc_path(n.name) + "/DataType", rule(kAdam, "same-data-type"),
                         std::string(n.name) + " is " + std::string(name(n.desc.DataType)) +
                             " and InputParametersTensor " + std::string(name(t)) + "; " + join_names(all) +
                             " must have the same DataType");
@@ -292,7 +285,7 @@ void validate(const ADAM& d, Diagnostics& diags) {
         }
     if (t != DataType::FLOAT32 && t != DataType::FLOAT16)
         diags.error(
-            desc_path("InputParametersTensor") + "/DataType", rule("data-type"),
+            desc_path("InputParametersTensor") + "/DataType", rule(kAdam, "data-type"),
             "InputParametersTensor is " + std::string(name(t)) + "; the page's tables give FLOAT32 and FLOAT16");
     require_same_sizes(diags,
                        {{"InputParametersTensor", d.InputParametersTensor},
@@ -302,30 +295,30 @@ void validate(const ADAM& d, Diagnostics& diags) {
                         {"OutputFirstMomentTensor", d.OutputFirstMomentTensor},
                         {"OutputParametersTensor", d.OutputParametersTensor},
                         {"OutputSecondMomentTensor", d.OutputSecondMomentTensor}},
-                       rule("same-sizes"));
+                       rule(kAdam, "same-sizes"));
     for (uint32_t s : d.TrainingStepTensor.Sizes)
         if (s != 1) {
             diags.error(
-                desc_path("TrainingStepTensor") + "/Sizes", rule("training-step-sizes"),
+                desc_path("TrainingStepTensor") + "/Sizes", rule(kAdam, "training-step-sizes"),
                 "TrainingStepTensor has a size " + std::to_string(s) + "; it must be a scalar (all Sizes equal to 1)");
             break;
         }
     for (const auto& [field, v] : {std::pair{"Beta1", d.Beta1}, std::pair{"Beta2", d.Beta2}})
         if (!(v >= 0 && v <= 1))
-            diags.error(desc_path(field), rule("beta-range"),
+            diags.error(desc_path(field), rule(kAdam, "beta-range"),
                         std::string(field) + " is " + std::to_string(v) + "; this value should be between 0.0 and 1.0");
     for (const auto& [field, v] : {std::pair{"LearningRate", d.LearningRate}, std::pair{"Epsilon", d.Epsilon}})
         if (!std::isfinite(v))
-            diags.error(desc_path(field), rule("hyperparameter"),
+            diags.error(desc_path(field), rule(kAdam, "hyperparameter"),
                         std::string(field) + " is not finite; dmlref needs a finite value");
 }
 
 void validate_values(const ADAM& d, const InputBuffers& in, uint64_t, Diagnostics& diags) {
     const auto s = in.find("TrainingStepTensor");
-    if (!valid(d) || s == in.end() || s->second.size() < buffer_size(d.TrainingStepTensor)) return;
+    if (!valid(d, validate) || s == in.end() || s->second.size() < buffer_size(d.TrainingStepTensor)) return;
     const double t = step_of(d.TrainingStepTensor, s->second);
     if (!(t >= 0 && t <= kAdamMaxStep && t == std::floor(t)))
-        diags.error(pointer_append("/inputs/TrainingStepTensor", size_t(0)), rule("training-step-value"),
+        diags.error(pointer_append("/inputs/TrainingStepTensor", size_t(0)), rule(kAdam, "training-step-value"),
                     "TrainingStepTensor holds " + std::to_string(t) + "; it must hold an integer value from 0 to " +
                         std::to_string(uint64_t(kAdamMaxStep)) +
                         " (the page: \"a single integer value\"; the upper limit is dmlref's)");
@@ -364,7 +357,7 @@ void evaluate(const ADAM& d, const Bindings& b) {
 }
 
 std::optional<Tolerance> adam_optimizer_tolerance(const ADAM& d, std::string_view output) {
-    if (!valid(d) || !output.starts_with("Output")) return std::nullopt;
+    if (!valid(d, validate) || !output.starts_with("Output")) return std::nullopt;
     Tolerance t;
     t.Kind = "Summed";
     t.MaxTerms = 0;

@@ -95,8 +95,6 @@ Params params(const DML_AVERAGE_POOLING_GRAD_OPERATOR_DESC& d) {
             d.IncludePadding};
 }
 
-std::string rule(std::string_view op, std::string_view id) { return std::string(op) + "." + std::string(id); }
-
 // ---- Validation ----------------------------------------------------------------------------
 
 void validate_average_pooling(const Params& p, Diagnostics& diags) {
@@ -107,12 +105,6 @@ void validate_average_pooling(const Params& p, Diagnostics& diags) {
     validate_pooling_windows(
         diags, {p.op, "average pooling", p.input.name, p.pooled.name, p.DimensionCount},
         {&p.input.desc, &p.pooled.desc, &p.Strides, &p.WindowSize, &p.StartPadding, &p.EndPadding, p.Dilations});
-}
-
-template <class D> bool valid(const D& d) {
-    Diagnostics diags;
-    validate(d, diags);
-    return !diags.has_errors();
 }
 
 // ---- The window (the walk itself: reference/pooling_geometry.hpp; the divisors:
@@ -352,20 +344,20 @@ bool average_pooling_fast(const DML_AVERAGE_POOLING_GRAD_OPERATOR_DESC& d, const
 }
 
 std::vector<DontCare> dont_care(const DML_AVERAGE_POOLING_OPERATOR_DESC& d, std::string_view output) {
-    return output == "OutputTensor" && valid(d) ? empty_windows(params(d)) : std::vector<DontCare>{};
+    return output == "OutputTensor" && valid(d, validate) ? empty_windows(params(d)) : std::vector<DontCare>{};
 }
 std::vector<DontCare> dont_care(const DML_AVERAGE_POOLING1_OPERATOR_DESC& d, std::string_view output) {
-    return output == "OutputTensor" && valid(d) ? empty_windows(params(d)) : std::vector<DontCare>{};
+    return output == "OutputTensor" && valid(d, validate) ? empty_windows(params(d)) : std::vector<DontCare>{};
 }
 
 std::optional<Tolerance> tolerance(const DML_AVERAGE_POOLING_OPERATOR_DESC& d, std::string_view output) {
-    return output == "OutputTensor" && valid(d) ? pooling_tolerance(params(d), false) : std::nullopt;
+    return output == "OutputTensor" && valid(d, validate) ? pooling_tolerance(params(d), false) : std::nullopt;
 }
 std::optional<Tolerance> tolerance(const DML_AVERAGE_POOLING1_OPERATOR_DESC& d, std::string_view output) {
-    return output == "OutputTensor" && valid(d) ? pooling_tolerance(params(d), false) : std::nullopt;
+    return output == "OutputTensor" && valid(d, validate) ? pooling_tolerance(params(d), false) : std::nullopt;
 }
 std::optional<Tolerance> tolerance(const DML_AVERAGE_POOLING_GRAD_OPERATOR_DESC& d, std::string_view output) {
-    return output == "OutputGradientTensor" && valid(d) ? pooling_tolerance(params(d), true) : std::nullopt;
+    return output == "OutputGradientTensor" && valid(d, validate) ? pooling_tolerance(params(d), true) : std::nullopt;
 }
 
 }  // namespace dmlref::reference

@@ -58,8 +58,6 @@ uint64_t count_of(const TensorDesc& d) { return element_count(d); }
 
 // ---- Validation --------------------------------------------------------------------------------
 
-std::string rule(std::string_view op, std::string_view id) { return std::string(op) + "." + std::string(id); }
-
 // Every tensor has the first one's dimension count; false otherwise.
 bool same_dimension_count(Diagnostics& diags, std::initializer_list<Named> tensors, std::string_view op) {
     bool ok = true;
@@ -95,12 +93,6 @@ void epsilon_finite(Diagnostics& diags, float e, std::string_view op) {
 
 void validate_activation(Diagnostics& diags, const std::optional<DML_FUSED_ACTIVATION>& a, std::string_view op) {
     if (a) validate_fused_activation(diags, *a, op);
-}
-
-template <class D> bool valid(const D& d) {
-    Diagnostics diags;
-    validate(d, diags);
-    return !diags.has_errors();
 }
 
 // ---- BATCH_NORMALIZATION ---------------------------------------------------------------------
@@ -373,7 +365,7 @@ void evaluate(const DML_BATCH_NORMALIZATION_TRAINING_GRAD_OPERATOR_DESC& d, cons
 
 // Per output (docs/tolerance.md, "Batch normalization").
 std::optional<Tolerance> tolerance(const DML_BATCH_NORMALIZATION_OPERATOR_DESC& d, std::string_view output) {
-    if (output != "OutputTensor" || !valid(d)) return std::nullopt;
+    if (output != "OutputTensor" || !valid(d, validate)) return std::nullopt;
     return stated(d.InputTensor.DataType, "X - Mean, Scale, the root, + Bias, the activation");
 }
 
@@ -388,15 +380,15 @@ static std::optional<Tolerance> bn_grad_tolerance(const D& d, std::string_view o
 }
 
 std::optional<Tolerance> tolerance(const DML_BATCH_NORMALIZATION_GRAD_OPERATOR_DESC& d, std::string_view output) {
-    return valid(d) ? bn_grad_tolerance(d, output, false) : std::nullopt;
+    return valid(d, validate) ? bn_grad_tolerance(d, output, false) : std::nullopt;
 }
 std::optional<Tolerance> tolerance(const DML_BATCH_NORMALIZATION_TRAINING_GRAD_OPERATOR_DESC& d,
                                    std::string_view output) {
-    return valid(d) ? bn_grad_tolerance(d, output, true) : std::nullopt;
+    return valid(d, validate) ? bn_grad_tolerance(d, output, true) : std::nullopt;
 }
 
 std::optional<Tolerance> tolerance(const DML_BATCH_NORMALIZATION_TRAINING_OPERATOR_DESC& d, std::string_view output) {
-    if (!valid(d)) return std::nullopt;
+    if (!valid(d, validate)) return std::nullopt;
     const DataType t = d.InputTensor.DataType;
     if (output == "OutputMeanTensor") return stated(t, "the sum of |X| over the batch, / n");
     if (output == "OutputVarianceTensor") return stated(t, "the sum of (|X - mean| + its error)^2, / n");

@@ -35,7 +35,7 @@ double order_error(const W& w, std::vector<double> a) {
     const uint64_t n = a.size();
     if (n < 2) return 0;
     const double chain = double(n - 1) * w.u;
-    if (!(chain < 1)) return kInf;
+    if (!(chain < 1)) return kInfinity;
     std::sort(a.begin(), a.end(), std::greater<>());
     double weighted = a[0] * double(n - 1);
     for (uint64_t i = 1; i < n; ++i) weighted += a[i] * double(n - i);

@@ -7,9 +7,13 @@
 #include "dmlref/operators.hpp"
 
 #include <array>
+#include <cmath>
 #include <cstring>
 #include <initializer_list>
+#include <limits>
 #include <string>
+#include <type_traits>
+#include <vector>
 
 namespace dmlref::reference {
 
@@ -25,6 +29,51 @@ void require_same_sizes(Diagnostics& diags, std::initializer_list<Named> tensors
 // Sentence listing the names: "InputTensor, InputGradientTensor and OutputGradientTensor".
 std::string join_names(std::initializer_list<Named> tensors);
 std::string desc_path(std::string_view field);  // "/desc/<field>"
+
+// "<op>.<id>": a rule id (docs/rules.md), the operator's prefix ("max-pooling2") and the rule's own id.
+inline std::string rule(std::string_view op, std::string_view id) { return std::string(op) + "." + std::string(id); }
+// "/desc/<field>/Sizes": where a tensor's sizes are reported.
+inline std::string sizes_path(std::string_view field) { return pointer_append(desc_path(field), "Sizes"); }
+// True where `check` (the family's validate) finds no error in d: an explain hook or a tolerance
+// row needs a desc whose own rules hold.
+template <class D> bool valid(const D& d, void (*check)(const D&, Diagnostics&)) {
+    Diagnostics diags;
+    check(d, diags);
+    return !diags.has_errors();
+}
+
+inline constexpr double kInf = std::numeric_limits<double>::infinity();
+// The next double above v: an upper bound's rounding.
+inline double up(double v) { return std::nextafter(v, kInf); }
+
+// An explained input's value: its bits as a T (explain's ExplainedInput).
+template <class T, class In> T explained_value(const In& in) {
+    T v;
+    std::memcpy(static_cast<void*>(&v), &in.bits, sizeof(T));
+    return v;
+}
+// An integer's bits, sign-extended to 64.
+template <class T> uint64_t as_u64(T x) {
+    if constexpr (std::is_signed_v<T>) return uint64_t(int64_t(x));
+    else return uint64_t(x);
+}
+// The element offset of coordinate c.
+inline int64_t offset_of(const std::vector<int64_t>& strides, const std::vector<uint64_t>& c) {
+    int64_t off = 0;
+    for (size_t i = 0; i < c.size(); ++i) off += int64_t(c[i]) * strides[i];
+    return off;
+}
+
+// The bits of an element of t's width: all ones in its low 8 * element_size(t) bits.
+inline uint64_t width_mask(DataType t) {
+    const uint32_t w = element_size(t);
+    return w >= 8 ? ~uint64_t(0) : (uint64_t(1) << (8 * w)) - 1;
+}
+// The integer types the integer products and quantized operators take as data.
+inline bool is_integer_data(DataType t) {
+    return t == DataType::INT32 || t == DataType::INT16 || t == DataType::INT8 || t == DataType::UINT32 ||
+           t == DataType::UINT16 || t == DataType::UINT8;
+}
 
 // The arrays of a pooling desc (max and average pooling, forward and grad): DimensionCount is the
 // input's dimension count - 2, every array has DimensionCount entries, and strides, windows and

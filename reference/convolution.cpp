@@ -59,7 +59,6 @@ namespace dmlref::reference {
 
 namespace {
 
-std::string rule(std::string_view op, std::string_view id) { return std::string(op) + "." + std::string(id); }
 std::string str(uint64_t v) { return std::to_string(v); }
 
 // ---- Validation ----------------------------------------------------------------------------
@@ -181,12 +180,6 @@ bool validate_geometry(Diagnostics& diags, const ConvolutionFields& f) {
 }
 
 namespace {
-
-template <class D> bool valid(const D& d) {
-    Diagnostics diags;
-    validate(d, diags);
-    return !diags.has_errors();
-}
 
 ConvolutionGeometry geometry(const TensorDesc& input, const TensorDesc& filter, const TensorDesc& output,
                              uint32_t count, const std::vector<uint32_t>& Strides,

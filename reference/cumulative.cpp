@@ -45,7 +45,7 @@ namespace {
 using SUM = DML_CUMULATIVE_SUMMATION_OPERATOR_DESC;
 using PROD = DML_CUMULATIVE_PRODUCT_OPERATOR_DESC;
 
-struct Params {
+struct CumulativeParams {
     std::string_view op;
     const TensorDesc& input;
     const TensorDesc& output;
@@ -55,7 +55,7 @@ struct Params {
     std::string_view exclusive_field;
 };
 
-Params params(const SUM& d) {
+CumulativeParams params(const SUM& d) {
     return {"cumulative-summation",
             d.InputTensor,
             d.OutputTensor,
@@ -64,7 +64,7 @@ Params params(const SUM& d) {
             d.HasExclusiveSum,
             "HasExclusiveSum"};
 }
-Params params(const PROD& d) {
+CumulativeParams params(const PROD& d) {
     return {"cumulative-product",
             d.InputTensor,
             d.OutputTensor,
@@ -74,9 +74,7 @@ Params params(const PROD& d) {
             "HasExclusiveProduct"};
 }
 
-std::string rule(std::string_view op, std::string_view id) { return std::string(op) + "." + std::string(id); }
-
-void validate_cumulative(const Params& p, Diagnostics& diags) {
+void validate_cumulative(const CumulativeParams& p, Diagnostics& diags) {
     const std::initializer_list<Named> both = {{"InputTensor", p.input}, {"OutputTensor", p.output}};
     require_same_data_type(diags, both, rule(p.op, "same-data-type"));
     require_same_sizes(diags, both, rule(p.op, "same-sizes"));
@@ -129,11 +127,6 @@ void for_each_line(const TensorDesc& d, const std::vector<int64_t>& strides, uin
     }
 }
 
-template <class T> uint64_t as_u64(T x) {
-    if constexpr (std::is_signed_v<T>) return uint64_t(int64_t(x));
-    else return uint64_t(x);
-}
-
 // IntegerOverflow=Saturate: a line's prefix values, exact, each clamped once to T's range. A sum
 // is exact in int128 (each term below 2^64 in magnitude, fewer than 2^63 of them). A product
 // keeps its sign and its magnitude, held at kBeyond (2^65, past every type's range) once it
@@ -162,7 +155,7 @@ template <class T> void saturating_scan(const T* x, const Line& line, bool produ
     }
 }
 
-void scan(const Params& p, bool product, const Bindings& b) {
+void scan(const CumulativeParams& p, bool product, const Bindings& b) {
     const TensorView X(p.input, b.at("InputTensor"));
     const TensorView Y(p.output, b.at("OutputTensor"));
     const bool exclusive = p.exclusive != 0;
@@ -204,14 +197,8 @@ void scan(const Params& p, bool product, const Bindings& b) {
     });
 }
 
-bool valid(const PROD& d) {
-    Diagnostics diags;
-    validate(d, diags);
-    return !diags.has_errors();
-}
-
 // Calls f(e, prefix values) for each output element e, its prefix's logical values in order.
-template <class F> void for_each_prefix(const Params& p, const std::vector<double>& x, F&& f) {
+template <class F> void for_each_prefix(const CumulativeParams& p, const std::vector<double>& x, F&& f) {
     const bool exclusive = p.exclusive != 0;
     for_each_line(p.input, packed_strides(p.input.Sizes), p.Axis, p.decreasing, [&](const Line& line) {
         std::vector<double> prefix;
@@ -231,7 +218,7 @@ void evaluate(const SUM& d, const Bindings& b) { scan(params(d), false, b); }
 void evaluate(const PROD& d, const Bindings& b) { scan(params(d), true, b); }
 
 std::vector<uint32_t> cumulative_term_counts(const OperatorDesc& desc) {
-    const Params p = get_if<SUM>(&desc) ? params(get<SUM>(desc)) : params(get<PROD>(desc));
+    const CumulativeParams p = get_if<SUM>(&desc) ? params(get<SUM>(desc)) : params(get<PROD>(desc));
     std::vector<uint32_t> counts(element_count(p.output));
     for_each_line(p.input, packed_strides(p.input.Sizes), p.Axis, p.decreasing, [&](const Line& line) {
         for (size_t k = 0; k < line.logical.size(); ++k) counts[line.logical[k]] = uint32_t(k + (p.exclusive ? 0 : 1));
@@ -240,7 +227,7 @@ std::vector<uint32_t> cumulative_term_counts(const OperatorDesc& desc) {
 }
 
 void cumulative_summation_terms(const Case& c, std::string_view, const ArithmeticProfile&, TermSink& sink) {
-    const Params p = params(get<SUM>(c.op.Desc));
+    const CumulativeParams p = params(get<SUM>(c.op.Desc));
     const auto it = c.inputs.find("InputTensor");
     if (it == c.inputs.end()) throw std::invalid_argument("no InputTensor");
     const std::vector<double> x = logical_doubles(p.input, it->second);
@@ -250,7 +237,7 @@ void cumulative_summation_terms(const Case& c, std::string_view, const Arithmeti
 }
 
 std::optional<Tolerance> tolerance(const PROD& d, std::string_view output) {
-    if (output != "OutputTensor" || !valid(d)) return std::nullopt;
+    if (output != "OutputTensor" || !valid(d, validate)) return std::nullopt;
     Tolerance t;
     if (!is_float(d.InputTensor.DataType)) {
         t.Why = "integer products wrap to the width (docs/golden.md, Cumulative sum and product): bit for bit";
@@ -270,7 +257,7 @@ bool explain_cumulative(const Case& c, std::string_view output, uint64_t flat, F
     const bool product = get_if<PROD>(&c.op.Desc) != nullptr;
     if (!product && !get_if<SUM>(&c.op.Desc)) return false;
     if (output != "OutputTensor") return false;
-    const Params p = product ? params(get<PROD>(c.op.Desc)) : params(get<SUM>(c.op.Desc));
+    const CumulativeParams p = product ? params(get<PROD>(c.op.Desc)) : params(get<SUM>(c.op.Desc));
     const auto it = c.inputs.find("InputTensor");
     const std::vector<double> x = it != c.inputs.end() ? logical_doubles(p.input, it->second)
                                                        : std::vector<double>(element_count(p.input));
@@ -310,7 +297,7 @@ void cumulative_product_bounds(const Operator& op, const InputBuffer& input, con
     using namespace reference;
     const auto* d = get_if<DML_CUMULATIVE_PRODUCT_OPERATOR_DESC>(&op.Desc);
     if (!d) throw std::invalid_argument("not a CUMULATIVE_PRODUCT operator");
-    const Params p = params(*d);
+    const CumulativeParams p = params(*d);
     const std::vector<double> x = logical_doubles(p.input, input("InputTensor"));
     for_each_prefix(p, x, [&](uint64_t e, const std::vector<double>& prefix) {
         bool nonfinite = false, nan = false;

@@ -45,7 +45,7 @@ namespace {
 template <class D>
 constexpr bool kToSpace = D::kType == OperatorType::DEPTH_TO_SPACE || D::kType == OperatorType::DEPTH_TO_SPACE1;
 
-template <class D> std::string prefix() {
+template <class D> std::string depth_space_prefix() {
     switch (D::kType) {
         case OperatorType::SPACE_TO_DEPTH: return "space-to-depth";
         case OperatorType::SPACE_TO_DEPTH1: return "space-to-depth1";
@@ -55,7 +55,7 @@ template <class D> std::string prefix() {
 }
 
 template <class D> void validate_depth_space(const D& d, Diagnostics& diags) {
-    const std::string op = prefix<D>();
+    const std::string op = depth_space_prefix<D>();
     const Named in{"InputTensor", d.InputTensor}, out{"OutputTensor", d.OutputTensor};
     require_same_data_type(diags, {in, out}, op + ".same-data-type");
     if (d.Order >= kDepthSpaceOrderNames.Names.size())

@@ -41,11 +41,6 @@ namespace dmlref::reference {
 
 namespace {
 
-uint64_t width_mask(DataType t) {
-    const uint32_t w = element_size(t);
-    return w >= 8 ? ~uint64_t(0) : (uint64_t(1) << (8 * w)) - 1;
-}
-
 void require_rank(Diagnostics& diags, const TensorDesc& out, std::string_view rule) {
     if (out.Sizes.size() < 2)
         diags.error(desc_path("OutputTensor") + "/Sizes", std::string(rule),

@@ -207,11 +207,6 @@ void evaluate(const DML_ELEMENT_WISE_CLIP_GRAD1_OPERATOR_DESC& d, const Bindings
 
 namespace {
 // An input element of the explained position and its value as T (little-endian bits).
-template <class T> T explained_value(const ExplainedInput& in) {
-    T v;
-    std::memcpy(static_cast<void*>(&v), &in.bits, sizeof(T));
-    return v;
-}
 }  // namespace
 
 // Which comparison of the formula decided the element: the same Number comparisons and D3D

@@ -81,7 +81,7 @@ std::string_view logic_rule_prefix(OperatorType t) {
 
 namespace {
 
-std::string rule(OperatorType t, std::string_view r) {
+std::string logic_rule(OperatorType t, std::string_view r) {
     return std::string(logic_rule_prefix(t)) + "." + std::string(r);
 }
 
@@ -162,7 +162,7 @@ template <OT Op, class W> W bitwise(W a, W b) {
 }
 
 void require_same_sizes_of(OT op, Diagnostics& diags, std::initializer_list<Named> all) {
-    require_same_sizes(diags, all, rule(op, "same-sizes"));
+    require_same_sizes(diags, all, logic_rule(op, "same-sizes"));
 }
 
 }  // namespace
@@ -172,12 +172,13 @@ void require_same_sizes_of(OT op, Diagnostics& diags, std::initializer_list<Name
 template <OT Op> void validate(const Binary<Op>& d, Diagnostics& diags) {
     if constexpr (is_comparison(Op)) {
         // "ATensor and BTensor must have the same DataType."
-        require_same_data_type(diags, {{"ATensor", d.ATensor}, {"BTensor", d.BTensor}}, rule(Op, "same-data-type"));
+        require_same_data_type(diags, {{"ATensor", d.ATensor}, {"BTensor", d.BTensor}},
+                               logic_rule(Op, "same-data-type"));
     } else {
         // "ATensor, BTensor, and OutputTensor must have the same DataType, DimensionCount, and Sizes."
         require_same_data_type(diags,
                                {{"ATensor", d.ATensor}, {"BTensor", d.BTensor}, {"OutputTensor", d.OutputTensor}},
-                               rule(Op, "same-data-type"));
+                               logic_rule(Op, "same-data-type"));
     }
     require_same_sizes_of(Op, diags,
                           {{"ATensor", d.ATensor}, {"BTensor", d.BTensor}, {"OutputTensor", d.OutputTensor}});
@@ -247,7 +248,7 @@ template <OT Op> void validate(const Unary<Op>& d, Diagnostics& diags) {
     // LOGICAL_NOT and BIT_NOT: "InputTensor and OutputTensor must have the same DataType, DimensionCount,
     // and Sizes"; IS_NAN and BIT_COUNT: the same DimensionCount and Sizes (the DataTypes may differ).
     if constexpr (Op == OT::ELEMENT_WISE_LOGICAL_NOT || Op == OT::ELEMENT_WISE_BIT_NOT)
-        require_same_data_type(diags, all, rule(Op, "same-data-type"));
+        require_same_data_type(diags, all, logic_rule(Op, "same-data-type"));
     require_same_sizes_of(Op, diags, all);
 }
 
@@ -294,7 +295,7 @@ void validate(const DML_ELEMENT_WISE_IS_INFINITY_OPERATOR_DESC& d, Diagnostics& 
     require_same_sizes_of(OT::ELEMENT_WISE_IS_INFINITY, diags,
                           {{"InputTensor", d.InputTensor}, {"OutputTensor", d.OutputTensor}});
     if (d.InfinityMode > DML_IS_INFINITY_MODE_NEGATIVE)
-        diags.error(desc_path("InfinityMode"), rule(OT::ELEMENT_WISE_IS_INFINITY, "infinity-mode"),
+        diags.error(desc_path("InfinityMode"), logic_rule(OT::ELEMENT_WISE_IS_INFINITY, "infinity-mode"),
                     "InfinityMode is " + std::to_string(d.InfinityMode) +
                         "; it must be DML_IS_INFINITY_MODE_EITHER (0), POSITIVE (1) or NEGATIVE (2)");
 }
@@ -331,7 +332,7 @@ void evaluate(const DML_ELEMENT_WISE_IS_INFINITY_OPERATOR_DESC& d, const Binding
 void validate(const DML_ELEMENT_WISE_IF_OPERATOR_DESC& d, Diagnostics& diags) {
     // "ATensor, BTensor, and OutputTensor must have the same DataType."
     require_same_data_type(diags, {{"ATensor", d.ATensor}, {"BTensor", d.BTensor}, {"OutputTensor", d.OutputTensor}},
-                           rule(OT::ELEMENT_WISE_IF, "same-data-type"));
+                           logic_rule(OT::ELEMENT_WISE_IF, "same-data-type"));
     // "ATensor, BTensor, ConditionTensor, and OutputTensor must have the same DimensionCount and Sizes."
     require_same_sizes_of(OT::ELEMENT_WISE_IF, diags,
                           {{"ConditionTensor", d.ConditionTensor},

@@ -14,6 +14,9 @@
 
 namespace dmlref::reference {
 
+// 2^-2000: a value that far below every type's smallest subnormal rounds as 0 does, with its sign.
+inline const mpq_class kTiny(mpz_class(1), mpz_class(1) << 2000);
+
 // The exact value of a finite element: floats are dyadic rationals (mpq_set_d is exact),
 // integers are themselves. NaN and infinities have no rational value (callers test first).
 template <class T> mpq_class exact_value(T x) {

@@ -87,9 +87,6 @@ Sides sides(const FOLD& d) {
             d.DimensionCount, d.WindowSizes, d.Strides,      d.Dilations,    d.StartPadding, d.EndPadding};
 }
 
-std::string sizes_path(std::string_view t) { return pointer_append(desc_path(t), "Sizes"); }
-std::string str(uint64_t v) { return std::to_string(v); }
-
 bool validate_sides(const Sides& s, Diagnostics& diags) {
     auto rule = [&](std::string_view id) { return std::string(s.op) + "." + std::string(id); };
     const TensorDesc& in = s.fold ? s.columns : s.image;
@@ -97,8 +94,9 @@ bool validate_sides(const Sides& s, Diagnostics& diags) {
     require_same_data_type(diags, {{"InputTensor", in}, {"OutputTensor", out}}, rule("same-data-type"));
     const uint32_t D = s.DimensionCount;
     if (D < 1 || D > 6) {
-        diags.error("/desc/DimensionCount", rule("dimension-count"),
-                    "DimensionCount is " + str(D) + "; it must be 1 to 6 (the spatial dimensions of the image)");
+        diags.error(
+            "/desc/DimensionCount", rule("dimension-count"),
+            "DimensionCount is " + std::to_string(D) + "; it must be 1 to 6 (the spatial dimensions of the image)");
         return false;
     }
     struct Array {
@@ -114,9 +112,9 @@ bool validate_sides(const Sides& s, Diagnostics& diags) {
     bool ok = true;
     for (const auto& a : arrays)
         if (a.v->size() != D) {
-            diags.error(
-                desc_path(a.name), rule("array-length"),
-                std::string(a.name) + " has " + str(a.v->size()) + " entries; it must have DimensionCount = " + str(D));
+            diags.error(desc_path(a.name), rule("array-length"),
+                        std::string(a.name) + " has " + std::to_string(a.v->size()) +
+                            " entries; it must have DimensionCount = " + std::to_string(D));
             ok = false;
         }
     if (!ok) return false;
@@ -125,15 +123,15 @@ bool validate_sides(const Sides& s, Diagnostics& diags) {
         for (size_t i = 0; i < D; ++i)
             if ((*a.v)[i] == 0) {
                 diags.error(pointer_append(desc_path(a.name), i), rule(a.nonzero),
-                            std::string(a.name) + "[" + str(i) + "] is 0; it must be at least 1");
+                            std::string(a.name) + "[" + std::to_string(i) + "] is 0; it must be at least 1");
                 ok = false;
             }
     }
     if (s.image.DimensionCount() != D + 2) {
         diags.error(sizes_path(s.image_name), rule("image-rank"),
-                    std::string(s.image_name) + " has " + str(s.image.DimensionCount()) +
-                        " dimensions; the image is {N, C, " + "spatial...} with DimensionCount = " + str(D) +
-                        " spatial dimensions, so " + str(D + 2));
+                    std::string(s.image_name) + " has " + std::to_string(s.image.DimensionCount()) +
+                        " dimensions; the image is {N, C, " + "spatial...} with DimensionCount = " + std::to_string(D) +
+                        " spatial dimensions, so " + std::to_string(D + 2));
         return false;
     }
     if (!ok) return false;
@@ -142,9 +140,10 @@ bool validate_sides(const Sides& s, Diagnostics& diags) {
         const uint64_t extent = uint64_t(s.Dilations[i]) * (s.WindowSizes[i] - 1) + 1;
         if (padded < extent) {
             diags.error(pointer_append(desc_path("WindowSizes"), i), rule("window-fits"),
-                        "the window of spatial dimension " + str(i) + " spans " + str(extent) +
+                        "the window of spatial dimension " + std::to_string(i) + " spans " + std::to_string(extent) +
                             " positions (Dilations * (WindowSizes - 1) + 1) " + "but the padded image has " +
-                            str(padded) + " (size + StartPadding + EndPadding); BlocksPerDimension would be 0");
+                            std::to_string(padded) +
+                            " (size + StartPadding + EndPadding); BlocksPerDimension would be 0");
             ok = false;
         }
     }
@@ -152,16 +151,17 @@ bool validate_sides(const Sides& s, Diagnostics& diags) {
     const uint32_t r = s.columns.DimensionCount();
     if (r != 3 && r != D + 2) {
         diags.error(sizes_path(s.columns_name), rule("columns-rank"),
-                    std::string(s.columns_name) + " has " + str(r) +
+                    std::string(s.columns_name) + " has " + std::to_string(r) +
                         " dimensions; the columns {N, C * prod(WindowSizes), BlockCount} have 3 " +
-                        "(the pages' examples) or the image's " + str(D + 2) +
+                        "(the pages' examples) or the image's " + std::to_string(D + 2) +
                         " with leading 1s (the pages' \"same DimensionCount\")");
         return false;
     }
     for (uint32_t i = 0; i + 3 < r; ++i)
         if (s.columns.Sizes[i] != 1) {
             diags.error(pointer_append(sizes_path(s.columns_name), i), rule("columns-rank"),
-                        std::string(s.columns_name) + ".Sizes[" + str(i) + "] is " + str(s.columns.Sizes[i]) +
+                        std::string(s.columns_name) + ".Sizes[" + std::to_string(i) + "] is " +
+                            std::to_string(s.columns.Sizes[i]) +
                             "; dimensions before {N, C * prod(WindowSizes), BlockCount} must be 1");
             return false;
         }
@@ -175,45 +175,48 @@ bool validate_sides(const Sides& s, Diagnostics& diags) {
     const std::string p = sizes_path(s.columns_name);
     if (s.columns.Sizes[r - 3] != s.image.Sizes[0]) {
         diags.error(pointer_append(p, r - 3), rule("batch-size"),
-                    std::string(s.columns_name) + ".Sizes[" + str(r - 3) + "] is " + str(s.columns.Sizes[r - 3]) +
-                        "; it is the batch N = " + str(s.image.Sizes[0]) + " of " + std::string(s.image_name));
+                    std::string(s.columns_name) + ".Sizes[" + std::to_string(r - 3) + "] is " +
+                        std::to_string(s.columns.Sizes[r - 3]) + "; it is the batch N = " +
+                        std::to_string(s.image.Sizes[0]) + " of " + std::string(s.image_name));
         ok = false;
     }
     const uint64_t rows = saturating_mul(s.image.Sizes[1], K);
     if (s.columns.Sizes[r - 2] != rows) {
         diags.error(pointer_append(p, r - 2), rule("window-channels"),
-                    std::string(s.columns_name) + ".Sizes[" + str(r - 2) + "] is " + str(s.columns.Sizes[r - 2]) +
-                        "; it must be C * prod(WindowSizes) = " + str(s.image.Sizes[1]) + " * " + str(K) +
-                        (rows == kSaturated ? " (beyond 2^64)" : " = " + str(rows)));
+                    std::string(s.columns_name) + ".Sizes[" + std::to_string(r - 2) + "] is " +
+                        std::to_string(s.columns.Sizes[r - 2]) +
+                        "; it must be C * prod(WindowSizes) = " + std::to_string(s.image.Sizes[1]) + " * " +
+                        std::to_string(K) + (rows == kSaturated ? " (beyond 2^64)" : " = " + std::to_string(rows)));
         ok = false;
     }
     if (s.columns.Sizes[r - 1] != L) {
         diags.error(
             pointer_append(p, r - 1), rule("block-count"),
-            std::string(s.columns_name) + ".Sizes[" + str(r - 1) + "] is " + str(s.columns.Sizes[r - 1]) +
-                "; BlockCount = prod(BlocksPerDimension) = " + (L == kSaturated ? std::string("beyond 2^64") : str(L)) +
+            std::string(s.columns_name) + ".Sizes[" + std::to_string(r - 1) + "] is " +
+                std::to_string(s.columns.Sizes[r - 1]) + "; BlockCount = prod(BlocksPerDimension) = " +
+                (L == kSaturated ? std::string("beyond 2^64") : std::to_string(L)) +
                 " with BlocksPerDimension[d] = (size + StartPadding + EndPadding - Dilations * (WindowSizes - 1) - 1) / Strides + 1");
         ok = false;
     }
     return ok;
 }
 
-bool valid(const Sides& s) {
+bool valid_sides(const Sides& s) {
     Diagnostics diags;
     return validate_sides(s, diags) && !diags.has_errors();
 }
 
 // The geometry of a valid desc: for every (tap k, block l) its image position (the packed
 // spatial index of the image plane), or -1 at a padding position.
-struct Geometry {
+struct FoldGeometry {
     size_t D = 0, rank = 0;                      // spatial dimensions; the columns' DimensionCount
     uint64_t N = 0, C = 0, K = 1, L = 1, P = 1;  // taps per window, blocks, positions per plane
     std::vector<int64_t> S, B;
     std::vector<int64_t> target;  // K * L entries, k * L + l
 };
 
-Geometry geometry(const Sides& s) {
-    Geometry g;
+FoldGeometry geometry(const Sides& s) {
+    FoldGeometry g;
     g.D = s.DimensionCount;
     g.rank = s.columns.DimensionCount();
     g.N = s.image.Sizes[0];
@@ -256,12 +259,12 @@ Geometry geometry(const Sides& s) {
 
 // FOLD's terms grouped by image position: position p's (k * L + l) entries are
 // order[first[p] .. first[p + 1]), in increasing k * L + l.
-struct Groups {
+struct FoldGroups {
     std::vector<uint64_t> first, order;
 };
 
-Groups groups(const Geometry& g) {
-    Groups r;
+FoldGroups groups(const FoldGeometry& g) {
+    FoldGroups r;
     r.first.assign(g.P + 1, 0);
     for (int64_t t : g.target)
         if (t >= 0) ++r.first[uint64_t(t) + 1];
@@ -274,7 +277,7 @@ Groups groups(const Geometry& g) {
 }
 
 // The strided element offset of every image position of a plane, from a view's spatial strides.
-std::vector<int64_t> plane_offsets(const Geometry& g, const std::vector<int64_t>& strides) {
+std::vector<int64_t> plane_offsets(const FoldGeometry& g, const std::vector<int64_t>& strides) {
     std::vector<int64_t> off(g.P);
     for (uint64_t p = 0; p < g.P; ++p) {
         uint64_t rest = p;
@@ -289,7 +292,7 @@ std::vector<int64_t> plane_offsets(const Geometry& g, const std::vector<int64_t>
 }
 
 // The columns' logical index of (n, row, l), whatever leading 1s they have.
-std::vector<uint64_t> column_index(const Geometry& g, uint64_t n, uint64_t row, uint64_t l) {
+std::vector<uint64_t> column_index(const FoldGeometry& g, uint64_t n, uint64_t row, uint64_t l) {
     std::vector<uint64_t> idx(g.rank - 3, 0);
     idx.insert(idx.end(), {n, row, l});
     return idx;
@@ -323,7 +326,7 @@ void validate(const FOLD& d, Diagnostics& diags) { validate_sides(sides(d), diag
 
 void evaluate(const UNFOLD& d, const Bindings& b) {
     const Sides s = sides(d);
-    const Geometry g = geometry(s);
+    const FoldGeometry g = geometry(s);
     const TensorView X(d.InputTensor, b.at("InputTensor"));
     const TensorView Y(d.OutputTensor, b.at("OutputTensor"));
     const size_t w = element_size(d.InputTensor.DataType);
@@ -348,8 +351,8 @@ void evaluate(const UNFOLD& d, const Bindings& b) {
 
 void evaluate(const FOLD& d, const Bindings& b) {
     const Sides s = sides(d);
-    const Geometry g = geometry(s);
-    const Groups gr = groups(g);
+    const FoldGeometry g = geometry(s);
+    const FoldGroups gr = groups(g);
     const TensorView X(d.InputTensor, b.at("InputTensor"));
     const TensorView Y(d.OutputTensor, b.at("OutputTensor"));
     const std::vector<int64_t> yoff = plane_offsets(g, Y.strides);
@@ -398,9 +401,9 @@ void evaluate(const FOLD& d, const Bindings& b) {
 
 std::vector<uint32_t> fold_term_counts(const Case& c, std::string_view) {
     const auto* d = get_if<FOLD>(&c.op.Desc);
-    if (!d || !valid(sides(*d))) return {};
-    const Geometry g = geometry(sides(*d));
-    const Groups gr = groups(g);
+    if (!d || !valid_sides(sides(*d))) return {};
+    const FoldGeometry g = geometry(sides(*d));
+    const FoldGroups gr = groups(g);
     std::vector<uint32_t> counts(g.N * g.C * g.P);
     for (uint64_t e = 0; e < counts.size(); ++e) {
         const uint64_t p = e % g.P;
@@ -411,11 +414,11 @@ std::vector<uint32_t> fold_term_counts(const Case& c, std::string_view) {
 
 void fold_terms(const Case& c, std::string_view, const ArithmeticProfile&, TermSink& sink) {
     const auto* d = get_if<FOLD>(&c.op.Desc);
-    if (!d || !valid(sides(*d))) throw std::invalid_argument("fold_terms: not a valid FOLD");
+    if (!d || !valid_sides(sides(*d))) throw std::invalid_argument("fold_terms: not a valid FOLD");
     const auto it = c.inputs.find("InputTensor");
     if (it == c.inputs.end()) throw std::invalid_argument("no InputTensor");
-    const Geometry g = geometry(sides(*d));
-    const Groups gr = groups(g);
+    const FoldGeometry g = geometry(sides(*d));
+    const FoldGroups gr = groups(g);
     const std::vector<double> x = logical_doubles(d->InputTensor, it->second);
     for (uint64_t n = 0; n < g.N; ++n)
         for (uint64_t ch = 0; ch < g.C; ++ch)
@@ -433,8 +436,8 @@ void fold_terms(const Case& c, std::string_view, const ArithmeticProfile&, TermS
 bool explain_fold(const Case& c, std::string_view output, uint64_t flat, FamilyExplanation& out) {
     std::optional<Sides> holder;
     const Sides* s = sides_of(c.op.Desc, holder);
-    if (!s || output != "OutputTensor" || !valid(*s)) return false;
-    const Geometry g = geometry(*s);
+    if (!s || output != "OutputTensor" || !valid_sides(*s)) return false;
+    const FoldGeometry g = geometry(*s);
     std::vector<int64_t> W(s->WindowSizes.begin(), s->WindowSizes.end());
     auto position = [&](uint64_t k, uint64_t l) {  // the tap's image position, padding or not
         const std::vector<int64_t> kk = unflatten(k, W), bb = unflatten(l, g.B);
@@ -466,7 +469,7 @@ bool explain_fold(const Case& c, std::string_view output, uint64_t flat, FamilyE
         return true;
     }
     // FOLD: image element (n, ch, p) sums the column elements whose taps land on it.
-    const Groups gr = groups(g);
+    const FoldGroups gr = groups(g);
     const uint64_t p = flat % g.P, ch = (flat / g.P) % g.C, n = flat / (g.P * g.C);
     const uint64_t terms = gr.first[p + 1] - gr.first[p];
     out.facts.emplace_back("position", "image position " + bracket(unflatten(p, g.S)) + " of channel " +
@@ -504,7 +507,7 @@ bool explain_fold(const Case& c, std::string_view output, uint64_t flat, FamilyE
 void fold_features(const OperatorDesc& desc, std::vector<std::string>& f) {
     std::optional<Sides> holder;
     const Sides* s = sides_of(desc, holder);
-    if (!s || !valid(*s)) return;
+    if (!s || !valid_sides(*s)) return;
     bool pad = false, stride = false, overlap = false, dil = false;
     for (size_t i = 0; i < s->DimensionCount; ++i) {
         pad = pad || s->StartPadding[i] || s->EndPadding[i];
@@ -520,7 +523,7 @@ void fold_features(const OperatorDesc& desc, std::vector<std::string>& f) {
     if (r == 3) f.push_back("columns-3d");
     if (r == s->DimensionCount + 2 && s->DimensionCount > 1) f.push_back("columns-image-rank");
     if (s->fold) {
-        const Geometry g = geometry(*s);
+        const FoldGeometry g = geometry(*s);
         std::vector<bool> reached(g.P, false);
         for (int64_t t : g.target)
             if (t >= 0) reached[uint64_t(t)] = true;

@@ -48,11 +48,6 @@ Out infinity(int sign) { return {sign > 0 ? Out::PosInf : Out::NegInf, 0, {}}; }
 Out selected() { return {Out::Selected, 0, {}}; }
 
 mpq_class q_of(float f) { return mpq_class(double(f)); }  // a desc FLOAT, exactly
-const mpq_class kTiny = [] {
-    mpz_class d = 1;
-    d <<= 2000;
-    return mpq_class(mpz_class(1), d);
-}();
 const mpq_class kLarge(1024);
 
 // c (1 - tiny): a value within 2^-2000 relative below |c| in magnitude, rounded as c nudged toward 0.
@@ -346,8 +341,6 @@ template <class T> T rounded(const Out& v) {
     if constexpr (std::is_integral_v<T>) return s > 0 ? std::numeric_limits<T>::max() : std::numeric_limits<T>::min();
     else return round_to_float<T>(s * std::numeric_limits<double>::infinity());
 }
-
-std::string rule(std::string_view op, std::string_view id) { return std::string(op) + "." + std::string(id); }
 
 }  // namespace
 

@@ -6,9 +6,20 @@
 #include "dmlref/diagnostics.hpp"
 #include "dmlref/operators.hpp"
 
+#include <stdexcept>
+#include <string>
 #include <string_view>
 
 namespace dmlref::reference {
+
+// The fused activation of one activation page (its operator name, "ACTIVATION_LINEAR") with its
+// parameters: the form in which fused_activation<T> evaluates an activation operator.
+inline DML_FUSED_ACTIVATION fused(std::string_view name, float p0 = 0, float p1 = 0) {
+    const auto& types = fused_activation_types();
+    for (uint32_t k = 0; k < types.size(); ++k)
+        if (types[k].Name == name) return {k, {p0, p1}};
+    throw std::logic_error("no fused activation " + std::string(name));
+}
 
 // The activation applied to the already rounded normalized value y, rounded once more to T: the
 // exact real value of the activation page's formula at y (docs/golden.md, BnFusedActivation and

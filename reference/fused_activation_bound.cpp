@@ -14,6 +14,8 @@
 // in double are within a few ULPs; the whole result is widened by 2^-20 relative (docs/tolerance.md).
 #include "fused_activation.hpp"
 
+#include "common.hpp"
+
 #include "dmlref/bound.hpp"
 
 #include <algorithm>
@@ -24,8 +26,6 @@ namespace dmlref::reference {
 
 namespace {
 
-constexpr double kInf = std::numeric_limits<double>::infinity();
-
 struct Interval {
     double lo, hi, E;  // the interval, and the distance bound between the two values in it
     double X() const { return std::max(std::fabs(lo), std::fabs(hi)); }
@@ -33,7 +33,7 @@ struct Interval {
     bool holds(double v) const { return lo <= v && v <= hi; }
 };
 
-struct W {
+struct ActivationPrecision {
     double u, eta, max;
     double ulps(double k, double r) const { return 2 * k * u * r + 2 * k * eta; }  // k ULPs of a result |r| <= r
     double rnd(double r) const { return u * r + eta; }                             // one rounding to nearest
@@ -45,14 +45,14 @@ ActivationError none() { return {kInf, kInf}; }
 double sigma(double x) { return 1 / (1 + std::exp(-x)); }
 
 // LINEAR: Alpha x + Beta (a product and a sum, or one fma).
-ActivationError linear(const Interval& I, const W& w, double a, double b) {
+ActivationError linear(const Interval& I, const ActivationPrecision& w, double a, double b) {
     const double M = std::fabs(a) * I.X() + std::fabs(b);
     return {std::fabs(a) * I.E + 2 * w.rnd(M), M};
 }
 
 // SIGMOID: 1 / (1 + exp(-x)). f' = f (1 - f) <= 1/4, largest at the smallest |x|; the exp's
 // relative error passes through 1 + e and the division unchanged at most.
-ActivationError sigmoid(const Interval& I, const W& w) {
+ActivationError sigmoid(const Interval& I, const ActivationPrecision& w) {
     const double s = sigma(I.m()), M = sigma(I.hi);
     const double rel = w.exp_rel(I.X()) + w.u + 2 * kStatedAccuracy.division * w.u;
     const double overflow = -I.lo > std::log(w.max) ? M : 0.0;  // exp(-x) may overflow w: 1 / inf = 0
@@ -60,13 +60,13 @@ ActivationError sigmoid(const Interval& I, const W& w) {
 }
 
 // HARD_SIGMOID: max(0, min(Alpha x + Beta, 1)): slope |Alpha|; the clamps are exact.
-ActivationError hard_sigmoid(const Interval& I, const W& w, double a, double b) {
+ActivationError hard_sigmoid(const Interval& I, const ActivationPrecision& w, double a, double b) {
     return {std::fabs(a) * I.E + 2 * w.rnd(std::fabs(a) * I.X() + std::fabs(b)), 1};
 }
 
 // SCALED_TANH: Alpha tanh(Beta x) (TANH: Alpha = Beta = 1). tanh's condition number is at most
 // 1, so Beta x's rounding adds u relative.
-ActivationError scaled_tanh(const Interval& I, const W& w, double a, double b) {
+ActivationError scaled_tanh(const Interval& I, const ActivationPrecision& w, double a, double b) {
     const double t = std::tanh(std::fabs(b) * I.m()), M = std::fabs(a) * std::tanh(std::fabs(b) * I.X());
     const double rel = w.u + 2 * kStatedAccuracy.tanh * w.u + w.u;
     return {std::fabs(a * b) * (1 - t * t) * I.E + rel * M + w.ulps(kStatedAccuracy.tanh, M) + w.eta, M};
@@ -76,7 +76,7 @@ ActivationError scaled_tanh(const Interval& I, const W& w, double a, double b) {
 ActivationError relu(const Interval& I) { return {I.E, std::max(I.hi, 0.0)}; }
 
 // LEAKY_RELU: x >= 0 ? x : Alpha x.
-ActivationError leaky_relu(const Interval& I, const W& w, double a) {
+ActivationError leaky_relu(const Interval& I, const ActivationPrecision& w, double a) {
     const double L = std::max(I.hi >= 0 ? 1.0 : 0.0, I.lo < 0 ? std::fabs(a) : 0.0);
     const double M = I.X() * std::max(1.0, std::fabs(a));
     return {L * I.E + (I.lo < 0 ? w.rnd(M) : 0.0), M};
@@ -91,7 +91,7 @@ ActivationError thresholded_relu(const Interval& I, double a) {
 // c (exp(x) - 1) for x in [lo, min(hi, 0)] (ELU, SCALED_ELU; CELU with x / Alpha), the argument
 // carrying `arg_rel` relative: exp's error relative to e^x <= e^(largest x), the subtraction's and
 // the product's roundings.
-double expm1_own(double c, double x_lo, double x_hi, double arg_rel, const W& w) {
+double expm1_own(double c, double x_lo, double x_hi, double arg_rel, const ActivationPrecision& w) {
     const double big = std::exp(x_hi), X = std::max(std::fabs(x_lo), std::fabs(x_hi));
     const double e = (w.exp_rel(X) + arg_rel * X) * big + w.ulps(kStatedAccuracy.exp2, big);
     const double diff = std::max(std::fabs(std::expm1(x_lo)), std::fabs(std::expm1(x_hi)));
@@ -99,7 +99,7 @@ double expm1_own(double c, double x_lo, double x_hi, double arg_rel, const W& w)
 }
 
 // ELU: x >= 0 ? x : Alpha (exp(x) - 1); slope 1 above 0, |Alpha| e^x below.
-ActivationError elu(const Interval& I, const W& w, double a) {
+ActivationError elu(const Interval& I, const ActivationPrecision& w, double a) {
     double L = I.hi >= 0 ? 1 : 0, own = 0, M = std::max(I.hi, 0.0);
     if (I.lo < 0) {
         const double top = std::min(I.hi, 0.0);
@@ -111,7 +111,7 @@ ActivationError elu(const Interval& I, const W& w, double a) {
 }
 
 // CELU: x >= 0 ? x : Alpha (exp(x / Alpha) - 1); slope e^(x / Alpha) below 0 (it grows when Alpha < 0).
-ActivationError celu(const Interval& I, const W& w, double a) {
+ActivationError celu(const Interval& I, const ActivationPrecision& w, double a) {
     double L = I.hi >= 0 ? 1 : 0, own = 0, M = std::max(I.hi, 0.0);
     if (I.lo < 0) {
         const double top = std::min(I.hi, 0.0);
@@ -125,7 +125,7 @@ ActivationError celu(const Interval& I, const W& w, double a) {
 }
 
 // SCALED_ELU: x > 0 ? Gamma x : Gamma (Alpha exp(x) - Alpha); slope |Gamma| above 0, |Gamma Alpha| e^x below.
-ActivationError scaled_elu(const Interval& I, const W& w, double a, double g) {
+ActivationError scaled_elu(const Interval& I, const ActivationPrecision& w, double a, double g) {
     double L = 0, own = 0, M = 0;
     if (I.hi > 0) {
         L = std::fabs(g);
@@ -145,7 +145,7 @@ ActivationError scaled_elu(const Interval& I, const W& w, double a, double g) {
 // c ln(1 + exp(b x)) / s (SOFTPLUS: c = 1, b = s = Steepness; PARAMETRIC_SOFTPLUS: c = Alpha, b = Beta,
 // s = 1). Slope |c b / s| sigma(b x), largest at the largest b x. ln v of a v = 1 + e within
 // (relative) r: r, plus log2's 3 ULP of |ln v| or 8 u near 1, plus the product by ln 2.
-ActivationError softplus(const Interval& I, const W& w, double c, double b, double s) {
+ActivationError softplus(const Interval& I, const ActivationPrecision& w, double c, double b, double s) {
     const double zhi = std::max(b * I.lo, b * I.hi), zX = std::fabs(b) * I.X();
     if (zhi > std::log(w.max)) return none();
     const double lnv = std::log1p(std::exp(zhi));  // the largest ln(1 + e^z) on I
@@ -158,13 +158,13 @@ ActivationError softplus(const Interval& I, const W& w, double c, double b, doub
 }
 
 // SOFTSIGN: x / (1 + |x|): slope 1 / (1 + |x|)^2, largest at the smallest |x|.
-ActivationError softsign(const Interval& I, const W& w) {
+ActivationError softsign(const Interval& I, const ActivationPrecision& w) {
     const double M = I.X() / (1 + I.X()), d = 1 + I.m();
     return {I.E / (d * d) + w.u * M + w.ulps(kStatedAccuracy.division, M), M};
 }
 
 // SHRINK: x - Bias above Threshold, x + Bias below -Threshold, 0 between; jumps at +-Threshold.
-ActivationError shrink(const Interval& I, const W& w, double bias, double t) {
+ActivationError shrink(const Interval& I, const ActivationPrecision& w, double bias, double t) {
     const double M = I.X() + std::fabs(bias);
     if (I.holds(t) || I.holds(-t)) return {2 * M + I.E + w.rnd(M), M};
     return {I.E + w.rnd(M), M};
@@ -173,7 +173,7 @@ ActivationError shrink(const Interval& I, const W& w, double bias, double t) {
 // GELU: 0.5 x (1 + erf(x / sqrt(2))): |f'| <= 1.13 (its largest, 1.1289, at x = sqrt(2)). erf's
 // argument carries 2u relative (the constant and the product; erf's condition number is at most
 // 1), erf its stated ULPs of at most 1; 1 + erf adds u (up to 2); then the products by x and 0.5.
-ActivationError gelu(const Interval& I, const W& w) {
+ActivationError gelu(const Interval& I, const ActivationPrecision& w) {
     const double X = I.X();
     const double erf_err = 2 * w.u + 2 * kStatedAccuracy.erf * w.u + 2 * kStatedAccuracy.erf * w.eta;
     const double M = std::max(std::max(I.hi, 0.0), 0.17);
@@ -187,10 +187,10 @@ ActivationError fused_activation_error(const DML_FUSED_ACTIVATION& a, double y, 
     if (!std::isfinite(y) || !std::isfinite(E)) return none();
     const double E2 = E + 0x1p-50 * std::fabs(y);  // y is the double evaluation of the exact value
     const Interval I{y - E2, y + E2, E2};
-    const W w{unit_roundoff(wt), flush ? smallest_normal(wt) : subnormal_rounding_error(wt),
-              wt == DataType::FLOAT16   ? 65504.0
-              : wt == DataType::FLOAT32 ? double(std::numeric_limits<float>::max())
-                                        : std::numeric_limits<double>::max()};
+    const ActivationPrecision w{unit_roundoff(wt), flush ? smallest_normal(wt) : subnormal_rounding_error(wt),
+                                wt == DataType::FLOAT16   ? 65504.0
+                                : wt == DataType::FLOAT32 ? double(std::numeric_limits<float>::max())
+                                                          : std::numeric_limits<double>::max()};
     const double p0 = a.Parameters[0], p1 = a.Parameters[1];
     const std::string_view n = a.name();
     ActivationError r;

@@ -105,8 +105,6 @@ namespace gathering {
 
 namespace {
 
-std::string rule(const Geometry& g, std::string_view r) { return std::string(g.op) + "." + std::string(r); }
-std::string sizes_path(std::string_view tensor) { return pointer_append(desc_path(tensor), "Sizes"); }
 std::string list_text(const std::vector<uint64_t>& v) {
     std::string s = "{";
     for (size_t i = 0; i < v.size(); ++i) s += (i ? "," : "") + std::to_string(v[i]);

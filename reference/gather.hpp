@@ -33,6 +33,9 @@ struct Geometry {
     uint32_t rank() const { return input.DimensionCount(); }
 };
 
+// "<op>.<id>": a rule id of the gather or scatter operator g describes.
+inline std::string rule(const Geometry& g, std::string_view id) { return std::string(g.op) + "." + std::string(id); }
+
 // The index elements a walked element reads, and the input coordinate they complete.
 struct Lookup {
     std::array<uint64_t, kMaxDimensionCount> in{};   // the input coordinate (the indexed entries filled later)

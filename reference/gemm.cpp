@@ -91,12 +91,6 @@ template <class T> void gemm_loop(const GEMM& d, const Bindings& bind) {
     write_logical<T>(d.OutputTensor, bind.at("OutputTensor"), [&](uint64_t i) { return r[i]; });
 }
 
-bool valid(const GEMM& d) {
-    Diagnostics diags;
-    validate(d, diags);
-    return !diags.has_errors();
-}
-
 }  // namespace
 
 // ---- The plain loop's per-element path (reference/gemm_internal.hpp) ---------------------------
@@ -316,7 +310,7 @@ void evaluate(const GEMM& d, const Bindings& b) {
 // ---- Judging (docs/tolerance.md, "GEMM") ------------------------------------------------------
 
 std::optional<Tolerance> gemm_tolerance(const GEMM& d, std::string_view output) {
-    if (output != "OutputTensor" || !valid(d)) return std::nullopt;
+    if (output != "OutputTensor" || !valid(d, validate)) return std::nullopt;
     const GemmShape s = gemm_shape(d.OutputTensor, d.ATensor, d.TransA != 0);
     Tolerance t;
     t.Kind = "Summed";

@@ -129,12 +129,6 @@ namespace {
 using MMIF = DML_MATRIX_MULTIPLY_INTEGER_TO_FLOAT_OPERATOR_DESC;
 constexpr const char* kMmif = "matrix-multiply-integer-to-float";
 
-bool valid(const MMIF& d) {
-    Diagnostics diags;
-    validate(d, diags);
-    return !diags.has_errors();
-}
-
 struct MmifData {
     GemmShape s;
     std::vector<double> a, b, as, bs, za, zb, bias;
@@ -152,8 +146,6 @@ MmifData read_mmif(const MMIF& d, const std::function<std::span<const std::byte>
     if (d.BiasTensor) g.bias = logical_doubles(*d.BiasTensor, input("BiasTensor"));
     return g;
 }
-
-double per(const std::vector<double>& v, uint64_t i) { return v.size() == 1 ? v[0] : v[i]; }
 
 // The exact integer sum of element e (|term| < 2^64, so 128 bits hold any K below 2^63).
 int128_t mmif_sum(const MmifData& g, uint64_t batch, uint64_t m, uint64_t n) {
@@ -192,11 +184,6 @@ template <class T> void mmif_loop(const MMIF& d, const Bindings& bind) {
     std::vector<T> r(g.s.Batch * g.s.M * g.s.N);
     for (uint64_t e = 0; e < r.size(); ++e) r[e] = mmif_element<T>(g, e);
     write_logical<T>(d.OutputTensor, bind.at("OutputTensor"), [&](uint64_t i) { return r[i]; });
-}
-
-bool is_integer_data(DataType t) {
-    return t == DataType::INT32 || t == DataType::INT16 || t == DataType::INT8 || t == DataType::UINT32 ||
-           t == DataType::UINT16 || t == DataType::UINT8;
 }
 
 }  // namespace
@@ -273,7 +260,7 @@ void evaluate(const MMIF& d, const Bindings& b) {
 }
 
 std::optional<Tolerance> mmi_to_float_tolerance(const MMIF& d, std::string_view output) {
-    if (output != "OutputTensor" || !valid(d)) return std::nullopt;
+    if (output != "OutputTensor" || !valid(d, validate)) return std::nullopt;
     const GemmShape s = gemm_shape(d.OutputTensor, d.ATensor, false);
     Tolerance t;
     t.Kind = "Summed";

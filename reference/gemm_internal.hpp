@@ -12,6 +12,9 @@
 
 namespace dmlref::reference {
 
+// A per-tensor (one value) or per-row or per-column vector's entry i.
+inline double per(const std::vector<double>& v, uint64_t i) { return v.size() == 1 ? v[0] : v[i]; }
+
 std::string rank_text(const TensorDesc& d);
 
 // GEMM's A, B and C as logical doubles (row-major, through their strides), and its shape.

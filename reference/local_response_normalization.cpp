@@ -44,9 +44,7 @@ namespace {
 
 using namespace lrn_region;
 
-std::string rule(std::string_view op, std::string_view id) { return std::string(op) + "." + std::string(id); }
-
-void validate_lrn(const Params& p, Diagnostics& diags) {
+void validate_lrn(const LrnParams& p, Diagnostics& diags) {
     const uint32_t rank = p.X.DimensionCount();
     if (rank < 2 || rank > kMaxDimensionCount)
         diags.error("/desc/InputTensor/Sizes", rule(p.op, "rank"),
@@ -64,12 +62,6 @@ void validate_lrn(const Params& p, Diagnostics& diags) {
                         std::string(name) + " is not finite; Alpha, Beta and Bias must be finite (docs/golden.md)");
 }
 
-template <class D> bool valid(const D& d) {
-    Diagnostics diags;
-    validate(d, diags);
-    return !diags.has_errors();
-}
-
 // S, exactly, or NaN / +inf when a value of the region is not finite.
 struct Square {
     mpq_class value;
@@ -77,7 +69,7 @@ struct Square {
 };
 
 // S of element i, exactly, or NaN / +inf when a value of its region is not finite.
-template <class T> Square square_of(const Geometry& g, const std::vector<T>& x, uint64_t i) {
+template <class T> Square square_of(const RegionGeometry& g, const std::vector<T>& x, uint64_t i) {
     Square q;
     for_each_in_box(g, coord_of(g, i), g.before, g.after, [&](uint64_t j) {
         if constexpr (!std::is_integral_v<T>) {
@@ -96,14 +88,14 @@ template <class T> Square square_of(const Geometry& g, const std::vector<T>& x, 
     return q;
 }
 
-template <class T> std::vector<Square> squares(const Geometry& g, const std::vector<T>& x) {
+template <class T> std::vector<Square> squares(const RegionGeometry& g, const std::vector<T>& x) {
     std::vector<Square> s(x.size());
     for (uint64_t i = 0; i < x.size(); ++i) s[i] = square_of(g, x, i);
     return s;
 }
 
 // B = Bias + (Alpha / L) * S into b at b's precision; the ternary value (0: exact).
-int set_b(mpfr_ptr b, const Square& s, const Params& p) {
+int set_b(mpfr_ptr b, const Square& s, const LrnParams& p) {
     if (s.special != 0) {
         mpfr_set_inf(b, 1);
         if (s.special == 2) mpfr_set_nan(b);
@@ -131,7 +123,7 @@ long guard_bits(double beta, double k) { return long(std::ceil(std::log2(std::fa
 
 // ---- Forward -------------------------------------------------------------------------------
 
-template <class T> T lrn_value(const Params& p, T x, const Square& s) {
+template <class T> T lrn_value(const LrnParams& p, T x, const Square& s) {
     const double beta = double(p.Beta);
     // A rational power (the exactness test of a dyadic exponent): the value is rational.
     bool finite_x = true;
@@ -166,8 +158,8 @@ template <class T> T lrn_value(const Params& p, T x, const Square& s) {
 }
 
 void lrn(const DML_LOCAL_RESPONSE_NORMALIZATION_OPERATOR_DESC& d, const Bindings& b) {
-    const Params p = params(d);
-    const Geometry g = geometry_of(p);
+    const LrnParams p = params(d);
+    const RegionGeometry g = geometry_of(p);
     dispatch(d.InputTensor.DataType, [&]<class T>() {
         const auto x = logical_values<T>(d.InputTensor, b.at("InputTensor"));
         const auto s = squares(g, x);
@@ -186,7 +178,7 @@ void lrn(const DML_LOCAL_RESPONSE_NORMALIZATION_OPERATOR_DESC& d, const Bindings
 // those are linearly independent over the rationals (radicals of rationals: Besicovitch, Mordell),
 // so the sum is 0 exactly when every K_g is 0: cancellations that are exact come out as exact zeros
 // (+0), and every other sum is non-zero, which Ziv's loop decides.
-using Groups = std::vector<std::pair<mpq_class, mpq_class>>;  // (B_g, K_g)
+using PowerGroups = std::vector<std::pair<mpq_class, mpq_class>>;  // (B_g, K_g)
 
 // b^e for a rational b != 0: exact_power for b > 0; for b < 0 only an integer e gives a real
 // power, (-1)^e |b|^e. nullopt when it is not rational (or too large for exact_power).
@@ -200,8 +192,8 @@ std::optional<mpq_class> signed_power(const mpq_class& b, double e) {
 
 // S: the squares, indexed by element (a std::vector<Square>, or LazySquares).
 template <class T, class S>
-std::optional<Groups> grouped_terms(const Params& p, const std::vector<T>& x, const std::vector<T>& dy, const S& s,
-                                    uint64_t j, const std::vector<uint64_t>& readers) {
+std::optional<PowerGroups> grouped_terms(const LrnParams& p, const std::vector<T>& x, const std::vector<T>& dy,
+                                         const S& s, uint64_t j, const std::vector<uint64_t>& readers) {
     auto finite = [](T v) {
         if constexpr (std::is_integral_v<T>) return true;
         else return std::isfinite(widen(v));
@@ -219,7 +211,7 @@ std::optional<Groups> grouped_terms(const Params& p, const std::vector<T>& x, co
     if (!usable(j)) return std::nullopt;
     for (uint64_t c : readers)
         if (!usable(c)) return std::nullopt;
-    Groups groups;
+    PowerGroups groups;
     auto add = [&](const mpq_class& B, const mpq_class& K) {
         if (sgn(K) == 0) return;  // an exact zero term
         for (auto& [b, k] : groups)
@@ -247,7 +239,7 @@ std::optional<Groups> grouped_terms(const Params& p, const std::vector<T>& x, co
     return groups;
 }
 
-template <class T> T grouped_value(const Groups& groups, double beta) {
+template <class T> T grouped_value(const PowerGroups& groups, double beta) {
     // Every power rational: the sum is rational, rounded once.
     mpq_class exact = 0;
     bool rational = true;
@@ -297,8 +289,8 @@ template <class T> T grouped_value(const Groups& groups, double beta) {
 }
 
 template <class T, class S>
-T lrn_grad_value(const Params& p, const Geometry& g, const std::vector<T>& x, const std::vector<T>& dy, const S& s,
-                 uint64_t j) {
+T lrn_grad_value(const LrnParams& p, const RegionGeometry& g, const std::vector<T>& x, const std::vector<T>& dy,
+                 const S& s, uint64_t j) {
     const double beta = double(p.Beta);
     std::vector<uint64_t> readers;  // {c : j in c's region}: the mirrored window
     for_each_in_box(g, coord_of(g, j), g.after, g.before, [&](uint64_t c) { readers.push_back(c); });
@@ -376,7 +368,7 @@ T lrn_grad_value(const Params& p, const Geometry& g, const std::vector<T>& x, co
 // The squares of the elements asked for, each computed once: the fast path's undecided elements
 // need those of their own region and of the regions that hold them, not the whole tensor's.
 template <class T> struct LazySquares {
-    const Geometry& g;
+    const RegionGeometry& g;
     const std::vector<T>& x;
     mutable std::unordered_map<uint64_t, Square> cache;
     const Square& operator[](uint64_t i) const {
@@ -387,8 +379,8 @@ template <class T> struct LazySquares {
 };
 
 void lrn_grad(const DML_LOCAL_RESPONSE_NORMALIZATION_GRAD_OPERATOR_DESC& d, const Bindings& b) {
-    const Params p = params(d);
-    const Geometry g = geometry_of(p);
+    const LrnParams p = params(d);
+    const RegionGeometry g = geometry_of(p);
     dispatch(d.InputTensor.DataType, [&]<class T>() {
         const auto x = logical_values<T>(d.InputTensor, b.at("InputTensor"));
         const auto dy = logical_values<T>(d.InputGradientTensor, b.at("InputGradientTensor"));
@@ -405,8 +397,8 @@ template <class D> bool lrn_fast(const D& d, const Bindings& b) {
     constexpr bool grad = std::is_same_v<D, DML_LOCAL_RESPONSE_NORMALIZATION_GRAD_OPERATOR_DESC>;
     const DataType t = d.InputTensor.DataType;
     if (t != DataType::FLOAT32 && t != DataType::FLOAT16) return false;
-    const Params p = params(d);
-    const Geometry g = geometry_of(p);
+    const LrnParams p = params(d);
+    const RegionGeometry g = geometry_of(p);
     bool done = false;
     dispatch(t, [&]<class T>() {
         if constexpr (std::is_same_v<T, float> || is_half_v<T>) {
@@ -434,7 +426,7 @@ template <class D> bool lrn_fast(const D& d, const Bindings& b) {
 
 // Per element, the number of terms (the region's size; the grad: 1 + the elements whose region
 // holds it); the bound itself comes from lrn_bounds (local_response_normalization_bound.cpp).
-std::optional<Tolerance> lrn_tolerance(const Params& p, bool grad) {
+std::optional<Tolerance> lrn_tolerance(const LrnParams& p, bool grad) {
     Tolerance t;
     if (!is_float(p.X.DataType)) {
         t.Why =
@@ -442,7 +434,7 @@ std::optional<Tolerance> lrn_tolerance(const Params& p, bool grad) {
             "(docs/golden.md, IntegerResult): bit for bit";
         return t;
     }
-    const Geometry g = geometry_of(p);
+    const RegionGeometry g = geometry_of(p);
     std::vector<uint32_t> terms;
     for (uint64_t i = 0; i < element_count(p.X); ++i) {
         uint64_t n = grad ? 1 : 0;
@@ -488,11 +480,11 @@ bool lrn_fast_path(const DML_LOCAL_RESPONSE_NORMALIZATION_GRAD_OPERATOR_DESC& d,
 }
 
 std::optional<Tolerance> tolerance(const DML_LOCAL_RESPONSE_NORMALIZATION_OPERATOR_DESC& d, std::string_view output) {
-    return output == "OutputTensor" && valid(d) ? lrn_tolerance(params(d), false) : std::nullopt;
+    return output == "OutputTensor" && valid(d, validate) ? lrn_tolerance(params(d), false) : std::nullopt;
 }
 std::optional<Tolerance> tolerance(const DML_LOCAL_RESPONSE_NORMALIZATION_GRAD_OPERATOR_DESC& d,
                                    std::string_view output) {
-    return output == "OutputGradientTensor" && valid(d) ? lrn_tolerance(params(d), true) : std::nullopt;
+    return output == "OutputGradientTensor" && valid(d, validate) ? lrn_tolerance(params(d), true) : std::nullopt;
 }
 
 // ---- explain (dmlref/explain.hpp, docs/explain.md) -------------------------------------------
@@ -506,10 +498,10 @@ bool explain_lrn(const Case& c, std::string_view output, uint64_t flat, FamilyEx
         using D = std::decay_t<decltype(d)>;
         constexpr bool grad = std::is_same_v<D, DML_LOCAL_RESPONSE_NORMALIZATION_GRAD_OPERATOR_DESC>;
         if constexpr (std::is_same_v<D, DML_LOCAL_RESPONSE_NORMALIZATION_OPERATOR_DESC> || grad) {
-            if (!valid(d)) return false;
-            const Params p = params(d);
-            const Geometry g = geometry_of(p);
-            const Coord at = coord_of(g, flat);
+            if (!valid(d, validate)) return false;
+            const LrnParams p = params(d);
+            const RegionGeometry g = geometry_of(p);
+            const RegionCoord at = coord_of(g, flat);
             auto box = [&](int64_t down, int64_t up) {
                 std::string text = "InputTensor[";
                 for (size_t k = 0; k < g.sizes.size(); ++k) {

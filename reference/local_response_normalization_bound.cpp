@@ -20,10 +20,9 @@ namespace dmlref::reference {
 namespace {
 
 using namespace lrn_region;
-constexpr double kInf = std::numeric_limits<double>::infinity();
 
 // B = Bias + (Alpha / L) S with S the sum of the region's squares, in association `k`.
-Quantity b_of(const Arithmetic& ar, const Params& p, const std::vector<double>& region, int k) {
+Quantity b_of(const Arithmetic& ar, const LrnParams& p, const std::vector<double>& region, int k) {
     std::vector<Quantity> squares;
     for (double v : region) {
         const Quantity x = ar.input(v);
@@ -36,7 +35,7 @@ Quantity b_of(const Arithmetic& ar, const Params& p, const std::vector<double>& 
     return ar.add(ar.constant(p.Bias), scaled);
 }
 
-double exact_b(const Params& p, const std::vector<double>& region) {
+double exact_b(const LrnParams& p, const std::vector<double>& region) {
     double s = 0;
     for (double v : region) s += v * v;
     return double(p.Bias) + double(p.Alpha) / p.LocalSize * s;
@@ -48,14 +47,14 @@ bool finite_all(const std::vector<double>& v) {
     return true;
 }
 
-std::vector<double> region_of(const Geometry& g, const std::vector<double>& x, uint64_t c) {
+std::vector<double> region_of(const RegionGeometry& g, const std::vector<double>& x, uint64_t c) {
     std::vector<double> r;
     for_each_in_box(g, coord_of(g, c), g.before, g.after, [&](uint64_t j) { r.push_back(x[j]); });
     return r;
 }
 
-void forward_bounds(const Params& p, const std::vector<double>& x, const ArithmeticProfile& prof, TermSink& sink) {
-    const Geometry g = geometry_of(p);
+void forward_bounds(const LrnParams& p, const std::vector<double>& x, const ArithmeticProfile& prof, TermSink& sink) {
+    const RegionGeometry g = geometry_of(p);
     const double beta = p.Beta;
     for (uint64_t c = 0; c < x.size(); ++c) {
         const std::vector<double> region = region_of(g, x, c);
@@ -76,9 +75,9 @@ void forward_bounds(const Params& p, const std::vector<double>& x, const Arithme
     }
 }
 
-void grad_bounds(const Params& p, const std::vector<double>& x, const std::vector<double>& dy,
+void grad_bounds(const LrnParams& p, const std::vector<double>& x, const std::vector<double>& dy,
                  const ArithmeticProfile& prof, TermSink& sink) {
-    const Geometry g = geometry_of(p);
+    const RegionGeometry g = geometry_of(p);
     const double beta = p.Beta, alpha = p.Alpha, L = p.LocalSize;
     std::vector<std::vector<double>> regions(x.size());
     for (uint64_t c = 0; c < x.size(); ++c) regions[c] = region_of(g, x, c);

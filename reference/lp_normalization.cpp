@@ -33,12 +33,6 @@ Ext abs_of(const Ext& a) {
     return a.finite() ? Ext{Ext::Finite, abs(a.q)} : a;
 }
 
-bool valid(const DML_LP_NORMALIZATION_OPERATOR_DESC& d) {
-    Diagnostics diags;
-    validate(d, diags);
-    return !diags.has_errors();
-}
-
 }  // namespace
 
 std::vector<uint64_t> lp_groups(const DML_LP_NORMALIZATION_OPERATOR_DESC& d, uint64_t& groups) {
@@ -96,7 +90,7 @@ void evaluate(const DML_LP_NORMALIZATION_OPERATOR_DESC& d, const Bindings& b) {
 }
 
 std::optional<Tolerance> tolerance(const DML_LP_NORMALIZATION_OPERATOR_DESC& d, std::string_view output) {
-    if (output != "OutputTensor" || !valid(d)) return std::nullopt;
+    if (output != "OutputTensor" || !valid(d, validate)) return std::nullopt;
     return running_error::stated_computed(
         d.InputTensor.DataType,
         "the exact formula rounded once (docs/golden.md, Computed values); dmlref diff bounds each element by the "
@@ -146,7 +140,7 @@ std::vector<double> bounds(const InputBuffer& c, const DML_LP_NORMALIZATION_OPER
             const uint64_t k = k_of[i];
             const double y = x[i] / value[k];
             if (!(lo[k] > 0) || !std::isfinite(y)) {
-                b[i] = kInf;
+                b[i] = kInfinity;
                 continue;
             }
             const double spread = std::max(std::fabs(x[i] / lo[k] - y), std::fabs(x[i] / hi[k] - y));

@@ -57,12 +57,6 @@ template <class D> void validate_lp_pooling(const D& d, std::string_view op, Dia
     validate_pooling_windows(diags, {op, "Lp pooling", "InputTensor", "OutputTensor", d.DimensionCount}, view(d));
 }
 
-template <class D> bool valid(const D& d) {
-    Diagnostics diags;
-    validate(d, diags);
-    return !diags.has_errors();
-}
-
 // ---- One element -----------------------------------------------------------------------------
 
 // MPFR's widest exponent range while the powers are formed: |x|^P of a FLOAT64 with P up to
@@ -237,7 +231,7 @@ template <class D> void lp_pool(const D& d, const Bindings& b) {
 }
 
 template <class D> std::optional<Tolerance> lp_tolerance(const D& d, std::string_view output) {
-    if (output != "OutputTensor" || !valid(d)) return std::nullopt;
+    if (output != "OutputTensor" || !valid(d, validate)) return std::nullopt;
     Tolerance t;
     if (!is_float(d.InputTensor.DataType)) {
         t.Why =

@@ -67,8 +67,6 @@ struct PoolingFields {
     const std::vector<uint32_t>* Dilations;
 };
 
-std::string rule(std::string_view op, std::string_view id) { return std::string(op) + "." + std::string(id); }
-
 void validate_pooling(Diagnostics& diags, const PoolingFields& f) {
     const uint32_t rank = f.input.DimensionCount();
     if (rank < 3 || rank > kMaxDimensionCount) {
@@ -170,7 +168,7 @@ void max_pool(const TensorDesc& input, const TensorDesc& output, const std::opti
         const T* x = X.data<T>();
         T* y = Y.data<T>();
         for_each_output(w, X, Y.sizes(), Y.strides,
-                        [&](int64_t plane_index, int64_t x_plane, const Coord& o, int64_t y_offset) {
+                        [&](int64_t plane_index, int64_t x_plane, const PoolCoord& o, int64_t y_offset) {
             const Argmax a = window_argmax(w, x, x_plane, X.strides.data() + 2, o);
             const bool empty = a.index == kNoElement;  // don't care: +0 and index 0
             y[y_offset] = empty ? T(0) : x[a.offset];
@@ -191,7 +189,7 @@ std::vector<DontCare> empty_windows(const TensorDesc& input, const TensorDesc& o
     const Window w = window_of(input, output, Strides, WindowSize, StartPadding, Dilations);
     const uint64_t planes = uint64_t(output.Sizes[0]) * output.Sizes[1];
     for (uint64_t plane = 0; plane < planes; ++plane) {
-        Coord o{}, zero{};
+        PoolCoord o{}, zero{};
         uint64_t index = plane * uint64_t(w.out_plane);
         do {
             if (window_is_empty(w, o))
@@ -201,13 +199,6 @@ std::vector<DontCare> empty_windows(const TensorDesc& input, const TensorDesc& o
         } while (next(o, zero, w.out, w.spatial));
     }
     return r;
-}
-
-// Only for a desc that validates; a bad one has no meaningful windows.
-template <class D> bool valid(const D& d) {
-    Diagnostics diags;
-    validate(d, diags);
-    return !diags.has_errors();
 }
 
 // ---- Grad ----------------------------------------------------------------------------------
@@ -251,7 +242,7 @@ void evaluate(const DML_MAX_POOLING_OPERATOR_DESC& d, const Bindings& b) {
 }
 
 std::vector<DontCare> dont_care(const DML_MAX_POOLING_OPERATOR_DESC& d, std::string_view output) {
-    if (output != "OutputTensor" || !valid(d)) return {};
+    if (output != "OutputTensor" || !valid(d, validate)) return {};
     return empty_windows(d.InputTensor, d.OutputTensor, d.Strides, d.WindowSize, d.StartPadding, nullptr);
 }
 
@@ -268,7 +259,7 @@ void evaluate(const DML_MAX_POOLING1_OPERATOR_DESC& d, const Bindings& b) {
 }
 
 std::vector<DontCare> dont_care(const DML_MAX_POOLING1_OPERATOR_DESC& d, std::string_view output) {
-    if ((output != "OutputTensor" && output != "OutputIndicesTensor") || !valid(d)) return {};
+    if ((output != "OutputTensor" && output != "OutputIndicesTensor") || !valid(d, validate)) return {};
     return empty_windows(d.InputTensor, d.OutputTensor, d.Strides, d.WindowSize, d.StartPadding, nullptr);
 }
 
@@ -286,7 +277,7 @@ void evaluate(const DML_MAX_POOLING2_OPERATOR_DESC& d, const Bindings& b) {
 }
 
 std::vector<DontCare> dont_care(const DML_MAX_POOLING2_OPERATOR_DESC& d, std::string_view output) {
-    if ((output != "OutputTensor" && output != "OutputIndicesTensor") || !valid(d)) return {};
+    if ((output != "OutputTensor" && output != "OutputIndicesTensor") || !valid(d, validate)) return {};
     return empty_windows(d.InputTensor, d.OutputTensor, d.Strides, d.WindowSize, d.StartPadding, &d.Dilations);
 }
 

@@ -13,7 +13,7 @@
 namespace dmlref::reference::maxpool {
 
 constexpr size_t kMaxSpatial = kMaxDimensionCount - 2;
-using Coord = std::array<int64_t, kMaxSpatial>;
+using PoolCoord = std::array<int64_t, kMaxSpatial>;
 constexpr uint64_t kNoElement = ~uint64_t(0);
 
 // ---- The window ----------------------------------------------------------------------------
@@ -21,8 +21,8 @@ constexpr uint64_t kNoElement = ~uint64_t(0);
 // The geometry of one validated desc, per spatial dimension.
 struct Window {
     size_t spatial = 0;
-    Coord in{}, out{}, stride{}, size{}, start{}, dilation{};
-    Coord in_packed{};                    // packed strides of the input's spatial dimensions (for logical indices)
+    PoolCoord in{}, out{}, stride{}, size{}, start{}, dilation{};
+    PoolCoord in_packed{};                // packed strides of the input's spatial dimensions (for logical indices)
     int64_t in_plane = 1, out_plane = 1;  // elements per (n, c) of the input and the pooled tensor
 };
 
@@ -57,7 +57,7 @@ inline KRange real_positions(const Window& w, size_t i, int64_t o) {
     return {lo, std::max(lo, hi)};
 }
 
-inline bool window_is_empty(const Window& w, const Coord& o) {
+inline bool window_is_empty(const Window& w, const PoolCoord& o) {
     for (size_t i = 0; i < w.spatial; ++i) {
         const KRange r = real_positions(w, i, o[i]);
         if (r.lo == r.hi) return true;
@@ -66,7 +66,7 @@ inline bool window_is_empty(const Window& w, const Coord& o) {
 }
 
 // Steps a row-major coordinate within [lo, hi) per dimension; false after the last one.
-inline bool next(Coord& c, const Coord& lo, const Coord& hi, size_t n) {
+inline bool next(PoolCoord& c, const PoolCoord& lo, const PoolCoord& hi, size_t n) {
     for (size_t i = n; i-- > 0;) {
         if (++c[i] < hi[i]) return true;
         c[i] = lo[i];
@@ -89,8 +89,8 @@ template <class T> bool beats(T x, T best) {
 // window in one (n, c) plane of X, in increasing logical index. `plane` is the element offset
 // of the plane in X's buffer; `xs` are X's strides of the spatial dimensions.
 template <class F>
-void for_each_window_element(const Window& w, int64_t plane, const int64_t* xs, const Coord& o, F&& f) {
-    Coord lo{}, hi{}, k{};
+void for_each_window_element(const Window& w, int64_t plane, const int64_t* xs, const PoolCoord& o, F&& f) {
+    PoolCoord lo{}, hi{}, k{};
     for (size_t i = 0; i < w.spatial; ++i) {
         const KRange r = real_positions(w, i, o[i]);
         if (r.lo == r.hi) return;
@@ -114,7 +114,8 @@ struct Argmax {
     uint64_t index;
     int64_t offset;
 };
-template <class T> Argmax window_argmax(const Window& w, const T* x, int64_t plane, const int64_t* xs, const Coord& o) {
+template <class T>
+Argmax window_argmax(const Window& w, const T* x, int64_t plane, const int64_t* xs, const PoolCoord& o) {
     Argmax best{kNoElement, 0};
     for_each_window_element(w, plane, xs, o, [&](uint64_t index, int64_t offset) {
         if (best.index == kNoElement || beats(x[offset], x[best.offset])) best = {index, offset};
@@ -132,7 +133,7 @@ void for_each_output(const Window& w, const TensorView& X, const std::vector<uin
             const int64_t plane_index = n * sizes[1] + c;
             const int64_t x_plane = n * X.strides[0] + c * X.strides[1];
             const int64_t p_plane = n * strides[0] + c * strides[1];
-            Coord o{}, zero{};
+            PoolCoord o{}, zero{};
             do {
                 int64_t p_offset = p_plane;
                 for (size_t i = 0; i < w.spatial; ++i) p_offset += o[i] * strides[i + 2];
@@ -151,7 +152,7 @@ std::vector<uint64_t> grad_targets(const Window& w, const TensorView& X, const s
     targets.reserve(w.out_plane * dy_sizes[0] * dy_sizes[1]);
     const T* x = X.data<T>();
     for_each_output(w, X, dy_sizes, packed_strides(dy_sizes),
-                    [&](int64_t plane_index, int64_t x_plane, const Coord& o, int64_t) {
+                    [&](int64_t plane_index, int64_t x_plane, const PoolCoord& o, int64_t) {
         const Argmax a = window_argmax(w, x, x_plane, X.strides.data() + 2, o);
         targets.push_back(a.index == kNoElement ? kNoElement : uint64_t(plane_index) * uint64_t(w.in_plane) + a.index);
     });

@@ -20,7 +20,7 @@ using namespace maxpool;
 // elements equal to its maximum (-0 and +0 are equal), when there are two or more; a NaN
 // maximum has none.
 template <class T>
-std::vector<uint64_t> window_ties(const Window& w, const T* x, int64_t plane, const int64_t* xs, const Coord& o) {
+std::vector<uint64_t> window_ties(const Window& w, const T* x, int64_t plane, const int64_t* xs, const PoolCoord& o) {
     const Argmax best = window_argmax(w, x, plane, xs, o);
     std::vector<uint64_t> tied;
     if (best.index == kNoElement || is_nan(x[best.offset])) return tied;
@@ -125,7 +125,7 @@ std::vector<uint64_t> max_pooling_argmax_ties(const Operator& op, std::span<cons
         uint64_t pooled_index = 0;
         std::vector<bool> tied_dx(dx ? element_count(*dx) : 0, false);
         for_each_output(w, X, pooled->Sizes, packed_strides(pooled->Sizes),
-                        [&](int64_t plane_index, int64_t x_plane, const Coord& o, int64_t) {
+                        [&](int64_t plane_index, int64_t x_plane, const PoolCoord& o, int64_t) {
             const auto tied = window_ties(w, X.data<T>(), x_plane, X.strides.data() + 2, o);
             if (!tied.empty() && !dx) flagged.push_back(pooled_index);
             for (uint64_t t : tied)
@@ -189,7 +189,7 @@ bool reference::explain_max_pooling(const Case& c, std::string_view output, uint
     // Returns the argmax's flat index in X (kNoElement for a window of padding only).
     auto window = [&](uint64_t pooled_flat, bool list) -> uint64_t {
         const uint64_t plane_index = pooled_flat / uint64_t(w.out_plane);
-        Coord o{};
+        PoolCoord o{};
         uint64_t rem = pooled_flat % uint64_t(w.out_plane);
         for (size_t i = w.spatial; i-- > 0;) {
             o[i] = int64_t(rem % uint64_t(w.out[i]));

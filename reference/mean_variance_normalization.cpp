@@ -36,8 +36,6 @@ namespace {
 
 using namespace exact;
 
-std::string rule(std::string_view op, std::string_view id) { return std::string(op) + "." + std::string(id); }
-
 uint32_t axes_mask(const std::vector<uint32_t>& axes) {
     uint32_t m = 0;
     for (uint32_t a : axes)
@@ -118,12 +116,6 @@ void validate_axes(Diagnostics& diags, uint32_t count, const std::vector<uint32_
                         "Axes[" + std::to_string(i) + "] is " + std::to_string(axes[i]) + ", an axis already named");
         else seen |= 1u << axes[i];
     }
-}
-
-template <class D> bool valid(const D& d) {
-    Diagnostics diags;
-    validate(d, diags);
-    return !diags.has_errors();
 }
 
 // ---- The plain loop ----------------------------------------------------------------------------
@@ -247,13 +239,13 @@ void evaluate(const DML_MEAN_VARIANCE_NORMALIZATION1_OPERATOR_DESC& d, const Bin
 void evaluate(const DML_MEAN_VARIANCE_NORMALIZATION2_OPERATOR_DESC& d, const Bindings& b) { run(mvn_plan(d), b); }
 
 std::optional<Tolerance> tolerance(const DML_MEAN_VARIANCE_NORMALIZATION_OPERATOR_DESC& d, std::string_view output) {
-    return output == "OutputTensor" && valid(d) ? stated(mvn_plan(d)) : std::nullopt;
+    return output == "OutputTensor" && valid(d, validate) ? stated(mvn_plan(d)) : std::nullopt;
 }
 std::optional<Tolerance> tolerance(const DML_MEAN_VARIANCE_NORMALIZATION1_OPERATOR_DESC& d, std::string_view output) {
-    return output == "OutputTensor" && valid(d) ? stated(mvn_plan(d)) : std::nullopt;
+    return output == "OutputTensor" && valid(d, validate) ? stated(mvn_plan(d)) : std::nullopt;
 }
 std::optional<Tolerance> tolerance(const DML_MEAN_VARIANCE_NORMALIZATION2_OPERATOR_DESC& d, std::string_view output) {
-    return output == "OutputTensor" && valid(d) ? stated(mvn_plan(d)) : std::nullopt;
+    return output == "OutputTensor" && valid(d, validate) ? stated(mvn_plan(d)) : std::nullopt;
 }
 
 }  // namespace dmlref::reference

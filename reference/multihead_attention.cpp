@@ -53,9 +53,7 @@ using MHA = DML_MULTIHEAD_ATTENTION_OPERATOR_DESC;
 using MHA1 = AttentionDesc;
 using namespace exact;
 
-constexpr const char* kPrefix = "multihead-attention.";
-
-std::string rule(const char* r) { return std::string(kPrefix) + r; }
+constexpr std::string_view kMha = "multihead-attention";
 
 // `field` is a desc field, or a field and its member ("QueryTensor/Sizes"); "" is the whole desc.
 void err(Diagnostics& diags, const std::string& field, const char* r, const std::string& message) {
@@ -63,22 +61,22 @@ void err(Diagnostics& diags, const std::string& field, const char* r, const std:
     const std::string path = field.empty()                ? std::string("/desc")
                              : slash == std::string::npos ? desc_path(field)
                                                           : desc_path(field.substr(0, slash)) + field.substr(slash);
-    diags.error(path, rule(r), message);
+    diags.error(path, rule(kMha, r), message);
 }
 
-std::string sizes_text(const std::vector<uint32_t>& s) {
+std::string bracketed_sizes(const std::vector<uint32_t>& s) {
     std::string t = "[";
     for (size_t i = 0; i < s.size(); ++i) t += (i ? ", " : "") + std::to_string(s[i]);
     return t + "]";
 }
 
 // The desc's tensors by field name, each optional one present or not.
-struct Field {
+struct AttentionField {
     const char* name;
     const std::optional<TensorDesc>* tensor;
 };
 
-std::vector<Field> inputs_of(const MHA1& d) {
+std::vector<AttentionField> inputs_of(const MHA1& d) {
     return {{"QueryTensor", &d.QueryTensor},
             {"KeyTensor", &d.KeyTensor},
             {"ValueTensor", &d.ValueTensor},
@@ -122,7 +120,7 @@ std::optional<std::vector<uint32_t>> trailing(const TensorDesc& t, const char* n
     for (size_t i = 0; i + n < s.size(); ++i)
         if (s[i] != 1) {
             err(diags, std::string(name) + "/Sizes", "leading-ones",
-                std::string(name) + " has Sizes " + sizes_text(s) + "; the dimensions before its last " +
+                std::string(name) + " has Sizes " + bracketed_sizes(s) + "; the dimensions before its last " +
                     std::to_string(n) + " must be 1");
             return std::nullopt;
         }
@@ -137,13 +135,14 @@ void expect_sizes(Diagnostics& diags, const TensorDesc& t, const char* name, con
         diags.append(local);
         if (!local.has_errors() && !got)
             err(diags, std::string(name) + "/Sizes", r,
-                std::string(name) + " has Sizes " + sizes_text(t.Sizes) + "; it must be " + what + " " +
-                    sizes_text(want));
+                std::string(name) + " has Sizes " + bracketed_sizes(t.Sizes) + "; it must be " + what + " " +
+                    bracketed_sizes(want));
         return;
     }
     if (*got != want)
         err(diags, std::string(name) + "/Sizes", r,
-            std::string(name) + " has Sizes " + sizes_text(t.Sizes) + "; it must be " + what + " " + sizes_text(want));
+            std::string(name) + " has Sizes " + bracketed_sizes(t.Sizes) + "; it must be " + what + " " +
+                bracketed_sizes(want));
 }
 
 // The sizes, or nullopt where a rule is broken (reported in diags when given).
@@ -187,13 +186,13 @@ std::optional<AttentionSizes> sizes_of(const MHA1& d, bool v1, Diagnostics& diag
         if (!s) return std::nullopt;
         if ((*s)[3] != parts) {
             err(diags, std::string(name) + "/Sizes", "stacked-sizes",
-                std::string(name) + " has Sizes " + sizes_text(t.Sizes) + "; its fourth dimension stacks " +
+                std::string(name) + " has Sizes " + bracketed_sizes(t.Sizes) + "; its fourth dimension stacks " +
                     std::to_string(parts) + " tensors");
             return std::nullopt;
         }
         if ((*s)[2] != heads) {
             err(diags, std::string(name) + "/Sizes", "head-count",
-                std::string(name) + " has Sizes " + sizes_text(t.Sizes) + "; its third dimension is headCount (" +
+                std::string(name) + " has Sizes " + bracketed_sizes(t.Sizes) + "; its third dimension is headCount (" +
                     (heads == z.heads ? heads_name : "KeyValueHeadCount") + " " + std::to_string(heads) + ")");
             return std::nullopt;
         }
@@ -228,7 +227,7 @@ std::optional<AttentionSizes> sizes_of(const MHA1& d, bool v1, Diagnostics& diag
             if (!s) return std::nullopt;
             if ((*s)[0] != z.batch || (*s)[4] != z.head) {
                 err(diags, "StackedKeyValueTensor/Sizes", "key-sizes",
-                    "StackedKeyValueTensor has Sizes " + sizes_text(d.StackedKeyValueTensor->Sizes) +
+                    "StackedKeyValueTensor has Sizes " + bracketed_sizes(d.StackedKeyValueTensor->Sizes) +
                         "; it must be [batchSize " + std::to_string(z.batch) +
                         ", keyValueSequenceLength, headCount, 2, headSize " + std::to_string(z.head) + "]");
                 return std::nullopt;
@@ -240,7 +239,7 @@ std::optional<AttentionSizes> sizes_of(const MHA1& d, bool v1, Diagnostics& diag
             if (!s) return std::nullopt;
             if ((*s)[0] != z.batch || (*s)[2] != z.kv_heads * z.head) {
                 err(diags, "KeyTensor/Sizes", "key-sizes",
-                    "KeyTensor has Sizes " + sizes_text(d.KeyTensor->Sizes) + "; it must be [batchSize " +
+                    "KeyTensor has Sizes " + bracketed_sizes(d.KeyTensor->Sizes) + "; it must be [batchSize " +
                         std::to_string(z.batch) + ", keyValueSequenceLength, hiddenSize " +
                         std::to_string(z.kv_heads * z.head) + "]");
                 return std::nullopt;
@@ -252,7 +251,7 @@ std::optional<AttentionSizes> sizes_of(const MHA1& d, bool v1, Diagnostics& diag
             if (!s || !hidden((*s)[2], "ValueTensor", z.value_head, z.kv_heads)) return std::nullopt;
             if ((*s)[0] != z.batch || (*s)[1] != z.kv) {
                 err(diags, "ValueTensor/Sizes", "value-sizes",
-                    "ValueTensor has Sizes " + sizes_text(d.ValueTensor->Sizes) + "; it must be [batchSize " +
+                    "ValueTensor has Sizes " + bracketed_sizes(d.ValueTensor->Sizes) + "; it must be [batchSize " +
                         std::to_string(z.batch) + ", keyValueSequenceLength " + std::to_string(z.kv) +
                         ", valueHiddenSize]");
                 return std::nullopt;
@@ -274,7 +273,7 @@ std::optional<AttentionSizes> sizes_of(const MHA1& d, bool v1, Diagnostics& diag
 
 void validate_attention(const MHA1& d, bool v1, Diagnostics& diags);
 
-bool valid(const MHA1& d) {
+bool valid_attention(const MHA1& d) {
     Diagnostics diags;
     validate_attention(d, true, diags);
     return !diags.has_errors();
@@ -327,7 +326,7 @@ void validate_attention(const MHA1& d, bool v1, Diagnostics& diags) {
         if (name == "OutputPresentKeyTensor") return d.OutputPresentKeyTensor ? &*d.OutputPresentKeyTensor : nullptr;
         if (name == "OutputPresentValueTensor")
             return d.OutputPresentValueTensor ? &*d.OutputPresentValueTensor : nullptr;
-        for (const Field& f : inputs_of(d))
+        for (const AttentionField& f : inputs_of(d))
             if (name == f.name) return *f.tensor ? &**f.tensor : nullptr;
         return nullptr;
     };
@@ -494,13 +493,13 @@ struct Loaded {
 
 Loaded load(const MHA1& d, const Bindings& b) {
     Loaded l;
-    for (const Field& f : inputs_of(d))
+    for (const AttentionField& f : inputs_of(d))
         if (*f.tensor) l.x[f.name] = logical_doubles(**f.tensor, b.at(f.name));
     return l;
 }
 
 // One query row's keys and values: the scores S_j exactly, and each value column.
-struct Row {
+struct AttentionRow {
     std::vector<Ext> score;
 };
 
@@ -676,7 +675,7 @@ template <class T> void evaluate_as_type(const MHA1& d, const Bindings& bind) {
         const auto& present = value ? d.OutputPresentValueTensor : d.OutputPresentKeyTensor;
         if (!present) continue;
         std::map<std::string_view, std::vector<T>> raw;  // the inputs' elements as stored
-        for (const Field& f : inputs_of(d))
+        for (const AttentionField& f : inputs_of(d))
             if (*f.tensor && std::string_view(f.name) != "MaskTensor")
                 raw[f.name] = logical_values<T>(**f.tensor, bind.at(f.name));
         const uint32_t width = value ? z.value_head : z.head;
@@ -720,7 +719,7 @@ std::optional<Tolerance> tolerance(const MHA& d, std::string_view output) {
 }
 
 std::optional<Tolerance> tolerance(const MHA1& d, std::string_view output) {
-    if (output != "OutputTensor" || !valid(d)) return std::nullopt;
+    if (output != "OutputTensor" || !valid_attention(d)) return std::nullopt;
     Tolerance tol;
     tol.Kind = "Summed";
     tol.MaxTerms = 0;
@@ -799,7 +798,7 @@ std::vector<double> bounds(const InputBuffer& input, const reference::AttentionD
                           (value ? query + key : query) + uint64_t(kh) * width + i);
         };
         const V scale = constant(w, wt, d.Scale), filter = constant(w, wt, d.MaskFilterValue);
-        std::vector<double> out(uint64_t(B) * S * H * z.value_head, kInf);
+        std::vector<double> out(uint64_t(B) * S * H * z.value_head, kInfinity);
         for (uint32_t b = 0; b < B; ++b)
             for (uint32_t h = 0; h < H; ++h)
                 for (uint32_t s = 0; s < S; ++s) {
@@ -883,7 +882,7 @@ std::vector<double> bounds(const InputBuffer& input, const reference::AttentionD
                             zs.push_back(V{E[j], pert});
                         }
                         const V n = w.sum(nb), zz = w.sum(zs);
-                        double eb = kInf;
+                        double eb = kInfinity;
                         if (zz.v - zz.e > 0) {
                             const double y = n.v / zz.v;
                             double spread = 0;  // the quotient over the box of numerator and denominator

@@ -21,6 +21,8 @@
 //   - The values are copied as bits (NaN payloads, -0).
 #include "one_hot.hpp"
 
+#include "gather.hpp"
+
 #include "dmlref/readings.hpp"
 #include "dmlref/values.hpp"
 
@@ -30,12 +32,6 @@
 namespace dmlref::reference {
 
 namespace {
-
-std::string sizes_path(std::string_view tensor) { return pointer_append(desc_path(tensor), "Sizes"); }
-
-bool is_index_type(DataType t) {
-    return t == DataType::INT32 || t == DataType::INT64 || t == DataType::UINT32 || t == DataType::UINT64;
-}
 
 // The position of the OnValue in a sequence of `size`, or -1 when the index names none.
 int64_t on_position(DataType t, const std::byte* p, uint64_t size) {
@@ -64,12 +60,6 @@ int64_t on_position(DataType t, const std::byte* p, uint64_t size) {
     return s >= 0 && uint64_t(s) < size ? s : -1;  // OneHotOutOfRange=AllOff
 }
 
-int64_t offset_of(const std::vector<int64_t>& strides, const std::vector<uint64_t>& c) {
-    int64_t off = 0;
-    for (size_t i = 0; i < c.size(); ++i) off += int64_t(c[i]) * strides[i];
-    return off;
-}
-
 }  // namespace
 
 std::vector<uint64_t> on_value_coordinate(const TensorDesc& values) {
@@ -96,7 +86,7 @@ void validate(const DML_ONE_HOT_OPERATOR_DESC& d, Diagnostics& diags) {
         }
     require_same_data_type(diags, {{"ValuesTensor", d.ValuesTensor}, {"OutputTensor", d.OutputTensor}},
                            "one-hot.same-data-type");
-    if (!is_index_type(d.IndicesTensor.DataType))
+    if (!gathering::is_index_type(d.IndicesTensor.DataType))
         diags.error(pointer_append(desc_path("IndicesTensor"), "DataType"), "one-hot.indices-data-type",
                     "IndicesTensor is " + std::string(name(d.IndicesTensor.DataType)) +
                         "; indices must be INT32, INT64, UINT32 or UINT64 (the page's tensor support)");

@@ -112,10 +112,6 @@ template <class D> void evaluate_padding(const D& d, const Bindings& b, uint64_t
     });
 }
 
-uint64_t width_mask(DataType t) {
-    return element_size(t) == 8 ? ~uint64_t(0) : (uint64_t(1) << (8 * element_size(t))) - 1;
-}
-
 }  // namespace
 
 int64_t padding_source(uint32_t mode, int64_t o, int64_t start, int64_t n) {

@@ -61,27 +61,6 @@ constexpr const char* kQl = "element-wise-quantize-linear";
 constexpr const char* kDql = "element-wise-dequantize-linear";
 constexpr const char* kDyn = "dynamic-quantize-linear";
 
-std::string rule(const char* op, const char* id) { return std::string(op) + "." + id; }
-std::string type_text(const TensorDesc& d) { return std::string(dmlref::name(d.DataType)); }
-
-bool is_quantized_type(DataType t) { return t == DataType::INT8 || t == DataType::UINT8; }
-bool is_integer_data(DataType t) {
-    return t == DataType::INT32 || t == DataType::INT16 || t == DataType::INT8 || t == DataType::UINT32 ||
-           t == DataType::UINT16 || t == DataType::UINT8;
-}
-int64_t type_min(DataType t) { return t == DataType::INT8 ? -128 : 0; }
-int64_t type_max(DataType t) { return t == DataType::INT8 ? 127 : 255; }
-
-int64_t clamp_to(const mpz_class& v, int64_t lo, int64_t hi) {
-    if (v < static_cast<long>(lo)) return lo;
-    if (v > static_cast<long>(hi)) return hi;
-    return v.get_si();
-}
-
-template <class T> std::span<const std::byte> bytes_of(const T& buffers, const char* field) {
-    return std::span<const std::byte>(buffers.at(field));
-}
-
 // The quantized element type's writer: Min and Max of OutputTensor.
 template <class F> void write_quantized(const TensorDesc& out, std::span<std::byte> buffer, F&& value) {
     if (out.DataType == DataType::INT8)

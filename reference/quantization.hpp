@@ -14,6 +14,22 @@
 
 namespace dmlref::reference {
 
+// What the quantized operators share (reference/quantization.cpp, quantize.cpp, quantized_linear.cpp,
+// quantized_pooling.cpp): the 8-bit quantized types and their ranges, and a buffer by field name.
+inline std::string type_text(const TensorDesc& d) { return std::string(dmlref::name(d.DataType)); }
+inline bool is_quantized_type(DataType t) { return t == DataType::INT8 || t == DataType::UINT8; }
+inline int64_t type_min(DataType t) { return t == DataType::INT8 ? -128 : 0; }
+inline int64_t type_max(DataType t) { return t == DataType::INT8 ? 127 : 255; }
+// v saturated to [lo, hi].
+inline int64_t clamp_to(const mpz_class& v, int64_t lo, int64_t hi) {
+    if (v < static_cast<long>(lo)) return lo;
+    if (v > static_cast<long>(hi)) return hi;
+    return v.get_si();
+}
+template <class T> std::span<const std::byte> bytes_of(const T& buffers, const char* field) {
+    return std::span<const std::byte>(buffers.at(field));
+}
+
 void validate(const DML_ELEMENT_WISE_QUANTIZE_LINEAR_OPERATOR_DESC& d, Diagnostics& diags);
 void validate_values(const DML_ELEMENT_WISE_QUANTIZE_LINEAR_OPERATOR_DESC& d, const InputBuffers& in, uint64_t,
                      Diagnostics& diags);

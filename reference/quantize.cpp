@@ -52,13 +52,8 @@ using DQ = DML_DEQUANTIZE_OPERATOR_DESC;
 constexpr const char* kQ = "quantize";
 constexpr const char* kDq = "dequantize";
 
-std::string rule(const char* op, const char* id) { return std::string(op) + "." + id; }
 std::string type_text(DataType t) { return std::string(dmlref::name(t)); }
-bool is_quantized_type(DataType t) { return t == DataType::INT8 || t == DataType::UINT8; }
 bool is_real_type(DataType t) { return t == DataType::FLOAT32 || t == DataType::FLOAT16; }
-int64_t type_min(DataType t) { return t == DataType::INT8 ? -128 : 0; }
-int64_t type_max(DataType t) { return t == DataType::INT8 ? 127 : 255; }
-
 std::string element_name(size_t k) { return std::string(tensor_array_element("QuantizationTensors", k)); }
 
 // The rules QUANTIZE and DEQUANTIZE share; `real` is the floating-point tensor (QUANTIZE's input,

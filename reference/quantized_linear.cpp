@@ -49,17 +49,10 @@ namespace {
 
 using QLMM = DML_QUANTIZED_LINEAR_MATRIX_MULTIPLY_OPERATOR_DESC;
 using QLCONV = DML_QUANTIZED_LINEAR_CONVOLUTION_OPERATOR_DESC;
-using Input = std::function<std::span<const std::byte>(const char*)>;
+using InputReader = std::function<std::span<const std::byte>(const char*)>;
 
 constexpr const char* kMm = "quantized-linear-matrix-multiply";
 constexpr const char* kConv = "quantized-linear-convolution";
-
-std::string rule(const char* op, const char* id) { return std::string(op) + "." + id; }
-std::string type_text(const TensorDesc& d) { return std::string(dmlref::name(d.DataType)); }
-bool is_quantized_type(DataType t) { return t == DataType::INT8 || t == DataType::UINT8; }
-int64_t type_min(DataType t) { return t == DataType::INT8 ? -128 : 0; }
-int64_t type_max(DataType t) { return t == DataType::INT8 ? 127 : 255; }
-double per(const std::vector<double>& v, uint64_t i) { return v.size() == 1 ? v[0] : v[i]; }
 
 struct Field {
     const char* name;
@@ -126,7 +119,7 @@ void wrap_accumulators(std::vector<RequantizeTerms>& t) {
     for (RequantizeTerms& e : t) e.acc = int64_t(int32_t(uint32_t(uint64_t(e.acc))));
 }
 
-std::vector<double> optional_values(const std::optional<TensorDesc>& d, const Input& input, const char* field) {
+std::vector<double> optional_values(const std::optional<TensorDesc>& d, const InputReader& input, const char* field) {
     return d ? logical_doubles(*d, input(field)) : std::vector<double>{};
 }
 
@@ -169,7 +162,7 @@ struct MatMulData {
     std::vector<double> a, b, as, bs, os, za, zb, zo;
 };
 
-MatMulData read_matmul(const QLMM& d, const Input& input) {
+MatMulData read_matmul(const QLMM& d, const InputReader& input) {
     MatMulData g;
     g.s = gemm_shape(d.OutputTensor, d.ATensor, false);
     g.a = logical_doubles(d.ATensor, input("ATensor"));
@@ -194,7 +187,7 @@ RequantizeTerms matmul_terms(const MatMulData& g, uint64_t e) {
     return t;
 }
 
-std::vector<RequantizeTerms> matmul_elements(const QLMM& d, const Input& input) {
+std::vector<RequantizeTerms> matmul_elements(const QLMM& d, const InputReader& input) {
     const MatMulData g = read_matmul(d, input);
     std::vector<RequantizeTerms> r(g.s.Batch * g.s.M * g.s.N);
     for (uint64_t e = 0; e < r.size(); ++e) r[e] = matmul_terms(g, e);
@@ -276,7 +269,7 @@ void evaluate(const QLMM& d, const Bindings& b) {
 //
 // Tensor constraints: "BiasTensor, FilterTensor, InputTensor, and OutputTensor must have the same
 // DimensionCount" (.same-dimension-count); "OutputTensor and OutputZeroPointTensor must have the
-// same DataType", likewise Input and Filter (.zero-point-data-type). The fields and the geometry
+// same DataType", likewise InputReader and Filter (.zero-point-data-type). The fields and the geometry
 // as CONVOLUTION_INTEGER's (reference/convolution.cpp, validate_geometry: .rank, .dimension-count,
 // .array-length, .stride-nonzero, .dilation-nonzero, .group-count, .output-channels,
 // .filter-channels, .batch, .window-fits, .output-size). DimensionCount: "Only a value of 2 is
@@ -284,7 +277,7 @@ void evaluate(const QLMM& d, const Bindings& b) {
 // 1 or 2. InputScale, InputZeroPoint, OutputScale, OutputZeroPoint { 1, 1, 1, 1 }; FilterScale and
 // FilterZeroPoint { 1, 1, 1, 1 } or { 1, OutputChannelCount, 1, 1 } (.scale-sizes,
 // .zero-point-sizes, 1 to 4 dimensions: .scale-dimension-count, .zero-point-dimension-count);
-// BiasTensor { 1, OutputChannelCount, 1, 1 } (.bias-sizes). Tensor support: Input, Filter, Output
+// BiasTensor { 1, OutputChannelCount, 1, 1 } (.bias-sizes). Tensor support: InputReader, Filter, Output
 // INT8 or UINT8 (.data-type, .output-data-type), the scales FLOAT32 (.scale-data-type), the bias
 // INT32 (.bias-data-type).
 namespace {
@@ -325,7 +318,7 @@ DML_CONVOLUTION_INTEGER_OPERATOR_DESC integer_view(const QLCONV& d) {
     return v;
 }
 
-std::vector<RequantizeTerms> convolution_elements(const QLCONV& d, const Input& input) {
+std::vector<RequantizeTerms> convolution_elements(const QLCONV& d, const InputReader& input) {
     const ConvolutionGeometry g = convolution_geometry(integer_view(d));
     const std::vector<double> x = logical_doubles(d.InputTensor, input("InputTensor"));
     const std::vector<double> w = logical_doubles(d.FilterTensor, input("FilterTensor"));
@@ -425,7 +418,7 @@ void evaluate(const QLCONV& d, const Bindings& b) {
 // ---- Judging (docs/tolerance.md, "Quantized linear products") -------------------------------------
 
 std::optional<RequantizeElements> requantize_elements(const Case& c) {
-    const Input input = [&](const char* f) { return std::span<const std::byte>(c.inputs.at(f)); };
+    const InputReader input = [&](const char* f) { return std::span<const std::byte>(c.inputs.at(f)); };
     try {
         Diagnostics diags;
         RequantizeElements r;

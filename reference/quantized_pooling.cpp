@@ -49,23 +49,7 @@ namespace dmlref::reference {
 
 namespace {
 
-constexpr const char* kOp = "quantized-linear-average-pooling";
-
-std::string rule(const char* id) { return std::string(kOp) + "." + id; }
-std::string type_text(const TensorDesc& d) { return std::string(dmlref::name(d.DataType)); }
-bool is_quantized_type(DataType t) { return t == DataType::INT8 || t == DataType::UINT8; }
-int64_t type_min(DataType t) { return t == DataType::INT8 ? -128 : 0; }
-int64_t type_max(DataType t) { return t == DataType::INT8 ? 127 : 255; }
-
-template <class T> std::span<const std::byte> bytes_of(const T& buffers, const char* field) {
-    return std::span<const std::byte>(buffers.at(field));
-}
-
-bool valid(const QAP& d) {
-    Diagnostics diags;
-    validate(d, diags);
-    return !diags.has_errors();
-}
+constexpr const char* kQap = "quantized-linear-average-pooling";
 
 // A scale or zero point is per tensor (one element) or per channel: InputTensor's DimensionCount,
 // Sizes {1, ChannelCount, 1, ...} (the page's { 1, 1, 1, 1 } and { 1, ChannelCount, 1, 1 }).
@@ -77,7 +61,7 @@ void validate_parameter(Diagnostics& diags, std::string_view name, const TensorD
     for (uint32_t i = 0; ok && i < n; ++i) ok = t.Sizes[i] == (i == 1 ? input.Sizes[1] : 1u);
     if (!ok)
         diags.error(
-            desc_path(name) + "/Sizes", rule(id),
+            desc_path(name) + "/Sizes", rule(kQap, id),
             std::string(name) + " has " + std::to_string(element_count(t)) + " elements in " +
                 std::to_string(t.DimensionCount()) +
                 " dimensions; the page expects one element (per tensor) or Sizes {1, ChannelCount, 1, ...} with InputTensor's "
@@ -136,12 +120,6 @@ template <class Buffers> Pooled pooled(const QAP& d, const Buffers& in) {
     return p;
 }
 
-int64_t clamp_to(const mpz_class& v, int64_t lo, int64_t hi) {
-    if (v < static_cast<long>(lo)) return lo;
-    if (v > static_cast<long>(hi)) return hi;
-    return v.get_si();
-}
-
 }  // namespace
 
 // ---- One element -------------------------------------------------------------------------------
@@ -179,35 +157,35 @@ bool quantized_pool_near_tie(const PooledOperands& e, int64_t lo, int64_t hi) {
 // channel (.scale-sizes, .zero-point-sizes); IncludePadding a BOOL (.include-padding).
 void validate(const QAP& d, Diagnostics& diags) {
     if (!is_quantized_type(d.InputTensor.DataType))
-        diags.error("/desc/InputTensor/DataType", rule("data-type"),
+        diags.error("/desc/InputTensor/DataType", rule(kQap, "data-type"),
                     "InputTensor is " + type_text(d.InputTensor) + "; it must be INT8 or UINT8");
     if (!is_quantized_type(d.OutputTensor.DataType))
-        diags.error("/desc/OutputTensor/DataType", rule("output-data-type"),
+        diags.error("/desc/OutputTensor/DataType", rule(kQap, "output-data-type"),
                     "OutputTensor is " + type_text(d.OutputTensor) + "; it must be INT8 or UINT8");
     for (const Named& s :
          {Named{"InputScaleTensor", d.InputScaleTensor}, Named{"OutputScaleTensor", d.OutputScaleTensor}}) {
         if (s.desc.DataType != DataType::FLOAT32)
-            diags.error(desc_path(s.name) + "/DataType", rule("scale-data-type"),
+            diags.error(desc_path(s.name) + "/DataType", rule(kQap, "scale-data-type"),
                         std::string(s.name) + " is " + type_text(s.desc) + "; it must be FLOAT32");
         validate_parameter(diags, s.name, s.desc, d.InputTensor, "scale-sizes");
     }
     if (d.InputZeroPointTensor) {
         require_same_data_type(diags,
                                {{"InputTensor", d.InputTensor}, {"InputZeroPointTensor", *d.InputZeroPointTensor}},
-                               rule("zero-point-data-type"));
+                               rule(kQap, "zero-point-data-type"));
         validate_parameter(diags, "InputZeroPointTensor", *d.InputZeroPointTensor, d.InputTensor, "zero-point-sizes");
     }
     if (d.OutputZeroPointTensor) {
         require_same_data_type(diags,
                                {{"OutputTensor", d.OutputTensor}, {"OutputZeroPointTensor", *d.OutputZeroPointTensor}},
-                               rule("zero-point-data-type"));
+                               rule(kQap, "zero-point-data-type"));
         validate_parameter(diags, "OutputZeroPointTensor", *d.OutputZeroPointTensor, d.InputTensor, "zero-point-sizes");
     }
     if (d.IncludePadding > 1)
-        diags.error("/desc/IncludePadding", rule("include-padding"),
+        diags.error("/desc/IncludePadding", rule(kQap, "include-padding"),
                     "IncludePadding is " + std::to_string(d.IncludePadding) + "; a BOOL must be 0 (FALSE) or 1 (TRUE)");
-    validate_pooling_windows(diags, {kOp, "quantized average pooling", "InputTensor", "OutputTensor", d.DimensionCount},
-                             view(d));
+    validate_pooling_windows(
+        diags, {kQap, "quantized average pooling", "InputTensor", "OutputTensor", d.DimensionCount}, view(d));
 }
 
 // "A scale value of 0 results in undefined behavior" (both scales' notes): refused, at most 8 reported.
@@ -221,7 +199,7 @@ void validate_values(const QAP& d, const InputBuffers& in, uint64_t, Diagnostics
         for (size_t i = 0; i < v.size() && reported < 8; ++i)
             if (v[i] == 0) {
                 ++reported;
-                diags.error(pointer_append("/inputs/" + std::string(s.name), i), rule("scale-zero"),
+                diags.error(pointer_append("/inputs/" + std::string(s.name), i), rule(kQap, "scale-zero"),
                             std::string(s.name) + " element " + std::to_string(i) +
                                 " is 0; the page: \"A scale value of 0 results in undefined behavior\"");
             }
@@ -241,7 +219,7 @@ void evaluate(const QAP& d, const Bindings& b) {
 std::vector<BoundaryElement> quantized_pool_ties(const Case& c, std::string_view output) {
     std::vector<BoundaryElement> out;
     const auto* d = get_if<QAP>(&c.op.Desc);
-    if (!d || output != "OutputTensor" || !valid(*d)) return out;
+    if (!d || output != "OutputTensor" || !valid(*d, validate)) return out;
     try {
         const Pooled p = pooled(*d, c.inputs);
         for (size_t i = 0; i < p.e.size(); ++i)
@@ -253,7 +231,7 @@ std::vector<BoundaryElement> quantized_pool_ties(const Case& c, std::string_view
 
 std::optional<Tolerance> quantized_pool_tolerance(const Case& c, std::string_view output) {
     const auto* d = get_if<QAP>(&c.op.Desc);
-    if (!d || output != "OutputTensor" || !valid(*d)) return std::nullopt;
+    if (!d || output != "OutputTensor" || !valid(*d, validate)) return std::nullopt;
     Tolerance t;
     if (quantized_pool_ties(c, output).empty()) {
         t.Kind = "Bits";
@@ -273,7 +251,7 @@ std::optional<Tolerance> quantized_pool_tolerance(const Case& c, std::string_vie
 
 std::vector<DontCare> quantized_pool_dont_care(const QAP& d, std::string_view output) {
     std::vector<DontCare> r;
-    if (output != "OutputTensor" || d.IncludePadding || !valid(d)) return r;
+    if (output != "OutputTensor" || d.IncludePadding || !valid(d, validate)) return r;
     const PoolingWindows w = pooling_windows(view(d));
     uint64_t index = 0;
     for_each_pooled(d.OutputTensor.Sizes, w.out, w.spatial, [&](int64_t, int64_t, const PoolingCoord& o) {

@@ -79,7 +79,9 @@ template <class D> constexpr bool kLstm = std::is_same_v<D, LSTM>;
 template <class D> constexpr uint64_t kGates = kLstm<D> ? 4 : kGru<D> ? 3 : 1;
 template <class D> constexpr uint64_t kActivationsPerDirection = kLstm<D> ? 3 : kGru<D> ? 2 : 1;
 template <class D> constexpr const char* kShort = kLstm<D> ? "lstm" : kGru<D> ? "gru" : "rnn";
-template <class D> std::string rule(std::string_view id) { return std::string(kShort<D>) + "." + std::string(id); }
+template <class D> std::string recurrent_rule(std::string_view id) {
+    return std::string(kShort<D>) + "." + std::string(id);
+}
 template <class D>
 constexpr const char* kPage = kLstm<D>  ? "DML_LSTM_OPERATOR_DESC"
                               : kGru<D> ? "DML_GRU_OPERATOR_DESC"
@@ -117,14 +119,14 @@ std::string activation_path(size_t i) { return pointer_append("/desc", kActivati
 
 template <class D> void validate_recurrent(const D& d, Diagnostics& diags) {
     if (d.Direction > DML_RECURRENT_NETWORK_DIRECTION_BIDIRECTIONAL) {
-        diags.error(desc_path("Direction"), rule<D>("direction"),
+        diags.error(desc_path("Direction"), recurrent_rule<D>("direction"),
                     "Direction is " + std::to_string(d.Direction) +
                         "; it must be a DML_RECURRENT_NETWORK_DIRECTION (FORWARD, BACKWARD or BIDIRECTIONAL)");
         return;
     }
     auto boolean = [&](const char* field, uint32_t v, const char* id) {
         if (v > 1)
-            diags.error(desc_path(field), rule<D>(id),
+            diags.error(desc_path(field), recurrent_rule<D>(id),
                         std::string(field) + " is " + std::to_string(v) + "; it is a BOOL: 0 (FALSE) or 1 (TRUE)");
     };
     if constexpr (kGru<D>) boolean("LinearBeforeReset", d.LinearBeforeReset, "linear-before-reset");
@@ -132,7 +134,7 @@ template <class D> void validate_recurrent(const D& d, Diagnostics& diags) {
         boolean("UseClipThreshold", d.UseClipThreshold, "use-clip-threshold");
         boolean("CoupleInputForget", d.CoupleInputForget, "couple-input-forget");
         if (d.UseClipThreshold && !(d.ClipThreshold >= 0))
-            diags.error(desc_path("ClipThreshold"), rule<D>("clip-threshold"),
+            diags.error(desc_path("ClipThreshold"), recurrent_rule<D>("clip-threshold"),
                         "ClipThreshold is " + std::to_string(d.ClipThreshold) +
                             "; clipping bounds the values to [-ClipThreshold, +ClipThreshold], "
                             "so it must be at least 0 (not NaN)");
@@ -153,13 +155,13 @@ template <class D> void validate_recurrent(const D& d, Diagnostics& diags) {
             if (*t) data.emplace_back(n, &**t);
     const DataType type = d.InputTensor.DataType;
     if (type != DataType::FLOAT32 && type != DataType::FLOAT16)
-        diags.error(desc_path("InputTensor") + "/DataType", rule<D>("data-type"),
+        diags.error(desc_path("InputTensor") + "/DataType", recurrent_rule<D>("data-type"),
                     "InputTensor is " + std::string(name(type)) + "; the tensors are FLOAT32 or FLOAT16 (" + kPage<D> +
                         ", Tensor support)");
     for (const auto& [n, t] : data)
         if (t->DataType != type)
             diags.error(
-                desc_path(n) + "/DataType", rule<D>("same-data-type"),
+                desc_path(n) + "/DataType", recurrent_rule<D>("same-data-type"),
                 std::string(n) + " is " + std::string(name(t->DataType)) + " and InputTensor " +
                     std::string(name(type)) +
                     (kLstm<D>
@@ -171,28 +173,29 @@ template <class D> void validate_recurrent(const D& d, Diagnostics& diags) {
     if (d.SequenceLengthsTensor) {
         data.emplace_back("SequenceLengthsTensor", &*d.SequenceLengthsTensor);
         if (d.SequenceLengthsTensor->DataType != DataType::UINT32)
-            diags.error(desc_path("SequenceLengthsTensor") + "/DataType", rule<D>("sequence-lengths-data-type"),
+            diags.error(desc_path("SequenceLengthsTensor") + "/DataType",
+                        recurrent_rule<D>("sequence-lengths-data-type"),
                         "SequenceLengthsTensor is " + std::string(name(d.SequenceLengthsTensor->DataType)) +
                             "; it must be UINT32 (" + kPage<D> + ", Tensor support)");
     }
     bool any_output = d.OutputSequenceTensor || d.OutputSingleTensor;
     if constexpr (kLstm<D>) any_output = any_output || d.OutputCellSingleTensor;
     if (!any_output)
-        diags.error(desc_path("OutputSequenceTensor"), rule<D>("output"),
+        diags.error(desc_path("OutputSequenceTensor"), recurrent_rule<D>("output"),
                     std::string(kLstm<D> ? "none of OutputSequenceTensor, OutputSingleTensor and OutputCellSingleTensor"
                                          : "neither OutputSequenceTensor nor OutputSingleTensor") +
                         " is given; the operator would compute nothing (docs/golden.md, Recurrent networks)");
     bool ranks = true;
     for (const auto& [n, t] : data)
         if (t->DimensionCount() != 4) {
-            diags.error(desc_path(n) + "/Sizes", rule<D>("dimension-count"),
+            diags.error(desc_path(n) + "/Sizes", recurrent_rule<D>("dimension-count"),
                         std::string(n) + " has " + std::to_string(t->DimensionCount()) + " dimensions; it must have 4");
             ranks = false;
         }
     // The activations.
     const uint64_t D_ = directions(d.Direction), want = kActivationsPerDirection<D> * D_;
     if (d.ActivationDescCount != want)
-        diags.error(desc_path("ActivationDescCount"), rule<D>("activation-count"),
+        diags.error(desc_path("ActivationDescCount"), recurrent_rule<D>("activation-count"),
                     "ActivationDescCount is " + std::to_string(d.ActivationDescCount) + "; Direction " +
                         std::string(kRecurrentNetworkDirectionNames.Names[d.Direction]) + " takes " +
                         std::to_string(want) +
@@ -202,7 +205,7 @@ template <class D> void validate_recurrent(const D& d, Diagnostics& diags) {
     else
         for (size_t i = 0; i < d.ActivationDescs.size(); ++i)
             if (bool(d.ActivationDescs[i]) != (i < want))
-                diags.error(activation_path(i), rule<D>("activation-descs"),
+                diags.error(activation_path(i), recurrent_rule<D>("activation-descs"),
                             std::string(kActivationDescNames[i]) + (i < want ? " is missing" : " is given") +
                                 "; ActivationDescCount is " + std::to_string(want) + ", so ActivationDescs[0] to [" +
                                 std::to_string(want - 1) + "] are given and no more");
@@ -225,13 +228,13 @@ template <class D> void validate_recurrent(const D& d, Diagnostics& diags) {
                       std::string_view says) {
         if (t.Sizes == want_sizes) return;
         diags.error(
-            desc_path(n) + "/Sizes", rule<D>(id),
+            desc_path(n) + "/Sizes", recurrent_rule<D>(id),
             std::string(n) + "'s Sizes are " + sizes_text(t.Sizes) + "; they must be " + sizes_text(want_sizes) + " (" +
                 std::string(says) +
                 ", with InputTensor { 1, seq_length, batch_size, input_size } and hidden_size from RecurrenceTensor's last size)");
     };
     if (d.InputTensor.Sizes[0] != 1)
-        diags.error(desc_path("InputTensor") + "/Sizes/0", rule<D>("input-sizes"),
+        diags.error(desc_path("InputTensor") + "/Sizes/0", recurrent_rule<D>("input-sizes"),
                     "InputTensor's Sizes[0] is " + std::to_string(d.InputTensor.Sizes[0]) +
                         "; its Sizes are { 1, seq_length, batch_size, input_size }");
     const char* g = kLstm<D> ? "4 * " : kGru<D> ? "3 * " : "";
@@ -269,17 +272,11 @@ template <class D> void validate_recurrent(const D& d, Diagnostics& diags) {
     }
 }
 
-template <class D> bool valid(const D& d) {
-    Diagnostics diags;
-    validate_recurrent(d, diags);
-    return !diags.has_errors();
-}
-
 // SequenceLengthsTensor's values: at most seq_length (<op>.sequence-length-range; docs/golden.md,
 // RecurrentSequenceLengths).
 template <class D> void validate_lengths(const D& d, const InputBuffers& in, Diagnostics& diags) {
     const auto it = in.find("SequenceLengthsTensor");
-    if (!d.SequenceLengthsTensor || it == in.end() || !valid(d) ||
+    if (!d.SequenceLengthsTensor || it == in.end() || !valid(d, validate_recurrent) ||
         it->second.size() < buffer_size(*d.SequenceLengthsTensor))
         return;
     const std::vector<double> len = logical_doubles(*d.SequenceLengthsTensor, it->second);
@@ -287,7 +284,7 @@ template <class D> void validate_lengths(const D& d, const InputBuffers& in, Dia
     int reported = 0;
     for (size_t b = 0; b < len.size(); ++b)
         if (len[b] > S && reported++ < 8)
-            diags.error(pointer_append("/inputs/SequenceLengthsTensor", b), rule<D>("sequence-length-range"),
+            diags.error(pointer_append("/inputs/SequenceLengthsTensor", b), recurrent_rule<D>("sequence-length-range"),
                         "the sequence length of batch " + std::to_string(b) + " is " +
                             std::to_string(uint64_t(len[b])) + "; it must be at most seq_length, " + std::to_string(S));
 }
@@ -555,7 +552,7 @@ std::optional<Tolerance> stated(std::string_view what) {
 
 template <class D> std::optional<Tolerance> tolerance_any(const D& d, std::string_view output) {
     if ((output != "OutputSequenceTensor" && output != "OutputSingleTensor" && output != "OutputCellSingleTensor") ||
-        !valid(d))
+        !valid(d, validate_recurrent))
         return std::nullopt;
     if constexpr (kLstm<D>) return stated("the gates' sums with peepholes, the activations, f C + i c, o h(C)");
     return stated(kGru<D> ? "the gates' sums, r . H, the activations, (1 - z) h + z H"

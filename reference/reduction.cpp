@@ -63,7 +63,7 @@ bool is_transcendental(uint32_t f) {
 }
 
 // What the three descs share.
-struct Params {
+struct ReductionParams {
     std::string_view op;  // rule prefix
     const TensorDesc& input;
     const TensorDesc& output;
@@ -71,20 +71,18 @@ struct Params {
     const std::vector<uint32_t>& Axes;
 };
 
-Params params(const DML_REDUCE_OPERATOR_DESC& d) {
+ReductionParams params(const DML_REDUCE_OPERATOR_DESC& d) {
     return {"reduce", d.InputTensor, d.OutputTensor, d.AxisCount, d.Axes};
 }
-template <OT T> Params params(const reduction_desc::ArgMinMax<T>& d) {
+template <OT T> ReductionParams params(const reduction_desc::ArgMinMax<T>& d) {
     return {T == OT::ARGMIN ? "argmin" : "argmax", d.InputTensor, d.OutputTensor, d.AxisCount, d.Axes};
 }
-
-std::string rule(std::string_view op, std::string_view id) { return std::string(op) + "." + std::string(id); }
 
 // ---- Validation ----------------------------------------------------------------------------
 
 // The axes: AxisCount entries, each in [0, DimensionCount - 1], distinct. False when they are not
 // (the later checks index by them).
-bool validate_axes(const Params& p, Diagnostics& diags) {
+bool validate_axes(const ReductionParams& p, Diagnostics& diags) {
     const uint32_t rank = p.input.DimensionCount();
     if (p.AxisCount == 0 || p.AxisCount > rank) {
         diags.error("/desc/AxisCount", rule(p.op, "axis-count"),
@@ -127,7 +125,7 @@ uint32_t axis_mask(const std::vector<uint32_t>& axes) {
 }
 
 // The output's sizes: InputTensor's with 1 in every reduced axis. False when the axes are not valid.
-bool validate_shape(const Params& p, Diagnostics& diags) {
+bool validate_shape(const ReductionParams& p, Diagnostics& diags) {
     const uint32_t rank = p.input.DimensionCount();
     const std::string out_path = pointer_append(desc_path("OutputTensor"), "Sizes");
     const bool axes_ok = validate_axes(p, diags);
@@ -160,7 +158,7 @@ uint64_t reduced_count(const TensorDesc& in, const std::vector<uint32_t>& axes) 
 }
 
 // ARGMIN and ARGMAX write an index: an integer OutputTensor that holds N - 1.
-void validate_index_output(const Params& p, bool axes_ok, Diagnostics& diags) {
+void validate_index_output(const ReductionParams& p, bool axes_ok, Diagnostics& diags) {
     const DataType t = p.output.DataType;
     if (!is_valid(t)) return;  // the tensor's own rule reports it
     if (is_float(t)) {
@@ -186,13 +184,13 @@ void validate_index_output(const Params& p, bool axes_ok, Diagnostics& diags) {
 
 // Element offsets: of the first reduced element for each output element (in output row-major
 // order), of each reduced element from there (j = 0 .. N-1), and of each output element.
-struct Geometry {
+struct ReductionGeometry {
     std::vector<int64_t> base, reduced, out;
 };
 
-Geometry geometry(const TensorDesc& in, const std::vector<int64_t>& in_strides, const TensorDesc& out,
-                  const std::vector<int64_t>& out_strides, const std::vector<uint32_t>& axes) {
-    Geometry g;
+ReductionGeometry geometry(const TensorDesc& in, const std::vector<int64_t>& in_strides, const TensorDesc& out,
+                           const std::vector<int64_t>& out_strides, const std::vector<uint32_t>& axes) {
+    ReductionGeometry g;
     const uint32_t mask = axis_mask(axes);
     const size_t rank = in.Sizes.size();
     // Output elements: row-major over the output's sizes.
@@ -300,10 +298,6 @@ template <class O> void store_index(std::byte* out, int64_t off, uint64_t j) {
 
 // ---- Integer arithmetic, wrapping to the width ------------------------------------------------
 
-template <class T> uint64_t as_u64(T x) {
-    if constexpr (std::is_signed_v<T>) return uint64_t(int64_t(x));
-    else return uint64_t(x);
-}
 template <class T> T wrap(uint64_t v) { return static_cast<T>(v); }  // modulo 2^width (C++20)
 
 template <class T> T integer_reduce(uint32_t f, const T* x, int64_t base, const std::vector<int64_t>& reduced) {
@@ -536,7 +530,7 @@ void reduce(uint32_t f, const TensorDesc& in, const TensorDesc& out, const std::
             const Bindings& b, bool last) {
     const TensorView X(in, b.at("InputTensor"));
     const TensorView Y(out, b.at("OutputTensor"));
-    const Geometry g = geometry(in, X.strides, out, Y.strides, axes);
+    const ReductionGeometry g = geometry(in, X.strides, out, Y.strides, axes);
     // The alternative readings (docs/golden.md, "Alternative readings"), each where it decides.
     const bool nan_wins = in_force<"ArgMinMaxNaN", "NaNWins">();
     const bool canonical_all_nan = in_force<"ReduceMinMaxAllNaN", "CanonicalNaN">();
@@ -587,7 +581,7 @@ std::string_view reduce_function_name(uint32_t function) {
 }
 
 void validate(const DML_REDUCE_OPERATOR_DESC& d, Diagnostics& diags) {
-    const Params p = params(d);
+    const ReductionParams p = params(d);
     const bool axes_ok = validate_shape(p, diags);
     if (is_arg(d.Function)) {
         validate_index_output(p, axes_ok, diags);
@@ -610,7 +604,7 @@ void evaluate(const DML_REDUCE_OPERATOR_DESC& d, const Bindings& b) {
 }
 
 template <OperatorType T> void validate(const reduction_desc::ArgMinMax<T>& d, Diagnostics& diags) {
-    const Params p = params(d);
+    const ReductionParams p = params(d);
     validate_index_output(p, validate_shape(p, diags), diags);
 }
 
@@ -684,7 +678,7 @@ std::vector<uint64_t> reduction_ties(const Operator& op, std::span<const std::by
         axes = &d->Axes;
     } else return {};
     const TensorView X(*in, input);
-    const Geometry g = geometry(*in, X.strides, *out, packed_strides(out->Sizes), *axes);
+    const ReductionGeometry g = geometry(*in, X.strides, *out, packed_strides(out->Sizes), *axes);
     std::vector<uint64_t> r;
     dispatch(in->DataType, [&]<class T>() {
         const T* x = X.data<T>();
@@ -794,10 +788,6 @@ namespace dmlref {
 namespace {
 
 using namespace reference;
-
-constexpr double kInf = std::numeric_limits<double>::infinity();
-
-double up(double x) { return std::nextafter(x, kInf); }
 
 }  // namespace
 

@@ -201,27 +201,33 @@ Boundary nearest_boundary(const Params& p, bool grad) {
 
 }  // namespace resampling
 
-using namespace resampling;
-
 // ---- The operators' boundary ----------------------------------------------------------------
 
 Boundary boundary(const DML_RESAMPLE_OPERATOR_DESC& d, std::string_view output) {
-    return output == "OutputTensor" && valid(d) ? nearest_boundary(params(d), false) : Boundary{};
+    return output == "OutputTensor" && resampling::valid(d) ? resampling::nearest_boundary(resampling::params(d), false)
+                                                            : Boundary{};
 }
 Boundary boundary(const DML_RESAMPLE1_OPERATOR_DESC& d, std::string_view output) {
-    return output == "OutputTensor" && valid(d) ? nearest_boundary(params(d), false) : Boundary{};
+    return output == "OutputTensor" && resampling::valid(d) ? resampling::nearest_boundary(resampling::params(d), false)
+                                                            : Boundary{};
 }
 Boundary boundary(const DML_RESAMPLE2_OPERATOR_DESC& d, std::string_view output) {
-    return output == "OutputTensor" && valid(d) ? nearest_boundary(params(d), false) : Boundary{};
+    return output == "OutputTensor" && resampling::valid(d) ? resampling::nearest_boundary(resampling::params(d), false)
+                                                            : Boundary{};
 }
 Boundary boundary(const DML_RESAMPLE3_OPERATOR_DESC& d, std::string_view output) {
-    return output == "OutputTensor" && valid(d) ? nearest_boundary(params(d), false) : Boundary{};
+    return output == "OutputTensor" && resampling::valid(d) ? resampling::nearest_boundary(resampling::params(d), false)
+                                                            : Boundary{};
 }
 Boundary boundary(const DML_RESAMPLE_GRAD_OPERATOR_DESC& d, std::string_view output) {
-    return output == "OutputGradientTensor" && valid(d) ? nearest_boundary(params(d), true) : Boundary{};
+    return output == "OutputGradientTensor" && resampling::valid(d)
+               ? resampling::nearest_boundary(resampling::params(d), true)
+               : Boundary{};
 }
 Boundary boundary(const DML_RESAMPLE_GRAD1_OPERATOR_DESC& d, std::string_view output) {
-    return output == "OutputGradientTensor" && valid(d) ? nearest_boundary(params(d), true) : Boundary{};
+    return output == "OutputGradientTensor" && resampling::valid(d)
+               ? resampling::nearest_boundary(resampling::params(d), true)
+               : Boundary{};
 }
 
 }  // namespace dmlref::reference
@@ -230,6 +236,7 @@ namespace dmlref {
 
 void resample_terms(const Operator& op, std::span<const std::byte> values, Coordinates coordinates, TermSink& sink) {
     using namespace reference;
+    using namespace reference::resampling;
     visit_as<DML_RESAMPLE_OPERATOR_DESC, DML_RESAMPLE1_OPERATOR_DESC, DML_RESAMPLE2_OPERATOR_DESC,
              DML_RESAMPLE3_OPERATOR_DESC, DML_RESAMPLE_GRAD_OPERATOR_DESC, DML_RESAMPLE_GRAD1_OPERATOR_DESC>(
         op.Desc,

@@ -33,10 +33,7 @@ namespace dmlref::reference {
 
 namespace {
 
-constexpr std::string_view kOp = "reverse-subsequences";
-
-std::string rule(std::string_view r) { return std::string(kOp) + "." + std::string(r); }
-std::string sizes_path(std::string_view t) { return pointer_append(desc_path(t), "Sizes"); }
+constexpr std::string_view kReverse = "reverse-subsequences";
 
 bool is_length_type(DataType t) {
     return t == DataType::UINT32 || t == DataType::UINT64 || t == DataType::INT32 || t == DataType::INT64;
@@ -65,9 +62,9 @@ std::optional<uint64_t> sequence_length(DataType t, const std::byte* p, uint64_t
 
 void validate(const DML_REVERSE_SUBSEQUENCES_OPERATOR_DESC& d, Diagnostics& diags) {
     require_same_data_type(diags, {{"InputTensor", d.InputTensor}, {"OutputTensor", d.OutputTensor}},
-                           rule("same-data-type"));
+                           rule(kReverse, "same-data-type"));
     if (!is_length_type(d.SequenceLengthsTensor.DataType))
-        diags.error(pointer_append(desc_path("SequenceLengthsTensor"), "DataType"), rule("lengths-data-type"),
+        diags.error(pointer_append(desc_path("SequenceLengthsTensor"), "DataType"), rule(kReverse, "lengths-data-type"),
                     "SequenceLengthsTensor is " + std::string(name(d.SequenceLengthsTensor.DataType)) +
                         "; lengths must be UINT32 (the page's tables), UINT64, INT32 or INT64");
     const uint32_t R = d.InputTensor.DimensionCount();
@@ -77,13 +74,13 @@ void validate(const DML_REVERSE_SUBSEQUENCES_OPERATOR_DESC& d, Diagnostics& diag
           {"OutputTensor", &d.OutputTensor}})
         if (t->DimensionCount() != R) {
             ok = false;
-            diags.error(sizes_path(n), rule("dimension-count"),
+            diags.error(sizes_path(n), rule(kReverse, "dimension-count"),
                         std::string(n) + " has " + std::to_string(t->DimensionCount()) +
                             " dimensions but InputTensor has " + std::to_string(R) +
                             "; InputTensor, OutputTensor and SequenceLengthsTensor must have the same DimensionCount");
         }
     if (d.Axis >= R) {
-        diags.error(desc_path("Axis"), rule("axis"),
+        diags.error(desc_path("Axis"), rule(kReverse, "axis"),
                     "Axis is " + std::to_string(d.Axis) + "; it must be less than InputTensor's DimensionCount (" +
                         std::to_string(R) + ")");
         return;
@@ -91,7 +88,7 @@ void validate(const DML_REVERSE_SUBSEQUENCES_OPERATOR_DESC& d, Diagnostics& diag
     if (!ok) return;
     for (uint32_t i = 0; i < R; ++i) {
         if (d.OutputTensor.Sizes[i] != d.InputTensor.Sizes[i]) {
-            diags.error(pointer_append(sizes_path("OutputTensor"), i), rule("output-sizes"),
+            diags.error(pointer_append(sizes_path("OutputTensor"), i), rule(kReverse, "output-sizes"),
                         "OutputTensor.Sizes[" + std::to_string(i) + "] is " + std::to_string(d.OutputTensor.Sizes[i]) +
                             "; OutputTensor must have InputTensor's sizes (" + std::to_string(d.InputTensor.Sizes[i]) +
                             ")");
@@ -101,7 +98,7 @@ void validate(const DML_REVERSE_SUBSEQUENCES_OPERATOR_DESC& d, Diagnostics& diag
     for (uint32_t i = 0; i < R; ++i) {
         const uint32_t want = i == d.Axis ? 1 : d.InputTensor.Sizes[i];
         if (d.SequenceLengthsTensor.Sizes[i] != want) {
-            diags.error(pointer_append(sizes_path("SequenceLengthsTensor"), i), rule("lengths-sizes"),
+            diags.error(pointer_append(sizes_path("SequenceLengthsTensor"), i), rule(kReverse, "lengths-sizes"),
                         "SequenceLengthsTensor.Sizes[" + std::to_string(i) + "] is " +
                             std::to_string(d.SequenceLengthsTensor.Sizes[i]) + "; it must be " + std::to_string(want) +
                             (i == d.Axis ? " (the Axis dimension)" : " (InputTensor's, in every dimension but Axis)"));
@@ -125,7 +122,7 @@ void validate_values(const DML_REVERSE_SUBSEQUENCES_OPERATOR_DESC& d, const Inpu
     for (uint64_t i = 0; i * w < logical.size(); ++i)
         if (!sequence_length(t, logical.data() + i * w, 1) && reported++ < 8)
             diags.error(
-                pointer_append("/inputs/SequenceLengthsTensor", i), rule("negative-length"),
+                pointer_append("/inputs/SequenceLengthsTensor", i), rule(kReverse, "negative-length"),
                 "SequenceLengthsTensor element " + std::to_string(i) + " is " +
                     format_value(t, load_bits(t, logical.data() + i * w)) +
                     "; a length is not negative (the page's tables list UINT32 lengths; dmlref refuses a negative one)");

@@ -26,10 +26,7 @@
 
 namespace dmlref::reference::roi {
 
-namespace {
-constexpr double kInf = std::numeric_limits<double>::infinity();
-double up(double v) { return std::nextafter(v, kInf); }
-}  // namespace
+namespace {}  // namespace
 
 Quantity sample_t(const Params& p, uint64_t out, uint64_t samples, uint64_t o, uint64_t i) {
     const Arithmetic ar(DataType::FLOAT32, false);

@@ -31,9 +31,6 @@ namespace dmlref::reference::roi {
 
 namespace {
 
-constexpr double kInf = std::numeric_limits<double>::infinity();
-double up(double v) { return std::nextafter(v, kInf); }
-
 // How a term enters an element: as formed, possibly not at all, or only possibly.
 enum class Presence { Normal, MayVanish, Ghost, Absent };
 

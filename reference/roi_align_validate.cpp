@@ -12,7 +12,6 @@ namespace roi {
 namespace {
 
 std::string rule(const Params& p, std::string_view id) { return std::string(p.op) + "." + std::string(id); }
-std::string sizes_path(std::string_view field) { return pointer_append(desc_path(field), "Sizes"); }
 
 struct Field {
     std::string_view name;

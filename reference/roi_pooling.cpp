@@ -48,7 +48,7 @@ namespace dmlref::reference {
 
 namespace {
 
-std::string rule(std::string_view id) { return "roi-pooling." + std::string(id); }
+constexpr std::string_view kRoiPooling = "roi-pooling";
 
 int64_t floor_div(int64_t a, int64_t b) { return a / b - ((a % b != 0) && ((a < 0) != (b < 0))); }
 int64_t ceil_div(int64_t a, int64_t b) { return -floor_div(-a, b); }
@@ -84,11 +84,11 @@ RoiBin roi_bin(const DML_ROI_POOLING_OPERATOR_DESC& d, const double roi[5], uint
 void validate(const DML_ROI_POOLING_OPERATOR_DESC& d, Diagnostics& diags) {
     require_same_data_type(
         diags, {{"InputTensor", d.InputTensor}, {"ROITensor", d.ROITensor}, {"OutputTensor", d.OutputTensor}},
-        rule("same-data-type"));
+        rule(kRoiPooling, "same-data-type"));
     bool shapes = true;
     for (const Named t : {Named{"InputTensor", d.InputTensor}, Named{"OutputTensor", d.OutputTensor}})
         if (t.desc.Sizes.size() != 4) {
-            diags.error(desc_path(t.name) + "/Sizes", rule("dimension-count"),
+            diags.error(desc_path(t.name) + "/Sizes", rule(kRoiPooling, "dimension-count"),
                         std::string(t.name) + " has " + std::to_string(t.desc.Sizes.size()) +
                             " dimensions; it must have 4 ({N, C, H, W})");
             shapes = false;
@@ -98,7 +98,7 @@ void validate(const DML_ROI_POOLING_OPERATOR_DESC& d, Diagnostics& diags) {
     for (size_t i = 0; roi_ok && i + 2 < r.size(); ++i) roi_ok = r[i] == 1;
     if (!roi_ok) {
         diags.error(
-            desc_path("ROITensor") + "/Sizes", rule("roi-sizes"),
+            desc_path("ROITensor") + "/Sizes", rule(kRoiPooling, "roi-sizes"),
             "ROITensor's Sizes must be {num_rois, 5} (rows [batch_id, x1, y1, x2, y2]), with any leading dimensions 1 "
             "(2 to 4 dimensions)");
         shapes = false;
@@ -106,12 +106,12 @@ void validate(const DML_ROI_POOLING_OPERATOR_DESC& d, Diagnostics& diags) {
     for (auto [member, v] : {std::pair{"Width", d.PooledSize.Width}, std::pair{"Height", d.PooledSize.Height}})
         if (v == 0) {
             diags.error(
-                desc_path("PooledSize") + "/" + member, rule("pooled-size"),
+                desc_path("PooledSize") + "/" + member, rule(kRoiPooling, "pooled-size"),
                 std::string("PooledSize.") + member + " is 0; the pooled output has at least one row and column");
             shapes = false;
         }
     if (!(std::isfinite(d.SpatialScale) && d.SpatialScale > 0))
-        diags.error(desc_path("SpatialScale"), rule("spatial-scale"),
+        diags.error(desc_path("SpatialScale"), rule(kRoiPooling, "spatial-scale"),
                     "SpatialScale is " + format_exact_value(DataType::FLOAT32, to_bits(d.SpatialScale)) +
                         "; a scale factor must be finite and greater than 0 (dmlref's decision)");
     if (!shapes) return;
@@ -121,7 +121,7 @@ void validate(const DML_ROI_POOLING_OPERATOR_DESC& d, Diagnostics& diags) {
                                  " (PooledSize.Width)"};
     for (size_t i = 0; i < 4; ++i)
         if (d.OutputTensor.Sizes[i] != want[i])
-            diags.error(desc_path("OutputTensor") + "/Sizes/" + std::to_string(i), rule("output-sizes"),
+            diags.error(desc_path("OutputTensor") + "/Sizes/" + std::to_string(i), rule(kRoiPooling, "output-sizes"),
                         "OutputTensor.Sizes[" + std::to_string(i) + "] is " + std::to_string(d.OutputTensor.Sizes[i]) +
                             "; it must be " + std::to_string(want[i]) + what[i]);
 }
@@ -137,7 +137,7 @@ void validate_values(const DML_ROI_POOLING_OPERATOR_DESC& d, const InputBuffers&
     for (size_t k = 0; k + 5 <= v.size() && reported < 8; k += 5) {
         const double b = v[k];
         if (!(b >= 0 && b < double(d.InputTensor.Sizes[0]) && b == std::floor(b))) {
-            diags.error(pointer_append("/inputs/ROITensor", k), rule("batch-index"),
+            diags.error(pointer_append("/inputs/ROITensor", k), rule(kRoiPooling, "batch-index"),
                         "region " + std::to_string(k / 5) + "'s batch_id is " +
                             format_exact_value(DataType::FLOAT64, to_bits(b)) + "; it must be an integer from 0 to " +
                             std::to_string(d.InputTensor.Sizes[0] - 1) + " (InputTensor's batch)");
@@ -146,7 +146,7 @@ void validate_values(const DML_ROI_POOLING_OPERATOR_DESC& d, const InputBuffers&
         for (size_t j = 1; j < 5; ++j) {
             const double x = v[k + j] * double(d.SpatialScale);
             if (!(std::fabs(x) <= 2147483648.0)) {
-                diags.error(pointer_append("/inputs/ROITensor", k + j), rule("roi-coordinate"),
+                diags.error(pointer_append("/inputs/ROITensor", k + j), rule(kRoiPooling, "roi-coordinate"),
                             "region " + std::to_string(k / 5) + "'s coordinate " + std::to_string(j) +
                                 " times SpatialScale is " + format_exact_value(DataType::FLOAT64, to_bits(x)) +
                                 "; it must be finite and within +-2^31");

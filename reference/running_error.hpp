@@ -24,7 +24,7 @@
 
 namespace dmlref::running_error {
 
-inline constexpr double kInf = std::numeric_limits<double>::infinity();
+inline constexpr double kInfinity = std::numeric_limits<double>::infinity();
 inline constexpr double kRootError = 8;     // |r~ - D~^(-1/2)| <= 8 u r: rsqrt within 4 ULP of w (assumption)
 inline constexpr double kOnlineFactor = 2;  // Welford / Chan statistics: within twice the two-pass bound (assumption)
 
@@ -72,7 +72,7 @@ struct W {
     V mean(V sum, uint64_t n) const { return prod({sum, V{1.0 / double(n), u / double(n)}}); }
     // D^(-1/2) of a computed D~ within D.e of D.v: the root's own error, then the spread of D~.
     V rsqrt(V D) const {
-        if (!(D.v - D.e > 0)) return {D.v > 0 ? 1 / std::sqrt(D.v) : 0, kInf};
+        if (!(D.v - D.e > 0)) return {D.v > 0 ? 1 / std::sqrt(D.v) : 0, kInfinity};
         const double r = 1 / std::sqrt(D.v), lo = 1 / std::sqrt(D.v + D.e), hi = 1 / std::sqrt(D.v - D.e);
         const double rho = kRootError * u;
         return {r, std::max(hi * (1 + rho) - r, r - lo * (1 - rho)) + eta};
@@ -92,7 +92,7 @@ inline V constant(const W& w, DataType wt, float c) {
 // e_w in w, plus its rounding to t when w is wider. The golden's own rounding of the exact value
 // y is element_bound's (ulp(G)/2), not counted here.
 inline double stored(double e_w, double y, DataType t, DataType w, bool flush) {
-    if (!std::isfinite(e_w) || !std::isfinite(y)) return kInf;
+    if (!std::isfinite(e_w) || !std::isfinite(y)) return kInfinity;
     double b = e_w;
     if (w != t) {
         const W out = working(t, flush);
@@ -117,7 +117,7 @@ inline double activated(const std::optional<DML_FUSED_ACTIVATION>& a, double e_p
     if (!a || a->name() == "ACTIVATION_IDENTITY" || !std::isfinite(e_pre)) return e_pre;
     const reference::ActivationError r = reference::fused_activation_error(*a, y, e_pre + golden_rounding(y, t, flush),
                                                                            wt, flush);
-    if (!std::isfinite(r.error)) return kInf;
+    if (!std::isfinite(r.error)) return kInfinity;
     double b = r.error;
     if (wt != t) {
         const W out = working(t, flush);
@@ -160,7 +160,7 @@ template <class F> std::vector<double> over_profile(DataType t, const Arithmetic
             for (size_t i = 0; i < b.size(); ++i) best[i] = std::max(best[i], b[i]);
     }
     for (double& b : best)
-        if (std::isnan(b)) b = kInf;
+        if (std::isnan(b)) b = kInfinity;
     return best;
 }
 

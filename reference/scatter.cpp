@@ -65,8 +65,6 @@ Geometry geometry(const DML_SCATTER_ND_OPERATOR_DESC& d) {
     return g;
 }
 
-std::string rule(const Geometry& g, std::string_view r) { return std::string(g.op) + "." + std::string(r); }
-
 void validate_scatter(const Geometry& g, const TensorDesc& output, Diagnostics& diags) {
     // "The Sizes and DataType of this tensor must match InputTensor".
     if (output.DimensionCount() != g.rank())

@@ -49,7 +49,6 @@ namespace dmlref::reference {
 namespace {
 
 using OT = OperatorType;
-constexpr double kInf = std::numeric_limits<double>::infinity();
 
 SoftmaxKind kind_of(OT t) {
     if (t == OT::ACTIVATION_SOFTMAX || t == OT::ACTIVATION_SOFTMAX1) return SoftmaxKind::Softmax;
@@ -497,8 +496,6 @@ template void evaluate(const DML_ACTIVATION_HARDMAX1_OPERATOR_DESC&, const Bindi
 // ---- Judging (docs/tolerance.md, "Softmax") ----------------------------------------------------
 
 namespace {
-
-double up(double v) { return std::nextafter(v, kInf); }
 
 // exp of a backend's argument d' (|d' - d| <= d.err): e^d' is within e^d (e^err - 1) of e^d, and
 // the backend's exp within the stated exp2 accuracy plus the rounding of d' log2(e) (2 (3 + |d|)

@@ -37,7 +37,7 @@ namespace dmlref::reference {
 
 namespace {
 
-struct Params {
+struct TopKParams {
     std::string_view op;
     const TensorDesc& input;
     const TensorDesc& values;
@@ -46,10 +46,10 @@ struct Params {
     bool decreasing;
 };
 
-Params params(const DML_TOP_K_OPERATOR_DESC& d) {
+TopKParams params(const DML_TOP_K_OPERATOR_DESC& d) {
     return {"top-k", d.InputTensor, d.OutputValueTensor, d.OutputIndexTensor, d.Axis, d.K, true};
 }
-Params params(const DML_TOP_K1_OPERATOR_DESC& d) {
+TopKParams params(const DML_TOP_K1_OPERATOR_DESC& d) {
     return {"top-k1",
             d.InputTensor,
             d.OutputValueTensor,
@@ -59,36 +59,35 @@ Params params(const DML_TOP_K1_OPERATOR_DESC& d) {
             d.AxisDirection == DML_AXIS_DIRECTION_DECREASING};
 }
 
-std::string rule(const Params& p, std::string_view r) { return std::string(p.op) + "." + std::string(r); }
-std::string sizes_path(std::string_view tensor) { return pointer_append(desc_path(tensor), "Sizes"); }
+std::string topk_rule(const TopKParams& p, std::string_view r) { return std::string(p.op) + "." + std::string(r); }
 
-void validate_params(const Params& p, Diagnostics& diags) {
+void validate_params(const TopKParams& p, Diagnostics& diags) {
     const uint32_t R = p.input.DimensionCount();
     bool ok = true;
     for (auto [name, t] : {std::pair<std::string_view, const TensorDesc*>{"OutputValueTensor", &p.values},
                            {"OutputIndexTensor", &p.indices}})
         if (t->DimensionCount() != R) {
             ok = false;
-            diags.error(sizes_path(name), rule(p, "dimension-count"),
+            diags.error(sizes_path(name), topk_rule(p, "dimension-count"),
                         std::string(name) + " has " + std::to_string(t->DimensionCount()) +
                             " dimensions but InputTensor has " + std::to_string(R) +
                             "; InputTensor, OutputIndexTensor and OutputValueTensor must have the same DimensionCount");
         }
     require_same_data_type(diags, {{"InputTensor", p.input}, {"OutputValueTensor", p.values}},
-                           rule(p, "same-data-type"));
+                           topk_rule(p, "same-data-type"));
     if (p.indices.DataType != DataType::UINT32 && p.indices.DataType != DataType::UINT64)
-        diags.error(pointer_append(desc_path("OutputIndexTensor"), "DataType"), rule(p, "index-data-type"),
+        diags.error(pointer_append(desc_path("OutputIndexTensor"), "DataType"), topk_rule(p, "index-data-type"),
                     "OutputIndexTensor is " + std::string(name(p.indices.DataType)) +
                         "; it must be UINT32 (the page's tables) or UINT64");
     if (p.axis >= R) {
-        diags.error(desc_path("Axis"), rule(p, "axis"),
+        diags.error(desc_path("Axis"), topk_rule(p, "axis"),
                     "Axis is " + std::to_string(p.axis) + "; it must be less than InputTensor's DimensionCount (" +
                         std::to_string(R) + ")");
         return;
     }
     const uint32_t n = p.input.Sizes[p.axis];
     if (p.k < 1 || p.k > n)
-        diags.error(desc_path("K"), rule(p, "k"),
+        diags.error(desc_path("K"), topk_rule(p, "k"),
                     "K is " + std::to_string(p.k) +
                         "; it must be from 1 to the size of InputTensor's Axis dimension (" + std::to_string(n) + ")");
     if (!ok || diags.has_errors()) return;
@@ -97,15 +96,9 @@ void validate_params(const Params& p, Diagnostics& diags) {
     for (auto [name, t] : {std::pair<std::string_view, const TensorDesc*>{"OutputValueTensor", &p.values},
                            {"OutputIndexTensor", &p.indices}})
         if (t->Sizes != want)
-            diags.error(sizes_path(name), rule(p, "output-sizes"),
+            diags.error(sizes_path(name), topk_rule(p, "output-sizes"),
                         std::string(name) + ".Sizes are " + sizes_text(t->Sizes) +
                             "; they must be InputTensor's with K at Axis: " + sizes_text(want));
-}
-
-int64_t offset_of(const std::vector<int64_t>& strides, const std::vector<uint64_t>& c) {
-    int64_t off = 0;
-    for (size_t i = 0; i < c.size(); ++i) off += int64_t(c[i]) * strides[i];
-    return off;
 }
 
 // Whether a orders strictly before b in the output (ties are broken by index outside): NaN above
@@ -141,7 +134,8 @@ template <class F> void for_each_sequence(const std::vector<uint32_t>& sizes, ui
 }
 
 // The order of one sequence (positions along Axis), first K of which are selected.
-template <class T> std::vector<uint32_t> sequence_order(const Params& p, const TensorView& X, std::vector<uint64_t> c) {
+template <class T>
+std::vector<uint32_t> sequence_order(const TopKParams& p, const TensorView& X, std::vector<uint64_t> c) {
     const uint32_t n = p.input.Sizes[p.axis];
     std::vector<T> v(n);
     for (uint32_t i = 0; i < n; ++i) {
@@ -163,7 +157,7 @@ template <class T> std::vector<uint32_t> sequence_order(const Params& p, const T
     return order;
 }
 
-void evaluate_params(const Params& p, const Bindings& b) {
+void evaluate_params(const TopKParams& p, const Bindings& b) {
     const TensorView X(p.input, b.at("InputTensor"));
     const TensorView V(p.values, b.at("OutputValueTensor"));
     const TensorView I(p.indices, b.at("OutputIndexTensor"));
@@ -204,7 +198,7 @@ void evaluate(const DML_TOP_K1_OPERATOR_DESC& d, const Bindings& b) { evaluate_p
 
 // The element's sequence in order, its rank in it, and the element chosen.
 bool explain_top_k(const Case& c, std::string_view output, uint64_t flat, FamilyExplanation& out) {
-    const Params p = visit_as<DML_TOP_K_OPERATOR_DESC, DML_TOP_K1_OPERATOR_DESC>(
+    const TopKParams p = visit_as<DML_TOP_K_OPERATOR_DESC, DML_TOP_K1_OPERATOR_DESC>(
         c.op.Desc, [](const auto& d) { return params(d); });
     const TensorView X(p.input, std::span<const std::byte>(c.inputs.at("InputTensor")));
     std::vector<uint64_t> at = nd_coordinate(p.values.Sizes, flat);

@@ -41,8 +41,7 @@ namespace {
 
 constexpr uint64_t kNone = std::numeric_limits<uint64_t>::max();
 
-std::string rule(std::string_view r) { return "max-unpooling." + std::string(r); }
-std::string sizes_path(std::string_view t) { return pointer_append(desc_path(t), "Sizes"); }
+constexpr std::string_view kUnpooling = "max-unpooling";
 
 // Calls f(i, target, bits) for every InputTensor element i (logical), its index and its bits.
 template <class F>
@@ -68,11 +67,11 @@ bool usable(const DML_MAX_UNPOOLING_OPERATOR_DESC& d, const InputBuffers& in) {
 
 void validate(const DML_MAX_UNPOOLING_OPERATOR_DESC& d, Diagnostics& diags) {
     require_same_data_type(diags, {{"InputTensor", d.InputTensor}, {"OutputTensor", d.OutputTensor}},
-                           rule("same-data-type"));
+                           rule(kUnpooling, "same-data-type"));
     const DataType it = d.IndicesTensor.DataType;
     if (it != DataType::UINT32 && it != DataType::UINT64)
         diags.error(
-            pointer_append(desc_path("IndicesTensor"), "DataType"), rule("indices-data-type"),
+            pointer_append(desc_path("IndicesTensor"), "DataType"), rule(kUnpooling, "indices-data-type"),
             "IndicesTensor is " + std::string(name(it)) + "; indices must be UINT32 or UINT64 (the page's tables)");
     const uint32_t R = d.InputTensor.DimensionCount();
     bool ok = true;
@@ -80,7 +79,7 @@ void validate(const DML_MAX_UNPOOLING_OPERATOR_DESC& d, Diagnostics& diags) {
                         {"OutputTensor", &d.OutputTensor}})
         if (t->DimensionCount() != R) {
             ok = false;
-            diags.error(sizes_path(n), rule("dimension-count"),
+            diags.error(sizes_path(n), rule(kUnpooling, "dimension-count"),
                         std::string(n) + " has " + std::to_string(t->DimensionCount()) +
                             " dimensions but InputTensor has " + std::to_string(R) +
                             "; OutputTensor has the input's number of dimensions, and IndicesTensor its sizes");
@@ -88,7 +87,7 @@ void validate(const DML_MAX_UNPOOLING_OPERATOR_DESC& d, Diagnostics& diags) {
     if (!ok) return;
     for (uint32_t i = 0; i < R; ++i)
         if (d.IndicesTensor.Sizes[i] != d.InputTensor.Sizes[i]) {
-            diags.error(pointer_append(sizes_path("IndicesTensor"), i), rule("indices-sizes"),
+            diags.error(pointer_append(sizes_path("IndicesTensor"), i), rule(kUnpooling, "indices-sizes"),
                         "IndicesTensor.Sizes[" + std::to_string(i) + "] is " +
                             std::to_string(d.IndicesTensor.Sizes[i]) +
                             "; InputTensor and IndicesTensor have the same sizes (" +
@@ -126,7 +125,7 @@ void validate_values(const DML_MAX_UNPOOLING_OPERATOR_DESC& d, const InputBuffer
     int reported = 0;
     for_each_write(d, in.at("InputTensor"), in.at("IndicesTensor"), [&](uint64_t i, uint64_t target, uint64_t) {
         if (target >= n && reported++ < 8)
-            diags.error(pointer_append("/inputs/IndicesTensor", i), rule("index-range"),
+            diags.error(pointer_append("/inputs/IndicesTensor", i), rule(kUnpooling, "index-range"),
                         "IndicesTensor element " + std::to_string(i) + " is " + std::to_string(target) +
                             "; OutputTensor has " + std::to_string(n) + " elements (valid: 0 to " +
                             std::to_string(n - 1) + "); DirectML does not say what happens, dmlref refuses it");

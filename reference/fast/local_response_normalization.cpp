@@ -89,7 +89,7 @@ std::vector<double>& sums(int which) {
 // dst = the window sums of src along dimension d (packed layout): for every position c along d,
 // the sum of positions [c - before, c + after] clipped, added in order; the inner dimensions form
 // one contiguous run, so the additions are one vectorised loop per window position.
-void window_sums(const Geometry& g, uint32_t d, int64_t down, int64_t up, const std::vector<double>& src,
+void window_sums(const RegionGeometry& g, uint32_t d, int64_t down, int64_t up, const std::vector<double>& src,
                  std::vector<double>& dst) {
     const int64_t n = g.sizes[d], inner = g.packed[d];
     const int64_t outer = int64_t(src.size()) / (n * inner);
@@ -110,7 +110,7 @@ void window_sums(const Geometry& g, uint32_t d, int64_t down, int64_t up, const 
 }
 
 // N, the most elements of a region (clipped), or 0 where it is above 2^20.
-uint64_t region_terms(const Params& p, const Geometry& g) {
+uint64_t region_terms(const LrnParams& p, const RegionGeometry& g) {
     uint64_t terms = 1;
     for (uint32_t d = g.first_windowed; d < g.last_windowed; ++d) {
         terms *= std::min<uint64_t>(p.LocalSize, g.sizes[d]);
@@ -120,7 +120,7 @@ uint64_t region_terms(const Params& p, const Geometry& g) {
 }
 
 // v = its window sums over every windowed dimension in turn, the window [c - down, c + up].
-void box_sums(const Geometry& g, int64_t down, int64_t up, std::vector<double>& v, std::vector<double>& scratch) {
+void box_sums(const RegionGeometry& g, int64_t down, int64_t up, std::vector<double>& v, std::vector<double>& scratch) {
     scratch.resize(v.size());
     for (uint32_t d = g.first_windowed; d < g.last_windowed; ++d) {
         window_sums(g, d, down, up, v, scratch);
@@ -129,7 +129,7 @@ void box_sums(const Geometry& g, int64_t down, int64_t up, std::vector<double>& 
 }
 
 // s = the float64 sum of the squares of every element's region (1. and 2.).
-template <class T> void region_sums(const Geometry& g, const std::vector<T>& x, std::vector<double>& s) {
+template <class T> void region_sums(const RegionGeometry& g, const std::vector<T>& x, std::vector<double>& s) {
     const int64_t count = int64_t(x.size());
     s.resize(x.size());
     parallel_for((count + kChunk - 1) / kChunk, [&](int64_t k) {
@@ -145,7 +145,7 @@ template <class T> void region_sums(const Geometry& g, const std::vector<T>& x, 
 }  // namespace
 
 template <class T>
-bool lrn_decide(const Params& p, const Geometry& g, const std::vector<T>& x, std::vector<T>& y,
+bool lrn_decide(const LrnParams& p, const RegionGeometry& g, const std::vector<T>& x, std::vector<T>& y,
                 std::vector<uint8_t>& undecided) {
     const uint64_t terms = region_terms(p, g);
     if (terms == 0) return false;
@@ -231,7 +231,7 @@ bool lrn_decide(const Params& p, const Geometry& g, const std::vector<T>& x, std
 //      decided as in 8. X_j = dY_j = 0 (with P_j and every t_c finite) is an exact zero: +0, as the
 //      plain loop gives (docs/golden.md, Computed values).
 template <class T>
-bool lrn_grad_decide(const Params& p, const Geometry& g, const std::vector<T>& x, const std::vector<T>& dy,
+bool lrn_grad_decide(const LrnParams& p, const RegionGeometry& g, const std::vector<T>& x, const std::vector<T>& dy,
                      std::vector<T>& y, std::vector<uint8_t>& undecided) {
     const uint64_t terms = region_terms(p, g);
     if (terms == 0) return false;
@@ -310,15 +310,15 @@ bool lrn_grad_decide(const Params& p, const Geometry& g, const std::vector<T>& x
     return true;
 }
 
-template bool lrn_decide<float>(const Params&, const Geometry&, const std::vector<float>&, std::vector<float>&,
+template bool lrn_decide<float>(const LrnParams&, const RegionGeometry&, const std::vector<float>&, std::vector<float>&,
                                 std::vector<uint8_t>&);
-template bool lrn_decide<half>(const Params&, const Geometry&, const std::vector<half>&, std::vector<half>&,
+template bool lrn_decide<half>(const LrnParams&, const RegionGeometry&, const std::vector<half>&, std::vector<half>&,
                                std::vector<uint8_t>&);
 
-template bool lrn_grad_decide<float>(const Params&, const Geometry&, const std::vector<float>&,
+template bool lrn_grad_decide<float>(const LrnParams&, const RegionGeometry&, const std::vector<float>&,
                                      const std::vector<float>&, std::vector<float>&, std::vector<uint8_t>&);
-template bool lrn_grad_decide<half>(const Params&, const Geometry&, const std::vector<half>&, const std::vector<half>&,
-                                    std::vector<half>&, std::vector<uint8_t>&);
+template bool lrn_grad_decide<half>(const LrnParams&, const RegionGeometry&, const std::vector<half>&,
+                                    const std::vector<half>&, std::vector<half>&, std::vector<uint8_t>&);
 
 LrnFastCounts lrn_fast_counts() { return {decided_count.load(), undecided_count.load()}; }
 

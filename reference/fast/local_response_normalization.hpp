@@ -15,12 +15,12 @@ namespace dmlref::reference::fast {
 // it, and undecided[i] = 0; undecided[i] = 1 where it does not (Y[i] is then left as it was).
 // False, with nothing written, where the path does not apply (a window of more than 2^20 squares).
 template <class T>
-bool lrn_decide(const lrn_region::Params& p, const lrn_region::Geometry& g, const std::vector<T>& x, std::vector<T>& y,
-                std::vector<uint8_t>& undecided);
+bool lrn_decide(const lrn_region::LrnParams& p, const lrn_region::RegionGeometry& g, const std::vector<T>& x,
+                std::vector<T>& y, std::vector<uint8_t>& undecided);
 
 // The grad's dX (OutputGradientTensor) from X and dY, the same way.
 template <class T>
-bool lrn_grad_decide(const lrn_region::Params& p, const lrn_region::Geometry& g, const std::vector<T>& x,
+bool lrn_grad_decide(const lrn_region::LrnParams& p, const lrn_region::RegionGeometry& g, const std::vector<T>& x,
                      const std::vector<T>& dy, std::vector<T>& y, std::vector<uint8_t>& undecided);
 
 // For the tests: of the last call's elements, those decided and those left undecided.
