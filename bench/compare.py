@@ -361,6 +361,7 @@ def torch_peers():
             "batch_normalization_training_grad": batch_normalization_training_grad, "lrn": lrn, "lrn_large": lrn,
             "lrn_grad_large": lrn_grad,
             "gemm": gemm, "conv_resnet": conv_resnet, "reduce_sum": reduce_sum((0, 1)), "reduce_sum_axis": reduce_sum((1,)),
+            "reduce_sum_cached": reduce_sum((0, 1)),
             "gather": gather, "join": join, "split": split, "padding": padding, "tile": tile,
             "depth_to_space": depth_to_space, **({"roi_align": roi_align, "roi_align_grad": roi_align_grad} if torchvision else {})}
 
@@ -471,6 +472,7 @@ def numpy_peers():
                    "divide": divide, "max": binary(np.maximum), "sqrt": sqrt, "less_than": less_than, "cast": cast}
     return {**elementwise, "relu": relu, "relu_grad": relu_grad, "clip1": clip1, "clip_grad1": clip_grad1, "slice_grad": slice_grad,
             "gemm": gemm, "reduce_sum": reduce_sum((0, 1)), "reduce_sum_axis": reduce_sum((1,)),
+            "reduce_sum_cached": reduce_sum((0, 1)),
             "gather": gather, "join": join, "split": split, "padding": padding, "tile": tile,
             "depth_to_space": depth_to_space}
 
@@ -511,6 +513,7 @@ CONFIGS = {
     "conv_resnet": ([(1, 256, 56, 56), (256, 256, 3, 3)], False),
     "reduce_sum": ([(4096, 4096)], False),
     "reduce_sum_axis": ([(4096, 4096)], False),
+    "reduce_sum_cached": ([(512, 512)], False),
     "gather": ([(32768, 4096), (1, 8192)], True),
     "join": ([(1, 64, 256, 256)] * 4, True),
     "split": ([(1, 256, 256, 256)], True),
@@ -535,6 +538,7 @@ TOLERANCE = {"FLOAT32": 1e-5, "FLOAT16": 4e-3}
 # terms in [-1, 1) is small beside it.
 CHECK_SCALE = {"reduce_sum": lambda x: float(np.abs(x.astype(np.float64)).sum()),
                "reduce_sum_axis": lambda x: float(np.abs(x.astype(np.float64)).sum(axis=1).max())}
+CHECK_SCALE["reduce_sum_cached"] = CHECK_SCALE["reduce_sum"]
 TYPES = {"FLOAT32": np.float32, "FLOAT16": np.float16, "INT32": np.int32, "INT8": np.int8}
 # The types each configuration runs in (FLOAT32 and FLOAT16 unless named here): the element-wise
 # operators' integer rows too (DIVIDE and SQRT: floats; integer division by zero is a policy, not
@@ -542,7 +546,7 @@ TYPES = {"FLOAT32": np.float32, "FLOAT16": np.float16, "INT32": np.int32, "INT8"
 CONFIG_TYPES = {name: ("FLOAT32", "FLOAT16", "INT32", "INT8") for name in ("add", "add_broadcast", "subtract", "multiply", "max", "less_than",
                                                                    "cast")}
 CONFIG_TYPES["gemm"] = ("FLOAT32",)  # numpy's FLOAT16 matmul has no BLAS: minutes at 1024^3
-CONFIG_TYPES["reduce_sum"] = CONFIG_TYPES["reduce_sum_axis"] = ("FLOAT32",)
+CONFIG_TYPES["reduce_sum"] = CONFIG_TYPES["reduce_sum_axis"] = CONFIG_TYPES["reduce_sum_cached"] = ("FLOAT32",)
 for name in ("gather", "join", "split", "padding", "tile", "depth_to_space"):  # the two float widths of a model's tensors
     CONFIG_TYPES[name] = ("FLOAT32", "FLOAT16")
 OUT_TYPE = {"less_than": lambda t: np.uint8, "cast": lambda t: np.float32 if t == "FLOAT16" else np.float16}

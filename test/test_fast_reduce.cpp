@@ -132,13 +132,20 @@ TEST_CASE("REDUCE SUM fast path = plain loop on runs longer than one chunk, all 
 }
 
 TEST_CASE("REDUCE SUM fast path: adversarial sums take the plain loop's exact sum") {
-    // Each output sums one row of 4 (all in their own lanes) or one row of 64 (four terms in lane
-    // 0, the others 0): 2^60, 1, -2^60, -1 cancel to an exact zero, but 2^60 + 1 rounds on the way,
-    // so the compensated sum cannot prove the sign (+0); 2^60, 1, 2^-24, -2^60 is exactly
-    // 1 + 2^-24, halfway between two floats (the plain loop rounds it to 1, even), reached with a
-    // rounding; 1, 2^-24, 2^-40 is decided (every addition exact in float64, and above the midpoint).
+    // Each output sums four terms: 2^60, 1, -2^60, -1 cancel to an exact zero, but 2^60 + 1
+    // rounds on the way, so the compensated sum cannot prove the sign (+0); 2^60, 1, 2^-24, -2^60
+    // is exactly 1 + 2^-24, halfway between two floats (the plain loop rounds it to 1, even),
+    // reached with a rounding; 1, 2^-24, 2^-40 is decided (every addition exact in float64, and
+    // above the midpoint). The rows hold them in the order that makes 2^60 + 1 (or + 2^-24) the
+    // first rounding addition: in a row of 4 each term has its own lane (reduce_sum.cpp, step 2),
+    // and the lanes are folded 0 + 2 and 1 + 3, then the two; in a row of 64 (the terms 16 apart,
+    // the others 0) the block is not proved (2^60 and 1 share a tracker), lane 0 sums the first
+    // and third terms, lane 16 the second and fourth, and the fold adds lane 16 to lane 0. The
+    // column sums add them in the order given (rows).
     const std::vector<std::vector<float>> rows = {
         {0x1p60f, 1, -0x1p60f, -1}, {0x1p60f, 1, 0x1p-24f, -0x1p60f}, {1, 0x1p-24f, 0x1p-40f, 0}};
+    const std::vector<std::vector<float>> lane_rows = {
+        {0x1p60f, -0x1p60f, 1, -1}, {0x1p60f, -0x1p60f, 1, 0x1p-24f}, {1, 0x1p-24f, 0x1p-40f, 0}};
     for (const uint32_t spread : {1u, 16u}) {
         const uint32_t R = 4 * spread;
         const Operator op = make(DataType::FLOAT32, {uint32_t(rows.size()), R}, {1});
@@ -146,7 +153,7 @@ TEST_CASE("REDUCE SUM fast path: adversarial sums take the plain loop's exact su
         Buffers in = buffers<float>(op, rng, [](std::mt19937_64&) { return 0.0; });
         std::vector<float> x(rows.size() * R, 0.f);
         for (size_t r = 0; r < rows.size(); ++r)
-            for (size_t k = 0; k < 4; ++k) x[r * R + k * spread] = rows[r][k];
+            for (size_t k = 0; k < 4; ++k) x[r * R + k * spread] = lane_rows[r][k];
         std::memcpy(in.bytes[0].data(), static_cast<const void*>(x.data()), x.size() * sizeof(float));
         const auto counts = check(op, in);
         INFO("terms " << spread << " apart");
@@ -173,6 +180,30 @@ TEST_CASE("REDUCE SUM fast path: adversarial sums take the plain loop's exact su
         CHECK(counts.exact == 2);
         CHECK(counts.decided == 1);
     }
+    // A lane whose compensation grew and cancelled: lane 1 of a row of 160 (terms 1, 33, 65, 97,
+    // 129; the others 0; the block is not proved) adds 2^80, 2^20, 2^-40, -2^20, -2^80 by
+    // FastSum: 2^20 goes to the compensation c, 2^-40 is lost there (c's spacing at 2^20 is
+    // 2^-32), -2^20 cancels c to 0 and -2^80 the sum s: s = c = 0, but the bound b = 2^21 holds
+    // the loss. The exact sum is 2^-40. Folding the lanes keeps lane 1's bound in lane 0's, so the
+    // fast path cannot call the element an exact 0 and takes the plain loop's exact sum.
+    {
+        const Operator op = make(DataType::FLOAT32, {1, 160}, {1});
+        std::mt19937_64 rng(3);
+        Buffers in = buffers<float>(op, rng, [](std::mt19937_64&) { return 0.0; });
+        std::vector<float> x(160, 0.f);
+        x[1] = 0x1p80f;
+        x[33] = 0x1p20f;
+        x[65] = 0x1p-40f;
+        x[97] = -0x1p20f;
+        x[129] = -0x1p80f;
+        std::memcpy(in.bytes[0].data(), static_cast<const void*>(x.data()), x.size() * sizeof(float));
+        const auto counts = check(op, in);
+        CHECK(counts.exact == 1);
+        const Buffers fast = evaluate_with(op, in, true, 1);
+        float y;
+        std::memcpy(&y, fast.bytes[1].data(), sizeof y);
+        CHECK(y == 0x1p-40f);
+    }
     // A NaN or an infinity among the terms: left to the plain loop, which propagates them.
     {
         const Operator op = make(DataType::FLOAT32, {2, 5}, {1});
@@ -186,44 +217,69 @@ TEST_CASE("REDUCE SUM fast path: adversarial sums take the plain loop's exact su
     }
 }
 
-TEST_CASE("REDUCE SUM fast path: a block's float64 sum is taken as exact only where its exponents prove it") {
-    // One run of 256 FLOAT32 terms, one block (reduce_sum.cpp, step 2a: exact where the largest and
-    // smallest exponent fields of the nonzero terms differ by at most 29 - log2(256) = 21). By hand:
-    // 253 terms 0.75 (field 126) sum to 189.75; with 2^-17 the sum is 189.75 + 2^-17, halfway
-    // between the FLOAT32 neighbours 189.75 and 189.75 + 2^-16 (FLOAT32's spacing in [128, 256) is
-    // 2^-16). Then -2^k and 2^k + 2^(k-23), both of field 127 + k, add 2^(k-23): the exact sum is
-    // above the midpoint and rounds to 189.75 + 2^-16. With k = -22 (fields 126 and 105: 21 apart)
-    // the block is proved exact, and it is (2^-45 is float64's spacing there). With k = -23 (fields
-    // 126 and 104: 22 apart) it is not: a plain float64 sum, in the lanes' order, loses the 2^-46
-    // (half of float64's spacing, a tie, to the even 189.75 + 2^-17) and would round to 189.75
-    // (ties to even); FastSum's compensation keeps it, and the exact sum settles it.
-    for (const int k : {-22, -23}) {
+TEST_CASE("REDUCE SUM fast path: a lane's float64 sum is taken as exact only where its exponents prove it") {
+    // One run of 1024 FLOAT32 terms, one block (reduce_sum.cpp, step 2a): term j goes to float64
+    // lane j mod 32, and the exponent fields of terms j and j + 16 (mod 32) are tracked together;
+    // the lanes' plain float64 sums are taken as exact where, in every tracker, the largest and
+    // smallest fields of the nonzero terms differ by at most 29 - log2(1024 / 32) = 24. Here
+    // only lane 0 (terms 0, 32, ..., 992) holds nonzero terms, in this order: 29 terms 1.5 (field
+    // 127), 2^-19 (field 108), then -2^-k and 2^-k + 2^-(k+23) (both of field 127 - k). By hand:
+    // 29 * 1.5 + 2^-19 = 43.5 + 2^-19 is halfway between the FLOAT32 neighbours 43.5 and
+    // 43.5 + 2^-18 (FLOAT32's spacing in [32, 64) is 2^-18), and the last two terms add 2^-(k+23),
+    // so the exact sum is above that midpoint and rounds to 43.5 + 2^-18. With k = 24 (fields 127
+    // and 103: 24 apart) the lane is proved exact, and it is: after 43.5 + 2^-19 - 2^-24 (exact),
+    // adding 2^-24 + 2^-47 gives 43.5 + 2^-19 + 2^-47, a float64 (its spacing in [32, 64) is
+    // 2^-47). With k = 25 (fields 127 and 102: 25 apart) it is not: a plain float64 sum loses the
+    // 2^-48 (half of float64's spacing there, a tie, to the even 43.5 + 2^-19) and would round to
+    // 43.5 (ties to even); FastSum's compensation keeps it, and the result is 43.5 + 2^-18.
+    for (const int k : {24, 25}) {
         INFO("k = " << k);
-        const Operator op = make(DataType::FLOAT32, {1, 256}, {1});
+        const Operator op = make(DataType::FLOAT32, {1, 1024}, {1});
         std::mt19937_64 rng(4);
         Buffers in = buffers<float>(op, rng, [](std::mt19937_64&) { return 0.0; });
-        std::vector<float> x(256, 0.75f);
-        x[253] = 0x1p-17f;
-        x[254] = -std::ldexp(1.f, k);
-        x[255] = std::ldexp(1.f, k) + std::ldexp(1.f, k - 23);
+        std::vector<float> x(1024, 0.f);
+        for (size_t i = 0; i < 29; ++i) x[32 * i] = 1.5f;
+        x[32 * 29] = 0x1p-19f;
+        x[32 * 30] = -std::ldexp(1.f, -k);
+        x[32 * 31] = std::ldexp(1.f, -k) + std::ldexp(1.f, -k - 23);
         std::memcpy(in.bytes[0].data(), static_cast<const void*>(x.data()), x.size() * sizeof(float));
         const auto counts = check(op, in);
-        CHECK(counts.certified_blocks == (k == -22 ? 1u : 0u));
-        CHECK(counts.uncertified_blocks == (k == -22 ? 0u : 1u));
-        CHECK(counts.decided + counts.exact == 1);  // k = -23: FastSum leaves this tie to the exact sum
+        CHECK(counts.certified_blocks == (k == 24 ? 1u : 0u));
+        CHECK(counts.uncertified_blocks == (k == 24 ? 0u : 1u));
+        CHECK(counts.decided + counts.exact == 1);
         const Buffers fast = evaluate_with(op, in, true, 1);
         float y;
         std::memcpy(&y, fast.bytes[1].data(), sizeof y);
-        CHECK(y == 189.75f + 0x1p-16f);
+        CHECK(y == 43.5f + 0x1p-18f);
     }
-    // Random data in [-1, 1): nearly every block proved (a term below 2^-21 or so in magnitude
+    // Lanes 0 and 16 share tracker 0: the same terms with k = 25 in lane 16 (terms 16, 48, ...,
+    // 1008), lane 0 all zeros, are not proved either, and the result is the same.
+    {
+        const Operator op = make(DataType::FLOAT32, {1, 1024}, {1});
+        std::mt19937_64 rng(5);
+        Buffers in = buffers<float>(op, rng, [](std::mt19937_64&) { return 0.0; });
+        std::vector<float> x(1024, 0.f);
+        for (size_t i = 0; i < 29; ++i) x[16 + 32 * i] = 1.5f;
+        x[16 + 32 * 29] = 0x1p-19f;
+        x[16 + 32 * 30] = -0x1p-25f;
+        x[16 + 32 * 31] = 0x1p-25f + 0x1p-48f;
+        std::memcpy(in.bytes[0].data(), static_cast<const void*>(x.data()), x.size() * sizeof(float));
+        const auto counts = check(op, in);
+        CHECK(counts.certified_blocks == 0u);
+        CHECK(counts.uncertified_blocks == 1u);
+        const Buffers fast = evaluate_with(op, in, true, 1);
+        float y;
+        std::memcpy(&y, fast.bytes[1].data(), sizeof y);
+        CHECK(y == 43.5f + 0x1p-18f);
+    }
+    // Random data in [-1, 1): nearly every block proved (a term below 2^-25 or so in magnitude
     // leaves its block to FastSum), and FLOAT16 blocks always, where finite.
     {
         const Operator op = make(DataType::FLOAT32, {4, 20000}, {1});
         std::mt19937_64 rng(6);
         const auto counts = check(op, buffers<float>(op, rng, uniform));
-        CHECK(counts.certified_blocks + counts.uncertified_blocks == 4 * 79);
-        CHECK(counts.certified_blocks >= 4 * 79 - 4);
+        CHECK(counts.certified_blocks + counts.uncertified_blocks == 4 * 20);  // 19 of 1024, one of 544
+        CHECK(counts.certified_blocks >= 4 * 20 - 4);
     }
     {
         const Operator op = make(DataType::FLOAT16, {3, 1000}, {1});
@@ -232,7 +288,7 @@ TEST_CASE("REDUCE SUM fast path: a block's float64 sum is taken as exact only wh
         const uint16_t inf = 0x7c00;  // +infinity in the second run's first block
         std::memcpy(in.bytes[0].data() + 2 * 1000, &inf, 2);
         const auto counts = check(op, in);
-        CHECK(counts.certified_blocks + counts.uncertified_blocks == 3 * 4);
+        CHECK(counts.certified_blocks + counts.uncertified_blocks == 3);  // 992 terms each, then 8 one by one
         CHECK(counts.uncertified_blocks >= 1);
     }
 }

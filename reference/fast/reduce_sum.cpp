@@ -9,30 +9,41 @@
 //     stride of the output). Anything else returns false, and the plain loop runs.
 //  2. Partial sums over a fixed partition of the terms, the same for any thread count. With
 //     I = 1, each output's run is cut into chunks of 2^16 elements. A chunk of contiguous
-//     elements is cut into blocks of kBlock = 256 (2a); a strided one, or a block 2a cannot
-//     certify, is summed by FastSum (reference/fast_sum.hpp) in 16 interleaved lanes (element j
-//     to lane j mod 16). With I > 1, each chunk of rows of 64Ki elements or less is summed
-//     column by column (one FastSum per output element, the rows added in order). Every term is
-//     a FLOAT32 or FLOAT16 value widened exactly. Each partial (s, c, b) holds its exact sum
-//     within 2^-52 b of s + c.
-//  2a. A block summed plainly in float64 is exact where its terms allow it, and the block
-//     proves that from two integer reductions of its bits taken in the same pass. A finite
-//     FLOAT32 value whose biased exponent field is E (its bits, sign cleared, shifted right by
-//     23) is a multiple of 2^(max(E, 1) - 150) and below 2^(E - 126) in magnitude. Let Emax and
-//     Emin be the largest and smallest fields of the block's nonzero terms: every term, and so
-//     every partial sum of any subset, is a multiple of g = 2^(max(Emin, 1) - 150), and every
-//     partial sum is below n 2^(Emax - 126) in magnitude. Where n 2^(Emax - 126) <= 2^53 g,
-//     that is Emax - max(Emin, 1) <= 29 - log2(n) (21 for n = 256), every partial sum is an
-//     integer multiple of g below 2^53 g: a float64 (g >= 2^-149 is far above float64's
-//     subnormals), so every addition is exact, in whatever order, and the block's float64 sum
-//     is its exact sum (a cancelling block gives +0, as the lanes from +0 do). Unsigned
-//     integer max and min of the bits (sign cleared; the min over bits - 1, so that zeros wrap
-//     to the top and drop out) give Emax and Emin; a max at 0x7f800000 or above is an
-//     infinity or a NaN, which the block does not certify. FLOAT16 needs no range: every finite
-//     FLOAT16 is a multiple of 2^-24 below 2^16, so a sum of n <= 2^13 of them (n 2^16 <= 2^53
-//     2^-24) is exact in float64 whatever the exponents; the block certifies where no term is
-//     an infinity or NaN. A certified block adds its sum to the chunk's FastSum as an exact
-//     term; an uncertified one is summed again by the lanes and adds their partials.
+//     elements goes to 32 float64 lanes (element j to lane j mod 32), each lane a FastSum
+//     (reference/fast_sum.hpp); the terms reach it a block of kBlock = 1024 elements at a time,
+//     each lane's 32 terms of the block added plainly in float64 and their sum added to the
+//     lane's FastSum as one exact term where 2a proves it exact, one by one otherwise (and the
+//     last n mod 32 terms one by one). A strided chunk is summed by FastSum in 16 interleaved
+//     lanes (element j to lane j mod 16), whose (s, c, b) are then added into the chunk's
+//     FastSum in lane order; the 32 lanes are folded into one in five vector rounds (fold_lanes,
+//     FastSum's argument for two sums at a time). With I > 1, each chunk of rows of 64Ki
+//     elements or less is summed column by column (one FastSum per output element, the rows
+//     added in order). Every term is a FLOAT32 or FLOAT16 value widened exactly. Each partial
+//     (s, c, b) holds its exact sum within 2^-52 b of s + c.
+//  2a. A lane's plain float64 sum of its n <= 32 terms of a block is exact where its terms allow
+//     it, and the block proves that from two integer reductions of its bits taken in the same
+//     pass. A finite FLOAT32 value whose biased exponent field is E (its bits, sign cleared,
+//     shifted right by 23) is a multiple of 2^(max(E, 1) - 150) and below 2^(E - 126) in
+//     magnitude. Let Emax and Emin be the largest and smallest fields of a set of nonzero terms
+//     holding the lane's: every term of the lane, and so every partial sum of any subset, is a
+//     multiple of g = 2^(max(Emin, 1) - 150), and every partial sum is below n 2^(Emax - 126) in
+//     magnitude. Where n 2^(Emax - 126) <= 2^53 g, that is Emax - max(Emin, 1) <= 29 - log2(n)
+//     (24 for n = 32), every partial sum is an integer multiple of g below 2^53 g: a float64
+//     (g >= 2^-149 is far above float64's subnormals), so every addition is exact, in whatever
+//     order, and the lane's float64 sum is its exact sum (a cancelling lane gives +0, as FastSum
+//     from +0 does). The set is a tracker's: 16 lanes of unsigned integer max and min of the
+//     bits (sign cleared; the min over bits - 1, so that zeros wrap to the top and drop out),
+//     tracker l covering float64 lanes l and l + 16, give Emax and Emin (a tracker of zeros
+//     only has Emax 0 and passes); a max at 0x7f800000 or above is an infinity or a NaN. The
+//     block is proved, every lane's sum taken, where no tracker holds an infinity or NaN and
+//     every tracker's range is at most 24 (the largest over the trackers, two vector max
+//     reductions and one branch per block); otherwise its terms go one by one into the lanes'
+//     FastSums. FLOAT16 needs no range: every finite FLOAT16 is a multiple of 2^-24 below 2^16,
+//     so a sum of n <= 2^13 of them (n 2^16 <= 2^53 2^-24) is exact in float64 whatever the
+//     exponents; such a block is proved where no term is an infinity or NaN. Why lanes: the
+//     32 independent additions per 32 terms keep four (AVX-512) or eight (AVX2) vector
+//     accumulators busy, no block needs a horizontal sum, and one block of 1024 terms costs one
+//     vector FastSum step per lane; the loop also prefetches 2 KiB ahead.
 //  3. Each output element's partial sums s and c added, in the partition's order, into one more
 //     FastSum (s', c', b'): its exact sum is within 2^-52 b' of s' + c', so the element's exact
 //     sum is within 2^-52 (b' + sum b) of s' + c' (the bounds add; the 2^-51 of narrow_rounded
@@ -59,6 +70,8 @@
 #include <algorithm>
 #include <atomic>
 #include <bit>
+#include <cmath>
+#include <cstdint>
 #include <vector>
 
 namespace dmlref::reference::fast {
@@ -93,48 +106,114 @@ template <class T> inline void lanes(const T* __restrict x, int64_t step, uint64
     }
 }
 
-// Step 2a: the float64 sum of n <= kBlock contiguous terms in 16 lanes, with the unsigned max
-// of their bits (sign cleared) and the unsigned min of those bits minus 1, for the proof.
-constexpr uint64_t kBlock = 256;
-constexpr uint32_t kBlockLog2 = 8;
-struct Block {
-    double sum;
-    uint32_t top, low;  // max(bits & 0x7fffffff), min((bits & 0x7fffffff) - 1)
-};
-inline Block block_sum(const float* __restrict x, uint64_t n) {
-    double acc[kLanes] = {};
-    uint32_t top[kLanes] = {}, low[kLanes];
-    for (int l = 0; l < kLanes; ++l) low[l] = 0xffffffffu;
-    uint64_t j = 0;
-    for (; j + kLanes <= n; j += kLanes)
-        for (int l = 0; l < kLanes; ++l) {
-            const float v = x[j + uint64_t(l)];
-            const uint32_t bits = std::bit_cast<uint32_t>(v) & 0x7fffffffu;
-            top[l] = std::max(top[l], bits);
-            low[l] = std::min(low[l], bits - 1u);
-            acc[l] += double(v);
+// Step 2a, for a chunk of n contiguous terms: 32 float64 lanes (term j to lane j mod 32), in
+// blocks of kBlock terms; each block's lanes are plain float64 sums (32 independent additions
+// per 32 terms, four or eight vector registers), proved exact lane by lane from the exponent
+// fields and then added, one per lane, into the lanes' FastSums s, c and b. The exponent
+// fields are tracked in 16 lanes of unsigned integers (lanes l and l + 16 share tracker l):
+// the max of the bits (sign cleared) and the min of those bits minus 1 (zeros wrap to the top
+// and drop out).
+constexpr int kWide = 32;
+constexpr int kTrack = 16;
+constexpr uint64_t kBlock = 1024;  // so at most kBlock / kWide = 32 = 2^5 terms per lane and block
+constexpr int32_t kRange = 29 - 5;
+constexpr uint64_t kPrefetch = 2048;  // bytes ahead of the block loop's loads
+
+// One block of n terms (n a multiple of kWide, at most kBlock): true, with each lane's exact sum
+// added into its FastSum, where the proof holds; false, nothing added, where it does not.
+template <bool half_terms>
+inline bool block_lanes(const float* __restrict x, uint64_t n, double* __restrict s, double* __restrict c,
+                        double* __restrict b) {
+    double acc[kWide] = {};
+    uint32_t top[kTrack] = {}, low[kTrack];
+    for (int l = 0; l < kTrack; ++l) low[l] = 0xffffffffu;
+    for (uint64_t j = 0; j < n; j += kWide) {
+        if constexpr (!half_terms) {  // the next lines, well ahead (a prefetch never faults)
+            const auto ahead = reinterpret_cast<std::uintptr_t>(x + j) + kPrefetch;
+            __builtin_prefetch(reinterpret_cast<const void*>(ahead));
+            __builtin_prefetch(reinterpret_cast<const void*>(ahead + 64));
         }
-    for (int l = 0; j < n; ++j, ++l) {
-        const uint32_t bits = std::bit_cast<uint32_t>(x[j]) & 0x7fffffffu;
-        top[l] = std::max(top[l], bits);
-        low[l] = std::min(low[l], bits - 1u);
-        acc[l] += double(x[j]);
+        for (int l = 0; l < kTrack; ++l) {
+            const uint32_t u = std::bit_cast<uint32_t>(x[j + uint64_t(l)]) & 0x7fffffffu;
+            const uint32_t v = std::bit_cast<uint32_t>(x[j + uint64_t(kTrack + l)]) & 0x7fffffffu;
+            top[l] = std::max(top[l], std::max(u, v));
+            low[l] = std::min(low[l], std::min(u - 1u, v - 1u));
+        }
+        for (int l = 0; l < kWide; ++l) acc[l] += double(x[j + uint64_t(l)]);
     }
-    Block b{0, 0, 0xffffffffu};
-    for (int l = 0; l < kLanes; ++l) {
-        b.sum += acc[l];
-        b.top = std::max(b.top, top[l]);
-        b.low = std::min(b.low, low[l]);
+    // The proof, for all trackers at once (max reductions, branch-free until the one test).
+    uint32_t any_top = 0;
+    int32_t range = -256;
+    for (int l = 0; l < kTrack; ++l) {
+        any_top = std::max(any_top, top[l]);
+        // Emax - max(Emin, 1); a tracker of zeros only gives 0 - 1
+        range = std::max(range, int32_t(top[l] >> 23) - int32_t(std::max(low[l] + 1u, 0x00800000u) >> 23));
     }
-    return b;
+    if (any_top >= 0x7f800000u || (!half_terms && range > kRange)) return false;
+    for (int l = 0; l < kWide; ++l) FastSum::add(s[l], c[l], b[l], acc[l]);
+    return true;
 }
 
-// Whether step 2a proves a block's float64 sum exact.
-inline bool certified(const Block& b, bool half_terms) {
-    if (b.top >= 0x7f800000u) return false;               // an infinity or a NaN
-    if (half_terms || b.low == 0xffffffffu) return true;  // FLOAT16 terms (n <= 2^13); or only zeros
-    const uint32_t emax = b.top >> 23, emin = std::max<uint32_t>((b.low + 1u) >> 23, 1);
-    return emax <= emin + (29 - kBlockLog2);
+// Adds terms x[0..n) one by one into the lanes' FastSums (term j to lane j mod kWide).
+inline void add_terms(const float* __restrict x, uint64_t n, double* __restrict s, double* __restrict c,
+                      double* __restrict b) {
+    uint64_t j = 0;
+    for (; j + kWide <= n; j += kWide)
+        for (int l = 0; l < kWide; ++l) FastSum::add(s[l], c[l], b[l], double(x[j + uint64_t(l)]));
+    for (int l = 0; j < n; ++j, ++l) FastSum::add(s[l], c[l], b[l], double(x[j]));
+}
+
+// Folds the lanes into lane 0, halving their number each round (lane l takes lane l + w): the
+// two sums' s added by TwoSum with its error into c (FastSum's step), then the other c added, and
+// b the sum of both b and the magnitudes of the two rounded c (each of those additions rounds by
+// at most 2^-53 of its result). So lane 0's exact sum, all lanes' terms, is within 2^-52 b of
+// s + c, as FastSum's argument has it (reference/fast_sum.hpp); vectorised, five rounds.
+inline void fold_lanes(double* __restrict s, double* __restrict c, double* __restrict b) {
+    for (int w = kWide / 2; w >= 1; w /= 2)
+        for (int l = 0; l < w; ++l) {
+            FastSum::add(s[l], c[l], b[l], s[l + w]);
+            c[l] += c[l + w];
+            b[l] += std::fabs(c[l]) + b[l + w];
+        }
+}
+
+struct BlockCounts {
+    uint64_t proved = 0, not_proved = 0;
+};
+
+// A chunk of n contiguous terms into the lanes' FastSums (from +0): blocks where proved, the
+// others and the last n mod kWide terms one by one.
+inline void run_lanes(const float* __restrict x, uint64_t n, double* s, double* c, double* b, BlockCounts& counts) {
+    const uint64_t whole = n / kWide * kWide;
+    for (uint64_t j = 0; j < whole; j += kBlock) {
+        const uint64_t m = std::min(kBlock, whole - j);
+        if (block_lanes<false>(x + j, m, s, c, b)) {
+            ++counts.proved;
+        } else {
+            add_terms(x + j, m, s, c, b);
+            ++counts.not_proved;
+        }
+    }
+    add_terms(x + whole, n - whole, s, c, b);
+    fold_lanes(s, c, b);
+}
+
+// The same for FLOAT16 terms, widened (exactly) to FLOAT32 a block at a time: every finite
+// FLOAT16 is a multiple of 2^-24 below 2^16, so any float64 sum of at most 2^13 of them is exact,
+// whatever the exponents; a block is proved where no term is an infinity or NaN.
+inline void run_lanes(const half* __restrict x, uint64_t n, double* s, double* c, double* b, BlockCounts& counts) {
+    float wide[kBlock];
+    for (uint64_t j = 0; j < n; j += kBlock) {
+        const uint64_t m = std::min(kBlock, n - j), whole = m / kWide * kWide;
+        widen_halves(wide, x + j, m);  // exact
+        if (whole && block_lanes<true>(wide, whole, s, c, b)) ++counts.proved;
+        else if (whole) {
+            add_terms(wide, whole, s, c, b);
+            ++counts.not_proved;
+        }
+        add_terms(wide + whole, m - whole, s, c, b);  // only in the last block
+    }
+    fold_lanes(s, c, b);
 }
 
 // Step 2 for a block of columns: rows r0..r1 of n columns (rows sr apart, columns si apart)
@@ -161,16 +240,13 @@ inline void columns(const T* __restrict x, int64_t sr, int64_t si, uint64_t rows
 #endif
 DMLREF_REDUCE_CLONES void lanes_float(const float* x, int64_t step, uint64_t n, double* out) { lanes(x, step, n, out); }
 DMLREF_REDUCE_CLONES void lanes_half(const half* x, int64_t step, uint64_t n, double* out) { lanes(x, step, n, out); }
-DMLREF_REDUCE_CLONES void blocks_float(const float* x, uint64_t n, Block* out) {
-    for (uint64_t j = 0, k = 0; j < n; j += kBlock, ++k) out[k] = block_sum(x + j, std::min(kBlock, n - j));
+DMLREF_REDUCE_CLONES void lanes_run_float(const float* x, uint64_t n, double* s, double* c, double* b,
+                                          BlockCounts& counts) {
+    run_lanes(x, n, s, c, b, counts);
 }
-DMLREF_REDUCE_CLONES void blocks_half(const half* x, uint64_t n, Block* out) {
-    float wide[kBlock];
-    for (uint64_t j = 0, k = 0; j < n; j += kBlock, ++k) {
-        const uint64_t m = std::min(kBlock, n - j);
-        widen_halves(wide, x + j, m);  // exact
-        out[k] = block_sum(wide, m);
-    }
+DMLREF_REDUCE_CLONES void lanes_run_half(const half* x, uint64_t n, double* s, double* c, double* b,
+                                         BlockCounts& counts) {
+    run_lanes(x, n, s, c, b, counts);
 }
 DMLREF_REDUCE_CLONES void columns_float(const float* x, int64_t sr, int64_t si, uint64_t rows, uint64_t n, double* s,
                                         double* c, double* b) {
@@ -198,21 +274,15 @@ template <class T> void chunk_sum(const T* x, int64_t step, uint64_t n, double* 
     if (step != 1) {
         add_lanes(x, step, n);
     } else {
-        Block blocks[kRun / kBlock];
-        if constexpr (std::is_same_v<T, float>) blocks_float(x, n, blocks);
-        else blocks_half(x, n, blocks);
-        uint64_t proved = 0, not_proved = 0;
-        for (uint64_t j = 0, k = 0; j < n; j += kBlock, ++k) {
-            if (certified(blocks[k], is_half_v<T>)) {
-                f.add(blocks[k].sum);
-                ++proved;
-            } else {
-                add_lanes(x + j, 1, std::min(kBlock, n - j));
-                ++not_proved;
-            }
-        }
-        certified_count.fetch_add(proved, std::memory_order_relaxed);
-        uncertified_count.fetch_add(not_proved, std::memory_order_relaxed);
+        double s[kWide] = {}, c[kWide] = {}, b[kWide] = {};
+        BlockCounts counts;
+        if constexpr (std::is_same_v<T, float>) lanes_run_float(x, n, s, c, b, counts);
+        else lanes_run_half(x, n, s, c, b, counts);
+        f.s = s[0];  // the lanes, folded into lane 0
+        f.c = c[0];
+        bounds = b[0];
+        certified_count.fetch_add(counts.proved, std::memory_order_relaxed);
+        uncertified_count.fetch_add(counts.not_proved, std::memory_order_relaxed);
     }
     out[0] = f.s;
     out[1] = f.c;
