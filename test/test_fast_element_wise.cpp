@@ -499,6 +499,30 @@ TEST_CASE("Element-wise fast paths = plain loop over several runs on the cores")
     const auto& dm = desc_of<DML_ELEMENT_WISE_MULTIPLY_OPERATOR_DESC>(mul);
     check_op(mul, make_buffers<int32_t>(rng, {{"ATensor", &dm.ATensor}, {"BTensor", &dm.BTensor}},
                                         {{"OutputTensor", &dm.OutputTensor}}));
+    const Operator mod = binary_op<DML_ELEMENT_WISE_MODULUS_FLOOR_OPERATOR_DESC>(DataType::INT16, DataType::INT16, {n},
+                                                                                 {}, {}, {});
+    const auto& dd = desc_of<DML_ELEMENT_WISE_MODULUS_FLOOR_OPERATOR_DESC>(mod);
+    check_op(mod, make_buffers<int16_t>(rng, {{"ATensor", &dd.ATensor}, {"BTensor", &dd.BTensor}},
+                                        {{"OutputTensor", &dd.OutputTensor}}));
+}
+
+TEST_CASE("Element-wise fast paths = plain loop on long rows whose outputs start anywhere in a 32-byte block") {
+    // Rows of 1500 elements written 1501 apart: each row's kernel is called first for the elements
+    // before its output's 32-byte boundary (a different count in each row), then for the rest.
+    std::mt19937_64 rng(2650);
+    auto rows = [&]<class D, class T>(DataType t) {
+        const Operator op = binary_op<D>(t, t, {9, 1500}, {1503, 1}, {0, 1}, {1501, 1});
+        const D& d = desc_of<D>(op);
+        INFO("type " << int(t));
+        check_op(op, make_buffers<T>(rng, {{"ATensor", &d.ATensor}, {"BTensor", &d.BTensor}},
+                                     {{"OutputTensor", &d.OutputTensor}}));
+    };
+    rows.operator()<DML_ELEMENT_WISE_ADD_OPERATOR_DESC, int8_t>(DataType::INT8);
+    rows.operator()<DML_ELEMENT_WISE_MULTIPLY_OPERATOR_DESC, half>(DataType::FLOAT16);
+    rows.operator()<DML_ELEMENT_WISE_MAX_OPERATOR_DESC, float>(DataType::FLOAT32);
+    rows.operator()<DML_ELEMENT_WISE_DIVIDE_OPERATOR_DESC, uint16_t>(DataType::UINT16);
+    rows.operator()<DML_ELEMENT_WISE_MODULUS_FLOOR_OPERATOR_DESC, int32_t>(DataType::INT32);
+    rows.operator()<DML_ELEMENT_WISE_SUBTRACT_OPERATOR_DESC, uint64_t>(DataType::UINT64);
 }
 
 TEST_CASE("Element-wise fast paths = plain loop with streamed outputs (packed, and rows at odd addresses)") {
