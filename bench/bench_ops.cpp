@@ -182,6 +182,22 @@ std::map<std::string, std::function<Config(DataType)>> configs() {
     m["multiply"] = [](DataType t) { return binary<DML_ELEMENT_WISE_MULTIPLY_OPERATOR_DESC>(t); };
     m["divide"] = [](DataType t) { return binary<DML_ELEMENT_WISE_DIVIDE_OPERATOR_DESC>(t); };
     m["max"] = [](DataType t) { return binary<DML_ELEMENT_WISE_MAX_OPERATOR_DESC>(t); };
+    // Integer division rows: B positive (Config::positive, 50..99 for integers), as the peers refuse a zero divisor.
+    m["divide_integer"] = [](DataType t) {
+        Config c = binary<DML_ELEMENT_WISE_DIVIDE_OPERATOR_DESC>(t);
+        c.positive = "BTensor";
+        return c;
+    };
+    m["modulus_truncate"] = [](DataType t) {
+        Config c = binary<DML_ELEMENT_WISE_MODULUS_TRUNCATE_OPERATOR_DESC>(t);
+        c.positive = "BTensor";
+        return c;
+    };
+    m["modulus_floor"] = [](DataType t) {
+        Config c = binary<DML_ELEMENT_WISE_MODULUS_FLOOR_OPERATOR_DESC>(t);
+        c.positive = "BTensor";
+        return c;
+    };
     m["sqrt"] = [](DataType t) {
         DML_ELEMENT_WISE_SQRT_OPERATOR_DESC d;
         d.InputTensor = d.OutputTensor = desc(t, {kFlat});

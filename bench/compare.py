@@ -347,10 +347,18 @@ def torch_peers():
             holder["out"], = torch.autograd.grad(out, tx, tdy)
         return run, lambda: holder["out"].numpy()
 
+    # Integer division: DIVIDE truncates (rounding_mode "trunc"), MODULUS_TRUNCATE is C's remainder
+    # (fmod), MODULUS_FLOOR Python's (remainder); the same values for every non-zero divisor (PyTorch
+    # raises on a zero one, where dmlref gives all bits set).
+    def divide_integer(a, b):
+        ta, tb = T(a), T(b); out = torch.empty_like(ta)
+        return lambda: torch.div(ta, tb, rounding_mode="trunc", out=out), lambda: out.numpy()
+
     elementwise = {"add": binary(torch.add), "add_broadcast": broadcast_add, "subtract": binary(torch.sub),
                    "multiply": binary(torch.mul),
                    "divide": binary(torch.div), "max": binary(torch.maximum), "sqrt": sqrt, "less_than": less_than,
-                   "cast": cast}
+                   "cast": cast, "divide_integer": divide_integer, "modulus_truncate": binary(torch.fmod),
+                   "modulus_floor": binary(torch.remainder)}
     return {**elementwise, "relu": relu, "relu_grad": relu_grad, "clip1": clip1, "clip_grad1": clip_grad1, "slice_grad": slice_grad,
             "resample2_linear": resample2("bilinear"), "resample2_nearest": resample2("nearest"),
             "resample_grad1_linear": resample_grad1("bilinear"), "resample_grad1_nearest": resample_grad1("nearest"),
@@ -467,9 +475,11 @@ def numpy_peers():
         src, dst = x.reshape(1, 2, 2, 64, 128, 128).transpose(0, 3, 4, 1, 5, 2), out.reshape(1, 64, 128, 2, 128, 2)
         return lambda: np.copyto(dst, src), lambda: out
 
+    # numpy's integer division floors (floor_divide): no peer for DIVIDE's truncation.
     elementwise = {"add": binary(np.add), "add_broadcast": broadcast_add, "subtract": binary(np.subtract),
                    "multiply": binary(np.multiply),
-                   "divide": divide, "max": binary(np.maximum), "sqrt": sqrt, "less_than": less_than, "cast": cast}
+                   "divide": divide, "max": binary(np.maximum), "sqrt": sqrt, "less_than": less_than, "cast": cast,
+                   "modulus_truncate": binary(np.fmod), "modulus_floor": binary(np.remainder)}
     return {**elementwise, "relu": relu, "relu_grad": relu_grad, "clip1": clip1, "clip_grad1": clip_grad1, "slice_grad": slice_grad,
             "gemm": gemm, "reduce_sum": reduce_sum((0, 1)), "reduce_sum_axis": reduce_sum((1,)),
             "reduce_sum_cached": reduce_sum((0, 1)),
@@ -485,6 +495,9 @@ CONFIGS = {
     "multiply": ([(FLAT,), (FLAT,)], True),
     "divide": ([(FLAT,), (FLAT,)], True),
     "max": ([(FLAT,), (FLAT,)], True),
+    "divide_integer": ([(FLAT,), (FLAT,)], True),
+    "modulus_truncate": ([(FLAT,), (FLAT,)], True),
+    "modulus_floor": ([(FLAT,), (FLAT,)], True),
     "sqrt": ([(FLAT,)], True),
     "less_than": ([(FLAT,), (FLAT,)], True),
     "cast": ([(FLAT,)], True),
@@ -527,8 +540,10 @@ CONFIGS = {
 INDEX_INPUTS = {"gather": {1: (np.int64, 32768)}, "roi_align": {2: (np.uint32, 1)}, "roi_align_grad": {3: (np.uint32, 1)}}
 # Region inputs (by position): the extent of bench_ops' regions(seed, extent), not values().
 REGION_INPUTS = {"roi_align": {1: 224.0}, "roi_align_grad": {2: 224.0}}
-# Inputs (by position) that bench_ops makes positive (Config::positive): BATCH_NORMALIZATION's Variance.
-POSITIVE_INPUTS = {"batch_normalization": {2}, "batch_normalization_grad": {3}, "batch_normalization_training_grad": {3}}
+# Inputs (by position) that bench_ops makes positive (Config::positive): BATCH_NORMALIZATION's Variance,
+# the integer divisions' divisors.
+POSITIVE_INPUTS = {"batch_normalization": {2}, "batch_normalization_grad": {3}, "batch_normalization_training_grad": {3},
+                   "divide_integer": {1}, "modulus_truncate": {1}, "modulus_floor": {1}}  # divisors 50..99
 # Peers that round on the way (float32 or float16 arithmetic) are checked against dmlref's
 # correctly rounded results within a tolerance: the largest difference relative to the largest
 # |result|, per type. Exact configurations must match bit for bit.
@@ -541,10 +556,13 @@ CHECK_SCALE = {"reduce_sum": lambda x: float(np.abs(x.astype(np.float64)).sum())
 CHECK_SCALE["reduce_sum_cached"] = CHECK_SCALE["reduce_sum"]
 TYPES = {"FLOAT32": np.float32, "FLOAT16": np.float16, "INT32": np.int32, "INT8": np.int8}
 # The types each configuration runs in (FLOAT32 and FLOAT16 unless named here): the element-wise
-# operators' integer rows too (DIVIDE and SQRT: floats; integer division by zero is a policy, not
-# a speed). Outputs of another type than the inputs: OUT_TYPE.
+# operators' integer rows too (DIVIDE and SQRT: floats; integer division is divide_integer and the
+# moduli, with positive divisors: division by zero is a policy, not a speed). Outputs of another
+# type than the inputs: OUT_TYPE.
 CONFIG_TYPES = {name: ("FLOAT32", "FLOAT16", "INT32", "INT8") for name in ("add", "add_broadcast", "subtract", "multiply", "max", "less_than",
                                                                    "cast")}
+for name in ("divide_integer", "modulus_truncate", "modulus_floor"):  # integer division (DIVIDE's floats: "divide")
+    CONFIG_TYPES[name] = ("INT32", "INT8")
 CONFIG_TYPES["gemm"] = ("FLOAT32",)  # numpy's FLOAT16 matmul has no BLAS: minutes at 1024^3
 CONFIG_TYPES["reduce_sum"] = CONFIG_TYPES["reduce_sum_axis"] = CONFIG_TYPES["reduce_sum_cached"] = ("FLOAT32",)
 for name in ("gather", "join", "split", "padding", "tile", "depth_to_space"):  # the two float widths of a model's tensors
@@ -589,7 +607,8 @@ for name in ("relu", "clip1"):
 for name in ("relu_grad", "clip_grad1"):
     GOALS[(name, "FLOAT16")] = ("pytorch", 1.0)
 # The element-wise operators are copy-speed operators: every row at least PyTorch's speed.
-for name in ("add", "add_broadcast", "subtract", "multiply", "divide", "max", "sqrt", "less_than", "cast"):
+for name in ("add", "add_broadcast", "subtract", "multiply", "divide", "max", "sqrt", "less_than", "cast",
+             "divide_integer", "modulus_truncate", "modulus_floor"):
     for tname in CONFIG_TYPES.get(name, ("FLOAT32", "FLOAT16")):
         GOALS[(name, tname)] = ("pytorch", 1.0)
 

@@ -214,6 +214,7 @@ template <class D, void (*V)(const D&, Diagnostics&), void (*E)(const D&, const 
             : std::vector<Policy>{kNaNResult, kIntegerDivisionByZero, kSubnormals});
     r.info.IntroducedIn = 0x2100;
     r.case_boundary = zero_divisor_boundary<D>;
+    r.fast = fast_as<D, fast::element_wise_fast>;  // integer types (reference/fast/element_wise.hpp)
     return r;
 }
 

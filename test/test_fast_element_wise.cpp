@@ -1,8 +1,9 @@
 // The copy-speed element-wise fast paths (reference/fast/element_wise.cpp) against the plain loops,
 // element for element (fast_check.hpp's check_op: fast on one thread and three, fast off): FLOAT16
 // and FLOAT32 ADD (and ADD1), SUBTRACT, MULTIPLY, DIVIDE, SQRT; FLOAT16 MAX, MIN, LESS_THAN; FLOAT32
-// MAX, MIN, LESS_THAN; integer ADD, SUBTRACT, MULTIPLY, MAX, MIN of every width; INT8 and INT32
-// LESS_THAN; CAST FLOAT32 <-> FLOAT16 and INT32, INT8, UINT8 -> FLOAT16. Every FLOAT16 bit pattern
+// MAX, MIN, LESS_THAN; integer ADD, SUBTRACT, MULTIPLY, MAX, MIN, DIVIDE, MODULUS_TRUNCATE and
+// MODULUS_FLOOR of every width (every 8-bit pair, zero divisors, INT_MIN / -1, quotients next to
+// an integer); INT8 and INT32 LESS_THAN; CAST FLOAT32 <-> FLOAT16 and INT32, INT8, UINT8 -> FLOAT16. Every FLOAT16 bit pattern
 // for the unary ones and as the first operand of the binary ones (against hard second operands,
 // broadcast by a zero stride, and against shuffled patterns), NaN payloads, signed zeros,
 // subnormals, ties of the rounding and the overflow edges, odd lengths, rows starting at odd
@@ -19,7 +20,9 @@
 #include "dmlref/descs/element_wise_logic.hpp"
 
 #include <cstring>
+#include <limits>
 #include <random>
+#include <type_traits>
 
 // One namespace per file: the test binary is a unity build (test/meson.build).
 namespace dmlref_test_fast_element_wise {
@@ -218,6 +221,73 @@ template <class D> void check_integer_types(int count) {
     check_integer_binary<D, uint64_t>(count);
 }
 
+// A divisor of T: 0, +-1, the extremes, small values, or any bits at a random magnitude.
+template <class T> T divisor(std::mt19937_64& rng) {
+    using L = std::numeric_limits<T>;
+    const uint64_t r = rng();
+    switch (r % 6) {
+        case 0: {
+            const T edges[] = {T(0), T(1), T(-1), T(2), L::max(), L::min(), T(L::min() + 1), T(L::max() - 1)};
+            return edges[(r >> 8) % std::size(edges)];
+        }
+        case 1: return T(int64_t((r >> 8) % 41) - 20);
+        default: return T(T(rng()) >> ((r >> 8) % (sizeof(T) * 8)));
+    }
+}
+
+// A dividend for divisor b: q * b + e with e in {0, +-1, b - 1, 1 - b} (a quotient that is an
+// integer or lies next to one, where a rounded quotient would truncate wrongly), wrapping; an
+// extreme; or any bits.
+template <class T> T dividend(std::mt19937_64& rng, T b) {
+    using U = std::make_unsigned_t<T>;
+    using L = std::numeric_limits<T>;
+    const uint64_t r = rng();
+    if (r % 8 == 0) return (r >> 8) % 2 ? L::min() : L::max();
+    if (r % 8 == 1) return T(rng());
+    const U q = U(U(rng()) >> ((r >> 8) % (sizeof(T) * 8)));
+    const U e[] = {U(0), U(1), U(~U(0)), U(U(b) - 1), U(1 - U(b))};
+    return T(U(uint64_t(q) * uint64_t(U(b)) + uint64_t(e[(r >> 16) % std::size(e)])));
+}
+
+// A division operator of T, element for element: for 8-bit types every pair of values; otherwise
+// n pairs of divisor() and dividend(); packed, then B one row of 64 broadcast by a zero stride
+// over rows written 67 apart.
+template <class D, class T> void check_division(uint32_t n) {
+    std::mt19937_64 rng = rng_for<T>(3200 + uint64_t(D::kType));
+    const DataType t = data_type_of<T>();
+    if constexpr (sizeof(T) == 1) n = 1u << 16;
+    for (const bool broadcast : {false, true}) {
+        const std::vector<uint32_t> sizes = broadcast ? std::vector<uint32_t>{n / 64, 64} : std::vector<uint32_t>{n};
+        const Operator op = broadcast ? binary_op<D>(t, t, sizes, {}, {0, 1}, {67, 1})
+                                      : binary_op<D>(t, t, sizes, {}, {}, {});
+        const D& d = desc_of<D>(op);
+        Buffers in = make_buffers<T>(rng, {{"ATensor", &d.ATensor}, {"BTensor", &d.BTensor}},
+                                     {{"OutputTensor", &d.OutputTensor}});
+        const size_t na = buffer_size(d.ATensor) / sizeof(T), nb = buffer_size(d.BTensor) / sizeof(T);
+        std::vector<T> b(nb);
+        for (size_t i = 0; i < nb; ++i) {
+            b[i] = sizeof(T) == 1 && !broadcast ? T(i >> 8) : divisor<T>(rng);
+            put<T>(in, 1, i, b[i]);
+        }
+        for (size_t i = 0; i < na; ++i)
+            put<T>(in, 0, i, sizeof(T) == 1 && !broadcast ? T(i) : dividend<T>(rng, b[broadcast ? i % 64 : i]));
+        INFO("broadcast " << broadcast);
+        check_op(op, in);
+    }
+}
+
+template <class D> void check_division_types(uint32_t n, int count) {
+    check_division<D, int8_t>(n);
+    check_division<D, uint8_t>(n);
+    check_division<D, int16_t>(n);
+    check_division<D, uint16_t>(n);
+    check_division<D, int32_t>(n);
+    check_division<D, uint32_t>(n);
+    check_division<D, int64_t>(n);
+    check_division<D, uint64_t>(n);
+    check_integer_types<D>(count);
+}
+
 // Streams every large output while alive (the last-level cache size taken as 0), then restores it.
 struct StreamEverything {
     size_t saved = reference::last_level_cache_bytes();
@@ -395,6 +465,20 @@ TEST_CASE("Integer MAX and MIN fast paths = plain loop: every type, edges, rando
     check_integer_types<DML_ELEMENT_WISE_MIN_OPERATOR_DESC>(count);
 }
 
+TEST_CASE("FLOAT32 MAX and MIN fast paths = plain loop: random bits, NaNs and zeros, packed and broadcast") {
+    const uint32_t n = sanitizer_tier() ? 64 * 200 : 64 * 1500;
+    check_float_binary<DML_ELEMENT_WISE_MAX_OPERATOR_DESC>(n);
+    check_float_binary<DML_ELEMENT_WISE_MIN_OPERATOR_DESC>(n);
+}
+
+TEST_CASE("Integer DIVIDE and MODULUS fast paths = plain loop: zero divisors, INT_MIN / -1, near-integer quotients") {
+    const uint32_t n = sanitizer_tier() ? 64 * 100 : 64 * 1000;
+    const int count = sanitizer_tier() ? 10 : 40;
+    check_division_types<DML_ELEMENT_WISE_DIVIDE_OPERATOR_DESC>(n, count);
+    check_division_types<DML_ELEMENT_WISE_MODULUS_TRUNCATE_OPERATOR_DESC>(n, count);
+    check_division_types<DML_ELEMENT_WISE_MODULUS_FLOOR_OPERATOR_DESC>(n, count);
+}
+
 TEST_CASE("Element-wise fast paths = plain loop over several runs on the cores") {
     // Long enough for several pieces of fast::kRunElements (check_op runs one thread and three).
     std::mt19937_64 rng(2600);
@@ -415,6 +499,30 @@ TEST_CASE("Element-wise fast paths = plain loop over several runs on the cores")
     const auto& dm = desc_of<DML_ELEMENT_WISE_MULTIPLY_OPERATOR_DESC>(mul);
     check_op(mul, make_buffers<int32_t>(rng, {{"ATensor", &dm.ATensor}, {"BTensor", &dm.BTensor}},
                                         {{"OutputTensor", &dm.OutputTensor}}));
+    const Operator mod = binary_op<DML_ELEMENT_WISE_MODULUS_FLOOR_OPERATOR_DESC>(DataType::INT16, DataType::INT16, {n},
+                                                                                 {}, {}, {});
+    const auto& dd = desc_of<DML_ELEMENT_WISE_MODULUS_FLOOR_OPERATOR_DESC>(mod);
+    check_op(mod, make_buffers<int16_t>(rng, {{"ATensor", &dd.ATensor}, {"BTensor", &dd.BTensor}},
+                                        {{"OutputTensor", &dd.OutputTensor}}));
+}
+
+TEST_CASE("Element-wise fast paths = plain loop on long rows whose outputs start anywhere in a 32-byte block") {
+    // Rows of 1500 elements written 1501 apart: each row's kernel is called first for the elements
+    // before its output's 32-byte boundary (a different count in each row), then for the rest.
+    std::mt19937_64 rng(2650);
+    auto rows = [&]<class D, class T>(DataType t) {
+        const Operator op = binary_op<D>(t, t, {9, 1500}, {1503, 1}, {0, 1}, {1501, 1});
+        const D& d = desc_of<D>(op);
+        INFO("type " << int(t));
+        check_op(op, make_buffers<T>(rng, {{"ATensor", &d.ATensor}, {"BTensor", &d.BTensor}},
+                                     {{"OutputTensor", &d.OutputTensor}}));
+    };
+    rows.operator()<DML_ELEMENT_WISE_ADD_OPERATOR_DESC, int8_t>(DataType::INT8);
+    rows.operator()<DML_ELEMENT_WISE_MULTIPLY_OPERATOR_DESC, half>(DataType::FLOAT16);
+    rows.operator()<DML_ELEMENT_WISE_MAX_OPERATOR_DESC, float>(DataType::FLOAT32);
+    rows.operator()<DML_ELEMENT_WISE_DIVIDE_OPERATOR_DESC, uint16_t>(DataType::UINT16);
+    rows.operator()<DML_ELEMENT_WISE_MODULUS_FLOOR_OPERATOR_DESC, int32_t>(DataType::INT32);
+    rows.operator()<DML_ELEMENT_WISE_SUBTRACT_OPERATOR_DESC, uint64_t>(DataType::UINT64);
 }
 
 TEST_CASE("Element-wise fast paths = plain loop with streamed outputs (packed, and rows at odd addresses)") {
@@ -436,6 +544,15 @@ TEST_CASE("Element-wise fast paths = plain loop with streamed outputs (packed, a
                                          {{"OutputTensor", &d.OutputTensor}});
         for (uint32_t i = 0; i < n; ++i) put<uint32_t>(in, 0, i, float_bits(r));
         check_op(op, in);
+    }
+    {
+        // INT32 DIVIDE, packed, with an odd tail (zero divisors among the small values).
+        std::mt19937_64 r(2760);
+        const Operator op = binary_op<DML_ELEMENT_WISE_DIVIDE_OPERATOR_DESC>(DataType::INT32, DataType::INT32, {n}, {},
+                                                                             {}, {});
+        const auto& d = desc_of<DML_ELEMENT_WISE_DIVIDE_OPERATOR_DESC>(op);
+        check_op(op, make_buffers<int32_t>(r, {{"ATensor", &d.ATensor}, {"BTensor", &d.BTensor}},
+                                           {{"OutputTensor", &d.OutputTensor}}));
     }
     std::mt19937_64 rng(2700);
     const uint32_t rows = n / 1001 + 1;

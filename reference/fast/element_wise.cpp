@@ -3,11 +3,13 @@
 // the bits never depend on the thread count). Why each gives the plain loop's bits is said at the
 // kernel; docs/golden.md ("Element-wise" and "Cast") sums it up.
 //
-// FLOAT16 and FLOAT32 arithmetic and the casts use AVX2 and F16C (asked of the CPU at run time:
-// elsewhere they return false and the plain loop runs); integer arithmetic, MAX, MIN and LESS_THAN
-// are integer operations (on the bit patterns for floats; FLOAT32 LESS_THAN one IEEE compare),
-// plain loops cloned for AVX2 and the baseline, every clone giving the same bits (AVX-512 clones
-// gain nothing on loops bound by memory, and cost compile time).
+// FLOAT16 and FLOAT32 arithmetic, FLOAT32 MAX and MIN, the 8- to 32-bit integer divisions and the
+// casts use AVX2 and F16C (asked of the CPU at run time: elsewhere they return false, or FLOAT32
+// MAX and MIN take the loops below, and the plain loop runs); integer ADD, SUBTRACT, MULTIPLY, MAX,
+// MIN and LESS_THAN are integer operations (on the bit patterns for floats; FLOAT32 LESS_THAN one
+// IEEE compare), plain loops cloned for AVX2 and the baseline, every clone giving the same bits
+// (AVX-512 clones gain nothing on loops bound by memory, and cost compile time); 64-bit integer
+// divisions are the CPU's, one at a time.
 #include "element_wise.hpp"
 
 #include "streamed.hpp"
@@ -19,6 +21,7 @@
 #include <array>
 #include <bit>
 #include <cstring>
+#include <type_traits>
 #include <vector>
 
 #if defined(__x86_64__) && defined(__GNUC__)
@@ -120,6 +123,19 @@ inline void fence() {}
 using UnaryRun = void (*)(void* y, const void* a, size_t n);
 using BinaryRun = void (*)(void* y, const void* a, const void* b, size_t n);
 
+// Where a run of n elements of `size` bytes written from y is long, the elements before y's first
+// 32-byte boundary, which the kernel is called for apart, so that its vector stores do not straddle
+// cache lines (a large buffer from malloc starts 16 bytes past one, and then every other 32-byte
+// store would be split over two lines, which costs Intel cores store throughput). 0 for short runs
+// and elements not aligned to their size. Every kernel maps element i to element i, so the split
+// never changes a value.
+constexpr size_t kAlignedRun = 1024;
+inline size_t head_elements(const std::byte* y, size_t size, size_t n) {
+    const size_t off = size_t(reinterpret_cast<uintptr_t>(y) % 32);
+    if (n < kAlignedRun || off % size != 0) return 0;
+    return (32 - off) % 32 / size;
+}
+
 bool unary_map(const TensorView& Y, const TensorView& A, size_t ys, size_t as, UnaryRun run) {
     UnitRuns<2> r;
     if (!unit_runs<2>({&Y, &A}, r)) return false;
@@ -127,7 +143,11 @@ bool unary_map(const TensorView& Y, const TensorView& A, size_t ys, size_t as, U
     const std::byte* a = A.base;
     if (!streamed(Y, ys + as)) {
         over_runs<2>(r, kRunElements, [&](const std::array<int64_t, 2>& o, size_t n) {
-            run(y + o[0] * int64_t(ys), a + o[1] * int64_t(as), n);
+            std::byte* yo = y + o[0] * int64_t(ys);
+            const std::byte* ao = a + o[1] * int64_t(as);
+            const size_t head = head_elements(yo, ys, n);
+            if (head) run(yo, ao, head);
+            run(yo + head * ys, ao + head * as, n - head);
         });
         return true;
     }
@@ -150,7 +170,11 @@ bool binary_map(const TensorView& Y, const TensorView& A, const TensorView& B, s
     const std::byte *a = A.base, *b = B.base;
     if (!streamed(Y, ys + 2 * ts)) {
         over_runs<3>(r, kRunElements, [&](const std::array<int64_t, 3>& o, size_t n) {
-            run(y + o[0] * int64_t(ys), a + o[1] * int64_t(ts), b + o[2] * int64_t(ts), n);
+            std::byte* yo = y + o[0] * int64_t(ys);
+            const std::byte *ao = a + o[1] * int64_t(ts), *bo = b + o[2] * int64_t(ts);
+            const size_t head = head_elements(yo, ys, n);
+            if (head) run(yo, ao, bo, head);
+            run(yo + head * ys, ao + head * ts, bo + head * ts, n - head);
         });
         return true;
     }
@@ -446,8 +470,8 @@ DMLREF_CLONES void max_half_run(void* y, const void* a, const void* b, size_t n)
 DMLREF_CLONES void min_half_run(void* y, const void* a, const void* b, size_t n) {
     min_max_each<false, uint16_t, int16_t>(y, a, b, n);
 }
-// FLOAT32: the order of values is FLOAT32's own compare (false for NaN, -0 == +0), fewer vector
-// operations than the key; the same choices as min_max_bits.
+// FLOAT32 without AVX2: the order of values is FLOAT32's own compare (false for NaN, -0 == +0),
+// fewer vector operations than the key; the same choices as min_max_bits.
 template <bool Max> inline uint32_t min_max_float(uint32_t a, uint32_t b) {
     const float x = std::bit_cast<float>(a), z = std::bit_cast<float>(b);
     const bool an = x != x, bn = z != z, a_negative = (a >> 31) != 0;
@@ -464,14 +488,224 @@ DMLREF_CLONES void min_float_run(void* y, const void* a, const void* b, size_t n
     each<uint32_t, uint32_t>(y, a, b, n, min_max_float<false>);
 }
 
+#if defined(DMLREF_F16C_PATHS)
+// The same choices in fewer vector operations (the loops above, vectorised by the compiler, take
+// about 25 per eight elements). VMAXPS(x, z) is the larger of two ordered operands and z where they
+// are equal or either is a NaN (Intel SDM, MAXPS; VMINPS the same with the smaller). So where no
+// operand is a NaN, MAX is max(a, b) & max(b, a): the larger operand twice where they differ, the
+// same bits twice where they are equal and not zeros (FLOAT32 has one encoding per non-zero value),
+// and b & a for two zeros, which is +0 unless both are -0 (SignedZeroMinMax); MIN is
+// min(a, b) | min(b, a), -0 unless both are +0. Eight lanes with a NaN take the full selection:
+// max(a, b) is b where a is a NaN and max(b, a) is a where b is; the lane that is a NaN is set to
+// all ones (MAX, under the AND) or cleared (MIN, under the OR), which leaves the other operand's
+// bits, and where both are NaNs the canonical NaN 0x7fc00000 (MinMaxNaN).
+template <bool Max> DMLREF_F16C void float_min_max8(void* y, const void* av, const void* bv) {
+    const __m256 a = _mm256_loadu_ps(static_cast<const float*>(av)), b = _mm256_loadu_ps(static_cast<const float*>(bv));
+    __m256 x = Max ? _mm256_max_ps(a, b) : _mm256_min_ps(a, b);  // right where a is a NaN
+    __m256 z = Max ? _mm256_max_ps(b, a) : _mm256_min_ps(b, a);  // right where b is a NaN
+    const __m256 unordered = _mm256_cmp_ps(a, b, _CMP_UNORD_Q);
+    if (_mm256_testz_ps(unordered, unordered)) {
+        _mm256_storeu_ps(static_cast<float*>(y), Max ? _mm256_and_ps(x, z) : _mm256_or_ps(x, z));
+        return;
+    }
+    const __m256 an = _mm256_cmp_ps(a, a, _CMP_UNORD_Q), bn = _mm256_cmp_ps(b, b, _CMP_UNORD_Q);
+    const __m256 both = _mm256_and_ps(an, bn);
+    __m256 r;
+    if constexpr (Max) {
+        r = _mm256_and_ps(_mm256_or_ps(x, bn), _mm256_or_ps(z, an));  // both NaNs: all ones
+        r = _mm256_andnot_ps(_mm256_and_ps(both, _mm256_castsi256_ps(_mm256_set1_epi32(int(0x803fffff)))), r);
+    } else {
+        x = _mm256_andnot_ps(bn, x);
+        z = _mm256_andnot_ps(an, z);
+        r = _mm256_or_ps(_mm256_or_ps(x, z), _mm256_and_ps(both, _mm256_castsi256_ps(_mm256_set1_epi32(0x7fc00000))));
+    }
+    _mm256_storeu_ps(static_cast<float*>(y), r);
+}
+template <bool Max> DMLREF_F16C void float_min_max_run(void* y, const void* a, const void* b, size_t n) {
+    eight_pairs<4, float_min_max8<Max>>(y, a, b, n);
+}
+#endif
+
 template <bool Max, class D> bool min_max(const D& d, const Bindings& bindings) {
     const DataType t = d.OutputTensor.DataType;
     if (d.ATensor.DataType != t || d.BTensor.DataType != t) return false;
     const TensorView A(d.ATensor, bindings.at("ATensor")), B(d.BTensor, bindings.at("BTensor"));
     const TensorView Y(d.OutputTensor, bindings.at("OutputTensor"));
     if (t == DataType::FLOAT16) return binary_map(Y, A, B, 2, 2, Max ? max_half_run : min_half_run);
+#if defined(DMLREF_F16C_PATHS)
+    if (t == DataType::FLOAT32 && have_f16c()) return binary_map(Y, A, B, 4, 4, float_min_max_run<Max>);
+#endif
     if (t == DataType::FLOAT32) return binary_map(Y, A, B, 4, 4, Max ? max_float_run : min_float_run);
     return int_arith<(Max ? IntOp::Max : IntOp::Min)>(d, bindings);
+}
+
+// ---- Integer DIVIDE, MODULUS_TRUNCATE, MODULUS_FLOOR ----------------------------------------------
+//
+// The plain loop (reference/element_wise.cpp, divide, modulus_truncate, modulus_floor): the quotient
+// truncated toward zero, wrapped to the width (INT_MIN / -1 = INT_MIN, IntegerOverflow=WrapToWidth);
+// TRUNCATE's remainder a - b * trunc(a / b), the dividend's sign (INT_MIN mod -1 = 0); FLOOR's that
+// remainder plus b where it is not zero and its sign differs from b's (the divisor's sign; for
+// unsigned types the same as TRUNCATE); a zero divisor gives all bits set (IntegerDivisionByZero=
+// AllBitsSet) for all three. Here, eight elements at a time (AVX2; sizes 1, 2 and 4):
+//   - The quotient of 8- and 16-bit operands is FLOAT32's a / b truncated (VCVTTPS2DQ), of 32-bit
+//     operands float64's (VCVTTPD2DQ). Each operand is exact in that format, and so is the
+//     truncation: where a / b is an integer k it is exact (|k| < 2^32), and otherwise it lies at
+//     least 1 / |b| inside (k, k + 1) (the remainder is a non-zero multiple of 1 / |b|), while the
+//     rounded quotient is within |a| / |b| 2^-p of it (p = 24 or 53 bits, |a| <= 2^16 or 2^32):
+//     less than 1 / |b|, so the truncation is k.
+//   - UINT32 operands are converted as x - 2^31 (signed) plus 2^31, exact in float64; their
+//     quotient, in [0, 2^32), is floored (the same as truncated there), less 2^31 converted exactly,
+//     and 2^31 added back to the bits.
+//   - The one quotient beyond the type's range, INT_MIN / -1 = 2^(N-1), wraps: 8- and 16-bit
+//     quotients are exact in the 32-bit lanes, whose low N bits are stored; the INT32 one converts
+//     to VCVTTPD2DQ's "integer indefinite" 0x80000000 (Intel SDM), which is INT32_MIN, the wrapped
+//     value.
+//   - The remainders are a - b * q in 32-bit lanes, modulo 2^32: exact, since the true remainder
+//     lies in the type (INT_MIN - (-1) * INT_MIN wraps to 0). FLOOR adds b where the remainder is
+//     non-zero and of the other sign (signed types: the lanes hold the values sign-extended).
+//   - A zero divisor's lanes (whatever the conversion made of an infinity or NaN) are ORed with
+//     all ones.
+// 64-bit operands are divided one at a time by the CPU's division, -1 and 0 divisors apart (the
+// quotient -a wraps; x mod -1 = 0). A tail of fewer than 8 goes through padded copies (their zero
+// divisors give lanes that are not stored).
+
+enum class DivOp { Divide, Truncate, Floor };
+
+#if defined(DMLREF_F16C_PATHS)
+
+// Eight operands of Size bytes as 32-bit lanes: the values (Size 1 and 2), the bits (Size 4).
+template <size_t Size, bool Signed> DMLREF_F16C inline __m256i widen8(const void* p) {
+    if constexpr (Size == 1) {
+        const __m128i v = _mm_loadl_epi64(static_cast<const __m128i*>(p));
+        return Signed ? _mm256_cvtepi8_epi32(v) : _mm256_cvtepu8_epi32(v);
+    } else if constexpr (Size == 2) {
+        const __m128i v = _mm_loadu_si128(static_cast<const __m128i*>(p));
+        return Signed ? _mm256_cvtepi16_epi32(v) : _mm256_cvtepu16_epi32(v);
+    } else {
+        return _mm256_loadu_si256(static_cast<const __m256i*>(p));
+    }
+}
+
+// Four 32-bit lanes as float64: INT32 values, or UINT32 ones (x - 2^31 as INT32, plus 2^31).
+template <bool Signed> DMLREF_F16C inline __m256d doubles4(__m128i v) {
+    if constexpr (Signed) return _mm256_cvtepi32_pd(v);
+    else
+        return _mm256_add_pd(_mm256_cvtepi32_pd(_mm_xor_si128(v, _mm_set1_epi32(INT32_MIN))),
+                             _mm256_set1_pd(2147483648.0));
+}
+
+// trunc(a / b) of four 32-bit lanes (b non-zero; other lanes anything).
+template <bool Signed> DMLREF_F16C inline __m128i quotient4(__m128i a, __m128i b) {
+    const __m256d q = _mm256_div_pd(doubles4<Signed>(a), doubles4<Signed>(b));
+    if constexpr (Signed) return _mm256_cvttpd_epi32(q);
+    else
+        return _mm_xor_si128(_mm256_cvttpd_epi32(_mm256_sub_pd(_mm256_floor_pd(q), _mm256_set1_pd(2147483648.0))),
+                             _mm_set1_epi32(INT32_MIN));
+}
+
+// The low Size bytes of eight 32-bit lanes, stored.
+template <size_t Size> DMLREF_F16C inline void store8(void* y, __m256i r) {
+    if constexpr (Size == 4) {
+        _mm256_storeu_si256(static_cast<__m256i*>(y), r);
+    } else {
+        const __m256i low = _mm256_and_si256(r, _mm256_set1_epi32(Size == 1 ? 0xff : 0xffff));
+        const __m128i w = _mm_packus_epi32(_mm256_castsi256_si128(low), _mm256_extracti128_si256(low, 1));
+        if constexpr (Size == 2) _mm_storeu_si128(static_cast<__m128i*>(y), w);
+        else _mm_storel_epi64(static_cast<__m128i*>(y), _mm_packus_epi16(w, w));
+    }
+}
+
+template <DivOp Op, size_t Size, bool Signed> DMLREF_F16C void int_divide8(void* y, const void* av, const void* bv) {
+    const __m256i a = widen8<Size, Signed>(av), b = widen8<Size, Signed>(bv);
+    __m256i r;
+    if constexpr (Size < 4) r = _mm256_cvttps_epi32(_mm256_div_ps(_mm256_cvtepi32_ps(a), _mm256_cvtepi32_ps(b)));
+    else
+        r = _mm256_set_m128i(quotient4<Signed>(_mm256_extracti128_si256(a, 1), _mm256_extracti128_si256(b, 1)),
+                             quotient4<Signed>(_mm256_castsi256_si128(a), _mm256_castsi256_si128(b)));
+    const __m256i zero = _mm256_setzero_si256();
+    if constexpr (Op != DivOp::Divide) {
+        r = _mm256_sub_epi32(a, _mm256_mullo_epi32(b, r));
+        if constexpr (Op == DivOp::Floor && Signed) {
+            const __m256i other_sign = _mm256_srai_epi32(_mm256_xor_si256(r, b), 31);
+            const __m256i adjust = _mm256_andnot_si256(_mm256_cmpeq_epi32(r, zero), other_sign);
+            r = _mm256_add_epi32(r, _mm256_and_si256(adjust, b));
+        }
+    }
+    store8<Size>(y, _mm256_or_si256(r, _mm256_cmpeq_epi32(b, zero)));  // IntegerDivisionByZero=AllBitsSet
+}
+
+template <DivOp Op, size_t Size, bool Signed>
+DMLREF_F16C void int_divide_run(void* y, const void* a, const void* b, size_t n) {
+    eight_pairs<Size, int_divide8<Op, Size, Signed>>(y, a, b, n);
+}
+
+#endif
+
+template <DivOp Op, bool Signed> void int_divide64_run(void* yv, const void* av, const void* bv, size_t n) {
+    using S = std::conditional_t<Signed, int64_t, uint64_t>;
+    auto* y = static_cast<uint64_t*>(yv);
+    auto *a = static_cast<const S*>(av), *b = static_cast<const S*>(bv);
+    for (size_t i = 0; i < n; ++i) {
+        const S x = a[i], z = b[i];
+        uint64_t r;
+        if (z == 0) {
+            r = ~uint64_t(0);
+        } else if (Signed && z == S(-1)) {
+            r = Op == DivOp::Divide ? uint64_t(0) - uint64_t(x) : 0;  // INT64_MIN / -1 wraps
+        } else {
+            const S q = S(x / z), m = S(x % z);
+            r = uint64_t(Op == DivOp::Divide ? q : m);
+            if (Op == DivOp::Floor && Signed && m != 0 && (m < 0) != (z < 0)) r = uint64_t(m) + uint64_t(z);
+        }
+        y[i] = r;
+    }
+}
+
+template <DivOp Op> BinaryRun divide64_run(bool sign) {
+    return sign ? int_divide64_run<Op, true> : int_divide64_run<Op, false>;
+}
+
+// The kernel of Op for integer type t, or null (a float; 8- to 32-bit types without AVX2).
+BinaryRun int_divide_kernel(DivOp op, DataType t) {
+    if (is_float(t) || !is_valid(t)) return nullptr;
+    const bool sign = t == DataType::INT8 || t == DataType::INT16 || t == DataType::INT32 || t == DataType::INT64;
+    if (!sign && op == DivOp::Floor) op = DivOp::Truncate;  // the same for unsigned types
+    const size_t size = element_size(t);
+    if (size == 8) {
+        switch (op) {
+            case DivOp::Divide: return divide64_run<DivOp::Divide>(sign);
+            case DivOp::Truncate: return divide64_run<DivOp::Truncate>(sign);
+            default: return divide64_run<DivOp::Floor>(sign);
+        }
+    }
+#if defined(DMLREF_F16C_PATHS)
+    if (!have_f16c()) return nullptr;
+    static constexpr BinaryRun runs[3][2][3] = {
+        {{int_divide_run<DivOp::Divide, 1, false>, int_divide_run<DivOp::Divide, 2, false>,
+          int_divide_run<DivOp::Divide, 4, false>},
+         {int_divide_run<DivOp::Divide, 1, true>, int_divide_run<DivOp::Divide, 2, true>,
+          int_divide_run<DivOp::Divide, 4, true>}},
+        {{int_divide_run<DivOp::Truncate, 1, false>, int_divide_run<DivOp::Truncate, 2, false>,
+          int_divide_run<DivOp::Truncate, 4, false>},
+         {int_divide_run<DivOp::Truncate, 1, true>, int_divide_run<DivOp::Truncate, 2, true>,
+          int_divide_run<DivOp::Truncate, 4, true>}},
+        {{nullptr, nullptr, nullptr},  // unsigned: Truncate's
+         {int_divide_run<DivOp::Floor, 1, true>, int_divide_run<DivOp::Floor, 2, true>,
+          int_divide_run<DivOp::Floor, 4, true>}}};
+    return runs[int(op)][sign][std::countr_zero(size)];
+#else
+    return nullptr;
+#endif
+}
+
+template <DivOp Op, class D> bool int_divide(const D& d, const Bindings& bindings) {
+    const DataType t = d.OutputTensor.DataType;
+    const BinaryRun run = int_divide_kernel(Op, t);
+    if (!run || d.ATensor.DataType != t || d.BTensor.DataType != t) return false;
+    const TensorView A(d.ATensor, bindings.at("ATensor")), B(d.BTensor, bindings.at("BTensor"));
+    const TensorView Y(d.OutputTensor, bindings.at("OutputTensor"));
+    const size_t size = element_size(t);
+    return binary_map(Y, A, B, size, size, run);
 }
 
 // ---- LESS_THAN into UINT8 ------------------------------------------------------------------------
@@ -589,7 +823,13 @@ bool element_wise_fast(const DML_ELEMENT_WISE_MULTIPLY_OPERATOR_DESC& d, const B
     return arith<ArithOp::Multiply, IntOp::Multiply>(d, b);
 }
 bool element_wise_fast(const DML_ELEMENT_WISE_DIVIDE_OPERATOR_DESC& d, const Bindings& b) {
-    return float_arith<ArithOp::Divide>(d, b);
+    return is_float(d.OutputTensor.DataType) ? float_arith<ArithOp::Divide>(d, b) : int_divide<DivOp::Divide>(d, b);
+}
+bool element_wise_fast(const DML_ELEMENT_WISE_MODULUS_TRUNCATE_OPERATOR_DESC& d, const Bindings& b) {
+    return int_divide<DivOp::Truncate>(d, b);
+}
+bool element_wise_fast(const DML_ELEMENT_WISE_MODULUS_FLOOR_OPERATOR_DESC& d, const Bindings& b) {
+    return int_divide<DivOp::Floor>(d, b);
 }
 bool element_wise_fast(const DML_ELEMENT_WISE_SQRT_OPERATOR_DESC& d, const Bindings& b) {
     return float_arith<ArithOp::Sqrt>(d, b);

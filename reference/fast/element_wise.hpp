@@ -1,8 +1,9 @@
 // Fast paths of the copy-speed element-wise operators (reference/fast/element_wise.cpp): FLOAT16
 // and FLOAT32 ADD (ADD1 without FusedActivation), SUBTRACT, MULTIPLY, DIVIDE and SQRT (without
-// ScaleBias) through AVX2 and F16C, integer ADD, SUBTRACT, MULTIPLY, MAX and MIN of every width,
-// MAX and MIN of FLOAT16 and FLOAT32 on the bits, LESS_THAN into UINT8, and CAST between FLOAT32,
-// FLOAT16 and the 8- and 32-bit integers.
+// ScaleBias) through AVX2 and F16C, integer ADD, SUBTRACT, MULTIPLY, MAX, MIN, DIVIDE,
+// MODULUS_TRUNCATE and MODULUS_FLOOR of every width, MAX and MIN of FLOAT16 (on the bits) and
+// FLOAT32 (AVX2 VMAXPS and VMINPS), LESS_THAN into UINT8, and CAST between FLOAT32, FLOAT16 and the
+// 8- and 32-bit integers.
 // Internal to dmlref.
 //
 // Each gives the plain loop's bits exactly (reference/element_wise.cpp, element_wise_unary.cpp,
@@ -26,6 +27,8 @@ bool element_wise_fast(const DML_ELEMENT_WISE_ADD1_OPERATOR_DESC& d, const Bindi
 bool element_wise_fast(const DML_ELEMENT_WISE_SUBTRACT_OPERATOR_DESC& d, const Bindings& b);
 bool element_wise_fast(const DML_ELEMENT_WISE_MULTIPLY_OPERATOR_DESC& d, const Bindings& b);
 bool element_wise_fast(const DML_ELEMENT_WISE_DIVIDE_OPERATOR_DESC& d, const Bindings& b);
+bool element_wise_fast(const DML_ELEMENT_WISE_MODULUS_TRUNCATE_OPERATOR_DESC& d, const Bindings& b);
+bool element_wise_fast(const DML_ELEMENT_WISE_MODULUS_FLOOR_OPERATOR_DESC& d, const Bindings& b);
 bool element_wise_fast(const DML_ELEMENT_WISE_SQRT_OPERATOR_DESC& d, const Bindings& b);
 bool element_wise_fast(const DML_ELEMENT_WISE_MAX_OPERATOR_DESC& d, const Bindings& b);
 bool element_wise_fast(const DML_ELEMENT_WISE_MIN_OPERATOR_DESC& d, const Bindings& b);
