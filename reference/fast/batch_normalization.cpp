@@ -1002,10 +1002,11 @@ template <class Bins> struct TaskSums {
 // is not finite. add(bins, j, a, b) adds term j of the chunk to Bins. finish(k, A, AB) then takes
 // statistics element k's two exact sums, the elements spread over the threads (each element's
 // constants, computed in exact rationals, cost as much as thousands of terms: with few statistics
-// elements a serial loop over them would cap the speed-up on many cores).
-template <class T, class Bins, class Add, class Finish>
+// elements a serial loop over them would cap the speed-up on many cores). after(task) runs at the end of
+// each task, on its thread (the grad's OutputGradient of the same chunk, where it needs no sum).
+template <class T, class Bins, class Add, class Finish, class After>
 bool split_sums(const Nest& nest, const T* a, size_t ka, const T* b, size_t kb, size_t kstat, size_t count, Add&& add,
-                Finish&& finish) {
+                Finish&& finish, After&& after) {
     std::vector<TaskSums<Bins>> tasks(size_t(nest.outer * nest.chunks));
     std::atomic<bool> finite{true};
     parallel_for(nest.outer * nest.chunks, [&](int64_t task) {
@@ -1027,9 +1028,11 @@ bool split_sums(const Nest& nest, const T* a, size_t ka, const T* b, size_t kb, 
         t.stat = size_t(at[kstat]);
         t.state = run_chunk_sums(ar, br, n, t.tau.data());
         if (t.state == kNotFinite) finite = false;
-        if (t.state != kLeft) return;
-        t.bins = std::make_unique<Bins>();
-        for (int64_t j = 0; j < n; ++j) add(*t.bins, ar[j], br ? br[j] : ar[j]);
+        if (t.state == kLeft) {
+            t.bins = std::make_unique<Bins>();
+            for (int64_t j = 0; j < n; ++j) add(*t.bins, ar[j], br ? br[j] : ar[j]);
+        }
+        after(task);
     });
     if (!finite) return false;
     // The tasks of each statistics element, in task order (a counting sort).
@@ -1245,7 +1248,7 @@ template <class T> bool training(const TRAINING& d, const Bindings& b) {
     };
     const bool finite = nest.inner.stride[kStat] == 0
                             ? split_sums<T, Moments>(nest, x, kX, static_cast<const T*>(nullptr), kX, kStat, count, add,
-                                                     finish)
+                                                     finish, [](int64_t) {})
                             : serial_sums<Moments>(d.InputTensor.Sizes, x, X.strides.data(), x, X.strides.data(), stat,
                                                    count, add, finish);
     if (!finite) return false;
@@ -1701,7 +1704,6 @@ template <class T, class D> bool grad(const D& d, const Bindings& b) {
         const mpq_class sum_c = sum_products - mpq_class(load(mean[k])) * sum_dy;
         bias_gradient[k] = bias_gradient_of<T>(sum_dy, decided_statistics);
         scale_gradient[k] = scale_gradient_of<T>(sum_c, var[k], d.Epsilon, decided_statistics);
-        sr[k] = load(scale[k]) * root_estimate(load(var[k]), d.Epsilon);
         if constexpr (training) {
             const auto [ak, ck] = training_grad_constants(sum_dy, sum_c, M, load(var[k]), d.Epsilon);
             a[k] = ak;
@@ -1710,11 +1712,7 @@ template <class T, class D> bool grad(const D& d, const Bindings& b) {
             sums_c[k] = sum_c;
         }
     };
-    const bool finite = nest.inner.stride[kStat] == 0
-                            ? split_sums<T, GradSums>(nest, dy, kX, x, kIn, kStat, count, add, finish)
-                            : serial_sums<GradSums>(d.InputTensor.Sizes, dy, dY.strides.data(), x, X.strides.data(),
-                                                    stat, count, add, finish);
-    if (!finite) return false;
+    for (size_t k = 0; k < count; ++k) sr[k] = load(scale[k]) * root_estimate(load(var[k]), d.Epsilon);
 
     // OutputGradientTensor: the forward's steps with x = dY, m = 0, b = 0 (t = 0 only for dY = 0 or
     // Scale = 0, the exact zero), in the forward's chunks.
@@ -1723,7 +1721,7 @@ template <class T, class D> bool grad(const D& d, const Bindings& b) {
     const std::span<std::byte> ib = b.at("InputGradientTensor"), ob = b.at("OutputGradientTensor");
     const bool overlap = overlaps(ib, ob);
     std::atomic<uint64_t> plain{0}, single{0};
-    parallel_for(outer * chunks, [&](int64_t task) {
+    auto output = [&](int64_t task) {
         const auto [at, first, n] = nest.task(task);
         const std::array<int64_t, K>& step = nest.inner.stride;
         Scratch<T>& s = scratch<T>();
@@ -1790,7 +1788,22 @@ template <class T, class D> bool grad(const D& d, const Bindings& b) {
         if (step[kY] == 1) std::memcpy(static_cast<void*>(out), value, size_t(n) * sizeof(T));
         else
             for (int64_t j = 0; j < n; ++j) out[j * step[kY]] = value[j];
-    });
+    };
+    // The grad's OutputGradient needs no sum: where the chunks of the sums are the output's and the output
+    // meets neither input, each task writes its chunk's outputs right after its sums (one read of dY; a
+    // task's chunk is still in the cache). The tasks' chunks are those of the second pass, so every
+    // element has one owner either way.
+    const bool fused = !training && nest.inner.stride[kStat] == 0 && nest.inner.stride[kX] == 1 &&
+                       nest.inner.stride[kY] == 1 && !overlap && !overlaps(b.at("InputTensor"), ob);
+    const bool finite = nest.inner.stride[kStat] == 0 ? split_sums<T, GradSums>(
+                                                            nest, dy, kX, x, kIn, kStat, count, add, finish,
+                                                            [&](int64_t task) {
+        if (fused) output(task);
+                                                            })
+        : serial_sums<GradSums>(d.InputTensor.Sizes, dy, dY.strides.data(), x, X.strides.data(), stat, count, add,
+                                finish);
+    if (!finite) return false;
+    if (!fused) parallel_for(outer * chunks, output);
     write_logical<T>(d.OutputScaleGradientTensor, b.at("OutputScaleGradientTensor"),
                      [&](uint64_t k) { return scale_gradient[k]; });
     write_logical<T>(d.OutputBiasGradientTensor, b.at("OutputBiasGradientTensor"),
