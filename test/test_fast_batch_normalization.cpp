@@ -1112,6 +1112,8 @@ TEST_CASE("Batch normalization fast path: the bound's constants, in exact ration
     // The training grad's w (step G3): nine roundings; theta < 5u ((1 + u)^6 < (1 + 5u)^2 (1 - u)^3).
     const mpq_class p48(mpz_class(1), mpz_class(1) << 48);
     CHECK(pow(one - u, 9) * (one + p40) > one + p48);
+    // |z|'s terms folded into 7 |g|: 5u (1 + 2^-50) |z| + u |z| <= 6u (1 + 2^-48) |sr~| |g| + ...
+    CHECK(6 * (one + mpq_class(mpz_class(1), mpz_class(1) << 50)) * (one + u) <= 6 * (one + p48));
     CHECK(pow(one + u, 6) < pow(one + 5 * u, 2) * pow(one - u, 3));
     const mpq_class p39(mpz_class(1), mpz_class(1) << 39);
     CHECK((one + p39) * pow(one - u, 6) >= one + p40);

@@ -105,10 +105,14 @@
 //      product; two under the root), so with |s D^(-1/2)| <= |sr~| (1 + 5u),
 //      |z - V| <= u (1 + 2^-48) |sr~| G + 5u (1 + 2^-50) |z|. Values may reach float64's subnormal range
 //      here (c~ small, g cancelling): each rounding there errs by at most 2^-1075 absolutely.
-//  G3. w = fl(fl(fl(|sr~| G~) 2^-53 (1 + 2^-40)) + fl(|z| 6 2^-53 (1 + 2^-40))) + 2^-1068, G~ = G summed
-//      in float64 (at most four roundings): each term passes at most nine roundings counting
-//      w (1 - u), (1 + 2^-40)(1 - u)^9 > 1 + 2^-48, the |z| term covers 5u |z| and the rounding of
-//      z0 -+ w (u |z0|), and 2^-1068 covers the absolute errors of subnormal steps. Then step 8.
+//  G3. |z| <= (1 + u) |sr~| |g| + 2^-1075, so 5u (1 + 2^-50) |z| plus the rounding of z0 -+ w (u |z0|) is at most
+//      u (1 + 2^-48) 6 |sr~| |g| + 2^-1070, and |z - V| + u |z0| <= u (1 + 2^-48) |sr~| G' + 2^-1070 with
+//      G' = 7 |g| + |h| + 3 |q| + |a~|. w = fl(fl(G~ K1) + K2) + 2^-1068, G~ = fl(fl(fl(7 |g|) + |h|) + fl(3 |q|)),
+//      and the run's constants K1 = fl(|sr~| 2^-53 (1 + 2^-40)) and K2 = fl(fl(|sr~| |a~|) 2^-53 (1 + 2^-40)):
+//      each term passes at most eight roundings counting w (1 - u), (1 + 2^-40)(1 - u)^9 > 1 + 2^-48, and
+//      2^-1068 covers 2^-1070 and the absolute errors of subnormal steps (values may reach float64's
+//      subnormal range here: c~ small, g cancelling; each rounding there errs by at most 2^-1075). Then
+//      step 8.
 //      test/test_fast_batch_normalization.cpp checks the estimates against MPFR.
 //  G4. BATCH_NORMALIZATION_GRAD's OutputGradientTensor on a run of constant statistics (FLOAT32): a first stage
 //      decides from y~ = fl(sr~ dY) alone, steps 3 and 4 with x = dY and m = 0 (x - m exact). y~ = +-0 exactly
@@ -914,17 +918,18 @@ DMLREF_F16C inline void add_split(__m128 x, __m128 p, __m256d& A, __m256d& Q, __
     R = _mm256_add_pd(R, _mm256_sub_pd(pd, q));
 }
 template <bool kSquares> DMLREF_F16C int half_chunk_sums(const half* a, const half* b, int64_t n, double* tau) {
-    __m256d A = _mm256_setzero_pd(), Q = A, R = A;
+    // Two sets of sums (the low and the high four terms), so that the additions of one do not wait for the other's.
+    __m256d A = _mm256_setzero_pd(), Q = A, R = A, A1 = A, Q1 = A, R1 = A;
     int64_t j = 0;
     for (; j + 8 <= n; j += 8) {
         const __m256 x = load8(a + j), p = _mm256_mul_ps(x, kSquares ? x : load8(b + j));  // exact
         add_split(_mm256_castps256_ps128(x), _mm256_castps256_ps128(p), A, Q, R);
-        add_split(_mm256_extractf128_ps(x, 1), _mm256_extractf128_ps(p, 1), A, Q, R);
+        add_split(_mm256_extractf128_ps(x, 1), _mm256_extractf128_ps(p, 1), A1, Q1, R1);
     }
     alignas(32) double lanes[3][4];
-    _mm256_store_pd(lanes[0], A);
-    _mm256_store_pd(lanes[1], Q);
-    _mm256_store_pd(lanes[2], R);
+    _mm256_store_pd(lanes[0], _mm256_add_pd(A, A1));
+    _mm256_store_pd(lanes[1], _mm256_add_pd(Q, Q1));
+    _mm256_store_pd(lanes[2], _mm256_add_pd(R, R1));
     double sums[3];
     for (int i = 0; i < 3; ++i) sums[i] = (lanes[i][0] + lanes[i][1]) + (lanes[i][2] + lanes[i][3]);
     for (; j < n; ++j) {
@@ -1416,8 +1421,11 @@ DMLREF_INLINE void estimate_training_grad(double dy, double x, double m, double 
     const double g = h - q;
     const double z = sr * g;
     z0 = z + 0.0;
-    const double G = ((std::fabs(g) + std::fabs(h)) + std::fabs(a)) + 3 * std::fabs(q);
-    w = ((std::fabs(sr) * G) * (0x1p-53 * (1 + 0x1p-40)) + std::fabs(z) * (6 * 0x1p-53 * (1 + 0x1p-40))) + 0x1p-1068;
+    // Step G3: K1 and K2 are the run's constants (the run loops hoist them).
+    const double G = (std::fabs(g) * 7 + std::fabs(h)) + std::fabs(q) * 3;
+    const double K1 = std::fabs(sr) * (0x1p-53 * (1 + 0x1p-40));
+    const double K2 = (std::fabs(sr) * std::fabs(a)) * (0x1p-53 * (1 + 0x1p-40));
+    w = (G * K1 + K2) + 0x1p-1068;
 }
 
 // estimate_training_grad and the decision over a run of n elements whose statistics are constant, dY
