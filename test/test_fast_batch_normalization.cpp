@@ -608,6 +608,52 @@ TEST_CASE_TEMPLATE("Batch normalization grad fast path = plain loop, element for
     for (const int kind : {2, 3, 4}) check_grad<T>(rng, {2, 3, 50, 60}, {1, 3, 1, 1}, kind, false);
 }
 
+// The grad's OutputGradient is written by the sums' tasks only where it meets neither input: bound in place
+// over InputGradientTensor or over InputTensor, every task must still read the inputs as they were. All three
+// outputs against the plain loop's, one thread and three.
+TEST_CASE_TEMPLATE("Batch normalization grad fast path: OutputGradient in place over either input", T, float,
+                   dmlref::half) {
+    std::mt19937_64 rng = rng_for<T>(2570);
+    const DataType t = data_type_of<T>();
+    GRAD d;
+    d.InputTensor = d.InputGradientTensor = d.OutputGradientTensor = desc(t, {2, 3, 40, 70});
+    d.MeanTensor = d.VarianceTensor = d.ScaleTensor = d.OutputScaleGradientTensor = d.OutputBiasGradientTensor = desc(
+        t, {1, 3, 1, 1});
+    d.Epsilon = 1e-3f;
+    const Operator op{OperatorType::BATCH_NORMALIZATION_GRAD, d};
+    const char* const names[] = {"InputTensor", "InputGradientTensor", "MeanTensor", "VarianceTensor", "ScaleTensor"};
+    for (const int over : {0, 1}) {
+        std::vector<std::vector<std::byte>> in;
+        for (int i = 0; i < 5; ++i) {
+            const TensorDesc& td = i < 2 ? d.InputTensor : d.MeanTensor;
+            std::vector<T> v(buffer_size(td) / sizeof(T));
+            for (T& e : v) e = value_of_kind<T>(rng, 0, i == 3 ? 2 : i);
+            std::vector<std::byte> bytes(buffer_size(td));
+            std::memcpy(bytes.data(), static_cast<const void*>(v.data()), bytes.size());
+            in.push_back(std::move(bytes));
+        }
+        auto in_place = [&](bool fast, int threads) {
+            std::vector<std::vector<std::byte>> b = in;
+            std::vector<std::byte> scale(buffer_size(d.MeanTensor)), bias(buffer_size(d.MeanTensor));
+            reference::set_fast_paths_enabled(fast);
+            reference::set_fast_path_threads(threads);
+            Bindings bindings;
+            for (size_t i = 0; i < 5; ++i) bindings.bind(names[i], b[i]);
+            bindings.bind("OutputGradientTensor", b[size_t(over)]);
+            bindings.bind("OutputScaleGradientTensor", scale);
+            bindings.bind("OutputBiasGradientTensor", bias);
+            evaluate(op, bindings);
+            reference::set_fast_paths_enabled(true);
+            reference::set_fast_path_threads(0);
+            return std::array<std::vector<std::byte>, 3>{b[size_t(over)], scale, bias};
+        };
+        INFO("over " << names[over]);
+        const auto plain = in_place(false, 1);
+        CHECK(in_place(true, 1) == plain);
+        CHECK(in_place(true, 3) == plain);
+    }
+}
+
 // BATCH_NORMALIZATION_TRAINING_GRAD: dX = Scale r (dY - mean(dY) - (X - Mean) mean(dY (X - Mean)) / D)
 // from the same exact sums (header, steps G1 to G3).
 TEST_CASE_TEMPLATE("Batch normalization training grad fast path = plain loop, element for element", T, float,
