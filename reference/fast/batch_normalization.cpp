@@ -1565,7 +1565,8 @@ struct GradHalf {
 // meets its ranges), then the float64 stage (decide8 on doubles) on the elements it left and the last
 // n % 8. Returns whether any element is still undecided (undecided_bits); adds the float32 stage's
 // decided elements to single.
-template <class E> DMLREF_F16C bool half_run(const E& e, int64_t n, half* __restrict value, uint64_t& single) {
+template <class E> DMLREF_F16C bool half_run(const E& run, int64_t n, half* __restrict value, uint64_t& single) {
+    const E e = run;  // a local copy, so that its constants stay in registers across the stores
     uint16_t* out = reinterpret_cast<uint16_t*>(value);
     int32_t left[kChunk];
     int64_t count = 0, j = 0;
