@@ -608,6 +608,52 @@ TEST_CASE_TEMPLATE("Batch normalization grad fast path = plain loop, element for
     for (const int kind : {2, 3, 4}) check_grad<T>(rng, {2, 3, 50, 60}, {1, 3, 1, 1}, kind, false);
 }
 
+// The grad's OutputGradient is written by the sums' tasks only where it meets neither input: bound in place
+// over InputGradientTensor or over InputTensor, every task must still read the inputs as they were. All three
+// outputs against the plain loop's, one thread and three.
+TEST_CASE_TEMPLATE("Batch normalization grad fast path: OutputGradient in place over either input", T, float,
+                   dmlref::half) {
+    std::mt19937_64 rng = rng_for<T>(2570);
+    const DataType t = data_type_of<T>();
+    GRAD d;
+    d.InputTensor = d.InputGradientTensor = d.OutputGradientTensor = desc(t, {2, 3, 40, 70});
+    d.MeanTensor = d.VarianceTensor = d.ScaleTensor = d.OutputScaleGradientTensor = d.OutputBiasGradientTensor = desc(
+        t, {1, 3, 1, 1});
+    d.Epsilon = 1e-3f;
+    const Operator op{OperatorType::BATCH_NORMALIZATION_GRAD, d};
+    const char* const names[] = {"InputTensor", "InputGradientTensor", "MeanTensor", "VarianceTensor", "ScaleTensor"};
+    for (const int over : {0, 1}) {
+        std::vector<std::vector<std::byte>> in;
+        for (int i = 0; i < 5; ++i) {
+            const TensorDesc& td = i < 2 ? d.InputTensor : d.MeanTensor;
+            std::vector<T> v(buffer_size(td) / sizeof(T));
+            for (T& e : v) e = value_of_kind<T>(rng, 0, i == 3 ? 2 : i);
+            std::vector<std::byte> bytes(buffer_size(td));
+            std::memcpy(bytes.data(), static_cast<const void*>(v.data()), bytes.size());
+            in.push_back(std::move(bytes));
+        }
+        auto in_place = [&](bool fast, int threads) {
+            std::vector<std::vector<std::byte>> b = in;
+            std::vector<std::byte> scale(buffer_size(d.MeanTensor)), bias(buffer_size(d.MeanTensor));
+            reference::set_fast_paths_enabled(fast);
+            reference::set_fast_path_threads(threads);
+            Bindings bindings;
+            for (size_t i = 0; i < 5; ++i) bindings.bind(names[i], b[i]);
+            bindings.bind("OutputGradientTensor", b[size_t(over)]);
+            bindings.bind("OutputScaleGradientTensor", scale);
+            bindings.bind("OutputBiasGradientTensor", bias);
+            evaluate(op, bindings);
+            reference::set_fast_paths_enabled(true);
+            reference::set_fast_path_threads(0);
+            return std::array<std::vector<std::byte>, 3>{b[size_t(over)], scale, bias};
+        };
+        INFO("over " << names[over]);
+        const auto plain = in_place(false, 1);
+        CHECK(in_place(true, 1) == plain);
+        CHECK(in_place(true, 3) == plain);
+    }
+}
+
 // BATCH_NORMALIZATION_TRAINING_GRAD: dX = Scale r (dY - mean(dY) - (X - Mean) mean(dY (X - Mean)) / D)
 // from the same exact sums (header, steps G1 to G3).
 TEST_CASE_TEMPLATE("Batch normalization training grad fast path = plain loop, element for element", T, float,
@@ -943,6 +989,76 @@ TEST_CASE("Batch normalization fast path: FLOAT16 stages of the forward and the 
     }
 }
 
+// The grad's first stages decide from y = fl(S dY) alone where no rounding boundary is near y (the header's
+// steps G4 and H6). Variance 4 and Scale 3 with a tiny Epsilon put V = 1.5 dY (1 + Epsilon / 4)^(-1/2) a hair
+// below 1.5 dY, which is a midpoint of T for dY with an odd significand (dY = (2^23 + j) 2^k, j odd below
+// 2^23 / 3, for FLOAT32; (2^10 + j) 2^k, j odd below 2^10 / 3, for FLOAT16). FLOAT32, Epsilon 2^-48:
+// r~ = 1/2 - 2^-52, sr~ = 1.5 (1 - 2^-51) exactly, so y~ and V both lie 2 to 4.5 double ulps below the
+// midpoint, inside step G4's 8: the first stage must leave every element, and so must the float64
+// estimate (its w is about 4 ulps of y~ or more): the plain element takes them all. FLOAT16, Epsilon 2^-20:
+// S = fl32(1.5 (1 - 2^-23 + 3 2^-47)) = 1.5 - 2^-23, so y is 1 or 2 float ulps below the midpoint, inside
+// step H6's 4: the float32 stage must leave every element, and the float64 estimate decides them (V is 1
+// to 2 float ulps below the midpoint, far outside its bound). Element for element against the plain loop.
+TEST_CASE("Batch normalization grad fast path: midpoints the first stage must leave, by hand") {
+    std::mt19937_64 rng(2560);
+    const std::vector<uint32_t> in = {1, 1, 64, 64}, stat = {1, 1, 1, 1};
+    {
+        DML_BATCH_NORMALIZATION_GRAD_OPERATOR_DESC d;
+        d.InputTensor = d.InputGradientTensor = d.OutputGradientTensor = desc(DataType::FLOAT32, in);
+        d.MeanTensor = d.VarianceTensor = d.ScaleTensor = d.OutputScaleGradientTensor = d.OutputBiasGradientTensor =
+            desc(DataType::FLOAT32, stat);
+        d.Epsilon = 0x1p-48f;
+        std::vector<float> x(4096), dy(4096);
+        for (size_t i = 0; i < dy.size(); ++i) {
+            const double j = double(2 * (rng() % 1398101) + 1);
+            const int k = int(rng() % 61) - 30 - 23;
+            dy[i] = float(std::ldexp(rng() % 2 ? 0x1p23 + j : -(0x1p23 + j), k));
+            x[i] = float(random_float(rng, -3, 2));
+        }
+        Buffers b;
+        b.names = {"InputTensor",
+                   "InputGradientTensor",
+                   "MeanTensor",
+                   "VarianceTensor",
+                   "ScaleTensor",
+                   "OutputGradientTensor",
+                   "OutputScaleGradientTensor",
+                   "OutputBiasGradientTensor"};
+        b.bytes.push_back(buffer(d.InputTensor, x));
+        b.bytes.push_back(buffer(d.InputGradientTensor, dy));
+        b.bytes.push_back(buffer(d.MeanTensor, std::vector<float>{0.25f}));
+        b.bytes.push_back(buffer(d.VarianceTensor, std::vector<float>{4.0f}));
+        b.bytes.push_back(buffer(d.ScaleTensor, std::vector<float>{3.0f}));
+        for (const TensorDesc* td :
+             {&d.OutputGradientTensor, &d.OutputScaleGradientTensor, &d.OutputBiasGradientTensor})
+            b.bytes.emplace_back(buffer_size(*td), std::byte{0x5a});
+        const Operator op{OperatorType::BATCH_NORMALIZATION_GRAD, d};
+        check_op_threads(op, b);
+        const auto c = reference::fast::batch_normalization_grad_counts();
+        CHECK(c.single == 0);
+        CHECK(c.plain == 4096);
+    }
+    {
+        const auto d = grad_half_desc<DML_BATCH_NORMALIZATION_GRAD_OPERATOR_DESC>({1, 3, 64, 64}, {1, 3, 1, 1},
+                                                                                  0x1p-20f);
+        const Buffers b = grad_half_buffers(d, [&](const std::string& name, int, size_t) {
+            if (name == "InputGradientTensor") {
+                const double j = double(2 * (rng() % 170) + 1);
+                const int k = int(rng() % 27) - 13 - 10;
+                return value_of<half>(std::ldexp(rng() % 2 ? 1024 + j : -(1024 + j), k));
+            }
+            if (name == "VarianceTensor") return value_of<half>(4.0);
+            if (name == "ScaleTensor") return value_of<half>(3.0);
+            return random_half(rng, -3, 2);
+        });
+        check_op_threads({OperatorType::BATCH_NORMALIZATION_GRAD, d}, b);
+        const Counted c = counted(reference::fast::batch_normalization_grad_counts());
+        CHECK(c.single == 0);
+        CHECK(c.plain == 0);
+        CHECK(c.twofold == 3 * 4096);
+    }
+}
+
 // The training forward, Epsilon 0: channel 0 random, channel 1 X = +-2 in turn (mean 0, variance 4),
 // Scale 1/2 and Bias 1024 (V = 1024 +- 1/2: ties), channel 2 hard finite X; with and without a FusedAdd
 // (0 on channel 1, hard values with NaN and infinities on channel 2). Then Epsilon 2^20 with Scale 2^-24.
@@ -1042,6 +1158,8 @@ TEST_CASE("Batch normalization fast path: the bound's constants, in exact ration
     // The training grad's w (step G3): nine roundings; theta < 5u ((1 + u)^6 < (1 + 5u)^2 (1 - u)^3).
     const mpq_class p48(mpz_class(1), mpz_class(1) << 48);
     CHECK(pow(one - u, 9) * (one + p40) > one + p48);
+    // |z|'s terms folded into 7 |g|: 5u (1 + 2^-50) |z| + u |z| <= 6u (1 + 2^-48) |sr~| |g| + ...
+    CHECK(6 * (one + mpq_class(mpz_class(1), mpz_class(1) << 50)) * (one + u) <= 6 * (one + p48));
     CHECK(pow(one + u, 6) < pow(one + 5 * u, 2) * pow(one - u, 3));
     const mpq_class p39(mpz_class(1), mpz_class(1) << 39);
     CHECK((one + p39) * pow(one - u, 6) >= one + p40);

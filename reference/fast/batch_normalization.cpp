@@ -92,7 +92,8 @@
 //      plain loop's rounding (round_rational, batch_normalization_scale_gradient). A NaN or an
 // infinity in X, dY or Mean sends the operator to the plain loop. OutputGradient = dY Scale r is
 // the forward's steps 1 to 9 with x = dY, m = 0, b = 0 (t~ = 0 only for dY = 0 or Scale = 0: the
-// exact zero, +0), its undecided elements batch_normalization_grad_element.
+// exact zero, +0), its undecided elements batch_normalization_grad_element; on runs of constant
+// statistics a first stage decides most elements from y~ alone (G4; FLOAT16: H6).
 //
 // BATCH_NORMALIZATION_TRAINING_GRAD: the same sums and the same two statistics outputs; dX = s r I
 // with I = dY - a - (X - Mean) c, a = sum dY / M and c = sum dY (X - Mean) / (M D) exact rationals.
@@ -104,11 +105,30 @@
 //      product; two under the root), so with |s D^(-1/2)| <= |sr~| (1 + 5u),
 //      |z - V| <= u (1 + 2^-48) |sr~| G + 5u (1 + 2^-50) |z|. Values may reach float64's subnormal range
 //      here (c~ small, g cancelling): each rounding there errs by at most 2^-1075 absolutely.
-//  G3. w = fl(fl(fl(|sr~| G~) 2^-53 (1 + 2^-40)) + fl(|z| 6 2^-53 (1 + 2^-40))) + 2^-1068, G~ = G summed
-//      in float64 (at most four roundings): each term passes at most nine roundings counting
-//      w (1 - u), (1 + 2^-40)(1 - u)^9 > 1 + 2^-48, the |z| term covers 5u |z| and the rounding of
-//      z0 -+ w (u |z0|), and 2^-1068 covers the absolute errors of subnormal steps. Then step 8.
+//  G3. |z| <= (1 + u) |sr~| |g| + 2^-1075, so 5u (1 + 2^-50) |z| plus the rounding of z0 -+ w (u |z0|) is at most
+//      u (1 + 2^-48) 6 |sr~| |g| + 2^-1070, and |z - V| + u |z0| <= u (1 + 2^-48) |sr~| G' + 2^-1070 with
+//      G' = 7 |g| + |h| + 3 |q| + |a~|. w = fl(fl(G~ K1) + K2) + 2^-1068, G~ = fl(fl(fl(7 |g|) + |h|) + fl(3 |q|)),
+//      and the run's constants K1 = fl(|sr~| 2^-53 (1 + 2^-40)) and K2 = fl(fl(|sr~| |a~|) 2^-53 (1 + 2^-40)):
+//      each term passes at most eight roundings counting w (1 - u), (1 + 2^-40)(1 - u)^9 > 1 + 2^-48, and
+//      2^-1068 covers 2^-1070 and the absolute errors of subnormal steps (values may reach float64's
+//      subnormal range here: c~ small, g cancelling; each rounding there errs by at most 2^-1075). Then
+//      step 8.
 //      test/test_fast_batch_normalization.cpp checks the estimates against MPFR.
+//  G4. BATCH_NORMALIZATION_GRAD's OutputGradientTensor on a run of constant statistics (FLOAT32): a first stage
+//      decides from y~ = fl(sr~ dY) alone, steps 3 and 4 with x = dY and m = 0 (x - m exact). y~ = +-0 exactly
+//      when dY or Scale is 0 (step 3): V = 0, the plain loop's +0. Otherwise |y~ - V| <= theta |V| with
+//      theta < 6u, so |y~ - V| <= theta |y~| / (1 - theta) < 6u (1 + 2^-49) |y~|. Let |y~| be in [2^e, 2^(e+1))
+//      with e in [-126, 127] (FLOAT32's normal binades) and U = 2^(e-52) its double spacing: |y~ - V| < 6 (1 +
+//      2^-49) U < 7U. FLOAT32's rounding boundaries in that binade are the midpoints 2^e + (k + 1/2) 2^(e-23),
+//      the doubles whose 29 bits below FLOAT32's last are 1 followed by 28 zeros (L = 2^28, L those bits of
+//      y~ as an integer); the last of binade 127, 2^128 - 2^103, is the overflow threshold. The boundaries of
+//      binade e - 1 lie at or below 2^e - 2^(e-25) = 2^e - 2^27 U, those of binade e + 1 at or above 2^(e+1) +
+//      2^(e-23). So where |L - 2^28| >= 8 no boundary lies within 7U of y~: V and y~ round to the same float
+//      (rounding is monotone, and V is no tie), and float(y~) is the golden. Elsewhere (|y~| outside [2^-126,
+//      2^128), a NaN r~ or operand making y~ NaN, or L within 8 of 2^28, about 2^-25 of the elements) the
+//      element takes steps 5 to 8 (the float64 interval), then the plain element.
+//      test/test_fast_batch_normalization.cpp puts y~ and V 2 to 4.5 ulps below a midpoint and checks
+//      that this stage leaves every such element.
 //
 // FLOAT16 runs of constant statistics (per-channel statistics), where the machine has F16C: two stages.
 // A FLOAT16 output needs V only to about 2^-12 relative, so a float32 estimate, eight elements at a time,
@@ -164,6 +184,19 @@
 //      decided value is the correct rounding of V, so which stage decides does not change the bits.
 //      test/test_fast_batch_normalization.cpp checks these constants in exact rationals, the float32
 //      estimates against MPFR, and counts the elements each stage decides.
+//  H6. BATCH_NORMALIZATION_GRAD (x = dY, Mean and Bias 0): the float32 stage decides from y = fl(S dY) alone,
+//      where the run meets H1's range for S. y = +-0 exactly when dY or S is 0 (S = 0 only for Scale 0): V = 0,
+//      +0. Otherwise |S dY| is in [2^-56, 2^48] (normal), |y - S dY| <= v |y|, and |S dY - V| = |S - P| |dY| <=
+//      v (1 + 2^-26) |S dY| <= v (1 + 2^-26)(1 + 2^-23) |y| (|S dY| <= |y| / (1 - v)): |y - V| <= v (2 + 2^-22) |y|. Let |y| be in [2^e,
+//      2^(e+1)) with e in [-14, 15] (FLOAT16's normal binades) and U = 2^(e-23) its float spacing: v |y| < U,
+//      so |y - V| < 3U. FLOAT16's rounding boundaries in that binade are the midpoints 2^e + (k + 1/2)
+//      2^(e-10), the floats whose 13 bits below FLOAT16's last are 0x1000 (L = 0x1000, L those bits of y);
+//      the last of binade 15, 65520, is the overflow threshold (to infinity, as to the even side). Binade
+//      e - 1's boundaries lie at or below 2^e - 2^(e-12) = 2^e - 2^11 U, binade e + 1's at or above 2^(e+1) +
+//      2^(e-10). So where |L - 0x1000| >= 4 no boundary lies within 3U of y: VCVTPS2PH's rounding of y to
+//      nearest is V's, the golden. Other elements (|y| outside [2^-14, 2^16), L within 4 of 0x1000) take the
+//      float64 stage, then the plain element, as in H5. test/test_fast_batch_normalization.cpp puts y 1 or 2
+//      ulps below a midpoint and checks that this stage leaves every such element.
 //
 // The exact sums (T1's sum X and sum X^2, the grads' sum dY and sum dY X) where the statistics are constant
 // along the inner run of the layout below: by extraction (Rump, Ogita and Oishi's ExtractVector, on
@@ -384,6 +417,26 @@ DMLREF_CLONES bool uniform_run_f32(const float* x, int64_t n, double m, double s
 }
 DMLREF_CLONES bool uniform_run_f16(const half* x, int64_t n, double m, double sr, double b, half* value) {
     return uniform_run(x, n, m, sr, b, value);
+}
+// The grad's FLOAT32 first stage (header, step G4): y~ = fl(sr~ dY) rounded to float where no float rounding
+// boundary lies within 7 double ulps of it (its 29 bits below float's last at least 8 from 2^28, |y~| in
+// [2^-126, 2^128)), +0 for y~ = +-0; otherwise undecided_bits.
+DMLREF_INLINE uint32_t grad_bits(double y) {
+    const double y0 = y + 0.0, a = std::fabs(y0);                          // -0 as +0
+    const uint64_t near = (to_bits(y0) & 0x1fffffffu) - 0x10000000u + 8u;  // below 16 where |L - 2^28| < 8
+    const uint32_t ok = uint32_t(y0 == 0) | (uint32_t(a >= 0x1p-126) & uint32_t(a < 0x1p128) & uint32_t(near >= 16u));
+    const uint32_t mask = 0u - ok;
+    return (to_bits(static_cast<float>(y0)) & mask) | (undecided_bits<float>() & ~mask);
+}
+DMLREF_CLONES bool grad_run_f32(const float* __restrict dy, int64_t n, double sr, float* __restrict value) {
+    uint32_t* __restrict out = reinterpret_cast<uint32_t*>(value);
+    uint32_t any = 0;
+    for (int64_t j = 0; j < n; ++j) {
+        const uint32_t v = grad_bits(double(dy[j]) * sr);
+        any |= uint32_t(v == undecided_bits<float>());
+        out[j] = v;
+    }
+    return any != 0;
 }
 // Step 8 for FLOAT16 with F16C's conversions, over eight elements' y0 and w (decide8): the FLOAT32
 // decision of decide_one (the ends lo = fl(y0 - w) and hi = fl(y0 + w), both finite, rounded to one
@@ -865,17 +918,18 @@ DMLREF_F16C inline void add_split(__m128 x, __m128 p, __m256d& A, __m256d& Q, __
     R = _mm256_add_pd(R, _mm256_sub_pd(pd, q));
 }
 template <bool kSquares> DMLREF_F16C int half_chunk_sums(const half* a, const half* b, int64_t n, double* tau) {
-    __m256d A = _mm256_setzero_pd(), Q = A, R = A;
+    // Two sets of sums (the low and the high four terms), so that the additions of one do not wait for the other's.
+    __m256d A = _mm256_setzero_pd(), Q = A, R = A, A1 = A, Q1 = A, R1 = A;
     int64_t j = 0;
     for (; j + 8 <= n; j += 8) {
         const __m256 x = load8(a + j), p = _mm256_mul_ps(x, kSquares ? x : load8(b + j));  // exact
         add_split(_mm256_castps256_ps128(x), _mm256_castps256_ps128(p), A, Q, R);
-        add_split(_mm256_extractf128_ps(x, 1), _mm256_extractf128_ps(p, 1), A, Q, R);
+        add_split(_mm256_extractf128_ps(x, 1), _mm256_extractf128_ps(p, 1), A1, Q1, R1);
     }
     alignas(32) double lanes[3][4];
-    _mm256_store_pd(lanes[0], A);
-    _mm256_store_pd(lanes[1], Q);
-    _mm256_store_pd(lanes[2], R);
+    _mm256_store_pd(lanes[0], _mm256_add_pd(A, A1));
+    _mm256_store_pd(lanes[1], _mm256_add_pd(Q, Q1));
+    _mm256_store_pd(lanes[2], _mm256_add_pd(R, R1));
     double sums[3];
     for (int i = 0; i < 3; ++i) sums[i] = (lanes[i][0] + lanes[i][1]) + (lanes[i][2] + lanes[i][3]);
     for (; j < n; ++j) {
@@ -953,10 +1007,11 @@ template <class Bins> struct TaskSums {
 // is not finite. add(bins, j, a, b) adds term j of the chunk to Bins. finish(k, A, AB) then takes
 // statistics element k's two exact sums, the elements spread over the threads (each element's
 // constants, computed in exact rationals, cost as much as thousands of terms: with few statistics
-// elements a serial loop over them would cap the speed-up on many cores).
-template <class T, class Bins, class Add, class Finish>
+// elements a serial loop over them would cap the speed-up on many cores). after(task) runs at the end of
+// each task, on its thread (the grad's OutputGradient of the same chunk, where it needs no sum).
+template <class T, class Bins, class Add, class Finish, class After>
 bool split_sums(const Nest& nest, const T* a, size_t ka, const T* b, size_t kb, size_t kstat, size_t count, Add&& add,
-                Finish&& finish) {
+                Finish&& finish, After&& after) {
     std::vector<TaskSums<Bins>> tasks(size_t(nest.outer * nest.chunks));
     std::atomic<bool> finite{true};
     parallel_for(nest.outer * nest.chunks, [&](int64_t task) {
@@ -978,9 +1033,11 @@ bool split_sums(const Nest& nest, const T* a, size_t ka, const T* b, size_t kb, 
         t.stat = size_t(at[kstat]);
         t.state = run_chunk_sums(ar, br, n, t.tau.data());
         if (t.state == kNotFinite) finite = false;
-        if (t.state != kLeft) return;
-        t.bins = std::make_unique<Bins>();
-        for (int64_t j = 0; j < n; ++j) add(*t.bins, ar[j], br ? br[j] : ar[j]);
+        if (t.state == kLeft) {
+            t.bins = std::make_unique<Bins>();
+            for (int64_t j = 0; j < n; ++j) add(*t.bins, ar[j], br ? br[j] : ar[j]);
+        }
+        after(task);
     });
     if (!finite) return false;
     // The tasks of each statistics element, in task order (a counting sort).
@@ -1196,7 +1253,7 @@ template <class T> bool training(const TRAINING& d, const Bindings& b) {
     };
     const bool finite = nest.inner.stride[kStat] == 0
                             ? split_sums<T, Moments>(nest, x, kX, static_cast<const T*>(nullptr), kX, kStat, count, add,
-                                                     finish)
+                                                     finish, [](int64_t) {})
                             : serial_sums<Moments>(d.InputTensor.Sizes, x, X.strides.data(), x, X.strides.data(), stat,
                                                    count, add, finish);
     if (!finite) return false;
@@ -1364,8 +1421,11 @@ DMLREF_INLINE void estimate_training_grad(double dy, double x, double m, double 
     const double g = h - q;
     const double z = sr * g;
     z0 = z + 0.0;
-    const double G = ((std::fabs(g) + std::fabs(h)) + std::fabs(a)) + 3 * std::fabs(q);
-    w = ((std::fabs(sr) * G) * (0x1p-53 * (1 + 0x1p-40)) + std::fabs(z) * (6 * 0x1p-53 * (1 + 0x1p-40))) + 0x1p-1068;
+    // Step G3: K1 and K2 are the run's constants (the run loops hoist them).
+    const double G = (std::fabs(g) * 7 + std::fabs(h)) + std::fabs(q) * 3;
+    const double K1 = std::fabs(sr) * (0x1p-53 * (1 + 0x1p-40));
+    const double K2 = (std::fabs(sr) * std::fabs(a)) * (0x1p-53 * (1 + 0x1p-40));
+    w = (G * K1 + K2) + 0x1p-1068;
 }
 
 // estimate_training_grad and the decision over a run of n elements whose statistics are constant, dY
@@ -1436,6 +1496,11 @@ template <bool kTraining, bool kFused> struct AffineHalf {
         if constexpr (kFused) e = _mm256_add_ps(e, magnitude8(bf));
         w = _mm256_add_ps(_mm256_mul_ps(e, _mm256_set1_ps(kFour)), _mm256_set1_ps(K));
     }
+    DMLREF_F16C __m128i decide(int64_t j, __m128i& mask) const {
+        __m256 y, w;
+        single(j, y, w);
+        return decide8f(y, w, mask);
+    }
     void twofold(int64_t j, double& y, double& w) const {
         if constexpr (kTraining) estimate_training(load(x[j]), m, sr, kFused ? b + load(f[j]) : b, A, y, w);
         else estimate(load(x[j]), m, sr, b, y, w);
@@ -1461,25 +1526,54 @@ struct TrainingGradHalf {
                                        _mm256_add_ps(magnitude8(z), magnitude8(z)));
         w = _mm256_add_ps(_mm256_mul_ps(e, _mm256_set1_ps(kTwo)), _mm256_set1_ps(kFloor));
     }
+    DMLREF_F16C __m128i decide(int64_t j, __m128i& mask) const {
+        __m256 z, w;
+        single(j, z, w);
+        return decide8f(z, w, mask);
+    }
     void twofold(int64_t j, double& z, double& w) const {
         estimate_training_grad(load(dy[j]), load(x[j]), m, a, c, sr, z, w);
     }
+};
+
+// The grad's OutputGradientTensor (x = dY, Mean and Bias 0; step H6): y = fl(S dY) rounded to FLOAT16 where no
+// FLOAT16 rounding boundary lies within 3 float ulps of it (its 13 bits below FLOAT16's last at least 4 from
+// 0x1000, |y| in [2^-14, 2^16)), +0 for y = +-0.
+struct GradHalf {
+    const half* x;
+    double sr;
+    float S;
+    bool ok;
+    DMLREF_F16C __m128i decide(int64_t j, __m128i& mask) const {
+        const __m256 y = _mm256_add_ps(_mm256_mul_ps(_mm256_set1_ps(S), load8(x + j)), _mm256_setzero_ps());
+        const __m256i B = _mm256_castps_si256(y);
+        const __m256i E = _mm256_srli_epi32(_mm256_slli_epi32(B, 1), 24);
+        const __m256i in_range = _mm256_and_si256(_mm256_cmpgt_epi32(E, _mm256_set1_epi32(112)),
+                                                  _mm256_cmpgt_epi32(_mm256_set1_epi32(143), E));
+        const __m256i L = _mm256_sub_epi32(_mm256_and_si256(B, _mm256_set1_epi32(0x1fff)), _mm256_set1_epi32(0x1000));
+        const __m256i far = _mm256_cmpgt_epi32(_mm256_abs_epi32(L), _mm256_set1_epi32(3));
+        const __m256i ok8 = _mm256_or_si256(_mm256_and_si256(in_range, far),
+                                            _mm256_cmpeq_epi32(B, _mm256_setzero_si256()));
+        mask = _mm_andnot_si128(narrow(ok8), _mm_set1_epi16(-1));
+        const __m128i h = _mm256_cvtps_ph(y, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+        return _mm_blendv_epi8(h, _mm_set1_epi16(int16_t(undecided_bits<half>())), mask);
+    }
+    void twofold(int64_t j, double& y, double& w) const { estimate(load(x[j]), 0.0, sr, 0.0, y, w); }
 };
 
 // A run of n FLOAT16 elements in two stages (step H5): the float32 stage eight at a time (where the run
 // meets its ranges), then the float64 stage (decide8 on doubles) on the elements it left and the last
 // n % 8. Returns whether any element is still undecided (undecided_bits); adds the float32 stage's
 // decided elements to single.
-template <class E> DMLREF_F16C bool half_run(const E& e, int64_t n, half* __restrict value, uint64_t& single) {
+template <class E> DMLREF_F16C bool half_run(const E& run, int64_t n, half* __restrict value, uint64_t& single) {
+    const E e = run;  // a local copy, so that its constants stay in registers across the stores
     uint16_t* out = reinterpret_cast<uint16_t*>(value);
     int32_t left[kChunk];
     int64_t count = 0, j = 0;
     if (e.ok)
         for (; j + 8 <= n; j += 8) {
-            __m256 y, w;
-            e.single(j, y, w);
             __m128i mask;
-            _mm_storeu_si128(reinterpret_cast<__m128i*>(out + j), decide8f(y, w, mask));
+            _mm_storeu_si128(reinterpret_cast<__m128i*>(out + j), e.decide(j, mask));
             // Two mask bits per undecided element.
             for (uint32_t bits = uint32_t(_mm_movemask_epi8(mask)); bits != 0; bits &= bits - 1) {
                 left[count++] = int32_t(j + (std::countr_zero(bits) >> 1));
@@ -1522,6 +1616,10 @@ AffineHalf<true, kFused> training_half(const half* x, const half* fa, double mu,
     const float K = float((std::fabs(double(S)) * std::fabs(double(mu32))) * 0x1p-23 + 0x1p-125);
     return {x, fa, mu, sr, b, A, mu32, S, float(b), K, in_range(sr, S, 32)};
 }
+GradHalf grad_half(const half* dy, double sr) {
+    const float S = float(sr);
+    return {dy, sr, S, in_range(sr, S, 32)};
+}
 TrainingGradHalf training_grad_half(const half* dy, const half* x, double m, double a, double c, double sr) {
     const float S = float(sr), a32 = float(a), c32 = float(c);
     return {
@@ -1561,6 +1659,18 @@ inline bool run_training_grad(const half* dy, const half* x, int64_t n, double m
     if (have_f16c()) return half_run(training_grad_half(dy, x, m, a, c, sr), n, value, single);
 #endif
     return training_grad_run_f16(dy, x, n, m, a, c, sr, value);
+}
+
+// The grad's OutputGradientTensor over a run of constant statistics (x = dY, Mean and Bias 0): FLOAT32's first
+// stage (step G4; its undecided elements go to the forward's float64 estimate in the caller), FLOAT16's two.
+inline bool run_grad(const float* dy, int64_t n, double sr, float* value, uint64_t&) {
+    return grad_run_f32(dy, n, sr, value);
+}
+inline bool run_grad(const half* dy, int64_t n, double sr, half* value, uint64_t& single) {
+#if defined(DMLREF_F16C_PATHS)
+    if (have_f16c()) return half_run(grad_half(dy, sr), n, value, single);
+#endif
+    return uniform_run_f16(dy, n, 0.0, sr, 0.0, value);
 }
 
 template <class T, class D> bool grad(const D& d, const Bindings& b) {
@@ -1603,7 +1713,6 @@ template <class T, class D> bool grad(const D& d, const Bindings& b) {
         const mpq_class sum_c = sum_products - mpq_class(load(mean[k])) * sum_dy;
         bias_gradient[k] = bias_gradient_of<T>(sum_dy, decided_statistics);
         scale_gradient[k] = scale_gradient_of<T>(sum_c, var[k], d.Epsilon, decided_statistics);
-        sr[k] = load(scale[k]) * root_estimate(load(var[k]), d.Epsilon);
         if constexpr (training) {
             const auto [ak, ck] = training_grad_constants(sum_dy, sum_c, M, load(var[k]), d.Epsilon);
             a[k] = ak;
@@ -1612,11 +1721,7 @@ template <class T, class D> bool grad(const D& d, const Bindings& b) {
             sums_c[k] = sum_c;
         }
     };
-    const bool finite = nest.inner.stride[kStat] == 0
-                            ? split_sums<T, GradSums>(nest, dy, kX, x, kIn, kStat, count, add, finish)
-                            : serial_sums<GradSums>(d.InputTensor.Sizes, dy, dY.strides.data(), x, X.strides.data(),
-                                                    stat, count, add, finish);
-    if (!finite) return false;
+    for (size_t k = 0; k < count; ++k) sr[k] = load(scale[k]) * root_estimate(load(var[k]), d.Epsilon);
 
     // OutputGradientTensor: the forward's steps with x = dY, m = 0, b = 0 (t = 0 only for dY = 0 or
     // Scale = 0, the exact zero), in the forward's chunks.
@@ -1625,7 +1730,7 @@ template <class T, class D> bool grad(const D& d, const Bindings& b) {
     const std::span<std::byte> ib = b.at("InputGradientTensor"), ob = b.at("OutputGradientTensor");
     const bool overlap = overlaps(ib, ob);
     std::atomic<uint64_t> plain{0}, single{0};
-    parallel_for(outer * chunks, [&](int64_t task) {
+    auto output = [&](int64_t task) {
         const auto [at, first, n] = nest.task(task);
         const std::array<int64_t, K>& step = nest.inner.stride;
         Scratch<T>& s = scratch<T>();
@@ -1649,7 +1754,22 @@ template <class T, class D> bool grad(const D& d, const Bindings& b) {
                 any |= is_undecided(value[j]);
             }
         } else if (step[kStat] == 0 && step[kX] == 1) {
-            any = run_uniform(dyr, n, 0.0, sr[k0], 0.0, value, by_single);
+            any = run_grad(dyr, n, sr[k0], value, by_single);
+            if constexpr (!is_half_v<T>) {
+                // Step G4's undecided elements: the float64 estimate (steps 3 to 8).
+                by_single = uint64_t(n);
+                if (any) {
+                    any = false;
+                    for (int64_t j = 0; j < n; ++j)
+                        if (is_undecided(value[j])) {
+                            --by_single;
+                            double ye, we;
+                            estimate(load(dyr[j]), 0.0, sr[k0], 0.0, ye, we);
+                            value[j] = decide_one(ye, we, value);
+                            any |= is_undecided(value[j]);
+                        }
+                }
+            }
         } else {
             for (int64_t j = 0; j < n; ++j) {
                 double ye, we;
@@ -1677,7 +1797,22 @@ template <class T, class D> bool grad(const D& d, const Bindings& b) {
         if (step[kY] == 1) std::memcpy(static_cast<void*>(out), value, size_t(n) * sizeof(T));
         else
             for (int64_t j = 0; j < n; ++j) out[j * step[kY]] = value[j];
-    });
+    };
+    // The grad's OutputGradient needs no sum: where the chunks of the sums are the output's and the output
+    // meets neither input, each task writes its chunk's outputs right after its sums (one read of dY; a
+    // task's chunk is still in the cache). The tasks' chunks are those of the second pass, so every
+    // element has one owner either way.
+    const bool fused = !training && nest.inner.stride[kStat] == 0 && nest.inner.stride[kX] == 1 &&
+                       nest.inner.stride[kY] == 1 && !overlap && !overlaps(b.at("InputTensor"), ob);
+    const bool finite = nest.inner.stride[kStat] == 0 ? split_sums<T, GradSums>(
+                                                            nest, dy, kX, x, kIn, kStat, count, add, finish,
+                                                            [&](int64_t task) {
+        if (fused) output(task);
+                                                            })
+        : serial_sums<GradSums>(d.InputTensor.Sizes, dy, dY.strides.data(), x, X.strides.data(), stat, count, add,
+                                finish);
+    if (!finite) return false;
+    if (!fused) parallel_for(outer * chunks, output);
     write_logical<T>(d.OutputScaleGradientTensor, b.at("OutputScaleGradientTensor"),
                      [&](uint64_t k) { return scale_gradient[k]; });
     write_logical<T>(d.OutputBiasGradientTensor, b.at("OutputBiasGradientTensor"),

@@ -25,16 +25,18 @@ bool batch_normalization(const DML_BATCH_NORMALIZATION_OPERATOR_DESC& d, const B
 // loop runs).
 bool batch_normalization_training(const DML_BATCH_NORMALIZATION_TRAINING_OPERATOR_DESC& d, const Bindings& b);
 
-// BATCH_NORMALIZATION_GRAD's three outputs; false, with nothing written, for other data types, a NaN
-// or an infinity in InputTensor, InputGradientTensor or MeanTensor, more than 4096 statistics
-// elements, or 2^38 (FLOAT16: 2^22) elements or more per statistics element (the plain loop runs).
+// BATCH_NORMALIZATION_GRAD's three outputs; false for other data types, a NaN or an infinity in
+// InputTensor, InputGradientTensor or MeanTensor, more than 4096 statistics elements, or 2^38 (FLOAT16:
+// 2^22) elements or more per statistics element (the plain loop runs). Nothing is written then, except
+// that after a NaN or an infinity in InputTensor or InputGradientTensor OutputGradientTensor may hold
+// some elements, where its bytes meet no input's (the plain loop writes every element).
 bool batch_normalization_grad(const DML_BATCH_NORMALIZATION_GRAD_OPERATOR_DESC& d, const Bindings& b);
 // The same for BATCH_NORMALIZATION_TRAINING_GRAD (the supplied Mean, BnTrainingGradMean).
 bool batch_normalization_training_grad(const DML_BATCH_NORMALIZATION_TRAINING_GRAD_OPERATOR_DESC& d, const Bindings& b);
 
 // For the tests: of the last call's elements, those decided by an error bound and those left to the
-// plain loop's exact element; of the decided, those FLOAT16's float32 stage decided (the rest, the
-// float64 bound).
+// plain loop's exact element; of the decided, those the first stage decided (FLOAT16's float32 stage,
+// and BATCH_NORMALIZATION_GRAD's FLOAT32 decision from y~ alone; the rest, the float64 bound).
 struct BatchNormalizationCounts {
     uint64_t decided = 0, plain = 0, single = 0;
 };
