@@ -71,7 +71,9 @@ ProductKernel kernel_of(int k) {
 
 }  // namespace
 
-void Doubles::Free::operator()(double* p) const { std::free(p); }
+void DoublesFree::operator()(double* p) const {
+    if (owned) std::free(p);
+}
 
 Doubles::Doubles(uint64_t n) : size(n) {
     if (n == 0) return;
@@ -84,6 +86,20 @@ Doubles::Doubles(uint64_t n) : size(n) {
     if (huge) madvise(q, (bytes + kHuge - 1) / kHuge * kHuge, MADV_HUGEPAGE);  // advice only: no error to handle
 #endif
     p.reset(static_cast<double*>(q));
+}
+
+Doubles scratch(ScratchSlot slot, uint64_t n) {
+    if (n > kScratchKeep) return Doubles(n);
+    thread_local Doubles kept[kScratchSlots];
+    Doubles& k = kept[slot];
+    if (k.size < n) {
+        k = Doubles();  // the old array freed before the new one is asked for
+        k = Doubles(n);
+    }
+    Doubles view;
+    view.p = std::unique_ptr<double, Doubles::Free>(k.data(), Doubles::Free{false});
+    view.size = n;
+    return view;
 }
 
 int thread_count() {
@@ -105,9 +121,10 @@ int set_product_kernel(int kernel) {
 
 namespace {
 
-template <class T> bool read_doubles(const TensorDesc& d, std::span<const std::byte> bytes, Doubles& out) {
+template <class T>
+bool read_doubles(const TensorDesc& d, std::span<const std::byte> bytes, Doubles& out, ScratchSlot slot) {
     const uint64_t n = element_count(d);
-    out = Doubles(n);
+    out = scratch(slot, n);
     double* o = out.data();
     if (d.Strides.empty() || packed_strides(d.Sizes) == std::vector<int64_t>(d.Strides.begin(), d.Strides.end())) {
         const T* x = reinterpret_cast<const T*>(bytes.data());
@@ -136,9 +153,9 @@ template <class T> bool read_doubles(const TensorDesc& d, std::span<const std::b
 
 }  // namespace
 
-bool read_doubles(const TensorDesc& d, std::span<const std::byte> bytes, Doubles& out) {
-    if (d.DataType == DataType::FLOAT16) return read_doubles<half>(d, bytes, out);
-    return read_doubles<float>(d, bytes, out);
+bool read_doubles(const TensorDesc& d, std::span<const std::byte> bytes, Doubles& out, ScratchSlot slot) {
+    if (d.DataType == DataType::FLOAT16) return read_doubles<half>(d, bytes, out, slot);
+    return read_doubles<float>(d, bytes, out, slot);
 }
 
 // Step 3's rounded norms of the rows (sum over each row) or the columns (sum down each column)

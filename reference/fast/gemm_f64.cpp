@@ -56,7 +56,9 @@
 // until there are two per thread, each tile's product and decisions one task (its float64 S
 // stays in the cache between them). Memory: float64 copies of A, B and C, one float64 tile of S
 // per task, the norms, the elements left to step 5a, and for step 5a, where B is not transposed,
-// a block of 64 of B's columns made contiguous per task.
+// a block of 64 of B's columns made contiguous per task. The copies, the tiles and the blocks are
+// f64::scratch, kept per thread across calls: a call no larger than an earlier one on the same
+// threads allocates and faults in none of them.
 #include "gemm_f64.hpp"
 
 #include "f64_product.hpp"
@@ -89,9 +91,10 @@ template <class T> bool gemm_fast(const GEMM& d, const Bindings& bind) {
     const GemmShape g = gemm_shape(d.OutputTensor, d.ATensor, ta);
     const uint64_t Batch = g.Batch, M = g.M, N = g.N, K = g.K;
     Doubles A, B, C;
-    if (!read_doubles(d.ATensor, bind.at("ATensor"), A) || !read_doubles(d.BTensor, bind.at("BTensor"), B))
+    if (!read_doubles(d.ATensor, bind.at("ATensor"), A, kScratchA) ||
+        !read_doubles(d.BTensor, bind.at("BTensor"), B, kScratchB))
         return false;
-    if (d.CTensor && !read_doubles(*d.CTensor, bind.at("CTensor"), C)) return false;
+    if (d.CTensor && !read_doubles(*d.CTensor, bind.at("CTensor"), C, kScratchC)) return false;
     if (d.CTensor && beta != 1) {  // Beta * c, exact
         double* c = C.data();
         parallel_for(int64_t((C.size + kChunk - 1) / kChunk), [&](int64_t t) {
@@ -128,7 +131,7 @@ template <class T> bool gemm_fast(const GEMM& d, const Bindings& bind) {
         const uint64_t b = uint64_t(task) / (mt * nt), i = uint64_t(task) % (mt * nt) / nt, j = uint64_t(task) % nt;
         const uint64_t m0 = i * tm, m1 = std::min(M, m0 + tm), n0 = j * tn, n1 = std::min(N, n0 + tn);
         const uint64_t h = m1 - m0, w = n1 - n0;
-        Doubles S(h * w);
+        Doubles S = scratch(kScratchTile, h * w);
         const double* a = A.data() + b * M * K + (ta ? m0 : m0 * K);
         const double* bb = B.data() + b * K * N + (tb ? n0 * K : n0);
         kernel(a, lda, ta, bb, ldb, tb, S.data(), int64_t(w), int64_t(h), int64_t(w), int64_t(K));
@@ -169,7 +172,7 @@ template <class T> bool gemm_fast(const GEMM& d, const Bindings& bind) {
             // Columns K + 8 apart, not K: at K a multiple of 512, 64 of them 4 KiB apart would fall
             // into one set of the first-level cache.
             const uint64_t ldc = K + 8;
-            Doubles columns(tb ? 0 : (n1 - n0) * ldc);
+            Doubles columns = scratch(kScratchColumns, tb ? 0 : (n1 - n0) * ldc);
             if (!tb)
                 for (uint64_t k = 0; k < K; ++k) {
                     const double* row = B.data() + (b * K + k) * N;
