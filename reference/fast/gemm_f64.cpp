@@ -19,7 +19,8 @@
 //     P the exact sum, gamma_n = n u / (1 - n u), u = 2^-53, for every order (Higham, "Accuracy
 //     and Stability of Numerical Algorithms", 2nd ed., section 4.2).
 //  3. sum_k |p_k| <= ||a|| ||b|| (Cauchy-Schwarz; a the row of A, b the column of B). q = fl(sum
-//     a_k^2) (squares exact, positive terms, any order) is at least sum a_k^2 (1 - gamma_{K-1});
+//     a_k^2) (squares exact, positive terms, any order: down a column one chain, along a row
+//     eight, k mod 8, added pairwise at the end) is at least sum a_k^2 (1 - gamma_{K-1});
 //     its rounded square root at least sqrt(q) (1 - u); so ||a|| ||b|| <= Mb / ((1 - u)^3 (1 -
 //     gamma_{K-1})) where Mb = fl(fl(sqrt(qa)) fl(sqrt(qb))). K < 2^32 gives K u < 2^-21, and
 //     then E = Mb * fl(K u (1 + 2^-16)), rounded, is at least gamma_{K-1} ||a|| ||b|| >= |S - P|.
