@@ -248,7 +248,12 @@ decide_row_float(const double* s, double na, const double* nb, double gamma, dou
 }
 
 // Step 5a: the compensated sum of a . b (K terms, a's step sa, b contiguous) in four lanes;
-// s + c approximates it (P - (s + c) within step 5a's bound).
+// s + c approximates it (P - (s + c) within step 5a's bound). Cloned per instruction set so
+// that the four lanes' TwoSums run as one vector: the same IEEE operations, in the same order,
+// in each clone (no FMA: the build contracts nothing), so the same s and c.
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+__attribute__((target_clones("avx512f", "avx2", "default")))
+#endif
 void compensated_dot(const double* a, int64_t sa, const double* b, uint64_t K, double& s, double& c) {
     double ls[4] = {0, 0, 0, 0}, lc[4] = {0, 0, 0, 0};
     uint64_t k = 0;
