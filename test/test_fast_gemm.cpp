@@ -3,7 +3,8 @@
 // batches (broadcast too), FLOAT32 and FLOAT16, a fused activation; adversarial data (cancellation
 // down to one small term, ties halfway between two floats, zero results, overflow) whose elements
 // the bound cannot decide, counted to show the exact path really runs; NaN and infinite inputs
-// (the plain loop for the whole call); one thread against three; every float64 kernel the CPU has.
+// (the plain loop for the whole call); one thread against three; every float64 kernel the CPU has;
+// calls in turn of growing and shrinking shapes, which reuse the float64 scratch kept across calls.
 // The expected values are the plain loop's (reference/gemm.cpp), itself tested against exact
 // rationals in test_gemm.cpp.
 #include "f64_product_check.hpp"
