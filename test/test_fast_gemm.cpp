@@ -3,7 +3,8 @@
 // batches (broadcast too), FLOAT32 and FLOAT16, a fused activation; adversarial data (cancellation
 // down to one small term, ties halfway between two floats, zero results, overflow) whose elements
 // the bound cannot decide, counted to show the exact path really runs; NaN and infinite inputs
-// (the plain loop for the whole call); one thread against three; every float64 kernel the CPU has.
+// (the plain loop for the whole call); one thread against three; every float64 kernel the CPU has;
+// calls in turn of growing and shrinking shapes, which reuse the float64 scratch kept across calls.
 // The expected values are the plain loop's (reference/gemm.cpp), itself tested against exact
 // rationals in test_gemm.cpp.
 #include "f64_product_check.hpp"
@@ -169,6 +170,47 @@ TEST_CASE("GEMM fast path = plain loop on shapes cut into tiles, 1 to 16 threads
         if (i == 5) check(op, buffers<half>(op, rng, uniform), {2, 7, 16});
         else check(op, buffers<float>(op, rng, uniform), {2, 7, 16});
     }
+}
+
+TEST_CASE("GEMM fast path = plain loop on calls that reuse the scratch, growing and shrinking") {
+    // The float64 copies of A, B and C and the tiles live in storage kept across calls
+    // (f64::scratch): calls of other shapes in turn, larger and smaller than the one before, with
+    // and without C (a C of the last call must not stand in), 1 to 16 threads (each thread its
+    // own tiles' storage), must each give the plain loop's bits.
+    std::mt19937_64 rng(2026);
+    const uint32_t sides[][3] = {{70, 90, 200}, {5, 7, 3},    {130, 40, 260}, {1, 1, 1},
+                                 {40, 130, 90}, {96, 96, 64}, {9, 300, 17},   {200, 150, 120}};
+    for (int i = 0; i < int(std::size(sides)); ++i) {
+        Shape s = random_shape(rng, 8);
+        s.M = sides[i][0];
+        s.N = sides[i][1];
+        s.K = sides[i][2];
+        s.c = i % 2 == 0;
+        s.beta = s.c ? -0.5f : 0.f;
+        INFO("call " << i << ": M " << s.M << " N " << s.N << " K " << s.K << " batch " << s.batch << " TransA " << s.ta
+                     << " TransB " << s.tb << " C " << s.c);
+        const Operator op = make(s, i == 3 ? DataType::FLOAT16 : DataType::FLOAT32);
+        if (i == 3) check(op, buffers<half>(op, rng, uniform), {2, 16});
+        else check(op, buffers<float>(op, rng, uniform), {2, 16});
+    }
+}
+
+TEST_CASE("GEMM fast path: the scratch storage is kept and reused, per slot and thread") {
+    using namespace reference::fast::f64;
+    Doubles a = scratch(kScratchA, 1000);
+    const double* first = a.data();
+    a.data()[999] = 1;                              // writable to its end
+    CHECK(scratch(kScratchA, 10).data() == first);  // smaller: the same storage
+    CHECK(scratch(kScratchA, 1000).data() == first);
+    CHECK(scratch(kScratchB, 1000).data() != first);  // another slot: other storage
+    Doubles grown = scratch(kScratchA, 5000);         // larger: grown, then kept
+    grown.data()[4999] = 2;
+    CHECK(grown.size == 5000);
+    CHECK(scratch(kScratchA, 3000).data() == grown.data());
+    // Over kScratchKeep: an array of the call's own, the kept one untouched.
+    const Doubles big = scratch(kScratchA, kScratchKeep + 1);
+    CHECK(big.data() != grown.data());
+    CHECK(scratch(kScratchA, 10).data() == grown.data());
 }
 
 TEST_CASE("GEMM fast path = plain loop with values across binades, K up to 300, a fused activation") {

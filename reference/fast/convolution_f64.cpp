@@ -99,17 +99,17 @@ template <class T> bool convolution_fast(const CONV& d, const Bindings& bind) {
     if (d.Direction == kConvolutionDirectionBackward) return false;
     const ConvolutionGeometry g = convolution_geometry(d);
     Doubles X, W, Bias;
-    if (!read_doubles(d.InputTensor, bind.at("InputTensor"), X) ||
-        !read_doubles(d.FilterTensor, bind.at("FilterTensor"), W))
+    if (!read_doubles(d.InputTensor, bind.at("InputTensor"), X, kScratchA) ||
+        !read_doubles(d.FilterTensor, bind.at("FilterTensor"), W, kScratchB))
         return false;
-    if (d.BiasTensor && !read_doubles(*d.BiasTensor, bind.at("BiasTensor"), Bias)) return false;
+    if (d.BiasTensor && !read_doubles(*d.BiasTensor, bind.at("BiasTensor"), Bias, kScratchC)) return false;
     const double* bias = d.BiasTensor ? Bias.data() : nullptr;
     const uint64_t N = g.batch, G = g.groups, M = g.out_channels, Mg = M / G, taps = g.taps();
     const uint64_t K = (g.in_channels / G) * taps, P = g.out_plane();
     if (K >= (uint64_t(1) << 31)) return false;  // gemm_f64.cpp's bounds take K u < 2^-21
 
     // F: the filter's rows, the taps reversed for Mode CONVOLUTION; the rows' rounded norms.
-    Doubles flipped(g.flip ? M * K : 0);
+    Doubles flipped = scratch(kScratchFilter, g.flip ? M * K : 0);
     if (g.flip)
         for (uint64_t r = 0; r < M * K / taps; ++r)
             for (uint64_t t = 0; t < taps; ++t) flipped.data()[r * taps + t] = W.data()[r * taps + taps - 1 - t];
@@ -136,7 +136,7 @@ template <class T> bool convolution_fast(const CONV& d, const Bindings& bind) {
     parallel_for(int64_t(N * G * pt), [&](int64_t task) {
         const uint64_t n = uint64_t(task) / (G * pt), grp = uint64_t(task) / pt % G;
         const uint64_t p0 = uint64_t(task) % pt * tp, w = std::min(P, p0 + tp) - p0;
-        Doubles xt(w * K), column_norm(w), S(Mg * w);
+        Doubles xt = scratch(kScratchWindows, w * K), column_norm(w), S = scratch(kScratchTile, Mg * w);
         windows(g, X.data(), n, grp, p0, w, xt.data(), column_norm.data());
         const double* f = F + grp * Mg * K;
         kernel(f, int64_t(K), 0, xt.data(), int64_t(K), 1, S.data(), int64_t(w), int64_t(Mg), int64_t(w), int64_t(K));

@@ -71,7 +71,9 @@ ProductKernel kernel_of(int k) {
 
 }  // namespace
 
-void Doubles::Free::operator()(double* p) const { std::free(p); }
+void DoublesFree::operator()(double* p) const {
+    if (owned) std::free(p);
+}
 
 Doubles::Doubles(uint64_t n) : size(n) {
     if (n == 0) return;
@@ -84,6 +86,20 @@ Doubles::Doubles(uint64_t n) : size(n) {
     if (huge) madvise(q, (bytes + kHuge - 1) / kHuge * kHuge, MADV_HUGEPAGE);  // advice only: no error to handle
 #endif
     p.reset(static_cast<double*>(q));
+}
+
+Doubles scratch(ScratchSlot slot, uint64_t n) {
+    if (n > kScratchKeep) return Doubles(n);
+    thread_local Doubles kept[kScratchSlots];
+    Doubles& k = kept[slot];
+    if (k.size < n) {
+        k = Doubles();  // the old array freed before the new one is asked for
+        k = Doubles(n);
+    }
+    Doubles view;
+    view.p = std::unique_ptr<double, Doubles::Free>(k.data(), Doubles::Free{false});
+    view.size = n;
+    return view;
 }
 
 int thread_count() {
@@ -105,9 +121,10 @@ int set_product_kernel(int kernel) {
 
 namespace {
 
-template <class T> bool read_doubles(const TensorDesc& d, std::span<const std::byte> bytes, Doubles& out) {
+template <class T>
+bool read_doubles(const TensorDesc& d, std::span<const std::byte> bytes, Doubles& out, ScratchSlot slot) {
     const uint64_t n = element_count(d);
-    out = Doubles(n);
+    out = scratch(slot, n);
     double* o = out.data();
     if (d.Strides.empty() || packed_strides(d.Sizes) == std::vector<int64_t>(d.Strides.begin(), d.Strides.end())) {
         const T* x = reinterpret_cast<const T*>(bytes.data());
@@ -136,10 +153,32 @@ template <class T> bool read_doubles(const TensorDesc& d, std::span<const std::b
 
 }  // namespace
 
-bool read_doubles(const TensorDesc& d, std::span<const std::byte> bytes, Doubles& out) {
-    if (d.DataType == DataType::FLOAT16) return read_doubles<half>(d, bytes, out);
-    return read_doubles<float>(d, bytes, out);
+bool read_doubles(const TensorDesc& d, std::span<const std::byte> bytes, Doubles& out, ScratchSlot slot) {
+    if (d.DataType == DataType::FLOAT16) return read_doubles<half>(d, bytes, out, slot);
+    return read_doubles<float>(d, bytes, out, slot);
 }
+
+namespace {
+
+// The float64 sum of the squares of n values (each exact: 24 + 24 or 11 + 11 bits) in eight
+// lanes, k mod 8, the lanes then added pairwise: a summation tree of the n squares (an addition
+// of a lane's initial zero is exact), so each square passes through at most n - 1 rounded
+// additions, as step 3's bound assumes of any order. Eight independent chains instead of one:
+// the additions' latency no longer bounds it. The same IEEE operations in each clone.
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+__attribute__((target_clones("avx512f", "avx2", "default")))
+#endif
+double
+sum_of_squares(const double* __restrict x, uint64_t n) {
+    double q[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+    uint64_t k = 0;
+    for (; k + 8 <= n; k += 8)
+        for (int l = 0; l < 8; ++l) q[l] += x[k + l] * x[k + l];
+    for (int l = 0; k < n; ++k, ++l) q[l] += x[k] * x[k];
+    return ((q[0] + q[1]) + (q[2] + q[3])) + ((q[4] + q[5]) + (q[6] + q[7]));
+}
+
+}  // namespace
 
 // Step 3's rounded norms of the rows (sum over each row) or the columns (sum down each column)
 // of each of `batch` row-major rows x cols matrices at x, into out.
@@ -147,15 +186,15 @@ void norms(const double* x, uint64_t batch, uint64_t rows, uint64_t cols, bool o
     if (of_rows) {
         parallel_for(int64_t((batch * rows + 63) / 64), [&](int64_t t) {
             for (uint64_t r = uint64_t(t) * 64; r < std::min(batch * rows, uint64_t(t) * 64 + 64); ++r) {
-                const double* row = x + r * cols;
-                double q = 0;
-                for (uint64_t k = 0; k < cols; ++k) q += row[k] * row[k];
-                out[r] = std::sqrt(q);
+                out[r] = std::sqrt(sum_of_squares(x + r * cols, cols));
             }
         });
         return;
     }
-    constexpr uint64_t kColumns = 256;
+    // Blocks of 256 columns, or fewer (down to 32) where that leaves a thread without one.
+    const uint64_t threads = uint64_t(std::max(1, thread_count()));
+    const uint64_t kColumns = std::clamp<uint64_t>(
+        (cols / std::max<uint64_t>(1, threads / std::max<uint64_t>(batch, 1)) + 7) / 8 * 8, 32, 256);
     const uint64_t blocks = (cols + kColumns - 1) / kColumns;
     parallel_for(int64_t(batch * blocks), [&](int64_t t) {
         const uint64_t b = uint64_t(t) / blocks, c0 = (uint64_t(t) % blocks) * kColumns;
@@ -209,7 +248,12 @@ decide_row_float(const double* s, double na, const double* nb, double gamma, dou
 }
 
 // Step 5a: the compensated sum of a . b (K terms, a's step sa, b contiguous) in four lanes;
-// s + c approximates it (P - (s + c) within step 5a's bound).
+// s + c approximates it (P - (s + c) within step 5a's bound). Cloned per instruction set so
+// that the four lanes' TwoSums run as one vector: the same IEEE operations, in the same order,
+// in each clone (no FMA: the build contracts nothing), so the same s and c.
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+__attribute__((target_clones("avx512f", "avx2", "default")))
+#endif
 void compensated_dot(const double* a, int64_t sa, const double* b, uint64_t K, double& s, double& c) {
     double ls[4] = {0, 0, 0, 0}, lc[4] = {0, 0, 0, 0};
     uint64_t k = 0;

@@ -27,11 +27,14 @@ namespace dmlref::reference::fast::f64 {
 
 // An uninitialised float64 array (no pass zeroing what is written next anyway). A large one is
 // asked for in huge pages where the system has them (2 MiB aligned, madvise): its first touch
-// then faults 512 times less often, which costs as much as a pass over it otherwise.
+// then faults 512 times less often, which costs as much as a pass over it otherwise. One from
+// scratch() is a view of storage it does not own.
+struct DoublesFree {
+    bool owned = true;  // false: a view of scratch()'s storage
+    void operator()(double* p) const;
+};
 struct Doubles {
-    struct Free {
-        void operator()(double* p) const;
-    };
+    using Free = DoublesFree;
     std::unique_ptr<double, Free> p;
     uint64_t size = 0;
     explicit Doubles(uint64_t n = 0);
@@ -39,11 +42,32 @@ struct Doubles {
     const double* data() const { return p.get(); }
 };
 
+// Scratch storage reused across calls: n uninitialised float64 in the calling thread's array for
+// `slot` (grown on demand, never shrunk, kept for the thread's life), so that a call as large as
+// an earlier one on the same thread allocates nothing and touches no fresh page (a fresh page is
+// a fault and a zeroing pass, and on many threads the faults and the unmapping of the freed
+// arrays serialize on the process's memory map). Valid until the thread's next scratch() for the
+// same slot; each use site has its own slot, the caller's (kScratchA to kScratchC) apart from
+// those of the tasks of a parallel loop (kScratchTile and up), which on one thread run on the
+// caller's thread. Arrays over kScratchKeep float64 are not kept: the Doubles owns them.
+enum ScratchSlot : int {
+    kScratchA,
+    kScratchB,
+    kScratchC,
+    kScratchFilter,
+    kScratchTile,
+    kScratchWindows,
+    kScratchColumns,
+    kScratchSlots
+};
+inline constexpr uint64_t kScratchKeep = uint64_t(1) << 25;  // 256 MiB
+Doubles scratch(ScratchSlot slot, uint64_t n);
+
 inline constexpr uint64_t kChunk = 1 << 16;  // elements per task of the element-wise passes
 
-// The tensor's logical elements (FLOAT32 or FLOAT16) as float64, row-major (step 1); false when one
-// is NaN or infinite.
-bool read_doubles(const TensorDesc& d, std::span<const std::byte> bytes, Doubles& out);
+// The tensor's logical elements (FLOAT32 or FLOAT16) as float64, row-major (step 1), into
+// scratch(slot, ...); false when one is NaN or infinite.
+bool read_doubles(const TensorDesc& d, std::span<const std::byte> bytes, Doubles& out, ScratchSlot slot);
 
 // Step 3's rounded norms of the rows (sum over each row) or the columns (sum down each column) of
 // each of `batch` row-major rows x cols matrices at x, into out.

@@ -19,7 +19,8 @@
 //     P the exact sum, gamma_n = n u / (1 - n u), u = 2^-53, for every order (Higham, "Accuracy
 //     and Stability of Numerical Algorithms", 2nd ed., section 4.2).
 //  3. sum_k |p_k| <= ||a|| ||b|| (Cauchy-Schwarz; a the row of A, b the column of B). q = fl(sum
-//     a_k^2) (squares exact, positive terms, any order) is at least sum a_k^2 (1 - gamma_{K-1});
+//     a_k^2) (squares exact, positive terms, any order: down a column one chain, along a row
+//     eight, k mod 8, added pairwise at the end) is at least sum a_k^2 (1 - gamma_{K-1});
 //     its rounded square root at least sqrt(q) (1 - u); so ||a|| ||b|| <= Mb / ((1 - u)^3 (1 -
 //     gamma_{K-1})) where Mb = fl(fl(sqrt(qa)) fl(sqrt(qb))). K < 2^32 gives K u < 2^-21, and
 //     then E = Mb * fl(K u (1 + 2^-16)), rounded, is at least gamma_{K-1} ||a|| ||b|| >= |S - P|.
@@ -56,7 +57,9 @@
 // until there are two per thread, each tile's product and decisions one task (its float64 S
 // stays in the cache between them). Memory: float64 copies of A, B and C, one float64 tile of S
 // per task, the norms, the elements left to step 5a, and for step 5a, where B is not transposed,
-// a block of 64 of B's columns made contiguous per task.
+// a block of 64 of B's columns made contiguous per task. The copies, the tiles and the blocks are
+// f64::scratch, kept per thread across calls: a call no larger than an earlier one on the same
+// threads allocates and faults in none of them.
 #include "gemm_f64.hpp"
 
 #include "f64_product.hpp"
@@ -89,9 +92,10 @@ template <class T> bool gemm_fast(const GEMM& d, const Bindings& bind) {
     const GemmShape g = gemm_shape(d.OutputTensor, d.ATensor, ta);
     const uint64_t Batch = g.Batch, M = g.M, N = g.N, K = g.K;
     Doubles A, B, C;
-    if (!read_doubles(d.ATensor, bind.at("ATensor"), A) || !read_doubles(d.BTensor, bind.at("BTensor"), B))
+    if (!read_doubles(d.ATensor, bind.at("ATensor"), A, kScratchA) ||
+        !read_doubles(d.BTensor, bind.at("BTensor"), B, kScratchB))
         return false;
-    if (d.CTensor && !read_doubles(*d.CTensor, bind.at("CTensor"), C)) return false;
+    if (d.CTensor && !read_doubles(*d.CTensor, bind.at("CTensor"), C, kScratchC)) return false;
     if (d.CTensor && beta != 1) {  // Beta * c, exact
         double* c = C.data();
         parallel_for(int64_t((C.size + kChunk - 1) / kChunk), [&](int64_t t) {
@@ -128,7 +132,7 @@ template <class T> bool gemm_fast(const GEMM& d, const Bindings& bind) {
         const uint64_t b = uint64_t(task) / (mt * nt), i = uint64_t(task) % (mt * nt) / nt, j = uint64_t(task) % nt;
         const uint64_t m0 = i * tm, m1 = std::min(M, m0 + tm), n0 = j * tn, n1 = std::min(N, n0 + tn);
         const uint64_t h = m1 - m0, w = n1 - n0;
-        Doubles S(h * w);
+        Doubles S = scratch(kScratchTile, h * w);
         const double* a = A.data() + b * M * K + (ta ? m0 : m0 * K);
         const double* bb = B.data() + b * K * N + (tb ? n0 * K : n0);
         kernel(a, lda, ta, bb, ldb, tb, S.data(), int64_t(w), int64_t(h), int64_t(w), int64_t(K));
@@ -169,11 +173,17 @@ template <class T> bool gemm_fast(const GEMM& d, const Bindings& bind) {
             // Columns K + 8 apart, not K: at K a multiple of 512, 64 of them 4 KiB apart would fall
             // into one set of the first-level cache.
             const uint64_t ldc = K + 8;
-            Doubles columns(tb ? 0 : (n1 - n0) * ldc);
+            Doubles columns = scratch(kScratchColumns, tb ? 0 : (n1 - n0) * ldc);
+            // Eight of B's rows at a time (8 x 64 float64, in the first-level cache): each column
+            // then gets a whole cache line per step, not one float64 per row.
             if (!tb)
-                for (uint64_t k = 0; k < K; ++k) {
-                    const double* row = B.data() + (b * K + k) * N;
-                    for (uint64_t n = n0; n < n1; ++n) columns.data()[(n - n0) * ldc + k] = row[n];
+                for (uint64_t k0 = 0; k0 < K; k0 += 8) {
+                    const uint64_t k1 = std::min(K, k0 + 8);
+                    const double* rows = B.data() + b * K * N;
+                    for (uint64_t n = n0; n < n1; ++n) {
+                        double* column = columns.data() + (n - n0) * ldc;
+                        for (uint64_t k = k0; k < k1; ++k) column[k] = rows[k * N + n];
+                    }
                 }
             for (uint64_t i = starts[size_t(t)]; i < starts[size_t(t) + 1]; ++i) {
                 const uint64_t e = rest[i], n = e % N, m = e / N % M;
