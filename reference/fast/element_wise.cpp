@@ -403,7 +403,7 @@ BinaryRun int_run(IntOp op, DataType t) {
         {{min_u8_run, min_u16_run, min_u32_run, min_u64_run}, {min_i8_run, min_i16_run, min_i32_run, min_i64_run}}};
     if (is_float(t) || !is_valid(t)) return nullptr;
     const int k = std::countr_zero(element_size(t));  // sizes 1, 2, 4, 8
-    const int sign = t == DataType::INT8 || t == DataType::INT16 || t == DataType::INT32 || t == DataType::INT64;
+    const int sign = is_signed_integer(t);
     switch (op) {
         case IntOp::Add: return wrap[0][k];
         case IntOp::Subtract: return wrap[1][k];
@@ -668,7 +668,7 @@ template <DivOp Op> BinaryRun divide64_run(bool sign) {
 // The kernel of Op for integer type t, or null (a float; 8- to 32-bit types without AVX2).
 BinaryRun int_divide_kernel(DivOp op, DataType t) {
     if (is_float(t) || !is_valid(t)) return nullptr;
-    const bool sign = t == DataType::INT8 || t == DataType::INT16 || t == DataType::INT32 || t == DataType::INT64;
+    const bool sign = is_signed_integer(t);
     if (!sign && op == DivOp::Floor) op = DivOp::Truncate;  // the same for unsigned types
     const size_t size = element_size(t);
     if (size == 8) {
