@@ -1015,23 +1015,7 @@ TEST_CASE("Batch normalization grad fast path: midpoints the first stage must le
             dy[i] = float(std::ldexp(rng() % 2 ? 0x1p23 + j : -(0x1p23 + j), k));
             x[i] = float(random_float(rng, -3, 2));
         }
-        Buffers b;
-        b.names = {"InputTensor",
-                   "InputGradientTensor",
-                   "MeanTensor",
-                   "VarianceTensor",
-                   "ScaleTensor",
-                   "OutputGradientTensor",
-                   "OutputScaleGradientTensor",
-                   "OutputBiasGradientTensor"};
-        b.bytes.push_back(buffer(d.InputTensor, x));
-        b.bytes.push_back(buffer(d.InputGradientTensor, dy));
-        b.bytes.push_back(buffer(d.MeanTensor, std::vector<float>{0.25f}));
-        b.bytes.push_back(buffer(d.VarianceTensor, std::vector<float>{4.0f}));
-        b.bytes.push_back(buffer(d.ScaleTensor, std::vector<float>{3.0f}));
-        for (const TensorDesc* td :
-             {&d.OutputGradientTensor, &d.OutputScaleGradientTensor, &d.OutputBiasGradientTensor})
-            b.bytes.emplace_back(buffer_size(*td), std::byte{0x5a});
+        Buffers b = grad_buffers(d, x, dy, {0.25f}, {4.0f}, {3.0f});
         const Operator op{OperatorType::BATCH_NORMALIZATION_GRAD, d};
         check_op_threads(op, b);
         const auto c = reference::fast::batch_normalization_grad_counts();

@@ -210,15 +210,20 @@ template <class D, class T> void check_integer_binary(int count) {
     check_random_binary<D, T>(data_type_of<T>(), count);
 }
 
+// f.template operator()<T>() for each of the eight integer element types.
+template <class F> void each_integer_type(F&& f) {
+    f.template operator()<int8_t>();
+    f.template operator()<uint8_t>();
+    f.template operator()<int16_t>();
+    f.template operator()<uint16_t>();
+    f.template operator()<int32_t>();
+    f.template operator()<uint32_t>();
+    f.template operator()<int64_t>();
+    f.template operator()<uint64_t>();
+}
+
 template <class D> void check_integer_types(int count) {
-    check_integer_binary<D, int8_t>(count);
-    check_integer_binary<D, uint8_t>(count);
-    check_integer_binary<D, int16_t>(count);
-    check_integer_binary<D, uint16_t>(count);
-    check_integer_binary<D, int32_t>(count);
-    check_integer_binary<D, uint32_t>(count);
-    check_integer_binary<D, int64_t>(count);
-    check_integer_binary<D, uint64_t>(count);
+    each_integer_type([&]<class T>() { check_integer_binary<D, T>(count); });
 }
 
 // A divisor of T: 0, +-1, the extremes, small values, or any bits at a random magnitude.
@@ -277,14 +282,7 @@ template <class D, class T> void check_division(uint32_t n) {
 }
 
 template <class D> void check_division_types(uint32_t n, int count) {
-    check_division<D, int8_t>(n);
-    check_division<D, uint8_t>(n);
-    check_division<D, int16_t>(n);
-    check_division<D, uint16_t>(n);
-    check_division<D, int32_t>(n);
-    check_division<D, uint32_t>(n);
-    check_division<D, int64_t>(n);
-    check_division<D, uint64_t>(n);
+    each_integer_type([&]<class T>() { check_division<D, T>(n); });
     check_integer_types<D>(count);
 }
 

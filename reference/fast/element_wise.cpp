@@ -413,14 +413,19 @@ BinaryRun int_run(IntOp op, DataType t) {
     }
 }
 
-template <IntOp Op, class D> bool int_arith(const D& d, const Bindings& bindings) {
+// An integer operation's kernel `run` over A, B and OutputTensor of one type; false where there is
+// no kernel or the types differ.
+template <class D> bool int_binary(const D& d, const Bindings& bindings, BinaryRun run) {
     const DataType t = d.OutputTensor.DataType;
-    const BinaryRun run = int_run(Op, t);
     if (!run || d.ATensor.DataType != t || d.BTensor.DataType != t) return false;
     const TensorView A(d.ATensor, bindings.at("ATensor")), B(d.BTensor, bindings.at("BTensor"));
     const TensorView Y(d.OutputTensor, bindings.at("OutputTensor"));
     const size_t size = element_size(t);
     return binary_map(Y, A, B, size, size, run);
+}
+
+template <IntOp Op, class D> bool int_arith(const D& d, const Bindings& bindings) {
+    return int_binary(d, bindings, int_run(Op, d.OutputTensor.DataType));
 }
 
 // The float kernels where the type is a float, the integer ones otherwise.
@@ -699,13 +704,7 @@ BinaryRun int_divide_kernel(DivOp op, DataType t) {
 }
 
 template <DivOp Op, class D> bool int_divide(const D& d, const Bindings& bindings) {
-    const DataType t = d.OutputTensor.DataType;
-    const BinaryRun run = int_divide_kernel(Op, t);
-    if (!run || d.ATensor.DataType != t || d.BTensor.DataType != t) return false;
-    const TensorView A(d.ATensor, bindings.at("ATensor")), B(d.BTensor, bindings.at("BTensor"));
-    const TensorView Y(d.OutputTensor, bindings.at("OutputTensor"));
-    const size_t size = element_size(t);
-    return binary_map(Y, A, B, size, size, run);
+    return int_binary(d, bindings, int_divide_kernel(Op, d.OutputTensor.DataType));
 }
 
 // ---- LESS_THAN into UINT8 ------------------------------------------------------------------------
