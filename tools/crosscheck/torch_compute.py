@@ -54,7 +54,11 @@ For every golden in CASES whose operator maps onto PyTorch (inputs read through 
                           Admissible lists (DuplicateIndex=AnyWrite) must accept whichever it is
 Integer operators (MATRIX_MULTIPLY_INTEGER*, CONVOLUTION_INTEGER) have no general PyTorch CUDA
 kernel and are not mapped. Planted bugs: `ulp2` (every GEMM FLOAT32 output of the planted cases
-two ULP up), `dropped_product` (GEMM without its last k), `flipped_kernel` (the other Mode),
+two ULP up), `dropped_product` (GEMM without its last k), `transposed_a` (GEMM with TransA
+flipped, on a square A), `half_accumulator` (GEMM's products and partial sums rounded to FLOAT16
+in order of k), `flipped_kernel` (the other Mode), `padding_off_by_one` (a FORWARD convolution's
+input one position off: one StartPadding moved to the EndPadding), `wrong_group` (group g
+convolved with group g + 1's filters),
 `exp2_unscaled` (EXP as exp2 of x: a wrong constant, 2^x), `sin_f16_in_f16` (a FLOAT32 SIN
 computed through FLOAT16), and for FLOAT32 attention `attention_bias_ignored` (BiasTensor not added),
 `attention_end_start_swapped` (KEY_SEQUENCE_END_START read as start, end),
@@ -90,9 +94,9 @@ def fused(d, y):
     raise NotImplementedError(f"FusedActivation {kind}")
 
 
-def gemm(d, npy, dev, drop_last_k=False):
+def gemm(d, npy, dev, drop_last_k=False, flip_trans_a=False, half_accumulator=False):
     a, b = x_in(d, npy, dev, "ATensor"), x_in(d, npy, dev, "BTensor")
-    if d.get("TransA", "NONE").endswith("TRANSPOSE"):
+    if d.get("TransA", "NONE").endswith("TRANSPOSE") != flip_trans_a:
         a = a.transpose(-1, -2)
     if d.get("TransB", "NONE").endswith("TRANSPOSE"):
         b = b.transpose(-1, -2)
@@ -106,10 +110,17 @@ def gemm(d, npy, dev, drop_last_k=False):
         c, beta = x_in(d, npy, dev, "CTensor").expand(*out).reshape(-1, m, n), num(d.get("Beta", 0))
     else:
         c, beta = torch.zeros(a.shape[0], m, n, dtype=a.dtype, device=dev), 0.0
+    if half_accumulator:  # planted: every product and partial sum rounded to FLOAT16, in order of k
+        ah, bh = a.half(), b.half()
+        acc = torch.zeros(a.shape[0], m, n, dtype=torch.float16, device=dev)
+        for k in range(ah.shape[-1]):
+            acc = acc + ah[..., k:k + 1] * bh[..., k:k + 1, :]
+        y = num(d.get("Alpha", 1)) * acc.float() + beta * c.float()
+        return fused(d, y.to(a.dtype).reshape(out))
     return fused(d, torch.baddbmm(c, a, b, beta=beta, alpha=num(d.get("Alpha", 1))).reshape(out))
 
 
-def convolution(d, npy, dev, flip_mode=False):
+def convolution(d, npy, dev, flip_mode=False, shift_padding=False, roll_groups=False):
     x, w = x_in(d, npy, dev), x_in(d, npy, dev, "FilterTensor")
     n = d["DimensionCount"] if "DimensionCount" in d else x.dim() - 2
     if n not in (1, 2, 3):
@@ -122,6 +133,16 @@ def convolution(d, npy, dev, flip_mode=False):
     P0, P1 = d.get("StartPadding", [0] * n), d.get("EndPadding", [0] * n)
     G = d.get("GroupCount", 1)
     out = d["OutputTensor"]["Sizes"]
+    if shift_padding:  # planted: the input one position off, one padding moved to the other side
+        j = next((j for j in range(n) if P0[j] > 0), None)
+        if j is None:
+            raise NotImplementedError("no StartPadding to shift")
+        P0, P1 = list(P0), list(P1)
+        P0[j], P1[j] = P0[j] - 1, P1[j] + 1
+    if roll_groups:  # planted: group g convolved with group g + 1's filters
+        if G < 2:
+            raise NotImplementedError("one group")
+        w = torch.roll(w, w.shape[0] // G, 0)
     if d.get("Direction", "FORWARD").endswith("BACKWARD"):
         y = [F.conv_transpose1d, F.conv_transpose2d, F.conv_transpose3d][n - 1](x, w, None, stride=S, dilation=D, groups=G)
         # The full transposed output, then the window [StartPadding, StartPadding + output size):
@@ -490,6 +511,10 @@ PLANTED = {
     "ulp2": (plant_ulp2, None),
     "dropped_product": (lambda d, npy, dev, outs: gemm(d, npy, dev, drop_last_k=True), None),
     "flipped_kernel": (lambda d, npy, dev, outs: convolution(d, npy, dev, flip_mode=True), None),
+    "transposed_a": (lambda d, npy, dev, outs: gemm(d, npy, dev, flip_trans_a=True), None),
+    "half_accumulator": (lambda d, npy, dev, outs: gemm(d, npy, dev, half_accumulator=True), None),
+    "padding_off_by_one": (lambda d, npy, dev, outs: convolution(d, npy, dev, shift_padding=True), None),
+    "wrong_group": (lambda d, npy, dev, outs: convolution(d, npy, dev, roll_groups=True), None),
     "exp2_unscaled": (plant_exp2, None),
     "sin_f16_in_f16": (plant_sin_f16, None),
     "softmax_last_axis_only": (lambda d, npy, dev, outs: softmax("log" if "LOG" in d["_op"] else "soft", last_axis_only=True)(d, npy, dev), None),
@@ -518,6 +543,16 @@ def planted_targets(op, d, rel, golden=None):
         bugs += ["ulp2", "dropped_product"]
     if op == "CONVOLUTION" and dt == "FLOAT32" and any(k > 1 for k in d["FilterTensor"]["Sizes"][2:]):
         bugs.append("flipped_kernel")
+    if op == "GEMM" and dt in ("FLOAT32", "FLOAT16"):
+        a = d["ATensor"]["Sizes"]
+        if a[-1] == a[-2]:  # a square A: the flipped TransA keeps the shapes
+            bugs.append("transposed_a")
+        bugs.append("half_accumulator")
+    if op == "CONVOLUTION" and dt in ("FLOAT32", "FLOAT16") and not d.get("Direction", "FORWARD").endswith("BACKWARD"):
+        if any(p > 0 for p in d.get("StartPadding", [])):
+            bugs.append("padding_off_by_one")
+        if d.get("GroupCount", 1) > 1:
+            bugs.append("wrong_group")
     if op == "ELEMENT_WISE_EXP" and dt == "FLOAT32":
         bugs.append("exp2_unscaled")
     if op == "RESAMPLE3" and dt == "FLOAT32" and d.get("Antialiased") and any(float(num(v)) < 0.5 for v in d["Scales"]):
