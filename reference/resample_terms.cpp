@@ -247,7 +247,7 @@ void resample_terms(const Operator& op, std::span<const std::byte> values, Coord
         if constexpr (std::is_same_v<D, DML_RESAMPLE_OPERATOR_DESC> || std::is_same_v<D, DML_RESAMPLE1_OPERATOR_DESC> ||
                       std::is_same_v<D, DML_RESAMPLE2_OPERATOR_DESC> ||
                       std::is_same_v<D, DML_RESAMPLE3_OPERATOR_DESC> || grad) {
-            if (!valid(d)) throw std::invalid_argument("resample_terms: the desc does not validate");
+            if (!resampling::valid(d)) throw std::invalid_argument("resample_terms: the desc does not validate");
             const Params p = params(d);
             // Forward: the terms read InputTensor; grad: they read dY (the forward output's shape).
             const TensorDesc& vd = grad ? p.output.desc : p.input.desc;
@@ -295,7 +295,7 @@ bool reference::explain_resample(const Case& c, std::string_view output, uint64_
         if constexpr (std::is_same_v<D, DML_RESAMPLE_OPERATOR_DESC> || std::is_same_v<D, DML_RESAMPLE1_OPERATOR_DESC> ||
                       std::is_same_v<D, DML_RESAMPLE2_OPERATOR_DESC> ||
                       std::is_same_v<D, DML_RESAMPLE3_OPERATOR_DESC> || grad) {
-            if (!valid(d)) return false;
+            if (!resampling::valid(d)) return false;
             const Params p = params(d);
             const bool nearest = p.InterpolationMode == DML_INTERPOLATION_MODE_NEAREST_NEIGHBOR;
             const bool old_rule = nearest && !p.RoundingDirection;
