@@ -190,6 +190,17 @@ bool binary_map(const TensorView& Y, const TensorView& A, const TensorView& B, s
     return true;
 }
 
+// A binary operator's kernel `run` over ATensor, BTensor and OutputTensor of one type; false where
+// there is no kernel, the types differ or the runs are not of stride 1.
+template <class D> bool same_type_binary(const D& d, const Bindings& bindings, BinaryRun run) {
+    const DataType t = d.OutputTensor.DataType;
+    if (!run || d.ATensor.DataType != t || d.BTensor.DataType != t) return false;
+    const TensorView A(d.ATensor, bindings.at("ATensor")), B(d.BTensor, bindings.at("BTensor"));
+    const TensorView Y(d.OutputTensor, bindings.at("OutputTensor"));
+    const size_t size = element_size(t);
+    return binary_map(Y, A, B, size, size, run);
+}
+
 // y[i] = f(a[i], b[i]) over n elements of the types given, inlined into each cloned loop below so
 // that each clone vectorises it for its own target.
 template <class TY, class T, class F> inline void each(void* yv, const void* av, const void* bv, size_t n, F f) {
@@ -317,16 +328,13 @@ template <ArithOp Op, class D> bool float_arith(const D& d, const Bindings& bind
     const DataType t = d.OutputTensor.DataType;
     if (!have_f16c() || (t != DataType::FLOAT16 && t != DataType::FLOAT32)) return false;
     const bool h = t == DataType::FLOAT16;
-    const size_t size = h ? 2 : 4;
-    const TensorView Y(d.OutputTensor, bindings.at("OutputTensor"));
     if constexpr (Op == ArithOp::Sqrt) {
         if (d.ScaleBias || d.InputTensor.DataType != t) return false;
-        const TensorView X(d.InputTensor, bindings.at("InputTensor"));
+        const TensorView Y(d.OutputTensor, bindings.at("OutputTensor")), X(d.InputTensor, bindings.at("InputTensor"));
+        const size_t size = h ? 2 : 4;
         return unary_map(Y, X, size, size, h ? half_sqrt_run : float_sqrt_run);
     } else {
-        if (d.ATensor.DataType != t || d.BTensor.DataType != t) return false;
-        const TensorView A(d.ATensor, bindings.at("ATensor")), B(d.BTensor, bindings.at("BTensor"));
-        return binary_map(Y, A, B, size, size, h ? half_arith_run<Op> : float_arith_run<Op>);
+        return same_type_binary(d, bindings, h ? half_arith_run<Op> : float_arith_run<Op>);
     }
 }
 
@@ -413,19 +421,8 @@ BinaryRun int_run(IntOp op, DataType t) {
     }
 }
 
-// An integer operation's kernel `run` over A, B and OutputTensor of one type; false where there is
-// no kernel or the types differ.
-template <class D> bool int_binary(const D& d, const Bindings& bindings, BinaryRun run) {
-    const DataType t = d.OutputTensor.DataType;
-    if (!run || d.ATensor.DataType != t || d.BTensor.DataType != t) return false;
-    const TensorView A(d.ATensor, bindings.at("ATensor")), B(d.BTensor, bindings.at("BTensor"));
-    const TensorView Y(d.OutputTensor, bindings.at("OutputTensor"));
-    const size_t size = element_size(t);
-    return binary_map(Y, A, B, size, size, run);
-}
-
 template <IntOp Op, class D> bool int_arith(const D& d, const Bindings& bindings) {
-    return int_binary(d, bindings, int_run(Op, d.OutputTensor.DataType));
+    return same_type_binary(d, bindings, int_run(Op, d.OutputTensor.DataType));
 }
 
 // The float kernels where the type is a float, the integer ones otherwise.
@@ -533,14 +530,11 @@ template <bool Max> DMLREF_F16C void float_min_max_run(void* y, const void* a, c
 
 template <bool Max, class D> bool min_max(const D& d, const Bindings& bindings) {
     const DataType t = d.OutputTensor.DataType;
-    if (d.ATensor.DataType != t || d.BTensor.DataType != t) return false;
-    const TensorView A(d.ATensor, bindings.at("ATensor")), B(d.BTensor, bindings.at("BTensor"));
-    const TensorView Y(d.OutputTensor, bindings.at("OutputTensor"));
-    if (t == DataType::FLOAT16) return binary_map(Y, A, B, 2, 2, Max ? max_half_run : min_half_run);
+    if (t == DataType::FLOAT16) return same_type_binary(d, bindings, Max ? max_half_run : min_half_run);
 #if defined(DMLREF_F16C_PATHS)
-    if (t == DataType::FLOAT32 && have_f16c()) return binary_map(Y, A, B, 4, 4, float_min_max_run<Max>);
+    if (t == DataType::FLOAT32 && have_f16c()) return same_type_binary(d, bindings, float_min_max_run<Max>);
 #endif
-    if (t == DataType::FLOAT32) return binary_map(Y, A, B, 4, 4, Max ? max_float_run : min_float_run);
+    if (t == DataType::FLOAT32) return same_type_binary(d, bindings, Max ? max_float_run : min_float_run);
     return int_arith<(Max ? IntOp::Max : IntOp::Min)>(d, bindings);
 }
 
@@ -666,10 +660,6 @@ template <DivOp Op, bool Signed> void int_divide64_run(void* yv, const void* av,
     }
 }
 
-template <DivOp Op> BinaryRun divide64_run(bool sign) {
-    return sign ? int_divide64_run<Op, true> : int_divide64_run<Op, false>;
-}
-
 // The kernel of Op for integer type t, or null (a float; 8- to 32-bit types without AVX2).
 BinaryRun int_divide_kernel(DivOp op, DataType t) {
     if (is_float(t) || !is_valid(t)) return nullptr;
@@ -677,11 +667,11 @@ BinaryRun int_divide_kernel(DivOp op, DataType t) {
     if (!sign && op == DivOp::Floor) op = DivOp::Truncate;  // the same for unsigned types
     const size_t size = element_size(t);
     if (size == 8) {
-        switch (op) {
-            case DivOp::Divide: return divide64_run<DivOp::Divide>(sign);
-            case DivOp::Truncate: return divide64_run<DivOp::Truncate>(sign);
-            default: return divide64_run<DivOp::Floor>(sign);
-        }
+        static constexpr BinaryRun runs64[3][2] = {
+            {int_divide64_run<DivOp::Divide, false>, int_divide64_run<DivOp::Divide, true>},
+            {int_divide64_run<DivOp::Truncate, false>, int_divide64_run<DivOp::Truncate, true>},
+            {nullptr, int_divide64_run<DivOp::Floor, true>}};  // unsigned: Truncate's
+        return runs64[int(op)][sign];
     }
 #if defined(DMLREF_F16C_PATHS)
     if (!have_f16c()) return nullptr;
@@ -704,7 +694,7 @@ BinaryRun int_divide_kernel(DivOp op, DataType t) {
 }
 
 template <DivOp Op, class D> bool int_divide(const D& d, const Bindings& bindings) {
-    return int_binary(d, bindings, int_divide_kernel(Op, d.OutputTensor.DataType));
+    return same_type_binary(d, bindings, int_divide_kernel(Op, d.OutputTensor.DataType));
 }
 
 // ---- LESS_THAN into UINT8 ------------------------------------------------------------------------
