@@ -60,7 +60,9 @@ enum ScratchSlot : int {
     kScratchColumns,
     kScratchSlots
 };
-inline constexpr uint64_t kScratchKeep = uint64_t(1) << 25;  // 256 MiB
+// 32 MiB a slot: a 2048 x 2048 operand, the bench's 1024^3 GEMM four times over, while a process
+// that ran one large case keeps at most 32 MiB a slot per thread afterwards, not its whole size.
+inline constexpr uint64_t kScratchKeep = uint64_t(1) << 22;
 Doubles scratch(ScratchSlot slot, uint64_t n);
 
 inline constexpr uint64_t kChunk = 1 << 16;  // elements per task of the element-wise passes
