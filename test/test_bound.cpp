@@ -87,14 +87,47 @@ TEST_CASE("cancellation: 2^25 + 1 - 2^25 is bounded by gamma_2 * sum |t|, not by
     CHECK(within_bound(DataType::FLOAT32, f32(1.0f), f32(9.0f), b));          // error 8 <= bound
     CHECK_FALSE(within_bound(DataType::FLOAT32, f32(1.0f), f32(9.001f), b));  // planted: over
     CHECK_FALSE(within_bound(DataType::FLOAT32, f32(1.0f), f32(-8.0f), b));   // error 9: over
-    // --accumulate float64: gamma_2(2^-53) * S is tiny; the result rounds once to float32 (2^-24 * S
-    // = 4) : bound just over 4, so the float32-order result 0 still passes but 6 does not.
+    // --accumulate float64: the float64 sum errs by at most gamma_2(2^-53) S' (just over 2^-26)
+    // and lies within that of 1, so its rounding to float32 moves it by at most 2^-24 (1 + 2^-25 +
+    // ...); the golden's own rounding is half an ULP of 1 (2^-24) plus 2 * 2^-53 * S (just over
+    // 2^-26). Bound: just over 2^-23 + 2^-25 = 1.49e-7. The float32-order result 0 fails here, and
+    // 1's upper neighbour (error 2^-23) passes.
     ArithmeticProfile p64;
     p64.accumulate = Accumulate::Float64;
     const double b64 = element_bound(e, DataType::FLOAT32, f32(1.0f), p64);
-    CHECK(b64 > 4.0);
-    CHECK(b64 < 4.001);
-    CHECK_FALSE(within_bound(DataType::FLOAT32, f32(1.0f), f32(6.0f), b64));
+    CHECK(b64 > std::ldexp(1.0, -23) + std::ldexp(1.0, -25));
+    CHECK(b64 < 1.5e-7);
+    CHECK(within_bound(DataType::FLOAT32, f32(1.0f), f32(std::nextafter(1.0f, 2.0f)), b64));
+    CHECK_FALSE(within_bound(DataType::FLOAT32, f32(1.0f), f32(0.0f), b64));
+}
+
+TEST_CASE("a FLOAT16 accumulator fails where FLOAT32 accumulation of FLOAT16 data is claimed") {
+    // FLOAT16 terms 2048, 1, -2048: the golden is 1. A FLOAT16 accumulator adds 1 to 2048 first,
+    // a tie that rounds to 2048 (FLOAT16's spacing there is 2), and gives 0: error 1.
+    TermSink sink(1);
+    sink.add(0, 2048.0, 1, 0, false);
+    sink.add(0, 1.0, 1, 0, false);
+    sink.add(0, -2048.0, 1, 0, false);
+    const ElementTerms& e = sink.elements()[0];
+    const uint64_t one = 0x3c00, zero = 0, above_one = 0x3c01;  // FLOAT16 1, +0 and 1 + 2^-10
+    // --accumulate float32, S = 4097: the sum errs by at most gamma_2(2^-24) S (4.88e-4) and lies
+    // within that of 1; its rounding to FLOAT16 moves it by at most 2^-11 (1 + 0.0015) = 4.89e-4
+    // (plus half of FLOAT16's smallest subnormal, 3e-8); the golden's rounding is half an ULP of 1
+    // (2^-11 = 4.88e-4) plus 2 * 2^-53 * S (9e-13). Bound about 1.466e-3. The final rounding taken
+    // as 2^-11 * S instead, 2.0, would let the FLOAT16 accumulator's 0 pass.
+    ArithmeticProfile p32;
+    p32.accumulate = Accumulate::Float32;
+    const double b32 = element_bound(e, DataType::FLOAT16, one, p32);
+    CHECK(b32 > 1.46e-3);
+    CHECK(b32 < 1.47e-3);
+    CHECK(within_bound(DataType::FLOAT16, one, above_one, b32));  // error 2^-10 = 9.8e-4
+    CHECK_FALSE(within_bound(DataType::FLOAT16, one, zero, b32));
+    // --accumulate output admits the FLOAT16 accumulator: gamma_2(2^-11) S is just over 4.
+    ArithmeticProfile p16;
+    p16.accumulate = Accumulate::Output;
+    const double b16 = element_bound(e, DataType::FLOAT16, one, p16);
+    CHECK(b16 > 4.0);
+    CHECK(within_bound(DataType::FLOAT16, one, zero, b16));
 }
 
 TEST_CASE("within_bound is exact at the bound") {

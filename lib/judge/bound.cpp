@@ -84,12 +84,20 @@ double bound_for(const ElementTerms& e, DataType t, DataType a, uint64_t golden_
     if (!std::isfinite(g)) return kInfinity;
     const double sum_error = mul_next_up(g, S1);
     double bound = add_next_up(F, sum_error);
-    // A wider accumulator is rounded once more, to the output type.
-    if (a != t)
-        bound = add_next_up(bound,
-                            add_next_up(mul_next_up(uo, add_next_up(S1, sum_error)), subnormal_rounding_error(t)));
     // The golden's own rounding: the float64 terms and sum, then half an ULP of the golden.
-    bound = add_next_up(bound, add_next_up(mul_next_up(2 * u64, e.abs_sum), ulp_of(t, golden_bits) / 2));
+    const double golden_error = add_next_up(mul_next_up(2 * u64, e.abs_sum), ulp_of(t, golden_bits) / 2);
+    // A wider accumulator is rounded once more, to the output type: by at most u_o times the
+    // accumulated value, which lies within F + sum_error of the exact sum, itself within
+    // golden_error of the golden. Where the golden is not finite, the sum of |term| bounds it.
+    if (a != t) {
+        double accumulated = add_next_up(S1, sum_error);
+        const double golden = std::fabs(element_value(t, golden_bits));
+        if (std::isfinite(golden))
+            accumulated = std::min(accumulated,
+                                   add_next_up(add_next_up(golden, golden_error), add_next_up(F, sum_error)));
+        bound = add_next_up(bound, add_next_up(mul_next_up(uo, accumulated), subnormal_rounding_error(t)));
+    }
+    bound = add_next_up(bound, golden_error);
     if (flush) {
         // Every product, every partial sum and every operand may be flushed, each by less
         // than the smallest normal; then the result.
