@@ -1018,6 +1018,73 @@ def h_resize(c):
     return mapped("RESAMPLE3", desc, {"InputTensor": x}, {"OutputTensor": y}, note)
 
 
+ONNX_ACTIVATIONS = {"Sigmoid": "ACTIVATION_SIGMOID", "Tanh": "ACTIVATION_TANH", "Relu": "ACTIVATION_RELU"}
+RECURRENT = {"RNN": (1, ["Tanh"]), "GRU": (3, ["Sigmoid", "Tanh"]), "LSTM": (4, ["Sigmoid", "Tanh", "Tanh"])}
+
+
+def h_recurrent(c):
+    op = c.node.op_type
+    G, default_acts = RECURRENT[op]
+    x, w, r = c.ins[:3]
+    b, lens, h0 = c.i(3), c.i(4), c.i(5)
+    c0, peep = (c.i(6), c.i(7)) if op == "LSTM" else (None, None)
+    layout = int(c.a("layout", 0))
+    direction = c.a("direction", "forward")
+    ndir = 2 if direction == "bidirectional" else 1
+    acts = c.a("activations")
+    acts = [a.decode() if isinstance(a, bytes) else a for a in acts] if acts else default_acts * ndir
+    if any(a not in ONNX_ACTIVATIONS for a in acts) or c.a("activation_alpha") or c.a("activation_beta"):
+        raise Skip(f"activations {acts} with alpha/beta: not mapped")
+    if layout:
+        x = np.ascontiguousarray(np.swapaxes(x, 0, 1))
+        h0 = None if h0 is None else np.ascontiguousarray(np.swapaxes(h0, 0, 1))
+        c0 = None if c0 is None else np.ascontiguousarray(np.swapaxes(c0, 0, 1))
+    seq, batch, _ = x.shape
+    hidden = int(c.a("hidden_size"))
+    desc = {"InputTensor": T(x, [1, *x.shape]), "WeightTensor": T(w, [1, *w.shape]),
+            "RecurrenceTensor": T(r, [1, *r.shape])}
+    inputs = {"InputTensor": x, "WeightTensor": w, "RecurrenceTensor": r}
+    if b is not None:
+        desc["BiasTensor"] = T(b, [1, 1, *b.shape])
+        inputs["BiasTensor"] = b
+    if h0 is not None:
+        desc["HiddenInitTensor"] = T(h0, [1, *h0.shape])
+        inputs["HiddenInitTensor"] = h0
+    if c0 is not None:
+        desc["CellMemInitTensor"] = T(c0, [1, *c0.shape])
+        inputs["CellMemInitTensor"] = c0
+    if lens is not None:
+        lens = lens.astype(np.uint32)
+        desc["SequenceLengthsTensor"] = T(lens, [1, 1, 1, batch])
+        inputs["SequenceLengthsTensor"] = lens
+    if peep is not None:
+        desc["PeepholeTensor"] = T(peep, [1, 1, *peep.shape])
+        inputs["PeepholeTensor"] = peep
+    outputs = {}
+    names = ["OutputSequenceTensor", "OutputSingleTensor", "OutputCellSingleTensor"]
+    for k, o in enumerate(c.outs):
+        if o is None:
+            continue
+        if layout:  # Y [batch, seq, dir, hidden] -> [seq, dir, batch, hidden]; Y_h [batch, dir, hidden]
+            o = np.ascontiguousarray(o.transpose(1, 2, 0, 3) if k == 0 else np.swapaxes(o, 0, 1))
+        sz = list(o.shape) if k == 0 else [1, *o.shape]
+        desc[names[k]] = T(o, sz)
+        outputs[names[k]] = o
+    desc["ActivationDescCount"] = len(acts)
+    for k, a in enumerate(acts):
+        desc[f"ActivationDescs[{k}]"] = {"Type": ONNX_ACTIVATIONS[a]}
+    desc["Direction"] = direction.upper()
+    if op == "GRU":
+        desc["LinearBeforeReset"] = int(c.a("linear_before_reset", 0))
+    if op == "LSTM":
+        clip = c.a("clip")
+        desc["ClipThreshold"] = f32(clip) if clip is not None else 0.0
+        desc["UseClipThreshold"] = int(clip is not None)
+        desc["CoupleInputForget"] = int(c.a("input_forget", 0))
+    note = "layout=1 transposed to DirectML's sequence-major layout" if layout else None
+    return mapped(op, desc, inputs, outputs, note)
+
+
 HANDLERS = {
     # data movement
     "Gather": h_gather, "GatherElements": h_gather_elements, "GatherND": h_gather_nd,
@@ -1039,7 +1106,7 @@ HANDLERS = {
     "LRN": h_lrn, "LpNormalization": h_lpnorm, "InstanceNormalization": h_instancenorm, "MeanVarianceNormalization": h_mvn,
     "BatchNormalization": h_batchnorm, "Swish": h_swish, "QuantizeLinear": h_quantize, "DequantizeLinear": h_quantize,
     "DynamicQuantizeLinear": h_dynamic_quantize, "LayerNormalization": h_layernorm, "RoiAlign": h_roialign,
-    "Resize": h_resize, "Upsample": h_resize,
+    "Resize": h_resize, "Upsample": h_resize, "RNN": h_recurrent, "GRU": h_recurrent, "LSTM": h_recurrent,
 }
 FAMILY_ORDER = ["data movement", "GEMM, convolution, reduction", "element-wise", "beyond the three families"]
 FAMILY = {}
@@ -1053,7 +1120,7 @@ for _op in ["Gemm", "MatMul", "MatMulInteger", "Conv", "ConvTranspose", "ConvInt
 for _op in ["Sum", "Expand", "Transpose", "Slice", *SOFTMAX, "MaxPool", "AveragePool", "LpPool", "GlobalMaxPool",
             "GlobalAveragePool", "LRN", "LpNormalization", "InstanceNormalization", "MeanVarianceNormalization",
             "BatchNormalization", "Swish", "QuantizeLinear", "DequantizeLinear", "DynamicQuantizeLinear",
-            "LayerNormalization", "RoiAlign", "Resize", "Upsample"]:
+            "LayerNormalization", "RoiAlign", "Resize", "Upsample", "RNN", "GRU", "LSTM"]:
     FAMILY[_op] = "beyond the three families"
 
 
