@@ -23,9 +23,9 @@ Needs python3-onnx (Debian 12: 1.12) and numpy; no file of ONNX is copied into t
 """
 import argparse
 import collections
+import io
 import json
 import os
-import re
 import shutil
 import subprocess
 import sys
@@ -889,13 +889,11 @@ def h_quantize(c):
         raise Skip("blocked quantization: DirectML's scale is per tensor or per axis")
     if op == "QuantizeLinear" and y.dtype not in (np.int8, np.uint8):
         raise Skip(f"{y.dtype} output: DirectML's ELEMENT_WISE_QUANTIZE_LINEAR writes INT8 or UINT8")
-    if scale.size > 1:
-        ax = axis_of(c.a("axis", 1), x.ndim)
-        bsz = [1] * x.ndim
-        bsz[ax] = scale.size
-        qd = lambda t: T(t, list(x.shape), [t.size if False else (1 if i == ax else 0) for i in range(x.ndim)])
-    else:
-        qd = lambda t: T(t, list(x.shape), [0] * x.ndim)
+    # A per-tensor scale and zero point broadcast over the input; a per-axis one runs along its axis.
+    ax = axis_of(c.a("axis", 1), x.ndim) if scale.size > 1 else -1
+
+    def qd(t):
+        return T(t, list(x.shape), [1 if i == ax else 0 for i in range(x.ndim)])
     desc = {"InputTensor": T(x), "ScaleTensor": qd(scale), "ZeroPointTensor": None, "OutputTensor": T(y)}
     inputs = {"InputTensor": x, "ScaleTensor": scale}
     if zp is not None:
@@ -1039,8 +1037,7 @@ def h_recurrent(c):
         x = np.ascontiguousarray(np.swapaxes(x, 0, 1))
         h0 = None if h0 is None else np.ascontiguousarray(np.swapaxes(h0, 0, 1))
         c0 = None if c0 is None else np.ascontiguousarray(np.swapaxes(c0, 0, 1))
-    seq, batch, _ = x.shape
-    hidden = int(c.a("hidden_size"))
+    batch = x.shape[1]
     desc = {"InputTensor": T(x, [1, *x.shape]), "WeightTensor": T(w, [1, *w.shape]),
             "RecurrenceTensor": T(r, [1, *r.shape])}
     inputs = {"InputTensor": x, "WeightTensor": w, "RecurrenceTensor": r}
@@ -1132,7 +1129,7 @@ def find_node_dir(path, commit, tmp):
         os.makedirs(out)
         arch = subprocess.run(["git", "--git-dir", path, "archive", commit, NODE_PATH], check=True,
                               stdout=subprocess.PIPE).stdout
-        with tarfile.open(fileobj=__import__("io").BytesIO(arch)) as tf:
+        with tarfile.open(fileobj=io.BytesIO(arch)) as tf:
             tf.extractall(out)
         return os.path.join(out, NODE_PATH)
     for cand in (path, os.path.join(path, NODE_PATH)):
