@@ -1082,6 +1082,58 @@ def h_recurrent(c):
     return mapped(op, desc, inputs, outputs, note)
 
 
+def h_qlinear_matmul(c):
+    a, asc, azp, b, bsc, bzp, ysc, yzp = c.ins[:8]
+    y = c.outs[0]
+    if any(t.dtype != np.float32 for t in (asc, bsc, ysc)):
+        raise Skip("FLOAT16 scales: DirectML's QUANTIZED_LINEAR_MATRIX_MULTIPLY takes FLOAT32 scales")
+    if a.ndim > 4 or b.ndim > 4 or a.ndim < 2 or b.ndim < 2 or (a.ndim > 2 and (asc.size > 1 or bsc.size > 1)):
+        raise Skip("only 2-D to 4-D operands, per-row and per-column scales in 2-D")
+    M, N = a.shape[-2], b.shape[-1]
+    oshape = pad_rank(list(y.shape), 4)
+
+    def q(t, per, pos):
+        sz = [1, 1, 1, 1]
+        st = [0, 0, 0, 0]
+        if t.size > 1:
+            sz[pos], st[pos] = per, 1
+        return T(t, sz, st)
+
+    desc = {"ATensor": bcast(a, oshape[:2] + list(a.shape[-2:])), "AScaleTensor": q(asc, M, 2),
+            "AZeroPointTensor": q(azp, M, 2), "BTensor": bcast(b, oshape[:2] + list(b.shape[-2:])),
+            "BScaleTensor": q(bsc, N, 3), "BZeroPointTensor": q(bzp, N, 3), "OutputScaleTensor": q(ysc, 1, 3),
+            "OutputZeroPointTensor": q(yzp, 1, 3), "OutputTensor": T(y, oshape)}
+    inputs = {"ATensor": a, "AScaleTensor": asc, "AZeroPointTensor": azp, "BTensor": b, "BScaleTensor": bsc,
+              "BZeroPointTensor": bzp, "OutputScaleTensor": ysc, "OutputZeroPointTensor": yzp}
+    return mapped("QUANTIZED_LINEAR_MATRIX_MULTIPLY", desc, inputs, {"OutputTensor": y})
+
+
+def h_qlinear_conv(c):
+    x, xsc, xzp, w, wsc, wzp, ysc, yzp = c.ins[:8]
+    bias = c.i(8)
+    y = c.outs[0]
+    sp, s, d, start, end, _ = conv_geometry(c, x, w, y, False)
+    xs, ws, ys = conv_shapes(sp, x, w, y)
+    if sp == 1:
+        s, d, start, end = [1] + s, [1] + d, [0] + start, [0] + end
+    dims = len(xs) - 2
+    one = [1] * (dims + 2)
+    desc = {"InputTensor": T(x, xs), "InputScaleTensor": T(xsc, one), "InputZeroPointTensor": T(xzp, one),
+            "FilterTensor": T(w, ws),
+            "FilterScaleTensor": T(wsc, one) if wsc.size == 1 else T(wsc, [1, wsc.size] + [1] * dims),
+            "FilterZeroPointTensor": T(wzp, one) if wzp.size == 1 else T(wzp, [1, wzp.size] + [1] * dims),
+            "BiasTensor": None, "OutputScaleTensor": T(ysc, one), "OutputZeroPointTensor": T(yzp, one),
+            "OutputTensor": T(y, ys), "DimensionCount": dims, "Strides": s, "Dilations": d, "StartPadding": start,
+            "EndPadding": end, "GroupCount": int(c.a("group", 1))}
+    inputs = {"InputTensor": x, "InputScaleTensor": xsc, "InputZeroPointTensor": xzp, "FilterTensor": w,
+              "FilterScaleTensor": wsc, "FilterZeroPointTensor": wzp, "OutputScaleTensor": ysc,
+              "OutputZeroPointTensor": yzp}
+    if bias is not None:
+        desc["BiasTensor"] = T(bias, [1, bias.size] + [1] * dims)
+        inputs["BiasTensor"] = bias
+    return mapped("QUANTIZED_LINEAR_CONVOLUTION", desc, inputs, {"OutputTensor": y})
+
+
 HANDLERS = {
     # data movement
     "Gather": h_gather, "GatherElements": h_gather_elements, "GatherND": h_gather_nd,
@@ -1104,6 +1156,7 @@ HANDLERS = {
     "BatchNormalization": h_batchnorm, "Swish": h_swish, "QuantizeLinear": h_quantize, "DequantizeLinear": h_quantize,
     "DynamicQuantizeLinear": h_dynamic_quantize, "LayerNormalization": h_layernorm, "RoiAlign": h_roialign,
     "Resize": h_resize, "Upsample": h_resize, "RNN": h_recurrent, "GRU": h_recurrent, "LSTM": h_recurrent,
+    "QLinearMatMul": h_qlinear_matmul, "QLinearConv": h_qlinear_conv,
 }
 FAMILY_ORDER = ["data movement", "GEMM, convolution, reduction", "element-wise", "beyond the three families"]
 FAMILY = {}
@@ -1117,7 +1170,8 @@ for _op in ["Gemm", "MatMul", "MatMulInteger", "Conv", "ConvTranspose", "ConvInt
 for _op in ["Sum", "Expand", "Transpose", "Slice", *SOFTMAX, "MaxPool", "AveragePool", "LpPool", "GlobalMaxPool",
             "GlobalAveragePool", "LRN", "LpNormalization", "InstanceNormalization", "MeanVarianceNormalization",
             "BatchNormalization", "Swish", "QuantizeLinear", "DequantizeLinear", "DynamicQuantizeLinear",
-            "LayerNormalization", "RoiAlign", "Resize", "Upsample", "RNN", "GRU", "LSTM"]:
+            "LayerNormalization", "RoiAlign", "Resize", "Upsample", "RNN", "GRU", "LSTM", "QLinearMatMul",
+            "QLinearConv"]:
     FAMILY[_op] = "beyond the three families"
 
 
@@ -1422,9 +1476,10 @@ def write_table(rows, path):
              f"{sum(1 for r in mapped_rows if r['bit_exact'])} bit-exact."] + lines
     other = collections.Counter(r["op"] for r in rows.values() if r["op"] not in HANDLERS)
     reasons = collections.Counter(r["reason"] for r in rows.values() if r["op"] not in HANDLERS)
-    lines += ["", f"Not mapped by this tool: {sum(other.values())} tests, "
-              + "; ".join(f"{k} {reason}" for reason, k in reasons.most_common()) + ". Operators: "
-              + ", ".join(f"{op} ({k})" for op, k in sorted(other.items())) + "."]
+    if other:
+        lines += ["", f"Not mapped by this tool: {sum(other.values())} tests, "
+                  + "; ".join(f"{k} {reason}" for reason, k in reasons.most_common()) + ". Operators: "
+                  + ", ".join(f"{op} ({k})" for op, k in sorted(other.items())) + "."]
     with open(path, "w") as f:
         f.write("\n".join(lines) + "\n")
 
