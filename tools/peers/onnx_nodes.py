@@ -26,6 +26,7 @@ import collections
 import io
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -1134,6 +1135,54 @@ def h_qlinear_conv(c):
     return mapped("QUANTIZED_LINEAR_CONVOLUTION", desc, inputs, {"OutputTensor": y})
 
 
+def h_col2im(c):
+    x, y = c.ins[0], c.outs[0]
+    block = [int(v) for v in c.ins[2]]
+    D = len(block)
+    pads = list(c.a("pads", [0] * (2 * D)))
+    desc = {"InputTensor": T(x), "OutputTensor": T(y), "DimensionCount": D, "WindowSizes": block,
+            "Strides": list(c.a("strides", [1] * D)), "Dilations": list(c.a("dilations", [1] * D)),
+            "StartPadding": pads[:D], "EndPadding": pads[D:]}
+    return mapped("FOLD", desc, {"InputTensor": x}, {"OutputTensor": y})
+
+
+def h_constant_of_shape(c):
+    y = c.outs[0]
+    if y.size == 0:
+        raise Skip("a zero-sized output: DirectML's sizes are at least 1")
+    v = c.a("value")
+    v = numpy_helper.to_array(v).reshape(-1)[0] if v is not None else np.float32(0)
+    dt = dml_type(y)
+    desc = {"OutputTensor": T(y), "ValueDataType": dt, "Value": fval(v, dt)}
+    return mapped("FILL_VALUE_CONSTANT", desc, {}, {"OutputTensor": y})
+
+
+def h_dropout(c):
+    x, y = c.ins[0], c.outs[0]
+    tm = c.i(2)
+    if len([o for o in c.outs if o is not None]) > 1 or (tm is not None and bool(tm.reshape(-1)[0])):
+        raise Skip("training mode or the mask output: random, no DirectML operator")
+    desc = {"InputTensor": T(x), "OutputTensor": T(y), "ScaleBias": None}
+    return mapped("ELEMENT_WISE_IDENTITY", desc, {"InputTensor": x}, {"OutputTensor": y},
+                  "inference: the input unchanged")
+
+
+def h_group_norm(c):
+    x, scale, bias = c.ins[:3]
+    y = c.outs[0]
+    G = int(c.a("num_groups"))
+    N, C = x.shape[:2]
+    S = int(np.prod(x.shape[2:]))
+    # The channels' groups as a dimension: [N, G, C / G, spatial], normalised over the last two.
+    sz = [N, G, C // G, S]
+    per = [0, C // G, 1, 0] if scale.size == C else [0, 1, 0, 0]
+    desc = {"InputTensor": T(x, sz), "ScaleTensor": T(scale, sz, per), "BiasTensor": T(bias, sz, per),
+            "OutputTensor": T(y, sz), "AxisCount": 2, "Axes": [2, 3], "NormalizeVariance": 1,
+            "Epsilon": f32(c.a("epsilon", 1e-5)), "FusedActivation": None}
+    return mapped("MEAN_VARIANCE_NORMALIZATION1", desc, {"InputTensor": x, "ScaleTensor": scale, "BiasTensor": bias},
+                  {"OutputTensor": y}, "the channels' groups as a dimension of the same buffer")
+
+
 HANDLERS = {
     # data movement
     "Gather": h_gather, "GatherElements": h_gather_elements, "GatherND": h_gather_nd,
@@ -1156,7 +1205,8 @@ HANDLERS = {
     "BatchNormalization": h_batchnorm, "Swish": h_swish, "QuantizeLinear": h_quantize, "DequantizeLinear": h_quantize,
     "DynamicQuantizeLinear": h_dynamic_quantize, "LayerNormalization": h_layernorm, "RoiAlign": h_roialign,
     "Resize": h_resize, "Upsample": h_resize, "RNN": h_recurrent, "GRU": h_recurrent, "LSTM": h_recurrent,
-    "QLinearMatMul": h_qlinear_matmul, "QLinearConv": h_qlinear_conv,
+    "QLinearMatMul": h_qlinear_matmul, "QLinearConv": h_qlinear_conv, "Col2Im": h_col2im,
+    "ConstantOfShape": h_constant_of_shape, "Dropout": h_dropout, "GroupNormalization": h_group_norm,
 }
 FAMILY_ORDER = ["data movement", "GEMM, convolution, reduction", "element-wise", "beyond the three families"]
 FAMILY = {}
@@ -1171,7 +1221,7 @@ for _op in ["Sum", "Expand", "Transpose", "Slice", *SOFTMAX, "MaxPool", "Average
             "GlobalAveragePool", "LRN", "LpNormalization", "InstanceNormalization", "MeanVarianceNormalization",
             "BatchNormalization", "Swish", "QuantizeLinear", "DequantizeLinear", "DynamicQuantizeLinear",
             "LayerNormalization", "RoiAlign", "Resize", "Upsample", "RNN", "GRU", "LSTM", "QLinearMatMul",
-            "QLinearConv"]:
+            "QLinearConv", "Col2Im", "ConstantOfShape", "Dropout", "GroupNormalization"]:
     FAMILY[_op] = "beyond the three families"
 
 
@@ -1261,7 +1311,13 @@ def write_case(work, op, test, m):
     adir = os.path.join(work, "onnx", op, test)
     os.makedirs(adir, exist_ok=True)
     for field, arr in m["outputs"].items():
-        np.save(os.path.join(adir, field + ".npy"), np.ascontiguousarray(as_dml(arr)))
+        # In the output's Sizes (a reshape of the same elements: padded ranks, a group as a dimension).
+        mt = re.fullmatch(r"(\w+)\[(\d+)\]", field)
+        td = m["desc"][mt.group(1)][int(mt.group(2))] if mt else m["desc"][field]
+        arr = np.ascontiguousarray(as_dml(arr))
+        if int(np.prod(td["Sizes"])) == arr.size:
+            arr = arr.reshape(td["Sizes"])
+        np.save(os.path.join(adir, field + ".npy"), arr)
 
 
 def ulp_key(a):
