@@ -633,7 +633,8 @@ UNARY = {
     "Acosh": ("ELEMENT_WISE_ACOSH", True), "Atanh": ("ELEMENT_WISE_ATANH", True), "Erf": ("ELEMENT_WISE_ERF", True),
     "Identity": ("ELEMENT_WISE_IDENTITY", True), "Relu": ("ACTIVATION_RELU", False),
     "Sigmoid": ("ACTIVATION_SIGMOID", False), "Softsign": ("ACTIVATION_SOFTSIGN", False),
-    "Cast": ("CAST", False), "CastLike": ("CAST", False), "Elu": ("ACTIVATION_ELU", False), "Celu": ("ACTIVATION_CELU", False),
+    "Cast": ("CAST", False), "CastLike": ("CAST", False), "Elu": ("ACTIVATION_ELU", False),
+    "Celu": ("ACTIVATION_CELU", False),
     "Selu": ("ACTIVATION_SCALED_ELU", False), "LeakyRelu": ("ACTIVATION_LEAKY_RELU", False),
     "ThresholdedRelu": ("ACTIVATION_THRESHOLDED_RELU", False), "HardSigmoid": ("ACTIVATION_HARD_SIGMOID", False),
     "HardSwish": ("ACTIVATION_HARD_SWISH", False), "Shrink": ("ACTIVATION_SHRINK", False),
@@ -1201,7 +1202,8 @@ HANDLERS = {
     # beyond the three families
     "Sum": h_sum, "Expand": h_expand, "Transpose": h_transpose, "Slice": h_slice, **{op: h_softmax for op in SOFTMAX},
     "MaxPool": h_pool, "AveragePool": h_pool, "LpPool": h_pool, "GlobalMaxPool": h_pool, "GlobalAveragePool": h_pool,
-    "LRN": h_lrn, "LpNormalization": h_lpnorm, "InstanceNormalization": h_instancenorm, "MeanVarianceNormalization": h_mvn,
+    "LRN": h_lrn, "LpNormalization": h_lpnorm, "InstanceNormalization": h_instancenorm,
+    "MeanVarianceNormalization": h_mvn,
     "BatchNormalization": h_batchnorm, "Swish": h_swish, "QuantizeLinear": h_quantize, "DequantizeLinear": h_quantize,
     "DynamicQuantizeLinear": h_dynamic_quantize, "LayerNormalization": h_layernorm, "RoiAlign": h_roialign,
     "Resize": h_resize, "Upsample": h_resize, "RNN": h_recurrent, "GRU": h_recurrent, "LSTM": h_recurrent,
@@ -1228,7 +1230,7 @@ for _op in ["Sum", "Expand", "Transpose", "Slice", *SOFTMAX, "MaxPool", "Average
 # ---------------------------------------------------------------- reading ONNX's tests
 
 def find_node_dir(path, commit, tmp):
-    if os.path.isdir(os.path.join(path, "objects")) or path.endswith(".git") or os.path.isfile(os.path.join(path, "HEAD")):
+    if os.path.isdir(os.path.join(path, "objects")) or os.path.isfile(os.path.join(path, "HEAD")):
         out = os.path.join(tmp, "onnx")
         os.makedirs(out)
         arch = subprocess.run(["git", "--git-dir", path, "archive", commit, NODE_PATH], check=True,
@@ -1507,7 +1509,10 @@ def write_table(rows, path):
         by_op[row["op"]].append((test, row))
     lines = []
     family = None
-    for op in sorted((o for o in by_op if o in HANDLERS), key=lambda o: (FAMILY_ORDER.index(FAMILY.get(o, "element-wise")), o)):
+    def order(o):
+        return FAMILY_ORDER.index(FAMILY.get(o, "element-wise")), o
+
+    for op in sorted((o for o in by_op if o in HANDLERS), key=order):
         if FAMILY.get(op, "element-wise") != family:
             family = FAMILY.get(op, "element-wise")
             lines += ["", f"### {family[0].upper() + family[1:]}", "",
@@ -1521,7 +1526,8 @@ def write_table(rows, path):
         notes = [n for n in notes if ": skipped: " not in n]
         notes += [f"{k} skipped: {reason}" for reason, k in sorted(skips.items())]
         lines.append(f"| {op} | {', '.join(dml) or '-'} | {len(ts)} | {len(mp)} | "
-                     f"{sum(1 for _, r in mp if r['within_tolerance'])} | {sum(1 for _, r in mp if r['runner_agrees'])} | "
+                     f"{sum(1 for _, r in mp if r['within_tolerance'])} | "
+                     f"{sum(1 for _, r in mp if r['runner_agrees'])} | "
                      f"{sum(1 for _, r in mp if r['bit_exact'])} | {'; '.join(notes)} |")
     total = collections.Counter(r["status"] for r in rows.values())
     mapped_rows = [r for r in rows.values() if r["status"] == "mapped"]
