@@ -462,7 +462,7 @@ def map_test(g):
         starts, sizes = args['starts'], args['sizes']
         strides = opts.get('strides', [1] * len(s))
         if not s:
-            raise Skip('a 0-D slice')
+            s, starts, sizes, strides, x = [1], [0], [1], [1], x.reshape([1])
         desc['InputTensor'] = tensor(s, t)
         desc['OutputTensor'] = tensor(out_shape, out_dt)
         desc['DimensionCount'] = len(s)
@@ -652,6 +652,11 @@ def run(args):
                 bits &= gold.tobytes() == actual[field].tobytes()
                 r['wpt_tolerance'] = f'{metric} {tol:g}'
             r.update(wpt_judge=bool(wpt_ok), bit_exact=bool(bits), worst_wpt=worst_wpt)
+            if bits:
+                # Bit-identical outputs are inside any tolerance (and WPT's 6000x6000 tests are over the
+                # Python module's work limit for diff).
+                r.update(dmlref_judge=True, over=0, worst_ratio=None, dmlref_worst=[], status='agree')
+                continue
             try:
                 d = dmlref.diff(gpath, actual)
             except dmlref.Error as e:
