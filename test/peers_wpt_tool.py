@@ -19,9 +19,11 @@ import tempfile
 
 
 def t(name, op, inputs, expected, args=None, out_dtype=None):
-    """One WPT test: inputs {name: (data, shape, dtype)}, expected (data, shape)."""
+    """One WPT test: inputs {name: (data, shape, dtype)}, expected (data, shape); args may give the
+    tensor arguments' 'names' (default: every input), 'extra' arguments ({'axis': 1}) and 'options'."""
     first = next(iter(inputs.values()))
     arguments = [{k: k} for k in (args or {}).get('names', inputs.keys())]
+    arguments += [{k: v} for k, v in (args or {}).get('extra', {}).items()]
     if args and 'options' in args:
         arguments.append({'options': args['options']})
     return {'name': name, 'graph': {
@@ -61,6 +63,54 @@ TESTS = [
     ('gather', t('gather float32 axis 1', 'gather', {'input': ([1, 2, 3, 4, 5, 6], [2, 3], 'float32'),
                                                     'indices': ([2, 0], [2], 'int32')}, ([3, 1, 6, 4], [2, 2]),
                  {'names': ['input', 'indices'], 'options': {'axis': 1}}), 'agree', True),
+    # 2 * [[19, 22], [43, 50]] + 3 * 1
+    ('gemm', t('gemm float32 c alpha beta', 'gemm', {'a': ([1, 2, 3, 4], [2, 2], 'float32'),
+                                                   'b': ([5, 6, 7, 8], [2, 2], 'float32'), 'c': ([1], [1], 'float32')},
+               ([41, 47, 89, 103], [2, 2]), {'names': ['a', 'b'], 'options': {'c': 'c', 'alpha': 2, 'beta': 3}}),
+     'agree', True),
+    ('gemm aTranspose', t('gemm float32 aTranspose', 'gemm', {'a': ([1, 3, 2, 4], [2, 2], 'float32'),
+                                                             'b': ([5, 6, 7, 8], [2, 2], 'float32')},
+                          ([19, 22, 43, 50], [2, 2]), {'names': ['a', 'b'], 'options': {'aTranspose': True}}),
+     'agree', True),
+    # the first of tied maxima
+    ('argMax', t('argMax float32 axis 1', 'argMax', {'input': ([1, 5, 3, 7, 2, 7], [2, 3], 'float32')},
+                 ([1, 0], [2]), {'extra': {'axis': 1}}, out_dtype='int32'), 'agree', True),
+    ('where', t('where float32 broadcast', 'where', {'condition': ([1, 0, 1, 0], [4], 'uint8'),
+                                                    'trueValue': ([1, 2, 3, 4], [4], 'float32'),
+                                                    'falseValue': ([10], [1], 'float32')},
+                ([1, 10, 3, 10], [4]), out_dtype='float32'), 'agree', True),
+    ('prelu', t('prelu float32 broadcast slope', 'prelu', {'input': ([-2, 3, -4, 5], [2, 2], 'float32'),
+                                                          'slope': ([0.5, 2], [2], 'float32')},
+                ([-1, 3, -2, 5], [2, 2])), 'agree', True),
+    ('gatherElements', t('gatherElements float32 axis 1', 'gatherElements',
+                         {'input': ([1, 2, 3, 4, 5, 6], [2, 3], 'float32'), 'indices': ([2, 0, 1, 1], [2, 2], 'int32')},
+                         ([3, 1, 5, 5], [2, 2]), {'names': ['input', 'indices'], 'options': {'axis': 1}}),
+     'agree', True),
+    ('gatherND', t('gatherND float32', 'gatherND', {'input': ([1, 2, 3, 4], [2, 2], 'float32'),
+                                                   'indices': ([1, 0, 0, 1], [2, 2], 'int32')}, ([3, 2], [2])),
+     'agree', True),
+    ('scatterElements', t('scatterElements float32 axis 1', 'scatterElements',
+                          {'input': ([1, 2, 3, 4, 5, 6], [2, 3], 'float32'), 'indices': ([0, 2], [2, 1], 'int32'),
+                           'updates': ([10, 20], [2, 1], 'float32')}, ([10, 2, 3, 4, 5, 20], [2, 3]),
+                          {'names': ['input', 'indices', 'updates'], 'options': {'axis': 1}}), 'agree', True),
+    ('scatterND', t('scatterND float32', 'scatterND', {'input': ([1, 2, 3, 4], [4], 'float32'),
+                                                      'indices': ([1, 3], [2, 1], 'int32'),
+                                                      'updates': ([10, 20], [2], 'float32')}, ([1, 10, 3, 20], [4])),
+     'agree', True),
+    ('pad constant', t('pad float32 constant', 'pad', {'input': ([1, 2, 3], [3], 'float32')}, ([9, 1, 2, 3, 9, 9], [6]),
+                       {'extra': {'beginningPadding': [1], 'endingPadding': [2]}, 'options': {'value': 9}}),
+     'agree', True),
+    ('pad reflection', t('pad float32 reflection', 'pad', {'input': ([1, 2, 3], [3], 'float32')},
+                         ([3, 2, 1, 2, 3, 2], [6]),
+                         {'extra': {'beginningPadding': [2], 'endingPadding': [1]}, 'options': {'mode': 'reflection'}}),
+     'agree', True),
+    ('tile', t('tile float32 2D', 'tile', {'input': ([1, 2], [1, 2], 'float32')}, ([1, 2, 1, 2], [2, 2]),
+               {'extra': {'repetitions': [2, 1]}}), 'agree', True),
+    ('triangular upper', t('triangular float32 upper', 'triangular', {'input': (list(range(1, 10)), [3, 3], 'float32')},
+                           ([1, 2, 3, 0, 5, 6, 0, 0, 9], [3, 3])), 'agree', True),
+    ('triangular lower', t('triangular float32 lower diagonal -1', 'triangular',
+                           {'input': (list(range(1, 10)), [3, 3], 'float32')}, ([0, 0, 0, 4, 0, 0, 7, 8, 0], [3, 3]),
+                           {'options': {'upper': False, 'diagonal': -1}}), 'agree', True),
     ('no mapping', t('lstm', 'lstm', {'input': ([1], [1], 'float32')}, ([1], [1])), 'skipped', None),
 ]
 

@@ -130,6 +130,8 @@ WPT_TOLERANCE = {
     'reduceProduct': (ULP, {'float32': _reduce_tol, 'float16': _reduce_tol}),
     'reduceSum': (ULP, {'float32': _reduce_tol, 'float16': _reduce_tol}),
     'reduceSumSquare': (ULP, {'float32': _reduce_tol, 'float16': _reduce_tol}),
+    'gatherElements': (ULP, {}), 'gatherND': (ULP, {}), 'scatterElements': (ULP, {}), 'scatterND': (ULP, {}),
+    'tile': (ULP, {}), 'triangular': (ULP, {}), 'where': (ULP, {}),
     'relu': (ULP, {}), 'reshape': (ULP, {}), 'slice': (ULP, {}), 'split': (ULP, {}), 'transpose': (ULP, {}),
     'sigmoid': (ULP, {'float32': 34, 'float16': 3}),
     'softmax': (ULP, {'float32': _softmax_tol, 'float16': _softmax_tol}),
@@ -516,6 +518,123 @@ def map_test(g):
         desc.update({'TransA': 'NONE', 'TransB': 'NONE', 'Alpha': 1, 'Beta': 0})
         data = {'ATensor': a, 'BTensor': b}
         operator = 'GEMM'
+    elif name == 'gemm':
+        (_, sa, ta, a), (_, sb, tb, b) = inp('a'), inp('b')
+        desc['ATensor'] = tensor(sa, ta)
+        desc['BTensor'] = tensor(sb, tb)
+        data = {'ATensor': a, 'BTensor': b}
+        if opts.get('c') is not None:
+            _, sc, tc, c = inp_named(opts['c'])
+            desc['CTensor'] = tensor(out_shape, tc, broadcast_strides(sc, out_shape))
+            data['CTensor'] = c
+        desc['OutputTensor'] = tensor(out_shape, out_dt)
+        desc.update({'TransA': 'TRANSPOSE' if opts.get('aTranspose') else 'NONE',
+                     'TransB': 'TRANSPOSE' if opts.get('bTranspose') else 'NONE',
+                     'Alpha': float(opts.get('alpha', 1.0)),
+                     'Beta': float(opts.get('beta', 1.0)) if opts.get('c') is not None else 0.0})
+        operator = 'GEMM'
+    elif name in ('argMin', 'argMax'):
+        _, s, t, x = inp('input')
+        axis = args['axis']
+        if not s:
+            s, axis, x = [1], 0, x.reshape([1])
+        desc['InputTensor'] = tensor(s, t)
+        desc['OutputTensor'] = tensor([1 if i == axis else d for i, d in enumerate(s)], out_dt)
+        desc.update({'AxisCount': 1, 'Axes': [axis],
+                     'AxisDirection': 'DECREASING' if opts.get('selectLastIndex') else 'INCREASING'})
+        data = {'InputTensor': x}
+        operator = name.upper()
+    elif name == 'where':
+        (_, sc, tc, c), (_, sa, ta, a), (_, sb, tb, b) = inp('condition'), inp('trueValue'), inp('falseValue')
+        shape = broadcast_shape(sc, sa, sb, out_shape)
+        desc['ConditionTensor'] = tensor(shape, tc, broadcast_strides(sc, shape))
+        desc['ATensor'] = tensor(shape, ta, broadcast_strides(sa, shape))
+        desc['BTensor'] = tensor(shape, tb, broadcast_strides(sb, shape))
+        desc['OutputTensor'] = tensor(shape, out_dt)
+        data = {'ConditionTensor': c, 'ATensor': a, 'BTensor': b}
+        operator = 'ELEMENT_WISE_IF'
+    elif name == 'prelu':
+        (_, s, t, x), (_, ss, ts, slope) = inp('input'), inp('slope')
+        shape = broadcast_shape(s, ss)
+        desc['InputTensor'] = tensor(shape, t, broadcast_strides(s, shape))
+        desc['SlopeTensor'] = tensor(shape, ts, broadcast_strides(ss, shape))
+        desc['OutputTensor'] = tensor(shape, out_dt)
+        data = {'InputTensor': x, 'SlopeTensor': slope}
+        operator = 'ACTIVATION_PARAMETERIZED_RELU'
+    elif name == 'gatherElements':
+        (_, s, t, x), (_, si, ti, idx) = inp('input'), inp('indices')
+        desc['InputTensor'] = tensor(s, t)
+        desc['IndicesTensor'] = tensor(si, ti)
+        desc['OutputTensor'] = tensor(out_shape, out_dt)
+        desc['Axis'] = opts.get('axis', 0)
+        data = {'InputTensor': x, 'IndicesTensor': idx}
+        operator = 'GATHER_ELEMENTS'
+    elif name in ('gatherND', 'scatterND'):
+        (_, s, t, x), (_, si, ti, idx) = inp('input'), inp('indices')
+        r = max(len(s), len(si), len(out_shape), 1)
+        desc['InputTensor'] = tensor(fit(s, r), t)
+        desc['IndicesTensor'] = tensor(fit(si, r), ti)
+        data = {'InputTensor': x, 'IndicesTensor': idx}
+        if name == 'scatterND':
+            _, su, tu, upd = inp('updates')
+            r = max(r, len(su))
+            desc['InputTensor'] = tensor(fit(s, r), t)
+            desc['IndicesTensor'] = tensor(fit(si, r), ti)
+            desc['UpdatesTensor'] = tensor(fit(su if su else [1], r), tu)
+            data['UpdatesTensor'] = upd
+        desc['OutputTensor'] = tensor(fit(out_shape if out_shape else [1], r), out_dt)
+        desc['InputDimensionCount'] = max(len(s), 1)
+        desc['IndicesDimensionCount'] = max(len(si), 1)
+        if name == 'gatherND':
+            desc['BatchDimensionCount'] = 0
+        operator = 'GATHER_ND1' if name == 'gatherND' else 'SCATTER_ND'
+    elif name == 'scatterElements':
+        (_, s, t, x), (_, si, ti, idx), (_, su, tu, upd) = inp('input'), inp('indices'), inp('updates')
+        desc['InputTensor'] = tensor(s, t)
+        desc['IndicesTensor'] = tensor(si, ti)
+        desc['UpdatesTensor'] = tensor(su, tu)
+        desc['OutputTensor'] = tensor(out_shape, out_dt)
+        desc['Axis'] = opts.get('axis', 0)
+        data = {'InputTensor': x, 'IndicesTensor': idx, 'UpdatesTensor': upd}
+        operator = 'SCATTER_ELEMENTS'
+    elif name == 'pad':
+        _, s, t, x = inp('input')
+        if not s:
+            raise Skip('a 0-D pad')
+        mode = opts.get('mode', 'constant')
+        desc['InputTensor'] = tensor(s, t)
+        desc['OutputTensor'] = tensor(out_shape, out_dt)
+        desc['PaddingMode'] = {'constant': 'CONSTANT', 'edge': 'EDGE', 'reflection': 'REFLECTION'}[mode]
+        desc['PaddingValueDataType'] = DML[t]
+        v = opts.get('value', 0)
+        desc['PaddingValue'] = _scalar(v, t) if t in FLOATS else str(int(str(v).rstrip('n')))
+        desc['DimensionCount'] = len(s)
+        desc['StartPadding'] = list(args['beginningPadding'])
+        desc['EndPadding'] = list(args['endingPadding'])
+        data = {'InputTensor': x}
+        operator = 'PADDING1'
+    elif name == 'tile':
+        _, s, t, x = inp('input')
+        desc['InputTensor'] = tensor(s, t)
+        desc['OutputTensor'] = tensor(out_shape, out_dt)
+        desc['RepeatsCount'] = max(len(s), 1)
+        desc['Repeats'] = list(args['repetitions']) or [1]
+        data = {'InputTensor': x}
+        operator = 'TILE'
+    elif name == 'triangular':
+        _, s, t, x = inp('input')
+        k = opts.get('diagonal', 0)
+        desc['InputTensor'] = tensor(s, t)
+        desc['OutputTensor'] = tensor(s, out_dt)
+        desc['ValueDataType'] = DML[t]
+        desc['Value'] = 0
+        # Upper keeps x - y >= k: +0 in the band [INT32_MIN, k); lower keeps x - y <= k: +0 in [k + 1, INT32_MAX).
+        if opts.get('upper', True):
+            desc['DiagonalFillBegin'], desc['DiagonalFillEnd'] = -2**31, k
+        else:
+            desc['DiagonalFillBegin'], desc['DiagonalFillEnd'] = k + 1, 2**31 - 1
+        data = {'InputTensor': x}
+        operator = 'DIAGONAL_MATRIX1'
     elif name == 'softmax':
         _, s, t, x = inp('input')
         axis = args.get('axis', len(s) - 1)
