@@ -325,6 +325,8 @@ for _k in ['concat', 'split', 'gather', 'gatherElements', 'gatherND', 'scatterEl
     FAMILY[_k] = 'data movement'
 for _k in ['gemm', 'matmul', 'conv2d', 'convTranspose2d', 'softmax'] + list(REDUCE):
     FAMILY[_k] = 'GEMM/convolution/reduce'
+for _k in ['batchNormalization', 'instanceNormalization', 'layerNormalization']:
+    FAMILY[_k] = 'normalization'
 
 
 def _args(op):
@@ -635,6 +637,50 @@ def map_test(g):
             desc['DiagonalFillBegin'], desc['DiagonalFillEnd'] = k + 1, 2**31 - 1
         data = {'InputTensor': x}
         operator = 'DIAGONAL_MATRIX1'
+    elif name in ('batchNormalization', 'instanceNormalization', 'layerNormalization'):
+        _, s, t, x = inp('input')
+        r = len(s)
+        if name == 'batchNormalization':
+            axis = opts.get('axis', 1)
+            channel_axes, axes = [axis], None
+        elif name == 'instanceNormalization':
+            nhwc = opts.get('layout', 'nchw') == 'nhwc'
+            channel_axes, axes = [3 if nhwc else 1], [1, 2] if nhwc else [2, 3]
+        else:
+            axes = list(opts.get('axes', list(range(1, r))))
+            if not axes:
+                # No axis: each element is its own group, DirectML's MVN1 over one more dimension of size 1.
+                s, axes, x = list(s) + [1], [r], x.reshape(list(s) + [1])
+                r += 1
+            channel_axes = axes
+
+        def param(key):
+            # WebNN's parameter, shaped as the input at channel_axes in their order, as a tensor of the
+            # input's rank: its sizes at those axes, its strides those of its own layout.
+            _, sp, tp, v = inp_named(args[key] if key in args else opts[key])
+            ps = packed_strides([s[a] for a in channel_axes])
+            strides = [ps[channel_axes.index(i)] if i in channel_axes and s[i] != 1 else 0 for i in range(r)]
+            return tensor([s[i] if i in channel_axes else 1 for i in range(r)], tp, strides), v.reshape(-1)
+
+        desc['InputTensor'] = tensor(s, t)
+        data = {'InputTensor': x}
+        if name == 'batchNormalization':
+            for key, field in (('mean', 'MeanTensor'), ('variance', 'VarianceTensor')):
+                desc[field], data[field] = param(key)
+        for key, field, fill in (('scale', 'ScaleTensor', 1), ('bias', 'BiasTensor', 0)):
+            if opts.get(key) is not None:
+                desc[field], data[field] = param(key)
+            elif name == 'batchNormalization':
+                desc[field] = tensor([1] * r, t)
+                data[field] = np.full([1] * r, fill, dtype=NP[t])
+        desc['OutputTensor'] = tensor(s, out_dt)
+        if name == 'batchNormalization':
+            desc['Spatial'] = 1
+            operator = 'BATCH_NORMALIZATION'
+        else:
+            desc.update({'AxisCount': len(axes), 'Axes': sorted(axes), 'NormalizeVariance': 1})
+            operator = 'MEAN_VARIANCE_NORMALIZATION1'
+        desc['Epsilon'] = float(opts.get('epsilon', 1e-5))
     elif name == 'softmax':
         _, s, t, x = inp('input')
         axis = args.get('axis', len(s) - 1)
