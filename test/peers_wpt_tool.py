@@ -158,7 +158,8 @@ def main():
             runs.append(('node', os.path.join(tmp, 'wpt')))
         for label, src in runs:
             out = os.path.join(tmp, 'out-' + label)
-            p = subprocess.run([sys.executable, tool, src, '-o', out, '--dmlref', dmlref], capture_output=True, text=True)
+            p = subprocess.run([sys.executable, tool, src, '-o', out, '--dmlref', dmlref], capture_output=True,
+                               text=True)
             if p.returncode != 0:
                 print(f'FAIL {label}: wpt.py exited {p.returncode}\n{p.stdout}\n{p.stderr}')
                 bad += 1

@@ -796,7 +796,8 @@ def run(args):
             cpath, gpath = os.path.join(cdir, f'{n}.json'), os.path.join(gdir, f'{n}.json')
             with open(cpath, 'w') as f:
                 json.dump(case, f, indent=1)
-            p = subprocess.run([args.dmlref, 'run', cpath, '-o', gdir, '-q', '--max-work', str(args.max_work)], capture_output=True, text=True)
+            p = subprocess.run([args.dmlref, 'run', cpath, '-o', gdir, '-q', '--max-work', str(args.max_work)],
+                               capture_output=True, text=True)
             if p.returncode != 0:
                 msg = (p.stderr or p.stdout).strip().splitlines()
                 r.update(status='dmlref-rejects', why=msg[0] if msg else f'exit {p.returncode}')
