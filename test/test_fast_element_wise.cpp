@@ -19,9 +19,11 @@
 #include "dmlref/descs/element_wise.hpp"
 #include "dmlref/descs/element_wise_logic.hpp"
 
+#include <algorithm>
 #include <cstring>
 #include <limits>
 #include <random>
+#include <sstream>
 #include <type_traits>
 
 // One namespace per file: the test binary is a unity build (test/meson.build).
@@ -108,6 +110,51 @@ template <class D, class T> void check_random_binary(DataType out, int count) {
         const Operator op = binary_op<D>(data_type_of<T>(), out, sizes, strides(sizes), strides(sizes), y_strides);
         const D& d = desc_of<D>(op);
         INFO("iteration " << k << ", sizes " << sizes[0] << " x " << sizes[1]);
+        check_op(op, make_buffers<T>(rng, {{"ATensor", &d.ATensor}, {"BTensor", &d.BTensor}},
+                                     {{"OutputTensor", &d.OutputTensor}}));
+    }
+}
+
+// Random shapes of rank 3 to 5 whose runs lie under several outer dimensions: sizes of 1 (dropped),
+// A and B broadcast along random outer dimensions (a zero stride), padded dimensions (not merged),
+// packed ones (merged), and enough runs for several pieces of fast::kRunElements, so that a piece
+// starts in the middle of the outer dimensions' odometer.
+template <class D, class T> void check_outer_dimensions(int count) {
+    std::mt19937_64 rng = rng_for<T>(2250 + uint64_t(D::kType));
+    for (int k = 0; k < count; ++k) {
+        const size_t rank = 3 + rng() % 3;
+        std::vector<uint32_t> sizes(rank);
+        for (size_t i = 0; i + 1 < rank; ++i) sizes[i] = rng() % 4 == 0 ? 1 : 2 + uint32_t(rng() % 12);
+        sizes[rank - 1] = rng() % 8 == 0 ? 1 + uint32_t(rng() % 31) : 32 + uint32_t(rng() % 100);
+        for (;;) {  // at most 2^17 elements: halve the largest outer dimension
+            uint64_t n = 1;
+            for (uint32_t v : sizes) n *= v;
+            if (n <= (1u << 17)) break;
+            uint32_t& largest = *std::max_element(sizes.begin(), sizes.end() - 1);
+            largest = (largest + 1) / 2;
+        }
+        // Per dimension, innermost first: 0 (broadcast; inputs only, outer dimensions only), the
+        // packed stride, or one padded by up to 3 elements.
+        auto strides = [&](bool input) {
+            std::vector<uint32_t> s(rank);
+            uint32_t next = 1;
+            for (size_t i = rank; i-- > 0;) {
+                const uint64_t r = rng() % 6;
+                if (input && i + 1 < rank && r == 0) {
+                    s[i] = 0;
+                    continue;
+                }
+                s[i] = next;
+                next *= sizes[i] + (r == 1 ? 1 + uint32_t(rng() % 3) : 0);
+            }
+            return s;
+        };
+        const Operator op = binary_op<D>(data_type_of<T>(), data_type_of<T>(), sizes, strides(true), strides(true),
+                                         strides(false));
+        const D& d = desc_of<D>(op);
+        std::ostringstream shape;
+        for (uint32_t v : sizes) shape << v << ' ';
+        INFO("iteration " << k << ", sizes " << shape.str());
         check_op(op, make_buffers<T>(rng, {{"ATensor", &d.ATensor}, {"BTensor", &d.BTensor}},
                                      {{"OutputTensor", &d.OutputTensor}}));
     }
@@ -475,6 +522,15 @@ TEST_CASE("Integer DIVIDE and MODULUS fast paths = plain loop: zero divisors, IN
     check_division_types<DML_ELEMENT_WISE_DIVIDE_OPERATOR_DESC>(n, count);
     check_division_types<DML_ELEMENT_WISE_MODULUS_TRUNCATE_OPERATOR_DESC>(n, count);
     check_division_types<DML_ELEMENT_WISE_MODULUS_FLOOR_OPERATOR_DESC>(n, count);
+}
+
+TEST_CASE("Element-wise fast paths = plain loop on runs under several outer dimensions, broadcast and padded") {
+    const int count = sanitizer_tier() ? 15 : 60;
+    check_outer_dimensions<DML_ELEMENT_WISE_ADD_OPERATOR_DESC, int8_t>(count);
+    check_outer_dimensions<DML_ELEMENT_WISE_SUBTRACT_OPERATOR_DESC, half>(count);
+    check_outer_dimensions<DML_ELEMENT_WISE_MULTIPLY_OPERATOR_DESC, float>(count);
+    check_outer_dimensions<DML_ELEMENT_WISE_MAX_OPERATOR_DESC, int32_t>(count);
+    check_outer_dimensions<DML_ELEMENT_WISE_MODULUS_FLOOR_OPERATOR_DESC, int16_t>(count);
 }
 
 TEST_CASE("Element-wise fast paths = plain loop over several runs on the cores") {

@@ -46,48 +46,84 @@ namespace {
 constexpr int64_t kMinRun = 32;
 
 // The runs of a map over Y's elements along which Y and every input have stride 1 (dimensions of
-// size 1 dropped, contiguous ones merged: for_each_run), each at least kMinRun long; false where
-// some run is not of stride 1 or shorter.
+// size 1 dropped, contiguous ones merged, as for_each_run merges them), each at least kMinRun
+// long; false where the runs are not of stride 1 or shorter. The runs are not listed: run i's
+// offsets follow from i by the outer dimensions, so that a tensor of many short runs (a broadcast
+// row) costs no serial walk and no allocation before the threads start.
 template <size_t K> struct UnitRuns {
-    std::vector<std::array<int64_t, K>> offsets;  // element offsets of each run's first element
-    int64_t length = 0;                           // every run's length
+    int64_t length = 0;  // every run's length
+    int64_t count = 1;   // how many runs
+    size_t outer = 0;    // the dimensions over the runs, outermost first: sizes and element strides
+    std::array<int64_t, kMaxDimensionCount> sizes{};
+    std::array<std::array<int64_t, K>, kMaxDimensionCount> strides{};
 };
 
 template <size_t K> bool unit_runs(const std::array<const TensorView*, K>& t, UnitRuns<K>& r) {
-    std::array<const int64_t*, K> strides;
-    for (size_t k = 0; k < K; ++k) strides[k] = t[k]->strides.data();
-    bool ok = true;
-    for_each_run<K>(t[0]->sizes(), strides, std::array<int64_t, K>{},
-                    [&](const std::array<int64_t, K>& offsets, int64_t count, const std::array<int64_t, K>& steps) {
-        if (!ok) return;
-        for (size_t k = 0; k < K; ++k) ok = ok && (steps[k] == 1 || count == 1);
-        ok = ok && count >= kMinRun;
-        if (!ok) return;
-        r.offsets.push_back(offsets);
-        r.length = count;
-    });
-    return ok && !r.offsets.empty();
+    const std::vector<uint32_t>& sizes = t[0]->sizes();
+    std::array<int64_t, K> inner_stride{};
+    bool any = false;  // a dimension of size > 1 seen: the inner one is r.length, inner_stride
+    for (size_t i = 0; i < sizes.size(); ++i) {
+        if (sizes[i] == 0) return false;
+        if (sizes[i] == 1) continue;
+        std::array<int64_t, K> s;
+        for (size_t k = 0; k < K; ++k) s[k] = t[k]->strides[i];
+        if (any) {
+            bool contiguous = true;  // the inner dimension so far continues into this one in every tensor
+            for (size_t k = 0; k < K; ++k) contiguous = contiguous && inner_stride[k] == s[k] * int64_t(sizes[i]);
+            if (contiguous) {
+                r.length *= int64_t(sizes[i]);
+                inner_stride = s;
+                continue;
+            }
+            r.sizes[r.outer] = r.length;
+            r.strides[r.outer++] = inner_stride;
+            r.count *= r.length;
+        }
+        r.length = int64_t(sizes[i]);
+        inner_stride = s;
+        any = true;
+    }
+    for (size_t k = 0; k < K; ++k)
+        if (inner_stride[k] != 1) return false;
+    return any && r.length >= kMinRun;
 }
 
 // f(offsets, count) over every element of the runs, in pieces of about `piece` elements spread
-// over the cores; each element is in exactly one piece.
+// over the cores; each element is in exactly one piece. A piece of several runs finds its first
+// run's offsets by division, then steps through the outer dimensions.
 template <size_t K, class F> void over_runs(const UnitRuns<K>& r, size_t piece, F&& f) {
     const size_t length = size_t(r.length);
-    if (r.offsets.size() == 1) {
+    if (r.count == 1) {
         in_runs(
             length,
             [&](size_t begin, size_t end) {
-            std::array<int64_t, K> o = r.offsets[0];
-            for (int64_t& v : o) v += int64_t(begin);
+            std::array<int64_t, K> o;
+            o.fill(int64_t(begin));
             f(o, end - begin);
             },
             piece);
         return;
     }
-    const size_t per = std::max<size_t>(1, piece / length);  // runs per piece
-    parallel_for(int64_t((r.offsets.size() + per - 1) / per), [&](int64_t p) {
-        const size_t first = size_t(p) * per, last = std::min(r.offsets.size(), first + per);
-        for (size_t i = first; i < last; ++i) f(r.offsets[i], length);
+    const int64_t per = int64_t(std::max<size_t>(1, piece / length));  // runs per piece
+    parallel_for((r.count + per - 1) / per, [&](int64_t p) {
+        const int64_t first = p * per, last = std::min(r.count, first + per);
+        std::array<int64_t, kMaxDimensionCount> counter{};
+        std::array<int64_t, K> o{};
+        int64_t rest = first;
+        for (size_t d = r.outer; d-- > 0;) {
+            counter[d] = rest % r.sizes[d];
+            rest /= r.sizes[d];
+            for (size_t k = 0; k < K; ++k) o[k] += counter[d] * r.strides[d][k];
+        }
+        for (int64_t i = first; i < last; ++i) {
+            f(o, length);
+            for (size_t d = r.outer; d-- > 0;) {  // the next run: an odometer, innermost first
+                for (size_t k = 0; k < K; ++k) o[k] += r.strides[d][k];
+                if (++counter[d] < r.sizes[d]) break;
+                for (size_t k = 0; k < K; ++k) o[k] -= r.strides[d][k] * r.sizes[d];
+                counter[d] = 0;
+            }
+        }
     });
 }
 
