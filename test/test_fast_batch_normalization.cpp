@@ -989,12 +989,13 @@ TEST_CASE("Batch normalization fast path: FLOAT16 stages of the forward and the 
     }
 }
 
-// The grad's first stages decide from y = fl(S dY) alone where no rounding boundary is near y (the header's
-// steps G4 and H6). Variance 4 and Scale 3 with a tiny Epsilon put V = 1.5 dY (1 + Epsilon / 4)^(-1/2) a hair
+// The grad's first stages decide from y = fl(S dY) with one half-width for the chunk (FLOAT32, the header's step
+// G4) or where no rounding boundary is near y (FLOAT16, step H6). Variance 4 and Scale 3 with a tiny Epsilon put V = 1.5 dY (1 + Epsilon / 4)^(-1/2) a hair
 // below 1.5 dY, which is a midpoint of T for dY with an odd significand (dY = (2^23 + j) 2^k, j odd below
 // 2^23 / 3, for FLOAT32; (2^10 + j) 2^k, j odd below 2^10 / 3, for FLOAT16). FLOAT32, Epsilon 2^-48:
 // r~ = 1/2 - 2^-52, sr~ = 1.5 (1 - 2^-51) exactly, so y~ and V both lie 2 to 4.5 double ulps below the
-// midpoint, inside step G4's 8: the first stage must leave every element, and so must the float64
+// midpoint, inside step G4's W (at least 7u |y~|, 5.25 ulps: every y~ lies in [1.5, 2) times a power of two, the
+// chunk's largest among them): the first stage must leave every element, and so must the float64
 // estimate (its w is about 4 ulps of y~ or more): the plain element takes them all. FLOAT16, Epsilon 2^-20:
 // S = fl32(1.5 (1 - 2^-23 + 3 2^-47)) = 1.5 - 2^-23, so y is 1 or 2 float ulps below the midpoint, inside
 // step H6's 4: the float32 stage must leave every element, and the float64 estimate decides them (V is 1
@@ -1041,6 +1042,41 @@ TEST_CASE("Batch normalization grad fast path: midpoints the first stage must le
         CHECK(c.plain == 0);
         CHECK(c.twofold == 3 * 4096);
     }
+}
+
+// The training grad's FLOAT32 first stage decides with one half-width W per chunk (the header's step G5).
+// Three channels of 4096 elements (a chunk each), Variance 4, Scale 3, Epsilon 2^-48. Channel 0: random dY
+// and X, nearly all decided by the first stage. Channel 1: X = Mean (so c~ = 0) and dY in pairs +-dY (sum dY
+// = 0, a~ = 0): z = fl(sr~ dY), the grad's midpoint test above with dY in [1, 4/3), 2 to 4.5 double ulps
+// below a midpoint of V (and V below it), and W about 8 ulps, each element's own w 4 to 8: both stages must
+// leave every element to the plain element. Channel 2: dY of about 2^-20 and one pair +-2^10 (at one X):
+// W is several float spacings of the small elements' z, their own w far less, so the first stage leaves
+// them and the float64 stage decides them.
+TEST_CASE("Batch normalization training grad fast path: FLOAT32's first stage, by hand") {
+    using TG = DML_BATCH_NORMALIZATION_TRAINING_GRAD_OPERATOR_DESC;
+    std::mt19937_64 rng(2580);
+    TG d;
+    d.InputTensor = d.InputGradientTensor = d.OutputGradientTensor = desc(DataType::FLOAT32, {1, 3, 64, 64});
+    d.MeanTensor = d.VarianceTensor = d.ScaleTensor = d.OutputScaleGradientTensor = d.OutputBiasGradientTensor = desc(
+        DataType::FLOAT32, {1, 3, 1, 1});
+    d.Epsilon = 0x1p-48f;
+    std::vector<float> x(3 * 4096), dy(3 * 4096);
+    for (size_t i = 0; i < 4096; ++i) {
+        x[i] = float(random_float(rng, -3, 2));
+        dy[i] = float(random_float(rng, -3, 2));
+        x[4096 + i] = 0.25f;
+        dy[4096 + i] = i % 2 ? -dy[4096 + i - 1] : float(std::ldexp(0x1p23 + double(2 * (rng() % 1398101) + 1), -23));
+        x[8192 + i] = i < 2 ? 1.0f : float(random_float(rng, -3, 2));
+        dy[8192 + i] = i < 2 ? (i ? -0x1p10f : 0x1p10f) : float(random_float(rng, -21, -20));
+    }
+    const Buffers b = grad_buffers(d, x, dy, {0.5f, 0.25f, 0.5f}, {4.0f, 4.0f, 4.0f}, {3.0f, 3.0f, 3.0f});
+    check_op_threads({OperatorType::BATCH_NORMALIZATION_TRAINING_GRAD, d}, b);
+    const Counted c = counted(reference::fast::batch_normalization_grad_counts());
+    MESSAGE("first stage " << c.single << ", float64 stage " << c.twofold << ", plain " << c.plain);
+    CHECK(c.plain >= 4096);         // channel 1, every element
+    CHECK(c.single >= 4000);        // channel 0
+    CHECK(c.single <= 4096 + 100);  // channel 2 left to the float64 stage
+    CHECK(c.twofold >= 3900);       // which decides it
 }
 
 // The training forward, Epsilon 0: channel 0 random, channel 1 X = +-2 in turn (mean 0, variance 4),
@@ -1152,6 +1188,11 @@ TEST_CASE("Batch normalization fast path: the bound's constants, in exact ration
     // C1 and C2 are doubles exactly.
     CHECK(mpq_class(6 * 0x1p-53 * (1 + 0x1p-40)) == 6 * u * (one + p40));
     CHECK(mpq_class(0x1p-52 * (1 + 0x1p-40)) == 2 * u * (one + p40));
+    // The grad's first stage (step G4): C = 7u (1 + 2^-45) an exact double, and W (1 - u) >= (6u (1 + 2^-49) + u)
+    // |y~| from W >= C (1 - u) |y~|.
+    const mpq_class p45(mpz_class(1), mpz_class(1) << 45);
+    CHECK(mpq_class(7 * 0x1p-53 * (1 + 0x1p-45)) == 7 * u * (one + p45));
+    CHECK(7 * (one + p45) * pow(one - u, 2) >= 6 * (one + p49) + 1);
 }
 
 // Every estimate within its interval's half-width w of the exact value (MPFR at 600 bits: x - m and

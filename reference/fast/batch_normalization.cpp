@@ -115,20 +115,41 @@
 //      step 8.
 //      test/test_fast_batch_normalization.cpp checks the estimates against MPFR.
 //  G4. BATCH_NORMALIZATION_GRAD's OutputGradientTensor on a run of constant statistics (FLOAT32): a first stage
-//      decides from y~ = fl(sr~ dY) alone, steps 3 and 4 with x = dY and m = 0 (x - m exact). y~ = +-0 exactly
-//      when dY or Scale is 0 (step 3): V = 0, the plain loop's +0. Otherwise |y~ - V| <= theta |V| with
-//      theta < 6u, so |y~ - V| <= theta |y~| / (1 - theta) < 6u (1 + 2^-49) |y~|. Let |y~| be in [2^e, 2^(e+1))
-//      with e in [-126, 127] (FLOAT32's normal binades) and U = 2^(e-52) its double spacing: |y~ - V| < 6 (1 +
-//      2^-49) U < 7U. FLOAT32's rounding boundaries in that binade are the midpoints 2^e + (k + 1/2) 2^(e-23),
-//      the doubles whose 29 bits below FLOAT32's last are 1 followed by 28 zeros (L = 2^28, L those bits of
-//      y~ as an integer); the last of binade 127, 2^128 - 2^103, is the overflow threshold. The boundaries of
-//      binade e - 1 lie at or below 2^e - 2^(e-25) = 2^e - 2^27 U, those of binade e + 1 at or above 2^(e+1) +
-//      2^(e-23). So where |L - 2^28| >= 8 no boundary lies within 7U of y~: V and y~ round to the same float
-//      (rounding is monotone, and V is no tie), and float(y~) is the golden. Elsewhere (|y~| outside [2^-126,
-//      2^128), a NaN r~ or operand making y~ NaN, or L within 8 of 2^28, about 2^-25 of the elements) the
-//      element takes steps 5 to 8 (the float64 interval), then the plain element.
-//      test/test_fast_batch_normalization.cpp puts y~ and V 2 to 4.5 ulps below a midpoint and checks
-//      that this stage leaves every such element.
+//      decides from y~ = fl(sr~ dY), steps 3 and 4 with x = dY and m = 0 (x - m exact), and one half-width W for
+//      the whole chunk. |y~ - V| <= theta |V| with theta < 6u, so |y~ - V| <= theta |y~| / (1 - theta) < 6u (1 +
+//      2^-49) |y~| (V = 0 exactly when y~ = +-0: dY or Scale 0). The sums' pass keeps the chunk's largest |dY|,
+//      dm (a float), and |y~| = fl(|sr~| |dY|) <= Y = fl(|sr~| dm) (rounding is monotone). W = fl(Y C), C = 7u (1 +
+//      2^-45) (an exact double), is at least 7u (1 + 2^-45)(1 - u) |y~| (Y C is 0 or at least 2^-416, normal:
+//      |sr~| >= 2^-213.5 and dm >= 2^-149 unless 0). With y0 = y~ + 0, lo = fl(y0 - W) <= y0 - W + u (|y0| + W):
+//      lo <= V when W (1 - u) >= 6u (1 + 2^-49) |y~| + u |y~|, which holds as 7 (1 + 2^-45)(1 - u)^2 >= 7 (1 +
+//      2^-49); likewise hi = fl(y0 + W) >= V. Where lo and hi round to one float it is the golden (step 8). A
+//      zero y~ gives y0 = +0: W = 0 (all of the chunk's dY, or Scale, 0) makes lo = hi = +0, the plain loop's
+//      exact zero; W > 0 leaves it (ends of both signs). The stage runs where W < 2^900 (false for a NaN or an
+//      infinite sr~ or dm); then |y~| <= Y < 2^900 / C and lo, hi are finite. The elements it leaves take steps
+//      5 to 8 (the float64 interval with the element's own w), then the plain element. On random data W is 3.5
+//      double ulps of the chunk's largest |y~|, against float spacings of 2^29 ulps: few elements are left.
+//      test/test_fast_batch_normalization.cpp puts y~ and V 2.5 to 4.5 ulps below a midpoint with W above that
+//      and checks that this stage leaves every such element.
+//
+//  G5. BATCH_NORMALIZATION_TRAINING_GRAD's OutputGradientTensor on a run of constant statistics (FLOAT32): a first
+//      stage with one half-width W for a whole chunk in place of each element's w. The sums' pass keeps each
+//      chunk's largest |dY| and |X|, dm and xm (floats). Rounding is monotone and odd (fl(-e) = -fl(e)), so every
+//      element of the chunk has |h| = fl(|dY - a~|) <= Hm = fl(dm + |a~|), |fl(X - Mean)| <= fl(xm + |Mean|),
+//      |q| = fl(|fl(X - Mean)| |c~|) <= Qm = fl(fl(xm + |Mean|) |c~|) and |g| = fl(|h - q|) <= Gm = fl(Hm + Qm).
+//      G3's G~ and w are sums and products of nonnegative values, each rounded, so they grow with |g|, |h| and
+//      |q|: W, the same expression of Gm, Hm and Qm (training_grad_width), is at least every element's w. Then
+//      fl(z0 - W) <= fl(z0 - w) and fl(z0 + W) >= fl(z0 + w), so [fl(z0 - W), fl(z0 + W)] holds V (G3), and
+//      where both ends round to one float that float is the golden (step 8). z0 = z + 0 differs from z only for
+//      z = -0, where z -+ W and z0 -+ W are the same values: the stage takes z. A z of 0 gives ends -W and W,
+//      whose floats differ in sign: undecided. The stage runs only where W < 2^900 (false for a NaN r~, so for
+//      D <= 0); then every operand is finite (dY, X and Mean are, or the plain loop takes the operator; |a~| <=
+//      max |dY|; |c~| < 2^406 as D >= 2^-149), K1 >= |sr~| 2^-53 (a normal product by a power of two), so
+//      |sr~ g| <= 2^53 fl(Gm K1) (1 + u) <= 2^54 W < 2^954: z and z -+ W are finite, and step 8 needs no
+//      other check. The elements the stage leaves take G1 to G3 and step 8, then the plain element. On random
+//      data W is a few units of |sr~| 2^-53 against z's float spacing of about |z| 2^-24: nearly every element
+//      is decided here. test/test_fast_batch_normalization.cpp puts z and V 2.5 to 4.5 ulps below midpoints
+//      (W about 8 ulps: this stage and G3's must leave them), and small elements beside a large one (W several
+//      float spacings of their z, their own w far less: this stage leaves them, G3's decides them).
 //
 // FLOAT16 runs of constant statistics (per-channel statistics), where the machine has F16C: two stages.
 // A FLOAT16 output needs V only to about 2^-12 relative, so a float32 estimate, eight elements at a time,
@@ -259,6 +280,7 @@
 #define DMLREF_F16C __attribute__((target("avx2,f16c")))
 #endif
 
+#include <algorithm>
 #include <array>
 #include <atomic>
 #include <bit>
@@ -418,23 +440,19 @@ DMLREF_CLONES bool uniform_run_f32(const float* x, int64_t n, double m, double s
 DMLREF_CLONES bool uniform_run_f16(const half* x, int64_t n, double m, double sr, double b, half* value) {
     return uniform_run(x, n, m, sr, b, value);
 }
-// The grad's FLOAT32 first stage (header, step G4): y~ = fl(sr~ dY) rounded to float where no float rounding
-// boundary lies within 7 double ulps of it (its 29 bits below float's last at least 8 from 2^28, |y~| in
-// [2^-126, 2^128)), +0 for y~ = +-0; otherwise undecided_bits.
-DMLREF_INLINE uint32_t grad_bits(double y) {
-    const double y0 = y + 0.0, a = std::fabs(y0);                          // -0 as +0
-    const uint64_t near = (to_bits(y0) & 0x1fffffffu) - 0x10000000u + 8u;  // below 16 where |L - 2^28| < 8
-    const uint32_t ok = uint32_t(y0 == 0) | (uint32_t(a >= 0x1p-126) & uint32_t(a < 0x1p128) & uint32_t(near >= 16u));
-    const uint32_t mask = 0u - ok;
-    return (to_bits(static_cast<float>(y0)) & mask) | (undecided_bits<float>() & ~mask);
-}
-DMLREF_CLONES bool grad_run_f32(const float* __restrict dy, int64_t n, double sr, float* __restrict value) {
+// The grad's FLOAT32 first stage (header, step G4): y0 = fl(sr~ dY) + 0 rounded to float where fl(y0 - W) and
+// fl(y0 + W) round to the same float, W = grad_width of the chunk (below 2^900: the caller's check); otherwise
+// undecided_bits. Returns whether any element is undecided.
+inline double grad_width(float dm, double sr) { return (std::fabs(sr) * double(dm)) * (7 * 0x1p-53 * (1 + 0x1p-45)); }
+DMLREF_CLONES bool grad_run_f32(const float* __restrict dy, int64_t n, double sr, double W, float* __restrict value) {
     uint32_t* __restrict out = reinterpret_cast<uint32_t*>(value);
     uint32_t any = 0;
     for (int64_t j = 0; j < n; ++j) {
-        const uint32_t v = grad_bits(double(dy[j]) * sr);
-        any |= uint32_t(v == undecided_bits<float>());
-        out[j] = v;
+        const double y = double(dy[j]) * sr + 0.0;
+        const uint32_t lo = to_bits(static_cast<float>(y - W)), hi = to_bits(static_cast<float>(y + W));
+        const uint32_t mask = 0u - uint32_t(lo != hi);
+        any |= mask;
+        out[j] = (lo & ~mask) | (undecided_bits<float>() & mask);
     }
     return any != 0;
 }
@@ -846,9 +864,9 @@ DMLREF_INLINE uint64_t extract(const T* __restrict a, const T* __restrict b, int
             Lanes<W>::template terms<T, kSquares>(a, b, j, end, r, rp);
             level(s[0], r, acc[0]);
             for (int i = 0; i < kLevels - 1; ++i) level(s[kLevels + i], rp, acc[kLevels + i]);
-            left |= ((I)r | (I)rp) << 1;  // sign aside
+            left |= (I)r | (I)rp;
         }
-        if (pairwise<W>(left, 0, std::bit_or<>{}) == 0) continue;
+        if (pairwise<W>(left << 1, 0, std::bit_or<>{}) == 0) continue;  // sign aside (a -0 residual)
         for (int64_t j = first; j < end; j += W) {
             D r, rp, unused[2] = {};
             Lanes<W>::template terms<T, kSquares>(a, b, j, end, r, rp);
@@ -866,11 +884,14 @@ std::atomic<bool> wide_sums_forced{false};
 
 // Steps S1 and S2 for one chunk of n <= 2^12 terms: kExtracted (tau holds the sums), kLeft (a
 // residual is left: the caller sums the chunk in bins) or kNotFinite.
+// largest: max |a| and max |b| as a float's bits (step G5's chunk constant).
 template <class T, bool kSquares, bool kWide = false>
-DMLREF_INLINE int chunk_sums(const T* a, const T* b, int64_t n, double* tau) {
+DMLREF_INLINE int chunk_sums(const T* a, const T* b, int64_t n, double* tau, uint32_t* largest) {
     uint32_t ma, mb;
     if constexpr (kSquares) ma = mb = largest_magnitude(a, n);
     else largest_magnitudes(a, b, n, ma, mb);
+    largest[0] = ma;
+    largest[1] = mb;
     if (std::max(ma, mb) >= 0x7f800000u) return kNotFinite;
     // |a| < 2^ea, |b| < 2^eb: a float's exponent field e (at least 1) bounds it by 2^(e - 126).
     const int ea = std::max(int(ma >> 23), 1) - 126, eb = std::max(int(mb >> 23), 1) - 126;
@@ -881,31 +902,35 @@ DMLREF_INLINE int chunk_sums(const T* a, const T* b, int64_t n, double* tau) {
     }
     return extract < T, kSquares, kWide ? 8 : 4 > (a, b, n, sigma, tau) == 0 ? kExtracted : kLeft;
 }
-DMLREF_CLONES int chunk_sums_f32(const float* a, const float* b, int64_t n, double* tau) {
-    return b ? chunk_sums<float, false>(a, b, n, tau) : chunk_sums<float, true>(a, nullptr, n, tau);
+DMLREF_CLONES int chunk_sums_f32(const float* a, const float* b, int64_t n, double* tau, uint32_t* largest) {
+    return b ? chunk_sums<float, false>(a, b, n, tau, largest) : chunk_sums<float, true>(a, nullptr, n, tau, largest);
 }
-DMLREF_CLONES int chunk_sums_f16(const half* a, const half* b, int64_t n, double* tau) {
-    return b ? chunk_sums<half, false>(a, b, n, tau) : chunk_sums<half, true>(a, nullptr, n, tau);
+DMLREF_CLONES int chunk_sums_f16(const half* a, const half* b, int64_t n, double* tau, uint32_t* largest) {
+    return b ? chunk_sums<half, false>(a, b, n, tau, largest) : chunk_sums<half, true>(a, nullptr, n, tau, largest);
 }
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
-__attribute__((target("avx512f"))) int chunk_sums_f32_avx512(const float* a, const float* b, int64_t n, double* tau) {
-    return b ? chunk_sums<float, false, true>(a, b, n, tau) : chunk_sums<float, true, true>(a, nullptr, n, tau);
+__attribute__((target("avx512f"))) int chunk_sums_f32_avx512(const float* a, const float* b, int64_t n, double* tau,
+                                                             uint32_t* largest) {
+    return b ? chunk_sums<float, false, true>(a, b, n, tau, largest)
+             : chunk_sums<float, true, true>(a, nullptr, n, tau, largest);
 }
 bool have_avx512() {
     static const bool yes = __builtin_cpu_supports("avx512f");
     return yes;
 }
 #endif
-int chunk_sums_f32_wide(const float* a, const float* b, int64_t n, double* tau) {  // any machine (the tests)
-    return b ? chunk_sums<float, false, true>(a, b, n, tau) : chunk_sums<float, true, true>(a, nullptr, n, tau);
+// Any machine (the tests).
+int chunk_sums_f32_wide(const float* a, const float* b, int64_t n, double* tau, uint32_t* largest) {
+    return b ? chunk_sums<float, false, true>(a, b, n, tau, largest)
+             : chunk_sums<float, true, true>(a, nullptr, n, tau, largest);
 }
-// sum a and sum a b (b null: sum a^2) of a chunk.
-inline int run_chunk_sums(const float* a, const float* b, int64_t n, double* tau) {
+// sum a and sum a b (b null: sum a^2) of a chunk, and max |a| and max |b| as a float's bits.
+inline int run_chunk_sums(const float* a, const float* b, int64_t n, double* tau, uint32_t* largest) {
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
-    if (have_avx512()) return chunk_sums_f32_avx512(a, b, n, tau);
+    if (have_avx512()) return chunk_sums_f32_avx512(a, b, n, tau, largest);
 #endif
-    if (wide_sums_forced.load(std::memory_order_relaxed)) return chunk_sums_f32_wide(a, b, n, tau);
-    return chunk_sums_f32(a, b, n, tau);
+    if (wide_sums_forced.load(std::memory_order_relaxed)) return chunk_sums_f32_wide(a, b, n, tau, largest);
+    return chunk_sums_f32(a, b, n, tau, largest);
 }
 #if defined(DMLREF_F16C_PATHS)
 // Step S4 for a chunk of n <= 2^12 FLOAT16 terms with F16C: sum a into tau[0] and sum a b (b null: a^2) as
@@ -946,11 +971,14 @@ template <bool kSquares> DMLREF_F16C int half_chunk_sums(const half* a, const ha
     return std::isfinite(sums[0]) && std::isfinite(sums[1]) && std::isfinite(sums[2]) ? kExtracted : kNotFinite;
 }
 #endif
-inline int run_chunk_sums(const half* a, const half* b, int64_t n, double* tau) {
+inline int run_chunk_sums(const half* a, const half* b, int64_t n, double* tau, uint32_t* largest) {
 #if defined(DMLREF_F16C_PATHS)
-    if (have_f16c()) return b ? half_chunk_sums<false>(a, b, n, tau) : half_chunk_sums<true>(a, nullptr, n, tau);
+    if (have_f16c()) {
+        largest[0] = largest[1] = 0x7f800000u;  // not computed
+        return b ? half_chunk_sums<false>(a, b, n, tau) : half_chunk_sums<true>(a, nullptr, n, tau);
+    }
 #endif
-    return chunk_sums_f16(a, b, n, tau);
+    return chunk_sums_f16(a, b, n, tau, largest);
 }
 
 // The exact sum of doubles (step S3): each m 2^e with an integer |m| < 2^53, summed as integers
@@ -999,6 +1027,7 @@ template <class Bins> struct TaskSums {
     size_t stat = 0;
     int state = kExtracted;
     std::array<double, 2 * kLevels> tau{};
+    std::array<uint32_t, 2> largest{};  // max |a| and max |b| over the chunk, as a float's bits
     std::unique_ptr<Bins> bins;
 };
 
@@ -1008,11 +1037,13 @@ template <class Bins> struct TaskSums {
 // statistics element k's two exact sums, the elements spread over the threads (each element's
 // constants, computed in exact rationals, cost as much as thousands of terms: with few statistics
 // elements a serial loop over them would cap the speed-up on many cores). after(task) runs at the end of
-// each task, on its thread (the grad's OutputGradient of the same chunk, where it needs no sum).
+// each task, on its thread (the grad's OutputGradient of the same chunk, where it needs no sum). largest,
+// where given, receives each task's max |a| and max |b| (a float's bits; FLOAT16 with F16C: 0x7f800000).
 template <class T, class Bins, class Add, class Finish, class After>
 bool split_sums(const Nest& nest, const T* a, size_t ka, const T* b, size_t kb, size_t kstat, size_t count, Add&& add,
-                Finish&& finish, After&& after) {
+                Finish&& finish, After&& after, std::vector<std::array<uint32_t, 2>>* largest = nullptr) {
     std::vector<TaskSums<Bins>> tasks(size_t(nest.outer * nest.chunks));
+    if (largest) largest->resize(tasks.size());
     std::atomic<bool> finite{true};
     parallel_for(nest.outer * nest.chunks, [&](int64_t task) {
         const auto [at, first, n] = nest.task(task);
@@ -1031,7 +1062,8 @@ bool split_sums(const Nest& nest, const T* a, size_t ka, const T* b, size_t kb, 
         }
         TaskSums<Bins>& t = tasks[size_t(task)];
         t.stat = size_t(at[kstat]);
-        t.state = run_chunk_sums(ar, br, n, t.tau.data());
+        t.state = run_chunk_sums(ar, br, n, t.tau.data(), t.largest.data());
+        if (largest) (*largest)[size_t(task)] = t.largest;
         if (t.state == kNotFinite) finite = false;
         if (t.state == kLeft) {
             t.bins = std::make_unique<Bins>();
@@ -1452,6 +1484,35 @@ inline bool run_training_grad(const float* dy, const float* x, int64_t n, double
                               float* value, uint64_t&) {
     return training_grad_run_f32(dy, x, n, m, a, c, sr, value);
 }
+// Step G5's W of a chunk from its max |dY| and max |X| (dm, xm): estimate_training_grad's w for |h|, |q| and
+// |g| at their bounds fl(dm + |a~|), fl(fl(xm + |Mean|) |c~|) and the sum of those two.
+inline double training_grad_width(float dm, float xm, double m, double a, double c, double sr) {
+    const double h = double(dm) + std::fabs(a);
+    const double q = (double(xm) + std::fabs(m)) * std::fabs(c);
+    const double g = h + q;
+    const double G = (g * 7 + h) + q * 3;
+    const double K1 = std::fabs(sr) * (0x1p-53 * (1 + 0x1p-40));
+    const double K2 = (std::fabs(sr) * std::fabs(a)) * (0x1p-53 * (1 + 0x1p-40));
+    return (G * K1 + K2) + 0x1p-1068;
+}
+// Step G5's first stage on a FLOAT32 run: z = fl(sr~ g) as estimate_training_grad computes it, decided where
+// fl(z - W) and fl(z + W) round to the same float (W < 2^900, the caller's check); otherwise undecided_bits.
+// Returns whether any element is undecided.
+DMLREF_CLONES bool training_grad_first_f32(const float* __restrict dy, const float* __restrict x, int64_t n, double m,
+                                           double a, double c, double sr, double W, float* __restrict value) {
+    uint32_t* __restrict out = reinterpret_cast<uint32_t*>(value);
+    uint32_t any = 0;
+    for (int64_t j = 0; j < n; ++j) {
+        const double h = double(dy[j]) - a;
+        const double q = (double(x[j]) - m) * c;
+        const double z = sr * (h - q);
+        const uint32_t lo = to_bits(static_cast<float>(z - W)), hi = to_bits(static_cast<float>(z + W));
+        const uint32_t mask = 0u - uint32_t(lo != hi);
+        any |= mask;
+        out[j] = (lo & ~mask) | (undecided_bits<float>() & mask);
+    }
+    return any != 0;
+}
 
 // ---- FLOAT16 runs in two stages (header, steps H1 to H5) ----------------------------------------
 
@@ -1662,11 +1723,14 @@ inline bool run_training_grad(const half* dy, const half* x, int64_t n, double m
 }
 
 // The grad's OutputGradientTensor over a run of constant statistics (x = dY, Mean and Bias 0): FLOAT32's first
-// stage (step G4; its undecided elements go to the forward's float64 estimate in the caller), FLOAT16's two.
-inline bool run_grad(const float* dy, int64_t n, double sr, float* value, uint64_t&) {
-    return grad_run_f32(dy, n, sr, value);
+// stage (step G4, with the chunk's W; its undecided elements go to the forward's float64 estimate in the
+// caller; without a usable W every element does), FLOAT16's two.
+inline bool run_grad(const float* dy, int64_t n, double sr, double W, float* value, uint64_t&) {
+    if (W < 0x1p900) return grad_run_f32(dy, n, sr, W, value);
+    std::fill_n(reinterpret_cast<uint32_t*>(value), n, undecided_bits<float>());
+    return n > 0;
 }
-inline bool run_grad(const half* dy, int64_t n, double sr, half* value, uint64_t& single) {
+inline bool run_grad(const half* dy, int64_t n, double sr, double, half* value, uint64_t& single) {
 #if defined(DMLREF_F16C_PATHS)
     if (have_f16c()) return half_run(grad_half(dy, sr), n, value, single);
 #endif
@@ -1730,6 +1794,7 @@ template <class T, class D> bool grad(const D& d, const Bindings& b) {
     const std::span<std::byte> ib = b.at("InputGradientTensor"), ob = b.at("OutputGradientTensor");
     const bool overlap = overlaps(ib, ob);
     std::atomic<uint64_t> plain{0}, single{0};
+    std::vector<std::array<uint32_t, 2>> largest;  // each sums task's max |dY| and max |X| (step G5)
     auto output = [&](int64_t task) {
         const auto [at, first, n] = nest.task(task);
         const std::array<int64_t, K>& step = nest.inner.stride;
@@ -1742,7 +1807,30 @@ template <class T, class D> bool grad(const D& d, const Bindings& b) {
         const T* xr = x + at[kIn];
         const size_t k0 = size_t(at[kStat]);
         bool any = false;
-        if (training && step[kStat] == 0 && step[kX] == 1 && step[kIn] == 1) {
+        const double W = training && !is_half_v<T> && !largest.empty()
+                             ? training_grad_width(from_bits<float>(largest[size_t(task)][0]),
+                                                   from_bits<float>(largest[size_t(task)][1]), load(mean[k0]), a[k0],
+                                                   c[k0], sr[k0])
+                             : std::numeric_limits<double>::quiet_NaN();
+        if (training && step[kStat] == 0 && step[kX] == 1 && step[kIn] == 1 && W < 0x1p900) {
+            // Step G5's first stage (FLOAT32; W is NaN otherwise), its undecided elements the float64 estimate.
+            if constexpr (!is_half_v<T>) {
+                const double m = load(mean[k0]);
+                any = training_grad_first_f32(dyr, xr, n, m, a[k0], c[k0], sr[k0], W, value);
+                by_single = uint64_t(n);
+                if (any) {
+                    any = false;
+                    for (int64_t j = 0; j < n; ++j)
+                        if (is_undecided(value[j])) {
+                            --by_single;
+                            double ze, we;
+                            estimate_training_grad(load(dyr[j]), load(xr[j]), m, a[k0], c[k0], sr[k0], ze, we);
+                            value[j] = decide_one(ze, we, value);
+                            any |= is_undecided(value[j]);
+                        }
+                }
+            }
+        } else if (training && step[kStat] == 0 && step[kX] == 1 && step[kIn] == 1) {
             any = run_training_grad(dyr, xr, n, load(mean[k0]), a[k0], c[k0], sr[k0], value, by_single);
         } else if (training) {
             for (int64_t j = 0; j < n; ++j) {
@@ -1754,7 +1842,10 @@ template <class T, class D> bool grad(const D& d, const Bindings& b) {
                 any |= is_undecided(value[j]);
             }
         } else if (step[kStat] == 0 && step[kX] == 1) {
-            any = run_grad(dyr, n, sr[k0], value, by_single);
+            const double W = !is_half_v<T> && !largest.empty()
+                                 ? grad_width(from_bits<float>(largest[size_t(task)][0]), sr[k0])
+                                 : std::numeric_limits<double>::quiet_NaN();
+            any = run_grad(dyr, n, sr[k0], W, value, by_single);
             if constexpr (!is_half_v<T>) {
                 // Step G4's undecided elements: the float64 estimate (steps 3 to 8).
                 by_single = uint64_t(n);
@@ -1808,7 +1899,8 @@ template <class T, class D> bool grad(const D& d, const Bindings& b) {
                                                             nest, dy, kX, x, kIn, kStat, count, add, finish,
                                                             [&](int64_t task) {
         if (fused) output(task);
-                                                            })
+                                                            },
+                                                            &largest)
         : serial_sums<GradSums>(d.InputTensor.Sizes, dy, dY.strides.data(), x, X.strides.data(), stat, count, add,
                                 finish);
     if (!finite) return false;
