@@ -33,6 +33,16 @@ def t(name, op, inputs, expected, args=None, out_dtype=None):
                                     'descriptor': {'shape': expected[1], 'dataType': out_dtype or first[2]}}}}}
 
 
+def dynamic(test):
+    """The test as WPT writes a dynamic shape: the concrete shape in the operand's 'shape', the descriptor's
+    first dimension named ({name, maxSize})."""
+    g = test['graph']
+    for o in list(g['inputs'].values()) + list(g['expectedOutputs'].values()):
+        o['shape'] = o['descriptor']['shape']
+        o['descriptor']['shape'] = [{'name': 'batch', 'maxSize': 8}] + o['shape'][1:]
+    return test
+
+
 TESTS = [
     # name, test, expected status, bit-exact
     ('relu', t('relu float32', 'relu', {'input': ([1.5, -2, 0, -0.0], [4], 'float32')}, ([1.5, 0, 0, 0], [4])),
@@ -111,6 +121,18 @@ TESTS = [
     ('triangular lower', t('triangular float32 lower diagonal -1', 'triangular',
                            {'input': (list(range(1, 10)), [3, 3], 'float32')}, ([0, 0, 0, 4, 0, 0, 7, 8, 0], [3, 3]),
                            {'options': {'upper': False, 'diagonal': -1}}), 'agree', True),
+    # running sums along the axis; exclusive and reversed: the sum of the elements after each one
+    ('cumulativeSum', t('cumulativeSum float32 axis 1', 'cumulativeSum',
+                        {'input': ([1, 2, 3, 4, 5, 6], [2, 3], 'float32')}, ([1, 3, 6, 4, 9, 15], [2, 3]),
+                        {'extra': {'axis': 1}}), 'agree', True),
+    ('cumulativeSum exclusive reversed', t('cumulativeSum int32 exclusive reversed', 'cumulativeSum',
+                                           {'input': ([1, 2, 3, 4], [4], 'int32')}, ([9, 7, 4, 0], [4]),
+                                           {'extra': {'axis': 0}, 'options': {'exclusive': True, 'reversed': True}}),
+     'agree', True),
+    ('cumulativeSum wrong', t('cumulativeSum int32 wrong', 'cumulativeSum', {'input': ([1, 2, 3], [3], 'int32')},
+                              ([1, 3, 7], [3]), {'extra': {'axis': 0}}), 'disagree', False),
+    ('dynamic shape', dynamic(t('tile float32 dynamic batch', 'tile', {'input': ([1, 2], [1, 2], 'float32')},
+                                ([1, 2, 1, 2], [2, 2]), {'extra': {'repetitions': [2, 1]}})), 'agree', True),
     ('no mapping', t('lstm', 'lstm', {'input': ([1], [1], 'float32')}, ([1], [1])), 'skipped', None),
 ]
 

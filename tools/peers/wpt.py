@@ -89,6 +89,10 @@ def _reduce_tol(g, op, opts):
             'reduceLogSum': n + 18, 'reduceLogSumExp': 2 * n + 18, 'reduceSumSquare': 2 * n}[op['name']]
 
 
+def _cumsum_tol(g, op, opts):
+    return g['inputs'][op['_in'][0]]['descriptor']['shape'][op['_args']['axis']] - 1
+
+
 def _softmax_tol(g, op, opts):
     shape = g['inputs'][op['_in'][0]]['descriptor']['shape']
     return shape[op['_args'].get('axis', len(shape) - 1)] * 3 + 3
@@ -103,6 +107,7 @@ WPT_TOLERANCE = {
     'cast': (ULP, {'float32': 1, 'float16': 1}),
     'clamp': (ULP, {}), 'concat': (ULP, {}),
     'conv2d': (ULP, {'float32': _conv_tol, 'float16': _conv_tol}),
+    'cumulativeSum': (ULP, {'float32': _cumsum_tol}),
     'convTranspose2d': (ULP, {'float32': _conv_tol, 'float16': _conv_tol}),
     'add': (ULP, {'float32': 1, 'float16': 1}), 'sub': (ULP, {'float32': 1, 'float16': 1}),
     'mul': (ULP, {'float32': 1, 'float16': 1}), 'div': (ULP, {'float32': 2, 'float16': 2}),
@@ -323,7 +328,7 @@ for _k in list(BINARY) + list(UNARY) + list(ACTIVATION) + ['clamp', 'cast', 'pre
 for _k in ['concat', 'split', 'gather', 'gatherElements', 'gatherND', 'scatterElements', 'scatterND', 'pad',
            'tile', 'triangular', 'argMin', 'argMax', 'expand', 'reshape', 'slice', 'transpose']:
     FAMILY[_k] = 'data movement'
-for _k in ['gemm', 'matmul', 'conv2d', 'convTranspose2d', 'softmax'] + list(REDUCE):
+for _k in ['gemm', 'matmul', 'conv2d', 'convTranspose2d', 'softmax', 'cumulativeSum'] + list(REDUCE):
     FAMILY[_k] = 'GEMM/convolution/reduce'
 for _k in ['batchNormalization', 'instanceNormalization', 'layerNormalization']:
     FAMILY[_k] = 'normalization'
@@ -334,6 +339,16 @@ def _args(op):
     for d in op['arguments']:
         a.update(d)
     return a
+
+
+def concrete(g):
+    """The graph with each operand's concrete 'shape' (WPT's dynamic-shape tests: the descriptor's shape then
+    names dimensions, {name, maxSize}) as its descriptor's shape."""
+    g = dict(g)
+    for key in ('inputs', 'expectedOutputs'):
+        g[key] = {n: dict(o, descriptor=dict(o['descriptor'], shape=o['shape'])) if 'shape' in o else o
+                  for n, o in g.get(key, {}).items()}
+    return g
 
 
 def map_test(g):
@@ -623,6 +638,15 @@ def map_test(g):
         desc['Repeats'] = list(args['repetitions']) or [1]
         data = {'InputTensor': x}
         operator = 'TILE'
+    elif name == 'cumulativeSum':
+        _, s, t, x = inp('input')
+        desc['InputTensor'] = tensor(s, t)
+        desc['OutputTensor'] = tensor(s, out_dt)
+        desc['Axis'] = args['axis']
+        desc['AxisDirection'] = 'DECREASING' if opts.get('reversed') else 'INCREASING'
+        desc['HasExclusiveSum'] = 1 if opts.get('exclusive') else 0
+        data = {'InputTensor': x}
+        operator = 'CUMULATIVE_SUMMATION'
     elif name == 'triangular':
         _, s, t, x = inp('input')
         k = opts.get('diagonal', 0)
@@ -776,7 +800,7 @@ def run(args):
         for n, t in enumerate(tests):
             r = {'file': fname, 'test': t['name'], 'n': n}
             results.append(r)
-            g = t['graph']
+            g = concrete(t['graph'])
             try:
                 case, mapping, op = map_test(g)
             except Skip as e:
