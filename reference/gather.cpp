@@ -65,7 +65,6 @@
 
 #include <array>
 #include <cstring>
-#include <nlohmann/json.hpp>
 #include <optional>
 
 namespace dmlref::reference {
