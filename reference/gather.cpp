@@ -65,6 +65,7 @@
 
 #include <array>
 #include <cstring>
+#include <nlohmann/json.hpp>
 #include <optional>
 
 namespace dmlref::reference {
