@@ -45,11 +45,8 @@
 #include "dmlref/numeric.hpp"
 #include "dmlref/readings.hpp"
 
-#include <algorithm>
 #include <bit>
 #include <cstring>
-#include <tuple>
-#include <utility>
 #include <type_traits>
 
 namespace dmlref::reference {
@@ -168,86 +165,6 @@ void require_same_sizes_of(OT op, Diagnostics& diags, std::initializer_list<Name
     require_same_sizes(diags, all, logic_rule(op, "same-sizes"));
 }
 
-// ---- Truth values at the output's width -------------------------------------------------------
-// The comparisons, IS_NAN and IS_INFINITY write one of two bit patterns, true's or false's, at the
-// output's width. map_truth evaluates the predicate over a block of a run's elements into a truth
-// buffer of the input's width (a loop per input type: a comparison into its own width vectorises,
-// one into a byte does not), then stores the block at the output's width (a loop per pair of
-// widths, shared by every operator and input type): a comparison compiles 11 + 16 loops, not
-// 11 x 4, for the same elements written in the same order. Within a block every input element is
-// read before any output element is written, so an output bound to an input's buffer (the same
-// desc) reads each element before it writes it, as map_elements does (include/dmlref/tensor.hpp).
-constexpr int64_t kTruthBlock = 512;
-
-// Writes `one` where truth[i] is not 0, else `zero`, at out[offset + i * step] for i < n.
-using StoreTruth = void (*)(std::byte* out, int64_t offset, int64_t step, const void* truth, int64_t n, uint64_t one,
-                            uint64_t zero);
-
-template <class M, class U>
-void store_truth(std::byte* out, int64_t offset, int64_t step, const void* truth, int64_t n, uint64_t one_bits,
-                 uint64_t zero_bits) {
-    U* o = reinterpret_cast<U*>(out) + offset;
-    const M* t = static_cast<const M*>(truth);
-    const U one = U(one_bits), zero = U(zero_bits);
-    if (step == 1) {
-        for (int64_t i = 0; i < n; ++i) o[i] = t[i] ? one : zero;
-    } else {
-        for (int64_t i = 0; i < n; ++i) o[i * step] = t[i] ? one : zero;
-    }
-}
-
-// IF's selection: out[i] = truth[i] ? a[i] : b[i] for i < n, the elements W wide, through their
-// offsets and steps (in elements; the output's, A's, B's).
-using SelectBlock = void (*)(std::byte* out, const std::byte* a, const std::byte* b, std::array<int64_t, 3> offset,
-                             std::array<int64_t, 3> step, const void* truth, int64_t n);
-
-template <class M, class W>
-void select_block(std::byte* out, const std::byte* a, const std::byte* b, std::array<int64_t, 3> offset,
-                  std::array<int64_t, 3> step, const void* truth, int64_t n) {
-    W* o = reinterpret_cast<W*>(out) + offset[0];
-    const W* x = reinterpret_cast<const W*>(a) + offset[1];
-    const W* y = reinterpret_cast<const W*>(b) + offset[2];
-    const M* t = static_cast<const M*>(truth);
-    if (step[0] == 1 && step[1] == 1 && step[2] == 1) {
-        for (int64_t i = 0; i < n; ++i) o[i] = t[i] ? x[i] : y[i];
-    } else {
-        for (int64_t i = 0; i < n; ++i) o[i * step[0]] = t[i] ? x[i * step[1]] : y[i * step[2]];
-    }
-}
-
-// Evaluates `pred` over the elements of the runs of `out` and `in...` into blocks of truth values
-// of M (1 or 0), and hands each block to store(block's output offset, its output step, truth, n).
-template <class M, class... TIn, size_t... I, class P, class Store>
-void truth_blocks_impl(std::index_sequence<I...>, const TensorView& out, P& pred, Store& store, view_for<TIn>... in) {
-    constexpr size_t K = 1 + sizeof...(TIn);
-    const std::array<const int64_t*, K> strides = {out.strides.data(), in.strides.data()...};
-    for_each_run<K>(out.sizes(), strides, std::array<int64_t, K>{},
-                    [&](const std::array<int64_t, K>& off, int64_t count, const std::array<int64_t, K>& step) {
-        const std::tuple<const TIn*...> a{(in.template data<TIn>() + off[I + 1])...};
-        M truth[kTruthBlock];
-        for (int64_t first = 0; first < count; first += kTruthBlock) {
-            const int64_t n = std::min(kTruthBlock, count - first);
-            if (((step[I + 1] == 1) && ...)) {
-                for (int64_t i = 0; i < n; ++i) truth[i] = M(pred(std::get<I>(a)[first + i]...));
-            } else {
-                for (int64_t i = 0; i < n; ++i) truth[i] = M(pred(std::get<I>(a)[(first + i) * step[I + 1]]...));
-            }
-            store(off, first, step, static_cast<const void*>(truth), n);
-        }
-    });
-}
-
-// map_elements<U, TIn...>(out, [&](TIn... x) { return pred(x...) ? U(one) : U(zero); }, in...) for
-// the unsigned integer U of the output's width.
-template <class T0, class... TIn, class P>
-void map_truth(const TensorView& out, uint64_t one, uint64_t zero, P&& pred, view_for<T0> in0, view_for<TIn>... in) {
-    using M = uint_of<T0>;
-    const StoreTruth st = dispatch_width(out.desc.DataType, []<class U>() -> StoreTruth { return &store_truth<M, U>; });
-    auto store = [&](const auto& off, int64_t first, const auto& step, const void* truth, int64_t n) {
-        st(out.base, off[0] + first * step[0], step[0], truth, n, one, zero);
-    };
-    truth_blocks_impl<M, T0, TIn...>(std::index_sequence_for<T0, TIn...>{}, out, pred, store, in0, in...);
-}
 }  // namespace
 
 // ---- ATensor, BTensor -> OutputTensor ----------------------------------------------------------
@@ -273,10 +190,12 @@ template <OT Op> void evaluate(const Binary<Op>& d, const Bindings& b) {
     const TensorView Y(d.OutputTensor, b.at("OutputTensor"));
     const DataType in = d.ATensor.DataType, out = d.OutputTensor.DataType;
     if constexpr (is_comparison(Op)) {
-        const uint64_t one = true_bits(out), zero = value_bits(out, 0);
-        dispatch(in, [&]<class T>() {
-            map_truth<T, T>(
-                Y, one, zero, [](T x, T y) { return compare<Op>(x, y); }, A, B);
+        dispatch_width(out, [&]<class U>() {
+            const U one = U(true_bits(out)), zero = U(value_bits(out, 0));
+            dispatch(in, [&]<class T>() {
+                map_elements<U, T, T>(
+                    Y, [=](T x, T y) { return compare<Op>(x, y) ? one : zero; }, A, B);
+            });
         });
     } else if constexpr (Op == OT::ELEMENT_WISE_LOGICAL_AND || Op == OT::ELEMENT_WISE_LOGICAL_OR ||
                          Op == OT::ELEMENT_WISE_LOGICAL_XOR) {
@@ -345,10 +264,12 @@ template <OT Op> void evaluate(const Unary<Op>& d, const Bindings& b) {
                 Y, [=](T x) { return nonzero(x) ? zero : one; }, X);
         });
     } else if constexpr (Op == OT::ELEMENT_WISE_IS_NAN) {
-        const uint64_t one = true_bits(out), zero = value_bits(out, 0);
-        dispatch(in, [&]<class T>() {
-            map_truth<T>(
-                Y, one, zero, [](T x) { return is_nan(x); }, X);
+        dispatch_width(out, [&]<class U>() {
+            const U one = U(true_bits(out)), zero = U(value_bits(out, 0));
+            dispatch(in, [&]<class T>() {
+                map_elements<U, T>(
+                    Y, [=](T x) { return is_nan(x) ? one : zero; }, X);
+            });
         });
     } else if constexpr (Op == OT::ELEMENT_WISE_BIT_NOT) {
         dispatch_width(in, [&]<class W>() {
@@ -385,20 +306,24 @@ void evaluate(const DML_ELEMENT_WISE_IS_INFINITY_OPERATOR_DESC& d, const Binding
     const DataType in = d.InputTensor.DataType, out = d.OutputTensor.DataType;
     const bool positive = d.InfinityMode != DML_IS_INFINITY_MODE_NEGATIVE,
                negative = d.InfinityMode != DML_IS_INFINITY_MODE_POSITIVE;
-    const uint64_t one = true_bits(out), zero = value_bits(out, 0);
-    dispatch(in, [&]<class T>() {
-        map_truth<T>(
-            Y, one, zero,
-            [=](T x) {
-            if constexpr (is_floating_v<T>) {
-                const double v = widen(x);
-                return (v == std::numeric_limits<double>::infinity() && positive) ||
-                       (v == -std::numeric_limits<double>::infinity() && negative);
-            } else {
-                return false;  // no integer is infinite
-            }
-            },
-            X);
+    dispatch_width(out, [&]<class U>() {
+        const U one = U(true_bits(out)), zero = U(value_bits(out, 0));
+        dispatch(in, [&]<class T>() {
+            map_elements<U, T>(
+                Y,
+                [=](T x) {
+                if constexpr (is_floating_v<T>) {
+                    const double v = widen(x);
+                    return (v == std::numeric_limits<double>::infinity() && positive) ||
+                                   (v == -std::numeric_limits<double>::infinity() && negative)
+                               ? one
+                               : zero;
+                } else {
+                    return zero;  // no integer is infinite
+                }
+                },
+                X);
+        });
     });
 }
 
@@ -424,31 +349,10 @@ void evaluate(const DML_ELEMENT_WISE_IF_OPERATOR_DESC& d, const Bindings& b) {
     // IfCondition=NaNSelectsB (docs/golden.md, "Alternative readings"): `c > 0 || c < 0`, so a NaN
     // condition selects B.
     const bool nan_selects_b = in_force<"IfCondition", "NaNSelectsB">();
-    // The condition's truth per block (a loop per condition type), then the selection at the
-    // elements' width (a loop per pair of widths): 11 + 16 loops, not 11 x 4. Each element of A and B
-    // is read before the output element in its place is written, as map_elements does.
-    dispatch(d.ConditionTensor.DataType, [&]<class T>() {
-        using M = uint_of<T>;
-        const SelectBlock select = dispatch_width(d.ATensor.DataType,
-                                                  []<class W>() -> SelectBlock { return &select_block<M, W>; });
-        const std::array<const int64_t*, 4> strides = {Y.strides.data(), C.strides.data(), A.strides.data(),
-                                                       B.strides.data()};
-        for_each_run<4>(Y.sizes(), strides, std::array<int64_t, 4>{},
-                        [&](const std::array<int64_t, 4>& off, int64_t count, const std::array<int64_t, 4>& step) {
-            const T* c = C.data<T>() + off[1];
-            const auto truth_of = [=](T x) { return M(nonzero(x) && !(nan_selects_b && is_nan(x))); };
-            M truth[kTruthBlock];
-            for (int64_t first = 0; first < count; first += kTruthBlock) {
-                const int64_t n = std::min(kTruthBlock, count - first);
-                if (step[1] == 1) {
-                    for (int64_t i = 0; i < n; ++i) truth[i] = truth_of(c[first + i]);
-                } else {
-                    for (int64_t i = 0; i < n; ++i) truth[i] = truth_of(c[(first + i) * step[1]]);
-                }
-                select(Y.base, A.base, B.base,
-                       {off[0] + first * step[0], off[2] + first * step[2], off[3] + first * step[3]},
-                       {step[0], step[2], step[3]}, static_cast<const void*>(truth), n);
-            }
+    dispatch_width(d.ATensor.DataType, [&]<class W>() {
+        dispatch(d.ConditionTensor.DataType, [&]<class T>() {
+            map_elements<W, T, W, W>(
+                Y, [=](T c, W a, W x) { return nonzero(c) && !(nan_selects_b && is_nan(c)) ? a : x; }, C, A, B);
         });
     });
 }
