@@ -6,6 +6,7 @@
 //   - a valid case written as a golden reads back to the same input bits and expected values.
 // Build and run: fuzz/run.sh [SECONDS] (docs/fuzzing.md). The bundled cases/ are the seed corpus.
 #include "dmlref/case.hpp"
+#include "dmlref/json_document.hpp"
 
 #include <cstdint>
 #include <cstdio>

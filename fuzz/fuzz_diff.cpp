@@ -4,6 +4,7 @@
 // that read have the output's logical size. docs/fuzzing.md.
 #include "dmlref/descs/activation.hpp"
 #include "dmlref/diff.hpp"
+#include "dmlref/json_document.hpp"
 
 #include <unistd.h>
 

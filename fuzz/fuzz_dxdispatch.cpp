@@ -5,6 +5,7 @@
 // Seeds: models `dmlref export-dxdispatch` writes for the bundled cases (fuzz/run.sh). docs/fuzzing.md.
 #include "dmlref/case.hpp"
 #include "dmlref/dxdispatch.hpp"
+#include "dmlref/json_document.hpp"
 
 #include <unistd.h>
 

@@ -10,6 +10,8 @@
 
 #include "dmlref/checked.hpp"
 
+#include <nlohmann/json.hpp>
+
 namespace dmlref::reference {
 
 namespace rec_convolution {

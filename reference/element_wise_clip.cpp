@@ -24,6 +24,7 @@
 #include "element_wise_clip.hpp"
 #include "common.hpp"
 #include "dmlref/explain.hpp"
+#include "dmlref/values.hpp"
 
 #include <cstring>
 #include "dmlref/readings.hpp"

@@ -5,6 +5,8 @@
 
 #include "kit/policies.hpp"
 
+#include <nlohmann/json.hpp>
+
 namespace dmlref::reference {
 
 namespace rec_join_split {

@@ -5,7 +5,6 @@
 #include "common.hpp"
 
 #include "dmlref/checked.hpp"
-#include "dmlref/gen.hpp"
 
 #include "dmlref/explain.hpp"
 

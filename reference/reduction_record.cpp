@@ -11,6 +11,7 @@
 #include "kit/policies.hpp"
 
 #include <algorithm>
+#include <nlohmann/json.hpp>
 
 namespace dmlref::reference {
 

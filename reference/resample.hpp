@@ -53,5 +53,9 @@ bool evaluate_fast(const DML_RESAMPLE3_OPERATOR_DESC& d, const Bindings& b);
 bool evaluate_fast(const DML_RESAMPLE_GRAD_OPERATOR_DESC& d, const Bindings& b);
 bool evaluate_fast(const DML_RESAMPLE_GRAD1_OPERATOR_DESC& d, const Bindings& b);
 bool explain_resample(const Case& c, std::string_view output, uint64_t flat, FamilyExplanation& out);
+// The same for `op`, a RESAMPLE desc that stands for c's operator and reads c's InputTensor with
+// its desc (UPSAMPLE_2D's, reference/upsample_2d.cpp), without a copy of the case.
+bool explain_resample_as(const Case& c, const Operator& op, std::string_view output, uint64_t flat,
+                         FamilyExplanation& out);
 
 }  // namespace dmlref::reference

@@ -11,6 +11,7 @@
 #include "dmlref/checked.hpp"
 
 #include <cmath>
+#include <nlohmann/json.hpp>
 
 namespace dmlref::reference {
 

@@ -284,10 +284,15 @@ void resample_terms(const Operator& op, std::span<const std::byte> values, Coord
 // ---- explain (dmlref/explain.hpp, docs/explain.md) -------------------------------------------
 
 bool reference::explain_resample(const Case& c, std::string_view output, uint64_t flat, FamilyExplanation& out) {
+    return explain_resample_as(c, c.op, output, flat, out);
+}
+
+bool reference::explain_resample_as(const Case& c, const Operator& op, std::string_view output, uint64_t flat,
+                                    FamilyExplanation& out) {
     using namespace resampling;
     return visit_as<DML_RESAMPLE_OPERATOR_DESC, DML_RESAMPLE1_OPERATOR_DESC, DML_RESAMPLE2_OPERATOR_DESC,
                     DML_RESAMPLE3_OPERATOR_DESC, DML_RESAMPLE_GRAD_OPERATOR_DESC, DML_RESAMPLE_GRAD1_OPERATOR_DESC>(
-        c.op.Desc,
+        op.Desc,
         [&](const auto& d) {
         using D = std::decay_t<decltype(d)>;
         constexpr bool grad = std::is_same_v<D, DML_RESAMPLE_GRAD_OPERATOR_DESC> ||

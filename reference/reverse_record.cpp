@@ -6,6 +6,10 @@
 
 #include "kit/policies.hpp"
 
+#include "dmlref/values.hpp"
+
+#include <nlohmann/json.hpp>
+
 namespace dmlref::reference {
 
 namespace rec_reverse {

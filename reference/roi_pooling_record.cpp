@@ -7,6 +7,7 @@
 #include "kit/policies.hpp"
 
 #include <cmath>
+#include <nlohmann/json.hpp>
 
 namespace dmlref::reference {
 

@@ -32,6 +32,7 @@
 #include <algorithm>
 #include <cstring>
 #include <numeric>
+#include <nlohmann/json.hpp>
 
 namespace dmlref::reference {
 

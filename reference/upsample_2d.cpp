@@ -87,11 +87,10 @@ Boundary boundary(const DML_UPSAMPLE_2D_OPERATOR_DESC& d, std::string_view outpu
 bool explain_upsample_2d(const Case& c, std::string_view output, uint64_t flat, FamilyExplanation& out) {
     const auto* d = get_if<DML_UPSAMPLE_2D_OPERATOR_DESC>(&c.op.Desc);
     if (!d) return false;
-    Case r = c;
-    r.op = Operator{OperatorType::RESAMPLE, as_resample(*d)};
+    const Operator r{OperatorType::RESAMPLE, as_resample(*d)};  // its InputTensor is c's
     out.facts.emplace_back("as RESAMPLE", "ScaleCount 4, Scales {1, 1, " + std::to_string(d->ScaleSize.Height) + ", " +
                                               std::to_string(d->ScaleSize.Width) + "} (ScaleSize's Height and Width)");
-    return explain_resample(r, output, flat, out);
+    return explain_resample_as(c, r, output, flat, out);
 }
 
 }  // namespace dmlref::reference

@@ -9,6 +9,8 @@
 
 #include "kit/policies.hpp"
 
+#include <nlohmann/json.hpp>
+
 namespace dmlref::reference {
 
 namespace rec_upsample_2d {

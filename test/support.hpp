@@ -13,6 +13,7 @@
 #include "dmlref/descs/resample.hpp"
 #include "dmlref/descs/roi_align.hpp"
 #include "dmlref/descs/slice.hpp"
+#include "dmlref/json_document.hpp"
 #include "dmlref/numeric.hpp"
 #include "dmlref/tolerance.hpp"
 #include "dmlref/values.hpp"

@@ -2,6 +2,8 @@
 // sizes against hand-computed ones, the recipes' properties, reproducibility, and error cases.
 #include "support.hpp"
 
+#include "../reference/kit/family.hpp"
+
 #include "dmlref/coverage.hpp"
 #include "dmlref/descriptor.hpp"
 #include "dmlref/gen.hpp"

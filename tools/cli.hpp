@@ -4,6 +4,7 @@
 #pragma once
 
 #include "dmlref/case.hpp"
+#include "dmlref/json_document.hpp"
 #include "dmlref/printable.hpp"
 
 #include <CLI/CLI.hpp>

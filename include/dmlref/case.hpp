@@ -3,8 +3,9 @@
 #pragma once
 
 #include "dmlref/diagnostics.hpp"
-#include "dmlref/json_document.hpp"
 #include "dmlref/operators.hpp"
+
+#include <nlohmann/json_fwd.hpp>
 
 #include <cstddef>
 #include <filesystem>
@@ -14,6 +15,12 @@
 #include <vector>
 
 namespace dmlref {
+
+// JSON values are declared only (nlohmann/json_fwd.hpp): the evaluators, fast paths and records
+// that include this header never parse nlohmann/json.hpp. A file that reads, writes or destroys
+// them (a Case's input_specs among them) includes dmlref/json_document.hpp.
+using json = nlohmann::json;
+struct JsonDocument;
 
 inline constexpr int kCaseFormatVersion = 1;
 std::string_view dmlref_version();

@@ -83,10 +83,7 @@ bool write_case(const Generated& g, const std::filesystem::path& file, uint64_t 
 // found otherwise.
 bool expect_error_met(const Diagnostics& diags, const std::string& rule, const std::string& path, std::string& why);
 
-// A pooling output size along one dimension (floor, or ceil mode: one more when the division
-// has a remainder); 0 when the dilated window does not fit in the padded input.
-uint64_t pooled_size(uint64_t in, uint64_t start, uint64_t end, uint64_t window, uint64_t stride, uint64_t dilation,
-                     bool ceil);
+// pooled_size, a pooling output size along one dimension: reference/kit/family.hpp.
 
 // A seed from a sweep seed and a case name (SplitMix64 over FNV-1a of the name).
 uint64_t case_seed(uint64_t sweep_seed, std::string_view name);

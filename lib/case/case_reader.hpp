@@ -3,6 +3,7 @@
 #pragma once
 
 #include "dmlref/case.hpp"
+#include "dmlref/json_document.hpp"
 #include "dmlref/tolerance.hpp"
 
 #include "dmlref/generate.hpp"

@@ -1,4 +1,5 @@
-// Precompiled header of the library (tools/pch and test/pch add to it for the tool and the tests): the standard library
+// Precompiled header of the plain loops and the fast paths (lib/pch/dmlref_json_pch.hpp adds
+// nlohmann/json.hpp to it for lib/'s machinery, the records, the tool and the tests): the standard library
 // and the third-party headers nearly every translation unit includes through include/dmlref/. Only
 // headers that never change with dmlref's own code belong here, so that the header is compiled once
 // per target and never invalidates a build. It changes no meaning: every file still includes what
@@ -24,4 +25,4 @@
 #include <vector>
 
 #include <Eigen/Core>
-#include <nlohmann/json.hpp>
+#include <nlohmann/json_fwd.hpp>

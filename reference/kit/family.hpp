@@ -17,6 +17,16 @@
 #include <string_view>
 #include <vector>
 
+namespace dmlref::gen {
+
+// A pooling output size along one dimension (floor, or ceil mode: one more when the division
+// has a remainder); 0 when the dilated window does not fit in the padded input. For the records'
+// derived sizes (SizeRequest, below) and gen (lib/gen/gen_derive.cpp).
+uint64_t pooled_size(uint64_t in, uint64_t start, uint64_t end, uint64_t window, uint64_t stride, uint64_t dilation,
+                     bool ceil);
+
+}  // namespace dmlref::gen
+
 namespace dmlref::kit {
 
 // ---- Judging: per output, a mode (data), and the hooks the mode needs ------------------------

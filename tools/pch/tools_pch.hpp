@@ -1,5 +1,5 @@
-// Precompiled header of the dmlref tool: the library's (lib/pch/dmlref_pch.hpp) and CLI11, whose
+// Precompiled header of the dmlref tool: the machinery's (lib/pch/dmlref_json_pch.hpp) and CLI11, whose
 // header-only parser costs every command file about ten seconds of compile time without it.
-#include "../../lib/pch/dmlref_pch.hpp"
+#include "../../lib/pch/dmlref_json_pch.hpp"
 
 #include <CLI/CLI.hpp>
