@@ -85,6 +85,21 @@ def T(a_or_type, sizes=None, strides=None):
     return d
 
 
+def split_padding(total, auto, start, end):
+    """ONNX's SAME padding: the total split in two, the odd one at the end (SAME_UPPER) or the start."""
+    lo, hi = total // 2, total - total // 2
+    start.append(hi if auto == "SAME_LOWER" else lo)
+    end.append(lo if auto == "SAME_LOWER" else hi)
+
+
+def same_padding(auto, out_sizes, strides, kernel, dilations, in_sizes):
+    """StartPadding and EndPadding of auto_pad SAME_UPPER or SAME_LOWER for a forward window."""
+    start, end = [], []
+    for o, st, k, d, n in zip(out_sizes, strides, kernel, dilations, in_sizes):
+        split_padding(max((o - 1) * st + (k - 1) * d + 1 - n, 0), auto, start, end)
+    return start, end
+
+
 def packed_strides(shape):
     st, acc = [], 1
     for s in reversed(shape):
@@ -447,16 +462,9 @@ def conv_geometry(c, x, w, y, transpose):
             if total < 0:
                 op[i] += -total
                 total = 0
-            lo, hi = total // 2, total - total // 2
-            start.append(hi if auto == "SAME_LOWER" else lo)
-            end.append(lo if auto == "SAME_LOWER" else hi)
+            split_padding(total, auto, start, end)
     elif auto in ("SAME_UPPER", "SAME_LOWER"):
-        start, end = [], []
-        for i in range(sp):
-            total = max((outsp[i] - 1) * s[i] + (k[i] - 1) * d[i] + 1 - x.shape[2 + i], 0)
-            lo, hi = total // 2, total - total // 2
-            start.append(hi if auto == "SAME_LOWER" else lo)
-            end.append(lo if auto == "SAME_LOWER" else hi)
+        start, end = same_padding(auto, outsp, s, k, d, x.shape[2:])
     elif auto == "VALID":
         start, end = [0] * sp, [0] * sp
     return sp, s, d, start, end, op
@@ -771,12 +779,7 @@ def pool_geometry(c, x, y, k):
     start, end = pads[:sp], pads[sp:]
     outsp = list(y.shape[2:])
     if auto in ("SAME_UPPER", "SAME_LOWER"):
-        start, end = [], []
-        for i in range(sp):
-            total = max((outsp[i] - 1) * s[i] + (k[i] - 1) * d[i] + 1 - x.shape[2 + i], 0)
-            lo, hi = total // 2, total - total // 2
-            start.append(hi if auto == "SAME_LOWER" else lo)
-            end.append(lo if auto == "SAME_LOWER" else hi)
+        start, end = same_padding(auto, outsp, s, k, d, x.shape[2:])
     elif auto == "VALID":
         start, end = [0] * sp, [0] * sp
     extra = [0] * sp
