@@ -477,15 +477,21 @@ def conv_shapes(sp, x, w, y):
     return list(x.shape), list(w.shape), list(y.shape)
 
 
-def h_conv(c, transpose=False):
-    x, w = c.ins[:2]
-    bias = c.i(2)
-    y = c.outs[0]
+def conv_layout(c, x, w, y, transpose):
+    """conv_geometry and conv_shapes, a 1-D convolution lifted to 2-D: sizes, Strides, Dilations,
+    StartPadding, EndPadding, OutputPadding and DimensionCount."""
     sp, s, d, start, end, op = conv_geometry(c, x, w, y, transpose)
     xs, ws, ys = conv_shapes(sp, x, w, y)
     if sp == 1:
         s, d, start, end, op = [1] + s, [1] + d, [0] + start, [0] + end, [0] + op
-    dims = len(xs) - 2
+    return xs, ws, ys, s, d, start, end, op, len(xs) - 2
+
+
+def h_conv(c, transpose=False):
+    x, w = c.ins[:2]
+    bias = c.i(2)
+    y = c.outs[0]
+    xs, ws, ys, s, d, start, end, op, dims = conv_layout(c, x, w, y, transpose)
     desc = {"InputTensor": T(x, xs), "FilterTensor": T(w, ws), "BiasTensor": None, "OutputTensor": T(y, ys),
             "Mode": "CROSS_CORRELATION", "Direction": "BACKWARD" if transpose else "FORWARD", "DimensionCount": dims,
             "Strides": s, "Dilations": d, "StartPadding": start, "EndPadding": end, "OutputPadding": op,
@@ -505,11 +511,7 @@ def h_conv_integer(c):
     x, w = c.ins[:2]
     xz, wz = c.i(2), c.i(3)
     y = c.outs[0]
-    sp, s, d, start, end, _ = conv_geometry(c, x, w, y, False)
-    xs, ws, ys = conv_shapes(sp, x, w, y)
-    if sp == 1:
-        s, d, start, end = [1] + s, [1] + d, [0] + start, [0] + end
-    dims = len(xs) - 2
+    xs, ws, ys, s, d, start, end, _, dims = conv_layout(c, x, w, y, False)
     desc = {"InputTensor": T(x, xs), "InputZeroPointTensor": None, "FilterTensor": T(w, ws),
             "FilterZeroPointTensor": None, "OutputTensor": T(y, ys), "DimensionCount": dims, "Strides": s,
             "Dilations": d, "StartPadding": start, "EndPadding": end, "GroupCount": int(c.a("group", 1))}
@@ -1117,11 +1119,7 @@ def h_qlinear_conv(c):
     x, xsc, xzp, w, wsc, wzp, ysc, yzp = c.ins[:8]
     bias = c.i(8)
     y = c.outs[0]
-    sp, s, d, start, end, _ = conv_geometry(c, x, w, y, False)
-    xs, ws, ys = conv_shapes(sp, x, w, y)
-    if sp == 1:
-        s, d, start, end = [1] + s, [1] + d, [0] + start, [0] + end
-    dims = len(xs) - 2
+    xs, ws, ys, s, d, start, end, _, dims = conv_layout(c, x, w, y, False)
     one = [1] * (dims + 2)
     desc = {"InputTensor": T(x, xs), "InputScaleTensor": T(xsc, one), "InputZeroPointTensor": T(xzp, one),
             "FilterTensor": T(w, ws),
