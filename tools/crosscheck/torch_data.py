@@ -23,8 +23,8 @@ so broadcast and strided inputs are included):
   ONE_HOT                where(arange(depth) == index, on, off) (negative indices from the end)
   TOP_K, TOP_K1          torch.topk(sorted=True)
   JOIN, SPLIT            torch.cat, torch.split
-  PADDING, PADDING1      F.pad: constant at any rank; EDGE, REFLECTION as replicate, reflect over
-                         at most the last three dimensions (SYMMETRIC and WRAP: skipped)
+  PADDING, PADDING1      F.pad: constant at any rank; EDGE, REFLECTION as replicate, reflect, one
+                         dimension at a time (SYMMETRIC and WRAP: skipped)
   TILE                   Tensor.repeat
   DEPTH_TO_SPACE(1)      pixel_shuffle (COLUMN_ROW_DEPTH) or the DEPTH_COLUMN_ROW permutation
   SPACE_TO_DEPTH(1)      pixel_unshuffle or the DEPTH_COLUMN_ROW permutation
@@ -266,17 +266,17 @@ def padding(d, npy, dev):
     torch_mode = {"EDGE": "replicate", "REFLECTION": "reflect"}.get(mode)
     if torch_mode is None:
         raise NotImplementedError(f"PaddingMode {mode} (no PyTorch mode)")
-    padded = [k for k in range(x.dim()) if s[k] or e[k]]
-    first = padded[0] if padded else x.dim()
-    n = x.dim() - first
-    if n > 3:
-        raise NotImplementedError(f"{mode} over {n} trailing dimensions (PyTorch pads at most 3)")
     if x.dtype not in (torch.float16, torch.float32, torch.float64):
         raise NotImplementedError(f"{mode} of {x.dtype} (PyTorch pads floats only)")
-    shape = x.shape
-    y = x.reshape(1, -1, *shape[first:]) if n else x
-    y = F.pad(y, pad[:2 * n], torch_mode)
-    return y.reshape(*shape[:first], *y.shape[2:])
+    # One dimension at a time, as a 1-D pad of the last axis (F.pad's replicate and reflect take at
+    # most three): both modes are separable, so padding the axes in turn gives the N-d padding.
+    for k in range(x.dim()):
+        if s[k] or e[k]:
+            y = x.movedim(k, -1)
+            shape = y.shape
+            y = F.pad(y.reshape(1, -1, shape[-1]), [s[k], e[k]], torch_mode)
+            x = y.reshape(*shape[:-1], y.shape[-1]).movedim(-1, k)
+    return x
 
 
 def tile(d, npy, dev):
@@ -320,6 +320,10 @@ OPERATORS = {
 
 
 # ------------------------------------------------------------------------------ planted bugs
+class NotPlanted(Exception):
+    """A plant that would leave this case's outputs unchanged (planted_tally.py counts the rest)."""
+
+
 def plant_last_tie(d, npy, dev, outs):
     """ARGMAX/ARGMIN that returns the last extreme index instead of the first."""
     x = x_in(d, npy, dev)
@@ -358,6 +362,23 @@ def plant_wrong_order(d, npy, dev, outs):
     return {"OutputTensor": depth_to_space("DEPTH_COLUMN_ROW")(dict(d, Order=other), npy, dev)}
 
 
+def plant_edge_mode(d, npy, dev, outs):
+    """PADDING with the mode at the edge off by one element: REFLECTION computed as SYMMETRIC
+    (the edge element repeated), EDGE and SYMMETRIC computed as REFLECTION (numpy's np.pad)."""
+    x = x_in(d, npy, "cpu").numpy()
+    mode = {"REFLECTION": "symmetric", "EDGE": "reflect", "SYMMETRIC": "reflect"}[d["PaddingMode"]]
+    pad = list(zip(d["StartPadding"], d["EndPadding"]))
+    return {"OutputTensor": torch.from_numpy(np.pad(x, pad, mode))}
+
+
+def plant_lost_negative_zero(d, npy, dev, outs):
+    """A move that loses the sign of zero: every -0 of the outputs written as +0 (as a copy through
+    float arithmetic, x + 0, would)."""
+    if not any(bool(((t == 0) & t.signbit()).any()) for t in outs.values()):
+        raise NotPlanted("no -0 in the outputs")
+    return {k: torch.where(t == 0, torch.zeros_like(t), t) for k, t in outs.items()}
+
+
 PLANTED = {
     "last_tie": (plant_last_tie, ["reduction/reduce_op/argmax_float32_ties", "reduction/reduce_op/argmin_float32_ties",
                                  "reduction/argmax_op/increasing_int32_ties", "reduction/argmin_op/increasing_int32_ties"]),
@@ -366,7 +387,11 @@ PLANTED = {
     "inclusive_scan": (plant_inclusive, []),  # targets: the exclusive CUMULATIVE_SUMMATION cases (found below)
     "index_plus_one": (plant_index_plus_one, []),  # targets: GATHER_ELEMENTS FLOAT32 cases (found below)
     "wrong_order": (plant_wrong_order, []),  # targets: DEPTH_TO_SPACE1 FLOAT32 cases where the orders differ
+    "edge_mode": (plant_edge_mode, []),  # targets: PADDING and PADDING1 float cases of EDGE, REFLECTION, SYMMETRIC
+    "lost_negative_zero": (plant_lost_negative_zero, []),  # targets: the moving operators' FLOAT32 and FLOAT16 cases
 }
+MOVES = ("GATHER", "GATHER_ELEMENTS", "GATHER_ND", "GATHER_ND1", "SCATTER_ELEMENTS", "SCATTER_ND", "JOIN", "SPLIT",
+         "PADDING", "PADDING1", "TILE", "DEPTH_TO_SPACE", "DEPTH_TO_SPACE1", "SPACE_TO_DEPTH", "SPACE_TO_DEPTH1")
 
 
 def planted_targets(op, d, rel, golden=None):
@@ -379,6 +404,10 @@ def planted_targets(op, d, rel, golden=None):
     if op == "DEPTH_TO_SPACE1" and dt == "FLOAT32" and d["BlockSize"] > 1 and d["InputTensor"]["Sizes"][1] > d["BlockSize"] ** 2:
         # (with one output channel, or BlockSize 1, both orders give the same tensor)
         bugs.append("wrong_order")
+    if op in ("PADDING", "PADDING1") and dt in FLOATS and d["PaddingMode"] in ("EDGE", "REFLECTION", "SYMMETRIC"):
+        bugs.append("edge_mode")
+    if op in MOVES and dt in ("FLOAT32", "FLOAT16"):
+        bugs.append("lost_negative_zero")  # (planted only where an output holds a -0)
     return bugs
 
 
@@ -388,14 +417,19 @@ def output_fields(c):
 
 
 
+def as_dict(c, results):
+    """A plant's or a mapping's results as {output field: tensor}."""
+    return results if isinstance(results, dict) else {output_fields(c)[0]: results}
+
+
+def output_desc(c, field):
+    return c["desc"][field] if field in c["desc"] else c["desc"]["OutputTensors"][int(field.split("[")[1][:-1])]
+
+
 def save(out, top, rel, c, results):
-    fields = output_fields(c)
-    if not isinstance(results, dict):
-        results = {fields[0]: results}
-    for field, t in results.items():
+    for field, t in as_dict(c, results).items():
         os.makedirs(os.path.join(out, top, rel), exist_ok=True)
-        np.save(os.path.join(out, top, rel, field + ".npy"), as_output(t, c["desc"][field] if field in c["desc"]
-                else c["desc"]["OutputTensors"][int(field.split("[")[1][:-1])]))
+        np.save(os.path.join(out, top, rel, field + ".npy"), as_output(t, output_desc(c, field)))
 
 
 def main(operators, planted_bugs, targets):
@@ -436,9 +470,11 @@ def main(operators, planted_bugs, targets):
                 continue
             for bug in targets(op, c["desc"], rel, c):
                 try:
-                    g = planted_bugs[bug][0](dict(c["desc"], _op=op), npy, dev, results)
+                    g = planted_bugs[bug][0](dict(c["desc"], _op=op), npy, dev, as_dict(c, results))
                     save(out, os.path.join("planted", bug), rel, c, g)
                     print(f"  planted {bug} in {rel}")
+                except NotPlanted as e:
+                    print(f"  not planted {bug} in {rel}: {e}")
                 except Exception as e:
                     print(f"  plant {bug} failed in {rel}: {type(e).__name__}: {e}")
     print(f"ran {ran}, skipped {skipped}, errors {errors}")
