@@ -7,6 +7,10 @@ bit for bit; a wrong one (one ULP off in a bit-exact operator, a sum far outside
 disagreement; a graph of two operators and an operator without a mapping are skipped. Through
 Node (tools/peers/wpt_dump.mjs) where Node is installed, and through a JSON folder always.
 
+WPT's older test data format (webnn/resources/test_data/<op>.json, JSON with // comments) is read
+from both: OLD_GEMM holds gemm tests in that format (one right, one planted wrong), and an older file
+of another operator must come out skipped.
+
     peers_wpt_tool.py DMLREF SOURCE_ROOT
 """
 
@@ -137,6 +141,47 @@ TESTS = [
 ]
 
 
+# WPT's older format: a test's inputs are the operator's arguments, options.c a tensor or a number, the
+# expected value's name the output's. Comments as WPT wrote them, one after a value on its line.
+OLD_GEMM = """{
+  "tests": [
+    // alpha * A x B^T + beta * C with B stored transposed: B^T = [[5, 6], [7, 8]],
+    // A x B^T = [[19, 22], [43, 50]]; 0.5 * that + 2 * [[1, 2], [3, 4]] = [[11.5, 15], [27.5, 33]].
+    {
+      "name": "gemm old format 2x2 c alpha beta bTranspose", // every value exact in float32
+      "inputs": {
+        "a": {"shape": [2, 2], "data": [1, 2, 3, 4], "type": "float32"},
+        "b": {"shape": [2, 2], "data": [5, 7, 6, 8], "type": "float32", "constant": true}
+      },
+      "options": {
+        "c": {"shape": [2, 2], "data": [1, 2, 3, 4], "type": "float32"},
+        "alpha": 0.5, "beta": 2, "bTranspose": true
+      },
+      "expected": {"name": "output", "shape": [2, 2], "data": [11.5, 15, 27.5, 33], "type": "float32"}
+    },
+    // a scalar c: A x B + 10 = [[29, 32], [53, 60]]; 61 planted for 60 (many ULP, far outside both judges)
+    {
+      "name": "gemm old format 2x2 scalar c wrong",
+      "inputs": {
+        "a": {"shape": [2, 2], "data": [1, 2, 3, 4]},
+        "b": {"shape": [2, 2], "data": [5, 6, 7, 8]}
+      },
+      "options": {"c": 10},
+      "expected": {"shape": [2, 2], "data": [29, 32, 53, 61]},
+      "type": "float32"
+    }
+  ]
+}
+"""
+# An older file of an operator whose older format is not read: its test is counted and skipped.
+OLD_RELU = '{"tests": [{"name": "relu old format", "inputs": {"x": {"shape": [1], "data": [1]}}, ' \
+    '"expected": {"shape": [1], "data": [1]}, "type": "float32"}]}'
+# what, name, status, bit-exact, elements over dmlref's bound (the scalar c reaches the three right ones)
+OLD_TESTS = [('old gemm', 'gemm old format 2x2 c alpha beta bTranspose', 'agree', True, 0),
+             ('old gemm wrong', 'gemm old format 2x2 scalar c wrong', 'disagree', False, 1),
+             ('old relu', 'relu old format', 'skipped', None, None)]
+
+
 def two_operators():
     g = TESTS[0][1]['graph']
     two = json.loads(json.dumps(TESTS[0][1]))
@@ -154,7 +199,20 @@ def check(report, label):
         if r is None or r['status'] != status or (bits is not None and r.get('bit_exact') != bits):
             print(f'FAIL {label}: {what}: want {status} (bit-exact {bits}), got {r}')
             bad += 1
+    for what, name, status, bits, over in OLD_TESTS:
+        r = by_name.get(name)
+        if r is None or r['status'] != status or (bits is not None and r.get('bit_exact') != bits) or \
+                (over is not None and r.get('over') != over):
+            print(f'FAIL {label}: {what}: want {status} (bit-exact {bits}, {over} over), got {r}')
+            bad += 1
     return bad
+
+
+def write_old(folder):
+    os.makedirs(folder, exist_ok=True)
+    for name, text in (('gemm.json', OLD_GEMM), ('relu.json', OLD_RELU)):
+        with open(os.path.join(folder, name), 'w') as f:
+            f.write(text)
 
 
 def main():
@@ -169,6 +227,7 @@ def main():
         os.makedirs(jdir)
         with open(os.path.join(jdir, 'mixed.json'), 'w') as f:
             json.dump({'source_file': 'webnn/conformance_tests/mixed.https.any.js', 'tests': tests}, f)
+        write_old(jdir)
         runs.append(('json', jdir))
         if shutil.which('node'):
             cdir = os.path.join(tmp, 'wpt', 'webnn', 'conformance_tests')
@@ -177,6 +236,7 @@ def main():
                 f.write("'use strict';\nconst mixedTests = " + json.dumps(tests, indent=1) + ";\n"
                         "if (navigator.ml) {\n  mixedTests.forEach((test) => {\n"
                         "    webnn_conformance_test(buildAndExecuteGraph, getPrecisionTolerance, test);\n  });\n}\n")
+            write_old(os.path.join(tmp, 'wpt', 'webnn', 'resources', 'test_data'))
             runs.append(('node', os.path.join(tmp, 'wpt')))
         for label, src in runs:
             out = os.path.join(tmp, 'out-' + label)
@@ -190,7 +250,7 @@ def main():
                 bad += check(json.load(f), label)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
-    n = len(TESTS) + 1
+    n = len(TESTS) + 1 + len(OLD_TESTS)
     print(f'{n * len(runs) - bad} passed, {bad} failed')
     return 1 if bad else 0
 

@@ -4,12 +4,15 @@
     tools/peers/wpt.py SOURCE -o OUT [--dmlref build/tools/dmlref] [--only add,sub] [--markdown FILE]
 
 SOURCE is one of
-  - a WPT checkout (a folder holding webnn/conformance_tests/),
+  - a WPT checkout (a folder holding webnn/conformance_tests/ or webnn/resources/test_data/),
   - a WPT git directory (its HEAD is read with `git show`),
   - a folder of JSON files, each {"source_file": ..., "tests": [{"name", "graph"}, ...]}, the
-    tests evaluated from WPT's files (what tools/peers/wpt_dump.mjs prints, one file per WPT file).
+    tests evaluated from WPT's files (what tools/peers/wpt_dump.mjs prints, one file per WPT file),
+    or a file of WPT's older test data named as WPT names it (gemm.json).
 The .https.any.js files are evaluated by tools/peers/wpt_dump.mjs (Node), so every test is read
-exactly as WPT builds it.
+exactly as WPT builds it. WPT's older test data (webnn/resources/test_data/<op>.json, JSON with //
+comments, read by the .https.any.js files of its time) is turned into the same graph form by
+read_old_format, for the operators in OLD_FORMAT (gemm).
 
 For each test whose one operator has a natural DirectML mapping, OUT/cases/<file>/<n>.json is a
 dmlref case (WPT's inputs, the desc in DirectML's names), `dmlref run` writes its golden to
@@ -185,41 +188,145 @@ def within_wpt(golden, expected, metric, tol):
 # ---------------------------------------------------------------- reading WPT
 
 def load_source(source, only):
-    """Yields (wpt file name, [tests], error) from a checkout, a git directory or a JSON folder."""
-    conf = 'webnn/conformance_tests'
+    """Yields (wpt file name, [tests], error) from a checkout, a git directory or a JSON folder.
+
+    Besides the .https.any.js files, WPT's older test data (webnn/resources/test_data/<op>.json, see
+    read_old_format) is read from a checkout or a git directory; a JSON folder may hold such files too.
+    Those are named test_data/<op>.json (their cases go to OUT/cases/test_data/<op>/)."""
+    conf, old = 'webnn/conformance_tests', 'webnn/resources/test_data'
     files = []
-    if os.path.isdir(os.path.join(source, conf)):
-        d = os.path.join(source, conf)
-        files = [os.path.join(d, f) for f in sorted(os.listdir(d)) if f.endswith('.https.any.js')]
+    if os.path.isdir(os.path.join(source, conf)) or os.path.isdir(os.path.join(source, old)):
+        for sub, ext in ((conf, '.https.any.js'), (old, '.json')):
+            d = os.path.join(source, sub)
+            if os.path.isdir(d):
+                files += [os.path.join(d, f) for f in sorted(os.listdir(d))
+                          if f.endswith(ext) and os.path.isfile(os.path.join(d, f))]
     elif os.path.isfile(os.path.join(source, 'HEAD')) and os.path.isdir(os.path.join(source, 'objects')):
-        names = subprocess.run(['git', '--git-dir', source, 'ls-tree', '--name-only', 'HEAD', conf + '/'],
-                               check=True, capture_output=True, text=True).stdout.split()
         tmp = tempfile.mkdtemp(prefix='wpt-')
-        for n in names:
-            if n.endswith('.https.any.js'):
-                data = subprocess.run(['git', '--git-dir', source, 'show', 'HEAD:' + n], check=True,
-                                      capture_output=True).stdout
-                p = os.path.join(tmp, os.path.basename(n))
-                with open(p, 'wb') as f:
-                    f.write(data)
-                files.append(p)
+        for sub, ext in ((conf, '.https.any.js'), (old, '.json')):
+            names = subprocess.run(['git', '--git-dir', source, 'ls-tree', '--name-only', 'HEAD', sub + '/'],
+                                   check=True, capture_output=True, text=True).stdout.split()
+            for n in names:
+                if n.endswith(ext) and not (only and not _wanted(os.path.basename(n), only)):
+                    data = subprocess.run(['git', '--git-dir', source, 'show', 'HEAD:' + n], check=True,
+                                          capture_output=True).stdout
+                    path = os.path.join(tmp, os.path.basename(n))
+                    with open(path, 'wb') as f:
+                        f.write(data)
+                    files.append(path)
     else:
         for f in sorted(os.listdir(source)):
             if f.endswith('.json'):
                 with open(os.path.join(source, f)) as fh:
-                    d = json.load(fh)
+                    text = fh.read()
+                d = load_json(text)
                 name = os.path.basename(d.get('source_file', f))
                 if only and not _wanted(name, only):
                     continue
-                yield name, d.get('tests', []), None
+                tests = d.get('tests', [])
+                if 'source_file' not in d and tests and 'graph' not in tests[0]:
+                    yield 'test_data/' + name, read_old_format(text, name), None
+                else:
+                    yield name, tests, None
         return
     files = [f for f in files if not only or _wanted(os.path.basename(f), only)]
+    for f in [f for f in files if f.endswith('.json')]:
+        with open(f) as fh:
+            yield 'test_data/' + os.path.basename(f), read_old_format(fh.read(), os.path.basename(f)), None
+    files = [f for f in files if not f.endswith('.json')]
     if not files:
         return
     out = subprocess.run(['node', os.path.join(HERE, 'wpt_dump.mjs')] + files, check=True, capture_output=True,
                          text=True).stdout
     for entry in json.loads(out):
         yield entry['file'], entry['tests'], entry['error']
+
+
+def strip_comments(text):
+    """WPT's older test data is JSON with // comments (also after a value on its line): drops them, outside
+    strings."""
+    out, i, n, in_str = [], 0, len(text), False
+    while i < n:
+        ch = text[i]
+        if in_str:
+            out.append(ch)
+            if ch == '\\':
+                out.append(text[i + 1])
+                i += 1
+            elif ch == '"':
+                in_str = False
+        elif ch == '"':
+            in_str = True
+            out.append(ch)
+        elif text.startswith('//', i):
+            while i < n and text[i] != '\n':
+                i += 1
+            continue
+        else:
+            out.append(ch)
+        i += 1
+    return ''.join(out)
+
+
+def load_json(text):
+    try:
+        return json.loads(text)
+    except ValueError:
+        return json.loads(strip_comments(text))
+
+
+# Operators whose older test data is read (the file's stem, WebNN's name): a file of another operator is
+# counted, each test skipped, since the older format's operand names and option conventions are each
+# operator's own (WPT's older utils.js built each operator by its own function).
+OLD_FORMAT = {'gemm': 'gemm'}
+
+
+def read_old_format(text, fname):
+    """The tests of WPT's older test data file (webnn/resources/test_data/<op>.json, WPT before the tests
+    moved into the .https.any.js files) in the graph form the .https.any.js tests have.
+
+    An older test is {"name", "inputs": {operand: {"shape", "data", "type"?, "constant"?}}, "options",
+    "expected": {"name"?, "shape", "data", "type"?} (or a list of them), "type"?}: the inputs are the
+    operator's arguments in their order, an option holding {"shape", "data"} is an operand, and a type
+    absent from an operand is the test's. gemm: a number as options.c is the constant of dimensions [1] and
+    type float32 that WPT's older buildGemm makes of it (broadcast to the output). "constant" (the operand
+    built as a constant, not an input) changes no value and is dropped."""
+    stem = fname.split('.')[0]
+    op = OLD_FORMAT.get(stem)
+    tests = load_json(text).get('tests', [])
+    if op is None:
+        why = "WPT's older test data is read for " + ', '.join(sorted(OLD_FORMAT)) + ' only'
+        return [{'name': t.get('name'), 'skip': why} for t in tests]
+    out = []
+    for t in tests:
+        dt = t.get('type', 'float32')
+
+        def operand(v):
+            return {'data': v['data'], 'descriptor': {'shape': list(v['shape']), 'dataType': v.get('type', dt)}}
+
+        inputs, arguments, options = {}, [], {}
+        for k, v in t['inputs'].items():
+            inputs[k] = operand(v)
+            arguments.append({k: k})
+        for k, v in (t.get('options') or {}).items():
+            if isinstance(v, dict) and 'shape' in v and 'data' in v:
+                inputs[k] = operand(v)
+                options[k] = k
+            elif op == 'gemm' and k == 'c':
+                inputs[k] = {'data': [v], 'descriptor': {'shape': [1], 'dataType': 'float32'}}
+                options[k] = k
+            else:
+                options[k] = v
+        if options:
+            arguments.append({'options': options})
+        exp = t['expected'] if isinstance(t['expected'], list) else [t['expected']]
+        outs = {e.get('name', f'output{i}'): operand(e) for i, e in enumerate(exp)}
+        names = list(outs)
+        out.append({'name': t['name'], 'graph': {
+            'inputs': inputs, 'operators': [{'name': op, 'arguments': arguments,
+                                             'outputs': names[0] if len(names) == 1 else names}],
+            'expectedOutputs': outs}})
+    return out
 
 
 def _wanted(name, only):
@@ -800,6 +907,9 @@ def run(args):
         for n, t in enumerate(tests):
             r = {'file': fname, 'test': t['name'], 'n': n}
             results.append(r)
+            if 'skip' in t:
+                r.update(status='skipped', why=t['skip'])
+                continue
             g = concrete(t['graph'])
             try:
                 case, mapping, op = map_test(g)
