@@ -72,7 +72,8 @@ TEST_CASE("gamma_k and the unit roundoffs, rounded up") {
 TEST_CASE("cancellation: 2^25 + 1 - 2^25 is bounded by gamma_2 * sum |t|, not by the golden's ULP") {
     // Terms 2^25, 1, -2^25: the exact sum 1 is the golden; a float32 backend adding 1 to 2^25
     // first gives 0 (error 1, 2^23 ULPs of the golden). S = 2^26 + 1, n = 3: gamma_2(2^-24) * S
-    // is just over 8, plus half an ULP of 1 (2^-24) and 2 * 2^-53 * S: bound just over 8.
+    // is just over 8, plus the golden's own error: the float64 terms sum exactly to the golden 1,
+    // so only their own float64 rounding, 2^-53 * S (2^-27), remains. Bound just over 8.
     TermSink sink(1);
     sink.add(0, std::ldexp(1.0, 25), 1, 0, false);
     sink.add(0, 1.0, 1, 0, false);
@@ -80,6 +81,8 @@ TEST_CASE("cancellation: 2^25 + 1 - 2^25 is bounded by gamma_2 * sum |t|, not by
     const ElementTerms& e = sink.elements()[0];
     CHECK(e.n == 3);
     CHECK(e.abs_sum >= std::ldexp(1.0, 26) + 1);
+    CHECK(e.exact_sum);
+    CHECK(e.sum_hi + e.sum_lo == 1.0);
     const double b = element_bound(e, DataType::FLOAT32, f32(1.0f), {});
     CHECK(b > 8.0);
     CHECK(b < 8.001);
@@ -88,16 +91,18 @@ TEST_CASE("cancellation: 2^25 + 1 - 2^25 is bounded by gamma_2 * sum |t|, not by
     CHECK_FALSE(within_bound(DataType::FLOAT32, f32(1.0f), f32(9.001f), b));  // planted: over
     CHECK_FALSE(within_bound(DataType::FLOAT32, f32(1.0f), f32(-8.0f), b));   // error 9: over
     // --accumulate float64: the float64 sum errs by at most gamma_2(2^-53) S' (just over 2^-26)
-    // and lies within that of 1, so its rounding to float32 moves it by at most 2^-24 (1 + 2^-25 +
-    // ...); the golden's own rounding is half an ULP of 1 (2^-24) plus 2 * 2^-53 * S (just over
-    // 2^-26). Bound: just over 2^-23 + 2^-25 = 1.49e-7. The float32-order result 0 fails here, and
-    // 1's upper neighbour (error 2^-23) passes.
+    // and lies within that of 1, so its rounding to float32 moves it by at most 2^-24 (1 + 2^-26 +
+    // ...); the golden's own error is 2^-53 * S (just over 2^-27: the terms sum exactly to it).
+    // Bound: just over 2^-24 + 2^-26 + 2^-27 = 8.20e-8 (it was 1.49e-7 while the golden's own
+    // error counted half an ULP of 1). The float32-order result 0 fails here, 1's lower neighbour
+    // (error 2^-24) passes, its upper one (error 2^-23) no longer does.
     ArithmeticProfile p64;
     p64.accumulate = Accumulate::Float64;
     const double b64 = element_bound(e, DataType::FLOAT32, f32(1.0f), p64);
-    CHECK(b64 > std::ldexp(1.0, -23) + std::ldexp(1.0, -25));
-    CHECK(b64 < 1.5e-7);
-    CHECK(within_bound(DataType::FLOAT32, f32(1.0f), f32(std::nextafter(1.0f, 2.0f)), b64));
+    CHECK(b64 > std::ldexp(1.0, -24) + std::ldexp(1.0, -26) + std::ldexp(1.0, -27));
+    CHECK(b64 < 8.21e-8);
+    CHECK(within_bound(DataType::FLOAT32, f32(1.0f), f32(std::nextafter(1.0f, 0.0f)), b64));
+    CHECK_FALSE(within_bound(DataType::FLOAT32, f32(1.0f), f32(std::nextafter(1.0f, 2.0f)), b64));
     CHECK_FALSE(within_bound(DataType::FLOAT32, f32(1.0f), f32(0.0f), b64));
 }
 
@@ -110,16 +115,17 @@ TEST_CASE("a FLOAT16 accumulator fails where FLOAT32 accumulation of FLOAT16 dat
     sink.add(0, -2048.0, 1, 0, false);
     const ElementTerms& e = sink.elements()[0];
     const uint64_t one = 0x3c00, zero = 0, above_one = 0x3c01;  // FLOAT16 1, +0 and 1 + 2^-10
-    // --accumulate float32, S = 4097: the sum errs by at most gamma_2(2^-24) S (4.88e-4) and lies
-    // within that of 1; its rounding to FLOAT16 moves it by at most 2^-11 (1 + 0.0015) = 4.89e-4
-    // (plus half of FLOAT16's smallest subnormal, 3e-8); the golden's rounding is half an ULP of 1
-    // (2^-11 = 4.88e-4) plus 2 * 2^-53 * S (9e-13). Bound about 1.466e-3. The final rounding taken
-    // as 2^-11 * S instead, 2.0, would let the FLOAT16 accumulator's 0 pass.
+    // --accumulate float32, S = 4097: the sum errs by at most gamma_2(2^-24) S (4.884e-4) and lies
+    // within that of 1; its rounding to FLOAT16 moves it by at most 2^-11 (1 + 4.9e-4) = 4.885e-4
+    // (plus half of FLOAT16's smallest subnormal, 3e-8); the golden's own error is 2^-53 * S
+    // (5e-13: the terms sum exactly to the golden). Bound about 9.770e-4, just over 1's upper
+    // neighbour's error 2^-10 = 9.766e-4. The final rounding taken as 2^-11 * S instead, 2.0,
+    // would let the FLOAT16 accumulator's 0 pass.
     ArithmeticProfile p32;
     p32.accumulate = Accumulate::Float32;
     const double b32 = element_bound(e, DataType::FLOAT16, one, p32);
-    CHECK(b32 > 1.46e-3);
-    CHECK(b32 < 1.47e-3);
+    CHECK(b32 > 9.766e-4);
+    CHECK(b32 < 9.772e-4);
     CHECK(within_bound(DataType::FLOAT16, one, above_one, b32));  // error 2^-10 = 9.8e-4
     CHECK_FALSE(within_bound(DataType::FLOAT16, one, zero, b32));
     // --accumulate output admits the FLOAT16 accumulator: gamma_2(2^-11) S is just over 4.
@@ -128,6 +134,43 @@ TEST_CASE("a FLOAT16 accumulator fails where FLOAT32 accumulation of FLOAT16 dat
     const double b16 = element_bound(e, DataType::FLOAT16, one, p16);
     CHECK(b16 > 4.0);
     CHECK(within_bound(DataType::FLOAT16, one, zero, b16));
+}
+
+TEST_CASE("an exact golden: a FLOAT16 accumulator fails at the subnormal floor") {
+    // Two products 2^-13 * 2^-12 = 2^-25 (FLOAT16 operands): the exact sum 2^-24 is FLOAT16's
+    // smallest subnormal, and the golden. A FLOAT16 accumulator rounds each product to 0 (a tie,
+    // to even) and gives 0: error 2^-24. The float64 terms sum exactly to the golden, so the
+    // golden's own error is 2^-53 * S = 2^-77, not half its ULP (2^-25). --accumulate float32:
+    // products and sum err by about 2^-48 each, the final rounding to FLOAT16 by 2^-11 * 2^-24
+    // = 2^-35 plus half the smallest subnormal, 2^-25. Bound just over 2^-25 = 2.98e-8.
+    TermSink sink(1);
+    sink.add(0, std::ldexp(1.0, -12), std::ldexp(1.0, -13), 0, true);
+    sink.add(0, std::ldexp(1.0, -12), std::ldexp(1.0, -13), 0, true);
+    const ElementTerms& e = sink.elements()[0];
+    CHECK(e.exact_sum);
+    const uint64_t smallest = 0x0001, zero = 0;  // FLOAT16 2^-24 and +0
+    ArithmeticProfile p32;
+    p32.accumulate = Accumulate::Float32;
+    const double b32 = element_bound(e, DataType::FLOAT16, smallest, p32);
+    CHECK(b32 > std::ldexp(1.0, -25));
+    CHECK(b32 < std::ldexp(1.0, -25) + std::ldexp(1.0, -33));
+    CHECK(within_bound(DataType::FLOAT16, smallest, smallest, b32));
+    CHECK_FALSE(within_bound(DataType::FLOAT16, smallest, zero, b32));  // the FLOAT16 accumulator
+    // The default profile admits a FLOAT16 accumulator, whose products may round to 0.
+    CHECK(within_bound(DataType::FLOAT16, smallest, zero, element_bound(e, DataType::FLOAT16, smallest, {})));
+    // Terms 2^-25 and 2^-26 sum to 3 * 2^-26, no FLOAT16: the golden 2^-24 is a rounding, and its
+    // half ULP (2^-25) counts again: bound just over 2^-25 + 2^-25 = 2^-24.
+    TermSink inexact(1);
+    inexact.add(0, std::ldexp(1.0, -12), std::ldexp(1.0, -13), 0, true);
+    inexact.add(0, std::ldexp(1.0, -12), std::ldexp(1.0, -14), 0, true);
+    CHECK(element_bound(inexact.elements()[0], DataType::FLOAT16, smallest, p32) > std::ldexp(1.0, -24));
+    // The error-free sum gives up where a product underflows (its FMA residual may be inexact)
+    // or a sum overflows, and the half ULP counts.
+    TermSink gone(2);
+    gone.add(0, std::ldexp(1.0, -600), std::ldexp(1.0, -600), 0, true);
+    gone.add(1, std::ldexp(1.0, 1000), std::ldexp(1.0, 30), 0, true);
+    CHECK_FALSE(gone.elements()[0].exact_sum);
+    CHECK_FALSE(gone.elements()[1].exact_sum);
 }
 
 TEST_CASE("within_bound is exact at the bound") {
@@ -159,11 +202,13 @@ TEST_CASE("MAX_POOLING_GRAD: a dropped term and a flipped sign fail; a NaN sum o
     auto flipped = actual;
     flipped[3] = -flipped[3];
     CHECK(census(c, "OutputGradientTensor", bytes_of(flipped), {}).over == 1);
-    // One ULP off a two-term sum: 0.75 + 0.5 = 1.25 exactly; bound gamma_1 * 1.25 + ULP(1.25)/2 > 1 ULP.
+    // One ULP off a two-term sum: 0.75 + 0.5 = 1.25 exactly, which every order in FLOAT32 gives,
+    // and the golden is that exact sum (no half ULP of its own): bound gamma_1(2^-24) * 1.25 +
+    // 2^-53 * 1.25, about 7.5e-8, under one ULP (2^-23 = 1.19e-7).
     auto ulp = actual;
     ulp[1] = std::nextafter(1.25f, 2.0f);
-    CHECK(census(c, "OutputGradientTensor", bytes_of(ulp), {}).passed());
-    // ... and 2 ULPs over: 2 * 2^-23 > gamma_1(2^-24) * 1.25 + 2^-24 + tiny.
+    CHECK_FALSE(census(c, "OutputGradientTensor", bytes_of(ulp), {}).passed());
+    // ... and 2 ULPs over.
     ulp[1] = std::nextafter(ulp[1], 2.0f);
     CHECK_FALSE(census(c, "OutputGradientTensor", bytes_of(ulp), {}).passed());
     // The one-term NaN element (7): golden canonical NaN; the backend passes dY's payload through.
@@ -232,16 +277,24 @@ TEST_CASE("LINEAR resample grad: float32 coordinates pass by default, fail under
 }
 
 TEST_CASE("systematic error: a biased accumulator fails the whole-tensor check, an unbiased one passes") {
-    // 2001 elements, 1000 of them two-term sums of random dY; every error below is within its
-    // element's bound (1 ULP of the golden), so only the whole-tensor check can see the bias.
+    // 2001 elements, 1000 of them two-term sums of random dY (element 2k + 1 = dY[2k] + dY[2k + 1]).
+    // Where that sum is a float32, every order gives it and both backends below do too; elsewhere
+    // the golden is a rounding and each backend is one ULP off it, within the element's bound, so
+    // only the whole-tensor check can see the bias.
     const Case c = with_golden(parse_text(alternating_pool(2001, R"({"Random": {"Seed": 7, "Min": 0.25, "Max": 1}})")),
                                "OutputGradientTensor");
     const auto golden = as_values<float>(c.expected.at("OutputGradientTensor").values);
+    const auto dy = as_values<float>(c.inputs.at("InputGradientTensor"));
     auto biased = golden, unbiased = golden;
+    size_t rounded = 0;
     for (size_t i = 1; i < golden.size(); i += 2) {
+        const double exact = double(dy[i - 1]) + double(dy[i]);  // exact: two floats in [0.25, 1]
+        if (double(float(exact)) == exact) continue;
+        ++rounded;
         biased[i] = std::nextafter(golden[i], 0.0f);                         // always toward zero: truncation
         unbiased[i] = std::nextafter(golden[i], (i / 2) % 2 ? 0.0f : 4.0f);  // alternating
     }
+    CHECK(rounded > 400);  // about half of the sums need a 25th bit
     const OutputCensus b = census(c, "OutputGradientTensor", bytes_of(biased), {});
     CHECK(b.over == 0);
     CHECK(b.systematic.elements == 1000);

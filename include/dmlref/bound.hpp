@@ -92,6 +92,12 @@ struct ElementTerms {
     // the bound adds the golden's own rounding. abs_sum then holds the element's scale.
     bool computed = false;
     double computed_error = 0;
+    // The float64 terms weight * value summed without error (TwoSum, and each product's own
+    // error by FMA) while that is possible: their exact sum is sum_hi + sum_lo where exact_sum
+    // holds. Where it equals the golden, the golden has no rounding of its own beyond its terms'
+    // (docs/tolerance.md, "The bound of a sum").
+    double sum_hi = 0, sum_lo = 0;
+    bool exact_sum = true;
     // The golden may be a rounding of its exact sum: two or more terms, or a weighted term.
     bool inexact() const { return n >= 2 || products > 0; }
 };

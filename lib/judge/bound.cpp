@@ -22,6 +22,37 @@ double next_up(double x) { return std::nextafter(x, kInfinity); }
 double add_next_up(double a, double b) { return next_up(a + b); }
 double mul_next_up(double a, double b) { return next_up(a * b); }
 
+// a + b = s + e exactly (Knuth's TwoSum), for finite a, b whose sum does not overflow.
+double two_sum(double a, double b, double& e) {
+    const double s = a + b;
+    const double bb = s - a;
+    e = (a - (s - bb)) + (b - bb);
+    return s;
+}
+
+// Adds weight * value to the element's error-free sum, or gives that sum up where a product
+// underflows (its FMA residual may then be inexact) or a sum overflows.
+void add_exactly(ElementTerms& x, double weight, double value) {
+    const double p = weight * value;
+    if (!std::isfinite(p) || (std::fabs(p) < 0x1p-960 && weight != 0 && value != 0)) {
+        x.exact_sum = false;
+        return;
+    }
+    const double p_error = std::fma(weight, value, -p);  // p + p_error = weight * value exactly
+    double e1 = 0, e2 = 0, e3 = 0;
+    x.sum_hi = two_sum(x.sum_hi, p, e1);
+    const double lo = two_sum(x.sum_lo, e1, e2);
+    x.sum_lo = two_sum(lo, p_error, e3);
+    if (e2 != 0 || e3 != 0 || !std::isfinite(x.sum_hi) || !std::isfinite(x.sum_lo)) x.exact_sum = false;
+}
+
+// Whether the element's terms, summed exactly in float64, are the golden g itself.
+bool sum_is_golden(const ElementTerms& e, double g) {
+    if (!e.exact_sum) return false;
+    double err = 0;
+    return two_sum(e.sum_hi, e.sum_lo, err) == g && err == 0;
+}
+
 uint64_t magnitude_bits(DataType t, uint64_t b) {
     switch (t) {
         case DataType::FLOAT16: return b & 0x7fff;
@@ -84,8 +115,11 @@ double bound_for(const ElementTerms& e, DataType t, DataType a, uint64_t golden_
     if (!std::isfinite(g)) return kInfinity;
     const double sum_error = mul_next_up(g, S1);
     double bound = add_next_up(F, sum_error);
-    // The golden's own rounding: the float64 terms and sum, then half an ULP of the golden.
-    const double golden_error = add_next_up(mul_next_up(2 * u64, e.abs_sum), ulp_of(t, golden_bits) / 2);
+    // The golden's own rounding: the float64 terms and sum, then half an ULP of the golden. Where
+    // the float64 terms sum exactly to the golden, only the terms' own float64 rounding remains.
+    const double golden_error = sum_is_golden(e, element_value(t, golden_bits))
+                                    ? mul_next_up(u64, e.abs_sum)
+                                    : add_next_up(mul_next_up(2 * u64, e.abs_sum), ulp_of(t, golden_bits) / 2);
     // A wider accumulator is rounded once more, to the output type: by at most u_o times the
     // accumulated value, which lies within F + sum_error of the exact sum, itself within
     // golden_error of the golden. Where the golden is not finite, the sum of |term| bounds it.
@@ -209,6 +243,7 @@ void TermSink::add(uint64_t e, double value, double weight, double delta, bool p
         }
         return;
     }
+    if (x.exact_sum) add_exactly(x, weight, value);
     const double t = mul_next_up(std::fabs(weight), v);
     const bool negative = std::signbit(value) != std::signbit(weight);
     ++(negative ? x.negative_terms : x.positive_terms);
