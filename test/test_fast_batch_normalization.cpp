@@ -1117,6 +1117,33 @@ TEST_CASE("Batch normalization fast path: FLOAT16's chunk stage, by hand") {
     CHECK(c.twofold > 0);            // channel 1's elements near 0
 }
 
+// The FLOAT16 training grad's chunk stage (the header's step H7), as the FLOAT32 test above: channel 0 random;
+// channel 1 dY of about 2^-12 beside one pair +-1024 (at one X, so that sum dY and sum dY X do not see it): W is
+// far above the small elements' FLOAT16 spacing, their own w far below it, so the chunk's stage leaves them and
+// each element's own w decides them; channel 2 hard finite values. Element for element against the plain loop.
+TEST_CASE("Batch normalization training grad fast path: FLOAT16's chunk stage, by hand") {
+    using TG = DML_BATCH_NORMALIZATION_TRAINING_GRAD_OPERATOR_DESC;
+    std::mt19937_64 rng(2596);
+    const TG d = grad_half_desc<TG>({1, 3, 64, 64}, {1, 3, 1, 1}, 1e-5f);
+    const Buffers b = grad_half_buffers(d, [&](const std::string& name, int c, size_t i) {
+        if (name == "InputTensor") {
+            if (c == 1 && i < 2) return value_of<half>(1.0);
+            return c == 2 ? hard_half(rng, false) : random_half(rng, -3, 2);
+        }
+        if (name == "InputGradientTensor") {
+            if (c == 1) return i < 2 ? value_of<half>(i ? -1024.0 : 1024.0) : random_half(rng, -13, -12);
+            return c == 2 ? hard_half(rng, false) : random_half(rng, -3, 2);
+        }
+        if (name == "VarianceTensor") return value_of<half>(std::fabs(widen(random_half(rng, -1, 1))));
+        return random_half(rng, -2, 1);
+    });
+    check_op_threads({OperatorType::BATCH_NORMALIZATION_TRAINING_GRAD, d}, b);
+    const Counted c = counted(reference::fast::batch_normalization_grad_counts());
+    MESSAGE("float32 stages " << c.single << ", float64 stage " << c.twofold << ", plain " << c.plain);
+    if (!reference::fast::have_f16c()) return;
+    CHECK(c.single >= 2 * 4096 - 100);  // channels 0 and 1
+}
+
 // The training grad's FLOAT32 first stage decides with one half-width W per chunk (the header's step G5).
 // Three channels of 4096 elements (a chunk each), Variance 4, Scale 3, Epsilon 2^-48. Channel 0: random dY
 // and X, nearly all decided by the first stage. Channel 1: X = Mean (so c~ = 0) and dY in pairs +-dY (sum dY

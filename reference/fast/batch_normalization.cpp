@@ -233,18 +233,22 @@
 //      nearest is V's, the golden. Other elements (|y| outside [2^-14, 2^16), L within 4 of 0x1000) take the
 //      float64 stage, then the plain element, as in H5. test/test_fast_batch_normalization.cpp puts y 1 or 2
 //      ulps below a midpoint and checks that this stage leaves every such element.
-//  H7. The forward's and the training's float32 stage (without a FusedAdd) first with one half-width W for the
-//      whole chunk (as step F1 for FLOAT32). With xm the chunk's largest |x| (the largest of the FLOAT16 bits
-//      with the sign cleared), every element has |d| = fl(|x - m32|) <= fl(xm + |m32|), |t| <= Tm = fl(|S|
-//      fl(xm + |m32|)), |y| <= Ym = fl(Tm + |b|) and e <= fl(Tm + Ym) (rounding is monotone and odd), so step H2's
-//      w <= W = fl(fl(fl(Tm + Ym) 4v) + K), each step a rounded sum or product of nonnegative values. Then
-//      [fl(y - W), fl(y + W)] holds V and step H3 decides it, where W < 2^100 (false for an infinite or NaN x,
-//      Mean, Scale or Bias; then |y| <= Ym < 2^122 and the ends are finite). A block of eight elements with an
-//      element it leaves takes step H2's own w (the same y, a narrower interval), then H5's float64 stage.
-//      Sixteen elements at a time where the machine has AVX-512 (the same float32 operations per element). On
-//      random data W is about 8 float ulps of the chunk's largest |y| against FLOAT16 spacings of 2^13 of them:
-//      about one element in a hundred (those near 0) is left. test/test_fast_batch_normalization.cpp puts small
-//      elements beside a large one and elements near 0 that only the float64 stage decides.
+//  H7. The forward's, the training's (without a FusedAdd) and the training grad's float32 stage first with one
+//      half-width W for the whole chunk (as step F1 for FLOAT32). With xm the chunk's largest |x| (the largest of the
+//      FLOAT16 bits with the sign cleared), every element has |d| = fl(|x - m32|) <= fl(xm + |m32|), |t| <= Tm = fl(|S|
+//      fl(xm + |m32|)), |y| <= Ym = fl(Tm + |b|) and e <= fl(Tm + Ym) (rounding is monotone and odd), so step H2's w <=
+//      W = fl(fl(fl(Tm + Ym) 4v) + K), each step a rounded sum or product of nonnegative values. Then [fl(y - W), fl(y
+//      + W)] holds V and step H3 decides it, where W < 2^100 (false for an infinite or NaN x, Mean, Scale or Bias; then
+//      |y| <= Ym < 2^122 and the ends are finite). A block of eight elements with an element it leaves takes each
+//      element's own w (H2, H4: the same y, a narrower interval), then H5's float64 stage. Sixteen elements at a time where the machine
+//      has AVX-512 (the same float32 operations per element). On random data W is about 8 float ulps of the chunk's
+//      largest |y| against FLOAT16 spacings of 2^13 of them: about one element in a hundred (those near 0) is left. The
+//      training grad's stage (step H4) likewise: with dm and xm the chunk's largest |dY| and |x|, |h| <= Hm = fl(dm +
+//      |a32|), |q| <= Qm = fl(fl(xm + |m32|) |c32|), |g| <= Gm = fl(Hm + Qm) and |z| <= Zm = fl(|S| Gm), and W is H4's
+//      w with those bounds in place of |h|, |q|, |g| and |z| (TrainingGradHalf::width); the operands are finite (dY and
+//      X are, or the plain loop takes the operator; H1's ranges), and W < 2^100 bounds z.
+//      test/test_fast_batch_normalization.cpp puts small elements beside a large one and elements near 0 that only the
+//      float64 stage decides.
 //
 // The exact sums (T1's sum X and sum X^2, the grads' sum dY and sum dY X) where the statistics are constant
 // along the inner run of the layout below: by extraction (Rump, Ogita and Oishi's ExtractVector, on
@@ -1681,61 +1685,100 @@ DMLREF_F16C inline float largest_half(const half* x, int64_t n) {
     for (; j < n; ++j) largest = std::max(largest, uint16_t(bits[j] & 0x7fffu));
     return _cvtsh_ss(largest);
 }
-// y = fl(fl(S fl(x - m32)) + b32) of elements j to j + 7, decided with the chunk's W (step H7): the FLOAT16 bits
-// of fl(y - W) where fl(y +- W) round to the same FLOAT16, otherwise undecided_bits; whether any is undecided.
-DMLREF_F16C inline bool affine_first8(const half* x, int64_t j, float m32, float S, float b32, float W, uint16_t* out) {
-    const __m256 y = _mm256_add_ps(_mm256_mul_ps(_mm256_set1_ps(S), _mm256_sub_ps(load8(x + j), _mm256_set1_ps(m32))),
-                                   _mm256_set1_ps(b32));
+// Step H7's decision of eight or sixteen estimates y with the chunk's W: the FLOAT16 bits of fl(y - W) where
+// fl(y +- W) round to the same FLOAT16, otherwise undecided_bits, stored at out; whether any is undecided (eight),
+// or the mask of the same elements, two bits each (sixteen).
+DMLREF_F16C inline bool store_decided8(__m256 y, float W, uint16_t* out) {
     const __m256 w = _mm256_set1_ps(W);
     const __m128i lo = _mm256_cvtps_ph(_mm256_sub_ps(y, w), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
     const __m128i hi = _mm256_cvtps_ph(_mm256_add_ps(y, w), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
     const __m128i same = _mm_cmpeq_epi16(lo, hi);
-    _mm_storeu_si128(reinterpret_cast<__m128i*>(out + j),
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(out),
                      _mm_blendv_epi8(_mm_set1_epi16(int16_t(undecided_bits<half>())), lo, same));
     return _mm_movemask_epi8(same) != 0xffff;
 }
-// Step H7's first stage on elements 0 to n8 - 1 (n8 a multiple of 8): the first index of every block of eight
-// with an undecided element into blocks; returns their number. Sixteen at a time where the machine has
-// AVX-512 (the same operations on each element: the same bits).
-DMLREF_F16C int64_t affine_first(const half* x, int64_t n8, float m32, float S, float b32, float W, uint16_t* out,
-                                 int32_t* blocks) {
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+DMLREF_AVX512 inline uint32_t store_decided16(__m512 y, float W, uint16_t* out) {
+    const __m512 w = _mm512_set1_ps(W);
+    const __m256i lo = _mm512_maskz_cvtps_ph(0xffff, _mm512_sub_ps(y, w),
+                                             _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+    const __m256i hi = _mm512_maskz_cvtps_ph(0xffff, _mm512_add_ps(y, w),
+                                             _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+    const __m256i same = _mm256_cmpeq_epi16(lo, hi);
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(out),
+                        _mm256_blendv_epi8(_mm256_set1_epi16(int16_t(undecided_bits<half>())), lo, same));
+    return uint32_t(_mm256_movemask_epi8(same));
+}
+#endif
+// Step H7's first stage on elements 0 to n8 - 1 (n8 a multiple of 8) of a run whose estimates F gives (y8: eight
+// from j; y16: sixteen): the first index of every block of eight with an undecided element into blocks; returns
+// their number. Sixteen at a time where the machine has AVX-512 (the same operations on each element: the same
+// bits).
+template <class F> DMLREF_F16C int64_t first_blocks(const F& f, int64_t n8, float W, uint16_t* out, int32_t* blocks) {
     int64_t count = 0;
     for (int64_t j = 0; j < n8; j += 8) {
         blocks[count] = int32_t(j);
-        count += affine_first8(x, j, m32, S, b32, W, out);
+        count += store_decided8(f.y8(j), W, out + j);
     }
     return count;
 }
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
-__attribute__((target("avx512f,avx2,f16c"))) int64_t affine_first_avx512(const half* x, int64_t n8, float m32, float S,
-                                                                         float b32, float W, uint16_t* out,
-                                                                         int32_t* blocks) {
+template <class F>
+DMLREF_AVX512 int64_t first_blocks_avx512(const F& f, int64_t n8, float W, uint16_t* out, int32_t* blocks) {
     int64_t count = 0, j = 0;
-    const __m512 m = _mm512_set1_ps(m32), s = _mm512_set1_ps(S), b = _mm512_set1_ps(b32), w = _mm512_set1_ps(W);
-    const __m256i undecided = _mm256_set1_epi16(int16_t(undecided_bits<half>()));
     for (; j + 16 <= n8; j += 16) {
-        // Masked forms with every lane on (GCC 12's plain ones start from an "undefined" register and warn).
-        const __m512 v = _mm512_maskz_cvtph_ps(0xffff, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(x + j)));
-        const __m512 y = _mm512_add_ps(_mm512_mul_ps(s, _mm512_sub_ps(v, m)), b);
-        const __m256i lo = _mm512_maskz_cvtps_ph(0xffff, _mm512_sub_ps(y, w),
-                                                 _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-        const __m256i hi = _mm512_maskz_cvtps_ph(0xffff, _mm512_add_ps(y, w),
-                                                 _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-        const __m256i same = _mm256_cmpeq_epi16(lo, hi);
-        _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + j), _mm256_blendv_epi8(undecided, lo, same));
-        const uint32_t bits = uint32_t(_mm256_movemask_epi8(same));
+        const uint32_t same = store_decided16(f.y16(j), W, out + j);
         blocks[count] = int32_t(j);
-        count += (bits & 0xffffu) != 0xffffu;
+        count += (same & 0xffffu) != 0xffffu;
         blocks[count] = int32_t(j + 8);
-        count += (bits >> 16) != 0xffffu;
+        count += (same >> 16) != 0xffffu;
     }
     if (j < n8) {
         blocks[count] = int32_t(j);
-        count += affine_first8(x, j, m32, S, b32, W, out);
+        count += store_decided8(f.y8(j), W, out + j);
     }
     return count;
 }
 #endif
+template <class F>
+DMLREF_F16C int64_t run_first_blocks(const F& f, int64_t n8, float W, uint16_t* out, int32_t* blocks) {
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+    if (have_avx512()) return first_blocks_avx512(f, n8, W, out, blocks);
+#endif
+    return first_blocks(f, n8, W, out, blocks);
+}
+// The forward's and the training's y = fl(fl(S fl(x - m32)) + b32) (step H2).
+struct AffineY {
+    const half* x;
+    float m32, S, b32;
+    DMLREF_F16C __m256 y8(int64_t j) const {
+        return _mm256_add_ps(_mm256_mul_ps(_mm256_set1_ps(S), _mm256_sub_ps(load8(x + j), _mm256_set1_ps(m32))),
+                             _mm256_set1_ps(b32));
+    }
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+    DMLREF_AVX512 __m512 y16(int64_t j) const {
+        return _mm512_add_ps(_mm512_mul_ps(_mm512_set1_ps(S), _mm512_sub_ps(load16(x + j), _mm512_set1_ps(m32))),
+                             _mm512_set1_ps(b32));
+    }
+#endif
+};
+// The training grad's z = fl(S fl(fl(dY - a32) - fl(fl(x - m32) c32))) (step H4).
+struct TrainingGradZ {
+    const half *dy, *x;
+    float m32, a32, c32, S;
+    DMLREF_F16C __m256 y8(int64_t j) const {
+        const __m256 h = _mm256_sub_ps(load8(dy + j), _mm256_set1_ps(a32));
+        const __m256 q = _mm256_mul_ps(_mm256_sub_ps(load8(x + j), _mm256_set1_ps(m32)), _mm256_set1_ps(c32));
+        return _mm256_mul_ps(_mm256_set1_ps(S), _mm256_sub_ps(h, q));
+    }
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+    DMLREF_AVX512 __m512 y16(int64_t j) const {
+        const __m512 h = _mm512_sub_ps(load16(dy + j), _mm512_set1_ps(a32));
+        const __m512 q = _mm512_mul_ps(_mm512_sub_ps(load16(x + j), _mm512_set1_ps(m32)), _mm512_set1_ps(c32));
+        return _mm512_mul_ps(_mm512_set1_ps(S), _mm512_sub_ps(h, q));
+    }
+#endif
+};
 
 // The estimates of a run of y = s (x - m) D^(-1/2) + b + f: the forward (m the Mean, no f; the grad:
 // x = dY, m = b = 0) and the training (m the batch mean, f the FusedAdd where kFused). single: step
@@ -1769,10 +1812,7 @@ template <bool kTraining, bool kFused> struct AffineHalf {
         return (t + y) * kFour + K;
     }
     DMLREF_F16C int64_t first(int64_t n8, float W, uint16_t* out, int32_t* blocks) const {
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
-        if (have_avx512()) return affine_first_avx512(x, n8, m32, S, b32, W, out, blocks);
-#endif
-        return affine_first(x, n8, m32, S, b32, W, out, blocks);
+        return run_first_blocks(AffineY{x, m32, S, b32}, n8, W, out, blocks);
     }
     void twofold(int64_t j, double& y, double& w) const {
         if constexpr (kTraining) estimate_training(load(x[j]), m, sr, kFused ? b + load(f[j]) : b, A, y, w);
@@ -1803,6 +1843,18 @@ struct TrainingGradHalf {
         __m256 z, w;
         single(j, z, w);
         return decide8f(z, w, mask);
+    }
+    // Step H7's W for elements 0 to n - 1: single's w at |h|, |q|, |g| and |z| at their bounds Hm, Qm, Gm and
+    // Zm; and its first stage.
+    DMLREF_F16C float width(int64_t n) const {
+        const float Hm = largest_half(dy, n) + std::fabs(a32);
+        const float Qm = (largest_half(x, n) + std::fabs(m32)) * std::fabs(c32);
+        const float Gm = Hm + Qm, Zm = std::fabs(S) * Gm;
+        const float G = ((Gm + Hm) + 3.0f * Qm) + std::fabs(a32);
+        return (std::fabs(S) * G + (Zm + Zm)) * kTwo + kFloor;
+    }
+    DMLREF_F16C int64_t first(int64_t n8, float W, uint16_t* out, int32_t* blocks) const {
+        return run_first_blocks(TrainingGradZ{dy, x, m32, a32, c32, S}, n8, W, out, blocks);
     }
     void twofold(int64_t j, double& z, double& w) const {
         estimate_training_grad(load(dy[j]), load(x[j]), m, a, c, sr, z, w);
