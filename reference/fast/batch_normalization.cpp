@@ -1805,7 +1805,7 @@ template <bool kTraining, bool kFused> struct AffineHalf {
         single(j, y, w);
         return decide8f(y, w, mask);
     }
-    // Step H7's W for elements 0 to n - 1 (NaN with a FusedAdd), and its first stage (affine_first).
+    // Step H7's W for elements 0 to n - 1 (NaN with a FusedAdd), and its first stage (first_blocks).
     DMLREF_F16C float width(int64_t n) const {
         if constexpr (kFused) return std::numeric_limits<float>::quiet_NaN();
         const float t = std::fabs(S) * (largest_half(x, n) + std::fabs(m32));
