@@ -1044,6 +1044,106 @@ TEST_CASE("Batch normalization grad fast path: midpoints the first stage must le
     }
 }
 
+// The forward's FLOAT32 first stage decides with one half-width W per chunk (the header's step F1). Three channels
+// of 4096 elements (a chunk each), Epsilon 2^-48, Variance 3 and Scale 0.7 but in channel 1. Channel 0: random
+// X, Mean 1/2, Bias 1/4: nearly all decided by the first stage. Channel 1: Variance 4, Scale 3 (sr~ = 1.5 (1 -
+// 2^-51), as in the grad's test above), Mean and Bias 0, X = +-(2^23 + j) 2^k with j odd: y~ and V 2 to 4.5
+// double ulps below a midpoint of FLOAT32, W (8u of the chunk's largest |t~|, at least 6 ulps of every y~) and
+// each element's own w (8u |y~|) both reach past it: both stages must leave every element to the plain
+// element. Channel 2: Mean 0, Bias -0, X of about 2^-20 beside one 2^10, with zeros, -0 and subnormals among
+// them: W is several float spacings of the small elements' y~, so the first stage leaves them; the float64
+// stage decides most (x = Mean: an exact +0).
+TEST_CASE("Batch normalization fast path: FLOAT32's first stage, by hand") {
+    std::mt19937_64 rng(2590);
+    const std::vector<uint32_t> in = {1, 3, 64, 64}, stat = {1, 3, 1, 1};
+    const Operator op = make_op(DataType::FLOAT32, {in, {stat, stat, stat, stat}}, {}, 0x1p-48f, std::nullopt);
+    const BN& d = get<BN>(op.Desc);
+    std::vector<float> x(3 * 4096);
+    for (size_t i = 0; i < 4096; ++i) {
+        x[i] = float(random_float(rng, -3, 2));
+        const double j = double(2 * (rng() % 1398101) + 1);
+        const int k = int(rng() % 61) - 30 - 23;
+        x[4096 + i] = float(std::ldexp(rng() % 2 ? 0x1p23 + j : -(0x1p23 + j), k));
+        const uint64_t kind = rng() % 16;
+        x[8192 + i] = i == 0      ? 0x1p10f
+                      : kind == 0 ? (rng() % 2 ? 0.0f : -0.0f)
+                      : kind == 1 ? float(std::ldexp(double(int64_t(rng() % 64) - 32), -149))
+                                  : float(random_float(rng, -21, -20));
+    }
+    Buffers b;
+    b.names = {"InputTensor", "MeanTensor", "VarianceTensor", "ScaleTensor", "BiasTensor", "OutputTensor"};
+    b.bytes = {buffer(d.InputTensor, x),
+               buffer(d.MeanTensor, std::vector<float>{0.5f, 0.0f, 0.0f}),
+               buffer(d.VarianceTensor, std::vector<float>{3.0f, 4.0f, 3.0f}),
+               buffer(d.ScaleTensor, std::vector<float>{0.7f, 3.0f, 0.7f}),
+               buffer(d.BiasTensor, std::vector<float>{0.25f, 0.0f, -0.0f}),
+               std::vector<std::byte>(buffer_size(d.OutputTensor), std::byte{0x5a})};
+    check_op_threads(op, b);
+    const Counted c = counted(reference::fast::batch_normalization_counts());
+    MESSAGE("first stage " << c.single << ", float64 stage " << c.twofold << ", plain " << c.plain);
+    CHECK(c.plain >= 4096);         // channel 1, every element
+    CHECK(c.single >= 4000);        // channel 0
+    CHECK(c.single <= 4096 + 100);  // channel 2 left to the float64 stage
+    CHECK(c.twofold >= 3500);       // which decides most of it
+}
+
+// The FLOAT16 forward's float32 stage with one half-width W per chunk first (the header's step H7), then each
+// element's own w on the blocks it leaves, then the float64 stage. Epsilon 0, Variance 1. Channel 0: X of about
+// 2^-11 beside one 1024 (Scale 3/2, Mean and Bias 0): W is far above the small elements' FLOAT16 spacing, their
+// own w far below it: the chunk's stage leaves them, the element's decides them. Channel 1: X in [1, 2), Bias
+// -3/2, Scale 1, Mean 0: y = X - 3/2 exactly, near 0 for some; where |y| is far below |t| the float32 stages
+// leave it and the float64 stage decides it. Channel 2: hard X with infinities and NaN (no chunk stage).
+TEST_CASE("Batch normalization fast path: FLOAT16's chunk stage, by hand") {
+    std::mt19937_64 rng(2595);
+    const std::vector<uint32_t> in = {1, 3, 64, 64}, stat = {1, 3, 1, 1};
+    const Operator op = make_op(DataType::FLOAT16, {in, {stat, stat, stat, stat}}, {}, 0.0f, std::nullopt);
+    const BN& d = get<BN>(op.Desc);
+    const Buffers b = forward_half_buffers(d, [&](const std::string& name, int c, size_t i) {
+        if (name == "InputTensor") {
+            if (c == 0) return i == 5 ? value_of<half>(1024.0) : random_half(rng, -12, -11);
+            if (c == 1) return value_of<half>(std::fabs(widen(random_half(rng, 0, 0))));
+            return hard_half(rng, true);
+        }
+        if (name == "VarianceTensor") return value_of<half>(1.0);
+        if (name == "ScaleTensor") return value_of<half>(c == 0 ? 1.5 : 1.0);
+        if (name == "BiasTensor") return value_of<half>(c == 1 ? -1.5 : 0.0);
+        return value_of<half>(0.0);
+    });
+    check_op_threads(op, b);
+    const Counted c = counted(reference::fast::batch_normalization_counts());
+    MESSAGE("float32 stages " << c.single << ", float64 stage " << c.twofold << ", plain " << c.plain);
+    if (!reference::fast::have_f16c()) return;
+    CHECK(c.single >= 4096 + 3000);  // channel 0 and most of channel 1
+    CHECK(c.twofold > 0);            // channel 1's elements near 0
+}
+
+// The FLOAT16 training grad's chunk stage (the header's step H7), as the FLOAT32 test above: channel 0 random;
+// channel 1 dY of about 2^-12 beside one pair +-1024 (at one X, so that sum dY and sum dY X do not see it): W is
+// far above the small elements' FLOAT16 spacing, their own w far below it, so the chunk's stage leaves them and
+// each element's own w decides them; channel 2 hard finite values. Element for element against the plain loop.
+TEST_CASE("Batch normalization training grad fast path: FLOAT16's chunk stage, by hand") {
+    using TG = DML_BATCH_NORMALIZATION_TRAINING_GRAD_OPERATOR_DESC;
+    std::mt19937_64 rng(2596);
+    const TG d = grad_half_desc<TG>({1, 3, 64, 64}, {1, 3, 1, 1}, 1e-5f);
+    const Buffers b = grad_half_buffers(d, [&](const std::string& name, int c, size_t i) {
+        if (name == "InputTensor") {
+            if (c == 1 && i < 2) return value_of<half>(1.0);
+            return c == 2 ? hard_half(rng, false) : random_half(rng, -3, 2);
+        }
+        if (name == "InputGradientTensor") {
+            if (c == 1) return i < 2 ? value_of<half>(i ? -1024.0 : 1024.0) : random_half(rng, -13, -12);
+            return c == 2 ? hard_half(rng, false) : random_half(rng, -3, 2);
+        }
+        if (name == "VarianceTensor") return value_of<half>(std::fabs(widen(random_half(rng, -1, 1))));
+        return random_half(rng, -2, 1);
+    });
+    check_op_threads({OperatorType::BATCH_NORMALIZATION_TRAINING_GRAD, d}, b);
+    const Counted c = counted(reference::fast::batch_normalization_grad_counts());
+    MESSAGE("float32 stages " << c.single << ", float64 stage " << c.twofold << ", plain " << c.plain);
+    if (!reference::fast::have_f16c()) return;
+    CHECK(c.single >= 2 * 4096 - 100);  // channels 0 and 1
+}
+
 // The training grad's FLOAT32 first stage decides with one half-width W per chunk (the header's step G5).
 // Three channels of 4096 elements (a chunk each), Variance 4, Scale 3, Epsilon 2^-48. Channel 0: random dY
 // and X, nearly all decided by the first stage. Channel 1: X = Mean (so c~ = 0) and dY in pairs +-dY (sum dY

@@ -48,6 +48,21 @@
 //      loop does: RELU inline (y > 0 ? y : +0; a decided y is never NaN), every other one through
 //      the plain loop's own fused_activation (reference/fused_activation.cpp); for FLOAT16, whose
 //      65,536 values can all occur, each value's activation is computed once per call and kept.
+//  F1. On a run of constant statistics (per-channel statistics), FLOAT32: a first stage with one half-width W for a
+//      whole chunk in place of each element's w (as step G5 below). With xm the chunk's largest |x| (a float; the
+//      largest of |x|'s bits), rounding is monotone and odd (fl(-e) = -fl(e)), so every element has |fl(x - m)|
+//      <= fl(xm + |m|), |t~| = fl(|sr~| |fl(x - m)|) <= Tm = fl(|sr~| fl(xm + |m|)) and |y~| = fl(|t~ + b|) <= Ym =
+//      fl(Tm + |b|). Step 7's w is a sum and products of nonnegative values, each rounded, so it grows with |t~|
+//      and |y~|: W = fl(fl(fl(Tm C1) + fl(Ym C2)) + 2^-1072) (forward_width) is at least every element's w (0
+//      where t~ = 0). So fl(y~ - W) <= fl(y0 - w) and fl(y~ + W) >= fl(y0 + w) (y0 differs from y~ only for
+//      y~ = -0, where y~ -+ W and y0 -+ W are the same values): [fl(y~ - W), fl(y~ + W)] holds V, and where both
+//      ends round to one float that float is the golden (step 8). A y~ of +-0 gives ends of both signs:
+//      undecided. The stage runs only where xm is finite and W < 2^900 (false for a NaN or an infinite m, sr~ or
+//      b, so for D <= 0); then |y~| <= Ym < 2^900 / C2, and y~ -+ W are finite. The elements it leaves take steps
+//      3 to 8 with their own w, then the plain element. On random data W is about 8 double ulps of the chunk's
+//      largest |y~|, against float spacings of 2^29 ulps: few elements are left. test/test_fast_batch_normalization.cpp
+//      puts y~ and V 2 to 4.5 ulps below midpoints (W at least 6 ulps: both stages must leave them) and small
+//      elements beside a large one (the first stage leaves them, the second decides them).
 //
 // BATCH_NORMALIZATION_TRAINING. Statistics element k has the M elements X_i of its reduced set;
 // mean = sum X_i / M, var = sum (X_i - mean)^2 / M (exact), and each OutputTensor element is
@@ -216,8 +231,25 @@
 //      e - 1's boundaries lie at or below 2^e - 2^(e-12) = 2^e - 2^11 U, binade e + 1's at or above 2^(e+1) +
 //      2^(e-10). So where |L - 0x1000| >= 4 no boundary lies within 3U of y: VCVTPS2PH's rounding of y to
 //      nearest is V's, the golden. Other elements (|y| outside [2^-14, 2^16), L within 4 of 0x1000) take the
-//      float64 stage, then the plain element, as in H5. test/test_fast_batch_normalization.cpp puts y 1 or 2
-//      ulps below a midpoint and checks that this stage leaves every such element.
+//      float64 stage, then the plain element, as in H5. Sixteen elements at a time where the machine has
+//      AVX-512 (the same y and the same test). test/test_fast_batch_normalization.cpp puts y 1 or 2 ulps below a
+//      midpoint and checks that this stage leaves every such element.
+//  H7. The forward's, the training's (without a FusedAdd) and the training grad's float32 stage first with one
+//      half-width W for the whole chunk (as step F1 for FLOAT32). With xm the chunk's largest |x| (the largest of the
+//      FLOAT16 bits with the sign cleared), every element has |d| = fl(|x - m32|) <= fl(xm + |m32|), |t| <= Tm = fl(|S|
+//      fl(xm + |m32|)), |y| <= Ym = fl(Tm + |b|) and e <= fl(Tm + Ym) (rounding is monotone and odd), so step H2's w <=
+//      W = fl(fl(fl(Tm + Ym) 4v) + K), each step a rounded sum or product of nonnegative values. Then [fl(y - W), fl(y
+//      + W)] holds V and step H3 decides it, where W < 2^100 (false for an infinite or NaN x, Mean, Scale or Bias; then
+//      |y| <= Ym < 2^122 and the ends are finite). A block of eight elements with an element it leaves takes each
+//      element's own w (H2, H4: the same y, a narrower interval), then H5's float64 stage. Sixteen elements at a time where the machine
+//      has AVX-512 (the same float32 operations per element). On random data W is about 8 float ulps of the chunk's
+//      largest |y| against FLOAT16 spacings of 2^13 of them: about one element in a hundred (those near 0) is left. The
+//      training grad's stage (step H4) likewise: with dm and xm the chunk's largest |dY| and |x|, |h| <= Hm = fl(dm +
+//      |a32|), |q| <= Qm = fl(fl(xm + |m32|) |c32|), |g| <= Gm = fl(Hm + Qm) and |z| <= Zm = fl(|S| Gm), and W is H4's
+//      w with those bounds in place of |h|, |q|, |g| and |z| (TrainingGradHalf::width); the operands are finite (dY and
+//      X are, or the plain loop takes the operator; H1's ranges), and W < 2^100 bounds z.
+//      test/test_fast_batch_normalization.cpp puts small elements beside a large one and elements near 0 that only the
+//      float64 stage decides.
 //
 // The exact sums (T1's sum X and sum X^2, the grads' sum dY and sum dY X) where the statistics are constant
 // along the inner run of the layout below: by extraction (Rump, Ogita and Oishi's ExtractVector, on
@@ -247,9 +279,9 @@
 //      [2^44, 2^46], where doubles are 2^-8 and 2^-7 apart): q is a multiple of 2^-8 with |q| <= |p| + 2^-8,
 //      r a multiple of 2^-48 (p and q are) with |r| <= 2^-8. So n of the q sum to below 2^12 (2^32 + 2^-8) <
 //      2^45 and n of the r to at most 2^4: multiples of 2^-8 and of 2^-48 of at most 53 bits, exact doubles
-//      in any order and grouping (four lanes). sum p is the two sums' total exactly; they go to S3 as level
-//      sums. An infinity or a NaN among the terms makes a sum infinite or NaN (inf - inf is NaN): the plain
-//      loop.
+//      in any order and grouping (four lanes; eight with AVX-512). sum p is the two sums' total exactly; they go
+//      to S3 as level sums. An infinity or a NaN among the terms makes a sum infinite or NaN (inf - inf is NaN):
+//      the plain loop.
 //
 // Layout: the logical index space is walked as for_each_run (dmlref/tensor.hpp) does: dimensions
 // of size 1 dropped, neighbours merged where they are contiguous in the input, the output and
@@ -456,6 +488,51 @@ DMLREF_CLONES bool grad_run_f32(const float* __restrict dy, int64_t n, double sr
     }
     return any != 0;
 }
+// The forward's FLOAT32 first stage on a run of constant statistics (header, step F1): the chunk's largest |x|,
+// its W (forward_width), then y~ = fl(fl(sr~ fl(x - m)) + b) rounded to float where fl(y~ - W) and fl(y~ + W)
+// round to the same float; otherwise undecided_bits. Returns whether any element is undecided, or -1 (nothing
+// written) where the chunk's largest |x| is not finite or W is not below 2^900.
+inline double forward_width(float xm, double m, double sr, double b) {
+    const double t = std::fabs(sr) * (double(xm) + std::fabs(m));
+    const double y = t + std::fabs(b);
+    return (t * (6 * 0x1p-53 * (1 + 0x1p-40)) + y * (0x1p-52 * (1 + 0x1p-40))) + 0x1p-1072;
+}
+DMLREF_CLONES int forward_first_f32(const float* __restrict x, int64_t n, double m, double sr, double b,
+                                    float* __restrict value) {
+    uint32_t largest = 0;
+    for (int64_t j = 0; j < n; ++j) largest = std::max(largest, to_bits(x[j]) & 0x7fffffffu);
+    const double W = forward_width(from_bits<float>(largest), m, sr, b);
+    if (!(largest < 0x7f800000u && W < 0x1p900)) return -1;
+    uint32_t* __restrict out = reinterpret_cast<uint32_t*>(value);
+    uint32_t any = 0;
+    for (int64_t j = 0; j < n; ++j) {
+        const double y = sr * (double(x[j]) - m) + b;
+        const uint32_t lo = to_bits(static_cast<float>(y - W)), hi = to_bits(static_cast<float>(y + W));
+        const uint32_t mask = 0u - uint32_t(lo != hi);
+        any |= mask;
+        out[j] = (lo & ~mask) | (undecided_bits<float>() & mask);
+    }
+    return any != 0;
+}
+// The float64 stage after a first stage (steps F1, G4 and G5): each element j < n the first stage left undecided
+// (`any`: whether there is one) decided from estimate_of(j, y, w) as decide_one decides; single receives n less
+// those elements. Returns whether any element is still undecided.
+template <class T, class EstimateOf>
+bool second_stage(bool any, T* value, int64_t n, uint64_t& single, EstimateOf&& estimate_of) {
+    single = uint64_t(n);
+    if (!any) return false;
+    bool left = false;
+    for (int64_t j = 0; j < n; ++j)
+        if (is_undecided(value[j])) {
+            --single;
+            double y, w;
+            estimate_of(j, y, w);
+            value[j] = decide_one(y, w, value);
+            left |= is_undecided(value[j]);
+        }
+    return left;
+}
+
 // Step 8 for FLOAT16 with F16C's conversions, over eight elements' y0 and w (decide8): the FLOAT32
 // decision of decide_one (the ends lo = fl(y0 - w) and hi = fl(y0 + w), both finite, rounded to one
 // float f: every real between them rounds to f), then f's FLOAT16 rounding unless f is a FLOAT16
@@ -527,8 +604,11 @@ DMLREF_F16C inline __m128i decide8(__m256d y0, __m256d w0, __m256d y1, __m256d w
 
 // A run of constant statistics (per-channel statistics); returns whether any element is undecided. FLOAT16's
 // (defined below, "FLOAT16 runs in two stages") adds to `single` the elements its float32 stage decided.
-inline bool run_uniform(const float* x, int64_t n, double m, double sr, double b, float* value, uint64_t&) {
-    return uniform_run_f32(x, n, m, sr, b, value);
+inline bool run_uniform(const float* x, int64_t n, double m, double sr, double b, float* value, uint64_t& single) {
+    const int first = forward_first_f32(x, n, m, sr, b, value);
+    if (first < 0) return uniform_run_f32(x, n, m, sr, b, value);
+    return second_stage(first != 0, value, n, single,
+                        [&](int64_t j, double& y, double& w) { estimate(double(x[j]), m, sr, b, y, w); });
 }
 bool run_uniform(const half* x, int64_t n, double m, double sr, double b, half* value, uint64_t& single);
 
@@ -970,11 +1050,64 @@ template <bool kSquares> DMLREF_F16C int half_chunk_sums(const half* a, const ha
     tau[4] = sums[2];
     return std::isfinite(sums[0]) && std::isfinite(sums[1]) && std::isfinite(sums[2]) ? kExtracted : kNotFinite;
 }
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+// The same with AVX-512: sixteen terms at a time, eight float64 lanes per sum (the sums are exact in any order
+// and grouping). Masked forms with every lane on (GCC 12's plain ones start from an "undefined" register and
+// warn).
+#define DMLREF_AVX512 __attribute__((target("avx512f,avx2,f16c")))
+DMLREF_AVX512 inline __m512 load16(const half* p) {
+    return _mm512_maskz_cvtph_ps(0xffff, _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p)));
+}
+DMLREF_AVX512 inline void add_split16(__m256 x, __m256 p, __m512d& A, __m512d& Q, __m512d& R) {
+    const __m512d sigma = _mm512_set1_pd(0x1p45), pd = _mm512_maskz_cvtps_pd(0xff, p);
+    A = _mm512_add_pd(A, _mm512_maskz_cvtps_pd(0xff, x));
+    const __m512d q = _mm512_sub_pd(_mm512_add_pd(sigma, pd), sigma);
+    Q = _mm512_add_pd(Q, q);
+    R = _mm512_add_pd(R, _mm512_sub_pd(pd, q));
+}
+template <int kHalf> DMLREF_AVX512 inline __m256 eight(__m512 v) {  // lanes 0 to 7, or 8 to 15
+    return _mm256_castpd_ps(_mm512_maskz_extractf64x4_pd(0xf, _mm512_castps_pd(v), kHalf));
+}
+template <bool kSquares>
+DMLREF_AVX512 int half_chunk_sums_avx512(const half* a, const half* b, int64_t n, double* tau) {
+    __m512d A = _mm512_setzero_pd(), Q = A, R = A, A1 = A, Q1 = A, R1 = A;
+    int64_t j = 0;
+    for (; j + 16 <= n; j += 16) {
+        const __m512 x = load16(a + j), p = _mm512_mul_ps(x, kSquares ? x : load16(b + j));  // exact
+        add_split16(eight<0>(x), eight<0>(p), A, Q, R);
+        add_split16(eight<1>(x), eight<1>(p), A1, Q1, R1);
+    }
+    alignas(64) double lanes[3][8];
+    _mm512_store_pd(lanes[0], _mm512_add_pd(A, A1));
+    _mm512_store_pd(lanes[1], _mm512_add_pd(Q, Q1));
+    _mm512_store_pd(lanes[2], _mm512_add_pd(R, R1));
+    double sums[3];
+    for (int i = 0; i < 3; ++i)
+        sums[i] = ((lanes[i][0] + lanes[i][1]) + (lanes[i][2] + lanes[i][3])) +
+                  ((lanes[i][4] + lanes[i][5]) + (lanes[i][6] + lanes[i][7]));
+    for (; j < n; ++j) {
+        const double x = load(a[j]), p = x * (kSquares ? x : load(b[j]));
+        const double q = (0x1p45 + p) - 0x1p45;
+        sums[0] += x;
+        sums[1] += q;
+        sums[2] += p - q;
+    }
+    tau[0] = sums[0];
+    tau[1] = tau[2] = tau[5] = 0;
+    tau[3] = sums[1];
+    tau[4] = sums[2];
+    return std::isfinite(sums[0]) && std::isfinite(sums[1]) && std::isfinite(sums[2]) ? kExtracted : kNotFinite;
+}
+#endif
 #endif
 inline int run_chunk_sums(const half* a, const half* b, int64_t n, double* tau, uint32_t* largest) {
 #if defined(DMLREF_F16C_PATHS)
     if (have_f16c()) {
         largest[0] = largest[1] = 0x7f800000u;  // not computed
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+        if (have_avx512())
+            return b ? half_chunk_sums_avx512<false>(a, b, n, tau) : half_chunk_sums_avx512<true>(a, nullptr, n, tau);
+#endif
         return b ? half_chunk_sums<false>(a, b, n, tau) : half_chunk_sums<true>(a, nullptr, n, tau);
     }
 #endif
@@ -1538,6 +1671,116 @@ DMLREF_F16C inline __m128i decide8f(__m256 y, __m256 w, __m128i& mask) {
     return _mm_blendv_epi8(lo, _mm_set1_epi16(int16_t(undecided_bits<half>())), mask);
 }
 
+// Step H7's first stage: the largest |x| of n FLOAT16 values as a float (infinite or NaN where one is).
+DMLREF_F16C inline float largest_half(const half* x, int64_t n) {
+    const uint16_t* bits = reinterpret_cast<const uint16_t*>(x);
+    __m256i m = _mm256_setzero_si256();
+    int64_t j = 0;
+    for (; j + 16 <= n; j += 16)
+        m = _mm256_max_epu16(m, _mm256_and_si256(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(bits + j)),
+                                                 _mm256_set1_epi16(0x7fff)));
+    alignas(32) uint16_t lanes[16];
+    _mm256_store_si256(reinterpret_cast<__m256i*>(lanes), m);
+    uint16_t largest = 0;
+    for (const uint16_t v : lanes) largest = std::max(largest, v);
+    for (; j < n; ++j) largest = std::max(largest, uint16_t(bits[j] & 0x7fffu));
+    return _cvtsh_ss(largest);
+}
+// Step H7's decision of eight or sixteen estimates y with the chunk's W: the FLOAT16 bits of fl(y - W) where
+// fl(y +- W) round to the same FLOAT16, otherwise undecided_bits, stored at out; whether any is undecided (eight),
+// or the mask of the same elements, two bits each (sixteen).
+DMLREF_F16C inline bool store_decided8(__m256 y, float W, uint16_t* out) {
+    const __m256 w = _mm256_set1_ps(W);
+    const __m128i lo = _mm256_cvtps_ph(_mm256_sub_ps(y, w), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+    const __m128i hi = _mm256_cvtps_ph(_mm256_add_ps(y, w), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+    const __m128i same = _mm_cmpeq_epi16(lo, hi);
+    _mm_storeu_si128(reinterpret_cast<__m128i*>(out),
+                     _mm_blendv_epi8(_mm_set1_epi16(int16_t(undecided_bits<half>())), lo, same));
+    return _mm_movemask_epi8(same) != 0xffff;
+}
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+DMLREF_AVX512 inline uint32_t store_decided16(__m512 y, float W, uint16_t* out) {
+    const __m512 w = _mm512_set1_ps(W);
+    const __m256i lo = _mm512_maskz_cvtps_ph(0xffff, _mm512_sub_ps(y, w),
+                                             _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+    const __m256i hi = _mm512_maskz_cvtps_ph(0xffff, _mm512_add_ps(y, w),
+                                             _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+    const __m256i same = _mm256_cmpeq_epi16(lo, hi);
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(out),
+                        _mm256_blendv_epi8(_mm256_set1_epi16(int16_t(undecided_bits<half>())), lo, same));
+    return uint32_t(_mm256_movemask_epi8(same));
+}
+#endif
+// Step H7's first stage on elements 0 to n8 - 1 (n8 a multiple of 8) of a run whose estimates F gives (y8: eight
+// from j; y16: sixteen): the first index of every block of eight with an undecided element into blocks; returns
+// their number. Sixteen at a time where the machine has AVX-512 (the same operations on each element: the same
+// bits).
+template <class F> DMLREF_F16C int64_t first_blocks(const F& f, int64_t n8, float W, uint16_t* out, int32_t* blocks) {
+    int64_t count = 0;
+    for (int64_t j = 0; j < n8; j += 8) {
+        blocks[count] = int32_t(j);
+        count += store_decided8(f.y8(j), W, out + j);
+    }
+    return count;
+}
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+template <class F>
+DMLREF_AVX512 int64_t first_blocks_avx512(const F& f, int64_t n8, float W, uint16_t* out, int32_t* blocks) {
+    int64_t count = 0, j = 0;
+    for (; j + 16 <= n8; j += 16) {
+        const uint32_t same = store_decided16(f.y16(j), W, out + j);
+        blocks[count] = int32_t(j);
+        count += (same & 0xffffu) != 0xffffu;
+        blocks[count] = int32_t(j + 8);
+        count += (same >> 16) != 0xffffu;
+    }
+    if (j < n8) {
+        blocks[count] = int32_t(j);
+        count += store_decided8(f.y8(j), W, out + j);
+    }
+    return count;
+}
+#endif
+template <class F>
+DMLREF_F16C int64_t run_first_blocks(const F& f, int64_t n8, float W, uint16_t* out, int32_t* blocks) {
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+    if (have_avx512()) return first_blocks_avx512(f, n8, W, out, blocks);
+#endif
+    return first_blocks(f, n8, W, out, blocks);
+}
+// The forward's and the training's y = fl(fl(S fl(x - m32)) + b32) (step H2).
+struct AffineY {
+    const half* x;
+    float m32, S, b32;
+    DMLREF_F16C __m256 y8(int64_t j) const {
+        return _mm256_add_ps(_mm256_mul_ps(_mm256_set1_ps(S), _mm256_sub_ps(load8(x + j), _mm256_set1_ps(m32))),
+                             _mm256_set1_ps(b32));
+    }
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+    DMLREF_AVX512 __m512 y16(int64_t j) const {
+        return _mm512_add_ps(_mm512_mul_ps(_mm512_set1_ps(S), _mm512_sub_ps(load16(x + j), _mm512_set1_ps(m32))),
+                             _mm512_set1_ps(b32));
+    }
+#endif
+};
+// The training grad's z = fl(S fl(fl(dY - a32) - fl(fl(x - m32) c32))) (step H4).
+struct TrainingGradZ {
+    const half *dy, *x;
+    float m32, a32, c32, S;
+    DMLREF_F16C __m256 y8(int64_t j) const {
+        const __m256 h = _mm256_sub_ps(load8(dy + j), _mm256_set1_ps(a32));
+        const __m256 q = _mm256_mul_ps(_mm256_sub_ps(load8(x + j), _mm256_set1_ps(m32)), _mm256_set1_ps(c32));
+        return _mm256_mul_ps(_mm256_set1_ps(S), _mm256_sub_ps(h, q));
+    }
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+    DMLREF_AVX512 __m512 y16(int64_t j) const {
+        const __m512 h = _mm512_sub_ps(load16(dy + j), _mm512_set1_ps(a32));
+        const __m512 q = _mm512_mul_ps(_mm512_sub_ps(load16(x + j), _mm512_set1_ps(m32)), _mm512_set1_ps(c32));
+        return _mm512_mul_ps(_mm512_set1_ps(S), _mm512_sub_ps(h, q));
+    }
+#endif
+};
+
 // The estimates of a run of y = s (x - m) D^(-1/2) + b + f: the forward (m the Mean, no f; the grad:
 // x = dY, m = b = 0) and the training (m the batch mean, f the FusedAdd where kFused). single: step
 // H2's float32 estimate of elements j to j + 7; twofold: the float64 estimate of element j (estimate,
@@ -1561,6 +1804,16 @@ template <bool kTraining, bool kFused> struct AffineHalf {
         __m256 y, w;
         single(j, y, w);
         return decide8f(y, w, mask);
+    }
+    // Step H7's W for elements 0 to n - 1 (NaN with a FusedAdd), and its first stage (first_blocks).
+    DMLREF_F16C float width(int64_t n) const {
+        if constexpr (kFused) return std::numeric_limits<float>::quiet_NaN();
+        const float t = std::fabs(S) * (largest_half(x, n) + std::fabs(m32));
+        const float y = t + std::fabs(b32);
+        return (t + y) * kFour + K;
+    }
+    DMLREF_F16C int64_t first(int64_t n8, float W, uint16_t* out, int32_t* blocks) const {
+        return run_first_blocks(AffineY{x, m32, S, b32}, n8, W, out, blocks);
     }
     void twofold(int64_t j, double& y, double& w) const {
         if constexpr (kTraining) estimate_training(load(x[j]), m, sr, kFused ? b + load(f[j]) : b, A, y, w);
@@ -1592,6 +1845,18 @@ struct TrainingGradHalf {
         single(j, z, w);
         return decide8f(z, w, mask);
     }
+    // Step H7's W for elements 0 to n - 1: single's w at |h|, |q|, |g| and |z| at their bounds Hm, Qm, Gm and
+    // Zm; and its first stage.
+    DMLREF_F16C float width(int64_t n) const {
+        const float Hm = largest_half(dy, n) + std::fabs(a32);
+        const float Qm = (largest_half(x, n) + std::fabs(m32)) * std::fabs(c32);
+        const float Gm = Hm + Qm, Zm = std::fabs(S) * Gm;
+        const float G = ((Gm + Hm) + 3.0f * Qm) + std::fabs(a32);
+        return (std::fabs(S) * G + (Zm + Zm)) * kTwo + kFloor;
+    }
+    DMLREF_F16C int64_t first(int64_t n8, float W, uint16_t* out, int32_t* blocks) const {
+        return run_first_blocks(TrainingGradZ{dy, x, m32, a32, c32, S}, n8, W, out, blocks);
+    }
     void twofold(int64_t j, double& z, double& w) const {
         estimate_training_grad(load(dy[j]), load(x[j]), m, a, c, sr, z, w);
     }
@@ -1619,6 +1884,49 @@ struct GradHalf {
         const __m128i h = _mm256_cvtps_ph(y, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
         return _mm_blendv_epi8(h, _mm_set1_epi16(int16_t(undecided_bits<half>())), mask);
     }
+    // Step H6 as a first stage in half_run's frame (no chunk width: 0), sixteen elements at a time where the
+    // machine has AVX-512 (the same test on the same y: the same bits); the blocks it leaves take decide again.
+    float width(int64_t) const { return 0.0f; }
+    DMLREF_F16C int64_t first(int64_t n8, float, uint16_t* out, int32_t* blocks) const {
+        int64_t count = 0, j = 0;
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+        if (have_avx512()) j = first16(n8, out, blocks, count);
+#endif
+        for (; j < n8; j += 8) {
+            __m128i mask;
+            _mm_storeu_si128(reinterpret_cast<__m128i*>(out + j), decide(j, mask));
+            blocks[count] = int32_t(j);
+            count += _mm_movemask_epi8(mask) != 0;
+        }
+        return count;
+    }
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+    // Blocks of sixteen from 0 while they fit in n8: returns where it stopped.
+    DMLREF_AVX512 int64_t first16(int64_t n8, uint16_t* out, int32_t* blocks, int64_t& count) const {
+        int64_t j = 0;
+        for (; j + 16 <= n8; j += 16) {
+            const __m512 y = _mm512_add_ps(_mm512_mul_ps(_mm512_set1_ps(S), load16(x + j)), _mm512_setzero_ps());
+            const __m512i B = _mm512_castps_si512(y);
+            const __m512i E = _mm512_maskz_srli_epi32(0xffff, _mm512_maskz_slli_epi32(0xffff, B, 1), 24);
+            const __mmask16 in_range = _mm512_cmpgt_epi32_mask(E, _mm512_set1_epi32(112)) &
+                                       _mm512_cmpgt_epi32_mask(_mm512_set1_epi32(143), E);
+            const __m512i L = _mm512_sub_epi32(_mm512_and_si512(B, _mm512_set1_epi32(0x1fff)),
+                                               _mm512_set1_epi32(0x1000));
+            const __mmask16 far = _mm512_cmpgt_epi32_mask(_mm512_maskz_abs_epi32(0xffff, L), _mm512_set1_epi32(3));
+            const __mmask16 ok = (in_range & far) | _mm512_cmpeq_epi32_mask(B, _mm512_setzero_si512());
+            // The undecided lanes keep undecided_bits (a masked conversion). Masked shifts and abs with every lane
+            // on: GCC 12's plain ones start from an "undefined" register and warn.
+            _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + j),
+                                _mm512_mask_cvtps_ph(_mm256_set1_epi16(int16_t(undecided_bits<half>())), ok, y,
+                                                     _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
+            blocks[count] = int32_t(j);
+            count += (ok & 0xffu) != 0xffu;
+            blocks[count] = int32_t(j + 8);
+            count += (ok >> 8) != 0xffu;
+        }
+        return j;
+    }
+#endif
     void twofold(int64_t j, double& y, double& w) const { estimate(load(x[j]), 0.0, sr, 0.0, y, w); }
 };
 
@@ -1631,16 +1939,31 @@ template <class E> DMLREF_F16C bool half_run(const E& run, int64_t n, half* __re
     uint16_t* out = reinterpret_cast<uint16_t*>(value);
     int32_t left[kChunk];
     int64_t count = 0, j = 0;
-    if (e.ok)
-        for (; j + 8 <= n; j += 8) {
-            __m128i mask;
-            _mm_storeu_si128(reinterpret_cast<__m128i*>(out + j), e.decide(j, mask));
-            // Two mask bits per undecided element.
-            for (uint32_t bits = uint32_t(_mm_movemask_epi8(mask)); bits != 0; bits &= bits - 1) {
-                left[count++] = int32_t(j + (std::countr_zero(bits) >> 1));
-                bits &= bits - 1;
-            }
+    // The blocks of eight elements the float32 stage takes: every block of eight, or (step H7) those the chunk's
+    // W left undecided, the others decided.
+    int32_t blocks[kChunk / 8];
+    int64_t b = 0;
+    if (e.ok) {
+        const int64_t n8 = n & ~int64_t(7);
+        float W = std::numeric_limits<float>::quiet_NaN();
+        if constexpr (requires { e.first(n8, W, out, blocks); }) {
+            W = e.width(n8);
+            if (W < 0x1p100f) b = e.first(n8, W, out, blocks);
         }
+        if (!(W < 0x1p100f))
+            for (; b < n8 / 8; ++b) blocks[b] = int32_t(8 * b);
+        j = n8;
+    }
+    for (int64_t i = 0; i < b; ++i) {
+        const int64_t first = blocks[i];
+        __m128i mask;
+        _mm_storeu_si128(reinterpret_cast<__m128i*>(out + first), e.decide(first, mask));
+        // Two mask bits per undecided element.
+        for (uint32_t bits = uint32_t(_mm_movemask_epi8(mask)); bits != 0; bits &= bits - 1) {
+            left[count++] = int32_t(first + (std::countr_zero(bits) >> 1));
+            bits &= bits - 1;
+        }
+    }
     for (; j < n; ++j) left[count++] = int32_t(j);
     single += uint64_t(n - count);
     int any = 0;
@@ -1816,19 +2139,10 @@ template <class T, class D> bool grad(const D& d, const Bindings& b) {
             // Step G5's first stage (FLOAT32; W is NaN otherwise), its undecided elements the float64 estimate.
             if constexpr (!is_half_v<T>) {
                 const double m = load(mean[k0]);
-                any = training_grad_first_f32(dyr, xr, n, m, a[k0], c[k0], sr[k0], W, value);
-                by_single = uint64_t(n);
-                if (any) {
-                    any = false;
-                    for (int64_t j = 0; j < n; ++j)
-                        if (is_undecided(value[j])) {
-                            --by_single;
-                            double ze, we;
-                            estimate_training_grad(load(dyr[j]), load(xr[j]), m, a[k0], c[k0], sr[k0], ze, we);
-                            value[j] = decide_one(ze, we, value);
-                            any |= is_undecided(value[j]);
-                        }
-                }
+                any = second_stage(training_grad_first_f32(dyr, xr, n, m, a[k0], c[k0], sr[k0], W, value), value, n,
+                                   by_single, [&](int64_t j, double& z, double& w) {
+                                       estimate_training_grad(load(dyr[j]), load(xr[j]), m, a[k0], c[k0], sr[k0], z, w);
+                                   });
             }
         } else if (training && step[kStat] == 0 && step[kX] == 1 && step[kIn] == 1) {
             any = run_training_grad(dyr, xr, n, load(mean[k0]), a[k0], c[k0], sr[k0], value, by_single);
@@ -1846,21 +2160,10 @@ template <class T, class D> bool grad(const D& d, const Bindings& b) {
                                  ? grad_width(from_bits<float>(largest[size_t(task)][0]), sr[k0])
                                  : std::numeric_limits<double>::quiet_NaN();
             any = run_grad(dyr, n, sr[k0], W, value, by_single);
-            if constexpr (!is_half_v<T>) {
-                // Step G4's undecided elements: the float64 estimate (steps 3 to 8).
-                by_single = uint64_t(n);
-                if (any) {
-                    any = false;
-                    for (int64_t j = 0; j < n; ++j)
-                        if (is_undecided(value[j])) {
-                            --by_single;
-                            double ye, we;
-                            estimate(load(dyr[j]), 0.0, sr[k0], 0.0, ye, we);
-                            value[j] = decide_one(ye, we, value);
-                            any |= is_undecided(value[j]);
-                        }
-                }
-            }
+            if constexpr (!is_half_v<T>)  // step G4's undecided elements: the float64 estimate (steps 3 to 8)
+                any = second_stage(any, value, n, by_single, [&](int64_t j, double& y, double& w) {
+                    estimate(load(dyr[j]), 0.0, sr[k0], 0.0, y, w);
+                });
         } else {
             for (int64_t j = 0; j < n; ++j) {
                 double ye, we;

@@ -35,8 +35,9 @@ bool batch_normalization_grad(const DML_BATCH_NORMALIZATION_GRAD_OPERATOR_DESC& 
 bool batch_normalization_training_grad(const DML_BATCH_NORMALIZATION_TRAINING_GRAD_OPERATOR_DESC& d, const Bindings& b);
 
 // For the tests: of the last call's elements, those decided by an error bound and those left to the
-// plain loop's exact element; of the decided, those the first stage decided (FLOAT16's float32 stage,
-// and BATCH_NORMALIZATION_GRAD's FLOAT32 decision from y~ alone; the rest, the float64 bound).
+// plain loop's exact element; of the decided, those the first stage decided (FLOAT16's float32 stages,
+// and FLOAT32's decisions with one half-width per chunk or, BATCH_NORMALIZATION_GRAD's, from y~ alone; the
+// rest, the float64 bound).
 struct BatchNormalizationCounts {
     uint64_t decided = 0, plain = 0, single = 0;
 };
