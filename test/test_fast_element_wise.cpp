@@ -690,41 +690,57 @@ TEST_CASE("Element-wise fast paths = plain loop on rows of every length from 32 
 }
 
 TEST_CASE("Element-wise fast paths = plain loop with streamed outputs (packed, and rows at odd addresses)") {
-    // From fast::kStreamedElements up the outputs go through non-temporal stores: a packed CAST
-    // with an odd tail, and LESS_THAN into UINT8 rows of 1001 elements 1003 apart (every row's
-    // first output at a different offset from a 16-byte boundary).
-    // Streamed only where the call's data exceeds the last-level cache: here taken as 0.
-    const StreamEverything streamed;
-    const uint32_t n = uint32_t(reference::fast::kStreamedElements) + 5;
-    check_cast<uint8_t>(DataType::INT8, DataType::FLOAT16, n, [](uint32_t i) { return uint8_t(i * 37u); });
-    if (sanitizer_tier()) return;  // the rows once, in the release build's run
-    {
-        // FLOAT32 DIVIDE, packed, with an odd tail.
-        std::mt19937_64 r(2750);
-        const Operator op = binary_op<DML_ELEMENT_WISE_DIVIDE_OPERATOR_DESC>(DataType::FLOAT32, DataType::FLOAT32, {n},
-                                                                             {}, {}, {});
-        const auto& d = desc_of<DML_ELEMENT_WISE_DIVIDE_OPERATOR_DESC>(op);
-        Buffers in = make_buffers<float>(r, {{"ATensor", &d.ATensor}, {"BTensor", &d.BTensor}},
-                                         {{"OutputTensor", &d.OutputTensor}});
-        for (uint32_t i = 0; i < n; ++i) put<uint32_t>(in, 0, i, float_bits(r));
-        check_op(op, in);
-    }
-    {
-        // INT32 DIVIDE, packed, with an odd tail (zero divisors among the small values).
-        std::mt19937_64 r(2760);
-        const Operator op = binary_op<DML_ELEMENT_WISE_DIVIDE_OPERATOR_DESC>(DataType::INT32, DataType::INT32, {n}, {},
-                                                                             {}, {});
-        const auto& d = desc_of<DML_ELEMENT_WISE_DIVIDE_OPERATOR_DESC>(op);
-        check_op(op, make_buffers<int32_t>(r, {{"ATensor", &d.ATensor}, {"BTensor", &d.BTensor}},
-                                           {{"OutputTensor", &d.OutputTensor}}));
-    }
-    std::mt19937_64 rng(2700);
-    const uint32_t rows = n / 1001 + 1;
-    const Operator op = binary_op<DML_ELEMENT_WISE_LOGICAL_LESS_THAN_OPERATOR_DESC>(
-        DataType::INT8, DataType::UINT8, {rows, 1001}, {1003, 1}, {0, 1}, {1003, 1});
-    const auto& d = desc_of<DML_ELEMENT_WISE_LOGICAL_LESS_THAN_OPERATOR_DESC>(op);
-    check_op(op, make_buffers<int8_t>(rng, {{"ATensor", &d.ATensor}, {"BTensor", &d.BTensor}},
-                                      {{"OutputTensor", &d.OutputTensor}}));
+    at_each_isa([&] {
+        // From fast::kStreamedElements up the outputs go through non-temporal stores: a packed CAST
+        // with an odd tail, and LESS_THAN into UINT8 rows of 1001 elements 1003 apart (every row's
+        // first output at a different offset from a 16-byte boundary).
+        // Streamed only where the call's data exceeds the last-level cache: here taken as 0.
+        const StreamEverything streamed;
+        const uint32_t n = uint32_t(reference::fast::kStreamedElements) + 5;
+        check_cast<uint8_t>(DataType::INT8, DataType::FLOAT16, n, [](uint32_t i) { return uint8_t(i * 37u); });
+        if (sanitizer_tier()) return;  // the rows once, in the release build's run
+        {
+            // FLOAT32 DIVIDE, packed, with an odd tail.
+            std::mt19937_64 r(2750);
+            const Operator op = binary_op<DML_ELEMENT_WISE_DIVIDE_OPERATOR_DESC>(DataType::FLOAT32, DataType::FLOAT32,
+                                                                                 {n}, {}, {}, {});
+            const auto& d = desc_of<DML_ELEMENT_WISE_DIVIDE_OPERATOR_DESC>(op);
+            Buffers in = make_buffers<float>(r, {{"ATensor", &d.ATensor}, {"BTensor", &d.BTensor}},
+                                             {{"OutputTensor", &d.OutputTensor}});
+            for (uint32_t i = 0; i < n; ++i) put<uint32_t>(in, 0, i, float_bits(r));
+            check_op(op, in);
+        }
+        {
+            // FLOAT16 MULTIPLY, packed, with an odd tail (every pattern as A, B random patterns).
+            std::mt19937_64 r(2755);
+            const Operator op = binary_op<DML_ELEMENT_WISE_MULTIPLY_OPERATOR_DESC>(DataType::FLOAT16, DataType::FLOAT16,
+                                                                                   {n}, {}, {}, {});
+            const auto& d = desc_of<DML_ELEMENT_WISE_MULTIPLY_OPERATOR_DESC>(op);
+            Buffers in = make_buffers<half>(r, {{"ATensor", &d.ATensor}, {"BTensor", &d.BTensor}},
+                                            {{"OutputTensor", &d.OutputTensor}});
+            for (uint32_t i = 0; i < n; ++i) {
+                put<uint16_t>(in, 0, i, uint16_t(i));
+                put<uint16_t>(in, 1, i, uint16_t(r()));
+            }
+            check_op(op, in);
+        }
+        {
+            // INT32 DIVIDE, packed, with an odd tail (zero divisors among the small values).
+            std::mt19937_64 r(2760);
+            const Operator op = binary_op<DML_ELEMENT_WISE_DIVIDE_OPERATOR_DESC>(DataType::INT32, DataType::INT32, {n},
+                                                                                 {}, {}, {});
+            const auto& d = desc_of<DML_ELEMENT_WISE_DIVIDE_OPERATOR_DESC>(op);
+            check_op(op, make_buffers<int32_t>(r, {{"ATensor", &d.ATensor}, {"BTensor", &d.BTensor}},
+                                               {{"OutputTensor", &d.OutputTensor}}));
+        }
+        std::mt19937_64 rng(2700);
+        const uint32_t rows = n / 1001 + 1;
+        const Operator op = binary_op<DML_ELEMENT_WISE_LOGICAL_LESS_THAN_OPERATOR_DESC>(
+            DataType::INT8, DataType::UINT8, {rows, 1001}, {1003, 1}, {0, 1}, {1003, 1});
+        const auto& d = desc_of<DML_ELEMENT_WISE_LOGICAL_LESS_THAN_OPERATOR_DESC>(op);
+        check_op(op, make_buffers<int8_t>(rng, {{"ATensor", &d.ATensor}, {"BTensor", &d.BTensor}},
+                                          {{"OutputTensor", &d.OutputTensor}}));
+    });
 }
 
 }  // namespace dmlref_test_fast_element_wise
