@@ -51,7 +51,7 @@ namespace {
 // besides (Skylake-SP and later, Zen 4), asked of the CPU at run time. The kernels of a level
 // need it; a test may cap the level (set_element_wise_isa) to compare the kernels of each level
 // with the plain loops on one machine.
-constexpr int kBaseline = 0, kAvx2 = 1, kAvx512 = 2;
+[[maybe_unused]] constexpr int kBaseline = 0, kAvx2 = 1, kAvx512 = 2;  // kAvx2 unused off x86-64
 
 int cpu_isa() {
 #if defined(DMLREF_F16C_PATHS)
