@@ -13,6 +13,7 @@
 #include "support.hpp"
 #include "test_tier.hpp"
 
+#include "../reference/fast/element_wise.hpp"
 #include "../reference/fast/streamed.hpp"
 
 #include "dmlref/descs/cast.hpp"
@@ -21,6 +22,9 @@
 
 #include <algorithm>
 #include <cstring>
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <cpuid.h>
+#endif
 #include <limits>
 #include <random>
 #include <sstream>
@@ -36,11 +40,27 @@ namespace {
 
 constexpr uint32_t kPatterns = 1u << 16;
 
-// FLOAT16 second operands: -0, 1 (1 + 2^-11 is a tie of the rounding), 2^-11, the largest finite,
-// infinity, the smallest subnormal, a negative NaN with a payload, a value near 1/3; with every
-// pattern as the first operand these hit every kind of operand pair (NaN, zero, infinity,
-// subnormal, ties) on both sides.
-const uint16_t kHardHalves[] = {0x8000, 0x3c00, 0x1000, 0x7bff, 0x7c00, 0x0001, 0xfd55, 0x3555};
+// FLOAT16 second operands: -0 and +0, 1 and -1 (1 + 2^-11 is a tie of the rounding), 2^-11, the
+// largest finite, both infinities, the smallest and the largest subnormal, a negative NaN with a
+// payload, a signalling NaN, a value near 1/3; with every pattern as the first operand these hit
+// every kind of operand pair (NaN, zero, infinity, subnormal, ties) on both sides.
+const uint16_t kHardHalves[] = {0x8000, 0x0000, 0x3c00, 0xbc00, 0x1000, 0x7bff, 0x7c00,
+                                0xfc00, 0x0001, 0x03ff, 0xfd55, 0x7c01, 0x3555};
+
+// f() at each instruction-set level of the element-wise kernels this CPU has (AVX-512, AVX2 and
+// F16C, the baseline: reference/fast/element_wise.hpp), so that each level's kernels meet the
+// plain loop here; the default level restored after.
+struct AllLevels {
+    ~AllLevels() { reference::fast::set_element_wise_isa(2); }
+};
+template <class F> void at_each_isa(F&& f) {
+    const AllLevels restore;
+    for (int level = 2; level >= 0; --level) {
+        if (reference::fast::set_element_wise_isa(level) != level) continue;
+        INFO("instruction-set level " << level);
+        f();
+    }
+}
 
 template <class T> void put(Buffers& b, size_t buffer, size_t element, T v) {
     std::memcpy(b.bytes[buffer].data() + element * sizeof(T), &v, sizeof(T));
@@ -342,68 +362,97 @@ struct StreamEverything {
 
 }  // namespace
 
+TEST_CASE("The element-wise kernels' instruction-set levels go as far as the CPU does") {
+    // Each level's kernels meet the plain loops below only where it is reached: AVX-512 on a CPU
+    // with AVX-512 F, BW, VL and DQ, AVX2 where it has AVX2 and F16C (CPUID leaf 1, ECX bit 29).
+    const AllLevels restore;
+    CHECK(reference::fast::set_element_wise_isa(0) == 0);
+#if defined(__x86_64__) && defined(__GNUC__)
+    __builtin_cpu_init();
+    unsigned eax = 0, ebx = 0, ecx = 0, edx = 0;
+    const bool avx2 = __builtin_cpu_supports("avx2") && __get_cpuid(1, &eax, &ebx, &ecx, &edx) && (ecx >> 29 & 1);
+    const bool avx512 = avx2 && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+                        __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512dq");
+    CHECK(reference::fast::set_element_wise_isa(1) == (avx2 ? 1 : 0));
+    CHECK(reference::fast::set_element_wise_isa(2) == (avx512 ? 2 : avx2 ? 1 : 0));
+#endif
+}
+
 TEST_CASE("FLOAT16 ADD, MULTIPLY, DIVIDE fast paths = plain loop: every pattern against hard and shuffled ones") {
-    check_half_binary<DML_ELEMENT_WISE_ADD_OPERATOR_DESC>(DataType::FLOAT16);
-    check_half_binary<DML_ELEMENT_WISE_MULTIPLY_OPERATOR_DESC>(DataType::FLOAT16);
-    check_half_binary<DML_ELEMENT_WISE_DIVIDE_OPERATOR_DESC>(DataType::FLOAT16);
+    at_each_isa([&] {
+        check_half_binary<DML_ELEMENT_WISE_ADD_OPERATOR_DESC>(DataType::FLOAT16);
+        check_half_binary<DML_ELEMENT_WISE_MULTIPLY_OPERATOR_DESC>(DataType::FLOAT16);
+        check_half_binary<DML_ELEMENT_WISE_DIVIDE_OPERATOR_DESC>(DataType::FLOAT16);
+    });
 }
 
 TEST_CASE("FLOAT16 MAX, MIN, LESS_THAN fast paths = plain loop: every pattern against hard and shuffled ones") {
-    check_half_binary<DML_ELEMENT_WISE_MAX_OPERATOR_DESC>(DataType::FLOAT16);
-    check_half_binary<DML_ELEMENT_WISE_MIN_OPERATOR_DESC>(DataType::FLOAT16);
-    check_half_binary<DML_ELEMENT_WISE_LOGICAL_LESS_THAN_OPERATOR_DESC>(DataType::UINT8);
+    at_each_isa([&] {
+        check_half_binary<DML_ELEMENT_WISE_MAX_OPERATOR_DESC>(DataType::FLOAT16);
+        check_half_binary<DML_ELEMENT_WISE_MIN_OPERATOR_DESC>(DataType::FLOAT16);
+        check_half_binary<DML_ELEMENT_WISE_LOGICAL_LESS_THAN_OPERATOR_DESC>(DataType::UINT8);
+    });
 }
 
-TEST_CASE("FLOAT16 SQRT fast path = plain loop, every bit pattern, packed and in padded rows") {
-    std::mt19937_64 rng(2400);
-    for (const bool padded : {false, true}) {
-        DML_ELEMENT_WISE_SQRT_OPERATOR_DESC d;
-        const std::vector<uint32_t> sizes = padded ? std::vector<uint32_t>{kPatterns / 64, 64} : std::vector{kPatterns};
-        d.InputTensor = desc(DataType::FLOAT16, sizes, padded ? std::vector<uint32_t>{67, 1} : std::vector<uint32_t>{});
-        d.OutputTensor = desc(DataType::FLOAT16, sizes,
-                              padded ? std::vector<uint32_t>{65, 1} : std::vector<uint32_t>{});
-        Buffers in = make_buffers<half>(rng, {{"InputTensor", &d.InputTensor}}, {{"OutputTensor", &d.OutputTensor}});
-        for (uint32_t i = 0; i < kPatterns; ++i)
-            put<uint16_t>(in, 0, padded ? size_t(i / 64) * 67 + i % 64 : i, uint16_t(i));
-        check_op({OperatorType::ELEMENT_WISE_SQRT, d}, in);
-    }
+TEST_CASE("FLOAT16 SQRT fast path = plain loop, every bit pattern, packed and in padded rows of 61") {
+    at_each_isa([&] {
+        std::mt19937_64 rng(2400);
+        for (const bool padded : {false, true}) {
+            DML_ELEMENT_WISE_SQRT_OPERATOR_DESC d;
+            const std::vector<uint32_t> sizes = padded ? std::vector<uint32_t>{(kPatterns + 60) / 61, 61}
+                                                       : std::vector{kPatterns};
+            d.InputTensor = desc(DataType::FLOAT16, sizes,
+                                 padded ? std::vector<uint32_t>{67, 1} : std::vector<uint32_t>{});
+            d.OutputTensor = desc(DataType::FLOAT16, sizes,
+                                  padded ? std::vector<uint32_t>{65, 1} : std::vector<uint32_t>{});
+            Buffers in = make_buffers<half>(rng, {{"InputTensor", &d.InputTensor}},
+                                            {{"OutputTensor", &d.OutputTensor}});
+            for (uint32_t i = 0; i < kPatterns; ++i)
+                put<uint16_t>(in, 0, padded ? size_t(i / 61) * 67 + i % 61 : i, uint16_t(i));
+            check_op({OperatorType::ELEMENT_WISE_SQRT, d}, in);
+        }
+    });
 }
 
 TEST_CASE("MAX, MIN, LESS_THAN fast paths = plain loop on random shapes, strides and hard values") {
-    const int count = sanitizer_tier() ? 40 : 150;
-    check_random_binary<DML_ELEMENT_WISE_MAX_OPERATOR_DESC, float>(DataType::FLOAT32, count);
-    check_random_binary<DML_ELEMENT_WISE_MIN_OPERATOR_DESC, float>(DataType::FLOAT32, count);
-    check_random_binary<DML_ELEMENT_WISE_MAX_OPERATOR_DESC, half>(DataType::FLOAT16, count);
-    check_random_binary<DML_ELEMENT_WISE_ADD_OPERATOR_DESC, half>(DataType::FLOAT16, count);
-    check_random_binary<DML_ELEMENT_WISE_DIVIDE_OPERATOR_DESC, half>(DataType::FLOAT16, count);
-    check_random_binary<DML_ELEMENT_WISE_LOGICAL_LESS_THAN_OPERATOR_DESC, float>(DataType::UINT8, count);
-    check_random_binary<DML_ELEMENT_WISE_LOGICAL_LESS_THAN_OPERATOR_DESC, int8_t>(DataType::UINT8, count);
-    check_random_binary<DML_ELEMENT_WISE_LOGICAL_LESS_THAN_OPERATOR_DESC, int32_t>(DataType::UINT8, count);
+    at_each_isa([&] {
+        const int count = sanitizer_tier() ? 40 : 150;
+        check_random_binary<DML_ELEMENT_WISE_MAX_OPERATOR_DESC, float>(DataType::FLOAT32, count);
+        check_random_binary<DML_ELEMENT_WISE_MIN_OPERATOR_DESC, float>(DataType::FLOAT32, count);
+        check_random_binary<DML_ELEMENT_WISE_MAX_OPERATOR_DESC, half>(DataType::FLOAT16, count);
+        check_random_binary<DML_ELEMENT_WISE_ADD_OPERATOR_DESC, half>(DataType::FLOAT16, count);
+        check_random_binary<DML_ELEMENT_WISE_DIVIDE_OPERATOR_DESC, half>(DataType::FLOAT16, count);
+        check_random_binary<DML_ELEMENT_WISE_LOGICAL_LESS_THAN_OPERATOR_DESC, float>(DataType::UINT8, count);
+        check_random_binary<DML_ELEMENT_WISE_LOGICAL_LESS_THAN_OPERATOR_DESC, int8_t>(DataType::UINT8, count);
+        check_random_binary<DML_ELEMENT_WISE_LOGICAL_LESS_THAN_OPERATOR_DESC, int32_t>(DataType::UINT8, count);
+    });
 }
 
 TEST_CASE("FLOAT32 MAX and MIN fast paths = plain loop: every pair of hard values, NaN payloads and signed zeros") {
-    const uint32_t hard[] = {0x00000000, 0x80000000, 0x3f800000, 0xbf800000, 0x7f800000, 0xff800000,
-                             0x7fc00000, 0xffc00000, 0x7f800001, 0xff812345, 0x7fffffff, 0x00000001,
-                             0x80000001, 0x007fffff, 0x7f7fffff, 0xff7fffff, 0x3f800001, 0x00800000};
-    const uint32_t h = uint32_t(std::size(hard));
-    std::mt19937_64 rng(2500);
-    auto check = [&](Operator op, const TensorDesc& a, const TensorDesc& b, const TensorDesc& y) {
-        // Element k: A = hard[k % h], B = hard[k / h], every pair, packed.
-        Buffers in = make_buffers<float>(rng, {{"ATensor", &a}, {"BTensor", &b}}, {{"OutputTensor", &y}});
-        for (uint32_t k = 0; k < h * h; ++k) {
-            put<uint32_t>(in, 0, k, hard[k % h]);
-            put<uint32_t>(in, 1, k, hard[k / h]);
-        }
-        check_op(op, in);
-    };
-    const Operator mx = binary_op<DML_ELEMENT_WISE_MAX_OPERATOR_DESC>(DataType::FLOAT32, DataType::FLOAT32, {h * h}, {},
-                                                                      {}, {});
-    const auto& dx = desc_of<DML_ELEMENT_WISE_MAX_OPERATOR_DESC>(mx);
-    check(mx, dx.ATensor, dx.BTensor, dx.OutputTensor);
-    const Operator mn = binary_op<DML_ELEMENT_WISE_MIN_OPERATOR_DESC>(DataType::FLOAT32, DataType::FLOAT32, {h * h}, {},
-                                                                      {}, {});
-    const auto& dn = desc_of<DML_ELEMENT_WISE_MIN_OPERATOR_DESC>(mn);
-    check(mn, dn.ATensor, dn.BTensor, dn.OutputTensor);
+    at_each_isa([&] {
+        const uint32_t hard[] = {0x00000000, 0x80000000, 0x3f800000, 0xbf800000, 0x7f800000, 0xff800000,
+                                 0x7fc00000, 0xffc00000, 0x7f800001, 0xff812345, 0x7fffffff, 0x00000001,
+                                 0x80000001, 0x007fffff, 0x7f7fffff, 0xff7fffff, 0x3f800001, 0x00800000};
+        const uint32_t h = uint32_t(std::size(hard));
+        std::mt19937_64 rng(2500);
+        auto check = [&](Operator op, const TensorDesc& a, const TensorDesc& b, const TensorDesc& y) {
+            // Element k: A = hard[k % h], B = hard[k / h], every pair, packed.
+            Buffers in = make_buffers<float>(rng, {{"ATensor", &a}, {"BTensor", &b}}, {{"OutputTensor", &y}});
+            for (uint32_t k = 0; k < h * h; ++k) {
+                put<uint32_t>(in, 0, k, hard[k % h]);
+                put<uint32_t>(in, 1, k, hard[k / h]);
+            }
+            check_op(op, in);
+        };
+        const Operator mx = binary_op<DML_ELEMENT_WISE_MAX_OPERATOR_DESC>(DataType::FLOAT32, DataType::FLOAT32, {h * h},
+                                                                          {}, {}, {});
+        const auto& dx = desc_of<DML_ELEMENT_WISE_MAX_OPERATOR_DESC>(mx);
+        check(mx, dx.ATensor, dx.BTensor, dx.OutputTensor);
+        const Operator mn = binary_op<DML_ELEMENT_WISE_MIN_OPERATOR_DESC>(DataType::FLOAT32, DataType::FLOAT32, {h * h},
+                                                                          {}, {}, {});
+        const auto& dn = desc_of<DML_ELEMENT_WISE_MIN_OPERATOR_DESC>(mn);
+        check(mn, dn.ATensor, dn.BTensor, dn.OutputTensor);
+    });
 }
 
 TEST_CASE("CAST fast paths = plain loop: FLOAT16 <-> FLOAT32, INT32, INT8, UINT8 -> FLOAT16") {
@@ -443,23 +492,27 @@ TEST_CASE("CAST fast paths = plain loop: FLOAT16 <-> FLOAT32, INT32, INT8, UINT8
 }
 
 TEST_CASE("FLOAT32 ADD, SUBTRACT, MULTIPLY, DIVIDE fast paths = plain loop: hard pairs, random bits, broadcast") {
-    const uint32_t n = sanitizer_tier() ? 64 * 200 : 64 * 1500;
-    check_float_binary<DML_ELEMENT_WISE_ADD_OPERATOR_DESC>(n);
-    check_float_binary<DML_ELEMENT_WISE_SUBTRACT_OPERATOR_DESC>(n);
-    check_float_binary<DML_ELEMENT_WISE_MULTIPLY_OPERATOR_DESC>(n);
-    check_float_binary<DML_ELEMENT_WISE_DIVIDE_OPERATOR_DESC>(n);
-    check_float_binary<DML_ELEMENT_WISE_ADD1_OPERATOR_DESC>(n / 8);
-    check_half_binary<DML_ELEMENT_WISE_SUBTRACT_OPERATOR_DESC>(DataType::FLOAT16);
+    at_each_isa([&] {
+        const uint32_t n = sanitizer_tier() ? 64 * 200 : 64 * 1500;
+        check_float_binary<DML_ELEMENT_WISE_ADD_OPERATOR_DESC>(n);
+        check_float_binary<DML_ELEMENT_WISE_SUBTRACT_OPERATOR_DESC>(n);
+        check_float_binary<DML_ELEMENT_WISE_MULTIPLY_OPERATOR_DESC>(n);
+        check_float_binary<DML_ELEMENT_WISE_DIVIDE_OPERATOR_DESC>(n);
+        check_float_binary<DML_ELEMENT_WISE_ADD1_OPERATOR_DESC>(n / 8);
+        check_half_binary<DML_ELEMENT_WISE_SUBTRACT_OPERATOR_DESC>(DataType::FLOAT16);
+    });
 }
 
 TEST_CASE("FLOAT32 arithmetic fast paths = plain loop on random shapes and strides, taken and declined") {
-    const int count = sanitizer_tier() ? 30 : 100;
-    check_random_binary<DML_ELEMENT_WISE_ADD_OPERATOR_DESC, float>(DataType::FLOAT32, count);
-    check_random_binary<DML_ELEMENT_WISE_SUBTRACT_OPERATOR_DESC, float>(DataType::FLOAT32, count);
-    check_random_binary<DML_ELEMENT_WISE_MULTIPLY_OPERATOR_DESC, float>(DataType::FLOAT32, count);
-    check_random_binary<DML_ELEMENT_WISE_DIVIDE_OPERATOR_DESC, float>(DataType::FLOAT32, count);
-    check_random_binary<DML_ELEMENT_WISE_SUBTRACT_OPERATOR_DESC, half>(DataType::FLOAT16, count);
-    check_random_binary<DML_ELEMENT_WISE_MULTIPLY_OPERATOR_DESC, half>(DataType::FLOAT16, count);
+    at_each_isa([&] {
+        const int count = sanitizer_tier() ? 30 : 100;
+        check_random_binary<DML_ELEMENT_WISE_ADD_OPERATOR_DESC, float>(DataType::FLOAT32, count);
+        check_random_binary<DML_ELEMENT_WISE_SUBTRACT_OPERATOR_DESC, float>(DataType::FLOAT32, count);
+        check_random_binary<DML_ELEMENT_WISE_MULTIPLY_OPERATOR_DESC, float>(DataType::FLOAT32, count);
+        check_random_binary<DML_ELEMENT_WISE_DIVIDE_OPERATOR_DESC, float>(DataType::FLOAT32, count);
+        check_random_binary<DML_ELEMENT_WISE_SUBTRACT_OPERATOR_DESC, half>(DataType::FLOAT16, count);
+        check_random_binary<DML_ELEMENT_WISE_MULTIPLY_OPERATOR_DESC, half>(DataType::FLOAT16, count);
+    });
 }
 
 TEST_CASE("ADD1 with a FusedActivation and SQRT with a ScaleBias decline the FLOAT32 fast paths") {
@@ -481,39 +534,49 @@ TEST_CASE("ADD1 with a FusedActivation and SQRT with a ScaleBias decline the FLO
 }
 
 TEST_CASE("FLOAT32 SQRT fast path = plain loop: hard and random patterns, packed and in padded rows") {
-    std::mt19937_64 rng(3100);
-    const uint32_t rows = sanitizer_tier() ? 100 : 1000;
-    for (const bool padded : {false, true}) {
-        DML_ELEMENT_WISE_SQRT_OPERATOR_DESC d;
-        const std::vector<uint32_t> sizes = padded ? std::vector<uint32_t>{rows, 61} : std::vector{rows * 61};
-        d.InputTensor = desc(DataType::FLOAT32, sizes, padded ? std::vector<uint32_t>{64, 1} : std::vector<uint32_t>{});
-        d.OutputTensor = desc(DataType::FLOAT32, sizes,
-                              padded ? std::vector<uint32_t>{63, 1} : std::vector<uint32_t>{});
-        Buffers in = make_buffers<float>(rng, {{"InputTensor", &d.InputTensor}}, {{"OutputTensor", &d.OutputTensor}});
-        const uint32_t h = uint32_t(std::size(kHardFloats));
-        for (size_t i = 0; i < buffer_size(d.InputTensor) / 4; ++i)
-            put<uint32_t>(in, 0, i, i < h ? kHardFloats[i] : float_bits(rng));
-        check_op({OperatorType::ELEMENT_WISE_SQRT, d}, in);
-    }
+    at_each_isa([&] {
+        std::mt19937_64 rng(3100);
+        const uint32_t rows = sanitizer_tier() ? 100 : 1000;
+        for (const bool padded : {false, true}) {
+            DML_ELEMENT_WISE_SQRT_OPERATOR_DESC d;
+            const std::vector<uint32_t> sizes = padded ? std::vector<uint32_t>{rows, 61} : std::vector{rows * 61};
+            d.InputTensor = desc(DataType::FLOAT32, sizes,
+                                 padded ? std::vector<uint32_t>{64, 1} : std::vector<uint32_t>{});
+            d.OutputTensor = desc(DataType::FLOAT32, sizes,
+                                  padded ? std::vector<uint32_t>{63, 1} : std::vector<uint32_t>{});
+            Buffers in = make_buffers<float>(rng, {{"InputTensor", &d.InputTensor}},
+                                             {{"OutputTensor", &d.OutputTensor}});
+            const uint32_t h = uint32_t(std::size(kHardFloats));
+            for (size_t i = 0; i < buffer_size(d.InputTensor) / 4; ++i)
+                put<uint32_t>(in, 0, i, i < h ? kHardFloats[i] : float_bits(rng));
+            check_op({OperatorType::ELEMENT_WISE_SQRT, d}, in);
+        }
+    });
 }
 
 TEST_CASE("Integer ADD, SUBTRACT, MULTIPLY fast paths = plain loop (wrapping): every type, edges, random shapes") {
-    const int count = sanitizer_tier() ? 10 : 40;
-    check_integer_types<DML_ELEMENT_WISE_ADD_OPERATOR_DESC>(count);
-    check_integer_types<DML_ELEMENT_WISE_SUBTRACT_OPERATOR_DESC>(count);
-    check_integer_types<DML_ELEMENT_WISE_MULTIPLY_OPERATOR_DESC>(count);
+    at_each_isa([&] {
+        const int count = sanitizer_tier() ? 10 : 40;
+        check_integer_types<DML_ELEMENT_WISE_ADD_OPERATOR_DESC>(count);
+        check_integer_types<DML_ELEMENT_WISE_SUBTRACT_OPERATOR_DESC>(count);
+        check_integer_types<DML_ELEMENT_WISE_MULTIPLY_OPERATOR_DESC>(count);
+    });
 }
 
 TEST_CASE("Integer MAX and MIN fast paths = plain loop: every type, edges, random shapes") {
-    const int count = sanitizer_tier() ? 10 : 40;
-    check_integer_types<DML_ELEMENT_WISE_MAX_OPERATOR_DESC>(count);
-    check_integer_types<DML_ELEMENT_WISE_MIN_OPERATOR_DESC>(count);
+    at_each_isa([&] {
+        const int count = sanitizer_tier() ? 10 : 40;
+        check_integer_types<DML_ELEMENT_WISE_MAX_OPERATOR_DESC>(count);
+        check_integer_types<DML_ELEMENT_WISE_MIN_OPERATOR_DESC>(count);
+    });
 }
 
 TEST_CASE("FLOAT32 MAX and MIN fast paths = plain loop: random bits, NaNs and zeros, packed and broadcast") {
-    const uint32_t n = sanitizer_tier() ? 64 * 200 : 64 * 1500;
-    check_float_binary<DML_ELEMENT_WISE_MAX_OPERATOR_DESC>(n);
-    check_float_binary<DML_ELEMENT_WISE_MIN_OPERATOR_DESC>(n);
+    at_each_isa([&] {
+        const uint32_t n = sanitizer_tier() ? 64 * 200 : 64 * 1500;
+        check_float_binary<DML_ELEMENT_WISE_MAX_OPERATOR_DESC>(n);
+        check_float_binary<DML_ELEMENT_WISE_MIN_OPERATOR_DESC>(n);
+    });
 }
 
 TEST_CASE("Integer DIVIDE and MODULUS fast paths = plain loop: zero divisors, INT_MIN / -1, near-integer quotients") {
@@ -525,12 +588,14 @@ TEST_CASE("Integer DIVIDE and MODULUS fast paths = plain loop: zero divisors, IN
 }
 
 TEST_CASE("Element-wise fast paths = plain loop on runs under several outer dimensions, broadcast and padded") {
-    const int count = sanitizer_tier() ? 15 : 60;
-    check_outer_dimensions<DML_ELEMENT_WISE_ADD_OPERATOR_DESC, int8_t>(count);
-    check_outer_dimensions<DML_ELEMENT_WISE_SUBTRACT_OPERATOR_DESC, half>(count);
-    check_outer_dimensions<DML_ELEMENT_WISE_MULTIPLY_OPERATOR_DESC, float>(count);
-    check_outer_dimensions<DML_ELEMENT_WISE_MAX_OPERATOR_DESC, int32_t>(count);
-    check_outer_dimensions<DML_ELEMENT_WISE_MODULUS_FLOOR_OPERATOR_DESC, int16_t>(count);
+    at_each_isa([&] {
+        const int count = sanitizer_tier() ? 15 : 60;
+        check_outer_dimensions<DML_ELEMENT_WISE_ADD_OPERATOR_DESC, int8_t>(count);
+        check_outer_dimensions<DML_ELEMENT_WISE_SUBTRACT_OPERATOR_DESC, half>(count);
+        check_outer_dimensions<DML_ELEMENT_WISE_MULTIPLY_OPERATOR_DESC, float>(count);
+        check_outer_dimensions<DML_ELEMENT_WISE_MAX_OPERATOR_DESC, int32_t>(count);
+        check_outer_dimensions<DML_ELEMENT_WISE_MODULUS_FLOOR_OPERATOR_DESC, int16_t>(count);
+    });
 }
 
 TEST_CASE("Element-wise fast paths = plain loop over several runs on the cores") {
@@ -560,61 +625,122 @@ TEST_CASE("Element-wise fast paths = plain loop over several runs on the cores")
                                         {{"OutputTensor", &dd.OutputTensor}}));
 }
 
-TEST_CASE("Element-wise fast paths = plain loop on long rows whose outputs start anywhere in a 32-byte block") {
-    // Rows of 1500 elements written 1501 apart: each row's kernel is called first for the elements
-    // before its output's 32-byte boundary (a different count in each row), then for the rest.
-    std::mt19937_64 rng(2650);
-    auto rows = [&]<class D, class T>(DataType t) {
-        const Operator op = binary_op<D>(t, t, {9, 1500}, {1503, 1}, {0, 1}, {1501, 1});
-        const D& d = desc_of<D>(op);
-        INFO("type " << int(t));
-        check_op(op, make_buffers<T>(rng, {{"ATensor", &d.ATensor}, {"BTensor", &d.BTensor}},
-                                     {{"OutputTensor", &d.OutputTensor}}));
-    };
-    rows.operator()<DML_ELEMENT_WISE_ADD_OPERATOR_DESC, int8_t>(DataType::INT8);
-    rows.operator()<DML_ELEMENT_WISE_MULTIPLY_OPERATOR_DESC, half>(DataType::FLOAT16);
-    rows.operator()<DML_ELEMENT_WISE_MAX_OPERATOR_DESC, float>(DataType::FLOAT32);
-    rows.operator()<DML_ELEMENT_WISE_DIVIDE_OPERATOR_DESC, uint16_t>(DataType::UINT16);
-    rows.operator()<DML_ELEMENT_WISE_MODULUS_FLOOR_OPERATOR_DESC, int32_t>(DataType::INT32);
-    rows.operator()<DML_ELEMENT_WISE_SUBTRACT_OPERATOR_DESC, uint64_t>(DataType::UINT64);
+TEST_CASE("Element-wise fast paths = plain loop on long rows whose outputs start anywhere in a 64-byte block") {
+    at_each_isa([&] {
+        // Rows of 1500 elements written 1501 apart: each row's kernel is called first for the elements
+        // before its output's 64-byte boundary (a different count in each row), then for the rest.
+        std::mt19937_64 rng(2650);
+        auto rows = [&]<class D, class T>(DataType t) {
+            const Operator op = binary_op<D>(t, t, {17, 1500}, {1503, 1}, {0, 1}, {1501, 1});
+            const D& d = desc_of<D>(op);
+            INFO("type " << int(t));
+            check_op(op, make_buffers<T>(rng, {{"ATensor", &d.ATensor}, {"BTensor", &d.BTensor}},
+                                         {{"OutputTensor", &d.OutputTensor}}));
+        };
+        rows.operator()<DML_ELEMENT_WISE_ADD_OPERATOR_DESC, int8_t>(DataType::INT8);
+        rows.operator()<DML_ELEMENT_WISE_MULTIPLY_OPERATOR_DESC, half>(DataType::FLOAT16);
+        rows.operator()<DML_ELEMENT_WISE_MAX_OPERATOR_DESC, float>(DataType::FLOAT32);
+        rows.operator()<DML_ELEMENT_WISE_DIVIDE_OPERATOR_DESC, uint16_t>(DataType::UINT16);
+        rows.operator()<DML_ELEMENT_WISE_MODULUS_FLOOR_OPERATOR_DESC, int32_t>(DataType::INT32);
+        rows.operator()<DML_ELEMENT_WISE_SUBTRACT_OPERATOR_DESC, uint64_t>(DataType::UINT64);
+        rows.operator()<DML_ELEMENT_WISE_MULTIPLY_OPERATOR_DESC, int8_t>(DataType::INT8);
+        rows.operator()<DML_ELEMENT_WISE_MIN_OPERATOR_DESC, half>(DataType::FLOAT16);
+    });
+}
+
+// D over T in rows of every length from 32 (the shortest run the fast paths take) to 160: every
+// tail of a vector of 16, 32 and 64 lanes, and rows read and written at offsets that move from
+// row to row (A, B and Y padded differently); B packed or one row broadcast by a zero stride.
+template <class D, class T> void check_every_length(DataType out) {
+    std::mt19937_64 rng = rng_for<T>(3300 + uint64_t(D::kType));
+    for (uint32_t length = 32; length <= 160; ++length)
+        for (const bool broadcast : {false, true}) {
+            const std::vector<uint32_t> sizes = {3, length};
+            const std::vector<uint32_t> b_strides = broadcast ? std::vector<uint32_t>{0, 1}
+                                                              : std::vector{length + 1, 1u};
+            const Operator op = binary_op<D>(data_type_of<T>(), out, sizes, {length + 3, 1}, b_strides,
+                                             {length + 5, 1});
+            const D& d = desc_of<D>(op);
+            INFO("length " << length << ", broadcast " << broadcast);
+            check_op(op, make_buffers<T>(rng, {{"ATensor", &d.ATensor}, {"BTensor", &d.BTensor}},
+                                         {{"OutputTensor", &d.OutputTensor}}));
+        }
+}
+
+TEST_CASE("Element-wise fast paths = plain loop on rows of every length from 32 to 160, at moving offsets") {
+    at_each_isa([&] {
+        check_every_length<DML_ELEMENT_WISE_ADD_OPERATOR_DESC, half>(DataType::FLOAT16);
+        check_every_length<DML_ELEMENT_WISE_SUBTRACT_OPERATOR_DESC, half>(DataType::FLOAT16);
+        check_every_length<DML_ELEMENT_WISE_MULTIPLY_OPERATOR_DESC, half>(DataType::FLOAT16);
+        check_every_length<DML_ELEMENT_WISE_DIVIDE_OPERATOR_DESC, half>(DataType::FLOAT16);
+        check_every_length<DML_ELEMENT_WISE_MAX_OPERATOR_DESC, half>(DataType::FLOAT16);
+        check_every_length<DML_ELEMENT_WISE_MIN_OPERATOR_DESC, half>(DataType::FLOAT16);
+        check_every_length<DML_ELEMENT_WISE_ADD_OPERATOR_DESC, float>(DataType::FLOAT32);
+        check_every_length<DML_ELEMENT_WISE_DIVIDE_OPERATOR_DESC, float>(DataType::FLOAT32);
+        check_every_length<DML_ELEMENT_WISE_ADD_OPERATOR_DESC, int8_t>(DataType::INT8);
+        check_every_length<DML_ELEMENT_WISE_SUBTRACT_OPERATOR_DESC, uint8_t>(DataType::UINT8);
+        check_every_length<DML_ELEMENT_WISE_MULTIPLY_OPERATOR_DESC, int8_t>(DataType::INT8);
+        check_every_length<DML_ELEMENT_WISE_MAX_OPERATOR_DESC, int8_t>(DataType::INT8);
+        check_every_length<DML_ELEMENT_WISE_MIN_OPERATOR_DESC, uint8_t>(DataType::UINT8);
+        check_every_length<DML_ELEMENT_WISE_MULTIPLY_OPERATOR_DESC, int16_t>(DataType::INT16);
+        check_every_length<DML_ELEMENT_WISE_MULTIPLY_OPERATOR_DESC, int32_t>(DataType::INT32);
+        check_every_length<DML_ELEMENT_WISE_MULTIPLY_OPERATOR_DESC, uint64_t>(DataType::UINT64);
+        check_every_length<DML_ELEMENT_WISE_LOGICAL_LESS_THAN_OPERATOR_DESC, int8_t>(DataType::UINT8);
+    });
 }
 
 TEST_CASE("Element-wise fast paths = plain loop with streamed outputs (packed, and rows at odd addresses)") {
-    // From fast::kStreamedElements up the outputs go through non-temporal stores: a packed CAST
-    // with an odd tail, and LESS_THAN into UINT8 rows of 1001 elements 1003 apart (every row's
-    // first output at a different offset from a 16-byte boundary).
-    // Streamed only where the call's data exceeds the last-level cache: here taken as 0.
-    const StreamEverything streamed;
-    const uint32_t n = uint32_t(reference::fast::kStreamedElements) + 5;
-    check_cast<uint8_t>(DataType::INT8, DataType::FLOAT16, n, [](uint32_t i) { return uint8_t(i * 37u); });
-    if (sanitizer_tier()) return;  // the rows once, in the release build's run
-    {
-        // FLOAT32 DIVIDE, packed, with an odd tail.
-        std::mt19937_64 r(2750);
-        const Operator op = binary_op<DML_ELEMENT_WISE_DIVIDE_OPERATOR_DESC>(DataType::FLOAT32, DataType::FLOAT32, {n},
-                                                                             {}, {}, {});
-        const auto& d = desc_of<DML_ELEMENT_WISE_DIVIDE_OPERATOR_DESC>(op);
-        Buffers in = make_buffers<float>(r, {{"ATensor", &d.ATensor}, {"BTensor", &d.BTensor}},
-                                         {{"OutputTensor", &d.OutputTensor}});
-        for (uint32_t i = 0; i < n; ++i) put<uint32_t>(in, 0, i, float_bits(r));
-        check_op(op, in);
-    }
-    {
-        // INT32 DIVIDE, packed, with an odd tail (zero divisors among the small values).
-        std::mt19937_64 r(2760);
-        const Operator op = binary_op<DML_ELEMENT_WISE_DIVIDE_OPERATOR_DESC>(DataType::INT32, DataType::INT32, {n}, {},
-                                                                             {}, {});
-        const auto& d = desc_of<DML_ELEMENT_WISE_DIVIDE_OPERATOR_DESC>(op);
-        check_op(op, make_buffers<int32_t>(r, {{"ATensor", &d.ATensor}, {"BTensor", &d.BTensor}},
-                                           {{"OutputTensor", &d.OutputTensor}}));
-    }
-    std::mt19937_64 rng(2700);
-    const uint32_t rows = n / 1001 + 1;
-    const Operator op = binary_op<DML_ELEMENT_WISE_LOGICAL_LESS_THAN_OPERATOR_DESC>(
-        DataType::INT8, DataType::UINT8, {rows, 1001}, {1003, 1}, {0, 1}, {1003, 1});
-    const auto& d = desc_of<DML_ELEMENT_WISE_LOGICAL_LESS_THAN_OPERATOR_DESC>(op);
-    check_op(op, make_buffers<int8_t>(rng, {{"ATensor", &d.ATensor}, {"BTensor", &d.BTensor}},
-                                      {{"OutputTensor", &d.OutputTensor}}));
+    at_each_isa([&] {
+        // From fast::kStreamedElements up the outputs go through non-temporal stores: a packed CAST
+        // with an odd tail, and LESS_THAN into UINT8 rows of 1001 elements 1003 apart (every row's
+        // first output at a different offset from a 16-byte boundary).
+        // Streamed only where the call's data exceeds the last-level cache: here taken as 0.
+        const StreamEverything streamed;
+        const uint32_t n = uint32_t(reference::fast::kStreamedElements) + 5;
+        check_cast<uint8_t>(DataType::INT8, DataType::FLOAT16, n, [](uint32_t i) { return uint8_t(i * 37u); });
+        if (sanitizer_tier()) return;  // the rows once, in the release build's run
+        {
+            // FLOAT32 DIVIDE, packed, with an odd tail.
+            std::mt19937_64 r(2750);
+            const Operator op = binary_op<DML_ELEMENT_WISE_DIVIDE_OPERATOR_DESC>(DataType::FLOAT32, DataType::FLOAT32,
+                                                                                 {n}, {}, {}, {});
+            const auto& d = desc_of<DML_ELEMENT_WISE_DIVIDE_OPERATOR_DESC>(op);
+            Buffers in = make_buffers<float>(r, {{"ATensor", &d.ATensor}, {"BTensor", &d.BTensor}},
+                                             {{"OutputTensor", &d.OutputTensor}});
+            for (uint32_t i = 0; i < n; ++i) put<uint32_t>(in, 0, i, float_bits(r));
+            check_op(op, in);
+        }
+        {
+            // FLOAT16 MULTIPLY, packed, with an odd tail (every pattern as A, B random patterns).
+            std::mt19937_64 r(2755);
+            const Operator op = binary_op<DML_ELEMENT_WISE_MULTIPLY_OPERATOR_DESC>(DataType::FLOAT16, DataType::FLOAT16,
+                                                                                   {n}, {}, {}, {});
+            const auto& d = desc_of<DML_ELEMENT_WISE_MULTIPLY_OPERATOR_DESC>(op);
+            Buffers in = make_buffers<half>(r, {{"ATensor", &d.ATensor}, {"BTensor", &d.BTensor}},
+                                            {{"OutputTensor", &d.OutputTensor}});
+            for (uint32_t i = 0; i < n; ++i) {
+                put<uint16_t>(in, 0, i, uint16_t(i));
+                put<uint16_t>(in, 1, i, uint16_t(r()));
+            }
+            check_op(op, in);
+        }
+        {
+            // INT32 DIVIDE, packed, with an odd tail (zero divisors among the small values).
+            std::mt19937_64 r(2760);
+            const Operator op = binary_op<DML_ELEMENT_WISE_DIVIDE_OPERATOR_DESC>(DataType::INT32, DataType::INT32, {n},
+                                                                                 {}, {}, {});
+            const auto& d = desc_of<DML_ELEMENT_WISE_DIVIDE_OPERATOR_DESC>(op);
+            check_op(op, make_buffers<int32_t>(r, {{"ATensor", &d.ATensor}, {"BTensor", &d.BTensor}},
+                                               {{"OutputTensor", &d.OutputTensor}}));
+        }
+        std::mt19937_64 rng(2700);
+        const uint32_t rows = n / 1001 + 1;
+        const Operator op = binary_op<DML_ELEMENT_WISE_LOGICAL_LESS_THAN_OPERATOR_DESC>(
+            DataType::INT8, DataType::UINT8, {rows, 1001}, {1003, 1}, {0, 1}, {1003, 1});
+        const auto& d = desc_of<DML_ELEMENT_WISE_LOGICAL_LESS_THAN_OPERATOR_DESC>(op);
+        check_op(op, make_buffers<int8_t>(rng, {{"ATensor", &d.ATensor}, {"BTensor", &d.BTensor}},
+                                          {{"OutputTensor", &d.OutputTensor}}));
+    });
 }
 
 }  // namespace dmlref_test_fast_element_wise

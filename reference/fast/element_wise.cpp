@@ -7,9 +7,11 @@
 // casts use AVX2 and F16C (asked of the CPU at run time: elsewhere they return false, or FLOAT32
 // MAX and MIN take the loops below, and the plain loop runs); integer ADD, SUBTRACT, MULTIPLY, MAX,
 // MIN and LESS_THAN are integer operations (on the bit patterns for floats; FLOAT32 LESS_THAN one
-// IEEE compare), plain loops cloned for AVX2 and the baseline, every clone giving the same bits
-// (AVX-512 clones gain nothing on loops bound by memory, and cost compile time); 64-bit integer
-// divisions are the CPU's, one at a time.
+// IEEE compare), plain loops cloned for AVX2 and the baseline, every clone giving the same bits;
+// 64-bit integer divisions are the CPU's, one at a time. Where the CPU has AVX-512 (F, BW, VL, DQ),
+// FLOAT16 and FLOAT32 arithmetic, FLOAT16 MAX and MIN, integer ADD, SUBTRACT, MULTIPLY, MAX and
+// MIN and INT8 LESS_THAN take AVX-512 kernels instead: 64 bytes a vector, masked loads and stores
+// for a run's last elements, half the instructions an element or fewer.
 #include "element_wise.hpp"
 
 #include "streamed.hpp"
@@ -18,7 +20,9 @@
 #include "dmlref/numeric.hpp"
 #include "dmlref/tensor.hpp"
 
+#include <algorithm>
 #include <array>
+#include <atomic>
 #include <bit>
 #include <cstring>
 #include <type_traits>
@@ -29,6 +33,7 @@
 #include <immintrin.h>
 #define DMLREF_F16C_PATHS 1
 #define DMLREF_F16C __attribute__((target("avx2,f16c")))
+#define DMLREF_AVX512 __attribute__((target("avx512f,avx512bw,avx512vl,avx512dq,avx2,f16c")))
 #endif
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
 #define DMLREF_CLONES __attribute__((target_clones("avx2", "default")))
@@ -39,6 +44,34 @@
 namespace dmlref::reference::fast {
 
 namespace {
+
+// ---- Instruction sets ---------------------------------------------------------------------------
+//
+// 0: the baseline; 1: AVX2 and F16C (half_rows.hpp's have_f16c); 2: AVX-512 F, BW, VL and DQ
+// besides (Skylake-SP and later, Zen 4), asked of the CPU at run time. The kernels of a level
+// need it; a test may cap the level (set_element_wise_isa) to compare the kernels of each level
+// with the plain loops on one machine.
+[[maybe_unused]] constexpr int kBaseline = 0, kAvx2 = 1, kAvx512 = 2;  // kAvx2 unused off x86-64
+
+int cpu_isa() {
+#if defined(DMLREF_F16C_PATHS)
+    static const int level = [] {
+        if (!have_f16c()) return kBaseline;
+        __builtin_cpu_init();
+        const bool avx512 = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+                            __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx512dq");
+        return avx512 ? kAvx512 : kAvx2;
+    }();
+    return level;
+#else
+    return kBaseline;
+#endif
+}
+
+std::atomic<int> isa_limit{kAvx512};
+
+// The level the kernels use now.
+int isa() { return std::min(cpu_isa(), isa_limit.load(std::memory_order_relaxed)); }
 
 // ---- Runs of stride 1 ---------------------------------------------------------------------------
 
@@ -130,8 +163,25 @@ template <size_t K, class F> void over_runs(const UnitRuns<K>& r, size_t piece, 
 // Large outputs whose call does not fit the last-level cache (streamed.hpp, stream_output) are
 // written around the caches: the kernel writes kStaged elements at a time into a buffer in L1,
 // which non-temporal stores copy out (no read of the output's cache lines before they are
-// written). The bits are the kernel's either way.
+// written). The bits are the kernel's either way. Where the output's elements are aligned to
+// their size, the elements before its first 64-byte boundary are written by the kernel directly,
+// so that every staged block lies at the same offsets from 64-byte boundaries as its place in
+// the output: the AVX-512 copy (stream_out64) then reads each of the kernel's 64-byte stores
+// whole, as one load, and stores it as one aligned non-temporal line. (The AVX-512 kernels'
+// 64-byte stores read back in 16-byte pieces by stream_out made FLOAT32 ADD 1.6 times slower on
+// a Zen 5, slower than the AVX2 kernel.)
 constexpr size_t kStaged = 1024;
+
+#if defined(DMLREF_F16C_PATHS)
+DMLREF_AVX512 void stream_out64(std::byte* y, const std::byte* staged, size_t bytes) {
+    const size_t head = std::min(bytes, size_t((64 - reinterpret_cast<uintptr_t>(y) % 64) % 64));
+    std::memcpy(y, staged, head);
+    size_t k = head;
+    for (; k + 64 <= bytes; k += 64)
+        _mm512_stream_si512(reinterpret_cast<__m512i*>(y + k), _mm512_loadu_si512(staged + k));
+    std::memcpy(y + k, staged + k, bytes - k);
+}
+#endif
 
 #if defined(__SSE2__)
 void stream_out(std::byte* y, const std::byte* staged, size_t bytes) {
@@ -154,22 +204,31 @@ inline bool streamed(const TensorView&, size_t) { return false; }
 inline void fence() {}
 #endif
 
+// The copy for streamed outputs: 64-byte non-temporal stores where the kernels are AVX-512's.
+using StreamOut = void (*)(std::byte* y, const std::byte* staged, size_t bytes);
+inline StreamOut stream_copy() {
+#if defined(DMLREF_F16C_PATHS)
+    if (isa() >= kAvx512) return stream_out64;
+#endif
+    return stream_out;
+}
+
 // A unary or binary map whose kernel is run(y, a, [b,] count) on the runs' first elements, the
 // element sizes given (one driver for every kernel: no instantiation per kernel).
 using UnaryRun = void (*)(void* y, const void* a, size_t n);
 using BinaryRun = void (*)(void* y, const void* a, const void* b, size_t n);
 
 // Where a run of n elements of `size` bytes written from y is long, the elements before y's first
-// 32-byte boundary, which the kernel is called for apart, so that its vector stores do not straddle
-// cache lines (a large buffer from malloc starts 16 bytes past one, and then every other 32-byte
-// store would be split over two lines, which costs Intel cores store throughput). 0 for short runs
-// and elements not aligned to their size. Every kernel maps element i to element i, so the split
-// never changes a value.
+// 64-byte boundary (a cache line's), which the kernel is called for apart, so that its vector
+// stores do not straddle cache lines (a large buffer from malloc starts 16 bytes past one, and then
+// every other 32-byte store, and every 64-byte one, would be split over two lines, which costs
+// Intel cores store throughput). 0 for short runs and elements not aligned to their size. Every
+// kernel maps element i to element i, so the split never changes a value.
 constexpr size_t kAlignedRun = 1024;
 inline size_t head_elements(const std::byte* y, size_t size, size_t n) {
-    const size_t off = size_t(reinterpret_cast<uintptr_t>(y) % 32);
+    const size_t off = size_t(reinterpret_cast<uintptr_t>(y) % 64);
     if (n < kAlignedRun || off % size != 0) return 0;
-    return (32 - off) % 32 / size;
+    return (64 - off) % 64 / size;
 }
 
 bool unary_map(const TensorView& Y, const TensorView& A, size_t ys, size_t as, UnaryRun run) {
@@ -187,12 +246,17 @@ bool unary_map(const TensorView& Y, const TensorView& A, size_t ys, size_t as, U
         });
         return true;
     }
+    const StreamOut out = stream_copy();
     over_runs<2>(r, kStreamedRun, [&](const std::array<int64_t, 2>& o, size_t n) {
         alignas(64) std::byte stage[kStaged * 8];
-        for (size_t j = 0; j < n; j += kStaged) {
+        std::byte* yo = y + o[0] * int64_t(ys);
+        const std::byte* ao = a + o[1] * int64_t(as);
+        const size_t head = head_elements(yo, ys, n);
+        if (head) run(yo, ao, head);
+        for (size_t j = head; j < n; j += kStaged) {
             const size_t m = std::min(kStaged, n - j);
-            run(stage, a + (o[1] + int64_t(j)) * int64_t(as), m);
-            stream_out(y + (o[0] + int64_t(j)) * int64_t(ys), stage, m * ys);
+            run(stage, ao + j * as, m);
+            out(yo + j * ys, stage, m * ys);
         }
         fence();
     });
@@ -214,12 +278,17 @@ bool binary_map(const TensorView& Y, const TensorView& A, const TensorView& B, s
         });
         return true;
     }
+    const StreamOut out = stream_copy();
     over_runs<3>(r, kStreamedRun, [&](const std::array<int64_t, 3>& o, size_t n) {
         alignas(64) std::byte stage[kStaged * 8];
-        for (size_t j = 0; j < n; j += kStaged) {
+        std::byte* yo = y + o[0] * int64_t(ys);
+        const std::byte *ao = a + o[1] * int64_t(ts), *bo = b + o[2] * int64_t(ts);
+        const size_t head = head_elements(yo, ys, n);
+        if (head) run(yo, ao, bo, head);
+        for (size_t j = head; j < n; j += kStaged) {
             const size_t m = std::min(kStaged, n - j);
-            run(stage, a + (o[1] + int64_t(j)) * int64_t(ts), b + (o[2] + int64_t(j)) * int64_t(ts), m);
-            stream_out(y + (o[0] + int64_t(j)) * int64_t(ys), stage, m * ys);
+            run(stage, ao + j * ts, bo + j * ts, m);
+            out(yo + j * ys, stage, m * ys);
         }
         fence();
     });
@@ -244,6 +313,61 @@ template <class TY, class T, class F> inline void each(void* yv, const void* av,
     auto *a = static_cast<const T*>(av), *b = static_cast<const T*>(bv);
     for (size_t i = 0; i < n; ++i) y[i] = f(a[i], b[i]);
 }
+
+// ---- AVX-512 vectors ----------------------------------------------------------------------------
+//
+// The AVX-512 kernels take 64 bytes a vector (16 FLOAT16 operands widened to 16 FLOAT32 lanes),
+// two vectors an iteration, and the last elements of a run through masked loads and stores, which
+// neither read nor write an element past the run (and fault on none); the lanes masked off hold
+// zeros, whose results are not stored.
+
+#if defined(DMLREF_F16C_PATHS)
+
+// GCC 12's unmasked forms of some AVX-512 intrinsics (VCVTPH2PS, VCVTPS2PH, VSQRTPS, 32- and
+// 64-bit VPMAX and VPMIN) pass an undefined merge source, which its -Wmaybe-uninitialized flags
+// (GCC bug 105593, fixed in GCC 13); the zero-masking forms with every lane selected are the same
+// instructions, and the kernels use those.
+constexpr __mmask16 kAll16 = 0xffff;
+constexpr __mmask8 kAll8 = 0xff;
+
+// A mask of the first k lanes (k at most 64; all where k is 64).
+inline uint64_t first_lanes(size_t k) { return k >= 64 ? ~uint64_t(0) : (uint64_t(1) << k) - 1; }
+
+// The first k elements of Size bytes from p, the other lanes zero; and stored to p.
+template <size_t Size> DMLREF_AVX512 inline __m512i load_first(const void* p, size_t k) {
+    const uint64_t m = first_lanes(k);
+    if constexpr (Size == 1) return _mm512_maskz_loadu_epi8(__mmask64(m), p);
+    else if constexpr (Size == 2) return _mm512_maskz_loadu_epi16(__mmask32(m), p);
+    else if constexpr (Size == 4) return _mm512_maskz_loadu_epi32(__mmask16(m), p);
+    else return _mm512_maskz_loadu_epi64(__mmask8(m), p);
+}
+template <size_t Size> DMLREF_AVX512 inline void store_first(void* p, size_t k, __m512i v) {
+    const uint64_t m = first_lanes(k);
+    if constexpr (Size == 1) _mm512_mask_storeu_epi8(p, __mmask64(m), v);
+    else if constexpr (Size == 2) _mm512_mask_storeu_epi16(p, __mmask32(m), v);
+    else if constexpr (Size == 4) _mm512_mask_storeu_epi32(p, __mmask16(m), v);
+    else _mm512_mask_storeu_epi64(p, __mmask8(m), v);
+}
+
+// y = F::op(a, b) over n elements of Size bytes in and out, 64 / Size elements a vector.
+template <size_t Size, class F> DMLREF_AVX512 void vectors512(void* yv, const void* av, const void* bv, size_t n) {
+    constexpr size_t L = 64 / Size;
+    auto* y = static_cast<std::byte*>(yv);
+    auto *a = static_cast<const std::byte*>(av), *b = static_cast<const std::byte*>(bv);
+    size_t i = 0;
+    for (; i + 2 * L <= n; i += 2 * L) {
+        const __m512i r0 = F::op(_mm512_loadu_si512(a + i * Size), _mm512_loadu_si512(b + i * Size));
+        const __m512i r1 = F::op(_mm512_loadu_si512(a + (i + L) * Size), _mm512_loadu_si512(b + (i + L) * Size));
+        _mm512_storeu_si512(y + i * Size, r0);
+        _mm512_storeu_si512(y + (i + L) * Size, r1);
+    }
+    for (; i < n; i += L) {
+        const size_t k = std::min(L, n - i);
+        store_first<Size>(y + i * Size, k, F::op(load_first<Size>(a + i * Size, k), load_first<Size>(b + i * Size, k)));
+    }
+}
+
+#endif
 
 // ---- FLOAT16 ADD, SUBTRACT, MULTIPLY, DIVIDE, SQRT (F16C) --------------------------------------
 //
@@ -318,6 +442,43 @@ template <ArithOp Op> DMLREF_F16C void half_arith_run(void* y, const void* a, co
 
 DMLREF_F16C void half_sqrt_run(void* y, const void* x, size_t n) { half_arith_run<ArithOp::Sqrt>(y, x, x, n); }
 
+// The same with AVX-512: VCVTPH2PS and VCVTPS2PH on 16 lanes (the same conversions, the same
+// rounding control in imm8), the NaN lanes found by a compare into a mask.
+template <ArithOp Op> DMLREF_AVX512 inline __m256i half_op16(__m256i a, __m256i b) {
+    const __m512 x = _mm512_maskz_cvtph_ps(kAll16, a);
+    __m512 r;
+    if constexpr (Op == ArithOp::Add) r = _mm512_add_ps(x, _mm512_maskz_cvtph_ps(kAll16, b));
+    else if constexpr (Op == ArithOp::Subtract) r = _mm512_sub_ps(x, _mm512_maskz_cvtph_ps(kAll16, b));
+    else if constexpr (Op == ArithOp::Multiply) r = _mm512_mul_ps(x, _mm512_maskz_cvtph_ps(kAll16, b));
+    else if constexpr (Op == ArithOp::Divide) r = _mm512_div_ps(x, _mm512_maskz_cvtph_ps(kAll16, b));
+    else r = _mm512_maskz_sqrt_ps(kAll16, x);
+    const __m256i h = _mm512_maskz_cvtps_ph(kAll16, r, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+    return _mm256_mask_mov_epi16(h, _mm512_cmp_ps_mask(r, r, _CMP_UNORD_Q), _mm256_set1_epi16(0x7e00));
+}
+
+DMLREF_AVX512 inline __m256i load16(const uint16_t* p) {
+    return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
+}
+
+template <ArithOp Op> DMLREF_AVX512 void half_arith512(void* yv, const void* av, const void* bv, size_t n) {
+    auto* y = static_cast<uint16_t*>(yv);
+    auto *a = static_cast<const uint16_t*>(av), *b = static_cast<const uint16_t*>(bv);
+    size_t i = 0;
+    for (; i + 32 <= n; i += 32) {
+        const __m256i r0 = half_op16<Op>(load16(a + i), load16(b + i));
+        const __m256i r1 = half_op16<Op>(load16(a + i + 16), load16(b + i + 16));
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(y + i), r0);
+        _mm256_storeu_si256(reinterpret_cast<__m256i*>(y + i + 16), r1);
+    }
+    for (; i < n; i += 16) {
+        const __mmask16 m = __mmask16(first_lanes(std::min<size_t>(16, n - i)));
+        _mm256_mask_storeu_epi16(y + i, m,
+                                 half_op16<Op>(_mm256_maskz_loadu_epi16(m, a + i), _mm256_maskz_loadu_epi16(m, b + i)));
+    }
+}
+
+DMLREF_AVX512 void half_sqrt512(void* y, const void* x, size_t n) { half_arith512<ArithOp::Sqrt>(y, x, x, n); }
+
 #endif
 
 // ---- FLOAT32 ADD, SUBTRACT, MULTIPLY, DIVIDE, SQRT (AVX2) ---------------------------------------
@@ -358,19 +519,41 @@ template <ArithOp Op> DMLREF_F16C void float_arith_run(void* y, const void* a, c
 
 DMLREF_F16C void float_sqrt_run(void* y, const void* x, size_t n) { float_arith_run<ArithOp::Sqrt>(y, x, x, n); }
 
+// The same with AVX-512, 16 lanes a vector, the NaN lanes found by a compare into a mask.
+template <ArithOp Op> struct FloatOp512 {
+    DMLREF_AVX512 static __m512i op(__m512i av, __m512i bv) {
+        const __m512 x = _mm512_castsi512_ps(av), z = _mm512_castsi512_ps(bv);
+        __m512 r;
+        if constexpr (Op == ArithOp::Add) r = _mm512_add_ps(x, z);
+        else if constexpr (Op == ArithOp::Subtract) r = _mm512_sub_ps(x, z);
+        else if constexpr (Op == ArithOp::Multiply) r = _mm512_mul_ps(x, z);
+        else if constexpr (Op == ArithOp::Divide) r = _mm512_div_ps(x, z);
+        else r = _mm512_maskz_sqrt_ps(kAll16, x);
+        const __m512i canonical = _mm512_set1_epi32(0x7fc00000);
+        return _mm512_mask_mov_epi32(_mm512_castps_si512(r), _mm512_cmp_ps_mask(r, r, _CMP_UNORD_Q), canonical);
+    }
+};
+template <ArithOp Op> DMLREF_AVX512 void float_arith512(void* y, const void* a, const void* b, size_t n) {
+    vectors512<4, FloatOp512<Op>>(y, a, b, n);
+}
+DMLREF_AVX512 void float_sqrt512(void* y, const void* x, size_t n) { float_arith512<ArithOp::Sqrt>(y, x, x, n); }
+
 // FLOAT16 and FLOAT32 arithmetic of the desc; false (nothing written) for other types, a ScaleBias,
 // runs not of stride 1, or a CPU without AVX2 and F16C.
 template <ArithOp Op, class D> bool float_arith(const D& d, const Bindings& bindings) {
     const DataType t = d.OutputTensor.DataType;
-    if (!have_f16c() || (t != DataType::FLOAT16 && t != DataType::FLOAT32)) return false;
-    const bool h = t == DataType::FLOAT16;
+    if (isa() < kAvx2 || (t != DataType::FLOAT16 && t != DataType::FLOAT32)) return false;
+    const bool h = t == DataType::FLOAT16, wide = isa() >= kAvx512;
     if constexpr (Op == ArithOp::Sqrt) {
         if (d.ScaleBias || d.InputTensor.DataType != t) return false;
         const TensorView Y(d.OutputTensor, bindings.at("OutputTensor")), X(d.InputTensor, bindings.at("InputTensor"));
         const size_t size = h ? 2 : 4;
-        return unary_map(Y, X, size, size, h ? half_sqrt_run : float_sqrt_run);
+        const UnaryRun run = h ? (wide ? half_sqrt512 : half_sqrt_run) : (wide ? float_sqrt512 : float_sqrt_run);
+        return unary_map(Y, X, size, size, run);
     } else {
-        return same_type_binary(d, bindings, h ? half_arith_run<Op> : float_arith_run<Op>);
+        const BinaryRun run =
+            h ? (wide ? half_arith512<Op> : half_arith_run<Op>) : (wide ? float_arith512<Op> : float_arith_run<Op>);
+        return same_type_binary(d, bindings, run);
     }
 }
 
@@ -437,6 +620,68 @@ DMLREF_INT_RUN(min_u32_run, Min, uint32_t)
 DMLREF_INT_RUN(min_u64_run, Min, uint64_t)
 #undef DMLREF_INT_RUN
 
+#if defined(DMLREF_F16C_PATHS)
+// The same with AVX-512, 64 bytes a vector: the wrapping operations are the instructions' (VPADD,
+// VPSUB, VPMULL: the low N bits of the sum, difference or product, which depend not on the
+// signs), 8-bit products the low bytes of 16-bit products (the even bytes from the words as they
+// are, the odd ones from the odd bytes shifted down times the odd bytes kept in place: the product
+// times 2^8, its low byte in the word's high byte), MAX and MIN the signed or unsigned VPMAX and
+// VPMIN of the width.
+template <IntOp Op, size_t Size, bool Signed> struct IntOp512 {
+    DMLREF_AVX512 static __m512i op(__m512i a, __m512i b) {
+        if constexpr (Op == IntOp::Add) {
+            if constexpr (Size == 1) return _mm512_add_epi8(a, b);
+            else if constexpr (Size == 2) return _mm512_add_epi16(a, b);
+            else if constexpr (Size == 4) return _mm512_add_epi32(a, b);
+            else return _mm512_add_epi64(a, b);
+        } else if constexpr (Op == IntOp::Subtract) {
+            if constexpr (Size == 1) return _mm512_sub_epi8(a, b);
+            else if constexpr (Size == 2) return _mm512_sub_epi16(a, b);
+            else if constexpr (Size == 4) return _mm512_sub_epi32(a, b);
+            else return _mm512_sub_epi64(a, b);
+        } else if constexpr (Op == IntOp::Multiply) {
+            if constexpr (Size == 1) {
+                const __m512i even = _mm512_mullo_epi16(a, b);
+                const __m512i odd = _mm512_mullo_epi16(_mm512_srli_epi16(a, 8),
+                                                       _mm512_and_si512(b, _mm512_set1_epi16(int16_t(0xff00))));
+                return _mm512_mask_blend_epi8(__mmask64(0xaaaaaaaaaaaaaaaaull), even, odd);
+            } else if constexpr (Size == 2) return _mm512_mullo_epi16(a, b);
+            else if constexpr (Size == 4) return _mm512_mullo_epi32(a, b);
+            else return _mm512_mullo_epi64(a, b);
+        } else if constexpr (Op == IntOp::Max) {
+            if constexpr (Size == 1) return Signed ? _mm512_max_epi8(a, b) : _mm512_max_epu8(a, b);
+            else if constexpr (Size == 2) return Signed ? _mm512_max_epi16(a, b) : _mm512_max_epu16(a, b);
+            else if constexpr (Size == 4)
+                return Signed ? _mm512_maskz_max_epi32(kAll16, a, b) : _mm512_maskz_max_epu32(kAll16, a, b);
+            else return Signed ? _mm512_maskz_max_epi64(kAll8, a, b) : _mm512_maskz_max_epu64(kAll8, a, b);
+        } else {
+            if constexpr (Size == 1) return Signed ? _mm512_min_epi8(a, b) : _mm512_min_epu8(a, b);
+            else if constexpr (Size == 2) return Signed ? _mm512_min_epi16(a, b) : _mm512_min_epu16(a, b);
+            else if constexpr (Size == 4)
+                return Signed ? _mm512_maskz_min_epi32(kAll16, a, b) : _mm512_maskz_min_epu32(kAll16, a, b);
+            else return Signed ? _mm512_maskz_min_epi64(kAll8, a, b) : _mm512_maskz_min_epu64(kAll8, a, b);
+        }
+    }
+};
+template <IntOp Op, size_t Size, bool Signed>
+DMLREF_AVX512 void int512(void* y, const void* a, const void* b, size_t n) {
+    vectors512<Size, IntOp512<Op, Size, Signed>>(y, a, b, n);
+}
+
+// The AVX-512 kernel of Op for integer type t, or null.
+BinaryRun int_run512(IntOp op, DataType t) {
+#define DMLREF_INT512(op, s) \
+    { int512<IntOp::op, 1, s>, int512<IntOp::op, 2, s>, int512<IntOp::op, 4, s>, int512<IntOp::op, 8, s> }
+    static constexpr BinaryRun runs[5][2][4] = {{DMLREF_INT512(Add, false), DMLREF_INT512(Add, false)},
+                                                {DMLREF_INT512(Subtract, false), DMLREF_INT512(Subtract, false)},
+                                                {DMLREF_INT512(Multiply, false), DMLREF_INT512(Multiply, false)},
+                                                {DMLREF_INT512(Max, false), DMLREF_INT512(Max, true)},
+                                                {DMLREF_INT512(Min, false), DMLREF_INT512(Min, true)}};
+#undef DMLREF_INT512
+    return runs[int(op)][is_signed_integer(t)][std::countr_zero(element_size(t))];
+}
+#endif
+
 // The kernel of Op for integer type t (index: log2 of the element size), or null.
 BinaryRun int_run(IntOp op, DataType t) {
     static constexpr BinaryRun wrap[3][4] = {{add_u8_run, add_u16_run, add_u32_run, add_u64_run},
@@ -446,6 +691,9 @@ BinaryRun int_run(IntOp op, DataType t) {
         {{max_u8_run, max_u16_run, max_u32_run, max_u64_run}, {max_i8_run, max_i16_run, max_i32_run, max_i64_run}},
         {{min_u8_run, min_u16_run, min_u32_run, min_u64_run}, {min_i8_run, min_i16_run, min_i32_run, min_i64_run}}};
     if (is_float(t) || !is_valid(t)) return nullptr;
+#if defined(DMLREF_F16C_PATHS)
+    if (isa() >= kAvx512) return int_run512(op, t);
+#endif
     const int k = std::countr_zero(element_size(t));  // sizes 1, 2, 4, 8
     const int sign = is_signed_integer(t);
     switch (op) {
@@ -562,13 +810,44 @@ template <bool Max> DMLREF_F16C void float_min_max8(void* y, const void* av, con
 template <bool Max> DMLREF_F16C void float_min_max_run(void* y, const void* a, const void* b, size_t n) {
     eight_pairs<4, float_min_max8<Max>>(y, a, b, n);
 }
+
+// FLOAT16 with AVX-512, 32 lanes a vector, on another integer key of the bits: the bits with the
+// magnitude's bits flipped where the sign is set (x ^ 0x7fff for a negative x), which is its own
+// inverse and, as a signed 16-bit integer, orders the values that are not NaNs as order_key does
+// except that -0 (key -1) lies below +0 (key 0): a negative value's key is -1 - its magnitude's
+// bits, a positive one's its bits. Two operands with equal keys have the same bits, so the larger
+// (smaller) key, turned back into bits, is min_max_bits's choice wherever no operand is a NaN,
+// zeros included: MAX takes +0 over -0 in either order, MIN -0. Then the NaN lanes as in
+// min_max_bits: b where a is a NaN, a where b is, the canonical NaN where both are.
+template <bool Max> struct HalfMinMax512 {
+    DMLREF_AVX512 static __m512i key(__m512i x) {
+        return _mm512_xor_si512(x, _mm512_and_si512(_mm512_srai_epi16(x, 15), _mm512_set1_epi16(0x7fff)));
+    }
+    DMLREF_AVX512 static __mmask32 nan(__m512i x) {
+        return _mm512_cmpgt_epi16_mask(_mm512_and_si512(x, _mm512_set1_epi16(0x7fff)), _mm512_set1_epi16(0x7c00));
+    }
+    DMLREF_AVX512 static __m512i op(__m512i a, __m512i b) {
+        const __m512i ka = key(a), kb = key(b);
+        __m512i r = key(Max ? _mm512_max_epi16(ka, kb) : _mm512_min_epi16(ka, kb));
+        const __mmask32 an = nan(a), bn = nan(b);
+        r = _mm512_mask_mov_epi16(r, an, b);
+        r = _mm512_mask_mov_epi16(r, bn, a);
+        return _mm512_mask_mov_epi16(r, an & bn, _mm512_set1_epi16(0x7e00));
+    }
+};
+template <bool Max> DMLREF_AVX512 void half_min_max512(void* y, const void* a, const void* b, size_t n) {
+    vectors512<2, HalfMinMax512<Max>>(y, a, b, n);
+}
 #endif
 
 template <bool Max, class D> bool min_max(const D& d, const Bindings& bindings) {
     const DataType t = d.OutputTensor.DataType;
+#if defined(DMLREF_F16C_PATHS)
+    if (t == DataType::FLOAT16 && isa() >= kAvx512) return same_type_binary(d, bindings, half_min_max512<Max>);
+#endif
     if (t == DataType::FLOAT16) return same_type_binary(d, bindings, Max ? max_half_run : min_half_run);
 #if defined(DMLREF_F16C_PATHS)
-    if (t == DataType::FLOAT32 && have_f16c()) return same_type_binary(d, bindings, float_min_max_run<Max>);
+    if (t == DataType::FLOAT32 && isa() >= kAvx2) return same_type_binary(d, bindings, float_min_max_run<Max>);
 #endif
     if (t == DataType::FLOAT32) return same_type_binary(d, bindings, Max ? max_float_run : min_float_run);
     return int_arith<(Max ? IntOp::Max : IntOp::Min)>(d, bindings);
@@ -710,7 +989,7 @@ BinaryRun int_divide_kernel(DivOp op, DataType t) {
         return runs64[int(op)][sign];
     }
 #if defined(DMLREF_F16C_PATHS)
-    if (!have_f16c()) return nullptr;
+    if (isa() < kAvx2) return nullptr;
     static constexpr BinaryRun runs[3][2][3] = {
         {{int_divide_run<DivOp::Divide, 1, false>, int_divide_run<DivOp::Divide, 2, false>,
           int_divide_run<DivOp::Divide, 4, false>},
@@ -752,6 +1031,18 @@ template <class T> inline void less_each(void* y, const void* a, const void* b, 
 DMLREF_CLONES void less_float_run(void* y, const void* a, const void* b, size_t n) { less_each<float>(y, a, b, n); }
 DMLREF_CLONES void less_int8_run(void* y, const void* a, const void* b, size_t n) { less_each<int8_t>(y, a, b, n); }
 DMLREF_CLONES void less_int32_run(void* y, const void* a, const void* b, size_t n) { less_each<int32_t>(y, a, b, n); }
+
+#if defined(DMLREF_F16C_PATHS)
+// INT8 with AVX-512: 64 signed compares into a mask, 1 where set, 0 elsewhere.
+struct LessInt8x512 {
+    DMLREF_AVX512 static __m512i op(__m512i a, __m512i b) {
+        return _mm512_maskz_mov_epi8(_mm512_cmplt_epi8_mask(a, b), _mm512_set1_epi8(1));
+    }
+};
+DMLREF_AVX512 void less_int8_512(void* y, const void* a, const void* b, size_t n) {
+    vectors512<1, LessInt8x512>(y, a, b, n);
+}
+#endif
 
 // ---- CAST (F16C) --------------------------------------------------------------------------------
 //
@@ -814,7 +1105,7 @@ template <bool Signed> DMLREF_F16C void int8_to_half8(unsigned char* o, const un
 }
 
 bool cast_fast(const TensorView& Y, const TensorView& X, DataType to, DataType from) {
-    if (!have_f16c()) return false;
+    if (isa() < kAvx2) return false;
     if (to == DataType::FLOAT32 && from == DataType::FLOAT16)
         return unary_map(Y, X, 4, 2, eights<2, 4, half_to_float8>);
     if (to != DataType::FLOAT16) return false;
@@ -834,6 +1125,11 @@ bool cast_fast(const TensorView&, const TensorView&, DataType, DataType) { retur
 #endif
 
 }  // namespace
+
+int set_element_wise_isa(int limit) {
+    isa_limit.store(std::clamp(limit, kBaseline, kAvx512), std::memory_order_relaxed);
+    return isa();
+}
 
 bool element_wise_fast(const DML_ELEMENT_WISE_ADD_OPERATOR_DESC& d, const Bindings& b) {
     return arith<ArithOp::Add, IntOp::Add>(d, b);
@@ -870,7 +1166,11 @@ bool element_wise_fast(const DML_ELEMENT_WISE_LOGICAL_LESS_THAN_OPERATOR_DESC& d
     switch (t) {
         case DataType::FLOAT16: return binary_map(Y, A, B, 1, 2, less_half_run);
         case DataType::FLOAT32: return binary_map(Y, A, B, 1, 4, less_float_run);
-        case DataType::INT8: return binary_map(Y, A, B, 1, 1, less_int8_run);
+        case DataType::INT8:
+#if defined(DMLREF_F16C_PATHS)
+            if (isa() >= kAvx512) return binary_map(Y, A, B, 1, 1, less_int8_512);
+#endif
+            return binary_map(Y, A, B, 1, 1, less_int8_run);
         case DataType::INT32: return binary_map(Y, A, B, 1, 4, less_int32_run);
         default: return false;
     }

@@ -3,7 +3,8 @@
 // ScaleBias) through AVX2 and F16C, integer ADD, SUBTRACT, MULTIPLY, MAX, MIN, DIVIDE,
 // MODULUS_TRUNCATE and MODULUS_FLOOR of every width, MAX and MIN of FLOAT16 (on the bits) and
 // FLOAT32 (AVX2 VMAXPS and VMINPS), LESS_THAN into UINT8, and CAST between FLOAT32, FLOAT16 and the
-// 8- and 32-bit integers.
+// 8- and 32-bit integers; AVX-512 kernels for the arithmetic, MAX, MIN and INT8 LESS_THAN where
+// the CPU has AVX-512 F, BW, VL and DQ (set_element_wise_isa below).
 // Internal to dmlref.
 //
 // Each gives the plain loop's bits exactly (reference/element_wise.cpp, element_wise_unary.cpp,
@@ -34,5 +35,12 @@ bool element_wise_fast(const DML_ELEMENT_WISE_MAX_OPERATOR_DESC& d, const Bindin
 bool element_wise_fast(const DML_ELEMENT_WISE_MIN_OPERATOR_DESC& d, const Bindings& b);
 bool element_wise_fast(const DML_ELEMENT_WISE_LOGICAL_LESS_THAN_OPERATOR_DESC& d, const Bindings& b);
 bool element_wise_fast(const DML_CAST_OPERATOR_DESC& d, const Bindings& b);
+
+// The instruction sets the kernels here may use, for the tests that compare each kernel with the
+// plain loop on one machine: 2 (the default) AVX-512 (F, BW, VL, DQ) where the CPU has them, 1
+// AVX2 and F16C at most, 0 neither (the kernels that need them decline, and the plain loops or
+// the baseline loops run). Returns the level in use: the limit, or less where the CPU lacks the
+// instructions. The bits never depend on it.
+int set_element_wise_isa(int limit);
 
 }  // namespace dmlref::reference::fast
