@@ -371,6 +371,19 @@ template <class D, class G> bool saturated_binary(const D& d, const Bindings& b,
     return true;
 }
 
+// Y = f(a, x) over A and B, each element read through its own strides before it is written (zero
+// strides broadcast; in place). A function template of its own, so that every caller with the same
+// element type and f shares the loop.
+template <class R, class F> void ew_binary_loop(const TensorView& Y, const TensorView& A, const TensorView& B, F f) {
+    map_elements<R, R, R>(
+        Y, [&](R a, R x) { return f(a, x); }, A, B);
+}
+
+// The integer ADD, SUBTRACT, MULTIPLY and DIFFERENCE_SQUARE keep the low bits of the exact result,
+// computed in the unsigned type of the width (add, subtract, multiply, difference_square above):
+// a signed type gives the bits its unsigned twin gives, so both run its twin's loop.
+template <class T> using ew_wrapping_t = std::conditional_t<std::is_integral_v<T>, bits_t<T>, T>;
+
 }  // namespace
 
 void validate(const DML_ELEMENT_WISE_ADD_OPERATOR_DESC& d, Diagnostics& diags) {
@@ -386,10 +399,8 @@ void evaluate(const DML_ELEMENT_WISE_ADD_OPERATOR_DESC& d, const Bindings& b) {
     const TensorView B(d.BTensor, b.at("BTensor"));
     const TensorView Y(d.OutputTensor, b.at("OutputTensor"));
     if (saturated_binary(d, b, [](auto a, auto x) { return add_saturate(a, x); })) return;
-    dispatch(d.OutputTensor.DataType, [&]<class T>() {
-        map_elements<T, T, T>(
-            Y, [](T a, T x) { return add(a, x); }, A, B);
-    });
+    const auto f = [](auto a, auto x) { return add(a, x); };  // one type for every T: shared loops
+    dispatch(d.OutputTensor.DataType, [&]<class T>() { ew_binary_loop<ew_wrapping_t<T>>(Y, A, B, f); });
 }
 
 // ---- SUBTRACT, MULTIPLY, DIVIDE, MAX, MIN, MEAN --------------------------------------------
@@ -407,13 +418,14 @@ void validate_binary(const D& d, Diagnostics& diags, std::string_view same_type,
 
 // Every element of OutputTensor from the elements of ATensor and BTensor at its coordinate, each
 // read through its own strides before the element is written (zero strides broadcast; in place).
-template <class D, class F> void evaluate_binary(const D& d, const Bindings& b, F f) {
+// Wrapping: the integer types run their unsigned twin's loop (ew_wrapping_t).
+template <bool Wrapping = false, class D, class F> void evaluate_binary(const D& d, const Bindings& b, F f) {
     const TensorView A(d.ATensor, b.at("ATensor"));
     const TensorView B(d.BTensor, b.at("BTensor"));
     const TensorView Y(d.OutputTensor, b.at("OutputTensor"));
     dispatch(d.OutputTensor.DataType, [&]<class T>() {
-        map_elements<T, T, T>(
-            Y, [&](T a, T x) { return f(a, x); }, A, B);
+        using R = std::conditional_t<Wrapping, ew_wrapping_t<T>, T>;
+        ew_binary_loop<R>(Y, A, B, f);
     });
 }
 
@@ -424,14 +436,14 @@ void validate(const DML_ELEMENT_WISE_SUBTRACT_OPERATOR_DESC& d, Diagnostics& dia
 }
 void evaluate(const DML_ELEMENT_WISE_SUBTRACT_OPERATOR_DESC& d, const Bindings& b) {
     if (saturated_binary(d, b, [](auto a, auto x) { return subtract_saturate(a, x); })) return;
-    evaluate_binary(d, b, [](auto a, auto x) { return subtract(a, x); });
+    evaluate_binary<true>(d, b, [](auto a, auto x) { return subtract(a, x); });
 }
 void validate(const DML_ELEMENT_WISE_MULTIPLY_OPERATOR_DESC& d, Diagnostics& diags) {
     validate_binary(d, diags, "multiply.same-data-type", "multiply.same-sizes");
 }
 void evaluate(const DML_ELEMENT_WISE_MULTIPLY_OPERATOR_DESC& d, const Bindings& b) {
     if (saturated_binary(d, b, [](auto a, auto x) { return multiply_saturate(a, x); })) return;
-    evaluate_binary(d, b, [](auto a, auto x) { return multiply(a, x); });
+    evaluate_binary<true>(d, b, [](auto a, auto x) { return multiply(a, x); });
 }
 void validate(const DML_ELEMENT_WISE_DIVIDE_OPERATOR_DESC& d, Diagnostics& diags) {
     validate_binary(d, diags, "divide.same-data-type", "divide.same-sizes");
@@ -476,7 +488,7 @@ void validate(const DML_ELEMENT_WISE_DIFFERENCE_SQUARE_OPERATOR_DESC& d, Diagnos
 }
 void evaluate(const DML_ELEMENT_WISE_DIFFERENCE_SQUARE_OPERATOR_DESC& d, const Bindings& b) {
     if (saturated_binary(d, b, [](auto a, auto x) { return difference_square_saturate(a, x); })) return;
-    evaluate_binary(d, b, [](auto a, auto x) { return difference_square(a, x); });
+    evaluate_binary<true>(d, b, [](auto a, auto x) { return difference_square(a, x); });
 }
 
 // ---- ADD1 ----------------------------------------------------------------------------------
