@@ -1022,6 +1022,23 @@ DMLREF_F16C inline void add_split(__m128 x, __m128 p, __m256d& A, __m256d& Q, __
     Q = _mm256_add_pd(Q, q);
     R = _mm256_add_pd(R, _mm256_sub_pd(pd, q));
 }
+// The terms j to n - 1 that the vector loop left, added to the lanes' sums one at a time; then tau as step S4
+// fills it, and kExtracted or kNotFinite.
+template <bool kSquares>
+inline int finish_half_sums(const half* a, const half* b, int64_t j, int64_t n, double* sums, double* tau) {
+    for (; j < n; ++j) {
+        const double x = load(a[j]), p = x * (kSquares ? x : load(b[j]));
+        const double q = (0x1p45 + p) - 0x1p45;
+        sums[0] += x;
+        sums[1] += q;
+        sums[2] += p - q;
+    }
+    tau[0] = sums[0];
+    tau[1] = tau[2] = tau[5] = 0;
+    tau[3] = sums[1];
+    tau[4] = sums[2];
+    return std::isfinite(sums[0]) && std::isfinite(sums[1]) && std::isfinite(sums[2]) ? kExtracted : kNotFinite;
+}
 template <bool kSquares> DMLREF_F16C int half_chunk_sums(const half* a, const half* b, int64_t n, double* tau) {
     // Two sets of sums (the low and the high four terms), so that the additions of one do not wait for the other's.
     __m256d A = _mm256_setzero_pd(), Q = A, R = A, A1 = A, Q1 = A, R1 = A;
@@ -1037,18 +1054,7 @@ template <bool kSquares> DMLREF_F16C int half_chunk_sums(const half* a, const ha
     _mm256_store_pd(lanes[2], _mm256_add_pd(R, R1));
     double sums[3];
     for (int i = 0; i < 3; ++i) sums[i] = (lanes[i][0] + lanes[i][1]) + (lanes[i][2] + lanes[i][3]);
-    for (; j < n; ++j) {
-        const double x = load(a[j]), p = x * (kSquares ? x : load(b[j]));
-        const double q = (0x1p45 + p) - 0x1p45;
-        sums[0] += x;
-        sums[1] += q;
-        sums[2] += p - q;
-    }
-    tau[0] = sums[0];
-    tau[1] = tau[2] = tau[5] = 0;
-    tau[3] = sums[1];
-    tau[4] = sums[2];
-    return std::isfinite(sums[0]) && std::isfinite(sums[1]) && std::isfinite(sums[2]) ? kExtracted : kNotFinite;
+    return finish_half_sums<kSquares>(a, b, j, n, sums, tau);
 }
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
 // The same with AVX-512: sixteen terms at a time, eight float64 lanes per sum (the sums are exact in any order
@@ -1085,18 +1091,7 @@ DMLREF_AVX512 int half_chunk_sums_avx512(const half* a, const half* b, int64_t n
     for (int i = 0; i < 3; ++i)
         sums[i] = ((lanes[i][0] + lanes[i][1]) + (lanes[i][2] + lanes[i][3])) +
                   ((lanes[i][4] + lanes[i][5]) + (lanes[i][6] + lanes[i][7]));
-    for (; j < n; ++j) {
-        const double x = load(a[j]), p = x * (kSquares ? x : load(b[j]));
-        const double q = (0x1p45 + p) - 0x1p45;
-        sums[0] += x;
-        sums[1] += q;
-        sums[2] += p - q;
-    }
-    tau[0] = sums[0];
-    tau[1] = tau[2] = tau[5] = 0;
-    tau[3] = sums[1];
-    tau[4] = sums[2];
-    return std::isfinite(sums[0]) && std::isfinite(sums[1]) && std::isfinite(sums[2]) ? kExtracted : kNotFinite;
+    return finish_half_sums<kSquares>(a, b, j, n, sums, tau);
 }
 #endif
 #endif
