@@ -456,25 +456,17 @@ template <ArithOp Op> DMLREF_AVX512 inline __m256i half_op16(__m256i a, __m256i 
     return _mm256_mask_mov_epi16(h, _mm512_cmp_ps_mask(r, r, _CMP_UNORD_Q), _mm256_set1_epi16(0x7e00));
 }
 
-DMLREF_AVX512 inline __m256i load16(const uint16_t* p) {
-    return _mm256_loadu_si256(reinterpret_cast<const __m256i*>(p));
-}
-
-template <ArithOp Op> DMLREF_AVX512 void half_arith512(void* yv, const void* av, const void* bv, size_t n) {
-    auto* y = static_cast<uint16_t*>(yv);
-    auto *a = static_cast<const uint16_t*>(av), *b = static_cast<const uint16_t*>(bv);
-    size_t i = 0;
-    for (; i + 32 <= n; i += 32) {
-        const __m256i r0 = half_op16<Op>(load16(a + i), load16(b + i));
-        const __m256i r1 = half_op16<Op>(load16(a + i + 16), load16(b + i + 16));
-        _mm256_storeu_si256(reinterpret_cast<__m256i*>(y + i), r0);
-        _mm256_storeu_si256(reinterpret_cast<__m256i*>(y + i + 16), r1);
+// 32 FLOAT16 lanes of a 64-byte vector as two halves of 16 (vectors512's loop and masked tail).
+template <ArithOp Op> struct HalfArith512 {
+    template <int K> DMLREF_AVX512 static __m256i half(__m512i v) { return _mm512_maskz_extracti64x4_epi64(0xf, v, K); }
+    DMLREF_AVX512 static __m512i op(__m512i a, __m512i b) {
+        const __m512i lo = _mm512_maskz_inserti64x4(kAll8, _mm512_setzero_si512(),
+                                                    half_op16<Op>(half<0>(a), half<0>(b)), 0);
+        return _mm512_maskz_inserti64x4(kAll8, lo, half_op16<Op>(half<1>(a), half<1>(b)), 1);
     }
-    for (; i < n; i += 16) {
-        const __mmask16 m = __mmask16(first_lanes(std::min<size_t>(16, n - i)));
-        _mm256_mask_storeu_epi16(y + i, m,
-                                 half_op16<Op>(_mm256_maskz_loadu_epi16(m, a + i), _mm256_maskz_loadu_epi16(m, b + i)));
-    }
+};
+template <ArithOp Op> DMLREF_AVX512 void half_arith512(void* y, const void* a, const void* b, size_t n) {
+    vectors512<2, HalfArith512<Op>>(y, a, b, n);
 }
 
 DMLREF_AVX512 void half_sqrt512(void* y, const void* x, size_t n) { half_arith512<ArithOp::Sqrt>(y, x, x, n); }
