@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Whole-process figures for dmlref (issue 13): wall time and peak RSS of `run`, `run -o`,
+"""Whole-process figures for dmlref: wall time and peak RSS of `run`, `run -o`,
 `validate`, `diff` and reading a golden back, on one FLOAT32 ACTIVATION_RELU case of N elements
 (Random input), with peak RSS as a multiple of the case's tensor bytes (input + output). Also the
 golden I/O rates: an inline JSON golden (--npy-threshold above N) written and read, and .npy

@@ -1,4 +1,4 @@
-// .npy and golden-JSON throughput inside one process (issue 13): write_npy (atomic, flushed to
+// .npy and golden-JSON throughput inside one process: write_npy (atomic, flushed to
 // disk) and read_npy of one large FLOAT32 array, with and without its SHA-256, against a plain
 // fwrite/fread of the same bytes measured in the same run. Usage: whole_process_npy DIR [MiB]
 #include "dmlref/npy.hpp"

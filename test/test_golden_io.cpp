@@ -1,4 +1,4 @@
-// Golden I/O at speed (issue 13): the JSON reader against nlohmann's parser, the quick value
+// Golden I/O at speed: the JSON reader against nlohmann's parser, the quick value
 // reading and writing against parse_value and format_value value for value, SHA-256 against
 // FIPS 180-4's vectors, and goldens with their large outputs in .npy files beside them.
 #include "support.hpp"

@@ -1,4 +1,4 @@
-// What `diff` and `run` hold at once (issue 13): a diff frees a golden's inputs where judging its
+// What `diff` and `run` hold at once: a diff frees a golden's inputs where judging its
 // outputs reads none, and run reads a golden's .npy expected values after evaluating. Neither may
 // change what is reported: each is checked against the path that holds everything.
 #include "support.hpp"

@@ -1,4 +1,4 @@
-// The library's own defences (issue 12): saturating size arithmetic, strict JSON (depth,
+// The library's own defences: saturating size arithmetic, strict JSON (depth,
 // duplicate keys), .npy shapes past 2^64 bytes, escaped text, and the atomic writer. The command
 // line's side is test/robustness.sh.
 #include "support.hpp"

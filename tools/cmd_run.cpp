@@ -126,7 +126,7 @@ struct Prepared {
 // overwritten by the next and cleared by the caller).
 // Expected outputs in .npy files are read after evaluating (LoadOptions::defer_expected_npy), and
 // unless `keep_inputs` (-o and --npy use them) the inputs are freed first: inputs, outputs and
-// expected values are never all held at once (issue 13: memory).
+// expected values are never all held at once.
 void prepare(const std::vector<Input>& inputs, size_t first, const LoadOptions& lo, unsigned jobs, bool progress,
              bool keep_inputs, const std::map<std::string, std::string>& policies, std::vector<Prepared>& out) {
     out.assign(std::min<size_t>(jobs, inputs.size() - first), Prepared{});

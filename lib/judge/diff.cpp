@@ -413,7 +413,7 @@ CaseDiff diff_case(const fs::path& golden_file, const fs::path& actual, const Di
         return r;
     }
     // Where no output's judging reads the golden's inputs (moved and selected values), they are
-    // freed before the actual values are read; a reading's run reads them again (issue 13: memory).
+    // freed before the actual values are read; a reading's run reads them again.
     bool reads_inputs = false;
     for (const auto& f : tensor_fields(golden.op))
         if (f.role == TensorRole::Output && golden.expected.count(std::string(f.name)))
@@ -466,7 +466,7 @@ DiffReport diff(const fs::path& golden, const fs::path& actual, const DiffOption
             ": with a directory of goldens, ACTUAL must be a directory (ACTUAL/<case>.json or ACTUAL/<case>/<Output>.npy|.bin)");
     std::vector<fs::path> files;
     // Every folder of the tree (links to folders are not followed); an entry that cannot be read
-    // is reported and the walk goes on with the rest (issue 12; as `run DIR` does).
+    // is reported and the walk goes on with the rest (as `run DIR` does).
     auto unreadable = [&](const fs::path& p, const std::string& message) {  // an error of its own, named by the entry
         CaseDiff c;
         c.golden = p;
