@@ -931,7 +931,20 @@ void check_stages(const Counted& c, const char* what) {
 
 }  // namespace
 
+// FLOAT16's forward and training float32 stage both ways on a machine with AVX-512: each element's own w
+// sixteen at a time (step H8, the default) and the chunk's W first (step H7, which other machines take).
+struct WidthSubcases {
+    WidthSubcases() {
+        SUBCASE("own width") {}
+        SUBCASE("chunk width") { reference::fast::batch_normalization_chunk_width(true); }
+    }
+    ~WidthSubcases() { reference::fast::batch_normalization_chunk_width(false); }
+    WidthSubcases(const WidthSubcases&) = delete;
+    WidthSubcases& operator=(const WidthSubcases&) = delete;
+};
+
 TEST_CASE("Batch normalization fast path: FLOAT16 stages of the forward and the grad") {
+    const WidthSubcases widths;
     std::mt19937_64 rng(2530);
     const std::vector<uint32_t> in = {1, 3, 64, 64}, stat = {1, 3, 1, 1};
     // The forward, Epsilon 0: channel 0 random (Variance in [1/2, 4)), channel 1 V = 1.5 X on
@@ -1094,6 +1107,7 @@ TEST_CASE("Batch normalization fast path: FLOAT32's first stage, by hand") {
 // -3/2, Scale 1, Mean 0: y = X - 3/2 exactly, near 0 for some; where |y| is far below |t| the float32 stages
 // leave it and the float64 stage decides it. Channel 2: hard X with infinities and NaN (no chunk stage).
 TEST_CASE("Batch normalization fast path: FLOAT16's chunk stage, by hand") {
+    const WidthSubcases widths;
     std::mt19937_64 rng(2595);
     const std::vector<uint32_t> in = {1, 3, 64, 64}, stat = {1, 3, 1, 1};
     const Operator op = make_op(DataType::FLOAT16, {in, {stat, stat, stat, stat}}, {}, 0.0f, std::nullopt);
@@ -1115,6 +1129,43 @@ TEST_CASE("Batch normalization fast path: FLOAT16's chunk stage, by hand") {
     if (!reference::fast::have_f16c()) return;
     CHECK(c.single >= 4096 + 3000);  // channel 0 and most of channel 1
     CHECK(c.twofold > 0);            // channel 1's elements near 0
+}
+
+// The FLOAT16 forward's float32 stage with each element's own w, sixteen at a time (the header's step H8, machines
+// with AVX-512), on runs of 1005 elements (62 blocks of sixteen, one of eight, five left), Epsilon 0 and Variance
+// 1 or 4 (r exact). Channel 0: Mean 0, Scale -2^-13, Bias -0 or +0, X = k 2^-13 with k from -64 to 64: V = -k
+// 2^-26 is 0 (X = 0: t = -0 and y = -0 with Bias -0, where the plain loop gives +0), a FLOAT16 subnormal, a
+// midpoint between two (k = 2 mod 4; k = 2 rounds to -0) or rounds to -0 (k = 1): the float32 stage must leave
+// the zeros and the midpoints.
+// Channel 1: Variance 4, Scale 3, Bias -0: V = 1.5 X on multiples of 2^-10, a FLOAT16 midpoint wherever 3k is odd
+// and |V| >= 1, and -0 never (V = 0 only for X = +-0). Channel 2: hard X with infinities and NaN, Scale -1, Bias
+// -0.
+TEST_CASE("Batch normalization fast path: FLOAT16's sixteen-lane stage, by hand") {
+    const WidthSubcases widths;
+    std::mt19937_64 rng(2605);
+    const std::vector<uint32_t> in = {1, 3, 5, 201}, stat = {1, 3, 1, 1};
+    for (const double bias0 : {-0.0, 0.0}) {
+        const Operator op = make_op(DataType::FLOAT16, {in, {stat, stat, stat, stat}}, {}, 0.0f, std::nullopt);
+        const BN& d = get<BN>(op.Desc);
+        const Buffers b = forward_half_buffers(d, [&](const std::string& name, int c, size_t) {
+            if (name == "InputTensor") {
+                if (c == 0) return value_of<half>(std::ldexp(double(int64_t(rng() % 129) - 64), -13));
+                if (c == 1) return value_of<half>(std::ldexp(double(int64_t(rng() % 4096) - 2048), -10));
+                return hard_half(rng, true);
+            }
+            if (name == "MeanTensor") return value_of<half>(0.0);
+            if (name == "VarianceTensor") return value_of<half>(c == 1 ? 4.0 : 1.0);
+            if (name == "ScaleTensor") return value_of<half>(c == 0 ? -0x1p-13 : c == 1 ? 3.0 : -1.0);
+            return value_of<half>(c == 0 ? bias0 : -0.0);
+        });
+        INFO("Bias of channel 0: " << bias0);
+        check_op_threads(op, b);
+        const Counted c = counted(reference::fast::batch_normalization_counts());
+        MESSAGE("float32 stages " << c.single << ", float64 stage " << c.twofold << ", plain " << c.plain);
+        if (!reference::fast::have_f16c()) continue;
+        CHECK(c.single > 1005);  // most of channels 0 and 1
+        CHECK(c.plain > 0);      // the ties
+    }
 }
 
 // The FLOAT16 training grad's chunk stage (the header's step H7), as the FLOAT32 test above: channel 0 random;
@@ -1183,6 +1234,7 @@ TEST_CASE("Batch normalization training grad fast path: FLOAT32's first stage, b
 // Scale 1/2 and Bias 1024 (V = 1024 +- 1/2: ties), channel 2 hard finite X; with and without a FusedAdd
 // (0 on channel 1, hard values with NaN and infinities on channel 2). Then Epsilon 2^20 with Scale 2^-24.
 TEST_CASE("Batch normalization training fast path: FLOAT16 stages") {
+    const WidthSubcases widths;
     std::mt19937_64 rng(2540);
     const std::vector<uint32_t> in = {1, 3, 64, 64}, stat = {1, 3, 1, 1};
     for (const int variant : {0, 1, 2}) {

@@ -250,6 +250,17 @@
 //      X are, or the plain loop takes the operator; H1's ranges), and W < 2^100 bounds z.
 //      test/test_fast_batch_normalization.cpp puts small elements beside a large one and elements near 0 that only the
 //      float64 stage decides.
+//  H8. Where the machine has AVX-512, the forward's and the training's float32 stage (a FusedAdd or not) takes each
+//      element's own w (step H2) on every element, sixteen at a time, in place of step H7 (AffineHalf::own16): per
+//      element the same float32 operations as H2's eight lanes (d, t, bf, y, e and w), then step H3's decision, the
+//      FLOAT16 bits of fl(y - w) where they equal those of fl(y + w) and w < 2^100. A lane with w not below 2^100
+//      (NaN included) has its two ends' bits replaced by two different values, so it stays undecided, as in H3; with
+//      w < 2^100, y -+ w are finite (H3). So every element it decides has the golden's bits, and which of H7 and H8
+//      runs does not change them. The elements it leaves take H5's float64 stage; a run's last n % 16 elements take
+//      H2's eight lanes (one block) and the float64 stage. H8 needs no pass for the chunk's largest |x| and leaves only
+//      the elements near a FLOAT16 rounding boundary or near 0 (y cancelling), where H7 leaves every block of eight
+//      holding a small |y|. test/test_fast_batch_normalization.cpp runs the FLOAT16 tests both ways (forcing H7) and
+//      plants zeros of both signs, FLOAT16 subnormals, midpoints, infinities and NaN in runs not a multiple of 16 long.
 //
 // The exact sums (T1's sum X and sum X^2, the grads' sum dY and sum dY X) where the statistics are constant
 // along the inner run of the layout below: by extraction (Rump, Ogita and Oishi's ExtractVector, on
@@ -1647,6 +1658,9 @@ DMLREF_CLONES bool training_grad_first_f32(const float* __restrict dy, const flo
 // The float32 stage's constants: 4v and 2v (v = 2^-24), and the floor of w (step H2).
 constexpr float kFour = 0x1p-22f, kTwo = 0x1p-23f, kFloor = 0x1p-125f;
 
+// For the tests: step H7 in place of step H8 on machines with AVX-512.
+std::atomic<bool> chunk_width_forced{false};
+
 // Step H1's range of a run constant k = fl32(k64): 0 only where k64 is 0, otherwise 2^-e <= |k| <= 2^e
 // (false for a NaN or an infinity).
 inline bool in_range(double k64, float k, int e) {
@@ -1810,6 +1824,40 @@ template <bool kTraining, bool kFused> struct AffineHalf {
     DMLREF_F16C int64_t first(int64_t n8, float W, uint16_t* out, int32_t* blocks) const {
         return run_first_blocks(AffineY{x, m32, S, b32}, n8, W, out, blocks);
     }
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+    // Step H8: single's y and w and decide8f's test on elements 0 to n16 - 1 (n16 a multiple of 16), sixteen at a
+    // time; the undecided ones' indices appended to left from count. Returns the new count.
+    DMLREF_AVX512 int64_t own16(int64_t n16, uint16_t* out, int32_t* left, int64_t count) const {
+        const __m512 Sv = _mm512_set1_ps(S), mv = _mm512_set1_ps(m32), bv = _mm512_set1_ps(b32);
+        const __m512 four = _mm512_set1_ps(kFour), Kv = _mm512_set1_ps(K), top = _mm512_set1_ps(0x1p100f);
+        const __m256i none = _mm256_set1_epi16(int16_t(undecided_bits<half>()));
+        const __m256i other = _mm256_set1_epi16(int16_t(undecided_bits<half>() + 1));
+        const half *const xp = x, *const fp = f;  // kept in registers across the stores
+        for (int64_t j = 0; j < n16; j += 16) {
+            const __m512 t = _mm512_mul_ps(Sv, _mm512_sub_ps(load16(xp + j), mv));
+            __m512 bf = bv;
+            if constexpr (kFused) bf = _mm512_add_ps(bf, load16(fp + j));
+            const __m512 y = _mm512_add_ps(t, bf);
+            __m512 e = _mm512_add_ps(_mm512_abs_ps(t), _mm512_abs_ps(y));
+            if constexpr (kFused) e = _mm512_add_ps(e, _mm512_abs_ps(bf));
+            const __m512 w = _mm512_add_ps(_mm512_mul_ps(e, four), Kv);
+            // Lanes with w not below 2^100 (NaN included) get two different bits: undecided.
+            const __mmask16 finite = _mm512_cmp_ps_mask(w, top, _CMP_LT_OQ);
+            const __m256i lo = _mm512_mask_cvtps_ph(none, finite, _mm512_sub_ps(y, w),
+                                                    _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+            const __m256i hi = _mm512_mask_cvtps_ph(other, finite, _mm512_add_ps(y, w),
+                                                    _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+            const __m256i same = _mm256_cmpeq_epi16(lo, hi);
+            _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + j), _mm256_blendv_epi8(none, lo, same));
+            // Two mask bits per element.
+            for (uint32_t bits = ~uint32_t(_mm256_movemask_epi8(same)); bits != 0; bits &= bits - 1) {
+                left[count++] = int32_t(j + (std::countr_zero(bits) >> 1));
+                bits &= bits - 1;
+            }
+        }
+        return count;
+    }
+#endif
     void twofold(int64_t j, double& y, double& w) const {
         if constexpr (kTraining) estimate_training(load(x[j]), m, sr, kFused ? b + load(f[j]) : b, A, y, w);
         else estimate(load(x[j]), m, sr, b, y, w);
@@ -1940,13 +1988,23 @@ template <class E> DMLREF_F16C bool half_run(const E& run, int64_t n, half* __re
     int64_t b = 0;
     if (e.ok) {
         const int64_t n8 = n & ~int64_t(7);
+        int64_t j8 = 0;  // where the blocks of eight start
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+        // Step H8 with AVX-512: every element its own w, sixteen at a time, in place of step H7.
+        if constexpr (requires { e.own16(n8, out, left, count); })
+            if (have_avx512() && !chunk_width_forced.load(std::memory_order_relaxed)) {
+                j8 = n & ~int64_t(15);
+                count = e.own16(j8, out, left, 0);
+            }
+#endif
         float W = std::numeric_limits<float>::quiet_NaN();
-        if constexpr (requires { e.first(n8, W, out, blocks); }) {
-            W = e.width(n8);
-            if (W < 0x1p100f) b = e.first(n8, W, out, blocks);
-        }
+        if constexpr (requires { e.first(n8, W, out, blocks); })
+            if (j8 == 0) {
+                W = e.width(n8);
+                if (W < 0x1p100f) b = e.first(n8, W, out, blocks);
+            }
         if (!(W < 0x1p100f))
-            for (; b < n8 / 8; ++b) blocks[b] = int32_t(8 * b);
+            for (int64_t k = j8; k < n8; k += 8) blocks[b++] = int32_t(k);
         j = n8;
     }
     for (int64_t i = 0; i < b; ++i) {
@@ -2249,6 +2307,7 @@ BatchNormalizationCounts batch_normalization_grad_counts() {
 }
 
 void batch_normalization_wide_sums(bool on) { wide_sums_forced = on; }
+void batch_normalization_chunk_width(bool on) { chunk_width_forced = on; }
 
 BatchNormalizationCounts batch_normalization_grad_statistics_counts() {
     return {statistics_decided.load(), statistics_plain.load(), 0};

@@ -49,6 +49,9 @@ BatchNormalizationCounts batch_normalization_grad_statistics_counts();
 // For the tests: FLOAT32's exact sums by the eight-lane extraction (which machines with AVX-512 take) on
 // any machine, or not (the default).
 void batch_normalization_wide_sums(bool on);
+// For the tests: FLOAT16's chunk-width first stage (step H7) in place of the per-element sixteen-lane one
+// (step H8) where the machine has AVX-512, or not (the default).
+void batch_normalization_chunk_width(bool on);
 
 // For the tests: the float64 estimate y of one element before its rounding, as the fast path
 // computes it, and the half-width w of the interval it decides from, with |y - V| <= w for the
