@@ -931,8 +931,9 @@ void check_stages(const Counted& c, const char* what) {
 
 }  // namespace
 
-// FLOAT16's forward and training float32 stage both ways on a machine with AVX-512: each element's own w
-// sixteen at a time (step H8, the default) and the chunk's W first (step H7, which other machines take).
+// FLOAT16's forward, training and training grad float32 stage both ways on a machine with AVX-512: each
+// element's own w sixteen at a time (step H8, the default) and the chunk's W first (step H7, which other machines
+// take).
 struct WidthSubcases {
     WidthSubcases() {
         SUBCASE("own width") {}
@@ -1173,6 +1174,7 @@ TEST_CASE("Batch normalization fast path: FLOAT16's sixteen-lane stage, by hand"
 // far above the small elements' FLOAT16 spacing, their own w far below it, so the chunk's stage leaves them and
 // each element's own w decides them; channel 2 hard finite values. Element for element against the plain loop.
 TEST_CASE("Batch normalization training grad fast path: FLOAT16's chunk stage, by hand") {
+    const WidthSubcases widths;
     using TG = DML_BATCH_NORMALIZATION_TRAINING_GRAD_OPERATOR_DESC;
     std::mt19937_64 rng(2596);
     const TG d = grad_half_desc<TG>({1, 3, 64, 64}, {1, 3, 1, 1}, 1e-5f);
@@ -1269,10 +1271,38 @@ TEST_CASE("Batch normalization training fast path: FLOAT16 stages") {
     }
 }
 
+// The training grad's step H8 (and H7, forced) on runs of 1005 elements (62 blocks of sixteen, one of eight, five
+// left), Epsilon 0: channel 0 random, channel 1 hard finite dY and X (subnormals, zeros of both signs, the largest
+// values), channel 2 dY of about 2^-12 beside one pair +-1024 at one X (the chunk's W far above the small
+// elements' spacing). Element for element against the plain loop.
+TEST_CASE("Batch normalization training grad fast path: FLOAT16's sixteen-lane stage, by hand") {
+    const WidthSubcases widths;
+    using TG = DML_BATCH_NORMALIZATION_TRAINING_GRAD_OPERATOR_DESC;
+    std::mt19937_64 rng(2615);
+    const TG d = grad_half_desc<TG>({1, 3, 5, 201}, {1, 3, 1, 1}, 0.0f);
+    const Buffers b = grad_half_buffers(d, [&](const std::string& name, int c, size_t i) {
+        if (name == "InputTensor" || name == "InputGradientTensor") {
+            if (c == 1) return hard_half(rng, false);
+            if (c == 2) {
+                if (name == "InputTensor") return i < 2 ? value_of<half>(0.5) : random_half(rng, -3, 2);
+                return i < 2 ? value_of<half>(i == 0 ? 1024.0 : -1024.0) : random_half(rng, -13, -12);
+            }
+            return random_half(rng, -3, 2);
+        }
+        if (name == "VarianceTensor") return value_of<half>(std::fabs(widen(random_half(rng, -1, 1))));
+        return random_half(rng, -2, 1);
+    });
+    check_op_threads({OperatorType::BATCH_NORMALIZATION_TRAINING_GRAD, d}, b);
+    const Counted c = counted(reference::fast::batch_normalization_grad_counts());
+    MESSAGE("float32 stages " << c.single << ", float64 stage " << c.twofold << ", plain " << c.plain);
+    if (reference::fast::have_f16c()) CHECK(c.single > 1005);
+}
+
 // The training grad, Epsilon 0: channel 0 random, channel 1 X = Mean = 1 and dY = +-k 2^-10 in pairs (a = c
 // = 0: dX = dY Scale r, Variance 4, Scale 3: ties), channel 2 hard finite. Then c outside the float32
 // stage's range: Variance 2^-24, X - Mean and dY positive near 2^10 and 2^11, so c is near 2^45.
 TEST_CASE("Batch normalization training grad fast path: FLOAT16 stages") {
+    const WidthSubcases widths;
     using TG = DML_BATCH_NORMALIZATION_TRAINING_GRAD_OPERATOR_DESC;
     std::mt19937_64 rng(2550);
     const std::vector<uint32_t> in = {1, 3, 64, 64}, stat = {1, 3, 1, 1};

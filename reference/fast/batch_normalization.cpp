@@ -253,7 +253,8 @@
 //  H8. Where the machine has AVX-512, the forward's and the training's float32 stage (a FusedAdd or not) takes each
 //      element's own w (step H2) on every element, sixteen at a time, in place of step H7 (AffineHalf::own16): per
 //      element the same float32 operations as H2's eight lanes (d, t, bf, y, e and w), then step H3's decision, the
-//      FLOAT16 bits of fl(y - w) where they equal those of fl(y + w) and w < 2^100. A lane with w not below 2^100
+//      FLOAT16 bits of fl(y - w) where they equal those of fl(y + w) and w < 2^100. The training grad's likewise
+//      with step H4's z and w (TrainingGradHalf::own16; z in place of y below). A lane with w not below 2^100
 //      (NaN included) has its two ends' bits replaced by two different values, so it stays undecided, as in H3; with
 //      w < 2^100, y -+ w are finite (H3). So every element it decides has the golden's bits, and which of H7 and H8
 //      runs does not change them. The elements it leaves take H5's float64 stage; a run's last n % 16 elements take
@@ -1900,6 +1901,43 @@ struct TrainingGradHalf {
     DMLREF_F16C int64_t first(int64_t n8, float W, uint16_t* out, int32_t* blocks) const {
         return run_first_blocks(TrainingGradZ{dy, x, m32, a32, c32, S}, n8, W, out, blocks);
     }
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+    // Step H8 for the training grad: single's z and w (step H4) and decide8f's test, sixteen at a time, as
+    // AffineHalf::own16.
+    DMLREF_AVX512 int64_t own16(int64_t n16, uint16_t* out, int32_t* left, int64_t count) const {
+        const __m512 av = _mm512_set1_ps(a32), mv = _mm512_set1_ps(m32), cv = _mm512_set1_ps(c32);
+        const __m512 Sv = _mm512_set1_ps(S), Sm = _mm512_set1_ps(std::fabs(S)), am = _mm512_set1_ps(std::fabs(a32));
+        const __m512 three = _mm512_set1_ps(3.0f), two = _mm512_set1_ps(kTwo), floor = _mm512_set1_ps(kFloor);
+        const __m512 top = _mm512_set1_ps(0x1p100f);
+        const __m256i none = _mm256_set1_epi16(int16_t(undecided_bits<half>()));
+        const __m256i other = _mm256_set1_epi16(int16_t(undecided_bits<half>() + 1));
+        const half *const dp = dy, *const xp = x;  // kept in registers across the stores
+        for (int64_t j = 0; j < n16; j += 16) {
+            const __m512 h = _mm512_sub_ps(load16(dp + j), av);
+            const __m512 q = _mm512_mul_ps(_mm512_sub_ps(load16(xp + j), mv), cv);
+            const __m512 g = _mm512_sub_ps(h, q);
+            const __m512 z = _mm512_mul_ps(Sv, g);
+            const __m512 G = _mm512_add_ps(_mm512_add_ps(_mm512_add_ps(_mm512_abs_ps(g), _mm512_abs_ps(h)),
+                                                         _mm512_mul_ps(three, _mm512_abs_ps(q))),
+                                           am);
+            const __m512 e = _mm512_add_ps(_mm512_mul_ps(Sm, G), _mm512_add_ps(_mm512_abs_ps(z), _mm512_abs_ps(z)));
+            const __m512 w = _mm512_add_ps(_mm512_mul_ps(e, two), floor);
+            // Lanes with w not below 2^100 (NaN included) get two different bits: undecided.
+            const __mmask16 finite = _mm512_cmp_ps_mask(w, top, _CMP_LT_OQ);
+            const __m256i lo = _mm512_mask_cvtps_ph(none, finite, _mm512_sub_ps(z, w),
+                                                    _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+            const __m256i hi = _mm512_mask_cvtps_ph(other, finite, _mm512_add_ps(z, w),
+                                                    _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+            const __m256i same = _mm256_cmpeq_epi16(lo, hi);
+            _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + j), _mm256_blendv_epi8(none, lo, same));
+            for (uint32_t bits = ~uint32_t(_mm256_movemask_epi8(same)); bits != 0; bits &= bits - 1) {
+                left[count++] = int32_t(j + (std::countr_zero(bits) >> 1));
+                bits &= bits - 1;
+            }
+        }
+        return count;
+    }
+#endif
     void twofold(int64_t j, double& z, double& w) const {
         estimate_training_grad(load(dy[j]), load(x[j]), m, a, c, sr, z, w);
     }
