@@ -11,6 +11,7 @@
 #include "fast_values.hpp"
 #include "support.hpp"
 
+#include "../reference/exact_rational.hpp"
 #include "../reference/fast/batch_normalization.hpp"
 #include "../reference/fast/half_rows.hpp"
 
@@ -1296,6 +1297,88 @@ TEST_CASE("Batch normalization training grad fast path: FLOAT16's sixteen-lane s
     const Counted c = counted(reference::fast::batch_normalization_grad_counts());
     MESSAGE("float32 stages " << c.single << ", float64 stage " << c.twofold << ", plain " << c.plain);
     if (reference::fast::have_f16c()) CHECK(c.single > 1005);
+}
+
+// Step T6's constants against rationals (GMP's rounding, as step T2): random channels of 1 to 3000 FLOAT16 values
+// (wide and narrow ranges, constant ones), and the planted midpoints of the test below; ok must hold for most.
+TEST_CASE("Batch normalization training fast path: FLOAT16 constants from integers = rationals") {
+    std::mt19937_64 rng(2635);
+    int ok = 0, trials = 0;
+    auto check = [&](const std::vector<half>& xs, double scale, float epsilon) {
+        mpq_class S = 0, Q = 0;
+        for (const half x : xs) {
+            const mpq_class v = reference::exact_value(x);
+            S += v;
+            Q += v * v;
+        }
+        const uint64_t M = xs.size();
+        const mpq_class Mq{mpz_class(static_cast<unsigned long>(M))};
+        const mpq_class mean = S / Mq, var = (Q * Mq - S * S) / (Mq * Mq), D = var + mpq_class(double(epsilon));
+        const auto c = reference::fast::batch_normalization_half_training_constants(S, Q, M, scale, epsilon);
+        ++trials;
+        if (!c.ok) return;
+        ++ok;
+        INFO("M " << M << ", Epsilon " << epsilon);
+        CHECK(same_bits(c.mu, reference::round_rational<double>(mean)));
+        CHECK(same_bits(c.mu32, reference::round_rational<float>(mean)));
+        CHECK(same_bits(c.mean, reference::round_rational<half>(mean)));
+        CHECK(same_bits(c.variance, reference::round_rational<half>(var)));
+        REQUIRE(sgn(D) > 0);
+        CHECK(same_bits(c.sr, scale * (1.0 / std::sqrt(reference::round_rational<double>(D)))));
+    };
+    for (int t = 0; t < 600; ++t) {
+        const size_t M = 1 + rng() % (t % 3 == 0 ? 3000 : 40);
+        const int lo = -24 + int(rng() % 30), hi = lo + int(rng() % 8);
+        std::vector<half> xs(M);
+        for (half& x : xs) x = t % 7 == 0 ? value_of<half>(0.75) : random_half(rng, lo, std::min(hi, 15));
+        const float epsilon = std::array<float, 4>{0.0f, 1e-5f, 0x1p-140f, 3.0f}[size_t(t % 4)];
+        check(xs, widen(random_half(rng, -2, 1)), epsilon);
+    }
+    CHECK(ok > 400);
+    // Planted: the variance 1/4 - 2^-14 (a FLOAT16 midpoint), the mean 1 + 2^-24 (a FLOAT32 midpoint): left.
+    std::vector<half> xs(16384);
+    for (size_t i = 0; i < xs.size(); ++i) xs[i] = value_of<half>(i % 128 < 65 ? 1.0 : 0.0);
+    const int before = ok;
+    check(xs, 1.0, 1e-5f);
+    for (size_t i = 0; i < xs.size(); ++i) xs[i] = value_of<half>(i == 77 ? 1.0 + 0x1p-10 : 1.0);
+    check(xs, 1.0, 1e-5f);
+    CHECK(ok == before);
+}
+
+// The FLOAT16 training's constants from integers (the header's step T6), channels of M = 16384 elements, against
+// the plain loop (OutputTensor, OutputMean and OutputVariance). Variant 0: channel 0 random; channel 1 8320 ones and
+// 8064 zeros, mean 65/128 and variance 1/4 - 2^-14, a FLOAT16 midpoint (T2's rationals take it); channel 2 X = 1
+// but one 1 + 2^-10: the mean 1 + 2^-24, a FLOAT32 midpoint. Variant 1: channel 0 constant (variance 0: with
+// Epsilon 0, D = 0), channel 1 +-65504 alternating (the variance overflows FLOAT16), channel 2 hard finite X.
+// Each with Epsilon 0, 1e-5, 2^-140 (a FLOAT32 subnormal: T6's integers too wide) and 2^20.
+TEST_CASE("Batch normalization training fast path: FLOAT16 constants from integers") {
+    std::mt19937_64 rng(2625);
+    const std::vector<uint32_t> in = {1, 3, 128, 128}, stat = {1, 3, 1, 1};
+    for (const int variant : {0, 1})
+        for (const float epsilon : {0.0f, 1e-5f, 0x1p-140f, 0x1p20f}) {
+            TRAINING d;
+            d.InputTensor = d.OutputTensor = desc(DataType::FLOAT16, in);
+            d.ScaleTensor = d.BiasTensor = d.OutputMeanTensor = d.OutputVarianceTensor = desc(DataType::FLOAT16, stat);
+            d.Epsilon = epsilon;
+            const Buffers b = half_buffers(
+                {{"InputTensor", &d.InputTensor}, {"ScaleTensor", &d.ScaleTensor}, {"BiasTensor", &d.BiasTensor}},
+                {{"OutputTensor", &d.OutputTensor},
+                 {"OutputMeanTensor", &d.OutputMeanTensor},
+                 {"OutputVarianceTensor", &d.OutputVarianceTensor}},
+                [&](const std::string& name, int c, size_t i) {
+                if (name != "InputTensor") return random_half(rng, -2, 1);
+                if (variant == 0) {
+                    if (c == 0) return random_half(rng, -3, 2);
+                    if (c == 1) return value_of<half>(i % 128 < 65 ? 1.0 : 0.0);
+                    return value_of<half>(i == 77 ? 1.0 + 0x1p-10 : 1.0);
+                }
+                if (c == 0) return value_of<half>(0.75);
+                if (c == 1) return value_of<half>(i % 2 ? 65504.0 : -65504.0);
+                return hard_half(rng, false);
+                });
+            INFO("variant " << variant << ", Epsilon " << epsilon);
+            check_op_threads({OperatorType::BATCH_NORMALIZATION_TRAINING, d}, b);
+        }
 }
 
 // The training grad, Epsilon 0: channel 0 random, channel 1 X = Mean = 1 and dY = +-k 2^-10 in pairs (a = c

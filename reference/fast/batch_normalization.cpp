@@ -90,6 +90,23 @@
 //  T5. Steps 8 and 9 as for the forward; the plain element is batch_normalization_training_element,
 //      from the exact mean and variance of T1. test/test_fast_batch_normalization.cpp checks the
 //      estimates against MPFR with the batch mean a third, x next to it.
+//  T6. FLOAT16 X on runs of constant statistics: T2's constants, OutputMean and OutputVariance from integers
+//      (half_training_constants), the rationals formed only for a channel with a plain element. S 2^24 = s and
+//      Q 2^48 = q are integers (every FLOAT16 is a multiple of 2^-24), |s| < 2^62 and q < 2^104 (M < 2^22, |X| <
+//      2^16), so N = M q - s^2 (an exact 128-bit integer, below 2^126) gives mean = s / (M 2^24) and var = N /
+//      (M^2 2^48). quotient_rn(n, D, e) is RN53(n 2^e / D) exactly: n shifted left by s' >= 0 so that the integer
+//      quotient p = floor(n 2^s' / D) is at least 2^54, then p's bits below its top 53 compared with half their
+//      weight, the remainder's sign breaking an exact half (round to nearest even); the result is 0 or normal here
+//      (|mean| >= 2^-46, var >= 2^-92 unless 0). So mu = RN53(mean) and v = RN53(var) exactly. A format of p <= 24
+//      bits has its values and their midpoints among the doubles, and RN53 is monotone, so RN53(z) lies on the
+//      same side of each of them as z, or on one: RNp(RN53(z)) = RNp(z) unless RN53(z) is a midpoint of the
+//      format (is_midpoint; FLOAT16's midpoints include 65520, the overflow threshold, and the odd multiples of
+//      2^-25 below 2^-14). Where none of mu (FLOAT32 and FLOAT16) and v (FLOAT16) is one, mu32 = RN24(mean),
+//      OutputMean = RN16(mean) and OutputVariance = RN16(var) are their conversions; otherwise, or for Epsilon < 0,
+//      D = 0 or integers too wide, T2 takes the channel in rationals. D~ = RN53(var + Epsilon) likewise: Epsilon
+//      = e 2^k with an integer e < 2^24, var + Epsilon = (N 2^g1 + e M^2 2^g2) / (M^2 2^(48 + g1)) with g1 =
+//      max(0, -(k + 48)) and g2 = max(0, k + 48), where both terms stay below 2^125. Then r~, sr~ and A as T2
+//      computes them: the same doubles, and the same bits everywhere.
 //
 // BATCH_NORMALIZATION_GRAD (Mean and Variance given). OutputBiasGradient = sum dY and
 // OutputScaleGradient = r sum dY (X - Mean) = r (sum dY X - Mean sum dY): dY X, a product of two
@@ -1374,6 +1391,85 @@ Run run_constants(const mpq_class& mean, const mpq_class& var, double scale, flo
     return r;
 }
 
+// FLOAT16's step T2 without rationals (header, step T6): RN53(N 2^e / D) for integers N >= 0 and 0 < D < 2^64,
+// where the result is 0 or normal.
+int bit_length(uint128 v) {
+    return v >> 64 ? 128 - std::countl_zero(uint64_t(v >> 64)) : 64 - std::countl_zero(uint64_t(v));
+}
+double quotient_rn(uint128 N, uint64_t D, int e) {
+    if (N == 0) return 0.0;
+    const int s = std::max(0, 55 + bit_length(D) - bit_length(N));
+    N <<= s;
+    const uint128 q = N / D;
+    const bool sticky = N % D != 0;
+    const int d = bit_length(q) - 53;  // q >= 2^54: d >= 2
+    const uint128 top = q >> d, lower = q & ((uint128(1) << d) - 1), half_way = uint128(1) << (d - 1);
+    const bool up = lower > half_way || (lower == half_way && (sticky || (top & 1) != 0));
+    return std::ldexp(double(uint64_t(top) + uint64_t(up)), d - s + e);
+}
+// Whether the double a (finite) is a midpoint between neighbours of a binary format of p significant bits whose
+// values below 2^emin are the multiples of 2^(emin - p + 1), or one beyond its largest finite value's binade.
+bool is_midpoint(double a, int p, int emin) {
+    a = std::fabs(a);
+    if (a == 0) return false;
+    int e2;
+    std::frexp(a, &e2);
+    const double t = std::ldexp(a, p - std::max(e2 - 1, emin));  // a over half a spacing
+    return t == std::floor(t) && std::fmod(t, 2.0) == 1.0;
+}
+struct HalfTraining {
+    int64_t sum = 0;  // S 2^24
+    uint128 var = 0;  // M Q - S^2 in units of 2^-48: var = this / (M^2 2^48)
+};
+// Step T6: from S = sum X and Q = sum X^2 (FLOAT16 X), the run's constants, OutputMean's and OutputVariance's
+// values and the sums as integers; false (nothing to use) where a step cannot decide.
+bool half_training_constants(const mpq_class& S, const mpq_class& Q, uint64_t M, double scale, float epsilon, Run& r,
+                             float& mu32, half& out_mean, half& out_var, HalfTraining& h) {
+    // S 2^24 and Q 2^48 are integers (sums of multiples of 2^-24 and of their squares): canonical denominators are
+    // powers of two no larger.
+    const mpz_class &sn = S.get_num(), &sd = S.get_den(), &qn = Q.get_num(), &qd = Q.get_den();
+    const size_t sdb = mpz_sizeinbase(sd.get_mpz_t(), 2) - 1, qdb = mpz_sizeinbase(qd.get_mpz_t(), 2) - 1;
+    if (sdb > 24 || qdb > 48 || mpz_popcount(sd.get_mpz_t()) != 1 || mpz_popcount(qd.get_mpz_t()) != 1) return false;
+    if (mpz_sizeinbase(sn.get_mpz_t(), 2) + (24 - sdb) > 62 || sgn(qn) < 0 ||
+        mpz_sizeinbase(qn.get_mpz_t(), 2) + (48 - qdb) > 104 || M >= (uint64_t(1) << 22))
+        return false;
+    const int64_t s = int64_t(mpz_get_si(sn.get_mpz_t())) * (int64_t(1) << (24 - sdb));
+    uint128 q = 0;
+    for (size_t i = 0; i < mpz_size(qn.get_mpz_t()) && i < 2; ++i)
+        q |= uint128(mpz_getlimbn(qn.get_mpz_t(), mp_size_t(i))) << (64 * i);
+    static_assert(GMP_NUMB_BITS == 64);
+    q <<= (48 - qdb);
+    const uint128 s2 = uint128(uint64_t(s < 0 ? -s : s)) * uint64_t(s < 0 ? -s : s);
+    const uint128 mq = q * M;   // < 2^126
+    if (mq < s2) return false;  // never (sum (X - mean)^2 >= 0)
+    h.sum = s;
+    h.var = mq - s2;
+    const uint64_t M2 = M * M;
+    // mu = RN53(S / M), the variance RN53((M Q - S^2) / M^2), each exactly.
+    const double mu = (s < 0 ? -1.0 : 1.0) * quotient_rn(uint128(uint64_t(s < 0 ? -s : s)), M, -24);
+    const double v = quotient_rn(h.var, M2, -48);
+    // RN24 and RN16 of the mean and RN16 of the variance from them, where they are not midpoints of the format.
+    if (is_midpoint(mu, 24, -126) || is_midpoint(mu, 11, -14) || is_midpoint(v, 11, -14)) return false;
+    mu32 = float(mu);
+    out_mean = round_to_float<half>(mu);
+    out_var = round_to_float<half>(v);
+    // D~ = RN53(var + Epsilon) = RN53((N 2^g1 + e M^2 2^g2) / (M^2 2^(48 + g1))), Epsilon = e 2^k (e an integer).
+    if (!(epsilon >= 0) || !std::isfinite(epsilon)) return false;
+    int k = 0;
+    const double f = std::frexp(double(epsilon), &k);
+    const uint64_t em = uint64_t(std::ldexp(f, 24));  // exact: a float has 24 bits
+    k -= 24;
+    const int g1 = std::max(0, -(k + 48)), g2 = std::max(0, k + 48);
+    if (em != 0 && (bit_length(h.var) + g1 > 125 || bit_length(uint128(em) * M2) + g2 > 125)) return false;
+    const uint128 N = (h.var << g1) + (em != 0 ? (uint128(em) * M2) << g2 : uint128(0));
+    if (N == 0) return false;  // D = 0: the plain element
+    const double Dr = quotient_rn(N, M2, -48 - g1);
+    r.mu = mu;
+    r.sr = scale * (1.0 / std::sqrt(Dr));
+    r.A = (std::fabs(r.sr) * std::fabs(r.mu)) * (0x1p-53 * (1 + 0x1p-39));
+    return true;
+}
+
 constexpr size_t kMaxStatistics = 4096;  // Moments are 6 KiB each
 
 template <class T> bool training(const TRAINING& d, const Bindings& b) {
@@ -1412,7 +1508,23 @@ template <class T> bool training(const TRAINING& d, const Bindings& b) {
         if constexpr (is_half_v<T>) return m.add_half(to_bits(v));
         else return m.add(to_bits(v));
     };
+    // FLOAT16 on runs of constant statistics: step T6 first; the exact mean and variance of a channel it decides
+    // are formed only where an element needs the plain element (lazy).
+    const bool uniform = nest.inner.stride[kStat] == 0;
+    std::vector<char> lazy(count, 0);
+    std::vector<HalfTraining> ints(count);
     auto finish = [&](size_t k, const mpq_class& S, const mpq_class& Q) {
+        if constexpr (is_half_v<T>) {
+            Run run;
+            if (uniform && half_training_constants(S, Q, M, load(scale[k]), d.Epsilon, run, mu32[k], out_mean[k],
+                                                   out_var[k], ints[k])) {
+                lazy[k] = 1;
+                mu[k] = run.mu;
+                sr[k] = run.sr;
+                A[k] = run.A;
+                return;
+            }
+        }
         mean[k] = S / Mq;
         var[k] = (Q * Mq - S * S) / (Mq * Mq);
         out_mean[k] = round_rational<T>(mean[k]);
@@ -1473,9 +1585,29 @@ template <class T> bool training(const TRAINING& d, const Bindings& b) {
             for (int64_t j = 0; j < n; ++j)
                 if (is_undecided(value[j])) undecided.push_back(int32_t(j));
         activation.apply(value, n);
+        mpq_class lazy_mean, lazy_var;
+        size_t lazy_k = count;
         for (const int32_t j : undecided) {
             const size_t k = k0 + size_t(j * step[kStat]);
-            value[j] = batch_normalization_training_element<T>(xr[j * step[kX]], mean[k], var[k], scale[k], bias[k],
+            const mpq_class *mk = &mean[k], *vk = &var[k];
+            if (lazy[k]) {
+                if (lazy_k != k) {
+                    // S / M and (M Q - S^2) / M^2, from step T6's integers.
+                    const uint128 v = ints[k].var;
+                    mpz_class vz(static_cast<unsigned long>(uint64_t(v >> 64)));
+                    vz <<= 64;
+                    vz += static_cast<unsigned long>(uint64_t(v));
+                    lazy_mean = mpq_class(mpz_class(static_cast<long>(ints[k].sum)),
+                                          mpz_class(static_cast<unsigned long>(M)) << 24);
+                    lazy_var = mpq_class(vz, mpz_class(static_cast<unsigned long>(M * M)) << 48);
+                    lazy_mean.canonicalize();
+                    lazy_var.canonicalize();
+                    lazy_k = k;
+                }
+                mk = &lazy_mean;
+                vk = &lazy_var;
+            }
+            value[j] = batch_normalization_training_element<T>(xr[j * step[kX]], *mk, *vk, scale[k], bias[k],
                                                                far ? &far[j * step[kFa]] : nullptr, d.Epsilon,
                                                                d.FusedActivation);
         }
@@ -2346,6 +2478,17 @@ BatchNormalizationCounts batch_normalization_grad_counts() {
 
 void batch_normalization_wide_sums(bool on) { wide_sums_forced = on; }
 void batch_normalization_chunk_width(bool on) { chunk_width_forced = on; }
+
+BatchNormalizationHalfConstants batch_normalization_half_training_constants(const mpq_class& S, const mpq_class& Q,
+                                                                            uint64_t M, double scale, float epsilon) {
+    BatchNormalizationHalfConstants c;
+    Run r{};
+    HalfTraining h;
+    c.ok = half_training_constants(S, Q, M, scale, epsilon, r, c.mu32, c.mean, c.variance, h);
+    c.mu = r.mu;
+    c.sr = r.sr;
+    return c;
+}
 
 BatchNormalizationCounts batch_normalization_grad_statistics_counts() {
     return {statistics_decided.load(), statistics_plain.load(), 0};
