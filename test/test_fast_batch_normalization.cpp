@@ -11,6 +11,7 @@
 #include "fast_values.hpp"
 #include "support.hpp"
 
+#include "../reference/exact_rational.hpp"
 #include "../reference/fast/batch_normalization.hpp"
 #include "../reference/fast/half_rows.hpp"
 
@@ -931,7 +932,21 @@ void check_stages(const Counted& c, const char* what) {
 
 }  // namespace
 
+// FLOAT16's forward, training and training grad float32 stage both ways on a machine with AVX-512: each
+// element's own w sixteen at a time (step H8, the default) and the chunk's W first (step H7, which other machines
+// take).
+struct WidthSubcases {
+    WidthSubcases() {
+        SUBCASE("own width") {}
+        SUBCASE("chunk width") { reference::fast::batch_normalization_chunk_width(true); }
+    }
+    ~WidthSubcases() { reference::fast::batch_normalization_chunk_width(false); }
+    WidthSubcases(const WidthSubcases&) = delete;
+    WidthSubcases& operator=(const WidthSubcases&) = delete;
+};
+
 TEST_CASE("Batch normalization fast path: FLOAT16 stages of the forward and the grad") {
+    const WidthSubcases widths;
     std::mt19937_64 rng(2530);
     const std::vector<uint32_t> in = {1, 3, 64, 64}, stat = {1, 3, 1, 1};
     // The forward, Epsilon 0: channel 0 random (Variance in [1/2, 4)), channel 1 V = 1.5 X on
@@ -1094,6 +1109,7 @@ TEST_CASE("Batch normalization fast path: FLOAT32's first stage, by hand") {
 // -3/2, Scale 1, Mean 0: y = X - 3/2 exactly, near 0 for some; where |y| is far below |t| the float32 stages
 // leave it and the float64 stage decides it. Channel 2: hard X with infinities and NaN (no chunk stage).
 TEST_CASE("Batch normalization fast path: FLOAT16's chunk stage, by hand") {
+    const WidthSubcases widths;
     std::mt19937_64 rng(2595);
     const std::vector<uint32_t> in = {1, 3, 64, 64}, stat = {1, 3, 1, 1};
     const Operator op = make_op(DataType::FLOAT16, {in, {stat, stat, stat, stat}}, {}, 0.0f, std::nullopt);
@@ -1117,11 +1133,49 @@ TEST_CASE("Batch normalization fast path: FLOAT16's chunk stage, by hand") {
     CHECK(c.twofold > 0);            // channel 1's elements near 0
 }
 
+// The FLOAT16 forward's float32 stage with each element's own w, sixteen at a time (the header's step H8, machines
+// with AVX-512), on runs of 1005 elements (62 blocks of sixteen, one of eight, five left), Epsilon 0 and Variance
+// 1 or 4 (r exact). Channel 0: Mean 0, Scale -2^-13, Bias -0 or +0, X = k 2^-13 with k from -64 to 64: V = -k
+// 2^-26 is 0 (X = 0: t = -0 and y = -0 with Bias -0, where the plain loop gives +0), a FLOAT16 subnormal, a
+// midpoint between two (k = 2 mod 4; k = 2 rounds to -0) or rounds to -0 (k = 1): the float32 stage must leave
+// the zeros and the midpoints.
+// Channel 1: Variance 4, Scale 3, Bias -0: V = 1.5 X on multiples of 2^-10, a FLOAT16 midpoint wherever 3k is odd
+// and |V| >= 1, and -0 never (V = 0 only for X = +-0). Channel 2: hard X with infinities and NaN, Scale -1, Bias
+// -0.
+TEST_CASE("Batch normalization fast path: FLOAT16's sixteen-lane stage, by hand") {
+    const WidthSubcases widths;
+    std::mt19937_64 rng(2605);
+    const std::vector<uint32_t> in = {1, 3, 5, 201}, stat = {1, 3, 1, 1};
+    for (const double bias0 : {-0.0, 0.0}) {
+        const Operator op = make_op(DataType::FLOAT16, {in, {stat, stat, stat, stat}}, {}, 0.0f, std::nullopt);
+        const BN& d = get<BN>(op.Desc);
+        const Buffers b = forward_half_buffers(d, [&](const std::string& name, int c, size_t) {
+            if (name == "InputTensor") {
+                if (c == 0) return value_of<half>(std::ldexp(double(int64_t(rng() % 129) - 64), -13));
+                if (c == 1) return value_of<half>(std::ldexp(double(int64_t(rng() % 4096) - 2048), -10));
+                return hard_half(rng, true);
+            }
+            if (name == "MeanTensor") return value_of<half>(0.0);
+            if (name == "VarianceTensor") return value_of<half>(c == 1 ? 4.0 : 1.0);
+            if (name == "ScaleTensor") return value_of<half>(c == 0 ? -0x1p-13 : c == 1 ? 3.0 : -1.0);
+            return value_of<half>(c == 0 ? bias0 : -0.0);
+        });
+        INFO("Bias of channel 0: " << bias0);
+        check_op_threads(op, b);
+        const Counted c = counted(reference::fast::batch_normalization_counts());
+        MESSAGE("float32 stages " << c.single << ", float64 stage " << c.twofold << ", plain " << c.plain);
+        if (!reference::fast::have_f16c()) continue;
+        CHECK(c.single > 1005);  // most of channels 0 and 1
+        CHECK(c.plain > 0);      // the ties
+    }
+}
+
 // The FLOAT16 training grad's chunk stage (the header's step H7), as the FLOAT32 test above: channel 0 random;
 // channel 1 dY of about 2^-12 beside one pair +-1024 (at one X, so that sum dY and sum dY X do not see it): W is
 // far above the small elements' FLOAT16 spacing, their own w far below it, so the chunk's stage leaves them and
 // each element's own w decides them; channel 2 hard finite values. Element for element against the plain loop.
 TEST_CASE("Batch normalization training grad fast path: FLOAT16's chunk stage, by hand") {
+    const WidthSubcases widths;
     using TG = DML_BATCH_NORMALIZATION_TRAINING_GRAD_OPERATOR_DESC;
     std::mt19937_64 rng(2596);
     const TG d = grad_half_desc<TG>({1, 3, 64, 64}, {1, 3, 1, 1}, 1e-5f);
@@ -1183,6 +1237,7 @@ TEST_CASE("Batch normalization training grad fast path: FLOAT32's first stage, b
 // Scale 1/2 and Bias 1024 (V = 1024 +- 1/2: ties), channel 2 hard finite X; with and without a FusedAdd
 // (0 on channel 1, hard values with NaN and infinities on channel 2). Then Epsilon 2^20 with Scale 2^-24.
 TEST_CASE("Batch normalization training fast path: FLOAT16 stages") {
+    const WidthSubcases widths;
     std::mt19937_64 rng(2540);
     const std::vector<uint32_t> in = {1, 3, 64, 64}, stat = {1, 3, 1, 1};
     for (const int variant : {0, 1, 2}) {
@@ -1217,10 +1272,120 @@ TEST_CASE("Batch normalization training fast path: FLOAT16 stages") {
     }
 }
 
+// The training grad's step H8 (and H7, forced) on runs of 1005 elements (62 blocks of sixteen, one of eight, five
+// left), Epsilon 0: channel 0 random, channel 1 hard finite dY and X (subnormals, zeros of both signs, the largest
+// values), channel 2 dY of about 2^-12 beside one pair +-1024 at one X (the chunk's W far above the small
+// elements' spacing). Element for element against the plain loop.
+TEST_CASE("Batch normalization training grad fast path: FLOAT16's sixteen-lane stage, by hand") {
+    const WidthSubcases widths;
+    using TG = DML_BATCH_NORMALIZATION_TRAINING_GRAD_OPERATOR_DESC;
+    std::mt19937_64 rng(2615);
+    const TG d = grad_half_desc<TG>({1, 3, 5, 201}, {1, 3, 1, 1}, 0.0f);
+    const Buffers b = grad_half_buffers(d, [&](const std::string& name, int c, size_t i) {
+        if (name == "InputTensor" || name == "InputGradientTensor") {
+            if (c == 1) return hard_half(rng, false);
+            if (c == 2) {
+                if (name == "InputTensor") return i < 2 ? value_of<half>(0.5) : random_half(rng, -3, 2);
+                return i < 2 ? value_of<half>(i == 0 ? 1024.0 : -1024.0) : random_half(rng, -13, -12);
+            }
+            return random_half(rng, -3, 2);
+        }
+        if (name == "VarianceTensor") return value_of<half>(std::fabs(widen(random_half(rng, -1, 1))));
+        return random_half(rng, -2, 1);
+    });
+    check_op_threads({OperatorType::BATCH_NORMALIZATION_TRAINING_GRAD, d}, b);
+    const Counted c = counted(reference::fast::batch_normalization_grad_counts());
+    MESSAGE("float32 stages " << c.single << ", float64 stage " << c.twofold << ", plain " << c.plain);
+    if (reference::fast::have_f16c()) CHECK(c.single > 1005);
+}
+
+// Step T6's constants against rationals (GMP's rounding, as step T2): random channels of 1 to 3000 FLOAT16 values
+// (wide and narrow ranges, constant ones), and the planted midpoints of the test below; ok must hold for most.
+TEST_CASE("Batch normalization training fast path: FLOAT16 constants from integers = rationals") {
+    std::mt19937_64 rng(2635);
+    int ok = 0, trials = 0;
+    auto check = [&](const std::vector<half>& xs, double scale, float epsilon) {
+        mpq_class S = 0, Q = 0;
+        for (const half x : xs) {
+            const mpq_class v = reference::exact_value(x);
+            S += v;
+            Q += v * v;
+        }
+        const uint64_t M = xs.size();
+        const mpq_class Mq{mpz_class(static_cast<unsigned long>(M))};
+        const mpq_class mean = S / Mq, var = (Q * Mq - S * S) / (Mq * Mq), D = var + mpq_class(double(epsilon));
+        const auto c = reference::fast::batch_normalization_half_training_constants(S, Q, M, scale, epsilon);
+        ++trials;
+        if (!c.ok) return;
+        ++ok;
+        INFO("M " << M << ", Epsilon " << epsilon);
+        CHECK(same_bits(c.mu, reference::round_rational<double>(mean)));
+        CHECK(same_bits(c.mu32, reference::round_rational<float>(mean)));
+        CHECK(same_bits(c.mean, reference::round_rational<half>(mean)));
+        CHECK(same_bits(c.variance, reference::round_rational<half>(var)));
+        REQUIRE(sgn(D) > 0);
+        CHECK(same_bits(c.sr, scale * (1.0 / std::sqrt(reference::round_rational<double>(D)))));
+    };
+    for (int t = 0; t < 600; ++t) {
+        const size_t M = 1 + rng() % (t % 3 == 0 ? 3000 : 40);
+        const int lo = -24 + int(rng() % 30), hi = lo + int(rng() % 8);
+        std::vector<half> xs(M);
+        for (half& x : xs) x = t % 7 == 0 ? value_of<half>(0.75) : random_half(rng, lo, std::min(hi, 15));
+        const float epsilon = std::array<float, 4>{0.0f, 1e-5f, 0x1p-140f, 3.0f}[size_t(t % 4)];
+        check(xs, widen(random_half(rng, -2, 1)), epsilon);
+    }
+    CHECK(ok > 400);
+    // Planted: the variance 1/4 - 2^-14 (a FLOAT16 midpoint), the mean 1 + 2^-24 (a FLOAT32 midpoint): left.
+    std::vector<half> xs(16384);
+    for (size_t i = 0; i < xs.size(); ++i) xs[i] = value_of<half>(i % 128 < 65 ? 1.0 : 0.0);
+    const int before = ok;
+    check(xs, 1.0, 1e-5f);
+    for (size_t i = 0; i < xs.size(); ++i) xs[i] = value_of<half>(i == 77 ? 1.0 + 0x1p-10 : 1.0);
+    check(xs, 1.0, 1e-5f);
+    CHECK(ok == before);
+}
+
+// The FLOAT16 training's constants from integers (the header's step T6), channels of M = 16384 elements, against
+// the plain loop (OutputTensor, OutputMean and OutputVariance). Variant 0: channel 0 random; channel 1 8320 ones and
+// 8064 zeros, mean 65/128 and variance 1/4 - 2^-14, a FLOAT16 midpoint (T2's rationals take it); channel 2 X = 1
+// but one 1 + 2^-10: the mean 1 + 2^-24, a FLOAT32 midpoint. Variant 1: channel 0 constant (variance 0: with
+// Epsilon 0, D = 0), channel 1 +-65504 alternating (the variance overflows FLOAT16), channel 2 hard finite X.
+// Each with Epsilon 0, 1e-5, 2^-140 (a FLOAT32 subnormal: T6's integers too wide) and 2^20.
+TEST_CASE("Batch normalization training fast path: FLOAT16 constants from integers") {
+    std::mt19937_64 rng(2625);
+    const std::vector<uint32_t> in = {1, 3, 128, 128}, stat = {1, 3, 1, 1};
+    for (const int variant : {0, 1})
+        for (const float epsilon : {0.0f, 1e-5f, 0x1p-140f, 0x1p20f}) {
+            TRAINING d;
+            d.InputTensor = d.OutputTensor = desc(DataType::FLOAT16, in);
+            d.ScaleTensor = d.BiasTensor = d.OutputMeanTensor = d.OutputVarianceTensor = desc(DataType::FLOAT16, stat);
+            d.Epsilon = epsilon;
+            const Buffers b = half_buffers(
+                {{"InputTensor", &d.InputTensor}, {"ScaleTensor", &d.ScaleTensor}, {"BiasTensor", &d.BiasTensor}},
+                {{"OutputTensor", &d.OutputTensor},
+                 {"OutputMeanTensor", &d.OutputMeanTensor},
+                 {"OutputVarianceTensor", &d.OutputVarianceTensor}},
+                [&](const std::string& name, int c, size_t i) {
+                if (name != "InputTensor") return random_half(rng, -2, 1);
+                if (variant == 0) {
+                    if (c == 0) return random_half(rng, -3, 2);
+                    if (c == 1) return value_of<half>(i % 128 < 65 ? 1.0 : 0.0);
+                    return value_of<half>(i == 77 ? 1.0 + 0x1p-10 : 1.0);
+                }
+                if (c == 0) return value_of<half>(0.75);
+                if (c == 1) return value_of<half>(i % 2 ? 65504.0 : -65504.0);
+                return hard_half(rng, false);
+                });
+            INFO("variant " << variant << ", Epsilon " << epsilon);
+            check_op_threads({OperatorType::BATCH_NORMALIZATION_TRAINING, d}, b);
+        }
+}
+
 // The training grad, Epsilon 0: channel 0 random, channel 1 X = Mean = 1 and dY = +-k 2^-10 in pairs (a = c
 // = 0: dX = dY Scale r, Variance 4, Scale 3: ties), channel 2 hard finite. Then c outside the float32
 // stage's range: Variance 2^-24, X - Mean and dY positive near 2^10 and 2^11, so c is near 2^45.
 TEST_CASE("Batch normalization training grad fast path: FLOAT16 stages") {
+    const WidthSubcases widths;
     using TG = DML_BATCH_NORMALIZATION_TRAINING_GRAD_OPERATOR_DESC;
     std::mt19937_64 rng(2550);
     const std::vector<uint32_t> in = {1, 3, 64, 64}, stat = {1, 3, 1, 1};

@@ -49,6 +49,21 @@ BatchNormalizationCounts batch_normalization_grad_statistics_counts();
 // For the tests: FLOAT32's exact sums by the eight-lane extraction (which machines with AVX-512 take) on
 // any machine, or not (the default).
 void batch_normalization_wide_sums(bool on);
+// For the tests: FLOAT16's chunk-width first stage (step H7) in place of the per-element sixteen-lane one
+// (step H8) where the machine has AVX-512, or not (the default).
+void batch_normalization_chunk_width(bool on);
+
+// For the tests: the FLOAT16 training's run constants from S = sum X and Q = sum X^2 of M FLOAT16 values by
+// integers (step T6): mu = RN53(mean), mu32 = RN24(mean), sr = Scale / sqrt(RN53(var + Epsilon)) (rounded as
+// the path computes it), OutputMean and OutputVariance; ok false where the step leaves the channel to rationals.
+struct BatchNormalizationHalfConstants {
+    bool ok = false;
+    double mu = 0, sr = 0;
+    float mu32 = 0;
+    half mean{}, variance{};
+};
+BatchNormalizationHalfConstants batch_normalization_half_training_constants(const mpq_class& S, const mpq_class& Q,
+                                                                            uint64_t M, double scale, float epsilon);
 
 // For the tests: the float64 estimate y of one element before its rounding, as the fast path
 // computes it, and the half-width w of the interval it decides from, with |y - V| <= w for the
