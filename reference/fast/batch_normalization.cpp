@@ -900,18 +900,28 @@ DMLREF_INLINE void four_terms(const T* __restrict a, const T* __restrict b, int6
 typedef double V8d __attribute__((vector_size(64)));
 typedef int64_t V8i __attribute__((vector_size(64)));
 typedef float V8f __attribute__((vector_size(32)));
+typedef float V4f __attribute__((vector_size(16)));
+typedef uint32_t V4u __attribute__((vector_size(16)));
+typedef uint32_t V8u __attribute__((vector_size(32)));
+// A float vector's values as doubles: element by element, which GCC 12 turns into one conversion (VCVTPS2PD of
+// eight floats with AVX-512; __builtin_convertvector converts the halves apart and joins them).
+DMLREF_INLINE void widen(const V4f& f, V4d& d) { d = V4d{f[0], f[1], f[2], f[3]}; }
+DMLREF_INLINE void widen(const V8f& f, V8d& d) { d = V8d{f[0], f[1], f[2], f[3], f[4], f[5], f[6], f[7]}; }
+
 template <bool kSquares>
 DMLREF_INLINE void eight_terms(const float* __restrict a, const float* __restrict b, int64_t j, int64_t n, V8d& r,
                                V8d& rp) {
     if (j + 8 <= n) {
         V8f f;
         std::memcpy(&f, a + j, sizeof f);
-        r = __builtin_convertvector(f, V8d);
+        widen(f, r);
         if constexpr (kSquares) rp = r * r;  // the product of two floats is exact
         else {
             V8f g;
             std::memcpy(&g, b + j, sizeof g);
-            rp = r * __builtin_convertvector(g, V8d);
+            V8d d;
+            widen(g, d);
+            rp = r * d;
         }
         return;
     }
@@ -924,9 +934,6 @@ DMLREF_INLINE void eight_terms(const float* __restrict a, const float* __restric
 
 // W lanes: their vector types and the terms j to j + W - 1 of both sums.
 template <int W> struct Lanes;
-typedef float V4f __attribute__((vector_size(16)));
-typedef uint32_t V4u __attribute__((vector_size(16)));
-typedef uint32_t V8u __attribute__((vector_size(32)));
 template <> struct Lanes<4> {
     using D = V4d;
     using I = V4i;
@@ -1054,13 +1061,15 @@ DMLREF_INLINE void one_pass_sums(const float* __restrict a, const float* __restr
         const U ua = (U)fa & sign;                             \
         MA = MA > ua ? MA : ua;                                \
         LA = LA < ua - one ? LA : ua - one;                    \
-        const D r = __builtin_convertvector(fa, D);            \
+        D r, rb;                                               \
+        widen(fa, r);                                          \
         D rp = r * r; /* the product of two floats is exact */ \
         if constexpr (!kSquares) {                             \
             const U ub = (U)fb & sign;                         \
             MB = MB > ub ? MB : ub;                            \
             LB = LB < ub - one ? LB : ub - one;                \
-            rp = r * __builtin_convertvector(fb, D);           \
+            widen(fb, rb);                                     \
+            rp = r * rb;                                       \
         }                                                      \
         A += r;                                                \
         const D q = (s + rp) - s;                              \
