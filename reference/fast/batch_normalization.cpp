@@ -1273,12 +1273,14 @@ mpq_class exact_sum(const std::vector<double>& v) {
             lowest = std::min(lowest, e - 53);
         }
     if (lowest == std::numeric_limits<int>::max()) return 0;
-    mpz_class z = 0;
+    mpz_class z = 0, term;  // term's limbs reused from one part to the next
     for (const double d : v)
         if (d != 0) {
             int e;
             const double f = std::frexp(d, &e);
-            z += mpz_class(static_cast<long>(std::ldexp(f, 53))) << (e - 53 - lowest);
+            mpz_set_si(term.get_mpz_t(), static_cast<long>(std::ldexp(f, 53)));
+            mpz_mul_2exp(term.get_mpz_t(), term.get_mpz_t(), mp_bitcnt_t(e - 53 - lowest));
+            mpz_add(z.get_mpz_t(), z.get_mpz_t(), term.get_mpz_t());
         }
     mpq_class r(z);
     if (lowest >= 0) mpq_mul_2exp(r.get_mpq_t(), r.get_mpq_t(), mp_bitcnt_t(lowest));
@@ -1369,6 +1371,8 @@ bool split_sums(const Nest& nest, const T* a, size_t ka, const T* b, size_t kb, 
     }
     parallel_for(int64_t(count), [&](int64_t k) {
         std::vector<double> parts_a, parts_ab;
+        parts_a.reserve(kLevels * (begin[size_t(k) + 1] - begin[size_t(k)]));
+        parts_ab.reserve(parts_a.capacity());
         mpq_class A = 0, AB = 0;
         for (size_t i = begin[size_t(k)]; i < begin[size_t(k) + 1]; ++i) {
             const TaskSums<Bins>& t = tasks[order[i]];
