@@ -999,7 +999,7 @@ DMLREF_INLINE uint64_t extract(const T* __restrict a, const T* __restrict b, int
     for (int i = 0; i < 2 * kLevels; ++i) tau[i] = pairwise<W>(acc[i], 0, std::plus<>{});
     return uint64_t(pairwise<W>(rest, 0, std::bit_or<>{}));
 }
-std::atomic<bool> wide_sums_forced{false};
+std::atomic<bool> wide_sums_forced{false}, four_lanes_forced{false};
 
 // Step S5's condition on one of the factors: every nonzero |v| (least, the least of them as a float's bits, 0
 // where there is none) has an exponent field at least max(e, 1) - 16, e the largest |v|'s (largest).
@@ -1159,6 +1159,7 @@ int chunk_sums_f32_wide(const float* a, const float* b, int64_t n, double* tau, 
 }
 // sum a and sum a b (b null: sum a^2) of a chunk, and max |a| and max |b| as a float's bits.
 inline int run_chunk_sums(const float* a, const float* b, int64_t n, double* tau, uint32_t* largest) {
+    if (four_lanes_forced.load(std::memory_order_relaxed)) return chunk_sums_f32(a, b, n, tau, largest);
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
     if (have_avx512()) return chunk_sums_f32_avx512(a, b, n, tau, largest);
 #endif
@@ -2412,6 +2413,7 @@ BatchNormalizationCounts batch_normalization_grad_counts() {
 }
 
 void batch_normalization_wide_sums(bool on) { wide_sums_forced = on; }
+void batch_normalization_four_lane_sums(bool on) { four_lanes_forced = on; }
 
 BatchNormalizationCounts batch_normalization_sums_counts() { return {narrow_chunks.load(), other_chunks.load(), 0}; }
 

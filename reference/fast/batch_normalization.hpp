@@ -49,6 +49,9 @@ BatchNormalizationCounts batch_normalization_grad_statistics_counts();
 // For the tests: FLOAT32's exact sums by the eight-lane extraction (which machines with AVX-512 take) on
 // any machine, or not (the default).
 void batch_normalization_wide_sums(bool on);
+// For the tests: FLOAT32's exact sums four lanes at a time (what machines without AVX-512 take) on any machine,
+// or not (the default).
+void batch_normalization_four_lane_sums(bool on);
 // For the tests: of the last call's chunks of exact sums (runs of constant statistics), those summed by the
 // narrow extraction (decided; the header's step S5 in batch_normalization.cpp) and by the others (plain).
 BatchNormalizationCounts batch_normalization_sums_counts();
