@@ -679,15 +679,18 @@ TEST_CASE_TEMPLATE("Batch normalization training grad fast path = plain loop, el
 
 namespace {
 
-// The exact sums' FLOAT32 extraction four lanes at a time (this machine's, unless it has AVX-512) and, in a
-// second pass of the test (doctest's subcases), eight lanes at a time (what AVX-512 machines take): both
-// must give the plain loop's bits.
+// The exact sums' FLOAT32 extraction four lanes at a time (what machines without AVX-512 take, on any machine)
+// and, in a second pass of the test (doctest's subcases), eight lanes at a time (what AVX-512 machines take):
+// both must give the plain loop's bits.
 struct LaneSubcases {
     LaneSubcases() {
-        SUBCASE("four lanes") {}
+        SUBCASE("four lanes") { reference::fast::batch_normalization_four_lane_sums(true); }
         SUBCASE("eight lanes") { reference::fast::batch_normalization_wide_sums(true); }
     }
-    ~LaneSubcases() { reference::fast::batch_normalization_wide_sums(false); }
+    ~LaneSubcases() {
+        reference::fast::batch_normalization_four_lane_sums(false);
+        reference::fast::batch_normalization_wide_sums(false);
+    }
     LaneSubcases(const LaneSubcases&) = delete;
     LaneSubcases& operator=(const LaneSubcases&) = delete;
 };
@@ -826,6 +829,100 @@ TEST_CASE("Batch normalization fast paths: exact sums decide a FLOAT32 tie by a 
         check_op(op, b);
         const Buffers fast = evaluate_with(op, b, true, 1);
         CHECK(same_bits(reinterpret_cast<const float*>(fast.bytes[4].data())[0], 1.0f - 0x1p-12f + 0x1p-24f));
+    }
+}
+
+// The narrow sums (the header's step S5): a chunk whose factors' nonzero magnitudes lie within 16 binades below
+// each factor's largest binade is summed in one float64 level, and a chunk with a value one binade lower takes the
+// levels of step S2. One chunk of 4,093 terms (not a multiple of the lanes: the last ones take the tail), Mean 0,
+// Variance 1, Epsilon 0 and Scale 1 (r = 1): every term is 1 times 1 except term 1, (1 + 2^-13) times 1, term 3,
+// -0 times -0, and two planted pairs, term 0, s 2^-k (1 + 2^-23) times 2^-16 (1 + 2^-23), and the last term,
+// -s 2^-k times 2^-16 (1 + 2^-22), with s 1 or, in the "late" cases, term 2000 of the small factor 2 (its partner
+// 1), so that the largest binade is not among the first 64 terms (the one-pass sums' guess is wrong) and s = 2 is
+// needed to keep k - 1 binades. By hand: the small factor sums to 4090 + late + 2^-13 + 2^-(k + 23) (+ 2^-k 2^-23
+// from the planted pair) and the products to 4090 + late + 2^-13 + 2^-(k + 62) ((1 + 2^-23)^2 - (1 + 2^-22) =
+// 2^-46), both ties of FLOAT32 (spacing 2^-12 there, 4090 + late even) and a term far below the float64
+// resolution above: each rounds up to 4090 + late + 2^-12, where a sum that lost the planted pair's last bits
+// would round to even, 4090 + late. k = 16 - late is the least allowed (narrow, decided by step S5), k = 17 -
+// late is a binade too low (step S2). The small factor is dY or X (OutputBiasGradient = sum dY is checked by hand
+// where it is dY); both grads, against the plain loop, and the chunks counted.
+TEST_CASE("Batch normalization fast paths: narrow sums at their limit, by hand") {
+    const LaneSubcases lanes;
+    using TG = DML_BATCH_NORMALIZATION_TRAINING_GRAD_OPERATOR_DESC;
+    constexpr int n = 4093;
+    for (const int late : {0, 1})
+        for (const int k : {16 - late, 17 - late})
+            for (const bool small_dy : {true, false}) {
+                INFO("late " << late << ", k " << k << ", small dY " << small_dy);
+                std::vector<float> small(n, 1.0f), partner(n, 1.0f);
+                small[1] = 1.0f + 0x1p-13f;
+                small[3] = partner[3] = -0.0f;
+                small[0] = std::ldexp(1.0f + 0x1p-23f, -k);
+                partner[0] = 0x1p-16f * (1.0f + 0x1p-23f);
+                small[n - 1] = -std::ldexp(1.0f, -k);
+                partner[n - 1] = 0x1p-16f * (1.0f + 0x1p-22f);
+                if (late) small[2000] = 2.0f;
+                const std::vector<float>& dy = small_dy ? small : partner;
+                const std::vector<float>& x = small_dy ? partner : small;
+                const float expected = 4090.0f + float(late) + 0x1p-12f;
+                auto check = [&](auto tag) {
+                    using D = decltype(tag);
+                    D d;
+                    d.InputTensor = d.InputGradientTensor = d.OutputGradientTensor = desc(DataType::FLOAT32, {1, 1, n});
+                    d.MeanTensor = d.VarianceTensor = d.ScaleTensor = d.OutputScaleGradientTensor =
+                        d.OutputBiasGradientTensor = desc(DataType::FLOAT32, {1, 1, 1});
+                    d.Epsilon = 0.0f;
+                    const Buffers b = grad_buffers(d, x, dy, {0.0f}, {1.0f}, {1.0f});
+                    const Operator op{D::kType, d};
+                    check_op(op, b);
+                    const Buffers fast = evaluate_with(op, b, true, 1);
+                    const auto c = reference::fast::batch_normalization_sums_counts();
+                    CHECK(c.decided == (k == 16 - late ? 1u : 0u));
+                    CHECK(c.decided + c.plain == 1);
+                    CHECK(same_bits(reinterpret_cast<const float*>(fast.bytes[6].data())[0], expected));
+                    if (small_dy) CHECK(same_bits(reinterpret_cast<const float*>(fast.bytes[7].data())[0], expected));
+                };
+                check(DML_BATCH_NORMALIZATION_GRAD_OPERATOR_DESC{});
+                check(TG{});
+            }
+}
+
+// Narrow chunks of special values, against the plain loop: dY all subnormal or below 2^-118 (a largest exponent
+// field at most 8, where subnormals are narrow too) with +-0 among them, X in 17 binades, and a chunk with an
+// infinity or a NaN (the plain loop takes the operator). Three chunks a channel, two channels, each chunk narrow.
+TEST_CASE("Batch normalization fast paths: narrow sums of subnormals, zeros and specials") {
+    const LaneSubcases lanes;
+    using TG = DML_BATCH_NORMALIZATION_TRAINING_GRAD_OPERATOR_DESC;
+    std::mt19937_64 rng(2590);
+    constexpr int n = 3 * 4096 - 5;
+    for (const int special : {0, 1, 2}) {
+        INFO("special " << special);
+        std::vector<float> dy(2 * n), x(2 * n);
+        for (size_t i = 0; i < dy.size(); ++i) {
+            const uint32_t r = uint32_t(rng());
+            dy[i] = from_bits<float>((r & 0x807fffffu) | ((r >> 8) % 9u << 23));  // fields 0 to 8
+            const uint32_t q = uint32_t(rng());
+            x[i] = from_bits<float>((q & 0x807fffffu) | ((120u + (q >> 8) % 17u) << 23));  // fields 120 to 136
+            if (i % 97 == 0) dy[i] = rng() % 2 ? 0.0f : -0.0f;
+        }
+        if (special == 1) dy[5000] = std::numeric_limits<float>::infinity();
+        if (special == 2) x[n + 7] = std::numeric_limits<float>::quiet_NaN();
+        auto check = [&](auto tag) {
+            using D = decltype(tag);
+            D d;
+            d.InputTensor = d.InputGradientTensor = d.OutputGradientTensor = desc(DataType::FLOAT32, {1, 2, n});
+            d.MeanTensor = d.VarianceTensor = d.ScaleTensor = d.OutputScaleGradientTensor = d.OutputBiasGradientTensor =
+                desc(DataType::FLOAT32, {1, 2, 1});
+            d.Epsilon = 1e-3f;
+            const Buffers b = grad_buffers(d, x, dy, {0.25f, -0x1p-3f}, {0.5f, 2.0f}, {1.5f, -0.75f});
+            check_op({D::kType, d}, b);
+            // Every chunk is narrow; the one with an infinity or a NaN is counted as neither (not finite).
+            const auto c = reference::fast::batch_normalization_sums_counts();
+            CHECK(c.decided == (special == 0 ? 6u : 5u));
+            CHECK(c.plain == 0);
+        };
+        check(DML_BATCH_NORMALIZATION_GRAD_OPERATOR_DESC{});
+        check(TG{});
     }
 }
 

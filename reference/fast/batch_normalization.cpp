@@ -311,6 +311,25 @@
 //      in any order and grouping (four lanes; eight with AVX-512). sum p is the two sums' total exactly; they go
 //      to S3 as level sums. An infinity or a NaN among the terms makes a sum infinite or NaN (inf - inf is NaN):
 //      the plain loop.
+//  S5. A chunk of float or half factors whose exponents span little (chunk_sums, in place of S2 where it applies):
+//      with e the largest exponent field among the a (at least 1; Ea = e - 126, |a| < 2^Ea as in S1), let every
+//      nonzero a have a field f >= e - 16 (narrow), and likewise the b (Eb). Then every a is a multiple of
+//      2^(Ea - 40): for f >= 1 a is one of 2^(f - 150) >= 2^(e - 166) = 2^(Ea - 40), for f = 0 (only where e <= 16)
+//      one of 2^-149, and 2^(Ea - 40) <= 2^-150 there. So n <= 2^12 of them sum to multiples of 2^(Ea - 40) below
+//      2^(Ea + 12) in magnitude, 2^52 units: sum a is exact in float64 in any order and grouping. Each product
+//      p = a b is exact (S1), a multiple of 2^(Ea + Eb - 80) below 2^(Ea + Eb). One level of S1 with sigma = 2^k, k
+//      = Ea + Eb + 13, gives p = q + r exactly, the q summing exactly (S1), and |r| <= 2^(k - 53) = 2^(Ea + Eb -
+//      40), r a multiple of 2^(Ea + Eb - 80) (p is, and q is one of 2^(k - 53)): n of the r sum to multiples of
+//      2^(Ea + Eb - 80) of at most 2^(Ea + Eb - 28), 2^52 units, exact in any order and grouping too (p and q are
+//      multiples of 2^-298 as well, so every partial sum is one of max(2^(Ea + Eb - 80), 2^-298), at most 2^52 of
+//      them). sum a, sum q and sum r go to S3 as level sums.
+//      A chunk that is not narrow takes S2 (the levels, then the bins). FLOAT32 in one pass (one_pass_sums): the
+//      sums are computed with Ea and Eb from the first 64 terms' largest fields while the pass finds the chunk's
+//      largest and least nonzero |a| and |b|; they are kept only where the chunk's largest fields are the guessed
+//      ones (so sigma is the one above) and the chunk is narrow; otherwise the chunk takes S5 again with its own
+//      Ea and Eb, or S2. On data of one sign-symmetric scale nearly every chunk is narrow (a value 2^17 below the
+//      largest is rare); test/test_fast_batch_normalization.cpp puts the least allowed terms, and ones a binade
+//      below them, beside a FLOAT32 tie that only they decide.
 //
 // Layout: the logical index space is walked as for_each_run (dmlref/tensor.hpp) does: dimensions
 // of size 1 dropped, neighbours merged where they are contiguous in the input, the output and
@@ -848,30 +867,36 @@ template <class T> bool forward(const BN& d, const Bindings& b) {
 // ---- Exact sums by extraction (header, steps S1 to S3) ----------------------------------------
 
 constexpr int kLevels = 3;
+// For the tests: the last split_sums call's chunks summed by step S5, and by the others (S1 and S2, the bins, S4).
+std::atomic<uint64_t> narrow_chunks{0}, other_chunks{0};
 static_assert(kChunk <= 4096, "the extraction's sigmas assume at most 2^12 terms");
-enum SumsState { kExtracted, kLeft, kNotFinite };
+enum SumsState { kExtracted, kLeft, kNotFinite, kNarrow };  // kNarrow: extracted by step S5
 
 // |v| as a float's bits: the largest of them is max |v|, at least 0x7f800000 for an infinity or a NaN.
 template <class T> DMLREF_INLINE uint32_t magnitude_bits(const T& v) {
     if constexpr (is_half_v<T>) return to_bits(half_bits_to_float(to_bits(v))) & 0x7fffffffu;
     else return to_bits(v) & 0x7fffffffu;
 }
-template <class T> DMLREF_INLINE uint32_t largest_magnitude(const T* __restrict a, int64_t n) {
-    uint32_t m = 0;
-    for (int64_t j = 0; j < n; ++j) m = std::max(m, magnitude_bits(a[j]));
-    return m;
-}
-// Both in one pass.
-template <class T>
-DMLREF_INLINE void largest_magnitudes(const T* __restrict a, const T* __restrict b, int64_t n, uint32_t& ma,
-                                      uint32_t& mb) {
-    uint32_t x = 0, y = 0;
+// The largest |a| and |b| (ma, mb) and the least nonzero ones (la, lb) as a float's bits in one pass (b = a with
+// kSquares); la is 0 where every a is +-0 (|a|'s bits less 1, as unsigned, wrap 0 to the largest).
+template <class T, bool kSquares>
+DMLREF_INLINE void magnitude_ranges(const T* __restrict a, const T* __restrict b, int64_t n, uint32_t& ma, uint32_t& mb,
+                                    uint32_t& la, uint32_t& lb) {
+    uint32_t x = 0, y = 0, lx = ~0u, ly = ~0u;
     for (int64_t j = 0; j < n; ++j) {
-        x = std::max(x, magnitude_bits(a[j]));
-        y = std::max(y, magnitude_bits(b[j]));
+        const uint32_t u = magnitude_bits(a[j]);
+        x = std::max(x, u);
+        lx = std::min(lx, u - 1u);
+        if constexpr (!kSquares) {
+            const uint32_t v = magnitude_bits(b[j]);
+            y = std::max(y, v);
+            ly = std::min(ly, v - 1u);
+        }
     }
     ma = x;
-    mb = y;
+    la = lx + 1u;
+    mb = kSquares ? x : y;
+    lb = kSquares ? la : ly + 1u;
 }
 
 // Step S2 for the n terms a_j and a_j b_j (b_j = a_j with kSquares): the levels' sums into tau (sum a
@@ -904,18 +929,28 @@ DMLREF_INLINE void four_terms(const T* __restrict a, const T* __restrict b, int6
 typedef double V8d __attribute__((vector_size(64)));
 typedef int64_t V8i __attribute__((vector_size(64)));
 typedef float V8f __attribute__((vector_size(32)));
+typedef float V4f __attribute__((vector_size(16)));
+typedef uint32_t V4u __attribute__((vector_size(16)));
+typedef uint32_t V8u __attribute__((vector_size(32)));
+// A float vector's values as doubles: element by element, which GCC 12 turns into one conversion (VCVTPS2PD of
+// eight floats with AVX-512; __builtin_convertvector converts the halves apart and joins them).
+DMLREF_INLINE void widen(const V4f& f, V4d& d) { d = V4d{f[0], f[1], f[2], f[3]}; }
+DMLREF_INLINE void widen(const V8f& f, V8d& d) { d = V8d{f[0], f[1], f[2], f[3], f[4], f[5], f[6], f[7]}; }
+
 template <bool kSquares>
 DMLREF_INLINE void eight_terms(const float* __restrict a, const float* __restrict b, int64_t j, int64_t n, V8d& r,
                                V8d& rp) {
     if (j + 8 <= n) {
         V8f f;
         std::memcpy(&f, a + j, sizeof f);
-        r = __builtin_convertvector(f, V8d);
+        widen(f, r);
         if constexpr (kSquares) rp = r * r;  // the product of two floats is exact
         else {
             V8f g;
             std::memcpy(&g, b + j, sizeof g);
-            rp = r * __builtin_convertvector(g, V8d);
+            V8d d;
+            widen(g, d);
+            rp = r * d;
         }
         return;
     }
@@ -931,6 +966,8 @@ template <int W> struct Lanes;
 template <> struct Lanes<4> {
     using D = V4d;
     using I = V4i;
+    using F = V4f;  // the floats of W terms, and their bits
+    using U = V4u;
     template <class T, bool kSquares>
     static DMLREF_INLINE void terms(const T* __restrict a, const T* __restrict b, int64_t j, int64_t n, D& r, D& rp) {
         four_terms<T, kSquares>(a, b, j, n, r, rp);
@@ -939,6 +976,8 @@ template <> struct Lanes<4> {
 template <> struct Lanes<8> {
     using D = V8d;
     using I = V8i;
+    using F = V8f;
+    using U = V8u;
     template <class T, bool kSquares>
     static DMLREF_INLINE void terms(const T* __restrict a, const T* __restrict b, int64_t j, int64_t n, D& r, D& rp) {
         eight_terms<kSquares>(a, b, j, n, r, rp);
@@ -989,21 +1028,135 @@ DMLREF_INLINE uint64_t extract(const T* __restrict a, const T* __restrict b, int
     for (int i = 0; i < 2 * kLevels; ++i) tau[i] = pairwise<W>(acc[i], 0, std::plus<>{});
     return uint64_t(pairwise<W>(rest, 0, std::bit_or<>{}));
 }
-std::atomic<bool> wide_sums_forced{false};
+std::atomic<bool> wide_sums_forced{false}, four_lanes_forced{false};
 
-// Steps S1 and S2 for one chunk of n <= 2^12 terms: kExtracted (tau holds the sums), kLeft (a
+// Step S5's condition on one of the factors: every nonzero |v| (least, the least of them as a float's bits, 0
+// where there is none) has an exponent field at least max(e, 1) - 16, e the largest |v|'s (largest).
+DMLREF_INLINE bool narrow(uint32_t largest, uint32_t least) {
+    return least == 0 || int(least >> 23) >= std::max(int(largest >> 23), 1) - 16;
+}
+// Step S5's sums of a chunk whose terms meet its condition: sum a plainly into tau[0], sum a b as one level at
+// sigma (q into tau[3]) and the residuals summed plainly (tau[4]); the other levels 0. W lanes, two sets of
+// them (the additions of one do not wait for the other's; every partial sum is exact, so the grouping does not
+// matter).
+template <class T, bool kSquares, int W>
+DMLREF_INLINE void narrow_sums(const T* __restrict a, const T* __restrict b, int64_t n, double sigma,
+                               double* __restrict tau) {
+    using D = typename Lanes<W>::D;
+    const D s = D{} + sigma;
+    D A[2] = {}, Q[2] = {}, R[2] = {};
+    for (int64_t j = 0; j < n; j += 2 * W)
+        for (int h = 0; h < 2; ++h) {
+            D r, rp;
+            Lanes<W>::template terms<T, kSquares>(a, b, j + h * W, n, r, rp);  // zero terms from n on
+            A[h] += r;
+            const D q = (s + rp) - s;
+            Q[h] += q;
+            R[h] += rp - q;
+        }
+    tau[0] = pairwise<W>(A[0] + A[1], 0, std::plus<>{});
+    tau[3] = pairwise<W>(Q[0] + Q[1], 0, std::plus<>{});
+    tau[4] = pairwise<W>(R[0] + R[1], 0, std::plus<>{});
+    tau[1] = tau[2] = tau[5] = 0;
+}
+
+// Step S5 on FLOAT32 terms in one pass: the sums of narrow_sums with sigma from a guess, the largest exponent
+// fields of the first 64 a and b (ga, gb), and the chunk's largest and least nonzero |a| and |b| (ma, mb, la, lb,
+// as magnitude_ranges gives them). The sums are step S5's where the guess is right (the caller's check: the
+// chunk's largest fields, at least 1, are the guessed ones), and discarded otherwise.
+template <bool kSquares, int W>
+DMLREF_INLINE void one_pass_sums(const float* __restrict a, const float* __restrict b, int64_t n, uint32_t& ga,
+                                 uint32_t& gb, uint32_t& ma, uint32_t& mb, uint32_t& la, uint32_t& lb,
+                                 double* __restrict tau) {
+    using L = Lanes<W>;
+    using D = typename L::D;
+    using F = typename L::F;
+    using U = typename L::U;
+    uint32_t x = 0, y = 0;
+    for (int64_t j = 0; j < std::min<int64_t>(n, 64); ++j) {
+        x = std::max(x, to_bits(a[j]) & 0x7fffffffu);
+        if constexpr (!kSquares) y = std::max(y, to_bits(b[j]) & 0x7fffffffu);
+    }
+    ga = x;
+    gb = kSquares ? x : y;
+    const int ea = std::max(int(ga >> 23), 1) - 126, eb = std::max(int(gb >> 23), 1) - 126;
+    const D s = D{} + std::ldexp(1.0, ea + eb + 13);
+    const U sign = U{} + 0x7fffffffu, one = U{} + 1u;
+    U MA = {}, MB = {}, LA = ~U{}, LB = ~U{};
+    D A0 = {}, Q0 = {}, R0 = {}, A1 = {}, Q1 = {}, R1 = {};
+    // The bounds and the sums of W terms from fa and fb (kSquares: fb unused) into A, Q and R.
+#define DMLREF_ONE_PASS_STEP(A, Q, R)                          \
+    {                                                          \
+        const U ua = (U)fa & sign;                             \
+        MA = MA > ua ? MA : ua;                                \
+        LA = LA < ua - one ? LA : ua - one;                    \
+        D r, rb;                                               \
+        widen(fa, r);                                          \
+        D rp = r * r; /* the product of two floats is exact */ \
+        if constexpr (!kSquares) {                             \
+            const U ub = (U)fb & sign;                         \
+            MB = MB > ub ? MB : ub;                            \
+            LB = LB < ub - one ? LB : ub - one;                \
+            widen(fb, rb);                                     \
+            rp = r * rb;                                       \
+        }                                                      \
+        A += r;                                                \
+        const D q = (s + rp) - s;                              \
+        Q += q;                                                \
+        R += rp - q;                                           \
+    }
+    int64_t j = 0;
+    for (; j + 2 * W <= n; j += 2 * W) {
+        F fa, fb = {};
+        std::memcpy(&fa, a + j, sizeof fa);
+        if constexpr (!kSquares) std::memcpy(&fb, b + j, sizeof fb);
+        DMLREF_ONE_PASS_STEP(A0, Q0, R0)
+        std::memcpy(&fa, a + j + W, sizeof fa);
+        if constexpr (!kSquares) std::memcpy(&fb, b + j + W, sizeof fb);
+        DMLREF_ONE_PASS_STEP(A1, Q1, R1)
+    }
+    for (; j < n; j += W) {  // the last terms, zero from n on (a zero term adds nothing and bounds nothing)
+        F fa = {}, fb = {};
+        for (int64_t k = 0; k < W && j + k < n; ++k) {
+            fa[k] = a[j + k];
+            if constexpr (!kSquares) fb[k] = b[j + k];
+        }
+        DMLREF_ONE_PASS_STEP(A0, Q0, R0)
+    }
+#undef DMLREF_ONE_PASS_STEP
+    ma = pairwise<W>(MA, 0, [](uint32_t u, uint32_t v) { return std::max(u, v); });
+    la = pairwise<W>(LA, 0, [](uint32_t u, uint32_t v) { return std::min(u, v); }) + 1u;
+    mb = kSquares ? ma : pairwise<W>(MB, 0, [](uint32_t u, uint32_t v) { return std::max(u, v); });
+    lb = kSquares ? la : pairwise<W>(LB, 0, [](uint32_t u, uint32_t v) { return std::min(u, v); }) + 1u;
+    tau[0] = pairwise<W>(A0 + A1, 0, std::plus<>{});
+    tau[3] = pairwise<W>(Q0 + Q1, 0, std::plus<>{});
+    tau[4] = pairwise<W>(R0 + R1, 0, std::plus<>{});
+    tau[1] = tau[2] = tau[5] = 0;
+}
+
+// Steps S1 and S2 (or S5) for one chunk of n <= 2^12 terms: kExtracted or kNarrow (tau holds the sums), kLeft (a
 // residual is left: the caller sums the chunk in bins) or kNotFinite.
 // largest: max |a| and max |b| as a float's bits (step G5's chunk constant).
 template <class T, bool kSquares, bool kWide = false>
 DMLREF_INLINE int chunk_sums(const T* a, const T* b, int64_t n, double* tau, uint32_t* largest) {
-    uint32_t ma, mb;
-    if constexpr (kSquares) ma = mb = largest_magnitude(a, n);
-    else largest_magnitudes(a, b, n, ma, mb);
+    uint32_t ma, mb, la, lb;
+    bool guessed = false;  // tau holds step S5's sums with sigma from a guess (FLOAT32)
+    if constexpr (std::is_same_v<T, float>) {
+        uint32_t ga, gb;
+        one_pass_sums<kSquares, kWide ? 8 : 4>(a, b, n, ga, gb, ma, mb, la, lb, tau);
+        auto field = [](uint32_t bits) { return std::max(bits >> 23, 1u); };
+        guessed = field(ga) == field(ma) && field(gb) == field(mb);
+    } else magnitude_ranges<T, kSquares>(a, b, n, ma, mb, la, lb);
     largest[0] = ma;
     largest[1] = mb;
     if (std::max(ma, mb) >= 0x7f800000u) return kNotFinite;
     // |a| < 2^ea, |b| < 2^eb: a float's exponent field e (at least 1) bounds it by 2^(e - 126).
     const int ea = std::max(int(ma >> 23), 1) - 126, eb = std::max(int(mb >> 23), 1) - 126;
+    if (narrow(ma, la) && narrow(mb, lb)) {
+        if (guessed) return kNarrow;
+        narrow_sums<T, kSquares, kWide ? 8 : 4>(a, b, n, std::ldexp(1.0, ea + eb + 13), tau);
+        return kNarrow;
+    }
     double sigma[2 * kLevels];
     for (int i = 0; i < kLevels; ++i) {
         sigma[i] = std::ldexp(1.0, ea + 13 - 40 * i);
@@ -1035,6 +1188,7 @@ int chunk_sums_f32_wide(const float* a, const float* b, int64_t n, double* tau, 
 }
 // sum a and sum a b (b null: sum a^2) of a chunk, and max |a| and max |b| as a float's bits.
 inline int run_chunk_sums(const float* a, const float* b, int64_t n, double* tau, uint32_t* largest) {
+    if (four_lanes_forced.load(std::memory_order_relaxed)) return chunk_sums_f32(a, b, n, tau, largest);
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
     if (have_avx512()) return chunk_sums_f32_avx512(a, b, n, tau, largest);
 #endif
@@ -1149,12 +1303,14 @@ mpq_class exact_sum(const std::vector<double>& v) {
             lowest = std::min(lowest, e - 53);
         }
     if (lowest == std::numeric_limits<int>::max()) return 0;
-    mpz_class z = 0;
+    mpz_class z = 0, term;  // term's limbs reused from one part to the next
     for (const double d : v)
         if (d != 0) {
             int e;
             const double f = std::frexp(d, &e);
-            z += mpz_class(static_cast<long>(std::ldexp(f, 53))) << (e - 53 - lowest);
+            mpz_set_si(term.get_mpz_t(), static_cast<long>(std::ldexp(f, 53)));
+            mpz_mul_2exp(term.get_mpz_t(), term.get_mpz_t(), mp_bitcnt_t(e - 53 - lowest));
+            mpz_add(z.get_mpz_t(), z.get_mpz_t(), term.get_mpz_t());
         }
     mpq_class r(z);
     if (lowest >= 0) mpq_mul_2exp(r.get_mpq_t(), r.get_mpq_t(), mp_bitcnt_t(lowest));
@@ -1200,6 +1356,8 @@ template <class T, class Bins, class Add, class Finish, class After>
 bool split_sums(const Nest& nest, const T* a, size_t ka, const T* b, size_t kb, size_t kstat, size_t count, Add&& add,
                 Finish&& finish, After&& after, std::vector<std::array<uint32_t, 2>>* largest = nullptr) {
     std::vector<TaskSums<Bins>> tasks(size_t(nest.outer * nest.chunks));
+    narrow_chunks = 0;
+    other_chunks = 0;
     if (largest) largest->resize(tasks.size());
     std::atomic<bool> finite{true};
     parallel_for(nest.outer * nest.chunks, [&](int64_t task) {
@@ -1220,6 +1378,10 @@ bool split_sums(const Nest& nest, const T* a, size_t ka, const T* b, size_t kb, 
         TaskSums<Bins>& t = tasks[size_t(task)];
         t.stat = size_t(at[kstat]);
         t.state = run_chunk_sums(ar, br, n, t.tau.data(), t.largest.data());
+        if (t.state == kNarrow) {
+            narrow_chunks.fetch_add(1, std::memory_order_relaxed);
+            t.state = kExtracted;
+        } else if (t.state == kExtracted || t.state == kLeft) other_chunks.fetch_add(1, std::memory_order_relaxed);
         if (largest) (*largest)[size_t(task)] = t.largest;
         if (t.state == kNotFinite) finite = false;
         if (t.state == kLeft) {
@@ -1239,6 +1401,8 @@ bool split_sums(const Nest& nest, const T* a, size_t ka, const T* b, size_t kb, 
     }
     parallel_for(int64_t(count), [&](int64_t k) {
         std::vector<double> parts_a, parts_ab;
+        parts_a.reserve(kLevels * (begin[size_t(k) + 1] - begin[size_t(k)]));
+        parts_ab.reserve(parts_a.capacity());
         mpq_class A = 0, AB = 0;
         for (size_t i = begin[size_t(k)]; i < begin[size_t(k) + 1]; ++i) {
             const TaskSums<Bins>& t = tasks[order[i]];
@@ -2489,6 +2653,10 @@ BatchNormalizationHalfConstants batch_normalization_half_training_constants(cons
     c.sr = r.sr;
     return c;
 }
+
+void batch_normalization_four_lane_sums(bool on) { four_lanes_forced = on; }
+
+BatchNormalizationCounts batch_normalization_sums_counts() { return {narrow_chunks.load(), other_chunks.load(), 0}; }
 
 BatchNormalizationCounts batch_normalization_grad_statistics_counts() {
     return {statistics_decided.load(), statistics_plain.load(), 0};

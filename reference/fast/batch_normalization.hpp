@@ -64,6 +64,12 @@ struct BatchNormalizationHalfConstants {
 };
 BatchNormalizationHalfConstants batch_normalization_half_training_constants(const mpq_class& S, const mpq_class& Q,
                                                                             uint64_t M, double scale, float epsilon);
+// For the tests: FLOAT32's exact sums four lanes at a time (what machines without AVX-512 take) on any machine,
+// or not (the default).
+void batch_normalization_four_lane_sums(bool on);
+// For the tests: of the last call's chunks of exact sums (runs of constant statistics), those summed by the
+// narrow extraction (decided; the header's step S5 in batch_normalization.cpp) and by the others (plain).
+BatchNormalizationCounts batch_normalization_sums_counts();
 
 // For the tests: the float64 estimate y of one element before its rounding, as the fast path
 // computes it, and the half-width w of the interval it decides from, with |y - V| <= w for the
