@@ -53,9 +53,7 @@ inline __mmask16 first16(size_t k) { return __mmask16((1u << k) - 1); }
 
 // n elements: those before dX's first 64-byte boundary through masked loads and stores (none
 // past the run, none where dX's elements are not aligned to 4 bytes), then two vectors at a time,
-// their stores aligned to a cache line (non-temporal ones where Streamed: dX must then be aligned
-// to 4 bytes), the last fewer than 32 masked.
-template <bool Streamed>
+// their stores aligned to a cache line, the last fewer than 32 masked.
 DMLREF_AVX512 void grad512(float* dx, const float* x, const float* dy, size_t n, float Min, float Max) {
     const __m512 lo = _mm512_set1_ps(Min), hi = _mm512_set1_ps(Max);
     size_t i = 0;
@@ -68,38 +66,26 @@ DMLREF_AVX512 void grad512(float* dx, const float* x, const float* dy, size_t n,
     for (; i + 32 <= n; i += 32) {
         const __m512 r0 = grad16(_mm512_loadu_ps(x + i), _mm512_loadu_ps(dy + i), lo, hi);
         const __m512 r1 = grad16(_mm512_loadu_ps(x + i + 16), _mm512_loadu_ps(dy + i + 16), lo, hi);
-        if constexpr (Streamed) {
-            _mm512_stream_ps(dx + i, r0);
-            _mm512_stream_ps(dx + i + 16, r1);
-        } else {
-            _mm512_storeu_ps(dx + i, r0);
-            _mm512_storeu_ps(dx + i + 16, r1);
-        }
+        _mm512_storeu_ps(dx + i, r0);
+        _mm512_storeu_ps(dx + i + 16, r1);
     }
     for (; i < n; i += 16) {
         const __mmask16 m = first16(std::min<size_t>(16, n - i));
         _mm512_mask_storeu_ps(dx + i, m,
                               grad16(_mm512_maskz_loadu_ps(m, x + i), _mm512_maskz_loadu_ps(m, dy + i), lo, hi));
     }
-    if constexpr (Streamed) _mm_sfence();
 }
 
 }  // namespace
 #endif
 
-bool clip_grad1_float512(float* dx, const float* x, const float* dy, size_t n, float Min, float Max, bool streamed) {
+bool clip_grad1_float512(float* dx, const float* x, const float* dy, size_t n, float Min, float Max) {
 #if defined(DMLREF_AVX512)
     if (element_wise_isa() < 2) return false;
-    streamed = streamed && reinterpret_cast<uintptr_t>(dx) % alignof(float) == 0;
-    in_runs(
-        n,
-        [=](size_t b, size_t e) {
-        (streamed ? grad512<true> : grad512<false>)(dx + b, x + b, dy + b, e - b, Min, Max);
-        },
-        streamed ? kStreamedRun : kRunElements);  // a fence per run: streamed runs are long
+    in_runs(n, [=](size_t b, size_t e) { grad512(dx + b, x + b, dy + b, e - b, Min, Max); });
     return true;
 #else
-    (void)dx, (void)x, (void)dy, (void)n, (void)Min, (void)Max, (void)streamed;
+    (void)dx, (void)x, (void)dy, (void)n, (void)Min, (void)Max;
     return false;
 #endif
 }
