@@ -13,14 +13,17 @@
 #include "support.hpp"
 #include "test_tier.hpp"
 
+#include "../reference/fast/clip.hpp"
 #include "../reference/fast/element_wise.hpp"
 #include "../reference/fast/streamed.hpp"
 
 #include "dmlref/descs/cast.hpp"
 #include "dmlref/descs/element_wise.hpp"
+#include "dmlref/descs/element_wise_clip.hpp"
 #include "dmlref/descs/element_wise_logic.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cstring>
 #if defined(__x86_64__) && defined(__GNUC__)
 #include <cpuid.h>
@@ -360,7 +363,87 @@ struct StreamEverything {
     ~StreamEverything() { reference::set_last_level_cache_bytes(saved); }
 };
 
+// CLIP_GRAD1 FLOAT32's bounds: ordinary ones, signed zeros (x = -0 or +0 equal to both), infinite
+// ones, subnormal ones, bounds in the wrong order (every dX +0), equal ones.
+const std::pair<uint32_t, uint32_t> kClipBounds[] = {
+    {0xbf000000, 0x3f000000}, {0x80000000, 0x00000000}, {0x00000000, 0x3f800000}, {0xff800000, 0x7f800000},
+    {0x00000001, 0x007fffff}, {0x3f800000, 0xbf800000}, {0x3eaaaaab, 0x3eaaaaab}, {0xff7fffff, 0x80000001}};
+
+// CLIP_GRAD1 of FLOAT32 over n packed elements: X every hard pattern, the bounds, their
+// neighbours and random patterns; dY random patterns (NaN payloads kept as bits).
+void check_clip_grad1_floats(std::mt19937_64& rng, uint32_t n, uint32_t lo, uint32_t hi) {
+    DML_ELEMENT_WISE_CLIP_GRAD1_OPERATOR_DESC g;
+    g.InputTensor = g.InputGradientTensor = g.OutputGradientTensor = desc(DataType::FLOAT32, {n});
+    g.MinMaxDataType = DataType::FLOAT32;
+    g.Min = DML_SCALAR_UNION::of(std::bit_cast<float>(lo));
+    g.Max = DML_SCALAR_UNION::of(std::bit_cast<float>(hi));
+    Buffers in = make_buffers<float>(rng,
+                                     {{"InputTensor", &g.InputTensor}, {"InputGradientTensor", &g.InputGradientTensor}},
+                                     {{"OutputGradientTensor", &g.OutputGradientTensor}});
+    const uint32_t near[] = {lo, hi, lo + 1, lo - 1, hi + 1, hi - 1};
+    for (uint32_t i = 0; i < n; ++i) {
+        const uint64_t r = rng();
+        put<uint32_t>(in, 0, i, r % 3 == 0 ? near[(r >> 8) % std::size(near)] : float_bits(rng));
+        put<uint32_t>(in, 1, i, float_bits(rng));
+    }
+    INFO("n " << n << ", Min bits " << lo << ", Max bits " << hi);
+    check_op({OperatorType::ELEMENT_WISE_CLIP_GRAD1, g}, in);
+}
+
 }  // namespace
+
+TEST_CASE("CLIP_GRAD1 FLOAT32 fast path = plain loop at each level: hard bounds, every length to 100, streamed") {
+    at_each_isa([&] {
+        std::mt19937_64 rng(2900);
+        for (const auto& [lo, hi] : kClipBounds)
+            for (uint32_t n = 1; n <= 100; ++n) check_clip_grad1_floats(rng, n, lo, hi);
+        // Several pieces over the cores, with a tail; then the same streamed.
+        const uint32_t n = uint32_t(reference::fast::kStreamedElements) + 5;
+        check_clip_grad1_floats(rng, n, kClipBounds[0].first, kClipBounds[0].second);
+        const StreamEverything streamed;
+        check_clip_grad1_floats(rng, n, kClipBounds[1].first, kClipBounds[1].second);
+    });
+}
+
+TEST_CASE("CLIP_GRAD1 FLOAT32's AVX-512 kernel = its formula at every offset from a cache line") {
+    // The kernel itself, called at outputs 0 to 16 elements (and one byte) past a 64-byte boundary,
+    // so that its masked first elements, aligned vectors and masked last ones meet every split;
+    // the expected dX is the formula dX = (x <= Min || x >= Max) ? +0 : dY, on the values, and
+    // the bytes around the output stay as they were.
+    const AllLevels restore;
+    if (reference::fast::set_element_wise_isa(2) != 2) return;
+    std::mt19937_64 rng(2950);
+    const size_t n = 1000;
+    alignas(64) static float x[n + 32], dy[n + 32];
+    alignas(64) static unsigned char out[(n + 40) * 4];
+    for (size_t i = 0; i < n + 32; ++i) {
+        x[i] = std::bit_cast<float>(float_bits(rng));
+        dy[i] = std::bit_cast<float>(float_bits(rng));
+    }
+    for (const auto& [lo, hi] : kClipBounds) {
+        const float Min = std::bit_cast<float>(lo), Max = std::bit_cast<float>(hi);
+        for (size_t skip = 0; skip <= 17; ++skip)
+            for (const size_t count : {n, size_t(31), size_t(47), size_t(5)}) {
+                const size_t shift = skip == 17 ? 1 : skip * 4;  // bytes from the boundary
+                std::memset(out, 0x5a, sizeof out);
+                float* dx = reinterpret_cast<float*>(out + shift);
+                const size_t from = skip % 17;  // where in x and dY the elements are read
+                REQUIRE(reference::fast::clip_grad1_float512(dx, x + from, dy + from, count, Min, Max));
+                INFO("bytes past the boundary " << shift << ", count " << count);
+                size_t wrong = 0;
+                for (size_t i = 0; i < count; ++i) {
+                    const float v = x[from + i];
+                    const uint32_t expected = (v <= Min || v >= Max) ? 0u : std::bit_cast<uint32_t>(dy[from + i]);
+                    uint32_t got;
+                    std::memcpy(&got, out + shift + 4 * i, 4);
+                    wrong += got != expected;
+                }
+                for (size_t k = 0; k < sizeof out; ++k)
+                    if (k < shift || k >= shift + 4 * count) wrong += out[k] != 0x5a;
+                CHECK(wrong == 0);
+            }
+    }
+}
 
 TEST_CASE("The element-wise kernels' instruction-set levels go as far as the CPU does") {
     // Each level's kernels meet the plain loops below only where it is reached: AVX-512 on a CPU

@@ -57,13 +57,18 @@ inline uint16_t clip_grad1_half_bits(uint16_t x, uint16_t dy, uint16_t Min, uint
     return uint16_t(dy & uint16_t(zero ? 0 : 0xffff));
 }
 
-// The two over n contiguous elements, and CLIP_GRAD1's FLOAT32 loop (clip_runs.cpp, vectorised and
-// cloned for AVX-512BW and AVX2).
+// The two over n contiguous elements (clip_runs.cpp, vectorised and cloned for AVX-512BW and AVX2),
+// and CLIP_GRAD1's FLOAT32 loop (cloned for AVX2).
 void clip1_half_run(uint16_t* __restrict y, const uint16_t* __restrict x, size_t n, uint16_t Min, uint16_t Max);
 void clip_grad1_half_run(uint16_t* __restrict dx, const uint16_t* __restrict x, const uint16_t* __restrict dy, size_t n,
                          uint16_t Min, uint16_t Max);
 void clip_grad1_float_run(float* __restrict dx, const float* __restrict x, const float* __restrict dy, size_t n,
                           float Min, float Max);
+// CLIP_GRAD1 FLOAT32 over n contiguous elements with AVX-512 F, 64 bytes a vector, spread over the
+// cores, its stores aligned to cache lines (for outputs that are not streamed: streamed ones keep
+// the SSE2 loop, which ran faster than 64-byte non-temporal stores on an AMD EPYC VM). False, having
+// written nothing, where the element-wise kernels' level is below AVX-512 (element_wise.hpp).
+bool clip_grad1_float512(float* dx, const float* x, const float* dy, size_t n, float Min, float Max);
 
 // FLOAT32 with Min and Max neither NaN nor zero, X and Y contiguous: x < Max ? x : Max, then
 // m > Min ? m : Min, which are SSE's minps and maxps. The same as clip1: a NaN x gives Max; x
@@ -129,14 +134,16 @@ inline bool clip_grad1_half(const TensorView& X, const TensorView& dY, const Ten
 
 // CLIP_GRAD1 for FLOAT32 with Min and Max not NaN, X, dY and dX contiguous: dX = (x <= Min) |
 // (x >= Max) ? +0 : dY, both compares false for a NaN x (element_wise_clip.cpp's clip_grad).
-// Outputs that stay in the cache by the cloned loop (AVX-512 or AVX2 where the CPU has them);
-// large outputs streamed with SSE2 (streamed.hpp). False, having written nothing, otherwise.
+// Outputs that stay in the cache by clip_grad1_float512 (AVX-512) or the cloned loop (AVX2 where
+// the CPU has it); large outputs streamed with SSE2 (streamed.hpp). False, having written nothing,
+// otherwise.
 inline bool clip_grad1_floats(const TensorView& X, const TensorView& dY, const TensorView& dX, float Min, float Max) {
 #if defined(__SSE2__)
     if (is_nan(Min) || is_nan(Max) || !one_contiguous_run(dX, {&X, &dY})) return false;
     const float *x = X.data<float>(), *dy = dY.data<float>();
     const size_t n = size_t(element_count(dX.desc));
     if (!stream_output(n, n * 12)) {
+        if (clip_grad1_float512(dX.data<float>(), x, dy, n, Min, Max)) return true;
         float* const out = dX.data<float>();
         in_runs(n, [=](size_t b, size_t e) { clip_grad1_float_run(out + b, x + b, dy + b, e - b, Min, Max); });
         return true;

@@ -1122,6 +1122,7 @@ int set_element_wise_isa(int limit) {
     isa_limit.store(std::clamp(limit, kBaseline, kAvx512), std::memory_order_relaxed);
     return isa();
 }
+int element_wise_isa() { return isa(); }
 
 bool element_wise_fast(const DML_ELEMENT_WISE_ADD_OPERATOR_DESC& d, const Bindings& b) {
     return arith<ArithOp::Add, IntOp::Add>(d, b);

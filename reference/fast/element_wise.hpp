@@ -42,5 +42,7 @@ bool element_wise_fast(const DML_CAST_OPERATOR_DESC& d, const Bindings& b);
 // the baseline loops run). Returns the level in use: the limit, or less where the CPU lacks the
 // instructions. The bits never depend on it.
 int set_element_wise_isa(int limit);
+// The level in use now (the kernels of clip_runs.cpp follow it too).
+int element_wise_isa();
 
 }  // namespace dmlref::reference::fast

@@ -35,6 +35,8 @@ inline constexpr size_t kStreamedElements = size_t(1) << 22;
 // large and the call's data does not fit the last-level cache (switch.hpp): data that fits is read
 // from the cache by the next call or operator, and non-temporal stores would evict it to memory
 // (on many cores a cache-resident map runs at the cache's bandwidth, well above memory's).
+// DMLREF_LAST_LEVEL_CACHE in the environment (switch.hpp) sets the cache size this compares with,
+// for timing one machine's choice on another.
 inline bool stream_output(size_t n, size_t bytes) { return n >= kStreamedElements && bytes > last_level_cache_bytes(); }
 
 // Streamed outputs go in pieces of this many elements (a fence each): enough pieces to balance

@@ -20,7 +20,10 @@ void set_fast_path_threads(int n);
 // once), 0 where unknown. Large element-wise outputs are written around the caches only when what
 // a call touches exceeds it (reference/fast/streamed.hpp): data that fits stays cached for the next
 // operator, and non-temporal stores would send it to memory. A test may set it (0: stream every
-// large output); the values never depend on it.
+// large output); so may the environment, for timing one machine as another: DMLREF_LAST_LEVEL_CACHE
+// (bytes, or with K, M or G: "300M"), read once, in place of sysfs's size (a host without sysfs's
+// cache files, such as many VMs, reads 0 and streams every large output). The values never depend
+// on it.
 size_t last_level_cache_bytes();
 void set_last_level_cache_bytes(size_t bytes);
 
