@@ -185,6 +185,27 @@ void logic_compare_loop(const TensorView& Y, const TensorView& A, const TensorVi
         Y, [=](T x, T y) { return compare<Cmp>(x, y) ? one : zero; }, A, B);
 }
 
+// A 2- or 8-byte OutputTensor of a comparison, IS_NAN or IS_INFINITY (DirectML's tables have UINT32
+// and UINT8 outputs only): to_bytes writes each element's truth as a byte, 1 or 0, into a packed
+// tensor of Y's sizes through the byte loops, and one loop per width widens those to one or zero.
+// The loops of the two widths are not compiled for every operator and input type; such outputs take
+// one pass more.
+template <class U> void logic_widen_loop(const TensorView& Y, const TensorView& T, U one, U zero) {
+    map_elements<U, uint8_t>(
+        Y, [=](uint8_t t) { return t ? one : zero; }, T);
+}
+
+template <class U, class F> void logic_through_bytes(const TensorView& Y, U one, U zero, F&& to_bytes) {
+    const TensorDesc truth_desc{.DataType = DataType::UINT8, .Sizes = Y.sizes()};
+    std::vector<std::byte> truth(element_count(truth_desc));
+    const TensorView T(truth_desc, std::span<std::byte>(truth));
+    to_bytes(T);
+    logic_widen_loop<U>(Y, T, one, zero);
+}
+
+// The outputs whose loops are compiled for every input type: one byte and four (UINT8 and UINT32).
+template <class U> constexpr bool logic_direct_width = sizeof(U) == 1 || sizeof(U) == 4;
+
 template <OT Op, class U, class T>
 void logic_logical_loop(const TensorView& Y, const TensorView& A, const TensorView& B, U one, U zero) {
     map_elements<U, T, T>(
@@ -263,7 +284,12 @@ template <OT Op> void evaluate(const Binary<Op>& d, const Bindings& b) {
         const TensorView& second = swapped ? A : B;
         dispatch_width(out, [&]<class U>() {
             const U one = U(true_bits(out)), zero = U(value_bits(out, 0));
-            dispatch(in, [&]<class T>() { logic_compare_loop<Cmp, U, T>(Y, first, second, one, zero); });
+            if constexpr (logic_direct_width<U>)
+                dispatch(in, [&]<class T>() { logic_compare_loop<Cmp, U, T>(Y, first, second, one, zero); });
+            else
+                logic_through_bytes(Y, one, zero, [&](const TensorView& T) {
+                    dispatch(in, [&]<class V>() { logic_compare_loop<Cmp, uint8_t, V>(T, first, second, 1, 0); });
+                });
         });
     } else if constexpr (Op == OT::ELEMENT_WISE_LOGICAL_AND || Op == OT::ELEMENT_WISE_LOGICAL_OR ||
                          Op == OT::ELEMENT_WISE_LOGICAL_XOR) {
@@ -332,10 +358,20 @@ template <OT Op> void evaluate(const Unary<Op>& d, const Bindings& b) {
     } else if constexpr (Op == OT::ELEMENT_WISE_IS_NAN) {
         dispatch_width(out, [&]<class U>() {
             const U one = U(true_bits(out)), zero = U(value_bits(out, 0));
-            dispatch(in, [&]<class T>() {
-                if constexpr (is_floating_v<T>) logic_is_nan_loop<U, T>(Y, X, one, zero);
-                else logic_fill_loop<U>(Y, zero);  // no integer is NaN
-            });
+            if constexpr (logic_direct_width<U>) {
+                dispatch(in, [&]<class T>() {
+                    if constexpr (is_floating_v<T>) logic_is_nan_loop<U, T>(Y, X, one, zero);
+                    else logic_fill_loop<U>(Y, zero);  // no integer is NaN
+                });
+            } else if (is_float(in)) {
+                logic_through_bytes(Y, one, zero, [&](const TensorView& T) {
+                    dispatch(in, [&]<class V>() {
+                        if constexpr (is_floating_v<V>) logic_is_nan_loop<uint8_t, V>(T, X, 1, 0);
+                    });
+                });
+            } else {
+                logic_fill_loop<U>(Y, zero);
+            }
         });
     } else if constexpr (Op == OT::ELEMENT_WISE_BIT_NOT) {
         dispatch_width(in, [&]<class W>() {
@@ -374,10 +410,20 @@ void evaluate(const DML_ELEMENT_WISE_IS_INFINITY_OPERATOR_DESC& d, const Binding
                negative = d.InfinityMode != DML_IS_INFINITY_MODE_POSITIVE;
     dispatch_width(out, [&]<class U>() {
         const U one = U(true_bits(out)), zero = U(value_bits(out, 0));
-        dispatch(in, [&]<class T>() {
-            if constexpr (is_floating_v<T>) logic_is_infinity_loop<U, T>(Y, X, one, zero, positive, negative);
-            else logic_fill_loop<U>(Y, zero);  // no integer is infinite
-        });
+        if constexpr (logic_direct_width<U>) {
+            dispatch(in, [&]<class T>() {
+                if constexpr (is_floating_v<T>) logic_is_infinity_loop<U, T>(Y, X, one, zero, positive, negative);
+                else logic_fill_loop<U>(Y, zero);  // no integer is infinite
+            });
+        } else if (is_float(in)) {
+            logic_through_bytes(Y, one, zero, [&](const TensorView& T) {
+                dispatch(in, [&]<class V>() {
+                    if constexpr (is_floating_v<V>) logic_is_infinity_loop<uint8_t, V>(T, X, 1, 0, positive, negative);
+                });
+            });
+        } else {
+            logic_fill_loop<U>(Y, zero);
+        }
     });
 }
 

@@ -154,23 +154,39 @@ void validate_unary(const D& d, Diagnostics& diags, std::string_view same_type, 
                             " data; the spec does not define x * Scale + Bias for integer tensors (docs/golden.md)");
 }
 
+// Integer data that f leaves as it is (IntegerCopy::All: IDENTITY, CEIL, FLOOR and ROUND;
+// IntegerCopy::Unsigned: ABS, for unsigned types only): its bits copied by one loop per width, which
+// every such operator and both signednesses share.
+enum class IntegerCopy { None, Unsigned, All };
+
+template <class W> void unary_copy_loop(const TensorView& Y, const TensorView& X) {
+    map_elements<W, W>(
+        Y, [](W x) { return x; }, X);
+}
+
 // Every element of OutputTensor is f of InputTensor's element at its coordinate (read before the
 // element is written: in place is allowed), of g(x) when the desc has a ScaleBias.
-template <class D, class F> void evaluate_unary(const D& d, const Bindings& b, F f) {
+template <IntegerCopy Copy = IntegerCopy::None, class D, class F>
+void evaluate_unary(const D& d, const Bindings& b, F f) {
     const TensorView X(d.InputTensor, b.at("InputTensor"));
     const TensorView Y(d.OutputTensor, b.at("OutputTensor"));
     std::optional<DML_SCALE_BIAS> sb;
     if constexpr (requires { d.ScaleBias; }) sb = d.ScaleBias;
     dispatch(d.InputTensor.DataType, [&]<class T>() {
-        if constexpr (is_floating_v<T>) {
-            if (sb) {
-                map_elements<T, T>(
-                    Y, [&](T x) { return to_type<T>(f(scale_bias(x, *sb))); }, X);
-                return;
+        if constexpr (std::is_integral_v<T> &&
+                      (Copy == IntegerCopy::All || (Copy == IntegerCopy::Unsigned && std::is_unsigned_v<T>))) {
+            unary_copy_loop<std::make_unsigned_t<T>>(Y, X);
+        } else {
+            if constexpr (is_floating_v<T>) {
+                if (sb) {
+                    map_elements<T, T>(
+                        Y, [&](T x) { return to_type<T>(f(scale_bias(x, *sb))); }, X);
+                    return;
+                }
             }
+            map_elements<T, T>(
+                Y, [&](T x) { return f(x); }, X);
         }
-        map_elements<T, T>(
-            Y, [&](T x) { return f(x); }, X);
     });
 }
 
@@ -246,7 +262,7 @@ void validate(const DML_ELEMENT_WISE_ROUND_OPERATOR_DESC& d, Diagnostics& diags)
 }
 void evaluate(const DML_ELEMENT_WISE_ROUND_OPERATOR_DESC& d, const Bindings& b) {
     const uint32_t mode = d.RoundingMode;
-    evaluate_unary(d, b, [mode](auto x) {
+    evaluate_unary<IntegerCopy::All>(d, b, [mode](auto x) {
         using V = decltype(x);
         if constexpr (is_floating_v<V>) {
             if (is_nan(x)) return canonical_nan<V>();
@@ -264,14 +280,14 @@ void validate(const DML_ELEMENT_WISE_IDENTITY_OPERATOR_DESC& d, Diagnostics& dia
     validate_unary(d, diags, "identity.same-data-type", "identity.same-sizes", "identity.scale-bias-integer");
 }
 void evaluate(const DML_ELEMENT_WISE_IDENTITY_OPERATOR_DESC& d, const Bindings& b) {
-    evaluate_unary(d, b, [](auto x) { return x; });
+    evaluate_unary<IntegerCopy::All>(d, b, [](auto x) { return x; });
 }
 void validate(const DML_ELEMENT_WISE_ABS_OPERATOR_DESC& d, Diagnostics& diags) {
     validate_unary(d, diags, "abs.same-data-type", "abs.same-sizes", "abs.scale-bias-integer");
 }
 void evaluate(const DML_ELEMENT_WISE_ABS_OPERATOR_DESC& d, const Bindings& b) {
     const bool saturate = in_force<"IntegerOverflow", "Saturate">();  // abs(INT_MIN) is INT_MAX
-    evaluate_unary(d, b, [saturate](auto x) {
+    evaluate_unary<IntegerCopy::Unsigned>(d, b, [saturate](auto x) {
         using V = decltype(x);
         if constexpr (std::is_signed_v<V> && std::is_integral_v<V>)
             if (saturate && x == std::numeric_limits<V>::min()) return std::numeric_limits<V>::max();
@@ -282,13 +298,13 @@ void validate(const DML_ELEMENT_WISE_CEIL_OPERATOR_DESC& d, Diagnostics& diags) 
     validate_unary(d, diags, "ceil.same-data-type", "ceil.same-sizes", "ceil.scale-bias-integer");
 }
 void evaluate(const DML_ELEMENT_WISE_CEIL_OPERATOR_DESC& d, const Bindings& b) {
-    evaluate_unary(d, b, [](auto x) { return ceil_of(x); });
+    evaluate_unary<IntegerCopy::All>(d, b, [](auto x) { return ceil_of(x); });
 }
 void validate(const DML_ELEMENT_WISE_FLOOR_OPERATOR_DESC& d, Diagnostics& diags) {
     validate_unary(d, diags, "floor.same-data-type", "floor.same-sizes", "floor.scale-bias-integer");
 }
 void evaluate(const DML_ELEMENT_WISE_FLOOR_OPERATOR_DESC& d, const Bindings& b) {
-    evaluate_unary(d, b, [](auto x) { return floor_of(x); });
+    evaluate_unary<IntegerCopy::All>(d, b, [](auto x) { return floor_of(x); });
 }
 void validate(const DML_ELEMENT_WISE_SIGN_OPERATOR_DESC& d, Diagnostics& diags) {
     validate_unary(d, diags, "sign.same-data-type", "sign.same-sizes", "");

@@ -7,6 +7,7 @@
 #include "fast/data_movement.hpp"
 
 #include "kit/policies.hpp"
+#include "dmlref/values.hpp"
 
 #include <set>
 
