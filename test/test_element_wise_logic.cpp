@@ -296,8 +296,8 @@ TEST_CASE("IF: the page's example, float conditions, selected bits") {
 }
 
 TEST_CASE("comparisons, IS_NAN, IS_INFINITY and IF over many elements into outputs of every width") {
-    // Tens of thousands of elements: an output wider than a byte is written in blocks, each
-    // element's truth first (reference/element_wise_logic.cpp); the expected values are the
+    // Tens of thousands of elements: a 2- or 8-byte output takes each element's truth as a byte
+    // first, then widens it (reference/element_wise_logic.cpp); the expected values are the
     // operators' formulas on the same values, written here in C++ (`<` on int32_t, isnan).
     uint32_t seed = 12345;
     auto next = [&] { return seed = seed * 1103515245u + 12345u; };
