@@ -2005,6 +2005,29 @@ DMLREF_F16C inline bool store_decided8(__m256 y, float W, uint16_t* out) {
     return _mm_movemask_epi8(same) != 0xffff;
 }
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+// Step H8's decision of sixteen estimates y, each with its own width w: the FLOAT16 bits of fl(y - w) where
+// fl(y + w) has the same ones, undecided_bits otherwise, stored to out + j; the undecided elements' indices
+// (j + lane) appended to left from count. Lanes with w not below 2^100 (NaN included) get two different
+// bits: undecided. Returns the new count.
+DMLREF_AVX512 inline int64_t store_decided_own16(__m512 y, __m512 w, uint16_t* out, int64_t j, int32_t* left,
+                                                 int64_t count) {
+    const __m256i none = _mm256_set1_epi16(int16_t(undecided_bits<half>()));
+    const __m256i other = _mm256_set1_epi16(int16_t(undecided_bits<half>() + 1));
+    const __mmask16 finite = _mm512_cmp_ps_mask(w, _mm512_set1_ps(0x1p100f), _CMP_LT_OQ);
+    const __m256i lo = _mm512_mask_cvtps_ph(none, finite, _mm512_sub_ps(y, w),
+                                            _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+    const __m256i hi = _mm512_mask_cvtps_ph(other, finite, _mm512_add_ps(y, w),
+                                            _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+    const __m256i same = _mm256_cmpeq_epi16(lo, hi);
+    _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + j), _mm256_blendv_epi8(none, lo, same));
+    // Two mask bits per element.
+    for (uint32_t bits = ~uint32_t(_mm256_movemask_epi8(same)); bits != 0; bits &= bits - 1) {
+        left[count++] = int32_t(j + (std::countr_zero(bits) >> 1));
+        bits &= bits - 1;
+    }
+    return count;
+}
+
 DMLREF_AVX512 inline uint32_t store_decided16(__m512 y, float W, uint16_t* out) {
     const __m512 w = _mm512_set1_ps(W);
     const __m256i lo = _mm512_maskz_cvtps_ph(0xffff, _mm512_sub_ps(y, w),
@@ -2126,9 +2149,7 @@ template <bool kTraining, bool kFused> struct AffineHalf {
     // time; the undecided ones' indices appended to left from count. Returns the new count.
     DMLREF_AVX512 int64_t own16(int64_t n16, uint16_t* out, int32_t* left, int64_t count) const {
         const __m512 Sv = _mm512_set1_ps(S), mv = _mm512_set1_ps(m32), bv = _mm512_set1_ps(b32);
-        const __m512 four = _mm512_set1_ps(kFour), Kv = _mm512_set1_ps(K), top = _mm512_set1_ps(0x1p100f);
-        const __m256i none = _mm256_set1_epi16(int16_t(undecided_bits<half>()));
-        const __m256i other = _mm256_set1_epi16(int16_t(undecided_bits<half>() + 1));
+        const __m512 four = _mm512_set1_ps(kFour), Kv = _mm512_set1_ps(K);
         const half *const xp = x, *const fp = f;  // kept in registers across the stores
         for (int64_t j = 0; j < n16; j += 16) {
             const __m512 t = _mm512_mul_ps(Sv, _mm512_sub_ps(load16(xp + j), mv));
@@ -2138,19 +2159,7 @@ template <bool kTraining, bool kFused> struct AffineHalf {
             __m512 e = _mm512_add_ps(_mm512_abs_ps(t), _mm512_abs_ps(y));
             if constexpr (kFused) e = _mm512_add_ps(e, _mm512_abs_ps(bf));
             const __m512 w = _mm512_add_ps(_mm512_mul_ps(e, four), Kv);
-            // Lanes with w not below 2^100 (NaN included) get two different bits: undecided.
-            const __mmask16 finite = _mm512_cmp_ps_mask(w, top, _CMP_LT_OQ);
-            const __m256i lo = _mm512_mask_cvtps_ph(none, finite, _mm512_sub_ps(y, w),
-                                                    _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-            const __m256i hi = _mm512_mask_cvtps_ph(other, finite, _mm512_add_ps(y, w),
-                                                    _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-            const __m256i same = _mm256_cmpeq_epi16(lo, hi);
-            _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + j), _mm256_blendv_epi8(none, lo, same));
-            // Two mask bits per element.
-            for (uint32_t bits = ~uint32_t(_mm256_movemask_epi8(same)); bits != 0; bits &= bits - 1) {
-                left[count++] = int32_t(j + (std::countr_zero(bits) >> 1));
-                bits &= bits - 1;
-            }
+            count = store_decided_own16(y, w, out, j, left, count);
         }
         return count;
     }
@@ -2204,9 +2213,6 @@ struct TrainingGradHalf {
         const __m512 av = _mm512_set1_ps(a32), mv = _mm512_set1_ps(m32), cv = _mm512_set1_ps(c32);
         const __m512 Sv = _mm512_set1_ps(S), Sm = _mm512_set1_ps(std::fabs(S)), am = _mm512_set1_ps(std::fabs(a32));
         const __m512 three = _mm512_set1_ps(3.0f), two = _mm512_set1_ps(kTwo), floor = _mm512_set1_ps(kFloor);
-        const __m512 top = _mm512_set1_ps(0x1p100f);
-        const __m256i none = _mm256_set1_epi16(int16_t(undecided_bits<half>()));
-        const __m256i other = _mm256_set1_epi16(int16_t(undecided_bits<half>() + 1));
         const half *const dp = dy, *const xp = x;  // kept in registers across the stores
         for (int64_t j = 0; j < n16; j += 16) {
             const __m512 h = _mm512_sub_ps(load16(dp + j), av);
@@ -2218,18 +2224,7 @@ struct TrainingGradHalf {
                                            am);
             const __m512 e = _mm512_add_ps(_mm512_mul_ps(Sm, G), _mm512_add_ps(_mm512_abs_ps(z), _mm512_abs_ps(z)));
             const __m512 w = _mm512_add_ps(_mm512_mul_ps(e, two), floor);
-            // Lanes with w not below 2^100 (NaN included) get two different bits: undecided.
-            const __mmask16 finite = _mm512_cmp_ps_mask(w, top, _CMP_LT_OQ);
-            const __m256i lo = _mm512_mask_cvtps_ph(none, finite, _mm512_sub_ps(z, w),
-                                                    _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-            const __m256i hi = _mm512_mask_cvtps_ph(other, finite, _mm512_add_ps(z, w),
-                                                    _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-            const __m256i same = _mm256_cmpeq_epi16(lo, hi);
-            _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + j), _mm256_blendv_epi8(none, lo, same));
-            for (uint32_t bits = ~uint32_t(_mm256_movemask_epi8(same)); bits != 0; bits &= bits - 1) {
-                left[count++] = int32_t(j + (std::countr_zero(bits) >> 1));
-                bits &= bits - 1;
-            }
+            count = store_decided_own16(z, w, out, j, left, count);
         }
         return count;
     }
