@@ -35,7 +35,7 @@ __attribute__((target_clones("avx2", "default")))
 #endif
 void clip_grad1_float_run(float* __restrict dx, const float* __restrict x, const float* __restrict dy, size_t n,
                           float Min, float Max) {
-    for (size_t i = 0; i < n; ++i) dx[i] = (x[i] <= Min) | (x[i] >= Max) ? 0.0f : dy[i];
+    for (size_t i = 0; i < n; ++i) dx[i] = ((x[i] <= Min) | (x[i] >= Max)) ? 0.0f : dy[i];
 }
 
 #if defined(DMLREF_AVX512)
