@@ -156,15 +156,6 @@ int128_t mmif_sum(const MmifData& g, uint64_t batch, uint64_t m, uint64_t n) {
     return acc;
 }
 
-mpz_class to_mpz(int128_t v) {
-    const bool negative = v < 0;
-    const uint128_t u = negative ? 0 - static_cast<uint128_t>(v) : static_cast<uint128_t>(v);
-    mpz_class r = mpz_class(static_cast<unsigned long>(uint64_t(u >> 64)));
-    r <<= 64;
-    r += mpz_class(static_cast<unsigned long>(uint64_t(u)));
-    return negative ? mpz_class(-r) : r;
-}
-
 template <class T> T mmif_element(const MmifData& g, uint64_t e) {
     const uint64_t n = e % g.s.N, m = (e / g.s.N) % g.s.M, batch = e / (g.s.N * g.s.M);
     const double as = per(g.as, m), bs = per(g.bs, n), bias = g.bias.empty() ? 0.0 : g.bias[e];

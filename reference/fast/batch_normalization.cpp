@@ -1485,18 +1485,12 @@ struct Moments {
     void totals(mpz_class& S, mpz_class& Q) const {
         S = 0;
         Q = 0;
-        auto wide = [](uint128 q) {
-            mpz_class z(static_cast<unsigned long>(uint64_t(q >> 64)));
-            z <<= 64;
-            z += static_cast<unsigned long>(uint64_t(q));
-            return z;
-        };
         for (size_t e = 1; e < 255; ++e) {
             if (sum[e] != 0) S += mpz_class(static_cast<long>(sum[e])) << (e - 1);
-            if (squares[e] != 0) Q += wide(squares[e]) << (2 * (e - 1));
+            if (squares[e] != 0) Q += to_mpz(squares[e]) << (2 * (e - 1));
         }
         S += mpz_class(static_cast<long>(half_sum)) << 125;
-        Q += wide(half_squares) << 250;
+        Q += to_mpz(half_squares) << 250;
     }
 };
 
@@ -1757,13 +1751,9 @@ template <class T> bool training(const TRAINING& d, const Bindings& b) {
             if (lazy[k]) {
                 if (lazy_k != k) {
                     // S / M and (M Q - S^2) / M^2, from step T6's integers.
-                    const uint128 v = ints[k].var;
-                    mpz_class vz(static_cast<unsigned long>(uint64_t(v >> 64)));
-                    vz <<= 64;
-                    vz += static_cast<unsigned long>(uint64_t(v));
                     lazy_mean = mpq_class(mpz_class(static_cast<long>(ints[k].sum)),
                                           mpz_class(static_cast<unsigned long>(M)) << 24);
-                    lazy_var = mpq_class(vz, mpz_class(static_cast<unsigned long>(M * M)) << 48);
+                    lazy_var = mpq_class(to_mpz(ints[k].var), mpz_class(static_cast<unsigned long>(M * M)) << 48);
                     lazy_mean.canonicalize();
                     lazy_var.canonicalize();
                     lazy_k = k;
@@ -1829,22 +1819,14 @@ struct GradSums {
     }
     // sum dY 2^149 and sum dY X 2^298 as integers.
     void totals(mpz_class& D, mpz_class& P) const {
-        auto wide = [](int128 q) {
-            const bool negative = q < 0;
-            const uint128 m = negative ? uint128(-(q + 1)) + 1 : uint128(q);
-            mpz_class z(static_cast<unsigned long>(uint64_t(m >> 64)));
-            z <<= 64;
-            z += static_cast<unsigned long>(uint64_t(m));
-            return negative ? mpz_class(-z) : z;
-        };
         D = 0;
         P = 0;
         for (size_t e = 1; e < 255; ++e)
             if (dy[e] != 0) D += mpz_class(static_cast<long>(dy[e])) << (e - 1);
         for (size_t e = 2; e < 510; ++e)
-            if (product[e] != 0) P += wide(product[e]) << (e - 2);
+            if (product[e] != 0) P += to_mpz(product[e]) << (e - 2);
         D += mpz_class(static_cast<long>(half_dy)) << 125;
-        P += wide(half_product) << 250;
+        P += to_mpz(half_product) << 250;
     }
 };
 
