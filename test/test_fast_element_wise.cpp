@@ -363,6 +363,19 @@ struct StreamEverything {
     ~StreamEverything() { reference::set_last_level_cache_bytes(saved); }
 };
 
+TEST_CASE("cache sizes as sysfs and DMLREF_LAST_LEVEL_CACHE write them, and what is not one") {
+    using reference::parse_cache_size;
+    CHECK(parse_cache_size("32768K\n") == size_t(32768) * 1024);  // sysfs's form
+    CHECK(parse_cache_size("300M") == size_t(300) << 20);
+    CHECK(parse_cache_size("1g") == size_t(1) << 30);
+    CHECK(parse_cache_size("4096") == size_t(4096));
+    CHECK(parse_cache_size("0") == size_t(0));
+    // Not sizes: no digits, a fraction, a unit with more after it, a sign, past size_t.
+    for (const char* bad :
+         {"", "K", "abc", "1.5G", "300MB", "-1", "+5", "12 34", "99999999999999999999", "18446744073709551615G"})
+        CHECK_MESSAGE(!parse_cache_size(bad).has_value(), bad);
+}
+
 // CLIP_GRAD1 FLOAT32's bounds: ordinary ones, signed zeros (x = -0 or +0 equal to both), infinite
 // ones, subnormal ones, bounds in the wrong order (every dX +0), equal ones.
 const std::pair<uint32_t, uint32_t> kClipBounds[] = {

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
 
 namespace dmlref::reference {
 
@@ -25,6 +26,9 @@ void set_fast_path_threads(int n);
 // cache files, such as many VMs, reads 0 and streams every large output). The values never depend
 // on it.
 size_t last_level_cache_bytes();
+// A cache size as sysfs and DMLREF_LAST_LEVEL_CACHE write it: a whole number of bytes, or one with K, M or G
+// (2^10, 2^20, 2^30; either case), then at most white space; nullopt for anything else or past size_t.
+std::optional<size_t> parse_cache_size(const char* text);
 void set_last_level_cache_bytes(size_t bytes);
 
 }  // namespace dmlref::reference
