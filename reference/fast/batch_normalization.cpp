@@ -1718,13 +1718,6 @@ template <class T> bool training(const TRAINING& d, const Bindings& b) {
     auto finish_exact = [&](size_t k, const ExactTotal& S, const ExactTotal& Q) {
         finish(k, S.rational(), Q.rational());
     };
-    const bool finite = nest.inner.stride[kStat] == 0
-                            ? split_sums<T, Moments>(nest, x, kX, static_cast<const T*>(nullptr), kX, kStat, count, add,
-                                                     finish_exact, [](int64_t) {})
-                            : serial_sums<Moments>(d.InputTensor.Sizes, x, X.strides.data(), x, X.strides.data(), stat,
-                                                   count, add, finish_exact);
-    if (!finite) return false;
-
     // Step T3 on: OutputTensor, as the forward's loop (runs of neighbouring elements in chunks).
     const int64_t outer = nest.outer, chunks = nest.chunks;
     const Activation<T> activation(d.FusedActivation);
@@ -1737,7 +1730,7 @@ template <class T> bool training(const TRAINING& d, const Bindings& b) {
         overlap = overlap || overlaps(fb, yb);
     }
     std::atomic<uint64_t> plain{0}, single{0};
-    parallel_for(outer * chunks, [&](int64_t task) {
+    auto output = [&](int64_t task) {
         const auto [at, first, n] = nest.task(task);
         const std::array<int64_t, K>& step = nest.inner.stride;
         Scratch<T>& s = scratch<T>();
@@ -1796,7 +1789,25 @@ template <class T> bool training(const TRAINING& d, const Bindings& b) {
         if (step[kY] == 1) std::memcpy(static_cast<void*>(out), value, size_t(n) * sizeof(T));
         else
             for (int64_t j = 0; j < n; ++j) out[j * step[kY]] = value[j];
-    });
+    };
+    // As the grads': one parallel region (element_sums) where the statistics are constant along the inner run,
+    // the output meets no input and the statistics elements spread evenly over the threads; otherwise the sums'
+    // tasks, the constants, then the outputs.
+    const int threads = parallel_threads(outer * chunks);
+    const bool by_element = uniform && !overlap &&
+                            (threads == 1 || count >= 4 * size_t(threads) || count % size_t(threads) == 0);
+    bool finite;
+    if (by_element)
+        finite = element_sums<T, Moments>(nest, x, kX, static_cast<const T*>(nullptr), kX, kStat, count, add,
+                                          finish_exact, output);
+    else if (uniform)
+        finite = split_sums<T, Moments>(nest, x, kX, static_cast<const T*>(nullptr), kX, kStat, count, add,
+                                        finish_exact, [](int64_t) {});
+    else
+        finite = serial_sums<Moments>(d.InputTensor.Sizes, x, X.strides.data(), x, X.strides.data(), stat, count, add,
+                                      finish_exact);
+    if (!finite) return false;
+    if (!by_element) parallel_for(outer * chunks, output);
     write_logical<T>(d.OutputMeanTensor, b.at("OutputMeanTensor"), [&](uint64_t k) { return out_mean[k]; });
     write_logical<T>(d.OutputVarianceTensor, b.at("OutputVarianceTensor"), [&](uint64_t k) { return out_var[k]; });
     training_plain = plain.load();
