@@ -939,6 +939,7 @@ typedef float V8f __attribute__((vector_size(32)));
 typedef float V4f __attribute__((vector_size(16)));
 typedef uint32_t V4u __attribute__((vector_size(16)));
 typedef uint32_t V8u __attribute__((vector_size(32)));
+typedef uint32_t V16u __attribute__((vector_size(64)));
 // A float vector's values as doubles: element by element, which GCC 12 turns into one conversion (VCVTPS2PD of
 // eight floats with AVX-512; __builtin_convertvector converts the halves apart and joins them).
 DMLREF_INLINE void widen(const V4f& f, V4d& d) { d = V4d{f[0], f[1], f[2], f[3]}; }
@@ -975,6 +976,7 @@ template <> struct Lanes<4> {
     using I = V4i;
     using F = V4f;  // the floats of W terms, and their bits
     using U = V4u;
+    using U2 = V8u;  // the bits of 2 W floats
     template <class T, bool kSquares>
     static DMLREF_INLINE void terms(const T* __restrict a, const T* __restrict b, int64_t j, int64_t n, D& r, D& rp) {
         four_terms<T, kSquares>(a, b, j, n, r, rp);
@@ -985,6 +987,7 @@ template <> struct Lanes<8> {
     using I = V8i;
     using F = V8f;
     using U = V8u;
+    using U2 = V16u;
     template <class T, bool kSquares>
     static DMLREF_INLINE void terms(const T* __restrict a, const T* __restrict b, int64_t j, int64_t n, D& r, D& rp) {
         eight_terms<kSquares>(a, b, j, n, r, rp);
@@ -1090,20 +1093,24 @@ DMLREF_INLINE void one_pass_sums(const float* __restrict a, const float* __restr
     const D s = D{} + std::ldexp(1.0, ea + eb + 13);
     const U sign = U{} + 0x7fffffffu, one = U{} + 1u;
     U MA = {}, MB = {}, LA = ~U{}, LB = ~U{};
+    using U2 = typename L::U2;
+    const U2 sign2 = U2{} + 0x7fffffffu, one2 = U2{} + 1u;
+    U2 MA2 = {}, MB2 = {}, LA2 = ~U2{}, LB2 = ~U2{};  // the same bounds over 2 W lanes (the main loop's)
     D A0 = {}, Q0 = {}, R0 = {}, A1 = {}, Q1 = {}, R1 = {};
-    // The bounds and the sums of W terms from fa and fb (kSquares: fb unused) into A, Q and R.
+    // The bounds of the bits v (U or U2) of floats into M and L: max |v| and min |v| - 1.
+#define DMLREF_ONE_PASS_BOUNDS(v, M, L, sign, one) \
+    {                                              \
+        const auto u = v & sign;                   \
+        M = M > u ? M : u;                         \
+        L = L < u - one ? L : u - one;             \
+    }
+    // The sums of W terms from fa and fb (kSquares: fb unused) into A, Q and R.
 #define DMLREF_ONE_PASS_STEP(A, Q, R)                          \
     {                                                          \
-        const U ua = (U)fa & sign;                             \
-        MA = MA > ua ? MA : ua;                                \
-        LA = LA < ua - one ? LA : ua - one;                    \
         D r, rb;                                               \
         widen(fa, r);                                          \
         D rp = r * r; /* the product of two floats is exact */ \
         if constexpr (!kSquares) {                             \
-            const U ub = (U)fb & sign;                         \
-            MB = MB > ub ? MB : ub;                            \
-            LB = LB < ub - one ? LB : ub - one;                \
             widen(fb, rb);                                     \
             rp = r * rb;                                       \
         }                                                      \
@@ -1114,6 +1121,14 @@ DMLREF_INLINE void one_pass_sums(const float* __restrict a, const float* __restr
     }
     int64_t j = 0;
     for (; j + 2 * W <= n; j += 2 * W) {
+        // The bounds over 2 W terms at a time (half the integer operations), the sums W at a time.
+        U2 wa, wb;
+        std::memcpy(&wa, a + j, sizeof wa);
+        DMLREF_ONE_PASS_BOUNDS(wa, MA2, LA2, sign2, one2)
+        if constexpr (!kSquares) {
+            std::memcpy(&wb, b + j, sizeof wb);
+            DMLREF_ONE_PASS_BOUNDS(wb, MB2, LB2, sign2, one2)
+        }
         F fa, fb = {};
         std::memcpy(&fa, a + j, sizeof fa);
         if constexpr (!kSquares) std::memcpy(&fb, b + j, sizeof fb);
@@ -1128,13 +1143,18 @@ DMLREF_INLINE void one_pass_sums(const float* __restrict a, const float* __restr
             fa[k] = a[j + k];
             if constexpr (!kSquares) fb[k] = b[j + k];
         }
+        DMLREF_ONE_PASS_BOUNDS((U)fa, MA, LA, sign, one)
+        if constexpr (!kSquares) DMLREF_ONE_PASS_BOUNDS((U)fb, MB, LB, sign, one)
         DMLREF_ONE_PASS_STEP(A0, Q0, R0)
     }
+#undef DMLREF_ONE_PASS_BOUNDS
 #undef DMLREF_ONE_PASS_STEP
-    ma = pairwise<W>(MA, 0, [](uint32_t u, uint32_t v) { return std::max(u, v); });
-    la = pairwise<W>(LA, 0, [](uint32_t u, uint32_t v) { return std::min(u, v); }) + 1u;
-    mb = kSquares ? ma : pairwise<W>(MB, 0, [](uint32_t u, uint32_t v) { return std::max(u, v); });
-    lb = kSquares ? la : pairwise<W>(LB, 0, [](uint32_t u, uint32_t v) { return std::min(u, v); }) + 1u;
+    auto most = [](uint32_t u, uint32_t v) { return std::max(u, v); };
+    auto least = [](uint32_t u, uint32_t v) { return std::min(u, v); };
+    ma = std::max(pairwise<W>(MA, 0, most), pairwise<2 * W>(MA2, 0, most));
+    la = std::min(pairwise<W>(LA, 0, least), pairwise<2 * W>(LA2, 0, least)) + 1u;
+    mb = kSquares ? ma : std::max(pairwise<W>(MB, 0, most), pairwise<2 * W>(MB2, 0, most));
+    lb = kSquares ? la : std::min(pairwise<W>(LB, 0, least), pairwise<2 * W>(LB2, 0, least)) + 1u;
     tau[0] = pairwise<W>(A0 + A1, 0, std::plus<>{});
     tau[3] = pairwise<W>(Q0 + Q1, 0, std::plus<>{});
     tau[4] = pairwise<W>(R0 + R1, 0, std::plus<>{});
