@@ -13,6 +13,7 @@
 
 #include "../reference/exact_rational.hpp"
 #include "../reference/fast/batch_normalization.hpp"
+#include "../reference/fast/batch_normalization_channel.hpp"
 #include "../reference/fast/half_rows.hpp"
 
 #include <gmpxx.h>
@@ -702,8 +703,10 @@ struct LaneSubcases {
 // finite values (subnormals beside the largest values: chunks the three levels do not exhaust, summed in
 // bins) and hard values with infinities and NaN (the plain loop): one thread against three, and
 // against the plain loop, for the training forward (sum X, sum X^2) and both grads (sum dY, sum dY X).
+// FLOAT32 four and eight lanes at a time (LaneSubcases); FLOAT16 once (the lanes are FLOAT32's only).
 TEST_CASE_TEMPLATE("Batch normalization fast paths: exact sums over several chunks", T, float, dmlref::half) {
-    const LaneSubcases lanes;
+    std::optional<LaneSubcases> lanes;
+    if constexpr (std::is_same_v<T, float>) lanes.emplace();
     using TG = DML_BATCH_NORMALIZATION_TRAINING_GRAD_OPERATOR_DESC;
     std::mt19937_64 rng = rng_for<T>(2520);
     for (const int kind : {0, 3, 1}) {
@@ -715,11 +718,12 @@ TEST_CASE_TEMPLATE("Batch normalization fast paths: exact sums over several chun
         if (kind == 0) {
             CHECK(reference::fast::batch_normalization_grad_counts().decided > 0);
             check_grad<T, TG>(rng, {3, 1, 50, 60}, {1, 1, 1, 1}, kind, false);
-            // Nine channels of two chunks each in three batches: a channel's six chunks lie apart in the
-            // task list, and the channels are finished on several threads.
-            check_training<T>(rng, {3, 9, 60, 80}, {1, 9, 1, 1}, kind, false, std::nullopt, false);
-            check_grad<T>(rng, {3, 9, 60, 80}, {1, 9, 1, 1}, kind, false);
-            check_grad<T, TG>(rng, {3, 9, 60, 80}, {1, 9, 1, 1}, kind, false);
+            // Four channels of two chunks each (4,096 elements and 4) in three batches: a channel's six chunks
+            // lie apart in the task list, and the channels are finished on several threads (three threads:
+            // the sums' tasks, then the channels; one thread: a channel per task, element_sums).
+            check_training<T>(rng, {3, 4, 41, 100}, {1, 4, 1, 1}, kind, false, std::nullopt, false);
+            check_grad<T>(rng, {3, 4, 41, 100}, {1, 4, 1, 1}, kind, false);
+            check_grad<T, TG>(rng, {3, 4, 41, 100}, {1, 4, 1, 1}, kind, false);
         }
     }
 }
@@ -889,12 +893,13 @@ TEST_CASE("Batch normalization fast paths: narrow sums at their limit, by hand")
 
 // Narrow chunks of special values, against the plain loop: dY all subnormal or below 2^-118 (a largest exponent
 // field at most 8, where subnormals are narrow too) with +-0 among them, X in 17 binades, and a chunk with an
-// infinity or a NaN (the plain loop takes the operator). Three chunks a channel, two channels, each chunk narrow.
+// infinity or a NaN (the plain loop takes the operator). Two chunks a channel (4,096 elements and 11, a tail
+// that is not a multiple of the lanes), two channels, each chunk narrow.
 TEST_CASE("Batch normalization fast paths: narrow sums of subnormals, zeros and specials") {
     const LaneSubcases lanes;
     using TG = DML_BATCH_NORMALIZATION_TRAINING_GRAD_OPERATOR_DESC;
     std::mt19937_64 rng(2590);
-    constexpr int n = 3 * 4096 - 5;
+    constexpr int n = 4096 + 11;
     for (const int special : {0, 1, 2}) {
         INFO("special " << special);
         std::vector<float> dy(2 * n), x(2 * n);
@@ -918,7 +923,7 @@ TEST_CASE("Batch normalization fast paths: narrow sums of subnormals, zeros and 
             check_op({D::kType, d}, b);
             // Every chunk is narrow; the one with an infinity or a NaN is counted as neither (not finite).
             const auto c = reference::fast::batch_normalization_sums_counts();
-            CHECK(c.decided == (special == 0 ? 6u : 5u));
+            CHECK(c.decided == (special == 0 ? 4u : 3u));
             CHECK(c.plain == 0);
         };
         check(DML_BATCH_NORMALIZATION_GRAD_OPERATOR_DESC{});
@@ -1802,6 +1807,135 @@ TEST_CASE("Batch normalization fast paths: FLOAT16's float32 bound holds") {
         CHECK(estimates[k] > 50000);
         CHECK(worst[k] > 1.0 / 3);
         CHECK(worst[k] <= 1.0);
+    }
+}
+
+// The grads' per-channel work by integers (reference/fast/batch_normalization_channel.cpp, steps C1 to C3) against
+// GMP on the same values: totals of doubles and of shifted 128-bit integers, Mean times sum dY subtracted, the
+// truncation to float64 (mpq_get_d's), and the training grad's a~ = RN(sum dY / M) and c~ = RN(sum_c / (M D)) (D =
+// Variance + Epsilon) as the rationals round them. Random totals of float terms and products, then planted values:
+// exact ties of float64 and values a unit of 2^-298 off them, exact cancellation, -0, the least terms (2^-149,
+// 2^-298), non-multiples of 2^-298 and non-finite terms (refused), and Epsilon 0, subnormal, D <= 0, D infinite.
+TEST_CASE("Batch normalization grads: per-channel constants from integers = rationals") {
+    using reference::fast::ExactTotal;
+    std::mt19937_64 rng(2711);
+    const mpq_class unit(mpz_class(1), mpz_class(1) << 298);
+    // a~ and c~ as the rationals give them (training_grad_constants' definition).
+    auto expect = [](const mpq_class& sdy, const mpq_class& sc, uint64_t M, double variance, float epsilon) {
+        const mpq_class Mq{mpz_class(static_cast<unsigned long>(M))};
+        const mpq_class D = std::isfinite(variance) ? mpq_class(variance) + mpq_class(double(epsilon)) : mpq_class(0);
+        return std::pair<double, double>{reference::round_rational<double>(sdy / Mq),
+                                         sgn(D) > 0 ? reference::round_rational<double>(sc / (Mq * D)) : 0.0};
+    };
+    int exact = 0, trials = 0;
+    auto check =
+        [&](const ExactTotal& dy, const ExactTotal& c, uint64_t M, double variance, float epsilon, bool must = false) {
+        const mpq_class sdy = dy.rational(), sc = c.rational();
+        double a = -1, cc = -1;
+        ++trials;
+        INFO("sum dY " << sdy.get_d() << ", sum_c " << sc.get_d() << ", M " << M << ", variance " << variance
+                       << ", Epsilon " << epsilon);
+        const bool ok = reference::fast::training_grad_constants_exact(dy, c, M, variance, epsilon, a, cc);
+        if (must) CHECK(ok);
+        if (!ok) return;
+        ++exact;
+        const auto [ea, ec] = expect(sdy, sc, M, variance, epsilon);
+        CHECK(same_bits(a, ea));
+        CHECK(same_bits(cc, ec));
+    };
+    for (int t = 0; t < 3000; ++t) {
+        ExactTotal dy, p;
+        mpq_class sdy = 0, sp = 0;
+        const int terms = 1 + int(rng() % 40), lo = -149 + int(rng() % 200), span = int(rng() % (t % 5 == 0 ? 60 : 8));
+        for (int i = 0; i < terms; ++i) {
+            const double d = random_float(rng, lo, std::min(127, lo + span)), x = random_float(rng, -3, 3);
+            const double pr = t % 7 == 0 ? d * x : std::ldexp(double(int64_t(rng() >> 11)), lo - 20);  // exact
+            REQUIRE(dy.add(d));
+            REQUIRE(p.add(pr));
+            sdy += mpq_class(d);
+            sp += mpq_class(pr);
+        }
+        if (t % 3 == 0) {  // bins: 128-bit integers at any shift (into sum dY X: sum dY is multiplied by Mean)
+            const reference::fast::wide_int v = (reference::fast::wide_int(int64_t(rng())) << 40) ^
+                                                reference::fast::wide_int(rng() >> 3);
+            const int shift = int(rng() % 400);
+            p.add(v, shift);
+            sp += reference::to_mpz(v) * unit * mpq_class(mpz_class(1) << shift);
+        }
+        REQUIRE(dy.rational() == sdy);
+        REQUIRE(p.rational() == sp);
+        CHECK(same_bits(dy.truncated(), mpq_get_d(sdy.get_mpq_t())));
+        const double mean = t % 11 == 0 ? 0.0 : random_float(rng, -30, 30);
+        ExactTotal c = p;
+        REQUIRE(c.subtract_multiple(dy, mean));
+        const mpq_class sc = sp - mpq_class(mean) * sdy;
+        REQUIRE(c.rational() == sc);
+        CHECK(same_bits(c.truncated(), mpq_get_d(sc.get_mpq_t())));
+        const uint64_t M = 1 + rng() % (t % 2 ? 100000 : 3);
+        const double variance = std::fabs(random_float(rng, -10, 10));
+        const float epsilon = std::array<float, 4>{0.0f, 1e-5f, 1e-3f, 0.5f}[size_t(t % 4)];
+        check(dy, c, M, variance, epsilon);
+    }
+    CHECK(exact > 2000);
+    // Ties: sum dY = 3 (2^53 + 1) 2^-60 and M = 3 give a = (2^53 + 1) 2^-60, a float64 midpoint (to even: 2^-7);
+    // a unit of 2^-298 more, up; 3 (2^53 + 3) 2^-60, to even up. sum_c likewise against M D = 3 (Variance 0.75 and
+    // Epsilon 0.25).
+    for (const int64_t odd : {1, 3})
+        for (const int more : {0, 1, -1}) {
+            ExactTotal t;
+            t.add(3 * std::ldexp(1.0, -7));
+            t.add(3.0 * double(odd) * std::ldexp(1.0, -60));
+            if (more != 0) t.add(more * 0x1p-298);
+            check(t, t, 3, 0.75, 0.25f, true);
+            // By hand: doubles are 2^-59 apart there; 2^-7 is even, 2^-7 + 2^-59 odd, 2^-7 + 2^-58 even.
+            const double down = 0x1p-7 + (odd == 1 ? 0.0 : 0x1p-59), up = down + 0x1p-59;
+            const bool down_even = odd == 1;
+            const double a = reference::fast::quotient_rn(t, 3, 0);
+            CHECK(same_bits(a, more > 0 ? up : more < 0 ? down : down_even ? down : up));
+        }
+    {  // exact cancellation and -0: the totals are 0, a~ and c~ +0
+        ExactTotal t;
+        t.add(-0.0);
+        t.add(0x1.fffffep100);
+        t.add(-0x1.fffffep100);
+        CHECK(t.zero());
+        CHECK(same_bits(t.truncated(), 0.0));
+        double a = 1, c = 1;
+        REQUIRE(reference::fast::training_grad_constants_exact(t, t, 5, 1.0, 0.0f, a, c));
+        CHECK(same_bits(a, 0.0));
+        CHECK(same_bits(c, 0.0));
+    }
+    {  // the least terms, a FLOAT32 subnormal and a product of two; multiples of 2^-298 only, finite only
+        ExactTotal t;
+        CHECK(t.add(0x1p-149));
+        CHECK(t.add(-0x1p-298));
+        CHECK(same_bits(t.truncated(), 0x1p-149 - 0x1p-202));  // 2^149 - 1 units, truncated to 53 bits
+        CHECK(t.rational() == mpq_class(0x1p-149) - mpq_class(0x1p-298));
+        CHECK_FALSE(t.add(0x1p-299));
+        CHECK_FALSE(t.add(3 * 0x1p-299));
+        CHECK_FALSE(t.add(std::numeric_limits<double>::infinity()));
+        CHECK_FALSE(t.add(std::nan("")));
+        CHECK(t.rational() == mpq_class(0x1p-149) - mpq_class(0x1p-298));  // unchanged
+        ExactTotal u = t;
+        CHECK_FALSE(u.subtract_multiple(t, 0.5));  // 2^-299 would be needed
+        CHECK_FALSE(u.subtract_multiple(t, std::numeric_limits<double>::infinity()));
+        CHECK(u.subtract_multiple(t, -2.0));
+        CHECK(u.rational() == 3 * t.rational());
+    }
+    {  // Epsilon and Variance at their edges: 0, subnormal (M D too wide: the rationals), D <= 0, D infinite
+        ExactTotal t;
+        t.add(1.5);
+        t.add(0x1p-40);
+        check(t, t, 7, 0.0, 0.0f, true);                                       // D = 0: c~ = 0
+        check(t, t, 7, -0.5, 0.25f, true);                                     // D < 0: c~ = 0
+        check(t, t, 7, -0.25, 0.25f, true);                                    // D = 0
+        check(t, t, 7, std::numeric_limits<double>::infinity(), 0.25f, true);  // c~ = 0
+        check(t, t, 7, 0.0, 0x1p-149f, true);                                  // D the least float
+        check(t, t, 7, 0x1p100, 0.0f, true);
+        double a, c;
+        CHECK_FALSE(reference::fast::training_grad_constants_exact(t, t, 7, 1.0, 0x1p-149f, a, c));  // too wide
+        CHECK_FALSE(reference::fast::training_grad_constants_exact(t, t, uint64_t(1) << 37, 0x1.fffffep0, 0x1p-40f, a,
+                                                                   c));  // M n at least 2^64
     }
 }
 

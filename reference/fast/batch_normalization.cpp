@@ -114,7 +114,8 @@
 // exponent as in T1 (GradSums), rounded once (the scale gradient through the plain loop's own
 // K r rounding, batch_normalization_scale_gradient, once per statistics element), unless step G0
 // decides them first:
-//  G0. k = mpq_get_d(sum), the exact sum truncated to float64: |k - sum| <= 2u |sum| (53 bits; sum is 0
+//  G0. k = mpq_get_d(sum), the exact sum truncated to float64 (from its integer, step C2 of
+//      reference/fast/batch_normalization_channel.cpp, which gives the same k): |k - sum| <= 2u |sum| (53 bits; sum is 0
 //      or at least 2^-298 and below 2^300 in magnitude: normal). Bias: p = k, w = fl(|p| 2^-51) = 4u |p|
 //      (exact); then lo = fl(p - w) is at most p - w + u |p - w| <= p - (3u - 4u^2) |p| <= sum (|p - sum|
 //      <= 2u |sum| <= 2u |p| / (1 - 2u)), and likewise hi >= sum. Scale: p = fl(k r~) with r~ of step 2,
@@ -130,7 +131,8 @@
 // BATCH_NORMALIZATION_TRAINING_GRAD: the same sums and the same two statistics outputs; dX = s r I
 // with I = dY - a - (X - Mean) c, a = sum dY / M and c = sum dY (X - Mean) / (M D) exact rationals.
 //  G1. a~ = RN(a), c~ = RN(c) per statistics element (D <= 0 or a non-finite Variance: r~ NaN, the
-//      plain element). h = fl(dY - a~) is within u (|h| + |a~|) / (1 - u) of dY - a; q = fl(fl(X - Mean)
+//      plain element), by integer division where it fits (step C3 of batch_normalization_channel.cpp: the
+//      same doubles), otherwise from the rationals. h = fl(dY - a~) is within u (|h| + |a~|) / (1 - u) of dY - a; q = fl(fl(X - Mean)
 //      c~) within 3u (1 + 2^-50) |q| of (X - Mean) c (three relative roundings); g = fl(h - q) within
 //      u |g| / (1 - u) of h - q: |g - I| <= u (1 + 2^-49) G, G = |g| + |h| + |a~| + 3 |q|.
 //  G2. z = fl(sr~ g) = s D^(-1/2) g (1 + theta), |theta| < 5u (the roundings of steps 1 to 3 and the
@@ -297,8 +299,9 @@
 //      of two floats in [-1, 1), k = 13: those of magnitude 2^-72 or more, and zero) the three level sums are the chunk's exact sum; otherwise the chunk is summed in
 //      bins (Moments, GradSums). With k >= -237 (e >= 1 twice) every step stays in float64's range.
 //  S3. The level sums of a statistics element's chunks, doubles m 2^e (integer |m| < 2^53), are added
-//      exactly as integers scaled by the least 2^e, with the chunks' bins; the totals are exact whatever
-//      the chunking and the thread count. Elsewhere (statistics that vary along the inner run) the terms
+//      exactly as integers in units of 2^-298, with the chunks' bins (ExactTotal: step C1 of
+//      reference/fast/batch_normalization_channel.cpp); the totals are exact whatever the chunking and the
+//      thread count. Elsewhere (statistics that vary along the inner run) the terms
 //      go to the bins in one pass (serial_sums).
 //  S4. FLOAT16 terms where the machine has F16C (half_chunk_sums), in place of S1 and S2: every FLOAT16 is a
 //      multiple of 2^-24 below 2^16 in magnitude, so n <= 2^12 of them sum exactly in float64, in any order
@@ -338,8 +341,12 @@
 // computed by one task, the same way whatever the thread count or chunking, so the bits never
 // depend on them. A contiguous output is written in place; one whose bytes meet the input's gets a
 // chunk's values in a scratch row first, its undecided elements computed before anything is
-// written, so that an output bound in place over the input (same layout) reads only inputs.
+// written, so that an output bound in place over the input (same layout) reads only inputs. The
+// grads with constant statistics along the inner run and an output that meets no input take one
+// task per statistics element where those spread evenly over the threads (element_sums): its
+// chunks' sums, its constants, then its chunks' outputs, the same functions on the same chunks.
 #include "batch_normalization.hpp"
+#include "batch_normalization_channel.hpp"
 #include "half_rows.hpp"
 
 #include "../batch_normalization_internal.hpp"
@@ -932,6 +939,7 @@ typedef float V8f __attribute__((vector_size(32)));
 typedef float V4f __attribute__((vector_size(16)));
 typedef uint32_t V4u __attribute__((vector_size(16)));
 typedef uint32_t V8u __attribute__((vector_size(32)));
+typedef uint32_t V16u __attribute__((vector_size(64)));
 // A float vector's values as doubles: element by element, which GCC 12 turns into one conversion (VCVTPS2PD of
 // eight floats with AVX-512; __builtin_convertvector converts the halves apart and joins them).
 DMLREF_INLINE void widen(const V4f& f, V4d& d) { d = V4d{f[0], f[1], f[2], f[3]}; }
@@ -968,6 +976,7 @@ template <> struct Lanes<4> {
     using I = V4i;
     using F = V4f;  // the floats of W terms, and their bits
     using U = V4u;
+    using U2 = V8u;  // the bits of 2 W floats
     template <class T, bool kSquares>
     static DMLREF_INLINE void terms(const T* __restrict a, const T* __restrict b, int64_t j, int64_t n, D& r, D& rp) {
         four_terms<T, kSquares>(a, b, j, n, r, rp);
@@ -978,6 +987,7 @@ template <> struct Lanes<8> {
     using I = V8i;
     using F = V8f;
     using U = V8u;
+    using U2 = V16u;
     template <class T, bool kSquares>
     static DMLREF_INLINE void terms(const T* __restrict a, const T* __restrict b, int64_t j, int64_t n, D& r, D& rp) {
         eight_terms<kSquares>(a, b, j, n, r, rp);
@@ -1083,20 +1093,24 @@ DMLREF_INLINE void one_pass_sums(const float* __restrict a, const float* __restr
     const D s = D{} + std::ldexp(1.0, ea + eb + 13);
     const U sign = U{} + 0x7fffffffu, one = U{} + 1u;
     U MA = {}, MB = {}, LA = ~U{}, LB = ~U{};
+    using U2 = typename L::U2;
+    const U2 sign2 = U2{} + 0x7fffffffu, one2 = U2{} + 1u;
+    U2 MA2 = {}, MB2 = {}, LA2 = ~U2{}, LB2 = ~U2{};  // the same bounds over 2 W lanes (the main loop's)
     D A0 = {}, Q0 = {}, R0 = {}, A1 = {}, Q1 = {}, R1 = {};
-    // The bounds and the sums of W terms from fa and fb (kSquares: fb unused) into A, Q and R.
+    // The bounds of the bits v (U or U2) of floats into M and L: max |v| and min |v| - 1.
+#define DMLREF_ONE_PASS_BOUNDS(v, M, L, sign, one) \
+    {                                              \
+        const auto u = v & sign;                   \
+        M = M > u ? M : u;                         \
+        L = L < u - one ? L : u - one;             \
+    }
+    // The sums of W terms from fa and fb (kSquares: fb unused) into A, Q and R.
 #define DMLREF_ONE_PASS_STEP(A, Q, R)                          \
     {                                                          \
-        const U ua = (U)fa & sign;                             \
-        MA = MA > ua ? MA : ua;                                \
-        LA = LA < ua - one ? LA : ua - one;                    \
         D r, rb;                                               \
         widen(fa, r);                                          \
         D rp = r * r; /* the product of two floats is exact */ \
         if constexpr (!kSquares) {                             \
-            const U ub = (U)fb & sign;                         \
-            MB = MB > ub ? MB : ub;                            \
-            LB = LB < ub - one ? LB : ub - one;                \
             widen(fb, rb);                                     \
             rp = r * rb;                                       \
         }                                                      \
@@ -1107,6 +1121,14 @@ DMLREF_INLINE void one_pass_sums(const float* __restrict a, const float* __restr
     }
     int64_t j = 0;
     for (; j + 2 * W <= n; j += 2 * W) {
+        // The bounds over 2 W terms at a time (half the integer operations), the sums W at a time.
+        U2 wa, wb;
+        std::memcpy(&wa, a + j, sizeof wa);
+        DMLREF_ONE_PASS_BOUNDS(wa, MA2, LA2, sign2, one2)
+        if constexpr (!kSquares) {
+            std::memcpy(&wb, b + j, sizeof wb);
+            DMLREF_ONE_PASS_BOUNDS(wb, MB2, LB2, sign2, one2)
+        }
         F fa, fb = {};
         std::memcpy(&fa, a + j, sizeof fa);
         if constexpr (!kSquares) std::memcpy(&fb, b + j, sizeof fb);
@@ -1121,13 +1143,18 @@ DMLREF_INLINE void one_pass_sums(const float* __restrict a, const float* __restr
             fa[k] = a[j + k];
             if constexpr (!kSquares) fb[k] = b[j + k];
         }
+        DMLREF_ONE_PASS_BOUNDS((U)fa, MA, LA, sign, one)
+        if constexpr (!kSquares) DMLREF_ONE_PASS_BOUNDS((U)fb, MB, LB, sign, one)
         DMLREF_ONE_PASS_STEP(A0, Q0, R0)
     }
+#undef DMLREF_ONE_PASS_BOUNDS
 #undef DMLREF_ONE_PASS_STEP
-    ma = pairwise<W>(MA, 0, [](uint32_t u, uint32_t v) { return std::max(u, v); });
-    la = pairwise<W>(LA, 0, [](uint32_t u, uint32_t v) { return std::min(u, v); }) + 1u;
-    mb = kSquares ? ma : pairwise<W>(MB, 0, [](uint32_t u, uint32_t v) { return std::max(u, v); });
-    lb = kSquares ? la : pairwise<W>(LB, 0, [](uint32_t u, uint32_t v) { return std::min(u, v); }) + 1u;
+    auto most = [](uint32_t u, uint32_t v) { return std::max(u, v); };
+    auto least = [](uint32_t u, uint32_t v) { return std::min(u, v); };
+    ma = std::max(pairwise<W>(MA, 0, most), pairwise<2 * W>(MA2, 0, most));
+    la = std::min(pairwise<W>(LA, 0, least), pairwise<2 * W>(LA2, 0, least)) + 1u;
+    mb = kSquares ? ma : std::max(pairwise<W>(MB, 0, most), pairwise<2 * W>(MB2, 0, most));
+    lb = kSquares ? la : std::min(pairwise<W>(LB, 0, least), pairwise<2 * W>(LB2, 0, least)) + 1u;
     tau[0] = pairwise<W>(A0 + A1, 0, std::plus<>{});
     tau[3] = pairwise<W>(Q0 + Q1, 0, std::plus<>{});
     tau[4] = pairwise<W>(R0 + R1, 0, std::plus<>{});
@@ -1292,47 +1319,8 @@ inline int run_chunk_sums(const half* a, const half* b, int64_t n, double* tau, 
     return chunk_sums_f16(a, b, n, tau, largest);
 }
 
-// The exact sum of doubles (step S3): each m 2^e with an integer |m| < 2^53, summed as integers
-// scaled by the least 2^e.
-mpq_class exact_sum(const std::vector<double>& v) {
-    int lowest = std::numeric_limits<int>::max();
-    for (const double d : v)
-        if (d != 0) {
-            int e;
-            std::frexp(d, &e);
-            lowest = std::min(lowest, e - 53);
-        }
-    if (lowest == std::numeric_limits<int>::max()) return 0;
-    mpz_class z = 0, term;  // term's limbs reused from one part to the next
-    for (const double d : v)
-        if (d != 0) {
-            int e;
-            const double f = std::frexp(d, &e);
-            mpz_set_si(term.get_mpz_t(), static_cast<long>(std::ldexp(f, 53)));
-            mpz_mul_2exp(term.get_mpz_t(), term.get_mpz_t(), mp_bitcnt_t(e - 53 - lowest));
-            mpz_add(z.get_mpz_t(), z.get_mpz_t(), term.get_mpz_t());
-        }
-    mpq_class r(z);
-    if (lowest >= 0) mpq_mul_2exp(r.get_mpq_t(), r.get_mpq_t(), mp_bitcnt_t(lowest));
-    else mpq_div_2exp(r.get_mpq_t(), r.get_mpq_t(), mp_bitcnt_t(-lowest));
-    return r;
-}
-
-// z 2^-bits, canonical.
-mpq_class scaled(const mpz_class& z, int bits) {
-    mpq_class r(z);
-    mpq_div_2exp(r.get_mpq_t(), r.get_mpq_t(), mp_bitcnt_t(bits));
-    return r;
-}
-
-// A Bins' (Moments' or GradSums') two integer totals as the rationals they stand for, z 2^-149 and
-// z 2^-298, added to a and ab.
-template <class Bins> void add_totals(const Bins& bins, mpq_class& a, mpq_class& ab) {
-    mpz_class za, zab;
-    bins.totals(za, zab);
-    a += scaled(za, 149);
-    ab += scaled(zab, 298);
-}
+// A Bins' (Moments' or GradSums') two integer totals added to a and ab (step S3; units of 2^-298, step C1).
+template <class Bins> void add_totals(const Bins& bins, ExactTotal& a, ExactTotal& ab) { bins.add_to(a, ab); }
 
 // One task's sums (step S1's chunk): its statistics element, and the levels' sums or, where a
 // residual was left, the chunk summed in Bins (Moments or GradSums).
@@ -1344,12 +1332,77 @@ template <class Bins> struct TaskSums {
     std::unique_ptr<Bins> bins;
 };
 
+// Step S1 for one task's chunk into t (its statistics element, its sums, its largest |a| and |b| where
+// largest is given); false where a value is not finite.
+template <class T, class Bins, class Add>
+bool chunk_task(const Nest& nest, int64_t task, const T* a, size_t ka, const T* b, size_t kb, size_t kstat, Add& add,
+                TaskSums<Bins>& t, std::vector<std::array<uint32_t, 2>>* largest) {
+    const auto [at, first, n] = nest.task(task);
+    const std::array<int64_t, K>& step = nest.inner.stride;
+    Scratch<T>& s = scratch<T>();
+    const T* ar = a + at[ka];
+    const T* br = b ? b + at[kb] : nullptr;
+    if (step[ka] != 1) {  // gathered into the scratch rows
+        for (int64_t j = 0; j < n; ++j) s.value[size_t(j)] = ar[j * step[ka]];
+        ar = s.value.data();
+    }
+    if (br && step[kb] != 1) {
+        s.other.resize(size_t(kChunk));
+        for (int64_t j = 0; j < n; ++j) s.other[size_t(j)] = br[j * step[kb]];
+        br = s.other.data();
+    }
+    t.stat = size_t(at[kstat]);
+    t.state = run_chunk_sums(ar, br, n, t.tau.data(), t.largest.data());
+    if (t.state == kNarrow) {
+        narrow_chunks.fetch_add(1, std::memory_order_relaxed);
+        t.state = kExtracted;
+    } else if (t.state == kExtracted || t.state == kLeft) other_chunks.fetch_add(1, std::memory_order_relaxed);
+    if (largest) (*largest)[size_t(task)] = t.largest;
+    if (t.state == kLeft) {
+        t.bins = std::make_unique<Bins>();
+        for (int64_t j = 0; j < n; ++j) add(*t.bins, ar[j], br ? br[j] : ar[j]);
+    }
+    return t.state != kNotFinite;
+}
+
+// Step S3 for one statistics element: the sums of its tasks (order[first] to order[last - 1]) as integers;
+// false (never, step C1) where a level sum is not a multiple of 2^-298.
+template <class Bins>
+bool channel_totals(const std::vector<TaskSums<Bins>>& tasks, const size_t* first, const size_t* last, ExactTotal& A,
+                    ExactTotal& AB) {
+    bool ok = true;
+    for (const size_t* i = first; i != last; ++i) {
+        const TaskSums<Bins>& t = tasks[*i];
+        if (t.state == kLeft) {
+            add_totals(*t.bins, A, AB);
+            continue;
+        }
+        for (int l = 0; l < kLevels; ++l) ok &= A.add(t.tau[size_t(l)]) & AB.add(t.tau[size_t(kLevels + l)]);
+    }
+    return ok;
+}
+
+// The tasks of each statistics element, in task order (a counting sort by stat_of(task)): element k's are
+// order[begin[k]] to order[begin[k + 1] - 1].
+template <class StatOf>
+void tasks_by_element(size_t tasks, size_t count, StatOf&& stat_of, std::vector<size_t>& begin,
+                      std::vector<size_t>& order) {
+    std::vector<size_t> stat(tasks);
+    begin.assign(count + 1, 0);
+    order.resize(tasks);
+    for (size_t i = 0; i < tasks; ++i) ++begin[(stat[i] = stat_of(i)) + 1];
+    for (size_t k = 0; k < count; ++k) begin[k + 1] += begin[k];
+    std::vector<size_t> next(begin.begin(), begin.end() - 1);
+    for (size_t i = 0; i < tasks; ++i) order[next[stat[i]]++] = i;
+}
+
 // Steps S1 to S3 over a nest whose inner run has constant statistics (the stride kStat 0): sum a
 // and sum a b (b null: sum a^2) of every statistics element, a chunk per task; false where a value
-// is not finite. add(bins, j, a, b) adds term j of the chunk to Bins. finish(k, A, AB) then takes
-// statistics element k's two exact sums, the elements spread over the threads (each element's
-// constants, computed in exact rationals, cost as much as thousands of terms: with few statistics
-// elements a serial loop over them would cap the speed-up on many cores). after(task) runs at the end of
+// is not finite (or, never, a level sum is not a multiple of 2^-298). add(bins, j, a, b) adds term j of
+// the chunk to Bins. finish(k, A, AB) then takes statistics element k's two exact sums as integers
+// (ExactTotal, step C1), the elements spread over the threads (each element's constants cost as much as
+// hundreds of terms, thousands where they take rationals: with few statistics elements a serial loop over
+// them would cap the speed-up on many cores). after(task) runs at the end of
 // each task, on its thread (the grad's OutputGradient of the same chunk, where it needs no sum). largest,
 // where given, receives each task's max |a| and max |b| (a float's bits; FLOAT16 with F16C: 0x7f800000).
 template <class T, class Bins, class Add, class Finish, class After>
@@ -1361,63 +1414,54 @@ bool split_sums(const Nest& nest, const T* a, size_t ka, const T* b, size_t kb, 
     if (largest) largest->resize(tasks.size());
     std::atomic<bool> finite{true};
     parallel_for(nest.outer * nest.chunks, [&](int64_t task) {
-        const auto [at, first, n] = nest.task(task);
-        const std::array<int64_t, K>& step = nest.inner.stride;
-        Scratch<T>& s = scratch<T>();
-        const T* ar = a + at[ka];
-        const T* br = b ? b + at[kb] : nullptr;
-        if (step[ka] != 1) {  // gathered into the scratch rows
-            for (int64_t j = 0; j < n; ++j) s.value[size_t(j)] = ar[j * step[ka]];
-            ar = s.value.data();
-        }
-        if (br && step[kb] != 1) {
-            s.other.resize(size_t(kChunk));
-            for (int64_t j = 0; j < n; ++j) s.other[size_t(j)] = br[j * step[kb]];
-            br = s.other.data();
-        }
-        TaskSums<Bins>& t = tasks[size_t(task)];
-        t.stat = size_t(at[kstat]);
-        t.state = run_chunk_sums(ar, br, n, t.tau.data(), t.largest.data());
-        if (t.state == kNarrow) {
-            narrow_chunks.fetch_add(1, std::memory_order_relaxed);
-            t.state = kExtracted;
-        } else if (t.state == kExtracted || t.state == kLeft) other_chunks.fetch_add(1, std::memory_order_relaxed);
-        if (largest) (*largest)[size_t(task)] = t.largest;
-        if (t.state == kNotFinite) finite = false;
-        if (t.state == kLeft) {
-            t.bins = std::make_unique<Bins>();
-            for (int64_t j = 0; j < n; ++j) add(*t.bins, ar[j], br ? br[j] : ar[j]);
-        }
+        if (!chunk_task(nest, task, a, ka, b, kb, kstat, add, tasks[size_t(task)], largest)) finite = false;
         after(task);
     });
     if (!finite) return false;
-    // The tasks of each statistics element, in task order (a counting sort).
-    std::vector<size_t> begin(count + 1, 0), order(tasks.size());
-    for (const TaskSums<Bins>& t : tasks) ++begin[t.stat + 1];
-    for (size_t k = 0; k < count; ++k) begin[k + 1] += begin[k];
-    {
-        std::vector<size_t> next(begin.begin(), begin.end() - 1);
-        for (size_t i = 0; i < tasks.size(); ++i) order[next[tasks[i].stat]++] = i;
-    }
+    std::vector<size_t> begin, order;
+    tasks_by_element(
+        tasks.size(), count, [&](size_t i) { return tasks[i].stat; }, begin, order);
+    std::atomic<bool> exact{true};
     parallel_for(int64_t(count), [&](int64_t k) {
-        std::vector<double> parts_a, parts_ab;
-        parts_a.reserve(kLevels * (begin[size_t(k) + 1] - begin[size_t(k)]));
-        parts_ab.reserve(parts_a.capacity());
-        mpq_class A = 0, AB = 0;
-        for (size_t i = begin[size_t(k)]; i < begin[size_t(k) + 1]; ++i) {
-            const TaskSums<Bins>& t = tasks[order[i]];
-            if (t.state == kLeft) {
-                add_totals(*t.bins, A, AB);
-                continue;
-            }
-            parts_a.insert(parts_a.end(), t.tau.begin(), t.tau.begin() + kLevels);
-            parts_ab.insert(parts_ab.end(), t.tau.begin() + kLevels, t.tau.end());
-        }
-        A += exact_sum(parts_a);
-        AB += exact_sum(parts_ab);
-        finish(size_t(k), A, AB);
+        ExactTotal A, AB;
+        if (channel_totals(tasks, order.data() + begin[size_t(k)], order.data() + begin[size_t(k) + 1], A, AB))
+            finish(size_t(k), A, AB);
+        else exact = false;  // never (step C1)
     });
-    return true;
+    return exact.load();
+}
+
+// split_sums and the outputs in one parallel region, one statistics element per index (by element): its
+// chunks' sums, finish(k, A, AB), then output(task) for each of its chunks, on one thread, the chunks read a
+// second time while they are in the cache. For outputs that meet no input (the caller's check: an element's
+// output must not change another element's inputs). False where a value is not finite; then some outputs may
+// have been written. The same sums, constants and outputs as split_sums and a pass of output(task) after it:
+// the same bits.
+template <class T, class Bins, class Add, class Finish, class Output>
+bool element_sums(const Nest& nest, const T* a, size_t ka, const T* b, size_t kb, size_t kstat, size_t count, Add&& add,
+                  Finish&& finish, Output&& output, std::vector<std::array<uint32_t, 2>>* largest = nullptr) {
+    std::vector<TaskSums<Bins>> tasks(size_t(nest.outer * nest.chunks));
+    narrow_chunks = 0;
+    other_chunks = 0;
+    if (largest) largest->resize(tasks.size());
+    std::vector<size_t> begin, order;
+    tasks_by_element(
+        tasks.size(), count, [&](size_t i) { return size_t(nest.task(int64_t(i)).at[kstat]); }, begin, order);
+    std::atomic<bool> ok{true};
+    parallel_for(int64_t(count), [&](int64_t k) {
+        const size_t *first = order.data() + begin[size_t(k)], *last = order.data() + begin[size_t(k) + 1];
+        bool finite = true;
+        for (const size_t* i = first; i != last; ++i)
+            finite &= chunk_task(nest, int64_t(*i), a, ka, b, kb, kstat, add, tasks[*i], largest);
+        ExactTotal A, AB;
+        if (!finite || !channel_totals(tasks, first, last, A, AB)) {
+            ok = false;
+            return;
+        }
+        finish(size_t(k), A, AB);
+        for (const size_t* i = first; i != last; ++i) output(int64_t(*i));
+    });
+    return ok.load();
 }
 
 // The sums of every statistics element in Bins (Moments or GradSums), one pass in order (statistics
@@ -1440,7 +1484,7 @@ bool serial_sums(const std::vector<uint32_t>& sizes, const T* a, const int64_t* 
     });
     if (!finite) return false;
     parallel_for(int64_t(count), [&](int64_t k) {
-        mpq_class A = 0, AB = 0;
+        ExactTotal A, AB;
         add_totals(bins[size_t(k)], A, AB);
         finish(size_t(k), A, AB);
     });
@@ -1481,16 +1525,14 @@ struct Moments {
         half_squares += uint128(uint64_t(v)) * uint64_t(v);
         return E != 31;
     }
-    // S 2^149 and Q 2^298, the exact sums as integers.
-    void totals(mpz_class& S, mpz_class& Q) const {
-        S = 0;
-        Q = 0;
-        for (size_t e = 1; e < 255; ++e) {
-            if (sum[e] != 0) S += mpz_class(static_cast<long>(sum[e])) << (e - 1);
-            if (squares[e] != 0) Q += to_mpz(squares[e]) << (2 * (e - 1));
+    // S 2^149 and Q 2^298, the exact sums as integers, added to S and Q in units of 2^-298 (step C1).
+    void add_to(ExactTotal& S, ExactTotal& Q) const {
+        for (int e = 1; e < 255; ++e) {
+            S.add(sum[size_t(e)], e + 148);
+            Q.add(wide_int(squares[size_t(e)]), 2 * (e - 1));
         }
-        S += mpz_class(static_cast<long>(half_sum)) << 125;
-        Q += to_mpz(half_squares) << 250;
+        S.add(half_sum, 125 + 149);
+        Q.add(wide_int(half_squares), 250);
     }
 };
 
@@ -1693,13 +1735,9 @@ template <class T> bool training(const TRAINING& d, const Bindings& b) {
         sr[k] = run.sr;
         A[k] = run.A;
     };
-    const bool finite = nest.inner.stride[kStat] == 0
-                            ? split_sums<T, Moments>(nest, x, kX, static_cast<const T*>(nullptr), kX, kStat, count, add,
-                                                     finish, [](int64_t) {})
-                            : serial_sums<Moments>(d.InputTensor.Sizes, x, X.strides.data(), x, X.strides.data(), stat,
-                                                   count, add, finish);
-    if (!finite) return false;
-
+    auto finish_exact = [&](size_t k, const ExactTotal& S, const ExactTotal& Q) {
+        finish(k, S.rational(), Q.rational());
+    };
     // Step T3 on: OutputTensor, as the forward's loop (runs of neighbouring elements in chunks).
     const int64_t outer = nest.outer, chunks = nest.chunks;
     const Activation<T> activation(d.FusedActivation);
@@ -1712,7 +1750,7 @@ template <class T> bool training(const TRAINING& d, const Bindings& b) {
         overlap = overlap || overlaps(fb, yb);
     }
     std::atomic<uint64_t> plain{0}, single{0};
-    parallel_for(outer * chunks, [&](int64_t task) {
+    auto output = [&](int64_t task) {
         const auto [at, first, n] = nest.task(task);
         const std::array<int64_t, K>& step = nest.inner.stride;
         Scratch<T>& s = scratch<T>();
@@ -1771,7 +1809,25 @@ template <class T> bool training(const TRAINING& d, const Bindings& b) {
         if (step[kY] == 1) std::memcpy(static_cast<void*>(out), value, size_t(n) * sizeof(T));
         else
             for (int64_t j = 0; j < n; ++j) out[j * step[kY]] = value[j];
-    });
+    };
+    // As the grads': one parallel region (element_sums) where the statistics are constant along the inner run,
+    // the output meets no input and the statistics elements spread evenly over the threads; otherwise the sums'
+    // tasks, the constants, then the outputs.
+    const int threads = parallel_threads(outer * chunks);
+    const bool by_element = uniform && !overlap &&
+                            (threads == 1 || count >= 4 * size_t(threads) || count % size_t(threads) == 0);
+    bool finite;
+    if (by_element)
+        finite = element_sums<T, Moments>(nest, x, kX, static_cast<const T*>(nullptr), kX, kStat, count, add,
+                                          finish_exact, output);
+    else if (uniform)
+        finite = split_sums<T, Moments>(nest, x, kX, static_cast<const T*>(nullptr), kX, kStat, count, add,
+                                        finish_exact, [](int64_t) {});
+    else
+        finite = serial_sums<Moments>(d.InputTensor.Sizes, x, X.strides.data(), x, X.strides.data(), stat, count, add,
+                                      finish_exact);
+    if (!finite) return false;
+    if (!by_element) parallel_for(outer * chunks, output);
     write_logical<T>(d.OutputMeanTensor, b.at("OutputMeanTensor"), [&](uint64_t k) { return out_mean[k]; });
     write_logical<T>(d.OutputVarianceTensor, b.at("OutputVarianceTensor"), [&](uint64_t k) { return out_var[k]; });
     training_plain = plain.load();
@@ -1817,16 +1873,12 @@ struct GradSums {
         half_product += int128(d) * x;
         return ((db >> 10) & 31u) != 31u && ((xb >> 10) & 31u) != 31u;
     }
-    // sum dY 2^149 and sum dY X 2^298 as integers.
-    void totals(mpz_class& D, mpz_class& P) const {
-        D = 0;
-        P = 0;
-        for (size_t e = 1; e < 255; ++e)
-            if (dy[e] != 0) D += mpz_class(static_cast<long>(dy[e])) << (e - 1);
-        for (size_t e = 2; e < 510; ++e)
-            if (product[e] != 0) P += to_mpz(product[e]) << (e - 2);
-        D += mpz_class(static_cast<long>(half_dy)) << 125;
-        P += to_mpz(half_product) << 250;
+    // sum dY 2^149 and sum dY X 2^298, the exact sums as integers, added to D and P in units of 2^-298 (step C1).
+    void add_to(ExactTotal& D, ExactTotal& P) const {
+        for (int e = 1; e < 255; ++e) D.add(dy[size_t(e)], e + 148);
+        for (int e = 2; e < 510; ++e) P.add(product[size_t(e)], e - 2);
+        D.add(half_dy, 125 + 149);
+        P.add(half_product, 250);
     }
 };
 
@@ -1847,18 +1899,20 @@ template <class T> T decide_nonzero(double p, double w) {
     const T v = decide_one(p, w, static_cast<T*>(nullptr));
     return is_undecided(v) || load(v) == 0 ? from_bits<T>(undecided_bits<T>()) : v;
 }
-template <class T> T bias_gradient_of(const mpq_class& sum_dy, std::atomic<uint64_t>& decided) {
-    const double k = mpq_get_d(sum_dy.get_mpq_t());
+// The exact sums as integers (step C1): k = mpq_get_d(sum) is their truncation (step C2); the rationals only
+// for a value left undecided.
+template <class T> T bias_gradient_of(const ExactTotal& sum_dy, std::atomic<uint64_t>& decided) {
+    const double k = sum_dy.truncated();
     const T v = decide_nonzero<T>(k, std::fabs(k) * 0x1p-51);
-    if (is_undecided(v)) return round_rational<T>(sum_dy);
+    if (is_undecided(v)) return round_rational<T>(sum_dy.rational());
     decided.fetch_add(1, std::memory_order_relaxed);
     return v;
 }
 template <class T>
-T scale_gradient_of(const mpq_class& sum_c, T variance, float epsilon, std::atomic<uint64_t>& decided) {
-    const double p = mpq_get_d(sum_c.get_mpq_t()) * root_estimate(load(variance), epsilon);
+T scale_gradient_of(const ExactTotal& sum_c, T variance, float epsilon, std::atomic<uint64_t>& decided) {
+    const double p = sum_c.truncated() * root_estimate(load(variance), epsilon);
     const T v = decide_nonzero<T>(p, std::fabs(p) * 0x1p-50);
-    if (is_undecided(v)) return batch_normalization_scale_gradient<T>(sum_c, variance, epsilon);
+    if (is_undecided(v)) return batch_normalization_scale_gradient<T>(sum_c.rational(), variance, epsilon);
     decided.fetch_add(1, std::memory_order_relaxed);
     return v;
 }
@@ -2454,20 +2508,27 @@ template <class T, class D> bool grad(const D& d, const Bindings& b) {
     // OutputBiasGradient = sum dY and OutputScaleGradient = r sum dY (X - Mean), and the run constants.
     std::vector<T> bias_gradient(count), scale_gradient(count);
     std::vector<double> sr(count), a(count), c(count);
-    std::vector<mpq_class> sums_dy(training ? count : 0), sums_c(training ? count : 0);
+    std::vector<ExactTotal> sums_dy(training ? count : 0), sums_c(training ? count : 0);
     std::atomic<uint64_t> decided_statistics{0};
+    std::atomic<bool> exact{true};
     auto add = [](GradSums& g, T dv, T xv) {
         if constexpr (is_half_v<T>) return g.add_half(to_bits(dv), to_bits(xv));
         else return g.add(to_bits(dv), to_bits(xv));
     };
-    auto finish = [&](size_t k, const mpq_class& sum_dy, const mpq_class& sum_products) {
-        const mpq_class sum_c = sum_products - mpq_class(load(mean[k])) * sum_dy;
+    // Per statistics element, from the exact sums as integers (steps C1 to C3): sum_c = sum dY X - Mean sum dY,
+    // G0's decisions, a~ and c~; rationals only where a value is left undecided or M D's integer is too wide.
+    auto finish = [&](size_t k, const ExactTotal& sum_dy, const ExactTotal& sum_products) {
+        ExactTotal sum_c = sum_products;
+        if (!sum_c.subtract_multiple(sum_dy, load(mean[k]))) {
+            exact = false;  // never (step C1): the plain loop
+            return;
+        }
         bias_gradient[k] = bias_gradient_of<T>(sum_dy, decided_statistics);
         scale_gradient[k] = scale_gradient_of<T>(sum_c, var[k], d.Epsilon, decided_statistics);
         if constexpr (training) {
-            const auto [ak, ck] = training_grad_constants(sum_dy, sum_c, M, load(var[k]), d.Epsilon);
-            a[k] = ak;
-            c[k] = ck;
+            if (!training_grad_constants_exact(sum_dy, sum_c, M, load(var[k]), d.Epsilon, a[k], c[k]))
+                std::tie(a[k], c[k]) = training_grad_constants(sum_dy.rational(), sum_c.rational(), M, load(var[k]),
+                                                               d.Epsilon);
             sums_dy[k] = sum_dy;
             sums_c[k] = sum_c;
         }
@@ -2541,13 +2602,19 @@ template <class T, class D> bool grad(const D& d, const Bindings& b) {
         if (any)
             for (int64_t j = 0; j < n; ++j)
                 if (is_undecided(value[j])) undecided.push_back(int32_t(j));
+        mpq_class sum_dy, sum_c;  // the rationals of statistics element lazy_k, formed for its first plain element
+        size_t lazy_k = count;
         for (const int32_t j : undecided) {
             const size_t k = k0 + size_t(j * step[kStat]);
-            if constexpr (training)
+            if constexpr (training) {
+                if (lazy_k != k) {
+                    sum_dy = sums_dy[k].rational();
+                    sum_c = sums_c[k].rational();
+                    lazy_k = k;
+                }
                 value[j] = batch_normalization_training_grad_element<T>(dyr[j * step[kX]], xr[j * step[kIn]], mean[k],
-                                                                        scale[k], var[k], sums_dy[k], sums_c[k], M,
-                                                                        d.Epsilon);
-            else value[j] = batch_normalization_grad_element<T>(dyr[j * step[kX]], scale[k], var[k], d.Epsilon);
+                                                                        scale[k], var[k], sum_dy, sum_c, M, d.Epsilon);
+            } else value[j] = batch_normalization_grad_element<T>(dyr[j * step[kX]], scale[k], var[k], d.Epsilon);
         }
         if (!undecided.empty()) plain.fetch_add(undecided.size(), std::memory_order_relaxed);
         if (by_single != 0) single.fetch_add(by_single, std::memory_order_relaxed);
@@ -2556,22 +2623,34 @@ template <class T, class D> bool grad(const D& d, const Bindings& b) {
         else
             for (int64_t j = 0; j < n; ++j) out[j * step[kY]] = value[j];
     };
-    // The grad's OutputGradient needs no sum: where the chunks of the sums are the output's and the output
-    // meets neither input, each task writes its chunk's outputs right after its sums (one read of dY; a
-    // task's chunk is still in the cache). The tasks' chunks are those of the second pass, so every
-    // element has one owner either way.
+    // Where the statistics are constant along the inner run and the output meets neither input: one parallel
+    // region (element_sums), each statistics element's sums, constants and outputs on one thread, its chunks
+    // read again while they are in the cache, where the elements spread evenly over the threads (one thread,
+    // at least four elements a thread, or a multiple of the threads: 64 channels on 16 threads take 4 each);
+    // otherwise the sums' tasks, the constants, then the outputs. The grad's OutputGradient needs no sum: there
+    // each task writes its chunk's outputs right after its sums (one read of dY; a task's chunk is still in the
+    // cache). The tasks' chunks are those of the outputs, so every element has one owner either way.
+    const bool apart = !overlap && !overlaps(b.at("InputTensor"), ob);
+    const int threads = parallel_threads(outer * chunks);
+    const bool by_element = nest.inner.stride[kStat] == 0 && apart &&
+                            (threads == 1 || count >= 4 * size_t(threads) || count % size_t(threads) == 0);
     const bool fused = !training && nest.inner.stride[kStat] == 0 && nest.inner.stride[kX] == 1 &&
-                       nest.inner.stride[kY] == 1 && !overlap && !overlaps(b.at("InputTensor"), ob);
-    const bool finite = nest.inner.stride[kStat] == 0 ? split_sums<T, GradSums>(
-                                                            nest, dy, kX, x, kIn, kStat, count, add, finish,
-                                                            [&](int64_t task) {
-        if (fused) output(task);
-                                                            },
-                                                            &largest)
-        : serial_sums<GradSums>(d.InputTensor.Sizes, dy, dY.strides.data(), x, X.strides.data(), stat, count, add,
-                                finish);
-    if (!finite) return false;
-    if (!fused) parallel_for(outer * chunks, output);
+                       nest.inner.stride[kY] == 1 && apart;
+    bool finite;
+    if (by_element)
+        finite = element_sums<T, GradSums>(nest, dy, kX, x, kIn, kStat, count, add, finish, output, &largest);
+    else if (nest.inner.stride[kStat] == 0)
+        finite = split_sums<T, GradSums>(
+            nest, dy, kX, x, kIn, kStat, count, add, finish,
+            [&](int64_t task) {
+            if (fused) output(task);
+            },
+            &largest);
+    else
+        finite = serial_sums<GradSums>(d.InputTensor.Sizes, dy, dY.strides.data(), x, X.strides.data(), stat, count,
+                                       add, finish);
+    if (!finite || !exact) return false;
+    if (!fused && !by_element) parallel_for(outer * chunks, output);
     write_logical<T>(d.OutputScaleGradientTensor, b.at("OutputScaleGradientTensor"),
                      [&](uint64_t k) { return scale_gradient[k]; });
     write_logical<T>(d.OutputBiasGradientTensor, b.at("OutputBiasGradientTensor"),

@@ -19,10 +19,11 @@ namespace dmlref::reference::fast {
 // Y for every element; false, with nothing written, for other data types (the plain loop runs).
 bool batch_normalization(const DML_BATCH_NORMALIZATION_OPERATOR_DESC& d, const Bindings& b);
 
-// BATCH_NORMALIZATION_TRAINING's OutputTensor, OutputMeanTensor and OutputVarianceTensor; false, with
-// nothing written, for other data types, a NaN or an infinity in InputTensor, more than 4096
-// statistics elements, or 2^38 (FLOAT16: 2^22) elements or more per statistics element (the plain
-// loop runs).
+// BATCH_NORMALIZATION_TRAINING's OutputTensor, OutputMeanTensor and OutputVarianceTensor; false for
+// other data types, a NaN or an infinity in InputTensor, more than 4096 statistics elements, or 2^38
+// (FLOAT16: 2^22) elements or more per statistics element (the plain loop runs). Nothing is written
+// then, except that after a NaN or an infinity in InputTensor OutputTensor may hold some elements,
+// where its bytes meet no input's (the plain loop writes every element).
 bool batch_normalization_training(const DML_BATCH_NORMALIZATION_TRAINING_OPERATOR_DESC& d, const Bindings& b);
 
 // BATCH_NORMALIZATION_GRAD's three outputs; false for other data types, a NaN or an infinity in
