@@ -234,7 +234,10 @@
 //  H5. A run (half_run): the float32 stage on elements j to j + 7 (j + 8 <= n) where the run meets H1's
 //      ranges; the elements it leaves undecided and the last n % 8 take the float64 stage (steps 3 to 7,
 //      T3 and T4, G1 to G3; decide8's decision, step 8), and what that leaves, the plain element. Every
-//      decided value is the correct rounding of V, so which stage decides does not change the bits.
+//      decided value is the correct rounding of V, so which stage decides does not change the bits. The float64
+//      stage estimates eight left elements at once in four-lane registers (twofold8, gather8): per lane the same
+//      IEEE operations, in the same order, as the scalar estimate, estimate_training and estimate_training_grad,
+//      so the same y and w.
 //      test/test_fast_batch_normalization.cpp checks these constants in exact rationals, the float32
 //      estimates against MPFR, and counts the elements each stage decides.
 //  H6. BATCH_NORMALIZATION_GRAD (x = dY, Mean and Bias 0): the float32 stage decides from y = fl(S dY) alone,
@@ -2098,6 +2101,39 @@ DMLREF_F16C int64_t run_first_blocks(const F& f, int64_t n8, float W, uint16_t* 
 #endif
     return first_blocks(f, n8, W, out, blocks);
 }
+// The float64 stage (step H5) on up to eight elements at once: the FLOAT16 values of elements idx[0] to
+// idx[length - 1] of p as doubles, four to a register (exact; 0 from length on, lanes the caller ignores). The
+// estimates below perform, lane by lane, the same IEEE operations as estimate, estimate_training and
+// estimate_training_grad: the same y and w.
+#if defined(DMLREF_F16C_PATHS)
+DMLREF_F16C inline void gather8(const half* p, const int32_t* idx, int64_t length, __m256d& lo, __m256d& hi) {
+    alignas(16) uint16_t bits[8] = {};
+    for (int64_t k = 0; k < length; ++k) bits[k] = to_bits(p[idx[k]]);
+    const __m256 f = _mm256_cvtph_ps(_mm_load_si128(reinterpret_cast<const __m128i*>(bits)));
+    lo = _mm256_cvtps_pd(_mm256_castps256_ps128(f));
+    hi = _mm256_cvtps_pd(_mm256_extractf128_ps(f, 1));
+}
+DMLREF_F16C inline __m256d abs4(__m256d v) { return _mm256_andnot_pd(_mm256_set1_pd(-0.0), v); }
+// estimate (steps 3 to 7) and estimate_training (T3, T4: A > 0, no zero test) on four lanes.
+template <bool kTraining>
+DMLREF_F16C inline void estimate4(__m256d x, __m256d m, __m256d sr, __m256d bf, double A, __m256d& y, __m256d& w) {
+    const __m256d t = _mm256_mul_pd(sr, _mm256_sub_pd(x, m));
+    const __m256d yt = _mm256_add_pd(t, bf);
+    y = _mm256_add_pd(yt, _mm256_setzero_pd());
+    __m256d s = _mm256_add_pd(_mm256_mul_pd(abs4(t), _mm256_set1_pd(6 * 0x1p-53 * (1 + 0x1p-40))),
+                              _mm256_mul_pd(abs4(yt), _mm256_set1_pd(0x1p-52 * (1 + 0x1p-40))));
+    if constexpr (kTraining) {
+        s = _mm256_add_pd(_mm256_add_pd(s, _mm256_mul_pd(abs4(bf), _mm256_set1_pd(0x1p-53 * (1 + 0x1p-40)))),
+                          _mm256_set1_pd(A));
+        w = _mm256_add_pd(s, _mm256_set1_pd(0x1p-1072));
+    } else {
+        // w = t != 0 ? w0 : 0 (t NaN: w0)
+        w = _mm256_and_pd(_mm256_add_pd(s, _mm256_set1_pd(0x1p-1072)),
+                          _mm256_cmp_pd(t, _mm256_setzero_pd(), _CMP_NEQ_UQ));
+    }
+}
+#endif
+
 // The forward's and the training's y = fl(fl(S fl(x - m32)) + b32) (step H2).
 struct AffineY {
     const half* x;
@@ -2208,6 +2244,25 @@ template <bool kTraining, bool kFused> struct AffineHalf {
         if constexpr (kTraining) estimate_training(load(x[j]), m, sr, kFused ? b + load(f[j]) : b, A, y, w);
         else estimate(load(x[j]), m, sr, b, y, w);
     }
+    // twofold of elements idx[0] to idx[length - 1] (length <= 8) into y[0..7] and w[0..7].
+    DMLREF_F16C void twofold8(const int32_t* idx, int64_t length, double* y, double* w) const {
+        __m256d x0, x1, b0 = _mm256_set1_pd(b), b1 = b0;
+        gather8(x, idx, length, x0, x1);
+        if constexpr (kFused) {
+            __m256d f0, f1;
+            gather8(f, idx, length, f0, f1);
+            b0 = _mm256_add_pd(b0, f0);
+            b1 = _mm256_add_pd(b1, f1);
+        }
+        const __m256d mv = _mm256_set1_pd(m), sv = _mm256_set1_pd(sr);
+        __m256d y0, w0, y1, w1;
+        estimate4<kTraining>(x0, mv, sv, b0, A, y0, w0);
+        estimate4<kTraining>(x1, mv, sv, b1, A, y1, w1);
+        _mm256_storeu_pd(y, y0);
+        _mm256_storeu_pd(y + 4, y1);
+        _mm256_storeu_pd(w, w0);
+        _mm256_storeu_pd(w + 4, w1);
+    }
 };
 
 // The same for the training grad's OutputGradientTensor (steps H4 and G1 to G3).
@@ -2278,6 +2333,25 @@ struct TrainingGradHalf {
     void twofold(int64_t j, double& z, double& w) const {
         estimate_training_grad(load(dy[j]), load(x[j]), m, a, c, sr, z, w);
     }
+    // twofold of elements idx[0] to idx[length - 1] (length <= 8), as estimate_training_grad on four lanes.
+    DMLREF_F16C void twofold8(const int32_t* idx, int64_t length, double* zs, double* ws) const {
+        __m256d d[2], v[2];
+        gather8(dy, idx, length, d[0], d[1]);
+        gather8(x, idx, length, v[0], v[1]);
+        const __m256d K1 = _mm256_set1_pd(std::fabs(sr) * (0x1p-53 * (1 + 0x1p-40)));
+        const __m256d K2 = _mm256_set1_pd((std::fabs(sr) * std::fabs(a)) * (0x1p-53 * (1 + 0x1p-40)));
+        for (int i = 0; i < 2; ++i) {
+            const __m256d h = _mm256_sub_pd(d[i], _mm256_set1_pd(a));
+            const __m256d q = _mm256_mul_pd(_mm256_sub_pd(v[i], _mm256_set1_pd(m)), _mm256_set1_pd(c));
+            const __m256d g = _mm256_sub_pd(h, q);
+            const __m256d z = _mm256_mul_pd(_mm256_set1_pd(sr), g);
+            const __m256d G = _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(abs4(g), _mm256_set1_pd(7.0)), abs4(h)),
+                                            _mm256_mul_pd(abs4(q), _mm256_set1_pd(3.0)));
+            _mm256_storeu_pd(zs + 4 * i, _mm256_add_pd(z, _mm256_setzero_pd()));
+            _mm256_storeu_pd(ws + 4 * i,
+                             _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(G, K1), K2), _mm256_set1_pd(0x1p-1068)));
+        }
+    }
 };
 
 // The grad's OutputGradientTensor (x = dY, Mean and Bias 0; step H6): y = fl(S dY) rounded to FLOAT16 where no
@@ -2346,6 +2420,17 @@ struct GradHalf {
     }
 #endif
     void twofold(int64_t j, double& y, double& w) const { estimate(load(x[j]), 0.0, sr, 0.0, y, w); }
+    DMLREF_F16C void twofold8(const int32_t* idx, int64_t length, double* y, double* w) const {
+        __m256d x0, x1, y0, w0, y1, w1;
+        gather8(x, idx, length, x0, x1);
+        const __m256d zero = _mm256_setzero_pd(), sv = _mm256_set1_pd(sr);
+        estimate4<false>(x0, zero, sv, zero, 0.0, y0, w0);
+        estimate4<false>(x1, zero, sv, zero, 0.0, y1, w1);
+        _mm256_storeu_pd(y, y0);
+        _mm256_storeu_pd(y + 4, y1);
+        _mm256_storeu_pd(w, w0);
+        _mm256_storeu_pd(w + 4, w1);
+    }
 };
 
 // A run of n FLOAT16 elements in two stages (step H5): the float32 stage eight at a time (where the run
@@ -2399,11 +2484,7 @@ template <class E> DMLREF_F16C bool half_run(const E& run, int64_t n, half* __re
         alignas(32) double y[8], w[8];
         alignas(16) uint16_t h[8];
         const int64_t length = std::min<int64_t>(8, count - i);
-        for (int64_t k = 0; k < 8; ++k) {
-            y[k] = 0;
-            w[k] = std::numeric_limits<double>::quiet_NaN();  // padding: undecided
-            if (k < length) e.twofold(left[i + k], y[k], w[k]);
-        }
+        e.twofold8(left + i, length, y, w);  // lanes from length on: ignored
         __m128i mask;
         _mm_store_si128(reinterpret_cast<__m128i*>(h), decide8(_mm256_load_pd(y), _mm256_load_pd(w),
                                                                _mm256_load_pd(y + 4), _mm256_load_pd(w + 4), mask));
