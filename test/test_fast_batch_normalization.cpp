@@ -1338,10 +1338,12 @@ TEST_CASE("Batch normalization training grad fast path: FLOAT32's first stage, b
 // The training forward, Epsilon 0: channel 0 random, channel 1 X = +-2 in turn (mean 0, variance 4),
 // Scale 1/2 and Bias 1024 (V = 1024 +- 1/2: ties), channel 2 hard finite X; with and without a FusedAdd
 // (0 on channel 1, hard values with NaN and infinities on channel 2). Then Epsilon 2^20 with Scale 2^-24.
+// Runs of 4094 elements: the last six of each take the float64 stage whatever the float32 stage decides (on
+// this random channel step H9 may leave none).
 TEST_CASE("Batch normalization training fast path: FLOAT16 stages") {
     const WidthSubcases widths;
     std::mt19937_64 rng(2540);
-    const std::vector<uint32_t> in = {1, 3, 64, 64}, stat = {1, 3, 1, 1};
+    const std::vector<uint32_t> in = {1, 3, 46, 89}, stat = {1, 3, 1, 1};
     for (const int variant : {0, 1, 2}) {
         const bool fused = variant == 1;
         TRAINING d;
@@ -1371,6 +1373,58 @@ TEST_CASE("Batch normalization training fast path: FLOAT16 stages") {
         const Counted c = counted(reference::fast::batch_normalization_training_counts());
         if (variant == 2) CHECK(c.single == 0);
         else check_stages(c, fused ? "training with a FusedAdd" : "training");
+    }
+}
+
+// FLOAT16 values whose float32 estimate is a FLOAT16 midpoint while V lies just below it: Variance 4, Scale 3 and
+// Epsilon 2^-22 make P = 1.5 (1 + 2^-24)^(-1/2), 1.5 (1 - 2^-25) to within 2^-49, which rounds to S = 1.5 in
+// float32 (1.5 - P is 3/8 of the float spacing below 1.5). The forward (Mean and Bias 0) and the training grad
+// (X equal to Mean, so c = 0, and dY in pairs +-dY, so a = 0) then have t = z = 1.5 dY exactly, and with dY = +-(1024
+// + j) 2^(k - 10), j odd below 341 and k from -14 to 4, that is a FLOAT16 midpoint, V 2^-25 of it below in magnitude. Every float32 stage (H7
+// to H9) must leave every element: an interval that missed the float32 error would decide the midpoint's even
+// neighbour, the wrong one for half of them. The float64 stage decides them all (V is 2^28 double ulps off).
+// Element for element against the plain loop.
+TEST_CASE("Batch normalization fast path: FLOAT16 midpoints the float32 stages must leave, by hand") {
+    const WidthSubcases widths;
+    using TG = DML_BATCH_NORMALIZATION_TRAINING_GRAD_OPERATOR_DESC;
+    std::mt19937_64 rng(2620);
+    const std::vector<uint32_t> in = {1, 3, 64, 64}, stat = {1, 3, 1, 1};
+    auto midpoint_half = [&](bool negative) {
+        const double j = double(2 * (rng() % 170) + 1);
+        const int k = int(rng() % 19) - 14;  // 1.5 dY in FLOAT16's normal binade 2^k
+        return value_of<half>(std::ldexp(negative ? -(1024 + j) : 1024 + j, k - 10));
+    };
+    auto check = [](const Counted& c, const char* what) {
+        MESSAGE(std::string(what) << ": float32 stages " << c.single << ", float64 stage " << c.twofold << ", plain "
+                                  << c.plain);
+        if (!reference::fast::have_f16c()) return;
+        CHECK(c.single == 0);
+        CHECK(c.plain == 0);
+        CHECK(c.twofold == 3 * 4096);
+    };
+    {
+        const Operator op = make_op(DataType::FLOAT16, {in, {stat, stat, stat, stat}}, {}, 0x1p-22f, std::nullopt);
+        const BN& d = get<BN>(op.Desc);
+        const Buffers b = forward_half_buffers(d, [&](const std::string& name, int, size_t) {
+            if (name == "InputTensor") return midpoint_half(rng() % 2 != 0);
+            return value_of<half>(name == "VarianceTensor" ? 4.0 : name == "ScaleTensor" ? 3.0 : 0.0);
+        });
+        check_op_threads(op, b);
+        check(counted(reference::fast::batch_normalization_counts()), "forward");
+    }
+    {
+        const TG d = grad_half_desc<TG>(in, stat, 0x1p-22f);
+        half previous = value_of<half>(0.0);
+        const Buffers b = grad_half_buffers(d, [&](const std::string& name, int, size_t i) {
+            if (name == "InputGradientTensor") {
+                previous = i % 2 ? value_of<half>(-widen(previous)) : midpoint_half(rng() % 2 != 0);
+                return previous;
+            }
+            if (name == "InputTensor" || name == "MeanTensor") return value_of<half>(0.25);
+            return value_of<half>(name == "VarianceTensor" ? 4.0 : 3.0);
+        });
+        check_op_threads({OperatorType::BATCH_NORMALIZATION_TRAINING_GRAD, d}, b);
+        check(counted(reference::fast::batch_normalization_grad_counts()), "training grad");
     }
 }
 

@@ -236,7 +236,10 @@
 //  H5. A run (half_run): the float32 stage on elements j to j + 7 (j + 8 <= n) where the run meets H1's
 //      ranges; the elements it leaves undecided and the last n % 8 take the float64 stage (steps 3 to 7,
 //      T3 and T4, G1 to G3; decide8's decision, step 8), and what that leaves, the plain element. Every
-//      decided value is the correct rounding of V, so which stage decides does not change the bits.
+//      decided value is the correct rounding of V, so which stage decides does not change the bits. The float64
+//      stage estimates eight left elements at once in four-lane registers (twofold8, gather8): per lane the same
+//      IEEE operations, in the same order, as the scalar estimate, estimate_training and estimate_training_grad,
+//      so the same y and w.
 //      test/test_fast_batch_normalization.cpp checks these constants in exact rationals, the float32
 //      estimates against MPFR, and counts the elements each stage decides.
 //  H6. BATCH_NORMALIZATION_GRAD (x = dY, Mean and Bias 0): the float32 stage decides from y = fl(S dY) alone,
@@ -281,6 +284,35 @@
 //      the elements near a FLOAT16 rounding boundary or near 0 (y cancelling), where H7 leaves every block of eight
 //      holding a small |y|. test/test_fast_batch_normalization.cpp runs the FLOAT16 tests both ways (forcing H7) and
 //      plants zeros of both signs, FLOAT16 subnormals, midpoints, infinities and NaN in runs not a multiple of 16 long.
+//  H9. Where the machine has AVX-512, H8's stage with directed ends in place of y and w (AffineHalf::own16,
+//      TrainingGradHalf::own16): AVX-512's embedded rounding gives RD (toward -inf) and RU (toward +inf) per
+//      instruction, and RD(e) <= e <= RU(e) for every real e, underflow included (no floor for subnormal values).
+//      Forward and training: d = fl(x - m32) and t = fl(S d) as in H2 (to nearest), so |t - P (x - m32)| <= 3v (1 +
+//      2^-22) |t| (H2; t is 0 or normal, H1), and e = RU(|t| c) with the float c = 3v (1 + 2^-22) = 0x1.800006p-23
+//      is at least that. The forward's V is P (x - m32) + b exactly; the training's V = P (x - mu32) + (P (mu32 -
+//      mean) + b) + f, where |P (mu32 - mean)| <= |S| (1 + v (1 + 2^-26)) v |mu32| <= 2^-24 (1 + 2^-23) |S| |mu32|
+//      (H1), at most A = RU32(fl64(fl64(|S| |mu32|) 2^-24 (1 + 2^-22))) (|S| |mu32| is exact in float64, and (1 - u)
+//      (1 + 2^-22) >= 1 + 2^-23), raised to 2^-149 if smaller; bl = RD(b - A) and bh = RU(b + A) (the forward's:
+//      bl = bh = b). So V lies in [t - e + bl + f, t + e + bh + f] (f = 0 without a FusedAdd), and lo =
+//      RD(RD(t - e) + bl) <= V <= RU(RU(t + e) + bh) = hi (with a FusedAdd, RD(bl + f) and RU(bh + f) in place of
+//      bl and bh). Training grad: h, q, g = fl(h - q) and z = fl(S g) as in H4; |z - S g| <= v |S g| (z is 0 or
+//      normal), |S| |g - I| <= v (1 + 2^-22) |S| G (H4) and |S - P| |I| <= v (1 + 2^-26) |S| (|g| + |g - I|), so
+//      |z - V| <= v (1 + 2^-21) |S| (2 |g| + G) = v (1 + 2^-21) |S| (3 |g| + |h| + 3 |q| + |a32|); with |g| <= (1 +
+//      v)(|h| + |q|) that is at most v (1 + 2^-20) |S| (4 |h| + 6 |q| + |a32|). e = RU(RU(RU(|h| C1) + RU(|q| C2)) +
+//      Ka) with the run's C1 = RU32(|S| 2^-22 (1 + 2^-20)) and C2 = RU32(|S| 1.5 2^-22 (1 + 2^-20)) (products exact
+//      in float64) and Ka = RU32(fl64(fl64(|S| |a32|) 2^-24 (1 + 2^-19))) ((1 - u)(1 + 2^-19) >= 1 + 2^-20) is at
+//      least that: lo = RD(z - e) <= V <= RU(z + e) = hi. The decision is H3's on lo and hi: both rounded to
+//      FLOAT16 by VCVTPS2PH, and where the bits agree, every real between them, V among them, rounds to those bits.
+//      Zeros: bits of -0 need hi <= 0, and hi is never -0 (RU gives -0 only for a sum of two -0, and e, a rounded
+//      sum and product of values >= +0, is never -0, so RU(t + e) and RU(z + e) are not), so hi < 0 and V < 0,
+//      whose rounding to -0 is the golden's; bits of +0 need lo >= 0, so V >= 0, and V = 0 is the plain loop's +0.
+//      A lane decides only where e < 2^100 (false for a NaN or an infinite x, dY, X or Mean, which make t or h and
+//      q, so e, infinite or NaN), and with a FusedAdd where RD(bl + f) < RU(bh + f), which holds for every finite f
+//      (bl < bh, as A > 0) and fails for an infinite or NaN one; the forward and the training take the stage only
+//      where b is finite (otherwise H7). Then lo and hi are finite (H1's ranges bound t, z and the constants). Per
+//      element, two (forward, training) and seven (training grad) fewer float32 operations than H8; the interval
+//      is about as wide (3v |t| against 4v (|t| + |y|)). test/test_fast_batch_normalization.cpp runs H8's tests on
+//      it and puts t exactly on FLOAT16 midpoints with V half a float ulp below them (S rounded up to 1.5).
 //
 // The exact sums (T1's sum X and sum X^2, the grads' sum dY and sum dY X) where the statistics are constant
 // along the inner run of the layout below: by extraction (Rump, Ogita and Oishi's ExtractVector, on
@@ -2041,19 +2073,16 @@ DMLREF_F16C inline bool store_decided8(__m256 y, float W, uint16_t* out) {
     return _mm_movemask_epi8(same) != 0xffff;
 }
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
-// Step H8's decision of sixteen estimates y, each with its own width w: the FLOAT16 bits of fl(y - w) where
-// fl(y + w) has the same ones, undecided_bits otherwise, stored to out + j; the undecided elements' indices
-// (j + lane) appended to left from count. Lanes with w not below 2^100 (NaN included) get two different
-// bits: undecided. Returns the new count.
-DMLREF_AVX512 inline int64_t store_decided_own16(__m512 y, __m512 w, uint16_t* out, int64_t j, int32_t* left,
-                                                 int64_t count) {
+// Step H9's decision of sixteen elements' ends lo <= V <= hi: the FLOAT16 bits of lo where hi has the same ones
+// and the lane is in `finite`, undecided_bits otherwise, stored to out + j; the undecided elements' indices
+// (j + lane) appended to left from count. Lanes outside `finite` get two different bits: undecided. Returns the
+// new count.
+DMLREF_AVX512 inline int64_t store_decided_ends16(__m512 lo_end, __m512 hi_end, __mmask16 finite, uint16_t* out,
+                                                  int64_t j, int32_t* left, int64_t count) {
     const __m256i none = _mm256_set1_epi16(int16_t(undecided_bits<half>()));
     const __m256i other = _mm256_set1_epi16(int16_t(undecided_bits<half>() + 1));
-    const __mmask16 finite = _mm512_cmp_ps_mask(w, _mm512_set1_ps(0x1p100f), _CMP_LT_OQ);
-    const __m256i lo = _mm512_mask_cvtps_ph(none, finite, _mm512_sub_ps(y, w),
-                                            _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-    const __m256i hi = _mm512_mask_cvtps_ph(other, finite, _mm512_add_ps(y, w),
-                                            _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+    const __m256i lo = _mm512_mask_cvtps_ph(none, finite, lo_end, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+    const __m256i hi = _mm512_mask_cvtps_ph(other, finite, hi_end, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
     const __m256i same = _mm256_cmpeq_epi16(lo, hi);
     _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + j), _mm256_blendv_epi8(none, lo, same));
     // Two mask bits per element.
@@ -2062,6 +2091,19 @@ DMLREF_AVX512 inline int64_t store_decided_own16(__m512 y, __m512 w, uint16_t* o
         bits &= bits - 1;
     }
     return count;
+}
+// Step H9's directed roundings (AVX-512's embedded rounding: the rounding is the instruction's, not MXCSR's; the
+// vector forms masked with every lane on, as above).
+constexpr int kDown = _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC, kUp = _MM_FROUND_TO_POS_INF | _MM_FROUND_NO_EXC;
+// RU32(v) for a double v, and RD32(a + b), RU32(a + b) for floats.
+DMLREF_AVX512 inline float up32(double v) {
+    return _mm_cvtss_f32(_mm_cvt_roundsd_ss(_mm_setzero_ps(), _mm_set_sd(v), kUp));
+}
+DMLREF_AVX512 inline float add_down(float a, float b) {
+    return _mm_cvtss_f32(_mm_add_round_ss(_mm_set_ss(a), _mm_set_ss(b), kDown));
+}
+DMLREF_AVX512 inline float add_up(float a, float b) {
+    return _mm_cvtss_f32(_mm_add_round_ss(_mm_set_ss(a), _mm_set_ss(b), kUp));
 }
 
 DMLREF_AVX512 inline uint32_t store_decided16(__m512 y, float W, uint16_t* out) {
@@ -2113,6 +2155,39 @@ DMLREF_F16C int64_t run_first_blocks(const F& f, int64_t n8, float W, uint16_t* 
 #endif
     return first_blocks(f, n8, W, out, blocks);
 }
+// The float64 stage (step H5) on up to eight elements at once: the FLOAT16 values of elements idx[0] to
+// idx[length - 1] of p as doubles, four to a register (exact; 0 from length on, lanes the caller ignores). The
+// estimates below perform, lane by lane, the same IEEE operations as estimate, estimate_training and
+// estimate_training_grad: the same y and w.
+#if defined(DMLREF_F16C_PATHS)
+DMLREF_F16C inline void gather8(const half* p, const int32_t* idx, int64_t length, __m256d& lo, __m256d& hi) {
+    alignas(16) uint16_t bits[8] = {};
+    for (int64_t k = 0; k < length; ++k) bits[k] = to_bits(p[idx[k]]);
+    const __m256 f = _mm256_cvtph_ps(_mm_load_si128(reinterpret_cast<const __m128i*>(bits)));
+    lo = _mm256_cvtps_pd(_mm256_castps256_ps128(f));
+    hi = _mm256_cvtps_pd(_mm256_extractf128_ps(f, 1));
+}
+DMLREF_F16C inline __m256d abs4(__m256d v) { return _mm256_andnot_pd(_mm256_set1_pd(-0.0), v); }
+// estimate (steps 3 to 7) and estimate_training (T3, T4: A > 0, no zero test) on four lanes.
+template <bool kTraining>
+DMLREF_F16C inline void estimate4(__m256d x, __m256d m, __m256d sr, __m256d bf, double A, __m256d& y, __m256d& w) {
+    const __m256d t = _mm256_mul_pd(sr, _mm256_sub_pd(x, m));
+    const __m256d yt = _mm256_add_pd(t, bf);
+    y = _mm256_add_pd(yt, _mm256_setzero_pd());
+    __m256d s = _mm256_add_pd(_mm256_mul_pd(abs4(t), _mm256_set1_pd(6 * 0x1p-53 * (1 + 0x1p-40))),
+                              _mm256_mul_pd(abs4(yt), _mm256_set1_pd(0x1p-52 * (1 + 0x1p-40))));
+    if constexpr (kTraining) {
+        s = _mm256_add_pd(_mm256_add_pd(s, _mm256_mul_pd(abs4(bf), _mm256_set1_pd(0x1p-53 * (1 + 0x1p-40)))),
+                          _mm256_set1_pd(A));
+        w = _mm256_add_pd(s, _mm256_set1_pd(0x1p-1072));
+    } else {
+        // w = t != 0 ? w0 : 0 (t NaN: w0)
+        w = _mm256_and_pd(_mm256_add_pd(s, _mm256_set1_pd(0x1p-1072)),
+                          _mm256_cmp_pd(t, _mm256_setzero_pd(), _CMP_NEQ_UQ));
+    }
+}
+#endif
+
 // The forward's and the training's y = fl(fl(S fl(x - m32)) + b32) (step H2).
 struct AffineY {
     const half* x;
@@ -2181,21 +2256,40 @@ template <bool kTraining, bool kFused> struct AffineHalf {
         return run_first_blocks(AffineY{x, m32, S, b32}, n8, W, out, blocks);
     }
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
-    // Step H8: single's y and w and decide8f's test on elements 0 to n16 - 1 (n16 a multiple of 16), sixteen at a
-    // time; the undecided ones' indices appended to left from count. Returns the new count.
+    // Step H9 (where own() holds): t = fl(S fl(x - m32)), e = RU(|t| c) with c = 3v (1 + 2^-22), the ends lo =
+    // RD(RD(t - e) + bl) and hi = RU(RU(t + e) + bh) (with a FusedAdd, RD(bl + f) and RU(bh + f) in place of bl and
+    // bh), and store_decided_ends16's decision, on elements 0 to n16 - 1 (n16 a multiple of 16), sixteen at a time;
+    // the undecided ones' indices appended to left from count. Returns the new count.
+    bool own() const { return std::isfinite(b32); }
     DMLREF_AVX512 int64_t own16(int64_t n16, uint16_t* out, int32_t* left, int64_t count) const {
-        const __m512 Sv = _mm512_set1_ps(S), mv = _mm512_set1_ps(m32), bv = _mm512_set1_ps(b32);
-        const __m512 four = _mm512_set1_ps(kFour), Kv = _mm512_set1_ps(K);
+        // [bl, bh] holds b + P (mu32 - mean) (the training; the forward's is b): A = RU32(fl64(fl64(|S| |mu32|) 2^-24
+        // (1 + 2^-22))), at least 2^-149, bl = RD32(b32 - A), bh = RU32(b32 + A).
+        float bl = b32, bh = b32;
+        if constexpr (kTraining) {
+            const float A = std::max(up32((std::fabs(double(S)) * std::fabs(double(m32))) * (0x1p-24 * (1 + 0x1p-22))),
+                                     0x1p-149f);
+            bl = add_down(b32, -A);
+            bh = add_up(b32, A);
+        }
+        const __m512 Sv = _mm512_set1_ps(S), mv = _mm512_set1_ps(m32), blv = _mm512_set1_ps(bl),
+                     bhv = _mm512_set1_ps(bh);
+        const __m512 c = _mm512_set1_ps(0x1.800006p-23f), big = _mm512_set1_ps(0x1p100f);
         const half *const xp = x, *const fp = f;  // kept in registers across the stores
         for (int64_t j = 0; j < n16; j += 16) {
             const __m512 t = _mm512_mul_ps(Sv, _mm512_sub_ps(load16(xp + j), mv));
-            __m512 bf = bv;
-            if constexpr (kFused) bf = _mm512_add_ps(bf, load16(fp + j));
-            const __m512 y = _mm512_add_ps(t, bf);
-            __m512 e = _mm512_add_ps(_mm512_abs_ps(t), _mm512_abs_ps(y));
-            if constexpr (kFused) e = _mm512_add_ps(e, _mm512_abs_ps(bf));
-            const __m512 w = _mm512_add_ps(_mm512_mul_ps(e, four), Kv);
-            count = store_decided_own16(y, w, out, j, left, count);
+            const __m512 e = _mm512_maskz_mul_round_ps(0xffff, _mm512_abs_ps(t), c, kUp);
+            __mmask16 finite = _mm512_cmp_ps_mask(e, big, _CMP_LT_OQ);
+            __m512 fl = blv, fh = bhv;
+            if constexpr (kFused) {
+                const __m512 fv = load16(fp + j);
+                fl = _mm512_maskz_add_round_ps(0xffff, blv, fv, kDown);
+                fh = _mm512_maskz_add_round_ps(0xffff, bhv, fv, kUp);
+                finite &= _mm512_cmp_ps_mask(fl, fh, _CMP_LT_OQ);
+            }
+            const __m512 lo = _mm512_maskz_add_round_ps(0xffff, _mm512_maskz_sub_round_ps(0xffff, t, e, kDown), fl,
+                                                        kDown);
+            const __m512 hi = _mm512_maskz_add_round_ps(0xffff, _mm512_maskz_add_round_ps(0xffff, t, e, kUp), fh, kUp);
+            count = store_decided_ends16(lo, hi, finite, out, j, left, count);
         }
         return count;
     }
@@ -2203,6 +2297,25 @@ template <bool kTraining, bool kFused> struct AffineHalf {
     void twofold(int64_t j, double& y, double& w) const {
         if constexpr (kTraining) estimate_training(load(x[j]), m, sr, kFused ? b + load(f[j]) : b, A, y, w);
         else estimate(load(x[j]), m, sr, b, y, w);
+    }
+    // twofold of elements idx[0] to idx[length - 1] (length <= 8) into y[0..7] and w[0..7].
+    DMLREF_F16C void twofold8(const int32_t* idx, int64_t length, double* y, double* w) const {
+        __m256d x0, x1, b0 = _mm256_set1_pd(b), b1 = b0;
+        gather8(x, idx, length, x0, x1);
+        if constexpr (kFused) {
+            __m256d f0, f1;
+            gather8(f, idx, length, f0, f1);
+            b0 = _mm256_add_pd(b0, f0);
+            b1 = _mm256_add_pd(b1, f1);
+        }
+        const __m256d mv = _mm256_set1_pd(m), sv = _mm256_set1_pd(sr);
+        __m256d y0, w0, y1, w1;
+        estimate4<kTraining>(x0, mv, sv, b0, A, y0, w0);
+        estimate4<kTraining>(x1, mv, sv, b1, A, y1, w1);
+        _mm256_storeu_pd(y, y0);
+        _mm256_storeu_pd(y + 4, y1);
+        _mm256_storeu_pd(w, w0);
+        _mm256_storeu_pd(w + 4, w1);
     }
 };
 
@@ -2243,30 +2356,55 @@ struct TrainingGradHalf {
         return run_first_blocks(TrainingGradZ{dy, x, m32, a32, c32, S}, n8, W, out, blocks);
     }
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
-    // Step H8 for the training grad: single's z and w (step H4) and decide8f's test, sixteen at a time, as
-    // AffineHalf::own16.
+    // Step H9 for the training grad: z as single's, e = RU(RU(RU(|h| C1) + RU(|q| C2)) + Ka) with the run's C1 =
+    // RU32(4v (1 + 2^-20) |S|), C2 = RU32(6v (1 + 2^-20) |S|) and Ka = RU32(fl64(fl64(|S| |a32|) 2^-24 (1 + 2^-19))),
+    // the ends RD(z - e) and RU(z + e), and store_decided_ends16's decision, sixteen at a time, as AffineHalf::own16.
+    bool own() const { return true; }
     DMLREF_AVX512 int64_t own16(int64_t n16, uint16_t* out, int32_t* left, int64_t count) const {
+        const double Sd = std::fabs(double(S));
         const __m512 av = _mm512_set1_ps(a32), mv = _mm512_set1_ps(m32), cv = _mm512_set1_ps(c32);
-        const __m512 Sv = _mm512_set1_ps(S), Sm = _mm512_set1_ps(std::fabs(S)), am = _mm512_set1_ps(std::fabs(a32));
-        const __m512 three = _mm512_set1_ps(3.0f), two = _mm512_set1_ps(kTwo), floor = _mm512_set1_ps(kFloor);
+        const __m512 Sv = _mm512_set1_ps(S), big = _mm512_set1_ps(0x1p100f);
+        const __m512 C1 = _mm512_set1_ps(up32(Sd * (0x1p-22 * (1 + 0x1p-20)))),
+                     C2 = _mm512_set1_ps(up32(Sd * (0x1.8p-22 * (1 + 0x1p-20)))),
+                     Ka = _mm512_set1_ps(up32((Sd * std::fabs(double(a32))) * (0x1p-24 * (1 + 0x1p-19))));
         const half *const dp = dy, *const xp = x;  // kept in registers across the stores
         for (int64_t j = 0; j < n16; j += 16) {
             const __m512 h = _mm512_sub_ps(load16(dp + j), av);
             const __m512 q = _mm512_mul_ps(_mm512_sub_ps(load16(xp + j), mv), cv);
-            const __m512 g = _mm512_sub_ps(h, q);
-            const __m512 z = _mm512_mul_ps(Sv, g);
-            const __m512 G = _mm512_add_ps(_mm512_add_ps(_mm512_add_ps(_mm512_abs_ps(g), _mm512_abs_ps(h)),
-                                                         _mm512_mul_ps(three, _mm512_abs_ps(q))),
-                                           am);
-            const __m512 e = _mm512_add_ps(_mm512_mul_ps(Sm, G), _mm512_add_ps(_mm512_abs_ps(z), _mm512_abs_ps(z)));
-            const __m512 w = _mm512_add_ps(_mm512_mul_ps(e, two), floor);
-            count = store_decided_own16(z, w, out, j, left, count);
+            const __m512 z = _mm512_mul_ps(Sv, _mm512_sub_ps(h, q));
+            const __m512 e = _mm512_maskz_add_round_ps(
+                0xffff,
+                _mm512_maskz_add_round_ps(0xffff, _mm512_maskz_mul_round_ps(0xffff, _mm512_abs_ps(h), C1, kUp),
+                                          _mm512_maskz_mul_round_ps(0xffff, _mm512_abs_ps(q), C2, kUp), kUp),
+                Ka, kUp);
+            const __mmask16 finite = _mm512_cmp_ps_mask(e, big, _CMP_LT_OQ);
+            count = store_decided_ends16(_mm512_maskz_sub_round_ps(0xffff, z, e, kDown),
+                                         _mm512_maskz_add_round_ps(0xffff, z, e, kUp), finite, out, j, left, count);
         }
         return count;
     }
 #endif
     void twofold(int64_t j, double& z, double& w) const {
         estimate_training_grad(load(dy[j]), load(x[j]), m, a, c, sr, z, w);
+    }
+    // twofold of elements idx[0] to idx[length - 1] (length <= 8), as estimate_training_grad on four lanes.
+    DMLREF_F16C void twofold8(const int32_t* idx, int64_t length, double* zs, double* ws) const {
+        __m256d d[2], v[2];
+        gather8(dy, idx, length, d[0], d[1]);
+        gather8(x, idx, length, v[0], v[1]);
+        const __m256d K1 = _mm256_set1_pd(std::fabs(sr) * (0x1p-53 * (1 + 0x1p-40)));
+        const __m256d K2 = _mm256_set1_pd((std::fabs(sr) * std::fabs(a)) * (0x1p-53 * (1 + 0x1p-40)));
+        for (int i = 0; i < 2; ++i) {
+            const __m256d h = _mm256_sub_pd(d[i], _mm256_set1_pd(a));
+            const __m256d q = _mm256_mul_pd(_mm256_sub_pd(v[i], _mm256_set1_pd(m)), _mm256_set1_pd(c));
+            const __m256d g = _mm256_sub_pd(h, q);
+            const __m256d z = _mm256_mul_pd(_mm256_set1_pd(sr), g);
+            const __m256d G = _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(abs4(g), _mm256_set1_pd(7.0)), abs4(h)),
+                                            _mm256_mul_pd(abs4(q), _mm256_set1_pd(3.0)));
+            _mm256_storeu_pd(zs + 4 * i, _mm256_add_pd(z, _mm256_setzero_pd()));
+            _mm256_storeu_pd(ws + 4 * i,
+                             _mm256_add_pd(_mm256_add_pd(_mm256_mul_pd(G, K1), K2), _mm256_set1_pd(0x1p-1068)));
+        }
     }
 };
 
@@ -2336,6 +2474,17 @@ struct GradHalf {
     }
 #endif
     void twofold(int64_t j, double& y, double& w) const { estimate(load(x[j]), 0.0, sr, 0.0, y, w); }
+    DMLREF_F16C void twofold8(const int32_t* idx, int64_t length, double* y, double* w) const {
+        __m256d x0, x1, y0, w0, y1, w1;
+        gather8(x, idx, length, x0, x1);
+        const __m256d zero = _mm256_setzero_pd(), sv = _mm256_set1_pd(sr);
+        estimate4<false>(x0, zero, sv, zero, 0.0, y0, w0);
+        estimate4<false>(x1, zero, sv, zero, 0.0, y1, w1);
+        _mm256_storeu_pd(y, y0);
+        _mm256_storeu_pd(y + 4, y1);
+        _mm256_storeu_pd(w, w0);
+        _mm256_storeu_pd(w + 4, w1);
+    }
 };
 
 // A run of n FLOAT16 elements in two stages (step H5): the float32 stage eight at a time (where the run
@@ -2355,9 +2504,9 @@ template <class E> DMLREF_F16C bool half_run(const E& run, int64_t n, half* __re
         const int64_t n8 = n & ~int64_t(7);
         int64_t j8 = 0;  // where the blocks of eight start
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
-        // Step H8 with AVX-512: every element its own w, sixteen at a time, in place of step H7.
+        // Step H9 with AVX-512: every element its own directed ends, sixteen at a time, in place of step H7.
         if constexpr (requires { e.own16(n8, out, left, count); })
-            if (have_avx512() && !chunk_width_forced.load(std::memory_order_relaxed)) {
+            if (have_avx512() && !chunk_width_forced.load(std::memory_order_relaxed) && e.own()) {
                 j8 = n & ~int64_t(15);
                 count = e.own16(j8, out, left, 0);
             }
@@ -2389,11 +2538,7 @@ template <class E> DMLREF_F16C bool half_run(const E& run, int64_t n, half* __re
         alignas(32) double y[8], w[8];
         alignas(16) uint16_t h[8];
         const int64_t length = std::min<int64_t>(8, count - i);
-        for (int64_t k = 0; k < 8; ++k) {
-            y[k] = 0;
-            w[k] = std::numeric_limits<double>::quiet_NaN();  // padding: undecided
-            if (k < length) e.twofold(left[i + k], y[k], w[k]);
-        }
+        e.twofold8(left + i, length, y, w);  // lanes from length on: ignored
         __m128i mask;
         _mm_store_si128(reinterpret_cast<__m128i*>(h), decide8(_mm256_load_pd(y), _mm256_load_pd(w),
                                                                _mm256_load_pd(y + 4), _mm256_load_pd(w + 4), mask));
