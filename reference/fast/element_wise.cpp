@@ -292,9 +292,11 @@ bool unary_map(const TensorView& Y, const TensorView& A, size_t ys, size_t as, U
 // and stays in the L1 or L2 cache), or, for blocks of more than one element, P's elements for
 // kStaged of Y's expanded into a buffer. An AVX-512 kernel's walk (RepeatRun) takes a whole piece
 // of a period in one call, its vector stores aligned to Y's cache lines (and non-temporal where Y
-// is streamed: no staging); the other kernels are called on pieces of at least kStaged elements
-// (or a period's worth, past the first), cut at Y's 64-byte boundaries. Each element of Y is
-// op(F's element i, P's element for i) either way: the kernels' bits, in any cut.
+// is streamed: no staging); the other kernels are called on stretches of up to a period and
+// kStaged elements (kStaged where Y is streamed or P expanded), each but a piece's first starting
+// on one of Y's 64-byte boundaries. Each element of Y is op(F's element i, P's element for i)
+// either way: the kernels' bits, in any cut. The stream decision (streamed.hpp) counts P's bytes
+// once: a row of 4096 is not 16M elements read.
 
 struct Repeat {
     int64_t n = 1;       // Y's elements
