@@ -130,12 +130,13 @@ constexpr int kMaxCalls = 1000;
 constexpr uint32_t kFlat = 1u << 24;  // 16M elements for the element-wise operators
 
 // A binary element-wise operator on 16M elements; with `broadcast`, B is one 4096-element row read
-// with a zero stride into 4096 x 4096.
-template <class Desc> Config binary(DataType t, bool broadcast = false) {
+// with a zero stride into 4096 x 4096; with `column` too, one 4096-element column (strides {1, 0}:
+// element r for all of row r).
+template <class Desc> Config binary(DataType t, bool broadcast = false, bool column = false) {
     Desc d;
     d.ATensor = d.OutputTensor = desc(t, {4096, 4096});
     d.BTensor = desc(t, {4096, 4096});
-    if (broadcast) d.BTensor.Strides = std::vector<uint32_t>{0, 1};
+    if (broadcast) d.BTensor.Strides = column ? std::vector<uint32_t>{1, 0} : std::vector<uint32_t>{0, 1};
     return Config{{Desc::kType, d}};
 }
 
@@ -178,6 +179,7 @@ std::map<std::string, std::function<Config(DataType)>> configs() {
     std::map<std::string, std::function<Config(DataType)>> m;
     m["add"] = [](DataType t) { return binary<DML_ELEMENT_WISE_ADD_OPERATOR_DESC>(t); };
     m["add_broadcast"] = [](DataType t) { return binary<DML_ELEMENT_WISE_ADD_OPERATOR_DESC>(t, true); };
+    m["add_broadcast_column"] = [](DataType t) { return binary<DML_ELEMENT_WISE_ADD_OPERATOR_DESC>(t, true, true); };
     m["subtract"] = [](DataType t) { return binary<DML_ELEMENT_WISE_SUBTRACT_OPERATOR_DESC>(t); };
     m["multiply"] = [](DataType t) { return binary<DML_ELEMENT_WISE_MULTIPLY_OPERATOR_DESC>(t); };
     m["divide"] = [](DataType t) { return binary<DML_ELEMENT_WISE_DIVIDE_OPERATOR_DESC>(t); };

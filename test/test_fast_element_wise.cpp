@@ -23,6 +23,7 @@
 #include "dmlref/descs/element_wise_logic.hpp"
 
 #include <algorithm>
+#include <array>
 #include <bit>
 #include <cstring>
 #if defined(__x86_64__) && defined(__GNUC__)
@@ -30,6 +31,7 @@
 #endif
 #include <limits>
 #include <random>
+#include <span>
 #include <sstream>
 #include <type_traits>
 
@@ -836,6 +838,173 @@ TEST_CASE("Element-wise fast paths = plain loop with streamed outputs (packed, a
         const auto& d = desc_of<DML_ELEMENT_WISE_LOGICAL_LESS_THAN_OPERATOR_DESC>(op);
         check_op(op, make_buffers<int8_t>(rng, {{"ATensor", &d.ATensor}, {"BTensor", &d.BTensor}},
                                           {{"OutputTensor", &d.OutputTensor}}));
+    });
+}
+
+// ---- One input broadcast over the other (fast::repeat_map) --------------------------------------
+
+// Bits for the broadcast tests: FLOAT32 float_bits (NaN payloads, signed zeros, infinities,
+// subnormals, sums that round), FLOAT16 the hard halves or any 16 bits, integers any bits or small
+// values (wrapping sums and products).
+template <class T> void fill_bits(std::mt19937_64& rng, std::vector<std::byte>& bytes) {
+    const size_t count = bytes.size() / sizeof(T);
+    for (size_t i = 0; i < count; ++i) {
+        if constexpr (std::is_same_v<T, float>) {
+            const uint32_t v = float_bits(rng);
+            std::memcpy(bytes.data() + i * 4, &v, 4);
+        } else if constexpr (std::is_same_v<T, half>) {
+            const uint64_t r = rng();
+            const uint16_t v = r % 3 == 0 ? kHardHalves[(r >> 8) % std::size(kHardHalves)] : uint16_t(r >> 16);
+            std::memcpy(bytes.data() + i * 2, &v, 2);
+        } else {
+            const T v = hard_element<T>(rng);
+            std::memcpy(bytes.data() + i * sizeof(T), &v, sizeof(T));
+        }
+    }
+}
+
+// D over T operands (output type `out`, packed) of `sizes`, A's and B's strides given: the plain
+// loop against the fast paths on one thread and three, every byte of every buffer compared. The
+// output is bound `shift` bytes into its buffer (its first element anywhere in a 64-byte block);
+// in_place binds it to A's bytes (A packed as the output), as an operator computing in place.
+template <class D, class T>
+void check_broadcast(DataType out, const std::vector<uint32_t>& sizes, const std::vector<uint32_t>& a_strides,
+                     const std::vector<uint32_t>& b_strides, size_t shift, bool in_place = false) {
+    std::mt19937_64 rng = rng_for<T>(3500 + uint64_t(D::kType) + sizes.back() + shift);
+    const Operator op = binary_op<D>(data_type_of<T>(), out, sizes, a_strides, b_strides, {});
+    const D& d = desc_of<D>(op);
+    {
+        const Diagnostics v = validate(op);
+        REQUIRE_FALSE(v.has_errors());
+    }
+    const size_t y_bytes = buffer_size(d.OutputTensor);
+    std::vector<std::byte> a(buffer_size(d.ATensor) + (in_place ? shift : 0)), b(buffer_size(d.BTensor));
+    std::vector<std::byte> y(y_bytes + shift + 64, std::byte{0x5a});
+    fill_bits<T>(rng, a);
+    fill_bits<T>(rng, b);
+    auto run = [&](bool fast, int threads) {
+        std::vector<std::byte> ra = a, rb = b, ry = y;
+        reference::set_fast_paths_enabled(fast);
+        reference::set_fast_path_threads(threads);
+        Bindings bindings;
+        bindings.bind("BTensor", rb);
+        if (in_place) {
+            const std::span<std::byte> both = std::span<std::byte>(ra).subspan(shift);
+            bindings.bind("ATensor", both);
+            bindings.bind("OutputTensor", both);
+        } else {
+            bindings.bind("ATensor", ra);
+            bindings.bind("OutputTensor", std::span<std::byte>(ry).subspan(shift, y_bytes));
+        }
+        evaluate(op, bindings);
+        reference::set_fast_paths_enabled(true);
+        reference::set_fast_path_threads(0);
+        return std::array<std::vector<std::byte>, 3>{std::move(ra), std::move(rb), std::move(ry)};
+    };
+    const auto plain = run(false, 1);
+    for (const int threads : {1, 3}) {
+        const auto fast = run(true, threads);
+        for (size_t k = 0; k < 3; ++k) {
+            size_t at = 0;
+            while (at < plain[k].size() && plain[k][at] == fast[k][at]) ++at;
+            INFO("threads " << threads << ", buffer "
+                            << "ABY"[k] << ", first difference at byte " << at << " of " << plain[k].size());
+            CHECK(at == plain[k].size());
+        }
+    }
+}
+
+// The broadcast shapes a backend sends, each long enough for several pieces of fast::kRunElements
+// (pieces that start in the middle of a row or of a block): rows of many lengths (shorter than a
+// vector, not a multiple of one, longer than a piece) broadcast as B and as A, columns, a channel's
+// value over its image, scalars, a row of two dimensions, dimensions of size 1 among them, and a
+// shape whose B does not repeat (the runs take it); the output at several offsets from a 64-byte
+// boundary, and in place over A.
+template <class D, class T> void check_broadcast_shapes(DataType out, bool in_place) {
+    const uint32_t target = 40000;  // elements: three pieces of kRunElements and more
+    struct Shape {
+        std::vector<uint32_t> sizes, a, b;
+    };
+    std::vector<Shape> shapes;
+    for (const uint32_t length : {1u, 2u, 3u, 5u, 31u, 64u, 65u, 100u, 1000u, 4096u, 20000u}) {
+        const uint32_t rows = std::max(2u, target / length);
+        shapes.push_back({{rows, length}, {}, {0, 1}});  // a row as B
+        shapes.push_back({{rows, length}, {0, 1}, {}});  // a row as A
+        shapes.push_back({{rows, length}, {}, {1, 0}});  // a column as B (rows elements, each over a row)
+    }
+    shapes.push_back({{3, 16, 9, 100}, {}, {0, 1, 0, 0}});  // a channel's value over its image, as B
+    shapes.push_back({{2, 3, 5, 1400}, {0, 1, 0, 0}, {}});  // the same as A
+    shapes.push_back({{200, 210}, {}, {0, 0}});             // a scalar as B
+    shapes.push_back({{200, 210}, {0, 0}, {}});             // a scalar as A
+    shapes.push_back({{7, 1, 90, 70}, {}, {0, 9, 70, 1}});  // a row of two dimensions, a size-1 one among them
+    shapes.push_back({{40, 5, 200}, {}, {200, 0, 1}});      // B does not repeat: the runs
+    auto text = [](const std::vector<uint32_t>& v) {
+        std::ostringstream o;
+        o << '{';
+        for (uint32_t x : v) o << ' ' << x;
+        o << " }";
+        return o.str();
+    };
+    size_t k = 0;
+    for (const Shape& s : shapes) {
+        if (in_place && !s.a.empty()) continue;  // in place over a packed A only
+        const size_t shift = (k++ * 12) % 64;    // bytes: not a multiple of 8 for some, declined
+        INFO("sizes " << text(s.sizes) << ", A strides " << text(s.a) << ", B strides " << text(s.b) << ", shift "
+                      << shift << (in_place ? ", in place" : ""));
+        check_broadcast<D, T>(out, s.sizes, s.a, s.b, shift, in_place);
+    }
+}
+
+TEST_CASE("Integer fast paths = plain loop on a broadcast input: rows, columns, channels, scalars, as A or B") {
+    at_each_isa([&] {
+        using namespace dmlref;
+        check_broadcast_shapes<DML_ELEMENT_WISE_ADD_OPERATOR_DESC, int8_t>(DataType::INT8, false);
+        check_broadcast_shapes<DML_ELEMENT_WISE_ADD_OPERATOR_DESC, int8_t>(DataType::INT8, true);
+        check_broadcast_shapes<DML_ELEMENT_WISE_LOGICAL_LESS_THAN_OPERATOR_DESC, int8_t>(DataType::UINT8, false);
+        if (sanitizer_tier()) return;
+        check_broadcast_shapes<DML_ELEMENT_WISE_SUBTRACT_OPERATOR_DESC, uint8_t>(DataType::UINT8, false);
+        check_broadcast_shapes<DML_ELEMENT_WISE_MULTIPLY_OPERATOR_DESC, int8_t>(DataType::INT8, false);
+        check_broadcast_shapes<DML_ELEMENT_WISE_MAX_OPERATOR_DESC, int8_t>(DataType::INT8, false);
+        check_broadcast_shapes<DML_ELEMENT_WISE_MIN_OPERATOR_DESC, uint16_t>(DataType::UINT16, false);
+        check_broadcast_shapes<DML_ELEMENT_WISE_MULTIPLY_OPERATOR_DESC, int32_t>(DataType::INT32, true);
+        check_broadcast_shapes<DML_ELEMENT_WISE_SUBTRACT_OPERATOR_DESC, uint64_t>(DataType::UINT64, false);
+        check_broadcast_shapes<DML_ELEMENT_WISE_DIVIDE_OPERATOR_DESC, int32_t>(DataType::INT32, false);
+        check_broadcast_shapes<DML_ELEMENT_WISE_MODULUS_FLOOR_OPERATOR_DESC, int16_t>(DataType::INT16, false);
+    });
+}
+
+TEST_CASE("FLOAT16 and FLOAT32 fast paths = plain loop on a broadcast input: rows, columns, scalars, as A or B") {
+    at_each_isa([&] {
+        using namespace dmlref;
+        check_broadcast_shapes<DML_ELEMENT_WISE_SUBTRACT_OPERATOR_DESC, float>(DataType::FLOAT32, false);
+        check_broadcast_shapes<DML_ELEMENT_WISE_LOGICAL_LESS_THAN_OPERATOR_DESC, float>(DataType::UINT8, false);
+        if (sanitizer_tier()) return;
+        check_broadcast_shapes<DML_ELEMENT_WISE_ADD_OPERATOR_DESC, float>(DataType::FLOAT32, false);
+        check_broadcast_shapes<DML_ELEMENT_WISE_ADD_OPERATOR_DESC, float>(DataType::FLOAT32, true);
+        check_broadcast_shapes<DML_ELEMENT_WISE_DIVIDE_OPERATOR_DESC, float>(DataType::FLOAT32, false);
+        check_broadcast_shapes<DML_ELEMENT_WISE_MIN_OPERATOR_DESC, float>(DataType::FLOAT32, false);
+        check_broadcast_shapes<DML_ELEMENT_WISE_ADD_OPERATOR_DESC, half>(DataType::FLOAT16, false);
+        check_broadcast_shapes<DML_ELEMENT_WISE_ADD_OPERATOR_DESC, half>(DataType::FLOAT16, true);
+        check_broadcast_shapes<DML_ELEMENT_WISE_DIVIDE_OPERATOR_DESC, half>(DataType::FLOAT16, false);
+        check_broadcast_shapes<DML_ELEMENT_WISE_MAX_OPERATOR_DESC, half>(DataType::FLOAT16, false);
+    });
+}
+
+TEST_CASE("Element-wise fast paths = plain loop on broadcast inputs with streamed outputs") {
+    if (sanitizer_tier()) return;  // 4M elements a shape: the release build's run
+    at_each_isa([&] {
+        using namespace dmlref;
+        const StreamEverything streamed;
+        const uint32_t rows = uint32_t(reference::fast::kStreamedElements / 4096) + 1;
+        // The bench's row (4096 INT8 as B), its output 16 bytes past a 64-byte boundary, and in place.
+        check_broadcast<DML_ELEMENT_WISE_ADD_OPERATOR_DESC, int8_t>(DataType::INT8, {rows, 4096}, {}, {0, 1}, 16);
+        check_broadcast<DML_ELEMENT_WISE_ADD_OPERATOR_DESC, int8_t>(DataType::INT8, {rows, 4096}, {}, {0, 1}, 0, true);
+        // A row of 1000 FLOAT32 as A, a column of FLOAT16, a scalar compared into UINT8.
+        check_broadcast<DML_ELEMENT_WISE_SUBTRACT_OPERATOR_DESC, float>(DataType::FLOAT32, {rows * 4, 1000}, {0, 1}, {},
+                                                                        12);
+        check_broadcast<DML_ELEMENT_WISE_MULTIPLY_OPERATOR_DESC, half>(DataType::FLOAT16, {rows, 4096}, {}, {1, 0}, 8);
+        check_broadcast<DML_ELEMENT_WISE_LOGICAL_LESS_THAN_OPERATOR_DESC, float>(DataType::UINT8, {rows, 4096}, {},
+                                                                                 {0, 0}, 3);
     });
 }
 

@@ -218,6 +218,23 @@ inline StreamOut stream_copy() {
 using UnaryRun = void (*)(void* y, const void* a, size_t n);
 using BinaryRun = void (*)(void* y, const void* a, const void* b, size_t n);
 
+// An AVX-512 binary kernel's walk over a broadcast input (repeat_map below): y[i] = op(f[i], q[i])
+// for i < n (op(q[i], f[i]) where q_first), y, f and the result all of Size bytes, where q[i] is
+// p[(j + i) mod period] and p holds period + 64 bytes' elements, p[k] = p[k mod period] (or
+// only n where period = n and j = 0). Y's
+// whole vectors are stored aligned to 64 bytes (non-temporal where stream), its first and last
+// elements masked. y is aligned to Size.
+using RepeatRun = void (*)(void* y, const void* f, const void* p, size_t n, size_t j, size_t period, bool q_first,
+                           bool stream);
+
+// A binary operator's kernels: `run` on runs of stride 1, and, where an AVX-512 kernel has it, its
+// walk over a broadcast input.
+struct Kernel {
+    constexpr Kernel(BinaryRun r = nullptr, RepeatRun w = nullptr) : run(r), repeat(w) {}
+    BinaryRun run;
+    RepeatRun repeat;
+};
+
 // Where a run of n elements of `size` bytes written from y is long, the elements before y's first
 // 64-byte boundary (a cache line's), which the kernel is called for apart, so that its vector
 // stores do not straddle cache lines (a large buffer from malloc starts 16 bytes past one, and then
@@ -263,7 +280,150 @@ bool unary_map(const TensorView& Y, const TensorView& A, size_t ys, size_t as, U
     return true;
 }
 
-bool binary_map(const TensorView& Y, const TensorView& A, const TensorView& B, size_t ys, size_t ts, BinaryRun run) {
+// ---- One input broadcast over the other -----------------------------------------------------
+//
+// A backend's broadcast input (a bias row added to every row, a column, a channel's value over its
+// image, a scalar) repeats: where Y and the other input are packed alike, the broadcast input's
+// element for Y's element i is P[(i / block) mod period], P's own elements packed. Walked as runs
+// (binary_map below), a row of P costs a call per row of Y, and a P of stride 0 along the run
+// (a column, a scalar) is no run at all. Here Y's elements are walked in one stream per piece: P's
+// period copied once, repeated out to period + kStaged elements (`ext`), so that any kStaged
+// consecutive elements of the repetition lie consecutive in it (a row of 4096 FLOAT32 is 16 KiB,
+// and stays in the L1 or L2 cache), or, for blocks of more than one element, P's elements for
+// kStaged of Y's expanded into a buffer. An AVX-512 kernel's walk (RepeatRun) takes a whole piece
+// of a period in one call, its vector stores aligned to Y's cache lines (and non-temporal where Y
+// is streamed: no staging); the other kernels are called on stretches of up to a period and
+// kStaged elements (kStaged where Y is streamed or P expanded), each but a piece's first starting
+// on one of Y's 64-byte boundaries. Each element of Y is op(F's element i, P's element for i)
+// either way: the kernels' bits, in any cut. The stream decision (streamed.hpp) counts P's bytes
+// once: a row of 4096 is not 16M elements read.
+
+struct Repeat {
+    int64_t n = 1;       // Y's elements
+    int64_t period = 1;  // P's elements
+    int64_t block = 1;   // consecutive elements of Y that read one of P's
+};
+
+// Whether P, read with Y's sizes, repeats as above: its strides are 0 in every dimension of size > 1
+// outside one band of neighbouring dimensions, inside which they are packed (1 in the band's
+// innermost). A scalar is a period of 1.
+bool repeating(const TensorView& Y, const TensorView& P, Repeat& r) {
+    const std::vector<uint32_t>& sizes = Y.sizes();
+    r = Repeat{};
+    int band = 0;  // 0: inside P's band not yet reached (the block grows), 1: in it, 2: past it
+    for (size_t d = sizes.size(); d-- > 0;) {
+        if (sizes[d] == 0) return false;
+        r.n *= int64_t(sizes[d]);
+        if (sizes[d] == 1) continue;
+        const int64_t s = P.strides[d];
+        if (s == 0) {
+            if (band == 0) r.block *= int64_t(sizes[d]);
+            else band = 2;
+            continue;
+        }
+        if (band == 2 || s != r.period) return false;
+        band = 1;
+        r.period *= int64_t(sizes[d]);
+    }
+    if (r.period == 1) r.block = 1;
+    return true;
+}
+
+// Periods up to this many bytes are repeated into `ext`; longer rows take the runs (a call per row
+// of this length costs nothing).
+constexpr size_t kRepeatBytes = size_t(64) << 10;
+
+// P's elements for Y's elements i .. i + m - 1 (blocks of more than one element), into out.
+template <class T> void expand_as(std::byte* out, const std::byte* p, size_t i, size_t m, size_t block, size_t period) {
+    for (size_t e = 0; e < m;) {
+        const size_t at = i + e, count = std::min(m - e, block - at % block);
+        T v;
+        std::memcpy(&v, p + at / block % period * sizeof(T), sizeof(T));
+        std::fill_n(reinterpret_cast<T*>(out) + e, count, v);
+        e += count;
+    }
+}
+void expand(std::byte* out, const std::byte* p, size_t i, size_t m, size_t block, size_t period, size_t ts) {
+    switch (ts) {
+        case 1: expand_as<uint8_t>(out, p, i, m, block, period); break;
+        case 2: expand_as<uint16_t>(out, p, i, m, block, period); break;
+        case 4: expand_as<uint32_t>(out, p, i, m, block, period); break;
+        default: expand_as<uint64_t>(out, p, i, m, block, period); break;
+    }
+}
+
+// The map over a broadcast input, or false (nothing written) where neither input repeats over the
+// other packed as Y, where both are packed (binary_map's one run), or where a period is long.
+bool repeat_map(const TensorView& Y, const TensorView& A, const TensorView& B, size_t ys, size_t ts, const Kernel& k) {
+    Repeat r;
+    bool p_first;  // the broadcast input is A
+    if (one_contiguous_run(Y, {&A}) && repeating(Y, B, r)) p_first = false;
+    else if (one_contiguous_run(Y, {&B}) && repeating(Y, A, r)) p_first = true;
+    else return false;
+    const size_t n = size_t(r.n), period = size_t(r.period), block = size_t(r.block);
+    if (block == 1 && period == n) return false;  // both packed
+    if (n < size_t(kMinRun) || reinterpret_cast<uintptr_t>(Y.base) % ys != 0) return false;
+    if (block == 1 && period * ts > kRepeatBytes) return false;
+    std::byte* y = Y.base;
+    const std::byte* f = (p_first ? B : A).base;
+    const std::byte* p = (p_first ? A : B).base;
+    // What the call reads and writes: Y and F whole, P once.
+    const bool stream = stream_output(n, n * (ys + ts) + period * ts);
+    const RepeatRun walk = ys == ts ? k.repeat : nullptr;
+    std::vector<std::byte> ext;
+    if (block == 1) {
+        ext.resize((period + kStaged) * ts);
+        for (size_t e = 0; e < period + kStaged; e += period)
+            std::memcpy(ext.data() + e * ts, p, std::min(period, period + kStaged - e) * ts);
+    }
+    const StreamOut out = stream_copy();
+    in_runs(
+        n,
+        [&](size_t begin, size_t end) {
+        if (block == 1 && walk) {
+            walk(y + begin * ys, f + begin * ts, ext.data(), end - begin, begin % period, period, p_first, stream);
+            if (stream) fence();
+            return;
+        }
+        alignas(64) std::byte stage[kStaged * 8];     // the kernel's results, streamed out
+        alignas(64) std::byte expanded[kStaged * 8];  // P's elements, blocks of more than one
+        // The first call ends at Y's first 64-byte boundary; the others are whole multiples of 64
+        // elements long but the last, so that each starts on one.
+        const size_t head = std::min(end - begin, (64 - reinterpret_cast<uintptr_t>(y + begin * ys) % 64) % 64 / ys);
+        for (size_t i = begin; i < end;) {
+            size_t m = i == begin && head > 0 ? head : end - i;
+            const std::byte* q;
+            if (block == 1) {
+                const size_t j = i % period, room = period + kStaged - j;
+                if (m > room) m = room - room % 64;
+                q = ext.data() + j * ts;
+            } else {
+                m = std::min(m, kStaged);
+                expand(expanded, p, i, m, block, period, ts);
+                q = expanded;
+            }
+            if (stream && !walk) m = std::min(m, kStaged);
+            std::byte* yo = y + i * ys;
+            const std::byte* fo = f + i * ts;
+            if (walk) {
+                walk(yo, fo, q, m, 0, m, p_first, stream);
+            } else {
+                std::byte* to = stream ? stage : yo;
+                if (p_first) k.run(to, q, fo, m);
+                else k.run(to, fo, q, m);
+                if (stream) out(yo, stage, m * ys);
+            }
+            i += m;
+        }
+        if (stream) fence();
+        },
+        stream ? kStreamedRun : kRunElements);
+    return true;
+}
+
+bool binary_map(const TensorView& Y, const TensorView& A, const TensorView& B, size_t ys, size_t ts, const Kernel& k) {
+    if (repeat_map(Y, A, B, ys, ts, k)) return true;
+    const BinaryRun run = k.run;
     UnitRuns<3> r;
     if (!unit_runs<3>({&Y, &A, &B}, r)) return false;
     std::byte* y = Y.base;
@@ -297,9 +457,9 @@ bool binary_map(const TensorView& Y, const TensorView& A, const TensorView& B, s
 
 // A binary operator's kernel `run` over ATensor, BTensor and OutputTensor of one type; false where
 // there is no kernel, the types differ or the runs are not of stride 1.
-template <class D> bool same_type_binary(const D& d, const Bindings& bindings, BinaryRun run) {
+template <class D> bool same_type_binary(const D& d, const Bindings& bindings, const Kernel& run) {
     const DataType t = d.OutputTensor.DataType;
-    if (!run || d.ATensor.DataType != t || d.BTensor.DataType != t) return false;
+    if (!run.run || d.ATensor.DataType != t || d.BTensor.DataType != t) return false;
     const TensorView A(d.ATensor, bindings.at("ATensor")), B(d.BTensor, bindings.at("BTensor"));
     const TensorView Y(d.OutputTensor, bindings.at("OutputTensor"));
     const size_t size = element_size(t);
@@ -366,6 +526,74 @@ template <size_t Size, class F> DMLREF_AVX512 void vectors512(void* yv, const vo
         store_first<Size>(y + i * Size, k, F::op(load_first<Size>(a + i * Size, k), load_first<Size>(b + i * Size, k)));
     }
 }
+
+// F::op(x, q), or F::op(q, x) where the broadcast operand q is the first.
+template <class F, bool QFirst> DMLREF_AVX512 inline __m512i ordered(__m512i x, __m512i q) {
+    if constexpr (QFirst) return F::op(q, x);
+    else return F::op(x, q);
+}
+
+// A vector stored to a 64-byte boundary, non-temporal where Stream.
+template <bool Stream> DMLREF_AVX512 inline void store_line(std::byte* at, __m512i v) {
+    if constexpr (Stream) _mm512_stream_si512(reinterpret_cast<__m512i*>(at), v);
+    else _mm512_store_si512(at, v);
+}
+
+// The RepeatRun walk of F (repeat_map): the elements before y's first 64-byte boundary masked, then
+// two vectors an iteration stored aligned (non-temporal where Stream), the last elements masked.
+// The phase j steps by 64 bytes' elements modulo the period; p holds the period and 64 elements
+// more, so that every vector read from p + j is whole.
+template <size_t Size, class F, bool QFirst, bool Stream>
+DMLREF_AVX512 void repeat512_walk(std::byte* y, const std::byte* f, const std::byte* p, size_t n, size_t j,
+                                  size_t period) {
+    constexpr size_t L = 64 / Size;
+    const size_t step = L % period;
+    size_t i = std::min(n, size_t((64 - reinterpret_cast<uintptr_t>(y) % 64) % 64) / Size);
+    if (i > 0) {
+        store_first<Size>(y, i, ordered<F, QFirst>(load_first<Size>(f, i), load_first<Size>(p + j * Size, i)));
+        j = (j + i) % period;
+    }
+    for (; i + 2 * L <= n; i += 2 * L) {
+        size_t j1 = j + step;
+        j1 -= j1 >= period ? period : 0;
+        const __m512i r0 = ordered<F, QFirst>(_mm512_loadu_si512(f + i * Size), _mm512_loadu_si512(p + j * Size));
+        const __m512i r1 = ordered<F, QFirst>(_mm512_loadu_si512(f + (i + L) * Size),
+                                              _mm512_loadu_si512(p + j1 * Size));
+        store_line<Stream>(y + i * Size, r0);
+        store_line<Stream>(y + (i + L) * Size, r1);
+        j = j1 + step;
+        j -= j >= period ? period : 0;
+    }
+    if (i + L <= n) {
+        store_line<Stream>(y + i * Size,
+                           ordered<F, QFirst>(_mm512_loadu_si512(f + i * Size), _mm512_loadu_si512(p + j * Size)));
+        j += step;
+        j -= j >= period ? period : 0;
+        i += L;
+    }
+    if (i < n) {
+        const size_t k = n - i;
+        store_first<Size>(y + i * Size, k,
+                          ordered<F, QFirst>(load_first<Size>(f + i * Size, k), load_first<Size>(p + j * Size, k)));
+    }
+}
+
+template <size_t Size, class F>
+DMLREF_AVX512 void repeat512(void* yv, const void* fv, const void* pv, size_t n, size_t j, size_t period, bool q_first,
+                             bool stream) {
+    auto* y = static_cast<std::byte*>(yv);
+    auto *f = static_cast<const std::byte*>(fv), *p = static_cast<const std::byte*>(pv);
+    if (q_first) {
+        if (stream) repeat512_walk<Size, F, true, true>(y, f, p, n, j, period);
+        else repeat512_walk<Size, F, true, false>(y, f, p, n, j, period);
+    } else {
+        if (stream) repeat512_walk<Size, F, false, true>(y, f, p, n, j, period);
+        else repeat512_walk<Size, F, false, false>(y, f, p, n, j, period);
+    }
+}
+
+// vectors512 and repeat512 of F.
+template <size_t Size, class F> constexpr Kernel kernel512() { return {vectors512<Size, F>, repeat512<Size, F>}; }
 
 #endif
 
@@ -543,8 +771,8 @@ template <ArithOp Op, class D> bool float_arith(const D& d, const Bindings& bind
         const UnaryRun run = h ? (wide ? half_sqrt512 : half_sqrt_run) : (wide ? float_sqrt512 : float_sqrt_run);
         return unary_map(Y, X, size, size, run);
     } else {
-        const BinaryRun run =
-            h ? (wide ? half_arith512<Op> : half_arith_run<Op>) : (wide ? float_arith512<Op> : float_arith_run<Op>);
+        const Kernel run = wide ? (h ? kernel512<2, HalfArith512<Op>>() : kernel512<4, FloatOp512<Op>>())
+                                : Kernel(h ? half_arith_run<Op> : float_arith_run<Op>);
         return same_type_binary(d, bindings, run);
     }
 }
@@ -655,27 +883,25 @@ template <IntOp Op, size_t Size, bool Signed> struct IntOp512 {
         }
     }
 };
-template <IntOp Op, size_t Size, bool Signed>
-DMLREF_AVX512 void int512(void* y, const void* a, const void* b, size_t n) {
-    vectors512<Size, IntOp512<Op, Size, Signed>>(y, a, b, n);
-}
-
-// The AVX-512 kernel of Op for integer type t, or null.
-BinaryRun int_run512(IntOp op, DataType t) {
-#define DMLREF_INT512(op, s) \
-    { int512<IntOp::op, 1, s>, int512<IntOp::op, 2, s>, int512<IntOp::op, 4, s>, int512<IntOp::op, 8, s> }
-    static constexpr BinaryRun runs[5][2][4] = {{DMLREF_INT512(Add, false), DMLREF_INT512(Add, false)},
-                                                {DMLREF_INT512(Subtract, false), DMLREF_INT512(Subtract, false)},
-                                                {DMLREF_INT512(Multiply, false), DMLREF_INT512(Multiply, false)},
-                                                {DMLREF_INT512(Max, false), DMLREF_INT512(Max, true)},
-                                                {DMLREF_INT512(Min, false), DMLREF_INT512(Min, true)}};
+// The AVX-512 kernels of Op for integer type t.
+Kernel int_run512(IntOp op, DataType t) {
+#define DMLREF_INT512(op, s)                                                                     \
+    {                                                                                            \
+        kernel512<1, IntOp512<IntOp::op, 1, s>>(), kernel512<2, IntOp512<IntOp::op, 2, s>>(),    \
+            kernel512<4, IntOp512<IntOp::op, 4, s>>(), kernel512<8, IntOp512<IntOp::op, 8, s>>() \
+    }
+    static constexpr Kernel runs[5][2][4] = {{DMLREF_INT512(Add, false), DMLREF_INT512(Add, false)},
+                                             {DMLREF_INT512(Subtract, false), DMLREF_INT512(Subtract, false)},
+                                             {DMLREF_INT512(Multiply, false), DMLREF_INT512(Multiply, false)},
+                                             {DMLREF_INT512(Max, false), DMLREF_INT512(Max, true)},
+                                             {DMLREF_INT512(Min, false), DMLREF_INT512(Min, true)}};
 #undef DMLREF_INT512
     return runs[int(op)][is_signed_integer(t)][std::countr_zero(element_size(t))];
 }
 #endif
 
 // The kernel of Op for integer type t (index: log2 of the element size), or null.
-BinaryRun int_run(IntOp op, DataType t) {
+Kernel int_run(IntOp op, DataType t) {
     static constexpr BinaryRun wrap[3][4] = {{add_u8_run, add_u16_run, add_u32_run, add_u64_run},
                                              {subtract_u8_run, subtract_u16_run, subtract_u32_run, subtract_u64_run},
                                              {multiply_u8_run, multiply_u16_run, multiply_u32_run, multiply_u64_run}};
@@ -827,15 +1053,13 @@ template <bool Max> struct HalfMinMax512 {
         return _mm512_mask_mov_epi16(r, an & bn, _mm512_set1_epi16(0x7e00));
     }
 };
-template <bool Max> DMLREF_AVX512 void half_min_max512(void* y, const void* a, const void* b, size_t n) {
-    vectors512<2, HalfMinMax512<Max>>(y, a, b, n);
-}
 #endif
 
 template <bool Max, class D> bool min_max(const D& d, const Bindings& bindings) {
     const DataType t = d.OutputTensor.DataType;
 #if defined(DMLREF_F16C_PATHS)
-    if (t == DataType::FLOAT16 && isa() >= kAvx512) return same_type_binary(d, bindings, half_min_max512<Max>);
+    if (t == DataType::FLOAT16 && isa() >= kAvx512)
+        return same_type_binary(d, bindings, kernel512<2, HalfMinMax512<Max>>());
 #endif
     if (t == DataType::FLOAT16) return same_type_binary(d, bindings, Max ? max_half_run : min_half_run);
 #if defined(DMLREF_F16C_PATHS)
@@ -1031,9 +1255,6 @@ struct LessInt8x512 {
         return _mm512_maskz_mov_epi8(_mm512_cmplt_epi8_mask(a, b), _mm512_set1_epi8(1));
     }
 };
-DMLREF_AVX512 void less_int8_512(void* y, const void* a, const void* b, size_t n) {
-    vectors512<1, LessInt8x512>(y, a, b, n);
-}
 #endif
 
 // ---- CAST (F16C) --------------------------------------------------------------------------------
@@ -1161,7 +1382,7 @@ bool element_wise_fast(const DML_ELEMENT_WISE_LOGICAL_LESS_THAN_OPERATOR_DESC& d
         case DataType::FLOAT32: return binary_map(Y, A, B, 1, 4, less_float_run);
         case DataType::INT8:
 #if defined(DMLREF_F16C_PATHS)
-            if (isa() >= kAvx512) return binary_map(Y, A, B, 1, 1, less_int8_512);
+            if (isa() >= kAvx512) return binary_map(Y, A, B, 1, 1, kernel512<1, LessInt8x512>());
 #endif
             return binary_map(Y, A, B, 1, 1, less_int8_run);
         case DataType::INT32: return binary_map(Y, A, B, 1, 4, less_int32_run);

@@ -10,8 +10,10 @@
 // Each gives the plain loop's bits exactly (reference/element_wise.cpp, element_wise_unary.cpp,
 // element_wise_logic.cpp, cast.cpp; test/test_fast_element_wise.cpp compares them element for
 // element), for inputs and output whose elements lie in runs of stride 1 (packed tensors, or
-// rows of the last dimension, which is how a broadcast row is read); anything else returns false,
-// having written nothing, and the plain loop runs. The kit calls them only while every policy of
+// rows of the last dimension), and for binary maps whose output and one input are packed alike
+// while the other input is broadcast (a row, a column, a channel's value over its image, a
+// scalar: strides 0 outside one band of packed dimensions); anything else returns false, having
+// written nothing, and the plain loop runs. The kit calls them only while every policy of
 // the operator is at its default (lib/core/operators.cpp: fast_paths_enabled() is false while
 // any alternative reading is in force).
 #pragma once
