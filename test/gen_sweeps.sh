@@ -9,9 +9,9 @@ set -euo pipefail
 dmlref=$1
 root=$2
 # `dmlref gen` writes each case as a file of its own, atomically: a temporary file, fsync, rename
-# (lib/case/atomic_file.cpp). On the 2-core VM's disk the ci tier's 22,492 fsyncs made most of this
-# test's time (gen: 189 s of wall time for 28 s of CPU; a quarter of the tier 31 s on the disk, 7 s
-# in memory). The scratch folder is in /dev/shm (memory, where fsync returns at once) where it has
+# (lib/case/atomic_file.cpp). On the 2-core VM's disk, busy with other builds, the ci tier's 22,492
+# fsyncs made most of this test's time (gen: 189 s of wall time for 28 s of CPU, 41 s when quieter;
+# a quarter of the tier 31 s on the disk, 7 s in memory). The scratch folder is in /dev/shm (memory, where fsync returns at once) where it has
 # room for the tier's cases (about 100 MB; 200 MB free asked), elsewhere where it was (TMPDIR or /tmp).
 if [ -d /dev/shm ] && [ -w /dev/shm ] &&
   [ "$(df -Pk /dev/shm 2>/dev/null | awk 'NR == 2 {print $4}')" -gt 204800 ] 2>/dev/null; then
