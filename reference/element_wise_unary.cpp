@@ -164,6 +164,13 @@ template <class W> void unary_copy_loop(const TensorView& Y, const TensorView& X
         Y, [](W x) { return x; }, X);
 }
 
+// Y = f(X), f taken by value: its captures (NEGATE's and ABS's saturate) are the loop's own copies,
+// which no store to an 8-bit Y can alias, so the loop reads them once and vectorises.
+template <class T, class F> void unary_loop(const TensorView& Y, const TensorView& X, F f) {
+    map_elements<T, T>(
+        Y, [=](T x) { return f(x); }, X);
+}
+
 // Every element of OutputTensor is f of InputTensor's element at its coordinate (read before the
 // element is written: in place is allowed), of g(x) when the desc has a ScaleBias.
 template <IntegerCopy Copy = IntegerCopy::None, class D, class F>
@@ -184,8 +191,7 @@ void evaluate_unary(const D& d, const Bindings& b, F f) {
                     return;
                 }
             }
-            map_elements<T, T>(
-                Y, [&](T x) { return f(x); }, X);
+            unary_loop<T>(Y, X, f);
         }
     });
 }
