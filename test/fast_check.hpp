@@ -80,11 +80,16 @@ inline int first_difference(const Buffers& a, const Buffers& b) {
     return -1;
 }
 
-inline void check_op(const Operator& op, const Buffers& inputs) {
+// The plain loop's result for `inputs`, once the operator validates.
+inline Buffers plain_result(const Operator& op, const Buffers& inputs) {
     const Diagnostics d = validate(op);
     for (const auto& item : d.items()) INFO(format(item, "<test>"));
     REQUIRE_FALSE(d.has_errors());
-    const Buffers plain = evaluate_with(op, inputs, false, 1);
+    return evaluate_with(op, inputs, false, 1);
+}
+
+// The fast paths on one thread and on three against the plain loop's result `plain`.
+inline void check_fast(const Operator& op, const Buffers& inputs, const Buffers& plain) {
     const Buffers fast1 = evaluate_with(op, inputs, true, 1);
     const Buffers fast3 = evaluate_with(op, inputs, true, 3);
     const int diff = first_difference(plain, fast1);
@@ -97,6 +102,8 @@ inline void check_op(const Operator& op, const Buffers& inputs) {
     CHECK(diff == -1);
     CHECK(first_difference(fast1, fast3) == -1);
 }
+
+inline void check_op(const Operator& op, const Buffers& inputs) { check_fast(op, inputs, plain_result(op, inputs)); }
 
 // Strides of a tensor padded by up to 2 elements per dimension (or packed).
 inline std::vector<uint32_t> random_strides(std::mt19937_64& rng, const std::vector<uint32_t>& sizes) {

@@ -67,6 +67,13 @@ template <class F> void at_each_isa(F&& f) {
     }
 }
 
+// check_op at each level: the inputs' plain-loop result computed once (it is the same at every
+// level), the fast paths at each.
+void check_op_at_each_isa(const Operator& op, const Buffers& inputs) {
+    const Buffers plain = plain_result(op, inputs);
+    at_each_isa([&] { check_fast(op, inputs, plain); });
+}
+
 template <class T> void put(Buffers& b, size_t buffer, size_t element, T v) {
     std::memcpy(b.bytes[buffer].data() + element * sizeof(T), &v, sizeof(T));
 }
@@ -386,7 +393,8 @@ const std::pair<uint32_t, uint32_t> kClipBounds[] = {
 
 // CLIP_GRAD1 of FLOAT32 over n packed elements: X every hard pattern, the bounds, their
 // neighbours and random patterns; dY random patterns (NaN payloads kept as bits).
-void check_clip_grad1_floats(std::mt19937_64& rng, uint32_t n, uint32_t lo, uint32_t hi) {
+// each_isa: at every level, the inputs and the plain loop once (else at the level set now).
+void check_clip_grad1_floats(std::mt19937_64& rng, uint32_t n, uint32_t lo, uint32_t hi, bool each_isa = false) {
     DML_ELEMENT_WISE_CLIP_GRAD1_OPERATOR_DESC g;
     g.InputTensor = g.InputGradientTensor = g.OutputGradientTensor = desc(DataType::FLOAT32, {n});
     g.MinMaxDataType = DataType::FLOAT32;
@@ -402,22 +410,23 @@ void check_clip_grad1_floats(std::mt19937_64& rng, uint32_t n, uint32_t lo, uint
         put<uint32_t>(in, 1, i, float_bits(rng));
     }
     INFO("n " << n << ", Min bits " << lo << ", Max bits " << hi);
-    check_op({OperatorType::ELEMENT_WISE_CLIP_GRAD1, g}, in);
+    if (each_isa) check_op_at_each_isa({OperatorType::ELEMENT_WISE_CLIP_GRAD1, g}, in);
+    else check_op({OperatorType::ELEMENT_WISE_CLIP_GRAD1, g}, in);
 }
 
 }  // namespace
 
 TEST_CASE("CLIP_GRAD1 FLOAT32 fast path = plain loop at each level: hard bounds, every length to 100, streamed") {
+    std::mt19937_64 rng(2900);
     at_each_isa([&] {
-        std::mt19937_64 rng(2900);
         for (const auto& [lo, hi] : kClipBounds)
             for (uint32_t n = 1; n <= 100; ++n) check_clip_grad1_floats(rng, n, lo, hi);
-        // Several pieces over the cores, with a tail; then the same streamed.
-        const uint32_t n = uint32_t(reference::fast::kStreamedElements) + 5;
-        check_clip_grad1_floats(rng, n, kClipBounds[0].first, kClipBounds[0].second);
-        const StreamEverything streamed;
-        check_clip_grad1_floats(rng, n, kClipBounds[1].first, kClipBounds[1].second);
     });
+    // Several pieces over the cores, with a tail; then the same streamed.
+    const uint32_t n = uint32_t(reference::fast::kStreamedElements) + 5;
+    check_clip_grad1_floats(rng, n, kClipBounds[0].first, kClipBounds[0].second, true);
+    const StreamEverything streamed;
+    check_clip_grad1_floats(rng, n, kClipBounds[1].first, kClipBounds[1].second, true);
 }
 
 TEST_CASE("CLIP_GRAD1 FLOAT32's AVX-512 kernel = its formula at every offset from a cache line") {
@@ -788,57 +797,58 @@ TEST_CASE("Element-wise fast paths = plain loop on rows of every length from 32 
 }
 
 TEST_CASE("Element-wise fast paths = plain loop with streamed outputs (packed, and rows at odd addresses)") {
+    // From fast::kStreamedElements up the outputs go through non-temporal stores: a packed CAST
+    // with an odd tail, and LESS_THAN into UINT8 rows of 1001 elements 1003 apart (every row's
+    // first output at a different offset from a 16-byte boundary).
+    // Streamed only where the call's data exceeds the last-level cache: here taken as 0.
+    const StreamEverything streamed;
+    const uint32_t n = uint32_t(reference::fast::kStreamedElements) + 5;
     at_each_isa([&] {
-        // From fast::kStreamedElements up the outputs go through non-temporal stores: a packed CAST
-        // with an odd tail, and LESS_THAN into UINT8 rows of 1001 elements 1003 apart (every row's
-        // first output at a different offset from a 16-byte boundary).
-        // Streamed only where the call's data exceeds the last-level cache: here taken as 0.
-        const StreamEverything streamed;
-        const uint32_t n = uint32_t(reference::fast::kStreamedElements) + 5;
         check_cast<uint8_t>(DataType::INT8, DataType::FLOAT16, n, [](uint32_t i) { return uint8_t(i * 37u); });
-        if (sanitizer_tier()) return;  // the rows once, in the release build's run
-        {
-            // FLOAT32 DIVIDE, packed, with an odd tail.
-            std::mt19937_64 r(2750);
-            const Operator op = binary_op<DML_ELEMENT_WISE_DIVIDE_OPERATOR_DESC>(DataType::FLOAT32, DataType::FLOAT32,
-                                                                                 {n}, {}, {}, {});
-            const auto& d = desc_of<DML_ELEMENT_WISE_DIVIDE_OPERATOR_DESC>(op);
-            Buffers in = make_buffers<float>(r, {{"ATensor", &d.ATensor}, {"BTensor", &d.BTensor}},
-                                             {{"OutputTensor", &d.OutputTensor}});
-            for (uint32_t i = 0; i < n; ++i) put<uint32_t>(in, 0, i, float_bits(r));
-            check_op(op, in);
-        }
-        {
-            // FLOAT16 MULTIPLY, packed, with an odd tail (every pattern as A, B random patterns).
-            std::mt19937_64 r(2755);
-            const Operator op = binary_op<DML_ELEMENT_WISE_MULTIPLY_OPERATOR_DESC>(DataType::FLOAT16, DataType::FLOAT16,
-                                                                                   {n}, {}, {}, {});
-            const auto& d = desc_of<DML_ELEMENT_WISE_MULTIPLY_OPERATOR_DESC>(op);
-            Buffers in = make_buffers<half>(r, {{"ATensor", &d.ATensor}, {"BTensor", &d.BTensor}},
-                                            {{"OutputTensor", &d.OutputTensor}});
-            for (uint32_t i = 0; i < n; ++i) {
-                put<uint16_t>(in, 0, i, uint16_t(i));
-                put<uint16_t>(in, 1, i, uint16_t(r()));
-            }
-            check_op(op, in);
-        }
-        {
-            // INT32 DIVIDE, packed, with an odd tail (zero divisors among the small values).
-            std::mt19937_64 r(2760);
-            const Operator op = binary_op<DML_ELEMENT_WISE_DIVIDE_OPERATOR_DESC>(DataType::INT32, DataType::INT32, {n},
-                                                                                 {}, {}, {});
-            const auto& d = desc_of<DML_ELEMENT_WISE_DIVIDE_OPERATOR_DESC>(op);
-            check_op(op, make_buffers<int32_t>(r, {{"ATensor", &d.ATensor}, {"BTensor", &d.BTensor}},
-                                               {{"OutputTensor", &d.OutputTensor}}));
-        }
-        std::mt19937_64 rng(2700);
-        const uint32_t rows = n / 1001 + 1;
-        const Operator op = binary_op<DML_ELEMENT_WISE_LOGICAL_LESS_THAN_OPERATOR_DESC>(
-            DataType::INT8, DataType::UINT8, {rows, 1001}, {1003, 1}, {0, 1}, {1003, 1});
-        const auto& d = desc_of<DML_ELEMENT_WISE_LOGICAL_LESS_THAN_OPERATOR_DESC>(op);
-        check_op(op, make_buffers<int8_t>(rng, {{"ATensor", &d.ATensor}, {"BTensor", &d.BTensor}},
-                                          {{"OutputTensor", &d.OutputTensor}}));
     });
+    if (sanitizer_tier()) return;  // the rows once, in the release build's run
+    // Each operator's inputs and plain loop once, its fast paths at every level.
+    {
+        // FLOAT32 DIVIDE, packed, with an odd tail.
+        std::mt19937_64 r(2750);
+        const Operator op = binary_op<DML_ELEMENT_WISE_DIVIDE_OPERATOR_DESC>(DataType::FLOAT32, DataType::FLOAT32, {n},
+                                                                             {}, {}, {});
+        const auto& d = desc_of<DML_ELEMENT_WISE_DIVIDE_OPERATOR_DESC>(op);
+        Buffers in = make_buffers<float>(r, {{"ATensor", &d.ATensor}, {"BTensor", &d.BTensor}},
+                                         {{"OutputTensor", &d.OutputTensor}});
+        for (uint32_t i = 0; i < n; ++i) put<uint32_t>(in, 0, i, float_bits(r));
+        check_op_at_each_isa(op, in);
+    }
+    {
+        // FLOAT16 MULTIPLY, packed, with an odd tail (every pattern as A, B random patterns).
+        std::mt19937_64 r(2755);
+        const Operator op = binary_op<DML_ELEMENT_WISE_MULTIPLY_OPERATOR_DESC>(DataType::FLOAT16, DataType::FLOAT16,
+                                                                               {n}, {}, {}, {});
+        const auto& d = desc_of<DML_ELEMENT_WISE_MULTIPLY_OPERATOR_DESC>(op);
+        Buffers in = make_buffers<half>(r, {{"ATensor", &d.ATensor}, {"BTensor", &d.BTensor}},
+                                        {{"OutputTensor", &d.OutputTensor}});
+        for (uint32_t i = 0; i < n; ++i) {
+            put<uint16_t>(in, 0, i, uint16_t(i));
+            put<uint16_t>(in, 1, i, uint16_t(r()));
+        }
+        check_op_at_each_isa(op, in);
+    }
+    {
+        // INT32 DIVIDE, packed, with an odd tail (zero divisors among the small values).
+        std::mt19937_64 r(2760);
+        const Operator op = binary_op<DML_ELEMENT_WISE_DIVIDE_OPERATOR_DESC>(DataType::INT32, DataType::INT32, {n}, {},
+                                                                             {}, {});
+        const auto& d = desc_of<DML_ELEMENT_WISE_DIVIDE_OPERATOR_DESC>(op);
+        check_op_at_each_isa(op, make_buffers<int32_t>(r, {{"ATensor", &d.ATensor}, {"BTensor", &d.BTensor}},
+                                                       {{"OutputTensor", &d.OutputTensor}}));
+    }
+    std::mt19937_64 rng(2700);
+    const uint32_t rows = n / 1001 + 1;
+    const Operator op = binary_op<DML_ELEMENT_WISE_LOGICAL_LESS_THAN_OPERATOR_DESC>(
+        DataType::INT8, DataType::UINT8, {rows, 1001}, {1003, 1}, {0, 1}, {1003, 1});
+    const auto& d = desc_of<DML_ELEMENT_WISE_LOGICAL_LESS_THAN_OPERATOR_DESC>(op);
+    check_op_at_each_isa(op, make_buffers<int8_t>(rng, {{"ATensor", &d.ATensor}, {"BTensor", &d.BTensor}},
+                                                  {{"OutputTensor", &d.OutputTensor}}));
 }
 
 // ---- One input broadcast over the other (fast::repeat_map) --------------------------------------
