@@ -1364,6 +1364,16 @@ template <class Bins> struct TaskSums {
     std::unique_ptr<Bins> bins;
 };
 
+// The tasks of a nest (one per chunk), the chunk counters reset, and largest sized for them where given.
+template <class Bins>
+std::vector<TaskSums<Bins>> start_tasks(const Nest& nest, std::vector<std::array<uint32_t, 2>>* largest) {
+    std::vector<TaskSums<Bins>> tasks(size_t(nest.outer * nest.chunks));
+    narrow_chunks = 0;
+    other_chunks = 0;
+    if (largest) largest->resize(tasks.size());
+    return tasks;
+}
+
 // Step S1 for one task's chunk into t (its statistics element, its sums, its largest |a| and |b| where
 // largest is given); false where a value is not finite.
 template <class T, class Bins, class Add>
@@ -1440,10 +1450,7 @@ void tasks_by_element(size_t tasks, size_t count, StatOf&& stat_of, std::vector<
 template <class T, class Bins, class Add, class Finish, class After>
 bool split_sums(const Nest& nest, const T* a, size_t ka, const T* b, size_t kb, size_t kstat, size_t count, Add&& add,
                 Finish&& finish, After&& after, std::vector<std::array<uint32_t, 2>>* largest = nullptr) {
-    std::vector<TaskSums<Bins>> tasks(size_t(nest.outer * nest.chunks));
-    narrow_chunks = 0;
-    other_chunks = 0;
-    if (largest) largest->resize(tasks.size());
+    std::vector<TaskSums<Bins>> tasks = start_tasks<Bins>(nest, largest);
     std::atomic<bool> finite{true};
     parallel_for(nest.outer * nest.chunks, [&](int64_t task) {
         if (!chunk_task(nest, task, a, ka, b, kb, kstat, add, tasks[size_t(task)], largest)) finite = false;
@@ -1472,10 +1479,7 @@ bool split_sums(const Nest& nest, const T* a, size_t ka, const T* b, size_t kb, 
 template <class T, class Bins, class Add, class Finish, class Output>
 bool element_sums(const Nest& nest, const T* a, size_t ka, const T* b, size_t kb, size_t kstat, size_t count, Add&& add,
                   Finish&& finish, Output&& output, std::vector<std::array<uint32_t, 2>>* largest = nullptr) {
-    std::vector<TaskSums<Bins>> tasks(size_t(nest.outer * nest.chunks));
-    narrow_chunks = 0;
-    other_chunks = 0;
-    if (largest) largest->resize(tasks.size());
+    std::vector<TaskSums<Bins>> tasks = start_tasks<Bins>(nest, largest);
     std::vector<size_t> begin, order;
     tasks_by_element(
         tasks.size(), count, [&](size_t i) { return size_t(nest.task(int64_t(i)).at[kstat]); }, begin, order);
