@@ -14,7 +14,6 @@
 
 namespace dmlref::reference {
 
-// 2^-2000: a value that far below every type's smallest subnormal rounds as 0 does, with its sign.
 // A 128-bit integer as a GMP integer (GMP's constructors stop at long).
 inline mpz_class to_mpz(uint128_t u) {
     mpz_class r(static_cast<unsigned long>(uint64_t(u >> 64)));
@@ -26,6 +25,8 @@ inline mpz_class to_mpz(int128_t v) {
     const mpz_class r = to_mpz(v < 0 ? uint128_t(0) - uint128_t(v) : uint128_t(v));
     return v < 0 ? mpz_class(-r) : r;
 }
+
+// 2^-2000: a value that far below every type's smallest subnormal rounds as 0 does, with its sign.
 inline const mpq_class kTiny(mpz_class(1), mpz_class(1) << 2000);
 
 // The exact value of a finite element: floats are dyadic rationals (mpq_set_d is exact),
