@@ -1351,9 +1351,6 @@ inline int run_chunk_sums(const half* a, const half* b, int64_t n, double* tau, 
     return chunk_sums_f16(a, b, n, tau, largest);
 }
 
-// A Bins' (Moments' or GradSums') two integer totals added to a and ab (step S3; units of 2^-298, step C1).
-template <class Bins> void add_totals(const Bins& bins, ExactTotal& a, ExactTotal& ab) { bins.add_to(a, ab); }
-
 // One task's sums (step S1's chunk): its statistics element, and the levels' sums or, where a
 // residual was left, the chunk summed in Bins (Moments or GradSums).
 template <class Bins> struct TaskSums {
@@ -1416,7 +1413,7 @@ bool channel_totals(const std::vector<TaskSums<Bins>>& tasks, const size_t* firs
     for (const size_t* i = first; i != last; ++i) {
         const TaskSums<Bins>& t = tasks[*i];
         if (t.state == kLeft) {
-            add_totals(*t.bins, A, AB);
+            t.bins->add_to(A, AB);  // the bins' totals (step S3; units of 2^-298, step C1)
             continue;
         }
         for (int l = 0; l < kLevels; ++l) ok &= A.add(t.tau[size_t(l)]) & AB.add(t.tau[size_t(kLevels + l)]);
@@ -1521,7 +1518,7 @@ bool serial_sums(const std::vector<uint32_t>& sizes, const T* a, const int64_t* 
     if (!finite) return false;
     parallel_for(int64_t(count), [&](int64_t k) {
         ExactTotal A, AB;
-        add_totals(bins[size_t(k)], A, AB);
+        bins[size_t(k)].add_to(A, AB);
         finish(size_t(k), A, AB);
     });
     return true;
