@@ -1467,6 +1467,14 @@ bool split_sums(const Nest& nest, const T* a, size_t ka, const T* b, size_t kb, 
     return exact.load();
 }
 
+// Whether `count` statistics elements, a task each (element_sums), spread evenly over the threads that a call
+// of `tasks` chunk tasks runs on: one thread, at least four elements a thread, or a multiple of the threads (64
+// channels on 16 threads take 4 each).
+inline bool spread_by_element(size_t count, int64_t tasks) {
+    const int threads = parallel_threads(tasks);
+    return threads == 1 || count >= 4 * size_t(threads) || count % size_t(threads) == 0;
+}
+
 // split_sums and the outputs in one parallel region, one statistics element per index (by element): its
 // chunks' sums, finish(k, A, AB), then output(task) for each of its chunks, on one thread, the chunks read a
 // second time while they are in the cache. For outputs that meet no input (the caller's check: an element's
@@ -1846,9 +1854,7 @@ template <class T> bool training(const TRAINING& d, const Bindings& b) {
     // As the grads': one parallel region (element_sums) where the statistics are constant along the inner run,
     // the output meets no input and the statistics elements spread evenly over the threads; otherwise the sums'
     // tasks, the constants, then the outputs.
-    const int threads = parallel_threads(outer * chunks);
-    const bool by_element = uniform && !overlap &&
-                            (threads == 1 || count >= 4 * size_t(threads) || count % size_t(threads) == 0);
+    const bool by_element = uniform && !overlap && spread_by_element(count, outer * chunks);
     bool finite;
     if (by_element)
         finite = element_sums<T, Moments>(nest, x, kX, static_cast<const T*>(nullptr), kX, kStat, count, add,
@@ -2771,15 +2777,12 @@ template <class T, class D> bool grad(const D& d, const Bindings& b) {
     };
     // Where the statistics are constant along the inner run and the output meets neither input: one parallel
     // region (element_sums), each statistics element's sums, constants and outputs on one thread, its chunks
-    // read again while they are in the cache, where the elements spread evenly over the threads (one thread,
-    // at least four elements a thread, or a multiple of the threads: 64 channels on 16 threads take 4 each);
-    // otherwise the sums' tasks, the constants, then the outputs. The grad's OutputGradient needs no sum: there
-    // each task writes its chunk's outputs right after its sums (one read of dY; a task's chunk is still in the
-    // cache). The tasks' chunks are those of the outputs, so every element has one owner either way.
+    // read again while they are in the cache, where the elements spread evenly over the threads
+    // (spread_by_element); otherwise the sums' tasks, the constants, then the outputs. The grad's OutputGradient
+    // needs no sum: there each task writes its chunk's outputs right after its sums (one read of dY; a task's
+    // chunk is still in the cache). The tasks' chunks are those of the outputs, so every element has one owner either way.
     const bool apart = !overlap && !overlaps(b.at("InputTensor"), ob);
-    const int threads = parallel_threads(outer * chunks);
-    const bool by_element = nest.inner.stride[kStat] == 0 && apart &&
-                            (threads == 1 || count >= 4 * size_t(threads) || count % size_t(threads) == 0);
+    const bool by_element = nest.inner.stride[kStat] == 0 && apart && spread_by_element(count, outer * chunks);
     const bool fused = !training && nest.inner.stride[kStat] == 0 && nest.inner.stride[kX] == 1 &&
                        nest.inner.stride[kY] == 1 && apart;
     bool finite;
