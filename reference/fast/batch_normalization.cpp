@@ -94,13 +94,13 @@
 //      (half_training_constants), the rationals formed only for a channel with a plain element. S 2^24 = s and
 //      Q 2^48 = q are integers (every FLOAT16 is a multiple of 2^-24), |s| < 2^62 and q < 2^104 (M < 2^22, |X| <
 //      2^16), so N = M q - s^2 (an exact 128-bit integer, below 2^126) gives mean = s / (M 2^24) and var = N /
-//      (M^2 2^48). quotient_rn(n, D, e) is RN53(n 2^e / D) exactly: n shifted left by s' >= 0 so that the integer
-//      quotient p = floor(n 2^s' / D) is at least 2^54, then p's bits below its top 53 compared with half their
-//      weight, the remainder's sign breaking an exact half (round to nearest even); the result is 0 or normal here
-//      (|mean| >= 2^-46, var >= 2^-92 unless 0). So mu = RN53(mean) and v = RN53(var) exactly. A format of p <= 24
-//      bits has its values and their midpoints among the doubles, and RN53 is monotone, so RN53(z) lies on the
-//      same side of each of them as z, or on one: RNp(RN53(z)) = RNp(z) unless RN53(z) is a midpoint of the
-//      format (is_midpoint; FLOAT16's midpoints include 65520, the overflow threshold, and the odd multiples of
+//      (M^2 2^48). quotient_rn(n, D, e) is RN53(n 2^e / D) exactly: step C3's long division
+//      (reference/fast/batch_normalization_channel.cpp), the integer quotient's bits below its top 53 compared
+//      with half their weight, the remainder breaking an exact half (round to nearest even), for a result 0 or
+//      normal, which it is here (|mean| >= 2^-46, var >= 2^-92 unless 0). So mu = RN53(mean) and v = RN53(var)
+//      exactly. A format of p <= 24 bits has its values and their midpoints among the doubles, and RN53 is
+//      monotone, so RN53(z) lies on the same side of each of them as z, or on one: RNp(RN53(z)) = RNp(z)
+//      unless RN53(z) is a midpoint of the format (is_midpoint; FLOAT16's midpoints include 65520, the overflow threshold, and the odd multiples of
 //      2^-25 below 2^-14). Where none of mu (FLOAT32 and FLOAT16) and v (FLOAT16) is one, mu32 = RN24(mean),
 //      OutputMean = RN16(mean) and OutputVariance = RN16(var) are their conversions; otherwise, or for Epsilon < 0,
 //      D = 0 or integers too wide, T2 takes the channel in rationals. D~ = RN53(var + Epsilon) likewise: Epsilon
@@ -1632,21 +1632,16 @@ Run run_constants(const mpq_class& mean, const mpq_class& var, double scale, flo
     return r;
 }
 
-// FLOAT16's step T2 without rationals (header, step T6): RN53(N 2^e / D) for integers N >= 0 and 0 < D < 2^64,
-// where the result is 0 or normal.
+// FLOAT16's step T2 without rationals (header, step T6): RN53(N 2^e / D) for integers 0 <= N < 2^127 and
+// 0 < D < 2^64, by step C3's long division (batch_normalization_channel.cpp) of N as a total; NaN where the
+// result is neither 0 nor normal (never for T6's quotients, which lie between 2^-150 and 2^130).
 int bit_length(uint128 v) {
     return v >> 64 ? 128 - std::countl_zero(uint64_t(v >> 64)) : 64 - std::countl_zero(uint64_t(v));
 }
 double quotient_rn(uint128 N, uint64_t D, int e) {
-    if (N == 0) return 0.0;
-    const int s = std::max(0, 55 + bit_length(D) - bit_length(N));
-    N <<= s;
-    const uint128 q = N / D;
-    const bool sticky = N % D != 0;
-    const int d = bit_length(q) - 53;  // q >= 2^54: d >= 2
-    const uint128 top = q >> d, lower = q & ((uint128(1) << d) - 1), half_way = uint128(1) << (d - 1);
-    const bool up = lower > half_way || (lower == half_way && (sticky || (top & 1) != 0));
-    return std::ldexp(double(uint64_t(top) + uint64_t(up)), d - s + e);
+    ExactTotal n;
+    n.add(wide_int(N), 0);
+    return quotient_rn(n, D, e - ExactTotal::kUnit);
 }
 // Whether the double a (finite) is a midpoint between neighbours of a binary format of p significant bits whose
 // values below 2^emin are the multiples of 2^(emin - p + 1), or one beyond its largest finite value's binade.
@@ -1689,6 +1684,7 @@ bool half_training_constants(const mpq_class& S, const mpq_class& Q, uint64_t M,
     // mu = RN53(S / M), the variance RN53((M Q - S^2) / M^2), each exactly.
     const double mu = (s < 0 ? -1.0 : 1.0) * quotient_rn(uint128(uint64_t(s < 0 ? -s : s)), M, -24);
     const double v = quotient_rn(h.var, M2, -48);
+    if (std::isnan(mu) || std::isnan(v)) return false;  // never (quotient_rn's range)
     // RN24 and RN16 of the mean and RN16 of the variance from them, where they are not midpoints of the format.
     if (is_midpoint(mu, 24, -126) || is_midpoint(mu, 11, -14) || is_midpoint(v, 11, -14)) return false;
     mu32 = float(mu);
@@ -1705,6 +1701,7 @@ bool half_training_constants(const mpq_class& S, const mpq_class& Q, uint64_t M,
     const uint128 N = (h.var << g1) + (em != 0 ? (uint128(em) * M2) << g2 : uint128(0));
     if (N == 0) return false;  // D = 0: the plain element
     const double Dr = quotient_rn(N, M2, -48 - g1);
+    if (std::isnan(Dr)) return false;  // never (quotient_rn's range)
     r.mu = mu;
     r.sr = scale * (1.0 / std::sqrt(Dr));
     r.A = (std::fabs(r.sr) * std::fabs(r.mu)) * (0x1p-53 * (1 + 0x1p-39));
@@ -2780,7 +2777,8 @@ template <class T, class D> bool grad(const D& d, const Bindings& b) {
     // read again while they are in the cache, where the elements spread evenly over the threads
     // (spread_by_element); otherwise the sums' tasks, the constants, then the outputs. The grad's OutputGradient
     // needs no sum: there each task writes its chunk's outputs right after its sums (one read of dY; a task's
-    // chunk is still in the cache). The tasks' chunks are those of the outputs, so every element has one owner either way.
+    // chunk is still in the cache). The tasks' chunks are those of the outputs, so every element has one owner
+    // either way.
     const bool apart = !overlap && !overlaps(b.at("InputTensor"), ob);
     const bool by_element = nest.inner.stride[kStat] == 0 && apart && spread_by_element(count, outer * chunks);
     const bool fused = !training && nest.inner.stride[kStat] == 0 && nest.inner.stride[kX] == 1 &&
