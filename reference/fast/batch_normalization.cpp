@@ -400,6 +400,8 @@
 #endif
 
 #include <algorithm>
+#include <optional>
+#include <numeric>
 #include <array>
 #include <atomic>
 #include <bit>
@@ -824,12 +826,30 @@ std::vector<int64_t> stat_strides(const std::vector<uint32_t>& stat) {
     return s;
 }
 
+// A statistics tensor's logical elements, or the gradients written to one: one copy where the tensor is packed
+// (no Strides, or its packed ones), else through its strides (logical_values, write_logical). Work before and
+// after a call's parallel region is serial: with 16 threads, the generic walks of the statistics cost as much
+// as a channel's outputs.
+inline bool packed(const TensorDesc& d) {
+    return d.Strides.empty() || std::ranges::equal(effective_strides(d), packed_strides(d.Sizes));
+}
+template <class T> std::vector<T> statistics_values(const TensorDesc& d, std::span<const std::byte> buffer) {
+    if (!packed(d)) return logical_values<T>(d, buffer);
+    std::vector<T> v(element_count(d));
+    std::memcpy(static_cast<void*>(v.data()), buffer.data(), v.size() * sizeof(T));
+    return v;
+}
+template <class T> void write_statistics(const TensorDesc& d, std::span<std::byte> buffer, const std::vector<T>& v) {
+    if (!packed(d)) return write_logical<T>(d, buffer, [&](uint64_t k) { return v[k]; });
+    std::memcpy(buffer.data(), static_cast<const void*>(v.data()), v.size() * sizeof(T));
+}
+
 template <class T> bool forward(const BN& d, const Bindings& b) {
     const TensorView X(d.InputTensor, b.at("InputTensor")), Y(d.OutputTensor, b.at("OutputTensor"));
-    const std::vector<T> mean = logical_values<T>(d.MeanTensor, b.at("MeanTensor"));
-    const std::vector<T> var = logical_values<T>(d.VarianceTensor, b.at("VarianceTensor"));
-    const std::vector<T> scale = logical_values<T>(d.ScaleTensor, b.at("ScaleTensor"));
-    const std::vector<T> bias = logical_values<T>(d.BiasTensor, b.at("BiasTensor"));
+    const std::vector<T> mean = statistics_values<T>(d.MeanTensor, b.at("MeanTensor"));
+    const std::vector<T> var = statistics_values<T>(d.VarianceTensor, b.at("VarianceTensor"));
+    const std::vector<T> scale = statistics_values<T>(d.ScaleTensor, b.at("ScaleTensor"));
+    const std::vector<T> bias = statistics_values<T>(d.BiasTensor, b.at("BiasTensor"));
     std::vector<double> root(var.size());
     for (size_t k = 0; k < var.size(); ++k) root[k] = root_estimate(load(var[k]), d.Epsilon);
 
@@ -1371,11 +1391,22 @@ std::vector<TaskSums<Bins>> start_tasks(const Nest& nest, std::vector<std::array
     return tasks;
 }
 
+// How many chunks step S5 summed in one level (narrow) and in levels (other), counted by a caller's work and
+// added to the call's counters once at its end (an atomic shared by every thread and added to for each chunk
+// would pass its cache line from core to core).
+struct ChunkCounts {
+    uint64_t narrow = 0, other = 0;
+    ~ChunkCounts() {
+        if (narrow != 0) narrow_chunks.fetch_add(narrow, std::memory_order_relaxed);
+        if (other != 0) other_chunks.fetch_add(other, std::memory_order_relaxed);
+    }
+};
+
 // Step S1 for one task's chunk into t (its statistics element, its sums, its largest |a| and |b| where
-// largest is given); false where a value is not finite.
+// largest is given), counted in counts; false where a value is not finite.
 template <class T, class Bins, class Add>
 bool chunk_task(const Nest& nest, int64_t task, const T* a, size_t ka, const T* b, size_t kb, size_t kstat, Add& add,
-                TaskSums<Bins>& t, std::vector<std::array<uint32_t, 2>>* largest) {
+                TaskSums<Bins>& t, std::vector<std::array<uint32_t, 2>>* largest, ChunkCounts& counts) {
     const auto [at, first, n] = nest.task(task);
     const std::array<int64_t, K>& step = nest.inner.stride;
     Scratch<T>& s = scratch<T>();
@@ -1393,9 +1424,9 @@ bool chunk_task(const Nest& nest, int64_t task, const T* a, size_t ka, const T* 
     t.stat = size_t(at[kstat]);
     t.state = run_chunk_sums(ar, br, n, t.tau.data(), t.largest.data());
     if (t.state == kNarrow) {
-        narrow_chunks.fetch_add(1, std::memory_order_relaxed);
+        ++counts.narrow;
         t.state = kExtracted;
-    } else if (t.state == kExtracted || t.state == kLeft) other_chunks.fetch_add(1, std::memory_order_relaxed);
+    } else if (t.state == kExtracted || t.state == kLeft) ++counts.other;
     if (largest) (*largest)[size_t(task)] = t.largest;
     if (t.state == kLeft) {
         t.bins = std::make_unique<Bins>();
@@ -1450,7 +1481,8 @@ bool split_sums(const Nest& nest, const T* a, size_t ka, const T* b, size_t kb, 
     std::vector<TaskSums<Bins>> tasks = start_tasks<Bins>(nest, largest);
     std::atomic<bool> finite{true};
     parallel_for(nest.outer * nest.chunks, [&](int64_t task) {
-        if (!chunk_task(nest, task, a, ka, b, kb, kstat, add, tasks[size_t(task)], largest)) finite = false;
+        ChunkCounts counts;
+        if (!chunk_task(nest, task, a, ka, b, kb, kstat, add, tasks[size_t(task)], largest, counts)) finite = false;
         after(task);
     });
     if (!finite) return false;
@@ -1467,6 +1499,26 @@ bool split_sums(const Nest& nest, const T* a, size_t ka, const T* b, size_t kb, 
     return exact.load();
 }
 
+// The statistics element (the offset at kstat) of each task of a nest whose inner run has constant statistics:
+// Nest::task's offsets walked as an odometer over the outer indices, the last dimension fastest, without its
+// four divisions a task (hundreds of tasks' divisions are microseconds of serial work before the threads
+// start).
+std::vector<size_t> task_stats(const Nest& nest, size_t kstat) {
+    std::vector<size_t> stat(size_t(nest.outer * nest.chunks));
+    std::vector<int64_t> c(nest.dims.size(), 0);
+    int64_t at = 0;
+    for (size_t o = 0, t = 0; o < size_t(nest.outer); ++o) {
+        for (int64_t j = 0; j < nest.chunks; ++j) stat[t++] = size_t(at);
+        for (size_t i = nest.dims.size(); i-- > 0;) {
+            at += nest.dims[i].stride[kstat];
+            if (++c[i] < nest.dims[i].size) break;
+            at -= c[i] * nest.dims[i].stride[kstat];
+            c[i] = 0;
+        }
+    }
+    return stat;
+}
+
 // Whether `count` statistics elements, a task each (element_sums), spread evenly over the threads that a call
 // of `tasks` chunk tasks runs on: one thread, at least four elements a thread, or a multiple of the threads (64
 // channels on 16 threads take 4 each).
@@ -1480,20 +1532,25 @@ inline bool spread_by_element(size_t count, int64_t tasks) {
 // second time while they are in the cache. For outputs that meet no input (the caller's check: an element's
 // output must not change another element's inputs). False where a value is not finite; then some outputs may
 // have been written. The same sums, constants and outputs as split_sums and a pass of output(task) after it:
-// the same bits.
+// the same bits. The elements go to the threads in equal blocks (parallel_for_blocks: the elements cost about
+// the same, and a thread takes the same channels call after call). On 16 threads a 1x64x112x112 grad takes
+// about 80 us, so the serial work around the region counts: the tasks' elements come from task_stats, each
+// element's chunk counts are added once, and the callers form no rationals that no element needs.
 template <class T, class Bins, class Add, class Finish, class Output>
 bool element_sums(const Nest& nest, const T* a, size_t ka, const T* b, size_t kb, size_t kstat, size_t count, Add&& add,
                   Finish&& finish, Output&& output, std::vector<std::array<uint32_t, 2>>* largest = nullptr) {
     std::vector<TaskSums<Bins>> tasks = start_tasks<Bins>(nest, largest);
+    const std::vector<size_t> stat = task_stats(nest, kstat);
     std::vector<size_t> begin, order;
     tasks_by_element(
-        tasks.size(), count, [&](size_t i) { return size_t(nest.task(int64_t(i)).at[kstat]); }, begin, order);
+        tasks.size(), count, [&](size_t i) { return stat[i]; }, begin, order);
     std::atomic<bool> ok{true};
-    parallel_for(int64_t(count), [&](int64_t k) {
+    parallel_for_blocks(int64_t(count), [&](int64_t k) {
         const size_t *first = order.data() + begin[size_t(k)], *last = order.data() + begin[size_t(k) + 1];
         bool finite = true;
+        ChunkCounts counts;
         for (const size_t* i = first; i != last; ++i)
-            finite &= chunk_task(nest, int64_t(*i), a, ka, b, kb, kstat, add, tasks[*i], largest);
+            finite &= chunk_task(nest, int64_t(*i), a, ka, b, kb, kstat, add, tasks[*i], largest, counts);
         ExactTotal A, AB;
         if (!finite || !channel_totals(tasks, first, last, A, AB)) {
             ok = false;
@@ -1711,8 +1768,8 @@ bool half_training_constants(const mpq_class& S, const mpq_class& Q, uint64_t M,
 constexpr size_t kMaxStatistics = 4096;  // Moments are 6 KiB each
 
 template <class T> bool training(const TRAINING& d, const Bindings& b) {
-    const std::vector<T> scale = logical_values<T>(d.ScaleTensor, b.at("ScaleTensor"));
-    const std::vector<T> bias = logical_values<T>(d.BiasTensor, b.at("BiasTensor"));
+    const std::vector<T> scale = statistics_values<T>(d.ScaleTensor, b.at("ScaleTensor"));
+    const std::vector<T> bias = statistics_values<T>(d.BiasTensor, b.at("BiasTensor"));
     const size_t count = scale.size();
     if (count > kMaxStatistics) return false;
     const uint64_t M = element_count(d.InputTensor) / count;
@@ -1737,7 +1794,9 @@ template <class T> bool training(const TRAINING& d, const Bindings& b) {
     // Step T2, per statistics element as its sums are known: the exact mean S / M and variance
     // (M Q - S^2) / M^2 (OutputMean and OutputVariance rounded once), mu~ and D~ rounded to float64,
     // r~ and sr~, and A.
-    std::vector<mpq_class> mean(count), var(count);
+    // The rationals only where formed (an mpq's construction allocates, and these are built before the threads
+    // start).
+    std::vector<std::optional<mpq_class>> mean(count), var(count);
     std::vector<double> mu(count), sr(count), A(count);
     std::vector<float> mu32(count);  // the mean rounded to FLOAT32 (FLOAT16's float32 stage)
     std::vector<T> out_mean(count), out_var(count);
@@ -1763,13 +1822,13 @@ template <class T> bool training(const TRAINING& d, const Bindings& b) {
                 return;
             }
         }
-        mean[k] = S / Mq;
-        var[k] = (Q * Mq - S * S) / (Mq * Mq);
-        out_mean[k] = round_rational<T>(mean[k]);
-        out_var[k] = round_rational<T>(var[k]);
-        const Run run = run_constants(mean[k], var[k], load(scale[k]), d.Epsilon);
+        const mpq_class& m = mean[k].emplace(S / Mq);
+        const mpq_class& v = var[k].emplace((Q * Mq - S * S) / (Mq * Mq));
+        out_mean[k] = round_rational<T>(m);
+        out_var[k] = round_rational<T>(v);
+        const Run run = run_constants(m, v, load(scale[k]), d.Epsilon);
         mu[k] = run.mu;
-        mu32[k] = round_rational<float>(mean[k]);
+        mu32[k] = round_rational<float>(m);
         sr[k] = run.sr;
         A[k] = run.A;
     };
@@ -1819,23 +1878,26 @@ template <class T> bool training(const TRAINING& d, const Bindings& b) {
             for (int64_t j = 0; j < n; ++j)
                 if (is_undecided(value[j])) undecided.push_back(int32_t(j));
         activation.apply(value, n);
-        mpq_class lazy_mean, lazy_var;
+        std::optional<mpq_class> lazy_mean, lazy_var;
         size_t lazy_k = count;
         for (const int32_t j : undecided) {
             const size_t k = k0 + size_t(j * step[kStat]);
-            const mpq_class *mk = &mean[k], *vk = &var[k];
+            const mpq_class *mk = nullptr, *vk = nullptr;
             if (lazy[k]) {
                 if (lazy_k != k) {
                     // S / M and (M Q - S^2) / M^2, from step T6's integers.
-                    lazy_mean = mpq_class(mpz_class(static_cast<long>(ints[k].sum)),
-                                          mpz_class(static_cast<unsigned long>(M)) << 24);
-                    lazy_var = mpq_class(to_mpz(ints[k].var), mpz_class(static_cast<unsigned long>(M * M)) << 48);
-                    lazy_mean.canonicalize();
-                    lazy_var.canonicalize();
+                    lazy_mean.emplace(mpz_class(static_cast<long>(ints[k].sum)),
+                                      mpz_class(static_cast<unsigned long>(M)) << 24);
+                    lazy_var.emplace(to_mpz(ints[k].var), mpz_class(static_cast<unsigned long>(M * M)) << 48);
+                    lazy_mean->canonicalize();
+                    lazy_var->canonicalize();
                     lazy_k = k;
                 }
-                mk = &lazy_mean;
-                vk = &lazy_var;
+                mk = &*lazy_mean;
+                vk = &*lazy_var;
+            } else {
+                mk = &*mean[k];
+                vk = &*var[k];
             }
             value[j] = batch_normalization_training_element<T>(xr[j * step[kX]], *mk, *vk, scale[k], bias[k],
                                                                far ? &far[j * step[kFa]] : nullptr, d.Epsilon,
@@ -1864,8 +1926,8 @@ template <class T> bool training(const TRAINING& d, const Bindings& b) {
                                       finish_exact);
     if (!finite) return false;
     if (!by_element) parallel_for(outer * chunks, output);
-    write_logical<T>(d.OutputMeanTensor, b.at("OutputMeanTensor"), [&](uint64_t k) { return out_mean[k]; });
-    write_logical<T>(d.OutputVarianceTensor, b.at("OutputVarianceTensor"), [&](uint64_t k) { return out_var[k]; });
+    write_statistics<T>(d.OutputMeanTensor, b.at("OutputMeanTensor"), out_mean);
+    write_statistics<T>(d.OutputVarianceTensor, b.at("OutputVarianceTensor"), out_var);
     training_plain = plain.load();
     training_decided = uint64_t(outer * nest.inner.size) - training_plain.load();
     training_single = single.load();
@@ -1937,19 +1999,18 @@ template <class T> T decide_nonzero(double p, double w) {
 }
 // The exact sums as integers (step C1): k = mpq_get_d(sum) is their truncation (step C2); the rationals only
 // for a value left undecided.
-template <class T> T bias_gradient_of(const ExactTotal& sum_dy, std::atomic<uint64_t>& decided) {
+template <class T> T bias_gradient_of(const ExactTotal& sum_dy, uint64_t& decided) {
     const double k = sum_dy.truncated();
     const T v = decide_nonzero<T>(k, std::fabs(k) * 0x1p-51);
     if (is_undecided(v)) return round_rational<T>(sum_dy.rational());
-    decided.fetch_add(1, std::memory_order_relaxed);
+    ++decided;
     return v;
 }
-template <class T>
-T scale_gradient_of(const ExactTotal& sum_c, T variance, float epsilon, std::atomic<uint64_t>& decided) {
+template <class T> T scale_gradient_of(const ExactTotal& sum_c, T variance, float epsilon, uint64_t& decided) {
     const double p = sum_c.truncated() * root_estimate(load(variance), epsilon);
     const T v = decide_nonzero<T>(p, std::fabs(p) * 0x1p-50);
     if (is_undecided(v)) return batch_normalization_scale_gradient<T>(sum_c.rational(), variance, epsilon);
-    decided.fetch_add(1, std::memory_order_relaxed);
+    ++decided;
     return v;
 }
 
@@ -2629,9 +2690,9 @@ inline bool run_grad(const half* dy, int64_t n, double sr, double, half* value, 
 
 template <class T, class D> bool grad(const D& d, const Bindings& b) {
     constexpr bool training = std::is_same_v<D, DML_BATCH_NORMALIZATION_TRAINING_GRAD_OPERATOR_DESC>;
-    const std::vector<T> mean = logical_values<T>(d.MeanTensor, b.at("MeanTensor"));
-    const std::vector<T> var = logical_values<T>(d.VarianceTensor, b.at("VarianceTensor"));
-    const std::vector<T> scale = logical_values<T>(d.ScaleTensor, b.at("ScaleTensor"));
+    const std::vector<T> mean = statistics_values<T>(d.MeanTensor, b.at("MeanTensor"));
+    const std::vector<T> var = statistics_values<T>(d.VarianceTensor, b.at("VarianceTensor"));
+    const std::vector<T> scale = statistics_values<T>(d.ScaleTensor, b.at("ScaleTensor"));
     const size_t count = mean.size();
     if (count > kMaxStatistics) return false;
     const uint64_t M = element_count(d.InputTensor) / count;
@@ -2658,7 +2719,7 @@ template <class T, class D> bool grad(const D& d, const Bindings& b) {
     std::vector<T> bias_gradient(count), scale_gradient(count);
     std::vector<double> sr(count), a(count), c(count);
     std::vector<ExactTotal> sums_dy(training ? count : 0), sums_c(training ? count : 0);
-    std::atomic<uint64_t> decided_statistics{0};
+    std::vector<uint8_t> decided_statistics(count);  // each element's gradients decided without rationals (0 to 2)
     std::atomic<bool> exact{true};
     auto add = [](GradSums& g, T dv, T xv) {
         if constexpr (is_half_v<T>) return g.add_half(to_bits(dv), to_bits(xv));
@@ -2672,8 +2733,10 @@ template <class T, class D> bool grad(const D& d, const Bindings& b) {
             exact = false;  // never (step C1): the plain loop
             return;
         }
-        bias_gradient[k] = bias_gradient_of<T>(sum_dy, decided_statistics);
-        scale_gradient[k] = scale_gradient_of<T>(sum_c, var[k], d.Epsilon, decided_statistics);
+        uint64_t decided = 0;
+        bias_gradient[k] = bias_gradient_of<T>(sum_dy, decided);
+        scale_gradient[k] = scale_gradient_of<T>(sum_c, var[k], d.Epsilon, decided);
+        decided_statistics[k] = uint8_t(decided);
         if constexpr (training) {
             if (!training_grad_constants_exact(sum_dy, sum_c, M, load(var[k]), d.Epsilon, a[k], c[k]))
                 std::tie(a[k], c[k]) = training_grad_constants(sum_dy.rational(), sum_c.rational(), M, load(var[k]),
@@ -2751,7 +2814,7 @@ template <class T, class D> bool grad(const D& d, const Bindings& b) {
         if (any)
             for (int64_t j = 0; j < n; ++j)
                 if (is_undecided(value[j])) undecided.push_back(int32_t(j));
-        mpq_class sum_dy, sum_c;  // the rationals of statistics element lazy_k, formed for its first plain element
+        std::optional<mpq_class> sum_dy, sum_c;  // statistics element lazy_k's rationals, for its first plain element
         size_t lazy_k = count;
         for (const int32_t j : undecided) {
             const size_t k = k0 + size_t(j * step[kStat]);
@@ -2761,8 +2824,8 @@ template <class T, class D> bool grad(const D& d, const Bindings& b) {
                     sum_c = sums_c[k].rational();
                     lazy_k = k;
                 }
-                value[j] = batch_normalization_training_grad_element<T>(dyr[j * step[kX]], xr[j * step[kIn]], mean[k],
-                                                                        scale[k], var[k], sum_dy, sum_c, M, d.Epsilon);
+                value[j] = batch_normalization_training_grad_element<T>(
+                    dyr[j * step[kX]], xr[j * step[kIn]], mean[k], scale[k], var[k], *sum_dy, *sum_c, M, d.Epsilon);
             } else value[j] = batch_normalization_grad_element<T>(dyr[j * step[kX]], scale[k], var[k], d.Epsilon);
         }
         if (!undecided.empty()) plain.fetch_add(undecided.size(), std::memory_order_relaxed);
@@ -2798,14 +2861,12 @@ template <class T, class D> bool grad(const D& d, const Bindings& b) {
                                        add, finish);
     if (!finite || !exact) return false;
     if (!fused && !by_element) parallel_for(outer * chunks, output);
-    write_logical<T>(d.OutputScaleGradientTensor, b.at("OutputScaleGradientTensor"),
-                     [&](uint64_t k) { return scale_gradient[k]; });
-    write_logical<T>(d.OutputBiasGradientTensor, b.at("OutputBiasGradientTensor"),
-                     [&](uint64_t k) { return bias_gradient[k]; });
+    write_statistics<T>(d.OutputScaleGradientTensor, b.at("OutputScaleGradientTensor"), scale_gradient);
+    write_statistics<T>(d.OutputBiasGradientTensor, b.at("OutputBiasGradientTensor"), bias_gradient);
     grad_plain = plain.load();
     grad_decided = uint64_t(outer * nest.inner.size) - grad_plain.load();
     grad_single = single.load();
-    statistics_decided = decided_statistics.load();
+    statistics_decided = std::accumulate(decided_statistics.begin(), decided_statistics.end(), uint64_t(0));
     statistics_plain = 2 * count - statistics_decided.load();
     return true;
 }

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <utility>
 
 #if defined(_OPENMP)
 #include <omp.h>
@@ -50,18 +51,37 @@ inline int64_t rows_per_task(int64_t rows, int64_t row_work, int64_t task_work, 
     return (rows + tasks - 1) / tasks;
 }
 
-// f(i) for every i < count, on parallel_threads(count, most) threads (no parallel region for one).
-template <class F> void parallel_for(int64_t count, F&& f, int most = 0) {
+// f(i) for every i < count on parallel_threads(count, most) threads (no parallel region for one): the indices
+// taken one at a time by whichever thread is free (kBlocks false: OpenMP's dynamic schedule), or in one block
+// of consecutive indices a thread (kBlocks true: the static schedule).
+template <bool kBlocks, class F> void parallel_indices(int64_t count, F&& f, int most) {
 #if defined(_OPENMP)
     const int n = parallel_threads(count, most);
     if (n > 1) {
+        if constexpr (kBlocks) {
+#pragma omp parallel for schedule(static) num_threads(n)
+            for (int64_t i = 0; i < count; ++i) f(i);
+        } else {
 #pragma omp parallel for schedule(dynamic) num_threads(n)
-        for (int64_t i = 0; i < count; ++i) f(i);
+            for (int64_t i = 0; i < count; ++i) f(i);
+        }
         return;
     }
 #endif
     (void)most;
     for (int64_t i = 0; i < count; ++i) f(i);
+}
+
+// f(i) for every i < count, each index to the next free thread.
+template <class F> void parallel_for(int64_t count, F&& f, int most = 0) {
+    parallel_indices<false>(count, std::forward<F>(f), most);
+}
+
+// The same with each thread given one block of consecutive indices: no counter that every thread takes its next
+// index from, and a thread takes the same indices on the next call of the same count and threads (their data
+// may still be in its cache). For indices of about equal work, since no thread takes another's.
+template <class F> void parallel_for_blocks(int64_t count, F&& f, int most = 0) {
+    parallel_indices<true>(count, std::forward<F>(f), most);
 }
 
 }  // namespace dmlref::reference
