@@ -1428,6 +1428,36 @@ TEST_CASE("Batch normalization fast path: FLOAT16 midpoints the float32 stages m
     }
 }
 
+// The forward's step H10 with the Mean folded into the run's [bl, bh]: Variance 4 and Epsilon 2^-51 make D~ =
+// RN53(4 + 2^-51) = 4 (a tie, to even), so sr~ = 3 / 2 = 1.5 exactly for Scale 3 while P = 3 (4 + 2^-51)^(-1/2) =
+// 1.5 (1 - 2^-54 + ...) lies below it. With X = +-0 and Bias 0, V = -P m for the channel's Mean m = +-(1024 + j)
+// 2^(k - 10), j odd below 341, k from -14 to 4: 1.5 |m| = (3072 + 3j) 2^(k - 11) is a FLOAT16 midpoint and V lies
+// 2^-54 of it below in magnitude, while c = fl64(sr~ m) is the midpoint exactly. Only the margin |c| 2^-50 around b
+// - c keeps [bl, bh] off the midpoint: without it every element would be decided, to the even neighbour, wrong for
+// about half of the 63 channels. Every float32 stage must leave every element, and so must the float64 stage (its
+// y~ is the midpoint). Element for element against the plain loop.
+TEST_CASE("Batch normalization fast path: FLOAT16 Mean on a midpoint that only the exact P moves, by hand") {
+    const WidthSubcases widths;
+    std::mt19937_64 rng(2621);
+    const std::vector<uint32_t> stat = {1, 63, 1, 1};
+    const Shape s{{1, 63, 1, 32}, {stat, stat, stat, stat}};
+    const Operator op = make_op(DataType::FLOAT16, s, {}, 0x1p-51f, std::nullopt);
+    const Buffers b = forward_half_buffers(get<BN>(op.Desc), [&](const std::string& name, int, size_t) {
+        if (name == "MeanTensor") {
+            const double j = double(2 * (rng() % 170) + 1);
+            const int k = int(rng() % 19) - 14;
+            return value_of<half>(std::ldexp(rng() % 2 ? -(1024 + j) : 1024 + j, k - 10));
+        }
+        if (name == "InputTensor") return value_of<half>(rng() % 2 ? -0.0 : 0.0);
+        return value_of<half>(name == "VarianceTensor" ? 4.0 : name == "ScaleTensor" ? 3.0 : 0.0);
+    });
+    check_op_threads(op, b);
+    const Counted c = counted(reference::fast::batch_normalization_counts());
+    MESSAGE("float32 stages " << c.single << ", float64 stage " << c.twofold << ", plain " << c.plain);
+    CHECK(c.single == 0);
+    CHECK(c.plain == 63 * 32);
+}
+
 // The training grad's step H8 (and H7, forced) on runs of 1005 elements (62 blocks of sixteen, one of eight, five
 // left), Epsilon 0: channel 0 random, channel 1 hard finite dY and X (subnormals, zeros of both signs, the largest
 // values), channel 2 dY of about 2^-12 beside one pair +-1024 at one X (the chunk's W far above the small
