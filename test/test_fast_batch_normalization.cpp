@@ -1458,6 +1458,41 @@ TEST_CASE("Batch normalization fast path: FLOAT16 Mean on a midpoint that only t
     CHECK(c.plain == 63 * 32);
 }
 
+// The training grad's step H10 where only the rounding of c32 and of xm = fl(x - m32), the bound's |xm| C2 term,
+// moves V across a FLOAT16 midpoint: Variance 4, Scale 2, Epsilon 0 (P = S = 1 exactly), Mean -3 2^-20, 2560
+// elements a channel: (dY, X) = (1, 1281/1024) and (-1, 0), so sum dY = 0 (a = 0, Ka = 0) and sum dY (X - Mean) =
+// 1281/1024, c = 1281 / (1024 4 2560), which float32 rounds by 0.8 2^-24 of it; then pairs (d, X) and (-d, X), which
+// add nothing to either sum, from 32 (d, X) found by an exhaustive search in exact rationals over X of magnitude 2^-5
+// to 2^2 and d below 2^-8: for each, fl(d - xm c32) and V = d - (X - Mean) c lie on two sides of a FLOAT16
+// midpoint, more than a float spacing apart, while |d| C1 is far below a float spacing: a bound without the |xm|
+// term would decide the wrong neighbour. Element for element against the plain loop.
+TEST_CASE("Batch normalization training grad fast path: FLOAT16 c and X - Mean roundings across midpoints") {
+    const WidthSubcases widths;
+    using TG = DML_BATCH_NORMALIZATION_TRAINING_GRAD_OPERATOR_DESC;
+    static const uint16_t kPlanted[32][2] = {
+        {0x8d09, 0xe3ad}, {0x9d04, 0xe810}, {0x2312, 0xe240}, {0x020a, 0xdb4e}, {0x2043, 0xeb08}, {0x8a78, 0xea8b},
+        {0x85d9, 0xd5fa}, {0x0c19, 0xde86}, {0x128e, 0xea1d}, {0x8bbc, 0xe2d6}, {0x0d31, 0xdd96}, {0x1622, 0xead6},
+        {0x0b15, 0xdf17}, {0x8db6, 0xe6c7}, {0x121a, 0xeb3f}, {0x127e, 0xea45}, {0x1334, 0xe178}, {0x1a8b, 0xe1c8},
+        {0x9be9, 0xea9a}, {0xa1bc, 0xe640}, {0x917a, 0xea31}, {0x8edf, 0xde36}, {0x92d1, 0xe1aa}, {0x91ba, 0xead1},
+        {0x81d3, 0xd5be}, {0x0b51, 0xddeb}, {0x1565, 0xe987}, {0x1717, 0xe69a}, {0x02f5, 0xdbb7}, {0x820e, 0xdbc6},
+        {0x9bed, 0xeac2}, {0x8dd2, 0xddb4}};
+    const TG d = grad_half_desc<TG>({1, 3, 1, 2560}, {1, 3, 1, 1}, 0.0f);
+    const Buffers b = grad_half_buffers(d, [&](const std::string& name, int, size_t i) {
+        const bool dy = name == "InputGradientTensor";
+        if (dy || name == "InputTensor") {
+            if (i < 2) return value_of<half>(dy ? (i == 0 ? 1.0 : -1.0) : (i == 0 ? 1281.0 / 1024 : 0.0));
+            const uint16_t* planted = kPlanted[((i - 2) / 2) % 32];
+            const half v = from_bits<half>(planted[dy ? 0 : 1]);
+            return dy && i % 2 ? value_of<half>(-widen(v)) : v;
+        }
+        if (name == "MeanTensor") return value_of<half>(-3 * 0x1p-20);
+        return value_of<half>(name == "VarianceTensor" ? 4.0 : 2.0);
+    });
+    check_op_threads({OperatorType::BATCH_NORMALIZATION_TRAINING_GRAD, d}, b);
+    const Counted c = counted(reference::fast::batch_normalization_grad_counts());
+    MESSAGE("float32 stages " << c.single << ", float64 stage " << c.twofold << ", plain " << c.plain);
+}
+
 // The training grad's step H8 (and H7, forced) on runs of 1005 elements (62 blocks of sixteen, one of eight, five
 // left), Epsilon 0: channel 0 random, channel 1 hard finite dY and X (subnormals, zeros of both signs, the largest
 // values), channel 2 dY of about 2^-12 beside one pair +-1024 at one X (the chunk's W far above the small
