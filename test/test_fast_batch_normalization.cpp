@@ -1493,6 +1493,44 @@ TEST_CASE("Batch normalization training grad fast path: FLOAT16 c and X - Mean r
     MESSAGE("float32 stages " << c.single << ", float64 stage " << c.twofold << ", plain " << c.plain);
 }
 
+// The exact sums' float32 split (the header's step S6, machines with AVX-512; S4 elsewhere): 4133 elements a
+// channel (chunks of 4096 and 37, the last 5 padded), Mean 0, Variance 1, Scale 1, Epsilon 0 (r = 1), so the
+// grads' OutputScaleGradient is sum dY X rounded once. The products 1 1 and 2^-5 2^-6 sum to 1 + 2^-11, the
+// FLOAT16 midpoint between 1 and 1 + 2^-10 (a tie: to even, 1), and one product +-2^-24 2^-24 decides it: channel
+// 0 - (in the first chunk: 1), channel 1 + (in the second chunk's padded tail: 1 + 2^-10), channel 2 + with the
+// pair (+-16, 16.015625) beside it, whose products of magnitude above 2^8 send that chunk back to S4 (1 + 2^-10).
+// Every other dY is 0 (X random, products 0). By hand, and element for element against the plain loop.
+TEST_CASE_TEMPLATE("Batch normalization grads fast path: FLOAT16 sums, a tie that 2^-48 decides", D,
+                   DML_BATCH_NORMALIZATION_GRAD_OPERATOR_DESC, DML_BATCH_NORMALIZATION_TRAINING_GRAD_OPERATOR_DESC) {
+    std::mt19937_64 rng(2622);
+    const D d = grad_half_desc<D>({1, 3, 1, 4133}, {1, 3, 1, 1}, 0.0f);
+    const Buffers b = grad_half_buffers(d, [&](const std::string& name, int c, size_t i) {
+        const bool dy = name == "InputGradientTensor";
+        if (dy || name == "InputTensor") {
+            if (i == 0) return value_of<half>(1.0);
+            if (i == 1) return value_of<half>(dy ? 0x1p-5 : 0x1p-6);
+            if (i == (c == 1 ? 4130u : 100u)) return value_of<half>(dy && c == 0 ? -0x1p-24 : 0x1p-24);
+            if (c == 2 && (i == 200 || i == 201)) return value_of<half>(dy ? (i == 200 ? 16.0 : -16.0) : 16.015625);
+            return dy ? value_of<half>(0.0) : random_half(rng, -3, 0);
+        }
+        return value_of<half>(name == "MeanTensor" ? 0.0 : 1.0);
+    });
+    const Operator op{std::is_same_v<D, DML_BATCH_NORMALIZATION_GRAD_OPERATOR_DESC>
+                          ? OperatorType::BATCH_NORMALIZATION_GRAD
+                          : OperatorType::BATCH_NORMALIZATION_TRAINING_GRAD,
+                      d};
+    check_op_threads(op, b);
+    const Buffers fast = evaluate_with(op, b, true, 1);
+    for (size_t k = 0; k < fast.names.size(); ++k)
+        if (fast.names[k] == "OutputScaleGradientTensor") {
+            std::array<half, 3> g;
+            std::memcpy(static_cast<void*>(g.data()), fast.bytes[k].data(), sizeof(g));
+            CHECK(widen(g[0]) == 1.0);
+            CHECK(widen(g[1]) == 1 + 0x1p-10);
+            CHECK(widen(g[2]) == 1 + 0x1p-10);
+        }
+}
+
 // The training grad's step H8 (and H7, forced) on runs of 1005 elements (62 blocks of sixteen, one of eight, five
 // left), Epsilon 0: channel 0 random, channel 1 hard finite dY and X (subnormals, zeros of both signs, the largest
 // values), channel 2 dY of about 2^-12 beside one pair +-1024 at one X (the chunk's W far above the small

@@ -374,6 +374,20 @@
 //      in any order and grouping (four lanes; eight with AVX-512). sum p is the two sums' total exactly; they go
 //      to S3 as level sums. An infinity or a NaN among the terms makes a sum infinite or NaN (inf - inf is NaN):
 //      the plain loop.
+//  S6. FLOAT16 terms where the machine has AVX-512 (half_chunk_sums_split32), in place of S4's products: the
+//      product p of two FLOAT16 (exact in float32, S4) is split in float32 with sigma = 2^17: q = fl32(fl32(sigma +
+//      p) - sigma), r = fl32(p - q). Where |p| <= 2^8, fl32(sigma + p) lies in [2^17 - 2^8, 2^17 + 2^8], where
+//      floats are 2^-7 and 2^-6 apart, so (FastTwoSum, |sigma| >= |p|) q = fl32(sigma + p) - sigma exactly, a
+//      multiple of 2^-7 with |q| <= |p| + 2^-7, and r = p - q exactly, |r| <= 2^-7, a multiple of 2^-48 (p is, and
+//      q is one of 2^-7). Each of sixteen float32 lanes sums the q of at most 256 terms (n <= 2^12, the last n % 16
+//      terms padded with zeros): every partial sum is a multiple of 2^-7 of magnitude at most 256 (2^8 + 2^-7) <
+//      2^17, a float32 (24 bits), so the float32 sums are exact, and so is their total in float64 (below 2^21). The
+//      r sum in float64 lanes as S4's: n of them are multiples of 2^-48 of at most 2^5, exact doubles in any order
+//      and grouping; sum a as S4's. The pass keeps the largest |p| (float32 max); where it exceeds 2^8 (or is
+//      NaN) the chunk takes S4 again, and an infinity or a NaN among the terms makes a sum infinite or NaN, as in S4.
+//      On data of magnitude below 16 (products below 256) every chunk takes it: per sixteen terms the split and
+//      the q sum are three float32 operations and one, in place of S4's float64 split of each half (two
+//      conversions, six operations).
 //  S5. A chunk of float or half factors whose exponents span little (chunk_sums, in place of S2 where it applies):
 //      with e the largest exponent field among the a (at least 1; Ea = e - 126, |a| < 2^Ea as in S1), let every
 //      nonzero a have a field f >= e - 16 (narrow), and likewise the b (Eb). Then every a is a multiple of
@@ -1363,6 +1377,52 @@ DMLREF_AVX512 int half_chunk_sums_avx512(const half* a, const half* b, int64_t n
                   ((lanes[i][4] + lanes[i][5]) + (lanes[i][6] + lanes[i][7]));
     return finish_half_sums<kSquares>(a, b, j, n, sums, tau);
 }
+// Step S6: the products split in float32 at 2^-7, their high parts summed in float32; where a product exceeds 2^8
+// in magnitude, half_chunk_sums_avx512 takes the chunk again.
+template <bool kSquares>
+DMLREF_AVX512 inline void split16(__m512 x, __m512 p, __m512& Q, __m512& largest, __m512d& A, __m512d& A1, __m512d& R,
+                                  __m512d& R1) {
+    const __m512 sigma = _mm512_set1_ps(0x1p17f);
+    const __m512 q = _mm512_sub_ps(_mm512_add_ps(sigma, p), sigma), r = _mm512_sub_ps(p, q);  // p = q + r exactly
+    Q = _mm512_add_ps(Q, q);                                                                  // exact
+    largest = _mm512_maskz_max_ps(0xffff, largest, kSquares ? p : _mm512_abs_ps(p));
+    A = _mm512_add_pd(A, _mm512_maskz_cvtps_pd(0xff, eight<0>(x)));
+    A1 = _mm512_add_pd(A1, _mm512_maskz_cvtps_pd(0xff, eight<1>(x)));
+    R = _mm512_add_pd(R, _mm512_maskz_cvtps_pd(0xff, eight<0>(r)));
+    R1 = _mm512_add_pd(R1, _mm512_maskz_cvtps_pd(0xff, eight<1>(r)));
+}
+template <bool kSquares>
+DMLREF_AVX512 int half_chunk_sums_split32(const half* a, const half* b, int64_t n, double* tau) {
+    __m512 Q = _mm512_setzero_ps(), largest = Q;
+    __m512d A = _mm512_setzero_pd(), A1 = A, R = A, R1 = A;
+    int64_t j = 0;
+    for (; j + 16 <= n; j += 16) {
+        const __m512 x = load16(a + j), p = _mm512_mul_ps(x, kSquares ? x : load16(b + j));  // exact
+        split16<kSquares>(x, p, Q, largest, A, A1, R, R1);
+    }
+    if (j < n) {  // the last n % 16 terms, and zeros
+        alignas(32) half ta[16] = {}, tb[16] = {};
+        std::copy(a + j, a + n, ta);
+        if constexpr (!kSquares) std::copy(b + j, b + n, tb);
+        const __m512 x = load16(ta), p = _mm512_mul_ps(x, kSquares ? x : load16(tb));
+        split16<kSquares>(x, p, Q, largest, A, A1, R, R1);
+    }
+    // Every |p| at most 2^8 (false for a NaN or an infinity): otherwise S4.
+    if (_mm512_cmp_ps_mask(largest, _mm512_set1_ps(0x1p8f), _CMP_LE_OQ) != 0xffff)
+        return half_chunk_sums_avx512<kSquares>(a, b, n, tau);
+    alignas(64) double lanes[3][8];
+    alignas(64) float high[16];
+    _mm512_store_pd(lanes[0], _mm512_add_pd(A, A1));
+    _mm512_store_ps(high, Q);
+    _mm512_store_pd(lanes[1], _mm512_add_pd(R, R1));
+    double sums[3];
+    for (int i = 0; i < 2; ++i)
+        sums[2 * i] = ((lanes[i][0] + lanes[i][1]) + (lanes[i][2] + lanes[i][3])) +
+                      ((lanes[i][4] + lanes[i][5]) + (lanes[i][6] + lanes[i][7]));
+    sums[1] = 0;
+    for (const float h : high) sums[1] += double(h);
+    return finish_half_sums<kSquares>(a, b, n, n, sums, tau);
+}
 #endif
 #endif
 inline int run_chunk_sums(const half* a, const half* b, int64_t n, double* tau, uint32_t* largest) {
@@ -1371,7 +1431,7 @@ inline int run_chunk_sums(const half* a, const half* b, int64_t n, double* tau, 
         largest[0] = largest[1] = 0x7f800000u;  // not computed
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
         if (have_avx512())
-            return b ? half_chunk_sums_avx512<false>(a, b, n, tau) : half_chunk_sums_avx512<true>(a, nullptr, n, tau);
+            return b ? half_chunk_sums_split32<false>(a, b, n, tau) : half_chunk_sums_split32<true>(a, nullptr, n, tau);
 #endif
         return b ? half_chunk_sums<false>(a, b, n, tau) : half_chunk_sums<true>(a, nullptr, n, tau);
     }
