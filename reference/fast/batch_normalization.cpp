@@ -339,7 +339,9 @@
 //      2^-19))) (|S| |c32| exact in float64, (1 - u)(1 + 2^-19) >= 1 + 2^-20) is at least that, and lo = RD(z - e),
 //      hi = RU(z + e) as in H9, deciding where e < 2^100. Per element, three fewer float32 operations than H9 (each
 //      row, a FusedAdd or not). The intervals are about as wide as H9's, except that the forward's and the
-//      training's grow with |x| in place of |x - m|: where |x - m| << |m| more elements go to the float64 stage. test/test_fast_batch_normalization.cpp runs H9's tests on it and puts b - P m 2^-54 below
+//      training's grow with |x| in place of |x - m|: where |x - m| << |m| more elements go to the float64 stage, so
+//      the forward and the training take H10 on a run's first 128 elements and, where it leaves two or more of them,
+//      H9 on the rest (AffineHalf::own16; each decides only correct bits, so the choice does not change them). test/test_fast_batch_normalization.cpp runs H9's tests on it and puts b - P m 2^-54 below
 //      a FLOAT16 midpoint that fl64(sr~ m) meets exactly (only the margin |c| 2^-50 leaves those elements).
 //
 // The exact sums (T1's sum X and sum X^2, the grads' sum dY and sum dY X) where the statistics are constant
@@ -385,6 +387,7 @@
 //      r sum in float64 lanes as S4's: n of them are multiples of 2^-48 of at most 2^5, exact doubles in any order
 //      and grouping; sum a as S4's. The pass keeps the largest |p| (float32 max); where it exceeds 2^8 (or is
 //      NaN) the chunk takes S4 again, and an infinity or a NaN among the terms makes a sum infinite or NaN, as in S4.
+//      A chunk with a product above 2^6 among its first 64 terms takes S4 at once (large data: no pass wasted).
 //      On data of magnitude below 16 (products below 256) every chunk takes it: per sixteen terms the split and
 //      the q sum are three float32 operations and one, in place of S4's float64 split of each half (two
 //      conversions, six operations).
@@ -1395,6 +1398,14 @@ template <bool kSquares>
 DMLREF_AVX512 int half_chunk_sums_split32(const half* a, const half* b, int64_t n, double* tau) {
     __m512 Q = _mm512_setzero_ps(), largest = Q;
     __m512d A = _mm512_setzero_pd(), A1 = A, R = A, R1 = A;
+    // A product above 2^6 among the first 64 terms: S4 at once (the chunk would likely fail the test below).
+    __m512 early = Q;
+    for (int64_t k = 0; k + 16 <= std::min<int64_t>(n, 64); k += 16) {
+        const __m512 x = load16(a + k), p = _mm512_mul_ps(x, kSquares ? x : load16(b + k));
+        early = _mm512_maskz_max_ps(0xffff, early, _mm512_abs_ps(p));
+    }
+    if (_mm512_cmp_ps_mask(early, _mm512_set1_ps(0x1p6f), _CMP_LE_OQ) != 0xffff)
+        return half_chunk_sums_avx512<kSquares>(a, b, n, tau);
     int64_t j = 0;
     for (; j + 16 <= n; j += 16) {
         const __m512 x = load16(a + j), p = _mm512_mul_ps(x, kSquares ? x : load16(b + j));  // exact
@@ -2366,7 +2377,7 @@ template <bool kTraining, bool kFused> struct AffineHalf {
     // elements 0 to n16 - 1 (n16 a multiple of 16), sixteen at a time; the undecided ones' indices appended to left
     // from count. Returns the new count.
     bool own() const { return std::isfinite(b32); }
-    DMLREF_AVX512 int64_t own16(int64_t n16, uint16_t* out, int32_t* left, int64_t count) const {
+    DMLREF_AVX512 int64_t folded16(int64_t j0, int64_t j1, uint16_t* out, int32_t* left, int64_t count) const {
         // Step H10's run constants: c = fl64(sr m) (m the Mean, or mu = RN53(mean)), within 2^-50 |c| of P m;
         // bl = RD32(RD64(RD64(b - c) - |c| 2^-50)) and bh = RU32(RU64(RU64(b - c) + |c| 2^-50)); a NaN or an infinite
         // bl or bh (an infinite or NaN Mean) leaves every lane undecided.
@@ -2378,7 +2389,7 @@ template <bool kTraining, bool kFused> struct AffineHalf {
         const __m512 Sv = _mm512_set1_ps(S), dv = _mm512_set1_ps(delta), blv = _mm512_set1_ps(bl),
                      bhv = _mm512_set1_ps(bh), big = _mm512_set1_ps(0x1p16f);
         const half *const xp = x, *const fp = f;  // kept in registers across the stores
-        for (int64_t j = 0; j < n16; j += 16) {
+        for (int64_t j = j0; j < j1; j += 16) {
             const __m512 xv = load16(xp + j), ax = _mm512_abs_ps(xv);
             __mmask16 finite = _mm512_mask_cmp_ps_mask(run, ax, big, _CMP_LT_OQ);  // x finite
             __m512 fl = blv, fh = bhv;
@@ -2393,6 +2404,48 @@ template <bool kTraining, bool kFused> struct AffineHalf {
             count = store_decided_ends16(lo, hi, finite, out, j, left, count);
         }
         return count;
+    }
+    // Step H9 on elements j0 to j1 - 1: t = fl(S fl(x - m32)), e = RU(|t| c) with c = 3v (1 + 2^-22), the ends lo =
+    // RD(RD(t - e) + bl) and hi = RU(RU(t + e) + bh) (with a FusedAdd, RD(bl + f) and RU(bh + f) in place of bl and
+    // bh).
+    DMLREF_AVX512 int64_t centred16(int64_t j0, int64_t j1, uint16_t* out, int32_t* left, int64_t count) const {
+        // [bl, bh] holds b + P (mu32 - mean) (the training; the forward's is b): A = RU32(fl64(fl64(|S| |mu32|) 2^-24
+        // (1 + 2^-22))), at least 2^-149, bl = RD32(b32 - A), bh = RU32(b32 + A).
+        float bl = b32, bh = b32;
+        if constexpr (kTraining) {
+            const float A = std::max(up32((std::fabs(double(S)) * std::fabs(double(m32))) * (0x1p-24 * (1 + 0x1p-22))),
+                                     0x1p-149f);
+            bl = add_down(b32, -A);
+            bh = add_up(b32, A);
+        }
+        const __m512 Sv = _mm512_set1_ps(S), mv = _mm512_set1_ps(m32), blv = _mm512_set1_ps(bl),
+                     bhv = _mm512_set1_ps(bh);
+        const __m512 c = _mm512_set1_ps(0x1.800006p-23f), big = _mm512_set1_ps(0x1p100f);
+        const half *const xp = x, *const fp = f;  // kept in registers across the stores
+        for (int64_t j = j0; j < j1; j += 16) {
+            const __m512 t = _mm512_mul_ps(Sv, _mm512_sub_ps(load16(xp + j), mv));
+            const __m512 e = _mm512_maskz_mul_round_ps(0xffff, _mm512_abs_ps(t), c, kUp);
+            __mmask16 finite = _mm512_cmp_ps_mask(e, big, _CMP_LT_OQ);
+            __m512 fl = blv, fh = bhv;
+            if constexpr (kFused) {
+                const __m512 fv = load16(fp + j);
+                fl = _mm512_maskz_add_round_ps(0xffff, blv, fv, kDown);
+                fh = _mm512_maskz_add_round_ps(0xffff, bhv, fv, kUp);
+                finite &= _mm512_cmp_ps_mask(fl, fh, _CMP_LT_OQ);
+            }
+            const __m512 lo = _mm512_maskz_add_round_ps(0xffff, _mm512_maskz_sub_round_ps(0xffff, t, e, kDown), fl,
+                                                        kDown);
+            const __m512 hi = _mm512_maskz_add_round_ps(0xffff, _mm512_maskz_add_round_ps(0xffff, t, e, kUp), fh, kUp);
+            count = store_decided_ends16(lo, hi, finite, out, j, left, count);
+        }
+        return count;
+    }
+    // Step H10 on the run's first 128 elements; where it leaves two of them (as on data far from 0 beside their
+    // mean, where H10's interval, which grows with |x|, is wider than H9's), H9 on the rest, otherwise H10.
+    DMLREF_AVX512 int64_t own16(int64_t n16, uint16_t* out, int32_t* left, int64_t count) const {
+        const int64_t first = std::min<int64_t>(n16, 128), after = folded16(0, first, out, left, count);
+        if (after - count >= 2) return centred16(first, n16, out, left, after);
+        return folded16(first, n16, out, left, after);
     }
 #endif
     void twofold(int64_t j, double& y, double& w) const {
