@@ -1428,6 +1428,109 @@ TEST_CASE("Batch normalization fast path: FLOAT16 midpoints the float32 stages m
     }
 }
 
+// The forward's step H10 with the Mean folded into the run's [bl, bh]: Variance 4 and Epsilon 2^-51 make D~ =
+// RN53(4 + 2^-51) = 4 (a tie, to even), so sr~ = 3 / 2 = 1.5 exactly for Scale 3 while P = 3 (4 + 2^-51)^(-1/2) =
+// 1.5 (1 - 2^-54 + ...) lies below it. With X = +-0 and Bias 0, V = -P m for the channel's Mean m = +-(1024 + j)
+// 2^(k - 10), j odd below 341, k from -14 to 4: 1.5 |m| = (3072 + 3j) 2^(k - 11) is a FLOAT16 midpoint and V lies
+// 2^-54 of it below in magnitude, while c = fl64(sr~ m) is the midpoint exactly. Only the margin |c| 2^-50 around b
+// - c keeps [bl, bh] off the midpoint: without it every element would be decided, to the even neighbour, wrong for
+// about half of the 63 channels. Every float32 stage must leave every element, and so must the float64 stage (its
+// y~ is the midpoint). Element for element against the plain loop.
+TEST_CASE("Batch normalization fast path: FLOAT16 Mean on a midpoint that only the exact P moves, by hand") {
+    const WidthSubcases widths;
+    std::mt19937_64 rng(2621);
+    const std::vector<uint32_t> stat = {1, 63, 1, 1};
+    const Shape s{{1, 63, 1, 32}, {stat, stat, stat, stat}};
+    const Operator op = make_op(DataType::FLOAT16, s, {}, 0x1p-51f, std::nullopt);
+    const Buffers b = forward_half_buffers(get<BN>(op.Desc), [&](const std::string& name, int, size_t) {
+        if (name == "MeanTensor") {
+            const double j = double(2 * (rng() % 170) + 1);
+            const int k = int(rng() % 19) - 14;
+            return value_of<half>(std::ldexp(rng() % 2 ? -(1024 + j) : 1024 + j, k - 10));
+        }
+        if (name == "InputTensor") return value_of<half>(rng() % 2 ? -0.0 : 0.0);
+        return value_of<half>(name == "VarianceTensor" ? 4.0 : name == "ScaleTensor" ? 3.0 : 0.0);
+    });
+    check_op_threads(op, b);
+    const Counted c = counted(reference::fast::batch_normalization_counts());
+    MESSAGE("float32 stages " << c.single << ", float64 stage " << c.twofold << ", plain " << c.plain);
+    CHECK(c.single == 0);
+    CHECK(c.plain == 63 * 32);
+}
+
+// The training grad's step H10 where only the rounding of c32 and of xm = fl(x - m32), the bound's |xm| C2 term,
+// moves V across a FLOAT16 midpoint: Variance 4, Scale 2, Epsilon 0 (P = S = 1 exactly), Mean -3 2^-20, 2560
+// elements a channel: (dY, X) = (1, 1281/1024) and (-1, 0), so sum dY = 0 (a = 0, Ka = 0) and sum dY (X - Mean) =
+// 1281/1024, c = 1281 / (1024 4 2560), which float32 rounds by 0.8 2^-24 of it; then pairs (d, X) and (-d, X), which
+// add nothing to either sum, from 32 (d, X) found by an exhaustive search in exact rationals over X of magnitude 2^-5
+// to 2^2 and d below 2^-8: for each, fl(d - xm c32) and V = d - (X - Mean) c lie on two sides of a FLOAT16
+// midpoint, more than a float spacing apart, while |d| C1 is far below a float spacing: a bound without the |xm|
+// term would decide the wrong neighbour. Element for element against the plain loop.
+TEST_CASE("Batch normalization training grad fast path: FLOAT16 c and X - Mean roundings across midpoints") {
+    const WidthSubcases widths;
+    using TG = DML_BATCH_NORMALIZATION_TRAINING_GRAD_OPERATOR_DESC;
+    static const uint16_t kPlanted[32][2] = {
+        {0x8d09, 0xe3ad}, {0x9d04, 0xe810}, {0x2312, 0xe240}, {0x020a, 0xdb4e}, {0x2043, 0xeb08}, {0x8a78, 0xea8b},
+        {0x85d9, 0xd5fa}, {0x0c19, 0xde86}, {0x128e, 0xea1d}, {0x8bbc, 0xe2d6}, {0x0d31, 0xdd96}, {0x1622, 0xead6},
+        {0x0b15, 0xdf17}, {0x8db6, 0xe6c7}, {0x121a, 0xeb3f}, {0x127e, 0xea45}, {0x1334, 0xe178}, {0x1a8b, 0xe1c8},
+        {0x9be9, 0xea9a}, {0xa1bc, 0xe640}, {0x917a, 0xea31}, {0x8edf, 0xde36}, {0x92d1, 0xe1aa}, {0x91ba, 0xead1},
+        {0x81d3, 0xd5be}, {0x0b51, 0xddeb}, {0x1565, 0xe987}, {0x1717, 0xe69a}, {0x02f5, 0xdbb7}, {0x820e, 0xdbc6},
+        {0x9bed, 0xeac2}, {0x8dd2, 0xddb4}};
+    const TG d = grad_half_desc<TG>({1, 3, 1, 2560}, {1, 3, 1, 1}, 0.0f);
+    const Buffers b = grad_half_buffers(d, [&](const std::string& name, int, size_t i) {
+        const bool dy = name == "InputGradientTensor";
+        if (dy || name == "InputTensor") {
+            if (i < 2) return value_of<half>(dy ? (i == 0 ? 1.0 : -1.0) : (i == 0 ? 1281.0 / 1024 : 0.0));
+            const uint16_t* planted = kPlanted[((i - 2) / 2) % 32];
+            const half v = from_bits<half>(planted[dy ? 0 : 1]);
+            return dy && i % 2 ? value_of<half>(-widen(v)) : v;
+        }
+        if (name == "MeanTensor") return value_of<half>(-3 * 0x1p-20);
+        return value_of<half>(name == "VarianceTensor" ? 4.0 : 2.0);
+    });
+    check_op_threads({OperatorType::BATCH_NORMALIZATION_TRAINING_GRAD, d}, b);
+    const Counted c = counted(reference::fast::batch_normalization_grad_counts());
+    MESSAGE("float32 stages " << c.single << ", float64 stage " << c.twofold << ", plain " << c.plain);
+}
+
+// The exact sums' float32 split (the header's step S6, machines with AVX-512; S4 elsewhere): 4133 elements a
+// channel (chunks of 4096 and 37, the last 5 padded), Mean 0, Variance 1, Scale 1, Epsilon 0 (r = 1), so the
+// grads' OutputScaleGradient is sum dY X rounded once. The products 1 1 and 2^-5 2^-6 sum to 1 + 2^-11, the
+// FLOAT16 midpoint between 1 and 1 + 2^-10 (a tie: to even, 1), and one product +-2^-24 2^-24 decides it: channel
+// 0 - (in the first chunk: 1), channel 1 + (in the second chunk's padded tail: 1 + 2^-10), channel 2 + with the
+// pair (+-16, 16.015625) beside it, whose products of magnitude above 2^8 send that chunk back to S4 (1 + 2^-10).
+// Every other dY is 0 (X random, products 0). By hand, and element for element against the plain loop.
+TEST_CASE_TEMPLATE("Batch normalization grads fast path: FLOAT16 sums, a tie that 2^-48 decides", D,
+                   DML_BATCH_NORMALIZATION_GRAD_OPERATOR_DESC, DML_BATCH_NORMALIZATION_TRAINING_GRAD_OPERATOR_DESC) {
+    std::mt19937_64 rng(2622);
+    const D d = grad_half_desc<D>({1, 3, 1, 4133}, {1, 3, 1, 1}, 0.0f);
+    const Buffers b = grad_half_buffers(d, [&](const std::string& name, int c, size_t i) {
+        const bool dy = name == "InputGradientTensor";
+        if (dy || name == "InputTensor") {
+            if (i == 0) return value_of<half>(1.0);
+            if (i == 1) return value_of<half>(dy ? 0x1p-5 : 0x1p-6);
+            if (i == (c == 1 ? 4130u : 100u)) return value_of<half>(dy && c == 0 ? -0x1p-24 : 0x1p-24);
+            if (c == 2 && (i == 200 || i == 201)) return value_of<half>(dy ? (i == 200 ? 16.0 : -16.0) : 16.015625);
+            return dy ? value_of<half>(0.0) : random_half(rng, -3, 0);
+        }
+        return value_of<half>(name == "MeanTensor" ? 0.0 : 1.0);
+    });
+    const Operator op{std::is_same_v<D, DML_BATCH_NORMALIZATION_GRAD_OPERATOR_DESC>
+                          ? OperatorType::BATCH_NORMALIZATION_GRAD
+                          : OperatorType::BATCH_NORMALIZATION_TRAINING_GRAD,
+                      d};
+    check_op_threads(op, b);
+    const Buffers fast = evaluate_with(op, b, true, 1);
+    for (size_t k = 0; k < fast.names.size(); ++k)
+        if (fast.names[k] == "OutputScaleGradientTensor") {
+            std::array<half, 3> g;
+            std::memcpy(static_cast<void*>(g.data()), fast.bytes[k].data(), sizeof(g));
+            CHECK(widen(g[0]) == 1.0);
+            CHECK(widen(g[1]) == 1 + 0x1p-10);
+            CHECK(widen(g[2]) == 1 + 0x1p-10);
+        }
+}
+
 // The training grad's step H8 (and H7, forced) on runs of 1005 elements (62 blocks of sixteen, one of eight, five
 // left), Epsilon 0: channel 0 random, channel 1 hard finite dY and X (subnormals, zeros of both signs, the largest
 // values), channel 2 dY of about 2^-12 beside one pair +-1024 at one X (the chunk's W far above the small
