@@ -93,8 +93,19 @@ struct PoolingArrays {
 };
 bool validate_pooling_arrays(Diagnostics& diags, const PoolingArrays& a);
 
-// A tensor's logical elements (row-major), read through its strides.
+// Whether a tensor's elements lie in logical (row-major) order: no Strides, or its packed ones.
+inline bool is_packed(const TensorDesc& d) {
+    return d.Strides.empty() || effective_strides(d) == packed_strides(d.Sizes);
+}
+
+// A tensor's logical elements (row-major), read through its strides (one copy where it is packed: a
+// statistics tensor is read on every call, before the fast paths' threads start).
 template <class T> std::vector<T> logical_values(const TensorDesc& d, std::span<const std::byte> buffer) {
+    if (is_packed(d)) {
+        std::vector<T> v(element_count(d));
+        std::memcpy(static_cast<void*>(v.data()), buffer.data(), v.size() * sizeof(T));
+        return v;
+    }
     const std::vector<std::byte> bytes = gather_logical(d, buffer);
     std::vector<T> v(bytes.size() / sizeof(T));
     std::memcpy(static_cast<void*>(v.data()), bytes.data(), bytes.size());
@@ -103,6 +114,11 @@ template <class T> std::vector<T> logical_values(const TensorDesc& d, std::span<
 
 // Writes value(i) for every logical index i of `d` at its strided offset.
 template <class T, class F> void write_logical(const TensorDesc& d, std::span<std::byte> buffer, F&& value) {
+    if (is_packed(d)) {
+        T* out = reinterpret_cast<T*>(buffer.data());
+        for (uint64_t i = 0, n = element_count(d); i < n; ++i) out[i] = value(i);
+        return;
+    }
     const TensorView V(d, buffer);
     const auto packed = packed_strides(d.Sizes);
     const std::array<const int64_t*, 2> strides = {V.strides.data(), packed.data()};

@@ -871,30 +871,12 @@ std::vector<int64_t> stat_strides(const std::vector<uint32_t>& stat) {
     return s;
 }
 
-// A statistics tensor's logical elements, or the gradients written to one: one copy where the tensor is packed
-// (no Strides, or its packed ones), else through its strides (logical_values, write_logical). Work before and
-// after a call's parallel region is serial: with 16 threads, the generic walks of the statistics cost as much
-// as a channel's outputs.
-inline bool packed(const TensorDesc& d) {
-    return d.Strides.empty() || std::ranges::equal(effective_strides(d), packed_strides(d.Sizes));
-}
-template <class T> std::vector<T> statistics_values(const TensorDesc& d, std::span<const std::byte> buffer) {
-    if (!packed(d)) return logical_values<T>(d, buffer);
-    std::vector<T> v(element_count(d));
-    std::memcpy(static_cast<void*>(v.data()), buffer.data(), v.size() * sizeof(T));
-    return v;
-}
-template <class T> void write_statistics(const TensorDesc& d, std::span<std::byte> buffer, const std::vector<T>& v) {
-    if (!packed(d)) return write_logical<T>(d, buffer, [&](uint64_t k) { return v[k]; });
-    std::memcpy(buffer.data(), static_cast<const void*>(v.data()), v.size() * sizeof(T));
-}
-
 template <class T> bool forward(const BN& d, const Bindings& b) {
     const TensorView X(d.InputTensor, b.at("InputTensor")), Y(d.OutputTensor, b.at("OutputTensor"));
-    const std::vector<T> mean = statistics_values<T>(d.MeanTensor, b.at("MeanTensor"));
-    const std::vector<T> var = statistics_values<T>(d.VarianceTensor, b.at("VarianceTensor"));
-    const std::vector<T> scale = statistics_values<T>(d.ScaleTensor, b.at("ScaleTensor"));
-    const std::vector<T> bias = statistics_values<T>(d.BiasTensor, b.at("BiasTensor"));
+    const std::vector<T> mean = logical_values<T>(d.MeanTensor, b.at("MeanTensor"));
+    const std::vector<T> var = logical_values<T>(d.VarianceTensor, b.at("VarianceTensor"));
+    const std::vector<T> scale = logical_values<T>(d.ScaleTensor, b.at("ScaleTensor"));
+    const std::vector<T> bias = logical_values<T>(d.BiasTensor, b.at("BiasTensor"));
     std::vector<double> root(var.size());
     for (size_t k = 0; k < var.size(); ++k) root[k] = root_estimate(load(var[k]), d.Epsilon);
 
@@ -1441,7 +1423,7 @@ DMLREF_AVX512 int half_chunk_sums_split32(const half* a, const half* b, int64_t 
     // Every |p| at most 2^8 (false for a NaN or an infinity): otherwise S4.
     if (_mm512_cmp_ps_mask(largest, _mm512_set1_ps(0x1p8f), _CMP_LE_OQ) != 0xffff)
         return half_chunk_sums_avx512<kSquares>(a, b, n, tau);
-    alignas(64) double lanes[3][8];
+    alignas(64) double lanes[2][8];
     alignas(64) float high[16];
     _mm512_store_pd(lanes[0], _mm512_add_pd(A, A1));
     _mm512_store_ps(high, Q);
@@ -1867,8 +1849,8 @@ bool half_training_constants(const mpq_class& S, const mpq_class& Q, uint64_t M,
 constexpr size_t kMaxStatistics = 4096;  // Moments are 6 KiB each
 
 template <class T> bool training(const TRAINING& d, const Bindings& b) {
-    const std::vector<T> scale = statistics_values<T>(d.ScaleTensor, b.at("ScaleTensor"));
-    const std::vector<T> bias = statistics_values<T>(d.BiasTensor, b.at("BiasTensor"));
+    const std::vector<T> scale = logical_values<T>(d.ScaleTensor, b.at("ScaleTensor"));
+    const std::vector<T> bias = logical_values<T>(d.BiasTensor, b.at("BiasTensor"));
     const size_t count = scale.size();
     if (count > kMaxStatistics) return false;
     const uint64_t M = element_count(d.InputTensor) / count;
@@ -2025,8 +2007,8 @@ template <class T> bool training(const TRAINING& d, const Bindings& b) {
                                       finish_exact);
     if (!finite) return false;
     if (!by_element) parallel_for(outer * chunks, output);
-    write_statistics<T>(d.OutputMeanTensor, b.at("OutputMeanTensor"), out_mean);
-    write_statistics<T>(d.OutputVarianceTensor, b.at("OutputVarianceTensor"), out_var);
+    write_logical<T>(d.OutputMeanTensor, b.at("OutputMeanTensor"), [&](uint64_t k) { return out_mean[k]; });
+    write_logical<T>(d.OutputVarianceTensor, b.at("OutputVarianceTensor"), [&](uint64_t k) { return out_var[k]; });
     training_plain = plain.load();
     training_decided = uint64_t(outer * nest.inner.size) - training_plain.load();
     training_single = single.load();
@@ -2838,9 +2820,9 @@ inline bool run_grad(const half* dy, int64_t n, double sr, double, half* value, 
 
 template <class T, class D> bool grad(const D& d, const Bindings& b) {
     constexpr bool training = std::is_same_v<D, DML_BATCH_NORMALIZATION_TRAINING_GRAD_OPERATOR_DESC>;
-    const std::vector<T> mean = statistics_values<T>(d.MeanTensor, b.at("MeanTensor"));
-    const std::vector<T> var = statistics_values<T>(d.VarianceTensor, b.at("VarianceTensor"));
-    const std::vector<T> scale = statistics_values<T>(d.ScaleTensor, b.at("ScaleTensor"));
+    const std::vector<T> mean = logical_values<T>(d.MeanTensor, b.at("MeanTensor"));
+    const std::vector<T> var = logical_values<T>(d.VarianceTensor, b.at("VarianceTensor"));
+    const std::vector<T> scale = logical_values<T>(d.ScaleTensor, b.at("ScaleTensor"));
     const size_t count = mean.size();
     if (count > kMaxStatistics) return false;
     const uint64_t M = element_count(d.InputTensor) / count;
@@ -3009,8 +2991,10 @@ template <class T, class D> bool grad(const D& d, const Bindings& b) {
                                        add, finish);
     if (!finite || !exact) return false;
     if (!fused && !by_element) parallel_for(outer * chunks, output);
-    write_statistics<T>(d.OutputScaleGradientTensor, b.at("OutputScaleGradientTensor"), scale_gradient);
-    write_statistics<T>(d.OutputBiasGradientTensor, b.at("OutputBiasGradientTensor"), bias_gradient);
+    write_logical<T>(d.OutputScaleGradientTensor, b.at("OutputScaleGradientTensor"),
+                     [&](uint64_t k) { return scale_gradient[k]; });
+    write_logical<T>(d.OutputBiasGradientTensor, b.at("OutputBiasGradientTensor"),
+                     [&](uint64_t k) { return bias_gradient[k]; });
     grad_plain = plain.load();
     grad_decided = uint64_t(outer * nest.inner.size) - grad_plain.load();
     grad_single = single.load();

@@ -130,8 +130,7 @@ uint64_t decide_row_float(const double* s, double na, const double* nb, double g
 template <class T> class LogicalOutput {
 public:
     LogicalOutput(const TensorDesc& d, std::span<std::byte> bytes) : d_(d), bytes_(bytes) {
-        const bool packed = d.Strides.empty() ||
-                            packed_strides(d.Sizes) == std::vector<int64_t>(d.Strides.begin(), d.Strides.end());
+        const bool packed = is_packed(d);
         if (!packed) staged_.resize(element_count(d));
         data_ = packed ? reinterpret_cast<T*>(bytes.data()) : staged_.data();
     }
