@@ -33,8 +33,7 @@
 // default: ArgmaxNaN=NaNWins in beats(); Subnormals=FlushAtomicSums in the grad's sums.
 #include "max_pooling.hpp"
 #include "common.hpp"
-#include "fast/max_pooling_grad.hpp"
-#include "fast/max_pooling_windows.hpp"
+#include "fast/max_pooling.hpp"
 #include "fast/switch.hpp"
 #include "fast_sum.hpp"
 #include "max_pooling_internal.hpp"
@@ -159,12 +158,9 @@ void max_pool(const TensorDesc& input, const TensorDesc& output, const std::opti
     const std::optional<TensorView> I =
         indices ? std::optional<TensorView>(std::in_place, *indices, b.at("OutputIndicesTensor")) : std::nullopt;
     const bool wide_indices = indices && indices->DataType == DataType::UINT64;
+    if (fast_paths_enabled() && (w.spatial == 2 || w.spatial == 3))  // the same values and indices, volume by volume
+        return fast::max_pool_volumes(input.DataType, fast_volume(w, X), X, Y, I, wide_indices);
     dispatch(input.DataType, [&]<class T>() {
-        if (fast_paths_enabled() &&
-            (w.spatial == 2 || w.spatial == 3)) {  // the same values and indices, volume by volume
-            fast::max_pool_fast<T>(fast_volume(w, X), X, Y, I, wide_indices);
-            return;
-        }
         const T* x = X.data<T>();
         T* y = Y.data<T>();
         for_each_output(w, X, Y.sizes(), Y.strides,
@@ -302,11 +298,10 @@ void evaluate(const DML_MAX_POOLING_GRAD_OPERATOR_DESC& d, const Bindings& b) {
     const TensorView X(d.InputTensor, b.at("InputTensor"));
     const std::span<const std::byte> dY_buffer = b.at("InputGradientTensor");
     const TensorView dX(d.OutputGradientTensor, b.at("OutputGradientTensor"));
+    if (fast_paths_enabled() && (w.spatial == 2 || w.spatial == 3))  // the same sums, volume by volume
+        return fast::max_pool_grad_volumes(d.InputTensor.DataType, fast_volume(w, X), X,
+                                           TensorView(d.InputGradientTensor, dY_buffer), dX);
     dispatch(d.InputTensor.DataType, [&]<class T>() {
-        if (fast_paths_enabled() && (w.spatial == 2 || w.spatial == 3)) {  // the same sums, volume by volume
-            fast::max_pool_grad_fast<T>(fast_volume(w, X), X, TensorView(d.InputGradientTensor, dY_buffer), dX);
-            return;
-        }
         const Groups g = group_terms(grad_targets<T>(w, X, d.InputGradientTensor.Sizes),
                                      element_count(d.OutputGradientTensor));
         const bool flush = in_force<"Subnormals", "FlushAtomicSums">();
