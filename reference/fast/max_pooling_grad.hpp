@@ -91,12 +91,11 @@ void max_pool_grad_fast(const Volume& v, const TensorView& X, const TensorView& 
         thread_local std::vector<Acc> ring_buffer;
         thread_local std::vector<int64_t> retry_buffer, ready_buffer;
         thread_local RowScratch<T> row_buffer;
-        // Bound once: each use of a thread_local in the loops below would look its address up again.
-        std::vector<Acc>& ring = ring_buffer;
-        std::vector<int64_t>& retry =
-            retry_buffer;  // volume indices of dX elements to sum again exactly (repeats possible)
-        std::vector<int64_t>& ready = ready_buffer;
-        RowScratch<T>& row = row_buffer;
+        std::vector<Acc>& ring = tls_once(ring_buffer);
+        std::vector<int64_t>& retry = tls_once(
+            retry_buffer);  // volume indices of dX elements to sum again exactly (repeats possible)
+        std::vector<int64_t>& ready = tls_once(ready_buffer);
+        RowScratch<T>& row = tls_once(row_buffer);
         ring.assign(size_t(RS), Acc(0));
         retry.clear();
         row.resize(size_t(v.W.out));
@@ -153,7 +152,7 @@ void max_pool_grad_fast(const Volume& v, const TensorView& X, const TensorView& 
         // offset, less RS where it passes the end.
         // FLOAT16 dY rows of stride 1 are widened to FLOAT32 in bulk first (half_rows.hpp), exactly.
         thread_local std::vector<float> wide_buffer;
-        std::vector<float>& wide = wide_buffer;
+        std::vector<float>& wide = tls_once(wide_buffer);
         auto add_row = [&](int64_t od, int64_t oh, int64_t shift) {
             argmax_row(v, x, od, oh, row);
             const T* dy_row = dy + od * ys[0] + oh * ys[1];

@@ -14,6 +14,18 @@
 
 namespace dmlref::reference {
 
+// A thread_local's address, taken once for the loops that use it: in a shared library each use of
+// a thread_local may be a call to __tls_get_addr, and GCC, inlining a loop into the body that bound
+// a reference to it, can compute the address again at every use rather than keep it (MAX_POOLING2
+// FLOAT32 ran 10% slower so). The empty asm hides where the pointer comes from.
+template <class V> inline V& tls_once(V& v) {
+    V* p = &v;
+#if defined(__GNUC__)
+    asm("" : "+r"(p));
+#endif
+    return *p;
+}
+
 // The threads for a call of `work` units where a thread pays for its start only with at least
 // `grain` units of its own: work / grain, at least 1. For parallel_for's `most`; the grain is the
 // caller's, measured (reference/fast/average_pooling.cpp).

@@ -110,7 +110,7 @@ template <class T> bool unit_tap_sums(const std::vector<Axis>& axes, const Tenso
                 return;
             }
             thread_local std::vector<double> acc_buffer, err_buffer;
-            std::vector<double>& acc_vector = acc_buffer;  // bound once
+            std::vector<double>& acc_vector = tls_once(acc_buffer);
             std::vector<double>& err_vector = err_buffer;
             acc_vector.assign(cols, 0.0);
             err_vector.assign(cols, 0.0);
