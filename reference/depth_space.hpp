@@ -24,7 +24,20 @@ bool explain_depth_space(const Case& c, std::string_view output, uint64_t flat, 
 // The input coordinate {n, c, h, w} that output coordinate `o` reads. `to_space`: DEPTH_TO_SPACE
 // (else SPACE_TO_DEPTH); `channels` is the depth side's smaller channel count (DEPTH_TO_SPACE's
 // output channels, SPACE_TO_DEPTH's input channels).
-std::array<uint64_t, 4> depth_space_source(bool to_space, uint32_t order, uint64_t block, uint64_t channels,
-                                           const std::array<uint64_t, 4>& o);
+// Inline: the fast path (reference/fast/data_movement.cpp) calls it for every output row, at its own
+// optimisation level.
+inline std::array<uint64_t, 4> depth_space_source(bool to_space, uint32_t order, uint64_t b, uint64_t channels,
+                                                  const std::array<uint64_t, 4>& o) {
+    const bool dcr = order == DML_DEPTH_SPACE_ORDER_DEPTH_COLUMN_ROW;
+    if (to_space) {  // o = {n, c, h b + i, w b + j}
+        const uint64_t i = o[2] % b, j = o[3] % b;
+        const uint64_t k = dcr ? (i * b + j) * channels + o[1] : o[1] * b * b + i * b + j;
+        return {o[0], k, o[2] / b, o[3] / b};
+    }
+    // SPACE_TO_DEPTH: o = {n, k, h, w}; k names the channel c and the block offset (i, j).
+    const uint64_t c = dcr ? o[1] % channels : o[1] / (b * b);
+    const uint64_t blk = dcr ? o[1] / channels : o[1] % (b * b);
+    return {o[0], c, o[2] * b + blk / b, o[3] * b + blk % b};
+}
 
 }  // namespace dmlref::reference
