@@ -1161,6 +1161,112 @@ TEST_CASE("Batch normalization grad fast path: midpoints the first stage must le
     }
 }
 
+namespace {
+
+// The FLOAT32 grad's first stage three ways: step G6 sixteen lanes at a time (where the machine has AVX-512; G6's
+// plain loop elsewhere), G6's plain loop (forced with the four-lane sums), and step G4 (forced).
+struct GradStageSubcases {
+    bool width = false;
+    GradStageSubcases() {
+        SUBCASE("G6") {}
+        SUBCASE("G6, plain loop") { reference::fast::batch_normalization_four_lane_sums(true); }
+        SUBCASE("G4") {
+            reference::fast::batch_normalization_grad_width(true);
+            width = true;
+        }
+    }
+    ~GradStageSubcases() {
+        reference::fast::batch_normalization_four_lane_sums(false);
+        reference::fast::batch_normalization_grad_width(false);
+    }
+    GradStageSubcases(const GradStageSubcases&) = delete;
+    GradStageSubcases& operator=(const GradStageSubcases&) = delete;
+};
+
+// r~ and sr~ as step 2 and 3 compute them (correctly rounded float64 operations, computed here apart).
+double sr_of(float variance, float epsilon, float scale) {
+    return double(scale) * (1.0 / std::sqrt(double(variance) + double(epsilon)));
+}
+
+}  // namespace
+
+// Step G6 decides the FLOAT32 grad from y~'s bits: left where its low 29 bits L lie in [2^28 - 8, 2^28 + 7]. Epsilon
+// 11 2^-50, four channels of 4096 elements (a chunk each), dY = +-(2^23 + j) 2^k with j odd and 1.5 (2^23 + j) <
+// 2^24 (1.5 dY a FLOAT32 midpoint, at 1.5 to 2 times 2^(23 + k)): Variance 4 and Scale 3 (sr~ = 1.5 - 8 2^-52: y~ 8
+// to 10.7 double ulps below the midpoint, both sides of the window's edge), Variance 16 and Scale 6 (sr~ = 1.5 - 2
+// 2^-52: 2 to 2.7 ulps, all left), Variance 64 and Scale 12 (sr~ = 1.5: y~ on the midpoint, V below it, all left),
+// and random data (Variance 0.7, Scale 0.9). The elements G6 decides are counted against L computed here; every
+// output against the plain loop's.
+TEST_CASE("Batch normalization grad fast path: FLOAT32's bits stage, by hand") {
+    const GradStageSubcases stage;
+    std::mt19937_64 rng(2595);
+    const std::vector<uint32_t> in = {1, 4, 64, 64}, stat = {1, 4, 1, 1};
+    DML_BATCH_NORMALIZATION_GRAD_OPERATOR_DESC d;
+    d.InputTensor = d.InputGradientTensor = d.OutputGradientTensor = desc(DataType::FLOAT32, in);
+    d.MeanTensor = d.VarianceTensor = d.ScaleTensor = d.OutputScaleGradientTensor = d.OutputBiasGradientTensor = desc(
+        DataType::FLOAT32, stat);
+    d.Epsilon = 11 * 0x1p-50f;
+    const std::vector<float> variance = {4.0f, 16.0f, 64.0f, 0.7f}, scale = {3.0f, 6.0f, 12.0f, 0.9f};
+    CHECK(sr_of(4.0f, d.Epsilon, 3.0f) == 1.5 - 8 * 0x1p-52);
+    CHECK(sr_of(16.0f, d.Epsilon, 6.0f) == 1.5 - 2 * 0x1p-52);
+    CHECK(sr_of(64.0f, d.Epsilon, 12.0f) == 1.5);
+    std::vector<float> x(4 * 4096), dy(4 * 4096);
+    uint64_t expected = 0, left = 0;
+    for (size_t i = 0; i < dy.size(); ++i) {
+        const size_t k = i / 4096;
+        const double j = double(2 * (rng() % 1398101) + 1);
+        const int e = int(rng() % 181) - 100 - 23;
+        dy[i] = k == 3 ? float(random_float(rng, -3, 2)) : float(std::ldexp(rng() % 2 ? 0x1p23 + j : -(0x1p23 + j), e));
+        x[i] = float(random_float(rng, -3, 2));
+        const double y = double(dy[i]) * sr_of(variance[k], d.Epsilon, scale[k]) + 0.0;
+        uint64_t bits;
+        std::memcpy(&bits, &y, sizeof bits);
+        const uint64_t L = bits & ((uint64_t(1) << 29) - 1);
+        const bool near = L >= (uint64_t(1) << 28) - 8 && L <= (uint64_t(1) << 28) + 7;
+        expected += !near;
+        left += near && k == 0;
+    }
+    MESSAGE("channel 0: " << left << " of 4096 left by G6");
+    CHECK(left > 100);
+    CHECK(left < 4000);
+    const Buffers b = grad_buffers(d, x, dy, {0.0f, 0.0f, 0.0f, 0.5f}, variance, scale);
+    check_op_threads({OperatorType::BATCH_NORMALIZATION_GRAD, d}, b);
+    const auto c = reference::fast::batch_normalization_grad_counts();
+    if (!stage.width) CHECK(c.single == expected);
+    CHECK(c.plain >= 2 * 4096);  // the midpoints and the elements 2 to 4 ulps below them
+}
+
+// y~ exactly on FLOAT32 midpoints, V below them: Epsilon 3 2^-53, Variance 4 (D~ = 4 < D) and Scale 3 make sr~ =
+// 1.5 and V = 1.5 dY (1 + 3 2^-55)^(-1/2). Channel 0: dY = +-(2^23 + j) 2^k with j odd, normal midpoints (L = 2^28:
+// G6 leaves them). Channel 1: dY = +-j 2^-149 with j odd, subnormal midpoints, whose low 29 bits are 0: G6 would
+// round y~ to even, wrong for half of them; the chunk's least |dY| keeps it off (fl(|sr~| lf) < 2^-126) and G4
+// leaves them. Every element goes to the plain loop.
+TEST_CASE("Batch normalization grad fast path: FLOAT32 midpoints the bits stage must leave, by hand") {
+    const GradStageSubcases stage;
+    std::mt19937_64 rng(2596);
+    const std::vector<uint32_t> in = {1, 2, 32, 32}, stat = {1, 2, 1, 1};
+    DML_BATCH_NORMALIZATION_GRAD_OPERATOR_DESC d;
+    d.InputTensor = d.InputGradientTensor = d.OutputGradientTensor = desc(DataType::FLOAT32, in);
+    d.MeanTensor = d.VarianceTensor = d.ScaleTensor = d.OutputScaleGradientTensor = d.OutputBiasGradientTensor = desc(
+        DataType::FLOAT32, stat);
+    d.Epsilon = 3 * 0x1p-53f;
+    CHECK(sr_of(4.0f, d.Epsilon, 3.0f) == 1.5);
+    std::vector<float> x(2 * 1024), dy(2 * 1024);
+    for (size_t i = 0; i < 1024; ++i) {
+        const double j = double(2 * (rng() % 1398101) + 1);
+        dy[i] = float(std::ldexp(rng() % 2 ? 0x1p23 + j : -(0x1p23 + j), int(rng() % 181) - 100 - 23));
+        const double js = double(2 * (rng() % 2048) + 1);
+        dy[1024 + i] = float(std::ldexp(rng() % 2 ? js : -js, -149));
+        x[i] = float(random_float(rng, -3, 2));
+        x[1024 + i] = float(random_float(rng, -3, 2));
+    }
+    const Buffers b = grad_buffers(d, x, dy, {0.0f, 0.0f}, {4.0f, 4.0f}, {3.0f, 3.0f});
+    check_op_threads({OperatorType::BATCH_NORMALIZATION_GRAD, d}, b);
+    const auto c = reference::fast::batch_normalization_grad_counts();
+    CHECK(c.single == 0);
+    CHECK(c.plain == 2 * 1024);
+}
+
 // The forward's FLOAT32 first stage decides with one half-width W per chunk (the header's step F1). Three channels
 // of 4096 elements (a chunk each), Epsilon 2^-48, Variance 3 and Scale 0.7 but in channel 1. Channel 0: random
 // X, Mean 1/2, Bias 1/4: nearly all decided by the first stage. Channel 1: Variance 4, Scale 3 (sr~ = 1.5 (1 -

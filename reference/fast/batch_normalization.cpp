@@ -126,7 +126,7 @@
 // infinity in X, dY or Mean sends the operator to the plain loop. OutputGradient = dY Scale r is
 // the forward's steps 1 to 9 with x = dY, m = 0, b = 0 (t~ = 0 only for dY = 0 or Scale = 0: the
 // exact zero, +0), its undecided elements batch_normalization_grad_element; on runs of constant
-// statistics a first stage decides most elements from y~ alone (G4; FLOAT16: H6).
+// statistics a first stage decides most elements from y~ alone (G4, G6; FLOAT16: H6).
 //
 // BATCH_NORMALIZATION_TRAINING_GRAD: the same sums and the same two statistics outputs; dX = s r I
 // with I = dY - a - (X - Mean) c, a = sum dY / M and c = sum dY (X - Mean) / (M D) exact rationals.
@@ -184,6 +184,32 @@
 //      is decided here. test/test_fast_batch_normalization.cpp puts z and V 2.5 to 4.5 ulps below midpoints
 //      (W about 8 ulps: this stage and G3's must leave them), and small elements beside a large one (W several
 //      float spacings of their z, their own w far less: this stage leaves them, G3's decides them).
+//  G6. What runs in place of G4 where the chunk allows it (grad_bits_f32; sixteen lanes at a time where the machine
+//      has AVX-512, grad_bits_avx512): a decision from y~'s own bits, with no width, as H6 does for FLOAT16. As in G4,
+//      y~ = fl(sr~ dY) is 0 or normal (step 3), V = 0 exactly where y~ = +-0, and otherwise |y~ - V| < 6u (1 + 2^-49)
+//      |y~|. Let y~ != 0 lie in the binade [2^e, 2^(e+1)), where doubles are U = 2^(e-52) apart: |y~ - V| < 12u (1 +
+//      2^-49) 2^e = 6 (1 + 2^-49) U. For e >= -126, FLOAT32's rounding boundaries in that binade are its midpoints
+//      2^e + (k + 1/2) 2^(e-23), the doubles whose 29 bits below a float's last (L: the low 29 bits of the
+//      significand, the same for y~ and -y~) are 2^28; the last of binade 127 is 2^128 - 2^103, the overflow
+//      threshold (rounding to nearest sends what lies above it to infinity, as the golden's rounding does). The
+//      boundaries outside the binade lie at least 2^(e-25) below 2^e (binade e - 1's midpoints, or below 2^-126 the
+//      subnormal floats' odd multiples of 2^-150) and 2^(e-23) above 2^(e+1): at least 2^27 U from y~. So where L
+//      lies outside [2^28 - 8, 2^28 + 7] (y~'s bits less 2^28 - 8, masked to bits 4 to 28, not all zero: kNearMask)
+//      no boundary lies within 8 U of y~; V, within 6 (1 + 2^-49) U < 7 U of it, lies on the same side of every
+//      boundary, and y~ rounded to float by the conversion (to nearest) is V's rounding, the golden. For e >= 128
+//      both y~ and V (> y~ (1 - 7u) > 2^128 - 2^103) round to an infinity of y~'s sign. y0 = y~ + 0 makes a zero
+//      +0: L = 0, decided, and the conversion gives +0, the plain loop's exact zero. The condition e >= -126 holds
+//      for every nonzero y~ of the chunk where fl(|sr~| lf) >= 2^-126, lf the chunk's least nonzero |dY| (a float,
+//      kept by the sums' pass beside the largest): |y~| = fl(|sr~| |dY|) >= fl(|sr~| lf) (rounding is monotone).
+//      The stage runs where that holds (or every dY is +-0) and |sr~| <= 2^1000 (false for a NaN sr~, so for D <=
+//      0, and for an infinite Scale; dY is finite, or the plain loop takes the operator), grad_bits_apply; other
+//      chunks take G4. The elements it leaves take steps 5 to 8, then the plain element, as G4's. Per element it
+//      takes no width, one conversion in place of two and an integer add and test in place of a compare: on
+//      random data it leaves an element with probability 2^-25 (16 of the 2^29 values of L), G4 about as few.
+//      test/test_fast_batch_normalization.cpp puts y~ 4 to 16 ulps below midpoints and counts the elements this
+//      stage decides against L computed apart, puts y~ exactly on FLOAT32 midpoints with V below them (D~ = 4 <
+//      D), normal (L = 2^28: left) and subnormal (L = 0: only the chunk condition keeps the stage off), and runs
+//      the tests with G4 forced (batch_normalization_grad_width).
 //
 // FLOAT16 runs of constant statistics (per-channel statistics), where the machine has F16C: two stages.
 // A FLOAT16 output needs V only to about 2^-12 relative, so a float32 estimate, eight elements at a time,
@@ -622,6 +648,26 @@ DMLREF_CLONES bool grad_run_f32(const float* __restrict dy, int64_t n, double sr
     }
     return any != 0;
 }
+// The grad's FLOAT32 first stage without a width (header, step G6), where grad_bits_apply: y0 = fl(sr~ dY) + 0
+// rounded to float unless its bits lie within 8 double ulps of a float midpoint (kNearMidpoint); then
+// undecided_bits. Returns whether any element is undecided.
+std::atomic<bool> grad_bits_forced_off{false};  // for the tests: step G4 in place of G6
+constexpr uint64_t kNearMidpoint = (uint64_t(1) << 28) - 8, kNearMask = (uint64_t(1) << 29) - 16;
+inline bool grad_bits_apply(double sr, uint32_t least) {
+    const double s = std::fabs(sr);
+    return s <= 0x1p1000 && (least == 0 || s * double(from_bits<float>(least)) >= 0x1p-126);
+}
+DMLREF_CLONES bool grad_bits_f32(const float* __restrict dy, int64_t n, double sr, float* __restrict value) {
+    uint32_t* __restrict out = reinterpret_cast<uint32_t*>(value);
+    uint32_t any = 0;
+    for (int64_t j = 0; j < n; ++j) {
+        const double y = double(dy[j]) * sr + 0.0;
+        const uint32_t mask = 0u - uint32_t(((to_bits(y) - kNearMidpoint) & kNearMask) == 0);
+        any |= mask;
+        out[j] = (to_bits(static_cast<float>(y)) & ~mask) | (undecided_bits<float>() & mask);
+    }
+    return any != 0;
+}
 // The forward's FLOAT32 first stage on a run of constant statistics (header, step F1): the chunk's largest |x|,
 // its W (forward_width), then y~ = fl(fl(sr~ fl(x - m)) + b) rounded to float where fl(y~ - W) and fl(y~ + W)
 // round to the same float; otherwise undecided_bits. Returns whether any element is undecided, or -1 (nothing
@@ -648,7 +694,7 @@ DMLREF_CLONES int forward_first_f32(const float* __restrict x, int64_t n, double
     }
     return any != 0;
 }
-// The float64 stage after a first stage (steps F1, G4 and G5): each element j < n the first stage left undecided
+// The float64 stage after a first stage (steps F1, G4, G5 and G6): each element j < n the first stage left undecided
 // (`any`: whether there is one) decided from estimate_of(j, y, w) as decide_one decides; single receives n less
 // those elements. Returns whether any element is still undecided.
 template <class T, class EstimateOf>
@@ -957,6 +1003,8 @@ constexpr int kLevels = 3;
 std::atomic<uint64_t> narrow_chunks{0}, other_chunks{0};
 static_assert(kChunk <= 4096, "the extraction's sigmas assume at most 2^12 terms");
 enum SumsState { kExtracted, kLeft, kNotFinite, kNarrow };  // kNarrow: extracted by step S5
+// A chunk's max |a|, max |b| and least nonzero |a| (0 where every a is +-0), as a float's bits (steps G4 to G6).
+using Bounds = std::array<uint32_t, 3>;
 
 // |v| as a float's bits: the largest of them is max |v|, at least 0x7f800000 for an infinity or a NaN.
 template <class T> DMLREF_INLINE uint32_t magnitude_bits(const T& v) {
@@ -1255,6 +1303,7 @@ DMLREF_INLINE int chunk_sums(const T* a, const T* b, int64_t n, double* tau, uin
     } else magnitude_ranges<T, kSquares>(a, b, n, ma, mb, la, lb);
     largest[0] = ma;
     largest[1] = mb;
+    largest[2] = la;
     if (std::max(ma, mb) >= 0x7f800000u) return kNotFinite;
     // |a| < 2^ea, |b| < 2^eb: a float's exponent field e (at least 1) bounds it by 2^(e - 126).
     const int ea = std::max(int(ma >> 23), 1) - 126, eb = std::max(int(mb >> 23), 1) - 126;
@@ -1436,12 +1485,36 @@ DMLREF_AVX512 int half_chunk_sums_split32(const half* a, const half* b, int64_t 
     for (const float h : high) sums[1] += double(h);
     return finish_half_sums<kSquares>(a, b, n, n, sums, tau);
 }
+// Step G6 (grad_bits_f32) sixteen elements at a time, the decision in mask registers: y's bits plus 8 - 2^28
+// tested against kNearMask (zero: within 8 ulps of a midpoint, undecided). Returns where it stopped (a multiple of
+// 16) and whether any element is undecided in any.
+DMLREF_AVX512 int64_t grad_bits_avx512(const float* dy, int64_t n, double sr, float* value, bool& any) {
+    const __m512d s = _mm512_set1_pd(sr), zero = _mm512_setzero_pd();
+    const __m512i c = _mm512_set1_epi64(-int64_t(kNearMidpoint)), m = _mm512_set1_epi64(int64_t(kNearMask));
+    const __m512i undecided = _mm512_set1_epi32(int32_t(undecided_bits<float>()));
+    __mmask16 near = 0;
+    int64_t j = 0;
+    for (; j + 16 <= n; j += 16) {
+        const __m512d y0 = _mm512_add_pd(_mm512_mul_pd(_mm512_maskz_cvtps_pd(0xff, _mm256_loadu_ps(dy + j)), s), zero);
+        const __m512d y1 = _mm512_add_pd(_mm512_mul_pd(_mm512_maskz_cvtps_pd(0xff, _mm256_loadu_ps(dy + j + 8)), s),
+                                         zero);
+        const __mmask16 k = _mm512_kunpackb(_mm512_testn_epi64_mask(_mm512_add_epi64(_mm512_castpd_si512(y1), c), m),
+                                            _mm512_testn_epi64_mask(_mm512_add_epi64(_mm512_castpd_si512(y0), c), m));
+        const __m512d f = _mm512_maskz_insertf64x4(
+            0xff, _mm512_castpd256_pd512(_mm256_castps_pd(_mm512_maskz_cvtpd_ps(0xff, y0))),
+            _mm256_castps_pd(_mm512_maskz_cvtpd_ps(0xff, y1)), 1);
+        _mm512_storeu_si512(value + j, _mm512_mask_mov_epi32(_mm512_castpd_si512(f), k, undecided));
+        near |= k;
+    }
+    any = near != 0;
+    return j;
+}
 #endif
 #endif
 inline int run_chunk_sums(const half* a, const half* b, int64_t n, double* tau, uint32_t* largest) {
 #if defined(DMLREF_F16C_PATHS)
     if (have_f16c()) {
-        largest[0] = largest[1] = 0x7f800000u;  // not computed
+        largest[0] = largest[1] = largest[2] = 0x7f800000u;  // not computed
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
         if (have_avx512())
             return b ? half_chunk_sums_split32<false>(a, b, n, tau) : half_chunk_sums_split32<true>(a, nullptr, n, tau);
@@ -1458,13 +1531,12 @@ template <class Bins> struct TaskSums {
     size_t stat = 0;
     int state = kExtracted;
     std::array<double, 2 * kLevels> tau{};
-    std::array<uint32_t, 2> largest{};  // max |a| and max |b| over the chunk, as a float's bits
+    Bounds largest{};  // max |a|, max |b| and least nonzero |a| over the chunk, as a float's bits
     std::unique_ptr<Bins> bins;
 };
 
 // The tasks of a nest (one per chunk), the chunk counters reset, and largest sized for them where given.
-template <class Bins>
-std::vector<TaskSums<Bins>> start_tasks(const Nest& nest, std::vector<std::array<uint32_t, 2>>* largest) {
+template <class Bins> std::vector<TaskSums<Bins>> start_tasks(const Nest& nest, std::vector<Bounds>* largest) {
     std::vector<TaskSums<Bins>> tasks(size_t(nest.outer * nest.chunks));
     narrow_chunks = 0;
     other_chunks = 0;
@@ -1487,7 +1559,7 @@ struct ChunkCounts {
 // largest is given), counted in counts; false where a value is not finite.
 template <class T, class Bins, class Add>
 bool chunk_task(const Nest& nest, int64_t task, const T* a, size_t ka, const T* b, size_t kb, size_t kstat, Add& add,
-                TaskSums<Bins>& t, std::vector<std::array<uint32_t, 2>>* largest, ChunkCounts& counts) {
+                TaskSums<Bins>& t, std::vector<Bounds>* largest, ChunkCounts& counts) {
     const auto [at, first, n] = nest.task(task);
     const std::array<int64_t, K>& step = nest.inner.stride;
     Scratch<T>& s = scratch<T>();
@@ -1558,7 +1630,7 @@ void tasks_by_element(size_t tasks, size_t count, StatOf&& stat_of, std::vector<
 // where given, receives each task's max |a| and max |b| (a float's bits; FLOAT16 with F16C: 0x7f800000).
 template <class T, class Bins, class Add, class Finish, class After>
 bool split_sums(const Nest& nest, const T* a, size_t ka, const T* b, size_t kb, size_t kstat, size_t count, Add&& add,
-                Finish&& finish, After&& after, std::vector<std::array<uint32_t, 2>>* largest = nullptr) {
+                Finish&& finish, After&& after, std::vector<Bounds>* largest = nullptr) {
     std::vector<TaskSums<Bins>> tasks = start_tasks<Bins>(nest, largest);
     std::atomic<bool> finite{true};
     parallel_for(nest.outer * nest.chunks, [&](int64_t task) {
@@ -1619,7 +1691,7 @@ inline bool spread_by_element(size_t count, int64_t tasks) {
 // element's chunk counts are added once, and the callers form no rationals that no element needs.
 template <class T, class Bins, class Add, class Finish, class Output>
 bool element_sums(const Nest& nest, const T* a, size_t ka, const T* b, size_t kb, size_t kstat, size_t count, Add&& add,
-                  Finish&& finish, Output&& output, std::vector<std::array<uint32_t, 2>>* largest = nullptr) {
+                  Finish&& finish, Output&& output, std::vector<Bounds>* largest = nullptr) {
     std::vector<TaskSums<Bins>> tasks = start_tasks<Bins>(nest, largest);
     const std::vector<size_t> stat = task_stats(nest, kstat);
     std::vector<size_t> begin, order;
@@ -2811,6 +2883,17 @@ inline bool run_grad(const float* dy, int64_t n, double sr, double W, float* val
     std::fill_n(reinterpret_cast<uint32_t*>(value), n, undecided_bits<float>());
     return n > 0;
 }
+inline bool grad_bits(const float* dy, int64_t n, double sr, float* value) {
+#if defined(DMLREF_F16C_PATHS) && defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+    if (have_avx512() && !four_lanes_forced.load(std::memory_order_relaxed)) {
+        bool any;
+        const int64_t j = grad_bits_avx512(dy, n, sr, value, any);
+        return grad_bits_f32(dy + j, n - j, sr, value + j) || any;
+    }
+#endif
+    return grad_bits_f32(dy, n, sr, value);
+}
+inline bool grad_bits(const half*, int64_t, double, half*) { return true; }  // never called (FLOAT32 only)
 inline bool run_grad(const half* dy, int64_t n, double sr, double, half* value, uint64_t& single) {
 #if defined(DMLREF_F16C_PATHS)
     if (have_f16c()) return half_run(grad_half(dy, sr), n, value, single);
@@ -2884,7 +2967,7 @@ template <class T, class D> bool grad(const D& d, const Bindings& b) {
     const std::span<std::byte> ib = b.at("InputGradientTensor"), ob = b.at("OutputGradientTensor");
     const bool overlap = overlaps(ib, ob);
     std::atomic<uint64_t> plain{0}, single{0};
-    std::vector<std::array<uint32_t, 2>> largest;  // each sums task's max |dY| and max |X| (step G5)
+    std::vector<Bounds> largest;  // each sums task's max |dY|, max |X| and least nonzero |dY| (steps G4 to G6)
     auto output = [&](int64_t task) {
         const auto [at, first, n] = nest.task(task);
         const std::array<int64_t, K>& step = nest.inner.stride;
@@ -2923,11 +3006,16 @@ template <class T, class D> bool grad(const D& d, const Bindings& b) {
                 any |= is_undecided(value[j]);
             }
         } else if (step[kStat] == 0 && step[kX] == 1) {
-            const double W = !is_half_v<T> && !largest.empty()
-                                 ? grad_width(from_bits<float>(largest[size_t(task)][0]), sr[k0])
-                                 : std::numeric_limits<double>::quiet_NaN();
-            any = run_grad(dyr, n, sr[k0], W, value, by_single);
-            if constexpr (!is_half_v<T>)  // step G4's undecided elements: the float64 estimate (steps 3 to 8)
+            if (!is_half_v<T> && !largest.empty() && !grad_bits_forced_off &&
+                grad_bits_apply(sr[k0], largest[size_t(task)][2]))
+                any = grad_bits(dyr, n, sr[k0], value);  // step G6
+            else {
+                const double W = !is_half_v<T> && !largest.empty()
+                                     ? grad_width(from_bits<float>(largest[size_t(task)][0]), sr[k0])
+                                     : std::numeric_limits<double>::quiet_NaN();
+                any = run_grad(dyr, n, sr[k0], W, value, by_single);
+            }
+            if constexpr (!is_half_v<T>)  // step G4's or G6's undecided elements: the float64 estimate (steps 3 to 8)
                 any = second_stage(any, value, n, by_single, [&](int64_t j, double& y, double& w) {
                     estimate(load(dyr[j]), 0.0, sr[k0], 0.0, y, w);
                 });
@@ -3038,6 +3126,7 @@ BatchNormalizationCounts batch_normalization_grad_counts() {
 
 void batch_normalization_wide_sums(bool on) { wide_sums_forced = on; }
 void batch_normalization_chunk_width(bool on) { chunk_width_forced = on; }
+void batch_normalization_grad_width(bool on) { grad_bits_forced_off = on; }
 
 BatchNormalizationHalfConstants batch_normalization_half_training_constants(const mpq_class& S, const mpq_class& Q,
                                                                             uint64_t M, double scale, float epsilon) {

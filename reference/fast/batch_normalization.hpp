@@ -53,6 +53,9 @@ void batch_normalization_wide_sums(bool on);
 // For the tests: FLOAT16's chunk-width first stage (step H7) in place of the per-element sixteen-lane one
 // (step H8) where the machine has AVX-512, or not (the default).
 void batch_normalization_chunk_width(bool on);
+// For the tests: the FLOAT32 grad's first stage with the chunk's width (step G4) in place of the one from y~'s bits
+// alone (step G6), or not (the default).
+void batch_normalization_grad_width(bool on);
 
 // For the tests: the FLOAT16 training's run constants from S = sum X and Q = sum X^2 of M FLOAT16 values by
 // integers (step T6): mu = RN53(mean), mu32 = RN24(mean), sr = Scale / sqrt(RN53(var + Epsilon)) (rounded as
