@@ -1118,6 +1118,7 @@ TEST_CASE("Batch normalization fast path: FLOAT16 stages of the forward and the 
 // step H6's 4: the float32 stage must leave every element, and the float64 estimate decides them (V is 1
 // to 2 float ulps below the midpoint, far outside its bound). Element for element against the plain loop.
 TEST_CASE("Batch normalization grad fast path: midpoints the first stage must leave, by hand") {
+    const WidthSubcases widths;  // FLOAT16's step H6 sixteen lanes at a time (AVX-512) and eight
     std::mt19937_64 rng(2560);
     const std::vector<uint32_t> in = {1, 1, 64, 64}, stat = {1, 1, 1, 1};
     {

@@ -278,10 +278,13 @@
 //      the last of binade 15, 65520, is the overflow threshold (to infinity, as to the even side). Binade
 //      e - 1's boundaries lie at or below 2^e - 2^(e-12) = 2^e - 2^11 U, binade e + 1's at or above 2^(e+1) +
 //      2^(e-10). So where |L - 0x1000| >= 4 no boundary lies within 3U of y: VCVTPS2PH's rounding of y to
-//      nearest is V's, the golden. Other elements (|y| outside [2^-14, 2^16), L within 4 of 0x1000) take the
-//      float64 stage, then the plain element, as in H5. Sixteen elements at a time where the machine has
-//      AVX-512 (the same y and the same test). test/test_fast_batch_normalization.cpp puts y 1 or 2 ulps below a
-//      midpoint and checks that this stage leaves every such element.
+//      nearest is V's, the golden. The stage decides where L lies outside [0xffc, 0x1003] (y's bits less 0xffc,
+//      masked to bits 3 to 12, not all zero; then |L - 0x1000| >= 4) and |y| lies in [2^-14, 2^16) (y's bits
+//      shifted left by one, sign out, less those of 2^-14 so shifted, below those of 2^16 less those of 2^-14, as
+//      unsigned integers), or y = +0. Other elements take the float64 stage, then the plain element, as in H5.
+//      Sixteen elements at a time where the machine has AVX-512 (the same y and the same test).
+//      test/test_fast_batch_normalization.cpp puts y 1 or 2 ulps below a midpoint and checks that this stage
+//      leaves every such element.
 //  H7. The forward's, the training's (without a FusedAdd) and the training grad's float32 stage first with one
 //      half-width W for the whole chunk (as step F1 for FLOAT32). With xm the chunk's largest |x| (the largest of the
 //      FLOAT16 bits with the sign cleared), every element has |d| = fl(|x - m32|) <= fl(xm + |m32|), |t| <= Tm = fl(|S|
@@ -2241,7 +2244,7 @@ DMLREF_CLONES bool training_grad_first_f32(const float* __restrict dy, const flo
 // The float32 stage's constants: 4v and 2v (v = 2^-24), and the floor of w (step H2).
 constexpr float kFour = 0x1p-22f, kTwo = 0x1p-23f, kFloor = 0x1p-125f;
 
-// For the tests: step H7 in place of step H8 on machines with AVX-512.
+// For the tests: step H7 in place of step H8 on machines with AVX-512 (and H6 eight lanes at a time, not sixteen).
 std::atomic<bool> chunk_width_forced{false};
 
 // Step H1's range of a run constant k = fl32(k64): 0 only where k64 is 0, otherwise 2^-e <= |k| <= 2^e
@@ -2685,14 +2688,17 @@ struct GradHalf {
     bool ok;
     DMLREF_F16C __m128i decide(int64_t j, __m128i& mask) const {
         const __m256 y = _mm256_add_ps(_mm256_mul_ps(_mm256_set1_ps(S), load8(x + j)), _mm256_setzero_ps());
-        const __m256i B = _mm256_castps_si256(y);
-        const __m256i E = _mm256_srli_epi32(_mm256_slli_epi32(B, 1), 24);
-        const __m256i in_range = _mm256_and_si256(_mm256_cmpgt_epi32(E, _mm256_set1_epi32(112)),
-                                                  _mm256_cmpgt_epi32(_mm256_set1_epi32(143), E));
-        const __m256i L = _mm256_sub_epi32(_mm256_and_si256(B, _mm256_set1_epi32(0x1fff)), _mm256_set1_epi32(0x1000));
-        const __m256i far = _mm256_cmpgt_epi32(_mm256_abs_epi32(L), _mm256_set1_epi32(3));
-        const __m256i ok8 = _mm256_or_si256(_mm256_and_si256(in_range, far),
-                                            _mm256_cmpeq_epi32(B, _mm256_setzero_si256()));
+        const __m256i B = _mm256_castps_si256(y), zero = _mm256_setzero_si256();
+        // |y| in [2^-14, 2^16): (B << 1) - (0x38800000 << 1) below (0x47800000 - 0x38800000) << 1, unsigned (the
+        // unsigned compare as a signed one with the sign bits flipped).
+        const __m256i in_range = _mm256_cmpgt_epi32(
+            _mm256_set1_epi32(int32_t(0x1e000000u ^ 0x80000000u)),
+            _mm256_xor_si256(_mm256_sub_epi32(_mm256_slli_epi32(B, 1), _mm256_set1_epi32(int32_t(0x71000000u))),
+                             _mm256_set1_epi32(int32_t(0x80000000u))));
+        // L outside [0xffc, 0x1003]: (B - 0xffc) & 0x1ff8 not 0.
+        const __m256i near = _mm256_cmpeq_epi32(
+            _mm256_and_si256(_mm256_sub_epi32(B, _mm256_set1_epi32(0xffc)), _mm256_set1_epi32(0x1ff8)), zero);
+        const __m256i ok8 = _mm256_or_si256(_mm256_andnot_si256(near, in_range), _mm256_cmpeq_epi32(B, zero));
         mask = _mm_andnot_si128(narrow(ok8), _mm_set1_epi16(-1));
         const __m128i h = _mm256_cvtps_ph(y, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
         return _mm_blendv_epi8(h, _mm_set1_epi16(int16_t(undecided_bits<half>())), mask);
@@ -2703,7 +2709,7 @@ struct GradHalf {
     DMLREF_F16C int64_t first(int64_t n8, float, uint16_t* out, int32_t* blocks) const {
         int64_t count = 0, j = 0;
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
-        if (have_avx512()) j = first16(n8, out, blocks, count);
+        if (have_avx512() && !chunk_width_forced.load(std::memory_order_relaxed)) j = first16(n8, out, blocks, count);
 #endif
         for (; j < n8; j += 8) {
             __m128i mask;
@@ -2716,27 +2722,33 @@ struct GradHalf {
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
     // Blocks of sixteen from 0 while they fit in n8: returns where it stopped.
     DMLREF_AVX512 int64_t first16(int64_t n8, uint16_t* out, int32_t* blocks, int64_t& count) const {
-        int64_t j = 0;
+        int64_t j = 0, left = count;  // locals: the stores below may alias the members and count, as the compiler sees
+        const half* const dy = x;
+        const __m512 s = _mm512_set1_ps(S);
         for (; j + 16 <= n8; j += 16) {
-            const __m512 y = _mm512_add_ps(_mm512_mul_ps(_mm512_set1_ps(S), load16(x + j)), _mm512_setzero_ps());
+            const __m512 y = _mm512_add_ps(_mm512_mul_ps(s, load16(dy + j)), _mm512_setzero_ps());
             const __m512i B = _mm512_castps_si512(y);
-            const __m512i E = _mm512_maskz_srli_epi32(0xffff, _mm512_maskz_slli_epi32(0xffff, B, 1), 24);
-            const __mmask16 in_range = _mm512_cmpgt_epi32_mask(E, _mm512_set1_epi32(112)) &
-                                       _mm512_cmpgt_epi32_mask(_mm512_set1_epi32(143), E);
-            const __m512i L = _mm512_sub_epi32(_mm512_and_si512(B, _mm512_set1_epi32(0x1fff)),
-                                               _mm512_set1_epi32(0x1000));
-            const __mmask16 far = _mm512_cmpgt_epi32_mask(_mm512_maskz_abs_epi32(0xffff, L), _mm512_set1_epi32(3));
-            const __mmask16 ok = (in_range & far) | _mm512_cmpeq_epi32_mask(B, _mm512_setzero_si512());
+            // decide's tests: |y| in [2^-14, 2^16) by one unsigned compare, then L outside [0xffc, 0x1003] under
+            // that mask, or y = +0.
+            const __mmask16 in_range = _mm512_cmplt_epu32_mask(
+                _mm512_sub_epi32(_mm512_maskz_slli_epi32(0xffff, B, 1), _mm512_set1_epi32(int32_t(0x71000000u))),
+                _mm512_set1_epi32(0x1e000000));
+            const __mmask16 ok = _mm512_mask_test_epi32_mask(in_range, _mm512_sub_epi32(B, _mm512_set1_epi32(0xffc)),
+                                                             _mm512_set1_epi32(0x1ff8)) |
+                                 _mm512_testn_epi32_mask(B, B);
             // The undecided lanes keep undecided_bits (a masked conversion). Masked shifts and abs with every lane
             // on: GCC 12's plain ones start from an "undefined" register and warn.
             _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + j),
                                 _mm512_mask_cvtps_ph(_mm256_set1_epi16(int16_t(undecided_bits<half>())), ok, y,
                                                      _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
-            blocks[count] = int32_t(j);
-            count += (ok & 0xffu) != 0xffu;
-            blocks[count] = int32_t(j + 8);
-            count += (ok >> 8) != 0xffu;
+            if (ok != 0xffff) {  // rare: the blocks of eight with an element left
+                blocks[left] = int32_t(j);
+                left += (ok & 0xffu) != 0xffu;
+                blocks[left] = int32_t(j + 8);
+                left += (ok >> 8) != 0xffu;
+            }
         }
+        count = left;
         return j;
     }
 #endif

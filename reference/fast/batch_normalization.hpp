@@ -51,7 +51,7 @@ BatchNormalizationCounts batch_normalization_grad_statistics_counts();
 // any machine, or not (the default).
 void batch_normalization_wide_sums(bool on);
 // For the tests: FLOAT16's chunk-width first stage (step H7) in place of the per-element sixteen-lane one
-// (step H8) where the machine has AVX-512, or not (the default).
+// (step H8) where the machine has AVX-512, and the grad's step H6 eight lanes at a time, or not (the default).
 void batch_normalization_chunk_width(bool on);
 // For the tests: the FLOAT32 grad's first stage with the chunk's width (step G4) in place of the one from y~'s bits
 // alone (step G6), or not (the default).
