@@ -1416,6 +1416,7 @@ TEST_CASE("Batch normalization training grad fast path: FLOAT16's chunk stage, b
 // W is several float spacings of the small elements' z, their own w far less, so the first stage leaves
 // them and the float64 stage decides them.
 TEST_CASE("Batch normalization training grad fast path: FLOAT32's first stage, by hand") {
+    const LaneSubcases lanes;  // four lanes: step G5 where the machine has AVX-512 (G7 otherwise)
     using TG = DML_BATCH_NORMALIZATION_TRAINING_GRAD_OPERATOR_DESC;
     std::mt19937_64 rng(2580);
     TG d;
@@ -1957,6 +1958,48 @@ TEST_CASE("Batch normalization training grad fast path: the bound holds") {
     mpfr_clears(V, t, err, (mpfr_ptr) nullptr);
     INFO("largest error / w: " << worst);
     CHECK(worst > 0.5);
+}
+
+// Step G7's z and W (two fused multiply-adds, the chunk's bounds those of the element) against the exact value, with
+// dY next to a + (X - Mean) c (z cancelling) on every other element and a Mean far from X on every fourth (e1 and
+// K0 large, t cancelling): |z - V| <= W.
+TEST_CASE("Batch normalization training grad fast path: the fused bound holds") {
+    std::mt19937_64 rng(2521);
+    mpfr_t V, t, err;
+    mpfr_inits2(800, V, t, err, (mpfr_ptr) nullptr);
+    double worst = 0;
+    for (int i = 0; i < 20000; ++i) {
+        const double mean = i % 4 == 3 ? random_float(rng, 20, 30) : random_float(rng, -2, 2);
+        const double var = std::fabs(random_float(rng, -2, 2)), s = random_float(rng, -2, 2);
+        const float eps = float(std::fabs(random_float(rng, -20, -5)));
+        mpq_class sum_dy, sum_c;
+        for (int j = 0; j < 3; ++j) {
+            const double xj = random_float(rng, -2, 2), dyj = random_float(rng, -2, 2);
+            sum_dy += mpq_class(dyj);
+            sum_c += mpq_class(dyj) * (mpq_class(xj) - mpq_class(mean));
+        }
+        const double x = random_float(rng, -2, 2);
+        const mpq_class D = mpq_class(var) + mpq_class(double(eps));
+        const mpq_class a = sum_dy / 3, c = sum_c / (3 * D);
+        const mpq_class near = a + (mpq_class(x) - mpq_class(mean)) * c;
+        const double dy = i % 2 ? double(float(near.get_d())) : random_float(rng, -2, 2);
+        const auto est = reference::fast::batch_normalization_training_grad_fused_estimate(dy, x, mean, sum_dy, sum_c,
+                                                                                           3, s, var, eps);
+        const mpq_class K = mpq_class(s) * (mpq_class(dy) - near);
+        mpfr_set_q(t, D.get_mpq_t(), MPFR_RNDN);
+        mpfr_rec_sqrt(t, t, MPFR_RNDN);
+        mpfr_set_q(V, K.get_mpq_t(), MPFR_RNDN);
+        mpfr_mul(V, V, t, MPFR_RNDN);
+        mpfr_set_d(err, est.y, MPFR_RNDN);
+        mpfr_sub(err, err, V, MPFR_RNDN);
+        const double error = std::fabs(mpfr_get_d(err, MPFR_RNDU));
+        INFO("mean " << mean << ", variance " << var << ", scale " << s << ", x " << x << ", dy " << dy);
+        REQUIRE(error <= est.w);
+        worst = std::max(worst, error / est.w);
+    }
+    mpfr_clears(V, t, err, (mpfr_ptr) nullptr);
+    MESSAGE("largest error / W: " << worst);
+    CHECK(worst > 0.2);
 }
 
 // The float32 stage's constants (steps H1 to H4) in exact rationals, v = 2^-24.

@@ -210,6 +210,34 @@
 //      stage decides against L computed apart, puts y~ exactly on FLOAT32 midpoints with V below them (D~ = 4 <
 //      D), normal (L = 2^28: left) and subnormal (L = 0: only the chunk condition keeps the stage off), and runs
 //      the tests with G4 forced (batch_normalization_grad_width).
+//  G7. BATCH_NORMALIZATION_TRAINING_GRAD's first stage where the machine has AVX-512 (training_grad_fused_avx512,
+//      sixteen elements at a time; a run's last n % 16 elements take G5), in place of G5: V = P I regrouped as
+//      V = P dY - P c X + P (c m - a) (m the Mean), evaluated with two fused multiply-adds, each rounded once to
+//      nearest: t = fl(K0 - K X), z = fl(sr~ dY + t), with the run's constants (fused_run) K = fl(sr~ c~), e1 =
+//      fl(fl(c~ m) - a~) and K0 = fl(sr~ e1). Ranges: a = sum dY / M and c = sum_c / (M D) are 0 or at least 2^-187
+//      and 2^-465 in magnitude (sums of multiples of 2^-149 and 2^-298, M < 2^38, D < 2^129), so a~ and c~ are 0
+//      or normal; K is 0 or at least 2^-679, c~ m 0 or at least 2^-614 (normal), e1 a rounded difference (within
+//      u |e1|: a difference in the subnormal range is exact); |sr~| <= 2^202.5, |c~| < 2^406, |m|, |a~| < 2^128, so
+//      every constant and product is finite. K0, t and z may be subnormal: each such rounding errs by at most
+//      2^-1075 absolutely. Steps 1 to 3 give sr~ = P (1 + theta), |theta| < 4u, so |sr~ - P| <= 4u (1 + 2^-50)
+//      |sr~|; with |c~ - c| <= u (1 + u) |c~|, |K - P c| <= |K - sr~ c~| + |sr~| |c~ - c| + |sr~ - P| |c| <= 6u (1 +
+//      2^-48) |K|. P (c m - a) - K0 = P (c m - a - e1) + (P - sr~) e1 + (sr~ e1 - K0), |c m - a - e1| <= u (2 + u)
+//      |c~| |m| + u (1 + u) |a~| + u |e1|, so |K0 - P (c m - a)| <= E = u (1 + 2^-48) |sr~| (6 |e1| + 2 |c~| |m| +
+//      |a~|) + 2^-1075. Then z - V = (z - (sr~ dY + t)) + (sr~ - P) dY + (t - (K0 - K X)) + (K0 - P (c m - a)) -
+//      (K - P c) X, and |z - V| <= u |z| + u |t| + 4u (1 + 2^-50) |sr~| |dY| + 6u (1 + 2^-48) |K| |X| + E +
+//      2^-1074. As in G4, lo = fl(z - W) <= V and hi = fl(z + W) >= V when W (1 - u) >= |z - V| + u |z| + 2^-1075.
+//      The chunk's max |dY| and |X| (dm, xm) bound every element: Sd = fl(|sr~| dm), Kx = fl(|K| xm), Tm = fl(Kx +
+//      |K0|) and Zm = fl(Sd + Tm) give |t| <= Tm (1 + u) / (1 - u)^2 + 2^-1075 and |z| <= Zm (1 + u)^2 / (1 - u)^4
+//      + 2^-1074, and W = fl(fl(fl(fl(fl(2 Zm + Tm) + 4 Sd) + fl(6 Kx)) C) + E0) + 2^-1068 (fused_width), C = 2^-53
+//      (1 + 2^-40) and E0 = fl(fl(fl(fl(6 |e1|) + fl(3 fl(|c~| |m|))) + fl(2 |a~|)) fl(|sr~| C)) (3 and 2 for 2 (1 +
+//      u) and 1 + u): each term passes at most twelve roundings, (1 + 2^-40)(1 - u)^13 > (1 + 2^-48)(1 + u)^2 and
+//      2^-1068 covers the absolute terms, including those of products below float64's normal range in W and E0.
+//      The stage runs where W < 2^900 (false for a NaN sr~, so for D <= 0; dY, X and Mean are finite, or the plain
+//      loop takes the operator); then z -+ W are finite. z = +-0 gives ends -W and W: undecided. Where both ends
+//      round to one float, that float is the golden (step 8); the elements left take G1 to G3, then the plain
+//      element. Per element, two fused multiply-adds in place of G5's five operations; W is about as wide as
+//      G5's. test/test_fast_batch_normalization.cpp runs the training grad's tests with G5 forced too (the
+//      four-lane sums), and checks z and W against exact values with dm = |dY|, xm = |X|.
 //
 // FLOAT16 runs of constant statistics (per-channel statistics), where the machine has F16C: two stages.
 // A FLOAT16 output needs V only to about 2^-12 relative, so a float32 estimate, eight elements at a time,
@@ -1512,6 +1540,37 @@ DMLREF_AVX512 int64_t grad_bits_avx512(const float* dy, int64_t n, double sr, fl
     any = near != 0;
     return j;
 }
+// Step G7's z of eight elements: fl(sr~ dY + fl(K0 - K x)) (k = -K).
+DMLREF_AVX512 inline __m512d fused8(const float* dy, const float* x, __m512d s, __m512d k, __m512d k0) {
+    const __m512d t = _mm512_fmadd_pd(k, _mm512_maskz_cvtps_pd(0xff, _mm256_loadu_ps(x)), k0);
+    return _mm512_fmadd_pd(s, _mm512_maskz_cvtps_pd(0xff, _mm256_loadu_ps(dy)), t);
+}
+// Sixteen doubles rounded to float, as the bits of one register.
+DMLREF_AVX512 inline __m512i floats16(__m512d lo, __m512d hi) {
+    return _mm512_castpd_si512(
+        _mm512_maskz_insertf64x4(0xff, _mm512_castpd256_pd512(_mm256_castps_pd(_mm512_maskz_cvtpd_ps(0xff, lo))),
+                                 _mm256_castps_pd(_mm512_maskz_cvtpd_ps(0xff, hi)), 1));
+}
+// Step G7 sixteen elements at a time: t = fl(K0 - K x) and z = fl(sr~ dY + t), each one fused multiply-add, then
+// fl(z -+ W) rounded to float, the element decided where both give the same bits. Returns where it stopped (a
+// multiple of 16) and whether any element is undecided in any.
+DMLREF_AVX512 int64_t training_grad_fused_avx512(const float* dy, const float* x, int64_t n, double sr, double K,
+                                                 double K0, double W, float* value, bool& any) {
+    const __m512d s = _mm512_set1_pd(sr), k = _mm512_set1_pd(-K), k0 = _mm512_set1_pd(K0), w = _mm512_set1_pd(W);
+    const __m512i undecided = _mm512_set1_epi32(int32_t(undecided_bits<float>()));
+    __mmask16 left = 0;
+    int64_t j = 0;
+    for (; j + 16 <= n; j += 16) {
+        const __m512d z0 = fused8(dy + j, x + j, s, k, k0), z1 = fused8(dy + j + 8, x + j + 8, s, k, k0);
+        const __m512i lo = floats16(_mm512_sub_pd(z0, w), _mm512_sub_pd(z1, w));
+        const __m512i hi = floats16(_mm512_add_pd(z0, w), _mm512_add_pd(z1, w));
+        const __mmask16 k16 = _mm512_cmpneq_epi32_mask(lo, hi);
+        _mm512_storeu_si512(value + j, _mm512_mask_mov_epi32(lo, k16, undecided));
+        left |= k16;
+    }
+    any = left != 0;
+    return j;
+}
 #endif
 #endif
 inline int run_chunk_sums(const half* a, const half* b, int64_t n, double* tau, uint32_t* largest) {
@@ -2239,6 +2298,28 @@ DMLREF_CLONES bool training_grad_first_f32(const float* __restrict dy, const flo
     return any != 0;
 }
 
+// Step G7's run constants and chunk width (header): K = fl(sr~ c~), e1 = fl(fl(c~ m) - a~), K0 = fl(sr~ e1) and
+// E0, the bound on |K0 - P (c m - a)|; t = fl(K0 - K x) and z = fl(sr~ dY + t) (two fused multiply-adds).
+struct FusedRun {
+    double sr, K, K0, E0;
+};
+inline FusedRun fused_run(double m, double a, double c, double sr) {
+    FusedRun r;
+    r.sr = sr;
+    r.K = sr * c;
+    const double e1 = c * m - a;
+    r.K0 = sr * e1;
+    r.E0 = (((std::fabs(e1) * 6 + (std::fabs(c) * std::fabs(m)) * 3) + std::fabs(a) * 2) *
+            (std::fabs(sr) * (0x1p-53 * (1 + 0x1p-40))));
+    return r;
+}
+// The chunk's W from its max |dY| and max |X| (dm, xm); NaN or not below 2^900 where the stage must not run.
+inline double fused_width(const FusedRun& r, float dm, float xm) {
+    const double Sd = std::fabs(r.sr) * double(dm), Kx = std::fabs(r.K) * double(xm);
+    const double Tm = Kx + std::fabs(r.K0), Zm = Sd + Tm;
+    return ((((Zm * 2 + Tm) + Sd * 4) + Kx * 6) * (0x1p-53 * (1 + 0x1p-40)) + r.E0) + 0x1p-1068;
+}
+
 // ---- FLOAT16 runs in two stages (header, steps H1 to H5) ----------------------------------------
 
 // The float32 stage's constants: 4v and 2v (v = 2^-24), and the floor of w (step H2).
@@ -2913,6 +2994,27 @@ inline bool run_grad(const half* dy, int64_t n, double sr, double, half* value, 
     return uniform_run_f16(dy, n, 0.0, sr, 0.0, value);
 }
 
+// The training grad's FLOAT32 first stage on a run: step G7 where the machine has AVX-512 and its W is below 2^900
+// (dm, xm the chunk's max |dY| and |X|), its last n % 16 elements and other runs step G5 (W, the caller's, below
+// 2^900). Returns whether any element is undecided.
+inline bool training_grad_first(const float* dy, const float* x, int64_t n, double m, double a, double c, double sr,
+                                float dm, float xm, double W, float* value) {
+#if defined(DMLREF_F16C_PATHS) && defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+    if (have_avx512() && !four_lanes_forced.load(std::memory_order_relaxed)) {
+        const FusedRun r = fused_run(m, a, c, sr);
+        const double W7 = fused_width(r, dm, xm);
+        if (W7 < 0x1p900) {
+            bool any;
+            const int64_t j = training_grad_fused_avx512(dy, x, n, r.sr, r.K, r.K0, W7, value, any);
+            return training_grad_first_f32(dy + j, x + j, n - j, m, a, c, sr, W, value + j) || any;
+        }
+    }
+#endif
+    (void)dm;
+    (void)xm;
+    return training_grad_first_f32(dy, x, n, m, a, c, sr, W, value);
+}
+
 template <class T, class D> bool grad(const D& d, const Bindings& b) {
     constexpr bool training = std::is_same_v<D, DML_BATCH_NORMALIZATION_TRAINING_GRAD_OPERATOR_DESC>;
     const std::vector<T> mean = logical_values<T>(d.MeanTensor, b.at("MeanTensor"));
@@ -3001,8 +3103,10 @@ template <class T, class D> bool grad(const D& d, const Bindings& b) {
             // Step G5's first stage (FLOAT32; W is NaN otherwise), its undecided elements the float64 estimate.
             if constexpr (!is_half_v<T>) {
                 const double m = load(mean[k0]);
-                any = second_stage(training_grad_first_f32(dyr, xr, n, m, a[k0], c[k0], sr[k0], W, value), value, n,
-                                   by_single, [&](int64_t j, double& z, double& w) {
+                const Bounds& bd = largest[size_t(task)];
+                any = second_stage(training_grad_first(dyr, xr, n, m, a[k0], c[k0], sr[k0], from_bits<float>(bd[0]),
+                                                       from_bits<float>(bd[1]), W, value),
+                                   value, n, by_single, [&](int64_t j, double& z, double& w) {
                                        estimate_training_grad(load(dyr[j]), load(xr[j]), m, a[k0], c[k0], sr[k0], z, w);
                                    });
             }
@@ -3130,6 +3234,19 @@ BatchNormalizationEstimate batch_normalization_training_grad_estimate(double dy,
     BatchNormalizationEstimate r;
     estimate_training_grad(dy, x, mean, a, c, scale * root_estimate(variance, epsilon), r.y, r.w);
     return r;
+}
+
+BatchNormalizationEstimate batch_normalization_training_grad_fused_estimate(double dy, double x, double mean,
+                                                                            const mpq_class& sum_dy,
+                                                                            const mpq_class& sum_c, uint64_t M,
+                                                                            double scale, double variance,
+                                                                            float epsilon) {
+    const auto [a, c] = training_grad_constants(sum_dy, sum_c, M, variance, epsilon);
+    const FusedRun r = fused_run(mean, a, c, scale * root_estimate(variance, epsilon));
+    BatchNormalizationEstimate e;
+    e.y = std::fma(r.sr, dy, std::fma(-r.K, x, r.K0));
+    e.w = fused_width(r, float(std::fabs(dy)), float(std::fabs(x)));
+    return e;
 }
 
 BatchNormalizationCounts batch_normalization_grad_counts() {

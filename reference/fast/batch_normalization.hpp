@@ -95,6 +95,13 @@ BatchNormalizationEstimate batch_normalization_training_grad_estimate(double dy,
                                                                       const mpq_class& sum_dy, const mpq_class& sum_c,
                                                                       uint64_t M, double scale, double variance,
                                                                       float epsilon);
+// The same by step G7 (two fused multiply-adds): z in y and the chunk's half-width W in w, for a chunk whose
+// largest |dY| and |X| are this element's.
+BatchNormalizationEstimate batch_normalization_training_grad_fused_estimate(double dy, double x, double mean,
+                                                                            const mpq_class& sum_dy,
+                                                                            const mpq_class& sum_c, uint64_t M,
+                                                                            double scale, double variance,
+                                                                            float epsilon);
 
 // For the tests: FLOAT16's float32 stage (reference/fast/batch_normalization.cpp, steps H1 to H4) on one
 // element, as a run of constant statistics computes it: y and the half-width w (|y - V| <= w, and the
