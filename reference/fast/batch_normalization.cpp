@@ -1064,6 +1064,10 @@ DMLREF_INLINE void magnitude_ranges(const T* __restrict a, const T* __restrict b
     lb = kSquares ? la : ly + 1u;
 }
 
+// 2^k exactly, for k in float64's normal range [-1022, 1023] (the sigmas below lie in [-317, 269]): its bits, not a
+// call of ldexp.
+DMLREF_INLINE double pow2(int k) { return from_bits<double>(uint64_t(k + 1023) << 52); }
+
 // Step S2 for the n terms a_j and a_j b_j (b_j = a_j with kSquares): the levels' sums into tau (sum a
 // at levels 0 to kLevels - 1, then sum a b), and whether a residual is left (nonzero). Four lanes (eight
 // with AVX-512) at a time in registers (each lane sums its own terms; every partial sum is exact, so the grouping does not
@@ -1248,7 +1252,7 @@ DMLREF_INLINE void one_pass_sums(const float* __restrict a, const float* __restr
     ga = x;
     gb = kSquares ? x : y;
     const int ea = std::max(int(ga >> 23), 1) - 126, eb = std::max(int(gb >> 23), 1) - 126;
-    const D s = D{} + std::ldexp(1.0, ea + eb + 13);
+    const D s = D{} + pow2(ea + eb + 13);
     const U sign = U{} + 0x7fffffffu, one = U{} + 1u;
     U MA = {}, MB = {}, LA = ~U{}, LB = ~U{};
     using U2 = typename L::U2;
@@ -1340,13 +1344,13 @@ DMLREF_INLINE int chunk_sums(const T* a, const T* b, int64_t n, double* tau, uin
     const int ea = std::max(int(ma >> 23), 1) - 126, eb = std::max(int(mb >> 23), 1) - 126;
     if (narrow(ma, la) && narrow(mb, lb)) {
         if (guessed) return kNarrow;
-        narrow_sums<T, kSquares, kWide ? 8 : 4>(a, b, n, std::ldexp(1.0, ea + eb + 13), tau);
+        narrow_sums<T, kSquares, kWide ? 8 : 4>(a, b, n, pow2(ea + eb + 13), tau);
         return kNarrow;
     }
     double sigma[2 * kLevels];
     for (int i = 0; i < kLevels; ++i) {
-        sigma[i] = std::ldexp(1.0, ea + 13 - 40 * i);
-        sigma[kLevels + i] = std::ldexp(1.0, ea + eb + 13 - 40 * i);
+        sigma[i] = pow2(ea + 13 - 40 * i);
+        sigma[kLevels + i] = pow2(ea + eb + 13 - 40 * i);
     }
     return extract < T, kSquares, kWide ? 8 : 4 > (a, b, n, sigma, tau) == 0 ? kExtracted : kLeft;
 }

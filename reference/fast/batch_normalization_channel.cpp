@@ -33,6 +33,7 @@
 
 #include <bit>
 #include <cmath>
+#include <cstring>
 #include <limits>
 
 namespace dmlref::reference::fast {
@@ -130,9 +131,16 @@ void ExactTotal::add(wide_int v, int shift) {
 bool ExactTotal::add(double d) {
     if (d == 0) return true;
     if (!std::isfinite(d)) return false;
-    int k;
-    int64_t m = int64_t(std::ldexp(std::frexp(d, &k), 53));  // d = m 2^(k - 53), |m| < 2^53
-    if (k > 330) return false;                               // beyond every total of step C1
+    // d = m 2^(k - 53), |m| < 2^53, as frexp gives it, from d's bits: a subnormal double (below 2^-1022) is no
+    // multiple of 2^-298.
+    uint64_t bits;
+    std::memcpy(&bits, &d, sizeof bits);
+    const int field = int((bits >> 52) & 0x7ffu);
+    if (field == 0) return false;
+    const int k = field - 1022;
+    int64_t m = int64_t((bits & ((uint64_t(1) << 52) - 1)) | (uint64_t(1) << 52));
+    if (bits >> 63) m = -m;
+    if (k > 330) return false;  // beyond every total of step C1
     int shift = k - 53 - kUnit;
     if (shift < 0) {
         if (shift <= -53 || (m & ((int64_t(1) << -shift) - 1)) != 0) return false;  // not a multiple of 2^-298
