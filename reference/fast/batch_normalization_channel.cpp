@@ -83,6 +83,20 @@ template <size_t N> bool any_below(const std::array<uint64_t, N>& a, int end) {
     return r != 0 && q < N && (a[q] & ((uint64_t(1) << r) - 1)) != 0;
 }
 
+// (hi 2^64 + lo) / d and the remainder r, for hi < d (so the quotient fits 64 bits): one DIV on x86-64 (the u128
+// division calls a library routine for any divisor).
+inline uint64_t divide(uint64_t hi, uint64_t lo, uint64_t d, uint64_t& r) {
+#if defined(__x86_64__) && defined(__GNUC__)
+    uint64_t q;
+    __asm__("divq %4" : "=a"(q), "=d"(r) : "a"(lo), "d"(hi), "rm"(d) : "cc");
+    return q;
+#else
+    const u128 cur = (u128(hi) << 64) | lo;
+    r = uint64_t(cur % d);
+    return uint64_t(cur / d);
+#endif
+}
+
 // a 2^k modulo 2^640, 0 < k < 640.
 Limbs shifted_left(const Limbs& a, int k) {
     Limbs s{};
@@ -213,12 +227,8 @@ double quotient_rn(const ExactTotal& n, uint64_t D, int e) {
     const Limbs a = magnitude(n);
     // p = floor(|z| 2^128 / D), two limbs of zeros below a's.
     std::array<uint64_t, ExactTotal::kLimbs + 2> p{};
-    u128 rem = 0;
-    for (int i = ExactTotal::kLimbs + 1; i >= 0; --i) {
-        const u128 cur = (rem << 64) | (i >= 2 ? a[size_t(i - 2)] : 0);
-        p[size_t(i)] = uint64_t(cur / D);
-        rem = cur % D;
-    }
+    uint64_t rem = 0;  // below D after every step
+    for (int i = ExactTotal::kLimbs + 1; i >= 0; --i) p[size_t(i)] = divide(rem, i >= 2 ? a[size_t(i - 2)] : 0, D, rem);
     const int b = top_bit(p);  // at least 64
     const int low = b - 52;
     const uint64_t top = bits_from(p, low) & ((uint64_t(1) << 53) - 1);
@@ -226,7 +236,11 @@ double quotient_rn(const ExactTotal& n, uint64_t D, int e) {
     const bool up = half && (any_below(p, low - 1) || rem != 0 || (top & 1) != 0);
     const int scale = low - 128 + e + ExactTotal::kUnit;  // the weight of top's lowest bit
     if (scale + 52 < -1021 || scale + 52 > 1000) return std::numeric_limits<double>::quiet_NaN();
-    const double v = std::ldexp(double(top + uint64_t(up)), scale);
+    // top + up (at most 2^53, exact) times 2^scale, in two exact steps by powers of two in float64's normal range (the
+    // result, at least 2^-1021, is normal).
+    const int half_scale = scale / 2;
+    auto pow2 = [](int k) { return std::bit_cast<double>(uint64_t(k + 1023) << 52); };
+    const double v = double(top + uint64_t(up)) * pow2(half_scale) * pow2(scale - half_scale);
     return n.negative() ? -v : v;
 }
 
