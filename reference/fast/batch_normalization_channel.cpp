@@ -97,6 +97,19 @@ inline uint64_t divide(uint64_t hi, uint64_t lo, uint64_t d, uint64_t& r) {
 #endif
 }
 
+// frexp's d = m 2^(k - 53) with |m| < 2^53 an integer (m = frexp(d, &k) 2^53), from d's bits where d is normal (no
+// library call), through frexp otherwise. d finite and nonzero.
+inline int64_t significand(double d, int& k) {
+    const uint64_t bits = std::bit_cast<uint64_t>(d);
+    const int field = int((bits >> 52) & 0x7ffu);
+    if (field == 0) return int64_t(std::ldexp(std::frexp(d, &k), 53));
+    k = field - 1022;
+    const int64_t m = int64_t((bits & ((uint64_t(1) << 52) - 1)) | (uint64_t(1) << 52));
+    return (bits >> 63) != 0 ? -m : m;
+}
+// 2^k for k in float64's normal range [-1022, 1023], exactly.
+inline double pow2(int k) { return std::bit_cast<double>(uint64_t(k + 1023) << 52); }
+
 // a 2^k modulo 2^640, 0 < k < 640.
 Limbs shifted_left(const Limbs& a, int k) {
     Limbs s{};
@@ -169,7 +182,7 @@ bool ExactTotal::subtract_multiple(const ExactTotal& x, double m) {
     if (!std::isfinite(m)) return false;
     if (m == 0 || x.zero()) return true;
     int k;
-    int64_t mm = int64_t(std::ldexp(std::frexp(m, &k), 53));  // m = mm 2^(k - 53)
+    int64_t mm = significand(m, k);  // m = mm 2^(k - 53)
     k -= 53;
     const int z = std::countr_zero(uint64_t(mm));
     mm >>= z;  // odd
@@ -208,7 +221,7 @@ double ExactTotal::truncated() const {
     const int b = top_bit(a);
     const int low = std::max(0, b - 52);
     const uint64_t top = bits_from(a, low) & ((uint64_t(1) << 53) - 1);
-    const double v = std::ldexp(double(top), low + kUnit);  // exact: 53 bits, normal
+    const double v = double(top) * pow2(low + kUnit);  // exact: 53 bits, normal (low + kUnit in [-298, 341])
     return negative() ? -v : v;
 }
 
@@ -239,7 +252,6 @@ double quotient_rn(const ExactTotal& n, uint64_t D, int e) {
     // top + up (at most 2^53, exact) times 2^scale, in two exact steps by powers of two in float64's normal range (the
     // result, at least 2^-1021, is normal).
     const int half_scale = scale / 2;
-    auto pow2 = [](int k) { return std::bit_cast<double>(uint64_t(k + 1023) << 52); };
     const double v = double(top + uint64_t(up)) * pow2(half_scale) * pow2(scale - half_scale);
     return n.negative() ? -v : v;
 }
@@ -261,7 +273,7 @@ bool training_grad_constants_exact(const ExactTotal& sum_dy, const ExactTotal& s
     int k[2] = {0, 0};
     for (int i = 0; i < 2; ++i)
         if (parts[i] != 0) {
-            m[i] = int64_t(std::ldexp(std::frexp(parts[i], &k[i]), 53));
+            m[i] = significand(parts[i], k[i]);
             k[i] -= 53;
         }
     if (m[0] == 0 && m[1] == 0) l = 0;
