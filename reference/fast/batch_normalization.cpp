@@ -206,7 +206,7 @@
 //      chunks take G4. The elements it leaves take steps 5 to 8, then the plain element, as G4's. Per element it
 //      takes no width, one conversion in place of two and an integer add and test in place of a compare: on
 //      random data it leaves an element with probability 2^-25 (16 of the 2^29 values of L), G4 about as few.
-//      test/test_fast_batch_normalization.cpp puts y~ 4 to 16 ulps below midpoints and counts the elements this
+//      test/test_fast_batch_normalization.cpp puts y~ 2 to 11 ulps below midpoints and counts the elements this
 //      stage decides against L computed apart, puts y~ exactly on FLOAT32 midpoints with V below them (D~ = 4 <
 //      D), normal (L = 2^28: left) and subnormal (L = 0: only the chunk condition keeps the stage off), and runs
 //      the tests with G4 forced (batch_normalization_grad_width).
