@@ -1118,6 +1118,7 @@ TEST_CASE("Batch normalization fast path: FLOAT16 stages of the forward and the 
 // step H6's 4: the float32 stage must leave every element, and the float64 estimate decides them (V is 1
 // to 2 float ulps below the midpoint, far outside its bound). Element for element against the plain loop.
 TEST_CASE("Batch normalization grad fast path: midpoints the first stage must leave, by hand") {
+    const WidthSubcases widths;  // FLOAT16's step H6 sixteen lanes at a time (AVX-512) and eight
     std::mt19937_64 rng(2560);
     const std::vector<uint32_t> in = {1, 1, 64, 64}, stat = {1, 1, 1, 1};
     {
@@ -1159,6 +1160,112 @@ TEST_CASE("Batch normalization grad fast path: midpoints the first stage must le
         CHECK(c.plain == 0);
         CHECK(c.twofold == 3 * 4096);
     }
+}
+
+namespace {
+
+// The FLOAT32 grad's first stage three ways: step G6 sixteen lanes at a time (where the machine has AVX-512; G6's
+// plain loop elsewhere), G6's plain loop (forced with the four-lane sums), and step G4 (forced).
+struct GradStageSubcases {
+    bool width = false;
+    GradStageSubcases() {
+        SUBCASE("G6") {}
+        SUBCASE("G6, plain loop") { reference::fast::batch_normalization_four_lane_sums(true); }
+        SUBCASE("G4") {
+            reference::fast::batch_normalization_grad_width(true);
+            width = true;
+        }
+    }
+    ~GradStageSubcases() {
+        reference::fast::batch_normalization_four_lane_sums(false);
+        reference::fast::batch_normalization_grad_width(false);
+    }
+    GradStageSubcases(const GradStageSubcases&) = delete;
+    GradStageSubcases& operator=(const GradStageSubcases&) = delete;
+};
+
+// r~ and sr~ as step 2 and 3 compute them (correctly rounded float64 operations, computed here apart).
+double sr_of(float variance, float epsilon, float scale) {
+    return double(scale) * (1.0 / std::sqrt(double(variance) + double(epsilon)));
+}
+
+}  // namespace
+
+// Step G6 decides the FLOAT32 grad from y~'s bits: left where its low 29 bits L lie in [2^28 - 8, 2^28 + 7]. Epsilon
+// 11 2^-50, four channels of 4096 elements (a chunk each), dY = +-(2^23 + j) 2^k with j odd and 1.5 (2^23 + j) <
+// 2^24 (1.5 dY a FLOAT32 midpoint, at 1.5 to 2 times 2^(23 + k)): Variance 4 and Scale 3 (sr~ = 1.5 - 8 2^-52: y~ 8
+// to 10.7 double ulps below the midpoint, both sides of the window's edge), Variance 16 and Scale 6 (sr~ = 1.5 - 2
+// 2^-52: 2 to 2.7 ulps, all left), Variance 64 and Scale 12 (sr~ = 1.5: y~ on the midpoint, V below it, all left),
+// and random data (Variance 0.7, Scale 0.9). The elements G6 decides are counted against L computed here; every
+// output against the plain loop's.
+TEST_CASE("Batch normalization grad fast path: FLOAT32's bits stage, by hand") {
+    const GradStageSubcases stage;
+    std::mt19937_64 rng(2595);
+    const std::vector<uint32_t> in = {1, 4, 64, 64}, stat = {1, 4, 1, 1};
+    DML_BATCH_NORMALIZATION_GRAD_OPERATOR_DESC d;
+    d.InputTensor = d.InputGradientTensor = d.OutputGradientTensor = desc(DataType::FLOAT32, in);
+    d.MeanTensor = d.VarianceTensor = d.ScaleTensor = d.OutputScaleGradientTensor = d.OutputBiasGradientTensor = desc(
+        DataType::FLOAT32, stat);
+    d.Epsilon = 11 * 0x1p-50f;
+    const std::vector<float> variance = {4.0f, 16.0f, 64.0f, 0.7f}, scale = {3.0f, 6.0f, 12.0f, 0.9f};
+    CHECK(sr_of(4.0f, d.Epsilon, 3.0f) == 1.5 - 8 * 0x1p-52);
+    CHECK(sr_of(16.0f, d.Epsilon, 6.0f) == 1.5 - 2 * 0x1p-52);
+    CHECK(sr_of(64.0f, d.Epsilon, 12.0f) == 1.5);
+    std::vector<float> x(4 * 4096), dy(4 * 4096);
+    uint64_t expected = 0, left = 0;
+    for (size_t i = 0; i < dy.size(); ++i) {
+        const size_t k = i / 4096;
+        const double j = double(2 * (rng() % 1398101) + 1);
+        const int e = int(rng() % 181) - 100 - 23;
+        dy[i] = k == 3 ? float(random_float(rng, -3, 2)) : float(std::ldexp(rng() % 2 ? 0x1p23 + j : -(0x1p23 + j), e));
+        x[i] = float(random_float(rng, -3, 2));
+        const double y = double(dy[i]) * sr_of(variance[k], d.Epsilon, scale[k]) + 0.0;
+        uint64_t bits;
+        std::memcpy(&bits, &y, sizeof bits);
+        const uint64_t L = bits & ((uint64_t(1) << 29) - 1);
+        const bool near = L >= (uint64_t(1) << 28) - 8 && L <= (uint64_t(1) << 28) + 7;
+        expected += !near;
+        left += near && k == 0;
+    }
+    MESSAGE("channel 0: " << left << " of 4096 left by G6");
+    CHECK(left > 100);
+    CHECK(left < 4000);
+    const Buffers b = grad_buffers(d, x, dy, {0.0f, 0.0f, 0.0f, 0.5f}, variance, scale);
+    check_op_threads({OperatorType::BATCH_NORMALIZATION_GRAD, d}, b);
+    const auto c = reference::fast::batch_normalization_grad_counts();
+    if (!stage.width) CHECK(c.single == expected);
+    CHECK(c.plain >= 2 * 4096);  // the midpoints and the elements 2 to 4 ulps below them
+}
+
+// y~ exactly on FLOAT32 midpoints, V below them: Epsilon 3 2^-53, Variance 4 (D~ = 4 < D) and Scale 3 make sr~ =
+// 1.5 and V = 1.5 dY (1 + 3 2^-55)^(-1/2). Channel 0: dY = +-(2^23 + j) 2^k with j odd, normal midpoints (L = 2^28:
+// G6 leaves them). Channel 1: dY = +-j 2^-149 with j odd, subnormal midpoints, whose low 29 bits are 0: G6 would
+// round y~ to even, wrong for half of them; the chunk's least |dY| keeps it off (fl(|sr~| lf) < 2^-126) and G4
+// leaves them. Every element goes to the plain loop.
+TEST_CASE("Batch normalization grad fast path: FLOAT32 midpoints the bits stage must leave, by hand") {
+    const GradStageSubcases stage;
+    std::mt19937_64 rng(2596);
+    const std::vector<uint32_t> in = {1, 2, 32, 32}, stat = {1, 2, 1, 1};
+    DML_BATCH_NORMALIZATION_GRAD_OPERATOR_DESC d;
+    d.InputTensor = d.InputGradientTensor = d.OutputGradientTensor = desc(DataType::FLOAT32, in);
+    d.MeanTensor = d.VarianceTensor = d.ScaleTensor = d.OutputScaleGradientTensor = d.OutputBiasGradientTensor = desc(
+        DataType::FLOAT32, stat);
+    d.Epsilon = 3 * 0x1p-53f;
+    CHECK(sr_of(4.0f, d.Epsilon, 3.0f) == 1.5);
+    std::vector<float> x(2 * 1024), dy(2 * 1024);
+    for (size_t i = 0; i < 1024; ++i) {
+        const double j = double(2 * (rng() % 1398101) + 1);
+        dy[i] = float(std::ldexp(rng() % 2 ? 0x1p23 + j : -(0x1p23 + j), int(rng() % 181) - 100 - 23));
+        const double js = double(2 * (rng() % 2048) + 1);
+        dy[1024 + i] = float(std::ldexp(rng() % 2 ? js : -js, -149));
+        x[i] = float(random_float(rng, -3, 2));
+        x[1024 + i] = float(random_float(rng, -3, 2));
+    }
+    const Buffers b = grad_buffers(d, x, dy, {0.0f, 0.0f}, {4.0f, 4.0f}, {3.0f, 3.0f});
+    check_op_threads({OperatorType::BATCH_NORMALIZATION_GRAD, d}, b);
+    const auto c = reference::fast::batch_normalization_grad_counts();
+    CHECK(c.single == 0);
+    CHECK(c.plain == 2 * 1024);
 }
 
 // The forward's FLOAT32 first stage decides with one half-width W per chunk (the header's step F1). Three channels
@@ -1309,6 +1416,7 @@ TEST_CASE("Batch normalization training grad fast path: FLOAT16's chunk stage, b
 // W is several float spacings of the small elements' z, their own w far less, so the first stage leaves
 // them and the float64 stage decides them.
 TEST_CASE("Batch normalization training grad fast path: FLOAT32's first stage, by hand") {
+    const LaneSubcases lanes;  // four lanes: step G5 where the machine has AVX-512 (G7 otherwise)
     using TG = DML_BATCH_NORMALIZATION_TRAINING_GRAD_OPERATOR_DESC;
     std::mt19937_64 rng(2580);
     TG d;
@@ -1850,6 +1958,48 @@ TEST_CASE("Batch normalization training grad fast path: the bound holds") {
     mpfr_clears(V, t, err, (mpfr_ptr) nullptr);
     INFO("largest error / w: " << worst);
     CHECK(worst > 0.5);
+}
+
+// Step G7's z and W (two fused multiply-adds, the chunk's bounds those of the element) against the exact value, with
+// dY next to a + (X - Mean) c (z cancelling) on every other element and a Mean far from X on every fourth (e1 and
+// K0 large, t cancelling): |z - V| <= W.
+TEST_CASE("Batch normalization training grad fast path: the fused bound holds") {
+    std::mt19937_64 rng(2521);
+    mpfr_t V, t, err;
+    mpfr_inits2(800, V, t, err, (mpfr_ptr) nullptr);
+    double worst = 0;
+    for (int i = 0; i < 20000; ++i) {
+        const double mean = i % 4 == 3 ? random_float(rng, 20, 30) : random_float(rng, -2, 2);
+        const double var = std::fabs(random_float(rng, -2, 2)), s = random_float(rng, -2, 2);
+        const float eps = float(std::fabs(random_float(rng, -20, -5)));
+        mpq_class sum_dy, sum_c;
+        for (int j = 0; j < 3; ++j) {
+            const double xj = random_float(rng, -2, 2), dyj = random_float(rng, -2, 2);
+            sum_dy += mpq_class(dyj);
+            sum_c += mpq_class(dyj) * (mpq_class(xj) - mpq_class(mean));
+        }
+        const double x = random_float(rng, -2, 2);
+        const mpq_class D = mpq_class(var) + mpq_class(double(eps));
+        const mpq_class a = sum_dy / 3, c = sum_c / (3 * D);
+        const mpq_class near = a + (mpq_class(x) - mpq_class(mean)) * c;
+        const double dy = i % 2 ? double(float(near.get_d())) : random_float(rng, -2, 2);
+        const auto est = reference::fast::batch_normalization_training_grad_fused_estimate(dy, x, mean, sum_dy, sum_c,
+                                                                                           3, s, var, eps);
+        const mpq_class K = mpq_class(s) * (mpq_class(dy) - near);
+        mpfr_set_q(t, D.get_mpq_t(), MPFR_RNDN);
+        mpfr_rec_sqrt(t, t, MPFR_RNDN);
+        mpfr_set_q(V, K.get_mpq_t(), MPFR_RNDN);
+        mpfr_mul(V, V, t, MPFR_RNDN);
+        mpfr_set_d(err, est.y, MPFR_RNDN);
+        mpfr_sub(err, err, V, MPFR_RNDN);
+        const double error = std::fabs(mpfr_get_d(err, MPFR_RNDU));
+        INFO("mean " << mean << ", variance " << var << ", scale " << s << ", x " << x << ", dy " << dy);
+        REQUIRE(error <= est.w);
+        worst = std::max(worst, error / est.w);
+    }
+    mpfr_clears(V, t, err, (mpfr_ptr) nullptr);
+    MESSAGE("largest error / W: " << worst);
+    CHECK(worst > 0.2);
 }
 
 // The float32 stage's constants (steps H1 to H4) in exact rationals, v = 2^-24.

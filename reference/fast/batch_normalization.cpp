@@ -126,7 +126,7 @@
 // infinity in X, dY or Mean sends the operator to the plain loop. OutputGradient = dY Scale r is
 // the forward's steps 1 to 9 with x = dY, m = 0, b = 0 (t~ = 0 only for dY = 0 or Scale = 0: the
 // exact zero, +0), its undecided elements batch_normalization_grad_element; on runs of constant
-// statistics a first stage decides most elements from y~ alone (G4; FLOAT16: H6).
+// statistics a first stage decides most elements from y~ alone (G4, G6; FLOAT16: H6).
 //
 // BATCH_NORMALIZATION_TRAINING_GRAD: the same sums and the same two statistics outputs; dX = s r I
 // with I = dY - a - (X - Mean) c, a = sum dY / M and c = sum dY (X - Mean) / (M D) exact rationals.
@@ -184,6 +184,60 @@
 //      is decided here. test/test_fast_batch_normalization.cpp puts z and V 2.5 to 4.5 ulps below midpoints
 //      (W about 8 ulps: this stage and G3's must leave them), and small elements beside a large one (W several
 //      float spacings of their z, their own w far less: this stage leaves them, G3's decides them).
+//  G6. What runs in place of G4 where the chunk allows it (grad_bits_f32; sixteen lanes at a time where the machine
+//      has AVX-512, grad_bits_avx512): a decision from y~'s own bits, with no width, as H6 does for FLOAT16. As in G4,
+//      y~ = fl(sr~ dY) is 0 or normal (step 3), V = 0 exactly where y~ = +-0, and otherwise |y~ - V| < 6u (1 + 2^-49)
+//      |y~|. Let y~ != 0 lie in the binade [2^e, 2^(e+1)), where doubles are U = 2^(e-52) apart: |y~ - V| < 12u (1 +
+//      2^-49) 2^e = 6 (1 + 2^-49) U. For e >= -126, FLOAT32's rounding boundaries in that binade are its midpoints
+//      2^e + (k + 1/2) 2^(e-23), the doubles whose 29 bits below a float's last (L: the low 29 bits of the
+//      significand, the same for y~ and -y~) are 2^28; the last of binade 127 is 2^128 - 2^103, the overflow
+//      threshold (rounding to nearest sends what lies above it to infinity, as the golden's rounding does). The
+//      boundaries outside the binade lie at least 2^(e-25) below 2^e (binade e - 1's midpoints, or below 2^-126 the
+//      subnormal floats' odd multiples of 2^-150) and 2^(e-23) above 2^(e+1): at least 2^27 U from y~. So where L
+//      lies outside [2^28 - 8, 2^28 + 7] (y~'s bits less 2^28 - 8, masked to bits 4 to 28, not all zero: kNearMask)
+//      no boundary lies within 8 U of y~; V, within 6 (1 + 2^-49) U < 7 U of it, lies on the same side of every
+//      boundary, and y~ rounded to float by the conversion (to nearest) is V's rounding, the golden. For e >= 128
+//      both y~ and V (> y~ (1 - 7u) > 2^128 - 2^103) round to an infinity of y~'s sign. y0 = y~ + 0 makes a zero
+//      +0: L = 0, decided, and the conversion gives +0, the plain loop's exact zero. The condition e >= -126 holds
+//      for every nonzero y~ of the chunk where fl(|sr~| lf) >= 2^-126, lf the chunk's least nonzero |dY| (a float,
+//      kept by the sums' pass beside the largest): |y~| = fl(|sr~| |dY|) >= fl(|sr~| lf) (rounding is monotone).
+//      The stage runs where that holds (or every dY is +-0) and |sr~| <= 2^1000 (false for a NaN sr~, so for D <=
+//      0, and for an infinite Scale; dY is finite, or the plain loop takes the operator), grad_bits_apply; other
+//      chunks take G4. The elements it leaves take steps 5 to 8, then the plain element, as G4's. Per element it
+//      takes no width, one conversion in place of two and an integer add and test in place of a compare: on
+//      random data it leaves an element with probability 2^-25 (16 of the 2^29 values of L), G4 about as few.
+//      test/test_fast_batch_normalization.cpp puts y~ 2 to 11 ulps below midpoints and counts the elements this
+//      stage decides against L computed apart, puts y~ exactly on FLOAT32 midpoints with V below them (D~ = 4 <
+//      D), normal (L = 2^28: left) and subnormal (L = 0: only the chunk condition keeps the stage off), and runs
+//      the tests with G4 forced (batch_normalization_grad_width).
+//  G7. BATCH_NORMALIZATION_TRAINING_GRAD's first stage where the machine has AVX-512 (training_grad_fused_avx512,
+//      sixteen elements at a time; a run's last n % 16 elements take G5), in place of G5: V = P I regrouped as
+//      V = P dY - P c X + P (c m - a) (m the Mean), evaluated with two fused multiply-adds, each rounded once to
+//      nearest: t = fl(K0 - K X), z = fl(sr~ dY + t), with the run's constants (fused_run) K = fl(sr~ c~), e1 =
+//      fl(fl(c~ m) - a~) and K0 = fl(sr~ e1). Ranges: a = sum dY / M and c = sum_c / (M D) are 0 or at least 2^-187
+//      and 2^-465 in magnitude (sums of multiples of 2^-149 and 2^-298, M < 2^38, D < 2^129), so a~ and c~ are 0
+//      or normal; K is 0 or at least 2^-679, c~ m 0 or at least 2^-614 (normal), e1 a rounded difference (within
+//      u |e1|: a difference in the subnormal range is exact); |sr~| <= 2^202.5, |c~| < 2^406, |m|, |a~| < 2^128, so
+//      every constant and product is finite. K0, t and z may be subnormal: each such rounding errs by at most
+//      2^-1075 absolutely. Steps 1 to 3 give sr~ = P (1 + theta), |theta| < 4u, so |sr~ - P| <= 4u (1 + 2^-50)
+//      |sr~|; with |c~ - c| <= u (1 + u) |c~|, |K - P c| <= |K - sr~ c~| + |sr~| |c~ - c| + |sr~ - P| |c| <= 6u (1 +
+//      2^-48) |K|. P (c m - a) - K0 = P (c m - a - e1) + (P - sr~) e1 + (sr~ e1 - K0), |c m - a - e1| <= u (2 + u)
+//      |c~| |m| + u (1 + u) |a~| + u |e1|, so |K0 - P (c m - a)| <= E = u (1 + 2^-48) |sr~| (6 |e1| + 2 |c~| |m| +
+//      |a~|) + 2^-1075. Then z - V = (z - (sr~ dY + t)) + (sr~ - P) dY + (t - (K0 - K X)) + (K0 - P (c m - a)) -
+//      (K - P c) X, and |z - V| <= u |z| + u |t| + 4u (1 + 2^-50) |sr~| |dY| + 6u (1 + 2^-48) |K| |X| + E +
+//      2^-1074. As in G4, lo = fl(z - W) <= V and hi = fl(z + W) >= V when W (1 - u) >= |z - V| + u |z| + 2^-1075.
+//      The chunk's max |dY| and |X| (dm, xm) bound every element: Sd = fl(|sr~| dm), Kx = fl(|K| xm), Tm = fl(Kx +
+//      |K0|) and Zm = fl(Sd + Tm) give |t| <= Tm (1 + u) / (1 - u)^2 + 2^-1075 and |z| <= Zm (1 + u)^2 / (1 - u)^4
+//      + 2^-1074, and W = fl(fl(fl(fl(fl(2 Zm + Tm) + 4 Sd) + fl(6 Kx)) C) + E0) + 2^-1068 (fused_width), C = 2^-53
+//      (1 + 2^-40) and E0 = fl(fl(fl(fl(6 |e1|) + fl(3 fl(|c~| |m|))) + fl(2 |a~|)) fl(|sr~| C)) (3 and 2 for 2 (1 +
+//      u) and 1 + u): each term passes at most twelve roundings, (1 + 2^-40)(1 - u)^13 > (1 + 2^-48)(1 + u)^2 and
+//      2^-1068 covers the absolute terms, including those of products below float64's normal range in W and E0.
+//      The stage runs where W < 2^900 (false for a NaN sr~, so for D <= 0; dY, X and Mean are finite, or the plain
+//      loop takes the operator); then z -+ W are finite. z = +-0 gives ends -W and W: undecided. Where both ends
+//      round to one float, that float is the golden (step 8); the elements left take G1 to G3, then the plain
+//      element. Per element, two fused multiply-adds in place of G5's five operations; W is about as wide as
+//      G5's. test/test_fast_batch_normalization.cpp runs the training grad's tests with G5 forced too (the
+//      four-lane sums), and checks z and W against exact values with dm = |dY|, xm = |X|.
 //
 // FLOAT16 runs of constant statistics (per-channel statistics), where the machine has F16C: two stages.
 // A FLOAT16 output needs V only to about 2^-12 relative, so a float32 estimate, eight elements at a time,
@@ -252,10 +306,13 @@
 //      the last of binade 15, 65520, is the overflow threshold (to infinity, as to the even side). Binade
 //      e - 1's boundaries lie at or below 2^e - 2^(e-12) = 2^e - 2^11 U, binade e + 1's at or above 2^(e+1) +
 //      2^(e-10). So where |L - 0x1000| >= 4 no boundary lies within 3U of y: VCVTPS2PH's rounding of y to
-//      nearest is V's, the golden. Other elements (|y| outside [2^-14, 2^16), L within 4 of 0x1000) take the
-//      float64 stage, then the plain element, as in H5. Sixteen elements at a time where the machine has
-//      AVX-512 (the same y and the same test). test/test_fast_batch_normalization.cpp puts y 1 or 2 ulps below a
-//      midpoint and checks that this stage leaves every such element.
+//      nearest is V's, the golden. The stage decides where L lies outside [0xffc, 0x1003] (y's bits less 0xffc,
+//      masked to bits 3 to 12, not all zero; then |L - 0x1000| >= 4) and |y| lies in [2^-14, 2^16) (y's bits
+//      shifted left by one, sign out, less those of 2^-14 so shifted, below those of 2^16 less those of 2^-14, as
+//      unsigned integers), or y = +0. Other elements take the float64 stage, then the plain element, as in H5.
+//      Sixteen elements at a time where the machine has AVX-512 (the same y and the same test).
+//      test/test_fast_batch_normalization.cpp puts y 1 or 2 ulps below a midpoint and checks that this stage
+//      leaves every such element.
 //  H7. The forward's, the training's (without a FusedAdd) and the training grad's float32 stage first with one
 //      half-width W for the whole chunk (as step F1 for FLOAT32). With xm the chunk's largest |x| (the largest of the
 //      FLOAT16 bits with the sign cleared), every element has |d| = fl(|x - m32|) <= fl(xm + |m32|), |t| <= Tm = fl(|S|
@@ -622,6 +679,26 @@ DMLREF_CLONES bool grad_run_f32(const float* __restrict dy, int64_t n, double sr
     }
     return any != 0;
 }
+// The grad's FLOAT32 first stage without a width (header, step G6), where grad_bits_apply: y0 = fl(sr~ dY) + 0
+// rounded to float unless its bits lie within 8 double ulps of a float midpoint (kNearMidpoint); then
+// undecided_bits. Returns whether any element is undecided.
+std::atomic<bool> grad_bits_forced_off{false};  // for the tests: step G4 in place of G6
+constexpr uint64_t kNearMidpoint = (uint64_t(1) << 28) - 8, kNearMask = (uint64_t(1) << 29) - 16;
+inline bool grad_bits_apply(double sr, uint32_t least) {
+    const double s = std::fabs(sr);
+    return s <= 0x1p1000 && (least == 0 || s * double(from_bits<float>(least)) >= 0x1p-126);
+}
+DMLREF_CLONES bool grad_bits_f32(const float* __restrict dy, int64_t n, double sr, float* __restrict value) {
+    uint32_t* __restrict out = reinterpret_cast<uint32_t*>(value);
+    uint32_t any = 0;
+    for (int64_t j = 0; j < n; ++j) {
+        const double y = double(dy[j]) * sr + 0.0;
+        const uint32_t mask = 0u - uint32_t(((to_bits(y) - kNearMidpoint) & kNearMask) == 0);
+        any |= mask;
+        out[j] = (to_bits(static_cast<float>(y)) & ~mask) | (undecided_bits<float>() & mask);
+    }
+    return any != 0;
+}
 // The forward's FLOAT32 first stage on a run of constant statistics (header, step F1): the chunk's largest |x|,
 // its W (forward_width), then y~ = fl(fl(sr~ fl(x - m)) + b) rounded to float where fl(y~ - W) and fl(y~ + W)
 // round to the same float; otherwise undecided_bits. Returns whether any element is undecided, or -1 (nothing
@@ -648,7 +725,7 @@ DMLREF_CLONES int forward_first_f32(const float* __restrict x, int64_t n, double
     }
     return any != 0;
 }
-// The float64 stage after a first stage (steps F1, G4 and G5): each element j < n the first stage left undecided
+// The float64 stage after a first stage (steps F1, G4, G5 and G6): each element j < n the first stage left undecided
 // (`any`: whether there is one) decided from estimate_of(j, y, w) as decide_one decides; single receives n less
 // those elements. Returns whether any element is still undecided.
 template <class T, class EstimateOf>
@@ -957,6 +1034,8 @@ constexpr int kLevels = 3;
 std::atomic<uint64_t> narrow_chunks{0}, other_chunks{0};
 static_assert(kChunk <= 4096, "the extraction's sigmas assume at most 2^12 terms");
 enum SumsState { kExtracted, kLeft, kNotFinite, kNarrow };  // kNarrow: extracted by step S5
+// A chunk's max |a|, max |b| and least nonzero |a| (0 where every a is +-0), as a float's bits (steps G4 to G6).
+using Bounds = std::array<uint32_t, 3>;
 
 // |v| as a float's bits: the largest of them is max |v|, at least 0x7f800000 for an infinity or a NaN.
 template <class T> DMLREF_INLINE uint32_t magnitude_bits(const T& v) {
@@ -984,6 +1063,10 @@ DMLREF_INLINE void magnitude_ranges(const T* __restrict a, const T* __restrict b
     mb = kSquares ? x : y;
     lb = kSquares ? la : ly + 1u;
 }
+
+// 2^k exactly, for k in float64's normal range [-1022, 1023] (the sigmas below lie in [-317, 269]): its bits, not a
+// call of ldexp.
+DMLREF_INLINE double pow2(int k) { return from_bits<double>(uint64_t(k + 1023) << 52); }
 
 // Step S2 for the n terms a_j and a_j b_j (b_j = a_j with kSquares): the levels' sums into tau (sum a
 // at levels 0 to kLevels - 1, then sum a b), and whether a residual is left (nonzero). Four lanes (eight
@@ -1169,7 +1252,7 @@ DMLREF_INLINE void one_pass_sums(const float* __restrict a, const float* __restr
     ga = x;
     gb = kSquares ? x : y;
     const int ea = std::max(int(ga >> 23), 1) - 126, eb = std::max(int(gb >> 23), 1) - 126;
-    const D s = D{} + std::ldexp(1.0, ea + eb + 13);
+    const D s = D{} + pow2(ea + eb + 13);
     const U sign = U{} + 0x7fffffffu, one = U{} + 1u;
     U MA = {}, MB = {}, LA = ~U{}, LB = ~U{};
     using U2 = typename L::U2;
@@ -1255,18 +1338,19 @@ DMLREF_INLINE int chunk_sums(const T* a, const T* b, int64_t n, double* tau, uin
     } else magnitude_ranges<T, kSquares>(a, b, n, ma, mb, la, lb);
     largest[0] = ma;
     largest[1] = mb;
+    largest[2] = la;
     if (std::max(ma, mb) >= 0x7f800000u) return kNotFinite;
     // |a| < 2^ea, |b| < 2^eb: a float's exponent field e (at least 1) bounds it by 2^(e - 126).
     const int ea = std::max(int(ma >> 23), 1) - 126, eb = std::max(int(mb >> 23), 1) - 126;
     if (narrow(ma, la) && narrow(mb, lb)) {
         if (guessed) return kNarrow;
-        narrow_sums<T, kSquares, kWide ? 8 : 4>(a, b, n, std::ldexp(1.0, ea + eb + 13), tau);
+        narrow_sums<T, kSquares, kWide ? 8 : 4>(a, b, n, pow2(ea + eb + 13), tau);
         return kNarrow;
     }
     double sigma[2 * kLevels];
     for (int i = 0; i < kLevels; ++i) {
-        sigma[i] = std::ldexp(1.0, ea + 13 - 40 * i);
-        sigma[kLevels + i] = std::ldexp(1.0, ea + eb + 13 - 40 * i);
+        sigma[i] = pow2(ea + 13 - 40 * i);
+        sigma[kLevels + i] = pow2(ea + eb + 13 - 40 * i);
     }
     return extract < T, kSquares, kWide ? 8 : 4 > (a, b, n, sigma, tau) == 0 ? kExtracted : kLeft;
 }
@@ -1436,12 +1520,67 @@ DMLREF_AVX512 int half_chunk_sums_split32(const half* a, const half* b, int64_t 
     for (const float h : high) sums[1] += double(h);
     return finish_half_sums<kSquares>(a, b, n, n, sums, tau);
 }
+// Step G6 (grad_bits_f32) sixteen elements at a time, the decision in mask registers: y's bits plus 8 - 2^28
+// tested against kNearMask (zero: within 8 ulps of a midpoint, undecided). Returns where it stopped (a multiple of
+// 16) and whether any element is undecided in any.
+DMLREF_AVX512 int64_t grad_bits_avx512(const float* dy, int64_t n, double sr, float* value, bool& any) {
+    const __m512d s = _mm512_set1_pd(sr), zero = _mm512_setzero_pd();
+    const __m512i c = _mm512_set1_epi64(-int64_t(kNearMidpoint)), m = _mm512_set1_epi64(int64_t(kNearMask));
+    const __m512i undecided = _mm512_set1_epi32(int32_t(undecided_bits<float>()));
+    __mmask16 near = 0;
+    int64_t j = 0;
+    for (; j + 16 <= n; j += 16) {
+        const __m512d y0 = _mm512_add_pd(_mm512_mul_pd(_mm512_maskz_cvtps_pd(0xff, _mm256_loadu_ps(dy + j)), s), zero);
+        const __m512d y1 = _mm512_add_pd(_mm512_mul_pd(_mm512_maskz_cvtps_pd(0xff, _mm256_loadu_ps(dy + j + 8)), s),
+                                         zero);
+        const __mmask16 k = _mm512_kunpackb(_mm512_testn_epi64_mask(_mm512_add_epi64(_mm512_castpd_si512(y1), c), m),
+                                            _mm512_testn_epi64_mask(_mm512_add_epi64(_mm512_castpd_si512(y0), c), m));
+        const __m512d f = _mm512_maskz_insertf64x4(
+            0xff, _mm512_castpd256_pd512(_mm256_castps_pd(_mm512_maskz_cvtpd_ps(0xff, y0))),
+            _mm256_castps_pd(_mm512_maskz_cvtpd_ps(0xff, y1)), 1);
+        _mm512_storeu_si512(value + j, _mm512_mask_mov_epi32(_mm512_castpd_si512(f), k, undecided));
+        near |= k;
+    }
+    any = near != 0;
+    return j;
+}
+// Step G7's z of eight elements: fl(sr~ dY + fl(K0 - K x)) (k = -K).
+DMLREF_AVX512 inline __m512d fused8(const float* dy, const float* x, __m512d s, __m512d k, __m512d k0) {
+    const __m512d t = _mm512_fmadd_pd(k, _mm512_maskz_cvtps_pd(0xff, _mm256_loadu_ps(x)), k0);
+    return _mm512_fmadd_pd(s, _mm512_maskz_cvtps_pd(0xff, _mm256_loadu_ps(dy)), t);
+}
+// Sixteen doubles rounded to float, as the bits of one register.
+DMLREF_AVX512 inline __m512i floats16(__m512d lo, __m512d hi) {
+    return _mm512_castpd_si512(
+        _mm512_maskz_insertf64x4(0xff, _mm512_castpd256_pd512(_mm256_castps_pd(_mm512_maskz_cvtpd_ps(0xff, lo))),
+                                 _mm256_castps_pd(_mm512_maskz_cvtpd_ps(0xff, hi)), 1));
+}
+// Step G7 sixteen elements at a time: t = fl(K0 - K x) and z = fl(sr~ dY + t), each one fused multiply-add, then
+// fl(z -+ W) rounded to float, the element decided where both give the same bits. Returns where it stopped (a
+// multiple of 16) and whether any element is undecided in any.
+DMLREF_AVX512 int64_t training_grad_fused_avx512(const float* dy, const float* x, int64_t n, double sr, double K,
+                                                 double K0, double W, float* value, bool& any) {
+    const __m512d s = _mm512_set1_pd(sr), k = _mm512_set1_pd(-K), k0 = _mm512_set1_pd(K0), w = _mm512_set1_pd(W);
+    const __m512i undecided = _mm512_set1_epi32(int32_t(undecided_bits<float>()));
+    __mmask16 left = 0;
+    int64_t j = 0;
+    for (; j + 16 <= n; j += 16) {
+        const __m512d z0 = fused8(dy + j, x + j, s, k, k0), z1 = fused8(dy + j + 8, x + j + 8, s, k, k0);
+        const __m512i lo = floats16(_mm512_sub_pd(z0, w), _mm512_sub_pd(z1, w));
+        const __m512i hi = floats16(_mm512_add_pd(z0, w), _mm512_add_pd(z1, w));
+        const __mmask16 k16 = _mm512_cmpneq_epi32_mask(lo, hi);
+        _mm512_storeu_si512(value + j, _mm512_mask_mov_epi32(lo, k16, undecided));
+        left |= k16;
+    }
+    any = left != 0;
+    return j;
+}
 #endif
 #endif
 inline int run_chunk_sums(const half* a, const half* b, int64_t n, double* tau, uint32_t* largest) {
 #if defined(DMLREF_F16C_PATHS)
     if (have_f16c()) {
-        largest[0] = largest[1] = 0x7f800000u;  // not computed
+        largest[0] = largest[1] = largest[2] = 0x7f800000u;  // not computed
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
         if (have_avx512())
             return b ? half_chunk_sums_split32<false>(a, b, n, tau) : half_chunk_sums_split32<true>(a, nullptr, n, tau);
@@ -1458,13 +1597,12 @@ template <class Bins> struct TaskSums {
     size_t stat = 0;
     int state = kExtracted;
     std::array<double, 2 * kLevels> tau{};
-    std::array<uint32_t, 2> largest{};  // max |a| and max |b| over the chunk, as a float's bits
+    Bounds largest{};  // max |a|, max |b| and least nonzero |a| over the chunk, as a float's bits
     std::unique_ptr<Bins> bins;
 };
 
 // The tasks of a nest (one per chunk), the chunk counters reset, and largest sized for them where given.
-template <class Bins>
-std::vector<TaskSums<Bins>> start_tasks(const Nest& nest, std::vector<std::array<uint32_t, 2>>* largest) {
+template <class Bins> std::vector<TaskSums<Bins>> start_tasks(const Nest& nest, std::vector<Bounds>* largest) {
     std::vector<TaskSums<Bins>> tasks(size_t(nest.outer * nest.chunks));
     narrow_chunks = 0;
     other_chunks = 0;
@@ -1487,7 +1625,7 @@ struct ChunkCounts {
 // largest is given), counted in counts; false where a value is not finite.
 template <class T, class Bins, class Add>
 bool chunk_task(const Nest& nest, int64_t task, const T* a, size_t ka, const T* b, size_t kb, size_t kstat, Add& add,
-                TaskSums<Bins>& t, std::vector<std::array<uint32_t, 2>>* largest, ChunkCounts& counts) {
+                TaskSums<Bins>& t, std::vector<Bounds>* largest, ChunkCounts& counts) {
     const auto [at, first, n] = nest.task(task);
     const std::array<int64_t, K>& step = nest.inner.stride;
     Scratch<T>& s = scratch<T>();
@@ -1558,7 +1696,7 @@ void tasks_by_element(size_t tasks, size_t count, StatOf&& stat_of, std::vector<
 // where given, receives each task's max |a| and max |b| (a float's bits; FLOAT16 with F16C: 0x7f800000).
 template <class T, class Bins, class Add, class Finish, class After>
 bool split_sums(const Nest& nest, const T* a, size_t ka, const T* b, size_t kb, size_t kstat, size_t count, Add&& add,
-                Finish&& finish, After&& after, std::vector<std::array<uint32_t, 2>>* largest = nullptr) {
+                Finish&& finish, After&& after, std::vector<Bounds>* largest = nullptr) {
     std::vector<TaskSums<Bins>> tasks = start_tasks<Bins>(nest, largest);
     std::atomic<bool> finite{true};
     parallel_for(nest.outer * nest.chunks, [&](int64_t task) {
@@ -1619,7 +1757,7 @@ inline bool spread_by_element(size_t count, int64_t tasks) {
 // element's chunk counts are added once, and the callers form no rationals that no element needs.
 template <class T, class Bins, class Add, class Finish, class Output>
 bool element_sums(const Nest& nest, const T* a, size_t ka, const T* b, size_t kb, size_t kstat, size_t count, Add&& add,
-                  Finish&& finish, Output&& output, std::vector<std::array<uint32_t, 2>>* largest = nullptr) {
+                  Finish&& finish, Output&& output, std::vector<Bounds>* largest = nullptr) {
     std::vector<TaskSums<Bins>> tasks = start_tasks<Bins>(nest, largest);
     const std::vector<size_t> stat = task_stats(nest, kstat);
     std::vector<size_t> begin, order;
@@ -2164,12 +2302,34 @@ DMLREF_CLONES bool training_grad_first_f32(const float* __restrict dy, const flo
     return any != 0;
 }
 
+// Step G7's run constants and chunk width (header): K = fl(sr~ c~), e1 = fl(fl(c~ m) - a~), K0 = fl(sr~ e1) and
+// E0, the bound on |K0 - P (c m - a)|; t = fl(K0 - K x) and z = fl(sr~ dY + t) (two fused multiply-adds).
+struct FusedRun {
+    double sr, K, K0, E0;
+};
+inline FusedRun fused_run(double m, double a, double c, double sr) {
+    FusedRun r;
+    r.sr = sr;
+    r.K = sr * c;
+    const double e1 = c * m - a;
+    r.K0 = sr * e1;
+    r.E0 = (((std::fabs(e1) * 6 + (std::fabs(c) * std::fabs(m)) * 3) + std::fabs(a) * 2) *
+            (std::fabs(sr) * (0x1p-53 * (1 + 0x1p-40))));
+    return r;
+}
+// The chunk's W from its max |dY| and max |X| (dm, xm); NaN or not below 2^900 where the stage must not run.
+inline double fused_width(const FusedRun& r, float dm, float xm) {
+    const double Sd = std::fabs(r.sr) * double(dm), Kx = std::fabs(r.K) * double(xm);
+    const double Tm = Kx + std::fabs(r.K0), Zm = Sd + Tm;
+    return ((((Zm * 2 + Tm) + Sd * 4) + Kx * 6) * (0x1p-53 * (1 + 0x1p-40)) + r.E0) + 0x1p-1068;
+}
+
 // ---- FLOAT16 runs in two stages (header, steps H1 to H5) ----------------------------------------
 
 // The float32 stage's constants: 4v and 2v (v = 2^-24), and the floor of w (step H2).
 constexpr float kFour = 0x1p-22f, kTwo = 0x1p-23f, kFloor = 0x1p-125f;
 
-// For the tests: step H7 in place of step H8 on machines with AVX-512.
+// For the tests: step H7 in place of step H8 on machines with AVX-512 (and H6 eight lanes at a time, not sixteen).
 std::atomic<bool> chunk_width_forced{false};
 
 // Step H1's range of a run constant k = fl32(k64): 0 only where k64 is 0, otherwise 2^-e <= |k| <= 2^e
@@ -2613,14 +2773,17 @@ struct GradHalf {
     bool ok;
     DMLREF_F16C __m128i decide(int64_t j, __m128i& mask) const {
         const __m256 y = _mm256_add_ps(_mm256_mul_ps(_mm256_set1_ps(S), load8(x + j)), _mm256_setzero_ps());
-        const __m256i B = _mm256_castps_si256(y);
-        const __m256i E = _mm256_srli_epi32(_mm256_slli_epi32(B, 1), 24);
-        const __m256i in_range = _mm256_and_si256(_mm256_cmpgt_epi32(E, _mm256_set1_epi32(112)),
-                                                  _mm256_cmpgt_epi32(_mm256_set1_epi32(143), E));
-        const __m256i L = _mm256_sub_epi32(_mm256_and_si256(B, _mm256_set1_epi32(0x1fff)), _mm256_set1_epi32(0x1000));
-        const __m256i far = _mm256_cmpgt_epi32(_mm256_abs_epi32(L), _mm256_set1_epi32(3));
-        const __m256i ok8 = _mm256_or_si256(_mm256_and_si256(in_range, far),
-                                            _mm256_cmpeq_epi32(B, _mm256_setzero_si256()));
+        const __m256i B = _mm256_castps_si256(y), zero = _mm256_setzero_si256();
+        // |y| in [2^-14, 2^16): (B << 1) - (0x38800000 << 1) below (0x47800000 - 0x38800000) << 1, unsigned (the
+        // unsigned compare as a signed one with the sign bits flipped).
+        const __m256i in_range = _mm256_cmpgt_epi32(
+            _mm256_set1_epi32(int32_t(0x1e000000u ^ 0x80000000u)),
+            _mm256_xor_si256(_mm256_sub_epi32(_mm256_slli_epi32(B, 1), _mm256_set1_epi32(int32_t(0x71000000u))),
+                             _mm256_set1_epi32(int32_t(0x80000000u))));
+        // L outside [0xffc, 0x1003]: (B - 0xffc) & 0x1ff8 not 0.
+        const __m256i near = _mm256_cmpeq_epi32(
+            _mm256_and_si256(_mm256_sub_epi32(B, _mm256_set1_epi32(0xffc)), _mm256_set1_epi32(0x1ff8)), zero);
+        const __m256i ok8 = _mm256_or_si256(_mm256_andnot_si256(near, in_range), _mm256_cmpeq_epi32(B, zero));
         mask = _mm_andnot_si128(narrow(ok8), _mm_set1_epi16(-1));
         const __m128i h = _mm256_cvtps_ph(y, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
         return _mm_blendv_epi8(h, _mm_set1_epi16(int16_t(undecided_bits<half>())), mask);
@@ -2631,7 +2794,7 @@ struct GradHalf {
     DMLREF_F16C int64_t first(int64_t n8, float, uint16_t* out, int32_t* blocks) const {
         int64_t count = 0, j = 0;
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
-        if (have_avx512()) j = first16(n8, out, blocks, count);
+        if (have_avx512() && !chunk_width_forced.load(std::memory_order_relaxed)) j = first16(n8, out, blocks, count);
 #endif
         for (; j < n8; j += 8) {
             __m128i mask;
@@ -2644,27 +2807,33 @@ struct GradHalf {
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
     // Blocks of sixteen from 0 while they fit in n8: returns where it stopped.
     DMLREF_AVX512 int64_t first16(int64_t n8, uint16_t* out, int32_t* blocks, int64_t& count) const {
-        int64_t j = 0;
+        int64_t j = 0, left = count;  // locals: the stores below may alias the members and count, as the compiler sees
+        const half* const dy = x;
+        const __m512 s = _mm512_set1_ps(S);
         for (; j + 16 <= n8; j += 16) {
-            const __m512 y = _mm512_add_ps(_mm512_mul_ps(_mm512_set1_ps(S), load16(x + j)), _mm512_setzero_ps());
+            const __m512 y = _mm512_add_ps(_mm512_mul_ps(s, load16(dy + j)), _mm512_setzero_ps());
             const __m512i B = _mm512_castps_si512(y);
-            const __m512i E = _mm512_maskz_srli_epi32(0xffff, _mm512_maskz_slli_epi32(0xffff, B, 1), 24);
-            const __mmask16 in_range = _mm512_cmpgt_epi32_mask(E, _mm512_set1_epi32(112)) &
-                                       _mm512_cmpgt_epi32_mask(_mm512_set1_epi32(143), E);
-            const __m512i L = _mm512_sub_epi32(_mm512_and_si512(B, _mm512_set1_epi32(0x1fff)),
-                                               _mm512_set1_epi32(0x1000));
-            const __mmask16 far = _mm512_cmpgt_epi32_mask(_mm512_maskz_abs_epi32(0xffff, L), _mm512_set1_epi32(3));
-            const __mmask16 ok = (in_range & far) | _mm512_cmpeq_epi32_mask(B, _mm512_setzero_si512());
+            // decide's tests: |y| in [2^-14, 2^16) by one unsigned compare, then L outside [0xffc, 0x1003] under
+            // that mask, or y = +0.
+            const __mmask16 in_range = _mm512_cmplt_epu32_mask(
+                _mm512_sub_epi32(_mm512_maskz_slli_epi32(0xffff, B, 1), _mm512_set1_epi32(int32_t(0x71000000u))),
+                _mm512_set1_epi32(0x1e000000));
+            const __mmask16 ok = _mm512_mask_test_epi32_mask(in_range, _mm512_sub_epi32(B, _mm512_set1_epi32(0xffc)),
+                                                             _mm512_set1_epi32(0x1ff8)) |
+                                 _mm512_testn_epi32_mask(B, B);
             // The undecided lanes keep undecided_bits (a masked conversion). Masked shifts and abs with every lane
             // on: GCC 12's plain ones start from an "undefined" register and warn.
             _mm256_storeu_si256(reinterpret_cast<__m256i*>(out + j),
                                 _mm512_mask_cvtps_ph(_mm256_set1_epi16(int16_t(undecided_bits<half>())), ok, y,
                                                      _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
-            blocks[count] = int32_t(j);
-            count += (ok & 0xffu) != 0xffu;
-            blocks[count] = int32_t(j + 8);
-            count += (ok >> 8) != 0xffu;
+            if (ok != 0xffff) {  // rare: the blocks of eight with an element left
+                blocks[left] = int32_t(j);
+                left += (ok & 0xffu) != 0xffu;
+                blocks[left] = int32_t(j + 8);
+                left += (ok >> 8) != 0xffu;
+            }
         }
+        count = left;
         return j;
     }
 #endif
@@ -2811,11 +2980,43 @@ inline bool run_grad(const float* dy, int64_t n, double sr, double W, float* val
     std::fill_n(reinterpret_cast<uint32_t*>(value), n, undecided_bits<float>());
     return n > 0;
 }
+inline bool grad_bits(const float* dy, int64_t n, double sr, float* value) {
+#if defined(DMLREF_F16C_PATHS) && defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+    if (have_avx512() && !four_lanes_forced.load(std::memory_order_relaxed)) {
+        bool any;
+        const int64_t j = grad_bits_avx512(dy, n, sr, value, any);
+        return grad_bits_f32(dy + j, n - j, sr, value + j) || any;
+    }
+#endif
+    return grad_bits_f32(dy, n, sr, value);
+}
+inline bool grad_bits(const half*, int64_t, double, half*) { return true; }  // never called (FLOAT32 only)
 inline bool run_grad(const half* dy, int64_t n, double sr, double, half* value, uint64_t& single) {
 #if defined(DMLREF_F16C_PATHS)
     if (have_f16c()) return half_run(grad_half(dy, sr), n, value, single);
 #endif
     return uniform_run_f16(dy, n, 0.0, sr, 0.0, value);
+}
+
+// The training grad's FLOAT32 first stage on a run: step G7 where the machine has AVX-512 and its W is below 2^900
+// (dm, xm the chunk's max |dY| and |X|), its last n % 16 elements and other runs step G5 (W, the caller's, below
+// 2^900). Returns whether any element is undecided.
+inline bool training_grad_first(const float* dy, const float* x, int64_t n, double m, double a, double c, double sr,
+                                float dm, float xm, double W, float* value) {
+#if defined(DMLREF_F16C_PATHS) && defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+    if (have_avx512() && !four_lanes_forced.load(std::memory_order_relaxed)) {
+        const FusedRun r = fused_run(m, a, c, sr);
+        const double W7 = fused_width(r, dm, xm);
+        if (W7 < 0x1p900) {
+            bool any;
+            const int64_t j = training_grad_fused_avx512(dy, x, n, r.sr, r.K, r.K0, W7, value, any);
+            return training_grad_first_f32(dy + j, x + j, n - j, m, a, c, sr, W, value + j) || any;
+        }
+    }
+#endif
+    (void)dm;
+    (void)xm;
+    return training_grad_first_f32(dy, x, n, m, a, c, sr, W, value);
 }
 
 template <class T, class D> bool grad(const D& d, const Bindings& b) {
@@ -2884,7 +3085,7 @@ template <class T, class D> bool grad(const D& d, const Bindings& b) {
     const std::span<std::byte> ib = b.at("InputGradientTensor"), ob = b.at("OutputGradientTensor");
     const bool overlap = overlaps(ib, ob);
     std::atomic<uint64_t> plain{0}, single{0};
-    std::vector<std::array<uint32_t, 2>> largest;  // each sums task's max |dY| and max |X| (step G5)
+    std::vector<Bounds> largest;  // each sums task's max |dY|, max |X| and least nonzero |dY| (steps G4 to G6)
     auto output = [&](int64_t task) {
         const auto [at, first, n] = nest.task(task);
         const std::array<int64_t, K>& step = nest.inner.stride;
@@ -2906,8 +3107,10 @@ template <class T, class D> bool grad(const D& d, const Bindings& b) {
             // Step G5's first stage (FLOAT32; W is NaN otherwise), its undecided elements the float64 estimate.
             if constexpr (!is_half_v<T>) {
                 const double m = load(mean[k0]);
-                any = second_stage(training_grad_first_f32(dyr, xr, n, m, a[k0], c[k0], sr[k0], W, value), value, n,
-                                   by_single, [&](int64_t j, double& z, double& w) {
+                const Bounds& bd = largest[size_t(task)];
+                any = second_stage(training_grad_first(dyr, xr, n, m, a[k0], c[k0], sr[k0], from_bits<float>(bd[0]),
+                                                       from_bits<float>(bd[1]), W, value),
+                                   value, n, by_single, [&](int64_t j, double& z, double& w) {
                                        estimate_training_grad(load(dyr[j]), load(xr[j]), m, a[k0], c[k0], sr[k0], z, w);
                                    });
             }
@@ -2923,11 +3126,16 @@ template <class T, class D> bool grad(const D& d, const Bindings& b) {
                 any |= is_undecided(value[j]);
             }
         } else if (step[kStat] == 0 && step[kX] == 1) {
-            const double W = !is_half_v<T> && !largest.empty()
-                                 ? grad_width(from_bits<float>(largest[size_t(task)][0]), sr[k0])
-                                 : std::numeric_limits<double>::quiet_NaN();
-            any = run_grad(dyr, n, sr[k0], W, value, by_single);
-            if constexpr (!is_half_v<T>)  // step G4's undecided elements: the float64 estimate (steps 3 to 8)
+            if (!is_half_v<T> && !largest.empty() && !grad_bits_forced_off &&
+                grad_bits_apply(sr[k0], largest[size_t(task)][2]))
+                any = grad_bits(dyr, n, sr[k0], value);  // step G6
+            else {
+                const double W = !is_half_v<T> && !largest.empty()
+                                     ? grad_width(from_bits<float>(largest[size_t(task)][0]), sr[k0])
+                                     : std::numeric_limits<double>::quiet_NaN();
+                any = run_grad(dyr, n, sr[k0], W, value, by_single);
+            }
+            if constexpr (!is_half_v<T>)  // step G4's or G6's undecided elements: the float64 estimate (steps 3 to 8)
                 any = second_stage(any, value, n, by_single, [&](int64_t j, double& y, double& w) {
                     estimate(load(dyr[j]), 0.0, sr[k0], 0.0, y, w);
                 });
@@ -3032,12 +3240,26 @@ BatchNormalizationEstimate batch_normalization_training_grad_estimate(double dy,
     return r;
 }
 
+BatchNormalizationEstimate batch_normalization_training_grad_fused_estimate(double dy, double x, double mean,
+                                                                            const mpq_class& sum_dy,
+                                                                            const mpq_class& sum_c, uint64_t M,
+                                                                            double scale, double variance,
+                                                                            float epsilon) {
+    const auto [a, c] = training_grad_constants(sum_dy, sum_c, M, variance, epsilon);
+    const FusedRun r = fused_run(mean, a, c, scale * root_estimate(variance, epsilon));
+    BatchNormalizationEstimate e;
+    e.y = std::fma(r.sr, dy, std::fma(-r.K, x, r.K0));
+    e.w = fused_width(r, float(std::fabs(dy)), float(std::fabs(x)));
+    return e;
+}
+
 BatchNormalizationCounts batch_normalization_grad_counts() {
     return {grad_decided.load(), grad_plain.load(), grad_single.load()};
 }
 
 void batch_normalization_wide_sums(bool on) { wide_sums_forced = on; }
 void batch_normalization_chunk_width(bool on) { chunk_width_forced = on; }
+void batch_normalization_grad_width(bool on) { grad_bits_forced_off = on; }
 
 BatchNormalizationHalfConstants batch_normalization_half_training_constants(const mpq_class& S, const mpq_class& Q,
                                                                             uint64_t M, double scale, float epsilon) {

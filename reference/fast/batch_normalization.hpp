@@ -51,8 +51,11 @@ BatchNormalizationCounts batch_normalization_grad_statistics_counts();
 // any machine, or not (the default).
 void batch_normalization_wide_sums(bool on);
 // For the tests: FLOAT16's chunk-width first stage (step H7) in place of the per-element sixteen-lane one
-// (step H8) where the machine has AVX-512, or not (the default).
+// (step H8) where the machine has AVX-512, and the grad's step H6 eight lanes at a time, or not (the default).
 void batch_normalization_chunk_width(bool on);
+// For the tests: the FLOAT32 grad's first stage with the chunk's width (step G4) in place of the one from y~'s bits
+// alone (step G6), or not (the default).
+void batch_normalization_grad_width(bool on);
 
 // For the tests: the FLOAT16 training's run constants from S = sum X and Q = sum X^2 of M FLOAT16 values by
 // integers (step T6): mu = RN53(mean), mu32 = RN24(mean), sr = Scale / sqrt(RN53(var + Epsilon)) (rounded as
@@ -92,6 +95,13 @@ BatchNormalizationEstimate batch_normalization_training_grad_estimate(double dy,
                                                                       const mpq_class& sum_dy, const mpq_class& sum_c,
                                                                       uint64_t M, double scale, double variance,
                                                                       float epsilon);
+// The same by step G7 (two fused multiply-adds): z in y and the chunk's half-width W in w, for a chunk whose
+// largest |dY| and |X| are this element's.
+BatchNormalizationEstimate batch_normalization_training_grad_fused_estimate(double dy, double x, double mean,
+                                                                            const mpq_class& sum_dy,
+                                                                            const mpq_class& sum_c, uint64_t M,
+                                                                            double scale, double variance,
+                                                                            float epsilon);
 
 // For the tests: FLOAT16's float32 stage (reference/fast/batch_normalization.cpp, steps H1 to H4) on one
 // element, as a run of constant statistics computes it: y and the half-width w (|y - V| <= w, and the

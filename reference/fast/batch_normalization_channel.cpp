@@ -33,6 +33,7 @@
 
 #include <bit>
 #include <cmath>
+#include <cstring>
 #include <limits>
 
 namespace dmlref::reference::fast {
@@ -82,6 +83,33 @@ template <size_t N> bool any_below(const std::array<uint64_t, N>& a, int end) {
     return r != 0 && q < N && (a[q] & ((uint64_t(1) << r) - 1)) != 0;
 }
 
+// (hi 2^64 + lo) / d and the remainder r, for hi < d (so the quotient fits 64 bits): one DIV on x86-64 (the u128
+// division calls a library routine for any divisor).
+inline uint64_t divide(uint64_t hi, uint64_t lo, uint64_t d, uint64_t& r) {
+#if defined(__x86_64__) && defined(__GNUC__)
+    uint64_t q;
+    __asm__("divq %4" : "=a"(q), "=d"(r) : "a"(lo), "d"(hi), "rm"(d) : "cc");
+    return q;
+#else
+    const u128 cur = (u128(hi) << 64) | lo;
+    r = uint64_t(cur % d);
+    return uint64_t(cur / d);
+#endif
+}
+
+// frexp's d = m 2^(k - 53) with |m| < 2^53 an integer (m = frexp(d, &k) 2^53), from d's bits where d is normal (no
+// library call), through frexp otherwise. d finite and nonzero.
+inline int64_t significand(double d, int& k) {
+    const uint64_t bits = std::bit_cast<uint64_t>(d);
+    const int field = int((bits >> 52) & 0x7ffu);
+    if (field == 0) return int64_t(std::ldexp(std::frexp(d, &k), 53));
+    k = field - 1022;
+    const int64_t m = int64_t((bits & ((uint64_t(1) << 52) - 1)) | (uint64_t(1) << 52));
+    return (bits >> 63) != 0 ? -m : m;
+}
+// 2^k for k in float64's normal range [-1022, 1023], exactly.
+inline double pow2(int k) { return std::bit_cast<double>(uint64_t(k + 1023) << 52); }
+
 // a 2^k modulo 2^640, 0 < k < 640.
 Limbs shifted_left(const Limbs& a, int k) {
     Limbs s{};
@@ -130,9 +158,16 @@ void ExactTotal::add(wide_int v, int shift) {
 bool ExactTotal::add(double d) {
     if (d == 0) return true;
     if (!std::isfinite(d)) return false;
-    int k;
-    int64_t m = int64_t(std::ldexp(std::frexp(d, &k), 53));  // d = m 2^(k - 53), |m| < 2^53
-    if (k > 330) return false;                               // beyond every total of step C1
+    // d = m 2^(k - 53), |m| < 2^53, as frexp gives it, from d's bits: a subnormal double (below 2^-1022) is no
+    // multiple of 2^-298.
+    uint64_t bits;
+    std::memcpy(&bits, &d, sizeof bits);
+    const int field = int((bits >> 52) & 0x7ffu);
+    if (field == 0) return false;
+    const int k = field - 1022;
+    int64_t m = int64_t((bits & ((uint64_t(1) << 52) - 1)) | (uint64_t(1) << 52));
+    if (bits >> 63) m = -m;
+    if (k > 330) return false;  // beyond every total of step C1
     int shift = k - 53 - kUnit;
     if (shift < 0) {
         if (shift <= -53 || (m & ((int64_t(1) << -shift) - 1)) != 0) return false;  // not a multiple of 2^-298
@@ -147,7 +182,7 @@ bool ExactTotal::subtract_multiple(const ExactTotal& x, double m) {
     if (!std::isfinite(m)) return false;
     if (m == 0 || x.zero()) return true;
     int k;
-    int64_t mm = int64_t(std::ldexp(std::frexp(m, &k), 53));  // m = mm 2^(k - 53)
+    int64_t mm = significand(m, k);  // m = mm 2^(k - 53)
     k -= 53;
     const int z = std::countr_zero(uint64_t(mm));
     mm >>= z;  // odd
@@ -186,7 +221,7 @@ double ExactTotal::truncated() const {
     const int b = top_bit(a);
     const int low = std::max(0, b - 52);
     const uint64_t top = bits_from(a, low) & ((uint64_t(1) << 53) - 1);
-    const double v = std::ldexp(double(top), low + kUnit);  // exact: 53 bits, normal
+    const double v = double(top) * pow2(low + kUnit);  // exact: 53 bits, normal (low + kUnit in [-298, 341])
     return negative() ? -v : v;
 }
 
@@ -205,12 +240,8 @@ double quotient_rn(const ExactTotal& n, uint64_t D, int e) {
     const Limbs a = magnitude(n);
     // p = floor(|z| 2^128 / D), two limbs of zeros below a's.
     std::array<uint64_t, ExactTotal::kLimbs + 2> p{};
-    u128 rem = 0;
-    for (int i = ExactTotal::kLimbs + 1; i >= 0; --i) {
-        const u128 cur = (rem << 64) | (i >= 2 ? a[size_t(i - 2)] : 0);
-        p[size_t(i)] = uint64_t(cur / D);
-        rem = cur % D;
-    }
+    uint64_t rem = 0;  // below D after every step
+    for (int i = ExactTotal::kLimbs + 1; i >= 0; --i) p[size_t(i)] = divide(rem, i >= 2 ? a[size_t(i - 2)] : 0, D, rem);
     const int b = top_bit(p);  // at least 64
     const int low = b - 52;
     const uint64_t top = bits_from(p, low) & ((uint64_t(1) << 53) - 1);
@@ -218,7 +249,10 @@ double quotient_rn(const ExactTotal& n, uint64_t D, int e) {
     const bool up = half && (any_below(p, low - 1) || rem != 0 || (top & 1) != 0);
     const int scale = low - 128 + e + ExactTotal::kUnit;  // the weight of top's lowest bit
     if (scale + 52 < -1021 || scale + 52 > 1000) return std::numeric_limits<double>::quiet_NaN();
-    const double v = std::ldexp(double(top + uint64_t(up)), scale);
+    // top + up (at most 2^53, exact) times 2^scale, in two exact steps by powers of two in float64's normal range (the
+    // result, at least 2^-1021, is normal).
+    const int half_scale = scale / 2;
+    const double v = double(top + uint64_t(up)) * pow2(half_scale) * pow2(scale - half_scale);
     return n.negative() ? -v : v;
 }
 
@@ -239,7 +273,7 @@ bool training_grad_constants_exact(const ExactTotal& sum_dy, const ExactTotal& s
     int k[2] = {0, 0};
     for (int i = 0; i < 2; ++i)
         if (parts[i] != 0) {
-            m[i] = int64_t(std::ldexp(std::frexp(parts[i], &k[i]), 53));
+            m[i] = significand(parts[i], k[i]);
             k[i] -= 53;
         }
     if (m[0] == 0 && m[1] == 0) l = 0;
