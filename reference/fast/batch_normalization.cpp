@@ -1064,10 +1064,6 @@ DMLREF_INLINE void magnitude_ranges(const T* __restrict a, const T* __restrict b
     lb = kSquares ? la : ly + 1u;
 }
 
-// 2^k exactly, for k in float64's normal range [-1022, 1023] (the sigmas below lie in [-317, 269]): its bits, not a
-// call of ldexp.
-DMLREF_INLINE double pow2(int k) { return from_bits<double>(uint64_t(k + 1023) << 52); }
-
 // Step S2 for the n terms a_j and a_j b_j (b_j = a_j with kSquares): the levels' sums into tau (sum a
 // at levels 0 to kLevels - 1, then sum a b), and whether a residual is left (nonzero). Four lanes (eight
 // with AVX-512) at a time in registers (each lane sums its own terms; every partial sum is exact, so the grouping does not
@@ -1347,7 +1343,7 @@ DMLREF_INLINE int chunk_sums(const T* a, const T* b, int64_t n, double* tau, uin
         narrow_sums<T, kSquares, kWide ? 8 : 4>(a, b, n, pow2(ea + eb + 13), tau);
         return kNarrow;
     }
-    double sigma[2 * kLevels];
+    double sigma[2 * kLevels];  // 2^-317 to 2^269: within pow2's range
     for (int i = 0; i < kLevels; ++i) {
         sigma[i] = pow2(ea + 13 - 40 * i);
         sigma[kLevels + i] = pow2(ea + eb + 13 - 40 * i);

@@ -33,7 +33,6 @@
 
 #include <bit>
 #include <cmath>
-#include <cstring>
 #include <limits>
 
 namespace dmlref::reference::fast {
@@ -107,8 +106,6 @@ inline int64_t significand(double d, int& k) {
     const int64_t m = int64_t((bits & ((uint64_t(1) << 52) - 1)) | (uint64_t(1) << 52));
     return (bits >> 63) != 0 ? -m : m;
 }
-// 2^k for k in float64's normal range [-1022, 1023], exactly.
-inline double pow2(int k) { return std::bit_cast<double>(uint64_t(k + 1023) << 52); }
 
 // a 2^k modulo 2^640, 0 < k < 640.
 Limbs shifted_left(const Limbs& a, int k) {
@@ -158,15 +155,10 @@ void ExactTotal::add(wide_int v, int shift) {
 bool ExactTotal::add(double d) {
     if (d == 0) return true;
     if (!std::isfinite(d)) return false;
-    // d = m 2^(k - 53), |m| < 2^53, as frexp gives it, from d's bits: a subnormal double (below 2^-1022) is no
-    // multiple of 2^-298.
-    uint64_t bits;
-    std::memcpy(&bits, &d, sizeof bits);
-    const int field = int((bits >> 52) & 0x7ffu);
-    if (field == 0) return false;
-    const int k = field - 1022;
-    int64_t m = int64_t((bits & ((uint64_t(1) << 52) - 1)) | (uint64_t(1) << 52));
-    if (bits >> 63) m = -m;
+    // A subnormal double (below 2^-1022) is no multiple of 2^-298; otherwise d = m 2^(k - 53), |m| < 2^53.
+    if (std::fabs(d) < 0x1p-1022) return false;
+    int k;
+    int64_t m = significand(d, k);
     if (k > 330) return false;  // beyond every total of step C1
     int shift = k - 53 - kUnit;
     if (shift < 0) {

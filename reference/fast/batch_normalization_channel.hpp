@@ -5,11 +5,16 @@
 #pragma once
 
 #include <array>
+#include <bit>
 #include <cstdint>
 
 #include <gmpxx.h>
 
 namespace dmlref::reference::fast {
+
+// 2^k exactly, for k in float64's normal range [-1022, 1023]: its bits, not a call of ldexp (the extraction's
+// sigmas and the per-channel constants, reference/fast/batch_normalization.cpp and _channel.cpp).
+inline double pow2(int k) { return std::bit_cast<double>(uint64_t(k + 1023) << 52); }
 
 __extension__ typedef __int128 wide_int;  // GCC's and Clang's
 
