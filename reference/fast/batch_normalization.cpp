@@ -1516,6 +1516,12 @@ DMLREF_AVX512 int half_chunk_sums_split32(const half* a, const half* b, int64_t 
     for (const float h : high) sums[1] += double(h);
     return finish_half_sums<kSquares>(a, b, n, n, sums, tau);
 }
+// Sixteen doubles rounded to float, as the bits of one register.
+DMLREF_AVX512 inline __m512i floats16(__m512d lo, __m512d hi) {
+    return _mm512_castpd_si512(
+        _mm512_maskz_insertf64x4(0xff, _mm512_castpd256_pd512(_mm256_castps_pd(_mm512_maskz_cvtpd_ps(0xff, lo))),
+                                 _mm256_castps_pd(_mm512_maskz_cvtpd_ps(0xff, hi)), 1));
+}
 // Step G6 (grad_bits_f32) sixteen elements at a time, the decision in mask registers: y's bits plus 8 - 2^28
 // tested against kNearMask (zero: within 8 ulps of a midpoint, undecided). Returns where it stopped (a multiple of
 // 16) and whether any element is undecided in any.
@@ -1531,10 +1537,7 @@ DMLREF_AVX512 int64_t grad_bits_avx512(const float* dy, int64_t n, double sr, fl
                                          zero);
         const __mmask16 k = _mm512_kunpackb(_mm512_testn_epi64_mask(_mm512_add_epi64(_mm512_castpd_si512(y1), c), m),
                                             _mm512_testn_epi64_mask(_mm512_add_epi64(_mm512_castpd_si512(y0), c), m));
-        const __m512d f = _mm512_maskz_insertf64x4(
-            0xff, _mm512_castpd256_pd512(_mm256_castps_pd(_mm512_maskz_cvtpd_ps(0xff, y0))),
-            _mm256_castps_pd(_mm512_maskz_cvtpd_ps(0xff, y1)), 1);
-        _mm512_storeu_si512(value + j, _mm512_mask_mov_epi32(_mm512_castpd_si512(f), k, undecided));
+        _mm512_storeu_si512(value + j, _mm512_mask_mov_epi32(floats16(y0, y1), k, undecided));
         near |= k;
     }
     any = near != 0;
@@ -1544,12 +1547,6 @@ DMLREF_AVX512 int64_t grad_bits_avx512(const float* dy, int64_t n, double sr, fl
 DMLREF_AVX512 inline __m512d fused8(const float* dy, const float* x, __m512d s, __m512d k, __m512d k0) {
     const __m512d t = _mm512_fmadd_pd(k, _mm512_maskz_cvtps_pd(0xff, _mm256_loadu_ps(x)), k0);
     return _mm512_fmadd_pd(s, _mm512_maskz_cvtps_pd(0xff, _mm256_loadu_ps(dy)), t);
-}
-// Sixteen doubles rounded to float, as the bits of one register.
-DMLREF_AVX512 inline __m512i floats16(__m512d lo, __m512d hi) {
-    return _mm512_castpd_si512(
-        _mm512_maskz_insertf64x4(0xff, _mm512_castpd256_pd512(_mm256_castps_pd(_mm512_maskz_cvtpd_ps(0xff, lo))),
-                                 _mm256_castps_pd(_mm512_maskz_cvtpd_ps(0xff, hi)), 1));
 }
 // Step G7 sixteen elements at a time: t = fl(K0 - K x) and z = fl(sr~ dY + t), each one fused multiply-add, then
 // fl(z -+ W) rounded to float, the element decided where both give the same bits. Returns where it stopped (a
