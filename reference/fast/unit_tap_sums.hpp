@@ -111,7 +111,7 @@ template <class T> bool unit_tap_sums(const std::vector<Axis>& axes, const Tenso
             }
             thread_local std::vector<double> acc_buffer, err_buffer;
             std::vector<double>& acc_vector = tls_once(acc_buffer);
-            std::vector<double>& err_vector = err_buffer;
+            std::vector<double>& err_vector = tls_once(err_buffer);
             acc_vector.assign(cols, 0.0);
             err_vector.assign(cols, 0.0);
             double* __restrict acc = acc_vector.data();
