@@ -730,6 +730,17 @@ TEST_CASE_TEMPLATE("Batch normalization fast paths: exact sums over several chun
 
 namespace {
 
+// A FLOAT32 BATCH_NORMALIZATION_GRAD of input sizes `in`, statistics (and gradient outputs) of sizes `stat`.
+DML_BATCH_NORMALIZATION_GRAD_OPERATOR_DESC grad_desc(const std::vector<uint32_t>& in, const std::vector<uint32_t>& stat,
+                                                     float epsilon) {
+    DML_BATCH_NORMALIZATION_GRAD_OPERATOR_DESC d;
+    d.InputTensor = d.InputGradientTensor = d.OutputGradientTensor = desc(DataType::FLOAT32, in);
+    d.MeanTensor = d.VarianceTensor = d.ScaleTensor = d.OutputScaleGradientTensor = d.OutputBiasGradientTensor = desc(
+        DataType::FLOAT32, stat);
+    d.Epsilon = epsilon;
+    return d;
+}
+
 // A FLOAT32 BATCH_NORMALIZATION_GRAD's or _TRAINING_GRAD's buffers: X, dY and the per-channel
 // Mean, Variance and Scale as given, the three outputs filled with 0x5a.
 template <class D>
@@ -795,11 +806,7 @@ TEST_CASE("Batch normalization fast paths: exact sums decide a FLOAT32 tie by a 
     const LaneSubcases lanes;
     for (const float tiny : {0x1p-45f, 0x1p-85f}) {
         INFO("tiny " << tiny);
-        DML_BATCH_NORMALIZATION_GRAD_OPERATOR_DESC d;
-        d.InputTensor = d.InputGradientTensor = d.OutputGradientTensor = desc(DataType::FLOAT32, {1, 1, 4097});
-        d.MeanTensor = d.VarianceTensor = d.ScaleTensor = d.OutputScaleGradientTensor = d.OutputBiasGradientTensor =
-            desc(DataType::FLOAT32, {1, 1, 1});
-        d.Epsilon = 0.0f;
+        const DML_BATCH_NORMALIZATION_GRAD_OPERATOR_DESC d = grad_desc({1, 1, 4097}, {1, 1, 1}, 0.0f);
         std::vector<float> dy(4097, 1.0f);
         dy[0] = tiny;
         dy[1] = 1.0f + 0x1p-12f;
@@ -1122,11 +1129,7 @@ TEST_CASE("Batch normalization grad fast path: midpoints the first stage must le
     std::mt19937_64 rng(2560);
     const std::vector<uint32_t> in = {1, 1, 64, 64}, stat = {1, 1, 1, 1};
     {
-        DML_BATCH_NORMALIZATION_GRAD_OPERATOR_DESC d;
-        d.InputTensor = d.InputGradientTensor = d.OutputGradientTensor = desc(DataType::FLOAT32, in);
-        d.MeanTensor = d.VarianceTensor = d.ScaleTensor = d.OutputScaleGradientTensor = d.OutputBiasGradientTensor =
-            desc(DataType::FLOAT32, stat);
-        d.Epsilon = 0x1p-48f;
+        const DML_BATCH_NORMALIZATION_GRAD_OPERATOR_DESC d = grad_desc(in, stat, 0x1p-48f);
         std::vector<float> x(4096), dy(4096);
         for (size_t i = 0; i < dy.size(); ++i) {
             const double j = double(2 * (rng() % 1398101) + 1);
@@ -1202,11 +1205,7 @@ TEST_CASE("Batch normalization grad fast path: FLOAT32's bits stage, by hand") {
     const GradStageSubcases stage;
     std::mt19937_64 rng(2595);
     const std::vector<uint32_t> in = {1, 4, 64, 64}, stat = {1, 4, 1, 1};
-    DML_BATCH_NORMALIZATION_GRAD_OPERATOR_DESC d;
-    d.InputTensor = d.InputGradientTensor = d.OutputGradientTensor = desc(DataType::FLOAT32, in);
-    d.MeanTensor = d.VarianceTensor = d.ScaleTensor = d.OutputScaleGradientTensor = d.OutputBiasGradientTensor = desc(
-        DataType::FLOAT32, stat);
-    d.Epsilon = 11 * 0x1p-50f;
+    const DML_BATCH_NORMALIZATION_GRAD_OPERATOR_DESC d = grad_desc(in, stat, 11 * 0x1p-50f);
     const std::vector<float> variance = {4.0f, 16.0f, 64.0f, 0.7f}, scale = {3.0f, 6.0f, 12.0f, 0.9f};
     CHECK(sr_of(4.0f, d.Epsilon, 3.0f) == 1.5 - 8 * 0x1p-52);
     CHECK(sr_of(16.0f, d.Epsilon, 6.0f) == 1.5 - 2 * 0x1p-52);
@@ -1246,11 +1245,7 @@ TEST_CASE("Batch normalization grad fast path: FLOAT32 midpoints the bits stage 
     const GradStageSubcases stage;
     std::mt19937_64 rng(2596);
     const std::vector<uint32_t> in = {1, 2, 32, 32}, stat = {1, 2, 1, 1};
-    DML_BATCH_NORMALIZATION_GRAD_OPERATOR_DESC d;
-    d.InputTensor = d.InputGradientTensor = d.OutputGradientTensor = desc(DataType::FLOAT32, in);
-    d.MeanTensor = d.VarianceTensor = d.ScaleTensor = d.OutputScaleGradientTensor = d.OutputBiasGradientTensor = desc(
-        DataType::FLOAT32, stat);
-    d.Epsilon = 3 * 0x1p-53f;
+    const DML_BATCH_NORMALIZATION_GRAD_OPERATOR_DESC d = grad_desc(in, stat, 3 * 0x1p-53f);
     CHECK(sr_of(4.0f, d.Epsilon, 3.0f) == 1.5);
     std::vector<float> x(2 * 1024), dy(2 * 1024);
     for (size_t i = 0; i < 1024; ++i) {
