@@ -730,13 +730,14 @@ TEST_CASE_TEMPLATE("Batch normalization fast paths: exact sums over several chun
 
 namespace {
 
-// A FLOAT32 BATCH_NORMALIZATION_GRAD of input sizes `in`, statistics (and gradient outputs) of sizes `stat`.
-DML_BATCH_NORMALIZATION_GRAD_OPERATOR_DESC grad_desc(const std::vector<uint32_t>& in, const std::vector<uint32_t>& stat,
-                                                     float epsilon) {
-    DML_BATCH_NORMALIZATION_GRAD_OPERATOR_DESC d;
-    d.InputTensor = d.InputGradientTensor = d.OutputGradientTensor = desc(DataType::FLOAT32, in);
+// A BATCH_NORMALIZATION_GRAD (or _TRAINING_GRAD, D) of type t: input sizes `in`, statistics and gradient
+// outputs of sizes `stat`.
+template <class D = DML_BATCH_NORMALIZATION_GRAD_OPERATOR_DESC>
+D grad_desc(DataType t, const std::vector<uint32_t>& in, const std::vector<uint32_t>& stat, float epsilon) {
+    D d;
+    d.InputTensor = d.InputGradientTensor = d.OutputGradientTensor = desc(t, in);
     d.MeanTensor = d.VarianceTensor = d.ScaleTensor = d.OutputScaleGradientTensor = d.OutputBiasGradientTensor = desc(
-        DataType::FLOAT32, stat);
+        t, stat);
     d.Epsilon = epsilon;
     return d;
 }
@@ -806,7 +807,8 @@ TEST_CASE("Batch normalization fast paths: exact sums decide a FLOAT32 tie by a 
     const LaneSubcases lanes;
     for (const float tiny : {0x1p-45f, 0x1p-85f}) {
         INFO("tiny " << tiny);
-        const DML_BATCH_NORMALIZATION_GRAD_OPERATOR_DESC d = grad_desc({1, 1, 4097}, {1, 1, 1}, 0.0f);
+        const DML_BATCH_NORMALIZATION_GRAD_OPERATOR_DESC d = grad_desc(DataType::FLOAT32, {1, 1, 4097}, {1, 1, 1},
+                                                                       0.0f);
         std::vector<float> dy(4097, 1.0f);
         dy[0] = tiny;
         dy[1] = 1.0f + 0x1p-12f;
@@ -1013,12 +1015,7 @@ template <class D, class Value> Buffers grad_half_buffers(const D& d, Value&& va
                         value);
 }
 template <class D> D grad_half_desc(const std::vector<uint32_t>& in, const std::vector<uint32_t>& stat, float epsilon) {
-    D d;
-    d.InputTensor = d.InputGradientTensor = d.OutputGradientTensor = desc(DataType::FLOAT16, in);
-    d.MeanTensor = d.VarianceTensor = d.ScaleTensor = d.OutputScaleGradientTensor = d.OutputBiasGradientTensor = desc(
-        DataType::FLOAT16, stat);
-    d.Epsilon = epsilon;
-    return d;
+    return grad_desc<D>(DataType::FLOAT16, in, stat, epsilon);
 }
 
 Counted counted(const reference::fast::BatchNormalizationCounts& c) {
@@ -1129,7 +1126,7 @@ TEST_CASE("Batch normalization grad fast path: midpoints the first stage must le
     std::mt19937_64 rng(2560);
     const std::vector<uint32_t> in = {1, 1, 64, 64}, stat = {1, 1, 1, 1};
     {
-        const DML_BATCH_NORMALIZATION_GRAD_OPERATOR_DESC d = grad_desc(in, stat, 0x1p-48f);
+        const DML_BATCH_NORMALIZATION_GRAD_OPERATOR_DESC d = grad_desc(DataType::FLOAT32, in, stat, 0x1p-48f);
         std::vector<float> x(4096), dy(4096);
         for (size_t i = 0; i < dy.size(); ++i) {
             const double j = double(2 * (rng() % 1398101) + 1);
@@ -1205,7 +1202,7 @@ TEST_CASE("Batch normalization grad fast path: FLOAT32's bits stage, by hand") {
     const GradStageSubcases stage;
     std::mt19937_64 rng(2595);
     const std::vector<uint32_t> in = {1, 4, 64, 64}, stat = {1, 4, 1, 1};
-    const DML_BATCH_NORMALIZATION_GRAD_OPERATOR_DESC d = grad_desc(in, stat, 11 * 0x1p-50f);
+    const DML_BATCH_NORMALIZATION_GRAD_OPERATOR_DESC d = grad_desc(DataType::FLOAT32, in, stat, 11 * 0x1p-50f);
     const std::vector<float> variance = {4.0f, 16.0f, 64.0f, 0.7f}, scale = {3.0f, 6.0f, 12.0f, 0.9f};
     CHECK(sr_of(4.0f, d.Epsilon, 3.0f) == 1.5 - 8 * 0x1p-52);
     CHECK(sr_of(16.0f, d.Epsilon, 6.0f) == 1.5 - 2 * 0x1p-52);
@@ -1245,7 +1242,7 @@ TEST_CASE("Batch normalization grad fast path: FLOAT32 midpoints the bits stage 
     const GradStageSubcases stage;
     std::mt19937_64 rng(2596);
     const std::vector<uint32_t> in = {1, 2, 32, 32}, stat = {1, 2, 1, 1};
-    const DML_BATCH_NORMALIZATION_GRAD_OPERATOR_DESC d = grad_desc(in, stat, 3 * 0x1p-53f);
+    const DML_BATCH_NORMALIZATION_GRAD_OPERATOR_DESC d = grad_desc(DataType::FLOAT32, in, stat, 3 * 0x1p-53f);
     CHECK(sr_of(4.0f, d.Epsilon, 3.0f) == 1.5);
     std::vector<float> x(2 * 1024), dy(2 * 1024);
     for (size_t i = 0; i < 1024; ++i) {
