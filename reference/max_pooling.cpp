@@ -33,8 +33,6 @@
 // default: ArgmaxNaN=NaNWins in beats(); Subnormals=FlushAtomicSums in the grad's sums.
 #include "max_pooling.hpp"
 #include "common.hpp"
-#include "fast/max_pooling.hpp"
-#include "fast/switch.hpp"
 #include "fast_sum.hpp"
 #include "max_pooling_internal.hpp"
 #include "dmlref/readings.hpp"
@@ -134,19 +132,6 @@ void validate_indices(Diagnostics& diags, std::string_view op, const std::option
     require_same_sizes(diags, {{"OutputTensor", output}, {"OutputIndicesTensor", *indices}}, rule(op, "indices-sizes"));
 }
 
-// The fast path's view of a window with two or three spatial dimensions (fast/max_pooling_windows.hpp).
-fast::Volume fast_volume(const Window& w, const TensorView& X) {
-    fast::Volume v{fast::unit_axis(), {}, {}, 0, X.strides[w.spatial], X.strides[w.spatial + 1]};
-    fast::PoolAxis* axes[3] = {&v.D, &v.H, &v.W};
-    for (size_t i = 0; i < w.spatial; ++i) {
-        fast::PoolAxis& a = *axes[3 - w.spatial + i];
-        a = {w.in[i], w.out[i], w.stride[i], w.size[i], w.start[i], w.dilation[i], {}, {}};
-        a.ranges();
-    }
-    if (w.spatial == 3) v.xs_d = X.strides[2];
-    return v;
-}
-
 // ---- Forward -------------------------------------------------------------------------------
 
 void max_pool(const TensorDesc& input, const TensorDesc& output, const std::optional<TensorDesc>& indices,
@@ -158,8 +143,6 @@ void max_pool(const TensorDesc& input, const TensorDesc& output, const std::opti
     const std::optional<TensorView> I =
         indices ? std::optional<TensorView>(std::in_place, *indices, b.at("OutputIndicesTensor")) : std::nullopt;
     const bool wide_indices = indices && indices->DataType == DataType::UINT64;
-    if (fast_paths_enabled() && (w.spatial == 2 || w.spatial == 3))  // the same values and indices, volume by volume
-        return fast::max_pool_volumes(input.DataType, fast_volume(w, X), X, Y, I, wide_indices);
     dispatch(input.DataType, [&]<class T>() {
         const T* x = X.data<T>();
         T* y = Y.data<T>();
@@ -298,9 +281,6 @@ void evaluate(const DML_MAX_POOLING_GRAD_OPERATOR_DESC& d, const Bindings& b) {
     const TensorView X(d.InputTensor, b.at("InputTensor"));
     const std::span<const std::byte> dY_buffer = b.at("InputGradientTensor");
     const TensorView dX(d.OutputGradientTensor, b.at("OutputGradientTensor"));
-    if (fast_paths_enabled() && (w.spatial == 2 || w.spatial == 3))  // the same sums, volume by volume
-        return fast::max_pool_grad_volumes(d.InputTensor.DataType, fast_volume(w, X), X,
-                                           TensorView(d.InputGradientTensor, dY_buffer), dX);
     dispatch(d.InputTensor.DataType, [&]<class T>() {
         const Groups g = group_terms(grad_targets<T>(w, X, d.InputGradientTensor.Sizes),
                                      element_count(d.OutputGradientTensor));

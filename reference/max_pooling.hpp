@@ -40,6 +40,12 @@ void validate(const DML_MAX_POOLING2_OPERATOR_DESC& d, Diagnostics& diags);
 void evaluate(const DML_MAX_POOLING2_OPERATOR_DESC& d, const Bindings& b);
 void validate(const DML_MAX_POOLING_GRAD_OPERATOR_DESC& d, Diagnostics& diags);
 void evaluate(const DML_MAX_POOLING_GRAD_OPERATOR_DESC& d, const Bindings& b);
+// The fast paths (reference/fast/max_pooling.cpp), tried by the record before the plain loop: false where
+// they do not apply (one or more than three spatial dimensions), and the plain loop runs.
+bool max_pooling_fast(const DML_MAX_POOLING_OPERATOR_DESC& d, const Bindings& b);
+bool max_pooling_fast(const DML_MAX_POOLING1_OPERATOR_DESC& d, const Bindings& b);
+bool max_pooling_fast(const DML_MAX_POOLING2_OPERATOR_DESC& d, const Bindings& b);
+bool max_pooling_fast(const DML_MAX_POOLING_GRAD_OPERATOR_DESC& d, const Bindings& b);
 std::vector<DontCare> dont_care(const DML_MAX_POOLING_OPERATOR_DESC& d, std::string_view output);
 std::vector<DontCare> dont_care(const DML_MAX_POOLING1_OPERATOR_DESC& d, std::string_view output);
 std::vector<DontCare> dont_care(const DML_MAX_POOLING2_OPERATOR_DESC& d, std::string_view output);

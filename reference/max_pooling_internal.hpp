@@ -1,5 +1,5 @@
-// What max_pooling.cpp (the operators) and max_pooling_terms.cpp (their terms and ties) share: the window
-// and its argmax. Internal to dmlref.
+// What max_pooling.cpp (the operators), max_pooling_terms.cpp (their terms and ties) and fast/max_pooling.cpp
+// (the fast paths, which take the window) share: the window and its argmax. Internal to dmlref.
 #pragma once
 
 #include "dmlref/readings.hpp"

@@ -95,6 +95,7 @@ template <class D> std::vector<uint64_t> windows(const Operator& op, const Tenso
 template <class D> OperatorRecord pooling_record(OperatorInfo info) {
     auto r = operator_record<D, validate, evaluate>(std::move(info));
     r.explain = explain_max_pooling;
+    r.fast = fast_as<D, max_pooling_fast>;
     r.case_boundary = argmax_ties;
     r.MinRank = 3;
     r.features = {"padding", "stride>1", "overlapping-windows", "ceil-size", "all-padding-window"};

@@ -1,16 +1,12 @@
-// The fast paths of MAX_POOLING* and MAX_POOLING_GRAD for two or three spatial dimensions (rank 4
-// or 5): the window geometry reference/max_pooling.cpp hands them, and their entry points. The
-// kernels (max_pooling_windows.hpp, max_pooling_grad.hpp) are instantiated in max_pooling.cpp of
-// this folder, in the fast library at the build's optimisation level, and nowhere else: the plain
-// loops' units compile at a lower one. Internal to dmlref.
+// The window geometry of the fast paths of MAX_POOLING* and MAX_POOLING_GRAD for two or three spatial
+// dimensions (rank 4 or 5). Their entry points are reference/max_pooling.hpp's max_pooling_fast, in
+// max_pooling.cpp of this folder, the one place the kernels (max_pooling_windows.hpp,
+// max_pooling_grad.hpp) are instantiated: in the fast library, at the build's optimisation level.
+// Internal to dmlref.
 #pragma once
-
-#include "dmlref/tensor.hpp"
-#include "dmlref/types.hpp"
 
 #include <algorithm>
 #include <cstdint>
-#include <optional>
 #include <vector>
 
 namespace dmlref::reference::fast {
@@ -63,13 +59,5 @@ inline PoolAxis unit_axis() {
     a.ranges();
     return a;
 }
-
-// MAX_POOLING*: Y (and I, the indices, UINT64 where wide_indices, else UINT32) from X, one (n, c)
-// volume per job; the plain loop's values and indices (max_pooling_windows.hpp).
-void max_pool_volumes(DataType type, const Volume& v, const TensorView& X, const TensorView& Y,
-                      const std::optional<TensorView>& I, bool wide_indices);
-// MAX_POOLING_GRAD: dX from X and dY, the plain loop's sums (max_pooling_grad.hpp).
-void max_pool_grad_volumes(DataType type, const Volume& v, const TensorView& X, const TensorView& dY,
-                           const TensorView& dX);
 
 }  // namespace dmlref::reference::fast
