@@ -15,12 +15,16 @@
 #include "../reference/fast/batch_normalization.hpp"
 #include "../reference/fast/batch_normalization_channel.hpp"
 #include "../reference/fast/half_rows.hpp"
+#include "../reference/fast/parallel.hpp"
 
 #include <gmpxx.h>
 #include <mpfr.h>
 
+#include <atomic>
+#include <chrono>
 #include <cmath>
 #include <random>
+#include <thread>
 
 // One namespace per file: the test binary is a unity build (test/meson.build).
 namespace dmlref_test_fast_batch_normalization {
@@ -1258,6 +1262,34 @@ TEST_CASE("Batch normalization grad fast path: FLOAT32 midpoints the bits stage 
     const auto c = reference::fast::batch_normalization_grad_counts();
     CHECK(c.single == 0);
     CHECK(c.plain == 2 * 1024);
+}
+
+// parallel_for_blocks (reference/fast/parallel.hpp), which spreads the statistics elements: every index once, and a
+// thread held in its block's first index has the rest of its block taken by the others (it waits until one of
+// them has, for at most 10 s: a schedule without that would fail here, not hang).
+TEST_CASE("Batch normalization fast paths: parallel_for_blocks takes a held thread's block") {
+    reference::set_fast_path_threads(4);
+    std::array<std::atomic<int>, 64> calls{};
+    std::atomic<bool> taken{false};
+    std::atomic<int> owner{-1};
+    reference::parallel_for_blocks(64, [&](int64_t i) {
+        calls[size_t(i)].fetch_add(1);
+#if defined(_OPENMP)
+        const int t = omp_get_thread_num();
+#else
+        const int t = 0;
+#endif
+        if (i == 0) {
+            owner = t;
+            const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+            while (!taken && std::chrono::steady_clock::now() < until) std::this_thread::yield();
+        } else if (i < 16 && owner >= 0 && t != owner) taken = true;
+    });
+    reference::set_fast_path_threads(0);
+    for (size_t i = 0; i < calls.size(); ++i) CHECK(calls[i].load() == 1);
+#if defined(_OPENMP)
+    CHECK(taken.load());
+#endif
 }
 
 // The forward's FLOAT32 first stage decides with one half-width W per chunk (the header's step F1). Three channels
