@@ -1168,12 +1168,14 @@ TEST_CASE("Batch normalization grad fast path: midpoints the first stage must le
 
 namespace {
 
-// The FLOAT32 grad's first stage three ways: step G6 sixteen lanes at a time (where the machine has AVX-512; G6's
-// plain loop elsewhere), G6's plain loop (forced with the four-lane sums), and step G4 (forced).
+// The FLOAT32 grad's first stage four ways: step G8's pass (where the machine has AVX-512; G6's plain loop
+// elsewhere), step G6 sixteen lanes at a time (AVX-512; the exact sums forced), G6's plain loop (forced with the
+// four-lane sums), and step G4 (forced).
 struct GradStageSubcases {
     bool width = false;
     GradStageSubcases() {
-        SUBCASE("G6") {}
+        SUBCASE("G8 (AVX-512), else G6") {}
+        SUBCASE("G6") { reference::fast::batch_normalization_grad_exact_sums(true); }
         SUBCASE("G6, plain loop") { reference::fast::batch_normalization_four_lane_sums(true); }
         SUBCASE("G4") {
             reference::fast::batch_normalization_grad_width(true);
@@ -1181,6 +1183,7 @@ struct GradStageSubcases {
         }
     }
     ~GradStageSubcases() {
+        reference::fast::batch_normalization_grad_exact_sums(false);
         reference::fast::batch_normalization_four_lane_sums(false);
         reference::fast::batch_normalization_grad_width(false);
     }
@@ -1262,6 +1265,174 @@ TEST_CASE("Batch normalization grad fast path: FLOAT32 midpoints the bits stage 
     const auto c = reference::fast::batch_normalization_grad_counts();
     CHECK(c.single == 0);
     CHECK(c.plain == 2 * 1024);
+}
+
+// Steps G8's and G10's float64 sums against the exact sums (rationals), with their bounds on the errors: terms of
+// one scale, terms spread over 2^120 that cancel, and products of factors spread over 2^60 (a Mean of 2^20 for
+// G10's sum dY (X - Mean)), in one to five chunks.
+TEST_CASE("Batch normalization grad fast path: the pass's float64 sums hold the exact sums within their bounds") {
+    if (!reference::fast::batch_normalization_grad_pass_available()) {
+        MESSAGE("step G8 does not run on this machine");
+        return;
+    }
+    std::mt19937_64 rng(2597);
+    double worst = 0, running = 0;
+    for (int it = 0; it < 30; ++it) {
+        const int kind = it % 3, spread = kind == 0 ? 0 : kind == 1 ? 60 : 30;
+        std::vector<float> dy(size_t(1 + rng() % 20000)), x(dy.size());
+        auto term = [&](int e) {
+            const double v = std::ldexp(double(rng() % (1u << 24)) * 0x1p-24, e);
+            return float(rng() % 2 ? v : -v);
+        };
+        for (size_t i = 0; i < dy.size(); ++i) {
+            dy[i] = rng() % 16 == 0 ? 0.0f : term(spread == 0 ? 0 : int(rng() % uint64_t(2 * spread + 1)) - spread);
+            x[i] = term(kind == 2 ? int(rng() % 61) - 30 : 0);
+        }
+        const float mean = term(kind == 2 ? 20 : 0);
+        const auto r = reference::fast::batch_normalization_grad_pass_sums(dy, x);
+        const auto t = reference::fast::batch_normalization_training_grad_pass_sums(dy, x, mean);
+        REQUIRE(r.ran);
+        REQUIRE(t.ran);
+        mpq_class B = 0, P = 0, C = 0;
+        for (size_t i = 0; i < dy.size(); ++i) {
+            B += mpq_class(double(dy[i]));
+            P += mpq_class(double(dy[i])) * mpq_class(double(x[i]));
+            C += mpq_class(double(dy[i])) * (mpq_class(double(x[i])) - mpq_class(double(mean)));
+        }
+        INFO("iteration " << it << ", " << dy.size() << " terms");
+        const mpq_class eb = abs(mpq_class(r.sum_dy) - B), ep = abs(mpq_class(r.sum_product) - P);
+        CHECK(eb <= mpq_class(r.bound_dy));
+        CHECK(ep <= mpq_class(r.bound_product));
+        worst = std::max({worst, eb.get_d() / r.bound_dy, ep.get_d() / r.bound_product});
+        // Step G10's: sum dY and sum dY (X - Mean), each within its bound with (1 - u)^2 to spare (G9's need).
+        const mpq_class tb = abs(mpq_class(t.sum_dy) - B), tc = abs(mpq_class(t.sum_product) - C);
+        CHECK(tb <= mpq_class(t.bound_dy) * mpq_class(1 - 0x1p-51));
+        CHECK(tc <= mpq_class(t.bound_product));
+        running = std::max({running, tb.get_d() / t.bound_dy, tc.get_d() / t.bound_product});
+    }
+    MESSAGE("largest error / bound: step G8 " << worst << ", step G10 (running) " << running);
+}
+
+// Step G9 must leave statistics whose exact values lie on the far side of a FLOAT32 midpoint by less than its
+// bound. Two channels of 10,000 elements (three chunks), Variance 0.75 and Epsilon 0.25 (D = 1, r = 1), Scale 1,
+// Mean 0, dY and X 0 but for a few elements. Channel 0: B = sum dY = 1 + 2^-24 + 2^-70 and
+// C = sum dY X = 2 + 2^-23 + 2^-60 (pairs dY = +-a with X = x and 0 add a x to C and nothing to B): each lies just
+// above a midpoint (1 + 2^-24 between 1 and 1 + 2^-23; 2 + 2^-23 between 2 and 2 + 2^-22), so the goldens are 1 +
+// 2^-23 and 2 + 2^-22, while the float64 sums lose 2^-70 and 2^-60 and land on the midpoints, whose rounding to
+// even gives 1 and 2: G9 must leave both to the exact sums. Channel 1: 2^-28 and 2^-27 in place of 2^-70 and
+// 2^-60, beyond G9's bounds (about 2^-34 and 2^-32): decided there, with the same goldens. Both grads (the
+// training grad's statistics are the same sums, its bounds step G10's).
+TEST_CASE("Batch normalization grad fast path: statistics next to FLOAT32 midpoints, by hand") {
+    const std::vector<uint32_t> in = {1, 2, 100, 100}, stat = {1, 2, 1, 1};
+    const DML_BATCH_NORMALIZATION_GRAD_OPERATOR_DESC d = grad_desc(DataType::FLOAT32, in, stat, 0.25f);
+    std::vector<float> x(20000, 0.0f), dy(20000, 0.0f);
+    for (const size_t c : {size_t(0), size_t(1)}) {
+        const size_t o = c * 10000;
+        const float b = c == 0 ? 0x1p-70f : 0x1p-28f;
+        const float a = c == 0 ? 0x1p-30f : 0x1p-27f, xa = c == 0 ? 0x1p-30f : 1.0f;  // a xa: 2^-60 or 2^-27
+        const std::vector<std::tuple<size_t, float, float>> terms = {
+            {5, 1.0f, 2.0f},         {4200, 0x1p-24f, 0.0f}, {9000, b, 0.0f}, {100, 0x1p-23f, 1.0f},
+            {8000, -0x1p-23f, 0.0f}, {4500, a, xa},          {50, -a, 0.0f}};
+        for (const auto& [i, v, xv] : terms) {
+            dy[o + i] = v;
+            x[o + i] = xv;
+        }
+    }
+    const Buffers b = grad_buffers(d, x, dy, {0.0f, 0.0f}, {0.75f, 0.75f}, {1.0f, 1.0f});
+    const DML_BATCH_NORMALIZATION_TRAINING_GRAD_OPERATOR_DESC td =
+        grad_desc<DML_BATCH_NORMALIZATION_TRAINING_GRAD_OPERATOR_DESC>(DataType::FLOAT32, in, stat, 0.25f);
+    for (const Operator& op : {Operator{OperatorType::BATCH_NORMALIZATION_GRAD, d},
+                               Operator{OperatorType::BATCH_NORMALIZATION_TRAINING_GRAD, td}}) {
+        INFO((op.Type == OperatorType::BATCH_NORMALIZATION_GRAD ? "grad" : "training grad"));
+        check_op_threads(op, b);
+        const Buffers fast = evaluate_with(op, b, true, 1);
+        std::array<float, 2> scale{}, bias{};
+        std::memcpy(scale.data(), fast.bytes[6].data(), sizeof scale);
+        std::memcpy(bias.data(), fast.bytes[7].data(), sizeof bias);
+        for (size_t c = 0; c < 2; ++c) {
+            INFO("channel " << c);
+            CHECK(bias[c] == 1.0f + 0x1p-23f);
+            CHECK(scale[c] == 2.0f + 0x1p-22f);
+        }
+        if (reference::fast::batch_normalization_grad_pass_available()) {
+            const auto p = reference::fast::batch_normalization_grad_pass_counts();
+            CHECK(p.decided == 1);
+            CHECK(p.plain == 1);
+        }
+    }
+}
+
+// Step G10 must widen G7's half-width by the errors of a' and c', its float64 a and c. One channel of 4,096 elements,
+// Variance 0.75 and Epsilon 0.25 (D = 1), Scale 1, Mean 0: 1,024 pairs dY = +-d, X = x with d and x random in [2^14,
+// 2^15) (their products cancel exactly, but their float64 sums, of partial sums up to 2^35 with products' bits down
+// to 2^-19, do not), one element dY = X = 1, and 2,047 elements dY = 0 with X random, 1 <= |X| < 2^15. So sum dY = 1
+// and sum dY X = 1 exactly: a = c = 2^-12, and a target's V = -(1 + X) 2^-12, whose rounding to FLOAT32 is the
+// golden, computed here in float64 (exact) and rounded once. The pass's c' is off by its sum's error over 4,096 (at
+// least 2^-30 here, checked), |X| times that in V, far beyond G7's W7 (about 2^-36 for |dY| <= 2^15): a
+// half-width without step G10's Wac would decide most targets wrongly.
+TEST_CASE("Batch normalization training grad fast path: a' and c' from float64 sums, by hand") {
+    using TG = DML_BATCH_NORMALIZATION_TRAINING_GRAD_OPERATOR_DESC;
+    std::mt19937_64 rng(2599);
+    const TG d = grad_desc<TG>(DataType::FLOAT32, {1, 1, 64, 64}, {1, 1, 1, 1}, 0.25f);
+    std::vector<float> x(4096), dy(4096, 0.0f);
+    for (size_t i = 0; i < 1024; ++i) {
+        dy[i] = float(std::fabs(random_float(rng, 14, 14)));
+        x[i] = float(std::fabs(random_float(rng, 14, 14)));
+        dy[1024 + i] = -dy[i];
+        x[1024 + i] = x[i];
+    }
+    dy[2048] = x[2048] = 1.0f;
+    for (size_t i = 2049; i < 4096; ++i) x[i] = float(random_float(rng, 0, 14));
+    const auto sums = reference::fast::batch_normalization_training_grad_pass_sums(dy, x, 0.0f);
+    if (sums.ran) {
+        CHECK(sums.sum_dy == 1.0);
+        CHECK(std::fabs(sums.sum_product - 1.0) >= 0x1p-30);  // else this test would test nothing
+    }
+    const Buffers b = grad_buffers(d, x, dy, {0.0f}, {0.75f}, {1.0f});
+    const Operator op{OperatorType::BATCH_NORMALIZATION_TRAINING_GRAD, d};
+    check_op_threads(op, b);
+    const Buffers fast = evaluate_with(op, b, true, 1);
+    std::vector<float> dx(4096);
+    std::memcpy(dx.data(), fast.bytes[5].data(), dx.size() * sizeof(float));
+    int wrong = 0;
+    for (size_t i = 2049; i < 4096; ++i) wrong += dx[i] != float(-(1.0 + double(x[i])) * 0x1p-12);
+    CHECK(wrong == 0);
+}
+
+// Step G10's statistics must take its sums' running bounds: one channel of 4,095 elements, Variance 0.75 and Epsilon
+// 0.25 (D = 1), Scale 1, Mean 0: 2,047 pairs dY = +-d, X = x with d in [2^20, 2^21) and x in [1, 2), and dY = X = 1.
+// sum dY = sum dY X = 1 exactly, so both statistics are 1; the pairs' products cancel exactly, but their float64 sum
+// is off by more than 2^-24 (checked), beyond the 2^-50 relative that G9 adds for its own roundings. Every output
+// is large beside the pass's half-width (the pairs' V = +-d - a - x c, and 1 - a - c): only the statistics send
+// the channel to the exact sums, and G10 must leave them there.
+TEST_CASE("Batch normalization training grad fast path: statistics from float64 sums that err, by hand") {
+    using TG = DML_BATCH_NORMALIZATION_TRAINING_GRAD_OPERATOR_DESC;
+    std::mt19937_64 rng(2600);
+    const TG d = grad_desc<TG>(DataType::FLOAT32, {1, 1, 4095}, {1, 1, 1}, 0.25f);
+    std::vector<float> x(4095), dy(4095);
+    for (size_t i = 0; i < 2047; ++i) {
+        dy[i] = float(std::fabs(random_float(rng, 20, 20)));
+        x[i] = float(std::fabs(random_float(rng, 0, 0)));
+        dy[2047 + i] = -dy[i];
+        x[2047 + i] = x[i];
+    }
+    dy[4094] = x[4094] = 1.0f;
+    const auto sums = reference::fast::batch_normalization_training_grad_pass_sums(dy, x, 0.0f);
+    if (sums.ran) CHECK(std::fabs(sums.sum_product - 1.0) > 0x1p-24);  // else this test would test nothing
+    const Buffers b = grad_buffers(d, x, dy, {0.0f}, {0.75f}, {1.0f});
+    const Operator op{OperatorType::BATCH_NORMALIZATION_TRAINING_GRAD, d};
+    check_op_threads(op, b);
+    const Buffers fast = evaluate_with(op, b, true, 1);
+    float scale = 0, bias = 0;
+    std::memcpy(&scale, fast.bytes[6].data(), sizeof scale);
+    std::memcpy(&bias, fast.bytes[7].data(), sizeof bias);
+    CHECK(scale == 1.0f);
+    CHECK(bias == 1.0f);
+    if (sums.ran) {  // the bound holds the error, so the interval holds both 1 and the float64 sum: left
+        const auto p = reference::fast::batch_normalization_grad_pass_counts();
+        CHECK(p.decided == 0);
+        CHECK(p.plain == 1);
+    }
 }
 
 // parallel_for_blocks (reference/fast/parallel.hpp), which spreads the statistics elements: every index once, and a

@@ -126,7 +126,8 @@
 // infinity in X, dY or Mean sends the operator to the plain loop. OutputGradient = dY Scale r is
 // the forward's steps 1 to 9 with x = dY, m = 0, b = 0 (t~ = 0 only for dY = 0 or Scale = 0: the
 // exact zero, +0), its undecided elements batch_normalization_grad_element; on runs of constant
-// statistics a first stage decides most elements from y~ alone (G4, G6; FLOAT16: H6).
+// statistics a first stage decides most elements from y~ alone (G4, G6; FLOAT16: H6). With AVX-512, one pass
+// writes OutputGradient and takes float64 sums that decide the two statistics without the exact sums (G8, G9).
 //
 // BATCH_NORMALIZATION_TRAINING_GRAD: the same sums and the same two statistics outputs; dX = s r I
 // with I = dY - a - (X - Mean) c, a = sum dY / M and c = sum dY (X - Mean) / (M D) exact rationals.
@@ -239,6 +240,81 @@
 //      G5's. test/test_fast_batch_normalization.cpp runs the training grad's tests with G5 forced too (the
 //      four-lane sums), and checks z and W against exact values with dm = |dY|, xm = |X|.
 //
+//  G8. BATCH_NORMALIZATION_GRAD (FLOAT32) where the machine has AVX-512 (grad_pass_avx512), in place of steps S1 to
+//      S3, G0 and G6, where the statistics are constant along the inner run, dY, X and OutputGradient are contiguous
+//      there and OutputGradient meets no input (element_sums): one pass over a statistics element's chunks writes
+//      OutputGradient and takes float64 sums of dY and of dY X, from which step G9 decides OutputBiasGradient and
+//      OutputScaleGradient; only an element G9 leaves takes S1 to S3 and G0 (its outputs are already written).
+//      Outputs: y0 = fl(sr~ dY + 0), one fused multiply-add (sr~ dY rounded once, a -0 made +0: G6's y0), decided as
+//      G6 decides it, with G6's chunk condition fl(|sr~| lf) >= 2^-126 replaced per element: an element with 0 <
+//      |dY| < tau is left, tau a float with fl(|sr~| tau) >= 2^-126 (grad_pass_threshold), so every other nonzero
+//      dY has |y~| = fl(|sr~| |dY|) >= fl(|sr~| tau) >= 2^-126 (rounding is monotone): G6's e >= -126. dY = +-0
+//      gives y0 = +0 = V. The pass runs where |sr~| <= 2^1000 (G6's other condition; false for a NaN sr~) and such
+//      a tau exists (sr~ = 0: tau = 2^-149, which no nonzero |dY| lies below; every y0 is then +0 = V). The
+//      elements it leaves take steps 3 to 8, then the plain element. Sums: each term, a float dY or the product
+//      of two floats, is an exact double; the pass adds them in sixteen lanes per sum (two registers of eight), a
+//      chunk's last n % 16 terms with zeros beside them, its steps of sixteen terms (at most 256 in a chunk of n <=
+//      4096) in blocks of sixteen, each block summed into zeroed lanes and then added to the lanes' totals, then the
+//      two registers and the eight lanes pairwise: each term passes at most 16 + 16 + 1 + 3 = 36 additions (chunk16); the chunks' sums are
+//      then added in task order, one addition per chunk (c chunks): at most d = 36 + c < 2^39 in all (c <= M < 2^38). Every partial sum is a
+//      multiple of 2^-149 (dY) or 2^-298 (products) below 2^166 or 2^294 in magnitude: none overflows, and a sum
+//      in float64's subnormal range is exact. So each term is multiplied by at most d factors (1 + delta), |delta|
+//      <= u (Higham, Accuracy and Stability of Numerical Algorithms, section 4.2): the pass's b and p have |b -
+//      sum dY| <= gamma_d sum |dY| <= gamma_d M dm and |p - sum dY X| <= gamma_d M dm xm, gamma_d = d u / (1 - d
+//      u), dm and xm the element's largest |dY| and |X| (the lanes' maxima of the floats' bits, sign cleared). A
+//      NaN or an infinity makes dm or xm at least 0x7f800000: the exact sums then find it (the plain loop).
+//  G9. The statistics from b and p (pass_statistics). b, q = fl(Mean b) and p are 0 or multiples of 2^-149, 2^-298
+//      and 2^-298 at least that in magnitude, so every value below is 0 or normal (|fl(e) - e| <= u |fl(e)|, and a
+//      product by a power of two is exact). g = fl(d 2^-53 (1 + 2^-12)) >= gamma_d (d u < 2^-14), dB =
+//      fl(fl(fl(M dm) g) (1 + 2^-30)) >= (1 + 2^-31) gamma_d M dm and dP = fl(fl(fl(fl(M dm) xm) g) (1 + 2^-30)) >= (1
+//      + 2^-31) gamma_d M dm xm (at most four roundings: (1 - u)^4 (1 + 2^-30) >= 1 + 2^-31). OutputBiasGradient is RN(B), B = sum dY: with
+//      wB = fl(dB + |b| 2^-51) >= (1 - u)(dB + 4u |b|), lo = fl(b - wB) <= b - (1 - u) wB + u |b| <= b - (1 - u)^2
+//      dB <= b - gamma_d M dm <= B, and likewise hi = fl(b + wB) >= B. OutputScaleGradient is RN(C r), C = sum dY X - Mean B (G0): c =
+//      fl(p - q) has |c - C| <= u |c| + (dP + u |q| + |Mean| dB) <= dC = fl(fl(fl(dP + fl(|Mean| dB)) + fl(|c| +
+//      |q|) 2^-52) (1 + 2^-30)). ps = fl(c r~) with r~ = r (1 + theta), |theta| < 3u (steps 1 and 2): |ps - C r| <=
+//      |c| r ((1 + 3u)(1 + u) - 1) + |c - C| r <= 4.02u |ps| + dC r~ (1 + 3.01u). wS = fl(fl(|ps| 2^-50) + fl(fl(dC
+//      r~) (1 + 2^-20))): (1 - u) wS - u |ps| >= 4.02u |ps| + dC r~ (1 + 3.01u) ((1 - u)^2 8u - u > 4.02u, (1 -
+//      u)^4 (1 + 2^-20) > 1 + 3.01u), so [fl(ps - wS), fl(ps + wS)] holds C r as for the bias. Step 8 decides
+//      each interval (decide_nonzero: a zero, and a NaN r~ for D <= 0, is left). On data of one scale the half-widths
+//      are about d u M dm (xm) against sums of about M^(1/2) dm xm, whose float spacings are about 2^16 times
+//      wider at M = 12,544: nearly every element is decided here. test/test_fast_batch_normalization.cpp checks b, p
+//      and the bounds against exact sums on sums that cancel, puts B and C r on FLOAT32 midpoints (G9 must leave
+//      them) and next to them, and runs the grad's tests with the exact sums forced.
+//  G10. BATCH_NORMALIZATION_TRAINING_GRAD (FLOAT32) where G8 would run, in place of S1 to S3, G0 and G7: one pass over
+//      a statistics element's chunks takes float64 sums b of dY and c of dY fl(X - Mean) (training_sums_avx512: G8's
+//      lanes and blocks, one fused multiply-add per term, so each running sum is rounded once per term), G9 decides
+//      the statistics from them (decide_statistics), and a second pass writes OutputGradient by G7 with a' = fl(b /
+//      M) and c' = fl(c / fl(M D~)) in place of a~ and c~ and a wider half-width; where G9 leaves a statistic or this
+//      pass an element, the element takes S1 to S3 and its exact constants (G0, G1's a~ and c~), and each element
+//      left takes G1 to G3 with them, then the plain element (element_sums' mend). Bounds: each addition (a fused
+//      multiply-add's included) s = fl(e) of either sum has e - s = delta s with |delta| <= u (Higham's (2.5); exact
+//      in float64's subnormal range), so a sum's error is at most u times the sum of the magnitudes of all the
+//      partial sums it formed (a running error bound: Higham, Accuracy and Stability of Numerical Algorithms, section
+//      3.3). The pass adds those magnitudes as it goes (ea, ec: the lanes' after every step and every block, the
+//      lanes' combination in tree8, the chunks' totals), in float64 through fewer than 2^39 additions of
+//      nonnegative values, so the exact sum of them is at most ea (1 + 2^-13). The terms of c are dY fl(X - Mean)
+//      (|fl(X - Mean) - (X - Mean)| <= u |fl(X - Mean)|, and |fl(X - Mean)| <= fl(xm + |Mean|)), which adds at most u
+//      M dm fl(xm + |Mean|). So dB = fl(fl(ea 2^-53)(1 + 2^-12)) has (1 - u)^2 dB >= |b - sum dY|, and dC =
+//      fl(fl(fl(ec 2^-53)(1 + 2^-12)) + fl(fl(fl(M dm) fl(xm + |Mean|)) 2^-53 (1 + 2^-30))) >= |c - C| (training_bounds),
+//      what G9's decision needs. Outputs: let V' = P (dY - a' - (X - Mean) c'). G7's argument holds for V' with a' and
+//      c' as its a~ and c~: its terms for their roundings bound nothing that is there, and its ranges hold (b is 0 or
+//      at least 2^-149 in magnitude and c, a multiple of 2^-298 as dY's products with X and Mean, 0 or at least
+//      2^-298, so a' is 0 or at least 2^-187 and c' 0 or at least 2^-466; |c'| < 2^407), so G7's W7 (fused_width with
+//      the element's largest |dY| and |X|) has W7 (1 - u) >= |z - V'| + u |z| + 2^-1075. And |V - V'| <= |P| (|a -
+//      a'| + |X - Mean| |c - c'|): |a - a'| <= u |a'| + dB / M <= Da = fl(fl(|a'| 2^-52) + fl(fl(dB / M)(1 + 2^-30)));
+//      c' = (c / (M D))(1 + d3) / ((1 + d1)(1 + d2)) (the roundings of D~, of M D~ and of the quotient), so |c' -
+//      C / (M D)| <= 3.01u |c'| + dC (1 + 2.01u) / fl(M D~) <= Dc = fl(fl(|c'| 2^-51) + fl(fl(dC / fl(M D~))(1 +
+//      2^-30))); |P| <= |sr~| (1 + 4.01u) (steps 1 to 3) and |X - Mean| <= xm + |Mean|. Wac = fl(fl(|sr~| (1 + 2^-40))
+//      fl(Da + fl(fl(xm + |Mean|) Dc))) has (1 - u)^2 Wac >= |V - V'| ((1 - u)^7 (1 + 2^-40) > 1 + 4.01u), and W' =
+//      fl(fl(W7 (1 + 2^-49)) + Wac) has (1 - u) W' >= (1 - u)^3 (1 + 2^-49) W7 + (1 - u)^2 Wac >= |z - V| + u |z| +
+//      2^-1075: [fl(z - W'), fl(z + W')] holds V, and G7 decides from it (training_pass). The second pass runs where W'
+//      < 2^900 (false for D~ <= 0, a non-finite D~ or a NaN sr~), every element sixteen at a time (a chunk's last n %
+//      16 from a zero-padded copy). On data of one scale the running bounds are tens of times tighter than G9's
+//      gamma_d M dm, and Wac about W7: about one channel in twenty goes to the exact sums (1x64x112x112 of
+//      bench_ops' data: 3 of 64, 2 of them for a zero sum). test/test_fast_batch_normalization.cpp checks b, c and
+//      their bounds against exact sums, and plants sums whose float64 errors only Wac (targets with V = -(1 + X)
+//      2^-12 off by |X| times c's error) and only dC (a scale gradient of 1 the float64 sum misses by more than
+//      2^-24) keep from wrong decisions.
 // FLOAT16 runs of constant statistics (per-channel statistics), where the machine has F16C: two stages.
 // A FLOAT16 output needs V only to about 2^-12 relative, so a float32 estimate, eight elements at a time,
 // decides nearly every element; the float64 estimates above (then the plain element) take the rest.
@@ -478,7 +554,8 @@
 // written, so that an output bound in place over the input (same layout) reads only inputs. The
 // grads with constant statistics along the inner run and an output that meets no input take one
 // task per statistics element where those spread evenly over the threads (element_sums): its
-// chunks' sums, its constants, then its chunks' outputs, the same functions on the same chunks.
+// chunks' sums, its constants, then its chunks' outputs, the same functions on the same chunks (the FLOAT32
+// grad with AVX-512: step G8's pass first, then those only where step G9 leaves a statistic).
 #include "batch_normalization.hpp"
 #include "batch_normalization_channel.hpp"
 #include "half_rows.hpp"
@@ -698,6 +775,25 @@ DMLREF_CLONES bool grad_bits_f32(const float* __restrict dy, int64_t n, double s
         out[j] = (to_bits(static_cast<float>(y)) & ~mask) | (undecided_bits<float>() & mask);
     }
     return any != 0;
+}
+// Steps G8 and G10 (FLOAT32, AVX-512): a chunk's float64 sums of dY and of dY X (G10: of dY fl(X - Mean)), its max |dY|
+// and max |X| as a float's bits, and (G10) the sums ea and ec of the magnitudes of every partial sum each formed.
+struct PassSums {
+    double dy = 0, product = 0, ea = 0, ec = 0;
+    uint32_t dm = 0, xm = 0;
+};
+constexpr uint64_t kPassDepth = 36;  // the additions a term goes through in its chunk's sums (chunk16), at most
+// Step G8's tau for sr~: the bits of a positive float tau with fl(|sr~| tau) >= 2^-126, so that fl(|sr~| |dY|) >=
+// 2^-126 wherever |dY| >= tau (rounding is monotone); 1 (no |dY| lies in (0, 2^-149)) for sr~ = 0, whose y~ are
+// all zero; 0 (the pass does not run) where |sr~| > 2^1000 (NaN included) or no float tau is large enough.
+inline uint32_t grad_pass_threshold(double sr) {
+    const double s = std::fabs(sr);
+    if (!(s <= 0x1p1000)) return 0;
+    if (s == 0) return 1;
+    float tau = static_cast<float>(0x1p-126 / s);
+    while (std::isfinite(tau) && !(s * double(tau) >= 0x1p-126))
+        tau = std::nextafter(tau, std::numeric_limits<float>::infinity());
+    return std::isfinite(tau) ? to_bits(tau) : 0;
 }
 // The forward's FLOAT32 first stage on a run of constant statistics (header, step F1): the chunk's largest |x|,
 // its W (forward_width), then y~ = fl(fl(sr~ fl(x - m)) + b) rounded to float where fl(y~ - W) and fl(y~ + W)
@@ -1548,25 +1644,186 @@ DMLREF_AVX512 inline __m512d fused8(const float* dy, const float* x, __m512d s, 
     const __m512d t = _mm512_fmadd_pd(k, _mm512_maskz_cvtps_pd(0xff, _mm256_loadu_ps(x)), k0);
     return _mm512_fmadd_pd(s, _mm512_maskz_cvtps_pd(0xff, _mm256_loadu_ps(dy)), t);
 }
+// Step G7's decision on sixteen elements (training_grad_fused_avx512's loop body): the lanes of `store` written to
+// value, and those of them left undecided returned.
+DMLREF_AVX512 inline __mmask16 fused16(const float* dy, const float* x, __m512d s, __m512d k, __m512d k0, __m512d w,
+                                       float* value, __mmask16 store) {
+    const __m512d z0 = fused8(dy, x, s, k, k0), z1 = fused8(dy + 8, x + 8, s, k, k0);
+    const __m512i lo = floats16(_mm512_sub_pd(z0, w), _mm512_sub_pd(z1, w));
+    const __m512i hi = floats16(_mm512_add_pd(z0, w), _mm512_add_pd(z1, w));
+    const __mmask16 k16 = _mm512_cmpneq_epi32_mask(lo, hi);
+    const __m512i undecided = _mm512_set1_epi32(int32_t(undecided_bits<float>()));
+    _mm512_mask_storeu_epi32(value, store, _mm512_mask_mov_epi32(lo, k16, undecided));
+    return k16 & store;
+}
 // Step G7 sixteen elements at a time: t = fl(K0 - K x) and z = fl(sr~ dY + t), each one fused multiply-add, then
 // fl(z -+ W) rounded to float, the element decided where both give the same bits. Returns where it stopped (a
 // multiple of 16) and whether any element is undecided in any.
 DMLREF_AVX512 int64_t training_grad_fused_avx512(const float* dy, const float* x, int64_t n, double sr, double K,
                                                  double K0, double W, float* value, bool& any) {
     const __m512d s = _mm512_set1_pd(sr), k = _mm512_set1_pd(-K), k0 = _mm512_set1_pd(K0), w = _mm512_set1_pd(W);
-    const __m512i undecided = _mm512_set1_epi32(int32_t(undecided_bits<float>()));
     __mmask16 left = 0;
     int64_t j = 0;
-    for (; j + 16 <= n; j += 16) {
-        const __m512d z0 = fused8(dy + j, x + j, s, k, k0), z1 = fused8(dy + j + 8, x + j + 8, s, k, k0);
-        const __m512i lo = floats16(_mm512_sub_pd(z0, w), _mm512_sub_pd(z1, w));
-        const __m512i hi = floats16(_mm512_add_pd(z0, w), _mm512_add_pd(z1, w));
-        const __mmask16 k16 = _mm512_cmpneq_epi32_mask(lo, hi);
-        _mm512_storeu_si512(value + j, _mm512_mask_mov_epi32(lo, k16, undecided));
-        left |= k16;
-    }
+    for (; j + 16 <= n; j += 16) left |= fused16(dy + j, x + j, s, k, k0, w, value + j, 0xffff);
     any = left != 0;
     return j;
+}
+// Steps G8's and G10's sums on sixteen elements (sixteen lanes per sum, two registers of eight): dY and X from dy and
+// x, dY into A0, A1 and dY X (G10: dY fl(X - m), mm holding m) into P0, P1 (one fused multiply-add: G8's product is
+// exact), the bits of |dY| and |X| into the lane maxima DM and XM. dY's doubles go to d0 and d1, the bits of |dY| to
+// ad.
+template <bool kCentred>
+DMLREF_AVX512 inline void sums16(const float* dy, const float* x, __m512d mm, __m512d& d0, __m512d& d1, __m512i& ad,
+                                 __m512d& A0, __m512d& A1, __m512d& P0, __m512d& P1, __m512i& DM, __m512i& XM) {
+    const __m512i magnitude = _mm512_set1_epi32(0x7fffffff);
+    ad = _mm512_and_si512(_mm512_loadu_si512(dy), magnitude);
+    DM = _mm512_maskz_max_epu32(0xffff, DM, ad);
+    XM = _mm512_maskz_max_epu32(0xffff, XM, _mm512_and_si512(_mm512_loadu_si512(x), magnitude));
+    d0 = _mm512_maskz_cvtps_pd(0xff, _mm256_loadu_ps(dy));
+    d1 = _mm512_maskz_cvtps_pd(0xff, _mm256_loadu_ps(dy + 8));
+    __m512d x0 = _mm512_maskz_cvtps_pd(0xff, _mm256_loadu_ps(x)),
+            x1 = _mm512_maskz_cvtps_pd(0xff, _mm256_loadu_ps(x + 8));
+    if constexpr (kCentred) {
+        x0 = _mm512_sub_pd(x0, mm);
+        x1 = _mm512_sub_pd(x1, mm);
+    }
+    A0 = _mm512_add_pd(A0, d0);
+    A1 = _mm512_add_pd(A1, d1);
+    P0 = _mm512_fmadd_pd(d0, x0, P0);
+    P1 = _mm512_fmadd_pd(d1, x1, P1);
+}
+// Step G8's pass on sixteen elements (grad_pass_avx512): the sums (sums16), and y0 = fl(sr~ dY + 0) decided as step G6
+// decides it, where also |dY| lies outside (0, tau) (tau1 = tau - 1). Writes the lanes of `store` to value and
+// returns those of them left undecided.
+DMLREF_AVX512 inline __mmask16 pass16(const float* dy, const float* x, __m512d s, __m512i tau1, __m512d& A0,
+                                      __m512d& A1, __m512d& P0, __m512d& P1, __m512i& DM, __m512i& XM, float* value,
+                                      __mmask16 store) {
+    const __m512i c = _mm512_set1_epi64(-int64_t(kNearMidpoint)), m = _mm512_set1_epi64(int64_t(kNearMask));
+    __m512d d0, d1;
+    __m512i ad;
+    const __m512d zero = _mm512_setzero_pd();
+    sums16<false>(dy, x, zero, d0, d1, ad, A0, A1, P0, P1, DM, XM);
+    const __m512d y0 = _mm512_fmadd_pd(d0, s, zero), y1 = _mm512_fmadd_pd(d1, s, zero);
+    const __mmask16 near = _mm512_kunpackb(_mm512_testn_epi64_mask(_mm512_add_epi64(_mm512_castpd_si512(y1), c), m),
+                                           _mm512_testn_epi64_mask(_mm512_add_epi64(_mm512_castpd_si512(y0), c), m));
+    const __mmask16 left = near | _mm512_cmplt_epu32_mask(_mm512_sub_epi32(ad, _mm512_set1_epi32(1)), tau1);
+    const __m512i undecided = _mm512_set1_epi32(int32_t(undecided_bits<float>()));
+    _mm512_mask_storeu_epi32(value, store, _mm512_mask_mov_epi32(floats16(y0, y1), left, undecided));
+    return left & store;
+}
+// The sum of eight lanes as the pairwise tree (v0 + v1) + (v2 + v3) and so on, with the magnitude of each of its seven
+// partial sums added to e (step G10's running bound).
+inline double tree8(const double* v, double& e) {
+    double p[4];
+    for (int i = 0; i < 4; ++i) e += std::fabs(p[i] = v[2 * i] + v[2 * i + 1]);
+    const double l = p[0] + p[1], h = p[2] + p[3], t = l + h;
+    e += (std::fabs(l) + std::fabs(h)) + std::fabs(t);
+    return t;
+}
+// Steps G8 and G10: a chunk of n <= 4096 elements sixteen at a time, step(dy, x, A0, A1, P0, P1, DM, XM, j, store) on
+// elements j to j + 15 (the lanes of `store` real; the last n % 16 elements from a zero-padded copy, zeros beside
+// them), then the chunk's sums and maxima into sums. The steps go in blocks of sixteen, each summed into zeroed
+// lanes and then added to the totals: a term passes at most 16 additions in its block, 16 in the totals (at most 256
+// steps) and 4 combining the lanes (G8's 36). kRunning (G10): the magnitudes of every partial sum formed, after each
+// step, each block and in the lanes' combination (tree8), summed into sums.ea and sums.ec.
+template <bool kRunning, class Step>
+DMLREF_AVX512 inline void chunk16(const float* dy, const float* x, int64_t n, PassSums& sums, Step&& step) {
+    const __m512d zero = _mm512_setzero_pd();
+    __m512d A0 = zero, A1 = zero, P0 = zero, P1 = zero, EA = zero, EP = zero;
+    __m512i DM = _mm512_setzero_si512(), XM = DM;
+    // The magnitudes of the partial sums a0, a1 and p0, p1 into EA and EP.
+    auto running = [&](__m512d a0, __m512d a1, __m512d p0, __m512d p1) DMLREF_AVX512 {
+        if constexpr (kRunning) {
+            EA = _mm512_add_pd(EA, _mm512_add_pd(_mm512_abs_pd(a0), _mm512_abs_pd(a1)));
+            EP = _mm512_add_pd(EP, _mm512_add_pd(_mm512_abs_pd(p0), _mm512_abs_pd(p1)));
+        }
+    };
+    alignas(64) float pd[16], px[16];
+    const int64_t steps = (n + 15) / 16;
+    for (int64_t s0 = 0; s0 < steps; s0 += 16) {
+        __m512d a0 = zero, a1 = zero, p0 = zero, p1 = zero;
+        for (int64_t s = s0; s < std::min(steps, s0 + 16); ++s) {
+            const int64_t j = 16 * s;
+            if (j + 16 <= n) step(dy + j, x + j, a0, a1, p0, p1, DM, XM, j, __mmask16(0xffff));
+            else {
+                std::fill_n(pd, 16, 0.0f);
+                std::fill_n(px, 16, 0.0f);
+                std::memcpy(pd, dy + j, size_t(n - j) * sizeof(float));
+                std::memcpy(px, x + j, size_t(n - j) * sizeof(float));
+                step(pd, px, a0, a1, p0, p1, DM, XM, j, __mmask16((1u << (n - j)) - 1));
+            }
+            running(a0, a1, p0, p1);
+        }
+        A0 = _mm512_add_pd(A0, a0);
+        A1 = _mm512_add_pd(A1, a1);
+        P0 = _mm512_add_pd(P0, p0);
+        P1 = _mm512_add_pd(P1, p1);
+        running(A0, A1, P0, P1);
+    }
+    const __m512d A = _mm512_add_pd(A0, A1), P = _mm512_add_pd(P0, P1);
+    running(A, zero, P, zero);
+    alignas(64) double lanes[4][8];
+    _mm512_store_pd(lanes[0], A);
+    _mm512_store_pd(lanes[1], P);
+    _mm512_store_pd(lanes[2], EA);
+    _mm512_store_pd(lanes[3], EP);
+    double ea = 0, ec = 0;
+    sums.dy = tree8(lanes[0], ea);
+    sums.product = tree8(lanes[1], ec);
+    if constexpr (kRunning) {
+        for (int i = 0; i < 8; ++i) {
+            ea += lanes[2][i];
+            ec += lanes[3][i];
+        }
+        sums.ea = ea;
+        sums.ec = ec;
+    }
+    alignas(64) uint32_t most[2][16];
+    _mm512_store_si512(most[0], DM);
+    _mm512_store_si512(most[1], XM);
+    sums.dm = *std::max_element(most[0], most[0] + 16);
+    sums.xm = *std::max_element(most[1], most[1] + 16);
+}
+// Step G8's pass over a chunk: OutputGradient into value (undecided_bits where it leaves an element) and the chunk's
+// sums; returns whether any element is undecided.
+DMLREF_AVX512 bool grad_pass_avx512(const float* dy, const float* x, int64_t n, double sr, uint32_t tau, float* value,
+                                    PassSums& sums) {
+    const __m512d s = _mm512_set1_pd(sr);
+    const __m512i tau1 = _mm512_set1_epi32(int32_t(tau - 1));
+    __mmask16 left = 0;
+    chunk16<false>(dy, x, n, sums,
+                   [&](const float* d, const float* xv, __m512d& A0, __m512d& A1, __m512d& P0, __m512d& P1, __m512i& DM,
+                       __m512i& XM, int64_t j, __mmask16 store)
+                       DMLREF_AVX512 { left |= pass16(d, xv, s, tau1, A0, A1, P0, P1, DM, XM, value + j, store); });
+    return left != 0;
+}
+// Step G10's sums over a chunk of n <= 4096 elements (the training grad's): dY and dY fl(X - m), with the running
+// sums of the magnitudes of their partial sums (chunk16<true>).
+DMLREF_AVX512 void training_sums_avx512(const float* dy, const float* x, int64_t n, double m, PassSums& sums) {
+    const __m512d mm = _mm512_set1_pd(m);
+    chunk16<true>(dy, x, n, sums,
+                  [&](const float* d, const float* xv, __m512d& A0, __m512d& A1, __m512d& P0, __m512d& P1, __m512i& DM,
+                      __m512i& XM, int64_t, __mmask16) DMLREF_AVX512 {
+        __m512d d0, d1;
+        __m512i ad;
+        sums16<true>(d, xv, mm, d0, d1, ad, A0, A1, P0, P1, DM, XM);
+    });
+}
+// Step G10's outputs over a chunk: step G7 with the half-width W on every element (the last n % 16 from a
+// zero-padded copy); returns whether any element is undecided.
+DMLREF_AVX512 bool training_pass_avx512(const float* dy, const float* x, int64_t n, double sr, double K, double K0,
+                                        double W, float* value) {
+    const __m512d s = _mm512_set1_pd(sr), k = _mm512_set1_pd(-K), k0 = _mm512_set1_pd(K0), w = _mm512_set1_pd(W);
+    __mmask16 left = 0;
+    int64_t j = 0;
+    for (; j + 16 <= n; j += 16) left |= fused16(dy + j, x + j, s, k, k0, w, value + j, 0xffff);
+    if (j < n) {
+        alignas(64) float pd[16] = {}, px[16] = {};
+        std::memcpy(pd, dy + j, size_t(n - j) * sizeof(float));
+        std::memcpy(px, x + j, size_t(n - j) * sizeof(float));
+        left |= fused16(pd, px, s, k, k0, w, value + j, __mmask16((1u << (n - j)) - 1));
+    }
+    return left != 0;
 }
 #endif
 #endif
@@ -1763,9 +2020,13 @@ inline bool spread_by_element(size_t count, int64_t tasks) {
 // the same, and a thread takes the same channels call after call). On 16 threads a 1x64x112x112 grad takes
 // about 80 us, so the serial work around the region counts: the tasks' elements come from task_stats, each
 // element's chunk counts are added once, and the callers form no rationals that no element needs.
-template <class T, class Bins, class Add, class Finish, class Output>
+// first(k, begin, end), called first for each element k with its tasks [begin, end), may do part of that work
+// another way: it returns 0 (none done), 1 (the outputs written: the sums and finish follow), 2 (all done) or 3 (the
+// outputs written but some left: the sums and finish follow, then mend(task) for each of the element's tasks).
+template <class T, class Bins, class Add, class Finish, class Output, class First, class Mend>
 bool element_sums(const Nest& nest, const T* a, size_t ka, const T* b, size_t kb, size_t kstat, size_t count, Add&& add,
-                  Finish&& finish, Output&& output, std::vector<Bounds>* largest = nullptr) {
+                  Finish&& finish, Output&& output, First&& first_part, Mend&& mend,
+                  std::vector<Bounds>* largest = nullptr) {
     std::vector<TaskSums<Bins>>& tasks = start_tasks<Bins>(nest, largest);
     thread_local std::vector<size_t> stat_buffer;
     std::vector<size_t>& stat = stat_buffer;
@@ -1777,6 +2038,8 @@ bool element_sums(const Nest& nest, const T* a, size_t ka, const T* b, size_t kb
     std::atomic<bool> ok{true};
     parallel_for_blocks(int64_t(count), [&](int64_t k) {
         const size_t *first = order.data() + begin[size_t(k)], *last = order.data() + begin[size_t(k) + 1];
+        const int done = first_part(size_t(k), first, last);
+        if (done == 2) return;
         bool finite = true;
         ChunkCounts counts;
         for (const size_t* i = first; i != last; ++i)
@@ -1787,7 +2050,10 @@ bool element_sums(const Nest& nest, const T* a, size_t ka, const T* b, size_t kb
             return;
         }
         finish(size_t(k), A, AB);
-        for (const size_t* i = first; i != last; ++i) output(int64_t(*i));
+        if (done == 0)
+            for (const size_t* i = first; i != last; ++i) output(int64_t(*i));
+        if (done == 3)
+            for (const size_t* i = first; i != last; ++i) mend(int64_t(*i));
     });
     return ok.load();
 }
@@ -2146,8 +2412,9 @@ template <class T> bool training(const TRAINING& d, const Bindings& b) {
     const bool by_element = uniform && !overlap && spread_by_element(count, outer * chunks);
     bool finite;
     if (by_element)
-        finite = element_sums<T, Moments>(nest, x, kX, static_cast<const T*>(nullptr), kX, kStat, count, add,
-                                          finish_exact, output);
+        finite = element_sums<T, Moments>(
+            nest, x, kX, static_cast<const T*>(nullptr), kX, kStat, count, add, finish_exact, output,
+            [](size_t, const size_t*, const size_t*) { return 0; }, [](int64_t) {});
     else if (uniform)
         finite = split_sums<T, Moments>(nest, x, kX, static_cast<const T*>(nullptr), kX, kStat, count, add,
                                         finish_exact, [](int64_t) {});
@@ -2222,6 +2489,8 @@ std::pair<double, double> training_grad_constants(const mpq_class& sum_dy, const
 // Step G0: OutputBiasGradient and OutputScaleGradient of one statistics element, decided from float64
 // estimates, else (and for a zero) the plain loop's roundings. The decided and the left are counted.
 std::atomic<uint64_t> statistics_decided{0}, statistics_plain{0};
+// Of the last FLOAT32 grad's statistics elements, those step G9 decided and those it left to the exact sums.
+std::atomic<uint64_t> pass_statistics_decided{0}, pass_statistics_exact{0};
 // p and w as step 8 decides them: the value's bits, or undecided_bits for a zero or an undecided one.
 template <class T> T decide_nonzero(double p, double w) {
     const T v = decide_one(p, w, static_cast<T*>(nullptr));
@@ -2242,6 +2511,36 @@ template <class T> T scale_gradient_of(const ExactTotal& sum_c, T variance, floa
     if (is_undecided(v)) return batch_normalization_scale_gradient<T>(sum_c.rational(), variance, epsilon);
     ++decided;
     return v;
+}
+
+// Step G9's dB and dP: bounds on the errors of step G8's sums of M terms, each of which went through at most `depth`
+// additions, dm and xm the largest |dY| and |X| (a float's bits).
+inline std::pair<double, double> pass_bounds(uint32_t dm, uint32_t xm, uint64_t M, uint64_t depth) {
+    const double g = double(depth) * (0x1p-53 * (1 + 0x1p-12));
+    const double md = double(M) * double(from_bits<float>(dm));
+    return {(md * g) * (1 + 0x1p-30), ((md * double(from_bits<float>(xm))) * g) * (1 + 0x1p-30)};
+}
+// Step G9: OutputBiasGradient (bias) and OutputScaleGradient (scale) of a statistics element from step G8's
+// sums b (of dY) and p (of dY X) over its M elements, each of which went through at most `depth` additions, dm
+// and xm the largest |dY| and |X|; false, with nothing written, where either is undecided or zero.
+// From b with (1 - u)^2 dB >= |b - sum dY| and c with dC >= |c - sum dY (X - Mean)| (G9, G10).
+template <class T>
+bool decide_statistics(double b, double dB, double c, double dC, T variance, float epsilon, T& bias, T& scale) {
+    const T vb = decide_nonzero<T>(b, dB + std::fabs(b) * 0x1p-51);
+    const double r = root_estimate(load(variance), epsilon), ps = c * r;
+    const T vs = decide_nonzero<T>(ps, std::fabs(ps) * 0x1p-50 + (dC * r) * (1 + 0x1p-20));
+    if (is_undecided(vb) || is_undecided(vs)) return false;
+    bias = vb;
+    scale = vs;
+    return true;
+}
+template <class T>
+bool pass_statistics(double b, double p, uint32_t dm, uint32_t xm, uint64_t M, uint64_t depth, double mean, T variance,
+                     float epsilon, T& bias, T& scale) {
+    const auto [dB, dP] = pass_bounds(dm, xm, M, depth);
+    const double q = mean * b, c = p - q;
+    const double dC = ((dP + std::fabs(mean) * dB) + (std::fabs(c) + std::fabs(q)) * 0x1p-52) * (1 + 0x1p-30);
+    return decide_statistics(b, dB, c, dC, variance, epsilon, bias, scale);
 }
 
 // One OutputGradientTensor element of _TRAINING_GRAD (steps G1 to G3 of the header): z0 and w.
@@ -3002,6 +3301,29 @@ inline bool grad_bits(const float* dy, int64_t n, double sr, float* value) {
     return grad_bits_f32(dy, n, sr, value);
 }
 inline bool grad_bits(const half*, int64_t, double, half*) { return true; }  // never called (FLOAT32 only)
+// Step G8 (FLOAT32 only): whether it runs here (a machine with AVX-512, no other path forced), and one chunk.
+std::atomic<bool> grad_pass_forced_off{false};  // for the tests: the exact sums and steps G0 and G6 in place of G8
+inline bool grad_pass_on() {
+#if defined(DMLREF_F16C_PATHS) && defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+    return have_avx512() && !four_lanes_forced.load(std::memory_order_relaxed) &&
+           !grad_bits_forced_off.load(std::memory_order_relaxed) &&
+           !grad_pass_forced_off.load(std::memory_order_relaxed);
+#else
+    return false;
+#endif
+}
+inline bool grad_pass(const float* dy, const float* x, int64_t n, double sr, uint32_t tau, float* value,
+                      PassSums& sums) {
+#if defined(DMLREF_F16C_PATHS) && defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+    return grad_pass_avx512(dy, x, n, sr, tau, value, sums);
+#else
+    (void)dy, (void)x, (void)n, (void)sr, (void)tau, (void)value, (void)sums;
+    return true;                                      // never called (grad_pass_on)
+#endif
+}
+inline bool grad_pass(const half*, const half*, int64_t, double, uint32_t, half*, PassSums&) {
+    return true;  // never called (FLOAT32 only)
+}
 inline bool run_grad(const half* dy, int64_t n, double sr, double, half* value, uint64_t& single) {
 #if defined(DMLREF_F16C_PATHS)
     if (have_f16c()) return half_run(grad_half(dy, sr), n, value, single);
@@ -3028,6 +3350,53 @@ inline bool training_grad_first(const float* dy, const float* x, int64_t n, doub
     (void)dm;
     (void)xm;
     return training_grad_first_f32(dy, x, n, m, a, c, sr, W, value);
+}
+
+// Step G10's constants for a statistics element from step G8's sums b and p (of dY and of dY X over its M elements,
+// their bounds G9's): G7's run constants for a' = fl(b / M) and c' = fl(fl(p - fl(m b)) / fl(M D~)), and the
+// half-width W' = fl(fl(W7 (1 + 2^-49)) + Wac) with W7 G7's for the element's largest |dY| and |X| (dm, xm); W' NaN
+// where D~ <= 0 or is not finite.
+struct TrainingPass {
+    FusedRun r{};
+    double W = std::numeric_limits<double>::quiet_NaN();
+};
+// Step G10's dB and dC from the running sums ea and ec of step G8's sums of M terms, dm and xm the largest |dY| and
+// |X| (a float's bits), m the Mean.
+inline std::pair<double, double> training_bounds(double ea, double ec, uint32_t dm, uint32_t xm, uint64_t M, double m) {
+    const double rounded = (double(M) * double(from_bits<float>(dm))) * (double(from_bits<float>(xm)) + std::fabs(m));
+    return {(ea * 0x1p-53) * (1 + 0x1p-12), (ec * 0x1p-53) * (1 + 0x1p-12) + rounded * (0x1p-53 * (1 + 0x1p-30))};
+}
+inline TrainingPass training_pass(double b, double dB, double c, double dC, uint32_t dm, uint32_t xm, uint64_t M,
+                                  double m, double variance, float epsilon, double sr) {
+    TrainingPass t;
+    const double D = variance + double(epsilon);
+    if (!(D > 0) || !std::isfinite(D)) return t;
+    const double Md = double(M) * D, a = b / double(M), cc = c / Md;
+    const double Da = std::fabs(a) * 0x1p-52 + (dB / double(M)) * (1 + 0x1p-30);
+    const double Dc = std::fabs(cc) * 0x1p-51 + (dC / Md) * (1 + 0x1p-30);
+    const double Wac = (std::fabs(sr) * (1 + 0x1p-40)) * (Da + (double(from_bits<float>(xm)) + std::fabs(m)) * Dc);
+    t.r = fused_run(m, a, cc, sr);
+    t.W = fused_width(t.r, from_bits<float>(dm), from_bits<float>(xm)) * (1 + 0x1p-49) + Wac;
+    return t;
+}
+inline void training_sums(const float* dy, const float* x, int64_t n, double m, PassSums& sums) {
+#if defined(DMLREF_F16C_PATHS) && defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+    training_sums_avx512(dy, x, n, m, sums);
+#else
+    (void)dy, (void)x, (void)n, (void)m, (void)sums;  // never called (grad_pass_on)
+#endif
+}
+inline void training_sums(const half*, const half*, int64_t, double, PassSums&) {}  // never called (FLOAT32 only)
+inline bool training_pass_outputs(const float* dy, const float* x, int64_t n, const TrainingPass& t, float* value) {
+#if defined(DMLREF_F16C_PATHS) && defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+    return training_pass_avx512(dy, x, n, t.r.sr, t.r.K, t.r.K0, t.W, value);
+#else
+    (void)dy, (void)x, (void)n, (void)t, (void)value;
+    return true;  // never called (grad_pass_on)
+#endif
+}
+inline bool training_pass_outputs(const half*, const half*, int64_t, const TrainingPass&, half*) {
+    return true;  // never called (FLOAT32 only)
 }
 
 template <class T, class D> bool grad(const D& d, const Bindings& b) {
@@ -3097,6 +3466,32 @@ template <class T, class D> bool grad(const D& d, const Bindings& b) {
     const bool overlap = overlaps(ib, ob);
     std::atomic<uint64_t> plain{0}, single{0};
     std::vector<Bounds> largest;  // each sums task's max |dY|, max |X| and least nonzero |dY| (steps G4 to G6)
+    // A chunk's values after its first stages (any: whether one is undecided): its undecided elements computed
+    // by the plain loop's element, and the chunk's counts added to the call's.
+    auto settle = [&](T* value, const T* dyr, const T* xr, size_t k0, int64_t n, const std::array<int64_t, K>& step,
+                      bool any, uint64_t by_single) {
+        std::vector<int32_t>& undecided = scratch<T>().undecided;
+        undecided.clear();
+        if (any)
+            for (int64_t j = 0; j < n; ++j)
+                if (is_undecided(value[j])) undecided.push_back(int32_t(j));
+        std::optional<mpq_class> sum_dy, sum_c;  // statistics element lazy_k's rationals, for its first plain element
+        size_t lazy_k = count;
+        for (const int32_t j : undecided) {
+            const size_t k = k0 + size_t(j * step[kStat]);
+            if constexpr (training) {
+                if (lazy_k != k) {
+                    sum_dy = sums_dy[k].rational();
+                    sum_c = sums_c[k].rational();
+                    lazy_k = k;
+                }
+                value[j] = batch_normalization_training_grad_element<T>(
+                    dyr[j * step[kX]], xr[j * step[kIn]], mean[k], scale[k], var[k], *sum_dy, *sum_c, M, d.Epsilon);
+            } else value[j] = batch_normalization_grad_element<T>(dyr[j * step[kX]], scale[k], var[k], d.Epsilon);
+        }
+        if (!undecided.empty()) plain.fetch_add(undecided.size(), std::memory_order_relaxed);
+        if (by_single != 0) single.fetch_add(by_single, std::memory_order_relaxed);
+    };
     auto output = [&](int64_t task) {
         const auto [at, first, n] = nest.task(task);
         const std::array<int64_t, K>& step = nest.inner.stride;
@@ -3158,27 +3553,7 @@ template <class T, class D> bool grad(const D& d, const Bindings& b) {
                 any |= is_undecided(value[j]);
             }
         }
-        std::vector<int32_t>& undecided = s.undecided;
-        undecided.clear();
-        if (any)
-            for (int64_t j = 0; j < n; ++j)
-                if (is_undecided(value[j])) undecided.push_back(int32_t(j));
-        std::optional<mpq_class> sum_dy, sum_c;  // statistics element lazy_k's rationals, for its first plain element
-        size_t lazy_k = count;
-        for (const int32_t j : undecided) {
-            const size_t k = k0 + size_t(j * step[kStat]);
-            if constexpr (training) {
-                if (lazy_k != k) {
-                    sum_dy = sums_dy[k].rational();
-                    sum_c = sums_c[k].rational();
-                    lazy_k = k;
-                }
-                value[j] = batch_normalization_training_grad_element<T>(
-                    dyr[j * step[kX]], xr[j * step[kIn]], mean[k], scale[k], var[k], *sum_dy, *sum_c, M, d.Epsilon);
-            } else value[j] = batch_normalization_grad_element<T>(dyr[j * step[kX]], scale[k], var[k], d.Epsilon);
-        }
-        if (!undecided.empty()) plain.fetch_add(undecided.size(), std::memory_order_relaxed);
-        if (by_single != 0) single.fetch_add(by_single, std::memory_order_relaxed);
+        settle(value, dyr, xr, k0, n, step, any, by_single);
         if (direct) return;
         if (step[kY] == 1) std::memcpy(static_cast<void*>(out), value, size_t(n) * sizeof(T));
         else
@@ -3195,9 +3570,98 @@ template <class T, class D> bool grad(const D& d, const Bindings& b) {
     const bool by_element = nest.inner.stride[kStat] == 0 && apart && spread_by_element(count, outer * chunks);
     const bool fused = !training && nest.inner.stride[kStat] == 0 && nest.inner.stride[kX] == 1 &&
                        nest.inner.stride[kY] == 1 && apart;
+    // Step G8 (the FLOAT32 grad where the machine has AVX-512): per statistics element, one pass over its chunks
+    // writes OutputGradient and takes float64 sums, from which step G9 decides OutputBiasGradient and
+    // OutputScaleGradient; the exact sums run only for an element it leaves (element_sums, then finish).
+    std::atomic<uint64_t> pass_decided{0}, pass_exact{0};
+    const bool pass = !is_half_v<T> && grad_pass_on() && nest.inner.stride[kX] == 1 && nest.inner.stride[kIn] == 1 &&
+                      nest.inner.stride[kY] == 1;
+    auto first_part = [&](size_t k, const size_t* first, const size_t* last) {
+        if (!pass) return 0;
+        double sum_dy = 0, sum_product = 0;
+        uint32_t dm = 0, xm = 0;
+        const uint64_t depth = kPassDepth + uint64_t(last - first);  // additions a term goes through (step G8)
+        if constexpr (!training) {
+            const uint32_t tau = grad_pass_threshold(sr[k]);
+            if (tau == 0) return 0;
+            for (const size_t* i = first; i != last; ++i) {
+                const auto [at, unused, n] = nest.task(int64_t(*i));
+                T* value = out_base + at[kY];
+                PassSums sums;
+                const bool any = grad_pass(dy + at[kX], x + at[kIn], n, sr[k], tau, value, sums);
+                sum_dy += sums.dy;
+                sum_product += sums.product;
+                dm = std::max(dm, sums.dm);
+                xm = std::max(xm, sums.xm);
+                if (std::max(dm, xm) >= 0x7f800000u) return 0;  // a NaN or an infinity: the exact sums find it
+                uint64_t by_single = 0;  // step G8's undecided elements: the float64 estimate (steps 3 to 8)
+                const T* dyr = dy + at[kX];
+                const bool left = second_stage(any, value, n, by_single, [&](int64_t j, double& y, double& w) {
+                    estimate(load(dyr[j]), 0.0, sr[k], 0.0, y, w);
+                });
+                settle(value, dy + at[kX], x + at[kIn], k, n, nest.inner.stride, left, by_single);
+            }
+            if (!pass_statistics<T>(sum_dy, sum_product, dm, xm, M, depth, load(mean[k]), var[k], d.Epsilon,
+                                    bias_gradient[k], scale_gradient[k])) {
+                pass_exact.fetch_add(1, std::memory_order_relaxed);
+                return 1;
+            }
+        } else {
+            // Step G10: the sums with their running bounds, the statistics (G9), a' and c' with the half-width that
+            // covers them, then the outputs.
+            const double m = load(mean[k]);
+            double ea = 0, ec = 0;
+            for (const size_t* i = first; i != last; ++i) {
+                const auto [at, unused, n] = nest.task(int64_t(*i));
+                PassSums sums;
+                training_sums(dy + at[kX], x + at[kIn], n, m, sums);
+                ea += sums.ea + std::fabs(sum_dy += sums.dy);
+                ec += sums.ec + std::fabs(sum_product += sums.product);
+                dm = std::max(dm, sums.dm);
+                xm = std::max(xm, sums.xm);
+            }
+            if (std::max(dm, xm) >= 0x7f800000u) return 0;  // a NaN or an infinity: the exact sums find it
+            const auto [dB, dC] = training_bounds(ea, ec, dm, xm, M, m);
+            const TrainingPass tp = training_pass(sum_dy, dB, sum_product, dC, dm, xm, M, m, load(var[k]), d.Epsilon,
+                                                  sr[k]);
+            if (!(tp.W < 0x1p900)) return 0;
+            const bool statistics = decide_statistics<T>(sum_dy, dB, sum_product, dC, var[k], d.Epsilon,
+                                                         bias_gradient[k], scale_gradient[k]);
+            bool any = false;
+            for (const size_t* i = first; i != last; ++i) {
+                const auto [at, unused, n] = nest.task(int64_t(*i));
+                const bool left = training_pass_outputs(dy + at[kX], x + at[kIn], n, tp, out_base + at[kY]);
+                if (!left) single.fetch_add(uint64_t(n), std::memory_order_relaxed);
+                any |= left;
+            }
+            if (!statistics || any) {
+                pass_exact.fetch_add(1, std::memory_order_relaxed);
+                return 3;
+            }
+        }
+        decided_statistics[k] = 2;
+        pass_decided.fetch_add(1, std::memory_order_relaxed);
+        return 2;
+    };
+    // After step G10 left an element (first_part's 3) and the exact sums and constants followed: each chunk's
+    // elements it left, by steps G1 to G3 from the exact a~ and c~, then the plain element.
+    auto mend = [&](int64_t task) {
+        const auto [at, unused, n] = nest.task(task);
+        T* value = out_base + at[kY];
+        if (std::none_of(value, value + n, [](T v) { return is_undecided(v); })) return;
+        const size_t k = size_t(at[kStat]);
+        const T *dyr = dy + at[kX], *xr = x + at[kIn];
+        const double m = load(mean[k]);
+        uint64_t by_single = 0;
+        const bool left = second_stage(true, value, n, by_single, [&](int64_t j, double& z, double& w) {
+            estimate_training_grad(load(dyr[j]), load(xr[j]), m, a[k], c[k], sr[k], z, w);
+        });
+        settle(value, dyr, xr, k, n, nest.inner.stride, left, by_single);
+    };
     bool finite;
     if (by_element)
-        finite = element_sums<T, GradSums>(nest, dy, kX, x, kIn, kStat, count, add, finish, output, &largest);
+        finite = element_sums<T, GradSums>(nest, dy, kX, x, kIn, kStat, count, add, finish, output, first_part, mend,
+                                           &largest);
     else if (nest.inner.stride[kStat] == 0)
         finite = split_sums<T, GradSums>(
             nest, dy, kX, x, kIn, kStat, count, add, finish,
@@ -3215,6 +3679,8 @@ template <class T, class D> bool grad(const D& d, const Bindings& b) {
     write_logical<T>(d.OutputBiasGradientTensor, b.at("OutputBiasGradientTensor"),
                      [&](uint64_t k) { return bias_gradient[k]; });
     grad_plain = plain.load();
+    pass_statistics_decided = pass_decided.load();
+    pass_statistics_exact = pass_exact.load();
     grad_decided = uint64_t(outer * nest.inner.size) - grad_plain.load();
     grad_single = single.load();
     statistics_decided = std::accumulate(decided_statistics.begin(), decided_statistics.end(), uint64_t(0));
@@ -3271,6 +3737,48 @@ BatchNormalizationCounts batch_normalization_grad_counts() {
 void batch_normalization_wide_sums(bool on) { wide_sums_forced = on; }
 void batch_normalization_chunk_width(bool on) { chunk_width_forced = on; }
 void batch_normalization_grad_width(bool on) { grad_bits_forced_off = on; }
+void batch_normalization_grad_exact_sums(bool on) { grad_pass_forced_off = on; }
+BatchNormalizationCounts batch_normalization_grad_pass_counts() {
+    return {pass_statistics_decided.load(), pass_statistics_exact.load(), 0};
+}
+bool batch_normalization_grad_pass_available() { return grad_pass_on(); }
+BatchNormalizationPassSums batch_normalization_training_grad_pass_sums(std::span<const float> dy,
+                                                                       std::span<const float> x, float mean) {
+    BatchNormalizationPassSums r;
+    if (!grad_pass_on() || dy.size() != x.size()) return r;
+    double ea = 0, ec = 0;
+    uint32_t dm = 0, xm = 0;
+    for (size_t j = 0; j < dy.size(); j += size_t(kChunk)) {
+        PassSums sums;
+        training_sums(dy.data() + j, x.data() + j, std::min<int64_t>(kChunk, int64_t(dy.size() - j)), mean, sums);
+        ea += sums.ea + std::fabs(r.sum_dy += sums.dy);
+        ec += sums.ec + std::fabs(r.sum_product += sums.product);
+        dm = std::max(dm, sums.dm);
+        xm = std::max(xm, sums.xm);
+    }
+    std::tie(r.bound_dy, r.bound_product) = training_bounds(ea, ec, dm, xm, dy.size(), mean);
+    r.ran = true;
+    return r;
+}
+BatchNormalizationPassSums batch_normalization_grad_pass_sums(std::span<const float> dy, std::span<const float> x) {
+    BatchNormalizationPassSums r;
+    if (!grad_pass_on() || dy.size() != x.size()) return r;
+    std::vector<float> value(kChunk);
+    uint32_t dm = 0, xm = 0;
+    uint64_t chunks = 0;
+    for (size_t j = 0; j < dy.size(); j += size_t(kChunk), ++chunks) {
+        PassSums sums;
+        const int64_t n = std::min<int64_t>(kChunk, int64_t(dy.size() - j));
+        grad_pass(dy.data() + j, x.data() + j, n, 1.0, 1, value.data(), sums);
+        r.sum_dy += sums.dy;
+        r.sum_product += sums.product;
+        dm = std::max(dm, sums.dm);
+        xm = std::max(xm, sums.xm);
+    }
+    std::tie(r.bound_dy, r.bound_product) = pass_bounds(dm, xm, dy.size(), kPassDepth + chunks);
+    r.ran = true;
+    return r;
+}
 
 BatchNormalizationHalfConstants batch_normalization_half_training_constants(const mpq_class& S, const mpq_class& Q,
                                                                             uint64_t M, double scale, float epsilon) {

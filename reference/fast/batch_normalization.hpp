@@ -11,6 +11,7 @@
 #include "dmlref/operators.hpp"
 
 #include <cstdint>
+#include <span>
 
 #include <gmpxx.h>
 
@@ -56,6 +57,23 @@ void batch_normalization_chunk_width(bool on);
 // For the tests: the FLOAT32 grad's first stage with the chunk's width (step G4) in place of the one from y~'s bits
 // alone (step G6), or not (the default).
 void batch_normalization_grad_width(bool on);
+// For the tests: the FLOAT32 grad's exact sums with steps G0 and G6 in place of step G8's one pass (which machines
+// with AVX-512 take), or not (the default); whether step G8 runs on this machine (with the defaults); and of the
+// last FLOAT32 grad's statistics elements, those step G9 decided from the pass's float64 sums (decided) and those
+// it left to the exact sums (plain).
+void batch_normalization_grad_exact_sums(bool on);
+bool batch_normalization_grad_pass_available();
+BatchNormalizationCounts batch_normalization_grad_pass_counts();
+// For the tests: step G8's float64 sums of dY and of dY X over one statistics element's terms, in chunks of 4096 as
+// the path takes them, and step G9's bounds on their errors (ran false where step G8 does not run here).
+struct BatchNormalizationPassSums {
+    bool ran = false;
+    double sum_dy = 0, sum_product = 0, bound_dy = 0, bound_product = 0;
+};
+BatchNormalizationPassSums batch_normalization_grad_pass_sums(std::span<const float> dy, std::span<const float> x);
+// The same for the training grad's step G10: sum dY and sum dY (X - mean), with step G10's bounds.
+BatchNormalizationPassSums batch_normalization_training_grad_pass_sums(std::span<const float> dy,
+                                                                       std::span<const float> x, float mean);
 
 // For the tests: the FLOAT16 training's run constants from S = sum X and Q = sum X^2 of M FLOAT16 values by
 // integers (step T6): mu = RN53(mean), mu32 = RN24(mean), sr = Scale / sqrt(RN53(var + Epsilon)) (rounded as
