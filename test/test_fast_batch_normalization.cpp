@@ -1399,7 +1399,8 @@ TEST_CASE("Batch normalization training grad fast path: a' and c' from float64 s
     CHECK(wrong == 0);
 }
 
-// Step G10's statistics must take its sums' running bounds: one channel of 4,095 elements, Variance 0.75 and Epsilon
+// Step G10's statistics must take its sums' error bounds (dB, dC; here the a priori part of dC, for fl(X - Mean), is
+// wider than the running part and alone covers the error): one channel of 4,095 elements, Variance 0.75 and Epsilon
 // 0.25 (D = 1), Scale 1, Mean 0: 2,047 pairs dY = +-d, X = x with d in [2^20, 2^21) and x in [1, 2), and dY = X = 1.
 // sum dY = sum dY X = 1 exactly, so both statistics are 1; the pairs' products cancel exactly, but their float64 sum
 // is off by more than 2^-24 (checked), beyond the 2^-50 relative that G9 adds for its own roundings. Every output
@@ -1435,10 +1436,76 @@ TEST_CASE("Batch normalization training grad fast path: statistics from float64 
     }
 }
 
+// Step G9's |Mean| dB: the bound on sum dY's error carried into C = sum dY X - Mean sum dY. One channel of 4,096
+// elements (one chunk), X all 0 (so sum dY X = 0 exactly and C = -Mean B), Mean 3, Variance 0.75, Epsilon 0.25 (r =
+// 1), Scale 1. dY is 0 but for lane 0 of every step, which in each block of sixteen steps takes +2^10, fourteen
+// times 2^-44 (each lost against the partial sum 2^10, half of whose spacing is 2^-43) and -2^10, and dY = 1 and dY =
+// f = fl32(2^-23 / 3 - 2^-38) = 2^-23 / 3 - 2^-38 + e (|e| <= 2^-49) in two other lanes. So B = 1 + f + 224 2^-44
+// exactly while the float64 sum is 1 + f: 3B = 3 + 2^-23 + 480 2^-44 + 3e lies just above the midpoint 3 + 2^-23
+// between 3 and 3 + 2^-22 (the golden OutputScaleGradient is -(3 + 2^-22), by hand), 3 (1 + f) = 3 + 2^-23 - 192
+// 2^-44 + 3e just below it (-3). Only |Mean| dB (about 2^-24) widens the interval past the midpoint: the pass must
+// leave the statistic to the exact sums.
+TEST_CASE("Batch normalization grad fast path: Mean times sum dY's error, by hand") {
+    const auto d = grad_desc(DataType::FLOAT32, {1, 1, 1, 4096}, {1, 1, 1, 1}, 0.25f);
+    std::vector<float> x(4096, 0.0f), dy(4096, 0.0f);
+    for (size_t s = 0; s < 256; ++s) dy[16 * s] = s % 16 == 0 ? 0x1p10f : s % 16 == 15 ? -0x1p10f : 0x1p-44f;
+    dy[1] = 1.0f;
+    dy[2] = float(0x1p-23 / 3 - 0x1p-38);
+    const Buffers b = grad_buffers(d, x, dy, {3.0f}, {0.75f}, {1.0f});
+    const Operator op{OperatorType::BATCH_NORMALIZATION_GRAD, d};
+    check_op_threads(op, b);
+    const Buffers fast = evaluate_with(op, b, true, 1);
+    float scale = 0;
+    std::memcpy(&scale, fast.bytes[6].data(), sizeof scale);
+    CHECK(scale == -(3.0f + 0x1p-22f));
+    if (reference::fast::batch_normalization_grad_pass_available())
+        CHECK(reference::fast::batch_normalization_grad_pass_counts().plain == 1);
+}
+
+// Step G10's bound for the roundings of fl(X - Mean) (training_bounds' a priori term). One channel of 4,096
+// elements, Mean m = 5 2^-15, Variance 2^80, Epsilon 0.25, Scale 1. 2,032 elements in 127 groups of sixteen steps'
+// lanes: (dY 1, X 2^40 + 2^17) then (dY -2, X 2^39 + 2^16) in the same lane. fl(X - m) is X - 2^-12 and X - 2^-13
+// (m is above half a spacing of the first and below it of the second), so each pair's float64 terms cancel exactly,
+// while each pair's exact terms add m: C is 1,016 m more than the float64 sum, which the running part of the bound
+// (its partial sums are exact) does not cover. Two more elements (dY 1 with X 2^23, and dY 1 with X = fl32(0.22 +
+// 2m)) put C r near a FLOAT32 rounding boundary. Against the plain loop; the pass must leave the statistic.
+TEST_CASE("Batch normalization training grad fast path: the roundings of X - Mean, by hand") {
+    using TG = DML_BATCH_NORMALIZATION_TRAINING_GRAD_OPERATOR_DESC;
+    const TG d = grad_desc<TG>(DataType::FLOAT32, {1, 1, 1, 4096}, {1, 1, 1, 1}, 0.25f);
+    const float m = 5 * 0x1p-15f;
+    std::vector<float> x(4096, 0.0f), dy(4096, 0.0f);
+    for (size_t q = 0; q < 127; ++q)
+        for (size_t l = 0; l < 16; ++l) {
+            dy[32 * q + l] = 1.0f;
+            x[32 * q + l] = 0x1p40f + 0x1p17f;
+            dy[32 * q + 16 + l] = -2.0f;
+            x[32 * q + 16 + l] = 0x1p39f + 0x1p16f;
+        }
+    dy[4064] = dy[4065] = 1.0f;
+    x[4064] = 0x1p23f;
+    x[4065] = float(0.22 + 2 * double(m));
+    const Buffers b = grad_buffers(d, x, dy, {m}, {0x1p80f}, {1.0f});
+    check_op_threads({OperatorType::BATCH_NORMALIZATION_TRAINING_GRAD, d}, b);
+    if (reference::fast::batch_normalization_grad_pass_available())
+        CHECK(reference::fast::batch_normalization_grad_pass_counts().plain == 1);
+}
+
 // parallel_for_blocks (reference/fast/parallel.hpp), which spreads the statistics elements: every index once, and a
 // thread held in its block's first index has the rest of its block taken by the others (it waits until one of
 // them has, for at most 10 s: a schedule without that would fail here, not hang).
 TEST_CASE("Batch normalization fast paths: parallel_for_blocks takes a held thread's block") {
+#if defined(_OPENMP)
+    int team = 1;
+#pragma omp parallel num_threads(4)
+    {
+#pragma omp single
+        team = omp_get_num_threads();
+    }
+    if (team < 2) {  // OMP_THREAD_LIMIT=1 and the like: nobody could take the block
+        MESSAGE("OpenMP gives one thread here: parallel_for_blocks runs a plain loop");
+        return;
+    }
+#endif
     reference::set_fast_path_threads(4);
     std::array<std::atomic<int>, 64> calls{};
     std::atomic<bool> taken{false};
@@ -1611,7 +1678,9 @@ TEST_CASE("Batch normalization training grad fast path: FLOAT16's chunk stage, b
 // W is several float spacings of the small elements' z, their own w far less, so the first stage leaves
 // them and the float64 stage decides them.
 TEST_CASE("Batch normalization training grad fast path: FLOAT32's first stage, by hand") {
-    const LaneSubcases lanes;  // four lanes: step G5 where the machine has AVX-512 (G7 otherwise)
+    // Four lanes: step G5. Eight: step G10 where the machine has AVX-512 (G7 with the exact sums forced, the loop's
+    // second turn), G7 or G5 elsewhere.
+    const LaneSubcases lanes;
     using TG = DML_BATCH_NORMALIZATION_TRAINING_GRAD_OPERATOR_DESC;
     std::mt19937_64 rng(2580);
     TG d;
@@ -1629,13 +1698,18 @@ TEST_CASE("Batch normalization training grad fast path: FLOAT32's first stage, b
         dy[8192 + i] = i < 2 ? (i ? -0x1p10f : 0x1p10f) : float(random_float(rng, -21, -20));
     }
     const Buffers b = grad_buffers(d, x, dy, {0.5f, 0.25f, 0.5f}, {4.0f, 4.0f, 4.0f}, {3.0f, 3.0f, 3.0f});
-    check_op_threads({OperatorType::BATCH_NORMALIZATION_TRAINING_GRAD, d}, b);
-    const Counted c = counted(reference::fast::batch_normalization_grad_counts());
-    MESSAGE("first stage " << c.single << ", float64 stage " << c.twofold << ", plain " << c.plain);
-    CHECK(c.plain >= 4096);         // channel 1, every element
-    CHECK(c.single >= 4000);        // channel 0
-    CHECK(c.single <= 4096 + 100);  // channel 2 left to the float64 stage
-    CHECK(c.twofold >= 3900);       // which decides it
+    for (const bool exact : {false, true}) {
+        INFO((exact ? "exact sums" : "step G10 where it runs"));
+        reference::fast::batch_normalization_grad_exact_sums(exact);
+        check_op_threads({OperatorType::BATCH_NORMALIZATION_TRAINING_GRAD, d}, b);
+        const Counted c = counted(reference::fast::batch_normalization_grad_counts());
+        MESSAGE("first stage " << c.single << ", float64 stage " << c.twofold << ", plain " << c.plain);
+        CHECK(c.plain >= 4096);         // channel 1, every element
+        CHECK(c.single >= 4000);        // channel 0
+        CHECK(c.single <= 4096 + 100);  // channel 2 left to the float64 stage
+        CHECK(c.twofold >= 3900);       // which decides it
+    }
+    reference::fast::batch_normalization_grad_exact_sums(false);
 }
 
 // The training forward, Epsilon 0: channel 0 random, channel 1 X = +-2 in turn (mean 0, variance 4),
