@@ -1362,6 +1362,22 @@ TEST_CASE("Batch normalization grad fast path: statistics next to FLOAT32 midpoi
     }
 }
 
+namespace {
+
+// Elements 0 to pairs - 1 and pairs to 2 pairs - 1 of dy and x: dY = d and -d, X = x for both, with d and x positive
+// random floats of exponents ed and ex (full significands): products that cancel exactly, pair by pair.
+void cancelling_pairs(std::mt19937_64& rng, size_t pairs, int ed, int ex, std::vector<float>& dy,
+                      std::vector<float>& x) {
+    for (size_t i = 0; i < pairs; ++i) {
+        dy[i] = float(std::fabs(random_float(rng, ed, ed)));
+        x[i] = float(std::fabs(random_float(rng, ex, ex)));
+        dy[pairs + i] = -dy[i];
+        x[pairs + i] = x[i];
+    }
+}
+
+}  // namespace
+
 // Step G10 must widen G7's half-width by the errors of a' and c', its float64 a and c. One channel of 4,096 elements,
 // Variance 0.75 and Epsilon 0.25 (D = 1), Scale 1, Mean 0: 1,024 pairs dY = +-d, X = x with d and x random in [2^14,
 // 2^15) (their products cancel exactly, but their float64 sums, of partial sums up to 2^35 with products' bits down
@@ -1375,12 +1391,7 @@ TEST_CASE("Batch normalization training grad fast path: a' and c' from float64 s
     std::mt19937_64 rng(2599);
     const TG d = grad_desc<TG>(DataType::FLOAT32, {1, 1, 64, 64}, {1, 1, 1, 1}, 0.25f);
     std::vector<float> x(4096), dy(4096, 0.0f);
-    for (size_t i = 0; i < 1024; ++i) {
-        dy[i] = float(std::fabs(random_float(rng, 14, 14)));
-        x[i] = float(std::fabs(random_float(rng, 14, 14)));
-        dy[1024 + i] = -dy[i];
-        x[1024 + i] = x[i];
-    }
+    cancelling_pairs(rng, 1024, 14, 14, dy, x);
     dy[2048] = x[2048] = 1.0f;
     for (size_t i = 2049; i < 4096; ++i) x[i] = float(random_float(rng, 0, 14));
     const auto sums = reference::fast::batch_normalization_training_grad_pass_sums(dy, x, 0.0f);
@@ -1411,12 +1422,7 @@ TEST_CASE("Batch normalization training grad fast path: statistics from float64 
     std::mt19937_64 rng(2600);
     const TG d = grad_desc<TG>(DataType::FLOAT32, {1, 1, 4095}, {1, 1, 1}, 0.25f);
     std::vector<float> x(4095), dy(4095);
-    for (size_t i = 0; i < 2047; ++i) {
-        dy[i] = float(std::fabs(random_float(rng, 20, 20)));
-        x[i] = float(std::fabs(random_float(rng, 0, 0)));
-        dy[2047 + i] = -dy[i];
-        x[2047 + i] = x[i];
-    }
+    cancelling_pairs(rng, 2047, 20, 0, dy, x);
     dy[4094] = x[4094] = 1.0f;
     const auto sums = reference::fast::batch_normalization_training_grad_pass_sums(dy, x, 0.0f);
     if (sums.ran) CHECK(std::fabs(sums.sum_product - 1.0) > 0x1p-24);  // else this test would test nothing

@@ -783,6 +783,23 @@ struct PassSums {
     uint32_t dm = 0, xm = 0;
 };
 constexpr uint64_t kPassDepth = 36;  // the additions a term goes through in its chunk's sums (chunk16), at most
+// A statistics element's sums (steps G8 and G10): its chunks' PassSums added in task order, one addition a chunk, with
+// the magnitudes of those additions' results in the running sums (G10's ea and ec), the largest |dY| and |X|, and
+// the number of chunks (G8's depth: a term goes through at most kPassDepth additions in its chunk, then one a chunk).
+struct ChannelSums {
+    double dy = 0, product = 0, ea = 0, ec = 0;
+    uint32_t dm = 0, xm = 0;
+    uint64_t chunks = 0;
+    void add(const PassSums& s) {
+        ea += s.ea + std::fabs(dy += s.dy);
+        ec += s.ec + std::fabs(product += s.product);
+        dm = std::max(dm, s.dm);
+        xm = std::max(xm, s.xm);
+        ++chunks;
+    }
+    bool finite() const { return std::max(dm, xm) < 0x7f800000u; }  // else a NaN or an infinity: the exact sums find it
+    uint64_t depth() const { return kPassDepth + chunks; }
+};
 // Step G8's tau for sr~: the bits of a positive float tau with fl(|sr~| tau) >= 2^-126, so that fl(|sr~| |dY|) >=
 // 2^-126 wherever |dY| >= tau (rounding is monotone); 1 (no |dY| lies in (0, 2^-149)) for sr~ = 0, whose y~ are
 // all zero; 0 (the pass does not run) where |sr~| > 2^1000 (NaN included) or no float tau is large enough.
@@ -1618,12 +1635,23 @@ DMLREF_AVX512 inline __m512i floats16(__m512d lo, __m512d hi) {
         _mm512_maskz_insertf64x4(0xff, _mm512_castpd256_pd512(_mm256_castps_pd(_mm512_maskz_cvtpd_ps(0xff, lo))),
                                  _mm256_castps_pd(_mm512_maskz_cvtpd_ps(0xff, hi)), 1));
 }
+// Step G6's test on sixteen doubles y0, y1 (an element a lane): the lanes whose bits plus 8 - 2^28, masked by kNearMask,
+// are zero (within 8 ulps of a FLOAT32 midpoint: undecided).
+DMLREF_AVX512 inline __mmask16 near16(__m512d y0, __m512d y1) {
+    const __m512i c = _mm512_set1_epi64(-int64_t(kNearMidpoint)), m = _mm512_set1_epi64(int64_t(kNearMask));
+    return _mm512_kunpackb(_mm512_testn_epi64_mask(_mm512_add_epi64(_mm512_castpd_si512(y1), c), m),
+                           _mm512_testn_epi64_mask(_mm512_add_epi64(_mm512_castpd_si512(y0), c), m));
+}
+// The first n (< 16) floats of p, zeros beside them, into out: a run's last elements, for sixteen lanes.
+inline void padded16(const float* p, int64_t n, float* out) {
+    std::fill_n(out, 16, 0.0f);
+    std::memcpy(out, p, size_t(n) * sizeof(float));
+}
 // Step G6 (grad_bits_f32) sixteen elements at a time, the decision in mask registers: y's bits plus 8 - 2^28
 // tested against kNearMask (zero: within 8 ulps of a midpoint, undecided). Returns where it stopped (a multiple of
 // 16) and whether any element is undecided in any.
 DMLREF_AVX512 int64_t grad_bits_avx512(const float* dy, int64_t n, double sr, float* value, bool& any) {
     const __m512d s = _mm512_set1_pd(sr), zero = _mm512_setzero_pd();
-    const __m512i c = _mm512_set1_epi64(-int64_t(kNearMidpoint)), m = _mm512_set1_epi64(int64_t(kNearMask));
     const __m512i undecided = _mm512_set1_epi32(int32_t(undecided_bits<float>()));
     __mmask16 near = 0;
     int64_t j = 0;
@@ -1631,8 +1659,7 @@ DMLREF_AVX512 int64_t grad_bits_avx512(const float* dy, int64_t n, double sr, fl
         const __m512d y0 = _mm512_add_pd(_mm512_mul_pd(_mm512_maskz_cvtps_pd(0xff, _mm256_loadu_ps(dy + j)), s), zero);
         const __m512d y1 = _mm512_add_pd(_mm512_mul_pd(_mm512_maskz_cvtps_pd(0xff, _mm256_loadu_ps(dy + j + 8)), s),
                                          zero);
-        const __mmask16 k = _mm512_kunpackb(_mm512_testn_epi64_mask(_mm512_add_epi64(_mm512_castpd_si512(y1), c), m),
-                                            _mm512_testn_epi64_mask(_mm512_add_epi64(_mm512_castpd_si512(y0), c), m));
+        const __mmask16 k = near16(y0, y1);
         _mm512_storeu_si512(value + j, _mm512_mask_mov_epi32(floats16(y0, y1), k, undecided));
         near |= k;
     }
@@ -1698,15 +1725,12 @@ DMLREF_AVX512 inline void sums16(const float* dy, const float* x, __m512d mm, __
 DMLREF_AVX512 inline __mmask16 pass16(const float* dy, const float* x, __m512d s, __m512i tau1, __m512d& A0,
                                       __m512d& A1, __m512d& P0, __m512d& P1, __m512i& DM, __m512i& XM, float* value,
                                       __mmask16 store) {
-    const __m512i c = _mm512_set1_epi64(-int64_t(kNearMidpoint)), m = _mm512_set1_epi64(int64_t(kNearMask));
     __m512d d0, d1;
     __m512i ad;
     const __m512d zero = _mm512_setzero_pd();
     sums16<false>(dy, x, zero, d0, d1, ad, A0, A1, P0, P1, DM, XM);
     const __m512d y0 = _mm512_fmadd_pd(d0, s, zero), y1 = _mm512_fmadd_pd(d1, s, zero);
-    const __mmask16 near = _mm512_kunpackb(_mm512_testn_epi64_mask(_mm512_add_epi64(_mm512_castpd_si512(y1), c), m),
-                                           _mm512_testn_epi64_mask(_mm512_add_epi64(_mm512_castpd_si512(y0), c), m));
-    const __mmask16 left = near | _mm512_cmplt_epu32_mask(_mm512_sub_epi32(ad, _mm512_set1_epi32(1)), tau1);
+    const __mmask16 left = near16(y0, y1) | _mm512_cmplt_epu32_mask(_mm512_sub_epi32(ad, _mm512_set1_epi32(1)), tau1);
     const __m512i undecided = _mm512_set1_epi32(int32_t(undecided_bits<float>()));
     _mm512_mask_storeu_epi32(value, store, _mm512_mask_mov_epi32(floats16(y0, y1), left, undecided));
     return left & store;
@@ -1746,10 +1770,8 @@ DMLREF_AVX512 inline void chunk16(const float* dy, const float* x, int64_t n, Pa
             const int64_t j = 16 * s;
             if (j + 16 <= n) step(dy + j, x + j, a0, a1, p0, p1, DM, XM, j, __mmask16(0xffff));
             else {
-                std::fill_n(pd, 16, 0.0f);
-                std::fill_n(px, 16, 0.0f);
-                std::memcpy(pd, dy + j, size_t(n - j) * sizeof(float));
-                std::memcpy(px, x + j, size_t(n - j) * sizeof(float));
+                padded16(dy + j, n - j, pd);
+                padded16(x + j, n - j, px);
                 step(pd, px, a0, a1, p0, p1, DM, XM, j, __mmask16((1u << (n - j)) - 1));
             }
             running(a0, a1, p0, p1);
@@ -1813,17 +1835,16 @@ DMLREF_AVX512 void training_sums_avx512(const float* dy, const float* x, int64_t
 // zero-padded copy); returns whether any element is undecided.
 DMLREF_AVX512 bool training_pass_avx512(const float* dy, const float* x, int64_t n, double sr, double K, double K0,
                                         double W, float* value) {
-    const __m512d s = _mm512_set1_pd(sr), k = _mm512_set1_pd(-K), k0 = _mm512_set1_pd(K0), w = _mm512_set1_pd(W);
-    __mmask16 left = 0;
-    int64_t j = 0;
-    for (; j + 16 <= n; j += 16) left |= fused16(dy + j, x + j, s, k, k0, w, value + j, 0xffff);
+    bool any;
+    const int64_t j = training_grad_fused_avx512(dy, x, n, sr, K, K0, W, value, any);
     if (j < n) {
-        alignas(64) float pd[16] = {}, px[16] = {};
-        std::memcpy(pd, dy + j, size_t(n - j) * sizeof(float));
-        std::memcpy(px, x + j, size_t(n - j) * sizeof(float));
-        left |= fused16(pd, px, s, k, k0, w, value + j, __mmask16((1u << (n - j)) - 1));
+        alignas(64) float pd[16], px[16];
+        padded16(dy + j, n - j, pd);
+        padded16(x + j, n - j, px);
+        any |= fused16(pd, px, _mm512_set1_pd(sr), _mm512_set1_pd(-K), _mm512_set1_pd(K0), _mm512_set1_pd(W), value + j,
+                       __mmask16((1u << (n - j)) - 1)) != 0;
     }
-    return left != 0;
+    return any;
 }
 #endif
 #endif
@@ -3362,16 +3383,18 @@ struct TrainingPass {
 };
 // Step G10's dB and dC from the running sums ea and ec of step G8's sums of M terms, dm and xm the largest |dY| and
 // |X| (a float's bits), m the Mean.
-inline std::pair<double, double> training_bounds(double ea, double ec, uint32_t dm, uint32_t xm, uint64_t M, double m) {
-    const double rounded = (double(M) * double(from_bits<float>(dm))) * (double(from_bits<float>(xm)) + std::fabs(m));
-    return {(ea * 0x1p-53) * (1 + 0x1p-12), (ec * 0x1p-53) * (1 + 0x1p-12) + rounded * (0x1p-53 * (1 + 0x1p-30))};
+inline std::pair<double, double> training_bounds(const ChannelSums& s, uint64_t M, double m) {
+    const double rounded = (double(M) * double(from_bits<float>(s.dm))) *
+                           (double(from_bits<float>(s.xm)) + std::fabs(m));
+    return {(s.ea * 0x1p-53) * (1 + 0x1p-12), (s.ec * 0x1p-53) * (1 + 0x1p-12) + rounded * (0x1p-53 * (1 + 0x1p-30))};
 }
-inline TrainingPass training_pass(double b, double dB, double c, double dC, uint32_t dm, uint32_t xm, uint64_t M,
-                                  double m, double variance, float epsilon, double sr) {
+inline TrainingPass training_pass(const ChannelSums& s, double dB, double dC, uint64_t M, double m, double variance,
+                                  float epsilon, double sr) {
     TrainingPass t;
     const double D = variance + double(epsilon);
     if (!(D > 0) || !std::isfinite(D)) return t;
-    const double Md = double(M) * D, a = b / double(M), cc = c / Md;
+    const uint32_t dm = s.dm, xm = s.xm;
+    const double Md = double(M) * D, a = s.dy / double(M), cc = s.product / Md;
     const double Da = std::fabs(a) * 0x1p-52 + (dB / double(M)) * (1 + 0x1p-30);
     const double Dc = std::fabs(cc) * 0x1p-51 + (dC / Md) * (1 + 0x1p-30);
     const double Wac = (std::fabs(sr) * (1 + 0x1p-40)) * (Da + (double(from_bits<float>(xm)) + std::fabs(m)) * Dc);
@@ -3578,31 +3601,26 @@ template <class T, class D> bool grad(const D& d, const Bindings& b) {
                       nest.inner.stride[kY] == 1;
     auto first_part = [&](size_t k, const size_t* first, const size_t* last) {
         if (!pass) return 0;
-        double sum_dy = 0, sum_product = 0;
-        uint32_t dm = 0, xm = 0;
-        const uint64_t depth = kPassDepth + uint64_t(last - first);  // additions a term goes through (step G8)
+        ChannelSums sums;
         if constexpr (!training) {
             const uint32_t tau = grad_pass_threshold(sr[k]);
             if (tau == 0) return 0;
             for (const size_t* i = first; i != last; ++i) {
                 const auto [at, unused, n] = nest.task(int64_t(*i));
                 T* value = out_base + at[kY];
-                PassSums sums;
-                const bool any = grad_pass(dy + at[kX], x + at[kIn], n, sr[k], tau, value, sums);
-                sum_dy += sums.dy;
-                sum_product += sums.product;
-                dm = std::max(dm, sums.dm);
-                xm = std::max(xm, sums.xm);
-                if (std::max(dm, xm) >= 0x7f800000u) return 0;  // a NaN or an infinity: the exact sums find it
-                uint64_t by_single = 0;  // step G8's undecided elements: the float64 estimate (steps 3 to 8)
                 const T* dyr = dy + at[kX];
+                PassSums chunk;
+                const bool any = grad_pass(dyr, x + at[kIn], n, sr[k], tau, value, chunk);
+                sums.add(chunk);
+                if (!sums.finite()) return 0;
+                uint64_t by_single = 0;  // step G8's undecided elements: the float64 estimate (steps 3 to 8)
                 const bool left = second_stage(any, value, n, by_single, [&](int64_t j, double& y, double& w) {
                     estimate(load(dyr[j]), 0.0, sr[k], 0.0, y, w);
                 });
-                settle(value, dy + at[kX], x + at[kIn], k, n, nest.inner.stride, left, by_single);
+                settle(value, dyr, x + at[kIn], k, n, nest.inner.stride, left, by_single);
             }
-            if (!pass_statistics<T>(sum_dy, sum_product, dm, xm, M, depth, load(mean[k]), var[k], d.Epsilon,
-                                    bias_gradient[k], scale_gradient[k])) {
+            if (!pass_statistics<T>(sums.dy, sums.product, sums.dm, sums.xm, M, sums.depth(), load(mean[k]), var[k],
+                                    d.Epsilon, bias_gradient[k], scale_gradient[k])) {
                 pass_exact.fetch_add(1, std::memory_order_relaxed);
                 return 1;
             }
@@ -3610,22 +3628,17 @@ template <class T, class D> bool grad(const D& d, const Bindings& b) {
             // Step G10: the sums with their running bounds, the statistics (G9), a' and c' with the half-width that
             // covers them, then the outputs.
             const double m = load(mean[k]);
-            double ea = 0, ec = 0;
             for (const size_t* i = first; i != last; ++i) {
                 const auto [at, unused, n] = nest.task(int64_t(*i));
-                PassSums sums;
-                training_sums(dy + at[kX], x + at[kIn], n, m, sums);
-                ea += sums.ea + std::fabs(sum_dy += sums.dy);
-                ec += sums.ec + std::fabs(sum_product += sums.product);
-                dm = std::max(dm, sums.dm);
-                xm = std::max(xm, sums.xm);
+                PassSums chunk;
+                training_sums(dy + at[kX], x + at[kIn], n, m, chunk);
+                sums.add(chunk);
             }
-            if (std::max(dm, xm) >= 0x7f800000u) return 0;  // a NaN or an infinity: the exact sums find it
-            const auto [dB, dC] = training_bounds(ea, ec, dm, xm, M, m);
-            const TrainingPass tp = training_pass(sum_dy, dB, sum_product, dC, dm, xm, M, m, load(var[k]), d.Epsilon,
-                                                  sr[k]);
+            if (!sums.finite()) return 0;
+            const auto [dB, dC] = training_bounds(sums, M, m);
+            const TrainingPass tp = training_pass(sums, dB, dC, M, m, load(var[k]), d.Epsilon, sr[k]);
             if (!(tp.W < 0x1p900)) return 0;
-            const bool statistics = decide_statistics<T>(sum_dy, dB, sum_product, dC, var[k], d.Epsilon,
+            const bool statistics = decide_statistics<T>(sums.dy, dB, sums.product, dC, var[k], d.Epsilon,
                                                          bias_gradient[k], scale_gradient[k]);
             bool any = false;
             for (const size_t* i = first; i != last; ++i) {
@@ -3742,21 +3755,21 @@ BatchNormalizationCounts batch_normalization_grad_pass_counts() {
     return {pass_statistics_decided.load(), pass_statistics_exact.load(), 0};
 }
 bool batch_normalization_grad_pass_available() { return grad_pass_on(); }
+// The tests' view of steps G8 and G10's sums: the pass's chunks of one statistics element, added as first_part adds
+// them (ChannelSums), with the bounds the steps take.
 BatchNormalizationPassSums batch_normalization_training_grad_pass_sums(std::span<const float> dy,
                                                                        std::span<const float> x, float mean) {
     BatchNormalizationPassSums r;
     if (!grad_pass_on() || dy.size() != x.size()) return r;
-    double ea = 0, ec = 0;
-    uint32_t dm = 0, xm = 0;
+    ChannelSums sums;
     for (size_t j = 0; j < dy.size(); j += size_t(kChunk)) {
-        PassSums sums;
-        training_sums(dy.data() + j, x.data() + j, std::min<int64_t>(kChunk, int64_t(dy.size() - j)), mean, sums);
-        ea += sums.ea + std::fabs(r.sum_dy += sums.dy);
-        ec += sums.ec + std::fabs(r.sum_product += sums.product);
-        dm = std::max(dm, sums.dm);
-        xm = std::max(xm, sums.xm);
+        PassSums chunk;
+        training_sums(dy.data() + j, x.data() + j, std::min<int64_t>(kChunk, int64_t(dy.size() - j)), mean, chunk);
+        sums.add(chunk);
     }
-    std::tie(r.bound_dy, r.bound_product) = training_bounds(ea, ec, dm, xm, dy.size(), mean);
+    std::tie(r.bound_dy, r.bound_product) = training_bounds(sums, dy.size(), mean);
+    r.sum_dy = sums.dy;
+    r.sum_product = sums.product;
     r.ran = true;
     return r;
 }
@@ -3764,18 +3777,16 @@ BatchNormalizationPassSums batch_normalization_grad_pass_sums(std::span<const fl
     BatchNormalizationPassSums r;
     if (!grad_pass_on() || dy.size() != x.size()) return r;
     std::vector<float> value(kChunk);
-    uint32_t dm = 0, xm = 0;
-    uint64_t chunks = 0;
-    for (size_t j = 0; j < dy.size(); j += size_t(kChunk), ++chunks) {
-        PassSums sums;
-        const int64_t n = std::min<int64_t>(kChunk, int64_t(dy.size() - j));
-        grad_pass(dy.data() + j, x.data() + j, n, 1.0, 1, value.data(), sums);
-        r.sum_dy += sums.dy;
-        r.sum_product += sums.product;
-        dm = std::max(dm, sums.dm);
-        xm = std::max(xm, sums.xm);
+    ChannelSums sums;
+    for (size_t j = 0; j < dy.size(); j += size_t(kChunk)) {
+        PassSums chunk;
+        grad_pass(dy.data() + j, x.data() + j, std::min<int64_t>(kChunk, int64_t(dy.size() - j)), 1.0, 1, value.data(),
+                  chunk);
+        sums.add(chunk);
     }
-    std::tie(r.bound_dy, r.bound_product) = pass_bounds(dm, xm, dy.size(), kPassDepth + chunks);
+    std::tie(r.bound_dy, r.bound_product) = pass_bounds(sums.dm, sums.xm, dy.size(), sums.depth());
+    r.sum_dy = sums.dy;
+    r.sum_product = sums.product;
     r.ran = true;
     return r;
 }
